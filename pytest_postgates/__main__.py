@@ -1,0 +1,3 @@
+from pytest_postgates.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,90 @@
+"""``postgates``: the seeds' gate-runner CLI, on top of pytest.
+
+    postgates run DRAFT.md... [--all] [--only=1,2,7] [-- PYTEST_ARGS...]
+
+Runs the gates through pytest (same collection, settings and scorecards as ``pytest``),
+prints each post's overall JSON, and exits 0 exactly when every hard gate of every post
+passed. Advisory gates never change the exit code. Findings of failing gates go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from pytest_postgates.session import describe_record
+
+EXIT_OK = 0
+EXIT_GATES_FAILED = 1
+EXIT_USAGE = 2
+
+
+class _Collector:
+    """Receives the overall verdicts from the run (a pytest plugin object)."""
+
+    def __init__(self) -> None:
+        self.overall: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, dict[int, dict[str, Any]]] = {}
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        recorder = session.config.pluginmanager.get_plugin("postgates-overall")
+        if recorder is not None:
+            self.overall = dict(recorder.overall)
+            self.records = dict(recorder.records)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="postgates", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="run the gates on posts and print overall JSON")
+    run.add_argument("posts", nargs="+", metavar="POST", help="Markdown post(s) or folders")
+    run.add_argument("--all", action="store_true", help="no short-circuit: run every gate")
+    run.add_argument("--only", metavar="IDS", help="run only these gate ids, e.g. --only=2,14")
+    run.add_argument(
+        "pytest_args", nargs=argparse.REMAINDER, help="after --: arguments passed to pytest"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    extra = [arg for arg in args.pytest_args if arg != "--"]
+    pytest_args = [*args.posts, "-p", "no:terminal", "-p", "no:cacheprovider", *extra]
+    if args.all:
+        pytest_args.append("--postgates-all")
+    if args.only:
+        pytest_args.append(f"--postgates-only={args.only}")
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        pytest_args[:0] = ["-p", "pytest_postgates.plugin"]
+    collector = _Collector()
+    code = pytest.main(pytest_args, plugins=[collector])
+    if code in (
+        pytest.ExitCode.USAGE_ERROR,
+        pytest.ExitCode.INTERNAL_ERROR,
+        pytest.ExitCode.INTERRUPTED,
+    ):
+        print(f"postgates: pytest exited with {code!s}", file=sys.stderr)
+        return EXIT_USAGE
+    if not collector.overall:
+        print("postgates: no posts were collected from " + " ".join(args.posts), file=sys.stderr)
+        return EXIT_USAGE
+    for post, report in sorted(collector.overall.items()):
+        print(json.dumps(report, indent=2, sort_keys=True))
+        for record in sorted(collector.records.get(post, {}).values(), key=lambda r: r["gate"]):
+            if record["verdict"] in ("FAIL", "ERROR"):
+                print(f"{post}: {describe_record(record)}", file=sys.stderr)
+                for line, finding_code, message in record["findings"]:
+                    print(f"{post}:{line or 1}: {finding_code} {message}", file=sys.stderr)
+    passed = all(report["overall"] == "PASS" for report in collector.overall.values())
+    return EXIT_OK if passed else EXIT_GATES_FAILED
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,206 @@
+"""Settings: ``[tool.postgates]`` in the nearest pyproject.toml, ``postgates_*`` ini keys,
+command-line flags and the seeds' environment variables, in rising order of precedence.
+
+The key and flag names are the configuration contract of DESIGN.md; they do not change.
+Relative paths are taken relative to the file that names them (pyproject.toml or the ini
+file) or, for flags, to the directory pytest was invoked from.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+DEFAULT_SCORECARDS = Path(".postgates/scorecards")
+
+# Seeds' environment variables: they win over every other source.
+ENV_CALL_GRAPH_THRESHOLD = "CALL_GRAPH_CLAIM_THRESHOLD"
+ENV_SYMBOL_GROUNDING_THRESHOLD = "SYMBOL_GROUNDING_THRESHOLD"
+
+
+class SettingsError(ValueError):
+    """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    repo: Path | None = None
+    ref: str = "HEAD"
+    package: str | None = None
+    product_pattern: str | None = None
+    lint_rule_prefix: str | None = None
+    lint_rules_dir: str | None = None
+    scorecards: Path = DEFAULT_SCORECARDS
+    run_all: bool = False
+    only: frozenset[int] | None = None
+    offline: bool = False
+    feedback: Path | None = None
+    snapshot: bool = False
+    paths: tuple[Path, ...] = ()
+    allow_hosts: tuple[str, ...] = ()
+    link_exclude: tuple[str, ...] = ()
+    known_entities: tuple[str, ...] = ()
+    banned_phrases: tuple[str, ...] = ()
+    body_line_floor: int | None = None
+    advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
+    call_graph_threshold: int = 6
+    symbol_grounding_threshold: float = 95.0
+
+    def is_advisory(self, name: str, default: bool) -> bool:
+        return self.advisory_overrides.get(name, default)
+
+
+# key -> (kind); kinds drive parsing from TOML, ini strings and flags alike.
+KEYS: dict[str, str] = {
+    "repo": "path",
+    "ref": "str",
+    "package": "str",
+    "product_pattern": "str",
+    "lint_rule_prefix": "str",
+    "lint_rules_dir": "str",
+    "scorecards": "path",
+    "only": "ids",
+    "offline": "bool",
+    "snapshot": "bool",
+    "paths": "paths",
+    "allow_hosts": "strs",
+    "link_exclude": "strs",
+    "known_entities": "strs",
+    "banned_phrases": "strs",
+    "body_line_floor": "int",
+    "gates": "gates",
+}
+FIELD_FOR_KEY = {"gates": "advisory_overrides"}
+
+
+def parse_ids(value: Any, key: str = "only") -> frozenset[int] | None:
+    if value is None or value == "":
+        return None
+    items: Sequence[Any]
+    items = value.replace(" ", "").split(",") if isinstance(value, str) else value
+    try:
+        ids = frozenset(int(item) for item in items if str(item) != "")
+    except (TypeError, ValueError):
+        raise SettingsError(f"{key}: expected gate ids such as 2,14 but got {value!r}") from None
+    return ids or None
+
+
+def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
+    def fail(expected: str) -> SettingsError:
+        return SettingsError(f"postgates setting {key!r}: expected {expected}, got {value!r}")
+
+    if kind == "str":
+        if not isinstance(value, str):
+            raise fail("a string")
+        return value
+    if kind == "path":
+        if not isinstance(value, (str, os.PathLike)):
+            raise fail("a path")
+        return (base / Path(value)).resolve() if not Path(value).is_absolute() else Path(value)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("1", "true", "yes", "on"):
+            return True
+        if isinstance(value, str) and value.strip().lower() in ("0", "false", "no", "off", ""):
+            return False
+        raise fail("true or false")
+    if kind == "int":
+        if isinstance(value, bool):
+            raise fail("an integer")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise fail("an integer") from None
+    if kind == "ids":
+        return parse_ids(value, key)
+    if kind in ("strs", "paths"):
+        if isinstance(value, str):
+            value = [line.strip() for line in value.replace(",", "\n").splitlines()]
+            value = [item for item in value if item]
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise fail("a list of strings")
+        if kind == "paths":
+            return tuple(_convert(key, "path", item, base) for item in value)
+        return tuple(value)
+    if kind == "gates":
+        if not isinstance(value, Mapping):
+            raise fail("a table of gate names")
+        overrides: dict[str, bool] = {}
+        for name, table in value.items():
+            if not isinstance(table, Mapping) or set(table) - {"advisory"}:
+                raise SettingsError(
+                    f"postgates setting gates.{name}: only 'advisory' can be set, got {table!r}"
+                )
+            if "advisory" in table:
+                overrides[name] = _convert(
+                    f"gates.{name}.advisory", "bool", table["advisory"], base
+                )
+        return overrides
+    raise AssertionError(kind)
+
+
+def apply(settings: Settings, values: Mapping[str, Any], base: Path, source: str) -> Settings:
+    """Return ``settings`` updated with ``values`` from one source."""
+    unknown = sorted(set(values) - set(KEYS))
+    if unknown:
+        raise SettingsError(
+            f"{source}: unknown postgates setting(s) {', '.join(unknown)}; "
+            f"known: {', '.join(sorted(KEYS))}"
+        )
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        converted = _convert(key, KEYS[key], value, base)
+        if key == "gates":
+            merged = dict(settings.advisory_overrides)
+            merged.update(converted)
+            converted = merged
+        changes[FIELD_FOR_KEY.get(key, key)] = converted
+    return replace(settings, **changes)
+
+
+def find_pyproject(start: Path) -> Path | None:
+    """The nearest pyproject.toml, from ``start`` upward, that has a [tool.postgates] table."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise SettingsError(f"{candidate}: cannot read: {exc}") from None
+            if isinstance(data.get("tool"), dict) and "postgates" in data["tool"]:
+                return candidate
+    return None
+
+
+def from_pyproject(settings: Settings, pyproject: Path) -> Settings:
+    data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    table = data["tool"]["postgates"]
+    if not isinstance(table, dict):
+        raise SettingsError(f"{pyproject}: [tool.postgates] must be a table")
+    return apply(settings, table, pyproject.parent, f"{pyproject} [tool.postgates]")
+
+
+def from_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
+    changes: dict[str, Any] = {}
+    for variable, field_name, kind in (
+        (ENV_CALL_GRAPH_THRESHOLD, "call_graph_threshold", int),
+        (ENV_SYMBOL_GROUNDING_THRESHOLD, "symbol_grounding_threshold", float),
+    ):
+        raw = environ.get(variable)
+        if raw is None or raw.strip() == "":
+            continue
+        try:
+            changes[field_name] = kind(raw)
+        except ValueError:
+            raise SettingsError(f"{variable}={raw!r} is not a number") from None
+    return replace(settings, **changes) if changes else settings

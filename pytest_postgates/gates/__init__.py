@@ -1,0 +1,120 @@
+"""The gate catalogue: ids, names, order and hard/advisory defaults, as in the seeds.
+
+The list order is run order, which is also short-circuit order. A gate is a plain
+function ``check(post, context) -> Scorecard``; only gates with a ``check`` are collected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates.config import Settings
+from pytest_postgates.evidence import GitError, RepoEvidence, find_repo_root, load_repo_evidence
+from pytest_postgates.scorecard import Finding, Scorecard, Verdict
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Post
+
+
+class EvidenceCache:
+    """Repository evidence, loaded once per (repository, ref, package) in a process."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._by_root: dict[Path, RepoEvidence | GitError] = {}
+
+    def for_post(self, post_path: Path) -> RepoEvidence:
+        try:
+            root = self.settings.repo or find_repo_root(post_path.resolve())
+        except GitError as exc:
+            raise GitError(f"cannot find the repository to ground against: {exc}") from None
+        cached = self._by_root.get(root)
+        if cached is None:
+            try:
+                cached = load_repo_evidence(root, self.settings.ref, self.settings.package)
+            except GitError as exc:
+                cached = exc
+            self._by_root[root] = cached
+        if isinstance(cached, GitError):
+            raise cached
+        return cached
+
+
+@dataclass
+class GateContext:
+    settings: Settings
+    evidence: EvidenceCache
+
+    @classmethod
+    def create(cls, settings: Settings) -> GateContext:
+        return cls(settings, EvidenceCache(settings))
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    id: int
+    name: str
+    advisory: bool
+    kind: str
+    check: Callable[[Post, GateContext], Scorecard] | None = field(default=None, compare=False)
+
+    def card(
+        self,
+        verdict: Verdict,
+        detail: dict[str, Any],
+        findings: list[Finding] | None = None,
+        summary: str = "",
+        score: float | int | None = None,
+    ) -> Scorecard:
+        return Scorecard(
+            gate=self.id,
+            name=self.name,
+            advisory=self.advisory,
+            verdict=verdict,
+            detail=detail,
+            findings=findings or [],
+            summary=summary,
+            score=score,
+        )
+
+
+def _catalogue() -> tuple[GateSpec, ...]:
+    from pytest_postgates.gates import call_graph_claims, narrative_opening
+
+    checks: dict[int, Callable[[Post, GateContext], Scorecard]] = {
+        11: narrative_opening.check,
+        13: call_graph_claims.check,
+    }
+    rows = [
+        (1, "blog_quality", False, "hard"),
+        (2, "symbol_grounding", False, "hard"),
+        (14, "import_specifiers", False, "hard"),
+        (7, "numerical_claims", False, "hard"),
+        (6, "readability_links", False, "hard"),
+        (12, "markdownlint", False, "hard"),
+        (11, "narrative_opening", False, "hard"),
+        (4, "tone_fit", False, "llm"),
+        (3, "multi_llm_rubric", False, "llm"),
+        (9, "hhem", True, "advisory"),
+        (10, "claim_review", True, "advisory"),
+        (13, "call_graph_claims", True, "advisory"),
+    ]
+    return tuple(
+        GateSpec(gid, name, advisory, kind, checks.get(gid)) for gid, name, advisory, kind in rows
+    )
+
+
+CATALOGUE: tuple[GateSpec, ...] = _catalogue()
+BY_ID = {spec.id: spec for spec in CATALOGUE}
+BY_NAME = {spec.name: spec for spec in CATALOGUE}
+
+
+def implemented() -> tuple[GateSpec, ...]:
+    return tuple(spec for spec in CATALOGUE if spec.check is not None)
+
+
+def spec_for(gate_id: int) -> GateSpec:
+    return BY_ID[gate_id]

@@ -1,0 +1,213 @@
+"""Gate 13, call_graph_claims (advisory): flag sentences and diagrams that assert wiring.
+
+Symbol grounding proves a name exists, not that a sentence about it is true. This gate
+cannot verify a call graph either; it measures how dense a post is with claims of the
+shapes an audit found fabricated (nine line patterns plus function-flow mermaid diagrams)
+so that a human checks each one against source. The patterns are the seeds' own, compiled
+with ``re.ASCII`` so that ``\\b`` and ``\\w`` mean what they mean in JavaScript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates.scorecard import Finding, Scorecard
+
+if TYPE_CHECKING:
+    from pytest_postgates.gates import GateContext
+    from pytest_postgates.post import Post
+
+GATE_ID = 13
+TEXT_LIMIT = 160
+MERMAID_WEIGHT = 3
+
+NOTE_PASS = "Behaviour-altitude: few specific call-graph assertions."
+NOTE_FAIL = (
+    "Call-graph-dense. Each claim below must be verified against source or de-specified "
+    "before publishing (esp. for Deep Dive posts)."
+)
+
+_I = re.IGNORECASE | re.ASCII
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "CALLS",
+        re.compile(
+            r"\b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)\b.*\bto"
+            r"|dispatches? (on|to))\b",
+            _I,
+        ),
+    ),
+    ("ORCHESTRATES", re.compile(r"\borchestrat(e|es|ing)\b", _I)),
+    (
+        "GATE_ROLE",
+        re.compile(
+            r"\b(is the (gate|entry ?point|workhorse|engine|conductor|orchestrator)"
+            r"|the (gate|entry ?point) is)\b",
+            _I,
+        ),
+    ),
+    (
+        "SWITCH",
+        re.compile(
+            r"\b(switch statement|switch/case|switch over|a new case\b|case to the switch"
+            r"|large switch|hard-?coded switch)\b",
+            _I,
+        ),
+    ),
+    (
+        "RETURN_TYPE",
+        # Case-sensitive on purpose: only a capitalised type or a generic is a checkable claim.
+        re.compile(
+            r"\breturns?\s+(a\s+|an\s+)?`?(Promise<|ReadableStream|StreamResult|ModelMessage|[A-Z]\w+<)",
+            re.ASCII,
+        ),
+    ),
+    (
+        "VISIBILITY",
+        re.compile(
+            r"\b((private|public|protected)\s+(static\s+)?(method|function|helper|field|class)"
+            r"|is (a )?(private|public|protected)\b)",
+            _I,
+        ),
+    ),
+    (
+        "THIN_CLASS",
+        re.compile(
+            r"\b(thin|tiny|lightweight|small|slim)\s+"
+            r"(provider|adapter|wrapper|shim|class|layer|module|file)\b",
+            _I,
+        ),
+    ),
+    (
+        "FN_CONTAINS",
+        re.compile(
+            r"\b(function|method|class)\s+(contains|holds|wraps|implements|consists of)\b", _I
+        ),
+    ),
+    (
+        "CALL_DIRECTION",
+        re.compile(
+            r"\b(under the hood|behind the scenes|internally)\b.*\b(calls?|invokes?|delegates?)\b",
+            _I,
+        ),
+    ),
+)
+CODES = tuple(code for code, _ in PATTERNS)
+
+_FN_LABEL = re.compile(r"""[\[("']([^\]\n)"']*\b[a-z][a-zA-Z]+\(\)[^\]\n)"']*)""", re.ASCII)
+_CAMEL_NODE = re.compile(r"\b([a-z][a-zA-Z]{4,})\b\s*(?:-->|\{|\()", re.ASCII)
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+@dataclass(frozen=True)
+class Claim:
+    line: int
+    code: str
+    in_code: bool
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "code": self.code, "in_code": self.in_code, "text": self.text}
+
+
+@dataclass(frozen=True)
+class MermaidFlow:
+    line: int
+    fn_labels: tuple[str, ...]
+    camel_nodes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "line": self.line,
+            "fn_labels": list(self.fn_labels),
+            "camel_nodes": list(self.camel_nodes),
+        }
+
+
+def scan_claims(post: Post) -> list[Claim]:
+    """Every pattern match, line by line, from the top of the body to the Related-posts line.
+
+    Lines inside fenced (and indented) code are scanned too and tagged ``in_code``; the
+    fence marker lines themselves are not prose and are skipped, as in the seeds.
+    """
+    stop = post.related_posts_line
+    code_lines = post.code_lines
+    markers = post.fence_marker_lines
+    claims: list[Claim] = []
+    for number, line in post.body_lines():
+        if stop is not None and number >= stop:
+            break
+        if number in markers:
+            continue
+        for code, pattern in PATTERNS:
+            if pattern.search(line):
+                claims.append(Claim(number, code, number in code_lines, line.strip()[:TEXT_LIMIT]))
+    return claims
+
+
+def mermaid_function_flow(block: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The seeds' detector on one mermaid block: (function-call labels, camelCase node ids)
+    when the block asserts function wiring, else None."""
+    if "-->" not in block:
+        return None
+    fn_labels = tuple(match.group(1).strip() for match in _FN_LABEL.finditer(block))
+    camel_nodes = [m.group(1) for m in _CAMEL_NODE.finditer(block) if _CAMEL.search(m.group(1))]
+    # The count keeps repeats, as the seeds' detector does; the report lists them once.
+    if fn_labels or len(camel_nodes) >= 2:
+        return fn_labels, tuple(dict.fromkeys(camel_nodes))
+    return None
+
+
+def scan_mermaid(post: Post) -> list[MermaidFlow]:
+    # The seeds' detector reads every mermaid block of the body; the Related-posts stop
+    # applies to the line scan only.
+    flows = []
+    for fence in post.fences:
+        if fence.lang != "mermaid":
+            continue
+        found = mermaid_function_flow(fence.content)
+        if found is not None:
+            flows.append(MermaidFlow(fence.start_line, *found))
+    return flows
+
+
+def check(post: Post, context: GateContext) -> Scorecard:
+    from pytest_postgates.gates import spec_for
+
+    spec = spec_for(GATE_ID)
+    threshold = context.settings.call_graph_threshold
+    claims = scan_claims(post)
+    flows = scan_mermaid(post)
+    score = len(claims) + MERMAID_WEIGHT * len(flows)
+    verdict = "PASS" if score <= threshold else "FAIL"
+    by_code = dict(sorted(Counter(claim.code for claim in claims).items()))
+    detail = {
+        "threshold": threshold,
+        "claim_score": score,
+        "claim_count": len(claims),
+        "mermaid_function_flows": len(flows),
+        "mermaid_blocks": [flow.to_dict() for flow in flows],
+        "by_code": by_code,
+        "note": NOTE_PASS if verdict == "PASS" else NOTE_FAIL,
+        "claims": [claim.to_dict() for claim in claims],
+    }
+    findings = [
+        Finding(claim.line, claim.code, ("[in code] " if claim.in_code else "") + claim.text)
+        for claim in claims
+    ]
+    for flow in flows:
+        shown = ", ".join(flow.fn_labels or flow.camel_nodes)
+        findings.append(
+            Finding(
+                flow.line,
+                "MERMAID_FUNCTION_FLOW",
+                f"diagram chains function names: {shown} (weight {MERMAID_WEIGHT})",
+            )
+        )
+    findings.sort(key=lambda finding: (finding.line or 0, finding.code))
+    comparison = "<=" if verdict == "PASS" else ">"
+    summary = f"claim score {score} {comparison} threshold {threshold}"
+    return spec.card(verdict, detail, findings, summary, score)

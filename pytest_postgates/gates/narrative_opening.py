@@ -1,0 +1,528 @@
+"""Gate 11, narrative_opening (hard): open on something real, never on brochure prose.
+
+Two checks, as calibrated in the seeds on a real blog's published posts:
+
+1. The opening region (the first 1,200 characters of the body) names at least one real
+   tool, product, protocol or organisation: a built-in list of well-known ones, the
+   configured repository's product and package names, and the ``known_entities`` setting.
+2. The body holds none of the banned corporate-brochure phrases (a built-in list,
+   extended by ``banned_phrases``), matched case-insensitively on word boundaries.
+
+Phrases are matched in prose only: fenced code, inline code spans and URLs are data, so a
+post that *quotes* a banned phrase in backticks (a post about this gate, say) is not
+using it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from pytest_postgates.evidence import GitError
+from pytest_postgates.scorecard import Finding, Scorecard
+
+if TYPE_CHECKING:
+    from pytest_postgates.gates import GateContext
+    from pytest_postgates.post import Post
+
+GATE_ID = 11
+OPENING_CHARS = 1200
+
+# Proper names as they are written; matched case-sensitively because several are also
+# ordinary words in lower case. Deliberately no one-word entries that are common English
+# when capitalised at the start of a sentence ("Go", "Swift", "Express", "Rails").
+BUILTIN_ENTITIES: tuple[str, ...] = (
+    # languages and runtimes
+    "Python",
+    "CPython",
+    "PyPy",
+    "TypeScript",
+    "JavaScript",
+    "Node.js",
+    "NodeJS",
+    "Deno",
+    "Bun",
+    "Golang",
+    "Rust",
+    "Java",
+    "Kotlin",
+    "Scala",
+    "C#",
+    "C++",
+    "Ruby",
+    "PHP",
+    "Elixir",
+    "Erlang",
+    "Haskell",
+    "WebAssembly",
+    "Wasm",
+    "Bash",
+    "PowerShell",
+    "SQL",
+    "GraphQL",
+    # package managers, build and test tools
+    "npm",
+    "pnpm",
+    "Yarn",
+    "pip",
+    "PyPI",
+    "Poetry",
+    "uv",
+    "Cargo",
+    "Maven",
+    "Gradle",
+    "webpack",
+    "Vite",
+    "esbuild",
+    "Rollup",
+    "Babel",
+    "tsc",
+    "ESLint",
+    "Prettier",
+    "Ruff",
+    "mypy",
+    "Pyright",
+    "pytest",
+    "pytest-xdist",
+    "syrupy",
+    "Hypothesis",
+    "Jest",
+    "Vitest",
+    "Mocha",
+    "Playwright",
+    "Puppeteer",
+    "Cypress",
+    "Selenium",
+    "JUnit",
+    "tox",
+    "nox",
+    "markdownlint",
+    "rumdl",
+    "lychee",
+    "textstat",
+    "markdown-it",
+    "markdown-it-py",
+    "Jekyll",
+    "Hugo",
+    "Docusaurus",
+    "MkDocs",
+    "Sphinx",
+    "Markdown",
+    "CommonMark",
+    "Mermaid",
+    "mermaid.js",
+    "tree-sitter",
+    "PyYAML",
+    "YAML",
+    "TOML",
+    "JSON",
+    "JSON Schema",
+    # frameworks and libraries
+    "React",
+    "Next.js",
+    "Vue",
+    "Nuxt",
+    "Svelte",
+    "SvelteKit",
+    "Angular",
+    "Express.js",
+    "Fastify",
+    "NestJS",
+    "Hono",
+    "Django",
+    "Flask",
+    "FastAPI",
+    "Starlette",
+    "Pydantic",
+    "NumPy",
+    "pandas",
+    "PyTorch",
+    "TensorFlow",
+    "JAX",
+    "LangChain",
+    "LlamaIndex",
+    "Zod",
+    "Prisma",
+    "Drizzle",
+    "SQLAlchemy",
+    "Celery",
+    "Redux",
+    "Tailwind",
+    "Tailwind CSS",
+    # platforms, clouds, services, vendors
+    "Git",
+    "GitHub",
+    "GitHub Actions",
+    "GitLab",
+    "Bitbucket",
+    "Jenkins",
+    "CircleCI",
+    "Travis CI",
+    "Docker",
+    "Kubernetes",
+    "Helm",
+    "Terraform",
+    "Ansible",
+    "AWS",
+    "Amazon",
+    "AWS Lambda",
+    "S3",
+    "Bedrock",
+    "SageMaker",
+    "GCP",
+    "Google Cloud",
+    "Vertex AI",
+    "Vertex",
+    "Azure",
+    "Azure OpenAI",
+    "Cloudflare",
+    "Vercel",
+    "Netlify",
+    "Heroku",
+    "Fly.io",
+    "Supabase",
+    "Firebase",
+    "Stripe",
+    "Twilio",
+    "Slack",
+    "Discord",
+    "Jira",
+    "Confluence",
+    "Sentry",
+    "Datadog",
+    "Grafana",
+    "Prometheus",
+    "OpenTelemetry",
+    "Jaeger",
+    "Elasticsearch",
+    "OpenSearch",
+    "Kibana",
+    "PostgreSQL",
+    "Postgres",
+    "MySQL",
+    "SQLite",
+    "Redis",
+    "MongoDB",
+    "DynamoDB",
+    "Cassandra",
+    "Kafka",
+    "RabbitMQ",
+    "NATS",
+    "pgvector",
+    "Pinecone",
+    "Qdrant",
+    "Weaviate",
+    "Milvus",
+    "Chroma",
+    "ChromaDB",
+    "FAISS",
+    "Linux",
+    "Debian",
+    "Ubuntu",
+    "macOS",
+    "Windows",
+    "iOS",
+    "Android",
+    "Chromium",
+    "Chrome",
+    "Firefox",
+    "Safari",
+    "V8",
+    "Xvfb",
+    "nginx",
+    "Apache",
+    # AI vendors, models and tooling
+    "OpenAI",
+    "ChatGPT",
+    "GPT-4",
+    "GPT-4o",
+    "GPT-5",
+    "Anthropic",
+    "Claude",
+    "Claude Code",
+    "Gemini",
+    "Google AI Studio",
+    "Mistral",
+    "DeepSeek",
+    "Llama",
+    "Ollama",
+    "Hugging Face",
+    "Groq",
+    "Cohere",
+    "Perplexity",
+    "OpenRouter",
+    "LiteLLM",
+    "vLLM",
+    "llama.cpp",
+    "Together AI",
+    "xAI",
+    "Grok",
+    "Jina",
+    "Vectara",
+    "HHEM",
+    "ElevenLabs",
+    "Whisper",
+    "Veo",
+    "Imagen",
+    "Stable Diffusion",
+    "Midjourney",
+    "GitHub Copilot",
+    # organisations and standards bodies
+    "Google",
+    "Microsoft",
+    "Meta",
+    "Apple",
+    "Mozilla",
+    "IBM",
+    "Oracle",
+    "Red Hat",
+    "Linux Foundation",
+    "CNCF",
+    "W3C",
+    "IETF",
+    "WHATWG",
+    "OWASP",
+    "ECMA",
+    "ISO",
+    "NIST",
+    "PSF",
+    "OpenJS Foundation",
+    "EU AI Act",
+    "GDPR",
+    "SOC 2",
+    "HIPAA",
+    # protocols and formats
+    "HTTP",
+    "HTTPS",
+    "HTTP/2",
+    "HTTP/3",
+    "QUIC",
+    "TCP",
+    "UDP",
+    "DNS",
+    "TLS",
+    "SSH",
+    "SMTP",
+    "WebSocket",
+    "WebSockets",
+    "SSE",
+    "Server-Sent Events",
+    "gRPC",
+    "REST",
+    "OpenAPI",
+    "Swagger",
+    "OAuth",
+    "OAuth 2.0",
+    "OIDC",
+    "JWT",
+    "SAML",
+    "MCP",
+    "Model Context Protocol",
+    "JSON-RPC",
+    "SARIF",
+    "CSV",
+    "Protobuf",
+    "Parquet",
+    "WebRTC",
+    "SIP",
+    "RSS",
+    "Unicode",
+    "UTF-8",
+    "POSIX",
+    "SQL Server",
+    "Semantic Versioning",
+    "SemVer",
+    "CI/CD",
+)
+
+BUILTIN_BANNED_PHRASES: tuple[str, ...] = (
+    "as platforms scale",
+    "paradigm shift",
+    "cutting-edge",
+    "bleeding-edge",
+    "in today's",
+    "seamless integration",
+    "seamlessly integrates",
+    "mission-critical",
+    "game-changer",
+    "game-changing",
+    "revolutionize",
+    "revolutionizes",
+    "revolutionizing",
+    "revolutionise",
+    "unlock the power",
+    "unlock the full potential",
+    "unlock new possibilities",
+    "unleash the power",
+    "harness the power",
+    "leverage the power",
+    "best-in-class",
+    "world-class",
+    "state-of-the-art",
+    "next-generation",
+    "next-gen",
+    "digital transformation",
+    "take it to the next level",
+    "ever-evolving landscape",
+    "rapidly evolving landscape",
+    "fast-paced world",
+    "in this day and age",
+    "now more than ever",
+    "look no further",
+    "without further ado",
+    "buckle up",
+    "stay ahead of the curve",
+    "thought leadership",
+    "synergy",
+    "synergies",
+    "holistic approach",
+    "one-stop shop",
+    "move the needle",
+    "low-hanging fruit",
+    "at the end of the day",
+    "it's no secret that",
+    "delve into",
+    "rich tapestry",
+    "a testament to",
+    "embark on a journey",
+    "unparalleled",
+    "groundbreaking",
+    "supercharge your",
+    "elevate your",
+    "empower businesses",
+    "innovative solutions",
+    "turnkey solution",
+    "transform the way",
+    "the future is here",
+    "in the realm of",
+    "navigate the complexities",
+    "frictionless experience",
+    "disruptive innovation",
+)
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+# A character-class body: ASCII hyphen (escaped) and the Unicode hyphens and dashes.
+_DASHES = r"\-\u2010\u2011\u2012\u2013\u2014"
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+_URL = re.compile(r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+", re.I)
+
+
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Case-insensitive, whole words, any run of spaces or hyphens between words, any
+    apostrophe form."""
+    words = [
+        re.escape(word.translate(_APOSTROPHES)).replace("'", "['\u2019\u2018]")
+        for word in re.split(rf"[\s{_DASHES}]+", phrase.strip())
+        if word
+    ]
+    body = rf"[\s{_DASHES}]+".join(words)
+    return re.compile(rf"(?<![\w{_DASHES}]){body}(?![\w]|[{_DASHES}]\w)", re.IGNORECASE)
+
+
+def entity_pattern(name: str, ignore_case: bool) -> re.Pattern[str]:
+    flags = re.IGNORECASE if ignore_case else 0
+    return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_]|[-+]\w)", flags)
+
+
+def prose_without_code(line: str) -> str:
+    """A prose line with inline code spans and URLs blanked (same length, same columns)."""
+    line = _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), line)
+    return _URL.sub(lambda match: " " * len(match.group(0)), line)
+
+
+def opening_region(post: Post) -> tuple[str, int]:
+    """The first OPENING_CHARS characters of the body (leading blank lines skipped) and the
+    file line it starts on."""
+    for number, text in post.body_lines():
+        if text.strip():
+            start = number
+            break
+    else:
+        return "", post.body_start_line
+    region = "\n".join(post.lines[start - 1 :])[:OPENING_CHARS]
+    return region, start
+
+
+def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
+    found = []
+    for name, ignore_case in names:
+        if entity_pattern(name, ignore_case).search(text):
+            found.append(name)
+    return found
+
+
+def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]]:
+    """(line, phrase, line text) for every banned phrase used in prose."""
+    compiled = [(phrase, phrase_pattern(phrase)) for phrase in dict.fromkeys(phrases)]
+    code = post.code_lines
+    hits = []
+    for number, text in post.body_lines():
+        if number in code:
+            continue
+        prose = prose_without_code(text.translate(_APOSTROPHES))
+        for phrase, pattern in compiled:
+            if pattern.search(prose):
+                hits.append((number, phrase, text.strip()[:160]))
+    return hits
+
+
+def check(post: Post, context: GateContext) -> Scorecard:
+    from pytest_postgates.gates import spec_for
+
+    spec = spec_for(GATE_ID)
+    settings = context.settings
+    names: list[tuple[str, bool]] = [(name, False) for name in BUILTIN_ENTITIES]
+    repo_note = None
+    try:
+        repo = context.evidence.for_post(post.path)
+        repo_names = list(repo.product_names)
+    except GitError as exc:
+        repo_names = []
+        repo_note = f"repository names not used: {exc}"
+    if settings.package:
+        repo_names.insert(0, settings.package)
+    # Configured names are matched ignoring case: "NeuroLink" and "neurolink" are one product.
+    names.extend((name, True) for name in dict.fromkeys([*repo_names, *settings.known_entities]))
+
+    region, region_line = opening_region(post)
+    entities = find_entities(region, names)
+    banned = find_banned(post, (*BUILTIN_BANNED_PHRASES, *settings.banned_phrases))
+
+    findings: list[Finding] = []
+    if not entities:
+        findings.append(
+            Finding(
+                region_line,
+                "NO_ENTITY",
+                f"the first {OPENING_CHARS} characters name no real tool, product, protocol "
+                "or organisation; open on the concrete thing the post is about",
+            )
+        )
+    findings.extend(
+        Finding(line, "BANNED_PHRASE", f'brochure phrase "{phrase}": {text}')
+        for line, phrase, text in banned
+    )
+    verdict = "PASS" if entities and not banned else "FAIL"
+    detail = {
+        "opening_chars": OPENING_CHARS,
+        "entities_found": entities[:20],
+        "entity_count": len(entities),
+        "repo_names": repo_names,
+        "banned_phrase_count": len(banned),
+        "banned_phrases": [
+            {"line": line, "phrase": phrase, "text": text} for line, phrase, text in banned
+        ],
+    }
+    if repo_note:
+        detail["note"] = repo_note
+    if verdict == "PASS":
+        summary = f"opening names {', '.join(entities[:3])}; no brochure phrases"
+    else:
+        parts = []
+        if not entities:
+            parts.append("opening names no real tool or product")
+        if banned:
+            parts.append(f"{len(banned)} brochure phrase(s)")
+        summary = "; ".join(parts)
+    return spec.card(verdict, detail, findings, summary, len(findings))

@@ -1,0 +1,193 @@
+"""Collection nodes: a post is a ``pytest.File``; each gate of it is a ``pytest.Function``.
+
+Gate items are real ``Function`` items with a ``callobj`` so that they get fixtures like
+any test (``request`` now; syrupy's ``snapshot`` for baselines). Collection reads nothing
+from the post: parsing happens on the worker that runs the post's first item, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_postgates.gates import GateSpec
+from pytest_postgates.runner import ExpectationError, PostRun
+from pytest_postgates.scorecard import Scorecard, dumps, scorecard_path, write_atomic
+
+if TYPE_CHECKING:
+    from pytest_postgates.plugin import PostgatesState
+
+
+class PostgatesProblem(Exception):
+    """Base of the exceptions whose report is the gate's findings, not a traceback."""
+
+    def __init__(self, item: GateItem, text: str) -> None:
+        super().__init__(text)
+        self.item = item
+        self.text = text
+
+
+class GateFailed(PostgatesProblem):
+    """The gate's verdict is FAIL (an advisory gate's FAIL is an expected failure)."""
+
+
+class GateErrored(PostgatesProblem):
+    """The gate could not judge the post: bad input, missing repository, a crash."""
+
+
+class ExpectationMismatch(PostgatesProblem):
+    """The post declares an expected outcome that did not happen."""
+
+
+def _gate_test(request: pytest.FixtureRequest) -> None:
+    """The test function behind every gate item: judge the verdict computed at setup."""
+    item = request.node
+    assert isinstance(item, GateItem)
+    item.check_verdict()
+
+
+class PostFile(pytest.File):
+    """A Markdown post; yields one item per implemented, selected gate."""
+
+    def collect(self) -> Iterator[GateItem]:
+        state = _state(self.config)
+        for spec in state.gates:
+            yield GateItem.from_parent(self, spec=spec)
+
+    @property
+    def run(self) -> PostRun:
+        run = getattr(self, "_postgates_run", None)
+        if run is None:
+            state = _state(self.config)
+            run = PostRun(self.path, state.display(self.path), state.stem(self.path), state.context)
+            self._postgates_run = run
+        return run
+
+
+class GateItem(pytest.Function):
+    def __init__(self, *, spec: GateSpec, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.spec = spec
+        self.card: Scorecard | None = None
+        settings = self.config.stash[_state_key()].settings
+        advisory = settings.is_advisory(spec.name, spec.advisory)
+        self.add_marker(pytest.mark.postgates)
+        self.add_marker(pytest.mark.advisory if advisory else pytest.mark.hard)
+        if advisory:
+            # Only a gate FAIL is the expected failure; an ERROR stays an error.
+            self.add_marker(
+                pytest.mark.xfail(
+                    reason="advisory gate: a FAIL never fails the run",
+                    raises=GateFailed,
+                    strict=False,
+                )
+            )
+
+    @classmethod
+    def from_parent(cls, parent: PostFile, *, spec: GateSpec) -> GateItem:  # type: ignore[override]
+        return super().from_parent(parent, name=spec.name, callobj=_gate_test, spec=spec)
+
+    @property
+    def run(self) -> PostRun:
+        assert isinstance(self.parent, PostFile)
+        return self.parent.run
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"{self.run.display}::{self.spec.name} (gate {self.spec.id})"
+
+    # ------------------------------------------------------------------ phases
+    def setup(self) -> None:
+        super().setup()
+        card = self.run.evaluate(self.spec)
+        self.card = card
+        state = _state(self.config)
+        write_atomic(
+            scorecard_path(state.settings.scorecards, self.run.stem, card.gate, card.name),
+            dumps(card.to_dict()),
+        )
+        self.user_properties.extend(
+            [
+                ("gate_id", card.gate),
+                ("verdict", card.verdict),
+                ("score", "" if card.score is None else card.score),
+            ]
+        )
+        if card.verdict == "SKIP":
+            # Reported at the post, not at this line of the plugin.
+            raise pytest.skip.Exception(card.summary or "skipped", _use_item_location=True)
+        if card.verdict == "ERROR":
+            expectation = self._expectation()
+            if expectation is None or expectation.verdict != "ERROR":
+                raise GateErrored(self, self.render(card))
+
+    def check_verdict(self) -> None:
+        card = self.card
+        assert card is not None
+        expectation = self._expectation()
+        if expectation is not None:
+            matched = card.verdict == expectation.verdict and (
+                expectation.findings is None or expectation.findings == len(card.findings)
+            )
+            if not matched:
+                raise ExpectationMismatch(
+                    self,
+                    f"{self.run.display}: front matter expects {self.spec.name} to "
+                    f"{expectation.describe()}, but it gave {card.verdict} with "
+                    f"{len(card.findings)} finding(s)\n" + self.render(card),
+                )
+            if card.verdict != "PASS":
+                pytest.xfail(f"declared in front matter: {expectation.describe()}")
+            return
+        if card.verdict == "FAIL":
+            raise GateFailed(self, self.render(card))
+
+    def _expectation(self) -> Any:
+        try:
+            return self.run.expectation(self.spec)
+        except ExpectationError as exc:
+            raise GateErrored(self, f"{self.run.display}: {exc}") from None
+
+    def run_record(self) -> dict[str, Any]:
+        """What the overall verdict and the feedback file need, as plain data (it crosses
+        from xdist workers to the controller inside the test report)."""
+        card = self.card
+        assert card is not None
+        return {
+            "post": self.run.display,
+            "stem": self.run.stem,
+            "gate": card.gate,
+            "name": card.name,
+            "advisory": card.advisory,
+            "verdict": card.verdict,
+            "short_circuited_at": card.detail.get("short_circuited_at")
+            if card.verdict == "SKIP"
+            else None,
+            "summary": card.summary,
+            "findings": [[f.line, f.code, f.message] for f in card.findings],
+        }
+
+    # ------------------------------------------------------------------ output
+    def render(self, card: Scorecard) -> str:
+        """The verdict line first (pytest's short summary shows it), then one
+        ``file:line: CODE message`` line per finding."""
+        lines = [f"{card.name} (gate {card.gate}) {card.verdict}: {card.summary}".rstrip(": ")]
+        lines.extend(
+            f"{self.run.display}:{finding.line or 1}: {finding.code} {finding.message}"
+            for finding in card.findings
+        )
+        if card.trace:
+            lines.append(card.trace.rstrip())
+        return "\n".join(lines)
+
+
+def _state_key() -> Any:
+    from pytest_postgates.plugin import STATE_KEY
+
+    return STATE_KEY
+
+
+def _state(config: pytest.Config) -> PostgatesState:
+    return config.stash[_state_key()]

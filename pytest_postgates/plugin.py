@@ -1,0 +1,156 @@
+"""pytest hooks of pytest-postgates: options, collection, markers, reports, xdist.
+
+Hooks only; the behaviour lives in ``runner`` (gates of a post), ``nodes`` (items) and
+``session`` (per-run state and overall verdicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates import config as settings_module
+from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
+from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, is_markdown
+
+__all__ = ["STATE_KEY"]
+
+FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (
+        "--postgates-repo",
+        "repo",
+        {
+            "metavar": "PATH",
+            "help": "git repository the posts are grounded against "
+            "(default: the repository that contains each post)",
+        },
+    ),
+    (
+        "--postgates-ref",
+        "ref",
+        {
+            "metavar": "REF",
+            "help": "ref whose package.json/exports are authoritative (default: HEAD)",
+        },
+    ),
+    (
+        "--postgates-package",
+        "package",
+        {
+            "metavar": "NAME",
+            "help": "the real published package name (default: from the repository)",
+        },
+    ),
+    (
+        "--postgates-scorecards",
+        "scorecards",
+        {"metavar": "DIR", "help": "where scorecards are written (default: .postgates/scorecards)"},
+    ),
+    ("--postgates-only", "only", {"metavar": "IDS", "help": "run only these gate ids, e.g. 11,13"}),
+    (
+        "--postgates-feedback",
+        "feedback",
+        {"metavar": "FILE", "help": "write drafter retry feedback for failing posts"},
+    ),
+)
+SWITCHES: tuple[tuple[str, str, str], ...] = (
+    (
+        "--postgates-all",
+        "run_all",
+        "run every gate of a post even after a hard gate failed (no short-circuit)",
+    ),
+    (
+        "--postgates-offline",
+        "offline",
+        "no network: external links are reported as unchecked, not dead",
+    ),
+    ("--postgates-snapshot", "snapshot", "compare scorecards with pinned snapshots"),
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("postgates", "pytest-postgates: blog posts as test cases")
+    for flag, key, kwargs in FLAGS:
+        group.addoption(flag, dest=f"postgates_{key}", default=None, **kwargs)
+    for flag, key, help_text in SWITCHES:
+        group.addoption(
+            flag, dest=f"postgates_{key}", action="store_true", default=False, help=help_text
+        )
+    for key, kind in settings_module.KEYS.items():
+        if kind != "gates":
+            parser.addini(
+                f"postgates_{key}",
+                f"pytest-postgates setting '{key}' (see [tool.postgates])",
+                default="",
+            )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "postgates: a quality gate run on a blog post (pytest-postgates)"
+    )
+    config.addinivalue_line("markers", "hard: a blocking postgates gate; its FAIL fails the run")
+    config.addinivalue_line(
+        "markers", "advisory: a non-blocking postgates gate; its FAIL is an expected failure"
+    )
+    try:
+        state = PostgatesState.from_config(config)
+    except settings_module.SettingsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[STATE_KEY] = state
+    if not hasattr(config, "workerinput"):
+        # Overall verdicts are decided where every report arrives: the xdist controller,
+        # or the only process.
+        config.pluginmanager.register(OverallRecorder(state), "postgates-overall")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    state = config.stash.get(STATE_KEY, None)
+    return state.header() if state is not None else None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PostFile | None:
+    if not is_markdown(file_path):
+        return None
+    state: PostgatesState = parent.config.stash[STATE_KEY]
+    if not state.is_post(file_path, parent.session.isinitpath(file_path)):
+        return None
+    state.register_post(file_path)
+    return PostFile.from_parent(parent, path=file_path)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    # After -k/-m/--deselect have run: a deselected gate is not a failure and must not
+    # short-circuit anything, so each post learns which of its gates remain.
+    config.stash[STATE_KEY].set_selection(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, Any]:
+    report = yield
+    if isinstance(item, GateItem):
+        if call.excinfo is not None and isinstance(call.excinfo.value, PostgatesProblem):
+            report.longrepr = call.excinfo.value.text
+        if call.when == "setup" and item.card is not None:
+            # Travels with the report to the xdist controller, which writes overall files.
+            report.postgates = item.run_record()
+    return report
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    # xdist's default "load" mode would scatter one post's gates over several workers;
+    # grouping them keeps "parsed once per run" and short-circuit exact.
+    if config.getvalue("dist") != "load":
+        return None
+    from pytest_postgates.xdist import PostScopeScheduling
+
+    return PostScopeScheduling(config, log)

@@ -1,0 +1,398 @@
+"""A blog post, parsed once: front matter, body, markdown-it tokens, fences, code spans.
+
+Everything a gate needs to know about the Markdown is computed here, so that no gate ever
+parses Markdown itself. Line numbers are always 1-based line numbers of the file as a reader
+sees it in an editor (front matter included), never offsets into the body.
+
+Parsing never raises for bad content: problems with the input (not UTF-8, binary, broken
+front matter, an unclosed fence, ...) are recorded as :class:`InputProblem` so that the
+caller can report them per post while the rest of a corpus keeps running.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+# A post larger than this is refused rather than parsed: no blog post is this big, and the
+# regex gates should not be handed an accidental log dump.
+MAX_POST_BYTES = 16 * 1024 * 1024
+
+FRONT_MATTER_OPEN = re.compile(r"---[ \t]*")
+FRONT_MATTER_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")
+# The boundary of the trailing link list. The seeds' form is a bold "**Related posts:**"
+# line; a "## Related posts" heading is the other common Jekyll shape.
+RELATED_POSTS = re.compile(
+    r"^(?:(?:\*\*|__)Related posts:?(?:\*\*|__)|#{1,6}[ \t]+Related posts[ \t]*:?[ \t]*$)",
+    re.IGNORECASE,
+)
+_FENCE_CLOSER = re.compile(r"^[ \t>]*(`{3,}|~{3,})[ \t]*$")
+
+_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """Something wrong with the file itself rather than with what it says.
+
+    ``fatal`` problems mean no gate can judge the post (its items ERROR); the others are
+    repaired for parsing (CRLF, BOM) but still fail the post's gates until fixed.
+    """
+
+    code: str
+    message: str
+    line: int | None = None
+    fatal: bool = True
+
+
+@dataclass(frozen=True)
+class Fence:
+    """A fenced code block. ``start_line``/``end_line`` are the marker lines."""
+
+    start_line: int
+    end_line: int
+    info: str
+    markup: str
+    content: str
+    closed: bool
+
+    @property
+    def lang(self) -> str:
+        return self.info.split(maxsplit=1)[0].lower() if self.info.strip() else ""
+
+    @property
+    def content_lines(self) -> range:
+        """File lines between the markers (to the end of the block when unclosed)."""
+        return range(self.start_line + 1, self.end_line if self.closed else self.end_line + 1)
+
+
+@dataclass(frozen=True)
+class CodeSpan:
+    """An inline code span (`` `x` `` or ``` `` `x` `` ```) with its file line."""
+
+    text: str
+    line: int
+    markup: str
+
+
+@dataclass
+class Post:
+    path: Path
+    text: str = ""
+    lines: list[str] = field(default_factory=list)
+    front_matter: dict[str, Any] | None = None
+    front_matter_text: str = ""
+    body_start_line: int = 1
+    problems: list[InputProblem] = field(default_factory=list)
+    tokens: list[Token] = field(default_factory=list)
+
+    # ----------------------------------------------------------------- derived views
+    @property
+    def fatal_problems(self) -> list[InputProblem]:
+        return [p for p in self.problems if p.fatal]
+
+    @property
+    def defects(self) -> list[InputProblem]:
+        return [p for p in self.problems if not p.fatal]
+
+    @property
+    def body(self) -> str:
+        return "\n".join(self.lines[self.body_start_line - 1 :])
+
+    def body_lines(self) -> Iterator[tuple[int, str]]:
+        """(file line number, text) for every body line."""
+        for index in range(self.body_start_line - 1, len(self.lines)):
+            yield index + 1, self.lines[index]
+
+    @cached_property
+    def fences(self) -> tuple[Fence, ...]:
+        fences = []
+        for token in self.tokens:
+            if token.type != "fence" or token.map is None:
+                continue
+            first, last = self._file_line(token.map[0]), self._file_line(token.map[1] - 1)
+            closed = last > first and bool(_FENCE_CLOSER.match(self.lines[last - 1]))
+            if closed:
+                marker = _FENCE_CLOSER.match(self.lines[last - 1])
+                assert marker is not None
+                closer = marker.group(1)
+                closed = closer[0] == token.markup[0] and len(closer) >= len(token.markup)
+            fences.append(
+                Fence(first, last, token.info.strip(), token.markup, token.content, closed)
+            )
+        return tuple(fences)
+
+    @cached_property
+    def code_lines(self) -> frozenset[int]:
+        """File lines inside fenced or indented code, fence markers included."""
+        lines: set[int] = set()
+        for token in self.tokens:
+            if token.type in ("fence", "code_block") and token.map is not None:
+                lines.update(
+                    range(self._file_line(token.map[0]), self._file_line(token.map[1] - 1) + 1)
+                )
+        return frozenset(lines)
+
+    @cached_property
+    def fence_marker_lines(self) -> frozenset[int]:
+        markers = set()
+        for fence in self.fences:
+            markers.add(fence.start_line)
+            if fence.closed:
+                markers.add(fence.end_line)
+        return frozenset(markers)
+
+    @cached_property
+    def related_posts_line(self) -> int | None:
+        """File line of the Related-posts boundary (outside code), if the post has one."""
+        code = self.code_lines
+        for number, text in self.body_lines():
+            if number not in code and RELATED_POSTS.match(text.strip()):
+                return number
+        return None
+
+    @cached_property
+    def code_spans(self) -> tuple[CodeSpan, ...]:
+        """Inline code spans of the whole body, in document order."""
+        spans: list[CodeSpan] = []
+        for token in self.tokens:
+            if token.type == "inline" and token.children and token.map is not None:
+                start = self._file_line(token.map[0])
+                spans.extend(_inline_code_spans(token, start))
+        return tuple(spans)
+
+    @property
+    def prose_code_spans(self) -> tuple[CodeSpan, ...]:
+        """Code spans in prose: fenced code is already excluded; this also drops the
+        Related-posts block."""
+        boundary = self.related_posts_line
+        if boundary is None:
+            return self.code_spans
+        return tuple(span for span in self.code_spans if span.line < boundary)
+
+    def _file_line(self, body_index: int) -> int:
+        return self.body_start_line + body_index
+
+
+def parse_post(path: Path, data: bytes | None = None) -> Post:
+    """Read and parse a post. Never raises for bad content; see :attr:`Post.problems`."""
+    post = Post(path=path)
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            post.problems.append(InputProblem("UNREADABLE", f"cannot read file: {exc.strerror}"))
+            return post
+    if len(data) > MAX_POST_BYTES:
+        post.problems.append(
+            InputProblem(
+                "TOO_LARGE",
+                f"file is {len(data):,} bytes, over the {MAX_POST_BYTES:,}-byte limit for a post",
+            )
+        )
+        return post
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        post.problems.append(
+            InputProblem(
+                "BINARY",
+                f"binary content: NUL byte at offset {nul}",
+                line=data.count(b"\n", 0, nul) + 1,
+            )
+        )
+        return post
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        post.problems.append(
+            InputProblem(
+                "NOT_UTF8",
+                f"not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}",
+                line=data.count(b"\n", 0, exc.start) + 1,
+            )
+        )
+        return post
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+        post.problems.append(
+            InputProblem(
+                "BOM",
+                "file starts with a UTF-8 byte-order mark; Jekyll may not see the front matter",
+                line=1,
+                fatal=False,
+            )
+        )
+    crlf = text.count("\r\n")
+    if crlf:
+        first = text[: text.index("\r\n")].count("\n") + 1
+        post.problems.append(
+            InputProblem(
+                "CRLF",
+                f"{crlf} CRLF line ending(s), first at line {first}; save the file with LF",
+                line=first,
+                fatal=False,
+            )
+        )
+    # Lone CRs are line breaks to markdown-it too; normalising keeps our line numbers and
+    # its line maps in step.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    post.text = text
+    post.lines = text.split("\n")
+    if post.lines and post.lines[-1] == "":
+        post.lines.pop()
+
+    _split_front_matter(post)
+    if post.fatal_problems:
+        return post
+    if not post.body.strip():
+        post.problems.append(
+            InputProblem(
+                "EMPTY_BODY",
+                "the post has no body after its front matter",
+                line=post.body_start_line,
+            )
+        )
+        return post
+
+    post.tokens = _MARKDOWN.parse(post.body)
+    for fence in post.fences:
+        if not fence.closed:
+            post.problems.append(
+                InputProblem(
+                    "UNCLOSED_FENCE",
+                    f"code fence {fence.markup}{fence.info} opened at line {fence.start_line} is "
+                    "never closed: everything after it renders as code",
+                    line=fence.start_line,
+                )
+            )
+    return post
+
+
+def _split_front_matter(post: Post) -> None:
+    lines = post.lines
+    if not lines or not FRONT_MATTER_OPEN.fullmatch(lines[0]):
+        post.problems.append(
+            InputProblem(
+                "NO_FRONT_MATTER",
+                "no YAML front matter: a Jekyll post starts with a '---' line",
+                line=1,
+            )
+        )
+        return
+    close = next((i for i in range(1, len(lines)) if FRONT_MATTER_CLOSE.fullmatch(lines[i])), None)
+    if close is None:
+        post.problems.append(
+            InputProblem(
+                "FRONT_MATTER_UNCLOSED",
+                "front matter opened at line 1 is never closed with '---'",
+                line=1,
+            )
+        )
+        return
+    post.front_matter_text = "\n".join(lines[1:close])
+    post.body_start_line = close + 2
+    try:
+        data = yaml.safe_load(post.front_matter_text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        post.problems.append(
+            InputProblem("FRONT_MATTER_YAML", f"front matter is not valid YAML: {problem}", line)
+        )
+        return
+    except (RecursionError, ValueError) as exc:  # absurd nesting, bad timestamps
+        post.problems.append(
+            InputProblem("FRONT_MATTER_YAML", f"front matter is not valid YAML: {exc}", line=1)
+        )
+        return
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        post.problems.append(
+            InputProblem(
+                "FRONT_MATTER_TYPE",
+                f"front matter must be a YAML mapping, not {type(data).__name__}",
+                line=2,
+            )
+        )
+        return
+    post.front_matter = data
+
+
+def _inline_code_spans(inline: Token, first_line: int) -> Iterator[CodeSpan]:
+    """Code spans of one inline token, with the file line each one opens on.
+
+    markdown-it keeps line maps only on block tokens, so the line is found by walking the
+    inline source in step with the children: a scan for the span's backtick run (exact
+    length, outside backslash escapes) is exact even for spans that wrap lines; where the
+    scan cannot find the span (raw HTML holding backticks, say) counting line breaks among
+    the preceding children is the fallback.
+    """
+    source = inline.content
+    cursor = 0
+    breaks = 0
+    for child in inline.children or ():
+        if child.type in ("softbreak", "hardbreak"):
+            breaks += 1
+        elif child.type == "html_inline":
+            breaks += child.content.count("\n")
+        elif child.type == "code_inline":
+            found = _find_code_span(source, cursor, len(child.markup))
+            if found is None:
+                line = first_line + breaks
+            else:
+                opening, cursor = found
+                line = first_line + source.count("\n", 0, opening)
+                breaks = source.count("\n", 0, cursor)
+            yield CodeSpan(child.content, line, child.markup)
+
+
+def _find_code_span(source: str, start: int, width: int) -> tuple[int, int] | None:
+    """(opening offset, offset after the closing run) of the next code span whose backtick
+    runs are exactly ``width`` long, or None."""
+    index = start
+    length = len(source)
+    while index < length:
+        char = source[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char != "`":
+            index += 1
+            continue
+        run_end = index
+        while run_end < length and source[run_end] == "`":
+            run_end += 1
+        if run_end - index == width:
+            closing = _find_run(source, run_end, width)
+            if closing is not None:
+                return index, closing + width
+        index = run_end
+    return None
+
+
+def _find_run(source: str, start: int, width: int) -> int | None:
+    """Offset of the next backtick run of exactly ``width`` (no escapes inside code)."""
+    index = start
+    length = len(source)
+    while index < length:
+        if source[index] != "`":
+            index += 1
+            continue
+        run_end = index
+        while run_end < length and source[run_end] == "`":
+            run_end += 1
+        if run_end - index == width:
+            return index
+        index = run_end
+    return None

@@ -1,0 +1,185 @@
+"""Running the gates of one post: parse once, evaluate each gate once, short-circuit.
+
+This module knows nothing about pytest; the plugin's items call into a :class:`PostRun`
+(one per post per process) and turn its scorecards into test outcomes. Keeping it free of
+pytest is what lets the CLI, the tests and future report formats share one behaviour.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pytest_postgates.gates import GateContext, GateSpec
+from pytest_postgates.post import Post, parse_post
+from pytest_postgates.scorecard import Finding, Scorecard
+
+EXPECT_KEY = "postgates"
+
+
+class ExpectationError(ValueError):
+    """The post's ``postgates: expect:`` front matter is malformed."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A known, declared outcome of one gate on one post (front matter
+    ``postgates: {expect: {gate_name: FAIL}}`` or ``{verdict: FAIL, findings: 3}``)."""
+
+    verdict: str
+    findings: int | None = None
+
+    def describe(self) -> str:
+        extra = f" with {self.findings} finding(s)" if self.findings is not None else ""
+        return f"{self.verdict}{extra}"
+
+
+class PostRun:
+    """One post's gates in one process."""
+
+    def __init__(
+        self,
+        path: Path,
+        display: str,
+        stem: str,
+        context: GateContext,
+        selected: Sequence[GateSpec] = (),
+    ) -> None:
+        self.path = path
+        self.display = display  # path relative to the rootdir, used in output and files
+        self.stem = stem
+        self.context = context
+        self.selected: list[GateSpec] = list(selected)
+        self.cards: dict[int, Scorecard] = {}
+        self.short_circuited_at: int | None = None
+
+    @cached_property
+    def post(self) -> Post:
+        return parse_post(self.path)
+
+    def is_advisory(self, spec: GateSpec) -> bool:
+        return self.context.settings.is_advisory(spec.name, spec.advisory)
+
+    def evaluate(self, spec: GateSpec) -> Scorecard:
+        """The scorecard of ``spec`` for this post, computed at most once."""
+        card = self.cards.get(spec.id)
+        if card is None:
+            card = self._evaluate(spec)
+            self.cards[spec.id] = card
+        return card
+
+    def _evaluate(self, spec: GateSpec) -> Scorecard:
+        advisory = self.is_advisory(spec)
+        blocker = None if self.context.settings.run_all else self._blocking_gate(spec)
+        if blocker is not None:
+            self.short_circuited_at = blocker
+            reason = f"short-circuited at gate {blocker}"
+            return replace(
+                spec.card(
+                    "SKIP", {"reason": reason, "short_circuited_at": blocker}, summary=reason
+                ),
+                advisory=advisory,
+            )
+        post = self.post
+        card = self._input_error(spec, post) if post.fatal_problems else self._run_check(spec, post)
+        return replace(card, advisory=advisory)
+
+    def _blocking_gate(self, spec: GateSpec) -> int | None:
+        """The first selected hard gate before ``spec`` that did not PASS, if any.
+
+        Gates deselected with -k/-m are not in ``selected`` and never block anything.
+        """
+        for earlier in self.selected:
+            if earlier.id == spec.id:
+                return None
+            if self.is_advisory(earlier):
+                continue
+            if self.evaluate(earlier).verdict != "PASS":
+                return earlier.id
+        return None
+
+    def _input_error(self, spec: GateSpec, post: Post) -> Scorecard:
+        problems = post.fatal_problems
+        message = "; ".join(problem.message for problem in problems)
+        detail = {"error": message, "input_problems": [_problem_dict(p) for p in post.problems]}
+        findings = [Finding(p.line, p.code, p.message) for p in post.problems]
+        return spec.card(
+            "ERROR", detail, findings, summary=f"cannot check {self.display}: {message}"
+        )
+
+    def _run_check(self, spec: GateSpec, post: Post) -> Scorecard:
+        assert spec.check is not None
+        try:
+            card = spec.check(post, self.context)
+        except Exception as exc:  # a bug in a gate must not stop the corpus
+            message = f"internal error in gate {spec.name}: {type(exc).__name__}: {exc}"
+            return replace(
+                spec.card("ERROR", {"error": message}, summary=message),
+                trace=traceback.format_exc(),
+            )
+        if post.defects:
+            card = _with_defects(card, post)
+        return card
+
+    def expectation(self, spec: GateSpec) -> Expectation | None:
+        """The expected outcome the post declares for ``spec``, if any."""
+        front = self.post.front_matter or {}
+        block = front.get(EXPECT_KEY)
+        if block is None:
+            return None
+        if not isinstance(block, dict) or not isinstance(block.get("expect", {}), dict):
+            raise ExpectationError(
+                f"front matter '{EXPECT_KEY}: expect:' must be a mapping of gate names"
+            )
+        expect = block.get("expect", {})
+        unknown = set(expect) - {s.name for s in self.selected} - _known_gate_names()
+        if unknown:
+            raise ExpectationError(
+                f"front matter '{EXPECT_KEY}: expect:' names unknown gate(s): "
+                + ", ".join(sorted(map(str, unknown)))
+            )
+        value: Any = expect.get(spec.name)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = {"verdict": value}
+        if not isinstance(value, dict) or str(value.get("verdict", "")).upper() not in (
+            "FAIL",
+            "PASS",
+            "ERROR",
+        ):
+            raise ExpectationError(
+                f"front matter expectation for {spec.name} must be FAIL, PASS or ERROR, "
+                "or a mapping {verdict: FAIL, findings: N}"
+            )
+        findings = value.get("findings")
+        if findings is not None and (isinstance(findings, bool) or not isinstance(findings, int)):
+            raise ExpectationError(
+                f"front matter expectation for {spec.name}: findings must be an integer"
+            )
+        return Expectation(str(value["verdict"]).upper(), findings)
+
+
+def _known_gate_names() -> set[str]:
+    from pytest_postgates.gates import CATALOGUE
+
+    return {spec.name for spec in CATALOGUE}
+
+
+def _problem_dict(problem: Any) -> dict[str, Any]:
+    return {"code": problem.code, "line": problem.line, "message": problem.message}
+
+
+def _with_defects(card: Scorecard, post: Post) -> Scorecard:
+    """Repairable input defects (CRLF, BOM) fail the gate until the file is fixed, but the
+    gate's own findings are still reported, computed on the repaired text."""
+    detail = dict(card.detail)
+    detail["input_problems"] = [_problem_dict(p) for p in post.defects]
+    findings = [Finding(p.line, p.code, p.message) for p in post.defects] + card.findings
+    verdict = "FAIL" if card.verdict == "PASS" else card.verdict
+    summary = "; ".join([*(p.message for p in post.defects), card.summary])
+    return replace(card, verdict=verdict, detail=detail, findings=findings, summary=summary)

@@ -1,0 +1,129 @@
+"""Scorecards: what one gate decided about one post, and the overall verdict of a post.
+
+A scorecard file is a stable snapshot: sorted keys, no timestamps, no absolute paths, so
+that two runs over the same input write byte-identical files. Writes are atomic (a
+temporary file in the same folder, then ``os.replace``), and a file name can never leave
+the scorecards folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Verdict = Literal["PASS", "FAIL", "SKIP", "ERROR"]
+VERDICTS: tuple[Verdict, ...] = ("PASS", "FAIL", "SKIP", "ERROR")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line-numbered thing a gate found, printed as ``file:line: CODE message``."""
+
+    line: int | None
+    code: str
+    message: str
+
+
+@dataclass
+class Scorecard:
+    gate: int
+    name: str
+    advisory: bool
+    verdict: Verdict
+    detail: dict[str, Any] = field(default_factory=dict)
+    # Not part of the JSON shape (the seeds' ``detail`` keys carry the same facts); kept
+    # for terminal output, retry feedback and later report formats.
+    findings: list[Finding] = field(default_factory=list)
+    summary: str = ""
+    score: float | int | None = None
+    # A gate that crashed keeps its traceback here for the terminal, not in the file.
+    trace: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "gate": self.gate,
+            "name": self.name,
+            "advisory": self.advisory,
+            "verdict": self.verdict,
+            "detail": self.detail,
+        }
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+~-]")
+
+
+def safe_stem(stem: str) -> str:
+    """A file-name-safe form of a post stem: no separators, no leading dots."""
+    cleaned = _UNSAFE.sub("_", stem).lstrip(".") or "_"
+    return cleaned[:150]
+
+
+def scorecard_path(folder: Path, stem: str, gate: int, name: str) -> Path:
+    return _inside(folder, f"{safe_stem(stem)}-gate{gate}-{name}.json")
+
+
+def overall_path(folder: Path, stem: str) -> Path:
+    return _inside(folder, f"{safe_stem(stem)}-overall.json")
+
+
+def _inside(folder: Path, filename: str) -> Path:
+    target = folder / filename
+    root = folder.resolve()
+    if target.resolve().parent != root:
+        raise ValueError(f"scorecard name {filename!r} would leave {folder}")
+    return target
+
+
+def write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def overall_report(
+    post: str, records: Iterable[Scorecard], short_circuited_at: int | None
+) -> dict[str, Any]:
+    """The seeds' overall rule: PASS when every non-advisory gate that ran passed.
+
+    A hard gate skipped for a reason other than short-circuit (not configured, say) is not
+    a failure, but it is listed under ``unverified`` so that it never passes silently.
+    """
+    gates = sorted(records, key=lambda record: record.gate)
+    hard = [record for record in gates if not record.advisory]
+    failing = [record.gate for record in hard if record.verdict in ("FAIL", "ERROR")]
+    unverified = [
+        record.gate for record in hard if record.verdict == "SKIP" and short_circuited_at is None
+    ]
+    overall = "FAIL" if failing or short_circuited_at is not None else "PASS"
+    return {
+        "post": post,
+        "overall": overall,
+        "short_circuited_at": short_circuited_at,
+        "failing_gates": failing,
+        "unverified_gates": unverified,
+        "gates": [
+            {
+                "gate": record.gate,
+                "name": record.name,
+                "advisory": record.advisory,
+                "verdict": record.verdict,
+            }
+            for record in gates
+        ],
+    }

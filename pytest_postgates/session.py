@@ -1,0 +1,201 @@
+"""Per-run state shared by the hooks: settings, which files are posts, stems, overall files.
+
+One :class:`PostgatesState` exists per pytest process (controller and each xdist worker
+build identical ones from identical collections). The :class:`OverallRecorder` runs only
+where every report arrives (the xdist controller, or the only process) and writes each
+post's ``-overall.json`` once, at the end of the session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates import config as settings_module
+from pytest_postgates.config import Settings, SettingsError
+from pytest_postgates.gates import BY_ID, CATALOGUE, GateContext, GateSpec, implemented
+from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, write_atomic
+
+STATE_KEY = pytest.StashKey["PostgatesState"]()
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+def is_markdown(path: Path) -> bool:
+    return path.suffix.lower() in MARKDOWN_SUFFIXES
+
+
+def load_settings(config: pytest.Config) -> Settings:
+    """Defaults < [tool.postgates] < postgates_* ini keys < flags < seeds' env variables."""
+    settings = Settings()
+    pyproject = settings_module.find_pyproject(config.rootpath)
+    if pyproject is not None:
+        settings = settings_module.from_pyproject(settings, pyproject)
+    ini_base = config.inipath.parent if config.inipath else config.rootpath
+    for key, kind in settings_module.KEYS.items():
+        if kind == "gates":
+            continue
+        raw = config.getini(f"postgates_{key}")
+        if raw not in ("", [], None):
+            settings = settings_module.apply(
+                settings, {key: raw}, ini_base, f"ini key postgates_{key}"
+            )
+    cwd = config.invocation_params.dir
+    for key in ("repo", "ref", "package", "scorecards", "only"):
+        value = config.getoption(f"postgates_{key}")
+        if value is not None:
+            settings = settings_module.apply(settings, {key: value}, cwd, f"--postgates-{key}")
+    for key in ("run_all", "offline", "snapshot"):
+        if config.getoption(f"postgates_{key}"):
+            settings = replace(settings, **{key: True})
+    feedback = config.getoption("postgates_feedback")
+    if feedback:
+        settings = replace(settings, feedback=(cwd / feedback))
+    settings = settings_module.from_environment(settings, os.environ)
+    if not settings.scorecards.is_absolute():
+        settings = replace(settings, scorecards=config.rootpath / settings.scorecards)
+    return settings
+
+
+class PostgatesState:
+    def __init__(self, settings: Settings, rootpath: Path) -> None:
+        self.settings = settings
+        self.rootpath = rootpath
+        self.context = GateContext.create(settings)
+        only = settings.only
+        if only is not None:
+            unknown = sorted(only - set(BY_ID))
+            if unknown:
+                known = ", ".join(str(spec.id) for spec in CATALOGUE)
+                raise SettingsError(
+                    f"--postgates-only: no gate with id {unknown}; gate ids are {known}"
+                )
+        self.gates: tuple[GateSpec, ...] = tuple(
+            spec for spec in implemented() if only is None or spec.id in only
+        )
+        self._posts: list[Path] = []
+        self._stem_counts: Counter[str] | None = None
+
+    @classmethod
+    def from_config(cls, config: pytest.Config) -> PostgatesState:
+        return cls(load_settings(config), config.rootpath)
+
+    # ------------------------------------------------------------------ which files
+    def is_post(self, path: Path, named_on_command_line: bool) -> bool:
+        if named_on_command_line:
+            return True
+        try:
+            parts = path.relative_to(self.rootpath).parts
+        except ValueError:
+            parts = path.parts
+        if "_posts" in parts[:-1]:
+            return True
+        return any(path.is_relative_to(folder) for folder in self.settings.paths)
+
+    def register_post(self, path: Path) -> None:
+        self._posts.append(path)
+        self._stem_counts = None
+
+    def display(self, path: Path) -> str:
+        try:
+            return path.relative_to(self.rootpath).as_posix()
+        except ValueError:
+            return Path(os.path.relpath(path, self.rootpath)).as_posix()
+
+    def stem(self, path: Path) -> str:
+        """The post's scorecard stem; posts that share a file stem get a short path hash."""
+        if self._stem_counts is None:
+            self._stem_counts = Counter(post.stem for post in self._posts)
+        if self._stem_counts[path.stem] > 1:
+            digest = hashlib.sha1(self.display(path).encode("utf-8")).hexdigest()[:8]
+            return f"{path.stem}~{digest}"
+        return path.stem
+
+    def set_selection(self, items: list[pytest.Item]) -> None:
+        from pytest_postgates.nodes import GateItem, PostFile
+
+        selected: dict[PostFile, list[GateSpec]] = {}
+        for item in items:
+            if isinstance(item, GateItem) and isinstance(item.parent, PostFile):
+                selected.setdefault(item.parent, []).append(item.spec)
+        order = {spec.id: index for index, spec in enumerate(CATALOGUE)}
+        for post_file, specs in selected.items():
+            post_file.run.selected = sorted(specs, key=lambda spec: order[spec.id])
+
+    def header(self) -> str:
+        gates = ", ".join(f"{spec.id} {spec.name}" for spec in self.gates) or "none"
+        scorecards = self.display(self.settings.scorecards)
+        mode = (
+            "all gates (no short-circuit)"
+            if self.settings.run_all
+            else "short-circuit on first hard failure"
+        )
+        return f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
+
+
+class OverallRecorder:
+    """Collects every gate record from the reports and writes the overall files."""
+
+    def __init__(self, state: PostgatesState) -> None:
+        self.state = state
+        self.records: dict[str, dict[int, dict[str, Any]]] = {}
+        self.stems: dict[str, str] = {}
+        self.overall: dict[str, dict[str, Any]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        record = getattr(report, "postgates", None)
+        if report.when == "setup" and isinstance(record, dict):
+            self.records.setdefault(record["post"], {})[record["gate"]] = record
+            self.stems[record["post"]] = record["stem"]
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        folder = self.state.settings.scorecards
+        for post, gates in sorted(self.records.items()):
+            cards = [
+                Scorecard(r["gate"], r["name"], r["advisory"], r["verdict"]) for r in gates.values()
+            ]
+            blockers = [
+                r["short_circuited_at"] for r in gates.values() if r.get("short_circuited_at")
+            ]
+            report = overall_report(
+                post, cards, min(blockers, key=_run_position) if blockers else None
+            )
+            self.overall[post] = report
+            write_atomic(overall_path(folder, self.stems[post]), dumps(report))
+        if self.state.settings.feedback is not None:
+            write_atomic(self.state.settings.feedback, self.feedback_text())
+
+    def feedback_text(self) -> str:
+        """What a drafter needs to fix, per failing post, one actionable line per finding."""
+        lines: list[str] = []
+        for post, gates in sorted(self.records.items()):
+            failing = [
+                r
+                for r in sorted(gates.values(), key=lambda r: _run_position(r["gate"]))
+                if r["verdict"] in ("FAIL", "ERROR")
+            ]
+            if not failing:
+                continue
+            lines.append(f"# {post}")
+            for record in failing:
+                lines.append(f"## {describe_record(record)}")
+                for line, code, message in record["findings"]:
+                    lines.append(f"  - line {line or 1}: {code} {message}")
+            lines.append("")
+        return "\n".join(lines) + ("\n" if lines else "")
+
+
+def describe_record(record: dict[str, Any]) -> str:
+    """``gate 11 narrative_opening (hard) FAIL: summary`` for one gate record."""
+    kind = "advisory" if record["advisory"] else "hard"
+    head = f"gate {record['gate']} {record['name']} ({kind}) {record['verdict']}"
+    return f"{head}: {record['summary']}" if record["summary"] else head
+
+
+def _run_position(gate_id: int) -> int:
+    return next(index for index, spec in enumerate(CATALOGUE) if spec.id == gate_id)
