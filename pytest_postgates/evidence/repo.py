@@ -108,7 +108,7 @@ def package_name_at(repo: Path, commit: str) -> str | None:
     return None
 
 
-def product_names_for(package: str | None, root: Path) -> tuple[str, ...]:
+def product_names_for(package: str | None) -> tuple[str, ...]:
     """Names a post may use for the product: the package name, its unscoped part, and the
     distinctive part of a plugin-style name (``pytest-postgates`` -> ``postgates``)."""
     names: list[str] = []
@@ -119,7 +119,6 @@ def product_names_for(package: str | None, root: Path) -> tuple[str, ...]:
         for prefix in ("pytest-", "python-", "py-", "node-", "eslint-plugin-", "vite-plugin-"):
             if bare.startswith(prefix) and len(bare) > len(prefix) + 2:
                 names.append(bare[len(prefix) :])
-    names.append(root.name)
     unique: list[str] = []
     for name in names:
         if (
@@ -135,5 +134,5 @@ def load_repo_evidence(root: Path, ref: str, package: str | None) -> RepoEvidenc
     commit = resolve_commit(root, ref)
     name = package or package_name_at(root, commit)
     return RepoEvidence(
-        root=root, commit=commit, package_name=name, product_names=product_names_for(name, root)
+        root=root, commit=commit, package_name=name, product_names=product_names_for(name)
     )

@@ -24,13 +24,26 @@ class EvidenceCache:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self._root_by_folder: dict[Path, Path | GitError] = {}
         self._by_root: dict[Path, RepoEvidence | GitError] = {}
 
+    def root_for(self, post_path: Path) -> Path:
+        """The repository a post is grounded against: the configured one, else the git
+        work tree holding the post (asked of git once per folder, not once per post)."""
+        folder = self.settings.repo or post_path.resolve().parent
+        root = self._root_by_folder.get(folder)
+        if root is None:
+            try:
+                root = find_repo_root(folder)
+            except GitError as exc:
+                root = GitError(f"cannot find the repository to ground against: {exc}")
+            self._root_by_folder[folder] = root
+        if isinstance(root, GitError):
+            raise root
+        return root
+
     def for_post(self, post_path: Path) -> RepoEvidence:
-        try:
-            root = self.settings.repo or find_repo_root(post_path.resolve())
-        except GitError as exc:
-            raise GitError(f"cannot find the repository to ground against: {exc}") from None
+        root = self.root_for(post_path)
         cached = self._by_root.get(root)
         if cached is None:
             try:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence import GitError
+from pytest_postgates.evidence.repo import product_names_for
 from pytest_postgates.scorecard import Finding, Scorecard
 
 if TYPE_CHECKING:
@@ -184,6 +186,14 @@ BUILTIN_ENTITIES: tuple[str, ...] = (
     "Supabase",
     "Firebase",
     "Stripe",
+    "Bluesky",
+    "Mastodon",
+    "Twitter",
+    "Reddit",
+    "Hacker News",
+    "LinkedIn",
+    "YouTube",
+    "Stack Overflow",
     "Twilio",
     "Slack",
     "Discord",
@@ -408,21 +418,47 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 _URL = re.compile(r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+", re.I)
 
 
-def phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """Case-insensitive, whole words, any run of spaces or hyphens between words, any
-    apostrophe form."""
+def _phrase_source(phrase: str) -> str:
+    """Whole words, any run of spaces or hyphens between words, any apostrophe form."""
     words = [
         re.escape(word.translate(_APOSTROPHES)).replace("'", "['\u2019\u2018]")
         for word in re.split(rf"[\s{_DASHES}]+", phrase.strip())
         if word
     ]
     body = rf"[\s{_DASHES}]+".join(words)
-    return re.compile(rf"(?<![\w{_DASHES}]){body}(?![\w]|[{_DASHES}]\w)", re.IGNORECASE)
+    return rf"(?<![\w{_DASHES}]){body}(?![\w]|[{_DASHES}]\w)"
 
 
-def entity_pattern(name: str, ignore_case: bool) -> re.Pattern[str]:
-    flags = re.IGNORECASE if ignore_case else 0
-    return re.compile(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_]|[-+]\w)", flags)
+def _entity_source(name: str) -> str:
+    return rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_]|[-+]\w)"
+
+
+@lru_cache(maxsize=4096)
+def _compiled(source: str, ignore_case: bool) -> re.Pattern[str]:
+    return re.compile(source, re.IGNORECASE if ignore_case else 0)
+
+
+@lru_cache(maxsize=4096)
+def _anchor(entry: str, ignore_case: bool) -> str:
+    """A literal every match must contain, for a cheap substring test before the regex:
+    the longest word of the entry."""
+    words = re.split(rf"[\s{_DASHES}']+", entry.translate(_APOSTROPHES))
+    longest = max(words, key=len) if words else entry
+    return longest.lower() if ignore_case else longest
+
+
+def match_any(
+    text: str, entries: tuple[str, ...], sources: tuple[str, ...], ignore_case: bool
+) -> list[str]:
+    """The entries (in list order) that occur in ``text``. A substring test on each
+    entry's longest word rules out almost every entry before any regex runs, which keeps
+    a scan of thousands of lines against hundreds of names fast."""
+    haystack = text.lower() if ignore_case else text
+    found = []
+    for entry, source in zip(entries, sources, strict=True):
+        if _anchor(entry, ignore_case) in haystack and _compiled(source, ignore_case).search(text):
+            found.append(entry)
+    return found
 
 
 def prose_without_code(line: str) -> str:
@@ -445,25 +481,29 @@ def opening_region(post: Post) -> tuple[str, int]:
 
 
 def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
-    found = []
-    for name, ignore_case in names:
-        if entity_pattern(name, ignore_case).search(text):
-            found.append(name)
+    """Names that occur in ``text``; each name says whether its case is ignored. Longer
+    names are tried first so that "Vertex AI" is not cut short by "Vertex"."""
+    found: list[str] = []
+    for ignore_case in (False, True):
+        entries = tuple(
+            sorted({n for n, ic in names if ic is ignore_case}, key=lambda n: (-len(n), n))
+        )
+        found.extend(match_any(text, entries, tuple(map(_entity_source, entries)), ignore_case))
     return found
 
 
 def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]]:
     """(line, phrase, line text) for every banned phrase used in prose."""
-    compiled = [(phrase, phrase_pattern(phrase)) for phrase in dict.fromkeys(phrases)]
+    entries = tuple(dict.fromkeys(phrases))
+    sources = tuple(map(_phrase_source, entries))
     code = post.code_lines
     hits = []
     for number, text in post.body_lines():
         if number in code:
             continue
         prose = prose_without_code(text.translate(_APOSTROPHES))
-        for phrase, pattern in compiled:
-            if pattern.search(prose):
-                hits.append((number, phrase, text.strip()[:160]))
+        for phrase in match_any(prose, entries, sources, ignore_case=True):
+            hits.append((number, phrase, text.strip()[:160]))
     return hits
 
 
@@ -475,13 +515,11 @@ def check(post: Post, context: GateContext) -> Scorecard:
     names: list[tuple[str, bool]] = [(name, False) for name in BUILTIN_ENTITIES]
     repo_note = None
     try:
-        repo = context.evidence.for_post(post.path)
-        repo_names = list(repo.product_names)
+        repo_names = list(context.evidence.for_post(post.path).product_names)
     except GitError as exc:
-        repo_names = []
+        # The package setting still names the product when the repository cannot be read.
+        repo_names = list(product_names_for(settings.package))
         repo_note = f"repository names not used: {exc}"
-    if settings.package:
-        repo_names.insert(0, settings.package)
     # Configured names are matched ignoring case: "NeuroLink" and "neurolink" are one product.
     names.extend((name, True) for name in dict.fromkeys([*repo_names, *settings.known_entities]))
 

@@ -1,0 +1,239 @@
+"""The post model: front matter, line numbers, fences, code spans, input problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.post import parse_post
+from tests.helpers import FRONT_MATTER, make_post
+
+
+def test_front_matter_and_body_lines(tmp_path: Path) -> None:
+    post = make_post("First body line.\n", tmp_path)
+    assert post.front_matter == {
+        "layout": "post",
+        "title": "Test post",
+        "date": __import__("datetime").date(2026, 6, 3),
+    }
+    assert post.body_start_line == 6
+    assert list(post.body_lines()) == [(6, "First body line.")]
+    assert post.problems == []
+
+
+def test_code_spans_carry_file_lines_for_every_real_corpus_shape(tmp_path: Path) -> None:
+    body = (
+        "Plain `alpha` and a double-backtick span `` `beta` `` here.\n"  # 6
+        "A wrapped paragraph line\n"  # 7
+        "with `gamma` on its second line.\n"  # 8
+        "\n"
+        "| col | `delta` |\n"  # 10
+        "|-----|---------|\n"
+        "| `epsilon` | x |\n"  # 12
+        "\n"
+        "- item `zeta`\n"  # 14
+        "  continued `eta`\n"  # 15
+        "\n"
+        "> quoted `theta`\n"  # 17
+        "\n"
+        "## Heading `iota`\n"  # 19
+        "\n"
+        "Escaped \\` tick then `kappa`, and a span that\n"  # 21
+        "wraps `lambda\n"  # 22
+        "mu` then `nu`.\n"  # 23
+        "\n"
+        "```python\n"
+        "`not_a_span`\n"
+        "```\n"
+    )
+    post = make_post(body, tmp_path)
+    assert [(s.text, s.line) for s in post.code_spans] == [
+        ("alpha", 6),
+        ("`beta`", 6),
+        ("gamma", 8),
+        ("delta", 10),
+        ("epsilon", 12),
+        ("zeta", 14),
+        ("eta", 15),
+        ("theta", 17),
+        ("iota", 19),
+        ("kappa", 21),
+        ("lambda mu", 22),
+        ("nu", 23),
+    ]
+
+
+def test_fences_lang_closed_and_nested(tmp_path: Path) -> None:
+    body = (
+        "````markdown\n```python\nx = 1\n```\n````\n\n"
+        "~~~mermaid\nflowchart TD\n~~~\n\n"
+        "```\nplain\n```\n"
+    )
+    post = make_post(body, tmp_path)
+    assert [(f.lang, f.start_line, f.end_line, f.closed) for f in post.fences] == [
+        ("markdown", 6, 10, True),
+        ("mermaid", 12, 14, True),
+        ("", 16, 18, True),
+    ]
+    assert post.fences[0].content == "```python\nx = 1\n```\n"
+    assert 8 in post.code_lines and 11 not in post.code_lines
+    assert post.problems == []
+
+
+def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
+    body = "Text `a`.\n\n```md\n**Related posts:**\n```\n\n**Related posts:**\n\n- see `b`\n"
+    post = make_post(body, tmp_path)
+    assert post.related_posts_line == 12
+    assert [s.text for s in post.prose_code_spans] == ["a"]
+    assert make_post("## Related posts\n", tmp_path).related_posts_line == 6
+    assert make_post("No boundary.\n", tmp_path).related_posts_line is None
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "fatal"),
+    [
+        (b"---\ntitle: [unclosed\n---\nbody\n", "FRONT_MATTER_YAML", True),
+        (b"---\n- a list\n---\nbody\n", "FRONT_MATTER_TYPE", True),
+        (b"no front matter here\n", "NO_FRONT_MATTER", True),
+        (b"---\ntitle: x\nbody without a closing line\n", "FRONT_MATTER_UNCLOSED", True),
+        (b"---\ntitle: x\n---\n\n```python\nopen fence\n", "UNCLOSED_FENCE", True),
+        (b"---\ntitle: x\n---\nbad \xff byte\n", "NOT_UTF8", True),
+        (b"---\ntitle: x\n---\nnul \x00 byte\n", "BINARY", True),
+        (b"---\ntitle: x\n---\n\n  \n", "EMPTY_BODY", True),
+        (b"---\r\ntitle: x\r\n---\r\nbody\r\n", "CRLF", False),
+        (b"\xef\xbb\xbf---\ntitle: x\n---\nbody\n", "BOM", False),
+        (b"", "NO_FRONT_MATTER", True),
+    ],
+)
+def test_bad_input_is_recorded_not_raised(
+    content: bytes, code: str, fatal: bool, tmp_path: Path
+) -> None:
+    path = tmp_path / "post.md"
+    path.write_bytes(content)
+    post = parse_post(path)
+    problems = {p.code: p for p in post.problems}
+    assert code in problems
+    assert problems[code].fatal is fatal
+    assert problems[code].message
+
+
+def test_yaml_error_reports_the_file_line(tmp_path: Path) -> None:
+    path = tmp_path / "post.md"
+    path.write_bytes(b"---\ntitle: ok\nbad: [\n---\nbody\n")
+    (problem,) = parse_post(path).problems
+    assert problem.code == "FRONT_MATTER_YAML"
+    assert problem.line is not None and problem.line >= 3
+
+
+def test_bom_and_crlf_are_repaired_for_parsing(tmp_path: Path) -> None:
+    body = "Text with `span` and\n\n```js\ncode\n```\n"
+    lf = make_post(body, tmp_path, "lf.md")
+    path = tmp_path / "crlf.md"
+    path.write_bytes(b"\xef\xbb\xbf" + (FRONT_MATTER + body).replace("\n", "\r\n").encode())
+    crlf = parse_post(path)
+    assert {p.code for p in crlf.problems} == {"BOM", "CRLF"}
+    assert crlf.front_matter == lf.front_matter
+    assert crlf.code_spans == lf.code_spans
+    assert crlf.fences == lf.fences
+
+
+def test_oversized_post_is_refused(tmp_path: Path) -> None:
+    from pytest_postgates import post as post_module
+
+    path = tmp_path / "big.md"
+    path.write_bytes(b"x" * (post_module.MAX_POST_BYTES + 1))
+    (problem,) = parse_post(path).problems
+    assert problem.code == "TOO_LARGE"
+
+
+# ---------------------------------------------------------------- property tests
+
+_settings = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+@_settings
+@given(st.binary(max_size=600))
+def test_any_bytes_parse_without_raising(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "fuzz.md"
+    post = parse_post(path, data)
+    for problem in post.problems:
+        assert problem.message
+    if not post.fatal_problems:
+        assert post.front_matter is not None
+        _ = post.code_spans, post.fences, post.related_posts_line, post.code_lines
+
+
+_markdown_chunks = st.sampled_from(
+    [
+        "text",
+        "`span`",
+        "``double ` tick``",
+        "```",
+        "````",
+        "~~~",
+        "```python",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "> ",
+        "- ",
+        "| a | b |",
+        "|---|---|",
+        "**Related posts:**",
+        "---",
+        "\\`",
+        "<b>`x`</b>",
+        "    indented",
+        "\u00e9\u4e2d",
+        "```mermaid\nflowchart TD\nA --> B\n```",
+    ]
+)
+
+
+@_settings
+@given(st.lists(_markdown_chunks, max_size=40).map("".join))
+def test_markdown_shapes_never_raise_and_lines_stay_in_range(tmp_path: Path, body: str) -> None:
+    path = tmp_path / "fuzz.md"
+    post = parse_post(path, (FRONT_MATTER + body).encode("utf-8"))
+    if post.fatal_problems:
+        return
+    last = len(post.lines)
+    for span in post.code_spans:
+        assert post.body_start_line <= span.line <= last
+    for fence in post.fences:
+        assert post.body_start_line <= fence.start_line <= fence.end_line <= last
+
+
+_word = st.text(alphabet="abcdefghij", min_size=1, max_size=6)
+
+
+@_settings
+@given(
+    st.lists(
+        st.lists(st.tuples(_word, st.booleans()), min_size=1, max_size=5), min_size=1, max_size=8
+    )
+)
+def test_code_span_lines_match_where_they_were_written(
+    tmp_path: Path, paragraphs: list[list[tuple[str, bool]]]
+) -> None:
+    """Generated paragraphs of lines, some words written as code spans: every span is
+    reported on the file line it was written on."""
+    lines: list[str] = []
+    expected: list[tuple[str, int]] = []
+    first_body_line = FRONT_MATTER.count("\n") + 1
+    for paragraph in paragraphs:
+        for word, is_code in paragraph:
+            number = first_body_line + len(lines)
+            if is_code:
+                lines.append(f"see `{word}` here")
+                expected.append((word, number))
+            else:
+                lines.append(f"plain {word} words")
+        lines.append("")
+    post = parse_post(tmp_path / "p.md", (FRONT_MATTER + "\n".join(lines)).encode())
+    assert [(s.text, s.line) for s in post.code_spans] == expected

@@ -1,0 +1,94 @@
+"""Scorecards: safe names, atomic stable JSON, the overall rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_postgates.scorecard import (
+    Scorecard,
+    dumps,
+    overall_path,
+    overall_report,
+    safe_stem,
+    scorecard_path,
+    write_atomic,
+)
+
+
+@given(st.text(max_size=200))
+def test_no_stem_can_name_a_file_outside_the_folder(stem: str) -> None:
+    folder = Path("/tmp/postgates-scorecards-test")
+    for path in (scorecard_path(folder, stem, 13, "call_graph_claims"), overall_path(folder, stem)):
+        assert path.parent == folder
+        assert "/" not in path.name and not path.name.startswith(".")
+
+
+@pytest.mark.parametrize("stem", ["../../etc/passwd", "..", ".hidden", "a/b", "a\\b", ""])
+def test_hostile_stems_are_neutralised(stem: str, tmp_path: Path) -> None:
+    path = scorecard_path(tmp_path, stem, 11, "narrative_opening")
+    assert path.parent == tmp_path
+    assert safe_stem(stem) and "/" not in safe_stem(stem)
+
+
+def test_write_is_atomic_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "card.json"
+    write_atomic(target, dumps({"b": 1, "a": [2]}))
+    assert target.read_text() == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}\n'
+    assert [p.name for p in target.parent.iterdir()] == ["card.json"]
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "card.json"
+    write_atomic(target, "old\n")
+
+    class Boom:
+        def __str__(self) -> str:
+            raise RuntimeError("boom")
+
+    with pytest.raises(TypeError):
+        write_atomic(target, Boom())  # type: ignore[arg-type]
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["card.json"]
+
+
+def test_scorecard_json_shape_is_the_design_shape() -> None:
+    card = Scorecard(13, "call_graph_claims", True, "PASS", {"claim_score": 0})
+    assert json.loads(dumps(card.to_dict())) == {
+        "gate": 13,
+        "name": "call_graph_claims",
+        "advisory": True,
+        "verdict": "PASS",
+        "detail": {"claim_score": 0},
+    }
+
+
+def _card(gate: int, advisory: bool, verdict: str) -> Scorecard:
+    return Scorecard(gate, f"g{gate}", advisory, verdict)  # type: ignore[arg-type]
+
+
+def test_overall_ignores_advisory_failures() -> None:
+    report = overall_report("p.md", [_card(11, False, "PASS"), _card(13, True, "FAIL")], None)
+    assert report["overall"] == "PASS"
+    assert report["failing_gates"] == []
+
+
+def test_overall_fails_on_hard_fail_or_error_and_records_short_circuit() -> None:
+    report = overall_report("p.md", [_card(11, False, "FAIL"), _card(13, True, "SKIP")], 11)
+    assert (report["overall"], report["short_circuited_at"], report["failing_gates"]) == (
+        "FAIL",
+        11,
+        [11],
+    )
+    report = overall_report("p.md", [_card(11, False, "ERROR")], None)
+    assert report["overall"] == "FAIL"
+
+
+def test_a_hard_gate_skipped_without_short_circuit_is_listed_as_unverified() -> None:
+    report = overall_report("p.md", [_card(11, False, "PASS"), _card(3, False, "SKIP")], None)
+    assert report["overall"] == "PASS"
+    assert report["unverified_gates"] == [3]
