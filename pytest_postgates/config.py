@@ -49,6 +49,7 @@ class Settings:
     allow_hosts: tuple[str, ...] = ()
     link_exclude: tuple[str, ...] = ()
     known_entities: tuple[str, ...] = ()
+    symbol_allowlist: tuple[str, ...] = ()
     banned_phrases: tuple[str, ...] = ()
     body_line_floor: int | None = None
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
@@ -75,6 +76,7 @@ KEYS: dict[str, str] = {
     "allow_hosts": "strs",
     "link_exclude": "strs",
     "known_entities": "strs",
+    "symbol_allowlist": "strs",
     "banned_phrases": "strs",
     "body_line_floor": "int",
     "gates": "gates",

@@ -142,6 +142,17 @@ class Post:
         return frozenset(lines)
 
     @cached_property
+    def html_lines(self) -> frozenset[int]:
+        """File lines of raw HTML blocks (comments included): not prose a reader sees."""
+        lines: set[int] = set()
+        for token in self.tokens:
+            if token.type == "html_block" and token.map is not None:
+                lines.update(
+                    range(self._file_line(token.map[0]), self._file_line(token.map[1] - 1) + 1)
+                )
+        return frozenset(lines)
+
+    @cached_property
     def fence_marker_lines(self) -> frozenset[int]:
         markers = set()
         for fence in self.fences:

@@ -63,10 +63,10 @@ def load_settings(config: pytest.Config) -> Settings:
 
 
 class PostgatesState:
-    def __init__(self, settings: Settings, rootpath: Path) -> None:
+    def __init__(self, settings: Settings, rootpath: Path, cache_dir: Path | None = None) -> None:
         self.settings = settings
         self.rootpath = rootpath
-        self.context = GateContext.create(settings)
+        self.context = GateContext.create(settings, cache_dir)
         if settings.snapshot:
             # Refuse rather than run without the comparison the user asked for.
             raise SettingsError(
@@ -89,7 +89,15 @@ class PostgatesState:
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> PostgatesState:
-        return cls(load_settings(config), config.rootpath)
+        # Indexes live in pytest's cache folder (so --cache-clear clears them), or in
+        # .postgates/cache when the cache plugin is disabled.
+        cache = getattr(config, "cache", None)
+        cache_dir = (
+            cache.mkdir("postgates")
+            if cache is not None
+            else config.rootpath / ".postgates" / "cache"
+        )
+        return cls(load_settings(config), config.rootpath, Path(cache_dir))
 
     # ------------------------------------------------------------------ which files
     def is_post(self, path: Path, named_on_command_line: bool) -> bool:

@@ -21,3 +21,43 @@ def make_post(
 
 def context(**settings: object) -> GateContext:
     return GateContext.create(Settings(**settings))  # type: ignore[arg-type]
+
+
+def git(repo: Path, *args: str) -> str:
+    import subprocess
+
+    result = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(repo),
+            "-c",
+            "user.name=postgates",
+            "-c",
+            "user.email=p@example.com",
+            *args,
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return result.stdout.decode("utf-8", "replace")
+
+
+def make_repo(root: Path, files: dict[str, str | bytes], message: str = "initial commit") -> Path:
+    """A fresh git repository holding ``files``, all committed."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+    return root
+
+
+def repo_context(repo: Path, cache: Path, **settings: object) -> GateContext:
+    return GateContext.create(Settings(repo=repo, **settings), cache)  # type: ignore[arg-type]

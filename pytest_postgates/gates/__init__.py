@@ -6,6 +6,7 @@ function ``check(post, context) -> Scorecard``; only gates with a ``check`` are 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError, RepoEvidence, find_repo_root, load_repo_evidence
+from pytest_postgates.evidence.index import RepoIndex, open_index
+from pytest_postgates.evidence.lint_rules import LintRules, extract_lint_rules
 from pytest_postgates.scorecard import Finding, Scorecard, Verdict
 
 if TYPE_CHECKING:
@@ -22,10 +25,13 @@ if TYPE_CHECKING:
 class EvidenceCache:
     """Repository evidence, loaded once per (repository, ref, package) in a process."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, cache_dir: Path | None = None) -> None:
         self.settings = settings
+        self.cache_dir = cache_dir or default_cache_dir()
         self._root_by_folder: dict[Path, Path | GitError] = {}
         self._by_root: dict[Path, RepoEvidence | GitError] = {}
+        self._indexes: dict[Path, RepoIndex] = {}
+        self._lint: dict[Path, LintRules | None] = {}
 
     def root_for(self, post_path: Path) -> Path:
         """The repository a post is grounded against: the configured one, else the git
@@ -55,6 +61,32 @@ class EvidenceCache:
             raise cached
         return cached
 
+    def index_for(self, post_path: Path) -> RepoIndex:
+        """The repository index at the configured ref: loaded once per process, built once
+        per commit and cache folder (shared by xdist workers and later runs)."""
+        evidence = self.for_post(post_path)
+        index = self._indexes.get(evidence.root)
+        if index is None:
+            index = open_index(evidence.root, evidence.commit, self.cache_dir)
+            self._indexes[evidence.root] = index
+        return index
+
+    def lint_rules_for(self, post_path: Path) -> LintRules | None:
+        """Lint-rule evidence when ``lint_rule_prefix`` and ``lint_rules_dir`` are set."""
+        prefix, folder = self.settings.lint_rule_prefix, self.settings.lint_rules_dir
+        if not prefix or not folder:
+            return None
+        index = self.index_for(post_path)
+        if index.root not in self._lint:
+            self._lint[index.root] = extract_lint_rules(index, prefix, folder)
+        return self._lint[index.root]
+
+
+def default_cache_dir() -> Path:
+    """Where indexes live when no pytest cache folder is given: the user cache folder."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pytest-postgates"
+
 
 @dataclass
 class GateContext:
@@ -62,8 +94,8 @@ class GateContext:
     evidence: EvidenceCache
 
     @classmethod
-    def create(cls, settings: Settings) -> GateContext:
-        return cls(settings, EvidenceCache(settings))
+    def create(cls, settings: Settings, cache_dir: Path | None = None) -> GateContext:
+        return cls(settings, EvidenceCache(settings, cache_dir))
 
 
 @dataclass(frozen=True)
@@ -98,6 +130,7 @@ def _catalogue() -> tuple[GateSpec, ...]:
     from pytest_postgates.gates import call_graph_claims, narrative_opening
 
     checks: dict[int, Callable[[Post, GateContext], Scorecard]] = {
+        # 2: symbol_grounding.check,  (registered once its tests land)
         11: narrative_opening.check,
         13: call_graph_claims.check,
     }

@@ -1,0 +1,331 @@
+"""The repository index: built once per (repository, commit, index version), cached on disk.
+
+It answers, without running git per question:
+
+- tracked paths, with ``git ls-files`` pathspec semantics (file, folder, glob),
+- fixed-string content search over tracked text files, with ``git grep -I -F`` semantics
+  (case-sensitive byte substring; files git treats as binary never match),
+- commit ids (for SHA tokens), tags, the CHANGELOG, recent commit messages, and the text of
+  any tracked text file at the commit.
+
+Which files are text is asked of git itself (``git grep -I -l -e ''``), so attributes and
+git's own binary detection decide, exactly as they do for ``git grep``. The index is built
+at the commit (``git ls-tree``/``git cat-file``), not from the working tree.
+
+Substring search is exact but rarely scans: a token is split into runs of ASCII word
+characters; every inner run must be a whole word of the repository, the first a suffix and
+the last a prefix of one. A token made of one run is present exactly when it is a substring
+of some word, which is answered from the (much smaller) list of distinct words. Only tokens
+that pass these tests are confirmed against the full text, where ``find`` stops at the first
+occurrence.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import fnmatch
+import json
+import mmap
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pytest_postgates.evidence.repo import GitError, git
+
+INDEX_VERSION = 1
+COMMIT_MESSAGE_LIMIT = 2000
+# Translation table: ASCII word bytes stay, every other byte becomes a space.
+_NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
+_WORD_RUN = re.compile(rb"[A-Za-z0-9_]+")
+_CHANGELOG = re.compile(
+    r"^(changelog|changes|history|releases?|news)(\.(md|markdown|txt|rst))?$", re.I
+)
+_GLOB = re.compile(r"[*?\[]")
+
+
+@dataclass
+class RepoIndex:
+    root: Path
+    commit: str
+    paths: list[str]
+    text_paths: list[str]
+    offsets: list[int]  # start of each text file in ``text``; files are NUL-separated
+    text: bytes | mmap.mmap
+    words: list[bytes]  # sorted distinct ASCII word runs of all text files
+    commits: list[str]  # sorted full ids of every commit reachable from any ref
+    tags: list[str]
+    changelog_path: str | None
+    changelog: str
+    messages: str
+    _path_set: set[str] = field(default_factory=set, repr=False)
+    _dirs: set[str] = field(default_factory=set, repr=False)
+    _basenames: dict[str, str] = field(default_factory=dict, repr=False)
+    _word_set: set[bytes] = field(default_factory=set, repr=False)
+    _reversed: list[bytes] = field(default_factory=list, repr=False)
+    _words_blob: bytes = b""
+    _text_index: dict[str, int] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._path_set = set(self.paths)
+        for path in self.paths:
+            parts = path.split("/")
+            for depth in range(1, len(parts)):
+                self._dirs.add("/".join(parts[:depth]))
+            self._basenames.setdefault(parts[-1], path)
+        self._word_set = set(self.words)
+        self._reversed = sorted(word[::-1] for word in self.words)
+        self._words_blob = b"\n" + b"\n".join(self.words) + b"\n"
+        self._text_index = {path: i for i, path in enumerate(self.text_paths)}
+
+    # ------------------------------------------------------------------ paths
+    def match_path(self, spec: str) -> str | None:
+        """The first tracked path a ``git ls-files -- SPEC`` would list, or None."""
+        spec = spec.removeprefix("./")
+        if not spec:
+            return None
+        if spec in self._path_set:
+            return spec
+        folder = spec.rstrip("/")
+        if folder in self._dirs:
+            return folder + "/"
+        if _GLOB.search(spec):
+            # Pathspec wildcards match across "/" (git's default, non-:(glob) magic).
+            for path in self.paths:
+                if fnmatch.fnmatchcase(path, spec):
+                    return path
+        return None
+
+    def match_filename(self, name: str) -> str | None:
+        """A tracked path whose last component is ``name``."""
+        return self._basenames.get(name)
+
+    # ------------------------------------------------------------------ content
+    def contains(self, token: str) -> bool:
+        """Whether ``git grep -I -F -- TOKEN`` at the commit would match anything."""
+        needle = token.encode("utf-8")
+        if not needle or b"\n" in needle or b"\0" in needle:
+            return False
+        runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
+        if len(runs) == 1 and runs[0] == (0, len(needle)):
+            return needle in self._word_set or self._words_blob.find(needle) >= 0
+        for start, end in runs:
+            run = needle[start:end]
+            if start > 0 and end < len(needle):
+                if run not in self._word_set:
+                    return False
+            elif start == 0 and end < len(needle):
+                if not self._has_suffix(run):
+                    return False
+            elif start > 0 and end == len(needle) and not self._has_prefix(run):
+                return False
+        return self.text.find(needle) >= 0
+
+    def locate(self, token: str) -> str | None:
+        """The first text file containing ``token`` (a slower, exact scan)."""
+        position = self.text.find(token.encode("utf-8"))
+        if position < 0:
+            return None
+        return self.text_paths[bisect.bisect_right(self.offsets, position) - 1]
+
+    def file_text(self, path: str) -> str | None:
+        """Text of a tracked text file at the commit, or None (absent or binary)."""
+        index = self._text_index.get(path.removeprefix("./"))
+        if index is None:
+            return None
+        start = self.offsets[index]
+        end = self.offsets[index + 1] - 1 if index + 1 < len(self.offsets) else len(self.text) - 1
+        return bytes(self.text[start:end]).decode("utf-8", "replace")
+
+    def _has_prefix(self, run: bytes) -> bool:
+        i = bisect.bisect_left(self.words, run)
+        return i < len(self.words) and self.words[i].startswith(run)
+
+    def _has_suffix(self, run: bytes) -> bool:
+        reversed_run = run[::-1]
+        i = bisect.bisect_left(self._reversed, reversed_run)
+        return i < len(self._reversed) and self._reversed[i].startswith(reversed_run)
+
+    # ------------------------------------------------------------------ objects
+    def commit_for(self, sha: str) -> str | None:
+        """The full id of the commit an (abbreviated, lower-case) SHA names, if exactly one."""
+        i = bisect.bisect_left(self.commits, sha)
+        if i < len(self.commits) and self.commits[i].startswith(sha):
+            unique = i + 1 >= len(self.commits) or not self.commits[i + 1].startswith(sha)
+            return self.commits[i] if unique else None
+        return None
+
+    def object_exists(self, sha: str) -> bool:
+        """``git cat-file -e SHA``: commits from the index, other objects asked of git."""
+        if self.commit_for(sha):
+            return True
+        if not re.fullmatch(r"[0-9a-f]{4,64}", sha):
+            return False
+        return git(self.root, "cat-file", "-e", f"{sha}^{{object}}", check=False).returncode == 0
+
+
+# ---------------------------------------------------------------------- building
+
+
+def _run(root: Path, *args: str) -> bytes:
+    return git(root, *args).stdout
+
+
+def _read_blobs(root: Path, shas: list[str]) -> Iterator[bytes]:
+    """Contents of blobs, in order, through one ``git cat-file --batch`` process."""
+    import subprocess
+
+    process = subprocess.Popen(
+        ["git", "-C", str(root), "cat-file", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    # Feed from a thread so a large batch cannot deadlock on full pipes.
+    import threading
+
+    def feed() -> None:
+        assert process.stdin is not None
+        try:
+            process.stdin.write(b"".join(sha.encode() + b"\n" for sha in shas))
+        finally:
+            process.stdin.close()
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    out = process.stdout
+    for _ in shas:
+        header = out.readline().split()
+        if len(header) != 3:
+            raise GitError(f"git cat-file --batch gave an unexpected header: {header!r}")
+        size = int(header[2])
+        data = out.read(size)
+        out.read(1)  # the newline after each object
+        yield data
+    feeder.join()
+    process.wait()
+
+
+def build_index_files(root: Path, commit: str, target: Path) -> None:
+    """Write the index of ``root`` at ``commit`` into the (new, empty) folder ``target``."""
+    listing = _run(root, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0")
+    paths: list[str] = []
+    blob_of: dict[str, str] = {}
+    for entry in listing:
+        if not entry:
+            continue
+        meta, _, raw_path = entry.partition(b"\t")
+        path = raw_path.decode("utf-8", "surrogateescape")
+        paths.append(path)
+        _mode, kind, sha = meta.decode().split()
+        if kind == "blob":
+            blob_of[path] = sha
+    grep = git(root, "grep", "-I", "-l", "-z", "-e", "", commit, check=False)
+    if grep.returncode not in (0, 1):
+        raise GitError(grep.stderr.decode("utf-8", "replace").strip() or "git grep failed")
+    prefix = f"{commit}:".encode()
+    text_paths = [
+        name[len(prefix) :].decode("utf-8", "surrogateescape")
+        for name in grep.stdout.split(b"\0")
+        if name.startswith(prefix)
+    ]
+    text_paths = [path for path in text_paths if path in blob_of]
+    words: set[bytes] = set()
+    offsets: list[int] = []
+    position = 0
+    with open(target / "text.bin", "wb") as text_file:
+        for content in _read_blobs(root, [blob_of[path] for path in text_paths]):
+            offsets.append(position)
+            text_file.write(content + b"\0")
+            position += len(content) + 1
+            words.update(content.translate(_NON_WORD).split())
+    sorted_words = sorted(words)
+    (target / "words.bin").write_bytes(b"\n".join(sorted_words))
+    (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
+    commits = _run(root, "rev-list", "--all").decode().split()
+    commits = sorted(set(commits) | {commit})
+    tags = _run(root, "tag", "--list").decode("utf-8", "replace").split()
+    changelog_path = next((p for p in text_paths if "/" not in p and _CHANGELOG.match(p)), None)
+    messages = _run(
+        root, "log", f"-n{COMMIT_MESSAGE_LIMIT}", "--format=%B%x00", commit, "--"
+    ).decode("utf-8", "replace")
+    (target / "messages.txt").write_text(messages, encoding="utf-8")
+    meta = {
+        "version": INDEX_VERSION,
+        "commit": commit,
+        "text_paths": text_paths,
+        "offsets": offsets,
+        "commits": commits,
+        "tags": tags,
+        "changelog_path": changelog_path,
+    }
+    (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def load_index_files(root: Path, folder: Path) -> RepoIndex:
+    meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+    with open(folder / "text.bin", "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        # mmap shares the pages between xdist workers; an empty file cannot be mapped.
+        text: bytes | mmap.mmap = (
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        )
+    words_raw = (folder / "words.bin").read_bytes()
+    paths_raw = (folder / "paths.bin").read_bytes().decode("utf-8", "surrogateescape")
+    index = RepoIndex(
+        root=root,
+        commit=meta["commit"],
+        paths=paths_raw.split("\0") if paths_raw else [],
+        text_paths=meta["text_paths"],
+        offsets=meta["offsets"],
+        text=text,
+        words=words_raw.split(b"\n") if words_raw else [],
+        commits=meta["commits"],
+        tags=meta["tags"],
+        changelog_path=meta["changelog_path"],
+        changelog="",
+        messages=(folder / "messages.txt").read_text(encoding="utf-8"),
+    )
+    if index.changelog_path:
+        index.changelog = index.file_text(index.changelog_path) or ""
+    return index
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a+b") as handle:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no cross-process lock
+            yield
+            return
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def open_index(root: Path, commit: str, cache_dir: Path) -> RepoIndex:
+    """The index of ``root`` at ``commit``, built at most once per cache folder: the first
+    process to ask builds it under a lock, every other one waits and loads it."""
+    name = f"index-v{INDEX_VERSION}-{commit}"
+    folder = cache_dir / name
+    if not (folder / "meta.json").is_file():
+        with _locked(cache_dir / f"{name}.lock"):
+            if not (folder / "meta.json").is_file():
+                staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
+                try:
+                    build_index_files(root, commit, staging)
+                    os.replace(staging, folder)
+                except BaseException:
+                    shutil.rmtree(staging, ignore_errors=True)
+                    raise
+    return load_index_files(root, folder)

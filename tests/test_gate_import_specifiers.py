@@ -1,0 +1,189 @@
+"""Gate 14, import_specifiers: real package names and exported subpaths in code samples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.gates import import_specifiers as gate
+from pytest_postgates.post import parse_post
+from tests.helpers import FRONT_MATTER, git, make_post, make_repo, repo_context
+
+EXPORTS = {
+    ".": {"import": "./dist/index.js", "require": "./dist/index.cjs"},
+    "./client": "./dist/client.js",
+    "./types": "./dist/types.js",
+    "./processors/*": "./dist/processors/*.js",
+    "./processors/internal/*": None,
+    "./adapters/*": {"import": "./dist/adapters/*.js"},
+    "./package.json": "./package.json",
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    manifest = {"name": "@juspay/neurolink", "exports": EXPORTS}
+    return make_repo(tmp_path_factory.mktemp("pkg"), {"package.json": json.dumps(manifest)})
+
+
+def _check(body: str, tmp_path: Path, repo: Path, **settings: object):
+    return gate.check(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache", **settings))
+
+
+def test_the_seed_incident_three_imports_of_a_package_that_does_not_exist(
+    tmp_path: Path, repo: Path
+) -> None:
+    body = "".join(
+        f"Sample {i}:\n\n```javascript\nimport {{ NeuroLink }} from '@neurolink/sdk';\n```\n\n"
+        for i in range(3)
+    )
+    card = _check(body, tmp_path, repo)
+    assert card.verdict == "FAIL"
+    assert [(v["line"], v["specifier"], v["kind"]) for v in card.detail["violations"]] == [
+        (9, "@neurolink/sdk", "import"),
+        (15, "@neurolink/sdk", "import"),
+        (21, "@neurolink/sdk", "import"),
+    ]
+    assert "published as @juspay/neurolink" in card.detail["violations"][0]["reason"]
+    assert card.detail["package"] == "@juspay/neurolink" and card.detail["exports_checked"] is True
+
+
+@pytest.mark.parametrize(
+    ("specifier", "ok"),
+    [
+        ("@juspay/neurolink", True),
+        ("@juspay/neurolink/client", True),
+        ("@juspay/neurolink/processors/pdf", True),
+        ("@juspay/neurolink/processors/deep/nested", True),  # Node's * spans "/"
+        ("@juspay/neurolink/processors/internal/secret", False),  # more specific null wins
+        ("@juspay/neurolink/adapters/hono", True),
+        ("@juspay/neurolink/package.json", True),
+        ("@juspay/neurolink/middleware", False),  # the seeds' real defect
+        ("@juspay/neurolink/dist/index.js", False),
+        ("@juspay/neurolink/processors", False),
+    ],
+)
+def test_subpaths_resolve_through_the_exports_map_like_node(
+    specifier: str, ok: bool, tmp_path: Path, repo: Path
+) -> None:
+    card = _check(f'```ts\nimport x from "{specifier}";\n```\n', tmp_path, repo)
+    assert (card.verdict == "PASS") is ok, card.detail
+
+
+def test_every_import_form_is_extracted_with_its_line(tmp_path: Path, repo: Path) -> None:
+    body = (
+        "```typescript\n"  # 6
+        "import type { A } from '@neurolink/a';\n"  # 7
+        'import {\n  B,\n  C,\n} from "@neurolink/b";\n'  # 8-11 (specifier on 11)
+        "import '@neurolink/side';\n"  # 12
+        "export { D } from '@neurolink/d';\n"  # 13
+        "const e = require('@neurolink/e');\n"  # 14
+        "const f = await import(`@neurolink/f`);\n"  # 15
+        "import g from './neurolink-local';\n"  # relative: exempt
+        "import h from '@/lib/neurolink';\n"  # alias: exempt
+        "import i from '~/neurolink';\n"
+        "import j from '#neurolink';\n"
+        "import k from 'react';\n"  # not the product
+        "```\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert [(v["line"], v["specifier"], v["kind"]) for v in card.detail["violations"]] == [
+        (7, "@neurolink/a", "import"),
+        (11, "@neurolink/b", "import"),
+        (12, "@neurolink/side", "side-effect"),
+        (13, "@neurolink/d", "export"),
+        (14, "@neurolink/e", "require"),
+        (15, "@neurolink/f", "dynamic"),
+    ]
+
+
+def test_install_commands_in_shell_fences(tmp_path: Path, repo: Path) -> None:
+    body = (
+        "```bash\n"
+        "npm install @juspay/neurolink@latest zod\n"  # 7: fine
+        "pnpm add -D @juspay/neurolink@^1.2 @neurolink/sdk\n"  # 8: one bad
+        "yarn add neurolink && npm i --save-dev @neurolink/cli@2\n"  # 9: two bad
+        "$ bun add --registry https://r.example neurolink-pro\n"  # 10: one bad, flag value skipped
+        "echo npm install @neurolink/nope  # not an install: it is echo\n"
+        "```\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert [(v["line"], v["specifier"]) for v in card.detail["violations"]] == [
+        (8, "@neurolink/sdk"),
+        (9, "@neurolink/cli"),
+        (9, "neurolink"),
+        (10, "neurolink-pro"),
+    ]
+
+
+def test_untagged_fences_are_read_when_they_look_like_code(tmp_path: Path, repo: Path) -> None:
+    body = "```\nimport { x } from '@neurolink/sdk'\n```\n\n```\nnpm i @neurolink/sdk\n```\n\n```text\nimport y from '@neurolink/sdk'\n```\n"
+    card = _check(body, tmp_path, repo)
+    assert [v["kind"] for v in card.detail["violations"]] == ["import", "install"]
+
+
+def test_exports_are_read_at_the_ref_not_the_working_tree(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "r",
+        {"package.json": json.dumps({"name": "@juspay/neurolink", "exports": {".": "./i.js"}})},
+    )
+    git(repo, "tag", "v1")
+    (repo / "package.json").write_text(
+        json.dumps({"name": "@juspay/neurolink", "exports": {".": "./i.js", "./rag": "./r.js"}})
+    )
+    body = "```js\nimport r from '@juspay/neurolink/rag';\n```\n"
+    assert _check(body, tmp_path, repo).verdict == "FAIL"  # working tree change not committed
+    git(repo, "commit", "-qam", "export rag")
+    assert _check(body, tmp_path, repo).verdict == "PASS"
+    assert _check(body, tmp_path, repo, ref="v1").verdict == "FAIL"
+
+
+def test_product_pattern_and_package_settings(tmp_path: Path, repo: Path) -> None:
+    body = "```js\nimport a from 'acme-widgets/extra';\nimport b from '@neurolink/sdk';\n```\n"
+    card = _check(body, tmp_path, repo, package="acme-widgets", product_pattern="acme")
+    assert [v["specifier"] for v in card.detail["violations"]] == ["acme-widgets/extra"]
+
+
+def test_no_package_name_is_an_error_only_when_something_needs_judging(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"README.md": "no package here\n"})
+    assert _check("No code.\n", tmp_path, repo).verdict == "PASS"
+    card = _check("```js\nimport x from 'y';\n```\n", tmp_path, repo)
+    assert card.verdict == "ERROR" and "no package name" in card.detail["error"]
+
+
+@pytest.mark.parametrize(
+    ("exports", "subpath", "ok"),
+    [
+        ("./index.js", "x", False),  # string sugar: only "."
+        ({"import": "./a.js", "require": "./b.cjs"}, "x", False),  # conditions sugar
+        ({"./a/*.js": "./dist/a/*.js"}, "a/b.js", True),
+        ({"./a/*.js": "./dist/a/*.js"}, "a/b.ts", False),
+        ({"./*": "./dist/*.js", "./private/*": None}, "private/x", False),
+        ({"./*": "./dist/*.js", "./private/*": None}, "public/x", True),
+        ({"./x": {"node": None, "default": None}}, "x", False),
+        ({"./x": [None, "./x.js"]}, "x", True),
+        ({"./feature/": "./dist/feature/"}, "feature/y.js", True),
+    ],
+)
+def test_node_exports_resolution(exports: object, subpath: str, ok: bool) -> None:
+    assert gate.resolves(subpath, exports) is ok
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.text(
+        alphabet="import{}from'\"`();@/ \nrequire npm install pnpm add -Dexport*a.", max_size=200
+    )
+)
+def test_extraction_never_raises_on_code_shaped_noise(tmp_path: Path, code: str) -> None:
+    for lang in ("ts", "bash", ""):
+        post = parse_post(tmp_path / "p.md", (FRONT_MATTER + f"```{lang}\n{code}\n```\n").encode())
+        for specifier in gate.extract_specifiers(post):
+            assert specifier.text and "\n" not in specifier.text
+            assert post.body_start_line <= specifier.line <= len(post.lines)
