@@ -68,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     rate = 100 * len(banned_posts) / total
     print(f"posts with a banned-phrase hit: {len(banned_posts)}/{total} ({rate:.1f}%)")
     failing = set(no_entity) | set(banned_posts)
-    print(f"gate 11 false-positive rate: {len(failing)}/{total} ({100 * len(failing) / total:.1f}%)")
+    print(
+        f"gate 11 false-positive rate: {len(failing)}/{total} ({100 * len(failing) / total:.1f}%)"
+    )
     for name in no_entity:
         print(f"  no entity in opening: {name}")
     for phrase, count in phrase_hits.most_common():

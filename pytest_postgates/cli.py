@@ -47,15 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("posts", nargs="+", metavar="POST", help="Markdown post(s) or folders")
     run.add_argument("--all", action="store_true", help="no short-circuit: run every gate")
     run.add_argument("--only", metavar="IDS", help="run only these gate ids, e.g. --only=2,14")
-    run.add_argument(
-        "pytest_args", nargs=argparse.REMAINDER, help="after --: arguments passed to pytest"
-    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Everything after a lone "--" goes to pytest untouched; options before it are ours
+    # wherever they stand (``postgates run X.md --all`` as the seeds' CLI takes them).
+    extra: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, extra = argv[:cut], argv[cut + 1 :]
     args = build_parser().parse_args(argv)
-    extra = [arg for arg in args.pytest_args if arg != "--"]
     pytest_args = [*args.posts, "-p", "no:terminal", "-p", "no:cacheprovider", *extra]
     if args.all:
         pytest_args.append("--postgates-all")
@@ -75,15 +78,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not collector.overall:
         print("postgates: no posts were collected from " + " ".join(args.posts), file=sys.stderr)
         return EXIT_USAGE
+    try:
+        _print_results(collector)
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error of ours. Point stdout at
+        # /dev/null so that the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    passed = all(report["overall"] == "PASS" for report in collector.overall.values())
+    return EXIT_OK if passed else EXIT_GATES_FAILED
+
+
+def _print_results(collector: _Collector) -> None:
     for post, report in sorted(collector.overall.items()):
         print(json.dumps(report, indent=2, sort_keys=True))
         for record in sorted(collector.records.get(post, {}).values(), key=lambda r: r["gate"]):
             if record["verdict"] in ("FAIL", "ERROR"):
                 print(f"{post}: {describe_record(record)}", file=sys.stderr)
-                for line, finding_code, message in record["findings"]:
+                for line, finding_code, message, _fix in record["findings"]:
                     print(f"{post}:{line or 1}: {finding_code} {message}", file=sys.stderr)
-    passed = all(report["overall"] == "PASS" for report in collector.overall.values())
-    return EXIT_OK if passed else EXIT_GATES_FAILED
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -115,13 +115,13 @@ class GateItem(pytest.Function):
                 ("score", "" if card.score is None else card.score),
             ]
         )
+        # A malformed expectation is the post's problem: an ERROR at setup, like bad input.
+        expectation = self._expectation()
         if card.verdict == "SKIP":
             # Reported at the post, not at this line of the plugin.
             raise pytest.skip.Exception(card.summary or "skipped", _use_item_location=True)
-        if card.verdict == "ERROR":
-            expectation = self._expectation()
-            if expectation is None or expectation.verdict != "ERROR":
-                raise GateErrored(self, self.render(card))
+        if card.verdict == "ERROR" and (expectation is None or expectation.verdict != "ERROR"):
+            raise GateErrored(self, self.render(card))
 
     def check_verdict(self) -> None:
         card = self.card
@@ -142,6 +142,9 @@ class GateItem(pytest.Function):
                 pytest.xfail(f"declared in front matter: {expectation.describe()}")
             return
         if card.verdict == "FAIL":
+            if card.advisory:
+                # The summary becomes the xfail reason (-rx, JUnit); findings are in the file.
+                pytest.xfail(f"advisory gate {card.name} FAIL: {card.summary}")
             raise GateFailed(self, self.render(card))
 
     def _expectation(self) -> Any:
@@ -166,7 +169,8 @@ class GateItem(pytest.Function):
             if card.verdict == "SKIP"
             else None,
             "summary": card.summary,
-            "findings": [[f.line, f.code, f.message] for f in card.findings],
+            "findings": [[f.line, f.code, f.message, f.fix] for f in card.findings],
+            "note": card.detail.get("note", "") if isinstance(card.detail.get("note"), str) else "",
         }
 
     # ------------------------------------------------------------------ output

@@ -242,20 +242,17 @@ def parse_post(path: Path, data: bytes | None = None) -> Post:
                 fatal=False,
             )
         )
-    crlf = text.count("\r\n")
-    if crlf:
-        first = text[: text.index("\r\n")].count("\n") + 1
-        post.problems.append(
-            InputProblem(
-                "CRLF",
-                f"{crlf} CRLF line ending(s), first at line {first}; save the file with LF",
-                line=first,
-                fatal=False,
+    # CRLF first, then bare CRs (old Mac files): both are line breaks to markdown-it, and
+    # normalising keeps our line numbers and its line maps in step.
+    for code, ending, label in (("CRLF", "\r\n", "CRLF"), ("CR", "\r", "bare CR (old Mac style)")):
+        count = text.count(ending)
+        if count:
+            first = text[: text.index(ending)].count("\n") + 1
+            message = (
+                f"{count} {label} line ending(s), first at line {first}; save the file with LF"
             )
-        )
-    # Lone CRs are line breaks to markdown-it too; normalising keeps our line numbers and
-    # its line maps in step.
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+            post.problems.append(InputProblem(code, message, line=first, fatal=False))
+            text = text.replace(ending, "\n")
     post.text = text
     post.lines = text.split("\n")
     if post.lines and post.lines[-1] == "":

@@ -28,6 +28,7 @@ class Finding:
     line: int | None
     code: str
     message: str
+    fix: str = ""  # what a drafter should do about it (retry feedback)
 
 
 @dataclass
@@ -84,12 +85,23 @@ def _inside(folder: Path, filename: str) -> Path:
     return target
 
 
+def _file_mode() -> int:
+    # mkstemp creates 0600 files; a scorecard should have the mode any new file gets.
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+FILE_MODE = _file_mode()
+
+
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
+        os.chmod(temporary, FILE_MODE)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

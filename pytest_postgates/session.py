@@ -73,6 +73,13 @@ class PostgatesState:
                 "snapshot mode (--postgates-snapshot / snapshot = true) is not available in "
                 "this version of pytest-postgates yet"
             )
+        unknown_gates = sorted(set(settings.advisory_overrides) - {spec.name for spec in CATALOGUE})
+        if unknown_gates:
+            names = ", ".join(spec.name for spec in CATALOGUE)
+            raise SettingsError(
+                f"[tool.postgates.gates] names no gate: {', '.join(unknown_gates)}; "
+                f"gates are {names}"
+            )
         only = settings.only
         if only is not None:
             unknown = sorted(only - set(BY_ID))
@@ -84,7 +91,7 @@ class PostgatesState:
         self.gates: tuple[GateSpec, ...] = tuple(
             spec for spec in implemented() if only is None or spec.id in only
         )
-        self._posts: list[Path] = []
+        self._posts: dict[Path, None] = {}  # ordered set: a path named twice counts once
         self._stem_counts: Counter[str] | None = None
 
     @classmethod
@@ -112,7 +119,7 @@ class PostgatesState:
         return any(path.is_relative_to(folder) for folder in self.settings.paths)
 
     def register_post(self, path: Path) -> None:
-        self._posts.append(path)
+        self._posts[path] = None
         self._stem_counts = None
 
     def display(self, path: Path) -> str:
@@ -179,6 +186,8 @@ class OverallRecorder:
             report = overall_report(
                 post, cards, min(blockers, key=_run_position) if blockers else None
             )
+            # Gates not run at all (deselected, --postgates-only) are listed, never passed.
+            report["not_run"] = [spec.id for spec in self.state.gates if spec.id not in gates]
             self.overall[post] = report
             write_atomic(overall_path(folder, self.stems[post]), dumps(report))
         if self.state.settings.feedback is not None:
@@ -198,8 +207,11 @@ class OverallRecorder:
             lines.append(f"# {post}")
             for record in failing:
                 lines.append(f"## {describe_record(record)}")
-                for line, code, message in record["findings"]:
-                    lines.append(f"  - line {line or 1}: {code} {message}")
+                if record.get("note"):
+                    lines.append(f"  {record['note']}")
+                for line, code, message, fix in record["findings"]:
+                    advice = f"; {fix}" if fix else ""
+                    lines.append(f"  - line {line or 1}: {code} {message}{advice}")
             lines.append("")
         return "\n".join(lines) + ("\n" if lines else "")
 

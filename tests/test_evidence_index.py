@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.evidence.index import RepoIndex, open_index
+from pytest_postgates.evidence.index import INDEX_VERSION, RepoIndex, open_index
 from pytest_postgates.evidence.repo import resolve_commit
 from tests.helpers import git, make_repo
 
@@ -165,7 +165,7 @@ def test_path_matching_agrees_with_git_ls_files(
 
 
 def test_file_text_commit_ids_and_locate(repo: tuple[Path, RepoIndex, list[str]]) -> None:
-    root, index, texts = repo
+    root, index, _ = repo
     assert index.file_text("dir with space/ünï.md") == "unicode path needle\n"
     assert index.file_text("data/blob.bin") is None  # binary: not text
     head = resolve_commit(root, "HEAD")
@@ -210,7 +210,7 @@ def test_concurrent_builders_build_once(tmp_path: Path) -> None:
         for _ in range(4)
     ]
     assert [p.wait() for p in procs] == [0, 0, 0, 0]
-    assert [p.name for p in cache.iterdir() if p.is_dir()] == [f"index-v1-{commit}"]
+    assert [p.name for p in cache.iterdir() if p.is_dir()] == [f"index-v{INDEX_VERSION}-{commit}"]
 
 
 @settings(

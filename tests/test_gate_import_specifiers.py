@@ -121,7 +121,11 @@ def test_install_commands_in_shell_fences(tmp_path: Path, repo: Path) -> None:
 
 
 def test_untagged_fences_are_read_when_they_look_like_code(tmp_path: Path, repo: Path) -> None:
-    body = "```\nimport { x } from '@neurolink/sdk'\n```\n\n```\nnpm i @neurolink/sdk\n```\n\n```text\nimport y from '@neurolink/sdk'\n```\n"
+    body = (
+        "```\nimport { x } from '@neurolink/sdk'\n```\n\n"
+        "```\nnpm i @neurolink/sdk\n```\n\n"
+        "```text\nimport y from '@neurolink/sdk'\n```\n"
+    )
     card = _check(body, tmp_path, repo)
     assert [v["kind"] for v in card.detail["violations"]] == ["import", "install"]
 

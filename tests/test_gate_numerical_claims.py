@@ -14,7 +14,9 @@ from pytest_postgates.scorecard import Scorecard
 from tests.helpers import FRONT_MATTER, make_post, make_repo, repo_context
 
 FILES = {
-    "CHANGELOG.md": "# Changelog\n\n## 2.0.0\n\n- Retries now back off for 250ms.\n- Cache is 3x faster.\n",
+    "CHANGELOG.md": (
+        "# Changelog\n\n## 2.0.0\n\n- Retries now back off for 250ms.\n- Cache is 3x faster.\n"
+    ),
     "src/compaction.ts": "export const pruneProtectTokens = 40_000;\nconst timeoutMs = 1500;\n",
 }
 

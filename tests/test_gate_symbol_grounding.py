@@ -39,12 +39,16 @@ RULE_CJS = """module.exports = {
 };
 """
 FILES = {
-    "src/lib/neurolink.ts": "export class NeuroLink {\n  modelChain = [];\n}\nconst ultra = 'ultra';\n"
+    "src/lib/neurolink.ts": "export class NeuroLink {\n  modelChain = [];\n}\n"
+    "const ultra = 'ultra';\n"
     "export function createProvider() {}\nemit('tool:start');\n",
     "src/lib/types/index.ts": "export type ModelMessage = { role: string };\n",
     "eslint-rules/index.cjs": INDEX_CJS,
     "eslint-rules/no-interface.cjs": RULE_CJS,
-    "eslint-rules/no-local-types-folder.cjs": "module.exports = { meta: { messages: { localTypes: 'A local types folder is not allowed.' } } };\n",
+    "eslint-rules/no-local-types-folder.cjs": (
+        "module.exports = { meta: { messages: "
+        "{ localTypes: 'A local types folder is not allowed.' } } };\n"
+    ),
     "CHANGELOG.md": "# Changelog\n\n## 9.12.0\n\n- gpt-5.4 support\n",
     "package.json": '{"name": "@juspay/neurolink", "version": "9.12.0"}\n',
 }
@@ -75,7 +79,8 @@ def test_real_eslint_rule_grounds_and_invented_one_fails(tmp_path: Path, ctx: Ga
             "token": "neurolink/no-magic-numbers",
             "kind": "lint-rule",
             "line": 6,
-            "reason": "no rule file eslint-rules/no-magic-numbers.(c|m)js/ts and no registered rule 'no-magic-numbers'",
+            "reason": "no rule file eslint-rules/no-magic-numbers.(c|m)js/ts "
+            "and no registered rule 'no-magic-numbers'",
         }
     ]
     assert card.detail["grounded"] == 1
@@ -83,7 +88,7 @@ def test_real_eslint_rule_grounds_and_invented_one_fails(tmp_path: Path, ctx: Ga
     assert card.verdict == "FAIL"
     assert (
         "remove it, replace it with a real one, or move the example into a fenced code block"
-        in card.findings[0].message
+        in card.findings[0].fix
     )
 
 

@@ -31,13 +31,14 @@ import os
 import re
 import shutil
 import tempfile
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_postgates.evidence.repo import GitError, git
 
-INDEX_VERSION = 1
+INDEX_VERSION = 2
 COMMIT_MESSAGE_LIMIT = 2000
 # Translation table: ASCII word bytes stay, every other byte becomes a space.
 _NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
@@ -57,6 +58,8 @@ class RepoIndex:
     offsets: list[int]  # start of each text file in ``text``; files are NUL-separated
     text: bytes | mmap.mmap
     words: list[bytes]  # sorted distinct ASCII word runs of all text files
+    postings: array  # file ids of each word, word after word (see posting_starts)
+    posting_starts: array  # postings[posting_starts[i]:posting_starts[i + 1]] -> words[i]
     commits: list[str]  # sorted full ids of every commit reachable from any ref
     tags: list[str]
     changelog_path: str | None
@@ -65,8 +68,9 @@ class RepoIndex:
     _path_set: set[str] = field(default_factory=set, repr=False)
     _dirs: set[str] = field(default_factory=set, repr=False)
     _basenames: dict[str, str] = field(default_factory=dict, repr=False)
-    _word_set: set[bytes] = field(default_factory=set, repr=False)
+    _word_ids: dict[bytes, int] = field(default_factory=dict, repr=False)
     _reversed: list[bytes] = field(default_factory=list, repr=False)
+    _reversed_ids: list[int] = field(default_factory=list, repr=False)
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
 
@@ -77,8 +81,10 @@ class RepoIndex:
             for depth in range(1, len(parts)):
                 self._dirs.add("/".join(parts[:depth]))
             self._basenames.setdefault(parts[-1], path)
-        self._word_set = set(self.words)
-        self._reversed = sorted(word[::-1] for word in self.words)
+        self._word_ids = {word: i for i, word in enumerate(self.words)}
+        order = sorted(range(len(self.words)), key=lambda i: self.words[i][::-1])
+        self._reversed = [self.words[i][::-1] for i in order]
+        self._reversed_ids = order
         self._words_blob = b"\n" + b"\n".join(self.words) + b"\n"
         self._text_index = {path: i for i, path in enumerate(self.text_paths)}
 
@@ -112,18 +118,61 @@ class RepoIndex:
             return False
         runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
         if len(runs) == 1 and runs[0] == (0, len(needle)):
-            return needle in self._word_set or self._words_blob.find(needle) >= 0
+            return (
+                needle in self._word_ids
+                or self._prefix_range(needle)[0] < self._prefix_range(needle)[1]
+                or self._suffix_range(needle)[0] < self._suffix_range(needle)[1]
+                or self._words_blob.find(needle) >= 0
+            )
+        # Every run of word characters constrains the words around an occurrence: inner
+        # runs are whole words, the first run ends a word, the last run starts one.
+        word_sets: list[list[int]] = []
         for start, end in runs:
             run = needle[start:end]
             if start > 0 and end < len(needle):
-                if run not in self._word_set:
-                    return False
+                word = self._word_ids.get(run)
+                ids = [] if word is None else [word]
             elif start == 0 and end < len(needle):
-                if not self._has_suffix(run):
-                    return False
-            elif start > 0 and end == len(needle) and not self._has_prefix(run):
+                low, high = self._suffix_range(run)
+                ids = self._reversed_ids[low:high]
+            elif start > 0 and end == len(needle):
+                low, high = self._prefix_range(run)
+                ids = list(range(low, high))
+            else:
+                continue
+            if not ids:
                 return False
-        return self.text.find(needle) >= 0
+            word_sets.append(ids)
+        if not word_sets:
+            return self.text.find(needle) >= 0
+        # Search only the files that hold a word of the most selective run.
+        word_sets.sort(key=len)
+        files = self._files_of(word_sets[0])
+        if len(word_sets) > 1 and len(files) > 8:
+            files &= self._files_of(word_sets[1])
+        return any(self._find_in(needle, file_id) >= 0 for file_id in sorted(files))
+
+    def _files_of(self, word_ids: list[int]) -> set[int]:
+        files: set[int] = set()
+        starts, postings = self.posting_starts, self.postings
+        for word in word_ids:
+            files.update(postings[starts[word] : starts[word + 1]])
+        return files
+
+    def _find_in(self, needle: bytes, file_id: int) -> int:
+        end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
+        return self.text.find(needle, self.offsets[file_id], end)
+
+    def _prefix_range(self, run: bytes) -> tuple[int, int]:
+        """The slice of ``words`` that start with ``run``."""
+        low = bisect.bisect_left(self.words, run)
+        return low, bisect.bisect_left(self.words, run + b"\xff", low)
+
+    def _suffix_range(self, run: bytes) -> tuple[int, int]:
+        """The slice of ``_reversed`` (words read backwards) that end with ``run``."""
+        reversed_run = run[::-1]
+        low = bisect.bisect_left(self._reversed, reversed_run)
+        return low, bisect.bisect_left(self._reversed, reversed_run + b"\xff", low)
 
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
@@ -140,15 +189,6 @@ class RepoIndex:
         start = self.offsets[index]
         end = self.offsets[index + 1] - 1 if index + 1 < len(self.offsets) else len(self.text) - 1
         return bytes(self.text[start:end]).decode("utf-8", "replace")
-
-    def _has_prefix(self, run: bytes) -> bool:
-        i = bisect.bisect_left(self.words, run)
-        return i < len(self.words) and self.words[i].startswith(run)
-
-    def _has_suffix(self, run: bytes) -> bool:
-        reversed_run = run[::-1]
-        i = bisect.bisect_left(self._reversed, reversed_run)
-        return i < len(self._reversed) and self._reversed[i].startswith(reversed_run)
 
     # ------------------------------------------------------------------ objects
     def commit_for(self, sha: str) -> str | None:
@@ -236,6 +276,7 @@ def build_index_files(root: Path, commit: str, target: Path) -> None:
     ]
     text_paths = [path for path in text_paths if path in blob_of]
     words: set[bytes] = set()
+    file_words: list[set[bytes]] = []
     offsets: list[int] = []
     position = 0
     with open(target / "text.bin", "wb") as text_file:
@@ -243,8 +284,21 @@ def build_index_files(root: Path, commit: str, target: Path) -> None:
             offsets.append(position)
             text_file.write(content + b"\0")
             position += len(content) + 1
-            words.update(content.translate(_NON_WORD).split())
+            found = set(content.translate(_NON_WORD).split())
+            file_words.append(found)
+            words |= found
     sorted_words = sorted(words)
+    word_id = {word: i for i, word in enumerate(sorted_words)}
+    by_word: list[list[int]] = [[] for _ in sorted_words]
+    for file_id, found in enumerate(file_words):
+        for word in found:
+            by_word[word_id[word]].append(file_id)
+    postings, starts = array("I"), array("I", [0])
+    for file_ids in by_word:
+        postings.extend(file_ids)
+        starts.append(len(postings))
+    (target / "postings.bin").write_bytes(postings.tobytes())
+    (target / "posting_starts.bin").write_bytes(starts.tobytes())
     (target / "words.bin").write_bytes(b"\n".join(sorted_words))
     (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
     commits = _run(root, "rev-list", "--all").decode().split()
@@ -285,6 +339,8 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         offsets=meta["offsets"],
         text=text,
         words=words_raw.split(b"\n") if words_raw else [],
+        postings=_load_array(folder / "postings.bin"),
+        posting_starts=_load_array(folder / "posting_starts.bin"),
         commits=meta["commits"],
         tags=meta["tags"],
         changelog_path=meta["changelog_path"],
@@ -294,6 +350,12 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
     if index.changelog_path:
         index.changelog = index.file_text(index.changelog_path) or ""
     return index
+
+
+def _load_array(path: Path) -> array:
+    values = array("I")
+    values.frombytes(path.read_bytes())
+    return values
 
 
 @contextlib.contextmanager

@@ -37,21 +37,22 @@ def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProce
     except FileNotFoundError:
         raise GitError("git is not installed or not on PATH") from None
     except subprocess.TimeoutExpired:
-        raise GitError(f"git {args[0]} timed out after {GIT_TIMEOUT_SECONDS}s in {repo}") from None
+        raise GitError(f"git {args[0]} timed out after {GIT_TIMEOUT_SECONDS}s") from None
     if check and result.returncode != 0:
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(message[-1] if message else f"git {args[0]} failed in {repo}")
+        raise GitError(message[-1] if message else f"git {args[0]} failed")
     return result
 
 
 def find_repo_root(path: Path) -> Path:
     """The top of the git work tree that contains ``path``."""
+    # Messages name no absolute path: they end up in scorecards, which must be stable.
     folder = path if path.is_dir() else path.parent
     if not folder.exists():
-        raise GitError(f"{folder} does not exist")
+        raise GitError(f"the folder {folder.name!r} does not exist")
     result = git(folder, "rev-parse", "--show-toplevel", check=False)
     if result.returncode != 0:
-        raise GitError(f"{folder} is not inside a git repository")
+        raise GitError(f"the folder {folder.name!r} is not inside a git repository")
     return Path(result.stdout.decode().strip())
 
 
@@ -66,7 +67,7 @@ def resolve_commit(repo: Path, ref: str) -> str:
         check=False,
     )
     if result.returncode != 0:
-        raise GitError(f"ref {ref!r} does not name a commit in {repo}")
+        raise GitError(f"ref {ref!r} does not name a commit in the repository")
     return result.stdout.decode().strip()
 
 

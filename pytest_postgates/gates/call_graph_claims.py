@@ -97,7 +97,11 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 CODES = tuple(code for code, _ in PATTERNS)
 
-_FN_LABEL = re.compile(r"""[\[("']([^\]\n)"']*\b[a-z][a-zA-Z]+\(\)[^\]\n)"']*)""", re.ASCII)
+# The seeds' label signal is camelCase (JavaScript); ``(?<![A-Za-z0-9])`` plus ``_`` in the
+# name also catches snake_case calls such as ``parse_post()`` for Python repositories.
+_FN_LABEL = re.compile(
+    r"""[\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*)""", re.ASCII
+)
 _CAMEL_NODE = re.compile(r"\b([a-z][a-zA-Z]{4,})\b\s*(?:-->|\{|\()", re.ASCII)
 _CAMEL = re.compile(r"[a-z][A-Z]")
 
@@ -194,8 +198,14 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "note": NOTE_PASS if verdict == "PASS" else NOTE_FAIL,
         "claims": [claim.to_dict() for claim in claims],
     }
+    claim_fix = (
+        "check this claim against the source; keep it only if it holds, otherwise describe "
+        "what the component is for rather than how it is wired"
+    )
     findings = [
-        Finding(claim.line, claim.code, ("[in code] " if claim.in_code else "") + claim.text)
+        Finding(
+            claim.line, claim.code, ("[in code] " if claim.in_code else "") + claim.text, claim_fix
+        )
         for claim in claims
     ]
     for flow in flows:
@@ -205,6 +215,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
                 flow.line,
                 "MERMAID_FUNCTION_FLOW",
                 f"diagram chains function names: {shown} (weight {MERMAID_WEIGHT})",
+                "label the diagram's nodes with stages or responsibilities, not function calls",
             )
         )
     findings.sort(key=lambda finding: (finding.line or 0, finding.code))

@@ -260,8 +260,9 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "specifiers": len(specifiers),
         "judged": judged,
     }
+    fix = f"import from {package} itself or a subpath its exports map lists (at {settings.ref})"
     findings = [
-        Finding(v["line"], "BAD_SPECIFIER", f"{v['kind']} '{v['specifier']}': {v['reason']}")
+        Finding(v["line"], "BAD_SPECIFIER", f"{v['kind']} '{v['specifier']}': {v['reason']}", fix)
         for v in violations
     ]
     summary = (

@@ -492,19 +492,41 @@ def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
     return found
 
 
-def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]]:
-    """(line, phrase, line text) for every banned phrase used in prose."""
-    entries = tuple(dict.fromkeys(phrases))
-    sources = tuple(map(_phrase_source, entries))
+def prose_blocks(post: Post) -> list[tuple[int, str]]:
+    """(first line, text) of each run of consecutive prose lines, code spans and URLs
+    blanked, lines joined with newlines, so that a phrase wrapped over two lines is still
+    one phrase."""
     code = post.code_lines
-    hits = []
+    blocks: list[tuple[int, str]] = []
+    current: list[str] = []
+    first = 0
     for number, text in post.body_lines():
-        if number in code:
+        if number in code or not text.strip():
+            if current:
+                blocks.append((first, "\n".join(current)))
+                current = []
             continue
-        prose = prose_without_code(text.translate(_APOSTROPHES))
-        for phrase in match_any(prose, entries, sources, ignore_case=True):
-            hits.append((number, phrase, text.strip()[:160]))
-    return hits
+        if not current:
+            first = number
+        current.append(prose_without_code(text.translate(_APOSTROPHES)))
+    if current:
+        blocks.append((first, "\n".join(current)))
+    return blocks
+
+
+def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]]:
+    """(line, phrase, line text) for every use of a banned phrase in prose."""
+    entries = tuple(dict.fromkeys(phrases))
+    hits = []
+    for first, block in prose_blocks(post):
+        lowered = block.lower()
+        for phrase in entries:
+            if _anchor(phrase, True) not in lowered:
+                continue
+            for match in _compiled(_phrase_source(phrase), True).finditer(block):
+                line = first + block.count("\n", 0, match.start())
+                hits.append((line, phrase, post.lines[line - 1].strip()[:160]))
+    return sorted(hits)
 
 
 def check(post: Post, context: GateContext) -> Scorecard:
@@ -535,10 +557,16 @@ def check(post: Post, context: GateContext) -> Scorecard:
                 "NO_ENTITY",
                 f"the first {OPENING_CHARS} characters name no real tool, product, protocol "
                 "or organisation; open on the concrete thing the post is about",
+                fix="name the tool, library, protocol or product in the first paragraph",
             )
         )
     findings.extend(
-        Finding(line, "BANNED_PHRASE", f'brochure phrase "{phrase}": {text}')
+        Finding(
+            line,
+            "BANNED_PHRASE",
+            f'brochure phrase "{phrase}": {text}',
+            fix=f'delete "{phrase}" and say plainly what the code does, with a specific fact',
+        )
         for line, phrase, text in banned
     )
     verdict = "PASS" if entities and not banned else "FAIL"

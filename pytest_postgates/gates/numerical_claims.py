@@ -269,8 +269,9 @@ def check(post: Post, context: GateContext) -> Scorecard:
         Finding(
             c.line,
             "UNCITED_NUMBER",
-            f"{c.number} {c.unit} is not cited: link a source within {LINK_DISTANCE} "
-            "characters, or name the file that holds it in anchor_paths",
+            f"{c.number} {c.unit} is not cited: {c.text}",
+            f"link a source within {LINK_DISTANCE} characters, name the file that holds the "
+            "number in anchor_paths, or remove the number",
         )
         for c in uncited
     ]

@@ -232,7 +232,8 @@ def check(post: Post, context: GateContext) -> Scorecard:
         Finding(
             v.line,
             "UNGROUNDED",
-            f"`{v.token}` ({v.kind}): {v.reason}; remove it, replace it with a real one, "
+            f"`{v.token}` ({v.kind}): {v.reason}",
+            "not a real repo symbol: remove it, replace it with a real one, "
             "or move the example into a fenced code block",
         )
         for v in ungrounded

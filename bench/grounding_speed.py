@@ -1,0 +1,229 @@
+"""Symbol grounding speed: the repository index against per-token ``git grep``.
+
+Builds a large grounding repository available on any machine (a git repository of this
+Python's standard library sources), generates a corpus of posts whose inline code tokens
+are real (identifiers, dotted names, paths, file names taken from the repository) and
+invented (mutations of real ones), then measures, in one run:
+
+- cold: a fresh process with an empty cache runs gate 2 over every post (index build
+  included);
+- warm: a fresh process with the index already cached runs the same;
+- baseline: the seeds' approach, one ``git grep -l -F`` / ``git ls-files`` per token, on
+  a random sample of the tokens (``--sample``), timed and extrapolated to all tokens
+  (``--sample 0`` runs every token; that takes many minutes on a large repository).
+
+It also checks that both approaches ground the same tokens on the sample.
+
+    python bench/grounding_speed.py                 # ~6,000 tokens, sample of 300
+    python bench/grounding_speed.py --repo PATH --posts FOLDER   # your own repo and posts
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+WORK = HERE / ".work"
+
+GATE_RUN = r"""
+import json, sys, time
+from pathlib import Path
+from pytest_postgates.config import Settings
+from pytest_postgates.gates import GateContext, symbol_grounding
+from pytest_postgates.post import parse_post
+repo, posts, cache = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+start = time.perf_counter()
+context = GateContext.create(Settings(repo=repo, symbol_grounding_threshold=0.0), cache)
+verdicts = {}
+for path in sorted(posts.glob("*.md")):
+    card = symbol_grounding.check(parse_post(path), context)
+    ungrounded = {u["token"] for u in card.detail["ungrounded"]}
+    verdicts[path.name] = [card.detail["total"], sorted(ungrounded)]
+elapsed = time.perf_counter() - start
+print(json.dumps({"seconds": elapsed, "verdicts": verdicts}))
+"""
+
+
+def git(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
+
+
+def build_stdlib_repo(target: Path) -> Path:
+    """A git repository of this Python's standard library (reused when present)."""
+    if (target / ".git").is_dir() and git(target, "rev-parse", "HEAD").returncode == 0:
+        return target
+    shutil.rmtree(target, ignore_errors=True)
+    source = Path(sysconfig.get_paths()["stdlib"])
+    ignore = shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc", "dist-packages")
+    shutil.copytree(source, target, ignore=ignore, symlinks=True)
+    git(target, "init", "-q")
+    git(target, "add", "-A")
+    done = git(
+        target,
+        "-c",
+        "user.name=bench",
+        "-c",
+        "user.email=bench@example.com",
+        "commit",
+        "-qm",
+        "stdlib",
+    )
+    if done.returncode != 0:
+        raise SystemExit(done.stderr.decode())
+    return target
+
+
+def sample_real_tokens(repo: Path, rng: random.Random, count: int) -> list[str]:
+    paths = git(repo, "ls-files").stdout.decode().splitlines()
+    py_files = [p for p in paths if p.endswith(".py")]
+    identifiers: set[str] = set()
+    dotted: set[str] = set()
+    for path in rng.sample(py_files, min(200, len(py_files))):
+        text = (repo / path).read_text(encoding="utf-8", errors="replace")
+        identifiers.update(re.findall(r"^\s*(?:def|class)\s+([A-Za-z_]\w{3,})", text, re.M))
+        dotted.update(re.findall(r"\b([a-z_]\w+\.[a-z_]\w{2,})\b", text))
+    pools = [
+        sorted(identifiers),
+        sorted(dotted),
+        rng.sample(paths, min(500, len(paths))),
+        sorted({p.rsplit("/", 1)[-1] for p in py_files}),
+    ]
+    weights = [0.5, 0.2, 0.15, 0.15]
+    return [rng.choice(rng.choices(pools, weights)[0]) for _ in range(count)]
+
+
+def invent(token: str, rng: random.Random) -> str:
+    if "/" in token:
+        head, _, tail = token.rpartition("/")
+        return f"{head}/{rng.choice(['nope', 'fake', 'ghost'])}_{tail}"
+    if token.endswith(".py"):
+        return token[:-3] + rng.choice(["_impl", "_fast", "2"]) + ".py"
+    if "." in token:
+        left, _, right = token.partition(".")
+        return f"{left}.{right}{rng.choice(['Async', 'Ex', 'Fast'])}Zq"
+    return token + rng.choice(["Manager", "Factory", "Fast", "V2"]) + "Zq"
+
+
+def generate_posts(repo: Path, folder: Path, posts: int, per_post: int, seed: int) -> int:
+    rng = random.Random(seed)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    real = sample_real_tokens(repo, rng, posts * per_post)
+    total = 0
+    for number in range(posts):
+        tokens = []
+        for i in range(per_post):
+            token = real[number * per_post + i]
+            tokens.append(invent(token, rng) if rng.random() < 0.3 else token)
+        tokens = list(dict.fromkeys(tokens))
+        total += len(tokens)
+        body = "\n\n".join(
+            f"Paragraph {i} explains `{token}` in prose, as a drafter would."
+            for i, token in enumerate(tokens)
+        )
+        front = f"---\nlayout: post\ntitle: Bench post {number}\ndate: 2026-01-01\n---\n\n"
+        (folder / f"2026-01-01-bench-{number:04d}.md").write_text(
+            front + body + "\n", encoding="utf-8"
+        )
+    return total
+
+
+def run_gate(repo: Path, posts: Path, cache: Path) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", GATE_RUN, str(repo), str(posts), str(cache)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        raise SystemExit(result.stderr)
+    return json.loads(result.stdout)
+
+
+def baseline_grounded(repo: Path, token: str, kind: str) -> bool:
+    """The seeds' per-token verification: one git process per question."""
+    if kind in ("path", "filename"):
+        spec = token if kind == "path" else f"*{token}"
+        listed = git(repo, "ls-files", "--", spec).stdout.strip()
+        if listed:
+            return True
+        return kind == "path" and git(repo, "grep", "-I", "-q", "-F", "-e", token).returncode == 0
+    if git(repo, "grep", "-I", "-l", "-q", "-F", "-e", token).returncode == 0:
+        return True
+    if kind == "phrase" and not (
+        "-" in token and re.match(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$", token)
+    ):
+        for word in sorted(
+            re.findall(r"[a-z][a-zA-Z0-9_]{3,}|[A-Z][a-zA-Z0-9_]{3,}", token), key=len, reverse=True
+        ):
+            if git(repo, "grep", "-I", "-q", "-F", "-e", word).returncode == 0:
+                return True
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repo", type=Path, help="grounding repository (default: stdlib repo)")
+    parser.add_argument("--posts", type=Path, help="folder of posts (default: generated)")
+    parser.add_argument("--count", type=int, default=250, help="generated posts (default 250)")
+    parser.add_argument("--per-post", type=int, default=24, help="tokens per generated post")
+    parser.add_argument("--sample", type=int, default=300, help="baseline tokens timed (0 = all)")
+    parser.add_argument("--seed", type=int, default=20261130)
+    args = parser.parse_args(argv)
+
+    sys.path.insert(0, str(HERE.parent))
+    from pytest_postgates.gates.symbol_grounding import classify, extract_tokens
+    from pytest_postgates.post import parse_post
+
+    WORK.mkdir(exist_ok=True)
+    repo = (args.repo or build_stdlib_repo(WORK / "stdlib-repo")).resolve()
+    posts = args.posts or WORK / "posts"
+    if args.posts is None:
+        generate_posts(repo, posts, args.count, args.per_post, args.seed)
+    tokens = [t.text for p in sorted(posts.glob("*.md")) for t in extract_tokens(parse_post(p))]
+    files = int(git(repo, "ls-files").stdout.count(b"\n"))
+    print(f"repository: {repo} ({files} tracked files)")
+    print(f"posts: {len(list(posts.glob('*.md')))}, inline tokens: {len(tokens)}")
+
+    cache = WORK / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    cold = run_gate(repo, posts, cache)
+    warm = run_gate(repo, posts, cache)
+    print(f"index, cold (build included): {cold['seconds']:.2f} s")
+    print(f"index, warm: {warm['seconds']:.2f} s")
+
+    rng = random.Random(args.seed)
+    sample = tokens if args.sample == 0 else rng.sample(tokens, min(args.sample, len(tokens)))
+    ungrounded_by_index = {t for _, (_, bad) in cold["verdicts"].items() for t in bad}
+    start = time.perf_counter()
+    disagreements = []
+    for token in sample:
+        grounded = baseline_grounded(repo, token, classify(token, None))
+        if grounded == (token in ungrounded_by_index):
+            disagreements.append(token)
+    per_token = (time.perf_counter() - start) / len(sample)
+    baseline_total = per_token * len(tokens)
+    measured = "measured" if args.sample == 0 else f"extrapolated from {len(sample)} timed tokens"
+    print(
+        f"per-token git grep: {per_token * 1000:.1f} ms/token, "
+        f"{baseline_total:.1f} s for all tokens ({measured})"
+    )
+    print(f"agreement on the sample: {len(sample) - len(disagreements)}/{len(sample)}")
+    for token in disagreements[:10]:
+        print(f"  disagrees: {token!r}")
+    print(f"speed-up, cold cache: {baseline_total / cold['seconds']:.0f}x")
+    print(f"speed-up, warm cache: {baseline_total / warm['seconds']:.0f}x")
+    return 0 if not disagreements else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,173 @@
+"""pytest-xdist: ``-n 2`` gives the outcomes, scorecards, overall files and JUnit properties
+of a serial run, with each post parsed exactly once."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from tests.conftest import Blog
+
+# Wraps the functions the plugin looks up at call time and logs "<kind> <file> <process>".
+# runner.py does ``from pytest_postgates.post import parse_post``, so the name to patch is
+# ``pytest_postgates.runner.parse_post``; likewise for the two ``write_atomic`` imports.
+SPY_CONFTEST = """
+import os
+from pathlib import Path
+
+import pytest_postgates.nodes as nodes
+import pytest_postgates.runner as runner
+import pytest_postgates.session as session
+
+LOG = Path(__file__).parent / "calls.log"
+
+
+def _log(kind, path):
+    process = os.environ.get("PYTEST_XDIST_WORKER", "controller")
+    with LOG.open("a", encoding="utf-8") as stream:
+        stream.write(f"{kind} {Path(path).name} {process}\\n")
+
+
+def _spy(kind, function):
+    def wrapper(path, *args, **kwargs):
+        _log(kind, path)
+        return function(path, *args, **kwargs)
+
+    return wrapper
+
+
+runner.parse_post = _spy("parse", runner.parse_post)
+nodes.write_atomic = _spy("card", nodes.write_atomic)
+session.write_atomic = _spy("overall", session.write_atomic)
+"""
+
+POSTS = ("good-a", "good-b", "no-entity", "claims", "nul-byte")
+
+
+def write_corpus(blog: Blog) -> None:
+    blog.post("good-a.md")
+    blog.post("good-b.md")
+    blog.post("no-entity.md", blog.NO_ENTITY)
+    blog.post("claims.md", blog.CLAIMS)
+    blog.raw("_posts/nul-byte.md", b"---\ntitle: T\n---\nPython\x00 here.\n")
+
+
+def junit_properties(path: Path) -> dict[str, dict[str, str]]:
+    root = ET.parse(path).getroot()
+    return {
+        f"{case.get('classname')}::{case.get('name')}": {
+            prop.get("name", ""): prop.get("value", "") for prop in case.iter("property")
+        }
+        for case in root.iter("testcase")
+    }
+
+
+def scorecard_bytes(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.glob("*.json"))}
+
+
+@pytest.fixture
+def serial_then_parallel(
+    pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
+) -> tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]]:
+    """One serial in-process run (before the spy exists), then ``-n 2`` in a subprocess.
+
+    Returns both results and the serial run's scorecards; the parallel run's are on disk.
+    """
+    # When this suite itself runs under xdist, the inner controller must not inherit the
+    # outer worker's identity (the spy names processes by PYTEST_XDIST_WORKER).
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    write_corpus(blog)
+    common = ("-rs", "-o", "junit_family=xunit1")
+    serial = pytester.runpytest(
+        *common, "--junitxml=serial.xml", "--postgates-feedback=serial-feedback.txt"
+    )
+    cards = pytester.path / ".postgates" / "scorecards"
+    serial_cards = scorecard_bytes(cards)
+    for path in cards.iterdir():
+        path.unlink()
+    pytester.makeconftest(SPY_CONFTEST)
+    parallel = pytester.runpytest_subprocess(
+        "-n", "2", *common, "--junitxml=parallel.xml", "--postgates-feedback=parallel-feedback.txt"
+    )
+    return serial, parallel, serial_cards
+
+
+def test_same_outcomes_as_serial(
+    serial_then_parallel: tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]],
+) -> None:
+    """Pass, fail, error, skip, xfail and xpass counts are those of the serial run."""
+    serial, parallel, _ = serial_then_parallel
+    expected = {"passed": 3, "failed": 1, "errors": 1, "skipped": 2, "xfailed": 1, "xpassed": 2}
+    serial.assert_outcomes(**expected)
+    parallel.assert_outcomes(**expected)
+    parallel.stdout.fnmatch_lines(["*2 workers [[]10 items[]]*"])
+    for result in (serial, parallel):
+        result.stdout.fnmatch_lines(
+            [
+                "SKIPPED [[]1[]] _posts/no-entity.md:1: short-circuited at gate 11",
+                "SKIPPED [[]1[]] _posts/nul-byte.md:1: short-circuited at gate 11",
+            ],
+            consecutive=False,
+        )
+
+
+def test_each_post_parsed_once_and_each_file_written_once(
+    pytester: pytest.Pytester,
+    serial_then_parallel: tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]],
+) -> None:
+    """Across both workers each post is parsed once, each gate scorecard written once, and
+    each overall file written once, by the controller."""
+    calls = [line.split() for line in (pytester.path / "calls.log").read_text().splitlines()]
+    parses = Counter(name for kind, name, _ in calls if kind == "parse")
+    assert parses == Counter({f"{post}.md": 1 for post in POSTS})
+    parse_processes = {process for kind, _, process in calls if kind == "parse"}
+    assert parse_processes <= {"gw0", "gw1"}
+    cards = Counter(name for kind, name, _ in calls if kind == "card")
+    assert sorted(cards.values()) == [1] * 10
+    overall = [(name, process) for kind, name, process in calls if kind == "overall"]
+    assert sorted(overall) == sorted(
+        [(f"{post}-overall.json", "controller") for post in POSTS]
+        + [("parallel-feedback.txt", "controller")]
+    )
+
+
+def test_overall_files_and_scorecards_match_serial(
+    pytester: pytest.Pytester,
+    serial_then_parallel: tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]],
+) -> None:
+    """Every scorecard, overall files included (each listing both gates), is byte-identical
+    to the serial run's; so is the retry feedback."""
+    _, _, serial_cards = serial_then_parallel
+    parallel_cards = scorecard_bytes(pytester.path / ".postgates" / "scorecards")
+    assert len(parallel_cards) == 3 * len(POSTS)
+    assert parallel_cards == serial_cards
+    overall = parallel_cards["no-entity-overall.json"].decode()
+    assert '"short_circuited_at": 11' in overall
+    assert '"name": "narrative_opening"' in overall
+    assert '"name": "call_graph_claims"' in overall
+    serial_feedback = (pytester.path / "serial-feedback.txt").read_text("utf-8")
+    assert "# _posts/no-entity.md" in serial_feedback
+    assert (pytester.path / "parallel-feedback.txt").read_text("utf-8") == serial_feedback
+
+
+def test_junit_properties_survive_xdist(
+    pytester: pytest.Pytester,
+    serial_then_parallel: tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]],
+) -> None:
+    """Workers send gate_id, verdict and score to the controller's JUnit file unchanged."""
+    serial = junit_properties(pytester.path / "serial.xml")
+    parallel = junit_properties(pytester.path / "parallel.xml")
+    assert len(parallel) == 10
+    assert parallel == serial
+    assert parallel["_posts.claims.md::call_graph_claims"] == {
+        "gate_id": "13",
+        "verdict": "FAIL",
+        "score": "7",
+    }
+    assert parallel["_posts.nul-byte.md::narrative_opening"]["verdict"] == "ERROR"
