@@ -41,8 +41,10 @@ from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, symbol_grounding
 from pytest_postgates.post import parse_post
 repo, posts, cache = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+prefix, folder = (sys.argv[4] or None), (sys.argv[5] or None)
 start = time.perf_counter()
-context = GateContext.create(Settings(repo=repo, symbol_grounding_threshold=0.0), cache)
+settings = Settings(repo=repo, lint_rule_prefix=prefix, lint_rules_dir=folder)
+context = GateContext.create(settings, cache)
 verdicts = {}
 for path in sorted(posts.glob("*.md")):
     card = symbol_grounding.check(parse_post(path), context)
@@ -137,9 +139,9 @@ def generate_posts(repo: Path, folder: Path, posts: int, per_post: int, seed: in
     return total
 
 
-def run_gate(repo: Path, posts: Path, cache: Path) -> dict:
+def run_gate(repo: Path, posts: Path, cache: Path, lint: tuple[str, str]) -> dict:
     result = subprocess.run(
-        [sys.executable, "-c", GATE_RUN, str(repo), str(posts), str(cache)],
+        [sys.executable, "-c", GATE_RUN, str(repo), str(posts), str(cache), *lint],
         capture_output=True,
         text=True,
         check=False,
@@ -149,11 +151,25 @@ def run_gate(repo: Path, posts: Path, cache: Path) -> dict:
     return json.loads(result.stdout)
 
 
-def baseline_grounded(repo: Path, token: str, kind: str) -> bool:
+def baseline_grounded(repo: Path, token: str, kind: str, lint: tuple[str, str]) -> bool:
     """The seeds' per-token verification: one git process per question."""
+    if kind == "lint-rule":
+        rule = token.split("/", 1)[1]
+        return any(
+            git(repo, "ls-files", "--error-unmatch", "--", f"{lint[1]}/{rule}{ext}").returncode == 0
+            for ext in (".cjs", ".js", ".mjs", ".ts", ".cts", ".mts")
+        )
+    if kind == "version":
+        changelog = repo / "CHANGELOG.md"
+        text = changelog.read_text(encoding="utf-8", errors="replace") if changelog.exists() else ""
+        bare = token.removeprefix("v")
+        if re.search(rf"(?<![\w.])v?{re.escape(bare)}(?![\d\w])", text):
+            return True
+    if kind == "sha":
+        return git(repo, "cat-file", "-e", f"{token}^{{object}}").returncode == 0
     if kind in ("path", "filename"):
-        spec = token if kind == "path" else f"*{token}"
-        listed = git(repo, "ls-files", "--", spec).stdout.strip()
+        specs = [token] if kind == "path" else [token, f"*/{token}"]
+        listed = git(repo, "ls-files", "--", *specs).stdout.strip()
         if listed:
             return True
         return kind == "path" and git(repo, "grep", "-I", "-q", "-F", "-e", token).returncode == 0
@@ -178,9 +194,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-post", type=int, default=24, help="tokens per generated post")
     parser.add_argument("--sample", type=int, default=300, help="baseline tokens timed (0 = all)")
     parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--lint-prefix", default="", help="lint_rule_prefix, e.g. neurolink")
+    parser.add_argument("--lint-dir", default="", help="lint_rules_dir, e.g. eslint-rules")
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(HERE.parent))
+    # Tokens are taken exactly as the gate takes them (prose code spans, allowlist applied).
     from pytest_postgates.gates.symbol_grounding import classify, extract_tokens
     from pytest_postgates.post import parse_post
 
@@ -196,8 +215,9 @@ def main(argv: list[str] | None = None) -> int:
 
     cache = WORK / "cache"
     shutil.rmtree(cache, ignore_errors=True)
-    cold = run_gate(repo, posts, cache)
-    warm = run_gate(repo, posts, cache)
+    lint = (args.lint_prefix, args.lint_dir)
+    cold = run_gate(repo, posts, cache, lint)
+    warm = run_gate(repo, posts, cache, lint)
     print(f"index, cold (build included): {cold['seconds']:.2f} s")
     print(f"index, warm: {warm['seconds']:.2f} s")
 
@@ -207,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     disagreements = []
     for token in sample:
-        grounded = baseline_grounded(repo, token, classify(token, None))
+        grounded = baseline_grounded(repo, token, classify(token, args.lint_prefix or None), lint)
         if grounded == (token in ungrounded_by_index):
             disagreements.append(token)
     per_token = (time.perf_counter() - start) / len(sample)

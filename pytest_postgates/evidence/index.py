@@ -38,11 +38,12 @@ from pathlib import Path
 
 from pytest_postgates.evidence.repo import GitError, git
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 COMMIT_MESSAGE_LIMIT = 2000
 # Translation table: ASCII word bytes stay, every other byte becomes a space.
 _NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
 _WORD_RUN = re.compile(rb"[A-Za-z0-9_]+")
+_TRIGRAM = re.compile(rb"(?=([A-Za-z0-9_]{3}))")
 _CHANGELOG = re.compile(
     r"^(changelog|changes|history|releases?|news)(\.(md|markdown|txt|rst))?$", re.I
 )
@@ -68,9 +69,9 @@ class RepoIndex:
     _path_set: set[str] = field(default_factory=set, repr=False)
     _dirs: set[str] = field(default_factory=set, repr=False)
     _basenames: dict[str, str] = field(default_factory=dict, repr=False)
-    _word_ids: dict[bytes, int] = field(default_factory=dict, repr=False)
-    _reversed: list[bytes] = field(default_factory=list, repr=False)
-    _reversed_ids: list[int] = field(default_factory=list, repr=False)
+    reversed_words: list[bytes] = field(default_factory=list, repr=False)  # sorted, each reversed
+    reversed_ids: array = field(default_factory=lambda: array("I"), repr=False)  # -> words index
+    trigrams: frozenset[bytes] = field(default_factory=frozenset, repr=False)
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
 
@@ -81,10 +82,6 @@ class RepoIndex:
             for depth in range(1, len(parts)):
                 self._dirs.add("/".join(parts[:depth]))
             self._basenames.setdefault(parts[-1], path)
-        self._word_ids = {word: i for i, word in enumerate(self.words)}
-        order = sorted(range(len(self.words)), key=lambda i: self.words[i][::-1])
-        self._reversed = [self.words[i][::-1] for i in order]
-        self._reversed_ids = order
         self._words_blob = b"\n" + b"\n".join(self.words) + b"\n"
         self._text_index = {path: i for i, path in enumerate(self.text_paths)}
 
@@ -118,23 +115,23 @@ class RepoIndex:
             return False
         runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
         if len(runs) == 1 and runs[0] == (0, len(needle)):
-            return (
-                needle in self._word_ids
-                or self._prefix_range(needle)[0] < self._prefix_range(needle)[1]
-                or self._suffix_range(needle)[0] < self._suffix_range(needle)[1]
-                or self._words_blob.find(needle) >= 0
-            )
+            # One run of word characters: present iff it is a substring of some word.
+            if self._word_id(needle) is not None or self._has_prefix_or_suffix(needle):
+                return True
+            if any(needle[i : i + 3] not in self.trigrams for i in range(len(needle) - 2)):
+                return False
+            return self._words_blob.find(needle) >= 0
         # Every run of word characters constrains the words around an occurrence: inner
         # runs are whole words, the first run ends a word, the last run starts one.
         word_sets: list[list[int]] = []
         for start, end in runs:
             run = needle[start:end]
             if start > 0 and end < len(needle):
-                word = self._word_ids.get(run)
+                word = self._word_id(run)
                 ids = [] if word is None else [word]
             elif start == 0 and end < len(needle):
                 low, high = self._suffix_range(run)
-                ids = self._reversed_ids[low:high]
+                ids = list(self.reversed_ids[low:high])
             elif start > 0 and end == len(needle):
                 low, high = self._prefix_range(run)
                 ids = list(range(low, high))
@@ -150,7 +147,7 @@ class RepoIndex:
         files = self._files_of(word_sets[0])
         if len(word_sets) > 1 and len(files) > 8:
             files &= self._files_of(word_sets[1])
-        return any(self._find_in(needle, file_id) >= 0 for file_id in sorted(files))
+        return any(self._find_in(needle, file_id) >= 0 for file_id in files)
 
     def _files_of(self, word_ids: list[int]) -> set[int]:
         files: set[int] = set()
@@ -163,6 +160,17 @@ class RepoIndex:
         end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
         return self.text.find(needle, self.offsets[file_id], end)
 
+    def _word_id(self, word: bytes) -> int | None:
+        i = bisect.bisect_left(self.words, word)
+        return i if i < len(self.words) and self.words[i] == word else None
+
+    def _has_prefix_or_suffix(self, run: bytes) -> bool:
+        low, high = self._prefix_range(run)
+        if low < high:
+            return True
+        low, high = self._suffix_range(run)
+        return low < high
+
     def _prefix_range(self, run: bytes) -> tuple[int, int]:
         """The slice of ``words`` that start with ``run``."""
         low = bisect.bisect_left(self.words, run)
@@ -171,8 +179,8 @@ class RepoIndex:
     def _suffix_range(self, run: bytes) -> tuple[int, int]:
         """The slice of ``_reversed`` (words read backwards) that end with ``run``."""
         reversed_run = run[::-1]
-        low = bisect.bisect_left(self._reversed, reversed_run)
-        return low, bisect.bisect_left(self._reversed, reversed_run + b"\xff", low)
+        low = bisect.bisect_left(self.reversed_words, reversed_run)
+        return low, bisect.bisect_left(self.reversed_words, reversed_run + b"\xff", low)
 
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
@@ -300,6 +308,13 @@ def build_index_files(root: Path, commit: str, target: Path) -> None:
     (target / "postings.bin").write_bytes(postings.tobytes())
     (target / "posting_starts.bin").write_bytes(starts.tobytes())
     (target / "words.bin").write_bytes(b"\n".join(sorted_words))
+    order = sorted(range(len(sorted_words)), key=lambda i: sorted_words[i][::-1])
+    (target / "reversed.bin").write_bytes(b"\n".join(sorted_words[i][::-1] for i in order))
+    (target / "reversed_ids.bin").write_bytes(array("I", order).tobytes())
+    # Every 3-byte window inside a word: a token with a window outside this set cannot
+    # be a substring of any word, which settles most invented names without a scan.
+    windows = set(_TRIGRAM.findall(b"\n".join(sorted_words)))
+    (target / "trigrams.bin").write_bytes(b"".join(sorted(windows)))
     (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
     commits = _run(root, "rev-list", "--all").decode().split()
     commits = sorted(set(commits) | {commit})
@@ -340,6 +355,9 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         text=text,
         words=words_raw.split(b"\n") if words_raw else [],
         postings=_load_array(folder / "postings.bin"),
+        reversed_words=_split_lines(folder / "reversed.bin"),
+        reversed_ids=_load_array(folder / "reversed_ids.bin"),
+        trigrams=_load_trigrams(folder / "trigrams.bin"),
         posting_starts=_load_array(folder / "posting_starts.bin"),
         commits=meta["commits"],
         tags=meta["tags"],
@@ -350,6 +368,16 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
     if index.changelog_path:
         index.changelog = index.file_text(index.changelog_path) or ""
     return index
+
+
+def _split_lines(path: Path) -> list[bytes]:
+    raw = path.read_bytes()
+    return raw.split(b"\n") if raw else []
+
+
+def _load_trigrams(path: Path) -> frozenset[bytes]:
+    raw = path.read_bytes()
+    return frozenset(raw[i : i + 3] for i in range(0, len(raw), 3))
 
 
 def _load_array(path: Path) -> array:

@@ -127,10 +127,18 @@ class GateSpec:
 
 
 def _catalogue() -> tuple[GateSpec, ...]:
-    from pytest_postgates.gates import call_graph_claims, narrative_opening
+    from pytest_postgates.gates import (
+        call_graph_claims,
+        import_specifiers,
+        narrative_opening,
+        numerical_claims,
+        symbol_grounding,
+    )
 
     checks: dict[int, Callable[[Post, GateContext], Scorecard]] = {
-        # 2: symbol_grounding.check,  (registered once its tests land)
+        2: symbol_grounding.check,
+        14: import_specifiers.check,
+        7: numerical_claims.check,
         11: narrative_opening.check,
         13: call_graph_claims.check,
     }

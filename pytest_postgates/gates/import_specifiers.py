@@ -201,6 +201,16 @@ def check(post: Post, context: GateContext) -> Scorecard:
     spec = spec_for(GATE_ID)
     settings = context.settings
     specifiers = extract_specifiers(post)
+    if not specifiers:
+        detail = {
+            "violations": [],
+            "package": settings.package,
+            "ref": settings.ref,
+            "exports_checked": False,
+            "specifiers": 0,
+            "judged": 0,
+        }
+        return spec.card("PASS", detail, summary="no import or install specifiers in code fences")
     try:
         index = context.evidence.index_for(post.path)
     except GitError as exc:
@@ -217,24 +227,16 @@ def check(post: Post, context: GateContext) -> Scorecard:
                 {"error": f"package.json at {settings.ref} is not valid JSON"},
                 summary=f"package.json at {settings.ref} is not valid JSON",
             )
-    package = settings.package or manifest.get("name")
+    # package.json's name, else the repository's own (pyproject.toml) name.
+    package = (
+        settings.package
+        or manifest.get("name")
+        or context.evidence.for_post(post.path).package_name
+    )
     if not isinstance(package, str) or not package:
         message = (
             f"no package name: set 'package' or add package.json with a name at {settings.ref}"
         )
-        if not specifiers:
-            return spec.card(
-                "PASS",
-                {
-                    "violations": [],
-                    "package": None,
-                    "ref": settings.ref,
-                    "exports_checked": False,
-                    "specifiers": 0,
-                    "note": message,
-                },
-                summary="no import or install specifiers in code fences",
-            )
         return spec.card("ERROR", {"error": message}, summary=message)
     pattern = re.compile(settings.product_pattern or product_pattern(package), re.IGNORECASE)
     has_exports = "exports" in manifest
