@@ -210,7 +210,9 @@ def test_concurrent_builders_build_once(tmp_path: Path) -> None:
         for _ in range(4)
     ]
     assert [p.wait() for p in procs] == [0, 0, 0, 0]
-    assert [p.name for p in cache.iterdir() if p.is_dir()] == [f"index-v{INDEX_VERSION}-{commit}"]
+    assert [p.name for p in cache.iterdir() if p.is_dir()] == [
+        f"index-v{INDEX_VERSION}-{commit}-all"
+    ]
 
 
 @settings(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import fnmatch
+import hashlib
 import json
 import mmap
 import os
@@ -259,8 +260,22 @@ def _read_blobs(root: Path, shas: list[str]) -> Iterator[bytes]:
     process.wait()
 
 
-def build_index_files(root: Path, commit: str, target: Path) -> None:
-    """Write the index of ``root`` at ``commit`` into the (new, empty) folder ``target``."""
+def is_excluded(path: str, exclude: tuple[str, ...]) -> bool:
+    """Whether a tracked path is blog content rather than evidence: any ``_posts`` folder,
+    or a folder named in ``exclude`` (paths relative to the repository root)."""
+    parts = path.split("/")
+    if "_posts" in parts[:-1]:
+        return True
+    return any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in exclude)
+
+
+def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str, ...] = ()) -> None:
+    """Write the index of ``root`` at ``commit`` into the (new, empty) folder ``target``.
+
+    Posts are never their own evidence: the text of files under ``_posts`` folders (and
+    the ``exclude`` folders) is left out of content search, so a post that lives in the
+    repository it describes cannot ground an invented name on itself. Their paths stay
+    listed, so a post may still cite another post's file."""
     listing = _run(root, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0")
     paths: list[str] = []
     blob_of: dict[str, str] = {}
@@ -282,7 +297,7 @@ def build_index_files(root: Path, commit: str, target: Path) -> None:
         for name in grep.stdout.split(b"\0")
         if name.startswith(prefix)
     ]
-    text_paths = [path for path in text_paths if path in blob_of]
+    text_paths = [path for path in text_paths if path in blob_of and not is_excluded(path, exclude)]
     words: set[bytes] = set()
     file_words: list[set[bytes]] = []
     offsets: list[int] = []
@@ -403,17 +418,22 @@ def _locked(lock_path: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def open_index(root: Path, commit: str, cache_dir: Path) -> RepoIndex:
+def open_index(
+    root: Path, commit: str, cache_dir: Path, exclude: tuple[str, ...] = ()
+) -> RepoIndex:
     """The index of ``root`` at ``commit``, built at most once per cache folder: the first
-    process to ask builds it under a lock, every other one waits and loads it."""
-    name = f"index-v{INDEX_VERSION}-{commit}"
+    process to ask builds it under a lock, every other one waits and loads it. The key
+    holds the index version, the commit and the settings that shape the index."""
+    exclude = tuple(sorted(set(exclude)))
+    key = hashlib.sha1("\0".join(exclude).encode()).hexdigest()[:8] if exclude else "all"
+    name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if not (folder / "meta.json").is_file():
         with _locked(cache_dir / f"{name}.lock"):
             if not (folder / "meta.json").is_file():
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
                 try:
-                    build_index_files(root, commit, staging)
+                    build_index_files(root, commit, staging, exclude)
                     os.replace(staging, folder)
                 except BaseException:
                     shutil.rmtree(staging, ignore_errors=True)

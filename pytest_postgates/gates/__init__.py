@@ -67,9 +67,21 @@ class EvidenceCache:
         evidence = self.for_post(post_path)
         index = self._indexes.get(evidence.root)
         if index is None:
-            index = open_index(evidence.root, evidence.commit, self.cache_dir)
+            index = open_index(
+                evidence.root, evidence.commit, self.cache_dir, self._excluded(evidence.root)
+            )
             self._indexes[evidence.root] = index
         return index
+
+    def _excluded(self, root: Path) -> tuple[str, ...]:
+        """Configured post folders inside the repository, relative to its root."""
+        folders = []
+        for folder in self.settings.paths:
+            try:
+                folders.append(folder.resolve().relative_to(root.resolve()).as_posix())
+            except ValueError:
+                continue
+        return tuple(folders)
 
     def lint_rules_for(self, post_path: Path) -> LintRules | None:
         """Lint-rule evidence when ``lint_rule_prefix`` and ``lint_rules_dir`` are set."""

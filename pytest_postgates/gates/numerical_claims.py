@@ -174,10 +174,13 @@ def _line_index(starts: list[int], offset: int) -> int:
     return bisect.bisect_right(starts, offset) - 1
 
 
-def _evidence_contains(number: str, family: str, evidence: str) -> bool:
+def _evidence_contains(number: str, family: str, evidence: str, anchored: bool) -> bool:
+    """Whether ``evidence`` holds the number. In files the post names as its anchors
+    (narrow, chosen evidence: ``FRAME_BUDGET_MS = 16``) the number alone counts; in the
+    CHANGELOG and commit messages a one- or two-digit number must stand with its unit."""
     digits = number.replace(".", "")
     escaped = re.escape(number)
-    if len(digits) >= 3:
+    if anchored or len(digits) >= 3:
         return re.search(rf"(?<![\d.]){escaped}(?!\d|\.\d)", evidence) is not None
     spellings = "|".join(
         re.escape(s).replace(r"\ ", r"\s+") for s in sorted(UNITS[family], key=len, reverse=True)
@@ -209,7 +212,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
     if raw_claims:
         prose = raw_claims[0][3]
         links = [(m.start(), m.end()) for m in LINK.finditer(prose)]
-    evidence_parts: list[tuple[str, str]] = []
+    evidence_parts: list[tuple[str, str, bool]] = []  # (name, text, is an anchor file)
     missing: list[str] = []
     note = None
     if raw_claims:
@@ -221,15 +224,15 @@ def check(post: Post, context: GateContext) -> Scorecard:
         if index is not None:
             if index.changelog:
                 evidence_parts.append(
-                    (index.changelog_path or "CHANGELOG", normalise_number(index.changelog))
+                    (index.changelog_path or "CHANGELOG", normalise_number(index.changelog), False)
                 )
-            evidence_parts.append(("commit messages", normalise_number(index.messages)))
+            evidence_parts.append(("commit messages", normalise_number(index.messages), False))
             for path in _anchor_paths(post):
                 text = index.file_text(path)
                 if text is None:
                     missing.append(path)
                 else:
-                    evidence_parts.append((path, normalise_number(text)))
+                    evidence_parts.append((path, normalise_number(text), True))
     claims: list[Claim] = []
     for line, offset, match, _prose in raw_claims:
         number = normalise_number(match.group(1)) + (match.group(2) or "")
@@ -245,8 +248,8 @@ def check(post: Post, context: GateContext) -> Scorecard:
         ):
             cited_by = "link"
         else:
-            for name, text in evidence_parts:
-                if _evidence_contains(number, family, text):
+            for name, text, anchored in evidence_parts:
+                if _evidence_contains(number, family, text, anchored):
                     cited_by = name
                     break
         line_text = post.lines[line - 1].strip()[:160]
@@ -261,7 +264,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "claims": [c.to_dict() for c in claims],
         "uncited": [c.to_dict() for c in uncited],
         "link_distance": LINK_DISTANCE,
-        "evidence": [name for name, _ in evidence_parts],
+        "evidence": [name for name, _, _ in evidence_parts],
     }
     if missing:
         detail["missing_evidence"] = missing
