@@ -21,6 +21,7 @@ It also checks that both approaches ground the same tokens on the sample.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -213,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"repository: {repo} ({files} tracked files)")
     print(f"posts: {len(list(posts.glob('*.md')))}, inline tokens: {len(tokens)}")
 
-    cache = WORK / "cache"
+    # One cache folder per grounding repository, so runs on different repos never collide.
+    cache = WORK / "cache" / hashlib.sha1(str(repo).encode()).hexdigest()[:12]
     shutil.rmtree(cache, ignore_errors=True)
     lint = (args.lint_prefix, args.lint_dir)
     cold = run_gate(repo, posts, cache, lint)
