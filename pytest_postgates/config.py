@@ -52,6 +52,14 @@ class Settings:
     symbol_allowlist: tuple[str, ...] = ()
     banned_phrases: tuple[str, ...] = ()
     body_line_floor: int | None = None
+    required_front_matter: tuple[str, ...] = ("layout", "title", "date")
+    audit_commands: tuple[str, ...] = ()
+    flesch_floor: float | None = None
+    max_paragraph_sentences: int = 8
+    lint_backend: str = "auto"
+    link_timeout: float = 10.0
+    link_cache_max_age: int = 86400
+    unverified_links_fail: bool = False
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
@@ -79,6 +87,14 @@ KEYS: dict[str, str] = {
     "symbol_allowlist": "strs",
     "banned_phrases": "strs",
     "body_line_floor": "int",
+    "required_front_matter": "strs",
+    "audit_commands": "strs",
+    "flesch_floor": "float",
+    "max_paragraph_sentences": "int",
+    "lint_backend": "str",
+    "link_timeout": "float",
+    "link_cache_max_age": "int",
+    "unverified_links_fail": "bool",
     "gates": "gates",
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
@@ -123,6 +139,13 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
             return int(value)
         except (TypeError, ValueError):
             raise fail("an integer") from None
+    if kind == "float":
+        if isinstance(value, bool):
+            raise fail("a number")
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise fail("a number") from None
     if kind == "ids":
         return parse_ids(value, key)
     if kind in ("strs", "paths"):

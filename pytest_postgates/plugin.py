@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates import config as settings_module
+from pytest_postgates.batch import RUN_DIR_KEY
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
 from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, is_markdown
 
@@ -143,6 +144,19 @@ def pytest_runtest_makereport(
             # Travels with the report to the xdist controller, which writes overall files.
             report.postgates = item.run_record()
     return report
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is not None and not hasattr(config, "workerinput"):
+        state.context.batches.remove()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    # xdist: every worker shares the controller's scratch folder for batch results.
+    state = node.config.stash[STATE_KEY]
+    node.workerinput[RUN_DIR_KEY] = str(state.context.batches.run_dir)
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)

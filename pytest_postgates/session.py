@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates import config as settings_module
+from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.gates import BY_ID, CATALOGUE, GateContext, GateSpec, implemented
 from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, write_atomic
@@ -63,10 +64,16 @@ def load_settings(config: pytest.Config) -> Settings:
 
 
 class PostgatesState:
-    def __init__(self, settings: Settings, rootpath: Path, cache_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        rootpath: Path,
+        cache_dir: Path | None = None,
+        run_dir: Path | None = None,
+    ) -> None:
         self.settings = settings
         self.rootpath = rootpath
-        self.context = GateContext.create(settings, cache_dir)
+        self.context = GateContext.create(settings, cache_dir, RunBatches(run_dir))
         if settings.snapshot:
             # Refuse rather than run without the comparison the user asked for.
             raise SettingsError(
@@ -104,7 +111,14 @@ class PostgatesState:
             if cache is not None
             else config.rootpath / ".postgates" / "cache"
         )
-        return cls(load_settings(config), config.rootpath, Path(cache_dir))
+        # One scratch folder per run for batch results: made by the controller (or the only
+        # process) and handed to xdist workers through workerinput.
+        workerinput = getattr(config, "workerinput", None)
+        if workerinput is not None:
+            run_dir = Path(workerinput[RUN_DIR_KEY])
+        else:
+            run_dir = RunBatches.create_run_dir()
+        return cls(load_settings(config), config.rootpath, Path(cache_dir), run_dir)
 
     # ------------------------------------------------------------------ which files
     def is_post(self, path: Path, named_on_command_line: bool) -> bool:
@@ -147,6 +161,8 @@ class PostgatesState:
         order = {spec.id: index for index, spec in enumerate(CATALOGUE)}
         for post_file, specs in selected.items():
             post_file.run.selected = sorted(specs, key=lambda spec: order[spec.id])
+        # Batches (one linter run, one request per URL) cover every collected post.
+        self.context.batches.posts = tuple(self._posts)
 
     def header(self) -> str:
         gates = ", ".join(f"{spec.id} {spec.name}" for spec in self.gates) or "none"

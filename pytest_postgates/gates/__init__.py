@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError, RepoEvidence, find_repo_root, load_repo_evidence
 from pytest_postgates.evidence.index import RepoIndex, open_index
@@ -104,10 +105,13 @@ def default_cache_dir() -> Path:
 class GateContext:
     settings: Settings
     evidence: EvidenceCache
+    batches: RunBatches = field(default_factory=RunBatches)
 
     @classmethod
-    def create(cls, settings: Settings, cache_dir: Path | None = None) -> GateContext:
-        return cls(settings, EvidenceCache(settings, cache_dir))
+    def create(
+        cls, settings: Settings, cache_dir: Path | None = None, batches: RunBatches | None = None
+    ) -> GateContext:
+        return cls(settings, EvidenceCache(settings, cache_dir), batches or RunBatches())
 
 
 @dataclass(frozen=True)
