@@ -27,6 +27,18 @@ ENV_CALL_GRAPH_THRESHOLD = "CALL_GRAPH_CLAIM_THRESHOLD"
 ENV_SYMBOL_GROUNDING_THRESHOLD = "SYMBOL_GROUNDING_THRESHOLD"
 
 
+@dataclass(frozen=True)
+class Judge:
+    """One OpenAI-compatible chat-completions provider. The key is read from the
+    environment variable ``api_key_env`` at request time and never stored."""
+
+    name: str
+    base_url: str
+    model: str
+    api_key_env: str | None = None
+    weight: float = 1.0
+
+
 class SettingsError(ValueError):
     """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
 
@@ -60,6 +72,22 @@ class Settings:
     link_timeout: float = 10.0
     link_cache_max_age: int = 86400
     unverified_links_fail: bool = False
+    # LLM-judged and model gates (3, 4, 9, 10).
+    judges: tuple[Judge, ...] = ()
+    judge_timeout: float = 60.0
+    judge_concurrency: int = 4
+    judge_retries: int = 3
+    judge_cache_max_age: int = 7 * 86400
+    rubric_runs: int = 3
+    rubric_mean_floor: float = 9.0
+    rubric_provider_floor: float = 6.0
+    rubric_valid_runs: int = 15  # of 21 (7 providers x 3 runs); scaled to the panel size
+    tone_runs: int = 5
+    tone_floor: float = 7.0
+    tone_assignments: Path | None = None
+    hhem_model: Path | None = None
+    hhem_threshold: float = 0.1
+    repomap_budget: int = 12000
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
@@ -95,6 +123,21 @@ KEYS: dict[str, str] = {
     "link_timeout": "float",
     "link_cache_max_age": "int",
     "unverified_links_fail": "bool",
+    "judges": "judges",
+    "judge_timeout": "float",
+    "judge_concurrency": "int",
+    "judge_retries": "int",
+    "judge_cache_max_age": "int",
+    "rubric_runs": "int",
+    "rubric_mean_floor": "float",
+    "rubric_provider_floor": "float",
+    "rubric_valid_runs": "int",
+    "tone_runs": "int",
+    "tone_floor": "float",
+    "tone_assignments": "path",
+    "hhem_model": "path",
+    "hhem_threshold": "float",
+    "repomap_budget": "int",
     "gates": "gates",
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
@@ -157,6 +200,35 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         if kind == "paths":
             return tuple(_convert(key, "path", item, base) for item in value)
         return tuple(value)
+    if kind == "judges":
+        if not isinstance(value, (list, tuple)):
+            raise fail("an array of tables [[tool.postgates.judges]]")
+        judges = []
+        for entry in value:
+            if not isinstance(entry, Mapping):
+                raise fail("tables with name, base_url and model")
+            extra = set(entry) - {"name", "base_url", "model", "api_key_env", "weight"}
+            missing = {"name", "base_url", "model"} - set(entry)
+            if extra or missing:
+                raise SettingsError(
+                    f"postgates judge {entry.get('name', '?')!r}: "
+                    + (f"unknown keys {sorted(extra)} " if extra else "")
+                    + (f"missing keys {sorted(missing)}" if missing else "")
+                )
+            judges.append(
+                Judge(
+                    name=_convert("judges.name", "str", entry["name"], base),
+                    base_url=_convert("judges.base_url", "str", entry["base_url"], base),
+                    model=_convert("judges.model", "str", entry["model"], base),
+                    api_key_env=(
+                        _convert("judges.api_key_env", "str", entry["api_key_env"], base)
+                        if "api_key_env" in entry
+                        else None
+                    ),
+                    weight=_convert("judges.weight", "float", entry.get("weight", 1.0), base),
+                )
+            )
+        return tuple(judges)
     if kind == "gates":
         if not isinstance(value, Mapping):
             raise fail("a table of gate names")
