@@ -38,6 +38,10 @@ class GateErrored(PostgatesProblem):
     """The gate could not judge the post: bad input, missing repository, a crash."""
 
 
+class SnapshotMismatch(PostgatesProblem):
+    """Snapshot mode: the scorecard is not the pinned one."""
+
+
 class ExpectationMismatch(PostgatesProblem):
     """The post declares an expected outcome that did not happen."""
 
@@ -47,6 +51,13 @@ def _gate_test(request: pytest.FixtureRequest) -> None:
     item = request.node
     assert isinstance(item, GateItem)
     item.check_verdict()
+
+
+def _gate_snapshot_test(request: pytest.FixtureRequest, snapshot: Any) -> None:
+    """Snapshot mode: the scorecard must equal the one pinned by syrupy."""
+    item = request.node
+    assert isinstance(item, GateItem)
+    item.check_snapshot(snapshot)
 
 
 class PostFile(pytest.File):
@@ -73,10 +84,11 @@ class GateItem(pytest.Function):
         self.spec = spec
         self.card: Scorecard | None = None
         settings = self.config.stash[_state_key()].settings
+        self.snapshot_mode = settings.snapshot
         advisory = settings.is_advisory(spec.name, spec.advisory)
         self.add_marker(pytest.mark.postgates)
         self.add_marker(pytest.mark.advisory if advisory else pytest.mark.hard)
-        if advisory:
+        if advisory and not self.snapshot_mode:
             # Only a gate FAIL is the expected failure; an ERROR stays an error.
             self.add_marker(
                 pytest.mark.xfail(
@@ -88,7 +100,9 @@ class GateItem(pytest.Function):
 
     @classmethod
     def from_parent(cls, parent: PostFile, *, spec: GateSpec) -> GateItem:  # type: ignore[override]
-        return super().from_parent(parent, name=spec.name, callobj=_gate_test, spec=spec)
+        snapshot = parent.config.stash[_state_key()].settings.snapshot
+        test = _gate_snapshot_test if snapshot else _gate_test
+        return super().from_parent(parent, name=spec.name, callobj=test, spec=spec)
 
     @property
     def run(self) -> PostRun:
@@ -115,6 +129,9 @@ class GateItem(pytest.Function):
                 ("score", "" if card.score is None else card.score),
             ]
         )
+        if self.snapshot_mode:
+            # The pinned scorecard is the assertion, whatever the verdict.
+            return
         # A malformed expectation is the post's problem: an ERROR at setup, like bad input.
         expectation = self._expectation()
         if card.verdict == "SKIP":
@@ -146,6 +163,28 @@ class GateItem(pytest.Function):
                 # The summary becomes the xfail reason (-rx, JUnit); findings are in the file.
                 pytest.xfail(f"advisory gate {card.name} FAIL: {card.summary}")
             raise GateFailed(self, self.render(card))
+
+    def check_snapshot(self, snapshot: Any) -> None:
+        from syrupy.extensions.json import JSONSnapshotExtension
+
+        card = self.card
+        assert card is not None
+        from syrupy.terminal import disable_color
+
+        pinned = snapshot(extension_class=JSONSnapshotExtension)
+        if pinned != card.to_dict():
+            # syrupy's own diff, shown without a traceback through the plugin; coloured only
+            # where the terminal shows colour (not in CI logs, files or xdist transport).
+            if self.config.get_terminal_writer().hasmarkup:
+                diff = "\n".join(pinned.get_assert_diff())
+            else:
+                with disable_color():
+                    diff = "\n".join(pinned.get_assert_diff())
+            raise SnapshotMismatch(
+                self,
+                f"{card.name} (gate {card.gate}) scorecard differs from the pinned snapshot "
+                f"(--snapshot-update re-pins it)\n{diff}",
+            )
 
     def _expectation(self) -> Any:
         try:

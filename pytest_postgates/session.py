@@ -74,12 +74,6 @@ class PostgatesState:
         self.settings = settings
         self.rootpath = rootpath
         self.context = GateContext.create(settings, cache_dir, RunBatches(run_dir))
-        if settings.snapshot:
-            # Refuse rather than run without the comparison the user asked for.
-            raise SettingsError(
-                "snapshot mode (--postgates-snapshot / snapshot = true) is not available in "
-                "this version of pytest-postgates yet"
-            )
         unknown_gates = sorted(set(settings.advisory_overrides) - {spec.name for spec in CATALOGUE})
         if unknown_gates:
             names = ", ".join(spec.name for spec in CATALOGUE)

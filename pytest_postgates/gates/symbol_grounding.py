@@ -223,7 +223,6 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "grounded_pct": pct,
         "threshold": threshold,
         "ref": settings.ref,
-        "commit": index.commit,
         "ungrounded": [v.to_dict() for v in ungrounded[:MAX_REPORT]],
     }
     if lint is not None:
