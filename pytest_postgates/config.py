@@ -56,6 +56,8 @@ class Settings:
     only: frozenset[int] | None = None
     offline: bool = False
     feedback: Path | None = None
+    sarif: Path | None = None
+    html: Path | None = None
     snapshot: bool = False
     paths: tuple[Path, ...] = ()
     allow_hosts: tuple[str, ...] = ()

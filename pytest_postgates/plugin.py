@@ -56,6 +56,16 @@ FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         "feedback",
         {"metavar": "FILE", "help": "write drafter retry feedback for failing posts"},
     ),
+    (
+        "--postgates-sarif",
+        "sarif",
+        {"metavar": "FILE", "help": "write a SARIF 2.1.0 log of every finding (code scanning)"},
+    ),
+    (
+        "--postgates-html",
+        "html",
+        {"metavar": "FILE", "help": "write a self-contained HTML report of the corpus"},
+    ),
 )
 SWITCHES: tuple[tuple[str, str, str], ...] = (
     (

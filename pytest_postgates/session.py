@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates import config as settings_module
+from pytest_postgates import reports
 from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.gates import BY_ID, CATALOGUE, GateContext, GateSpec, implemented
@@ -54,9 +55,10 @@ def load_settings(config: pytest.Config) -> Settings:
     for key in ("run_all", "offline", "snapshot"):
         if config.getoption(f"postgates_{key}"):
             settings = replace(settings, **{key: True})
-    feedback = config.getoption("postgates_feedback")
-    if feedback:
-        settings = replace(settings, feedback=(cwd / feedback))
+    for key in ("feedback", "sarif", "html"):
+        value = config.getoption(f"postgates_{key}")
+        if value:
+            settings = replace(settings, **{key: cwd / value})
     settings = settings_module.from_environment(settings, os.environ)
     if not settings.scorecards.is_absolute():
         settings = replace(settings, scorecards=config.rootpath / settings.scorecards)
@@ -200,8 +202,19 @@ class OverallRecorder:
             report["not_run"] = [spec.id for spec in self.state.gates if spec.id not in gates]
             self.overall[post] = report
             write_atomic(overall_path(folder, self.stems[post]), dumps(report))
-        if self.state.settings.feedback is not None:
-            write_atomic(self.state.settings.feedback, self.feedback_text())
+        settings = self.state.settings
+        if settings.feedback is not None:
+            write_atomic(settings.feedback, self.feedback_text())
+        if settings.sarif is not None:
+            write_atomic(settings.sarif, reports.dumps_sarif(self.records))
+        if settings.html is not None:
+            write_atomic(settings.html, reports.html_report(self.records, self.overall))
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        # Under GitHub Actions, findings become annotations on the pull request's files.
+        if os.environ.get("GITHUB_ACTIONS") == "true":
+            for line in reports.github_annotations(self.records):
+                terminalreporter.write_line(line)
 
     def feedback_text(self) -> str:
         """What a drafter needs to fix, per failing post, one actionable line per finding."""

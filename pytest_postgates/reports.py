@@ -1,0 +1,249 @@
+"""Report formats built from a run's gate records: SARIF, GitHub annotations, HTML.
+
+All three read the same records the overall verdicts come from (one per post and gate,
+collected where every report arrives), so they agree with each other and with the
+scorecards. Post content is untrusted: everything taken from a post is escaped for the
+format it lands in.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from pytest_postgates import __version__
+from pytest_postgates.gates import CATALOGUE
+
+Records = Mapping[str, Mapping[int, Mapping[str, Any]]]  # post -> gate id -> record
+
+INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_ORDER = {spec.id: index for index, spec in enumerate(CATALOGUE)}
+_DESCRIPTIONS = {
+    "blog_quality": "Front matter, body length, placeholders and mermaid diagrams are valid.",
+    "symbol_grounding": "Inline code in prose names real repository symbols, files and rules.",
+    "import_specifiers": "Code samples import the real package and exported subpaths.",
+    "numerical_claims": "Every number with a unit in prose is cited.",
+    "readability_links": "Paragraphs are readable and every link resolves.",
+    "markdownlint": "The post passes markdownlint under the blog's configuration.",
+    "narrative_opening": "The opening names a real tool; no corporate-brochure phrases.",
+    "tone_fit": "An LLM judge finds the post matches its assigned tone.",
+    "multi_llm_rubric": "A panel of LLM judges scores the post on seven axes.",
+    "hhem": "No paragraph reads as a hallucination against the repository slice.",
+    "claim_review": "A judge reviews each code claim against the repository slice.",
+    "call_graph_claims": "Few unverified call-graph claims (X calls Y, function-flow diagrams).",
+}
+
+
+def _failing(records: Records) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """(post, record) of every gate that did not pass, in post and run order."""
+    for post in sorted(records):
+        for gate_id in sorted(records[post], key=lambda g: _ORDER.get(g, 99)):
+            record = records[post][gate_id]
+            if record["verdict"] in ("FAIL", "ERROR"):
+                yield post, record
+
+
+def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+    """(line, code, message) of a failing record; an ERROR or FAIL without findings is
+    reported once, at the top of the post, with its summary."""
+    found = [(line or 1, code, message) for line, code, message, *_ in record["findings"]]
+    return found or [(1, record["verdict"], record["summary"] or record["verdict"])]
+
+
+# ---------------------------------------------------------------------- SARIF 2.1.0
+
+
+def sarif(records: Records) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one result per finding of every failing gate, rule id = gate
+    name, for GitHub code scanning and other SARIF consumers."""
+    rules = [
+        {
+            "id": spec.name,
+            "name": "".join(part.title() for part in spec.name.split("_")),
+            "shortDescription": {"text": _DESCRIPTIONS.get(spec.name, spec.name)},
+            "defaultConfiguration": {"level": "warning" if spec.advisory else "error"},
+            "properties": {"gate": spec.id},
+        }
+        for spec in CATALOGUE
+    ]
+    index = {rule["id"]: i for i, rule in enumerate(rules)}
+    results = []
+    for post, record in _failing(records):
+        level = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
+        for line, code, message in _findings(record):
+            results.append(
+                {
+                    "ruleId": record["name"],
+                    "ruleIndex": index[record["name"]],
+                    "level": level,
+                    "message": {"text": f"{code}: {message}"},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": {"uri": post, "uriBaseId": "%SRCROOT%"},
+                                "region": {"startLine": max(1, int(line))},
+                            }
+                        }
+                    ],
+                    "properties": {
+                        "code": code,
+                        "gate": record["gate"],
+                        "verdict": record["verdict"],
+                    },
+                }
+            )
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "pytest-postgates",
+                        "version": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
+    }
+
+
+# ---------------------------------------------------------------------- GitHub
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotations(records: Records) -> list[str]:
+    """``::error``/``::warning`` workflow commands, one per finding of a failing gate."""
+    lines = []
+    for post, record in _failing(records):
+        command = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
+        title = _escape_property(f"postgates {record['name']} (gate {record['gate']})")
+        for line, code, message in _findings(record):
+            lines.append(
+                f"::{command} file={_escape_property(post)},line={max(1, int(line))},"
+                f"title={title}::{_escape_data(f'{code}: {message}')}"
+            )
+    return lines
+
+
+# ---------------------------------------------------------------------- HTML
+
+_STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1b1f24}
+h1{font-size:20px}h2{font-size:16px;margin-top:28px}
+table{border-collapse:collapse}th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left}
+th.gate{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;font-weight:600}
+td.v{text-align:center;font-weight:600;font-size:12px;min-width:44px}
+.PASS{background:#d1f5d3}.FAIL{background:#ffd2d0}.ERROR{background:#f7c6ff}
+.SKIP{background:#eaeef2;color:#57606a}.NONE{background:#fff}
+.advisory.FAIL{background:#fff1b8}.rate{font-variant-numeric:tabular-nums}
+.bar{display:inline-block;height:8px;background:#2da44e;vertical-align:middle}
+code{background:#f6f8fa;padding:0 3px}li{margin:2px 0}
+#filter{margin:8px 0;padding:4px;width:320px}
+"""
+_SCRIPT = """
+(function(){
+  var input=document.getElementById('filter');
+  var rows=[].slice.call(document.querySelectorAll('#grid tbody tr'));
+  function apply(){
+    var q=input.value.toLowerCase();
+    rows.forEach(function(r){r.style.display=r.dataset.post.toLowerCase().indexOf(q)<0?'none':'';});
+  }
+  input.addEventListener('input',apply);
+  document.querySelectorAll('.rate').forEach(function(cell){
+    var bar=document.createElement('span');bar.className='bar';
+    bar.style.width=Math.round(parseFloat(cell.dataset.rate)*0.8)+'px';cell.appendChild(bar);
+  });
+  document.body.setAttribute('data-rendered','yes');
+})();
+"""
+
+
+def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> str:
+    """One self-contained page: a posts x gates grid coloured by verdict, per-gate pass
+    rates, and every failing post's findings with line numbers. No external resources."""
+    esc = html.escape
+    gate_ids = sorted(
+        {g for gates in records.values() for g in gates}, key=lambda g: _ORDER.get(g, 99)
+    )
+    names = {spec.id: spec.name for spec in CATALOGUE}
+    advisory = {spec.id: spec.advisory for spec in CATALOGUE}
+    head = "".join(f'<th class="gate">{esc(names.get(g, str(g)))} ({g})</th>' for g in gate_ids)
+    rows = []
+    for post in sorted(records):
+        cells = []
+        for g in gate_ids:
+            record = records[post].get(g)
+            verdict = record["verdict"] if record else "NONE"
+            kind = "advisory" if record and record["advisory"] else "hard"
+            title = esc(record["summary"] if record else "not run", quote=True)
+            cells.append(
+                f'<td class="v {kind} {verdict}" title="{title}">{verdict if record else ""}</td>'
+            )
+        status = overall.get(post, {}).get("overall", "")
+        link = f'<a href="#p{len(rows)}">{esc(post)}</a>'
+        rows.append(
+            f'<tr data-post="{esc(post, quote=True)}"><td>{link}</td>'
+            f'<td class="v {esc(status)}">{esc(status)}</td>{"".join(cells)}</tr>'
+        )
+    rates = []
+    for g in gate_ids:
+        verdicts = [records[p][g]["verdict"] for p in records if g in records[p]]
+        judged = [v for v in verdicts if v in ("PASS", "FAIL", "ERROR")]
+        rate = 100.0 * judged.count("PASS") / len(judged) if judged else 0.0
+        kind = "advisory" if advisory.get(g) else "hard"
+        rates.append(
+            f"<tr><td>{esc(names.get(g, str(g)))} ({g}, {kind})</td><td>{len(judged)}</td>"
+            f'<td class="rate" data-rate="{rate:.1f}">{rate:.1f}% </td></tr>'
+        )
+    details = []
+    for number, post in enumerate(sorted(records)):
+        failing = [
+            records[post][g]
+            for g in gate_ids
+            if g in records[post] and records[post][g]["verdict"] in ("FAIL", "ERROR")
+        ]
+        items = []
+        for record in failing:
+            findings = "".join(
+                f"<li>line {line}: <code>{esc(code)}</code> {esc(message)}</li>"
+                for line, code, message in _findings(record)
+            )
+            items.append(
+                f"<h3>{esc(record['name'])} (gate {record['gate']}) {esc(record['verdict'])}: "
+                f"{esc(record['summary'])}</h3><ul>{findings}</ul>"
+            )
+        body = "".join(items) or "<p>Every gate that ran passed.</p>"
+        details.append(f'<section id="p{number}"><h2>{esc(post)}</h2>{body}</section>')
+    passed = sum(1 for report in overall.values() if report.get("overall") == "PASS")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width">'
+        f"<title>postgates report</title><style>{_STYLE}</style></head><body>"
+        f"<h1>pytest-postgates: {passed} of {len(overall)} posts pass every hard gate</h1>"
+        '<input id="filter" placeholder="filter posts" aria-label="filter posts">'
+        f'<table id="grid"><thead><tr><th>post</th><th>overall</th>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        '<h2>Pass rate per gate</h2><table id="rates"><thead><tr><th>gate</th><th>judged</th>'
+        f"<th>pass rate</th></tr></thead><tbody>{''.join(rates)}</tbody></table>"
+        f"<h2>Findings</h2>{''.join(details)}"
+        f"<script>{_SCRIPT}</script></body></html>\n"
+    )
+
+
+def dumps_sarif(records: Records) -> str:
+    return json.dumps(sarif(records), indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,185 @@
+"""SARIF, GitHub annotations and the HTML report, from a real run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates import reports
+
+FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+POSTS = {
+    "2026-01-01-clean.md": "We run pytest over Python posts.\n",
+    # gate 11 FAIL: phrase on line 6 and 8; a hostile string to check escaping
+    "2026-01-01-brochure.md": "Python is a paradigm shift, 100%: <script>alert(1)</script>\n\n"
+    "It is cutting-edge, with commas, colons: and\nnew lines.\n",
+    # gate 13 FAIL only (advisory): seven claim lines
+    "2026-01-01-claims.md": "A pytest post.\n\n"
+    + "\n\n".join(
+        [
+            "The loader calls the parser.",
+            "The session orchestrates gates.",
+            "main is the entry point.",
+            "A switch statement picks it.",
+            "It returns a Promise<Response>.",
+            "A private method does it.",
+            "A thin wrapper holds it.",
+        ]
+    )
+    + "\n",
+}
+
+
+@pytest.fixture
+def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv(
+        "PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest --postgates-only=11,13"
+    )
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    for name, body in POSTS.items():
+        (posts / name).write_text(FRONT + body)
+    return pytester
+
+
+@pytest.fixture(scope="session")
+def sarif_schema(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The SARIF 2.1.0 JSON schema, from the npm package Microsoft publishes it in."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: cannot fetch the SARIF 2.1.0 schema")
+    folder = tmp_path_factory.mktemp("sarif-schema")
+    packed = subprocess.run(
+        [npm, "pack", "@microsoft/jest-sarif@1.0.0-beta.0", "--silent"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if packed.returncode != 0:
+        pytest.skip(
+            f"cannot download the SARIF schema package from npm: {packed.stderr.strip()[:200]}"
+        )
+    with tarfile.open(folder / packed.stdout.strip().splitlines()[-1]) as archive:
+        member = archive.extractfile("package/lib/schemas/sarif-2.1.0-rtm.5.json")
+        assert member is not None
+        return json.load(member)
+
+
+def test_sarif_validates_and_holds_one_result_per_finding(
+    run: pytest.Pytester, sarif_schema: dict
+) -> None:
+    import jsonschema
+
+    run.runpytest("--postgates-sarif", "out.sarif")
+    log = json.loads((run.path / "out.sarif").read_text())
+    jsonschema.validate(log, sarif_schema)
+    results = log["runs"][0]["results"]
+    brochure = [
+        r
+        for r in results
+        if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("brochure.md")
+    ]
+    assert [
+        (r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+        for r in brochure
+    ] == [
+        ("narrative_opening", "error", 6),
+        ("narrative_opening", "error", 8),
+    ]
+    claims = [r for r in results if r["ruleId"] == "call_graph_claims"]
+    assert len(claims) == 7 and {r["level"] for r in claims} == {"warning"}
+    assert {rule["id"] for rule in log["runs"][0]["tool"]["driver"]["rules"]} >= {
+        "narrative_opening",
+        "call_graph_claims",
+    }
+
+
+def test_github_annotations_only_under_github_actions(
+    run: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not [line for line in run.runpytest().outlines if line.startswith("::")]
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    lines = [line for line in run.runpytest().outlines if line.startswith("::")]
+    assert lines[0].startswith(
+        "::error file=_posts/2026-01-01-brochure.md,line=6,"
+        "title=postgates narrative_opening (gate 11)::BANNED_PHRASE"
+    )
+    assert "%25" in lines[0]  # the "%" of "100%" is escaped
+    assert sum(line.startswith("::warning file=_posts/2026-01-01-claims.md") for line in lines) == 7
+
+
+def test_annotation_escaping() -> None:
+    records = {
+        "a,b:c.md": {
+            11: {
+                "gate": 11,
+                "name": "narrative_opening",
+                "advisory": False,
+                "verdict": "FAIL",
+                "summary": "s",
+                "findings": [[3, "X", "50% off\nnext: line", ""]],
+            }
+        }
+    }
+    (line,) = reports.github_annotations(records)
+    assert (
+        line == "::error file=a%2Cb%3Ac.md,line=3,title=postgates narrative_opening (gate 11)"
+        "::X: 50%25 off%0Anext: line"
+    )
+
+
+def test_html_report_is_self_contained_and_escapes_post_content(run: pytest.Pytester) -> None:
+    run.runpytest("--postgates-html", "report.html")
+    page = (run.path / "report.html").read_text()
+    assert (
+        "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    )
+    assert "http://" not in page and "https://" not in page  # nothing to fetch: usable offline
+    assert page.count('<tr data-post="') == 3
+    assert (
+        "1 of 3 posts pass every hard gate" in page or "2 of 3 posts pass every hard gate" in page
+    )
+
+
+def _chromium() -> str | None:
+    return (
+        shutil.which("chromium")
+        or shutil.which("chromium-browser")
+        or shutil.which("google-chrome")
+    )
+
+
+def test_html_report_renders_the_grid_in_headless_chromium(
+    run: pytest.Pytester, tmp_path: Path
+) -> None:
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("Chromium is not installed (Debian package 'chromium'); .ci/run installs it")
+    run.runpytest("--postgates-html", "report.html")
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=2000",
+        "--dump-dom",
+        (run.path / "report.html").as_uri(),
+    ]
+    dom = subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert 'data-rendered="yes"' in dom  # the page's script ran
+    assert dom.count('<td class="v ') >= 3 * 3  # three posts x (overall + two gates)
+    assert 'class="bar"' in dom  # pass-rate bars drawn
