@@ -14,8 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates import suppression
 from pytest_postgates.gates import GateContext, GateSpec
-from pytest_postgates.post import Post, parse_post
+from pytest_postgates.post import InputProblem, Post, parse_post
 from pytest_postgates.scorecard import Finding, Scorecard
 
 EXPECT_KEY = "postgates"
@@ -60,6 +61,14 @@ class PostRun:
     @cached_property
     def post(self) -> Post:
         return parse_post(self.path)
+
+    @cached_property
+    def suppressions(self) -> suppression.Suppressions:
+        from pytest_postgates.gates import CATALOGUE
+
+        names = {spec.name: spec.name for spec in CATALOGUE}
+        names.update({str(spec.id): spec.name for spec in CATALOGUE})
+        return suppression.parse(self.post, names)
 
     def is_advisory(self, spec: GateSpec) -> bool:
         return self.context.settings.is_advisory(spec.name, spec.advisory)
@@ -121,8 +130,10 @@ class PostRun:
                 spec.card("ERROR", {"error": message}, summary=message),
                 trace=traceback.format_exc(),
             )
-        if post.defects:
-            card = _with_defects(card, post)
+        card = suppression.apply(card, self.suppressions, spec.rescore)
+        defects = post.defects + self.suppressions.problems
+        if defects:
+            card = _with_defects(card, defects)
         return card
 
     def expectation(self, spec: GateSpec) -> Expectation | None:
@@ -174,12 +185,12 @@ def _problem_dict(problem: Any) -> dict[str, Any]:
     return {"code": problem.code, "line": problem.line, "message": problem.message}
 
 
-def _with_defects(card: Scorecard, post: Post) -> Scorecard:
-    """Repairable input defects (CRLF, BOM) fail the gate until the file is fixed, but the
-    gate's own findings are still reported, computed on the repaired text."""
+def _with_defects(card: Scorecard, defects: list[InputProblem]) -> Scorecard:
+    """Repairable input defects (CRLF, BOM, a directive naming no gate) fail the gate until
+    the file is fixed, but the gate's own findings are still reported."""
     detail = dict(card.detail)
-    detail["input_problems"] = [_problem_dict(p) for p in post.defects]
-    findings = [Finding(p.line, p.code, p.message) for p in post.defects] + card.findings
+    detail["input_problems"] = [_problem_dict(p) for p in defects]
+    findings = [Finding(p.line, p.code, p.message) for p in defects] + card.findings
     verdict = "FAIL" if card.verdict == "PASS" else card.verdict
-    summary = "; ".join([*(p.message for p in post.defects), card.summary])
+    summary = "; ".join([*(p.message for p in defects), card.summary])
     return replace(card, verdict=verdict, detail=detail, findings=findings, summary=summary)

@@ -123,6 +123,11 @@ class GateSpec:
     advisory: bool
     kind: str
     check: Callable[[Post, GateContext], Scorecard] | None = field(default=None, compare=False)
+    # Recomputes the verdict once suppressed findings are set aside (None: FAIL while any
+    # finding remains).
+    rescore: Callable[[Scorecard, list[Finding]], Scorecard] | None = field(
+        default=None, compare=False
+    )
 
     def card(
         self,
@@ -164,10 +169,11 @@ def _catalogue() -> tuple[GateSpec, ...]:
     specs = []
     for gate_id, name, advisory, kind in rows:
         module_name = f"{__name__}.{name}"
-        check = None
+        check = rescore = None
         if importlib.util.find_spec(module_name) is not None:
-            check = importlib.import_module(module_name).check
-        specs.append(GateSpec(gate_id, name, advisory, kind, check))
+            module = importlib.import_module(module_name)
+            check, rescore = module.check, getattr(module, "rescore", None)
+        specs.append(GateSpec(gate_id, name, advisory, kind, check, rescore))
     return tuple(specs)
 
 

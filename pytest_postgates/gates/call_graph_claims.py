@@ -222,3 +222,29 @@ def check(post: Post, context: GateContext) -> Scorecard:
     comparison = "<=" if verdict == "PASS" else ">"
     summary = f"claim score {score} {comparison} threshold {threshold}"
     return spec.card(verdict, detail, findings, summary, score)
+
+
+def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
+    """The score again from the findings left after suppression."""
+    from dataclasses import replace
+
+    claims = [f for f in kept if f.code in CODES]
+    flows = [f for f in kept if f.code == "MERMAID_FUNCTION_FLOW"]
+    threshold = card.detail["threshold"]
+    score = len(claims) + MERMAID_WEIGHT * len(flows)
+    verdict = "PASS" if score <= threshold else "FAIL"
+    kept_keys = {(f.line, f.code) for f in claims}
+    flow_lines = {f.line for f in flows}
+    detail = dict(card.detail)
+    detail.update(
+        claim_score=score,
+        claim_count=len(claims),
+        mermaid_function_flows=len(flows),
+        mermaid_blocks=[b for b in detail["mermaid_blocks"] if b["line"] in flow_lines],
+        by_code=dict(sorted(Counter(f.code for f in claims).items())),
+        claims=[c for c in detail["claims"] if (c["line"], c["code"]) in kept_keys],
+        note=NOTE_PASS if verdict == "PASS" else NOTE_FAIL,
+    )
+    comparison = "<=" if verdict == "PASS" else ">"
+    summary = f"claim score {score} {comparison} threshold {threshold} (after suppression)"
+    return replace(card, verdict=verdict, detail=detail, summary=summary, score=score)

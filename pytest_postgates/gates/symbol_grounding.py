@@ -240,3 +240,30 @@ def check(post: Post, context: GateContext) -> Scorecard:
     comparison = ">=" if verdict == "PASS" else "<"
     summary = f"{grounded}/{total} tokens grounded ({pct}% {comparison} {threshold}%)"
     return spec.card(verdict, detail, findings, summary, pct)
+
+
+def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
+    """Suppressed tokens leave the count; the share is computed over the rest."""
+    from dataclasses import replace
+
+    if "ungrounded" not in card.detail:
+        return card
+    suppressed = len(card.detail.get("suppressed", []))
+    total = card.detail["total"] - suppressed
+    grounded = card.detail["grounded"]
+    pct = round(grounded / total * 1000) / 10 if total else 100.0
+    threshold = card.detail["threshold"]
+    verdict = "PASS" if pct >= threshold else "FAIL"
+    # Suppression is by line, so the tokens left are those on lines still holding findings.
+    kept_lines = {f.line for f in kept if f.code == "UNGROUNDED"}
+    detail = dict(card.detail)
+    detail.update(
+        total=total,
+        grounded_pct=pct,
+        ungrounded=[u for u in detail["ungrounded"] if u["line"] in kept_lines],
+    )
+    comparison = ">=" if verdict == "PASS" else "<"
+    summary = (
+        f"{grounded}/{total} tokens grounded ({pct}% {comparison} {threshold}%), after suppression"
+    )
+    return replace(card, verdict=verdict, detail=detail, summary=summary, score=pct)

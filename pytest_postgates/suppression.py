@@ -1,0 +1,110 @@
+"""Inline suppression: HTML-comment directives that silence one gate's findings.
+
+    <!-- postgates-disable call_graph_claims -->   ... <!-- postgates-enable call_graph_claims -->
+    <!-- postgates-disable-next-line numerical_claims -->
+    <!-- postgates-disable-file symbol_grounding,markdownlint -->
+
+Gates are named by test name or id. A suppressed finding never vanishes: it moves to the
+scorecard's ``suppressed`` list, and the verdict is recomputed from what is left. A
+directive naming no gate is itself a problem of the post. Directives inside code are text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from pytest_postgates.post import InputProblem, Post
+from pytest_postgates.scorecard import Finding, Scorecard
+
+DIRECTIVE = re.compile(
+    r"<!--\s*postgates-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->", re.IGNORECASE
+)
+
+
+@dataclass
+class Suppressions:
+    whole_file: set[str] = field(default_factory=set)
+    lines: dict[str, set[int]] = field(default_factory=dict)
+    problems: list[InputProblem] = field(default_factory=list)
+
+    def covers(self, gate: str, line: int | None) -> bool:
+        if gate in self.whole_file:
+            return True
+        return line is not None and line in self.lines.get(gate, ())
+
+
+def parse(post: Post, gate_names: Mapping[str, str]) -> Suppressions:
+    """Directives of a post. ``gate_names`` maps every accepted spelling (name, id) to the
+    gate's name."""
+    found = Suppressions()
+    open_ranges: dict[str, int] = {}
+    last = len(post.lines)
+    for number, text in post.body_lines():
+        if number in post.code_lines:
+            continue
+        for match in DIRECTIVE.finditer(text):
+            kind = match.group(1).lower()
+            raw = [name for name in re.split(r"[\s,]+", match.group(2).strip()) if name]
+            names = []
+            for name in raw:
+                gate = gate_names.get(name.lower())
+                if gate is None:
+                    found.problems.append(
+                        InputProblem(
+                            "SUPPRESSION",
+                            f"postgates-{kind} names no gate {name!r}",
+                            line=number,
+                            fatal=False,
+                        )
+                    )
+                else:
+                    names.append(gate)
+            if not raw and kind != "enable":
+                found.problems.append(
+                    InputProblem("SUPPRESSION", f"postgates-{kind} names no gate", number, False)
+                )
+            if kind == "disable-file":
+                found.whole_file.update(names)
+            elif kind == "disable-next-line":
+                for gate in names:
+                    found.lines.setdefault(gate, set()).add(number + 1)
+            elif kind == "disable":
+                for gate in names:
+                    open_ranges.setdefault(gate, number)
+            else:  # enable: the named gates, or every open range when none is named
+                for gate in names or list(open_ranges):
+                    start = open_ranges.pop(gate, None)
+                    if start is not None:
+                        found.lines.setdefault(gate, set()).update(range(start, number + 1))
+    for gate, start in open_ranges.items():
+        found.lines.setdefault(gate, set()).update(range(start, last + 1))
+    return found
+
+
+Rescore = Callable[[Scorecard, list[Finding]], Scorecard]
+
+
+def default_rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
+    """For gates that fail when any finding remains: passing once none is left."""
+    if card.verdict == "FAIL" and not kept:
+        return replace(card, verdict="PASS", summary=f"{card.summary} (all findings suppressed)")
+    return card
+
+
+def apply(card: Scorecard, suppressions: Suppressions, rescore: Rescore | None) -> Scorecard:
+    """Move the suppressed findings of ``card`` aside and recompute its verdict."""
+    if card.verdict not in ("PASS", "FAIL"):
+        return card
+    kept, suppressed = [], []
+    for finding in card.findings:
+        (suppressed if suppressions.covers(card.name, finding.line) else kept).append(finding)
+    if not suppressed:
+        return card
+    detail = dict(card.detail)
+    detail["suppressed"] = [
+        {"line": f.line, "code": f.code, "message": f.message} for f in suppressed
+    ]
+    card = replace(card, detail=detail, findings=kept)
+    return (rescore or default_rescore)(card, kept)

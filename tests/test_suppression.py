@@ -1,0 +1,102 @@
+"""Inline suppression directives: findings move aside, verdicts are recomputed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.gates import CATALOGUE, spec_for
+from pytest_postgates.runner import PostRun
+from tests.helpers import FRONT_MATTER, context
+
+CLAIMS = "\n".join(f"Line {i}: the runner calls the gate." for i in range(7))  # score 7 > 6
+
+
+def _run(tmp_path: Path, body: str) -> PostRun:
+    path = tmp_path / "2026-01-01-post.md"
+    path.write_text(FRONT_MATTER + body)
+    return PostRun(path, path.name, path.stem, context(repo=tmp_path / "none"), list(CATALOGUE))
+
+
+def _card(tmp_path: Path, body: str, gate: int = 13):
+    run = _run(tmp_path, body)
+    run.selected = [spec_for(gate)]
+    return run.evaluate(spec_for(gate))
+
+
+def test_disable_next_line_suppresses_one_claim_and_the_score_is_recomputed(tmp_path: Path) -> None:
+    body = "<!-- postgates-disable-next-line call_graph_claims -->\n" + CLAIMS + "\n"
+    card = _card(tmp_path, body)
+    assert card.verdict == "PASS"
+    assert card.detail["claim_score"] == 6
+    assert card.detail["suppressed"] == [
+        {"line": 7, "code": "CALLS", "message": "Line 0: the runner calls the gate."}
+    ]
+    assert len(card.findings) == 6
+
+
+def test_disable_enable_range_and_ids(tmp_path: Path) -> None:
+    body = (
+        "<!-- postgates-disable 13 -->\n"
+        + CLAIMS
+        + "\n<!-- postgates-enable 13 -->\nIt calls more.\n"
+    )
+    card = _card(tmp_path, body)
+    assert card.verdict == "PASS"
+    assert len(card.detail["suppressed"]) == 7
+    assert [f.line for f in card.findings] == [15]
+
+
+def test_disable_file_for_a_hard_gate(tmp_path: Path) -> None:
+    body = "<!-- postgates-disable-file narrative_opening -->\nIt is a paradigm shift.\n"
+    card = _card(tmp_path, body, gate=11)
+    assert card.verdict == "PASS"
+    assert {s["code"] for s in card.detail["suppressed"]} == {"NO_ENTITY", "BANNED_PHRASE"}
+
+
+def test_unsuppressed_findings_keep_failing(tmp_path: Path) -> None:
+    body = (
+        "We use pytest.\n<!-- postgates-disable-next-line narrative_opening -->\n"
+        "A paradigm shift.\nAnd cutting-edge.\n"
+    )
+    card = _card(tmp_path, body, gate=11)
+    assert card.verdict == "FAIL"
+    assert [f.line for f in card.findings] == [9]
+    assert [s["line"] for s in card.detail["suppressed"]] == [8]
+
+
+def test_unknown_gate_in_a_directive_is_a_finding(tmp_path: Path) -> None:
+    body = "We use pytest.\n<!-- postgates-disable narative_opening -->\n"
+    card = _card(tmp_path, body, gate=11)
+    assert card.verdict == "FAIL"
+    assert card.findings[0].code == "SUPPRESSION"
+    assert "names no gate 'narative_opening'" in card.findings[0].message
+
+
+def test_directives_inside_code_are_not_directives(tmp_path: Path) -> None:
+    body = "```html\n<!-- postgates-disable-file call_graph_claims -->\n```\n" + CLAIMS + "\n"
+    assert _card(tmp_path, body).verdict == "FAIL"
+
+
+@pytest.mark.parametrize("gate", [2, 13])
+def test_gates_with_their_own_rescoring_have_it(gate: int) -> None:
+    assert spec_for(gate).rescore is not None
+
+
+def test_symbol_grounding_share_is_recomputed_without_suppressed_tokens(tmp_path: Path) -> None:
+    from tests.helpers import make_repo
+
+    repo = make_repo(tmp_path / "repo", {"src/a.py": "def real_one():\n    pass\n"})
+    posts = repo / "_posts"
+    posts.mkdir()
+    path = posts / "2026-01-01-p.md"
+    path.write_text(
+        FRONT_MATTER + "Uses `real_one`.\n<!-- postgates-disable-next-line symbol_grounding -->\n"
+        "An example `made_up_name` here.\n"
+    )
+    run = PostRun(path, path.name, path.stem, context(repo=repo), [spec_for(2)])
+    card = run.evaluate(spec_for(2))
+    assert (card.verdict, card.detail["total"], card.detail["grounded_pct"]) == ("PASS", 1, 100.0)
+    assert card.detail["ungrounded"] == []
+    assert card.detail["suppressed"][0]["line"] == 8
