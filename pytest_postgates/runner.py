@@ -59,8 +59,16 @@ class PostRun:
         self.short_circuited_at: int | None = None
 
     @cached_property
+    def raw(self) -> bytes | None:
+        """The post's bytes, read once (the cache key needs them; parsing may not)."""
+        try:
+            return self.path.read_bytes()
+        except OSError:
+            return None
+
+    @cached_property
     def post(self) -> Post:
-        return parse_post(self.path)
+        return parse_post(self.path, self.raw)
 
     @cached_property
     def suppressions(self) -> suppression.Suppressions:
@@ -93,9 +101,22 @@ class PostRun:
                 ),
                 advisory=advisory,
             )
+        key = self._cache_key(spec)
+        cached = self.context.results.load(key) if key else None
+        if cached is not None:
+            return replace(cached, advisory=advisory)
         post = self.post
         card = self._input_error(spec, post) if post.fatal_problems else self._run_check(spec, post)
+        if key:
+            self.context.results.store(key, card)
         return replace(card, advisory=advisory)
+
+    def _cache_key(self, spec: GateSpec) -> str | None:
+        """The result-cache key of this post and gate, or None when it must be gated anew."""
+        if self.raw is None or spec.cache_inputs is None:
+            return None
+        inputs = spec.cache_inputs(self.path, self.context)
+        return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
 
     def _blocking_gate(self, spec: GateSpec) -> int | None:
         """The first selected hard gate before ``spec`` that did not PASS, if any.

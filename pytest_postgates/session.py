@@ -21,7 +21,14 @@ from pytest_postgates import config as settings_module
 from pytest_postgates import reports
 from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
-from pytest_postgates.gates import BY_ID, CATALOGUE, GateContext, GateSpec, implemented
+from pytest_postgates.gates import (
+    BY_ID,
+    CATALOGUE,
+    GateContext,
+    GateSpec,
+    default_cache_dir,
+    implemented,
+)
 from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, write_atomic
 
 STATE_KEY = pytest.StashKey["PostgatesState"]()
@@ -75,7 +82,9 @@ class PostgatesState:
     ) -> None:
         self.settings = settings
         self.rootpath = rootpath
-        self.context = GateContext.create(settings, cache_dir, RunBatches(run_dir))
+        self.context = GateContext.create(
+            settings, cache_dir, RunBatches(run_dir), cache_results=cache_dir is not None
+        )
         unknown_gates = sorted(set(settings.advisory_overrides) - {spec.name for spec in CATALOGUE})
         if unknown_gates:
             names = ", ".join(spec.name for spec in CATALOGUE)
@@ -99,14 +108,10 @@ class PostgatesState:
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> PostgatesState:
-        # Indexes live in pytest's cache folder (so --cache-clear clears them), or in
-        # .postgates/cache when the cache plugin is disabled.
+        # Indexes and results live in pytest's cache folder (so --cache-clear clears them),
+        # or in the user's cache folder when the cache plugin is disabled.
         cache = getattr(config, "cache", None)
-        cache_dir = (
-            cache.mkdir("postgates")
-            if cache is not None
-            else config.rootpath / ".postgates" / "cache"
-        )
+        cache_dir = cache.mkdir("postgates") if cache is not None else default_cache_dir()
         # One scratch folder per run for batch results: made by the controller (or the only
         # process) and handed to xdist workers through workerinput.
         workerinput = getattr(config, "workerinput", None)

@@ -19,6 +19,7 @@ from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError, RepoEvidence, find_repo_root, load_repo_evidence
 from pytest_postgates.evidence.index import RepoIndex, open_index
 from pytest_postgates.evidence.lint_rules import LintRules, extract_lint_rules
+from pytest_postgates.results import ResultCache
 from pytest_postgates.scorecard import Finding, Scorecard, Verdict
 
 if TYPE_CHECKING:
@@ -103,17 +104,37 @@ def default_cache_dir() -> Path:
     return Path(base) / "pytest-postgates"
 
 
+def commit_inputs(post_path: Path, context: GateContext) -> str | None:
+    """``cache_inputs`` for gates that depend on the post and the grounding commit only."""
+    try:
+        evidence = context.evidence.for_post(post_path)
+    except GitError:
+        return None
+    return f"{evidence.root}@{evidence.commit}"
+
+
 @dataclass
 class GateContext:
     settings: Settings
     evidence: EvidenceCache
     batches: RunBatches = field(default_factory=RunBatches)
+    results: ResultCache | None = None
+
+    def __post_init__(self) -> None:
+        if self.results is None:
+            self.results = ResultCache(None, self.settings)
 
     @classmethod
     def create(
-        cls, settings: Settings, cache_dir: Path | None = None, batches: RunBatches | None = None
+        cls,
+        settings: Settings,
+        cache_dir: Path | None = None,
+        batches: RunBatches | None = None,
+        cache_results: bool = False,
     ) -> GateContext:
-        return cls(settings, EvidenceCache(settings, cache_dir), batches or RunBatches())
+        evidence = EvidenceCache(settings, cache_dir)
+        results = ResultCache(evidence.cache_dir / "results" if cache_results else None, settings)
+        return cls(settings, evidence, batches or RunBatches(), results)
 
 
 @dataclass(frozen=True)
@@ -126,6 +147,11 @@ class GateSpec:
     # Recomputes the verdict once suppressed findings are set aside (None: FAIL while any
     # finding remains).
     rescore: Callable[[Scorecard, list[Finding]], Scorecard] | None = field(
+        default=None, compare=False
+    )
+    # What else the result depends on, as a string for the result-cache key; None from
+    # the function means "do not cache this time". Gates without it are never cached.
+    cache_inputs: Callable[[Path, GateContext], str | None] | None = field(
         default=None, compare=False
     )
 
@@ -169,11 +195,13 @@ def _catalogue() -> tuple[GateSpec, ...]:
     specs = []
     for gate_id, name, advisory, kind in rows:
         module_name = f"{__name__}.{name}"
-        check = rescore = None
+        check = rescore = cache_inputs = None
         if importlib.util.find_spec(module_name) is not None:
             module = importlib.import_module(module_name)
-            check, rescore = module.check, getattr(module, "rescore", None)
-        specs.append(GateSpec(gate_id, name, advisory, kind, check, rescore))
+            check = module.check
+            rescore = getattr(module, "rescore", None)
+            cache_inputs = getattr(module, "cache_inputs", None)
+        specs.append(GateSpec(gate_id, name, advisory, kind, check, rescore, cache_inputs))
     return tuple(specs)
 
 

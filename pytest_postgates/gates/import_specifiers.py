@@ -15,6 +15,7 @@ import json
 import re
 import shlex
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence import GitError
@@ -295,3 +296,10 @@ def _classify(
                 return None
         return f'subpath "{subpath}" is not a file of {package} (it has no exports map)'
     return f'package "{text}" does not exist; the product is published as {package}'
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """The result depends on the post, the settings and the grounding commit."""
+    from pytest_postgates.gates import commit_inputs
+
+    return commit_inputs(post_path, context)

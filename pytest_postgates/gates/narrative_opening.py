@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence import GitError
@@ -592,3 +593,10 @@ def check(post: Post, context: GateContext) -> Scorecard:
             parts.append(f"{len(banned)} brochure phrase(s)")
         summary = "; ".join(parts)
     return spec.card(verdict, detail, findings, summary, len(findings))
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """The result depends on the post, the settings and the grounding commit."""
+    from pytest_postgates.gates import commit_inputs
+
+    return commit_inputs(post_path, context)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence import GitError
@@ -295,3 +296,10 @@ def _family_of(spelling: str) -> str:
         ):
             return family
     return spelling
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """The result depends on the post, the settings and the grounding commit."""
+    from pytest_postgates.gates import commit_inputs
+
+    return commit_inputs(post_path, context)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence import GitError
@@ -267,3 +268,10 @@ def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
         f"{grounded}/{total} tokens grounded ({pct}% {comparison} {threshold}%), after suppression"
     )
     return replace(card, verdict=verdict, detail=detail, summary=summary, score=pct)
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """The result depends on the post, the settings and the grounding commit."""
+    from pytest_postgates.gates import commit_inputs
+
+    return commit_inputs(post_path, context)
