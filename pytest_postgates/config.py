@@ -56,6 +56,7 @@ class Settings:
     only: frozenset[int] | None = None
     offline: bool = False
     feedback: Path | None = None
+    changed: str | None = None  # collect only posts changed since this git ref
     sarif: Path | None = None
     html: Path | None = None
     snapshot: bool = False

@@ -57,6 +57,11 @@ FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         {"metavar": "FILE", "help": "write drafter retry feedback for failing posts"},
     ),
     (
+        "--postgates-changed",
+        "changed",
+        {"metavar": "REF", "help": "collect only posts changed since this git ref"},
+    ),
+    (
         "--postgates-sarif",
         "sarif",
         {"metavar": "FILE", "help": "write a SARIF 2.1.0 log of every finding (code scanning)"},

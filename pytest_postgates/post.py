@@ -404,3 +404,24 @@ def _find_run(source: str, start: int, width: int) -> int | None:
             return index
         index = run_end
     return None
+
+
+def read_front_matter(data: bytes) -> dict[str, Any] | None:
+    """Only the front matter of a post's bytes, without parsing the Markdown: for callers
+    that need a post's settings when its gate results come from the cache. None when the
+    post has no readable front matter (the full parse reports why)."""
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+    except UnicodeDecodeError:
+        return None
+    lines = text.split("\n")
+    if not lines or not FRONT_MATTER_OPEN.fullmatch(lines[0]):
+        return None
+    close = next((i for i in range(1, len(lines)) if FRONT_MATTER_CLOSE.fullmatch(lines[i])), None)
+    if close is None:
+        return None
+    try:
+        loaded = yaml.safe_load("\n".join(lines[1:close]))
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    return loaded if isinstance(loaded, dict) else None

@@ -16,7 +16,7 @@ from typing import Any
 
 from pytest_postgates import suppression
 from pytest_postgates.gates import GateContext, GateSpec
-from pytest_postgates.post import InputProblem, Post, parse_post
+from pytest_postgates.post import InputProblem, Post, parse_post, read_front_matter
 from pytest_postgates.scorecard import Finding, Scorecard
 
 EXPECT_KEY = "postgates"
@@ -69,6 +69,13 @@ class PostRun:
     @cached_property
     def post(self) -> Post:
         return parse_post(self.path, self.raw)
+
+    @cached_property
+    def front_matter(self) -> dict[str, Any]:
+        """The front matter, without a full parse when the post has not been parsed."""
+        if "post" in self.__dict__ or self.raw is None:
+            return self.post.front_matter or {}
+        return read_front_matter(self.raw) or {}
 
     @cached_property
     def suppressions(self) -> suppression.Suppressions:
@@ -159,8 +166,7 @@ class PostRun:
 
     def expectation(self, spec: GateSpec) -> Expectation | None:
         """The expected outcome the post declares for ``spec``, if any."""
-        front = self.post.front_matter or {}
-        block = front.get(EXPECT_KEY)
+        block = self.front_matter.get(EXPECT_KEY)
         if block is None:
             return None
         if not isinstance(block, dict) or not isinstance(block.get("expect", {}), dict):

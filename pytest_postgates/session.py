@@ -21,6 +21,7 @@ from pytest_postgates import config as settings_module
 from pytest_postgates import reports
 from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
+from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
 from pytest_postgates.gates import (
     BY_ID,
     CATALOGUE,
@@ -37,6 +38,20 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 def is_markdown(path: Path) -> bool:
     return path.suffix.lower() in MARKDOWN_SUFFIXES
+
+
+def changed_files(folder: Path, ref: str) -> frozenset[Path]:
+    """Files of the repository holding ``folder`` that differ from ``ref`` (committed,
+    staged or not) or are new and not ignored: what ``--postgates-changed`` collects."""
+    try:
+        root = find_repo_root(folder)
+        commit = resolve_commit(root, ref)
+        diff = git(root, "diff", "--name-only", "-z", "--no-renames", commit, "--").stdout
+        new = git(root, "ls-files", "--others", "--exclude-standard", "-z").stdout
+    except GitError as exc:
+        raise SettingsError(f"--postgates-changed {ref}: {exc}") from None
+    names = [name for name in (diff + new).split(b"\0") if name]
+    return frozenset((root / name.decode("utf-8", "surrogateescape")).resolve() for name in names)
 
 
 def load_settings(config: pytest.Config) -> Settings:
@@ -62,6 +77,9 @@ def load_settings(config: pytest.Config) -> Settings:
     for key in ("run_all", "offline", "snapshot"):
         if config.getoption(f"postgates_{key}"):
             settings = replace(settings, **{key: True})
+    changed = config.getoption("postgates_changed")
+    if changed:
+        settings = replace(settings, changed=changed)
     for key in ("feedback", "sarif", "html"):
         value = config.getoption(f"postgates_{key}")
         if value:
@@ -103,7 +121,10 @@ class PostgatesState:
         self.gates: tuple[GateSpec, ...] = tuple(
             spec for spec in implemented() if only is None or spec.id in only
         )
-        self._posts: dict[Path, None] = {}  # ordered set: a path named twice counts once
+        self._posts: dict[Path, None] = {}
+        self.changed = (
+            changed_files(rootpath, settings.changed) if settings.changed else None
+        )  # ordered set: a path named twice counts once
         self._stem_counts: Counter[str] | None = None
 
     @classmethod
@@ -123,6 +144,8 @@ class PostgatesState:
 
     # ------------------------------------------------------------------ which files
     def is_post(self, path: Path, named_on_command_line: bool) -> bool:
+        if self.changed is not None and path.resolve() not in self.changed:
+            return False
         if named_on_command_line:
             return True
         try:

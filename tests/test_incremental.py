@@ -1,0 +1,174 @@
+"""Result cache, --postgates-changed, interrupted runs and runs sharing a cache folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+GOOD = "We run pytest on Python posts; `render` is real.\n"
+
+
+def _git(path: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest --postgates-only=2,11,13")
+    (pytester.path / "src").mkdir()
+    (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    for i in range(3):
+        # Distinct bodies: identical bytes would share one cached result, by design.
+        (posts / f"2026-01-0{i + 1}-post.md").write_text(FRONT + GOOD + f"\nPost {i}.\n")
+    _git(pytester.path, "init", "-q")
+    _git(pytester.path, "add", "-A")
+    _git(pytester.path, "commit", "-qm", "blog")
+    return pytester
+
+
+SPY = """
+import pytest_postgates.runner as runner
+_original = runner.parse_post
+def spy(path, data=None):
+    with open("parses.log", "a") as log:
+        log.write(path.name + "\\n")
+    return _original(path, data)
+runner.parse_post = spy
+"""
+
+
+def _parses(blog: pytest.Pytester) -> list[str]:
+    log = blog.path / "parses.log"
+    names = log.read_text().split() if log.exists() else []
+    log.unlink(missing_ok=True)
+    return names
+
+
+def test_unchanged_posts_are_not_gated_again(blog: pytest.Pytester) -> None:
+    blog.makeconftest(SPY)
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    assert len(_parses(blog)) == 3
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    assert _parses(blog) == []  # every result came from the cache
+    # Editing one post re-gates that post only; the scorecards are the same as before.
+    post = blog.path / "_posts" / "2026-01-02-post.md"
+    post.write_text(FRONT + GOOD + "\nMore words about pytest.\n")
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    assert _parses(blog) == ["2026-01-02-post.md"]
+
+
+def test_a_new_commit_or_cache_clear_gates_everything_again(blog: pytest.Pytester) -> None:
+    blog.makeconftest(SPY)
+    blog.runpytest_subprocess()
+    _parses(blog)
+    (blog.path / "src" / "app.py").write_text("def render():\n    return 1\n")
+    _git(blog.path, "commit", "-qam", "change code")
+    blog.runpytest_subprocess()
+    assert len(_parses(blog)) == 3  # grounding gates depend on the commit
+    blog.runpytest_subprocess("--cache-clear")
+    assert len(_parses(blog)) == 3
+
+
+def test_cached_results_keep_failures(blog: pytest.Pytester) -> None:
+    (blog.path / "_posts" / "2026-01-01-post.md").write_text(
+        FRONT + "Uses `invented_thing` in pytest.\n"
+    )
+    first = blog.runpytest_subprocess()
+    second = blog.runpytest_subprocess()
+    assert first.parseoutcomes() == second.parseoutcomes()
+    second.stdout.fnmatch_lines(["*UNGROUNDED `invented_thing`*"])
+
+
+def test_changed_collects_only_posts_changed_since_a_ref(blog: pytest.Pytester) -> None:
+    (blog.path / "_posts" / "2026-01-03-post.md").write_text(FRONT + GOOD + "\nEdited.\n")
+    (blog.path / "_posts" / "2026-01-09-new.md").write_text(FRONT + GOOD)
+    result = blog.runpytest("--postgates-changed", "HEAD", "--collect-only", "-q")
+    assert sorted({line.split("::")[0] for line in result.outlines if "::" in line}) == [
+        "_posts/2026-01-03-post.md",
+        "_posts/2026-01-09-new.md",
+    ]
+    bad = blog.runpytest("--postgates-changed", "no-such-ref")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["*--postgates-changed no-such-ref*does not name a commit*"])
+
+
+def _leftovers(folder: Path) -> list[str]:
+    bad = []
+    for path in folder.rglob("*"):
+        # write_atomic's temporaries are ".<name>.<random>.tmp" next to the target.
+        if path.is_file() and path.name.endswith(".tmp"):
+            bad.append(str(path))
+        elif path.suffix == ".json":
+            try:
+                json.loads(path.read_text())
+            except ValueError:
+                bad.append(f"torn: {path}")
+    return bad
+
+
+def test_sigint_mid_corpus_leaves_no_partial_files(blog: pytest.Pytester) -> None:
+    posts = blog.path / "_posts"
+    for i in range(300):
+        (posts / f"2026-02-01-many-{i:03d}.md").write_text(
+            FRONT + GOOD + "\n" + "Python words. " * 400
+        )
+    blog.makeconftest(
+        "import time\nimport pytest\n"
+        "@pytest.fixture(autouse=True)\ndef slow():\n    time.sleep(0.01)\n"
+    )
+    env = dict(os.environ, PYTEST_ADDOPTS="-p no:hypothesispytest --postgates-only=11,13")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "_posts"],
+        cwd=blog.path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    cards = blog.path / ".postgates" / "scorecards"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(cards.glob("*.json"))) < 20:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    output = process.communicate(timeout=60)[0].decode()
+    assert "KeyboardInterrupt" in output or "Interrupted" in output
+    assert 20 <= len(list(cards.glob("*.json"))) < 600
+    assert _leftovers(blog.path / ".postgates") == []
+    assert _leftovers(blog.path / ".pytest_cache") == []
+
+
+def test_two_runs_sharing_a_cache_folder_at_once(blog: pytest.Pytester) -> None:
+    posts = blog.path / "_posts"
+    for i in range(60):
+        (posts / f"2026-03-01-more-{i:02d}.md").write_text(FRONT + GOOD)
+    env = dict(os.environ, PYTEST_ADDOPTS="-p no:hypothesispytest --postgates-only=2,11,13")
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "_posts", f"--postgates-scorecards=cards{i}"],
+            cwd=blog.path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for i in range(2)
+    ]
+    outputs = [run.communicate(timeout=300)[0].decode() for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    assert _leftovers(blog.path / ".pytest_cache") == []
+    a = {p.name: p.read_bytes() for p in (blog.path / "cards0").iterdir()}
+    b = {p.name: p.read_bytes() for p in (blog.path / "cards1").iterdir()}
+    assert a == b and len(a) == 63 * 3 + 63
