@@ -1,0 +1,139 @@
+"""Fuzzing: generated and mutated posts through the parser and every deterministic gate.
+
+Whatever the input (random front matter, nested and unclosed fences, backtick runs of any
+length, CRLF, unicode, huge lines), no exception escapes a gate and every gate ends with a
+verdict: PASS, FAIL, SKIP or ERROR.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.config import Settings
+from pytest_postgates.gates import GateContext, implemented
+from pytest_postgates.runner import PostRun
+from tests.helpers import make_repo
+
+LLM_KINDS = {"llm"}
+DETERMINISTIC = [
+    spec for spec in implemented() if spec.kind not in LLM_KINDS and spec.id not in (9, 10)
+]
+
+FRONT_LINES = st.sampled_from(
+    [
+        "layout: post",
+        "title: 'A: title'",
+        "title: [unclosed",
+        "date: 2026-01-01",
+        "date: '2026-13-45 99:00:00 +0530'",
+        "tags: [a, b]",
+        "tags: a",
+        "categories:\n  - x\n  - 1",
+        "anchor_paths: [src/app.py, ../../etc/passwd]",
+        "postgates: {expect: {narrative_opening: FAIL}}",
+        "postgates: [1, 2]",
+        "tone: technical",
+        "- list item",
+        "&anchor a: *anchor",
+        "!!python/object:os.system x",
+        "key: \u00e9\u4e2d\U0001f600",
+    ]
+)
+BODY_CHUNKS = st.sampled_from(
+    [
+        "We use pytest and Python.",
+        "`span`",
+        "``double ` tick``",
+        "`````",
+        "```",
+        "````",
+        "~~~",
+        "```python",
+        '```mermaid\nflowchart TD\nA["f()"] --> B["g()"]\n```',
+        "```mermaid\nflowchart TD\nA -->\n```",
+        "```js\nimport x from '@neurolink/sdk';\n```",
+        "```bash\nnpm i pytest-postgates@latest\n```",
+        "It takes 200ms and 50% more, 40_000 tokens.",
+        "[link](https://example.invalid/x) [rel](/posts/nope/) [bad](http://[::1)",
+        "<!-- postgates-disable-next-line call_graph_claims -->",
+        "<!-- postgates-disable nope -->",
+        "The runner calls the gate; it orchestrates.",
+        "a paradigm shift",
+        "**Related posts:**",
+        "| a | `b` |\n|---|---|",
+        "> quoted `x`",
+        "- item\n  - nested `y`",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\u00e9\u4e2d\U0001f600",
+        "x" * 5000,
+        "TODO FIXME lorem ipsum",
+        "<script>alert(1)</script>",
+        "\t",
+    ]
+)
+
+
+@st.composite
+def posts(draw: st.DrawFn) -> bytes:
+    front = draw(st.lists(FRONT_LINES, max_size=6))
+    body = draw(st.lists(BODY_CHUNKS, max_size=25))
+    text = ("---\n" + "\n".join(front) + "\n---\n" if draw(st.booleans()) else "") + " ".join(body)
+    data = text.encode("utf-8")
+    if draw(st.booleans()):  # a mutation: flip, insert or cut bytes
+        position = draw(st.integers(0, max(0, len(data) - 1)))
+        choice = draw(st.sampled_from(["flip", "insert", "cut", "crlf", "bom"]))
+        if choice == "flip" and data:
+            data = data[:position] + bytes([data[position] ^ 0xFF]) + data[position + 1 :]
+        elif choice == "insert":
+            data = data[:position] + draw(st.binary(max_size=8)) + data[position:]
+        elif choice == "cut":
+            data = data[:position]
+        elif choice == "crlf":
+            data = data.replace(b"\n", b"\r\n")
+        else:
+            data = b"\xef\xbb\xbf" + data
+    return data
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_repo(
+        tmp_path_factory.mktemp("fuzzrepo"),
+        {
+            "package.json": '{"name": "@juspay/neurolink", "exports": {".": "./i.js"}}',
+            "src/app.py": "def render():\n    pass\n",
+            "CHANGELOG.md": "## 1.0.0\n",
+        },
+    )
+    (root / "_posts").mkdir()
+    return root
+
+
+@pytest.fixture(scope="module")
+def context(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> GateContext:
+    return GateContext.create(
+        Settings(repo=repo, offline=True, run_all=True), tmp_path_factory.mktemp("fuzzcache")
+    )
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=posts())
+def test_every_deterministic_gate_ends_with_a_verdict(
+    repo: Path, context: GateContext, data: bytes
+) -> None:
+    path = repo / "_posts" / "2026-01-01-fuzz.md"
+    path.write_bytes(data)
+    run = PostRun(path, "_posts/2026-01-01-fuzz.md", path.stem, context, DETERMINISTIC)
+    most_lines = data.count(b"\n") + data.count(b"\r") + 2
+    for spec in DETERMINISTIC:
+        card = run.evaluate(spec)
+        assert card.verdict in ("PASS", "FAIL", "SKIP", "ERROR")
+        assert not card.trace, card.trace  # a gate crash is a bug, even when contained
+        for finding in card.findings:
+            assert finding.line is None or 1 <= finding.line <= most_lines
