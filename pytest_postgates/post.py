@@ -93,6 +93,12 @@ class Post:
     body_start_line: int = 1
     problems: list[InputProblem] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
+    # The name its scorecards use; the runner sets it (a short hash is added when two posts
+    # of a run share a file name).
+    stem: str = ""
+
+    def __post_init__(self) -> None:
+        self.stem = self.stem or self.path.stem
 
     # ----------------------------------------------------------------- derived views
     @property

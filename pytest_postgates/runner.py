@@ -68,7 +68,9 @@ class PostRun:
 
     @cached_property
     def post(self) -> Post:
-        return parse_post(self.path, self.raw)
+        post = parse_post(self.path, self.raw)
+        post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
+        return post
 
     @cached_property
     def front_matter(self) -> dict[str, Any]:
@@ -126,7 +128,7 @@ class PostRun:
         return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
 
     def _blocking_gate(self, spec: GateSpec) -> int | None:
-        """The first selected hard gate before ``spec`` that did not PASS, if any.
+        """The first selected hard gate before ``spec`` that failed or errored, if any.
 
         Gates deselected with -k/-m are not in ``selected`` and never block anything.
         """
@@ -135,7 +137,9 @@ class PostRun:
                 return None
             if self.is_advisory(earlier):
                 continue
-            if self.evaluate(earlier).verdict != "PASS":
+            # FAIL and ERROR block; a SKIP (a judge not configured, say) blocks nothing and
+            # is listed among the overall file's unverified gates instead.
+            if self.evaluate(earlier).verdict in ("FAIL", "ERROR"):
                 return earlier.id
         return None
 

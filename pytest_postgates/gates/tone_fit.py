@@ -1,0 +1,262 @@
+"""Gate 4, tone_fit: does the post sound like the corpus posts of its assigned tone?
+
+A tone is easier to show than to define, so the judge gets examples: three reference
+paragraphs sampled from corpus posts that carry the same tone, and the draft. One judge
+(the first configured) scores the match ``tone_runs`` times (5); PASS when the mean of
+the valid runs is at least ``tone_floor``.
+
+The tone comes from front matter ``tone`` or from the ``tone_assignments`` file (YAML or
+JSON: a mapping from post file name, stem or slug to a tone, or to ``{tone: ...}``), which
+is where the seeds' drafter appends an entry per post. The sample is deterministic, seeded
+by the post's file name, so a re-run asks the same question (and hits the cache); the
+file name rather than the absolute path, so two checkouts sample alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from pytest_postgates.judges import (
+    NO_JUDGE_SUMMARY,
+    ChatRequest,
+    InvalidReply,
+    client_for,
+    no_judge_detail,
+    number,
+    parse_object,
+    shorten,
+    text,
+)
+from pytest_postgates.judges.prose import paragraphs
+from pytest_postgates.post import parse_post
+from pytest_postgates.scorecard import Finding, Scorecard
+
+if TYPE_CHECKING:
+    from pytest_postgates.gates import GateContext
+    from pytest_postgates.post import Post
+
+GATE_ID = 4
+REFERENCES = 3
+MIN_REFERENCE_CHARS = 160  # a reference must be a paragraph, not a caption
+RUN_TEMPERATURE = 0.7
+POST_CHAR_LIMIT = 12_000
+BATCH_NAME = "tone_references"
+_DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-")
+
+
+class ToneAssignmentsError(ValueError):
+    """The tone-assignments file cannot be read as a mapping."""
+
+
+def slug_of(path: Path) -> str:
+    return _DATE_PREFIX.sub("", path.stem)
+
+
+def load_assignments(path: Path | None) -> dict[str, str]:
+    """Tone by post key (file name, stem or slug) from the assignments file."""
+    if path is None:
+        return {}
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ToneAssignmentsError(
+            f"cannot read tone_assignments file {path.name}: {exc.strerror}"
+        ) from None
+    try:
+        data = json.loads(raw) if path.suffix.lower() == ".json" else yaml.safe_load(raw)
+    except (ValueError, yaml.YAMLError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ToneAssignmentsError(f"tone_assignments file {path.name}: {first}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ToneAssignmentsError(
+            f"tone_assignments file {path.name} must map post names to tones"
+        )
+    tones: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            value = value.get("tone")
+        if isinstance(value, str) and value.strip():
+            tones[str(key)] = value.strip()
+    return tones
+
+
+def tone_of(post: Post, assignments: dict[str, str]) -> tuple[str | None, str]:
+    """(tone, where it came from)."""
+    front = post.front_matter or {}
+    value = front.get("tone")
+    if isinstance(value, str) and value.strip():
+        return value.strip(), "front matter"
+    keys = [post.path.name, post.path.stem, slug_of(post.path)]
+    slug = front.get("slug")
+    if isinstance(slug, str):
+        keys.append(slug)
+    for key in keys:
+        if key in assignments:
+            return assignments[key], "tone_assignments"
+    return None, ""
+
+
+def _corpus(post: Post, context: GateContext) -> list[Path]:
+    """The run's posts; outside a pytest run (no batch list), the post's own folder."""
+    posts = list(getattr(context.batches, "posts", ()) or ())
+    if not posts:
+        posts = sorted(post.path.parent.glob("*.md"))
+    return posts
+
+
+def reference_pool(posts: list[Path], assignments: dict[str, str]) -> dict[str, list[list[Any]]]:
+    """Candidate paragraphs of every post, by tone: ``[path, name, line, text]`` rows."""
+    pool: dict[str, list[list[Any]]] = {}
+    for path in posts:
+        other = parse_post(path)
+        if other.fatal_problems:
+            continue
+        tone, _ = tone_of(other, assignments)
+        if tone is None:
+            continue
+        for paragraph in paragraphs(other):
+            if len(paragraph.text) >= MIN_REFERENCE_CHARS:
+                row = [str(path.resolve()), path.name, paragraph.line, paragraph.text]
+                pool.setdefault(tone, []).append(row)
+    return pool
+
+
+def sample_references(
+    post_path: Path, candidates: list[list[Any]], count: int = REFERENCES
+) -> list[list[Any]]:
+    """``count`` paragraphs, from as many different posts as possible, chosen by a
+    generator seeded with the post's file name."""
+    seed = int.from_bytes(hashlib.sha256(post_path.name.encode("utf-8")).digest()[:8], "big")
+    rng = random.Random(seed)
+    by_post: dict[str, list[list[Any]]] = {}
+    for row in sorted(candidates, key=lambda r: (r[1], r[0], r[2])):
+        by_post.setdefault(row[0], []).append(row)
+    order = sorted(by_post)
+    rng.shuffle(order)
+    chosen: list[list[Any]] = []
+    while len(chosen) < count and any(by_post.values()):
+        for key in order:
+            rows = by_post[key]
+            if rows and len(chosen) < count:
+                chosen.append(rows.pop(rng.randrange(len(rows))))
+    return chosen
+
+
+def _messages(tone: str, references: list[list[Any]], post: Post) -> tuple[tuple[str, str], ...]:
+    system = (
+        "You judge whether a draft blog post matches a house tone. You are given reference "
+        "paragraphs from published posts with that tone, then the draft. Judge voice, "
+        "register, sentence rhythm and how concretely it speaks to engineers; not the topic "
+        "and not factual accuracy. Score from 0 (a different voice) to 10 (indistinguishable "
+        'from the references). Reply with only a JSON object: {"score": <0-10>, '
+        '"reason": "<one sentence>"}'
+    )
+    shown = "\n\n".join(f"[{i}] {row[3]}" for i, row in enumerate(references, 1))
+    body = "\n\n".join(p.text for p in paragraphs(post))[:POST_CHAR_LIMIT]
+    user = f"Tone: {tone}\n\nReference paragraphs:\n{shown}\n\nDraft:\n{body}"
+    return (("system", system), ("user", user))
+
+
+def check(post: Post, context: GateContext) -> Scorecard:
+    from pytest_postgates.gates import spec_for
+
+    spec = spec_for(GATE_ID)
+    settings = context.settings
+    if not settings.judges:
+        return spec.card("SKIP", no_judge_detail(), summary=NO_JUDGE_SUMMARY)
+    try:
+        assignments = load_assignments(settings.tone_assignments)
+    except ToneAssignmentsError as exc:
+        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+    tone, source = tone_of(post, assignments)
+    if tone is None:
+        reason = (
+            "no tone: set `tone:` in the front matter or map this post's file name or slug "
+            "to a tone in the tone_assignments file"
+        )
+        return spec.card("SKIP", {"reason": reason}, summary=reason)
+    corpus = _corpus(post, context)
+    pool = context.batches.get(BATCH_NAME, lambda: reference_pool(corpus, assignments))
+    own = str(post.path.resolve())
+    candidates = [row for row in pool.get(tone, []) if row[0] != own]
+    if not candidates:
+        reason = (
+            f"no reference post with tone {tone!r} among the {len(corpus)} collected post(s) "
+            f"(paragraphs of at least {MIN_REFERENCE_CHARS} characters are needed)"
+        )
+        return spec.card("SKIP", {"reason": reason, "tone": tone}, summary=reason)
+    references = sample_references(post.path, candidates)
+    judge = settings.judges[0]
+    messages = _messages(tone, references, post)
+    runs = max(1, settings.tone_runs)
+    requests = [
+        ChatRequest(judge, messages, temperature=RUN_TEMPERATURE, variant=run)
+        for run in range(1, runs + 1)
+    ]
+    with client_for(context) as client:
+        replies = client.complete_all(requests)
+    results: list[dict[str, Any]] = []
+    scores: list[Fraction] = []
+    answered = False
+    for run, reply in enumerate(replies, 1):
+        if reply.content is None:
+            results.append({"run": run, "invalid": reply.error or "no reply"})
+            continue
+        answered = True
+        try:
+            data = parse_object(reply.content)
+            score = number(data, "score")
+        except InvalidReply as exc:
+            results.append({"run": run, "invalid": shorten(str(exc), 200)})
+            continue
+        scores.append(Fraction(repr(score)))
+        results.append({"run": run, "score": score, "reason": text(data, "reason")})
+    floor = settings.tone_floor
+    mean = sum(scores, Fraction(0)) / len(scores) if scores else None
+    shown_mean = None if mean is None else round(float(mean), 3)
+    detail: dict[str, Any] = {
+        "tone": tone,
+        "tone_source": source,
+        "judge": judge.name,
+        "model": judge.model,
+        "references": [{"post": row[1], "line": row[2]} for row in references],
+        "runs": results,
+        "valid_runs": len(scores),
+        "total_runs": runs,
+        "mean": shown_mean,
+        "floor": floor,
+    }
+    invalid = [r for r in results if "invalid" in r]
+    if not answered:
+        summary = "the judge did not answer: " + "; ".join(sorted({r["invalid"] for r in invalid}))
+        detail["error"] = summary
+        return spec.card("ERROR", detail, summary=summary)
+    passed = mean is not None and mean >= Fraction(repr(float(floor)))
+    findings = [Finding(None, "INVALID_RUN", f"run {r['run']}: {r['invalid']}") for r in invalid]
+    if not passed:
+        shown = "no valid run" if mean is None else f"mean {shown_mean}"
+        findings.insert(
+            0,
+            Finding(
+                None,
+                "TONE_MISMATCH",
+                f"tone {tone!r}: {shown} < {floor}",
+                f"rewrite toward the voice of the reference posts: "
+                f"{', '.join(sorted({row[1] for row in references}))}",
+            ),
+        )
+    summary = (
+        f"tone {tone!r}: mean {shown_mean} over {len(scores)}/{runs} valid runs "
+        f"({'>=' if passed else '<'} {floor})"
+    )
+    return spec.card("PASS" if passed else "FAIL", detail, findings, summary, shown_mean)
