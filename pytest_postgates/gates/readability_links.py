@@ -1,0 +1,859 @@
+"""Gate 6, readability_links (hard): readable paragraphs, and links that lead somewhere.
+
+Readability. A *prose paragraph* is a Markdown paragraph at the top level of the body:
+paragraphs inside lists, tables and blockquotes are not prose paragraphs (list items are
+fragments by design, and a blockquote is usually someone else's words or a callout box),
+nor are headings, code, HTML blocks or anything after the Related-posts boundary. Inline
+markup is stripped first: link text is kept, images and inline HTML are dropped, Liquid
+tags and kramdown attribute lists are dropped, and each inline code span counts as one
+one-syllable word (an identifier is read as a name, and ``ConversationMemoryFactory`` must
+not weigh as seven syllables of prose).
+
+- Every prose paragraph has at most ``max_paragraph_sentences`` sentences (8).
+- Every prose paragraph of at least :data:`MIN_SCORED_WORDS` words scores at least the
+  Flesch floor. Shorter ones (labels, captions, "See below.") are counted but not scored:
+  Flesch on a handful of words measures one word's syllables.
+
+Flesch reading ease is 206.835 - 1.015 x words/sentence - 84.6 x syllables/word with
+textstat's word count and textstat's English hyphenation dictionary (pyphen ``en_US``) for
+syllables. Two deliberate differences from calling ``textstat.flesch_reading_ease``:
+textstat's English syllable path loads the CMU dictionary through NLTK, which downloads
+it at run time (a network request in a test run, and a crash without network), so the
+syllables are textstat's own pyphen fallback for every word; and sentences are split by
+:func:`split_sentences` (sentence-final punctuation followed by a capital, a digit or code),
+because textstat splits at every period, so ``post.py`` and ``v1.2.3`` would end sentences.
+The default floor :data:`DEFAULT_FLESCH_FLOOR` was calibrated with
+``bench/measure_readability.py`` on a real blog: at least 95% of its prose paragraphs pass.
+
+Internal links: ``/posts/<slug>/`` links (the seeds' convention) and links in the site's
+permalink style from ``_config.yml`` (``permalink``, ``collections.posts.permalink`` or a
+posts front-matter default; Jekyll's ``date`` style when there is none), with or without
+the site's ``url`` and ``baseurl``, must name a post of the corpus: the post's own folder
+and every collected post. Relative ``.md`` links must name an existing file. ``{% post_url
+%}`` and ``{% link %}`` tags must name an existing post. Other site paths (``/assets/...``)
+are listed but not judged: the corpus rarely ships the site's assets.
+
+External links: :mod:`pytest_postgates.links`, all URLs of all collected posts in one batch
+per test run, so each URL is requested once however many posts and xdist workers share it.
+Dead (404, 410, unknown host), blocked (private or metadata address) and malformed links
+fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it only with
+``unverified_links_fail``; excluded and offline (unchecked) links never do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+import pyphen
+import yaml
+
+from pytest_postgates import links as linkcheck
+from pytest_postgates.post import Post, parse_post
+from pytest_postgates.scorecard import Finding, Scorecard
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+    from pytest_postgates.gates import GateContext
+
+GATE_ID = 6
+# Calibrated with bench/measure_readability.py on the NeuroLink blog (130 published posts):
+# the 5th percentile of prose-paragraph scores, rounded down. See the README.
+DEFAULT_FLESCH_FLOOR = 20.0
+MIN_SCORED_WORDS = 8
+BATCH_NAME = "readability_links-urls"
+EXCERPT = 100
+
+# Flesch (1948) constants for English, as in textstat's language table.
+FRE_BASE, FRE_SENTENCE_LENGTH, FRE_SYLLABLES_PER_WORD = 206.835, 1.015, 84.6
+CODE_MARK = "\x00"  # stands for an inline code span until scoring
+CODE_WORD = "code"  # what a code span counts as when scoring: one word, one syllable
+
+_HYPHENATOR = pyphen.Pyphen(lang="en_US")
+_LIQUID = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{:[^}]*\}", re.DOTALL)
+_WORD_STRIP = re.compile(r"[^\w\s']")
+_ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs cf al approx fig no mr mrs ms dr prof sr jr st inc ltd co a.k.a u.s".split()
+)
+# Sentence-final punctuation (plus closing quotes/brackets), then space and a sentence
+# start (capital, digit, opening quote/bracket, code), or the end of the paragraph.
+_BOUNDARY = re.compile(
+    r"[.!?]+[\"'\u201d\u2019)\]]*(?=\s+[\"'\u201c\u2018(\[*_]*[A-Z0-9" + CODE_MARK + r"]|\s*$)"
+)
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+
+
+# =========================================================================== readability
+@dataclass(frozen=True)
+class Paragraph:
+    line: int  # first file line
+    end_line: int
+    text: str  # plain text, code spans marked with CODE_MARK
+    words: int
+    sentences: int
+    flesch: float | None  # None: too short to score
+
+    @property
+    def excerpt(self) -> str:
+        text = self.text.replace(CODE_MARK, "`code`")
+        return text if len(text) <= EXCERPT else text[: EXCERPT - 3].rstrip() + "..."
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a plain-text paragraph.
+
+    A sentence ends at ``.``, ``!`` or ``?`` followed by whitespace and something that
+    starts a sentence (a capital, a digit, an opening quote or bracket, a code span), or
+    at the end of the paragraph; ``e.g.``, ``vs.`` and single initials do not end one.
+    File names, versions and URLs (``post.py``, ``1.2.3``) have no space after the dot.
+    """
+    sentences: list[str] = []
+    start = 0
+    for match in _BOUNDARY.finditer(text):
+        if match.end() <= start:
+            continue
+        if match.group(0).startswith("."):
+            word = _LAST_WORD.search(text[start : match.start()])
+            if word:
+                token = word.group(1).lower().rstrip(".")
+                if token in _ABBREVIATIONS or (len(token) == 1 and word.group(1).isupper()):
+                    continue
+        sentence = text[start : match.end()].strip()
+        if _has_word(sentence):
+            sentences.append(sentence)
+        start = match.end()
+    tail = text[start:].strip()
+    if _has_word(tail):
+        sentences.append(tail)
+    return sentences
+
+
+_WORDLIKE = re.compile(r"[^\W_]|" + CODE_MARK)
+
+
+def _has_word(text: str) -> bool:
+    return _WORDLIKE.search(text) is not None
+
+
+def _scoring_text(text: str) -> str:
+    return text.replace(CODE_MARK, f" {CODE_WORD} ")
+
+
+def words_of(text: str) -> list[str]:
+    """Words as textstat counts them (punctuation removed, contractions kept)."""
+    return _WORD_STRIP.sub("", _scoring_text(text)).split()
+
+
+@lru_cache(maxsize=65536)
+def syllables(word: str) -> int:
+    """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
+    return len(_HYPHENATOR.positions(word.lower())) + 1
+
+
+def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
+    """Flesch reading ease of plain text, rounded to two decimals (stable in scorecards)."""
+    words = words_of(text)
+    if not words:
+        return 0.0
+    if sentence_count is None:
+        sentence_count = max(1, len(split_sentences(text)))
+    total = sum(syllables(word) for word in words)
+    score = (
+        FRE_BASE
+        - FRE_SENTENCE_LENGTH * (len(words) / sentence_count)
+        - FRE_SYLLABLES_PER_WORD * (total / len(words))
+    )
+    return round(score, 2)
+
+
+def _plain_text(inline: Token) -> str:
+    parts: list[str] = []
+    for child in inline.children or ():
+        if child.type == "text":
+            parts.append(child.content)
+        elif child.type == "code_inline":
+            parts.append(CODE_MARK)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    text = _LIQUID.sub(" ", "".join(parts))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def prose_paragraphs(post: Post) -> list[Paragraph]:
+    """The post's prose paragraphs (see the module docstring for what counts)."""
+    boundary = post.related_posts_line
+    paragraphs: list[Paragraph] = []
+    tokens = post.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "paragraph_open" or token.level != 0 or token.map is None:
+            continue
+        line = post.body_start_line + token.map[0]
+        if boundary is not None and line >= boundary:
+            continue
+        inline = tokens[index + 1] if index + 1 < len(tokens) else None
+        if inline is None or inline.type != "inline":
+            continue
+        text = _plain_text(inline)
+        words = len(words_of(text))
+        if words == 0:
+            continue
+        count = max(1, len(split_sentences(text)))
+        score = flesch_reading_ease(text, count) if words >= MIN_SCORED_WORDS else None
+        end_line = post.body_start_line + token.map[1] - 1
+        paragraphs.append(Paragraph(line, end_line, text, words, count, score))
+    return paragraphs
+
+
+# ================================================================================= links
+@dataclass(frozen=True)
+class Link:
+    line: int
+    url: str
+    kind: str  # link, image, autolink, html, liquid
+
+
+# libyaml's safe loader where available: front matter of every post is read for the index.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_HTML_URL = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+_LIQUID_LINK = re.compile(r"\{%-?\s*(post_url|link)\s+(\S+?)\s*-?%\}")
+
+
+def links_in(post: Post) -> list[Link]:
+    """Every link of the body outside code, with the file line it sits on."""
+    found: list[Link] = []
+    for token in post.tokens:
+        if token.map is None:
+            continue
+        start = post.body_start_line + token.map[0]
+        if token.type == "inline":
+            found.extend(_inline_links(token, start))
+        elif token.type == "html_block":
+            found.extend(_html_links(token.content, start))
+    code = post.code_lines
+    for number, text in post.body_lines():
+        if number in code or "{%" not in text:
+            continue
+        for match in _LIQUID_LINK.finditer(text):
+            found.append(Link(number, f"{{% {match.group(1)} {match.group(2)} %}}", "liquid"))
+    found.sort(key=lambda link: link.line)
+    return found
+
+
+def _inline_links(inline: Token, first_line: int) -> Iterator[Link]:
+    line = first_line
+    for child in inline.children or ():
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+        elif child.type == "link_open":
+            href = str(child.attrs.get("href", ""))
+            yield Link(line, href, "autolink" if child.markup == "autolink" else "link")
+        elif child.type == "image":
+            yield Link(line, str(child.attrs.get("src", "")), "image")
+        elif child.type == "html_inline":
+            yield from _html_links(child.content, line)
+            line += child.content.count("\n")
+        elif child.type == "text":
+            line += child.content.count("\n")
+
+
+def _html_links(html: str, first_line: int) -> Iterator[Link]:
+    for match in _HTML_URL.finditer(html):
+        url = match.group(1) if match.group(1) is not None else match.group(2)
+        yield Link(first_line + html.count("\n", 0, match.start()), url.strip(), "html")
+
+
+def is_external(url: str) -> bool:
+    """Whether the link is (or tries to be) a web URL the link checker judges."""
+    if re.match(r"(?i)https?//|//", url):
+        return True
+    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+    return scheme in linkcheck.CHECKED_SCHEMES or bool(
+        scheme and linkcheck.url_problem(url) and "://" in url
+    )
+
+
+def external_url(url: str) -> str:
+    """Protocol-relative links are requested over https."""
+    return "https:" + url if url.startswith("//") else url
+
+
+# ---------------------------------------------------------------------- the site's posts
+JEKYLL_STYLES = {
+    "date": "/:categories/:year/:month/:day/:title:output_ext",
+    "pretty": "/:categories/:year/:month/:day/:title/",
+    "ordinal": "/:categories/:year/:y_day/:title:output_ext",
+    "weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
+    "none": "/:categories/:title:output_ext",
+}
+_POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\.(?:md|markdown|mkd|mdown|html)$")
+_PLACEHOLDER = re.compile(
+    r":(year|month|day|i_month|i_day|short_year|y_day|hour|minute|second|"
+    r"title|slug|name|basename|categories|output_ext|week|short_day)"
+)
+_PLACEHOLDER_REGEX = {
+    "year": r"\d{4}",
+    "month": r"\d{2}",
+    "day": r"\d{2}",
+    "i_month": r"\d{1,2}",
+    "i_day": r"\d{1,2}",
+    "short_year": r"\d{2}",
+    "y_day": r"\d{3}",
+    "hour": r"\d{2}",
+    "minute": r"\d{2}",
+    "second": r"\d{2}",
+    "week": r"\d{2}",
+    "short_day": r"[A-Za-z]{3}",
+    "title": r"[^/]+",
+    "slug": r"[^/]+",
+    "name": r"[^/]+",
+    "basename": r"[^/]+",
+    "output_ext": r"",
+}
+
+
+@dataclass(frozen=True)
+class SiteIndex:
+    """What internal links can name: the corpus's posts under the site's URL scheme."""
+
+    template: str
+    host: str | None  # the site's own host (``url`` in _config.yml)
+    baseurl: str
+    slugs: frozenset[str]
+    paths: frozenset[str]  # normalised permalinks of every post
+    files: frozenset[Path]
+    stems: frozenset[str]  # file names without extension, for {% post_url %}
+
+    @property
+    def shape(self) -> re.Pattern[str] | None:
+        """A regex for paths shaped like a post under the template; None when the
+        template cannot tell a post from a page (``/:title/``)."""
+        return _template_regex(self.template)
+
+    def is_own_host(self, host: str | None) -> bool:
+        return bool(host) and self.host is not None and host.lower() == self.host
+
+    def resolve(self, path: str) -> tuple[bool, bool]:
+        """(is a post link, resolves) for a site-absolute path."""
+        normal = self.normalise(path)
+        if normal.startswith("/posts/") and normal.count("/") == 2 and len(normal) > 7:
+            slug = normal[len("/posts/") :]
+            return True, slug in self.slugs or normal in self.paths
+        shape = self.shape
+        if shape is not None and shape.fullmatch(normal):
+            return True, normal in self.paths
+        return False, normal in self.paths
+
+    def normalise(self, path: str) -> str:
+        path = unquote(path.split("#", 1)[0].split("?", 1)[0])
+        if self.baseurl and (path == self.baseurl or path.startswith(self.baseurl + "/")):
+            path = path[len(self.baseurl) :]
+        return _normal_path(path)
+
+
+def _normal_path(path: str) -> str:
+    path = "/" + path.lstrip("/")
+    for suffix in ("/index.html", ".html"):
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+    path = re.sub(r"/+", "/", path)
+    return path.rstrip("/") or "/"
+
+
+@lru_cache(maxsize=64)
+def _template_regex(template: str) -> re.Pattern[str] | None:
+    normal = _normal_path(template.replace(":output_ext", ""))
+    has_anchor = any(
+        name in normal for name in (":year", ":month", ":day", ":y_day", ":i_month")
+    ) or any(part and not part.startswith(":") for part in normal.split("/"))
+    if not has_anchor:
+        return None
+    pattern = ""
+    position = 0
+    source = normal.replace("/:categories", "\x01")
+    for match in _PLACEHOLDER.finditer(source):
+        pattern += re.escape(source[position : match.start()]).replace("\x01", "(?:/[^/]+)*")
+        pattern += _PLACEHOLDER_REGEX.get(match.group(1), r"[^/]+")
+        position = match.end()
+    pattern += re.escape(source[position:]).replace("\x01", "(?:/[^/]+)*")
+    return re.compile(pattern)
+
+
+def find_site_config(folder: Path) -> Path | None:
+    """The Jekyll ``_config.yml`` for posts in ``folder``: the nearest one upward (a few
+    levels, stopping at a repository root)."""
+    current = folder.resolve()
+    for _ in range(5):
+        for name in ("_config.yml", "_config.yaml"):
+            candidate = current / name
+            if candidate.is_file():
+                return candidate
+        if (current / ".git").exists() or current.parent == current:
+            return None
+        current = current.parent
+    return None
+
+
+@lru_cache(maxsize=32)
+def _site_config(config: Path | None, stamp: int) -> dict[str, Any]:
+    del stamp  # part of the cache key only
+    if config is None:
+        return {}
+    try:
+        data = yaml.load(config.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _permalink_template(config: dict[str, Any]) -> str:
+    template: Any = config.get("permalink")
+    collections = config.get("collections")
+    if isinstance(collections, dict) and isinstance(collections.get("posts"), dict):
+        template = collections["posts"].get("permalink", template)
+    for default in config.get("defaults") or ():
+        if not isinstance(default, dict):
+            continue
+        scope, values = default.get("scope") or {}, default.get("values") or {}
+        if (
+            isinstance(scope, dict)
+            and isinstance(values, dict)
+            and scope.get("type") == "posts"
+            and isinstance(values.get("permalink"), str)
+        ):
+            template = values["permalink"]
+    if not isinstance(template, str) or not template.strip():
+        template = "date"
+    return JEKYLL_STYLES.get(template.strip(), template.strip())
+
+
+@lru_cache(maxsize=4096)
+def _front_matter(path: Path, stamp: tuple[int, int]) -> dict[str, Any]:
+    """A post's front matter, read without parsing its Markdown (cached per file version)."""
+    del stamp
+    try:
+        with path.open(encoding="utf-8", errors="replace") as stream:
+            first = stream.readline()
+            if first.strip() != "---":
+                return {}
+            lines = []
+            for number, line in enumerate(stream):
+                if line.strip() in ("---", "...") or number > 500:
+                    break
+                lines.append(line)
+        data = yaml.load("".join(lines), Loader=_SAFE_LOADER)
+    except (OSError, yaml.YAMLError, RecursionError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return (0, 0)
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def _render_permalink(template: str, path: Path, front: dict[str, Any]) -> str | None:
+    match = _POST_NAME.match(path.name)
+    if match is None:
+        return None
+    year, month, day, name_slug = match.groups()
+    when: date | datetime = date(int(year), int(month), int(day))
+    front_date = front.get("date")
+    if isinstance(front_date, (date, datetime)):
+        when = front_date
+    slug = str(front.get("slug") or name_slug)
+    categories = front.get("categories") or front.get("category") or []
+    if isinstance(categories, str):
+        categories = categories.split()
+    category_path = "/".join(str(c).lower().replace(" ", "-") for c in categories)
+    values = {
+        "year": f"{when.year:04d}",
+        "month": f"{when.month:02d}",
+        "day": f"{when.day:02d}",
+        "i_month": str(when.month),
+        "i_day": str(when.day),
+        "short_year": f"{when.year % 100:02d}",
+        "y_day": f"{when.timetuple().tm_yday:03d}",
+        "hour": f"{getattr(when, 'hour', 0):02d}",
+        "minute": f"{getattr(when, 'minute', 0):02d}",
+        "second": f"{getattr(when, 'second', 0):02d}",
+        "week": f"{when.isocalendar()[1]:02d}",
+        "short_day": when.strftime("%a"),
+        "title": slug,
+        "slug": re.sub(r"[^A-Za-z0-9]+", "-", slug).strip("-").lower(),
+        "name": path.stem,
+        "basename": path.stem,
+        "categories": category_path,
+        "output_ext": ".html",
+    }
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
+    """The posts an internal link may name: the post's folder and every collected post.
+
+    Built once per (folder, collected posts, folder and config versions) in a process:
+    every post of a folder shares it.
+    """
+    folder = post_path.resolve().parent
+    config_path = find_site_config(folder)
+    config_stamp = _stamp(config_path) if config_path else (0, 0)
+    return _site_index(folder, tuple(batch_posts), _stamp(folder), config_path, config_stamp)
+
+
+@lru_cache(maxsize=16)
+def _site_index(
+    folder: Path,
+    batch_posts: tuple[Path, ...],
+    folder_stamp: tuple[int, int],
+    config_path: Path | None,
+    config_stamp: tuple[int, int],
+) -> SiteIndex:
+    del folder_stamp
+    config = _site_config(config_path, config_stamp[0])
+    template = _permalink_template(config)
+    files = {p.resolve() for p in batch_posts}
+    with contextlib.suppress(OSError):
+        files.update(
+            p.resolve()
+            for p in folder.iterdir()
+            if p.suffix.lower() in (".md", ".markdown") and p.is_file()
+        )
+    slugs: set[str] = set()
+    paths: set[str] = set()
+    stems: set[str] = set()
+    for path in files:
+        front = _front_matter(path, _stamp(path))
+        stems.add(path.stem)
+        match = _POST_NAME.match(path.name)
+        if match:
+            slugs.add(match.group(4))
+        if isinstance(front.get("slug"), str):
+            slugs.add(front["slug"])
+        permalink = front.get("permalink")
+        if isinstance(permalink, str) and permalink.strip():
+            paths.add(_normal_path(permalink.strip()))
+        rendered = _render_permalink(template, path, front)
+        if rendered is not None:
+            paths.add(_normal_path(rendered))
+    url = config.get("url")
+    host = urlsplit(url).hostname if isinstance(url, str) and "://" in url else None
+    baseurl = config.get("baseurl")
+    baseurl = "/" + baseurl.strip("/") if isinstance(baseurl, str) and baseurl.strip("/") else ""
+    return SiteIndex(
+        template=template,
+        host=host.lower() if host else None,
+        baseurl=baseurl,
+        slugs=frozenset(slugs),
+        paths=frozenset(paths),
+        files=frozenset(files),
+        stems=frozenset(stems),
+    )
+
+
+@dataclass(frozen=True)
+class InternalLink:
+    line: int
+    url: str
+    resolves: bool
+    reason: str
+
+
+def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | None:
+    """The verdict on a post-to-post link, or None when the link is not one."""
+    url = link.url
+    if link.kind == "liquid":
+        match = _LIQUID_LINK.fullmatch(url)
+        assert match is not None
+        target = match.group(2)
+        if match.group(1) == "post_url":
+            name = target.rsplit("/", 1)[-1]
+            ok = name in site.stems
+            return InternalLink(link.line, url, ok, "" if ok else f"no post named {name}")
+        exists = (find_site_root(post) / target).is_file()
+        return InternalLink(link.line, url, exists, "" if exists else f"no file {target}")
+    if url.startswith("#") or not url:
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme in linkcheck.CHECKED_SCHEMES:
+        if not site.is_own_host(parts.hostname):
+            return None
+        path = parts.path or "/"
+    elif scheme or parts.netloc:
+        return None
+    else:
+        path = parts.path
+    if not path:
+        return None
+    if path.startswith("/"):
+        is_post, resolves = site.resolve(path)
+        if not is_post:
+            return None
+        reason = "" if resolves else f"no post in the corpus has the URL {site.normalise(path)}/"
+        return InternalLink(link.line, url, resolves, reason)
+    if path.lower().endswith((".md", ".markdown")):
+        target = (post.path.parent / unquote(path)).resolve()
+        ok = target in site.files or target.is_file()
+        return InternalLink(link.line, url, ok, "" if ok else f"no file {unquote(path)}")
+    return None
+
+
+def find_site_root(post: Post) -> Path:
+    """The folder ``{% link %}`` paths are relative to: the site's, else above _posts."""
+    config = find_site_config(post.path.resolve().parent)
+    return config.parent if config else post.path.resolve().parent.parent
+
+
+# =========================================================================== external
+def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
+    """Every external URL of every collected post (the batch the checker answers)."""
+    urls: dict[str, None] = {}
+    for path in paths:
+        post = parse_post(path)
+        if post.fatal_problems:
+            continue
+        urls.update(dict.fromkeys(_external_urls_of(post, site_index(path, paths))))
+    return list(urls)
+
+
+@lru_cache(maxsize=4)
+def _resolved(paths: tuple[Path, ...]) -> frozenset[Path]:
+    return frozenset(path.resolve() for path in paths)
+
+
+def _external_urls_of(post: Post, site: SiteIndex | None) -> list[str]:
+    """Web URLs the link checker must answer for: not malformed, not the site's own."""
+    urls = []
+    for link in links_in(post):
+        if link.kind == "liquid" or not is_external(link.url):
+            continue
+        url = external_url(link.url)
+        if linkcheck.url_problem(url):
+            continue
+        if site is not None:
+            try:
+                if site.is_own_host(urlsplit(url).hostname):
+                    continue
+            except ValueError:
+                continue
+        urls.append(url)
+    return urls
+
+
+def external_results(
+    post: Post, urls: list[str], context: GateContext
+) -> dict[str, linkcheck.LinkResult]:
+    """Results for ``urls``: from the run's batch over every collected post when this post
+    is one of them, otherwise (library use, unit tests) checked here."""
+    if not urls:
+        return {}
+    checker = linkcheck.LinkChecker.from_settings(context.settings, context.evidence.cache_dir)
+    batch_posts = tuple(context.batches.posts)
+    results: dict[str, linkcheck.LinkResult] = {}
+    # Offline, nothing is requested: no batch to share, and no corpus to parse for one.
+    in_batch = post.path in batch_posts or post.path.resolve() in _resolved(batch_posts)
+    if in_batch and not context.settings.offline:
+        batch = context.batches.get(
+            BATCH_NAME,
+            lambda: {
+                url: result.to_dict()
+                for url, result in checker.check_many(_corpus_urls(batch_posts)).items()
+            },
+        )
+        for url in urls:
+            if url in batch:
+                results[url] = linkcheck.LinkResult.from_dict(batch[url])
+    missing = [url for url in urls if url not in results]
+    if missing:
+        results.update(checker.check_many(missing))
+    return results
+
+
+# ================================================================================= gate
+_FAILING_LINK_STATUSES = {linkcheck.DEAD, linkcheck.BLOCKED, linkcheck.MALFORMED}
+_LINK_CODES = {
+    linkcheck.DEAD: (
+        "DEAD_LINK",
+        "replace the link with a live page (an archived copy if the page is gone) or remove it",
+    ),
+    linkcheck.BLOCKED: (
+        "BLOCKED_LINK",
+        "link a public address; if readers are meant to open it on their own machine, add "
+        "the URL to link_exclude; a trusted host can be listed in allow_hosts",
+    ),
+    linkcheck.MALFORMED: ("MALFORMED_URL", "fix the URL: scheme, host name and port"),
+    linkcheck.UNVERIFIED: (
+        "UNVERIFIED_LINK",
+        "check the link by hand; if it is fine, add it to link_exclude",
+    ),
+}
+
+
+def check(post: Post, context: GateContext) -> Scorecard:
+    from pytest_postgates.gates import spec_for
+
+    spec = spec_for(GATE_ID)
+    settings = context.settings
+    floor = DEFAULT_FLESCH_FLOOR if settings.flesch_floor is None else settings.flesch_floor
+    max_sentences = settings.max_paragraph_sentences
+    findings: list[Finding] = []
+
+    # ---- readability
+    paragraphs = prose_paragraphs(post)
+    scored = [p for p in paragraphs if p.flesch is not None]
+    low = [p for p in scored if p.flesch is not None and p.flesch < floor]
+    long = [p for p in paragraphs if p.sentences > max_sentences]
+    for p in low:
+        findings.append(
+            Finding(
+                p.line,
+                "LOW_FLESCH",
+                f"Flesch reading ease {p.flesch:.1f} is under the floor {floor:g}: {p.excerpt}",
+                "use shorter sentences and plainer words; split the paragraph",
+            )
+        )
+    for p in long:
+        findings.append(
+            Finding(
+                p.line,
+                "LONG_PARAGRAPH",
+                f"{p.sentences} sentences, over the limit of {max_sentences}: {p.excerpt}",
+                f"split the paragraph into paragraphs of at most {max_sentences} sentences",
+            )
+        )
+
+    # ---- links
+    site = site_index(post.path, context.batches.posts)
+    all_links = links_in(post)
+    internal: list[InternalLink] = []
+    external: list[tuple[int, Link, str]] = []
+    malformed: list[tuple[int, dict[str, Any]]] = []
+    site_paths = 0
+    for position, link in enumerate(all_links):
+        if link.kind != "liquid" and is_external(link.url):
+            url = external_url(link.url)
+            problem = linkcheck.url_problem(url)
+            if problem:
+                malformed.append(
+                    (position, {"line": link.line, "url": link.url, "reason": problem})
+                )
+                continue
+            verdict = judge_internal(link, post, site)
+            if verdict is not None:
+                internal.append(verdict)
+            else:
+                external.append((position, link, url))
+            continue
+        verdict = judge_internal(link, post, site)
+        if verdict is not None:
+            internal.append(verdict)
+        elif link.url and not link.url.startswith("#") and ":" not in link.url.split("/")[0]:
+            site_paths += 1
+    broken = [i for i in internal if not i.resolves]
+    for item in broken:
+        findings.append(
+            Finding(
+                item.line,
+                "BROKEN_INTERNAL_LINK",
+                f"{item.url}: {item.reason}",
+                "link an existing post (its /posts/<slug>/ URL) or remove the link",
+            )
+        )
+    for _, item in malformed:
+        code, fix = _LINK_CODES[linkcheck.MALFORMED]
+        findings.append(Finding(item["line"], code, f"{item['url']}: {item['reason']}", fix))
+
+    results = external_results(post, [url for _, _, url in external], context)
+    rows: list[tuple[int, dict[str, Any]]] = []  # (document position, row)
+    for position, link, url in external:
+        result = results[url]
+        rows.append(
+            (
+                position,
+                {
+                    "line": link.line,
+                    "url": link.url,
+                    "status": result.status,
+                    "code": result.code,
+                    "reason": result.reason,
+                },
+            )
+        )
+        failing = result.status in _FAILING_LINK_STATUSES or (
+            result.status == linkcheck.UNVERIFIED and settings.unverified_links_fail
+        )
+        if failing:
+            code, fix = _LINK_CODES[result.status]
+            reason = f" ({result.reason})" if result.reason else ""
+            findings.append(Finding(link.line, code, f"{link.url}: {result.status}{reason}", fix))
+    for position, item in malformed:
+        rows.append((position, {**item, "status": linkcheck.MALFORMED, "code": None}))
+    ordered = [row for _, row in sorted(rows, key=lambda pair: pair[0])]
+
+    def with_status(status: str) -> list[dict[str, Any]]:
+        return [row for row in ordered if row["status"] == status]
+
+    links_detail: dict[str, Any] = {
+        "checked": sum(
+            1
+            for row in ordered
+            if row["status"] in (linkcheck.OK, linkcheck.DEAD, linkcheck.UNVERIFIED)
+        ),
+        "ok": len(with_status(linkcheck.OK)),
+        "dead": with_status(linkcheck.DEAD),
+        "unverified": with_status(linkcheck.UNVERIFIED),
+        "blocked": with_status(linkcheck.BLOCKED),
+        "unchecked": with_status(linkcheck.UNCHECKED),
+        "excluded": with_status(linkcheck.EXCLUDED),
+        "malformed": with_status(linkcheck.MALFORMED),
+        "urls": ordered,
+        "offline": settings.offline,
+        "unverified_fails": settings.unverified_links_fail,
+    }
+    findings.sort(key=lambda f: (f.line or 0, f.code))
+    detail: dict[str, Any] = {
+        "flesch_floor": floor,
+        "max_paragraph_sentences": max_sentences,
+        "min_scored_words": MIN_SCORED_WORDS,
+        "paragraphs_checked": len(paragraphs),
+        "paragraphs_scored": len(scored),
+        "low_flesch": [
+            {"line": p.line, "flesch": p.flesch, "sentences": p.sentences, "text": p.excerpt}
+            for p in low
+        ],
+        "long_paragraphs": [
+            {"line": p.line, "sentences": p.sentences, "text": p.excerpt} for p in long
+        ],
+        "internal_links": {
+            "checked": len(internal),
+            "broken": [{"line": i.line, "url": i.url, "reason": i.reason} for i in broken],
+            "permalink": site.template,
+            "site_paths_not_checked": site_paths,
+        },
+        "links": links_detail,
+    }
+    verdict = "FAIL" if findings else "PASS"
+    parts = [
+        f"{len(paragraphs)} paragraphs ({len(low)} under Flesch {floor:g}, "
+        f"{len(long)} over {max_sentences} sentences)",
+        f"{len(internal)} internal links ({len(broken)} broken)",
+        f"{len(ordered)} external links ({len(links_detail['dead'])} dead, "
+        f"{len(links_detail['blocked'])} blocked, {len(malformed)} malformed, "
+        f"{len(links_detail['unverified'])} unverified, {len(links_detail['unchecked'])} "
+        "unchecked)",
+    ]
+    return spec.card(verdict, detail, findings, "; ".join(parts), len(findings))

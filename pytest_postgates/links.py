@@ -1,0 +1,727 @@
+"""The link checker of gate 6: every external URL of a corpus, requested once, safely.
+
+Why a checker of our own on requests rather than lychee 0.24 (both were run against the
+same loopback server): lychee's private-address exclusion looks at the URL as written, so
+with ``--exclude-all-private`` a host name that *resolves* to a loopback address was still
+requested, redirects to 10.x and 169.254.169.254 were followed, ``--include`` cannot let one
+trusted loopback server through while the exclusion is on, ``.invalid`` hosts are skipped
+rather than reported dead, and there is no HEAD-then-GET fallback. Here the address check
+sits where the socket is opened: every connection, the first and every redirect hop, is
+made to an address that was resolved and checked in the same step, so DNS tricks (a name
+pointing at 169.254.169.254, decimal IPs, rebinding between check and connect) cannot
+reach a private service.
+
+Rules, in the order they apply to a URL:
+
+1. malformed (no host, bad port, bad IPv6 literal, invalid host name): a finding, never
+   requested;
+2. ``link_exclude`` regexes: never requested, reported as excluded;
+3. blocked: a host that is, or resolves to, a loopback, private, link-local, unique-local,
+   multicast, reserved or cloud-metadata address, unless the host, its address or its
+   network is in ``allow_hosts``; never requested (the check runs again on every redirect);
+4. offline: nothing is requested, the link is reported as unchecked;
+5. the disk cache (``ok`` and ``dead`` answers younger than the maximum age);
+6. the network: HEAD, then GET where HEAD is refused (400, 403, 405, 501); redirects
+   followed up to a bound, each hop checked; timeouts, connection failures, 5xx and 429
+   retried with exponential backoff (a Retry-After on 429 or 5xx is waited for, up to a
+   bound; a longer one is not waited for).
+
+Classification: ``ok`` (2xx), ``dead`` (404, 410, a host name that does not exist),
+``unverified`` (timeouts, connection failures, 5xx or 429 after the retries, 401/403 and
+other refusals that may be bot protection, too many redirects), ``blocked``,
+``excluded``, ``unchecked`` (offline) and ``malformed``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email.utils
+import hashlib
+import ipaddress
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+
+from pytest_postgates.scorecard import write_atomic
+
+OK = "ok"
+DEAD = "dead"
+UNVERIFIED = "unverified"
+BLOCKED = "blocked"
+EXCLUDED = "excluded"
+UNCHECKED = "unchecked"
+MALFORMED = "malformed"
+STATUSES = (OK, DEAD, UNVERIFIED, BLOCKED, EXCLUDED, UNCHECKED, MALFORMED)
+CACHED_STATUSES = frozenset({OK, DEAD})  # transient answers are asked again next run
+
+CHECKED_SCHEMES = frozenset({"http", "https"})
+DEAD_CODES = frozenset({404, 410})
+HEAD_REFUSED = frozenset({400, 403, 405, 501})  # answered to HEAD: ask again with GET
+REDIRECT_CODES = frozenset({301, 302, 303, 307, 308})
+
+# Defaults of the network behaviour (the timeout and cache age come from settings).
+MAX_REDIRECTS = 5
+RETRIES = 2  # attempts after the first one, for transient failures only
+BACKOFF = 0.5  # seconds before the first retry; doubled for each further retry
+MAX_RETRY_AFTER = 30.0  # a longer Retry-After is not waited for: the link is unverified
+MAX_WORKERS = 16
+PER_HOST = 4
+# Of the hosts looked up in one batch, when at least this many were asked and not one name
+# resolved, the resolver is down (an offline machine), not every host gone: "dead" would
+# then be a false verdict, so those links are unverified.
+RESOLVER_DOWN_MIN_HOSTS = 3
+USER_AGENT = "Mozilla/5.0 (compatible; pytest-postgates link check)"
+
+# Cloud metadata endpoints: named in the reason even where the address rule alone blocks.
+METADATA_HOSTS = frozenset(
+    {
+        "metadata.google.internal",
+        "metadata.goog",
+        "metadata",
+        "instance-data",
+        "instance-data.ec2.internal",
+    }
+)
+METADATA_ADDRESSES = frozenset(
+    ipaddress.ip_address(a)
+    for a in ("169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200")
+)
+
+Resolver = Callable[..., list[tuple[Any, ...]]]
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    """What is known about one URL. ``code`` is the last HTTP status seen, if any."""
+
+    url: str
+    status: str
+    code: int | None = None
+    reason: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"url": self.url, "status": self.status, "code": self.code, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LinkResult:
+        return cls(data["url"], data["status"], data.get("code"), data.get("reason", ""))
+
+
+class BlockedAddress(Exception):
+    """Raised where a socket would be opened to an address the policy refuses.
+
+    Deliberately not an ``OSError``: urllib3 and requests wrap OSErrors as connection
+    failures (which are retried); this must reach the checker unchanged.
+    """
+
+    def __init__(self, host: str, address: str, problem: str) -> None:
+        super().__init__(f"{host} resolves to {address} ({problem})")
+        self.host = host
+        self.address = address
+        self.problem = problem
+
+
+class UnknownHost(Exception):
+    """The host name does not exist (the resolver answered "no such name")."""
+
+    def __init__(self, host: str) -> None:
+        super().__init__(f"unknown host {host}")
+        self.host = host
+
+
+# ----------------------------------------------------------------------- URL shape
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)", re.IGNORECASE)
+_SCHEME_TYPO = re.compile(r"h+t+p+s?|t+p+s?|ht+s?|htp+s?", re.IGNORECASE)
+
+
+def url_key(url: str) -> str:
+    """The URL as requested: without its fragment (``#a`` and ``#b`` are one request)."""
+    return url.split("#", 1)[0]
+
+
+@lru_cache(maxsize=16384)
+def url_problem(url: str) -> str | None:
+    """Why ``url`` (an http(s) URL or a mistyped one) cannot be requested, or None.
+
+    Cached: a long post repeats its links, and the gate asks about each occurrence.
+    """
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        return "contains whitespace or control characters"
+    if re.match(r"(?i)https?//", url):
+        return "the scheme has no colon (http//...)"
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return f"cannot be parsed: {exc}"
+    scheme = parts.scheme.lower()
+    if scheme not in CHECKED_SCHEMES:
+        if _SCHEME_TYPO.fullmatch(scheme):
+            return f"unknown scheme {parts.scheme!r} (a typo of http/https?)"
+        return None
+    if not parts.netloc:
+        return "no host after the scheme"
+    try:
+        port = parts.port
+    except ValueError as exc:
+        return f"bad port: {exc}"
+    if port == 0:
+        return "bad port: 0"
+    host = parts.hostname or ""
+    if not host:
+        return "no host after the scheme"
+    if "%" in host and not host.startswith("["):
+        return f"host {host!r} is percent-encoded"
+    if _ip_literal(host) is not None:
+        return None
+    if "[" in parts.netloc or "]" in parts.netloc:
+        return "bad IPv6 literal"
+    try:
+        ascii_host = host.rstrip(".").encode("idna").decode("ascii")
+    except UnicodeError:
+        return f"host {host!r} is not a valid host name"
+    labels = ascii_host.split(".")
+    if len(ascii_host) > 253 or not all(_HOST_LABEL.fullmatch(label) for label in labels):
+        return f"host {host!r} is not a valid host name"
+    return None
+
+
+def _ip_literal(host: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+    except ValueError:
+        return None
+
+
+def address_problem(address: IPAddress) -> str | None:
+    """Why a connection to ``address`` is refused, or None for a public address."""
+    if isinstance(address, ipaddress.IPv6Address):
+        for embedded in (address.ipv4_mapped, address.sixtofour):
+            if embedded is not None:
+                problem = address_problem(embedded)
+                if problem:
+                    return problem
+    if address in METADATA_ADDRESSES:
+        return "cloud metadata address"
+    if address.is_loopback:
+        return "loopback address"
+    if address.is_link_local:
+        return "link-local address"
+    if isinstance(address, ipaddress.IPv6Address) and address in _UNIQUE_LOCAL:
+        return "unique-local address"
+    if address.is_unspecified:
+        return "unspecified address"
+    if address.is_multicast:
+        return "multicast address"
+    if address.is_reserved:
+        return "reserved address"
+    if address.is_private:
+        return "private address"
+    if not address.is_global:
+        return "special-purpose address (not globally reachable)"
+    return None
+
+
+_UNIQUE_LOCAL = ipaddress.ip_network("fc00::/7")
+
+
+# ----------------------------------------------------------------------- the policy
+class HostPolicy:
+    """Which hosts may be requested. ``allow_hosts`` entries: a host name (``localhost``),
+    a host and port (``localhost:8080``, ``[::1]:8080``), an address (``127.0.0.1``) or a
+    network (``10.0.0.0/8``). An entry without a port allows every port."""
+
+    def __init__(self, allow_hosts: Iterable[str] = ()) -> None:
+        self.names: set[tuple[str, int | None]] = set()
+        self.addresses: set[tuple[IPAddress, int | None]] = set()
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        for entry in allow_hosts:
+            self._add(entry.strip())
+
+    def _add(self, entry: str) -> None:
+        if not entry:
+            return
+        if "/" in entry:
+            try:
+                self.networks.append(ipaddress.ip_network(entry, strict=False))
+                return
+            except ValueError:
+                pass
+        address = _ip_literal(entry)
+        if address is not None:  # 127.0.0.1, ::1, [::1]
+            self.addresses.add((address, None))
+            return
+        host, port = entry, None
+        match = re.fullmatch(r"(\[[^\]]+\]|[^:]+):(\d+)", entry)
+        if match:
+            host, port = match.group(1), int(match.group(2))
+        address = _ip_literal(host)
+        if address is not None:
+            self.addresses.add((address, port))
+        else:
+            self.names.add((_normal_host(host), port))
+
+    def allows_name(self, host: str, port: int) -> bool:
+        host = _normal_host(host)
+        return (host, None) in self.names or (host, port) in self.names
+
+    def allows_address(self, address: IPAddress, port: int) -> bool:
+        if (address, None) in self.addresses or (address, port) in self.addresses:
+            return True
+        return any(address in network for network in self.networks)
+
+    def host_problem(self, host: str, port: int) -> str | None:
+        """The verdict that needs no DNS: allowed names, literal addresses, metadata and
+        localhost names."""
+        if self.allows_name(host, port):
+            return None
+        address = _ip_literal(host)
+        if address is not None:
+            if self.allows_address(address, port):
+                return None
+            return address_problem(address)
+        name = _normal_host(host)
+        if name in METADATA_HOSTS:
+            return "cloud metadata host"
+        if name == "localhost" or name.endswith(".localhost"):
+            return "loopback host name"
+        return None
+
+    def resolve(self, host: str, port: int, resolver: Resolver) -> list[tuple[Any, ...]]:
+        """Resolve ``host`` and return the addresses to connect to; raises
+        :class:`BlockedAddress` when the name or any address it resolves to is refused.
+
+        Every address must pass: a name that answers with one public and one private
+        address is refused rather than raced.
+        """
+        problem = self.host_problem(host, port)
+        if problem:
+            raise BlockedAddress(host, host, problem)
+        infos = resolver(host.strip("[]"), port, 0, socket.SOCK_STREAM)
+        if self.allows_name(host, port):
+            return infos
+        for info in infos:
+            address = ipaddress.ip_address(str(info[4][0]).split("%", 1)[0])
+            if self.allows_address(address, port):
+                continue
+            problem = address_problem(address)
+            if problem:
+                raise BlockedAddress(host, str(address), problem)
+        return infos
+
+
+def _normal_host(host: str) -> str:
+    return host.strip("[]").rstrip(".").lower()
+
+
+def _default_port(scheme: str) -> int:
+    return 443 if scheme == "https" else 80
+
+
+# ------------------------------------------------------- guarded urllib3 connections
+def _guarded_pool_classes(
+    policy: HostPolicy, resolver: Resolver
+) -> dict[str, type[HTTPConnectionPool]]:
+    """Connection pools whose sockets are opened only to checked addresses."""
+
+    def new_conn(conn: HTTPConnection) -> socket.socket:
+        host = getattr(conn, "_dns_host", conn.host)
+        try:
+            infos = policy.resolve(host, conn.port or 80, resolver)
+        except socket.gaierror as exc:
+            if exc.errno in _NO_SUCH_NAME:
+                raise UnknownHost(host) from exc
+            raise NameResolutionError(conn.host, conn, exc) from exc
+        error: OSError | None = None
+        for family, kind, proto, _name, address in infos:
+            sock = socket.socket(family, kind, proto)
+            try:
+                for option in conn.socket_options or ():
+                    sock.setsockopt(*option)
+                if isinstance(conn.timeout, (int, float)):
+                    sock.settimeout(conn.timeout)
+                sock.connect(address)
+                return sock
+            except OSError as exc:
+                error = exc
+                sock.close()
+        if isinstance(error, socket.timeout):
+            raise ConnectTimeoutError(conn, f"connection to {conn.host} timed out") from error
+        raise NewConnectionError(conn, f"failed to connect to {conn.host}: {error}") from error
+
+    class GuardedHTTPConnection(HTTPConnection):
+        def _new_conn(self) -> socket.socket:
+            return new_conn(self)
+
+    class GuardedHTTPSConnection(HTTPSConnection):
+        def _new_conn(self) -> socket.socket:
+            return new_conn(self)
+
+    class GuardedHTTPPool(HTTPConnectionPool):
+        ConnectionCls = GuardedHTTPConnection
+
+    class GuardedHTTPSPool(HTTPSConnectionPool):
+        ConnectionCls = GuardedHTTPSConnection
+
+    return {"http": GuardedHTTPPool, "https": GuardedHTTPSPool}
+
+
+_NO_SUCH_NAME = frozenset(
+    code
+    for code in (getattr(socket, "EAI_NONAME", None), getattr(socket, "EAI_NODATA", None))
+    if code is not None
+)
+
+
+class _GuardedAdapter(HTTPAdapter):
+    def __init__(self, pools: dict[str, type[HTTPConnectionPool]]) -> None:
+        self._guarded_pools = pools
+        super().__init__(pool_connections=4, pool_maxsize=PER_HOST, max_retries=0)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = dict(self._guarded_pools)
+
+    def proxy_manager_for(self, *args: Any, **kwargs: Any) -> Any:
+        # A proxy would resolve and connect on our behalf, out of the guard's reach.
+        raise requests.exceptions.InvalidURL("the link checker never uses a proxy")
+
+
+# ----------------------------------------------------------------------- disk cache
+class LinkCache:
+    """Answers on disk, one JSON file per URL (named by its SHA-256), with a maximum age.
+
+    Only ``ok`` and ``dead`` are stored: a timeout or a 503 today says nothing about
+    tomorrow. Files are written atomically, so xdist workers and parallel runs can share
+    the folder.
+    """
+
+    def __init__(
+        self, folder: Path, max_age: float, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.folder = folder
+        self.max_age = max_age
+        self.clock = clock
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{hashlib.sha256(key.encode('utf-8')).hexdigest()}.json"
+
+    def get(self, key: str) -> LinkResult | None:
+        if self.max_age <= 0:
+            return None
+        try:
+            data = json.loads(self._path(key).read_text(encoding="utf-8"))
+            if data["key"] != key or data["result"]["status"] not in CACHED_STATUSES:
+                return None
+            if self.clock() - float(data["checked_at"]) > self.max_age:
+                return None
+            return LinkResult.from_dict(data["result"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, result: LinkResult) -> None:
+        if self.max_age <= 0 or result.status not in CACHED_STATUSES:
+            return
+        data = {"key": key, "checked_at": self.clock(), "result": result.to_dict()}
+        # A read-only cache folder costs requests, never a verdict.
+        with contextlib.suppress(OSError):
+            write_atomic(self._path(key), json.dumps(data, sort_keys=True))
+
+
+# ----------------------------------------------------------------------- the checker
+@dataclass(frozen=True)
+class _Transient:
+    """A failure worth retrying; becomes ``unverified`` when the retries are spent."""
+
+    reason: str
+    code: int | None = None
+    retry_after: float | None = None
+
+
+class LinkChecker:
+    """Checks URLs under one policy; :meth:`check_many` is the entry point."""
+
+    def __init__(
+        self,
+        *,
+        allow_hosts: Iterable[str] = (),
+        exclude: Iterable[str] = (),
+        offline: bool = False,
+        cache: LinkCache | None = None,
+        connect_timeout: float = 10.0,
+        read_timeout: float = 10.0,
+        retries: int = RETRIES,
+        backoff: float = BACKOFF,
+        max_retry_after: float = MAX_RETRY_AFTER,
+        max_redirects: int = MAX_REDIRECTS,
+        max_workers: int = MAX_WORKERS,
+        per_host: int = PER_HOST,
+        resolver: Resolver = socket.getaddrinfo,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.policy = HostPolicy(allow_hosts)
+        self.exclude = [re.compile(pattern) for pattern in exclude]
+        self.offline = offline
+        self.cache = cache
+        self.timeout = (connect_timeout, read_timeout)
+        self.retries = retries
+        self.backoff = backoff
+        self.max_retry_after = max_retry_after
+        self.max_redirects = max_redirects
+        self.max_workers = max_workers
+        self.per_host = per_host
+        self.resolver = resolver
+        self.sleep = sleep
+        self._pools = _guarded_pool_classes(self.policy, resolver)
+        self._local = threading.local()
+        self._slots: dict[str, threading.BoundedSemaphore] = {}
+        self._slots_lock = threading.Lock()
+        self._resolved_names: set[str] = set()
+        self._unknown_names: set[str] = set()
+
+    @classmethod
+    def from_settings(cls, settings: Any, cache_dir: Path | None) -> LinkChecker:
+        """The checker the gate uses: settings' timeout, hosts, exclusions and cache age."""
+        cache = None
+        if cache_dir is not None:
+            cache = LinkCache(Path(cache_dir) / "links", settings.link_cache_max_age)
+        return cls(
+            allow_hosts=settings.allow_hosts,
+            exclude=settings.link_exclude,
+            offline=settings.offline,
+            cache=cache,
+            connect_timeout=settings.link_timeout,
+            read_timeout=settings.link_timeout,
+            retries=RETRIES,
+            backoff=BACKOFF,
+            max_retry_after=MAX_RETRY_AFTER,
+        )
+
+    # ------------------------------------------------------------- classification
+    def precheck(self, url: str) -> LinkResult | None:
+        """The verdict that needs no request (malformed, excluded, blocked, offline)."""
+        problem = url_problem(url)
+        if problem:
+            return LinkResult(url, MALFORMED, None, problem)
+        for pattern in self.exclude:
+            if pattern.search(url):
+                return LinkResult(url, EXCLUDED, None, f"matches link_exclude {pattern.pattern!r}")
+        parts = urlsplit(url)
+        if parts.scheme.lower() not in CHECKED_SCHEMES:
+            return LinkResult(url, UNCHECKED, None, f"{parts.scheme or 'relative'} link")
+        port = parts.port or _default_port(parts.scheme.lower())
+        problem = self.policy.host_problem(parts.hostname or "", port)
+        if problem:
+            return LinkResult(url, BLOCKED, None, f"{parts.hostname}: {problem}")
+        if self.offline:
+            return LinkResult(url, UNCHECKED, None, "offline: not requested")
+        return None
+
+    def check_many(self, urls: Iterable[str]) -> dict[str, LinkResult]:
+        """Every URL's result, keyed by the URL as given. Each distinct URL (fragment
+        dropped) is requested at most once; requests run concurrently, at most
+        ``per_host`` at a time to one host."""
+        results: dict[str, LinkResult] = {}
+        pending: dict[str, list[str]] = {}  # request key -> URLs as written
+        for url in dict.fromkeys(urls):
+            early = self.precheck(url)
+            if early is not None:
+                results[url] = early
+                continue
+            key = url_key(url)
+            cached = self.cache.get(key) if self.cache is not None else None
+            if cached is not None:
+                results[url] = replace(cached, url=url)
+                continue
+            pending.setdefault(key, []).append(url)
+        if pending:
+            fetched = self._fetch_all(list(pending))
+            fetched = self._resolver_down_adjustment(fetched)
+            for key, result in fetched.items():
+                if self.cache is not None:
+                    self.cache.put(key, result)
+                for url in pending[key]:
+                    results[url] = replace(result, url=url)
+        return results
+
+    def check(self, url: str) -> LinkResult:
+        return self.check_many([url])[url]
+
+    def _fetch_all(self, keys: Sequence[str]) -> dict[str, LinkResult]:
+        workers = max(1, min(self.max_workers, len(keys)))
+        if workers == 1:
+            return {key: self._check_network(key) for key in keys}
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="postgates-link") as pool:
+            return dict(zip(keys, pool.map(self._check_network, keys), strict=True))
+
+    def _resolver_down_adjustment(self, fetched: dict[str, LinkResult]) -> dict[str, LinkResult]:
+        """No name resolved at all among several: the machine has no DNS, not N dead hosts."""
+        if self._resolved_names or len(self._unknown_names) < RESOLVER_DOWN_MIN_HOSTS:
+            return fetched
+        reason = (
+            f"no host name could be resolved ({len(self._unknown_names)} tried): "
+            "is this machine offline? (use --postgates-offline)"
+        )
+        return {
+            key: replace(result, status=UNVERIFIED, reason=reason)
+            if result.status == DEAD and result.code is None
+            else result
+            for key, result in fetched.items()
+        }
+
+    # ------------------------------------------------------------------- network
+    def _check_network(self, url: str) -> LinkResult:
+        attempt = 0
+        while True:
+            outcome = self._follow(url)
+            if isinstance(outcome, LinkResult):
+                return outcome
+            if attempt >= self.retries:
+                return LinkResult(url, UNVERIFIED, outcome.code, _after_retries(outcome, attempt))
+            delay = self.backoff * (2**attempt)
+            if outcome.retry_after is not None:
+                if outcome.retry_after > self.max_retry_after:
+                    return LinkResult(
+                        url,
+                        UNVERIFIED,
+                        outcome.code,
+                        f"{outcome.reason}; Retry-After {outcome.retry_after:g}s is over the "
+                        f"{self.max_retry_after:g}s bound",
+                    )
+                delay = max(delay, outcome.retry_after)
+            self.sleep(delay)
+            attempt += 1
+
+    def _follow(self, url: str) -> LinkResult | _Transient:
+        """One attempt: the URL and its redirects, each hop checked before it is asked."""
+        current = url
+        for hop in range(self.max_redirects + 1):
+            via = f" (redirect {hop} to {current})" if hop else ""
+            if hop:
+                early = self.precheck(current)
+                if early is not None:
+                    if early.status == MALFORMED:
+                        return LinkResult(
+                            url, UNVERIFIED, None, f"malformed redirect{via}: {early.reason}"
+                        )
+                    return replace(early, url=url, reason=f"{early.reason}{via}")
+            try:
+                response = self._ask(current)
+            except BlockedAddress as exc:
+                return LinkResult(url, BLOCKED, None, f"{exc}{via}")
+            except UnknownHost as exc:
+                self._note_name(exc.host, resolved=False)
+                return LinkResult(url, DEAD, None, f"unknown host {exc.host}{via}")
+            except requests.exceptions.Timeout:
+                return _Transient(f"timed out{via}")
+            except requests.exceptions.InvalidURL as exc:
+                return LinkResult(url, UNVERIFIED, None, f"cannot request{via}: {exc}")
+            except requests.exceptions.RequestException as exc:
+                return _Transient(f"connection failed{via}: {_short(exc)}")
+            host = urlsplit(current).hostname or ""
+            self._note_name(host, resolved=True)
+            code = response.status_code
+            if code in REDIRECT_CODES:
+                location = response.headers.get("Location")
+                if not location:
+                    return LinkResult(url, UNVERIFIED, code, f"{code} without a Location{via}")
+                current = urljoin(current, location.strip())
+                continue
+            if 200 <= code < 300:
+                return LinkResult(url, OK, code, f"{code}{via}" if hop else "")
+            if code in DEAD_CODES:
+                return LinkResult(url, DEAD, code, f"{code} {response.reason or ''}".strip() + via)
+            if code == 429:
+                return _Transient(f"429 Too Many Requests{via}", code, _retry_after(response))
+            if code >= 500:
+                reason = f"{code} {response.reason or ''}".strip() + via
+                return _Transient(reason, code, _retry_after(response))
+            if code in (401, 403, 999):
+                return LinkResult(
+                    url, UNVERIFIED, code, f"{code}: refused (bot protection or a login wall){via}"
+                )
+            return LinkResult(url, UNVERIFIED, code, f"unexpected status {code}{via}")
+        return LinkResult(url, UNVERIFIED, None, f"more than {self.max_redirects} redirects")
+
+    def _ask(self, url: str) -> requests.Response:
+        """HEAD, then GET where HEAD is refused; the body is never downloaded."""
+        session = self._session()
+        host = (urlsplit(url).hostname or "").lower()
+        with self._slot(host):
+            response = session.head(url, allow_redirects=False, timeout=self.timeout)
+            response.close()
+            if response.status_code in HEAD_REFUSED:
+                response = session.get(
+                    url, allow_redirects=False, timeout=self.timeout, stream=True
+                )
+                response.close()
+        return response
+
+    def _session(self) -> requests.Session:
+        session = getattr(self._local, "session", None)
+        if session is None:
+            session = requests.Session()
+            session.trust_env = False  # no proxies or netrc from the environment
+            session.headers.update(
+                {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+            )
+            adapter = _GuardedAdapter(self._pools)
+            session.mount("http://", adapter)
+            session.mount("https://", adapter)
+            self._local.session = session
+        return session
+
+    def _slot(self, host: str) -> threading.BoundedSemaphore:
+        with self._slots_lock:
+            slot = self._slots.get(host)
+            if slot is None:
+                slot = self._slots[host] = threading.BoundedSemaphore(self.per_host)
+            return slot
+
+    def _note_name(self, host: str, resolved: bool) -> None:
+        if not host or _ip_literal(host) is not None:
+            return
+        with self._slots_lock:
+            (self._resolved_names if resolved else self._unknown_names).add(host.lower())
+
+
+def _after_retries(outcome: _Transient, retries: int) -> str:
+    return f"{outcome.reason} (after {retries} retr{'y' if retries == 1 else 'ies'})"
+
+
+def _retry_after(response: requests.Response) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date)."""
+    value = (response.headers.get("Retry-After") or "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return float(max(0, round(when.timestamp() - time.time())))  # whole seconds: stable
+
+
+def _short(exc: BaseException) -> str:
+    """A one-line reason without object reprs (stable in scorecards)."""
+    text = str(exc)
+    match = re.search(r"\[Errno -?\d+\] [^')\"]+|Connection refused|Connection reset", text)
+    if match:
+        return match.group(0)
+    return type(exc).__name__

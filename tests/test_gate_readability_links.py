@@ -1,0 +1,503 @@
+"""Gate 6, readability_links: Flesch and sentence limits per prose paragraph, internal
+links against the corpus, external links through the checker (loopback server only)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_postgates import links
+from pytest_postgates.batch import RunBatches
+from pytest_postgates.config import Settings
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import readability_links as gate
+from pytest_postgates.post import parse_post
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post
+from tests.test_links import LinkServer, serve
+
+if TYPE_CHECKING:
+    from tests.conftest import Blog
+
+BODY_LINE = 6  # FRONT_MATTER is five lines
+EASY = "The cat sat on the mat. It was a warm day. The dog ran to the park and back."
+HARD = (
+    "Notwithstanding considerable organisational interdependencies, comprehensive "
+    "institutionalisation necessitates extraordinarily sophisticated administrative "
+    "infrastructure modernisation initiatives."
+)
+
+
+def nine_sentences(words: str = "is short") -> str:
+    return " ".join(f"Sentence number {n} {words}." for n in range(1, 10))
+
+
+@pytest.fixture
+def server() -> Iterator[LinkServer]:
+    yield from serve()
+
+
+@pytest.fixture(autouse=True)
+def fast_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(links, "BACKOFF", 0.01)
+
+
+def ctx(
+    tmp_path: Path, posts: tuple[Path, ...] = (), run_dir: Path | None = None, **settings: Any
+) -> GateContext:
+    """A context whose link cache lives in ``tmp_path`` (never the user's cache folder)."""
+    return GateContext.create(Settings(**settings), tmp_path / "cache", RunBatches(run_dir, posts))
+
+
+def run(body: str, tmp_path: Path, **settings: Any) -> Scorecard:
+    return gate.check(make_post(body, tmp_path), ctx(tmp_path, **settings))
+
+
+def codes(card: Scorecard) -> list[tuple[int | None, str]]:
+    return [(f.line, f.code) for f in card.findings]
+
+
+# ============================================================================ sentences
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("One sentence here.", 1),
+        ("First one. Second one! Third one? Fourth.", 4),
+        ("Edit post.py and run v1.2.3 of the tool. Then stop.", 2),
+        ("Use a linter, e.g. Ruff, vs. others. It is fast.", 2),
+        ("Ask J. Smith about it. He knows.", 2),
+        ("The parser said \u201cdone.\u201d Then it exited.", 2),
+        (f"It returns. {gate.CODE_MARK} runs next.", 2),  # a sentence opening on code
+        ("lower case after a period. does not split", 1),
+        ("See https://example.com/a.b for more. It helps.", 2),
+        ("No final stop", 1),
+        ("...", 0),
+    ],
+)
+def test_split_sentences(text: str, count: int) -> None:
+    assert len(gate.split_sentences(text)) == count
+
+
+def test_flesch_formula() -> None:
+    # 6 words, 6 one-syllable words, 1 sentence: 206.835 - 1.015 * 6 - 84.6 * 1
+    assert gate.flesch_reading_ease("The cat sat on the mat.") == 116.15
+    assert gate.flesch_reading_ease("") == 0.0
+    assert gate.flesch_reading_ease(HARD) < 0 < gate.flesch_reading_ease(EASY)
+
+
+def test_syllables_need_no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """textstat's English syllable path downloads CMUdict; the gate must not."""
+    import socket
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("network access while scoring")
+
+    monkeypatch.setattr(socket, "getaddrinfo", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    gate.syllables.cache_clear()
+    assert gate.syllables("readability") >= 3
+    assert gate.flesch_reading_ease(EASY + " " + HARD) != 0
+
+
+# ============================================================================ paragraphs
+def test_easy_paragraph_passes(tmp_path: Path) -> None:
+    card = run(EASY + "\n", tmp_path)
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["paragraphs_checked"] == card.detail["paragraphs_scored"] == 1
+    assert card.detail["flesch_floor"] == gate.DEFAULT_FLESCH_FLOOR
+
+
+def test_low_flesch_paragraph_fails_with_its_line(tmp_path: Path) -> None:
+    card = run(f"{EASY}\n\n{HARD}\n", tmp_path)
+    assert card.verdict == "FAIL"
+    assert codes(card) == [(BODY_LINE + 2, "LOW_FLESCH")]
+    (low,) = card.detail["low_flesch"]
+    assert low["line"] == BODY_LINE + 2 and low["flesch"] < gate.DEFAULT_FLESCH_FLOOR
+    assert low["text"].startswith("Notwithstanding")
+
+
+def test_flesch_floor_is_configurable(tmp_path: Path) -> None:
+    assert run(HARD + "\n", tmp_path, flesch_floor=-1000.0).verdict == "PASS"
+    card = run(EASY + "\n", tmp_path, flesch_floor=200.0)
+    assert codes(card) == [(BODY_LINE, "LOW_FLESCH")]
+    assert card.detail["flesch_floor"] == 200.0
+
+
+def test_more_than_eight_sentences_is_a_long_paragraph(tmp_path: Path) -> None:
+    eight = " ".join(f"Sentence number {n} is short." for n in range(1, 9))
+    card = run(f"{eight}\n\n{nine_sentences()}\n", tmp_path)
+    assert codes(card) == [(BODY_LINE + 2, "LONG_PARAGRAPH")]
+    assert card.detail["long_paragraphs"][0]["sentences"] == 9
+
+
+def test_sentence_limit_is_configurable(tmp_path: Path) -> None:
+    assert run(nine_sentences() + "\n", tmp_path, max_paragraph_sentences=9).verdict == "PASS"
+    card = run(EASY + "\n", tmp_path, max_paragraph_sentences=2)
+    assert codes(card) == [(BODY_LINE, "LONG_PARAGRAPH")]
+
+
+def test_a_paragraph_wrapped_over_lines_is_one_paragraph(tmp_path: Path) -> None:
+    wrapped = nine_sentences().replace(". ", ".\n")
+    card = run(wrapped + "\n", tmp_path)
+    assert codes(card) == [(BODY_LINE, "LONG_PARAGRAPH")]
+
+
+def test_lists_tables_quotes_headings_code_and_html_are_not_paragraphs(tmp_path: Path) -> None:
+    nine = nine_sentences()
+    body = (
+        f"# {HARD}\n\n"
+        f"- {nine}\n- {HARD}\n\n"
+        f"1. {nine}\n\n"
+        f"> {nine}\n> {HARD}\n\n"
+        f"| a | b |\n|---|---|\n| {HARD} | {nine} |\n\n"
+        f"```text\n{nine}\n{HARD}\n```\n\n"
+        f"    {HARD}\n\n"
+        f"<div>\n{nine}\n</div>\n\n"
+        f"{EASY}\n"
+    )
+    card = run(body, tmp_path)
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["paragraphs_checked"] == 1
+
+
+def test_related_posts_block_is_not_prose(tmp_path: Path) -> None:
+    card = run(f"{EASY}\n\n**Related posts:**\n\n{HARD}\n", tmp_path)
+    assert card.verdict == "PASS" and card.detail["paragraphs_checked"] == 1
+
+
+def test_markup_is_stripped_before_scoring(tmp_path: Path) -> None:
+    plain = make_post(EASY + "\n", tmp_path, name="2026-06-03-plain.md")
+    marked = make_post(
+        "The cat sat on the [mat](https://example.com/extraordinarily/polysyllabic/path). "
+        "It was a **warm** day. The dog ran to the _park_ and back."
+        '<span class="x"></span>{: .note }\n',
+        tmp_path,
+        name="2026-06-03-marked.md",
+    )
+    (a,) = gate.prose_paragraphs(plain)
+    (b,) = gate.prose_paragraphs(marked)
+    assert a.text == b.text and a.flesch == b.flesch
+
+
+def test_inline_code_counts_as_one_short_word(tmp_path: Path) -> None:
+    post = make_post(
+        "Call `createConversationMemoryFactoryWithOptions()` before you start the next run.\n",
+        tmp_path,
+    )
+    (paragraph,) = gate.prose_paragraphs(post)
+    assert paragraph.words == 8
+    assert paragraph.flesch == gate.flesch_reading_ease("Call code before you start the next run.")
+    assert paragraph.flesch is not None and paragraph.flesch > 80
+
+
+def test_short_paragraphs_are_counted_but_not_scored(tmp_path: Path) -> None:
+    card = run("Institutionalisation considerations.\n\n" + EASY + "\n", tmp_path)
+    assert card.verdict == "PASS"
+    assert card.detail["paragraphs_checked"] == 2 and card.detail["paragraphs_scored"] == 1
+
+
+def test_image_only_paragraph_is_not_prose(tmp_path: Path) -> None:
+    card = run("![An extraordinarily polysyllabic alternative](img.png)\n\n" + EASY, tmp_path)
+    assert card.detail["paragraphs_checked"] == 1
+
+
+# ============================================================================ internal
+def write_post(folder: Path, name: str, body: str = EASY + "\n", front: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(
+        f"---\nlayout: post\ntitle: T\ndate: {name[:10]}\n{front}---\n{body}", encoding="utf-8"
+    )
+    return path
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    """A Jekyll site: dated permalinks, a url and a baseurl, three posts."""
+    (tmp_path / "_config.yml").write_text(
+        "url: https://blog.example.com\nbaseurl: /blog\n"
+        "collections:\n  posts:\n    output: true\n    permalink: /:year/:month/:day/:title/\n",
+        encoding="utf-8",
+    )
+    posts = tmp_path / "_posts"
+    write_post(posts, "2026-01-02-other-post.md")
+    write_post(posts, "2026-02-03-renamed.md", front="slug: custom-slug\n")
+    write_post(posts, "2026-03-04-explicit.md", front="permalink: /special/place/\n")
+    return tmp_path
+
+
+def check_in_site(site: Path, body: str, **settings: Any) -> Scorecard:
+    path = write_post(site / "_posts", "2026-06-03-the-post.md", EASY + "\n\n" + body)
+    return gate.check(parse_post(path), ctx(site, **settings))
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "/posts/other-post/",
+        "/posts/other-post",
+        "/posts/other-post/#a-heading",
+        "/posts/custom-slug/",
+        "/blog/posts/other-post/",
+        "/2026/01/02/other-post/",
+        "/blog/2026/01/02/other-post/",
+        "/2026/02/03/custom-slug/",
+        "/special/place/",
+        "https://blog.example.com/blog/posts/other-post/",
+        "https://blog.example.com/2026/01/02/other-post/",
+        "2026-01-02-other-post.md",
+        "./2026-01-02-other-post.md#intro",
+        "../_posts/2026-01-02-other-post.md",
+        "/assets/img/not-a-post.png",
+        "#a-heading",
+        "mailto:someone@example.com",
+    ],
+)
+def test_internal_links_that_resolve(site: Path, link: str) -> None:
+    card = check_in_site(site, f"See [the other post]({link}) for more.\n")
+    assert card.verdict == "PASS", card.findings
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "/posts/no-such-post/",
+        "/blog/posts/no-such-post/",
+        "/2026/01/02/no-such-post/",
+        "/2026/01/03/other-post/",  # right slug, wrong date
+        "https://blog.example.com/posts/no-such-post/",
+        "2026-01-02-missing.md",
+        "../drafts/2026-01-02-other-post.md",
+    ],
+)
+def test_internal_links_that_do_not_resolve(site: Path, link: str) -> None:
+    card = check_in_site(site, f"See [the other post]({link}) for more.\n")
+    assert codes(card) == [(BODY_LINE + 2, "BROKEN_INTERNAL_LINK")]
+    (broken,) = card.detail["internal_links"]["broken"]
+    assert broken["url"] == link and broken["line"] == BODY_LINE + 2
+
+
+def test_the_sites_own_absolute_urls_are_not_requested(site: Path) -> None:
+    path = write_post(
+        site / "_posts",
+        "2026-06-03-the-post.md",
+        "[a](https://blog.example.com/posts/other-post/) [b](https://elsewhere.example/x)\n",
+    )
+    index = gate.site_index(path)
+    assert gate._external_urls_of(parse_post(path), index) == ["https://elsewhere.example/x"]
+
+
+def test_liquid_post_url_tags(site: Path) -> None:
+    ok = check_in_site(site, "Read {% post_url 2026-01-02-other-post %} first.\n")
+    assert ok.verdict == "PASS" and ok.detail["internal_links"]["checked"] == 1
+    bad = check_in_site(site, "Read {% post_url 2026-01-02-gone %} first.\n")
+    assert codes(bad) == [(BODY_LINE + 2, "BROKEN_INTERNAL_LINK")]
+
+
+def test_posts_in_other_folders_of_the_run_resolve(tmp_path: Path) -> None:
+    elsewhere = write_post(tmp_path / "other" / "_posts", "2026-01-01-far-away.md")
+    path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "See [it](/posts/far-away/).\n")
+    alone = gate.check(parse_post(path), ctx(tmp_path))
+    assert codes(alone) == [(BODY_LINE, "BROKEN_INTERNAL_LINK")]
+    together = gate.check(parse_post(path), ctx(tmp_path, posts=(path, elsewhere)))
+    assert together.verdict == "PASS", together.findings
+
+
+def test_without_a_config_jekyll_date_style_is_assumed(tmp_path: Path) -> None:
+    write_post(tmp_path / "_posts", "2026-01-02-other.md")
+    path = write_post(
+        tmp_path / "_posts",
+        "2026-06-03-x.md",
+        "[a](/2026/01/02/other.html) and [b](/2026/01/02/nope.html).\n",
+    )
+    card = gate.check(parse_post(path), ctx(tmp_path))
+    assert [b["url"] for b in card.detail["internal_links"]["broken"]] == ["/2026/01/02/nope.html"]
+
+
+def test_posts_front_matter_default_permalink(tmp_path: Path) -> None:
+    """Chirpy-style sites set the permalink as a front-matter default for posts."""
+    (tmp_path / "_config.yml").write_text(
+        "defaults:\n  - scope: {path: '', type: posts}\n    values: {permalink: /p/:title/}\n",
+        encoding="utf-8",
+    )
+    write_post(tmp_path / "_posts", "2026-01-02-other.md")
+    path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "[a](/p/other/) and [b](/p/nope/).\n")
+    card = gate.check(parse_post(path), ctx(tmp_path))
+    assert [b["url"] for b in card.detail["internal_links"]["broken"]] == ["/p/nope/"]
+
+
+# ============================================================================ external
+def test_external_links_through_the_checker(tmp_path: Path, server: LinkServer) -> None:
+    live, gone = server.ok("/live"), server.status("/gone", 404)
+    body = (
+        f"{EASY}\n\n"
+        f"A [live page]({live}) and\na [gone page]({gone}).\n\n"
+        "Also [a metadata link](http://169.254.169.254/latest/) here.\n\n"
+        "And [a broken one](http://exa_mple..com/) too.\n"
+    )
+    card = run(body, tmp_path, allow_hosts=(server.allow,))
+    assert card.verdict == "FAIL"
+    assert codes(card) == [
+        (BODY_LINE + 3, "DEAD_LINK"),
+        (BODY_LINE + 5, "BLOCKED_LINK"),
+        (BODY_LINE + 7, "MALFORMED_URL"),
+    ]
+    detail = card.detail["links"]
+    assert detail["checked"] == 2 and detail["ok"] == 1
+    assert [(d["url"], d["code"]) for d in detail["dead"]] == [(gone, 404)]
+    assert detail["blocked"][0]["reason"].endswith("cloud metadata address")
+    assert detail["malformed"][0]["url"] == "http://exa_mple..com/"
+    assert [row["status"] for row in detail["urls"]] == ["ok", "dead", "blocked", "malformed"]
+
+
+def test_unverified_links_pass_unless_configured(tmp_path: Path, server: LinkServer) -> None:
+    down = server.status("/down", 503)
+    body = f"{EASY}\n\nThe [status page]({down}) is down.\n"
+    card = run(body, tmp_path, allow_hosts=(server.allow,))
+    assert card.verdict == "PASS"
+    (row,) = card.detail["links"]["unverified"]
+    assert row["code"] == 503 and "503" in row["reason"]
+    strict = run(body, tmp_path, allow_hosts=(server.allow,), unverified_links_fail=True)
+    assert codes(strict) == [(BODY_LINE + 2, "UNVERIFIED_LINK")]
+
+
+def test_loopback_server_is_blocked_unless_allowed(tmp_path: Path, server: LinkServer) -> None:
+    card = run(f"{EASY}\n\nSee [it]({server.ok('/x')}).\n", tmp_path)
+    assert codes(card) == [(BODY_LINE + 2, "BLOCKED_LINK")]
+    assert server.requests("/x") == 0
+
+
+def test_link_exclude_and_offline_never_request(tmp_path: Path, server: LinkServer) -> None:
+    gone = server.status("/gone", 404)
+    body = f"{EASY}\n\nSee [it]({gone}) and <https://example.com/>.\n"
+    excluded = run(body, tmp_path, allow_hosts=(server.allow,), link_exclude=("/gone$", "example"))
+    assert excluded.verdict == "PASS"
+    assert len(excluded.detail["links"]["excluded"]) == 2
+    offline = run(body, tmp_path, allow_hosts=(server.allow,), offline=True)
+    assert offline.verdict == "PASS"
+    assert [r["url"] for r in offline.detail["links"]["unchecked"]] == [
+        gone,
+        "https://example.com/",
+    ]
+    assert server.requests("/gone") == 0
+
+
+def test_each_url_is_requested_once_for_many_posts(tmp_path: Path, server: LinkServer) -> None:
+    shared = server.ok("/shared")
+    folder = tmp_path / "_posts"
+    paths = tuple(
+        write_post(
+            folder,
+            f"2026-01-0{n}-p{n}.md",
+            f"{EASY}\n\n[S]({shared}), [O]({server.ok(f'/own{n}')}).\n",
+        )
+        for n in range(1, 6)
+    )
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    # Two "workers": separate contexts and batches sharing one run folder, as under xdist.
+    workers = [ctx(tmp_path, paths, run_dir, allow_hosts=(server.allow,)) for _ in range(2)]
+    for index, path in enumerate(paths):
+        card = gate.check(parse_post(path), workers[index % 2])
+        assert card.verdict == "PASS", card.findings
+    assert server.requests("/shared") == 1
+    assert all(server.requests(f"/own{n}") == 1 for n in range(1, 6))
+
+
+def test_disk_cache_spares_the_next_run(tmp_path: Path, server: LinkServer) -> None:
+    path = write_post(tmp_path / "_posts", "2026-01-01-p.md", f"See [it]({server.ok('/c')}).\n")
+    for run_number in range(3):
+        run_dir = tmp_path / f"run{run_number}"
+        run_dir.mkdir()
+        card = gate.check(
+            parse_post(path), ctx(tmp_path, (path,), run_dir, allow_hosts=(server.allow,))
+        )
+        assert card.detail["links"]["ok"] == 1
+    assert server.requests("/c") == 1
+    card = gate.check(
+        parse_post(path),
+        ctx(tmp_path, (path,), allow_hosts=(server.allow,), link_cache_max_age=0),
+    )
+    assert card.detail["links"]["ok"] == 1 and server.requests("/c") == 2
+
+
+def test_a_post_with_hundreds_of_links(tmp_path: Path, server: LinkServer) -> None:
+    items = "\n".join(f"- [link {n}]({server.ok(f'/l/{n}')})" for n in range(300))
+    started = time.monotonic()
+    card = run(f"{EASY}\n\n{items}\n", tmp_path, allow_hosts=(server.allow,))
+    assert card.verdict == "PASS", card.findings[:3]
+    assert card.detail["links"]["ok"] == 300 and sum(server.hits.values()) == 300
+    assert time.monotonic() - started < 30
+
+
+def test_a_five_megabyte_post_finishes(tmp_path: Path, server: LinkServer) -> None:
+    live = server.ok("/big")
+    # Long prose paragraphs with links and code, and a fence now and then: markdown-it-py
+    # needs ~15 s per megabyte of list items, which would time the parser, not the gate.
+    paragraph = f"{EASY} The [page]({live}) has more, with `code` in it. {EASY}\n\n"
+    block = paragraph * 10 + "```python\nprint('hello')\n```\n\n"
+    body = block * (5_000_000 // len(block) + 1)
+    assert len(body) >= 5_000_000
+    started = time.monotonic()
+    card = run(body, tmp_path, allow_hosts=(server.allow,))
+    elapsed = time.monotonic() - started
+    assert card.verdict == "PASS"
+    assert card.detail["links"]["ok"] == body.count(live)
+    assert server.requests("/big") == 1
+    assert elapsed < 120, elapsed
+
+
+def test_malformed_links_do_not_crash(tmp_path: Path) -> None:
+    body = (
+        f"{EASY}\n\n"
+        "[a](<http://exa mple.com>) [b](http://[::1/) [c](htps://example.com)\n"
+        "[d](http://example.com:99999/) [e](http//example.com)\n"
+    )
+    card = run(body, tmp_path, offline=True)
+    assert card.verdict == "FAIL"
+    assert [code for _, code in codes(card)] == ["MALFORMED_URL"] * 5
+    assert {line for line, _ in codes(card)} == {BODY_LINE + 2, BODY_LINE + 3}
+
+
+def test_html_links_are_checked(tmp_path: Path) -> None:
+    body = f'{EASY}\n\n<a href="http://10.0.0.1/">intranet</a> and <img src="https://x.example/a.png">\n'
+    card = run(body, tmp_path, offline=True)
+    assert codes(card) == [(BODY_LINE + 2, "BLOCKED_LINK")]
+    assert [r["url"] for r in card.detail["links"]["unchecked"]] == ["https://x.example/a.png"]
+
+
+def test_links_in_code_are_not_links(tmp_path: Path) -> None:
+    body = f"{EASY}\n\n```markdown\n[dead](http://10.0.0.1/)\n```\n\nRun `curl http://10.0.0.1/`.\n"
+    card = run(body, tmp_path, offline=True)
+    assert card.verdict == "PASS" and card.detail["links"]["urls"] == []
+
+
+def test_scorecard_is_stable(tmp_path: Path) -> None:
+    body = f"{EASY}\n\n{HARD}\n\n[x](/posts/nope/) <https://example.com/a>\n"
+    first = run(body, tmp_path, offline=True).to_dict()
+    second = run(body, tmp_path, offline=True).to_dict()
+    assert first == second
+    import json
+
+    assert str(tmp_path) not in json.dumps(first)
+
+
+# ============================================================================ plugin
+def test_gate_6_under_xdist_requests_each_url_once(blog: Blog, server: LinkServer) -> None:
+    shared = server.ok("/shared")
+    gone = server.status("/gone", 404)
+    for n in range(4):
+        links_md = f"[shared]({shared})" + (f" and [gone]({gone})" if n == 0 else "")
+        blog.post(f"2026-01-0{n + 1}-p{n}.md", f"{blog.GOOD}\nSee {links_md}.\n")
+    blog.pyproject(f'allow_hosts = ["{server.allow}"]\n')
+    result = blog.pytester.runpytest_subprocess("-n", "2", "--postgates-only=6")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*2026-01-01-p0.md:*DEAD_LINK*/gone*"])
+    assert server.requests("/shared") == 1
+    assert server.requests("/gone") == 1
+    card = blog.card("2026-01-01-p0-gate6-readability_links.json")
+    assert [row["status"] for row in card["detail"]["links"]["urls"]] == ["ok", "dead"]
