@@ -37,14 +37,14 @@ sys.path.insert(0, str(HERE))
 from grounding_speed import build_stdlib_repo, invent, sample_real_tokens  # noqa: E402
 
 DETERMINISTIC = "1,2,14,7,6,12,11,13"
-MEMORY_PLUGIN = '''
+MEMORY_PLUGIN = """
 import json, os, resource
 def pytest_unconfigure(config):
     name = os.environ.get("PYTEST_XDIST_WORKER", "controller")
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     with open(os.environ["BENCH_MEMORY_LOG"], "a") as log:
         log.write(json.dumps({"process": name, "max_rss_mib": round(peak_kib / 1024, 1)}) + "\\n")
-'''
+"""
 PROSE = [
     "This part of the standard library keeps its state in one place, which makes tests short.",
     "Each module reads its configuration once and hands plain values to the code that needs them.",
@@ -53,7 +53,9 @@ PROSE = [
 ]
 
 
-def write_post(folder: Path, number: int, tokens: list[str], rng: random.Random, slugs: list[str]) -> None:
+def write_post(
+    folder: Path, number: int, tokens: list[str], rng: random.Random, slugs: list[str]
+) -> None:
     slug = f"bench-post-{number:04d}"
     lines = [
         "---",
@@ -64,7 +66,7 @@ def write_post(folder: Path, number: int, tokens: list[str], rng: random.Random,
         "tags: [python, stdlib]",
         "---",
         "",
-        f"Python's standard library ships `{tokens[0]}` and much more; this post reads it with pytest.",
+        f"Python's standard library ships `{tokens[0]}` and more; this post reads it with pytest.",
         "",
     ]
     for i, token in enumerate(tokens[1:], 1):
@@ -72,9 +74,18 @@ def write_post(folder: Path, number: int, tokens: list[str], rng: random.Random,
         if i % 5 == 0:
             lines += ["## A section about the code", ""]
         if i % 7 == 0:
-            lines += [f"The cache saves {rng.randint(2, 90)}% of the time, about {rng.randint(10, 900)} ms.", ""]
+            lines += [
+                f"The cache saves {rng.randint(2, 90)}% of the time, "
+                f"about {rng.randint(10, 900)} ms.",
+                "",
+            ]
         if i % 9 == 0:
-            lines += ["```python", f"from {rng.choice(['os', 'json', 'pathlib'])} import {token.split('.')[-1]}", "```", ""]
+            lines += [
+                "```python",
+                f"from {rng.choice(['os', 'json', 'pathlib'])} import {token.split('.')[-1]}",
+                "```",
+                "",
+            ]
     lines += [
         "```mermaid",
         "flowchart TD",
@@ -93,7 +104,9 @@ def write_post(folder: Path, number: int, tokens: list[str], rng: random.Random,
         f"- [Another post](/posts/{rng.choice(slugs)}/)",
         "",
     ]
-    (folder / f"2026-01-{1 + number % 28:02d}-{slug}.md").write_text("\n".join(lines), encoding="utf-8")
+    (folder / f"2026-01-{1 + number % 28:02d}-{slug}.md").write_text(
+        "\n".join(lines), encoding="utf-8"
+    )
 
 
 def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
@@ -121,7 +134,9 @@ def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
     (corpus / "bench_memory.py").write_text(MEMORY_PLUGIN)
 
 
-def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:
+def timed(
+    command: list[str], cwd: Path, env: dict[str, str]
+) -> tuple[float, subprocess.CompletedProcess[str]]:
     start = time.perf_counter()
     result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     return time.perf_counter() - start, result
@@ -151,9 +166,24 @@ def main(argv: list[str] | None = None) -> int:
     corpus = WORK / "corpus"
     generate(corpus, repo, args.posts, args.seed)
     memory_log = corpus / "memory.jsonl"
-    env = dict(os.environ, PYTHONPATH=str(corpus), BENCH_MEMORY_LOG=str(memory_log), PYTEST_ADDOPTS="")
-    base = [sys.executable, "-m", "pytest", "_posts", "-q", "-p", "bench_memory", "-p", "no:randomly",
-            f"--postgates-only={DETERMINISTIC}", "--postgates-all", "-o", "cache_dir=.bench-cache"]
+    env = dict(
+        os.environ, PYTHONPATH=str(corpus), BENCH_MEMORY_LOG=str(memory_log), PYTEST_ADDOPTS=""
+    )
+    base = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "_posts",
+        "-q",
+        "-p",
+        "bench_memory",
+        "-p",
+        "no:randomly",
+        f"--postgates-only={DETERMINISTIC}",
+        "--postgates-all",
+        "-o",
+        "cache_dir=.bench-cache",
+    ]
 
     def fresh() -> None:
         shutil.rmtree(corpus / ".bench-cache", ignore_errors=True)
@@ -168,15 +198,23 @@ def main(argv: list[str] | None = None) -> int:
     memory = [json.loads(line) for line in memory_log.read_text().splitlines()]
     lint = markdownlint_cli()
     files = sorted(str(p) for p in (corpus / "_posts").glob("*.md"))
-    mdl, mdl_result = timed([str(lint), "--config", str(corpus / ".markdownlint.json"), *files], corpus, env)
+    mdl, mdl_result = timed(
+        [str(lint), "--config", str(corpus / ".markdownlint.json"), *files], corpus, env
+    )
 
     summary = serial_result.stdout.strip().splitlines()[-1] if serial_result.stdout.strip() else "?"
     print(f"corpus: {args.posts} posts, grounding repository {repo}")
     print(f"gates: {DETERMINISTIC} (6 offline); outcome of the serial run: {summary}")
     print(f"serial, cold caches:      {serial:7.2f} s")
-    print(f"-n 2, cold caches:        {parallel:7.2f} s   speed-up {serial / parallel:.2f}x (target >= 1.6x)")
+    print(
+        f"-n 2, cold caches:        {parallel:7.2f} s   "
+        f"speed-up {serial / parallel:.2f}x (target >= 1.6x)"
+    )
     print(f"serial, second run:       {warm:7.2f} s   speed-up {serial / warm:.2f}x (target >= 5x)")
-    print(f"markdownlint-cli alone:   {mdl:7.2f} s   (-n 2 run / markdownlint-cli = {parallel / mdl:.2f}, target < 1)")
+    print(
+        f"markdownlint-cli alone:   {mdl:7.2f} s   "
+        f"(-n 2 run / markdownlint-cli = {parallel / mdl:.2f}, target < 1)"
+    )
     for entry in memory:
         print(f"peak memory, {entry['process']}: {entry['max_rss_mib']} MiB")
     same = {

@@ -49,7 +49,10 @@ context = GateContext.create(settings, cache)
 verdicts = {}
 for path in sorted(posts.glob("*.md")):
     card = symbol_grounding.check(parse_post(path), context)
-    ungrounded = {u["token"] for u in card.detail["ungrounded"]}
+    # Every ungrounded token, from the findings (the scorecard lists only the first 50).
+    ungrounded = {
+        f.message[1 : f.message.rindex("` (")] for f in card.findings if f.code == "UNGROUNDED"
+    }
     verdicts[path.name] = [card.detail["total"], sorted(ungrounded)]
 elapsed = time.perf_counter() - start
 print(json.dumps({"seconds": elapsed, "verdicts": verdicts}))

@@ -51,6 +51,7 @@ def _check(body: str, tmp_path: Path, repo: Path, front: str = FRONT_MATTER) -> 
         ("Touched 12 files", "12", "files"),
         ("Added 250 lines", "250", "lines"),
         ("Cut 2 hours", "2", "h"),
+        ("Waits 200 s between tries", "200", "s"),
     ],
 )
 def test_numbers_with_units_are_claims(
@@ -67,6 +68,8 @@ def test_numbers_with_units_are_claims(
         "Run `sleep 200ms` in a shell.",  # inline code is exempt
         "See https://example.com/50%-off and 0x1F.",  # URL, hex
         "The 1990s were different.",  # a decade, not seconds
+        "It returned 402s or 404s.",  # HTTP responses, not seconds
+        "OAuth 2.0 Token exchange.",  # a name, not 2 tokens
         "A 2x2 grid.",  # not a multiplier
         "The minimum is fine; 5 minimal cases.",  # not minutes
     ],
@@ -142,3 +145,11 @@ def test_claim_finding_never_raises(tmp_path: Path, body: str) -> None:
     for line, _offset, match, _prose in gate.find_claims(post):
         assert post.body_start_line <= line <= len(post.lines)
         assert match.group(1)[0].isdigit()
+
+
+def test_evidence_needs_the_unit_and_ignores_hashes_and_urls() -> None:
+    changelog = "Fixed in a420fd18 (https://x.example/420ms). Retries wait 250ms. 100+ models."
+    assert not gate._evidence_contains("420", "ms", changelog, anchored=False)
+    assert gate._evidence_contains("250", "ms", changelog, anchored=False)
+    assert not gate._evidence_contains("100", "K", changelog, anchored=False)
+    assert gate._evidence_contains("100", "K", "budget = 100", anchored=True)

@@ -194,3 +194,28 @@ def test_token_extraction_never_raises_and_respects_limits(tmp_path: Path, body:
         assert 2 <= len(token.text) <= gate.MAX_TOKEN
         assert token.text == token.text.strip()
         gate.classify(token.text, "neurolink")
+
+
+@pytest.mark.parametrize(
+    "token", [".json", "MD022", "EACCES", "O_EXCL", "SIGTERM", "zlib.inflate", "fs.readFile()"]
+)
+def test_names_that_are_never_repository_symbols_are_skipped(token: str, tmp_path: Path) -> None:
+    assert gate.extract_tokens(make_post(f"See `{token}`.\n", tmp_path)) == []
+
+
+def test_quoted_literals_and_commands(tmp_path: Path, ctx: GateContext) -> None:
+    post = make_post("The `'modelChain'` key and `sh -c` and `if / else`.\n", tmp_path)
+    assert [t.text for t in gate.extract_tokens(post)] == ["modelChain", "sh -c", "if / else"]
+    assert [gate.classify(t, None) for t in ("sh -c", "if / else")] == ["phrase", "phrase"]
+    assert gate.classify("1bd001e7e50f421d891986aad5158bc8", None) != "sha"  # 32 hex: not a SHA
+
+
+def test_filenames_ground_by_basename_glob_or_by_text(tmp_path: Path, ctx: GateContext) -> None:
+    card = _card(
+        "Rules in `no-*.cjs`; code reads `ultra`-style `tool:start` and `index.ts`.\n",
+        tmp_path,
+        ctx,
+    )
+    assert card.detail["ungrounded"] == []
+    card = _card("A `missing-file.cjs` here.\n", tmp_path, ctx)
+    assert [u["token"] for u in card.detail["ungrounded"]] == ["missing-file.cjs"]

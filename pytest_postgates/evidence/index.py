@@ -75,6 +75,7 @@ class RepoIndex:
     trigrams: frozenset[bytes] = field(default_factory=frozenset, repr=False)
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
+    _answers: dict[str, bool] = field(default_factory=dict, repr=False)  # token -> contains()
 
     def __post_init__(self) -> None:
         self._path_set = set(self.paths)
@@ -105,12 +106,22 @@ class RepoIndex:
         return None
 
     def match_filename(self, name: str) -> str | None:
-        """A tracked path whose last component is ``name``."""
-        return self._basenames.get(name)
+        """A tracked path whose last component is ``name`` (a glob: matches it), as
+        ``git ls-files -- '*/NAME'`` would find."""
+        exact = self._basenames.get(name)
+        if exact is not None or not _GLOB.search(name):
+            return exact
+        return next((p for b, p in self._basenames.items() if fnmatch.fnmatchcase(b, name)), None)
 
     # ------------------------------------------------------------------ content
     def contains(self, token: str) -> bool:
         """Whether ``git grep -I -F -- TOKEN`` at the commit would match anything."""
+        known = self._answers.get(token)
+        if known is None:
+            known = self._answers[token] = self._contains(token)
+        return known
+
+    def _contains(self, token: str) -> bool:
         needle = token.encode("utf-8")
         if not needle or b"\n" in needle or b"\0" in needle:
             return False
@@ -132,9 +143,19 @@ class RepoIndex:
                 ids = [] if word is None else [word]
             elif start == 0 and end < len(needle):
                 low, high = self._suffix_range(run)
+                if low == high:
+                    return False
+                # A short partial run ("c" of "sh -c") matches a huge share of the words:
+                # it rules nothing out cheaply, so it is not used to pick files.
+                if end - start < 3:
+                    continue
                 ids = list(self.reversed_ids[low:high])
             elif start > 0 and end == len(needle):
                 low, high = self._prefix_range(run)
+                if low == high:
+                    return False
+                if end - start < 3:
+                    continue
                 ids = list(range(low, high))
             else:
                 continue

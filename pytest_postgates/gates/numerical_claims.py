@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,6 +60,8 @@ UNITS: dict[str, tuple[str, ...]] = {
     "tests": ("tests", "test cases"),
 }
 _CASE_SENSITIVE = {
+    "tokens",  # "OAuth 2.0 Token" is a name, not 2 tokens
+    "token",
     "K",
     "M",
     "KB",
@@ -156,8 +159,11 @@ def find_claims(post: Post) -> list[tuple[int, int, re.Match[str], str]]:
 
 
 def _is_decade(match: re.Match[str]) -> bool:
-    """ "the 1990s" is a decade, not 1990 seconds."""
-    return match.group(3) == "s" and re.fullmatch(r"1[89]\d0|20\d0", match.group(1)) is not None
+    """Not seconds: "the 1990s" is a decade and "404s" are HTTP responses (an "s" written
+    straight after the number; "404 s" stays seconds)."""
+    if match.group(3) != "s" or match.group(2) or not match.group(0).endswith(match.group(1) + "s"):
+        return False
+    return re.fullmatch(r"1[89]\d0|20\d0|[1-5]\d\d", match.group(1)) is not None
 
 
 def _blank_link_target(match: re.Match[str]) -> str:
@@ -175,21 +181,32 @@ def _line_index(starts: list[int], offset: int) -> int:
     return bisect.bisect_right(starts, offset) - 1
 
 
-def _evidence_contains(number: str, family: str, evidence: str, anchored: bool) -> bool:
-    """Whether ``evidence`` holds the number. In files the post names as its anchors
-    (narrow, chosen evidence: ``FRAME_BUDGET_MS = 16``) the number alone counts; in the
-    CHANGELOG and commit messages a one- or two-digit number must stand with its unit."""
-    digits = number.replace(".", "")
-    escaped = re.escape(number)
-    if anchored or len(digits) >= 3:
-        return re.search(rf"(?<![\d.]){escaped}(?!\d|\.\d)", evidence) is not None
-    spellings = "|".join(
-        re.escape(s).replace(r"\ ", r"\s+") for s in sorted(UNITS[family], key=len, reverse=True)
-    )
-    return (
-        re.search(rf"(?<![\d.]){escaped}(?:\s?|-)(?:{spellings})(?![\w])", evidence, re.IGNORECASE)
-        is not None
-    )
+_EVIDENCE_NOISE = re.compile(
+    r"\b[a-z][a-z0-9+.-]*://\S+|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,}\b", re.I
+)
+_BARE_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w]|\.\d)")
+
+
+@lru_cache(maxsize=256)
+def evidence_facts(text: str, anchored: bool) -> frozenset[tuple[str, str]] | frozenset[str]:
+    """What a body of evidence can cite, computed once per text: in anchor files (narrow,
+    chosen evidence: ``FRAME_BUDGET_MS = 16``) every number; in the CHANGELOG and commit
+    messages only numbers standing with a unit, as (number, unit family) pairs, so that a
+    "420ms" is not cited by a commit hash or a "100 K" by "100+ models". URLs and hex ids
+    are removed first."""
+    cleaned = _EVIDENCE_NOISE.sub(" ", normalise_number(text))
+    if anchored:
+        return frozenset(m.group(1) for m in _BARE_NUMBER.finditer(cleaned))
+    pairs = set()
+    for match in CLAIM.finditer(cleaned):
+        family = _FAMILY.get(match.group(3)) or _FAMILY.get(match.group(3).lower())
+        pairs.add((normalise_number(match.group(1)) + (match.group(2) or ""), family or ""))
+    return frozenset(pairs)
+
+
+def _evidence_contains(number: str, family: str, text: str, anchored: bool) -> bool:
+    facts = evidence_facts(text, anchored)
+    return number in facts if anchored else (number, family) in facts
 
 
 def _anchor_paths(post: Post) -> list[str]:
@@ -224,16 +241,14 @@ def check(post: Post, context: GateContext) -> Scorecard:
             note = f"repository evidence unavailable: {exc}"
         if index is not None:
             if index.changelog:
-                evidence_parts.append(
-                    (index.changelog_path or "CHANGELOG", normalise_number(index.changelog), False)
-                )
-            evidence_parts.append(("commit messages", normalise_number(index.messages), False))
+                evidence_parts.append((index.changelog_path or "CHANGELOG", index.changelog, False))
+            evidence_parts.append(("commit messages", index.messages, False))
             for path in _anchor_paths(post):
                 text = index.file_text(path)
                 if text is None:
                     missing.append(path)
                 else:
-                    evidence_parts.append((path, normalise_number(text), True))
+                    evidence_parts.append((path, text, True))
     claims: list[Claim] = []
     for line, offset, match, _prose in raw_claims:
         number = normalise_number(match.group(1)) + (match.group(2) or "")

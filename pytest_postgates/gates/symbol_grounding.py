@@ -60,7 +60,17 @@ MIME_TYPE = re.compile(
     r"^(application|audio|font|image|message|model|multipart|text|video)/[\w.+-]+$"
 )
 PURE_NUMBER = re.compile(r"^\d+(\.\d+)?$")
-SHA = re.compile(r"^[0-9a-f]{7,40}$")
+# Abbreviated (7-12) or full (40) commit ids; a 32-hex string is an id of another kind.
+SHA = re.compile(r"^(?:[0-9a-f]{7,12}|[0-9a-f]{40})$")
+# Never repository symbols although they look like them: bare file extensions, lint rule
+# codes, errno/open/signal constants, members of Node's built-in modules.
+NEVER_SYMBOLS = re.compile(
+    r"^(?:\.[A-Za-z0-9]{1,8}|MD\d{3}|E[A-Z]{3,}|O_[A-Z]+|SIG[A-Z]+"
+    r"|(?:fs|path|os|zlib|net|http|https|http2|crypto|child_process|util|stream|events|url|dns"
+    r"|tls|readline|worker_threads|cluster|buffer|assert|timers|perf_hooks|querystring)"
+    r"\.[A-Za-z_]\w*(?:\(\))?)$"
+)
+QUOTED = re.compile(r"""^(['"])(.+)\1$""")
 FILENAME = re.compile(
     r"\.(ts|tsx|js|jsx|mjs|cjs|json|md|mdx|yaml|yml|sh|py|toml|txt|cfg|ini|lock)$", re.I
 )
@@ -100,9 +110,14 @@ def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[To
     seen: dict[str, Token] = {}
     for span in post.prose_code_spans:
         raw = span.text.strip()
+        quoted = QUOTED.match(raw)
+        if quoted:  # `'gpt'` names the string gpt
+            raw = quoted.group(2)
         if not raw or len(raw) > MAX_TOKEN or len(raw) < 2 or raw in seen:
             continue
         if raw in allowlist or MIME_TYPE.match(raw) or PURE_NUMBER.match(raw):
+            continue
+        if NEVER_SYMBOLS.match(raw):
             continue
         seen[raw] = Token(raw, span.line)
     return list(seen.values())
@@ -113,6 +128,8 @@ def classify(token: str, lint_prefix: str | None) -> str:
         return "lint-rule"
     if SHA.match(token):
         return "sha"
+    if any(char.isspace() for char in token):
+        return "phrase"  # a command or an expression, not a path (`sh -c`, `if / else`)
     if "/" in token or "\\" in token:
         return "path"
     if FILENAME.search(token):
@@ -152,6 +169,8 @@ def verify(token: Token, kind: str, index: RepoIndex, lint: LintRules | None) ->
     if kind == "sha":
         if index.object_exists(text):
             return result(True, "git object")
+        if index.contains(text):
+            return result(True, "text")  # an id the source holds (a key, a fixture)
         return result(False, reason="no commit or object with this id")
     if kind in ("path", "filename"):
         spec = LINE_SUFFIX.sub("", text).replace("\\", "/")
@@ -162,9 +181,9 @@ def verify(token: Token, kind: str, index: RepoIndex, lint: LintRules | None) ->
         )
         if where:
             return result(True, where)
-        if kind == "path" and index.contains(text):
-            # A slash-bearing literal that the source really contains (a route, a MIME-like
-            # id, a package subpath) is grounded as text.
+        if index.contains(text):
+            # A literal the source really contains (a route, a package subpath, a file name
+            # the code reads) is grounded as text.
             return result(True, "text")
         return result(False, reason="no tracked file or folder matches")
     if kind == "version":
