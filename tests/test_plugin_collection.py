@@ -36,7 +36,6 @@ def test_only_implemented_gates_are_collected_in_catalogue_order(
     assert names == [spec.name for spec in implemented()]
     assert names.index("narrative_opening") < names.index("call_graph_claims")
     unimplemented = {spec.name for spec in CATALOGUE if spec.check is None}
-    assert unimplemented
     assert not unimplemented & set(names)
 
 

@@ -1,0 +1,634 @@
+"""Gate 1, blog_quality (hard): the post is a publishable Jekyll post.
+
+The seeds' gate 1 wraps the blog's own tools (``audit_posts.py``, ``verify_all.py``,
+``validate-mermaid.sh``). Their checks are carried over here, so a blog without such tools
+still gets them, and the tools themselves can still be run (``audit_commands``):
+
+1. Front matter (FRONT_MATTER_KEY, FRONT_MATTER_DATE, FRONT_MATTER_LIST). The keys a Jekyll
+   post needs (``required_front_matter``; a key set to null or "" is missing). ``date``
+   parses: a YAML date or timestamp, or a string ``YYYY-MM-DD[ HH:MM[:SS[.f]]][ zone]``
+   (zone ``Z``, ``UTC``, ``+0530``, ``+05:30``), which is what Jekyll writes and reads; the
+   calendar date *as written* (its own time zone) agrees with a ``YYYY-MM-DD-slug.md`` file
+   name, which Jekyll also requires to be a real date (Jekyll stops the build on a date
+   it cannot parse, and a front matter date that differs from the file name's moves the
+   post's URL away from its file name). ``categories``/``tags``: Jekyll
+   takes a YAML list, or a string that it splits on spaces. A list must hold only non-empty
+   strings: YAML turns ``2026``, ``yes`` or ``1.10`` into numbers and booleans, which
+   Jekyll keeps unchanged in ``tags`` (only ``categories`` are stringified), so tag pages
+   and ``site.tags`` see ``1.1`` instead of ``1.10``. A string is accepted as Jekyll
+   documents it, except with a comma (``tags: ai, rag`` gives the tags ``ai,`` and ``rag``).
+2. Body-line floor (BODY_TOO_SHORT): lines after the front matter, blank lines and code
+   included, trailing blank lines not. The default, :data:`DEFAULT_BODY_LINE_FLOOR`, is the
+   seeds' 200 and is what the real corpus shows: published posts pile up just above 200
+   (``bench/measure_body_line_floor.py``).
+3. Placeholder text (PLACEHOLDER) in prose, front matter values, headings, tables and HTML
+   comments; never in fenced or indented code, inline code spans or URLs, so a post *about*
+   markers can quote them in backticks. Markers are matched case-sensitively in capitals
+   (``TODO``, ``TBD``, ``FIXME``, ``XXX``, or ``Todo:``-style with a colon): drafters and
+   editors write markers in capitals, while the lower-case words are ordinary text ("a
+   todo app", "sk-xxx" for a redacted key); "TODOs" (talk about markers) is not a marker.
+   ``lorem ipsum``, ``[insert ...]``,
+   ``[placeholder ...]``, ``<placeholder>`` and ``<insert ...>`` are matched in any case. A
+   line that says only "coming soon" is a placeholder; "support is coming soon" is news.
+   Calibrated on the real corpus: zero hits in 130 published posts.
+4. Every ``mermaid`` block parses with real mermaid.js (MERMAID_PARSE, with the diagram's
+   own line when mermaid names one). Liquid ``{% raw %}`` tags are removed first: Jekyll
+   processes them before the page reaches mermaid.
+5. ``audit_commands`` (AUDIT): the blog's own audit scripts, each run once per test run for
+   the whole corpus (argument lists via :func:`shlex.split`, never a shell; the working
+   folder is the git work tree holding the posts; :data:`AUDIT_TIMEOUT`). Lenient mode, as
+   in the seeds: lines ``! <file>: <msg>`` and ``ERROR: <path>:<line>`` count only for the
+   post they name (by path, else by file name), lines about other posts and the exit status
+   never fail this post, and "orphan" (no incoming links yet) is tolerated. A command that
+   cannot start or times out makes the gate ERROR with the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import hashlib
+import os
+import re
+import shlex
+import signal
+import subprocess
+from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates.evidence import GitError, find_repo_root
+from pytest_postgates.gates.narrative_opening import prose_without_code
+from pytest_postgates.mermaid import (
+    CACHE_SCHEMA,
+    MermaidEngineError,
+    MermaidParser,
+    MermaidResult,
+    diagram_key,
+    mermaidx_version,
+    shared_parser,
+)
+from pytest_postgates.post import Post, parse_post
+from pytest_postgates.scorecard import Finding, Scorecard
+
+if TYPE_CHECKING:
+    from pytest_postgates.gates import GateContext
+
+GATE_ID = 1
+# Calibrated on the NeuroLink blog (130 published posts): 128 (98.5%) have at least 200 body
+# lines and they cluster just above it (200, 200, 201, 202, 203, ...), the mark of a floor
+# that was enforced; see bench/measure_body_line_floor.py.
+DEFAULT_BODY_LINE_FLOOR = 200
+AUDIT_TIMEOUT = 600.0  # seconds per audit command (the seeds' tools scan the whole blog)
+AUDIT_MAX_LINES = 20_000  # attributable output lines kept per command
+DETAIL_LIMIT = 200  # placeholder hits listed in a scorecard (all of them are findings)
+
+# ------------------------------------------------------------------------ front matter
+_FILENAME_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)\.[^.]+$")
+_DATE_STRING = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?"
+    r"\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?"
+)
+LIST_KEYS = ("categories", "tags")
+
+
+def parse_date(value: object) -> tuple[dt.date | None, str]:
+    """(the calendar date as written, a problem or ""). YAML already turned unquoted
+    dates and timestamps into ``date``/``datetime``; strings are read as Jekyll writes
+    them. The date stays in its own time zone: that is the date the author chose."""
+    if isinstance(value, dt.datetime):
+        return value.date(), ""
+    if isinstance(value, dt.date):
+        return value, ""
+    if not isinstance(value, str):
+        return None, f"date is {_type_name(value)}, not a date"
+    match = _DATE_STRING.fullmatch(value.strip())
+    if match is None:
+        return None, f"date {value!r} does not parse (expected YYYY-MM-DD[ HH:MM:SS][ +HHMM])"
+    year, month, day, hour, minute, second, _fraction, zone = match.groups()
+    try:
+        written = dt.date(int(year), int(month), int(day))
+        dt.time(int(hour or 0), int(minute or 0), int(second or 0))
+    except ValueError as exc:
+        return None, f"date {value!r} is not a real date or time: {exc}"
+    if zone and zone[0] in "+-":
+        digits = zone[1:].replace(":", "")
+        hours, minutes = int(digits[:2]), int(digits[2:] or 0)
+        if hours > 23 or minutes > 59:
+            return None, f"date {value!r} has an impossible time-zone offset {zone}"
+    return written, ""
+
+
+def filename_date(path: Path) -> tuple[dt.date | None, str]:
+    """The date of a ``YYYY-MM-DD-slug.md`` file name, or (None, "") for other names."""
+    match = _FILENAME_DATE.match(path.name)
+    if match is None:
+        return None, ""
+    try:
+        return dt.date(int(match[1]), int(match[2]), int(match[3])), ""
+    except ValueError:
+        return None, f"file name date {match[1]}-{match[2]}-{match[3]} is not a real date"
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    names = {bool: "a boolean", int: "an integer", float: "a number", dict: "a mapping"}
+    names.update({list: "a list", dt.date: "a date", dt.datetime: "a timestamp"})
+    return names.get(type(value), type(value).__name__)
+
+
+def _key_line(post: Post, key: str) -> int:
+    """File line of a top-level front matter key (line 1 when it is absent)."""
+    pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
+    for number in range(2, post.body_start_line - 1):
+        if pattern.match(post.lines[number - 1]):
+            return number
+    return 1
+
+
+def _check_list(key: str, value: object) -> tuple[list[str], list[str]]:
+    """(the entries Jekyll derives, problems)."""
+    if value is None:
+        return [], []
+    if isinstance(value, str):
+        if "," in value:
+            return value.split(), [
+                f"{key} is the string {value!r}: Jekyll splits it on spaces, so the commas "
+                "stay in the names; write a YAML list"
+            ]
+        return value.split(), []
+    if not isinstance(value, list):
+        return [], [f"{key} is {_type_name(value)}; write a YAML list of strings"]
+    problems = []
+    entries = []
+    for index, item in enumerate(value, start=1):
+        if isinstance(item, str) and item.strip():
+            entries.append(item)
+        elif isinstance(item, str):
+            problems.append(f"{key} item {index} is an empty string")
+        else:
+            problems.append(
+                f"{key} item {index} is {_type_name(item)} ({item!r}), not a string; quote it"
+            )
+    return entries, problems
+
+
+def check_front_matter(
+    post: Post, required: tuple[str, ...]
+) -> tuple[list[Finding], dict[str, Any]]:
+    data = post.front_matter or {}
+    findings: list[Finding] = []
+    missing = [key for key in required if data.get(key) in (None, "")]
+    for key in missing:
+        state = "is empty" if key in data else "is missing"
+        findings.append(
+            Finding(
+                _key_line(post, key),
+                "FRONT_MATTER_KEY",
+                f"front matter key {key!r} {state}; a Jekyll post needs it",
+                fix=f"add '{key}:' with a value to the front matter",
+            )
+        )
+    written: dt.date | None = None
+    named, name_problem = filename_date(post.path)
+    if name_problem:
+        findings.append(
+            Finding(1, "FRONT_MATTER_DATE", name_problem, fix="rename the file with a real date")
+        )
+    if "date" in data and data["date"] not in (None, ""):
+        written, problem = parse_date(data["date"])
+        line = _key_line(post, "date")
+        if problem:
+            findings.append(
+                Finding(line, "FRONT_MATTER_DATE", problem, fix="write date: YYYY-MM-DD HH:MM:SS")
+            )
+        elif named is not None and written != named:
+            findings.append(
+                Finding(
+                    line,
+                    "FRONT_MATTER_DATE",
+                    f"date {written.isoformat()} does not match the file name's "
+                    f"{named.isoformat()}",
+                    fix="make the front matter date and the file name's date the same day",
+                )
+            )
+    lists: dict[str, list[str]] = {}
+    for key in LIST_KEYS:
+        if key not in data:
+            continue
+        entries, problems = _check_list(key, data[key])
+        lists[key] = entries
+        findings.extend(
+            Finding(
+                _key_line(post, key),
+                "FRONT_MATTER_LIST",
+                problem,
+                fix=f"write {key} as a YAML list of quoted strings",
+            )
+            for problem in problems
+        )
+    detail = {
+        "required": list(required),
+        "missing": missing,
+        "date": written.isoformat() if written else None,
+        "filename_date": named.isoformat() if named else None,
+        "date_matches_filename": None if written is None or named is None else written == named,
+        "lists": lists,
+    }
+    return findings, detail
+
+
+# ------------------------------------------------------------------------ body lines
+def body_line_count(post: Post) -> int:
+    """Lines after the front matter, blank lines and code included, trailing blank lines
+    not (an editor's line count of the body, as the seeds' floor counts)."""
+    count = len(post.lines) - (post.body_start_line - 1)
+    while count > 0 and not post.lines[post.body_start_line - 2 + count].strip():
+        count -= 1
+    return max(count, 0)
+
+
+# ------------------------------------------------------------------------ placeholders
+PLACEHOLDER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("marker", re.compile(r"(?<![\w-])(?:TODO|TBD|FIXME|XXX)(?![\w-])|\b(?:Todo|Tbd|Fixme)(?=:)")),
+    ("lorem ipsum", re.compile(r"\blorem\s+ipsum\b", re.I)),
+    ("bracketed", re.compile(r"\[\s*(?:insert|placeholder)\b[^\]\n]*\]", re.I)),
+    ("angle", re.compile(r"<\s*(?:placeholder|insert)\b[^>\n]*>", re.I)),
+    (
+        "coming soon",
+        re.compile(r"^[\s#>*_(\[-]*coming\s+soon[\s.!…)\]*_]*$", re.I),
+    ),
+)
+
+
+def _scanned_lines(post: Post) -> Iterator[tuple[int, str]]:
+    """(file line, text) of every line a reader or a page's metadata shows: front matter
+    values and the body outside fenced and indented code."""
+    for number in range(2, post.body_start_line - 1):
+        text = post.lines[number - 1]
+        if ":" in text and re.match(r"^\s*[\w'\"-]+\s*:", text):
+            text = " " * (text.index(":") + 1) + text[text.index(":") + 1 :]
+        yield number, text
+    code = post.code_lines
+    for number, text in post.body_lines():
+        if number not in code:
+            yield number, text
+
+
+def find_placeholders(post: Post) -> list[dict[str, Any]]:
+    hits = []
+    for number, raw in _scanned_lines(post):
+        text = prose_without_code(raw)
+        for _kind, pattern in PLACEHOLDER_PATTERNS:
+            for match in pattern.finditer(text):
+                hits.append(
+                    {"line": number, "match": match.group(0).strip(), "text": raw.strip()[:160]}
+                )
+    return hits
+
+
+# ------------------------------------------------------------------------ mermaid
+_LIQUID_RAW = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
+
+
+def mermaid_blocks(post: Post) -> list[tuple[int, str, bool]]:
+    """(fence line, diagram text as mermaid receives it, closed) per mermaid block."""
+    return [
+        (fence.start_line, _LIQUID_RAW.sub("", fence.content), fence.closed)
+        for fence in post.fences
+        if fence.lang == "mermaid"
+    ]
+
+
+def _mermaid_results(post: Post, context: GateContext) -> dict[str, MermaidResult]:
+    """Results for this post's diagrams. In a test run every collected post's diagrams are
+    parsed in one batch (parallel workers, one engine start per worker); results are
+    cached by content, so a later run parses only changed diagrams."""
+    codes = [code for _, code, closed in mermaid_blocks(post) if closed]
+    if not codes:
+        return {}
+    parser = shared_parser(context.evidence.cache_dir)
+    posts = context.batches.posts
+    if posts and post.path in posts:
+        batch = context.batches.get("blog_quality.mermaid", lambda: _parse_corpus(posts, parser))
+        if "error" in batch:
+            raise MermaidEngineError(batch["error"])
+        known = batch["results"]
+        if all(diagram_key(code) in known for code in codes):
+            return {code: MermaidResult.from_dict(known[diagram_key(code)]) for code in codes}
+    return parser.parse_many(codes)
+
+
+def _parse_corpus(posts: tuple[Path, ...], parser: MermaidParser) -> dict[str, Any]:
+    codes: list[str] = []
+    for path in posts:
+        try:
+            other = parse_post(path)
+        except Exception:  # a post that cannot be read gets its own ERROR item
+            continue
+        if not other.fatal_problems:
+            codes.extend(code for _, code, closed in mermaid_blocks(other) if closed)
+    try:
+        results = parser.parse_many(codes)
+    except MermaidEngineError as exc:
+        return {"error": str(exc)}
+    return {"results": {diagram_key(code): result.to_dict() for code, result in results.items()}}
+
+
+def check_mermaid(
+    post: Post, context: GateContext
+) -> tuple[list[Finding], dict[str, Any], list[str]]:
+    """(findings, detail, engine errors)."""
+    blocks = mermaid_blocks(post)
+    findings: list[Finding] = []
+    errors: list[str] = []
+    rows: list[dict[str, Any]] = []
+    if not blocks:
+        return findings, {"blocks": 0, "failing": 0, "results": rows}, errors
+    try:
+        results = _mermaid_results(post, context)
+    except MermaidEngineError as exc:
+        errors.append(f"mermaid could not be started: {exc}")
+        results = {}
+    for line, code, closed in blocks:
+        if not closed:
+            findings.append(
+                Finding(
+                    line,
+                    "MERMAID_PARSE",
+                    "mermaid block is never closed: everything after it renders as code",
+                    fix="close the block with ``` on its own line",
+                )
+            )
+            rows.append({"line": line, "ok": False, "kind": "unclosed"})
+            continue
+        result = results.get(code)
+        if result is None:
+            rows.append({"line": line, "ok": False, "kind": "unchecked"})
+            continue
+        row: dict[str, Any] = {"line": line, "ok": result.ok, "kind": result.kind}
+        if result.ok:
+            row["type"] = result.diagram_type
+        elif result.kind == "engine":
+            errors.append(f"mermaid engine failed on the block at line {line}: {result.message}")
+            row["message"] = result.message
+        else:
+            where = line + result.line if result.line is not None else line
+            row.update({"message": result.message, "error_line": where})
+            findings.append(
+                Finding(
+                    where,
+                    "MERMAID_PARSE",
+                    f"mermaid block at line {line} does not parse: {result.message}",
+                    fix="fix the diagram so that mermaid parses it (try it in mermaid.live)",
+                )
+            )
+        rows.append(row)
+    detail = {
+        "blocks": len(blocks),
+        "failing": sum(1 for row in rows if not row["ok"]),
+        "results": rows,
+    }
+    return findings, detail, errors
+
+
+# ------------------------------------------------------------------------ audit commands
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_BANG_LINE = re.compile(r"^\s*!\s+(?P<path>[^:\n]*?[^\s:]):\s*(?P<message>.*)$")
+_ERROR_LINE = re.compile(
+    r"^\s*ERROR:\s+(?P<path>[^\s:][^:\n]*?):(?P<line>\d+)(?::\d+)?(?:\s*[:\-]?\s*(?P<message>.*))?$"
+)
+_TOLERATED = re.compile(r"\borphan|\bno incoming links?\b", re.I)
+
+
+def _blog_root(path: Path) -> Path:
+    """The folder audit tools run in: the git work tree holding the post, else the folder
+    above ``_posts``, else the post's folder."""
+    return _folder_root(path.resolve().parent)
+
+
+@lru_cache(maxsize=256)
+def _folder_root(folder: Path) -> Path:
+    """Asked of git once per folder, not once per post."""
+    with contextlib.suppress(GitError, OSError):
+        return find_repo_root(folder)
+    for candidate in (folder, *folder.parents):
+        if candidate.name == "_posts":
+            return candidate.parent
+    return folder
+
+
+def _display(argv: list[str]) -> str:
+    """The command as shown in scorecards: absolute paths shortened to their names."""
+    return " ".join(Path(token).name if os.path.isabs(token) else token for token in argv)
+
+
+def _kill_tree(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        if os.name == "posix":
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            process.kill()
+
+
+def run_audit_command(command: str, root: Path, timeout: float) -> dict[str, Any]:
+    """Run one audit command and parse the lines that name a file."""
+    entry: dict[str, Any] = {"command": command, "returncode": None, "error": None, "lines": []}
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        entry["error"] = f"cannot split the command {command!r}: {exc}"
+        return entry
+    if not argv:
+        entry["error"] = "empty audit command"
+        return entry
+    entry["command"] = _display(argv)
+    try:
+        process = subprocess.Popen(
+            argv,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=os.name == "posix",
+        )
+    except OSError as exc:
+        entry["error"] = f"{entry['command']}: cannot start: {exc.strerror or exc}"
+        return entry
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_tree(process)
+        with contextlib.suppress(subprocess.TimeoutExpired, OSError, ValueError):
+            process.communicate(timeout=5)
+        entry["error"] = f"{entry['command']}: timed out after {timeout:g} s"
+        return entry
+    entry["returncode"] = process.returncode
+    lines = []
+    for raw in _ANSI.sub("", output.decode("utf-8", "replace")).splitlines():
+        parsed = _parse_audit_line(raw, root)
+        if parsed is not None:
+            lines.append(parsed)
+            if len(lines) >= AUDIT_MAX_LINES:
+                break
+    entry["lines"] = lines
+    return entry
+
+
+def _parse_audit_line(raw: str, root: Path) -> dict[str, Any] | None:
+    match = _BANG_LINE.match(raw) or _ERROR_LINE.match(raw)
+    if match is None:
+        return None
+    named = match.group("path").strip()
+    line_text = match.groupdict().get("line")
+    candidate = Path(named) if os.path.isabs(named) else root / named
+    try:
+        resolved = str(candidate.resolve()) if candidate.is_file() else None
+    except OSError:
+        resolved = None
+    return {
+        "path": named,
+        "resolved": resolved,
+        "name": named.replace("\\", "/").rsplit("/", 1)[-1],
+        "line": int(line_text) if line_text else None,
+        "message": (match.group("message") or "").strip(),
+    }
+
+
+def _audit_batch(context: GateContext, post: Post) -> dict[str, Any]:
+    commands = tuple(context.settings.audit_commands)
+    root = _blog_root(post.path)
+    digest = hashlib.sha1("\0".join((str(root), *commands)).encode()).hexdigest()[:12]
+
+    def compute() -> dict[str, Any]:
+        return {"commands": [run_audit_command(c, root, AUDIT_TIMEOUT) for c in commands]}
+
+    if context.batches.posts and post.path in context.batches.posts:
+        return context.batches.get(f"blog_quality.audit.{digest}", compute)
+    return compute()
+
+
+def _names_post(entry: dict[str, Any], post: Post) -> bool:
+    if entry["resolved"] is not None:
+        return entry["resolved"] == str(post.path.resolve())
+    return entry["name"] == post.path.name
+
+
+def check_audit(
+    post: Post, context: GateContext
+) -> tuple[list[Finding], dict[str, Any], list[str]]:
+    if not context.settings.audit_commands:
+        return [], {"commands": []}, []
+    batch = _audit_batch(context, post)
+    findings: list[Finding] = []
+    errors: list[str] = []
+    rows = []
+    for entry in batch["commands"]:
+        if entry["error"]:
+            errors.append(entry["error"])
+        mine = [line for line in entry["lines"] if _names_post(line, post)]
+        tolerated = [line for line in mine if _TOLERATED.search(line["message"])]
+        counted = [line for line in mine if line not in tolerated]
+        for line in counted:
+            message = line["message"] or "reported an error"
+            findings.append(
+                Finding(
+                    line["line"],
+                    "AUDIT",
+                    f"{entry['command']}: {message}",
+                    fix="fix what the blog's audit tool reports for this post",
+                )
+            )
+        rows.append(
+            {
+                "command": entry["command"],
+                "returncode": entry["returncode"],
+                "error": entry["error"],
+                "this_post": [{"line": x["line"], "message": x["message"]} for x in counted],
+                "tolerated": [{"line": x["line"], "message": x["message"]} for x in tolerated],
+                "other_posts": len(entry["lines"]) - len(mine),
+            }
+        )
+    return findings, {"commands": rows}, errors
+
+
+# ------------------------------------------------------------------------ the gate
+def check(post: Post, context: GateContext) -> Scorecard:
+    from pytest_postgates.gates import spec_for
+
+    spec = spec_for(GATE_ID)
+    settings = context.settings
+    floor = settings.body_line_floor
+    floor_is_default = floor is None
+    if floor is None:
+        floor = DEFAULT_BODY_LINE_FLOOR
+
+    findings, front_detail = check_front_matter(post, tuple(settings.required_front_matter))
+    body_lines = body_line_count(post)
+    if body_lines < floor:
+        findings.append(
+            Finding(
+                post.body_start_line,
+                "BODY_TOO_SHORT",
+                f"the body has {body_lines} lines, under the floor of {floor}",
+                fix=f"expand the post by at least {floor - body_lines} line(s) of real content",
+            )
+        )
+    placeholders = find_placeholders(post)
+    findings.extend(
+        Finding(
+            hit["line"],
+            "PLACEHOLDER",
+            f"placeholder text {hit['match']!r}: {hit['text']}",
+            fix="replace the placeholder with the real content (quote a marker in backticks "
+            "when the post is about it)",
+        )
+        for hit in placeholders
+    )
+    mermaid_findings, mermaid_detail, errors = check_mermaid(post, context)
+    findings.extend(mermaid_findings)
+    audit_findings, audit_detail, audit_errors = check_audit(post, context)
+    findings.extend(audit_findings)
+    errors.extend(audit_errors)
+
+    by_code = Counter(finding.code for finding in findings)
+    detail: dict[str, Any] = {
+        "front_matter": front_detail,
+        "body_lines": body_lines,
+        "body_line_floor": floor,
+        "body_line_floor_default": floor_is_default,
+        "placeholders": placeholders[:DETAIL_LIMIT],
+        "placeholder_count": len(placeholders),
+        "mermaid": mermaid_detail,
+        "audit": audit_detail,
+        "by_code": dict(sorted(by_code.items())),
+    }
+    if errors:
+        detail["errors"] = errors
+        verdict = "ERROR"
+        summary = "; ".join(errors)
+    elif findings:
+        verdict = "FAIL"
+        summary = ", ".join(f"{count} {code}" for code, count in sorted(by_code.items()))
+    else:
+        verdict = "PASS"
+        blocks = mermaid_detail["blocks"]
+        summary = (
+            f"front matter ok; {body_lines} body lines (floor {floor}); no placeholders; "
+            f"{blocks} mermaid block(s) parse"
+        )
+    return spec.card(verdict, detail, findings, summary, len(findings))
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """Besides the post's bytes and the settings (already in the result-cache key), the
+    verdict depends on the file name (the date check) and on mermaid.js (the mermaidx
+    version). Audit tools read the whole blog, so with ``audit_commands`` nothing is
+    cached."""
+    if context.settings.audit_commands:
+        return None
+    return f"name={post_path.name};mermaidx={mermaidx_version()};mermaid-cache={CACHE_SCHEMA}"

@@ -1,0 +1,865 @@
+"""Mermaid diagrams parsed by real mermaid.js, in worker processes, cached by content.
+
+Gate 1 needs mermaid's own verdict on every diagram (the seeds' ``validate-mermaid.sh``):
+a hand-written grammar would drift from what the blog's readers' browsers do. mermaidx
+ships mermaid.js (v11) with a DOM shim and runs it in QuickJS-ng (always installed) or V8
+(``mini-racer``, the ``mermaidx[v8engine]`` extra). mermaidx itself only *renders*, and a
+render builds a fresh JavaScript context per diagram (1.5-3.5 s each here); a parse needs
+neither layout nor a fresh context. So this module loads mermaidx's bundle once per worker
+process (the same scripts mermaidx evaluates, :func:`mermaidx.engines._common.context_scripts`)
+and calls ``mermaid.parse`` for each diagram in that one context.
+
+Why worker processes: a diagram must never hang or crash a test run. mermaidx sets no time
+limit (QuickJS's refuses the Python callbacks mermaidx's text measurement needs), some
+diagrams do take minutes (mermaid's comment-stripping regex backtracks quadratically over
+blank lines), and a native crash would take pytest with it. The parent waits for each answer
+with a deadline and kills the worker when it passes; the next diagram gets a fresh worker.
+A batch is spread over as many workers as there are free CPUs. A worker starts once and is
+reused, so the cost of loading mermaid.js (about a second) is paid once per worker, not per
+diagram.
+
+Two speed-ups keep mermaid's results and make parsing several times faster
+(``bench/mermaid_speed.py --compare-unpatched`` on the 212 real diagrams: 5.5 -> 25
+diagrams/s on QuickJS, 32 -> 59 on V8, on a busy 2-CPU machine):
+
+- QuickJS does not optimise ``^``-anchored regular expressions: mermaid's jison lexers test
+  ``input.match(/^(?:rule)/)`` for ~50 rules per token, and each test scans the whole rest of
+  the diagram, which makes lexing quadratic. ``String.prototype.match`` is wrapped so that a
+  non-global regex whose whole pattern is ``^(?:...)`` runs as the equivalent sticky regex
+  (match at position 0 only): the same result by construction.
+- ``getConfig()`` deep-copies mermaid's whole configuration on every call (~50 calls per
+  flowchart; half of V8's parse time). The copy is memoised until the configuration object
+  changes (``setConfig`` clears it; every parse starts a new configuration). This edits two
+  expressions of the minified bundle; when the text is not found (another mermaidx
+  version), the bundle runs unchanged, only slower.
+
+A shared mutable config copy could in principle leak one caller's change into the next
+caller of the same parse; ``tests/test_mermaid.py`` compares patched and unpatched results
+on every diagram type it uses, and ``bench/mermaid_speed.py --compare-unpatched`` on all 212
+diagrams of the real corpus: identical verdicts, types and messages.
+
+Results are cached in memory (per process) and on disk (``<cache_dir>/mermaid/``), keyed by
+a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`. Timeouts and
+engine failures are cached in memory only: they depend on the machine, not on the text.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import hashlib
+import json
+import math
+import os
+import queue
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from importlib import metadata
+from importlib.util import find_spec
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from pytest_postgates.scorecard import write_atomic
+
+CACHE_SCHEMA = 1  # bump when a cached result's meaning or shape changes
+# Seconds one diagram may take. The slowest real diagram (60 lines, subgraphs) parses in
+# ~0.3 s on QuickJS; a diagram still parsing after this is pathological (a browser tab
+# would freeze on it too).
+PARSE_TIMEOUT = 20.0
+# Starting a worker (interpreter, imports, evaluating 3.5 MB of mermaid.js) is bounded
+# separately: a loaded CI machine must not turn a slow start into a diagram verdict.
+STARTUP_TIMEOUT = 120.0
+# Starting a worker costs about a second, as much as parsing 20 (QuickJS) to 70 (V8)
+# diagrams, and a fresh worker's engine is not warmed up yet: a batch gets one more worker
+# per this many uncached diagrams (up to ``max_workers``).
+DIAGRAMS_PER_WORKER = 40
+# mermaid refuses to render longer diagram text (its ``maxTextSize`` default).
+MAX_TEXT_SIZE = 50_000
+# Bound on event-loop steps of one parse (promise jobs and virtual timers).
+_MAX_LOOP_STEPS = 200_000
+
+Engine = Literal["auto", "quickjs", "v8"]
+Kind = Literal["ok", "parse", "timeout", "engine"]
+
+
+class MermaidEngineError(RuntimeError):
+    """No engine could be started: the gate cannot judge diagrams at all (an ERROR)."""
+
+
+@dataclass(frozen=True)
+class MermaidResult:
+    """mermaid's verdict on one diagram.
+
+    ``kind`` is ``ok`` (parsed), ``parse`` (mermaid rejected it: ``message`` is mermaid's
+    own), ``timeout`` (did not finish within the time limit) or ``engine`` (the engine
+    failed on it, e.g. crashed). ``line`` is the 1-based line of the diagram text as
+    written (mermaid's line, mapped back through its own preprocessing), when mermaid
+    names one.
+    """
+
+    kind: Kind
+    diagram_type: str | None = None
+    message: str = ""
+    line: int | None = None
+    error: str = ""  # mermaid's error class, e.g. UnknownDiagramError
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "ok"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MermaidResult:
+        return cls(
+            kind=data["kind"],
+            diagram_type=data.get("diagram_type"),
+            message=data.get("message", ""),
+            line=data.get("line"),
+            error=data.get("error", ""),
+        )
+
+
+@lru_cache(maxsize=1)
+def mermaidx_version() -> str:
+    try:
+        return metadata.version("mermaidx")
+    except metadata.PackageNotFoundError:
+        return "missing"
+
+
+def diagram_key(code: str) -> str:
+    """The cache key of a diagram: its text, the mermaidx (hence mermaid.js) version and the
+    cache schema. The engine is not part of it: both run the same mermaid.js."""
+    text = f"{CACHE_SCHEMA}\0{mermaidx_version()}\0{code}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def default_engine() -> Literal["quickjs", "v8"]:
+    """V8 when mini-racer is installed (about 7x faster than QuickJS), else QuickJS."""
+    return "v8" if find_spec("py_mini_racer") is not None else "quickjs"
+
+
+# --------------------------------------------------------------------------- line mapping
+# mermaid's preprocessing (preprocessDiagram in mermaid 11), which runs before any parser:
+# its line numbers are lines of the processed text. The same steps are replayed here with a
+# record of where every remaining character came from.
+_FRONT_MATTER_OPEN = re.compile(r"([^\S\n\r]*)---[^\S\n]*")
+_DIRECTIVE = re.compile(
+    r"%{2}\{\s*(?:(\w+)\s*:|(\w+))\s*(?:(\w+)|((?:(?!\}%{2}).|\r?\n)*))?\s*(?:\}%{2})?",
+    re.I | re.A,
+)
+_ON_LINE = re.compile(r"\bon line (\d+)")
+# JavaScript's \s (the regexes replayed here are JavaScript's).
+_JS_SPACE = frozenset(
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _front_matter_span(text: str) -> list[tuple[int, int]]:
+    r"""mermaid's ``/^([^\S\n\r]*)-{3}\s*[\n\r](.*?)[\n\r]\1-{3}\s*[\n\r]+/s``, line by line
+    (the regex itself backtracks quadratically over long runs of blank lines)."""
+    lines = text.split("\n")
+    opening = _FRONT_MATTER_OPEN.fullmatch(lines[0])
+    if opening is None:
+        return []
+    closing = re.compile(re.escape(opening.group(1)) + r"---[^\S\n]*")
+    # The opening's greedy \s* swallows the blank lines after it, so the closing line is
+    # first looked for two lines past them; only when there is none does the regex give
+    # one blank line back, which lets the line right after them close. The closing line
+    # needs a newline after it.
+    blank = 0
+    while blank + 2 < len(lines) and not lines[blank + 1].strip():
+        blank += 1
+    candidates = [*range(blank + 2, len(lines) - 1), *([blank + 1] if blank else [])]
+    for index in candidates:
+        if index < len(lines) - 1 and closing.fullmatch(lines[index]):
+            last = index
+            while last + 2 < len(lines) and not lines[last + 1].strip():
+                last += 1  # blank lines after the closing line go too
+            return [(0, sum(len(line) + 1 for line in lines[: last + 1]))]
+    return []
+
+
+def _comment_spans(text: str) -> list[tuple[int, int]]:
+    r"""mermaid's ``/^\s*%%(?!{)[^\n]+\n?/gm`` (comment lines), in linear time: from a line
+    start, whitespace (across lines) then ``%%`` not followed by ``{`` or a line end."""
+    size = len(text)
+    run_end = list(range(size + 1))  # first non-space position at or after each index
+    for index in range(size - 1, -1, -1):
+        if text[index] in _JS_SPACE:
+            run_end[index] = run_end[index + 1]
+    spans = []
+    start = 0
+    while start < size:
+        first = run_end[start]
+        if text.startswith("%%", first) and first + 2 < size and text[first + 2] not in "{\n":
+            newline = text.find("\n", first + 2)
+            end = size if newline < 0 else newline + 1
+            spans.append((start, end))
+            start = end
+            continue
+        newline = text.find("\n", start)
+        if newline < 0:
+            break
+        start = newline + 1
+    return spans
+
+
+def _without(spans: list[tuple[int, int]], text: str, origin: list[int]) -> str:
+    """``text`` without the (ordered, disjoint) spans; ``origin``, a source line per
+    character, is updated in place."""
+    kept: list[str] = []
+    kept_origin: list[int] = []
+    position = 0
+    for start, end in spans:
+        kept.append(text[position:start])
+        kept_origin.extend(origin[position:start])
+        position = end
+    kept.append(text[position:])
+    kept_origin.extend(origin[position:])
+    origin[:] = kept_origin
+    return "".join(kept)
+
+
+def source_line(code: str, processed_line: int) -> int:
+    """The line of ``code`` (1-based, as written) that mermaid calls ``processed_line``.
+
+    mermaid numbers the lines of its preprocessed text (front matter, directives and
+    comment lines removed, leading whitespace trimmed); the same steps are replayed here
+    with a record of where every remaining character came from. A line past the end
+    (mermaid reports end-of-input one line further) is the last non-blank line."""
+    last = _last_content_line(code)
+    text = code.replace("\r\n", "\n").replace("\r", "\n")
+    origin: list[int] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        origin.extend([number] * (len(line) + 1))
+    origin = origin[: len(text)]
+    text = _without(_front_matter_span(text), text, origin)
+    text = _without([m.span() for m in _DIRECTIVE.finditer(text)], text, origin)
+    text = _without(_comment_spans(text), text, origin)
+    stripped = len(text) - len(text.lstrip("".join(_JS_SPACE)))
+    text, origin = text[stripped:], origin[stripped:]
+    starts = [0] + [index + 1 for index, char in enumerate(text) if char == "\n"]
+    if not 1 <= processed_line <= len(starts) or starts[processed_line - 1] >= len(text):
+        return last
+    return min(origin[starts[processed_line - 1]], last)
+
+
+def _last_content_line(code: str) -> int:
+    lines = code.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number in range(len(lines), 0, -1):
+        if lines[number - 1].strip():
+            return number
+    return 1
+
+
+def condense(message: str) -> str:
+    """mermaid's message on one line: jison's excerpt and caret lines are dropped (they
+    only make sense in a monospace block), everything mermaid says is kept."""
+    lines = [line.rstrip() for line in message.strip().splitlines() if line.strip()]
+    if len(lines) >= 3 and re.fullmatch(r"-*\^", lines[2].strip()):
+        lines = [lines[0], *lines[3:]]
+    return " ".join(lines)
+
+
+def _result_from_worker(code: str, raw: dict[str, Any]) -> MermaidResult:
+    kind = raw.get("kind", "engine")
+    if kind == "ok":
+        return MermaidResult("ok", diagram_type=raw.get("type"))
+    message = str(raw.get("message") or "")
+    if kind != "parse":
+        return MermaidResult(kind, message=message)
+    line: int | None = None
+    located = raw.get("loc_line")
+    if isinstance(located, int) and located > 0:
+        line = located
+    else:
+        stated = _ON_LINE.search(message)
+        line = int(stated.group(1)) if stated else None
+    mapped = source_line(code, line) if line is not None else None
+    return MermaidResult(
+        "parse", message=condense(message), line=mapped, error=str(raw.get("name") or "")
+    )
+
+
+# ------------------------------------------------------------------------ worker process
+_GETCONFIG = (
+    '_t=o(()=>Yn({},Vx),"getConfig")',
+    "_t=o(()=>__pgCfgKey===Vx?__pgCfgVal:(__pgCfgVal=Yn({},Vx),__pgCfgKey=Vx,__pgCfgVal),"
+    '"getConfig")',
+)
+_SETCONFIG = (
+    '_k=o(e=>(lZ(e),Yn(Vx,e),_t()),"setConfig")',
+    '_k=o(e=>(lZ(e),Yn(Vx,e),__pgCfgKey=void 0,_t()),"setConfig")',
+)
+
+# Globals the DOM shim expects from its host. Parsing lays nothing out, so text measurement
+# answers zero and logging is dropped: no call ever goes back into Python.
+_HOST_JS = """
+globalThis.__flat = (v) => (typeof v === "string" ? v.slice(0) : v);
+globalThis.__log = () => {};
+globalThis.__measureText = () => 0;
+globalThis.__measureTextFull = () => ({ width: 0, height: 0, ascent: 0, descent: 0 });
+globalThis.__measureGlyphs = () => [];
+globalThis.__measureForeignObject = () => ({ width: 0, height: 0 });
+globalThis.__pgCfgKey = undefined;
+globalThis.__pgCfgVal = undefined;
+"""
+
+_STICKY_MATCH_JS = r"""
+(function () {
+  "use strict";
+  const originalMatch = String.prototype.match;
+  const sticky = new WeakMap();
+  // True when the whole pattern is one group "^(?:...)": then matching the anchored regex
+  // equals matching the unanchored body sticky at position 0.
+  function wholeGroup(source) {
+    if (!source.startsWith("^(?:") || !source.endsWith(")")) return false;
+    let depth = 0;
+    let inClass = false;
+    for (let i = 1; i < source.length; i++) {
+      const c = source[i];
+      if (c === "\\") { i++; continue; }
+      if (inClass) { if (c === "]") inClass = false; continue; }
+      if (c === "[") { inClass = true; continue; }
+      if (c === "(") depth++;
+      else if (c === ")") { depth--; if (depth === 0) return i === source.length - 1; }
+    }
+    return false;
+  }
+  function stickyFor(re) {
+    let s = sticky.get(re);
+    if (s === undefined) {
+      s = wholeGroup(re.source) ? new RegExp(re.source.slice(1), re.flags + "y") : null;
+      sticky.set(re, s);
+    }
+    return s;
+  }
+  Object.defineProperty(String.prototype, "match", {
+    value: function match(re) {
+      if (re instanceof RegExp && !re.global && !re.sticky && !re.multiline) {
+        const s = stickyFor(re);
+        if (s !== null) { s.lastIndex = 0; return s.exec(String(this)); }
+      }
+      return originalMatch.call(this, re);
+    },
+    writable: true,
+    configurable: true,
+  });
+})();
+"""
+
+_PARSE_JS = """
+globalThis.__pgResult = null;
+globalThis.__pgParse = function (code) {
+  globalThis.__pgResult = null;
+  let pending;
+  try { pending = mermaid.parse(code); } catch (e) { pending = Promise.reject(e); }
+  Promise.resolve(pending).then(
+    (r) => {
+      const type = (r && r.diagramType) || null;
+      globalThis.__pgResult = JSON.stringify({ kind: "ok", type: type });
+    },
+    (e) => {
+      const name = e && e.name && e.name !== "Error" ? e.name
+        : (e && e.constructor && e.constructor.name) || "Error";
+      const loc = e && e.hash && e.hash.loc ? e.hash.loc.first_line : null;
+      globalThis.__pgResult = JSON.stringify({
+        kind: "parse", name: String(name), message: String((e && e.message) || e),
+        loc_line: typeof loc === "number" ? loc : null,
+      });
+    });
+};
+"""
+
+
+def _bundle(patched: bool) -> tuple[list[str], bool]:
+    """The scripts to evaluate, mermaidx's own, optionally with the getConfig memo."""
+    from mermaidx.engines._common import context_scripts, mermaid_config
+
+    scripts = list(context_scripts())
+    applied = False
+    if patched:
+        for index, script in enumerate(scripts):
+            if script.count(_GETCONFIG[0]) == 1 and script.count(_SETCONFIG[0]) == 1:
+                scripts[index] = script.replace(*_GETCONFIG).replace(*_SETCONFIG)
+                applied = True
+    init = f"mermaid.initialize({json.dumps(mermaid_config(None, None))});"
+    tail = [_STICKY_MATCH_JS] if patched else []
+    return [_HOST_JS, *scripts, init, *tail, _PARSE_JS], applied
+
+
+class _QuickJSRunner:
+    """mermaid.js in one QuickJS context, reused for every diagram."""
+
+    def __init__(self, patched: bool) -> None:
+        self.patched = patched
+        self.config_memo = False
+        self._build()
+
+    def _build(self) -> None:
+        import quickjs
+
+        context = quickjs.Context()
+        context.set_memory_limit(512 * 1024 * 1024)
+        # Below the worker thread's 32 MB native stack: deep recursion is a RangeError.
+        context.set_max_stack_size(24 * 1024 * 1024)
+        scripts, self.config_memo = _bundle(self.patched)
+        for script in scripts:
+            context.eval(script)
+        self._context = context
+
+    def _run_job(self) -> bool:
+        try:
+            return bool(self._context.execute_pending_job())
+        except StopIteration:
+            return False
+
+    def parse(self, code: str) -> dict[str, Any]:
+        context = self._context
+        try:
+            context.eval(f"__pgParse({json.dumps(code)})")
+            for _ in range(_MAX_LOOP_STEPS):
+                if context.eval("globalThis.__pgResult !== null"):
+                    break
+                if self._run_job():
+                    continue
+                if not context.eval("__runNextTimer()"):
+                    break
+            result = context.eval("__flat(globalThis.__pgResult)")
+        except Exception as exc:  # out of memory, stack overflow outside a promise, ...
+            self._build()  # a context that failed mid-parse is not trusted again
+            return {"kind": "engine", "message": f"QuickJS: {type(exc).__name__}: {exc}"}
+        if not result:
+            self._build()
+            return {"kind": "engine", "message": "mermaid.parse() never settled"}
+        return json.loads(result)
+
+
+class _V8Runner:
+    """mermaid.js in one V8 isolate (mini-racer), reused for every diagram."""
+
+    def __init__(self, patched: bool) -> None:
+        from py_mini_racer import MiniRacer
+
+        self._context = MiniRacer()
+        scripts, self.config_memo = _bundle(patched)
+        for script in scripts:
+            self._context.eval(script)
+
+    def parse(self, code: str) -> dict[str, Any]:
+        context = self._context
+        # V8 runs every pending promise job at the end of each eval(); only the shim's
+        # virtual timers need pumping.
+        context.eval(f"void __pgParse({json.dumps(code)})")
+        for _ in range(_MAX_LOOP_STEPS):
+            if context.eval("globalThis.__pgResult !== null"):
+                break
+            if not context.eval("__runNextTimer()"):
+                break
+        result = context.eval("globalThis.__pgResult")
+        if not result:
+            return {"kind": "engine", "message": "mermaid.parse() never settled"}
+        return json.loads(str(result))
+
+
+def _serve(engine: str, patched: bool, stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """The worker loop: one JSON request per line in, one JSON answer per line out."""
+
+    def send(payload: dict[str, Any]) -> None:
+        stdout.write(json.dumps(payload).encode("ascii") + b"\n")
+        stdout.flush()
+
+    try:
+        runner: _QuickJSRunner | _V8Runner = (
+            _V8Runner(patched) if engine == "v8" else _QuickJSRunner(patched)
+        )
+    except Exception as exc:
+        send({"fatal": f"cannot start mermaid on {engine}: {type(exc).__name__}: {exc}"})
+        return 1
+    send(
+        {
+            "ready": True,
+            "engine": engine,
+            "mermaidx": mermaidx_version(),
+            "sticky_match": patched,
+            "config_memo": runner.config_memo,
+        }
+    )
+    for line in stdin:
+        request = json.loads(line)
+        try:
+            answer = runner.parse(request["code"])
+        except Exception as exc:
+            answer = {"kind": "engine", "message": f"{type(exc).__name__}: {exc}"}
+        answer["id"] = request["id"]
+        send(answer)
+    return 0
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    """A worker whose pytest died mid-parse stops at once instead of finishing a long
+    parse nobody will read (end of input only ends the loop between diagrams)."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _worker_main(argv: list[str]) -> int:
+    engine = argv[0] if argv else "quickjs"
+    patched = "--unpatched" not in argv
+    outcome: list[int] = [1]
+    threading.Thread(
+        target=_exit_when_orphaned, args=(os.getppid(),), name="orphan-watch", daemon=True
+    ).start()
+
+    def run() -> None:
+        outcome[0] = _serve(engine, patched, sys.stdin.buffer, sys.stdout.buffer)
+
+    # mermaid's recursive parsers need a deep native stack (mermaidx uses 32 MB too).
+    previous = threading.stack_size(32 * 1024 * 1024)
+    try:
+        thread = threading.Thread(target=run, name="mermaid-engine")
+        thread.start()
+    finally:
+        threading.stack_size(previous)
+    thread.join()
+    return outcome[0]
+
+
+# ------------------------------------------------------------------------ parent side
+class _Worker:
+    """One worker process and its answers, read by a thread so that waits can time out."""
+
+    def __init__(self, engine: str, patched: bool, startup_timeout: float) -> None:
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            part for part in (package_parent, env.get("PYTHONPATH", "")) if part
+        )
+        command = [sys.executable, "-m", "pytest_postgates.mermaid", "--worker", engine]
+        if not patched:
+            command.append("--unpatched")
+        # Kept open for the worker's lifetime (read when it dies), closed in close().
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115
+        try:
+            self.process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                env=env,
+            )
+        except OSError as exc:
+            self._stderr.close()
+            raise MermaidEngineError(f"cannot start a mermaid worker: {exc}") from exc
+        self._answers: queue.Queue[bytes | None] = queue.Queue()
+        self._sequence = 0
+        threading.Thread(target=self._read, name="mermaid-reader", daemon=True).start()
+        hello = self._next(startup_timeout)
+        if not isinstance(hello, dict) or not hello.get("ready"):
+            reason = hello.get("fatal") if isinstance(hello, dict) else None
+            self.kill()
+            raise MermaidEngineError(
+                reason or f"mermaid worker did not start ({engine}): {self._stderr_tail()}"
+            )
+        self.info: dict[str, Any] = hello
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._answers.put(line)
+        self._answers.put(None)
+
+    def _next(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            line = self._answers.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if line is None:
+            self._answers.put(None)  # stays closed for later readers
+            return None
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            return {"kind": "engine", "message": f"unreadable worker output: {line[:200]!r}"}
+        return answer if isinstance(answer, dict) else None
+
+    def request(self, code: str, timeout: float) -> dict[str, Any]:
+        self._sequence += 1
+        message = json.dumps({"id": self._sequence, "code": code}).encode("ascii") + b"\n"
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(message)
+            self.process.stdin.flush()
+        except OSError:
+            return self._crashed()
+        try:
+            line = self._answers.get(timeout=timeout)
+        except queue.Empty:
+            self.kill()
+            return {
+                "kind": "timeout",
+                "message": f"mermaid did not finish parsing within {timeout:g} s",
+            }
+        if line is None:
+            return self._crashed()
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            answer = None
+        if not isinstance(answer, dict) or answer.get("id") != self._sequence:
+            self.kill()  # pragma: no cover - protocol invariant
+            return {"kind": "engine", "message": f"unreadable worker answer: {line[:200]!r}"}
+        return answer
+
+    def _crashed(self) -> dict[str, Any]:
+        code = self.process.wait()
+        return {
+            "kind": "engine",
+            "message": f"mermaid worker exited with code {code}: {self._stderr_tail()}",
+        }
+
+    def _stderr_tail(self) -> str:
+        try:
+            self._stderr.seek(0)
+            text = self._stderr.read().decode("utf-8", "replace").strip()
+        except (OSError, ValueError):
+            return "no output"
+        return text[-500:] if text else "no output"
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+
+    def close(self) -> None:
+        """Ask the worker to stop (end of input), then make sure it did."""
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        with contextlib.suppress(OSError, ValueError):
+            self._stderr.close()
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def _free_cpus() -> int:
+    """CPUs not already busy (usable CPUs minus the 1-minute load average). On a busy
+    machine a second worker only competes with the first: measured on 2 CPUs under a load
+    of 2-3, one worker parsed the corpus faster than two."""
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - not on every platform
+        busy = 0.0
+    return max(1, round(_usable_cpus() - busy))
+
+
+class MermaidParser:
+    """Parses diagrams with mermaid.js; caches results in memory and on disk.
+
+    ``engine_calls`` counts diagrams actually sent to an engine (cache misses).
+    """
+
+    def __init__(
+        self,
+        cache_dir: Path | None = None,
+        *,
+        engine: Engine = "auto",
+        timeout: float = PARSE_TIMEOUT,
+        max_workers: int | None = None,
+        patched: bool = True,
+        startup_timeout: float = STARTUP_TIMEOUT,
+    ) -> None:
+        self.cache_dir = cache_dir / "mermaid" if cache_dir is not None else None
+        self.engine: Literal["quickjs", "v8"] = default_engine() if engine == "auto" else engine
+        self.timeout = timeout
+        self.max_workers = max(1, max_workers or min(_usable_cpus(), 4))
+        self.patched = patched
+        self.startup_timeout = startup_timeout
+        self.engine_calls = 0
+        self.worker_starts = 0
+        self.worker_info: dict[str, Any] = {}
+        self._memory: dict[str, MermaidResult] = {}
+        self._idle: list[_Worker] = []
+        self._live = 0
+        self._condition = threading.Condition()
+
+    # ------------------------------------------------------------------ cache
+    def _disk_path(self, key: str) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        return self.cache_dir / key[:2] / f"{key}.json"
+
+    def cached(self, code: str) -> MermaidResult | None:
+        key = diagram_key(code)
+        hit = self._memory.get(key)
+        if hit is not None:
+            return hit
+        path = self._disk_path(key)
+        if path is None:
+            return None
+        try:
+            hit = MermaidResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        self._memory[key] = hit
+        return hit
+
+    def _store(self, code: str, result: MermaidResult) -> None:
+        key = diagram_key(code)
+        self._memory[key] = result
+        path = self._disk_path(key)
+        if path is None or result.kind not in ("ok", "parse"):
+            return
+        with contextlib.suppress(OSError):
+            write_atomic(path, json.dumps(result.to_dict(), sort_keys=True))
+
+    def clear_memory(self) -> None:
+        self._memory.clear()
+
+    # ------------------------------------------------------------------ parsing
+    def parse(self, code: str) -> MermaidResult:
+        return self.parse_many([code])[code]
+
+    def parse_many(self, codes: Iterable[str]) -> dict[str, MermaidResult]:
+        """Results for every diagram text; uncached ones are parsed in parallel workers.
+
+        Raises :class:`MermaidEngineError` when no worker can be started at all."""
+        results: dict[str, MermaidResult] = {}
+        todo: list[str] = []
+        for code in dict.fromkeys(codes):
+            hit = self.cached(code)
+            if hit is not None:
+                results[code] = hit
+            elif len(code) > MAX_TEXT_SIZE:
+                results[code] = MermaidResult(
+                    "parse",
+                    message=f"Maximum text size in diagram exceeded: {len(code):,} characters, "
+                    f"mermaid renders at most {MAX_TEXT_SIZE:,}",
+                    error="MaxTextSize",
+                )
+            else:
+                todo.append(code)
+        if not todo:
+            return results
+        workers = min(self.max_workers, _free_cpus(), math.ceil(len(todo) / DIAGRAMS_PER_WORKER))
+        if workers <= 1:
+            for code in todo:
+                results[code] = self._parse_uncached(code)
+        else:
+            with ThreadPoolExecutor(workers, thread_name_prefix="mermaid") as pool:
+                for code, result in zip(todo, pool.map(self._parse_uncached, todo), strict=True):
+                    results[code] = result
+        self._trim(keep=1)
+        return results
+
+    def _parse_uncached(self, code: str) -> MermaidResult:
+        worker = self._acquire()
+        try:
+            raw = worker.request(code, self.timeout)
+        finally:
+            self._release(worker)
+        with self._condition:
+            self.engine_calls += 1
+        result = _result_from_worker(code, raw)
+        self._store(code, result)
+        return result
+
+    # ------------------------------------------------------------------ workers
+    def _acquire(self) -> _Worker:
+        with self._condition:
+            while True:
+                while self._idle:
+                    worker = self._idle.pop()
+                    if worker.alive:
+                        return worker
+                    self._live -= 1
+                if self._live < self.max_workers:
+                    self._live += 1
+                    break
+                self._condition.wait()
+        try:
+            worker = _Worker(self.engine, self.patched, self.startup_timeout)
+        except BaseException:
+            with self._condition:
+                self._live -= 1
+                self._condition.notify()
+            raise
+        with self._condition:
+            self.worker_starts += 1
+            self.worker_info = worker.info
+        return worker
+
+    def _release(self, worker: _Worker) -> None:
+        with self._condition:
+            if worker.alive:
+                self._idle.append(worker)
+            else:
+                self._live -= 1
+            self._condition.notify()
+
+    def _trim(self, keep: int) -> None:
+        """Stop idle workers beyond ``keep``: each holds a mermaid.js heap (~100 MB)."""
+        with self._condition:
+            extra = self._idle[keep:]
+            del self._idle[keep:]
+            self._live -= len(extra)
+        for worker in extra:
+            worker.close()
+
+    def close(self) -> None:
+        self._trim(keep=0)
+
+
+_SHARED: dict[tuple[Path | None, str], MermaidParser] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_parser(cache_dir: Path | None) -> MermaidParser:
+    """The process's parser for a cache folder: its worker is started once and reused by
+    every post the process checks."""
+    key = (cache_dir, default_engine())
+    with _SHARED_LOCK:
+        parser = _SHARED.get(key)
+        if parser is None:
+            parser = _SHARED[key] = MermaidParser(cache_dir)
+        return parser
+
+
+@atexit.register
+def _close_shared() -> None:
+    for parser in list(_SHARED.values()):
+        parser.close()
+
+
+if __name__ == "__main__":  # pragma: no cover - exercised through worker processes
+    if sys.argv[1:2] == ["--worker"]:
+        raise SystemExit(_worker_main(sys.argv[2:]))
+    raise SystemExit("usage: python -m pytest_postgates.mermaid --worker [quickjs|v8]")

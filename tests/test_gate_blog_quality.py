@@ -1,0 +1,498 @@
+"""Gate 1, blog_quality: front matter, body-line floor, placeholders, mermaid, audit tools."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from pytest_postgates.batch import RunBatches
+from pytest_postgates.config import Settings
+from pytest_postgates.gates import GateContext, blog_quality, spec_for
+from pytest_postgates.mermaid import MermaidEngineError
+from pytest_postgates.post import Post, parse_post
+from pytest_postgates.runner import PostRun
+from pytest_postgates.scorecard import Scorecard
+
+if TYPE_CHECKING:
+    from tests.conftest import Blog
+
+NAME = "2026-06-03-test.md"
+BODY = "We run pytest over Jekyll posts.\n\nEvery gate is one test item.\n"
+
+
+@pytest.fixture(scope="module")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for the module, so that one mermaid engine serves every test."""
+    return tmp_path_factory.mktemp("blog-quality-cache")
+
+
+def write(folder: Path, front: str, body: str = BODY, name: str = NAME) -> Post:
+    path = folder / "_posts" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\n{front}---\n{body}", encoding="utf-8")
+    return parse_post(path)
+
+
+def run(post: Post, cache_dir: Path, **settings: Any) -> Scorecard:
+    settings.setdefault("body_line_floor", 1)
+    context = GateContext.create(Settings(**settings), cache_dir)
+    return blog_quality.check(post, context)
+
+
+def codes(card: Scorecard) -> list[tuple[int | None, str]]:
+    return [(finding.line, finding.code) for finding in card.findings]
+
+
+FRONT = "layout: post\ntitle: Test\ndate: {date}\n"
+
+
+# ------------------------------------------------------------------------ front matter
+@pytest.mark.parametrize(
+    "date",
+    [
+        "2026-06-03",  # a YAML date
+        "'2026-06-03'",  # the same, quoted: a string
+        "'2026-06-03 10:00:00 +0530'",  # the seeds' style: Jekyll's offset without colon
+        "2026-06-03 10:00:00 +05:30",  # an unquoted YAML timestamp with offset
+        "2026-06-03T23:30:00-08:00",  # already June 4th in UTC: the written date counts
+        "'2026-6-3 9:05'",
+    ],
+)
+def test_dates_that_parse_and_match_the_file_name(
+    date: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(write(tmp_path, FRONT.format(date=date)), cache_dir)
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["front_matter"]["date"] == "2026-06-03"
+    assert card.detail["front_matter"]["date_matches_filename"] is True
+
+
+def test_a_date_that_disagrees_with_the_file_name(tmp_path: Path, cache_dir: Path) -> None:
+    card = run(write(tmp_path, FRONT.format(date="'2026-06-04 10:00:00 +0530'")), cache_dir)
+    assert card.verdict == "FAIL"
+    assert codes(card) == [(4, "FRONT_MATTER_DATE")]
+    assert "2026-06-04 does not match the file name's 2026-06-03" in card.findings[0].message
+    assert card.detail["front_matter"]["date_matches_filename"] is False
+
+
+@pytest.mark.parametrize(
+    ("date", "words"),
+    [
+        ("next tuesday", "does not parse"),
+        ("'2026-02-30'", "not a real date"),
+        ("'2026-06-03 25:00'", "not a real date or time"),
+        ("'2026-06-03 10:00 +9900'", "impossible time-zone offset"),
+        ("20260603", "an integer"),
+        ("[2026-06-03]", "a list"),
+    ],
+)
+def test_dates_that_do_not_parse(date: str, words: str, tmp_path: Path, cache_dir: Path) -> None:
+    card = run(write(tmp_path, FRONT.format(date=date)), cache_dir)
+    assert codes(card) == [(4, "FRONT_MATTER_DATE")]
+    assert words in card.findings[0].message
+
+
+def test_file_names_without_a_date_skip_the_agreement_check(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(write(tmp_path, FRONT.format(date="2026-06-04"), name="about.md"), cache_dir)
+    assert card.verdict == "PASS"
+    assert card.detail["front_matter"]["date_matches_filename"] is None
+
+
+def test_a_file_name_date_that_does_not_exist(tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-02-28"), name="2026-02-30-x.md")
+    card = run(post, cache_dir)
+    assert codes(card) == [(1, "FRONT_MATTER_DATE")]
+    assert "2026-02-30 is not a real date" in card.findings[0].message
+
+
+def test_missing_and_empty_required_keys(tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, "layout:\ndate: 2026-06-03\n")
+    card = run(post, cache_dir)
+    assert codes(card) == [(2, "FRONT_MATTER_KEY"), (1, "FRONT_MATTER_KEY")]
+    assert "'layout' is empty" in card.findings[0].message
+    assert "'title' is missing" in card.findings[1].message
+    assert card.detail["front_matter"]["missing"] == ["layout", "title"]
+
+
+def test_required_keys_come_from_the_settings(tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"))
+    required = ("layout", "title", "date", "author")
+    card = run(post, cache_dir, required_front_matter=required)
+    assert codes(card) == [(1, "FRONT_MATTER_KEY")]
+    assert run(post, cache_dir, required_front_matter=("title",)).verdict == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("lists", "derived"),
+    [
+        ("tags:\n  - python\n  - pytest\n", {"tags": ["python", "pytest"]}),
+        ("tags: [python, 'C++']\n", {"tags": ["python", "C++"]}),
+        # Jekyll splits a string on spaces: accepted, and shown as the tags it becomes.
+        (
+            "categories: Tutorial\ntags: python pytest\n",
+            {"categories": ["Tutorial"], "tags": ["python", "pytest"]},
+        ),
+        ("tags: []\ncategories:\n", {"tags": [], "categories": []}),
+    ],
+)
+def test_list_shapes_jekyll_reads_as_intended(
+    lists: str, derived: dict[str, list[str]], tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03") + lists), cache_dir)
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["front_matter"]["lists"] == derived
+
+
+@pytest.mark.parametrize(
+    ("lists", "words"),
+    [
+        ("tags: python, pytest\n", "the commas stay in the names"),
+        ("tags: [2026, python]\n", "tags item 1 is an integer (2026)"),
+        ("tags:\n  - yes\n", "is a boolean (True)"),
+        ("tags: [1.10]\n", "is a number (1.1)"),
+        ("categories:\n  - ''\n", "categories item 1 is an empty string"),
+        ("categories:\n  - [a, b]\n", "is a list"),
+        ("categories: {a: 1}\n", "categories is a mapping"),
+        ("tags: 7\n", "tags is an integer"),
+    ],
+)
+def test_list_items_that_are_not_strings(
+    lists: str, words: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03") + lists), cache_dir)
+    assert [code for _, code in codes(card)] == ["FRONT_MATTER_LIST"]
+    assert card.findings[0].line == 5
+    assert words in card.findings[0].message
+
+
+# ------------------------------------------------------------------------ body lines
+def test_the_default_floor_is_the_calibrated_one(tmp_path: Path, cache_dir: Path) -> None:
+    assert blog_quality.DEFAULT_BODY_LINE_FLOOR == 200
+    post = write(tmp_path, FRONT.format(date="2026-06-03"), body="A line.\n" * 199 + "\n\n")
+    card = run(post, cache_dir, body_line_floor=None)
+    assert codes(card) == [(6, "BODY_TOO_SHORT")]
+    assert "199 lines, under the floor of 200" in card.findings[0].message
+    assert card.detail["body_line_floor_default"] is True
+    longer = write(tmp_path, FRONT.format(date="2026-06-03"), body="A line.\n" * 200)
+    assert run(longer, cache_dir, body_line_floor=None).verdict == "PASS"
+
+
+def test_blank_lines_and_code_count_trailing_blank_lines_do_not(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    body = "One.\n\n```python\nx = 1\n```\n\nTwo.\n\n\n\n"
+    post = write(tmp_path, FRONT.format(date="2026-06-03"), body=body)
+    assert blog_quality.body_line_count(post) == 7
+    assert run(post, cache_dir, body_line_floor=7).verdict == "PASS"
+    card = run(post, cache_dir, body_line_floor=8)
+    assert codes(card) == [(6, "BODY_TOO_SHORT")]
+    assert card.detail["body_line_floor_default"] is False
+
+
+# ------------------------------------------------------------------------ placeholders
+@pytest.mark.parametrize(
+    ("line", "match"),
+    [
+        ("TODO: explain the cache.", "TODO"),
+        ("The numbers are TBD until the run.", "TBD"),
+        ("FIXME this paragraph", "FIXME"),
+        ("See XXX for details.", "XXX"),
+        ("Todo: finish", "Todo"),
+        ("Lorem Ipsum dolor sit amet.", "Lorem Ipsum"),
+        ("[Insert screenshot of the report here]", "[Insert screenshot of the report here]"),
+        ("See [placeholder link] below.", "[placeholder link]"),
+        ("The value is <placeholder>.", "<placeholder>"),
+        ("*Coming soon.*", "*Coming soon.*"),
+        ("## Coming soon", "## Coming soon"),
+        ("<!-- FIXME: add the benchmark -->", "FIXME"),
+        ("| gate | TODO |", "TODO"),
+        ("A [TODO](https://example.com) link text.", "TODO"),
+    ],
+)
+def test_placeholders_in_prose(line: str, match: str, tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n" + line + "\n")
+    card = run(post, cache_dir)
+    assert codes(card) == [(10, "PLACEHOLDER")]
+    assert card.detail["placeholders"][0]["match"] == match
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```python\n# TODO: remove\nx = 'lorem ipsum'\n```",
+        "    TODO in an indented code block",
+        "The linter flags `TODO` and `FIXME` comments.",
+        "A todo app in React, tbd-style naming, an xxx-large shirt.",
+        "We cleaned up the TODOs and FIXMEs.",
+        "Streaming support is coming soon to every provider.",
+        "The word placeholder is an ordinary word; so is inserting.",
+        "Read [the guide](https://example.com/TODO.md) first.",
+        "Keys look like sk-xxx; XXXX-XXXX is a masked card.",
+    ],
+)
+def test_not_placeholders(text: str, tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n" + text + "\n")
+    card = run(post, cache_dir)
+    assert card.detail["placeholders"] == []
+    assert card.verdict == "PASS"
+
+
+def test_placeholders_in_front_matter_values(tmp_path: Path, cache_dir: Path) -> None:
+    front = FRONT.format(date="2026-06-03") + "description: TBD\nTODO_key: fine\n"
+    card = run(write(tmp_path, front), cache_dir)
+    assert codes(card) == [(5, "PLACEHOLDER")]
+
+
+# ------------------------------------------------------------------------ mermaid
+VALID_FLOW = "```mermaid\nflowchart LR\n    A --> B\n```\n"
+BROKEN_FLOW = "```mermaid\nflowchart LR\n    A --> B\n    B -- C\n```\n"
+
+
+def test_valid_and_broken_mermaid_blocks(tmp_path: Path, cache_dir: Path) -> None:
+    body = BODY + "\n" + VALID_FLOW + "\nText.\n\n" + BROKEN_FLOW
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03"), body=body), cache_dir)
+    # The broken block opens on line 17; mermaid blames its third diagram line, line 20.
+    assert codes(card) == [(20, "MERMAID_PARSE")]
+    message = card.findings[0].message
+    assert message.startswith("mermaid block at line 17 does not parse: Parse error")
+    assert "Expecting 'LINK'" in message
+    rows = card.detail["mermaid"]["results"]
+    assert [(row["line"], row["ok"]) for row in rows] == [(10, True), (17, False)]
+    assert rows[0]["type"] == "flowchart-v2"
+    assert rows[1]["error_line"] == 20
+
+
+def test_an_unknown_diagram_type_is_blamed_on_the_fence(tmp_path: Path, cache_dir: Path) -> None:
+    body = BODY + "\n```mermaid\nflowchar LR\n    A --> B\n```\n"
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03"), body=body), cache_dir)
+    assert codes(card) == [(10, "MERMAID_PARSE")]
+    assert "No diagram type detected" in card.findings[0].message
+
+
+def test_liquid_raw_tags_are_removed_as_jekyll_does(tmp_path: Path, cache_dir: Path) -> None:
+    # {{ }} is a hexagon in mermaid and an output tag in Liquid, hence {% raw %}.
+    body = BODY + '\n```mermaid\n{% raw %}\nflowchart TD\n    A{{"Hex"}} --> B\n{% endraw %}\n```\n'
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03"), body=body), cache_dir)
+    assert card.verdict == "PASS", card.findings
+
+
+def test_an_unclosed_mermaid_fence_is_an_input_error_of_the_post(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    post_path = write(
+        tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n```mermaid\nflowchart LR\n"
+    ).path
+    context = GateContext.create(Settings(body_line_floor=1), cache_dir)
+    spec = spec_for(1)
+    card = PostRun(post_path, post_path.name, post_path.stem, context, [spec]).evaluate(spec)
+    assert card.verdict == "ERROR"
+    assert [finding.code for finding in card.findings] == ["UNCLOSED_FENCE"]
+    assert "never closed" in card.summary
+
+
+def test_mermaid_that_cannot_start_is_an_error(
+    tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Broken:
+        def parse_many(self, codes: object) -> dict[str, object]:
+            raise MermaidEngineError("no engine here")
+
+    monkeypatch.setattr(blog_quality, "shared_parser", lambda folder: Broken())
+    body = BODY + "\n" + VALID_FLOW
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03"), body=body), cache_dir)
+    assert card.verdict == "ERROR"
+    assert "mermaid could not be started: no engine here" in card.summary
+
+
+def test_mermaid_blocks_of_the_whole_run_are_parsed_in_one_batch(
+    tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[list[str]] = []
+    real = blog_quality.shared_parser
+
+    class Counting:
+        def __init__(self, folder: Path) -> None:
+            self.inner = real(folder)
+
+        def parse_many(self, codes: list[str]) -> Any:
+            calls.append(list(codes))
+            return self.inner.parse_many(codes)
+
+    monkeypatch.setattr(blog_quality, "shared_parser", Counting)
+    posts = [
+        write(tmp_path, FRONT.format(date="2026-06-0" + str(day)), BODY + "\n" + flow, name)
+        for day, name, flow in (
+            (3, NAME, VALID_FLOW),
+            (4, "2026-06-04-b.md", VALID_FLOW),
+            (5, "2026-06-05-c.md", BROKEN_FLOW),
+        )
+    ]
+    batches = RunBatches(posts=tuple(post.path for post in posts))
+    context = GateContext.create(Settings(body_line_floor=1), cache_dir, batches)
+    verdicts = [blog_quality.check(post, context).verdict for post in posts]
+    assert verdicts == ["PASS", "PASS", "FAIL"]
+    assert len(calls) == 1  # one batch for the run
+    assert len(calls[0]) == 3
+
+
+def test_cache_inputs_name_the_file_and_mermaid_and_refuse_audits(tmp_path: Path) -> None:
+    context = GateContext.create(Settings())
+    inputs = blog_quality.cache_inputs(tmp_path / NAME, context)
+    assert inputs is not None and NAME in inputs and "mermaidx=" in inputs
+    audited = GateContext.create(Settings(audit_commands=("tool",)))
+    assert blog_quality.cache_inputs(tmp_path / NAME, audited) is None
+
+
+# ------------------------------------------------------------------------ audit commands
+AUDIT_TOOL = """\
+import sys
+from pathlib import Path
+with open(sys.argv[1], "a") as log:
+    log.write("run\\n")
+print("checking 3 posts")
+print("! _posts/2026-06-03-test.md: missing hero image")
+print("! _posts/2026-06-04-other.md: broken internal link")
+print("ERROR: _posts/2026-06-03-test.md:12")
+print("ERROR: _posts/2026-06-04-other.md:7: bad diagram")
+print("  ! 2026-06-03-test.md: orphan post (no incoming links)")
+print("! drafts/2026-06-03-test.md: a draft with the same name")
+print("\\x1b[31mERROR: _posts/2026-06-03-test.md:30: colored\\x1b[0m")
+sys.exit(1)
+"""
+
+
+def audit_blog(tmp_path: Path, script: str = AUDIT_TOOL) -> tuple[list[Post], Path, str]:
+    """Three posts, a same-named draft elsewhere, and a fake audit tool that logs its runs."""
+    front = FRONT.format(date="2026-06-03")
+    posts = [
+        write(tmp_path, front),
+        write(tmp_path, FRONT.format(date="2026-06-04"), name="2026-06-04-other.md"),
+        write(tmp_path, FRONT.format(date="2026-06-05"), name="2026-06-05-clean.md"),
+    ]
+    (tmp_path / "drafts").mkdir()
+    (tmp_path / "drafts" / NAME).write_text("draft\n", encoding="utf-8")
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "audit.py").write_text(script, encoding="utf-8")
+    log = tmp_path / "runs.log"
+    command = f"{shlex.quote(sys.executable)} tools/audit.py {shlex.quote(str(log))}"
+    return posts, log, command
+
+
+def test_audit_lines_count_only_for_the_post_they_name(tmp_path: Path, cache_dir: Path) -> None:
+    posts, log, command = audit_blog(tmp_path)
+    batches = RunBatches(posts=tuple(post.path for post in posts))
+    context = GateContext.create(
+        Settings(body_line_floor=1, audit_commands=(command,)), cache_dir, batches
+    )
+    cards = [blog_quality.check(post, context) for post in posts]
+
+    mine = cards[0]
+    assert mine.verdict == "FAIL"
+    assert [(f.line, f.code) for f in mine.findings] == [
+        (None, "AUDIT"),
+        (12, "AUDIT"),
+        (30, "AUDIT"),
+    ]
+    program = Path(sys.executable).name  # absolute paths are shown by their names
+    assert mine.findings[0].message == f"{program} tools/audit.py runs.log: missing hero image"
+    row = mine.detail["audit"]["commands"][0]
+    assert row["returncode"] == 1  # the tool's exit status alone fails nobody
+    assert row["tolerated"] == [{"line": None, "message": "orphan post (no incoming links)"}]
+    assert row["other_posts"] == 3  # the other post's two lines and the same-named draft
+    assert str(tmp_path) not in str(mine.detail)  # scorecards hold no absolute paths
+
+    other = cards[1]
+    assert [(f.line, f.message.split(": ", 1)[1]) for f in other.findings] == [
+        (None, "broken internal link"),
+        (7, "bad diagram"),
+    ]
+    assert cards[2].verdict == "PASS"  # lenient mode: other posts' lines never fail it
+    assert log.read_text().splitlines() == ["run"]  # once for the whole run
+
+
+def test_audit_runs_once_per_run_across_processes(tmp_path: Path, cache_dir: Path) -> None:
+    """Two contexts sharing a run folder stand for two xdist workers."""
+    posts, log, command = audit_blog(tmp_path)
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    paths = tuple(post.path for post in posts)
+    settings = Settings(body_line_floor=1, audit_commands=(command,))
+    for post in posts:
+        context = GateContext.create(settings, cache_dir, RunBatches(run_dir, paths))
+        blog_quality.check(post, context)
+    assert log.read_text().splitlines() == ["run"]
+
+
+def test_a_missing_audit_tool_is_an_error_with_the_reason(tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"))
+    card = run(post, cache_dir, audit_commands=("no-such-audit-tool-xyz --all",))
+    assert card.verdict == "ERROR"
+    assert "no-such-audit-tool-xyz --all: cannot start" in card.summary
+
+
+def test_an_unsplittable_audit_command_is_an_error(tmp_path: Path, cache_dir: Path) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"))
+    card = run(post, cache_dir, audit_commands=("tool 'unbalanced",))
+    assert card.verdict == "ERROR"
+    assert "cannot split the command" in card.summary
+
+
+def test_a_hanging_audit_tool_times_out_with_its_children(
+    tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tool starts a child that keeps the output pipe open: killing the tool alone
+    # would leave the gate waiting for that child.
+    script = (
+        "import subprocess, sys, time\n"
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "print('! _posts/2026-06-03-test.md: never seen', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    posts, _log, command = audit_blog(tmp_path, script)
+    monkeypatch.setattr(blog_quality, "AUDIT_TIMEOUT", 1.0)
+    started = time.monotonic()
+    card = run(posts[0], cache_dir, audit_commands=(command,))
+    assert time.monotonic() - started < 15
+    assert card.verdict == "ERROR"
+    assert "timed out after 1 s" in card.summary
+
+
+def test_no_audit_commands_no_audit(tmp_path: Path, cache_dir: Path) -> None:
+    card = run(write(tmp_path, FRONT.format(date="2026-06-03")), cache_dir)
+    assert card.detail["audit"] == {"commands": []}
+    assert card.verdict == "PASS"
+    assert card.summary.startswith("front matter ok; 3 body lines (floor 1)")
+
+
+# ------------------------------------------------------------------------ under pytest
+XDIST_AUDIT_TOOL = """\
+import sys
+with open("runs.log", "a") as log:
+    log.write("run\\n")
+print("! _posts/2026-01-01-a.md: no hero image")
+print("ERROR: _posts/2026-01-09-not-collected.md:3")
+sys.exit(1)
+"""
+
+
+def test_under_xdist_audit_tools_run_once_and_blame_only_the_named_post(
+    pytester: pytest.Pytester, blog: Blog
+) -> None:
+    command = f"{shlex.quote(sys.executable)} tools/audit.py"
+    blog.pyproject(f"body_line_floor = 1\naudit_commands = [{json.dumps(command)}]\n")
+    blog.raw("tools/audit.py", XDIST_AUDIT_TOOL.encode())
+    for day in range(1, 5):
+        front = {"layout": "post", "title": f"Post {day}", "date": f"2026-01-0{day}"}
+        blog.post(f"2026-01-0{day}-{'abcd'[day - 1]}.md", BODY + "\n" + VALID_FLOW, front=front)
+    result = pytester.runpytest_subprocess("-n", "2", "--postgates-only=1", "_posts")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*_posts/2026-01-01-a.md:*AUDIT*tools/audit.py: no hero image"])
+    assert (pytester.path / "runs.log").read_text().splitlines() == ["run"]
