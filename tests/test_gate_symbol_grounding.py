@@ -105,9 +105,11 @@ def test_kebab_literal_must_match_as_written(tmp_path: Path, ctx: GateContext) -
 def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, repo: Path) -> None:
     from tests.helpers import git
 
-    sha = git(repo, "rev-parse", "HEAD").strip()
+    full = git(repo, "rev-parse", "HEAD").strip()
+    # An all-digit abbreviation reads as a number, not a SHA: take one with a letter.
+    sha = next(full[:k] for k in range(7, 41) if not full[:k].isdigit())
     body = (
-        f"Commit `{sha[:7]}` added `src/lib/neurolink.ts` and `neurolink.ts` with `NeuroLink`,\n"
+        f"Commit `{sha}` added `src/lib/neurolink.ts` and `neurolink.ts` with `NeuroLink`,\n"
         "`createProvider`, `ModelMessage`, `modelChain`, the\n"
         "`tool:start` event, version `9.12.0`, folder `src/lib/types/`, glob `src/lib/*.ts`.\n"
     )
