@@ -8,11 +8,14 @@ the scorecards folder.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import tempfile
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -95,8 +98,30 @@ def _file_mode() -> int:
 FILE_MODE = _file_mode()
 
 
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM for the few system calls of one small write, so that Ctrl-C
+    lands after it (the run still stops) and never between creating the temporary file
+    and either renaming or removing it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    with _interrupts_deferred():
+        _write_atomic(path, text)
+
+
+def _write_atomic(path: Path, text: str) -> None:
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
