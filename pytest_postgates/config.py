@@ -72,6 +72,7 @@ class Settings:
     flesch_floor: float | None = None
     max_paragraph_sentences: int = 8
     lint_backend: str = "auto"
+    markdownlint_cli: str | None = None  # command or path of markdownlint-cli
     link_timeout: float = 10.0
     link_cache_max_age: int = 86400
     unverified_links_fail: bool = False
@@ -122,7 +123,8 @@ KEYS: dict[str, str] = {
     "audit_commands": "strs",
     "flesch_floor": "float",
     "max_paragraph_sentences": "int",
-    "lint_backend": "str",
+    "lint_backend": "backend",
+    "markdownlint_cli": "str",
     "link_timeout": "float",
     "link_cache_max_age": "int",
     "unverified_links_fail": "bool",
@@ -185,6 +187,10 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
             return int(value)
         except (TypeError, ValueError):
             raise fail("an integer") from None
+    if kind == "backend":
+        if value not in ("auto", "rumdl", "markdownlint-cli"):
+            raise fail('"auto", "rumdl" or "markdownlint-cli"')
+        return value
     if kind == "float":
         if isinstance(value, bool):
             raise fail("a number")

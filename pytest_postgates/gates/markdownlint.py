@@ -1,0 +1,158 @@
+"""Gate 12, markdownlint (hard): the post passes the markdownlint run the blog's CI makes.
+
+The seeds added this gate after a post that passed every local check failed on GitHub over
+MD022, MD031 and MD040: the CI runs markdownlint-cli 0.43.0 with the repository's
+``.markdownlint.json``, and nothing local did. So the gate FAILs on any lint error under
+the configuration markdownlint would use for the file, and its verdict must agree with
+markdownlint-cli's (``bench/markdownlint_parity.py`` measures how often it does).
+
+The lint layer (:mod:`pytest_postgates.lint`) runs once per test run over every collected
+post, one linter process per configuration, and this gate only reads its post's entry.
+When no linter can run the gate is an ERROR that says how to install one: a post is never
+passed without being linted.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates import lint
+from pytest_postgates.scorecard import Finding, Scorecard
+
+if TYPE_CHECKING:
+    from pytest_postgates.gates import GateContext
+    from pytest_postgates.post import Post
+
+GATE_ID = 12
+RULE_DOCS = "https://github.com/DavidAnson/markdownlint/blob/v0.36.1/doc/{rule}.md"
+
+# What a drafter should do about the rules that catch drafts most often.
+FIXES: dict[str, str] = {
+    "MD001": "step heading levels down one at a time (## then ###, never ## then ####)",
+    "MD003": "write every heading in the same style as the first (ATX '## Title')",
+    "MD004": "use the same bullet character for every item of a list",
+    "MD005": "indent items of the same list level by the same amount",
+    "MD007": "indent nested bullets by the configured step (2 spaces by default)",
+    "MD009": "delete the spaces at the end of the line",
+    "MD010": "replace hard tabs with spaces",
+    "MD011": "write links as [text](url), not (text)[url]",
+    "MD012": "leave at most one blank line between blocks",
+    "MD013": "wrap the line at the configured length (or move a long URL into a reference)",
+    "MD014": "drop the '$ ' prompts, or show the commands' output",
+    "MD018": "put a space after the '#' characters of the heading",
+    "MD019": "leave exactly one space after the '#' characters of the heading",
+    "MD022": "put a blank line before and after the heading",
+    "MD023": "start the heading at the beginning of the line",
+    "MD024": "make the heading text unique (among its siblings, if so configured)",
+    "MD025": "keep one top-level heading; the front matter title already is one",
+    "MD026": "remove the punctuation at the end of the heading",
+    "MD027": "leave one space after the '>' of the blockquote",
+    "MD028": "remove the blank line inside the blockquote, or separate the quotes with text",
+    "MD029": "number the list 1, 2, 3 (or 1, 1, 1) starting at 1",
+    "MD030": "leave one space after the list marker",
+    "MD031": "put a blank line before and after the fenced code block",
+    "MD032": "put a blank line before and after the list",
+    "MD033": "replace the raw HTML with Markdown (or allow the element in the config)",
+    "MD034": "wrap the bare URL in <...> or make it a [text](url) link",
+    "MD035": "use the same horizontal rule style throughout",
+    "MD036": "make the emphasised line a real heading",
+    "MD037": "remove the spaces just inside the emphasis markers",
+    "MD038": "remove the spaces just inside the code span's backticks",
+    "MD039": "remove the spaces just inside the link text's brackets",
+    "MD040": "declare the language after the opening fence, e.g. ```python (```text for output)",
+    "MD041": "start the file with a top-level heading (or a title in the front matter)",
+    "MD042": "give the link a destination",
+    "MD045": "give the image alternate text: ![what it shows](path)",
+    "MD046": "write every code block in the same style as the first (fenced)",
+    "MD047": "end the file with exactly one newline",
+    "MD048": "use the same fence characters (``` or ~~~) for every code block",
+    "MD049": "use the same emphasis markers (*text* or _text_) throughout",
+    "MD050": "use the same strong markers (**text** or __text__) throughout",
+    "MD051": "point the #fragment at a heading that exists in this post",
+    "MD052": "define the reference label, or write the link inline",
+    "MD053": "delete the unused link reference definition",
+    "MD055": "use the same leading and trailing pipe style in every table row",
+    "MD056": "give every table row the same number of cells as the header",
+    "MD058": "put a blank line before and after the table",
+}
+
+
+def fix_for(rule: str) -> str:
+    advice = FIXES.get(rule)
+    docs = RULE_DOCS.format(rule=rule.lower())
+    return f"{advice} ({docs})" if advice else f"see {docs}"
+
+
+def _config_display(config: str | None, post_path: Path) -> str | None:
+    """The configuration file relative to the post's repository (or, outside one, to the
+    post's folder): scorecards hold no absolute paths."""
+    if not config:
+        return None
+    folder = post_path.resolve().parent
+    base = lint.repo_root_of(folder) or folder
+    return Path(os.path.relpath(config, base)).as_posix()
+
+
+def _message(violation: dict[str, Any]) -> str:
+    """markdownlint's words for the rule, then what the backend said in particular."""
+    description = lint.DESCRIPTIONS.get(violation["rule"], "")
+    said = str(violation.get("message", "")).strip()
+    if not description or said.startswith(description):
+        return said or description
+    return f"{description} [{said}]" if said else description
+
+
+def check(post: Post, context: GateContext) -> Scorecard:
+    from pytest_postgates.gates import spec_for
+
+    spec = spec_for(GATE_ID)
+    settings = context.settings
+    batch, entry = lint.batch_for(
+        post.path,
+        context.batches.posts,
+        context.batches.get,
+        settings.lint_backend,
+        # A configured markdownlint-cli command (settings key proposed to the lead).
+        getattr(settings, "markdownlint_cli", None),
+    )
+    backend = batch.get("backend")
+    version = batch.get("version")
+    ran = f"{backend} {version}" if backend else "no linter"
+    error = batch.get("error") or (entry or {}).get("error")
+    if entry is None and not error:
+        error = "the linter returned no result for this file"
+    if error:
+        folder = post.path.resolve().parent
+        for base in (lint.repo_root_of(folder), folder):  # no absolute paths in scorecards
+            if base is not None:
+                error = error.replace(f"{base}{os.sep}", "")
+        detail = {"backend": backend, "config": None, "error": error}
+        return spec.card("ERROR", detail, summary=f"markdownlint could not run: {error}")
+    assert entry is not None
+
+    violations = [
+        {"line": v["line"], "rule": v["rule"], "message": lint.DESCRIPTIONS.get(v["rule"], "")}
+        for v in entry["violations"]
+    ]
+    counts = Counter(v["rule"] for v in violations)
+    config = _config_display(entry.get("config"), post.path)
+    findings = [
+        Finding(v["line"], v["rule"], f"{v['alias']}: {_message(v)}", fix=fix_for(v["rule"]))
+        for v in entry["violations"]
+    ]
+    detail: dict[str, Any] = {
+        "backend": backend,
+        "config": config,
+        "violation_count": len(violations),
+        "counts": dict(sorted(counts.items())),
+        "violations": violations,
+    }
+    under = f"under {config}" if config else "under markdownlint's defaults (no config file)"
+    if violations:
+        rules = ", ".join(f"{rule} x{count}" for rule, count in sorted(counts.items()))
+        summary = f"{len(violations)} markdownlint error(s) ({rules}) {under}; linted by {ran}"
+        return spec.card("FAIL", detail, findings, summary, len(violations))
+    return spec.card("PASS", detail, [], f"no markdownlint errors {under}; linted by {ran}", 0)

@@ -1,0 +1,1689 @@
+"""The lint layer behind gate 12: markdownlint's rules, its configuration, two engines.
+
+The blog's CI runs markdownlint-cli 0.43.0 (markdownlint 0.36.1) over the posts with the
+repository's ``.markdownlint.json``. A post that passes locally must pass there, so this
+module reproduces what that run would report, with one of two engines:
+
+``markdownlint-cli``
+    The real thing through Node: exact parity by construction. Found as a configured
+    command, ``markdownlint`` on PATH or in a ``node_modules/.bin`` folder from the posts
+    up to the repository root (what ``npx --no-install`` would run), or, when asked for by
+    name only, ``npx --no-install markdownlint``.
+``rumdl``
+    A Rust markdownlint-compatible linter shipped as a Python wheel (a dependency, so it is
+    always there) and many times faster (``bench/markdownlint_parity.py`` measures both the
+    speed and the agreement). It has more rules than markdownlint and other defaults, so it
+    never reads the markdownlint configuration itself. Reconciliation, rule by rule where
+    the parity runs found a difference:
+
+    - configuration: resolved here with markdownlint's own semantics (``default``, rule
+      ids, aliases and tags in any case, ``extends``, an object replacing the defaults)
+      and handed to rumdl as an explicit TOML file enabling exactly the rules markdownlint
+      0.36.1 runs, each with markdownlint's option values spelt out (several of rumdl's
+      defaults differ: MD010 code blocks, MD024 siblings, MD044 code blocks, MD051 case,
+      MD053 ``//``, MD001 front matter title, MD007 indentation style);
+    - findings of rules markdownlint does not have are dropped, and so are rumdl findings
+      markdownlint never makes: cross-file link fragments (MD051), ``[][]`` as an empty
+      link (MD042), table rules on rows under a delimiter row that makes no GFM table
+      (MD055/MD056); MD013 runs in rumdl's widest mode and each reported line is kept only
+      if markdownlint's own test (UTF-16 length, whitespace beyond the limit, link-only
+      lines, definitions) says so;
+    - rules whose algorithm differs beyond any option (MD004, MD024 with siblings_only,
+      MD029, MD036, MD046, MD048; see :data:`NATIVE_RULES`) are evaluated here with
+      markdownlint's algorithm on markdown-it tokens, in the files where rumdl (or a text
+      test) says the rule may fire; two gaps of rumdl's are filled the same way (MD033 for
+      component tags such as ``<Tabs>``, MD032 where a new bullet marker starts a list);
+    - a file with bare CR line ends is linted from an LF copy (rumdl does not split there).
+
+The ``auto`` backend (the default) uses markdownlint-cli when one is installed, because
+the CI verdict is the one that counts and Node is only there when someone put it there, and
+rumdl otherwise. Either way the linter runs once per test run over every collected post:
+one process per distinct configuration (posts of one folder share theirs), never one per
+post. Results are plain JSON data so that xdist workers can share them through a file.
+
+Configuration is found the way markdownlint-cli2 finds it: from the post's folder upward to
+the repository root, the first folder with ``.markdownlint-cli2.jsonc``/``.yaml`` (its
+``config`` key) or ``.markdownlint.jsonc``/``.json``/``.yaml``/``.yml`` wins; no file means
+markdownlint's defaults (every rule on). Front matter is skipped by both engines and line
+numbers stay the lines of the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from pytest_postgates.post import MAX_POST_BYTES
+
+BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
+MARKDOWNLINT_CLI_PIN = "0.43.0"  # what the blog's CI pins; bench/markdownlint_parity.py
+TIMEOUT_SECONDS = 600
+# Keep a command line well under every platform's limit; a larger corpus is linted in a
+# few large chunks, which is still a handful of processes per run.
+MAX_ARGUMENT_CHARS = 100_000
+
+# markdownlint 0.36.1 (the engine of markdownlint-cli 0.43.0): rule -> (aliases, tags).
+# MD002, MD006 and MD057 are gone from that version; MD059 and later do not exist yet.
+RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "MD001": (("heading-increment",), ("headings",)),
+    "MD003": (("heading-style",), ("headings",)),
+    "MD004": (("ul-style",), ("bullet", "ul")),
+    "MD005": (("list-indent",), ("bullet", "ul", "indentation")),
+    "MD007": (("ul-indent",), ("bullet", "ul", "indentation")),
+    "MD009": (("no-trailing-spaces",), ("whitespace",)),
+    "MD010": (("no-hard-tabs",), ("whitespace", "hard_tab")),
+    "MD011": (("no-reversed-links",), ("links",)),
+    "MD012": (("no-multiple-blanks",), ("whitespace", "blank_lines")),
+    "MD013": (("line-length",), ("line_length",)),
+    "MD014": (("commands-show-output",), ("code",)),
+    "MD018": (("no-missing-space-atx",), ("headings", "atx", "spaces")),
+    "MD019": (("no-multiple-space-atx",), ("headings", "atx", "spaces")),
+    "MD020": (("no-missing-space-closed-atx",), ("headings", "atx_closed", "spaces")),
+    "MD021": (("no-multiple-space-closed-atx",), ("headings", "atx_closed", "spaces")),
+    "MD022": (("blanks-around-headings",), ("headings", "blank_lines")),
+    "MD023": (("heading-start-left",), ("headings", "spaces")),
+    "MD024": (("no-duplicate-heading",), ("headings",)),
+    "MD025": (("single-title", "single-h1"), ("headings",)),
+    "MD026": (("no-trailing-punctuation",), ("headings",)),
+    "MD027": (("no-multiple-space-blockquote",), ("blockquote", "whitespace", "indentation")),
+    "MD028": (("no-blanks-blockquote",), ("blockquote", "whitespace")),
+    "MD029": (("ol-prefix",), ("ol",)),
+    "MD030": (("list-marker-space",), ("ol", "ul", "whitespace")),
+    "MD031": (("blanks-around-fences",), ("code", "blank_lines")),
+    "MD032": (("blanks-around-lists",), ("bullet", "ul", "ol", "blank_lines")),
+    "MD033": (("no-inline-html",), ("html",)),
+    "MD034": (("no-bare-urls",), ("links", "url")),
+    "MD035": (("hr-style",), ("hr",)),
+    "MD036": (("no-emphasis-as-heading",), ("headings", "emphasis")),
+    "MD037": (("no-space-in-emphasis",), ("whitespace", "emphasis")),
+    "MD038": (("no-space-in-code",), ("whitespace", "code")),
+    "MD039": (("no-space-in-links",), ("whitespace", "links")),
+    "MD040": (("fenced-code-language",), ("code", "language")),
+    "MD041": (("first-line-heading", "first-line-h1"), ("headings",)),
+    "MD042": (("no-empty-links",), ("links",)),
+    "MD043": (("required-headings",), ("headings",)),
+    "MD044": (("proper-names",), ("spelling",)),
+    "MD045": (("no-alt-text",), ("accessibility", "images")),
+    "MD046": (("code-block-style",), ("code",)),
+    "MD047": (("single-trailing-newline",), ("blank_lines",)),
+    "MD048": (("code-fence-style",), ("code",)),
+    "MD049": (("emphasis-style",), ("emphasis",)),
+    "MD050": (("strong-style",), ("emphasis",)),
+    "MD051": (("link-fragments",), ("links",)),
+    "MD052": (("reference-links-images",), ("images", "links")),
+    "MD053": (("link-image-reference-definitions",), ("images", "links")),
+    "MD054": (("link-image-style",), ("images", "links")),
+    "MD055": (("table-pipe-style",), ("table",)),
+    "MD056": (("table-column-count",), ("table",)),
+    "MD058": (("blanks-around-tables",), ("table",)),
+}
+ALIAS = {rule: names[0] for rule, (names, _) in RULES.items()}
+# What markdownlint prints for each rule (the same words whichever backend ran).
+DESCRIPTIONS: dict[str, str] = {
+    "MD001": "Heading levels should only increment by one level at a time",
+    "MD003": "Heading style",
+    "MD004": "Unordered list style",
+    "MD005": "Inconsistent indentation for list items at the same level",
+    "MD007": "Unordered list indentation",
+    "MD009": "Trailing spaces",
+    "MD010": "Hard tabs",
+    "MD011": "Reversed link syntax",
+    "MD012": "Multiple consecutive blank lines",
+    "MD013": "Line length",
+    "MD014": "Dollar signs used before commands without showing output",
+    "MD018": "No space after hash on atx style heading",
+    "MD019": "Multiple spaces after hash on atx style heading",
+    "MD020": "No space inside hashes on closed atx style heading",
+    "MD021": "Multiple spaces inside hashes on closed atx style heading",
+    "MD022": "Headings should be surrounded by blank lines",
+    "MD023": "Headings must start at the beginning of the line",
+    "MD024": "Multiple headings with the same content",
+    "MD025": "Multiple top-level headings in the same document",
+    "MD026": "Trailing punctuation in heading",
+    "MD027": "Multiple spaces after blockquote symbol",
+    "MD028": "Blank line inside blockquote",
+    "MD029": "Ordered list item prefix",
+    "MD030": "Spaces after list markers",
+    "MD031": "Fenced code blocks should be surrounded by blank lines",
+    "MD032": "Lists should be surrounded by blank lines",
+    "MD033": "Inline HTML",
+    "MD034": "Bare URL used",
+    "MD035": "Horizontal rule style",
+    "MD036": "Emphasis used instead of a heading",
+    "MD037": "Spaces inside emphasis markers",
+    "MD038": "Spaces inside code span elements",
+    "MD039": "Spaces inside link text",
+    "MD040": "Fenced code blocks should have a language specified",
+    "MD041": "First line in a file should be a top-level heading",
+    "MD042": "No empty links",
+    "MD043": "Required heading structure",
+    "MD044": "Proper names should have the correct capitalization",
+    "MD045": "Images should have alternate text (alt text)",
+    "MD046": "Code block style",
+    "MD047": "Files should end with a single newline character",
+    "MD048": "Code fence style",
+    "MD049": "Emphasis style",
+    "MD050": "Strong style",
+    "MD051": "Link fragments should be valid",
+    "MD052": "Reference links and images should use a label that is defined",
+    "MD053": "Link and image reference definitions should be needed",
+    "MD054": "Link and image style",
+    "MD055": "Table pipe style",
+    "MD056": "Table column count",
+    "MD058": "Tables should be surrounded by blank lines",
+}
+
+# markdownlint 0.36.1's option defaults (its configuration schema). A rule configured as
+# ``true`` runs with exactly these; a configured object replaces them key by key.
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
+    "MD003": {"style": "consistent"},
+    "MD004": {"style": "consistent"},
+    "MD007": {"indent": 2, "start_indented": False, "start_indent": 2},
+    "MD009": {"br_spaces": 2, "list_item_empty_lines": False, "strict": False},
+    "MD010": {"code_blocks": True, "ignore_code_languages": [], "spaces_per_tab": 1},
+    "MD012": {"maximum": 1},
+    "MD013": {
+        "line_length": 80,
+        "heading_line_length": 80,
+        "code_block_line_length": 80,
+        "code_blocks": True,
+        "tables": True,
+        "headings": True,
+        "strict": False,
+        "stern": False,
+    },
+    "MD022": {"lines_above": 1, "lines_below": 1},
+    "MD024": {"siblings_only": False},
+    "MD025": {"level": 1, "front_matter_title": r"^\s*title\s*[:=]"},
+    "MD026": {"punctuation": ".,;:!\u3002\uff0c\uff1b\uff1a\uff01"},
+    "MD029": {"style": "one_or_ordered"},
+    "MD030": {"ul_single": 1, "ol_single": 1, "ul_multi": 1, "ol_multi": 1},
+    "MD031": {"list_items": True},
+    "MD033": {"allowed_elements": []},
+    "MD035": {"style": "consistent"},
+    "MD036": {"punctuation": ".,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f"},
+    "MD040": {"allowed_languages": [], "language_only": False},
+    "MD041": {"level": 1, "front_matter_title": r"^\s*title\s*[:=]"},
+    "MD043": {"headings": [], "match_case": False},
+    "MD044": {"names": [], "code_blocks": True, "html_elements": True},
+    "MD046": {"style": "consistent"},
+    "MD048": {"style": "consistent"},
+    "MD049": {"style": "consistent"},
+    "MD050": {"style": "consistent"},
+    "MD051": {"ignore_case": False},
+    "MD052": {"shortcut_syntax": False},
+    "MD053": {"ignored_definitions": ["//"]},
+    "MD054": {
+        "autolink": True,
+        "inline": True,
+        "full": True,
+        "collapsed": True,
+        "shortcut": True,
+        "url_inline": True,
+    },
+    "MD055": {"style": "consistent"},
+}
+
+# rumdl settings that make a rule behave as markdownlint 0.36.1's does where rumdl's own
+# default differs or where rumdl has an extension markdownlint lacks.
+RUMDL_FIXED: dict[str, dict[str, Any]] = {
+    # markdownlint counts nesting levels times ``indent``; rumdl aligns with the parent's text.
+    "MD007": {"style": "fixed"},
+    # markdownlint 0.36.1's MD001 does not treat a front matter title as a level-1 heading.
+    "MD001": {"front-matter-title": False},
+    # markdownlint compares heading text only; link targets do not make headings different.
+    "MD024": {"allow-different-link-anchors": False},
+}
+
+# markdownlint options rumdl has no equivalent for (it would warn about them on every run).
+# MD040 language_only (an info string of the language alone) stays a known difference.
+RUMDL_UNKNOWN_OPTIONS = frozenset({("MD040", "language_only")})
+
+# Where the markdownlint configuration of a post is looked for, in order, in each folder
+# from the post's own up to the repository root (markdownlint-cli2's list without the
+# JavaScript forms, which only Node can evaluate).
+CLI2_CONFIG_NAMES = (".markdownlint-cli2.jsonc", ".markdownlint-cli2.yaml")
+CONFIG_NAMES = (
+    ".markdownlint.jsonc",
+    ".markdownlint.json",
+    ".markdownlint.yaml",
+    ".markdownlint.yml",
+)
+
+_RUMDL_VERSION = re.compile(r"rumdl\s+(\S+)")
+_SEMVER = re.compile(r"\d+\.\d+\.\d+\S*")
+
+
+class LintError(Exception):
+    """The linter cannot run (not installed, crashed, unreadable output)."""
+
+
+class ConfigError(LintError):
+    """A markdownlint configuration file cannot be read or understood."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One lint error at a file line, named as markdownlint names it."""
+
+    line: int
+    rule: str
+    alias: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"line": self.line, "rule": self.rule, "alias": self.alias, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A linter that can run: its name, the command that starts it and its version."""
+
+    name: str
+    command: tuple[str, ...]
+    version: str
+
+
+# --------------------------------------------------------------------- configuration
+def repo_root_of(path: Path) -> Path | None:
+    """The nearest folder at or above ``path`` holding ``.git`` (a folder or a worktree
+    file): where configuration discovery stops, as markdownlint-cli2 stops at its base."""
+    for folder in (path, *path.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def find_config(post_path: Path, root: Path | None = None) -> Path | None:
+    """The markdownlint configuration file markdownlint-cli2 would use for ``post_path``:
+    the first found from its folder upward to ``root`` (default: its repository root, or
+    the filesystem root outside a repository). A cli2 file counts only when it has a
+    ``config`` key; otherwise the plain files of the same folder are tried."""
+    return config_for_folder(post_path.resolve().parent, root)
+
+
+def config_for_folder(start: Path, root: Path | None = None) -> Path | None:
+    """:func:`find_config` for every file in the folder ``start`` (resolved)."""
+    stop = (root or repo_root_of(start) or Path(start.anchor)).resolve()
+    for folder in (start, *start.parents):
+        for name in CLI2_CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file() and "config" in _read_config_file(candidate):
+                return candidate
+        for name in CONFIG_NAMES:
+            candidate = folder / name
+            if candidate.is_file():
+                return candidate
+        if folder == stop:
+            break
+    return None
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments and trailing commas (JSONC, as markdownlint reads it) made plain
+    JSON; string contents are left alone."""
+    out: list[str] = []
+    index, length = 0, len(text)
+    while index < length:
+        char = text[index]
+        if char == '"':
+            end = index + 1
+            while end < length and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[index : end + 1])
+            index = end + 1
+        elif text.startswith("//", index):
+            newline = text.find("\n", index)
+            index = length if newline < 0 else newline
+        elif text.startswith("/*", index):
+            close = text.find("*/", index + 2)
+            index = length if close < 0 else close + 2
+        else:
+            out.append(char)
+            index += 1
+    return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path.name}: cannot read: {exc}") from None
+    try:
+        if path.suffix in (".yaml", ".yml"):
+            data = yaml.safe_load(text)
+        else:
+            data = json.loads(strip_jsonc(text))
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path.name}: not valid {path.suffix[1:].upper()}: {exc}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path.name}: must be an object of rule settings")
+    return data
+
+
+def load_config(path: Path | None, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The markdownlint configuration object in ``path`` with ``extends`` resolved as
+    markdownlint resolves it (relative to the file; the file's own keys win, shallowly).
+    A cli2 file contributes its ``config`` key. No file: ``{}`` (markdownlint defaults)."""
+    if path is None:
+        return {}
+    path = path.resolve()
+    if path in _seen:
+        raise ConfigError(f"{path.name}: 'extends' cycle")
+    data = _read_config_file(path)
+    if path.name.startswith(".markdownlint-cli2."):
+        data = data.get("config") or {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path.name}: 'config' must be an object of rule settings")
+    data = dict(data)
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise ConfigError(f"{path.name}: 'extends' must be a path")
+    target = (path.parent / parent).resolve()
+    if not target.is_file():
+        raise ConfigError(
+            f"{path.name}: 'extends' names {parent!r}, which is not a file next to it "
+            '(package names need Node: use lint_backend = "markdownlint-cli")'
+        )
+    return {**load_config(target, (*_seen, path)), **data}
+
+
+def _rule_lookup() -> dict[str, list[str]]:
+    """Upper-cased rule ids, aliases and tags -> the rules they name (markdownlint's map)."""
+    lookup: dict[str, list[str]] = {}
+    for rule, (aliases, tags) in RULES.items():
+        for name in (rule, *aliases):
+            lookup[name.upper()] = [rule]
+        for tag in tags:
+            lookup.setdefault(tag.upper(), []).append(rule)
+    return lookup
+
+
+_LOOKUP = _rule_lookup()
+
+
+def effective_rules(config: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Enabled rule -> options, with markdownlint's semantics: ``default`` (any case) sets
+    every rule on or off, then each key in order (rule id, alias or tag, any case) sets its
+    rules to off (falsy), to default options (``true``) or to exactly the given object
+    merged over the defaults; unknown keys are ignored, as markdownlint ignores them."""
+    default_keys = [key for key in config if key.upper() == "DEFAULT"]
+    rule_default = not default_keys or bool(config[default_keys[0]])
+    state: dict[str, dict[str, Any] | None] = {rule: {} if rule_default else None for rule in RULES}
+    for key, value in config.items():
+        for rule in _LOOKUP.get(key.upper(), ()):
+            if not value:
+                state[rule] = None
+            else:
+                state[rule] = dict(value) if isinstance(value, Mapping) else {}
+    return {
+        rule: {**DEFAULT_OPTIONS.get(rule, {}), **options}
+        for rule, options in state.items()
+        if options is not None
+    }
+
+
+# ------------------------------------------------------------- rumdl configuration
+def _front_matter_key(pattern: Any) -> str:
+    """rumdl names the front matter key ('title'); markdownlint takes a regex such as
+    ``^\\s*"?title"?\\s*[:=]``. The key is the regex's identifier; empty disables it."""
+    if not isinstance(pattern, str) or not pattern.strip():
+        return ""
+    words = re.findall(r"[A-Za-z_][A-Za-z0-9_-]*", re.sub(r"\\[sSdDwWbB]", " ", pattern))
+    return words[0] if words else "title"
+
+
+def rumdl_options(rule: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """markdownlint options of one rule in rumdl's spelling, with rumdl-only settings that
+    keep rumdl to markdownlint's behaviour."""
+    out: dict[str, Any] = {}
+    for key, value in options.items():
+        if (rule, key) in RUMDL_UNKNOWN_OPTIONS:
+            continue
+        if key == "front_matter_title":
+            out["front-matter-title"] = _front_matter_key(value)
+        elif key == "style" and isinstance(value, str) and rule == "MD029":
+            # rumdl only detects MD029 (markdownlint's algorithm decides); it has no "all
+            # zeros" style, and "one" flags every item of such a list anyway.
+            out["style"] = {"one_or_ordered": "one-or-ordered", "zero": "one"}.get(value, value)
+        elif isinstance(value, (bool, int, float, str)) or (
+            isinstance(value, list) and all(isinstance(item, (str, int)) for item in value)
+        ):
+            out[key.replace("_", "-")] = value
+    out.update(RUMDL_FIXED.get(rule, {}))
+    if rule == "MD013":
+        # Over-report on purpose; _markdownlint_long_line keeps what markdownlint reports.
+        out.update(
+            {"strict": True, "stern": False, "length-mode": "bytes", "ignore-link-urls": False}
+        )
+    return out
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    raise TypeError(f"no TOML form for {value!r}")
+
+
+def rumdl_config_text(rules: Mapping[str, Mapping[str, Any]]) -> str:
+    """A complete rumdl TOML configuration running exactly ``rules`` as markdownlint would.
+
+    ``enable`` lists every rule (an explicit list is rumdl's "only these"), so rumdl's own
+    rules (MD057, MD059 and later) and anything rumdl would read from other files never run.
+    """
+    enabled = sorted(rules)
+    lines = [
+        "[global]",
+        f"enable = {_toml_value(enabled)}",
+        'flavor = "standard"',
+        "respect-gitignore = false",
+        "",
+    ]
+    for rule in enabled:
+        options = rumdl_options(rule, rules[rule])
+        if not options:
+            continue
+        lines.append(f"[{rule}]")
+        lines.extend(f"{key} = {_toml_value(value)}" for key, value in sorted(options.items()))
+        lines.append("")
+    return "\n".join(lines)
+
+
+# -------------------------------------------------- rules evaluated here, not by rumdl
+# Rules where rumdl's algorithm differs from markdownlint 0.36.1's in ways no rumdl option
+# changes (found by bench/markdownlint_parity.py and the parity tests):
+#   MD004 consistent: markdownlint takes the first bullet's marker, rumdl the most common;
+#         rumdl also reads a change of marker as the same list, CommonMark as a new one;
+#   MD024 siblings_only: rumdl tells "siblings" by the parent heading's text, markdownlint
+#         by position (a repeated "Parameters" under a second "Call Signature" is fine);
+#   MD029 one_or_ordered: markdownlint expects every list to start at 1 (or 0) and decides
+#         "1/1/1" or "1/2/3" from the first two items; rumdl accepts any start number and
+#         decides otherwise;
+#   MD036: markdownlint reports a paragraph that is one emphasis of plain text (an
+#         ALL_CAPS_NAME included) unless the text holds an escape, entity, math, a
+#         ``:directive``, an autolink or a "[" (markdownlint parses those as tokens);
+#         rumdl skips text with underscores and reports text with such tokens;
+#   MD046 consistent: markdownlint takes the first code block's style, rumdl the most
+#         common one; MD048 (fence characters) likewise.
+# For the rumdl backend these are evaluated here, as markdownlint's algorithm over the
+# markdown-it tokens of the text markdownlint would parse (front matter removed, line
+# numbers kept). rumdl still runs them, as a detector that selects the files to evaluate
+# (see run_rumdl); its own findings for them are dropped. Inline ``<!-- markdownlint-...
+# -->`` comments apply as in markdownlint.
+NATIVE_RULES = ("MD004", "MD024", "MD029", "MD036", "MD046", "MD048")
+
+# Block structure is all these rules need: skipping inline parsing halves the cost.
+_PARSER = MarkdownIt("commonmark").enable(["table"]).disable(["inline", "text_join"])
+# MD036 parses one paragraph's inline content; escapes and entities stay tokens of their
+# own (no text_join), as in micromark.
+_INLINE_PARSER = MarkdownIt("commonmark").disable(["text_join"])
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+_BARE_CR = re.compile(rb"\r(?!\n)")
+_INLINE_COMMENT = re.compile(
+    r"(<!--\s*markdownlint-(disable|enable|capture|restore|disable-file|enable-file|"
+    r"disable-line|disable-next-line|configure-file))(?:\s|-->)",
+    re.IGNORECASE,
+)
+# markdownlint's front matter: YAML ``---``, TOML ``+++`` (closed by ``+++`` or ``...``)
+# or JSON ``{``, opening the file; the closing line may be followed by blank lines, which
+# count as front matter too (its regex ends in ``\s*``).
+_FRONT_MATTER = (
+    (re.compile(r"---[^\S\n\u2028\u2029]*"), re.compile(r"---\s*")),
+    (re.compile(r"\+\+\+[^\S\n\u2028\u2029]*"), re.compile(r"(?:\+\+\+|\.\.\.)\s*")),
+    (re.compile(r"\{[^\S\n\u2028\u2029]*"), re.compile(r"\}\s*")),
+)
+_LIST_STYLE_EXAMPLE = {"one": "1/1/1", "ordered": "1/2/3", "zero": "0/0/0"}
+
+
+def markdownlint_lines(text: str) -> tuple[list[str], int]:
+    """The lines markdownlint lints (BOM and front matter removed) and how many file lines
+    the front matter took: add it to a line index to get the file line."""
+    return _without_front_matter(_LINE_BREAK.split(text.removeprefix("\ufeff")))
+
+
+def _without_front_matter(lines: list[str]) -> tuple[list[str], int]:
+    for opening, closing in _FRONT_MATTER:
+        if not lines or not opening.fullmatch(lines[0]):
+            continue
+        close = next((i for i in range(1, len(lines)) if closing.fullmatch(lines[i])), None)
+        if close is None:
+            continue
+        end = close
+        while end + 1 < len(lines) and not lines[end + 1].strip():
+            end += 1
+        if end == len(lines) - 1 and lines[end] == "" and end > close:
+            end -= 1  # the file's final line break ends the text, not a blank line
+        return lines[end + 1 :], end + 1
+    return lines, 0
+
+
+def _apply_inline(
+    state: dict[str, bool], action: str, parameter: str, all_rules: Sequence[str]
+) -> dict[str, bool]:
+    state = dict(state)
+    enabled = action.startswith("ENABLE")
+    names = parameter.strip().upper().split() if parameter.strip() else list(all_rules)
+    for name in names:
+        for rule in _LOOKUP.get(name, ()):
+            state[rule] = enabled
+    return state
+
+
+def _inline_comments(lines: Sequence[str]) -> Iterable[tuple[int, str, str]]:
+    """(line index, action, parameter) of each inline configuration comment."""
+    for index, line in enumerate(lines):
+        for match in _INLINE_COMMENT.finditer(line):
+            start = match.start() + len(match.group(1))
+            end = line.find("-->", start)
+            if end < 0:
+                break
+            yield index, match.group(2).upper(), line[start:end]
+
+
+def enabled_per_line(
+    lines: Sequence[str],
+    offset: int,
+    config: Mapping[str, Any],
+    rules: Mapping[str, dict[str, Any]] | None = None,
+) -> tuple[Mapping[str, dict[str, Any]], dict[int, dict[str, bool]], dict[str, bool]]:
+    """markdownlint's rule state per file line after inline comments: (options in force,
+    state of the lines that differ from the base state, base state). ``configure-file``
+    comments extend the configuration for this file. ``rules``: ``effective_rules(config)``
+    when the caller has it already."""
+    if "markdownlint-" not in "\n".join(lines):
+        options = effective_rules(config) if rules is None else rules
+        return options, {}, {rule: rule in options for rule in RULES}
+    text = "\n".join(lines)
+    for match in _INLINE_COMMENT.finditer(text):
+        if match.group(2).upper() != "CONFIGURE-FILE":
+            continue
+        start = match.start() + len(match.group(1))
+        end = text.find("-->", start)
+        if end < 0:
+            continue
+        try:
+            parsed = json.loads(strip_jsonc(text[start:end]))
+        except json.JSONDecodeError:
+            continue
+        if isinstance(parsed, dict):
+            config = {**config, **parsed}
+    options = effective_rules(config)
+    all_rules = list(RULES)
+    state = {rule: rule in options for rule in RULES}
+    comments = list(_inline_comments(lines))
+    for _, action, parameter in comments:
+        if action in ("ENABLE-FILE", "DISABLE-FILE"):
+            state = _apply_inline(state, action, parameter, all_rules)
+    captured = state
+    per_line: dict[int, dict[str, bool]] = {}
+    by_line: dict[int, list[tuple[str, str]]] = {}
+    for index, action, parameter in comments:
+        by_line.setdefault(index, []).append((action, parameter))
+    for index in range(len(lines)):
+        for action, parameter in by_line.get(index, ()):
+            if action == "CAPTURE":
+                captured = state
+            elif action == "RESTORE":
+                state = captured
+            elif action in ("ENABLE", "DISABLE"):
+                state = _apply_inline(state, action, parameter, all_rules)
+        per_line[offset + index + 1] = state
+    for index, action, parameter in comments:
+        if action in ("DISABLE-LINE", "DISABLE-NEXT-LINE"):
+            target = offset + index + 1 + (action == "DISABLE-NEXT-LINE")
+            per_line[target] = _apply_inline(per_line.get(target, {}), action, parameter, all_rules)
+    return options, per_line, {}
+
+
+def _after(tokens: Sequence[Token], index: int) -> Iterable[Token]:
+    """The tokens after ``index``, without copying the list."""
+    return (tokens[position] for position in range(index + 1, len(tokens)))
+
+
+_MARKER_STYLE = {"-": "dash", "+": "plus", "*": "asterisk"}
+_NEXT_STYLE = {"dash": "plus", "plus": "asterisk", "asterisk": "dash"}
+_UL_STYLES = frozenset({"asterisk", "consistent", "dash", "plus", "sublist"})
+
+
+def _md004(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    style = str(options.get("style") or "consistent")
+    expected = style if style in _UL_STYLES else "dash"
+    nesting_styles: dict[int, str] = {}
+    open_lists = 0
+    for index, token in enumerate(tokens):
+        if token.type in ("bullet_list_close", "ordered_list_close"):
+            open_lists -= 1
+            continue
+        if token.type == "ordered_list_open":
+            open_lists += 1
+            continue
+        if token.type != "bullet_list_open":
+            continue
+        nesting = open_lists
+        open_lists += 1
+        for inner in _after(tokens, index):
+            if inner.type == "bullet_list_close" and inner.level == token.level:
+                break
+            if inner.type != "list_item_open" or inner.level != token.level + 1:
+                continue
+            actual = _MARKER_STYLE.get(inner.markup, "dash")
+            if style == "sublist":
+                if nesting not in nesting_styles:
+                    above = nesting_styles.get(nesting - 1)
+                    nesting_styles[nesting] = _NEXT_STYLE[actual] if actual == above else actual
+                expected = nesting_styles[nesting]
+            elif expected == "consistent":
+                expected = actual
+            if actual != expected and inner.map is not None:
+                yield (
+                    inner.map[0],
+                    f"Unordered list style [Expected: {expected}; Actual: {actual}]",
+                )
+
+
+def _md024(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    siblings_only = bool(options.get("siblings_only"))
+    known: dict[int, list[str]] = {1: []}
+    last_level = 1
+    seen = known[1]
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or token.map is None:
+            continue
+        inline = tokens[index + 1]
+        text = re.sub(r"[\r\n]+", " ", inline.content) if inline.type == "inline" else ""
+        if siblings_only:
+            level = int(token.tag[1])
+            while last_level < level:
+                last_level += 1
+                known[last_level] = []
+            while last_level > level:
+                known[last_level] = []
+                last_level -= 1
+            seen = known[level]
+        if text in seen:
+            yield (
+                token.map[0],
+                f'Multiple headings with the same content [Context: "{text.strip()}"]',
+            )
+        else:
+            seen.append(text)
+
+
+def _md029(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    style = str(options.get("style") or "one_or_ordered")
+    for index, token in enumerate(tokens):
+        if token.type != "ordered_list_open":
+            continue
+        items: list[Token] = []
+        for inner in _after(tokens, index):
+            if inner.type == "ordered_list_close" and inner.level == token.level:
+                break
+            if inner.type == "list_item_open" and inner.level == token.level + 1:
+                items.append(inner)
+        values = [int(item.info) if item.info.isdigit() else 0 for item in items]
+        expected = 1
+        incrementing = False
+        if len(values) >= 2 and (values[1] != 1 or values[0] == 0):
+            incrementing = True
+            if values[0] == 0:
+                expected = 0
+        list_style = style
+        if list_style == "one_or_ordered":
+            list_style = "ordered" if incrementing else "one"
+        elif list_style == "zero":
+            expected = 0
+        elif list_style == "one":
+            expected = 1
+        for item, actual in zip(items, values, strict=True):
+            if actual != expected and item.map is not None:
+                example = _LIST_STYLE_EXAMPLE.get(list_style, list_style)
+                yield (
+                    item.map[0],
+                    f"Ordered list item prefix [Expected: {expected}; Actual: {actual}; "
+                    f"Style: {example}]",
+                )
+            if list_style == "ordered":
+                expected += 1
+
+
+def _md046(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    expected = str(options.get("style") or "consistent")
+    for token in tokens:
+        if token.type not in ("fence", "code_block") or token.map is None:
+            continue
+        actual = "fenced" if token.type == "fence" else "indented"
+        if expected == "consistent":
+            expected = actual
+        if actual != expected:
+            yield token.map[0], f"Code block style [Expected: {expected}; Actual: {actual}]"
+
+
+def _md048(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    expected = str(options.get("style") or "consistent")
+    for token in tokens:
+        if token.type != "fence" or token.map is None:
+            continue
+        actual = "tilde" if token.markup.startswith("~") else "backtick"
+        if expected == "consistent":
+            expected = actual
+        if actual != expected:
+            yield token.map[0], f"Code fence style [Expected: {expected}; Actual: {actual}]"
+
+
+# Inside emphasis, what micromark (with markdownlint's extensions) parses as tokens other
+# than plain text: escapes, character references, math, text directives, GFM autolinks,
+# and any "[" (a label start, even one that never becomes a link).
+_NOT_PLAIN_TEXT = re.compile(
+    r"\\[!-/:-@\[-`{-~]|&(?:#\d+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);|\$[^$]*\$"
+    r"|(?<![:\\]):[A-Za-z]|www\.|https?://|[\w.+-]+@[\w-]+\.\w|\["
+)
+_ALL_PUNCTUATION = ".,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f"
+_EMPHASIS_WRAP = re.compile(r"^(\*\*?|__?)\S.*\1$")
+
+
+def _md036(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    punctuation = options.get("punctuation")
+    punctuation = _ALL_PUNCTUATION if punctuation is None else str(punctuation)
+    for index, token in enumerate(tokens):
+        if token.type != "paragraph_open" or token.level != 0 or token.map is None:
+            continue
+        content = tokens[index + 1].content
+        # One line that is wholly one emphasis: only then can the paragraph's one child be
+        # an emphasis holding one piece of text. Its inline parse is a one-line affair.
+        if "\n" in content or not _EMPHASIS_WRAP.match(content):
+            continue
+        children = [
+            child
+            for child in _INLINE_PARSER.parseInline(content)[0].children or ()
+            if child.type != "text" or child.content
+        ]
+        if len(children) != 3 or children[0].type not in ("em_open", "strong_open"):
+            continue
+        text = children[1]
+        if text.type != "text" or _NOT_PLAIN_TEXT.search(text.content):
+            continue
+        if punctuation and text.content[-1:] in punctuation:
+            continue
+        yield token.map[0], f'Emphasis used instead of a heading [Context: "{text.content}"]'
+
+
+_NATIVE: dict[str, Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]]] = {
+    "MD004": _md004,
+    "MD024": _md024,
+    "MD029": _md029,
+    "MD036": _md036,
+    "MD046": _md046,
+    "MD048": _md048,
+}
+
+
+# Cheap tests on the raw lines that every file with a finding of the rule passes (they
+# over-approximate headings, lists and code blocks: container prefixes, code and HTML are
+# not told apart); only files that pass one are parsed. Parsing is the costly part.
+_CONTAINER = r"^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)*"
+_ATX_TEXT = re.compile(_CONTAINER + r"#{1,6}(?:[ \t]+(.*?))?[ \t]*$")
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
+_SETEXT_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
+_ANY_ORDERED = re.compile(_CONTAINER + r"\d{1,9}[.)](?:[ \t]|$)")
+_NOT_ONE = re.compile(_CONTAINER + r"0*(?:[02-9]|[1-9]\d+)[.)](?:[ \t]|$)")
+_FENCE = re.compile(_CONTAINER + r"(`{3,}|~{3,})")
+_EMPHASIS_LINE = re.compile(r"^ {0,3}(\*\*?|__?)(\S.*)\1[ \t]*$", re.MULTILINE)
+_ANY_BULLET = re.compile(r"^[ \t>]*([*+-])[ \t]", re.MULTILINE)
+_BULLET_AT = re.compile(r"^((?:[ \t]*>)*[ \t]*)([*+-])(?:[ \t]|$)")
+_BULLET = re.compile(r"^[ \t>]*(?:\d{1,9}[.)][ \t]+)*([*+-])(?:[ \t]|$)")
+_INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
+
+
+def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    if rule == "MD024":
+        texts: set[str] = set()
+        previous = ""
+        for line in lines:
+            if previous.strip() and _SETEXT_UNDERLINE.match(line):
+                return True  # a setext heading: its text needs the parser
+            previous = line
+            match = _ATX_TEXT.match(line)
+            if match:
+                text = _CLOSING_HASHES.sub("", match.group(1) or "")
+                if text in texts:
+                    return True
+                texts.add(text)
+        return False
+    if rule == "MD029":
+        if options.get("style") == "zero":
+            return any(_ANY_ORDERED.match(line) for line in lines)
+        return any(_NOT_ONE.match(line) for line in lines)
+    if rule == "MD036":
+        punctuation = options.get("punctuation")
+        punctuation = _ALL_PUNCTUATION if punctuation is None else str(punctuation)
+        return any(
+            match.group(2)[-1] not in punctuation
+            for match in _EMPHASIS_LINE.finditer("\n".join(lines))
+        )
+    if rule == "MD004":
+        markers = {match.group(1) for line in lines if (match := _BULLET.match(line))}
+        style = str(options.get("style") or "consistent")
+        if style == "consistent":
+            return len(markers) > 1
+        marker = {"dash": "-", "plus": "+", "asterisk": "*"}.get(style)
+        return bool(markers - {marker}) if marker else bool(markers)
+    style = str(options.get("style") or "consistent")
+    if rule == "MD048":
+        chars = {match.group(1)[0] for line in lines if (match := _FENCE.match(line))}
+        wrong = {"backtick": "~", "tilde": "`"}.get(style)
+        return len(chars) > 1 if style == "consistent" else (wrong in chars if wrong else True)
+    fenced = style != "fenced" and any(_FENCE.match(line) for line in lines)
+    indented = style != "indented" and any(_INDENTED.match(line) for line in lines)
+    return fenced and indented if style == "consistent" else fenced or indented
+
+
+# rumdl's MD033 reports only tags named like HTML elements (any case) or custom elements;
+# markdownlint reports every tag, components such as <Tabs> or <TabItem> included. Tags
+# with other names are found here (a full markdown-it parse, only for files that have
+# one); rumdl's findings for the rest are kept. Names rumdl was checked to report:
+RUMDL_HTML_ELEMENTS = frozenset(
+    "a abbr address area article aside audio b base bdi bdo blockquote body br button "
+    "canvas caption cite code col colgroup datalist dd del details dfn dialog div dl dt em "
+    "embed fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup hr "
+    "html i iframe img input ins kbd label legend li link main mark menu meta meter nav "
+    "noscript object ol optgroup option output p param picture pre progress q rp rt ruby s "
+    "samp script search section select slot small source span strong style sub summary sup "
+    "table tbody td template textarea tfoot th thead time title tr track ul var video wbr "
+    "svg math center font big strike tt marquee acronym applet basefont dir frame frameset "
+    "noframes".split()
+)
+_TAG_NAME = re.compile(r"(?<!\\)<([A-Za-z][A-Za-z0-9-]*)")
+_OPEN_TAG = re.compile(
+    r"(?<!\\)<([A-Za-z][A-Za-z0-9-]*)"
+    r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_CODE_SPANS = re.compile(r"(?<![`\\])(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+_FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
+
+
+def _rumdl_reports_tag(name: str) -> bool:
+    return name.lower() in RUMDL_HTML_ELEMENTS or "-" in name
+
+
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def _md033_candidates(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    """Whether a tag rumdl does not report may be in the text: outside (roughly tracked)
+    fenced code and code spans, not escaped."""
+    allowed = {str(name).lower() for name in options.get("allowed_elements") or ()}
+    fence = ""
+    for line in lines:
+        marker = _FENCE_LINE.match(line)
+        if fence:
+            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
+                fence = ""
+            continue
+        if marker and not (marker.group(1)[0] == "`" and "`" in line[marker.end() :]):
+            fence = marker.group(1)
+            continue
+        if "<" not in line:
+            continue
+        for match in _TAG_NAME.finditer(_CODE_SPANS.sub(_blank, line)):
+            name = match.group(1)
+            if not _rumdl_reports_tag(name) and name.lower() not in allowed:
+                return True
+    return False
+
+
+def _md033_components(
+    tokens: Sequence[Token], options: Mapping[str, Any]
+) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD033 for the tags rumdl does not report (see above), from block
+    tokens: HTML blocks line by line (comments removed), and the raw text of inline
+    content with code spans blanked."""
+    allowed = {str(name).lower() for name in options.get("allowed_elements") or ()}
+
+    def wanted(name: str) -> bool:
+        return not _rumdl_reports_tag(name) and name.lower() not in allowed
+
+    for token in tokens:
+        if token.map is None or token.type not in ("html_block", "inline"):
+            continue
+        if token.type == "html_block":
+            source = _HTML_COMMENT.sub(_blank, token.content)
+        else:
+            source = _CODE_SPANS.sub(_blank, token.content)
+        for match in _OPEN_TAG.finditer(source):
+            if wanted(match.group(1)):
+                line = token.map[0] + source.count("\n", 0, match.start())
+                yield line, f"Inline HTML [Element: {match.group(1)}]"
+
+
+def _mixed_bullets(lines: Sequence[str]) -> bool:
+    """Whether two bullets with different markers sit at one indentation in a run of
+    non-blank lines: CommonMark starts a new list there, rumdl continues the old one."""
+    if len(set(_ANY_BULLET.findall("\n".join(lines)))) < 2:
+        return False
+    markers: dict[str, str] = {}
+    for line in lines:
+        if not line.strip():
+            markers = {}
+            continue
+        match = _BULLET_AT.match(line)
+        if match is None:
+            continue
+        seen = markers.setdefault(match.group(1), match.group(2))
+        if seen != match.group(2):
+            return True
+    return False
+
+
+def _md032_junctions(tokens: Sequence[Token], lines: Sequence[str]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD032 where one top-level bullet list ends and another, with another
+    marker, begins on the next line: both lists lack their blank line there. (rumdl reads
+    the two as one list; it reports the outer edges as markdownlint does.)"""
+    depth = 0
+    for index, token in enumerate(tokens):
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            if (
+                depth == 0
+                and token.type == "bullet_list_open"
+                and token.map is not None
+                and index > 0
+                and tokens[index - 1].type == "bullet_list_close"
+                and token.map[0] > 0
+                and lines[token.map[0] - 1].strip(" \t>")
+            ):
+                start = token.map[0]
+                for line in (start - 1, start):
+                    context = lines[line].strip()[:30]
+                    yield line, f'Lists should be surrounded by blank lines [Context: "{context}"]'
+            depth += 1
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            depth -= 1
+
+
+def native_violations(
+    text: str,
+    config: Mapping[str, Any],
+    only: Iterable[str] | None = None,
+    file_lines: list[str] | None = None,
+    rules: Mapping[str, dict[str, Any]] | None = None,
+) -> list[Violation]:
+    """The findings of :data:`NATIVE_RULES` (or of those in ``only``) and of MD033's
+    component tags for one file's text under ``config``. ``file_lines`` (the text split as
+    markdownlint splits it) and ``rules`` (``effective_rules(config)``) save work when the
+    caller has them."""
+    selected = NATIVE_RULES if only is None else tuple(r for r in NATIVE_RULES if r in set(only))
+    if file_lines is None:
+        lines, offset = markdownlint_lines(text)
+    else:
+        lines, offset = _without_front_matter(file_lines)
+    options, per_line, base = enabled_per_line(lines, offset, config, rules)
+
+    def enabled(rule: str) -> bool:
+        return bool(base.get(rule) or any(state.get(rule) for state in per_line.values()))
+
+    wanted = [
+        rule
+        for rule in selected
+        if enabled(rule)
+        and _may_violate(rule, lines, options.get(rule, DEFAULT_OPTIONS.get(rule, {})))
+    ]
+    md033 = options.get("MD033", DEFAULT_OPTIONS["MD033"])
+    components = enabled("MD033") and _md033_candidates(lines, md033)
+    junctions = enabled("MD032") and _mixed_bullets(lines)
+    if not wanted and not components and not junctions:
+        return []
+    tokens = _PARSER.parse("\n".join(lines))
+    found: list[tuple[int, str, str]] = []
+    for rule in wanted:
+        rule_options = options.get(rule, DEFAULT_OPTIONS.get(rule, {}))
+        found.extend(
+            (index, rule, message) for index, message in _NATIVE[rule](tokens, rule_options)
+        )
+    if components:
+        found.extend(
+            (index, "MD033", message) for index, message in _md033_components(tokens, md033)
+        )
+    if junctions:
+        found.extend(
+            (index, "MD032", message) for index, message in _md032_junctions(tokens, lines)
+        )
+    violations = []
+    for index, rule, message in found:
+        line = offset + index + 1
+        if per_line.get(line, base).get(rule):
+            violations.append(Violation(line, rule, ALIAS[rule], message))
+    return violations
+
+
+# ------------------------------------------------------------------------ backends
+def find_rumdl() -> Path | None:
+    """The rumdl executable of this Python environment (next to the interpreter, where a
+    wheel installs it), else the one on PATH."""
+    names = ("rumdl.exe", "rumdl") if os.name == "nt" else ("rumdl",)
+    folders = [Path(sys.executable).parent, Path(sys.prefix) / "bin", Path(sys.prefix) / "Scripts"]
+    for folder in folders:
+        for name in names:
+            candidate = folder / name
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return candidate
+    found = shutil.which("rumdl")
+    return Path(found) if found else None
+
+
+def find_markdownlint_cli(
+    near: Iterable[Path] = (), configured: str | os.PathLike[str] | None = None
+) -> tuple[str, ...] | None:
+    """The command of an installed markdownlint-cli: the configured one; ``markdownlint``
+    on PATH; ``node_modules/.bin/markdownlint`` from each of ``near`` upward to its
+    repository root (what ``npx --no-install`` would find locally). None if none."""
+    if configured:
+        command = shutil.which(str(configured)) or str(configured)
+        return (command,) if Path(command).is_file() else None
+    on_path = shutil.which("markdownlint")
+    if on_path:
+        return (on_path,)
+    seen: set[Path] = set()
+    for start in near:
+        start = start.resolve()
+        stop = repo_root_of(start)
+        for folder in (start, *start.parents):
+            if folder in seen:
+                break
+            seen.add(folder)
+            for name in (
+                ("markdownlint.cmd", "markdownlint") if os.name == "nt" else ("markdownlint",)
+            ):
+                candidate = folder / "node_modules" / ".bin" / name
+                if candidate.is_file():
+                    return (str(candidate),)
+            if folder == stop:
+                break
+    return None
+
+
+def _version(command: Sequence[str], parse: re.Pattern[str]) -> str | None:
+    try:
+        result = subprocess.run(
+            [*command, "--version"], capture_output=True, text=True, timeout=120, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = parse.search(result.stdout)
+    return match.group(1) if match and match.groups() else (match.group(0) if match else None)
+
+
+def choose_backend(
+    setting: str = "auto",
+    near: Iterable[Path] = (),
+    markdownlint_cli: str | os.PathLike[str] | None = None,
+) -> Backend:
+    """The backend ``setting`` asks for. ``auto``: markdownlint-cli when installed (exact CI
+    parity), else rumdl. Raises :class:`LintError` saying how to install one."""
+    if setting not in BACKEND_SETTINGS:
+        raise LintError(f"lint_backend = {setting!r} is not one of {', '.join(BACKEND_SETTINGS)}")
+    near = tuple(near)
+    if setting in ("auto", "markdownlint-cli"):
+        command = find_markdownlint_cli(near, markdownlint_cli)
+        if command is None and setting == "markdownlint-cli" and not markdownlint_cli:
+            npx = shutil.which("npx")
+            if npx:
+                command = (npx, "--no-install", "markdownlint")
+        if command is not None:
+            version = _version(command, _SEMVER)
+            if version is not None:
+                return Backend("markdownlint-cli", command, version)
+        if setting == "markdownlint-cli":
+            where = f" at {markdownlint_cli}" if markdownlint_cli else ""
+            raise LintError(
+                f"lint_backend is markdownlint-cli but no working markdownlint-cli was "
+                f"found{where}; install it with `npm install -g markdownlint-cli@"
+                f"{MARKDOWNLINT_CLI_PIN}` (or into the repository's node_modules), or set "
+                'lint_backend = "rumdl"'
+            )
+    rumdl = find_rumdl()
+    if rumdl is not None:
+        version = _version((str(rumdl),), _RUMDL_VERSION)
+        if version is not None:
+            return Backend("rumdl", (str(rumdl),), version)
+    raise LintError(
+        "no markdown linter can run: rumdl (a dependency of pytest-postgates) is missing or "
+        "broken; reinstall it with `pip install rumdl`, or install Node and "
+        f"`npm install -g markdownlint-cli@{MARKDOWNLINT_CLI_PIN}`"
+    )
+
+
+# ------------------------------------------------------------------------ running
+def _chunks(paths: Sequence[Path]) -> list[list[Path]]:
+    chunks: list[list[Path]] = [[]]
+    size = 0
+    for path in paths:
+        length = len(str(path)) + 1
+        if chunks[-1] and size + length > MAX_ARGUMENT_CHARS:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(path)
+        size += length
+    return [chunk for chunk in chunks if chunk]
+
+
+def _run(command: Sequence[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    # Neither linter may pick up configuration from where pytest happens to run, nor the
+    # rc package's ``markdownlint_*`` environment variables: cwd is an empty folder.
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.lower().startswith("markdownlint_")
+    }
+    env.setdefault("NO_COLOR", "1")
+    try:
+        return subprocess.run(
+            list(command),
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
+            timeout=TIMEOUT_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise LintError(f"{Path(command[0]).name} did not finish in {TIMEOUT_SECONDS} s") from None
+    except OSError as exc:
+        raise LintError(f"cannot start {Path(command[0]).name}: {exc.strerror}") from None
+
+
+def _failure(name: str, result: subprocess.CompletedProcess[str], work: Path) -> LintError:
+    """The linter's last words, with the scratch folder's path taken out (scorecards hold
+    no absolute paths)."""
+    tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+    said = " | ".join(tail).replace(f"{work}{os.sep}", "").replace(str(work), ".")
+    return LintError(f"{name} exited with status {result.returncode}: {said}")
+
+
+def _key(path: str | Path, cwd: Path) -> str:
+    return str((cwd / path).resolve())
+
+
+_RUMDL_LIMIT = re.compile(r"exceeds (\d+)")
+_STERN_EXEMPT = re.compile(r"^(?:[#>\s]*\s)?\S*$")
+_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:")
+_LINKISH = re.compile(
+    r"!?\[[^\]]*\]\([^)]*\)|!?\[[^\]]*\]\[[^\]]*\]|<[a-z][a-z0-9+.-]*:[^>\s]*>"
+    r"|https?://\S+|www\.\S+",
+    re.I,
+)
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
+
+
+def _markdownlint_long_line(line: str, message: str, options: Mapping[str, Any]) -> bool:
+    """markdownlint's MD013 test on a line rumdl reported in its widest mode (strict,
+    lengths in UTF-8 bytes, link URLs counted), so that rumdl over-reports and this keeps
+    exactly what markdownlint reports: a length in UTF-16 units (JavaScript's) over the
+    limit; unless strict, whitespace beyond the limit (a long unbreakable word is fine),
+    no exemption for lines made of links only (headings and table rows with a link count
+    as such, as their text is no paragraph), and none for link reference definitions."""
+    match = _RUMDL_LIMIT.search(message)
+    if match is None:
+        return True
+    limit = int(match.group(1))
+    strict = bool(options.get("strict"))
+    stern = bool(options.get("stern"))
+    if line.isascii():
+        rest = line[limit:]
+    else:
+        units = 0
+        cut = len(line)
+        for index, char in enumerate(line):
+            if units >= limit:
+                cut = index
+                break
+            units += 2 if ord(char) > 0xFFFF else 1
+        rest = line[cut:] if units >= limit else ""
+    if not rest:
+        return False
+    if not (strict or stern) and not re.search(r"\s", rest):
+        return False
+    if _DEFINITION.match(line):
+        return False
+    if strict:
+        return True
+    if stern and _STERN_EXEMPT.match(line):
+        return False
+    return not _link_only(line)
+
+
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_EMPHASIS = re.compile(r"(\*\*|__|~~|\*|_)(?=\S)(.+?)(?<=\S)\1")
+
+
+def _link_only(line: str) -> bool:
+    """An approximation of markdownlint's "link-only line": it has a link, image or
+    autolink and no text directly in a paragraph. Heading and table lines have none at
+    all; text inside emphasis or code spans is not direct either."""
+    line = _CODE_SPAN.sub(" ", line)
+    if not _LINKISH.search(line):
+        return False
+    if _HEADING_LINE.match(line) or line.strip().startswith("|"):
+        return True
+    body = re.sub(r"^(?:[>\s]*(?:[*+-]|\d{1,9}[.)])?\s+)*", "", line)
+    remainder = _LINKISH.sub("", body)
+    while True:
+        shorter = _EMPHASIS.sub("", remainder)
+        if shorter == remainder:
+            break
+        remainder = shorter
+    return not remainder.strip()
+
+
+_DELIMITER_ROW = re.compile(r"^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$")
+_QUOTE_PREFIX = re.compile(r"^\s*(?:>\s?)*")
+
+
+def _cells(row: str) -> int:
+    row = _QUOTE_PREFIX.sub("", row).strip()
+    row = row.removeprefix("|")
+    if row.endswith("|") and not row.endswith("\\|"):
+        row = row[:-1]
+    return len(re.split(r"(?<!\\)\|", row))
+
+
+def _in_gfm_table(lines: Sequence[str], number: int) -> bool:
+    """Whether file line ``number`` sits in a GitHub table: below a delimiter row whose
+    cell count matches its header row's. rumdl reads rows under a mismatched delimiter
+    as a table; GFM (and markdownlint) read them as a paragraph."""
+    index = number - 1
+    while 0 <= index < len(lines) and "|" in lines[index]:
+        row = _QUOTE_PREFIX.sub("", lines[index]).strip()
+        if _DELIMITER_ROW.match(row) and index > 0:
+            return _cells(lines[index - 1]) == _cells(lines[index])
+        index -= 1
+    return False
+
+
+def _keep_rumdl_finding(
+    rule: str, message: str, number: int, lines: Sequence[str], options: Mapping[str, Any]
+) -> bool:
+    """False for rumdl findings markdownlint 0.36.1 never reports."""
+    line = lines[number - 1] if 0 < number <= len(lines) else ""
+    if rule == "MD013":
+        return _markdownlint_long_line(line, message, options)
+    if rule in ("MD055", "MD056") and lines:
+        return _in_gfm_table(lines, number)
+    if rule == "MD051" and " not found in '" in message:
+        # rumdl also checks fragments of links into other files; markdownlint only checks
+        # fragments of the document itself.
+        return False
+    # `[][]` (as in the type `string[][]`) has an empty label, so CommonMark reads no link
+    # there; rumdl reports it as an empty reference link.
+    return not (rule == "MD042" and re.search(r"\[\s*\]\[\s*\]\s*$", message))
+
+
+def run_rumdl(
+    backend: Backend, paths: Sequence[Path], config: Mapping[str, Any], work: Path
+) -> dict[str, list[Violation]]:
+    """rumdl over ``paths`` with ``config`` (a markdownlint configuration object)
+    translated, then :data:`NATIVE_RULES` evaluated here where needed: file -> violations.
+
+    rumdl runs the native rules too, as a cheap detector: whether it reports a rule in a
+    file selects the files where markdownlint's algorithm is evaluated (its own findings
+    for those rules are dropped). That is sound because for each of them rumdl reports
+    something in every file where markdownlint does (checked on the corpora of
+    bench/markdownlint_parity.py and by differential tests), except where a text test
+    stands in: lists that start at a number other than 1 (MD029), emphasis paragraphs
+    (MD036, which rumdl does not run) and the styles rumdl cannot detect (MD029 "zero",
+    MD004 "sublist"). Files with inline configuration comments are always evaluated here.
+    """
+    rules = effective_rules(config)
+    delegated = {rule: options for rule, options in rules.items() if rule != "MD036"}
+    # Without siblings_only rumdl's MD024 is markdownlint's (5,984 of 5,984 findings on the
+    # NeuroLink docs): its findings stand, and MD024 is no native rule for these files.
+    siblings_only = bool(rules.get("MD024", {}).get("siblings_only"))
+    # Rules rumdl cannot detect for these settings are evaluated wherever their text test
+    # passes: MD036 (rumdl does not run it), MD029 "zero" and MD004 "sublist".
+    always = {"MD036"}
+    if rules.get("MD029", {}).get("style") == "zero":
+        always.add("MD029")
+    if rules.get("MD004", {}).get("style") == "sublist":
+        always.add("MD004")
+    toml = work / "rumdl.toml"
+    toml.write_text(rumdl_config_text(delegated), encoding="utf-8")
+    texts: dict[str, str] = {}
+    targets: list[Path] = []
+    original: dict[str, str] = {}  # linted copy -> file
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise LintError(f"cannot read {path.name}: {exc.strerror}") from None
+        key = str(path)  # lint_batch hands over resolved paths
+        texts[key] = data.decode("utf-8", errors="replace")
+        target = path
+        if _BARE_CR.search(data):
+            # Old Mac line ends: markdownlint splits lines at a bare CR, rumdl does not. rumdl
+            # lints a copy with LF there instead (same lines, same numbers).
+            target = work / "cr" / str(len(original)) / path.name
+            target.parent.mkdir(parents=True)
+            target.write_bytes(_BARE_CR.sub(b"\n", data))
+            original[_key(target, work)] = key
+        targets.append(target)
+    items = _rumdl_chunks(backend, targets, toml, work) if delegated else []
+    keys = {str(target): str(target) for target in targets}  # rumdl prints these
+    lines = {key: _LINE_BREAK.split(text.removeprefix("\ufeff")) for key, text in texts.items()}
+    found: dict[str, list[Violation]] = {key: [] for key in texts}
+    detected: dict[str, set[str]] = {key: set() for key in texts}
+    for item in items:
+        rule = str(item.get("rule", ""))
+        message = str(item.get("message", ""))
+        key = keys.get(item["file"]) or _key(item["file"], work)
+        key = original.get(key, key)
+        number = int(item["line"])
+        if rule in NATIVE_RULES and not (rule == "MD024" and not siblings_only):
+            detected.setdefault(key, set()).add(rule)
+            continue
+        # A rule markdownlint does not have or that is switched off never counts.
+        if rule not in delegated or not _keep_rumdl_finding(
+            rule, message, number, lines.get(key, []), rules[rule]
+        ):
+            continue
+        found.setdefault(key, []).append(Violation(number, rule, ALIAS[rule], message))
+    for key, text in texts.items():
+        if "markdownlint-" in text:
+            # Inline configuration: markdownlint's own state decides, for every native rule.
+            only = set(NATIVE_RULES)
+        else:
+            only = detected.get(key, set()) | always
+            if "MD029" not in only and _odd_list_start(lines[key]):
+                only.add("MD029")
+        if not siblings_only:
+            only.discard("MD024")
+        native = native_violations(text, config, only, lines[key], rules)
+        if native:
+            # A line markdownlint's algorithm judged here is not reported twice for MD032.
+            junctions = {v.line for v in native if v.rule == "MD032"}
+            kept = [v for v in found[key] if not (v.rule == "MD032" and v.line in junctions)]
+            found[key] = kept + native
+    return found
+
+
+_ORDERED_ITEM = re.compile(r"^((?:[ \t]*>)*)([ \t]*)(\d{1,9})([.)])(?:[ \t]|$)")
+# Items numbered other than 1, found in the whole text at once (few lines are).
+_ODD_ITEM = re.compile(r"^(?:[ \t]*>)*[ \t]*(?:\d{2,9}|[02-9])[.)](?:[ \t]|$)", re.MULTILINE)
+
+
+def _indent(whitespace: str) -> int:
+    return len(whitespace.expandtabs(4))
+
+
+def _odd_list_start(lines: Sequence[str]) -> bool:
+    """Whether an ordered list may start at a number other than 1 (0, 2, 3, ...): rumdl
+    accepts any start, markdownlint 0.36.1 does not. An item continues a list when the
+    nearest earlier line that is not blank and not indented deeper is an item with the
+    same indentation, quote depth and delimiter; anything else may start a list."""
+    text = "\n".join(lines)
+    index, position = 0, 0
+    for candidate in _ODD_ITEM.finditer(text):
+        index += text.count("\n", position, candidate.start())
+        position = candidate.start()
+        match = _ORDERED_ITEM.match(lines[index])
+        if match is None or int(match.group(3)) == 1:  # "01." is 1
+            continue
+        depth, indent = match.group(1).count(">"), _indent(match.group(2))
+        previous = None
+        for back in range(index - 1, -1, -1):
+            earlier = lines[back]
+            if not earlier.strip():
+                continue
+            quote = re.match(r"(?:[ \t]*>)*", earlier)
+            assert quote is not None
+            rest = earlier[quote.end() :]
+            lead = rest[: len(rest) - len(rest.lstrip())]
+            if quote.group(0).count(">") == depth and _indent(lead) > indent:
+                continue  # content of an item of this list
+            previous = earlier
+            break
+        same = _ORDERED_ITEM.match(previous) if previous is not None else None
+        if not (
+            same
+            and same.group(1).count(">") == depth
+            and _indent(same.group(2)) == indent
+            and same.group(4) == match.group(4)
+        ):
+            return True
+    return False
+
+
+def _rumdl_chunks(
+    backend: Backend, paths: Sequence[Path], toml: Path, work: Path
+) -> list[dict[str, Any]]:
+    """rumdl's JSON findings over ``paths``, in as few processes as the command line
+    allows."""
+    items: list[dict[str, Any]] = []
+    for chunk in _chunks(paths):
+        command = [
+            *backend.command,
+            "check",
+            "--config",
+            str(toml),
+            "--no-cache",
+            "--no-exclude",
+            "--output-format",
+            "json",
+            "--fail-on",
+            "never",
+            "--color",
+            "never",
+            "--show-full-path",
+            "--",
+            *map(str, chunk),
+        ]
+        result = _run(command, work)
+        if result.returncode != 0:
+            raise _failure("rumdl", result, work)
+        try:
+            items.extend(json.loads(result.stdout or "[]"))
+        except json.JSONDecodeError:
+            raise LintError(f"rumdl printed no JSON: {result.stdout[:200]!r}") from None
+    return items
+
+
+def run_markdownlint_cli(
+    backend: Backend, paths: Sequence[Path], config: Path | None, work: Path
+) -> dict[str, list[Violation]]:
+    """markdownlint-cli over ``paths`` with ``config`` (markdownlint reads it itself, so
+    JSONC, YAML and ``extends`` are its own); cli2 files and "no file" are written out as
+    the JSON object they stand for."""
+    if config is None or config.name.startswith(".markdownlint-cli2."):
+        target = work / "markdownlint.json"
+        target.write_text(json.dumps(load_config(config)), encoding="utf-8")
+        config = target
+    output = work / "markdownlint-out.json"
+    found: dict[str, list[Violation]] = {str(path): [] for path in paths}
+    for chunk in _chunks(paths):
+        output.unlink(missing_ok=True)
+        command = [*backend.command, "--json", "--output", str(output), "--config", str(config)]
+        result = _run([*command, "--", *map(str, chunk)], work)
+        if result.returncode not in (0, 1) or (result.returncode == 1 and not output.is_file()):
+            raise _failure("markdownlint-cli", result, work)
+        text = output.read_text(encoding="utf-8") if output.is_file() else ""
+        try:
+            items = json.loads(text) if text.strip() else []
+        except json.JSONDecodeError:
+            raise LintError(f"markdownlint-cli wrote no JSON: {text[:200]!r}") from None
+        for item in items:
+            names = item.get("ruleNames") or ["?"]
+            rule = str(names[0])
+            message = str(item.get("ruleDescription", ""))
+            if item.get("errorDetail"):
+                message += f" [{item['errorDetail']}]"
+            if item.get("errorContext"):
+                message += f' [Context: "{item["errorContext"]}"]'
+            key = item["fileName"] if item["fileName"] in found else _key(item["fileName"], work)
+            found.setdefault(key, []).append(
+                Violation(
+                    int(item["lineNumber"]),
+                    rule,
+                    str(names[1] if len(names) > 1 else rule),
+                    message,
+                )
+            )
+    return found
+
+
+def _unlintable(path: Path) -> str | None:
+    """Why a file is left out of the batch (one missing file would stop the linter for
+    all; a file over the post size limit is refused by the post parser anyway)."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return f"cannot read {path.name}: {exc.strerror}"
+    if not path.is_file():
+        return f"{path.name} is not a file"
+    if size > MAX_POST_BYTES:
+        return f"{path.name} is over the {MAX_POST_BYTES:,}-byte limit for a post"
+    return None
+
+
+def lint_batch(
+    paths: Sequence[Path],
+    backend_setting: str = "auto",
+    markdownlint_cli: str | os.PathLike[str] | None = None,
+    root: Path | None = None,
+    config_file: Path | None = None,
+) -> dict[str, Any]:
+    """Lint every file in ``paths`` once, grouped by configuration. JSON-serialisable:
+
+    ``{"backend", "version", "error", "files": {abs path: {"config", "violations",
+    "error", "sha1"}}}``; ``error`` at the top means no backend could run (every file is
+    unjudged); a file's ``error`` means it could not be linted (unreadable, too large,
+    its configuration broken).
+    ``config_file`` replaces discovery: every file is linted under that configuration.
+    """
+    files: dict[str, dict[str, Any]] = {}
+    groups: dict[str, list[Path]] = {}
+    configs: dict[str, Path | None] = {}
+    by_folder: dict[Path, Path | ConfigError | None] = {}
+    for path in dict.fromkeys(Path(p).resolve() for p in paths):
+        problem = _unlintable(path)
+        if problem:
+            files[str(path)] = {"config": None, "violations": [], "error": problem}
+            continue
+        if config_file is not None:
+            by_folder[path.parent] = config_file.resolve()
+        elif path.parent not in by_folder:  # posts of one folder share a configuration
+            try:
+                by_folder[path.parent] = config_for_folder(path.parent, root)
+            except ConfigError as exc:
+                by_folder[path.parent] = exc
+        config = by_folder[path.parent]
+        if isinstance(config, ConfigError):
+            files[str(path)] = {"config": None, "violations": [], "error": str(config)}
+            continue
+        key = str(config) if config else ""
+        groups.setdefault(key, []).append(path)
+        configs[key] = config
+    try:
+        backend = choose_backend(
+            backend_setting,
+            {path.parent for group in groups.values() for path in group},
+            markdownlint_cli,
+        )
+    except LintError as exc:
+        return {"backend": None, "version": None, "error": str(exc), "files": files}
+    # What each file held when linted (read before the linter runs: a file edited during
+    # the run is then re-linted by batch_for rather than trusted).
+    digests = {path: file_digest(path) for group in groups.values() for path in group}
+    for key, group in groups.items():
+        config = configs[key]
+        with tempfile.TemporaryDirectory(prefix="postgates-lint-") as scratch:
+            work = Path(scratch).resolve()
+            try:
+                if backend.name == "rumdl":
+                    found = run_rumdl(backend, group, load_config(config), work)
+                else:
+                    if config is not None:
+                        _read_config_file(config)  # a broken file fails its posts, not the run
+                    found = run_markdownlint_cli(backend, group, config, work)
+            except ConfigError as exc:
+                for path in group:
+                    files[str(path)] = {"config": key or None, "violations": [], "error": str(exc)}
+                continue
+            except LintError as exc:
+                return {
+                    "backend": backend.name,
+                    "version": backend.version,
+                    "error": str(exc),
+                    "files": files,
+                }
+        for path in group:
+            violations = sorted(
+                set(found.get(str(path), [])), key=lambda v: (v.line, v.rule, v.message)
+            )
+            files[str(path)] = {
+                "config": key or None,
+                "violations": [violation.to_dict() for violation in violations],
+                "error": None,
+                "sha1": digests.get(path),
+            }
+    return {"backend": backend.name, "version": backend.version, "error": None, "files": files}
+
+
+def file_digest(path: Path) -> str | None:
+    """SHA-1 of the file's bytes: a batch entry stands for exactly this content."""
+    try:
+        return hashlib.sha1(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def batch_for(
+    post_path: Path,
+    posts: Sequence[Path],
+    get: Callable[[str, Callable[[], Any]], Any],
+    backend_setting: str = "auto",
+    markdownlint_cli: str | os.PathLike[str] | None = None,
+    root: Path | None = None,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The run's batch (computed once through ``get``) and this post's entry in it. A post
+    outside the run's list (a library call, the CLI), or whose file changed since the
+    batch linted it, gets a batch of its own, keyed by its content."""
+    key = str(post_path.resolve())
+    batch = get(
+        "markdownlint",
+        lambda: lint_batch(posts or [post_path], backend_setting, markdownlint_cli, root),
+    )
+    entry = batch["files"].get(key)
+    if batch.get("error") is None:
+        digest = file_digest(post_path)
+        if entry is None or (digest is not None and entry.get("sha1") != digest):
+            name = "markdownlint-" + hashlib.sha1(f"{key}\0{digest}".encode()).hexdigest()[:16]
+            batch = get(
+                name, lambda: lint_batch([post_path], backend_setting, markdownlint_cli, root)
+            )
+            entry = batch["files"].get(key)
+    return batch, entry
