@@ -125,6 +125,7 @@ def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
         "[tool.postgates]\n"
         f'repo = "{repo}"\n'
         "offline = true\n"
+        "body_line_floor = 40\n"  # generated posts are about 60 lines long
         "symbol_allowlist = []\n"
         "[tool.pytest.ini_options]\n"
         'addopts = ["-p", "no:randomly"]\n'

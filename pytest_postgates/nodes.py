@@ -109,6 +109,21 @@ class GateItem(pytest.Function):
         assert isinstance(self.parent, PostFile)
         return self.parent.run
 
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        # Our own failures are their findings; building pytest's traceback for them first
+        # (source lines, locals) cost more than the gates on a large corpus.
+        if isinstance(excinfo.value, PostgatesProblem):
+            return excinfo.value.text
+        return super().repr_failure(excinfo, style=style)
+
+    def _repr_failure_py(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> Any:
+        # The setup phase (ERROR items) reports through this method rather than repr_failure.
+        if isinstance(excinfo.value, PostgatesProblem):
+            return excinfo.value.text
+        return super()._repr_failure_py(excinfo, style=style)
+
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.run.display}::{self.spec.name} (gate {self.spec.id})"
 

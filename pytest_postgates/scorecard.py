@@ -116,6 +116,12 @@ def _interrupts_deferred() -> Iterator[None]:
 
 
 def write_atomic(path: Path, text: str) -> None:
+    try:
+        # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
     path.parent.mkdir(parents=True, exist_ok=True)
     with _interrupts_deferred():
         _write_atomic(path, text)
