@@ -109,12 +109,12 @@ class GateItem(pytest.Function):
         assert isinstance(self.parent, PostFile)
         return self.parent.run
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:  # type: ignore[override]
         # Our own failures are their findings; building pytest's traceback for them first
         # (source lines, locals) cost more than the gates on a large corpus.
         if isinstance(excinfo.value, PostgatesProblem):
             return excinfo.value.text
-        return super().repr_failure(excinfo, style=style)
+        return super().repr_failure(excinfo)
 
     def _repr_failure_py(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
