@@ -204,12 +204,13 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
     for g in gate_ids:
         verdicts = [records[p][g]["verdict"] for p in records if g in records[p]]
         judged = [v for v in verdicts if v in ("PASS", "FAIL", "ERROR")]
-        rate = 100.0 * judged.count("PASS") / len(judged) if judged else 0.0
         kind = "advisory" if advisory.get(g) else "hard"
-        rates.append(
-            f"<tr><td>{esc(names.get(g, str(g)))} ({g}, {kind})</td><td>{len(judged)}</td>"
-            f'<td class="rate" data-rate="{rate:.1f}">{rate:.1f}% </td></tr>'
-        )
+        label = f"<tr><td>{esc(names.get(g, str(g)))} ({g}, {kind})</td><td>{len(judged)}</td>"
+        if not judged:  # every post skipped it: nothing was judged, so no rate
+            rates.append(f"{label}<td>n/a (skipped)</td></tr>")
+            continue
+        rate = 100.0 * judged.count("PASS") / len(judged)
+        rates.append(f'{label}<td class="rate" data-rate="{rate:.1f}">{rate:.1f}% </td></tr>')
     details = []
     for number, post in enumerate(sorted(records)):
         failing = [
