@@ -122,7 +122,7 @@ def context(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> GateContext
     )
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=posts())
 def test_every_deterministic_gate_ends_with_a_verdict(
     repo: Path, context: GateContext, data: bytes
