@@ -4,9 +4,10 @@ and the errors a missing repository or ref must give."""
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
+
+from tests.helpers import git
 
 PACKAGE = {
     "name": "@acme/widgets",
@@ -39,14 +40,6 @@ BAD_IMPORT = "Widgets in TypeScript.\n\n```js\nconst w = require('@acme/widgets-
 BAD_NUMBER = "Widgets in TypeScript renders 3 times a second in 40 ms.\n"
 
 
-def _git(path: object, *args: str) -> None:
-    subprocess.run(
-        ["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        check=True,
-        capture_output=True,
-    )
-
-
 @pytest.fixture
 def widgets(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
@@ -68,9 +61,9 @@ def widgets(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
         ("numbers", BAD_NUMBER),
     ):
         (posts / f"2026-01-01-{name}.md").write_text(FRONT + body)
-    _git(pytester.path, "init", "-q")
-    _git(pytester.path, "add", "-A")
-    _git(pytester.path, "commit", "-qm", "widgets")
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "widgets")
     return pytester
 
 

@@ -12,16 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import git
+
 FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
 GOOD = "We run pytest on Python posts; `render` is real.\n"
-
-
-def _git(path: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-C", str(path), "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        check=True,
-        capture_output=True,
-    )
 
 
 @pytest.fixture
@@ -35,9 +29,9 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
     for i in range(3):
         # Distinct bodies: identical bytes would share one cached result, by design.
         (posts / f"2026-01-0{i + 1}-post.md").write_text(FRONT + GOOD + f"\nPost {i}.\n")
-    _git(pytester.path, "init", "-q")
-    _git(pytester.path, "add", "-A")
-    _git(pytester.path, "commit", "-qm", "blog")
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "blog")
     return pytester
 
 
@@ -77,7 +71,7 @@ def test_a_new_commit_or_cache_clear_gates_everything_again(blog: pytest.Pyteste
     blog.runpytest_subprocess()
     _parses(blog)
     (blog.path / "src" / "app.py").write_text("def render():\n    return 1\n")
-    _git(blog.path, "commit", "-qam", "change code")
+    git(blog.path, "commit", "-qam", "change code")
     blog.runpytest_subprocess()
     assert len(_parses(blog)) == 3  # grounding gates depend on the commit
     blog.runpytest_subprocess("--cache-clear")
