@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,9 @@ def test_ruff_format_is_clean() -> None:
 
 
 def _corpus_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # When this suite itself runs under xdist, the inner run must not look like a worker
+    # (syrupy, for one, then keeps its report to itself).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
     return subprocess.run(
         [
             sys.executable,
@@ -40,6 +44,7 @@ def _corpus_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
             *args,
         ],
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         check=False,
