@@ -46,11 +46,10 @@ class ExpectationMismatch(PostgatesProblem):
     """The post declares an expected outcome that did not happen."""
 
 
-def _gate_test(request: pytest.FixtureRequest) -> None:
-    """The test function behind every gate item: judge the verdict computed at setup."""
-    item = request.node
-    assert isinstance(item, GateItem)
-    item.check_verdict()
+def _gate_test() -> None:
+    """The test function of a gate item outside snapshot mode. It takes no fixtures, so an
+    item costs pytest no fixture resolution; :meth:`GateItem.runtest` judges the verdict
+    computed at setup."""
 
 
 def _gate_snapshot_test(request: pytest.FixtureRequest, snapshot: Any) -> None:
@@ -67,6 +66,21 @@ class PostFile(pytest.File):
         state = _state(self.config)
         for spec in state.gates:
             yield GateItem.from_parent(self, spec=spec)
+
+    def fixture_info(self, test: Any) -> Any:
+        """The fixture closure of ``test`` for items of this post.
+
+        Every gate item runs the same function, and a Markdown file defines no fixtures, so
+        the closure depends only on the post's folder (its conftests): it is computed once
+        per folder, as pytest computes it once for all parametrized copies of a test.
+        """
+        cache: dict[tuple[Path, Any], Any] = self.config.stash.setdefault(_FIXTURE_INFO, {})
+        key = (self.path.parent, test)
+        info = cache.get(key)
+        if info is None:
+            manager = self.session._fixturemanager
+            info = cache[key] = manager.getfixtureinfo(node=self, func=test, cls=None)
+        return info
 
     @property
     def run(self) -> PostRun:
@@ -102,7 +116,13 @@ class GateItem(pytest.Function):
     def from_parent(cls, parent: PostFile, *, spec: GateSpec) -> GateItem:  # type: ignore[override]
         snapshot = parent.config.stash[_state_key()].settings.snapshot
         test = _gate_snapshot_test if snapshot else _gate_test
-        return super().from_parent(parent, name=spec.name, callobj=test, spec=spec)
+        return super().from_parent(
+            parent,
+            name=spec.name,
+            callobj=test,
+            spec=spec,
+            fixtureinfo=parent.fixture_info(test),
+        )
 
     @property
     def run(self) -> PostRun:
@@ -126,6 +146,12 @@ class GateItem(pytest.Function):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, f"{self.run.display}::{self.spec.name} (gate {self.spec.id})"
+
+    def runtest(self) -> None:
+        if self.snapshot_mode:
+            super().runtest()  # the snapshot fixture is the assertion
+        else:
+            self.check_verdict()
 
     # ------------------------------------------------------------------ phases
     def setup(self) -> None:
@@ -239,6 +265,9 @@ class GateItem(pytest.Function):
         if card.trace:
             lines.append(card.trace.rstrip())
         return "\n".join(lines)
+
+
+_FIXTURE_INFO = pytest.StashKey[dict]()
 
 
 def _state_key() -> Any:

@@ -315,7 +315,7 @@ def _split_front_matter(post: Post) -> None:
     post.front_matter_text = "\n".join(lines[1:close])
     post.body_start_line = close + 2
     try:
-        data = yaml.safe_load(post.front_matter_text)
+        data = load_yaml(post.front_matter_text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -412,6 +412,16 @@ def _find_run(source: str, start: int, width: int) -> int | None:
     return None
 
 
+# libyaml's safe loader where PyYAML was built with it (the wheels are): the same safe
+# constructors, about ten times faster than the pure-Python scanner on front matter.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(text: str) -> Any:
+    """``yaml.safe_load`` through the fastest safe loader available."""
+    return yaml.load(text, Loader=_SAFE_LOADER)
+
+
 def read_front_matter(data: bytes) -> dict[str, Any] | None:
     """Only the front matter of a post's bytes, without parsing the Markdown: for callers
     that need a post's settings when its gate results come from the cache. None when the
@@ -427,7 +437,7 @@ def read_front_matter(data: bytes) -> dict[str, Any] | None:
     if close is None:
         return None
     try:
-        loaded = yaml.safe_load("\n".join(lines[1:close]))
+        loaded = load_yaml("\n".join(lines[1:close]))
     except (yaml.YAMLError, RecursionError, ValueError):
         return None
     return loaded if isinstance(loaded, dict) else None

@@ -47,7 +47,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
@@ -77,7 +77,14 @@ FRE_BASE, FRE_SENTENCE_LENGTH, FRE_SYLLABLES_PER_WORD = 206.835, 1.015, 84.6
 CODE_MARK = "\x00"  # stands for an inline code span until scoring
 CODE_WORD = "code"  # what a code span counts as when scoring: one word, one syllable
 
-_HYPHENATOR = pyphen.Pyphen(lang="en_US")
+
+@cache
+def _hyphenator() -> pyphen.Pyphen:
+    # Loading the dictionary takes a fifth of a second; a run served from the result
+    # cache never needs it.
+    return pyphen.Pyphen(lang="en_US")
+
+
 _LIQUID = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{:[^}]*\}", re.DOTALL)
 _WORD_STRIP = re.compile(r"[^\w\s']")
 _ABBREVIATIONS = frozenset(
@@ -155,7 +162,7 @@ def words_of(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def syllables(word: str) -> int:
     """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
-    return len(_HYPHENATOR.positions(word.lower())) + 1
+    return len(_hyphenator().positions(word.lower())) + 1
 
 
 def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
