@@ -134,6 +134,10 @@ class GateItem(pytest.Function):
         # (source lines, locals) cost more than the gates on a large corpus.
         if isinstance(excinfo.value, PostgatesProblem):
             return excinfo.value.text
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            # An advisory FAIL or a declared expectation: the reason is the whole story
+            # (pytest shows it from ``wasxfail``), not a traceback into the plugin.
+            return str(excinfo.value)
         return super().repr_failure(excinfo)
 
     def _repr_failure_py(

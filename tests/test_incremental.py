@@ -166,3 +166,63 @@ def test_two_runs_sharing_a_cache_folder_at_once(blog: pytest.Pytester) -> None:
     a = {p.name: p.read_bytes() for p in (blog.path / "cards0").iterdir()}
     b = {p.name: p.read_bytes() for p in (blog.path / "cards1").iterdir()}
     assert a == b and len(a) == 63 * 3 + 63
+
+
+LINKED = "See [the first post](/posts/post-a/) for the setup.\n"
+
+
+@pytest.fixture
+def site(blog: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """Two posts, one linking to the other, gated offline by gates 6 and 12."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest --postgates-only=6,12")
+    posts = blog.path / "_posts"
+    for old in posts.iterdir():
+        old.unlink()
+    (posts / "2026-01-01-post-a.md").write_text(FRONT + "\nThe first post is short.\n")
+    (posts / "2026-01-02-post-b.md").write_text(FRONT + "\n" + LINKED)
+    (blog.path / "pyproject.toml").write_text("[tool.postgates]\noffline = true\n")
+    (blog.path / ".markdownlint.json").write_text('{"default": true, "MD041": false}\n')
+    blog.makeconftest(SPY)
+    return blog
+
+
+def test_readability_and_lint_results_are_cached_offline(site: pytest.Pytester) -> None:
+    site.runpytest_subprocess().assert_outcomes(passed=4)
+    assert len(_parses(site)) == 2
+    site.runpytest_subprocess().assert_outcomes(passed=4)
+    assert _parses(site) == []
+
+
+def test_removing_a_linked_post_regates_the_posts_linking_to_it(site: pytest.Pytester) -> None:
+    site.runpytest_subprocess().assert_outcomes(passed=4)
+    _parses(site)
+    # post-b's bytes are unchanged, but the post it links to is gone: its cached PASS
+    # must not be reused (the corpus's URLs are part of the key).
+    (site.path / "_posts" / "2026-01-01-post-a.md").unlink()
+    result = site.runpytest_subprocess()
+    result.assert_outcomes(failed=1, skipped=1)  # gate 12 short-circuited after gate 6
+    result.stdout.fnmatch_lines(["*BROKEN_INTERNAL_LINK*/posts/post-a/*"])
+    assert _parses(site) == ["2026-01-02-post-b.md"]
+
+
+def test_changing_the_lint_configuration_regates_every_post(site: pytest.Pytester) -> None:
+    site.runpytest_subprocess().assert_outcomes(passed=4)
+    _parses(site)
+    # The front matter title is no top-level heading for MD041 once it is configured so.
+    (site.path / ".markdownlint.json").write_text(
+        '{"default": true, "MD041": {"front_matter_title": ""}}\n'
+    )
+    result = site.runpytest_subprocess()
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["*MD041*"])
+    assert sorted(_parses(site)) == ["2026-01-01-post-a.md", "2026-01-02-post-b.md"]
+
+
+def test_links_checked_online_are_not_served_from_the_result_cache(
+    site: pytest.Pytester,
+) -> None:
+    (site.path / "pyproject.toml").write_text("[tool.postgates]\noffline = false\n")
+    site.runpytest_subprocess("--postgates-only=6").assert_outcomes(passed=2)
+    _parses(site)
+    site.runpytest_subprocess("--postgates-only=6").assert_outcomes(passed=2)
+    assert len(_parses(site)) == 2

@@ -6,7 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+from unittest import mock
 
 import pytest
 
@@ -171,3 +173,70 @@ def test_junit_properties_survive_xdist(
         "score": "7",
     }
     assert parallel["_posts.nul-byte.md::narrative_opening"]["verdict"] == "ERROR"
+
+
+class FakeNode:
+    """What the scheduler sees of an xdist worker: the indexes it was sent."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.gateway = SimpleNamespace(id=name)
+        self.sent: list[int] = []
+        self.shutting_down = False
+
+    def send_runtest_some(self, indexes: list[int]) -> None:
+        self.sent.extend(indexes)
+
+    def shutdown(self) -> None:
+        self.shutting_down = True
+
+
+def _scheduler(posts: int, gates: int = 8) -> tuple[Any, list[str], list[FakeNode]]:
+    from pytest_postgates.xdist import PostScopeScheduling
+
+    config = SimpleNamespace(
+        option=SimpleNamespace(loadscopereorder=False, tx=["popen"] * 2, numprocesses=2),
+        getvalue=lambda name: None,
+    )
+    with mock.patch("xdist.scheduler.loadscope.parse_tx_spec_config", return_value=["popen"] * 2):
+        scheduler = PostScopeScheduling(config)  # type: ignore[arg-type]
+    collection = [f"_posts/p{p:04d}.md::gate{g}" for p in range(posts) for g in range(gates)]
+    nodes = [FakeNode("gw0"), FakeNode("gw1")]
+    for node in nodes:
+        scheduler.add_node(node)  # type: ignore[arg-type]
+        scheduler.add_node_collection(node, collection)  # type: ignore[arg-type]
+    scheduler.schedule()
+    return scheduler, collection, nodes
+
+
+def test_scheduler_keeps_posts_whole_and_forgets_finished_ones() -> None:
+    scheduler, collection, nodes = _scheduler(posts=50)
+    done: set[int] = set()
+    while not scheduler.tests_finished:
+        progressed = False
+        for node in nodes:
+            pending = [index for index in node.sent if index not in done]
+            if pending:
+                done.add(pending[0])
+                scheduler.mark_test_complete(node, pending[0])
+                progressed = True
+                # Finished posts leave the books: only the in-flight ones are kept.
+                assert len(scheduler.assigned_work[node]) <= 4
+        assert progressed
+    sent = [sorted(node.sent) for node in nodes]
+    assert sorted(sent[0] + sent[1]) == list(range(len(collection)))
+    for node_sent in sent:
+        posts = {collection[i].split("::")[0] for i in node_sent}
+        # Every gate of a post went to the same worker.
+        assert len(node_sent) == 8 * len(posts)
+    assert all(node.shutting_down for node in nodes)
+
+
+def test_scheduler_names_the_item_a_crashed_worker_was_running() -> None:
+    scheduler, collection, nodes = _scheduler(posts=10)
+    first = nodes[0].sent[0]
+    scheduler.mark_test_complete(nodes[0], first)
+    crashed = scheduler.remove_node(nodes[0])  # type: ignore[arg-type]
+    assert crashed == collection[nodes[0].sent[1]]
+    # Its unfinished posts go back to the queue for the other worker.
+    assert any(scope for scope in scheduler.workqueue)

@@ -119,6 +119,8 @@ class GateContext:
     evidence: EvidenceCache
     batches: RunBatches = field(default_factory=RunBatches)
     results: ResultCache | None = None
+    # Per-run answers gates compute once and reuse (for example a folder's lint inputs).
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.results is None:

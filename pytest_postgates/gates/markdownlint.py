@@ -14,6 +14,7 @@ passed without being linted.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -156,3 +157,38 @@ def check(post: Post, context: GateContext) -> Scorecard:
         summary = f"{len(violations)} markdownlint error(s) ({rules}) {under}; linted by {ran}"
         return spec.card("FAIL", detail, findings, summary, len(violations))
     return spec.card("PASS", detail, [], f"no markdownlint errors {under}; linted by {ran}", 0)
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """Besides the post's bytes and the settings, the findings depend on the configuration
+    markdownlint would use for the post's folder (its effective rules, ``extends``
+    resolved) and on the linter that runs (backend and version). Worked out once per
+    folder per run; None (gate anew) when either cannot be settled without linting."""
+    folder = post_path.resolve().parent
+    key = ("markdownlint.inputs", folder)
+    if key not in context.memo:
+        context.memo[key] = _lint_inputs(folder, context)
+    inputs: str | None = context.memo[key]
+    return inputs
+
+
+def _lint_inputs(folder: Path, context: GateContext) -> str | None:
+    settings = context.settings
+    try:
+        config = lint.config_for_folder(folder)
+        rules = lint.load_config(config)
+        backend = lint.choose_backend(
+            settings.lint_backend, [folder], getattr(settings, "markdownlint_cli", None)
+        )
+    except lint.LintError:  # a broken configuration or no linter: reported by the gate
+        return None
+    return json.dumps(
+        {
+            "folder": str(folder),
+            "config": str(config) if config else None,
+            "rules": rules,
+            "backend": [backend.name, *backend.command, backend.version],
+        },
+        sort_keys=True,
+        default=str,
+    )

@@ -43,6 +43,8 @@ fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it onl
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import importlib.metadata
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -518,6 +520,18 @@ def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
     return _site_index(folder, tuple(batch_posts), _stamp(folder), config_path, config_stamp)
 
 
+def run_site_index(post_path: Path, context: GateContext) -> SiteIndex:
+    """:func:`site_index` for a post of the current run: built once per folder per run
+    (the corpus is what was collected; re-checking every file's version per post cost
+    more than the gate on a warm run)."""
+    folder = post_path.resolve().parent
+    key = ("readability_links.site", folder)
+    site = context.memo.get(key)
+    if site is None:
+        site = context.memo[key] = site_index(post_path, context.batches.posts)
+    return site
+
+
 @lru_cache(maxsize=16)
 def _site_index(
     folder: Path,
@@ -744,7 +758,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
 
     # ---- links
-    site = site_index(post.path, context.batches.posts)
+    site = run_site_index(post.path, context)
     all_links = links_in(post)
     internal: list[InternalLink] = []
     external: list[tuple[int, Link, str]] = []
@@ -864,3 +878,45 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "unchecked)",
     ]
     return spec.card(verdict, detail, findings, "; ".join(parts), len(findings))
+
+
+# ============================================================================ caching
+# Posts whose links name files on disk ({% link %}, relative .md links) are judged against
+# the disk, which no cache key covers: they are gated every run.
+_DISK_LINKS = re.compile(rb"\{%|\.(?:md|markdown)\b", re.IGNORECASE)
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """Offline, the verdict depends on the post and the settings (already in the key), the
+    corpus its internal links point into (every post's URL under the site's permalink
+    scheme) and the hyphenation dictionary. Online, link results come from the network, so
+    the gate runs every time (the link checker keeps its own per-URL cache)."""
+    if not context.settings.offline:
+        return None
+    try:
+        if _DISK_LINKS.search(post_path.read_bytes()):
+            return None
+    except OSError:
+        return None
+    site = run_site_index(post_path, context)
+    return f"site={_site_digest(site)};pyphen={_pyphen_version()}"
+
+
+@lru_cache(maxsize=16)
+def _site_digest(site: SiteIndex) -> str:
+    digest = hashlib.sha256()
+    parts = [site.template, site.host or "", site.baseurl]
+    for values in (site.slugs, site.paths, {str(path) for path in site.files}, site.stems):
+        parts.append("\x1e")
+        parts.extend(sorted(values))
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()
+
+
+@cache
+def _pyphen_version() -> str:
+    try:
+        return importlib.metadata.version("pyphen")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
