@@ -15,7 +15,7 @@ import pytest
 
 from pytest_postgates.gates import GateSpec
 from pytest_postgates.runner import ExpectationError, PostRun
-from pytest_postgates.scorecard import Scorecard, dumps, scorecard_path, write_atomic
+from pytest_postgates.scorecard import Scorecard, scorecard_path, write_json
 
 if TYPE_CHECKING:
     from pytest_postgates.plugin import PostgatesState
@@ -163,9 +163,9 @@ class GateItem(pytest.Function):
         card = self.run.evaluate(self.spec)
         self.card = card
         state = _state(self.config)
-        write_atomic(
+        write_json(
             scorecard_path(state.settings.scorecards, self.run.stem, card.gate, card.name),
-            dumps(card.to_dict()),
+            card.to_dict(),
         )
         self.user_properties.extend(
             [

@@ -115,6 +115,20 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
+    """Write ``data`` as an indented JSON file, unless the file already holds exactly it.
+
+    The comparison goes through the C JSON codec: on a rerun of an unchanged corpus every
+    scorecard is already on disk, and indenting each one in pure Python only to find the
+    same text cost more than serving the gate's result from the cache."""
+    try:
+        if json.loads(path.read_bytes()) == json.loads(json.dumps(data, ensure_ascii=False)):
+            return
+    except (OSError, ValueError):
+        pass
+    write_atomic(path, dumps(data))
+
+
 def write_atomic(path: Path, text: str) -> None:
     try:
         # An unchanged file is left alone: a rerun of an unchanged corpus only reads.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from pytest_postgates.scorecard import (
     safe_stem,
     scorecard_path,
     write_atomic,
+    write_json,
 )
 
 
@@ -92,3 +94,18 @@ def test_a_hard_gate_skipped_without_short_circuit_is_listed_as_unverified() -> 
     report = overall_report("p.md", [_card(11, False, "PASS"), _card(3, False, "SKIP")], None)
     assert report["overall"] == "PASS"
     assert report["unverified_gates"] == [3]
+
+
+def test_write_json_leaves_a_file_holding_the_same_data_alone(tmp_path: Path) -> None:
+    target = tmp_path / "card.json"
+    write_json(target, {"b": 1, "a": [2], "t": "ünïcode"})
+    assert json.loads(target.read_text(encoding="utf-8")) == {"b": 1, "a": [2], "t": "ünïcode"}
+    assert target.read_text(encoding="utf-8") == dumps({"a": [2], "b": 1, "t": "ünïcode"})
+    os.utime(target, ns=(0, 0))
+    write_json(target, {"a": [2], "t": "ünïcode", "b": 1})  # same data, other key order
+    assert target.stat().st_mtime_ns == 0
+    write_json(target, {"a": [3], "b": 1})
+    assert json.loads(target.read_text(encoding="utf-8")) == {"a": [3], "b": 1}
+    target.write_text("{torn", encoding="utf-8")
+    write_json(target, {"a": 1})
+    assert json.loads(target.read_text(encoding="utf-8")) == {"a": 1}

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # Wraps the functions the plugin looks up at call time and logs "<kind> <file> <process>".
 # runner.py does ``from pytest_postgates.post import parse_post``, so the name to patch is
-# ``pytest_postgates.runner.parse_post``; likewise for the two ``write_atomic`` imports.
+# ``pytest_postgates.runner.parse_post``; likewise for the scorecard and overall writers.
 SPY_CONFTEST = """
 import os
 from pathlib import Path
@@ -44,7 +44,7 @@ def _spy(kind, function):
 
 
 runner.parse_post = _spy("parse", runner.parse_post)
-nodes.write_atomic = _spy("card", nodes.write_atomic)
+nodes.write_json = _spy("card", nodes.write_json)
 session.write_atomic = _spy("overall", session.write_atomic)
 """
 
