@@ -50,6 +50,15 @@ def pytest_unconfigure(config):
                   "largest_child_mib": round(child_kib / 1024, 1)}
         log.write(json.dumps(record) + "\\n")
 """
+# Control runs: the same number of pytest items with no gate work, to show what pytest and
+# pytest-xdist cost per item on this machine. "constant": every gate returns a fixed PASS
+# card (the plugin's own per-item work remains); "plain": 8 empty test functions per post.
+CONSTANT_PLUGIN = """
+from pytest_postgates import runner
+def _constant(self, spec):
+    return spec.card("PASS", {}, [], "constant card (bench control)", 0)
+runner.PostRun._evaluate = _constant
+"""
 PROSE = [
     "This part of the standard library keeps its state in one place, which makes tests short.",
     "Each module reads its configuration once and hands plain values to the code that needs them.",
@@ -154,6 +163,12 @@ def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
     (corpus / "_config.yml").write_text("permalink: /posts/:title/\n")
     (corpus / ".markdownlint.json").write_text(json.dumps({"default": True, "MD013": False}))
     (corpus / "bench_memory.py").write_text(MEMORY_PLUGIN)
+    (corpus / "bench_constant.py").write_text(CONSTANT_PLUGIN)
+    plain = corpus / "plain"
+    plain.mkdir()
+    for number in range(posts):
+        tests = "".join(f"def test_gate_{gate}():\n    pass\n\n\n" for gate in range(8))
+        (plain / f"test_post_{number:04d}.py").write_text(tests)
 
 
 def timed(
@@ -229,6 +244,14 @@ def main(argv: list[str] | None = None) -> int:
     fresh()
     parallel, parallel_result = run("n2", ["-n", "2"])
     parallel_warm, parallel_warm_result = run("n2-second", ["-n", "2"])
+    fresh()
+    constant, _ = run("constant", ["-p", "bench_constant"])
+    constant_n2, _ = run("constant-n2", ["-p", "bench_constant", "-n", "2"])
+    plain_base = [sys.executable, "-m", "pytest", "plain", "-q", "-p", "no:randomly"]
+    plain_base += ["-p", "no:hypothesispytest", "-p", "no:cacheprovider"]
+    timed([*plain_base, "--collect-only"], corpus, env)  # bytecode for the test modules
+    plain, _ = timed(plain_base, corpus, env)
+    plain_n2, _ = timed([*plain_base, "-n", "2"], corpus, env)
     lint = markdownlint_cli()
     files = sorted(str(p) for p in (corpus / "_posts").glob("*.md"))
     mdl, mdl_result = timed(
@@ -259,8 +282,18 @@ def main(argv: list[str] | None = None) -> int:
         f"(-n 2 cold / markdownlint-cli = {parallel / mdl:.2f}, "
         f"-n 2 second run / markdownlint-cli = {parallel_warm / mdl:.2f}; target < 1)"
     )
+    items = args.posts * 8
+    print(f"controls, {items} items with no gate work (serial / -n 2):")
+    print(
+        f"  plugin with constant cards: {constant:7.2f} s / {constant_n2:7.2f} s   "
+        f"(-n 2 speed-up {constant / constant_n2:.2f}x)"
+    )
+    print(
+        f"  plain pytest, empty tests:  {plain:7.2f} s / {plain_n2:7.2f} s   "
+        f"(-n 2 speed-up {plain / plain_n2:.2f}x; -n 2 / markdownlint-cli = {plain_n2 / mdl:.2f})"
+    )
     for entry in memory:
-        if entry.get("run") != "warm-up":
+        if entry.get("run") not in ("warm-up", "constant", "constant-n2"):
             print(
                 f"peak memory, {entry.get('run')} {entry['process']}: "
                 f"{entry['max_rss_mib']} MiB (largest child process "
