@@ -12,7 +12,9 @@ bench/grounding_speed.py), then times in one run:
 - markdownlint-cli alone over the same 1,000 files (target: the ``-n 2`` run of every
   deterministic gate is faster);
 
-and the peak memory (max RSS) of each pytest process (controller and workers).
+and the peak memory (max RSS) of each pytest process (controller and workers; the
+mermaid.js engine processes are separate and not counted). Two control runs with no gate
+work show what pytest and pytest-xdist themselves cost for the same number of items.
 
     python bench/corpus_speed.py [--posts 1000]
 
@@ -42,12 +44,9 @@ import json, os, resource
 def pytest_unconfigure(config):
     name = os.environ.get("PYTEST_XDIST_WORKER", "controller")
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # The largest child it started and waited for (a mermaid engine, the linter).
-    child_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     with open(os.environ["BENCH_MEMORY_LOG"], "a") as log:
         record = {"run": os.environ.get("BENCH_RUN"), "process": name,
-                  "max_rss_mib": round(peak_kib / 1024, 1),
-                  "largest_child_mib": round(child_kib / 1024, 1)}
+                  "max_rss_mib": round(peak_kib / 1024, 1)}
         log.write(json.dumps(record) + "\\n")
 """
 # Control runs: the same number of pytest items with no gate work, to show what pytest and
@@ -294,11 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for entry in memory:
         if entry.get("run") not in ("warm-up", "constant", "constant-n2"):
-            print(
-                f"peak memory, {entry.get('run')} {entry['process']}: "
-                f"{entry['max_rss_mib']} MiB (largest child process "
-                f"{entry['largest_child_mib']} MiB)"
-            )
+            print(f"peak memory, {entry.get('run')} {entry['process']}: {entry['max_rss_mib']} MiB")
     outcomes = {
         "serial": last_line(serial_result),
         "serial-second": last_line(warm_result),
