@@ -501,3 +501,69 @@ def test_gate_6_under_xdist_requests_each_url_once(blog: Blog, server: LinkServe
     assert server.requests("/gone") == 1
     card = blog.card("2026-01-01-p0-gate6-readability_links.json")
     assert [row["status"] for row in card["detail"]["links"]["urls"]] == ["ok", "dead"]
+
+
+RAW_SHAPES = """---
+title: T
+---
+See [docs](https://a.example/docs "Title") and ![chart](https://a.example/chart.png).
+A ``code span with [x](https://code.example/span)`` and `[y](https://code.example/one)`.
+<https://a.example/auto> and <a href="https://a.example/html">html</a>.
+
+[ref]: https://a.example/ref "Ref"
+   [ref2]: <https://a.example/ref2>
+
+```bash
+curl [z](https://code.example/fence)
+```
+
+````markdown
+```
+[w](https://code.example/nested)
+```
+````
+
+~~~
+[v](https://code.example/tilde)
+~~~
+Back in prose: [after](https://a.example/after).
+"""
+
+
+def test_raw_link_urls_skip_code_and_find_every_link_form() -> None:
+    # Unused reference definitions are no links (the parsed post has none for them).
+    urls = gate.raw_link_urls(RAW_SHAPES)
+    assert urls == [
+        "https://a.example/docs",
+        "https://a.example/chart.png",
+        "https://a.example/auto",
+        "https://a.example/html",
+        "https://a.example/after",
+    ]
+
+
+def test_raw_link_urls_match_the_parsed_links(tmp_path: Path) -> None:
+    path = write_post(tmp_path / "_posts", "2026-01-01-p.md", RAW_SHAPES.split("---\n", 2)[2])
+    parsed = {link.url for link in gate.links_in(parse_post(path)) if link.kind != "liquid"}
+    assert set(gate.raw_link_urls(path.read_text(encoding="utf-8"))) == parsed
+
+
+def test_the_url_batch_requests_nothing_shown_only_as_code(
+    tmp_path: Path, server: LinkServer
+) -> None:
+    in_code = server.ok("/in-code")
+    linked = server.ok("/linked")
+    folder = tmp_path / "_posts"
+    paths = (
+        write_post(folder, "2026-01-01-a.md", f"{EASY}\n\n```text\n[x]({in_code})\n```\n"),
+        write_post(
+            folder, "2026-01-02-b.md", f"{EASY}\n\nSee `[x]({in_code})` and [y]({linked}).\n"
+        ),
+    )
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    context = ctx(tmp_path, paths, run_dir, allow_hosts=(server.allow,))
+    for path in paths:
+        assert gate.check(parse_post(path), context).verdict == "PASS"
+    assert server.requests("/in-code") == 0
+    assert server.requests("/linked") == 1

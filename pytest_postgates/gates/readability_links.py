@@ -58,7 +58,7 @@ import pyphen
 import yaml
 
 from pytest_postgates import links as linkcheck
-from pytest_postgates.post import Post, parse_post
+from pytest_postgates.post import Post
 from pytest_postgates.scorecard import Finding, Scorecard
 
 if TYPE_CHECKING:
@@ -640,14 +640,66 @@ def find_site_root(post: Post) -> Path:
 
 
 # =========================================================================== external
+_RAW_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_RAW_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# Link destinations as CommonMark and HTML write them: [text](url), ![alt](url), <scheme:...>
+# autolinks and href/src attributes. Reference definitions are left to the gate: one is a
+# link only where its label is used, and the batch must not request what no gate judges.
+_RAW_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>")
+_RAW_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:")
+
+
+def raw_link_urls(text: str) -> list[str]:
+    """Link destinations read from a post's text without a Markdown parse, outside fenced
+    code and code spans.
+
+    Only a prefetch for the run's URL batch, like the mermaid batch of gate 1: a URL this
+    misses is checked when its post is gated, from the exact links of the parsed post.
+    Parsing every post for the batch, in one process while the other workers wait, cost
+    as much as parsing them all again for their own gates."""
+    urls: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        opener = _RAW_FENCE_OPEN.match(line)
+        if fence is not None:
+            stripped = line.strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                fence = None
+            continue
+        if opener:
+            fence = opener.group(1)
+            continue
+        if _RAW_DEFINITION.match(line):
+            continue
+        line = _RAW_CODE_SPAN.sub("", line)
+        for match in _RAW_LINK.finditer(line):
+            urls.append(match.group(1) or match.group(2))
+        for match in _HTML_URL.finditer(line):
+            urls.append((match.group(1) if match.group(1) is not None else match.group(2)).strip())
+    return urls
+
+
 def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
-    """Every external URL of every collected post (the batch the checker answers)."""
+    """The external URLs of every collected post (the batch the checker answers)."""
     urls: dict[str, None] = {}
     for path in paths:
-        post = parse_post(path)
-        if post.fatal_problems:
+        try:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError:  # an unreadable post gets its own ERROR item
             continue
-        urls.update(dict.fromkeys(_external_urls_of(post, site_index(path, paths))))
+        site = site_index(path, paths)
+        for url in raw_link_urls(text.replace("\r\n", "\n")):
+            if not is_external(url):
+                continue
+            url = external_url(url)
+            if linkcheck.url_problem(url):
+                continue
+            try:
+                if site.is_own_host(urlsplit(url).hostname):
+                    continue
+            except ValueError:
+                continue
+            urls[url] = None
     return list(urls)
 
 
