@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_postgates import links
 from pytest_postgates.batch import RunBatches
@@ -567,3 +569,42 @@ def test_the_url_batch_requests_nothing_shown_only_as_code(
         assert gate.check(parse_post(path), context).verdict == "PASS"
     assert server.requests("/in-code") == 0
     assert server.requests("/linked") == 1
+
+
+_SEGMENT_KINDS = st.sampled_from(["link", "image", "autolink", "html", "span", "fence", "tilde"])
+
+
+@given(
+    st.lists(st.tuples(_SEGMENT_KINDS, st.integers(0, 999)), max_size=12),
+    st.booleans(),
+)
+def test_raw_link_urls_find_prose_links_and_nothing_in_code(
+    segments: list[tuple[str, int]], crlf: bool
+) -> None:
+    lines, expected = [], []
+    for kind, number in segments:
+        url = f"https://h{number}.example/p{number}"
+        if kind == "link":
+            lines.append(f"Read [this]({url}) now.")
+        elif kind == "image":
+            lines.append(f"![alt]({url})")
+        elif kind == "autolink":
+            lines.append(f"Go to <{url}>.")
+        elif kind == "html":
+            lines.append(f'<p><a href="{url}">x</a></p>')
+        elif kind == "span":
+            lines.append(f"Code: `` [x]({url}) `` and `<{url}>`.")
+        elif kind == "fence":
+            lines += ["```text", f"[x]({url})", "```"]
+        else:
+            lines += ["~~~~", "```", f"<{url}>", "```", "~~~~"]
+        if kind in ("link", "image", "autolink", "html"):
+            expected.append(url)
+        lines.append("")
+    text = ("\r\n" if crlf else "\n").join(lines)
+    assert gate.raw_link_urls(text.replace("\r\n", "\n")) == expected
+
+
+@given(st.text(max_size=400))
+def test_raw_link_urls_never_raise(text: str) -> None:
+    assert isinstance(gate.raw_link_urls(text), list)
