@@ -60,12 +60,12 @@ class PostScopeScheduling(LoadScopeScheduling):
     def _reschedule(self, node: WorkerController) -> None:
         if node.shutting_down:
             return
+        while self.workqueue and self._pending_of(self.assigned_work[node]) <= MIN_QUEUED_ITEMS:
+            self._assign_work_unit(node)
         if not self.workqueue:
+            # A worker holds its last item back until it is told whether more will come,
+            # so once nothing is left to send it must hear so now, or it waits forever.
             node.shutdown()
-            return
-        if self._pending_of(self.assigned_work[node]) > MIN_QUEUED_ITEMS:
-            return
-        self._assign_work_unit(node)
 
     def _assign_work_unit(self, node: WorkerController) -> None:
         assert self.workqueue
@@ -77,5 +77,28 @@ class PostScopeScheduling(LoadScopeScheduling):
         )
 
     def remove_node(self, node: WorkerController) -> str | None:
+        """Forget a worker that finished or crashed. After a crash, xdist reports the item
+        it was running as failed; as in xdist's "load" mode that item is not run again (a
+        deterministic crash would take down every replacement worker). The rest of its post
+        and the posts queued behind it go back to the front of the queue."""
         self._positions.pop(node, None)
-        return super().remove_node(node)
+        workload = self.assigned_work.pop(node)
+        crashed = next(
+            (
+                (scope, nodeid)
+                for scope, unit in workload.items()
+                for nodeid, completed in unit.items()
+                if not completed
+            ),
+            None,
+        )
+        if crashed is None:
+            return None
+        scope, crashitem = crashed
+        workload[scope][crashitem] = True
+        for unfinished in reversed([s for s, unit in workload.items() if not all(unit.values())]):
+            self.workqueue[unfinished] = workload[unfinished]
+            self.workqueue.move_to_end(unfinished, last=False)
+        for other in list(self.assigned_work):
+            self._reschedule(other)
+        return crashitem

@@ -238,5 +238,45 @@ def test_scheduler_names_the_item_a_crashed_worker_was_running() -> None:
     scheduler.mark_test_complete(nodes[0], first)
     crashed = scheduler.remove_node(nodes[0])  # type: ignore[arg-type]
     assert crashed == collection[nodes[0].sent[1]]
-    # Its unfinished posts go back to the queue for the other worker.
-    assert any(scope for scope in scheduler.workqueue)
+    # The rest of the crashed post goes back to the front of the queue, without the item
+    # that crashed (xdist reports it as failed; running it again would crash again).
+    scope = crashed.split("::")[0]
+    assert next(iter(scheduler.workqueue)) == scope
+    unit = scheduler.workqueue[scope]
+    assert unit[crashed] is True
+    assert sum(not done for done in unit.values()) == 6
+
+
+CRASH_CONFTEST = """
+import os
+import pytest_postgates.runner as runner
+
+_original = runner.PostRun._evaluate
+
+
+def crashing(self, spec):
+    if self.path.name == "crash.md" and spec.name == "call_graph_claims":
+        os._exit(3)  # a native crash of the worker, mid-post
+    return _original(self, spec)
+
+
+runner.PostRun._evaluate = crashing
+"""
+
+
+def test_a_crashed_worker_fails_its_item_and_the_rest_still_runs(
+    pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    for name in ("a", "b", "c", "d", "e", "f"):
+        blog.post(f"{name}.md")
+    blog.post("crash.md")
+    pytester.makeconftest(CRASH_CONFTEST)
+    result = pytester.runpytest_subprocess("-n", "2", "-p", "no:randomly")
+    result.stdout.fnmatch_lines(["*crash.md::call_graph_claims*"])
+    # The crashed item fails and is not run again; its post's earlier gate and every
+    # other post still ran (on the surviving worker or the replacement).
+    result.assert_outcomes(passed=7, xpassed=6, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*worker 'gw*' crashed while running*crash.md::call_graph_claims*"]
+    )
