@@ -670,15 +670,41 @@ def _usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def _free_cpus() -> int:
-    """CPUs not already busy (usable CPUs minus the 1-minute load average). On a busy
-    machine a second worker only competes with the first: measured on 2 CPUs under a load
-    of 2-3, one worker parsed the corpus faster than two."""
+def _cpu_times() -> tuple[int, int]:
+    """(idle, total) jiffies of all CPUs since boot, from Linux's /proc/stat."""
+    with open("/proc/stat", encoding="ascii") as stream:
+        values = [int(value) for value in stream.readline().split()[1:]]
+    return values[3] + values[4], sum(values)  # idle + iowait
+
+
+def _idle_cpus(interval: float = 0.1) -> float | None:
+    """How many CPUs were idle over the last ``interval`` seconds; None where /proc/stat
+    cannot tell (not Linux)."""
     try:
-        busy = os.getloadavg()[0]
-    except (AttributeError, OSError):  # pragma: no cover - not on every platform
-        busy = 0.0
-    return max(1, round(_usable_cpus() - busy))
+        idle_before, total_before = _cpu_times()
+        time.sleep(interval)
+        idle_after, total_after = _cpu_times()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total_after <= total_before:
+        return None
+    share = (idle_after - idle_before) / (total_after - total_before)
+    return share * (os.cpu_count() or 1)
+
+
+def _free_cpus() -> int:
+    """CPUs not busy right now. On a busy machine a second engine only competes with the
+    first: measured on 2 CPUs under a load of 2-3, one engine parsed the corpus faster than
+    two. Measured over a tenth of a second rather than from the load average, which lags a
+    minute behind: right after one test run it would still count that run's work (and
+    under xdist, the workers waiting for this batch are not busy)."""
+    idle = _idle_cpus()
+    if idle is None:
+        try:
+            idle = _usable_cpus() - os.getloadavg()[0]
+        except (AttributeError, OSError):  # pragma: no cover - not on every platform
+            idle = float(_usable_cpus())
+    return max(1, min(_usable_cpus(), round(idle)))
 
 
 class MermaidParser:

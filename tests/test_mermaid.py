@@ -302,3 +302,28 @@ def test_condense_keeps_mermaids_words_and_drops_the_caret_excerpt() -> None:
     )
     assert condense(message) == "Parse error on line 3: Expecting 'LINK', 'UNICODE_TEXT', got '1'"
     assert condense("No diagram type detected") == "No diagram type detected"
+
+
+def test_free_cpus_come_from_current_idle_time_not_the_load_average(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    readings = iter([(100, 1000), (100 + 150, 1000 + 200)])  # idle 150 of 200 jiffies
+    monkeypatch.setattr(mermaid, "_cpu_times", lambda: next(readings))
+    monkeypatch.setattr(mermaid.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(mermaid.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(mermaid, "_usable_cpus", lambda: 4)
+    monkeypatch.setattr(mermaid.os, "getloadavg", lambda: (9.0, 9.0, 9.0))  # stale: ignored
+    assert mermaid._free_cpus() == 3  # 75% of 4 CPUs idle
+    # Without /proc/stat the load average decides; never fewer than one engine.
+    monkeypatch.setattr(mermaid, "_cpu_times", lambda: (_ for _ in ()).throw(OSError()))
+    assert mermaid._free_cpus() == 1
+    monkeypatch.setattr(mermaid.os, "getloadavg", lambda: (1.2, 1.0, 1.0))
+    assert mermaid._free_cpus() == 3
+
+
+def test_cpu_times_read_this_machine() -> None:
+    if not Path("/proc/stat").exists():
+        pytest.skip("no /proc/stat on this platform")
+    idle, total = mermaid._cpu_times()
+    assert 0 <= idle <= total
+    assert 1 <= mermaid._free_cpus() <= mermaid._usable_cpus()

@@ -58,7 +58,7 @@ import pyphen
 import yaml
 
 from pytest_postgates import links as linkcheck
-from pytest_postgates.post import Post
+from pytest_postgates.post import Post, load_yaml
 from pytest_postgates.scorecard import Finding, Scorecard
 
 if TYPE_CHECKING:
@@ -229,8 +229,6 @@ class Link:
     kind: str  # link, image, autolink, html, liquid
 
 
-# libyaml's safe loader where available: front matter of every post is read for the index.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _HTML_URL = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 _LIQUID_LINK = re.compile(r"\{%-?\s*(post_url|link)\s+(\S+?)\s*-?%\}")
 
@@ -416,7 +414,7 @@ def _site_config(config: Path | None, stamp: int) -> dict[str, Any]:
     if config is None:
         return {}
     try:
-        data = yaml.load(config.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
+        data = load_yaml(config.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -457,7 +455,7 @@ def _front_matter(path: Path, stamp: tuple[int, int]) -> dict[str, Any]:
                 if line.strip() in ("---", "...") or number > 500:
                     break
                 lines.append(line)
-        data = yaml.load("".join(lines), Loader=_SAFE_LOADER)
+        data = load_yaml("".join(lines))
     except (OSError, yaml.YAMLError, RecursionError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
