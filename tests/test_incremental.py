@@ -126,8 +126,14 @@ def test_sigint_mid_corpus_leaves_no_partial_files(blog: pytest.Pytester) -> Non
         "@pytest.fixture(autouse=True)\ndef slow():\n    time.sleep(0.01)\n"
     )
     env = dict(os.environ, PYTEST_ADDOPTS="-p no:hypothesispytest --postgates-only=11,13")
+    # A background job inherits SIGINT as ignored, and Python then installs no handler for
+    # it: the child installs Python's own, so the signal below is a Ctrl-C wherever CI runs.
+    launcher = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['pytest', '-q', '_posts']; runpy.run_module('pytest', run_name='__main__')"
+    )
     process = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-q", "_posts"],
+        [sys.executable, "-c", launcher],
         cwd=blog.path,
         env=env,
         stdout=subprocess.PIPE,
