@@ -6,9 +6,10 @@ scheduled as in xdist's default "load" mode.
 
 xdist's ``LoadScopeScheduling`` keeps every finished work unit in its books and scans all
 of them after each test, and looks each test's index up by a linear search: quadratic in
-the number of posts, which on a 1,000-post corpus cost the controller more CPU than the
-gates cost the workers. This subclass forgets finished units, indexes collections once,
-and keeps a few posts queued on each worker so that none waits for the controller.
+the number of posts (about 6 s of the controller's CPU on 1,000 posts). This subclass
+forgets finished units, indexes collections once, keeps a few posts queued on each worker so
+that none waits for the controller, and handles a crashed worker as xdist's "load" mode
+does (see :meth:`PostScopeScheduling.remove_node`).
 """
 
 from __future__ import annotations
