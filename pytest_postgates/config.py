@@ -39,6 +39,16 @@ class Judge:
     weight: float = 1.0
 
 
+@dataclass(frozen=True)
+class GroundingRepo:
+    """One more repository gate 2 grounds tokens against (``repos``): a token it holds is
+    ``external`` to the configured repository, with this name in the scorecard."""
+
+    name: str
+    path: Path
+    ref: str = "HEAD"
+
+
 class SettingsError(ValueError):
     """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
 
@@ -95,6 +105,7 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    repos: tuple[GroundingRepo, ...] = ()
 
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
@@ -144,6 +155,7 @@ KEYS: dict[str, str] = {
     "hhem_threshold": "float",
     "repomap_budget": "int",
     "gates": "gates",
+    "repos": "repos",
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
 
@@ -238,6 +250,32 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
                 )
             )
         return tuple(judges)
+    if kind == "repos":
+        if not isinstance(value, (list, tuple)):
+            raise fail("an array of tables [[tool.postgates.repos]] with name, path and ref")
+        repos = []
+        for entry in value:
+            if not isinstance(entry, Mapping):
+                raise fail("tables with name, path and (optionally) ref")
+            extra = set(entry) - {"name", "path", "ref"}
+            missing = {"name", "path"} - set(entry)
+            if extra or missing:
+                raise SettingsError(
+                    f"postgates repos entry {entry.get('name', '?')!r}: "
+                    + (f"unknown keys {sorted(extra)} " if extra else "")
+                    + (f"missing keys {sorted(missing)}" if missing else "")
+                )
+            repos.append(
+                GroundingRepo(
+                    name=_convert("repos.name", "str", entry["name"], base),
+                    path=_convert("repos.path", "path", entry["path"], base),
+                    ref=_convert("repos.ref", "str", entry.get("ref", "HEAD"), base),
+                )
+            )
+        names = [repo.name for repo in repos]
+        if len(set(names)) != len(names):
+            raise fail("repositories with distinct names")
+        return tuple(repos)
     if kind == "gates":
         if not isinstance(value, Mapping):
             raise fail("a table of gate names")

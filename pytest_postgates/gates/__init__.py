@@ -17,6 +17,12 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError, RepoEvidence, find_repo_root, load_repo_evidence
+from pytest_postgates.evidence.grounding import (
+    Dependencies,
+    NamedIndex,
+    dependencies_of,
+    open_extra_repos,
+)
 from pytest_postgates.evidence.index import RepoIndex, open_index
 from pytest_postgates.evidence.lint_rules import LintRules, extract_lint_rules
 from pytest_postgates.results import ResultCache
@@ -36,6 +42,8 @@ class EvidenceCache:
         self._by_root: dict[Path, RepoEvidence | GitError] = {}
         self._indexes: dict[Path, RepoIndex] = {}
         self._lint: dict[Path, LintRules | None] = {}
+        self._extra: dict[tuple[Path, Path], list[NamedIndex] | GitError] = {}
+        self._deps: dict[tuple[Path, str], Dependencies] = {}
 
     def root_for(self, post_path: Path) -> Path:
         """The repository a post is grounded against: the configured one, else the git
@@ -86,6 +94,32 @@ class EvidenceCache:
             except ValueError:
                 continue
         return tuple(folders)
+
+    def extra_indexes_for(self, post_path: Path) -> list[NamedIndex]:
+        """Gate 2's more repositories (``repos``, then the one holding the post when it is
+        not the configured one), each indexed at its ref."""
+        primary = self.for_post(post_path).root
+        folder = post_path.resolve().parent
+        cached = self._extra.get((primary, folder))
+        if cached is None:
+            try:
+                repos = [(r.name, r.path, r.ref) for r in self.settings.repos]
+                cached = [
+                    NamedIndex(name, open_index(root, commit, self.cache_dir, ()))
+                    for name, root, commit in open_extra_repos(repos, primary, post_path, None)
+                ]
+            except GitError as exc:
+                cached = exc
+            self._extra[(primary, folder)] = cached
+        if isinstance(cached, GitError):
+            raise cached
+        return cached
+
+    def dependencies_for(self, index: RepoIndex) -> Dependencies:
+        key = (index.root, index.commit)
+        if key not in self._deps:
+            self._deps[key] = dependencies_of(index)
+        return self._deps[key]
 
     def lint_rules_for(self, post_path: Path) -> LintRules | None:
         """Lint-rule evidence when ``lint_rule_prefix`` and ``lint_rules_dir`` are set."""
