@@ -233,6 +233,24 @@ _IMPORT_NAMES = re.compile(
 _REQUIRE_NAMES = re.compile(
     r"""\b(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)"""
 )
+# Names a sample gives to its own things: the value of a naming key (`name: "x"`,
+# `toolName: 'x'`, `collections: ["a", "b"]`), a tool defined as an object key
+# (`lookup: tool({`), a route the sample registers (`app.get("/health", ...)`). The values
+# of keys such as `model` or `provider` are never among them: those name the product's.
+_NAMING_KEY = re.compile(
+    r"""\b(?:name|id|toolName|tool|tools|collection|collections|index|indexName|namespace"""
+    r"""|dangerousActions|serverId|serverName|sessionId|userId|label|event|eventName|channel"""
+    r"""|queue|topic|bucket|table)\s*[:=]\s*(\[[^\]]*\]|(['"`])[^'"`\n]+\2)"""
+)
+_STRING = re.compile(r"""(['"`])([^'"`\n]+)\1""")
+_TOOL_KEY = re.compile(
+    r"""^\s*["']?([A-Za-z_$][\w$-]*)["']?\s*:\s*(?:(?:create|define)?[Tt]ool\s*\(|\{\s*\}?,?\s*$"""
+    r"""|\{\s*description\b)""",
+    re.M,
+)
+_ROUTE_REGISTRATION = re.compile(
+    r"""\.(?:get|post|put|patch|delete|all|use|route|head|options)\(\s*(['"`])(/[^'"`\n]*)\1"""
+)
 DATA_LANGS = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml"})
 
 
@@ -283,6 +301,12 @@ def post_definitions(
                 for part in match.group(1).split("."):
                     declared.setdefault(part, fence.start_line)
             continue
+        for match in _NAMING_KEY.finditer(content):
+            for literal in _STRING.finditer(match.group(1)):
+                declared.setdefault(literal.group(2), fence.start_line)
+        for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION):
+            for match in pattern.finditer(content):
+                declared.setdefault(match.group(match.lastindex or 1), fence.start_line)
         for pattern in _DECLARATIONS:
             for match in pattern.finditer(content):
                 name = match.group(1)

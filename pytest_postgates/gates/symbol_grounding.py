@@ -562,6 +562,8 @@ def presented_as_product(
         first = text.lstrip("./").split("/", 1)[0]
         if first in SOURCE_ROOTS or repos.primary.index.match_path(first + "/"):
             return True  # a path into the product's tree is a claim about it
+    if MODEL_ID.match(text):
+        return True  # a model id is a claim about the product's catalogue
     bare_name = re.split(r"[.(]", text.lstrip("."), maxsplit=1)[0]
     if bare_name in definitions.product_imports or head in definitions.product_imports:
         return True
@@ -598,6 +600,16 @@ def not_a_reference(
             return "builtin", f"a built-in method ({'.'.join(parts)})"
         if len(parts) > 1 and parts[0] in BUILTIN_GLOBALS and parts[0].lower() not in names:
             return "builtin", f"a member of the built-in {parts[0]}"
+    if LATEX_COMMAND.match(text):
+        return "markup", "a LaTeX command, not a name"
+    if "/" in text and all(part in SYNTAX_WORDS for part in text.split("/")):
+        return "syntax", "language keywords, not a path"
+    package = re.fullmatch(r"@([a-z0-9][\w.-]*)/([a-z0-9][\w.-]*)", text)
+    if package and not any(n.lower() in text.lower() for n in repos.product_names if len(n) > 2):
+        scope = "@" + package.group(1)
+        product_scopes = {n.split("/")[0] for n in repos.product_names if n.startswith("@")}
+        if scope not in product_scopes:
+            return "other-package", f"a package of the {scope} scope, not the product's"
     if PLACEHOLDER.search(text) and not is_route_template(text):
         return "placeholder", "a placeholder, not a name"
     if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*"):
@@ -618,6 +630,10 @@ def not_a_reference(
 
 
 _GLOB_TOKEN = re.compile(r"[*?]")
+# `gpt-4o`, `claude-sonnet-4-6`, `openai/gpt-4o:nitro`: letters, a dash or slash, a digit.
+MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
+LATEX_COMMAND = re.compile(r"^\\[A-Za-z]+(?:\{[^}]*\})*$")
+SYNTAX_WORDS = frozenset("if else elif try catch finally for while do switch case".split())
 CUE_WINDOW = 60
 # Folders a path in prose names as the product's own source tree.
 SOURCE_ROOTS = frozenset("src lib test tests docs packages scripts bin dist examples".split())
@@ -631,6 +647,11 @@ def defined_in_post(
     callee = CALL.sub(lambda m: m.group("callee"), text).strip()
     chain = _normalise_chain(callee)
     if not MEMBER_CHAIN.match(chain) and not MEMBER_CHAIN.match(callee):
+        line = definitions.declared.get(text)  # a literal the sample names (`crop-guides`)
+        if line is not None and not presented_as_product(
+            text, sentence, offset, repos, definitions
+        ):
+            return f"fence at line {line}"
         return None
     parts = [p for p in chain.split(".") if p]
     if not parts:
