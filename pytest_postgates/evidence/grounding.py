@@ -57,6 +57,7 @@ class Dependencies:
     """Package names a repository declares (manifests) or locks (lock files)."""
 
     names: dict[str, str] = field(default_factory=dict)  # package name -> declaring file
+    direct: set[str] = field(default_factory=set)  # declared in a manifest, not only locked
 
     def source(self, name: str) -> str | None:
         return self.names.get(name)
@@ -85,7 +86,13 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
     deps = Dependencies()
 
     def add(name: str, source: str) -> None:
-        if name and name not in deps.names:
+        base = source.rsplit("/", 1)[-1]
+        if base in ("package.json", "pyproject.toml", "Cargo.toml") or base.startswith(
+            "requirements"
+        ):
+            deps.direct.add(name)
+            deps.names[name] = source  # a manifest is the better citation than a lock file
+        elif name and name not in deps.names:
             deps.names[name] = source
 
     for path in index.text_paths:

@@ -678,12 +678,25 @@ def external(text: str, kind: str, repos: Repos) -> tuple[str, str] | None:
         found, _ = ground_in(extra.index, text, kind, None)
         if found:
             return extra.name, found.where
+    return _dependency(text, repos)
+
+
+def _dependency(text: str, repos: Repos) -> tuple[str, str] | None:
+    """(repository, where) when the token names a package some repository depends on
+    (never the product's own package)."""
     package = _package_of(text)
-    if package:
-        for name, deps in repos.dependencies:
-            source = deps.source(package)
-            if source:
-                return name, f"dependency {package} ({source})"
+    if not package or package.lower() in {n.lower() for n in repos.product_names}:
+        return None
+    if package != text and MODEL_ID.match(text):
+        return None  # `openai/gpt-4o` is a model id, not a module of the openai package
+    for name, deps in repos.dependencies:
+        source = deps.source(package)
+        if not source:
+            continue
+        # A name only a lock file holds is a transitive dependency: a plain word there
+        # (`retry`, `debug`) says nothing about the token, a distinctive name does.
+        if package in deps.direct or re.search(r"[-@/.]", package):
+            return name, f"dependency {package} ({source})"
     return None
 
 
@@ -714,6 +727,11 @@ def judge(
                            repo=primary.name, rule="as-written")
         names = ", ".join(invisible_characters(text))
         return verdict("ungrounded", reason=f"holds invisible {names}; not found as written")
+    dependency = _dependency(text, repos)
+    if dependency:
+        # A package the repository depends on is another product, even though its name is
+        # written in the manifest.
+        return verdict("external", repo=dependency[0], where=dependency[1])
     found, why = ground_in(primary.index, text, kind, repos.lint)
     if found:
         return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
