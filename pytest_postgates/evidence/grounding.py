@@ -229,7 +229,7 @@ _DECLARATIONS = (
 # A method of a class body: `name(args) {` or `async name(args): T {` at a line start.
 _METHOD = re.compile(
     r"^\s*(?:(?:public|private|protected|static|async|readonly|override)\s+)*"
-    r"([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*(?::\s*[^{;]{1,120})?\{\s*$",
+    r"([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*(?::\s*[^{;=]{1,120})?\{",
     re.M,
 )
 _CLASS_BLOCK = re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)[^{]*\{")
@@ -361,7 +361,7 @@ def route_pattern(token: str) -> re.Pattern[bytes] | None:
     """A pattern matching the route in any parameter notation; None when no static part
     is left to anchor it (a template of parameters only claims nothing checkable)."""
     parts = _PARAM.split(token)
-    if not any(re.search(r"[A-Za-z]{2,}", part) for part in parts):
+    if not any(re.search(r"[A-Za-z][A-Za-z0-9]", part) for part in parts):
         return None
     body = _ANY_PARAM.join(re.escape(part) for part in parts)
     return re.compile(body.encode("utf-8"))

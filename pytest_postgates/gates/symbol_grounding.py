@@ -507,14 +507,18 @@ def _assignment(index: RepoIndex, match: re.Match[str]) -> tuple[Grounding | Non
     found, why = _chain(index, name, "symbol")
     if found is None:
         return None, why
-    variants = {value, value.replace("_", "")} if NUMBER_LITERAL.match(value) else {value}
     value_quoted = QUOTED.match(value)
-    if value_quoted:
-        variants.add(value_quoted.group(2))
+    if NUMBER_LITERAL.match(value):
+        # Digit separators are spelling: 15000, 15_000 and 15,000 are one value.
+        digits = value.replace("_", "").replace(",", "")
+        spelled = r"[_,]?".join(re.escape(d) for d in digits)
+        wanted = re.compile(rf"(?<![\w.]){spelled}(?![\w]|\.\d)".encode())
+    else:
+        literal = value_quoted.group(2) if value_quoted else value
+        wanted = re.compile(re.escape(literal.encode()))
     last = name.split(".")[-1].encode()
     for file_id in sorted(index.files_with_word(last)):
-        data = index.file_bytes(file_id)
-        if any(v.encode() in data for v in variants if v):
+        if wanted.search(index.file_bytes(file_id)):
             return Grounding(index.text_paths[file_id], "assignment-same-file"), ""
     return None, f"{name!r} exists but no file holding it also holds the value {value!r}"
 
@@ -538,7 +542,11 @@ def _sentence(post: Post, token: Token) -> tuple[str, int]:
     at = line.find(token.text)
     if at < 0:
         return line, -1
-    starts = [m.end() for m in re.finditer(r"[.!?]\s+(?=[A-Z`*(\[])", line[:at])]
+    starts = [
+        m.end()
+        for m in re.finditer(r"[.!?]\s+(?=[A-Z`*(\[])", line[:at])
+        if not ABBREVIATION.search(line[: m.start() + 1])
+    ]
     start = starts[-1] if starts else 0
     end_match = re.search(r"[.!?](?:\s+[A-Z`*(\[]|\s*$)", line[at + len(token.text) :])
     end = at + len(token.text) + end_match.start() + 1 if end_match else len(line)
@@ -635,6 +643,8 @@ MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
 LATEX_COMMAND = re.compile(r"^\\[A-Za-z]+(?:\{[^}]*\})*$")
 SYNTAX_WORDS = frozenset("if else elif try catch finally for while do switch case".split())
 CUE_WINDOW = 60
+ABBREVIATION = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bincl)\.$", re.I)
+PURE_PLACEHOLDER = re.compile(r"^<[\w .:-]+>$")
 # Folders a path in prose names as the product's own source tree.
 SOURCE_ROOTS = frozenset("src lib test tests docs packages scripts bin dist examples".split())
 
@@ -727,6 +737,8 @@ def judge(
                            repo=primary.name, rule="as-written")
         names = ", ".join(invisible_characters(text))
         return verdict("ungrounded", reason=f"holds invisible {names}; not found as written")
+    if PURE_PLACEHOLDER.match(text):
+        return verdict("not-a-reference", rule="placeholder", reason="a placeholder, not a name")
     dependency = _dependency(text, repos)
     if dependency:
         # A package the repository depends on is another product, even though its name is
@@ -875,8 +887,9 @@ def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
     suppressed = sum(
         1 for s in card.detail.get("suppressed", []) if s.get("code", "UNGROUNDED") == "UNGROUNDED"
     )
-    claims_key = "claims" if "claims" in card.detail else "total"
-    claims = card.detail[claims_key] - suppressed
+    # Suppressed tokens leave both the token count and the claims.
+    total = card.detail["total"] - suppressed
+    claims = card.detail.get("claims", card.detail["total"]) - suppressed
     grounded = card.detail["grounded"]
     pct = round(grounded / claims * 1000) / 10 if claims else 100.0
     threshold = card.detail["threshold"]
@@ -886,10 +899,12 @@ def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
     kept_lines = {f.line for f in kept if f.code == "UNGROUNDED"}
     detail = dict(card.detail)
     detail.update(
-        {claims_key: claims},
+        total=total,
         grounded_pct=pct,
         ungrounded=[u for u in detail["ungrounded"] if u["line"] in kept_lines],
     )
+    if "claims" in detail:
+        detail["claims"] = claims
     comparison = ">=" if pct >= threshold else "<"
     summary = (
         f"{grounded}/{claims} claims grounded ({pct}% {comparison} {threshold}%), "
