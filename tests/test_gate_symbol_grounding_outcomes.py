@@ -400,12 +400,13 @@ def test_not_a_reference_rules(
         "For example, set the model to `gpt-9.9-ultra`.",
         # A cue about something else in the sentence does not reach the token.
         "For example, the team reviewed every draft by hand before they shipped `renderAvatar`.",
+        "There is no special `code` strategy in `ChunkingStratagy`.",
     ],
 )
 def test_cues_never_ground_the_products_api(
     sentence: str, tmp_path: Path, ctx: GateContext
 ) -> None:
-    token = sentence.split("`")[1]
+    token = sentence.split("`")[-2]
     card = _card(sentence + "\n", tmp_path, ctx)
     assert _outcome(card, token)[0] == "ungrounded"
 

@@ -622,19 +622,38 @@ def not_a_reference(
         return "placeholder", "a placeholder, not a name"
     if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*"):
         return "glob", "a file-name pattern, not a file"
-    if not presented_as_product(text, sentence, offset, repos, definitions):
-        if NEGATED_CUE.search(sentence):
+    if offset >= 0 and not presented_as_product(text, sentence, offset, repos, definitions):
+        # A cue decides only for the token it introduces: just before it ("there is no
+        # `x`", "a tool named `x`", "e.g. `x`"), or right after it ("`x` has never
+        # existed", "`x`, for example"), with nothing between them but a list of other
+        # code spans; a cue elsewhere in the sentence is about something else.
+        before = sentence[max(0, offset - CUE_WINDOW) : offset]
+        after = sentence[offset + len(text) : offset + len(text) + CUE_WINDOW]
+        if _cue_before(NEGATED_CUE, before) or _cue_after(NEGATED_CUE, after):
             return "negated", "the sentence says it does not exist"
-        # The cue introduces this token: just before it ("a tool named `x`", "e.g. `x`"),
-        # or right after it ("`x`, for example"); a cue elsewhere in the sentence is about
-        # something else.
-        before = sentence[max(0, offset - CUE_WINDOW) : offset] if offset >= 0 else ""
-        after = sentence[offset + len(text) : offset + len(text) + 24] if offset >= 0 else ""
-        if HYPOTHETICAL_CUE.search(before) or re.match(
+        if _cue_before(HYPOTHETICAL_CUE, before) or re.match(
             r"^`?\)?,?\s*(?:for example|for instance|e\.g\.)", after, re.I
         ):
             return "hypothetical", "the sentence presents it as an example, not a real name"
     return None
+
+
+# Between a cue and its token: other code spans of the same list, and these small words.
+_LIST_GLUE = re.compile(r"^(?:\s|,|\(|:|`[^`]*`|\b(?:or|and|nor|a|an|the|any|special)\b)*`?$", re.I)
+
+
+def _cue_before(cue: re.Pattern[str], before: str) -> bool:
+    matches = list(cue.finditer(before))
+    return bool(matches) and _LIST_GLUE.match(before[matches[-1].end() :]) is not None
+
+
+def _cue_after(cue: re.Pattern[str], after: str) -> bool:
+    match = cue.search(after)
+    if match is None:
+        return False
+    gap = after[: match.start()]
+    glue = r"`?\s*(?:\b(?:has|have|had|is|was|does|did|simply|just)\b\s*)*"
+    return re.fullmatch(glue, gap) is not None
 
 
 _GLOB_TOKEN = re.compile(r"[*?]")
