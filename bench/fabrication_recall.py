@@ -93,6 +93,9 @@ class Repository:
             "/".join(p.split("/")[:i]) for p in self.paths for i in range(1, p.count("/") + 1)
         }
         self._known: dict[str, bool] = {}
+        # An exact "present" answer known without git (the gate's own index of the text
+        # files): such a text is refused at once; every "absent" is still asked of git.
+        self.present_hint: Callable[[str], bool] | None = None
 
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
@@ -108,27 +111,40 @@ class Repository:
             self._known[text] = found.returncode == 0
         return self._known[text]
 
-    def prefetch(self, texts: Iterable[str]) -> None:
-        """Answer many ``holds`` at once: one ``git grep -F -o`` prints what matched. A text
-        that only occurs inside a longer printed match is hidden by ``-o``, so every text
-        a printed match contains is asked again on its own."""
-        todo = sorted({t for t in texts if t and t not in self._known and "\n" not in t})
-        if not todo:
-            return
+    def any_holds(self, texts: Sequence[str]) -> bool:
+        """``git grep -F -q`` with every text as a pattern: whether any one occurs."""
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
-            handle.write("\n".join(todo) + "\n")
+            handle.write("\n".join(texts) + "\n")
         try:
-            found = self._git("grep", "-F", "-o", "-h", "-a", "-f", handle.name, self.ref, "--")
+            found = self._git("grep", "-q", "-F", "-f", handle.name, self.ref, "--")
         finally:
             os.unlink(handle.name)
-        printed = set(found.stdout.decode("utf-8", "replace").splitlines())
-        for text in todo:
-            if text in printed:
-                self._known[text] = True
-            elif not any(text in match for match in printed):
-                self._known[text] = False
+        return found.returncode == 0
+
+    def prefetch(self, texts: Iterable[str], batch: int = 64) -> None:
+        """Answer many ``holds`` at once by group testing: a batch in which nothing occurs
+        is settled by one ``git grep``; a batch with a hit is split in halves until each
+        text that occurs is found on its own (inventions are mostly absent)."""
+        todo = sorted({t for t in texts if t and t not in self._known and "\n" not in t})
+        if self.present_hint is not None:
+            for text in todo:
+                if self.present_hint(text):
+                    self._known[text] = True
+            todo = [t for t in todo if t not in self._known]
+
+        def settle(group: list[str]) -> None:
+            if len(group) == 1:
+                self.holds(group[0])
+            elif not self.any_holds(group):
+                self._known.update(dict.fromkeys(group, False))
+            else:
+                half = len(group) // 2
+                settle(group[:half])
+                settle(group[half:])
+
+        groups = [todo[i : i + batch] for i in range(0, len(todo), batch)]
         with ThreadPoolExecutor(max_workers=2) as pool:
-            list(pool.map(self.holds, [t for t in todo if t not in self._known]))
+            list(pool.map(settle, groups))
 
     def path_exists(self, path: str) -> bool:
         clean = path.strip("/")
@@ -385,6 +401,8 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
             repo_root, args.ref, default_cache_dir(), args.lint_prefix, args.lint_dir
         )
         originals = select_posts(Path(args.posts), args.until)
+        if originals:
+            repository.present_hint = context.evidence.index_for(originals[0]).contains
         pools: list[tuple[Path, list[Invention]]] = []
         for post_path in originals:
             card = run_gate(post_path, context)

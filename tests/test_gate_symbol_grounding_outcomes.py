@@ -372,6 +372,7 @@ def test_a_model_id_is_not_a_packages_subpath(tmp_path: Path, ctx: GateContext) 
         ("Tickets look like `OPS-1234`.", "placeholder"),
         ("Generated files such as `*.pb.go` are skipped.", "glob"),
         ("A tool named `deleteRepo` is flagged destructive.", "hypothetical"),
+        ("A rogue server could expose a tool called `dumpSecrets`.", "hypothetical"),
         ("Pick a name (e.g. `ticketLookup`) for it.", "hypothetical"),
         ("The package `@acme/sdk` has never existed.", "negated"),
         ("There is no `--fast-mode` flag.", "negated"),
@@ -401,6 +402,7 @@ def test_not_a_reference_rules(
         # A cue about something else in the sentence does not reach the token.
         "For example, the team reviewed every draft by hand before they shipped `renderAvatar`.",
         "There is no special `code` strategy in `ChunkingStratagy`.",
+        "It wraps the store, creating a function named `search_knowlezge_base`.",
     ],
 )
 def test_cues_never_ground_the_products_api(

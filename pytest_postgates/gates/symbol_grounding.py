@@ -231,11 +231,19 @@ PLACEHOLDER = re.compile(
 PARAM_SEGMENT = re.compile(r"<[^<>/]+>|\{[^{}/]+\}|\$\{[^}]*\}")
 HYPOTHETICAL_CUE = re.compile(
     r"(?<!\w)(?:for example|for instance|e\.g\.|i\.e\.,? a|imagine|hypothetical(?:ly)?|suppose"
-    r"|pretend|illustrative|made[- ]up|fictional|invented|an? (?:\w+ )?(?:tool|function|"
-    r"server|method|file|package|class|variable|endpoint|rule|module|service|field|key|"
-    r"command|prompt|table|column|event|step) (?:named|called))(?!\w)",
+    r"|pretend|illustrative|made[- ]up|fictional|invented)(?!\w)",
     re.I,
 )
+# "a tool named `x`" introduces an example only where the sentence is one: it opens with
+# the phrase or speaks of what could be ("a server could advertise a tool named `x`");
+# "creating a function named `x`" states what the product does.
+NAMED_CUE = re.compile(
+    r"(?<!\w)an? (?:\w+ )?(?:tool|function|server|method|file|package|class|variable|"
+    r"endpoint|rule|module|service|field|key|command|prompt|table|column|event|step)"
+    r" (?:named|called)(?!\w)",
+    re.I,
+)
+MODAL = re.compile(r"\b(?:could|would|might|may|if|suppose|say|hypothetically)\b", re.I)
 NEGATED_CUE = re.compile(
     r"(?<!\w)(?:never existed|does not exist|doesn't exist|did not exist|didn't exist|no such"
     r"|is not a real|isn't a real|not a real|nonexistent|non-existent|there is no|there's no"
@@ -631,7 +639,11 @@ def not_a_reference(
         after = sentence[offset + len(text) : offset + len(text) + CUE_WINDOW]
         if _cue_before(NEGATED_CUE, before) or _cue_after(NEGATED_CUE, after):
             return "negated", "the sentence says it does not exist"
-        if _cue_before(HYPOTHETICAL_CUE, before) or re.match(
+        named = _cue_before(NAMED_CUE, before) and (
+            MODAL.search(sentence) is not None
+            or re.match(r"^[\s*_(\[\d.-]*an? ", sentence, re.I) is not None
+        )
+        if named or _cue_before(HYPOTHETICAL_CUE, before) or re.match(
             r"^`?\)?,?\s*(?:for example|for instance|e\.g\.)", after, re.I
         ):
             return "hypothetical", "the sentence presents it as an example, not a real name"
