@@ -376,6 +376,8 @@ def test_a_model_id_is_not_a_packages_subpath(tmp_path: Path, ctx: GateContext) 
         ("Pick a name (e.g. `ticketLookup`) for it.", "hypothetical"),
         ("The package `@acme/sdk` has never existed.", "negated"),
         ("There is no `--fast-mode` flag.", "negated"),
+        ("Newer ids `neuro-9-9` and `neuro-9-8` that aren't in the SDK catalog yet.", "negated"),
+        ("Copy it as `.github/workflows/ship.yml` in your repository.", "reader-file"),
         ("LaTeX `\\begin{table}` blocks are kept whole.", "markup"),
         ("Plain `if/else` chains are fine.", "syntax"),
         ("It stores vectors with `@vendor/vector-db`.", "other-package"),

@@ -243,12 +243,19 @@ NAMED_CUE = re.compile(
     r" (?:named|called)(?!\w)",
     re.I,
 )
+READER_FILE = re.compile(
+    r"^`?\s*(?:in|to|into|at the root of) your (?:own )?(?:repository|repo|project|codebase)\b",
+    re.I,
+)
 MODAL = re.compile(r"\b(?:could|would|might|may|if|suppose|say|hypothetically)\b", re.I)
 NEGATED_CUE = re.compile(
     r"(?<!\w)(?:never existed|does not exist|doesn't exist|did not exist|didn't exist|no such"
     r"|is not a real|isn't a real|not a real|nonexistent|non-existent|there is no|there's no"
     r"|was never (?:a|an|the|part)|does not ship|doesn't ship|is not part of|isn't part of"
-    r"|fabricated|hallucinated|not (?:an? )?(?:actual|real) )",
+    r"|fabricated|hallucinated|not (?:an? )?(?:actual|real) "
+    r"|(?:aren't|isn't|is not|are not|was not|wasn't) in the \w+ "
+    r"(?:catalog|catalogue|list|registry)"
+    r")",
     re.I,
 )
 PRODUCT_VERBS = (
@@ -630,15 +637,23 @@ def not_a_reference(
         return "placeholder", "a placeholder, not a name"
     if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*"):
         return "glob", "a file-name pattern, not a file"
-    if offset >= 0 and not presented_as_product(text, sentence, offset, repos, definitions):
-        # A cue decides only for the token it introduces: just before it ("there is no
-        # `x`", "a tool named `x`", "e.g. `x`"), or right after it ("`x` has never
-        # existed", "`x`, for example"), with nothing between them but a list of other
-        # code spans; a cue elsewhere in the sentence is about something else.
-        before = sentence[max(0, offset - CUE_WINDOW) : offset]
-        after = sentence[offset + len(text) : offset + len(text) + CUE_WINDOW]
-        if _cue_before(NEGATED_CUE, before) or _cue_after(NEGATED_CUE, after):
-            return "negated", "the sentence says it does not exist"
+    if offset >= 0 and kind in ("path", "filename") and READER_FILE.match(
+        sentence[offset + len(text) : offset + len(text) + 40]
+    ):
+        return "reader-file", "a file the reader creates in their own repository"
+    if offset < 0:
+        return None
+    # A cue decides only for the token it introduces: just before it ("there is no `x`",
+    # "a tool named `x`", "e.g. `x`"), or right after it ("`x` has never existed", "`x`,
+    # for example"), with nothing between them but a list of other code spans; a cue
+    # elsewhere in the sentence is about something else.
+    before = sentence[max(0, offset - CUE_WINDOW) : offset]
+    after = sentence[offset + len(text) : offset + len(text) + CUE_WINDOW]
+    if _cue_before(NEGATED_CUE, before) or _cue_after(NEGATED_CUE, after):
+        # Saying a name does not exist claims nothing about the repository, even for a
+        # name of the product's shape.
+        return "negated", "the sentence says it does not exist"
+    if not presented_as_product(text, sentence, offset, repos, definitions):
         named = _cue_before(NAMED_CUE, before) and (
             MODAL.search(sentence) is not None
             or re.match(r"^[\s*_(\[\d.-]*an? ", sentence, re.I) is not None
@@ -664,7 +679,10 @@ def _cue_after(cue: re.Pattern[str], after: str) -> bool:
     if match is None:
         return False
     gap = after[: match.start()]
-    glue = r"`?\s*(?:\b(?:has|have|had|is|was|does|did|simply|just)\b\s*)*"
+    glue = (
+        r"`?(?:\s|,|—|-|`[^`]*`|\b(?:and|or|nor|that|which|has|have|had|is|was|does|did"
+        r"|simply|just|both)\b)*"
+    )
     return re.fullmatch(glue, gap) is not None
 
 
