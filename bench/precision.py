@@ -13,7 +13,8 @@ each file). Prints, per gate:
 - labelled findings still flagged, and precision over them (defects / labelled flagged,
   ``unsure`` labels left out of both and shown as bounds);
 - labelled defects no longer flagged (a recall warning: a real defect that disappeared is
-  a regression, listed one per line);
+  a regression, listed one per line), and labelled defects still listed but in posts whose
+  verdict is PASS (the threshold let them through);
 - unlabelled findings (new ones, or ones outside the labelled random sample);
 - gate 2: posts failing without any real defect (every flagged token labelled false) out
   of the posts checked (target: at most 1 in 12).
@@ -285,6 +286,7 @@ class GateFigures:
     unsure: int
     vanished_defects: list[dict[str, Any]]
     vanished_false: int
+    defects_in_passing_posts: int
     unlabelled: int
     false_classes: dict[str, int]
 
@@ -315,6 +317,10 @@ def figures(run: GateRun, labels: list[dict[str, Any]]) -> tuple[GateFigures, Ma
             unsure=counts["unsure"],
             vanished_defects=[lab for lab in result.unmatched_labels if lab["label"] == "defect"],
             vanished_false=sum(lab["label"] == "false" for lab in result.unmatched_labels),
+            defects_in_passing_posts=sum(
+                lab["label"] == "defect" and run.verdicts.get(finding.post) == "PASS"
+                for finding, lab in result.pairs
+            ),
             unlabelled=len(result.unmatched_findings),
             false_classes=dict(sorted(false_classes.items(), key=lambda kv: (-kv[1], kv[0]))),
         ),
@@ -377,6 +383,7 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
         ]
         lines += [
             f"  labelled false no longer flagged    {fig.vanished_false}",
+            f"  labelled defects flagged in posts that pass  {fig.defects_in_passing_posts}",
             f"  unlabelled findings      {fig.unlabelled}",
             "  false findings by class  "
             + (", ".join(f"{cls} {n}" for cls, n in fig.false_classes.items()) or "none"),

@@ -114,6 +114,7 @@ def test_figures_precision_excludes_unsure_and_reports_vanished_defects() -> Non
             Finding(2, "a.md", 2, "t2"),
             Finding(2, "a.md", 3, "t3"),
             Finding(2, "b.md", 1, "new"),
+            Finding(2, "b.md", 4, "letThrough"),
         ],
     )
     labels = [
@@ -122,11 +123,13 @@ def test_figures_precision_excludes_unsure_and_reports_vanished_defects() -> Non
         label("a.md", 3, "unsure", token="t3"),
         label("b.md", 9, "defect", token="gone"),
         label("b.md", 9, "false", token="fixed"),
+        label("b.md", 4, "defect", token="letThrough"),
     ]
     fig, _ = precision.figures(run, labels)
-    assert (fig.posts, fig.failing, fig.findings, fig.labelled) == (2, 1, 4, 3)
-    assert (fig.defects, fig.false, fig.unsure) == (1, 1, 1)
-    assert fig.precision == pytest.approx(0.5)
+    assert (fig.posts, fig.failing, fig.findings, fig.labelled) == (2, 1, 5, 4)
+    assert (fig.defects, fig.false, fig.unsure) == (2, 1, 1)
+    assert fig.precision == pytest.approx(2 / 3)
+    assert fig.defects_in_passing_posts == 1
     assert [lab["token"] for lab in fig.vanished_defects] == ["gone"]
     assert fig.vanished_false == 1
     assert fig.unlabelled == 1
