@@ -289,6 +289,8 @@ class GateFigures:
     defects_in_passing_posts: int
     unlabelled: int
     false_classes: dict[str, int]
+    unsure_classes: dict[str, int]
+    vanished_unsure: int
 
     @property
     def precision(self) -> float | None:
@@ -299,12 +301,11 @@ class GateFigures:
 def figures(run: GateRun, labels: list[dict[str, Any]]) -> tuple[GateFigures, Match]:
     result = match(run.findings, labels, run.gate)
     counts = {value: 0 for value in LABEL_VALUES}
-    false_classes: dict[str, int] = {}
+    classes: dict[str, dict[str, int]] = {value: {} for value in LABEL_VALUES}
     for _finding, label in result.pairs:
         counts[label["label"]] += 1
-        if label["label"] == "false":
-            cls = str(label.get("class", "?"))
-            false_classes[cls] = false_classes.get(cls, 0) + 1
+        cls = str(label.get("class", "?"))
+        classes[label["label"]][cls] = classes[label["label"]].get(cls, 0) + 1
     return (
         GateFigures(
             gate=run.gate,
@@ -322,10 +323,16 @@ def figures(run: GateRun, labels: list[dict[str, Any]]) -> tuple[GateFigures, Ma
                 for finding, lab in result.pairs
             ),
             unlabelled=len(result.unmatched_findings),
-            false_classes=dict(sorted(false_classes.items(), key=lambda kv: (-kv[1], kv[0]))),
+            false_classes=_by_count(classes["false"]),
+            unsure_classes=_by_count(classes["unsure"]),
+            vanished_unsure=sum(lab["label"] == "unsure" for lab in result.unmatched_labels),
         ),
         result,
     )
+
+
+def _by_count(counts: dict[str, int]) -> dict[str, int]:
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 @dataclass
@@ -383,10 +390,13 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
         ]
         lines += [
             f"  labelled false no longer flagged    {fig.vanished_false}",
+            f"  labelled unsure no longer flagged   {fig.vanished_unsure}",
             f"  labelled defects flagged in posts that pass  {fig.defects_in_passing_posts}",
             f"  unlabelled findings      {fig.unlabelled}",
             "  false findings by class  "
             + (", ".join(f"{cls} {n}" for cls, n in fig.false_classes.items()) or "none"),
+            "  unsure by class          "
+            + (", ".join(f"{cls} {n}" for cls, n in fig.unsure_classes.items()) or "none"),
         ]
         if gate == 2:
             ff = false_failures(run, result)
@@ -396,7 +406,8 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
                 f"  failing posts without a real defect   {len(ff.without_defect)} / {fig.posts}"
                 f" checked (target <= {ceiling}, 1 in 12)"
                 + (
-                    f"; undecided (unlabelled/unsure tokens) {len(ff.undecided)}"
+                    f"; {len(ff.without_defect) + len(ff.undecided)} counting the"
+                    f" {len(ff.undecided)} failing on unsure or unlabelled tokens only"
                     if ff.undecided
                     else ""
                 ),
