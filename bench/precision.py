@@ -57,6 +57,8 @@ REPO_ENV = "POSTGATES_NEUROLINK"
 POSTS_ENV = "POSTGATES_NEUROLINK_BLOG"
 SHARED_POSTS = HERE.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
 GATES: dict[int, str] = {2: "symbol_grounding", 6: "readability_links", 7: "numerical_claims"}
+# The scorecard list each gate's findings are read from (the seeds' keys; see DESIGN.md).
+FINDING_KEYS: dict[int, str] = {2: "ungrounded", 6: "low_flesch", 7: "uncited"}
 LABEL_VALUES = ("defect", "false", "unsure")
 MAX_LINE_SHIFT = 20
 # Gate 6 matches paragraphs on this many leading characters of normalised text.
@@ -84,6 +86,8 @@ class GateRun:
     gate: int
     verdicts: dict[str, str] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    # Scorecards the bench could not read findings from (never silently zero findings).
+    problems: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -189,8 +193,14 @@ def findings_from_cards(cards: Path, posts: Sequence[str]) -> dict[int, GateRun]
                 runs[gate].verdicts[post] = "MISSING"
                 continue
             card = json.loads(card_path.read_text(encoding="utf-8"))
-            runs[gate].verdicts[post] = str(card.get("verdict"))
-            runs[gate].findings += card_findings(gate, post, card.get("detail") or {})
+            verdict = str(card.get("verdict"))
+            detail = card.get("detail") or {}
+            runs[gate].verdicts[post] = verdict
+            if verdict in ("PASS", "FAIL") and FINDING_KEYS[gate] not in detail:
+                runs[gate].problems.append(
+                    f"{card_path.name}: no {FINDING_KEYS[gate]!r} list in detail"
+                )
+            runs[gate].findings += card_findings(gate, post, detail)
     return runs
 
 
@@ -279,6 +289,7 @@ class GateFigures:
     gate: int
     posts: int
     failing: int
+    not_judged: int  # SKIP, ERROR or a missing scorecard
     findings: int
     labelled: int
     defects: int
@@ -310,7 +321,8 @@ def figures(run: GateRun, labels: list[dict[str, Any]]) -> tuple[GateFigures, Ma
         GateFigures(
             gate=run.gate,
             posts=len(run.verdicts),
-            failing=sum(verdict != "PASS" for verdict in run.verdicts.values()),
+            failing=sum(verdict == "FAIL" for verdict in run.verdicts.values()),
+            not_judged=sum(verdict not in ("PASS", "FAIL") for verdict in run.verdicts.values()),
             findings=len(run.findings),
             labelled=len(result.pairs),
             defects=counts["defect"],
@@ -350,7 +362,7 @@ def false_failures(run: GateRun, result: Match) -> FalseFailures:
     per_post: dict[str, list[str]] = {}
     for finding in run.findings:
         per_post.setdefault(finding.post, []).append(label_of.get(id(finding), "unlabelled"))
-    failing = [post for post, verdict in run.verdicts.items() if verdict != "PASS"]
+    failing = [post for post, verdict in run.verdicts.items() if verdict == "FAIL"]
     with_defect = [post for post in failing if "defect" in per_post.get(post, [])]
     without = [
         post
@@ -375,7 +387,8 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
         high = (fig.defects + fig.unsure) / (judged + fig.unsure) if judged + fig.unsure else None
         lines += [
             f"gate {gate} {name}",
-            f"  posts failing            {fig.failing} / {fig.posts}",
+            f"  posts failing            {fig.failing} / {fig.posts}"
+            + (f"  (not judged: {fig.not_judged}, SKIP/ERROR/missing)" if fig.not_judged else ""),
             f"  findings                 {fig.findings}",
             f"  labelled, still flagged  {fig.labelled}"
             f"  (defect {fig.defects}, false {fig.false}, unsure {fig.unsure})",
@@ -398,6 +411,9 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
             "  unsure by class          "
             + (", ".join(f"{cls} {n}" for cls, n in fig.unsure_classes.items()) or "none"),
         ]
+        lines += [f"  WARNING {problem}" for problem in run.problems[:5]]
+        if len(run.problems) > 5:
+            lines.append(f"  WARNING ... and {len(run.problems) - 5} more scorecards like these")
         if gate == 2:
             ff = false_failures(run, result)
             ceiling = int(fig.posts * FALSE_FAILURE_SHARE)
@@ -415,6 +431,43 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
             lines += [f"    no defect: {post}" for post in ff.without_defect]
             lines += [f"    undecided: {post}" for post in ff.undecided]
     return "\n".join(lines)
+
+
+def summary(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The printed figures as data (``--json``), for scripts that compare runs."""
+    out: dict[str, Any] = {}
+    for gate, name in GATES.items():
+        fig, result = figures(runs[gate], labels.get(gate, []))
+        entry: dict[str, Any] = {
+            "name": name,
+            "posts": fig.posts,
+            "posts_failing": fig.failing,
+            "posts_not_judged": fig.not_judged,
+            "findings": fig.findings,
+            "labelled_flagged": fig.labelled,
+            "defect": fig.defects,
+            "false": fig.false,
+            "unsure": fig.unsure,
+            "precision": fig.precision,
+            "vanished_defects": [
+                {"post": lab["post"], "line": lab.get("line"), "key": describe_label(gate, lab)}
+                for lab in fig.vanished_defects
+            ],
+            "vanished_false": fig.vanished_false,
+            "vanished_unsure": fig.vanished_unsure,
+            "defects_in_passing_posts": fig.defects_in_passing_posts,
+            "unlabelled": fig.unlabelled,
+            "false_classes": fig.false_classes,
+            "unsure_classes": fig.unsure_classes,
+            "problems": runs[gate].problems,
+        }
+        if gate == 2:
+            ff = false_failures(runs[gate], result)
+            entry["failing_with_defect"] = ff.with_defect
+            entry["failing_without_defect"] = ff.without_defect
+            entry["failing_undecided"] = ff.undecided
+        out[str(gate)] = entry
+    return out
 
 
 def resolve_inputs(args: argparse.Namespace) -> tuple[Path, Path]:
@@ -445,6 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--until", default=DEFAULT_UNTIL, help="newest post date included")
     parser.add_argument("--labels", type=Path, default=LABELS_DIR, help="folder of gate{N}.jsonl")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
     repo, posts = resolve_inputs(args)
     labels = {
@@ -456,6 +510,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         runs = run_gates(repo, args.ref, posts, args.until, Path(scratch))
     print(f"posts dated up to {args.until}: {len(runs[2].verdicts)}; repo {repo} at {args.ref}")
     print(report(runs, labels))
+    if args.json:
+        args.json.write_text(json.dumps(summary(runs, labels), indent=2, sort_keys=True) + "\n")
     return 0
 
 

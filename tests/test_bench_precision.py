@@ -166,6 +166,32 @@ def test_false_failures_split_failing_posts_by_what_their_tokens_are() -> None:
     assert ff.undecided == ["open.md"]
 
 
+def test_summary_carries_the_same_figures_as_data() -> None:
+    run2 = _run(2, {"a.md": "FAIL", "b.md": "ERROR"}, [Finding(2, "a.md", 1, "t")])
+    runs = {gate: _run(gate, {"a.md": "PASS"}, []) for gate in precision.GATES}
+    runs[2] = run2
+    data = precision.summary(runs, {2: [label("a.md", 1, "false", token="t", cls="blog")]})
+    assert data["2"]["posts_failing"] == 1
+    assert data["2"]["posts_not_judged"] == 1
+    assert data["2"]["precision"] == 0.0
+    assert data["2"]["false_classes"] == {"blog": 1}
+    assert data["2"]["failing_without_defect"] == ["a.md"]
+    assert data["6"]["precision"] is None
+    json.dumps(data)  # serialisable as it stands
+
+
+def test_a_scorecard_without_the_findings_list_is_reported_not_read_as_zero(
+    tmp_path: Path,
+) -> None:
+    card = {"verdict": "FAIL", "detail": {"paragraphs": []}}
+    (tmp_path / "p-gate6-readability_links.json").write_text(json.dumps(card), encoding="utf-8")
+    runs = precision.findings_from_cards(tmp_path, ["p.md"])
+    assert runs[6].problems == ["p-gate6-readability_links.json: no 'low_flesch' list in detail"]
+    text = precision.report(runs, {})
+    assert "WARNING p-gate6-readability_links.json: no 'low_flesch' list" in text
+    assert "not judged: 1" in text  # the gate 2 and 7 cards are missing
+
+
 def test_report_flags_a_vanished_defect_as_a_recall_regression() -> None:
     runs = {gate: _run(gate, {"a.md": "PASS"}, []) for gate in precision.GATES}
     labels = {2: [label("a.md", 5, "defect", token="inventedThing")]}
