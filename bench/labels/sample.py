@@ -9,6 +9,12 @@ the labelled set is a uniform random sample of what the gates flagged on the day
 drawn (main at bc781c7, NeuroLink release 9.80.2).
 
     python bench/labels/sample.py --repo /work/data/neurolink [--out /tmp/sample.jsonl]
+    python bench/labels/sample.py --repo /work/data/neurolink --unlabelled
+
+``--unlabelled`` writes only the current code's findings that no label matches (as
+bench/precision.py matches them), with "rank": null, so that findings a changed gate now
+reports can be labelled by the same rules and appended to gate{N}.jsonl without disturbing
+the seeded sample (the ranked items).
 """
 
 from __future__ import annotations
@@ -34,6 +40,13 @@ def sample_order(findings: list[precision.Finding], seed: int = SEED) -> list[pr
     return ordered
 
 
+def unlabelled(gate: int, findings: list[precision.Finding]) -> list[precision.Finding]:
+    """The findings that no committed label of this gate matches."""
+    path = precision.LABELS_DIR / f"gate{gate}.jsonl"
+    labels = precision.load_labels(path) if path.is_file() else []
+    return precision.match(findings, labels, gate).unmatched_findings
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo")
@@ -43,16 +56,22 @@ def main() -> int:
     parser.add_argument(
         "--out", type=Path, default=Path(tempfile.gettempdir()) / "postgates-sample.jsonl"
     )
+    parser.add_argument(
+        "--unlabelled", action="store_true", help="only findings no label in bench/labels matches"
+    )
     args = parser.parse_args()
     repo, posts = precision.resolve_inputs(args)
     with tempfile.TemporaryDirectory(prefix="postgates-sample-") as scratch:
         runs = precision.run_gates(repo, args.ref, posts, args.until, Path(scratch))
     with args.out.open("w", encoding="utf-8") as out:
         for gate, run in runs.items():
-            for rank, finding in enumerate(sample_order(run.findings), 1):
+            findings = run.findings
+            if args.unlabelled:
+                findings = unlabelled(gate, findings)
+            for rank, finding in enumerate(sample_order(findings), 1):
                 record = {
                     "gate": gate,
-                    "rank": rank,
+                    "rank": None if args.unlabelled else rank,
                     "post": finding.post,
                     "line": finding.line,
                     "key": finding.key,
@@ -60,7 +79,8 @@ def main() -> int:
                     **finding.extra,
                 }
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            print(f"gate {gate}: {len(run.findings)} findings, label at least {MINIMUM[gate]}")
+            what = "unlabelled findings" if args.unlabelled else "findings"
+            print(f"gate {gate}: {len(findings)} {what} (label at least {MINIMUM[gate]})")
     print(f"sample order written to {args.out}")
     return 0
 
