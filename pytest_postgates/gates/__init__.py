@@ -29,6 +29,7 @@ from pytest_postgates.gates.base import (
     Decision,
     Gate,
     GateContext,
+    GateSpec,
 )
 
 GATES: tuple[Gate, ...] = (
@@ -65,5 +66,6 @@ __all__ = [
     "Decision",
     "Gate",
     "GateContext",
+    "GateSpec",
     "in_run_order",
 ]

@@ -199,6 +199,10 @@ class Gate:
         return self.decided(result, context.settings)
 
 
+# The declaration's name before the registry (issue 14): code typed against it still works.
+GateSpec = Gate
+
+
 def commit_inputs(post_path: Path, context: GateContext) -> str | None:
     """``cache_inputs`` for gates that depend on the post and the grounding commit only."""
     try:
