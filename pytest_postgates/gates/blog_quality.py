@@ -305,9 +305,9 @@ def mermaid_blocks(post: Post) -> list[tuple[int, str, bool]]:
 
 
 def _mermaid_results(post: Post, context: GateContext) -> dict[str, MermaidResult]:
-    """Results for this post's diagrams. In a test run every collected post's diagrams are
-    parsed in one batch (parallel workers, one engine start per worker); results are
-    cached by content, so a later run parses only changed diagrams."""
+    """Results for this post's diagrams. In a test run the diagrams of every post whose gate
+    1 item is selected are parsed in one batch (parallel workers, one engine start per
+    worker); results are cached by content, so a later run parses only changed diagrams."""
     codes = [code for _, code, closed in mermaid_blocks(post) if closed]
     if not codes:
         return {}
