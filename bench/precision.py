@@ -88,6 +88,8 @@ class GateRun:
     findings: list[Finding] = field(default_factory=list)
     # Scorecards the bench could not read findings from (never silently zero findings).
     problems: list[str] = field(default_factory=list)
+    # Gate 6 also fails on links: posts with broken internal links, and with dead URLs.
+    broken_link_posts: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -201,6 +203,8 @@ def findings_from_cards(cards: Path, posts: Sequence[str]) -> dict[int, GateRun]
                     f"{card_path.name}: no {FINDING_KEYS[gate]!r} list in detail"
                 )
             runs[gate].findings += card_findings(gate, post, detail)
+            if gate == 6 and (detail.get("internal_links") or {}).get("broken"):
+                runs[gate].broken_link_posts.add(post)
     return runs
 
 
@@ -411,6 +415,13 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
             "  unsure by class          "
             + (", ".join(f"{cls} {n}" for cls, n in fig.unsure_classes.items()) or "none"),
         ]
+        if gate == 6:
+            flagged = {finding.post for finding in run.findings}
+            links_only = run.broken_link_posts - flagged
+            lines.append(
+                f"  posts with low-Flesch findings {len(flagged)}; with broken internal links"
+                f" {len(run.broken_link_posts)} ({len(links_only)} of them on links alone)"
+            )
         lines += [f"  WARNING {problem}" for problem in run.problems[:5]]
         if len(run.problems) > 5:
             lines.append(f"  WARNING ... and {len(run.problems) - 5} more scorecards like these")
@@ -461,6 +472,8 @@ def summary(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) -
             "unsure_classes": fig.unsure_classes,
             "problems": runs[gate].problems,
         }
+        if gate == 6:
+            entry["broken_link_posts"] = sorted(runs[gate].broken_link_posts)
         if gate == 2:
             ff = false_failures(runs[gate], result)
             entry["failing_with_defect"] = ff.with_defect

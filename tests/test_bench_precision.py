@@ -210,8 +210,11 @@ def test_findings_are_read_from_the_scorecards(tmp_path: Path) -> None:
             },
         },
         "p-gate6-readability_links.json": {
-            "verdict": "PASS",
-            "detail": {"low_flesch": [{"line": 9, "text": "Para", "flesch": 3.0}]},
+            "verdict": "FAIL",
+            "detail": {
+                "low_flesch": [{"line": 9, "text": "Para", "flesch": 3.0}],
+                "internal_links": {"broken": [{"line": 3, "url": "/posts/gone/"}]},
+            },
         },
         "p-gate7-numerical_claims.json": {
             "verdict": "FAIL",
@@ -224,6 +227,7 @@ def test_findings_are_read_from_the_scorecards(tmp_path: Path) -> None:
     assert runs[2].verdicts == {"p.md": "FAIL", "missing.md": "MISSING"}
     assert [(f.key, f.line, f.extra["kind"]) for f in runs[2].findings] == [("X.y", 4, "symbol")]
     assert [(f.key, f.line) for f in runs[6].findings] == [("Para", 9)]
+    assert runs[6].broken_link_posts == {"p.md"}
     assert [(f.key, f.text) for f in runs[7].findings] == [("5", "5 ms")]
 
 
