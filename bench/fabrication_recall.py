@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext, default_cache_dir
+from pytest_postgates.evidence.cache import default_cache_dir
+from pytest_postgates.gates.base import GateContext
 
 HERE = Path(__file__).resolve().parent
 SHARED_POSTS = HERE.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
@@ -353,7 +354,7 @@ def run_gate(path: Path, context: object) -> dict:
     from pytest_postgates.gates import symbol_grounding
     from pytest_postgates.post import parse_post
 
-    card = symbol_grounding.check(parse_post(path), context)  # type: ignore[arg-type]
+    card = symbol_grounding.GATE.evaluate(parse_post(path), context)  # type: ignore[arg-type]
     return {"verdict": card.verdict, "detail": card.detail}
 
 

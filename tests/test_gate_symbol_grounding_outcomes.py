@@ -85,7 +85,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
 
 
 def _card(body: str, tmp_path: Path, ctx: GateContext) -> Scorecard:
-    return gate.check(make_post(body, tmp_path), ctx)
+    return gate.GATE.evaluate(make_post(body, tmp_path), ctx)
 
 
 def _outcome(card: Scorecard, token: str) -> tuple[str, dict[str, Any]]:

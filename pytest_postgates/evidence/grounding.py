@@ -185,7 +185,6 @@ def open_extra_repos(
     settings_repos: Iterable[tuple[str, Path, str]],
     primary_root: Path,
     post_path: Path,
-    opener: object,
 ) -> Iterator[tuple[str, Path, str]]:
     """(name, root, commit) of each more repository to ground against: the configured
     ``repos`` (a missing one is an error: a setting that cannot be honoured is never

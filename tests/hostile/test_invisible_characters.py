@@ -48,7 +48,7 @@ def test_an_invisible_character_is_a_finding_and_never_grounds_on_the_visible_ha
     token = template.format(c=INVISIBLES[name])
     # Plenty of real tokens around it: the share alone would pass the threshold.
     real = " ".join(f"`{t}`" for t in ["NeuroLink", "generateText", "src/lib/neurolink.ts"])
-    card = gate.check(make_post(f"Uses {real} and `{token}` here.\n", tmp_path), ctx)
+    card = gate.GATE.evaluate(make_post(f"Uses {real} and `{token}` here.\n", tmp_path), ctx)
     codes = [f.code for f in card.findings]
     assert "INVISIBLE_CHARACTER" in codes
     assert card.verdict == "FAIL"
@@ -63,6 +63,6 @@ def test_an_invisible_character_is_a_finding_and_never_grounds_on_the_visible_ha
 def test_the_same_name_without_the_invisible_character_grounds(
     tmp_path: Path, ctx: GateContext
 ) -> None:
-    card = gate.check(make_post("Uses `NeuroLink` and `generateText`.\n", tmp_path), ctx)
+    card = gate.GATE.evaluate(make_post("Uses `NeuroLink` and `generateText`.\n", tmp_path), ctx)
     assert card.verdict == "PASS"
     assert not [f for f in card.findings if f.code == "INVISIBLE_CHARACTER"]
