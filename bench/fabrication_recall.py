@@ -291,9 +291,7 @@ def candidates_for(
     return [invention for invention in made if invention is not None]
 
 
-def choose(
-    candidates: Sequence[Invention], repo: Repository, per_post: int
-) -> list[Invention]:
+def choose(candidates: Sequence[Invention], repo: Repository, per_post: int) -> list[Invention]:
     """The first ``per_post`` candidates that are absent from the repository, each
     replacing a distinct real token and distinct from the others."""
     chosen: list[Invention] = []
@@ -340,9 +338,7 @@ def plant(text: str, inventions: Sequence[Invention], body_start: int) -> str | 
 # ---------------------------------------------------------------------- running gate 2
 
 
-def gate_context(
-    repo: Path, ref: str, cache: Path, lint_prefix: str, lint_dir: str
-) -> GateContext:
+def gate_context(repo: Path, ref: str, cache: Path, lint_prefix: str, lint_dir: str) -> GateContext:
 
     settings = Settings(
         repo=repo, ref=ref, offline=True, lint_rule_prefix=lint_prefix, lint_rules_dir=lint_dir

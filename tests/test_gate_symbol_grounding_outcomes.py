@@ -152,9 +152,7 @@ def test_an_invented_member_of_a_real_class_is_ungrounded(
     assert "matched word" not in entry["reason"]
 
 
-def test_route_templates_match_across_parameter_notations(
-    tmp_path: Path, ctx: GateContext
-) -> None:
+def test_route_templates_match_across_parameter_notations(tmp_path: Path, ctx: GateContext) -> None:
     body = (
         "Routes: `/api/tools/{name}`, `/api/tools/<name>/execute`, "
         "`/api/memory/sessions/:sessionId` and `/api/widgets/{id}`.\n"
@@ -202,7 +200,7 @@ def test_constant_values_are_checked_beside_the_name_and_option_values_are_the_r
 ) -> None:
     body = (
         "It sets `MAX_RETRIES = 3`, `DEFAULT_TIMEOUT_MS = 15000`, `MAX_RETRIES = 7`, "
-        "`provider: \"my-own-choice\"` and `avatarStyle: true`.\n"
+        '`provider: "my-own-choice"` and `avatarStyle: true`.\n'
     )
     card = _card(body, tmp_path, ctx)
     assert _outcomes(card) == {
@@ -290,9 +288,7 @@ def test_a_fence_never_defines_what_the_post_presents_as_the_products_api(
     assert _outcome(card, token)[0] == "ungrounded"
 
 
-def test_a_fenced_sketch_of_a_real_class_declares_nothing(
-    tmp_path: Path, ctx: GateContext
-) -> None:
+def test_a_fenced_sketch_of_a_real_class_declares_nothing(tmp_path: Path, ctx: GateContext) -> None:
     body = (
         "```ts\nclass NeuroLink {\n  generateWithAvatar() {}\n}\n```\n\n"
         "Use `NeuroLink.generateWithAvatar()` or `generateWithAvatar()`.\n"
@@ -383,9 +379,7 @@ def test_a_model_id_is_not_a_packages_subpath(tmp_path: Path, ctx: GateContext) 
         ("It stores vectors with `@vendor/vector-db`.", "other-package"),
     ],
 )
-def test_not_a_reference_rules(
-    sentence: str, rule: str, tmp_path: Path, ctx: GateContext
-) -> None:
+def test_not_a_reference_rules(sentence: str, rule: str, tmp_path: Path, ctx: GateContext) -> None:
     token = sentence.split("`")[1]
     card = _card(sentence + "\n", tmp_path, ctx)
     outcome, entry = _outcome(card, token.strip("'\""))
@@ -452,9 +446,7 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(
-        st.sampled_from(["api", "tools", "v1", "items", "execute"]), min_size=1, max_size=4
-    ),
+    st.lists(st.sampled_from(["api", "tools", "v1", "items", "execute"]), min_size=1, max_size=4),
     st.sampled_from(["{x}", ":x", "<x>", "${x}", "[x]"]),
     st.sampled_from(["{id}", ":id", "<id>", "${id}"]),
 )
@@ -472,9 +464,7 @@ def test_a_route_template_matches_itself_in_every_parameter_notation(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(text=st.text(min_size=2, max_size=60))
-def test_judging_any_token_never_raises(
-    text: str, tmp_path: Path, ctx: GateContext
-) -> None:
+def test_judging_any_token_never_raises(text: str, tmp_path: Path, ctx: GateContext) -> None:
     token = gate.Token(text.strip() or "xx", 1)
     post = make_post(f"A `{token.text}` token.\n", tmp_path)
     repos = gate._repos_for(post, ctx)

@@ -80,8 +80,7 @@ def test_the_repository_holding_the_posts_is_added_by_default(
     _write_post(
         blog,
         "tooling",
-        "The feed is built by `scripts/build-feed.mjs` calling `buildFeed` and "
-        "`renderWidget`.\n",
+        "The feed is built by `scripts/build-feed.mjs` calling `buildFeed` and `renderWidget`.\n",
     )
     _write_post(blog, "invented", "It calls `renderWidget` and `renderGadget`.\n")
     result = pytester.runpytest("-rA", "--postgates-only=2")
@@ -133,8 +132,7 @@ def test_a_repos_entry_that_cannot_be_read_is_an_error_naming_it(
     missing = tmp_path / "not-a-repo"
     missing.mkdir()
     config = (
-        f'repo = "{product}"\n'
-        f'[[tool.postgates.repos]]\nname = "handbook"\npath = "{missing}"\n'
+        f'repo = "{product}"\n[[tool.postgates.repos]]\nname = "handbook"\npath = "{missing}"\n'
     )
     blog = _blog(pytester, monkeypatch, config)
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))

@@ -210,9 +210,7 @@ PRODUCT_VERBS = (
     r"(?:'s|\u2019s|\s+(?:exposes|provides|ships|exports|offers|adds|has|supports|includes"
     r"|introduces|calls|uses|defines|registers|returns|accepts))\b"
 )
-REMOVAL_CUE = re.compile(
-    r"\b(?:remov|delet|drop|deprecat|renam|replac|no longer|revert)", re.I
-)
+REMOVAL_CUE = re.compile(r"\b(?:remov|delet|drop|deprecat|renam|replac|no longer|revert)", re.I)
 NUMBER_LITERAL = re.compile(r"^-?[\d_]+(?:\.\d+)?$")
 LITERALS = frozenset("true false null undefined None True False nil NaN".split())
 
@@ -351,9 +349,7 @@ def ground_in(
         return None, f"version not in {source}, tags or tracked text"
     if kind == "flag":
         option = re.split(r"[= ]", text, maxsplit=1)[0]
-        where = _bounded_in(index, text) or (
-            _bounded_in(index, option) if option != text else None
-        )
+        where = _bounded_in(index, text) or (_bounded_in(index, option) if option != text else None)
         if where and _text_grounding(index, option):
             return Grounding(where, "flag-as-written"), ""
         # An option parser declares `--max-tokens` as "max-tokens" or maxTokens: the name
@@ -585,8 +581,10 @@ def not_a_reference(
         return "placeholder", "a placeholder, not a name"
     if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*"):
         return "glob", "a file-name pattern, not a file"
-    if offset >= 0 and kind in ("path", "filename") and READER_FILE.match(
-        sentence[offset + len(text) : offset + len(text) + 40]
+    if (
+        offset >= 0
+        and kind in ("path", "filename")
+        and READER_FILE.match(sentence[offset + len(text) : offset + len(text) + 40])
     ):
         return "reader-file", "a file the reader creates in their own repository"
     if offset < 0:
@@ -606,8 +604,10 @@ def not_a_reference(
             MODAL.search(sentence) is not None
             or re.match(r"^[\s*_(\[\d.-]*an? ", sentence, re.I) is not None
         )
-        if named or _cue_before(HYPOTHETICAL_CUE, before) or re.match(
-            r"^`?\)?,?\s*(?:for example|for instance|e\.g\.)", after, re.I
+        if (
+            named
+            or _cue_before(HYPOTHETICAL_CUE, before)
+            or re.match(r"^`?\)?,?\s*(?:for example|for instance|e\.g\.)", after, re.I)
         ):
             return "hypothetical", "the sentence presents it as an example, not a real name"
     return None
@@ -730,8 +730,12 @@ def judge(
     if invisible_characters(text):
         # Grounded as written or not at all: the visible half must never decide.
         if primary.index.contains(text):
-            return verdict("grounded", where=primary.index.locate(text) or "text",
-                           repo=primary.name, rule="as-written")
+            return verdict(
+                "grounded",
+                where=primary.index.locate(text) or "text",
+                repo=primary.name,
+                rule="as-written",
+            )
         names = ", ".join(invisible_characters(text))
         return verdict("ungrounded", reason=f"holds invisible {names}; not found as written")
     if PURE_PLACEHOLDER.match(text):
