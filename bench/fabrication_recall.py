@@ -43,10 +43,9 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates.config import Settings
-from pytest_postgates.evidence.cache import default_cache_dir
-from pytest_postgates.gates.base import GateContext
 
 HERE = Path(__file__).resolve().parent
 SHARED_POSTS = HERE.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
@@ -338,35 +337,109 @@ def plant(text: str, inventions: Sequence[Invention], body_start: int) -> str | 
 # ---------------------------------------------------------------------- running gate 2
 
 
-def gate_context(repo: Path, ref: str, cache: Path, lint_prefix: str, lint_dir: str) -> GateContext:
+def gate_context(repo: Path, ref: str, lint_prefix: str, lint_dir: str) -> Any:
+    """A gate context with the repository index in the user cache folder (shared with
+    ordinary runs; it is keyed by commit). Works with the code before the gate registry
+    refactor too, so ``--judge`` can score kept posts with an older checkout."""
+    from pytest_postgates import gates
 
+    try:
+        from pytest_postgates.evidence.cache import default_cache_dir
+    except ImportError:  # the code before the gate registry refactor
+        default_cache_dir = gates.default_cache_dir  # type: ignore[attr-defined]
     settings = Settings(
         repo=repo, ref=ref, offline=True, lint_rule_prefix=lint_prefix, lint_rules_dir=lint_dir
     )
-    return GateContext.create(settings, cache)
+    return gates.GateContext.create(settings, default_cache_dir())
 
 
-def run_gate(path: Path, context: object) -> dict:
+def run_gate(path: Path, context: Any) -> dict:
+    """Gate 2's scorecard, with every ungrounded token taken from the findings (the
+    scorecard lists only the first 50)."""
     from pytest_postgates.gates import symbol_grounding
     from pytest_postgates.post import parse_post
 
-    card = symbol_grounding.GATE.evaluate(parse_post(path), context)  # type: ignore[arg-type]
-    return {"verdict": card.verdict, "detail": card.detail}
+    post = parse_post(path)
+    gate = getattr(symbol_grounding, "GATE", None)
+    card = gate.evaluate(post, context) if gate else symbol_grounding.check(post, context)
+    flagged = {
+        f.message[1 : f.message.rindex("` (")]: f.message
+        for f in card.findings
+        if f.code == "UNGROUNDED" and "` (" in f.message
+    }
+    return {"verdict": card.verdict, "detail": card.detail, "flagged": flagged}
 
 
-def outcome_of(detail: dict, token: str) -> tuple[str, str]:
+def outcome_of(card: dict, token: str) -> tuple[str, str]:
+    if token in card["flagged"]:
+        return "ungrounded", card["flagged"][token]
+    detail = card["detail"]
     for outcome, entries in detail.get("outcomes", {}).items():
         for entry in entries:
             if entry["token"] == token:
                 return outcome, entry.get("rule") or entry.get("where", "")
-    for entry in detail.get("ungrounded", []):
-        if entry["token"] == token:
-            return "ungrounded", entry["reason"]
-    return "absent", "not extracted as a token"
+    return "not flagged", "grounded or not extracted"
 
 
 def select_posts(posts: Path, until: str) -> list[Path]:
     return sorted(p for p in posts.glob("*.md") if p.name[:10] <= until)
+
+
+def plant_all(
+    args: argparse.Namespace, repo_root: Path, context: Any
+) -> tuple[list[tuple[str, list[Invention], dict]], list[Path], int]:
+    """Select the passing posts, invent, check, plant and score; ``--keep`` saves them."""
+    from pytest_postgates.post import parse_post
+
+    repository = Repository(repo_root, args.ref)
+    rng = random.Random(args.seed)
+    originals = select_posts(Path(args.posts), args.until)
+    if originals:
+        repository.present_hint = context.evidence.index_for(originals[0]).contains
+    pools: list[tuple[Path, list[Invention]]] = []
+    for post_path in originals:
+        card = run_gate(post_path, context)
+        if card["verdict"] != "PASS":
+            continue
+        grounded = [
+            Grounded(e["token"], e["kind"], e["line"])
+            for e in card["detail"].get("outcomes", {}).get("grounded", [])
+        ]
+        pools.append((post_path, candidates_for(grounded, rng, args.lint_prefix)))
+    repository.prefetch(p for _, pool in pools for c in pool for p in c.probes)
+    planted: list[tuple[str, list[Invention], dict]] = []
+    with tempfile.TemporaryDirectory(prefix="postgates-recall-") as scratch:
+        folder = args.keep or Path(scratch)
+        (folder / "posts").mkdir(parents=True, exist_ok=True)
+        rows = []
+        for post_path, pool in pools:
+            inventions = choose(pool, repository, args.per_post)
+            post = parse_post(post_path)
+            text = plant(post.text, inventions, post.body_start_line) if inventions else None
+            if text is None:
+                continue
+            target = folder / "posts" / post_path.name
+            target.write_text(text, encoding="utf-8")
+            planted.append((post_path.name, inventions, run_gate(target, context)))
+            rows += [
+                "\t".join((post_path.name, i.shape, i.original, str(i.line), i.text))
+                for i in inventions
+            ]
+        (folder / "inventions.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return planted, originals, len(pools)
+
+
+def judge_kept(folder: Path, context: Any) -> list[tuple[str, list[Invention], dict]]:
+    """Score posts a ``--keep`` run planted, with whatever gate 2 is importable."""
+    by_post: dict[str, list[Invention]] = defaultdict(list)
+    for row in (folder / "inventions.tsv").read_text(encoding="utf-8").splitlines():
+        if row:
+            name, shape, original, line, text = row.split("\t")
+            by_post[name].append(Invention(shape, original, int(line), text, ()))
+    return [
+        (name, inventions, run_gate(folder / "posts" / name, context))
+        for name, inventions in sorted(by_post.items())
+    ]
 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
@@ -383,53 +456,31 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--lint-prefix", default="neurolink")
     parser.add_argument("--lint-dir", default="eslint-rules")
     parser.add_argument("--verbose", action="store_true", help="list every invention")
+    parser.add_argument("--keep", type=Path, help="write the planted posts and inventions here")
+    parser.add_argument(
+        "--judge",
+        type=Path,
+        help="only score the posts and inventions a --keep run wrote (with the code importable"
+        " now, e.g. an older checkout on PYTHONPATH)",
+    )
     args = parser.parse_args(argv)
     if not args.repo:
         parser.error("--repo or $POSTGATES_NEUROLINK is required")
     repo_root = Path(args.repo)
-    repository = Repository(repo_root, args.ref)
-    rng = random.Random(args.seed)
-    from pytest_postgates.post import parse_post
-
-    with tempfile.TemporaryDirectory(prefix="postgates-recall-") as scratch:
-        scratch_path = Path(scratch)
-        # The repository index is shared with ordinary runs (it is keyed by commit).
-        context = gate_context(
-            repo_root, args.ref, default_cache_dir(), args.lint_prefix, args.lint_dir
-        )
-        originals = select_posts(Path(args.posts), args.until)
-        if originals:
-            repository.present_hint = context.evidence.index_for(originals[0]).contains
-        pools: list[tuple[Path, list[Invention]]] = []
-        for post_path in originals:
-            card = run_gate(post_path, context)
-            if card["verdict"] != "PASS":
-                continue
-            grounded = [
-                Grounded(e["token"], e["kind"], e["line"])
-                for e in card["detail"].get("outcomes", {}).get("grounded", [])
-            ]
-            pools.append((post_path, candidates_for(grounded, rng, args.lint_prefix)))
-        repository.prefetch(p for _, pool in pools for c in pool for p in c.probes)
-        planted: list[tuple[str, list[Invention], dict]] = []
-        for post_path, pool in pools:
-            inventions = choose(pool, repository, args.per_post)
-            post = parse_post(post_path)
-            text = plant(post.text, inventions, post.body_start_line) if inventions else None
-            if text is None:
-                continue
-            target = scratch_path / "posts" / post_path.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-            planted.append((post_path.name, inventions, run_gate(target, context)))
-        passing = len(pools)
+    context = gate_context(repo_root, args.ref, args.lint_prefix, args.lint_dir)
+    if args.judge:
+        planted = judge_kept(args.judge, context)
+        originals: list[Path] = []
+        passing = -1
+    else:
+        planted, originals, passing = plant_all(args, repo_root, context)
     by_shape: dict[str, Counter[str]] = defaultdict(Counter)
     misses: list[str] = []
     failing_after = 0
     for name, inventions, card in planted:
         failing_after += card["verdict"] != "PASS"
         for invention in inventions:
-            outcome, why = outcome_of(card["detail"], invention.text)
+            outcome, why = outcome_of(card, invention.text)
             by_shape[invention.shape]["planted"] += 1
             if outcome == "ungrounded":
                 by_shape[invention.shape]["caught"] += 1
@@ -442,10 +493,13 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
                 out(f"  {invention.shape:11} {change}: {outcome}")
     total = sum(c["planted"] for c in by_shape.values())
     caught = sum(c["caught"] for c in by_shape.values())
-    out(
-        f"posts dated up to {args.until}: {len(originals)}; passing gate 2 at {args.ref}: "
-        f"{passing}; planted: {len(planted)} (seed {args.seed})"
-    )
+    if args.judge:
+        out(f"judging the posts kept in {args.judge}: {len(planted)}")
+    else:
+        out(
+            f"posts dated up to {args.until}: {len(originals)}; passing gate 2 at {args.ref}: "
+            f"{passing}; planted: {len(planted)} (seed {args.seed})"
+        )
     out(f"{'shape':12} {'planted':>8} {'caught':>7} {'recall':>8}")
     for shape in SHAPES:
         counts = by_shape.get(shape, Counter())
