@@ -298,6 +298,19 @@ def test_a_fenced_sketch_of_a_real_class_declares_nothing(tmp_path: Path, ctx: G
     assert _outcome(card, "generateWithAvatar()")[0] == "ungrounded"
 
 
+def test_a_fence_quoting_the_products_source_declares_nothing(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    body = (
+        "```ts\n// From neurolink.ts, the retry decision\nconst wantsRetryBudget = true;\n```\n\n"
+        "```ts\n// From my-app.ts\nconst myRetryBudget = 2;\n```\n\n"
+        "It reads `wantsRetryBudget` and `myRetryBudget`.\n"
+    )
+    card = _card(body, tmp_path, ctx)
+    assert _outcome(card, "wantsRetryBudget")[0] == "ungrounded"
+    assert _outcome(card, "myRetryBudget")[0] == "defined-in-post"
+
+
 def test_post_definitions_skip_product_imports(tmp_path: Path) -> None:
     post = make_post(SAMPLE, tmp_path)
     definitions = post_definitions(post, ["@acme/neurolink", "neurolink"])

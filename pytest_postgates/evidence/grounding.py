@@ -285,12 +285,32 @@ def _class_bodies(content: str) -> Iterator[tuple[str, str]]:
         yield match.group(1), content[start:index]
 
 
+_FIRST_COMMENT = re.compile(r"^\s*(?://|#|/\*+|\*|<!--)\s*(.*)$")
+_FILE_NAME = re.compile(r"[\w./@-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs)\b")
+
+
+def quoted_source_file(content: str) -> list[str]:
+    """File names the fence's first line names when it is a comment (`// From x.ts`,
+    `# src/app.py`): a fence that says where it is quoted from."""
+    for line in content.splitlines():
+        if not line.strip():
+            continue
+        comment = _FIRST_COMMENT.match(line)
+        return _FILE_NAME.findall(comment.group(1)) if comment else []
+    return []
+
+
 def post_definitions(
-    post: Post, product_names: Iterable[str], is_repo_class: object = None
+    post: Post,
+    product_names: Iterable[str],
+    is_repo_class: object = None,
+    is_repo_file: object = None,
 ) -> PostDefinitions:
     """Scan every fence of the post for declarations (see the module docstring of gate 2
     for the rule); ``is_repo_class(name) -> bool`` says whether a class name is a real
-    class of the repository (its fenced re-sketch then declares nothing)."""
+    class of the repository (its fenced re-sketch then declares nothing), and
+    ``is_repo_file(name) -> bool`` whether a file name is the repository's (a fence that
+    says it is quoted from one is the product's code: it declares nothing either)."""
     products = tuple(name.lower() for name in product_names if name)
     declared: dict[str, int] = {}
     imported: set[str] = set()
@@ -302,6 +322,8 @@ def post_definitions(
 
     for fence in post.fences:
         content = fence.content
+        if callable(is_repo_file) and any(is_repo_file(n) for n in quoted_source_file(content)):
+            continue
         if fence.lang in DATA_LANGS:
             for match in _DATA_KEY.finditer(content):
                 for part in match.group(1).split("."):

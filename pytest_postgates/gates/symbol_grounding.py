@@ -806,7 +806,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
     def is_repo_class(name: str) -> bool:
         return index.has_word(name) and index.contains(f"class {name}")
 
-    definitions = post_definitions(post, repos.product_names, is_repo_class)
+    def is_repo_file(name: str) -> bool:
+        spec = name.removeprefix("./")
+        return bool(index.match_path(spec) or index.match_filename(spec.rsplit("/", 1)[-1]))
+
+    definitions = post_definitions(post, repos.product_names, is_repo_class, is_repo_file)
     verdicts = [judge(token, post, repos, definitions, prefix) for token in tokens]
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
     for v in verdicts:
