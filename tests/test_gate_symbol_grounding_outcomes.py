@@ -376,6 +376,7 @@ def test_a_model_id_is_not_a_packages_subpath(tmp_path: Path, ctx: GateContext) 
         ("Find the author with `git blame src/x.ts`.", "command"),
         ("Each item goes through `.map()` first.", "builtin"),
         ("It calls `JSON.parse()` on the body.", "builtin"),
+        ("It exits with `process.exit(1)` then.", "builtin"),
         ("Replace `<provider>` with yours.", "placeholder"),
         ("Export `YOUR_API_KEY` first.", "placeholder"),
         ("Tickets look like `OPS-1234`.", "placeholder"),
@@ -408,6 +409,7 @@ def test_not_a_reference_rules(sentence: str, rule: str, tmp_path: Path, ctx: Ga
         "NeuroLink's `renderAvatar()`, for example, renders video.",
         "Imagine `src/lib/providers/avatar/client.ts` holding it.",
         "For example, set the model to `gpt-9.9-ultra`.",
+        "It reads `JSON.parseStrictly()` first.",
         # A cue about something else in the sentence does not reach the token.
         "For example, the team reviewed every draft by hand before they shipped `renderAvatar`.",
         "There is no special `code` strategy in `ChunkingStratagy`.",

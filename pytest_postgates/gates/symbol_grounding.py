@@ -170,7 +170,9 @@ BUILTIN_METHODS = frozenset(
     endsWith replace replaceAll match matchAll padStart padEnd toLowerCase toUpperCase
     charAt at length parse stringify assign freeze create defineProperty hasOwnProperty
     getTime now toISOString log warn error info debug abort signal next return throw
-    append get set has delete clear size add apply call bind""".split()
+    append get set has delete clear size add apply call bind exit argv path environ
+    stdout stderr cwd env platform nextTick hrtime memoryUsage uptime floor ceil round
+    random max min abs sqrt pow""".split()
 )
 PLACEHOLDER = re.compile(
     r"^<[^<>]+>$|YOUR[_-]|your[_-]|\bxxx+\b|XXX|\.\.\.|…|^\$\([^)]*\)$|^(?:\[[A-Z_ ]+\])+$"
@@ -565,7 +567,14 @@ def not_a_reference(
         parts = [p for p in chain.split(".") if p]
         if chain.startswith(".") and parts and all(p in BUILTIN_METHODS for p in parts):
             return "builtin", f"a built-in method ({'.'.join(parts)})"
-        if len(parts) > 1 and parts[0] in BUILTIN_GLOBALS and parts[0].lower() not in names:
+        # A runtime global's member, only when the member is a known built-in one: an
+        # invented `sys.hashInfoX` is no more a built-in than any other invention.
+        if (
+            len(parts) > 1
+            and parts[0] in BUILTIN_GLOBALS
+            and parts[0].lower() not in names
+            and all(p in BUILTIN_METHODS for p in parts[1:])
+        ):
             return "builtin", f"a member of the built-in {parts[0]}"
     if LATEX_COMMAND.match(text):
         return "markup", "a LaTeX command, not a name"
