@@ -410,6 +410,7 @@ def test_not_a_reference_rules(sentence: str, rule: str, tmp_path: Path, ctx: Ga
         "Imagine `src/lib/providers/avatar/client.ts` holding it.",
         "For example, set the model to `gpt-9.9-ultra`.",
         "It reads `JSON.parseStrictly()` first.",
+        "Pass a flag (e.g., `--cold-retry`) to the command.",
         # A cue about something else in the sentence does not reach the token.
         "For example, the team reviewed every draft by hand before they shipped `renderAvatar`.",
         "There is no special `code` strategy in `ChunkingStratagy`.",

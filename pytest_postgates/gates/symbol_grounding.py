@@ -531,8 +531,10 @@ def presented_as_product(
         first = text.lstrip("./").split("/", 1)[0]
         if first in SOURCE_ROOTS or repos.primary.index.match_path(first + "/"):
             return True  # a path into the product's tree is a claim about it
-    if MODEL_ID.match(text):
-        return True  # a model id is a claim about the product's catalogue
+    if MODEL_ID.match(text) or FLAG.match(text):
+        return True  # a model id or a flag is a claim about the product's catalogue or CLI
+    if repos.lint is not None and text.startswith(repos.lint.prefix + "/"):
+        return True  # a rule in the product's lint namespace
     bare_name = re.split(r"[.(]", text.lstrip("."), maxsplit=1)[0]
     if bare_name in definitions.product_imports or head in definitions.product_imports:
         return True
