@@ -223,9 +223,9 @@ def report_post_level(
     )
     print(
         f"  paragraphs flagged: before {legacy_flagged}, now {len(flagged)} hard to read "
-        f"(under {floor:g} with sentences of >= {gate.LONG_SENTENCE_WORDS:g} words on "
-        f"average) in {len({name for name, _ in flagged})} posts; {long_words} more under "
-        "the floor from long words only (listed, not flagged)"
+        f"(under {floor:g} with a sentence of >= {gate.LONG_SENTENCE_WORDS:g} words) in "
+        f"{len({name for name, _ in flagged})} posts; {long_words} more under the floor "
+        "from long words or plain enumerations (listed, not flagged)"
     )
     print(
         f"  now: paragraph floor {floor:g}, post floor {post_floor:g}, a post fails when its "
@@ -244,7 +244,7 @@ def report_post_level(
     print("calibration (posts passing / paragraphs flagged):")
     header = "  floor \\ share " + "".join(f"{f'{100 * s:g}%':>14}" for s in (0.05, 0.10, 0.15))
     print(header)
-    for candidate in (10.0, 15.0, 20.0, 25.0):
+    for candidate in (10.0, 15.0, 20.0, 25.0, 30.0):
         cells = []
         for candidate_share in (0.05, 0.10, 0.15):
             results = [
@@ -270,10 +270,15 @@ def report_labels(
     index = {(str(label["post"]), _normal(str(label.get("text", "")))): label for label in labels}
     by_line = {(str(label["post"]), int(str(label.get("line", 0)))): label for label in labels}
     counts = {"defect": 0, "false": 0, "unsure": 0}
+    not_hard = []
     for name, p in flagged:
         label = index.get((name, _normal(p.excerpt))) or by_line.get((name, p.line))
         if label is not None:
             counts[str(label["label"])] = counts.get(str(label["label"]), 0) + 1
+            if label["label"] == "false":
+                not_hard.append(
+                    f"  still flagged, labelled not hard: {name}:{p.line}: {label.get('why')}"
+                )
     judged = counts["defect"] + counts["false"]
     still = judged + counts["unsure"]
     print(
@@ -282,6 +287,8 @@ def report_labels(
         f"{counts['unsure']})"
         + (f"; precision {100 * counts['defect'] / judged:.1f}% (target >= 80%)" if judged else "")
     )
+    for line in not_hard:
+        print(line)
 
 
 if __name__ == "__main__":
