@@ -68,7 +68,9 @@ def run(posts: list[Path], repo: Path, ref: str, cache: Path) -> list[PostResult
         repository = [
             claim
             for claim in detail.get("claims", [])
-            if str(claim.get("cited_by") or "").startswith(gate.REPOSITORY_CITATION)
+            if str(claim.get("cited_by") or "").startswith(
+                (gate.REPOSITORY_CITATION, gate.FOOTNOTE_CITATION)
+            )
         ]
         results.append(
             PostResult(
@@ -196,14 +198,20 @@ def main(argv: list[str] | None = None) -> int:
     print(f"uncited numbers: before {before}, now {now}")
     repository = [item for r in results for item in r.repository]
     kinds = Counter(
-        "a named file's line count"
+        "a footnote that links a source"
+        if item["cited_by"].startswith(gate.FOOTNOTE_CITATION)
+        else "the repository's text states it"
+        if " states " in item["cited_by"]
+        else "in the file of a named class or module"
+        if "(in the file of `" in item["cited_by"]
+        else "a named file's line count"
         if "lines at the ref" in item["cited_by"]
         else "next to a named symbol"
         if "(near `" in item["cited_by"]
         else "a constant named in words"
         for item in repository
     )
-    print(f"  cited by the repository's code: {len(repository)} ({dict(kinds)})")
+    print(f"  cited by the repository or a footnote: {len(repository)} ({dict(kinds)})")
     rules = Counter(item["rule"] for r in results for item in r.exempt)
     print(
         f"  exempt: {sum(rules.values())} ({', '.join(f'{k} {v}' for k, v in rules.most_common())})"

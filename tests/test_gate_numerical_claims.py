@@ -169,6 +169,12 @@ RULE_FILES = {
     "src/big.ts": "".join(f"export const line{n} = {n};\n" for n in range(12)),
     "dist/bundle.js": "const BUNDLED_WAIT_MS = 9000;\n",
     "docs/models.md": "| Model | Context |\n|---|---|\n| `acme-large-2` | 131K |\n",
+    "docs/limits.md": "The free plan allows 40 requests per minute for every key.\n",
+    "src/music/ChimeMusic.ts": (
+        "export class ChimeMusic {}\n"
+        + "".join(f"// filler line {n}\n" for n in range(20))
+        + "const CHIME_POLL_MS = 4_000;\n"
+    ),
 }
 
 
@@ -398,3 +404,104 @@ def test_table_rows_are_not_sentences_for_arithmetic(tmp_path: Path, code_repo: 
     body = "| size | a | b | c |\n|---|---|---|---|\n| 1K | 5 ms | 3 ms | 2 ms |\n"
     _, outcome = _judged(body, tmp_path, code_repo)
     assert outcome == {"5": "uncited", "3": "uncited", "2": "uncited", "1": "uncited"}
+
+
+def test_the_repositorys_text_states_it_in_the_same_words(tmp_path: Path, code_repo: Path) -> None:
+    _, outcome = _judged("The free plan gives 40 requests per minute.\n", tmp_path, code_repo)
+    assert outcome["40"] == "cited:repository: docs/limits.md states '40 requests per minute'"
+    # Two words that are only the unit and a function word are not "the same words".
+    _, other = _judged("It handles 40 requests for you.\n", tmp_path, code_repo)
+    assert other == {"40": "uncited"}
+
+
+def test_a_constant_in_the_file_of_a_named_class(tmp_path: Path, code_repo: Path) -> None:
+    _, outcome = _judged(
+        "`ChimeMusic.generate()` submits a job and polls it every 4 seconds.\n",
+        tmp_path,
+        code_repo,
+    )
+    assert outcome["4"].startswith("cited:repository: src/music/ChimeMusic.ts:22 (in the file")
+    _, other = _judged(
+        "`ChimeMusic.generate()` submits a job and waits 4 seconds.\n", tmp_path, code_repo
+    )
+    assert other == {"4": "uncited"}  # the constant's key shares no word with the sentence
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("- **Rollback:** error rate above 5%, latency over 2 seconds.\n", "threshold"),
+        ("- **Too large** (over 2000 characters): chunks mix topics.\n", "threshold"),
+        ("| metric | alert |\n|---|---|\n| errors | > 1% error rate |\n", "threshold"),
+        # A measured cell of a table is not a threshold, bound or not.
+        ("| step | overhead |\n|---|---|\n| router | < 0.1ms |\n", "uncited"),
+        # A capability stated in a list item is a claim.
+        ("- Handles over 10,000 requests per second.\n", "uncited"),
+    ],
+)
+def test_thresholds_the_post_sets(
+    body: str, expected: str, tmp_path: Path, code_repo: Path
+) -> None:
+    _, outcome = _judged(body, tmp_path, code_repo)
+    assert expected in outcome.values() and len(set(outcome.values())) == 1, outcome
+
+
+def test_headings_quotations_attributions_and_anecdotes(tmp_path: Path, code_repo: Path) -> None:
+    body = (
+        "## The 13-Minute Fix\n\n"
+        'The assistant answers: "Field B is at 18% moisture, water it tomorrow."\n\n'
+        "The gate's header comment in `opening-check.mjs` states the share: about 4% of posts.\n\n"
+        "I opened the issue on a Monday. The reply came within 24 hours.\n"
+    )
+    card, outcome = _judged(body, tmp_path, code_repo)
+    assert outcome == {
+        "13": "heading",
+        "18": "quotation",
+        "4": "attributed",
+        "24": "anecdote",
+    }
+    reasons = {item["number"]: item["reason"] for item in card.detail["exempt"]}
+    assert "`opening-check.mjs`" in reasons["4"] and "unverified" in reasons["4"]
+
+
+def test_measured_claims_in_a_quote_or_story_still_fail(tmp_path: Path, code_repo: Path) -> None:
+    body = (
+        'The release notes say "the cache is 3x faster now."\n\n'
+        "I rebuilt the index and it cut query time by 40%.\n"
+    )
+    _, outcome = _judged(body, tmp_path, code_repo)
+    assert outcome == {"3": "uncited", "40": "uncited"}
+
+
+def test_a_footnote_that_links_a_source_cites(tmp_path: Path, code_repo: Path) -> None:
+    filler = "A paragraph that talks about something else entirely, at some length.\n\n" * 4
+    body = (
+        "| task | saving |\n|---|---|\n| summaries | ~90% cheaper* |\n\n"
+        + filler
+        + "> **\\*Estimate:** from the [pricing page](https://example.com/pricing).\n"
+    )
+    _, outcome = _judged(body, tmp_path, code_repo)
+    assert outcome == {"90": "cited:footnote: line 18"}
+    _, unlinked = _judged(
+        "| task | saving |\n|---|---|\n| summaries | ~90% cheaper* |\n\n> \\*An estimate.\n",
+        tmp_path,
+        code_repo,
+    )
+    assert unlinked == {"90": "uncited"}
+
+
+def test_a_model_size_that_is_part_of_a_model_name(tmp_path: Path, code_repo: Path) -> None:
+    body = "We ran TinyChat-270M locally. The 270M model misses the schema.\n"
+    _, outcome = _judged(body, tmp_path, code_repo)
+    assert outcome == {"270": "identifier"}
+    _, other = _judged("The 270M model misses the schema.\n", tmp_path, code_repo)
+    assert other == {"270": "uncited"}
+
+
+def test_a_supposition_lists_its_premises(tmp_path: Path, code_repo: Path) -> None:
+    _, outcome = _judged(
+        "If 80% of jobs pass first time, 15% need a retry, and 5% fail, the queue stays short.\n",
+        tmp_path,
+        code_repo,
+    )
+    assert outcome == {"80": "hypothetical", "15": "hypothetical", "5": "hypothetical"}

@@ -15,13 +15,20 @@ number of one or two digits is only found in evidence next to its unit ("3x", "5
 A number nothing above cites is then judged by these rules, in order; each decision is in
 the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and reason):
 
-- *The repository's code* (``cited_by: "repository: ..."``): the value stands next to a
-  symbol the sentence names in code spans (``POLL_INTERVAL_MS`` and ``= 3_000`` for
-  "every 3 seconds"; the value's key must share a word with the symbol or the sentence),
-  or a constant whose name the sentence spells out in words (``MAX_RETRIEVAL_LIMIT =
-  200_000`` for "a hard maximum of 200,000 characters per retrieval": three digits or
-  more, two shared words), or "N lines" of a file the sentence names has N lines at the
-  ref. Generated files, minified lines and the CHANGELOG (judged above) are not searched.
+- *A footnote* (``cited_by: "footnote: line N"``): a ``*``, ``\u2020`` or ``[^n]`` mark right
+  after the number, and a footnote line of the post that links a source.
+- *The repository* (``cited_by: "repository: ..."``), read at the ref: the value stands
+  next to a symbol the sentence names in code spans (``POLL_INTERVAL_MS`` and ``=
+  3_000`` for "every 3 seconds"; the value's key must share a word with the symbol or
+  the sentence), or anywhere in the file of a named class or module under a key that
+  shares a word with the sentence, or a constant whose name the sentence spells out in
+  words (``MAX_RETRIEVAL_LIMIT = 200_000`` for "a hard maximum of 200,000 characters per
+  retrieval": three digits or more, two shared words), or "N lines" of a file the
+  sentence names has N lines, or the repository's text states the number in the
+  sentence's own words ("15 requests per minute": two more words, one a content word).
+  Generated files, minified lines and the CHANGELOG (judged above) are not searched.
+- ``heading``: a heading names a section; ``identifier``: a size that is part of a model
+  name the post writes ("SmolLM2-360M", then "the 360M model").
 - *Measured-sounding numbers are claims*, whatever else the sentence says: the size of an
   effect ("cut latency by 40%", "dropped to 80 ms", "3x faster", "saves 200 ms") or a
   measurement ("p99 of 120 ms", "in our benchmark"). No rule below exempts them.
@@ -34,15 +41,24 @@ the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and
   unit code uses: a duration in milliseconds or seconds (``timeout: 30000`` = "30 s",
   ``ttl: 3600`` = "1 hour"), a size in bytes (decimal or binary), a percentage as a
   fraction (``0.4`` = "40%"), K and M as units (``8192`` = "8K").
-- ``post-arithmetic``: the number follows from the other numbers of its sentence (or the
+- ``post-arithmetic``: the number follows from earlier numbers of its sentence (or the
   one before it on the line) by a product with a count, a quotient, a sum, a difference,
   a share or a ratio, within rounding (15% after "about", "roughly", "~"; "over" and
-  "under" bound it); ``post-arithmetic-input``: a premise of that calculation ("with",
-  "at", "of", "per", "each" ... before it). Table rows are not sentences.
+  "under" bound it), and every operand with a unit is a premise the sentence sets up
+  ("with", "at", "of", "per", "each" ... before it): ``post-arithmetic-input``. A result
+  computed from reported figures stays a claim. Table rows are not sentences.
 - ``hypothetical``: inside a supposition ("if a call takes 900 ms", "suppose", "assuming",
-  "imagine", "say, 512 tokens") up to the end of its clause, or next to "for example".
+  "imagine", "say, 512 tokens"), through the short numbered premises it lists, up to its
+  main clause; or next to "for example".
 - ``advice``: a clause that opens with an imperative verb ("Start with 5,000 tokens",
   "Route 5% of traffic") recommends a value, it does not report one.
+- ``threshold``: a bound the post sets, in a list item whose clause names a metric
+  ("Error rate above 5%") or a table cell that names one ("> 1% error rate").
+- ``quotation``: inside quotation marks (an example answer, or a named source's words).
+- ``attributed``: the sentence names the file or commit it takes the number from and a
+  reporting verb ("`voice-extract.mjs` ... records", "the commit `39e51a7` names"); the
+  reason says the source was not found in the repository, so it is unverified.
+- ``anecdote``: the author's own story (first person singular in the paragraph).
 """
 
 from __future__ import annotations
@@ -708,6 +724,39 @@ class RepositoryNumbers:
                         return f"{path}:{line} (near `{symbol}`, {literal.written.strip()} {rule})"
         return None
 
+    def find_in_named_file(
+        self, symbols: list[str], number: float, family: str, sentence_words: set[str]
+    ) -> str | None:
+        """A constant anywhere in the file a named class or module lives in (`BeatovenMusic`
+        -> ``BeatovenMusic.ts``), keyed by a word of the sentence (``POLL_INTERVAL_MS =
+        3_000`` for "polls every 3 seconds")."""
+        for symbol in symbols:
+            stem = symbol.rsplit("/", 1)[-1].split(".", 1)[0]
+            if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{3,}", stem):
+                continue
+            path = self._module_path(stem)
+            if path is None or _GENERATED.search(path):
+                continue
+            text = self.index.file_text(path) or ""
+            for line, code in enumerate(text.split("\n"), 1):
+                for literal in code_literals(code):
+                    if literal_matches(literal.value, number, family) is None:
+                        continue
+                    if literal.key_words & sentence_words and literal.value >= 1:
+                        return (
+                            f"{path}:{line} (in the file of `{symbol}`, "
+                            f"{literal.written.strip()} keyed by "
+                            f"{', '.join(sorted(literal.key_words & sentence_words))})"
+                        )
+        return None
+
+    def _module_path(self, stem: str) -> str | None:
+        for extension in ("ts", "tsx", "js", "mjs", "py", "go", "rs"):
+            found = self.index.match_filename(f"{stem}.{extension}")
+            if found:
+                return found
+        return None
+
     def find_by_name(self, number: float, family: str, sentence_words: set[str]) -> str | None:
         """A constant whose name the sentence spells out in words: "a hard maximum of
         200,000 characters per retrieval" and ``MAX_RETRIEVAL_LIMIT = 200_000``. The
@@ -820,12 +869,20 @@ def _sentence(prose: str, start: int, end: int, cache: dict[int, _Sentence]) -> 
             if derived is None:
                 continue
             formula, operands = derived
+            # Arithmetic on the post's own inputs: every operand with a unit is a premise
+            # the sentence sets up ("with 4 workers at 250 ms each"); a result computed
+            # from reported figures ("costs $0.0006 ... an 8x difference") is a claim.
+            premises = [
+                operand
+                for operand in operands
+                if operand.dimension != "count"
+                and PREMISE.search(prose[max(line_start, operand.start - 60) : operand.start])
+            ]
+            if len(premises) < sum(operand.dimension != "count" for operand in operands):
+                continue
             sentence.results[target.start] = formula
-            for operand in operands:
-                if operand.dimension != "count" and PREMISE.search(
-                    prose[max(line_start, operand.start - 60) : operand.start]
-                ):
-                    sentence.inputs.setdefault(operand.start, formula)
+            for operand in premises:
+                sentence.inputs.setdefault(operand.start, formula)
     cache[left] = sentence
     return sentence
 
@@ -836,6 +893,17 @@ def _hypothetical(prose: str, sentence: _Sentence, start: int, end: int) -> str 
         return None
     for cue in HYPOTHETICAL.finditer(prose, sentence.left, start):
         stop = _CLAUSE_BREAK.search(prose, cue.end(), sentence.right)
+        # A supposition lists its premises: "If 85% pass, 12% need a retry, and 3% fail,
+        # ..." runs on through short clauses that each hold a number.
+        while stop is not None and stop.start() < end:
+            following = _CLAUSE_BREAK.search(prose, stop.end(), sentence.right)
+            chunk = prose[stop.end() : following.start() if following else sentence.right]
+            if not re.match(r"\s*(?:(?:and|or)\s+)?[~$]?\d", chunk) or len(chunk.split()) > 8:
+                break
+            if following is None or following.start() >= end:
+                stop = following
+                break
+            stop = following
         if stop is None or stop.start() >= end:
             return cue.group(0)
     # "a 50KB file, for example," / "say, 900 ms": the example cue in the number's own
@@ -850,12 +918,49 @@ def _hypothetical(prose: str, sentence: _Sentence, start: int, end: int) -> str 
     return cue.group(0) if cue else None
 
 
-# cited_by of a number the repository's own code or files hold (not links or evidence).
+# cited_by of a number the repository's own code or files hold (not links or evidence),
+# and of a number whose footnote links a source.
 REPOSITORY_CITATION = "repository: "
+FOOTNOTE_CITATION = "footnote: "
+# A comparison written as a bound in a list item, a table cell or a heading ("Error rate
+# above 5%", "| > 1% error rate |", "(over 2000 characters)"): a threshold the post sets.
+_COMPARISON = re.compile(
+    r"(?:[<>]=?|\u2264|\u2265|\b(?:above|below|over|under|exceeds?|exceeding|more than|"
+    r"less than|at least|at most|up to|no more than|beyond))\s*[~$]?\s*$",
+    re.I,
+)
+_METRIC = re.compile(
+    r"^\W*(?:[\w'-]+\s+){0,2}(?:rate|ratio|time|latency|usage|cost|size|length|score|"
+    r"count|errors?|budget|total|duration|share|load|drift)s?\s*$|^\W*$",
+    re.I,
+)
+_METRIC_WORD = re.compile(
+    r"\b(?:rate|ratio|latency|usage|cost|size|length|score|count|errors?|budget|total|"
+    r"duration|share|load|drift)\b",
+    re.I,
+)
+_DANGLING = frozenset("a an the of for to in on at by with and or per is are was".split())
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+_QUOTED = re.compile(r'"[^"\n]{3,}?"|\u201c[^\u201d\n]{3,}?\u201d')
+# A source the sentence names for its number: a file, a commit, a document, a comment.
+_SOURCE_NAMED = re.compile(
+    r"`[^`\n]*\.(?:md|mjs|js|ts|py|json|ya?ml|txt|sh)`|`[0-9a-f]{7,40}`|\bcommit\s+`?[0-9a-f]{7,}",
+    re.I,
+)
+_REPORTING = re.compile(
+    r"\b(?:names?|states?|says|said|records?|reports?|lists?|documents?|notes?|reads?|"
+    r"opens? with|comes? from|according to|quotes?|writes?|puts? it|gives?|spells? out)\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|mine)\b")
+_FOOTNOTE_MARK = re.compile(r"^[^|\n]{0,12}?(?:\\?\*|\u2020|\[\^[^\]]+\])")
+_FOOTNOTE_LINE = re.compile(r"^\s*(?:>\s*)?(?:\*\*)?(?:\\\*|\*(?!\*)|\u2020|\[\^[^\]]+\]:)")
 # Rules whose numbers are the post's own illustration: the same value later in the
 # paragraph is the same illustration ("If a model has a 512-token limit, set the chunker
 # to 512 tokens").
-ILLUSTRATIVE_RULES = frozenset({"hypothetical", "post-arithmetic", "post-arithmetic-input"})
+ILLUSTRATIVE_RULES = frozenset(
+    {"hypothetical", "post-arithmetic", "post-arithmetic-input", "advice", "quotation"}
+)
 
 
 @dataclass(frozen=True)
@@ -901,6 +1006,19 @@ class _Judge:
             return "dimension", f"{match.group(0).strip()} is one side of a dimension"
         if start >= 2 and prose[start - 1] == "+" and prose[start - 2].isalnum():
             return "expression", "the number is part of an expression such as N+1"
+        line_start = prose.rfind("\n", 0, start) + 1
+        line_end = prose.find("\n", end)
+        line_text = prose[line_start : line_end if line_end >= 0 else len(prose)]
+        if line_text.lstrip().startswith("#"):
+            return "heading", "a heading names a section; the text below it makes the claims"
+        if family in ("M", "K") and re.search(
+            rf"[A-Za-z][\w.]*-{re.escape(match.group(1))}{re.escape(match.group(3))}\b",
+            self.post.text,
+        ):
+            return "identifier", f"part of a model name the post writes ({match.group(0).strip()})"
+        footnote = self._footnote(prose, end, line_text)
+        if footnote:
+            return _Claimed(footnote)
         sentence = _sentence(prose, start, end, self.sentences)
         words = _words(prose[sentence.left : sentence.right])
         identifiers, paths = symbols_in(self.raw, sentence.left, sentence.right)
@@ -913,17 +1031,68 @@ class _Judge:
                             f"{REPOSITORY_CITATION}{counted[0]} ({counted[1]} lines at the ref)"
                         )
             found = None
+            # The unit's own word ("tokens") names nothing.
+            unit_words = _words(" ".join(UNITS.get(family, ())))
             if identifiers or paths:
                 found = self.numbers.find(identifiers + paths, value, family, words)
+                if found is None:
+                    found = self.numbers.find_in_named_file(
+                        identifiers + paths, value, family, words - unit_words
+                    )
             if found is None:
-                # The unit's own word ("tokens") names nothing.
-                unit_words = _words(" ".join(UNITS.get(family, ())))
                 found = self.numbers.find_by_name(value, family, words - unit_words)
             if found:
                 return _Claimed(REPOSITORY_CITATION + found)
+            stated = self._repository_states(prose, start, end, match.group(0))
+            if stated:
+                return _Claimed(REPOSITORY_CITATION + stated)
         measured = measured_cue(prose, sentence.left, start, end, sentence.right)
         if measured:
             return _Claimed(None, f"measured-sounding ({measured!r}): no exemption applies")
+        in_list = sentence.in_table or bool(_LIST_ITEM.match(line_text))
+        clause_left = sentence.left
+        for stop in _CLAUSE_BREAK.finditer(prose, sentence.left, start):
+            clause_left = stop.end()
+        bound = _COMPARISON.search(prose[clause_left:start])
+        if sentence.in_table and bound:
+            cell_left = prose.rfind("|", 0, start) + 1
+            cell_right = prose.find("|", end)
+            cell = prose[cell_left : cell_right if cell_right >= 0 else len(prose)]
+            named = _METRIC_WORD.search(cell.replace(prose[start:end], " "))
+        else:
+            named = None
+        if bound and (
+            named
+            or (
+                in_list
+                and not sentence.in_table
+                and _METRIC.match(prose[clause_left : clause_left + bound.start()])
+            )
+        ):
+            return (
+                "threshold",
+                f"a bound the post sets ({bound.group(0).strip()!r} in a list or table)",
+            )
+        quote = next(
+            (
+                q
+                for q in _QUOTED.finditer(prose, sentence.left, sentence.right)
+                if q.start() < start < q.end()
+            ),
+            None,
+        )
+        if quote is not None:
+            return "quotation", "inside a quotation: an example answer or a named source's words"
+        source = _SOURCE_NAMED.search(self.raw, sentence.left, sentence.right)
+        if source and _REPORTING.search(prose, sentence.left, sentence.right):
+            return (
+                "attributed",
+                f"the sentence attributes it to {source.group(0)} (not found in the repository "
+                "at the ref: unverified)",
+            )
+        paragraph = self._paragraph(start) + 1
+        if _FIRST_PERSON.search(prose, max(paragraph, 0), sentence.right):
+            return "anecdote", "the author's own story (first person singular in the paragraph)"
         earlier = self.reused(start, family, value)
         if earlier is not None:
             return "post-illustration", f"the value the paragraph already used ({earlier})"
@@ -960,6 +1129,51 @@ class _Judge:
                 verb = opening.group(0).split()[-1]
                 return "advice", f"a value the post recommends (the clause opens with {verb!r})"
         return _Claimed(None)
+
+    def _footnote(self, prose: str, end: int, line_text: str) -> str | None:
+        """A footnote marker right after the number ("~92% cheaper*") whose footnote,
+        somewhere in the post, links a source."""
+        if not _FOOTNOTE_MARK.match(prose[end : end + 16]):
+            return None
+        for number, text in self.post.body_lines():
+            if _FOOTNOTE_LINE.match(text) and LINK.search(text):
+                return f"{FOOTNOTE_CITATION}line {number}"
+        return None
+
+    def _repository_states(self, prose: str, start: int, end: int, written: str) -> str | None:
+        """The repository's text states the number in the sentence's own words ("15
+        requests per minute", "a 3-second timeout"): the number as written with a word
+        or two beside it, one of them a content word other than the unit."""
+        assert self.numbers is not None
+        before = re.findall(r"[\w'-]+", prose[max(0, start - 40) : start])[-2:]
+        after = re.findall(r"[\w'-]+", prose[end : end + 40])[:2]
+        core = written.strip()
+        unit_words = _words(core)
+        phrases = [
+            " ".join([core, *after[:2]]),
+            " ".join([core, *after[:1]]),
+            " ".join([*before[-1:], core]),
+            " ".join([*before, core]),
+        ]
+        index = self.numbers.index
+        vocabulary = unit_words | _words(
+            " ".join(
+                UNITS.get(
+                    _family_of_spelling(CLAIM.match(core).group(3) if CLAIM.match(core) else ""), ()
+                )
+            )
+        )
+        for phrase in dict.fromkeys(phrases):
+            extra = phrase.replace(core, " ").split()
+            content = _words(" ".join(extra)) - vocabulary
+            # Two more words, one of them a content word, and no dangling "for"/"the".
+            if len(extra) < 2 or not content or extra[-1].lower() in _DANGLING:
+                continue
+            if index.contains(phrase):
+                path = index.locate(phrase)
+                if path and not _GENERATED.search(path):
+                    return f"{path} states {phrase!r}"
+        return None
 
     def remember(self, start: int, dimension: str, value: float, rule: str) -> None:
         """An illustrative value of the paragraph, for later sentences that reuse it."""
