@@ -257,9 +257,7 @@ def prose_paragraphs(post: Post) -> list[Paragraph]:
         score = flesch_of(len(words), count, total) if len(words) >= MIN_SCORED_WORDS else None
         longest = max((len(words_of(sentence)) for sentence in sentences), default=len(words))
         end_line = post.body_start_line + token.map[1] - 1
-        paragraphs.append(
-            Paragraph(line, end_line, text, len(words), count, score, total, longest)
-        )
+        paragraphs.append(Paragraph(line, end_line, text, len(words), count, score, total, longest))
     return paragraphs
 
 
