@@ -87,7 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="folder of Markdown posts (_posts)")
     parser.add_argument("--share", type=float, default=0.95, help="share that must pass")
     parser.add_argument("--show", type=int, default=10, help="lowest paragraphs to list")
-    parser.add_argument("--labels", type=Path, help="JSONL labels of gate-6 paragraphs")
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        default=Path(__file__).resolve().parent / "labels" / "gate6.jsonl",
+        help="JSONL labels of gate-6 paragraphs (used when the file exists)",
+    )
     parser.add_argument("--until", help="only posts dated (by file name) up to this day")
     parser.add_argument(
         "--flagged", action="store_true", help="print every flagged paragraph in full"
@@ -254,8 +259,10 @@ def report_post_level(
             passing = sum(not r.failed for r in results)
             cells.append(f"{passing:>4}/{sum(len(r.flagged) for r in results):<4}")
         print(f"  {candidate:>13g} " + "".join(f"{cell:>14}" for cell in cells))
-    if args.labels:
+    if args.labels and args.labels.is_file():
         report_labels(flagged, load_labels(args.labels))
+    else:
+        print(f"no labels at {args.labels}: precision not measured")
     print(f"flagged paragraphs ({len(flagged)}):")
     for name, p in flagged:
         text = p.text.replace(gate.CODE_MARK, "`code`") if args.flagged else p.excerpt
