@@ -971,9 +971,7 @@ _METRIC_WORD = re.compile(
     re.I,
 )
 _DANGLING = frozenset("a an the of for to in on at by with and or per is are was".split())
-_ESTIMATE = re.compile(
-    r"\b(?:est\.|(?:estimated?|estimates|assum\w*|example|projected)\b)", re.I
-)
+_ESTIMATE = re.compile(r"\b(?:est\.|(?:estimated?|estimates|assum\w*|example|projected)\b)", re.I)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 _QUOTED = re.compile(r'"[^"\n]{3,}?"|\u201c[^\u201d\n]{3,}?\u201d')
 # A source the sentence names for its number: a file, a commit, a document, a comment.
