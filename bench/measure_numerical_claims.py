@@ -63,7 +63,7 @@ def run(posts: list[Path], repo: Path, ref: str, cache: Path) -> list[PostResult
     context = GateContext.create(Settings(repo=repo, ref=ref, offline=True), cache)
     results = []
     for path in posts:
-        card = gate.check(parse_post(path), context)
+        card = gate.GATE.evaluate(parse_post(path), context)
         detail = card.detail
         repository = [
             claim

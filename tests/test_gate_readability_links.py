@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +77,7 @@ def ctx(
 
 
 def run(body: str, tmp_path: Path, **settings: Any) -> Scorecard:
-    return gate.check(make_post(body, tmp_path), ctx(tmp_path, **settings))
+    return gate.GATE.evaluate(make_post(body, tmp_path), ctx(tmp_path, **settings))
 
 
 def codes(card: Scorecard) -> list[tuple[int | None, str]]:
@@ -140,7 +141,8 @@ def test_hard_paragraphs_holding_a_large_share_of_the_prose_fail_the_post(
 ) -> None:
     card = run(f"{EASY}\n\n{HARD_LONG}\n", tmp_path)
     assert card.verdict == "FAIL"
-    assert codes(card) == [(BODY_LINE + 2, "HARD_TO_READ"), (BODY_LINE + 2, "LOW_FLESCH")]
+    # The pooled post scores under 30 too: a post-level finding without a line.
+    assert codes(card) == [(None, "HARD_TO_READ"), (BODY_LINE + 2, "LOW_FLESCH")]
     (low,) = card.detail["low_flesch"]
     assert low["line"] == BODY_LINE + 2 and low["flesch"] < gate.DEFAULT_FLESCH_FLOOR
     assert low["text"].startswith("Notwithstanding") and low["words"] == 41
@@ -151,6 +153,28 @@ def test_hard_paragraphs_holding_a_large_share_of_the_prose_fail_the_post(
         "1 hard-to-read paragraph holds 62% of the post's prose words"
         in card.detail["readability"]["reason"]
     )
+
+
+def test_hard_paragraphs_alone_fail_a_post_whose_pooled_score_passes(tmp_path: Path) -> None:
+    body = "\n\n".join([EASY] * 6 + [HARD_LONG]) + "\n"
+    card = run(body, tmp_path)
+    assert card.verdict == "FAIL"
+    assert codes(card) == [(BODY_LINE + 12, "LOW_FLESCH")]
+    assert card.detail["post_flesch"] >= gate.DEFAULT_POST_FLESCH_FLOOR
+    assert card.summary.startswith("hard to read: 1 hard-to-read paragraph holds 21%")
+
+
+def test_suppressing_a_hard_paragraph_recomputes_the_share(tmp_path: Path) -> None:
+    body = "\n\n".join([EASY] * 6 + [HARD_LONG]) + "\n"
+    context = ctx(tmp_path)
+    result = gate.GATE.check(make_post(body, tmp_path), context)
+    (hard,) = result.findings
+    kept = replace(result, findings=[])  # what the runner leaves after the directive
+    card = gate.GATE.decided(kept, context.settings, suppressed=True)
+    assert card.verdict == "PASS" and card.summary.endswith("(after suppression)")
+    assert card.detail["readability"]["verdict"] == "PASS"
+    assert card.detail["hard_prose_share"] == 0.0
+    assert hard.code == "LOW_FLESCH"
 
 
 def test_one_hard_paragraph_in_a_readable_post_is_reported_not_failed(tmp_path: Path) -> None:
@@ -330,7 +354,7 @@ def site(tmp_path: Path) -> Path:
 
 def check_in_site(site: Path, body: str, **settings: Any) -> Scorecard:
     path = write_post(site / "_posts", "2026-06-03-the-post.md", EASY + "\n\n" + body)
-    return gate.check(parse_post(path), ctx(site, **settings))
+    return gate.GATE.evaluate(parse_post(path), ctx(site, **settings))
 
 
 @pytest.mark.parametrize(
@@ -399,9 +423,9 @@ def test_liquid_post_url_tags(site: Path) -> None:
 def test_posts_in_other_folders_of_the_run_resolve(tmp_path: Path) -> None:
     elsewhere = write_post(tmp_path / "other" / "_posts", "2026-01-01-far-away.md")
     path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "See [it](/posts/far-away/).\n")
-    alone = gate.check(parse_post(path), ctx(tmp_path))
+    alone = gate.GATE.evaluate(parse_post(path), ctx(tmp_path))
     assert codes(alone) == [(BODY_LINE, "BROKEN_INTERNAL_LINK")]
-    together = gate.check(parse_post(path), ctx(tmp_path, posts=(path, elsewhere)))
+    together = gate.GATE.evaluate(parse_post(path), ctx(tmp_path, posts=(path, elsewhere)))
     assert together.verdict == "PASS", together.findings
 
 
@@ -412,7 +436,7 @@ def test_without_a_config_jekyll_date_style_is_assumed(tmp_path: Path) -> None:
         "2026-06-03-x.md",
         "[a](/2026/01/02/other.html) and [b](/2026/01/02/nope.html).\n",
     )
-    card = gate.check(parse_post(path), ctx(tmp_path))
+    card = gate.GATE.evaluate(parse_post(path), ctx(tmp_path))
     assert [b["url"] for b in card.detail["internal_links"]["broken"]] == ["/2026/01/02/nope.html"]
 
 
@@ -424,7 +448,7 @@ def test_posts_front_matter_default_permalink(tmp_path: Path) -> None:
     )
     write_post(tmp_path / "_posts", "2026-01-02-other.md")
     path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "[a](/p/other/) and [b](/p/nope/).\n")
-    card = gate.check(parse_post(path), ctx(tmp_path))
+    card = gate.GATE.evaluate(parse_post(path), ctx(tmp_path))
     assert [b["url"] for b in card.detail["internal_links"]["broken"]] == ["/p/nope/"]
 
 
@@ -500,7 +524,7 @@ def test_each_url_is_requested_once_for_many_posts(tmp_path: Path, server: LinkS
     # Two "workers": separate contexts and batches sharing one run folder, as under xdist.
     workers = [ctx(tmp_path, paths, run_dir, allow_hosts=(server.allow,)) for _ in range(2)]
     for index, path in enumerate(paths):
-        card = gate.check(parse_post(path), workers[index % 2])
+        card = gate.GATE.evaluate(parse_post(path), workers[index % 2])
         assert card.verdict == "PASS", card.findings
     assert server.requests("/shared") == 1
     assert all(server.requests(f"/own{n}") == 1 for n in range(1, 6))
@@ -511,12 +535,12 @@ def test_disk_cache_spares_the_next_run(tmp_path: Path, server: LinkServer) -> N
     for run_number in range(3):
         run_dir = tmp_path / f"run{run_number}"
         run_dir.mkdir()
-        card = gate.check(
+        card = gate.GATE.evaluate(
             parse_post(path), ctx(tmp_path, (path,), run_dir, allow_hosts=(server.allow,))
         )
         assert card.detail["links"]["ok"] == 1
     assert server.requests("/c") == 1
-    card = gate.check(
+    card = gate.GATE.evaluate(
         parse_post(path),
         ctx(tmp_path, (path,), allow_hosts=(server.allow,), link_cache_max_age=0),
     )
@@ -662,7 +686,7 @@ def test_the_url_batch_requests_nothing_shown_only_as_code(
     run_dir.mkdir()
     context = ctx(tmp_path, paths, run_dir, allow_hosts=(server.allow,))
     for path in paths:
-        assert gate.check(parse_post(path), context).verdict == "PASS"
+        assert gate.GATE.evaluate(parse_post(path), context).verdict == "PASS"
     assert server.requests("/in-code") == 0
     assert server.requests("/linked") == 1
 

@@ -68,18 +68,24 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    commit_inputs,
+)
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.index import RepoIndex
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 7
 LINK_DISTANCE = 200
 EVIDENCE_KEYS = ("anchor_paths", "evidence")
 
@@ -1255,10 +1261,7 @@ class _Judge:
         return self.searchable.rfind("\n\n", 0, offset)
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     raw_claims = find_claims(post)
     links = []
     if raw_claims:
@@ -1326,16 +1329,15 @@ def check(post: Post, context: GateContext) -> Scorecard:
         claims.append(Claim(line, number, family, line_text, cited_by))
     uncited = [c for c in claims if c.cited_by is None]
     if uncited and note:
-        return spec.card(
+        raise CannotJudge(
             "ERROR",
+            note,
             {
                 "error": note,
                 "claims": [c.to_dict() for c in claims],
                 "exempt": [e.to_dict() for e in exempt],
             },
-            summary=note,
         )
-    verdict = "PASS" if not uncited else "FAIL"
     detail: dict[str, Any] = {
         "claims": [c.to_dict() for c in claims],
         "uncited": [
@@ -1358,12 +1360,20 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         for c in uncited
     ]
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    uncited, claims = len(result.findings), len(result.detail["claims"])
     summary = (
-        f"{len(uncited)} of {len(claims)} numbers with units uncited"
+        f"{uncited} of {claims} numbers with units uncited"
         if uncited
-        else f"{len(claims)} numbers with units, all cited"
-    ) + (f"; {len(exempt)} not claims (see exempt)" if exempt else "")
-    return spec.card(verdict, detail, findings, summary, len(uncited))
+        else f"{claims} numbers with units, all cited"
+    )
+    exempt = len(result.detail.get("exempt", []))
+    if exempt:
+        summary += f"; {exempt} not claims (see exempt)"
+    return Decision("FAIL" if uncited else "PASS", summary, uncited)
 
 
 def _family_of(spelling: str) -> str:
@@ -1377,8 +1387,13 @@ def _family_of(spelling: str) -> str:
     return spelling
 
 
-def cache_inputs(post_path: Path, context: GateContext) -> str | None:
-    """The result depends on the post, the settings and the grounding commit."""
-    from pytest_postgates.gates import commit_inputs
-
-    return commit_inputs(post_path, context)
+GATE = Gate(
+    id=7,
+    name="numerical_claims",
+    advisory=False,
+    kind="hard",
+    description="Every number with a unit in prose is cited.",
+    check=check,
+    decide=decide,
+    cache_inputs=commit_inputs,
+)

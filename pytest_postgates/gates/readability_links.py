@@ -71,15 +71,15 @@ import pyphen
 import yaml
 
 from pytest_postgates import links as linkcheck
+from pytest_postgates.config import Settings
+from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext
 from pytest_postgates.post import Post, load_yaml
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
-    from pytest_postgates.gates import GateContext
 
-GATE_ID = 6
 # Calibrated with bench/measure_readability.py on the NeuroLink blog (130 published posts,
 # see the README): the paragraph floor, the post floor (Flesch's own "very difficult" band
 # starts under 30) and the share of a post's prose that may be hard to read.
@@ -832,7 +832,7 @@ def external_results(
     if not urls:
         return {}
     checker = linkcheck.LinkChecker.from_settings(context.settings, context.evidence.cache_dir)
-    batch_posts = tuple(context.batches.posts)
+    batch_posts = tuple(context.batches.posts_for(BATCH_NAME))
     results: dict[str, linkcheck.LinkResult] = {}
     # Offline, nothing is requested: no batch to share, and no corpus to parse for one.
     in_batch = post.path in batch_posts or post.path.resolve() in _resolved(batch_posts)
@@ -873,10 +873,7 @@ _LINK_CODES = {
 }
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     floor = DEFAULT_FLESCH_FLOOR if settings.flesch_floor is None else settings.flesch_floor
     max_sentences = settings.max_paragraph_sentences
@@ -897,26 +894,29 @@ def check(post: Post, context: GateContext) -> Scorecard:
     )
     readability = judge_readability(paragraphs, floor, post_floor, max_share)
     long = [p for p in paragraphs if p.sentences > max_sentences]
-    if readability.failed:
+    # Every hard paragraph is a finding; ``decide`` fails the post on them only when they
+    # hold the share of its prose words that makes the post hard to read (after any
+    # suppression), and on the pooled score of the whole post.
+    if readability.post_flesch is not None and readability.post_flesch < post_floor:
         findings.append(
             Finding(
-                readability.flagged[0].line if readability.flagged else None,
+                None,
                 "HARD_TO_READ",
-                f"the post is hard to read: {readability.reason}",
-                "use shorter sentences and plainer words in the paragraphs listed; split the "
-                "longest sentences",
+                f"the post is hard to read: its prose scores Flesch "
+                f"{readability.post_flesch:.1f}, under {post_floor:g}",
+                "use shorter sentences and plainer words throughout; split the longest sentences",
             )
         )
-        for p in readability.flagged:
-            findings.append(
-                Finding(
-                    p.line,
-                    "LOW_FLESCH",
-                    f"Flesch reading ease {p.flesch:.1f} is under the floor {floor:g}, "
-                    f"{why_hard(p)}: {p.excerpt}",
-                    "split the long sentences; use plainer words",
-                )
+    for p in readability.flagged:
+        findings.append(
+            Finding(
+                p.line,
+                "LOW_FLESCH",
+                f"Flesch reading ease {p.flesch:.1f} is under the floor {floor:g}, "
+                f"{why_hard(p)}: {p.excerpt}",
+                "split the long sentences; use plainer words",
             )
+        )
     for p in long:
         findings.append(
             Finding(
@@ -1068,7 +1068,6 @@ def check(post: Post, context: GateContext) -> Scorecard:
         },
         "links": links_detail,
     }
-    verdict = "FAIL" if findings else "PASS"
     parts = [
         f"{len(paragraphs)} paragraphs (post Flesch "
         + ("n/a" if readability.post_flesch is None else f"{readability.post_flesch:.1f}")
@@ -1080,7 +1079,54 @@ def check(post: Post, context: GateContext) -> Scorecard:
         f"{len(links_detail['unverified'])} unverified, {len(links_detail['unchecked'])} "
         "unchecked)",
     ]
-    return spec.card(verdict, detail, findings, "; ".join(parts), len(findings))
+    facts = {
+        "summary": "; ".join(parts),
+        "prose_words": sum(p.words for p in paragraphs),
+        "flagged_words": {p.line: p.words for p in readability.flagged},
+        "max_share": max_share,
+    }
+    return CheckResult(findings, detail, facts)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    """FAIL on any link, sentence-limit or post-score finding left; on hard paragraphs
+    only when those left hold ``max_hard_prose_share`` of the post's prose words."""
+    facts = result.facts
+    hard = [f for f in result.findings if f.code == "LOW_FLESCH"]
+    others = [f for f in result.findings if f.code != "LOW_FLESCH"]
+    words = facts["prose_words"]
+    share = sum(facts["flagged_words"].get(f.line, 0) for f in hard) / words if words else 0.0
+    too_hard = bool(hard) and share >= facts["max_share"]
+    failing = len(others) + (len(hard) if too_hard else 0)
+    detail = dict(result.detail)
+    post_score = any(f.code == "HARD_TO_READ" for f in others)
+    reasons = []
+    if post_score:
+        reasons.append(
+            f"the post's prose scores Flesch {detail['post_flesch']:.1f}, under "
+            f"{detail['post_flesch_floor']:g}"
+        )
+    if too_hard:
+        held = "paragraph holds" if len(hard) == 1 else "paragraphs hold"
+        reasons.append(
+            f"{len(hard)} hard-to-read {held} {100 * share:.0f}% of the post's prose words "
+            f"(limit {100 * facts['max_share']:g}%)"
+        )
+    if len(hard) != len(facts["flagged_words"]):  # suppression set some aside
+        detail["hard_prose_share"] = round(share, 4)
+        detail["readability"] = {
+            "verdict": "FAIL" if reasons else "PASS",
+            "reason": "; ".join(reasons)
+            or (
+                f"hard-to-read paragraphs left after suppression hold {100 * share:.0f}% of "
+                f"the post's prose words (limit {100 * facts['max_share']:g}%)"
+            ),
+        }
+    # The summary counts what the post holds, not the verdict: it stays as checked.
+    summary = facts["summary"]
+    if reasons:
+        summary = f"hard to read: {'; '.join(reasons)}; {summary}"
+    return Decision("FAIL" if failing else "PASS", summary, failing, detail)
 
 
 # ============================================================================ caching
@@ -1123,3 +1169,16 @@ def _pyphen_version() -> str:
         return importlib.metadata.version("pyphen")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+GATE = Gate(
+    id=6,
+    name="readability_links",
+    advisory=False,
+    kind="hard",
+    description="Paragraphs are readable and every link resolves.",
+    check=check,
+    decide=decide,
+    cache_inputs=cache_inputs,
+    batches=(BATCH_NAME,),
+)
