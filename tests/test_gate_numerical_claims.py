@@ -535,3 +535,22 @@ def test_an_example_given_right_before_the_number(tmp_path: Path, code_repo: Pat
     assert outcome == {"512": "hypothetical"}
     _, other = _judged("The embedder looks like it stops at 512 tokens.\n", tmp_path, code_repo)
     assert other == {"512": "uncited"}
+
+
+def test_diffstats_of_a_commit_the_post_names(tmp_path: Path, code_repo: Path) -> None:
+    from tests.helpers import git
+
+    sha = git(code_repo, "rev-parse", "HEAD").strip()[:9]
+    body = (
+        f"Commit `{sha}` touched {len(RULE_FILES)} files; it adds `src/memory/limits.ts` in "
+        "2 lines.\n\nThe same commit changes 40 files.\n"
+    )
+    _, outcome = _judged(body, tmp_path, code_repo)
+    assert outcome[str(len(RULE_FILES))] == (
+        f"cited:repository: commit {sha} changes {len(RULE_FILES)} files"
+    )
+    assert (
+        outcome["2"]
+        == f"cited:repository: commit {sha} changes src/memory/limits.ts by +2/-0 lines"
+    )
+    assert outcome["40"] == "uncited"

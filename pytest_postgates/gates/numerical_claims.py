@@ -25,8 +25,10 @@ the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and
   words (``MAX_RETRIEVAL_LIMIT = 200_000`` for "a hard maximum of 200,000 characters per
   retrieval": three digits or more, two shared words), or "N lines" of a file the
   sentence names has N lines, or the repository's text states the number in the
-  sentence's own words ("15 requests per minute": two more words, one a content word).
-  Generated files, minified lines and the CHANGELOG (judged above) are not searched.
+  sentence's own words ("15 requests per minute": two more words, one a content word),
+  or the diffstat of a commit the post names ("166 files changed", "adds 361 lines" to a
+  file the sentence names; ``git diff-tree`` once per commit and file). Generated files,
+  minified lines and the CHANGELOG (judged above) are not searched.
 - ``heading``: a heading names a section; ``identifier``: a size that is part of a model
   name the post writes ("SmolLM2-360M", then "the 360M model").
 - *Measured-sounding numbers are claims*, whatever else the sentence says: the size of an
@@ -58,7 +60,9 @@ the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and
 - ``attributed``: the sentence names the file or commit it takes the number from and a
   reporting verb ("`voice-extract.mjs` ... records", "the commit `39e51a7` names"); the
   reason says the source was not found in the repository, so it is unverified.
-- ``anecdote``: the author's own story (first person singular in the paragraph).
+- ``anecdote``: the author's own story (first person singular in the paragraph, or a
+  post told in it throughout).
+- ``estimate``: a row of the post's own estimate table (its header or row says so).
 """
 
 from __future__ import annotations
@@ -72,6 +76,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
+from pytest_postgates.evidence.repo import git
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -678,6 +683,8 @@ class RepositoryNumbers:
     def __init__(self, index: RepoIndex) -> None:
         self.index = index
         self._lines: dict[int, list[str]] = {}
+        self._commit_files: dict[str, list[str]] = {}
+        self._numstat: dict[tuple[str, str], tuple[int, int] | None] = {}
 
     def _file_ids(self, word: str) -> list[int] | None:
         words = self.index.words
@@ -814,6 +821,53 @@ class RepositoryNumbers:
                                     f"by the sentence's words {', '.join(sorted(shared))})"
                                 )
         return None
+
+    def commit_files(self, commit: str) -> list[str]:
+        """Paths a commit changes (``git diff-tree``: trees only, so it works where some
+        blobs are missing), once per commit."""
+        known = self._commit_files.get(commit)
+        if known is None:
+            done = git(
+                self.index.root,
+                "diff-tree",
+                "-r",
+                "--root",  # a first commit's files too
+                "--no-commit-id",
+                "--name-only",
+                commit,
+                check=False,
+            )
+            text = done.stdout.decode("utf-8", "replace")
+            known = [line for line in text.splitlines() if line] if done.returncode == 0 else []
+            self._commit_files[commit] = known
+        return known
+
+    def commit_numstat(self, commit: str, path: str) -> tuple[int, int] | None:
+        """(added, removed) lines of one file in a commit, once per commit and file."""
+        key = (commit, path)
+        if key not in self._numstat:
+            done = git(
+                self.index.root,
+                "diff-tree",
+                "-r",
+                "--root",  # a first commit's files too
+                "--no-commit-id",
+                "--numstat",
+                commit,
+                "--",
+                path,
+                check=False,
+            )
+            fields = done.stdout.decode("utf-8", "replace").split()
+            self._numstat[key] = (
+                (int(fields[0]), int(fields[1]))
+                if done.returncode == 0
+                and len(fields) >= 3
+                and fields[0].isdigit()
+                and fields[1].isdigit()
+                else None
+            )
+        return self._numstat[key]
 
     def line_count(self, path: str) -> tuple[str, int] | None:
         found = self.index.match_path(path) or self.index.match_filename(path.rsplit("/", 1)[-1])
@@ -993,6 +1047,7 @@ _REPORTING = re.compile(
 )
 FIRST_PERSON_POST = 8  # first-person singular words that make a whole post a personal story
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|mine)\b")
+_COMMIT_NAMED = re.compile(r"`([0-9a-f]{7,40})`|\bcommit\s+([0-9a-f]{7,40})\b", re.I)
 _FOOTNOTE_MARK = re.compile(r"^[^|\n]{0,12}?(?:\\?\*|\u2020|\[\^[^\]]+\])")
 _FOOTNOTE_LINE = re.compile(r"^\s*(?:>\s*)?(?:\*\*)?(?:\\\*|\*(?!\*)|\u2020|\[\^[^\]]+\]:)")
 # Rules whose numbers are the post's own illustration: the same value later in the
@@ -1029,6 +1084,14 @@ class _Judge:
         self.sentences: dict[int, _Sentence] = {}
         self._samples: list[SampleLine] | None = None
         self.numbers = RepositoryNumbers(index) if index is not None else None
+        # Commits the post names (backticked ids, "commit 1a2b3c4"), as the repository
+        # knows them: their diffstats are facts of the repository.
+        self.commits: list[str] = []
+        if index is not None:
+            for named in _COMMIT_NAMED.finditer(post.body):
+                full = index.commit_for((named.group(1) or named.group(2)).lower())
+                if full and full not in self.commits:
+                    self.commits.append(full)
         # A post told in the first person singular throughout is the author's story.
         self.first_person_post = len(_FIRST_PERSON.findall(self.searchable)) >= FIRST_PERSON_POST
         # paragraph -> (dimension, value) -> the rule that made it illustrative
@@ -1067,6 +1130,9 @@ class _Judge:
         words = _words(self.raw[sentence.left : sentence.right])
         identifiers, paths = symbols_in(self.raw, sentence.left, sentence.right)
         if self.numbers is not None:
+            cited = self._commit_stat(family, value, paths)
+            if cited:
+                return _Claimed(REPOSITORY_CITATION + cited)
             if family == "lines":
                 for path in paths:
                     counted = self.numbers.line_count(path)
@@ -1175,6 +1241,26 @@ class _Judge:
                 verb = opening.group(0).split()[-1]
                 return "advice", f"a value the post recommends (the clause opens with {verb!r})"
         return _Claimed(None)
+
+    def _commit_stat(self, family: str, value: float, paths: list[str]) -> str | None:
+        """A diffstat of a commit the post names: "166 files changed", "adds 361 lines"
+        to a file the sentence names."""
+        if family not in ("files", "lines") or self.numbers is None:
+            return None
+        for commit in self.commits:
+            changed = self.numbers.commit_files(commit)
+            if family == "files" and changed and len(changed) == value:
+                return f"commit {commit[:9]} changes {len(changed)} files"
+            if family != "lines":
+                continue
+            for named in paths:
+                for path in changed:
+                    if path != named and not path.endswith("/" + named.lstrip("./")):
+                        continue
+                    stat = self.numbers.commit_numstat(commit, path)
+                    if stat and value in (stat[0], stat[0] + stat[1]):
+                        return f"commit {commit[:9]} changes {path} by +{stat[0]}/-{stat[1]} lines"
+        return None
 
     def _estimate_row(self, prose: str, line_start: int, line_text: str) -> bool:
         """A table row of the post's own estimate: the row's first cell, or the table's
