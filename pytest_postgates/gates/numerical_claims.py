@@ -399,6 +399,9 @@ _STOP = frozenset(
 )
 # How many files may hold a symbol's name before it is too common to place a number near.
 SYMBOL_FILES_LIMIT = 40
+DISTINCTIVE_FILES_LIMIT = 400
+# Keys that name no setting of their own: the value belongs to the block they sit in.
+GENERIC_KEYS = frozenset({"default", "value", "limit", "size", "amount", "count"})
 SYMBOL_WINDOW = 3  # lines either side of the symbol's line
 
 
@@ -668,11 +671,14 @@ def is_identifier_like(name: str) -> bool:
     )
 
 
+# Test files: their numbers are fixtures, not the product's constants.
+_TESTS = r"(?:^|/)(?:test|tests|__tests__|spec)/|\.(?:test|spec)\.\w+$"
 _GENERATED = re.compile(
     r"(?:^|/)(?:dist|build|out|action-dist|vendor|node_modules)/|\.(?:map|min\.js|lock)$|"
     r"(?:^|/)(?:package-lock\.json|pnpm-lock\.yaml|yarn\.lock)$",
     re.I,
 )
+_NOT_EVIDENCE = re.compile(f"{_GENERATED.pattern}|{_TESTS}", re.I)
 
 
 class RepositoryNumbers:
@@ -686,7 +692,7 @@ class RepositoryNumbers:
         self._commit_files: dict[str, list[str]] = {}
         self._numstat: dict[tuple[str, str], tuple[int, int] | None] = {}
 
-    def _file_ids(self, word: str) -> list[int] | None:
+    def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
         key = word.encode()
         position = bisect.bisect_left(words, key)
@@ -694,7 +700,7 @@ class RepositoryNumbers:
             return []
         starts = self.index.posting_starts
         ids = list(self.index.postings[starts[position] : starts[position + 1]])
-        return ids if len(ids) <= SYMBOL_FILES_LIMIT else None
+        return ids if len(ids) <= limit else None
 
     def _file_lines(self, file_id: int) -> list[str]:
         lines = self._lines.get(file_id)
@@ -706,16 +712,24 @@ class RepositoryNumbers:
     def windows(self, token: str) -> Iterator[tuple[str, int, list[tuple[int, str]]]]:
         """(path, line of the symbol, window lines) for each place ``token`` occurs."""
         # Candidate files: those holding the token's rarest word run.
+        # A token distinctive as a whole ("lm-studio", "grok-3") may be made of common
+        # words: its files are confirmed by a byte search before they are read.
+        limit = DISTINCTIVE_FILES_LIMIT if re.search(r"[-_\d]", token) else SYMBOL_FILES_LIMIT
         file_ids: list[int] | None = None
         for run in re.findall(r"[A-Za-z0-9_]{3,}", token):
-            ids = self._file_ids(run)
+            ids = self._file_ids(run, limit)
             if ids is not None and (file_ids is None or len(ids) < len(file_ids)):
                 file_ids = ids
         if not file_ids:
             return
+        needle = token.encode("utf-8")
+        offsets, blob = self.index.offsets, self.index.text
         for file_id in file_ids:
             path = self.index.text_paths[file_id]
-            if _GENERATED.search(path) or path == self.index.changelog_path:
+            if _NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
+                continue
+            stop = offsets[file_id + 1] if file_id + 1 < len(offsets) else len(blob)
+            if blob.find(needle, offsets[file_id], stop) < 0:
                 continue
             lines = self._file_lines(file_id)
             bounded = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])")
@@ -752,7 +766,12 @@ class RepositoryNumbers:
                         if line == symbol_line:
                             if not literal.key_words & (symbol_words | sentence_words):
                                 continue
-                        elif literal.value < 10 or not literal.key_words & sentence_words:
+                        elif literal.value < 10 or not (
+                            literal.key_words & sentence_words
+                            # The symbol's own value on the line below it
+                            # ("lm-studio": { _default: 8_192 }).
+                            or (0 < line - symbol_line <= 2 and literal.key_words <= GENERIC_KEYS)
+                        ):
                             continue
                         return f"{path}:{line} (near `{symbol}`, {literal.written.strip()} {rule})"
         return None
@@ -768,7 +787,7 @@ class RepositoryNumbers:
             if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{3,}", stem):
                 continue
             path = self._module_path(stem)
-            if path is None or _GENERATED.search(path):
+            if path is None or _NOT_EVIDENCE.search(path):
                 continue
             text = self.index.file_text(path) or ""
             # The class's own name is in every constant of its file: it links nothing.
@@ -808,7 +827,7 @@ class RepositoryNumbers:
                     continue
                 for file_id in file_ids:
                     path = self.index.text_paths[file_id]
-                    if _GENERATED.search(path) or path == self.index.changelog_path:
+                    if _NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
                         continue
                     for number_line, text in enumerate(self._file_lines(file_id), 1):
                         if spelling not in text:
@@ -1318,7 +1337,9 @@ class _Judge:
         for phrase in dict.fromkeys(phrases):
             extra = phrase.replace(core, " ").replace(normalise_number(core), " ")
             extra = re.sub(r"/(\w+)", r" per \1", extra).split()
-            content = _words(" ".join(extra)) - vocabulary
+            content = {
+                word.lower() for word in extra if len(word) >= 3 and word.lower() not in _DANGLING
+            } - vocabulary
             # Two more words, one of them a content word, and no dangling "for"/"the".
             if len(extra) < 2 or not content or extra[-1].lower() in _DANGLING:
                 continue
