@@ -15,7 +15,13 @@ import pytest
 from pytest_postgates import config as settings_module
 from pytest_postgates.batch import RUN_DIR_KEY
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
-from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, is_markdown
+from pytest_postgates.session import (
+    STATE_KEY,
+    OverallRecorder,
+    PostgatesState,
+    file_name_problem,
+    is_markdown,
+)
 
 __all__ = ["STATE_KEY"]
 
@@ -123,9 +129,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(OverallRecorder(state), "postgates-overall")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
     state = config.stash.get(STATE_KEY, None)
-    return state.header() if state is not None else None
+    return state.header().split("\n") if state is not None else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PostFile | None:
@@ -135,6 +141,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PostFile |
     if not state.is_post(file_path, parent.session.isinitpath(file_path)):
         return None
     state.register_post(file_path)
+    if file_name_problem(file_path) is not None:
+        # Not UTF-8: the node id is the printable form, so that it can be reported (and
+        # cross to xdist's controller); the post's items ERROR with the reason.
+        shown = state.display(file_path)
+        return PostFile.from_parent(
+            parent, path=file_path, name=shown.rsplit("/", 1)[-1], nodeid=shown
+        )
     return PostFile.from_parent(parent, path=file_path)
 
 

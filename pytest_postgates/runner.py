@@ -16,7 +16,14 @@ from typing import Any
 
 from pytest_postgates import suppression
 from pytest_postgates.gates import GateContext, GateSpec
-from pytest_postgates.post import InputProblem, Post, parse_post, read_front_matter
+from pytest_postgates.post import (
+    InputProblem,
+    Post,
+    PostRefused,
+    parse_post,
+    read_front_matter,
+    read_post_bytes,
+)
 from pytest_postgates.scorecard import Finding, Scorecard
 
 EXPECT_KEY = "postgates"
@@ -49,8 +56,14 @@ class PostRun:
         stem: str,
         context: GateContext,
         selected: Sequence[GateSpec] = (),
+        roots: Sequence[Path] = (),
+        refusal: InputProblem | None = None,
     ) -> None:
         self.path = path
+        # A symlink resolving outside these folders (rootdir, repository) is never read.
+        self.roots = tuple(roots)
+        # Set when the file is refused before any read (a file name that is not UTF-8).
+        self.refusal = refusal
         self.display = display  # path relative to the rootdir, used in output and files
         self.stem = stem
         self.context = context
@@ -60,15 +73,25 @@ class PostRun:
 
     @cached_property
     def raw(self) -> bytes | None:
-        """The post's bytes, read once (the cache key needs them; parsing may not)."""
+        """The post's bytes, read once (the cache key needs them; parsing may not). None
+        when the file is refused unread (see :attr:`refusal`)."""
+        if self.refusal is not None:
+            return None
         try:
-            return self.path.read_bytes()
-        except OSError:
+            return read_post_bytes(self.path, self.roots)
+        except PostRefused as refused:
+            self.refusal = refused.problem
             return None
 
     @cached_property
     def post(self) -> Post:
-        post = parse_post(self.path, self.raw)
+        raw = self.raw
+        if raw is None:
+            post = Post(path=self.path)
+            assert self.refusal is not None
+            post.problems.append(self.refusal)
+        else:
+            post = parse_post(self.path, raw)
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 
@@ -85,7 +108,7 @@ class PostRun:
 
         names = {spec.name: spec.name for spec in CATALOGUE}
         names.update({str(spec.id): spec.name for spec in CATALOGUE})
-        return suppression.parse(self.post, names)
+        return suppression.parse(self.post, names, self.context.settings.allow_suppression)
 
     def is_advisory(self, spec: GateSpec) -> bool:
         return self.context.settings.is_advisory(spec.name, spec.advisory)
@@ -124,7 +147,10 @@ class PostRun:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:
             return None
-        inputs = spec.cache_inputs(self.path, self.context)
+        try:
+            inputs = spec.cache_inputs(self.path, self.context)
+        except Exception:  # a bug (or another post's bad data) costs the cache, never the run
+            return None
         return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
 
     def _blocking_gate(self, spec: GateSpec) -> int | None:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from tests.conftest import Blog
 
 
+FRONT = {"layout": "post", "title": "T", "date": "2026-01-03"}
+
+
 def assert_clean(result: pytest.RunResult) -> str:
     output = result.stdout.str() + result.stderr.str()
     assert result.ret != pytest.ExitCode.INTERNAL_ERROR
@@ -32,8 +35,14 @@ def assert_clean(result: pytest.RunResult) -> str:
     ("name", "front"),
     [
         ("2026-13-45-bad.md", None),
-        ("2026-01-03-cats.md", {"layout": "post", "title": "T", "date": "2026-01-03", "categories": 5}),
-        ("2026-01-03-perm.md", {"layout": "post", "title": "T", "date": "2026-01-03", "permalink": 7}),
+        (
+            "2026-01-03-cats.md",
+            {"layout": "post", "title": "T", "date": "2026-01-03", "categories": 5},
+        ),
+        (
+            "2026-01-03-perm.md",
+            {"layout": "post", "title": "T", "date": "2026-01-03", "permalink": 7},
+        ),
     ],
     ids=["impossible-date", "categories-number", "permalink-number"],
 )

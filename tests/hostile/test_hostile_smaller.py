@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_postgates.config import Settings, SettingsError, apply
+from pytest_postgates.config import Judge, Settings, SettingsError, apply
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import readability_links as gate6
 from pytest_postgates.judges.client import redact, secrets_of
-from pytest_postgates.config import Judge
 from pytest_postgates.post import parse_post
 from pytest_postgates.reports import github_annotations
 
@@ -28,7 +27,10 @@ def test_escape_sequences_from_a_post_never_reach_the_terminal_raw(
     pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    blog.post(body=f"This post shows how pytest loads a Python plugin.\n\nIt is a paradigm shift {ESCAPES} here.\n")
+    blog.post(
+        body="This post shows how pytest loads a Python plugin.\n\n"
+        f"It is a paradigm shift {ESCAPES} here.\n"
+    )
     result = pytester.runpytest("_posts", "--postgates-only=11", "-rA")
     output = result.stdout.str() + result.stderr.str()
     assert "paradigm shift" in output
@@ -43,7 +45,10 @@ def test_github_annotations_escape_controls() -> None:
     records = {
         "_posts/x.md": {
             11: {
-                "gate": 11, "name": "narrative_opening", "advisory": False, "verdict": "FAIL",
+                "gate": 11,
+                "name": "narrative_opening",
+                "advisory": False,
+                "verdict": "FAIL",
                 "findings": [[3, "BANNED_PHRASE", f"quoted {ESCAPES}", ""]],
             }
         }
@@ -142,7 +147,9 @@ def test_internal_links_resolve_only_inside_the_site(tmp_path: Path) -> None:
     card = gate6.check(post, context)
     broken = sorted(f.message for f in card.findings if f.code == "BROKEN_INTERNAL_LINK")
     assert len(broken) == 4, broken
-    assert all("outside" in message or "passwd" in message or "hostname" in message for message in broken)
+    assert all(
+        "outside" in message or "passwd" in message or "hostname" in message for message in broken
+    )
 
 
 @pytest.mark.parametrize("key", ["k", "k3y", "abcde"])
@@ -166,8 +173,12 @@ SUPPRESSED = (
 
 @pytest.mark.parametrize(
     ("policy", "outcome"),
-    [("true", "passed"), ("false", "failed"), ('["call_graph_claims"]', "failed"),
-     ('["narrative_opening"]', "passed")],
+    [
+        ("true", "passed"),
+        ("false", "failed"),
+        ('["call_graph_claims"]', "failed"),
+        ('["narrative_opening"]', "passed"),
+    ],
 )
 def test_allow_suppression_policy(
     pytester: pytest.Pytester, blog: Blog, policy: str, outcome: str
