@@ -8,6 +8,7 @@ pytest is what lets the CLI, the tests and future report formats share one behav
 from __future__ import annotations
 
 import traceback
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -24,9 +25,14 @@ from pytest_postgates.post import (
     read_front_matter,
     read_post_bytes,
 )
+from pytest_postgates.results import CacheWriteError
 from pytest_postgates.scorecard import Finding, Scorecard
 
 EXPECT_KEY = "postgates"
+
+
+class CacheWarning(UserWarning):
+    """The on-disk cache stopped working mid-run (full disk, read-only folder)."""
 
 
 class ExpectationError(ValueError):
@@ -134,13 +140,21 @@ class PostRun:
                 advisory=advisory,
             )
         key = self._cache_key(spec)
-        cached = self.context.results.load(key) if key else None
+        cached = self.context.results.load(key, spec.id, spec.name) if key else None
         if cached is not None:
             return replace(cached, advisory=advisory)
         post = self.post
         card = self._input_error(spec, post) if post.fatal_problems else self._run_check(spec, post)
         if key:
-            self.context.results.store(key, card)
+            try:
+                self.context.results.store(key, card)
+            except CacheWriteError as exc:
+                warnings.warn(
+                    f"postgates: result cache disabled for the rest of the run, cannot write "
+                    f"to it: {exc.strerror}",
+                    CacheWarning,
+                    stacklevel=2,
+                )
         return replace(card, advisory=advisory)
 
     def _cache_key(self, spec: GateSpec) -> str | None:

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -115,27 +116,53 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+# An existing output file larger than this is rewritten without being compared first.
+COMPARE_LIMIT = 16 * 1024 * 1024
+
+
+def _existing_bytes(path: Path) -> bytes | None:
+    """The current content of an output file, read only when it is a regular file (not a
+    symlink, FIFO, device or folder someone planted there: a FIFO would block the run, a
+    link to /dev/zero never ends) of a sane size. None: write it anew."""
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > COMPARE_LIMIT:
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return None
+        try:
+            return stream.read(COMPARE_LIMIT + 1)
+        except OSError:
+            return None
+
+
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
     """Write ``data`` as an indented JSON file, unless the file already holds exactly it.
 
     The comparison goes through the C JSON codec: on a rerun of an unchanged corpus every
     scorecard is already on disk, and indenting each one in pure Python only to find the
     same text cost more than serving the gate's result from the cache."""
+    existing = _existing_bytes(path)
     try:
-        if json.loads(path.read_bytes()) == json.loads(json.dumps(data, ensure_ascii=False)):
+        if existing is not None and json.loads(existing) == json.loads(
+            json.dumps(data, ensure_ascii=False)
+        ):
             return
-    except (OSError, ValueError):
+    except ValueError:
         pass
     write_atomic(path, dumps(data))
 
 
 def write_atomic(path: Path, text: str) -> None:
-    try:
-        # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
+    # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
+    existing = _existing_bytes(path)
+    if existing is not None and existing == text.encode("utf-8"):
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     with _interrupts_deferred():
         _write_atomic(path, text)

@@ -277,7 +277,8 @@ class PostgatesState:
         if self._stem_counts[_stem_key(path.stem)] > 1:
             digest = hashlib.sha1(self.display(path).encode("utf-8")).hexdigest()[:8]
             return f"{safe_stem(path.stem)[:STEM_ROOM]}~{digest}"
-        return path.stem
+        # A name that is not UTF-8 keeps its bytes visible (and crosses to xdist's controller).
+        return path.stem.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
     def set_selection(self, items: list[pytest.Item]) -> None:
         from pytest_postgates.nodes import GateItem, PostFile

@@ -610,7 +610,8 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
             name = target.rsplit("/", 1)[-1]
             ok = name in site.stems
             return InternalLink(link.line, url, ok, "" if ok else f"no post named {name}")
-        exists = (find_site_root(post) / target).is_file()
+        root = find_site_root(post)
+        exists = _site_file(root, root / target.lstrip("/"))
         return InternalLink(link.line, url, exists, "" if exists else f"no file {target}")
     if url.startswith("#") or not url:
         return None
@@ -637,9 +638,17 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
         return InternalLink(link.line, url, resolves, reason)
     if path.lower().endswith((".md", ".markdown")):
         target = (post.path.parent / unquote(path)).resolve()
-        ok = target in site.files or target.is_file()
+        ok = target in site.files or _site_file(find_site_root(post), target)
         return InternalLink(link.line, url, ok, "" if ok else f"no file {unquote(path)}")
     return None
+
+
+def _site_file(site_root: Path, path: Path) -> bool:
+    """Whether ``path`` is a file inside the site: ``{% link /etc/passwd %}`` or
+    ``../../../x.md`` point out of it and never resolve."""
+    root = site_root.resolve()
+    resolved = path.resolve()
+    return resolved.is_relative_to(root) and resolved.is_file()
 
 
 def find_site_root(post: Post) -> Path:

@@ -112,7 +112,7 @@ def test_full_cache_disk_degrades_to_no_cache_with_one_warning(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(results, "write_atomic", disk_full)
-    result = pytester.runpytest("_posts", "-W", "default")
+    result = pytester.runpytest("_posts", "--postgates-only=11", "-W", "default")
     output = assert_clean(result)
     result.assert_outcomes(passed=3)
     assert output.count("No space left on device") == 1
