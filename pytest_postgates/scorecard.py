@@ -161,7 +161,7 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
 def write_atomic(path: Path, text: str) -> None:
     # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
     existing = _existing_bytes(path)
-    if existing is not None and existing == text.encode("utf-8"):
+    if existing is not None and existing.decode("utf-8", "replace") == text:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     with _interrupts_deferred():
