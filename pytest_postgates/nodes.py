@@ -245,7 +245,7 @@ class GateItem(pytest.Function):
                 diff = "\n".join(pinned.get_assert_diff())
             else:
                 with disable_color():
-                    diff = "\n".join(pinned.get_assert_diff())
+                    diff = printable("\n".join(pinned.get_assert_diff()))
             raise SnapshotMismatch(
                 self,
                 f"{card.name} (gate {card.gate}) scorecard differs from the pinned snapshot "
