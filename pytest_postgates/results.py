@@ -28,7 +28,8 @@ from typing import Any
 
 from pytest_postgates import __version__
 from pytest_postgates.config import Settings
-from pytest_postgates.scorecard import Finding, Scorecard, write_atomic
+from pytest_postgates.fileio import write_atomic
+from pytest_postgates.scorecard import Finding, Scorecard
 
 # The secret entries are signed with (HMAC-SHA256); unset: entries are unsigned.
 ENV_CACHE_KEY = "POSTGATES_CACHE_KEY"

@@ -162,14 +162,14 @@ def test_unwritable_report_at_session_finish_is_one_clear_error_line(
 def test_unwritable_scorecard_is_one_clear_error_per_item(
     pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_postgates import scorecard
+    from pytest_postgates import fileio
 
     blog.post()
 
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError(errno.EROFS, "Read-only file system")
 
-    monkeypatch.setattr(scorecard, "_write_atomic", broken)
+    monkeypatch.setattr(fileio, "_write_atomic", broken)
     result = pytester.runpytest("_posts", "--postgates-only=11")
     output = assert_clean(result)
     result.assert_outcomes(errors=1)
