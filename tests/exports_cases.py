@@ -1,0 +1,953 @@
+"""Conformance cases for Node's package resolution: package.json shapes and the subpaths
+asked of each, as data.
+
+Each fixture is one package: its ``exports`` (or none, or ``null``), optionally ``main``
+and extra ``files`` (paths inside the package; without them every target the map can
+produce is created, so that only the map decides), the ``subpaths`` asked (``""`` is the
+bare name) and the ``types`` subpaths also asked as ``import type``. Every subpath is asked
+as ``import`` and as ``require``. ``source`` says where the shape comes from:
+
+- ``resolve.exports``: the exports cases of lukeed/resolve.exports' test suite,
+- ``resolve-pkg-maps``: the exports cases of privatenumber/resolve-pkg-maps' test suite,
+- ``node-docs``: the examples of Node's "Modules: Packages" documentation,
+- ``own``: written here (conditions of each import kind, error paths, legacy lookup).
+
+They are re-expressed as package.json shapes and subpaths; no code of those suites is
+used. The expected answer of every case is the real Node's (tests/test_exports_conformance.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Fixture = dict[str, Any]
+
+FIXTURES: list[Fixture] = [
+    # ------------------------------------------------------------ resolve.exports
+    {
+        "source": "resolve.exports",
+        "exports": "./hello.mjs",
+        "subpaths": ["", "other", "hello.mjs"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {".": "./foo.mjs"},
+        "subpaths": ["", "external", "external/subpath", "foo.mjs"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"import": "./$import", "require": "./$require"},
+        "subpaths": ["", "other", "hello"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {".": {"import": "./$import", "require": "./$require"}},
+        "subpaths": ["", "other"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./foo": "./$import"},
+        "subpaths": ["", "foo", "other"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./foo": {"import": "./$import", "require": "./$require"}},
+        "subpaths": ["", "foo", "other"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            "node": {"import": "./$node.import", "require": "./$node.require"},
+            "default": "./$default",
+        },
+        "subpaths": ["", "hello", "other"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            "./lite": {
+                "node": {"import": "./$node.import", "require": "./$node.require"},
+                "browser": {"import": "./$browser.import", "require": "./$browser.require"},
+            }
+        },
+        "subpaths": ["lite", ""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            "./lite": {
+                "import": {"browser": "./$browser.import", "node": "./$node.import"},
+                "require": {"browser": "./$browser.require", "node": "./$node.require"},
+            }
+        },
+        "subpaths": ["lite"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            ".": {"require": "./$require", "import": "./$import"},
+            "./package.json": "./package.json",
+            "./": "./",
+        },
+        "subpaths": ["", "package.json", "hello.js", "hello/world.js"],
+        "files": ["hello.js", "hello/world.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./package.json": "./package.json", "./": "./"},
+        "subpaths": ["", "package.json", "hello.js"],
+        "files": ["hello.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./*": "./cheese/*.mjs"},
+        "subpaths": ["", "hello", "hello/world", "hello.js", "hello/world.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./dir*": "./cheese/*.mjs"},
+        "subpaths": ["", "dirtest", "dirtest/wheel", "dir"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./dir*": "./*sub/dir*/file.js"},
+        "subpaths": ["", "dirtest", "dirtest/inner"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {".": "./dir/index.js", "./dir": "./dir/index.js", "./dir/*": "./dir/index.js"},
+        "subpaths": ["", "dir", "dir/profile", "dir/"],
+    },
+    {
+        "source": "resolve.exports",
+        "name": "director",
+        "exports": {"./dir*": "./*sub/dir*/file.js"},
+        "subpaths": ["", "dirtest", "dirtest/inner"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./features/": "./features/"},
+        "subpaths": ["features/", "features/hello.js", "features", "package.json"],
+        "files": ["features/hello.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            "./features/": "./features/",
+            "./package.json": "./package.json",
+            "./": "./",
+        },
+        "subpaths": ["features", "features/", "features/hello.js", "package.json", ""],
+        "files": ["features/hello.js", "features.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            "./features/": {
+                "browser": {"import": "./browser.import/", "require": "./browser.require/"},
+                "import": "./import/",
+                "require": "./require/",
+            }
+        },
+        "subpaths": ["features/", "features/hello.js"],
+        "files": ["import/hello.js", "require/hello.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./features/*": "./features/*.js"},
+        "subpaths": [
+            "features",
+            "features/",
+            "features/a",
+            "features/ab",
+            "features/abc",
+            "features/hello",
+            "features/foo/bar",
+            "features/hello.js",
+            "features/foo/bar.js",
+            "package.json",
+        ],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./features/*": "./features/*.js", "./": "./"},
+        "subpaths": ["features", "features/", "features/hello", "features/foo/bar.js", ""],
+        "files": ["features.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./": "./", "./features/*": "./features/*.js"},
+        "subpaths": ["features/hello", "package.json"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./features/*": "./src/features/*.js", "./features/internal/*": None},
+        "subpaths": [
+            "features/hello",
+            "features/foo/bar",
+            "features/internal/hello",
+            "features/internal/foo/bar",
+            "features/internal",
+        ],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./features/internal/*": None, "./features/*": "./src/features/*.js"},
+        "subpaths": ["features/hello", "features/internal/hello"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"./features/*": "./features/*.js", "./features/*.js": "./features/*.js"},
+        "subpaths": [
+            "features",
+            "features/",
+            "features/a",
+            "features/hello",
+            "features/hello.js",
+            "features/foo/bar",
+            "features/foo/bar.js",
+        ],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            "./features/*": {
+                "browser": {
+                    "import": "./browser.import/*.mjs",
+                    "require": "./browser.require/*.js",
+                },
+                "import": "./import/*.mjs",
+                "require": "./require/*.js",
+            }
+        },
+        "subpaths": ["features/", "features/hello"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            ".": [{"import": "./$root.import"}, "./$root.string"],
+            "./foo": [{"require": "./$foo.require"}, "./$foo.string"],
+        },
+        "subpaths": ["", "foo"],
+    },
+    {
+        "source": "resolve.exports",
+        "name": "aws-cdk-lib",
+        "exports": {
+            ".": "./index.js",
+            "./package.json": "./package.json",
+            "./.jsii": "./.jsii",
+            "./.warnings.jsii.js": "./.warnings.jsii.js",
+            "./alexa-ask": "./alexa-ask/index.js",
+        },
+        "subpaths": [".warnings.jsii.js", ".jsii", "alexa-ask", "", "alexa-ask/index.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"require": "./$require", "import": "./$import"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"default": "./$default", "require": "./$require"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"browser": "./$browser", "node": "./$node"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"node": "./$node", "import": "./$import", "browser": "./$browser"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"production": "./$prod", "development": "./$dev", "default": "./$default"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {"production": "./$prod", "development": "./$dev"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve.exports",
+        "exports": {
+            ".": {"production": "./$prod", "development": "./$dev", "default": "./$default"},
+            "./spec/type": {
+                "import": "./$import",
+                "require": "./$require",
+                "default": "./$default",
+            },
+            "./spec/env": {
+                "worker": {"default": "./$worker"},
+                "browser": "./$browser",
+                "node": "./$node",
+                "default": "./$default",
+            },
+        },
+        "subpaths": ["", "spec/type", "spec/env", "spec"],
+    },
+    # ------------------------------------------------------------ resolve-pkg-maps
+    {
+        "source": "resolve-pkg-maps",
+        "exports": "./entry.js",
+        "subpaths": ["", "non-existent-export"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {".": "./entry.js"},
+        "subpaths": ["", "."],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./a": "./lib/a.js", "./.invisible": "./.invisible.js"},
+        "subpaths": ["a", ".invisible", "lib/a.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./.hidden": "./file.js"},
+        "subpaths": [".hidden", "file.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*": "./*", "./file.js": None},
+        "subpaths": ["file.js", "other.js"],
+        "files": ["file.js", "other.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./file": ["http://a.com", "./file.js"]},
+        "subpaths": ["file"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*.js": "./*.js"},
+        "subpaths": ["file.js", "file", "dir/file.js", ".js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*.js": "./*/*.js"},
+        "subpaths": ["file.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./": "./", "./*": "./*.js"},
+        "subpaths": ["file", "file.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"condition-a": "./lib/a.js", "condition-b": "./lib/b.js"},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {".": {"condition-a": "./lib/a.js", "condition-b": "./lib/b.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {".": {"condition-a": "./lib/a.js", "default": "./lib/index.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {
+            "node": {"import": "./node.import.js", "require": "./node.require.js"},
+            "browser": {"import": "./browser.import.js", "require": "./browser.require.js"},
+        },
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {".": "./index.js", "condition": "./index.js"},
+        "subpaths": ["", "x"],
+    },
+    {"source": "resolve-pkg-maps", "exports": {".": 1}, "subpaths": [""]},
+    {"source": "resolve-pkg-maps", "exports": {".": True}, "subpaths": [""]},
+    {"source": "resolve-pkg-maps", "exports": {"0": "./index.js"}, "subpaths": [""]},
+    {"source": "resolve-pkg-maps", "exports": {"./entry": "entry"}, "subpaths": ["entry"]},
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./entry": "./lib/./entry.js"},
+        "subpaths": ["entry"],
+    },
+    {"source": "resolve-pkg-maps", "exports": {"./entry": "../entry"}, "subpaths": ["entry"]},
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./entry": "./lib/../entry.js"},
+        "subpaths": ["entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./entry": "./lib/node_modules/entry.js"},
+        "subpaths": ["entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./entry": "./lib/NODE_MODULES/entry.js"},
+        "subpaths": ["entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": None,
+        "main": "./entry.js",
+        "files": ["entry.js", "non-existent-export.js"],
+        "subpaths": ["", "non-existent-export.js", "non-existent-export", "missing.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./entry.js": None},
+        "subpaths": ["entry.js"],
+        "files": ["entry.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": [{"condition-a": "./a.js"}, "./b.js", "std:core-module"],
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": ["./a.js", {"condition-b": "./b.js"}, "./c.js"],
+        "subpaths": [""],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {
+            "./*": [
+                {"condition": "./dir-a/*.js"},
+                "./dir-b/*.js",
+                {"default": "./dir-c/*.js"},
+            ]
+        },
+        "subpaths": ["file", "a/b"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*": "./file.js"},
+        "subpaths": ["any-entry", "x/y"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./prefix/*": "./lib/*.js"},
+        "subpaths": ["prefix/a", "prefix"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./prefix/*.suffix": "./lib/*.mjs"},
+        "subpaths": [
+            "prefix/a.suffix",
+            "prefix/b.suffix",
+            "prefix/directory/a/b/c.suffix",
+            "./prefix/.suffix",
+            "prefix/.suffix",
+        ],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*.ext": "./*/src/*.mjs"},
+        "subpaths": ["match.ext"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./file": "./lib/*.js"},
+        "subpaths": ["file"],
+        "files": ["lib/*.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*/*": "./file.js"},
+        "subpaths": ["dir/file.js", "./dir/file.js"],
+    },
+    {"source": "resolve-pkg-maps", "exports": {"./**": "./file.js"}, "subpaths": ["file.js"]},
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*": "./*", "./internal/*": None},
+        "subpaths": ["file.js", "internal/file.js"],
+        "files": ["file.js", "internal/file.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*": "./*", "./*.js": None},
+        "subpaths": ["file.mjs", "file.js"],
+        "files": ["file.mjs", "file.js"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "exports": {"./*.cjs": "./*.cjs", "./*.mjs": None},
+        "subpaths": ["file.cjs", "file.mjs"],
+        "files": ["file.mjs"],
+    },
+    # ------------------------------------------------------------ Node's documentation
+    {"source": "node-docs", "exports": "./index.js", "subpaths": ["", "index.js"]},
+    {
+        "source": "node-docs",
+        "exports": {
+            ".": "./lib/index.js",
+            "./lib": "./lib/index.js",
+            "./lib/*": "./lib/*.js",
+            "./lib/*.js": "./lib/*.js",
+            "./feature": "./feature/index.js",
+            "./feature/*": "./feature/*.js",
+            "./feature/*.js": "./feature/*.js",
+            "./package.json": "./package.json",
+        },
+        "subpaths": [
+            "",
+            "lib",
+            "lib/util",
+            "lib/util.js",
+            "feature",
+            "feature/x",
+            "feature/x.js",
+            "package.json",
+            "lib/index",
+            "other",
+        ],
+    },
+    {
+        "source": "node-docs",
+        "exports": {
+            ".": "./lib/index.js",
+            "./feature/*.js": "./feature/*.js",
+            "./feature/internal/*": None,
+        },
+        "subpaths": [
+            "feature/x.js",
+            "feature/internal/something.js",
+            "feature/internal/x",
+            "feature/x",
+        ],
+    },
+    {
+        "source": "node-docs",
+        "exports": {
+            ".": "./index.js",
+            "./feature.js": "./feature.js",
+            "./submodule.js": "./src/submodule.js",
+        },
+        "subpaths": ["", "feature.js", "submodule.js", "src/submodule.js", "feature"],
+    },
+    {
+        "source": "node-docs",
+        "exports": {"import": "./index-module.js", "require": "./index-require.cjs"},
+        "subpaths": [""],
+        "types": [""],
+    },
+    {
+        "source": "node-docs",
+        "exports": {
+            ".": "./index.js",
+            "./feature.js": {"node": "./feature-node.js", "default": "./feature.js"},
+        },
+        "subpaths": ["", "feature.js"],
+    },
+    {
+        "source": "node-docs",
+        "exports": {
+            "node": {"import": "./feature-node.mjs", "require": "./feature-node.cjs"},
+            "default": "./feature.mjs",
+        },
+        "subpaths": [""],
+    },
+    {
+        "source": "node-docs",
+        "exports": {
+            ".": {
+                "types": "./index.d.ts",
+                "import": "./index.mjs",
+                "require": "./index.cjs",
+                "default": "./index.js",
+            },
+            "./package.json": "./package.json",
+        },
+        "subpaths": ["", "package.json", "index.mjs"],
+        "types": [""],
+    },
+    {
+        "source": "node-docs",
+        "exports": {
+            ".": "./index.js",
+            "./features/*.js": "./src/features/*.js",
+            "./features/private-internal/*": None,
+        },
+        "subpaths": [
+            "features/x.js",
+            "features/y/y.js",
+            "features/private-internal/z.js",
+            "features/x",
+        ],
+    },
+    {
+        "source": "node-docs",
+        "exports": {"./features/*": "./src/features/*.js"},
+        "subpaths": ["features/x", "features/x.js", "features/y/y"],
+    },
+    {
+        "source": "node-docs",
+        "exports": {"./*": "./lib/*.js", "./features/*": "./features/*.js"},
+        "subpaths": ["a", "features/b", "features"],
+    },
+    # ------------------------------------------------------------ own: the conditions of each kind
+    {
+        "source": "own",
+        "exports": {
+            ".": {
+                "types": "./dist/index.d.ts",
+                "import": "./dist/index.js",
+                "default": "./dist/index.cjs",
+            },
+            "./client": {"types": "./dist/client.d.ts", "import": "./dist/client.js"},
+            "./types": {"types": "./dist/types.d.ts"},
+            "./processors/*": {
+                "types": "./dist/processors/*.d.ts",
+                "import": "./dist/processors/*.js",
+            },
+        },
+        "subpaths": [
+            "",
+            "client",
+            "types",
+            "processors/pdf",
+            "processors/deep/nested",
+            "processors",
+        ],
+        "types": ["", "client", "types", "processors/pdf"],
+    },
+    {
+        "source": "own",
+        "exports": {"types": "./index.d.ts"},
+        "subpaths": [""],
+        "types": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": None, "./sub": "./sub.js"},
+        "subpaths": ["", "sub"],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"node": None, "default": "./index.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"browser": "./b.js", "worker": "./w.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"require": "./r.cjs"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"import": "./i.mjs"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"module-sync": "./sync.mjs", "default": "./d.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"node-addons": "./addon.js", "default": "./d.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"default": "./d.js", "import": "./i.js", "require": "./r.js"}},
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {
+            ".": {
+                "import": {"types": "./i.d.ts", "default": "./i.js"},
+                "require": {"types": "./r.d.ts", "default": "./r.js"},
+            }
+        },
+        "subpaths": [""],
+        "types": [""],
+    },
+    {
+        "source": "own",
+        "exports": {".": {"node": {"import": {"node": {"default": "./deep.js"}}}}},
+        "subpaths": [""],
+    },
+    # arrays as fallbacks
+    {"source": "own", "exports": {".": []}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [None, "./x.js"]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": ["./x.js", None]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": ["bad", "./x.js"]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": ["bad", "worse"]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": ["bad", None]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [{"browser": "./b.js"}, "bad"]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [{"browser": "./b.js"}]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [["./nested.js"]]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [1, "./x.js"]}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [{"0": "./x.js"}, "./y.js"]}, "subpaths": [""]},
+    {
+        "source": "own",
+        "exports": {"./a": [{"require": "./a.cjs"}, {"import": "./a.mjs"}]},
+        "subpaths": ["a"],
+    },
+    # invalid targets and subpath segments
+    {"source": "own", "exports": {".": "index.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "/abs/index.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "https://example.com/x.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "file:///x.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": ""}, "subpaths": [""]},
+    {"source": "own", "exports": "", "subpaths": [""]},
+    {"source": "own", "exports": {".": "./"}, "subpaths": [""]},
+    {"source": "own", "exports": {"./dir": "./dist/"}, "subpaths": ["dir"], "files": ["dist/x.js"]},
+    {"source": "own", "exports": {".": "./a/%2e%2e/b.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "./a/%2E/b.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "./a//b.js"}, "subpaths": [""], "files": ["a/b.js"]},
+    {"source": "own", "exports": {".": "./a%2fb.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "./node_modules/x/index.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "./lib/%6eode_modules/x.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {".": "./lib\\x.js"}, "subpaths": [""], "files": ["lib/x.js"]},
+    {"source": "own", "exports": {".": {"import": 5, "default": "./d.js"}}, "subpaths": [""]},
+    {"source": "own", "exports": {".": False}, "subpaths": [""]},
+    {"source": "own", "exports": {"./x": {"1.5": "./x.js"}}, "subpaths": ["x"]},
+    {"source": "own", "exports": {"./x": {"01": "./x.js", "default": "./y.js"}}, "subpaths": ["x"]},
+    {
+        "source": "own",
+        "exports": {"./*": "./src/*.js"},
+        "subpaths": [
+            "a/../b",
+            "a/./b",
+            "./a",
+            "a//b",
+            "node_modules/x",
+            "a/NODE_MODULES/b",
+            "a/%2e%2e/b",
+            "a%2fb",
+            "a/b/",
+            "..",
+            "a/.",
+            ".a",
+            "a..b",
+        ],
+        "files": ["src/a/b.js", "src/a.js", "src/.a.js", "src/a..b.js", "src/b.js"],
+    },
+    {
+        "source": "own",
+        "exports": {"./x/*": "./dist/*.js", "./x/a": "./exact.js", "./x/a/*": "./deeper/*.js"},
+        "subpaths": ["x/a", "x/b", "x/a/c", "x/a/", "x/"],
+    },
+    {
+        "source": "own",
+        "exports": {
+            "./a*": "./1/*.js",
+            "./a/*": "./2/*.js",
+            "./a/b*": "./3/*.js",
+            "./*": "./4/*.js",
+        },
+        "subpaths": ["a/bc", "a/c", "ab", "a/b", "z", "a"],
+    },
+    {
+        "source": "own",
+        "exports": {"./*.js": "./js/*.js", "./*": "./any/*", "./*.d.ts": "./types/*.d.ts"},
+        "subpaths": ["x.js", "x.d.ts", "x.ts", "x"],
+    },
+    {
+        "source": "own",
+        "exports": {"./a/*/b": "./lib/*/b.js"},
+        "subpaths": ["a/x/b", "a/x/y/b", "a//b", "a/b"],
+    },
+    {
+        "source": "own",
+        "exports": {"./a/*": "./lib/*.js"},
+        "subpaths": ["a/*", "a/x*y"],
+        "files": ["lib/*.js", "lib/x*y.js"],
+    },
+    {
+        "source": "own",
+        "exports": {"./*": {"import": "./esm/*.mjs", "require": "./cjs/*.cjs"}},
+        "subpaths": ["util", "deep/util"],
+        "types": ["util"],
+    },
+    {
+        "source": "own",
+        "exports": {"./x": "./x.js?query", "./y": "./y.js#frag"},
+        "subpaths": ["x", "y"],
+        "files": ["x.js", "y.js"],
+    },
+    {
+        "source": "own",
+        "exports": {"./x*": "./lib/*.js?*"},
+        "subpaths": ["xa"],
+        "files": ["lib/a.js"],
+    },
+    {"source": "own", "exports": {"": "./empty-key.js"}, "subpaths": [""]},
+    {
+        "source": "own",
+        "exports": {},
+        "subpaths": ["", "x"],
+        "main": "./index.js",
+        "files": ["index.js"],
+    },
+    {
+        "source": "own",
+        "exports": 5,
+        "subpaths": ["", "x"],
+        "main": "./index.js",
+        "files": ["index.js"],
+    },
+    {"source": "own", "exports": {"./a": "./a.js", "b": "./b.js"}, "subpaths": ["a"]},
+    {"source": "own", "exports": {"default": "./d.js", "./a": "./a.js"}, "subpaths": ["", "a"]},
+    {
+        "source": "own",
+        "exports": {".": "./i.js", "./": "./dist/"},
+        "subpaths": ["x.js", ""],
+        "files": ["dist/x.js"],
+    },
+    {"source": "own", "exports": {"./a.js": "./dist/a.js"}, "subpaths": ["a.js", "a", "dist/a.js"]},
+    {
+        "source": "own",
+        "name": "@scope/pkg",
+        "exports": {".": "./index.js", "./sub/*": "./lib/*.js"},
+        "subpaths": ["", "sub/x", "sub", "index.js"],
+    },
+    # ------------------------------------------------------------ own: exports absent or null
+    {
+        "source": "own",
+        "exports": "absent",
+        "main": "./lib/main.js",
+        "files": [
+            "lib/main.js",
+            "util.js",
+            "data.json",
+            "addon.node",
+            "folder/index.js",
+            "only.mjs",
+            "lib/x.cjs",
+        ],
+        "subpaths": [
+            "",
+            "util",
+            "util.js",
+            "data",
+            "data.json",
+            "addon",
+            "folder",
+            "folder/",
+            "folder/index",
+            "only",
+            "only.mjs",
+            "lib/x",
+            "lib/x.cjs",
+            "missing",
+            "lib",
+            "lib/main",
+        ],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "files": [
+            "index.js",
+            "sub/package.json",
+            "sub/entry.js",
+            "sub2/package.json",
+            "sub2/index.json",
+        ],
+        "file_contents": {
+            "sub/package.json": '{"main": "entry.js"}',
+            "sub2/package.json": '{"main": "nope.js"}',
+        },
+        "subpaths": ["", "sub", "sub/", "sub2", "sub/entry", "index"],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "main": "lib",
+        "files": ["lib/index.js"],
+        "subpaths": ["", "lib", "lib/index.js"],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "main": "main",
+        "files": ["main.json", "index.js"],
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "main": "./missing.js",
+        "files": ["index.js"],
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "main": "./missing.js",
+        "files": ["other.js"],
+        "subpaths": ["", "other"],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "files": ["index.json"],
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "files": ["lib.js"],
+        "subpaths": ["", "lib"],
+    },
+    {
+        "source": "own",
+        "exports": None,
+        "main": "dist/index",
+        "files": ["dist/index.js", "dist/a.js"],
+        "subpaths": ["", "dist/a", "dist/a.js", "dist", "dist/"],
+    },
+    {
+        "source": "own",
+        "exports": "absent",
+        "main": 12,
+        "files": ["index.js"],
+        "subpaths": [""],
+    },
+]
+
+
+def package_name(number: int, fixture: Fixture) -> str:
+    """A name of its own for each fixture, so that one node_modules holds them all."""
+    given = fixture.get("name")
+    if given:
+        return f"{given}-{number}"
+    return f"pkg-{number}"
+
+
+def manifest(number: int, fixture: Fixture) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": package_name(number, fixture)}
+    if fixture.get("exports", "absent") != "absent":
+        data["exports"] = fixture["exports"]
+    if "main" in fixture:
+        data["main"] = fixture["main"]
+    return data
+
+
+def specifier(name: str, subpath: str) -> str:
+    return name if subpath == "" else f"{name}/{subpath}"
+
+
+def cases() -> list[tuple[int, str, str, bool]]:
+    """Every (fixture number, subpath, kind, type_only) asked."""
+    found: list[tuple[int, str, str, bool]] = []
+    for number, fixture in enumerate(FIXTURES):
+        for subpath in fixture["subpaths"]:
+            found.append((number, subpath, "import", False))
+            found.append((number, subpath, "require", False))
+        for subpath in fixture.get("types", []):
+            found.append((number, subpath, "import", True))
+    return found
