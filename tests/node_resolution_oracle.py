@@ -17,6 +17,7 @@ import posixpath
 import re
 import shutil
 import subprocess
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -386,9 +387,10 @@ def _old_resolves(subpath: str, exports_value: Any) -> bool:
 class Agreement:
     cases: int
     by_kind: dict[str, tuple[int, int]]  # kind -> (agreeing, total)
-    disagreements: list[str]
+    disagreements: dict[str, list[str]]  # kind -> one line per case
     before_by_kind: dict[str, tuple[int, int]]
     version: str
+    node_codes: dict[str | None, int]  # how often Node answered each error code (None: a file)
 
     @property
     def agreeing(self) -> int:
@@ -403,7 +405,7 @@ def measure(node: str, root: Path, progress: Callable[[str], None] | None = None
     answers = ask_node(node, root, cases)
     by_kind: dict[str, list[int]] = {}
     before: dict[str, list[int]] = {}
-    disagreements: list[str] = []
+    disagreements: dict[str, list[str]] = {}
     for case in cases:
         kind = "import type" if case.type_only else case.kind
         node_outcome = answers.outcomes[case]
@@ -414,7 +416,9 @@ def measure(node: str, root: Path, progress: Callable[[str], None] | None = None
             tally[0] += 1
         else:
             why = answers.messages.get(case, "")[:120]
-            disagreements.append(f"{case.label}: node {node_outcome} ({why}), ours {our_outcome}")
+            disagreements.setdefault(kind, []).append(
+                f"{case.label}: node {node_outcome} ({why}), ours {our_outcome}"
+            )
         old = before.setdefault(kind, [0, 0])
         old[1] += 1
         if old_verdict(case, files[case.number]) == (node_outcome.code is None):
@@ -427,4 +431,5 @@ def measure(node: str, root: Path, progress: Callable[[str], None] | None = None
         disagreements,
         {k: (v[0], v[1]) for k, v in before.items()},
         answers.version,
+        dict(Counter(outcome.code for outcome in answers.outcomes.values())),
     )

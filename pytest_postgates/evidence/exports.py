@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+# Bumped whenever a rule below changes what resolves (cached gate results are keyed on it).
+RESOLUTION_VERSION = 2
 # Node 20.19+ (and 22.12+) resolve with require(esm) on, which adds "module-sync";
 # "node-addons" is on unless --no-addons. "default" always matches; it is listed so that a
 # message names every key that could have matched.
