@@ -1,0 +1,88 @@
+"""Gate 14's package resolution against the real Node: the conformance figure.
+
+Asks one ``node`` process every (package, subpath, kind) case of ``tests/exports_cases.py``
+(the exports cases of lukeed/resolve.exports and privatenumber/resolve-pkg-maps re-expressed
+as package.json shapes, the examples of Node's packages documentation, and our own), and
+asks :mod:`pytest_postgates.evidence.exports` the same with the same files. Prints, per
+import kind and per source of the cases:
+
+- agreement now: the same target file, or the same Node error code;
+- agreement before: what gate 14 at bc781c7 (before this resolver) said, as a verdict
+  (it had no targets and one answer for every kind): pass exactly when Node resolves;
+- Node's outcomes by error code, and every disagreement (``--show``).
+
+    python bench/exports_conformance.py [--node PATH] [--show N]
+
+The same comparison is asserted by tests/test_exports_conformance.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests import exports_cases  # noqa: E402
+from tests import node_resolution_oracle as oracle  # noqa: E402
+
+
+def _share(agreeing: int, total: int) -> str:
+    return f"{agreeing}/{total} ({100 * agreeing / total:.1f}%)" if total else "-"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--node", default=oracle.find_node(), help="node binary")
+    parser.add_argument("--show", type=int, default=20, help="disagreements to list")
+    args = parser.parse_args()
+    if not args.node:
+        print("node is not installed: nothing to measure against", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="postgates-exports-") as folder:
+        root = Path(folder)
+        files = oracle.write_fixtures(root)
+        cases = oracle.all_cases()
+        answers = oracle.ask_node(args.node, root, cases)
+    rows: dict[tuple[str, str], list[int]] = {}  # (group, kind) -> [now, before, total]
+    disagreements: list[str] = []
+    for case in cases:
+        kind = "import type" if case.type_only else case.kind
+        source = exports_cases.FIXTURES[case.number]["source"]
+        node_outcome = answers.outcomes[case]
+        now = oracle.ours(case, files[case.number], answers.require_module).same_as(node_outcome)
+        before = oracle.old_verdict(case, files[case.number]) == (node_outcome.code is None)
+        if not now:
+            disagreements.append(f"  {case.label}: node {node_outcome}")
+        for group in (source, "all"):
+            row = rows.setdefault((group, kind), [0, 0, 0])
+            row[0] += now
+            row[1] += before
+            row[2] += 1
+    fixtures = len(exports_cases.FIXTURES)
+    print(f"node {answers.version} (require(esm) {'on' if answers.require_module else 'off'})")
+    print(f"{len(cases)} cases over {fixtures} package.json shapes\n")
+    print(f"{'cases from':<18}{'kind':<13}{'agreement now':>22}{'before (bc781c7)':>26}")
+    order = ["resolve.exports", "resolve-pkg-maps", "node-docs", "own", "all"]
+    for group in order:
+        for kind in ("import", "require", "import type"):
+            row = rows.get((group, kind))
+            if row:
+                now, before, total = row
+                print(f"{group:<18}{kind:<13}{_share(now, total):>22}{_share(before, total):>26}")
+    codes: dict[str, int] = {}
+    for outcome in answers.outcomes.values():
+        label = outcome.code or "resolved"
+        codes[label] = codes.get(label, 0) + 1
+    print("\nnode's outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(codes.items())))
+    print(f"\ndisagreements: {len(disagreements)}")
+    for line in disagreements[: args.show]:
+        print(line)
+    return 0 if not disagreements else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
