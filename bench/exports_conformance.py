@@ -8,7 +8,8 @@ import kind and per source of the cases:
 
 - agreement now: the same target file, or the same Node error code;
 - agreement before: what gate 14 at bc781c7 (before this resolver) said, as a verdict
-  (it had no targets and one answer for every kind): pass exactly when Node resolves;
+  (it had no targets and one answer for every kind): pass exactly when Node resolves
+  (``exports`` cases only: it did not resolve ``#name`` specifiers of ``imports``);
 - Node's outcomes by error code, and every disagreement (``--show``).
 
     python bench/exports_conformance.py [--node PATH] [--show N]
@@ -57,7 +58,12 @@ def main() -> int:
         before = oracle.old_verdict(case, files[case.number]) == (node_outcome.code is None)
         if not now:
             disagreements.append(f"  {case.label}: node {node_outcome}")
-        for group in (source, "all"):
+        groups = (
+            ["imports (#name)", "everything"]
+            if case.internal
+            else [source, "all subpaths", "everything"]
+        )
+        for group in groups:
             row = rows.setdefault((group, kind), [0, 0, 0])
             row[0] += now
             row[1] += before
@@ -65,14 +71,19 @@ def main() -> int:
     fixtures = len(exports_cases.FIXTURES)
     print(f"node {answers.version} (require(esm) {'on' if answers.require_module else 'off'})")
     print(f"{len(cases)} cases over {fixtures} package.json shapes\n")
-    print(f"{'cases from':<18}{'kind':<13}{'agreement now':>22}{'before (bc781c7)':>26}")
-    order = ["resolve.exports", "resolve-pkg-maps", "node-docs", "own", "all"]
+    print(f"{'cases':<18}{'kind':<13}{'agreement now':>22}{'before (bc781c7)':>26}")
+    order = [
+        "resolve.exports", "resolve-pkg-maps", "node-docs", "own", "all subpaths",
+        "imports (#name)", "everything",
+    ]  # fmt: skip
     for group in order:
         for kind in ("import", "require", "import type"):
             row = rows.get((group, kind))
             if row:
                 now, before, total = row
-                print(f"{group:<18}{kind:<13}{_share(now, total):>22}{_share(before, total):>26}")
+                # bc781c7 exempted "#name" specifiers: it has no "before" for them.
+                was = "-" if group in ("imports (#name)", "everything") else _share(before, total)
+                print(f"{group:<18}{kind:<13}{_share(now, total):>22}{was:>26}")
     codes: dict[str, int] = {}
     for outcome in answers.outcomes.values():
         label = outcome.code or "resolved"

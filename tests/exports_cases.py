@@ -18,6 +18,7 @@ used. The expected answer of every case is the real Node's (tests/test_exports_c
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 Fixture = dict[str, Any]
@@ -678,6 +679,75 @@ FIXTURES: list[Fixture] = [
         "exports": {".": {"node": {"import": {"node": {"default": "./deep.js"}}}}},
         "subpaths": [""],
     },
+    # the "types" condition (what ``import type`` adds)
+    {
+        "source": "own",
+        "exports": {
+            "./*": {"types": "./types/*.d.ts", "import": "./esm/*.js", "require": "./cjs/*.cjs"}
+        },
+        "subpaths": ["a", "b/c", ""],
+    },
+    {"source": "own", "exports": {".": {"types": None, "default": "./d.js"}}, "subpaths": [""]},
+    {"source": "own", "exports": {".": [{"types": "./t.d.ts"}, "./f.js"]}, "subpaths": [""]},
+    {
+        "source": "own",
+        "exports": {
+            ".": {"node": {"types": "./nt.d.ts", "default": "./n.js"}, "types": "./t.d.ts"}
+        },
+        "subpaths": [""],
+    },
+    {
+        "source": "own",
+        "exports": {"./x": {"types": "types/x.d.ts", "default": "./x.js"}},
+        "subpaths": ["x"],
+    },
+    {"source": "own", "exports": {"types": "./i.d.ts", "default": "./i.js"}, "subpaths": [""]},
+    {"source": "own", "exports": {"default": "./d.js", "types": "./t.d.ts"}, "subpaths": [""]},
+    {
+        "source": "own",
+        "name": "@juspay/neurolink",
+        "exports": {
+            ".": {
+                "types": "./dist/index.d.ts",
+                "svelte": "./dist/index.js",
+                "import": "./dist/index.js",
+                "default": "./dist/index.js",
+            },
+            "./client": {
+                "types": "./dist/client/index.d.ts",
+                "import": "./dist/client/index.js",
+                "default": "./dist/client/index.js",
+            },
+            "./package.json": "./package.json",
+            "./processors": {
+                "types": "./dist/processors/index.d.ts",
+                "import": "./dist/processors/index.js",
+                "default": "./dist/processors/index.js",
+            },
+            "./processors/*": {
+                "types": "./dist/processors/*.d.ts",
+                "import": "./dist/processors/*.js",
+                "default": "./dist/processors/*.js",
+            },
+            "./adapters/*": {
+                "types": "./dist/adapters/*.d.ts",
+                "import": "./dist/adapters/*.js",
+                "default": "./dist/adapters/*.js",
+            },
+        },
+        "subpaths": [
+            "",
+            "client",
+            "package.json",
+            "processors",
+            "processors/archive",
+            "processors/archive/index",
+            "adapters/hono",
+            "middleware",
+            "rag/chunking",
+            "dist/index.js",
+        ],
+    },
     # arrays as fallbacks
     {"source": "own", "exports": {".": []}, "subpaths": [""]},
     {"source": "own", "exports": {".": [None, "./x.js"]}, "subpaths": [""]},
@@ -920,6 +990,173 @@ FIXTURES: list[Fixture] = [
 ]
 
 
+# "imports" maps: "#name" specifiers asked from a module inside the package. ``subpaths`` are
+# empty (the fixture asks no exports); ``other_packages`` are installed beside it.
+IMPORTS_FIXTURES: list[Fixture] = [
+    # resolve-pkg-maps
+    {"source": "resolve-pkg-maps", "imports": {"#a": "./file.js"}, "imports_asked": ["#a", "#b"]},
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {"#entry": "imports-dependency"},
+        "other_packages": {"imports-dependency": ["index.js"]},
+        "imports_asked": ["#entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {
+            "#entry": {
+                "condition-a": "./condition-a.js",
+                "condition-b": "./condition-b.js",
+                "default": "./default.js",
+            }
+        },
+        "imports_asked": ["#entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {
+            "#entry/*": {
+                "dev": "./src/*.js",
+                "test": "./tests/*/*.spec.js",
+                "default": "./dist/*.js",
+            }
+        },
+        "imports_asked": ["#entry/file", "#entry/"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {"#entry/*": "./*.js", "#entry/*.js": None},
+        "imports_asked": ["#entry/file", "#entry/file.js"],
+    },
+    {"source": "resolve-pkg-maps", "imports": {}, "imports_asked": ["#entry"]},
+    {"source": "resolve-pkg-maps", "imports": {"#entry": 1}, "imports_asked": ["#entry"]},
+    {"source": "resolve-pkg-maps", "imports": {"#entry": True}, "imports_asked": ["#entry"]},
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {"#entry": "../file.js"},
+        "imports_asked": ["#entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {"#entry": "./directory/../file.js"},
+        "imports_asked": ["#entry"],
+    },
+    {
+        "source": "resolve-pkg-maps",
+        "imports": {"#entry": "./node_modules/dependency/file.js"},
+        "imports_asked": ["#entry"],
+    },
+    # resolve.exports
+    {
+        "source": "resolve.exports",
+        "imports": {"#foo": "./$import", "#bar": "imports-module-a"},
+        "other_packages": {"imports-module-a": ["index.js"]},
+        "imports_asked": ["#foo", "#bar", "#other"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#foo": {"import": "./$import", "require": "./$require"}},
+        "imports_asked": ["#foo"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {
+            "#lite": {
+                "node": {"import": "./$node.import", "require": "./$node.require"},
+                "browser": {"import": "./$browser.import", "require": "./$browser.require"},
+            }
+        },
+        "imports_asked": ["#lite"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#key/*": "./cheese/*.mjs"},
+        "imports_asked": ["#key/hello", "#key/hello/world", "#key/hello.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#key/dir*": "./cheese/*.mjs"},
+        "imports_asked": ["#key/dirtest", "#key/dirtest/wheel", "#key/dir"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#key/dir*": "./*sub/dir*/file.js"},
+        "imports_asked": ["#key/dirtest", "#key/dirtest/inner"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#features/": "./features/"},
+        "files": ["features/hello.js"],
+        "imports_asked": ["#features/", "#features/hello.js", "#features"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#features/*": "./features/*.js"},
+        "imports_asked": ["#features", "#features/a", "#features/foo/bar", "#features/hello.js"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#fooba*": "./features/*.js", "#foo*": "./"},
+        "imports_asked": ["#foobar", "#foobar/hello", "#foox", "#foo"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#*": "./root/*.js", "#foo*": "./foo/*.js"},
+        "imports_asked": ["#foobar", "#other", "#other/hello"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#*": "./root/*.js", "#a": "./a.js"},
+        "imports_asked": ["#a", "#other"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#features/*": "./src/features/*.js", "#features/internal/*": None},
+        "imports_asked": ["#features/hello", "#features/internal/hello"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#features/*": "./features/*.js", "#features/*.js": "./features/*.js"},
+        "imports_asked": ["#features/hello.js", "#features/hello"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#foo": [{"require": "./$foo.require"}, "./$foo.string"]},
+        "imports_asked": ["#foo"],
+    },
+    {
+        "source": "resolve.exports",
+        "imports": {"#features/*.css": "./src/*.css", "#features/*.ts": "./src/*.ts"},
+        "imports_asked": ["#features/asdf/css.ts", "#features/a.css"],
+    },
+    # Node's documentation
+    {
+        "source": "node-docs",
+        "imports": {"#dep": {"node": "imports-dep-node-native", "default": "./dep-polyfill.js"}},
+        "other_packages": {"imports-dep-node-native": ["index.js"]},
+        "imports_asked": ["#dep"],
+    },
+    {
+        "source": "node-docs",
+        "imports": {"#internal/*.js": "./src/internal/*.js"},
+        "imports_asked": ["#internal/z.js", "#internal/z"],
+    },
+    # own
+    {
+        "source": "own",
+        "imports": {"#x": "./x.js", "#/y": "./y.js", "#z/": "./z/"},
+        "imports_asked": ["#", "#/y", "#z/", "#x"],
+    },
+    {"source": "own", "imports": {"#x": "https://example.com/x.js"}, "imports_asked": ["#x"]},
+    {"source": "own", "imports": {"#x": "/abs/x.js"}, "imports_asked": ["#x"]},
+    {"source": "own", "imports": {"#x": {"0": "./x.js"}}, "imports_asked": ["#x"]},
+    {"source": "own", "imports": {"#x": None, "#*": "./any/*.js"}, "imports_asked": ["#x", "#y"]},
+]
+for _fixture in IMPORTS_FIXTURES:
+    _fixture.setdefault("subpaths", [])
+FIXTURES.extend(IMPORTS_FIXTURES)
+
+
 def package_name(number: int, fixture: Fixture) -> str:
     """A name of its own for each fixture, so that one node_modules holds them all."""
     given = fixture.get("name")
@@ -934,6 +1171,8 @@ def manifest(number: int, fixture: Fixture) -> dict[str, Any]:
         data["exports"] = fixture["exports"]
     if "main" in fixture:
         data["main"] = fixture["main"]
+    if "imports" in fixture:
+        data["imports"] = fixture["imports"]
     return data
 
 
@@ -948,6 +1187,11 @@ def cases() -> list[tuple[int, str, str, bool]]:
         for subpath in fixture["subpaths"]:
             found.append((number, subpath, "import", False))
             found.append((number, subpath, "require", False))
-        for subpath in fixture.get("types", []):
+        # ``import type`` where the map has a "types" condition (or the fixture says so).
+        mentions_types = '"types"' in json.dumps(fixture.get("exports"))
+        for subpath in fixture.get("types", fixture["subpaths"] if mentions_types else []):
             found.append((number, subpath, "import", True))
+        for name in fixture.get("imports_asked", []):
+            found.append((number, name, "import", False))
+            found.append((number, name, "require", False))
     return found

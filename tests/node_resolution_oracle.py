@@ -28,18 +28,21 @@ from tests import exports_cases
 
 NODE_TIMEOUT_SECONDS = 120
 
-RUNNER = r"""
+ASK = r"""
 import { createRequire } from 'node:module';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
 // import.meta.resolve returns the URL of a missing file or a folder; import() does not.
 const NOT_LOADABLE = new Set(['ERR_MODULE_NOT_FOUND', 'ERR_UNSUPPORTED_DIR_IMPORT']);
 const firstLine = (error) => String(error && error.message).split('\n')[0];
 
-async function ask(query) {
+export async function ask(query) {
+  if (query.probe && !import.meta.url.endsWith('__probe__.mjs')) {
+    // "#name" specifiers resolve from inside their package: ask its probe module.
+    const probe = await import(pathToFileURL(query.probe).href);
+    return probe.ask(query);
+  }
   if (query.system === 'require') {
     try {
       return { id: query.id, path: require.resolve(query.specifier) };
@@ -62,6 +65,13 @@ async function ask(query) {
   }
   return { id: query.id, path: url.startsWith('file:') ? fileURLToPath(url) : url };
 }
+"""
+
+RUNNER = (
+    ASK
+    + r"""
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 
 async function askAll(queries) {
   const answers = [];
@@ -91,6 +101,8 @@ if (isMainThread) {
   parentPort.postMessage(await askAll(workerData));
 }
 """
+)
+PROBE = "__probe__.mjs"
 
 
 def find_node() -> str | None:
@@ -107,8 +119,13 @@ class Case:
     name: str
 
     @property
+    def internal(self) -> bool:
+        """A ``#name`` of the package's ``imports``, asked from inside the package."""
+        return self.subpath.startswith("#")
+
+    @property
     def specifier(self) -> str:
-        return exports_cases.specifier(self.name, self.subpath)
+        return self.subpath if self.internal else exports_cases.specifier(self.name, self.subpath)
 
     @property
     def label(self) -> str:
@@ -178,15 +195,24 @@ def _file_for(target: str) -> str | None:
 
 
 def _map_files(fixture: exports_cases.Fixture) -> set[str]:
-    """Every file the fixture's map can name for the subpaths asked of it."""
+    """Every file the fixture's maps can name for the specifiers asked of it."""
+    found: set[str] = set()
+    imports = fixture.get("imports")
+    if isinstance(imports, dict):
+        found |= _files_of(imports, fixture.get("imports_asked", []))
     raw = fixture.get("exports", "absent")
     if raw == "absent" or raw is None:
-        return set()
+        return found
     mapping: dict[str, Any]
     if isinstance(raw, dict) and raw and all(k.startswith("./") or k == "." for k in raw):
         mapping = raw
     else:
         mapping = {".": raw}
+    requests = ["." if subpath == "" else "./" + subpath for subpath in fixture["subpaths"]]
+    return found | _files_of(mapping, requests)
+
+
+def _files_of(mapping: dict[str, Any], requests: list[str]) -> set[str]:
     found: set[str] = set()
     for key, target in mapping.items():
         if "*" not in key:
@@ -194,8 +220,7 @@ def _map_files(fixture: exports_cases.Fixture) -> set[str]:
             continue
         star = key.index("*")
         prefix, trailer = key[:star], key[star + 1 :]
-        for subpath in fixture["subpaths"]:
-            request = "." if subpath == "" else "./" + subpath
+        for request in requests:
             if not (
                 request.startswith(prefix)
                 and request.endswith(trailer)
@@ -225,10 +250,18 @@ def write_fixtures(root: Path) -> dict[int, FixtureFiles]:
                 path, "{}" if path.endswith(".json") else ""
             )
         contents["package.json"] = json.dumps(exports_cases.manifest(number, fixture))
-        for path, text in contents.items():
+        written = dict(contents)
+        if fixture.get("imports_asked"):
+            written[PROBE] = ASK
+        for path, text in written.items():
             target = folder / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
+        for other, other_files in fixture.get("other_packages", {}).items():
+            for path in ["package.json", *other_files]:
+                target = root / "node_modules" / other / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text("{}" if path.endswith(".json") else "", encoding="utf-8")
         files_by_number[number] = FixtureFiles(contents)
     return files_by_number
 
@@ -264,6 +297,7 @@ def ask_node(node: str, root: Path, cases: list[Case]) -> NodeAnswers:
             "specifier": case.specifier,
             "system": exports.module_system(case.kind),
             "types": case.type_only,
+            "probe": str(root / "node_modules" / case.name / PROBE) if case.internal else None,
         }
         for i, case in enumerate(cases)
     ]
@@ -291,7 +325,7 @@ def ask_node(node: str, root: Path, cases: list[Case]) -> NodeAnswers:
                 relative = path.relative_to(package_dir).as_posix()
                 target = "./" + ("" if relative == "." else relative)
             except ValueError:
-                target = answer["path"]
+                target = _external(path, real_root / "node_modules") or answer["path"]
             if answer["path"].endswith("/") and not target.endswith("/"):
                 target += "/"
             outcomes[case] = Outcome(_squash(target), None)
@@ -299,6 +333,16 @@ def ask_node(node: str, root: Path, cases: list[Case]) -> NodeAnswers:
             outcomes[case] = Outcome(None, answer["code"])
             messages[case] = answer.get("message", "")
     return NodeAnswers(report["version"], report["require_module"], outcomes, messages)
+
+
+def _external(path: Path, node_modules: Path) -> str | None:
+    """``external:<package>`` for a file of another package of the fixture folder."""
+    try:
+        parts = path.relative_to(node_modules).parts
+    except ValueError:
+        return None
+    name = "/".join(parts[:2]) if parts and parts[0].startswith("@") else parts[0]
+    return f"external:{name}"
 
 
 def _squash(target: str) -> str:
@@ -317,6 +361,13 @@ def ours(case: Case, files: FixtureFiles, require_module: bool) -> Outcome:
     """Our resolver's answer, given the files Node saw."""
     fixture = exports_cases.FIXTURES[case.number]
     manifest = exports_cases.manifest(case.number, fixture)
+    conditions = node_conditions(case.kind, case.type_only, require_module)
+    system = exports.module_system(case.kind)
+    if case.internal:
+        found = exports.resolve_import_name(manifest, case.subpath, system, conditions, files)
+        if found.ok and found.external and found.target:
+            return Outcome("external:" + exports.split_specifier(found.target)[0], None)
+        return Outcome(_squash(found.target) if found.ok and found.target else None, found.code)
     _name, subpath = exports.split_specifier(case.specifier)
     result = exports.resolve_subpath(
         manifest,
@@ -334,6 +385,8 @@ def old_verdict(case: Case, files: FixtureFiles) -> bool:
     whether it let the specifier pass. It has one answer for every kind."""
     fixture = exports_cases.FIXTURES[case.number]
     manifest = exports_cases.manifest(case.number, fixture)
+    if case.internal:
+        return False  # "#name" specifiers were not resolved at all
     if case.subpath == "":
         return True  # the bare name always passed
     if "exports" in manifest:

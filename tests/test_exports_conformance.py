@@ -36,6 +36,7 @@ def test_the_suite_is_large_and_draws_on_every_source() -> None:
     sources = Counter(exports_cases.FIXTURES[c.number]["source"] for c in cases)
     assert set(sources) == {"resolve.exports", "resolve-pkg-maps", "node-docs", "own"}
     assert min(sources.values()) >= 30
+    assert sum(c.internal for c in cases) >= 60  # "#name" specifiers of "imports" maps
     # Exports absent or null are asked too (the legacy resolution).
     legacy = [f for f in exports_cases.FIXTURES if f.get("exports", "absent") in ("absent", None)]
     assert len(legacy) >= 8
@@ -61,5 +62,6 @@ def test_node_answers_with_every_kind_of_outcome(agreement: oracle.Agreement) ->
         "ERR_MODULE_NOT_FOUND",
         "ERR_UNSUPPORTED_DIR_IMPORT",
         "MODULE_NOT_FOUND",
+        "ERR_PACKAGE_IMPORT_NOT_DEFINED",
     ):
         assert agreement.node_codes.get(code, 0) >= 5, (code, agreement.node_codes)

@@ -601,6 +601,46 @@ def _finalize_require(files: PackageFiles, target: str) -> None:
         raise ResolutionError("MODULE_NOT_FOUND", f"Cannot find module '{target}'")
 
 
+def _finalized(result: Resolution, system: str, files: PackageFiles | None) -> Resolution:
+    """A map's target as Node finally checks it: a folder (``/`` at the end) never loads;
+    with ``files``, the target must be a file among them."""
+    if not result.ok or result.target is None or result.external:
+        return result
+    if files is None and not result.target.endswith("/"):
+        return result
+    try:
+        if system == "require":
+            _finalize_require(files or _NO_FILES, result.target)
+        else:
+            _finalize_import(files or _NO_FILES, result.target)
+    except ResolutionError as exc:
+        return Resolution(
+            result.subpath,
+            result.conditions,
+            code=exc.code,
+            message=exc.message,
+            via=result.via,
+            key=result.key,
+        )
+    return result
+
+
+def resolve_import_name(
+    manifest: dict[str, Any],
+    name: str,
+    system: str,
+    conditions: tuple[str, ...] | None = None,
+    files: PackageFiles | None = None,
+    package_json: str = "package.json",
+) -> Resolution:
+    """Resolve a ``#name`` specifier through the package's ``imports`` as ``import`` or
+    ``require`` does from inside the package (with ``files``, the target must exist)."""
+    if conditions is None:
+        conditions = REQUIRE_CONDITIONS if system == "require" else IMPORT_CONDITIONS
+    result = resolve_imports(manifest.get("imports"), name, conditions, package_json)
+    return _finalized(result, system, files)
+
+
 def resolve_subpath(
     manifest: dict[str, Any],
     subpath: str,
@@ -621,24 +661,7 @@ def resolve_subpath(
     exports = manifest.get("exports")
     if exports is not None:
         result = resolve(exports, subpath, conditions, package_json)
-        if not result.ok or result.target is None:
-            return result
-        try:
-            if system == "require":
-                if result.target.endswith("/") or (files is not None and check_exports_files):
-                    _finalize_require(files or _NO_FILES, result.target)
-            elif result.target.endswith("/") or (files is not None and check_exports_files):
-                _finalize_import(files or _NO_FILES, result.target)
-        except ResolutionError as exc:
-            return Resolution(
-                subpath,
-                conditions,
-                code=exc.code,
-                message=exc.message,
-                key=result.key,
-                target=None,
-            )
-        return result
+        return _finalized(result, system, files if check_exports_files else None)
     if files is None:
         raise ValueError("a package without exports needs its files to resolve")
     expansion = "" if subpath == "." else subpath[1:]
