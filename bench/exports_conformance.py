@@ -13,6 +13,11 @@ import kind and per source of the cases:
 - Node's outcomes by error code, and every disagreement (``--show``).
 
     python bench/exports_conformance.py [--node PATH] [--show N]
+    python bench/exports_conformance.py --posts ../shared/corpus/neurolink-blog/_posts \
+        --repo /work/data/neurolink --ref release
+
+With ``--posts``, also runs gate 14 itself over real posts and prints what it judged,
+resolved, left unjudged and flagged.
 
 The same comparison is asserted by tests/test_exports_conformance.py.
 """
@@ -39,7 +44,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--node", default=oracle.find_node(), help="node binary")
     parser.add_argument("--show", type=int, default=20, help="disagreements to list")
+    parser.add_argument("--posts", type=Path, help="also run gate 14 over these posts")
+    parser.add_argument("--repo", type=Path, help="the repository the posts describe")
+    parser.add_argument("--ref", default="HEAD", help="the ref whose package.json counts")
     args = parser.parse_args()
+    if args.posts:
+        corpus(args.posts, args.repo, args.ref)
     if not args.node:
         print("node is not installed: nothing to measure against", file=sys.stderr)
         return 2
@@ -93,6 +103,40 @@ def main() -> int:
     for line in disagreements[: args.show]:
         print(line)
     return 0 if not disagreements else 1
+
+
+def corpus(posts: Path, repo: Path | None, ref: str) -> None:
+    from pytest_postgates.config import Settings
+    from pytest_postgates.gates import GateContext
+    from pytest_postgates.gates import import_specifiers as gate
+    from pytest_postgates.post import parse_post
+
+    with tempfile.TemporaryDirectory(prefix="postgates-gate14-") as cache:
+        context = GateContext.create(Settings(repo=repo, ref=ref, offline=True), Path(cache))
+        judged = 0
+        kinds: dict[str, int] = {}
+        unjudged: list[str] = []
+        violations: list[str] = []
+        paths = sorted(posts.glob("*.md"))
+        for path in paths:
+            card = gate.check(parse_post(path), context)
+            judged += card.detail.get("judged", 0)
+            for item in card.detail.get("resolved", []):
+                kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
+            where = path.name
+            unjudged += [
+                f"  {where}:{u['line']} {u['specifier']}" for u in card.detail.get("unjudged", [])
+            ]
+            violations += [
+                f"  {where}:{v['line']} {v['kind']} {v['specifier']}: {v['code']}"
+                for v in card.detail.get("violations", [])
+            ]
+    resolved = ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
+    print(f"gate 14 over {len(paths)} posts at {ref}: {judged} product specifiers judged")
+    print(f"resolved: {sum(kinds.values())} ({resolved}); unjudged: {len(unjudged)}")
+    print(f"violations: {len(violations)}")
+    print("\n".join(violations + unjudged))
+    print()
 
 
 if __name__ == "__main__":
