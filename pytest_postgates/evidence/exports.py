@@ -762,6 +762,16 @@ def resolve_specifier(
     )
 
 
+def read_manifest(files: PackageFiles) -> dict[str, Any] | None:
+    """The package's package.json as an object (``{}`` when it is JSON but not an object),
+    None when there is none; ``ValueError`` when it is not JSON."""
+    text = files.read_text("package.json")
+    if text is None:
+        return None
+    loaded = json.loads(text)
+    return loaded if isinstance(loaded, dict) else {}
+
+
 class IndexFiles:
     """A :class:`PackageFiles` view of a package folder in the repository index at the
     ref (``root`` is the package's folder in the repository, ``""`` for the top)."""

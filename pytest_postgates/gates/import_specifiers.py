@@ -4,14 +4,14 @@ Symbol grounding skips fenced code by design, so a sample importing ``@neurolink
 three times sailed through it. This gate reads the fences a reader would copy: every
 import/require/dynamic import/re-export specifier in JavaScript and TypeScript fences and
 every package of an npm/pnpm/yarn/bun install in shell fences. Specifiers that match the
-product pattern must be the published package name, and a subpath must resolve through
-the package's ``exports`` map read from ``package.json`` at the configured ref, the way
-Node resolves it.
+product pattern must be the published package name, and the specifier (bare name or
+subpath) must resolve the way Node resolves it with the conditions of its import kind:
+through the ``exports`` map of ``package.json`` at the configured ref, else the legacy
+lookup of the files tracked there (``pytest_postgates.evidence.exports``).
 """
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from dataclasses import dataclass
@@ -173,18 +173,16 @@ def check(post: Post, context: GateContext) -> Scorecard:
         index = context.evidence.index_for(post.path)
     except GitError as exc:
         return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
-    raw = index.file_text("package.json")
-    manifest: dict[str, Any] = {}
-    if raw is not None:
-        try:
-            loaded = json.loads(raw)
-            manifest = loaded if isinstance(loaded, dict) else {}
-        except ValueError:
-            return spec.card(
-                "ERROR",
-                {"error": f"package.json at {settings.ref} is not valid JSON"},
-                summary=f"package.json at {settings.ref} is not valid JSON",
-            )
+    files = exports.IndexFiles(index)
+    try:
+        found = exports.read_manifest(files)
+    except ValueError:
+        return spec.card(
+            "ERROR",
+            {"error": f"package.json at {settings.ref} is not valid JSON"},
+            summary=f"package.json at {settings.ref} is not valid JSON",
+        )
+    manifest: dict[str, Any] = found or {}
     # package.json's name, else the repository's own (pyproject.toml) name.
     package = (
         settings.package
@@ -197,7 +195,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         return spec.card("ERROR", {"error": message}, summary=message)
     pattern = re.compile(settings.product_pattern or product_pattern(package), re.IGNORECASE)
-    judge = _Judge(package, manifest, raw is not None, exports.IndexFiles(index), settings.ref)
+    judge = _Judge(package, manifest, found is not None, files, settings.ref)
     violations: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     resolved: list[dict[str, Any]] = []
