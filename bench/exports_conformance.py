@@ -17,7 +17,10 @@ import kind and per source of the cases:
         --repo /work/data/neurolink --ref release
 
 With ``--posts``, also runs gate 14 itself over real posts and prints what it judged,
-resolved, left unjudged and flagged.
+resolved, left unjudged and flagged. With ``--random N``, also asks Node and the resolver
+about N random exports maps and N random packages without exports (random files, ``main``
+fields and folder package.json files), with subpaths drawn from their keys and files:
+a differential test beyond the written cases (``--seed`` picks the draw).
 
 The same comparison is asserted by tests/test_exports_conformance.py.
 """
@@ -25,6 +28,8 @@ The same comparison is asserted by tests/test_exports_conformance.py.
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import sys
 import tempfile
 from pathlib import Path
@@ -47,9 +52,15 @@ def main() -> int:
     parser.add_argument("--posts", type=Path, help="also run gate 14 over these posts")
     parser.add_argument("--repo", type=Path, help="the repository the posts describe")
     parser.add_argument("--ref", default="HEAD", help="the ref whose package.json counts")
+    parser.add_argument("--random", type=int, default=0, help="random shapes of each family")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.posts:
         corpus(args.posts, args.repo, args.ref)
+    if args.random and args.node:
+        status = differential(args.node, args.random, args.seed, args.show)
+        if status:
+            return status
     if not args.node:
         print("node is not installed: nothing to measure against", file=sys.stderr)
         return 2
@@ -103,6 +114,133 @@ def main() -> int:
     for line in disagreements[: args.show]:
         print(line)
     return 0 if not disagreements else 1
+
+
+_SEGMENTS = ["a", "b", "lib", "dist", "x.js", "a.js", "*", "*.js", "", ".", "..",
+             "node_modules", "%2e", "A", "sub"]  # fmt: skip
+_CONDITIONS = ["import", "require", "node", "default", "types", "browser", "module-sync",
+               "node-addons", "x", "0"]  # fmt: skip
+
+
+def _random_exports_fixture(rng: random.Random) -> exports_cases.Fixture:
+    def path() -> str:
+        return "/".join(rng.choice(_SEGMENTS) for _ in range(rng.randint(1, 3)))
+
+    def target(depth: int = 0, pattern: bool = False) -> object:
+        draw = rng.random()
+        if depth < 2 and draw < 0.15:
+            return [target(depth + 1, pattern) for _ in range(rng.randint(0, 3))]
+        if depth < 2 and draw < 0.35:
+            keys = rng.sample(_CONDITIONS, rng.randint(1, 3))
+            return {key: target(depth + 1, pattern) for key in keys}
+        if draw < 0.40:
+            return None
+        if draw < 0.42:
+            return rng.choice([1, True, False])
+        text = path()
+        if pattern and "*" not in text and rng.random() < 0.7:
+            text += "/*.js"
+        return rng.choice(["./", "./", "./", "", "../", "/"]) + text
+
+    def key() -> str:
+        if rng.random() < 0.15:
+            return "."
+        text = path()
+        if rng.random() < 0.4 and "*" not in text:
+            text += rng.choice(["*", "/*", "*.js", "/"])
+        return "./" + text
+
+    draw = rng.random()
+    value: object
+    if draw < 0.1:
+        value = target()
+    elif draw < 0.2:
+        value = {k: target() for k in rng.sample(_CONDITIONS, rng.randint(1, 3))}
+    else:
+        value = {k: target(pattern="*" in k) for k in {key() for _ in range(rng.randint(1, 5))}}
+    subpaths = {"" if rng.random() < 0.15 else path() for _ in range(rng.randint(1, 2))}
+    if isinstance(value, dict):
+        for name in list(value)[:4]:
+            if name.startswith("./"):
+                fill = rng.choice(["q", "q/r", "", "a.js", "..", "x/../y", "%2e", "q//r"])
+                subpaths.add(name[2:].replace("*", fill))
+            elif name == ".":
+                subpaths.add("")
+    return {"source": "random", "exports": value, "subpaths": sorted(subpaths)}
+
+
+def _random_legacy_fixture(rng: random.Random) -> exports_cases.Fixture:
+    names = ["index", "a", "lib", "main", "x", "sub"]
+    extensions = ["", ".js", ".json", ".node", ".mjs", ".cjs"]
+    files = {
+        "/".join(rng.choice(names) for _ in range(rng.randint(1, 3))) + rng.choice(extensions)
+        for _ in range(rng.randint(0, 6))
+    }
+    fixture: exports_cases.Fixture = {
+        "source": "random",
+        "exports": rng.choice(["absent", "absent", None]),
+        "files": sorted(files),
+    }
+    if rng.random() < 0.6:
+        fixture["main"] = (
+            rng.choice(["", "./"])
+            + rng.choice(names)
+            + rng.choice([*extensions, "/", "/index", "/index.js"])
+        )
+    if rng.random() < 0.4:
+        folder = rng.choice(names)
+        fixture["files"].append(folder + "/package.json")
+        main = rng.choice(names) + rng.choice(extensions)
+        fixture["file_contents"] = {folder + "/package.json": json.dumps({"main": main})}
+    subpaths = {""}
+    subpaths |= {
+        rng.choice(names) + rng.choice(["", "/", ".js", "/index", "/a"])
+        for _ in range(rng.randint(1, 5))
+    }
+    for file in sorted(files)[:4]:
+        stem = file.rsplit(".", 1)[0] if "." in file.split("/")[-1] else file
+        subpaths |= {file, stem, stem.rsplit("/", 1)[0], stem + "/"}
+    fixture["subpaths"] = sorted(subpaths)
+    return fixture
+
+
+def differential(node: str, count: int, seed: int, show: int) -> int:
+    rng = random.Random(seed)
+    written = list(exports_cases.FIXTURES)
+    for family, make in (
+        ("exports maps", _random_exports_fixture),
+        ("no exports", _random_legacy_fixture),
+    ):
+        exports_cases.FIXTURES[:] = [make(rng) for _ in range(count)]
+        try:
+            with tempfile.TemporaryDirectory(prefix="postgates-exports-random-") as folder:
+                root = Path(folder)
+                files = oracle.write_fixtures(root)
+                cases = oracle.all_cases()
+                answers = oracle.ask_node(node, root, cases)
+            wrong = [
+                case
+                for case in cases
+                if not oracle.ours(case, files[case.number], answers.require_module).same_as(
+                    answers.outcomes[case]
+                )
+            ]
+            resolved = sum(outcome.code is None for outcome in answers.outcomes.values())
+            print(
+                f"random {family} (seed {seed}): {count} packages, {len(cases)} cases, "
+                f"{resolved} resolved by node, {len(wrong)} disagreements"
+            )
+            for case in wrong[:show]:
+                print(
+                    f"  {case.label}: node {answers.outcomes[case]}, "
+                    f"exports {json.dumps(exports_cases.FIXTURES[case.number].get('exports'))}"
+                )
+        finally:
+            exports_cases.FIXTURES[:] = written
+        if wrong:
+            return 1
+    print()
+    return 0
 
 
 def corpus(posts: Path, repo: Path | None, ref: str) -> None:
