@@ -261,7 +261,7 @@ class _Context:
 
 
 def _target_string(
-    target: str, pattern_match: str, key: str, pattern: bool, path_map: bool, ctx: _Context
+    target: str, pattern_match: str, key: str, pattern: bool, ctx: _Context
 ) -> _Target:
     if pattern_match != "" and not pattern and not target.endswith("/"):
         raise ctx.invalid_target(key, target)
@@ -306,17 +306,17 @@ def _url_text(target: str) -> str:
 
 
 def _target_resolve(
-    target: Any, pattern_match: str, key: str, pattern: bool, path_map: bool, ctx: _Context
+    target: Any, pattern_match: str, key: str, pattern: bool, ctx: _Context
 ) -> _Target | _Undefined | None:
     if isinstance(target, str):
-        return _target_string(target, pattern_match, key, pattern, path_map, ctx)
+        return _target_string(target, pattern_match, key, pattern, ctx)
     if isinstance(target, list):
         if not target:
             return None
         last_error: ResolutionError | _Undefined | None = _UNDEFINED
         for item in target:
             try:
-                result = _target_resolve(item, pattern_match, key, pattern, path_map, ctx)
+                result = _target_resolve(item, pattern_match, key, pattern, ctx)
             except ResolutionError as exc:
                 last_error = exc
                 if exc.code == "ERR_INVALID_PACKAGE_TARGET":
@@ -336,7 +336,7 @@ def _target_resolve(
             raise ctx.invalid_config('"exports" cannot contain numeric property keys.')
         for name, value in target.items():
             if name == "default" or name in ctx.conditions:
-                result = _target_resolve(value, pattern_match, key, pattern, path_map, ctx)
+                result = _target_resolve(value, pattern_match, key, pattern, ctx)
                 if isinstance(result, _Undefined):
                     continue
                 return result
@@ -409,14 +409,14 @@ def package_exports_resolve(
     if not isinstance(exports, dict):
         exports = {}
     if subpath in exports and "*" not in subpath and not subpath.endswith("/"):
-        result = _target_resolve(exports[subpath], "", subpath, False, False, ctx)
+        result = _target_resolve(exports[subpath], "", subpath, False, ctx)
         if not isinstance(result, _Target):
             raise _not_exported(subpath, package_json)
         return result, subpath
     best = _best_pattern(subpath, exports)
     if best is not None:
         key, pattern_match = best
-        result = _target_resolve(exports[key], pattern_match, key, True, subpath.endswith("/"), ctx)
+        result = _target_resolve(exports[key], pattern_match, key, True, ctx)
         if not isinstance(result, _Target):
             raise _not_exported(subpath, package_json)
         return result, key
@@ -435,14 +435,14 @@ def package_imports_resolve(
     ctx = _Context(conditions, True, package_json)
     if isinstance(imports, dict) and imports:
         if name in imports and "*" not in name:
-            result = _target_resolve(imports[name], "", name, False, False, ctx)
+            result = _target_resolve(imports[name], "", name, False, ctx)
             if isinstance(result, _Target):
                 return result, name
         else:
             best = _best_pattern(name, imports)
             if best is not None:
                 key, pattern_match = best
-                result = _target_resolve(imports[key], pattern_match, key, True, False, ctx)
+                result = _target_resolve(imports[key], pattern_match, key, True, ctx)
                 if isinstance(result, _Target):
                     return result, key
     raise ResolutionError(
