@@ -345,3 +345,13 @@ def test_extraction_never_raises_on_code_shaped_noise(tmp_path: Path, code: str)
         for specifier in gate.extract_specifiers(post):
             assert specifier.text and "\n" not in specifier.text
             assert post.body_start_line <= specifier.line <= len(post.lines)
+
+
+def test_retry_feedback_names_the_closest_exported_subpaths(tmp_path: Path, repo: Path) -> None:
+    body = (
+        "```js\nimport a from '@juspay/neurolink/procesors/pdf';\nimport b from 'neurolink';\n```\n"
+    )
+    card = _check(body, tmp_path, repo)
+    fixes = [finding.fix for finding in card.findings]
+    assert fixes[0].endswith("closest exported: @juspay/neurolink/processors/*")
+    assert "closest" not in fixes[1]  # not the product's name at all: nothing to suggest

@@ -12,6 +12,7 @@ lookup of the files tracked there (``pytest_postgates.evidence.exports``).
 
 from __future__ import annotations
 
+import difflib
 import re
 import shlex
 from dataclasses import dataclass
@@ -226,7 +227,12 @@ def check(post: Post, context: GateContext) -> Scorecard:
     }
     fix = f"import from {package} itself or a subpath its exports map lists (at {settings.ref})"
     findings = [
-        Finding(v["line"], "BAD_SPECIFIER", f"{v['kind']} '{v['specifier']}': {v['reason']}", fix)
+        Finding(
+            v["line"],
+            "BAD_SPECIFIER",
+            f"{v['kind']} '{v['specifier']}': {v['reason']}",
+            fix + judge.suggestion(v["specifier"]),
+        )
         for v in violations
     ]
     summary = (
@@ -322,6 +328,23 @@ class _Judge:
         return _Violation(
             result.code, f"{result.code}: {result.message} (conditions tried: {tried})"
         )
+
+    def suggestion(self, specifier: str) -> str:
+        """``; closest exported: ...`` for a subpath of the product the map lacks."""
+        if not self.has_exports or not specifier.startswith(self.package + "/"):
+            return ""
+        value = self.manifest.get("exports")
+        try:
+            keys = [] if exports.is_conditions_sugar(value) else list(value)
+        except exports.ResolutionError:
+            return ""
+        exported = [k for k in keys if k.startswith("./") and value[k] is not None]
+        wanted = "./" + specifier[len(self.package) + 1 :]
+        first = wanted.split("/")[1]
+        close = [k for k in exported if k.split("/")[1].split("*")[0] == first]
+        close += difflib.get_close_matches(wanted, exported, n=3, cutoff=0.6)
+        names = [self.package + k[1:] for k in dict.fromkeys(close)][:3]
+        return f"; closest exported: {', '.join(names)}" if names else ""
 
 
 def _shipped_paths(manifest: dict[str, Any]) -> list[str]:
