@@ -10,8 +10,11 @@ where the two differ (both are checked against the real ``node`` by
 - a ``*`` pattern matches at least one character (``subpath`` must be at least as long as
   the key), and a key with a second ``*`` never matches;
 - keys ending in ``/`` (subpath folder mappings, removed in Node 17) never match;
-- empty segments in a target or a pattern match (``a//b``) are only deprecated, while
-  ``.``, ``..`` and ``node_modules`` segments fail;
+- empty segments in a target or a pattern match (``a//b``) are only deprecated (DEP0166;
+  the documentation calls them invalid), while ``.``, ``..`` and ``node_modules``
+  segments fail;
+- a subpath ending in ``/`` still matches a pattern (DEP0155; the documentation would
+  reject it), and then names a folder, which no module system loads;
 - an array tries its items in order, skipping items that are invalid targets
   (``ERR_INVALID_PACKAGE_TARGET``) or match no condition, and stops at ``null``;
 - ``require`` resolution of exports is the same algorithm with the ``require`` conditions;
