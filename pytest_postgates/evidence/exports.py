@@ -15,8 +15,10 @@ where the two differ (both are checked against the real ``node`` by
   segments fail;
 - a subpath ending in ``/`` still matches a pattern (DEP0155; the documentation would
   reject it), and then names a folder, which no module system loads;
-- an array tries its items in order, skipping items that are invalid targets
-  (``ERR_INVALID_PACKAGE_TARGET``) or match no condition, and stops at ``null``;
+- an array tries its items in order, passing over invalid targets
+  (``ERR_INVALID_PACKAGE_TARGET``), items that match no condition and ``null`` items; it
+  fails with the last invalid target, or is ``null`` (not exported), when none resolves;
+- in a conditions object, the first matching key decides: its ``null`` excludes;
 - ``require`` resolution of exports is the same algorithm with the ``require`` conditions;
   files found through ``exports`` must exist as files (``MODULE_NOT_FOUND`` for
   ``require``; ``ERR_MODULE_NOT_FOUND``/``ERR_UNSUPPORTED_DIR_IMPORT`` for ``import``).
@@ -44,8 +46,6 @@ RESOLUTION_VERSION = 2
 IMPORT_CONDITIONS: tuple[str, ...] = ("node", "import", "module-sync", "node-addons", "default")
 REQUIRE_CONDITIONS: tuple[str, ...] = ("require", "node", "module-sync", "node-addons", "default")
 TYPES_CONDITION = "types"
-# Specifier kinds of gate 14 that Node resolves as ES modules (everything but require()).
-ESM_KINDS = frozenset({"import", "export", "side-effect", "dynamic"})
 LEGACY_EXTENSIONS: tuple[str, ...] = (".js", ".json", ".node")
 
 # Node's segment check (internal/modules/esm/resolve): ".", ".." or "node_modules",
