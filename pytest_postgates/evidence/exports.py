@@ -16,8 +16,9 @@ where the two differ (both are checked against the real ``node`` by
 - a subpath ending in ``/`` still matches a pattern (DEP0155; the documentation would
   reject it), and then names a folder, which no module system loads;
 - an array tries its items in order, passing over invalid targets
-  (``ERR_INVALID_PACKAGE_TARGET``), items that match no condition and ``null`` items; it
-  fails with the last invalid target, or is ``null`` (not exported), when none resolves;
+  (``ERR_INVALID_PACKAGE_TARGET``), items that match no condition and ``null`` items;
+  when none resolves, the last invalid or ``null`` item decides (that error, or not
+  exported);
 - in a conditions object, the first matching key decides: its ``null`` excludes;
 - ``require`` resolution of exports is the same algorithm with the ``require`` conditions;
   files found through ``exports`` must exist as files (``MODULE_NOT_FOUND`` for
