@@ -99,12 +99,16 @@ def main() -> int:
     ]  # fmt: skip
     for group in order:
         for kind in ("import", "require", "import type"):
-            row = rows.get((group, kind))
-            if row:
-                now, before, total = row
+            counts = rows.get((group, kind))
+            if counts:
+                agreeing, was_agreeing, total = counts
                 # bc781c7 exempted "#name" specifiers: it has no "before" for them.
-                was = "-" if group in ("imports (#name)", "everything") else _share(before, total)
-                print(f"{group:<18}{kind:<13}{_share(now, total):>22}{was:>26}")
+                was = (
+                    "-"
+                    if group in ("imports (#name)", "everything")
+                    else _share(was_agreeing, total)
+                )
+                print(f"{group:<18}{kind:<13}{_share(agreeing, total):>22}{was:>26}")
     codes: dict[str, int] = {}
     for outcome in answers.outcomes.values():
         label = outcome.code or "resolved"

@@ -1189,7 +1189,9 @@ def cases() -> list[tuple[int, str, str, bool]]:
             found.append((number, subpath, "require", False))
         # ``import type`` where the map has a "types" condition (or the fixture says so).
         mentions_types = '"types"' in json.dumps(fixture.get("exports"))
-        for subpath in fixture.get("types", fixture["subpaths"] if mentions_types else []):
+        default: list[str] = fixture["subpaths"] if mentions_types else []
+        typed: list[str] = fixture["types"] if "types" in fixture else default
+        for subpath in typed:
             found.append((number, subpath, "import", True))
         for name in fixture.get("imports_asked", []):
             found.append((number, name, "import", False))

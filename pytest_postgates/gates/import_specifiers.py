@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence import GitError, exports
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding, Scorecard, Verdict
 
 if TYPE_CHECKING:
     from pytest_postgates.gates import GateContext
@@ -159,7 +159,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
     settings = context.settings
     specifiers = extract_specifiers(post)
     if not specifiers:
-        detail = {
+        detail: dict[str, Any] = {
             "violations": [],
             "unjudged": [],
             "resolved": [],
@@ -214,7 +214,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
             unjudged.append({**where, "reason": outcome.reason})
         elif outcome is not None:
             resolved.append({**where, "target": outcome.target, "via": outcome.via})
-    verdict = "PASS" if not violations else "FAIL"
+    verdict: Verdict = "PASS" if not violations else "FAIL"
     detail = {
         "violations": violations,
         "unjudged": unjudged,
@@ -335,10 +335,11 @@ class _Judge:
             return ""
         value = self.manifest.get("exports")
         try:
-            keys = [] if exports.is_conditions_sugar(value) else list(value)
+            if not isinstance(value, dict) or exports.is_conditions_sugar(value):
+                return ""
         except exports.ResolutionError:
             return ""
-        exported = [k for k in keys if k.startswith("./") and value[k] is not None]
+        exported = [k for k, target in value.items() if k.startswith("./") and target is not None]
         wanted = "./" + specifier[len(self.package) + 1 :]
         first = wanted.split("/")[1]
         close = [k for k in exported if k.split("/")[1].split("*")[0] == first]
