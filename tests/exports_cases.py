@@ -1190,7 +1190,8 @@ def cases() -> list[tuple[int, str, str, bool]]:
         # ``import type`` where the map has a "types" condition (or the fixture says so).
         mentions_types = '"types"' in json.dumps(fixture.get("exports"))
         default: list[str] = fixture["subpaths"] if mentions_types else []
-        typed: list[str] = fixture["types"] if "types" in fixture else default
+        asked = fixture.get("types")
+        typed: list[str] = default if asked is None else list(asked)
         for subpath in typed:
             found.append((number, subpath, "import", True))
         for name in fixture.get("imports_asked", []):
