@@ -73,7 +73,7 @@ def main() -> int:
     disagreements: list[str] = []
     for case in cases:
         kind = "import type" if case.type_only else case.kind
-        source = exports_cases.FIXTURES[case.number]["source"]
+        source = case.fixture["source"]
         node_outcome = answers.outcomes[case]
         now = oracle.ours(case, files[case.number], answers.require_module).same_as(node_outcome)
         before = oracle.old_verdict(case, files[case.number]) == (node_outcome.code is None)
@@ -120,127 +120,34 @@ def main() -> int:
     return 0 if not disagreements else 1
 
 
-_SEGMENTS = ["a", "b", "lib", "dist", "x.js", "a.js", "*", "*.js", "", ".", "..",
-             "node_modules", "%2e", "A", "sub"]  # fmt: skip
-_CONDITIONS = ["import", "require", "node", "default", "types", "browser", "module-sync",
-               "node-addons", "x", "0"]  # fmt: skip
-
-
-def _random_exports_fixture(rng: random.Random) -> exports_cases.Fixture:
-    def path() -> str:
-        return "/".join(rng.choice(_SEGMENTS) for _ in range(rng.randint(1, 3)))
-
-    def target(depth: int = 0, pattern: bool = False) -> object:
-        draw = rng.random()
-        if depth < 2 and draw < 0.15:
-            return [target(depth + 1, pattern) for _ in range(rng.randint(0, 3))]
-        if depth < 2 and draw < 0.35:
-            keys = rng.sample(_CONDITIONS, rng.randint(1, 3))
-            return {key: target(depth + 1, pattern) for key in keys}
-        if draw < 0.40:
-            return None
-        if draw < 0.42:
-            return rng.choice([1, True, False])
-        text = path()
-        if pattern and "*" not in text and rng.random() < 0.7:
-            text += "/*.js"
-        return rng.choice(["./", "./", "./", "", "../", "/"]) + text
-
-    def key() -> str:
-        if rng.random() < 0.15:
-            return "."
-        text = path()
-        if rng.random() < 0.4 and "*" not in text:
-            text += rng.choice(["*", "/*", "*.js", "/"])
-        return "./" + text
-
-    draw = rng.random()
-    value: object
-    if draw < 0.1:
-        value = target()
-    elif draw < 0.2:
-        value = {k: target() for k in rng.sample(_CONDITIONS, rng.randint(1, 3))}
-    else:
-        value = {k: target(pattern="*" in k) for k in {key() for _ in range(rng.randint(1, 5))}}
-    subpaths = {"" if rng.random() < 0.15 else path() for _ in range(rng.randint(1, 2))}
-    if isinstance(value, dict):
-        for name in list(value)[:4]:
-            if name.startswith("./"):
-                fill = rng.choice(["q", "q/r", "", "a.js", "..", "x/../y", "%2e", "q//r"])
-                subpaths.add(name[2:].replace("*", fill))
-            elif name == ".":
-                subpaths.add("")
-    return {"source": "random", "exports": value, "subpaths": sorted(subpaths)}
-
-
-def _random_legacy_fixture(rng: random.Random) -> exports_cases.Fixture:
-    names = ["index", "a", "lib", "main", "x", "sub"]
-    extensions = ["", ".js", ".json", ".node", ".mjs", ".cjs"]
-    files = {
-        "/".join(rng.choice(names) for _ in range(rng.randint(1, 3))) + rng.choice(extensions)
-        for _ in range(rng.randint(0, 6))
-    }
-    fixture: exports_cases.Fixture = {
-        "source": "random",
-        "exports": rng.choice(["absent", "absent", None]),
-        "files": sorted(files),
-    }
-    if rng.random() < 0.6:
-        fixture["main"] = (
-            rng.choice(["", "./"])
-            + rng.choice(names)
-            + rng.choice([*extensions, "/", "/index", "/index.js"])
-        )
-    if rng.random() < 0.4:
-        folder = rng.choice(names)
-        fixture["files"].append(folder + "/package.json")
-        main = rng.choice(names) + rng.choice(extensions)
-        fixture["file_contents"] = {folder + "/package.json": json.dumps({"main": main})}
-    subpaths = {""}
-    subpaths |= {
-        rng.choice(names) + rng.choice(["", "/", ".js", "/index", "/a"])
-        for _ in range(rng.randint(1, 5))
-    }
-    for file in sorted(files)[:4]:
-        stem = file.rsplit(".", 1)[0] if "." in file.split("/")[-1] else file
-        subpaths |= {file, stem, stem.rsplit("/", 1)[0], stem + "/"}
-    fixture["subpaths"] = sorted(subpaths)
-    return fixture
-
-
 def differential(node: str, count: int, seed: int, show: int) -> int:
     rng = random.Random(seed)
-    written = list(exports_cases.FIXTURES)
-    for family, make in (
-        ("exports maps", _random_exports_fixture),
-        ("no exports", _random_legacy_fixture),
-    ):
-        exports_cases.FIXTURES[:] = [make(rng) for _ in range(count)]
-        try:
-            with tempfile.TemporaryDirectory(prefix="postgates-exports-random-") as folder:
-                root = Path(folder)
-                files = oracle.write_fixtures(root)
-                cases = oracle.all_cases()
-                answers = oracle.ask_node(node, root, cases)
-            wrong = [
-                case
-                for case in cases
-                if not oracle.ours(case, files[case.number], answers.require_module).same_as(
-                    answers.outcomes[case]
-                )
-            ]
-            resolved = sum(outcome.code is None for outcome in answers.outcomes.values())
-            print(
-                f"random {family} (seed {seed}): {count} packages, {len(cases)} cases, "
-                f"{resolved} resolved by node, {len(wrong)} disagreements"
+    families = (
+        ("exports maps", exports_cases.random_exports_fixture),
+        ("no exports", exports_cases.random_legacy_fixture),
+    )
+    for family, make in families:
+        fixtures = [make(rng) for _ in range(count)]
+        with tempfile.TemporaryDirectory(prefix="postgates-exports-random-") as folder:
+            root = Path(folder)
+            files = oracle.write_fixtures(root, fixtures)
+            cases = oracle.all_cases(fixtures)
+            answers = oracle.ask_node(node, root, cases)
+        wrong = [
+            case
+            for case in cases
+            if not oracle.ours(case, files[case.number], answers.require_module).same_as(
+                answers.outcomes[case]
             )
-            for case in wrong[:show]:
-                print(
-                    f"  {case.label}: node {answers.outcomes[case]}, "
-                    f"exports {json.dumps(exports_cases.FIXTURES[case.number].get('exports'))}"
-                )
-        finally:
-            exports_cases.FIXTURES[:] = written
+        ]
+        resolved = sum(outcome.code is None for outcome in answers.outcomes.values())
+        print(
+            f"random {family} (seed {seed}): {count} packages, {len(cases)} cases, "
+            f"{resolved} resolved by node, {len(wrong)} disagreements"
+        )
+        for case in wrong[:show]:
+            shape = json.dumps(case.fixture.get("exports"))
+            print(f"  {case.label}: node {answers.outcomes[case]}, exports {shape}")
         if wrong:
             return 1
     print()

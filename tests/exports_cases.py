@@ -19,6 +19,7 @@ used. The expected answer of every case is the real Node's (tests/test_exports_c
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 Fixture = dict[str, Any]
@@ -1180,10 +1181,10 @@ def specifier(name: str, subpath: str) -> str:
     return name if subpath == "" else f"{name}/{subpath}"
 
 
-def cases() -> list[tuple[int, str, str, bool]]:
+def cases(fixtures: list[Fixture] | None = None) -> list[tuple[int, str, str, bool]]:
     """Every (fixture number, subpath, kind, type_only) asked."""
     found: list[tuple[int, str, str, bool]] = []
-    for number, fixture in enumerate(FIXTURES):
+    for number, fixture in enumerate(FIXTURES if fixtures is None else fixtures):
         for subpath in fixture["subpaths"]:
             found.append((number, subpath, "import", False))
             found.append((number, subpath, "require", False))
@@ -1198,3 +1199,106 @@ def cases() -> list[tuple[int, str, str, bool]]:
             found.append((number, name, "import", False))
             found.append((number, name, "require", False))
     return found
+
+
+# ---------------------------------------------------------------- random shapes
+# For a differential test beyond the written cases: random exports maps (keys, patterns,
+# conditions, arrays, invalid targets) and random packages without exports (files, "main",
+# folder package.json files), with subpaths drawn from their keys and files.
+
+_SEGMENTS = ["a", "b", "lib", "dist", "x.js", "a.js", "*", "*.js", "", ".", "..",
+             "node_modules", "%2e", "A", "sub"]  # fmt: skip
+_CONDITIONS = ["import", "require", "node", "default", "types", "browser", "module-sync",
+               "node-addons", "x", "0"]  # fmt: skip
+
+
+def random_exports_fixture(rng: random.Random) -> Fixture:
+    def path() -> str:
+        return "/".join(rng.choice(_SEGMENTS) for _ in range(rng.randint(1, 3)))
+
+    def target(depth: int = 0, pattern: bool = False) -> object:
+        draw = rng.random()
+        if depth < 2 and draw < 0.15:
+            return [target(depth + 1, pattern) for _ in range(rng.randint(0, 3))]
+        if depth < 2 and draw < 0.35:
+            keys = rng.sample(_CONDITIONS, rng.randint(1, 3))
+            return {key: target(depth + 1, pattern) for key in keys}
+        if draw < 0.40:
+            return None
+        if draw < 0.42:
+            return rng.choice([1, True, False])
+        text = path()
+        if pattern and "*" not in text and rng.random() < 0.7:
+            text += "/*.js"
+        return rng.choice(["./", "./", "./", "", "../", "/"]) + text
+
+    def key() -> str:
+        if rng.random() < 0.15:
+            return "."
+        text = path()
+        if rng.random() < 0.4 and "*" not in text:
+            text += rng.choice(["*", "/*", "*.js", "/"])
+        return "./" + text
+
+    draw = rng.random()
+    value: object
+    if draw < 0.1:
+        value = target()
+    elif draw < 0.2:
+        value = {k: target() for k in rng.sample(_CONDITIONS, rng.randint(1, 3))}
+    else:
+        # dict.fromkeys, not a set: a set's order changes with the process's hash seed.
+        keys = dict.fromkeys(key() for _ in range(rng.randint(1, 5)))
+        value = {k: target(pattern="*" in k) for k in keys}
+    subpaths = {"" if rng.random() < 0.15 else path() for _ in range(rng.randint(1, 2))}
+    if isinstance(value, dict):
+        for name in list(value)[:4]:
+            if name.startswith("./"):
+                fill = rng.choice(["q", "q/r", "", "a.js", "..", "x/../y", "%2e", "q//r"])
+                subpaths.add(name[2:].replace("*", fill))
+            elif name == ".":
+                subpaths.add("")
+    return {"source": "random", "exports": value, "subpaths": sorted(subpaths)}
+
+
+def random_legacy_fixture(rng: random.Random) -> Fixture:
+    names = ["index", "a", "lib", "main", "x", "sub"]
+    extensions = ["", ".js", ".json", ".node", ".mjs", ".cjs"]
+    files = {
+        "/".join(rng.choice(names) for _ in range(rng.randint(1, 3))) + rng.choice(extensions)
+        for _ in range(rng.randint(0, 6))
+    }
+    fixture: Fixture = {
+        "source": "random",
+        "exports": rng.choice(["absent", "absent", None]),
+        "files": sorted(files),
+    }
+    if rng.random() < 0.6:
+        fixture["main"] = (
+            rng.choice(["", "./"])
+            + rng.choice(names)
+            + rng.choice([*extensions, "/", "/index", "/index.js"])
+        )
+    if rng.random() < 0.4:
+        folder = rng.choice(names)
+        fixture["files"].append(folder + "/package.json")
+        main = rng.choice(names) + rng.choice(extensions)
+        fixture["file_contents"] = {folder + "/package.json": json.dumps({"main": main})}
+    subpaths = {""}
+    subpaths |= {
+        rng.choice(names) + rng.choice(["", "/", ".js", "/index", "/a"])
+        for _ in range(rng.randint(1, 5))
+    }
+    for file in sorted(files)[:4]:
+        stem = file.rsplit(".", 1)[0] if "." in file.split("/")[-1] else file
+        subpaths |= {file, stem, stem.rsplit("/", 1)[0], stem + "/"}
+    fixture["subpaths"] = sorted(subpaths)
+    return fixture
+
+
+def random_fixtures(seed: int, count: int) -> list[Fixture]:
+    """``count`` random exports maps and ``count`` random packages without exports."""
+    rng = random.Random(seed)
+    return [random_exports_fixture(rng) for _ in range(count)] + [
+        random_legacy_fixture(rng) for _ in range(count)
+    ]

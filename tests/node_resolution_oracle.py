@@ -19,7 +19,7 @@ import shutil
 import subprocess
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,7 @@ class Case:
     kind: str  # "import" or "require"
     type_only: bool
     name: str
+    fixture: exports_cases.Fixture = field(compare=False, hash=False, repr=False)
 
     @property
     def internal(self) -> bool:
@@ -235,10 +236,12 @@ def _files_of(mapping: dict[str, Any], requests: list[str]) -> set[str]:
     return found
 
 
-def write_fixtures(root: Path) -> dict[int, FixtureFiles]:
+def write_fixtures(
+    root: Path, fixtures: list[exports_cases.Fixture] | None = None
+) -> dict[int, FixtureFiles]:
     """Write every fixture under ``root/node_modules``; its files by fixture number."""
     files_by_number: dict[int, FixtureFiles] = {}
-    for number, fixture in enumerate(exports_cases.FIXTURES):
+    for number, fixture in enumerate(exports_cases.FIXTURES if fixtures is None else fixtures):
         name = exports_cases.package_name(number, fixture)
         folder = root / "node_modules" / name
         wanted = _map_files(fixture) | set(fixture.get("files", []))
@@ -266,16 +269,18 @@ def write_fixtures(root: Path) -> dict[int, FixtureFiles]:
     return files_by_number
 
 
-def all_cases() -> list[Case]:
+def all_cases(fixtures: list[exports_cases.Fixture] | None = None) -> list[Case]:
+    chosen = exports_cases.FIXTURES if fixtures is None else fixtures
     return [
         Case(
             number,
             subpath,
             kind,
             type_only,
-            exports_cases.package_name(number, exports_cases.FIXTURES[number]),
+            exports_cases.package_name(number, chosen[number]),
+            chosen[number],
         )
-        for number, subpath, kind, type_only in exports_cases.cases()
+        for number, subpath, kind, type_only in exports_cases.cases(chosen)
     ]
 
 
@@ -359,8 +364,7 @@ def node_conditions(kind: str, type_only: bool, require_module: bool) -> tuple[s
 
 def ours(case: Case, files: FixtureFiles, require_module: bool) -> Outcome:
     """Our resolver's answer, given the files Node saw."""
-    fixture = exports_cases.FIXTURES[case.number]
-    manifest = exports_cases.manifest(case.number, fixture)
+    manifest = exports_cases.manifest(case.number, case.fixture)
     conditions = node_conditions(case.kind, case.type_only, require_module)
     system = exports.module_system(case.kind)
     if case.internal:
@@ -383,8 +387,7 @@ def ours(case: Case, files: FixtureFiles, require_module: bool) -> Outcome:
 def old_verdict(case: Case, files: FixtureFiles) -> bool:
     """Today's gate 14 (bc781c7, ``resolves``/the legacy file test) on the same case:
     whether it let the specifier pass. It has one answer for every kind."""
-    fixture = exports_cases.FIXTURES[case.number]
-    manifest = exports_cases.manifest(case.number, fixture)
+    manifest = exports_cases.manifest(case.number, case.fixture)
     if case.internal:
         return False  # "#name" specifiers were not resolved at all
     if case.subpath == "":
@@ -450,11 +453,16 @@ class Agreement:
         return sum(a for a, _ in self.by_kind.values())
 
 
-def measure(node: str, root: Path, progress: Callable[[str], None] | None = None) -> Agreement:
+def measure(
+    node: str,
+    root: Path,
+    fixtures: list[exports_cases.Fixture] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Agreement:
     """Write the fixtures, ask node and our resolver, count agreement per kind (and what
     bc781c7's gate 14 would have said, as a pass/fail verdict)."""
-    files = write_fixtures(root)
-    cases = all_cases()
+    files = write_fixtures(root, fixtures)
+    cases = all_cases(fixtures)
     answers = ask_node(node, root, cases)
     by_kind: dict[str, list[int]] = {}
     before: dict[str, list[int]] = {}

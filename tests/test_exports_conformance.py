@@ -1,6 +1,7 @@
 """Gate 14's resolver against the real Node, case by case (tests/exports_cases.py).
 
-Every (package, subpath, kind) case is asked of one ``node`` process and of
+Every (package, subpath, kind) case, and those of random package shapes drawn with a fixed
+seed, is asked of one ``node`` process and of
 :mod:`pytest_postgates.evidence.exports`, given the same files; the answers must be the same
 target or the same Node error code, for ``import``, ``require`` and ``import type`` alike.
 ``bench/exports_conformance.py`` prints the figure (and what bc781c7's gate 14 scored).
@@ -22,10 +23,16 @@ needs_node = pytest.mark.skipif(
 )
 
 
+# Beyond the written cases, the same node process answers random shapes (a fixed seed):
+# RANDOM exports maps and as many packages without exports.
+RANDOM = 25
+
+
 @pytest.fixture(scope="module")
 def agreement(tmp_path_factory: pytest.TempPathFactory) -> oracle.Agreement:
     assert NODE is not None
-    return oracle.measure(NODE, tmp_path_factory.mktemp("node-resolution"))
+    fixtures = exports_cases.FIXTURES + exports_cases.random_fixtures(seed=1, count=RANDOM)
+    return oracle.measure(NODE, tmp_path_factory.mktemp("node-resolution"), fixtures)
 
 
 def test_the_suite_is_large_and_draws_on_every_source() -> None:
