@@ -3,7 +3,7 @@
 Asks one ``node`` process every (package, subpath, kind) case of ``tests/exports_cases.py``
 (the exports cases of lukeed/resolve.exports and privatenumber/resolve-pkg-maps re-expressed
 as package.json shapes, the examples of Node's packages documentation, and our own), and
-asks :mod:`pytest_postgates.evidence.exports` the same with the same files. Prints, per
+asks :mod:`pytest_postgates.evidence.resolution` the same with the same files. Prints, per
 import kind and per source of the cases:
 
 - agreement now: the same target file, or the same Node error code;

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates.evidence import exports
+from pytest_postgates.evidence import exports, resolution
 from tests import exports_cases
 
 NODE_TIMEOUT_SECONDS = 120
@@ -151,7 +151,7 @@ class Outcome:
 
 
 class FixtureFiles:
-    """The files written for one fixture, as :class:`exports.PackageFiles`."""
+    """The files written for one fixture, as :class:`resolution.PackageFiles`."""
 
     def __init__(self, contents: dict[str, str]) -> None:
         self.contents = contents
@@ -368,12 +368,12 @@ def ours(case: Case, files: FixtureFiles, require_module: bool) -> Outcome:
     conditions = node_conditions(case.kind, case.type_only, require_module)
     system = exports.module_system(case.kind)
     if case.internal:
-        found = exports.resolve_import_name(manifest, case.subpath, system, conditions, files)
+        found = resolution.resolve_import_name(manifest, case.subpath, system, conditions, files)
         if found.ok and found.external and found.target:
             return Outcome("external:" + exports.split_specifier(found.target)[0], None)
         return Outcome(_squash(found.target) if found.ok and found.target else None, found.code)
     _name, subpath = exports.split_specifier(case.specifier)
-    result = exports.resolve_subpath(
+    result = resolution.resolve_subpath(
         manifest,
         subpath,
         exports.module_system(case.kind),

@@ -1,9 +1,9 @@
 """Gate 14's resolver against the real Node, case by case (tests/exports_cases.py).
 
 Every (package, subpath, kind) case, and those of random package shapes drawn with a fixed
-seed, is asked of one ``node`` process and of
-:mod:`pytest_postgates.evidence.exports`, given the same files; the answers must be the same
-target or the same Node error code, for ``import``, ``require`` and ``import type`` alike.
+seed, is asked of one ``node`` process and of :mod:`pytest_postgates.evidence.resolution`,
+given the same files; the answers must be the same target or the same Node error code,
+for ``import``, ``require`` and ``import type`` alike.
 ``bench/exports_conformance.py`` prints the figure (and what bc781c7's gate 14 scored).
 Skips with a reason where Node is absent (``POSTGATES_NODE`` names another binary).
 """

@@ -1,4 +1,5 @@
-"""evidence/exports.py without Node: the rules that are easy to state, and fuzzing.
+"""evidence/exports.py and evidence/resolution.py without Node: the rules that are easy
+to state, and fuzzing.
 
 What Node itself answers is asserted case by case in tests/test_exports_conformance.py.
 """
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.evidence import exports
+from pytest_postgates.evidence import exports, resolution
 
 IMPORT = exports.IMPORT_CONDITIONS
 REQUIRE = exports.REQUIRE_CONDITIONS
@@ -185,7 +186,7 @@ def test_legacy_resolution_finds_only_files_that_exist(
     paths: set[str], subpath: str, system: str
 ) -> None:
     files = _Files(paths)
-    result = exports.resolve_subpath({}, subpath, system, files=files)
+    result = resolution.resolve_subpath({}, subpath, system, files=files)
     if result.ok:
         assert result.target is not None and files.is_file(result.target.removeprefix("./"))
     else:

@@ -24,20 +24,19 @@ where the two differ (both are checked against the real ``node`` by
   files found through ``exports`` must exist as files (``MODULE_NOT_FOUND`` for
   ``require``; ``ERR_MODULE_NOT_FOUND``/``ERR_UNSUPPORTED_DIR_IMPORT`` for ``import``).
 
-Results are package-relative paths (``./dist/index.js``): :func:`resolve` answers the
-``exports`` question alone; :func:`resolve_subpath` adds the legacy resolution of packages
-without ``exports`` and the final file checks, given a :class:`PackageFiles` view of the
-package (for the gates: the repository index at the ref, never the working tree).
+Results are package-relative paths (``./dist/index.js``) or Node's error code and words:
+:func:`resolve` answers the ``exports`` question alone, :func:`resolve_imports` the
+``imports`` one. Nothing here reads a file; :mod:`pytest_postgates.evidence.resolution`
+adds the legacy lookup of packages without ``exports`` and Node's final file checks.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import posixpath
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 # Bumped whenever a rule below changes what resolves (cached gate results are keyed on it).
 RESOLUTION_VERSION = 2
@@ -47,7 +46,6 @@ RESOLUTION_VERSION = 2
 IMPORT_CONDITIONS: tuple[str, ...] = ("node", "import", "module-sync", "node-addons", "default")
 REQUIRE_CONDITIONS: tuple[str, ...] = ("require", "node", "module-sync", "node-addons", "default")
 TYPES_CONDITION = "types"
-LEGACY_EXTENSIONS: tuple[str, ...] = (".js", ".json", ".node")
 
 # Node's segment check (internal/modules/esm/resolve): ".", ".." or "node_modules",
 # percent-encoded too, in any case. (Node's wider check also matches empty segments, which
@@ -108,16 +106,6 @@ class Resolution:
     @property
     def ok(self) -> bool:
         return self.code is None and self.target is not None
-
-
-class PackageFiles(Protocol):
-    """The files of one package; paths are relative to its root, without ``./``."""
-
-    def is_file(self, path: str) -> bool: ...
-
-    def is_dir(self, path: str) -> bool: ...
-
-    def read_text(self, path: str) -> str | None: ...
 
 
 # ------------------------------------------------------------------- helpers
@@ -185,7 +173,7 @@ def pattern_key_compare(a: str, b: str) -> int:
     return 0
 
 
-def _url_path(relative: str) -> str:
+def url_path(relative: str) -> str:
     """The package-relative path a ``./...`` string names once parsed as a URL against the
     package folder and turned back into a file path: query and fragment cut off,
     backslashes as slashes, dot segments resolved, percent-escapes decoded."""
@@ -209,7 +197,7 @@ def _url_path(relative: str) -> str:
     return "./" + "/".join(segments).lstrip("/")
 
 
-def _check_encoded_separators(target: str) -> None:
+def check_encoded_separators(target: str) -> None:
     if _ENCODED_SEPARATOR.search(target):
         raise ResolutionError(
             "ERR_INVALID_MODULE_SPECIFIER",
@@ -283,7 +271,7 @@ def _target_string(
     # Empty segments ("a//b") only earn a deprecation warning from Node.
     if _ERROR_SEGMENT.search(target[2:]):
         raise ctx.invalid_target(key, target)
-    resolved = _url_path(target)
+    resolved = url_path(target)
     if pattern_match == "":
         return _Target(resolved)
     if _ERROR_SEGMENT.search(pattern_match):
@@ -296,8 +284,8 @@ def _target_string(
         )
     if pattern:
         # Node substitutes into the already-parsed URL's text, then parses it again.
-        return _Target(_url_path(_url_text(target).replace("*", pattern_match)))
-    return _Target(_url_path(resolved + pattern_match))
+        return _Target(url_path(_url_text(target).replace("*", pattern_match)))
+    return _Target(url_path(resolved + pattern_match))
 
 
 def _url_text(target: str) -> str:
@@ -305,8 +293,8 @@ def _url_text(target: str) -> str:
     the path resolved, the query and fragment kept (a ``*`` there is substituted too)."""
     cut = min((i for i in (target.find("?"), target.find("#")) if i >= 0), default=-1)
     if cut < 0:
-        return _url_path(target)
-    return _url_path(target[:cut]) + target[cut:]
+        return url_path(target)
+    return url_path(target[:cut]) + target[cut:]
 
 
 def _target_resolve(
@@ -462,10 +450,10 @@ def resolve(
     ``exports`` value with these conditions? The package-relative target, or Node's error
     code and message. Pure: no file is looked at (a target ending in ``/`` is a folder,
     which no module system loads)."""
-    subpath = _normal_subpath(subpath)
+    subpath = normal_subpath(subpath)
     try:
         found, key = package_exports_resolve(exports, subpath, conditions, package_json)
-        _check_encoded_separators(found.path)
+        check_encoded_separators(found.path)
     except ResolutionError as exc:
         return Resolution(subpath, conditions, code=exc.code, message=exc.message)
     return Resolution(subpath, conditions, target=found.path, via="exports", key=key)
@@ -478,7 +466,7 @@ def resolve_imports(
     try:
         found, key = package_imports_resolve(imports, name, conditions, package_json)
         if not found.external:
-            _check_encoded_separators(found.path)
+            check_encoded_separators(found.path)
     except ResolutionError as exc:
         return Resolution(name, conditions, code=exc.code, message=exc.message, via="imports")
     return Resolution(
@@ -486,235 +474,10 @@ def resolve_imports(
     )
 
 
-def _normal_subpath(subpath: str) -> str:
+def normal_subpath(subpath: str) -> str:
     if subpath in ("", "."):
         return "."
     return subpath if subpath.startswith("./") else "./" + subpath
-
-
-# ------------------------------------------------- whole resolution with files
-
-
-def _join(base: str, relative: str) -> str | None:
-    """``path.resolve(base, relative)`` inside the package, without ``./``; None when the
-    result leaves the package."""
-    root = "/package"
-    joined = posixpath.normpath(posixpath.join(root, base, relative))
-    if joined == root:
-        return ""
-    return joined[len(root) + 1 :] if joined.startswith(root + "/") else None
-
-
-def _try_file(files: PackageFiles, path: str | None, looked: list[str]) -> str | None:
-    if path is None:
-        return None
-    looked.append(path)
-    return path if path and files.is_file(path) else None
-
-
-def _try_extensions(files: PackageFiles, base: str | None, looked: list[str]) -> str | None:
-    if base is None:
-        return None
-    for extension in LEGACY_EXTENSIONS:
-        found = _try_file(files, base + extension, looked)
-        if found:
-            return found
-    return None
-
-
-def _main_of(files: PackageFiles, folder: str) -> str | None:
-    text = files.read_text(posixpath.join(folder, "package.json") if folder else "package.json")
-    if text is None:
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    main = data.get("main") if isinstance(data, dict) else None
-    return main if isinstance(main, str) and main else None
-
-
-def _require_package(files: PackageFiles, folder: str, looked: list[str]) -> str | None:
-    """CommonJS ``tryPackage``: a folder's package.json ``main``, else its ``index.*``."""
-    main = _main_of(files, folder)
-    index = posixpath.join(folder, "index") if folder else "index"
-    if main is None:
-        return _try_extensions(files, index, looked)
-    filename = _join(folder, main)
-    return (
-        _try_file(files, filename, looked)
-        or _try_extensions(files, filename, looked)
-        or _try_extensions(
-            files, _join(filename, "index") if filename is not None else None, looked
-        )
-        or _try_extensions(files, index, looked)
-    )
-
-
-def _require_legacy(
-    files: PackageFiles, expansion: str, package_json: str, request: str
-) -> tuple[str | None, list[str]]:
-    """CommonJS resolution of ``<package><expansion>`` in a package without exports."""
-    looked: list[str] = []
-    if expansion == "":
-        return _require_package(files, "", looked), looked
-    trailing = expansion.endswith("/") or re.search(r"(^|/)\.\.?$", expansion) is not None
-    base = _join("", "." + expansion)
-    if base is None:
-        return None, looked
-    found = None
-    if not trailing and base:
-        found = _try_file(files, base, looked) or _try_extensions(files, base, looked)
-    if found is None and (base == "" or files.is_dir(base)):
-        found = _require_package(files, base, looked)
-    return found, looked
-
-
-def _esm_main(files: PackageFiles) -> tuple[str | None, list[str]]:
-    """Node's ``legacyMainResolve``: main, main + .js/.json/.node, main/index.*, index.*."""
-    looked: list[str] = []
-    main = _main_of(files, "")
-    candidates: list[str | None] = []
-    if main is not None:
-        root = _url_path("./" + main.removeprefix("./"))[2:]
-        candidates += [root + suffix for suffix in ("", *LEGACY_EXTENSIONS)]
-        candidates += [posixpath.join(root, "index") + ext for ext in LEGACY_EXTENSIONS]
-    candidates += ["index" + ext for ext in LEGACY_EXTENSIONS]
-    for candidate in candidates:
-        if _try_file(files, candidate, looked):
-            return candidate, looked
-    return None, looked
-
-
-def _finalize_import(files: PackageFiles, target: str) -> None:
-    """ESM ``finalizeResolution``: the target must be a file (a trailing ``/`` always
-    makes Node stat a folder)."""
-    path = target.removeprefix("./")
-    if target.endswith("/") or path == "" or files.is_dir(path):
-        raise ResolutionError(
-            "ERR_UNSUPPORTED_DIR_IMPORT",
-            f"Directory import '{target}' is not supported resolving ES modules",
-        )
-    if not files.is_file(path):
-        raise ResolutionError("ERR_MODULE_NOT_FOUND", f"Cannot find module '{target}'")
-
-
-def _finalize_require(files: PackageFiles, target: str) -> None:
-    path = target.removeprefix("./")
-    if target.endswith("/") or not path or not files.is_file(path):
-        raise ResolutionError("MODULE_NOT_FOUND", f"Cannot find module '{target}'")
-
-
-def _finalized(result: Resolution, system: str, files: PackageFiles | None) -> Resolution:
-    """A map's target as Node finally checks it: a folder (``/`` at the end) never loads;
-    with ``files``, the target must be a file among them."""
-    if not result.ok or result.target is None or result.external:
-        return result
-    if files is None and not result.target.endswith("/"):
-        return result
-    try:
-        if system == "require":
-            _finalize_require(files or _NO_FILES, result.target)
-        else:
-            _finalize_import(files or _NO_FILES, result.target)
-    except ResolutionError as exc:
-        return Resolution(
-            result.subpath,
-            result.conditions,
-            code=exc.code,
-            message=exc.message,
-            via=result.via,
-            key=result.key,
-        )
-    return result
-
-
-def resolve_import_name(
-    manifest: dict[str, Any],
-    name: str,
-    system: str,
-    conditions: tuple[str, ...] | None = None,
-    files: PackageFiles | None = None,
-    package_json: str = "package.json",
-) -> Resolution:
-    """Resolve a ``#name`` specifier through the package's ``imports`` as ``import`` or
-    ``require`` does from inside the package (with ``files``, the target must exist)."""
-    if conditions is None:
-        conditions = REQUIRE_CONDITIONS if system == "require" else IMPORT_CONDITIONS
-    result = resolve_imports(manifest.get("imports"), name, conditions, package_json)
-    return _finalized(result, system, files)
-
-
-def resolve_subpath(
-    manifest: dict[str, Any],
-    subpath: str,
-    system: str,
-    conditions: tuple[str, ...] | None = None,
-    files: PackageFiles | None = None,
-    check_exports_files: bool = False,
-    package_json: str = "package.json",
-) -> Resolution:
-    """Resolve ``subpath`` of a package as ``import`` (``system="import"``) or ``require``
-    does: through ``exports`` when the manifest has one (not null), else the legacy way,
-    looking files up in ``files``. With ``check_exports_files`` an ``exports`` target must
-    also exist as a file in ``files``, as Node checks before loading; without it only the
-    map decides (for build outputs that are not in the repository)."""
-    if conditions is None:
-        conditions = REQUIRE_CONDITIONS if system == "require" else IMPORT_CONDITIONS
-    subpath = _normal_subpath(subpath)
-    exports = manifest.get("exports")
-    if exports is not None:
-        result = resolve(exports, subpath, conditions, package_json)
-        return _finalized(result, system, files if check_exports_files else None)
-    if files is None:
-        raise ValueError("a package without exports needs its files to resolve")
-    expansion = "" if subpath == "." else subpath[1:]
-    if system == "require":
-        found, looked = _require_legacy(files, expansion, package_json, subpath)
-        if found is None:
-            return Resolution(
-                subpath,
-                conditions,
-                code="MODULE_NOT_FOUND",
-                message=f"Cannot find module '{subpath}' (looked for {', '.join(looked)})",
-                via="main" if subpath == "." else "file",
-                looked_up=tuple(looked),
-            )
-        return Resolution(
-            subpath,
-            conditions,
-            target="./" + found,
-            via="main" if subpath == "." else "file",
-            looked_up=tuple(looked),
-        )
-    if subpath == ".":
-        found, looked = _esm_main(files)
-        if found is None:
-            return Resolution(
-                subpath,
-                conditions,
-                code="ERR_MODULE_NOT_FOUND",
-                message=f"Cannot find package main entry (looked for {', '.join(looked)})",
-                via="main",
-                looked_up=tuple(looked),
-            )
-        return Resolution(
-            subpath, conditions, target="./" + found, via="main", looked_up=tuple(looked)
-        )
-    target = _url_path(subpath)
-    try:
-        _check_encoded_separators(target)
-        _finalize_import(files, target)
-    except ResolutionError as exc:
-        return Resolution(
-            subpath,
-            conditions,
-            code=exc.code,
-            message=exc.message,
-            via="file",
-            looked_up=(target.removeprefix("./"),),
-        )
-    return Resolution(subpath, conditions, target=target, via="file", looked_up=(target[2:],))
 
 
 _PACKAGE_NAME_INVALID = re.compile(r"^\.|%|\\")
@@ -737,76 +500,3 @@ def split_specifier(specifier: str) -> tuple[str, str]:
             f'Invalid module "{specifier}" is not a valid package name',
         )
     return name, "." + ("" if separator == -1 else specifier[separator:])
-
-
-def resolve_specifier(
-    manifest: dict[str, Any],
-    specifier: str,
-    kind: str,
-    type_only: bool = False,
-    files: PackageFiles | None = None,
-    check_exports_files: bool = False,
-    package_json: str | None = None,
-) -> Resolution:
-    """Resolve a bare specifier of this package (``name`` or ``name/sub``) with the
-    conditions of its gate-14 ``kind`` (:func:`conditions_for`)."""
-    conditions = conditions_for(kind, type_only)
-    try:
-        name, subpath = split_specifier(specifier)
-    except ResolutionError as exc:
-        return Resolution(specifier, conditions, code=exc.code, message=exc.message)
-    return resolve_subpath(
-        manifest,
-        subpath,
-        module_system(kind),
-        conditions,
-        files,
-        check_exports_files,
-        package_json or f"{name}/package.json",
-    )
-
-
-def read_manifest(files: PackageFiles) -> dict[str, Any] | None:
-    """The package's package.json as an object (``{}`` when it is JSON but not an object),
-    None when there is none; ``ValueError`` when it is not JSON."""
-    text = files.read_text("package.json")
-    if text is None:
-        return None
-    loaded = json.loads(text)
-    return loaded if isinstance(loaded, dict) else {}
-
-
-class IndexFiles:
-    """A :class:`PackageFiles` view of a package folder in the repository index at the
-    ref (``root`` is the package's folder in the repository, ``""`` for the top)."""
-
-    def __init__(self, index: Any, root: str = "") -> None:
-        self.index = index
-        self.root = root.strip("/")
-
-    def _path(self, path: str) -> str:
-        return posixpath.join(self.root, path) if self.root else path
-
-    def is_file(self, path: str) -> bool:
-        return bool(self.index.is_file(self._path(path)))
-
-    def is_dir(self, path: str) -> bool:
-        return bool(self.index.is_dir(self._path(path)))
-
-    def read_text(self, path: str) -> str | None:
-        text: str | None = self.index.file_text(self._path(path))
-        return text
-
-
-class _NoFiles:
-    def is_file(self, path: str) -> bool:
-        return False
-
-    def is_dir(self, path: str) -> bool:
-        return False
-
-    def read_text(self, path: str) -> str | None:
-        return None
-
-
-_NO_FILES = _NoFiles()

@@ -7,7 +7,7 @@ every package of an npm/pnpm/yarn/bun install in shell fences. Specifiers that m
 product pattern must be the published package name, and the specifier (bare name or
 subpath) must resolve the way Node resolves it with the conditions of its import kind:
 through the ``exports`` map of ``package.json`` at the configured ref, else the legacy
-lookup of the files tracked there (``pytest_postgates.evidence.exports``).
+lookup of the files tracked there (``pytest_postgates.evidence.resolution``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.evidence import GitError, exports
+from pytest_postgates.evidence import GitError, exports, resolution
 from pytest_postgates.scorecard import Finding, Scorecard, Verdict
 
 if TYPE_CHECKING:
@@ -174,9 +174,9 @@ def check(post: Post, context: GateContext) -> Scorecard:
         index = context.evidence.index_for(post.path)
     except GitError as exc:
         return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
-    files = exports.IndexFiles(index)
+    files = resolution.IndexFiles(index)
     try:
-        found = exports.read_manifest(files)
+        found = resolution.read_manifest(files)
     except ValueError:
         return spec.card(
             "ERROR",
@@ -270,7 +270,7 @@ class _Judge:
         package: str,
         manifest: dict[str, Any],
         has_manifest: bool,
-        files: exports.IndexFiles,
+        files: resolution.IndexFiles,
         ref: str,
     ) -> None:
         self.package = package
@@ -294,7 +294,7 @@ class _Judge:
             )
         if text == self.package and not self.has_manifest:
             return None  # no package.json at the ref: the name is all there is to check
-        result = exports.resolve_specifier(
+        result = resolution.resolve_specifier(
             self.manifest,
             text,
             item.kind,
@@ -363,7 +363,7 @@ def _shipped_paths(manifest: dict[str, Any]) -> list[str]:
     return paths
 
 
-def _untracked_shipped_folders(manifest: dict[str, Any], files: exports.IndexFiles) -> list[str]:
+def _untracked_shipped_folders(manifest: dict[str, Any], files: resolution.IndexFiles) -> list[str]:
     folders: list[str] = []
     for path in _shipped_paths(manifest):
         if path.startswith("!") or re.search(r"[*?\[]", path):
