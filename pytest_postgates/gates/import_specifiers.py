@@ -19,14 +19,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError, exports, resolution
-from pytest_postgates.scorecard import Finding, Scorecard, Verdict
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    commit_inputs,
+)
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Fence, Post
 
-GATE_ID = 14
 CODE_LANGS = frozenset(
     {"js", "javascript", "jsx", "mjs", "cjs", "ts", "typescript", "tsx", "mts", "cts"}
 )
@@ -152,10 +159,7 @@ def product_pattern(package: str) -> str:
     return re.escape(package.rsplit("/", 1)[-1])
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     specifiers = extract_specifiers(post)
     if not specifiers:
@@ -169,20 +173,17 @@ def check(post: Post, context: GateContext) -> Scorecard:
             "specifiers": 0,
             "judged": 0,
         }
-        return spec.card("PASS", detail, summary="no import or install specifiers in code fences")
+        return CheckResult([], detail)
     try:
         index = context.evidence.index_for(post.path)
     except GitError as exc:
-        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+        raise CannotJudge("ERROR", str(exc)) from None
     files = resolution.IndexFiles(index)
     try:
         found = resolution.read_manifest(files)
     except ValueError:
-        return spec.card(
-            "ERROR",
-            {"error": f"package.json at {settings.ref} is not valid JSON"},
-            summary=f"package.json at {settings.ref} is not valid JSON",
-        )
+        message = f"package.json at {settings.ref} is not valid JSON"
+        raise CannotJudge("ERROR", message) from None
     manifest: dict[str, Any] = found or {}
     # package.json's name, else the repository's own (pyproject.toml) name.
     package = (
@@ -194,7 +195,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         message = (
             f"no package name: set 'package' or add package.json with a name at {settings.ref}"
         )
-        return spec.card("ERROR", {"error": message}, summary=message)
+        raise CannotJudge("ERROR", message)
     pattern = re.compile(settings.product_pattern or product_pattern(package), re.IGNORECASE)
     judge = _Judge(package, manifest, found is not None, files, settings.ref)
     violations: list[dict[str, Any]] = []
@@ -214,7 +215,6 @@ def check(post: Post, context: GateContext) -> Scorecard:
             unjudged.append({**where, "reason": outcome.reason})
         elif outcome is not None:
             resolved.append({**where, "target": outcome.target, "via": outcome.via})
-    verdict: Verdict = "PASS" if not violations else "FAIL"
     detail = {
         "violations": violations,
         "unjudged": unjudged,
@@ -235,14 +235,21 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         for v in violations
     ]
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    detail, findings = result.detail, result.findings
+    if not detail["specifiers"]:
+        return Decision("PASS", "no import or install specifiers in code fences")
     summary = (
-        f"{len(violations)} bad specifier(s) of {judged} checked"
-        if violations
-        else f"{judged} product specifier(s) checked"
+        f"{len(findings)} bad specifier(s) of {detail['judged']} checked"
+        if findings
+        else f"{detail['judged']} product specifier(s) checked"
     )
-    if unjudged:
-        summary += f", {len(unjudged)} not judged"
-    return spec.card(verdict, detail, findings, summary, len(violations))
+    if detail["unjudged"]:
+        summary += f", {len(detail['unjudged'])} not judged"
+    return Decision("FAIL" if findings else "PASS", summary, len(findings))
 
 
 @dataclass(frozen=True)
@@ -378,7 +385,17 @@ def _untracked_shipped_folders(manifest: dict[str, Any], files: resolution.Index
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     """The result depends on the post, the settings, the grounding commit and the
     resolution rules (bumped when they change, so cached verdicts are not reused)."""
-    from pytest_postgates.gates import commit_inputs
-
     inputs = commit_inputs(post_path, context)
     return None if inputs is None else f"{inputs}|resolution-{exports.RESOLUTION_VERSION}"
+
+
+GATE = Gate(
+    id=14,
+    name="import_specifiers",
+    advisory=False,
+    kind="hard",
+    description="Code samples import the real package and exported subpaths.",
+    check=check,
+    decide=decide,
+    cache_inputs=cache_inputs,
+)
