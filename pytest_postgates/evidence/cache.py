@@ -6,7 +6,11 @@ Plain arguments only (settings and paths): nothing here knows about gates.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
+import warnings
 from pathlib import Path
 
 from pytest_postgates.config import Settings
@@ -73,11 +77,25 @@ class EvidenceCache:
         evidence = self.for_post(post_path)
         index = self._indexes.get(evidence.root)
         if index is None:
-            index = open_index(
-                evidence.root, evidence.commit, self.cache_dir, self._excluded(evidence.root)
-            )
+            index = self._open(evidence.root, evidence.commit, self._excluded(evidence.root))
             self._indexes[evidence.root] = index
         return index
+
+    def _open(self, root: Path, commit: str, excluded: tuple[str, ...]) -> RepoIndex:
+        try:
+            return open_index(root, commit, self.cache_dir, excluded)
+        except OSError as exc:
+            # A full or read-only cache folder costs the on-disk index, not the gates:
+            # built once more in a private scratch folder for this process.
+            warnings.warn(
+                f"postgates: cannot keep the repository index in {self.cache_dir} "
+                f"({exc.strerror or type(exc).__name__}); building it for this run only",
+                UserWarning,
+                stacklevel=3,
+            )
+            scratch = Path(tempfile.mkdtemp(prefix="postgates-index-"))
+            atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+            return open_index(root, commit, scratch, excluded)
 
     def _excluded(self, root: Path) -> tuple[str, ...]:
         """Configured post folders inside the repository, relative to its root."""
@@ -99,7 +117,7 @@ class EvidenceCache:
             try:
                 repos = [(r.name, r.path, r.ref) for r in self.settings.repos]
                 cached = [
-                    NamedIndex(name, open_index(root, commit, self.cache_dir, ()))
+                    NamedIndex(name, self._open(root, commit, ()))
                     for name, root, commit in open_extra_repos(repos, primary, post_path)
                 ]
             except GitError as exc:
