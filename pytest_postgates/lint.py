@@ -64,6 +64,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -196,10 +201,9 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "MD009": {"br_spaces": 2, "list_item_empty_lines": False, "strict": False},
     "MD010": {"code_blocks": True, "ignore_code_languages": [], "spaces_per_tab": 1},
     "MD012": {"maximum": 1},
+    # heading_line_length and code_block_line_length default to line_length (not to 80).
     "MD013": {
         "line_length": 80,
-        "heading_line_length": 80,
-        "code_block_line_length": 80,
         "code_blocks": True,
         "tables": True,
         "headings": True,
@@ -534,7 +538,11 @@ def rumdl_config_text(rules: Mapping[str, Mapping[str, Any]]) -> str:
 # numbers kept). rumdl still runs them, as a detector that selects the files to evaluate
 # (see run_rumdl); its own findings for them are dropped. Inline ``<!-- markdownlint-...
 # -->`` comments apply as in markdownlint.
-NATIVE_RULES = ("MD004", "MD024", "MD029", "MD036", "MD046", "MD048")
+NATIVE_RULES = ("MD004", "MD013", "MD024", "MD029", "MD036", "MD046", "MD048")
+# Native rules computed for every file (rumdl is no detector for them): MD013 depends on
+# block structure rumdl reads otherwise (tables, code blocks and headings exempted by
+# option), MD036 is not run by rumdl.
+ALWAYS_NATIVE = frozenset({"MD013", "MD036"})
 
 # Block structure is all these rules need: skipping inline parsing halves the cost.
 _PARSER = MarkdownIt("commonmark").enable(["table"]).disable(["inline", "text_join"])
@@ -593,15 +601,56 @@ def _apply_inline(
     return state
 
 
-def _inline_comments(lines: Sequence[str]) -> Iterable[tuple[int, str, str]]:
-    """(line index, action, parameter) of each inline configuration comment."""
-    for index, line in enumerate(lines):
-        for match in _INLINE_COMMENT.finditer(line):
-            start = match.start() + len(match.group(1))
-            end = line.find("-->", start)
-            if end < 0:
-                break
-            yield index, match.group(2).upper(), line[start:end]
+def _parse_inline_config(parameter: str) -> Any:
+    """A configure-file comment's object, parsed as markdownlint-cli parses it: JSONC,
+    then TOML, then YAML; the first that gives a value wins (None: none did)."""
+    try:
+        return json.loads(strip_jsonc(parameter))
+    except json.JSONDecodeError:
+        pass
+    try:
+        parsed: Any = tomllib.loads(parameter)
+        if parsed:
+            return parsed
+    except (tomllib.TOMLDecodeError, ValueError):
+        pass
+    try:
+        return yaml.safe_load(parameter)
+    except yaml.YAMLError:
+        return None
+
+
+class _CommentScanner:
+    """markdownlint's scan for inline comments, quirks included: one global regex whose
+    ``lastIndex`` survives a ``break`` (a comment without ``-->`` on its line) into the
+    next line and the next pass, as ``RegExp.prototype.exec`` keeps it."""
+
+    def __init__(self) -> None:
+        self.last_index = 0
+
+    def scan(self, lines: Sequence[str]) -> list[tuple[int, str, str]]:
+        found: list[tuple[int, str, str]] = []
+        for index, line in enumerate(lines):
+            while True:
+                if self.last_index > len(line):
+                    self.last_index = 0
+                    break
+                match = _INLINE_COMMENT.search(line, self.last_index)
+                if match is None:
+                    self.last_index = 0
+                    break
+                self.last_index = match.end()
+                start = match.start() + len(match.group(1))
+                end = line.find("-->", start)
+                if end < 0:
+                    break
+                found.append((index, match.group(2).upper(), line[start:end]))
+        return found
+
+
+def _comments_in_line(text: str) -> list[tuple[str, str]]:
+    """(action, parameter) of the inline comments of one string."""
+    return [(action, parameter) for _, action, parameter in _CommentScanner().scan([text])]
 
 
 def enabled_per_line(
@@ -613,35 +662,30 @@ def enabled_per_line(
     """markdownlint's rule state per file line after inline comments: (options in force,
     state of the lines that differ from the base state, base state). ``configure-file``
     comments extend the configuration for this file. ``rules``: ``effective_rules(config)``
-    when the caller has it already."""
-    if "markdownlint-" not in "\n".join(lines):
+    when the caller has it already. Four passes as markdownlint makes them (configure-file
+    over the joined text; enable-file/disable-file; the running enable/disable/capture/
+    restore state; disable-line/disable-next-line), sharing one scanner."""
+    text = "\n".join(lines)
+    if "markdownlint-" not in text:
         options = effective_rules(config) if rules is None else rules
         return options, {}, {rule: rule in options for rule in RULES}
-    text = "\n".join(lines)
-    for match in _INLINE_COMMENT.finditer(text):
-        if match.group(2).upper() != "CONFIGURE-FILE":
+    scanner = _CommentScanner()
+    for _, action, parameter in scanner.scan([text]):
+        if action != "CONFIGURE-FILE":
             continue
-        start = match.start() + len(match.group(1))
-        end = text.find("-->", start)
-        if end < 0:
-            continue
-        try:
-            parsed = json.loads(strip_jsonc(text[start:end]))
-        except json.JSONDecodeError:
-            continue
+        parsed = _parse_inline_config(parameter)
         if isinstance(parsed, dict):
             config = {**config, **parsed}
     options = effective_rules(config)
     all_rules = list(RULES)
     state = {rule: rule in options for rule in RULES}
-    comments = list(_inline_comments(lines))
-    for _, action, parameter in comments:
+    for _, action, parameter in scanner.scan(lines):
         if action in ("ENABLE-FILE", "DISABLE-FILE"):
             state = _apply_inline(state, action, parameter, all_rules)
     captured = state
     per_line: dict[int, dict[str, bool]] = {}
     by_line: dict[int, list[tuple[str, str]]] = {}
-    for index, action, parameter in comments:
+    for index, action, parameter in scanner.scan(lines):
         by_line.setdefault(index, []).append((action, parameter))
     for index in range(len(lines)):
         for action, parameter in by_line.get(index, ()):
@@ -652,7 +696,7 @@ def enabled_per_line(
             elif action in ("ENABLE", "DISABLE"):
                 state = _apply_inline(state, action, parameter, all_rules)
         per_line[offset + index + 1] = state
-    for index, action, parameter in comments:
+    for index, action, parameter in scanner.scan(lines):
         if action in ("DISABLE-LINE", "DISABLE-NEXT-LINE"):
             target = offset + index + 1 + (action == "DISABLE-NEXT-LINE")
             per_line[target] = _apply_inline(per_line.get(target, {}), action, parameter, all_rules)
@@ -831,13 +875,121 @@ def _md036(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tupl
         yield token.map[0], f'Emphasis used instead of a heading [Context: "{text.content}"]'
 
 
-_NATIVE: dict[str, Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]]] = {
-    "MD004": _md004,
-    "MD024": _md024,
-    "MD029": _md029,
-    "MD036": _md036,
-    "MD046": _md046,
-    "MD048": _md048,
+class _Document:
+    """The lines markdownlint lints and, parsed only when a rule asks, their block tokens."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self._tokens: list[Token] | None = None
+
+    @property
+    def tokens(self) -> list[Token]:
+        if self._tokens is None:
+            self._tokens = _PARSER.parse("\n".join(self.lines))
+        return self._tokens
+
+
+def _utf16_length(line: str) -> int:
+    """The line's length as JavaScript counts it (UTF-16 code units)."""
+    return len(line) if line.isascii() else len(line.encode("utf-16-le")) // 2
+
+
+def _beyond(line: str, limit: int) -> str:
+    """What follows the first ``limit`` UTF-16 code units of ``line``."""
+    if line.isascii():
+        return line[limit:]
+    units = 0
+    for index, char in enumerate(line):
+        if units >= limit:
+            return line[index:]
+        units += 2 if ord(char) > 0xFFFF else 1
+    return ""
+
+
+def _line_ranges(tokens: Sequence[Token], types: Iterable[str]) -> set[int]:
+    wanted = set(types)
+    found: set[int] = set()
+    for token in tokens:
+        if token.type in wanted and token.map is not None:
+            found.update(range(token.map[0], token.map[1]))
+    return found
+
+
+def _md013(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD013: a line longer (in UTF-16 units) than the limit for its kind
+    (code block, heading, other), with whitespace beyond the limit unless strict or stern;
+    tables, code blocks and headings exempt where their option is false; link reference
+    definitions exempt; unless strict, lines of links only (and, stern, lines of one word)
+    exempt."""
+
+    def number(key: str, default: int) -> int:
+        value = options.get(key)
+        try:
+            return int(value) if value else default
+        except (TypeError, ValueError):
+            return default
+
+    line_length = number("line_length", 80)
+    heading_length = number("heading_line_length", line_length)
+    code_length = number("code_block_line_length", line_length)
+    strict = bool(options.get("strict"))
+    stern = bool(options.get("stern"))
+
+    def included(key: str) -> bool:
+        value = options.get(key)
+        return True if value is None else bool(value)
+
+    include_code, include_tables = included("code_blocks"), included("tables")
+    include_headings = included("headings")
+    lines = document.lines
+    shortest = min(line_length, heading_length, code_length)
+    candidates = [i for i, line in enumerate(lines) if _utf16_length(line) > shortest]
+    if not candidates:
+        return
+    plain = (
+        line_length == heading_length == code_length
+        and include_code
+        and include_tables
+        and include_headings
+    )
+    headings = code = tables = frozenset()
+    if not plain:
+        tokens = document.tokens
+        headings = _line_ranges(tokens, ("heading_open",))
+        code = _line_ranges(tokens, ("fence", "code_block"))
+        tables = _line_ranges(tokens, ("table_open",))
+    for index in candidates:
+        line = lines[index]
+        in_code, is_heading = index in code, index in headings
+        if (not include_code and in_code) or (not include_tables and index in tables):
+            continue
+        if not include_headings and is_heading:
+            continue
+        limit = code_length if in_code else heading_length if is_heading else line_length
+        rest = _beyond(line, limit)
+        if not rest or (not (strict or stern) and not re.search(r"\s", rest)):
+            continue
+        if _DEFINITION.match(line):
+            continue
+        if not strict and ((stern and _STERN_EXEMPT.match(line)) or _link_only(line)):
+            continue
+        yield index, f"Line length [Expected: {limit}; Actual: {_utf16_length(line)}]"
+
+
+def _tokens_only(
+    rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
+) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
+    return lambda document, options: rule(document.tokens, options)
+
+
+_NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]] = {
+    "MD004": _tokens_only(_md004),
+    "MD013": _md013,
+    "MD024": _tokens_only(_md024),
+    "MD029": _tokens_only(_md029),
+    "MD036": _tokens_only(_md036),
+    "MD046": _tokens_only(_md046),
+    "MD048": _tokens_only(_md048),
 }
 
 
@@ -859,6 +1011,8 @@ _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 
 
 def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    if rule == "MD013":
+        return True  # its own first step is a cheap length test
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
@@ -1057,13 +1211,14 @@ def native_violations(
     junctions = enabled("MD032") and _mixed_bullets(lines)
     if not wanted and not components and not junctions:
         return []
-    tokens = _PARSER.parse("\n".join(lines))
+    document = _Document(lines)
     found: list[tuple[int, str, str]] = []
     for rule in wanted:
         rule_options = options.get(rule, DEFAULT_OPTIONS.get(rule, {}))
         found.extend(
-            (index, rule, message) for index, message in _NATIVE[rule](tokens, rule_options)
+            (index, rule, message) for index, message in _NATIVE[rule](document, rule_options)
         )
+    tokens = document.tokens if components or junctions else []
     if components:
         found.extend(
             (index, "MD033", message) for index, message in _md033_components(tokens, md033)
@@ -1344,11 +1499,59 @@ def _keep_rumdl_finding(
     return not (rule == "MD042" and re.search(r"\[\s*\]\[\s*\]\s*$", message))
 
 
+def file_config(text: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    """``config`` extended by the file's ``<!-- markdownlint-configure-file {...} -->``
+    comments, in order, each merged over the object so far (markdownlint reads them from
+    the whole text at once, so one comment may span lines)."""
+    merged = dict(config)
+    if "configure-file" not in text.lower():
+        return merged
+    lines, _ = markdownlint_lines(text)
+    joined = "\n".join(lines)
+    for action, parameter in _comments_in_line(joined):
+        if action != "CONFIGURE-FILE":
+            continue
+        parsed = _parse_inline_config(parameter)
+        if isinstance(parsed, dict):  # markdownlint ignores a comment it cannot parse
+            merged = {**merged, **parsed}
+    return merged
+
+
+# rumdl honours markdownlint's (and its own) inline comments, with its own semantics; the
+# copy rumdl lints has them renamed (same length, so columns and lengths stay), and
+# markdownlint's state, computed here, filters rumdl's findings instead.
+_RUMDL_INLINE = re.compile(
+    r"(<!--\s*)(markdownlint|rumdl|prettier)(-(?:disable|enable|capture|restore|configure|ignore))",
+    re.IGNORECASE,
+)
+
+
+def _neutral_copy(data: bytes) -> bytes | None:
+    """The bytes rumdl lints instead of ``data``, or None when ``data`` itself will do:
+    bare CR line ends as LF (markdownlint splits lines there, rumdl does not) and inline
+    configuration comments renamed."""
+    changed = data
+    if _BARE_CR.search(changed):
+        changed = _BARE_CR.sub(b"\n", changed)
+    if b"<!--" in changed:
+        text = changed.decode("utf-8", errors="surrogateescape")
+        renamed = _RUMDL_INLINE.sub(
+            lambda m: m.group(1) + "x" * len(m.group(2)) + m.group(3), text
+        )
+        changed = renamed.encode("utf-8", errors="surrogateescape")
+    return None if changed == data else changed
+
+
 def run_rumdl(
     backend: Backend, paths: Sequence[Path], config: Mapping[str, Any], work: Path
 ) -> dict[str, list[Violation]]:
     """rumdl over ``paths`` with ``config`` (a markdownlint configuration object)
     translated, then :data:`NATIVE_RULES` evaluated here where needed: file -> violations.
+
+    Each file is linted under ``config`` extended by its own ``configure-file`` comments
+    (one rumdl process per distinct result), and every finding is kept only where
+    markdownlint's inline ``disable``/``enable``/``capture``/``restore`` state has its rule
+    on at that line.
 
     rumdl runs the native rules too, as a cheap detector: whether it reports a rule in a
     file selects the files where markdownlint's algorithm is evaluated (its own findings
@@ -1359,44 +1562,76 @@ def run_rumdl(
     (MD036, which rumdl does not run) and the styles rumdl cannot detect (MD029 "zero",
     MD004 "sublist"). Files with inline configuration comments are always evaluated here.
     """
+    texts: dict[str, tuple[bytes, str]] = {}
+    groups: dict[str, tuple[dict[str, Any], list[Path]]] = {}
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise LintError(f"cannot read {path.name}: {exc.strerror}") from None
+        text = data.decode("utf-8", errors="replace")
+        texts[str(path)] = (data, text)  # lint_batch hands over resolved paths
+        own = file_config(text, config)
+        key = json.dumps(own, sort_keys=False, default=str)
+        groups.setdefault(key, (own, []))[1].append(path)
+    found: dict[str, list[Violation]] = {}
+    for number, (own, group) in enumerate(groups.values()):
+        folder = work / f"g{number}"
+        folder.mkdir()
+        found.update(_run_rumdl_group(backend, group, texts, config, own, folder))
+    return found
+
+
+def _run_rumdl_group(
+    backend: Backend,
+    paths: Sequence[Path],
+    texts: Mapping[str, tuple[bytes, str]],
+    base_config: Mapping[str, Any],
+    config: Mapping[str, Any],
+    work: Path,
+) -> dict[str, list[Violation]]:
+    """:func:`run_rumdl` for files that share one configuration (``config``: the base
+    configuration with their configure-file comments applied)."""
     rules = effective_rules(config)
-    delegated = {rule: options for rule, options in rules.items() if rule != "MD036"}
+    delegated = {rule: options for rule, options in rules.items() if rule not in ALWAYS_NATIVE}
     # Without siblings_only rumdl's MD024 is markdownlint's (5,984 of 5,984 findings on the
     # NeuroLink docs): its findings stand, and MD024 is no native rule for these files.
     siblings_only = bool(rules.get("MD024", {}).get("siblings_only"))
     # Rules rumdl cannot detect for these settings are evaluated wherever their text test
     # passes: MD036 (rumdl does not run it), MD029 "zero" and MD004 "sublist".
-    always = {"MD036"}
+    always = set(ALWAYS_NATIVE)
     if rules.get("MD029", {}).get("style") == "zero":
         always.add("MD029")
     if rules.get("MD004", {}).get("style") == "sublist":
         always.add("MD004")
     toml = work / "rumdl.toml"
     toml.write_text(rumdl_config_text(delegated), encoding="utf-8")
-    texts: dict[str, str] = {}
     targets: list[Path] = []
     original: dict[str, str] = {}  # linted copy -> file
     for path in paths:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise LintError(f"cannot read {path.name}: {exc.strerror}") from None
-        key = str(path)  # lint_batch hands over resolved paths
-        texts[key] = data.decode("utf-8", errors="replace")
+        key = str(path)
         target = path
-        if _BARE_CR.search(data):
-            # Old Mac line ends: markdownlint splits lines at a bare CR, rumdl does not. rumdl
-            # lints a copy with LF there instead (same lines, same numbers).
-            target = work / "cr" / str(len(original)) / path.name
+        copy = _neutral_copy(texts[key][0])
+        if copy is not None:
+            target = work / "copy" / str(len(original)) / path.name
             target.parent.mkdir(parents=True)
-            target.write_bytes(_BARE_CR.sub(b"\n", data))
+            target.write_bytes(copy)
             original[_key(target, work)] = key
         targets.append(target)
     items = _rumdl_chunks(backend, targets, toml, work) if delegated else []
     keys = {str(target): str(target) for target in targets}  # rumdl prints these
-    lines = {key: _LINE_BREAK.split(text.removeprefix("\ufeff")) for key, text in texts.items()}
-    found: dict[str, list[Violation]] = {key: [] for key in texts}
-    detected: dict[str, set[str]] = {key: set() for key in texts}
+    file_texts = {str(path): texts[str(path)][1] for path in paths}
+    lines = {
+        key: _LINE_BREAK.split(text.removeprefix("\ufeff")) for key, text in file_texts.items()
+    }
+    states = {}
+    for key, text in file_texts.items():
+        if "markdownlint-" in text:
+            body, offset = _without_front_matter(lines[key])
+            _, per_line, base = enabled_per_line(body, offset, base_config, rules)
+            states[key] = (per_line, base)
+    found: dict[str, list[Violation]] = {key: [] for key in file_texts}
+    detected: dict[str, set[str]] = {key: set() for key in file_texts}
     for item in items:
         rule = str(item.get("rule", ""))
         message = str(item.get("message", ""))
@@ -1411,9 +1646,13 @@ def run_rumdl(
             rule, message, number, lines.get(key, []), rules[rule]
         ):
             continue
+        if key in states:
+            per_line, base = states[key]
+            if not per_line.get(number, base).get(rule):
+                continue  # switched off at this line by an inline comment
         found.setdefault(key, []).append(Violation(number, rule, ALIAS[rule], message))
-    for key, text in texts.items():
-        if "markdownlint-" in text:
+    for key, text in file_texts.items():
+        if key in states:
             # Inline configuration: markdownlint's own state decides, for every native rule.
             only = set(NATIVE_RULES)
         else:
@@ -1422,7 +1661,7 @@ def run_rumdl(
                 only.add("MD029")
         if not siblings_only:
             only.discard("MD024")
-        native = native_violations(text, config, only, lines[key], rules)
+        native = native_violations(text, base_config, only, lines[key], rules)
         if native:
             # A line markdownlint's algorithm judged here is not reported twice for MD032.
             junctions = {v.line for v in native if v.rule == "MD032"}
