@@ -6,9 +6,10 @@ module reproduces what that run would report, with one of two engines:
 
 ``markdownlint-cli``
     The real thing through Node: exact parity by construction. Found as a configured
-    command, ``markdownlint`` on PATH or in a ``node_modules/.bin`` folder from the posts
-    up to the repository root (what ``npx --no-install`` would run), or, when asked for by
-    name only, ``npx --no-install markdownlint``.
+    command, ``markdownlint`` on PATH or in the ``node_modules/.bin`` folder of the posts'
+    repository root (never in a folder above the repository, nor anywhere for a post in
+    no repository), or, when asked for by name only, ``npx --no-install markdownlint``.
+    The terminal header names the program that runs.
 ``rumdl``
     A Rust markdownlint-compatible linter shipped as a Python wheel (a dependency, so it is
     always there) and many times faster (``bench/markdownlint_parity.py`` measures both the
@@ -1254,30 +1255,26 @@ def find_markdownlint_cli(
     near: Iterable[Path] = (), configured: str | os.PathLike[str] | None = None
 ) -> tuple[str, ...] | None:
     """The command of an installed markdownlint-cli: the configured one; ``markdownlint``
-    on PATH; ``node_modules/.bin/markdownlint`` from each of ``near`` upward to its
-    repository root (what ``npx --no-install`` would find locally). None if none."""
+    on PATH; ``node_modules/.bin/markdownlint`` at the repository root of one of ``near``
+    (where ``npm install`` puts the CI's pinned version). None if none.
+
+    Only inside a repository: a post outside any repository, or a ``node_modules`` in a
+    folder above the repository (another user's, ``/tmp``'s, the filesystem root's), never
+    gets a program run from there."""
     if configured:
         command = shutil.which(str(configured)) or str(configured)
         return (command,) if Path(command).is_file() else None
     on_path = shutil.which("markdownlint")
     if on_path:
         return (on_path,)
-    seen: set[Path] = set()
-    for start in near:
-        start = start.resolve()
-        stop = repo_root_of(start)
-        for folder in (start, *start.parents):
-            if folder in seen:
-                break
-            seen.add(folder)
-            for name in (
-                ("markdownlint.cmd", "markdownlint") if os.name == "nt" else ("markdownlint",)
-            ):
-                candidate = folder / "node_modules" / ".bin" / name
-                if candidate.is_file():
-                    return (str(candidate),)
-            if folder == stop:
-                break
+    names = ("markdownlint.cmd", "markdownlint") if os.name == "nt" else ("markdownlint",)
+    for root in dict.fromkeys(repo_root_of(start.resolve()) for start in near):
+        if root is None:
+            continue
+        for name in names:
+            candidate = root / "node_modules" / ".bin" / name
+            if candidate.is_file():
+                return (str(candidate),)
     return None
 
 
@@ -1290,6 +1287,21 @@ def _version(command: Sequence[str], parse: re.Pattern[str]) -> str | None:
         return None
     match = parse.search(result.stdout)
     return match.group(1) if match and match.groups() else (match.group(0) if match else None)
+
+
+def describe_backend(backend: Backend) -> str:
+    """What ran, for the terminal header: name, version and the program's path."""
+    return f"{backend.name} {backend.version} ({' '.join(backend.command)})"
+
+
+def backend_header(
+    setting: str, root: Path, markdownlint_cli: str | os.PathLike[str] | None = None
+) -> str:
+    """The header line's words for the linter gate 12 runs for posts under ``root``."""
+    try:
+        return "linter " + describe_backend(choose_backend(setting, [root], markdownlint_cli))
+    except LintError as exc:
+        return f"linter: none can run ({exc})"
 
 
 def choose_backend(
