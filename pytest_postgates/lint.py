@@ -591,15 +591,19 @@ def _without_front_matter(lines: list[str]) -> tuple[list[str], int]:
 
 
 def _apply_inline(
-    state: dict[str, bool], action: str, parameter: str, all_rules: Sequence[str]
+    state: dict[str, bool], action: str, names: frozenset[str] | None
 ) -> dict[str, bool]:
+    """``state`` after an enable/disable comment naming ``names`` (None: every rule)."""
     state = dict(state)
     enabled = action.startswith("ENABLE")
-    names = parameter.strip().upper().split() if parameter.strip() else list(all_rules)
-    for name in names:
-        for rule in _LOOKUP.get(name, ()):
-            state[rule] = enabled
+    for rule in RULES if names is None else names:
+        state[rule] = enabled
     return state
+
+
+def _rules_named(words: str) -> set[str]:
+    """The rules that whitespace-separated rule ids, aliases and tags name."""
+    return {rule for name in words.upper().split() for rule in _LOOKUP.get(name, ())}
 
 
 def _parse_inline_config(parameter: str) -> Any:
@@ -621,17 +625,35 @@ def _parse_inline_config(parameter: str) -> Any:
         return None
 
 
+@dataclass(frozen=True)
+class _Comment:
+    """One inline configuration comment: its line index and action, the rules its
+    parameter names (None: none named, so every rule), and the parameter itself, or None
+    when it runs on over later comments to a shared ``-->`` (never a configuration)."""
+
+    index: int
+    action: str
+    names: frozenset[str] | None
+    parameter: str | None
+
+
 class _CommentScanner:
     """markdownlint's scan for inline comments, quirks included: one global regex whose
     ``lastIndex`` survives a ``break`` (a comment without ``-->`` on its line) into the
-    next line and the next pass, as ``RegExp.prototype.exec`` keeps it."""
+    next line and the next pass, as ``RegExp.prototype.exec`` keeps it.
+
+    Linear in the line: comments whose parameters end at one ``-->`` share a suffix, so
+    each one's rule names are its own words joined to the next one's set (markdownlint
+    splits every parameter afresh, quadratic on a line of many unclosed comments)."""
 
     def __init__(self) -> None:
         self.last_index = 0
 
-    def scan(self, lines: Sequence[str]) -> list[tuple[int, str, str]]:
-        found: list[tuple[int, str, str]] = []
+    def scan(self, lines: Sequence[str]) -> list[_Comment]:
+        found: list[_Comment] = []
         for index, line in enumerate(lines):
+            raw: list[tuple[str, int, int]] = []  # action, parameter start, end
+            closing: int | None = None
             while True:
                 if self.last_index > len(line):
                     self.last_index = 0
@@ -642,16 +664,36 @@ class _CommentScanner:
                     break
                 self.last_index = match.end()
                 start = match.start() + len(match.group(1))
-                end = line.find("-->", start)
-                if end < 0:
+                # Starts only grow along a line: the "-->" found last serves until passed.
+                if closing is None or 0 <= closing < start:
+                    closing = line.find("-->", start)
+                if closing < 0:
                     break
-                found.append((index, match.group(2).upper(), line[start:end]))
+                raw.append((match.group(2).upper(), start, closing))
+            named: list[frozenset[str] | None] = [None] * len(raw)
+            later: set[str] = set()
+            for position in range(len(raw) - 1, -1, -1):
+                _, start, end = raw[position]
+                shared = position + 1 < len(raw) and raw[position + 1][2] == end
+                stop = raw[position + 1][1] if shared else end
+                own = _rules_named(line[start:stop])
+                later = own | later if shared else own
+                empty = not shared and not line[start:end].strip()
+                named[position] = None if empty else frozenset(later)
+            for position, (action, start, end) in enumerate(raw):
+                last = position + 1 == len(raw) or raw[position + 1][2] != end
+                parameter = line[start:end] if last else None
+                found.append(_Comment(index, action, named[position], parameter))
         return found
 
 
 def _comments_in_line(text: str) -> list[tuple[str, str]]:
-    """(action, parameter) of the inline comments of one string."""
-    return [(action, parameter) for _, action, parameter in _CommentScanner().scan([text])]
+    """(action, parameter) of the inline comments of one string that can configure."""
+    return [
+        (comment.action, comment.parameter)
+        for comment in _CommentScanner().scan([text])
+        if comment.parameter is not None
+    ]
 
 
 def enabled_per_line(
@@ -671,36 +713,37 @@ def enabled_per_line(
         options = effective_rules(config) if rules is None else rules
         return options, {}, {rule: rule in options for rule in RULES}
     scanner = _CommentScanner()
-    for _, action, parameter in scanner.scan([text]):
-        if action != "CONFIGURE-FILE":
+    for comment in scanner.scan([text]):
+        if comment.action != "CONFIGURE-FILE" or comment.parameter is None:
             continue
-        parsed = _parse_inline_config(parameter)
+        parsed = _parse_inline_config(comment.parameter)
         if isinstance(parsed, dict):
             config = {**config, **parsed}
     options = effective_rules(config)
-    all_rules = list(RULES)
     state = {rule: rule in options for rule in RULES}
-    for _, action, parameter in scanner.scan(lines):
-        if action in ("ENABLE-FILE", "DISABLE-FILE"):
-            state = _apply_inline(state, action, parameter, all_rules)
+    for comment in scanner.scan(lines):
+        if comment.action in ("ENABLE-FILE", "DISABLE-FILE"):
+            state = _apply_inline(state, comment.action, comment.names)
     captured = state
     per_line: dict[int, dict[str, bool]] = {}
-    by_line: dict[int, list[tuple[str, str]]] = {}
-    for index, action, parameter in scanner.scan(lines):
-        by_line.setdefault(index, []).append((action, parameter))
+    by_line: dict[int, list[_Comment]] = {}
+    for comment in scanner.scan(lines):
+        by_line.setdefault(comment.index, []).append(comment)
     for index in range(len(lines)):
-        for action, parameter in by_line.get(index, ()):
-            if action == "CAPTURE":
+        for comment in by_line.get(index, ()):
+            if comment.action == "CAPTURE":
                 captured = state
-            elif action == "RESTORE":
+            elif comment.action == "RESTORE":
                 state = captured
-            elif action in ("ENABLE", "DISABLE"):
-                state = _apply_inline(state, action, parameter, all_rules)
+            elif comment.action in ("ENABLE", "DISABLE"):
+                state = _apply_inline(state, comment.action, comment.names)
         per_line[offset + index + 1] = state
-    for index, action, parameter in scanner.scan(lines):
-        if action in ("DISABLE-LINE", "DISABLE-NEXT-LINE"):
-            target = offset + index + 1 + (action == "DISABLE-NEXT-LINE")
-            per_line[target] = _apply_inline(per_line.get(target, {}), action, parameter, all_rules)
+    for comment in scanner.scan(lines):
+        if comment.action in ("DISABLE-LINE", "DISABLE-NEXT-LINE"):
+            target = offset + comment.index + 1 + (comment.action == "DISABLE-NEXT-LINE")
+            per_line[target] = _apply_inline(
+                per_line.get(target, {}), comment.action, comment.names
+            )
     return options, per_line, {}
 
 
@@ -998,8 +1041,11 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
 # over-approximate headings, lists and code blocks: container prefixes, code and HTML are
 # not told apart); only files that pass one are parsed. Parsing is the costly part.
 _CONTAINER = r"^[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)*"
-_ATX_TEXT = re.compile(_CONTAINER + r"#{1,6}(?:[ \t]+(.*?))?[ \t]*$")
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+$")
+# Linear on any line: the text is taken greedily and trimmed in code (a lazy group before
+# ``[ \t]*$`` retries the trailing run at every position), and closing hashes start only
+# at the beginning of a run of blanks.
+_ATX_TEXT = re.compile(_CONTAINER + r"#{1,6}(?:[ \t]+(.*))?$")
+_CLOSING_HASHES = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+$")
 _SETEXT_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
 _ANY_ORDERED = re.compile(_CONTAINER + r"\d{1,9}[.)](?:[ \t]|$)")
 _NOT_ONE = re.compile(_CONTAINER + r"0*(?:[02-9]|[1-9]\d+)[.)](?:[ \t]|$)")
@@ -1023,7 +1069,7 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
             previous = line
             match = _ATX_TEXT.match(line)
             if match:
-                text = _CLOSING_HASHES.sub("", match.group(1) or "")
+                text = _CLOSING_HASHES.sub("", (match.group(1) or "").rstrip(" \t"))
                 if text in texts:
                     return True
                 texts.add(text)
@@ -1074,10 +1120,73 @@ RUMDL_HTML_ELEMENTS = frozenset(
 _TAG_NAME = re.compile(r"(?<!\\)<([A-Za-z][A-Za-z0-9-]*)")
 _OPEN_TAG = re.compile(
     r"(?<!\\)<([A-Za-z][A-Za-z0-9-]*)"
-    r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*\s*/?>"
+    # Quoted values stop at "<": no attempt runs past the next tag (linear on unclosed
+    # quotes), at the price of a "<" inside a quoted value (rare in posts).
+    r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^'<]*'|\"[^\"<]*\"))?)*\s*/?>"
 )
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_CODE_SPANS = re.compile(r"(?<![`\\])(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+_BACKTICK_RUN = re.compile(r"`+")
+
+
+def code_spans(text: str, escapes: bool = True) -> list[tuple[int, int]]:
+    """(start, end) of each code span in ``text``, as CommonMark pairs them: a run of
+    backticks opens one that the next run of exactly its length closes; a run that no
+    such run follows is literal. ``escapes``: a run after a backslash does not open one.
+    Linear: each run learns the next run of its length from one backward pass (a regex
+    with a lazy body retries the rest of the text from every unmatched run)."""
+    runs = [(match.start(), match.end()) for match in _BACKTICK_RUN.finditer(text)]
+    following: list[int | None] = [None] * len(runs)
+    nearest: dict[int, int] = {}
+    for position in range(len(runs) - 1, -1, -1):
+        start, end = runs[position]
+        following[position] = nearest.get(end - start)
+        nearest[end - start] = position
+    spans: list[tuple[int, int]] = []
+    position = 0
+    while position < len(runs):
+        start, _ = runs[position]
+        closer = following[position]
+        if closer is None or (escapes and start > 0 and text[start - 1] == "\\"):
+            position += 1
+            continue
+        spans.append((start, runs[closer][1]))
+        position = closer + 1
+    return spans
+
+
+def _replace_spans(text: str, spans: Iterable[tuple[int, int]], blank: bool) -> str:
+    """``text`` with each span blanked (line breaks kept) or replaced by one space."""
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        out.append(text[last:start])
+        piece = text[start:end]
+        out.append(re.sub(r"[^\n]", " ", piece) if blank else " ")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _blank_code_spans(text: str) -> str:
+    return _replace_spans(text, code_spans(text), blank=True)
+
+
+def _blank_html_comments(text: str) -> str:
+    """``text`` with each ``<!-- ... -->`` blanked; linear (an unclosed comment ends the
+    search: nothing after it can close one either)."""
+    spans: list[tuple[int, int]] = []
+    position = 0
+    while True:
+        start = text.find("<!--", position)
+        if start < 0:
+            break
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        spans.append((start, end + 3))
+        position = end + 3
+    return _replace_spans(text, spans, blank=True)
+
+
 _FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
 
 
@@ -1105,7 +1214,7 @@ def _md033_candidates(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
             continue
         if "<" not in line:
             continue
-        for match in _TAG_NAME.finditer(_CODE_SPANS.sub(_blank, line)):
+        for match in _TAG_NAME.finditer(_blank_code_spans(line)):
             name = match.group(1)
             if not _rumdl_reports_tag(name) and name.lower() not in allowed:
                 return True
@@ -1127,9 +1236,9 @@ def _md033_components(
         if token.map is None or token.type not in ("html_block", "inline"):
             continue
         if token.type == "html_block":
-            source = _HTML_COMMENT.sub(_blank, token.content)
+            source = _blank_html_comments(token.content)
         else:
-            source = _CODE_SPANS.sub(_blank, token.content)
+            source = _blank_code_spans(token.content)
         for match in _OPEN_TAG.finditer(source):
             if wanted(match.group(1)):
                 line = token.map[0] + source.count("\n", 0, match.start())
@@ -1400,8 +1509,10 @@ def _key(path: str | Path, cwd: Path) -> str:
 _RUMDL_LIMIT = re.compile(r"exceeds (\d+)")
 _STERN_EXEMPT = re.compile(r"^(?:[#>\s]*\s)?\S*$")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:")
+# Each part stops at the next opening character of its own kind ("[", "(", "<"), so no
+# attempt rescans what a later attempt will scan (linear on "[[[[" or "<a:<a:<a:").
 _LINKISH = re.compile(
-    r"!?\[[^\]]*\]\([^)]*\)|!?\[[^\]]*\]\[[^\]]*\]|<[a-z][a-z0-9+.-]*:[^>\s]*>"
+    r"!?\[[^\[\]]*\]\([^()]*\)|!?\[[^\[\]]*\]\[[^\[\]]*\]|<[a-z][a-z0-9+.-]*:[^<>\s]*>"
     r"|https?://\S+|www\.\S+",
     re.I,
 )
@@ -1445,27 +1556,58 @@ def _markdownlint_long_line(line: str, message: str, options: Mapping[str, Any])
     return not _link_only(line)
 
 
-_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
-_EMPHASIS = re.compile(r"(\*\*|__|~~|\*|_)(?=\S)(.+?)(?<=\S)\1")
+_DELIMITER_RUN = re.compile(r"\*+|_+|~~+")
+
+
+def _without_emphasis(text: str) -> str:
+    """``text`` without its emphasis (markers and what they enclose), paired in one pass
+    with a stack per marker character: a run followed by a non-blank may open, a run after
+    a non-blank closes the nearest open run of its character (and whatever opened inside
+    it). Linear, unlike removing ``*...*`` pairs with a regex until none is left."""
+    stacks: dict[str, list[int]] = {"*": [], "_": [], "~": []}
+    opened: list[tuple[str, int]] = []  # every open run, innermost last
+    spans: list[tuple[int, int]] = []
+    for match in _DELIMITER_RUN.finditer(text):
+        start, end = match.span()
+        char = text[start]
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if stacks[char] and not before.isspace():
+            opener = stacks[char][-1]
+            while opened and opened[-1][1] >= opener:
+                other, _ = opened.pop()
+                stacks[other].pop()
+            spans.append((opener, end))
+        elif not after.isspace():
+            stacks[char].append(start)
+            opened.append((char, start))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    kept: list[str] = []
+    last = 0
+    for start, end in merged:
+        kept.append(text[last:start])
+        last = end
+    kept.append(text[last:])
+    return "".join(kept)
 
 
 def _link_only(line: str) -> bool:
     """An approximation of markdownlint's "link-only line": it has a link, image or
     autolink and no text directly in a paragraph. Heading and table lines have none at
     all; text inside emphasis or code spans is not direct either."""
-    line = _CODE_SPAN.sub(" ", line)
+    line = _replace_spans(line, code_spans(line, escapes=False), blank=False)
     if not _LINKISH.search(line):
         return False
     if _HEADING_LINE.match(line) or line.strip().startswith("|"):
         return True
     body = re.sub(r"^(?:[>\s]*(?:[*+-]|\d{1,9}[.)])?\s+)*", "", line)
-    remainder = _LINKISH.sub("", body)
-    while True:
-        shorter = _EMPHASIS.sub("", remainder)
-        if shorter == remainder:
-            break
-        remainder = shorter
-    return not remainder.strip()
+    return not _without_emphasis(_LINKISH.sub("", body)).strip()
 
 
 _DELIMITER_ROW = re.compile(r"^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$")
@@ -1480,28 +1622,46 @@ def _cells(row: str) -> int:
     return len(re.split(r"(?<!\\)\|", row))
 
 
+def gfm_table_lines(lines: Sequence[str]) -> list[bool]:
+    """For each line (index), whether it sits in a GitHub table: in a run of lines with a
+    "|", at or below a delimiter row (not the text's first line) whose cell count matches
+    its header row's, the nearest such row above deciding. rumdl reads rows under a
+    mismatched delimiter as a table; GFM (and markdownlint) read them as a paragraph.
+    One pass over the text (asking line by line walks back up every table again)."""
+    status = [False] * len(lines)
+    current = False
+    for index, line in enumerate(lines):
+        if "|" not in line:
+            current = False
+            continue
+        row = _QUOTE_PREFIX.sub("", line).strip()
+        if index > 0 and _DELIMITER_ROW.match(row):
+            current = _cells(lines[index - 1]) == _cells(line)
+        status[index] = current
+    return status
+
+
 def _in_gfm_table(lines: Sequence[str], number: int) -> bool:
-    """Whether file line ``number`` sits in a GitHub table: below a delimiter row whose
-    cell count matches its header row's. rumdl reads rows under a mismatched delimiter
-    as a table; GFM (and markdownlint) read them as a paragraph."""
-    index = number - 1
-    while 0 <= index < len(lines) and "|" in lines[index]:
-        row = _QUOTE_PREFIX.sub("", lines[index]).strip()
-        if _DELIMITER_ROW.match(row) and index > 0:
-            return _cells(lines[index - 1]) == _cells(lines[index])
-        index -= 1
-    return False
+    """:func:`gfm_table_lines` for one file line (1-based)."""
+    return 0 < number <= len(lines) and gfm_table_lines(lines)[number - 1]
 
 
 def _keep_rumdl_finding(
-    rule: str, message: str, number: int, lines: Sequence[str], options: Mapping[str, Any]
+    rule: str,
+    message: str,
+    number: int,
+    lines: Sequence[str],
+    options: Mapping[str, Any],
+    tables: Callable[[], list[bool]] | None = None,
 ) -> bool:
-    """False for rumdl findings markdownlint 0.36.1 never reports."""
+    """False for rumdl findings markdownlint 0.36.1 never reports. ``tables``: the file's
+    :func:`gfm_table_lines`, computed once for all its findings."""
     line = lines[number - 1] if 0 < number <= len(lines) else ""
     if rule == "MD013":
         return _markdownlint_long_line(line, message, options)
     if rule in ("MD055", "MD056") and lines:
-        return _in_gfm_table(lines, number)
+        status = tables() if tables is not None else gfm_table_lines(lines)
+        return 0 < number <= len(status) and status[number - 1]
     if rule == "MD051" and " not found in '" in message:
         # rumdl also checks fragments of links into other files; markdownlint only checks
         # fragments of the document itself.
@@ -1644,6 +1804,16 @@ def _run_rumdl_group(
             states[key] = (per_line, base)
     found: dict[str, list[Violation]] = {key: [] for key in file_texts}
     detected: dict[str, set[str]] = {key: set() for key in file_texts}
+    table_cache: dict[str, list[bool]] = {}
+
+    def _tables_of(key: str) -> Callable[[], list[bool]]:
+        def compute() -> list[bool]:
+            if key not in table_cache:
+                table_cache[key] = gfm_table_lines(lines.get(key, []))
+            return table_cache[key]
+
+        return compute
+
     for item in items:
         rule = str(item.get("rule", ""))
         message = str(item.get("message", ""))
@@ -1655,7 +1825,7 @@ def _run_rumdl_group(
             continue
         # A rule markdownlint does not have or that is switched off never counts.
         if rule not in delegated or not _keep_rumdl_finding(
-            rule, message, number, lines.get(key, []), rules[rule]
+            rule, message, number, lines.get(key, []), rules[rule], _tables_of(key)
         ):
             continue
         if key in states:
