@@ -8,6 +8,7 @@ skipped with a reason otherwise.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -586,8 +587,25 @@ def test_findings_print_as_file_line_rule(pytester: pytest.Pytester, blog: Blog)
 
 
 # ------------------------------------------------ parity with markdownlint-cli itself
+# The oracle: markdownlint-cli 0.43.0, named by this variable (.ci/run installs it with npm
+# and sets it), else where bench/markdownlint_parity.py or .ci/run install it, else PATH.
+CLI_ENV = "POSTGATES_MARKDOWNLINT_CLI"
+SUITE_ENV = "POSTGATES_MARKDOWNLINT_SUITE"  # a markdownlint v0.36.1 checkout (or its test/)
+BLOG_ENV = "POSTGATES_BLOG_CORPUS"  # a blog with _posts/ and its .markdownlint.json
+INSTALLED = (
+    REPO / "bench" / ".work" / "node" / "node_modules" / ".bin" / "markdownlint",
+    REPO / ".ci-node" / "node_modules" / ".bin" / "markdownlint",
+)
+
+
 def _markdownlint_cli() -> tuple[str, ...] | None:
-    return lint.find_markdownlint_cli([REPO / "bench" / ".work" / "node", REPO])
+    named = os.environ.get(CLI_ENV)
+    if named:
+        return (named,) if Path(named).is_file() else None
+    for candidate in INSTALLED:
+        if candidate.is_file():
+            return (str(candidate),)
+    return lint.find_markdownlint_cli()
 
 
 PARITY_POSTS = {
@@ -628,7 +646,8 @@ STYLES_CONFIG = {  # every non-default style the reconciliation treats specially
 
 @pytest.mark.skipif(
     _markdownlint_cli() is None,
-    reason="markdownlint-cli is not installed (run bench/markdownlint_parity.py to install it)",
+    reason=f"markdownlint-cli is not installed (set {CLI_ENV}, or run "
+    "bench/markdownlint_parity.py to install it)",
 )
 @pytest.mark.parametrize(
     "config", [BLOG_CONFIG, None, STYLES_CONFIG], ids=["blog-config", "defaults", "styles"]
