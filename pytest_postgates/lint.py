@@ -539,11 +539,23 @@ def rumdl_config_text(rules: Mapping[str, Mapping[str, Any]]) -> str:
 # numbers kept). rumdl still runs them, as a detector that selects the files to evaluate
 # (see run_rumdl); its own findings for them are dropped. Inline ``<!-- markdownlint-...
 # -->`` comments apply as in markdownlint.
-NATIVE_RULES = ("MD004", "MD013", "MD024", "MD029", "MD036", "MD046", "MD048")
-# Native rules computed for every file (rumdl is no detector for them): MD013 depends on
+NATIVE_RULES = (
+    "MD004",
+    "MD005",
+    "MD013",
+    "MD024",
+    "MD029",
+    "MD035",
+    "MD036",
+    "MD046",
+    "MD048",
+    "MD055",
+)
+# Native rules computed for every file (rumdl is no detector for them): MD005 (rumdl
+# flags right-aligned ordered numbers and reads list levels otherwise), MD013 depends on
 # block structure rumdl reads otherwise (tables, code blocks and headings exempted by
 # option), MD036 is not run by rumdl.
-ALWAYS_NATIVE = frozenset({"MD013", "MD036"})
+ALWAYS_NATIVE = frozenset({"MD005", "MD013", "MD035", "MD036", "MD055"})
 
 # Block structure is all these rules need: skipping inline parsing halves the cost.
 _PARSER = MarkdownIt("commonmark").enable(["table"]).disable(["inline", "text_join"])
@@ -1020,6 +1032,155 @@ def _md013(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         yield index, f"Line length [Expected: {limit}; Actual: {_utf16_length(line)}]"
 
 
+_MARKER_AT = {
+    "bullet": re.compile(r"(?:[ \t]|>)*([*+-])(?=[ \t]|$)"),
+    "ordered": re.compile(r"(?:[ \t]|>)*(\d{1,9}[.)])(?=[ \t]|$)"),
+}
+
+
+def _marker_columns(document: _Document) -> dict[int, tuple[int, int, str]]:
+    """id(list_item_open token) -> (file-relative line index, 0-based column of its marker
+    as micromark counts it (tabs to 4-column stops), marker text). Items that start on one
+    line (``- - x``) are found left to right after each other."""
+    consumed: dict[int, int] = {}
+    found: dict[int, tuple[int, int, str]] = {}
+    kinds: list[str] = []
+    for token in document.tokens:
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            kinds.append("bullet" if token.type == "bullet_list_open" else "ordered")
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            kinds.pop()
+        elif token.type == "list_item_open" and token.map is not None and kinds:
+            index = token.map[0]
+            line = document.lines[index] if index < len(document.lines) else ""
+            match = _MARKER_AT[kinds[-1]].match(line, consumed.get(index, 0))
+            if match is None:
+                continue
+            consumed[index] = match.end()
+            column = len(line[: match.start(1)].expandtabs(4))
+            found[id(token)] = (index, column, match.group(1))
+    return found
+
+
+def _md005(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD005: every item of a bullet list at its first item's column; an
+    ordered list's items at the first one's column, or (once one is not) all with their
+    markers ending where the first one's ends (right-aligned numbers)."""
+    columns = _marker_columns(document)
+    tokens = document.tokens
+    for position, token in enumerate(tokens):
+        if token.type not in ("bullet_list_open", "ordered_list_open"):
+            continue
+        items = []
+        for inner in _after(tokens, position):
+            if inner.type == token.type.replace("_open", "_close") and inner.level == token.level:
+                break
+            nested = inner.level == token.level + 1
+            if inner.type == "list_item_open" and nested and id(inner) in columns:
+                items.append(columns[id(inner)])
+        if not items:
+            continue
+        expected_indent = items[0][1]
+        expected_end = 0
+        end_matching = False
+        for index, actual_indent, marker in items:
+            if token.type == "bullet_list_open":
+                if actual_indent != expected_indent:
+                    yield index, (
+                        "Inconsistent indentation for list items at the same level "
+                        f"[Expected: {expected_indent}; Actual: {actual_indent}]"
+                    )
+                continue
+            actual_end = actual_indent + 1 + len(marker) - 1
+            expected_end = expected_end or actual_end
+            if expected_indent != actual_indent or end_matching:
+                if expected_end == actual_end:
+                    end_matching = True
+                else:
+                    detail = (
+                        f"Expected: ({expected_end}); Actual: ({actual_end})"
+                        if end_matching
+                        else f"Expected: {expected_indent}; Actual: {actual_indent}"
+                    )
+                    yield index, (
+                        f"Inconsistent indentation for list items at the same level [{detail}]"
+                    )
+
+
+def _break_text(line: str) -> str:
+    """A thematic break's text as micromark takes it: from its first marker to its last,
+    after any container prefix or list marker on the line (``> - * * *`` -> ``* * *``)."""
+    stripped = line.rstrip()
+    if not stripped:
+        return ""
+    char = stripped[-1]
+    start = len(stripped)
+    while start > 0 and stripped[start - 1] in (char, " ", "\t"):
+        start -= 1
+    return stripped[start:].strip()
+
+
+def _maybe_break(text: str) -> bool:
+    return text[-1:] in ("*", "-", "_") and len(text.replace(" ", "").replace("\t", "")) >= 3
+
+
+def _md035(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD035: every thematic break's text as the configured one (or the
+    first one's), wherever the break sits (lists and blockquotes included)."""
+    style = str(options.get("style") or "consistent").strip()
+    for token in document.tokens:
+        if token.type != "hr" or token.map is None:
+            continue
+        text = _break_text(document.lines[token.map[0]])
+        if style == "consistent":
+            style = text
+        if text != style:
+            yield token.map[0], f"Horizontal rule style [Expected: {style}; Actual: {text}]"
+
+
+def _pipes(line: str) -> tuple[bool, bool]:
+    row = _QUOTE_PREFIX.sub("", line).strip()
+    return row.startswith("|"), row.endswith("|") and not row.endswith("\\|")
+
+
+_PIPE_STYLES = {
+    (True, True): "leading_and_trailing",
+    (True, False): "leading_only",
+    (False, True): "trailing_only",
+    (False, False): "no_leading_or_trailing",
+}
+
+
+def _md055(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD055: every table row (delimiter rows too) with the configured
+    leading/trailing pipes, or, "consistent", with the document's first row's."""
+    style = str(options.get("style") or "consistent")
+    leading = style not in ("no_leading_or_trailing", "trailing_only")
+    trailing = style not in ("no_leading_or_trailing", "leading_only")
+    rows: list[int] = []
+    header = -1
+    for token in document.tokens:
+        if token.type == "table_open" and token.map is not None:
+            header = token.map[0]
+            rows.extend((header, header + 1))  # the header row, then the delimiter row
+        elif token.type == "tr_open" and token.map is not None and token.map[0] != header:
+            rows.append(token.map[0])
+    for index in rows:
+        if index >= len(document.lines):
+            continue
+        actual = _pipes(document.lines[index])
+        if style == "consistent":
+            style = _PIPE_STYLES[actual]
+            leading, trailing = actual
+        for want, got, side in ((leading, actual[0], "leading"), (trailing, actual[1], "trailing")):
+            if want != got:
+                detail = f"{'Missing' if want else 'Unexpected'} {side} pipe"
+                yield index, (
+                    f"Table pipe style [Expected: {style}; Actual: {_PIPE_STYLES[actual]}; "
+                    f"{detail}]"
+                )
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1028,8 +1189,11 @@ def _tokens_only(
 
 _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]] = {
     "MD004": _tokens_only(_md004),
+    "MD005": _md005,
     "MD013": _md013,
     "MD024": _tokens_only(_md024),
+    "MD035": _md035,
+    "MD055": _md055,
     "MD029": _tokens_only(_md029),
     "MD036": _tokens_only(_md036),
     "MD046": _tokens_only(_md046),
@@ -1054,12 +1218,25 @@ _EMPHASIS_LINE = re.compile(r"^ {0,3}(\*\*?|__?)(\S.*)\1[ \t]*$", re.MULTILINE)
 _ANY_BULLET = re.compile(r"^[ \t>]*([*+-])[ \t]", re.MULTILINE)
 _BULLET_AT = re.compile(r"^((?:[ \t]*>)*[ \t]*)([*+-])(?:[ \t]|$)")
 _BULLET = re.compile(r"^[ \t>]*(?:\d{1,9}[.)][ \t]+)*([*+-])(?:[ \t]|$)")
+# A list marker not at its container's first column (or one after a parent's marker): the
+# only places MD005 can find anything.
+_INDENTED_MARKER = re.compile(
+    r"^(?:[ \t]*>[ \t]?)*(?:[ \t]+|(?:[*+-]|\d{1,9}[.)])[ \t]+)(?:[*+-]|\d{1,9}[.)])(?:[ \t]|$)"
+)
 _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 
 
 def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     if rule == "MD013":
         return True  # its own first step is a cheap length test
+    if rule == "MD005":
+        return any(_INDENTED_MARKER.match(line) for line in lines)
+    if rule == "MD035":
+        breaks = {text for line in lines if _maybe_break(text := _break_text(line))}
+        style = str(options.get("style") or "consistent").strip()
+        return len(breaks) > 1 if style == "consistent" else bool(breaks - {style})
+    if rule == "MD055":
+        return any("|" in line for line in lines)
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
