@@ -543,6 +543,11 @@ NATIVE_RULES = (
     "MD004",
     "MD005",
     "MD013",
+    "MD014",
+    "MD018",
+    "MD019",
+    "MD020",
+    "MD021",
     "MD024",
     "MD029",
     "MD035",
@@ -555,7 +560,9 @@ NATIVE_RULES = (
 # flags right-aligned ordered numbers and reads list levels otherwise), MD013 depends on
 # block structure rumdl reads otherwise (tables, code blocks and headings exempted by
 # option), MD036 is not run by rumdl.
-ALWAYS_NATIVE = frozenset({"MD005", "MD013", "MD035", "MD036", "MD055"})
+ALWAYS_NATIVE = frozenset(
+    {"MD005", "MD013", "MD014", "MD018", "MD019", "MD020", "MD021", "MD035", "MD036", "MD055"}
+)
 
 # Block structure is all these rules need: skipping inline parsing halves the cost.
 _PARSER = MarkdownIt("commonmark").enable(["table"]).disable(["inline", "text_join"])
@@ -1086,9 +1093,12 @@ def _md005(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         for index, actual_indent, marker in items:
             if token.type == "bullet_list_open":
                 if actual_indent != expected_indent:
-                    yield index, (
-                        "Inconsistent indentation for list items at the same level "
-                        f"[Expected: {expected_indent}; Actual: {actual_indent}]"
+                    yield (
+                        index,
+                        (
+                            "Inconsistent indentation for list items at the same level "
+                            f"[Expected: {expected_indent}; Actual: {actual_indent}]"
+                        ),
                     )
                 continue
             actual_end = actual_indent + 1 + len(marker) - 1
@@ -1102,8 +1112,9 @@ def _md005(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
                         if end_matching
                         else f"Expected: {expected_indent}; Actual: {actual_indent}"
                     )
-                    yield index, (
-                        f"Inconsistent indentation for list items at the same level [{detail}]"
+                    yield (
+                        index,
+                        (f"Inconsistent indentation for list items at the same level [{detail}]"),
                     )
 
 
@@ -1166,8 +1177,8 @@ def _md055(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         elif token.type == "tr_open" and token.map is not None and token.map[0] != header:
             rows.append(token.map[0])
     for index in rows:
-        if index >= len(document.lines):
-            continue
+        if index >= len(document.lines) or "|" not in document.lines[index]:
+            continue  # micromark ends a table at a line without a pipe (markdown-it does not)
         actual = _pipes(document.lines[index])
         if style == "consistent":
             style = _PIPE_STYLES[actual]
@@ -1175,9 +1186,168 @@ def _md055(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         for want, got, side in ((leading, actual[0], "leading"), (trailing, actual[1], "trailing")):
             if want != got:
                 detail = f"{'Missing' if want else 'Unexpected'} {side} pipe"
-                yield index, (
-                    f"Table pipe style [Expected: {style}; Actual: {_PIPE_STYLES[actual]}; "
-                    f"{detail}]"
+                yield (
+                    index,
+                    (
+                        f"Table pipe style [Expected: {style}; Actual: {_PIPE_STYLES[actual]}; "
+                        f"{detail}]"
+                    ),
+                )
+
+
+def _block_lines(tokens: Sequence[Token], types: Iterable[str]) -> set[int]:
+    return _line_ranges(tokens, types)
+
+
+# JavaScript's \s (Python's str.strip() differs: it strips \x1c-\x1f, keeps \ufeff).
+_JS_SPACE = (
+    " \t\n\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _md018(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD018, line by line outside code and HTML blocks: ``#`` then
+    anything but a blank or ``#``, on a line not ending in ``#``."""
+    lines = document.lines
+    candidates = [
+        i
+        for i, line in enumerate(lines)
+        if line.startswith("#")
+        and line.lstrip("#")[:1] not in ("", " ", "\t")
+        and not line.rstrip(_JS_SPACE).endswith("#")
+        and not line.startswith("#\ufe0f\u20e3")
+    ]
+    if not candidates:
+        return
+    ignored = _block_lines(document.tokens, ("fence", "code_block", "html_block"))
+    for index in candidates:
+        if index not in ignored:
+            yield (
+                index,
+                f'No space after hash on atx style heading [Context: "{lines[index].strip()}"]',
+            )
+
+
+def _closed_atx(line: str) -> tuple[str, str, bool] | None:
+    """markdownlint's MD020 pattern, linear: (left blanks, right blanks, escaped closing)
+    of a closed-looking ATX line (``#...`` content without ``#`` ``#...``), else None."""
+    if not line.startswith("#"):
+        return None
+    text = line.rstrip(_JS_SPACE)
+    closing = len(text) - len(text.rstrip("#"))
+    if closing == 0:
+        return None
+    start = len(text) - closing
+    escaped = start > 0 and text[start - 1] == "\\"
+    if escaped and closing < 2:
+        return None
+    middle_end = start - 1 if escaped else start
+    opening = len(text) - len(text.lstrip("#"))
+    if opening >= middle_end:
+        return None
+    middle = text[opening:middle_end]
+    content = middle.strip(" \t")
+    if not content or "#" in content or content.endswith("\\"):
+        return None
+    left = middle[: len(middle) - len(middle.lstrip(" \t"))]
+    right = middle[len(middle.rstrip(" \t")) :]
+    return left, right, escaped
+
+
+def _md020(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    lines = document.lines
+    candidates = []
+    for index, line in enumerate(lines):
+        shape = _closed_atx(line)
+        if shape is not None and (not shape[0] or not shape[1] or shape[2]):
+            candidates.append(index)
+    if not candidates:
+        return
+    ignored = _block_lines(document.tokens, ("fence", "code_block", "html_block"))
+    for index in candidates:
+        if index not in ignored:
+            yield (
+                index,
+                (
+                    "No space inside hashes on closed atx style heading "
+                    f'[Context: "{lines[index].strip()}"]'
+                ),
+            )
+
+
+_HEADING_START = re.compile(r"[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)*(?=#)")
+
+
+def _atx_parts(line: str) -> tuple[str, str, bool] | None:
+    """(blanks after the opening hashes, blanks before the closing ones, closed) of an
+    ATX heading line (container prefixes skipped); None without content."""
+    start = _HEADING_START.match(line)
+    rest = line[start.end() :] if start else line.lstrip()
+    text = rest.rstrip(" \t")
+    opening = len(text) - len(text.lstrip("#"))
+    body = text[opening:]
+    after = body[: len(body) - len(body.lstrip(" \t"))]
+    content = body[len(after) :]
+    if not content:
+        # An empty heading: its trailing blanks are the whitespace after the hashes.
+        trailing = rest[opening:]
+        return trailing[: len(trailing) - len(trailing.lstrip(" \t"))], "", False
+    stripped = content.rstrip("#")
+    closed = len(stripped) < len(content) and stripped[-1:] in (" ", "\t")
+    before = ""
+    if closed:
+        before = stripped[len(stripped.rstrip(" \t")) :]
+        if not stripped.strip(" \t"):
+            return None
+    return after, before, closed
+
+
+def _md019_md021(document: _Document, closed_rule: bool) -> Iterable[tuple[int, str]]:
+    for token in document.tokens:
+        if token.type != "heading_open" or not token.markup.startswith("#") or not token.map:
+            continue
+        line = document.lines[token.map[0]]
+        parts = _atx_parts(line)
+        if parts is None or parts[2] != closed_rule:
+            continue
+        after, before, _ = parts
+        if len(after) > 1 or (closed_rule and len(before) > 1):
+            name = "inside hashes on closed atx" if closed_rule else "after hash on atx"
+            yield token.map[0], f'Multiple spaces {name} style heading [Context: "{line.strip()}"]'
+
+
+def _md019(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    return _md019_md021(document, False)
+
+
+def _md021(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    return _md019_md021(document, True)
+
+
+_DOLLAR_COMMAND = re.compile(r"^(\s*)(\$\s+)")
+
+
+def _md014(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD014: a code block (fenced, any language, or indented) whose every
+    non-blank line starts with ``$`` and a blank."""
+    for token in document.tokens:
+        if token.type not in ("fence", "code_block") or token.map is None:
+            continue
+        first = token.map[0] + (1 if token.type == "fence" else 0)
+        values = [
+            (first + offset, line)
+            for offset, line in enumerate(token.content.split("\n"))
+            if line.strip()
+        ]
+        if values and all(_DOLLAR_COMMAND.match(line) for _, line in values):
+            for index, line in values:
+                yield (
+                    index,
+                    (
+                        "Dollar signs used before commands without showing output "
+                        f'[Context: "{line}"]'
+                    ),
                 )
 
 
@@ -1191,6 +1361,11 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD004": _tokens_only(_md004),
     "MD005": _md005,
     "MD013": _md013,
+    "MD014": _md014,
+    "MD018": _md018,
+    "MD019": _md019,
+    "MD020": _md020,
+    "MD021": _md021,
     "MD024": _tokens_only(_md024),
     "MD035": _md035,
     "MD055": _md055,
@@ -1237,6 +1412,10 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return len(breaks) > 1 if style == "consistent" else bool(breaks - {style})
     if rule == "MD055":
         return any("|" in line for line in lines)
+    if rule in ("MD018", "MD019", "MD020", "MD021"):
+        return any("#" in line for line in lines)
+    if rule == "MD014":
+        return any("$" in line for line in lines)
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
@@ -1884,9 +2063,7 @@ def _neutral_copy(data: bytes) -> bytes | None:
         changed = _BARE_CR.sub(b"\n", changed)
     if b"<!--" in changed:
         text = changed.decode("utf-8", errors="surrogateescape")
-        renamed = _RUMDL_INLINE.sub(
-            lambda m: m.group(1) + "x" * len(m.group(2)) + m.group(3), text
-        )
+        renamed = _RUMDL_INLINE.sub(lambda m: m.group(1) + "x" * len(m.group(2)) + m.group(3), text)
         changed = renamed.encode("utf-8", errors="surrogateescape")
     return None if changed == data else changed
 
