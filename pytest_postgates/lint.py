@@ -198,7 +198,8 @@ DESCRIPTIONS: dict[str, str] = {
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "MD003": {"style": "consistent"},
     "MD004": {"style": "consistent"},
-    "MD007": {"indent": 2, "start_indented": False, "start_indent": 2},
+    # start_indent defaults to indent (markdownlint: ``start_indent || indent``).
+    "MD007": {"indent": 2, "start_indented": False},
     "MD009": {"br_spaces": 2, "list_item_empty_lines": False, "strict": False},
     "MD010": {"code_blocks": True, "ignore_code_languages": [], "spaces_per_tab": 1},
     "MD012": {"maximum": 1},
@@ -542,6 +543,7 @@ def rumdl_config_text(rules: Mapping[str, Mapping[str, Any]]) -> str:
 NATIVE_RULES = (
     "MD004",
     "MD005",
+    "MD007",
     "MD013",
     "MD014",
     "MD018",
@@ -561,7 +563,19 @@ NATIVE_RULES = (
 # block structure rumdl reads otherwise (tables, code blocks and headings exempted by
 # option), MD036 is not run by rumdl.
 ALWAYS_NATIVE = frozenset(
-    {"MD005", "MD013", "MD014", "MD018", "MD019", "MD020", "MD021", "MD035", "MD036", "MD055"}
+    {
+        "MD005",
+        "MD007",
+        "MD013",
+        "MD014",
+        "MD018",
+        "MD019",
+        "MD020",
+        "MD021",
+        "MD035",
+        "MD036",
+        "MD055",
+    }
 )
 
 # Block structure is all these rules need: skipping inline parsing halves the cost.
@@ -1351,6 +1365,61 @@ def _md014(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
                 )
 
 
+def _md007(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD007: a bullet item's marker at ``nesting * indent`` (plus
+    ``start_indent`` when ``start_indented``) from its line's last blockquote prefix,
+    nesting counted over bullet lists up to the nearest blockquote; bullet lists inside an
+    ordered list are not checked."""
+
+    def number(key: str, default: int) -> int:
+        try:
+            return int(options.get(key) or default)
+        except (TypeError, ValueError):
+            return default
+
+    indent = number("indent", 2)
+    start = number("start_indent", indent) if options.get("start_indented") else 0
+    columns = _marker_columns(document)
+    stack: list[str] = []  # open containers: "ul", "ol", "bq"
+    nesting_of: list[int | None] = []  # per open bullet list: its nesting (None: unchecked)
+    for token in document.tokens:
+        kind = {"bullet_list_open": "ul", "ordered_list_open": "ol", "blockquote_open": "bq"}
+        if token.type in kind:
+            if token.type == "bullet_list_open":
+                nesting: int | None = 0
+                for above in reversed(stack):
+                    if above == "ul":
+                        assert nesting is not None
+                        nesting += 1
+                        continue
+                    if above == "ol":
+                        nesting = None
+                    break
+                nesting_of.append(nesting)
+            stack.append(kind[token.type])
+            continue
+        if token.type in ("bullet_list_close", "ordered_list_close", "blockquote_close"):
+            if stack.pop() == "ul":
+                nesting_of.pop()
+            continue
+        if token.type != "list_item_open" or not stack or stack[-1] != "ul":
+            continue
+        nesting = nesting_of[-1]
+        if nesting is None or id(token) not in columns:
+            continue
+        index, column, _ = columns[id(token)]
+        line = document.lines[index]
+        before = line[: len(line) - len(line.lstrip(" \t>"))]
+        adjustment = 0
+        quote = before.rfind(">")
+        if quote >= 0:
+            adjustment = quote + 1 + (1 if line[quote + 1 : quote + 2] in (" ", "\t") else 0)
+        expected = start + nesting * indent
+        actual = column - adjustment
+        if actual != expected:
+            yield index, f"Unordered list indentation [Expected: {expected}; Actual: {actual}]"
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1360,6 +1429,7 @@ def _tokens_only(
 _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]] = {
     "MD004": _tokens_only(_md004),
     "MD005": _md005,
+    "MD007": _md007,
     "MD013": _md013,
     "MD014": _md014,
     "MD018": _md018,
@@ -1416,6 +1486,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return any("#" in line for line in lines)
     if rule == "MD014":
         return any("$" in line for line in lines)
+    if rule == "MD007":
+        return any(_BULLET.match(line) for line in lines)
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""

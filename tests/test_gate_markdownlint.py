@@ -273,7 +273,7 @@ def test_effective_rules_follow_markdownlint_semantics() -> None:
     assert "MD025" not in rules and "MD031" not in rules
     # An object replaces the defaults key by key; ``true`` means the defaults.
     rules = lint.effective_rules({"ul-indent": {"indent": 4}, "MD024": True})
-    assert rules["MD007"] == {"indent": 4, "start_indented": False, "start_indent": 2}
+    assert rules["MD007"] == {"indent": 4, "start_indented": False}
     assert rules["MD024"] == {"siblings_only": False}
     # Later keys win; unknown keys (MD002 is gone from markdownlint 0.36) are ignored.
     rules = lint.effective_rules({"MD040": False, "code": True, "MD002": False})
