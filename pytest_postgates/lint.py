@@ -544,6 +544,8 @@ NATIVE_RULES = (
     "MD004",
     "MD005",
     "MD007",
+    "MD009",
+    "MD010",
     "MD013",
     "MD014",
     "MD018",
@@ -952,17 +954,66 @@ def _md036(tokens: Sequence[Token], options: Mapping[str, Any]) -> Iterable[tupl
         yield token.map[0], f'Emphasis used instead of a heading [Context: "{text.content}"]'
 
 
+_STARTS_WITH_PIPE = re.compile(r"^ *\|")
+
+
+def clear_html_comment_text(text: str) -> str:
+    """markdownlint's ``clearHtmlCommentText``: the content of each valid HTML comment
+    with every character but space and line breaks made ".", and spaces before a line
+    break too (the lines its rules read; tokens come from the text before this). A
+    comment is valid on a line of its own, or, inline, unless it spans table cells,
+    starts with ">" or "->", ends with "-" or holds "--". Linear (pieces, not rebuilds)."""
+    pieces: list[str] = []
+    copied = 0
+    index = 0
+    while True:
+        start = text.find("<!--", index)
+        if start < 0:
+            break
+        end = text.find("-->", start + 2)
+        if end < 0:
+            break  # an unterminated comment is text
+        if end > start + 4:
+            content = text[start + 4 : end]
+            line_start = text.rfind("\n", 0, start) + 1
+            before = text[line_start:start]
+            block = not before.strip()
+            spans_cells = bool(_STARTS_WITH_PIPE.match(before)) and "\n" in content
+            valid = block or not (
+                spans_cells
+                or content.startswith((">", "->"))
+                or content.endswith("-")
+                or "--" in content
+            )
+            if valid:
+                cleared = re.sub(r"[^ \r\n]", ".", content)
+                cleared = re.sub(r" +(?=[\r\n])", lambda m: "." * len(m.group(0)), cleared)
+                pieces.append(text[copied : start + 4])
+                pieces.append(cleared)
+                copied = end
+        index = end + 3
+    pieces.append(text[copied:])
+    return "".join(pieces)
+
+
 class _Document:
-    """The lines markdownlint lints and, parsed only when a rule asks, their block tokens."""
+    """What markdownlint's rules read: the lines (front matter removed, HTML comment
+    content cleared) and, parsed only when a rule asks, the block tokens of the text
+    before clearing."""
 
     def __init__(self, lines: Sequence[str]) -> None:
-        self.lines = lines
+        self.raw_lines = lines
+        joined = "\n".join(lines)
+        self._text = joined
+        self.lines: Sequence[str] = (
+            clear_html_comment_text(joined).split("\n") if "<!--" in joined else lines
+        )
         self._tokens: list[Token] | None = None
 
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
-            self._tokens = _PARSER.parse("\n".join(self.lines))
+            self._tokens = _PARSER.parse(self._text)
         return self._tokens
 
 
@@ -1035,6 +1086,7 @@ def _md013(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         headings = _line_ranges(tokens, ("heading_open",))
         code = _line_ranges(tokens, ("fence", "code_block"))
         tables = _line_ranges(tokens, ("table_open",))
+    definitions: set[int] | None = None
     for index in candidates:
         line = lines[index]
         in_code, is_heading = index in code, index in headings
@@ -1046,7 +1098,9 @@ def _md013(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         rest = _beyond(line, limit)
         if not rest or (not (strict or stern) and not re.search(r"\s", rest)):
             continue
-        if _DEFINITION.match(line):
+        if definitions is None:
+            definitions = _definition_lines(lines)
+        if index in definitions:
             continue
         if not strict and ((stern and _STERN_EXEMPT.match(line)) or _link_only(line)):
             continue
@@ -1420,6 +1474,136 @@ def _md007(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
             yield index, f"Unordered list indentation [Expected: {expected}; Actual: {actual}]"
 
 
+def _md009(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD009: trailing whitespace other than exactly ``br_spaces`` spaces
+    (a hard break; strict: only at the end of a paragraph's inner lines, never in a code
+    span), outside code blocks (a fence's own lines count) and, with
+    ``list_item_empty_lines``, outside lists except their items' trailing blank lines."""
+    br_spaces = options.get("br_spaces")
+    try:
+        br = int(2 if br_spaces is None else br_spaces)
+    except (TypeError, ValueError):
+        br = 2
+    expected = 0 if br < 2 else br
+    strict = bool(options.get("strict"))
+    list_lines = bool(options.get("list_item_empty_lines"))
+    lines = document.lines
+    candidates = []
+    for index, line in enumerate(lines):
+        trailing = len(line) - len(line.rstrip(_JS_SPACE))
+        if trailing and (strict or trailing != expected):
+            candidates.append((index, trailing))
+    if not candidates:
+        return
+    tokens = document.tokens
+    code: set[int] = set()
+    for token in tokens:
+        if token.map is None:
+            continue
+        if token.type == "fence":
+            code.update(range(token.map[0] + 1, token.map[1] - 1))
+        elif token.type == "code_block":
+            code.update(range(*token.map))
+    in_lists: set[int] = set()
+    if list_lines:
+        for token in tokens:
+            if token.type in ("bullet_list_open", "ordered_list_open") and token.map:
+                in_lists.update(range(*token.map))
+        for token in tokens:
+            if token.type == "list_item_open" and token.map:
+                last = token.map[1] - 1
+                while last > token.map[0] and not lines[last].strip():
+                    in_lists.discard(last)  # an item's trailing blank lines are checked
+                    last -= 1
+    paragraph: set[int] = set()
+    code_spans_at: set[int] = set()
+    if strict:
+        for token in tokens:
+            if token.type == "paragraph_open" and token.map:
+                paragraph.update(range(token.map[0], token.map[1] - 1))
+            elif token.type == "inline" and token.map and "`" in token.content:
+                first = token.map[0]
+                for start, end in code_spans(token.content):
+                    top = first + token.content.count("\n", 0, start)
+                    bottom = first + token.content.count("\n", 0, end)
+                    code_spans_at.update(range(top, bottom))
+    for index, trailing in candidates:
+        if index in code or index in in_lists:
+            continue
+        if trailing == expected and not (
+            strict and (index not in paragraph or index in code_spans_at)
+        ):
+            continue
+        lead = "" if expected == 0 else "0 or "
+        yield index, f"Trailing spaces [Expected: {lead}{expected}; Actual: {trailing}]"
+
+
+def _md010(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD010: a hard tab anywhere, except, with ``code_blocks: false``, in
+    code blocks and code spans, and in fenced blocks of an ignored language."""
+    lines = document.lines
+    candidates = [index for index, line in enumerate(lines) if "\t" in line]
+    if not candidates:
+        return
+    code_blocks = options.get("code_blocks")
+    include_code = True if code_blocks is None else bool(code_blocks)
+    ignored_languages = {
+        str(language).lower() for language in options.get("ignore_code_languages") or ()
+    }
+    excluded: set[int] = set()
+    partial: dict[int, list[tuple[int, int]]] = {}  # line -> code span columns
+    if not include_code or ignored_languages:
+        for token in document.tokens:
+            if token.map is None:
+                continue
+            if token.type == "fence":
+                language = token.info.strip().split()[0].lower() if token.info.strip() else ""
+                if not include_code or (ignored_languages and language in ignored_languages):
+                    excluded.update(range(token.map[0] + 1, token.map[1] - 1))
+            elif token.type == "code_block" and not include_code:
+                excluded.update(range(*token.map))
+            elif token.type == "inline" and not include_code and "`" in token.content:
+                _code_span_columns(token, lines, partial)
+    for index in candidates:
+        if index in excluded:
+            continue
+        spans = sorted(partial.get(index, []))
+        position = 0  # tab runs and spans both go left to right: one sweep
+        for match in re.finditer(r"\t+", lines[index]):
+            while position < len(spans) and spans[position][1] <= match.start():
+                position += 1
+            inside = position < len(spans) and spans[position][0] <= match.start()
+            if not inside:
+                yield index, f"Hard tabs [Column: {match.start() + 1}]"
+                break
+
+
+def _code_span_columns(
+    token: Token, lines: Sequence[str], into: dict[int, list[tuple[int, int]]]
+) -> None:
+    """Add the (start, end) columns each code span of an inline token covers on each
+    file line (content lines are the file lines without their container prefix)."""
+    assert token.map is not None
+    content = token.content
+    content_lines = content.split("\n")
+    starts = [0]
+    for piece in content_lines[:-1]:
+        starts.append(starts[-1] + len(piece) + 1)
+    for start, end in code_spans(content):
+        for offset, (line_start, piece) in enumerate(zip(starts, content_lines, strict=True)):
+            line_end = line_start + len(piece)
+            if line_end < start or line_start > end:
+                continue
+            index = token.map[0] + offset
+            if index >= len(lines):
+                continue
+            line = lines[index]
+            shift = len(line) - len(piece) if line.endswith(piece) else 0
+            low = max(start, line_start) - line_start + shift
+            high = min(end, line_end) - line_start + shift
+            into.setdefault(index, []).append((low, high))
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1430,6 +1614,8 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD004": _tokens_only(_md004),
     "MD005": _md005,
     "MD007": _md007,
+    "MD009": _md009,
+    "MD010": _md010,
     "MD013": _md013,
     "MD014": _md014,
     "MD018": _md018,
@@ -1472,8 +1658,8 @@ _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 
 
 def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
-    if rule == "MD013":
-        return True  # its own first step is a cheap length test
+    if rule in ("MD009", "MD010", "MD013"):
+        return True  # each one's own first step is a cheap line test
     if rule == "MD005":
         return any(_INDENTED_MARKER.match(line) for line in lines)
     if rule == "MD035":
@@ -1936,7 +2122,28 @@ def _key(path: str | Path, cwd: Path) -> str:
 
 _RUMDL_LIMIT = re.compile(r"exceeds (\d+)")
 _STERN_EXEMPT = re.compile(r"^(?:[#>\s]*\s)?\S*$")
-_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:")
+_DEFINITION = re.compile(r"^ {0,3}\[(?:[^\]\\]|\\.)+\]:")
+_DEFINITION_ONLY_LABEL = re.compile(r"^ {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*$")
+_TITLE_START = re.compile(r"^[ \t]*[\"'(]")
+
+
+def _definition_lines(lines: Sequence[str]) -> set[int]:
+    """Line indices of link reference definitions, their continuation lines included (a
+    label alone on its line takes the destination from the next one; a title may follow
+    on the line after the destination), as markdownlint's definitionLineIndices hold."""
+    found: set[int] = set()
+    for index, line in enumerate(lines):
+        if not _DEFINITION.match(line):
+            continue
+        found.add(index)
+        following = index + 1
+        label_only = _DEFINITION_ONLY_LABEL.match(line) and following < len(lines)
+        if label_only and lines[following].strip():
+            found.add(following)
+            following += 1
+        if following < len(lines) and _TITLE_START.match(lines[following]):
+            found.add(following)
+    return found
 # Each part stops at the next opening character of its own kind ("[", "(", "<"), so no
 # attempt rescans what a later attempt will scan (linear on "[[[[" or "<a:<a:<a:").
 _LINKISH = re.compile(
@@ -2035,7 +2242,8 @@ def _link_only(line: str) -> bool:
     if _HEADING_LINE.match(line) or line.strip().startswith("|"):
         return True
     body = re.sub(r"^(?:[>\s]*(?:[*+-]|\d{1,9}[.)])?\s+)*", "", line)
-    return not _without_emphasis(_LINKISH.sub("", body)).strip()
+    # Emphasis markers left around removed links enclose no text of the paragraph.
+    return not _without_emphasis(_LINKISH.sub("", body)).strip(" \t*_~")
 
 
 _DELIMITER_ROW = re.compile(r"^\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?$")
@@ -2170,6 +2378,15 @@ def run_rumdl(
         text = data.decode("utf-8", errors="replace")
         texts[str(path)] = (data, text)  # lint_batch hands over resolved paths
         own = file_config(text, config)
+        if "markdownlint-" in text:
+            # A rule the configuration switches off but an inline comment switches on
+            # somewhere runs, with its default options, as markdownlint runs it.
+            body, offset = markdownlint_lines(text)
+            options, per_line, _ = enabled_per_line(body, offset, config)
+            somewhere = {rule for state in per_line.values() for rule, on in state.items() if on}
+            for rule in sorted(somewhere - set(options)):
+                own = {key: value for key, value in own.items() if key != rule}
+                own[rule] = True
         key = json.dumps(own, sort_keys=False, default=str)
         groups.setdefault(key, (own, []))[1].append(path)
     found: dict[str, list[Violation]] = {}
