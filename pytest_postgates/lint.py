@@ -214,7 +214,8 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     },
     "MD022": {"lines_above": 1, "lines_below": 1},
     "MD024": {"siblings_only": False},
-    "MD025": {"level": 1, "front_matter_title": r"^\s*title\s*[:=]"},
+    # MD025 and MD041: front_matter_title unset means markdownlint's own pattern.
+    "MD025": {"level": 1},
     "MD026": {"punctuation": ".,;:!\u3002\uff0c\uff1b\uff1a\uff01"},
     "MD029": {"style": "one_or_ordered"},
     "MD030": {"ul_single": 1, "ol_single": 1, "ul_multi": 1, "ol_multi": 1},
@@ -223,7 +224,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "MD035": {"style": "consistent"},
     "MD036": {"punctuation": ".,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f"},
     "MD040": {"allowed_languages": [], "language_only": False},
-    "MD041": {"level": 1, "front_matter_title": r"^\s*title\s*[:=]"},
+    "MD041": {"level": 1},
     "MD043": {"headings": [], "match_case": False},
     "MD044": {"names": [], "code_blocks": True, "html_elements": True},
     "MD046": {"style": "consistent"},
@@ -553,32 +554,21 @@ NATIVE_RULES = (
     "MD020",
     "MD021",
     "MD024",
+    "MD025",
     "MD029",
     "MD035",
     "MD036",
+    "MD041",
     "MD046",
     "MD048",
     "MD055",
 )
-# Native rules computed for every file (rumdl is no detector for them): MD005 (rumdl
-# flags right-aligned ordered numbers and reads list levels otherwise), MD013 depends on
-# block structure rumdl reads otherwise (tables, code blocks and headings exempted by
-# option), MD036 is not run by rumdl.
-ALWAYS_NATIVE = frozenset(
-    {
-        "MD005",
-        "MD007",
-        "MD013",
-        "MD014",
-        "MD018",
-        "MD019",
-        "MD020",
-        "MD021",
-        "MD035",
-        "MD036",
-        "MD055",
-    }
-)
+# Native rules computed for every file where their cheap text test passes, rumdl not
+# running them at all (it is no detector for them: MD005 flags right-aligned ordered
+# numbers, MD013 reads tables and code otherwise, MD036 is not run by rumdl, MD009/MD010
+# read HTML comments, and so on: bench/markdownlint_parity.py --suite has each). The rest
+# use rumdl's findings as the detector that selects the files to evaluate.
+ALWAYS_NATIVE = frozenset(NATIVE_RULES) - {"MD004", "MD024", "MD029", "MD046", "MD048"}
 
 # Block structure is all these rules need: skipping inline parsing halves the cost.
 _PARSER = MarkdownIt("commonmark").enable(["table"]).disable(["inline", "text_join"])
@@ -1001,7 +991,8 @@ class _Document:
     content cleared) and, parsed only when a rule asks, the block tokens of the text
     before clearing."""
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], front_matter: Sequence[str] = ()) -> None:
+        self.front_matter = front_matter
         self.raw_lines = lines
         joined = "\n".join(lines)
         self._text = joined
@@ -1604,6 +1595,78 @@ def _code_span_columns(
             into.setdefault(index, []).append((low, high))
 
 
+_DEFAULT_TITLE = r"^\s*\"?title\"?\s*[:=]"
+
+
+def _front_matter_has_title(document: _Document, pattern: Any) -> bool:
+    """markdownlint's frontMatterHasTitle: a front matter line matching the pattern (any
+    case); an empty pattern switches the test off."""
+    if pattern is not None and not pattern:
+        return False
+    try:
+        title = re.compile(str(pattern or _DEFAULT_TITLE), re.IGNORECASE)
+    except re.error:
+        return False
+    return any(title.search(line) for line in document.front_matter)
+
+
+def _level(options: Mapping[str, Any]) -> int:
+    try:
+        return int(options.get("level") or 1)
+    except (TypeError, ValueError):
+        return 1
+
+
+def _md025(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD025: a heading of the top level after one on the first line of
+    the content, or any such heading when the front matter has a title."""
+    level = _level(options)
+    titled = _front_matter_has_title(document, options.get("front_matter_title"))
+    seen = False
+    tokens = document.tokens
+    for position, token in enumerate(tokens):
+        if token.type != "heading_open" or token.map is None or token.tag != f"h{level}":
+            continue
+        if seen or titled:
+            inline = tokens[position + 1]
+            text = inline.content.strip() if inline.type == "inline" else ""
+            yield (
+                token.map[0],
+                f'Multiple top-level headings in the same document [Context: "{text}"]',
+            )
+        elif token.map[0] == 0:
+            seen = True
+
+
+_HTML_TAG_NAME = re.compile(r"^\s*<([A-Za-z][A-Za-z0-9-]*)")
+
+
+def _md041(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD041: the first block that is not an HTML comment is a heading of
+    the top level (or an HTML ``<hN>`` of it), unless the front matter has a title."""
+    level = _level(options)
+    if _front_matter_has_title(document, options.get("front_matter_title")):
+        return
+    for token in document.tokens:
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            continue
+        if token.type == "html_block":
+            content = token.content.strip()
+            if content.startswith("<!--") and content.endswith("-->"):
+                continue
+            tag = _HTML_TAG_NAME.match(content)
+            error = tag is None or tag.group(1).lower() != f"h{level}"
+        else:
+            error = token.type != "heading_open" or token.tag != f"h{level}"
+        if error:
+            line = document.lines[token.map[0]] if token.map[0] < len(document.lines) else ""
+            yield (
+                token.map[0],
+                f'First line in a file should be a top-level heading [Context: "{line}"]',
+            )
+        return
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1623,6 +1686,8 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD020": _md020,
     "MD021": _md021,
     "MD024": _tokens_only(_md024),
+    "MD025": _md025,
+    "MD041": _md041,
     "MD035": _md035,
     "MD055": _md055,
     "MD029": _tokens_only(_md029),
@@ -1674,6 +1739,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return any("$" in line for line in lines)
     if rule == "MD007":
         return any(_BULLET.match(line) for line in lines)
+    if rule in ("MD025", "MD041"):
+        return True
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
@@ -1935,7 +2002,8 @@ def native_violations(
     junctions = enabled("MD032") and _mixed_bullets(lines)
     if not wanted and not components and not junctions:
         return []
-    document = _Document(lines)
+    front = (file_lines or _LINE_BREAK.split(text.removeprefix("\ufeff")))[:offset]
+    document = _Document(lines, front)
     found: list[tuple[int, str, str]] = []
     for rule in wanted:
         rule_options = options.get(rule, DEFAULT_OPTIONS.get(rule, {}))
@@ -2144,6 +2212,8 @@ def _definition_lines(lines: Sequence[str]) -> set[int]:
         if following < len(lines) and _TITLE_START.match(lines[following]):
             found.add(following)
     return found
+
+
 # Each part stops at the next opening character of its own kind ("[", "(", "<"), so no
 # attempt rescans what a later attempt will scan (linear on "[[[[" or "<a:<a:<a:").
 _LINKISH = re.compile(
