@@ -555,6 +555,7 @@ NATIVE_RULES = (
     "MD021",
     "MD024",
     "MD025",
+    "MD027",
     "MD029",
     "MD035",
     "MD036",
@@ -1667,6 +1668,42 @@ def _md041(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         return
 
 
+def _md027(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD027: blanks after a blockquote's ``>`` and its one optional space
+    (micromark's linePrefix right after a blockQuotePrefix): before a nested ``>``, or on
+    any quoted line but a list item's continuation lines and code."""
+    tokens = document.tokens
+    quoted: set[int] = set()
+    continued: set[int] = set()  # lines of list items after their first (listItemIndent)
+    depth = 0
+    for token in tokens:
+        if token.type == "blockquote_open":
+            depth += 1
+            if token.map is not None:
+                quoted.update(range(*token.map))
+        elif token.type == "blockquote_close":
+            depth -= 1
+        elif token.type == "list_item_open" and depth and token.map is not None:
+            continued.update(range(token.map[0] + 1, token.map[1]))
+    code = _line_ranges(tokens, ("fence", "code_block"))
+    for index in sorted(quoted):
+        line = document.lines[index]
+        position = len(line) - len(line.lstrip(" "))
+        if position > 3 or line[position : position + 1] != ">":
+            continue
+        while position < len(line) and line[position] == ">":
+            position += 1
+            if line[position : position + 1] in (" ", "\t"):
+                position += 1
+            blanks = len(line) - position - len(line[position:].lstrip(" \t"))
+            if not blanks:
+                continue
+            nested = line[position + blanks : position + blanks + 1] == ">"
+            if nested or (index not in continued and index not in code):
+                yield index, f'Multiple spaces after blockquote symbol [Context: "{line}"]'
+            break
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1687,6 +1724,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD021": _md021,
     "MD024": _tokens_only(_md024),
     "MD025": _md025,
+    "MD027": _md027,
     "MD041": _md041,
     "MD035": _md035,
     "MD055": _md055,
@@ -1741,6 +1779,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return any(_BULLET.match(line) for line in lines)
     if rule in ("MD025", "MD041"):
         return True
+    if rule == "MD027":
+        return any(">" in line for line in lines)
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
