@@ -559,6 +559,7 @@ NATIVE_RULES = (
     "MD029",
     "MD035",
     "MD036",
+    "MD038",
     "MD041",
     "MD046",
     "MD048",
@@ -1704,6 +1705,60 @@ def _md027(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
             break
 
 
+_LEFT_SPACE = re.compile(r"^\s(?:[^`]|$)")
+_RIGHT_SPACE = re.compile(r"[^`]\s$")
+
+
+def _md038(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD038: a code span whose content starts with a blank not followed by
+    a backtick, or ends with one after something other than a backtick; reported on the
+    opening line (one-line spans, or a left blank on that line), else on the closing
+    line when the last content line has text."""
+    for token in document.tokens:
+        if token.type != "inline" or token.map is None or "`" not in token.content:
+            continue
+        content = token.content
+        # The spans markdown-it's inline parser makes (a backtick inside a link
+        # destination or an autolink opens none), matched in order to the raw spans.
+        parsed = [
+            (child.markup, child.content)
+            for child in _INLINE_PARSER.parseInline(content)[0].children or ()
+            if child.type == "code_inline"
+        ]
+        matched = 0
+        for start, end in code_spans(content):
+            run = len(content[start:]) - len(content[start:].lstrip("`"))
+            inner = content[start + run : end - run]
+            flat = inner.replace("\n", " ")
+            padded = flat.startswith(" ") and flat.endswith(" ") and flat.strip(" ") != ""
+            normal = flat[1:-1] if padded else flat
+            if matched >= len(parsed) or parsed[matched] != ("`" * run, normal):
+                continue
+            matched += 1
+            first_line = token.map[0] + content.count("\n", 0, start)
+            # Continuation lines lose their indentation (micromark's linePrefix).
+            split = inner.split("\n")
+            rows = [
+                piece if offset == 0 else piece.lstrip(" \t") for offset, piece in enumerate(split)
+            ]
+            if padded:  # one blank each side is padding (codeTextPadding), not content
+                rows[0] = rows[0][1:]  # (a line ending as padding left this piece empty)
+                if len(rows) > 1 or rows[-1]:
+                    rows[-1] = rows[-1][:-1] if split[-1] else rows[-1]
+            pieces = [(first_line + offset, piece) for offset, piece in enumerate(rows) if piece]
+            if not pieces:
+                continue
+            left = bool(_LEFT_SPACE.match(pieces[0][1]))
+            right = bool(_RIGHT_SPACE.search(pieces[-1][1]))
+            if not (left or right):
+                continue
+            last_line = first_line + inner.count("\n")
+            if first_line == last_line or (left and pieces[0][0] == first_line):
+                yield first_line, "Spaces inside code span elements"
+            elif right and pieces[-1][1].strip():
+                yield last_line, "Spaces inside code span elements"
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1730,6 +1785,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD055": _md055,
     "MD029": _tokens_only(_md029),
     "MD036": _tokens_only(_md036),
+    "MD038": _md038,
     "MD046": _tokens_only(_md046),
     "MD048": _tokens_only(_md048),
 }
@@ -1781,6 +1837,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return True
     if rule == "MD027":
         return any(">" in line for line in lines)
+    if rule == "MD038":
+        return any("`" in line for line in lines)
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
