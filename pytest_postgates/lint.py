@@ -559,6 +559,7 @@ NATIVE_RULES = (
     "MD029",
     "MD035",
     "MD036",
+    "MD037",
     "MD038",
     "MD041",
     "MD046",
@@ -1759,6 +1760,146 @@ def _md038(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
                 yield last_line, "Spaces inside code span elements"
 
 
+# Inline parse that leaves every unmatched emphasis marker a text token of its own (no
+# fragments_join), as micromark leaves it a "data" token.
+_EMPHASIS_PARSER = MarkdownIt("commonmark").disable(["text_join", "fragments_join"])
+_SPACED_MARKER = re.compile(r"[*_][ \t]|[ \t][*_]")
+_EMPHASIS_MARKERS = frozenset({"_", "__", "___", "*", "**", "***"})
+_BREAKS = frozenset({"softbreak", "hardbreak"})
+
+
+def _visible(token: Token) -> str:
+    """What a token stands for on its line, as far as blank-or-not goes."""
+    if token.type == "text":
+        return token.content
+    if token.type == "text_special":
+        return token.markup or token.content
+    return "x"  # markup, code, HTML, links and images: never blank
+
+
+def _md037_runs(children: Sequence[Token]) -> list[list[tuple[int, str, int, int]]]:
+    """Groups (one per parent: the inline content, each emphasis, link and image) of
+    unmatched emphasis runs: (line offset, marker, index of the run's first token, index
+    after its last)."""
+    groups: list[list[tuple[int, str, int, int]]] = [[]]
+    stack = [0]
+    line = 0
+    index = 0
+    while index < len(children):
+        child = children[index]
+        if child.type in _BREAKS:
+            line += 1
+        elif child.type == "html_inline":
+            line += child.content.count("\n")
+        elif child.type in ("em_open", "strong_open", "link_open", "s_open"):
+            groups.append([])
+            stack.append(len(groups) - 1)
+        elif child.type in ("em_close", "strong_close", "link_close", "s_close"):
+            if len(stack) > 1:
+                stack.pop()
+        elif child.type == "text" and child.content in ("*", "_"):
+            end = index + 1
+            while end < len(children) and children[end].type == "text":
+                if children[end].content != child.content:
+                    break
+                end += 1
+            marker = child.content * (end - index)
+            # Inside emphasis and link text micromark joins a leftover marker to the data
+            # next to it: only a marker between two non-text tokens stays one of its own.
+            inner = len(stack) > 1
+            before = children[index - 1] if index else None
+            after = children[end] if end < len(children) else None
+            joined = inner and any(
+                other is not None and other.type == "text" and other.content
+                for other in (before, after)
+            )
+            if marker in _EMPHASIS_MARKERS and not joined:
+                groups[stack[-1]].append((line, marker, index, end))
+            index = end
+            continue
+        index += 1
+    return groups
+
+
+def _opaque_spans(content: str) -> str:
+    """``content`` with what micromark (with markdownlint's extensions) reads as no text
+    made plain letters, line breaks kept: math (``$...$``, ``$$...$$``, paired like code
+    spans) and HTML comments by CommonMark 0.31 (``<!-->``, ``<!--->``, ``<!-- ... -->``;
+    markdown-it follows the older rule), unless they start inside a code span."""
+    if "$" not in content and "<!--" not in content:
+        return content
+    code = code_spans(content)
+    spans: list[tuple[int, int]] = []
+    if "$" in content:
+        spans.extend(code_spans(content, char="$"))
+    position = 0
+    while True:
+        start = content.find("<!--", position)
+        if start < 0:
+            break
+        if content.startswith(("<!-->", "<!--->"), start):
+            end = start + (5 if content.startswith("<!-->", start) else 6)
+        else:
+            close = content.find("-->", start + 4)
+            if close < 0:
+                break
+            end = close + 3
+        spans.append((start, end))
+        position = end
+    kept: list[tuple[int, int]] = []
+    pointer = 0  # code spans and candidates both sorted: one sweep
+    for start, end in sorted(spans):
+        while pointer < len(code) and code[pointer][1] <= start:
+            pointer += 1
+        if not (pointer < len(code) and code[pointer][0] <= start):
+            kept.append((start, end))
+    pieces: list[str] = []
+    last = 0
+    for start, end in kept:
+        if start < last:
+            continue
+        pieces.append(content[last:start])
+        pieces.append(re.sub(r"[^\n]", "x", content[start:end]))
+        last = end
+    pieces.append(content[last:])
+    return "".join(pieces)
+
+
+def _md037(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD037: unmatched emphasis markers of one kind, paired in order within
+    their parent, with a blank just inside: after the first of a pair (then text on that
+    line) or before the second (after text on that line)."""
+    for token in document.tokens:
+        if token.type != "inline" or token.map is None:
+            continue
+        if not _SPACED_MARKER.search(token.content):
+            continue
+        content = _opaque_spans(token.content)
+        children = _EMPHASIS_PARSER.parseInline(content)[0].children or []
+        for group in _md037_runs(children):
+            by_marker: dict[str, list[tuple[int, int, int]]] = {}
+            for line, marker, start, end in group:
+                by_marker.setdefault(marker, []).append((line, start, end))
+            for marker, runs in by_marker.items():
+                for pair in range(0, len(runs) - 1, 2):
+                    line, _, end = runs[pair]
+                    after = []
+                    for child in children[end:]:
+                        if child.type in _BREAKS:
+                            break
+                        after.append(_visible(child))
+                    if re.match(r"\s+\S", "".join(after)):
+                        yield token.map[0] + line, f"Spaces inside emphasis markers [{marker}]"
+                    line, start, _ = runs[pair + 1]
+                    before = []
+                    for child in reversed(children[:start]):
+                        if child.type in _BREAKS:
+                            break
+                        before.append(_visible(child))
+                    if re.search(r"\S\s+$", "".join(reversed(before))):
+                        yield token.map[0] + line, f"Spaces inside emphasis markers [{marker}]"
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1785,6 +1926,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD055": _md055,
     "MD029": _tokens_only(_md029),
     "MD036": _tokens_only(_md036),
+    "MD037": _md037,
     "MD038": _md038,
     "MD046": _tokens_only(_md046),
     "MD048": _tokens_only(_md048),
@@ -1839,6 +1981,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return any(">" in line for line in lines)
     if rule == "MD038":
         return any("`" in line for line in lines)
+    if rule == "MD037":
+        return any(_SPACED_MARKER.search(line) for line in lines)
     if rule == "MD024":
         texts: set[str] = set()
         previous = ""
@@ -1904,15 +2048,17 @@ _OPEN_TAG = re.compile(
     r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^'<]*'|\"[^\"<]*\"))?)*\s*/?>"
 )
 _BACKTICK_RUN = re.compile(r"`+")
+_DOLLAR_RUN = re.compile(r"\$+")
 
 
-def code_spans(text: str, escapes: bool = True) -> list[tuple[int, int]]:
+def code_spans(text: str, escapes: bool = True, char: str = "`") -> list[tuple[int, int]]:
     """(start, end) of each code span in ``text``, as CommonMark pairs them: a run of
     backticks opens one that the next run of exactly its length closes; a run that no
     such run follows is literal. ``escapes``: a run after a backslash does not open one.
     Linear: each run learns the next run of its length from one backward pass (a regex
     with a lazy body retries the rest of the text from every unmatched run)."""
-    runs = [(match.start(), match.end()) for match in _BACKTICK_RUN.finditer(text)]
+    run_pattern = _BACKTICK_RUN if char == "`" else _DOLLAR_RUN
+    runs = [(match.start(), match.end()) for match in run_pattern.finditer(text)]
     following: list[int | None] = [None] * len(runs)
     nearest: dict[int, int] = {}
     for position in range(len(runs) - 1, -1, -1):
