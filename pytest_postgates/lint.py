@@ -1003,6 +1003,7 @@ class _Document:
             clear_html_comment_text(joined).split("\n") if "<!--" in joined else lines
         )
         self._tokens: list[Token] | None = None
+        self._columns: dict[int, tuple[int, int, str]] | None = None
 
     @property
     def tokens(self) -> list[Token]:
@@ -1108,6 +1109,12 @@ _MARKER_AT = {
 
 
 def _marker_columns(document: _Document) -> dict[int, tuple[int, int, str]]:
+    if document._columns is None:
+        document._columns = _find_marker_columns(document)
+    return document._columns
+
+
+def _find_marker_columns(document: _Document) -> dict[int, tuple[int, int, str]]:
     """id(list_item_open token) -> (file-relative line index, 0-based column of its marker
     as micromark counts it (tabs to 4-column stops), marker text). Items that start on one
     line (``- - x``) are found left to right after each other."""
@@ -1710,6 +1717,15 @@ _LEFT_SPACE = re.compile(r"^\s(?:[^`]|$)")
 _RIGHT_SPACE = re.compile(r"[^`]\s$")
 
 
+def _spaced_span(content: str, start: int, end: int) -> bool:
+    """Whether the code span at ``start:end`` has a blank just inside either end."""
+    run = len(content[start:end]) - len(content[start:end].lstrip("`"))
+    return (
+        content[start + run : start + run + 1].isspace()
+        or content[end - run - 1 : end - run].isspace()
+    )
+
+
 def _md038(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     """markdownlint's MD038: a code span whose content starts with a blank not followed by
     a backtick, or ends with one after something other than a backtick; reported on the
@@ -1719,6 +1735,9 @@ def _md038(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         if token.type != "inline" or token.map is None or "`" not in token.content:
             continue
         content = token.content
+        raw = code_spans(content)
+        if not any(_spaced_span(content, start, end) for start, end in raw):
+            continue  # no span with a blank inside: nothing to confirm with a parse
         # The spans markdown-it's inline parser makes (a backtick inside a link
         # destination or an autolink opens none), matched in order to the raw spans.
         parsed = [
@@ -1727,7 +1746,7 @@ def _md038(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
             if child.type == "code_inline"
         ]
         matched = 0
-        for start, end in code_spans(content):
+        for start, end in raw:
             run = len(content[start:]) - len(content[start:].lstrip("`"))
             inner = content[start + run : end - run]
             flat = inner.replace("\n", " ")
