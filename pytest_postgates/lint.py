@@ -562,6 +562,7 @@ NATIVE_RULES = (
     "MD037",
     "MD038",
     "MD041",
+    "MD043",
     "MD046",
     "MD048",
     "MD055",
@@ -1239,15 +1240,22 @@ def _md055(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
     trailing = style not in ("no_leading_or_trailing", "leading_only")
     rows: list[int] = []
     header = -1
+    ended = False
     for token in document.tokens:
         if token.type == "table_open" and token.map is not None:
             header = token.map[0]
+            ended = False
             rows.extend((header, header + 1))  # the header row, then the delimiter row
         elif token.type == "tr_open" and token.map is not None and token.map[0] != header:
-            rows.append(token.map[0])
+            line = document.lines[token.map[0]] if token.map[0] < len(document.lines) else ""
+            # A ":::" directive (markdownlint's micromark has the extension) ends the
+            # table; markdown-it reads it, and what follows, as rows.
+            ended = ended or _QUOTE_PREFIX.sub("", line).startswith(":::")
+            if not ended:
+                rows.append(token.map[0])
     for index in rows:
-        if index >= len(document.lines) or "|" not in document.lines[index]:
-            continue  # micromark ends a table at a line without a pipe (markdown-it does not)
+        if index >= len(document.lines):
+            continue
         actual = _pipes(document.lines[index])
         if style == "consistent":
             style = _PIPE_STYLES[actual]
@@ -1919,6 +1927,63 @@ def _md037(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
                         yield token.map[0] + line, f"Spaces inside emphasis markers [{marker}]"
 
 
+def _md043(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD043: the headings, as ``## Text``, follow the required list, where
+    ``*`` matches any number of headings and ``+`` one or more; a missing required heading
+    is reported on the last line."""
+    required = options.get("headings")
+    if not isinstance(required, list) or not required:
+        return
+    match_case = bool(options.get("match_case"))
+
+    def fold(text: Any) -> str:
+        return str(text) if match_case else str(text).lower()
+
+    position = 0
+    any_match = False
+    any_headings = False
+
+    def expected_next() -> Any:
+        nonlocal position
+        value = required[position] if position < len(required) else None
+        position += 1
+        return value or "[None]"
+
+    tokens = document.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open" or token.map is None:
+            continue
+        inline = tokens[index + 1]
+        text = re.sub(r"[\r\n]+", " ", inline.content).strip() if inline.type == "inline" else ""
+        actual = "#" * int(token.tag[1]) + " " + text
+        any_headings = True
+        expected = expected_next()
+        if expected == "*":
+            if fold(expected_next()) != fold(actual):
+                any_match = True
+                position -= 1
+        elif expected == "+":
+            any_match = True
+        elif fold(expected) == fold(actual):
+            any_match = False
+        elif any_match:
+            position -= 1
+        else:
+            yield (
+                token.map[0],
+                f"Required heading structure [Expected: {expected}; Actual: {actual}]",
+            )
+            return
+    extra = len(required) - position
+    if (extra > 1 or (extra == 1 and required[position] != "*")) and (
+        any_headings or not all(heading == "*" for heading in required)
+    ):
+        yield (
+            len(document.lines) - 1,
+            f'Required heading structure [Context: "{required[position]}"]',
+        )
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -1941,6 +2006,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD025": _md025,
     "MD027": _md027,
     "MD041": _md041,
+    "MD043": _md043,
     "MD035": _md035,
     "MD055": _md055,
     "MD029": _tokens_only(_md029),
@@ -1996,6 +2062,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return any(_BULLET.match(line) for line in lines)
     if rule in ("MD025", "MD041"):
         return True
+    if rule == "MD043":
+        return bool(options.get("headings"))
     if rule == "MD027":
         return any(">" in line for line in lines)
     if rule == "MD038":
