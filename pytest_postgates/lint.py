@@ -225,7 +225,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "MD036": {"punctuation": ".,;:!?\u3002\uff0c\uff1b\uff1a\uff01\uff1f"},
     "MD040": {"allowed_languages": [], "language_only": False},
     "MD041": {"level": 1},
-    "MD043": {"headings": [], "match_case": False},
+    "MD043": {"match_case": False},  # headings unset: the rule checks nothing
     "MD044": {"names": [], "code_blocks": True, "html_elements": True},
     "MD046": {"style": "consistent"},
     "MD048": {"style": "consistent"},
@@ -1932,8 +1932,8 @@ def _md043(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
     ``*`` matches any number of headings and ``+`` one or more; a missing required heading
     is reported on the last line."""
     required = options.get("headings")
-    if not isinstance(required, list) or not required:
-        return
+    if not isinstance(required, list):
+        return  # unset (markdownlint's default): nothing required; [] requires no heading
     match_case = bool(options.get("match_case"))
 
     def fold(text: Any) -> str:
@@ -2063,7 +2063,7 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
     if rule in ("MD025", "MD041"):
         return True
     if rule == "MD043":
-        return bool(options.get("headings"))
+        return isinstance(options.get("headings"), list)
     if rule == "MD027":
         return any(">" in line for line in lines)
     if rule == "MD038":
