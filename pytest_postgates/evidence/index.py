@@ -23,7 +23,6 @@ occurrence.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import fnmatch
 import hashlib
 import json
@@ -38,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.fileio import locked
 
 INDEX_VERSION = 3
 COMMIT_MESSAGE_LIMIT = 2000
@@ -104,6 +104,14 @@ class RepoIndex:
                 if fnmatch.fnmatchcase(path, spec):
                     return path
         return None
+
+    def is_file(self, path: str) -> bool:
+        """Whether ``path`` is a tracked file at the commit (no pathspec magic)."""
+        return path in self._path_set
+
+    def is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a folder holding tracked files at the commit."""
+        return path.rstrip("/") in self._dirs
 
     def match_filename(self, name: str) -> str | None:
         """A tracked path whose last component is ``name`` (a glob: matches it), as
@@ -422,23 +430,6 @@ def _load_array(path: Path) -> array:
     return values
 
 
-@contextlib.contextmanager
-def _locked(lock_path: Path) -> Iterator[None]:
-    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path, "a+b") as handle:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no cross-process lock
-            yield
-            return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 def open_index(
     root: Path, commit: str, cache_dir: Path, exclude: tuple[str, ...] = ()
 ) -> RepoIndex:
@@ -450,7 +441,7 @@ def open_index(
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if not (folder / "meta.json").is_file():
-        with _locked(cache_dir / f"{name}.lock"):
+        with locked(cache_dir / f"{name}.lock"):
             if not (folder / "meta.json").is_file():
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
                 try:
