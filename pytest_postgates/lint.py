@@ -561,6 +561,7 @@ NATIVE_RULES = (
     "MD036",
     "MD037",
     "MD038",
+    "MD040",
     "MD041",
     "MD043",
     "MD046",
@@ -1984,6 +1985,36 @@ def _md043(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
         )
 
 
+_MD040 = "Fenced code blocks should have a language specified"
+
+
+def _md040(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    """markdownlint's MD040: every fence names a language; with ``allowed_languages``,
+    one of those literal names (``js`` is not ``javascript``); with ``language_only``,
+    nothing after it."""
+    allowed = options.get("allowed_languages")
+    allowed = [str(name) for name in allowed] if isinstance(allowed, list) else []
+    language_only = bool(options.get("language_only"))
+    for token in document.tokens:
+        if token.type != "fence" or token.map is None:
+            continue
+        line = document.raw_lines[token.map[0]]
+        at = line.find(token.markup)
+        words = line[at + len(token.markup) :].split() if at >= 0 else token.info.split()
+        if not words:
+            yield token.map[0], _MD040
+        elif allowed and words[0] not in allowed:
+            yield (
+                token.map[0],
+                f'{_MD040} ["{words[0]}" is not allowed]',
+            )
+        if language_only and len(words) > 1:
+            yield (
+                token.map[0],
+                f"{_MD040} [Info string contains more than language]",
+            )
+
+
 def _tokens_only(
     rule: Callable[[Sequence[Token], Mapping[str, Any]], Iterable[tuple[int, str]]],
 ) -> Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, str]]]:
@@ -2013,6 +2044,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD036": _tokens_only(_md036),
     "MD037": _md037,
     "MD038": _md038,
+    "MD040": _md040,
     "MD046": _tokens_only(_md046),
     "MD048": _tokens_only(_md048),
 }
@@ -2068,6 +2100,8 @@ def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) ->
         return any(">" in line for line in lines)
     if rule == "MD038":
         return any("`" in line for line in lines)
+    if rule == "MD040":
+        return any(_FENCE.match(line) for line in lines)
     if rule == "MD037":
         return any(_SPACED_MARKER.search(line) for line in lines)
     if rule == "MD024":
