@@ -60,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -2881,14 +2882,40 @@ def run_rumdl(
             for rule in sorted(somewhere - set(options)):
                 own = {key: value for key, value in own.items() if key != rule}
                 own[rule] = True
-        key = json.dumps(own, sort_keys=False, default=str)
+        # Files whose rumdl runs are the same share one process, however their own
+        # configure-file comments differ in the rules computed here.
+        key = _rumdl_group_key(effective_rules(own))
         groups.setdefault(key, (own, []))[1].append(path)
     found: dict[str, list[Violation]] = {}
-    for number, (own, group) in enumerate(groups.values()):
-        folder = work / f"g{number}"
-        folder.mkdir()
-        found.update(_run_rumdl_group(backend, group, texts, config, own, folder))
+    folders = []
+    for number in range(len(groups)):
+        folders.append(work / f"g{number}")
+        folders[-1].mkdir()
+    # Distinct configure-file comments can make many groups (markdownlint's suite: 78 of
+    # 336 files): their rumdl processes run side by side while this process reads results.
+    workers = max(1, min(len(groups), os.cpu_count() or 1, 4))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [
+            pool.submit(_run_rumdl_group, backend, group, texts, config, own, folder)
+            for (own, group), folder in zip(groups.values(), folders, strict=True)
+        ]
+        for future in futures:
+            found.update(future.result())
     return found
+
+
+def _rumdl_group_key(rules: Mapping[str, dict[str, Any]]) -> str:
+    """What decides a rumdl run and how its findings are read: the TOML of the rules rumdl
+    runs, MD024's siblings_only and the styles that make a native rule always evaluated."""
+    delegated = {rule: options for rule, options in rules.items() if rule not in ALWAYS_NATIVE}
+    return json.dumps(
+        [
+            rumdl_config_text(delegated),
+            bool(rules.get("MD024", {}).get("siblings_only")),
+            rules.get("MD029", {}).get("style") == "zero",
+            rules.get("MD004", {}).get("style") == "sublist",
+        ]
+    )
 
 
 def _run_rumdl_group(
@@ -2913,6 +2940,7 @@ def _run_rumdl_group(
         always.add("MD029")
     if rules.get("MD004", {}).get("style") == "sublist":
         always.add("MD004")
+    base_rules = effective_rules(base_config)
     toml = work / "rumdl.toml"
     toml.write_text(rumdl_config_text(delegated), encoding="utf-8")
     targets: list[Path] = []
@@ -2980,7 +3008,8 @@ def _run_rumdl_group(
                 only.add("MD029")
         if not siblings_only:
             only.discard("MD024")
-        native = native_violations(text, base_config, only, lines[key], rules)
+        # (a file with inline comments gets its own rules from them; the rest the base's)
+        native = native_violations(text, base_config, only, lines[key], base_rules)
         if native:
             # A line markdownlint's algorithm judged here is not reported twice for MD032.
             junctions = {v.line for v in native if v.rule == "MD032"}
