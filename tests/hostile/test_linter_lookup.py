@@ -104,7 +104,7 @@ def test_the_header_names_the_linter_program(
     rumdl = lint.find_rumdl()
     assert rumdl is not None
     result = pytester.runpytest("_posts", "--postgates-only=12", "-p", "no:cacheprovider")
-    header = [line for line in result.outlines if line.startswith("postgates:")]
+    header = [line for line in result.outlines if line.startswith("postgates: gates")]
     assert len(header) == 1, result.outlines[:10]
     if lint.find_markdownlint_cli([pytester.path]) is None:
         assert f"linter rumdl {lint.choose_backend('rumdl').version} ({rumdl})" in header[0]
