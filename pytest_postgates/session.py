@@ -304,10 +304,14 @@ class PostgatesState:
             suppression = "inline suppression not allowed"
         else:
             suppression = "inline suppression allowed for " + ", ".join(allowed)
-        return (
-            f"postgates: gates {gates}; {mode}; scorecards in {scorecards}\n"
-            f"postgates: {suppression}"
-        )
+        header = f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
+        if any(spec.id == 12 for spec in self.gates):
+            # Which linter program gate 12 will run (issue 16: never one found by accident).
+            from pytest_postgates import lint
+
+            cli = getattr(self.settings, "markdownlint_cli", None)
+            header += "; " + lint.backend_header(self.settings.lint_backend, self.rootpath, cli)
+        return f"{header}\npostgates: {suppression}"
 
 
 # Room for the stem in a hashed scorecard name: safe_stem's limit less "~" and 8 hex digits.
