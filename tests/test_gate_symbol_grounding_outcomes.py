@@ -129,7 +129,7 @@ def test_member_and_call_syntax_grounds_part_by_part(
     card = _card(f"The post calls `{token}` on the client.\n", tmp_path, ctx)
     outcome, entry = _outcome(card, token)
     assert outcome == "grounded", entry
-    assert entry["repo"] == "neuro"
+    assert entry["repo"] == "repo"
 
 
 @pytest.mark.parametrize(

@@ -87,16 +87,16 @@ def test_the_repository_holding_the_posts_is_added_by_default(
     result.assert_outcomes(passed=1, failed=1)
     card = _card(blog, "tooling")
     assert card["verdict"] == "PASS"
-    assert card["detail"]["repos"] == ["widgets", blog.name]
+    assert card["detail"]["repos"] == ["repo", "posts"]
     outcome, entry = _outcome(card, "scripts/build-feed.mjs")
     assert (outcome, entry["repo"], entry["where"]) == (
         "external",
-        blog.name,
+        "posts",
         "scripts/build-feed.mjs",
     )
-    assert _outcome(card, "buildFeed")[1]["repo"] == blog.name
+    assert _outcome(card, "buildFeed")[1]["repo"] == "posts"
     outcome, entry = _outcome(card, "renderWidget")
-    assert (outcome, entry["repo"]) == ("grounded", "widgets")
+    assert (outcome, entry["repo"]) == ("grounded", "repo")
     # The blog repository never grounds a name on the posts themselves.
     invented = _card(blog, "invented")
     assert _outcome(invented, "renderGadget")[0] == "ungrounded"
@@ -118,7 +118,7 @@ def test_configured_repos_ground_at_their_own_ref(
     result = pytester.runpytest("-rA", "--postgates-only=2")
     result.assert_outcomes(failed=1)
     card = _card(blog, "docs")
-    assert card["detail"]["repos"] == ["widgets", "handbook", blog.name]
+    assert card["detail"]["repos"] == ["repo", "handbook", "posts"]
     for token in ("sentenceCase", "guide/style.md"):
         outcome, entry = _outcome(card, token)
         assert (outcome, entry["repo"]) == ("external", "handbook")

@@ -177,8 +177,11 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
     return deps
 
 
-def repository_name(root: Path) -> str:
-    return root.name or "repository"
+# Scorecards name the repository that grounded a token. Folder names differ between
+# clones (a CI checkout, a worktree), so the two unnamed repositories get fixed names after
+# the settings that introduce them: the configured ``repo``, and the one holding the posts.
+PRIMARY_REPOSITORY = "repo"
+POSTS_REPOSITORY = "posts"
 
 
 def open_extra_repos(
@@ -207,7 +210,7 @@ def open_extra_repos(
     except GitError:
         return
     if holder.resolve() not in seen:
-        yield repository_name(holder), holder, resolve_commit(holder, "HEAD")
+        yield POSTS_REPOSITORY, holder, resolve_commit(holder, "HEAD")
 
 
 # ---------------------------------------------------------------------- post definitions

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.grounding import (
+    PRIMARY_REPOSITORY,
     Dependencies,
     NamedIndex,
     PostDefinitions,
@@ -26,7 +27,6 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     is_route_template,
     post_definitions,
-    repository_name,
 )
 from pytest_postgates.gates.base import (
     CannotJudge,
@@ -775,7 +775,7 @@ def judge(
 def _repos_for(post: Post, context: GateContext) -> Repos:
     evidence = context.evidence.for_post(post.path)
     index = context.evidence.index_for(post.path)
-    primary = NamedIndex(repository_name(index.root), index)
+    primary = NamedIndex(PRIMARY_REPOSITORY, index)
     extras = context.evidence.extra_indexes_for(post.path)
     deps = [(r.name, context.evidence.dependencies_for(r.index)) for r in (primary, *extras)]
     return Repos(
