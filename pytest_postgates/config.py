@@ -95,6 +95,8 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    # Gate 15: build-output prefix -> source prefix ({"dist/" = "src/lib/"}), in order.
+    source_map: tuple[tuple[str, str], ...] = ()
 
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
@@ -143,6 +145,7 @@ KEYS: dict[str, str] = {
     "hhem_model": "path",
     "hhem_threshold": "float",
     "repomap_budget": "int",
+    "source_map": "prefixes",
     "gates": "gates",
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
@@ -238,6 +241,16 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
                 )
             )
         return tuple(judges)
+    if kind == "prefixes":
+        # A TOML table, or "dist/=src/lib/, out/=src/" from an ini file or the environment.
+        if isinstance(value, str):
+            pairs = [item.split("=", 1) for item in value.replace(",", "\n").splitlines()]
+            value = {pair[0].strip(): pair[1].strip() for pair in pairs if len(pair) == 2}
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise fail('a table of prefixes such as {"dist/" = "src/lib/"}')
+        return tuple((str(k), str(v)) for k, v in value.items())
     if kind == "gates":
         if not isinstance(value, Mapping):
             raise fail("a table of gate names")
