@@ -195,9 +195,12 @@ class _JsTables:
         value = _field(declarator, "value")
         if name_node is None:
             return
+        spec = self.require_spec(value) if value is not None else None
+        head = _JS_CLI_MODULES.get(spec.split("/")[0]) if spec else None
+        if head and head not in table.cli_frameworks:
+            table.cli_frameworks.append(head)
         if name_node.type == "object_pattern" and value is not None:
             # const { a, b: c } = require("./x")
-            spec = self.require_spec(value)
             for item in name_node.named_children:
                 if item.type == "shorthand_property_identifier_pattern":
                     local = imported = self.text(item)
@@ -699,9 +702,10 @@ class _PyTables:
                 else:
                     continue
                 table.imports[local] = [module, imported]
-        elif kind == "expression_statement" and node.named_children:
-            expression = node.named_children[0]
-            if expression.type in ("assignment", "augmented_assignment"):
+        elif kind in ("expression_statement", "assignment", "augmented_assignment"):
+            # Grammar versions differ on whether an assignment is wrapped in a statement.
+            expression = node.named_children[0] if kind == "expression_statement" else node
+            if expression is not None and expression.type in ("assignment", "augmented_assignment"):
                 left = _field(expression, "left")
                 for name in self._targets(left):
                     table.locals.setdefault(name, "const")
@@ -751,9 +755,9 @@ class _PyTables:
                 continue
             if inner.type in ("function_definition", "class_definition"):
                 members.append(self.text(_field(inner, "name")))
-            elif inner.type == "expression_statement" and inner.named_children:
-                expression = inner.named_children[0]
-                if expression.type == "assignment":
+            elif inner.type in ("expression_statement", "assignment"):
+                expression = inner.named_children[0] if inner.type != "assignment" else inner
+                if expression is not None and expression.type == "assignment":
                     members.extend(self._targets(_field(expression, "left")))
         bases = _field(node, "superclasses")
         extends = [self.text(c) for c in bases.named_children] if bases is not None else []
