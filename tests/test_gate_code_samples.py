@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.config import SettingsError, apply
 from pytest_postgates.config import Settings as PlainSettings
+from pytest_postgates.config import SettingsError, apply
 from pytest_postgates.gates import BY_NAME, POSITION
 from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.scorecard import Scorecard
@@ -254,7 +254,9 @@ def commander_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tmp_path_factory.mktemp("commander"),
         {
             "package.json": json.dumps(manifest),
-            "lib/index.js": "module.exports = { run, Runner };\nfunction run() {}\nclass Runner {}\n",
+            "lib/index.js": (
+                "module.exports = { run, Runner };\nfunction run() {}\nclass Runner {}\n"
+            ),
             "lib/cli.js": (
                 'const { Command, Option } = require("commander");\n'
                 'const program = new Command("tool");\n'
@@ -267,7 +269,10 @@ def commander_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_commander_commands_and_flags(tmp_path: Path, commander_repo: Path) -> None:
-    code = "tool serve . --port 8080 --no-open --log-level debug --version\ntool serv\ntool serve --prot 1"
+    code = (
+        "tool serve . --port 8080 --no-open --log-level debug --version\n"
+        "tool serv\ntool serve --prot 1"
+    )
     card = _check(_sh(code), tmp_path, commander_repo)
     assert _names(card) == [("cli_command", "serv"), ("cli_flag", "--prot")]
     card = _check(_ts('const { run, walk } = require("tool");'), tmp_path, commander_repo)
@@ -334,7 +339,10 @@ def test_python_imports(tmp_path: Path, py_repo: Path) -> None:
 
 
 def test_argparse_and_click_definitions(tmp_path: Path, py_repo: Path) -> None:
-    code = "snake run --fast -v x\nsnake r --verbose\nsnake export-all --dry-run\nsnake walk\nsnake run --slow"
+    code = (
+        "snake run --fast -v x\nsnake r --verbose\nsnake export-all --dry-run\n"
+        "snake walk\nsnake run --slow"
+    )
     card = _check(_sh(code), tmp_path, py_repo)
     assert _names(card) == [("cli_command", "walk"), ("cli_flag", "--slow")]
 
