@@ -191,6 +191,8 @@ class _JsSample:
                 self.reexport(node)
             elif kind == "variable_declarator":
                 self.declarator(node)
+            elif kind == "assignment_expression":
+                self.assignment(node)
             elif kind == "member_expression":
                 self.member(node)
 
@@ -243,6 +245,32 @@ class _JsSample:
         binding = self.gate.check_export(module, name, self.line(node), self.line_text(node))
         if binding is not None:
             self.values[local] = _Value("export", module, name, binding)
+        else:
+            # Not exported (a violation) or not judged: its members cannot be judged either.
+            self.values[local] = _Value("unknown", origin=f"{name}, not a judged export")
+
+    def assignment(self, node: Any) -> None:
+        """``x = new X()`` and ``this.x = new X()``: the name holds an instance."""
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None or left.type not in ("identifier", "member_expression"):
+            return
+        key = _text(self.source, left)
+        inner = right
+        while inner.type in ("await_expression", "parenthesized_expression") and (
+            inner.named_children
+        ):
+            inner = inner.named_children[0]
+        if inner.type == "new_expression":
+            constructor = inner.child_by_field_name("constructor")
+            held = self.values.get(_text(self.source, constructor)) if constructor else None
+            if held is not None and held.kind == "export":
+                self.values[key] = _Value("instance", held.module, held.name, held.binding)
+                return
+            if held is not None and held.kind == "unknown":
+                self.values[key] = held
+                return
+        self.values.pop(key, None)
 
     def require(self, value: Any) -> str | None:
         node = value
@@ -304,6 +332,9 @@ class _JsSample:
             if held is not None and held.kind == "export":
                 self.values[local] = _Value("instance", held.module, held.name, held.binding)
                 return
+            if held is not None and held.kind == "unknown":
+                self.values[local] = held
+                return
             if constructor is not None and constructor.type == "member_expression":
                 target = self.values.get(
                     _text(self.source, constructor.child_by_field_name("object"))
@@ -334,7 +365,13 @@ class _JsSample:
     def member(self, node: Any) -> None:
         obj = node.child_by_field_name("object")
         prop = node.child_by_field_name("property")
-        if obj is None or prop is None or obj.type not in ("identifier", "this"):
+        if obj is None or prop is None:
+            return
+        if obj.type == "member_expression":
+            inner = obj.child_by_field_name("object")
+            if inner is None or inner.type != "this":
+                return
+        elif obj.type != "identifier":
             return
         held = self.values.get(_text(self.source, obj))
         if held is None or prop.type == "private_property_identifier":
