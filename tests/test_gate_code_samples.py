@@ -341,10 +341,15 @@ def test_python_imports(tmp_path: Path, py_repo: Path) -> None:
 def test_argparse_and_click_definitions(tmp_path: Path, py_repo: Path) -> None:
     code = (
         "snake run --fast -v x\nsnake r --verbose\nsnake export-all --dry-run\n"
-        "snake walk\nsnake run --slow"
+        "snake walk\nsnake run --slow\npython -m snake_kit run --fast\npython3 -m snake_kit wlk"
     )
     card = _check(_sh(code), tmp_path, py_repo)
-    assert _names(card) == [("cli_command", "walk"), ("cli_flag", "--slow")]
+    assert _names(card) == [
+        ("cli_command", "walk"),
+        ("cli_flag", "--slow"),
+        ("cli_command", "wlk"),
+    ]
+    assert card.detail["cli"]["frameworks"] == ["argparse", "click"]
 
 
 # ---------------------------------------------------------------------- properties

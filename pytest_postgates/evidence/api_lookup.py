@@ -103,6 +103,22 @@ class ApiLookup:
     source_map: tuple[tuple[str, str], ...] = ()
     read: list[str] = field(default_factory=list)  # source files the gate read, in order
     _layouts: tuple[tuple[str, str, str], ...] | None = None
+    # Answers shared by every post of a run (the tables do not change within it).
+    _names: dict[str, tuple[set[str] | Unknown, tuple[str, ...]]] = field(default_factory=dict)
+    _found: dict[tuple[str, str], tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
+
+    def for_post(self) -> ApiLookup:
+        """A view for one post: the shared answers, its own list of files read."""
+        view = ApiLookup(self.tables, self.files, self.manifest, self.source_map)
+        view._layouts = self.layouts()
+        view._names = self._names
+        view._found = self._found
+        return view
+
+    def _mark(self, paths: tuple[str, ...]) -> None:
+        for path in paths:
+            if path not in self.read:
+                self.read.append(path)
 
     # -------------------------------------------------------------- build -> source
     def layouts(self) -> tuple[tuple[str, str, str], ...]:
@@ -181,12 +197,21 @@ class ApiLookup:
     def export_names(self, path: str) -> set[str] | Unknown:
         """Every name ``path`` exports, through re-exports; Unknown when an ``export *``
         reaches outside the repository or the module is ``export =`` of an opaque value."""
-        names: set[str] = set()
-        unknown: list[str] = []
-        self._collect(path, names, unknown, set(), 0)
-        if unknown:
-            return Unknown("; ".join(dict.fromkeys(unknown)))
-        return names
+        cached = self._names.get(path)
+        if cached is None:
+            names: set[str] = set()
+            unknown: list[str] = []
+            before = list(self.read)
+            self.read = []
+            self._collect(path, names, unknown, set(), 0)
+            touched = tuple(self.read)
+            self.read = before
+            answer: set[str] | Unknown = (
+                Unknown("; ".join(dict.fromkeys(unknown))) if unknown else names
+            )
+            cached = self._names[path] = (answer, touched)
+        self._mark(cached[1])
+        return cached[0]
 
     def _collect(
         self, path: str, names: set[str], unknown: list[str], seen: set[str], depth: int
@@ -227,7 +252,15 @@ class ApiLookup:
 
     def find_export(self, path: str, name: str, depth: int = 0) -> Binding | Unknown | None:
         """Where ``name`` exported by ``path`` is declared; None when it is not exported."""
-        return self._find(path, name, set(), depth)
+        cached = self._found.get((path, name))
+        if cached is None:
+            before = list(self.read)
+            self.read = []
+            answer = self._find(path, name, set(), depth)
+            cached = self._found[(path, name)] = (answer, tuple(self.read))
+            self.read = before
+        self._mark(cached[1])
+        return cached[0]  # type: ignore[no-any-return]
 
     def _find(self, path: str, name: str, seen: set[str], depth: int) -> Binding | Unknown | None:
         if (path, name) in seen or depth > MAX_DEPTH:

@@ -859,23 +859,39 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
 
 
 _TABLES: dict[tuple[str, str], CodeTables] = {}
+_BY_INDEX: dict[tuple[str, str, str, int], CodeTables] = {}
 _LOCK = threading.Lock()
 
 
 def code_tables(index: RepoIndex, cache_dir: Path) -> CodeTables:
     """The tables of ``index``'s repository at its commit: from memory, from the cache
     folder, or built (by exactly one process, under a lock) and cached."""
+    by_index = (str(cache_dir), str(index.root), index.commit, len(index.text_paths))
+    with _LOCK:
+        known = _BY_INDEX.get(by_index)
+    if known is not None:
+        return known  # asked once per post: the key below costs a pass over every path
     parsers = load_parsers()
     if isinstance(parsers, str):
         return CodeTables(index.commit, available=False, reason=parsers)
     paths = source_paths(index)
+    # The extractor's own source is part of the key: a table built by other rules is stale.
+    extractor = Path(__file__).read_bytes()
     digest = hashlib.sha1(
-        "\0".join([grammar_version(), *paths]).encode("utf-8", "surrogateescape")
+        b"\0".join(
+            [
+                grammar_version().encode(),
+                extractor,
+                *(p.encode("utf-8", "surrogateescape") for p in paths),
+            ]
+        )
     ).hexdigest()[:12]
     name = f"codetables-v{TABLES_VERSION}-{index.commit}-{digest}"
     key = (str(cache_dir), name)
     with _LOCK:
         cached = _TABLES.get(key)
+        if cached is not None:
+            _BY_INDEX[by_index] = cached
     if cached is not None:
         return cached
     target = cache_dir / f"{name}.json"
@@ -893,6 +909,7 @@ def code_tables(index: RepoIndex, cache_dir: Path) -> CodeTables:
                 write_atomic(target, json.dumps(payload, sort_keys=True, ensure_ascii=False))
     with _LOCK:
         _TABLES[key] = result
+        _BY_INDEX[by_index] = result
     return result
 
 

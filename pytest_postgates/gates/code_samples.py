@@ -121,7 +121,18 @@ class _Report:
 
 
 def _close(name: str, candidates: Iterable[str]) -> list[str]:
-    pool = sorted({c for c in candidates if c and c != name and not c.startswith("_")})
+    # Only names of about the same length can be close; difflib over thousands is slow.
+    slack = max(2, len(name) // 3)
+    pool = sorted(
+        {
+            c
+            for c in candidates
+            if c and c != name and not c.startswith("_") and abs(len(c) - len(name)) <= slack
+        }
+        | {c for c in candidates if c and len(name) >= 3 and c.lower().startswith(name.lower()[:4])}
+    )
+    if len(pool) > 200:
+        pool = [c for c in pool if c[:1].lower() == name[:1].lower()]
     lower = name.lower()
     prefix = [c for c in pool if len(lower) >= 3 and c.lower().startswith(lower[:4])]
     spelled = difflib.get_close_matches(name, pool, n=3, cutoff=0.7)
@@ -160,6 +171,10 @@ class _JsSample:
         self.values: dict[str, _Value] = {}
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
+        if self.gate.package not in content and not any(
+            name.split(".")[-1] in content for name in self.values
+        ):
+            return  # neither imports the product nor uses a name bound to it
         parsers = self.gate.parsers
         source = content.encode("utf-8")
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
@@ -687,12 +702,17 @@ def _shell_commands(content: str) -> Iterator[tuple[int, str, list[str]]]:
 
 
 def _invocation(
-    words: list[str], package: str, bins: dict[str, str]
+    words: list[str], package: str, bins: dict[str, str], python_top: str | None = None
 ) -> tuple[str, list[str]] | None:
     """(bin name, arguments) when ``words`` run the product's CLI."""
     while words and (_ENV.match(words[0]) or words[0] in ("sudo", "time", "env")):
         words = words[1:]
     if not words:
+        return None
+    if python_top and len(words) >= 3 and re.fullmatch(r"python3?(?:\.\d+)?", words[0]):
+        # `python -m pkg ...` runs the package's __main__, the same CLI as its script.
+        if words[1] == "-m" and words[2] == python_top and bins:
+            return next(iter(bins)), words[3:]
         return None
     for runner in RUNNERS:
         if tuple(words[: len(runner)]) == runner:
@@ -777,7 +797,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if not isinstance(package, str) or not package:
         raise CannotJudge("ERROR", f"no package name: set 'package' (at {settings.ref})")
     tables = code_tables(index, context.evidence.cache_dir)
-    lookup = ApiLookup(tables, files, manifest, settings.source_map)
+    shared_key = ("code_samples.lookup", str(index.root), index.commit, settings.source_map)
+    shared = context.memo.get(shared_key)
+    if shared is None or shared.tables is not tables:
+        shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, settings.source_map)
+    lookup = shared.for_post()
     run = _Run(package, manifest, lookup, parsers, settings.ref)
     report = run.report
     sample = _JsSample(run, report)
@@ -796,11 +820,18 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     run.check_python(first + offset, text, python_top)
         elif kind == "shell" and bins:
             for offset, text, words in _shell_commands(fence.content):
-                found = _invocation(words, package, bins)
+                found = _invocation(words, package, bins, python_top)
                 if found is None:
                     continue
                 if cli is None:
-                    cli = _cli_table(lookup, bins, python is not None and not manifest)
+                    cli_key = (*shared_key, "cli")
+                    if cli_key not in context.memo:
+                        context.memo[cli_key] = _cli_table(
+                            shared, bins, python is not None and not manifest
+                        )
+                    cli = context.memo[cli_key]
+                    if isinstance(cli, CliTable):
+                        lookup.read.extend(p for p in cli.read if p not in lookup.read)
                 run.check_cli_line(first + offset, text, found[1], cli, found[0])
     detail = {
         "checked": report.checked,
@@ -817,8 +848,6 @@ def check(post: Post, context: GateContext) -> CheckResult:
             "entry": cli.entry,
             "frameworks": cli.frameworks,
             "read": cli.read,
-            "commands": len(cli.commands),
-            "options": len(cli.options),
         }
     findings = []
     for number, item in enumerate(report.violations):
@@ -874,12 +903,28 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision("FAIL" if findings else "PASS", summary, len(findings))
 
 
+def _rules_digest() -> str:
+    """A digest of the code that decides this gate's results (this module and the API
+    tables and lookup): a cached result from another version of the rules is not reused."""
+    import hashlib
+
+    from pytest_postgates.evidence import api_lookup, code_tables
+
+    digest = hashlib.sha1()
+    for module in (__file__, api_lookup.__file__, code_tables.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+_RULES = _rules_digest()
+
+
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     inputs = commit_inputs(post_path, context)
     if inputs is None:
         return None
     layout = ",".join(f"{b}={s}" for b, s in context.settings.source_map)
-    return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}|{layout}"
+    return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}"
 
 
 __all__ = ["GATE", "PYTHON_LANGS", "check", "decide"]
