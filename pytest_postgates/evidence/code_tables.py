@@ -13,10 +13,12 @@ parsers as :mod:`pytest_postgates.evidence.repomap`):
 * Python: top-level names (``__all__``, assignments, defs, classes, imports), star imports,
   a module ``__getattr__``, and argparse/click/typer commands and options.
 
-The tables are built once per commit and cached on disk next to the index (keyed by
-commit, table version, grammar version and the list of source files), so xdist workers
-and later runs load them instead of parsing again. Following chains across files (what a
-module exports after ``export *``, inherited members) is done on demand by
+The tables are cached on disk next to the index (keyed by commit, table version, the
+extractor's source, grammar version and the list of source files); each file is parsed
+the first time a sample reaches it and added to the cache file (merged under a lock), so
+xdist workers and later runs load what any of them parsed instead of parsing again.
+Following chains across files (what a module exports after ``export *``, inherited
+members) is done on demand by
 :mod:`pytest_postgates.evidence.api_lookup`.
 """
 
@@ -26,6 +28,7 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,12 +89,87 @@ class FileTable:
         return cls(**data)
 
 
+class LazyFiles(Mapping[str, FileTable]):
+    """The tables by path, each file parsed the first time it is asked for: a sample
+    reaches a fraction of a repository (609 of NeuroLink's 1,125 source files for the
+    whole blog), so parsing everything up front would be most of the gate's cold cost."""
+
+    def __init__(
+        self,
+        paths: Iterable[str],
+        parsed: dict[str, FileTable],
+        absent: set[str],
+        read: Callable[[str], FileTable | None] | None,
+    ) -> None:
+        self._paths = frozenset(p for p in paths if p not in absent)
+        self._parsed = parsed
+        self._absent = set(absent)
+        self._read = read
+        self._lock = threading.Lock()
+        self.fresh: set[str] = set()  # parsed in this process, not yet in the cache file
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._parsed or (path in self._paths and path not in self._absent)
+
+    def __getitem__(self, path: str) -> FileTable:
+        table = self._parsed.get(path)
+        if table is not None:
+            return table
+        if path not in self._paths or path in self._absent or self._read is None:
+            raise KeyError(path)
+        with self._lock:
+            table = self._parsed.get(path)
+            if table is None:
+                table = self._read(path)
+                if table is None:
+                    self._absent.add(path)
+                    self.fresh.add(path)
+                    raise KeyError(path)
+                self._parsed[path] = table
+                self.fresh.add(path)
+        return table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(p for p in self._paths | set(self._parsed) if p not in self._absent))
+
+    def __len__(self) -> int:
+        return len(self._paths | set(self._parsed))
+
+    def snapshot(self) -> tuple[dict[str, FileTable], set[str]]:
+        with self._lock:
+            return dict(self._parsed), set(self._absent)
+
+
 @dataclass
 class CodeTables:
     commit: str
     available: bool
     reason: str = ""
-    files: dict[str, FileTable] = field(default_factory=dict)
+    files: Mapping[str, FileTable] = field(default_factory=dict)
+    cache_file: Path | None = None
+
+    def save(self) -> None:
+        """Add the files parsed in this process to the cache file (merged under its lock
+        with what other processes added), so xdist workers and later runs reuse them."""
+        files = self.files
+        if self.cache_file is None or not isinstance(files, LazyFiles) or not files.fresh:
+            return
+        parsed, absent = files.snapshot()
+        with locked(self.cache_file.with_suffix(".lock")):
+            on_disk = _read_cache(self.cache_file)
+            if on_disk is not None:
+                more, more_absent = on_disk
+                for path, table in more.items():
+                    parsed.setdefault(path, table)
+                absent |= more_absent
+            payload = {
+                "version": TABLES_VERSION,
+                "commit": self.commit,
+                "files": {p: t.to_json() for p, t in parsed.items()},
+                "absent": sorted(absent),
+            }
+            write_atomic(self.cache_file, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+        files.fresh.clear()
 
 
 # ---------------------------------------------------------------------- JS / TS
@@ -895,25 +973,27 @@ def code_tables(index: RepoIndex, cache_dir: Path) -> CodeTables:
     if cached is not None:
         return cached
     target = cache_dir / f"{name}.json"
-    result = _load(target, index.commit)
-    if result is None:
-        with locked(cache_dir / f"{name}.lock"):
-            result = _load(target, index.commit)
-            if result is None:
-                result = build_tables(index, paths, parsers)
-                payload = {
-                    "version": TABLES_VERSION,
-                    "commit": index.commit,
-                    "files": {p: t.to_json() for p, t in result.files.items()},
-                }
-                write_atomic(target, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+    parsed, absent = _read_cache(target) or ({}, set())
+
+    def read(path: str) -> FileTable | None:
+        if _BUNDLE.search(path):
+            return None
+        text = index.file_text(path)
+        if text is None or len(text) > MAX_SOURCE_CHARS:
+            return None
+        return tables_for_source(path, text, parsers)
+
+    result = CodeTables(
+        index.commit, True, files=LazyFiles(paths, parsed, absent, read), cache_file=target
+    )
     with _LOCK:
-        _TABLES[key] = result
+        result = _TABLES.setdefault(key, result)
         _BY_INDEX[by_index] = result
     return result
 
 
 def build_tables(index: RepoIndex, paths: list[str], parsers: dict[str, Any]) -> CodeTables:
+    """Every file's table at once (benchmarks and tests; the gate parses lazily)."""
     files: dict[str, FileTable] = {}
     for path in paths:
         if _BUNDLE.search(path):
@@ -927,7 +1007,7 @@ def build_tables(index: RepoIndex, paths: list[str], parsers: dict[str, Any]) ->
     return CodeTables(index.commit, available=True, files=files)
 
 
-def _load(target: Path, commit: str) -> CodeTables | None:
+def _read_cache(target: Path) -> tuple[dict[str, FileTable], set[str]] | None:
     try:
         data = json.loads(target.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -936,6 +1016,7 @@ def _load(target: Path, commit: str) -> CodeTables | None:
         return None
     try:
         files = {path: FileTable.from_json(row) for path, row in data["files"].items()}
-    except (KeyError, TypeError, ValueError):
+        absent = {str(p) for p in data.get("absent", [])}
+    except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    return CodeTables(commit, available=True, files=files)
+    return files, absent

@@ -833,6 +833,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     if isinstance(cli, CliTable):
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)
                 run.check_cli_line(first + offset, text, found[1], cli, found[0])
+    tables.save()
     detail = {
         "checked": report.checked,
         "checked_by_kind": report.checked_by_kind,
@@ -869,11 +870,13 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
         top = path.split("/")[0] if not path.startswith("src/") else "/".join(path.split("/")[:2])
         table = lookup.cli(path)
         # A Python CLI's parts are the package's modules that import the framework.
-        extra = [
-            p
-            for p, t in lookup.tables.files.items()
-            if p.startswith(top + "/") and t.cli_frameworks and p not in table.read
-        ]
+        extra = []
+        for other in lookup.tables.files:
+            if not other.startswith(top + "/") or not other.endswith(".py") or other in table.read:
+                continue
+            found = lookup.tables.files.get(other)
+            if found is not None and found.cli_frameworks:
+                extra.append(other)
         for extra_path in extra:
             more = lookup.cli(extra_path)
             table.read.extend(more.read)
