@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -24,7 +25,8 @@ WITHOUT = "1,2,14,7,6,12,11,13"
 WITH = "1,2,14,15,7,6,12,11,13"
 
 
-def cold_run(posts: Path, repo: Path, ref: str, only: str) -> float:
+def cold_run(posts: Path, repo: Path, ref: str, only: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the pytest process and its children)."""
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
         blog = work / "blog"
@@ -36,9 +38,13 @@ def cold_run(posts: Path, repo: Path, ref: str, only: str) -> float:
             f"--postgates-only={only}", "--postgates-all", "-p", "no:cacheprovider",
             "-p", "no:randomly", "-q", "--tb=no",
         ]  # fmt: skip
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, cwd=work, env=env, capture_output=True, check=False)
-        return time.perf_counter() - start
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return wall, cpu
 
 
 def main() -> int:
