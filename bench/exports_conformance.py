@@ -168,7 +168,7 @@ def corpus(posts: Path, repo: Path | None, ref: str) -> None:
         violations: list[str] = []
         paths = sorted(posts.glob("*.md"))
         for path in paths:
-            card = gate.check(parse_post(path), context)
+            card = gate.GATE.evaluate(parse_post(path), context)
             judged += card.detail.get("judged", 0)
             for item in card.detail.get("resolved", []):
                 kinds[item["kind"]] = kinds.get(item["kind"], 0) + 1
