@@ -394,3 +394,43 @@ def test_source_map_setting(tmp_path: Path) -> None:
         apply(PlainSettings(), {"source_map": ["dist"]}, Path(), "t")
     parsed = apply(PlainSettings(), {"source_map": {"dist/": "src/lib/"}}, Path(), "t")
     assert parsed.source_map == (("dist/", "src/lib/"),)
+
+
+# ---------------------------------------------------------------------- through pytest
+
+
+@pytest.fixture
+def kit_project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(pytester.path / "xdg"))
+    for name, content in TS_FILES.items():
+        path = pytester.path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    front = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+    (posts / "2026-01-01-good.md").write_text(front + _ts('import { alpha } from "@acme/kit";'))
+    (posts / "2026-01-01-bad.md").write_text(front + _ts('import { KitSession } from "@acme/kit";'))
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "kit")
+    return pytester
+
+
+@pytest.mark.parametrize("workers", [None, "2"])
+def test_advisory_through_pytest_and_hard_when_configured(
+    kit_project: pytest.Pytester, workers: str | None
+) -> None:
+    xdist = ["-n", workers] if workers else []
+    result = kit_project.runpytest_subprocess("-rA", "--postgates-only=15", *xdist)
+    result.assert_outcomes(xpassed=1, xfailed=1)
+    kit_project.makepyprojecttoml("[tool.postgates.gates.code_samples]\nadvisory = false\n")
+    result = kit_project.runpytest_subprocess("-rA", "--postgates-only=15", *xdist)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*2026-01-01-bad.md:9: UNKNOWN_EXPORT KitSession*"])
+    # One tables file for the commit, shared by the workers through the cache folder.
+    tables = list((kit_project.path / "xdg").rglob("codetables-*.json"))
+    assert len(tables) == 1
+    assert "src/lib/index.ts" in json.loads(tables[0].read_text())["files"]

@@ -181,7 +181,7 @@ class _JsSample:
         self.source = source
         self.first = first_line
         self.lines = content.splitlines()
-        self.walk(tree.root_node)
+        self.walk(tree.root_node, getattr(tree, "language", None))
 
     def line(self, node: Any) -> int:
         return self.first + node.start_point[0]
@@ -190,14 +190,17 @@ class _JsSample:
         row = node.start_point[0]
         return self.lines[row] if row < len(self.lines) else ""
 
-    def walk(self, root: Any) -> None:
-        # Statements in source order, so a binding precedes its uses.
-        stack = [root]
-        order: list[Any] = []
-        while stack:
-            node = stack.pop()
-            order.append(node)
-            stack.extend(reversed(node.named_children))
+    def walk(self, root: Any, language: Any = None) -> None:
+        # The nodes the gate reads, in source order (a binding precedes its uses), found by
+        # a tree-sitter query in C; a Python walk where the query API is missing.
+        order = _query_nodes(root, language)
+        if order is None:
+            stack = [root]
+            order = []
+            while stack:
+                node = stack.pop()
+                order.append(node)
+                stack.extend(reversed(node.named_children))
         for node in order:
             kind = node.type
             if kind == "import_statement":
@@ -418,6 +421,29 @@ class _JsSample:
             self.gate.check_member(held, name, line, text)
         if beyond:
             self.report.skip(line, text, f"chain beyond one member after {used}")
+
+
+_QUERY_TEXT = (
+    "(import_statement) @n (export_statement) @n (variable_declarator) @n "
+    "(assignment_expression) @n (member_expression) @n"
+)
+_QUERIES: dict[int, Any] = {}
+
+
+def _query_nodes(root: Any, language: Any) -> list[Any] | None:
+    if language is None:
+        return None
+    try:
+        import tree_sitter
+
+        query = _QUERIES.get(id(language))
+        if query is None:
+            query = _QUERIES[id(language)] = tree_sitter.Query(language, _QUERY_TEXT)
+        captures = tree_sitter.QueryCursor(query).captures(root)
+    except Exception:  # an older binding without QueryCursor: walk in Python instead
+        return None
+    nodes = captures.get("n", []) if isinstance(captures, dict) else [n for n, _ in captures]
+    return sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
 
 
 # ---------------------------------------------------------------------- the run
