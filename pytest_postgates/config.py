@@ -40,6 +40,16 @@ class Judge:
     weight: float = 1.0
 
 
+@dataclass(frozen=True)
+class GroundingRepo:
+    """One more repository gate 2 grounds tokens against (``repos``): a token it holds is
+    ``external`` to the configured repository, with this name in the scorecard."""
+
+    name: str
+    path: Path
+    ref: str = "HEAD"
+
+
 class SettingsError(ValueError):
     """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
 
@@ -71,6 +81,8 @@ class Settings:
     required_front_matter: tuple[str, ...] = ("layout", "title", "date")
     audit_commands: tuple[str, ...] = ()
     flesch_floor: float | None = None
+    post_flesch_floor: float | None = None
+    max_hard_prose_share: float | None = None
     max_paragraph_sentences: int = 8
     lint_backend: str = "auto"
     markdownlint_cli: str | None = None  # command or path of markdownlint-cli
@@ -98,6 +110,7 @@ class Settings:
     symbol_grounding_threshold: float = 95.0
     # Gate 15: build-output prefix -> source prefix ({"dist/" = "src/lib/"}), in order.
     source_map: tuple[tuple[str, str], ...] = ()
+    repos: tuple[GroundingRepo, ...] = ()
     # Inline suppression: True (every gate), False (none) or the gate names it may silence.
     allow_suppression: bool | tuple[str, ...] = True
 
@@ -127,6 +140,8 @@ KEYS: dict[str, str] = {
     "required_front_matter": "strs",
     "audit_commands": "strs",
     "flesch_floor": "float",
+    "post_flesch_floor": "float",
+    "max_hard_prose_share": "float",
     "max_paragraph_sentences": "int",
     "lint_backend": "backend",
     "markdownlint_cli": "str",
@@ -150,6 +165,7 @@ KEYS: dict[str, str] = {
     "repomap_budget": "int",
     "source_map": "prefixes",
     "gates": "gates",
+    "repos": "repos",
     "allow_suppression": "suppression",
 }
 # Numeric keys with a range: (lowest, whether the lowest itself is allowed, highest or None).
@@ -283,6 +299,32 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         ):
             raise fail('a table of prefixes such as {"dist/" = "src/lib/"}')
         return tuple((str(k), str(v)) for k, v in value.items())
+    if kind == "repos":
+        if not isinstance(value, (list, tuple)):
+            raise fail("an array of tables [[tool.postgates.repos]] with name, path and ref")
+        repos = []
+        for entry in value:
+            if not isinstance(entry, Mapping):
+                raise fail("tables with name, path and (optionally) ref")
+            extra = set(entry) - {"name", "path", "ref"}
+            missing = {"name", "path"} - set(entry)
+            if extra or missing:
+                raise SettingsError(
+                    f"postgates repos entry {entry.get('name', '?')!r}: "
+                    + (f"unknown keys {sorted(extra)} " if extra else "")
+                    + (f"missing keys {sorted(missing)}" if missing else "")
+                )
+            repos.append(
+                GroundingRepo(
+                    name=_convert("repos.name", "str", entry["name"], base),
+                    path=_convert("repos.path", "path", entry["path"], base),
+                    ref=_convert("repos.ref", "str", entry.get("ref", "HEAD"), base),
+                )
+            )
+        names = [repo.name for repo in repos]
+        if len(set(names)) != len(names):
+            raise fail("repositories with distinct names")
+        return tuple(repos)
     if kind == "gates":
         if not isinstance(value, Mapping):
             raise fail("a table of gate names")
