@@ -108,6 +108,8 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    # Gate 15: build-output prefix -> source prefix ({"dist/" = "src/lib/"}), in order.
+    source_map: tuple[tuple[str, str], ...] = ()
     repos: tuple[GroundingRepo, ...] = ()
     # Inline suppression: True (every gate), False (none) or the gate names it may silence.
     allow_suppression: bool | tuple[str, ...] = True
@@ -161,6 +163,7 @@ KEYS: dict[str, str] = {
     "hhem_model": "path",
     "hhem_threshold": "float",
     "repomap_budget": "int",
+    "source_map": "prefixes",
     "gates": "gates",
     "repos": "repos",
     "allow_suppression": "suppression",
@@ -286,6 +289,16 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
                 )
             )
         return tuple(judges)
+    if kind == "prefixes":
+        # A TOML table, or "dist/=src/lib/, out/=src/" from an ini file or the environment.
+        if isinstance(value, str):
+            pairs = [item.split("=", 1) for item in value.replace(",", "\n").splitlines()]
+            value = {pair[0].strip(): pair[1].strip() for pair in pairs if len(pair) == 2}
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise fail('a table of prefixes such as {"dist/" = "src/lib/"}')
+        return tuple((str(k), str(v)) for k, v in value.items())
     if kind == "repos":
         if not isinstance(value, (list, tuple)):
             raise fail("an array of tables [[tool.postgates.repos]] with name, path and ref")
