@@ -69,6 +69,8 @@ class Settings:
     banned_phrases: tuple[str, ...] = ()
     body_line_floor: int | None = None
     required_front_matter: tuple[str, ...] = ("layout", "title", "date")
+    # None: required under a ``_posts`` folder only (see front_matter_required).
+    require_front_matter: bool | None = None
     audit_commands: tuple[str, ...] = ()
     flesch_floor: float | None = None
     max_paragraph_sentences: int = 8
@@ -102,6 +104,13 @@ class Settings:
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
 
+    def front_matter_required(self, path: Path) -> bool:
+        """Whether a file without front matter is a gate-1 finding: the setting where it is
+        given, else only for Jekyll posts (a ``_posts`` folder on the path)."""
+        if self.require_front_matter is not None:
+            return self.require_front_matter
+        return "_posts" in path.parts
+
 
 # key -> (kind); kinds drive parsing from TOML, ini strings and flags alike.
 KEYS: dict[str, str] = {
@@ -123,6 +132,7 @@ KEYS: dict[str, str] = {
     "banned_phrases": "strs",
     "body_line_floor": "int",
     "required_front_matter": "strs",
+    "require_front_matter": "bool",
     "audit_commands": "strs",
     "flesch_floor": "float",
     "max_paragraph_sentences": "int",

@@ -99,6 +99,9 @@ class Post:
     lines: list[str] = field(default_factory=list)
     front_matter: dict[str, Any] | None = None
     front_matter_text: str = ""
+    # "yaml", "toml" or "json"; None when the file has no front matter (then front_matter
+    # is an empty mapping: whether that is a problem is gate 1's call).
+    front_matter_format: str | None = None
     body_start_line: int = 1
     problems: list[InputProblem] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
@@ -368,7 +371,9 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
         post.problems.append(
             InputProblem(
                 "EMPTY_BODY",
-                "the post has no body after its front matter",
+                "the post has no body after its front matter"
+                if post.front_matter_format
+                else "the file has no content",
                 line=post.body_start_line,
             )
         )
@@ -391,13 +396,9 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
 def _split_front_matter(post: Post) -> None:
     lines = post.lines
     if not lines or not FRONT_MATTER_OPEN.fullmatch(lines[0]):
-        post.problems.append(
-            InputProblem(
-                "NO_FRONT_MATTER",
-                "no YAML front matter: a Jekyll post starts with a '---' line",
-                line=1,
-            )
-        )
+        # A docs page, a README: a post with empty front matter. Gate 1 reports it where
+        # front matter is required (require_front_matter); every other gate reads the body.
+        post.front_matter = {}
         return
     close = next((i for i in range(1, len(lines)) if FRONT_MATTER_CLOSE.fullmatch(lines[i])), None)
     if close is None:
@@ -443,6 +444,7 @@ def _split_front_matter(post: Post) -> None:
         )
         return
     post.front_matter = data
+    post.front_matter_format = "yaml"
 
 
 def _inline_code_spans(inline: Token, first_line: int) -> Iterator[CodeSpan]:

@@ -97,7 +97,6 @@ def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
     [
         (b"---\ntitle: [unclosed\n---\nbody\n", "FRONT_MATTER_YAML", True),
         (b"---\n- a list\n---\nbody\n", "FRONT_MATTER_TYPE", True),
-        (b"no front matter here\n", "NO_FRONT_MATTER", True),
         (b"---\ntitle: x\nbody without a closing line\n", "FRONT_MATTER_UNCLOSED", True),
         (b"---\ntitle: x\n---\n\n```python\nopen fence\n", "UNCLOSED_FENCE", True),
         (b"---\ntitle: x\n---\nbad \xff byte\n", "NOT_UTF8", True),
@@ -105,7 +104,7 @@ def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
         (b"---\ntitle: x\n---\n\n  \n", "EMPTY_BODY", True),
         (b"---\r\ntitle: x\r\n---\r\nbody\r\n", "CRLF", False),
         (b"\xef\xbb\xbf---\ntitle: x\n---\nbody\n", "BOM", False),
-        (b"", "NO_FRONT_MATTER", True),
+        (b"", "EMPTY_BODY", True),
     ],
 )
 def test_bad_input_is_recorded_not_raised(
@@ -118,6 +117,16 @@ def test_bad_input_is_recorded_not_raised(
     assert code in problems
     assert problems[code].fatal is fatal
     assert problems[code].message
+
+
+def test_no_front_matter_is_an_empty_front_matter_not_a_problem(tmp_path: Path) -> None:
+    path = tmp_path / "page.md"
+    path.write_bytes(b"# A docs page\n\nUses `pytest`.\n")
+    post = parse_post(path)
+    assert post.problems == []
+    assert (post.front_matter, post.front_matter_format, post.body_start_line) == ({}, None, 1)
+    assert [span.text for span in post.code_spans] == ["pytest"]
+    assert [span.line for span in post.code_spans] == [3]
 
 
 def test_yaml_error_reports_the_file_line(tmp_path: Path) -> None:
