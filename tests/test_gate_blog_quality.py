@@ -222,6 +222,39 @@ def test_a_docs_page_with_front_matter_still_has_it_checked(
     assert codes(card) == [(3, "FRONT_MATTER_DATE")]
 
 
+@pytest.mark.parametrize(
+    ("front", "line"),
+    [
+        ('+++\ntitle = "T"\nlayout = "post"\ndate = 2026-06-04T10:00:00Z\n+++\n', 4),
+        ('{\n  "title": "T",\n  "layout": "post",\n  "date": "2026-06-04"\n}\n', 4),
+    ],
+)
+def test_toml_and_json_front_matter_dates_are_checked(
+    front: str, line: int, tmp_path: Path, cache_dir: Path
+) -> None:
+    post = _bare(tmp_path, f"content/posts/{NAME}", front + BODY)
+    card = run(post, cache_dir)
+    assert codes(card) == [(line, "FRONT_MATTER_DATE")]
+    assert "2026-06-04 does not match the file name's 2026-06-03" in card.findings[0].message
+    fixed = _bare(tmp_path, f"content/posts/{NAME}", front.replace("06-04", "06-03") + BODY)
+    assert run(fixed, cache_dir).verdict == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("front", "line"),
+    [
+        ('+++\ntitle = "T"\nlayout = ""\ndate = 2026-06-03\ntags = [2026]\n+++\n', 3),
+        ('{\n  "title": "T",\n  "layout": "",\n  "date": "2026-06-03",\n  "tags": [2026]\n}\n', 3),
+    ],
+)
+def test_toml_and_json_front_matter_keys_and_lists_are_checked(
+    front: str, line: int, tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(_bare(tmp_path, f"content/posts/{NAME}", front + BODY), cache_dir)
+    assert codes(card) == [(line, "FRONT_MATTER_KEY"), (line + 2, "FRONT_MATTER_LIST")]
+    assert card.detail["front_matter"]["format"] in ("toml", "json")
+
+
 # ------------------------------------------------------------------------ body lines
 def test_the_default_floor_is_the_calibrated_one(tmp_path: Path, cache_dir: Path) -> None:
     assert blog_quality.DEFAULT_BODY_LINE_FLOOR == 200

@@ -145,8 +145,14 @@ def _type_name(value: object) -> str:
 
 
 def _key_line(post: Post, key: str) -> int:
-    """File line of a top-level front matter key (line 1 when it is absent)."""
-    pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
+    """File line of a top-level front matter key (line 1 when it is absent): ``key:`` in
+    YAML, ``key =`` in TOML, ``"key":`` (indented) in JSON."""
+    if post.front_matter_format == "toml":
+        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*=")
+    elif post.front_matter_format == "json":
+        pattern = re.compile(rf"^\s*\"{re.escape(key)}\"\s*:")
+    else:
+        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
     for number in range(2, post.body_start_line - 1):
         if pattern.match(post.lines[number - 1]):
             return number
