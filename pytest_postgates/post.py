@@ -663,12 +663,13 @@ def _check_alias_budget(text: str) -> None:
                 raise YAMLAliasBudgetError(open_nodes[-1][1])
 
 
-def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` through the fastest safe loader available, refusing documents
-    whose aliases expand beyond :data:`MAX_YAML_NODES` nodes."""
+def load_yaml(text: str, loader: type[Any] | None = None) -> Any:
+    """``yaml.safe_load`` through the fastest safe loader available (or ``loader``, a
+    SafeLoader subclass), refusing documents whose aliases expand beyond
+    :data:`MAX_YAML_NODES` nodes."""
     if "*" in text:  # no alias, no expansion: the common case costs one scan
         _check_alias_budget(text)
-    return yaml.load(text, Loader=_SAFE_LOADER)
+    return yaml.load(text, Loader=loader or _SAFE_LOADER)
 
 
 def read_front_matter(data: bytes) -> dict[str, Any] | None:
