@@ -75,7 +75,9 @@ def hook(arguments: Sequence[str]) -> int:
         return EXIT_OK
     import pytest
 
-    pytest_args = [*posts, "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE", *extra]
+    pytest_args = [*posts, "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE"]
+    # This module imported the plugin before pytest could rewrite its asserts: harmless.
+    pytest_args += ["-W", "ignore::pytest.PytestAssertRewriteWarning", *extra]
     if not args.online:
         pytest_args.append("--postgates-offline")
     code = pytest.main(pytest_args)
