@@ -167,3 +167,133 @@ def test_summary_counts_per_gate_and_links_failing_posts(tmp_path: Path) -> None
     assert ci.summary(["--scorecards", str(folder), "--output", str(output)]) == 0
     assert output.read_text().startswith("earlier step\n## postgates")
     assert ci.summary(["--scorecards", str(tmp_path / "none")]) == 2
+
+
+# ----------------------------------------------------------------- the GitHub Action
+ACTION = REPO / "action.yml"
+_EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
+
+
+def _action() -> dict[str, Any]:
+    data = yaml.safe_load(ACTION.read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_action_shape() -> None:
+    action = _action()
+    assert action["runs"]["using"] == "composite"
+    steps = action["runs"]["steps"]
+    uses = [step.get("uses", "") for step in steps]
+    assert uses[0].startswith("actions/setup-python@")
+    upload = next(step for step in steps if step.get("uses", "").startswith("github/codeql"))
+    assert upload["uses"] == "github/codeql-action/upload-sarif@v3"
+    assert upload["with"]["sarif_file"] == "${{ inputs.sarif-file }}"
+    assert "always()" in upload["if"]
+    ids = [step.get("id") for step in steps]
+    assert ids.index("install") < ids.index("gates") < ids.index("summary") < ids.index("verdict")
+    assert set(action["inputs"]) >= {"paths", "args", "offline", "sarif-file", "scorecards"}
+    for step in steps:
+        # Inputs are handed over in env, never spliced into a script (no injection).
+        assert "${{" not in step.get("run", ""), step
+        if "run" in step:
+            assert step["shell"] == "bash"
+    gates = next(step for step in steps if step.get("id") == "gates")
+    assert "--postgates-sarif=$POSTGATES_SARIF" in gates["run"]
+    summary = next(step for step in steps if step.get("id") == "summary")
+    assert summary["run"].startswith("postgates summary")
+
+
+def _evaluate(text: str, inputs: dict[str, str], outputs: dict[str, dict[str, str]]) -> str:
+    def value(match: re.Match[str]) -> str:
+        expression = match.group(1)
+        if expression.startswith("inputs."):
+            return inputs[expression[len("inputs.") :]]
+        if expression == "github.action_path":
+            return str(REPO)
+        found = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression)
+        if found:
+            return outputs.get(found.group(1), {}).get(found.group(2), "")
+        raise AssertionError(f"expression the test cannot evaluate: {expression}")
+
+    return _EXPRESSION.sub(value, text)
+
+
+def run_action_locally(repo: Path, given: dict[str, str]) -> dict[str, Any]:
+    """Run the action's bash steps in ``repo`` as a runner would: inputs from the defaults
+    and ``given``, step outputs through GITHUB_OUTPUT, the summary into
+    GITHUB_STEP_SUMMARY. The install step runs with ``--dry-run --no-deps`` (this venv
+    already has the package; a real install here would replace the editable one)."""
+    action = _action()
+    inputs = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    inputs.update(given)
+    outputs: dict[str, dict[str, str]] = {}
+    summary = repo / "step-summary.md"
+    codes: dict[str, int] = {}
+    bin_folder = str(Path(sys.executable).parent)
+    for step in action["runs"]["steps"]:
+        if "run" not in step:
+            continue
+        output_file = repo / f".output-{step['id']}"
+        output_file.write_text("")
+        env = {
+            **os.environ,
+            "PATH": bin_folder + os.pathsep + os.environ["PATH"],
+            "GITHUB_OUTPUT": str(output_file),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "GITHUB_REPOSITORY": "octo/blog",
+            "GITHUB_SHA": "0123abc",
+            "GITHUB_SERVER_URL": "https://github.com",
+            "PYTEST_ADDOPTS": "",
+        }
+        env.update({k: _evaluate(str(v), inputs, outputs) for k, v in step.get("env", {}).items()})
+        script = step["run"]
+        if step["id"] == "install":
+            script = script.replace(
+                "pip install", "pip install --dry-run --no-deps"
+            )
+        script = script.replace("python -m", f"{sys.executable} -m")
+        result = subprocess.run(
+            ["bash", "-e", "-o", "pipefail", "-c", script],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        codes[step["id"]] = result.returncode
+        if step["id"] != "verdict":
+            assert result.returncode == 0, (step["id"], result.stdout, result.stderr)
+        outputs[step["id"]] = dict(
+            line.split("=", 1) for line in output_file.read_text().splitlines() if "=" in line
+        )
+    return {"codes": codes, "outputs": outputs, "summary": summary.read_text(encoding="utf-8")}
+
+
+def test_action_steps_run_on_a_scratch_repository(tmp_path: Path) -> None:
+    repo = scratch_repo(
+        tmp_path / "blog",
+        {
+            "_posts/2026-01-01-good.md": GOOD,
+            "_posts/2026-01-01-brochure.md": BROCHURE,
+            "pyproject.toml": "[tool.postgates]\nbody_line_floor = 1\n",
+        },
+    )
+    ran = run_action_locally(
+        repo, {"offline": "true", "args": "--postgates-only=1,11,13 --postgates-all"}
+    )
+    assert ran["outputs"]["gates"]["exit-code"] == "1"
+    assert ran["codes"]["verdict"] == 1  # the job fails, after the upload and the summary
+    sarif = json.loads((repo / "postgates.sarif").read_text(encoding="utf-8"))
+    results = sarif["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} == {"narrative_opening"}
+    assert "| 11 | `narrative_opening` | hard | 1 | 1 | 0 | 0 |" in ran["summary"]
+    assert (
+        "- [`_posts/2026-01-01-brochure.md`](https://github.com/octo/blog/blob/0123abc/"
+        "_posts/2026-01-01-brochure.md): gate 11 `narrative_opening`"
+    ) in ran["summary"]
+    (repo / "_posts/2026-01-01-brochure.md").unlink()
+    (repo / ".postgates").rename(repo / "old-cards")
+    clean = run_action_locally(repo, {"offline": "true", "args": "--postgates-only=1,11,13"})
+    assert clean["outputs"]["gates"]["exit-code"] == "0"
+    assert clean["codes"]["verdict"] == 0
