@@ -68,7 +68,8 @@ def existing_bytes(path: Path) -> bytes | None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
+    # An unchanged file is left alone: a rerun of an unchanged corpus only reads. A path
+    # that is not a regular file is replaced (a planted link is replaced, never followed).
     existing = existing_bytes(path)
     if existing is not None and existing.decode("utf-8", "replace") == text:
         return

@@ -268,11 +268,13 @@ class PostgatesState:
     def set_selection(self, selected: Mapping[Path, Sequence[Gate]]) -> None:
         """The gates of each post left after -k/-m/--deselect (the plugin hands them over in
         collection order). Each batch a gate declares covers only the posts whose item of
-        that gate is selected: ``-k one-post`` lints and link-checks one post."""
-        # A refused file (symlink out of the tree, not a regular file, too large, an
-        # unprintable name) gets its own ERROR items and is read by no batch.
+        that gate is selected: ``-k one-post`` lints and link-checks one post.
+
+        Batches read only posts the parser would read: a refused file (a symlink out of the
+        tree, not a regular file, too large, an unprintable name) gets its own ERROR items
+        and is read by no batch, nor by the site model."""
         readable = {
-            post
+            post: None
             for post in self._posts
             if file_name_problem(post) is None and admission_problem(post, self.roots) is None
         }
@@ -284,7 +286,7 @@ class PostgatesState:
                 scopes.setdefault(name, []).append(path)
         batches = self.context.batches
         # The site model (internal links, reference posts) still sees every collected post.
-        batches.posts = tuple(post for post in self._posts if post in readable)
+        batches.posts = tuple(readable)
         batches.selected = {name: tuple(paths) for name, paths in scopes.items()}
 
     def header(self) -> str:

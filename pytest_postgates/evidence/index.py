@@ -105,6 +105,14 @@ class RepoIndex:
                     return path
         return None
 
+    def is_file(self, path: str) -> bool:
+        """Whether ``path`` is a tracked file at the commit (no pathspec magic)."""
+        return path in self._path_set
+
+    def is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a folder holding tracked files at the commit."""
+        return path.rstrip("/") in self._dirs
+
     def match_filename(self, name: str) -> str | None:
         """A tracked path whose last component is ``name`` (a glob: matches it), as
         ``git ls-files -- '*/NAME'`` would find."""

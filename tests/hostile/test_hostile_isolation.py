@@ -268,3 +268,18 @@ def test_repository_with_missing_blobs_indexes(tmp_path: Path) -> None:
     assert index.match_path("big.txt") == "big.txt"
     assert index.contains("load_posts")
     assert not index.contains("uniqueBigBlobWord")
+
+
+def test_an_index_that_cannot_be_cached_is_built_for_the_run(tmp_path: Path) -> None:
+    """A cache folder that cannot hold the index (here a file in its place, which fails
+    for root too) costs one warning, never the gates that need the index."""
+    from pytest_postgates.config import Settings
+    from pytest_postgates.evidence.cache import EvidenceCache
+
+    repo = tmp_path / "repo"
+    make_repo(repo)
+    (tmp_path / "not-a-folder").write_text("x")
+    cache = EvidenceCache(Settings(repo=repo), tmp_path / "not-a-folder")
+    with pytest.warns(UserWarning, match="cannot keep the repository index"):
+        index = cache.index_for(repo / "src" / "loader.py")
+    assert index.contains("load_posts")
