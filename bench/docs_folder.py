@@ -199,6 +199,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{verdicts['PASS']} PASS, {verdicts['FAIL']} FAIL, {verdicts['SKIP']} SKIP, "
             f"{verdicts['ERROR']} ERROR"
         )
+        totals = [
+            (cards[2]["detail"].get("total", 0), cards[2]["detail"].get("grounded", 0))
+            for cards in posts.values()
+            if 2 in cards and isinstance(cards[2].get("detail"), dict)
+        ]
+        claims = sum(total for total, _ in totals)
+        grounded = sum(count for _, count in totals)
+        with_claims = sum(1 for total, _ in totals if total)
+        print(
+            f"gate 2: {claims} backticked claims in {with_claims} files, {grounded} grounded "
+            f"({pct(grounded, claims)}); files without any claim pass with nothing to check"
+        )
         reasons = Counter(
             str(cards[2].get("summary", ""))[:100]
             for cards in posts.values()
