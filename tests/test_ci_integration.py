@@ -249,9 +249,7 @@ def run_action_locally(repo: Path, given: dict[str, str]) -> dict[str, Any]:
         env.update({k: _evaluate(str(v), inputs, outputs) for k, v in step.get("env", {}).items()})
         script = step["run"]
         if step["id"] == "install":
-            script = script.replace(
-                "pip install", "pip install --dry-run --no-deps"
-            )
+            script = script.replace("pip install", "pip install --dry-run --no-deps")
         script = script.replace("python -m", f"{sys.executable} -m")
         result = subprocess.run(
             ["bash", "-e", "-o", "pipefail", "-c", script],
