@@ -87,6 +87,16 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
     return re.compile(out)
 
 
+@dataclass(frozen=True)
+class GroundingRepo:
+    """One more repository gate 2 grounds tokens against (``repos``): a token it holds is
+    ``external`` to the configured repository, with this name in the scorecard."""
+
+    name: str
+    path: Path
+    ref: str = "HEAD"
+
+
 class SettingsError(ValueError):
     """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
 
@@ -120,6 +130,8 @@ class Settings:
     require_front_matter: bool | None = None
     audit_commands: tuple[str, ...] = ()
     flesch_floor: float | None = None
+    post_flesch_floor: float | None = None
+    max_hard_prose_share: float | None = None
     max_paragraph_sentences: int = 8
     lint_backend: str = "auto"
     markdownlint_cli: str | None = None  # command or path of markdownlint-cli
@@ -145,6 +157,7 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    repos: tuple[GroundingRepo, ...] = ()
     # Inline suppression: True (every gate), False (none) or the gate names it may silence.
     allow_suppression: bool | tuple[str, ...] = True
 
@@ -182,6 +195,8 @@ KEYS: dict[str, str] = {
     "require_front_matter": "bool",
     "audit_commands": "strs",
     "flesch_floor": "float",
+    "post_flesch_floor": "float",
+    "max_hard_prose_share": "float",
     "max_paragraph_sentences": "int",
     "lint_backend": "backend",
     "markdownlint_cli": "str",
@@ -204,6 +219,7 @@ KEYS: dict[str, str] = {
     "hhem_threshold": "float",
     "repomap_budget": "int",
     "gates": "gates",
+    "repos": "repos",
     "allow_suppression": "suppression",
 }
 # Numeric keys with a range: (lowest, whether the lowest itself is allowed, highest or None).
@@ -327,6 +343,32 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
                 )
             )
         return tuple(judges)
+    if kind == "repos":
+        if not isinstance(value, (list, tuple)):
+            raise fail("an array of tables [[tool.postgates.repos]] with name, path and ref")
+        repos = []
+        for entry in value:
+            if not isinstance(entry, Mapping):
+                raise fail("tables with name, path and (optionally) ref")
+            extra = set(entry) - {"name", "path", "ref"}
+            missing = {"name", "path"} - set(entry)
+            if extra or missing:
+                raise SettingsError(
+                    f"postgates repos entry {entry.get('name', '?')!r}: "
+                    + (f"unknown keys {sorted(extra)} " if extra else "")
+                    + (f"missing keys {sorted(missing)}" if missing else "")
+                )
+            repos.append(
+                GroundingRepo(
+                    name=_convert("repos.name", "str", entry["name"], base),
+                    path=_convert("repos.path", "path", entry["path"], base),
+                    ref=_convert("repos.ref", "str", entry.get("ref", "HEAD"), base),
+                )
+            )
+        names = [repo.name for repo in repos]
+        if len(set(names)) != len(names):
+            raise fail("repositories with distinct names")
+        return tuple(repos)
     if kind == "gates":
         if not isinstance(value, Mapping):
             raise fail("a table of gate names")
