@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,51 @@ class Judge:
     model: str
     api_key_env: str | None = None
     weight: float = 1.0
+
+
+_GLOB = re.compile(r"[*?\[]")
+
+
+def in_folder(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies under ``folder``, a ``paths`` entry: a folder, or a glob
+    (``docs/*``, ``content/**/posts``, ``site/*/docs/**/*.md``: ``**`` spans folders, ``*``
+    and ``?`` one name) that the file or one of its folders matches."""
+    if not _GLOB.search(str(folder)):
+        return path.is_relative_to(folder)
+    pattern = _glob_regex(folder.as_posix())
+    candidate = Path(os.path.abspath(path))
+    return any(pattern.fullmatch(p.as_posix()) for p in (candidate, *candidate.parents))
+
+
+@lru_cache(maxsize=64)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    out = ""
+    index = 0
+    while index < len(glob):
+        if glob.startswith("**/", index):
+            out += "(?:[^/]+/)*"
+            index += 3
+        elif glob.startswith("**", index):
+            out += ".*"
+            index += 2
+        elif glob[index] == "*":
+            out += "[^/]*"
+            index += 1
+        elif glob[index] == "?":
+            out += "[^/]"
+            index += 1
+        elif glob[index] == "[":
+            end = glob.find("]", index + 1)
+            if end < 0:
+                out += re.escape("[")
+                index += 1
+            else:
+                out += "[" + glob[index + 1 : end].replace("\\", "\\\\") + "]"
+                index = end + 1
+        else:
+            out += re.escape(glob[index])
+            index += 1
+    return re.compile(out)
 
 
 @dataclass(frozen=True)
@@ -79,6 +126,8 @@ class Settings:
     banned_phrases: tuple[str, ...] = ()
     body_line_floor: int | None = None
     required_front_matter: tuple[str, ...] = ("layout", "title", "date")
+    # None: required under a ``_posts`` folder only (see front_matter_required).
+    require_front_matter: bool | None = None
     audit_commands: tuple[str, ...] = ()
     flesch_floor: float | None = None
     post_flesch_floor: float | None = None
@@ -117,6 +166,13 @@ class Settings:
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
 
+    def front_matter_required(self, path: Path) -> bool:
+        """Whether a file without front matter is a gate-1 finding: the setting where it is
+        given, else only for Jekyll posts (a ``_posts`` folder on the path)."""
+        if self.require_front_matter is not None:
+            return self.require_front_matter
+        return "_posts" in path.parts
+
 
 # key -> (kind); kinds drive parsing from TOML, ini strings and flags alike.
 KEYS: dict[str, str] = {
@@ -138,6 +194,7 @@ KEYS: dict[str, str] = {
     "banned_phrases": "strs",
     "body_line_floor": "int",
     "required_front_matter": "strs",
+    "require_front_matter": "bool",
     "audit_commands": "strs",
     "flesch_floor": "float",
     "post_flesch_floor": "float",

@@ -238,7 +238,7 @@ class PostgatesState:
             parts = path.parts
         if "_posts" in parts[:-1]:
             return True
-        return any(path.is_relative_to(folder) for folder in self.settings.paths)
+        return any(settings_module.in_folder(path, folder) for folder in self.settings.paths)
 
     def register_post(self, path: Path) -> None:
         self._posts[path] = None
