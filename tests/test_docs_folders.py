@@ -73,7 +73,7 @@ HUGO_FRONTS = {
 }
 # MD022 (heading without a blank line after) on body line 1, MD012 (extra blank lines) on
 # 4 and 5, MD040 (fence without a language) on 6: file lines are those plus the front
-# matter. A level-2 heading: see test_rumdl_misses_a_toml_or_json_title_for_md025.
+# matter. A level-2 heading: see test_md025_reads_a_toml_or_json_title_as_markdownlint_does.
 LINT_BODY = "## Title\nText right under it.\n\n\n\n```\ncode\n```\n"
 
 
@@ -132,19 +132,15 @@ def test_markdownlint_cli_agrees_on_toml_and_json_front_matter(tmp_path: Path, k
     assert (6 + offset, "MD040") in pairs["cli"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="rumdl reads a front matter title from YAML only: markdownlint's default "
-    'front_matter_title ^\\s*"?title"?\\s*[:=] also matches TOML and JSON, so '
-    "markdownlint-cli reports MD025 for a '# Title' under one (lint.py's rumdl layer, "
-    "reported to its owner)",
-)
 @pytest.mark.parametrize("kind", ["toml", "json"])
-def test_rumdl_misses_a_toml_or_json_title_for_md025(tmp_path: Path, kind: str) -> None:
+def test_md025_reads_a_toml_or_json_title_as_markdownlint_does(tmp_path: Path, kind: str) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / ".markdownlint.json").write_text('{"default": true, "MD013": false}')
     path = tmp_path / "2026-06-03-hugo.md"
     path.write_text(HUGO_FRONTS[kind] + "# Title\n\nText.\n", encoding="utf-8")
+    # markdownlint's default front_matter_title, ^\s*"?title"?\s*[:=], matches TOML and JSON
+    # titles too, so a '# Title' under one is a second top-level heading (MD025 is computed
+    # with markdownlint's algorithm, not rumdl's YAML-only reading).
     batch = lint.lint_batch([path], "rumdl")
     found = {(v["line"], v["rule"]) for v in batch["files"][str(path.resolve())]["violations"]}
     assert (parse_post(path).body_start_line, "MD025") in found
