@@ -14,6 +14,7 @@ from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, markdownlint
 from pytest_postgates.post import parse_post
+from tests.test_gate_markdownlint import _markdownlint_cli as markdownlint_cli_command
 
 if TYPE_CHECKING:
     from tests.conftest import Blog
@@ -78,7 +79,9 @@ LINT_BODY = "## Title\nText right under it.\n\n\n\n```\ncode\n```\n"
 
 
 def _markdownlint_cli() -> str | None:
-    found = lint.find_markdownlint_cli([REPO / "bench" / ".work" / "node", REPO])
+    # The same lookup as gate 12's parity tests: POSTGATES_MARKDOWNLINT_CLI (which .ci/run
+    # sets after installing it with npm), the bench's and CI's install folders, then PATH.
+    found = markdownlint_cli_command()
     return found[0] if found else None
 
 
@@ -109,8 +112,8 @@ def test_gate_12_reports_file_lines_after_toml_and_json_front_matter(
 
 @pytest.mark.skipif(
     _markdownlint_cli() is None,
-    reason="markdownlint-cli not installed: python bench/markdownlint_parity.py installs it "
-    "into bench/.work/node (CI does)",
+    reason="markdownlint-cli not installed (set POSTGATES_MARKDOWNLINT_CLI; .ci/run installs "
+    "it with npm, python bench/markdownlint_parity.py into bench/.work/node)",
 )
 @pytest.mark.parametrize("kind", sorted(HUGO_FRONTS))
 def test_markdownlint_cli_agrees_on_toml_and_json_front_matter(tmp_path: Path, kind: str) -> None:
