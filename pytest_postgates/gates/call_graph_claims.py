@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.scan import Alternation, FunctionLabel, HeadThenTail, Scanner
 from pytest_postgates.scorecard import Finding, Scorecard
 
 if TYPE_CHECKING:
@@ -32,13 +33,26 @@ NOTE_FAIL = (
 )
 
 _I = re.IGNORECASE | re.ASCII
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+# Two patterns have ``.*`` between alternations, which backtracks quadratically on a long
+# line of the first alternation; they are scanned in linear time (pytest_postgates.scan).
+PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
     (
+        # The seeds' \b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)
+        # \b.*\bto|dispatches? (on|to))\b, with the ``.*`` alternative scanned once per line.
         "CALLS",
-        re.compile(
+        Alternation(
             r"\b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)\b.*\bto"
             r"|dispatches? (on|to))\b",
-            _I,
+            [
+                re.compile(
+                    r"\b(calls?|invokes?|is called by|delegates? to|dispatches? (on|to))\b", _I
+                ),
+                HeadThenTail(
+                    r"\broutes? (it|them|each|the)\b.*\bto\b",
+                    re.compile(r"\broutes? (it|them|each|the)\b", _I),
+                    re.compile(r".*\bto\b", _I),
+                ),
+            ],
         ),
     ),
     ("ORCHESTRATES", re.compile(r"\borchestrat(e|es|ing)\b", _I)),
@@ -90,9 +104,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "CALL_DIRECTION",
-        re.compile(
+        HeadThenTail(
             r"\b(under the hood|behind the scenes|internally)\b.*\b(calls?|invokes?|delegates?)\b",
-            _I,
+            re.compile(r"\b(under the hood|behind the scenes|internally)\b", _I),
+            re.compile(r".*\b(calls?|invokes?|delegates?)\b", _I),
         ),
     ),
 )
@@ -100,9 +115,9 @@ CODES = tuple(code for code, _ in PATTERNS)
 
 # The seeds' label signal is camelCase (JavaScript); ``(?<![A-Za-z0-9])`` plus ``_`` in the
 # name also catches snake_case calls such as ``parse_post()`` for Python repositories.
-_FN_LABEL = re.compile(
-    r"""[\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*)""", re.ASCII
-)
+# [\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*), ASCII, scanned in
+# linear time (as a regex, a line of ``(`` backtracked quadratically).
+_FN_LABEL = FunctionLabel()
 _CAMEL_NODE = re.compile(r"\b([a-z][a-zA-Z]{4,})\b\s*(?:-->|\{|\()", re.ASCII)
 _CAMEL = re.compile(r"[a-z][A-Z]")
 

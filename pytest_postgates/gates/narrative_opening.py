@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.repo import product_names_for
+from pytest_postgates.scan import Alternation, CodeSpanExact, Delimited, SchemeUrl, closed_by
 from pytest_postgates.scorecard import Finding, Scorecard
 
 if TYPE_CHECKING:
@@ -415,8 +416,21 @@ BUILTIN_BANNED_PHRASES: tuple[str, ...] = (
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 # A character-class body: ASCII hyphen (escaped) and the Unicode hyphens and dashes.
 _DASHES = r"\-\u2010\u2011\u2012\u2013\u2014"
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
-_URL = re.compile(r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+", re.I)
+# The code-span and URL patterns, scanned in linear time (pytest_postgates.scan): as
+# regexes, a line of backtick runs, of ``](`` or of ``a.a.a.`` took minutes.
+_CODE_SPAN = CodeSpanExact()  # (?<!`)(`+)(?!`).+?(?<!`)\1(?!`)
+_URL = Alternation(
+    r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+",
+    [
+        Delimited(r"\]\([^)\s]*\)", re.compile(r"\]\("), closed_by(")\\s", ")")),
+        Delimited(
+            r"<[a-z][a-z0-9+.-]*:[^>\s]*>",
+            re.compile(r"<[a-z][a-z0-9+.-]*+:", re.I),
+            closed_by(">\\s", ">", re.I),
+        ),
+        SchemeUrl(r"\b[a-z][a-z0-9+.-]*://\S+", r"\S+", re.I),
+    ],
+)
 
 
 def _phrase_source(phrase: str) -> str:
