@@ -95,6 +95,9 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
+    # that post: generous, far above the slowest gate on a real post (pytest_postgates.budget).
+    gate_timeout: float = 60.0
 
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
@@ -144,6 +147,7 @@ KEYS: dict[str, str] = {
     "hhem_threshold": "float",
     "repomap_budget": "int",
     "gates": "gates",
+    "gate_timeout": "seconds",
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
 
@@ -191,6 +195,11 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         if value not in ("auto", "rumdl", "markdownlint-cli"):
             raise fail('"auto", "rumdl" or "markdownlint-cli"')
         return value
+    if kind == "seconds":  # a positive, finite duration
+        number = _convert(key, "float", value, base)
+        if not (0 < number < float("inf")):
+            raise fail("a positive number of seconds")
+        return number
     if kind == "float":
         if isinstance(value, bool):
             raise fail("a number")

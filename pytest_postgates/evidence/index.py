@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pytest_postgates import budget
 from pytest_postgates.evidence.repo import GitError, git
 
 INDEX_VERSION = 3
@@ -424,9 +425,11 @@ def _load_array(path: Path) -> array:
 
 @contextlib.contextmanager
 def _locked(lock_path: Path) -> Iterator[None]:
-    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX."""
+    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX. The gate
+    budget is paused while waiting for and holding it: a lock is never abandoned half-way,
+    and the work done under one (an index build) is shared, not the current post's."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path, "a+b") as handle:
+    with budget.paused(), open(lock_path, "a+b") as handle:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows: no cross-process lock

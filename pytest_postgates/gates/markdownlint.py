@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates import lint
+from pytest_postgates.lint_isolation import isolating_get
 from pytest_postgates.scorecard import Finding, Scorecard
 
 if TYPE_CHECKING:
@@ -111,13 +112,15 @@ def check(post: Post, context: GateContext) -> Scorecard:
 
     spec = spec_for(GATE_ID)
     settings = context.settings
+    cli = getattr(settings, "markdownlint_cli", None)
     batch, entry = lint.batch_for(
         post.path,
         context.batches.posts,
-        context.batches.get,
+        # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
+        isolating_get(context.batches.get, context.batches.posts, settings.lint_backend, cli),
         settings.lint_backend,
         # A configured markdownlint-cli command (settings key proposed to the lead).
-        getattr(settings, "markdownlint_cli", None),
+        cli,
     )
     backend = batch.get("backend")
     version = batch.get("version")
