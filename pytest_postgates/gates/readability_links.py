@@ -116,7 +116,20 @@ _BOUNDARY = re.compile(
     r"(?<![.!?])[.!?]++[\"'\u201d\u2019)\]]*+"
     r"(?=\s+[\"'\u201c\u2018(\[*_]*[A-Z0-9" + CODE_MARK + r"]|\s*$)"
 )
-_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)$")
+_WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
+
+
+def _last_word(text: str) -> str | None:
+    """``re.search(r"([A-Za-z][A-Za-z.]*)$", text).group(1)``, read from the end: the regex
+    re-read a long run of letters from each of its letters when the text did not end in it.
+    """
+    end = len(text) - 1 if text.endswith("\n") else len(text)  # "$" also matches there
+    start = end
+    while start > 0 and text[start - 1] in _WORD_OR_DOT:
+        start -= 1
+    while start < end and text[start] == ".":
+        start += 1
+    return text[start:end] if start < end else None
 
 
 # =========================================================================== readability
@@ -149,10 +162,10 @@ def split_sentences(text: str) -> list[str]:
         if match.end() <= start:
             continue
         if match.group(0).startswith("."):
-            word = _LAST_WORD.search(text[start : match.start()])
+            word = _last_word(text[start : match.start()])
             if word:
-                token = word.group(1).lower().rstrip(".")
-                if token in _ABBREVIATIONS or (len(token) == 1 and word.group(1).isupper()):
+                token = word.lower().rstrip(".")
+                if token in _ABBREVIATIONS or (len(token) == 1 and word.isupper()):
                     continue
         sentence = text[start : match.end()].strip()
         if _has_word(sentence):

@@ -302,3 +302,34 @@ def matches(pattern: Any, text: str, groups: bool) -> list[Any]:
         else:
             found.append(match.span())
     return found
+
+
+class _LastWord:
+    """``_last_word`` wearing the regex API, for the shared equivalence and growth tests."""
+
+    pattern = r"([A-Za-z][A-Za-z.]*)$"
+
+    def finditer(self, text: str) -> list[Any]:
+        found = self.search(text)
+        return [] if found is None else [found]
+
+    def search(self, text: str) -> Any:
+        from pytest_postgates.scan import Found
+
+        word = readability_links._last_word(text)
+        if word is None:
+            return None
+        end = len(text) - 1 if text.endswith("\n") else len(text)
+        return Found(text, [(end - len(word), end), (end - len(word), end)])
+
+
+CASES = (
+    *CASES,
+    Case(
+        "gate 6 last word before a full stop",
+        _LastWord(),
+        re.compile(r"([A-Za-z][A-Za-z.]*)$"),
+        _repeat("A", ")"),
+        pieces=("A", "a", ".", " ", ")", "z", "1", "\n", "e.g"),
+    ),
+)
