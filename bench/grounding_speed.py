@@ -48,7 +48,7 @@ settings = Settings(repo=repo, lint_rule_prefix=prefix, lint_rules_dir=folder)
 context = GateContext.create(settings, cache)
 verdicts = {}
 for path in sorted(posts.glob("*.md")):
-    card = symbol_grounding.check(parse_post(path), context)
+    card = symbol_grounding.GATE.evaluate(parse_post(path), context)
     # Every ungrounded token, from the findings (the scorecard lists only the first 50).
     ungrounded = {
         f.message[1 : f.message.rindex("` (")] for f in card.findings if f.code == "UNGROUNDED"

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             errors += 1
             print(f"{path.name}: cannot parse: {post.fatal_problems[0].message}", file=sys.stderr)
             continue
-        card = narrative_opening.check(post, context)
+        card = narrative_opening.GATE.evaluate(post, context)
         if card.detail["entity_count"] == 0:
             no_entity.append(path.name)
         if card.detail["banned_phrase_count"]:

@@ -3,9 +3,10 @@
 Some checks are cheapest as one batch over the whole corpus: one linter process for all
 posts, one request per URL however many posts link to it, one run of an external audit
 script. pytest-mypy's model: the first process that needs a batch result computes it for
-every collected post under a file lock and writes it as JSON into the run's scratch folder;
-every other process (xdist workers included) reads that file. Outside pytest (unit tests,
-library use) a batch is computed once per :class:`RunBatches` in memory.
+the posts whose items of the gate are selected (a gate declares the batches it reads, and
+``-k one-post`` batches one post) under a file lock and writes it as JSON into the run's
+scratch folder; every other process (xdist workers included) reads that file. Outside
+pytest (unit tests, library use) a batch is computed once per :class:`RunBatches` in memory.
 """
 
 from __future__ import annotations
@@ -18,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_postgates import budget
-from pytest_postgates.evidence.index import _locked
-from pytest_postgates.scorecard import write_atomic
+from pytest_postgates.fileio import locked, write_atomic
 
 RUN_DIR_KEY = "postgates_run_dir"
 
@@ -30,7 +30,17 @@ class RunBatches:
     def __init__(self, run_dir: Path | None = None, posts: tuple[Path, ...] = ()) -> None:
         self.run_dir = run_dir
         self.posts = posts  # every collected post of the run, in collection order
+        # Declared batch -> the posts whose items of a gate declaring it are selected; None
+        # until the run's selection is known (library use: every post in ``posts``).
+        self.selected: dict[str, tuple[Path, ...]] | None = None
         self._memo: dict[str, Any] = {}
+
+    def posts_for(self, batch: str) -> tuple[Path, ...]:
+        """The posts a declared batch covers. A batch no gate declared is a bug in the gate
+        (its posts would not be scoped to the selection): KeyError."""
+        if self.selected is None:
+            return self.posts
+        return self.selected[batch]
 
     @classmethod
     def create_run_dir(cls) -> Path:
@@ -47,7 +57,7 @@ class RunBatches:
                 result = compute()
             else:
                 path = self.run_dir / f"{name}.json"
-                with _locked(self.run_dir / f"{name}.lock"):
+                with locked(self.run_dir / f"{name}.lock"):
                     if path.is_file():
                         result = json.loads(path.read_text(encoding="utf-8"))
                     else:

@@ -57,7 +57,7 @@ from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 
-from pytest_postgates.scorecard import write_atomic
+from pytest_postgates.fileio import write_atomic
 
 OK = "ok"
 DEAD = "dead"

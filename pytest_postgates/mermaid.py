@@ -69,7 +69,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from pytest_postgates.scorecard import write_atomic
+from pytest_postgates.fileio import write_atomic
 
 CACHE_SCHEMA = 1  # bump when a cached result's meaning or shape changes
 # Seconds one diagram may take. The slowest real diagram (60 lines, subgraphs) parses in

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_postgates.gates import GateSpec
+from pytest_postgates.gates.base import Gate
 from pytest_postgates.runner import ExpectationError, PostRun
 from pytest_postgates.scorecard import Scorecard, scorecard_path, write_json
+from pytest_postgates.session import STATE_KEY
 
 if TYPE_CHECKING:
-    from pytest_postgates.plugin import PostgatesState
+    from pytest_postgates.session import PostgatesState
 
 
 class PostgatesProblem(Exception):
@@ -64,8 +65,8 @@ class PostFile(pytest.File):
 
     def collect(self) -> Iterator[GateItem]:
         state = _state(self.config)
-        for spec in state.gates:
-            yield GateItem.from_parent(self, spec=spec)
+        for gate in state.gates:
+            yield GateItem.from_parent(self, gate=gate)
 
     def fixture_info(self, test: Any) -> Any:
         """The fixture closure of ``test`` for items of this post.
@@ -93,13 +94,13 @@ class PostFile(pytest.File):
 
 
 class GateItem(pytest.Function):
-    def __init__(self, *, spec: GateSpec, **kwargs: Any) -> None:
+    def __init__(self, *, gate: Gate, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.spec = spec
+        self.gate = gate
         self.card: Scorecard | None = None
-        settings = self.config.stash[_state_key()].settings
+        settings = self.config.stash[STATE_KEY].settings
         self.snapshot_mode = settings.snapshot
-        advisory = settings.is_advisory(spec.name, spec.advisory)
+        advisory = settings.is_advisory(gate.name, gate.advisory)
         self.add_marker(pytest.mark.postgates)
         self.add_marker(pytest.mark.advisory if advisory else pytest.mark.hard)
         if advisory and not self.snapshot_mode:
@@ -113,14 +114,14 @@ class GateItem(pytest.Function):
             )
 
     @classmethod
-    def from_parent(cls, parent: PostFile, *, spec: GateSpec) -> GateItem:  # type: ignore[override]
-        snapshot = parent.config.stash[_state_key()].settings.snapshot
+    def from_parent(cls, parent: PostFile, *, gate: Gate) -> GateItem:  # type: ignore[override]
+        snapshot = parent.config.stash[STATE_KEY].settings.snapshot
         test = _gate_snapshot_test if snapshot else _gate_test
         return super().from_parent(
             parent,
-            name=spec.name,
+            name=gate.name,
             callobj=test,
-            spec=spec,
+            gate=gate,
             fixtureinfo=parent.fixture_info(test),
         )
 
@@ -149,7 +150,7 @@ class GateItem(pytest.Function):
         return super()._repr_failure_py(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"{self.run.display}::{self.spec.name} (gate {self.spec.id})"
+        return self.path, 0, f"{self.run.display}::{self.gate.name} (gate {self.gate.id})"
 
     def runtest(self) -> None:
         if self.snapshot_mode:
@@ -160,7 +161,7 @@ class GateItem(pytest.Function):
     # ------------------------------------------------------------------ phases
     def setup(self) -> None:
         super().setup()
-        card = self.run.evaluate(self.spec)
+        card = self.run.evaluate(self.gate)
         self.card = card
         state = _state(self.config)
         write_json(
@@ -196,7 +197,7 @@ class GateItem(pytest.Function):
             if not matched:
                 raise ExpectationMismatch(
                     self,
-                    f"{self.run.display}: front matter expects {self.spec.name} to "
+                    f"{self.run.display}: front matter expects {self.gate.name} to "
                     f"{expectation.describe()}, but it gave {card.verdict} with "
                     f"{len(card.findings)} finding(s)\n" + self.render(card),
                 )
@@ -233,7 +234,7 @@ class GateItem(pytest.Function):
 
     def _expectation(self) -> Any:
         try:
-            return self.run.expectation(self.spec)
+            return self.run.expectation(self.gate)
         except ExpectationError as exc:
             raise GateErrored(self, f"{self.run.display}: {exc}") from None
 
@@ -274,11 +275,5 @@ class GateItem(pytest.Function):
 _FIXTURE_INFO = pytest.StashKey[dict]()
 
 
-def _state_key() -> Any:
-    from pytest_postgates.plugin import STATE_KEY
-
-    return STATE_KEY
-
-
 def _state(config: pytest.Config) -> PostgatesState:
-    return config.stash[_state_key()]
+    return config.stash[STATE_KEY]

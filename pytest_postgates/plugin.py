@@ -14,8 +14,11 @@ import pytest
 
 from pytest_postgates import config as settings_module
 from pytest_postgates.batch import RUN_DIR_KEY
+from pytest_postgates.gates import in_run_order
+from pytest_postgates.gates.base import Gate
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
-from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, is_markdown
+from pytest_postgates.post import is_markdown
+from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState
 
 __all__ = ["STATE_KEY"]
 
@@ -144,7 +147,15 @@ def pytest_collection_modifyitems(
 ) -> None:
     # After -k/-m/--deselect have run: a deselected gate is not a failure and must not
     # short-circuit anything, so each post learns which of its gates remain.
-    config.stash[STATE_KEY].set_selection(items)
+    selected: dict[PostFile, list[Gate]] = {}
+    for item in items:
+        if isinstance(item, GateItem) and isinstance(item.parent, PostFile):
+            selected.setdefault(item.parent, []).append(item.gate)
+    for post_file, gates in selected.items():
+        post_file.run.selected = in_run_order(gates)
+    config.stash[STATE_KEY].set_selection(
+        {post_file.path: gates for post_file, gates in selected.items()}
+    )
 
 
 @pytest.hookimpl(wrapper=True)

@@ -25,6 +25,13 @@ from markdown_it.token import Token
 # A post larger than this is refused rather than parsed: no blog post is this big, and the
 # regex gates should not be handed an accidental log dump.
 MAX_POST_BYTES = 16 * 1024 * 1024
+# Files that can be posts (pytest collection, xdist grouping by post).
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+def is_markdown(path: Path) -> bool:
+    return path.suffix.lower() in MARKDOWN_SUFFIXES
+
 
 FRONT_MATTER_OPEN = re.compile(r"---[ \t]*")
 FRONT_MATTER_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")

@@ -14,33 +14,18 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pytest_postgates import __version__
-from pytest_postgates.gates import CATALOGUE
+from pytest_postgates.gates import GATES, POSITION
 
 Records = Mapping[str, Mapping[int, Mapping[str, Any]]]  # post -> gate id -> record
 
 INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_ORDER = {spec.id: index for index, spec in enumerate(CATALOGUE)}
-_DESCRIPTIONS = {
-    "blog_quality": "Front matter, body length, placeholders and mermaid diagrams are valid.",
-    "symbol_grounding": "Inline code in prose names real repository symbols, files and rules.",
-    "import_specifiers": "Code samples import the real package and exported subpaths.",
-    "numerical_claims": "Every number with a unit in prose is cited.",
-    "readability_links": "Paragraphs are readable and every link resolves.",
-    "markdownlint": "The post passes markdownlint under the blog's configuration.",
-    "narrative_opening": "The opening names a real tool; no corporate-brochure phrases.",
-    "tone_fit": "An LLM judge finds the post matches its assigned tone.",
-    "multi_llm_rubric": "A panel of LLM judges scores the post on seven axes.",
-    "hhem": "No paragraph reads as a hallucination against the repository slice.",
-    "claim_review": "A judge reviews each code claim against the repository slice.",
-    "call_graph_claims": "Few unverified call-graph claims (X calls Y, function-flow diagrams).",
-}
 
 
 def _failing(records: Records) -> Iterator[tuple[str, Mapping[str, Any]]]:
     """(post, record) of every gate that did not pass, in post and run order."""
     for post in sorted(records):
-        for gate_id in sorted(records[post], key=lambda g: _ORDER.get(g, 99)):
+        for gate_id in sorted(records[post], key=lambda g: POSITION.get(g, 99)):
             record = records[post][gate_id]
             if record["verdict"] in ("FAIL", "ERROR"):
                 yield post, record
@@ -61,13 +46,13 @@ def sarif(records: Records) -> dict[str, Any]:
     name, for GitHub code scanning and other SARIF consumers."""
     rules = [
         {
-            "id": spec.name,
-            "name": "".join(part.title() for part in spec.name.split("_")),
-            "shortDescription": {"text": _DESCRIPTIONS.get(spec.name, spec.name)},
-            "defaultConfiguration": {"level": "warning" if spec.advisory else "error"},
-            "properties": {"gate": spec.id},
+            "id": gate.name,
+            "name": "".join(part.title() for part in gate.name.split("_")),
+            "shortDescription": {"text": gate.description},
+            "defaultConfiguration": {"level": "warning" if gate.advisory else "error"},
+            "properties": {"gate": gate.id},
         }
-        for spec in CATALOGUE
+        for gate in GATES
     ]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
@@ -178,10 +163,10 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
     rates, and every failing post's findings with line numbers. No external resources."""
     esc = html.escape
     gate_ids = sorted(
-        {g for gates in records.values() for g in gates}, key=lambda g: _ORDER.get(g, 99)
+        {g for gates in records.values() for g in gates}, key=lambda g: POSITION.get(g, 99)
     )
-    names = {spec.id: spec.name for spec in CATALOGUE}
-    advisory = {spec.id: spec.advisory for spec in CATALOGUE}
+    names = {gate.id: gate.name for gate in GATES}
+    advisory = {gate.id: gate.advisory for gate in GATES}
     head = "".join(f'<th class="gate">{esc(names.get(g, str(g)))} ({g})</th>' for g in gate_ids)
     rows = []
     for post in sorted(records):

@@ -19,7 +19,8 @@ from typing import Any
 
 from pytest_postgates import __version__
 from pytest_postgates.config import Settings
-from pytest_postgates.scorecard import Finding, Scorecard, write_atomic
+from pytest_postgates.fileio import write_atomic
+from pytest_postgates.scorecard import Finding, Scorecard
 
 
 def settings_fingerprint(settings: Settings) -> str:

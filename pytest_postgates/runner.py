@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_postgates import budget, suppression
-from pytest_postgates.gates import GateContext, GateSpec
+from pytest_postgates.gates import BY_NAME, GATES
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import InputProblem, Post, parse_post, read_front_matter
 from pytest_postgates.scorecard import Finding, Scorecard
 
@@ -48,13 +49,13 @@ class PostRun:
         display: str,
         stem: str,
         context: GateContext,
-        selected: Sequence[GateSpec] = (),
+        selected: Sequence[Gate] = (),
     ) -> None:
         self.path = path
         self.display = display  # path relative to the rootdir, used in output and files
         self.stem = stem
         self.context = context
-        self.selected: list[GateSpec] = list(selected)
+        self.selected: list[Gate] = list(selected)
         self.cards: dict[int, Scorecard] = {}
         self.short_circuited_at: int | None = None
         self._parse_overrun: str | None = None  # what overran when the parse did
@@ -82,16 +83,14 @@ class PostRun:
 
     @cached_property
     def suppressions(self) -> suppression.Suppressions:
-        from pytest_postgates.gates import CATALOGUE
-
-        names = {spec.name: spec.name for spec in CATALOGUE}
-        names.update({str(spec.id): spec.name for spec in CATALOGUE})
+        names = {gate.name: gate.name for gate in GATES}
+        names.update({str(gate.id): gate.name for gate in GATES})
         return suppression.parse(self.post, names)
 
-    def is_advisory(self, spec: GateSpec) -> bool:
+    def is_advisory(self, spec: Gate) -> bool:
         return self.context.settings.is_advisory(spec.name, spec.advisory)
 
-    def evaluate(self, spec: GateSpec) -> Scorecard:
+    def evaluate(self, spec: Gate) -> Scorecard:
         """The scorecard of ``spec`` for this post, computed at most once."""
         card = self.cards.get(spec.id)
         if card is None:
@@ -99,7 +98,7 @@ class PostRun:
             self.cards[spec.id] = card
         return card
 
-    def _evaluate(self, spec: GateSpec) -> Scorecard:
+    def _evaluate(self, spec: Gate) -> Scorecard:
         advisory = self.is_advisory(spec)
         blocker = None if self.context.settings.run_all else self._blocking_gate(spec)
         if blocker is not None:
@@ -120,7 +119,7 @@ class PostRun:
             self.context.results.store(key, card)
         return replace(card, advisory=advisory)
 
-    def _budgeted(self, spec: GateSpec) -> Scorecard:
+    def _budgeted(self, spec: Gate) -> Scorecard:
         """The gate's scorecard, or an ERROR when it (with the post's parse, the first time)
         overran ``gate_timeout`` on this post."""
         seconds = self.context.settings.gate_timeout
@@ -138,19 +137,19 @@ class PostRun:
                 return self._overrun(spec, self._parse_overrun, seconds)
             return self._overrun(spec, f"gate {spec.name} on {self.display}", seconds)
 
-    def _overrun(self, spec: GateSpec, what: str, seconds: float) -> Scorecard:
+    def _overrun(self, spec: Gate, what: str, seconds: float) -> Scorecard:
         message = f"{what} took longer than gate_timeout ({seconds:g} s); stopped"
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
 
-    def _cache_key(self, spec: GateSpec) -> str | None:
+    def _cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:
             return None
         inputs = spec.cache_inputs(self.path, self.context)
         return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
 
-    def _blocking_gate(self, spec: GateSpec) -> int | None:
+    def _blocking_gate(self, spec: Gate) -> int | None:
         """The first selected hard gate before ``spec`` that failed or errored, if any.
 
         Gates deselected with -k/-m are not in ``selected`` and never block anything.
@@ -166,7 +165,7 @@ class PostRun:
                 return earlier.id
         return None
 
-    def _input_error(self, spec: GateSpec, post: Post) -> Scorecard:
+    def _input_error(self, spec: Gate, post: Post) -> Scorecard:
         problems = post.fatal_problems
         message = "; ".join(problem.message for problem in problems)
         detail = {"error": message, "input_problems": [_problem_dict(p) for p in post.problems]}
@@ -175,23 +174,32 @@ class PostRun:
             "ERROR", detail, findings, summary=f"cannot check {self.display}: {message}"
         )
 
-    def _run_check(self, spec: GateSpec, post: Post) -> Scorecard:
-        assert spec.check is not None
+    def _run_check(self, gate: Gate, post: Post) -> Scorecard:
+        """The gate's lifecycle: check, set suppressed findings aside, decide."""
         try:
-            card = spec.check(post, self.context)
+            try:
+                result = gate.check(post, self.context)
+            except CannotJudge as exc:
+                card = gate.cannot_judge(exc)
+            else:
+                kept, suppressed = suppression.split(result.findings, self.suppressions, gate.name)
+                if suppressed:
+                    detail = dict(result.detail)
+                    detail["suppressed"] = suppression.as_detail(suppressed)
+                    result = CheckResult(kept, detail, result.facts)
+                card = gate.decided(result, self.context.settings, suppressed=bool(suppressed))
         except Exception as exc:  # a bug in a gate must not stop the corpus
-            message = f"internal error in gate {spec.name}: {type(exc).__name__}: {exc}"
+            message = f"internal error in gate {gate.name}: {type(exc).__name__}: {exc}"
             return replace(
-                spec.card("ERROR", {"error": message}, summary=message),
+                gate.card("ERROR", {"error": message}, summary=message),
                 trace=traceback.format_exc(),
             )
-        card = suppression.apply(card, self.suppressions, spec.rescore)
         defects = post.defects + self.suppressions.problems
         if defects:
             card = _with_defects(card, defects)
         return card
 
-    def expectation(self, spec: GateSpec) -> Expectation | None:
+    def expectation(self, spec: Gate) -> Expectation | None:
         """The expected outcome the post declares for ``spec``, if any."""
         block = self.front_matter.get(EXPECT_KEY)
         if block is None:
@@ -201,7 +209,7 @@ class PostRun:
                 f"front matter '{EXPECT_KEY}: expect:' must be a mapping of gate names"
             )
         expect = block.get("expect", {})
-        unknown = set(expect) - {s.name for s in self.selected} - _known_gate_names()
+        unknown = set(expect) - {s.name for s in self.selected} - set(BY_NAME)
         if unknown:
             raise ExpectationError(
                 f"front matter '{EXPECT_KEY}: expect:' names unknown gate(s): "
@@ -227,12 +235,6 @@ class PostRun:
                 f"front matter expectation for {spec.name}: findings must be an integer"
             )
         return Expectation(str(value["verdict"]).upper(), findings)
-
-
-def _known_gate_names() -> set[str]:
-    from pytest_postgates.gates import CATALOGUE
-
-    return {spec.name for spec in CATALOGUE}
 
 
 def _problem_dict(problem: Any) -> dict[str, Any]:

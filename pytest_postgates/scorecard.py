@@ -8,17 +8,17 @@ the scorecards folder.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
-import signal
-import tempfile
-import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from pytest_postgates.fileio import write_atomic
+
+__all__ = ["write_atomic"]  # re-exported: scorecards are written through it
 
 Verdict = Literal["PASS", "FAIL", "SKIP", "ERROR"]
 VERDICTS: tuple[Verdict, ...] = ("PASS", "FAIL", "SKIP", "ERROR")
@@ -88,33 +88,6 @@ def _inside(folder: Path, filename: str) -> Path:
     return folder / filename
 
 
-def _file_mode() -> int:
-    # mkstemp creates 0600 files; a scorecard should have the mode any new file gets.
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-FILE_MODE = _file_mode()
-
-
-@contextlib.contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Hold SIGINT/SIGTERM for the few system calls of one small write, so that Ctrl-C
-    lands after it (the run still stops) and never between creating the temporary file
-    and either renaming or removing it."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(
-        signal, "pthread_sigmask"
-    ):
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 def write_json(path: Path, data: Mapping[str, Any]) -> None:
     """Write ``data`` as an indented JSON file, unless the file already holds exactly it.
 
@@ -127,30 +100,6 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
     except (OSError, ValueError):
         pass
     write_atomic(path, dumps(data))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    try:
-        # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with _interrupts_deferred():
-        _write_atomic(path, text)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.chmod(temporary, FILE_MODE)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def overall_report(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,23 +22,14 @@ from pytest_postgates import config as settings_module
 from pytest_postgates import reports
 from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
+from pytest_postgates.evidence.cache import default_cache_dir
 from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
-from pytest_postgates.gates import (
-    BY_ID,
-    CATALOGUE,
-    GateContext,
-    GateSpec,
-    default_cache_dir,
-    implemented,
-)
-from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, write_atomic
+from pytest_postgates.fileio import write_atomic
+from pytest_postgates.gates import BY_ID, GATES, POSITION
+from pytest_postgates.gates.base import Gate, GateContext
+from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report
 
 STATE_KEY = pytest.StashKey["PostgatesState"]()
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-
-
-def is_markdown(path: Path) -> bool:
-    return path.suffix.lower() in MARKDOWN_SUFFIXES
 
 
 def changed_files(folder: Path, ref: str) -> frozenset[Path]:
@@ -103,9 +95,9 @@ class PostgatesState:
         self.context = GateContext.create(
             settings, cache_dir, RunBatches(run_dir), cache_results=cache_dir is not None
         )
-        unknown_gates = sorted(set(settings.advisory_overrides) - {spec.name for spec in CATALOGUE})
+        unknown_gates = sorted(set(settings.advisory_overrides) - {gate.name for gate in GATES})
         if unknown_gates:
-            names = ", ".join(spec.name for spec in CATALOGUE)
+            names = ", ".join(gate.name for gate in GATES)
             raise SettingsError(
                 f"[tool.postgates.gates] names no gate: {', '.join(unknown_gates)}; "
                 f"gates are {names}"
@@ -114,12 +106,12 @@ class PostgatesState:
         if only is not None:
             unknown = sorted(only - set(BY_ID))
             if unknown:
-                known = ", ".join(str(spec.id) for spec in CATALOGUE)
+                known = ", ".join(str(gate.id) for gate in GATES)
                 raise SettingsError(
                     f"--postgates-only: no gate with id {unknown}; gate ids are {known}"
                 )
-        self.gates: tuple[GateSpec, ...] = tuple(
-            spec for spec in implemented() if only is None or spec.id in only
+        self.gates: tuple[Gate, ...] = tuple(
+            gate for gate in GATES if only is None or gate.id in only
         )
         self._posts: dict[Path, None] = {}
         self.changed = (
@@ -175,18 +167,18 @@ class PostgatesState:
             return f"{path.stem}~{digest}"
         return path.stem
 
-    def set_selection(self, items: list[pytest.Item]) -> None:
-        from pytest_postgates.nodes import GateItem, PostFile
-
-        selected: dict[PostFile, list[GateSpec]] = {}
-        for item in items:
-            if isinstance(item, GateItem) and isinstance(item.parent, PostFile):
-                selected.setdefault(item.parent, []).append(item.spec)
-        order = {spec.id: index for index, spec in enumerate(CATALOGUE)}
-        for post_file, specs in selected.items():
-            post_file.run.selected = sorted(specs, key=lambda spec: order[spec.id])
-        # Batches (one linter run, one request per URL) cover every collected post.
-        self.context.batches.posts = tuple(self._posts)
+    def set_selection(self, selected: Mapping[Path, Sequence[Gate]]) -> None:
+        """The gates of each post left after -k/-m/--deselect (the plugin hands them over in
+        collection order). Each batch a gate declares covers only the posts whose item of
+        that gate is selected: ``-k one-post`` lints and link-checks one post."""
+        scopes: dict[str, list[Path]] = {name: [] for gate in self.gates for name in gate.batches}
+        for path, gates in selected.items():
+            for name in dict.fromkeys(name for gate in gates for name in gate.batches):
+                scopes.setdefault(name, []).append(path)
+        batches = self.context.batches
+        # The site model (internal links, reference posts) still sees every collected post.
+        batches.posts = tuple(self._posts)
+        batches.selected = {name: tuple(paths) for name, paths in scopes.items()}
 
     def header(self) -> str:
         gates = ", ".join(f"{spec.id} {spec.name}" for spec in self.gates) or "none"
@@ -275,4 +267,4 @@ def describe_record(record: dict[str, Any]) -> str:
 
 
 def _run_position(gate_id: int) -> int:
-    return next(index for index, spec in enumerate(CATALOGUE) if spec.id == gate_id)
+    return POSITION[gate_id]

@@ -5,19 +5,20 @@
     <!-- postgates-disable-file symbol_grounding,markdownlint -->
 
 Gates are named by test name or id. A suppressed finding never vanishes: it moves to the
-scorecard's ``suppressed`` list, and the verdict is recomputed from what is left. A
+scorecard's ``suppressed`` list, and the gate's ``decide`` sets the verdict from what is
+left (the runner does this the same way for every gate). A
 directive naming no gate is itself a problem of the post. Directives inside code are text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from pytest_postgates.post import InputProblem, Post
 from pytest_postgates.scan import TerminatedBeforeStop
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 # ``<!--\s*postgates-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->``, scanned
 # in linear time (as a regex, a line of unclosed directives took minutes).
@@ -90,28 +91,17 @@ def parse(post: Post, gate_names: Mapping[str, str]) -> Suppressions:
     return found
 
 
-Rescore = Callable[[Scorecard, list[Finding]], Scorecard]
+def split(
+    findings: list[Finding], suppressions: Suppressions, gate: str
+) -> tuple[list[Finding], list[Finding]]:
+    """(kept, suppressed) findings of gate ``gate``."""
+    kept: list[Finding] = []
+    suppressed: list[Finding] = []
+    for finding in findings:
+        (suppressed if suppressions.covers(gate, finding.line) else kept).append(finding)
+    return kept, suppressed
 
 
-def default_rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
-    """For gates that fail when any finding remains: passing once none is left."""
-    if card.verdict == "FAIL" and not kept:
-        return replace(card, verdict="PASS", summary=f"{card.summary} (all findings suppressed)")
-    return card
-
-
-def apply(card: Scorecard, suppressions: Suppressions, rescore: Rescore | None) -> Scorecard:
-    """Move the suppressed findings of ``card`` aside and recompute its verdict."""
-    if card.verdict not in ("PASS", "FAIL"):
-        return card
-    kept, suppressed = [], []
-    for finding in card.findings:
-        (suppressed if suppressions.covers(card.name, finding.line) else kept).append(finding)
-    if not suppressed:
-        return card
-    detail = dict(card.detail)
-    detail["suppressed"] = [
-        {"line": f.line, "code": f.code, "message": f.message} for f in suppressed
-    ]
-    card = replace(card, detail=detail, findings=kept)
-    return (rescore or default_rescore)(card, kept)
+def as_detail(suppressed: list[Finding]) -> list[dict[str, object]]:
+    """The scorecard's ``suppressed`` list."""
+    return [{"line": f.line, "code": f.code, "message": f.message} for f in suppressed]

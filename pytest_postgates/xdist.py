@@ -20,11 +20,12 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import WorkerController
 
-from pytest_postgates.session import MARKDOWN_SUFFIXES
+from pytest_postgates.gates import GATES
+from pytest_postgates.post import MARKDOWN_SUFFIXES
 
-# Items a worker should still have queued before it is sent another post: a post has up
-# to 12 gate items, and the round trip through a busy controller takes several of them.
-MIN_QUEUED_ITEMS = 16
+# Items a worker should still have queued before it is sent another post: a post has one
+# item per gate, and the round trip through a busy controller takes several of them.
+MIN_QUEUED_ITEMS = len(GATES) + 4
 
 
 class PostScopeScheduling(LoadScopeScheduling):

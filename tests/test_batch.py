@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
@@ -48,3 +49,80 @@ def test_the_plugin_removes_its_run_dir(pytester: pytest.Pytester) -> None:
     seen = next(Path(tempfile.gettempdir()).glob("postgates-run-*.seen"))
     assert not Path(seen.read_text()).exists()
     seen.unlink()
+
+
+# ---------------------------------------------------------------- batches follow -k
+SPY_CONFTEST = """
+import json
+from pathlib import Path
+
+from pytest_postgates import lint
+from pytest_postgates.gates import blog_quality, readability_links
+
+SEEN = {}
+SPIED = ((lint, "lint_batch"), (blog_quality, "_parse_corpus"), (readability_links, "_corpus_urls"))
+ORIGINALS = {}
+
+
+def _spy(name, original):
+    def spy(posts, *args, **kwargs):
+        SEEN.setdefault(name, []).append(sorted(Path(p).name for p in posts))
+        return original(posts, *args, **kwargs)
+
+    return spy
+
+
+def pytest_configure(config):
+    for module, name in SPIED:
+        ORIGINALS[name] = getattr(module, name)
+        setattr(module, name, _spy(name, ORIGINALS[name]))
+
+
+def pytest_unconfigure(config):
+    for module, name in SPIED:
+        setattr(module, name, ORIGINALS[name])
+    Path("batches.json").write_text(json.dumps(SEEN))
+"""
+
+PAGE = (
+    "This post shows how pytest runs a Python plugin over Markdown files.\n\n"
+    "```mermaid\nflowchart LR\n  A --> B{n}\n```\n\n"
+    "See [the docs](http://127.0.0.1:9/{n}) for more.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("selection", "expected"),
+    [
+        ((), ["2026-01-01-a.md", "2026-01-02-b.md", "2026-01-03-c.md"]),
+        (("-k", "2026-01-02-b"), ["2026-01-02-b.md"]),
+        (("-k", "2026-01-02-b or markdownlint"), None),
+    ],
+    ids=["all-posts", "one-post", "one-post-plus-gate-12-everywhere"],
+)
+def test_batches_cover_only_the_selected_posts(
+    blog, selection: tuple[str, ...], expected: list[str] | None
+) -> None:
+    """``-k`` on one post lints, mermaid-parses and link-prefetches that post only: each
+    batch a gate declares covers the posts whose item of that gate is selected."""
+    for n, name in enumerate(("2026-01-01-a.md", "2026-01-02-b.md", "2026-01-03-c.md")):
+        blog.post(name, PAGE.replace("{n}", str(n)))
+    blog.pyproject('lint_backend = "rumdl"\nbody_line_floor = 1\n')
+    blog.pytester.makeconftest(SPY_CONFTEST)
+    blog.pytester.runpytest_subprocess(
+        "--postgates-only=1,6,12", "--postgates-all", "_posts", *selection
+    )
+    seen = json.loads((blog.path / "batches.json").read_text())
+    everything = ["2026-01-01-a.md", "2026-01-02-b.md", "2026-01-03-c.md"]
+    if expected is None:  # gate 12 selected for every post, gates 1 and 6 for one
+        assert seen == {
+            "lint_batch": [everything],
+            "_parse_corpus": [["2026-01-02-b.md"]],
+            "_corpus_urls": [["2026-01-02-b.md"]],
+        }
+    else:
+        assert seen == {
+            "lint_batch": [expected],
+            "_parse_corpus": [expected],
+            "_corpus_urls": [expected],
+        }

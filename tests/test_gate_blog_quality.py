@@ -13,7 +13,7 @@ import pytest
 
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext, blog_quality, spec_for
+from pytest_postgates.gates import GateContext, blog_quality
 from pytest_postgates.mermaid import MermaidEngineError
 from pytest_postgates.post import Post, parse_post
 from pytest_postgates.runner import PostRun
@@ -42,7 +42,7 @@ def write(folder: Path, front: str, body: str = BODY, name: str = NAME) -> Post:
 def run(post: Post, cache_dir: Path, **settings: Any) -> Scorecard:
     settings.setdefault("body_line_floor", 1)
     context = GateContext.create(Settings(**settings), cache_dir)
-    return blog_quality.check(post, context)
+    return blog_quality.GATE.evaluate(post, context)
 
 
 def codes(card: Scorecard) -> list[tuple[int | None, str]]:
@@ -291,8 +291,8 @@ def test_an_unclosed_mermaid_fence_is_an_input_error_of_the_post(
         tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n```mermaid\nflowchart LR\n"
     ).path
     context = GateContext.create(Settings(body_line_floor=1), cache_dir)
-    spec = spec_for(1)
-    card = PostRun(post_path, post_path.name, post_path.stem, context, [spec]).evaluate(spec)
+    gate = blog_quality.GATE
+    card = PostRun(post_path, post_path.name, post_path.stem, context, [gate]).evaluate(gate)
     assert card.verdict == "ERROR"
     assert [finding.code for finding in card.findings] == ["UNCLOSED_FENCE"]
     assert "never closed" in card.summary
@@ -337,7 +337,7 @@ def test_mermaid_blocks_of_the_whole_run_are_parsed_in_one_batch(
     ]
     batches = RunBatches(posts=tuple(post.path for post in posts))
     context = GateContext.create(Settings(body_line_floor=1), cache_dir, batches)
-    verdicts = [blog_quality.check(post, context).verdict for post in posts]
+    verdicts = [blog_quality.GATE.evaluate(post, context).verdict for post in posts]
     assert verdicts == ["PASS", "PASS", "FAIL"]
     assert len(calls) == 1  # one batch for the run
     assert len(calls[0]) == 3
@@ -392,7 +392,7 @@ def test_audit_lines_count_only_for_the_post_they_name(tmp_path: Path, cache_dir
     context = GateContext.create(
         Settings(body_line_floor=1, audit_commands=(command,)), cache_dir, batches
     )
-    cards = [blog_quality.check(post, context) for post in posts]
+    cards = [blog_quality.GATE.evaluate(post, context) for post in posts]
 
     mine = cards[0]
     assert mine.verdict == "FAIL"
@@ -427,7 +427,7 @@ def test_audit_runs_once_per_run_across_processes(tmp_path: Path, cache_dir: Pat
     settings = Settings(body_line_floor=1, audit_commands=(command,))
     for post in posts:
         context = GateContext.create(settings, cache_dir, RunBatches(run_dir, paths))
-        blog_quality.check(post, context)
+        blog_quality.GATE.evaluate(post, context)
     assert log.read_text().splitlines() == ["run"]
 
 

@@ -140,7 +140,7 @@ def _body_with(claims: int, flows: int) -> str:
 def test_score_is_claims_plus_three_per_flow_and_threshold_is_inclusive(
     claims: int, flows: int, score: int, verdict: str, tmp_path: Path
 ) -> None:
-    card = gate.check(make_post(_body_with(claims, flows), tmp_path), context())
+    card = gate.GATE.evaluate(make_post(_body_with(claims, flows), tmp_path), context())
     assert card.detail["claim_score"] == score
     assert card.detail["claim_count"] == claims
     assert card.detail["mermaid_function_flows"] == flows
@@ -150,12 +150,12 @@ def test_score_is_claims_plus_three_per_flow_and_threshold_is_inclusive(
 
 def test_threshold_comes_from_settings(tmp_path: Path) -> None:
     post = make_post(_body_with(3, 0), tmp_path)
-    assert gate.check(post, context(call_graph_threshold=2)).verdict == "FAIL"
-    assert gate.check(post, context(call_graph_threshold=3)).verdict == "PASS"
+    assert gate.GATE.evaluate(post, context(call_graph_threshold=2)).verdict == "FAIL"
+    assert gate.GATE.evaluate(post, context(call_graph_threshold=3)).verdict == "PASS"
 
 
 def test_detail_has_the_seeds_keys(tmp_path: Path) -> None:
-    card = gate.check(make_post("The runner calls the gate.\n", tmp_path), context())
+    card = gate.GATE.evaluate(make_post("The runner calls the gate.\n", tmp_path), context())
     assert set(card.detail) == {
         "threshold",
         "claim_score",
@@ -224,7 +224,7 @@ def test_one_line_can_match_several_codes(tmp_path: Path) -> None:
 
 def test_mermaid_findings_carry_the_block_line(tmp_path: Path) -> None:
     post = make_post("Text.\n\n```mermaid\n" + FUNCTION_FLOW + "```\n", tmp_path)
-    card = gate.check(post, context())
+    card = gate.GATE.evaluate(post, context())
     assert card.detail["mermaid_blocks"][0]["line"] == 8
     assert [(f.line, f.code) for f in card.findings] == [(8, "MERMAID_FUNCTION_FLOW")]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pytest_postgates.config import Judge
-from pytest_postgates.evidence.repomap import post_slice
+from pytest_postgates.config import Judge, Settings
 from pytest_postgates.gates import claim_review, hhem
+from pytest_postgates.gates.base import CheckResult
 from pytest_postgates.judges import NO_JUDGE_SUMMARY
 from pytest_postgates.judges.prose import paragraphs, plain, sentences
 from pytest_postgates.scorecard import Finding, Scorecard
@@ -102,7 +102,7 @@ def test_sentences_do_not_split_inside_code_spans(tmp_path: Path) -> None:
 
 
 def test_claim_review_skips_without_judges(tmp_path: Path) -> None:
-    card = claim_review.check(make_post(CLAIMS_BODY, tmp_path), context())
+    card = claim_review.GATE.evaluate(make_post(CLAIMS_BODY, tmp_path), context())
     assert card.verdict == "SKIP" and card.summary == NO_JUDGE_SUMMARY
 
 
@@ -139,7 +139,7 @@ def _review(tmp_path: Path, repo: Path, server: ChatServer, body: str = REVIEW_B
     ctx = repo_context(
         repo, tmp_path / "cache", judges=(judge(server),), scorecards=tmp_path / "sc"
     )
-    return claim_review.check(post, ctx)
+    return claim_review.GATE.evaluate(post, ctx)
 
 
 @needs_grammars
@@ -208,19 +208,28 @@ def test_claim_review_second_run_is_cached(server: ChatServer, tmp_path: Path, r
 
 def test_claim_review_without_a_repository_is_an_error(server: ChatServer, tmp_path: Path) -> None:
     ctx = context(judges=(judge(server),), scorecards=tmp_path / "sc")
-    card = claim_review.check(make_post(REVIEW_BODY, tmp_path), ctx)
+    card = claim_review.GATE.evaluate(make_post(REVIEW_BODY, tmp_path), ctx)
     assert card.verdict == "ERROR" and "repository" in card.summary
     assert server.hits == []
 
 
-def test_rescore_after_suppression() -> None:
-    card = Scorecard(10, "claim_review", True, "FAIL", summary="s")
-    kept = [Finding(10, "UNVERIFIABLE", "m")]
-    assert claim_review.rescore(card, kept).verdict == "PASS"
-    assert claim_review.rescore(card, [Finding(6, "CONTRADICTED", "m")]).verdict == "FAIL"
-    hhem_card = Scorecard(9, "hhem", True, "FAIL", summary="s")
-    assert hhem.rescore(hhem_card, []).verdict == "PASS"
-    assert hhem.rescore(hhem_card, [Finding(3, "HHEM_LOW", "m")]).verdict == "FAIL"
+def test_decide_after_suppression() -> None:
+    """What is left decides: a claim review fails only on a contradicted claim, HHEM only
+    on a flagged paragraph."""
+    counts = {"supported": 1, "contradicted": 1, "unverifiable": 1, "invalid": 0, "error": 0}
+    detail = {"counts": counts, "claims_found": 3, "claims_reviewed": 3}
+    settings = Settings()
+    kept = CheckResult([Finding(10, "UNVERIFIABLE", "m")], detail)
+    assert claim_review.decide(kept, settings).verdict == "PASS"
+    contradicted = CheckResult([Finding(6, "CONTRADICTED", "m")], detail)
+    assert claim_review.decide(contradicted, settings).verdict == "FAIL"
+    rows = {"threshold": 0.5, "paragraphs": [{"line": 3, "score": 0.1}]}
+    assert hhem.decide(CheckResult([], rows), settings).verdict == "PASS"
+    flagged = hhem.decide(CheckResult([Finding(3, "HHEM_LOW", "m")], rows), settings)
+    assert (flagged.verdict, flagged.summary) == (
+        "FAIL",
+        "1 of 1 paragraph(s) below 0.5 (lowest 0.1)",
+    )
 
 
 # ---------------------------------------------------------------------- HHEM
@@ -236,7 +245,7 @@ def test_hhem_skips_without_transformers(
 ) -> None:
     monkeypatch.setitem(sys.modules, "transformers", None)
     monkeypatch.setitem(sys.modules, "torch", None)
-    card = hhem.check(make_post("Some prose.\n", tmp_path), context())
+    card = hhem.GATE.evaluate(make_post("Some prose.\n", tmp_path), context())
     assert card.verdict == "SKIP"
     assert card.summary.startswith("transformers and torch not installed: pip install")
     assert "pytest-postgates[hhem]" in card.summary
@@ -291,7 +300,7 @@ def test_hhem_never_downloads_and_skips_when_the_model_is_not_cached(
         raise OSError("We couldn't connect to 'https://huggingface.co' (offline mode)")
 
     calls = _fake_stack(monkeypatch, missing)
-    card = hhem.check(make_post("Some prose.\n", tmp_path), context())
+    card = hhem.GATE.evaluate(make_post("Some prose.\n", tmp_path), context())
     assert card.verdict == "SKIP"
     assert card.summary.startswith(
         "HHEM-2.1-Open is not available in the Hugging Face cache (OSError)"
@@ -313,7 +322,9 @@ def test_hhem_model_folder_must_exist(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_scorers: None
 ) -> None:
     _fake_stack(monkeypatch, lambda: FakeModel({}))
-    card = hhem.check(make_post("Prose.\n", tmp_path), context(hhem_model=tmp_path / "absent"))
+    card = hhem.GATE.evaluate(
+        make_post("Prose.\n", tmp_path), context(hhem_model=tmp_path / "absent")
+    )
     assert card.verdict == "SKIP" and card.summary.startswith("hhem_model folder 'absent'")
 
 
@@ -338,7 +349,7 @@ def test_hhem_flags_paragraphs_below_the_threshold_with_a_loaded_model(
     model_dir.mkdir()
     calls = _fake_stack(monkeypatch, lambda: model)
     ctx = repo_context(repo, tmp_path / "cache", hhem_model=model_dir)
-    card = hhem.check(make_post(HHEM_BODY, tmp_path), ctx)
+    card = hhem.GATE.evaluate(make_post(HHEM_BODY, tmp_path), ctx)
     assert calls[0]["source"] == str(model_dir) and model.evaluated
     assert card.verdict == "FAIL"
     assert card.detail["paragraphs"] == [
@@ -363,10 +374,10 @@ def test_hhem_premise_is_the_slice_and_hypotheses_are_plain_paragraphs(
     monkeypatch.setattr(hhem, "load_scorer", lambda settings: scorer)
     post = make_post(HHEM_BODY, tmp_path)
     ctx = repo_context(repo, tmp_path / "cache")
-    card = hhem.check(post, ctx)
+    card = hhem.GATE.evaluate(post, ctx)
     assert card.verdict == "PASS" and card.findings == []
     (pairs,) = seen
-    premise = post_slice(post, ctx).text
+    premise = ctx.repo_slice(post).text
     assert "export class Router" in premise
     assert [p for p, _ in pairs] == [premise] * 3
     assert [h for _, h in pairs] == [
@@ -382,7 +393,7 @@ def test_hhem_threshold_is_configurable(
 ) -> None:
     monkeypatch.setattr(hhem, "load_scorer", lambda settings: lambda pairs: [0.3] * len(pairs))
     ctx = repo_context(repo, tmp_path / "cache", hhem_threshold=0.5)
-    card = hhem.check(make_post(HHEM_BODY, tmp_path), ctx)
+    card = hhem.GATE.evaluate(make_post(HHEM_BODY, tmp_path), ctx)
     assert card.verdict == "FAIL" and len(card.findings) == 3
     assert card.summary == "3 of 3 paragraph(s) below 0.5 (lowest 0.3)"
 

@@ -31,7 +31,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _check(body: str, tmp_path: Path, repo: Path, **settings: object):
-    return gate.check(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache", **settings))
+    return gate.GATE.evaluate(
+        make_post(body, tmp_path), repo_context(repo, tmp_path / "cache", **settings)
+    )
 
 
 def test_the_seed_incident_three_imports_of_a_package_that_does_not_exist(

@@ -158,7 +158,7 @@ def write_post(
 
 def run_gate(path: Path, posts: tuple[Path, ...] = (), **settings: Any) -> Any:
     context = GateContext.create(Settings(**settings), batches=RunBatches(posts=posts))
-    return gate.check(parse_post(path), context)
+    return gate.GATE.evaluate(parse_post(path), context)
 
 
 def pairs(card: Any) -> list[tuple[int, str]]:
@@ -467,7 +467,7 @@ def test_the_batch_runs_the_linter_once_for_all_posts(
 
     monkeypatch.setattr(lint.subprocess, "run", counting_run)
     context = GateContext.create(Settings(), batches=RunBatches(posts=posts))
-    verdicts = [gate.check(parse_post(path), context).verdict for path in posts]
+    verdicts = [gate.GATE.evaluate(parse_post(path), context).verdict for path in posts]
     assert verdicts == ["FAIL", "PASS"] * 3
     assert len(lint_runs) == 1
     assert all(str(path) in lint_runs[0] for path in posts)
@@ -498,8 +498,8 @@ def test_a_post_outside_the_run_list_gets_its_own_batch(tmp_path: Path) -> None:
     listed = write_post(repo / "_posts", CLEAN_BODY, name="2026-06-01-a.md")
     other = write_post(repo / "_posts", SEED_BODY, name="2026-06-02-b.md")
     context = GateContext.create(Settings(), batches=RunBatches(posts=(listed,)))
-    assert gate.check(parse_post(listed), context).verdict == "PASS"
-    assert gate.check(parse_post(other), context).verdict == "FAIL"
+    assert gate.GATE.evaluate(parse_post(listed), context).verdict == "PASS"
+    assert gate.GATE.evaluate(parse_post(other), context).verdict == "FAIL"
 
 
 def test_a_file_changed_since_the_batch_is_linted_again(tmp_path: Path) -> None:
@@ -508,11 +508,11 @@ def test_a_file_changed_since_the_batch_is_linted_again(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "blog")
     post = write_post(repo / "_posts", SEED_BODY)
     context = GateContext.create(Settings(), batches=RunBatches(posts=(post,)))
-    assert gate.check(parse_post(post), context).verdict == "FAIL"
+    assert gate.GATE.evaluate(parse_post(post), context).verdict == "FAIL"
     write_post(repo / "_posts", CLEAN_BODY)
-    assert gate.check(parse_post(post), context).verdict == "PASS"
+    assert gate.GATE.evaluate(parse_post(post), context).verdict == "PASS"
     write_post(repo / "_posts", SEED_BODY)
-    assert gate.check(parse_post(post), context).verdict == "FAIL"
+    assert gate.GATE.evaluate(parse_post(post), context).verdict == "FAIL"
 
 
 # ------------------------------------------------------------------ no linter: ERROR

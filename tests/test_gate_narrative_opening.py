@@ -36,7 +36,7 @@ def test_builtin_lists_are_large_enough_and_hold_the_seeds_examples() -> None:
 def test_banned_phrases_match_ignoring_case_hyphens_and_apostrophes(
     line: str, tmp_path: Path
 ) -> None:
-    card = gate.check(make_post(GOOD_OPENING + line + "\n", tmp_path), context())
+    card = gate.GATE.evaluate(make_post(GOOD_OPENING + line + "\n", tmp_path), context())
     assert card.verdict == "FAIL"
     assert card.detail["banned_phrase_count"] == 1
     assert card.detail["banned_phrases"][0]["line"] == 8
@@ -53,19 +53,19 @@ def test_banned_phrases_match_ignoring_case_hyphens_and_apostrophes(
     ],
 )
 def test_phrases_in_code_urls_or_inside_words_do_not_count(line: str, tmp_path: Path) -> None:
-    card = gate.check(make_post(GOOD_OPENING + line + "\n", tmp_path), context())
+    card = gate.GATE.evaluate(make_post(GOOD_OPENING + line + "\n", tmp_path), context())
     assert card.detail["banned_phrase_count"] == 0, card.detail
     assert card.verdict == "PASS"
 
 
 def test_phrases_in_fenced_code_do_not_count(tmp_path: Path) -> None:
     body = GOOD_OPENING + "```text\nparadigm shift, cutting-edge\n```\n"
-    assert gate.check(make_post(body, tmp_path), context()).verdict == "PASS"
+    assert gate.GATE.evaluate(make_post(body, tmp_path), context()).verdict == "PASS"
 
 
 def test_opening_without_entity_fails_with_its_line(tmp_path: Path) -> None:
     body = "\n\nOur team believes that quality matters more than ever for everyone.\n"
-    card = gate.check(make_post(body, tmp_path), context())
+    card = gate.GATE.evaluate(make_post(body, tmp_path), context())
     assert card.verdict == "FAIL"
     assert card.detail["entity_count"] == 0
     assert [(f.line, f.code) for f in card.findings] == [(8, "NO_ENTITY")]
@@ -73,31 +73,33 @@ def test_opening_without_entity_fails_with_its_line(tmp_path: Path) -> None:
 
 def test_entity_after_the_opening_region_does_not_count(tmp_path: Path) -> None:
     filler = "Words about nothing in particular. " * 40  # well past 1200 characters
-    card = gate.check(make_post(filler + "\nThen pytest appears.\n", tmp_path), context())
+    card = gate.GATE.evaluate(make_post(filler + "\nThen pytest appears.\n", tmp_path), context())
     assert card.detail["entity_count"] == 0
-    card = gate.check(make_post("Then pytest appears.\n" + filler, tmp_path), context())
+    card = gate.GATE.evaluate(make_post("Then pytest appears.\n" + filler, tmp_path), context())
     assert card.detail["entities_found"] == ["pytest"]
 
 
 def test_builtin_entities_are_case_sensitive(tmp_path: Path) -> None:
     # "go" and "rust" as plain words are not Go or Rust; lower-case "python" is not Python.
     body = "We go on and the rust stays; python as a word is a snake.\n"
-    assert gate.check(make_post(body, tmp_path), context()).detail["entity_count"] == 0
+    assert gate.GATE.evaluate(make_post(body, tmp_path), context()).detail["entity_count"] == 0
 
 
 def test_package_and_known_entities_name_the_product_ignoring_case(tmp_path: Path) -> None:
     body = "NeuroLink keeps the models in line, says Yama.\n"
-    assert gate.check(make_post(body, tmp_path), context()).detail["entity_count"] == 0
-    card = gate.check(make_post(body, tmp_path), context(package="@juspay/neurolink"))
+    assert gate.GATE.evaluate(make_post(body, tmp_path), context()).detail["entity_count"] == 0
+    card = gate.GATE.evaluate(make_post(body, tmp_path), context(package="@juspay/neurolink"))
     assert card.detail["entities_found"] == ["neurolink"]
-    card = gate.check(make_post("yama reviews it.\n", tmp_path), context(known_entities=("Yama",)))
+    card = gate.GATE.evaluate(
+        make_post("yama reviews it.\n", tmp_path), context(known_entities=("Yama",))
+    )
     assert card.detail["entities_found"] == ["Yama"]
 
 
 def test_banned_phrases_setting_extends_the_list(tmp_path: Path) -> None:
     post = make_post(GOOD_OPENING + "It is truly best of breed.\n", tmp_path)
-    assert gate.check(post, context()).verdict == "PASS"
-    card = gate.check(post, context(banned_phrases=("best of breed",)))
+    assert gate.GATE.evaluate(post, context()).verdict == "PASS"
+    card = gate.GATE.evaluate(post, context(banned_phrases=("best of breed",)))
     assert card.verdict == "FAIL"
     assert card.findings[0].code == "BANNED_PHRASE"
 
@@ -114,21 +116,21 @@ def test_product_names_come_from_the_repository_package_json(tmp_path: Path) -> 
     _git(repo, "add", "package.json")
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
     post = make_post("Widgetry renders the charts.\n", repo / "_posts")
-    card = gate.check(post, context())
+    card = gate.GATE.evaluate(post, context())
     assert card.detail["entities_found"] == ["widgetry"]
     assert card.detail["repo_names"][:2] == ["@acme/widgetry", "widgetry"]
     assert "note" not in card.detail
 
 
 def test_outside_a_repository_the_gate_still_runs_and_says_so(tmp_path: Path) -> None:
-    card = gate.check(make_post(GOOD_OPENING, tmp_path), context(repo=tmp_path / "nowhere"))
+    card = gate.GATE.evaluate(make_post(GOOD_OPENING, tmp_path), context(repo=tmp_path / "nowhere"))
     assert card.verdict == "PASS"
     assert "repository names not used" in card.detail["note"]
 
 
 def test_every_banned_hit_is_a_finding_with_its_line(tmp_path: Path) -> None:
     body = GOOD_OPENING + "A paradigm shift.\n\nWorld-class and cutting-edge.\n"
-    card = gate.check(make_post(body, tmp_path), context())
+    card = gate.GATE.evaluate(make_post(body, tmp_path), context())
     assert [(f.line, f.code) for f in card.findings] == [
         (8, "BANNED_PHRASE"),
         (10, "BANNED_PHRASE"),

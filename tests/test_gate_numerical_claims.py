@@ -27,7 +27,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _check(body: str, tmp_path: Path, repo: Path, front: str = FRONT_MATTER) -> Scorecard:
-    return gate.check(
+    return gate.GATE.evaluate(
         make_post(body, tmp_path, front=front), repo_context(repo, tmp_path / "cache")
     )
 

@@ -56,7 +56,7 @@ def ctx(
 
 
 def run(body: str, tmp_path: Path, **settings: Any) -> Scorecard:
-    return gate.check(make_post(body, tmp_path), ctx(tmp_path, **settings))
+    return gate.GATE.evaluate(make_post(body, tmp_path), ctx(tmp_path, **settings))
 
 
 def codes(card: Scorecard) -> list[tuple[int | None, str]]:
@@ -234,7 +234,7 @@ def site(tmp_path: Path) -> Path:
 
 def check_in_site(site: Path, body: str, **settings: Any) -> Scorecard:
     path = write_post(site / "_posts", "2026-06-03-the-post.md", EASY + "\n\n" + body)
-    return gate.check(parse_post(path), ctx(site, **settings))
+    return gate.GATE.evaluate(parse_post(path), ctx(site, **settings))
 
 
 @pytest.mark.parametrize(
@@ -303,9 +303,9 @@ def test_liquid_post_url_tags(site: Path) -> None:
 def test_posts_in_other_folders_of_the_run_resolve(tmp_path: Path) -> None:
     elsewhere = write_post(tmp_path / "other" / "_posts", "2026-01-01-far-away.md")
     path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "See [it](/posts/far-away/).\n")
-    alone = gate.check(parse_post(path), ctx(tmp_path))
+    alone = gate.GATE.evaluate(parse_post(path), ctx(tmp_path))
     assert codes(alone) == [(BODY_LINE, "BROKEN_INTERNAL_LINK")]
-    together = gate.check(parse_post(path), ctx(tmp_path, posts=(path, elsewhere)))
+    together = gate.GATE.evaluate(parse_post(path), ctx(tmp_path, posts=(path, elsewhere)))
     assert together.verdict == "PASS", together.findings
 
 
@@ -316,7 +316,7 @@ def test_without_a_config_jekyll_date_style_is_assumed(tmp_path: Path) -> None:
         "2026-06-03-x.md",
         "[a](/2026/01/02/other.html) and [b](/2026/01/02/nope.html).\n",
     )
-    card = gate.check(parse_post(path), ctx(tmp_path))
+    card = gate.GATE.evaluate(parse_post(path), ctx(tmp_path))
     assert [b["url"] for b in card.detail["internal_links"]["broken"]] == ["/2026/01/02/nope.html"]
 
 
@@ -328,7 +328,7 @@ def test_posts_front_matter_default_permalink(tmp_path: Path) -> None:
     )
     write_post(tmp_path / "_posts", "2026-01-02-other.md")
     path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "[a](/p/other/) and [b](/p/nope/).\n")
-    card = gate.check(parse_post(path), ctx(tmp_path))
+    card = gate.GATE.evaluate(parse_post(path), ctx(tmp_path))
     assert [b["url"] for b in card.detail["internal_links"]["broken"]] == ["/p/nope/"]
 
 
@@ -404,7 +404,7 @@ def test_each_url_is_requested_once_for_many_posts(tmp_path: Path, server: LinkS
     # Two "workers": separate contexts and batches sharing one run folder, as under xdist.
     workers = [ctx(tmp_path, paths, run_dir, allow_hosts=(server.allow,)) for _ in range(2)]
     for index, path in enumerate(paths):
-        card = gate.check(parse_post(path), workers[index % 2])
+        card = gate.GATE.evaluate(parse_post(path), workers[index % 2])
         assert card.verdict == "PASS", card.findings
     assert server.requests("/shared") == 1
     assert all(server.requests(f"/own{n}") == 1 for n in range(1, 6))
@@ -415,12 +415,12 @@ def test_disk_cache_spares_the_next_run(tmp_path: Path, server: LinkServer) -> N
     for run_number in range(3):
         run_dir = tmp_path / f"run{run_number}"
         run_dir.mkdir()
-        card = gate.check(
+        card = gate.GATE.evaluate(
             parse_post(path), ctx(tmp_path, (path,), run_dir, allow_hosts=(server.allow,))
         )
         assert card.detail["links"]["ok"] == 1
     assert server.requests("/c") == 1
-    card = gate.check(
+    card = gate.GATE.evaluate(
         parse_post(path),
         ctx(tmp_path, (path,), allow_hosts=(server.allow,), link_cache_max_age=0),
     )
@@ -566,7 +566,7 @@ def test_the_url_batch_requests_nothing_shown_only_as_code(
     run_dir.mkdir()
     context = ctx(tmp_path, paths, run_dir, allow_hosts=(server.allow,))
     for path in paths:
-        assert gate.check(parse_post(path), context).verdict == "PASS"
+        assert gate.GATE.evaluate(parse_post(path), context).verdict == "PASS"
     assert server.requests("/in-code") == 0
     assert server.requests("/linked") == 1
 

@@ -64,7 +64,7 @@ BODY = "This post shows how pytest collects Markdown posts as test items.\n"
 
 
 def test_rubric_skips_without_judges(tmp_path: Path) -> None:
-    card = rubric.check(make_post(BODY, tmp_path), context(tmp_path))
+    card = rubric.GATE.evaluate(make_post(BODY, tmp_path), context(tmp_path))
     assert card.verdict == "SKIP"
     assert card.summary == NO_JUDGE_SUMMARY and "[[tool.postgates.judges]]" in card.summary
     assert card.detail == {"reason": NO_JUDGE_SUMMARY}
@@ -169,7 +169,9 @@ def _script_boundary(server: ChatServer, extra_invalid: bool) -> None:
 
 def test_rubric_through_http_at_the_boundaries_passes(server: ChatServer, tmp_path: Path) -> None:
     _script_boundary(server, extra_invalid=False)
-    card = rubric.check(make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 7)))
+    card = rubric.GATE.evaluate(
+        make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 7))
+    )
     assert card.verdict == "PASS", card.summary
     assert card.score == 9.0
     detail = card.detail
@@ -196,7 +198,9 @@ def test_rubric_through_http_at_the_boundaries_passes(server: ChatServer, tmp_pa
 
 def test_rubric_through_http_one_valid_run_short_fails(server: ChatServer, tmp_path: Path) -> None:
     _script_boundary(server, extra_invalid=True)
-    card = rubric.check(make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 7)))
+    card = rubric.GATE.evaluate(
+        make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 7))
+    )
     assert card.verdict == "FAIL"
     assert card.detail["valid_runs"] == 14
     assert card.detail["checks"]["valid_runs"] is False
@@ -207,7 +211,9 @@ def test_rubric_through_http_one_valid_run_short_fails(server: ChatServer, tmp_p
 def test_rubric_scales_the_valid_run_floor_to_the_panel(server: ChatServer, tmp_path: Path) -> None:
     """One provider x 3 runs needs ceil(15 * 3 / 21) = 3 valid runs: one invalid fails."""
     server.script("model-1", reply(scores(10)), reply(scores(10)), Step(content="nope"))
-    card = rubric.check(make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 1)))
+    card = rubric.GATE.evaluate(
+        make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 1))
+    )
     assert card.verdict == "FAIL"
     assert (card.detail["valid_runs"], card.detail["required_valid_runs"]) == (2, 3)
 
@@ -219,7 +225,7 @@ def test_rubric_survives_429_and_500(server: ChatServer, tmp_path: Path) -> None
         Step(status=500),
         *[reply(scores(9))] * 3,
     )
-    card = rubric.check(
+    card = rubric.GATE.evaluate(
         make_post(BODY, tmp_path),
         context(tmp_path, judges=judges(server, 1), judge_concurrency=1),
     )
@@ -230,7 +236,7 @@ def test_rubric_survives_429_and_500(server: ChatServer, tmp_path: Path) -> None
 def test_rubric_timeouts_are_invalid_runs(server: ChatServer, tmp_path: Path) -> None:
     server.script("model-1", *[reply(scores(10))] * 3)
     server.default = Step(content=scores(10), delay=1.0)  # model-2 never answers in time
-    card = rubric.check(
+    card = rubric.GATE.evaluate(
         make_post(BODY, tmp_path),
         context(tmp_path, judges=judges(server, 2), judge_timeout=0.2, judge_retries=0),
     )
@@ -241,7 +247,7 @@ def test_rubric_timeouts_are_invalid_runs(server: ChatServer, tmp_path: Path) ->
 
 def test_rubric_errors_when_no_judge_answers(server: ChatServer, tmp_path: Path) -> None:
     server.default = Step(status=503)
-    card = rubric.check(
+    card = rubric.GATE.evaluate(
         make_post(BODY, tmp_path), context(tmp_path, judges=judges(server, 2), judge_retries=1)
     )
     assert card.verdict == "ERROR"
@@ -256,7 +262,7 @@ def test_rubric_with_an_unset_key_variable_is_an_error(
 ) -> None:
     monkeypatch.delenv("POSTGATES_UNSET_KEY", raising=False)
     panel = (Judge("hosted", server.url, "model-1", "POSTGATES_UNSET_KEY"),)
-    card = rubric.check(make_post(BODY, tmp_path), context(tmp_path, judges=panel))
+    card = rubric.GATE.evaluate(make_post(BODY, tmp_path), context(tmp_path, judges=panel))
     assert card.verdict == "ERROR"
     assert card.summary == (
         "no judge answered: environment variable POSTGATES_UNSET_KEY "
@@ -268,9 +274,9 @@ def test_rubric_with_an_unset_key_variable_is_an_error(
 def test_rubric_second_run_is_served_from_the_cache(server: ChatServer, tmp_path: Path) -> None:
     server.responder = lambda hit: reply(scores(9))
     post = make_post(BODY, tmp_path)
-    first = rubric.check(post, context(tmp_path, judges=judges(server, 2)))
+    first = rubric.GATE.evaluate(post, context(tmp_path, judges=judges(server, 2)))
     assert len(server.hits) == 6
-    second = rubric.check(post, context(tmp_path, judges=judges(server, 2)))
+    second = rubric.GATE.evaluate(post, context(tmp_path, judges=judges(server, 2)))
     assert len(server.hits) == 6  # zero requests the second time
     assert second.to_dict() == first.to_dict()
 
@@ -315,12 +321,12 @@ def tone_context(tmp_path: Path, posts: list[Path], **settings: Any) -> GateCont
 
 
 def test_tone_skips_without_judges(tmp_path: Path, corpus: list[Path]) -> None:
-    card = tone.check(parse_post(corpus[0]), tone_context(tmp_path, corpus))
+    card = tone.GATE.evaluate(parse_post(corpus[0]), tone_context(tmp_path, corpus))
     assert card.verdict == "SKIP" and card.summary == NO_JUDGE_SUMMARY
 
 
 def test_tone_skips_without_a_tone(server: ChatServer, tmp_path: Path, corpus: list[Path]) -> None:
-    card = tone.check(
+    card = tone.GATE.evaluate(
         parse_post(corpus[5]), tone_context(tmp_path, corpus, judges=judges(server, 1))
     )
     assert card.verdict == "SKIP"
@@ -331,7 +337,7 @@ def test_tone_skips_without_a_tone(server: ChatServer, tmp_path: Path, corpus: l
 def test_tone_skips_without_reference_posts(
     server: ChatServer, tmp_path: Path, corpus: list[Path]
 ) -> None:
-    card = tone.check(
+    card = tone.GATE.evaluate(
         parse_post(corpus[4]), tone_context(tmp_path, corpus, judges=judges(server, 1))
     )
     assert card.verdict == "SKIP"
@@ -344,7 +350,7 @@ def _tone_run(
 ) -> Scorecard:
     server.script("model-1", *[reply({"score": v, "reason": "close"}) for v in values])
     ctx = tone_context(tmp_path, corpus, judges=judges(server, 2), **settings)
-    return tone.check(parse_post(corpus[0]), ctx)
+    return tone.GATE.evaluate(parse_post(corpus[0]), ctx)
 
 
 def test_tone_samples_three_references_of_the_same_tone(
@@ -444,7 +450,7 @@ def test_tone_from_the_assignments_file(
     assignments.write_text(content, encoding="utf-8")
     server.default = reply({"score": 9})
     ctx = tone_context(tmp_path, corpus, judges=judges(server, 1), tone_assignments=assignments)
-    card = tone.check(parse_post(corpus[5]), ctx)
+    card = tone.GATE.evaluate(parse_post(corpus[5]), ctx)
     assert card.verdict == "PASS"
     assert (card.detail["tone"], card.detail["tone_source"]) == ("wry", "tone_assignments")
 
@@ -455,7 +461,7 @@ def test_tone_assignments_must_be_a_mapping(
     assignments = tmp_path / "tones.yml"
     assignments.write_text("- wry\n- formal\n", encoding="utf-8")
     ctx = tone_context(tmp_path, corpus, judges=judges(server, 1), tone_assignments=assignments)
-    card = tone.check(parse_post(corpus[0]), ctx)
+    card = tone.GATE.evaluate(parse_post(corpus[0]), ctx)
     assert card.verdict == "ERROR"
     assert card.summary == "tone_assignments file tones.yml must map post names to tones"
 

@@ -67,7 +67,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
 
 
 def _card(body: str, tmp_path: Path, ctx: GateContext) -> Scorecard:
-    return gate.check(make_post(body, tmp_path), ctx)
+    return gate.GATE.evaluate(make_post(body, tmp_path), ctx)
 
 
 def test_real_eslint_rule_grounds_and_invented_one_fails(tmp_path: Path, ctx: GateContext) -> None:
@@ -161,7 +161,7 @@ def test_threshold_and_percentage(
     card = _card(body, tmp_path, ctx)
     assert (card.detail["grounded_pct"], card.verdict) == (95.0, "PASS")
     strict = repo_context(ctx.settings.repo, tmp_path / "c2", symbol_grounding_threshold=96.0)
-    assert gate.check(make_post(body, tmp_path), strict).verdict == "FAIL"
+    assert gate.GATE.evaluate(make_post(body, tmp_path), strict).verdict == "FAIL"
 
 
 def test_token_starting_with_a_dash_is_data_not_an_option(tmp_path: Path, ctx: GateContext) -> None:
@@ -176,11 +176,11 @@ def test_no_tokens_passes_with_a_note(tmp_path: Path, ctx: GateContext) -> None:
 
 def test_not_a_repository_or_unknown_ref_is_an_error(tmp_path: Path, repo: Path) -> None:
     post = make_post("Uses `NeuroLink`.\n", tmp_path)
-    card = gate.check(post, repo_context(tmp_path / "nowhere", tmp_path / "c"))
+    card = gate.GATE.evaluate(post, repo_context(tmp_path / "nowhere", tmp_path / "c"))
     assert (
         card.verdict == "ERROR" and "not inside a git repository" in card.detail["error"]
     ) or "does not exist" in card.detail["error"]
-    card = gate.check(post, repo_context(repo, tmp_path / "c", ref="no-such-branch"))
+    card = gate.GATE.evaluate(post, repo_context(repo, tmp_path / "c", ref="no-such-branch"))
     assert card.verdict == "ERROR" and "no-such-branch" in card.detail["error"]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_postgates.evidence import repomap
-from pytest_postgates.evidence.repomap import post_slice, repo_map, token_names
+from pytest_postgates.evidence.repomap import repo_map, token_names
 from tests.helpers import git, make_post, make_repo, repo_context
 
 pytest.importorskip("tree_sitter_language_pack", reason="the repo map needs tree-sitter")
@@ -217,7 +217,7 @@ def _front(anchors: str) -> str:
 
 def test_slice_holds_anchors_then_token_files(repo: Path, tmp_path: Path) -> None:
     post = make_post(POST, tmp_path, front=_front("[CHANGELOG.md, rules/no-magic.cjs, gone.ts]"))
-    piece = post_slice(post, repo_context(repo, tmp_path / "cache"))
+    piece = repo_context(repo, tmp_path / "cache").repo_slice(post)
     assert piece.mode == "definitions"
     assert piece.files == [
         "CHANGELOG.md",
@@ -236,24 +236,24 @@ def test_slice_holds_anchors_then_token_files(repo: Path, tmp_path: Path) -> Non
 
 def test_focus_tokens_come_first(repo: Path, tmp_path: Path) -> None:
     post = make_post(POST, tmp_path, front=_front("[CHANGELOG.md]"))
-    piece = post_slice(post, repo_context(repo, tmp_path / "cache"), focus=["slugify"])
+    piece = repo_context(repo, tmp_path / "cache").repo_slice(post, focus=["slugify"])
     assert piece.files[0] == "lib/util.js"
 
 
 def test_slice_is_cut_to_the_budget(repo: Path, tmp_path: Path) -> None:
     post = make_post(POST, tmp_path, front=_front("[src/router.ts]"))
     context = repo_context(repo, tmp_path / "cache", repomap_budget=300)
-    piece = post_slice(post, context)
+    piece = context.repo_slice(post)
     assert piece.truncated and len(piece.text) <= 300
     assert piece.files[0] == "src/router.ts"
     assert piece.text.endswith("\n")  # cut at a line boundary
-    full = post_slice(post, repo_context(repo, tmp_path / "cache"))
+    full = repo_context(repo, tmp_path / "cache").repo_slice(post)
     assert not full.truncated and len(full.text) > 300
 
 
 def test_folder_anchor_names_its_files(repo: Path, tmp_path: Path) -> None:
     post = make_post("No tokens here.\n", tmp_path, front=_front("[lib/]"))
-    piece = post_slice(post, repo_context(repo, tmp_path / "cache"))
+    piece = repo_context(repo, tmp_path / "cache").repo_slice(post)
     assert piece.files == ["lib/stream.mjs", "lib/util.js"]
 
 
@@ -262,13 +262,13 @@ def test_without_grammars_the_slice_is_raw_anchor_text(
 ) -> None:
     monkeypatch.setattr(repomap, "load_parsers", lambda: "tree-sitter-language-pack is gone")
     post = make_post(POST, tmp_path, front=_front("[pkg/gates.py]"))
-    piece = post_slice(post, repo_context(repo, tmp_path / "cache"))
+    piece = repo_context(repo, tmp_path / "cache").repo_slice(post)
     assert piece.mode == "anchor-text"
     assert piece.files == ["pkg/gates.py"]
     assert "lowercase_value = 1" in piece.text  # raw text, not the map
     assert piece.note.startswith("tree-sitter-language-pack is gone; the slice is the raw text")
     assert piece.to_detail()["note"] == piece.note
-    bare = post_slice(make_post(POST, tmp_path, name="x.md"), repo_context(repo, tmp_path / "c"))
+    bare = repo_context(repo, tmp_path / "c").repo_slice(make_post(POST, tmp_path, name="x.md"))
     assert bare.text == "" and "names no anchor_paths" in bare.note
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from pytest_postgates.gates import CATALOGUE, spec_for
+from pytest_postgates.gates import BY_ID, GATES
 from pytest_postgates.runner import PostRun
 from tests.helpers import FRONT_MATTER, context
 
@@ -16,13 +14,13 @@ CLAIMS = "\n".join(f"Line {i}: the runner calls the gate." for i in range(7))  #
 def _run(tmp_path: Path, body: str) -> PostRun:
     path = tmp_path / "2026-01-01-post.md"
     path.write_text(FRONT_MATTER + body)
-    return PostRun(path, path.name, path.stem, context(repo=tmp_path / "none"), list(CATALOGUE))
+    return PostRun(path, path.name, path.stem, context(repo=tmp_path / "none"), list(GATES))
 
 
 def _card(tmp_path: Path, body: str, gate: int = 13):
     run = _run(tmp_path, body)
-    run.selected = [spec_for(gate)]
-    return run.evaluate(spec_for(gate))
+    run.selected = [BY_ID[gate]]
+    return run.evaluate(BY_ID[gate])
 
 
 def test_disable_next_line_suppresses_one_claim_and_the_score_is_recomputed(tmp_path: Path) -> None:
@@ -79,11 +77,6 @@ def test_directives_inside_code_are_not_directives(tmp_path: Path) -> None:
     assert _card(tmp_path, body).verdict == "FAIL"
 
 
-@pytest.mark.parametrize("gate", [2, 13])
-def test_gates_with_their_own_rescoring_have_it(gate: int) -> None:
-    assert spec_for(gate).rescore is not None
-
-
 def test_symbol_grounding_share_is_recomputed_without_suppressed_tokens(tmp_path: Path) -> None:
     from tests.helpers import make_repo
 
@@ -95,8 +88,8 @@ def test_symbol_grounding_share_is_recomputed_without_suppressed_tokens(tmp_path
         FRONT_MATTER + "Uses `real_one`.\n<!-- postgates-disable-next-line symbol_grounding -->\n"
         "An example `made_up_name` here.\n"
     )
-    run = PostRun(path, path.name, path.stem, context(repo=repo), [spec_for(2)])
-    card = run.evaluate(spec_for(2))
+    run = PostRun(path, path.name, path.stem, context(repo=repo), [BY_ID[2]])
+    card = run.evaluate(BY_ID[2])
     assert (card.verdict, card.detail["total"], card.detail["grounded_pct"]) == ("PASS", 1, 100.0)
     assert card.detail["ungrounded"] == []
     assert card.detail["suppressed"][0]["line"] == 8

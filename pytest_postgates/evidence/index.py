@@ -23,7 +23,6 @@ occurrence.
 from __future__ import annotations
 
 import bisect
-import contextlib
 import fnmatch
 import hashlib
 import json
@@ -37,8 +36,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_postgates import budget
 from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.fileio import locked
 
 INDEX_VERSION = 3
 COMMIT_MESSAGE_LIMIT = 2000
@@ -423,25 +422,6 @@ def _load_array(path: Path) -> array:
     return values
 
 
-@contextlib.contextmanager
-def _locked(lock_path: Path) -> Iterator[None]:
-    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX. The gate
-    budget is paused while waiting for and holding it: a lock is never abandoned half-way,
-    and the work done under one (an index build) is shared, not the current post's."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with budget.paused(), open(lock_path, "a+b") as handle:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows: no cross-process lock
-            yield
-            return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-
-
 def open_index(
     root: Path, commit: str, cache_dir: Path, exclude: tuple[str, ...] = ()
 ) -> RepoIndex:
@@ -453,7 +433,7 @@ def open_index(
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if not (folder / "meta.json").is_file():
-        with _locked(cache_dir / f"{name}.lock"):
+        with locked(cache_dir / f"{name}.lock"):
             if not (folder / "meta.json").is_file():
                 staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
                 try:

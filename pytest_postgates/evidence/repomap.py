@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.evidence.index import RepoIndex, _locked
-from pytest_postgates.scorecard import write_atomic
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.fileio import locked, write_atomic
+from pytest_postgates.helpers.tokens import ALLOWLIST, extract_tokens
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
 REPOMAP_VERSION = 1
@@ -444,7 +444,7 @@ def repo_map(index: RepoIndex, cache_dir: Path) -> RepoMap:
     target = cache_dir / f"{name}.json"
     result = _load(target, index.commit)
     if result is None:
-        with _locked(cache_dir / f"{name}.lock"):
+        with locked(cache_dir / f"{name}.lock"):
             result = _load(target, index.commit)
             if result is None:
                 result = build_map(index, paths, parsers)
@@ -592,21 +592,19 @@ def _cut_to_budget(sections: list[tuple[str, str]], budget: int) -> tuple[str, l
 
 def post_slice(
     post: Post,
-    context: GateContext,
+    index: RepoIndex,
+    cache_dir: Path,
+    budget: int,
+    symbol_allowlist: Iterable[str] = (),
     focus: Sequence[str] = (),
-    budget: int | None = None,
 ) -> RepoSlice:
-    """The evidence for ``post``: files defining the ``focus`` tokens (a claim's), then the
-    anchor files, then the files defining the post's grounded tokens, within the budget.
-
-    Raises :class:`~pytest_postgates.evidence.GitError` when there is no repository."""
-    from pytest_postgates.gates.symbol_grounding import ALLOWLIST, extract_tokens
-
-    settings = context.settings
-    limit = settings.repomap_budget if budget is None else budget
-    index = context.evidence.index_for(post.path)
+    """The evidence for ``post`` from ``index``: files defining the ``focus`` tokens (a
+    claim's), then the anchor files, then the files defining the post's grounded tokens
+    (its prose code spans, ``symbol_allowlist`` skipped as gate 2 skips them), within
+    ``budget`` characters. The repo map is cached under ``cache_dir``."""
+    limit = budget
     anchors, missing = _anchor_files(index, anchor_paths(post))
-    mapped = repo_map(index, context.evidence.cache_dir)
+    mapped = repo_map(index, cache_dir)
     if not mapped.available:
         sections = [(path, f"{path}\n{index.file_text(path) or ''}\n") for path in anchors]
         text, files, truncated = _cut_to_budget(sections, limit)
@@ -614,7 +612,7 @@ def post_slice(
         if not anchors:
             note += " (the post names no anchor_paths, so the slice is empty)"
         return RepoSlice(text, files, "anchor-text", truncated, note, missing, index.commit)
-    allow = ALLOWLIST | frozenset(settings.symbol_allowlist)
+    allow = ALLOWLIST | frozenset(symbol_allowlist)
     tokens = [token.text for token in extract_tokens(post, allow)]
     order: list[str] = [*_token_files(index, mapped, focus), *anchors]
     order.extend(_token_files(index, mapped, tokens))

@@ -57,10 +57,12 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError, find_repo_root
-from pytest_postgates.gates.narrative_opening import prose_without_code
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.helpers.inline import prose_without_code
 from pytest_postgates.mermaid import (
     CACHE_SCHEMA,
     MermaidEngineError,
@@ -72,12 +74,10 @@ from pytest_postgates.mermaid import (
 )
 from pytest_postgates.post import Post
 from pytest_postgates.scan import Delimited, Scanner, closed_by
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
-if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
-
-GATE_ID = 1
+MERMAID_BATCH = "blog_quality.mermaid"
+AUDIT_BATCH = "blog_quality.audit"
 # Calibrated on the NeuroLink blog (130 published posts): 128 (98.5%) have at least 200 body
 # lines and they cluster just above it (200, 200, 201, 202, 203, ...), the mark of a floor
 # that was enforced; see bench/measure_body_line_floor.py.
@@ -322,16 +322,16 @@ def mermaid_blocks(post: Post) -> list[tuple[int, str, bool]]:
 
 
 def _mermaid_results(post: Post, context: GateContext) -> dict[str, MermaidResult]:
-    """Results for this post's diagrams. In a test run every collected post's diagrams are
-    parsed in one batch (parallel workers, one engine start per worker); results are
-    cached by content, so a later run parses only changed diagrams."""
+    """Results for this post's diagrams. In a test run the diagrams of every post whose gate
+    1 item is selected are parsed in one batch (parallel workers, one engine start per
+    worker); results are cached by content, so a later run parses only changed diagrams."""
     codes = [code for _, code, closed in mermaid_blocks(post) if closed]
     if not codes:
         return {}
     parser = shared_parser(context.evidence.cache_dir)
-    posts = context.batches.posts
+    posts = context.batches.posts_for(MERMAID_BATCH)
     if posts and post.path in posts:
-        batch = context.batches.get("blog_quality.mermaid", lambda: _parse_corpus(posts, parser))
+        batch = context.batches.get(MERMAID_BATCH, lambda: _parse_corpus(posts, parser))
         if "error" in batch:
             raise MermaidEngineError(batch["error"])
         known = batch["results"]
@@ -554,8 +554,9 @@ def _audit_batch(context: GateContext, post: Post) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
         return {"commands": [run_audit_command(c, root, AUDIT_TIMEOUT) for c in commands]}
 
-    if context.batches.posts and post.path in context.batches.posts:
-        return context.batches.get(f"blog_quality.audit.{digest}", compute)
+    posts = context.batches.posts_for(AUDIT_BATCH)
+    if posts and post.path in posts:
+        return context.batches.get(f"{AUDIT_BATCH}.{digest}", compute)
     return compute()
 
 
@@ -604,10 +605,7 @@ def check_audit(
 
 
 # ------------------------------------------------------------------------ the gate
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     floor = settings.body_line_floor
     floor_is_default = floor is None
@@ -656,19 +654,21 @@ def check(post: Post, context: GateContext) -> Scorecard:
     }
     if errors:
         detail["errors"] = errors
-        verdict = "ERROR"
-        summary = "; ".join(errors)
-    elif findings:
-        verdict = "FAIL"
+        raise CannotJudge("ERROR", "; ".join(errors), detail, findings)
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    findings, detail = result.findings, result.detail
+    if findings:
+        by_code = Counter(finding.code for finding in findings)
         summary = ", ".join(f"{count} {code}" for code, count in sorted(by_code.items()))
-    else:
-        verdict = "PASS"
-        blocks = mermaid_detail["blocks"]
-        summary = (
-            f"front matter ok; {body_lines} body lines (floor {floor}); no placeholders; "
-            f"{blocks} mermaid block(s) parse"
-        )
-    return spec.card(verdict, detail, findings, summary, len(findings))
+        return Decision("FAIL", summary, len(findings))
+    summary = (
+        f"front matter ok; {detail['body_lines']} body lines (floor {detail['body_line_floor']}); "
+        f"no placeholders; {detail['mermaid']['blocks']} mermaid block(s) parse"
+    )
+    return Decision("PASS", summary, 0)
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
@@ -679,3 +679,16 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     if context.settings.audit_commands:
         return None
     return f"name={post_path.name};mermaidx={mermaidx_version()};mermaid-cache={CACHE_SCHEMA}"
+
+
+GATE = Gate(
+    id=1,
+    name="blog_quality",
+    advisory=False,
+    kind="hard",
+    description="Front matter, body length, placeholders and mermaid diagrams are valid.",
+    check=check,
+    decide=decide,
+    cache_inputs=cache_inputs,
+    batches=(MERMAID_BATCH, AUDIT_BATCH),
+)

@@ -12,17 +12,17 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.scan import Alternation, FunctionLabel, HeadThenTail, Scanner
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.config import Settings
+from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
+from pytest_postgates.helpers.claims import CODES, PATTERNS
+from pytest_postgates.scan import FunctionLabel
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 13
 TEXT_LIMIT = 160
 MERMAID_WEIGHT = 3
 
@@ -32,86 +32,6 @@ NOTE_FAIL = (
     "before publishing (esp. for Deep Dive posts)."
 )
 
-_I = re.IGNORECASE | re.ASCII
-# Two patterns have ``.*`` between alternations, which backtracks quadratically on a long
-# line of the first alternation; they are scanned in linear time (pytest_postgates.scan).
-PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
-    (
-        # The seeds' \b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)
-        # \b.*\bto|dispatches? (on|to))\b, with the ``.*`` alternative scanned once per line.
-        "CALLS",
-        Alternation(
-            r"\b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)\b.*\bto"
-            r"|dispatches? (on|to))\b",
-            [
-                re.compile(
-                    r"\b(calls?|invokes?|is called by|delegates? to|dispatches? (on|to))\b", _I
-                ),
-                HeadThenTail(
-                    r"\broutes? (it|them|each|the)\b.*\bto\b",
-                    re.compile(r"\broutes? (it|them|each|the)\b", _I),
-                    re.compile(r".*\bto\b", _I),
-                ),
-            ],
-        ),
-    ),
-    ("ORCHESTRATES", re.compile(r"\borchestrat(e|es|ing)\b", _I)),
-    (
-        "GATE_ROLE",
-        re.compile(
-            r"\b(is the (gate|entry ?point|workhorse|engine|conductor|orchestrator)"
-            r"|the (gate|entry ?point) is)\b",
-            _I,
-        ),
-    ),
-    (
-        "SWITCH",
-        re.compile(
-            r"\b(switch statement|switch/case|switch over|a new case\b|case to the switch"
-            r"|large switch|hard-?coded switch)\b",
-            _I,
-        ),
-    ),
-    (
-        "RETURN_TYPE",
-        # Case-sensitive on purpose: only a capitalised type or a generic is a checkable claim.
-        re.compile(
-            r"\breturns?\s+(a\s+|an\s+)?`?(Promise<|ReadableStream|StreamResult|ModelMessage|[A-Z]\w+<)",
-            re.ASCII,
-        ),
-    ),
-    (
-        "VISIBILITY",
-        re.compile(
-            r"\b((private|public|protected)\s+(static\s+)?(method|function|helper|field|class)"
-            r"|is (a )?(private|public|protected)\b)",
-            _I,
-        ),
-    ),
-    (
-        "THIN_CLASS",
-        re.compile(
-            r"\b(thin|tiny|lightweight|small|slim)\s+"
-            r"(provider|adapter|wrapper|shim|class|layer|module|file)\b",
-            _I,
-        ),
-    ),
-    (
-        "FN_CONTAINS",
-        re.compile(
-            r"\b(function|method|class)\s+(contains|holds|wraps|implements|consists of)\b", _I
-        ),
-    ),
-    (
-        "CALL_DIRECTION",
-        HeadThenTail(
-            r"\b(under the hood|behind the scenes|internally)\b.*\b(calls?|invokes?|delegates?)\b",
-            re.compile(r"\b(under the hood|behind the scenes|internally)\b", _I),
-            re.compile(r".*\b(calls?|invokes?|delegates?)\b", _I),
-        ),
-    ),
-)
-CODES = tuple(code for code, _ in PATTERNS)
 
 # The seeds' label signal is camelCase (JavaScript); ``(?<![A-Za-z0-9])`` plus ``_`` in the
 # name also catches snake_case calls such as ``parse_post()`` for Python repositories.
@@ -194,15 +114,11 @@ def scan_mermaid(post: Post) -> list[MermaidFlow]:
     return flows
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     threshold = context.settings.call_graph_threshold
     claims = scan_claims(post)
     flows = scan_mermaid(post)
     score = len(claims) + MERMAID_WEIGHT * len(flows)
-    verdict = "PASS" if score <= threshold else "FAIL"
     by_code = dict(sorted(Counter(claim.code for claim in claims).items()))
     detail = {
         "threshold": threshold,
@@ -211,7 +127,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "mermaid_function_flows": len(flows),
         "mermaid_blocks": [flow.to_dict() for flow in flows],
         "by_code": by_code,
-        "note": NOTE_PASS if verdict == "PASS" else NOTE_FAIL,
+        "note": NOTE_PASS if score <= threshold else NOTE_FAIL,
         "claims": [claim.to_dict() for claim in claims],
     }
     claim_fix = (
@@ -235,23 +151,20 @@ def check(post: Post, context: GateContext) -> Scorecard:
             )
         )
     findings.sort(key=lambda finding: (finding.line or 0, finding.code))
-    comparison = "<=" if verdict == "PASS" else ">"
-    summary = f"claim score {score} {comparison} threshold {threshold}"
-    return spec.card(verdict, detail, findings, summary, score)
+    return CheckResult(findings, detail)
 
 
-def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
-    """The score again from the findings left after suppression."""
-    from dataclasses import replace
-
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    """The claim score of the findings left: suppressed claims and diagrams leave it."""
+    kept = result.findings
     claims = [f for f in kept if f.code in CODES]
     flows = [f for f in kept if f.code == "MERMAID_FUNCTION_FLOW"]
-    threshold = card.detail["threshold"]
+    threshold = result.detail["threshold"]
     score = len(claims) + MERMAID_WEIGHT * len(flows)
     verdict = "PASS" if score <= threshold else "FAIL"
     kept_keys = {(f.line, f.code) for f in claims}
     flow_lines = {f.line for f in flows}
-    detail = dict(card.detail)
+    detail = dict(result.detail)
     detail.update(
         claim_score=score,
         claim_count=len(claims),
@@ -262,10 +175,18 @@ def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
         note=NOTE_PASS if verdict == "PASS" else NOTE_FAIL,
     )
     comparison = "<=" if verdict == "PASS" else ">"
-    summary = f"claim score {score} {comparison} threshold {threshold} (after suppression)"
-    return replace(card, verdict=verdict, detail=detail, summary=summary, score=score)
+    summary = f"claim score {score} {comparison} threshold {threshold}"
+    return Decision(verdict, summary, score, detail)
 
 
-def cache_inputs(post_path: Path, context: GateContext) -> str | None:
-    """The result depends on the post and the settings only."""
-    return ""
+GATE = Gate(
+    id=13,
+    name="call_graph_claims",
+    advisory=True,
+    kind="advisory",
+    description="Few unverified call-graph claims (X calls Y, function-flow diagrams).",
+    check=check,
+    decide=decide,
+    # The result depends on the post and the settings only.
+    cache_inputs=settings_only,
+)

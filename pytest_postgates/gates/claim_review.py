@@ -17,8 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
-from pytest_postgates.gates.call_graph_claims import PATTERNS
+from pytest_postgates.fileio import write_atomic
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.helpers.claims import PATTERNS
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
     ChatRequest,
@@ -31,13 +34,11 @@ from pytest_postgates.judges import (
 )
 from pytest_postgates.judges.prose import Sentence, paragraphs, sentences
 from pytest_postgates.scan import CodeSpanLazy
-from pytest_postgates.scorecard import Finding, Scorecard, dumps, safe_stem, write_atomic
+from pytest_postgates.scorecard import Finding, dumps, safe_stem
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 10
 VERDICTS = ("supported", "contradicted", "unverifiable")
 MAX_CLAIMS = 80  # a post with more claims than this needs a human, not 80 more requests
 CLAIM_LIMIT = 600
@@ -98,27 +99,23 @@ def _review(content: str | None, error: str | None) -> dict[str, str]:
     }
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.evidence.repomap import post_slice
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     if not settings.judges:
-        return spec.card("SKIP", no_judge_detail(), summary=NO_JUDGE_SUMMARY)
+        raise CannotJudge("SKIP", NO_JUDGE_SUMMARY, no_judge_detail())
     judge = settings.judges[0]
     found = find_claims(post)
     claims = found[:MAX_CLAIMS]
     try:
-        overall = post_slice(post, context)
-        slices = [post_slice(post, context, focus=tokens) for _, tokens, _ in claims]
+        overall = context.repo_slice(post)
+        slices = [context.repo_slice(post, focus=tokens) for _, tokens, _ in claims]
     except GitError as exc:
-        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+        raise CannotJudge("ERROR", str(exc)) from None
     requests = [
         ChatRequest(judge, _messages(sentence.text[:CLAIM_LIMIT], piece.text))
         for (sentence, _, _), piece in zip(claims, slices, strict=True)
     ]
-    with client_for(context) as client:
+    with client_for(context.settings, context.evidence.cache_dir) as client:
         replies = client.complete_all(requests)
     reviewed = []
     for (sentence, tokens, codes), reply in zip(claims, replies, strict=True):
@@ -131,7 +128,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
     for row in reviewed:
         counts[row["verdict"]] += 1
     report = {
-        "gate": GATE_ID,
+        "gate": 10,
         "post": post.path.name,
         "judge": judge.name,
         "model": judge.model,
@@ -164,7 +161,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
     if claims and counts["error"] == len(claims):
         summary = "the judge did not answer: " + "; ".join(sorted({r["reason"] for r in reviewed}))
         detail["error"] = summary
-        return spec.card("ERROR", detail, summary=summary)
+        raise CannotJudge("ERROR", summary, detail)
     findings = [
         Finding(
             row["line"],
@@ -178,23 +175,33 @@ def check(post: Post, context: GateContext) -> Scorecard:
         for row in reviewed
         if row["verdict"] != "supported"
     ]
-    verdict = "FAIL" if counts["contradicted"] else "PASS"
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    """FAIL while a contradicted claim is left."""
+    detail, counts = result.detail, result.detail["counts"]
+    contradicted = sum(finding.code == "CONTRADICTED" for finding in result.findings)
+    reviewed, found = detail["claims_reviewed"], detail["claims_found"]
     summary = (
-        f"{len(claims)} claim(s) reviewed: {counts['supported']} supported, "
+        f"{reviewed} claim(s) reviewed: {counts['supported']} supported, "
         f"{counts['contradicted']} contradicted, {counts['unverifiable']} unverifiable"
         + (
             f", {counts['invalid'] + counts['error']} without a valid review"
             if counts["invalid"] + counts["error"]
             else ""
         )
-        + (f" (first {MAX_CLAIMS} of {len(found)})" if len(found) > len(claims) else "")
+        + (f" (first {MAX_CLAIMS} of {found})" if found > reviewed else "")
     )
-    return spec.card(verdict, detail, findings, summary, counts["contradicted"])
+    return Decision("FAIL" if contradicted else "PASS", summary, contradicted)
 
 
-def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
-    """After inline suppression: FAIL only while a contradicted claim is left."""
-    from dataclasses import replace
-
-    verdict = "FAIL" if any(f.code == "CONTRADICTED" for f in kept) else "PASS"
-    return replace(card, verdict=verdict, summary=f"{card.summary} (after suppression)")
+GATE = Gate(
+    id=10,
+    name="claim_review",
+    advisory=True,
+    kind="advisory",
+    description="A judge reviews each code claim against the repository slice.",
+    check=check,
+    decide=decide,
+)

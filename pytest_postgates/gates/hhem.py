@@ -28,14 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.judges.prose import paragraphs, plain
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 9
 HHEM_REPO = "vectara/hallucination_evaluation_model"
 INSTALL_HINT = (
     "pip install 'pytest-postgates[hhem]', then fetch the model once outside the run "
@@ -147,19 +146,15 @@ def evaluate(
     return rows, [row for row in rows if row["flagged"]]
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.evidence.repomap import post_slice
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     scorer = load_scorer(settings)
     if isinstance(scorer, str):
-        return spec.card("SKIP", {"reason": scorer}, summary=scorer)
+        raise CannotJudge("SKIP", scorer)
     try:
-        piece = post_slice(post, context)
+        piece = context.repo_slice(post)
     except GitError as exc:
-        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+        raise CannotJudge("ERROR", str(exc)) from None
     threshold = settings.hhem_threshold
     rows, flagged = evaluate(post, piece.text, scorer, threshold)
     detail = {
@@ -178,17 +173,26 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         for row in flagged
     ]
-    verdict = "FAIL" if flagged else "PASS"
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    detail = result.detail
+    flagged = sum(finding.code == "HHEM_LOW" for finding in result.findings)
+    rows = detail["paragraphs"]
     lowest = min((row["score"] for row in rows), default=None)
-    summary = f"{len(flagged)} of {len(rows)} paragraph(s) below {threshold}" + (
+    summary = f"{flagged} of {len(rows)} paragraph(s) below {detail['threshold']}" + (
         f" (lowest {lowest})" if lowest is not None else ""
     )
-    return spec.card(verdict, detail, findings, summary, lowest)
+    return Decision("FAIL" if flagged else "PASS", summary, lowest)
 
 
-def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
-    """After inline suppression: FAIL only while a flagged paragraph is left."""
-    from dataclasses import replace
-
-    verdict = "FAIL" if any(f.code == "HHEM_LOW" for f in kept) else "PASS"
-    return replace(card, verdict=verdict, summary=f"{card.summary} (after suppression)")
+GATE = Gate(
+    id=9,
+    name="hhem",
+    advisory=True,
+    kind="advisory",
+    description="No paragraph reads as a hallucination against the repository slice.",
+    check=check,
+    decide=decide,
+)

@@ -15,18 +15,24 @@ import json
 import re
 import shlex
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    commit_inputs,
+)
 from pytest_postgates.scan import ImportFrom, Scanner
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Fence, Post
 
-GATE_ID = 14
 CODE_LANGS = frozenset(
     {"js", "javascript", "jsx", "mjs", "cjs", "ts", "typescript", "tsx", "mts", "cts"}
 )
@@ -205,10 +211,7 @@ def resolves(subpath: str, exports: Any) -> bool:
     return False
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     specifiers = extract_specifiers(post)
     if not specifiers:
@@ -220,11 +223,11 @@ def check(post: Post, context: GateContext) -> Scorecard:
             "specifiers": 0,
             "judged": 0,
         }
-        return spec.card("PASS", detail, summary="no import or install specifiers in code fences")
+        return CheckResult([], detail)
     try:
         index = context.evidence.index_for(post.path)
     except GitError as exc:
-        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+        raise CannotJudge("ERROR", str(exc)) from None
     raw = index.file_text("package.json")
     manifest: dict[str, Any] = {}
     if raw is not None:
@@ -232,11 +235,8 @@ def check(post: Post, context: GateContext) -> Scorecard:
             loaded = json.loads(raw)
             manifest = loaded if isinstance(loaded, dict) else {}
         except ValueError:
-            return spec.card(
-                "ERROR",
-                {"error": f"package.json at {settings.ref} is not valid JSON"},
-                summary=f"package.json at {settings.ref} is not valid JSON",
-            )
+            message = f"package.json at {settings.ref} is not valid JSON"
+            raise CannotJudge("ERROR", message) from None
     # package.json's name, else the repository's own (pyproject.toml) name.
     package = (
         settings.package
@@ -247,7 +247,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         message = (
             f"no package name: set 'package' or add package.json with a name at {settings.ref}"
         )
-        return spec.card("ERROR", {"error": message}, summary=message)
+        raise CannotJudge("ERROR", message)
     pattern = re.compile(settings.product_pattern or product_pattern(package), re.IGNORECASE)
     has_exports = "exports" in manifest
     exports = manifest.get("exports")
@@ -263,7 +263,6 @@ def check(post: Post, context: GateContext) -> Scorecard:
             violations.append(
                 {"line": item.line, "specifier": text, "kind": item.kind, "reason": reason}
             )
-    verdict = "PASS" if not violations else "FAIL"
     detail = {
         "violations": violations,
         "package": package,
@@ -277,12 +276,19 @@ def check(post: Post, context: GateContext) -> Scorecard:
         Finding(v["line"], "BAD_SPECIFIER", f"{v['kind']} '{v['specifier']}': {v['reason']}", fix)
         for v in violations
     ]
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    detail, findings = result.detail, result.findings
+    if not detail["specifiers"]:
+        return Decision("PASS", "no import or install specifiers in code fences")
     summary = (
-        f"{len(violations)} bad specifier(s) of {judged} checked"
-        if violations
-        else f"{judged} product specifier(s) checked"
+        f"{len(findings)} bad specifier(s) of {detail['judged']} checked"
+        if findings
+        else f"{detail['judged']} product specifier(s) checked"
     )
-    return spec.card(verdict, detail, findings, summary, len(violations))
+    return Decision("FAIL" if findings else "PASS", summary, len(findings))
 
 
 def _classify(
@@ -307,8 +313,13 @@ def _classify(
     return f'package "{text}" does not exist; the product is published as {package}'
 
 
-def cache_inputs(post_path: Path, context: GateContext) -> str | None:
-    """The result depends on the post, the settings and the grounding commit."""
-    from pytest_postgates.gates import commit_inputs
-
-    return commit_inputs(post_path, context)
+GATE = Gate(
+    id=14,
+    name="import_specifiers",
+    advisory=False,
+    kind="hard",
+    description="Code samples import the real package and exported subpaths.",
+    check=check,
+    decide=decide,
+    cache_inputs=commit_inputs,
+)

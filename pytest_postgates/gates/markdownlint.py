@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates import lint
+from pytest_postgates.config import Settings
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.lint_isolation import isolating_get
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 12
+BATCH_NAME = "markdownlint"  # lint.batch_for's run-wide batch
 RULE_DOCS = "https://github.com/DavidAnson/markdownlint/blob/v0.36.1/doc/{rule}.md"
 
 # What a drafter should do about the rules that catch drafts most often.
@@ -107,17 +108,15 @@ def _message(violation: dict[str, Any]) -> str:
     return f"{description} [{said}]" if said else description
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
+    posts = context.batches.posts_for(BATCH_NAME)
     cli = getattr(settings, "markdownlint_cli", None)
     batch, entry = lint.batch_for(
         post.path,
-        context.batches.posts,
+        posts,
         # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
-        isolating_get(context.batches.get, context.batches.posts, settings.lint_backend, cli),
+        isolating_get(context.batches.get, posts, settings.lint_backend, cli),
         settings.lint_backend,
         # A configured markdownlint-cli command (settings key proposed to the lead).
         cli,
@@ -134,7 +133,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
             if base is not None:
                 error = error.replace(f"{base}{os.sep}", "")
         detail = {"backend": backend, "config": None, "error": error}
-        return spec.card("ERROR", detail, summary=f"markdownlint could not run: {error}")
+        raise CannotJudge("ERROR", f"markdownlint could not run: {error}", detail)
     assert entry is not None
 
     violations = [
@@ -155,11 +154,18 @@ def check(post: Post, context: GateContext) -> Scorecard:
         "violations": violations,
     }
     under = f"under {config}" if config else "under markdownlint's defaults (no config file)"
-    if violations:
+    return CheckResult(findings, detail, {"under": under, "ran": ran})
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    under, ran = result.facts["under"], result.facts["ran"]
+    findings = result.findings
+    if findings:
+        counts = Counter(finding.code for finding in findings)
         rules = ", ".join(f"{rule} x{count}" for rule, count in sorted(counts.items()))
-        summary = f"{len(violations)} markdownlint error(s) ({rules}) {under}; linted by {ran}"
-        return spec.card("FAIL", detail, findings, summary, len(violations))
-    return spec.card("PASS", detail, [], f"no markdownlint errors {under}; linted by {ran}", 0)
+        summary = f"{len(findings)} markdownlint error(s) ({rules}) {under}; linted by {ran}"
+        return Decision("FAIL", summary, len(findings))
+    return Decision("PASS", f"no markdownlint errors {under}; linted by {ran}", 0)
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
@@ -195,3 +201,16 @@ def _lint_inputs(folder: Path, context: GateContext) -> str | None:
         sort_keys=True,
         default=str,
     )
+
+
+GATE = Gate(
+    id=12,
+    name="markdownlint",
+    advisory=False,
+    kind="hard",
+    description="The post passes markdownlint under the blog's configuration.",
+    check=check,
+    decide=decide,
+    cache_inputs=cache_inputs,
+    batches=(BATCH_NAME,),
+)

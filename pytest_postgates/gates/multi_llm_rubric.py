@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Judge, Settings
 from pytest_postgates.evidence import GitError
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.judges import (
+    NO_JUDGE_SUMMARY,
     ChatRequest,
     InvalidReply,
     client_for,
@@ -34,13 +36,11 @@ from pytest_postgates.judges import (
     parse_object,
     shorten,
 )
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 3
 AXES: tuple[tuple[str, str], ...] = (
     ("relevance", "the post stays on a topic its readers, developers using the project, need"),
     (
@@ -213,25 +213,18 @@ def _messages(post: Post, evidence: str) -> tuple[tuple[str, str], ...]:
 def _evidence(post: Post, context: GateContext) -> tuple[str, dict[str, Any]]:
     """The repo-map slice for the technical-accuracy axis; a post outside any repository
     is still scored (without evidence) rather than refused."""
-    from pytest_postgates.evidence.repomap import post_slice
-
     try:
-        piece = post_slice(post, context)
+        piece = context.repo_slice(post)
     except GitError as exc:
         return "", {"mode": "none", "note": f"no repository evidence: {exc}"}
     return piece.text, piece.to_detail()
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     judges = settings.judges
     if not judges:
-        from pytest_postgates.judges import NO_JUDGE_SUMMARY
-
-        return spec.card("SKIP", no_judge_detail(), summary=NO_JUDGE_SUMMARY)
+        raise CannotJudge("SKIP", NO_JUDGE_SUMMARY, no_judge_detail())
     runs = max(1, settings.rubric_runs)
     evidence, evidence_detail = _evidence(post, context)
     messages = _messages(post, evidence)
@@ -241,7 +234,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         for position in range(len(judges))
         for run in range(1, runs + 1)
     ]
-    with client_for(context) as client:
+    with client_for(context.settings, context.evidence.cache_dir) as client:
         replies = client.complete_all(requests)
     panel = [ProviderRuns(judge) for judge in judges]
     for owner, request, reply in zip(owners, requests, replies, strict=True):
@@ -255,17 +248,16 @@ def check(post: Post, context: GateContext) -> Scorecard:
             provider.runs.append(Run(request.variant, None, shorten(str(exc), 200)))
     detail = judge_panel(panel, settings)
     detail["evidence"] = evidence_detail
-    return _card(spec, panel, detail)
+    return _result(panel, detail)
 
 
-def _card(spec: Any, panel: list[ProviderRuns], detail: dict[str, Any]) -> Scorecard:
+def _result(panel: list[ProviderRuns], detail: dict[str, Any]) -> CheckResult:
     if all(not run.answered for provider in panel for run in provider.runs):
         reasons = sorted({item["reason"] for item in detail["invalid_runs"]})
         summary = "no judge answered: " + "; ".join(reasons)
         detail["error"] = summary
-        return spec.card("ERROR", detail, summary=summary)
+        raise CannotJudge("ERROR", summary, detail)
     checks = detail["checks"]
-    verdict = "PASS" if all(checks.values()) else "FAIL"
     findings: list[Finding] = []
     weighted = detail["weighted_mean"]
     if not checks["weighted_mean"]:
@@ -302,10 +294,32 @@ def _card(spec: Any, panel: list[ProviderRuns], detail: dict[str, Any]) -> Score
         Finding(None, "INVALID_RUN", f"{item['provider']} run {item['run']}: {item['reason']}")
         for item in detail["invalid_runs"]
     )
+    return CheckResult(findings, detail)
+
+
+# The findings that stand for a failed check; INVALID_RUN findings inform, never fail.
+FAILING_CODES = frozenset({"RUBRIC_MEAN", "RUBRIC_PROVIDER", "RUBRIC_VALID_RUNS"})
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    detail = result.detail
+    failing = any(finding.code in FAILING_CODES for finding in result.findings)
+    weighted = detail["weighted_mean"]
     summary = (
         f"weighted mean {weighted} (floor {detail['mean_floor']}), "
         f"{len(detail['providers_below_floor'])} provider(s) below {detail['provider_floor']}, "
         f"{detail['valid_runs']}/{detail['total_runs']} valid runs "
         f"(need {detail['required_valid_runs']})"
     )
-    return spec.card(verdict, detail, findings, summary, weighted)
+    return Decision("FAIL" if failing else "PASS", summary, weighted)
+
+
+GATE = Gate(
+    id=3,
+    name="multi_llm_rubric",
+    advisory=False,
+    kind="llm",
+    description="A panel of LLM judges scores the post on seven axes.",
+    check=check,
+    decide=decide,
+)

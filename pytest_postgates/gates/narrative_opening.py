@@ -18,19 +18,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.repo import product_names_for
-from pytest_postgates.scan import Alternation, CodeSpanExact, Delimited, SchemeUrl, closed_by
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, commit_inputs
+from pytest_postgates.helpers.inline import prose_without_code
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 11
 OPENING_CHARS = 1200
 
 # Proper names as they are written; matched case-sensitively because several are also
@@ -416,21 +415,6 @@ BUILTIN_BANNED_PHRASES: tuple[str, ...] = (
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 # A character-class body: ASCII hyphen (escaped) and the Unicode hyphens and dashes.
 _DASHES = r"\-\u2010\u2011\u2012\u2013\u2014"
-# The code-span and URL patterns, scanned in linear time (pytest_postgates.scan): as
-# regexes, a line of backtick runs, of ``](`` or of ``a.a.a.`` took minutes.
-_CODE_SPAN = CodeSpanExact()  # (?<!`)(`+)(?!`).+?(?<!`)\1(?!`)
-_URL = Alternation(
-    r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+",
-    [
-        Delimited(r"\]\([^)\s]*\)", re.compile(r"\]\("), closed_by(")\\s", ")")),
-        Delimited(
-            r"<[a-z][a-z0-9+.-]*:[^>\s]*>",
-            re.compile(r"<[a-z][a-z0-9+.-]*+:", re.I),
-            closed_by(">\\s", ">", re.I),
-        ),
-        SchemeUrl(r"\b[a-z][a-z0-9+.-]*://\S+", r"\S+", re.I),
-    ],
-)
 
 
 def _phrase_source(phrase: str) -> str:
@@ -474,12 +458,6 @@ def match_any(
         if _anchor(entry, ignore_case) in haystack and _compiled(source, ignore_case).search(text):
             found.append(entry)
     return found
-
-
-def prose_without_code(line: str) -> str:
-    """A prose line with inline code spans and URLs blanked (same length, same columns)."""
-    line = _CODE_SPAN.sub(lambda match: " " * len(match.group(0)), line)
-    return _URL.sub(lambda match: " " * len(match.group(0)), line)
 
 
 def opening_region(post: Post) -> tuple[str, int]:
@@ -544,10 +522,7 @@ def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]
     return sorted(hits)
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     names: list[tuple[str, bool]] = [(name, False) for name in BUILTIN_ENTITIES]
     repo_note = None
@@ -584,7 +559,6 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         for line, phrase, text in banned
     )
-    verdict = "PASS" if entities and not banned else "FAIL"
     detail = {
         "opening_chars": OPENING_CHARS,
         "entities_found": entities[:20],
@@ -597,20 +571,31 @@ def check(post: Post, context: GateContext) -> Scorecard:
     }
     if repo_note:
         detail["note"] = repo_note
-    if verdict == "PASS":
-        summary = f"opening names {', '.join(entities[:3])}; no brochure phrases"
-    else:
-        parts = []
-        if not entities:
-            parts.append("opening names no real tool or product")
-        if banned:
-            parts.append(f"{len(banned)} brochure phrase(s)")
-        summary = "; ".join(parts)
-    return spec.card(verdict, detail, findings, summary, len(findings))
+    return CheckResult(findings, detail)
 
 
-def cache_inputs(post_path: Path, context: GateContext) -> str | None:
-    """The result depends on the post, the settings and the grounding commit."""
-    from pytest_postgates.gates import commit_inputs
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    findings, entities = result.findings, result.detail["entities_found"]
+    if not findings:
+        # No entity and no finding: the NO_ENTITY finding was suppressed.
+        named = ", ".join(entities[:3]) if entities else "no real tool or product"
+        return Decision("PASS", f"opening names {named}; no brochure phrases", 0)
+    parts = []
+    if any(finding.code == "NO_ENTITY" for finding in findings):
+        parts.append("opening names no real tool or product")
+    banned = sum(finding.code == "BANNED_PHRASE" for finding in findings)
+    if banned:
+        parts.append(f"{banned} brochure phrase(s)")
+    return Decision("FAIL", "; ".join(parts), len(findings))
 
-    return commit_inputs(post_path, context)
+
+GATE = Gate(
+    id=11,
+    name="narrative_opening",
+    advisory=False,
+    kind="hard",
+    description="The opening names a real tool; no corporate-brochure phrases.",
+    check=check,
+    decide=decide,
+    cache_inputs=commit_inputs,
+)

@@ -18,10 +18,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    commit_inputs,
+)
 from pytest_postgates.scan import (
     Alternation,
     CodeSpanExact,
@@ -30,13 +38,11 @@ from pytest_postgates.scan import (
     closed_by,
     markdown_link,
 )
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 7
 LINK_DISTANCE = 200
 EVIDENCE_KEYS = ("anchor_paths", "evidence")
 
@@ -245,10 +251,7 @@ def _anchor_paths(post: Post) -> list[str]:
     return paths
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     raw_claims = find_claims(post)
     links = []
     if raw_claims:
@@ -296,10 +299,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         claims.append(Claim(line, number, family, line_text, cited_by))
     uncited = [c for c in claims if c.cited_by is None]
     if uncited and note:
-        return spec.card(
-            "ERROR", {"error": note, "claims": [c.to_dict() for c in claims]}, summary=note
-        )
-    verdict = "PASS" if not uncited else "FAIL"
+        raise CannotJudge("ERROR", note, {"error": note, "claims": [c.to_dict() for c in claims]})
     detail: dict[str, Any] = {
         "claims": [c.to_dict() for c in claims],
         "uncited": [c.to_dict() for c in uncited],
@@ -318,12 +318,17 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         for c in uncited
     ]
+    return CheckResult(findings, detail)
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    uncited, claims = len(result.findings), len(result.detail["claims"])
     summary = (
-        f"{len(uncited)} of {len(claims)} numbers with units uncited"
+        f"{uncited} of {claims} numbers with units uncited"
         if uncited
-        else f"{len(claims)} numbers with units, all cited"
+        else f"{claims} numbers with units, all cited"
     )
-    return spec.card(verdict, detail, findings, summary, len(uncited))
+    return Decision("FAIL" if uncited else "PASS", summary, uncited)
 
 
 def _family_of(spelling: str) -> str:
@@ -337,8 +342,13 @@ def _family_of(spelling: str) -> str:
     return spelling
 
 
-def cache_inputs(post_path: Path, context: GateContext) -> str | None:
-    """The result depends on the post, the settings and the grounding commit."""
-    from pytest_postgates.gates import commit_inputs
-
-    return commit_inputs(post_path, context)
+GATE = Gate(
+    id=7,
+    name="numerical_claims",
+    advisory=False,
+    kind="hard",
+    description="Every number with a unit in prose is cited.",
+    check=check,
+    decide=decide,
+    cache_inputs=commit_inputs,
+)

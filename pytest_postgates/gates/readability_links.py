@@ -58,6 +58,8 @@ import pyphen
 import yaml
 
 from pytest_postgates import links as linkcheck
+from pytest_postgates.config import Settings
+from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, fail_on_findings
 from pytest_postgates.post import Post, load_yaml
 from pytest_postgates.scan import (
     Alternation,
@@ -65,14 +67,12 @@ from pytest_postgates.scan import (
     Delimited,
     closed_by_string,
 )
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
-    from pytest_postgates.gates import GateContext
 
-GATE_ID = 6
 # Calibrated with bench/measure_readability.py on the NeuroLink blog (130 published posts):
 # the 5th percentile of prose-paragraph scores, rounded down. See the README.
 DEFAULT_FLESCH_FLOOR = 20.0
@@ -766,7 +766,7 @@ def external_results(
     if not urls:
         return {}
     checker = linkcheck.LinkChecker.from_settings(context.settings, context.evidence.cache_dir)
-    batch_posts = tuple(context.batches.posts)
+    batch_posts = tuple(context.batches.posts_for(BATCH_NAME))
     results: dict[str, linkcheck.LinkResult] = {}
     # Offline, nothing is requested: no batch to share, and no corpus to parse for one.
     in_batch = post.path in batch_posts or post.path.resolve() in _resolved(batch_posts)
@@ -807,10 +807,7 @@ _LINK_CODES = {
 }
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     floor = DEFAULT_FLESCH_FLOOR if settings.flesch_floor is None else settings.flesch_floor
     max_sentences = settings.max_paragraph_sentences
@@ -950,7 +947,6 @@ def check(post: Post, context: GateContext) -> Scorecard:
         },
         "links": links_detail,
     }
-    verdict = "FAIL" if findings else "PASS"
     parts = [
         f"{len(paragraphs)} paragraphs ({len(low)} under Flesch {floor:g}, "
         f"{len(long)} over {max_sentences} sentences)",
@@ -960,7 +956,12 @@ def check(post: Post, context: GateContext) -> Scorecard:
         f"{len(links_detail['unverified'])} unverified, {len(links_detail['unchecked'])} "
         "unchecked)",
     ]
-    return spec.card(verdict, detail, findings, "; ".join(parts), len(findings))
+    return CheckResult(findings, detail, {"summary": "; ".join(parts)})
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    # The summary counts what the post holds, not the verdict: it stays as checked.
+    return fail_on_findings(result, result.facts["summary"])
 
 
 # ============================================================================ caching
@@ -1003,3 +1004,16 @@ def _pyphen_version() -> str:
         return importlib.metadata.version("pyphen")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
+
+
+GATE = Gate(
+    id=6,
+    name="readability_links",
+    advisory=False,
+    kind="hard",
+    description="Paragraphs are readable and every link resolves.",
+    check=check,
+    decide=decide,
+    cache_inputs=cache_inputs,
+    batches=(BATCH_NAME,),
+)

@@ -11,66 +11,39 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    commit_inputs,
+)
+from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
+    ALLOWLIST,
+    MAX_TOKEN,
+    MIME_TYPE,
+    NEVER_SYMBOLS,
+    PURE_NUMBER,
+    QUOTED,
+    Token,
+    extract_tokens,
+)
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.index import RepoIndex
     from pytest_postgates.evidence.lint_rules import LintRules
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 2
-MAX_TOKEN = 80
 MAX_REPORT = 50
 
-# Names that are never repository symbols: language keywords and literals, runtime
-# globals, common command-line tools, file formats and external products.
-ALLOWLIST: frozenset[str] = frozenset(
-    """
-    abstract any as async await boolean break case catch class const constructor continue
-    debugger declare default delete do else enum export extends false finally for from
-    function get if implements import in infer instanceof interface is keyof let module
-    namespace never new null number object of package private protected public readonly
-    require return satisfies set static string super switch symbol this throw true try type
-    typeof undefined unique unknown var void while with yield bigint Array ArrayBuffer
-    BigInt Boolean Buffer Date Error EventEmitter Function Infinity Intl JSON Map Math NaN
-    Number Object Promise Proxy Reflect RegExp Set String Symbol TypeError Uint8Array URL
-    URLSearchParams WeakMap WeakSet console document fetch globalThis process window
-    setTimeout setInterval clearTimeout structuredClone AbortController Response Request
-    Headers ReadableStream WritableStream TextEncoder TextDecoder Record Partial Required
-    Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters Awaited __dirname
-    __filename exports False None True and assert def del elif except global lambda nonlocal
-    not or pass raise self cls async_ print len dict list tuple str int float bool bytes
-    range open isinstance Exception ValueError KeyError RuntimeError OSError __init__
-    __main__ __name__ node npm npx pnpm yarn bun deno git gh curl wget bash sh zsh make
-    docker kubectl python python3 pip pipx uv pytest tox ruff mypy eslint prettier tsc jest
-    vitest jq sed awk grep ls cd cat echo ssh openssl brew apt apt-get sudo JavaScript
-    TypeScript Node.js React Next.js Vue HTTP HTTPS JSON YAML TOML HTML CSS SQL REST GraphQL
-    gRPC MCP OAuth JWT SSE WebSocket UTF-8 ASCII CLI API SDK CI CD URL URI OpenAI Anthropic
-    Claude Gemini Vertex Mistral Ollama Bedrock Azure AWS GCP GitHub GitLab Bitbucket Slack
-    Docker Kubernetes Redis PostgreSQL SQLite MongoDB Jekyll Markdown mermaid GET POST PUT
-    PATCH DELETE HEAD OPTIONS
-    """.split()
-)
-MIME_TYPE = re.compile(
-    r"^(application|audio|font|image|message|model|multipart|text|video)/[\w.+-]+$"
-)
-PURE_NUMBER = re.compile(r"^\d+(\.\d+)?$")
 # Abbreviated (7-12) or full (40) commit ids; a 32-hex string is an id of another kind.
 SHA = re.compile(r"^(?:[0-9a-f]{7,12}|[0-9a-f]{40})$")
-# Never repository symbols although they look like them: bare file extensions, lint rule
-# codes, errno/open/signal constants, members of Node's built-in modules.
-NEVER_SYMBOLS = re.compile(
-    r"^(?:\.[A-Za-z0-9]{1,8}|MD\d{3}|E[A-Z]{3,}|O_[A-Z]+|SIG[A-Z]+"
-    r"|(?:fs|path|os|zlib|net|http|https|http2|crypto|child_process|util|stream|events|url|dns"
-    r"|tls|readline|worker_threads|cluster|buffer|assert|timers|perf_hooks|querystring)"
-    r"\.[A-Za-z_]\w*(?:\(\))?)$"
-)
-QUOTED = re.compile(r"""^(['"])(.+)\1$""")
 FILENAME = re.compile(
     r"\.(ts|tsx|js|jsx|mjs|cjs|json|md|mdx|yaml|yml|sh|py|toml|txt|cfg|ini|lock)$", re.I
 )
@@ -87,12 +60,6 @@ LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
 @dataclass(frozen=True)
-class Token:
-    text: str
-    line: int
-
-
-@dataclass(frozen=True)
 class Verdict:
     token: str
     line: int
@@ -103,24 +70,6 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         return {"token": self.token, "kind": self.kind, "reason": self.reason, "line": self.line}
-
-
-def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[Token]:
-    """Distinct prose code-span tokens, each with the line it first appears on."""
-    seen: dict[str, Token] = {}
-    for span in post.prose_code_spans:
-        raw = span.text.strip()
-        quoted = QUOTED.match(raw)
-        if quoted:  # `'gpt'` names the string gpt
-            raw = quoted.group(2)
-        if not raw or len(raw) > MAX_TOKEN or len(raw) < 2 or raw in seen:
-            continue
-        if raw in allowlist or MIME_TYPE.match(raw) or PURE_NUMBER.match(raw):
-            continue
-        if NEVER_SYMBOLS.match(raw):
-            continue
-        seen[raw] = Token(raw, span.line)
-    return list(seen.values())
 
 
 def classify(token: str, lint_prefix: str | None) -> str:
@@ -208,10 +157,7 @@ def verify(token: Token, kind: str, index: RepoIndex, lint: LintRules | None) ->
     return result(False, reason="phrase and its longest words not found")
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     threshold = settings.symbol_grounding_threshold
     tokens = extract_tokens(post, ALLOWLIST | frozenset(settings.symbol_allowlist))
@@ -224,19 +170,18 @@ def check(post: Post, context: GateContext) -> Scorecard:
             "ungrounded": [],
             "note": "no backticked identifiers in prose",
         }
-        return spec.card("PASS", detail, summary="no inline code tokens in prose", score=100.0)
+        return CheckResult([], detail)
     try:
         index = context.evidence.index_for(post.path)
         lint = context.evidence.lint_rules_for(post.path)
     except GitError as exc:
-        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+        raise CannotJudge("ERROR", str(exc)) from None
     prefix = settings.lint_rule_prefix if lint is not None else None
     verdicts = [verify(token, classify(token.text, prefix), index, lint) for token in tokens]
     grounded = sum(v.grounded for v in verdicts)
     total = len(verdicts)
     pct = round(grounded / total * 1000) / 10
     ungrounded = [v for v in verdicts if not v.grounded]
-    verdict = "PASS" if pct >= threshold else "FAIL"
     detail = {
         "total": total,
         "grounded": grounded,
@@ -257,40 +202,41 @@ def check(post: Post, context: GateContext) -> Scorecard:
         )
         for v in ungrounded
     ]
-    comparison = ">=" if verdict == "PASS" else "<"
-    summary = f"{grounded}/{total} tokens grounded ({pct}% {comparison} {threshold}%)"
-    return spec.card(verdict, detail, findings, summary, pct)
+    return CheckResult(findings, detail)
 
 
-def rescore(card: Scorecard, kept: list[Finding]) -> Scorecard:
-    """Suppressed tokens leave the count; the share is computed over the rest."""
-    from dataclasses import replace
-
-    if "ungrounded" not in card.detail:
-        return card
-    suppressed = len(card.detail.get("suppressed", []))
-    total = card.detail["total"] - suppressed
-    grounded = card.detail["grounded"]
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    """The grounded share of the tokens left: one UNGROUNDED finding per ungrounded token,
+    so suppressed tokens leave the count and the share is computed over the rest."""
+    detail = result.detail
+    if not detail["total"]:
+        return Decision("PASS", "no inline code tokens in prose", 100.0)
+    kept = [f for f in result.findings if f.code == "UNGROUNDED"]
+    grounded = detail["grounded"]
+    total = grounded + len(kept)
     pct = round(grounded / total * 1000) / 10 if total else 100.0
-    threshold = card.detail["threshold"]
+    threshold = detail["threshold"]
     verdict = "PASS" if pct >= threshold else "FAIL"
     # Suppression is by line, so the tokens left are those on lines still holding findings.
-    kept_lines = {f.line for f in kept if f.code == "UNGROUNDED"}
-    detail = dict(card.detail)
+    kept_lines = {f.line for f in kept}
+    detail = dict(detail)
     detail.update(
         total=total,
         grounded_pct=pct,
         ungrounded=[u for u in detail["ungrounded"] if u["line"] in kept_lines],
     )
     comparison = ">=" if verdict == "PASS" else "<"
-    summary = (
-        f"{grounded}/{total} tokens grounded ({pct}% {comparison} {threshold}%), after suppression"
-    )
-    return replace(card, verdict=verdict, detail=detail, summary=summary, score=pct)
+    summary = f"{grounded}/{total} tokens grounded ({pct}% {comparison} {threshold}%)"
+    return Decision(verdict, summary, pct, detail)
 
 
-def cache_inputs(post_path: Path, context: GateContext) -> str | None:
-    """The result depends on the post, the settings and the grounding commit."""
-    from pytest_postgates.gates import commit_inputs
-
-    return commit_inputs(post_path, context)
+GATE = Gate(
+    id=2,
+    name="symbol_grounding",
+    advisory=False,
+    kind="hard",
+    description="Inline code in prose names real repository symbols, files and rules.",
+    check=check,
+    decide=decide,
+    cache_inputs=commit_inputs,
+)

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pytest_postgates.config import Settings
+from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
     ChatRequest,
@@ -37,13 +39,11 @@ from pytest_postgates.judges import (
 )
 from pytest_postgates.judges.prose import paragraphs
 from pytest_postgates.post import parse_post
-from pytest_postgates.scorecard import Finding, Scorecard
+from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
     from pytest_postgates.post import Post
 
-GATE_ID = 4
 REFERENCES = 3
 MIN_REFERENCE_CHARS = 160  # a reference must be a paragraph, not a caption
 RUN_TEMPERATURE = 0.7
@@ -167,24 +167,21 @@ def _messages(tone: str, references: list[list[Any]], post: Post) -> tuple[tuple
     return (("system", system), ("user", user))
 
 
-def check(post: Post, context: GateContext) -> Scorecard:
-    from pytest_postgates.gates import spec_for
-
-    spec = spec_for(GATE_ID)
+def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     if not settings.judges:
-        return spec.card("SKIP", no_judge_detail(), summary=NO_JUDGE_SUMMARY)
+        raise CannotJudge("SKIP", NO_JUDGE_SUMMARY, no_judge_detail())
     try:
         assignments = load_assignments(settings.tone_assignments)
     except ToneAssignmentsError as exc:
-        return spec.card("ERROR", {"error": str(exc)}, summary=str(exc))
+        raise CannotJudge("ERROR", str(exc)) from None
     tone, source = tone_of(post, assignments)
     if tone is None:
         reason = (
             "no tone: set `tone:` in the front matter or map this post's file name or slug "
             "to a tone in the tone_assignments file"
         )
-        return spec.card("SKIP", {"reason": reason}, summary=reason)
+        raise CannotJudge("SKIP", reason)
     corpus = _corpus(post, context)
     pool = context.batches.get(BATCH_NAME, lambda: reference_pool(corpus, assignments))
     own = str(post.path.resolve())
@@ -194,7 +191,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
             f"no reference post with tone {tone!r} among the {len(corpus)} collected post(s) "
             f"(paragraphs of at least {MIN_REFERENCE_CHARS} characters are needed)"
         )
-        return spec.card("SKIP", {"reason": reason, "tone": tone}, summary=reason)
+        raise CannotJudge("SKIP", reason, {"reason": reason, "tone": tone})
     references = sample_references(post.path, candidates)
     judge = settings.judges[0]
     messages = _messages(tone, references, post)
@@ -203,7 +200,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
         ChatRequest(judge, messages, temperature=RUN_TEMPERATURE, variant=run)
         for run in range(1, runs + 1)
     ]
-    with client_for(context) as client:
+    with client_for(context.settings, context.evidence.cache_dir) as client:
         replies = client.complete_all(requests)
     results: list[dict[str, Any]] = []
     scores: list[Fraction] = []
@@ -240,7 +237,7 @@ def check(post: Post, context: GateContext) -> Scorecard:
     if not answered:
         summary = "the judge did not answer: " + "; ".join(sorted({r["invalid"] for r in invalid}))
         detail["error"] = summary
-        return spec.card("ERROR", detail, summary=summary)
+        raise CannotJudge("ERROR", summary, detail)
     passed = mean is not None and mean >= Fraction(repr(float(floor)))
     findings = [Finding(None, "INVALID_RUN", f"run {r['run']}: {r['invalid']}") for r in invalid]
     if not passed:
@@ -255,8 +252,26 @@ def check(post: Post, context: GateContext) -> Scorecard:
                 f"{', '.join(sorted({row[1] for row in references}))}",
             ),
         )
+    return CheckResult(findings, detail, {"passed": passed})
+
+
+def decide(result: CheckResult, settings: Settings) -> Decision:
+    detail = result.detail
+    passed = result.facts["passed"]  # the exact (Fraction) comparison of the mean
+    mismatch = any(finding.code == "TONE_MISMATCH" for finding in result.findings)
     summary = (
-        f"tone {tone!r}: mean {shown_mean} over {len(scores)}/{runs} valid runs "
-        f"({'>=' if passed else '<'} {floor})"
+        f"tone {detail['tone']!r}: mean {detail['mean']} over {detail['valid_runs']}/"
+        f"{detail['total_runs']} valid runs ({'>=' if passed else '<'} {detail['floor']})"
     )
-    return spec.card("PASS" if passed else "FAIL", detail, findings, summary, shown_mean)
+    return Decision("FAIL" if mismatch else "PASS", summary, detail["mean"])
+
+
+GATE = Gate(
+    id=4,
+    name="tone_fit",
+    advisory=False,
+    kind="llm",
+    description="An LLM judge finds the post matches its assigned tone.",
+    check=check,
+    decide=decide,
+)

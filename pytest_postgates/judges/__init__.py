@@ -20,7 +20,9 @@ from pytest_postgates.judges.client import (
 from pytest_postgates.judges.replies import InvalidReply, number, parse_object, shorten, text
 
 if TYPE_CHECKING:
-    from pytest_postgates.gates import GateContext
+    from pathlib import Path
+
+    from pytest_postgates.config import Settings
 
 NO_JUDGE_SUMMARY = (
     "no judge configured: add a [[tool.postgates.judges]] table to pyproject.toml with "
@@ -33,10 +35,10 @@ def no_judge_detail() -> dict[str, str]:
     return {"reason": NO_JUDGE_SUMMARY}
 
 
-def client_for(context: GateContext) -> ChatClient:
-    """A client whose cache lives under the evidence cache folder (pytest's cache, so
-    ``--cache-clear`` drops stale replies along with stale indexes)."""
-    return ChatClient(context.settings, context.evidence.cache_dir)
+def client_for(settings: Settings, cache_dir: Path) -> ChatClient:
+    """A client whose cache lives under ``cache_dir`` (the evidence cache folder: pytest's
+    cache, so ``--cache-clear`` drops stale replies along with stale indexes)."""
+    return ChatClient(settings, cache_dir)
 
 
 __all__ = [

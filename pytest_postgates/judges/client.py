@@ -39,7 +39,7 @@ from typing import Any
 import requests
 
 from pytest_postgates.config import Judge, Settings
-from pytest_postgates.scorecard import write_atomic
+from pytest_postgates.fileio import write_atomic
 
 CACHE_VERSION = 1
 # Backoff between attempts: BACKOFF_BASE * 2**attempt seconds, at most BACKOFF_MAX. Module

@@ -19,10 +19,10 @@ from pytest_postgates.gates import (
     call_graph_claims,
     claim_review,
     import_specifiers,
-    narrative_opening,
     numerical_claims,
     readability_links,
 )
+from pytest_postgates.helpers import inline
 from pytest_postgates.judges import prose
 
 _I = re.IGNORECASE | re.ASCII
@@ -236,14 +236,14 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "gate 11 code span",
-        narrative_opening._CODE_SPAN,
+        inline._CODE_SPAN,
         re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)"),
         lambda n: "".join("`" * width + "a" for width in range(1, int((2 * n) ** 0.5))),
         pieces=("`", "``", "```", "a", " ", "\n"),
     ),
     Case(
         "gate 11 URL (gates 1, 11)",
-        narrative_opening._URL,
+        inline._URL,
         re.compile(r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+", re.I),
         _repeat("a]("),
         pieces=("]", "(", ")", "](", "<", ">", ":", "a", "1", ".", "+", "://", " ", "\n", "-"),

@@ -1,0 +1,98 @@
+"""Repository evidence per process: which repository a post grounds against, its evidence
+at the configured ref, its index and its lint rules, each loaded once.
+
+Plain arguments only (settings and paths): nothing here knows about gates.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pytest_postgates.config import Settings
+from pytest_postgates.evidence.index import RepoIndex, open_index
+from pytest_postgates.evidence.lint_rules import LintRules, extract_lint_rules
+from pytest_postgates.evidence.repo import (
+    GitError,
+    RepoEvidence,
+    find_repo_root,
+    load_repo_evidence,
+)
+
+
+class EvidenceCache:
+    """Repository evidence, loaded once per (repository, ref, package) in a process."""
+
+    def __init__(self, settings: Settings, cache_dir: Path | None = None) -> None:
+        self.settings = settings
+        self.cache_dir = cache_dir or default_cache_dir()
+        self._root_by_folder: dict[Path, Path | GitError] = {}
+        self._by_root: dict[Path, RepoEvidence | GitError] = {}
+        self._indexes: dict[Path, RepoIndex] = {}
+        self._lint: dict[Path, LintRules | None] = {}
+
+    def root_for(self, post_path: Path) -> Path:
+        """The repository a post is grounded against: the configured one, else the git
+        work tree holding the post (asked of git once per folder, not once per post)."""
+        folder = self.settings.repo or post_path.resolve().parent
+        root = self._root_by_folder.get(folder)
+        if root is None:
+            try:
+                root = find_repo_root(folder)
+            except GitError as exc:
+                root = GitError(f"cannot find the repository to ground against: {exc}")
+            self._root_by_folder[folder] = root
+        if isinstance(root, GitError):
+            raise root
+        return root
+
+    def for_post(self, post_path: Path) -> RepoEvidence:
+        root = self.root_for(post_path)
+        cached = self._by_root.get(root)
+        if cached is None:
+            try:
+                cached = load_repo_evidence(root, self.settings.ref, self.settings.package)
+            except GitError as exc:
+                cached = exc
+            self._by_root[root] = cached
+        if isinstance(cached, GitError):
+            raise cached
+        return cached
+
+    def index_for(self, post_path: Path) -> RepoIndex:
+        """The repository index at the configured ref: loaded once per process, built once
+        per commit and cache folder (shared by xdist workers and later runs)."""
+        evidence = self.for_post(post_path)
+        index = self._indexes.get(evidence.root)
+        if index is None:
+            index = open_index(
+                evidence.root, evidence.commit, self.cache_dir, self._excluded(evidence.root)
+            )
+            self._indexes[evidence.root] = index
+        return index
+
+    def _excluded(self, root: Path) -> tuple[str, ...]:
+        """Configured post folders inside the repository, relative to its root."""
+        folders = []
+        for folder in self.settings.paths:
+            try:
+                folders.append(folder.resolve().relative_to(root.resolve()).as_posix())
+            except ValueError:
+                continue
+        return tuple(folders)
+
+    def lint_rules_for(self, post_path: Path) -> LintRules | None:
+        """Lint-rule evidence when ``lint_rule_prefix`` and ``lint_rules_dir`` are set."""
+        prefix, folder = self.settings.lint_rule_prefix, self.settings.lint_rules_dir
+        if not prefix or not folder:
+            return None
+        index = self.index_for(post_path)
+        if index.root not in self._lint:
+            self._lint[index.root] = extract_lint_rules(index, prefix, folder)
+        return self._lint[index.root]
+
+
+def default_cache_dir() -> Path:
+    """Where indexes live when no pytest cache folder is given: the user cache folder."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pytest-postgates"

@@ -1,0 +1,86 @@
+"""Atomic file writes and cross-process file locks: the two ways this plugin touches shared
+files (scorecards, caches, batch results) so that an interrupted run or two processes
+sharing a folder never leave a torn file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+from pytest_postgates import budget
+
+
+def _file_mode() -> int:
+    # mkstemp creates 0600 files; a scorecard should have the mode any new file gets.
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+FILE_MODE = _file_mode()
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM for the few system calls of one small write, so that Ctrl-C
+    lands after it (the run still stops) and never between creating the temporary file
+    and either renaming or removing it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    try:
+        # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _interrupts_deferred():
+        _write_atomic(path, text)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        os.chmod(temporary, FILE_MODE)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def locked(lock_path: Path) -> Iterator[None]:
+    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX. The gate
+    budget is paused while waiting for and holding it: a lock is never abandoned half-way,
+    and the work done under one (an index build) is shared, not the current post's."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with budget.paused(), open(lock_path, "a+b") as handle:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows: no cross-process lock
+            yield
+            return
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

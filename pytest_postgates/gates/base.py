@@ -1,0 +1,223 @@
+"""What a gate is, what it is given, and the one lifecycle every gate follows.
+
+A gate module declares one :class:`Gate` (its id, test name, defaults, description and
+functions) and ``gates/__init__.py`` lists the declarations in run order. Every gate lives
+the same life, driven by the runner:
+
+1. ``check(post, context)`` reads the post and the evidence and returns a
+   :class:`CheckResult`: its findings and the scorecard's detail. A gate that cannot judge
+   the post (no judge configured, no repository, a tool that would not run) raises
+   :class:`CannotJudge` with SKIP or ERROR and the reason instead.
+2. The runner sets the findings the post's inline directives suppress aside (they move to
+   the detail's ``suppressed`` list), the same way for every gate.
+3. ``decide(result, settings)`` sets the verdict, summary and score from the findings that
+   are left (and may recompute the detail: a share, a claim density), as a
+   :class:`Decision`.
+
+Nothing here knows about pytest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pytest_postgates.batch import RunBatches
+from pytest_postgates.config import Settings
+from pytest_postgates.evidence import GitError
+from pytest_postgates.evidence.cache import EvidenceCache
+from pytest_postgates.evidence.repomap import RepoSlice, post_slice
+from pytest_postgates.results import ResultCache
+from pytest_postgates.scorecard import Finding, Scorecard, Verdict
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Post
+
+GateKind = Literal["hard", "llm", "advisory"]
+
+
+@dataclass
+class GateContext:
+    """What every gate is given besides the post: the settings, the repository evidence,
+    the run's batches, the result cache and a per-run memo."""
+
+    settings: Settings
+    evidence: EvidenceCache
+    batches: RunBatches = field(default_factory=RunBatches)
+    results: ResultCache | None = None
+    # Per-run answers gates compute once and reuse (for example a folder's lint inputs).
+    memo: dict[Any, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.results is None:
+            self.results = ResultCache(None, self.settings)
+
+    def repo_slice(self, post: Post, focus: Sequence[str] = ()) -> RepoSlice:
+        """The repository evidence for ``post`` (see :func:`evidence.repomap.post_slice`)
+        under the run's settings. Raises GitError when there is no repository."""
+        return post_slice(
+            post,
+            self.evidence.index_for(post.path),
+            self.evidence.cache_dir,
+            self.settings.repomap_budget,
+            self.settings.symbol_allowlist,
+            focus,
+        )
+
+    @classmethod
+    def create(
+        cls,
+        settings: Settings,
+        cache_dir: Path | None = None,
+        batches: RunBatches | None = None,
+        cache_results: bool = False,
+    ) -> GateContext:
+        evidence = EvidenceCache(settings, cache_dir)
+        results = ResultCache(evidence.cache_dir / "results" if cache_results else None, settings)
+        return cls(settings, evidence, batches or RunBatches(), results)
+
+
+class CannotJudge(Exception):
+    """Raised by a gate's ``check`` when it cannot judge the post: ``SKIP`` when the check
+    is not configured or does not apply (no judge, no tone), ``ERROR`` when it should run
+    and cannot (no repository, an engine that would not start). ``reason`` is the
+    scorecard's summary; ``detail`` defaults to ``{"reason": ...}`` for a SKIP and
+    ``{"error": ...}`` for an ERROR."""
+
+    def __init__(
+        self,
+        verdict: Literal["SKIP", "ERROR"],
+        reason: str,
+        detail: dict[str, Any] | None = None,
+        findings: Sequence[Finding] = (),
+    ) -> None:
+        super().__init__(reason)
+        self.verdict: Literal["SKIP", "ERROR"] = verdict
+        self.reason = reason
+        key = "reason" if verdict == "SKIP" else "error"
+        self.detail: dict[str, Any] = {key: reason} if detail is None else detail
+        self.findings = list(findings)
+
+
+@dataclass
+class CheckResult:
+    """What ``check`` found: the findings, the scorecard's detail, and ``facts`` that
+    ``decide`` needs but the scorecard does not report (a linter's version, say)."""
+
+    findings: list[Finding]
+    detail: dict[str, Any]
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What ``decide`` made of the findings left after suppression. ``detail`` replaces
+    the checked detail when the gate recomputes it (None: the detail as checked)."""
+
+    verdict: Literal["PASS", "FAIL"]
+    summary: str
+    score: float | int | None = None
+    detail: dict[str, Any] | None = None
+
+
+Check = Callable[["Post", GateContext], CheckResult]
+Decide = Callable[[CheckResult, Settings], Decision]
+CacheInputs = Callable[[Path, GateContext], "str | None"]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One gate, declared once in its module."""
+
+    id: int
+    name: str  # the test name: item names, scorecard files, suppression directives
+    advisory: bool  # the seeds' default; [tool.postgates.gates] may override it
+    kind: GateKind  # "llm": decided by LLM judges (hard unless overridden)
+    description: str  # one sentence: SARIF rules, the HTML report, the README table
+    check: Check = field(compare=False)
+    decide: Decide = field(compare=False)
+    # What else the result depends on, as a string for the result-cache key; None from
+    # the function means "do not cache this time". Gates without it are never cached.
+    cache_inputs: CacheInputs | None = field(default=None, compare=False)
+    # Run-wide batches the gate reads (RunBatches.posts_for): each covers only the posts
+    # whose item of this gate is selected, so `-k one-post` batches one post.
+    batches: tuple[str, ...] = ()
+    # The README section that documents the gate (an HTML anchor id).
+    anchor: str = ""
+
+    @property
+    def help_anchor(self) -> str:
+        return self.anchor or f"gate-{self.id}"
+
+    @property
+    def default_label(self) -> str:
+        """The default severity as the README table shows it."""
+        if self.kind == "llm":
+            return "LLM judge (hard)" if not self.advisory else "LLM judge (advisory)"
+        return "advisory" if self.advisory else "hard"
+
+    def card(
+        self,
+        verdict: Verdict,
+        detail: dict[str, Any],
+        findings: list[Finding] | None = None,
+        summary: str = "",
+        score: float | int | None = None,
+    ) -> Scorecard:
+        return Scorecard(
+            gate=self.id,
+            name=self.name,
+            advisory=self.advisory,
+            verdict=verdict,
+            detail=detail,
+            findings=findings or [],
+            summary=summary,
+            score=score,
+        )
+
+    def cannot_judge(self, exc: CannotJudge) -> Scorecard:
+        return self.card(exc.verdict, exc.detail, exc.findings, exc.reason)
+
+    def decided(
+        self, result: CheckResult, settings: Settings, suppressed: bool = False
+    ) -> Scorecard:
+        """The scorecard of ``result`` (its findings already without suppressed ones)."""
+        decision = self.decide(result, settings)
+        detail = result.detail if decision.detail is None else decision.detail
+        summary = f"{decision.summary} (after suppression)" if suppressed else decision.summary
+        return self.card(decision.verdict, detail, result.findings, summary, decision.score)
+
+    def evaluate(self, post: Post, context: GateContext) -> Scorecard:
+        """The gate's scorecard for ``post`` without inline suppression or the result cache
+        (unit tests, library use); a bug in the gate raises."""
+        try:
+            result = self.check(post, context)
+        except CannotJudge as exc:
+            return self.cannot_judge(exc)
+        return self.decided(result, context.settings)
+
+
+# The declaration's name before the registry (issue 14): code typed against it still works.
+GateSpec = Gate
+
+
+def commit_inputs(post_path: Path, context: GateContext) -> str | None:
+    """``cache_inputs`` for gates that depend on the post and the grounding commit only."""
+    try:
+        evidence = context.evidence.for_post(post_path)
+    except GitError:
+        return None
+    return f"{evidence.root}@{evidence.commit}"
+
+
+def settings_only(post_path: Path, context: GateContext) -> str | None:
+    """``cache_inputs`` for gates whose result depends on the post and the settings only."""
+    return ""
+
+
+def fail_on_findings(result: CheckResult, summary: str) -> Decision:
+    """FAIL while any finding is left, scored by their number."""
+    findings = result.findings
+    return Decision("FAIL" if findings else "PASS", summary, len(findings))

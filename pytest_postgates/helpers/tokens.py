@@ -1,0 +1,84 @@
+"""The inline code tokens of a post's prose that name repository things: what gate 2
+grounds, and what the judged gates' repository slices are built around.
+
+Tokens are the inline code spans of the post's prose (markdown-it's, so double-backtick
+spans work), never fenced code, front matter or the Related-posts block.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Post
+
+MAX_TOKEN = 80
+
+# Names that are never repository symbols: language keywords and literals, runtime
+# globals, common command-line tools, file formats and external products.
+ALLOWLIST: frozenset[str] = frozenset(
+    """
+    abstract any as async await boolean break case catch class const constructor continue
+    debugger declare default delete do else enum export extends false finally for from
+    function get if implements import in infer instanceof interface is keyof let module
+    namespace never new null number object of package private protected public readonly
+    require return satisfies set static string super switch symbol this throw true try type
+    typeof undefined unique unknown var void while with yield bigint Array ArrayBuffer
+    BigInt Boolean Buffer Date Error EventEmitter Function Infinity Intl JSON Map Math NaN
+    Number Object Promise Proxy Reflect RegExp Set String Symbol TypeError Uint8Array URL
+    URLSearchParams WeakMap WeakSet console document fetch globalThis process window
+    setTimeout setInterval clearTimeout structuredClone AbortController Response Request
+    Headers ReadableStream WritableStream TextEncoder TextDecoder Record Partial Required
+    Readonly Pick Omit Exclude Extract NonNullable ReturnType Parameters Awaited __dirname
+    __filename exports False None True and assert def del elif except global lambda nonlocal
+    not or pass raise self cls async_ print len dict list tuple str int float bool bytes
+    range open isinstance Exception ValueError KeyError RuntimeError OSError __init__
+    __main__ __name__ node npm npx pnpm yarn bun deno git gh curl wget bash sh zsh make
+    docker kubectl python python3 pip pipx uv pytest tox ruff mypy eslint prettier tsc jest
+    vitest jq sed awk grep ls cd cat echo ssh openssl brew apt apt-get sudo JavaScript
+    TypeScript Node.js React Next.js Vue HTTP HTTPS JSON YAML TOML HTML CSS SQL REST GraphQL
+    gRPC MCP OAuth JWT SSE WebSocket UTF-8 ASCII CLI API SDK CI CD URL URI OpenAI Anthropic
+    Claude Gemini Vertex Mistral Ollama Bedrock Azure AWS GCP GitHub GitLab Bitbucket Slack
+    Docker Kubernetes Redis PostgreSQL SQLite MongoDB Jekyll Markdown mermaid GET POST PUT
+    PATCH DELETE HEAD OPTIONS
+    """.split()
+)
+MIME_TYPE = re.compile(
+    r"^(application|audio|font|image|message|model|multipart|text|video)/[\w.+-]+$"
+)
+PURE_NUMBER = re.compile(r"^\d+(\.\d+)?$")
+# Never repository symbols although they look like them: bare file extensions, lint rule
+# codes, errno/open/signal constants, members of Node's built-in modules.
+NEVER_SYMBOLS = re.compile(
+    r"^(?:\.[A-Za-z0-9]{1,8}|MD\d{3}|E[A-Z]{3,}|O_[A-Z]+|SIG[A-Z]+"
+    r"|(?:fs|path|os|zlib|net|http|https|http2|crypto|child_process|util|stream|events|url|dns"
+    r"|tls|readline|worker_threads|cluster|buffer|assert|timers|perf_hooks|querystring)"
+    r"\.[A-Za-z_]\w*(?:\(\))?)$"
+)
+QUOTED = re.compile(r"""^(['"])(.+)\1$""")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    line: int
+
+
+def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[Token]:
+    """Distinct prose code-span tokens, each with the line it first appears on."""
+    seen: dict[str, Token] = {}
+    for span in post.prose_code_spans:
+        raw = span.text.strip()
+        quoted = QUOTED.match(raw)
+        if quoted:  # `'gpt'` names the string gpt
+            raw = quoted.group(2)
+        if not raw or len(raw) > MAX_TOKEN or len(raw) < 2 or raw in seen:
+            continue
+        if raw in allowlist or MIME_TYPE.match(raw) or PURE_NUMBER.match(raw):
+            continue
+        if NEVER_SYMBOLS.match(raw):
+            continue
+        seen[raw] = Token(raw, span.line)
+    return list(seen.values())

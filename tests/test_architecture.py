@@ -1,0 +1,262 @@
+"""The shape of the code: the gate registry is the one list of gates, every module's imports
+form no cycle, and the model and evidence layers never reach up into gates or pytest.
+
+Imports are read with ``ast`` from the source, so lazy (function-level) imports and
+``TYPE_CHECKING`` imports count as much as top-level ones. An edge goes to the module an
+import names (``from a.b import c`` is ``a.b.c`` when that is a module, else ``a.b``); the
+packages Python initialises on the way (``a``, ``a.b``) are not edges of their own, as in
+import-linter and grimp, or every gate module would "import" the registry that lists it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates import gates as registry
+from pytest_postgates.gates import BY_ID, BY_NAME, GATES
+from pytest_postgates.gates.__main__ import TABLE_END, TABLE_START, readme_table
+from pytest_postgates.gates.base import Gate
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "pytest_postgates"
+
+# Layers that know nothing about gates or pytest: they take plain arguments.
+LOWER_LAYERS = ("evidence", "judges", "tools", "helpers")
+MODEL_MODULES = ("post", "prose", "scorecard", "config", "fileio")
+UPPER_LAYERS = ("gates", "plugin", "nodes", "session", "runner", "xdist", "cli")
+
+
+# ---------------------------------------------------------------------- the import graph
+def module_names(package: Path) -> dict[str, Path]:
+    """Dotted module name -> file, for every module of ``package``."""
+    names = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
+    return names
+
+
+def imports_of(name: str, path: Path, modules: Iterable[str]) -> set[str]:
+    """The project modules that ``name`` (at ``path``) imports anywhere in its source."""
+    known = set(modules)
+    root = name.split(".")[0]
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = name.split(".")
+                anchor = anchor[: len(anchor) - node.level + (1 if is_package else 0)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            if target.split(".")[0] != root:
+                continue
+            # ``import a.b.c`` names a.b.c; the longest known prefix is the module.
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph(package: Path) -> dict[str, set[str]]:
+    modules = module_names(package)
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> dict[str, str]:
+    """Every module ``start`` imports directly or through others -> the module importing it."""
+    via: dict[str, str] = {}
+    todo = [start]
+    while todo:
+        node = todo.pop()
+        for target in graph.get(node, ()):
+            if target not in via and target != start:
+                via[target] = node
+                todo.append(target)
+    return via
+
+
+def _chain(via: dict[str, str], start: str, end: str) -> str:
+    chain = [end]
+    while chain[-1] != start:
+        chain.append(via[chain[-1]])
+    return " -> ".join(reversed(chain))
+
+
+def _in(name: str, layers: Iterable[str]) -> bool:
+    return any(
+        name == f"pytest_postgates.{layer}" or name.startswith(f"pytest_postgates.{layer}.")
+        for layer in layers
+    )
+
+
+GRAPH = import_graph(PACKAGE)
+
+
+def test_the_walk_sees_lazy_and_type_checking_imports(tmp_path: Path) -> None:
+    """The walker itself: a function-level import and a TYPE_CHECKING import are edges, and
+    a cycle through them is found."""
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from pkg.sub import b\n")
+    (package / "sub" / "b.py").write_text("def f():\n    from pkg import a\n")
+    (package / "c.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .sub.b import f\n"
+    )
+    graph = import_graph(package)
+    assert graph["pkg.a"] == {"pkg.sub.b"}
+    assert graph["pkg.sub.b"] == {"pkg.a"}
+    assert graph["pkg.c"] == {"pkg.sub.b"}
+    assert cycles(graph) == [["pkg.a", "pkg.sub.b"]]
+
+
+def test_the_walk_covers_the_whole_package() -> None:
+    assert "pytest_postgates.gates.base" in GRAPH
+    assert "pytest_postgates.session" in GRAPH["pytest_postgates.nodes"]
+    assert {gate.check.__module__ for gate in GATES} <= GRAPH["pytest_postgates.gates"]
+
+
+def test_no_import_cycle() -> None:
+    assert cycles(GRAPH) == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(name for name in GRAPH if _in(name, LOWER_LAYERS) or _in(name, MODEL_MODULES)),
+)
+def test_lower_layers_never_import_gates_or_pytest_machinery(module: str) -> None:
+    via = reachable(GRAPH, module)
+    upward = sorted(name for name in via if _in(name, UPPER_LAYERS))
+    assert not upward, "; ".join(_chain(via, module, name) for name in upward)
+
+
+def test_no_gate_imports_another_gate() -> None:
+    gate_modules = {gate.check.__module__ for gate in GATES}
+    for module in sorted(gate_modules):
+        others = GRAPH[module] & (gate_modules - {module})
+        assert not others, f"{module} imports {sorted(others)}: move the helper to helpers/"
+
+
+# ---------------------------------------------------------------------- the registry
+def test_every_gate_module_declares_one_gate_and_is_registered() -> None:
+    gate_files = sorted(
+        path
+        for path in (PACKAGE / "gates").glob("*.py")
+        if path.stem not in ("__init__", "__main__", "base")
+    )
+    declared = []
+    for path in gate_files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        gates = [
+            node
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "GATE" for t in node.targets)
+        ]
+        assert len(gates) == 1, f"{path.name} must declare exactly one GATE"
+        declared.append(path.stem)
+    assert sorted(gate.check.__module__.rsplit(".", 1)[1] for gate in GATES) == declared
+    assert all(gate.name == gate.check.__module__.rsplit(".", 1)[1] for gate in GATES)
+
+
+def test_ids_and_names_are_unique_and_every_gate_is_complete() -> None:
+    assert len(BY_ID) == len(BY_NAME) == len(GATES)
+    for gate in GATES:
+        assert isinstance(gate, Gate)
+        assert gate.kind in ("hard", "llm", "advisory")
+        assert gate.advisory == (gate.kind == "advisory")
+        assert gate.description.endswith(".") and len(gate.description) <= 100
+        assert callable(gate.check) and callable(gate.decide)
+
+
+def test_the_registry_is_explicit() -> None:
+    """No importlib, no per-module id constants, no lookups back into the registry."""
+    source = (PACKAGE / "gates" / "__init__.py").read_text(encoding="utf-8")
+    assert "importlib" not in source
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\bGATE_ID\b|\bspec_for\b|\brescore\b", text), path
+    assert registry.GATES == GATES
+
+
+def test_declared_batches_are_what_the_gates_read() -> None:
+    """A gate that reads a run-wide batch of posts declares it (so that the session scopes
+    it to the selected items), and declares nothing it does not read."""
+    import importlib
+
+    for gate in GATES:
+        module = importlib.import_module(gate.check.__module__)
+        source = Path(module.__file__ or "").read_text(encoding="utf-8")
+        read = {getattr(module, name) for name in re.findall(r"posts_for\(([A-Z_]+)\)", source)}
+        assert read == set(gate.batches), gate.name
+
+
+# ---------------------------------------------------------------------- the README
+def test_readme_gate_table_is_generated_from_the_registry() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(TABLE_START) + len(TABLE_START) + 1
+    end = readme.index(TABLE_END)
+    assert readme[start:end] == readme_table(), (
+        "regenerate it: python -m pytest_postgates.gates --update-readme README.md"
+    )
+
+
+def test_every_gate_links_to_its_readme_section() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for gate in GATES:
+        assert f'<a id="{gate.help_anchor}"></a>' in readme, gate.name
