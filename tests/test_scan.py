@@ -94,8 +94,11 @@ def _search(pattern: object, text: str) -> tuple[tuple[int, int], ...] | None:
 
 
 def _assert_same(case: Case, text: str) -> None:
-    assert matches(case.new, text, case.groups) == matches(case.old, text, case.groups), text
-    assert _search(case.new, text) == _search(case.old, text), text
+    assert matches(case.new, text, case.groups, case.spans) == matches(
+        case.old, text, case.groups, case.spans
+    ), text
+    if case.spans:
+        assert _search(case.new, text) == _search(case.old, text), text
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -110,7 +113,7 @@ def test_scanner_matches_what_the_regex_matched(case: Case, data: st.DataObject)
 def test_scanner_substitutes_like_the_regex(case: Case) -> None:
     text = "a `b` [c](d) **e** {% f %} <!-- postgates-disable g --> h. I http://x.y/z"
     for sample in (text, case.adversarial(60), text + case.adversarial(60) + text):
-        if not hasattr(case.new, "sub"):
+        if not hasattr(case.new, "sub") or not case.spans:
             continue
         assert case.new.sub(lambda m: f"<{m.group(0)}>", sample) == case.old.sub(
             lambda m: f"<{m.group(0)}>", sample

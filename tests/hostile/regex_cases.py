@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_postgates import suppression
+from pytest_postgates.evidence import lint_rules
 from pytest_postgates.gates import (
     blog_quality,
     call_graph_claims,
@@ -41,6 +42,7 @@ class Case:
     adversarial: Callable[[int], str]
     pieces: tuple[str, ...]  # what the pattern reacts to: hypothesis builds text from these
     groups: bool = True  # compare groups too (False: the scanner promises group 0 only)
+    spans: bool = True  # compare spans too (False: only the groups, as ``findall`` reads them)
 
 
 def _repeat(unit: str, tail: str = "") -> Callable[[int], str]:
@@ -293,11 +295,13 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def matches(pattern: Any, text: str, groups: bool) -> list[Any]:
+def matches(pattern: Any, text: str, groups: bool, spans: bool = True) -> list[Any]:
     """Every finditer match: its span, and its groups when compared."""
     found = []
     for match in pattern.finditer(text):
-        if groups:
+        if not spans:
+            found.append(match.groups())
+        elif groups:
             found.append((match.span(), match.groups()))
         else:
             found.append(match.span())
@@ -331,5 +335,51 @@ CASES = (
         re.compile(r"([A-Za-z][A-Za-z.]*)$"),
         _repeat("A", ")"),
         pieces=("A", "a", ".", " ", ")", "z", "1", "\n", "e.g"),
+    ),
+)
+
+
+_KEY_PIECES = (
+    "a",
+    "b1",
+    "-",
+    "--",
+    "'",
+    '"',
+    ":",
+    " ",
+    "\n",
+    ",",
+    "}",
+    "require(",
+    "'./x'",
+    "A",
+    "_",
+)
+CASES = (
+    *CASES,
+    Case(
+        "lint rules registry require entry",
+        lint_rules._REQUIRE_ENTRY,
+        re.compile(r"""["']?([a-z0-9][a-z0-9-]*)["']?\s*:\s*require\(\s*["']\./([^"']+)["']"""),
+        _repeat("a-", ": x"),
+        pieces=_KEY_PIECES,
+        spans=False,
+    ),
+    Case(
+        "lint rules registry key to identifier",
+        lint_rules._KEY_TO_IDENT,
+        re.compile(r"""["']?([a-z0-9][a-z0-9-]*)["']?\s*:\s*(\w+)\s*[,}\n]"""),
+        _repeat("a-", ": x"),
+        pieces=_KEY_PIECES,
+        spans=False,
+    ),
+    Case(
+        "lint rule messages",
+        lint_rules._MESSAGE,
+        re.compile(r"""([A-Za-z_]\w*)\s*:\s*(['"`])(.*?)\2"""),
+        _repeat("1a", ": x"),
+        pieces=("a", "A", "_", "1", "\u00e9", "\u00b2", " ", ":", "'", '"', "`", "\n", "x", "-"),
+        spans=False,
     ),
 )
