@@ -3,9 +3,9 @@
 For each pattern of tests/hostile/regex_cases.py, prints the CPU time (this thread, best
 of three; a shared machine stretches wall time, not thread time) of the regex the package
 used before issue 16 and of the scanner it uses now, on the pattern's adversarial input at
-growing sizes, and the growth factor from the smallest to the largest size. The old regex
-is stopped after ``--limit`` seconds per size and shown as ``>limit``; sizes after the
-first such size are not tried for it.
+growing sizes, and the growth factor from the smallest to the largest size (16x the input:
+about 16x for linear time, 256x for quadratic). The old regex is stopped after ``--limit``
+seconds of wall time per size and shown as ``>limit``; larger sizes are then not tried.
 
 Usage:
 
