@@ -8,6 +8,7 @@ file) or, for flags, to the directory pytest was invoked from.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -95,6 +96,8 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    # Inline suppression: True (every gate), False (none) or the gate names it may silence.
+    allow_suppression: bool | tuple[str, ...] = True
     # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
     # that post: generous, far above the slowest gate on a real post (pytest_postgates.budget).
     gate_timeout: float = 60.0
@@ -147,7 +150,28 @@ KEYS: dict[str, str] = {
     "hhem_threshold": "float",
     "repomap_budget": "int",
     "gates": "gates",
-    "gate_timeout": "seconds",
+    "allow_suppression": "suppression",
+    "gate_timeout": "float",
+}
+# Numeric keys with a range: (lowest, whether the lowest itself is allowed, highest or None).
+# Every number must also be finite: NaN compares false with everything, so a NaN floor
+# would pass or fail every post silently.
+BOUNDS: dict[str, tuple[float, bool, float | None]] = {
+    "link_timeout": (0, False, None),
+    "judge_timeout": (0, False, None),
+    "judge_concurrency": (1, True, None),
+    "judge_retries": (0, True, None),
+    "judge_cache_max_age": (0, True, None),
+    "link_cache_max_age": (0, True, None),
+    "rubric_runs": (1, True, None),
+    "tone_runs": (1, True, None),
+    "rubric_valid_runs": (0, True, None),
+    "max_paragraph_sentences": (1, True, None),
+    "body_line_floor": (0, True, None),
+    "repomap_budget": (1, True, None),
+    "hhem_threshold": (0, True, 1),
+    "judges.weight": (0, True, None),
+    "gate_timeout": (0, False, None),
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
 
@@ -185,28 +209,32 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
             return False
         raise fail("true or false")
     if kind == "int":
-        if isinstance(value, bool):
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise fail("an integer")
         try:
-            return int(value)
-        except (TypeError, ValueError):
+            return _in_bounds(key, int(value), fail)
+        except (TypeError, ValueError, OverflowError):
             raise fail("an integer") from None
     if kind == "backend":
         if value not in ("auto", "rumdl", "markdownlint-cli"):
             raise fail('"auto", "rumdl" or "markdownlint-cli"')
         return value
-    if kind == "seconds":  # a positive, finite duration
-        number = _convert(key, "float", value, base)
-        if not (0 < number < float("inf")):
-            raise fail("a positive number of seconds")
-        return number
     if kind == "float":
         if isinstance(value, bool):
             raise fail("a number")
         try:
-            return float(value)
+            number = float(value)
         except (TypeError, ValueError):
             raise fail("a number") from None
+        if not math.isfinite(number):
+            raise fail("a finite number")
+        return _in_bounds(key, number, fail)
+    if kind == "suppression":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower() == "true"
+        return _convert(key, "strs", value, base)
     if kind == "ids":
         return parse_ids(value, key)
     if kind in ("strs", "paths"):
@@ -264,6 +292,18 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
     raise AssertionError(kind)
 
 
+def _in_bounds(key: str, number: Any, fail: Any) -> Any:
+    bounds = BOUNDS.get(key)
+    if bounds is None:
+        return number
+    lowest, inclusive, highest = bounds
+    if number < lowest or (number == lowest and not inclusive):
+        raise fail(f"a number {'>=' if inclusive else '>'} {lowest:g}")
+    if highest is not None and number > highest:
+        raise fail(f"a number from {lowest:g} to {highest:g}")
+    return number
+
+
 def apply(settings: Settings, values: Mapping[str, Any], base: Path, source: str) -> Settings:
     """Return ``settings`` updated with ``values`` from one source."""
     unknown = sorted(set(values) - set(KEYS))
@@ -315,7 +355,10 @@ def from_environment(settings: Settings, environ: Mapping[str, str]) -> Settings
         if raw is None or raw.strip() == "":
             continue
         try:
-            changes[field_name] = kind(raw)
+            number = kind(raw)
         except ValueError:
             raise SettingsError(f"{variable}={raw!r} is not a number") from None
+        if not math.isfinite(number):
+            raise SettingsError(f"{variable}={raw!r} is not a finite number")
+        changes[field_name] = number
     return replace(settings, **changes) if changes else settings

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -43,13 +44,37 @@ def _interrupts_deferred() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def write_atomic(path: Path, text: str) -> None:
+# An existing output file larger than this is rewritten without being compared first.
+COMPARE_LIMIT = 16 * 1024 * 1024
+
+
+def existing_bytes(path: Path) -> bytes | None:
+    """The current content of an output file, read only when it is a regular file (not a
+    symlink, FIFO, device or folder someone planted there: a FIFO would block the run, a
+    link to /dev/zero never ends) of a sane size. None: write it anew."""
     try:
-        # An unchanged file is left alone: a rerun of an unchanged corpus only reads.
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > COMPARE_LIMIT:
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        descriptor = os.open(path, flags)
+    except OSError:
+        return None
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            return None
+        try:
+            return stream.read(COMPARE_LIMIT + 1)
+        except OSError:
+            return None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    # An unchanged file is left alone: a rerun of an unchanged corpus only reads. A path
+    # that is not a regular file is replaced (a planted link is replaced, never followed).
+    existing = existing_bytes(path)
+    if existing is not None and existing.decode("utf-8", "replace") == text:
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     with _interrupts_deferred():
         _write_atomic(path, text)

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_postgates.gates.base import Gate
+from pytest_postgates.post import InputProblem
+from pytest_postgates.reports import printable
 from pytest_postgates.runner import ExpectationError, PostRun
 from pytest_postgates.scorecard import Scorecard, scorecard_path, write_json
-from pytest_postgates.session import STATE_KEY
+from pytest_postgates.session import STATE_KEY, file_name_problem
 
 if TYPE_CHECKING:
     from pytest_postgates.session import PostgatesState
@@ -88,7 +90,15 @@ class PostFile(pytest.File):
         run = getattr(self, "_postgates_run", None)
         if run is None:
             state = _state(self.config)
-            run = PostRun(self.path, state.display(self.path), state.stem(self.path), state.context)
+            name_problem = file_name_problem(self.path)
+            run = PostRun(
+                self.path,
+                state.display(self.path),
+                state.stem(self.path),
+                state.context,
+                roots=state.roots,
+                refusal=InputProblem("NAME_NOT_UTF8", name_problem) if name_problem else None,
+            )
             self._postgates_run = run
         return run
 
@@ -150,7 +160,10 @@ class GateItem(pytest.Function):
         return super()._repr_failure_py(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"{self.run.display}::{self.gate.name} (gate {self.gate.id})"
+        # The displayed path: a file name that is not UTF-8 cannot cross to the xdist
+        # controller (or be printed) as it is.
+        path = self.path if file_name_problem(self.path) is None else Path(self.run.display)
+        return path, 0, f"{self.run.display}::{self.gate.name} (gate {self.gate.id})"
 
     def runtest(self) -> None:
         if self.snapshot_mode:
@@ -164,10 +177,15 @@ class GateItem(pytest.Function):
         card = self.run.evaluate(self.gate)
         self.card = card
         state = _state(self.config)
-        write_json(
-            scorecard_path(state.settings.scorecards, self.run.stem, card.gate, card.name),
-            card.to_dict(),
-        )
+        target = scorecard_path(state.settings.scorecards, self.run.stem, card.gate, card.name)
+        try:
+            write_json(target, card.to_dict())
+        except OSError as exc:
+            raise GateErrored(
+                self,
+                f"{card.name} (gate {card.gate}) ERROR: cannot write scorecard "
+                f"{state.display(target)}: {exc.strerror or type(exc).__name__}",
+            ) from None
         self.user_properties.extend(
             [
                 ("gate_id", card.gate),
@@ -182,7 +200,9 @@ class GateItem(pytest.Function):
         expectation = self._expectation()
         if card.verdict == "SKIP":
             # Reported at the post, not at this line of the plugin.
-            raise pytest.skip.Exception(card.summary or "skipped", _use_item_location=True)
+            raise pytest.skip.Exception(
+                printable(card.summary or "skipped"), _use_item_location=True
+            )
         if card.verdict == "ERROR" and (expectation is None or expectation.verdict != "ERROR"):
             raise GateErrored(self, self.render(card))
 
@@ -207,7 +227,7 @@ class GateItem(pytest.Function):
         if card.verdict == "FAIL":
             if card.advisory:
                 # The summary becomes the xfail reason (-rx, JUnit); findings are in the file.
-                pytest.xfail(f"advisory gate {card.name} FAIL: {card.summary}")
+                pytest.xfail(printable(f"advisory gate {card.name} FAIL: {card.summary}"))
             raise GateFailed(self, self.render(card))
 
     def check_snapshot(self, snapshot: Any) -> None:
@@ -225,7 +245,7 @@ class GateItem(pytest.Function):
                 diff = "\n".join(pinned.get_assert_diff())
             else:
                 with disable_color():
-                    diff = "\n".join(pinned.get_assert_diff())
+                    diff = printable("\n".join(pinned.get_assert_diff()))
             raise SnapshotMismatch(
                 self,
                 f"{card.name} (gate {card.gate}) scorecard differs from the pinned snapshot "
@@ -256,6 +276,9 @@ class GateItem(pytest.Function):
             "summary": card.summary,
             "findings": [[f.line, f.code, f.message, f.fix] for f in card.findings],
             "note": card.detail.get("note", "") if isinstance(card.detail.get("note"), str) else "",
+            "suppressed": len(card.detail.get("suppressed", ()))
+            if isinstance(card.detail.get("suppressed"), list)
+            else 0,
         }
 
     # ------------------------------------------------------------------ output
@@ -269,7 +292,8 @@ class GateItem(pytest.Function):
         )
         if card.trace:
             lines.append(card.trace.rstrip())
-        return "\n".join(lines)
+        # Findings quote the post: its escape sequences are shown, never acted on.
+        return printable("\n".join(lines))
 
 
 _FIXTURE_INFO = pytest.StashKey[dict]()

@@ -18,7 +18,7 @@ from pytest_postgates.gates import in_run_order
 from pytest_postgates.gates.base import Gate
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
 from pytest_postgates.post import is_markdown
-from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState
+from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, file_name_problem
 
 __all__ = ["STATE_KEY"]
 
@@ -126,9 +126,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(OverallRecorder(state), "postgates-overall")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
     state = config.stash.get(STATE_KEY, None)
-    return state.header() if state is not None else None
+    return state.header().split("\n") if state is not None else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PostFile | None:
@@ -138,6 +138,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PostFile |
     if not state.is_post(file_path, parent.session.isinitpath(file_path)):
         return None
     state.register_post(file_path)
+    if file_name_problem(file_path) is not None:
+        # Not UTF-8: the node id is the printable form, so that it can be reported (and
+        # cross to xdist's controller); the post's items ERROR with the reason.
+        shown = state.display(file_path)
+        return PostFile.from_parent(
+            parent, path=file_path, name=shown.rsplit("/", 1)[-1], nodeid=shown
+        )
     return PostFile.from_parent(parent, path=file_path)
 
 

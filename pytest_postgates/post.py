@@ -11,8 +11,10 @@ caller can report them per post while the rest of a corpus keeps running.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -206,20 +208,108 @@ class Post:
         return self.body_start_line + body_index
 
 
-def parse_post(path: Path, data: bytes | None = None) -> Post:
+class PostRefused(Exception):
+    """A post file that is not read at all (see :func:`read_post_bytes`)."""
+
+    def __init__(self, problem: InputProblem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+def _too_large(size: int) -> InputProblem:
+    return InputProblem(
+        "TOO_LARGE", f"file is {size:,} bytes, over the {MAX_POST_BYTES:,}-byte limit for a post"
+    )
+
+
+def escapes(path: Path, roots: Iterable[Path]) -> bool:
+    """Whether ``path`` is (or lies below) a symlink that resolves outside every one of
+    ``roots`` (the rootdir, the repository): such a file is refused unread. A path with
+    no symlink in it, or no roots to judge by, never escapes."""
+    roots = tuple(roots)
+    if not roots:
+        return False
+    absolute = Path(os.path.abspath(path))
+    try:
+        resolved = absolute.resolve()
+    except (OSError, RuntimeError):  # a symlink loop
+        return True
+    if resolved == absolute:
+        return False
+    return not any(resolved.is_relative_to(root.resolve()) for root in roots)
+
+
+def admission_problem(path: Path, roots: Iterable[Path] = ()) -> InputProblem | None:
+    """Why a post file must not be read at all, from ``stat`` alone: a symlink out of the
+    tree, not a regular file (a FIFO would block, a device never ends), over the size
+    limit. The messages name the path as given (the link), never a symlink's target."""
+    if escapes(path, roots):
+        return InputProblem(
+            "SYMLINK_OUTSIDE",
+            "the file is a symlink (or lies in a symlinked folder) that resolves outside the "
+            "rootdir and repository; refused, its target is not read",
+        )
+    try:
+        info = path.stat()
+    except OSError as exc:
+        return InputProblem("UNREADABLE", f"cannot read file: {exc.strerror}")
+    if not stat.S_ISREG(info.st_mode):
+        return InputProblem("NOT_A_FILE", "not a regular file (a FIFO, device or folder)")
+    if info.st_size > MAX_POST_BYTES:
+        return _too_large(info.st_size)
+    return None
+
+
+def read_post_bytes(path: Path, roots: Iterable[Path] = ()) -> bytes:
+    """A post's bytes, never more than the size limit: checked with ``stat`` before the
+    read and again on the open file (it may grow in between). Raises :class:`PostRefused`
+    with the problem, so every reader (the parser, cache keys, every batch) refuses the
+    same files the same way."""
+    problem = admission_problem(path, roots)
+    if problem is not None:
+        raise PostRefused(problem)
+    try:
+        # O_NONBLOCK: a file swapped for a FIFO after the stat must not block the open.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise PostRefused(InputProblem("UNREADABLE", f"cannot read file: {exc.strerror}")) from None
+    with os.fdopen(descriptor, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise PostRefused(
+                InputProblem("NOT_A_FILE", "not a regular file (a FIFO, device or folder)")
+            )
+        try:
+            data = stream.read(MAX_POST_BYTES + 1)
+        except OSError as exc:
+            raise PostRefused(
+                InputProblem("UNREADABLE", f"cannot read file: {exc.strerror}")
+            ) from None
+    if len(data) > MAX_POST_BYTES:
+        raise PostRefused(_too_large(max(info.st_size, len(data))))
+    return data
+
+
+def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()) -> Post:
     """Read and parse a post. Never raises for bad content; see :attr:`Post.problems`."""
     post = Post(path=path)
     if data is None:
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            post.problems.append(InputProblem("UNREADABLE", f"cannot read file: {exc.strerror}"))
+            data = read_post_bytes(path, roots)
+        except PostRefused as refused:
+            post.problems.append(refused.problem)
             return post
     if len(data) > MAX_POST_BYTES:
+        post.problems.append(_too_large(len(data)))
+        return post
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        order = "little" if data.startswith(b"\xff\xfe") else "big"
         post.problems.append(
             InputProblem(
-                "TOO_LARGE",
-                f"file is {len(data):,} bytes, over the {MAX_POST_BYTES:,}-byte limit for a post",
+                "UTF16",
+                f"the file is UTF-16; save as UTF-8 (it starts with a {order}-endian UTF-16 "
+                "byte-order mark)",
+                line=1,
             )
         )
         return post
@@ -323,6 +413,11 @@ def _split_front_matter(post: Post) -> None:
     post.body_start_line = close + 2
     try:
         data = load_yaml(post.front_matter_text)
+    except YAMLAliasBudgetError as exc:
+        post.problems.append(
+            InputProblem("FRONT_MATTER_ALIASES", f"front matter refused: {exc.problem}", line=1)
+        )
+        return
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
@@ -425,8 +520,57 @@ def _find_run(source: str, start: int, width: int) -> int | None:
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Aliases may expand a document to at most this many nodes: real front matter has tens; a
+# 400-byte "billion laughs" block of nested anchors expands to hundreds of millions.
+MAX_YAML_NODES = 10_000
+
+
+class YAMLAliasBudgetError(yaml.YAMLError):
+    """Aliases would expand the document beyond :data:`MAX_YAML_NODES` nodes."""
+
+    def __init__(self, nodes: int) -> None:
+        self.problem = (
+            f"YAML aliases expand it to over {MAX_YAML_NODES:,} nodes (at least {nodes:,}); "
+            "refused without expanding (an alias bomb?)"
+        )
+        self.problem_mark = None
+        super().__init__(self.problem)
+
+
+def _check_alias_budget(text: str) -> None:
+    """Count the nodes the document expands to while its events stream by (each alias
+    counts as the whole node it names), and stop at the budget: nothing is composed."""
+    sizes: dict[str, int] = {}
+    open_nodes: list[list[Any]] = []  # [anchor, nodes so far] per open collection
+    for event in yaml.parse(text, Loader=_SAFE_LOADER):
+        if isinstance(event, yaml.AliasEvent):
+            nodes = sizes.get(event.anchor, 1)
+        elif isinstance(event, yaml.ScalarEvent):
+            nodes = 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            open_nodes.append([event.anchor, 1])
+            continue
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, nodes = open_nodes.pop()
+            if anchor:
+                sizes[anchor] = nodes
+        else:
+            continue
+        if nodes > MAX_YAML_NODES:
+            raise YAMLAliasBudgetError(nodes)
+        if open_nodes:
+            open_nodes[-1][1] += nodes
+            if open_nodes[-1][1] > MAX_YAML_NODES:
+                raise YAMLAliasBudgetError(open_nodes[-1][1])
+
+
 def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` through the fastest safe loader available."""
+    """``yaml.safe_load`` through the fastest safe loader available, refusing documents
+    whose aliases expand beyond :data:`MAX_YAML_NODES` nodes."""
+    if "*" in text:  # no alias, no expansion: the common case costs one scan
+        _check_alias_budget(text)
     return yaml.load(text, Loader=_SAFE_LOADER)
 
 
@@ -434,6 +578,8 @@ def read_front_matter(data: bytes) -> dict[str, Any] | None:
     """Only the front matter of a post's bytes, without parsing the Markdown: for callers
     that need a post's settings when its gate results come from the cache. None when the
     post has no readable front matter (the full parse reports why)."""
+    if len(data) > MAX_POST_BYTES:
+        return None
     try:
         text = data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
     except UnicodeDecodeError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -20,6 +21,32 @@ Records = Mapping[str, Mapping[int, Mapping[str, Any]]]  # post -> gate id -> re
 
 INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+# Characters a terminal (or a CI log viewer) acts on rather than shows: C0 controls but tab
+# and newline, DEL, C1 controls (0x9b is a one-byte CSI), bidirectional overrides, and lone
+# surrogates (a non-UTF-8 file name), which cannot even be written to a UTF-8 stream.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: every control character (ESC of an ANSI or
+    OSC sequence, BEL, a carriage return that overprints a line) is shown escaped as
+    ``\\x1b`` instead of acted on. Tabs and newlines stay."""
+    return _CONTROL.sub(_escaped, text)
+
+
+def suppression_total(records: Records) -> tuple[int, int]:
+    """(findings suppressed inline, posts with any) over a run's records."""
+    counts = [sum(r.get("suppressed", 0) for r in gates.values()) for gates in records.values()]
+    return sum(counts), sum(1 for count in counts if count)
 
 
 def _failing(records: Records) -> Iterator[tuple[str, Mapping[str, Any]]]:
@@ -104,7 +131,7 @@ def sarif(records: Records) -> dict[str, Any]:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_property(text: str) -> str:
@@ -216,11 +243,14 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
         body = "".join(items) or "<p>Every gate that ran passed.</p>"
         details.append(f'<section id="p{number}"><h2>{esc(post)}</h2>{body}</section>')
     passed = sum(1 for report in overall.values() if report.get("overall") == "PASS")
+    suppressed, suppressing_posts = suppression_total(records)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width">'
         f"<title>postgates report</title><style>{_STYLE}</style></head><body>"
         f"<h1>pytest-postgates: {passed} of {len(overall)} posts pass every hard gate</h1>"
+        f'<p id="suppressed">{suppressed} finding(s) suppressed inline in '
+        f"{suppressing_posts} post(s)</p>"
         '<input id="filter" placeholder="filter posts" aria-label="filter posts">'
         f'<table id="grid"><thead><tr><th>post</th><th>overall</th>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table>"

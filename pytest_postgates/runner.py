@@ -8,6 +8,7 @@ pytest is what lets the CLI, the tests and future report formats share one behav
 from __future__ import annotations
 
 import traceback
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -17,10 +18,22 @@ from typing import Any
 from pytest_postgates import budget, suppression
 from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
-from pytest_postgates.post import InputProblem, Post, parse_post, read_front_matter
+from pytest_postgates.post import (
+    InputProblem,
+    Post,
+    PostRefused,
+    parse_post,
+    read_front_matter,
+    read_post_bytes,
+)
+from pytest_postgates.results import CacheWriteError
 from pytest_postgates.scorecard import Finding, Scorecard
 
 EXPECT_KEY = "postgates"
+
+
+class CacheWarning(UserWarning):
+    """The on-disk cache stopped working mid-run (full disk, read-only folder)."""
 
 
 class ExpectationError(ValueError):
@@ -50,8 +63,14 @@ class PostRun:
         stem: str,
         context: GateContext,
         selected: Sequence[Gate] = (),
+        roots: Sequence[Path] = (),
+        refusal: InputProblem | None = None,
     ) -> None:
         self.path = path
+        # A symlink resolving outside these folders (rootdir, repository) is never read.
+        self.roots = tuple(roots)
+        # Set when the file is refused before any read (a file name that is not UTF-8).
+        self.refusal = refusal
         self.display = display  # path relative to the rootdir, used in output and files
         self.stem = stem
         self.context = context
@@ -62,15 +81,25 @@ class PostRun:
 
     @cached_property
     def raw(self) -> bytes | None:
-        """The post's bytes, read once (the cache key needs them; parsing may not)."""
+        """The post's bytes, read once (the cache key needs them; parsing may not). None
+        when the file is refused unread (see :attr:`refusal`)."""
+        if self.refusal is not None:
+            return None
         try:
-            return self.path.read_bytes()
-        except OSError:
+            return read_post_bytes(self.path, self.roots)
+        except PostRefused as refused:
+            self.refusal = refused.problem
             return None
 
     @cached_property
     def post(self) -> Post:
-        post = parse_post(self.path, self.raw)
+        raw = self.raw
+        if raw is None:
+            post = Post(path=self.path)
+            assert self.refusal is not None
+            post.problems.append(self.refusal)
+        else:
+            post = parse_post(self.path, raw)
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 
@@ -85,7 +114,7 @@ class PostRun:
     def suppressions(self) -> suppression.Suppressions:
         names = {gate.name: gate.name for gate in GATES}
         names.update({str(gate.id): gate.name for gate in GATES})
-        return suppression.parse(self.post, names)
+        return suppression.parse(self.post, names, self.context.settings.allow_suppression)
 
     def is_advisory(self, spec: Gate) -> bool:
         return self.context.settings.is_advisory(spec.name, spec.advisory)
@@ -111,12 +140,20 @@ class PostRun:
                 advisory=advisory,
             )
         key = self._cache_key(spec)
-        cached = self.context.results.load(key) if key else None
+        cached = self.context.results.load(key, spec.id, spec.name) if key else None
         if cached is not None:
             return replace(cached, advisory=advisory)
         card = self._budgeted(spec)
         if key and "budget_seconds" not in card.detail:  # an overrun depends on the machine
-            self.context.results.store(key, card)
+            try:
+                self.context.results.store(key, card)
+            except CacheWriteError as exc:
+                warnings.warn(
+                    f"postgates: result cache disabled for the rest of the run, cannot write "
+                    f"to it: {exc.strerror}",
+                    CacheWarning,
+                    stacklevel=2,
+                )
         return replace(card, advisory=advisory)
 
     def _budgeted(self, spec: Gate) -> Scorecard:
@@ -146,7 +183,10 @@ class PostRun:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:
             return None
-        inputs = spec.cache_inputs(self.path, self.context)
+        try:
+            inputs = spec.cache_inputs(self.path, self.context)
+        except Exception:  # a bug (or another post's bad data) costs the cache, never the run
+            return None
         return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
 
     def _blocking_gate(self, spec: Gate) -> int | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pytest_postgates.fileio import write_atomic
+from pytest_postgates.fileio import existing_bytes, write_atomic
 
 __all__ = ["write_atomic"]  # re-exported: scorecards are written through it
 
@@ -94,10 +94,13 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
     The comparison goes through the C JSON codec: on a rerun of an unchanged corpus every
     scorecard is already on disk, and indenting each one in pure Python only to find the
     same text cost more than serving the gate's result from the cache."""
+    existing = existing_bytes(path)
     try:
-        if json.loads(path.read_bytes()) == json.loads(json.dumps(data, ensure_ascii=False)):
+        if existing is not None and json.loads(existing) == json.loads(
+            json.dumps(data, ensure_ascii=False)
+        ):
             return
-    except (OSError, ValueError):
+    except ValueError:
         pass
     write_atomic(path, dumps(data))
 

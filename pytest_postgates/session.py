@@ -13,6 +13,7 @@ import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,8 @@ from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolv
 from pytest_postgates.fileio import write_atomic
 from pytest_postgates.gates import BY_ID, GATES, POSITION
 from pytest_postgates.gates.base import Gate, GateContext
-from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report
+from pytest_postgates.post import admission_problem
+from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, safe_stem
 
 STATE_KEY = pytest.StashKey["PostgatesState"]()
 
@@ -79,7 +81,61 @@ def load_settings(config: pytest.Config) -> Settings:
     settings = settings_module.from_environment(settings, os.environ)
     if not settings.scorecards.is_absolute():
         settings = replace(settings, scorecards=config.rootpath / settings.scorecards)
+    check_output_paths(settings)
     return settings
+
+
+def check_output_paths(settings: Settings) -> None:
+    """Output paths that cannot work are usage errors before the run, not tracebacks at
+    its end: a report path that is a folder (or below a file), a scorecards folder that is
+    a file (or below one). What only the write can tell (a full disk) is reported then."""
+    scorecards = settings.scorecards
+    for folder in (scorecards, *scorecards.parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise SettingsError(
+                    f"--postgates-scorecards {scorecards}: {folder} is a file, not a folder"
+                )
+            break
+    for flag, path in (
+        ("--postgates-feedback", settings.feedback),
+        ("--postgates-sarif", settings.sarif),
+        ("--postgates-html", settings.html),
+    ):
+        if path is None:
+            continue
+        if path.is_dir():
+            raise SettingsError(f"{flag} {path}: is a folder; name the file to write")
+        for folder in path.parents:
+            if folder.exists():
+                if not folder.is_dir():
+                    raise SettingsError(f"{flag} {path}: {folder} is a file, not a folder")
+                break
+
+
+def usable_cache_dir(folder: Path) -> bool:
+    """Whether gate results and indexes can be written under ``folder`` (created if
+    missing): a read-only or misplaced cache folder must not break a run."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".postgates-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError:
+        return False
+    return True
+
+
+def file_name_problem(path: Path) -> str | None:
+    """Why a post's file name cannot be shown or reported (not UTF-8), or None."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return (
+            "the file name is not valid UTF-8 (shown with \\x escapes); rename it so that "
+            "reports, JUnit and xdist can name it"
+        )
+    return None
 
 
 class PostgatesState:
@@ -89,11 +145,19 @@ class PostgatesState:
         rootpath: Path,
         cache_dir: Path | None = None,
         run_dir: Path | None = None,
+        cache_results: bool = True,
     ) -> None:
         self.settings = settings
         self.rootpath = rootpath
+        # A post that is a symlink resolving outside these folders is refused unread.
+        self.roots: tuple[Path, ...] = tuple(
+            dict.fromkeys(folder for folder in (rootpath, settings.repo, *settings.paths) if folder)
+        )
         self.context = GateContext.create(
-            settings, cache_dir, RunBatches(run_dir), cache_results=cache_dir is not None
+            settings,
+            cache_dir,
+            RunBatches(run_dir),
+            cache_results=cache_results and cache_dir is not None,
         )
         unknown_gates = sorted(set(settings.advisory_overrides) - {gate.name for gate in GATES})
         if unknown_gates:
@@ -101,6 +165,17 @@ class PostgatesState:
             raise SettingsError(
                 f"[tool.postgates.gates] names no gate: {', '.join(unknown_gates)}; "
                 f"gates are {names}"
+            )
+        allowed = settings.allow_suppression
+        unknown_allowed = (
+            sorted(set(allowed) - {gate.name for gate in GATES})
+            if not isinstance(allowed, bool)
+            else []
+        )
+        if unknown_allowed:
+            raise SettingsError(
+                f"allow_suppression names no gate: {', '.join(unknown_allowed)}; gates are "
+                + ", ".join(gate.name for gate in GATES)
             )
         only = settings.only
         if only is not None:
@@ -124,7 +199,14 @@ class PostgatesState:
         # Indexes and results live in pytest's cache folder (so --cache-clear clears them),
         # or in the user's cache folder when the cache plugin is disabled.
         cache = getattr(config, "cache", None)
-        cache_dir = cache.mkdir("postgates") if cache is not None else default_cache_dir()
+        usable = True
+        if cache is not None:
+            try:
+                cache_dir = Path(cache.mkdir("postgates"))
+            except OSError:
+                cache_dir, usable = Path(getattr(cache, "_cachedir", ".pytest_cache")), False
+        else:
+            cache_dir = default_cache_dir()
         # One scratch folder per run for batch results: made by the controller (or the only
         # process) and handed to xdist workers through workerinput.
         workerinput = getattr(config, "workerinput", None)
@@ -132,7 +214,17 @@ class PostgatesState:
             run_dir = Path(workerinput[RUN_DIR_KEY])
         else:
             run_dir = RunBatches.create_run_dir()
-        return cls(load_settings(config), config.rootpath, Path(cache_dir), run_dir)
+        if not (usable and usable_cache_dir(cache_dir)):
+            if workerinput is None:  # one warning per run, not one per worker
+                config.issue_config_time_warning(
+                    pytest.PytestCacheWarning(
+                        f"postgates: cache folder {cache_dir} is not writable; running without "
+                        "the result cache (indexes are built in the run's scratch folder)"
+                    ),
+                    stacklevel=2,
+                )
+            return cls(load_settings(config), config.rootpath, run_dir / "cache", run_dir, False)
+        return cls(load_settings(config), config.rootpath, cache_dir, run_dir)
 
     # ------------------------------------------------------------------ which files
     def is_post(self, path: Path, named_on_command_line: bool) -> bool:
@@ -153,31 +245,48 @@ class PostgatesState:
         self._stem_counts = None
 
     def display(self, path: Path) -> str:
+        """The post's path relative to the rootdir, printable (a file name that is not
+        UTF-8 shows its bytes as ``\\xNN``)."""
         try:
-            return path.relative_to(self.rootpath).as_posix()
+            shown = path.relative_to(self.rootpath).as_posix()
         except ValueError:
-            return Path(os.path.relpath(path, self.rootpath)).as_posix()
+            shown = Path(os.path.relpath(path, self.rootpath)).as_posix()
+        return shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
     def stem(self, path: Path) -> str:
-        """The post's scorecard stem; posts that share a file stem get a short path hash."""
+        """The post's scorecard stem, unique in the run: posts whose stems come out alike
+        once made safe for a file name (``a b``/``a_b``, cut at the length limit, equal but
+        for case) get a short hash of their path."""
         if self._stem_counts is None:
-            self._stem_counts = Counter(post.stem for post in self._posts)
-        if self._stem_counts[path.stem] > 1:
+            self._stem_counts = Counter(_stem_key(post.stem) for post in self._posts)
+        if self._stem_counts[_stem_key(path.stem)] > 1:
             digest = hashlib.sha1(self.display(path).encode("utf-8")).hexdigest()[:8]
-            return f"{path.stem}~{digest}"
-        return path.stem
+            return f"{safe_stem(path.stem)[:STEM_ROOM]}~{digest}"
+        # A name that is not UTF-8 keeps its bytes visible (and crosses to xdist's controller).
+        return path.stem.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
     def set_selection(self, selected: Mapping[Path, Sequence[Gate]]) -> None:
         """The gates of each post left after -k/-m/--deselect (the plugin hands them over in
         collection order). Each batch a gate declares covers only the posts whose item of
-        that gate is selected: ``-k one-post`` lints and link-checks one post."""
+        that gate is selected: ``-k one-post`` lints and link-checks one post.
+
+        Batches read only posts the parser would read: a refused file (a symlink out of the
+        tree, not a regular file, too large, an unprintable name) gets its own ERROR items
+        and is read by no batch, nor by the site model."""
+        readable = {
+            post: None
+            for post in self._posts
+            if file_name_problem(post) is None and admission_problem(post, self.roots) is None
+        }
         scopes: dict[str, list[Path]] = {name: [] for gate in self.gates for name in gate.batches}
         for path, gates in selected.items():
+            if path not in readable:
+                continue
             for name in dict.fromkeys(name for gate in gates for name in gate.batches):
                 scopes.setdefault(name, []).append(path)
         batches = self.context.batches
         # The site model (internal links, reference posts) still sees every collected post.
-        batches.posts = tuple(self._posts)
+        batches.posts = tuple(readable)
         batches.selected = {name: tuple(paths) for name, paths in scopes.items()}
 
     def header(self) -> str:
@@ -188,7 +297,27 @@ class PostgatesState:
             if self.settings.run_all
             else "short-circuit on first hard failure"
         )
-        return f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
+        allowed = self.settings.allow_suppression
+        if allowed is True:
+            suppression = "inline suppression allowed for every gate"
+        elif not allowed:
+            suppression = "inline suppression not allowed"
+        else:
+            suppression = "inline suppression allowed for " + ", ".join(allowed)
+        return (
+            f"postgates: gates {gates}; {mode}; scorecards in {scorecards}\n"
+            f"postgates: {suppression}"
+        )
+
+
+# Room for the stem in a hashed scorecard name: safe_stem's limit less "~" and 8 hex digits.
+STEM_ROOM = 141
+
+
+def _stem_key(stem: str) -> str:
+    """What two stems must differ in to get distinct scorecard files everywhere: their
+    safe form, cut to the room a hashed name leaves, regardless of case."""
+    return safe_stem(stem)[:STEM_ROOM].casefold()
 
 
 class OverallRecorder:
@@ -199,6 +328,7 @@ class OverallRecorder:
         self.records: dict[str, dict[int, dict[str, Any]]] = {}
         self.stems: dict[str, str] = {}
         self.overall: dict[str, dict[str, Any]] = {}
+        self.write_errors: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         record = getattr(report, "postgates", None)
@@ -220,17 +350,42 @@ class OverallRecorder:
             )
             # Gates not run at all (deselected, --postgates-only) are listed, never passed.
             report["not_run"] = [spec.id for spec in self.state.gates if spec.id not in gates]
+            # A reviewer sees how much was switched off inline, per gate.
+            report["suppressed"] = {
+                r["name"]: r["suppressed"] for r in gates.values() if r.get("suppressed")
+            }
             self.overall[post] = report
-            write_atomic(overall_path(folder, self.stems[post]), dumps(report))
+            self._write(overall_path(folder, self.stems[post]), partial(dumps, report))
         settings = self.state.settings
-        if settings.feedback is not None:
-            write_atomic(settings.feedback, self.feedback_text())
-        if settings.sarif is not None:
-            write_atomic(settings.sarif, reports.dumps_sarif(self.records))
-        if settings.html is not None:
-            write_atomic(settings.html, reports.html_report(self.records, self.overall))
+        for path, render in (
+            (settings.feedback, self.feedback_text),
+            (settings.sarif, lambda: reports.dumps_sarif(self.records)),
+            (settings.html, lambda: reports.html_report(self.records, self.overall)),
+        ):
+            if path is not None:
+                self._write(path, render)
+        if self.write_errors and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _write(self, path: Path, render: Any) -> None:
+        """Write one output file; a failure (full disk, read-only folder) is one clear
+        line in the summary and a failing exit status, never a traceback."""
+        try:
+            write_atomic(path, render())
+        except OSError as exc:
+            self.write_errors.append(
+                f"postgates: cannot write {self.state.display(path)}: "
+                f"{exc.strerror or type(exc).__name__}"
+            )
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        suppressed, posts = reports.suppression_total(self.records)
+        if suppressed:
+            terminalreporter.write_line(
+                f"postgates: {suppressed} finding(s) suppressed inline in {posts} post(s)"
+            )
+        for line in self.write_errors:
+            terminalreporter.write_line(line, red=True, bold=True)
         # Under GitHub Actions, findings become annotations on the pull request's files.
         if os.environ.get("GITHUB_ACTIONS") == "true":
             for line in reports.github_annotations(self.records):

@@ -13,7 +13,7 @@ directive naming no gate is itself a problem of the post. Directives inside code
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from pytest_postgates.post import InputProblem, Post
@@ -43,9 +43,12 @@ class Suppressions:
         return line is not None and line in self.lines.get(gate, ())
 
 
-def parse(post: Post, gate_names: Mapping[str, str]) -> Suppressions:
+def parse(
+    post: Post, gate_names: Mapping[str, str], allowed: bool | Collection[str] = True
+) -> Suppressions:
     """Directives of a post. ``gate_names`` maps every accepted spelling (name, id) to the
-    gate's name."""
+    gate's name; ``allowed`` (the ``allow_suppression`` setting) says which gates a
+    directive may silence: one naming any other is not honoured and is a problem."""
     found = Suppressions()
     open_ranges: dict[str, int] = {}
     last = len(post.lines)
@@ -63,6 +66,16 @@ def parse(post: Post, gate_names: Mapping[str, str]) -> Suppressions:
                         InputProblem(
                             "SUPPRESSION",
                             f"postgates-{kind} names no gate {name!r}",
+                            line=number,
+                            fatal=False,
+                        )
+                    )
+                elif allowed is not True and (not allowed or gate not in allowed):
+                    found.problems.append(
+                        InputProblem(
+                            "SUPPRESSION",
+                            f"postgates-{kind} {name}: inline suppression of {gate} is not "
+                            "allowed here (allow_suppression); the directive is ignored",
                             line=number,
                             fatal=False,
                         )

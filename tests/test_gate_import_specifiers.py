@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_postgates.evidence import exports
 from pytest_postgates.gates import import_specifiers as gate
 from pytest_postgates.post import parse_post
 from tests.helpers import FRONT_MATTER, git, make_post, make_repo, repo_context
@@ -162,7 +163,7 @@ def test_no_package_name_is_an_error_only_when_something_needs_judging(tmp_path:
 
 
 @pytest.mark.parametrize(
-    ("exports", "subpath", "ok"),
+    ("exports_value", "subpath", "ok"),
     [
         ("./index.js", "x", False),  # string sugar: only "."
         ({"import": "./a.js", "require": "./b.cjs"}, "x", False),  # conditions sugar
@@ -171,12 +172,165 @@ def test_no_package_name_is_an_error_only_when_something_needs_judging(tmp_path:
         ({"./*": "./dist/*.js", "./private/*": None}, "private/x", False),
         ({"./*": "./dist/*.js", "./private/*": None}, "public/x", True),
         ({"./x": {"node": None, "default": None}}, "x", False),
-        ({"./x": [None, "./x.js"]}, "x", True),
-        ({"./feature/": "./dist/feature/"}, "feature/y.js", True),
+        ({"./x": [None, "./x.js"]}, "x", True),  # null is remembered, the next item tried
+        ({"./x": ["bad", "./x.js"]}, "x", True),  # an invalid target is skipped
+        ({"./feature/": "./dist/feature/"}, "feature/y.js", False),  # folder maps: gone in 17
+        ({"./p/*": "./dist/*.js"}, "p/", False),  # "*" matches at least one character
     ],
 )
-def test_node_exports_resolution(exports: object, subpath: str, ok: bool) -> None:
-    assert gate.resolves(subpath, exports) is ok
+def test_node_exports_resolution(exports_value: object, subpath: str, ok: bool) -> None:
+    result = exports.resolve(exports_value, subpath, exports.IMPORT_CONDITIONS)
+    assert result.ok is ok, result
+
+
+MANIFEST = {
+    "name": "@juspay/neurolink",
+    "main": "./dist/index.js",
+    "exports": {
+        ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},
+        "./cjs-only": {"require": "./dist/cjs-only.cjs"},
+        "./types": {"types": "./dist/types.d.ts"},
+        "./broken": "dist/broken.js",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def kinds_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("kinds"), {"package.json": json.dumps(MANIFEST)})
+
+
+def test_each_import_kind_resolves_with_its_own_conditions(
+    tmp_path: Path, kinds_repo: Path
+) -> None:
+    body = (
+        "```ts\n"  # 6
+        "import { NeuroLink } from '@juspay/neurolink';\n"  # 7: import -> ./dist/index.js
+        "const { NeuroLink: N } = require('@juspay/neurolink');\n"  # 8: no require, no default
+        "const c = require('@juspay/neurolink/cjs-only');\n"  # 9: fine
+        "import c2 from '@juspay/neurolink/cjs-only';\n"  # 10: import has no such condition
+        "import type { Options } from '@juspay/neurolink/types';\n"  # 11: types only: fine
+        "import { options } from '@juspay/neurolink/types';\n"  # 12: not for a runtime import
+        "export type { T } from '@juspay/neurolink/types';\n"  # 13: fine
+        "```\n"
+    )
+    card = _check(body, tmp_path, kinds_repo)
+    assert card.verdict == "FAIL"
+    violations = {v["line"]: v for v in card.detail["violations"]}
+    assert sorted(violations) == [8, 10, 12]
+    assert violations[8]["code"] == "ERR_PACKAGE_PATH_NOT_EXPORTED"
+    assert 'No "exports" main defined' in violations[8]["reason"]
+    assert "conditions tried: require, node" in violations[8]["reason"]
+    assert "Package subpath './cjs-only' is not defined" in violations[10]["reason"]
+    assert "conditions tried: node, import" in violations[10]["reason"]
+    assert "types" not in violations[12]["reason"].split("conditions tried:")[1]
+    resolved = {r["line"]: r["target"] for r in card.detail["resolved"]}
+    assert resolved == {
+        7: "./dist/index.js",
+        9: "./dist/cjs-only.cjs",
+        11: "./dist/types.d.ts",
+        13: "./dist/types.d.ts",
+    }
+
+
+def test_invalid_targets_and_configurations_are_findings_not_crashes(tmp_path: Path) -> None:
+    mixed = {"name": "@juspay/neurolink", "exports": {".": "./i.js", "import": "./i.js"}}
+    repo = make_repo(tmp_path / "r", {"package.json": json.dumps(mixed)})
+    card = _check("```js\nimport n from '@juspay/neurolink';\n```\n", tmp_path, repo)
+    assert card.verdict == "FAIL"
+    assert card.detail["violations"][0]["code"] == "ERR_INVALID_PACKAGE_CONFIG"
+    other = make_repo(tmp_path / "k", {"package.json": json.dumps(MANIFEST)})
+    card = _check("```js\nimport b from '@juspay/neurolink/broken';\n```\n", tmp_path, other)
+    violation = card.detail["violations"][0]
+    assert violation["code"] == "ERR_INVALID_PACKAGE_TARGET"
+    assert 'targets must start with "./"' in violation["reason"]
+
+
+def test_the_bare_name_needs_a_main_entry_in_the_map(tmp_path: Path) -> None:
+    manifest = {"name": "@juspay/neurolink", "exports": {"./client": "./dist/client.js"}}
+    repo = make_repo(tmp_path / "r", {"package.json": json.dumps(manifest)})
+    body = "```js\nimport n from '@juspay/neurolink';\n"
+    body += "import c from '@juspay/neurolink/client';\n```\n"
+    card = _check(body, tmp_path, repo)
+    assert [(v["line"], v["code"]) for v in card.detail["violations"]] == [
+        (7, "ERR_PACKAGE_PATH_NOT_EXPORTED")
+    ]
+
+
+LEGACY_FILES: dict[str, str | bytes] = {
+    "package.json": json.dumps({"name": "acme-kit", "main": "./lib/main.js", "files": ["dist"]}),
+    "lib/main.js": "module.exports = {};\n",
+    "util.js": "",
+    "folder/index.js": "",
+}
+
+
+def test_without_exports_files_at_the_ref_decide_as_require_and_import_find_them(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "r", LEGACY_FILES)
+    (repo / "uncommitted.js").write_text("")  # in the working tree only
+    body = (
+        "```js\n"  # 6
+        "const kit = require('acme-kit');\n"  # 7: lib/main.js
+        "import kit2 from 'acme-kit';\n"  # 8: lib/main.js
+        "const u = require('acme-kit/util');\n"  # 9: util.js by extension search
+        "import u2 from 'acme-kit/util';\n"  # 10: ESM does not search extensions
+        "import u3 from 'acme-kit/util.js';\n"  # 11: fine
+        "const f = require('acme-kit/folder');\n"  # 12: folder/index.js
+        "import f2 from 'acme-kit/folder';\n"  # 13: a folder import
+        "const w = require('acme-kit/uncommitted');\n"  # 14: not at the ref
+        "const d = require('acme-kit/dist/extra');\n"  # 15: a build output: not judged
+        "```\n"
+    )
+    card = _check(body, tmp_path, repo, package="acme-kit")
+    assert card.detail["exports_checked"] is False
+    violations = {v["line"]: v["code"] for v in card.detail["violations"]}
+    assert violations == {
+        10: "ERR_MODULE_NOT_FOUND",
+        13: "ERR_UNSUPPORTED_DIR_IMPORT",
+        14: "MODULE_NOT_FOUND",
+    }
+    assert [u["line"] for u in card.detail["unjudged"]] == [15]
+    assert "dist/" in card.detail["unjudged"][0]["reason"]
+    resolved = {r["line"]: r["target"] for r in card.detail["resolved"]}
+    assert resolved == {
+        7: "./lib/main.js",
+        8: "./lib/main.js",
+        9: "./util.js",
+        11: "./util.js",
+        12: "./folder/index.js",
+    }
+
+
+def test_a_null_exports_field_is_the_legacy_lookup(tmp_path: Path) -> None:
+    files = dict(LEGACY_FILES)
+    files["package.json"] = json.dumps({"name": "acme-kit", "exports": None})
+    repo = make_repo(tmp_path / "r", files)
+    body = "```js\nconst u = require('acme-kit/util');\nconst n = require('acme-kit');\n```\n"
+    card = _check(body, tmp_path, repo, package="acme-kit")
+    # No main and no index.js at the top: the bare name does not resolve.
+    assert [(v["line"], v["code"]) for v in card.detail["violations"]] == [(8, "MODULE_NOT_FOUND")]
+
+
+def test_type_only_forms_are_marked_for_the_types_condition(tmp_path: Path) -> None:
+    body = (
+        "```ts\n"
+        "import type { A } from 'p/a';\n"
+        "export type { B } from 'p/b';\n"
+        "import type from 'p/c';\n"  # a default import named "type"
+        "import { type D } from 'p/d';\n"  # an inline modifier: the import stays
+        "import E from 'p/e';\n"
+        "```\n"
+    )
+    post = parse_post(tmp_path / "p.md", (FRONT_MATTER + body).encode())
+    assert [(s.text, s.type_only) for s in gate.extract_specifiers(post)] == [
+        ("p/a", True),
+        ("p/b", True),
+        ("p/c", False),
+        ("p/d", False),
+        ("p/e", False),
+    ]
 
 
 @settings(
@@ -193,3 +347,13 @@ def test_extraction_never_raises_on_code_shaped_noise(tmp_path: Path, code: str)
         for specifier in gate.extract_specifiers(post):
             assert specifier.text and "\n" not in specifier.text
             assert post.body_start_line <= specifier.line <= len(post.lines)
+
+
+def test_retry_feedback_names_the_closest_exported_subpaths(tmp_path: Path, repo: Path) -> None:
+    body = (
+        "```js\nimport a from '@juspay/neurolink/procesors/pdf';\nimport b from 'neurolink';\n```\n"
+    )
+    card = _check(body, tmp_path, repo)
+    fixes = [finding.fix for finding in card.findings]
+    assert fixes[0].endswith("closest exported: @juspay/neurolink/processors/*")
+    assert "closest" not in fixes[1]  # not the product's name at all: nothing to suggest

@@ -6,7 +6,11 @@ Plain arguments only (settings and paths): nothing here knows about gates.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
+import warnings
 from pathlib import Path
 
 from pytest_postgates.config import Settings
@@ -65,9 +69,21 @@ class EvidenceCache:
         evidence = self.for_post(post_path)
         index = self._indexes.get(evidence.root)
         if index is None:
-            index = open_index(
-                evidence.root, evidence.commit, self.cache_dir, self._excluded(evidence.root)
-            )
+            excluded = self._excluded(evidence.root)
+            try:
+                index = open_index(evidence.root, evidence.commit, self.cache_dir, excluded)
+            except OSError as exc:
+                # A full or read-only cache folder costs the on-disk index, not the gates:
+                # built once more in a private scratch folder for this process.
+                warnings.warn(
+                    f"postgates: cannot keep the repository index in {self.cache_dir} "
+                    f"({exc.strerror or type(exc).__name__}); building it for this run only",
+                    UserWarning,
+                    stacklevel=2,
+                )
+                scratch = Path(tempfile.mkdtemp(prefix="postgates-index-"))
+                atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+                index = open_index(evidence.root, evidence.commit, scratch, excluded)
             self._indexes[evidence.root] = index
         return index
 

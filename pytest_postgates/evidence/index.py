@@ -105,6 +105,14 @@ class RepoIndex:
                     return path
         return None
 
+    def is_file(self, path: str) -> bool:
+        """Whether ``path`` is a tracked file at the commit (no pathspec magic)."""
+        return path in self._path_set
+
+    def is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a folder holding tracked files at the commit."""
+        return path.rstrip("/") in self._dirs
+
     def match_filename(self, name: str) -> str | None:
         """A tracked path whose last component is ``name`` (a glob: matches it), as
         ``git ls-files -- '*/NAME'`` would find."""
@@ -432,14 +440,71 @@ def open_index(
     key = hashlib.sha1("\0".join(exclude).encode()).hexdigest()[:8] if exclude else "all"
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
-    if not (folder / "meta.json").is_file():
-        with locked(cache_dir / f"{name}.lock"):
-            if not (folder / "meta.json").is_file():
-                staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
-                try:
-                    build_index_files(root, commit, staging, exclude)
-                    os.replace(staging, folder)
-                except BaseException:
-                    shutil.rmtree(staging, ignore_errors=True)
-                    raise
+    if (folder / "meta.json").is_file():
+        index = _load_checked(root, folder)
+        if index is not None:
+            return index
+    with locked(cache_dir / f"{name}.lock"):
+        if (folder / "meta.json").is_file():
+            # Another process may have built it while this one waited for the lock.
+            index = _load_checked(root, folder)
+            if index is not None:
+                return index
+        # Absent, or corrupt (a torn copy, a disk error, a hand edit): rebuilt, so that one
+        # bad cache folder does not ERROR every run until --cache-clear.
+        if folder.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+        _remove_stale_staging(cache_dir, name)
+        staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
+        try:
+            build_index_files(root, commit, staging, exclude)
+            os.replace(staging, folder)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     return load_index_files(root, folder)
+
+
+def _load_checked(root: Path, folder: Path) -> RepoIndex | None:
+    """The index in ``folder`` if every file is there and consistent, else None."""
+    try:
+        index = load_index_files(root, folder)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
+        return None
+    text_size = len(index.text)
+    consistent = (
+        len(index.offsets) == len(index.text_paths)
+        and len(index.posting_starts) == len(index.words) + 1
+        and (not index.posting_starts or index.posting_starts[-1] == len(index.postings))
+        and len(index.reversed_ids) == len(index.reversed_words) == len(index.words)
+        and all(0 <= offset <= text_size for offset in index.offsets[-1:])
+        and (not index.postings or max(index.postings) < len(index.text_paths))
+    )
+    return index if consistent else None
+
+
+def _remove_stale_staging(cache_dir: Path, name: str) -> None:
+    """Staging folders left by a build that was killed: the caller holds ``name``'s lock,
+    so its own are stale; another index's are stale when nobody holds that index's lock."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: only this index's leftovers
+        fcntl = None  # type: ignore[assignment]
+    for staging in cache_dir.glob(".index-v*.*"):
+        if not staging.is_dir():
+            continue
+        owner = staging.name[1:].rsplit(".", 1)[0]
+        if owner == name:
+            shutil.rmtree(staging, ignore_errors=True)
+            continue
+        if fcntl is None:
+            continue
+        try:
+            with open(cache_dir / f"{owner}.lock", "a+b") as handle:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                try:
+                    shutil.rmtree(staging, ignore_errors=True)
+                finally:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        except OSError:  # locked: that build is running
+            continue

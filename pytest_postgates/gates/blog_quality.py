@@ -72,7 +72,7 @@ from pytest_postgates.mermaid import (
     mermaidx_version,
     shared_parser,
 )
-from pytest_postgates.post import Post
+from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.scan import Delimited, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
 
@@ -376,8 +376,8 @@ def _parse_corpus(posts: tuple[Path, ...], parser: MermaidParser) -> dict[str, A
     codes: list[str] = []
     for path in posts:
         try:
-            codes.extend(_mermaid_sources(path.read_bytes()))
-        except OSError:  # a post that cannot be read gets its own ERROR item
+            codes.extend(_mermaid_sources(read_post_bytes(path)))
+        except PostRefused:  # a post that cannot be read gets its own ERROR item
             continue
     try:
         results = parser.parse_many(codes)

@@ -4,21 +4,23 @@ Symbol grounding skips fenced code by design, so a sample importing ``@neurolink
 three times sailed through it. This gate reads the fences a reader would copy: every
 import/require/dynamic import/re-export specifier in JavaScript and TypeScript fences and
 every package of an npm/pnpm/yarn/bun install in shell fences. Specifiers that match the
-product pattern must be the published package name, and a subpath must resolve through
-the package's ``exports`` map read from ``package.json`` at the configured ref, the way
-Node resolves it.
+product pattern must be the published package name, and the specifier (bare name or
+subpath) must resolve the way Node resolves it with the conditions of its import kind:
+through the ``exports`` map of ``package.json`` at the configured ref, else the legacy
+lookup of the files tracked there (``pytest_postgates.evidence.resolution``).
 """
 
 from __future__ import annotations
 
-import json
+import difflib
 import re
 import shlex
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
-from pytest_postgates.evidence import GitError
+from pytest_postgates.evidence import GitError, exports, resolution
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -53,6 +55,8 @@ IMPORT_PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
     ("dynamic", re.compile(rf"\bimport\s*\(\s*{_Q}")),
     ("require", re.compile(rf"\brequire\s*\(\s*{_Q}\s*\)")),
 )
+# ``import type ...`` and ``export type ...`` (not ``import typeA from``); read from a match.
+TYPE_ONLY = re.compile(r"(?:import|export)\s+type\b(?!\s*(?:from\b|,|=))")
 INSTALL = re.compile(
     r"^(npm\s+(?:i|install|add)|pnpm\s+(?:add|i|install)|yarn\s+(?:global\s+)?add"
     r"|bun\s+(?:add|i|install))(?:\s+(.*))?$"
@@ -73,6 +77,7 @@ class Specifier:
     line: int
     text: str
     kind: str
+    type_only: bool = False  # ``import type`` / ``export type``: resolved with "types" too
 
 
 def _looks_like_code(content: str) -> bool:
@@ -112,7 +117,8 @@ def extract_specifiers(post: Post) -> list[Specifier]:
                         continue
                     taken.add(start)
                     line = first + fence.content.count("\n", 0, start)
-                    found.append(Specifier(line, match.group(2), name))
+                    type_only = TYPE_ONLY.match(match.group(0)) is not None
+                    found.append(Specifier(line, match.group(2), name, type_only))
         else:
             for offset, line_text in enumerate(fence.content.splitlines()):
                 found.extend(
@@ -162,61 +168,14 @@ def product_pattern(package: str) -> str:
     return re.escape(package.rsplit("/", 1)[-1])
 
 
-# ---------------------------------------------------------------- Node's exports map
-
-
-def _target_exported(target: Any) -> bool:
-    """A target is exported unless it is null (or every alternative/condition is)."""
-    if target is None:
-        return False
-    if isinstance(target, list):
-        return any(_target_exported(item) for item in target)
-    if isinstance(target, dict):
-        return any(_target_exported(value) for value in target.values())
-    return isinstance(target, str)
-
-
-def subpath_map(exports: Any) -> dict[str, Any]:
-    """The exports field as ``{"./sub": target}`` (sugar forms expanded)."""
-    if isinstance(exports, (str, list)):
-        return {".": exports}
-    if isinstance(exports, dict):
-        if exports and all(not key.startswith(".") for key in exports):
-            return {".": exports}  # a conditions object for the main entry only
-        return {key: value for key, value in exports.items() if key.startswith(".")}
-    return {}
-
-
-def _pattern_order(key: str) -> tuple[int, int]:
-    # Node's PATTERN_KEY_COMPARE: longer prefix before "*" first, then longer key.
-    star = key.index("*")
-    return (-(star + 1), -len(key))
-
-
-def resolves(subpath: str, exports: Any) -> bool:
-    """Whether ``./subpath`` is exported by this ``exports`` value, as Node resolves it:
-    an exact key first, else the most specific ``*`` pattern; a null target excludes."""
-    mapping = subpath_map(exports)
-    request = "./" + subpath
-    if request in mapping and "*" not in request:
-        return _target_exported(mapping[request])
-    for key in sorted((k for k in mapping if k.count("*") == 1), key=_pattern_order):
-        prefix, suffix = key.split("*")
-        if request.startswith(prefix) and request.endswith(suffix) and len(request) >= len(key) - 1:
-            return _target_exported(mapping[key])
-    # Legacy folder mappings ("./feature/": "./dist/feature/").
-    for key in sorted((k for k in mapping if k.endswith("/")), key=len, reverse=True):
-        if request.startswith(key):
-            return _target_exported(mapping[key])
-    return False
-
-
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     specifiers = extract_specifiers(post)
     if not specifiers:
-        detail = {
+        detail: dict[str, Any] = {
             "violations": [],
+            "unjudged": [],
+            "resolved": [],
             "package": settings.package,
             "ref": settings.ref,
             "exports_checked": False,
@@ -228,15 +187,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
         index = context.evidence.index_for(post.path)
     except GitError as exc:
         raise CannotJudge("ERROR", str(exc)) from None
-    raw = index.file_text("package.json")
-    manifest: dict[str, Any] = {}
-    if raw is not None:
-        try:
-            loaded = json.loads(raw)
-            manifest = loaded if isinstance(loaded, dict) else {}
-        except ValueError:
-            message = f"package.json at {settings.ref} is not valid JSON"
-            raise CannotJudge("ERROR", message) from None
+    files = resolution.IndexFiles(index)
+    try:
+        found = resolution.read_manifest(files)
+    except ValueError:
+        message = f"package.json at {settings.ref} is not valid JSON"
+        raise CannotJudge("ERROR", message) from None
+    manifest: dict[str, Any] = found or {}
     # package.json's name, else the repository's own (pyproject.toml) name.
     package = (
         settings.package
@@ -249,31 +206,42 @@ def check(post: Post, context: GateContext) -> CheckResult:
         )
         raise CannotJudge("ERROR", message)
     pattern = re.compile(settings.product_pattern or product_pattern(package), re.IGNORECASE)
-    has_exports = "exports" in manifest
-    exports = manifest.get("exports")
+    judge = _Judge(package, manifest, found is not None, files, settings.ref)
     violations: list[dict[str, Any]] = []
+    unjudged: list[dict[str, Any]] = []
+    resolved: list[dict[str, Any]] = []
     judged = 0
     for item in specifiers:
         text = item.text
         if LOCAL.match(text) or not pattern.search(text):
             continue
         judged += 1
-        reason = _classify(text, item.kind, package, has_exports, exports, index)
-        if reason:
-            violations.append(
-                {"line": item.line, "specifier": text, "kind": item.kind, "reason": reason}
-            )
+        where = {"line": item.line, "specifier": text, "kind": item.kind}
+        outcome = judge.judge(item)
+        if isinstance(outcome, _Violation):
+            violations.append({**where, "reason": outcome.reason, "code": outcome.code})
+        elif isinstance(outcome, _Unjudged):
+            unjudged.append({**where, "reason": outcome.reason})
+        elif outcome is not None:
+            resolved.append({**where, "target": outcome.target, "via": outcome.via})
     detail = {
         "violations": violations,
+        "unjudged": unjudged,
+        "resolved": resolved,
         "package": package,
         "ref": settings.ref,
-        "exports_checked": has_exports,
+        "exports_checked": judge.has_exports,
         "specifiers": len(specifiers),
         "judged": judged,
     }
     fix = f"import from {package} itself or a subpath its exports map lists (at {settings.ref})"
     findings = [
-        Finding(v["line"], "BAD_SPECIFIER", f"{v['kind']} '{v['specifier']}': {v['reason']}", fix)
+        Finding(
+            v["line"],
+            "BAD_SPECIFIER",
+            f"{v['kind']} '{v['specifier']}': {v['reason']}",
+            fix + judge.suggestion(v["specifier"]),
+        )
         for v in violations
     ]
     return CheckResult(findings, detail)
@@ -288,29 +256,146 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
         if findings
         else f"{detail['judged']} product specifier(s) checked"
     )
+    if detail["unjudged"]:
+        summary += f", {len(detail['unjudged'])} not judged"
     return Decision("FAIL" if findings else "PASS", summary, len(findings))
 
 
-def _classify(
-    text: str, kind: str, package: str, has_exports: bool, exports: Any, index: Any
-) -> str | None:
-    if text == package:
-        return None
-    if kind != "install" and text.startswith(package + "/"):
-        subpath = text[len(package) + 1 :]
-        if has_exports:
-            if resolves(subpath, exports):
-                return None
-            return f'subpath "./{subpath}" is not in {package}\'s exports map'
-        # No exports field: Node resolves deep imports to files of the package.
-        for candidate in (
-            subpath,
-            *(subpath + ext for ext in (".js", ".json", ".mjs", ".cjs", "/index.js")),
+@dataclass(frozen=True)
+class _Violation:
+    code: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class _Unjudged:
+    reason: str
+
+
+# package.json fields that name what the published package ships; a folder they name that
+# the repository does not track at the ref is a build output (dist/), not a missing file.
+_SHIPPED_FIELDS = ("main", "module", "types", "typings", "bin", "files", "browser")
+
+
+class _Judge:
+    """Gate 14's question for one post: is the specifier the product's name, and does
+    Node resolve it (``exports`` at the ref, else the legacy lookup of tracked files)?"""
+
+    def __init__(
+        self,
+        package: str,
+        manifest: dict[str, Any],
+        has_manifest: bool,
+        files: resolution.IndexFiles,
+        ref: str,
+    ) -> None:
+        self.package = package
+        self.manifest = manifest
+        self.has_manifest = has_manifest
+        self.files = files
+        self.ref = ref
+        self.has_exports = manifest.get("exports") is not None
+        self.build_folders = _untracked_shipped_folders(manifest, files)
+
+    def judge(self, item: Specifier) -> exports.Resolution | _Violation | _Unjudged | None:
+        text = item.text
+        if item.kind == "install" or not (
+            text == self.package or text.startswith(self.package + "/")
         ):
-            if index.match_path(candidate) == candidate:
+            if text == self.package:
                 return None
-        return f'subpath "{subpath}" is not a file of {package} (it has no exports map)'
-    return f'package "{text}" does not exist; the product is published as {package}'
+            return _Violation(
+                "UNKNOWN_PACKAGE",
+                f'package "{text}" does not exist; the product is published as {self.package}',
+            )
+        if text == self.package and not self.has_manifest:
+            return None  # no package.json at the ref: the name is all there is to check
+        result = resolution.resolve_specifier(
+            self.manifest,
+            text,
+            item.kind,
+            item.type_only,
+            self.files,
+            package_json=f"{self.package}/package.json at {self.ref}",
+        )
+        if result.ok:
+            return result
+        assert result.code is not None
+        if not self.has_exports:
+            folder = next(
+                (
+                    f
+                    for f in self.build_folders
+                    if any(p == f or p.startswith(f + "/") for p in result.looked_up)
+                ),
+                None,
+            )
+            if folder is not None:
+                return _Unjudged(
+                    f"{self.package} has no exports map and this resolves into {folder}/, "
+                    f"which package.json ships but the repository does not track at {self.ref} "
+                    "(a build output)"
+                )
+            how = "require" if item.kind == "require" else "import"
+            return _Violation(
+                result.code, f"{result.code}: {result.message} (no exports map: {how} lookup)"
+            )
+        tried = ", ".join(result.conditions)
+        return _Violation(
+            result.code, f"{result.code}: {result.message} (conditions tried: {tried})"
+        )
+
+    def suggestion(self, specifier: str) -> str:
+        """``; closest exported: ...`` for a subpath of the product the map lacks."""
+        if not self.has_exports or not specifier.startswith(self.package + "/"):
+            return ""
+        value = self.manifest.get("exports")
+        try:
+            if not isinstance(value, dict) or exports.is_conditions_sugar(value):
+                return ""
+        except exports.ResolutionError:
+            return ""
+        exported = [k for k, target in value.items() if k.startswith("./") and target is not None]
+        wanted = "./" + specifier[len(self.package) + 1 :]
+        first = wanted.split("/")[1]
+        close = [k for k in exported if k.split("/")[1].split("*")[0] == first]
+        close += difflib.get_close_matches(wanted, exported, n=3, cutoff=0.6)
+        names = [self.package + k[1:] for k in dict.fromkeys(close)][:3]
+        return f"; closest exported: {', '.join(names)}" if names else ""
+
+
+def _shipped_paths(manifest: dict[str, Any]) -> list[str]:
+    paths: list[str] = []
+    for name in _SHIPPED_FIELDS:
+        value = manifest.get(name)
+        values = (
+            value
+            if isinstance(value, list)
+            else list(value.values())
+            if isinstance(value, dict)
+            else [value]
+        )
+        paths.extend(v for v in values if isinstance(v, str))
+    return paths
+
+
+def _untracked_shipped_folders(manifest: dict[str, Any], files: resolution.IndexFiles) -> list[str]:
+    folders: list[str] = []
+    for path in _shipped_paths(manifest):
+        if path.startswith("!") or re.search(r"[*?\[]", path):
+            continue
+        top = path.removeprefix("./").split("/", 1)[0]
+        tracked = files.is_dir(top) or files.is_file(top)
+        if top and top not in (".", "..", *folders) and not tracked:
+            folders.append(top)
+    return folders
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """The result depends on the post, the settings, the grounding commit and the
+    resolution rules (bumped when they change, so cached verdicts are not reused)."""
+    inputs = commit_inputs(post_path, context)
+    return None if inputs is None else f"{inputs}|resolution-{exports.RESOLUTION_VERSION}"
 
 
 GATE = Gate(
@@ -321,5 +406,5 @@ GATE = Gate(
     description="Code samples import the real package and exported subpaths.",
     check=check,
     decide=decide,
-    cache_inputs=commit_inputs,
+    cache_inputs=cache_inputs,
 )

@@ -60,7 +60,7 @@ import yaml
 from pytest_postgates import links as linkcheck
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, fail_on_findings
-from pytest_postgates.post import Post, load_yaml
+from pytest_postgates.post import Post, PostRefused, admission_problem, load_yaml, read_post_bytes
 from pytest_postgates.scan import (
     Alternation,
     CodeSpanNoRepeat,
@@ -477,6 +477,8 @@ def _permalink_template(config: dict[str, Any]) -> str:
 def _front_matter(path: Path, stamp: tuple[int, int]) -> dict[str, Any]:
     """A post's front matter, read without parsing its Markdown (cached per file version)."""
     del stamp
+    if admission_problem(path) is not None:
+        return {}
     try:
         with path.open(encoding="utf-8", errors="replace") as stream:
             first = stream.readline()
@@ -574,11 +576,15 @@ def _site_index(
     config = _site_config(config_path, config_stamp[0])
     template = _permalink_template(config)
     files = {p.resolve() for p in batch_posts}
+    site_root = config_path.parent if config_path else folder.parent
     with contextlib.suppress(OSError):
+        # A sibling that is refused as a post (a symlink out of the site, a FIFO, too
+        # large) is never read for its permalink either.
         files.update(
             p.resolve()
             for p in folder.iterdir()
-            if p.suffix.lower() in (".md", ".markdown") and p.is_file()
+            if p.suffix.lower() in (".md", ".markdown")
+            and admission_problem(p, (site_root,)) is None
         )
     slugs: set[str] = set()
     paths: set[str] = set()
@@ -594,7 +600,12 @@ def _site_index(
         permalink = front.get("permalink")
         if isinstance(permalink, str) and permalink.strip():
             paths.add(_normal_path(permalink.strip()))
-        rendered = _render_permalink(template, path, front)
+        try:
+            rendered = _render_permalink(template, path, front)
+        except (ValueError, TypeError, OverflowError):
+            # One post's impossible date or odd categories cost that post its URL (its own
+            # gate 1 reports them), never another post's gate.
+            rendered = None
         if rendered is not None:
             paths.add(_normal_path(rendered))
     url = config.get("url")
@@ -631,7 +642,8 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
             name = target.rsplit("/", 1)[-1]
             ok = name in site.stems
             return InternalLink(link.line, url, ok, "" if ok else f"no post named {name}")
-        exists = (find_site_root(post) / target).is_file()
+        root = find_site_root(post)
+        exists = _site_file(root, root / target.lstrip("/"))
         return InternalLink(link.line, url, exists, "" if exists else f"no file {target}")
     if url.startswith("#") or not url:
         return None
@@ -658,9 +670,17 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
         return InternalLink(link.line, url, resolves, reason)
     if path.lower().endswith((".md", ".markdown")):
         target = (post.path.parent / unquote(path)).resolve()
-        ok = target in site.files or target.is_file()
+        ok = target in site.files or _site_file(find_site_root(post), target)
         return InternalLink(link.line, url, ok, "" if ok else f"no file {unquote(path)}")
     return None
+
+
+def _site_file(site_root: Path, path: Path) -> bool:
+    """Whether ``path`` is a file inside the site: ``{% link /etc/passwd %}`` or
+    ``../../../x.md`` point out of it and never resolve."""
+    root = site_root.resolve()
+    resolved = path.resolve()
+    return resolved.is_relative_to(root) and resolved.is_file()
 
 
 def find_site_root(post: Post) -> Path:
@@ -715,8 +735,8 @@ def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
     urls: dict[str, None] = {}
     for path in paths:
         try:
-            text = path.read_bytes().decode("utf-8", errors="replace")
-        except OSError:  # an unreadable post gets its own ERROR item
+            text = read_post_bytes(path).decode("utf-8", errors="replace")
+        except PostRefused:  # an unreadable or oversized post gets its own ERROR item
             continue
         site = site_index(path, paths)
         for url in raw_link_urls(text.replace("\r\n", "\n")):
@@ -978,9 +998,9 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     if not context.settings.offline:
         return None
     try:
-        if _DISK_LINKS.search(post_path.read_bytes()):
+        if _DISK_LINKS.search(read_post_bytes(post_path)):
             return None
-    except OSError:
+    except PostRefused:
         return None
     site = run_site_index(post_path, context)
     return f"site={_site_digest(site)};pyphen={_pyphen_version()}"

@@ -26,6 +26,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import threading
 import time
 from collections import Counter
@@ -50,8 +51,9 @@ BACKOFF_MAX = 30.0
 RETRY_AFTER_MAX = 60.0
 CONNECT_TIMEOUT_MAX = 10.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
-# Shorter environment values are not redacted: replacing every "ab" in a reply would
-# destroy it, and no real API key is that short.
+# Values at least this long are redacted wherever they occur; shorter ones (no real API
+# key, but a test or a misconfiguration) only where they stand as a whole token, since
+# replacing every "ab" inside words would destroy a reply.
 MIN_SECRET_LENGTH = 6
 ERROR_BODY_LIMIT = 200
 
@@ -121,7 +123,7 @@ def secrets_of(judges: Iterable[Judge], environ: dict[str, str] | None = None) -
     for judge in judges:
         if judge.api_key_env:
             value = env.get(judge.api_key_env, "")
-            if len(value) >= MIN_SECRET_LENGTH:
+            if value:
                 values.append(value)
     # Longest first, so that a key containing another key is replaced whole.
     return tuple(sorted(set(values), key=len, reverse=True))
@@ -129,8 +131,13 @@ def secrets_of(judges: Iterable[Judge], environ: dict[str, str] | None = None) -
 
 def redact(text: str, secrets: Sequence[str]) -> str:
     for secret in secrets:
-        if secret in text:
+        if secret not in text:
+            continue
+        if len(secret) >= MIN_SECRET_LENGTH:
             text = text.replace(secret, "[redacted]")
+        else:
+            token = re.compile(rf"(?<![\w-]){re.escape(secret)}(?![\w-])")
+            text = token.sub("[redacted]", text)
     return text
 
 
