@@ -265,7 +265,7 @@ CASES: tuple[Case, ...] = (
         pieces=("<", ">", "insert", "placeholder", " ", "\n", "a"),
     ),
     Case(
-        "judged prose code span (gates 9-12)",
+        "judged prose code span (gates 4, 9, 10)",
         prose._CODE_SPAN,
         re.compile(r"(`+)(.+?)\1", re.DOTALL),
         _repeat("`", "a"),
