@@ -71,6 +71,8 @@ class Settings:
     required_front_matter: tuple[str, ...] = ("layout", "title", "date")
     audit_commands: tuple[str, ...] = ()
     flesch_floor: float | None = None
+    post_flesch_floor: float | None = None
+    max_hard_prose_share: float | None = None
     max_paragraph_sentences: int = 8
     lint_backend: str = "auto"
     markdownlint_cli: str | None = None  # command or path of markdownlint-cli
@@ -128,6 +130,8 @@ KEYS: dict[str, str] = {
     "required_front_matter": "strs",
     "audit_commands": "strs",
     "flesch_floor": "float",
+    "post_flesch_floor": "float",
+    "max_hard_prose_share": "float",
     "max_paragraph_sentences": "int",
     "lint_backend": "backend",
     "markdownlint_cli": "str",
