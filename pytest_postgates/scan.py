@@ -65,14 +65,13 @@ class Scanner:
 
     pattern: str = ""  # the regex this scanner replaces (documentation, tests)
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
-        # Scanners that only define finditer answer a search from the start of the text.
-        if pos:
-            raise NotImplementedError(f"{type(self).__name__}.search from a position")
-        return next(iter(self.finditer(string)), None)
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
+        # Scanners that define only finditer: the first match from ``pos`` is the search.
+        return next(iter(self.finditer(string, pos)), None)
 
-    def finditer(self, string: str) -> Iterator[Found]:
-        pos = 0
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        string = _clip(string, endpos)
         while pos <= len(string):
             found = self.search(string, pos)
             if found is None:
@@ -96,6 +95,11 @@ class Scanner:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.pattern!r})"
+
+
+def _clip(string: str, endpos: int | None) -> str:
+    """The text as ``re`` sees it with ``endpos``: nothing after it exists."""
+    return string if endpos is None or endpos >= len(string) else string[: max(endpos, 0)]
 
 
 def _expand(template: str, found: Found) -> str:
@@ -149,9 +153,9 @@ class Alternation(Scanner):
         self.pattern = pattern
         self.alternatives = alternatives
 
-    def finditer(self, string: str) -> Iterator[Found]:
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        string = _clip(string, endpos)
         nexts = [NextMatch(alternative, string) for alternative in self.alternatives]
-        pos = 0
         while pos <= len(string):
             best: re.Match[str] | Found | None = None
             for upcoming in nexts:
@@ -164,7 +168,8 @@ class Alternation(Scanner):
             start, end = best.span()
             pos = end if end > start else end + 1
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         best: re.Match[str] | Found | None = None
         for alternative in self.alternatives:
             found = alternative.search(string, pos)
@@ -180,7 +185,8 @@ class Unanchored(Scanner):
         self.regex = regex
         self.pattern = regex.pattern
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         match = self.regex.search(string, pos)
         return None if match is None else _to_found(match)
 
@@ -201,7 +207,8 @@ class HeadThenTail(Scanner):
         self.head = head
         self.tail = tail
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         while pos <= len(string):
             head = self.head.search(string, pos)
             if head is None:
@@ -236,7 +243,8 @@ class TerminatedBeforeStop(Scanner):
         self.end = end
         self.stop = end[-1]
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         stop_at = -2  # first stop character at or after `searched_from`
         searched_from = -1
         while True:
@@ -294,13 +302,14 @@ class _Segmented(Scanner):
 
     dotall = False
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         for found in self._matches(string, pos):
             return found
         return None
 
-    def finditer(self, string: str) -> Iterator[Found]:
-        return self._matches(string, 0)
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        return self._matches(_clip(string, endpos), pos)
 
     def _matches(self, string: str, pos: int) -> Iterator[Found]:
         length = len(string)
@@ -466,7 +475,8 @@ class Delimited(Scanner):
             self._memo = Memo(string)
         return self._memo
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         memo = self._memo_for(string)
         while True:
             opening = self.open.search(string, pos)
@@ -538,7 +548,8 @@ class SchemeUrl(Scanner):
         self.tail = re.compile("://" + tail, flags)
         self._memo: Memo | None = None
 
-    def search(self, string: str, pos: int = 0) -> Found | None:
+    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
+        string = _clip(string, endpos)
         if self._memo is None or self._memo.string is not string:
             self._memo = Memo(string)
         while True:
@@ -565,10 +576,10 @@ class FunctionLabel(Scanner):
     _OPEN = re.compile(r"""[\[("']""")
     _STOP = re.compile(r"""[\]\n)"']""")
 
-    def finditer(self, string: str) -> Iterator[Found]:
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        string = _clip(string, endpos)
         memo = Memo(string)
         name_starts: dict[int, int] = {}  # stop offset -> last start of a valid name, or -1
-        pos = 0
         while True:
             opening = self._OPEN.search(string, pos)
             if opening is None:
@@ -623,10 +634,10 @@ class ImportFrom(Scanner):
         self.pattern = pattern
         self.head = head
 
-    def finditer(self, string: str) -> Iterator[Found]:
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        string = _clip(string, endpos)
         memo = Memo(string)
         answers: dict[int, tuple[int, re.Match[str] | None]] = {}  # stop -> (from, quoted)
-        pos = 0
         while True:
             head = self.head.search(string, pos)
             if head is None:
@@ -674,9 +685,9 @@ class Emphasis(Scanner):
     }
     _NEWLINE = re.compile("\n")
 
-    def finditer(self, string: str) -> Iterator[Found]:
+    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
+        string = _clip(string, endpos)
         memo = Memo(string)
-        pos = 0
         while True:
             opening = self._OPEN.search(string, pos)
             if opening is None:

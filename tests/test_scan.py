@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_postgates.gates.readability_links import CODE_MARK
-from pytest_postgates.scan import Found
+from pytest_postgates.scan import Found, Scanner
 from tests.hostile.regex_cases import CASES, Case, matches
 
 PIECES = [
@@ -148,3 +148,25 @@ def test_scanner_matches_the_regex_on_a_real_corpus(case: Case) -> None:
         text = post.read_text(encoding="utf-8")
         for unit in [*text.split("\n"), text]:
             _assert_same(case, unit)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_scanner_honours_pos_and_endpos_like_the_regex(case: Case, data: st.DataObject) -> None:
+    if not isinstance(case.new, Scanner):
+        return  # a rewritten regex is a regex: re itself handles pos and endpos
+    own = st.lists(st.sampled_from(case.pieces), max_size=30).map("".join)
+    text = data.draw(st.one_of(own, TEXT), label="text")
+    pos = data.draw(st.integers(0, len(text)), label="pos")
+    endpos = data.draw(st.one_of(st.none(), st.integers(pos, len(text) + 2)), label="endpos")
+
+    until = len(text) if endpos is None else endpos  # re wants a number
+
+    def spans(pattern: object, end: int | None) -> list[tuple[int, int]]:
+        return [m.span() for m in pattern.finditer(text, pos, end)]  # type: ignore[attr-defined]
+
+    assert spans(case.new, endpos) == spans(case.old, until)
+    old = case.old.search(text, pos, until)
+    new = case.new.search(text, pos, endpos)
+    assert (None if new is None else new.span()) == (None if old is None else old.span())
