@@ -26,14 +26,29 @@ It prints, per data set and in total:
 (every rule on, no configuration file): a far stricter comparison, since those projects
 switch off the noisiest rules (MD013 line length among them).
 
+``--real-configs`` compares the blog posts under three configurations: the blog's own
+``.markdownlint.json``, every rule at its defaults, and ``{"MD013": {"line_length": 120,
+"code_blocks": false, "tables": false}}`` (a real blog's MD013 settings).
+
+``--suite`` compares the two on markdownlint's own conformance files: every ``test/*.md``
+of DavidAnson/markdownlint at v0.36.1 (the folder ``--suite-dir`` or the environment
+variable ``POSTGATES_MARKDOWNLINT_SUITE`` names; a checkout's root or its ``test``
+folder), each under markdownlint's defaults and its own ``markdownlint-configure-file``
+comments, as markdownlint's test harness lints them; it prints the agreement per rule
+(every rule, none left out).
+
     python bench/markdownlint_parity.py
     python bench/markdownlint_parity.py --all-rules --show 20
     python bench/markdownlint_parity.py --docs /path/to/neurolink
+    python bench/markdownlint_parity.py --suite --suite-dir /path/to/markdownlint --show 50
+    python bench/markdownlint_parity.py --real-configs
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -49,7 +64,11 @@ BLOG = REPO.parent / "shared" / "corpus" / "neurolink-blog"
 DOCS = Path("/tmp/neurolink")
 
 sys.path.insert(0, str(REPO))
-from pytest_postgates.lint import MARKDOWNLINT_CLI_PIN, lint_batch  # noqa: E402
+from pytest_postgates.lint import MARKDOWNLINT_CLI_PIN, RULES, lint_batch  # noqa: E402
+
+SUITE_ENV = "POSTGATES_MARKDOWNLINT_SUITE"
+# The MD013 settings of a real blog (long lines allowed, code and tables exempt).
+MD013_120 = {"MD013": {"line_length": 120, "code_blocks": False, "tables": False}}
 
 Triple = tuple[str, int, str]
 
@@ -122,9 +141,40 @@ def compare(
         "cli_seconds": cli_seconds,
         "rumdl_seconds": rumdl_seconds,
         "versions": (reference["version"], embedded["version"]),
+        "ml": ml,
+        "rd": rd,
     }
     report(result, show)
     return result
+
+
+def suite_files(folder: Path) -> list[Path]:
+    """markdownlint's conformance files: ``test/*.md`` of a checkout (or of its test
+    folder itself)."""
+    test = folder / "test" if (folder / "test").is_dir() else folder
+    return sorted(test.glob("*.md"))
+
+
+def rule_table(result: dict[str, Any]) -> None:
+    """Agreement per rule, every rule of markdownlint 0.36.1 (a rule with no finding on
+    either side shows as such)."""
+    ml: set[Triple] = result["ml"]
+    rd: set[Triple] = result["rd"]
+    print(
+        "| rule | markdownlint-cli | rumdl backend | both | only markdownlint-cli | "
+        "only rumdl backend | agreement |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for rule in RULES:
+        a = {t for t in ml if t[2] == rule}
+        b = {t for t in rd if t[2] == rule}
+        union = a | b
+        share = pct(len(a & b), len(union)) if union else "n/a (no finding)"
+        print(
+            f"| {rule} | {len(a)} | {len(b)} | {len(a & b)} | {len(a - b)} | {len(b - a)} "
+            f"| {share} |"
+        )
+    print()
 
 
 def pct(part: int, whole: int) -> str:
@@ -177,9 +227,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-rules", action="store_true", help="also compare under markdownlint's defaults"
     )
+    parser.add_argument(
+        "--suite", action="store_true", help="compare on markdownlint's own test/*.md files"
+    )
+    parser.add_argument(
+        "--suite-dir",
+        type=Path,
+        default=Path(os.environ[SUITE_ENV]) if os.environ.get(SUITE_ENV) else None,
+        help=f"markdownlint v0.36.1 checkout (default: ${SUITE_ENV})",
+    )
+    parser.add_argument(
+        "--real-configs",
+        action="store_true",
+        help="compare the blog posts under its own config, the defaults and MD013 at 120",
+    )
     args = parser.parse_args(argv)
 
     cli = install_markdownlint_cli()
+    if args.suite:
+        return run_suite(args.suite_dir, cli, args.show)
+    if args.real_configs:
+        return run_real_configs(args.blog, cli, args.show)
     sets: list[tuple[str, list[Path]]] = []
     posts = sorted((args.blog / "_posts").glob("*.md"))
     if posts:
@@ -202,6 +270,42 @@ def main(argv: list[str] | None = None) -> int:
                 for label, files in sets
             ]
         report(total_of(strict, "total (markdownlint defaults: every rule on)"), 0)
+    return 0
+
+
+def run_suite(folder: Path | None, cli: Path, show: int) -> int:
+    if folder is None:
+        raise SystemExit(f"--suite needs --suite-dir or ${SUITE_ENV} (a markdownlint checkout)")
+    files = suite_files(folder)
+    if not files:
+        raise SystemExit(f"no test/*.md under {folder}")
+    with tempfile.TemporaryDirectory() as scratch:
+        defaults = Path(scratch) / ".markdownlint.json"
+        defaults.write_text("{}\n", encoding="utf-8")  # the harness passes no config
+        result = compare(f"markdownlint's test suite ({folder})", files, cli, show, defaults)
+    print(f"markdownlint-cli {result['versions'][0]}, rumdl {result['versions'][1]}")
+    rule_table(result)
+    return 0
+
+
+def run_real_configs(blog: Path, cli: Path, show: int) -> int:
+    posts = sorted((blog / "_posts").glob("*.md"))
+    if not posts:
+        raise SystemExit(f"no posts under {blog / '_posts'}")
+    results = []
+    with tempfile.TemporaryDirectory() as scratch:
+        configs = {
+            "the blog's own .markdownlint.json": blog / ".markdownlint.json",
+            "markdownlint defaults (every rule on)": {},
+            "MD013 at 120, code blocks and tables exempt": MD013_120,
+        }
+        for label, config in configs.items():
+            if isinstance(config, dict):
+                path = Path(scratch) / f"{len(results)}.json"
+                path.write_text(json.dumps(config), encoding="utf-8")
+                config = path
+            results.append(compare(f"blog posts, {label}", posts, cli, show, config))
+    report(total_of(results, "total (three configurations)"), 0)
     return 0
 
 

@@ -1,6 +1,8 @@
 """``postgates``: the seeds' gate-runner CLI, on top of pytest.
 
     postgates run DRAFT.md... [--all] [--only=1,2,7] [-- PYTEST_ARGS...]
+    postgates hook [--online] FILE...      (the pre-commit hook; see ci.py)
+    postgates summary [--scorecards DIR]   (a GitHub job summary; see ci.py)
 
 Runs the gates through pytest (same collection, settings and scorecards as ``pytest``),
 prints each post's overall JSON, and exits 0 exactly when every hard gate of every post
@@ -52,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("hook", "summary"):  # CI entry points (pre-commit, Action)
+        from pytest_postgates import ci
+
+        return ci.hook(argv[1:]) if argv[0] == "hook" else ci.summary(argv[1:])
     # Everything after a lone "--" goes to pytest untouched; options before it are ours
     # wherever they stand (``postgates run X.md --all`` as the seeds' CLI takes them).
     extra: list[str] = []

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,61 @@ class Judge:
     model: str
     api_key_env: str | None = None
     weight: float = 1.0
+
+
+_GLOB = re.compile(r"[*?\[]")
+
+
+def in_folder(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies under ``folder``, a ``paths`` entry: a folder, or a glob
+    (``docs/*``, ``content/**/posts``, ``site/*/docs/**/*.md``: ``**`` spans folders, ``*``
+    and ``?`` one name) that the file or one of its folders matches."""
+    if not _GLOB.search(str(folder)):
+        return path.is_relative_to(folder)
+    pattern = _glob_regex(folder.as_posix())
+    candidate = Path(os.path.abspath(path))
+    return any(pattern.fullmatch(p.as_posix()) for p in (candidate, *candidate.parents))
+
+
+@lru_cache(maxsize=64)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    out = ""
+    index = 0
+    while index < len(glob):
+        if glob.startswith("**/", index):
+            out += "(?:[^/]+/)*"
+            index += 3
+        elif glob.startswith("**", index):
+            out += ".*"
+            index += 2
+        elif glob[index] == "*":
+            out += "[^/]*"
+            index += 1
+        elif glob[index] == "?":
+            out += "[^/]"
+            index += 1
+        elif glob[index] == "[":
+            end = glob.find("]", index + 1)
+            if end < 0:
+                out += re.escape("[")
+                index += 1
+            else:
+                out += "[" + glob[index + 1 : end].replace("\\", "\\\\") + "]"
+                index = end + 1
+        else:
+            out += re.escape(glob[index])
+            index += 1
+    return re.compile(out)
+
+
+@dataclass(frozen=True)
+class GroundingRepo:
+    """One more repository gate 2 grounds tokens against (``repos``): a token it holds is
+    ``external`` to the configured repository, with this name in the scorecard."""
+
+    name: str
+    path: Path
+    ref: str = "HEAD"
 
 
 class SettingsError(ValueError):
@@ -69,6 +126,8 @@ class Settings:
     banned_phrases: tuple[str, ...] = ()
     body_line_floor: int | None = None
     required_front_matter: tuple[str, ...] = ("layout", "title", "date")
+    # None: required under a ``_posts`` folder only (see front_matter_required).
+    require_front_matter: bool | None = None
     audit_commands: tuple[str, ...] = ()
     flesch_floor: float | None = None
     post_flesch_floor: float | None = None
@@ -98,6 +157,9 @@ class Settings:
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
     call_graph_threshold: int = 6
     symbol_grounding_threshold: float = 95.0
+    # Gate 15: build-output prefix -> source prefix ({"dist/" = "src/lib/"}), in order.
+    source_map: tuple[tuple[str, str], ...] = ()
+    repos: tuple[GroundingRepo, ...] = ()
     # Inline suppression: True (every gate), False (none) or the gate names it may silence.
     allow_suppression: bool | tuple[str, ...] = True
     # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
@@ -106,6 +168,13 @@ class Settings:
 
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
+
+    def front_matter_required(self, path: Path) -> bool:
+        """Whether a file without front matter is a gate-1 finding: the setting where it is
+        given, else only for Jekyll posts (a ``_posts`` folder on the path)."""
+        if self.require_front_matter is not None:
+            return self.require_front_matter
+        return "_posts" in path.parts
 
 
 # key -> (kind); kinds drive parsing from TOML, ini strings and flags alike.
@@ -128,6 +197,7 @@ KEYS: dict[str, str] = {
     "banned_phrases": "strs",
     "body_line_floor": "int",
     "required_front_matter": "strs",
+    "require_front_matter": "bool",
     "audit_commands": "strs",
     "flesch_floor": "float",
     "post_flesch_floor": "float",
@@ -153,7 +223,9 @@ KEYS: dict[str, str] = {
     "hhem_model": "path",
     "hhem_threshold": "float",
     "repomap_budget": "int",
+    "source_map": "prefixes",
     "gates": "gates",
+    "repos": "repos",
     "allow_suppression": "suppression",
     "gate_timeout": "float",
 }
@@ -279,6 +351,42 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
                 )
             )
         return tuple(judges)
+    if kind == "prefixes":
+        # A TOML table, or "dist/=src/lib/, out/=src/" from an ini file or the environment.
+        if isinstance(value, str):
+            pairs = [item.split("=", 1) for item in value.replace(",", "\n").splitlines()]
+            value = {pair[0].strip(): pair[1].strip() for pair in pairs if len(pair) == 2}
+        if not isinstance(value, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        ):
+            raise fail('a table of prefixes such as {"dist/" = "src/lib/"}')
+        return tuple((str(k), str(v)) for k, v in value.items())
+    if kind == "repos":
+        if not isinstance(value, (list, tuple)):
+            raise fail("an array of tables [[tool.postgates.repos]] with name, path and ref")
+        repos = []
+        for entry in value:
+            if not isinstance(entry, Mapping):
+                raise fail("tables with name, path and (optionally) ref")
+            extra = set(entry) - {"name", "path", "ref"}
+            missing = {"name", "path"} - set(entry)
+            if extra or missing:
+                raise SettingsError(
+                    f"postgates repos entry {entry.get('name', '?')!r}: "
+                    + (f"unknown keys {sorted(extra)} " if extra else "")
+                    + (f"missing keys {sorted(missing)}" if missing else "")
+                )
+            repos.append(
+                GroundingRepo(
+                    name=_convert("repos.name", "str", entry["name"], base),
+                    path=_convert("repos.path", "path", entry["path"], base),
+                    ref=_convert("repos.ref", "str", entry.get("ref", "HEAD"), base),
+                )
+            )
+        names = [repo.name for repo in repos]
+        if len(set(names)) != len(names):
+            raise fail("repositories with distinct names")
+        return tuple(repos)
     if kind == "gates":
         if not isinstance(value, Mapping):
             raise fail("a table of gate names")

@@ -11,9 +11,11 @@ caller can report them per post while the rest of a corpus keeps running.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,6 +25,11 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 # A post larger than this is refused rather than parsed: no blog post is this big, and the
 # regex gates should not be handed an accidental log dump.
@@ -37,6 +44,16 @@ def is_markdown(path: Path) -> bool:
 
 FRONT_MATTER_OPEN = re.compile(r"---[ \t]*")
 FRONT_MATTER_CLOSE = re.compile(r"(?:---|\.\.\.)[ \t]*")
+# (format, opening line, closing line, the closing marker named in a problem)
+_FRONT_MATTER_SHAPES: tuple[tuple[str, re.Pattern[str], re.Pattern[str], str], ...] = (
+    ("yaml", FRONT_MATTER_OPEN, FRONT_MATTER_CLOSE, "---"),
+    ("toml", re.compile(r"\+\+\+[ \t]*"), re.compile(r"\+\+\+[ \t]*"), "+++"),
+    ("json", re.compile(r"\{[ \t]*"), re.compile(r"\}[ \t]*"), "}"),
+)
+# Loaded front matter of any format may hold at most this many values, this deep: real
+# front matter has tens of values a few levels deep.
+MAX_FRONT_MATTER_NODES = 10_000
+MAX_FRONT_MATTER_DEPTH = 64
 # The boundary of the trailing link list. The seeds' form is a bold "**Related posts:**"
 # line; a "## Related posts" heading is the other common Jekyll shape.
 RELATED_POSTS = re.compile(
@@ -99,6 +116,9 @@ class Post:
     lines: list[str] = field(default_factory=list)
     front_matter: dict[str, Any] | None = None
     front_matter_text: str = ""
+    # "yaml", "toml" or "json"; None when the file has no front matter (then front_matter
+    # is an empty mapping: whether that is a problem is gate 1's call).
+    front_matter_format: str | None = None
     body_start_line: int = 1
     problems: list[InputProblem] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
@@ -368,7 +388,9 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
         post.problems.append(
             InputProblem(
                 "EMPTY_BODY",
-                "the post has no body after its front matter",
+                "the post has no body after its front matter"
+                if post.front_matter_format
+                else "the file has no content",
                 line=post.body_start_line,
             )
         )
@@ -388,61 +410,137 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
     return post
 
 
-def _split_front_matter(post: Post) -> None:
-    lines = post.lines
-    if not lines or not FRONT_MATTER_OPEN.fullmatch(lines[0]):
-        post.problems.append(
-            InputProblem(
-                "NO_FRONT_MATTER",
-                "no YAML front matter: a Jekyll post starts with a '---' line",
-                line=1,
-            )
-        )
-        return
-    close = next((i for i in range(1, len(lines)) if FRONT_MATTER_CLOSE.fullmatch(lines[i])), None)
-    if close is None:
-        post.problems.append(
-            InputProblem(
+@dataclass(frozen=True)
+class FrontMatterBlock:
+    """Where a file's front matter is: its format, its text and the first body line (file
+    lines, 1-based). The same shapes markdownlint skips (``lint.py`` mirrors its regex), so
+    every gate's file lines agree: YAML between ``---`` lines (closed by ``---`` or
+    ``...``), TOML between ``+++`` lines (Hugo), JSON from a ``{`` line to a ``}`` line."""
+
+    format: str
+    text: str
+    body_start_line: int
+
+
+def find_front_matter(lines: list[str]) -> FrontMatterBlock | InputProblem | None:
+    """The front matter block opening ``lines``, None when the file has none, or the
+    problem when it opens one and never closes it."""
+    if not lines:
+        return None
+    first = lines[0]
+    for kind, opening, closing, marker in _FRONT_MATTER_SHAPES:
+        if not opening.fullmatch(first):
+            continue
+        close = next((i for i in range(1, len(lines)) if closing.fullmatch(lines[i])), None)
+        if close is None:
+            return InputProblem(
                 "FRONT_MATTER_UNCLOSED",
-                "front matter opened at line 1 is never closed with '---'",
+                f"front matter opened at line 1 is never closed with '{marker}'",
                 line=1,
             )
-        )
-        return
-    post.front_matter_text = "\n".join(lines[1:close])
-    post.body_start_line = close + 2
+        # JSON's braces are part of the document; YAML's and TOML's markers are not.
+        inner = lines[0 : close + 1] if kind == "json" else lines[1:close]
+        return FrontMatterBlock(kind, "\n".join(inner), close + 2)
+    return None
+
+
+class FrontMatterError(ValueError):
+    """Front matter that does not load: ``code`` and ``line`` for the InputProblem."""
+
+    def __init__(self, code: str, message: str, line: int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.line = line
+
+
+def load_front_matter(block: FrontMatterBlock) -> dict[str, Any]:
+    """The mapping a front matter block holds, loaded safely (YAML safe loader with the
+    alias budget, ``tomllib``, ``json``), within :data:`MAX_FRONT_MATTER_NODES` nodes and
+    :data:`MAX_FRONT_MATTER_DEPTH` levels whatever the format. Raises
+    :class:`FrontMatterError`."""
+    name = {"yaml": "YAML", "toml": "TOML", "json": "JSON"}[block.format]
+    code = f"FRONT_MATTER_{name}"
     try:
-        data = load_yaml(post.front_matter_text)
+        if block.format == "toml":
+            data: Any = tomllib.loads(block.text)
+        elif block.format == "json":
+            data = json.loads(block.text)
+        else:
+            data = load_yaml(block.text)
     except YAMLAliasBudgetError as exc:
-        post.problems.append(
-            InputProblem("FRONT_MATTER_ALIASES", f"front matter refused: {exc.problem}", line=1)
-        )
-        return
+        message = f"front matter refused: {exc.problem}"
+        raise FrontMatterError("FRONT_MATTER_ALIASES", message, 1) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 1
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        post.problems.append(
-            InputProblem("FRONT_MATTER_YAML", f"front matter is not valid YAML: {problem}", line)
-        )
-        return
+        raise FrontMatterError(code, f"front matter is not valid YAML: {problem}", line) from None
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib says "(at line N, column M)" of the TOML text, which starts on file line 2.
+        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        if found:
+            line = int(found.group(1)) + 1
+        else:  # "(at end of document)": the last front matter line
+            line = block.body_start_line - 2 if "end of document" in str(exc) else 1
+        raise FrontMatterError(code, f"front matter is not valid TOML: {exc}", line) from None
+    except json.JSONDecodeError as exc:
+        raise FrontMatterError(
+            code, f"front matter is not valid JSON: {exc.msg}", exc.lineno
+        ) from None
     except (RecursionError, ValueError) as exc:  # absurd nesting, bad timestamps
-        post.problems.append(
-            InputProblem("FRONT_MATTER_YAML", f"front matter is not valid YAML: {exc}", line=1)
-        )
-        return
-    if data is None:
+        raise FrontMatterError(code, f"front matter is not valid {name}: {exc}", 1) from None
+    if data is None and block.format == "yaml":
         data = {}
     if not isinstance(data, dict):
-        post.problems.append(
-            InputProblem(
-                "FRONT_MATTER_TYPE",
-                f"front matter must be a YAML mapping, not {type(data).__name__}",
-                line=2,
-            )
+        raise FrontMatterError(
+            "FRONT_MATTER_TYPE",
+            f"front matter must be a {name} mapping, not {type(data).__name__}",
+            2 if block.format != "json" else 1,
         )
+    problem = _shape_problem(data)
+    if problem:
+        raise FrontMatterError("FRONT_MATTER_SIZE", f"front matter refused: {problem}", 1)
+    return data
+
+
+def _shape_problem(data: dict[str, Any]) -> str | None:
+    """Why loaded front matter is too big or too deep to hand to the gates, if it is."""
+    nodes = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_FRONT_MATTER_NODES:
+            return f"it holds over {MAX_FRONT_MATTER_NODES:,} values"
+        if depth > MAX_FRONT_MATTER_DEPTH:
+            return f"it nests deeper than {MAX_FRONT_MATTER_DEPTH} levels"
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+    return None
+
+
+def _split_front_matter(post: Post) -> None:
+    found = find_front_matter(post.lines)
+    if found is None:
+        # A docs page, a README: a post with empty front matter. Gate 1 reports it where
+        # front matter is required (require_front_matter); every other gate reads the body.
+        post.front_matter = {}
+        return
+    if isinstance(found, InputProblem):
+        post.problems.append(found)
+        return
+    post.front_matter_text = found.text
+    post.body_start_line = found.body_start_line
+    try:
+        data = load_front_matter(found)
+    except FrontMatterError as exc:
+        post.problems.append(InputProblem(exc.code, exc.message, line=exc.line))
         return
     post.front_matter = data
+    post.front_matter_format = found.format
 
 
 def _inline_code_spans(inline: Token, first_line: int) -> Iterator[CodeSpan]:
@@ -566,12 +664,13 @@ def _check_alias_budget(text: str) -> None:
                 raise YAMLAliasBudgetError(open_nodes[-1][1])
 
 
-def load_yaml(text: str) -> Any:
-    """``yaml.safe_load`` through the fastest safe loader available, refusing documents
-    whose aliases expand beyond :data:`MAX_YAML_NODES` nodes."""
+def load_yaml(text: str, loader: type[Any] | None = None) -> Any:
+    """``yaml.safe_load`` through the fastest safe loader available (or ``loader``, a
+    SafeLoader subclass), refusing documents whose aliases expand beyond
+    :data:`MAX_YAML_NODES` nodes."""
     if "*" in text:  # no alias, no expansion: the common case costs one scan
         _check_alias_budget(text)
-    return yaml.load(text, Loader=_SAFE_LOADER)
+    return yaml.load(text, Loader=loader or _SAFE_LOADER)
 
 
 def read_front_matter(data: bytes) -> dict[str, Any] | None:
@@ -584,14 +683,10 @@ def read_front_matter(data: bytes) -> dict[str, Any] | None:
         text = data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
     except UnicodeDecodeError:
         return None
-    lines = text.split("\n")
-    if not lines or not FRONT_MATTER_OPEN.fullmatch(lines[0]):
-        return None
-    close = next((i for i in range(1, len(lines)) if FRONT_MATTER_CLOSE.fullmatch(lines[i])), None)
-    if close is None:
+    found = find_front_matter(text.split("\n"))
+    if not isinstance(found, FrontMatterBlock):
         return None
     try:
-        loaded = load_yaml("\n".join(lines[1:close]))
-    except (yaml.YAMLError, RecursionError, ValueError):
+        return load_front_matter(found)
+    except FrontMatterError:
         return None
-    return loaded if isinstance(loaded, dict) else None

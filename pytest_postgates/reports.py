@@ -8,6 +8,7 @@ format it lands in.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -20,6 +21,8 @@ from pytest_postgates.gates import GATES, POSITION
 Records = Mapping[str, Mapping[int, Mapping[str, Any]]]  # post -> gate id -> record
 
 INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
+# The README (rendered on the project page): each gate's section has an anchor.
+README_URL = INFORMATION_URI
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -68,14 +71,39 @@ def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
 # ---------------------------------------------------------------------- SARIF 2.1.0
 
 
+# The key of our fingerprint in ``partialFingerprints`` (versioned: a change to what it
+# hashes is a new key, so code scanning does not match old and new alerts by accident).
+FINGERPRINT_KEY = "postgatesFinding/v1"
+_LINE_REFERENCE = re.compile(r"\b(?:at |on )?lines? \d+(?:\s*[-\u2013]\s*\d+)?\b", re.IGNORECASE)
+_SPACE = re.compile(r"\s+")
+
+
+def normalised_finding(code: str, message: str) -> str:
+    """What identifies a finding whatever moved around it: its code and message, with
+    line references ("opened at line 8") dropped and white space collapsed."""
+    text = _LINE_REFERENCE.sub("", message)
+    return f"{code}\0{_SPACE.sub(' ', text).strip().casefold()}"
+
+
+def fingerprint(gate: str, post: str, normalised: str, occurrence: int) -> str:
+    """A finding's identity across commits: gate, post path, the normalised finding and
+    which occurrence of that same finding in the post it is (the first, the second, ...)
+    in line order; never the line number, so inserting lines above keeps it."""
+    key = "\0".join((gate, post, normalised, str(occurrence)))
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
 def sarif(records: Records) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one result per finding of every failing gate, rule id = gate
-    name, for GitHub code scanning and other SARIF consumers."""
+    name, for GitHub code scanning and other SARIF consumers. Each result carries a
+    ``partialFingerprints`` entry (see :func:`fingerprint`) so that code scanning follows
+    an alert across commits; each rule links to the README section of its gate."""
     rules = [
         {
             "id": gate.name,
             "name": "".join(part.title() for part in gate.name.split("_")),
             "shortDescription": {"text": gate.description},
+            "helpUri": f"{README_URL}#{gate.help_anchor}",
             "defaultConfiguration": {"level": "warning" if gate.advisory else "error"},
             "properties": {"gate": gate.id},
         }
@@ -85,7 +113,11 @@ def sarif(records: Records) -> dict[str, Any]:
     results = []
     for post, record in _failing(records):
         level = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
-        for line, code, message in _findings(record):
+        seen: dict[str, int] = {}
+        for line, code, message in sorted(_findings(record), key=lambda f: f[0]):
+            normalised = normalised_finding(code, message)
+            occurrence = seen[normalised] = seen.get(normalised, -1) + 1
+            stable = fingerprint(record["name"], post, normalised, occurrence)
             results.append(
                 {
                     "ruleId": record["name"],
@@ -100,6 +132,7 @@ def sarif(records: Records) -> dict[str, Any]:
                             }
                         }
                     ],
+                    "partialFingerprints": {FINGERPRINT_KEY: stable},
                     "properties": {
                         "code": code,
                         "gate": record["gate"],

@@ -238,7 +238,7 @@ class PostgatesState:
             parts = path.parts
         if "_posts" in parts[:-1]:
             return True
-        return any(path.is_relative_to(folder) for folder in self.settings.paths)
+        return any(settings_module.in_folder(path, folder) for folder in self.settings.paths)
 
     def register_post(self, path: Path) -> None:
         self._posts[path] = None
@@ -304,10 +304,14 @@ class PostgatesState:
             suppression = "inline suppression not allowed"
         else:
             suppression = "inline suppression allowed for " + ", ".join(allowed)
-        return (
-            f"postgates: gates {gates}; {mode}; scorecards in {scorecards}\n"
-            f"postgates: {suppression}"
-        )
+        header = f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
+        if any(spec.id == 12 for spec in self.gates):
+            # Which linter program gate 12 will run (issue 16: never one found by accident).
+            from pytest_postgates import lint
+
+            cli = getattr(self.settings, "markdownlint_cli", None)
+            header += "; " + lint.backend_header(self.settings.lint_backend, self.rootpath, cli)
+        return f"{header}\npostgates: {suppression}"
 
 
 # Room for the stem in a hashed scorecard name: safe_stem's limit less "~" and 8 hex digits.

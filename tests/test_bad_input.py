@@ -22,12 +22,6 @@ FATAL: dict[str, tuple[bytes, str, str, int]] = {
         "front matter is not valid YAML: *",
         4,
     ),
-    "no-front-matter": (
-        BODY,
-        "NO_FRONT_MATTER",
-        "no YAML front matter: *",
-        1,
-    ),
     "unclosed-front-matter": (
         b"---\nlayout: post\ntitle: T\n\n" + BODY,
         "FRONT_MATTER_UNCLOSED",

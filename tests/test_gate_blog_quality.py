@@ -173,6 +173,88 @@ def test_list_items_that_are_not_strings(
     assert words in card.findings[0].message
 
 
+# ------------------------------------------------------------------- no front matter
+def _bare(folder: Path, relative: str, body: str = BODY) -> Post:
+    path = folder / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body, encoding="utf-8")
+    return parse_post(path)
+
+
+def test_a_post_without_front_matter_under_posts_is_one_finding(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(_bare(tmp_path, f"_posts/{NAME}"), cache_dir)
+    assert card.verdict == "FAIL"
+    assert codes(card) == [(1, "NO_FRONT_MATTER")]
+    assert "'+++' (TOML)" in card.findings[0].message
+    assert card.detail["front_matter"]["front_matter_required"] is True
+    assert card.detail["front_matter"]["format"] is None
+
+
+def test_a_docs_page_without_front_matter_is_judged_on_its_body(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    page = _bare(tmp_path, "docs/guide.md")
+    card = run(page, cache_dir, body_line_floor=None)
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["front_matter"]["front_matter_required"] is False
+    # No blog-post floor for a page that is not a blog post; one set explicitly applies.
+    assert card.detail["body_line_floor"] == 0
+    assert codes(run(page, cache_dir, body_line_floor=50)) == [(1, "BODY_TOO_SHORT")]
+    # Placeholders are still found in the body.
+    todo = _bare(tmp_path, "docs/todo.md", BODY + "\nTODO: finish this page.\n")
+    assert [code for _, code in codes(run(todo, cache_dir))] == ["PLACEHOLDER"]
+
+
+def test_require_front_matter_overrides_the_folder_default(tmp_path: Path, cache_dir: Path) -> None:
+    page = _bare(tmp_path, "docs/guide.md")
+    assert codes(run(page, cache_dir, require_front_matter=True)) == [(1, "NO_FRONT_MATTER")]
+    post = _bare(tmp_path, f"_posts/{NAME}")
+    assert run(post, cache_dir, require_front_matter=False).verdict == "PASS"
+
+
+def test_a_docs_page_with_front_matter_still_has_it_checked(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    page = _bare(tmp_path, "docs/guide.md", "---\ntitle: Guide\ndate: next tuesday\n---\n" + BODY)
+    card = run(page, cache_dir, required_front_matter=("title",))
+    assert codes(card) == [(3, "FRONT_MATTER_DATE")]
+
+
+@pytest.mark.parametrize(
+    ("front", "line"),
+    [
+        ('+++\ntitle = "T"\nlayout = "post"\ndate = 2026-06-04T10:00:00Z\n+++\n', 4),
+        ('{\n  "title": "T",\n  "layout": "post",\n  "date": "2026-06-04"\n}\n', 4),
+    ],
+)
+def test_toml_and_json_front_matter_dates_are_checked(
+    front: str, line: int, tmp_path: Path, cache_dir: Path
+) -> None:
+    post = _bare(tmp_path, f"content/posts/{NAME}", front + BODY)
+    card = run(post, cache_dir)
+    assert codes(card) == [(line, "FRONT_MATTER_DATE")]
+    assert "2026-06-04 does not match the file name's 2026-06-03" in card.findings[0].message
+    fixed = _bare(tmp_path, f"content/posts/{NAME}", front.replace("06-04", "06-03") + BODY)
+    assert run(fixed, cache_dir).verdict == "PASS"
+
+
+@pytest.mark.parametrize(
+    ("front", "line"),
+    [
+        ('+++\ntitle = "T"\nlayout = ""\ndate = 2026-06-03\ntags = [2026]\n+++\n', 3),
+        ('{\n  "title": "T",\n  "layout": "",\n  "date": "2026-06-03",\n  "tags": [2026]\n}\n', 3),
+    ],
+)
+def test_toml_and_json_front_matter_keys_and_lists_are_checked(
+    front: str, line: int, tmp_path: Path, cache_dir: Path
+) -> None:
+    card = run(_bare(tmp_path, f"content/posts/{NAME}", front + BODY), cache_dir)
+    assert codes(card) == [(line, "FRONT_MATTER_KEY"), (line + 2, "FRONT_MATTER_LIST")]
+    assert card.detail["front_matter"]["format"] in ("toml", "json")
+
+
 # ------------------------------------------------------------------------ body lines
 def test_the_default_floor_is_the_calibrated_one(tmp_path: Path, cache_dir: Path) -> None:
     assert blog_quality.DEFAULT_BODY_LINE_FLOOR == 200

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.post import parse_post
+from pytest_postgates.post import parse_post, read_front_matter
 from tests.helpers import FRONT_MATTER, make_post
 
 
@@ -97,7 +97,6 @@ def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
     [
         (b"---\ntitle: [unclosed\n---\nbody\n", "FRONT_MATTER_YAML", True),
         (b"---\n- a list\n---\nbody\n", "FRONT_MATTER_TYPE", True),
-        (b"no front matter here\n", "NO_FRONT_MATTER", True),
         (b"---\ntitle: x\nbody without a closing line\n", "FRONT_MATTER_UNCLOSED", True),
         (b"---\ntitle: x\n---\n\n```python\nopen fence\n", "UNCLOSED_FENCE", True),
         (b"---\ntitle: x\n---\nbad \xff byte\n", "NOT_UTF8", True),
@@ -105,7 +104,7 @@ def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
         (b"---\ntitle: x\n---\n\n  \n", "EMPTY_BODY", True),
         (b"---\r\ntitle: x\r\n---\r\nbody\r\n", "CRLF", False),
         (b"\xef\xbb\xbf---\ntitle: x\n---\nbody\n", "BOM", False),
-        (b"", "NO_FRONT_MATTER", True),
+        (b"", "EMPTY_BODY", True),
     ],
 )
 def test_bad_input_is_recorded_not_raised(
@@ -118,6 +117,16 @@ def test_bad_input_is_recorded_not_raised(
     assert code in problems
     assert problems[code].fatal is fatal
     assert problems[code].message
+
+
+def test_no_front_matter_is_an_empty_front_matter_not_a_problem(tmp_path: Path) -> None:
+    path = tmp_path / "page.md"
+    path.write_bytes(b"# A docs page\n\nUses `pytest`.\n")
+    post = parse_post(path)
+    assert post.problems == []
+    assert (post.front_matter, post.front_matter_format, post.body_start_line) == ({}, None, 1)
+    assert [span.text for span in post.code_spans] == ["pytest"]
+    assert [span.line for span in post.code_spans] == [3]
 
 
 def test_yaml_error_reports_the_file_line(tmp_path: Path) -> None:
@@ -237,3 +246,117 @@ def test_code_span_lines_match_where_they_were_written(
         lines.append("")
     post = parse_post(tmp_path / "p.md", (FRONT_MATTER + "\n".join(lines)).encode())
     assert [(s.text, s.line) for s in post.code_spans] == expected
+
+
+# ------------------------------------------------------- TOML and JSON front matter (Hugo)
+TOML_POST = (
+    b'+++\ntitle = "Hugo post"\ndate = 2026-06-03T10:00:00+02:00\ntags = ["go", "hugo"]\n'
+    b"+++\n\nUses `pytest` here.\n"
+)
+JSON_POST = (
+    b'{\n  "title": "Hugo post",\n  "date": "2026-06-03",\n  "tags": ["go"]\n}\n\n'
+    b"Uses `pytest` here.\n"
+)
+
+
+def test_toml_front_matter(tmp_path: Path) -> None:
+    path = tmp_path / "post.md"
+    path.write_bytes(TOML_POST)
+    post = parse_post(path)
+    assert post.problems == []
+    assert post.front_matter_format == "toml"
+    assert post.front_matter is not None and post.front_matter["title"] == "Hugo post"
+    assert post.front_matter["date"].isoformat() == "2026-06-03T10:00:00+02:00"
+    assert post.body_start_line == 6
+    assert [(span.text, span.line) for span in post.code_spans] == [("pytest", 7)]
+
+
+def test_json_front_matter(tmp_path: Path) -> None:
+    path = tmp_path / "post.md"
+    path.write_bytes(JSON_POST)
+    post = parse_post(path)
+    assert post.problems == []
+    assert post.front_matter_format == "json"
+    assert post.front_matter == {"title": "Hugo post", "date": "2026-06-03", "tags": ["go"]}
+    assert post.body_start_line == 6
+    assert [(span.text, span.line) for span in post.code_spans] == [("pytest", 7)]
+    assert read_front_matter(JSON_POST) == post.front_matter
+    assert read_front_matter(TOML_POST) == {**parse_post_bytes(tmp_path, TOML_POST)}
+
+
+def parse_post_bytes(folder: Path, data: bytes) -> dict[str, object]:
+    path = folder / "other.md"
+    path.write_bytes(data)
+    return dict(parse_post(path).front_matter or {})
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "words", "line"),
+    [
+        (b'+++\ntitle = "x"\ndate = \n+++\nbody\n', "FRONT_MATTER_TOML", "not valid TOML", 3),
+        (b'+++\ntitle = "x"\nbody\n', "FRONT_MATTER_UNCLOSED", "never closed with '+++'", 1),
+        (b'{\n  "title": "x",\n  "date":\n}\nbody\n', "FRONT_MATTER_JSON", "not valid JSON", 4),
+        (b'{\n  "title": "x"\nbody\n', "FRONT_MATTER_UNCLOSED", "never closed with '}'", 1),
+        (b"{\n[1, 2]\n}\nbody\n", "FRONT_MATTER_JSON", "not valid JSON", 2),
+        (
+            b'+++\nx = "'
+            + b"a" * 10
+            + b'"\n'
+            + b"".join(b"k%d = 1\n" % i for i in range(10_001))
+            + b"+++\nbody\n",
+            "FRONT_MATTER_SIZE",
+            "over 10,000 values",
+            1,
+        ),
+        (
+            b'{\n"a": ' + b"[" * 70 + b"]" * 70 + b"\n}\nbody\n",
+            "FRONT_MATTER_SIZE",
+            "deeper than 64 levels",
+            1,
+        ),
+        (b"---\na: " + b"[" * 70 + b"]" * 70 + b"\n---\nbody\n", "FRONT_MATTER_SIZE", "deeper", 1),
+        (b'{\n"a": ' + b"[" * 100_000 + b"\n}\nbody\n", "FRONT_MATTER_JSON", "", 1),
+    ],
+)
+def test_bad_toml_and_json_front_matter_is_a_fatal_problem(
+    content: bytes, code: str, words: str, line: int, tmp_path: Path
+) -> None:
+    path = tmp_path / "post.md"
+    path.write_bytes(content)
+    problems = parse_post(path).problems
+    assert [(p.code, p.fatal) for p in problems] == [(code, True)], problems
+    assert words in problems[0].message
+    if code != "FRONT_MATTER_JSON" or words:
+        assert problems[0].line == line
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.dictionaries(st.text(max_size=10), _JSON_VALUES, min_size=1, max_size=6))
+def test_json_front_matter_round_trips_and_keeps_file_lines(
+    data: dict[str, object], tmp_path: Path
+) -> None:
+    import json
+
+    front = json.dumps(data, indent=2)
+    path = tmp_path / "post.md"
+    path.write_text(front + "\n\nUses `x`.\n", encoding="utf-8")
+    post = parse_post(path)
+    front_lines = front.count("\n") + 1
+    # markdownlint closes JSON front matter at the first line starting with "}" (and "{}"
+    # on one line is not front matter to it): a nested
+    # object closed at column 0 cannot occur in indented JSON, so it always round-trips.
+    assert post.problems == []
+    assert post.front_matter == data
+    assert post.body_start_line == front_lines + 1
+    assert [span.line for span in post.code_spans] == [front_lines + 2]

@@ -14,6 +14,12 @@ import warnings
 from pathlib import Path
 
 from pytest_postgates.config import Settings
+from pytest_postgates.evidence.grounding import (
+    Dependencies,
+    NamedIndex,
+    dependencies_of,
+    open_extra_repos,
+)
 from pytest_postgates.evidence.index import RepoIndex, open_index
 from pytest_postgates.evidence.lint_rules import LintRules, extract_lint_rules
 from pytest_postgates.evidence.repo import (
@@ -34,6 +40,8 @@ class EvidenceCache:
         self._by_root: dict[Path, RepoEvidence | GitError] = {}
         self._indexes: dict[Path, RepoIndex] = {}
         self._lint: dict[Path, LintRules | None] = {}
+        self._extra: dict[tuple[Path, Path], list[NamedIndex] | GitError] = {}
+        self._deps: dict[tuple[Path, str], Dependencies] = {}
 
     def root_for(self, post_path: Path) -> Path:
         """The repository a post is grounded against: the configured one, else the git
@@ -69,23 +77,25 @@ class EvidenceCache:
         evidence = self.for_post(post_path)
         index = self._indexes.get(evidence.root)
         if index is None:
-            excluded = self._excluded(evidence.root)
-            try:
-                index = open_index(evidence.root, evidence.commit, self.cache_dir, excluded)
-            except OSError as exc:
-                # A full or read-only cache folder costs the on-disk index, not the gates:
-                # built once more in a private scratch folder for this process.
-                warnings.warn(
-                    f"postgates: cannot keep the repository index in {self.cache_dir} "
-                    f"({exc.strerror or type(exc).__name__}); building it for this run only",
-                    UserWarning,
-                    stacklevel=2,
-                )
-                scratch = Path(tempfile.mkdtemp(prefix="postgates-index-"))
-                atexit.register(shutil.rmtree, scratch, ignore_errors=True)
-                index = open_index(evidence.root, evidence.commit, scratch, excluded)
+            index = self._open(evidence.root, evidence.commit, self._excluded(evidence.root))
             self._indexes[evidence.root] = index
         return index
+
+    def _open(self, root: Path, commit: str, excluded: tuple[str, ...]) -> RepoIndex:
+        try:
+            return open_index(root, commit, self.cache_dir, excluded)
+        except OSError as exc:
+            # A full or read-only cache folder costs the on-disk index, not the gates:
+            # built once more in a private scratch folder for this process.
+            warnings.warn(
+                f"postgates: cannot keep the repository index in {self.cache_dir} "
+                f"({exc.strerror or type(exc).__name__}); building it for this run only",
+                UserWarning,
+                stacklevel=3,
+            )
+            scratch = Path(tempfile.mkdtemp(prefix="postgates-index-"))
+            atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+            return open_index(root, commit, scratch, excluded)
 
     def _excluded(self, root: Path) -> tuple[str, ...]:
         """Configured post folders inside the repository, relative to its root."""
@@ -96,6 +106,33 @@ class EvidenceCache:
             except ValueError:
                 continue
         return tuple(folders)
+
+    def extra_indexes_for(self, post_path: Path) -> list[NamedIndex]:
+        """Gate 2's more repositories (``repos``, then the one holding the post when it is
+        not the configured one), each indexed at its ref."""
+        primary = self.for_post(post_path).root
+        folder = post_path.resolve().parent
+        cached = self._extra.get((primary, folder))
+        if cached is None:
+            try:
+                repos = [(r.name, r.path, r.ref) for r in self.settings.repos]
+                cached = [
+                    NamedIndex(name, self._open(root, commit, ()))
+                    for name, root, commit in open_extra_repos(repos, primary, post_path)
+                ]
+            except GitError as exc:
+                cached = exc
+            self._extra[(primary, folder)] = cached
+        if isinstance(cached, GitError):
+            raise cached
+        return cached
+
+    def dependencies_for(self, index: RepoIndex) -> Dependencies:
+        """Package names the repository declares or locks (read once per commit)."""
+        key = (index.root, index.commit)
+        if key not in self._deps:
+            self._deps[key] = dependencies_of(index)
+        return self._deps[key]
 
     def lint_rules_for(self, post_path: Path) -> LintRules | None:
         """Lint-rule evidence when ``lint_rule_prefix`` and ``lint_rules_dir`` are set."""

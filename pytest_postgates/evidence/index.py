@@ -212,6 +212,51 @@ class RepoIndex:
         low = bisect.bisect_left(self.reversed_words, reversed_run)
         return low, bisect.bisect_left(self.reversed_words, reversed_run + b"\xff", low)
 
+    # ------------------------------------------------------------------ words and files
+    def has_word(self, word: str) -> bool:
+        """Whether ``word`` (ASCII word characters) is a whole word of some text file."""
+        return self._word_id(word.encode("utf-8")) is not None
+
+    def files_with_word(self, word: bytes) -> set[int]:
+        """Ids of the text files holding ``word`` as a whole word."""
+        word_id = self._word_id(word)
+        return set() if word_id is None else self._files_of([word_id])
+
+    def file_bytes(self, file_id: int) -> bytes:
+        last = file_id + 1 >= len(self.offsets)
+        end = len(self.text) - 1 if last else self.offsets[file_id + 1] - 1
+        return bytes(self.text[self.offsets[file_id] : end])
+
+    def contains_outside(self, token: str, path: str) -> bool:
+        """Whether a text file other than ``path`` holds ``token`` (an exact scan of the
+        text before and after that file)."""
+        needle = token.encode("utf-8")
+        file_id = self._text_index.get(path)
+        if file_id is None:
+            return self.text.find(needle) >= 0
+        start = self.offsets[file_id]
+        end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
+        return self.text.find(needle, 0, start) >= 0 or self.text.find(needle, end) >= 0
+
+    def files_containing(self, token: str, limit: int = 64) -> Iterator[tuple[str, int]]:
+        """(path, offset in that file) of the first occurrence of ``token`` in each text
+        file holding it, in index order, at most ``limit`` files (an exact scan that jumps
+        to the next file after each hit)."""
+        needle = token.encode("utf-8")
+        if not needle or not self.contains(token):
+            return
+        position, found = 0, 0
+        while found < limit:
+            position = self.text.find(needle, position)
+            if position < 0:
+                return
+            file_id = bisect.bisect_right(self.offsets, position) - 1
+            yield self.text_paths[file_id], position - self.offsets[file_id]
+            found += 1
+            position = (
+                self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
+            )
+
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
         position = self.text.find(token.encode("utf-8"))

@@ -4,7 +4,10 @@ The seeds' gate 1 wraps the blog's own tools (``audit_posts.py``, ``verify_all.p
 ``validate-mermaid.sh``). Their checks are carried over here, so a blog without such tools
 still gets them, and the tools themselves can still be run (``audit_commands``):
 
-1. Front matter (FRONT_MATTER_KEY, FRONT_MATTER_DATE, FRONT_MATTER_LIST). The keys a Jekyll
+1. Front matter (NO_FRONT_MATTER, FRONT_MATTER_KEY, FRONT_MATTER_DATE, FRONT_MATTER_LIST).
+   A file without front matter is a finding where front matter is required
+   (``require_front_matter``: by default under a ``_posts`` folder); elsewhere, a docs
+   page, it is a post with empty front matter and nothing here to check. The keys a Jekyll
    post needs (``required_front_matter``; a key set to null or "" is missing). ``date``
    parses: a YAML date or timestamp, or a string ``YYYY-MM-DD[ HH:MM[:SS[.f]]][ zone]``
    (zone ``Z``, ``UTC``, ``+0530``, ``+05:30``), which is what Jekyll writes and reads; the
@@ -143,8 +146,14 @@ def _type_name(value: object) -> str:
 
 
 def _key_line(post: Post, key: str) -> int:
-    """File line of a top-level front matter key (line 1 when it is absent)."""
-    pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
+    """File line of a top-level front matter key (line 1 when it is absent): ``key:`` in
+    YAML, ``key =`` in TOML, ``"key":`` (indented) in JSON."""
+    if post.front_matter_format == "toml":
+        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*=")
+    elif post.front_matter_format == "json":
+        pattern = re.compile(rf"^\s*\"{re.escape(key)}\"\s*:")
+    else:
+        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
     for number in range(2, post.body_start_line - 1):
         if pattern.match(post.lines[number - 1]):
             return number
@@ -179,10 +188,42 @@ def _check_list(key: str, value: object) -> tuple[list[str], list[str]]:
 
 
 def check_front_matter(
-    post: Post, required: tuple[str, ...]
+    post: Post, required: tuple[str, ...], front_matter_required: bool = True
 ) -> tuple[list[Finding], dict[str, Any]]:
+    """Findings on the front matter. A file without any is a finding (NO_FRONT_MATTER) only
+    where front matter is required; elsewhere (a docs page) there is nothing to check."""
     data = post.front_matter or {}
     findings: list[Finding] = []
+    if post.front_matter_format is None:
+        if front_matter_required:
+            findings.append(
+                Finding(
+                    1,
+                    "NO_FRONT_MATTER",
+                    "no front matter: a post starts with a '---' (YAML), '+++' (TOML) or '{' "
+                    "(JSON) block",
+                    fix="add front matter with " + ", ".join(required)
+                    if required
+                    else "add front matter",
+                )
+            )
+        named, name_problem = filename_date(post.path)
+        if name_problem and front_matter_required:
+            findings.append(
+                Finding(
+                    1, "FRONT_MATTER_DATE", name_problem, fix="rename the file with a real date"
+                )
+            )
+        return findings, {
+            "format": None,
+            "required": list(required) if front_matter_required else [],
+            "front_matter_required": front_matter_required,
+            "missing": list(required) if front_matter_required else [],
+            "date": None,
+            "filename_date": named.isoformat() if named else None,
+            "date_matches_filename": None,
+            "lists": {},
+        }
     missing = [key for key in required if data.get(key) in (None, "")]
     for key in missing:
         state = "is empty" if key in data else "is missing"
@@ -233,7 +274,9 @@ def check_front_matter(
             for problem in problems
         )
     detail = {
+        "format": post.front_matter_format,
         "required": list(required),
+        "front_matter_required": front_matter_required,
         "missing": missing,
         "date": written.isoformat() if written else None,
         "filename_date": named.isoformat() if named else None,
@@ -612,8 +655,15 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if floor is None:
         floor = DEFAULT_BODY_LINE_FLOOR
 
-    findings, front_detail = check_front_matter(post, tuple(settings.required_front_matter))
+    required = settings.front_matter_required(post.path)
+    findings, front_detail = check_front_matter(
+        post, tuple(settings.required_front_matter), required
+    )
     body_lines = body_line_count(post)
+    # The calibrated floor is a blog-post length: a docs page (no front matter, none
+    # required) gets a floor only when body_line_floor is set.
+    if floor_is_default and post.front_matter_format is None and not required:
+        floor = 0
     if body_lines < floor:
         findings.append(
             Finding(
@@ -678,7 +728,11 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     cached."""
     if context.settings.audit_commands:
         return None
-    return f"name={post_path.name};mermaidx={mermaidx_version()};mermaid-cache={CACHE_SCHEMA}"
+    required = context.settings.front_matter_required(post_path)
+    return (
+        f"name={post_path.name};front-matter-required={required};"
+        f"mermaidx={mermaidx_version()};mermaid-cache={CACHE_SCHEMA}"
+    )
 
 
 GATE = Gate(

@@ -55,25 +55,22 @@ fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it onl
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.metadata
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 import pyphen
-import yaml
 
 from pytest_postgates import links as linkcheck
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext
-from pytest_postgates.post import Post, PostRefused, admission_problem, load_yaml, read_post_bytes
+from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.scan import (
     Alternation,
     CodeSpanNoRepeat,
@@ -81,6 +78,12 @@ from pytest_postgates.scan import (
     closed_by_string,
 )
 from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools.site import (
+    SiteIndex,
+    _site_file,
+    find_site_root,
+    site_index,
+)
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -425,232 +428,12 @@ def external_url(url: str) -> str:
     return "https:" + url if url.startswith("//") else url
 
 
-# ---------------------------------------------------------------------- the site's posts
-JEKYLL_STYLES = {
-    "date": "/:categories/:year/:month/:day/:title:output_ext",
-    "pretty": "/:categories/:year/:month/:day/:title/",
-    "ordinal": "/:categories/:year/:y_day/:title:output_ext",
-    "weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
-    "none": "/:categories/:title:output_ext",
-}
-_POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\.(?:md|markdown|mkd|mdown|html)$")
-_PLACEHOLDER = re.compile(
-    r":(year|month|day|i_month|i_day|short_year|y_day|hour|minute|second|"
-    r"title|slug|name|basename|categories|output_ext|week|short_day)"
-)
-_PLACEHOLDER_REGEX = {
-    "year": r"\d{4}",
-    "month": r"\d{2}",
-    "day": r"\d{2}",
-    "i_month": r"\d{1,2}",
-    "i_day": r"\d{1,2}",
-    "short_year": r"\d{2}",
-    "y_day": r"\d{3}",
-    "hour": r"\d{2}",
-    "minute": r"\d{2}",
-    "second": r"\d{2}",
-    "week": r"\d{2}",
-    "short_day": r"[A-Za-z]{3}",
-    "title": r"[^/]+",
-    "slug": r"[^/]+",
-    "name": r"[^/]+",
-    "basename": r"[^/]+",
-    "output_ext": r"",
-}
-
-
 @dataclass(frozen=True)
-class SiteIndex:
-    """What internal links can name: the corpus's posts under the site's URL scheme."""
-
-    template: str
-    host: str | None  # the site's own host (``url`` in _config.yml)
-    baseurl: str
-    slugs: frozenset[str]
-    paths: frozenset[str]  # normalised permalinks of every post
-    files: frozenset[Path]
-    stems: frozenset[str]  # file names without extension, for {% post_url %}
-
-    @property
-    def shape(self) -> re.Pattern[str] | None:
-        """A regex for paths shaped like a post under the template; None when the
-        template cannot tell a post from a page (``/:title/``)."""
-        return _template_regex(self.template)
-
-    def is_own_host(self, host: str | None) -> bool:
-        return bool(host) and self.host is not None and host.lower() == self.host
-
-    def resolve(self, path: str) -> tuple[bool, bool]:
-        """(is a post link, resolves) for a site-absolute path."""
-        normal = self.normalise(path)
-        if normal.startswith("/posts/") and normal.count("/") == 2 and len(normal) > 7:
-            slug = normal[len("/posts/") :]
-            return True, slug in self.slugs or normal in self.paths
-        shape = self.shape
-        if shape is not None and shape.fullmatch(normal):
-            return True, normal in self.paths
-        return False, normal in self.paths
-
-    def normalise(self, path: str) -> str:
-        path = unquote(path.split("#", 1)[0].split("?", 1)[0])
-        if self.baseurl and (path == self.baseurl or path.startswith(self.baseurl + "/")):
-            path = path[len(self.baseurl) :]
-        return _normal_path(path)
-
-
-def _normal_path(path: str) -> str:
-    path = "/" + path.lstrip("/")
-    for suffix in ("/index.html", ".html"):
-        if path.endswith(suffix):
-            path = path[: -len(suffix)]
-    path = re.sub(r"/+", "/", path)
-    return path.rstrip("/") or "/"
-
-
-@lru_cache(maxsize=64)
-def _template_regex(template: str) -> re.Pattern[str] | None:
-    normal = _normal_path(template.replace(":output_ext", ""))
-    has_anchor = any(
-        name in normal for name in (":year", ":month", ":day", ":y_day", ":i_month")
-    ) or any(part and not part.startswith(":") for part in normal.split("/"))
-    if not has_anchor:
-        return None
-    pattern = ""
-    position = 0
-    source = normal.replace("/:categories", "\x01")
-    for match in _PLACEHOLDER.finditer(source):
-        pattern += re.escape(source[position : match.start()]).replace("\x01", "(?:/[^/]+)*")
-        pattern += _PLACEHOLDER_REGEX.get(match.group(1), r"[^/]+")
-        position = match.end()
-    pattern += re.escape(source[position:]).replace("\x01", "(?:/[^/]+)*")
-    return re.compile(pattern)
-
-
-def find_site_config(folder: Path) -> Path | None:
-    """The Jekyll ``_config.yml`` for posts in ``folder``: the nearest one upward (a few
-    levels, stopping at a repository root)."""
-    current = folder.resolve()
-    for _ in range(5):
-        for name in ("_config.yml", "_config.yaml"):
-            candidate = current / name
-            if candidate.is_file():
-                return candidate
-        if (current / ".git").exists() or current.parent == current:
-            return None
-        current = current.parent
-    return None
-
-
-@lru_cache(maxsize=32)
-def _site_config(config: Path | None, stamp: int) -> dict[str, Any]:
-    del stamp  # part of the cache key only
-    if config is None:
-        return {}
-    try:
-        data = load_yaml(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _permalink_template(config: dict[str, Any]) -> str:
-    template: Any = config.get("permalink")
-    collections = config.get("collections")
-    if isinstance(collections, dict) and isinstance(collections.get("posts"), dict):
-        template = collections["posts"].get("permalink", template)
-    for default in config.get("defaults") or ():
-        if not isinstance(default, dict):
-            continue
-        scope, values = default.get("scope") or {}, default.get("values") or {}
-        if (
-            isinstance(scope, dict)
-            and isinstance(values, dict)
-            and scope.get("type") == "posts"
-            and isinstance(values.get("permalink"), str)
-        ):
-            template = values["permalink"]
-    if not isinstance(template, str) or not template.strip():
-        template = "date"
-    return JEKYLL_STYLES.get(template.strip(), template.strip())
-
-
-@lru_cache(maxsize=4096)
-def _front_matter(path: Path, stamp: tuple[int, int]) -> dict[str, Any]:
-    """A post's front matter, read without parsing its Markdown (cached per file version)."""
-    del stamp
-    if admission_problem(path) is not None:
-        return {}
-    try:
-        with path.open(encoding="utf-8", errors="replace") as stream:
-            first = stream.readline()
-            if first.strip() != "---":
-                return {}
-            lines = []
-            for number, line in enumerate(stream):
-                if line.strip() in ("---", "...") or number > 500:
-                    break
-                lines.append(line)
-        data = load_yaml("".join(lines))
-    except (OSError, yaml.YAMLError, RecursionError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    try:
-        stat = path.stat()
-    except OSError:
-        return (0, 0)
-    return (stat.st_mtime_ns, stat.st_size)
-
-
-def _render_permalink(template: str, path: Path, front: dict[str, Any]) -> str | None:
-    match = _POST_NAME.match(path.name)
-    if match is None:
-        return None
-    year, month, day, name_slug = match.groups()
-    when: date | datetime = date(int(year), int(month), int(day))
-    front_date = front.get("date")
-    if isinstance(front_date, (date, datetime)):
-        when = front_date
-    slug = str(front.get("slug") or name_slug)
-    categories = front.get("categories") or front.get("category") or []
-    if isinstance(categories, str):
-        categories = categories.split()
-    category_path = "/".join(str(c).lower().replace(" ", "-") for c in categories)
-    values = {
-        "year": f"{when.year:04d}",
-        "month": f"{when.month:02d}",
-        "day": f"{when.day:02d}",
-        "i_month": str(when.month),
-        "i_day": str(when.day),
-        "short_year": f"{when.year % 100:02d}",
-        "y_day": f"{when.timetuple().tm_yday:03d}",
-        "hour": f"{getattr(when, 'hour', 0):02d}",
-        "minute": f"{getattr(when, 'minute', 0):02d}",
-        "second": f"{getattr(when, 'second', 0):02d}",
-        "week": f"{when.isocalendar()[1]:02d}",
-        "short_day": when.strftime("%a"),
-        "title": slug,
-        "slug": re.sub(r"[^A-Za-z0-9]+", "-", slug).strip("-").lower(),
-        "name": path.stem,
-        "basename": path.stem,
-        "categories": category_path,
-        "output_ext": ".html",
-    }
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
-
-
-def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
-    """The posts an internal link may name: the post's folder and every collected post.
-
-    Built once per (folder, collected posts, folder and config versions) in a process:
-    every post of a folder shares it.
-    """
-    folder = post_path.resolve().parent
-    config_path = find_site_config(folder)
-    config_stamp = _stamp(config_path) if config_path else (0, 0)
-    return _site_index(folder, tuple(batch_posts), _stamp(folder), config_path, config_stamp)
+class InternalLink:
+    line: int
+    url: str
+    resolves: bool
+    reason: str
 
 
 def run_site_index(post_path: Path, context: GateContext) -> SiteIndex:
@@ -663,73 +446,6 @@ def run_site_index(post_path: Path, context: GateContext) -> SiteIndex:
     if site is None:
         site = context.memo[key] = site_index(post_path, context.batches.posts)
     return site
-
-
-@lru_cache(maxsize=16)
-def _site_index(
-    folder: Path,
-    batch_posts: tuple[Path, ...],
-    folder_stamp: tuple[int, int],
-    config_path: Path | None,
-    config_stamp: tuple[int, int],
-) -> SiteIndex:
-    del folder_stamp
-    config = _site_config(config_path, config_stamp[0])
-    template = _permalink_template(config)
-    files = {p.resolve() for p in batch_posts}
-    site_root = config_path.parent if config_path else folder.parent
-    with contextlib.suppress(OSError):
-        # A sibling that is refused as a post (a symlink out of the site, a FIFO, too
-        # large) is never read for its permalink either.
-        files.update(
-            p.resolve()
-            for p in folder.iterdir()
-            if p.suffix.lower() in (".md", ".markdown")
-            and admission_problem(p, (site_root,)) is None
-        )
-    slugs: set[str] = set()
-    paths: set[str] = set()
-    stems: set[str] = set()
-    for path in files:
-        front = _front_matter(path, _stamp(path))
-        stems.add(path.stem)
-        match = _POST_NAME.match(path.name)
-        if match:
-            slugs.add(match.group(4))
-        if isinstance(front.get("slug"), str):
-            slugs.add(front["slug"])
-        permalink = front.get("permalink")
-        if isinstance(permalink, str) and permalink.strip():
-            paths.add(_normal_path(permalink.strip()))
-        try:
-            rendered = _render_permalink(template, path, front)
-        except (ValueError, TypeError, OverflowError):
-            # One post's impossible date or odd categories cost that post its URL (its own
-            # gate 1 reports them), never another post's gate.
-            rendered = None
-        if rendered is not None:
-            paths.add(_normal_path(rendered))
-    url = config.get("url")
-    host = urlsplit(url).hostname if isinstance(url, str) and "://" in url else None
-    baseurl = config.get("baseurl")
-    baseurl = "/" + baseurl.strip("/") if isinstance(baseurl, str) and baseurl.strip("/") else ""
-    return SiteIndex(
-        template=template,
-        host=host.lower() if host else None,
-        baseurl=baseurl,
-        slugs=frozenset(slugs),
-        paths=frozenset(paths),
-        files=frozenset(files),
-        stems=frozenset(stems),
-    )
-
-
-@dataclass(frozen=True)
-class InternalLink:
-    line: int
-    url: str
-    resolves: bool
-    reason: str
 
 
 def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | None:
@@ -771,26 +487,14 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
         return InternalLink(link.line, url, resolves, reason)
     if path.lower().endswith((".md", ".markdown")):
         target = (post.path.parent / unquote(path)).resolve()
-        ok = target in site.files or _site_file(find_site_root(post), target)
+        root = site.root or find_site_root(post)
+        # MkDocs resolves a page link only to a page of docs_dir.
+        inside = site.generator != "mkdocs" or target.is_relative_to(root.resolve())
+        ok = inside and (target in site.files or _site_file(root, target))
         return InternalLink(link.line, url, ok, "" if ok else f"no file {unquote(path)}")
     return None
 
 
-def _site_file(site_root: Path, path: Path) -> bool:
-    """Whether ``path`` is a file inside the site: ``{% link /etc/passwd %}`` or
-    ``../../../x.md`` point out of it and never resolve."""
-    root = site_root.resolve()
-    resolved = path.resolve()
-    return resolved.is_relative_to(root) and resolved.is_file()
-
-
-def find_site_root(post: Post) -> Path:
-    """The folder ``{% link %}`` paths are relative to: the site's, else above _posts."""
-    config = find_site_config(post.path.resolve().parent)
-    return config.parent if config else post.path.resolve().parent.parent
-
-
-# =========================================================================== external
 _RAW_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 # (`+)(?:(?!\1).)+?\1 in linear time (as a regex, 1,600 backticks took 100 s).
 _RAW_CODE_SPAN = CodeSpanNoRepeat()
@@ -1119,6 +823,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             "checked": len(internal),
             "broken": [{"line": i.line, "url": i.url, "reason": i.reason} for i in broken],
             "permalink": site.template,
+            "site": site.generator,
             "site_paths_not_checked": site_paths,
         },
         "links": links_detail,
@@ -1209,7 +914,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
 @lru_cache(maxsize=16)
 def _site_digest(site: SiteIndex) -> str:
     digest = hashlib.sha256()
-    parts = [site.template, site.host or "", site.baseurl]
+    parts = [site.generator, site.template, site.host or "", site.baseurl]
     for values in (site.slugs, site.paths, {str(path) for path in site.files}, site.stems):
         parts.append("\x1e")
         parts.extend(sorted(values))

@@ -57,6 +57,7 @@ NEVER_SYMBOLS = re.compile(
     r"|tls|readline|worker_threads|cluster|buffer|assert|timers|perf_hooks|querystring)"
     r"\.[A-Za-z_]\w*(?:\(\))?)$"
 )
+LIQUID_RAW = re.compile(r"\{%-?\s*(?:end)?raw\s*-?%\}")
 QUOTED = re.compile(r"""^(['"])(.+)\1$""")
 
 
@@ -70,7 +71,8 @@ def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[To
     """Distinct prose code-span tokens, each with the line it first appears on."""
     seen: dict[str, Token] = {}
     for span in post.prose_code_spans:
-        raw = span.text.strip()
+        # Jekyll's {% raw %} wrapper is markup around the token, not part of it.
+        raw = LIQUID_RAW.sub("", span.text).strip()
         quoted = QUOTED.match(raw)
         if quoted:  # `'gpt'` names the string gpt
             raw = quoted.group(2)

@@ -1,0 +1,524 @@
+"""Fabrication recall of gate 2: plausible inventions planted in real posts, share caught.
+
+Takes the real NeuroLink blog posts dated up to 2026-06-30 that pass gate 2 grounded at
+the NeuroLink repository's ``release`` ref, and replaces real grounded tokens of their
+prose with plausible inventions of seven shapes:
+
+- ``letter``: a letter of a real identifier changed (``generateText`` -> ``generateTaxt``);
+- ``joined``: two real words of the post joined into a name that does not exist;
+- ``path``: a wrong path segment next to a real file (``providers/anthropic.ts`` ->
+  ``providers/anthropic/client.ts``, ``providers`` -> ``provider``);
+- ``member`` / ``member-call``: an invented member of a real class, without and with call
+  parentheses (``NeuroLink.generateWithAvatar``, ``NeuroLink.generateWithAvatar()``);
+- ``flag``: an invented command-line flag beside the post's real ones;
+- ``lint-rule``: an invented rule in the product's lint namespace (``neurolink/no-x-y``);
+- ``model-id``: an invented model id in the product's catalogue style (a version bumped or
+  a tier added to a real id: ``claude-sonnet-4-5`` -> ``claude-sonnet-4-8``).
+
+Every invention is checked not to exist in the repository at the ref with ``git grep -F``
+(and ``git ls-tree`` for paths; for a member, the member name itself; for a flag, its name
+with and without dashes and in camelCase) before it is planted. Then gate 2 runs on the
+planted posts and the script prints, per shape and in total, the share of inventions whose
+outcome is ``ungrounded`` (anything else is a miss, listed with the rule that let it
+through). Seeded: the same inputs give the same inventions.
+
+    python bench/fabrication_recall.py [--repo PATH] [--ref release] [--posts DIR]
+        [--until 2026-06-30] [--seed 20260701] [--per-post 9] [--min-posts 40]
+
+``--repo`` defaults to $POSTGATES_NEUROLINK, ``--posts`` to $POSTGATES_NEUROLINK_BLOG or
+the shared corpus (``../shared/corpus/neurolink-blog/_posts`` from a worktree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_postgates.config import Settings
+
+HERE = Path(__file__).resolve().parent
+SHARED_POSTS = HERE.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
+DEFAULT_UNTIL = "2026-06-30"
+DEFAULT_SEED = 20260701
+SHAPES = ("letter", "joined", "path", "member", "member-call", "flag", "lint-rule", "model-id")
+
+VERBS = (
+    "resolve register fetch build compute apply merge parse load sync flush render "
+    "schedule normalize hydrate prefetch reconcile"
+).split()
+NOUNS = (
+    "Avatar Budget Session Pipeline Snapshot Quota Route Manifest Ledger Cursor Lease "
+    "Checkpoint Envelope Shard Beacon Tier"
+).split()
+FLAG_WORDS = (
+    "max min warm cold strict lenient retry replay shard quota budget trace burst "
+    "prefetch ledger cursor tier"
+).split()
+MODEL_TIERS = ("ultra", "max", "turbo-plus", "pro-max", "lite-x")
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{5,}$")
+CLASS = re.compile(r"^[A-Z][a-z]+[A-Za-z0-9]*$")
+MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
+FLAG = re.compile(r"^--[a-z][a-z0-9-]+$")
+PLAIN_PATH = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]+)+/?$")  # no URL, template or glob
+
+
+@dataclass(frozen=True)
+class Invention:
+    shape: str
+    original: str  # the real grounded token it replaces
+    line: int  # the post line the original is written on
+    text: str  # the invented token as planted
+    probes: tuple[str, ...]  # strings that must not occur in the repository
+
+
+class Repository:
+    """Existence checks against the repository at one ref (``git grep -F``, ``ls-tree``)."""
+
+    def __init__(self, root: Path, ref: str) -> None:
+        self.root, self.ref = root, ref
+        listing = self._git("ls-tree", "-r", "--name-only", "--full-tree", ref).stdout
+        self.paths = set(listing.decode("utf-8", "replace").splitlines())
+        self.dirs = {
+            "/".join(p.split("/")[:i]) for p in self.paths for i in range(1, p.count("/") + 1)
+        }
+        self._known: dict[str, bool] = {}
+        # An exact "present" answer known without git (the gate's own index of the text
+        # files): such a text is refused at once; every "absent" is still asked of git.
+        self.present_hint: Callable[[str], bool] | None = None
+
+    def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            ["git", "-C", str(self.root), *args], capture_output=True, check=False, timeout=120
+        )
+
+    def holds(self, text: str) -> bool:
+        """``git grep -F`` over every tracked file at the ref (binary files included)."""
+        if text not in self._known:
+            found = self._git("grep", "-q", "-F", "-e", text, self.ref, "--")
+            # git grep exits 1 when nothing matched; 0 is a match (unreadable blobs of the
+            # checkout are reported on stderr and skipped).
+            self._known[text] = found.returncode == 0
+        return self._known[text]
+
+    def any_holds(self, texts: Sequence[str]) -> bool:
+        """``git grep -F -q`` with every text as a pattern: whether any one occurs."""
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write("\n".join(texts) + "\n")
+        try:
+            found = self._git("grep", "-q", "-F", "-f", handle.name, self.ref, "--")
+        finally:
+            os.unlink(handle.name)
+        return found.returncode == 0
+
+    def prefetch(self, texts: Iterable[str], batch: int = 64) -> None:
+        """Answer many ``holds`` at once by group testing: a batch in which nothing occurs
+        is settled by one ``git grep``; a batch with a hit is split in halves until each
+        text that occurs is found on its own (inventions are mostly absent)."""
+        todo = sorted({t for t in texts if t and t not in self._known and "\n" not in t})
+        if self.present_hint is not None:
+            for text in todo:
+                if self.present_hint(text):
+                    self._known[text] = True
+            todo = [t for t in todo if t not in self._known]
+
+        def settle(group: list[str]) -> None:
+            if len(group) == 1:
+                self.holds(group[0])
+            elif not self.any_holds(group):
+                self._known.update(dict.fromkeys(group, False))
+            else:
+                half = len(group) // 2
+                settle(group[:half])
+                settle(group[half:])
+
+        groups = [todo[i : i + batch] for i in range(0, len(todo), batch)]
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(settle, groups))
+
+    def path_exists(self, path: str) -> bool:
+        clean = path.strip("/")
+        return clean in self.paths or clean in self.dirs
+
+    def absent(self, invention: Invention) -> bool:
+        if invention.shape == "path" and self.path_exists(invention.text):
+            return False
+        return not any(self.holds(probe) for probe in invention.probes)
+
+
+# ---------------------------------------------------------------------- inventions
+
+
+def camel_words(name: str) -> list[str]:
+    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)
+
+
+def letter_changed(token: str, rng: random.Random) -> str | None:
+    positions = [i for i, c in enumerate(token) if i > 0 and c.islower()]
+    if not positions:
+        return None
+    i = rng.choice(positions)
+    vowels = "aeiou"
+    pool = vowels if token[i] in vowels else "bcdfghklmnprstvz"
+    replacement = rng.choice([c for c in pool if c != token[i]])
+    return token[:i] + replacement + token[i + 1 :]
+
+
+def joined(first: str, second: str) -> str | None:
+    a, b = camel_words(first), camel_words(second)
+    if len(a) < 1 or len(b) < 2:
+        return None
+    head = a[0] if first[0].islower() else a[0].capitalize()
+    return head + "".join(w.capitalize() for w in b[1:])
+
+
+def wrong_segment(path: str, rng: random.Random) -> str | None:
+    parts = path.rstrip("/").split("/")
+    if len(parts) < 2:
+        return None
+    stem, _, ext = parts[-1].partition(".")
+    options: list[str] = []
+    if ext:
+        options.append("/".join([*parts[:-1], stem, "client." + ext]))  # file -> folder
+        options.append("/".join([*parts[:-1], stem, "index." + ext]))
+    for i in range(len(parts) - 1):
+        segment = parts[i]
+        variant = segment[:-1] if segment.endswith("s") else segment + "s"
+        options.append("/".join([*parts[:i], variant, *parts[i + 1 :]]))
+    return rng.choice(options) if options else None
+
+
+def invented_member(rng: random.Random) -> str:
+    return rng.choice(VERBS) + rng.choice(NOUNS)
+
+
+def invented_flag(rng: random.Random) -> str:
+    first, second = rng.sample(FLAG_WORDS, 2)
+    return f"--{first}-{second}"
+
+
+def invented_rule(prefix: str, rng: random.Random) -> str:
+    first, second = rng.sample(FLAG_WORDS, 2)
+    return f"{prefix}/no-{first}-{second}"
+
+
+def invented_model(model: str, rng: random.Random) -> str | None:
+    numbers = list(re.finditer(r"\d+", model))
+    if numbers and rng.random() < 0.6:
+        last = numbers[-1]
+        bumped = str(int(last.group()) + rng.randint(3, 7))
+        return model[: last.start()] + bumped + model[last.end() :]
+    return f"{model}-{rng.choice(MODEL_TIERS)}"
+
+
+def flag_probes(flag: str) -> tuple[str, ...]:
+    name = flag.lstrip("-")
+    camel = re.sub(r"-([a-z])", lambda m: m.group(1).upper(), name)
+    return (flag, name, camel)
+
+
+@dataclass(frozen=True)
+class Grounded:
+    token: str
+    kind: str
+    line: int
+
+
+def candidates_for(
+    grounded: Sequence[Grounded], rng: random.Random, lint_prefix: str, rounds: int = 6
+) -> list[Invention]:
+    """Inventions for one post, shapes taken round robin, not yet checked against the
+    repository (so the seed alone decides them)."""
+    identifiers = [g for g in grounded if g.kind == "symbol" and IDENT.match(g.token)]
+    classes = [g for g in identifiers if CLASS.match(g.token)]
+    paths = [
+        g
+        for g in grounded
+        if g.kind in ("path", "filename") and "/" in g.token and PLAIN_PATH.match(g.token)
+    ]
+    flags = [g for g in grounded if g.kind == "flag" and FLAG.match(g.token)]
+    rules = [g for g in grounded if g.kind == "lint-rule"]
+    models = [g for g in grounded if MODEL_ID.match(g.token) and g.kind != "path"]
+
+    def make(shape: str) -> Invention | None:
+        g: Grounded | None
+        probes: tuple[str, ...] = ()
+        if shape == "letter":
+            g = rng.choice(identifiers) if identifiers else None
+            text = letter_changed(g.token, rng) if g else None
+        elif shape == "joined":
+            g = rng.choice(identifiers) if identifiers else None
+            other = rng.choice(identifiers) if identifiers else None
+            text = joined(g.token, other.token) if g and other and other != g else None
+        elif shape == "path":
+            g = rng.choice(paths) if paths else None
+            text = wrong_segment(g.token, rng) if g else None
+        elif shape in ("member", "member-call"):
+            g = rng.choice(classes) if classes else None
+            member = invented_member(rng)
+            call = "()" if shape == "member-call" else ""
+            text = f"{g.token}.{member}{call}" if g else None
+            probes = (member,)
+        elif shape == "flag":
+            pool = flags or identifiers
+            g = rng.choice(pool) if pool else None
+            text = invented_flag(rng) if g else None
+            probes = flag_probes(text) if text else ()
+        elif shape == "lint-rule":
+            pool = rules or identifiers
+            g = rng.choice(pool) if pool else None
+            text = invented_rule(lint_prefix, rng) if g else None
+            probes = (text, text.split("/", 1)[1]) if text else ()
+        else:  # model-id
+            g = rng.choice(models) if models else None
+            text = invented_model(g.token, rng) if g else None
+        if g is None or not text or text == g.token:
+            return None
+        return Invention(shape, g.token, g.line, text, probes or (text,))
+
+    made = [make(shape) for _round in range(rounds) for shape in SHAPES]
+    return [invention for invention in made if invention is not None]
+
+
+def choose(candidates: Sequence[Invention], repo: Repository, per_post: int) -> list[Invention]:
+    """The first ``per_post`` candidates that are absent from the repository, each
+    replacing a distinct real token and distinct from the others."""
+    chosen: list[Invention] = []
+    used: set[str] = set()
+    for invention in candidates:
+        if len(chosen) >= per_post:
+            break
+        if invention.original in used or invention.text in used:
+            continue
+        if repo.absent(invention):
+            chosen.append(invention)
+            used.update((invention.original, invention.text))
+    return chosen
+
+
+def inventions_for(
+    grounded: Sequence[Grounded],
+    repo: Repository,
+    rng: random.Random,
+    per_post: int,
+    lint_prefix: str,
+) -> list[Invention]:
+    """Up to ``per_post`` checked inventions for one post."""
+    candidates = candidates_for(grounded, rng, lint_prefix)
+    repo.prefetch(p for c in candidates for p in c.probes)
+    return choose(candidates, repo, per_post)
+
+
+def plant(text: str, inventions: Sequence[Invention], body_start: int) -> str | None:
+    """The post with each invention written where its original token was (the original's
+    code span on its line); None when a span cannot be found."""
+    lines = text.split("\n")
+    for invention in inventions:
+        index = invention.line - 1
+        if not (body_start - 1 <= index < len(lines)):
+            return None
+        needle = f"`{invention.original}`"
+        if needle not in lines[index]:
+            return None
+        lines[index] = lines[index].replace(needle, f"`{invention.text}`", 1)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- running gate 2
+
+
+def gate_context(repo: Path, ref: str, lint_prefix: str, lint_dir: str) -> Any:
+    """A gate context with the repository index in the user cache folder (shared with
+    ordinary runs; it is keyed by commit). Works with the code before the gate registry
+    refactor too, so ``--judge`` can score kept posts with an older checkout."""
+    from pytest_postgates import gates
+
+    try:
+        from pytest_postgates.evidence.cache import default_cache_dir
+    except ImportError:  # the code before the gate registry refactor
+        default_cache_dir = gates.default_cache_dir  # type: ignore[attr-defined]
+    settings = Settings(
+        repo=repo, ref=ref, offline=True, lint_rule_prefix=lint_prefix, lint_rules_dir=lint_dir
+    )
+    return gates.GateContext.create(settings, default_cache_dir())
+
+
+def run_gate(path: Path, context: Any) -> dict:
+    """Gate 2's scorecard, with every ungrounded token taken from the findings (the
+    scorecard lists only the first 50)."""
+    from pytest_postgates.gates import symbol_grounding
+    from pytest_postgates.post import parse_post
+
+    post = parse_post(path)
+    gate = getattr(symbol_grounding, "GATE", None)
+    card = gate.evaluate(post, context) if gate else symbol_grounding.check(post, context)
+    flagged = {
+        f.message[1 : f.message.rindex("` (")]: f.message
+        for f in card.findings
+        if f.code == "UNGROUNDED" and "` (" in f.message
+    }
+    return {"verdict": card.verdict, "detail": card.detail, "flagged": flagged}
+
+
+def outcome_of(card: dict, token: str) -> tuple[str, str]:
+    if token in card["flagged"]:
+        return "ungrounded", card["flagged"][token]
+    detail = card["detail"]
+    for outcome, entries in detail.get("outcomes", {}).items():
+        for entry in entries:
+            if entry["token"] == token:
+                return outcome, entry.get("rule") or entry.get("where", "")
+    return "not flagged", "grounded or not extracted"
+
+
+def select_posts(posts: Path, until: str) -> list[Path]:
+    return sorted(p for p in posts.glob("*.md") if p.name[:10] <= until)
+
+
+def plant_all(
+    args: argparse.Namespace, repo_root: Path, context: Any
+) -> tuple[list[tuple[str, list[Invention], dict]], list[Path], int]:
+    """Select the passing posts, invent, check, plant and score; ``--keep`` saves them."""
+    from pytest_postgates.post import parse_post
+
+    repository = Repository(repo_root, args.ref)
+    rng = random.Random(args.seed)
+    originals = select_posts(Path(args.posts), args.until)
+    if originals:
+        repository.present_hint = context.evidence.index_for(originals[0]).contains
+    pools: list[tuple[Path, list[Invention]]] = []
+    for post_path in originals:
+        card = run_gate(post_path, context)
+        if card["verdict"] != "PASS":
+            continue
+        grounded = [
+            Grounded(e["token"], e["kind"], e["line"])
+            for e in card["detail"].get("outcomes", {}).get("grounded", [])
+        ]
+        pools.append((post_path, candidates_for(grounded, rng, args.lint_prefix)))
+    repository.prefetch(p for _, pool in pools for c in pool for p in c.probes)
+    planted: list[tuple[str, list[Invention], dict]] = []
+    with tempfile.TemporaryDirectory(prefix="postgates-recall-") as scratch:
+        folder = args.keep or Path(scratch)
+        (folder / "posts").mkdir(parents=True, exist_ok=True)
+        rows = []
+        for post_path, pool in pools:
+            inventions = choose(pool, repository, args.per_post)
+            post = parse_post(post_path)
+            text = plant(post.text, inventions, post.body_start_line) if inventions else None
+            if text is None:
+                continue
+            target = folder / "posts" / post_path.name
+            target.write_text(text, encoding="utf-8")
+            planted.append((post_path.name, inventions, run_gate(target, context)))
+            rows += [
+                "\t".join((post_path.name, i.shape, i.original, str(i.line), i.text))
+                for i in inventions
+            ]
+        (folder / "inventions.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return planted, originals, len(pools)
+
+
+def judge_kept(folder: Path, context: Any) -> list[tuple[str, list[Invention], dict]]:
+    """Score posts a ``--keep`` run planted, with whatever gate 2 is importable."""
+    by_post: dict[str, list[Invention]] = defaultdict(list)
+    for row in (folder / "inventions.tsv").read_text(encoding="utf-8").splitlines():
+        if row:
+            name, shape, original, line, text = row.split("\t")
+            by_post[name].append(Invention(shape, original, int(line), text, ()))
+    return [
+        (name, inventions, run_gate(folder / "posts" / name, context))
+        for name, inventions in sorted(by_post.items())
+    ]
+
+
+def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repo", default=os.environ.get("POSTGATES_NEUROLINK"))
+    parser.add_argument("--ref", default="release")
+    parser.add_argument(
+        "--posts", default=os.environ.get("POSTGATES_NEUROLINK_BLOG") or str(SHARED_POSTS)
+    )
+    parser.add_argument("--until", default=DEFAULT_UNTIL)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--per-post", type=int, default=9)
+    parser.add_argument("--min-posts", type=int, default=40)
+    parser.add_argument("--lint-prefix", default="neurolink")
+    parser.add_argument("--lint-dir", default="eslint-rules")
+    parser.add_argument("--verbose", action="store_true", help="list every invention")
+    parser.add_argument("--keep", type=Path, help="write the planted posts and inventions here")
+    parser.add_argument(
+        "--judge",
+        type=Path,
+        help="only score the posts and inventions a --keep run wrote (with the code importable"
+        " now, e.g. an older checkout on PYTHONPATH)",
+    )
+    args = parser.parse_args(argv)
+    if not args.repo:
+        parser.error("--repo or $POSTGATES_NEUROLINK is required")
+    repo_root = Path(args.repo)
+    context = gate_context(repo_root, args.ref, args.lint_prefix, args.lint_dir)
+    if args.judge:
+        planted = judge_kept(args.judge, context)
+        originals: list[Path] = []
+        passing = -1
+    else:
+        planted, originals, passing = plant_all(args, repo_root, context)
+    by_shape: dict[str, Counter[str]] = defaultdict(Counter)
+    misses: list[str] = []
+    failing_after = 0
+    for name, inventions, card in planted:
+        failing_after += card["verdict"] != "PASS"
+        for invention in inventions:
+            outcome, why = outcome_of(card, invention.text)
+            by_shape[invention.shape]["planted"] += 1
+            if outcome == "ungrounded":
+                by_shape[invention.shape]["caught"] += 1
+            else:
+                misses.append(
+                    f"  {invention.shape:11} {invention.text!r} in {name}: {outcome} ({why})"
+                )
+            if args.verbose:
+                change = f"{invention.original!r} -> {invention.text!r}"
+                out(f"  {invention.shape:11} {change}: {outcome}")
+    total = sum(c["planted"] for c in by_shape.values())
+    caught = sum(c["caught"] for c in by_shape.values())
+    if args.judge:
+        out(f"judging the posts kept in {args.judge}: {len(planted)}")
+    else:
+        out(
+            f"posts dated up to {args.until}: {len(originals)}; passing gate 2 at {args.ref}: "
+            f"{passing}; planted: {len(planted)} (seed {args.seed})"
+        )
+    out(f"{'shape':12} {'planted':>8} {'caught':>7} {'recall':>8}")
+    for shape in SHAPES:
+        counts = by_shape.get(shape, Counter())
+        if counts["planted"]:
+            share = counts["caught"] / counts["planted"] * 100
+            out(f"{shape:12} {counts['planted']:8} {counts['caught']:7} {share:7.1f}%")
+    share = caught / total * 100 if total else 0.0
+    out(f"{'total':12} {total:8} {caught:7} {share:7.1f}%  (target >= 97%)")
+    out(f"planted posts failing gate 2: {failing_after} / {len(planted)}")
+    if misses:
+        out("missed (outcome other than ungrounded):")
+        for line in misses:
+            out(line)
+    if total < 300 or len(planted) < args.min_posts:
+        out(f"WARNING: fewer than 300 inventions or {args.min_posts} posts")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent))
+    raise SystemExit(main())

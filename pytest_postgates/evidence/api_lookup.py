@@ -1,0 +1,512 @@
+"""Questions gate 15 asks of the repository's API tables (:mod:`.code_tables`).
+
+* Which source file a build target comes from: ``exports`` resolve a specifier to
+  ``./dist/x.js`` (via :func:`pytest_postgates.evidence.resolution.resolve_specifier`);
+  the source is found through the ``source_map`` setting, tsconfig ``outDir``/``rootDir``,
+  or the common layouts (``dist/`` <- ``src/lib/``, ``src/``, the folder itself).
+* What a module exports, following ``export { a as b } from``, ``export * from`` (with
+  cycles cut) and ``export =``, and where each name is finally declared.
+* The members of a class, interface or object, inherited ones within the repository.
+* The CLI of the package's ``bin``: its framework, commands and long options.
+* For a Python package: the module a dotted name names and the names it defines.
+
+Every answer that cannot be had says why (an external ``export *``, an unknown base
+class, an unreadable framework), so the gate can list it as unjudged instead of guessing.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_postgates.evidence import resolution
+from pytest_postgates.evidence.code_tables import CodeTables, FileTable
+
+SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
+DEFAULT_LAYOUTS: tuple[tuple[str, str], ...] = (
+    ("dist/", "src/lib/"),
+    ("dist/", "src/"),
+    ("lib/", "src/"),
+    ("build/", "src/"),
+    ("out/", "src/"),
+    ("dist/", ""),
+)
+MAX_DEPTH = 40
+# Members every JavaScript object has.
+OBJECT_MEMBERS = frozenset(
+    {
+        "constructor",
+        "toString",
+        "valueOf",
+        "hasOwnProperty",
+        "name",
+        "length",
+        "prototype",
+        "call",
+        "apply",
+        "bind",
+        "then",
+    }
+)
+
+
+# Node's EventEmitter (``events``), the one external base class common enough to table.
+EVENT_EMITTER_MEMBERS = frozenset(
+    {"on", "once", "off", "emit", "addListener", "removeListener", "removeAllListeners",
+     "listeners", "rawListeners", "listenerCount", "setMaxListeners", "getMaxListeners",
+     "prependListener", "prependOnceListener", "eventNames"}
+)  # fmt: skip
+EVENT_EMITTER_STATIC = frozenset(
+    {"defaultMaxListeners", "captureRejections", "errorMonitor", "once", "on",
+     "listenerCount", "getEventListeners", "setMaxListeners"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """An answer the tables cannot give, and why."""
+
+    reason: str
+
+
+@dataclass
+class SourceFile:
+    """The source of a build target: ``path`` when found; else ``missing`` says what Node
+    would load and why its source is absent (``index`` names a folder index that exists)."""
+
+    target: str
+    path: str | None = None
+    how: str = ""
+    missing: str = ""
+    expected: str = ""
+    index: str = ""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Where an exported name is declared: its file and local name, and its kind."""
+
+    path: str
+    local: str
+    kind: str
+
+
+@dataclass
+class ApiLookup:
+    tables: CodeTables
+    files: resolution.PackageFiles
+    manifest: dict[str, Any]
+    source_map: tuple[tuple[str, str], ...] = ()
+    read: list[str] = field(default_factory=list)  # source files the gate read, in order
+    _layouts: tuple[tuple[str, str, str], ...] | None = None
+    # Answers shared by every post of a run (the tables do not change within it).
+    _names: dict[str, tuple[set[str] | Unknown, tuple[str, ...]]] = field(default_factory=dict)
+    _found: dict[tuple[str, str], tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
+
+    def for_post(self) -> ApiLookup:
+        """A view for one post: the shared answers, its own list of files read."""
+        view = ApiLookup(self.tables, self.files, self.manifest, self.source_map)
+        view._layouts = self.layouts()
+        view._names = self._names
+        view._found = self._found
+        return view
+
+    def _mark(self, paths: tuple[str, ...]) -> None:
+        for path in paths:
+            if path not in self.read:
+                self.read.append(path)
+
+    # -------------------------------------------------------------- build -> source
+    def layouts(self) -> tuple[tuple[str, str, str], ...]:
+        """(build prefix, source prefix, how) in the order they are tried."""
+        if self._layouts is None:
+            found: list[tuple[str, str, str]] = [
+                (b, s, f"source_map {b!r} = {s!r}") for b, s in self.source_map
+            ]
+            for config in ("tsconfig.build.json", "tsconfig.json"):
+                text = self.files.read_text(config)
+                if not text:
+                    continue
+                options = _tsconfig_options(text)
+                out_dir = _prefix(options.get("outDir"))
+                root_dir = _prefix(options.get("rootDir")) or ""
+                if out_dir:
+                    found.append((out_dir, root_dir, f"{config} outDir/rootDir"))
+            found.extend((b, s, f"layout {b} <- {s or './'}") for b, s in DEFAULT_LAYOUTS)
+            self._layouts = tuple(found)
+        return self._layouts
+
+    def source_for(self, target: str) -> SourceFile:
+        build = posixpath.normpath(target.removeprefix("./"))
+        if build in self.tables.files:
+            return SourceFile(target, build, "the target is a tracked source file")
+        stem = next((build[: -len(e)] for e in BUILD_EXTENSIONS if build.endswith(e)), build)
+        expected = ""
+        for build_prefix, source_prefix, how in self.layouts():
+            if not build.startswith(build_prefix):
+                continue
+            base = source_prefix + stem[len(build_prefix) :]
+            for extension in SOURCE_EXTENSIONS:
+                if base + extension in self.tables.files:
+                    return SourceFile(target, base + extension, how)
+            parent = posixpath.dirname(base)
+            if not expected and parent and self.files.is_dir(parent):
+                expected = base
+        if not expected:
+            return SourceFile(target, missing="no source layout maps it to a tracked file")
+        index = next(
+            (
+                expected + "/index" + e
+                for e in SOURCE_EXTENSIONS
+                if expected + "/index" + e in self.tables.files
+            ),
+            "",
+        )
+        return SourceFile(
+            target,
+            missing=f"its source {expected}.ts does not exist",
+            expected=expected + ".ts",
+            index=index,
+        )
+
+    # -------------------------------------------------------------- module exports
+    def relative(self, path: str, spec: str) -> str | None:
+        """The source file a relative specifier in ``path`` names (TypeScript style:
+        ``./x.js`` may be ``./x.ts``)."""
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
+        stem = next((base[: -len(e)] for e in BUILD_EXTENSIONS if base.endswith(e)), base)
+        for candidate in (
+            base,
+            *(stem + e for e in SOURCE_EXTENSIONS),
+            *(base + "/index" + e for e in SOURCE_EXTENSIONS),
+        ):
+            if candidate in self.tables.files:
+                return candidate
+        return None
+
+    def table(self, path: str) -> FileTable | None:
+        table = self.tables.files.get(path)
+        if table is not None and path not in self.read:
+            self.read.append(path)
+        return table
+
+    def export_names(self, path: str) -> set[str] | Unknown:
+        """Every name ``path`` exports, through re-exports; Unknown when an ``export *``
+        reaches outside the repository or the module is ``export =`` of an opaque value."""
+        cached = self._names.get(path)
+        if cached is None:
+            names: set[str] = set()
+            unknown: list[str] = []
+            before = list(self.read)
+            self.read = []
+            self._collect(path, names, unknown, set(), 0)
+            touched = tuple(self.read)
+            self.read = before
+            answer: set[str] | Unknown = (
+                Unknown("; ".join(dict.fromkeys(unknown))) if unknown else names
+            )
+            cached = self._names[path] = (answer, touched)
+        self._mark(cached[1])
+        return cached[0]
+
+    def _collect(
+        self, path: str, names: set[str], unknown: list[str], seen: set[str], depth: int
+    ) -> None:
+        if path in seen or depth > MAX_DEPTH:
+            return  # an `export *` cycle: the names are already collected
+        seen.add(path)
+        table = self.table(path)
+        if table is None:
+            unknown.append(f"{path} could not be read")
+            return
+        names.update(table.exports)
+        names.update(table.reexports)
+        if table.export_equals is not None:
+            members = self._equals_members(path, table)
+            if isinstance(members, Unknown):
+                unknown.append(members.reason)
+            else:
+                names.update(members)
+        for spec in table.stars:
+            target = self.relative(path, spec) if spec.startswith(".") else None
+            if target is None:
+                unknown.append(f"{path} re-exports everything of {spec!r}, outside the tables")
+                continue
+            before = set(names)
+            self._collect(target, names, unknown, seen, depth + 1)
+            # `export *` never re-exports a default.
+            if "default" in names and "default" not in before:
+                names.discard("default")
+
+    def _equals_members(self, path: str, table: FileTable) -> set[str] | Unknown:
+        local = table.export_equals or ""
+        if local and local in table.classes:
+            return {*table.classes[local]["static"], "default"}
+        if local and local in table.objects:
+            return {*table.objects[local], "default"}
+        return Unknown(f"{path} is `export =` of a value the tables cannot read")
+
+    def find_export(self, path: str, name: str, depth: int = 0) -> Binding | Unknown | None:
+        """Where ``name`` exported by ``path`` is declared; None when it is not exported."""
+        cached = self._found.get((path, name))
+        if cached is None:
+            before = list(self.read)
+            self.read = []
+            answer = self._find(path, name, set(), depth)
+            cached = self._found[(path, name)] = (answer, tuple(self.read))
+            self.read = before
+        self._mark(cached[1])
+        return cached[0]  # type: ignore[no-any-return]
+
+    def _find(self, path: str, name: str, seen: set[str], depth: int) -> Binding | Unknown | None:
+        if (path, name) in seen or depth > MAX_DEPTH:
+            return None
+        seen.add((path, name))  # type: ignore[arg-type]
+        table = self.table(path)
+        if table is None:
+            return Unknown(f"{path} could not be read")
+        if name in table.exports:
+            local = table.exports[name]
+            return self.local_binding(path, local) if local else Binding(path, "", "value")
+        if name in table.reexports:
+            spec, imported = table.reexports[name]
+            return self._imported(path, spec, imported, seen, depth)
+        if table.export_equals is not None:
+            members = self._equals_members(path, table)
+            if isinstance(members, Unknown):
+                return members
+            if name in members:
+                return Binding(path, "", "member")
+        pending: list[str] = []
+        for spec in table.stars:
+            target = self.relative(path, spec) if spec.startswith(".") else None
+            if target is None:
+                pending.append(spec)
+                continue
+            if name == "default":
+                continue
+            found = self._find(target, name, seen, depth + 1)
+            if found is not None:
+                return found
+        if pending:
+            return Unknown(f"{path} re-exports everything of {pending[0]!r}, outside the tables")
+        return None
+
+    def _imported(
+        self, path: str, spec: str, imported: str, seen: set[Any], depth: int
+    ) -> Binding | Unknown | None:
+        if not spec.startswith("."):
+            return Unknown(f"{imported!r} comes from the package {spec!r}, outside the tables")
+        target = self.relative(path, spec)
+        if target is None:
+            return Unknown(f"{spec!r} imported by {path} is not a tracked source file")
+        if imported == "*":
+            return Binding(target, "*", "namespace")
+        return self._find(target, imported, seen, depth + 1)
+
+    def local_binding(self, path: str, local: str, depth: int = 0) -> Binding | Unknown | None:
+        table = self.table(path)
+        if table is None:
+            return Unknown(f"{path} could not be read")
+        if local in table.imports and local not in table.locals:
+            spec, imported = table.imports[local]
+            return self._imported(path, spec, imported, set(), depth + 1)
+        kind = table.locals.get(local)
+        if kind is None:
+            return Binding(path, local, "value")
+        return Binding(path, local, kind)
+
+    # -------------------------------------------------------------- members
+    def members(self, binding: Binding, static: bool) -> tuple[set[str], Unknown | None]:
+        """Members declared on the class/interface/object ``binding`` names (static ones
+        for ``X.m``, instance ones for ``new X().m``), inherited ones included, and why
+        the list may be incomplete (a base class outside the repository)."""
+        names: set[str] = set()
+        problems: list[str] = []
+        self._members(binding.path, binding.local, static, names, problems, set(), 0)
+        return names, Unknown("; ".join(dict.fromkeys(problems))) if problems else None
+
+    def _members(
+        self,
+        path: str,
+        local: str,
+        static: bool,
+        names: set[str],
+        problems: list[str],
+        seen: set[Any],
+        depth: int,
+    ) -> None:
+        if (path, local) in seen or depth > MAX_DEPTH:
+            return
+        seen.add((path, local))
+        table = self.table(path)
+        if table is None:
+            problems.append(f"{path} could not be read")
+            return
+        if local in table.imports and local not in table.locals and local not in table.classes:
+            spec, imported = table.imports[local]
+            if spec.removeprefix("node:") == "events" and imported in ("EventEmitter", "default"):
+                names.update(EVENT_EMITTER_STATIC if static else EVENT_EMITTER_MEMBERS)
+                return
+            found = self._imported(path, spec, imported, set(), depth)
+            if not isinstance(found, Binding):
+                problems.append(found.reason if found else f"{local} is not exported by {spec!r}")
+                return
+            self._members(found.path, found.local, static, names, problems, seen, depth + 1)
+            return
+        if local in table.classes:
+            entry = table.classes[local]
+            names.update(entry["static"] if static else entry["members"])
+            if table.locals.get(local) == "interface":
+                names.update(entry["members"])
+            for base in entry["extends"]:
+                base_name = re.sub(r"<.*", "", base, flags=re.S).strip()
+                if not re.fullmatch(r"[A-Za-z_$][\w$]*", base_name):
+                    problems.append(f"{local} extends {base}, which the tables cannot follow")
+                    continue
+                before = len(problems)
+                self._members(path, base_name, static, names, problems, seen, depth + 1)
+                if len(problems) > before:
+                    problems[before:] = [f"{local} extends {base_name}: {problems[before]}"]
+            return
+        if local in table.objects:
+            keys = table.objects[local]
+            if "..." in keys:
+                problems.append(f"{local} in {path} spreads another object into its keys")
+            names.update(k for k in keys if k != "...")
+            return
+        kind = table.locals.get(local, "an undeclared name")
+        problems.append(f"{local} in {path} is {_article(kind)}, whose members are not tabled")
+
+    # -------------------------------------------------------------- CLI
+    def cli(self, entry: str) -> CliTable:
+        """The CLI defined by the source ``entry`` and the files it imports."""
+        files: list[str] = []
+        todo = [entry]
+        while todo:
+            path = todo.pop()
+            if path in files:
+                continue
+            files.append(path)
+            table = self.tables.files.get(path)
+            if table is None:
+                continue
+            for spec in table.deps:
+                target = self.relative(path, spec)
+                if target is not None:
+                    todo.append(target)
+        frameworks: list[str] = []
+        commands: dict[str, list[str]] = {}
+        options: set[str] = set()
+        read: list[str] = []
+        for path in files:
+            table = self.tables.files.get(path)
+            if table is None or not table.cli_frameworks:
+                continue
+            read.append(path)
+            frameworks.extend(f for f in table.cli_frameworks if f not in frameworks)
+            for name, nested, line in table.commands:
+                kind = "subcommand" if nested else "command"
+                commands.setdefault(name, []).append(f"{path}:{line} ({kind})")
+            options.update(normal_flag(o) for o in table.options)
+        return CliTable(entry, frameworks, commands, options, read)
+
+    # -------------------------------------------------------------- Python
+    def python_module(self, dotted: str) -> str | None:
+        parts = dotted.split(".")
+        for root in ("", "src/"):
+            base = root + "/".join(parts)
+            for candidate in (base + ".py", base + "/__init__.py", base + ".pyi"):
+                if candidate in self.tables.files:
+                    return candidate
+        return None
+
+    def python_names(self, path: str, depth: int = 0) -> set[str] | Unknown:
+        table = self.table(path)
+        if table is None:
+            return Unknown(f"{path} could not be read")
+        if table.module_getattr:
+            return Unknown(f"{path} defines a module __getattr__ (names made at run time)")
+        names = set(table.locals) | set(table.imports) | set(table.all or [])
+        for module in table.stars:
+            dotted = _absolute_module(path, module)
+            target = self.python_module(dotted) if dotted else None
+            if target is None or depth > MAX_DEPTH:
+                return Unknown(f"{path} star-imports {module}, outside the tables")
+            found = self.python_names(target, depth + 1)
+            if isinstance(found, Unknown):
+                return found
+            names |= {n for n in found if not n.startswith("_")}
+        # Submodules are importable names of a package.
+        if path.endswith("/__init__.py"):
+            folder = path[: -len("__init__.py")]
+            for other in self.tables.files:
+                if other.startswith(folder) and other.count("/") == folder.count("/"):
+                    names.add(posixpath.basename(other).removesuffix(".py"))
+                elif (
+                    other.startswith(folder)
+                    and other.endswith("/__init__.py")
+                    and other.count("/") == folder.count("/") + 1
+                ):
+                    names.add(other[len(folder) :].split("/")[0])
+        return names
+
+
+@dataclass
+class CliTable:
+    entry: str
+    frameworks: list[str]
+    commands: dict[str, list[str]]  # name -> where defined
+    options: set[str]  # normalised long option names
+    read: list[str]
+
+    @property
+    def has_default_command(self) -> bool:
+        return "$0" in self.commands or "*" in self.commands
+
+
+def normal_flag(name: str) -> str:
+    """yargs treats ``--maxTokens`` and ``--max-tokens`` as one option: compare kebab."""
+    kebab = re.sub(r"(?<=[a-z0-9])([A-Z])", r"-\1", name).lower()
+    return kebab.replace("_", "-")
+
+
+def _article(kind: str) -> str:
+    return kind if kind.startswith("an ") else ("an " if kind[:1] in "aeiou" else "a ") + kind
+
+
+def _prefix(value: Any) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    cleaned = posixpath.normpath(value.strip().removeprefix("./"))
+    return "" if cleaned == "." else cleaned.rstrip("/") + "/"
+
+
+def _tsconfig_options(text: str) -> dict[str, Any]:
+    """compilerOptions of a tsconfig (JSON with comments and trailing commas)."""
+    cleaned = re.sub(
+        r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', lambda m: m.group(1) or "", text, flags=re.S
+    )
+    cleaned = re.sub(r",(\s*[}\]])", r"\1", cleaned)
+    try:
+        data = json.loads(cleaned)
+    except ValueError:
+        return {}
+    options = data.get("compilerOptions") if isinstance(data, dict) else None
+    return options if isinstance(options, dict) else {}
+
+
+def _absolute_module(path: str, module: str) -> str | None:
+    if not module.startswith("."):
+        return module
+    dots = len(module) - len(module.lstrip("."))
+    package = path.removeprefix("src/").split("/")[:-1]
+    if dots - 1 > len(package):
+        return None
+    base = package[: len(package) - (dots - 1)]
+    rest = module[dots:]
+    return ".".join([*base, *([rest] if rest else [])])

@@ -1,0 +1,419 @@
+"""Evidence for gate 2 beyond the index: more repositories, declared dependencies, what a
+post's own fences declare, route templates, member lookups.
+
+Everything here answers from a :class:`RepoIndex` (no git call per token) or from the
+post's own text; nothing from a post is ever executed or passed to git.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_postgates.evidence.repo import GitError, find_repo_root, resolve_commit
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from pytest_postgates.evidence.index import RepoIndex
+    from pytest_postgates.post import Post
+
+# Zero-width, joiner, word-joiner, bidi embedding/override/isolate marks, BOM, soft hyphen:
+# invisible in a rendered post, so a token holding one reads as a name it is not.
+INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def invisible_characters(token: str) -> list[str]:
+    """``U+XXXX`` names of the invisible characters in ``token``, in order, once each."""
+    found: list[str] = []
+    for char in INVISIBLE.findall(token):
+        name = f"U+{ord(char):04X}"
+        if name not in found:
+            found.append(name)
+    return found
+
+
+# ---------------------------------------------------------------------- repositories
+
+
+@dataclass(frozen=True)
+class NamedIndex:
+    """A repository index with the name the scorecard gives it."""
+
+    name: str
+    index: RepoIndex
+
+
+@dataclass
+class Dependencies:
+    """Package names a repository declares (manifests) or locks (lock files)."""
+
+    names: dict[str, str] = field(default_factory=dict)  # package name -> declaring file
+    direct: set[str] = field(default_factory=set)  # declared in a manifest, not only locked
+
+    def source(self, name: str) -> str | None:
+        return self.names.get(name)
+
+
+_MANIFEST_FIELDS = (
+    "dependencies",
+    "devDependencies",
+    "peerDependencies",
+    "optionalDependencies",
+    "bundleDependencies",
+    "bundledDependencies",
+)
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_PNPM_KEY = re.compile(r"^\s{2,4}'?/?(@?[^@\s'/][^@\s']*(?:/[^@\s']+)?)@", re.M)
+_YARN_KEY = re.compile(r'^"?(@?[^@\s",][^@\s",]*(?:/[^@\s",]+)?)@', re.M)
+
+
+def _skipped(path: str) -> bool:
+    return "node_modules/" in path or path.startswith("node_modules")
+
+
+def dependencies_of(index: RepoIndex) -> Dependencies:
+    """Declared and locked package names: package.json dependency fields and lock files,
+    pyproject.toml/requirements*.txt, Cargo.toml, in every tracked folder."""
+    deps = Dependencies()
+
+    def add(name: str, source: str) -> None:
+        base = source.rsplit("/", 1)[-1]
+        if base in ("package.json", "pyproject.toml", "Cargo.toml") or base.startswith(
+            "requirements"
+        ):
+            deps.direct.add(name)
+            deps.names[name] = source  # a manifest is the better citation than a lock file
+        elif name and name not in deps.names:
+            deps.names[name] = source
+
+    for path in index.text_paths:
+        if _skipped(path):
+            continue
+        base = path.rsplit("/", 1)[-1]
+        if base not in (
+            "package.json",
+            "package-lock.json",
+            "pnpm-lock.yaml",
+            "yarn.lock",
+            "pyproject.toml",
+            "Cargo.toml",
+        ) and not re.fullmatch(r"requirements[\w.-]*\.txt", base):
+            continue
+        text = index.file_text(path)
+        if text is None:
+            continue
+        if base == "package.json":
+            try:
+                manifest = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(manifest, dict):
+                for key in _MANIFEST_FIELDS:
+                    value = manifest.get(key)
+                    if isinstance(value, (dict, list)):
+                        for name in value:
+                            add(str(name), path)
+        elif base == "package-lock.json":
+            try:
+                lock = json.loads(text)
+            except ValueError:
+                continue
+            packages = lock.get("packages", {}) if isinstance(lock, dict) else {}
+            for key in packages if isinstance(packages, dict) else ():
+                if "node_modules/" in key:
+                    add(key.rsplit("node_modules/", 1)[1], path)
+        elif base == "pnpm-lock.yaml":
+            for match in _PNPM_KEY.finditer(text):
+                add(match.group(1), path)
+        elif base == "yarn.lock":
+            for match in _YARN_KEY.finditer(text):
+                add(match.group(1), path)
+        elif base == "pyproject.toml":
+            try:
+                data = tomllib.loads(text)
+            except (ValueError, tomllib.TOMLDecodeError):
+                continue
+            project = data.get("project", {})
+            lines: list[str] = []
+            if isinstance(project, dict):
+                lines += [d for d in project.get("dependencies", []) if isinstance(d, str)]
+                optional = project.get("optional-dependencies", {})
+                if isinstance(optional, dict):
+                    for group in optional.values():
+                        lines += [d for d in group if isinstance(d, str)]
+            poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data, dict) else {}
+            if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
+                lines += list(poetry["dependencies"])
+            for line in lines:
+                match = _REQUIREMENT_NAME.match(line)
+                if match:
+                    add(match.group(1), path)
+        elif base == "Cargo.toml":
+            try:
+                data = tomllib.loads(text)
+            except (ValueError, tomllib.TOMLDecodeError):
+                continue
+            for key in ("dependencies", "dev-dependencies", "build-dependencies"):
+                table = data.get(key, {})
+                if isinstance(table, dict):
+                    for name in table:
+                        add(str(name), path)
+        else:  # requirements*.txt
+            for line in text.splitlines():
+                if line.strip().startswith(("#", "-")):
+                    continue
+                match = _REQUIREMENT_NAME.match(line)
+                if match:
+                    add(match.group(1), path)
+    return deps
+
+
+# Scorecards name the repository that grounded a token. Folder names differ between
+# clones (a CI checkout, a worktree), so the two unnamed repositories get fixed names after
+# the settings that introduce them: the configured ``repo``, and the one holding the posts.
+PRIMARY_REPOSITORY = "repo"
+POSTS_REPOSITORY = "posts"
+
+
+def open_extra_repos(
+    settings_repos: Iterable[tuple[str, Path, str]],
+    primary_root: Path,
+    post_path: Path,
+) -> Iterator[tuple[str, Path, str]]:
+    """(name, root, commit) of each more repository to ground against: the configured
+    ``repos`` (a missing one is an error: a setting that cannot be honoured is never
+    dropped silently), then the git repository holding the post when it is another one
+    (none when the post is in no repository)."""
+    seen = {primary_root.resolve()}
+    for name, path, ref in settings_repos:
+        try:
+            root = find_repo_root(path)
+        except GitError as exc:
+            raise GitError(f"repos entry {name!r}: {exc}") from None
+        try:
+            commit = resolve_commit(root, ref)
+        except GitError as exc:
+            raise GitError(f"repos entry {name!r}: {exc}") from None
+        seen.add(root.resolve())
+        yield name, root, commit
+    try:
+        holder = find_repo_root(post_path.resolve().parent)
+    except GitError:
+        return
+    if holder.resolve() not in seen:
+        yield POSTS_REPOSITORY, holder, resolve_commit(holder, "HEAD")
+
+
+# ---------------------------------------------------------------------- post definitions
+
+_KEYWORDS = frozenset(
+    "if for while switch catch function return await new typeof else do try with elif "
+    "def class print lambda super constructor".split()
+)
+_DECLARATIONS = (
+    re.compile(r"\b(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)"),
+    re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)"),
+    re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]{0,80})?="),
+    re.compile(r"\b(?:async\s+)?def\s+([A-Za-z_]\w*)"),
+    re.compile(r"\b(?:type|interface|enum|struct|trait)\s+([A-Za-z_]\w*)"),
+    re.compile(r"\b(?:func|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)"),
+    re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]{0,80})?=(?!=)", re.M),  # Python/shell top level
+)
+# A method of a class body: `name(args) {` or `async name(args): T {` at a line start.
+_METHOD = re.compile(
+    r"^\s*(?:(?:public|private|protected|static|async|readonly|override)\s+)*"
+    r"([A-Za-z_$][\w$]*)\s*\([^()]*\)\s*(?::\s*[^{;=]{1,120})?\{",
+    re.M,
+)
+_CLASS_BLOCK = re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)[^{]*\{")
+_DATA_KEY = re.compile(r"""^\s*(?:-\s+)?["']?([A-Za-z_$][\w$.-]*)["']?\s*:""", re.M)
+_IMPORT_NAMES = re.compile(
+    r"""\bimport\s+(?:type\s+)?(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s*['"]([^'"]+)['"]"""
+)
+_REQUIRE_NAMES = re.compile(
+    r"""\b(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)"""
+)
+# Names a sample gives to its own things: the value of a naming key (`name: "x"`,
+# `toolName: 'x'`, `collections: ["a", "b"]`), a tool defined as an object key
+# (`lookup: tool({`), a route the sample registers (`app.get("/health", ...)`). The values
+# of keys such as `model` or `provider` are never among them: those name the product's.
+_NAMING_KEY = re.compile(
+    r"""\b(?:name|id|toolName|tool|tools|collection|collections|index|indexName|namespace"""
+    r"""|dangerousActions|serverId|serverName|sessionId|userId|label|event|eventName|channel"""
+    r"""|queue|topic|bucket|table)\s*[:=]\s*(\[[^\]]*\]|(['"`])[^'"`\n]+\2)"""
+)
+_STRING = re.compile(r"""(['"`])([^'"`\n]+)\1""")
+_TOOL_KEY = re.compile(
+    r"""^\s*["']?([A-Za-z_$][\w$-]*)["']?\s*:\s*(?:(?:create|define)?[Tt]ool\s*\(|\{\s*\}?,?\s*$"""
+    r"""|\{\s*description\b)""",
+    re.M,
+)
+_ROUTE_REGISTRATION = re.compile(
+    r"""\.(?:get|post|put|patch|delete|all|use|route|head|options)\(\s*(['"`])(/[^'"`\n]*)\1"""
+)
+DATA_LANGS = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml"})
+
+
+@dataclass(frozen=True)
+class PostDefinitions:
+    """Names the post's own fences declare, and names its fences import from the product
+    (which the post presents as the product's API, so they are never 'defined' by it)."""
+
+    declared: dict[str, int]  # name -> file line of the fence that declares it
+    product_imports: frozenset[str]
+    # Methods declared inside a fenced class that re-sketches a real repository class:
+    # claims about that class, never the post's own definitions.
+    sketched_members: frozenset[str]
+
+
+def _class_bodies(content: str) -> Iterator[tuple[str, str]]:
+    """(class name, body text) for each class block, by brace matching."""
+    for match in _CLASS_BLOCK.finditer(content):
+        depth, start = 1, match.end()
+        index = start
+        while index < len(content) and depth:
+            char = content[index]
+            depth += char == "{"
+            depth -= char == "}"
+            index += 1
+        yield match.group(1), content[start:index]
+
+
+_FIRST_COMMENT = re.compile(r"^\s*(?://|#|/\*+|\*|<!--)\s*(.*)$")
+_FILE_NAME = re.compile(r"[\w./@-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|kt|rb|php|cs)\b")
+
+
+def quoted_source_file(content: str) -> list[str]:
+    """File names the fence's first line names when it is a comment (`// From x.ts`,
+    `# src/app.py`): a fence that says where it is quoted from."""
+    for line in content.splitlines():
+        if not line.strip():
+            continue
+        comment = _FIRST_COMMENT.match(line)
+        return _FILE_NAME.findall(comment.group(1)) if comment else []
+    return []
+
+
+def post_definitions(
+    post: Post,
+    product_names: Iterable[str],
+    is_repo_class: object = None,
+    is_repo_file: object = None,
+) -> PostDefinitions:
+    """Scan every fence of the post for declarations (see the module docstring of gate 2
+    for the rule); ``is_repo_class(name) -> bool`` says whether a class name is a real
+    class of the repository (its fenced re-sketch then declares nothing), and
+    ``is_repo_file(name) -> bool`` whether a file name is the repository's (a fence that
+    says it is quoted from one is the product's code: it declares nothing either)."""
+    products = tuple(name.lower() for name in product_names if name)
+    declared: dict[str, int] = {}
+    imported: set[str] = set()
+    sketched: set[str] = set()
+
+    def is_product(specifier: str) -> bool:
+        lowered = specifier.lower()
+        return any(lowered == p or lowered.startswith(p + "/") for p in products)
+
+    for fence in post.fences:
+        content = fence.content
+        if callable(is_repo_file) and any(is_repo_file(n) for n in quoted_source_file(content)):
+            continue
+        if fence.lang in DATA_LANGS:
+            for match in _DATA_KEY.finditer(content):
+                for part in match.group(1).split("."):
+                    declared.setdefault(part, fence.start_line)
+            continue
+        for match in _NAMING_KEY.finditer(content):
+            for literal in _STRING.finditer(match.group(1)):
+                declared.setdefault(literal.group(2), fence.start_line)
+        for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION):
+            for match in pattern.finditer(content):
+                declared.setdefault(match.group(match.lastindex or 1), fence.start_line)
+        for pattern in _DECLARATIONS:
+            for match in pattern.finditer(content):
+                name = match.group(1)
+                if name not in _KEYWORDS:
+                    declared.setdefault(name, fence.start_line)
+        for match in _METHOD.finditer(content):
+            name = match.group(1)
+            if name not in _KEYWORDS:
+                declared.setdefault(name, fence.start_line)
+        for match in _IMPORT_NAMES.finditer(content):
+            if is_product(match.group(3)):
+                names = [match.group(1) or "", *(match.group(2) or "").split(",")]
+                for name in names:
+                    name = name.strip().split(" as ")[-1].strip()
+                    if name:
+                        imported.add(name)
+        for match in _REQUIRE_NAMES.finditer(content):
+            if is_product(match.group(2)):
+                for name in match.group(1).split(","):
+                    name = name.strip().split(":")[-1].strip()
+                    if name:
+                        imported.add(name)
+        if callable(is_repo_class):
+            for class_name, body in _class_bodies(content):
+                if is_repo_class(class_name):
+                    sketched.add(class_name)
+                    sketched.update(m.group(1) for m in _METHOD.finditer(body))
+    for name in imported | sketched:
+        declared.pop(name, None)
+    return PostDefinitions(declared, frozenset(imported), frozenset(sketched))
+
+
+# ---------------------------------------------------------------------- route templates
+
+# `{id}`, `:id`, `<id>`, `${id}`, `[id]` (Next.js): a parameter segment in any of the forms.
+_PARAM = re.compile(r"\$\{[^}]*\}|\{[^}/]*\}|<[^>/]*>|\[[^\]/]*\]|(?<=/):[A-Za-z_]\w*")
+_ANY_PARAM = r"(?:\$\{[^}\n]*\}|\{[^}/\n]*\}|<[^>/\n]*>|\[[^\]/\n]*\]|:[A-Za-z_]\w*|\*)"
+
+
+def is_route_template(token: str) -> bool:
+    return "/" in token and _PARAM.search(token) is not None
+
+
+def route_pattern(token: str) -> re.Pattern[bytes] | None:
+    """A pattern matching the route in any parameter notation; None when no static part
+    is left to anchor it (a template of parameters only claims nothing checkable)."""
+    parts = _PARAM.split(token)
+    if not any(re.search(r"[A-Za-z][A-Za-z0-9]", part) for part in parts):
+        return None
+    body = _ANY_PARAM.join(re.escape(part) for part in parts)
+    return re.compile(body.encode("utf-8"))
+
+
+def route_anchor_words(token: str) -> list[bytes]:
+    """The static words of a template, longest first (they pick the files to scan)."""
+    words = re.findall(r"[A-Za-z0-9_]{3,}", _PARAM.sub(" ", token))
+    return sorted({w.encode() for w in words}, key=len, reverse=True)
+
+
+def find_route(index: RepoIndex, token: str) -> str | None:
+    """The first tracked file holding the route in some parameter notation."""
+    pattern = route_pattern(token)
+    if pattern is None:
+        return None
+    anchors = route_anchor_words(token)
+    files: set[int] | None = None
+    for word in anchors[:2]:
+        word_files = index.files_with_word(word)
+        if not word_files:
+            # Inner words are whole words: a static word that is no word at all rules
+            # the route out (an edge word may be a part of one; leave those to the scan).
+            return None
+        files = word_files if files is None else files & word_files
+    if files is None:
+        return None
+    for file_id in sorted(files):
+        if pattern.search(index.file_bytes(file_id)):
+            return index.text_paths[file_id]
+    return None

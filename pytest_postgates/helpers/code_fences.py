@@ -1,0 +1,38 @@
+"""Which fences hold code a reader would run: JavaScript/TypeScript, shell, Python.
+
+Gate 15 reads the same JavaScript/TypeScript and shell fences as gate 14 (the languages
+are the same sets; an untagged fence is shell when it runs a package manager or the
+product's CLI, code when it reads as JavaScript) and Python fences too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Fence
+
+CODE_LANGS = frozenset(
+    {"js", "javascript", "jsx", "mjs", "cjs", "ts", "typescript", "tsx", "mts", "cts"}
+)
+SHELL_LANGS = frozenset({"bash", "sh", "shell", "console", "zsh", "shell-session", "terminal"})
+PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
+_SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:npx|pnpm|yarn|bunx|npm|bun)\s", re.MULTILINE)
+_JSISH = re.compile(r"\b(import|export|require|const|let|function)\b")
+
+
+def fence_kind(fence: Fence) -> str | None:
+    """``code`` (JavaScript/TypeScript), ``shell``, ``python`` or None (not read)."""
+    lang = fence.lang
+    if lang in CODE_LANGS:
+        return "code"
+    if lang in SHELL_LANGS:
+        return "shell"
+    if lang in PYTHON_LANGS:
+        return "python"
+    if lang == "":
+        if _SHELLISH.search(fence.content):
+            return "shell"
+        return "code" if _JSISH.search(fence.content) else None
+    return None

@@ -1,0 +1,150 @@
+"""The generator of bench/fabrication_recall.py: its inventions never exist in the
+repository they are planted against, every shape is produced, the same seed gives the same
+inventions, and planting puts each one where its original token was."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from tests.helpers import FRONT_MATTER, make_repo
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "fabrication_recall.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fabrication_recall", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+recall = _load()
+
+FILES: dict[str, str | bytes] = {
+    "src/lib/neurolink.ts": (
+        "export class NeuroLink {\n  generateText() {}\n  streamText() {}\n}\n"
+        "export class ProviderFactory { createProvider() {} }\n"
+        "// models: claude-sonnet-4-5, gpt-4o, gemini-2.5-flash\n"
+    ),
+    "src/lib/providers/anthropic.ts": "export class AnthropicProvider {}\n",
+    "src/cli/options.ts": 'yargs.option("provider").option("max-tokens")\n',
+    "eslint-rules/no-interface.cjs": "module.exports = {};\n",
+    "docs/cli.md": "Use --provider and --max-tokens.\n",
+}
+GROUNDED = [
+    ("NeuroLink", "symbol"),
+    ("ProviderFactory", "symbol"),
+    ("generateText", "symbol"),
+    ("streamText", "symbol"),
+    ("createProvider", "symbol"),
+    ("AnthropicProvider", "symbol"),
+    ("src/lib/providers/anthropic.ts", "path"),
+    ("--provider", "flag"),
+    ("--max-tokens", "flag"),
+    ("neurolink/no-interface", "lint-rule"),
+    ("claude-sonnet-4-5", "phrase"),
+    ("gpt-4o", "phrase"),
+    ("gemini-2.5-flash", "phrase"),
+]
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("recall") / "neuro", FILES)
+
+
+def _grounded() -> list:
+    return [recall.Grounded(token, kind, 10 + i) for i, (token, kind) in enumerate(GROUNDED)]
+
+
+def _git_grep(repo: Path, text: str) -> bool:
+    result = subprocess.run(
+        ["git", "-C", str(repo), "grep", "-q", "-F", "-e", text, "HEAD", "--"],
+        capture_output=True,
+        check=False,
+    )
+    return result.returncode == 0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_inventions_never_exist_in_the_repository(repo: Path, seed: int) -> None:
+    repository = recall.Repository(repo, "HEAD")
+    inventions = recall.inventions_for(
+        _grounded(), repository, random.Random(seed), 12, "neurolink"
+    )
+    assert inventions
+    tracked = subprocess.run(
+        ["git", "-C", str(repo), "ls-files"], capture_output=True, text=True, check=True
+    ).stdout.split()
+    for invention in inventions:
+        assert invention.text != invention.original
+        # Checked independently of the generator's own bookkeeping.
+        for probe in invention.probes:
+            assert not _git_grep(repo, probe), invention
+        assert not _git_grep(repo, invention.text), invention
+        if invention.shape == "path":
+            assert invention.text not in tracked
+            assert not any(p.startswith(invention.text.rstrip("/") + "/") for p in tracked)
+
+
+def test_every_shape_is_produced_and_the_seed_decides(repo: Path) -> None:
+    repository = recall.Repository(repo, "HEAD")
+    shapes: set[str] = set()
+    for seed in range(12):
+        shapes |= {
+            i.shape
+            for i in recall.inventions_for(
+                _grounded(), repository, random.Random(seed), 12, "neurolink"
+            )
+        }
+    assert shapes == set(recall.SHAPES)
+    first = recall.inventions_for(_grounded(), repository, random.Random(7), 9, "neurolink")
+    again = recall.inventions_for(_grounded(), repository, random.Random(7), 9, "neurolink")
+    assert first == again
+
+
+def test_an_invention_that_exists_is_refused(repo: Path) -> None:
+    repository = recall.Repository(repo, "HEAD")
+    real = recall.Invention("letter", "generateText", 1, "streamText", ("streamText",))
+    assert not repository.absent(real)
+    path = recall.Invention("path", "x", 1, "src/lib/providers", ("src/lib/providers",))
+    assert not repository.absent(path)
+
+
+def test_shapes_of_single_inventions() -> None:
+    rng = random.Random(1)
+    changed = recall.letter_changed("generateText", rng)
+    assert changed and changed != "generateText" and len(changed) == len("generateText")
+    assert changed[0] == "g"
+    assert recall.joined("generateText", "createProviderOptions") == "generateProviderOptions"
+    assert recall.wrong_segment("src/lib/providers/anthropic.ts", random.Random(0)) in {
+        "src/lib/providers/anthropic/client.ts",
+        "src/lib/providers/anthropic/index.ts",
+        "srcs/lib/providers/anthropic.ts",
+        "src/libs/providers/anthropic.ts",
+        "src/lib/provider/anthropic.ts",
+    }
+    assert recall.flag_probes("--max-warnings") == ("--max-warnings", "max-warnings", "maxWarnings")
+    assert recall.invented_rule("neurolink", rng).startswith("neurolink/no-")
+    model = recall.invented_model("claude-sonnet-4-5", random.Random(3))
+    assert model and model != "claude-sonnet-4-5" and model.startswith("claude-sonnet-")
+
+
+def test_planting_replaces_the_original_span_on_its_line() -> None:
+    text = FRONT_MATTER + "Intro line.\nWe call `generateText` and `generateText` again.\n"
+    line = text.split("\n").index("We call `generateText` and `generateText` again.") + 1
+    invention = recall.Invention("letter", "generateText", line, "generateTaxt", ())
+    planted = recall.plant(text, [invention], 6)
+    assert planted is not None
+    assert "We call `generateTaxt` and `generateText` again." in planted
+    missing = recall.Invention("letter", "nowhere", line, "x", ())
+    assert recall.plant(text, [missing], 6) is None

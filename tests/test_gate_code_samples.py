@@ -1,0 +1,436 @@
+"""Gate 15, code_samples: the API a code sample uses exists at the ref."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.config import Settings as PlainSettings
+from pytest_postgates.config import SettingsError, apply
+from pytest_postgates.gates import BY_NAME, POSITION
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import git, make_post, make_repo, repo_context
+
+PACKAGE = "@acme/kit"
+MANIFEST = {
+    "name": PACKAGE,
+    "type": "module",
+    "bin": {"kit": "./dist/cli/index.js"},
+    "exports": {
+        ".": {"types": "./dist/index.d.ts", "import": "./dist/index.js"},
+        "./server": "./dist/server/index.js",
+        "./processors/*": "./dist/processors/*.js",
+    },
+}
+TS_FILES = {
+    "package.json": json.dumps(MANIFEST),
+    # index: a star re-export that cycles back, an aliased re-export, a default export.
+    "src/lib/index.ts": (
+        'export * from "./a.js";\n'
+        'export { Real as Renamed, helper } from "./b.js";\n'
+        'import { Engine } from "./engine.js";\n'
+        "export { Engine };\n"
+        'export type { Options } from "./types.js";\n'
+        "export default class Kit { run(): void {} }\n"
+    ),
+    "src/lib/a.ts": (
+        'export * from "./index.js";\n'  # the cycle
+        "export const alpha = 1;\n"
+        "export class Base { baseMethod(): void {} static baseStatic(): void {} }\n"
+        "export enum Mode { Fast, Slow }\n"
+    ),
+    "src/lib/b.ts": (
+        'import { Base } from "./a.js";\n'
+        "export class Real extends Base {\n"
+        "  static fromConfig(): Real { return new Real(); }\n"
+        "  constructor(private readonly secret: string) { super(); }\n"
+        "  generate(): string { return ''; }\n"
+        "  get status(): string { return ''; }\n"
+        "  count = 0;\n"
+        "}\n"
+        "export function helper(): void {}\n"
+    ),
+    "src/lib/engine.ts": (
+        'import { EventEmitter } from "events";\n'
+        "export class Engine extends EventEmitter { start(): void {} }\n"
+    ),
+    "src/lib/types.ts": "export interface Options { model: string }\n",
+    "src/lib/server/index.ts": "export const createServer = () => 1;\n",
+    "src/lib/processors/archive/index.ts": "export const archive = 1;\n",
+    "src/lib/processors/pdf.ts": "export const pdf = 1;\n",
+    # A yargs CLI: a command module, nested commands, an options table, aliases.
+    "src/cli/index.ts": (
+        'import yargs from "yargs";\n'
+        'import { generateCommand } from "./commands.js";\n'
+        "yargs(process.argv.slice(2))\n"
+        "  .command(generateCommand)\n"
+        '  .command("models <sub>", "models", (y) => y.command("list", "list"))\n'
+        '  .option("debug", { type: "boolean", alias: ["verbose-log"] })\n'
+        "  .parse();\n"
+    ),
+    "src/cli/commands.ts": (
+        'import type { CommandModule } from "yargs";\n'
+        "export const generateCommand: CommandModule = {\n"
+        '  command: ["generate [input]", "gen"],\n'
+        '  describe: "generate text",\n'
+        '  builder: { temperature: { type: "number" }, maxTokens: { type: "number" } },\n'
+        "  handler: () => {},\n"
+        "};\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def ts_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("ts"), TS_FILES)
+
+
+def _check(body: str, tmp_path: Path, repo: Path, **settings: object) -> Scorecard:
+    return gate.GATE.evaluate(
+        make_post(body, tmp_path), repo_context(repo, tmp_path / "cache", **settings)
+    )
+
+
+def _ts(code: str) -> str:
+    return f"Intro.\n\n```typescript\n{code}\n```\n"
+
+
+def _sh(code: str) -> str:
+    return f"Run it:\n\n```bash\n{code}\n```\n"
+
+
+def _names(card: Scorecard) -> list[tuple[str, str]]:
+    return [(v["kind"], v["name"]) for v in card.detail["violations"]]
+
+
+def test_registered_right_after_gate_14_and_advisory_by_default() -> None:
+    assert POSITION[15] == POSITION[14] + 1
+    assert BY_NAME["code_samples"] is gate.GATE
+    assert gate.GATE.advisory is True
+    settings = apply(PlainSettings(), {"gates": {"code_samples": {"advisory": False}}}, Path(), "t")
+    assert settings.is_advisory("code_samples", gate.GATE.advisory) is False
+
+
+def test_real_names_through_re_export_chains_aliases_and_a_cycle(
+    tmp_path: Path, ts_repo: Path
+) -> None:
+    code = (
+        'import Kit, { alpha, Renamed, Mode, Engine, helper } from "@acme/kit";\n'
+        'import type { Options } from "@acme/kit";\n'
+        'export { Base } from "@acme/kit";\n'
+        'import { createServer } from "@acme/kit/server";'
+    )
+    card = _check(_ts(code), tmp_path, ts_repo)
+    assert card.verdict == "PASS", card.detail
+    assert card.detail["checked_by_kind"]["export"] == 9
+    assert card.detail["resolved"] == {
+        "@acme/kit": "src/lib/index.ts",
+        "@acme/kit/server": "src/lib/server/index.ts",
+    }
+    assert "src/lib/b.ts" in card.detail["sources_read"]
+
+
+def test_invented_export_is_a_violation_with_close_names(tmp_path: Path, ts_repo: Path) -> None:
+    code = 'import { Reel, Real, KitSession } from "@acme/kit";'
+    card = _check(_ts(code), tmp_path, ts_repo)
+    assert card.verdict == "FAIL"
+    assert _names(card) == [("named_export", "Reel"), ("named_export", "Real"),
+                            ("named_export", "KitSession")]  # fmt: skip
+    # `Real` is exported only under its alias, and the feedback says so.
+    assert "Renamed" in card.findings[1].fix or "Real" not in card.findings[1].fix
+    assert card.findings[0].code == "UNKNOWN_EXPORT"
+    assert card.detail["violations"][0]["where_looked"] == "src/lib/index.ts"
+
+
+def test_require_destructuring_and_namespace_members(tmp_path: Path, ts_repo: Path) -> None:
+    code = (
+        'const { alpha, omega } = require("@acme/kit");\n'
+        'import * as kit from "@acme/kit";\n'
+        "kit.helper();\n"
+        "kit.nothing();"
+    )
+    card = _check(_ts(code), tmp_path, ts_repo)
+    assert _names(card) == [("named_export", "omega"), ("named_export", "nothing")]
+
+
+def test_members_of_classes_instances_and_inherited_ones(tmp_path: Path, ts_repo: Path) -> None:
+    code = (
+        'import { Renamed, Engine } from "@acme/kit";\n'
+        "const r = new Renamed('k');\n"
+        "r.generate(); r.status; r.count; r.secret; r.baseMethod();\n"
+        "Renamed.fromConfig(); Renamed.baseStatic();\n"
+        "r.generateStream();\n"
+        "Renamed.generate();\n"
+        "const e = new Engine();\n"
+        "e.start(); e.on('x', () => {}); e.stop();"
+    )
+    card = _check(_ts(code), tmp_path, ts_repo)
+    assert _names(card) == [
+        ("member", "Renamed.generateStream"),
+        ("member", "Renamed.generate"),
+        ("member", "Engine.stop"),
+    ]
+    assert "instance member" in card.detail["violations"][1]["reason"]
+    assert "generate" in card.findings[0].fix  # close real name suggested
+
+
+def test_default_import_of_a_module_without_default(tmp_path: Path, ts_repo: Path) -> None:
+    card = _check(_ts('import createServer from "@acme/kit/server";'), tmp_path, ts_repo)
+    assert _names(card) == [("default_export", "default")]
+    assert card.findings[0].code == "NO_DEFAULT_EXPORT"
+
+
+def test_missing_target_when_the_exports_source_does_not_exist(
+    tmp_path: Path, ts_repo: Path
+) -> None:
+    code = (
+        'import { pdf } from "@acme/kit/processors/pdf";\n'
+        'import { archive } from "@acme/kit/processors/archive";'
+    )
+    card = _check(_ts(code), tmp_path, ts_repo)
+    assert _names(card) == [("missing_target", "@acme/kit/processors/archive")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "src/lib/processors/archive/index.ts exists" in reason
+    assert "dist/processors/archive.js" in reason
+
+
+def test_chains_and_values_of_unknown_type_are_unjudged_not_grounded(
+    tmp_path: Path, ts_repo: Path
+) -> None:
+    code = (
+        'import { Renamed, helper } from "@acme/kit";\n'
+        "const r = new Renamed('k');\n"
+        "const out = r.generate();\n"
+        "out.text.length;\n"
+        "r.status.trim();\n"
+        "helper.call;"
+    )
+    card = _check(_ts(code), tmp_path, ts_repo)
+    assert card.verdict == "PASS"
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("type of the value" in r and "out.text" in r for r in reasons)
+    assert any("chain beyond one member after r.status" in r for r in reasons)
+    assert all({"line", "text", "reason"} <= set(u) for u in card.detail["unjudged"])
+
+
+def test_yargs_commands_and_flags(tmp_path: Path, ts_repo: Path) -> None:
+    code = (
+        "npx @acme/kit generate 'hi' --temperature 0.2 --max-tokens=5 --maxTokens 3\n"
+        "kit gen --no-debug --verbose-log --help\n"
+        "pnpm dlx @acme/kit@latest models list\n"
+        "kit generat 'hi'\n"
+        "kit generate --temperatur 0.2\n"
+        "bunx @acme/kit <command> --<flag>"
+    )
+    card = _check(_sh(code), tmp_path, ts_repo)
+    assert _names(card) == [("cli_command", "generat"), ("cli_flag", "--temperatur")]
+    assert "--temperature" in card.findings[1].fix
+    assert "generate" in card.findings[0].fix
+    assert card.detail["cli"]["frameworks"] == ["yargs"]
+    assert {u["reason"] for u in card.detail["unjudged"]} >= {
+        "<command> is a placeholder, not a command"
+    }
+
+
+def test_advisory_override_makes_it_hard(tmp_path: Path, ts_repo: Path) -> None:
+    code = 'import { Nope } from "@acme/kit";'
+    card = _check(_ts(code), tmp_path, ts_repo, advisory_overrides={"code_samples": False})
+    assert card.verdict == "FAIL"
+
+
+# ---------------------------------------------------------------------- commander, unknown
+
+
+@pytest.fixture(scope="module")
+def commander_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    manifest = {"name": "tool", "bin": "./lib/cli.js", "main": "./lib/index.js"}
+    return make_repo(
+        tmp_path_factory.mktemp("commander"),
+        {
+            "package.json": json.dumps(manifest),
+            "lib/index.js": (
+                "module.exports = { run, Runner };\nfunction run() {}\nclass Runner {}\n"
+            ),
+            "lib/cli.js": (
+                'const { Command, Option } = require("commander");\n'
+                'const program = new Command("tool");\n'
+                'program.version("1.0").option("-t, --temperature <value>", "t");\n'
+                'program.command("serve <dir>").option("--port <n>").option("--no-open");\n'
+                'program.addOption(new Option("--log-level <level>"));\n'
+            ),
+        },
+    )
+
+
+def test_commander_commands_and_flags(tmp_path: Path, commander_repo: Path) -> None:
+    code = (
+        "tool serve . --port 8080 --no-open --log-level debug --version\n"
+        "tool serv\ntool serve --prot 1"
+    )
+    card = _check(_sh(code), tmp_path, commander_repo)
+    assert _names(card) == [("cli_command", "serv"), ("cli_flag", "--prot")]
+    card = _check(_ts('const { run, walk } = require("tool");'), tmp_path, commander_repo)
+    assert _names(card) == [("named_export", "walk")]
+
+
+def test_unknown_cli_framework_is_unjudged(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "raw", "bin": "./cli.js"}),
+            "cli.js": "const args = process.argv.slice(2);\nif (args[0] === 'go') {}\n",
+        },
+    )
+    card = _check(_sh("raw go --fast"), tmp_path, repo)
+    assert card.verdict == "PASS" and card.detail["checked"] == 0
+    assert "no framework the gate reads" in card.detail["unjudged"][0]["reason"]
+
+
+# ---------------------------------------------------------------------- Python
+
+
+@pytest.fixture(scope="module")
+def py_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(
+        tmp_path_factory.mktemp("py"),
+        {
+            "pyproject.toml": (
+                '[project]\nname = "snake-kit"\n[project.scripts]\nsnake = "snake_kit.cli:main"\n'
+            ),
+            "snake_kit/__init__.py": (
+                "from snake_kit.core import Engine as Engine\n"
+                "from .util import *\n__all__ = ['Engine', 'VERSION']\nVERSION = '1'\n"
+            ),
+            "snake_kit/core.py": "class Engine:\n    def run(self): ...\n\nDEFAULT, OTHER = 1, 2\n",
+            "snake_kit/util.py": "def slugify(text): ...\n_private = 1\n",
+            "snake_kit/cli.py": (
+                "import argparse\nimport click\n\n"
+                "def main():\n"
+                "    parser = argparse.ArgumentParser()\n"
+                "    sub = parser.add_subparsers()\n"
+                "    run = sub.add_parser('run', aliases=['r'])\n"
+                "    run.add_argument('--fast', action='store_true')\n"
+                "    parser.add_argument('-v', '--verbose')\n\n"
+                "@click.group()\ndef cli(): ...\n\n"
+                "@cli.command(name='export-all')\n@click.option('--dry-run/--no-dry-run')\n"
+                "def export_all(dry_run): ...\n"
+            ),
+        },
+    )
+
+
+def test_python_imports(tmp_path: Path, py_repo: Path) -> None:
+    body = (
+        "```python\nfrom snake_kit import Engine, VERSION, slugify, core, Motor\n"
+        "from snake_kit.core import DEFAULT, OTHER\nimport snake_kit.core\nimport snake_kit.nope\n"
+        "import os\n```\n"
+    )
+    card = _check(body, tmp_path, py_repo)
+    assert _names(card) == [
+        ("python_import", "snake_kit.Motor"),
+        ("python_import", "snake_kit.nope"),
+    ]
+
+
+def test_argparse_and_click_definitions(tmp_path: Path, py_repo: Path) -> None:
+    code = (
+        "snake run --fast -v x\nsnake r --verbose\nsnake export-all --dry-run\n"
+        "snake walk\nsnake run --slow\npython -m snake_kit run --fast\npython3 -m snake_kit wlk"
+    )
+    card = _check(_sh(code), tmp_path, py_repo)
+    assert _names(card) == [
+        ("cli_command", "walk"),
+        ("cli_flag", "--slow"),
+        ("cli_command", "wlk"),
+    ]
+    assert card.detail["cli"]["frameworks"] == ["argparse", "click"]
+
+
+# ---------------------------------------------------------------------- properties
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_any_fence_content_yields_a_card(tmp_path: Path, ts_repo: Path, content: str) -> None:
+    body = f"```ts\n{content}\n```\n\n```bash\nkit {content[:40]}\n```\n"
+    card = _check(body, tmp_path, ts_repo)
+    assert card.verdict in ("PASS", "FAIL")
+    for violation in card.detail["violations"]:
+        assert violation["kind"] in gate.CODES
+
+
+def test_tables_are_built_once_per_commit_and_shared_through_the_cache(
+    tmp_path: Path, ts_repo: Path
+) -> None:
+    cache = tmp_path / "cache"
+    _ = gate.GATE.evaluate(make_post(_ts('import { alpha } from "@acme/kit";'), tmp_path),
+                           repo_context(ts_repo, cache))  # fmt: skip
+    built = sorted(p.name for p in cache.glob("codetables-*.json"))
+    assert len(built) == 1
+    commit = git(ts_repo, "rev-parse", "HEAD").strip()
+    assert commit in built[0]
+
+
+def test_source_map_setting(tmp_path: Path) -> None:
+    manifest: dict[str, Any] = {"name": "odd", "exports": {".": "./out/main.js"}}
+    repo = make_repo(
+        tmp_path / "repo",
+        {"package.json": json.dumps(manifest), "code/main.ts": "export const x = 1;\n"},
+    )
+    code = 'import { x, y } from "odd";'
+    card = _check(_ts(code), tmp_path, repo)
+    assert card.detail["violations"] == [] and "source_map" in card.detail["unjudged"][0]["reason"]
+    card = _check(_ts(code), tmp_path, repo, source_map=(("out/", "code/"),))
+    assert _names(card) == [("named_export", "y")]
+    with pytest.raises(SettingsError):
+        apply(PlainSettings(), {"source_map": ["dist"]}, Path(), "t")
+    parsed = apply(PlainSettings(), {"source_map": {"dist/": "src/lib/"}}, Path(), "t")
+    assert parsed.source_map == (("dist/", "src/lib/"),)
+
+
+# ---------------------------------------------------------------------- through pytest
+
+
+@pytest.fixture
+def kit_project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(pytester.path / "xdg"))
+    for name, content in TS_FILES.items():
+        path = pytester.path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    front = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+    (posts / "2026-01-01-good.md").write_text(front + _ts('import { alpha } from "@acme/kit";'))
+    (posts / "2026-01-01-bad.md").write_text(front + _ts('import { KitSession } from "@acme/kit";'))
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "kit")
+    return pytester
+
+
+@pytest.mark.parametrize("workers", [None, "2"])
+def test_advisory_through_pytest_and_hard_when_configured(
+    kit_project: pytest.Pytester, workers: str | None
+) -> None:
+    xdist = ["-n", workers] if workers else []
+    result = kit_project.runpytest_subprocess("-rA", "--postgates-only=15", *xdist)
+    result.assert_outcomes(xpassed=1, xfailed=1)
+    kit_project.makepyprojecttoml("[tool.postgates.gates.code_samples]\nadvisory = false\n")
+    result = kit_project.runpytest_subprocess("-rA", "--postgates-only=15", *xdist)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*2026-01-01-bad.md:9: UNKNOWN_EXPORT KitSession*"])
+    # One tables file for the commit, shared by the workers through the cache folder.
+    tables = list((kit_project.path / "xdg").rglob("codetables-*.json"))
+    assert len(tables) == 1
+    assert "src/lib/index.ts" in json.loads(tables[0].read_text())["files"]

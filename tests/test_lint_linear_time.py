@@ -1,0 +1,78 @@
+"""Issue 16: gate 12's own text scanning is linear in the post, whatever the post holds.
+
+Post content is untrusted. Each family below is a shape that made one of lint.py's regular
+expressions (or the loops around them) quadratic or worse before they were rewritten: a
+long run of backticks (code spans, link-only lines), many unclosed ``[``, ``<a:`` or
+``<a b='`` (links, autolinks, tags), nested emphasis removed pair by pair, a heading
+ending in a long run of blanks, a table of many rows each asked about separately, and
+many inline comments sharing one ``-->``. At this size the old code took minutes for
+several of them (the backtick run alone: about 40 s); linear code takes a second or two.
+The bound is loose on purpose (a shared, loaded machine), not a speed target.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pytest_postgates import lint
+
+N = 32_000
+BOUND_SECONDS = 20.0
+
+FAMILIES = {
+    "backtick run": "`" * N + " x y",
+    "backtick runs of every length": "".join("`" * k + "a " for k in range(1, 300)) * 20,
+    "unclosed brackets": "[ " * N,
+    "unclosed link destinations": "[a]( " * N,
+    "unclosed autolinks": "<a:" * N + " x",
+    "unclosed attribute quotes": "<a b=' " * N,
+    "unclosed comments": "<!-- " * N,
+    # A link on the line takes MD013's link-only test to the emphasis removal; markdown-it's
+    # own (linear but slow) inline parse of so many markers sets the smaller size.
+    "nested emphasis": "[a](b) " + "*" * (N // 4) + "a " + "*" * (N // 4),
+    "intraword emphasis": "[a](b) " + "_a_ " * (N // 4),
+    "heading ending in blanks": "# a" + " " * N + "#x",
+    "table rows": "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * (N // 4),
+    "disable comments sharing one end": "<!-- markdownlint-disable " * (N // 2) + "-->",
+    "configure comments sharing one end": "<!-- markdownlint-configure-file " * (N // 2) + "-->",
+    "html block with unclosed quotes": "<div>\n" + "<a b='x' " * N,
+}
+
+
+def lint_everything_here(text: str) -> None:
+    """Every text scan gate 12 makes itself (rumdl, a separate program, aside)."""
+    lint.native_violations(text, {"default": True})
+    lint.native_violations(text, {"MD013": {"line_length": 20, "stern": True}})
+    lines = lint.markdownlint_lines(text)[0]
+    lint._odd_list_start(lines)
+    lint._md033_candidates(lines, {})
+    lint._mixed_bullets(lines)
+    lint.file_config(text, {})
+    lint._neutral_copy(text.encode("utf-8"))
+    status = lint.gfm_table_lines(lines)
+    for number in range(1, len(lines) + 1):
+        lint._keep_rumdl_finding("MD056", "", number, lines, {}, lambda: status)
+        lint._keep_rumdl_finding("MD013", "exceeds 80", number, lines, {"line_length": 80})
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_adversarial_text_is_scanned_in_linear_time(family: str) -> None:
+    text = "Intro.\n\n" + FAMILIES[family] + "\n"
+    start = time.perf_counter()
+    lint_everything_here(text)
+    elapsed = time.perf_counter() - start
+    assert elapsed < BOUND_SECONDS, f"{family}: {elapsed:.1f} s for {len(text):,} characters"
+
+
+def test_code_spans_pair_runs_of_equal_length() -> None:
+    text = "a ``b`c`` d `e` ```f `g"
+    assert [text[s:e] for s, e in lint.code_spans(text)] == ["``b`c``", "`e`"]
+    escaped = "\\`a` `b`"
+    assert [escaped[s:e] for s, e in lint.code_spans(escaped)] == ["` `"]
+
+
+def test_emphasis_removal_keeps_the_text_outside() -> None:
+    assert lint._without_emphasis("*a* b **c _d_** e").split() == ["b", "e"]
+    assert lint._without_emphasis("a * b * c").split() == ["a", "*", "b", "*", "c"]
