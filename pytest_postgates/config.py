@@ -162,6 +162,9 @@ class Settings:
     repos: tuple[GroundingRepo, ...] = ()
     # Inline suppression: True (every gate), False (none) or the gate names it may silence.
     allow_suppression: bool | tuple[str, ...] = True
+    # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
+    # that post: generous, far above the slowest gate on a real post (pytest_postgates.budget).
+    gate_timeout: float = 60.0
 
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
@@ -224,6 +227,7 @@ KEYS: dict[str, str] = {
     "gates": "gates",
     "repos": "repos",
     "allow_suppression": "suppression",
+    "gate_timeout": "float",
 }
 # Numeric keys with a range: (lowest, whether the lowest itself is allowed, highest or None).
 # Every number must also be finite: NaN compares false with everything, so a NaN floor
@@ -243,6 +247,7 @@ BOUNDS: dict[str, tuple[float, bool, float | None]] = {
     "repomap_budget": (1, True, None),
     "hhem_threshold": (0, True, 1),
     "judges.weight": (0, True, None),
+    "gate_timeout": (0, False, None),
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
 

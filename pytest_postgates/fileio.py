@@ -14,6 +14,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from pytest_postgates import budget
+
 
 def _file_mode() -> int:
     # mkstemp creates 0600 files; a scorecard should have the mode any new file gets.
@@ -92,9 +94,11 @@ def _write_atomic(path: Path, text: str) -> None:
 
 @contextlib.contextmanager
 def locked(lock_path: Path) -> Iterator[None]:
-    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX."""
+    """An exclusive lock across processes (xdist workers, parallel runs) on POSIX. The gate
+    budget is paused while waiting for and holding it: a lock is never abandoned half-way,
+    and the work done under one (an index build) is shared, not the current post's."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path, "a+b") as handle:
+    with budget.paused(), open(lock_path, "a+b") as handle:
         try:
             import fcntl
         except ImportError:  # pragma: no cover - Windows: no cross-process lock

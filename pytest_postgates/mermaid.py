@@ -39,8 +39,10 @@ on every diagram type it uses, and ``bench/mermaid_speed.py --compare-unpatched`
 diagrams of the real corpus: identical verdicts, types and messages.
 
 Results are cached in memory (per process) and on disk (``<cache_dir>/mermaid/``), keyed by
-a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`. Timeouts and
-engine failures are cached in memory only: they depend on the machine, not on the text.
+a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`. Engine failures
+are cached in memory only: they depend on the machine, not on the text. Timeouts are cached
+on disk too, with the time limit they ran out of, so that a rerun does not pay for a
+hostile diagram again (issue 16); a parser with a longer limit tries again.
 """
 
 from __future__ import annotations
@@ -752,8 +754,15 @@ class MermaidParser:
         if path is None:
             return None
         try:
-            hit = MermaidResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError):
+            data = json.loads(path.read_text(encoding="utf-8"))
+            hit = MermaidResult.from_dict(data)
+            if hit.kind == "timeout":
+                limit = float(data.get("limit", 0))
+                if limit < self.timeout:
+                    return None  # this parser would wait longer: try again
+            elif hit.kind not in ("ok", "parse"):
+                return None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
         self._memory[key] = hit
         return hit
@@ -762,10 +771,13 @@ class MermaidParser:
         key = diagram_key(code)
         self._memory[key] = result
         path = self._disk_path(key)
-        if path is None or result.kind not in ("ok", "parse"):
+        if path is None or result.kind not in ("ok", "parse", "timeout"):
             return
+        data = result.to_dict()
+        if result.kind == "timeout":
+            data["limit"] = self.timeout
         with contextlib.suppress(OSError):
-            write_atomic(path, json.dumps(result.to_dict(), sort_keys=True))
+            write_atomic(path, json.dumps(data, sort_keys=True))
 
     def clear_memory(self) -> None:
         self._memory.clear()

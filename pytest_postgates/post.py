@@ -589,8 +589,9 @@ def _find_code_span(source: str, start: int, width: int) -> tuple[int, int] | No
             run_end += 1
         if run_end - index == width:
             closing = _find_run(source, run_end, width)
-            if closing is not None:
-                return index, closing + width
+            # No closing run after this opening means none after any later one either:
+            # stop, rather than search the rest again from every later run (quadratic).
+            return None if closing is None else (index, closing + width)
         index = run_end
     return None
 

@@ -15,7 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates import suppression
+from pytest_postgates import budget, suppression
 from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import (
@@ -77,6 +77,7 @@ class PostRun:
         self.selected: list[Gate] = list(selected)
         self.cards: dict[int, Scorecard] = {}
         self.short_circuited_at: int | None = None
+        self._parse_overrun: str | None = None  # what overran when the parse did
 
     @cached_property
     def raw(self) -> bytes | None:
@@ -142,9 +143,8 @@ class PostRun:
         cached = self.context.results.load(key, spec.id, spec.name) if key else None
         if cached is not None:
             return replace(cached, advisory=advisory)
-        post = self.post
-        card = self._input_error(spec, post) if post.fatal_problems else self._run_check(spec, post)
-        if key:
+        card = self._budgeted(spec)
+        if key and "budget_seconds" not in card.detail:  # an overrun depends on the machine
             try:
                 self.context.results.store(key, card)
             except CacheWriteError as exc:
@@ -155,6 +155,29 @@ class PostRun:
                     stacklevel=2,
                 )
         return replace(card, advisory=advisory)
+
+    def _budgeted(self, spec: Gate) -> Scorecard:
+        """The gate's scorecard, or an ERROR when it (with the post's parse, the first time)
+        overran ``gate_timeout`` on this post."""
+        seconds = self.context.settings.gate_timeout
+        if self._parse_overrun is not None:
+            return self._overrun(spec, self._parse_overrun, seconds)
+        try:
+            with budget.limit(seconds, f"gate {spec.name}"):
+                post = self.post
+                if post.fatal_problems:
+                    return self._input_error(spec, post)
+                return self._run_check(spec, post)
+        except budget.BudgetExceeded:
+            if "post" not in self.__dict__:  # the parse itself overran: every gate would
+                self._parse_overrun = f"reading {self.display}"
+                return self._overrun(spec, self._parse_overrun, seconds)
+            return self._overrun(spec, f"gate {spec.name} on {self.display}", seconds)
+
+    def _overrun(self, spec: Gate, what: str, seconds: float) -> Scorecard:
+        message = f"{what} took longer than gate_timeout ({seconds:g} s); stopped"
+        detail = {"error": message, "budget_seconds": seconds}
+        return spec.card("ERROR", detail, summary=message)
 
     def _cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew."""

@@ -17,10 +17,17 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from pytest_postgates.post import InputProblem, Post
+from pytest_postgates.scan import TerminatedBeforeStop
 from pytest_postgates.scorecard import Finding
 
-DIRECTIVE = re.compile(
-    r"<!--\s*postgates-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->", re.IGNORECASE
+# ``<!--\s*postgates-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->``, scanned
+# in linear time (as a regex, a line of unclosed directives took minutes).
+DIRECTIVE = TerminatedBeforeStop(
+    r"<!--\s*postgates-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->",
+    re.compile(
+        r"<!--\s*postgates-(disable-next-line|disable-file|disable|enable)\b", re.IGNORECASE
+    ),
+    "-->",
 )
 
 

@@ -135,3 +135,67 @@ def test_every_deterministic_gate_ends_with_a_verdict(
         assert not card.trace, card.trace  # a gate crash is a bug, even when contained
         for finding in card.findings:
             assert finding.line is None or 1 <= finding.line <= most_lines
+
+
+# Issue 16: the shapes that made regexes backtrack for minutes, long enough to show it
+# (each one takes the replaced regex minutes to hours; the scanners tens of milliseconds).
+GROWTH = 40_000
+ADVERSARIAL_CHUNKS = st.sampled_from(
+    [
+        "`" * GROWTH,  # backtick runs: code-span patterns
+        "".join("`" * width + "a" for width in range(1, 280)),  # runs of every width
+        "<!-- postgates-disable " * (GROWTH // 23),  # directives never closed
+        "<!--" * (GROWTH // 4),
+        "http://" * (GROWTH // 7),  # URL scheme runs
+        "a." * (GROWTH // 2),
+        "a](" * (GROWTH // 3),
+        "[" * GROWTH,  # links never closed
+        "{%" * (GROWTH // 2),  # Liquid never closed
+        "." * GROWTH + "x",  # sentence ends
+        "routes the " * (GROWTH // 11),  # alternation bait for gate 13's ``.*``
+        "internally " * (GROWTH // 11),
+        "[insert " * (GROWTH // 8),
+        "*a " * (GROWTH // 3),
+        "```js\n" + "import a " * (GROWTH // 9) + "\n```",
+        "```bash\nnpm i x" + " " * GROWTH + "y\n```",
+        "```mermaid\nflowchart TD\n" + "(" * GROWTH + "\n```",
+    ]
+)
+
+
+@st.composite
+def hostile_posts(draw: st.DrawFn) -> bytes:
+    chunks = draw(st.lists(st.one_of(ADVERSARIAL_CHUNKS, BODY_CHUNKS), min_size=1, max_size=4))
+    return ("---\ntitle: t\ndate: 2026-01-01\n---\nWe use pytest.\n\n" + " ".join(chunks)).encode()
+
+
+# markdownlint (gate 12) is left out: the lint layer's own patterns (pytest_postgates/lint.py)
+# are being made linear with gate 12's work, and lint's batch has its own isolation
+# (tests/hostile/test_budgets.py).
+LINEAR_GATES = [spec for spec in DETERMINISTIC if spec.id != 12]
+
+
+@pytest.fixture(scope="module")
+def hostile_context(repo: Path, tmp_path_factory: pytest.TempPathFactory) -> GateContext:
+    # A budget well above what these inputs take now (well under a second per gate) and far
+    # below what the regexes took: an overrun is an ERROR card, so this fails, not hangs.
+    # One cache for every example: a diagram mermaid gives up on is waited for once.
+    return GateContext.create(
+        Settings(repo=repo, offline=True, run_all=True, gate_timeout=30.0),
+        tmp_path_factory.mktemp("hostilecache"),
+    )
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=hostile_posts())
+def test_adversarial_lines_never_exhaust_a_gate_budget(
+    repo: Path, hostile_context: GateContext, data: bytes
+) -> None:
+    path = repo / "_posts" / "2026-01-01-hostile.md"
+    path.write_bytes(data)
+    run = PostRun(path, "_posts/2026-01-01-hostile.md", path.stem, hostile_context, LINEAR_GATES)
+    for spec in LINEAR_GATES:
+        card = run.evaluate(spec)
+        assert "budget_seconds" not in card.detail, (spec.name, card.summary)
+        assert card.verdict in ("PASS", "FAIL", "SKIP", "ERROR")
+        assert not card.trace, card.trace

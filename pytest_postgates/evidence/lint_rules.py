@@ -15,13 +15,20 @@ from dataclasses import dataclass, field
 from pytest_postgates.evidence.index import RepoIndex
 
 RULE_EXTENSIONS = (".cjs", ".js", ".mjs", ".ts", ".cts", ".mts")
+# The key patterns start only where a run of key characters starts (skipping its leading
+# ``-``, or the non-ASCII-letter word characters before a name) and read the run
+# possessively: every start inside one run shares the run's end, so a long run (a hex
+# string in generated source) was re-read from each of its characters. Same groups as
+# ``["']?([a-z0-9][a-z0-9-]*)["']?...`` and ``([A-Za-z_]\w*)...`` (tests/test_scan.py).
 _REQUIRE_ENTRY = re.compile(
-    r"""["']?([a-z0-9][a-z0-9-]*)["']?\s*:\s*require\(\s*["']\./([^"']+)["']"""
+    r"""(?<![a-z0-9-])["']?-*+([a-z0-9][a-z0-9-]*+)["']?\s*:\s*require\(\s*["']\./([^"']+)["']"""
 )
 _IMPORT = re.compile(r"""import\s+(\w+)\s+from\s+["']\./([^"']+)["']""")
-_KEY_TO_IDENT = re.compile(r"""["']?([a-z0-9][a-z0-9-]*)["']?\s*:\s*(\w+)\s*[,}\n]""")
+_KEY_TO_IDENT = re.compile(
+    r"""(?<![a-z0-9-])["']?-*+([a-z0-9][a-z0-9-]*+)["']?\s*:\s*(\w++)\s*[,}\n]"""
+)
 _MESSAGES = re.compile(r"messages\s*:\s*\{([\s\S]*?)\n\s*\}")
-_MESSAGE = re.compile(r"""([A-Za-z_]\w*)\s*:\s*(['"`])(.*?)\2""")
+_MESSAGE = re.compile(r"""(?<!\w)[^\W_A-Za-z]*+([A-Za-z_]\w*+)\s*:\s*(['"`])(.*?)\2""")
 _DOC_DESCRIPTION = re.compile(r"""description\s*:\s*(['"`])(.*?)\1""")
 
 

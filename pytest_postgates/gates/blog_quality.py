@@ -76,6 +76,7 @@ from pytest_postgates.mermaid import (
     shared_parser,
 )
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
+from pytest_postgates.scan import Delimited, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
 
 MERMAID_BATCH = "blog_quality.mermaid"
@@ -296,11 +297,27 @@ def body_line_count(post: Post) -> int:
 
 
 # ------------------------------------------------------------------------ placeholders
-PLACEHOLDER_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+PLACEHOLDER_PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
     ("marker", re.compile(r"(?<![\w-])(?:TODO|TBD|FIXME|XXX)(?![\w-])|\b(?:Todo|Tbd|Fixme)(?=:)")),
     ("lorem ipsum", re.compile(r"\blorem\s+ipsum\b", re.I)),
-    ("bracketed", re.compile(r"\[\s*(?:insert|placeholder)\b[^\]\n]*\]", re.I)),
-    ("angle", re.compile(r"<\s*(?:placeholder|insert)\b[^>\n]*>", re.I)),
+    # \[\s*(?:insert|placeholder)\b[^\]\n]*\] and <\s*(?:placeholder|insert)\b[^>\n]*>
+    # (re.I), each unclosed opening read once, not once per opening (pytest_postgates.scan)
+    (
+        "bracketed",
+        Delimited(
+            r"\[\s*(?:insert|placeholder)\b[^\]\n]*\]",
+            re.compile(r"\[\s*(?:insert|placeholder)\b", re.I),
+            closed_by("\\]\n", "]"),
+        ),
+    ),
+    (
+        "angle",
+        Delimited(
+            r"<\s*(?:placeholder|insert)\b[^>\n]*>",
+            re.compile(r"<\s*(?:placeholder|insert)\b", re.I),
+            closed_by(">\n", ">"),
+        ),
+    ),
     (
         "coming soon",
         re.compile(r"^[\s#>*_(\[-]*coming\s+soon[\s.!…)\]*_]*$", re.I),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
 from pytest_postgates.helpers.claims import CODES, PATTERNS
+from pytest_postgates.scan import FunctionLabel
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -34,9 +35,9 @@ NOTE_FAIL = (
 
 # The seeds' label signal is camelCase (JavaScript); ``(?<![A-Za-z0-9])`` plus ``_`` in the
 # name also catches snake_case calls such as ``parse_post()`` for Python repositories.
-_FN_LABEL = re.compile(
-    r"""[\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*)""", re.ASCII
-)
+# [\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*), ASCII, scanned in
+# linear time (as a regex, a line of ``(`` backtracked quadratically).
+_FN_LABEL = FunctionLabel()
 _CAMEL_NODE = re.compile(r"\b([a-z][a-zA-Z]{4,})\b\s*(?:-->|\{|\()", re.ASCII)
 _CAMEL = re.compile(r"[a-z][A-Z]")
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates import lint
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.lint_isolation import isolating_get
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -109,13 +110,16 @@ def _message(violation: dict[str, Any]) -> str:
 
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
+    posts = context.batches.posts_for(BATCH_NAME)
+    cli = getattr(settings, "markdownlint_cli", None)
     batch, entry = lint.batch_for(
         post.path,
-        context.batches.posts_for(BATCH_NAME),
-        context.batches.get,
+        posts,
+        # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
+        isolating_get(context.batches.get, posts, settings.lint_backend, cli),
         settings.lint_backend,
         # A configured markdownlint-cli command (settings key proposed to the lead).
-        getattr(settings, "markdownlint_cli", None),
+        cli,
     )
     backend = batch.get("backend")
     version = batch.get("version")

@@ -85,6 +85,14 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.scan import (
+    Alternation,
+    CodeSpanExact,
+    Delimited,
+    SchemeUrl,
+    closed_by,
+    markdown_link,
+)
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -156,9 +164,21 @@ def _unit_alternation() -> str:
 # A number, an optional space or hyphen, a unit, then no further word character ("5 ms",
 # "40,000-token", "3x", "50%", "8K tokens" is read as 8K).
 CLAIM = re.compile(rf"{_NUMBER}(?:\s?|-)({_unit_alternation()})(?![\w%])")
-LINK = re.compile(r"!?\[[^\]\n]*\]\([^)\n]*\)|<https?://[^>\s]+>")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s)>\]]+", re.I)
+# The link, code-span and URL patterns are scanned in linear time (pytest_postgates.scan):
+# as regexes, a line of unclosed ``[``, of backtick runs or of ``a.a.a.`` took minutes.
+LINK = Alternation(
+    r"!?\[[^\]\n]*\]\([^)\n]*\)|<https?://[^>\s]+>",
+    [
+        Delimited(
+            r"!?\[[^\]\n]*\]\([^)\n]*\)", re.compile(r"!?\["), markdown_link("\\]\n", ")\n", False)
+        ),
+        Delimited(
+            r"<https?://[^>\s]+>", re.compile(r"<https?://"), closed_by(">\\s", ">", nonempty=True)
+        ),
+    ],
+)
+_CODE_SPAN = CodeSpanExact()  # (?<!`)(`+)(?!`).+?(?<!`)\1(?!`)
+_URL = SchemeUrl(r"\b[a-z][a-z0-9+.-]*://[^\s)>\]]+", r"[^\s)>\]]+", re.I)
 _SEPARATOR = re.compile(r"(?<=\d)[,_](?=\d{3}(?!\d))")
 
 
@@ -241,8 +261,12 @@ def _line_index(starts: list[int], offset: int) -> int:
     return bisect.bisect_right(starts, offset) - 1
 
 
-_EVIDENCE_NOISE = re.compile(
-    r"\b[a-z][a-z0-9+.-]*://\S+|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,}\b", re.I
+_EVIDENCE_NOISE = Alternation(
+    r"\b[a-z][a-z0-9+.-]*://\S+|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,}\b",
+    [
+        SchemeUrl(r"\b[a-z][a-z0-9+.-]*://\S+", r"\S+", re.I),
+        re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{6,}\b", re.I),
+    ],
 )
 _BARE_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w]|\.\d)")
 

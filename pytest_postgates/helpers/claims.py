@@ -8,14 +8,29 @@ from __future__ import annotations
 
 import re
 
+from pytest_postgates.scan import Alternation, HeadThenTail, Scanner
+
 _I = re.IGNORECASE | re.ASCII
-PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+# Two patterns have ``.*`` between alternations, which backtracks quadratically on a long
+# line of the first alternation; they are scanned in linear time (pytest_postgates.scan).
+PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
     (
+        # The seeds' \b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)
+        # \b.*\bto|dispatches? (on|to))\b, with the ``.*`` alternative scanned once per line.
         "CALLS",
-        re.compile(
+        Alternation(
             r"\b(calls?|invokes?|is called by|delegates? to|routes? (it|them|each|the)\b.*\bto"
             r"|dispatches? (on|to))\b",
-            _I,
+            [
+                re.compile(
+                    r"\b(calls?|invokes?|is called by|delegates? to|dispatches? (on|to))\b", _I
+                ),
+                HeadThenTail(
+                    r"\broutes? (it|them|each|the)\b.*\bto\b",
+                    re.compile(r"\broutes? (it|them|each|the)\b", _I),
+                    re.compile(r".*\bto\b", _I),
+                ),
+            ],
         ),
     ),
     ("ORCHESTRATES", re.compile(r"\borchestrat(e|es|ing)\b", _I)),
@@ -67,9 +82,10 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "CALL_DIRECTION",
-        re.compile(
+        HeadThenTail(
             r"\b(under the hood|behind the scenes|internally)\b.*\b(calls?|invokes?|delegates?)\b",
-            _I,
+            re.compile(r"\b(under the hood|behind the scenes|internally)\b", _I),
+            re.compile(r".*\b(calls?|invokes?|delegates?)\b", _I),
         ),
     ),
 )

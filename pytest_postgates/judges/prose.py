@@ -11,14 +11,17 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pytest_postgates.scan import CodeSpanLazy, Delimited, Emphasis, markdown_link
+
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
+# The code-span, link and emphasis patterns, scanned in linear time (pytest_postgates.scan)
+_CODE_SPAN = CodeSpanLazy()  # (`+)(.+?)\1, DOTALL
 # A sentence ends at . ! or ? (closing quotes/brackets allowed) before whitespace.
 _SENTENCE_END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s+")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(?<!\w)(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?!\w)")
+_LINK = Delimited(r"!?\[([^\]]*)\]\([^)]*\)", re.compile(r"!?\["), markdown_link("\\]", ")", True))
+_EMPHASIS = Emphasis()  # (?<!\w)(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?!\w)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,102 @@
+"""Before/after: every replaced regex and its linear-time scanner on adversarial input.
+
+For each pattern of tests/hostile/regex_cases.py, prints the CPU time (this thread, best
+of three; a shared machine stretches wall time, not thread time) of the regex the package
+used before issue 16 and of the scanner it uses now, on the pattern's adversarial input at
+growing sizes, and the growth factor from the smallest to the largest size (16x the input:
+about 16x for linear time, 256x for quadratic). The old regex is stopped after ``--limit``
+seconds of wall time per size and shown as ``>limit``; larger sizes are then not tried.
+
+Usage:
+
+    python bench/regex_growth.py [--sizes 2000,8000,32000] [--large 600000] [--limit 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.hostile.regex_cases import CASES
+
+
+class _Stop(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise _Stop
+
+
+def timed(pattern: object, text: str, limit: float) -> float | None:
+    """Best of three CPU times of ``list(pattern.finditer(text))``; None past ``limit``."""
+    best = float("inf")
+    for _ in range(3):
+        signal.setitimer(signal.ITIMER_REAL, limit)
+        started = time.thread_time()
+        try:
+            list(pattern.finditer(text))  # type: ignore[attr-defined]
+        except _Stop:
+            return None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        best = min(best, time.thread_time() - started)
+        if best > limit / 3:
+            break
+    return best
+
+
+def show(seconds: float | None, limit: float) -> str:
+    if seconds is None:
+        return f">{limit:g} s".rjust(10)
+    if seconds >= 1:
+        return f"{seconds:8.1f} s"
+    return f"{seconds * 1000:7.1f} ms"
+
+
+def growth(times: list[float | None], factor: float) -> str:
+    if times[0] is None or times[-1] is None:
+        return "n/a (stopped)"
+    return f"{times[-1] / max(times[0], 1e-6):.0f}x for {factor:.0f}x input"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="2000,8000,32000")
+    parser.add_argument("--large", type=int, default=600_000, help="one more size, new only")
+    parser.add_argument("--limit", type=float, default=20.0, help="seconds per old run")
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
+    signal.signal(signal.SIGALRM, _alarm)
+    header = [
+        "pattern",
+        *(f"old@{s // 1000}K" for s in sizes),
+        *(f"new@{s // 1000}K" for s in sizes),
+    ]
+    header += [f"new@{args.large // 1000}K", "old growth", "new growth"]
+    print(" | ".join(header))
+    print(" | ".join("---" for _ in header))
+    for case in CASES:
+        old: list[float | None] = []
+        for size in sizes:
+            old.append(
+                timed(case.old, case.adversarial(size), args.limit)
+                if (not old or old[-1] is not None)
+                else None
+            )
+        new = [timed(case.new, case.adversarial(size), args.limit) for size in sizes]
+        large = timed(case.new, case.adversarial(args.large), args.limit)
+        factor = sizes[-1] / sizes[0]
+
+        row = [case.name, *(show(t, args.limit) for t in old), *(show(t, args.limit) for t in new)]
+        row += [show(large, args.limit), growth(old, factor), growth(new, factor)]
+        print(" | ".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
