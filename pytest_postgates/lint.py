@@ -1807,6 +1807,24 @@ def _visible(token: Token) -> str:
     return "x"  # markup, code, HTML, links and images: never blank
 
 
+def _blank_then_text(children: Iterable[Token], reverse: bool) -> bool:
+    """Whether the line's text next to a marker, read away from it (``children`` in that
+    order, ``reverse`` for text before the marker), is a blank run and then a non-blank:
+    ``\\s+\\S`` after the marker, ``\\S\\s+$`` before it. Stops as soon as that is
+    decided, so a line of thousands of markers costs linear time, not quadratic."""
+    blank = False
+    for child in children:
+        if child.type in _BREAKS:
+            return False
+        text = _visible(child)
+        for char in reversed(text) if reverse else text:
+            if char.isspace():
+                blank = True
+            else:
+                return blank
+    return False
+
+
 def _md037_runs(children: Sequence[Token]) -> list[list[tuple[int, str, int, int]]]:
     """Groups (one per parent: the inline content, each emphasis, link and image) of
     unmatched emphasis runs: (line offset, marker, index of the run's first token, index
@@ -1913,20 +1931,12 @@ def _md037(document: _Document, options: Mapping[str, Any]) -> Iterable[tuple[in
             for marker, runs in by_marker.items():
                 for pair in range(0, len(runs) - 1, 2):
                     line, _, end = runs[pair]
-                    after = []
-                    for child in children[end:]:
-                        if child.type in _BREAKS:
-                            break
-                        after.append(_visible(child))
-                    if re.match(r"\s+\S", "".join(after)):
+                    following = (children[i] for i in range(end, len(children)))
+                    if _blank_then_text(following, reverse=False):
                         yield token.map[0] + line, f"Spaces inside emphasis markers [{marker}]"
                     line, start, _ = runs[pair + 1]
-                    before = []
-                    for child in reversed(children[:start]):
-                        if child.type in _BREAKS:
-                            break
-                        before.append(_visible(child))
-                    if re.search(r"\S\s+$", "".join(reversed(before))):
+                    preceding = (children[i] for i in range(start - 1, -1, -1))
+                    if _blank_then_text(preceding, reverse=True):
                         yield token.map[0] + line, f"Spaces inside emphasis markers [{marker}]"
 
 
