@@ -51,6 +51,26 @@ HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
 PROJECT = HERE.parent
 DEFAULT_POSTS = PROJECT.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
+# --per-gate: CPU seconds of this process spent in each item's setup (where the plugin
+# gates the post), by gate, plus collection and everything else.
+PER_GATE_PLUGIN = """
+import json, os, time
+import pytest
+_cpu = {}
+_start = time.process_time()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    before = time.process_time()
+    try:
+        return (yield)
+    finally:
+        name = item.name
+        _cpu[name] = _cpu.get(name, 0.0) + time.process_time() - before
+def pytest_unconfigure(config):
+    total = time.process_time() - _start
+    with open(os.environ["BENCH_PER_GATE"], "w") as out:
+        json.dump({"gates": _cpu, "process_total": total}, out)
+"""
 
 
 @dataclass
@@ -189,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", default="330c8dc")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--xdist", action="store_true", help="also time -n 2")
+    parser.add_argument(
+        "--per-gate", action="store_true", help="one more cold serial run: CPU by gate"
+    )
     args = parser.parse_args(argv)
     if not args.posts.is_dir() or not (args.repo / ".git").exists():
         print(f"needs the blog posts ({args.posts}) and the repository ({args.repo})")
@@ -302,6 +325,26 @@ def main(argv: list[str] | None = None) -> int:
                 + ("   (target <= 1.5x)" if side == "current" else "")
             )
     print()
+    if args.per_gate:
+        for side in pythons:
+            blog = blogs[side]
+            fresh(blog)
+            (blog / "bench_per_gate.py").write_text(PER_GATE_PLUGIN)
+            report = scratch / f"per-gate-{side}.json"
+            run_timed(
+                [str(pythons[side]), "-m", "pytest", *common, "-p", "bench_per_gate"],
+                blog,
+                dict(env, PYTHONPATH=str(blog), BENCH_PER_GATE=str(report)),
+            )
+            data = json.loads(report.read_text())
+            gated = sum(data["gates"].values())
+            print(
+                f"{side}, cold serial, CPU of the pytest process: {data['process_total']:.2f} s, "
+                f"of which gating (item setup) {gated:.2f} s:"
+            )
+            for name, cpu in sorted(data["gates"].items(), key=lambda kv: -kv[1]):
+                print(f"  {name:20} {cpu:6.2f} s")
+        print()
     outcomes = {name: timing.outcome for name, timing in timings.items()}
     print("outcomes:", json.dumps(outcomes, indent=1))
     same_outcome = all(
