@@ -210,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--xdist", action="store_true", help="also time -n 2")
     parser.add_argument(
+        "--snapshot",
+        action="store_true",
+        help="time this checkout's HEAD, exported once (edits during the run do not count)",
+    )
+    parser.add_argument(
         "--per-gate", action="store_true", help="one more cold serial run: CPU by gate"
     )
     args = parser.parse_args(argv)
@@ -240,7 +245,28 @@ def main(argv: list[str] | None = None) -> int:
     # Outside this checkout: its pyproject.toml (snapshot mode) must not configure the blog.
     scratch = Path(tempfile.gettempdir()) / f"postgates-real-speed-{os.getuid()}"
     blogs = {side: prepare_blog(args.posts, scratch / side) for side in pythons}
-    items = count_items(pythons["current"], blogs["current"], common, env)
+    side_env = {side: env for side in pythons}
+    current_label = "working tree"
+    if args.snapshot:
+        head = subprocess.run(
+            ["git", "-C", str(PROJECT), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        source = scratch / "source"
+        shutil.rmtree(source, ignore_errors=True)
+        source.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "-C", str(PROJECT), "archive", head, "pytest_postgates"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+        # Ahead of the editable install's finder, which comes after the path entries.
+        side_env["current"] = dict(env, PYTHONPATH=str(source))
+        current_label = f"HEAD {head[:12]}, exported to {source}"
+    items = count_items(pythons["current"], blogs["current"], common, side_env["current"])
     baseline_items = count_items(pythons["baseline"], blogs["baseline"], common, env)
     posts = len(list(args.posts.glob("*.md")))
     plain = scratch / "plain"
@@ -262,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(
             [str(python), "-m", "pytest", *common, "--collect-only"],
             cwd=blogs[side],
-            env=env,
+            env=side_env[side],
             capture_output=True,
         )
     for repetition in range(args.repeat):
@@ -274,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                 fresh(blog)
                 for phase in ("cold", "second"):
                     wall, cpu, last = run_timed(
-                        [str(pythons[side]), "-m", "pytest", *common, *extra], blog, env
+                        [str(pythons[side]), "-m", "pytest", *common, *extra], blog, side_env[side]
                     )
                     timing = timings.setdefault(f"{side} {mode} {phase}", Timing())
                     timing.add(wall, cpu)
@@ -295,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         f"of {per_post} empty tests"
     )
     print(f"baseline: plugin at {args.baseline} in {pythons['baseline'].parent.parent}")
+    print(f"current: {current_label}")
     print(f"repetitions: {args.repeat}; medians (wall range), CPU seconds of the process tree")
     print(f"cpus: {os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.1f}")
     print()
@@ -334,7 +361,13 @@ def main(argv: list[str] | None = None) -> int:
             run_timed(
                 [str(pythons[side]), "-m", "pytest", *common, "-p", "bench_per_gate"],
                 blog,
-                dict(env, PYTHONPATH=str(blog), BENCH_PER_GATE=str(report)),
+                dict(
+                    side_env[side],
+                    PYTHONPATH=os.pathsep.join(
+                        filter(None, [str(blog), side_env[side].get("PYTHONPATH")])
+                    ),
+                    BENCH_PER_GATE=str(report),
+                ),
             )
             data = json.loads(report.read_text())
             gated = sum(data["gates"].values())
