@@ -70,7 +70,7 @@ def load_settings(config: pytest.Config) -> Settings:
             settings = settings_module.apply(settings, {key: value}, cwd, f"--postgates-{key}")
     for key in ("run_all", "offline", "snapshot"):
         if config.getoption(f"postgates_{key}"):
-            settings = replace(settings, **{key: True})
+            settings = replace(settings, **{key: True})  # type: ignore[arg-type]  # a bool field
     changed = config.getoption("postgates_changed")
     if changed:
         settings = replace(settings, changed=changed)
