@@ -307,7 +307,7 @@ class PostgatesState:
         header = f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
         if any(spec.id == 12 for spec in self.gates):
             # Which linter program gate 12 will run (issue 16: never one found by accident).
-            from pytest_postgates import lint
+            from pytest_postgates.tools import lint
 
             cli = getattr(self.settings, "markdownlint_cli", None)
             header += "; " + lint.backend_header(self.settings.lint_backend, self.rootpath, cli)
