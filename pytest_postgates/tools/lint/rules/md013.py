@@ -66,7 +66,9 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
         and include_tables
         and include_headings
     )
-    headings = code = tables = frozenset()
+    headings: set[int] = set()
+    code: set[int] = set()
+    tables: set[int] = set()
     if not plain:
         tokens = document.tokens
         headings = line_ranges(tokens, ("heading_open",))
