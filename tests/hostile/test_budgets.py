@@ -260,7 +260,7 @@ def test_gate_12_reports_the_breaking_post_and_judges_the_rest(
 
 # -------------------------------------------------------------------------------- mermaid
 def test_a_mermaid_timeout_is_cached_for_the_next_run(tmp_path: Path) -> None:
-    from pytest_postgates.mermaid import MermaidParser
+    from pytest_postgates.tools.mermaid import MermaidParser
 
     slow = "flowchart TD\n" + " \n" * 20_000 + "A --> B\n"
     first = MermaidParser(tmp_path, engine="quickjs", timeout=0.5)
