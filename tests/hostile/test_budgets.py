@@ -179,7 +179,7 @@ def timing_out_linter(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             return {
                 "backend": "rumdl",
                 "version": "0.3",
-                "error": f"rumdl did not finish in {process.TIMEOUT_SECONDS} s",
+                "error": f"rumdl did not finish in {process.linter_timeout(len(paths)):g} s",
                 "files": {},
             }
         return real(paths, *args, **kwargs)
