@@ -65,8 +65,8 @@ class RepoIndex:
     offsets: list[int]  # start of each text file in ``text``; files are NUL-separated
     text: bytes | mmap.mmap
     words: list[bytes]  # sorted distinct ASCII word runs of all text files
-    postings: array  # file ids of each word, word after word (see posting_starts)
-    posting_starts: array  # postings[posting_starts[i]:posting_starts[i + 1]] -> words[i]
+    postings: array[int]  # file ids of each word, word after word (see posting_starts)
+    posting_starts: array[int]  # postings[posting_starts[i]:posting_starts[i + 1]] -> words[i]
     commits: list[str]  # sorted full ids of every commit reachable from any ref
     tags: list[str]
     changelog_path: str | None
@@ -76,7 +76,8 @@ class RepoIndex:
     _dirs: set[str] = field(default_factory=set, repr=False)
     _basenames: dict[str, str] = field(default_factory=dict, repr=False)
     reversed_words: list[bytes] = field(default_factory=list, repr=False)  # sorted, each reversed
-    reversed_ids: array = field(default_factory=lambda: array("I"), repr=False)  # -> words index
+    # Word ids in reversed-word order (see reversed_words).
+    reversed_ids: array[int] = field(default_factory=lambda: array("I"), repr=False)
     trigrams: frozenset[bytes] = field(default_factory=frozenset, repr=False)
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
@@ -400,10 +401,10 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     for entry in listing:
         if not entry:
             continue
-        meta, _, raw_path = entry.partition(b"\t")
+        entry_meta, _, raw_path = entry.partition(b"\t")
         path = raw_path.decode("utf-8", "surrogateescape")
         paths.append(path)
-        _mode, kind, sha = meta.decode().split()
+        _mode, kind, sha = entry_meta.decode().split()
         if kind == "blob":
             blob_of[path] = sha
     grep = git(root, "grep", "-I", "-l", "-z", "-e", "", commit, check=False)
@@ -459,7 +460,9 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
 
 
-def _postings(sorted_words: list[bytes], file_words: list[set[bytes]]) -> tuple[array, array]:
+def _postings(
+    sorted_words: list[bytes], file_words: list[set[bytes]]
+) -> tuple[array[int], array[int]]:
     """The file ids of each word, word after word, and where each word's ids start.
 
     One append per distinct word of each file, about a million on a large repository: done
@@ -520,7 +523,7 @@ def _load_trigrams(path: Path) -> frozenset[bytes]:
     return frozenset(raw[i : i + 3] for i in range(0, len(raw), 3))
 
 
-def _load_array(path: Path) -> array:
+def _load_array(path: Path) -> array[int]:
     values = array("I")
     values.frombytes(path.read_bytes())
     return values
