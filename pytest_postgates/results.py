@@ -126,9 +126,12 @@ class ResultCache:
             self._db = None
         return self._db
 
-    def load(self, key: str, gate: int | None = None, name: str | None = None) -> Scorecard | None:
+    def load(
+        self, key: str, gate: int | None = None, name: str | None = None, skip: bool = False
+    ) -> Scorecard | None:
         """The cached scorecard under ``key``, or None for a miss: absent, unreadable, or
-        anything but an entry of exactly the written shape for this key (and gate)."""
+        anything but an entry of exactly the written shape for this key (and gate). A
+        SKIP is a hit only with ``skip`` (the gate caches its SKIPs, see Gate.caches_skip)."""
         db = self._connection(create=False)
         if db is None:
             return None
@@ -145,7 +148,7 @@ class ResultCache:
             return None
         except (sqlite3.Error, ValueError, RecursionError):
             return None
-        return self._validated(data, key, gate, name)
+        return self._validated(data, key, gate, name, skip)
 
     def _damaged(self, exc: sqlite3.DatabaseError) -> bool:
         """After an error reading or writing: when the file turned out not to be a sound
@@ -165,7 +168,7 @@ class ResultCache:
             self._db = None
 
     def _validated(
-        self, data: Any, key: str, gate: int | None, name: str | None
+        self, data: Any, key: str, gate: int | None, name: str | None, skip: bool = False
     ) -> Scorecard | None:
         if not isinstance(data, dict):
             return None
@@ -175,8 +178,8 @@ class ResultCache:
                 return None
         if set(data) != _ENTRY_KEYS or data["key"] != key:
             return None
-        if data["verdict"] not in ("PASS", "FAIL"):  # only these two are ever stored
-            return None
+        if data["verdict"] not in (("PASS", "FAIL", "SKIP") if skip else ("PASS", "FAIL")):
+            return None  # only these are ever stored
         if (gate is not None and data["gate"] != gate) or (
             name is not None and data["name"] != name
         ):
@@ -204,10 +207,10 @@ class ResultCache:
             score=data["score"],
         )
 
-    def store(self, key: str, card: Scorecard) -> None:
+    def store(self, key: str, card: Scorecard, skip: bool = False) -> None:
         if self.folder is None or self.write_error is not None:
             return
-        if card.verdict not in ("PASS", "FAIL"):
+        if card.verdict not in (("PASS", "FAIL", "SKIP") if skip else ("PASS", "FAIL")):
             return
         data: dict[str, Any] = card.to_dict() | {
             "key": key,

@@ -140,13 +140,15 @@ class PostRun:
                 advisory=advisory,
             )
         key = self._cache_key(spec)
-        cached = self.context.results.load(key, spec.id, spec.name) if key else None
+        results, skip = self.context.results, spec.caches_skip
+        assert results is not None  # GateContext always has one
+        cached = results.load(key, spec.id, spec.name, skip) if key else None
         if cached is not None:
             return replace(cached, advisory=advisory)
         card = self._budgeted(spec)
         if key and "budget_seconds" not in card.detail:  # an overrun depends on the machine
             try:
-                self.context.results.store(key, card)
+                results.store(key, card, skip)
             except CacheWriteError as exc:
                 warnings.warn(
                     f"postgates: result cache disabled for the rest of the run, cannot write "

@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.fileio import write_atomic
-from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    without_judges,
+)
 from pytest_postgates.helpers.claims import PATTERNS
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
@@ -204,4 +211,6 @@ GATE = Gate(
     description="A judge reviews each code claim against the repository slice.",
     check=check,
     decide=decide,
+    cache_inputs=without_judges,
+    caches_skip=True,
 )

@@ -24,6 +24,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
@@ -189,6 +190,14 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision("FAIL" if flagged else "PASS", summary, lowest)
 
 
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """Without a scorer (the extra not installed, no model folder) the gate SKIPs whatever
+    the post says: cached under that reason, so installing the extra changes the key.
+    With a scorer, never cached."""
+    scorer = load_scorer(context.settings)
+    return f"unavailable: {scorer}" if isinstance(scorer, str) else None
+
+
 GATE = Gate(
     id=9,
     name="hhem",
@@ -197,4 +206,6 @@ GATE = Gate(
     description="No paragraph reads as a hallucination against the repository slice.",
     check=check,
     decide=decide,
+    cache_inputs=cache_inputs,
+    caches_skip=True,
 )

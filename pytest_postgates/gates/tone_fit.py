@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pytest_postgates.config import Settings
-from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    without_judges,
+)
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
     ChatRequest,
@@ -282,4 +289,6 @@ GATE = Gate(
     description="An LLM judge finds the post matches its assigned tone.",
     check=check,
     decide=decide,
+    cache_inputs=without_judges,
+    caches_skip=True,
 )
