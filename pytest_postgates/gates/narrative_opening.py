@@ -24,6 +24,7 @@ from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.repo import product_names_for
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, commit_inputs
+from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -482,6 +483,11 @@ def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
         )
         found.extend(match_any(text, entries, tuple(map(_entity_source, entries)), ignore_case))
     return found
+
+
+# The prose view's line blanking under the name posts import it by (the bundled example
+# post on this gate does): a prose line with inline code spans and URLs blanked.
+prose_without_code = blank_code_and_urls
 
 
 def prose_blocks(post: Post) -> list[tuple[int, str]]:
