@@ -238,7 +238,7 @@ class Paragraph:
         """Its sentences, each with the file line it starts on and its source on one line.
         Punctuation inside code spans (``a.b``, ``x.ts``) never ends a sentence."""
         source = self.source
-        masked = _CODE_SPAN.sub(lambda match: "x" * len(match.group(0)), source)
+        masked = _CODE_SPAN.sub(lambda match: "x" * (match.end() - match.start()), source)
         return [
             Sentence(self.line + source.count("\n", 0, start), " ".join(source[start:end].split()))
             for start, end in sentence_spans(masked, boundary)
