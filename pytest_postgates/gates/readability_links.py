@@ -419,9 +419,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 "link an existing post (its /posts/<slug>/ URL) or remove the link",
             )
         )
-    for _, item in malformed:
+    for _, row in malformed:
         code, fix = _LINK_CODES[linkcheck.MALFORMED]
-        findings.append(Finding(item["line"], code, f"{item['url']}: {item['reason']}", fix))
+        findings.append(Finding(row["line"], code, f"{row['url']}: {row['reason']}", fix))
 
     results = external_results(post, [url for _, _, url in external], context)
     rows: list[tuple[int, dict[str, Any]]] = []  # (document position, row)
@@ -446,8 +446,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             code, fix = _LINK_CODES[result.status]
             reason = f" ({result.reason})" if result.reason else ""
             findings.append(Finding(link.line, code, f"{link.url}: {result.status}{reason}", fix))
-    for position, item in malformed:
-        rows.append((position, {**item, "status": linkcheck.MALFORMED, "code": None}))
+    for position, row in malformed:
+        rows.append((position, {**row, "status": linkcheck.MALFORMED, "code": None}))
     ordered = [row for _, row in sorted(rows, key=lambda pair: pair[0])]
 
     def with_status(status: str) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-import pyphen
+import pyphen  # type: ignore[import-untyped]
 
 from pytest_postgates import prose
 from pytest_postgates.prose import CODE_MARK, CODE_WORD
