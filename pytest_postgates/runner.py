@@ -189,7 +189,9 @@ class PostRun:
             inputs = spec.cache_inputs(self.path, self.context)
         except Exception:  # a bug (or another post's bad data) costs the cache, never the run
             return None
-        return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
+        results = self.context.results
+        assert results is not None  # GateContext always has one
+        return None if inputs is None else results.key(spec.id, self.raw, inputs)
 
     def _blocking_gate(self, spec: Gate) -> int | None:
         """The first selected hard gate before ``spec`` that failed or errored, if any.
