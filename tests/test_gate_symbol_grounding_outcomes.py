@@ -1,5 +1,5 @@
 """Gate 2's outcomes: every token ends in exactly one of grounded, defined-in-post,
-external, not-a-reference, ungrounded, each with where or the rule that decided.
+external, not-a-reference, unjudged, ungrounded, each with where or the rule that decided.
 
 The example posts are written for these tests in the shapes real posts take (a prose
 sentence naming a member of a class, a flag beside real ones, a route in another
@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_postgates.config import GroundingRepo
 from pytest_postgates.evidence.grounding import (
     dependencies_of,
     is_route_template,
@@ -455,6 +456,103 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
         "not-a-reference",
     }
     assert [f.code for f in card.findings] == ["UNGROUNDED"]
+
+
+# ---------------------------------------------------------------------- unjudged
+
+# The blog's own tooling, declared by a blog team as a codebase by name, tag and prefix;
+# no path: the posts of these tests are in no git repository, so it is not available.
+BLOG = GroundingRepo(
+    name="neurolink-blog", tags=("content-factory",), prefixes=("scripts/factory/",)
+)
+FACTORY_FRONT = (
+    "---\nlayout: post\ntitle: The factory\ndate: 2026-06-03\ntags:\n"
+    "  - content-factory\n  - quality-gates\n---\n"
+)
+UNAVAILABLE = "names code in neurolink-blog, which is not available to this run"
+
+
+@pytest.fixture
+def declared(repo: Path, tmp_path: Path) -> GateContext:
+    return repo_context(repo, tmp_path / "cache", repos=(BLOG,))
+
+
+def test_a_declared_codebase_that_is_not_available_makes_its_posts_tokens_unjudged(
+    tmp_path: Path, declared: GateContext
+) -> None:
+    body = (
+        "The publisher (`publisher.mjs`) writes `held_reason` into its report and runs the\n"
+        "`symbol-grounding` gate from `scripts/factory/lib/gates/` (commit `39e51a7`), then\n"
+        "the draft is generated with `NeuroLink.generate()`.\n"
+    )
+    post = make_post(body, tmp_path, front=FACTORY_FRONT)
+    card = gate.GATE.evaluate(post, declared)
+    for token in ("publisher.mjs", "held_reason", "symbol-grounding", "39e51a7"):
+        outcome, entry = _outcome(card, token)
+        assert (outcome, entry["repo"], entry["rule"]) == (
+            "unjudged",
+            "neurolink-blog",
+            "declared-post",
+        ), token
+        assert entry["reason"] == UNAVAILABLE
+    outcome, entry = _outcome(card, "scripts/factory/lib/gates/")
+    assert (outcome, entry["rule"]) == ("unjudged", "declared-prefix")
+    assert _outcome(card, "NeuroLink.generate()")[0] == "grounded"
+    # Unjudged tokens are no claims: the grounded share is over the one claim left.
+    assert (card.detail["claims"], card.detail["grounded_pct"]) == (1, 100.0)
+    assert card.detail["unavailable_repos"] == ["neurolink-blog"]
+    assert card.verdict == "PASS"
+    assert "5 unjudged (they name code in neurolink-blog" in card.summary
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "NeuroLink.generateWithAvatar()",  # an invented member of a product class
+        "claude-sonnet-9-9",  # a model id: a claim about the product's catalogue
+        "--max-warmth",  # a flag: a claim about the product's CLI
+        "src/lib/providers/invented.ts",  # a path into the product's tree
+        "src/invented.ts",  # a path at a source root the product has
+    ],
+)
+def test_product_claims_in_a_declared_post_stay_claims(
+    token: str, tmp_path: Path, declared: GateContext
+) -> None:
+    body = f"The factory's drafter checks `held_reason`, and the post says `{token}` exists.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, front=FACTORY_FRONT), declared)
+    assert _outcome(card, "held_reason")[0] == "unjudged"
+    assert _outcome(card, token)[0] == "ungrounded"
+    assert card.verdict == "FAIL"
+
+
+def test_a_name_after_the_products_name_stays_a_claim_in_a_declared_post(
+    tmp_path: Path, declared: GateContext
+) -> None:
+    body = "The gate passes the draft to NeuroLink, and NeuroLink exposes `renderGadget`.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, front=FACTORY_FRONT), declared)
+    assert _outcome(card, "renderGadget")[0] == "ungrounded"
+
+
+def test_a_declared_prefix_decides_in_any_post_and_only_under_the_prefix(
+    tmp_path: Path, declared: GateContext
+) -> None:
+    body = (
+        "Run `scripts/factory/planner.mjs` before `scripts/build-feed.mjs`; the planner\n"
+        "writes `held_reason`.\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), declared)
+    assert _outcome(card, "scripts/factory/planner.mjs")[1]["rule"] == "declared-prefix"
+    # Not under the prefix, and the post is not declared: claims, judged as usual.
+    assert _outcome(card, "scripts/build-feed.mjs")[0] == "ungrounded"
+    assert _outcome(card, "held_reason")[0] == "ungrounded"
+
+
+def test_without_a_declaration_nothing_is_unjudged(tmp_path: Path, ctx: GateContext) -> None:
+    body = "The publisher (`publisher.mjs`) writes `held_reason` into its report.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, front=FACTORY_FRONT), ctx)
+    assert _outcomes(card) == {"publisher.mjs": "ungrounded", "held_reason": "ungrounded"}
+    assert "unjudged" not in card.detail["outcomes"]
+    assert "unavailable_repos" not in card.detail
 
 
 # ---------------------------------------------------------------------- parsers

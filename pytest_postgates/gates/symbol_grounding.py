@@ -13,10 +13,10 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import GroundingRepo, Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.grounding import (
     PRIMARY_REPOSITORY,
@@ -72,7 +72,14 @@ CAMEL_WORD = re.compile(r"[a-z][a-zA-Z0-9_]{3,}|[A-Z][a-zA-Z0-9_]{3,}")
 LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
-OUTCOMES = ("grounded", "defined-in-post", "external", "not-a-reference", "ungrounded")
+OUTCOMES = (
+    "grounded",
+    "defined-in-post",
+    "external",
+    "not-a-reference",
+    "unjudged",
+    "ungrounded",
+)
 # Outcomes that are claims about the repositories: the grounded share is taken over these.
 CLAIM_OUTCOMES = ("grounded", "ungrounded")
 
@@ -231,6 +238,9 @@ class Repos:
     lint: LintRules | None
     dependencies: list[tuple[str, Dependencies]]
     product_names: tuple[str, ...]
+    # ``repos`` entries this run cannot read (declared without a path, posts in no git
+    # repository): the tokens they claim are listed as unjudged, never grounded.
+    unavailable: tuple[GroundingRepo, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -769,7 +779,74 @@ def judge(
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
+    codebase = unavailable_codebase(text, kind, post, sentence, offset, repos, definitions)
+    if codebase:
+        return verdict(
+            "unjudged",
+            repo=codebase[0].name,
+            rule=codebase[1],
+            reason=f"names code in {codebase[0].name}, which is not available to this run",
+        )
     return verdict("ungrounded", reason=why)
+
+
+def _product_path(text: str, repos: Repos) -> bool:
+    """A path the configured repository's tree claims, whatever post names it: one that
+    reaches below the product's top level (`src/lib/x.ts` where `src/lib/` exists), or
+    starts at a source root the product has (`src/x.ts`). Top-level folders most
+    repositories share (`scripts/`, `docs/`, `data/`) do not decide on their own."""
+    segments = [s for s in LINE_SUFFIX.sub("", text).lstrip("./").split("/") if s]
+    index = repos.primary.index
+    if segments[:1] and segments[0] in PRODUCT_SOURCE_ROOTS and index.is_dir(segments[0]):
+        return len(segments) >= 2
+    return len(segments) >= 3 and index.is_dir("/".join(segments[:2]))
+
+
+PRODUCT_SOURCE_ROOTS = frozenset("src lib packages".split())
+
+
+def _post_tags(post: Post) -> set[str]:
+    """The post's front-matter tags (a list, or one string of space-separated tags)."""
+    value = (post.front_matter or {}).get("tags")
+    if isinstance(value, str):
+        return set(value.split())
+    if isinstance(value, list):
+        return {str(tag) for tag in value}
+    return set()
+
+
+def unavailable_codebase(
+    text: str,
+    kind: str,
+    post: Post,
+    sentence: str,
+    offset: int,
+    repos: Repos,
+    definitions: PostDefinitions,
+) -> tuple[GroundingRepo, str] | None:
+    """(entry, rule) when a ``repos`` entry this run cannot read claims the token: a path
+    under one of its ``prefixes``, or any token of a post its ``posts`` globs or ``tags``
+    name that the post does not present as the product's (a model id, a flag, a rule of the
+    product's lint namespace, a member of a product class, a path into the product's
+    tree stay claims about the product)."""
+    if not repos.unavailable:
+        return None
+    spec = LINE_SUFFIX.sub("", text).removeprefix("./")
+    for entry in repos.unavailable:
+        if kind in ("path", "filename") and any(spec.startswith(p) for p in entry.prefixes):
+            return entry, "declared-prefix"
+    post_path = PurePosixPath(Path(post.path).as_posix())
+    tags = _post_tags(post)
+    for entry in repos.unavailable:
+        if not any(post_path.match(glob) for glob in entry.posts) and not tags & set(entry.tags):
+            continue
+        if kind in ("path", "filename"):
+            if _product_path(text, repos) or MODEL_ID.match(text):
+                return None
+        elif presented_as_product(text, sentence, offset, repos, definitions):
+            return None
+        return entry, "declared-post"
+    return None
 
 
 def _repos_for(post: Post, context: GateContext) -> Repos:
@@ -784,6 +861,7 @@ def _repos_for(post: Post, context: GateContext) -> Repos:
         lint=context.evidence.lint_rules_for(post.path),
         dependencies=deps,
         product_names=tuple(evidence.product_names) + _product_words(evidence.product_names),
+        unavailable=tuple(context.evidence.unavailable_repos_for(post.path)),
     )
 
 
@@ -840,9 +918,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "outcomes": {
             outcome: [v.outcome_dict() for v in by_outcome[outcome]]
             for outcome in OUTCOMES
-            if outcome != "ungrounded"
+            # `unjudged` appears only when a declared codebase is not available, so the
+            # cards of runs that declare none keep their shape.
+            if outcome != "ungrounded" and (outcome != "unjudged" or by_outcome[outcome])
         },
     }
+    if repos.unavailable:
+        detail["unavailable_repos"] = sorted(r.name for r in repos.unavailable)
     if repos.extras:
         detail["repos"] = [repos.primary.name] + [r.name for r in repos.extras]
     if repos.lint is not None:
@@ -904,6 +986,10 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     others = total - claims
     if others:
         summary += f"; {others} of {total} tokens are not claims about the repository"
+    unjudged = len(detail.get("outcomes", {}).get("unjudged", []))
+    if unjudged:
+        names = ", ".join(detail.get("unavailable_repos", []))
+        summary += f"; {unjudged} unjudged (they name code in {names}, not available to this run)"
     if invisible:
         summary += f"; {len(invisible)} token(s) hold invisible characters"
     return Decision(verdict, summary, pct, detail)
