@@ -555,6 +555,57 @@ def test_without_a_declaration_nothing_is_unjudged(tmp_path: Path, ctx: GateCont
     assert "unavailable_repos" not in card.detail
 
 
+# ---------------------------------------------------------------------- router variants
+
+ROUTER_FILES: dict[str, str | bytes] = {
+    "package.json": '{"name": "@acme/neurolink"}',
+    "src/lib/providers/openRouter.ts": (
+        'const BASE = "https://openrouter.ai/api/v1";\n'
+        'export const DEFAULT_OPENROUTER_MODEL = "anthropic/claude-3-5-sonnet";\n'
+    ),
+    "src/lib/models.ts": 'export const MODELS = ["deepseek/deepseek-r1", "gpt-4o"];\n',
+}
+
+
+@pytest.fixture(scope="module")
+def router_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("router") / "neuro", ROUTER_FILES)
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome"),
+    [
+        # A catalogue id with one of OpenRouter's documented variants: the router's suffix.
+        ("anthropic/claude-3-5-sonnet:online", "unjudged"),
+        ("deepseek/deepseek-r1:thinking", "unjudged"),
+        (":nitro", "unjudged"),
+        # An invented id with a real variant, a real id with an invented variant.
+        ("anthropic/claude-3-9-sonnet:online", "ungrounded"),
+        ("deepseek/deepseek-r1:turbo", "ungrounded"),
+        (":turbo", "ungrounded"),
+    ],
+)
+def test_an_openrouter_variant_of_a_catalogue_id_is_unjudged_and_nothing_else_is(
+    token: str, outcome: str, router_repo: Path, tmp_path: Path
+) -> None:
+    ctx = repo_context(router_repo, tmp_path / "cache")
+    body = f"Route the request to `{token}` for lower latency on OpenRouter.\n"
+    found, entry = _outcome(_card(body, tmp_path, ctx), token)
+    assert found == outcome, entry
+    if outcome == "unjudged":
+        assert entry["rule"] == "router-variant"
+        assert "OpenRouter model variant" in entry["reason"]
+
+
+def test_a_variant_needs_a_product_that_routes_through_openrouter(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The main fixture repository never mentions OpenRouter.
+    ctx = repo_context(repo, tmp_path / "cache")
+    card = _card("Use `:nitro` for speed.\n", tmp_path, ctx)
+    assert _outcome(card, ":nitro")[0] == "ungrounded"
+
+
 # ---------------------------------------------------------------------- parsers
 
 

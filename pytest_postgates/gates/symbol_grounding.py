@@ -779,6 +779,9 @@ def judge(
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
+    variant = router_variant(text, repos)
+    if variant:
+        return verdict("unjudged", rule="router-variant", reason=variant)
     codebase = unavailable_codebase(text, kind, post, sentence, offset, repos, definitions)
     if codebase:
         return verdict(
@@ -788,6 +791,35 @@ def judge(
             reason=f"names code in {codebase[0].name}, which is not available to this run",
         )
     return verdict("ungrounded", reason=why)
+
+
+# OpenRouter's documented model variants (openrouter.ai/docs, "Model variants"): a suffix
+# the router, not the product, gives a model id (`openai/gpt-4o:nitro`).
+ROUTER_VARIANTS = frozenset("free beta extended thinking online nitro floor exacto".split())
+ROUTER_VARIANT = re.compile(r"^(?P<base>(?:[a-z0-9][\w.-]*/[\w.-]+)?):(?P<variant>[a-z]+)$")
+
+
+def router_variant(text: str, repos: Repos) -> str | None:
+    """The reason an OpenRouter variant of a model id is unjudged: the product routes
+    through OpenRouter (its repository names it), the id before the suffix grounds in the
+    repository as written, and the suffix is one of the router's documented variants (a
+    bare `:nitro` is the suffix alone). An invented id or an invented suffix stays a
+    claim."""
+    match = ROUTER_VARIANT.match(text)
+    if not match or match.group("variant") not in ROUTER_VARIANTS:
+        return None
+    index = repos.primary.index
+    if not (index.contains("openrouter") or index.contains("OpenRouter")):
+        return None
+    base, suffix = match.group("base"), ":" + match.group("variant")
+    if not base:
+        return f"`{suffix}` is an OpenRouter model variant, which the repository cannot judge"
+    if _text_grounding(index, base) is None:
+        return None
+    return (
+        f"`{base}` is in the repository; `{suffix}` is an OpenRouter model variant,"
+        " which the repository cannot judge"
+    )
 
 
 def _product_path(text: str, repos: Repos) -> bool:
