@@ -69,6 +69,10 @@ FILES: dict[str, str | bytes] = {
     "src/lib/server/routes.ts": ROUTES_TS,
     "src/lib/client/http.ts": CLIENT_TS,
     "src/lib/strict.ts": "export const strictMode = true;\n",
+    # A short option written as a quoted argument, among many files holding `-a` inside
+    # longer words (`-api`), as a real CLI helper spawns `open -a Ollama`.
+    "src/cli/ollama.ts": 'spawn("open", ["-a", "Ollama"]);\n',
+    **{f"src/cli/api{n}.ts": f"// see the x-api-{n} header\n" for n in range(40)},
     "CHANGELOG.md": CHANGELOG,
     "package.json": json.dumps(PACKAGE),
     "requirements.txt": "httpx>=0.27\n# comment\n",
@@ -456,6 +460,42 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
         "not-a-reference",
     }
     assert [f.code for f in card.findings] == ["UNGROUNDED"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # Examples of the product's real things: an invented one among them is a claim.
+        (
+            "A factory method lets a new provider (e.g., `ProviderFactory`, `ProviderMint`)"
+            " be added at runtime.",
+            {"ProviderFactory": "grounded", "ProviderMint": "ungrounded"},
+        ),
+        (
+            "Register your own (`ProviderMint`, `ProviderFactory`, for example) at startup.",
+            {"ProviderFactory": "grounded", "ProviderMint": "ungrounded"},
+        ),
+        # Examples with no real name beside them stay examples.
+        (
+            "A new provider (e.g., `AcmeSpeech`, `ZetaSpeech`) can be added at runtime.",
+            {"AcmeSpeech": "not-a-reference", "ZetaSpeech": "not-a-reference"},
+        ),
+    ],
+)
+def test_an_example_list_that_holds_a_real_name_is_a_list_of_claims(
+    sentence: str, expected: dict[str, str], tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(sentence + "\n", tmp_path, ctx)
+    assert _outcomes(card) == expected
+
+
+def test_a_short_flag_grounds_where_the_code_writes_it_as_a_quoted_argument(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card("The helper runs `open` with `-a` and never with `-z`.\n", tmp_path, ctx)
+    outcome, entry = _outcome(card, "-a")
+    assert (outcome, entry["where"]) == ("grounded", "src/cli/ollama.ts")
+    assert _outcome(card, "-z")[0] == "ungrounded"
 
 
 # ---------------------------------------------------------------------- unjudged

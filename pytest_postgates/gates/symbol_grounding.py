@@ -361,7 +361,14 @@ def ground_in(
         return None, f"version not in {source}, tags or tracked text"
     if kind == "flag":
         option = re.split(r"[= ]", text, maxsplit=1)[0]
-        where = _bounded_in(index, text) or (_bounded_in(index, option) if option != text else None)
+        # A short option is a substring of thousands of files (`-a` of `-api`): written as
+        # a quoted string (`["-a", "Ollama"]`) it is found without scanning them all.
+        quoted = next((f"{q}{option}{q}" for q in "\"'" if index.contains(f"{q}{option}{q}")), None)
+        where = (
+            (index.locate(quoted) or "text" if quoted else None)
+            or _bounded_in(index, text)
+            or (_bounded_in(index, option) if option != text else None)
+        )
         if where and _text_grounding(index, option):
             return Grounding(where, "flag-as-written"), ""
         # An option parser declares `--max-tokens` as "max-tokens" or maxTokens: the name
@@ -629,9 +636,41 @@ def not_a_reference(
             named
             or _cue_before(HYPOTHETICAL_CUE, before)
             or re.match(r"^`?\)?,?\s*(?:for example|for instance|e\.g\.)", after, re.I)
-        ):
+        ) and not _listed_with_real_names(text, sentence, offset, repos):
             return "hypothetical", "the sentence presents it as an example, not a real name"
     return None
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_LIST_GAP = re.compile(r"^\s*,?\s*(?:(?:and|or)\s+)?$")
+
+
+def _listed_with_real_names(text: str, sentence: str, offset: int, repos: Repos) -> bool:
+    """Whether the token stands in one list with a name the repository holds as written
+    ("e.g., `OpenAITTS`, `DeepgramSTT`"): examples of the product's real things, so each
+    of them is a claim (an invented one among them is a fabrication, not an example)."""
+    spans = list(_CODE_SPAN.finditer(sentence))
+    at = next((i for i, m in enumerate(spans) if m.start(1) == offset), None)
+    if at is None:
+        return False
+    group = [spans[at]]
+    for step in (-1, 1):
+        i = at
+        while 0 <= i + step < len(spans):
+            a, b = (spans[i + step], spans[i]) if step < 0 else (spans[i], spans[i + step])
+            if not _LIST_GAP.match(sentence[a.end() : b.start()]):
+                break
+            i += step
+            group.append(spans[i])
+    index = repos.primary.index
+
+    def real(name: str) -> bool:
+        # A short or common word (`id`, `list`) is in any repository: it proves nothing.
+        if len(name) < 4:
+            return False
+        return index.has_word(name) if re.fullmatch(r"\w+", name) else index.contains(name)
+
+    return any(m.group(1) != text and real(m.group(1)) for m in group)
 
 
 # Between a cue and its token: other code spans of the same list, and these small words.
