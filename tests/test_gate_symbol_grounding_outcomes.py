@@ -498,6 +498,33 @@ def test_a_short_flag_grounds_where_the_code_writes_it_as_a_quoted_argument(
     assert _outcome(card, "-z")[0] == "ungrounded"
 
 
+REGISTRY_SAMPLE = """```typescript
+await registry.registerServer("erp-connector", { command: "node", args: ["erp.js"] });
+await registry.registerServer("wms-connector", { command: "node", args: ["wms.js"] });
+```
+
+"""
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome"),
+    [
+        ('["erp-connector", "wms-connector"]', "defined-in-post"),
+        ("erp-connector", "defined-in-post"),
+        # One name the sample never registered: a claim, judged as usual.
+        ('["erp-connector", "crm-connector"]', "ungrounded"),
+    ],
+)
+def test_names_the_sample_registers_are_its_own_alone_or_listed(
+    token: str, outcome: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    body = REGISTRY_SAMPLE + f"Service discovery returns `{token}` for this registry.\n"
+    found, entry = _outcome(_card(body, tmp_path, ctx), token)
+    assert found == outcome, entry
+    if outcome == "defined-in-post":
+        assert entry["where"] == "fence at line 6"
+
+
 # ---------------------------------------------------------------------- unjudged
 
 # The blog's own tooling, declared by a blog team as a codebase by name, tag and prefix;

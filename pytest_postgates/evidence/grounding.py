@@ -266,6 +266,11 @@ _TOOL_KEY = re.compile(
 _ROUTE_REGISTRATION = re.compile(
     r"""\.(?:get|post|put|patch|delete|all|use|route|head|options)\(\s*(['"`])(/[^'"`\n]*)\1"""
 )
+# A server, tool, agent or handler the sample registers under a name it chooses
+# (`registry.registerServer("erp-connector", {...})`).
+_NAMED_REGISTRATION = re.compile(
+    r"""\.register(?:Server|Tool|Agent|Workflow|Handler)\(\s*(['"`])([^'"`\n]+)\1"""
+)
 DATA_LANGS = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml"})
 
 
@@ -341,7 +346,7 @@ def post_definitions(
         for match in _NAMING_KEY.finditer(content):
             for literal in _STRING.finditer(match.group(1)):
                 declared.setdefault(literal.group(2), fence.start_line)
-        for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION):
+        for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION, _NAMED_REGISTRATION):
             for match in pattern.finditer(content):
                 declared.setdefault(match.group(match.lastindex or 1), fence.start_line)
         for pattern in _DECLARATIONS:

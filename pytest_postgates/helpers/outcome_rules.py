@@ -310,6 +310,10 @@ PURE_PLACEHOLDER = re.compile(r"^<[\w .:-]+>$")
 SOURCE_ROOTS = frozenset("src lib test tests docs packages scripts bin dist examples".split())
 
 
+_LISTED_STRING = re.compile(r"""(['"])([^'"\n]+)\1""")
+_STRING_LIST = re.compile(r"""\[\s*(?:(['"])[^'"\n]+\1\s*,\s*)*(['"])[^'"\n]+\2\s*\]""")
+
+
 def defined_in_post(
     text: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
 ) -> str | None:
@@ -318,6 +322,14 @@ def defined_in_post(
     callee = CALL.sub(lambda m: m.group("callee"), text).strip()
     chain = _normalise_chain(callee)
     if not MEMBER_CHAIN.match(chain) and not MEMBER_CHAIN.match(callee):
+        listed = _STRING_LIST.fullmatch(text)
+        if listed and not presented_as_product(text, sentence, offset, repos, definitions):
+            # `["erp-connector", "wms-connector"]`: every name the sample gave its own things.
+            names = [m.group(2) for m in _LISTED_STRING.finditer(text)]
+            lines = [definitions.declared.get(name) for name in names]
+            if names and all(line is not None for line in lines):
+                return f"fence at line {min(line for line in lines if line is not None)}"
+            return None
         line = definitions.declared.get(text)  # a literal the sample names (`crop-guides`)
         if line is not None and not presented_as_product(
             text, sentence, offset, repos, definitions
