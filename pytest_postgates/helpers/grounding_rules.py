@@ -202,14 +202,15 @@ def ground_in(
         return None, f"version not in {source}, tags or tracked text"
     if kind == "flag":
         option = re.split(r"[= ]", text, maxsplit=1)[0]
-        # A short option is a substring of thousands of files (`-a` of `-api`): written as
-        # a quoted string (`["-a", "Ollama"]`) it is found without scanning them all.
-        quoted = next((f"{q}{option}{q}" for q in "\"'" if index.contains(f"{q}{option}{q}")), None)
-        where = (
-            (index.locate(quoted) or "text" if quoted else None)
-            or _bounded_in(index, text)
-            or (_bounded_in(index, option) if option != text else None)
-        )
+        where = _bounded_in(index, text) or (_bounded_in(index, option) if option != text else None)
+        if not where:
+            # A short option is a substring of thousands of files (`-a` of `-api`), more
+            # than the bounded scan reads: written as a quoted string (`["-a", "Ollama"]`)
+            # it is found as such.
+            quoted = next(
+                (f"{q}{option}{q}" for q in "\"'" if index.contains(f"{q}{option}{q}")), None
+            )
+            where = (index.locate(quoted) or "text") if quoted else None
         if where and _text_grounding(index, option):
             return Grounding(where, "flag-as-written"), ""
         # An option parser declares `--max-tokens` as "max-tokens" or maxTokens: the name
