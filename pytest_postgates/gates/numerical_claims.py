@@ -68,6 +68,7 @@ the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -76,7 +77,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
-from pytest_postgates.evidence.repo import git
+from pytest_postgates.evidence.commits import CommitStats
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -333,7 +334,9 @@ _CHANGE = (
 MEASURED_BEFORE = re.compile(
     rf"(?:\b{_CHANGE}\b[^,;:.]{{0,40}}\b(?:by|to)\s+|"
     r"\b(?:sav(?:e|es|ed|ing)|shav\w*|measured|benchmark\w*|observed|recorded|"
-    r"p50|p90|p95|p99|median|average|averaged|mean|peak\w*|we saw|we found|in production|"
+    r"p50|p90|p95|p99|median|(?<!with an )(?<!with a )average|averaged|"
+    r"(?<!not )(?<!n't )(?<!to )(?<!does )(?<!will )(?<!would )mean(?! that)|"
+    r"peak\w*|we saw|we found|in production|"
     r"in our tests?|in practice|results? (?:show|of))\b[^,;:.]{0,40})"
     r"(?:an?\s+(?:\w+\s+)?|about\s+|roughly\s+|nearly\s+|almost\s+|over\s+|under\s+|"
     r"just\s+|only\s+|~\s?)?$",
@@ -362,25 +365,27 @@ def measured_cue(prose: str, left: int, start: int, end: int, right: int) -> str
 ADVICE = re.compile(
     r"^(?:\W*(?:\*\*[^*]+\*\*|[\w\s-]{1,40}:)\W*)?\W*(?:start|begin|set|use|keep|route|limit|"
     r"cap|configure|choose|pick|try|aim|target|allow|reserve|give|raise|bump|default|budget|"
-    r"schedule|run|send|split|chunk|truncate|retry|wait|poll|cache|sample)\b",
+    r"schedule|run|send|split|chunk|truncate|retry|wait|poll|cache|sample|back off)\b",
     re.I,
 )
 # A clause that states a supposition: the numbers inside it are the post's own inputs.
 HYPOTHETICAL = re.compile(
     r"\b(?:if|suppose|supposing|assume|assuming|imagine|hypothetically|what if|"
-    r"let's say|let us say|in a scenario where)\b",
+    r"let's say|let us say|in a scenario where|for an? (?=~?\d[\d,.]*\s?[KkM]?\b[\w\s-]{0,30}\b"
+    r"(?:pipeline|workload|team|app|application|service|deployment|catalog|site|shop)\b))\b",
     re.I,
 )
 _GENERIC = re.compile(r"\W*(?:a|an|any)\s+(?:[\w-]+\s+){1,2}that\b", re.I)
 EXAMPLE_CUE = re.compile(r"\b(?:for example|for instance|e\.g\.|say)(?=[\s,)]|$)", re.I)
 # "a strict limit (like 512 tokens)": an example given right before the number.
-EXAMPLE_BEFORE = re.compile(r"\b(?:like|such as|say|e\.g\.)\s+(?:~\s?|about\s+)?$", re.I)
+EXAMPLE_BEFORE = re.compile(r"\b(?:like|such as|say|e\.g\.|even an?)\s+(?:~\s?|about\s+)?$", re.I)
 # Premises of an illustrative calculation ("with 4 workers at 250 ms each").
 PREMISE = re.compile(
     r"\b(?:with|at|of|per|each|say|given|assuming|assume|suppose|if|for example|e\.g\.)\s+"
     r"(?:\w+\s+){0,3}$",
     re.I,
 )
+PREMISE_AFTER = re.compile(r"\s*(?:per|each)\s+(?!\d)\w+", re.I)
 APPROXIMATE = re.compile(
     r"(?:\b(?:about|roughly|approximately|around|nearly|almost|some|just)\s+|~\s?|\u2248\s?)$",
     re.I,
@@ -423,10 +428,23 @@ _STOP = frozenset(
 )
 # How many files may hold a symbol's name before it is too common to place a number near.
 SYMBOL_FILES_LIMIT = 40
+STATED_FILES_LIMIT = 60  # files read for one "number unit" the repository writes
+STATED_WEIGHT = 6.0  # summed idf of the shared words: two uncommon ones, or one rare
+TOPIC_WEIGHT = 5.0  # the same, for a file whose path the post's topic names
 DISTINCTIVE_FILES_LIMIT = 400
 # Keys that name no setting of their own: the value belongs to the block they sit in.
 GENERIC_KEYS = frozenset({"default", "value", "limit", "size", "amount", "count"})
 SYMBOL_WINDOW = 3  # lines either side of the symbol's line
+NEAR_WORDS = 40  # characters either side of a number whose words name it
+# A sentence that states a length bound ("truncates to 300 characters", "longer than 100
+# characters", "the first 300 characters").
+_BOUND_WORDS = re.compile(
+    r"\b(?:truncat\w*|first|longer|shorter|more than|fewer than|less than|exceed\w*|up to|"
+    r"cap\w*|cut\w*)\b",
+    re.I,
+)
+_DIFFSTAT = re.compile(r"\b(?:diffstat|diff|insertions?|deletions?)\b", re.I)
+_DOUBLING = re.compile(r"\b(?:exponential\w*|backoff|back-off|doubl\w+)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -551,6 +569,33 @@ def arithmetic(
     return None
 
 
+# "An ensemble of 3 models plus a judge costs roughly 4x a single call"; "a 300-word
+# memory adds roughly 400 tokens" (about 4/3 tokens per English word).
+_PLUS_ONE = re.compile(r"\bplus (?:an?|one)\b", re.I)
+_WORDS_AFTER = re.compile(r"[\s-]words?\b", re.I)
+TOKENS_PER_WORD = (1.2, 1.6)
+
+
+def counted(
+    prose: str, left: int, target: Quantity, others: list[Quantity], before: str
+) -> tuple[str, list[Quantity]] | None:
+    """Counting arithmetic of the sentence: a multiple that is a count plus the one thing
+    the sentence adds ("3 models plus a judge" = 4x), or tokens that are a word count
+    at about 4/3 tokens per word (with "roughly", "about", "~")."""
+    counts = [q for q in others if q.dimension == "count" and q.value >= 1]
+    if target.dimension == "x" and _PLUS_ONE.search(prose, left, target.start):
+        for count in counts:
+            if _close(count.value + 1, target.value, before):
+                return f"{count.text} + 1 (plus one more call)", [count]
+    if target.dimension == "tokens" and APPROXIMATE.search(before):
+        for count in counts:
+            if _WORDS_AFTER.match(prose, count.end) and count.value:
+                ratio = target.value / count.value
+                if TOKENS_PER_WORD[0] <= ratio <= TOKENS_PER_WORD[1]:
+                    return f"{count.text} words at about 4/3 tokens per word", [count]
+    return None
+
+
 def _words(text: str) -> set[str]:
     """Content words, lower case, a plural "s" dropped, identifiers split at case."""
     words = set()
@@ -623,6 +668,7 @@ _LINE_COMMENT = re.compile(r"(?://|#(?![\w{!\[])|--(?=\s)).*$")
 # Fences that hold a sample of the post's own code or configuration (not diagrams or
 # console output).
 _NOT_SAMPLE_LANGS = frozenset({"mermaid", "text", "txt", "plaintext", "markdown", "md", "output"})
+_CODE_LIKE_TEXT_LANGS = frozenset({"text", "txt", "plaintext"})
 LONGEST_CODE_LINE = 400  # longer lines are minified or generated: any number is in them
 
 
@@ -669,19 +715,51 @@ class SampleLine:
     line: int
     text: str
     literals: tuple[Literal, ...]
+    # Words and "number unit" phrases the line writes in strings and comments
+    # ("next 12 weeks", "// 24 hours for procurement review").
+    words: frozenset[str] = frozenset()
+    written: str = ""
+
+
+# A "text" fence that holds code ("const sampler = new RatioSampler(0.1);") is a sample.
+_READS_AS_CODE = re.compile(
+    r"^\s*(?:const|let|var|function|import|export|def|class|return)\b|\bnew\s+[A-Z]\w*\(|"
+    r"^\s*[\w.\"']+\s*[:=]\s*[\w\"'{\[(-]",
+    re.M,
+)
 
 
 def sample_lines(post: Post) -> list[SampleLine]:
     """Lines of the post's own fenced code and configuration that assign a number
-    (comments removed: a comment is the post's prose again, not its configuration)."""
+    (comments removed: a comment is the post's prose again, not its configuration; its
+    words still say what the line's values are)."""
     found = []
     for fence in post.fences:
-        if fence.lang in _NOT_SAMPLE_LANGS:
+        if fence.lang in _NOT_SAMPLE_LANGS and not (
+            fence.lang in _CODE_LIKE_TEXT_LANGS and _READS_AS_CODE.search(fence.content)
+        ):
             continue
         for offset, text in enumerate(fence.content.split("\n")):
-            literals = tuple(code_literals(_LINE_COMMENT.sub("", text)))
-            if literals:
-                found.append(SampleLine(fence.start_line + 1 + offset, text.strip()[:80], literals))
+            if len(text) > LONGEST_CODE_LINE:
+                continue
+            comment = _LINE_COMMENT.search(text)
+            code = _LINE_COMMENT.sub("", text)
+            literals = tuple(code_literals(code))
+            if comment is not None:
+                described = frozenset(_words(comment.group(0)))
+                literals = tuple(
+                    Literal(lit.value, lit.written, lit.key_words | described) for lit in literals
+                )
+            if literals or CLAIM.search(text):
+                found.append(
+                    SampleLine(
+                        fence.start_line + 1 + offset,
+                        text.strip()[:80],
+                        literals,
+                        frozenset(_words(code)),
+                        normalise_number(code),
+                    )
+                )
     return found
 
 
@@ -713,8 +791,7 @@ class RepositoryNumbers:
     def __init__(self, index: RepoIndex) -> None:
         self.index = index
         self._lines: dict[int, list[str]] = {}
-        self._commit_files: dict[str, list[str]] = {}
-        self._numstat: dict[tuple[str, str], tuple[int, int] | None] = {}
+        self.commits = CommitStats(index.root)
 
     def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
@@ -865,52 +942,110 @@ class RepositoryNumbers:
                                 )
         return None
 
-    def commit_files(self, commit: str) -> list[str]:
-        """Paths a commit changes (``git diff-tree``: trees only, so it works where some
-        blobs are missing), once per commit."""
-        known = self._commit_files.get(commit)
-        if known is None:
-            done = git(
-                self.index.root,
-                "diff-tree",
-                "-r",
-                "--root",  # a first commit's files too
-                "--no-commit-id",
-                "--name-only",
-                commit,
-                check=False,
+    def stated_nearby(
+        self,
+        number: str,
+        unit: str,
+        value: float,
+        sentence: set[str],
+        near: set[str],
+        topic: set[str],
+        excerpt: str,
+    ) -> str | None:
+        """Where a text file writes ``number unit`` (with or without the space, digit
+        separators either way) on a line that, with its neighbours, says it in the
+        sentence's words: two or more shared content words (three for a one-digit
+        number) rare enough in the repository to link the two (their inverse document
+        frequencies add up to STATED_WEIGHT); or, in a file the post's topic names
+        (``livekit/config.ts`` for a post on LiveKit), shared with ``near`` (the
+        paragraph). A file holding ``excerpt`` (a copy of the post) cites
+        nothing."""
+        plain = normalise_number(number)
+        grouped = f"{int(value):,}" if value == int(value) else plain
+        spellings = dict.fromkeys(
+            f"{n}{gap}{unit}" for n in (number, plain, grouped) for gap in ("", " ")
+        )
+        needed = 3 if value < 10 else 2
+        for spelling in spellings:
+            if not self.index.contains(spelling):
+                continue
+            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
+            for path, _offset in self.index.files_containing(spelling, limit=STATED_FILES_LIMIT):
+                if _NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
+                    continue
+                text = self.index.file_text(path) or ""
+                if excerpt and excerpt in text:
+                    continue
+                on_topic = _stems_meet(_words(path), topic)
+                lines = text.split("\n")
+                for number_line, line in enumerate(lines):
+                    if len(line) > LONGEST_CODE_LINE or not bounded.search(line):
+                        continue
+                    window = _words(" ".join(lines[max(0, number_line - 1) : number_line + 2]))
+                    for shared, weight in (
+                        (window & sentence, STATED_WEIGHT),
+                        (window & near if on_topic else set(), TOPIC_WEIGHT),
+                    ):
+                        if len(shared) >= needed and self._weight(shared) >= weight:
+                            return (
+                                f"{path}:{number_line + 1} writes {spelling!r} (shared words: "
+                                f"{', '.join(sorted(shared)[:3])})"
+                            )
+        return None
+
+    def _weight(self, words: set[str]) -> float:
+        """Sum of the words' inverse document frequencies over the text files."""
+        total = max(len(self.index.text_paths), 1)
+        weight = 0.0
+        for word in words:
+            files = self.index.files_with_word(word.encode()) | self.index.files_with_word(
+                word.capitalize().encode()
             )
-            text = done.stdout.decode("utf-8", "replace")
-            known = [line for line in text.splitlines() if line] if done.returncode == 0 else []
-            self._commit_files[commit] = known
-        return known
+            weight += math.log(total / max(len(files), 1))
+        return weight
+
+    def find_bound(self, number: float, words: set[str], topic: set[str]) -> str | None:
+        """A length bound in the code: a ``.slice(0, N)`` (or ``substring``) in a file
+        whose name the post's topic words name ("the batch reranker truncates to 300
+        characters" and ``reranker.ts``), or ``x.length > N`` of a value the sentence
+        names ("descriptions longer than 100 characters", ``description.length > 100``)."""
+        if number != int(number) or number < 10:
+            return None
+        n = int(number)
+        for pattern, linked_by in (
+            (f".length > {n}", "object"),
+            (f".length >= {n}", "object"),
+            (f".length < {n}", "object"),
+            (f".length <= {n}", "object"),
+            (f"slice(0, {n})", "file"),
+            (f"substring(0, {n})", "file"),
+        ):
+            if not self.index.contains(pattern):
+                continue
+            for path, _offset in self.index.files_containing(pattern, limit=STATED_FILES_LIMIT):
+                if _NOT_EVIDENCE.search(path):
+                    continue
+                text = self.index.file_text(path) or ""
+                for number_line, line in enumerate(text.split("\n"), 1):
+                    at = line.find(pattern)
+                    if at < 0 or len(line) > LONGEST_CODE_LINE:
+                        continue
+                    # The file is the topic's ("reranker.ts" for a post on reranking);
+                    # a length test also names what it measures ("description.length").
+                    stem = path.rsplit("/", 1)[-1].split(".", 1)[0]
+                    linked = _stems_meet(_words(stem), topic)
+                    if linked_by == "object":
+                        objects = re.findall(r"[A-Za-z_]\w*", line[:at])[-1:]
+                        linked = linked and bool(objects) and bool(_words(objects[0]) & words)
+                    if linked:
+                        return f"{path}:{number_line} ({pattern.strip('.')})"
+        return None
+
+    def commit_files(self, commit: str) -> list[str]:
+        return self.commits.files(commit)
 
     def commit_numstat(self, commit: str, path: str) -> tuple[int, int] | None:
-        """(added, removed) lines of one file in a commit, once per commit and file."""
-        key = (commit, path)
-        if key not in self._numstat:
-            done = git(
-                self.index.root,
-                "diff-tree",
-                "-r",
-                "--root",  # a first commit's files too
-                "--no-commit-id",
-                "--numstat",
-                commit,
-                "--",
-                path,
-                check=False,
-            )
-            fields = done.stdout.decode("utf-8", "replace").split()
-            self._numstat[key] = (
-                (int(fields[0]), int(fields[1]))
-                if done.returncode == 0
-                and len(fields) >= 3
-                and fields[0].isdigit()
-                and fields[1].isdigit()
-                else None
-            )
-        return self._numstat[key]
+        return self.commits.numstat(commit, path)
 
     def line_count(self, path: str) -> tuple[str, int] | None:
         found = self.index.match_path(path) or self.index.match_filename(path.rsplit("/", 1)[-1])
@@ -920,6 +1055,15 @@ class RepositoryNumbers:
         if text is None:
             return None
         return found, text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+
+def _stems_meet(names: set[str], words: set[str]) -> bool:
+    """Whether a name and a word share a stem of six letters ("reranker", "reranking")."""
+    return any(
+        len(name) >= 6 and len(word) >= 6 and name[:6] == word[:6]
+        for name in names
+        for word in words
+    )
 
 
 def symbols_in(raw: str, left: int, right: int) -> tuple[list[str], list[str]]:
@@ -991,7 +1135,9 @@ def _sentence(prose: str, start: int, end: int, cache: dict[int, _Sentence]) -> 
             # Inputs come before what follows from them ("1,000 jobs at 2 s ... 33 minutes").
             others = [q for q in found if q.start < target.start]
             before = prose[max(left, target.start - 30) : target.start]
-            derived = arithmetic(target, others, before)
+            derived = arithmetic(target, others, before) or counted(
+                prose, left, target, others, before
+            )
             if derived is None:
                 continue
             formula, operands = derived
@@ -1002,7 +1148,15 @@ def _sentence(prose: str, start: int, end: int, cache: dict[int, _Sentence]) -> 
                 operand
                 for operand in operands
                 if operand.dimension != "count"
-                and PREMISE.search(prose[max(line_start, operand.start - 60) : operand.start])
+                and (
+                    PREMISE.search(prose[max(line_start, operand.start - 60) : operand.start])
+                    # A rate the post sets up ("wasting 30 seconds per call"); a price is
+                    # reported, not assumed ("$0.0006 per 1K tokens").
+                    or (
+                        operand.dimension != "usd"
+                        and PREMISE_AFTER.match(prose, operand.end, operand.end + 20)
+                    )
+                )
             ]
             if len(premises) < sum(operand.dimension != "count" for operand in operands):
                 continue
@@ -1084,7 +1238,7 @@ _SOURCE_NAMED = re.compile(
     re.I,
 )
 _REPORTING = re.compile(
-    r"\b(?:names?|states?|says|said|records?|reports?|lists?|documents?|notes?|reads?|"
+    r"\b(?:names?|states?|stated|says|said|records?|reports?|lists?|documents?|notes?|reads?|"
     r"opens? with|comes? from|according to|quotes?|writes?|puts? it|gives?|spells? out)\b",
     re.I,
 )
@@ -1120,25 +1274,37 @@ class _Judge:
         self.post = post
         self.searchable = ""
         self.raw = ""
+        self.prose_line_numbers: list[int] = []
         if raw_claims:
             lines = prose_lines(post)
             self.searchable = _URL.sub(_blank, LINK.sub(_blank_link_target, raw_claims[0][3]))
             self.raw = "\n".join(post.lines[number - 1] for number, _ in lines)
+            self.prose_line_numbers = [number for number, _ in lines]
         self.sentences: dict[int, _Sentence] = {}
         self._samples: list[SampleLine] | None = None
         self.numbers = RepositoryNumbers(index) if index is not None else None
         # Commits the post names (backticked ids, "commit 1a2b3c4"), as the repository
         # knows them: their diffstats are facts of the repository.
         self.commits: list[str] = []
+        self.unknown_commits: list[str] = []  # named by the post, unknown to the repository
         if index is not None:
             for named in _COMMIT_NAMED.finditer(post.body):
-                full = index.commit_for((named.group(1) or named.group(2)).lower())
+                sha = (named.group(1) or named.group(2)).lower()
+                full = index.commit_for(sha)
                 if full and full not in self.commits:
                     self.commits.append(full)
+                elif full is None and sha not in self.unknown_commits:
+                    self.unknown_commits.append(sha)
         # A post told in the first person singular throughout is the author's story.
         self.first_person_post = len(_FIRST_PERSON.findall(self.searchable)) >= FIRST_PERSON_POST
         # paragraph -> (dimension, value) -> the rule that made it illustrative
         self.illustrative: dict[int, dict[tuple[str, float], str]] = {}
+        # (dimension, value) -> (rule, words next to it) for every illustrative value
+        self.post_illustrative: dict[tuple[str, float], list[tuple[str, set[str]]]] = {}
+        # Offsets of numbers already cited or judged not claims (a sequence's base).
+        self.cleared: set[int] = set()
+        # paragraph -> (dimension, value) -> (line, cited_by) of the first cited number
+        self.cited: dict[int, dict[tuple[str, float], tuple[int, str]]] = {}
 
     @property
     def samples(self) -> list[SampleLine]:
@@ -1164,6 +1330,13 @@ class _Judge:
             self.post.text,
         ):
             return "identifier", f"part of a model name the post writes ({match.group(0).strip()})"
+        if family in ("M", "K") and re.match(
+            r"[\s-]?param(?:eter)?s?\b", prose[end : end + 12], re.I
+        ):
+            return (
+                "identifier",
+                f"a model's parameter count names which model it is ({match.group(0).strip()})",
+            )
         footnote = self._footnote(prose, end, line_text)
         if footnote:
             return _Claimed(footnote)
@@ -1171,6 +1344,9 @@ class _Judge:
         # Words of the sentence as written, code spans included: `RateLimiter` links the
         # sentence to ``new RateLimiter(10, 60000)`` as strongly as any prose word.
         words = _words(self.raw[sentence.left : sentence.right])
+        if sentence.in_table:
+            # A cell's column header names what the cell holds ("| Max duration |").
+            words |= _words(self._column_header(prose, line_start, start))
         identifiers, paths = symbols_in(self.raw, sentence.left, sentence.right)
         if self.numbers is not None:
             cited = self._commit_stat(family, value, paths)
@@ -1194,6 +1370,12 @@ class _Judge:
                     )
             if found is None:
                 found = self.numbers.find_by_name(value, family, words - unit_words)
+            if (
+                found is None
+                and family == "characters"
+                and _BOUND_WORDS.search(self.raw, sentence.left, sentence.right)
+            ):
+                found = self.numbers.find_bound(value, words, self._topic_words(start))
             if found:
                 return _Claimed(REPOSITORY_CITATION + found)
             stated = self._repository_states(prose, start, end, match.group(0))
@@ -1202,6 +1384,12 @@ class _Judge:
         measured = measured_cue(prose, sentence.left, start, end, sentence.right)
         if measured:
             return _Claimed(None, f"measured-sounding ({measured!r}): no exemption applies")
+        if self.numbers is not None:
+            # Looser than the rules above (a figure written in the repository's docs, not
+            # a constant), so never for a number that sounds measured.
+            stated = self._repository_documents(prose, sentence, start, match, family, value, words)
+            if stated:
+                return _Claimed(REPOSITORY_CITATION + stated)
         in_list = sentence.in_table or bool(_LIST_ITEM.match(line_text))
         clause_left = sentence.left
         for stop in _CLAUSE_BREAK.finditer(prose, sentence.left, start):
@@ -1238,6 +1426,18 @@ class _Judge:
         )
         if quote is not None:
             return "quotation", "inside a quotation: an example answer or a named source's words"
+        if family in ("files", "lines") and _DIFFSTAT.search(
+            self.raw, sentence.left, sentence.right
+        ):
+            unknown = ", ".join(self.unknown_commits[:2]) or "no commit the repository holds"
+            if self.unknown_commits or re.search(
+                r"\bcommit\b", self.raw[sentence.left : sentence.right], re.I
+            ):
+                return (
+                    "attributed",
+                    f"a diffstat of a commit the post names ({unknown}), not in the repository "
+                    "at the ref: unverified",
+                )
         source = _SOURCE_NAMED.search(self.raw, sentence.left, sentence.right)
         if source and _REPORTING.search(prose, sentence.left, sentence.right):
             return (
@@ -1246,25 +1446,28 @@ class _Judge:
                 "at the ref: unverified)",
             )
         paragraph = self._paragraph(start) + 1
+        absent = self._absent_source(max(paragraph, 0), sentence.left)
+        if absent and _REPORTING.search(prose, sentence.left, sentence.right):
+            return (
+                "attributed",
+                f"the paragraph quotes {absent}, a file the repository does not hold at the "
+                "ref (another codebase's: unverified)",
+            )
         if self.first_person_post or _FIRST_PERSON.search(prose, max(paragraph, 0), sentence.right):
             return "anecdote", "the author's own story (told in the first person singular)"
         earlier = self.reused(start, family, value)
         if earlier is not None:
             return "post-illustration", f"the value the paragraph already used ({earlier})"
-        # A value as written ("5") must share a word with the number's own neighbourhood;
-        # a converted one ("30000" for 30 s) with the sentence.
-        local = _words(self.raw[max(sentence.left, start - 60) : min(sentence.right, end + 60)])
-        for sample in self.samples:
-            for literal in sample.literals:
-                rule = literal_matches(literal.value, value, family)
-                shared = literal.key_words & (local if rule == "as written" else words)
-                if rule is not None and shared:
-                    return (
-                        "post-sample-config",
-                        f"{literal.written.strip()} ({rule}) in the post's own code at line "
-                        f"{sample.line} ({sample.text!r}; shared words: "
-                        f"{', '.join(sorted(shared)[:3])})",
-                    )
+        earlier = self.reused_in_post(start, family, value)
+        if earlier is not None:
+            return "post-illustration", f"the post's own illustrative value again ({earlier})"
+        if family == "lines":
+            size = self._sample_size(prose, sentence, start, value)
+            if size is not None:
+                return "post-sample-size", size
+        sampled = self._sample_value(start, end, sentence, value, family, words)
+        if sampled is not None:
+            return "post-sample-config", sampled
         if start in sentence.results:
             return "post-arithmetic", f"= {sentence.results[start]}, from the sentence's numbers"
         if start in sentence.inputs:
@@ -1282,12 +1485,104 @@ class _Judge:
             opening = ADVICE.match(prose[clause_left:start])
             if opening:
                 verb = opening.group(0).split()[-1]
+                verb = "back off" if verb.lower() == "off" else verb
                 return "advice", f"a value the post recommends (the clause opens with {verb!r})"
+        sequence = self._sequence(prose, sentence, start, family, value)
+        if sequence is not None:
+            return "post-arithmetic", sequence
         return _Claimed(None)
+
+    def _sequence(
+        self, prose: str, sentence: _Sentence, start: int, family: str, value: float
+    ) -> str | None:
+        """A step of a backoff the paragraph describes ("exponential backoff: the first
+        retry waits 1 second, the second 2 seconds, the third 4 seconds"): an earlier
+        number of the sentence, itself cited or not a claim, doubled once or more."""
+        paragraph = self._paragraph(start) + 1
+        if not _DOUBLING.search(prose, max(paragraph, 0), sentence.right):
+            return None
+        dimension, base_value = quantity_of(family, value)
+        for earlier in quantities(prose, sentence.left, start):
+            if earlier.dimension != dimension or earlier.start not in self.cleared:
+                continue
+            for steps in range(1, 7):
+                if earlier.value and abs(earlier.value * 2**steps - base_value) < 1e-9:
+                    return (
+                        f"{earlier.text.strip()} doubled {steps} time(s): a step of the "
+                        "sequence the paragraph describes"
+                    )
+        return None
+
+    def _sample_size(self, prose: str, sentence: _Sentence, start: int, value: float) -> str | None:
+        """ "N lines" that one of the post's own fenced samples measures ("a chat UI in
+        under 80 lines of component code" after a 64-line component)."""
+        before = prose[max(sentence.left, start - 30) : start]
+        line = self.searchable.count("\n", 0, start)  # index into the prose lines
+        number = self.prose_line_numbers[line] if line < len(self.prose_line_numbers) else 0
+        # The sample the sentence follows: the last fence above it.
+        above = [f for f in self.post.fences if f.end_line < number]
+        if not above or above[-1].lang in _NOT_SAMPLE_LANGS:
+            return None
+        fence = above[-1]
+        lines = fence.content.rstrip("\n").split("\n")
+        for size, what in (
+            (len(lines), "lines"),
+            (sum(bool(t.strip()) for t in lines), "non-blank lines"),
+        ):
+            if _close(size, value, before) or (
+                AT_MOST.search(before) is None
+                and AT_LEAST.search(before) is None
+                and abs(size - value) <= 1
+            ):
+                return f"the post's own sample at line {fence.start_line} has {size} {what}"
+        return None
+
+    def _sample_value(
+        self, start: int, end: int, sentence: _Sentence, value: float, family: str, words: set[str]
+    ) -> str | None:
+        """The post's own code assigns the number, or writes it with its unit, under a key
+        that shares a word with the sentence (the unit's own words count: ``percent: 5``
+        for "the initial 5%")."""
+        # A value as written ("5") must share a word with the number's own neighbourhood;
+        # a converted one ("30000" for 30 s) or a decimal as written ("speed: 0.9") with
+        # the sentence.
+        unit_words = _words(" ".join(UNITS.get(family, ())))
+        local = _words(self.raw[max(sentence.left, start - 60) : min(sentence.right, end + 60)])
+        local |= unit_words
+        everywhere = words | unit_words
+        for sample in self.samples:
+            for literal in sample.literals:
+                rule = literal_matches(literal.value, value, family)
+                if rule is None:
+                    continue
+                near = rule == "as written" and literal.value == int(literal.value)
+                shared = literal.key_words & (local if near else everywhere)
+                if shared:
+                    return (
+                        f"{literal.written.strip()} ({rule}) in the post's own code at line "
+                        f"{sample.line} ({sample.text!r}; shared words: "
+                        f"{', '.join(sorted(shared)[:3])})"
+                    )
+            # Written with its unit in the code itself ("for next 12 weeks" in a prompt
+            # string, the sentence saying "a 12-week forecast").
+            for match in CLAIM.finditer(sample.written):
+                written = float(normalise_number(match.group(1)) + (match.group(2) or ""))
+                if written != value or _family_of_spelling(match.group(3)) != family:
+                    continue
+                shared = (sample.words - unit_words) & words
+                if shared:
+                    return (
+                        f"{match.group(0).strip()} written in the post's own code at line "
+                        f"{sample.line} ({sample.text!r}; shared words: "
+                        f"{', '.join(sorted(shared)[:3])})"
+                    )
+        return None
 
     def _commit_stat(self, family: str, value: float, paths: list[str]) -> str | None:
         """A diffstat of a commit the post names: "166 files changed", "adds 361 lines"
         to a file the sentence names."""
+        if family == "%" and self.numbers is not None and len(paths) >= 2:
+            return self._commit_copy(value, paths)
         if family not in ("files", "lines") or self.numbers is None:
             return None
         for commit in self.commits:
@@ -1305,6 +1600,77 @@ class _Judge:
                         return f"commit {commit[:9]} changes {path} by +{stat[0]}/-{stat[1]} lines"
         return None
 
+    def _topic_words(self, start: int) -> set[str]:
+        """Words of the post's title and of the nearest heading above ``start``."""
+        title = (self.post.front_matter or {}).get("title")
+        text = title if isinstance(title, str) else ""
+        heading = self.post_heading_before(start)
+        return _words(f"{text} {heading}")
+
+    def post_heading_before(self, start: int) -> str:
+        line = self.searchable.count("\n", 0, start)
+        number = self.prose_line_numbers[line] if line < len(self.prose_line_numbers) else 0
+        for index in range(number - 1, self.post.body_start_line - 2, -1):
+            if 0 <= index < len(self.post.lines) and self.post.lines[index].startswith("#"):
+                return self.post.lines[index].lstrip("#")
+        return ""
+
+    def _column_header(self, prose: str, line_start: int, start: int) -> str:
+        """The header cell above the table cell at ``start`` (empty when none)."""
+        column = prose.count("|", line_start, start)
+        header_start = line_start
+        while header_start > 0:
+            previous = prose.rfind("\n", 0, header_start - 1) + 1
+            if not prose[previous:header_start].lstrip().startswith("|"):
+                break
+            header_start = previous
+        if header_start == line_start:
+            return ""
+        header = self.raw[header_start : self.raw.find("\n", header_start)]
+        cells = header.split("|")
+        return cells[column] if 0 < column < len(cells) else ""
+
+    def _absent_source(self, left: int, right: int) -> str | None:
+        """A source file the paragraph names before the sentence (`narrative-opening.mjs`)
+        with a reporting verb, when the repository holds no file of that name."""
+        if self.numbers is None:
+            return None
+        for source in _SOURCE_NAMED.finditer(self.raw, left, right):
+            name = source.group(0).strip("`")
+            if not re.fullmatch(r"[\w./-]+\.\w+", name):
+                continue
+            index = self.numbers.index
+            if index.match_path(name) or index.match_filename(name.rsplit("/", 1)[-1]):
+                continue
+            if _REPORTING.search(self.raw, source.end(), right):
+                return source.group(0)
+        return None
+
+    def _commit_copy(self, value: float, paths: list[str]) -> str | None:
+        """A similarity git scores in a commit the post names ("scored `fireworks.ts` as
+        50% similar to the existing `mistral.ts`"): ``-C -C`` over the files named."""
+        assert self.numbers is not None
+        index = self.numbers.index
+        resolved = tuple(
+            dict.fromkeys(
+                found
+                for found in (
+                    index.match_path(path) or index.match_filename(path.rsplit("/", 1)[-1])
+                    for path in paths
+                )
+                if found and not found.endswith("/")
+            )
+        )
+        if len(resolved) < 2:
+            return None
+        for commit in self.commits:
+            for similarity, source, target in self.numbers.commits.copies(commit, resolved):
+                if similarity == value:
+                    return (
+                        f"commit {commit[:9]} scores {target} as a {similarity}% copy of {source}"
+                    )
+        return None
+
     def _estimate_row(self, prose: str, line_start: int, line_text: str) -> bool:
         """A table row of the post's own estimate: the row's first cell, or the table's
         header row, says "estimate", "est." or "assumption"."""
@@ -1318,7 +1684,20 @@ class _Judge:
                 break
             header_start = previous
         header = prose[header_start : prose.find("\n", header_start)]
-        return bool(_ESTIMATE.search(header))
+        if _ESTIMATE.search(header):
+            return True
+        # A row of the table that says it is an estimate ("| Estimated daily usage |")
+        # makes the table the post's estimate.
+        position = header_start
+        while position < len(prose):
+            stop = prose.find("\n", position)
+            row = prose[position : stop if stop >= 0 else len(prose)]
+            if not row.lstrip().startswith("|"):
+                break
+            if _ESTIMATE.search(row.strip().strip("|").split("|", 1)[0]):
+                return True
+            position = len(prose) if stop < 0 else stop + 1
+        return False
 
     def _footnote(self, prose: str, end: int, line_text: str) -> str | None:
         """A footnote marker right after the number ("~92% cheaper*") whose footnote,
@@ -1329,6 +1708,35 @@ class _Judge:
             if _FOOTNOTE_LINE.match(text) and LINK.search(text):
                 return f"{FOOTNOTE_CITATION}line {number}"
         return None
+
+    def _repository_documents(
+        self,
+        prose: str,
+        sentence: _Sentence,
+        start: int,
+        match: re.Match[str],
+        family: str,
+        value: float,
+        words: set[str],
+    ) -> str | None:
+        """The repository's text writes the number with its unit on a line that shares
+        content words with the paragraph ("~200 MB end-of-utterance model" in the
+        feature's doc; "1,500 requests/day" in the provider's guide)."""
+        assert self.numbers is not None
+        paragraph = max(self._paragraph(start) + 1, 0)
+        unit_words = _words(" ".join(UNITS.get(family, ())))
+        excerpt = self.raw[sentence.left : sentence.right].strip()[:60]
+        stop = prose.find("\n\n", start)
+        near = _words(self.raw[paragraph : stop if stop >= 0 else len(prose)]) - unit_words
+        return self.numbers.stated_nearby(
+            match.group(1) + (match.group(2) or ""),
+            match.group(3),
+            value,
+            words - unit_words,
+            near,
+            self._topic_words(start),
+            excerpt,
+        )
 
     def _repository_states(self, prose: str, start: int, end: int, written: str) -> str | None:
         """The repository's text states the number in the sentence's own words ("15
@@ -1369,13 +1777,25 @@ class _Judge:
                 continue
             if index.contains(phrase):
                 path = index.locate(phrase)
-                if path and not _GENERATED.search(path):
+                if path and not _GENERATED.search(path) and not self._holds_post(path, start):
                     return f"{path} states {phrase!r}"
         return None
 
+    def _holds_post(self, path: str, start: int) -> bool:
+        """Whether a repository file is a copy of this post (it holds the sentence)."""
+        assert self.numbers is not None
+        left, right = sentence_bounds(self.searchable, start, start + 1)
+        excerpt = self.raw[left:right].strip()[:60]
+        return bool(excerpt) and excerpt in (self.numbers.index.file_text(path) or "")
+
     def remember(self, start: int, dimension: str, value: float, rule: str) -> None:
-        """An illustrative value of the paragraph, for later sentences that reuse it."""
+        """An illustrative value of the paragraph, for later sentences that reuse it; and
+        of the post, with the words around it, for a later paragraph that names it again
+        in the same words ("12% need Tier 2" ... "**12% Tier 2**: products ...")."""
         self.illustrative.setdefault(self._paragraph(start), {})[(dimension, value)] = rule
+        self.post_illustrative.setdefault((dimension, value), []).append(
+            (rule, self._near_words(start))
+        )
 
     def reused(self, start: int, family: str, value: float) -> str | None:
         dimension, base = quantity_of(family, value)
@@ -1384,9 +1804,46 @@ class _Judge:
         # later sentence gives it a unit ("all 1,000 requests").
         return known.get((dimension, base)) or known.get(("count", value))
 
+    def reused_in_post(self, start: int, family: str, value: float) -> str | None:
+        """An earlier illustrative value of the post, named again with a word it stood
+        next to (a word other than the unit's)."""
+        if family in ("K", "M"):
+            return None
+        unit_words = _words(" ".join(UNITS.get(family, ())))
+        near = self._near_words(start) - unit_words
+        for rule, words in self.post_illustrative.get(quantity_of(family, value), []):
+            shared = near & words
+            if shared:
+                return f"{rule} earlier in the post, next to {', '.join(sorted(shared)[:2])}"
+        return None
+
+    def _near_words(self, start: int) -> set[str]:
+        line_start = self.raw.rfind("\n", 0, start) + 1
+        line_end = self.raw.find("\n", start)
+        return _words(
+            self.raw[
+                max(line_start, start - NEAR_WORDS) : min(
+                    line_end if line_end >= 0 else len(self.raw), start + NEAR_WORDS
+                )
+            ]
+        )
+
     def operands_of(self, start: int) -> list[tuple[str, float]]:
         sentence = self.sentences.get(sentence_bounds(self.searchable, start, start + 1)[0])
         return sentence.operands if sentence else []
+
+    def cited_before(self, start: int, family: str, value: float) -> str | None:
+        """The citation of the same value earlier in the paragraph ("8,192 tokens for
+        `lm-studio` ... an 8,192-token local model"): the same figure, cited once."""
+        known = self.cited.get(self._paragraph(start), {}).get(quantity_of(family, value))
+        if known is None:
+            return None
+        line, by = known
+        by = by.split(" (as cited at line ")[0]
+        return f"{by} (as cited at line {line})"
+
+    def paragraph_of(self, offset: int) -> int:
+        return self._paragraph(offset)
 
     def _paragraph(self, offset: int) -> int:
         return self.searchable.rfind("\n\n", 0, offset)
@@ -1442,8 +1899,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     break
         line_text = post.lines[line - 1].strip()[:160]
         if cited_by is None:
+            cited_by = judge.cited_before(offset, family, float(number))
+        if cited_by is None:
             verdict = judge.judge(match, float(number), family)
             if isinstance(verdict, tuple):
+                judge.cleared.add(offset)
                 exempt.append(Exempt(line, number, family, line_text, *verdict))
                 if verdict[0] in ILLUSTRATIVE_RULES:
                     judge.remember(offset, *quantity_of(family, float(number)), verdict[0])
@@ -1457,6 +1917,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 vetoed[id(claim)] = verdict.note
                 claims.append(claim)
                 continue
+        if cited_by is not None:
+            judge.cleared.add(offset)
+            judge.cited.setdefault(judge.paragraph_of(offset), {}).setdefault(
+                quantity_of(family, float(number)), (line, cited_by)
+            )
         claims.append(Claim(line, number, family, line_text, cited_by))
     uncited = [c for c in claims if c.cited_by is None]
     if uncited and note:
