@@ -96,9 +96,9 @@ class CommitStats:
             known = []
             if done.returncode == 0:
                 for line in done.stdout.decode("utf-8", "replace").splitlines():
-                    status, _, paths = line.partition("\t")
+                    status, _, names = line.partition("\t")
                     code = status.split()[-1] if status.split() else ""
-                    parts = paths.split("\t")
+                    parts = names.split("\t")
                     if code[:1] in ("C", "R") and code[1:].isdigit() and len(parts) == 2:
                         known.append((int(code[1:]), parts[0], parts[1]))
             self._copies[key] = known
