@@ -403,3 +403,24 @@ def test_a_paragraph_that_quotes_a_file_of_another_codebase(tmp_path: Path, repo
     assert outcome["1200"] == "attributed"
     assert "`narrative-opening.mjs`, a file the repository does not hold" in _reason(card, "1200")
     assert outcome["1300"] == "uncited"  # the repository holds reranker.ts: checkable
+
+
+@pytest.mark.parametrize(
+    ("prose", "expected"),
+    [
+        # Where it was measured, later in the clause, makes an example cue no exemption.
+        (
+            "For instance, the router alone accounts for 26% of the token spend in production.",
+            "uncited",
+        ),
+        ("For instance, the router answers in 45 ms at p95.", "uncited"),
+        ("For instance, a router may answer in 45 ms.", "hypothetical"),
+        # The place must be in the number's own clause.
+        ("For instance, it takes 45 ms, which we later saw in production.", "hypothetical"),
+    ],
+)
+def test_where_it_was_measured_keeps_a_claim(
+    prose: str, expected: str, tmp_path: Path, repo: Path
+) -> None:
+    _, outcome = _judged(prose + "\n", tmp_path, repo)
+    assert list(outcome.values()) == [expected]
