@@ -373,7 +373,7 @@ def test_tables_are_built_once_per_commit_and_shared_through_the_cache(
     cache = tmp_path / "cache"
     _ = gate.GATE.evaluate(make_post(_ts('import { alpha } from "@acme/kit";'), tmp_path),
                            repo_context(ts_repo, cache))  # fmt: skip
-    built = sorted(p.name for p in cache.glob("codetables-*.json"))
+    built = sorted(p.name for p in cache.glob("codetables-*.jsonl"))
     assert len(built) == 1
     commit = git(ts_repo, "rev-parse", "HEAD").strip()
     assert commit in built[0]
@@ -431,6 +431,7 @@ def test_advisory_through_pytest_and_hard_when_configured(
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*2026-01-01-bad.md:9: UNKNOWN_EXPORT KitSession*"])
     # One tables file for the commit, shared by the workers through the cache folder.
-    tables = list((kit_project.path / "xdg").rglob("codetables-*.json"))
+    tables = list((kit_project.path / "xdg").rglob("codetables-*.jsonl"))
     assert len(tables) == 1
-    assert "src/lib/index.ts" in json.loads(tables[0].read_text())["files"]
+    rows = [json.loads(line) for line in tables[0].read_text().splitlines() if line]
+    assert "src/lib/index.ts" in {row["path"] for row in rows if "table" in row}

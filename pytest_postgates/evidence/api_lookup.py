@@ -392,10 +392,8 @@ class ApiLookup:
             if path in files:
                 continue
             files.append(path)
-            table = self.tables.files.get(path)
-            if table is None:
-                continue
-            for spec in table.deps:
+            # Imports are scanned, not parsed: only the files that name a framework are.
+            for spec in self.tables.imports_of(path):
                 target = self.relative(path, spec)
                 if target is not None:
                     todo.append(target)
@@ -404,7 +402,7 @@ class ApiLookup:
         options: set[str] = set()
         read: list[str] = []
         for path in files:
-            table = self.tables.files.get(path)
+            table = self.tables.files.get(path) if self.tables.may_define_cli(path) else None
             if table is None or not table.cli_frameworks:
                 continue
             read.append(path)

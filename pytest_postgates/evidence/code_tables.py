@@ -40,9 +40,9 @@ from pytest_postgates.evidence.repomap import (
     load_parsers,
     source_paths,
 )
-from pytest_postgates.fileio import locked, write_atomic
+from pytest_postgates.fileio import locked
 
-TABLES_VERSION = 1
+TABLES_VERSION = 2  # 2: the cache file is JSON lines, appended to
 # The repo map's 512 KiB cut would drop NeuroLink's main class (src/lib/neurolink.ts is
 # 551 KiB); bundles are skipped by name instead.
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -53,6 +53,10 @@ _OPTION_SPEC_KEYS = frozenset(
 _LONG_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)")
 _JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander"}
 _PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
+# A relative specifier in quotes, and what must stand before it for it to be imported
+# (``from "./x"``, ``import "./x"``, ``import("./x")``, ``require("./x")``).
+_RELATIVE_STRING = re.compile(r"""(["'`])(\.[^"'`\n]*)\1""")
+_IMPORT_BEFORE = re.compile(r"(?:\bfrom|\bimport|\brequire)\s*\(?\s*$")
 
 
 @dataclass
@@ -135,9 +139,34 @@ class LazyFiles(Mapping[str, FileTable]):
     def __len__(self) -> int:
         return len(self._paths | set(self._parsed))
 
-    def snapshot(self) -> tuple[dict[str, FileTable], set[str]]:
+    def take_fresh(self) -> list[tuple[str, FileTable | None]]:
+        """The files parsed since the last call (None: not readable), in path order."""
         with self._lock:
-            return dict(self._parsed), set(self._absent)
+            rows = [(path, self._parsed.get(path)) for path in sorted(self.fresh)]
+            self.fresh.clear()
+        return rows
+
+
+def scan_imports(text: str) -> list[str]:
+    """The relative specifiers a JavaScript/TypeScript file imports, static or dynamic
+    (``import ... from``, ``export ... from``, ``import "./x"``, ``import("./x")``,
+    ``require("./x")``, anywhere but on comment lines), in source order.
+
+    A scan of the text, not a parse: the CLI walk follows the imports of hundreds of
+    files to find the few that define commands, and parsing each was most of gate 15's
+    cold cost. It finds every import the parse finds, and also the dynamic ones inside
+    functions (a CLI's lazily loaded command modules belong to it).
+    """
+    found: list[str] = []
+    for match in _RELATIVE_STRING.finditer(text):
+        start = match.start()
+        if not _IMPORT_BEFORE.search(text, max(0, start - 40), start):
+            continue
+        line = text[text.rfind("\n", 0, start) + 1 : start].lstrip()
+        if line.startswith(("//", "*", "/*")):
+            continue  # a JSDoc example or a commented-out import
+        found.append(match.group(2))
+    return found
 
 
 @dataclass
@@ -147,29 +176,56 @@ class CodeTables:
     reason: str = ""
     files: Mapping[str, FileTable] = field(default_factory=dict)
     cache_file: Path | None = None
+    # The text of a source file the tables read (None: not read; see ``_source_text``).
+    text: Callable[[str], str | None] | None = None
+    _imports: dict[str, list[str]] = field(default_factory=dict, repr=False)
+
+    def imports_of(self, path: str) -> list[str]:
+        """The relative specifiers ``path`` imports (:func:`scan_imports`; none for a
+        Python file or a file the tables do not read)."""
+        found = self._imports.get(path)
+        if found is None:
+            language = LANGUAGES.get(Path(path).suffix.lower())
+            text = self.text(path) if self.text is not None and language != "python" else None
+            found = self._imports[path] = scan_imports(text) if text is not None else []
+        return found
+
+    def may_define_cli(self, path: str) -> bool:
+        """False when ``path`` cannot import a CLI framework (the name is not in its
+        text), so its table need not be parsed to know it defines no commands."""
+        if self.text is None:
+            return True
+        text = self.text(path)
+        modules = _PY_CLI_MODULES if path.endswith((".py", ".pyi")) else _JS_CLI_MODULES
+        return text is not None and any(module in text for module in modules)
 
     def save(self) -> None:
-        """Add the files parsed in this process to the cache file (merged under its lock
-        with what other processes added), so xdist workers and later runs reuse them."""
+        """Append the files parsed in this process since the last save to the cache file
+        (JSON lines, one file a line, under its lock), so xdist workers and later runs
+        reuse them. Appending costs what was parsed; rewriting the whole file after every
+        post that parsed something cost more than the parsing it saved."""
         files = self.files
-        if self.cache_file is None or not isinstance(files, LazyFiles) or not files.fresh:
+        if self.cache_file is None or not isinstance(files, LazyFiles):
             return
-        parsed, absent = files.snapshot()
-        with locked(self.cache_file.with_suffix(".lock")):
-            on_disk = _read_cache(self.cache_file)
-            if on_disk is not None:
-                more, more_absent = on_disk
-                for path, table in more.items():
-                    parsed.setdefault(path, table)
-                absent |= more_absent
-            payload = {
-                "version": TABLES_VERSION,
-                "commit": self.commit,
-                "files": {p: t.to_json() for p, t in parsed.items()},
-                "absent": sorted(absent),
-            }
-            write_atomic(self.cache_file, json.dumps(payload, sort_keys=True, ensure_ascii=False))
-        files.fresh.clear()
+        rows = files.take_fresh()
+        if not rows:
+            return
+        lines = [
+            json.dumps(
+                {"path": path, "table": table.to_json()}
+                if table is not None
+                else {"path": path, "absent": True},
+                sort_keys=True,
+                ensure_ascii=False,
+            )
+            for path, table in rows
+        ]
+        # One write per save; the leading newline ends a line a killed writer left.
+        with (
+            locked(self.cache_file.with_suffix(".lock")),
+            open(self.cache_file, "a", encoding="utf-8") as handle,
+        ):
+            handle.write("\n" + "\n".join(lines) + "\n")
 
 
 # ---------------------------------------------------------------------- JS / TS
@@ -193,9 +249,32 @@ def _field(node: Any, name: str) -> Any:
     return node.child_by_field_name(name) if node is not None else None
 
 
+_CLI_QUERY = "(call_expression) @n (object) @n (new_expression) @n"
+_PAIR_QUERY = "(pair) @n"
+_QUERIES: dict[tuple[int, str], Any] = {}
+
+
+def _captured(root: Any, language: Any, text: str) -> list[Any] | None:
+    """The nodes a tree-sitter query captures (found in C, where a Python walk over every
+    node of a large CLI file was most of its cost); None without the query API."""
+    if language is None:
+        return None
+    try:
+        import tree_sitter
+
+        query = _QUERIES.get((id(language), text))
+        if query is None:
+            query = _QUERIES[(id(language), text)] = tree_sitter.Query(language, text)
+        captures = tree_sitter.QueryCursor(query).captures(root)
+    except Exception:  # an older binding without QueryCursor: walk in Python instead
+        return None
+    return list(captures.get("n", [])) if isinstance(captures, dict) else [n for n, _ in captures]
+
+
 class _JsTables:
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, language: Any = None) -> None:
         self.source = source
+        self.language = language
         self.table = FileTable("js")
 
     def text(self, node: Any) -> str:
@@ -545,36 +624,54 @@ class _JsTables:
     def cli(self, node: Any, nested: bool) -> None:
         """Commands and options anywhere in the file; ``nested`` once inside a command's
         builder (a subcommand, not a top-level command)."""
+        found = _captured(node, self.language, _CLI_QUERY)
+        if found is None:
+            self._cli_walk(node, nested)
+            return
+        # The nodes in source order, parents first (as the walk visits them); a node is
+        # nested when a command definition encloses it, tracked by the enclosing ends.
+        enclosing: list[int] = []
+        for current in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
+            while enclosing and enclosing[-1] <= current.start_byte:
+                enclosing.pop()
+            if self.cli_node(current, nested or bool(enclosing)):
+                enclosing.append(current.end_byte)
+
+    def _cli_walk(self, node: Any, nested: bool) -> None:
         stack: list[tuple[Any, bool]] = [(node, nested)]
         while stack:
             current, inside = stack.pop()
-            kind = current.type
-            child_inside = inside
-            if kind == "call_expression":
-                child_inside = self.cli_call(current, inside) or inside
-            elif kind == "object":
-                child_inside = self.cli_object(current, inside) or inside
-            elif kind == "new_expression":
-                constructor = _field(current, "constructor")
-                arguments = _field(current, "arguments")
-                if (
-                    constructor is not None
-                    and self.text(constructor) in ("Command", "commander.Command")
-                    and arguments is not None
-                    and arguments.named_children
-                ):
-                    name = _string_value(self.source, arguments.named_children[0])
-                    if name:
-                        self.add_command(name, inside, current)
-                elif (
-                    constructor is not None
-                    and self.text(constructor) == "Option"
-                    and arguments is not None
-                    and arguments.named_children
-                ):
-                    self.add_flags(_string_value(self.source, arguments.named_children[0]))
+            child_inside = self.cli_node(current, inside) or inside
             for child in reversed(current.named_children):
                 stack.append((child, child_inside))
+
+    def cli_node(self, current: Any, inside: bool) -> bool:
+        """Read one node; True when it defines a command (what it encloses is nested)."""
+        kind = current.type
+        if kind == "call_expression":
+            return self.cli_call(current, inside)
+        if kind == "object":
+            return self.cli_object(current, inside)
+        if kind == "new_expression":
+            constructor = _field(current, "constructor")
+            arguments = _field(current, "arguments")
+            if (
+                constructor is not None
+                and self.text(constructor) in ("Command", "commander.Command")
+                and arguments is not None
+                and arguments.named_children
+            ):
+                name = _string_value(self.source, arguments.named_children[0])
+                if name:
+                    self.add_command(name, inside, current)
+            elif (
+                constructor is not None
+                and self.text(constructor) == "Option"
+                and arguments is not None
+                and arguments.named_children
+            ):
+                self.add_flags(_string_value(self.source, arguments.named_children[0]))
+        return False
 
     def add_command(self, text: str, nested: bool, node: Any) -> None:
         words = text.split()
@@ -702,9 +799,18 @@ class _JsTables:
     def option_specs(self, root: Any) -> None:
         """Objects whose values read as yargs option specs (``{ type, describe, alias }``),
         wherever they are (shared option tables spread into builders)."""
-        stack = [root]
-        while stack:
-            current = stack.pop()
+        found = _captured(root, self.language, _PAIR_QUERY)
+        if found is None:
+            found = []
+            stack = [root]
+            while stack:
+                current = stack.pop()
+                found.append(current)
+                stack.extend(current.named_children)
+        else:
+            # The walk's order (parents first, last child first): options keep their order.
+            found.sort(key=lambda n: (-n.end_byte, n.start_byte))
+        for current in found:
             if current.type == "pair":
                 value = _field(current, "value")
                 key = _field(current, "key")
@@ -719,7 +825,6 @@ class _JsTables:
                     ):
                         self.add_option(self.text(key).strip("'\"`"))
                         self.aliases(value)
-            stack.extend(current.named_children)
 
 
 # ---------------------------------------------------------------------- Python
@@ -926,10 +1031,11 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
     if language is None or language not in parsers:
         return None
     source = text.encode("utf-8")
-    root = parsers[language].parse(source).root_node
+    tree = parsers[language].parse(source)
+    root = tree.root_node
     if language == "python":
         return _PyTables(source).build(root)
-    builder = _JsTables(source)
+    builder = _JsTables(source, getattr(tree, "language", None))
     table = builder.build(root)
     if table.cli_frameworks:
         builder.option_specs(root)
@@ -972,19 +1078,19 @@ def code_tables(index: RepoIndex, cache_dir: Path) -> CodeTables:
             _BY_INDEX[by_index] = cached
     if cached is not None:
         return cached
-    target = cache_dir / f"{name}.json"
+    target = cache_dir / f"{name}.jsonl"
     parsed, absent = _read_cache(target) or ({}, set())
 
     def read(path: str) -> FileTable | None:
-        if _BUNDLE.search(path):
-            return None
-        text = index.file_text(path)
-        if text is None or len(text) > MAX_SOURCE_CHARS:
-            return None
-        return tables_for_source(path, text, parsers)
+        text = _source_text(index, path)
+        return tables_for_source(path, text, parsers) if text is not None else None
 
     result = CodeTables(
-        index.commit, True, files=LazyFiles(paths, parsed, absent, read), cache_file=target
+        index.commit,
+        True,
+        files=LazyFiles(paths, parsed, absent, read),
+        cache_file=target,
+        text=lambda path: _source_text(index, path),
     )
     with _LOCK:
         result = _TABLES.setdefault(key, result)
@@ -996,27 +1102,44 @@ def build_tables(index: RepoIndex, paths: list[str], parsers: dict[str, Any]) ->
     """Every file's table at once (benchmarks and tests; the gate parses lazily)."""
     files: dict[str, FileTable] = {}
     for path in paths:
-        if _BUNDLE.search(path):
-            continue
-        text = index.file_text(path)
-        if text is None or len(text) > MAX_SOURCE_CHARS:
-            continue
-        table = tables_for_source(path, text, parsers)
+        text = _source_text(index, path)
+        table = tables_for_source(path, text, parsers) if text is not None else None
         if table is not None:
             files[path] = table
-    return CodeTables(index.commit, available=True, files=files)
+    return CodeTables(
+        index.commit, available=True, files=files, text=lambda path: _source_text(index, path)
+    )
+
+
+def _source_text(index: RepoIndex, path: str) -> str | None:
+    """The text of a source file the tables read: not a bundle, not over the size cut."""
+    if _BUNDLE.search(path):
+        return None
+    text = index.file_text(path)
+    return text if text is not None and len(text) <= MAX_SOURCE_CHARS else None
 
 
 def _read_cache(target: Path) -> tuple[dict[str, FileTable], set[str]] | None:
+    """The tables in a cache file (the first row of a path wins; a row that does not read,
+    such as one a killed writer cut short, is skipped)."""
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        text = target.read_text(encoding="utf-8")
+    except OSError:
         return None
-    if not isinstance(data, dict) or data.get("version") != TABLES_VERSION:
-        return None
-    try:
-        files = {path: FileTable.from_json(row) for path, row in data["files"].items()}
-        absent = {str(p) for p in data.get("absent", [])}
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
+    files: dict[str, FileTable] = {}
+    absent: set[str] = set()
+    for line in text.splitlines():
+        if not line:
+            continue
+        try:
+            row = json.loads(line)
+            path = row["path"]
+            if not isinstance(path, str) or path in files or path in absent:
+                continue
+            if row.get("absent") is True:
+                absent.add(path)
+            else:
+                files[path] = FileTable.from_json(row["table"])
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
     return files, absent

@@ -123,17 +123,22 @@ class _Report:
 def _close(name: str, candidates: Iterable[str]) -> list[str]:
     # Only names of about the same length can be close; difflib over thousands is slow.
     slack = max(2, len(name) // 3)
+    lower = name.lower()
+    head = lower[:4] if len(name) >= 3 else None  # a shared prefix counts from 3 letters
+    # One pass: about the same length, or the same first four letters.
     pool = sorted(
         {
             c
             for c in candidates
-            if c and c != name and not c.startswith("_") and abs(len(c) - len(name)) <= slack
+            if c
+            and (
+                (abs(len(c) - len(name)) <= slack and c != name and not c.startswith("_"))
+                or (head is not None and c.lower().startswith(head))
+            )
         }
-        | {c for c in candidates if c and len(name) >= 3 and c.lower().startswith(name.lower()[:4])}
     )
     if len(pool) > 200:
         pool = [c for c in pool if c[:1].lower() == name[:1].lower()]
-    lower = name.lower()
     prefix = [c for c in pool if len(lower) >= 3 and c.lower().startswith(lower[:4])]
     spelled = difflib.get_close_matches(name, pool, n=3, cutoff=0.7)
     return list(dict.fromkeys([*spelled, *prefix]))[:3]
@@ -899,6 +904,8 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
         extra = []
         for other in lookup.tables.files:
             if not other.startswith(top + "/") or not other.endswith(".py") or other in table.read:
+                continue
+            if not lookup.tables.may_define_cli(other):
                 continue
             found = lookup.tables.files.get(other)
             if found is not None and found.cli_frameworks:
