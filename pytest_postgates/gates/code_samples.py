@@ -158,11 +158,13 @@ def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] 
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return None
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
-    name = project.get("name") if isinstance(project, dict) else None
+    project = data.get("project")
+    project = project if isinstance(project, dict) else {}
+    name = project.get("name")
     if not isinstance(name, str):
         return None
-    scripts = project.get("scripts") if isinstance(project.get("scripts"), dict) else {}
+    scripts = project.get("scripts")
+    scripts = scripts if isinstance(scripts, dict) else {}
     return name, {k: v for k, v in scripts.items() if isinstance(v, str)}
 
 

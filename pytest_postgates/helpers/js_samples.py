@@ -40,7 +40,8 @@ class JsSample:
         self.walk(tree.root_node, getattr(tree, "language", None))
 
     def line(self, node: Any) -> int:
-        return self.first + node.start_point[0]
+        row: int = node.start_point[0]
+        return self.first + row
 
     def line_text(self, node: Any) -> str:
         row = node.start_point[0]
