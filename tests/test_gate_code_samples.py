@@ -352,6 +352,53 @@ def test_argparse_and_click_definitions(tmp_path: Path, py_repo: Path) -> None:
     assert card.detail["cli"]["frameworks"] == ["argparse", "click"]
 
 
+def test_typer_commands_and_options(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": (
+                '[project]\nname = "tyke"\n[project.scripts]\ntyke = "tyke.app:app"\n'
+            ),
+            "tyke/__init__.py": "",
+            "tyke/app.py": (
+                "import typer\n\napp = typer.Typer()\n\n"
+                "@app.command()\n"
+                "def serve(port: int = typer.Option(8000, '--port', '-p')) -> None: ...\n\n"
+                "@app.command()\n"
+                "def build_site(dry_run: bool = typer.Option(False)) -> None: ...\n"
+            ),
+            # Reached by the package scan, names no framework: never parsed for the CLI.
+            "tyke/util.py": "def helper() -> None: ...\n",
+        },
+    )
+    code = "tyke serve --port 1\ntyke build-site --dry-run\ntyke serve --prot 2\ntyke deploy"
+    card = _check(_sh(code), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--prot"), ("cli_command", "deploy")]
+    assert card.detail["cli"]["frameworks"] == ["typer"]
+    assert card.detail["cli"]["read"] == ["tyke/app.py"]
+
+
+def test_tsconfig_out_dir_and_root_dir_map_the_build_to_its_source(tmp_path: Path) -> None:
+    manifest = {"name": "mapped", "exports": {".": "./build/out/index.js"}}
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(manifest),
+            # JSON with comments and a trailing comma, as tsc accepts it.
+            "tsconfig.json": (
+                '{\n  // emitted under build/out\n  "compilerOptions": {\n'
+                '    "outDir": "./build/out", "rootDir": "./source",\n  },\n}\n'
+            ),
+            "source/index.ts": 'export { x } from "./x.js";\n',
+            "source/x.ts": "export const x = 1;\n",
+        },
+    )
+    card = _check(_ts('import { x, y } from "mapped";'), tmp_path, repo)
+    assert _names(card) == [("named_export", "y")]
+    assert card.detail["resolved"] == {"mapped": "source/index.ts"}
+    assert card.detail["sources_read"] == ["source/index.ts", "source/x.ts"]
+
+
 # ---------------------------------------------------------------------- properties
 
 
