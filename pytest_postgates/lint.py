@@ -75,6 +75,17 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from pytest_postgates.post import MAX_POST_BYTES
+from pytest_postgates.tools.lint.rules import (
+    md011,
+    md033,
+    md034,
+    md039,
+    md045,
+    md051,
+    md052,
+    md053,
+    md054,
+)
 
 BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
 MARKDOWNLINT_CLI_PIN = "0.43.0"  # what the blog's CI pins; bench/markdownlint_parity.py
@@ -570,6 +581,20 @@ NATIVE_RULES = (
     "MD048",
     "MD055",
 )
+# The link, image and HTML rules: one module each under tools/lint/rules/, over the
+# inline model of tools/lint/micromark.py.
+_LINK_RULES: dict[str, Any] = {
+    "MD011": md011,
+    "MD033": md033,
+    "MD034": md034,
+    "MD039": md039,
+    "MD045": md045,
+    "MD051": md051,
+    "MD052": md052,
+    "MD053": md053,
+    "MD054": md054,
+}
+NATIVE_RULES = tuple(sorted((*NATIVE_RULES, *_LINK_RULES)))
 # Native rules computed for every file where their cheap text test passes, rumdl not
 # running them at all (it is no detector for them: MD005 flags right-aligned ordered
 # numbers, MD013 reads tables and code otherwise, MD036 is not run by rumdl, MD009/MD010
@@ -2117,6 +2142,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD040": _md040,
     "MD046": _tokens_only(_md046),
     "MD048": _tokens_only(_md048),
+    **{rule: module.check for rule, module in _LINK_RULES.items()},
 }
 
 
@@ -2146,6 +2172,8 @@ _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 
 
 def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    if rule in _LINK_RULES:
+        return bool(_LINK_RULES[rule].may_violate(lines, options))
     if rule in ("MD009", "MD010", "MD013"):
         return True  # each one's own first step is a cheap line test
     if rule == "MD005":
@@ -2433,7 +2461,7 @@ def native_violations(
         and _may_violate(rule, lines, options.get(rule, DEFAULT_OPTIONS.get(rule, {})))
     ]
     md033 = options.get("MD033", DEFAULT_OPTIONS["MD033"])
-    components = enabled("MD033") and _md033_candidates(lines, md033)
+    components = "MD033" not in _NATIVE and enabled("MD033") and _md033_candidates(lines, md033)
     junctions = enabled("MD032") and _mixed_bullets(lines)
     if not wanted and not components and not junctions:
         return []

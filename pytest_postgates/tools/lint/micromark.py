@@ -1,0 +1,730 @@
+"""The inline constructs markdownlint's link, image and HTML rules read from micromark
+tokens (MD011, MD033, MD034, MD039, MD045, MD051, MD052, MD053, MD054), recovered from
+markdown-it with their source lines.
+
+markdownlint 0.36.1 parses with micromark (CommonMark plus GFM autolink literals,
+footnotes, tables, math and directives) and its rules read token types, texts and lines.
+markdown-it parses the same CommonMark, but it has no source positions below the block,
+no GFM autolink literals and no trace of a ``[label]`` that names no definition. This
+module fills those gaps explicitly:
+
+- every inline rule of the parser is wrapped to record where its token starts and ends
+  in the block's inline content; a content offset gives the line as
+  ``block line + newlines before it`` (markdown-it keeps one content line per source line
+  in paragraphs, headings and table cells);
+- links, images and autolinks become :class:`Link`/:class:`Autolink` records with the
+  parts micromark names (``labelText``, ``resourceDestinationString``,
+  ``resourceTitleString``, ``referenceString``) as raw source text;
+- HTML blocks are parsed again as markdownlint does (their lines as Markdown with HTML
+  blocks and indented code off), so the tags inside them are ``htmlText`` too, marked
+  ``in_html_flow``;
+- undefined references (markdownlint shims micromark's ``labelEnd`` to record
+  ``[label]``, ``[text][label]`` and ``[label][]`` that match no definition) come from a
+  second inline parse whose reference map "defines" every label that shim would record;
+- reference definitions (and ``[^note]:`` footnote definitions) are recorded with their
+  line, raw label and raw destination;
+- GFM autolink literals (``www.``, ``http(s)://``, e-mail) are found by
+  :func:`literal_autolinks`, a port of micromark-extension-gfm-autolink-literal, over the
+  text outside every other inline construct, with its rules for the preceding character
+  and for unbalanced ``[`` before it.
+
+Known differences from micromark, rare in posts: ``$math$`` and ``:directive[...]`` are
+not parsed (a link inside them counts as a link here).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+# ---------------------------------------------------------------------- records
+
+
+@dataclass
+class Link:
+    """A micromark ``link`` or ``image`` (or, ``defined`` False, an undefined reference
+    markdownlint's shim records), lines 0-based in the document."""
+
+    kind: str  # "link" or "image"
+    line: int
+    end_line: int
+    label: str  # labelText: the raw text between the brackets
+    label_line: int  # where labelText starts and ends
+    label_end_line: int
+    style: str  # "inline", "full", "collapsed" or "shortcut"
+    destination: str | None = None  # resourceDestinationString, raw ("" if empty)
+    title: str | None = None  # resourceTitleString, raw
+    reference: str | None = None  # referenceString of a full reference, raw
+    in_html_flow: bool = False
+    inside: Link | None = None  # the link an image sits in (its label)
+    defined: bool = True
+
+
+@dataclass
+class Autolink:
+    """A micromark ``autolink`` (``<scheme:...>`` or ``<a@b.c>``)."""
+
+    line: int
+    destination: str
+    in_html_flow: bool = False
+
+
+@dataclass
+class HtmlText:
+    """A micromark ``htmlText`` token: one tag, comment, declaration or instruction."""
+
+    line: int
+    text: str
+    in_html_flow: bool
+    block: int  # the inline content it belongs to (an index into Model.contents)
+    start: int  # its offset in that content
+
+
+@dataclass
+class Definition:
+    """A link reference definition (or a ``[^label]:`` footnote definition)."""
+
+    line: int
+    label: str  # raw label text (with "^" for a footnote)
+    destination: str | None  # raw definitionDestinationString
+
+
+@dataclass
+class Content:
+    """One block's inline content and where its pieces are."""
+
+    text: str
+    line: int  # the document line of its first character
+    in_html_flow: bool
+    heading: bool
+    # (start, end, kind) of each inline construct that is not plain text: "code", "html",
+    # "autolink", "link", "image", "escape", "entity"; links and images span their label.
+    spans: list[tuple[int, int, str]] = field(default_factory=list)
+    breaks: list[int] = field(default_factory=list)
+
+    def line_of(self, offset: int) -> int:
+        return self.line + bisect_right(self.breaks, offset - 1)
+
+
+@dataclass
+class Model:
+    contents: list[Content] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    undefined: list[Link] = field(default_factory=list)
+    autolinks: list[Autolink] = field(default_factory=list)
+    html: list[HtmlText] = field(default_factory=list)
+    definitions: list[Definition] = field(default_factory=list)
+    code_block_lines: set[int] = field(default_factory=set)
+    # (content index, start, end) of each code span
+    code: list[tuple[int, int, int]] = field(default_factory=list)
+    headings: list[tuple[int, int]] = field(default_factory=list)  # (content index, line)
+
+
+# ------------------------------------------------------------------------ parser
+
+_SENTINEL = "\x00undefined-reference"
+
+
+def _record(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[..., bool]:
+    """``rule`` that notes, on each token it creates, where in the source it started and
+    ended (``meta["span"]``); links and images also get their label's end."""
+
+    def recorded(state: StateInline, silent: bool) -> bool:
+        start = state.pos
+        count = len(state.tokens)
+        if not rule(state, silent):
+            return False
+        if silent:
+            return True
+        end = state.pos
+        if name == "emphasis":
+            # One text token per delimiter character (later paired into em/strong):
+            # each gets its own character's span.
+            for offset, token in enumerate(state.tokens[len(state.tokens) - (end - start) :]):
+                token.meta["span"] = (start + offset, start + offset + 1, -1)
+            return True
+        label_end = -1
+        if name in ("link", "image"):
+            opening = start + (1 if name == "image" else 0)
+            saved = state.pos
+            label_end = state.md.helpers.parseLinkLabel(state, opening, name == "link")
+            state.pos = saved
+        for token in state.tokens[count:]:
+            if token.type == "text" or "span" in token.meta:
+                continue  # pending text flushed here, or a token of the label
+            token.meta["span"] = (start, end, label_end)
+        return True
+
+    return recorded
+
+
+def _always(_url: str) -> bool:
+    return True  # micromark validates no URL scheme
+
+
+def _parser(html_flow: bool) -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable(["table"]).disable(["text_join"])
+    if not html_flow:
+        md.disable(["html_block", "code"])
+    md.validateLink = _always  # type: ignore[method-assign]
+    rules = md.inline.ruler.__rules__
+    for rule in rules:
+        rule.fn = _record(rule.name, rule.fn)
+    md.inline.ruler.__cache__ = None
+    # Keep one text token per delimiter character: their spans tell emphasis markers.
+    md.inline.ruler2.disable("fragments_join")
+    md.block.ruler.before("reference", "footnote_definition", _footnote_definition)
+    reference = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
+    reference.fn = _record_definition(reference.fn)
+    md.block.ruler.__cache__ = None
+    return md
+
+
+_FOOTNOTE_LABEL = re.compile(r" {0,3}\[\^([^\]\s]+)\]:")
+
+
+def _footnote_definition(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+    """Record a ``[^label]:`` footnote definition; the paragraph stays (its text is the
+    note's content; the label part is blanked by :func:`_blank_footnote_labels`)."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    match = _FOOTNOTE_LABEL.match(state.src, begin, state.eMarks[start_line])
+    if match and not silent:
+        state.env.setdefault("postgates_definitions", []).append(
+            Definition(start_line, "^" + match.group(1), None)
+        )
+        state.env.setdefault("postgates_footnote_lines", set()).add(start_line)
+    return False
+
+
+def _record_definition(rule: Callable[..., bool]) -> Callable[..., bool]:
+    def recorded(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+        if not rule(state, start_line, end_line, silent):
+            return False
+        if not silent:
+            text = state.getLines(start_line, state.line, state.blkIndent, False)
+            parsed = _definition_parts(text)
+            if parsed is not None:
+                state.env.setdefault("postgates_definitions", []).append(
+                    Definition(start_line, parsed[0], parsed[1])
+                )
+        return True
+
+    return recorded
+
+
+def _definition_parts(text: str) -> tuple[str, str] | None:
+    """(raw label, raw destination) of a definition's text."""
+    text = text.lstrip(" ")
+    if not text.startswith("["):
+        return None
+    position = 1
+    while position < len(text) and text[position] != "]":
+        position += 2 if text[position] == "\\" else 1
+    label = text[1:position]
+    position += 2  # "]:"
+    while position < len(text) and text[position] in " \t\n":
+        position += 1
+    if text.startswith("<", position):
+        end = position + 1
+        while end < len(text) and text[end] not in ">\n":
+            end += 2 if text[end] == "\\" else 1
+        return label, text[position + 1 : end]
+    end = position
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return label, text[position:end]
+
+
+_MAIN = _parser(html_flow=True)
+_REPARSE = _parser(html_flow=False)
+
+
+class _ShimReferences(dict):  # type: ignore[type-arg]
+    """A reference map that also "defines" every label markdownlint's labelEnd shim
+    records as an undefined reference (text non-empty, no "]"), with a marker href."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = super().get(key)
+        if found is not None:
+            return found
+        if isinstance(key, str) and key.strip() and "]" not in key:
+            return {"href": _SENTINEL, "title": ""}
+        return default
+
+
+# ------------------------------------------------------------------------- model
+
+
+def _breaks(text: str) -> list[int]:
+    return [index for index, char in enumerate(text) if char == "\n"]
+
+
+def _tail_parts(
+    text: str, label_end: int, end: int
+) -> tuple[str, str | None, str | None, str | None]:
+    """(style, destination, title, reference) from the source after a label's "]"."""
+    tail = text[label_end + 1 : end]
+    if tail.startswith("("):
+        inner = tail[1:-1] if tail.endswith(")") else tail[1:]
+        position = 0
+        while position < len(inner) and inner[position] in " \t\n":
+            position += 1
+        destination = ""
+        if inner.startswith("<", position):
+            close = position + 1
+            while close < len(inner) and inner[close] != ">":
+                close += 2 if inner[close] == "\\" else 1
+            destination = inner[position + 1 : close]
+            position = close + 1
+        else:
+            close = position
+            depth = 0
+            while close < len(inner):
+                char = inner[close]
+                if char == "\\":
+                    close += 2
+                    continue
+                if char.isspace() or ord(char) < 0x20:
+                    break
+                if char == "(":
+                    depth += 1
+                elif char == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                close += 1
+            destination = inner[position:close]
+            position = close
+        rest = inner[position:].strip(" \t\n")
+        title = rest[1:-1] if len(rest) >= 2 else None
+        return "inline", destination, title, None
+    if tail.startswith("[]"):
+        return "collapsed", None, None, None
+    if tail.startswith("["):
+        return "full", None, None, tail[1:-1]
+    return "shortcut", None, None, None
+
+
+def _walk(
+    model: Model,
+    content: Content,
+    index: int,
+    tokens: Sequence[Token],
+    base: int,
+    inside: Link | None,
+) -> None:
+    """Record the positioned constructs of ``tokens`` (their offsets relative to ``base``
+    in ``content.text``); ``inside``: the link these tokens are the label of."""
+    text = content.text
+    stack: list[Link | None] = [inside]
+    for token in tokens:
+        if token.type == "link_close":
+            if len(stack) > 1:
+                stack.pop()
+            continue
+        span = token.meta.get("span") if token.meta else None
+        if span is None:
+            continue
+        start, end, label_end = base + span[0], base + span[1], base + span[2]
+        if token.type in ("em_open", "em_close", "strong_open", "strong_close") or (
+            token.type == "text" and not token.content
+        ):
+            content.spans.append((start, end, "emphasis"))
+        elif token.type == "code_inline":
+            content.spans.append((start, end, "code"))
+            model.code.append((index, start, end))
+        elif token.type == "html_inline":
+            content.spans.append((start, end, "html"))
+            model.html.append(
+                HtmlText(content.line_of(start), token.content, content.in_html_flow, index, start)
+            )
+        elif token.type == "text_special":
+            content.spans.append((start, end, "entity" if token.info == "entity" else "escape"))
+        elif token.type == "link_open" and token.markup == "autolink":
+            content.spans.append((start, end, "autolink"))
+            stack.append(None)
+            model.autolinks.append(
+                Autolink(content.line_of(start), text[start + 1 : end - 1], content.in_html_flow)
+            )
+        elif token.type in ("link_open", "image"):
+            image = token.type == "image"
+            label_start = start + (2 if image else 1)
+            style, destination, title, reference = _tail_parts(text, label_end, end)
+            target = token.attrGet("src" if image else "href")
+            link = Link(
+                "image" if image else "link",
+                content.line_of(start),
+                content.line_of(max(start, end - 1)),
+                text[label_start:label_end],
+                content.line_of(label_start),
+                content.line_of(label_end),
+                style,
+                destination,
+                title,
+                reference,
+                content.in_html_flow,
+                stack[-1],
+                target != _SENTINEL,
+            )
+            content.spans.append((start, end, link.kind))
+            (model.links if link.defined else model.undefined).append(link)
+            if image:
+                _walk(model, content, index, token.children or (), label_start, stack[-1])
+            else:
+                stack.append(link)
+
+
+def _blank_footnote_labels(tokens: list[Token], footnote_lines: set[int]) -> None:
+    """Blank the ``[^label]:`` opening a footnote definition's first paragraph, so that
+    it is no shortcut reference (micromark reads it as the definition's label)."""
+    for token in tokens:
+        if token.type == "inline" and token.map and token.map[0] in footnote_lines:
+            match = _FOOTNOTE_LABEL.match(token.content)
+            if match:
+                token.content = " " * match.end() + token.content[match.end() :]
+
+
+def _contents(
+    text: str, line_delta: int, in_html_flow: bool, model: Model, lines: Sequence[str]
+) -> None:
+    """Parse ``text`` (document lines from ``line_delta`` on) into ``model``: blocks, then
+    each inline content twice (real references, then the undefined-reference shim)."""
+    md = _REPARSE if in_html_flow else _MAIN
+    env: dict[str, Any] = {}
+    tokens: list[Token] = []
+    md.block.parse(text, md, env, tokens)
+    _blank_footnote_labels(tokens, env.get("postgates_footnote_lines", set()))
+    if not in_html_flow:
+        model.definitions.extend(
+            Definition(found.line + line_delta, found.label, found.destination)
+            for found in env.get("postgates_definitions", [])
+        )
+    references = env.get("references", {})
+    real_env = {"references": references}
+    shim_env = {"references": _ShimReferences(references)}
+    heading = False
+    for token in tokens:
+        if token.type == "heading_open":
+            heading = True
+        elif token.type == "heading_close":
+            heading = False
+        elif token.type in ("fence", "code_block") and token.map and not in_html_flow:
+            model.code_block_lines.update(
+                range(token.map[0] + line_delta, token.map[1] + line_delta)
+            )
+        elif token.type == "html_block" and token.map and not in_html_flow:
+            if not _is_html_flow_comment(token.content.rstrip("\n")):
+                first, last = token.map[0] + line_delta, token.map[1] + line_delta
+                while last > first + 1 and not lines[last - 1].strip():
+                    last -= 1
+                _contents("\n".join(lines[first:last]), first, True, model, lines)
+        elif token.type == "inline" and token.map:
+            content = Content(
+                token.content,
+                token.map[0] + line_delta,
+                in_html_flow,
+                heading,
+                breaks=_breaks(token.content),
+            )
+            index = len(model.contents)
+            model.contents.append(content)
+            if heading:
+                model.headings.append((index, content.line))
+            children: list[Token] = []
+            md.inline.parse(token.content, md, real_env, children)
+            _walk(model, content, index, children, 0, None)
+            if "[" in token.content:
+                shim_children: list[Token] = []
+                md.inline.parse(token.content, md, shim_env, shim_children)
+                shim = Model()
+                copy = Content(
+                    token.content, content.line, in_html_flow, heading, breaks=content.breaks
+                )
+                _walk(shim, copy, index, shim_children, 0, None)
+                model.undefined.extend(shim.undefined)
+
+
+def _is_html_flow_comment(text: str) -> bool:
+    """markdownlint's isHtmlFlowComment: an HTML block that is one whole comment (its
+    content is not parsed again)."""
+    if text.startswith("<!--") and text.endswith("-->"):
+        comment = text[4:-3]
+        return (
+            not comment.startswith(">")
+            and not comment.startswith("->")
+            and not comment.endswith("-")
+        )
+    return False
+
+
+def model_of(document: Any) -> Model:
+    """The inline model of a document (built once, shared by the rules)."""
+    cached = getattr(document, "_micromark_model", None)
+    if cached is None:
+        cached = Model()
+        lines = list(document.raw_lines)
+        _contents("\n".join(lines), 0, False, cached, lines)
+        document._micromark_model = cached
+    return cached
+
+
+# ----------------------------------------------------- markdownlint's reference data
+
+
+def normalize_reference(label: str) -> str:
+    """markdownlint's normalizeReference: lower case, trimmed, whitespace collapsed."""
+    return re.sub(r"\s+", " ", label.lower().strip())
+
+
+@dataclass
+class ReferenceData:
+    references: dict[str, list[int]]
+    shortcuts: dict[str, list[int]]
+    definitions: dict[str, tuple[int, str | None]]
+    duplicates: list[tuple[str, int]]
+
+
+def reference_data(document: Any) -> ReferenceData:
+    """markdownlint's getReferenceLinkImageData (outside HTML blocks)."""
+    cached = getattr(document, "_micromark_references", None)
+    if cached is not None:
+        return cached
+    model = model_of(document)
+    references: dict[str, list[int]] = {}
+    shortcuts: dict[str, list[int]] = {}
+    definitions: dict[str, tuple[int, str | None]] = {}
+    duplicates: list[tuple[str, int]] = []
+    for definition in sorted(model.definitions, key=lambda d: d.line):
+        key = normalize_reference(definition.label)
+        if key in definitions:
+            duplicates.append((key, definition.line))
+        else:
+            definitions[key] = (definition.line, definition.destination)
+    for link in [*model.links, *model.undefined]:
+        if link.in_html_flow:
+            continue
+        if link.style == "inline":
+            continue
+        label = link.reference if link.style == "full" and link.reference else link.label
+        shortcut = link.style == "shortcut"
+        target = shortcuts if shortcut else references
+        target.setdefault(normalize_reference(label), []).append(link.line)
+    cached = ReferenceData(references, shortcuts, definitions, duplicates)
+    document._micromark_references = cached
+    return cached
+
+
+# --------------------------------------------------------- GFM autolink literals
+
+_TRAIL = set("!\"')*,.:;?_~")
+_PATH_PUNCTUATION = set("!\"&')*,.:;<?]_~")
+
+
+def _is_space(char: str) -> bool:
+    return char.isspace() or unicodedata.category(char) == "Zs"
+
+
+def _is_punctuation(char: str) -> bool:
+    return unicodedata.category(char).startswith("P") or (
+        char.isascii() and not char.isalnum() and not char.isspace() and char.isprintable()
+    )
+
+
+def _atext(char: str) -> bool:
+    return char in "+-._" or (char.isascii() and char.isalnum())
+
+
+def _trail_end(text: str, position: int) -> bool:
+    """micromark's ``trail`` check: whether the punctuation from ``position`` on is
+    trailing (only trail characters, then an end)."""
+    length = len(text)
+    while position < length:
+        char = text[position]
+        if char in _TRAIL:
+            position += 1
+        elif char == "&":
+            position += 1
+            if position >= length or not (text[position].isascii() and text[position].isalpha()):
+                return False
+            while position < length and text[position].isascii() and text[position].isalpha():
+                position += 1
+            if position >= length or text[position] != ";":
+                return False
+            position += 1
+        elif char == "]":
+            position += 1
+            if position >= length or text[position] in "([" or _is_space(text[position]):
+                return True
+        else:
+            return char == "<" or _is_space(char)
+    return True
+
+
+def _domain(text: str, position: int) -> int:
+    """The end of a domain starting at ``position``, or -1."""
+    underscore_last = underscore_last_last = False
+    seen = False
+    length = len(text)
+    while position < length:
+        char = text[position]
+        if char in "._":
+            if _trail_end(text, position):
+                break
+            if char == "_":
+                underscore_last = True
+            else:
+                underscore_last_last = underscore_last
+                underscore_last = False
+            position += 1
+            continue
+        if _is_space(char) or (char != "-" and _is_punctuation(char)):
+            break
+        seen = True
+        position += 1
+    if underscore_last_last or underscore_last or not seen:
+        return -1
+    return position
+
+
+def _path(text: str, position: int) -> int:
+    opened = closed = 0
+    length = len(text)
+    while position < length:
+        char = text[position]
+        if char == "(":
+            opened += 1
+            position += 1
+            continue
+        if char == ")" and closed < opened:
+            closed += 1
+            position += 1
+            continue
+        if char in _PATH_PUNCTUATION or char == ")":
+            if _trail_end(text, position):
+                return position
+            if char == ")":
+                closed += 1
+            position += 1
+            continue
+        if _is_space(char):
+            return position
+        position += 1
+    return position
+
+
+def _www(text: str, position: int) -> int:
+    if text[position : position + 4].lower() != "www." or position + 4 >= len(text):
+        return -1
+    end = _domain(text, position)
+    if end < 0:
+        return -1
+    return _path(text, end)
+
+
+def _protocol(text: str, position: int) -> int:
+    match = re.match(r"(?i:https?)://", text[position : position + 8])
+    if match is None:
+        return -1
+    after = position + match.end()
+    if after >= len(text):
+        return -1
+    char = text[after]
+    if ord(char) < 0x20 or ord(char) == 0x7F or _is_space(char) or _is_punctuation(char):
+        return -1
+    end = _domain(text, after)
+    if end < 0:
+        return -1
+    return _path(text, end)
+
+
+def _email(text: str, position: int) -> int:
+    length = len(text)
+    while position < length and _atext(text[position]):
+        position += 1
+    if position >= length or text[position] != "@":
+        return -1
+    position += 1
+    data = dot = False
+    while position < length:
+        char = text[position]
+        if char == ".":
+            following = text[position + 1 : position + 2]
+            if not (following.isascii() and following.isalnum() and following):
+                break
+            dot = True
+            position += 1
+            continue
+        if char in "-_" or (char.isascii() and char.isalnum()):
+            data = True
+            position += 1
+            continue
+        break
+    previous = text[position - 1]
+    if data and dot and previous.isascii() and previous.isalpha():
+        return position
+    return -1
+
+
+def literal_autolinks(content: Content) -> Iterator[tuple[int, int]]:
+    """(start, end) of each GFM autolink literal of ``content`` as micromark finds them:
+    in text outside code, HTML, autolinks, links and images, not after an unbalanced
+    ``[``, each kind only after the characters micromark allows before it."""
+    text = content.text
+    spans = sorted(content.spans)
+    blocked = [False] * (len(text) + 1)
+    for start, end, kind in spans:
+        if kind in ("escape", "entity"):
+            continue
+        for offset in range(start, min(end, len(text))):
+            blocked[offset] = True
+    escaped = {start for start, _end, kind in spans if kind == "escape"}
+    open_brackets = 0
+    position = 0
+    length = len(text)
+    while position < length:
+        if blocked[position]:
+            position += 1
+            continue
+        char = text[position]
+        if position in escaped:
+            position += 2
+            continue
+        if char == "[":
+            open_brackets += 1
+            position += 1
+            continue
+        if char == "]":
+            open_brackets = max(0, open_brackets - 1)
+            position += 1
+            continue
+        if open_brackets:
+            position += 1
+            continue
+        previous = text[position - 1] if position else ""
+        end = -1
+        lower = char.lower()
+        if lower == "w" and (not previous or previous in "(*_[]~" or _is_space(previous)):
+            end = _www(text, position)
+        if (
+            end < 0
+            and lower == "h"
+            and not (previous.isascii() and previous.isalpha() and previous)
+        ):
+            end = _protocol(text, position)
+        if end < 0 and _atext(char) and not (previous == "/" or (previous and _atext(previous))):
+            end = _email(text, position)
+        if end > position and not any(blocked[position:end]):
+            yield position, end
+            position = end
+            continue
+        position += 1
