@@ -181,7 +181,12 @@ def _parser(html_flow: bool) -> MarkdownIt:
     md.inline.ruler.__cache__ = None
     # Keep one text token per delimiter character: their spans tell emphasis markers.
     md.inline.ruler2.disable("fragments_join")
-    md.block.ruler.before("reference", "footnote_definition", _footnote_definition)
+    md.block.ruler.before(
+        "reference",
+        "footnote_definition",
+        _footnote_definition,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
     reference = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
     reference.fn = _record_definition(reference.fn)
     md.block.ruler.__cache__ = None
@@ -198,11 +203,14 @@ def _footnote_definition(state: Any, start_line: int, end_line: int, silent: boo
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     match = _FOOTNOTE_LABEL.match(state.src, begin, state.eMarks[start_line])
-    if match and not silent:
-        state.env.setdefault("postgates_definitions", []).append(
-            Definition(start_line, "^" + match.group(1), None)
-        )
-        state.env.setdefault("postgates_footnote_lines", set()).add(start_line)
+    if match is None:
+        return False
+    if silent:
+        return True  # it ends the paragraph (or list) before it, as in micromark
+    state.env.setdefault("postgates_definitions", []).append(
+        Definition(start_line, "^" + match.group(1), None)
+    )
+    state.env.setdefault("postgates_footnote_lines", set()).add(start_line)
     return False
 
 
@@ -213,7 +221,8 @@ def _record_definition(rule: Callable[..., bool]) -> Callable[..., bool]:
         if not silent:
             text = state.getLines(start_line, state.line, state.blkIndent, False)
             parsed = _definition_parts(text)
-            if parsed is not None:
+            # a "[^label]:" is a footnote definition, recorded as one already
+            if parsed is not None and not parsed[0].startswith("^"):
                 state.env.setdefault("postgates_definitions", []).append(
                     Definition(start_line, parsed[0], parsed[1])
                 )

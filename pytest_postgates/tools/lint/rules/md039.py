@@ -15,7 +15,7 @@ from typing import Any
 from pytest_postgates.tools.lint.micromark import model_of, reference_data
 
 _LEADING = re.compile(r"^[^\S\r\n]+")
-_TRAILING = re.compile(r"[^\S\r\n]+$")
+_TRAILING = re.compile(r"[^\S\r\n]+\Z")  # JavaScript's "$": the very end
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
