@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_postgates import lint
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import markdownlint as gate
 from pytest_postgates.post import parse_post
+from pytest_postgates.tools import lint
+from pytest_postgates.tools.lint import batch as lint_run
 from tests.helpers import FRONT_MATTER
 
 if TYPE_CHECKING:
@@ -466,7 +468,7 @@ def test_the_batch_runs_the_linter_once_for_all_posts(
             lint_runs.append(command)
         return real_run(command, *args, **kwargs)
 
-    monkeypatch.setattr(lint.subprocess, "run", counting_run)
+    monkeypatch.setattr(subprocess, "run", counting_run)
     context = GateContext.create(Settings(), batches=RunBatches(posts=posts))
     verdicts = [gate.GATE.evaluate(parse_post(path), context).verdict for path in posts]
     assert verdicts == ["FAIL", "PASS"] * 3
@@ -486,7 +488,7 @@ def test_one_linter_process_per_configuration(
     real_run = subprocess.run
     calls: list[list[str]] = []
     monkeypatch.setattr(
-        lint.subprocess, "run", lambda c, *a, **k: calls.append(c) or real_run(c, *a, **k)
+        subprocess, "run", lambda c, *a, **k: calls.append(c) or real_run(c, *a, **k)
     )
     batch = lint.lint_batch(posts, "rumdl")
     assert len([c for c in calls if "check" in c]) == 2
@@ -523,8 +525,8 @@ def test_no_backend_is_an_error_that_says_how_to_install_one(
 ) -> None:
     repo = make_repo(tmp_path / "blog")
     post = write_post(repo / "_posts", CLEAN_BODY)
-    monkeypatch.setattr(lint, "find_rumdl", lambda: None)
-    monkeypatch.setattr(lint.shutil, "which", lambda name: None)
+    monkeypatch.setattr(lint_run, "find_rumdl", lambda: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     card = run_gate(post)
     assert card.verdict == "ERROR"
     assert "pip install rumdl" in card.detail["error"]
@@ -543,7 +545,7 @@ def test_a_crashing_linter_is_an_error_not_a_pass(
         'echo "error: something broke in $PWD/x" >&2\nexit 2\n'
     )
     broken.chmod(0o755)
-    monkeypatch.setattr(lint, "find_rumdl", lambda: broken)
+    monkeypatch.setattr(lint_run, "find_rumdl", lambda: broken)
     post = write_post(make_repo(tmp_path / "blog") / "_posts", CLEAN_BODY)
     card = run_gate(post, lint_backend="rumdl")
     assert card.verdict == "ERROR"
@@ -561,7 +563,7 @@ def test_an_unknown_backend_setting_is_an_error(tmp_path: Path) -> None:
 def test_auto_prefers_an_installed_markdownlint_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lint.shutil, "which", lambda name: None)  # none on PATH here
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # none on PATH here
     repo = make_repo(tmp_path / "blog")
     fake = repo / "node_modules" / ".bin" / "markdownlint"
     fake.parent.mkdir(parents=True)

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates import lint
+from pytest_postgates.tools import lint
 from tests.test_gate_markdownlint import CLI_ENV, _markdownlint_cli
 
 LINK_RULES = ("MD011", "MD033", "MD034", "MD039", "MD045", "MD051", "MD052", "MD053", "MD054")
@@ -92,7 +92,10 @@ def test_md039_leading_and_trailing_spaces_and_wrapped_labels() -> None:
 
 
 def test_md045_images_without_alt_text() -> None:
-    text = '![](a.png) ![alt](b.png)\n\n<img src="c.png"> <img alt="d" src="d.png">\n\n<p>\n<img src="e">\n</p>\n'
+    text = (
+        '![](a.png) ![alt](b.png)\n\n<img src="c.png"> <img alt="d" src="d.png">\n\n'
+        '<p>\n<img src="e">\n</p>\n'
+    )
     assert lines_of(text, "MD045") == [1, 3, 6]
 
 
@@ -166,63 +169,48 @@ DESTINATIONS = st.sampled_from(
 )
 
 
-@st.composite
-def inline_piece(draw: st.DrawFn) -> str:
-    label = draw(LABELS)
-    destination = draw(DESTINATIONS)
-    return draw(
-        st.sampled_from(
-            [
-                draw(WORDS),
-                draw(URLS),
-                f"<{draw(URLS)}>",
-                f"[{label}]({destination})",
-                f'[{label}]({destination} "title")',
-                f"![{label}]({destination})",
-                f"[{label}][{draw(LABELS)}]",
-                f"[{label}][]",
-                f"[{label}]",
-                f"({label})[{destination}]",
-                f"`{draw(URLS)}`",
-                f"<b>{draw(URLS)}</b>",
-                '<img src="a.png">',
-                '<img alt="x">',
-                f'<a id="{draw(st.sampled_from(["anchor", "heading"]))}">',
-                "</a>",
-                "<Tabs>",
-                f"*{draw(WORDS)}*",
-                "\\[",
-                "[^1]",
-                f"[{draw(URLS)}]({draw(URLS)})",
-            ]
-        )
-    )
+ANCHORS = st.sampled_from(["anchor", "heading", "text-one"])
 
 
-@st.composite
-def block(draw: st.DrawFn) -> str:
-    line = " ".join(draw(st.lists(inline_piece(), min_size=1, max_size=5)))
-    label = draw(LABELS).strip() or "label"
-    return draw(
-        st.sampled_from(
-            [
-                line,
-                f"{line}\n{' '.join(draw(st.lists(inline_piece(), min_size=1, max_size=3)))}",
-                f"# {line}",
-                f"## {draw(WORDS)} {draw(WORDS)}",
-                f"- {line}",
-                f"> {line}",
-                f"[{label}]: {draw(DESTINATIONS) or 'https://example.com'}",
-                f"[^{draw(st.sampled_from(['1', '2']))}]: {line}",
-                f"<div>\n{line}\n</div>",
-                f"```\n{line}\n```",
-                f"| a | b |\n| - | - |\n| {line.replace('|', '')} | c |",
-            ]
-        )
-    )
+def _fill(template: str, *parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.tuples(*parts).map(lambda drawn: template.format(*drawn))
 
 
-DOCUMENTS = st.lists(block(), min_size=1, max_size=6).map(lambda blocks: "\n\n".join(blocks) + "\n")
+INLINE_PIECES = st.one_of(
+    WORDS,
+    URLS,
+    _fill("<{}>", URLS),
+    _fill("[{}]({})", LABELS, DESTINATIONS),
+    _fill('[{}]({} "title")', LABELS, DESTINATIONS),
+    _fill("![{}]({})", LABELS, DESTINATIONS),
+    _fill("[{}][{}]", LABELS, LABELS),
+    _fill("[{}][]", LABELS),
+    _fill("[{}]", LABELS),
+    _fill("({})[{}]", LABELS, DESTINATIONS),
+    _fill("`{}`", URLS),
+    _fill("<b>{}</b>", URLS),
+    st.sampled_from(['<img src="a.png">', '<img alt="x">', "</a>", "<Tabs>", "\\[", "[^1]"]),
+    _fill('<a id="{}">', ANCHORS),
+    _fill("*{}*", WORDS),
+    _fill("[{}]({})", URLS, URLS),
+)
+LINES = st.lists(INLINE_PIECES, min_size=1, max_size=5).map(" ".join)
+BLOCKS = st.one_of(
+    LINES,
+    _fill("{}\n{}", LINES, LINES),
+    _fill("# {}", LINES),
+    _fill("## {} {}", WORDS, WORDS),
+    _fill("- {}", LINES),
+    _fill("> {}", LINES),
+    _fill("[{}]: {}", LABELS.map(lambda label: label.strip() or "label"), DESTINATIONS),
+    _fill("[^{}]: {}", st.sampled_from(["1", "2"]), LINES),
+    _fill("<div>\n{}\n</div>", LINES),
+    _fill("```\n{}\n```", LINES),
+    _fill("| a | b |\n| - | - |\n| {} | c |", LINES.map(lambda line: line.replace("|", ""))),
+)
+
+
+DOCUMENTS = st.lists(BLOCKS, min_size=1, max_size=6).map(lambda blocks: "\n\n".join(blocks) + "\n")
 CONFIGS: dict[str, dict[str, Any]] = {
     "defaults": {},
     "styles": {
@@ -258,13 +246,16 @@ def _compare(documents: Iterable[str], config: dict[str, Any], folder: Path) -> 
         paths.append(path)
     config_file = folder / "config.json"
     config_file.write_text(json.dumps(config), encoding="utf-8")
-    reference = _triples(lint.lint_batch(paths, "markdownlint-cli", command[0], config_file=config_file))
+    reference = _triples(
+        lint.lint_batch(paths, "markdownlint-cli", command[0], config_file=config_file)
+    )
     embedded = _triples(lint.lint_batch(paths, "rumdl", config_file=config_file))
     differing = sorted(reference ^ embedded)
     shown = {name for name, _line, _rule in differing[:5]}
+    only_cli, only_embedded = reference - embedded, embedded - reference
     report = "\n".join(
-        f"--- {name} (only markdownlint: {sorted(t for t in reference - embedded if t[0] == name)}, "
-        f"only embedded: {sorted(t for t in embedded - reference if t[0] == name)})\n"
+        f"--- {name} (only markdownlint: {sorted(t for t in only_cli if t[0] == name)}, "
+        f"only embedded: {sorted(t for t in only_embedded if t[0] == name)})\n"
         + (folder / name).read_text(encoding="utf-8")
         for name in sorted(shown)
     )

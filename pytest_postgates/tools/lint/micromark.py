@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import weakref
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+
+from pytest_postgates.tools.lint.document import Document
 
 # ---------------------------------------------------------------------- records
 
@@ -126,6 +129,19 @@ class Model:
     # (content index, start, end) of each code span
     code: list[tuple[int, int, int]] = field(default_factory=list)
     headings: list[tuple[int, int]] = field(default_factory=list)  # (content index, line)
+    footnote_calls: list[tuple[int, str]] = field(default_factory=list)  # (line, "^label")
+    # inline contents still to parse with the undefined-reference shim
+    shim_pending: list[tuple[MarkdownIt, Content, int, dict[str, Any]]] = field(
+        default_factory=list
+    )
+
+
+@dataclass
+class ReferenceData:
+    references: dict[str, list[int]]
+    shortcuts: dict[str, list[int]]
+    definitions: dict[str, tuple[int, str | None]]
+    duplicates: list[tuple[str, int]]
 
 
 # ------------------------------------------------------------------------ parser
@@ -166,6 +182,85 @@ def _record(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[..
     return recorded
 
 
+_FOOTNOTE_CALL = re.compile(r"\[\^([^\]\s]+)\]")
+
+
+def _footnote_call(state: StateInline, silent: bool) -> bool:
+    """micromark's gfmFootnoteCall: ``[^label]`` naming a defined footnote is a call,
+    whatever follows it (an undefined one is an ordinary label)."""
+    if not state.src.startswith("[^", state.pos):
+        return False
+    match = _FOOTNOTE_CALL.match(state.src, state.pos, state.posMax)
+    footnotes = state.env.get("postgates_footnotes") or ()
+    if match is None or normalize_reference("^" + match.group(1)) not in footnotes:
+        return False
+    if not silent:
+        token = state.push("footnote_ref", "", 0)
+        token.content = "^" + match.group(1)
+    state.pos = match.end()
+    return True
+
+
+class _LinkLabels:
+    """markdown-it's parseLinkLabel, answered from one walk per stretch: the walk from a
+    "[" passes every "[" inside it, so it records where each of those ends too (markdown-it
+    walks again from every "[", quadratic on a post of many brackets). Same results:
+    the walk is the same chain of ``skipToken`` steps, and a nested "[" that is not text
+    (a link) is remembered for ``disableNested``."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int] | None = None
+        self.ends: dict[int, int] = {}
+        self.jumps: list[int] = []
+
+    def __call__(self, state: StateInline, start: int, disableNested: bool = False) -> int:
+        key = (id(state), state.posMax)
+        if key != self.key:
+            self.key, self.ends, self.jumps = key, {}, []
+        end = self.ends.get(start)
+        if end is None:
+            end = self._walk(state, start)
+        if end >= 0 and disableNested:
+            index = bisect_right(self.jumps, start)
+            if index < len(self.jumps) and self.jumps[index] < end:
+                return -1
+        return end
+
+    def _walk(self, state: StateInline, start: int) -> int:
+        old = state.pos
+        state.pos = start + 1
+        opened = [start]  # the text "[" still open, outermost first
+        found = -1
+        while state.pos < state.posMax:
+            marker = state.src[state.pos]
+            if marker == "]":
+                closing = opened.pop()
+                self.ends[closing] = state.pos
+                if not opened:
+                    found = state.pos
+                    break
+            here = state.pos
+            state.md.inline.skipToken(state)
+            if marker == "[":
+                if here == state.pos - 1:
+                    opened.append(here)
+                else:
+                    self.jumps.insert(bisect_right(self.jumps, here), here)
+        for unclosed in opened:
+            self.ends[unclosed] = -1
+        state.pos = old
+        return found
+
+
+class _Helpers:
+    """markdown-it's helpers with a linear parseLinkLabel (one per parser)."""
+
+    def __init__(self, helpers: Any) -> None:
+        self.parseLinkDestination = helpers.parseLinkDestination
+        self.parseLinkTitle = helpers.parseLinkTitle
+        self.parseLinkLabel = _LinkLabels()
+
+
 def _always(_url: str) -> bool:
     return True  # micromark validates no URL scheme
 
@@ -175,6 +270,8 @@ def _parser(html_flow: bool) -> MarkdownIt:
     if not html_flow:
         md.disable(["html_block", "code"])
     md.validateLink = _always  # type: ignore[method-assign]
+    md.helpers = _Helpers(md.helpers)  # type: ignore[assignment]
+    md.inline.ruler.before("link", "footnote_call", _footnote_call)
     rules = md.inline.ruler.__rules__
     for rule in rules:
         rule.fn = _record(rule.name, rule.fn)
@@ -216,6 +313,9 @@ def _footnote_definition(state: Any, start_line: int, end_line: int, silent: boo
 
 def _record_definition(rule: Callable[..., bool]) -> Callable[..., bool]:
     def recorded(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+        begin = state.bMarks[start_line] + state.tShift[start_line]
+        if _FOOTNOTE_LABEL.match(state.src, begin, state.eMarks[start_line]):
+            return False  # a footnote definition: its text is a paragraph, as in micromark
         if not rule(state, start_line, end_line, silent):
             return False
         if not silent:
@@ -266,9 +366,25 @@ class _ShimReferences(dict):  # type: ignore[type-arg]
         found = super().get(key)
         if found is not None:
             return found
-        if isinstance(key, str) and key.strip() and "]" not in key:
+        data = data_text(key) if isinstance(key, str) else ""
+        if data.strip() and "]" not in data:
             return {"href": _SENTINEL, "title": ""}
         return default
+
+
+_NOT_DATA = re.compile(
+    r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+    r"|(`+)(?:(?!\1).)+?\1"
+    # tags and autolinks (a "<" starting neither is data)
+    r"|</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*>"
+    r"|<[^\s<>@]+@[^\s<>]+>"
+)
+
+
+def data_text(label: str) -> str:
+    """A label's micromark ``data`` only, as the shim joins it: escapes, entities, code
+    spans and tags dropped."""
+    return _NOT_DATA.sub("", label) if any(c in label for c in "\\&`<") else label
 
 
 # ------------------------------------------------------------------------- model
@@ -357,6 +473,9 @@ def _walk(
             model.html.append(
                 HtmlText(content.line_of(start), token.content, content.in_html_flow, index, start)
             )
+        elif token.type == "footnote_ref":
+            content.spans.append((start, end, "footnote"))
+            model.footnote_calls.append((content.line_of(start), token.content))
         elif token.type == "text_special":
             content.spans.append((start, end, "entity" if token.info == "entity" else "escape"))
         elif token.type == "link_open" and token.markup == "autolink":
@@ -419,8 +538,13 @@ def _contents(
             for found in env.get("postgates_definitions", [])
         )
     references = env.get("references", {})
-    real_env = {"references": references}
-    shim_env = {"references": _ShimReferences(references)}
+    footnotes = {
+        normalize_reference(found.label)
+        for found in env.get("postgates_definitions", [])
+        if found.label.startswith("^")
+    }
+    real_env = {"references": references, "postgates_footnotes": footnotes}
+    shim_env = {"references": _ShimReferences(references), "postgates_footnotes": footnotes}
     heading = False
     for token in tokens:
         if token.type == "heading_open":
@@ -452,15 +576,24 @@ def _contents(
             children: list[Token] = []
             md.inline.parse(token.content, md, real_env, children)
             _walk(model, content, index, children, 0, None)
-            if "[" in token.content:
-                shim_children: list[Token] = []
-                md.inline.parse(token.content, md, shim_env, shim_children)
-                shim = Model()
-                copy = Content(
-                    token.content, content.line, in_html_flow, heading, breaks=content.breaks
-                )
-                _walk(shim, copy, index, shim_children, 0, None)
-                model.undefined.extend(shim.undefined)
+            if "[" in token.content and "]" in token.content:
+                model.shim_pending.append((md, content, index, shim_env))
+
+
+def undefined_references(model: Model) -> list[Link]:
+    """The undefined references of :class:`Model` (parsed on first use: only MD052 and
+    MD053 read them)."""
+    pending, model.shim_pending = model.shim_pending, []
+    for md, content, index, shim_env in pending:
+        shim_children: list[Token] = []
+        md.inline.parse(content.text, md, shim_env, shim_children)
+        shim = Model()
+        copy = Content(
+            content.text, content.line, content.in_html_flow, content.heading, breaks=content.breaks
+        )
+        _walk(shim, copy, index, shim_children, 0, None)
+        model.undefined.extend(shim.undefined)
+    return model.undefined
 
 
 def _is_html_flow_comment(text: str) -> bool:
@@ -476,15 +609,19 @@ def _is_html_flow_comment(text: str) -> bool:
     return False
 
 
-def model_of(document: Any) -> Model:
+_MODELS: weakref.WeakKeyDictionary[Document, Model] = weakref.WeakKeyDictionary()
+_REFERENCES: weakref.WeakKeyDictionary[Document, ReferenceData] = weakref.WeakKeyDictionary()
+
+
+def model_of(document: Document) -> Model:
     """The inline model of a document (built once, shared by the rules)."""
-    cached = getattr(document, "_micromark_model", None)
-    if cached is None:
-        cached = Model()
+    model = _MODELS.get(document)
+    if model is None:
+        model = Model()
         lines = list(document.raw_lines)
-        _contents("\n".join(lines), 0, False, cached, lines)
-        document._micromark_model = cached
-    return cached
+        _contents("\n".join(lines), 0, False, model, lines)
+        _MODELS[document] = model
+    return model
 
 
 # ----------------------------------------------------- markdownlint's reference data
@@ -495,17 +632,23 @@ def normalize_reference(label: str) -> str:
     return re.sub(r"\s+", " ", label.lower().strip())
 
 
-@dataclass
-class ReferenceData:
-    references: dict[str, list[int]]
-    shortcuts: dict[str, list[int]]
-    definitions: dict[str, tuple[int, str | None]]
-    duplicates: list[tuple[str, int]]
+def definitions_of(document: Document) -> dict[str, tuple[int, str | None]]:
+    """markdownlint's ``definitions`` map alone (normalised label -> (line, destination)),
+    without parsing for undefined references."""
+    cached = _REFERENCES.get(document)
+    if cached is not None:
+        return cached.definitions
+    definitions: dict[str, tuple[int, str | None]] = {}
+    for definition in sorted(model_of(document).definitions, key=lambda d: d.line):
+        definitions.setdefault(
+            normalize_reference(definition.label), (definition.line, definition.destination)
+        )
+    return definitions
 
 
-def reference_data(document: Any) -> ReferenceData:
+def reference_data(document: Document) -> ReferenceData:
     """markdownlint's getReferenceLinkImageData (outside HTML blocks)."""
-    cached = getattr(document, "_micromark_references", None)
+    cached = _REFERENCES.get(document)
     if cached is not None:
         return cached
     model = model_of(document)
@@ -519,17 +662,22 @@ def reference_data(document: Any) -> ReferenceData:
             duplicates.append((key, definition.line))
         else:
             definitions[key] = (definition.line, definition.destination)
-    for link in [*model.links, *model.undefined]:
-        if link.in_html_flow:
-            continue
-        if link.style == "inline":
+    for link in [*model.links, *undefined_references(model)]:
+        if link.in_html_flow or link.style == "inline":
             continue
         label = link.reference if link.style == "full" and link.reference else link.label
         shortcut = link.style == "shortcut"
+        if not link.defined:
+            label = data_text(label)
+            first = data_text(link.label)
+            if link.style == "full" and not (first.strip() and "]" not in first):
+                shortcut = True  # the shim recorded no first label to pair with
         target = shortcuts if shortcut else references
         target.setdefault(normalize_reference(label), []).append(link.line)
+    for line, label in model.footnote_calls:
+        shortcuts.setdefault(normalize_reference(label), []).append(line)
     cached = ReferenceData(references, shortcuts, definitions, duplicates)
-    document._micromark_references = cached
+    _REFERENCES[document] = cached
     return cached
 
 
@@ -553,9 +701,10 @@ def _atext(char: str) -> bool:
     return char in "+-._" or (char.isascii() and char.isalnum())
 
 
-def _trail_end(text: str, position: int) -> bool:
-    """micromark's ``trail`` check: whether the punctuation from ``position`` on is
-    trailing (only trail characters, then an end)."""
+def _trail(text: str, position: int) -> tuple[bool, int]:
+    """micromark's ``trail`` check from ``position``: whether the punctuation there is
+    trailing (only trail characters, then an end), and where the check stopped (the same
+    answer holds from any punctuation before that point in the run)."""
     length = len(text)
     while position < length:
         char = text[position]
@@ -564,22 +713,38 @@ def _trail_end(text: str, position: int) -> bool:
         elif char == "&":
             position += 1
             if position >= length or not (text[position].isascii() and text[position].isalpha()):
-                return False
+                return False, position
             while position < length and text[position].isascii() and text[position].isalpha():
                 position += 1
             if position >= length or text[position] != ";":
-                return False
+                return False, position
             position += 1
         elif char == "]":
             position += 1
             if position >= length or text[position] in "([" or _is_space(text[position]):
-                return True
+                return True, position
         else:
-            return char == "<" or _is_space(char)
-    return True
+            return char == "<" or _is_space(char), position
+    return True, position
 
 
-def _domain(text: str, position: int) -> int:
+class _TrailChecks:
+    """:func:`_trail` remembered over one run of punctuation (linear on long runs)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.stop = -1
+        self.result = False
+        self.start = -1
+
+    def __call__(self, position: int) -> bool:
+        if not (self.start <= position < self.stop) or self.text[position] in "&;":
+            self.result, self.stop = _trail(self.text, position)
+            self.start = position
+        return self.result
+
+
+def _domain(text: str, position: int, trail: _TrailChecks) -> int:
     """The end of a domain starting at ``position``, or -1."""
     underscore_last = underscore_last_last = False
     seen = False
@@ -587,7 +752,7 @@ def _domain(text: str, position: int) -> int:
     while position < length:
         char = text[position]
         if char in "._":
-            if _trail_end(text, position):
+            if trail(position):
                 break
             if char == "_":
                 underscore_last = True
@@ -605,7 +770,7 @@ def _domain(text: str, position: int) -> int:
     return position
 
 
-def _path(text: str, position: int) -> int:
+def _path(text: str, position: int, trail: _TrailChecks) -> int:
     opened = closed = 0
     length = len(text)
     while position < length:
@@ -619,7 +784,7 @@ def _path(text: str, position: int) -> int:
             position += 1
             continue
         if char in _PATH_PUNCTUATION or char == ")":
-            if _trail_end(text, position):
+            if trail(position):
                 return position
             if char == ")":
                 closed += 1
@@ -631,16 +796,16 @@ def _path(text: str, position: int) -> int:
     return position
 
 
-def _www(text: str, position: int) -> int:
+def _www(text: str, position: int, trail: _TrailChecks) -> int:
     if text[position : position + 4].lower() != "www." or position + 4 >= len(text):
         return -1
-    end = _domain(text, position)
+    end = _domain(text, position, trail)
     if end < 0:
         return -1
-    return _path(text, end)
+    return _path(text, end, trail)
 
 
-def _protocol(text: str, position: int) -> int:
+def _protocol(text: str, position: int, trail: _TrailChecks) -> int:
     match = re.match(r"(?i:https?)://", text[position : position + 8])
     if match is None:
         return -1
@@ -650,10 +815,10 @@ def _protocol(text: str, position: int) -> int:
     char = text[after]
     if ord(char) < 0x20 or ord(char) == 0x7F or _is_space(char) or _is_punctuation(char):
         return -1
-    end = _domain(text, after)
+    end = _domain(text, after, trail)
     if end < 0:
         return -1
-    return _path(text, end)
+    return _path(text, end, trail)
 
 
 def _email(text: str, position: int) -> int:
@@ -700,6 +865,7 @@ def literal_autolinks(content: Content) -> Iterator[tuple[int, int]]:
     open_brackets = 0
     position = 0
     length = len(text)
+    trail = _TrailChecks(text)
     while position < length:
         if blocked[position]:
             position += 1
@@ -723,14 +889,14 @@ def literal_autolinks(content: Content) -> Iterator[tuple[int, int]]:
         end = -1
         lower = char.lower()
         if lower == "w" and (not previous or previous in "(*_[]~" or _is_space(previous)):
-            end = _www(text, position)
+            end = _www(text, position, trail)
         if (
             end < 0
             and lower == "h"
             and not (previous.isascii() and previous.isalpha() and previous)
         ):
-            end = _protocol(text, position)
-        if end < 0 and _atext(char) and not (previous == "/" or (previous and _atext(previous))):
+            end = _protocol(text, position, trail)
+        if end < 0 and _atext(char) and not (previous in ("/", ":") or _atext(previous or " ")):
             end = _email(text, position)
         if end > position and not any(blocked[position:end]):
             yield position, end

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import model_of
 
 _REVERSED_LINK = re.compile(r"(^|[^\\])\(([^()]+)\)\[([^\]^][^\]]*)\](?!\()")
@@ -19,27 +20,35 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return any(")[" in line and _REVERSED_LINK.search(line) for line in lines)
 
 
-def _code_columns(document: Any) -> dict[int, set[int]]:
+def _code_columns(document: Document) -> dict[int, set[int]]:
     """Line -> the columns (0-based, of the document line) inside code spans."""
     model = model_of(document)
     columns: dict[int, set[int]] = {}
+    # where each content line starts in its document line (content lines lose the
+    # container prefixes and indentation)
+    shifts: dict[tuple[int, int], int] = {}
     for index, start, end in model.code:
         content = model.contents[index]
         text = content.text
-        for offset in range(start, end):
-            if text[offset] == "\n":
-                continue
-            line = content.line_of(offset)
-            line_start = text.rfind("\n", 0, offset) + 1
-            line_end = text.find("\n", offset)
-            piece = text[line_start : line_end if line_end >= 0 else len(text)]
-            raw = document.raw_lines[line] if line < len(document.raw_lines) else ""
-            shift = raw.find(piece) if piece else 0
-            columns.setdefault(line, set()).add(max(shift, 0) + offset - line_start)
+        line_start = text.rfind("\n", 0, start) + 1
+        while line_start < end:
+            line_end = text.find("\n", line_start)
+            line_end = len(text) if line_end < 0 else line_end
+            piece = text[line_start:line_end]
+            line = content.line_of(line_start)
+            shift = shifts.get((index, line_start))
+            if shift is None:
+                raw = document.raw_lines[line] if line < len(document.raw_lines) else ""
+                shift = shifts[index, line_start] = max(raw.find(piece), 0) if piece else 0
+            low, high = max(start, line_start), min(end, line_end)
+            columns.setdefault(line, set()).update(
+                range(shift + low - line_start, shift + high - line_start)
+            )
+            line_start = line_end + 1
     return columns
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     model = model_of(document)
     code_columns: dict[int, set[int]] | None = None
     for index, line in enumerate(document.lines):

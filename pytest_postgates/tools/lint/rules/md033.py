@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import model_of
 
 # markdownlint's getHtmlTagInfo
@@ -29,7 +30,7 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return any("<" in line for line in lines)
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     allowed = options.get("allowed_elements")
     allowed = {str(name).lower() for name in allowed} if isinstance(allowed, list) else set()
     for html in model_of(document).html:

@@ -7,9 +7,11 @@ one right between ``<`` and ``>`` (micromark issue 164).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import literal_autolinks, model_of
 from pytest_postgates.tools.lint.rules.md033 import tag_info
 
@@ -20,30 +22,30 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
 
 def _hidden_ranges(tags: list[tuple[int, int, str]]) -> list[tuple[int, int]]:
     """(start, end) of each stretch from an opening tag to its matching closing tag, as
-    markdownlint skips siblings: same name, nesting counted."""
+    markdownlint skips siblings: same name, nesting counted, the scan resuming after the
+    closing tag. (Matches found with one stack per name: linear in the tags.)"""
+    infos = [tag_info(text) for _start, _end, text in tags]
+    matching: dict[int, int] = {}
+    stacks: dict[str, list[int]] = {}
+    for index, info in enumerate(infos):
+        if info is None:
+            continue
+        name, closing = info
+        if not closing:
+            stacks.setdefault(name, []).append(index)
+        elif stacks.get(name):
+            matching[stacks[name].pop()] = index
     ranges: list[tuple[int, int]] = []
     index = 0
     while index < len(tags):
-        start, _end, text = tags[index]
-        opening = tag_info(text)
-        if opening and not opening[1]:
-            count = 1
-            for later in range(index + 1, len(tags)):
-                candidate = tag_info(tags[later][2])
-                if candidate and candidate[0] == opening[0]:
-                    if candidate[1]:
-                        count -= 1
-                        if count == 0:
-                            ranges.append((start, tags[later][1]))
-                            index = later
-                            break
-                    else:
-                        count += 1
+        if index in matching:
+            ranges.append((tags[index][0], tags[matching[index]][1]))
+            index = matching[index]
         index += 1
     return ranges
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     model = model_of(document)
     tags_by_content: dict[int, list[tuple[int, int, str]]] = {}
     for html in model.html:
@@ -54,9 +56,11 @@ def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]
         if content.in_html_flow:
             continue
         hidden = _hidden_ranges(tags_by_content.get(index, []))
+        lows = [low for low, _high in hidden]
         text = content.text
         for start, end in literal_autolinks(content):
-            if any(low <= start < high for low, high in hidden):
+            before = bisect_right(lows, start) - 1
+            if before >= 0 and start < hidden[before][1]:
                 continue
             if text[:start].endswith("<") and text[end:].startswith(">"):
                 continue

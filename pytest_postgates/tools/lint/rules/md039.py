@@ -12,18 +12,20 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.micromark import model_of, reference_data
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.micromark import definitions_of, model_of
 
 _LEADING = re.compile(r"^[^\S\r\n]+")
 _TRAILING = re.compile(r"[^\S\r\n]+\Z")  # JavaScript's "$": the very end
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
-    return any("[" in line for line in lines)
+    # a link needs a resource, a reference or (shortcut, collapsed) a definition
+    return any("](" in line or "][" in line or "]:" in line for line in lines)
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
-    definitions = reference_data(document).definitions
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    definitions = definitions_of(document)
     for link in model_of(document).links:
         if link.kind != "link" or link.in_html_flow:
             continue

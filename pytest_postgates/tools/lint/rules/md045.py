@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import model_of
 from pytest_postgates.tools.lint.rules.md033 import tag_info
 
@@ -21,7 +22,7 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return any("![" in line or "<" in line for line in lines)
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     model = model_of(document)
     message = "Images should have alternate text (alt text)"
     found = [

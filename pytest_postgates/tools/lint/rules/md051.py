@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import Content, literal_autolinks, model_of
 from pytest_postgates.tools.lint.rules.md033 import tag_info
 
@@ -99,7 +100,7 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     )
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     ignore_case = bool(options.get("ignore_case"))
     model = model_of(document)
     fragments: dict[str, int] = {}
@@ -143,6 +144,10 @@ def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]
     for definition in model.definitions:
         if definition.destination is not None:
             targets.append((definition.line, definition.destination))
+    # the first fragment (in insertion order) of each lower-case spelling
+    by_lower: dict[str, str] = {}
+    for key in fragments:
+        by_lower.setdefault(key.lower(), key)
     for line, destination in sorted(targets):
         text = _ESCAPE.sub(r"\1", _ENTITY.sub("", destination))
         encoded = "#" + encode_uri_component(text[1:])
@@ -150,7 +155,7 @@ def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]
             if _LINE_FRAGMENT.match(encoded):
                 continue
             lower = text.lower()
-            mixed = next((key for key in fragments if key.lower() == lower), None)
+            mixed = by_lower.get(lower)
             if mixed is not None:
                 if not ignore_case and mixed != text:
                     yield (

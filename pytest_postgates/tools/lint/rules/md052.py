@@ -11,14 +11,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import reference_data
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
-    return any("]" in line for line in lines)
+    # full and collapsed references have "][" (shortcuts count only with shortcut_syntax)
+    if options.get("shortcut_syntax"):
+        return any("]" in line for line in lines)
+    return any("][" in line for line in lines)
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     data = reference_data(document)
     entries = list(data.references.items())
     if options.get("shortcut_syntax"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.micromark import reference_data
 
 
@@ -18,7 +19,7 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return any("]:" in line for line in lines)
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     ignored_option = options.get("ignored_definitions")
     ignored = set(ignored_option) if isinstance(ignored_option, list) else {"//"}
     data = reference_data(document)

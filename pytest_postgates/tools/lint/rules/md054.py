@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.micromark import model_of, reference_data
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.micromark import definitions_of, model_of
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _SPECIAL = {"http", "https", "ws", "wss", "ftp", "file"}
@@ -49,12 +50,12 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return not all(options.get(style) is None or bool(options.get(style)) for style in _STYLES)
 
 
-def check(document: Any, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     allowed = {style: options.get(style) is None or bool(options.get(style)) for style in _STYLES}
     if all(allowed.values()):
         return
     model = model_of(document)
-    definitions = reference_data(document).definitions
+    definitions = definitions_of(document)
     message = "Link and image style"
     found: list[int] = []
     if not allowed["autolink"]:

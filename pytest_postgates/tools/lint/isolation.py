@@ -1,8 +1,8 @@
 """One post that breaks the linter (a timeout, a crash) must not ERROR every other post.
 
 The lint layer lints the whole run in one linter process per configuration; when that
-process fails, :func:`pytest_postgates.lint.lint_batch` reports one error for the whole
-batch. :func:`isolating_get` wraps the run's batch lookup so that a failed batch is linted
+process fails, :func:`pytest_postgates.tools.lint.batch.lint_batch` reports one error for
+the whole batch. :func:`isolating_get` wraps the run's batch lookup so that a failed batch is linted
 again in chunks of :data:`CHUNK` posts, and the posts of a failing chunk one by one: every
 post the linter can handle gets its real result, and only the post that breaks it gets an
 ERROR naming what happened (linted alone). When every chunk fails the same way, the fault
@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates import lint
+from pytest_postgates.tools.lint import batch as lint_run
 
 CHUNK = 16
-BATCH_NAME = "markdownlint"  # the run batch lint.batch_for computes over every post
+BATCH_NAME = "markdownlint"  # the run batch lint_run.batch_for computes over every post
 
 Get = Callable[[str, Callable[[], Any]], Any]
 
@@ -33,7 +33,7 @@ def isolating_get(
     backend_setting: str,
     markdownlint_cli: str | os.PathLike[str] | None,
 ) -> Get:
-    """``get`` for :func:`lint.batch_for`: the run's lint batch is computed by
+    """``get`` for :func:`lint_run.batch_for`: the run's lint batch is computed by
     :func:`lint_isolating` over the same posts; every other batch name passes through."""
 
     def isolating(name: str, compute: Callable[[], Any]) -> Any:
@@ -41,7 +41,7 @@ def isolating_get(
             return get(name, compute)
 
         def run(paths: Sequence[Path]) -> dict[str, Any]:
-            return lint.lint_batch(paths, backend_setting, markdownlint_cli)
+            return lint_run.lint_batch(paths, backend_setting, markdownlint_cli)
 
         return get(name, lambda: lint_isolating(list(posts), run, first=compute))
 
@@ -97,7 +97,7 @@ def _per_post(result: dict[str, Any], paths: Sequence[Path]) -> dict[str, Any]:
                 "error": f"{result['error']} (this post, linted alone)",
                 # The post's content: batch_for then trusts this entry instead of linting
                 # the post again on its own (and paying the same failure twice).
-                "sha1": lint.file_digest(Path(path)),
+                "sha1": lint_run.file_digest(Path(path)),
             },
         )
     return {**result, "error": None, "files": files}
