@@ -269,7 +269,7 @@ def _parser(html_flow: bool) -> MarkdownIt:
     md = MarkdownIt("commonmark").enable(["table"]).disable(["text_join"])
     if not html_flow:
         md.disable(["html_block", "code"])
-    md.validateLink = _always  # type: ignore[method-assign]
+    md.validateLink = _always  # type: ignore[method-assign,assignment]
     md.helpers = _Helpers(md.helpers)  # type: ignore[assignment]
     md.inline.ruler.before("link", "footnote_call", _footnote_call)
     rules = md.inline.ruler.__rules__

@@ -123,11 +123,11 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
     for html in model.html:
         info = tag_info(html.text)
         if info and not info[1]:
-            match = _ID.search(html.text) or (
+            anchor = _ID.search(html.text) or (
                 _NAME.search(html.text) if info[0].lower() == "a" else None
             )
-            if match:
-                fragments["#" + match.group(1)] = 0
+            if anchor:
+                fragments["#" + anchor.group(1)] = 0
     targets: list[tuple[int, str]] = []
     for link in model.links:
         if link.in_html_flow:
