@@ -118,6 +118,13 @@ def test_md052_undefined_full_and_collapsed_references() -> None:
     assert lines_of(text, "MD052", shortcut) == [1, 1, 1, 1]
 
 
+def test_md052_full_reference_around_an_image_or_a_failed_label() -> None:
+    # a defined image inside the text is markers (the shim pairs the two labels); a failed
+    # "[b]" inside is data with a "]" (no pair: "[missing]" is a shortcut)
+    text = "[![text][image]][missing] x [a [b] c][missing]\n\n[image]: x.png\n"
+    assert lines_of(text, "MD052") == [1]
+
+
 def test_md053_unused_and_duplicate_definitions() -> None:
     text = (
         "[used] [^1]\n\n[used]: https://a.example\n[unused]: https://b.example\n"

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import weakref
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -69,6 +69,12 @@ class Link:
     in_html_flow: bool = False
     inside: Link | None = None  # the link an image sits in (its label)
     defined: bool = True
+    # where it is: the content (an index into Model.contents) and offsets in its text
+    content: int = -1
+    start: int = -1
+    end: int = -1
+    label_start: int = -1
+    label_end: int = -1
 
 
 @dataclass
@@ -503,6 +509,11 @@ def _walk(
                 content.in_html_flow,
                 stack[-1],
                 target != _SENTINEL,
+                index,
+                start,
+                end,
+                label_start,
+                label_end,
             )
             content.spans.append((start, end, link.kind))
             (model.links if link.defined else model.undefined).append(link)
@@ -646,6 +657,27 @@ def definitions_of(document: Document) -> dict[str, tuple[int, str | None]]:
     return definitions
 
 
+def _without_constructs(model: Model, link: Link, spans: dict[int, list[tuple[int, int]]]) -> str:
+    """An undefined reference's first label with each link or image inside it (which
+    micromark formed: markers, not data) reduced to one plain character. ``spans``: the
+    (start, end) of the links and images of each content, sorted."""
+    ordered = spans.get(link.content, [])
+    low = bisect_left(ordered, (link.label_start, -1))
+    high = bisect_left(ordered, (link.label_end, -1))
+    if low >= high:
+        return link.label
+    pieces: list[str] = []
+    position = link.label_start
+    text = model.contents[link.content].text
+    for start, end in ordered[low:high]:
+        if start < position or end > link.label_end:
+            continue
+        pieces.append(text[position:start] + "x")
+        position = end
+    pieces.append(text[position : link.label_end])
+    return "".join(pieces)
+
+
 def reference_data(document: Document) -> ReferenceData:
     """markdownlint's getReferenceLinkImageData (outside HTML blocks)."""
     cached = _REFERENCES.get(document)
@@ -662,6 +694,7 @@ def reference_data(document: Document) -> ReferenceData:
             duplicates.append((key, definition.line))
         else:
             definitions[key] = (definition.line, definition.destination)
+    spans: dict[int, list[tuple[int, int]]] | None = None
     for link in [*model.links, *undefined_references(model)]:
         if link.in_html_flow or link.style == "inline":
             continue
@@ -669,7 +702,13 @@ def reference_data(document: Document) -> ReferenceData:
         shortcut = link.style == "shortcut"
         if not link.defined:
             label = data_text(label)
-            first = data_text(link.label)
+            if spans is None:
+                spans = {}
+                for other in model.links:
+                    spans.setdefault(other.content, []).append((other.start, other.end))
+                for found in spans.values():
+                    found.sort()
+            first = data_text(_without_constructs(model, link, spans))
             if link.style == "full" and not (first.strip() and "]" not in first):
                 shortcut = True  # the shim recorded no first label to pair with
         target = shortcuts if shortcut else references
