@@ -452,6 +452,21 @@ def test_rumdl_only_findings_are_not_reported(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ once per test run
+def _count_processes(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The command lines of the processes started from now on (``--version`` checks left
+    out), however they are started (``subprocess.run`` and ``Popen`` alike)."""
+    started: list[list[str]] = []
+
+    class CountingPopen(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, args: Any, *rest: Any, **options: Any) -> None:
+            if "--version" not in args:
+                started.append([str(arg) for arg in args])
+            super().__init__(args, *rest, **options)
+
+    monkeypatch.setattr(subprocess, "Popen", CountingPopen)
+    return started
+
+
 def test_the_batch_runs_the_linter_once_for_all_posts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -460,15 +475,7 @@ def test_the_batch_runs_the_linter_once_for_all_posts(
         write_post(repo / "_posts", SEED_BODY if i % 2 else CLEAN_BODY, name=f"2026-06-0{i}-p.md")
         for i in range(1, 7)
     )
-    real_run = subprocess.run
-    lint_runs: list[list[str]] = []
-
-    def counting_run(command: list[str], *args: Any, **kwargs: Any) -> Any:
-        if "--version" not in command:
-            lint_runs.append(command)
-        return real_run(command, *args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "run", counting_run)
+    lint_runs = _count_processes(monkeypatch)
     context = GateContext.create(Settings(), batches=RunBatches(posts=posts))
     verdicts = [gate.GATE.evaluate(parse_post(path), context).verdict for path in posts]
     assert verdicts == ["FAIL", "PASS"] * 3
@@ -485,11 +492,7 @@ def test_one_linter_process_per_configuration(
     (repo / "drafts" / ".markdownlint.json").write_text('{"default": false, "MD022": true}')
     posts = [write_post(repo / "_posts", SEED_BODY, name=f"2026-06-0{i}-a.md") for i in (1, 2)]
     posts += [write_post(repo / "drafts", SEED_BODY, name=f"2026-06-0{i}-b.md") for i in (3, 4)]
-    real_run = subprocess.run
-    calls: list[list[str]] = []
-    monkeypatch.setattr(
-        subprocess, "run", lambda c, *a, **k: calls.append(c) or real_run(c, *a, **k)
-    )
+    calls = _count_processes(monkeypatch)
     batch = lint.lint_batch(posts, "rumdl")
     assert len([c for c in calls if "check" in c]) == 2
     json.dumps(batch)  # shared with xdist workers as a file: plain JSON data

@@ -112,14 +112,16 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     posts = context.batches.posts_for(BATCH_NAME)
     cli = getattr(settings, "markdownlint_cli", None)
+    budget = settings.gate_timeout  # the linter's time limits follow it (issue 16)
     batch, entry = lint.batch_for(
         post.path,
         posts,
         # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
-        isolating_get(context.batches.get, posts, settings.lint_backend, cli),
+        isolating_get(context.batches.get, posts, settings.lint_backend, cli, budget),
         settings.lint_backend,
         # A configured markdownlint-cli command (settings key proposed to the lead).
         cli,
+        budget=budget,
     )
     backend = batch.get("backend")
     version = batch.get("version")

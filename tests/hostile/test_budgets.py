@@ -179,7 +179,7 @@ def timing_out_linter(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             return {
                 "backend": "rumdl",
                 "version": "0.3",
-                "error": f"rumdl did not finish in {process.TIMEOUT_SECONDS} s",
+                "error": f"rumdl did not finish in {process.linter_timeout(len(paths)):g} s",
                 "files": {},
             }
         return real(paths, *args, **kwargs)
@@ -260,7 +260,7 @@ def test_gate_12_reports_the_breaking_post_and_judges_the_rest(
 
 # -------------------------------------------------------------------------------- mermaid
 def test_a_mermaid_timeout_is_cached_for_the_next_run(tmp_path: Path) -> None:
-    from pytest_postgates.mermaid import MermaidParser
+    from pytest_postgates.tools.mermaid import MermaidParser
 
     slow = "flowchart TD\n" + " \n" * 20_000 + "A --> B\n"
     first = MermaidParser(tmp_path, engine="quickjs", timeout=0.5)

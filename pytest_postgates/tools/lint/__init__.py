@@ -105,7 +105,7 @@ from pytest_postgates.tools.lint.markdownlint_cli import (
     find_markdownlint_cli,
     run_markdownlint_cli,
 )
-from pytest_postgates.tools.lint.process import TIMEOUT_SECONDS, Backend
+from pytest_postgates.tools.lint.process import Backend, linter_timeout
 from pytest_postgates.tools.lint.reconcile import gfm_table_lines, native_violations
 from pytest_postgates.tools.lint.rules import ALWAYS_NATIVE, NATIVE_RULES
 from pytest_postgates.tools.lint.rumdl import find_rumdl, rumdl_config_text, run_rumdl
@@ -119,7 +119,6 @@ __all__ = [
     "MARKDOWNLINT_CLI_PIN",
     "NATIVE_RULES",
     "RULES",
-    "TIMEOUT_SECONDS",
     "Backend",
     "ConfigError",
     "LintError",
@@ -140,6 +139,7 @@ __all__ = [
     "find_rumdl",
     "gfm_table_lines",
     "lint_batch",
+    "linter_timeout",
     "load_config",
     "markdownlint_lines",
     "native_violations",

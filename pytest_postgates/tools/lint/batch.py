@@ -22,7 +22,7 @@ from pytest_postgates.tools.lint.markdownlint_cli import (
     find_markdownlint_cli,
     run_markdownlint_cli,
 )
-from pytest_postgates.tools.lint.process import Backend, program_version
+from pytest_postgates.tools.lint.process import DEFAULT_BUDGET, Backend, program_version
 from pytest_postgates.tools.lint.rumdl import RUMDL_VERSION, find_rumdl, run_rumdl
 
 BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
@@ -103,6 +103,7 @@ def lint_batch(
     markdownlint_cli: str | os.PathLike[str] | None = None,
     root: Path | None = None,
     config_file: Path | None = None,
+    budget: float = DEFAULT_BUDGET,
 ) -> dict[str, Any]:
     """Lint every file in ``paths`` once, grouped by configuration. JSON-serialisable:
 
@@ -111,6 +112,8 @@ def lint_batch(
     unjudged); a file's ``error`` means it could not be linted (unreadable, too large,
     its configuration broken).
     ``config_file`` replaces discovery: every file is linted under that configuration.
+    ``budget`` (the run's ``gate_timeout``) sets each linter process's time limit
+    (:func:`.process.linter_timeout`).
     """
     files: dict[str, dict[str, Any]] = {}
     groups: dict[str, list[Path]] = {}
@@ -152,11 +155,11 @@ def lint_batch(
             work = Path(scratch).resolve()
             try:
                 if backend.name == "rumdl":
-                    found = run_rumdl(backend, group, load_config(config), work)
+                    found = run_rumdl(backend, group, load_config(config), work, budget)
                 else:
                     if config is not None:
                         read_config_file(config)  # a broken file fails its posts, not the run
-                    found = run_markdownlint_cli(backend, group, config, work)
+                    found = run_markdownlint_cli(backend, group, config, work, budget)
             except ConfigError as exc:
                 for path in group:
                     files[str(path)] = {"config": key or None, "violations": [], "error": str(exc)}
@@ -196,22 +199,23 @@ def batch_for(
     backend_setting: str = "auto",
     markdownlint_cli: str | os.PathLike[str] | None = None,
     root: Path | None = None,
+    budget: float = DEFAULT_BUDGET,
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The run's batch (computed once through ``get``) and this post's entry in it. A post
     outside the run's list (a library call, the CLI), or whose file changed since the
-    batch linted it, gets a batch of its own, keyed by its content."""
+    batch linted it, gets a batch of its own, keyed by its content. ``budget``: the run's
+    ``gate_timeout``, which sets the linter's time limits."""
     key = str(post_path.resolve())
-    batch = get(
-        "markdownlint",
-        lambda: lint_batch(posts or [post_path], backend_setting, markdownlint_cli, root),
-    )
+
+    def lint(paths: Sequence[Path]) -> dict[str, Any]:
+        return lint_batch(paths, backend_setting, markdownlint_cli, root, budget=budget)
+
+    batch = get("markdownlint", lambda: lint(posts or [post_path]))
     entry = batch["files"].get(key)
     if batch.get("error") is None:
         digest = file_digest(post_path)
         if entry is None or (digest is not None and entry.get("sha1") != digest):
             name = "markdownlint-" + hashlib.sha1(f"{key}\0{digest}".encode()).hexdigest()[:16]
-            batch = get(
-                name, lambda: lint_batch([post_path], backend_setting, markdownlint_cli, root)
-            )
+            batch = get(name, lambda: lint([post_path]))
             entry = batch["files"].get(key)
     return batch, entry

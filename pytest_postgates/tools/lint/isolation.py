@@ -8,8 +8,11 @@ post the linter can handle gets its real result, and only the post that breaks i
 ERROR naming what happened (linted alone). When every chunk fails the same way, the fault
 is the linter's, not a post's, and the batch error stands (no run per post).
 
-Cost on a failure: one more linter run per chunk, plus one per post of each failing chunk;
-a hostile post costs its chunk's timeout and its own, not one timeout per bisection level.
+Cost on a failure: one more linter run per chunk, plus one per post of each failing chunk.
+Every run's time limit follows the run's ``gate_timeout`` (:func:`.process.linter_timeout`:
+the budget plus half a second per file, at most three budgets), so a post that makes the
+linter hang costs the batch's limit, its chunk's and its own: at most five budgets and a
+few seconds (``tests/hostile/test_lint_timeouts.py``), not a fixed ten minutes per level.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_postgates.tools.lint import batch as lint_run
+from pytest_postgates.tools.lint.process import DEFAULT_BUDGET
 
 CHUNK = 16
 BATCH_NAME = "markdownlint"  # the run batch lint_run.batch_for computes over every post
@@ -32,16 +36,18 @@ def isolating_get(
     posts: Sequence[Path],
     backend_setting: str,
     markdownlint_cli: str | os.PathLike[str] | None,
+    budget: float = DEFAULT_BUDGET,
 ) -> Get:
     """``get`` for :func:`lint_run.batch_for`: the run's lint batch is computed by
-    :func:`lint_isolating` over the same posts; every other batch name passes through."""
+    :func:`lint_isolating` over the same posts, every re-lint under ``budget`` (the run's
+    ``gate_timeout``); every other batch name passes through."""
 
     def isolating(name: str, compute: Callable[[], Any]) -> Any:
         if name != BATCH_NAME or not posts:
             return get(name, compute)
 
         def run(paths: Sequence[Path]) -> dict[str, Any]:
-            return lint_run.lint_batch(paths, backend_setting, markdownlint_cli)
+            return lint_run.lint_batch(paths, backend_setting, markdownlint_cli, budget=budget)
 
         return get(name, lambda: lint_isolating(list(posts), run, first=compute))
 

@@ -15,9 +15,11 @@ from pathlib import Path
 from pytest_postgates.tools.lint.catalog import LintError, Violation
 from pytest_postgates.tools.lint.config import load_config, repo_root_of
 from pytest_postgates.tools.lint.process import (
+    DEFAULT_BUDGET,
     Backend,
     argument_chunks,
     linter_failure,
+    linter_timeout,
     result_key,
     run_linter,
 )
@@ -55,7 +57,11 @@ def find_markdownlint_cli(
 
 
 def run_markdownlint_cli(
-    backend: Backend, paths: Sequence[Path], config: Path | None, work: Path
+    backend: Backend,
+    paths: Sequence[Path],
+    config: Path | None,
+    work: Path,
+    budget: float = DEFAULT_BUDGET,
 ) -> dict[str, list[Violation]]:
     """markdownlint-cli over ``paths`` with ``config`` (markdownlint reads it itself, so
     JSONC, YAML and ``extends`` are its own); cli2 files and "no file" are written out as
@@ -69,7 +75,8 @@ def run_markdownlint_cli(
     for chunk in argument_chunks(paths):
         output.unlink(missing_ok=True)
         command = [*backend.command, "--json", "--output", str(output), "--config", str(config)]
-        result = run_linter([*command, "--", *map(str, chunk)], work)
+        timeout = linter_timeout(len(chunk), budget)
+        result = run_linter([*command, "--", *map(str, chunk)], work, timeout)
         if result.returncode not in (0, 1) or (result.returncode == 1 and not output.is_file()):
             raise linter_failure("markdownlint-cli", result, work)
         text = output.read_text(encoding="utf-8") if output.is_file() else ""

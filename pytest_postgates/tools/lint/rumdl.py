@@ -26,9 +26,11 @@ from pytest_postgates.tools.lint.document import (
 )
 from pytest_postgates.tools.lint.inline import enabled_per_line, file_config
 from pytest_postgates.tools.lint.process import (
+    DEFAULT_BUDGET,
     Backend,
     argument_chunks,
     linter_failure,
+    linter_timeout,
     result_key,
     run_linter,
 )
@@ -169,7 +171,11 @@ def _neutral_copy(data: bytes) -> bytes | None:
 
 
 def run_rumdl(
-    backend: Backend, paths: Sequence[Path], config: Mapping[str, Any], work: Path
+    backend: Backend,
+    paths: Sequence[Path],
+    config: Mapping[str, Any],
+    work: Path,
+    budget: float = DEFAULT_BUDGET,
 ) -> dict[str, list[Violation]]:
     """rumdl over ``paths`` with ``config`` (a markdownlint configuration object)
     translated, then :data:`NATIVE_RULES` evaluated here where needed: file -> violations.
@@ -221,7 +227,7 @@ def run_rumdl(
     workers = max(1, min(len(groups), os.cpu_count() or 1, 4))
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [
-            pool.submit(_run_rumdl_group, backend, group, texts, config, own, folder)
+            pool.submit(_run_rumdl_group, backend, group, texts, config, own, folder, budget)
             for (own, group), folder in zip(groups.values(), folders, strict=True)
         ]
         for future in futures:
@@ -250,6 +256,7 @@ def _run_rumdl_group(
     base_config: Mapping[str, Any],
     config: Mapping[str, Any],
     work: Path,
+    budget: float = DEFAULT_BUDGET,
 ) -> dict[str, list[Violation]]:
     """:func:`run_rumdl` for files that share one configuration (``config``: the base
     configuration with their configure-file comments applied)."""
@@ -280,7 +287,7 @@ def _run_rumdl_group(
             target.write_bytes(copy)
             original[result_key(target, work)] = key
         targets.append(target)
-    items = _rumdl_chunks(backend, targets, toml, work) if delegated else []
+    items = _rumdl_chunks(backend, targets, toml, work, budget) if delegated else []
     keys = {str(target): str(target) for target in targets}  # rumdl prints these
     file_texts = {str(path): texts[str(path)][1] for path in paths}
     lines = {key: LINE_BREAK.split(text.removeprefix("\ufeff")) for key, text in file_texts.items()}
@@ -342,10 +349,10 @@ def _run_rumdl_group(
 
 
 def _rumdl_chunks(
-    backend: Backend, paths: Sequence[Path], toml: Path, work: Path
+    backend: Backend, paths: Sequence[Path], toml: Path, work: Path, budget: float
 ) -> list[dict[str, Any]]:
-    """rumdl's JSON findings over ``paths``, in as few processes as the command line
-    allows."""
+    """rumdl's JSON findings over ``paths``, in as few processes as
+    :func:`.process.argument_chunks` allows, each within :func:`.process.linter_timeout`."""
     items: list[dict[str, Any]] = []
     for chunk in argument_chunks(paths):
         command = [
@@ -365,7 +372,7 @@ def _rumdl_chunks(
             "--",
             *map(str, chunk),
         ]
-        result = run_linter(command, work)
+        result = run_linter(command, work, linter_timeout(len(chunk), budget))
         if result.returncode != 0:
             raise linter_failure("rumdl", result, work)
         try:
