@@ -11,8 +11,9 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from pytest_postgates.tools.lint.autolinks import literal_autolinks
 from pytest_postgates.tools.lint.document import Document
-from pytest_postgates.tools.lint.micromark import literal_autolinks, model_of
+from pytest_postgates.tools.lint.micromark import model_of
 from pytest_postgates.tools.lint.rules.md033 import tag_info
 
 

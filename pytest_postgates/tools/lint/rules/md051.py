@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
+from pytest_postgates.tools.lint.autolinks import literal_autolinks
 from pytest_postgates.tools.lint.document import Document
-from pytest_postgates.tools.lint.micromark import Content, literal_autolinks, model_of
+from pytest_postgates.tools.lint.micromark import Content, model_of
 from pytest_postgates.tools.lint.rules.md033 import tag_info
 
 _ID = re.compile(r"\sid\s*=\s*['\"]?([^'\"\s>]*)", re.IGNORECASE)
