@@ -493,14 +493,15 @@ def _audit_batch(context: GateContext, post: Post) -> dict[str, Any]:
 
     posts = context.batches.posts_for(AUDIT_BATCH)
     if posts and post.path in posts:
-        return context.batches.get(f"{AUDIT_BATCH}.{digest}", compute)
+        batch: dict[str, Any] = context.batches.get(f"{AUDIT_BATCH}.{digest}", compute)
+        return batch
     return compute()
 
 
 def _names_post(entry: dict[str, Any], post: Post) -> bool:
     if entry["resolved"] is not None:
-        return entry["resolved"] == str(post.path.resolve())
-    return entry["name"] == post.path.name
+        return bool(entry["resolved"] == str(post.path.resolve()))
+    return bool(entry["name"] == post.path.name)
 
 
 def check_audit(
