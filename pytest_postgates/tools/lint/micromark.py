@@ -37,7 +37,7 @@ import re
 import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -693,12 +693,22 @@ def reference_data(document: Document) -> ReferenceData:
         else:
             definitions[key] = (definition.line, definition.destination)
     spans: dict[int, list[tuple[int, int]]] | None = None
+    footnotes = {
+        normalize_reference(found.label)
+        for found in model.definitions
+        if found.label.startswith("^")
+    }
     for link in [*model.links, *undefined_references(model)]:
         if link.in_html_flow or link.style == "inline":
             continue
         label = link.reference if link.style == "full" and link.reference else link.label
         shortcut = link.style == "shortcut"
         if not link.defined:
+            if link.style == "full" and normalize_reference(link.reference or "") in footnotes:
+                # "[text][^note]": the note is a footnote call (recorded as one), "[text]"
+                # the shim's shortcut
+                label, link = link.label, replace(link, style="shortcut")
+                shortcut = True
             label = data_text(label)
             if spans is None:
                 spans = {}
