@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
-from pytest_postgates.judges.prose import paragraphs, plain
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -130,8 +129,8 @@ def evaluate(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(every paragraph with its score, the flagged ones): flagged means strictly below
     the threshold, so a score of exactly 0.1 passes at the default."""
-    found = paragraphs(post)
-    hypotheses = [plain(paragraph.text) for paragraph in found]
+    found = post.prose.paragraphs
+    hypotheses = [paragraph.plain for paragraph in found]
     scores = list(scorer([(premise, hypothesis) for hypothesis in hypotheses])) if found else []
     if len(scores) != len(found):
         raise ValueError(f"HHEM returned {len(scores)} scores for {len(found)} paragraphs")

@@ -211,14 +211,8 @@ def _blank(match: re.Match[str]) -> str:
 def prose_lines(post: Post) -> list[tuple[int, str]]:
     """Body lines outside code and HTML blocks, inline code spans and URLs blanked out
     (same columns), so numbers inside them are exempt."""
-    skip = post.code_lines | post.html_lines
-    lines = []
-    for number, text in post.body_lines():
-        if number in skip:
-            continue
-        text = _CODE_SPAN.sub(_blank, text)
-        lines.append((number, text))
-    return lines
+    # The prose view's lines: URLs are blanked by find_claims, which keeps link text.
+    return list(post.prose.lines(html=False, urls=False))
 
 
 def find_claims(post: Post) -> list[tuple[int, int, re.Match[str], str]]:

@@ -37,7 +37,6 @@ from pytest_postgates.judges import (
     shorten,
     text,
 )
-from pytest_postgates.judges.prose import paragraphs
 from pytest_postgates.post import admission_problem, parse_post
 from pytest_postgates.scorecard import Finding
 
@@ -132,9 +131,9 @@ def reference_pool(posts: list[Path], assignments: dict[str, str]) -> dict[str, 
         tone, _ = tone_of(other, assignments)
         if tone is None:
             continue
-        for paragraph in paragraphs(other):
-            if len(paragraph.text) >= MIN_REFERENCE_CHARS:
-                row = [str(path.resolve()), path.name, paragraph.line, paragraph.text]
+        for paragraph in other.prose.paragraphs:
+            if len(paragraph.source) >= MIN_REFERENCE_CHARS:
+                row = [str(path.resolve()), path.name, paragraph.line, paragraph.source]
                 pool.setdefault(tone, []).append(row)
     return pool
 
@@ -170,7 +169,7 @@ def _messages(tone: str, references: list[list[Any]], post: Post) -> tuple[tuple
         '"reason": "<one sentence>"}'
     )
     shown = "\n\n".join(f"[{i}] {row[3]}" for i, row in enumerate(references, 1))
-    body = "\n\n".join(p.text for p in paragraphs(post))[:POST_CHAR_LIMIT]
+    body = "\n\n".join(p.source for p in post.prose.paragraphs)[:POST_CHAR_LIMIT]
     user = f"Tone: {tone}\n\nReference paragraphs:\n{shown}\n\nDraft:\n{body}"
     return (("system", system), ("user", user))
 
