@@ -51,7 +51,6 @@ def lint_everything_here(text: str) -> None:
     lint.native_violations(text, {"MD013": {"line_length": 20, "stern": True}})
     lines = lint.markdownlint_lines(text)[0]
     candidates.odd_list_start(lines)
-    candidates.md033_candidates(lines, {})
     candidates.mixed_bullets(lines)
     lint.file_config(text, {})
     rumdl._neutral_copy(text.encode("utf-8"))
