@@ -1,12 +1,12 @@
 """Gate results cached on disk: an unchanged post on an unchanged repository is not gated
 again.
 
-A result is keyed by the plugin version, the gate, the post's bytes, every setting, and
-what the gate itself says its result depends on (``cache_inputs`` in the gate module:
-usually the commit it grounds against; ``None`` means "do not cache", and a gate without
-the hook is never cached). Only PASS and FAIL are stored: an ERROR or SKIP is decided
-again every run. Entries are written atomically, so an interrupted run or two runs sharing
-the folder never leave a torn file, and an unreadable entry is simply recomputed.
+A result is keyed by the plugin version and a digest of its source code, the gate, the
+post's bytes, every setting, and what the gate itself says its result depends on
+(``cache_inputs`` in the gate module: usually the commit it grounds against; ``None`` means
+"do not cache", and a gate without the hook is never cached). PASS and FAIL are stored,
+and SKIP for gates that declare it cacheable (``caches_skip``: a judge gate without a
+judge); an ERROR is decided again every run. An unreadable entry is simply recomputed.
 
 An entry is data from disk, and a cache folder is often shared or restored in CI, so it is
 never trusted: every entry must have the exact shape written here, a verdict of PASS or
@@ -55,6 +55,23 @@ class CacheWriteError(OSError):
     """The cache folder could not take an entry (full disk, read-only): caching stops."""
 
 
+def code_fingerprint(package: Path) -> str:
+    """A digest of every Python source file of the package: two installs that report the
+    same version (an editable checkout, a git install at another commit) never share
+    cached verdicts."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        if "__pycache__" in path.parts:
+            continue
+        digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+# Read at import, so the key names the code that runs even if a file is edited mid-run.
+CODE_FINGERPRINT = code_fingerprint(Path(__file__).resolve().parent)
+
+
 def settings_fingerprint(settings: Settings) -> str:
     """Every setting except where output goes and how the run is scheduled."""
     ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot"}
@@ -84,7 +101,7 @@ class ResultCache:
 
     def key(self, gate: int, content: bytes, inputs: str) -> str:
         digest = hashlib.sha256()
-        for part in (__version__, str(gate), self.fingerprint, inputs):
+        for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, inputs):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(content)
         return digest.hexdigest()

@@ -258,3 +258,32 @@ def test_links_checked_online_are_not_served_from_the_result_cache(
     _parses(site)
     site.runpytest_subprocess("--postgates-only=6").assert_outcomes(passed=2)
     assert len(_parses(site)) == 2
+
+
+def test_the_result_key_names_the_code_that_runs(tmp_path: Path) -> None:
+    """Two installs reporting the same version (an editable checkout, a git install at
+    another commit) must not share cached verdicts: the key digests every source file."""
+    from pytest_postgates import results
+    from pytest_postgates.config import Settings
+
+    package = tmp_path / "pkg"
+    (package / "gates").mkdir(parents=True)
+    (package / "__init__.py").write_text("", "utf-8")
+    rule = package / "gates" / "rule.py"
+    rule.write_text("LIMIT = 1\n", "utf-8")
+    before = results.code_fingerprint(package)
+    rule.write_text("LIMIT = 2\n", "utf-8")
+    assert results.code_fingerprint(package) != before
+    (package / "gates" / "__pycache__").mkdir()
+    (package / "gates" / "__pycache__" / "rule.cpython-312.pyc").write_bytes(b"\0")
+    after = results.code_fingerprint(package)
+    assert after == results.code_fingerprint(package)
+
+    cache = results.ResultCache(None, Settings())
+    key = cache.key(2, b"post", "inputs")
+    monkeypatched = results.CODE_FINGERPRINT
+    try:
+        results.CODE_FINGERPRINT = "another-build"
+        assert cache.key(2, b"post", "inputs") != key
+    finally:
+        results.CODE_FINGERPRINT = monkeypatched
