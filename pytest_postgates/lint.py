@@ -75,6 +75,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from pytest_postgates.post import MAX_POST_BYTES
+from pytest_postgates.tools.lint.rules import md001, md003, md022, md023, md047
 
 BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
 MARKDOWNLINT_CLI_PIN = "0.43.0"  # what the blog's CI pins; bench/markdownlint_parity.py
@@ -2119,6 +2120,16 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
     "MD048": _tokens_only(_md048),
 }
 
+# Rules ported one module each (pytest_postgates/tools/lint/rules/mdNNN.py: check and
+# may_violate), computed for every file whose text test passes.
+_PORTED = {
+    module.RULE: module
+    for module in (md001, md003, md022, md023, md047)
+}
+_NATIVE.update({rule: module.check for rule, module in _PORTED.items()})
+NATIVE_RULES = (*NATIVE_RULES, *_PORTED)
+ALWAYS_NATIVE = ALWAYS_NATIVE | set(_PORTED)
+
 
 # Cheap tests on the raw lines that every file with a finding of the rule passes (they
 # over-approximate headings, lists and code blocks: container prefixes, code and HTML are
@@ -2146,6 +2157,8 @@ _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 
 
 def _may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    if rule in _PORTED:
+        return bool(_PORTED[rule].may_violate(lines, options))
     if rule in ("MD009", "MD010", "MD013"):
         return True  # each one's own first step is a cheap line test
     if rule == "MD005":

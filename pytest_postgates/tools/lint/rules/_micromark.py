@@ -1,0 +1,206 @@
+"""What markdownlint's micromark tokens tell its block, heading and list rules, read from
+markdown-it's block tokens and the lines: headings (level, style, first and last line),
+the container prefixes of a line (micromark's ``blockQuotePrefix`` and list indentation:
+what is left is the ``linePrefix``), and markdownlint's ``isBlankLine``.
+
+A rule module here reads a *document*: ``lines`` (the lines markdownlint's rules read:
+front matter removed, HTML comment content cleared), ``raw_lines`` (before clearing) and
+``tokens`` (markdown-it's block tokens of the raw text; HTML blocks are opaque, as
+markdownlint's default token filter leaves them)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from markdown_it.token import Token
+
+
+class Document(Protocol):
+    lines: Sequence[str]
+    raw_lines: Sequence[str]
+
+    @property
+    def tokens(self) -> list[Token]: ...
+
+
+def is_blank_line(line: str | None) -> bool:
+    """markdownlint's isBlankLine: nothing, blanks, or only ``>`` and blanks once HTML
+    comments (matched or not) are taken out."""
+    if not line or not line.strip():
+        return True
+    while True:
+        start, end = line.find("<!--"), line.find("-->")
+        if end != -1 and (start == -1 or end < start):
+            line = line[end + 3 :]
+        elif start != -1 and end != -1:
+            line = line[:start] + line[end + 3 :]
+        elif start != -1:
+            line = line[:start]
+        else:
+            break
+    return not line.replace(">", "").strip()
+
+
+def line_at(lines: Sequence[str], index: int) -> str | None:
+    """``lines[index]`` as JavaScript reads an array: nothing outside it."""
+    return lines[index] if 0 <= index < len(lines) else None
+
+
+# ------------------------------------------------------------------ container prefixes
+@dataclass
+class Container:
+    """An open block quote or list item around a block: for an item, the line of its
+    marker and the column its content starts at (relative to the outer containers)."""
+
+    kind: str  # "quote" or "item"
+    first_line: int
+    content_column: int = -1
+
+
+_QUOTE_MARKER = re.compile(r"[ ]{0,3}>")
+_ITEM_MARKER = re.compile(r"[ ]{0,3}(?:[*+-]|\d{1,9}[.)])")
+
+
+def _columns(text: str, start_column: int) -> list[int]:
+    """The column after each leading blank of ``text`` (tabs to the next stop of 4)."""
+    columns = []
+    column = start_column
+    for char in text:
+        if char == " ":
+            column += 1
+        elif char == "\t":
+            column += 4 - column % 4
+        else:
+            break
+        columns.append(column)
+    return columns
+
+
+def strip_containers(
+    line: str, containers: Sequence[Container], index: int
+) -> tuple[str, int, bool]:
+    """(the rest of ``line`` once its containers' prefixes are taken off, the column it
+    starts at, whether every container's prefix was there: a lazy line lacks some)."""
+    rest, column = line, 0
+    for container in containers:
+        if container.kind == "quote":
+            match = _QUOTE_MARKER.match(rest)
+            if match is None:
+                return rest, column, False
+            column += match.end()
+            rest = rest[match.end() :]
+            if rest[:1] == " ":
+                rest, column = rest[1:], column + 1
+            elif rest[:1] == "\t":
+                # A tab after '>' gives one column to the quote; the rest stays content.
+                rest, column = rest[1:], column + 1
+            continue
+        if index == container.first_line:
+            match = _ITEM_MARKER.match(rest)
+            if match is None:  # not expected: the item starts on this line
+                return rest, column, False
+            marker_end = column + match.end()
+            after = rest[match.end() :]
+            blanks = _columns(after, marker_end)
+            content = column + container.content_column
+            taken = 0
+            while taken < len(blanks) and blanks[taken] <= content:
+                taken += 1
+            rest = after[taken:]
+            column = blanks[taken - 1] if taken else marker_end
+            continue
+        width = container.content_column
+        blanks = _columns(rest, column)
+        taken = 0
+        while taken < len(blanks) and blanks[taken] - column <= width:
+            taken += 1
+        reached = blanks[taken - 1] if taken else column
+        rest = rest[taken:]
+        if reached - column < width and rest.strip():
+            return rest, reached, False  # a lazy continuation line
+        column = reached
+    return rest, column, True
+
+
+def item_content_column(line: str, containers: Sequence[Container], index: int) -> int:
+    """The column (relative to the outer containers) where the content of the list item
+    whose marker is on ``line`` starts: after the marker and 1-4 blanks, or one blank
+    after it when more follow (indented code) or nothing does."""
+    rest, column, _ = strip_containers(line, containers, index)
+    match = _ITEM_MARKER.match(rest)
+    if match is None:
+        return 2
+    marker_end = column + match.end()
+    after = rest[match.end() :]
+    blanks = _columns(after, marker_end)
+    padding = (blanks[-1] if blanks else marker_end) - marker_end
+    if not after[len(blanks) :].strip() or padding >= 5 or padding == 0:
+        return marker_end + 1 - column
+    return marker_end + padding - column
+
+
+def walk_containers(
+    tokens: Sequence[Token], lines: Sequence[str]
+) -> Iterator[tuple[Token, list[Container]]]:
+    """Each token with the block quotes and list items open around it (outermost first;
+    the list is shared and changes as the walk goes on: copy it to keep it)."""
+    stack: list[Container] = []
+    for token in tokens:
+        if token.type == "blockquote_open" and token.map is not None:
+            yield token, stack
+            stack.append(Container("quote", token.map[0]))
+            continue
+        if token.type == "list_item_open" and token.map is not None:
+            yield token, stack
+            first = token.map[0]
+            width = item_content_column(lines[first], stack, first)
+            stack.append(Container("item", first, width))
+            continue
+        if token.type in ("blockquote_close", "list_item_close"):
+            stack.pop()
+        yield token, stack
+
+
+# ------------------------------------------------------------------------- headings
+@dataclass(frozen=True)
+class Heading:
+    start: int  # line index of its text (0-based)
+    end: int  # line index of its last line (a setext heading's underline)
+    level: int
+    style: str  # "atx", "atx_closed" or "setext"
+    token: Token
+
+
+_ATX_OPENING = re.compile(r"[ \t>]*(?:(?:[*+-]|\d{1,9}[.)])[ \t]+)*(?=#)")
+
+
+def atx_closed(line: str) -> bool:
+    """Whether an ATX heading line has a closing sequence (micromark: a second
+    ``atxHeadingSequence``): hashes at the end after a blank, or only hashes after
+    the opening ones and a blank."""
+    start = _ATX_OPENING.match(line)
+    text = (line[start.end() :] if start else line.lstrip()).rstrip(" \t")
+    opening = len(text) - len(text.lstrip("#"))
+    if opening == len(text):
+        return False
+    closing_start = len(text.rstrip("#"))
+    return closing_start > opening and text[closing_start - 1] in " \t"
+
+
+def headings(document: Document) -> list[Heading]:
+    found = []
+    for token in document.tokens:
+        if token.type != "heading_open" or token.map is None:
+            continue
+        start, after = token.map
+        if token.markup.startswith("#"):
+            closed = atx_closed(document.raw_lines[start])
+            level = len(token.markup)
+            found.append(Heading(start, start, level, "atx_closed" if closed else "atx", token))
+        else:
+            level = 1 if token.markup.startswith("=") else 2
+            found.append(Heading(start, after - 1, level, "setext", token))
+    return found

@@ -1,0 +1,23 @@
+"""MD047 single-trailing-newline, markdownlint's algorithm: the last line (of the text
+after front matter, HTML comment content cleared) is not blank, so the file does not end
+with a line break."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pytest_postgates.tools.lint.rules._micromark import Document, is_blank_line
+
+RULE = "MD047"
+MESSAGE = "Files should end with a single newline character"
+
+
+def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    return bool(lines) and not is_blank_line(lines[-1])
+
+
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    lines = document.lines
+    if lines and not is_blank_line(lines[-1]):
+        yield len(lines) - 1, MESSAGE
