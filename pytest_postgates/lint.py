@@ -75,7 +75,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from pytest_postgates.post import MAX_POST_BYTES
-from pytest_postgates.tools.lint.rules import md001, md003, md022, md023, md047
+from pytest_postgates.tools.lint.rules import md001, md003, md022, md023, md030, md032, md047
 
 BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
 MARKDOWNLINT_CLI_PIN = "0.43.0"  # what the blog's CI pins; bench/markdownlint_parity.py
@@ -2124,7 +2124,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
 # may_violate), computed for every file whose text test passes.
 _PORTED = {
     module.RULE: module
-    for module in (md001, md003, md022, md023, md047)
+    for module in (md001, md003, md022, md023, md030, md032, md047)
 }
 _NATIVE.update({rule: module.check for rule, module in _PORTED.items()})
 NATIVE_RULES = (*NATIVE_RULES, *_PORTED)

@@ -204,3 +204,72 @@ def headings(document: Document) -> list[Heading]:
             level = 1 if token.markup.startswith("=") else 2
             found.append(Heading(start, after - 1, level, "setext", token))
     return found
+
+
+# --------------------------------------------------------------------------- lists
+_LIST_OPEN = frozenset({"bullet_list_open", "ordered_list_open"})
+_LIST_CLOSE = frozenset({"bullet_list_close", "ordered_list_close"})
+
+
+@dataclass
+class ListBlock:
+    """A list (micromark's ``listOrdered`` / ``listUnordered``): its first line, the
+    lines of its items' markers (with their containers), whether it is ordered, and
+    whether it sits inside another list."""
+
+    ordered: bool
+    start: int
+    after: int  # markdown-it's end: the line after its last, blank lines maybe included
+    nested: bool
+    items: list[tuple[int, list[Container]]]
+
+
+def lists(document: Document) -> list[ListBlock]:
+    """Every list, outer ones first, in document order of their start."""
+    found: list[ListBlock] = []
+    open_lists: list[ListBlock] = []
+    for token, containers in walk_containers(document.tokens, document.raw_lines):
+        if token.type in _LIST_OPEN and token.map is not None:
+            block = ListBlock(
+                token.type == "ordered_list_open",
+                token.map[0],
+                token.map[1],
+                bool(open_lists),
+                [],
+            )
+            found.append(block)
+            open_lists.append(block)
+        elif token.type in _LIST_CLOSE:
+            open_lists.pop()
+        elif token.type == "list_item_open" and token.map is not None and open_lists:
+            open_lists[-1].items.append((token.map[0], list(containers)))
+    return found
+
+
+def content_end(raw_lines: Sequence[str], start: int, after: int) -> int:
+    """The last line in ``[start, after)`` with content (micromark's list ends there:
+    blank lines and lines of only ``>`` markers are no content)."""
+    end = min(after, len(raw_lines)) - 1
+    while end > start and not raw_lines[end].replace(">", "").strip():
+        end -= 1
+    return end
+
+
+def marker_spaces(line: str, containers: Sequence[Container], index: int) -> int | None:
+    """The blanks after a list item's marker that belong to the marker (micromark's
+    ``listItemPrefixWhitespace``, in characters), None when the item has no content on
+    its first line (no such token). ``containers``: the ones around the item."""
+    content = item_content_column(line, containers, index)
+    rest, column, _ = strip_containers(line, containers, index)
+    match = _ITEM_MARKER.match(rest)
+    if match is None:
+        return None
+    after = rest[match.end() :]
+    if not after.strip():
+        return None
+    blanks = _columns(after, column + match.end())
+    content += column
+    taken = 0
+    while taken < len(blanks) and blanks[taken] <= content:
+        taken += 1
+    return taken

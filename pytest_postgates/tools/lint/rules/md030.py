@@ -1,0 +1,52 @@
+"""MD030 list-marker-space, markdownlint's algorithm: the blanks after each list marker
+(the ones that belong to it: 1-4, or 1 before indented code) number ``ul_single`` /
+``ol_single`` when every item of the list is one line (as many lines as items), else
+``ul_multi`` / ``ol_multi``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pytest_postgates.tools.lint.rules._micromark import (
+    Document,
+    content_end,
+    lists,
+    marker_spaces,
+)
+
+RULE = "MD030"
+MESSAGE = "Spaces after list markers"
+
+
+def _setting(options: Mapping[str, Any], name: str) -> float:
+    value = options.get(name)
+    if not value:
+        return 1.0  # Number(value || 1)
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def _format(value: float) -> str:
+    return str(int(value)) if value == value and value == int(value) else str(value)
+
+
+def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    return True
+
+
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    raw = document.raw_lines
+    for block in lists(document):
+        end = content_end(raw, block.start, block.after)
+        single = end - block.start + 1 == len(block.items)
+        if block.ordered:
+            expected = _setting(options, "ol_single" if single else "ol_multi")
+        else:
+            expected = _setting(options, "ul_single" if single else "ul_multi")
+        for index, containers in block.items:
+            actual = marker_spaces(raw[index], containers, index)
+            if actual is not None and actual != expected:
+                yield index, f"{MESSAGE} [Expected: {_format(expected)}; Actual: {actual}]"
