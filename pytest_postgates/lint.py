@@ -75,7 +75,17 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from pytest_postgates.post import MAX_POST_BYTES
-from pytest_postgates.tools.lint.rules import md001, md003, md022, md023, md030, md032, md047
+from pytest_postgates.tools.lint.rules import (
+    md001,
+    md003,
+    md022,
+    md023,
+    md030,
+    md032,
+    md047,
+    md049,
+    md050,
+)
 
 BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
 MARKDOWNLINT_CLI_PIN = "0.43.0"  # what the blog's CI pins; bench/markdownlint_parity.py
@@ -2124,7 +2134,7 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
 # may_violate), computed for every file whose text test passes.
 _PORTED = {
     module.RULE: module
-    for module in (md001, md003, md022, md023, md030, md032, md047)
+    for module in (md001, md003, md022, md023, md030, md032, md047, md049, md050)
 }
 _NATIVE.update({rule: module.check for rule, module in _PORTED.items()})
 NATIVE_RULES = (*NATIVE_RULES, *_PORTED)
@@ -2447,7 +2457,7 @@ def native_violations(
     ]
     md033 = options.get("MD033", DEFAULT_OPTIONS["MD033"])
     components = enabled("MD033") and _md033_candidates(lines, md033)
-    junctions = enabled("MD032") and _mixed_bullets(lines)
+    junctions = False  # MD032 is a ported rule now (tools/lint/rules/md032.py)
     if not wanted and not components and not junctions:
         return []
     front = (file_lines or _LINE_BREAK.split(text.removeprefix("\ufeff")))[:offset]

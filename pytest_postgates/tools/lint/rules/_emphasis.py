@@ -1,0 +1,121 @@
+"""Emphasis and strong emphasis with their source positions, for MD049 and MD050.
+
+markdown-it's inline tokens carry no positions; markdownlint reports the line of each
+micromark ``emphasisSequence`` / ``strongSequence`` and looks at the characters next to
+them. The inline rules of this parser are wrapped so that every token records where in
+the inline content its rule matched; a delimiter run pushes one token per character, so
+the token an emphasis becomes knows its character exactly."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from pytest_postgates.tools.lint.rules._micromark import Document
+
+_POSITION = "postgates_position"
+
+
+def _positioned(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[..., bool]:
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        # Pending text becomes one token when the rule pushes its first: not the rule's.
+        start, count = state.pos, len(state.tokens) + (1 if state.pending else 0)
+        matched = rule(state, silent)
+        if matched and not silent:
+            for offset, token in enumerate(state.tokens[count:]):
+                if _POSITION not in token.meta:
+                    # A delimiter run is one token per character, in order.
+                    token.meta[_POSITION] = start + offset if name == "emphasis" else start
+        return matched
+
+    return wrapped
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark")
+    for rule in md.inline.ruler.__rules__:
+        rule.fn = _positioned(rule.name, rule.fn)
+    md.inline.ruler.__cache__ = None
+    return md
+
+
+_PARSER = _parser()
+
+
+@dataclass(frozen=True)
+class Sequence:
+    line: int  # line index in the document
+    before: str  # the character before the opening sequence ("" at the start)
+    after: str  # the character after the closing sequence ("" at the end)
+    markup: str
+    close_line: int
+
+
+_MATH = re.compile(r"(?<![\\$])(\$+)(?!\$)(.+?)(?<![\\$])\1(?!\$)", re.DOTALL)
+
+
+def _without_math(content: str) -> str:
+    """Inline math (micromark's math extension: ``$...$`` paired like code spans) made a
+    code span of the same length, so that its markers are no emphasis."""
+    if "$" not in content:
+        return content
+    return _MATH.sub(
+        lambda m: "`" * len(m.group(1)) + re.sub(r"[^\n]", "x", m.group(2)) + "`" * len(m.group(1)),
+        content,
+    )
+
+
+def emphasis(document: Document, strong: bool) -> Iterator[Sequence]:
+    """Every emphasis (or, with ``strong``, strong emphasis) outside code and HTML
+    blocks, in document order of its opening sequence."""
+    opening = "strong_open" if strong else "em_open"
+    closing = "strong_close" if strong else "em_close"
+    width = 2 if strong else 1
+    for block in document.tokens:
+        if block.type != "inline" or block.map is None:
+            continue
+        content = block.content
+        if "*" not in content and "_" not in content:
+            continue
+        source = _without_math(content)
+        children = _PARSER.parseInline(source)[0].children or []
+        stack: list[tuple[int, Token]] = []
+        found: list[tuple[int, int, Token, Token]] = []
+        for child in _flatten(children):
+            if child.type == opening:
+                stack.append((len(found), child))
+                found.append((0, 0, child, child))
+            elif child.type == closing and stack:
+                slot, opener = stack.pop()
+                found[slot] = (0, 0, opener, child)
+        for _, _, opener, closer in found:
+            start = _start_of(opener, strong)
+            end = _start_of(closer, False) + width  # a closer's token is its first char
+            before = source[start - 1] if start > 0 else ""
+            after = source[end] if end < len(source) else ""
+            yield Sequence(
+                block.map[0] + source.count("\n", 0, start),
+                before,
+                after,
+                opener.markup,
+                block.map[0] + source.count("\n", 0, end),
+            )
+
+
+def _start_of(token: Token, strong_opener: bool) -> int:
+    position: Any = token.meta.get(_POSITION, 0)
+    # markdown-it makes the inner character of an opening pair the strong_open token.
+    return int(position) - (1 if strong_opener else 0)
+
+
+def _flatten(children: list[Token]) -> Iterator[Token]:
+    for child in children:
+        yield child
+        if child.children:
+            yield from _flatten(child.children)
