@@ -85,6 +85,7 @@ from pytest_postgates.tools.lint.rules import (
     md047,
     md049,
     md050,
+    md056,
 )
 
 BACKEND_SETTINGS = ("auto", "rumdl", "markdownlint-cli")
@@ -2134,7 +2135,18 @@ _NATIVE: dict[str, Callable[[_Document, Mapping[str, Any]], Iterable[tuple[int, 
 # may_violate), computed for every file whose text test passes.
 _PORTED = {
     module.RULE: module
-    for module in (md001, md003, md022, md023, md030, md032, md047, md049, md050)
+    for module in (
+        md001,
+        md003,
+        md022,
+        md023,
+        md030,
+        md032,
+        md047,
+        md049,
+        md050,
+        md056,
+    )
 }
 _NATIVE.update({rule: module.check for rule, module in _PORTED.items()})
 NATIVE_RULES = (*NATIVE_RULES, *_PORTED)

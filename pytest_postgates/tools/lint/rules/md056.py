@@ -1,0 +1,91 @@
+"""MD056 table-column-count, markdownlint's algorithm: every row of a GFM table (the
+delimiter row included) has as many cells as its header row. Cells are counted as
+micromark's table extension divides the row: at each ``|`` not escaped by ``\\`` (code
+spans do not protect a pipe), an opening and a closing pipe starting and ending no cell.
+markdown-it pads and cuts rows to the header's width, so the row's text is read."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from pytest_postgates.tools.lint.rules._micromark import (
+    Document,
+    strip_containers,
+    walk_containers,
+)
+
+RULE = "MD056"
+MESSAGE = "Table column count"
+
+
+def cell_count(row: str) -> int:
+    """The cells of a table row's text (containers' prefixes taken off)."""
+    text = row.strip(" \t")
+    dividers: list[int] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "|":
+            dividers.append(index)
+        index += 1
+    count = len(dividers) + 1
+    if dividers and dividers[0] == 0:
+        count -= 1
+    if dividers and dividers[-1] == len(text) - 1 and (len(dividers) > 1 or dividers[0] != 0):
+        count -= 1
+    return max(count, 1)
+
+
+_DIRECTIVE_OPEN = re.compile(r"[ \t>]*(:{3,})[A-Za-z]")
+_DIRECTIVE_CLOSE = re.compile(r"(:{3,})[ \t]*$")
+
+
+def _closes_directive(raw: Sequence[str], index: int, text: str) -> bool:
+    """Whether a row's text is the closing fence of a container directive opened above
+    (micromark's directive extension ends the table, and the container, there)."""
+    close = _DIRECTIVE_CLOSE.match(text)
+    if close is None:
+        return False
+    for line in raw[:index]:
+        opening = _DIRECTIVE_OPEN.match(line)
+        if opening and len(opening.group(1)) <= len(close.group(1)):
+            return True
+    return False
+
+
+def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    return any("|" in line for line in lines)
+
+
+def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
+    raw = document.raw_lines
+    expected = 0
+    header = False
+    for token, containers in walk_containers(document.tokens, raw):
+        if token.type == "table_open":
+            expected, header = 0, True
+            continue
+        if token.type != "tr_open" or token.map is None:
+            continue
+        rows = [token.map[0]]
+        if header:  # the delimiter row follows the header row
+            rows.append(token.map[0] + 1)
+            header = False
+        for index in rows:
+            text, _, _ = strip_containers(raw[index], containers, index)
+            if _closes_directive(raw, index, text):
+                break
+            actual = cell_count(text)
+            expected = expected or actual
+            if actual < expected:
+                detail = "Too few cells, row will be missing data"
+            elif actual > expected:
+                detail = "Too many cells, extra data will be missing"
+            else:
+                continue
+            yield index, f"{MESSAGE} [Expected: {expected}; Actual: {actual}; {detail}]"
