@@ -17,7 +17,13 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from pytest_postgates.tools.lint.rules._micromark import Document
+from pytest_postgates.tools.lint.rules._micromark import (
+    Container,
+    Document,
+    strip_containers,
+    table_cells,
+    walk_containers,
+)
 
 _POSITION = "postgates_position"
 
@@ -73,39 +79,57 @@ def _without_math(content: str) -> str:
 
 def emphasis(document: Document, strong: bool) -> Iterator[Sequence]:
     """Every emphasis (or, with ``strong``, strong emphasis) outside code and HTML
-    blocks, in document order of its opening sequence."""
+    blocks, in document order of its opening sequence. The cells of a table row beyond
+    its header's count, which markdown-it drops, are read as micromark reads them."""
+    raw = document.raw_lines
+    columns = 0
+    row: tuple[int, list[Container]] | None = None
+    for block, containers in walk_containers(document.tokens, raw):
+        if block.type == "table_open":
+            columns = 0
+        elif block.type == "th_open":
+            columns += 1
+        elif block.type == "tr_open" and block.map is not None:
+            row = (block.map[0], list(containers))
+        elif block.type == "tr_close" and row is not None:
+            index, around = row
+            text, _, _ = strip_containers(raw[index], around, index)
+            for cell in table_cells(text)[columns:]:
+                yield from _sequences(cell.strip(), index, strong)
+            row = None
+        elif block.type == "inline" and block.map is not None:
+            yield from _sequences(block.content, block.map[0], strong)
+
+
+def _sequences(content: str, first_line: int, strong: bool) -> Iterator[Sequence]:
+    if "*" not in content and "_" not in content:
+        return
     opening = "strong_open" if strong else "em_open"
     closing = "strong_close" if strong else "em_close"
     width = 2 if strong else 1
-    for block in document.tokens:
-        if block.type != "inline" or block.map is None:
-            continue
-        content = block.content
-        if "*" not in content and "_" not in content:
-            continue
-        source = _without_math(content)
-        children = _PARSER.parseInline(source)[0].children or []
-        stack: list[tuple[int, Token]] = []
-        found: list[tuple[int, int, Token, Token]] = []
-        for child in _flatten(children):
-            if child.type == opening:
-                stack.append((len(found), child))
-                found.append((0, 0, child, child))
-            elif child.type == closing and stack:
-                slot, opener = stack.pop()
-                found[slot] = (0, 0, opener, child)
-        for _, _, opener, closer in found:
-            start = _start_of(opener, strong)
-            end = _start_of(closer, False) + width  # a closer's token is its first char
-            before = source[start - 1] if start > 0 else ""
-            after = source[end] if end < len(source) else ""
-            yield Sequence(
-                block.map[0] + source.count("\n", 0, start),
-                before,
-                after,
-                opener.markup,
-                block.map[0] + source.count("\n", 0, end),
-            )
+    source = _without_math(content)
+    children = _PARSER.parseInline(source)[0].children or []
+    stack: list[tuple[int, Token]] = []
+    found: list[tuple[Token, Token]] = []
+    for child in _flatten(children):
+        if child.type == opening:
+            stack.append((len(found), child))
+            found.append((child, child))
+        elif child.type == closing and stack:
+            slot, opener = stack.pop()
+            found[slot] = (opener, child)
+    for opener, closer in found:
+        start = _start_of(opener, strong)
+        end = _start_of(closer, False) + width  # a closer's token is its first char
+        before = source[start - 1] if start > 0 else ""
+        after = source[end] if end < len(source) else ""
+        yield Sequence(
+            first_line + source.count("\n", 0, start),
+            before,
+            after,
+            opener.markup,
+            first_line + source.count("\n", 0, end),
+        )
 
 
 def _start_of(token: Token, strong_opener: bool) -> int:

@@ -218,20 +218,27 @@ class ListBlock:
     whether it sits inside another list."""
 
     ordered: bool
+    quoted: bool  # inside a block quote
     start: int
     after: int  # markdown-it's end: the line after its last, blank lines maybe included
     nested: bool
     items: list[tuple[int, list[Container]]]
+    next_list: int | None = None  # the first line of a list right after it, same level
 
 
 def lists(document: Document) -> list[ListBlock]:
     """Every list, outer ones first, in document order of their start."""
     found: list[ListBlock] = []
     open_lists: list[ListBlock] = []
+    closed: ListBlock | None = None  # a list whose close was the token before
     for token, containers in walk_containers(document.tokens, document.raw_lines):
+        if closed is not None and token.type in _LIST_OPEN and token.map is not None:
+            closed.next_list = token.map[0]
+        closed = None
         if token.type in _LIST_OPEN and token.map is not None:
             block = ListBlock(
                 token.type == "ordered_list_open",
+                any(container.kind == "quote" for container in containers),
                 token.map[0],
                 token.map[1],
                 bool(open_lists),
@@ -240,7 +247,7 @@ def lists(document: Document) -> list[ListBlock]:
             found.append(block)
             open_lists.append(block)
         elif token.type in _LIST_CLOSE:
-            open_lists.pop()
+            closed = open_lists.pop()
         elif token.type == "list_item_open" and token.map is not None and open_lists:
             open_lists[-1].items.append((token.map[0], list(containers)))
     return found
@@ -252,6 +259,31 @@ def content_end(raw_lines: Sequence[str], start: int, after: int) -> int:
     end = min(after, len(raw_lines)) - 1
     while end > start and not raw_lines[end].replace(">", "").strip():
         end -= 1
+    return end
+
+
+def list_end(raw_lines: Sequence[str], block: ListBlock) -> int:
+    """The last line of a list as micromark ends it: its last line with content, or a
+    blank line after that which is not empty (blanks, or a quote's ``>``) before the next
+    line with content (inside a block quote, only lines that carry its ``>``); when a
+    list of another kind follows in the same container, with a prefix before its marker
+    (indentation or ``>``), micromark closes the list only after that prefix: on the
+    next list's first line."""
+    following = block.next_list
+    if following is not None and raw_lines[following][:1] in (" ", "\t", ">"):
+        return following
+    quoted = block.quoted
+    end = content_end(raw_lines, block.start, block.after)
+    index = end + 1
+    while index < len(raw_lines):
+        line = raw_lines[index]
+        if line.replace(">", "").strip():
+            break
+        if quoted and ">" not in line:
+            break
+        if line:
+            end = index
+        index += 1
     return end
 
 
@@ -273,3 +305,29 @@ def marker_spaces(line: str, containers: Sequence[Container], index: int) -> int
     while taken < len(blanks) and blanks[taken] <= content:
         taken += 1
     return taken
+
+
+# --------------------------------------------------------------------------- tables
+def table_cells(row: str) -> list[str]:
+    """The cells of a table row's text (containers' prefixes taken off) as micromark's
+    table extension divides the row: at each ``|`` not escaped by ``\\`` (code spans do
+    not protect a pipe), an opening and a closing pipe starting and ending no cell."""
+    text = row.strip(" \t")
+    cells: list[str] = []
+    start = 0
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "|":
+            cells.append(text[start:index])
+            start = index + 1
+        index += 1
+    cells.append(text[start:])
+    if len(cells) > 1 and text.startswith("|"):
+        cells.pop(0)
+    if len(cells) > 1 and text.endswith("|") and not text.endswith("\\|"):
+        cells.pop()
+    return cells

@@ -1,7 +1,8 @@
 """MD030 list-marker-space, markdownlint's algorithm: the blanks after each list marker
 (the ones that belong to it: 1-4, or 1 before indented code) number ``ul_single`` /
 ``ol_single`` when every item of the list is one line (as many lines as items), else
-``ul_multi`` / ``ol_multi``."""
+``ul_multi`` / ``ol_multi``. A list ends as micromark ends it: a non-empty blank line
+after its last item counts as one of its lines."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from pytest_postgates.tools.lint.rules._micromark import (
     Document,
-    content_end,
+    list_end,
     lists,
     marker_spaces,
 )
@@ -40,7 +41,7 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
 def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     raw = document.raw_lines
     for block in lists(document):
-        end = content_end(raw, block.start, block.after)
+        end = list_end(raw, block)
         single = end - block.start + 1 == len(block.items)
         if block.ordered:
             expected = _setting(options, "ol_single" if single else "ol_multi")

@@ -1,8 +1,7 @@
 """MD056 table-column-count, markdownlint's algorithm: every row of a GFM table (the
 delimiter row included) has as many cells as its header row. Cells are counted as
-micromark's table extension divides the row: at each ``|`` not escaped by ``\\`` (code
-spans do not protect a pipe), an opening and a closing pipe starting and ending no cell.
-markdown-it pads and cuts rows to the header's width, so the row's text is read."""
+micromark's table extension divides the row (see ``table_cells``): markdown-it pads and
+cuts rows to the header's width, so the row's text is read."""
 
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ from typing import Any
 from pytest_postgates.tools.lint.rules._micromark import (
     Document,
     strip_containers,
+    table_cells,
     walk_containers,
 )
 
@@ -22,23 +22,7 @@ MESSAGE = "Table column count"
 
 def cell_count(row: str) -> int:
     """The cells of a table row's text (containers' prefixes taken off)."""
-    text = row.strip(" \t")
-    dividers: list[int] = []
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "|":
-            dividers.append(index)
-        index += 1
-    count = len(dividers) + 1
-    if dividers and dividers[0] == 0:
-        count -= 1
-    if dividers and dividers[-1] == len(text) - 1 and (len(dividers) > 1 or dividers[0] != 0):
-        count -= 1
-    return max(count, 1)
+    return len(table_cells(row))
 
 
 _DIRECTIVE_OPEN = re.compile(r"[ \t>]*(:{3,})[A-Za-z]")
