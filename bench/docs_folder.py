@@ -40,7 +40,7 @@ sys.path.insert(0, str(HERE))
 
 from markdownlint_parity import install_markdownlint_cli  # noqa: E402
 
-from pytest_postgates.lint import lint_batch  # noqa: E402
+from pytest_postgates.tools.lint import lint_batch  # noqa: E402
 
 WORK = HERE / ".work" / "docs-folder"
 

@@ -2,7 +2,7 @@
 
 The blog's CI pins markdownlint-cli 0.43.0, so that is the reference. This script installs
 exactly that version with npm into ``bench/.work/node`` (once), then lints real Markdown
-with both backends of ``pytest_postgates.lint`` (the code path gate 12 uses: the same
+with both backends of ``pytest_postgates.tools.lint`` (the code path gate 12 uses: the same
 configuration discovery, the same batch, the same translation for rumdl):
 
 - the blog corpus: ``../shared/corpus/neurolink-blog/_posts/*.md`` under that corpus's
@@ -64,7 +64,7 @@ BLOG = REPO.parent / "shared" / "corpus" / "neurolink-blog"
 DOCS = Path("/tmp/neurolink")
 
 sys.path.insert(0, str(REPO))
-from pytest_postgates.lint import MARKDOWNLINT_CLI_PIN, RULES, lint_batch  # noqa: E402
+from pytest_postgates.tools.lint import MARKDOWNLINT_CLI_PIN, RULES, lint_batch  # noqa: E402
 
 SUITE_ENV = "POSTGATES_MARKDOWNLINT_SUITE"
 # The MD013 settings of a real blog (long lines allowed, code and tables exempt).

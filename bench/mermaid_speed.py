@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 
 from pytest_postgates.gates import blog_quality
-from pytest_postgates.mermaid import MermaidParser, default_engine, mermaidx_version
 from pytest_postgates.post import parse_post
+from pytest_postgates.tools.mermaid import MermaidParser, default_engine, mermaidx_version
 
 DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "shared/corpus/neurolink-blog/_posts"
 

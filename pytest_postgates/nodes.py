@@ -82,7 +82,9 @@ class PostFile(pytest.File):
         info = cache.get(key)
         if info is None:
             manager = self.session._fixturemanager
-            info = cache[key] = manager.getfixtureinfo(node=self, func=test, cls=None)
+            # Typed for an Item, but it reads only the node's markers and autouse scope,
+            # which the File has and its items share.
+            info = cache[key] = manager.getfixtureinfo(node=self, func=test, cls=None)  # type: ignore[arg-type]
         return info
 
     @property
@@ -296,7 +298,7 @@ class GateItem(pytest.Function):
         return printable("\n".join(lines))
 
 
-_FIXTURE_INFO = pytest.StashKey[dict]()
+_FIXTURE_INFO = pytest.StashKey[dict[tuple[Path, Any], Any]]()
 
 
 def _state(config: pytest.Config) -> PostgatesState:

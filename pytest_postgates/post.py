@@ -413,9 +413,10 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
 @dataclass(frozen=True)
 class FrontMatterBlock:
     """Where a file's front matter is: its format, its text and the first body line (file
-    lines, 1-based). The same shapes markdownlint skips (``lint.py`` mirrors its regex), so
-    every gate's file lines agree: YAML between ``---`` lines (closed by ``---`` or
-    ``...``), TOML between ``+++`` lines (Hugo), JSON from a ``{`` line to a ``}`` line."""
+    lines, 1-based). The same shapes markdownlint skips (``tools/lint/document.py``
+    mirrors its regex), so every gate's file lines agree: YAML between ``---`` lines
+    (closed by ``---`` or ``...``), TOML between ``+++`` lines (Hugo), JSON from a ``{``
+    line to a ``}`` line."""
 
     format: str
     text: str

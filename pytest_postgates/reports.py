@@ -228,7 +228,7 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
     names = {gate.id: gate.name for gate in GATES}
     advisory = {gate.id: gate.advisory for gate in GATES}
     head = "".join(f'<th class="gate">{esc(names.get(g, str(g)))} ({g})</th>' for g in gate_ids)
-    rows = []
+    rows: list[str] = []
     for post in sorted(records):
         cells = []
         for g in gate_ids:

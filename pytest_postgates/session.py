@@ -70,7 +70,7 @@ def load_settings(config: pytest.Config) -> Settings:
             settings = settings_module.apply(settings, {key: value}, cwd, f"--postgates-{key}")
     for key in ("run_all", "offline", "snapshot"):
         if config.getoption(f"postgates_{key}"):
-            settings = replace(settings, **{key: True})
+            settings = replace(settings, **{key: True})  # type: ignore[arg-type]  # a bool field
     changed = config.getoption("postgates_changed")
     if changed:
         settings = replace(settings, changed=changed)
@@ -307,7 +307,7 @@ class PostgatesState:
         header = f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
         if any(spec.id == 12 for spec in self.gates):
             # Which linter program gate 12 will run (issue 16: never one found by accident).
-            from pytest_postgates import lint
+            from pytest_postgates.tools import lint
 
             cli = getattr(self.settings, "markdownlint_cli", None)
             header += "; " + lint.backend_header(self.settings.lint_backend, self.rootpath, cli)

@@ -56,8 +56,8 @@ def parse(
         if number in post.code_lines:
             continue
         for match in DIRECTIVE.finditer(text):
-            kind = match.group(1).lower()
-            raw = [name for name in re.split(r"[\s,]+", match.group(2).strip()) if name]
+            kind = (match.group(1) or "").lower()
+            raw = [name for name in re.split(r"[\s,]+", (match.group(2) or "").strip()) if name]
             names = []
             for name in raw:
                 gate = gate_names.get(name.lower())

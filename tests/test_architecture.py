@@ -1,5 +1,6 @@
 """The shape of the code: the gate registry is the one list of gates, every module's imports
-form no cycle, and the model and evidence layers never reach up into gates or pytest.
+form no cycle, and the model, evidence, judge, tool and data layers never reach up into
+gates or pytest; the external tools live under ``tools/``, each module of it small.
 
 Imports are read with ``ast`` from the source, so lazy (function-level) imports and
 ``TYPE_CHECKING`` imports count as much as top-level ones. An edge goes to the module an
@@ -25,8 +26,10 @@ from pytest_postgates.gates.base import Gate
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pytest_postgates"
 
-# Layers that know nothing about gates or pytest: they take plain arguments.
-LOWER_LAYERS = ("evidence", "judges", "tools", "helpers")
+# Layers that know nothing about gates or pytest: they take plain arguments. ``tools/``
+# drives the external programs (the linters, mermaid.js, HTTP, audit commands) and holds
+# the site model; ``data/`` holds word lists.
+LOWER_LAYERS = ("evidence", "judges", "tools", "helpers", "data")
 MODEL_MODULES = ("post", "prose", "scorecard", "config", "fileio")
 UPPER_LAYERS = ("gates", "plugin", "nodes", "session", "runner", "xdist", "cli")
 
@@ -183,6 +186,31 @@ def test_lower_layers_never_import_gates_or_pytest_machinery(module: str) -> Non
     via = reachable(GRAPH, module)
     upward = sorted(name for name in via if _in(name, UPPER_LAYERS))
     assert not upward, "; ".join(_chain(via, module, name) for name in upward)
+
+
+def test_the_tools_live_in_tools() -> None:
+    """Issue 14 step 5: no tool module left at the top of the package, and every tool
+    module small enough to read (issue 14: "about 700 lines")."""
+    for name in ("lint", "lint_isolation", "links", "mermaid"):
+        assert not (PACKAGE / f"{name}.py").exists(), f"{name}.py belongs under tools/"
+    for name in ("tools.lint", "tools.links", "tools.mermaid", "tools.audit", "tools.site"):
+        assert f"pytest_postgates.{name}" in GRAPH
+    sizes = {
+        path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in (PACKAGE / "tools").rglob("*.py")
+    }
+    assert {name: size for name, size in sizes.items() if size > 750} == {}
+
+
+def test_no_data_module_holds_logic() -> None:
+    """``data/`` is literal word lists: module docstring, assignments, nothing else."""
+    for path in sorted((PACKAGE / "data").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
+            assignment = isinstance(node, (ast.Assign, ast.AnnAssign))
+            assert docstring or future or assignment, f"{path.name}:{node.lineno}"
 
 
 def test_no_gate_imports_another_gate() -> None:

@@ -56,8 +56,8 @@ SPY_CONFTEST = """
 import json
 from pathlib import Path
 
-from pytest_postgates import lint
 from pytest_postgates.gates import blog_quality, readability_links
+from pytest_postgates.tools.lint import batch as lint
 
 SEEN = {}
 SPIED = ((lint, "lint_batch"), (blog_quality, "_parse_corpus"), (readability_links, "_corpus_urls"))

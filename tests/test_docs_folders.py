@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_postgates import lint
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, markdownlint
 from pytest_postgates.post import parse_post
+from pytest_postgates.tools import lint
 from tests.test_gate_markdownlint import _markdownlint_cli as markdownlint_cli_command
 
 if TYPE_CHECKING:

@@ -169,9 +169,9 @@ def hostile_posts(draw: st.DrawFn) -> bytes:
     return ("---\ntitle: t\ndate: 2026-01-01\n---\nWe use pytest.\n\n" + " ".join(chunks)).encode()
 
 
-# markdownlint (gate 12) is left out: the lint layer's own patterns (pytest_postgates/lint.py)
-# are being made linear with gate 12's work, and lint's batch has its own isolation
-# (tests/hostile/test_budgets.py).
+# markdownlint (gate 12) is left out: the lint layer's own patterns
+# (pytest_postgates/tools/lint/) are being made linear with gate 12's work, and lint's batch
+# has its own isolation (tests/hostile/test_budgets.py).
 LINEAR_GATES = [spec for spec in DETERMINISTIC if spec.id != 12]
 
 

@@ -14,10 +14,10 @@ import pytest
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, blog_quality
-from pytest_postgates.mermaid import MermaidEngineError
 from pytest_postgates.post import Post, parse_post
 from pytest_postgates.runner import PostRun
 from pytest_postgates.scorecard import Scorecard
+from pytest_postgates.tools.mermaid import MermaidEngineError
 
 if TYPE_CHECKING:
     from tests.conftest import Blog

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_postgates import lint
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import markdownlint as gate
 from pytest_postgates.post import parse_post
+from pytest_postgates.tools import lint
+from pytest_postgates.tools.lint import batch as lint_run
 from tests.helpers import FRONT_MATTER
 
 if TYPE_CHECKING:
@@ -450,6 +452,21 @@ def test_rumdl_only_findings_are_not_reported(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ once per test run
+def _count_processes(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The command lines of the processes started from now on (``--version`` checks left
+    out), however they are started (``subprocess.run`` and ``Popen`` alike)."""
+    started: list[list[str]] = []
+
+    class CountingPopen(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, args: Any, *rest: Any, **options: Any) -> None:
+            if "--version" not in args:
+                started.append([str(arg) for arg in args])
+            super().__init__(args, *rest, **options)
+
+    monkeypatch.setattr(subprocess, "Popen", CountingPopen)
+    return started
+
+
 def test_the_batch_runs_the_linter_once_for_all_posts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -458,15 +475,7 @@ def test_the_batch_runs_the_linter_once_for_all_posts(
         write_post(repo / "_posts", SEED_BODY if i % 2 else CLEAN_BODY, name=f"2026-06-0{i}-p.md")
         for i in range(1, 7)
     )
-    real_run = subprocess.run
-    lint_runs: list[list[str]] = []
-
-    def counting_run(command: list[str], *args: Any, **kwargs: Any) -> Any:
-        if "--version" not in command:
-            lint_runs.append(command)
-        return real_run(command, *args, **kwargs)
-
-    monkeypatch.setattr(lint.subprocess, "run", counting_run)
+    lint_runs = _count_processes(monkeypatch)
     context = GateContext.create(Settings(), batches=RunBatches(posts=posts))
     verdicts = [gate.GATE.evaluate(parse_post(path), context).verdict for path in posts]
     assert verdicts == ["FAIL", "PASS"] * 3
@@ -483,11 +492,7 @@ def test_one_linter_process_per_configuration(
     (repo / "drafts" / ".markdownlint.json").write_text('{"default": false, "MD022": true}')
     posts = [write_post(repo / "_posts", SEED_BODY, name=f"2026-06-0{i}-a.md") for i in (1, 2)]
     posts += [write_post(repo / "drafts", SEED_BODY, name=f"2026-06-0{i}-b.md") for i in (3, 4)]
-    real_run = subprocess.run
-    calls: list[list[str]] = []
-    monkeypatch.setattr(
-        lint.subprocess, "run", lambda c, *a, **k: calls.append(c) or real_run(c, *a, **k)
-    )
+    calls = _count_processes(monkeypatch)
     batch = lint.lint_batch(posts, "rumdl")
     assert len([c for c in calls if "check" in c]) == 2
     json.dumps(batch)  # shared with xdist workers as a file: plain JSON data
@@ -523,8 +528,8 @@ def test_no_backend_is_an_error_that_says_how_to_install_one(
 ) -> None:
     repo = make_repo(tmp_path / "blog")
     post = write_post(repo / "_posts", CLEAN_BODY)
-    monkeypatch.setattr(lint, "find_rumdl", lambda: None)
-    monkeypatch.setattr(lint.shutil, "which", lambda name: None)
+    monkeypatch.setattr(lint_run, "find_rumdl", lambda: None)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
     card = run_gate(post)
     assert card.verdict == "ERROR"
     assert "pip install rumdl" in card.detail["error"]
@@ -543,7 +548,7 @@ def test_a_crashing_linter_is_an_error_not_a_pass(
         'echo "error: something broke in $PWD/x" >&2\nexit 2\n'
     )
     broken.chmod(0o755)
-    monkeypatch.setattr(lint, "find_rumdl", lambda: broken)
+    monkeypatch.setattr(lint_run, "find_rumdl", lambda: broken)
     post = write_post(make_repo(tmp_path / "blog") / "_posts", CLEAN_BODY)
     card = run_gate(post, lint_backend="rumdl")
     assert card.verdict == "ERROR"
@@ -561,7 +566,7 @@ def test_an_unknown_backend_setting_is_an_error(tmp_path: Path) -> None:
 def test_auto_prefers_an_installed_markdownlint_cli(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lint.shutil, "which", lambda name: None)  # none on PATH here
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # none on PATH here
     repo = make_repo(tmp_path / "blog")
     fake = repo / "node_modules" / ".bin" / "markdownlint"
     fake.parent.mkdir(parents=True)

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from pytest_postgates import lint
+from pytest_postgates.tools import lint
 from tests.test_gate_markdownlint import BLOG_ENV, CLI_ENV, REPO, SUITE_ENV, _markdownlint_cli
 
 Triple = tuple[str, int, str]

@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_postgates import links
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import readability_links as gate
 from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
+from pytest_postgates.tools import links
 from tests.helpers import make_post
 from tests.test_links import LinkServer, serve
 

@@ -21,8 +21,14 @@ from typing import Any
 
 import pytest
 
-from pytest_postgates import links
-from pytest_postgates.links import HostPolicy, LinkCache, LinkChecker, address_problem, url_problem
+from pytest_postgates.tools import links
+from pytest_postgates.tools.links import (
+    HostPolicy,
+    LinkCache,
+    LinkChecker,
+    address_problem,
+    url_problem,
+)
 
 # (method, request number for this path starting at 1) -> (status, headers, delay seconds)
 Responder = Callable[[str, int], tuple[int, dict[str, str], float]]

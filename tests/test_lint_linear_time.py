@@ -1,7 +1,7 @@
 """Issue 16: gate 12's own text scanning is linear in the post, whatever the post holds.
 
-Post content is untrusted. Each family below is a shape that made one of lint.py's regular
-expressions (or the loops around them) quadratic or worse before they were rewritten: a
+Post content is untrusted. Each family below is a shape that made one of the lint layer's
+regular expressions (or the loops around them) quadratic or worse before they were rewritten: a
 long run of backticks (code spans, link-only lines), many unclosed ``[``, ``<a:`` or
 ``<a b='`` (links, autolinks, tags), nested emphasis removed pair by pair, a heading
 ending in a long run of blanks, a table of many rows each asked about separately, and
@@ -16,7 +16,9 @@ import time
 
 import pytest
 
-from pytest_postgates import lint
+from pytest_postgates.tools import lint
+from pytest_postgates.tools.lint import candidates, reconcile, rumdl
+from pytest_postgates.tools.lint.rules import md013
 
 N = 32_000
 BOUND_SECONDS = 20.0
@@ -40,6 +42,12 @@ FAMILIES = {
     "html block with unclosed quotes": "<div>\n" + "<a b='x' " * N,
     # MD037 read the rest of the line for every pair of unmatched markers (96 KB: minutes).
     "unmatched spaced emphasis markers": "*a " * N,
+    # MD049/MD050 locate every emphasis of a paragraph; MD056 looks for a directive's
+    # opening fence; MD022 counts blank lines up to a configured number.
+    "emphasis on every line of one paragraph": "*a* __b__\n" * (N // 8),
+    "unpaired dollars around emphasis": "$*a* " * (N // 4),
+    "directive fences as table rows": "| a |\n|---|\n" + ":::\n" * (N // 4),
+    "blank lines around many headings": "# a\n\n" * (N // 4),
 }
 
 
@@ -47,16 +55,16 @@ def lint_everything_here(text: str) -> None:
     """Every text scan gate 12 makes itself (rumdl, a separate program, aside)."""
     lint.native_violations(text, {"default": True})
     lint.native_violations(text, {"MD013": {"line_length": 20, "stern": True}})
+    lint.native_violations(text, {"MD022": {"lines_above": 10**9, "lines_below": 10**9}})
     lines = lint.markdownlint_lines(text)[0]
-    lint._odd_list_start(lines)
-    lint._md033_candidates(lines, {})
-    lint._mixed_bullets(lines)
+    candidates.odd_list_start(lines)
+    candidates.md033_candidates(lines, {})
     lint.file_config(text, {})
-    lint._neutral_copy(text.encode("utf-8"))
+    rumdl._neutral_copy(text.encode("utf-8"))
     status = lint.gfm_table_lines(lines)
     for number in range(1, len(lines) + 1):
-        lint._keep_rumdl_finding("MD056", "", number, lines, {}, lambda: status)
-        lint._keep_rumdl_finding("MD013", "exceeds 80", number, lines, {"line_length": 80})
+        reconcile.keep_rumdl_finding("MD056", "", number, lines, {}, lambda: status)
+        reconcile.keep_rumdl_finding("MD013", "exceeds 80", number, lines, {"line_length": 80})
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
@@ -76,5 +84,5 @@ def test_code_spans_pair_runs_of_equal_length() -> None:
 
 
 def test_emphasis_removal_keeps_the_text_outside() -> None:
-    assert lint._without_emphasis("*a* b **c _d_** e").split() == ["b", "e"]
-    assert lint._without_emphasis("a * b * c").split() == ["a", "*", "b", "*", "c"]
+    assert md013._without_emphasis("*a* b **c _d_** e").split() == ["b", "e"]
+    assert md013._without_emphasis("a * b * c").split() == ["a", "*", "b", "*", "c"]

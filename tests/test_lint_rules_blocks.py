@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pytest_postgates import lint
+from pytest_postgates.tools import lint
 
 
 def found(text: str, rule: str, options: Any = True) -> list[int]:

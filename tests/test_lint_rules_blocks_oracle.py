@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates import lint
+from pytest_postgates.tools import lint
 from tests.test_gate_markdownlint import CLI_ENV, _markdownlint_cli
 
 RULES = ("MD001", "MD003", "MD022", "MD023", "MD030", "MD032", "MD047", "MD049", "MD050", "MD056")

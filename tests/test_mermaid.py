@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates import mermaid
-from pytest_postgates.mermaid import (
+from pytest_postgates.tools import mermaid
+from pytest_postgates.tools.mermaid import (
     MermaidEngineError,
     MermaidParser,
     condense,

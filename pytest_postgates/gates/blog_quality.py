@@ -48,25 +48,22 @@ still gets them, and the tools themselves can still be run (``audit_commands``):
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import hashlib
-import os
 import re
-import shlex
-import signal
-import subprocess
 from collections import Counter
 from collections.abc import Iterator
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pytest_postgates.config import Settings
-from pytest_postgates.evidence import GitError, find_repo_root
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.helpers.inline import prose_without_code
-from pytest_postgates.mermaid import (
+from pytest_postgates.post import Post, PostRefused, read_post_bytes
+from pytest_postgates.scan import Delimited, Scanner, closed_by
+from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools.audit import blog_root, run_audit_command
+from pytest_postgates.tools.mermaid import (
     CACHE_SCHEMA,
     MermaidEngineError,
     MermaidParser,
@@ -75,9 +72,6 @@ from pytest_postgates.mermaid import (
     mermaidx_version,
     shared_parser,
 )
-from pytest_postgates.post import Post, PostRefused, read_post_bytes
-from pytest_postgates.scan import Delimited, Scanner, closed_by
-from pytest_postgates.scorecard import Finding
 
 MERMAID_BATCH = "blog_quality.mermaid"
 AUDIT_BATCH = "blog_quality.audit"
@@ -86,7 +80,6 @@ AUDIT_BATCH = "blog_quality.audit"
 # that was enforced; see bench/measure_body_line_floor.py.
 DEFAULT_BODY_LINE_FLOOR = 200
 AUDIT_TIMEOUT = 600.0  # seconds per audit command (the seeds' tools scan the whole blog)
-AUDIT_MAX_LINES = 20_000  # attributable output lines kept per command
 DETAIL_LIMIT = 200  # placeholder hits listed in a scorecard (all of them are findings)
 
 # ------------------------------------------------------------------------ front matter
@@ -487,111 +480,12 @@ def check_mermaid(
 
 
 # ------------------------------------------------------------------------ audit commands
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_BANG_LINE = re.compile(r"^\s*!\s+(?P<path>[^:\n]*?[^\s:]):\s*(?P<message>.*)$")
-_ERROR_LINE = re.compile(
-    r"^\s*ERROR:\s+(?P<path>[^\s:][^:\n]*?):(?P<line>\d+)(?::\d+)?(?:\s*[:\-]?\s*(?P<message>.*))?$"
-)
 _TOLERATED = re.compile(r"\borphan|\bno incoming links?\b", re.I)
-
-
-def _blog_root(path: Path) -> Path:
-    """The folder audit tools run in: the git work tree holding the post, else the folder
-    above ``_posts``, else the post's folder."""
-    return _folder_root(path.resolve().parent)
-
-
-@lru_cache(maxsize=256)
-def _folder_root(folder: Path) -> Path:
-    """Asked of git once per folder, not once per post."""
-    with contextlib.suppress(GitError, OSError):
-        return find_repo_root(folder)
-    for candidate in (folder, *folder.parents):
-        if candidate.name == "_posts":
-            return candidate.parent
-    return folder
-
-
-def _display(argv: list[str]) -> str:
-    """The command as shown in scorecards: absolute paths shortened to their names."""
-    return " ".join(Path(token).name if os.path.isabs(token) else token for token in argv)
-
-
-def _kill_tree(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(OSError):
-        if os.name == "posix":
-            os.killpg(process.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
-            process.kill()
-
-
-def run_audit_command(command: str, root: Path, timeout: float) -> dict[str, Any]:
-    """Run one audit command and parse the lines that name a file."""
-    entry: dict[str, Any] = {"command": command, "returncode": None, "error": None, "lines": []}
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        entry["error"] = f"cannot split the command {command!r}: {exc}"
-        return entry
-    if not argv:
-        entry["error"] = "empty audit command"
-        return entry
-    entry["command"] = _display(argv)
-    try:
-        process = subprocess.Popen(
-            argv,
-            cwd=root,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=os.name == "posix",
-        )
-    except OSError as exc:
-        entry["error"] = f"{entry['command']}: cannot start: {exc.strerror or exc}"
-        return entry
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill_tree(process)
-        with contextlib.suppress(subprocess.TimeoutExpired, OSError, ValueError):
-            process.communicate(timeout=5)
-        entry["error"] = f"{entry['command']}: timed out after {timeout:g} s"
-        return entry
-    entry["returncode"] = process.returncode
-    lines = []
-    for raw in _ANSI.sub("", output.decode("utf-8", "replace")).splitlines():
-        parsed = _parse_audit_line(raw, root)
-        if parsed is not None:
-            lines.append(parsed)
-            if len(lines) >= AUDIT_MAX_LINES:
-                break
-    entry["lines"] = lines
-    return entry
-
-
-def _parse_audit_line(raw: str, root: Path) -> dict[str, Any] | None:
-    match = _BANG_LINE.match(raw) or _ERROR_LINE.match(raw)
-    if match is None:
-        return None
-    named = match.group("path").strip()
-    line_text = match.groupdict().get("line")
-    candidate = Path(named) if os.path.isabs(named) else root / named
-    try:
-        resolved = str(candidate.resolve()) if candidate.is_file() else None
-    except OSError:
-        resolved = None
-    return {
-        "path": named,
-        "resolved": resolved,
-        "name": named.replace("\\", "/").rsplit("/", 1)[-1],
-        "line": int(line_text) if line_text else None,
-        "message": (match.group("message") or "").strip(),
-    }
 
 
 def _audit_batch(context: GateContext, post: Post) -> dict[str, Any]:
     commands = tuple(context.settings.audit_commands)
-    root = _blog_root(post.path)
+    root = blog_root(post.path)
     digest = hashlib.sha1("\0".join((str(root), *commands)).encode()).hexdigest()[:12]
 
     def compute() -> dict[str, Any]:

@@ -104,8 +104,10 @@ def _load(settings: Settings, source: str) -> Scorer | str:
         return f"hhem_model folder {settings.hhem_model.name!r} does not exist: {INSTALL_HINT}"
     try:
         with _offline():
-            import torch
-            from transformers import AutoModelForSequenceClassification
+            import torch  # type: ignore[import-not-found]  # optional extra, no stubs
+            from transformers import (  # type: ignore[import-not-found]
+                AutoModelForSequenceClassification,
+            )
 
             model = AutoModelForSequenceClassification.from_pretrained(
                 source, trust_remote_code=True, local_files_only=True

@@ -113,12 +113,13 @@ def extract_specifiers(post: Post) -> list[Specifier]:
             for name, pattern in IMPORT_PATTERNS:
                 for match in pattern.finditer(fence.content):
                     start = match.start(2)
-                    if start in taken:
+                    written = match.group(2)
+                    if start in taken or written is None:
                         continue
                     taken.add(start)
                     line = first + fence.content.count("\n", 0, start)
-                    type_only = TYPE_ONLY.match(match.group(0)) is not None
-                    found.append(Specifier(line, match.group(2), name, type_only))
+                    type_only = TYPE_ONLY.match(match.group(0) or "") is not None
+                    found.append(Specifier(line, written, name, type_only))
         else:
             for offset, line_text in enumerate(fence.content.splitlines()):
                 found.extend(

@@ -6,7 +6,7 @@ MD022, MD031 and MD040: the CI runs markdownlint-cli 0.43.0 with the repository'
 the configuration markdownlint would use for the file, and its verdict must agree with
 markdownlint-cli's (``bench/markdownlint_parity.py`` measures how often it does).
 
-The lint layer (:mod:`pytest_postgates.lint`) runs once per test run over every collected
+The lint layer (:mod:`pytest_postgates.tools.lint`) runs once per test run over every collected
 post, one linter process per configuration, and this gate only reads its post's entry.
 When no linter can run the gate is an ERROR that says how to install one: a post is never
 passed without being linted.
@@ -20,11 +20,11 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates import lint
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
-from pytest_postgates.lint_isolation import isolating_get
 from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools import lint
+from pytest_postgates.tools.lint.isolation import isolating_get
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
@@ -112,14 +112,16 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     posts = context.batches.posts_for(BATCH_NAME)
     cli = getattr(settings, "markdownlint_cli", None)
+    budget = settings.gate_timeout  # the linter's time limits follow it (issue 16)
     batch, entry = lint.batch_for(
         post.path,
         posts,
         # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
-        isolating_get(context.batches.get, posts, settings.lint_backend, cli),
+        isolating_get(context.batches.get, posts, settings.lint_backend, cli, budget),
         settings.lint_backend,
         # A configured markdownlint-cli command (settings key proposed to the lead).
         cli,
+        budget=budget,
     )
     backend = batch.get("backend")
     version = batch.get("version")

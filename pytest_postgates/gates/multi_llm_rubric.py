@@ -126,7 +126,7 @@ def _round(value: Fraction) -> float:
 def validate(content: str) -> dict[str, float]:
     """The seven axis scores of a reply, or :class:`InvalidReply` saying what is wrong."""
     data = parse_object(content)
-    scores = data.get("scores") if isinstance(data.get("scores"), dict) else data
+    scores: dict[str, Any] = data["scores"] if isinstance(data.get("scores"), dict) else data
     return {axis: number(scores, axis, *SCALE) for axis in AXIS_NAMES}
 
 

@@ -46,7 +46,7 @@ and every collected post. Relative ``.md`` links must name an existing file. ``{
 %}`` and ``{% link %}`` tags must name an existing post. Other site paths (``/assets/...``)
 are listed but not judged: the corpus rarely ships the site's assets.
 
-External links: :mod:`pytest_postgates.links`, all URLs of all collected posts in one batch
+External links: :mod:`pytest_postgates.tools.links`, all URLs of all collected posts in one batch
 per test run, so each URL is requested once however many posts and xdist workers share it.
 Dead (404, 410, unknown host), blocked (private or metadata address) and malformed links
 fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it only with
@@ -67,7 +67,6 @@ from urllib.parse import unquote, urlsplit
 
 import pyphen
 
-from pytest_postgates import links as linkcheck
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
@@ -78,6 +77,7 @@ from pytest_postgates.scan import (
     closed_by_string,
 )
 from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools import links as linkcheck
 from pytest_postgates.tools.site import (
     SiteIndex,
     _site_file,

@@ -38,7 +38,7 @@ from pytest_postgates.judges import (
     text,
 )
 from pytest_postgates.judges.prose import paragraphs
-from pytest_postgates.post import parse_post
+from pytest_postgates.post import admission_problem, parse_post
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -110,7 +110,15 @@ def _corpus(post: Post, context: GateContext) -> list[Path]:
     """The run's posts; outside a pytest run (no batch list), the post's own folder."""
     posts = list(getattr(context.batches, "posts", ()) or ())
     if not posts:
-        posts = sorted(post.path.parent.glob("*.md"))
+        # The sibling posts are read as reference paragraphs and sent to the judge, so they
+        # pass the same admission as collected posts: a symlink resolving outside the
+        # post's folder, a FIFO or an oversized file is never read.
+        folder = post.path.parent
+        posts = [
+            path
+            for path in sorted(folder.glob("*.md"))
+            if admission_problem(path, (folder,)) is None
+        ]
     return posts
 
 

@@ -166,7 +166,8 @@ class ResponseCache:
         created = data.get("created")
         if not isinstance(created, (int, float)) or self.clock() - created > self.max_age:
             return None
-        return data["content"]
+        content: str = data["content"]
+        return content
 
     def put(self, key: str, request: ChatRequest, content: str) -> None:
         record = {
@@ -294,7 +295,7 @@ class ChatClient:
         return ChatReply(None, redact(outcome.error + suffix, secrets), attempts=attempts)
 
     def _backoff(self, attempt: int) -> float:
-        return min(BACKOFF_MAX, BACKOFF_BASE * (2**attempt))
+        return float(min(BACKOFF_MAX, BACKOFF_BASE * (2**attempt)))
 
     def _count(self, name: str) -> None:
         with self._lock:

@@ -1,2 +1,4 @@
-"""The machinery gates call: the site model (Jekyll, Hugo, MkDocs) and, as they move here
-(issue 14 step 5), the lint, link and diagram layers."""
+"""The machinery gates call, each piece taking plain arguments and knowing no gate or
+pytest: the lint layer (:mod:`.lint`, gate 12), the link checker (:mod:`.links`, gate 6),
+mermaid.js in worker processes (:mod:`.mermaid`, gate 1), the blog's audit commands
+(:mod:`.audit`, gate 1) and the site model (:mod:`.site`, gate 6)."""

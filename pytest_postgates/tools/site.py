@@ -125,7 +125,9 @@ class SiteIndex:
         return _template_regex(self.template)
 
     def is_own_host(self, host: str | None) -> bool:
-        return bool(host) and self.host is not None and host.lower() == self.host
+        return (
+            host is not None and bool(host) and self.host is not None and host.lower() == self.host
+        )
 
     def resolve(self, path: str) -> tuple[bool, bool]:
         """(is a post link, resolves) for a site-absolute path."""
@@ -260,9 +262,8 @@ def _permalink_template(config: dict[str, Any]) -> str:
             and isinstance(values.get("permalink"), str)
         ):
             template = values["permalink"]
-    if not isinstance(template, str) or not template.strip():
-        template = "date"
-    return JEKYLL_STYLES.get(template.strip(), template.strip())
+    chosen = template.strip() if isinstance(template, str) and template.strip() else "date"
+    return JEKYLL_STYLES.get(chosen, chosen)
 
 
 @lru_cache(maxsize=32768)
@@ -479,8 +480,8 @@ def _hugo_permalinks(config: dict[str, Any]) -> dict[str, str]:
 def _render_hugo(template: str, page: Path, section_path: str, front: dict[str, Any]) -> str:
     when = _as_date(front.get("date")) or _as_date(front.get("publishDate"))
     stem = page.parent.name if page.stem in ("index", "_index") else page.stem
-    title = front.get("title") if isinstance(front.get("title"), str) else ""
-    slug = front.get("slug") if isinstance(front.get("slug"), str) and front["slug"] else ""
+    title = front["title"] if isinstance(front.get("title"), str) else ""
+    slug = front["slug"] if isinstance(front.get("slug"), str) and front["slug"] else ""
     values = {
         "section": section_path.split("/")[0],
         "sections": section_path,
@@ -574,7 +575,7 @@ def _hugo_index(root: Path, config: dict[str, Any], batch_posts: tuple[Path, ...
 
 
 def _mkdocs_index(root: Path, config: dict[str, Any], batch_posts: tuple[Path, ...]) -> SiteIndex:
-    docs_dir = config.get("docs_dir") if isinstance(config.get("docs_dir"), str) else "docs"
+    docs_dir = config["docs_dir"] if isinstance(config.get("docs_dir"), str) else "docs"
     docs = (root / docs_dir).resolve()
     directory_urls = config.get("use_directory_urls", True) is not False
     files = set(_pages_under(docs, root)) if docs.is_dir() and docs.is_relative_to(root) else set()
@@ -619,7 +620,7 @@ def find_site_root(post: Post) -> Path:
         return post.path.resolve().parent.parent
     if generator_of(config) == "mkdocs":
         settings = _site_config(config, _stamp(config)[0])
-        docs_dir = settings.get("docs_dir") if isinstance(settings.get("docs_dir"), str) else "docs"
+        docs_dir = settings["docs_dir"] if isinstance(settings.get("docs_dir"), str) else "docs"
         docs = (config.parent / docs_dir).resolve()
         return docs if docs.is_relative_to(config.parent.resolve()) else config.parent
     return config.parent

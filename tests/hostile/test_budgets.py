@@ -21,8 +21,11 @@ from typing import Any
 
 import pytest
 
-from pytest_postgates import budget, lint, lint_isolation
+from pytest_postgates import budget
 from pytest_postgates.config import Settings, SettingsError, apply
+from pytest_postgates.tools.lint import batch as lint_run
+from pytest_postgates.tools.lint import isolation as lint_isolation
+from pytest_postgates.tools.lint import process
 from tests.conftest import Blog
 
 
@@ -167,7 +170,7 @@ def _posts(tmp_path: Path, count: int, bad: Sequence[int]) -> list[Path]:
 def timing_out_linter(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The real linter, except that a batch holding a hostile post fails the way a linter
     timeout does (one error for the whole batch). Returns the sizes of the runs made."""
-    real = lint.lint_batch
+    real = lint_run.lint_batch
     runs: list[int] = []
 
     def fake(paths: Sequence[Path], *args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -176,18 +179,18 @@ def timing_out_linter(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             return {
                 "backend": "rumdl",
                 "version": "0.3",
-                "error": f"rumdl did not finish in {lint.TIMEOUT_SECONDS} s",
+                "error": f"rumdl did not finish in {process.linter_timeout(len(paths)):g} s",
                 "files": {},
             }
         return real(paths, *args, **kwargs)
 
-    monkeypatch.setattr(lint, "lint_batch", fake)
+    monkeypatch.setattr(lint_run, "lint_batch", fake)
     return runs
 
 
 def _lint_run(paths: list[Path]) -> dict[str, Any]:
     get = lint_isolation.isolating_get(lambda name, compute: compute(), paths, "rumdl", None)
-    return get(lint_isolation.BATCH_NAME, lambda: lint.lint_batch(paths, "rumdl", None))
+    return get(lint_isolation.BATCH_NAME, lambda: lint_run.lint_batch(paths, "rumdl", None))
 
 
 @pytest.mark.parametrize(("count", "bad"), [(5, [2]), (40, [3, 33]), (1, [0])])
@@ -201,7 +204,7 @@ def test_a_post_that_breaks_the_linter_errors_alone(
         entry = batch["files"][str(path.resolve())]
         if index in bad:
             assert "did not finish" in entry["error"] and "linted alone" in entry["error"]
-            assert entry["sha1"] == lint.file_digest(path)  # trusted, not linted a third time
+            assert entry["sha1"] == lint_run.file_digest(path)  # trusted, not linted a third time
         else:
             assert entry["error"] is None, entry
             assert [v["rule"] for v in entry["violations"]] == []
@@ -218,7 +221,7 @@ def test_a_linter_that_fails_everywhere_is_one_batch_error(
         runs.append(len(paths))
         return {"backend": "rumdl", "version": "0.3", "error": "rumdl crashed", "files": {}}
 
-    monkeypatch.setattr(lint, "lint_batch", broken)
+    monkeypatch.setattr(lint_run, "lint_batch", broken)
     paths = _posts(tmp_path, 40, [])
     assert _lint_run(paths)["error"] == "rumdl crashed"
     assert len(runs) == 1 + 3  # the batch and its three chunks, not one run per post
@@ -228,7 +231,7 @@ def test_gate_12_reports_the_breaking_post_and_judges_the_rest(
     pytester: pytest.Pytester, blog: Blog
 ) -> None:
     pytester.makeconftest(
-        "import pytest_postgates.lint as lint\n"
+        "import pytest_postgates.tools.lint.batch as lint\n"
         "_real = lint.lint_batch\n"
         "def _fake(paths, *args, **kwargs):\n"
         f"    if any({HANGS!r} in open(p, encoding='utf-8').read() for p in paths):\n"
@@ -257,7 +260,7 @@ def test_gate_12_reports_the_breaking_post_and_judges_the_rest(
 
 # -------------------------------------------------------------------------------- mermaid
 def test_a_mermaid_timeout_is_cached_for_the_next_run(tmp_path: Path) -> None:
-    from pytest_postgates.mermaid import MermaidParser
+    from pytest_postgates.tools.mermaid import MermaidParser
 
     slow = "flowchart TD\n" + " \n" * 20_000 + "A --> B\n"
     first = MermaidParser(tmp_path, engine="quickjs", timeout=0.5)

@@ -98,3 +98,24 @@ def test_symlink_inside_the_tree_is_a_post_like_any_other(
     (blog.path / "_posts" / "2026-01-01-alias.md").symlink_to(real)
     result = pytester.runpytest("_posts", "--postgates-only=11")
     result.assert_outcomes(passed=1)
+
+
+def test_tone_fit_reference_posts_outside_a_run_skip_links_out_of_the_folder(
+    tmp_path: Path, outside: Path
+) -> None:
+    """Outside a pytest run (no batch list) gate 4 reads the post's sibling files as
+    reference paragraphs for the judge: a sibling symlinked out of the folder is not read,
+    a sibling linked inside it is."""
+    from pytest_postgates.config import Settings
+    from pytest_postgates.gates import GateContext, tone_fit
+    from pytest_postgates.post import parse_post
+
+    folder = tmp_path / "_posts"
+    folder.mkdir()
+    own = folder / "2026-01-01-own.md"
+    own.write_text("---\ntitle: Own\ntone: wry\n---\n\nA paragraph of our own.\n", "utf-8")
+    (folder / "2026-01-02-leak.md").symlink_to(outside / "2026-01-05-linked.md")
+    (folder / "2026-01-03-alias.md").symlink_to(own)
+    context = GateContext.create(Settings(), tmp_path / "cache")
+    names = [path.name for path in tone_fit._corpus(parse_post(own), context)]
+    assert names == ["2026-01-01-own.md", "2026-01-03-alias.md"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_postgates import lint
+from pytest_postgates.tools import lint
 from tests.helpers import FRONT_MATTER
 
 CLEAN = "A clean paragraph about pytest.\n"

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import Document, headings
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import headings
 
 RULE = "MD001"
 MESSAGE = "Heading levels should only increment by one level at a time"

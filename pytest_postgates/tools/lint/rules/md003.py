@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import Document, headings
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import headings
 
 RULE = "MD003"
 

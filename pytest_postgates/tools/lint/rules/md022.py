@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import (
-    Document,
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import (
     Heading,
     headings,
     is_blank_line,
-    line_at,
 )
 
 RULE = "MD022"
@@ -50,6 +49,21 @@ def _format(value: float) -> str:
     return str(int(value)) if value == int(value) else str(value)
 
 
+def _blanks(lines: Sequence[str], index: int, step: int, wanted: float) -> float:
+    """markdownlint's count of blank lines from ``index`` on (``step`` -1: upward), up to
+    ``wanted``; past the file's edge every line counts as blank (``lines[-1]`` is
+    undefined), so the count is ``wanted`` there, without walking that far."""
+    actual = 0
+    while actual < wanted:
+        if not 0 <= index < len(lines):
+            return wanted
+        if not is_blank_line(lines[index]):
+            break
+        actual += 1
+        index += step
+    return actual
+
+
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return any("#" in line or line.lstrip(" >").startswith(("=", "-")) for line in lines)
 
@@ -62,9 +76,7 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
         context = lines[heading.start].strip()
         wanted = above_for(heading)
         if wanted >= 0:
-            actual = 0
-            while actual < wanted and is_blank_line(line_at(lines, heading.start - 1 - actual)):
-                actual += 1
+            actual = _blanks(lines, heading.start - 1, -1, wanted)
             if actual != wanted:
                 yield (
                     heading.start,
@@ -75,9 +87,7 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
                 )
         wanted = below_for(heading)
         if wanted >= 0:
-            actual = 0
-            while actual < wanted and is_blank_line(line_at(lines, heading.end + 1 + actual)):
-                actual += 1
+            actual = _blanks(lines, heading.end + 1, 1, wanted)
             if actual != wanted:
                 yield (
                     heading.start,

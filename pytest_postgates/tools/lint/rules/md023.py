@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import Document, strip_containers, walk_containers
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import strip_containers, walk_containers
 
 RULE = "MD023"
 MESSAGE = "Headings must start at the beginning of the line"

@@ -6,11 +6,11 @@ after its last item counts as one of its lines."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import (
-    Document,
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import (
     list_end,
     lists,
     marker_spaces,
@@ -32,10 +32,6 @@ def _setting(options: Mapping[str, Any], name: str) -> float:
 
 def _format(value: float) -> str:
     return str(int(value)) if value == value and value == int(value) else str(value)
-
-
-def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
-    return True
 
 
 def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:

@@ -4,11 +4,11 @@ first line and after its last line with content."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import (
-    Document,
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import (
     content_end,
     is_blank_line,
     line_at,
@@ -17,10 +17,6 @@ from pytest_postgates.tools.lint.rules._micromark import (
 
 RULE = "MD032"
 MESSAGE = "Lists should be surrounded by blank lines"
-
-
-def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
-    return True
 
 
 def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:

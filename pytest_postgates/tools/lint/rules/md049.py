@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._emphasis import emphasis
-from pytest_postgates.tools.lint.rules._micromark import Document
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.emphasis import emphasis
 
 RULE = "MD049"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import Document
+from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.rules.md049 import style_findings, style_may_differ
 
 RULE = "MD050"

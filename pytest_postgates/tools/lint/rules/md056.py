@@ -9,8 +9,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.rules._micromark import (
-    Document,
+from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.structure import (
     strip_containers,
     table_cells,
     walk_containers,
@@ -29,17 +29,25 @@ _DIRECTIVE_OPEN = re.compile(r"[ \t>]*(:{3,})[A-Za-z]")
 _DIRECTIVE_CLOSE = re.compile(r"(:{3,})[ \t]*$")
 
 
-def _closes_directive(raw: Sequence[str], index: int, text: str) -> bool:
+def _first_directive(raw: Sequence[str]) -> tuple[int, int] | None:
+    """(line, colons) of the first container directive's opening fence, if any."""
+    for index, line in enumerate(raw):
+        opening = _DIRECTIVE_OPEN.match(line)
+        if opening:
+            return index, len(opening.group(1))
+    return None
+
+
+def _closes_directive(opening: tuple[int, int] | None, index: int, text: str) -> bool:
     """Whether a row's text is the closing fence of a container directive opened above
     (micromark's directive extension ends the table, and the container, there)."""
     close = _DIRECTIVE_CLOSE.match(text)
-    if close is None:
-        return False
-    for line in raw[:index]:
-        opening = _DIRECTIVE_OPEN.match(line)
-        if opening and len(opening.group(1)) <= len(close.group(1)):
-            return True
-    return False
+    return (
+        close is not None
+        and opening is not None
+        and opening[0] < index
+        and opening[1] <= len(close.group(1))
+    )
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
@@ -50,6 +58,7 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
     raw = document.raw_lines
     expected = 0
     header = False
+    directive = _first_directive(raw) if any(":::" in line for line in raw) else None
     for token, containers in walk_containers(document.tokens, raw):
         if token.type == "table_open":
             expected, header = 0, True
@@ -62,7 +71,7 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
             header = False
         for index in rows:
             text, _, _ = strip_containers(raw[index], containers, index)
-            if _closes_directive(raw, index, text):
+            if _closes_directive(directive, index, text):
                 break
             actual = cell_count(text)
             expected = expected or actual

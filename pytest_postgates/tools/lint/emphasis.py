@@ -9,6 +9,7 @@ the token an emphasis becomes knows its character exactly."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,9 +18,9 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from pytest_postgates.tools.lint.rules._micromark import (
+from pytest_postgates.tools.lint.document import Document, code_spans
+from pytest_postgates.tools.lint.structure import (
     Container,
-    Document,
     strip_containers,
     table_cells,
     walk_containers,
@@ -63,18 +64,30 @@ class Sequence:
     close_line: int
 
 
-_MATH = re.compile(r"(?<![\\$])(\$+)(?!\$)(.+?)(?<![\\$])\1(?!\$)", re.DOTALL)
-
-
 def _without_math(content: str) -> str:
-    """Inline math (micromark's math extension: ``$...$`` paired like code spans) made a
-    code span of the same length, so that its markers are no emphasis."""
+    """Inline math (micromark's math extension: ``$...$`` paired like code spans, unless
+    it starts inside a code span) made a code span of the same length, so that its markers
+    are no emphasis."""
     if "$" not in content:
         return content
-    return _MATH.sub(
-        lambda m: "`" * len(m.group(1)) + re.sub(r"[^\n]", "x", m.group(2)) + "`" * len(m.group(1)),
-        content,
-    )
+    code = code_spans(content)
+    pieces: list[str] = []
+    last = 0
+    pointer = 0  # both lists are sorted: one sweep
+    for start, end in code_spans(content, char="$"):
+        while pointer < len(code) and code[pointer][1] <= start:
+            pointer += 1
+        if pointer < len(code) and code[pointer][0] <= start:
+            continue
+        pieces.append(content[last:start])
+        span = content[start:end]
+        ticks = len(span) - len(span.lstrip("$"))
+        closing = len(span) - len(span.rstrip("$"))
+        inner = re.sub(r"[^\n]", "x", span[ticks : len(span) - closing])
+        pieces.append("`" * ticks + inner + "`" * closing)
+        last = end
+    pieces.append(content[last:])
+    return "".join(pieces)
 
 
 def emphasis(document: Document, strong: bool) -> Iterator[Sequence]:
@@ -118,17 +131,18 @@ def _sequences(content: str, first_line: int, strong: bool) -> Iterator[Sequence
         elif child.type == closing and stack:
             slot, opener = stack.pop()
             found[slot] = (opener, child)
+    breaks = [index for index, char in enumerate(source) if char == "\n"]
     for opener, closer in found:
         start = _start_of(opener, strong)
         end = _start_of(closer, False) + width  # a closer's token is its first char
         before = source[start - 1] if start > 0 else ""
         after = source[end] if end < len(source) else ""
         yield Sequence(
-            first_line + source.count("\n", 0, start),
+            first_line + bisect_left(breaks, start),
             before,
             after,
             opener.markup,
-            first_line + source.count("\n", 0, end),
+            first_line + bisect_left(breaks, end),
         )
 
 

@@ -3,27 +3,19 @@ markdown-it's block tokens and the lines: headings (level, style, first and last
 the container prefixes of a line (micromark's ``blockQuotePrefix`` and list indentation:
 what is left is the ``linePrefix``), and markdownlint's ``isBlankLine``.
 
-A rule module here reads a *document*: ``lines`` (the lines markdownlint's rules read:
-front matter removed, HTML comment content cleared), ``raw_lines`` (before clearing) and
-``tokens`` (markdown-it's block tokens of the raw text; HTML blocks are opaque, as
-markdownlint's default token filter leaves them)."""
+The rules that use it (MD001, MD003, MD022, MD023, MD030, MD032, MD049, MD050, MD056)
+read markdown-it's block tokens of the raw text, where HTML blocks are opaque as
+markdownlint's default token filter leaves them."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from markdown_it.token import Token
 
-
-class Document(Protocol):
-    lines: Sequence[str]
-    raw_lines: Sequence[str]
-
-    @property
-    def tokens(self) -> list[Token]: ...
+from pytest_postgates.tools.lint.document import Document
 
 
 def is_blank_line(line: str | None) -> bool:

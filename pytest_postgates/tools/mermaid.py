@@ -5,9 +5,10 @@ a hand-written grammar would drift from what the blog's readers' browsers do. me
 ships mermaid.js (v11) with a DOM shim and runs it in QuickJS-ng (always installed) or V8
 (``mini-racer``, the ``mermaidx[v8engine]`` extra). mermaidx itself only *renders*, and a
 render builds a fresh JavaScript context per diagram (1.5-3.5 s each here); a parse needs
-neither layout nor a fresh context. So this module loads mermaidx's bundle once per worker
-process (the same scripts mermaidx evaluates, :func:`mermaidx.engines._common.context_scripts`)
-and calls ``mermaid.parse`` for each diagram in that one context.
+neither layout nor a fresh context. So a worker process (:mod:`.mermaid_worker`) loads
+mermaidx's bundle once (the same scripts mermaidx evaluates,
+:func:`mermaidx.engines._common.context_scripts`) and calls ``mermaid.parse`` for each
+diagram in that one context; this module is the parent side (workers, deadlines, cache).
 
 Why worker processes: a diagram must never hang or crash a test run. mermaidx sets no time
 limit (QuickJS's refuses the Python callbacks mermaidx's text measurement needs), some
@@ -67,10 +68,11 @@ from functools import lru_cache
 from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import Any, Literal
 
 from pytest_postgates.fileio import write_atomic
 
+WORKER_MODULE = "pytest_postgates.tools.mermaid_worker"  # run with -m
 CACHE_SCHEMA = 1  # bump when a cached result's meaning or shape changes
 # Seconds one diagram may take. The slowest real diagram (60 lines, subgraphs) parses in
 # ~0.3 s on QuickJS; a diagram still parsing after this is pathological (a browser tab
@@ -85,8 +87,6 @@ STARTUP_TIMEOUT = 120.0
 DIAGRAMS_PER_WORKER = 40
 # mermaid refuses to render longer diagram text (its ``maxTextSize`` default).
 MAX_TEXT_SIZE = 50_000
-# Bound on event-loop steps of one parse (promise jobs and virtual timers).
-_MAX_LOOP_STEPS = 200_000
 
 Engine = Literal["auto", "quickjs", "v8"]
 Kind = Literal["ok", "parse", "timeout", "engine"]
@@ -295,263 +295,17 @@ def _result_from_worker(code: str, raw: dict[str, Any]) -> MermaidResult:
     )
 
 
-# ------------------------------------------------------------------------ worker process
-_GETCONFIG = (
-    '_t=o(()=>Yn({},Vx),"getConfig")',
-    "_t=o(()=>__pgCfgKey===Vx?__pgCfgVal:(__pgCfgVal=Yn({},Vx),__pgCfgKey=Vx,__pgCfgVal),"
-    '"getConfig")',
-)
-_SETCONFIG = (
-    '_k=o(e=>(lZ(e),Yn(Vx,e),_t()),"setConfig")',
-    '_k=o(e=>(lZ(e),Yn(Vx,e),__pgCfgKey=void 0,_t()),"setConfig")',
-)
-
-# Globals the DOM shim expects from its host. Parsing lays nothing out, so text measurement
-# answers zero and logging is dropped: no call ever goes back into Python.
-_HOST_JS = """
-globalThis.__flat = (v) => (typeof v === "string" ? v.slice(0) : v);
-globalThis.__log = () => {};
-globalThis.__measureText = () => 0;
-globalThis.__measureTextFull = () => ({ width: 0, height: 0, ascent: 0, descent: 0 });
-globalThis.__measureGlyphs = () => [];
-globalThis.__measureForeignObject = () => ({ width: 0, height: 0 });
-globalThis.__pgCfgKey = undefined;
-globalThis.__pgCfgVal = undefined;
-"""
-
-_STICKY_MATCH_JS = r"""
-(function () {
-  "use strict";
-  const originalMatch = String.prototype.match;
-  const sticky = new WeakMap();
-  // True when the whole pattern is one group "^(?:...)": then matching the anchored regex
-  // equals matching the unanchored body sticky at position 0.
-  function wholeGroup(source) {
-    if (!source.startsWith("^(?:") || !source.endsWith(")")) return false;
-    let depth = 0;
-    let inClass = false;
-    for (let i = 1; i < source.length; i++) {
-      const c = source[i];
-      if (c === "\\") { i++; continue; }
-      if (inClass) { if (c === "]") inClass = false; continue; }
-      if (c === "[") { inClass = true; continue; }
-      if (c === "(") depth++;
-      else if (c === ")") { depth--; if (depth === 0) return i === source.length - 1; }
-    }
-    return false;
-  }
-  function stickyFor(re) {
-    let s = sticky.get(re);
-    if (s === undefined) {
-      s = wholeGroup(re.source) ? new RegExp(re.source.slice(1), re.flags + "y") : null;
-      sticky.set(re, s);
-    }
-    return s;
-  }
-  Object.defineProperty(String.prototype, "match", {
-    value: function match(re) {
-      if (re instanceof RegExp && !re.global && !re.sticky && !re.multiline) {
-        const s = stickyFor(re);
-        if (s !== null) { s.lastIndex = 0; return s.exec(String(this)); }
-      }
-      return originalMatch.call(this, re);
-    },
-    writable: true,
-    configurable: true,
-  });
-})();
-"""
-
-_PARSE_JS = """
-globalThis.__pgResult = null;
-globalThis.__pgParse = function (code) {
-  globalThis.__pgResult = null;
-  let pending;
-  try { pending = mermaid.parse(code); } catch (e) { pending = Promise.reject(e); }
-  Promise.resolve(pending).then(
-    (r) => {
-      const type = (r && r.diagramType) || null;
-      globalThis.__pgResult = JSON.stringify({ kind: "ok", type: type });
-    },
-    (e) => {
-      const name = e && e.name && e.name !== "Error" ? e.name
-        : (e && e.constructor && e.constructor.name) || "Error";
-      const loc = e && e.hash && e.hash.loc ? e.hash.loc.first_line : null;
-      globalThis.__pgResult = JSON.stringify({
-        kind: "parse", name: String(name), message: String((e && e.message) || e),
-        loc_line: typeof loc === "number" ? loc : null,
-      });
-    });
-};
-"""
-
-
-def _bundle(patched: bool) -> tuple[list[str], bool]:
-    """The scripts to evaluate, mermaidx's own, optionally with the getConfig memo."""
-    from mermaidx.engines._common import context_scripts, mermaid_config
-
-    scripts = list(context_scripts())
-    applied = False
-    if patched:
-        for index, script in enumerate(scripts):
-            if script.count(_GETCONFIG[0]) == 1 and script.count(_SETCONFIG[0]) == 1:
-                scripts[index] = script.replace(*_GETCONFIG).replace(*_SETCONFIG)
-                applied = True
-    init = f"mermaid.initialize({json.dumps(mermaid_config(None, None))});"
-    tail = [_STICKY_MATCH_JS] if patched else []
-    return [_HOST_JS, *scripts, init, *tail, _PARSE_JS], applied
-
-
-class _QuickJSRunner:
-    """mermaid.js in one QuickJS context, reused for every diagram."""
-
-    def __init__(self, patched: bool) -> None:
-        self.patched = patched
-        self.config_memo = False
-        self._build()
-
-    def _build(self) -> None:
-        import quickjs
-
-        context = quickjs.Context()
-        context.set_memory_limit(512 * 1024 * 1024)
-        # Below the worker thread's 32 MB native stack: deep recursion is a RangeError.
-        context.set_max_stack_size(24 * 1024 * 1024)
-        scripts, self.config_memo = _bundle(self.patched)
-        for script in scripts:
-            context.eval(script)
-        self._context = context
-
-    def _run_job(self) -> bool:
-        try:
-            return bool(self._context.execute_pending_job())
-        except StopIteration:
-            return False
-
-    def parse(self, code: str) -> dict[str, Any]:
-        context = self._context
-        try:
-            context.eval(f"__pgParse({json.dumps(code)})")
-            for _ in range(_MAX_LOOP_STEPS):
-                if context.eval("globalThis.__pgResult !== null"):
-                    break
-                if self._run_job():
-                    continue
-                if not context.eval("__runNextTimer()"):
-                    break
-            result = context.eval("__flat(globalThis.__pgResult)")
-        except Exception as exc:  # out of memory, stack overflow outside a promise, ...
-            self._build()  # a context that failed mid-parse is not trusted again
-            return {"kind": "engine", "message": f"QuickJS: {type(exc).__name__}: {exc}"}
-        if not result:
-            self._build()
-            return {"kind": "engine", "message": "mermaid.parse() never settled"}
-        return json.loads(result)
-
-
-class _V8Runner:
-    """mermaid.js in one V8 isolate (mini-racer), reused for every diagram."""
-
-    def __init__(self, patched: bool) -> None:
-        from py_mini_racer import MiniRacer
-
-        self._context = MiniRacer()
-        scripts, self.config_memo = _bundle(patched)
-        for script in scripts:
-            self._context.eval(script)
-
-    def parse(self, code: str) -> dict[str, Any]:
-        context = self._context
-        # V8 runs every pending promise job at the end of each eval(); only the shim's
-        # virtual timers need pumping.
-        context.eval(f"void __pgParse({json.dumps(code)})")
-        for _ in range(_MAX_LOOP_STEPS):
-            if context.eval("globalThis.__pgResult !== null"):
-                break
-            if not context.eval("__runNextTimer()"):
-                break
-        result = context.eval("globalThis.__pgResult")
-        if not result:
-            return {"kind": "engine", "message": "mermaid.parse() never settled"}
-        return json.loads(str(result))
-
-
-def _serve(engine: str, patched: bool, stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """The worker loop: one JSON request per line in, one JSON answer per line out."""
-
-    def send(payload: dict[str, Any]) -> None:
-        stdout.write(json.dumps(payload).encode("ascii") + b"\n")
-        stdout.flush()
-
-    try:
-        runner: _QuickJSRunner | _V8Runner = (
-            _V8Runner(patched) if engine == "v8" else _QuickJSRunner(patched)
-        )
-    except Exception as exc:
-        send({"fatal": f"cannot start mermaid on {engine}: {type(exc).__name__}: {exc}"})
-        return 1
-    send(
-        {
-            "ready": True,
-            "engine": engine,
-            "mermaidx": mermaidx_version(),
-            "sticky_match": patched,
-            "config_memo": runner.config_memo,
-        }
-    )
-    for line in stdin:
-        request = json.loads(line)
-        try:
-            answer = runner.parse(request["code"])
-        except Exception as exc:
-            answer = {"kind": "engine", "message": f"{type(exc).__name__}: {exc}"}
-        answer["id"] = request["id"]
-        send(answer)
-    return 0
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    """A worker whose pytest died mid-parse stops at once instead of finishing a long
-    parse nobody will read (end of input only ends the loop between diagrams)."""
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(0)
-
-
-def _worker_main(argv: list[str]) -> int:
-    engine = argv[0] if argv else "quickjs"
-    patched = "--unpatched" not in argv
-    outcome: list[int] = [1]
-    threading.Thread(
-        target=_exit_when_orphaned, args=(os.getppid(),), name="orphan-watch", daemon=True
-    ).start()
-
-    def run() -> None:
-        outcome[0] = _serve(engine, patched, sys.stdin.buffer, sys.stdout.buffer)
-
-    # mermaid's recursive parsers need a deep native stack (mermaidx uses 32 MB too).
-    previous = threading.stack_size(32 * 1024 * 1024)
-    try:
-        thread = threading.Thread(target=run, name="mermaid-engine")
-        thread.start()
-    finally:
-        threading.stack_size(previous)
-    thread.join()
-    return outcome[0]
-
-
 # ------------------------------------------------------------------------ parent side
 class _Worker:
     """One worker process and its answers, read by a thread so that waits can time out."""
 
     def __init__(self, engine: str, patched: bool, startup_timeout: float) -> None:
-        package_parent = str(Path(__file__).resolve().parent.parent)
+        package_parent = str(Path(__file__).resolve().parents[2])  # holds pytest_postgates/
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(
             part for part in (package_parent, env.get("PYTHONPATH", "")) if part
         )
-        command = [sys.executable, "-m", "pytest_postgates.mermaid", "--worker", engine]
+        command = [sys.executable, "-m", WORKER_MODULE, "--worker", engine]
         if not patched:
             command.append("--unpatched")
         # Kept open for the worker's lifetime (read when it dies), closed in close().
@@ -895,9 +649,3 @@ def shared_parser(cache_dir: Path | None) -> MermaidParser:
 def _close_shared() -> None:
     for parser in list(_SHARED.values()):
         parser.close()
-
-
-if __name__ == "__main__":  # pragma: no cover - exercised through worker processes
-    if sys.argv[1:2] == ["--worker"]:
-        raise SystemExit(_worker_main(sys.argv[2:]))
-    raise SystemExit("usage: python -m pytest_postgates.mermaid --worker [quickjs|v8]")

@@ -1,15 +1,18 @@
 """One post that breaks the linter (a timeout, a crash) must not ERROR every other post.
 
 The lint layer lints the whole run in one linter process per configuration; when that
-process fails, :func:`pytest_postgates.lint.lint_batch` reports one error for the whole
-batch. :func:`isolating_get` wraps the run's batch lookup so that a failed batch is linted
+process fails, :func:`pytest_postgates.tools.lint.batch.lint_batch` reports one error for
+the whole batch. :func:`isolating_get` wraps the run's batch lookup so that a failed batch is linted
 again in chunks of :data:`CHUNK` posts, and the posts of a failing chunk one by one: every
 post the linter can handle gets its real result, and only the post that breaks it gets an
 ERROR naming what happened (linted alone). When every chunk fails the same way, the fault
 is the linter's, not a post's, and the batch error stands (no run per post).
 
-Cost on a failure: one more linter run per chunk, plus one per post of each failing chunk;
-a hostile post costs its chunk's timeout and its own, not one timeout per bisection level.
+Cost on a failure: one more linter run per chunk, plus one per post of each failing chunk.
+Every run's time limit follows the run's ``gate_timeout`` (:func:`.process.linter_timeout`:
+the budget plus half a second per file, at most three budgets), so a post that makes the
+linter hang costs the batch's limit, its chunk's and its own: at most five budgets and a
+few seconds (``tests/hostile/test_lint_timeouts.py``), not a fixed ten minutes per level.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates import lint
+from pytest_postgates.tools.lint import batch as lint_run
+from pytest_postgates.tools.lint.process import DEFAULT_BUDGET
 
 CHUNK = 16
-BATCH_NAME = "markdownlint"  # the run batch lint.batch_for computes over every post
+BATCH_NAME = "markdownlint"  # the run batch lint_run.batch_for computes over every post
 
 Get = Callable[[str, Callable[[], Any]], Any]
 
@@ -32,16 +36,18 @@ def isolating_get(
     posts: Sequence[Path],
     backend_setting: str,
     markdownlint_cli: str | os.PathLike[str] | None,
+    budget: float = DEFAULT_BUDGET,
 ) -> Get:
-    """``get`` for :func:`lint.batch_for`: the run's lint batch is computed by
-    :func:`lint_isolating` over the same posts; every other batch name passes through."""
+    """``get`` for :func:`lint_run.batch_for`: the run's lint batch is computed by
+    :func:`lint_isolating` over the same posts, every re-lint under ``budget`` (the run's
+    ``gate_timeout``); every other batch name passes through."""
 
     def isolating(name: str, compute: Callable[[], Any]) -> Any:
         if name != BATCH_NAME or not posts:
             return get(name, compute)
 
         def run(paths: Sequence[Path]) -> dict[str, Any]:
-            return lint.lint_batch(paths, backend_setting, markdownlint_cli)
+            return lint_run.lint_batch(paths, backend_setting, markdownlint_cli, budget=budget)
 
         return get(name, lambda: lint_isolating(list(posts), run, first=compute))
 
@@ -97,7 +103,7 @@ def _per_post(result: dict[str, Any], paths: Sequence[Path]) -> dict[str, Any]:
                 "error": f"{result['error']} (this post, linted alone)",
                 # The post's content: batch_for then trusts this entry instead of linting
                 # the post again on its own (and paying the same failure twice).
-                "sha1": lint.file_digest(Path(path)),
+                "sha1": lint_run.file_digest(Path(path)),
             },
         )
     return {**result, "error": None, "files": files}
