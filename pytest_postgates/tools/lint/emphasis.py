@@ -108,20 +108,22 @@ def emphasis(document: Document, strong: bool) -> Iterator[Sequence]:
             index, around = row
             text, _, _ = strip_containers(raw[index], around, index)
             for cell in table_cells(text)[columns:]:
-                yield from _sequences(cell.strip(), index, strong)
+                yield from _sequences(cell.strip(), index, strong, document.env)
             row = None
         elif block.type == "inline" and block.map is not None:
-            yield from _sequences(block.content, block.map[0], strong)
+            yield from _sequences(block.content, block.map[0], strong, document.env)
 
 
-def _sequences(content: str, first_line: int, strong: bool) -> Iterator[Sequence]:
+def _sequences(
+    content: str, first_line: int, strong: bool, env: dict[str, Any]
+) -> Iterator[Sequence]:
     if "*" not in content and "_" not in content:
         return
     opening = "strong_open" if strong else "em_open"
     closing = "strong_close" if strong else "em_close"
     width = 2 if strong else 1
     source = _without_math(content)
-    children = _PARSER.parseInline(source)[0].children or []
+    children = _PARSER.parseInline(source, env)[0].children or []
     stack: list[tuple[int, Token]] = []
     found: list[tuple[Token, Token]] = []
     for child in _flatten(children):

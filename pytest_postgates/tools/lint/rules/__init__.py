@@ -148,5 +148,5 @@ NATIVE_RULES = tuple(NATIVE)
 # markdownlint's algorithm is evaluated (rumdl reports something in every file where
 # markdownlint does, for these rules and settings). Every other native rule is computed
 # for every file where its cheap text test passes, rumdl not running it at all.
-DETECTED_BY_RUMDL = frozenset({"MD004", "MD024", "MD029", "MD046", "MD048"})
+DETECTED_BY_RUMDL = frozenset({"MD004", "MD024", "MD046", "MD048"})
 ALWAYS_NATIVE = frozenset(NATIVE) - DETECTED_BY_RUMDL

@@ -1,6 +1,8 @@
-"""MD001 heading-increment, markdownlint's algorithm: a heading more than one level below
-the heading before it (any heading before it, at any depth: markdownlint keeps no
-per-section state)."""
+"""MD001 (heading-increment): Heading levels should only increment by one level at a time.
+
+markdownlint 0.36.1's algorithm: a heading more than one level below the heading before it (any
+heading before it, at any depth: markdownlint keeps no per-section state).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ from typing import Any
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.structure import headings
 
-RULE = "MD001"
 MESSAGE = "Heading levels should only increment by one level at a time"
 
 

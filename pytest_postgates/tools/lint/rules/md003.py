@@ -1,6 +1,9 @@
-"""MD003 heading-style, markdownlint's algorithm: every heading in the configured style
-(``consistent``: the first heading's), where ``setext_with_atx`` and
-``setext_with_atx_closed`` allow ATX (open or closed) headings from level 3 on."""
+"""MD003 (heading-style): Heading style.
+
+markdownlint 0.36.1's algorithm: every heading in the configured style (``consistent``: the
+first heading's), where ``setext_with_atx`` and ``setext_with_atx_closed`` allow ATX
+(open or closed) headings from level 3 on.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +12,6 @@ from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.structure import headings
-
-RULE = "MD003"
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:

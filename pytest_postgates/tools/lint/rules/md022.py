@@ -1,7 +1,10 @@
-"""MD022 blanks-around-headings, markdownlint's algorithm: ``lines_above`` blank lines
-before each heading's first line and ``lines_below`` after its last (a number, or one per
-level from h1; -1 switches a side off), counted up to the number wanted; blank as
-markdownlint's isBlankLine (a ``>``-only line is blank)."""
+"""MD022 (blanks-around-headings): Headings should be surrounded by blank lines.
+
+markdownlint 0.36.1's algorithm: ``lines_above`` blank lines before each heading's first line
+and ``lines_below`` after its last (a number, or one per level from h1; -1 switches a
+side off), counted up to the number wanted; blank as markdownlint's isBlankLine (a
+``>``-only line is blank).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,6 @@ from pytest_postgates.tools.lint.structure import (
     is_blank_line,
 )
 
-RULE = "MD022"
 MESSAGE = "Headings should be surrounded by blank lines"
 
 

@@ -1,7 +1,10 @@
-"""MD023 heading-start-left, markdownlint's algorithm: a heading whose first line has
-blanks before it beyond its containers' prefixes (micromark's ``linePrefix`` right before
-the heading: inside a block quote the one blank after ``>`` belongs to the quote, inside
-a list item its content indentation belongs to the item)."""
+"""MD023 (heading-start-left): Headings must start at the beginning of the line.
+
+markdownlint 0.36.1's algorithm: a heading whose first line has blanks before it beyond its
+containers' prefixes (micromark's ``linePrefix`` right before the heading: inside a
+block quote the one blank after ``>`` belongs to the quote, inside a list item its
+content indentation belongs to the item).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ from typing import Any
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.structure import strip_containers, walk_containers
 
-RULE = "MD023"
 MESSAGE = "Headings must start at the beginning of the line"
 
 

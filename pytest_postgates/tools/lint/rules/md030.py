@@ -1,8 +1,11 @@
-"""MD030 list-marker-space, markdownlint's algorithm: the blanks after each list marker
-(the ones that belong to it: 1-4, or 1 before indented code) number ``ul_single`` /
-``ol_single`` when every item of the list is one line (as many lines as items), else
-``ul_multi`` / ``ol_multi``. A list ends as micromark ends it: a non-empty blank line
-after its last item counts as one of its lines."""
+"""MD030 (list-marker-space): Spaces after list markers.
+
+markdownlint 0.36.1's algorithm: the blanks after each list marker (the ones that belong to it:
+1-4, or 1 before indented code) number ``ul_single`` / ``ol_single`` when every item of
+the list is one line (as many lines as items), else ``ul_multi`` / ``ol_multi``. A list
+ends as micromark ends it: a non-empty blank line after its last item counts as one of
+its lines.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,6 @@ from pytest_postgates.tools.lint.structure import (
     marker_spaces,
 )
 
-RULE = "MD030"
 MESSAGE = "Spaces after list markers"
 
 

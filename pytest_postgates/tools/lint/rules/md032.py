@@ -1,6 +1,9 @@
-"""MD032 blanks-around-lists, markdownlint's algorithm: each list not inside another list
-(lists in block quotes count) has a blank line (markdownlint's isBlankLine) before its
-first line and after its last line with content."""
+"""MD032 (blanks-around-lists): Lists should be surrounded by blank lines.
+
+markdownlint 0.36.1's algorithm: each list not inside another list (lists in block quotes
+count) has a blank line (markdownlint's isBlankLine) before its first line and after its
+last line with content.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,6 @@ from pytest_postgates.tools.lint.structure import (
     lists,
 )
 
-RULE = "MD032"
 MESSAGE = "Lists should be surrounded by blank lines"
 
 

@@ -1,6 +1,8 @@
-"""MD047 single-trailing-newline, markdownlint's algorithm: the last line (of the text
-after front matter, HTML comment content cleared) is not blank, so the file does not end
-with a line break."""
+"""MD047 (single-trailing-newline): Files should end with a single newline character.
+
+markdownlint 0.36.1's algorithm: the last line (of the text after front matter, HTML comment
+content cleared) is not blank, so the file does not end with a line break.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from typing import Any
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.structure import is_blank_line
 
-RULE = "MD047"
 MESSAGE = "Files should end with a single newline character"
 
 

@@ -1,6 +1,9 @@
-"""MD049 emphasis-style, markdownlint's algorithm: every emphasis uses the configured
-marker (``consistent``: the first one's); with ``underscore`` an asterisk emphasis inside a
-word (a word character just before or after it) is allowed, as ``_`` cannot do that."""
+"""MD049 (emphasis-style): Emphasis style.
+
+markdownlint 0.36.1's algorithm: every emphasis uses the configured marker (``consistent``: the
+first one's); with ``underscore`` an asterisk emphasis inside a word (a word character
+just before or after it) is allowed, as ``_`` cannot do that.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +12,6 @@ from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.emphasis import emphasis
-
-RULE = "MD049"
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:

@@ -1,6 +1,9 @@
-"""MD050 strong-style, markdownlint's algorithm (MD049's for strong emphasis): every
-strong emphasis uses the configured marker (``consistent``: the first one's); with
-``underscore`` an asterisk one inside a word is allowed."""
+"""MD050 (strong-style): Strong style.
+
+Markdownlint's algorithm (MD049's for strong emphasis): every strong emphasis uses the
+configured marker (``consistent``: the first one's); with ``underscore`` an asterisk one
+inside a word is allowed.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +12,6 @@ from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.rules.md049 import style_findings, style_may_differ
-
-RULE = "MD050"
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:

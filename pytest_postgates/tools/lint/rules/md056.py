@@ -1,7 +1,10 @@
-"""MD056 table-column-count, markdownlint's algorithm: every row of a GFM table (the
-delimiter row included) has as many cells as its header row. Cells are counted as
-micromark's table extension divides the row (see ``table_cells``): markdown-it pads and
-cuts rows to the header's width, so the row's text is read."""
+"""MD056 (table-column-count): Table column count.
+
+markdownlint 0.36.1's algorithm: every row of a GFM table (the delimiter row included) has as
+many cells as its header row. Cells are counted as micromark's table extension divides
+the row (see ``table_cells``): markdown-it pads and cuts rows to the header's width, so
+the row's text is read.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,6 @@ from pytest_postgates.tools.lint.structure import (
     walk_containers,
 )
 
-RULE = "MD056"
 MESSAGE = "Table column count"
 
 
