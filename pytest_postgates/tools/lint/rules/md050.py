@@ -1,8 +1,8 @@
 """MD050 (strong-style): Strong style.
 
-Markdownlint's algorithm (MD049's for strong emphasis): every strong emphasis uses the
-configured marker (``consistent``: the first one's); with ``underscore`` an asterisk one
-inside a word is allowed.
+markdownlint 0.36.1's algorithm (MD049's for strong emphasis): every strong emphasis
+uses the configured marker (``consistent``: the first one's); with ``underscore`` an
+asterisk one inside a word is allowed.
 """
 
 from __future__ import annotations
