@@ -19,6 +19,7 @@ from pytest_postgates.tools.lint.rules import (
     md003,
     md022,
     md023,
+    md044,
     md047,
     md049,
     md050,
@@ -50,7 +51,7 @@ _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 # The ported rules whose module has its own text test (``may_violate``).
 _OWN_TESTS = {
     module.__name__.rsplit(".", 1)[-1].upper(): module.may_violate
-    for module in (md001, md003, md022, md023, md047, md049, md050, md056)
+    for module in (md001, md003, md022, md023, md044, md047, md049, md050, md056)
 }
 
 

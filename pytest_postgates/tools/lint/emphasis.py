@@ -27,6 +27,8 @@ from pytest_postgates.tools.lint.structure import (
 )
 
 _POSITION = "postgates_position"
+_END = "postgates_end"
+_RULE = "postgates_rule"
 
 
 def _positioned(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[..., bool]:
@@ -39,13 +41,16 @@ def _positioned(name: str, rule: Callable[[StateInline, bool], bool]) -> Callabl
                 if _POSITION not in token.meta:
                     # A delimiter run is one token per character, in order.
                     token.meta[_POSITION] = start + offset if name == "emphasis" else start
+                    token.meta[_END] = start + offset + 1 if name == "emphasis" else state.pos
+                    token.meta[_RULE] = name
         return matched
 
     return wrapped
 
 
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark")
+    # No text_join: escapes and entities stay tokens of their own, as in micromark.
+    md = MarkdownIt("commonmark").disable("text_join")
     for rule in md.inline.ruler.__rules__:
         rule.fn = _positioned(rule.name, rule.fn)
     md.inline.ruler.__cache__ = None
@@ -146,6 +151,19 @@ def _sequences(
             opener.markup,
             first_line + bisect_left(breaks, end),
         )
+
+
+def positioned_children(content: str, env: dict[str, Any]) -> list[Token]:
+    """The inline tokens of one block's content, each (but pending text) with the
+    offsets where its rule started and ended (:func:`position`)."""
+    return _PARSER.parseInline(content, env)[0].children or []
+
+
+def position(token: Token) -> tuple[int, int] | None:
+    """(start, end) offsets in the inline content of a token's source, if recorded."""
+    if _POSITION not in token.meta:
+        return None
+    return int(token.meta[_POSITION]), int(token.meta.get(_END, token.meta[_POSITION]))
 
 
 def _start_of(token: Token, strong_opener: bool) -> int:
