@@ -148,3 +148,31 @@ def test_md056_tables_in_containers_and_a_directive_closing_fence() -> None:
 def test_ported_rules_follow_inline_disable_comments() -> None:
     text = "# A\n<!-- markdownlint-disable-next-line MD022 -->\n## B\nText\n## C\nText\n"
     assert found(text, "MD022") == [5, 5]
+
+
+NAMES = {"names": ["JavaScript", ".NET", "GitHub"]}
+
+
+def test_md044_prose_code_html_and_urls() -> None:
+    text = (
+        "We write javascript and .net here.\n\n"  # both names
+        "`javascript` in code\n\n"
+        "See https://github.com/javascript and www.javascript.com\n\n"  # autolinks: no
+        "[github](https://github.com) text\n\n"  # link text: yes; destination: no
+        "javascript_x and _javascript_\n\n"  # a leftover marker splits the word
+        "<div>\njavascript\n</div>\n"
+    )
+    assert found(text, "MD044", NAMES) == [1, 1, 3, 7, 9, 9, 12]
+
+
+def test_md044_code_blocks_and_html_elements_off() -> None:
+    text = "```\njavascript\n```\n\n`javascript`\n\n<!--\njavascript\n-->\n\n<b>javascript</b>\n"
+    assert found(text, "MD044", NAMES) == [2, 5, 8, 11]
+    options = {**NAMES, "code_blocks": False, "html_elements": False}
+    assert found(text, "MD044", options) == [11]
+
+
+def test_md044_a_longer_name_wins_and_exact_names_pass() -> None:
+    options = {"names": ["Node.js", "node", "JavaScript", "javaScript"]}
+    # node.JS (Node.js), Node (node), JAVASCRIPT; javaScript is one of the names
+    assert found("node.JS and Node and javaScript and JAVASCRIPT\n", "MD044", options) == [1, 1, 1]
