@@ -5,6 +5,12 @@ time, the medians side by side and the ratio (target: gate 15 adds < 10%).
 
     python bench/code_sample_speed.py --posts ../shared/corpus/neurolink-blog/_posts \
         --repo /work/data/neurolink --ref release --rounds 2
+
+On a loaded machine the two runs' CPU times move by more than gate 15 costs, so
+``--gate-only`` also prints the gate's own CPU: each round a fresh process with an empty
+cache builds the index and parses the posts (shared with the other gates, not counted),
+then times gate 15 alone over every post (the tables built from nothing), with the share
+of the median CPU of the full runs without gate 15 when those ran too.
 """
 
 from __future__ import annotations
@@ -47,18 +53,52 @@ def cold_run(posts: Path, repo: Path, ref: str, only: str) -> tuple[float, float
         return wall, cpu
 
 
+def gate_only_child(posts: Path, repo: Path, ref: str) -> None:
+    """In this process: gate 15 over every post, cold; prints its CPU seconds."""
+    from pytest_postgates.config import Settings
+    from pytest_postgates.gates import GateContext, code_samples
+    from pytest_postgates.post import parse_post
+
+    paths = sorted(posts.glob("*.md"))
+    with tempfile.TemporaryDirectory() as cache:
+        context = GateContext.create(Settings(repo=repo, ref=ref, offline=True), Path(cache))
+        context.evidence.index_for(paths[0])  # the index is every gate's, built before
+        parsed = [parse_post(path) for path in paths]
+        start = time.process_time()
+        for post in parsed:
+            code_samples.GATE.evaluate(post, context)
+        print(f"{time.process_time() - start:.3f}")
+
+
+def gate_only(posts: Path, repo: Path, ref: str) -> float:
+    command = [
+        sys.executable, __file__, "--gate-only-child", "--posts", str(posts),
+        "--repo", str(repo), "--ref", ref,
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--posts", type=Path, required=True)
     parser.add_argument("--repo", type=Path, required=True)
     parser.add_argument("--ref", default="HEAD")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--gate-only", action="store_true", help="also time gate 15 alone")
+    parser.add_argument("--skip-runs", action="store_true", help="only the --gate-only rounds")
+    parser.add_argument("--gate-only-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     posts = args.posts.resolve()
+    if args.gate_only_child:
+        gate_only_child(posts, args.repo, args.ref)
+        return 0
     count = len(list(posts.glob("*.md")))
+    runs = not args.skip_runs
     times: dict[str, list[float]] = {"without": [], "with": []}
     cpus: dict[str, list[float]] = {"without": [], "with": []}
-    for round_number in range(args.rounds):
+    gate_cpus: list[float] = []
+    for round_number in range(args.rounds if runs else 0):
         for label, only in (("without", WITHOUT), ("with", WITH)):
             wall, cpu = cold_run(posts, args.repo, args.ref, only)
             times[label].append(wall)
@@ -68,6 +108,18 @@ def main() -> int:
                 f"{cpu:6.1f} s CPU",
                 flush=True,
             )
+    if args.gate_only:
+        for round_number in range(args.rounds):
+            gate_cpus.append(gate_only(posts, args.repo, args.ref))
+            print(f"round {round_number + 1}: gate 15 alone: {gate_cpus[-1]:6.2f} s CPU")
+        alone = statistics.median(gate_cpus)
+        line = f"{count} posts, cold, median CPU of gate 15 alone ({len(gate_cpus)}): {alone:.2f} s"
+        if runs:
+            without = statistics.median(cpus["without"])
+            line += f" = {100 * alone / without:.1f}% of the run without it ({without:.1f} s)"
+        print(line)
+    if not runs:
+        return 0
     # CPU time is the steadier figure on a shared machine; wall time is printed too.
     for name, figures in (("wall", times), ("CPU", cpus)):
         without = statistics.median(figures["without"])

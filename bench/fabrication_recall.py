@@ -13,7 +13,10 @@ prose with plausible inventions of seven shapes:
 - ``flag``: an invented command-line flag beside the post's real ones;
 - ``lint-rule``: an invented rule in the product's lint namespace (``neurolink/no-x-y``);
 - ``model-id``: an invented model id in the product's catalogue style (a version bumped or
-  a tier added to a real id: ``claude-sonnet-4-5`` -> ``claude-sonnet-4-8``).
+  a tier added to a real id: ``claude-sonnet-4-5`` -> ``claude-sonnet-4-8``);
+- ``variant-suffix`` / ``variant-base``: a router variant gate 2 does not know on a real
+  model id (``gpt-4o:turbo``), and a real OpenRouter variant on an invented id
+  (``gpt-4o-ultra:nitro``).
 
 Every invention is checked not to exist in the repository at the ref with ``git grep -F``
 (and ``git ls-tree`` for paths; for a member, the member name itself; for a flag, its name
@@ -51,7 +54,18 @@ HERE = Path(__file__).resolve().parent
 SHARED_POSTS = HERE.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
 DEFAULT_UNTIL = "2026-06-30"
 DEFAULT_SEED = 20260701
-SHAPES = ("letter", "joined", "path", "member", "member-call", "flag", "lint-rule", "model-id")
+SHAPES = (
+    "letter",
+    "joined",
+    "path",
+    "member",
+    "member-call",
+    "flag",
+    "lint-rule",
+    "model-id",
+    "variant-suffix",
+    "variant-base",
+)
 
 VERBS = (
     "resolve register fetch build compute apply merge parse load sync flush render "
@@ -66,6 +80,10 @@ FLAG_WORDS = (
     "prefetch ledger cursor tier"
 ).split()
 MODEL_TIERS = ("ultra", "max", "turbo-plus", "pro-max", "lite-x")
+# Gate 2 leaves an OpenRouter variant of a real id unjudged: these shapes check that an
+# invented suffix on a real id, and a real suffix on an invented id, are still caught.
+INVENTED_VARIANTS = ("turbo", "priority", "fast", "max", "preview")
+REAL_VARIANTS = ("free", "nitro", "online", "thinking", "exacto")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{5,}$")
 CLASS = re.compile(r"^[A-Z][a-z]+[A-Za-z0-9]*$")
 MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
@@ -249,6 +267,8 @@ def candidates_for(
     flags = [g for g in grounded if g.kind == "flag" and FLAG.match(g.token)]
     rules = [g for g in grounded if g.kind == "lint-rule"]
     models = [g for g in grounded if MODEL_ID.match(g.token) and g.kind != "path"]
+    # Any real id, vendor-prefixed ones included, for the variant shapes.
+    model_ids = [g for g in grounded if MODEL_ID.match(g.token) and ":" not in g.token]
 
     def make(shape: str) -> Invention | None:
         g: Grounded | None
@@ -279,6 +299,14 @@ def candidates_for(
             g = rng.choice(pool) if pool else None
             text = invented_rule(lint_prefix, rng) if g else None
             probes = (text, text.split("/", 1)[1]) if text else ()
+        elif shape == "variant-suffix":
+            g = rng.choice(model_ids) if model_ids else None
+            text = f"{g.token}:{rng.choice(INVENTED_VARIANTS)}" if g else None
+        elif shape == "variant-base":
+            g = rng.choice(model_ids) if model_ids else None
+            base = invented_model(g.token, rng) if g else None
+            text = f"{base}:{rng.choice(REAL_VARIANTS)}" if base else None
+            probes = (text, base) if text and base else ()
         else:  # model-id
             g = rng.choice(models) if models else None
             text = invented_model(g.token, rng) if g else None
@@ -337,10 +365,14 @@ def plant(text: str, inventions: Sequence[Invention], body_start: int) -> str | 
 # ---------------------------------------------------------------------- running gate 2
 
 
-def gate_context(repo: Path, ref: str, lint_prefix: str, lint_dir: str) -> Any:
+def gate_context(
+    repo: Path, ref: str, lint_prefix: str, lint_dir: str, config: Path | None = None
+) -> Any:
     """A gate context with the repository index in the user cache folder (shared with
-    ordinary runs; it is keyed by commit). Works with the code before the gate registry
-    refactor too, so ``--judge`` can score kept posts with an older checkout."""
+    ordinary runs; it is keyed by commit), and ``config``'s ``[tool.postgates]`` table on
+    top when given (``--config bench/blog_team.toml``: the recall a blog team gets). Works
+    with the code before the gate registry refactor too, so ``--judge`` can score kept
+    posts with an older checkout."""
     from pytest_postgates import gates
 
     try:
@@ -350,6 +382,10 @@ def gate_context(repo: Path, ref: str, lint_prefix: str, lint_dir: str) -> Any:
     settings = Settings(
         repo=repo, ref=ref, offline=True, lint_rule_prefix=lint_prefix, lint_rules_dir=lint_dir
     )
+    if config is not None:
+        from pytest_postgates.config import from_pyproject
+
+        settings = from_pyproject(settings, config)
     return gates.GateContext.create(settings, default_cache_dir())
 
 
@@ -463,11 +499,16 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         help="only score the posts and inventions a --keep run wrote (with the code importable"
         " now, e.g. an older checkout on PYTHONPATH)",
     )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        help="a file whose [tool.postgates] table is applied (bench/blog_team.toml)",
+    )
     args = parser.parse_args(argv)
     if not args.repo:
         parser.error("--repo or $POSTGATES_NEUROLINK is required")
     repo_root = Path(args.repo)
-    context = gate_context(repo_root, args.ref, args.lint_prefix, args.lint_dir)
+    context = gate_context(repo_root, args.ref, args.lint_prefix, args.lint_dir, args.config)
     if args.judge:
         planted = judge_kept(args.judge, context)
         originals: list[Path] = []
@@ -493,6 +534,8 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
                 out(f"  {invention.shape:11} {change}: {outcome}")
     total = sum(c["planted"] for c in by_shape.values())
     caught = sum(c["caught"] for c in by_shape.values())
+    if args.config:
+        out(f"configuration: {args.config}")
     if args.judge:
         out(f"judging the posts kept in {args.judge}: {len(planted)}")
     else:

@@ -38,6 +38,7 @@ from typing import Any
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import numerical_claims as gate
+from pytest_postgates.helpers.number_cues import FOOTNOTE_CITATION, REPOSITORY_CITATION
 from pytest_postgates.post import parse_post
 
 HERE = Path(__file__).resolve().parent
@@ -68,9 +69,7 @@ def run(posts: list[Path], repo: Path, ref: str, cache: Path) -> list[PostResult
         repository = [
             claim
             for claim in detail.get("claims", [])
-            if str(claim.get("cited_by") or "").startswith(
-                (gate.REPOSITORY_CITATION, gate.FOOTNOTE_CITATION)
-            )
+            if str(claim.get("cited_by") or "").startswith((REPOSITORY_CITATION, FOOTNOTE_CITATION))
         ]
         results.append(
             PostResult(
@@ -199,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     repository = [item for r in results for item in r.repository]
     kinds = Counter(
         "a footnote that links a source"
-        if item["cited_by"].startswith(gate.FOOTNOTE_CITATION)
+        if item["cited_by"].startswith(FOOTNOTE_CITATION)
         else "the repository's text states it"
         if " states " in item["cited_by"]
         else "in the file of a named class or module"

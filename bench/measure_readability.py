@@ -34,8 +34,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from pytest_postgates import prose
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import readability_links as gate
+from pytest_postgates.helpers import readability
 from pytest_postgates.post import parse_post
 
 
@@ -58,15 +60,15 @@ LEGACY_FLOOR = 20.0
 LEGACY_MIN_WORDS = 8
 
 
-def legacy_flesch(paragraph: gate.Paragraph) -> float | None:
+def legacy_flesch(paragraph: readability.Paragraph) -> float | None:
     """The paragraph's score under the rule up to bc781c7: compounds read as one word
     (punctuation stripped, so "production-ready" was "productionready"), scored from 8
     words."""
-    words = gate._WORD_STRIP.sub("", gate._scoring_text(paragraph.text)).split()
+    words = prose.words(paragraph.text)
     if len(words) < LEGACY_MIN_WORDS:
         return None
-    total = sum(gate.syllables(word) for word in words)
-    return gate.flesch_of(len(words), paragraph.sentences, total)
+    total = sum(readability.syllables(word) for word in words)
+    return readability.flesch_of(len(words), paragraph.sentences, total)
 
 
 def load_labels(path: Path) -> list[dict[str, object]]:
@@ -106,13 +108,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no posts in {args.folder}", file=sys.stderr)
         return 2
     limit = Settings().max_paragraph_sentences
-    scored: list[tuple[float, str, gate.Paragraph]] = []
+    scored: list[tuple[float, str, readability.Paragraph]] = []
     sentence_counts: list[int] = []
     unscored = 0
     internal = Counter()
     broken: list[str] = []
     errors = 0
-    by_post: dict[str, list[gate.Paragraph]] = {}
+    by_post: dict[str, list[readability.Paragraph]] = {}
     broken_posts: set[str] = set()
     for path in paths:
         post = parse_post(path)
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"posts: {len(paths) - errors} (unparsable: {errors})")
     print(
         f"prose paragraphs: {total}; scored for Flesch: {len(scores)} "
-        f"(under {gate.MIN_SCORED_WORDS} words, not scored: {unscored})"
+        f"(under {readability.MIN_SCORED_WORDS} words, not scored: {unscored})"
     )
     print("Flesch reading ease distribution (scored paragraphs):")
     for share in (0.01, 0.02, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90):
@@ -196,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def report_post_level(
-    by_post: dict[str, list[gate.Paragraph]], args: argparse.Namespace
+    by_post: dict[str, list[readability.Paragraph]], args: argparse.Namespace
 ) -> set[str]:
     """Posts passing before and now, the calibration table, the flagged paragraphs; returns
     the posts failing on readability now."""
@@ -211,7 +213,7 @@ def report_post_level(
         legacy_flagged += len(low)
         legacy_failing += bool(low)
     judged = {
-        name: gate.judge_readability(paragraphs, floor, post_floor, share)
+        name: readability.judge_readability(paragraphs, floor, post_floor, share)
         for name, paragraphs in by_post.items()
     }
     failing = [name for name, result in judged.items() if result.failed]
@@ -228,14 +230,14 @@ def report_post_level(
     )
     print(
         f"  paragraphs flagged: before {legacy_flagged}, now {len(flagged)} hard to read "
-        f"(under {floor:g} with a sentence of >= {gate.LONG_SENTENCE_WORDS:g} words) in "
+        f"(under {floor:g} with a sentence of >= {readability.LONG_SENTENCE_WORDS:g} words) in "
         f"{len({name for name, _ in flagged})} posts; {long_words} more under the floor "
         "from long words or plain enumerations (listed, not flagged)"
     )
     print(
         f"  now: paragraph floor {floor:g}, post floor {post_floor:g}, a post fails when its "
         f"prose scores under the post floor or hard paragraphs hold >= {100 * share:g}% "
-        f"of its prose words; paragraphs under {gate.MIN_SCORED_WORDS} words are not "
+        f"of its prose words; paragraphs under {readability.MIN_SCORED_WORDS} words are not "
         "scored alone"
     )
     scores = sorted(r.post_flesch for r in judged.values() if r.post_flesch is not None)
@@ -253,7 +255,7 @@ def report_post_level(
         cells = []
         for candidate_share in (0.05, 0.10, 0.15):
             results = [
-                gate.judge_readability(p, candidate, post_floor, candidate_share)
+                readability.judge_readability(p, candidate, post_floor, candidate_share)
                 for p in by_post.values()
             ]
             passing = sum(not r.failed for r in results)
@@ -265,13 +267,14 @@ def report_post_level(
         print(f"no labels at {args.labels}: precision not measured")
     print(f"flagged paragraphs ({len(flagged)}):")
     for name, p in flagged:
-        text = p.text.replace(gate.CODE_MARK, "`code`") if args.flagged else p.excerpt
-        print(f"  {p.flesch:7.2f} {name}:{p.line} ({p.words} words; {gate.why_hard(p)}): {text}")
+        text = p.text.replace(readability.CODE_MARK, "`code`") if args.flagged else p.excerpt
+        why = readability.why_hard(p)
+        print(f"  {p.flesch:7.2f} {name}:{p.line} ({p.words} words; {why}): {text}")
     return set(failing)
 
 
 def report_labels(
-    flagged: list[tuple[str, gate.Paragraph]], labels: list[dict[str, object]]
+    flagged: list[tuple[str, readability.Paragraph]], labels: list[dict[str, object]]
 ) -> None:
     """Precision over labelled paragraphs the gate still flags (unsure ones left out)."""
     index = {(str(label["post"]), _normal(str(label.get("text", "")))): label for label in labels}

@@ -57,6 +57,8 @@ REPO_ENV = "POSTGATES_NEUROLINK"
 POSTS_ENV = "POSTGATES_NEUROLINK_BLOG"
 SHARED_POSTS = HERE.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
 GATES: dict[int, str] = {2: "symbol_grounding", 6: "readability_links", 7: "numerical_claims"}
+# Gate 2's second figure: the declaration a blog team writes for codebases a run cannot read.
+TEAM_CONFIG = HERE / "blog_team.toml"
 # The scorecard list each gate's findings are read from (the seeds' keys; see DESIGN.md).
 FINDING_KEYS: dict[int, str] = {2: "ungrounded", 6: "low_flesch", 7: "uncited"}
 LABEL_VALUES = ("defect", "false", "unsure")
@@ -90,6 +92,8 @@ class GateRun:
     problems: list[str] = field(default_factory=list)
     # Gate 6 also fails on links: posts with broken internal links, and with dead URLs.
     broken_link_posts: set[str] = field(default_factory=set)
+    # Gate 2: tokens listed `unjudged` (they name a declared codebase this run cannot read).
+    unjudged: list[Finding] = field(default_factory=list)
 
 
 @dataclass
@@ -184,12 +188,15 @@ def load_labels(path: Path) -> list[dict[str, Any]]:
     return labels
 
 
-def findings_from_cards(cards: Path, posts: Sequence[str]) -> dict[int, GateRun]:
+def findings_from_cards(
+    cards: Path, posts: Sequence[str], gates: Sequence[int] = tuple(GATES)
+) -> dict[int, GateRun]:
     """Read every gate 2/6/7 scorecard of ``posts`` from the scorecards folder."""
-    runs = {gate: GateRun(gate) for gate in GATES}
+    runs = {gate: GateRun(gate) for gate in gates}
     for post in posts:
         stem = post.removesuffix(".md")
-        for gate, name in GATES.items():
+        for gate in gates:
+            name = GATES[gate]
             card_path = cards / f"{stem}-gate{gate}-{name}.json"
             if not card_path.is_file():
                 runs[gate].verdicts[post] = "MISSING"
@@ -203,6 +210,11 @@ def findings_from_cards(cards: Path, posts: Sequence[str]) -> dict[int, GateRun]
                     f"{card_path.name}: no {FINDING_KEYS[gate]!r} list in detail"
                 )
             runs[gate].findings += card_findings(gate, post, detail)
+            if gate == 2:
+                runs[gate].unjudged += [
+                    Finding(2, post, int(item.get("line", 0)), str(item["token"]), "", dict(item))
+                    for item in (detail.get("outcomes") or {}).get("unjudged", [])
+                ]
             if gate == 6 and (detail.get("internal_links") or {}).get("broken"):
                 runs[gate].broken_link_posts.add(post)
     return runs
@@ -249,9 +261,20 @@ def select_posts(posts_dir: Path, until: str) -> list[str]:
 
 
 def run_gates(
-    repo: Path, ref: str, posts_dir: Path, until: str, scratch: Path
+    repo: Path,
+    ref: str,
+    posts_dir: Path,
+    until: str,
+    scratch: Path,
+    gates: Sequence[int] = tuple(GATES),
+    config: Path | None = None,
 ) -> dict[int, GateRun]:
-    """Run gates 2, 6, 7 of the installed pytest-postgates on the posts; read the cards."""
+    """Run gates 2, 6, 7 (or ``gates``) of the installed pytest-postgates on the posts,
+    with ``config``'s ``[tool.postgates]`` table as the scratch folder's pyproject.toml
+    when given; read the cards."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    if config is not None:
+        shutil.copyfile(config, scratch / "pyproject.toml")
     site = scratch / "site"
     shutil.copytree(posts_dir.parent, site, symlinks=False)
     for path in [site, *site.rglob("*")]:
@@ -268,7 +291,7 @@ def run_gates(
         f"--postgates-ref={ref}",
         "--postgates-offline",
         "--postgates-all",
-        "--postgates-only=" + ",".join(str(gate) for gate in GATES),
+        "--postgates-only=" + ",".join(str(gate) for gate in gates),
         f"--postgates-scorecards={cards}",
         "-p",
         "no:cacheprovider",
@@ -285,7 +308,7 @@ def run_gates(
             f"precision: pytest exited {done.returncode}\n"
             f"{done.stdout[-3000:]}{done.stderr[-3000:]}"
         )
-    return findings_from_cards(cards, posts)
+    return findings_from_cards(cards, posts, gates)
 
 
 @dataclass
@@ -381,16 +404,33 @@ def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}%"
 
 
-def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) -> str:
+def unjudged_line(run: GateRun, labels: list[dict[str, Any]]) -> str:
+    """Gate 2's `unjudged` tokens (neither defects nor grounded), and the labels they carry:
+    a labelled defect among them is a fabrication the declaration hid."""
+    result = match(run.unjudged, labels, 2)
+    counts = {value: 0 for value in LABEL_VALUES}
+    for _finding, label in result.pairs:
+        counts[label["label"]] += 1
+    line = (
+        f"  unjudged (not defects, not grounded)  {len(run.unjudged)}"
+        f"  (labelled false {counts['false']}, unsure {counts['unsure']},"
+        f" defect {counts['defect']}; unlabelled {len(result.unmatched_findings)})"
+    )
+    return line + ("  <- A LABELLED DEFECT IS UNJUDGED" if counts["defect"] else "")
+
+
+def report(
+    runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]], heading: str = ""
+) -> str:
     lines: list[str] = []
-    for gate, name in GATES.items():
-        run = runs[gate]
+    for gate, run in runs.items():
+        name = GATES[gate]
         fig, result = figures(run, labels.get(gate, []))
         judged = fig.defects + fig.false
         low = fig.defects / (judged + fig.unsure) if judged + fig.unsure else None
         high = (fig.defects + fig.unsure) / (judged + fig.unsure) if judged + fig.unsure else None
         lines += [
-            f"gate {gate} {name}",
+            f"gate {gate} {name}{heading}",
             f"  posts failing            {fig.failing} / {fig.posts}"
             + (f"  (not judged: {fig.not_judged}, SKIP/ERROR/missing)" if fig.not_judged else ""),
             f"  findings                 {fig.findings}",
@@ -398,6 +438,7 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
             f"  (defect {fig.defects}, false {fig.false}, unsure {fig.unsure})",
             f"  precision                {_pct(fig.precision)}  (defects / labelled flagged;"
             f" unsure as false..defect: {_pct(low)}..{_pct(high)})",
+            *([unjudged_line(run, labels.get(gate, []))] if gate == 2 else []),
             f"  labelled defects no longer flagged  {len(fig.vanished_defects)}"
             + ("  <- RECALL REGRESSION" if fig.vanished_defects else ""),
         ]
@@ -447,8 +488,9 @@ def report(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) ->
 def summary(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) -> dict[str, Any]:
     """The printed figures as data (``--json``), for scripts that compare runs."""
     out: dict[str, Any] = {}
-    for gate, name in GATES.items():
-        fig, result = figures(runs[gate], labels.get(gate, []))
+    for gate, run in runs.items():
+        name = GATES[gate]
+        fig, result = figures(run, labels.get(gate, []))
         entry: dict[str, Any] = {
             "name": name,
             "posts": fig.posts,
@@ -476,6 +518,7 @@ def summary(runs: dict[int, GateRun], labels: dict[int, list[dict[str, Any]]]) -
             entry["broken_link_posts"] = sorted(runs[gate].broken_link_posts)
         if gate == 2:
             ff = false_failures(runs[gate], result)
+            entry["unjudged"] = len(run.unjudged)
             entry["failing_with_defect"] = ff.with_defect
             entry["failing_without_defect"] = ff.without_defect
             entry["failing_undecided"] = ff.undecided
@@ -512,6 +555,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--until", default=DEFAULT_UNTIL, help="newest post date included")
     parser.add_argument("--labels", type=Path, default=LABELS_DIR, help="folder of gate{N}.jsonl")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    parser.add_argument(
+        "--team-config",
+        type=Path,
+        default=TEAM_CONFIG,
+        help="the [tool.postgates] a blog team would write, for gate 2's second figure",
+    )
+    parser.add_argument(
+        "--no-team-config", action="store_true", help="print the default configuration only"
+    )
     args = parser.parse_args(argv)
     repo, posts = resolve_inputs(args)
     labels = {
@@ -519,13 +571,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         for gate in GATES
         if (args.labels / f"gate{gate}.jsonl").is_file()
     }
+    team: dict[int, GateRun] | None = None
     with tempfile.TemporaryDirectory(prefix="postgates-precision-") as scratch:
-        runs = run_gates(repo, args.ref, posts, args.until, Path(scratch))
+        runs = run_gates(repo, args.ref, posts, args.until, Path(scratch) / "default")
+        if not args.no_team_config:
+            team = run_gates(
+                repo, args.ref, posts, args.until, Path(scratch) / "team", (2,), args.team_config
+            )
     print(f"posts dated up to {args.until}: {len(runs[2].verdicts)}; repo {repo} at {args.ref}")
-    print(report(runs, labels))
+    print(report(runs, labels, heading="  [default configuration: what a new user gets]"))
+    if team is not None:
+        print(
+            report(
+                team,
+                labels,
+                heading=f"  [blog team configuration: {_shown(args.team_config)}]",
+            )
+        )
     if args.json:
-        args.json.write_text(json.dumps(summary(runs, labels), indent=2, sort_keys=True) + "\n")
+        data = summary(runs, labels)
+        if team is not None:
+            data["2-team"] = summary(team, labels)["2"]
+        args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
     return 0
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(HERE.parent))
+    except ValueError:
+        return str(path)
 
 
 if __name__ == "__main__":

@@ -90,11 +90,20 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
 @dataclass(frozen=True)
 class GroundingRepo:
     """One more repository gate 2 grounds tokens against (``repos``): a token it holds is
-    ``external`` to the configured repository, with this name in the scorecard."""
+    ``external`` to the configured repository, with this name in the scorecard.
+
+    ``path`` may be left out: the entry is then the git repository holding the posts when
+    there is one, and otherwise a codebase this run cannot read. ``posts`` (globs of post
+    files that describe its code), ``tags`` (front-matter tags of such posts) and
+    ``prefixes`` (path prefixes of its files) say which tokens name it: while it is not
+    available they are listed as ``unjudged`` with its name, never grounded."""
 
     name: str
-    path: Path
+    path: Path | None = None
     ref: str = "HEAD"
+    posts: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = ()
 
 
 class SettingsError(ValueError):
@@ -363,13 +372,16 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         return tuple((str(k), str(v)) for k, v in value.items())
     if kind == "repos":
         if not isinstance(value, (list, tuple)):
-            raise fail("an array of tables [[tool.postgates.repos]] with name, path and ref")
+            raise fail(
+                "an array of tables [[tool.postgates.repos]]"
+                " with name, path, ref, posts, tags, prefixes"
+            )
         repos = []
         for entry in value:
             if not isinstance(entry, Mapping):
-                raise fail("tables with name, path and (optionally) ref")
-            extra = set(entry) - {"name", "path", "ref"}
-            missing = {"name", "path"} - set(entry)
+                raise fail("tables with a name and (optionally) path, ref, posts, tags, prefixes")
+            extra = set(entry) - {"name", "path", "ref", "posts", "tags", "prefixes"}
+            missing = {"name"} - set(entry)
             if extra or missing:
                 raise SettingsError(
                     f"postgates repos entry {entry.get('name', '?')!r}: "
@@ -379,8 +391,17 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
             repos.append(
                 GroundingRepo(
                     name=_convert("repos.name", "str", entry["name"], base),
-                    path=_convert("repos.path", "path", entry["path"], base),
+                    path=(
+                        _convert("repos.path", "path", entry["path"], base)
+                        if "path" in entry
+                        else None
+                    ),
                     ref=_convert("repos.ref", "str", entry.get("ref", "HEAD"), base),
+                    posts=tuple(_convert("repos.posts", "strs", entry.get("posts", []), base)),
+                    tags=tuple(_convert("repos.tags", "strs", entry.get("tags", []), base)),
+                    prefixes=tuple(
+                        _convert("repos.prefixes", "strs", entry.get("prefixes", []), base)
+                    ),
                 )
             )
         names = [repo.name for repo in repos]

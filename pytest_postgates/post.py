@@ -1,4 +1,5 @@
-"""A blog post, parsed once: front matter, body, markdown-it tokens, fences, code spans.
+"""A blog post, parsed once: front matter, body, markdown-it tokens, fences, code spans,
+and its prose view (:mod:`pytest_postgates.prose`).
 
 Everything a gate needs to know about the Markdown is computed here, so that no gate ever
 parses Markdown itself. Line numbers are always 1-based line numbers of the file as a reader
@@ -25,6 +26,8 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+
+from pytest_postgates.prose import ProseView
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -223,6 +226,12 @@ class Post:
         if boundary is None:
             return self.code_spans
         return tuple(span for span in self.code_spans if span.line < boundary)
+
+    @cached_property
+    def prose(self) -> ProseView:
+        """The post's prose (paragraphs, sentences, words, links, blanked lines), built on
+        first use from the tokens and kept: every gate of the post reads this one view."""
+        return ProseView(self)
 
     def _file_line(self, body_index: int) -> int:
         return self.body_start_line + body_index

@@ -14,25 +14,38 @@ FAIL, the gate it is looked up for, and its own key inside (a PASS copied from a
 post's entry is a miss). With ``POSTGATES_CACHE_KEY`` set, entries also carry an HMAC-SHA256
 of their content under that key; an entry without a valid one is a miss. Without a key, a
 writer who can edit the folder can still forge a consistent entry: sign it in CI.
+
+All entries of a cache folder live in one SQLite database (``results-v1.sqlite``, WAL mode,
+one connection per process, concurrent xdist workers and runs wait on its lock): one file
+instead of one per (post, gate), so ``--cache-clear`` and a cold run do not create or remove
+thousands of small files. A row holds the same JSON text a file did and is validated the
+same way. A database that is not one (truncated, overwritten, planted as a FIFO or a link)
+is replaced once; one that cannot be opened or written (a read-only or full folder) turns
+the cache off for the run, with one warning when a write fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
 import os
+import sqlite3
+import stat
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from pytest_postgates import __version__
 from pytest_postgates.config import Settings
-from pytest_postgates.fileio import write_atomic
 from pytest_postgates.scorecard import Finding, Scorecard
 
 # The secret entries are signed with (HMAC-SHA256); unset: entries are unsigned.
 ENV_CACHE_KEY = "POSTGATES_CACHE_KEY"
+DATABASE_NAME = "results-v1.sqlite"
+# An entry larger than this is never read (a planted one must not flood memory).
+MAX_ENTRY_CHARS = 4 * 1024 * 1024
 _ENTRY_KEYS = frozenset(
     {"key", "gate", "name", "advisory", "verdict", "detail", "findings", "summary", "score"}
 )
@@ -60,6 +73,9 @@ class ResultCache:
         self._secret = secret.encode("utf-8") if secret else None
         # Set when a write failed: the run goes on without storing (warned about once).
         self.write_error: OSError | None = None
+        self._db: sqlite3.Connection | None = None
+        self._db_error: OSError | None = None  # the database cannot be used this run
+        self._replaced = False  # a damaged database was started again (once per run)
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -73,27 +89,86 @@ class ResultCache:
         digest.update(content)
         return digest.hexdigest()
 
-    def _path(self, key: str) -> Path:
-        assert self.folder is not None
-        return self.folder / key[:2] / f"{key}.json"
+    @property
+    def database(self) -> Path | None:
+        return None if self.folder is None else self.folder / DATABASE_NAME
 
-    def load(self, key: str, gate: int | None = None, name: str | None = None) -> Scorecard | None:
-        """The cached scorecard under ``key``, or None for a miss: absent, unreadable, or
-        anything but an entry of exactly the written shape for this key (and gate)."""
-        if self.folder is None:
+    def _connection(self, create: bool) -> sqlite3.Connection | None:
+        """The process's connection to the database; None when there is none to read
+        (``create`` False and no file yet) or it cannot be used (see ``_db_error``)."""
+        if self._db is not None or self._db_error is not None or self.database is None:
+            return self._db
+        path = self.database
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            info = None
+        except OSError as exc:
+            self._db_error = exc
+            return None
+        if info is None and not create:
             return None
         try:
-            path = self._path(key)
-            # A planted FIFO or device must not block or flood the read.
-            if not path.is_file() or path.stat().st_size > 4 * 1024 * 1024:
-                return None
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            if info is not None and not stat.S_ISREG(info.st_mode):
+                # A FIFO would block the open, a link would write elsewhere: ours to replace.
+                _remove_database(path)
+            self.folder.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
+            try:
+                self._db = _open_database(path)
+            except sqlite3.DatabaseError as exc:
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise
+                # Not a database (truncated, overwritten): a cache, so start it again.
+                _remove_database(path)
+                self._db = _open_database(path)
+        except (sqlite3.Error, OSError) as exc:
+            self._db_error = exc if isinstance(exc, OSError) else _os_error(exc)
+            self._db = None
+        return self._db
+
+    def load(
+        self, key: str, gate: int | None = None, name: str | None = None, skip: bool = False
+    ) -> Scorecard | None:
+        """The cached scorecard under ``key``, or None for a miss: absent, unreadable, or
+        anything but an entry of exactly the written shape for this key (and gate). A
+        SKIP is a hit only with ``skip`` (the gate caches its SKIPs, see Gate.caches_skip)."""
+        db = self._connection(create=False)
+        if db is None:
             return None
-        return self._validated(data, key, gate, name)
+        try:
+            row = db.execute(
+                "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?",
+                (key, MAX_ENTRY_CHARS),
+            ).fetchone()
+            if row is None or not isinstance(row[0], str):
+                return None
+            data = json.loads(row[0])
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        except (sqlite3.Error, ValueError, RecursionError):
+            return None
+        return self._validated(data, key, gate, name, skip)
+
+    def _damaged(self, exc: sqlite3.DatabaseError) -> bool:
+        """After an error reading or writing: when the file turned out not to be a sound
+        database (a torn copy that opened), start it again, once per run. True when it was
+        replaced and the caller may retry."""
+        if isinstance(exc, sqlite3.OperationalError) or self._replaced or self.database is None:
+            return False  # locked, read-only, full: not damage
+        self._replaced = True
+        self.close()
+        _remove_database(self.database)
+        return True
+
+    def close(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
 
     def _validated(
-        self, data: Any, key: str, gate: int | None, name: str | None
+        self, data: Any, key: str, gate: int | None, name: str | None, skip: bool = False
     ) -> Scorecard | None:
         if not isinstance(data, dict):
             return None
@@ -103,8 +178,8 @@ class ResultCache:
                 return None
         if set(data) != _ENTRY_KEYS or data["key"] != key:
             return None
-        if data["verdict"] not in ("PASS", "FAIL"):  # only these two are ever stored
-            return None
+        if data["verdict"] not in (("PASS", "FAIL", "SKIP") if skip else ("PASS", "FAIL")):
+            return None  # only these are ever stored
         if (gate is not None and data["gate"] != gate) or (
             name is not None and data["name"] != name
         ):
@@ -132,10 +207,10 @@ class ResultCache:
             score=data["score"],
         )
 
-    def store(self, key: str, card: Scorecard) -> None:
+    def store(self, key: str, card: Scorecard, skip: bool = False) -> None:
         if self.folder is None or self.write_error is not None:
             return
-        if card.verdict not in ("PASS", "FAIL"):
+        if card.verdict not in (("PASS", "FAIL", "SKIP") if skip else ("PASS", "FAIL")):
             return
         data: dict[str, Any] = card.to_dict() | {
             "key": key,
@@ -146,11 +221,54 @@ class ResultCache:
         if self._secret is not None:
             data["mac"] = self._mac(json.loads(json.dumps(data)))
         try:
-            write_atomic(self._path(key), json.dumps(data, sort_keys=True))
-        except OSError as exc:
+            db = self._connection(create=True)
+            if db is None:
+                assert self._db_error is not None
+                raise self._db_error
+            try:
+                _insert(db, key, json.dumps(data, sort_keys=True))
+            except sqlite3.DatabaseError as exc:
+                if not self._damaged(exc):
+                    raise
+                db = self._connection(create=True)
+                if db is None:
+                    raise
+                _insert(db, key, json.dumps(data, sort_keys=True))
+        except (OSError, sqlite3.Error) as exc:
             # A full or read-only cache costs later runs time, never this run a verdict.
-            self.write_error = exc
-            raise CacheWriteError(exc.errno, exc.strerror) from None
+            error = exc if isinstance(exc, OSError) else _os_error(exc)
+            self.write_error = error
+            raise CacheWriteError(error.errno, error.strerror) from None
+
+
+def _open_database(path: Path) -> sqlite3.Connection:
+    # Autocommit (each entry is its own short transaction); WAL lets readers and the one
+    # writer of the moment work at once, and NORMAL sync keeps the file consistent on a
+    # crash (only the last entries may be lost, and they are recomputed).
+    db = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)")
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _insert(db: sqlite3.Connection, key: str, entry: str) -> None:
+    db.execute("INSERT OR REPLACE INTO entries (key, entry) VALUES (?, ?)", (key, entry))
+
+
+def _remove_database(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")
+
+
+def _os_error(exc: sqlite3.Error) -> OSError:
+    """An SQLite failure as the OSError the cache's callers handle (the message kept)."""
+    return OSError(0, str(exc))
 
 
 def _is_int(value: Any) -> bool:

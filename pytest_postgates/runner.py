@@ -140,13 +140,15 @@ class PostRun:
                 advisory=advisory,
             )
         key = self._cache_key(spec)
-        cached = self.context.results.load(key, spec.id, spec.name) if key else None
+        results, skip = self.context.results, spec.caches_skip
+        assert results is not None  # GateContext always has one
+        cached = results.load(key, spec.id, spec.name, skip) if key else None
         if cached is not None:
             return replace(cached, advisory=advisory)
         card = self._budgeted(spec)
         if key and "budget_seconds" not in card.detail:  # an overrun depends on the machine
             try:
-                self.context.results.store(key, card)
+                results.store(key, card, skip)
             except CacheWriteError as exc:
                 warnings.warn(
                     f"postgates: result cache disabled for the rest of the run, cannot write "
@@ -187,7 +189,9 @@ class PostRun:
             inputs = spec.cache_inputs(self.path, self.context)
         except Exception:  # a bug (or another post's bad data) costs the cache, never the run
             return None
-        return None if inputs is None else self.context.results.key(spec.id, self.raw, inputs)
+        results = self.context.results
+        assert results is not None  # GateContext always has one
+        return None if inputs is None else results.key(spec.id, self.raw, inputs)
 
     def _blocking_gate(self, spec: Gate) -> int | None:
         """The first selected hard gate before ``spec`` that failed or errored, if any.

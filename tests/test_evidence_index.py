@@ -224,3 +224,23 @@ def test_any_token_agrees_with_git_grep(
 ) -> None:
     root, index, _ = repo
     assert index.contains(token) == _git_grep(root, token)
+
+
+def test_file_scans_agree_with_a_brute_force_scan_of_every_file(
+    repo: tuple[Path, RepoIndex, list[str]],
+) -> None:
+    """files_containing and contains_outside scan only the files the words around a token
+    allow: on punctuation-heavy tokens they list exactly what a scan of every file finds."""
+    _root, index, texts = repo
+    tokens = [*_tokens(texts, random.Random(11), 300), "x.y.z", "a->b", "--flag", "::", "$HOME"]
+    texts_by_path = {path: index.file_text(path) or "" for path in index.text_paths}
+    for token in tokens:
+        expected = [
+            (path, len(text[: text.index(token)].encode()))
+            for path, text in texts_by_path.items()
+            if token in text
+        ]
+        assert list(index.files_containing(token, limit=1000)) == expected, token
+        for path in index.text_paths[:3]:
+            outside = any(token in text for other, text in texts_by_path.items() if other != path)
+            assert index.contains_outside(token, path) == outside, (token, path)

@@ -33,7 +33,7 @@ FILES: dict[str, str | bytes] = {
     "src/lib/neurolink.ts": (
         "export class NeuroLink {\n  generateText() {}\n  streamText() {}\n}\n"
         "export class ProviderFactory { createProvider() {} }\n"
-        "// models: claude-sonnet-4-5, gpt-4o, gemini-2.5-flash\n"
+        "// models: claude-sonnet-4-5, gpt-4o, gemini-2.5-flash, anthropic/claude-sonnet-4-5\n"
     ),
     "src/lib/providers/anthropic.ts": "export class AnthropicProvider {}\n",
     "src/cli/options.ts": 'yargs.option("provider").option("max-tokens")\n',
@@ -54,6 +54,7 @@ GROUNDED = [
     ("claude-sonnet-4-5", "phrase"),
     ("gpt-4o", "phrase"),
     ("gemini-2.5-flash", "phrase"),
+    ("anthropic/claude-sonnet-4-5", "path"),
 ]
 
 
@@ -148,3 +149,25 @@ def test_planting_replaces_the_original_span_on_its_line() -> None:
     assert "We call `generateTaxt` and `generateText` again." in planted
     missing = recall.Invention("letter", "nowhere", line, "x", ())
     assert recall.plant(text, [missing], 6) is None
+
+
+def test_variant_shapes_put_an_unknown_suffix_on_a_real_id_or_a_real_one_on_an_invented_id(
+    repo: Path,
+) -> None:
+    repository = recall.Repository(repo, "HEAD")
+    real_ids = {token for token, _kind in GROUNDED if recall.MODEL_ID.match(token)}
+    seen: set[str] = set()
+    for seed in range(12):
+        for invention in recall.inventions_for(
+            _grounded(), repository, random.Random(seed), 12, "neurolink"
+        ):
+            if not invention.shape.startswith("variant-"):
+                continue
+            seen.add(invention.shape)
+            base, _, variant = invention.text.rpartition(":")
+            if invention.shape == "variant-suffix":
+                assert base in real_ids and variant in recall.INVENTED_VARIANTS
+            else:
+                assert base not in real_ids and variant in recall.REAL_VARIANTS
+                assert not _git_grep(repo, base), invention
+    assert seen == {"variant-suffix", "variant-base"}

@@ -17,7 +17,7 @@ from pytest_postgates.config import Judge, Settings
 from pytest_postgates.gates import claim_review, hhem
 from pytest_postgates.gates.base import CheckResult
 from pytest_postgates.judges import NO_JUDGE_SUMMARY
-from pytest_postgates.judges.prose import paragraphs, plain, sentences
+from pytest_postgates.prose import plain
 from pytest_postgates.scorecard import Finding, Scorecard
 from tests.chat_server import ChatServer, Hit, Step, reply
 from tests.conftest import Blog
@@ -90,8 +90,8 @@ def test_claims_are_sentences_with_code_or_a_call_graph_shape(tmp_path: Path) ->
 
 def test_sentences_do_not_split_inside_code_spans(tmp_path: Path) -> None:
     post = make_post("Read `a.b. c` first. Then\nthe `x.ts` file! Done?\n", tmp_path)
-    (paragraph,) = paragraphs(post)
-    assert [(s.line, s.text) for s in sentences(paragraph)] == [
+    (paragraph,) = post.prose.paragraphs
+    assert [(s.line, s.text) for s in paragraph.sentences()] == [
         (6, "Read `a.b. c` first."),
         (6, "Then the `x.ts` file!"),
         (7, "Done?"),

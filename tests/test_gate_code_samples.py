@@ -352,6 +352,53 @@ def test_argparse_and_click_definitions(tmp_path: Path, py_repo: Path) -> None:
     assert card.detail["cli"]["frameworks"] == ["argparse", "click"]
 
 
+def test_typer_commands_and_options(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": (
+                '[project]\nname = "tyke"\n[project.scripts]\ntyke = "tyke.app:app"\n'
+            ),
+            "tyke/__init__.py": "",
+            "tyke/app.py": (
+                "import typer\n\napp = typer.Typer()\n\n"
+                "@app.command()\n"
+                "def serve(port: int = typer.Option(8000, '--port', '-p')) -> None: ...\n\n"
+                "@app.command()\n"
+                "def build_site(dry_run: bool = typer.Option(False)) -> None: ...\n"
+            ),
+            # Reached by the package scan, names no framework: never parsed for the CLI.
+            "tyke/util.py": "def helper() -> None: ...\n",
+        },
+    )
+    code = "tyke serve --port 1\ntyke build-site --dry-run\ntyke serve --prot 2\ntyke deploy"
+    card = _check(_sh(code), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--prot"), ("cli_command", "deploy")]
+    assert card.detail["cli"]["frameworks"] == ["typer"]
+    assert card.detail["cli"]["read"] == ["tyke/app.py"]
+
+
+def test_tsconfig_out_dir_and_root_dir_map_the_build_to_its_source(tmp_path: Path) -> None:
+    manifest = {"name": "mapped", "exports": {".": "./build/out/index.js"}}
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(manifest),
+            # JSON with comments and a trailing comma, as tsc accepts it.
+            "tsconfig.json": (
+                '{\n  // emitted under build/out\n  "compilerOptions": {\n'
+                '    "outDir": "./build/out", "rootDir": "./source",\n  },\n}\n'
+            ),
+            "source/index.ts": 'export { x } from "./x.js";\n',
+            "source/x.ts": "export const x = 1;\n",
+        },
+    )
+    card = _check(_ts('import { x, y } from "mapped";'), tmp_path, repo)
+    assert _names(card) == [("named_export", "y")]
+    assert card.detail["resolved"] == {"mapped": "source/index.ts"}
+    assert card.detail["sources_read"] == ["source/index.ts", "source/x.ts"]
+
+
 # ---------------------------------------------------------------------- properties
 
 
@@ -373,7 +420,7 @@ def test_tables_are_built_once_per_commit_and_shared_through_the_cache(
     cache = tmp_path / "cache"
     _ = gate.GATE.evaluate(make_post(_ts('import { alpha } from "@acme/kit";'), tmp_path),
                            repo_context(ts_repo, cache))  # fmt: skip
-    built = sorted(p.name for p in cache.glob("codetables-*.json"))
+    built = sorted(p.name for p in cache.glob("codetables-*.jsonl"))
     assert len(built) == 1
     commit = git(ts_repo, "rev-parse", "HEAD").strip()
     assert commit in built[0]
@@ -431,6 +478,7 @@ def test_advisory_through_pytest_and_hard_when_configured(
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*2026-01-01-bad.md:9: UNKNOWN_EXPORT KitSession*"])
     # One tables file for the commit, shared by the workers through the cache folder.
-    tables = list((kit_project.path / "xdg").rglob("codetables-*.json"))
+    tables = list((kit_project.path / "xdg").rglob("codetables-*.jsonl"))
     assert len(tables) == 1
-    assert "src/lib/index.ts" in json.loads(tables[0].read_text())["files"]
+    rows = [json.loads(line) for line in tables[0].read_text().splitlines() if line]
+    assert "src/lib/index.ts" in {row["path"] for row in rows if "table" in row}

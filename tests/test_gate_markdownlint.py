@@ -690,7 +690,7 @@ ISSUE_11_POSTS = {  # the known gaps of issue 11, one post each
     "md025-not-first": "Intro.\n\n# First\n\n# Second\n",
     "fence-closed-by-item": "Text.\n\n- item\n  ```js\n  x\n- next item ends the fence\n\nAfter.\n",
 }
-# Still computed otherwise than markdownlint does (the suite's figures count them too).
+# Once computed otherwise than markdownlint (by rumdl); the native link rules agree now.
 KNOWN_DIFFERENCES = ("html-urls", "md039-reference")
 PARITY_POSTS.update(
     {name: body for name, body in ISSUE_11_POSTS.items() if name not in KNOWN_DIFFERENCES}
@@ -743,12 +743,10 @@ def test_rumdl_agrees_with_markdownlint_cli(tmp_path: Path, config: Any) -> None
 
 
 @pytest.mark.skipif(_markdownlint_cli() is None, reason="markdownlint-cli is not installed")
-@pytest.mark.xfail(
-    strict=True,
-    reason="known differences: MD034 in an HTML element's text, MD039 on reference links",
-)
 @pytest.mark.parametrize("name", KNOWN_DIFFERENCES)
-def test_known_differences_from_markdownlint_cli(tmp_path: Path, name: str) -> None:
+def test_former_differences_from_markdownlint_cli_agree(tmp_path: Path, name: str) -> None:
+    """MD034 in an HTML element's text and MD039 on reference links: rumdl differed, the
+    native rules (tools/lint/rules/md034.py, md039.py) agree."""
     post = write_post(make_repo(tmp_path / "blog", None) / "_posts", ISSUE_11_POSTS[name])
     command = _markdownlint_cli()
     assert command is not None

@@ -13,10 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_postgates import prose
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import readability_links as gate
+from pytest_postgates.helpers import readability
 from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
 from pytest_postgates.tools import links
@@ -94,7 +96,7 @@ def codes(card: Scorecard) -> list[tuple[int | None, str]]:
         ("Use a linter, e.g. Ruff, vs. others. It is fast.", 2),
         ("Ask J. Smith about it. He knows.", 2),
         ("The parser said \u201cdone.\u201d Then it exited.", 2),
-        (f"It returns. {gate.CODE_MARK} runs next.", 2),  # a sentence opening on code
+        (f"It returns. {readability.CODE_MARK} runs next.", 2),  # a sentence opening on code
         ("lower case after a period. does not split", 1),
         ("See https://example.com/a.b for more. It helps.", 2),
         ("No final stop", 1),
@@ -102,14 +104,14 @@ def codes(card: Scorecard) -> list[tuple[int | None, str]]:
     ],
 )
 def test_split_sentences(text: str, count: int) -> None:
-    assert len(gate.split_sentences(text)) == count
+    assert len(readability.split_sentences(text)) == count
 
 
 def test_flesch_formula() -> None:
     # 6 words, 6 one-syllable words, 1 sentence: 206.835 - 1.015 * 6 - 84.6 * 1
-    assert gate.flesch_reading_ease("The cat sat on the mat.") == 116.15
-    assert gate.flesch_reading_ease("") == 0.0
-    assert gate.flesch_reading_ease(HARD) < 0 < gate.flesch_reading_ease(EASY)
+    assert readability.flesch_reading_ease("The cat sat on the mat.") == 116.15
+    assert readability.flesch_reading_ease("") == 0.0
+    assert readability.flesch_reading_ease(HARD) < 0 < readability.flesch_reading_ease(EASY)
 
 
 def test_syllables_need_no_network(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,9 +123,9 @@ def test_syllables_need_no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
     monkeypatch.setattr(socket.socket, "connect", refuse)
-    gate.syllables.cache_clear()
-    assert gate.syllables("readability") >= 3
-    assert gate.flesch_reading_ease(EASY + " " + HARD) != 0
+    readability.syllables.cache_clear()
+    assert readability.syllables("readability") >= 3
+    assert readability.flesch_reading_ease(EASY + " " + HARD) != 0
 
 
 # ============================================================================ paragraphs
@@ -147,7 +149,7 @@ def test_hard_paragraphs_holding_a_large_share_of_the_prose_fail_the_post(
     assert low["line"] == BODY_LINE + 2 and low["flesch"] < gate.DEFAULT_FLESCH_FLOOR
     assert low["text"].startswith("Notwithstanding") and low["words"] == 41
     assert "its longest sentence has 41 words" in low["why"]
-    easy_words = len(gate.words_of(EASY))
+    easy_words = len(readability.words_of(EASY))
     assert card.detail["hard_prose_share"] == round(41 / (41 + easy_words), 4)
     assert (
         "1 hard-to-read paragraph holds 62% of the post's prose words"
@@ -225,10 +227,10 @@ def test_floors_and_share_are_configurable(tmp_path: Path) -> None:
 
 
 def test_compounds_are_scored_as_their_parts(tmp_path: Path) -> None:
-    assert gate.words_of("A production-ready read/write path, input\u2014output.") == [
+    assert readability.words_of("A production-ready read/write path, input\u2014output.") == [
         "A", "production", "ready", "read", "write", "path", "input", "output",
     ]  # fmt: skip
-    assert gate.words_of("snake_case and don't") == ["snake_case", "and", "don't"]
+    assert readability.words_of("snake_case and don't") == ["snake_case", "and", "don't"]
     joined = (
         "We ship a production-ready, well-tested read/write cache with built-in retries and "
         "rate-limited fan-out for real-time workloads in multi-region deployments today."
@@ -238,9 +240,9 @@ def test_compounds_are_scored_as_their_parts(tmp_path: Path) -> None:
     first, second = gate.prose_paragraphs(post)
     assert first.flesch == second.flesch and first.words == second.words == 28
     # Read as one word each, the compounds would have pulled the score down.
-    legacy_words = gate._WORD_STRIP.sub("", joined).split()
+    legacy_words = prose.words(joined)
     assert len(legacy_words) == 20
-    legacy = gate.flesch_of(20, 1, sum(gate.syllables(w) for w in legacy_words))
+    legacy = readability.flesch_of(20, 1, sum(readability.syllables(w) for w in legacy_words))
     assert first.flesch is not None and first.flesch > legacy + 10
 
 
@@ -306,7 +308,7 @@ def test_inline_code_counts_as_one_short_word(tmp_path: Path) -> None:
     (paragraph,) = gate.prose_paragraphs(post)
     assert paragraph.words == 21
     plain = "Call code before you start the next run"
-    assert paragraph.flesch == gate.flesch_reading_ease(
+    assert paragraph.flesch == readability.flesch_reading_ease(
         f"{plain} and then {plain.lower()} once more today."
     )
     assert paragraph.flesch is not None and paragraph.flesch > 70

@@ -1,5 +1,5 @@
 """Gate 2's outcomes: every token ends in exactly one of grounded, defined-in-post,
-external, not-a-reference, ungrounded, each with where or the rule that decided.
+external, not-a-reference, unjudged, ungrounded, each with where or the rule that decided.
 
 The example posts are written for these tests in the shapes real posts take (a prose
 sentence naming a member of a class, a flag beside real ones, a route in another
@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_postgates.config import GroundingRepo
 from pytest_postgates.evidence.grounding import (
     dependencies_of,
     is_route_template,
@@ -68,6 +69,10 @@ FILES: dict[str, str | bytes] = {
     "src/lib/server/routes.ts": ROUTES_TS,
     "src/lib/client/http.ts": CLIENT_TS,
     "src/lib/strict.ts": "export const strictMode = true;\n",
+    # A short option written as a quoted argument, among many files holding `-a` inside
+    # longer words (`-api`), as a real CLI helper spawns `open -a Ollama`.
+    "src/cli/ollama.ts": 'spawn("open", ["-a", "Ollama"]);\n',
+    **{f"src/cli/api{n}.ts": f"// see the x-api-{n} header\n" for n in range(40)},
     "CHANGELOG.md": CHANGELOG,
     "package.json": json.dumps(PACKAGE),
     "requirements.txt": "httpx>=0.27\n# comment\n",
@@ -457,6 +462,217 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
     assert [f.code for f in card.findings] == ["UNGROUNDED"]
 
 
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # Examples of the product's real things: an invented one among them is a claim.
+        (
+            "A factory method lets a new provider (e.g., `ProviderFactory`, `ProviderMint`)"
+            " be added at runtime.",
+            {"ProviderFactory": "grounded", "ProviderMint": "ungrounded"},
+        ),
+        (
+            "Register your own (`ProviderMint`, `ProviderFactory`, for example) at startup.",
+            {"ProviderFactory": "grounded", "ProviderMint": "ungrounded"},
+        ),
+        # Examples with no real name beside them stay examples.
+        (
+            "A new provider (e.g., `AcmeSpeech`, `ZetaSpeech`) can be added at runtime.",
+            {"AcmeSpeech": "not-a-reference", "ZetaSpeech": "not-a-reference"},
+        ),
+    ],
+)
+def test_an_example_list_that_holds_a_real_name_is_a_list_of_claims(
+    sentence: str, expected: dict[str, str], tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(sentence + "\n", tmp_path, ctx)
+    assert _outcomes(card) == expected
+
+
+def test_a_short_flag_grounds_where_the_code_writes_it_as_a_quoted_argument(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card("The helper runs `open` with `-a` and never with `-z`.\n", tmp_path, ctx)
+    outcome, entry = _outcome(card, "-a")
+    assert (outcome, entry["where"]) == ("grounded", "src/cli/ollama.ts")
+    assert _outcome(card, "-z")[0] == "ungrounded"
+
+
+REGISTRY_SAMPLE = """```typescript
+await registry.registerServer("erp-connector", { command: "node", args: ["erp.js"] });
+await registry.registerServer("wms-connector", { command: "node", args: ["wms.js"] });
+```
+
+"""
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome"),
+    [
+        ('["erp-connector", "wms-connector"]', "defined-in-post"),
+        ("erp-connector", "defined-in-post"),
+        # One name the sample never registered: a claim, judged as usual.
+        ('["erp-connector", "crm-connector"]', "ungrounded"),
+    ],
+)
+def test_names_the_sample_registers_are_its_own_alone_or_listed(
+    token: str, outcome: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    body = REGISTRY_SAMPLE + f"Service discovery returns `{token}` for this registry.\n"
+    found, entry = _outcome(_card(body, tmp_path, ctx), token)
+    assert found == outcome, entry
+    if outcome == "defined-in-post":
+        assert entry["where"] == "fence at line 6"
+
+
+# ---------------------------------------------------------------------- unjudged
+
+# The blog's own tooling, declared by a blog team as a codebase by name, tag and prefix;
+# no path: the posts of these tests are in no git repository, so it is not available.
+BLOG = GroundingRepo(
+    name="neurolink-blog", tags=("content-factory",), prefixes=("scripts/factory/",)
+)
+FACTORY_FRONT = (
+    "---\nlayout: post\ntitle: The factory\ndate: 2026-06-03\ntags:\n"
+    "  - content-factory\n  - quality-gates\n---\n"
+)
+UNAVAILABLE = "names code in neurolink-blog, which is not available to this run"
+
+
+@pytest.fixture
+def declared(repo: Path, tmp_path: Path) -> GateContext:
+    return repo_context(repo, tmp_path / "cache", repos=(BLOG,))
+
+
+def test_a_declared_codebase_that_is_not_available_makes_its_posts_tokens_unjudged(
+    tmp_path: Path, declared: GateContext
+) -> None:
+    body = (
+        "The publisher (`publisher.mjs`) writes `held_reason` into its report and runs the\n"
+        "`symbol-grounding` gate from `scripts/factory/lib/gates/` (commit `39e51a7`), then\n"
+        "the draft is generated with `NeuroLink.generate()`.\n"
+    )
+    post = make_post(body, tmp_path, front=FACTORY_FRONT)
+    card = gate.GATE.evaluate(post, declared)
+    for token in ("publisher.mjs", "held_reason", "symbol-grounding", "39e51a7"):
+        outcome, entry = _outcome(card, token)
+        assert (outcome, entry["repo"], entry["rule"]) == (
+            "unjudged",
+            "neurolink-blog",
+            "declared-post",
+        ), token
+        assert entry["reason"] == UNAVAILABLE
+    outcome, entry = _outcome(card, "scripts/factory/lib/gates/")
+    assert (outcome, entry["rule"]) == ("unjudged", "declared-prefix")
+    assert _outcome(card, "NeuroLink.generate()")[0] == "grounded"
+    # Unjudged tokens are no claims: the grounded share is over the one claim left.
+    assert (card.detail["claims"], card.detail["grounded_pct"]) == (1, 100.0)
+    assert card.detail["unavailable_repos"] == ["neurolink-blog"]
+    assert card.verdict == "PASS"
+    assert "5 unjudged (they name code in neurolink-blog" in card.summary
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "NeuroLink.generateWithAvatar()",  # an invented member of a product class
+        "claude-sonnet-9-9",  # a model id: a claim about the product's catalogue
+        "--max-warmth",  # a flag: a claim about the product's CLI
+        "src/lib/providers/invented.ts",  # a path into the product's tree
+        "src/invented.ts",  # a path at a source root the product has
+    ],
+)
+def test_product_claims_in_a_declared_post_stay_claims(
+    token: str, tmp_path: Path, declared: GateContext
+) -> None:
+    body = f"The factory's drafter checks `held_reason`, and the post says `{token}` exists.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, front=FACTORY_FRONT), declared)
+    assert _outcome(card, "held_reason")[0] == "unjudged"
+    assert _outcome(card, token)[0] == "ungrounded"
+    assert card.verdict == "FAIL"
+
+
+def test_a_name_after_the_products_name_stays_a_claim_in_a_declared_post(
+    tmp_path: Path, declared: GateContext
+) -> None:
+    body = "The gate passes the draft to NeuroLink, and NeuroLink exposes `renderGadget`.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, front=FACTORY_FRONT), declared)
+    assert _outcome(card, "renderGadget")[0] == "ungrounded"
+
+
+def test_a_declared_prefix_decides_in_any_post_and_only_under_the_prefix(
+    tmp_path: Path, declared: GateContext
+) -> None:
+    body = (
+        "Run `scripts/factory/planner.mjs` before `scripts/build-feed.mjs`; the planner\n"
+        "writes `held_reason`.\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), declared)
+    assert _outcome(card, "scripts/factory/planner.mjs")[1]["rule"] == "declared-prefix"
+    # Not under the prefix, and the post is not declared: claims, judged as usual.
+    assert _outcome(card, "scripts/build-feed.mjs")[0] == "ungrounded"
+    assert _outcome(card, "held_reason")[0] == "ungrounded"
+
+
+def test_without_a_declaration_nothing_is_unjudged(tmp_path: Path, ctx: GateContext) -> None:
+    body = "The publisher (`publisher.mjs`) writes `held_reason` into its report.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, front=FACTORY_FRONT), ctx)
+    assert _outcomes(card) == {"publisher.mjs": "ungrounded", "held_reason": "ungrounded"}
+    assert "unjudged" not in card.detail["outcomes"]
+    assert "unavailable_repos" not in card.detail
+
+
+# ---------------------------------------------------------------------- router variants
+
+ROUTER_FILES: dict[str, str | bytes] = {
+    "package.json": '{"name": "@acme/neurolink"}',
+    "src/lib/providers/openRouter.ts": (
+        'const BASE = "https://openrouter.ai/api/v1";\n'
+        'export const DEFAULT_OPENROUTER_MODEL = "anthropic/claude-3-5-sonnet";\n'
+    ),
+    "src/lib/models.ts": 'export const MODELS = ["deepseek/deepseek-r1", "gpt-4o"];\n',
+}
+
+
+@pytest.fixture(scope="module")
+def router_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("router") / "neuro", ROUTER_FILES)
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome"),
+    [
+        # A catalogue id with one of OpenRouter's documented variants: the router's suffix.
+        ("anthropic/claude-3-5-sonnet:online", "unjudged"),
+        ("deepseek/deepseek-r1:thinking", "unjudged"),
+        (":nitro", "unjudged"),
+        # An invented id with a real variant, a real id with an invented variant.
+        ("anthropic/claude-3-9-sonnet:online", "ungrounded"),
+        ("deepseek/deepseek-r1:turbo", "ungrounded"),
+        (":turbo", "ungrounded"),
+    ],
+)
+def test_an_openrouter_variant_of_a_catalogue_id_is_unjudged_and_nothing_else_is(
+    token: str, outcome: str, router_repo: Path, tmp_path: Path
+) -> None:
+    ctx = repo_context(router_repo, tmp_path / "cache")
+    body = f"Route the request to `{token}` for lower latency on OpenRouter.\n"
+    found, entry = _outcome(_card(body, tmp_path, ctx), token)
+    assert found == outcome, entry
+    if outcome == "unjudged":
+        assert entry["rule"] == "router-variant"
+        assert "OpenRouter model variant" in entry["reason"]
+
+
+def test_a_variant_needs_a_product_that_routes_through_openrouter(
+    repo: Path, tmp_path: Path
+) -> None:
+    # The main fixture repository never mentions OpenRouter.
+    ctx = repo_context(repo, tmp_path / "cache")
+    card = _card("Use `:nitro` for speed.\n", tmp_path, ctx)
+    assert _outcome(card, ":nitro")[0] == "ungrounded"
+
+
 # ---------------------------------------------------------------------- parsers
 
 
@@ -487,3 +703,19 @@ def test_judging_any_token_never_raises(text: str, tmp_path: Path, ctx: GateCont
     definitions = post_definitions(post, repos.product_names)
     verdict = gate.judge(token, post, repos, definitions, None)
     assert verdict.outcome in gate.OUTCOMES
+
+
+def test_the_rules_fingerprint_covers_the_helpers_and_is_the_loaded_codes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_postgates.helpers import outcome_rules
+
+    loaded = gate._rules_fingerprint()
+    assert gate._source_fingerprint() == loaded
+    # A rule edited on disk: a fresh digest differs (the helpers are covered), while the
+    # key of the code already running stays the one read at import.
+    edited = tmp_path / "outcome_rules.py"
+    edited.write_bytes(Path(outcome_rules.__file__).read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(outcome_rules, "__file__", str(edited))
+    assert gate._source_fingerprint() != loaded
+    assert gate._rules_fingerprint() == loaded

@@ -145,7 +145,7 @@ def test_a_repos_entry_that_cannot_be_read_is_an_error_naming_it(
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ('name = "a"', "missing keys ['path']"),
+        ('path = "."', "missing keys ['name']"),
         ('name = "a"\npath = "."\nbranch = "x"', "unknown keys ['branch']"),
     ],
 )
@@ -156,4 +156,55 @@ def test_a_malformed_repos_entry_is_a_usage_error(
     pytester.makepyprojecttoml(f"[tool.postgates]\n[[tool.postgates.repos]]\n{entry}\n")
     result = pytester.runpytest("--postgates-only=2")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert f"postgates repos entry 'a': {message}" in result.stderr.str()
+    assert f"postgates repos entry {'a' if 'name' in entry else '?'!r}: {message}" in (
+        result.stderr.str()
+    )
+
+
+DECLARED = '[[tool.postgates.repos]]\nname = "blog"\ntags = ["factory"]\n'
+FACTORY_POST = (
+    "---\nlayout: post\ntitle: T\ndate: 2026-01-01\ntags: [factory]\n---\n"
+    "The feed is built by `scripts/build-feed.mjs` calling `buildFeed`, then\n"
+    "`renderWidget`; the factory's report sets `held_reason`.\n"
+)
+
+
+def test_a_declared_codebase_without_a_path_is_the_repository_holding_the_posts(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, product: Path
+) -> None:
+    blog = _blog(pytester, monkeypatch, f'repo = "{product}"\n' + DECLARED)
+    (blog / "_posts" / "2026-01-01-factory.md").write_text(FACTORY_POST)
+    git(blog, "add", "-A")
+    git(blog, "commit", "-qm", "factory")
+    result = pytester.runpytest("-rA", "--postgates-only=2")
+    result.assert_outcomes(failed=1)
+    card = _card(blog, "factory")
+    # The entry is the blog's repository under its declared name (no automatic "posts").
+    assert card["detail"]["repos"] == ["repo", "blog"]
+    outcome, entry = _outcome(card, "scripts/build-feed.mjs")
+    assert (outcome, entry["repo"]) == ("external", "blog")
+    assert _outcome(card, "renderWidget")[0] == "grounded"
+    # Available, so a name it lacks is a finding, not unjudged.
+    assert _outcome(card, "held_reason")[0] == "ungrounded"
+    assert "unjudged" not in card["detail"]["outcomes"]
+
+
+def test_a_declared_codebase_outside_any_repository_lists_its_tokens_as_unjudged(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, product: Path
+) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(pytester.path.parent))
+    pytester.makepyprojecttoml(f'[tool.postgates]\nrepo = "{product}"\n' + DECLARED)
+    (pytester.path / "_posts").mkdir()
+    (pytester.path / "_posts" / "2026-01-01-factory.md").write_text(FACTORY_POST)
+    result = pytester.runpytest("-rA", "--postgates-only=2")
+    result.assert_outcomes(passed=1)
+    card = _card(pytester.path, "factory")
+    unjudged = {e["token"]: e for e in card["detail"]["outcomes"]["unjudged"]}
+    assert set(unjudged) == {"scripts/build-feed.mjs", "buildFeed", "held_reason"}
+    assert unjudged["held_reason"]["reason"] == (
+        "names code in blog, which is not available to this run"
+    )
+    assert card["detail"]["unavailable_repos"] == ["blog"]
+    assert _outcome(card, "renderWidget")[0] == "grounded"

@@ -66,6 +66,32 @@ def test_unchanged_posts_are_not_gated_again(blog: pytest.Pytester) -> None:
     assert _parses(blog) == ["2026-01-02-post.md"]
 
 
+def test_judge_gates_without_a_judge_skip_unchanged_posts_unread(
+    blog: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no judge configured the judge gates SKIP whatever the post says: that SKIP is
+    cached, so a second run neither reads nor parses the post for them. Configuring a
+    judge changes the key (the gates run again) and is never served from the cache."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest --postgates-only=4,3,9,10")
+    blog.makeconftest(SPY)
+    blog.runpytest_subprocess("-rs").assert_outcomes(skipped=12)
+    assert len(_parses(blog)) == 3
+    second = blog.runpytest_subprocess("-rs")
+    second.assert_outcomes(skipped=12)
+    assert _parses(blog) == []
+    second.stdout.fnmatch_lines(["*no judge*"])
+    # Another reason to skip (a judge that is configured but unreachable) is decided anew.
+    (blog.path / "pyproject.toml").write_text(
+        "[tool.postgates]\njudge_retries = 0\njudge_timeout = 2\n\n"
+        '[[tool.postgates.judges]]\nname = "closed"\nbase_url = "http://127.0.0.1:9/v1"\n'
+        'model = "m"\napi_key_env = "POSTGATES_TEST_NO_SUCH_KEY"\n'
+    )
+    for _ in range(2):
+        result = blog.runpytest_subprocess()
+        assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+        assert len(_parses(blog)) == 3
+
+
 def test_a_new_commit_or_cache_clear_gates_everything_again(blog: pytest.Pytester) -> None:
     blog.makeconftest(SPY)
     blog.runpytest_subprocess()

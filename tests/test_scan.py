@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.gates.readability_links import CODE_MARK
+from pytest_postgates.prose import CODE_MARK
 from pytest_postgates.scan import Found, Scanner
 from tests.hostile.regex_cases import CASES, Case, matches
 
@@ -129,7 +129,7 @@ def test_scanner_matches_on_its_own_adversarial_input(case: Case) -> None:
 
 
 def test_sub_templates_expand_group_references() -> None:
-    from pytest_postgates.judges.prose import _LINK
+    from pytest_postgates.prose import _LINK
 
     assert _LINK.sub(r"\1", "see [the docs](https://x.y) now") == "see the docs now"
     found = Found("abc", [(0, 3), (1, 2), (-1, -1)])

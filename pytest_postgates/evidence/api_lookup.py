@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_postgates.evidence import resolution
-from pytest_postgates.evidence.code_tables import CodeTables, FileTable
+from pytest_postgates.evidence.code_tables import CodeTables
+from pytest_postgates.evidence.file_table import FileTable
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
@@ -260,12 +261,15 @@ class ApiLookup:
             cached = self._found[(path, name)] = (answer, tuple(self.read))
             self.read = before
         self._mark(cached[1])
-        return cached[0]  # type: ignore[no-any-return]
+        found: Binding | Unknown | None = cached[0]
+        return found
 
-    def _find(self, path: str, name: str, seen: set[str], depth: int) -> Binding | Unknown | None:
+    def _find(
+        self, path: str, name: str, seen: set[tuple[str, str]], depth: int
+    ) -> Binding | Unknown | None:
         if (path, name) in seen or depth > MAX_DEPTH:
             return None
-        seen.add((path, name))  # type: ignore[arg-type]
+        seen.add((path, name))
         table = self.table(path)
         if table is None:
             return Unknown(f"{path} could not be read")
@@ -392,10 +396,8 @@ class ApiLookup:
             if path in files:
                 continue
             files.append(path)
-            table = self.tables.files.get(path)
-            if table is None:
-                continue
-            for spec in table.deps:
+            # Imports are scanned, not parsed: only the files that name a framework are.
+            for spec in self.tables.imports_of(path):
                 target = self.relative(path, spec)
                 if target is not None:
                     todo.append(target)
@@ -404,7 +406,7 @@ class ApiLookup:
         options: set[str] = set()
         read: list[str] = []
         for path in files:
-            table = self.tables.files.get(path)
+            table = self.tables.files.get(path) if self.tables.may_define_cli(path) else None
             if table is None or not table.cli_frameworks:
                 continue
             read.append(path)

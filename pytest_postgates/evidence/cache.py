@@ -13,7 +13,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import GroundingRepo, Settings
 from pytest_postgates.evidence.grounding import (
     Dependencies,
     NamedIndex,
@@ -126,6 +126,19 @@ class EvidenceCache:
         if isinstance(cached, GitError):
             raise cached
         return cached
+
+    def unavailable_repos_for(self, post_path: Path) -> list[GroundingRepo]:
+        """``repos`` entries without a path while the post is in no git repository: the
+        codebase they name cannot be read by this run (gate 2 lists their tokens as
+        unjudged)."""
+        entries = [r for r in self.settings.repos if r.path is None]
+        if not entries:
+            return []
+        try:
+            find_repo_root(post_path.resolve().parent)
+        except GitError:
+            return entries
+        return []
 
     def dependencies_for(self, index: RepoIndex) -> Dependencies:
         """Package names the repository declares or locks (read once per commit)."""

@@ -185,16 +185,26 @@ POSTS_REPOSITORY = "posts"
 
 
 def open_extra_repos(
-    settings_repos: Iterable[tuple[str, Path, str]],
+    settings_repos: Iterable[tuple[str, Path | None, str]],
     primary_root: Path,
     post_path: Path,
 ) -> Iterator[tuple[str, Path, str]]:
     """(name, root, commit) of each more repository to ground against: the configured
     ``repos`` (a missing one is an error: a setting that cannot be honoured is never
     dropped silently), then the git repository holding the post when it is another one
-    (none when the post is in no repository)."""
+    (none when the post is in no repository). An entry without a path names the
+    repository holding the post: it is that one, under its own name, or (the post is in
+    no repository) not available, which gate 2 reports token by token."""
     seen = {primary_root.resolve()}
+    try:
+        holder: Path | None = find_repo_root(post_path.resolve().parent)
+    except GitError:
+        holder = None
     for name, path, ref in settings_repos:
+        if path is None:
+            if holder is None or holder.resolve() in seen:
+                continue
+            path = holder
         try:
             root = find_repo_root(path)
         except GitError as exc:
@@ -205,11 +215,7 @@ def open_extra_repos(
             raise GitError(f"repos entry {name!r}: {exc}") from None
         seen.add(root.resolve())
         yield name, root, commit
-    try:
-        holder = find_repo_root(post_path.resolve().parent)
-    except GitError:
-        return
-    if holder.resolve() not in seen:
+    if holder is not None and holder.resolve() not in seen:
         yield POSTS_REPOSITORY, holder, resolve_commit(holder, "HEAD")
 
 
@@ -259,6 +265,11 @@ _TOOL_KEY = re.compile(
 )
 _ROUTE_REGISTRATION = re.compile(
     r"""\.(?:get|post|put|patch|delete|all|use|route|head|options)\(\s*(['"`])(/[^'"`\n]*)\1"""
+)
+# A server, tool, agent or handler the sample registers under a name it chooses
+# (`registry.registerServer("erp-connector", {...})`).
+_NAMED_REGISTRATION = re.compile(
+    r"""\.register(?:Server|Tool|Agent|Workflow|Handler)\(\s*(['"`])([^'"`\n]+)\1"""
 )
 DATA_LANGS = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml"})
 
@@ -335,7 +346,7 @@ def post_definitions(
         for match in _NAMING_KEY.finditer(content):
             for literal in _STRING.finditer(match.group(1)):
                 declared.setdefault(literal.group(2), fence.start_line)
-        for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION):
+        for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION, _NAMED_REGISTRATION):
             for match in pattern.finditer(content):
                 declared.setdefault(match.group(match.lastindex or 1), fence.start_line)
         for pattern in _DECLARATIONS:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import fnmatch
 import hashlib
+import itertools
 import json
 import mmap
 import os
@@ -32,7 +33,8 @@ import re
 import shutil
 import tempfile
 from array import array
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -49,6 +51,9 @@ _CHANGELOG = re.compile(
     r"^(changelog|changes|history|releases?|news)(\.(md|markdown|txt|rst))?$", re.I
 )
 _GLOB = re.compile(r"[*?\[]")
+# A run of a token whose words number more than this is not used to pick the files to scan.
+_MAX_RUN_WORDS = 2000
+_MAX_FIRST_RUN_WORDS = 20000  # the most selective run, when even it is this common
 
 
 @dataclass
@@ -60,8 +65,8 @@ class RepoIndex:
     offsets: list[int]  # start of each text file in ``text``; files are NUL-separated
     text: bytes | mmap.mmap
     words: list[bytes]  # sorted distinct ASCII word runs of all text files
-    postings: array  # file ids of each word, word after word (see posting_starts)
-    posting_starts: array  # postings[posting_starts[i]:posting_starts[i + 1]] -> words[i]
+    postings: array[int]  # file ids of each word, word after word (see posting_starts)
+    posting_starts: array[int]  # postings[posting_starts[i]:posting_starts[i + 1]] -> words[i]
     commits: list[str]  # sorted full ids of every commit reachable from any ref
     tags: list[str]
     changelog_path: str | None
@@ -71,7 +76,8 @@ class RepoIndex:
     _dirs: set[str] = field(default_factory=set, repr=False)
     _basenames: dict[str, str] = field(default_factory=dict, repr=False)
     reversed_words: list[bytes] = field(default_factory=list, repr=False)  # sorted, each reversed
-    reversed_ids: array = field(default_factory=lambda: array("I"), repr=False)  # -> words index
+    # Word ids in reversed-word order (see reversed_words).
+    reversed_ids: array[int] = field(default_factory=lambda: array("I"), repr=False)
     trigrams: frozenset[bytes] = field(default_factory=frozenset, repr=False)
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
@@ -141,45 +147,66 @@ class RepoIndex:
             if any(needle[i : i + 3] not in self.trigrams for i in range(len(needle) - 2)):
                 return False
             return self._words_blob.find(needle) >= 0
-        # Every run of word characters constrains the words around an occurrence: inner
-        # runs are whole words, the first run ends a word, the last run starts one.
-        word_sets: list[list[int]] = []
+        files = self._candidate_files(needle, runs)
+        if files is None:
+            return self.text.find(needle) >= 0
+        return any(self.text.find(needle, start, end) >= 0 for start, end in self._spans(files))
+
+    def _candidate_files(self, needle: bytes, runs: list[tuple[int, int]]) -> set[int] | None:
+        """The text files that can hold ``needle`` (a token with punctuation), from the
+        words around it: inner runs of word characters are whole words, the first run ends
+        a word, the last starts one. None: the words rule nothing out (scan everything).
+
+        Each run's words are a necessary condition, so intersecting any of them never loses
+        a file; runs are taken most selective first, while they are cheap to expand and
+        the candidates are still many."""
+        ranges: list[tuple[int, str, int, int]] = []  # (number of words, kind, low, high)
         for start, end in runs:
             run = needle[start:end]
             if start > 0 and end < len(needle):
                 word = self._word_id(run)
-                ids = [] if word is None else [word]
+                if word is None:
+                    return set()
+                ranges.append((1, "word", word, word + 1))
             elif start == 0 and end < len(needle):
                 low, high = self._suffix_range(run)
-                if low == high:
-                    return False
-                # A short partial run ("c" of "sh -c") matches a huge share of the words:
-                # it rules nothing out cheaply, so it is not used to pick files.
-                if end - start < 3:
-                    continue
-                ids = list(self.reversed_ids[low:high])
+                ranges.append((high - low, "suffix", low, high))
             elif start > 0 and end == len(needle):
                 low, high = self._prefix_range(run)
-                if low == high:
-                    return False
-                if end - start < 3:
-                    continue
-                ids = list(range(low, high))
-            else:
-                continue
-            if not ids:
-                return False
-            word_sets.append(ids)
-        if not word_sets:
-            return self.text.find(needle) >= 0
-        # Search only the files that hold a word of the most selective run.
-        word_sets.sort(key=len)
-        files = self._files_of(word_sets[0])
-        if len(word_sets) > 1 and len(files) > 8:
-            files &= self._files_of(word_sets[1])
-        return any(self._find_in(needle, file_id) >= 0 for file_id in files)
+                ranges.append((high - low, "prefix", low, high))
+        if any(size == 0 for size, *_ in ranges):
+            return set()
+        files: set[int] | None = None
+        for size, kind, low, high in sorted(ranges):
+            # A short partial run ("c" of "sh -c") matches a huge share of the words: it
+            # rules out little and costs a large union.
+            if files is None and size > _MAX_FIRST_RUN_WORDS:
+                break
+            if files is not None and (size > _MAX_RUN_WORDS or len(files) <= 8):
+                break
+            ids = list(self.reversed_ids[low:high]) if kind == "suffix" else range(low, high)
+            found = self._files_of(ids)
+            files = found if files is None else files & found
+            if not files:
+                return files
+        return files
 
-    def _files_of(self, word_ids: list[int]) -> set[int]:
+    def _spans(self, files: set[int]) -> Iterator[tuple[int, int]]:
+        """(start, end) byte ranges of ``text`` covering ``files``, neighbours merged into
+        one range (a needle holds no NUL, so a match never spans two files)."""
+        offsets, size = self.offsets, len(self.text)
+        ordered = sorted(files)
+        if not ordered:
+            return
+        first = previous = ordered[0]
+        for file_id in ordered[1:]:
+            if file_id != previous + 1:
+                yield offsets[first], offsets[previous + 1]
+                first = file_id
+            previous = file_id
+        yield offsets[first], offsets[previous + 1] if previous + 1 < len(offsets) else size
+
+    def _files_of(self, word_ids: Iterable[int]) -> set[int]:
         files: set[int] = set()
         starts, postings = self.posting_starts, self.postings
         for word in word_ids:
@@ -227,6 +254,16 @@ class RepoIndex:
         end = len(self.text) - 1 if last else self.offsets[file_id + 1] - 1
         return bytes(self.text[self.offsets[file_id] : end])
 
+    def _search_spans(self, needle: bytes) -> list[tuple[int, int]]:
+        """Byte ranges of ``text`` outside which ``needle`` cannot occur."""
+        runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
+        if not runs or (len(runs) == 1 and runs[0] == (0, len(needle))):
+            return [(0, len(self.text))]
+        files = self._candidate_files(needle, runs)
+        if files is None:
+            return [(0, len(self.text))]
+        return list(self._spans(files)) if files else []
+
     def contains_outside(self, token: str, path: str) -> bool:
         """Whether a text file other than ``path`` holds ``token`` (an exact scan of the
         text before and after that file)."""
@@ -236,26 +273,34 @@ class RepoIndex:
             return self.text.find(needle) >= 0
         start = self.offsets[file_id]
         end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
-        return self.text.find(needle, 0, start) >= 0 or self.text.find(needle, end) >= 0
+        return any(
+            self.text.find(needle, low, min(high, start)) >= 0
+            or self.text.find(needle, max(low, end), high) >= 0
+            for low, high in self._search_spans(needle)
+        )
 
     def files_containing(self, token: str, limit: int = 64) -> Iterator[tuple[str, int]]:
         """(path, offset in that file) of the first occurrence of ``token`` in each text
-        file holding it, in index order, at most ``limit`` files (an exact scan that jumps
-        to the next file after each hit)."""
+        file holding it, in index order, at most ``limit`` files (an exact scan of the
+        files that can hold it, jumping to the next file after each hit)."""
         needle = token.encode("utf-8")
         if not needle or not self.contains(token):
             return
-        position, found = 0, 0
-        while found < limit:
-            position = self.text.find(needle, position)
-            if position < 0:
+        found = 0
+        for low, high in self._search_spans(needle):
+            position = low
+            while found < limit:
+                position = self.text.find(needle, position, high)
+                if position < 0:
+                    break
+                file_id = bisect.bisect_right(self.offsets, position) - 1
+                yield self.text_paths[file_id], position - self.offsets[file_id]
+                found += 1
+                position = (
+                    self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
+                )
+            if found >= limit:
                 return
-            file_id = bisect.bisect_right(self.offsets, position) - 1
-            yield self.text_paths[file_id], position - self.offsets[file_id]
-            found += 1
-            position = (
-                self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
-            )
 
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
@@ -356,10 +401,10 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     for entry in listing:
         if not entry:
             continue
-        meta, _, raw_path = entry.partition(b"\t")
+        entry_meta, _, raw_path = entry.partition(b"\t")
         path = raw_path.decode("utf-8", "surrogateescape")
         paths.append(path)
-        _mode, kind, sha = meta.decode().split()
+        _mode, kind, sha = entry_meta.decode().split()
         if kind == "blob":
             blob_of[path] = sha
     grep = git(root, "grep", "-I", "-l", "-z", "-e", "", commit, check=False)
@@ -372,7 +417,6 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
         if name.startswith(prefix)
     ]
     text_paths = [path for path in text_paths if path in blob_of and not is_excluded(path, exclude)]
-    words: set[bytes] = set()
     file_words: list[set[bytes]] = []
     offsets: list[int] = []
     position = 0
@@ -381,24 +425,15 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
             offsets.append(position)
             text_file.write(content + b"\0")
             position += len(content) + 1
-            found = set(content.translate(_NON_WORD).split())
-            file_words.append(found)
-            words |= found
-    sorted_words = sorted(words)
-    word_id = {word: i for i, word in enumerate(sorted_words)}
-    by_word: list[list[int]] = [[] for _ in sorted_words]
-    for file_id, found in enumerate(file_words):
-        for word in found:
-            by_word[word_id[word]].append(file_id)
-    postings, starts = array("I"), array("I", [0])
-    for file_ids in by_word:
-        postings.extend(file_ids)
-        starts.append(len(postings))
+            file_words.append(set(content.translate(_NON_WORD).split()))
+    sorted_words = sorted(set().union(*file_words))
+    postings, starts = _postings(sorted_words, file_words)
     (target / "postings.bin").write_bytes(postings.tobytes())
     (target / "posting_starts.bin").write_bytes(starts.tobytes())
     (target / "words.bin").write_bytes(b"\n".join(sorted_words))
-    order = sorted(range(len(sorted_words)), key=lambda i: sorted_words[i][::-1])
-    (target / "reversed.bin").write_bytes(b"\n".join(sorted_words[i][::-1] for i in order))
+    reversed_words = [word[::-1] for word in sorted_words]
+    order = sorted(range(len(sorted_words)), key=reversed_words.__getitem__)
+    (target / "reversed.bin").write_bytes(b"\n".join(map(reversed_words.__getitem__, order)))
     (target / "reversed_ids.bin").write_bytes(array("I", order).tobytes())
     # Every 3-byte window inside a word: a token with a window outside this set cannot
     # be a substring of any word, which settles most invented names without a scan.
@@ -423,6 +458,25 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
         "changelog_path": changelog_path,
     }
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def _postings(
+    sorted_words: list[bytes], file_words: list[set[bytes]]
+) -> tuple[array[int], array[int]]:
+    """The file ids of each word, word after word, and where each word's ids start.
+
+    One append per distinct word of each file, about a million on a large repository: done
+    by ``map`` in C (``list.append`` over the words' lists), not by a Python loop, which
+    took most of the build."""
+    ids_of: dict[bytes, list[int]] = {word: [] for word in sorted_words}
+    lookup, append = ids_of.__getitem__, list.append
+    for file_id, found in enumerate(file_words):
+        deque(map(append, map(lookup, found), itertools.repeat(file_id)), maxlen=0)
+    in_order = list(map(lookup, sorted_words))
+    postings = array("I", itertools.chain.from_iterable(in_order))
+    starts = array("I", [0])
+    starts.extend(itertools.accumulate(map(len, in_order)))
+    return postings, starts
 
 
 def load_index_files(root: Path, folder: Path) -> RepoIndex:
@@ -469,7 +523,7 @@ def _load_trigrams(path: Path) -> frozenset[bytes]:
     return frozenset(raw[i : i + 3] for i in range(0, len(raw), 3))
 
 
-def _load_array(path: Path) -> array:
+def _load_array(path: Path) -> array[int]:
     values = array("I")
     values.frombytes(path.read_bytes())
     return values

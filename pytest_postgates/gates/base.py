@@ -141,6 +141,10 @@ class Gate:
     # What else the result depends on, as a string for the result-cache key; None from
     # the function means "do not cache this time". Gates without it are never cached.
     cache_inputs: CacheInputs | None = field(default=None, compare=False)
+    # Whether a SKIP is cached too: for gates whose cache_inputs answer only when the
+    # SKIP follows from them alone (a judge gate with no judge configured), so that an
+    # unchanged post is not read again only to be skipped. Other SKIPs are decided anew.
+    caches_skip: bool = False
     # Run-wide batches the gate reads (RunBatches.posts_for): each covers only the posts
     # whose item of this gate is selected, so `-k one-post` batches one post.
     batches: tuple[str, ...] = ()
@@ -210,6 +214,12 @@ def commit_inputs(post_path: Path, context: GateContext) -> str | None:
     except GitError:
         return None
     return f"{evidence.root}@{evidence.commit}"
+
+
+def without_judges(post_path: Path, context: GateContext) -> str | None:
+    """``cache_inputs`` for judge gates: with no judge configured the gate SKIPs whatever
+    the post says (cacheable, with ``caches_skip``); with one, never cached."""
+    return None if context.settings.judges else "no judges"
 
 
 def settings_only(post_path: Path, context: GateContext) -> str | None:

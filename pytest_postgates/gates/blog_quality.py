@@ -58,8 +58,8 @@ from typing import Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
-from pytest_postgates.helpers.inline import prose_without_code
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
+from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scan import Delimited, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools.audit import blog_root, run_audit_command
@@ -318,24 +318,22 @@ PLACEHOLDER_PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
 )
 
 
-def _scanned_lines(post: Post) -> Iterator[tuple[int, str]]:
-    """(file line, text) of every line a reader or a page's metadata shows: front matter
-    values and the body outside fenced and indented code."""
+def _scanned_lines(post: Post) -> Iterator[tuple[int, str, str]]:
+    """(file line, text, text with code spans and URLs blanked) of every line a reader or
+    a page's metadata shows: front matter values and the body outside fenced and indented
+    code (the prose view's lines)."""
     for number in range(2, post.body_start_line - 1):
         text = post.lines[number - 1]
         if ":" in text and re.match(r"^\s*[\w'\"-]+\s*:", text):
             text = " " * (text.index(":") + 1) + text[text.index(":") + 1 :]
-        yield number, text
-    code = post.code_lines
-    for number, text in post.body_lines():
-        if number not in code:
-            yield number, text
+        yield number, text, blank_code_and_urls(text)
+    for number, blanked in post.prose.lines(html=True, urls=True):
+        yield number, post.lines[number - 1], blanked
 
 
 def find_placeholders(post: Post) -> list[dict[str, Any]]:
     hits = []
-    for number, raw in _scanned_lines(post):
-        text = prose_without_code(raw)
+    for number, raw, text in _scanned_lines(post):
         for _kind, pattern in PLACEHOLDER_PATTERNS:
             for match in pattern.finditer(text):
                 hits.append(
@@ -493,14 +491,15 @@ def _audit_batch(context: GateContext, post: Post) -> dict[str, Any]:
 
     posts = context.batches.posts_for(AUDIT_BATCH)
     if posts and post.path in posts:
-        return context.batches.get(f"{AUDIT_BATCH}.{digest}", compute)
+        batch: dict[str, Any] = context.batches.get(f"{AUDIT_BATCH}.{digest}", compute)
+        return batch
     return compute()
 
 
 def _names_post(entry: dict[str, Any], post: Post) -> bool:
     if entry["resolved"] is not None:
-        return entry["resolved"] == str(post.path.resolve())
-    return entry["name"] == post.path.name
+        return bool(entry["resolved"] == str(post.path.resolve()))
+    return bool(entry["name"] == post.path.name)
 
 
 def check_audit(

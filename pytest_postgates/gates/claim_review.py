@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.fileio import write_atomic
-from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    without_judges,
+)
 from pytest_postgates.helpers.claims import PATTERNS
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
@@ -32,28 +39,24 @@ from pytest_postgates.judges import (
     shorten,
     text,
 )
-from pytest_postgates.judges.prose import Sentence, paragraphs, sentences
-from pytest_postgates.scan import CodeSpanLazy
 from pytest_postgates.scorecard import Finding, dumps, safe_stem
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
+    from pytest_postgates.prose import Sentence
 
 VERDICTS = ("supported", "contradicted", "unverifiable")
 MAX_CLAIMS = 80  # a post with more claims than this needs a human, not 80 more requests
 CLAIM_LIMIT = 600
-_CODE = CodeSpanLazy()  # (`+)(.+?)\1, DOTALL, in linear time
 
 
 def find_claims(post: Post) -> list[tuple[Sentence, list[str], list[str]]]:
     """(sentence, its inline-code tokens, the call-graph codes it matches) per claim."""
     claims = []
-    for paragraph in paragraphs(post):
-        for sentence in sentences(paragraph):
-            tokens = [m.group(2).strip() for m in _CODE.finditer(sentence.text)]
-            codes = [code for code, pattern in PATTERNS if pattern.search(sentence.text)]
-            if tokens or codes:
-                claims.append((sentence, [t for t in tokens if t], codes))
+    for sentence in post.prose.sentences():
+        codes = [code for code, pattern in PATTERNS if pattern.search(sentence.text)]
+        if sentence.has_code or codes:
+            claims.append((sentence, sentence.code_texts, codes))
     return claims
 
 
@@ -204,4 +207,6 @@ GATE = Gate(
     description="A judge reviews each code claim against the repository slice.",
     check=check,
     decide=decide,
+    cache_inputs=without_judges,
+    caches_skip=True,
 )

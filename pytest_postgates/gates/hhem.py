@@ -24,12 +24,12 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
-from pytest_postgates.judges.prose import paragraphs, plain
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -130,8 +130,8 @@ def evaluate(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(every paragraph with its score, the flagged ones): flagged means strictly below
     the threshold, so a score of exactly 0.1 passes at the default."""
-    found = paragraphs(post)
-    hypotheses = [plain(paragraph.text) for paragraph in found]
+    found = post.prose.paragraphs
+    hypotheses = [paragraph.plain for paragraph in found]
     scores = list(scorer([(premise, hypothesis) for hypothesis in hypotheses])) if found else []
     if len(scores) != len(found):
         raise ValueError(f"HHEM returned {len(scores)} scores for {len(found)} paragraphs")
@@ -189,6 +189,14 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision("FAIL" if flagged else "PASS", summary, lowest)
 
 
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    """Without a scorer (the extra not installed, no model folder) the gate SKIPs whatever
+    the post says: cached under that reason, so installing the extra changes the key.
+    With a scorer, never cached."""
+    scorer = load_scorer(context.settings)
+    return f"unavailable: {scorer}" if isinstance(scorer, str) else None
+
+
 GATE = Gate(
     id=9,
     name="hhem",
@@ -197,4 +205,6 @@ GATE = Gate(
     description="No paragraph reads as a hallucination against the repository slice.",
     check=check,
     decide=decide,
+    cache_inputs=cache_inputs,
+    caches_skip=True,
 )

@@ -134,8 +134,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for base in (lint.repo_root_of(folder), folder):  # no absolute paths in scorecards
             if base is not None:
                 error = error.replace(f"{base}{os.sep}", "")
-        detail = {"backend": backend, "config": None, "error": error}
-        raise CannotJudge("ERROR", f"markdownlint could not run: {error}", detail)
+        raise CannotJudge(
+            "ERROR",
+            f"markdownlint could not run: {error}",
+            {"backend": backend, "config": None, "error": error},
+        )
     assert entry is not None
 
     violations = [

@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Judge, Settings
 from pytest_postgates.evidence import GitError
-from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    without_judges,
+)
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
     ChatRequest,
@@ -322,4 +329,6 @@ GATE = Gate(
     description="A panel of LLM judges scores the post on seven axes.",
     check=check,
     decide=decide,
+    cache_inputs=without_judges,
+    caches_skip=True,
 )

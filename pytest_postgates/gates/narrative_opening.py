@@ -26,7 +26,7 @@ from pytest_postgates.data.entities import BUILTIN_ENTITIES
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.repo import product_names_for
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, commit_inputs
-from pytest_postgates.helpers.inline import prose_without_code
+from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -107,23 +107,31 @@ def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
     return found
 
 
+# The prose view's line blanking under the name posts import it by (the bundled example
+# post on this gate does): a prose line with inline code spans and URLs blanked.
+prose_without_code = blank_code_and_urls
+
+
 def prose_blocks(post: Post) -> list[tuple[int, str]]:
     """(first line, text) of each run of consecutive prose lines, code spans and URLs
     blanked, lines joined with newlines, so that a phrase wrapped over two lines is still
     one phrase."""
-    code = post.code_lines
     blocks: list[tuple[int, str]] = []
     current: list[str] = []
-    first = 0
-    for number, text in post.body_lines():
-        if number in code or not text.strip():
-            if current:
-                blocks.append((first, "\n".join(current)))
-                current = []
+    first = previous = 0
+    for number, text in post.prose.lines(html=True, urls=True):
+        # The view leaves code lines out: a gap in the line numbers ends a run, as a
+        # blank line does.
+        blank = not post.lines[number - 1].strip()
+        if current and (blank or number != previous + 1):
+            blocks.append((first, "\n".join(current)))
+            current = []
+        previous = number
+        if blank:
             continue
         if not current:
             first = number
-        current.append(prose_without_code(text.translate(_APOSTROPHES)))
+        current.append(text.translate(_APOSTROPHES))
     if current:
         blocks.append((first, "\n".join(current)))
     return blocks

@@ -25,14 +25,8 @@ their parts: "production-ready" is two words of two syllables each, not one word
   when flagged paragraphs hold at least ``max_hard_prose_share`` of the post's prose
   words. One dense paragraph in an otherwise readable post is reported, not failed.
 
-Flesch reading ease is 206.835 - 1.015 x words/sentence - 84.6 x syllables/word with
-textstat's word count and textstat's English hyphenation dictionary (pyphen ``en_US``) for
-syllables. Two deliberate differences from calling ``textstat.flesch_reading_ease``:
-textstat's English syllable path loads the CMU dictionary through NLTK, which downloads
-it at run time (a network request in a test run, and a crash without network), so the
-syllables are textstat's own pyphen fallback for every word; and sentences are split by
-:func:`split_sentences` (sentence-final punctuation followed by a capital, a digit or code),
-because textstat splits at every period, so ``post.py`` and ``v1.2.3`` would end sentences.
+Flesch reading ease, syllables and compounds are :mod:`pytest_postgates.helpers.readability`;
+paragraphs, sentences and links come from the post's prose view (:mod:`pytest_postgates.prose`).
 The defaults (:data:`DEFAULT_FLESCH_FLOOR`, :data:`DEFAULT_POST_FLESCH_FLOOR`,
 :data:`DEFAULT_MAX_HARD_PROSE_SHARE`) were calibrated with ``bench/measure_readability.py``
 on a real published blog: the share of its posts that pass, and how many of the
@@ -56,26 +50,27 @@ fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it onl
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import unquote, urlsplit
-
-import pyphen
 
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext
-from pytest_postgates.post import Post, PostRefused, read_post_bytes
-from pytest_postgates.scan import (
-    Alternation,
-    CodeSpanNoRepeat,
-    Delimited,
-    closed_by_string,
+from pytest_postgates.helpers.readability import (
+    LONG_SENTENCE_WORDS,
+    MIN_SCORED_WORDS,
+    Paragraph,
+    hyphenation_version,
+    judge_readability,
+    score_paragraph,
+    why_hard,
 )
+from pytest_postgates.post import Post, PostRefused, read_post_bytes
+from pytest_postgates.prose import HTML_URL, LIQUID_LINK, Link
+from pytest_postgates.scan import CodeSpanNoRepeat
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import links as linkcheck
 from pytest_postgates.tools.site import (
@@ -85,10 +80,6 @@ from pytest_postgates.tools.site import (
     site_index,
 )
 
-if TYPE_CHECKING:
-    from markdown_it.token import Token
-
-
 # Calibrated with bench/measure_readability.py on the NeuroLink blog (130 published posts,
 # see the README): the paragraph floor (the 5th percentile of scored paragraphs, 27.2,
 # rounded down to 25: compounds read as their parts score a few points higher than the
@@ -97,320 +88,25 @@ if TYPE_CHECKING:
 DEFAULT_FLESCH_FLOOR = 25.0
 DEFAULT_POST_FLESCH_FLOOR = 30.0
 DEFAULT_MAX_HARD_PROSE_SHARE = 0.10
-MIN_SCORED_WORDS = 20
-LONG_SENTENCE_WORDS = 40.0
 BATCH_NAME = "readability_links-urls"
-EXCERPT = 100
-
-# Flesch (1948) constants for English, as in textstat's language table.
-FRE_BASE, FRE_SENTENCE_LENGTH, FRE_SYLLABLES_PER_WORD = 206.835, 1.015, 84.6
-CODE_MARK = "\x00"  # stands for an inline code span until scoring
-CODE_WORD = "code"  # what a code span counts as when scoring: one word, one syllable
-
-
-@cache
-def _hyphenator() -> pyphen.Pyphen:
-    # Loading the dictionary takes a fifth of a second; a run served from the result
-    # cache never needs it.
-    return pyphen.Pyphen(lang="en_US")
-
-
-# \{%.*?%\}|\{\{.*?\}\}|\{:[^}]*\} (DOTALL), scanned in linear time: as a regex, every
-# unclosed ``{%`` read the rest of the paragraph again.
-_LIQUID = Alternation(
-    r"\{%.*?%\}|\{\{.*?\}\}|\{:[^}]*\}",
-    [
-        Delimited(r"\{%.*?%\}", re.compile(r"\{%"), closed_by_string("%}")),
-        Delimited(r"\{\{.*?\}\}", re.compile(r"\{\{"), closed_by_string("}}")),
-        Delimited(r"\{:[^}]*\}", re.compile(r"\{:"), closed_by_string("}")),
-    ],
-)
-_WORD_STRIP = re.compile(r"[^\w\s']")
-# Hyphens, slashes and dashes between two word characters join parts, not syllables:
-# "production-ready", "read/write", "input\u2014output" are scored as their words.
-_COMPOUND_JOINER = re.compile(r"(?<=[^\W_])[-/\u2010-\u2015](?=[^\W_])")
-_ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf al approx fig no mr mrs ms dr prof sr jr st inc ltd co a.k.a u.s".split()
-)
-# Sentence-final punctuation (plus closing quotes/brackets), then space and a sentence
-# start (capital, digit, opening quote/bracket, code), or the end of the paragraph.
-# Possessive, and never starting inside a run of punctuation: each start in a long run
-# of ``.`` otherwise re-read the run (the matches are the same: a shorter run leaves a
-# ``.`` where the lookahead needs a space, and every start in a run shares its end).
-_BOUNDARY = re.compile(
-    r"(?<![.!?])[.!?]++[\"'\u201d\u2019)\]]*+"
-    r"(?=\s+[\"'\u201c\u2018(\[*_]*[A-Z0-9" + CODE_MARK + r"]|\s*$)"
-)
-_WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
-
-
-def _last_word(text: str) -> str | None:
-    """``re.search(r"([A-Za-z][A-Za-z.]*)$", text).group(1)``, read from the end: the regex
-    re-read a long run of letters from each of its letters when the text did not end in it.
-    """
-    end = len(text) - 1 if text.endswith("\n") else len(text)  # "$" also matches there
-    start = end
-    while start > 0 and text[start - 1] in _WORD_OR_DOT:
-        start -= 1
-    while start < end and text[start] == ".":
-        start += 1
-    return text[start:end] if start < end else None
 
 
 # =========================================================================== readability
-@dataclass(frozen=True)
-class Paragraph:
-    line: int  # first file line
-    end_line: int
-    text: str  # plain text, code spans marked with CODE_MARK
-    words: int
-    sentences: int
-    flesch: float | None  # None: too short to score alone
-    syllables: int = 0
-    longest_sentence: int = 0  # words in the paragraph's longest sentence
-
-    @property
-    def words_per_sentence(self) -> float:
-        return self.words / max(1, self.sentences)
-
-    @property
-    def syllables_per_word(self) -> float:
-        return self.syllables / max(1, self.words)
-
-    @property
-    def excerpt(self) -> str:
-        text = self.text.replace(CODE_MARK, "`code`")
-        return text if len(text) <= EXCERPT else text[: EXCERPT - 3].rstrip() + "..."
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a plain-text paragraph.
-
-    A sentence ends at ``.``, ``!`` or ``?`` followed by whitespace and something that
-    starts a sentence (a capital, a digit, an opening quote or bracket, a code span), or
-    at the end of the paragraph; ``e.g.``, ``vs.`` and single initials do not end one.
-    File names, versions and URLs (``post.py``, ``1.2.3``) have no space after the dot.
-    """
-    sentences: list[str] = []
-    start = 0
-    for match in _BOUNDARY.finditer(text):
-        if match.end() <= start:
-            continue
-        if match.group(0).startswith("."):
-            word = _last_word(text[start : match.start()])
-            if word:
-                token = word.lower().rstrip(".")
-                if token in _ABBREVIATIONS or (len(token) == 1 and word.isupper()):
-                    continue
-        sentence = text[start : match.end()].strip()
-        if _has_word(sentence):
-            sentences.append(sentence)
-        start = match.end()
-    tail = text[start:].strip()
-    if _has_word(tail):
-        sentences.append(tail)
-    return sentences
-
-
-_WORDLIKE = re.compile(r"[^\W_]|" + CODE_MARK)
-
-
-def _has_word(text: str) -> bool:
-    return _WORDLIKE.search(text) is not None
-
-
-def _scoring_text(text: str) -> str:
-    return text.replace(CODE_MARK, f" {CODE_WORD} ")
-
-
-def words_of(text: str) -> list[str]:
-    """Words as textstat counts them (punctuation removed, contractions kept), with
-    hyphen, slash and dash compounds split into their parts."""
-    return _WORD_STRIP.sub("", _COMPOUND_JOINER.sub(" ", _scoring_text(text))).split()
-
-
-def flesch_of(words: int, sentences: int, syllable_count: int) -> float:
-    """Flesch reading ease from counts, rounded to two decimals (stable in scorecards)."""
-    if not words:
-        return 0.0
-    score = (
-        FRE_BASE
-        - FRE_SENTENCE_LENGTH * (words / max(1, sentences))
-        - FRE_SYLLABLES_PER_WORD * (syllable_count / words)
-    )
-    return round(score, 2)
-
-
-@lru_cache(maxsize=65536)
-def syllables(word: str) -> int:
-    """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
-    return len(_hyphenator().positions(word.lower())) + 1
-
-
-def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
-    """Flesch reading ease of plain text, rounded to two decimals (stable in scorecards)."""
-    words = words_of(text)
-    if not words:
-        return 0.0
-    if sentence_count is None:
-        sentence_count = max(1, len(split_sentences(text)))
-    return flesch_of(len(words), sentence_count, sum(syllables(word) for word in words))
-
-
-def _plain_text(inline: Token) -> str:
-    parts: list[str] = []
-    for child in inline.children or ():
-        if child.type == "text":
-            parts.append(child.content)
-        elif child.type == "code_inline":
-            parts.append(CODE_MARK)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-    text = _LIQUID.sub(" ", "".join(parts))
-    return re.sub(r"\s+", " ", text).strip()
-
-
 def prose_paragraphs(post: Post) -> list[Paragraph]:
-    """The post's prose paragraphs (see the module docstring for what counts)."""
-    boundary = post.related_posts_line
-    paragraphs: list[Paragraph] = []
-    tokens = post.tokens
-    for index, token in enumerate(tokens):
-        if token.type != "paragraph_open" or token.level != 0 or token.map is None:
-            continue
-        line = post.body_start_line + token.map[0]
-        if boundary is not None and line >= boundary:
-            continue
-        inline = tokens[index + 1] if index + 1 < len(tokens) else None
-        if inline is None or inline.type != "inline":
-            continue
-        text = _plain_text(inline)
-        words = words_of(text)
-        if not words:
-            continue
-        sentences = split_sentences(text)
-        count = max(1, len(sentences))
-        total = sum(syllables(word) for word in words)
-        score = flesch_of(len(words), count, total) if len(words) >= MIN_SCORED_WORDS else None
-        longest = max((len(words_of(sentence)) for sentence in sentences), default=len(words))
-        end_line = post.body_start_line + token.map[1] - 1
-        paragraphs.append(Paragraph(line, end_line, text, len(words), count, score, total, longest))
-    return paragraphs
-
-
-@dataclass(frozen=True)
-class Readability:
-    """The post-level readability judgement (see the module docstring)."""
-
-    post_flesch: float | None  # every prose paragraph pooled; None without prose
-    flagged: list[Paragraph]  # hard to read: under the floor with long sentences
-    long_words_only: list[Paragraph]  # under the floor, but short sentences
-    too_short: list[Paragraph]  # not scored alone
-    hard_share: float  # share of the post's prose words in flagged paragraphs
-    failed: bool
-    reason: str
-
-
-def judge_readability(
-    paragraphs: list[Paragraph], floor: float, post_floor: float, max_share: float
-) -> Readability:
-    words = sum(p.words for p in paragraphs)
-    post_flesch = (
-        flesch_of(words, sum(p.sentences for p in paragraphs), sum(p.syllables for p in paragraphs))
-        if words
-        else None
+    """The post's prose paragraphs, scored (see the module docstring for what counts): the
+    prose view's top-level paragraphs that hold a word."""
+    scored = (
+        score_paragraph(p.line, p.end_line, p.reading_text)
+        for p in post.prose.paragraphs
+        if p.top_level
     )
-    low = [p for p in paragraphs if p.flesch is not None and p.flesch < floor]
-    flagged = [p for p in low if p.longest_sentence >= LONG_SENTENCE_WORDS]
-    long_words_only = [p for p in low if p.longest_sentence < LONG_SENTENCE_WORDS]
-    too_short = [p for p in paragraphs if p.flesch is None]
-    share = sum(p.words for p in flagged) / words if words else 0.0
-    reasons = []
-    if post_flesch is not None and post_flesch < post_floor:
-        reasons.append(f"the post's prose scores Flesch {post_flesch:.1f}, under {post_floor:g}")
-    if flagged and share >= max_share:
-        held = "paragraph holds" if len(flagged) == 1 else "paragraphs hold"
-        reasons.append(
-            f"{len(flagged)} hard-to-read {held} {100 * share:.0f}% of the post's "
-            f"prose words (limit {100 * max_share:g}%)"
-        )
-    if reasons:
-        reason = "; ".join(reasons)
-    elif post_flesch is None:
-        reason = "no prose paragraphs"
-    else:
-        reason = (
-            f"the post's prose scores Flesch {post_flesch:.1f} (floor {post_floor:g}); "
-            f"hard-to-read paragraphs hold {100 * share:.0f}% of its words "
-            f"(limit {100 * max_share:g}%)"
-        )
-    return Readability(
-        post_flesch, flagged, long_words_only, too_short, round(share, 4), bool(reasons), reason
-    )
-
-
-def why_hard(paragraph: Paragraph) -> str:
-    return (
-        f"its longest sentence has {paragraph.longest_sentence} words (long from "
-        f"{LONG_SENTENCE_WORDS:g}), its sentences average {paragraph.words_per_sentence:.0f} "
-        f"words and its words {paragraph.syllables_per_word:.2f} syllables"
-    )
+    return [paragraph for paragraph in scored if paragraph is not None]
 
 
 # ================================================================================= links
-@dataclass(frozen=True)
-class Link:
-    line: int
-    url: str
-    kind: str  # link, image, autolink, html, liquid
-
-
-_HTML_URL = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
-_LIQUID_LINK = re.compile(r"\{%-?\s*(post_url|link)\s+(\S+?)\s*-?%\}")
-
-
 def links_in(post: Post) -> list[Link]:
-    """Every link of the body outside code, with the file line it sits on."""
-    found: list[Link] = []
-    for token in post.tokens:
-        if token.map is None:
-            continue
-        start = post.body_start_line + token.map[0]
-        if token.type == "inline":
-            found.extend(_inline_links(token, start))
-        elif token.type == "html_block":
-            found.extend(_html_links(token.content, start))
-    code = post.code_lines
-    for number, text in post.body_lines():
-        if number in code or "{%" not in text:
-            continue
-        for match in _LIQUID_LINK.finditer(text):
-            found.append(Link(number, f"{{% {match.group(1)} {match.group(2)} %}}", "liquid"))
-    found.sort(key=lambda link: link.line)
-    return found
-
-
-def _inline_links(inline: Token, first_line: int) -> Iterator[Link]:
-    line = first_line
-    for child in inline.children or ():
-        if child.type in ("softbreak", "hardbreak"):
-            line += 1
-        elif child.type == "link_open":
-            href = str(child.attrs.get("href", ""))
-            yield Link(line, href, "autolink" if child.markup == "autolink" else "link")
-        elif child.type == "image":
-            yield Link(line, str(child.attrs.get("src", "")), "image")
-        elif child.type == "html_inline":
-            yield from _html_links(child.content, line)
-            line += child.content.count("\n")
-        elif child.type == "text":
-            line += child.content.count("\n")
-
-
-def _html_links(html: str, first_line: int) -> Iterator[Link]:
-    for match in _HTML_URL.finditer(html):
-        url = match.group(1) if match.group(1) is not None else match.group(2)
-        yield Link(first_line + html.count("\n", 0, match.start()), url.strip(), "html")
+    """Every link of the body outside code, with the file line it sits on (the view's)."""
+    return list(post.prose.links)
 
 
 def is_external(url: str) -> bool:
@@ -452,7 +148,7 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
     """The verdict on a post-to-post link, or None when the link is not one."""
     url = link.url
     if link.kind == "liquid":
-        match = _LIQUID_LINK.fullmatch(url)
+        match = LIQUID_LINK.fullmatch(url)
         assert match is not None
         target = match.group(2)
         if match.group(1) == "post_url":
@@ -530,7 +226,7 @@ def raw_link_urls(text: str) -> list[str]:
         line = _RAW_CODE_SPAN.sub("", line)
         for match in _RAW_LINK.finditer(line):
             urls.append(match.group(1) or match.group(2))
-        for match in _HTML_URL.finditer(line):
+        for match in HTML_URL.finditer(line):
             urls.append((match.group(1) if match.group(1) is not None else match.group(2)).strip())
     return urls
 
@@ -723,9 +419,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 "link an existing post (its /posts/<slug>/ URL) or remove the link",
             )
         )
-    for _, item in malformed:
+    for _, row in malformed:
         code, fix = _LINK_CODES[linkcheck.MALFORMED]
-        findings.append(Finding(item["line"], code, f"{item['url']}: {item['reason']}", fix))
+        findings.append(Finding(row["line"], code, f"{row['url']}: {row['reason']}", fix))
 
     results = external_results(post, [url for _, _, url in external], context)
     rows: list[tuple[int, dict[str, Any]]] = []  # (document position, row)
@@ -750,8 +446,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             code, fix = _LINK_CODES[result.status]
             reason = f" ({result.reason})" if result.reason else ""
             findings.append(Finding(link.line, code, f"{link.url}: {result.status}{reason}", fix))
-    for position, item in malformed:
-        rows.append((position, {**item, "status": linkcheck.MALFORMED, "code": None}))
+    for position, row in malformed:
+        rows.append((position, {**row, "status": linkcheck.MALFORMED, "code": None}))
     ordered = [row for _, row in sorted(rows, key=lambda pair: pair[0])]
 
     def with_status(status: str) -> list[dict[str, Any]]:
@@ -908,7 +604,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     except PostRefused:
         return None
     site = run_site_index(post_path, context)
-    return f"site={_site_digest(site)};pyphen={_pyphen_version()}"
+    return f"site={_site_digest(site)};pyphen={hyphenation_version()}"
 
 
 @lru_cache(maxsize=16)
@@ -921,14 +617,6 @@ def _site_digest(site: SiteIndex) -> str:
     for part in parts:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return digest.hexdigest()
-
-
-@cache
-def _pyphen_version() -> str:
-    try:
-        return importlib.metadata.version("pyphen")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
 
 
 GATE = Gate(

@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pytest_postgates.config import Settings
-from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    without_judges,
+)
 from pytest_postgates.judges import (
     NO_JUDGE_SUMMARY,
     ChatRequest,
@@ -37,7 +44,6 @@ from pytest_postgates.judges import (
     shorten,
     text,
 )
-from pytest_postgates.judges.prose import paragraphs
 from pytest_postgates.post import admission_problem, parse_post
 from pytest_postgates.scorecard import Finding
 
@@ -132,9 +138,9 @@ def reference_pool(posts: list[Path], assignments: dict[str, str]) -> dict[str, 
         tone, _ = tone_of(other, assignments)
         if tone is None:
             continue
-        for paragraph in paragraphs(other):
-            if len(paragraph.text) >= MIN_REFERENCE_CHARS:
-                row = [str(path.resolve()), path.name, paragraph.line, paragraph.text]
+        for paragraph in other.prose.paragraphs:
+            if len(paragraph.source) >= MIN_REFERENCE_CHARS:
+                row = [str(path.resolve()), path.name, paragraph.line, paragraph.source]
                 pool.setdefault(tone, []).append(row)
     return pool
 
@@ -170,7 +176,7 @@ def _messages(tone: str, references: list[list[Any]], post: Post) -> tuple[tuple
         '"reason": "<one sentence>"}'
     )
     shown = "\n\n".join(f"[{i}] {row[3]}" for i, row in enumerate(references, 1))
-    body = "\n\n".join(p.text for p in paragraphs(post))[:POST_CHAR_LIMIT]
+    body = "\n\n".join(p.source for p in post.prose.paragraphs)[:POST_CHAR_LIMIT]
     user = f"Tone: {tone}\n\nReference paragraphs:\n{shown}\n\nDraft:\n{body}"
     return (("system", system), ("user", user))
 
@@ -282,4 +288,6 @@ GATE = Gate(
     description="An LLM judge finds the post matches its assigned tone.",
     check=check,
     decide=decide,
+    cache_inputs=without_judges,
+    caches_skip=True,
 )

@@ -114,7 +114,10 @@ globalThis.__pgParse = function (code) {
 
 def _bundle(patched: bool) -> tuple[list[str], bool]:
     """The scripts to evaluate, mermaidx's own, optionally with the getConfig memo."""
-    from mermaidx.engines._common import context_scripts, mermaid_config
+    from mermaidx.engines._common import (  # type: ignore[import-untyped]
+        context_scripts,
+        mermaid_config,
+    )
 
     scripts = list(context_scripts())
     applied = False
@@ -137,7 +140,7 @@ class _QuickJSRunner:
         self._build()
 
     def _build(self) -> None:
-        import quickjs
+        import quickjs  # type: ignore[import-untyped]
 
         context = quickjs.Context()
         context.set_memory_limit(512 * 1024 * 1024)
@@ -172,7 +175,8 @@ class _QuickJSRunner:
         if not result:
             self._build()
             return {"kind": "engine", "message": "mermaid.parse() never settled"}
-        return json.loads(result)
+        answer: dict[str, Any] = json.loads(result)
+        return answer
 
 
 class _V8Runner:
@@ -199,7 +203,8 @@ class _V8Runner:
         result = context.eval("globalThis.__pgResult")
         if not result:
             return {"kind": "engine", "message": "mermaid.parse() never settled"}
-        return json.loads(str(result))
+        answer: dict[str, Any] = json.loads(str(result))
+        return answer
 
 
 def _serve(engine: str, patched: bool, stdin: IO[bytes], stdout: IO[bytes]) -> int:

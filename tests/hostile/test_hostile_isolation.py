@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,13 +110,13 @@ def test_full_cache_disk_degrades_to_no_cache_with_one_warning(
     blog.git_init()
 
     def disk_full(*args: object, **kwargs: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
+        raise sqlite3.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(results, "write_atomic", disk_full)
+    monkeypatch.setattr(results, "_insert", disk_full)
     result = pytester.runpytest("_posts", "--postgates-only=11", "-W", "default")
     output = assert_clean(result)
     result.assert_outcomes(passed=3)
-    assert output.count("No space left on device") == 1
+    assert output.count("database or disk is full") == 1
 
 
 @pytest.mark.parametrize(

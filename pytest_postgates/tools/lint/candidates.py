@@ -10,19 +10,28 @@ component tags) and the list starts rumdl cannot detect (MD029).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pytest_postgates.tools.lint.document import ANY_ORDERED, BULLET, CONTAINER, blank_code_spans
+from pytest_postgates.tools.lint.document import ANY_ORDERED, BULLET, CONTAINER
 from pytest_postgates.tools.lint.rules import (
     md001,
     md003,
+    md011,
     md022,
     md023,
+    md033,
+    md034,
+    md039,
     md044,
+    md045,
     md047,
     md049,
     md050,
+    md051,
+    md052,
+    md053,
+    md054,
     md056,
 )
 from pytest_postgates.tools.lint.rules.md035 import break_text, maybe_break
@@ -32,6 +41,18 @@ from pytest_postgates.tools.lint.rules.md037 import SPACED_MARKER
 # Linear on any line: the text is taken greedily and trimmed in code (a lazy group before
 # ``[ \t]*$`` retries the trailing run at every position), and closing hashes start only
 # at the beginning of a run of blanks.
+# The link, image and HTML rules keep their text test beside their algorithm.
+LINK_CANDIDATES: dict[str, Callable[[Sequence[str], Mapping[str, Any]], bool]] = {
+    "MD011": md011.may_violate,
+    "MD033": md033.may_violate,
+    "MD034": md034.may_violate,
+    "MD039": md039.may_violate,
+    "MD045": md045.may_violate,
+    "MD051": md051.may_violate,
+    "MD052": md052.may_violate,
+    "MD053": md053.may_violate,
+    "MD054": md054.may_violate,
+}
 _ATX_TEXT = re.compile(CONTAINER + r"#{1,6}(?:[ \t]+(.*))?$")
 _CLOSING_HASHES = re.compile(r"(?:^|(?<![ \t])[ \t]+)#+$")
 _SETEXT_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
@@ -58,6 +79,8 @@ _OWN_TESTS = {
 def may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     if rule in _OWN_TESTS:
         return _OWN_TESTS[rule](lines, options)
+    if rule in LINK_CANDIDATES:
+        return LINK_CANDIDATES[rule](lines, options)
     if rule in ("MD009", "MD010", "MD013"):
         return True  # each one's own first step is a cheap line test
     if rule == "MD005":
@@ -128,53 +151,6 @@ def may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> 
         indented = style != "indented" and any(_INDENTED.match(line) for line in lines)
         return fenced and indented if style == "consistent" else fenced or indented
     return True  # no text test for this rule: evaluate it wherever it is on
-
-
-# rumdl's MD033 reports only tags named like HTML elements (any case) or custom elements;
-# markdownlint reports every tag, components such as <Tabs> or <TabItem> included. Tags
-# with other names are found here (a full markdown-it parse, only for files that have
-# one); rumdl's findings for the rest are kept. Names rumdl was checked to report:
-RUMDL_HTML_ELEMENTS = frozenset(
-    "a abbr address area article aside audio b base bdi bdo blockquote body br button "
-    "canvas caption cite code col colgroup datalist dd del details dfn dialog div dl dt em "
-    "embed fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup hr "
-    "html i iframe img input ins kbd label legend li link main mark menu meta meter nav "
-    "noscript object ol optgroup option output p param picture pre progress q rp rt ruby s "
-    "samp script search section select slot small source span strong style sub summary sup "
-    "table tbody td template textarea tfoot th thead time title tr track ul var video wbr "
-    "svg math center font big strike tt marquee acronym applet basefont dir frame frameset "
-    "noframes".split()
-)
-_TAG_NAME = re.compile(r"(?<!\\)<([A-Za-z][A-Za-z0-9-]*)")
-
-_FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})")
-
-
-def rumdl_reports_tag(name: str) -> bool:
-    return name.lower() in RUMDL_HTML_ELEMENTS or "-" in name
-
-
-def md033_candidates(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
-    """Whether a tag rumdl does not report may be in the text: outside (roughly tracked)
-    fenced code and code spans, not escaped."""
-    allowed = {str(name).lower() for name in options.get("allowed_elements") or ()}
-    fence = ""
-    for line in lines:
-        marker = _FENCE_LINE.match(line)
-        if fence:
-            if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
-                fence = ""
-            continue
-        if marker and not (marker.group(1)[0] == "`" and "`" in line[marker.end() :]):
-            fence = marker.group(1)
-            continue
-        if "<" not in line:
-            continue
-        for match in _TAG_NAME.finditer(blank_code_spans(line)):
-            name = match.group(1)
-            if not rumdl_reports_tag(name) and name.lower() not in allowed:
-                return True
-    return False
 
 
 _ORDERED_ITEM = re.compile(r"^((?:[ \t]*>)*)([ \t]*)(\d{1,9})([.)])(?:[ \t]|$)")

@@ -78,11 +78,16 @@ def lint_isolating(
     }
     for chunk, chunk_result in zip(chunks, results, strict=True):
         if _failed(chunk_result):
-            chunk_result = lint_isolating(chunk, run, first=lambda r=chunk_result: r)
+            chunk_result = lint_isolating(chunk, run, first=_returning(chunk_result))
         merged["files"].update(chunk_result.get("files") or {})
         merged["backend"] = merged["backend"] or chunk_result.get("backend")
         merged["version"] = merged["version"] or chunk_result.get("version")
     return merged
+
+
+def _returning(result: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    """A ``first`` for :func:`lint_isolating`: a run already made."""
+    return lambda: result
 
 
 def _failed(result: dict[str, Any]) -> bool:

@@ -1,7 +1,6 @@
 """Where the two backends meet: which rumdl findings markdownlint 0.36.1 would make too
 (:func:`keep_rumdl_finding`), and the native rules' findings for one file
-(:func:`native_violations`), inline comments applied, with rumdl's gap for MD033
-component tags filled.
+(:func:`native_violations`), inline comments applied.
 """
 
 from __future__ import annotations
@@ -10,57 +9,20 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from markdown_it.token import Token
-
 from pytest_postgates.tools.lint.candidates import (
     may_violate,
-    md033_candidates,
-    rumdl_reports_tag,
 )
 from pytest_postgates.tools.lint.catalog import ALIAS, DEFAULT_OPTIONS, Violation
 from pytest_postgates.tools.lint.document import (
     LINE_BREAK,
     QUOTE_PREFIX,
     Document,
-    blank_code_spans,
-    blank_html_comments,
     markdownlint_lines,
     without_front_matter,
 )
 from pytest_postgates.tools.lint.inline import enabled_per_line
 from pytest_postgates.tools.lint.rules import NATIVE, NATIVE_RULES
 from pytest_postgates.tools.lint.rules.md013 import DEFINITION, STERN_EXEMPT, link_only
-
-_OPEN_TAG = re.compile(
-    r"(?<!\\)<([A-Za-z][A-Za-z0-9-]*)"
-    # Quoted values stop at "<": no attempt runs past the next tag (linear on unclosed
-    # quotes), at the price of a "<" inside a quoted value (rare in posts).
-    r"(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s\"'=<>`]+|'[^'<]*'|\"[^\"<]*\"))?)*\s*/?>"
-)
-
-
-def _md033_components(
-    tokens: Sequence[Token], options: Mapping[str, Any]
-) -> Iterable[tuple[int, str]]:
-    """markdownlint's MD033 for the tags rumdl does not report
-    (:data:`..candidates.RUMDL_HTML_ELEMENTS`), from block tokens: HTML blocks line by line
-    (comments removed), and the raw text of inline content with code spans blanked."""
-    allowed = {str(name).lower() for name in options.get("allowed_elements") or ()}
-
-    def wanted(name: str) -> bool:
-        return not rumdl_reports_tag(name) and name.lower() not in allowed
-
-    for token in tokens:
-        if token.map is None or token.type not in ("html_block", "inline"):
-            continue
-        if token.type == "html_block":
-            source = blank_html_comments(token.content)
-        else:
-            source = blank_code_spans(token.content)
-        for match in _OPEN_TAG.finditer(source):
-            if wanted(match.group(1)):
-                line = token.map[0] + source.count("\n", 0, match.start())
-                yield line, f"Inline HTML [Element: {match.group(1)}]"
 
 
 def native_violations(
@@ -90,9 +52,7 @@ def native_violations(
         if enabled(rule)
         and may_violate(rule, lines, options.get(rule, DEFAULT_OPTIONS.get(rule, {})))
     ]
-    md033 = options.get("MD033", DEFAULT_OPTIONS["MD033"])
-    components = enabled("MD033") and md033_candidates(lines, md033)
-    if not wanted and not components:
+    if not wanted:
         return []
     front = (file_lines or LINE_BREAK.split(text.removeprefix("\ufeff")))[:offset]
     document = Document(lines, front)
@@ -101,11 +61,6 @@ def native_violations(
         rule_options = options.get(rule, DEFAULT_OPTIONS.get(rule, {}))
         found.extend(
             (index, rule, message) for index, message in NATIVE[rule](document, rule_options)
-        )
-    if components:
-        found.extend(
-            (index, "MD033", message)
-            for index, message in _md033_components(document.tokens, md033)
         )
     violations = []
     for index, rule, message in found:

@@ -1,0 +1,86 @@
+"""One source file's API table (plain data) and the syntax-tree helpers its extractors
+share: :mod:`.tables_js` reads JavaScript/TypeScript, :mod:`.tables_python` Python, and
+:mod:`.code_tables` keeps the tables of a commit."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+# The CLI frameworks the extractors read, by the module a file imports.
+JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander"}
+PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
+LONG_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)")
+
+
+@dataclass
+class FileTable:
+    """What one source file declares and exports (plain data: it round-trips JSON)."""
+
+    language: str  # "js" or "python"
+    # exported name -> local binding ("" when the value has no local name).
+    exports: dict[str, str] = field(default_factory=dict)
+    # exported name -> [specifier, imported name] ("*" for ``export * as ns from``).
+    reexports: dict[str, list[str]] = field(default_factory=dict)
+    stars: list[str] = field(default_factory=list)  # ``export * from`` specifiers
+    export_equals: str | None = None  # ``export = X`` / ``module.exports = X`` binding
+    imports: dict[str, list[str]] = field(default_factory=dict)  # local -> [spec, name]
+    # local name -> kind (class, interface, function, const, type, enum, namespace, ...)
+    locals: dict[str, str] = field(default_factory=dict)
+    # class or interface -> {"members": [...], "static": [...], "extends": [...]}
+    classes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    objects: dict[str, list[str]] = field(default_factory=dict)  # const x = {keys}
+    deps: list[str] = field(default_factory=list)  # relative import specifiers
+    # Python: __all__ (None when absent), ``from m import *`` modules, module __getattr__.
+    all: list[str] | None = None
+    module_getattr: bool = False
+    # CLI definitions found in the file.
+    cli_frameworks: list[str] = field(default_factory=list)
+    commands: list[list[Any]] = field(default_factory=list)  # [name, nested, line]
+    options: list[str] = field(default_factory=list)  # long option names
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, [], {}, False)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FileTable:
+        return cls(**data)
+
+
+def node_text(source: bytes, node: Any) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def string_value(source: bytes, node: Any) -> str | None:
+    if node is None or node.type not in ("string", "template_string"):
+        return None
+    if node.type == "template_string" and any(
+        c.type == "template_substitution" for c in node.named_children
+    ):
+        return None
+    return node_text(source, node)[1:-1]
+
+
+def field_of(node: Any, name: str) -> Any:
+    return node.child_by_field_name(name) if node is not None else None
+
+
+_QUERIES: dict[tuple[int, str], Any] = {}
+
+
+def captured(root: Any, language: Any, text: str) -> list[Any] | None:
+    """The nodes a tree-sitter query captures (found in C, where a Python walk over every
+    node of a large CLI file was most of its cost); None without the query API."""
+    if language is None:
+        return None
+    try:
+        import tree_sitter
+
+        query = _QUERIES.get((id(language), text))
+        if query is None:
+            query = _QUERIES[(id(language), text)] = tree_sitter.Query(language, text)
+        captures = tree_sitter.QueryCursor(query).captures(root)
+    except Exception:  # an older binding without QueryCursor: walk in Python instead
+        return None
+    return list(captures.get("n", [])) if isinstance(captures, dict) else [n for n, _ in captures]

@@ -1,0 +1,582 @@
+"""The API table of a JavaScript/TypeScript file (see :mod:`.code_tables`): exports,
+re-exports, imports, classes and interfaces with their members, object-literal keys and,
+in a file that imports yargs or commander, the CLI's commands and options."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pytest_postgates.evidence.file_table import (
+    JS_CLI_MODULES,
+    LONG_FLAG,
+    FileTable,
+    captured,
+    field_of,
+    node_text,
+    string_value,
+)
+
+OPTION_SPEC_KEYS = frozenset(
+    {"type", "describe", "description", "desc", "alias", "default", "choices", "demandOption"}
+)
+_CLI_QUERY = "(call_expression) @n (object) @n (new_expression) @n"
+_PAIR_QUERY = "(pair) @n"
+
+
+class JsTables:
+    """The table of one JavaScript/TypeScript file, read from its syntax tree."""
+
+    def __init__(self, source: bytes, language: Any = None) -> None:
+        self.source = source
+        self.language = language
+        self.table = FileTable("js")
+
+    def text(self, node: Any) -> str:
+        return node_text(self.source, node)
+
+    def build(self, root: Any) -> FileTable:
+        for child in root.named_children:
+            self.statement(child)
+        table = self.table
+        # `export { a as b }` of an imported name is a re-export in all but syntax.
+        for name, local in list(table.exports.items()):
+            if local in table.imports and local not in table.locals:
+                table.reexports[name] = list(table.imports[local])
+                del table.exports[name]
+        if table.cli_frameworks:
+            self.cli(root, nested=False)
+        return table
+
+    # -------------------------------------------------------------- statements
+    def statement(self, node: Any, exported: bool = False) -> None:
+        table = self.table
+        kind = node.type
+        if kind == "export_statement":
+            self.export(node)
+            return
+        if kind == "import_statement":
+            self.import_statement(node)
+            return
+        if kind in ("function_declaration", "generator_function_declaration", "function_signature"):
+            self.declare(node, "function", exported)
+        elif kind in ("class_declaration", "abstract_class_declaration", "class"):
+            name = self.declare(node, "class", exported)
+            if name:
+                self.class_members(node, name)
+        elif kind == "interface_declaration":
+            name = self.declare(node, "interface", exported)
+            if name:
+                self.class_members(node, name)
+        elif kind == "type_alias_declaration":
+            self.declare(node, "type", exported)
+        elif kind == "enum_declaration":
+            name = self.declare(node, "enum", exported)
+            body = field_of(node, "body")
+            if name and body is not None:
+                keys = [self.text(field_of(m, "name") or m) for m in body.named_children]
+                table.objects[name] = [k.strip("'\"") for k in keys]
+        elif kind in ("internal_module", "module"):
+            self.declare(node, "namespace", exported)
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                if declarator.type == "variable_declarator":
+                    self.declarator(declarator, exported)
+        elif kind == "ambient_declaration":
+            for child in node.named_children:
+                self.statement(child, exported)
+        elif kind == "expression_statement" and node.named_children:
+            expression = node.named_children[0]
+            if expression.type == "assignment_expression":
+                self.commonjs(expression)
+
+    def declare(self, node: Any, kind: str, exported: bool) -> str:
+        name_node = field_of(node, "name")
+        if name_node is None:
+            return ""
+        name = self.text(name_node).strip("'\"")
+        # A class and an interface (or a namespace) of one name merge in TypeScript.
+        self.table.locals.setdefault(name, kind)
+        if exported:
+            self.table.exports[name] = name
+        return name
+
+    def declarator(self, declarator: Any, exported: bool) -> None:
+        table = self.table
+        name_node = field_of(declarator, "name")
+        value = field_of(declarator, "value")
+        if name_node is None:
+            return
+        spec = self.require_spec(value) if value is not None else None
+        head = JS_CLI_MODULES.get(spec.split("/")[0]) if spec else None
+        if head and head not in table.cli_frameworks:
+            table.cli_frameworks.append(head)
+        if name_node.type == "object_pattern" and value is not None:
+            # const { a, b: c } = require("./x")
+            for item in name_node.named_children:
+                if item.type == "shorthand_property_identifier_pattern":
+                    local = imported = self.text(item)
+                elif item.type == "pair_pattern":
+                    imported = self.text(field_of(item, "key"))
+                    local = self.text(field_of(item, "value"))
+                else:
+                    continue
+                if spec is not None:
+                    table.imports[local] = [spec, imported]
+                else:
+                    table.locals.setdefault(local, "const")
+                if exported:
+                    table.exports[local] = local
+            return
+        if name_node.type != "identifier":
+            return
+        name = self.text(name_node)
+        if value is not None:
+            spec = self.require_spec(value)
+            if spec is not None:
+                table.imports[name] = [spec, "*"]
+                if spec.startswith("."):
+                    table.deps.append(spec)
+                if exported:
+                    table.exports[name] = name
+                return
+        kind = "const"
+        if value is not None:
+            inner = value
+            if inner.type in ("as_expression", "satisfies_expression") and inner.named_children:
+                inner = inner.named_children[0]
+            if inner.type in ("class", "class_expression"):
+                kind = "class"
+                self.class_members(inner, name)
+            elif inner.type in ("arrow_function", "function_expression", "function"):
+                kind = "function"
+            elif inner.type == "object":
+                kind = "object"
+                table.objects[name] = self.object_keys(inner)
+        table.locals.setdefault(name, kind)
+        if exported:
+            table.exports[name] = name
+
+    def require_spec(self, value: Any) -> str | None:
+        """``require("x")`` / ``await import("x")`` -> ``x``."""
+        node = value
+        if node.type == "await_expression" and node.named_children:
+            node = node.named_children[0]
+        if node.type != "call_expression":
+            return None
+        function = field_of(node, "function")
+        arguments = field_of(node, "arguments")
+        if function is None or arguments is None or not arguments.named_children:
+            return None
+        if self.text(function) not in ("require", "import"):
+            return None
+        return string_value(self.source, arguments.named_children[0])
+
+    def object_keys(self, node: Any) -> list[str]:
+        keys: list[str] = []
+        for member in node.named_children:
+            if member.type == "shorthand_property_identifier":
+                keys.append(self.text(member))
+            elif member.type in ("pair", "method_definition"):
+                key = field_of(member, "key") or field_of(member, "name")
+                if key is not None:
+                    keys.append(self.text(key).strip("'\"`"))
+            elif member.type == "spread_element":
+                keys.append("...")  # unknown keys: lookups on this object are unjudged
+        return keys
+
+    def export(self, node: Any) -> None:
+        table = self.table
+        source_node = field_of(node, "source")
+        spec = string_value(self.source, source_node) if source_node is not None else None
+        if spec is not None and spec.startswith("."):
+            table.deps.append(spec)
+        declaration = field_of(node, "declaration")
+        is_default = any(child.type == "default" for child in node.children)
+        if declaration is not None:
+            if is_default:
+                name = self.declare_default(declaration)
+                table.exports["default"] = name
+            else:
+                self.statement(declaration, exported=True)
+            return
+        value = field_of(node, "value")
+        if value is not None or is_default:
+            if value is not None and value.type == "identifier":
+                table.exports["default"] = self.text(value)
+            elif value is not None and value.type in ("class", "class_expression"):
+                name = self.text(field_of(value, "name")) if field_of(value, "name") else ""
+                key = name or "default"
+                self.class_members(value, key)
+                table.locals.setdefault(key, "class")
+                table.exports["default"] = key
+            elif value is not None and value.type == "object":
+                table.objects["default"] = self.object_keys(value)
+                table.locals.setdefault("default", "object")
+                table.exports["default"] = "default"
+            else:
+                table.exports["default"] = ""
+            return
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        namespace = next((c for c in node.named_children if c.type == "namespace_export"), None)
+        if clause is not None:
+            for specifier in clause.named_children:
+                if specifier.type != "export_specifier":
+                    continue
+                name = self.text(field_of(specifier, "name")).strip("'\"")
+                alias_node = field_of(specifier, "alias")
+                alias = self.text(alias_node).strip("'\"") if alias_node is not None else name
+                if spec is not None:
+                    table.reexports[alias] = [spec, name]
+                else:
+                    table.exports[alias] = name
+            return
+        if namespace is not None and spec is not None:
+            names = [c for c in namespace.named_children]
+            if names:
+                table.reexports[self.text(names[0]).strip("'\"")] = [spec, "*"]
+            return
+        if spec is not None:
+            if any(child.type == "*" for child in node.children):
+                table.stars.append(spec)
+            return
+        # `export = X` (TypeScript's CommonJS export)
+        identifiers = [c for c in node.named_children if c.type == "identifier"]
+        if any(child.type == "=" for child in node.children):
+            table.export_equals = self.text(identifiers[0]) if identifiers else ""
+
+    def declare_default(self, declaration: Any) -> str:
+        kind = declaration.type
+        name_node = field_of(declaration, "name")
+        name = self.text(name_node) if name_node is not None else "default"
+        if kind in ("class_declaration", "abstract_class_declaration", "class"):
+            self.class_members(declaration, name)
+            self.table.locals.setdefault(name, "class")
+        elif "function" in kind:
+            self.table.locals.setdefault(name, "function")
+        else:
+            self.statement(declaration)
+        return name
+
+    def import_statement(self, node: Any) -> None:
+        table = self.table
+        spec = string_value(self.source, field_of(node, "source"))
+        if spec is None:
+            return
+        if spec.startswith("."):
+            table.deps.append(spec)
+        head = JS_CLI_MODULES.get(spec.split("/")[0])
+        if head and head not in table.cli_frameworks:
+            table.cli_frameworks.append(head)
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        if clause is None:
+            return
+        for part in clause.named_children:
+            if part.type == "identifier":
+                table.imports[self.text(part)] = [spec, "default"]
+            elif part.type == "namespace_import":
+                ids = [c for c in part.named_children if c.type == "identifier"]
+                if ids:
+                    table.imports[self.text(ids[0])] = [spec, "*"]
+            elif part.type == "named_imports":
+                for specifier in part.named_children:
+                    if specifier.type != "import_specifier":
+                        continue
+                    name = self.text(field_of(specifier, "name")).strip("'\"")
+                    alias = field_of(specifier, "alias")
+                    local = self.text(alias) if alias is not None else name
+                    table.imports[local] = [spec, name]
+
+    def class_members(self, node: Any, name: str) -> None:
+        body = field_of(node, "body")
+        members: list[str] = []
+        static: list[str] = []
+        extends: list[str] = []
+        for child in node.named_children:
+            if child.type == "class_heritage":
+                for clause in child.named_children:
+                    if clause.type == "extends_clause":
+                        value = field_of(clause, "value")
+                        if value is not None:
+                            extends.append(self.text(value))
+                        else:
+                            extends.extend(self.text(c) for c in clause.named_children[:1])
+            elif child.type in ("extends_type_clause", "extends_clause"):
+                extends.extend(
+                    self.text(c) for c in child.named_children if c.type != "type_arguments"
+                )
+        if node.type in ("class", "class_expression"):
+            # `class extends Base {}` as an expression: the heritage is a direct child too.
+            pass
+        if body is not None:
+            for member in body.named_children:
+                kind = member.type
+                key = field_of(member, "name") or field_of(member, "property")
+                if kind in ("method_signature", "property_signature") and key is None:
+                    key = next((c for c in member.named_children), None)
+                if key is None:
+                    continue
+                member_name = self.text(key).strip("'\"")
+                if kind in (
+                    "method_definition",
+                    "method_signature",
+                    "abstract_method_signature",
+                    "public_field_definition",
+                    "field_definition",
+                    "property_signature",
+                ):
+                    is_static = any(c.type == "static" for c in member.children)
+                    if member_name == "constructor" and kind == "method_definition":
+                        params = field_of(member, "parameters")
+                        for param in params.named_children if params is not None else ():
+                            modifier = any(
+                                c.type in ("accessibility_modifier", "readonly")
+                                or self.text(c) == "readonly"
+                                for c in param.children
+                            )
+                            pattern = field_of(param, "pattern")
+                            if modifier and pattern is not None:
+                                members.append(self.text(pattern))
+                        continue
+                    (static if is_static else members).append(member_name)
+        entry = self.table.classes.setdefault(name, {"members": [], "static": [], "extends": []})
+        entry["members"].extend(m for m in members if m not in entry["members"])
+        entry["static"].extend(m for m in static if m not in entry["static"])
+        entry["extends"].extend(e for e in extends if e not in entry["extends"])
+
+    def commonjs(self, assignment: Any) -> None:
+        table = self.table
+        left = field_of(assignment, "left")
+        right = field_of(assignment, "right")
+        if left is None or right is None:
+            return
+        target = "".join(self.text(left).split())
+        if target == "module.exports":
+            if right.type == "object":
+                for key in self.object_keys(right):
+                    if key != "...":
+                        table.exports[key] = key if key in table.locals else ""
+                    else:
+                        table.export_equals = ""
+                table.locals.setdefault("module.exports", "object")
+            elif right.type == "identifier":
+                table.export_equals = self.text(right)
+            else:
+                table.export_equals = ""
+            return
+        for prefix in ("module.exports.", "exports."):
+            rest = target[len(prefix) :]
+            if target.startswith(prefix) and re.fullmatch(r"[A-Za-z_$][\w$]*", rest):
+                local = self.text(right) if right.type == "identifier" else ""
+                if right.type in ("class", "class_expression"):
+                    self.class_members(right, rest)
+                    table.locals.setdefault(rest, "class")
+                    local = rest
+                table.exports[rest] = local
+                return
+
+    # -------------------------------------------------------------- CLI (yargs, commander)
+    def cli(self, node: Any, nested: bool) -> None:
+        """Commands and options anywhere in the file; ``nested`` once inside a command's
+        builder (a subcommand, not a top-level command)."""
+        found = captured(node, self.language, _CLI_QUERY)
+        if found is None:
+            self._cli_walk(node, nested)
+            return
+        # The nodes in source order, parents first (as the walk visits them); a node is
+        # nested when a command definition encloses it, tracked by the enclosing ends.
+        enclosing: list[int] = []
+        for current in sorted(found, key=lambda n: (n.start_byte, -n.end_byte)):
+            while enclosing and enclosing[-1] <= current.start_byte:
+                enclosing.pop()
+            if self.cli_node(current, nested or bool(enclosing)):
+                enclosing.append(current.end_byte)
+
+    def _cli_walk(self, node: Any, nested: bool) -> None:
+        stack: list[tuple[Any, bool]] = [(node, nested)]
+        while stack:
+            current, inside = stack.pop()
+            child_inside = self.cli_node(current, inside) or inside
+            for child in reversed(current.named_children):
+                stack.append((child, child_inside))
+
+    def cli_node(self, current: Any, inside: bool) -> bool:
+        """Read one node; True when it defines a command (what it encloses is nested)."""
+        kind = current.type
+        if kind == "call_expression":
+            return self.cli_call(current, inside)
+        if kind == "object":
+            return self.cli_object(current, inside)
+        if kind == "new_expression":
+            constructor = field_of(current, "constructor")
+            arguments = field_of(current, "arguments")
+            if (
+                constructor is not None
+                and self.text(constructor) in ("Command", "commander.Command")
+                and arguments is not None
+                and arguments.named_children
+            ):
+                name = string_value(self.source, arguments.named_children[0])
+                if name:
+                    self.add_command(name, inside, current)
+            elif (
+                constructor is not None
+                and self.text(constructor) == "Option"
+                and arguments is not None
+                and arguments.named_children
+            ):
+                self.add_flags(string_value(self.source, arguments.named_children[0]))
+        return False
+
+    def add_command(self, text: str, nested: bool, node: Any) -> None:
+        words = text.split()
+        if words:
+            self.table.commands.append([words[0], nested, node.start_point[0] + 1])
+
+    def add_flags(self, text: str | None) -> None:
+        if text:
+            for match in LONG_FLAG.finditer(text):
+                self.add_option(match.group(1))
+
+    def add_option(self, name: str) -> None:
+        if name and name not in self.table.options:
+            self.table.options.append(name)
+
+    def cli_call(self, node: Any, inside: bool) -> bool:
+        function = field_of(node, "function")
+        arguments = field_of(node, "arguments")
+        if function is None or function.type != "member_expression" or arguments is None:
+            return False
+        method = self.text(field_of(function, "property") or function)
+        args = list(arguments.named_children)
+        if not args:
+            return False
+        first = args[0]
+        if method == "command":
+            names = self.command_names(first)
+            for name in names:
+                self.add_command(name, inside, node)
+            if len(args) >= 3 and args[2].type == "object":
+                self.option_table(args[2])
+            return bool(names)
+        if method in ("option", "requiredOption", "addOption", "positional"):
+            text = string_value(self.source, first)
+            if text is None:
+                return False
+            if method == "positional":
+                return False
+            if text.lstrip().startswith("-"):
+                self.add_flags(text)  # commander: "-t, --temperature <value>"
+            else:
+                self.add_option(text)  # yargs: .option("temperature", {...})
+                if len(args) >= 2 and args[1].type == "object":
+                    self.aliases(args[1])
+            return False
+        if method == "options" and first.type == "object":
+            self.option_table(first)
+        elif method == "alias":
+            for arg in args:
+                value = string_value(self.source, arg)
+                if value and len(value) > 1:
+                    self.add_option(value)
+                elif arg.type == "array":
+                    for item in arg.named_children:
+                        value = string_value(self.source, item)
+                        if value and len(value) > 1:
+                            self.add_option(value)
+        elif method in ("boolean", "string", "number", "array", "count"):
+            for arg in args:
+                value = string_value(self.source, arg)
+                if value:
+                    self.add_option(value)
+        return False
+
+    def command_names(self, node: Any) -> list[str]:
+        value = string_value(self.source, node)
+        if value is not None:
+            return [value]
+        if node.type == "array":
+            return [v for v in (string_value(self.source, c) for c in node.named_children) if v]
+        return []
+
+    def cli_object(self, node: Any, inside: bool) -> bool:
+        """A yargs CommandModule ``{ command: "x", builder: ... }``: a command; its
+        builder's contents are nested."""
+        pairs = {
+            self.text(field_of(p, "key")).strip("'\""): field_of(p, "value")
+            for p in node.named_children
+            if p.type == "pair" and field_of(p, "key") is not None
+        }
+        command = pairs.get("command")
+        # An MCP server spec ({command: "npx", args}) is not a command definition.
+        if command is None or not set(pairs) & {
+            "describe",
+            "description",
+            "desc",
+            "handler",
+            "builder",
+            "aliases",
+        }:
+            return False
+        names = self.command_names(command)
+        for name in names:
+            self.add_command(name, inside, node)
+        builder = pairs.get("builder")
+        if builder is not None and builder.type == "object":
+            self.option_table(builder)
+        return bool(names)
+
+    def option_table(self, node: Any) -> None:
+        """``{ name: { type, alias, describe }, ... }``: option names and long aliases."""
+        for member in node.named_children:
+            if member.type == "pair":
+                key = field_of(member, "key")
+                value = field_of(member, "value")
+                if key is None:
+                    continue
+                self.add_option(self.text(key).strip("'\"`"))
+                if value is not None and value.type == "object":
+                    self.aliases(value)
+            elif member.type == "shorthand_property_identifier":
+                self.add_option(self.text(member))
+
+    def aliases(self, spec: Any) -> None:
+        for pair in spec.named_children:
+            if pair.type != "pair" or self.text(field_of(pair, "key")).strip("'\"") != "alias":
+                continue
+            value = field_of(pair, "value")
+            items = value.named_children if value is not None and value.type == "array" else [value]
+            for item in items:
+                text = string_value(self.source, item)
+                if text and len(text) > 1:
+                    self.add_option(text)
+
+    def option_specs(self, root: Any) -> None:
+        """Objects whose values read as yargs option specs (``{ type, describe, alias }``),
+        wherever they are (shared option tables spread into builders)."""
+        found = captured(root, self.language, _PAIR_QUERY)
+        if found is None:
+            found = []
+            stack = [root]
+            while stack:
+                current = stack.pop()
+                found.append(current)
+                stack.extend(current.named_children)
+        else:
+            # The walk's order (parents first, last child first): options keep their order.
+            found.sort(key=lambda n: (-n.end_byte, n.start_byte))
+        for current in found:
+            if current.type == "pair":
+                value = field_of(current, "value")
+                key = field_of(current, "key")
+                if value is not None and key is not None and value.type == "object":
+                    inner = {
+                        self.text(field_of(p, "key")).strip("'\"")
+                        for p in value.named_children
+                        if p.type == "pair" and field_of(p, "key") is not None
+                    }
+                    if inner & OPTION_SPEC_KEYS and (
+                        "type" in inner or "alias" in inner or inner & {"describe", "description"}
+                    ):
+                        self.add_option(self.text(key).strip("'\"`"))
+                        self.aliases(value)

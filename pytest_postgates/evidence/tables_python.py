@@ -1,0 +1,209 @@
+"""The API table of a Python file (see :mod:`.code_tables`): top-level names
+(``__all__``, assignments, defs, classes, imports), star imports, a module
+``__getattr__``, and argparse/click/typer commands and options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_postgates.evidence.file_table import (
+    LONG_FLAG,
+    PY_CLI_MODULES,
+    FileTable,
+    field_of,
+    node_text,
+)
+
+
+class PythonTables:
+    """The table of one Python file, read from its syntax tree."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.table = FileTable("python")
+
+    def text(self, node: Any) -> str:
+        return node_text(self.source, node)
+
+    def build(self, root: Any) -> FileTable:
+        table = self.table
+        for child in root.named_children:
+            self.statement(child)
+        if table.cli_frameworks:
+            self.cli(root)
+        return table
+
+    def statement(self, node: Any) -> None:
+        table = self.table
+        kind = node.type
+        if kind == "decorated_definition":
+            node = field_of(node, "definition") or node
+            kind = node.type
+        if kind in ("function_definition", "class_definition"):
+            name = self.text(field_of(node, "name"))
+            table.locals[name] = "class" if kind == "class_definition" else "function"
+            if name == "__getattr__":
+                table.module_getattr = True
+            if kind == "class_definition":
+                self.python_class(node, name)
+        elif kind == "import_statement":
+            for name in node.named_children:
+                target = field_of(name, "alias") if name.type == "aliased_import" else None
+                dotted = self.text(field_of(name, "name") if target is not None else name)
+                local = self.text(target) if target is not None else dotted.split(".")[0]
+                table.imports[local] = [dotted, "*"]
+                head = PY_CLI_MODULES.get(dotted.split(".")[0])
+                if head and head not in table.cli_frameworks:
+                    table.cli_frameworks.append(head)
+        elif kind == "import_from_statement":
+            module = self.text(field_of(node, "module_name"))
+            head = PY_CLI_MODULES.get(module.split(".")[0])
+            if head and head not in table.cli_frameworks:
+                table.cli_frameworks.append(head)
+            if any(c.type == "wildcard_import" for c in node.named_children):
+                table.stars.append(module)
+                return
+            for name in node.named_children[1:]:
+                if name.type == "aliased_import":
+                    imported = self.text(field_of(name, "name"))
+                    local = self.text(field_of(name, "alias"))
+                elif name.type == "dotted_name":
+                    imported = local = self.text(name)
+                else:
+                    continue
+                table.imports[local] = [module, imported]
+        elif kind in ("expression_statement", "assignment", "augmented_assignment"):
+            # Grammar versions differ on whether an assignment is wrapped in a statement.
+            expression = node.named_children[0] if kind == "expression_statement" else node
+            if expression is not None and expression.type in ("assignment", "augmented_assignment"):
+                left = field_of(expression, "left")
+                for name in self._targets(left):
+                    table.locals.setdefault(name, "const")
+                if left is not None and self.text(left) == "__all__":
+                    right = field_of(expression, "right")
+                    values = [
+                        self.text(c)[1:-1]
+                        for c in (right.named_children if right is not None else [])
+                        if c.type == "string"
+                    ]
+                    if expression.type == "augmented_assignment":
+                        table.all = [*(table.all or []), *values]
+                    else:
+                        table.all = values
+        elif kind in ("if_statement", "try_statement", "with_statement"):
+            # Names bound under `if TYPE_CHECKING:` / `try: import x except: ...` exist too.
+            for child in node.named_children:
+                if child.type == "block":
+                    for inner in child.named_children:
+                        self.statement(inner)
+                elif child.type in (
+                    "else_clause",
+                    "except_clause",
+                    "finally_clause",
+                    "elif_clause",
+                ):
+                    for block in child.named_children:
+                        if block.type == "block":
+                            for inner in block.named_children:
+                                self.statement(inner)
+
+    def _targets(self, node: Any) -> list[str]:
+        if node is None:
+            return []
+        if node.type == "identifier":
+            return [self.text(node)]
+        if node.type in ("pattern_list", "tuple_pattern", "list_pattern"):
+            return [n for child in node.named_children for n in self._targets(child)]
+        return []
+
+    def python_class(self, node: Any, name: str) -> None:
+        members: list[str] = []
+        body = field_of(node, "body")
+        for child in body.named_children if body is not None else ():
+            inner = field_of(child, "definition") if child.type == "decorated_definition" else child
+            if inner is None:
+                continue
+            if inner.type in ("function_definition", "class_definition"):
+                members.append(self.text(field_of(inner, "name")))
+            elif inner.type in ("expression_statement", "assignment"):
+                expression = inner.named_children[0] if inner.type != "assignment" else inner
+                if expression is not None and expression.type == "assignment":
+                    members.extend(self._targets(field_of(expression, "left")))
+        bases = field_of(node, "superclasses")
+        extends = [self.text(c) for c in bases.named_children] if bases is not None else []
+        self.table.classes[name] = {"members": members, "static": [], "extends": extends}
+
+    def cli(self, root: Any) -> None:
+        stack: list[Any] = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "call":
+                self.cli_call(node)
+            elif node.type == "decorated_definition":
+                self.cli_decorated(node)
+            stack.extend(node.named_children)
+
+    def strings(self, arguments: Any) -> list[str]:
+        return [self.text(c).strip("'\"") for c in arguments.named_children if c.type == "string"]
+
+    def keyword(self, arguments: Any, name: str) -> Any:
+        for child in arguments.named_children:
+            if child.type == "keyword_argument" and self.text(field_of(child, "name")) == name:
+                return field_of(child, "value")
+        return None
+
+    def cli_call(self, node: Any) -> None:
+        function = field_of(node, "function")
+        arguments = field_of(node, "arguments")
+        if function is None or arguments is None or function.type != "attribute":
+            return
+        method = self.text(field_of(function, "attribute"))
+        if method == "add_argument":
+            for text in self.strings(arguments):
+                for match in LONG_FLAG.finditer(text):
+                    if text.startswith("--"):
+                        self.table.options.append(match.group(1))
+        elif method == "add_parser":
+            names = self.strings(arguments)[:1]
+            aliases = self.keyword(arguments, "aliases")
+            if aliases is not None:
+                names += [self.text(c).strip("'\"") for c in aliases.named_children]
+            for name in names:
+                self.table.commands.append([name, False, node.start_point[0] + 1])
+
+    def cli_decorated(self, node: Any) -> None:
+        definition = field_of(node, "definition")
+        function_name = self.text(field_of(definition, "name")) if definition is not None else ""
+        for decorator in (c for c in node.named_children if c.type == "decorator"):
+            call = decorator.named_children[0] if decorator.named_children else None
+            if call is None:
+                continue
+            function = field_of(call, "function") if call.type == "call" else call
+            arguments = field_of(call, "arguments") if call.type == "call" else None
+            name = self.text(function) if function is not None else ""
+            tail = name.rsplit(".", 1)[-1]
+            if tail in ("command", "group"):
+                given = self.strings(arguments)[:1] if arguments is not None else []
+                keyword = self.keyword(arguments, "name") if arguments is not None else None
+                if keyword is not None:
+                    given = [self.text(keyword).strip("'\"")]
+                command = given[0] if given else function_name.replace("_", "-")
+                if name not in ("click.group", "click.command") or given:
+                    self.table.commands.append([command, False, node.start_point[0] + 1])
+            elif tail == "option" and arguments is not None:
+                for text in self.strings(arguments):
+                    for flag in text.split("/"):
+                        match = LONG_FLAG.search(flag.strip())
+                        if match and flag.strip().startswith("--"):
+                            self.table.options.append(match.group(1))
+        if definition is not None and "typer" in self.table.cli_frameworks:
+            params = field_of(definition, "parameters")
+            for param in params.named_children if params is not None else ():
+                value = field_of(param, "value")
+                if value is not None and "Option(" in self.text(value):
+                    declared = [m.group(1) for m in LONG_FLAG.finditer(self.text(value))]
+                    if declared:
+                        self.table.options.extend(declared)
+                    else:
+                        pname = self.text(field_of(param, "name") or param)
+                        self.table.options.append(pname.replace("_", "-"))

@@ -1,0 +1,346 @@
+"""Gate 15's checks of one post's code samples against the repository's API (the
+lookup of :mod:`pytest_postgates.evidence.api_lookup`): a module a product specifier
+names, a name it exports, a member of a class or object, a CLI line's command and flags,
+a Python import. Each check counts what it judged and reports a violation (with close
+real names) or an unjudged line (with the reason) into the post's :class:`SampleReport`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_postgates.evidence import resolution
+from pytest_postgates.evidence.api_lookup import (
+    OBJECT_MEMBERS,
+    ApiLookup,
+    Binding,
+    CliTable,
+    Unknown,
+    normal_flag,
+)
+
+# Flags every CLI of a framework has without declaring them.
+BUILTIN_FLAGS = {
+    "yargs": {"help", "version"},
+    "commander": {"help", "version"},
+    "argparse": {"help"},
+    "click": {"help"},
+    "typer": {"help", "install-completion", "show-completion"},
+}
+PLACEHOLDER = re.compile(r"^[<\[{].*[>\]}]$|^\.\.\.$|\$")
+
+
+@dataclass
+class SampleReport:
+    checked: int = 0
+    checked_by_kind: dict[str, int] = field(default_factory=dict)
+    unjudged: list[dict[str, Any]] = field(default_factory=list)
+    violations: list[dict[str, Any]] = field(default_factory=list)
+    resolved: dict[str, str] = field(default_factory=dict)  # specifier -> source file
+    suggestions: dict[int, list[str]] = field(default_factory=dict)
+
+    def count(self, kind: str) -> None:
+        self.checked += 1
+        self.checked_by_kind[kind] = self.checked_by_kind.get(kind, 0) + 1
+
+    def skip(self, line: int, text: str, reason: str) -> None:
+        entry = {"line": line, "text": text.strip()[:160], "reason": reason}
+        if entry not in self.unjudged:
+            self.unjudged.append(entry)
+
+    def violation(
+        self, line: int, kind: str, name: str, where: str, reason: str, close: list[str]
+    ) -> None:
+        self.suggestions[len(self.violations)] = close
+        self.violations.append(
+            {"line": line, "kind": kind, "name": name, "where_looked": where, "reason": reason}
+        )
+
+
+def close_names(name: str, candidates: Iterable[str]) -> list[str]:
+    # Only names of about the same length can be close; difflib over thousands is slow.
+    slack = max(2, len(name) // 3)
+    lower = name.lower()
+    head = lower[:4] if len(name) >= 3 else None  # a shared prefix counts from 3 letters
+    # One pass: about the same length, or the same first four letters.
+    pool = sorted(
+        {
+            c
+            for c in candidates
+            if c
+            and (
+                (abs(len(c) - len(name)) <= slack and c != name and not c.startswith("_"))
+                or (head is not None and c.lower().startswith(head))
+            )
+        }
+    )
+    if len(pool) > 200:
+        pool = [c for c in pool if c[:1].lower() == name[:1].lower()]
+    prefix = [c for c in pool if len(lower) >= 3 and c.lower().startswith(lower[:4])]
+    spelled = difflib.get_close_matches(name, pool, n=3, cutoff=0.7)
+    return list(dict.fromkeys([*spelled, *prefix]))[:3]
+
+
+@dataclass
+class SampleValue:
+    """What a sample name holds: an export of a product module (``binding`` is where it
+    is declared), an instance of one, or a value of a type the sample does not show."""
+
+    kind: str  # "namespace" | "export" | "instance" | "unknown"
+    module: str = ""  # the source file of the imported module
+    name: str = ""  # the imported name
+    binding: Binding | Unknown | None = None
+    origin: str = ""  # for "unknown": what the value came from
+
+
+class SampleChecker:
+    """One post's check: the package, its manifest, the lookup and the report."""
+
+    def __init__(
+        self,
+        package: str,
+        manifest: dict[str, Any],
+        lookup: ApiLookup,
+        parsers: dict[str, Any],
+        ref: str,
+    ) -> None:
+        self.package = package
+        self.manifest = manifest
+        self.lookup = lookup
+        self.parsers = parsers
+        self.ref = ref
+        self.report = SampleReport()
+        self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
+
+    # -------------------------------------------------------------- modules
+    def module_for(self, spec: str, type_only: bool, line: int, text: str) -> str | None:
+        """The source file a product specifier's module is read from; None after reporting
+        why it cannot be (unjudged, or a missing_target violation)."""
+        key = (spec, type_only)
+        if key not in self._modules:
+            self._modules[key] = self._resolve(spec, type_only, line, text)
+        found = self._modules[key]
+        if isinstance(found, Unknown):
+            self.report.skip(line, text, found.reason)
+            return None
+        return found
+
+    def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
+        result = resolution.resolve_specifier(
+            self.manifest, spec, "import", type_only, self.lookup.files
+        )
+        if not result.ok or result.target is None:
+            return Unknown(f"{spec} does not resolve ({result.code}); gate 14 reports it")
+        source = self.lookup.source_for(result.target)
+        if source.path is not None:
+            self.report.resolved[spec] = source.path
+            return source.path
+        if source.expected:
+            self.report.count("target")
+            where = f"exports {result.key or '.'} -> {result.target} -> {source.expected}"
+            reason = f"{spec} resolves to {result.target}, but {source.missing}"
+            if source.index:
+                built = result.target.rsplit(".", 1)[0] + "/index.js"
+                reason += f" ({source.index} exists; it builds to {built}, not {result.target})"
+            self.report.violation(line, "missing_target", spec, where, reason, [])
+            return None
+        return Unknown(f"{spec} resolves to {result.target}: {source.missing}; set source_map")
+
+    def check_export(self, module: str, name: str, line: int, text: str) -> Binding | None:
+        found = self.lookup.find_export(module, name)
+        if isinstance(found, Unknown):
+            self.report.skip(line, text, f"{name}: {found.reason}")
+            return None
+        self.report.count("export")
+        if found is not None:
+            return found
+        exported = self.lookup.export_names(module)
+        names = exported if isinstance(exported, set) else set()
+        if name == "default":
+            self.report.violation(
+                line,
+                "default_export",
+                "default",
+                module,
+                f"{module} has no default export; import the names it exports by name",
+                close_names("", []),
+            )
+        else:
+            self.report.violation(
+                line,
+                "named_export",
+                name,
+                module,
+                f"{name} is not exported by {module} (nor by what it re-exports)",
+                close_names(name, names),
+            )
+        return None
+
+    def check_member(self, held: SampleValue, name: str, line: int, text: str) -> None:
+        binding = held.binding
+        static = held.kind == "export"
+        if not isinstance(binding, Binding):
+            reason = binding.reason if isinstance(binding, Unknown) else "not declared"
+            self.report.skip(line, text, f"{held.name}.{name}: {reason}")
+            return
+        if binding.kind in ("function", "value", "const", "namespace", "type", "member"):
+            what = {"const": "a constant", "value": "a value", "type": "a type"}.get(
+                binding.kind, f"a {binding.kind}"
+            )
+            self.report.skip(
+                line,
+                text,
+                f"{held.name}.{name}: {held.name} is {what}, whose members are not tabled",
+            )
+            return
+        if name in OBJECT_MEMBERS:
+            self.report.count("member")
+            return
+        members, incomplete = self.lookup.members(binding, static)
+        if name in members:
+            self.report.count("member")
+            return
+        if incomplete is not None:
+            self.report.skip(line, text, f"{held.name}.{name}: {incomplete.reason}")
+            return
+        self.report.count("member")
+        which = "static member" if static and binding.kind == "class" else "member"
+        other, _ = self.lookup.members(binding, not static)
+        note = ""
+        if name in other:
+            note = (
+                " (it is an instance member: call it on `new " + held.name + "()`)"
+                if static
+                else " (it is a static member of the class)"
+            )
+        self.report.violation(
+            line,
+            "member",
+            f"{held.name}.{name}",
+            f"{binding.path} ({binding.local})",
+            f"{held.name} declares no {which} {name}{note}",
+            close_names(name, members),
+        )
+
+    # -------------------------------------------------------------- CLI
+    def check_cli_line(
+        self, line: int, text: str, words: list[str], cli: CliTable | Unknown, bin_name: str
+    ) -> None:
+        if isinstance(cli, Unknown):
+            self.report.skip(line, text, cli.reason)
+            return
+        frameworks = [f for f in cli.frameworks if f in BUILTIN_FLAGS]
+        if not frameworks:
+            self.report.skip(
+                line,
+                text,
+                f"the CLI source ({cli.entry}) uses no framework the "
+                "gate reads (yargs, commander, argparse, click, typer)",
+            )
+            return
+        options = cli.options | {o for f in frameworks for o in BUILTIN_FLAGS[f]}
+        args = list(words)
+        if "--" in args:
+            args = args[: args.index("--")]
+        if args and not args[0].startswith("-"):
+            command = args[0]
+            if PLACEHOLDER.search(command):
+                self.report.skip(line, text, f"{command} is a placeholder, not a command")
+            elif not cli.commands:
+                self.report.skip(line, text, f"{cli.entry} defines no commands the gate reads")
+            elif command in cli.commands:
+                self.report.count("command")
+            elif cli.has_default_command:
+                self.report.skip(
+                    line,
+                    text,
+                    f"{command}: the CLI has a default command, so this may be its argument",
+                )
+            else:
+                self.report.count("command")
+                self.report.violation(
+                    line,
+                    "cli_command",
+                    command,
+                    ", ".join(cli.read[:4]),
+                    f"{bin_name} defines no command {command}",
+                    close_names(command, cli.commands),
+                )
+        for word in args:
+            if not word.startswith("--") or len(word) < 3:
+                continue
+            flag = word[2:].split("=", 1)[0]
+            if PLACEHOLDER.search(flag) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", flag):
+                self.report.skip(line, text, f"--{flag} is a placeholder, not a flag")
+                continue
+            self.report.count("flag")
+            normal = normal_flag(flag)
+            negated = normal[3:] if normal.startswith("no-") else None
+            if normal in options or (negated is not None and negated in options):
+                continue
+            self.report.violation(
+                line,
+                "cli_flag",
+                f"--{flag}",
+                ", ".join(cli.read[:4]),
+                f"{bin_name} defines no option --{flag} (for any command)",
+                [f"--{c}" for c in close_names(normal, options)],
+            )
+
+    # -------------------------------------------------------------- Python
+    def check_python(self, line: int, text: str, top: str) -> None:
+        try:
+            statement = python_imports(text)
+        except ValueError:
+            return
+        for module, names in statement:
+            if module.split(".")[0] != top:
+                continue
+            path = self.lookup.python_module(module)
+            self.report.count("python")
+            if path is None:
+                parent = module.rsplit(".", 1)[0] if "." in module else ""
+                parent_path = self.lookup.python_module(parent) if parent else None
+                pool = self.lookup.python_names(parent_path) if parent_path is not None else set()
+                self.report.violation(
+                    line,
+                    "python_import",
+                    module,
+                    parent_path or top,
+                    f"no module {module} at {self.ref}",
+                    close_names(module.rsplit(".", 1)[-1], pool if isinstance(pool, set) else []),
+                )
+                continue
+            self.report.resolved[module] = path
+            defined = self.lookup.python_names(path) if names else set()
+            for name in names:
+                if isinstance(defined, Unknown):
+                    self.report.skip(line, text, f"{name}: {defined.reason}")
+                    continue
+                self.report.count("python")
+                if name not in defined:
+                    self.report.violation(
+                        line,
+                        "python_import",
+                        f"{module}.{name}",
+                        path,
+                        f"{name} is not defined or imported in {path}",
+                        close_names(name, defined),
+                    )
+
+
+def python_imports(text: str) -> list[tuple[str, list[str]]]:
+    """``from a.b import x, y as z`` -> [("a.b", ["x", "y"])]; ``import a.b`` -> [("a.b", [])]."""
+    stripped = text.strip()
+    match = re.match(r"from\s+([\w.]+)\s+import\s+\(?([^#)]*)", stripped)
+    if match:
+        names = [part.split(" as ")[0].strip() for part in match.group(2).split(",")]
+        return [(match.group(1), [n for n in names if re.fullmatch(r"\w+", n)])]
+    match = re.match(r"import\s+([\w.,\s]+?)(?:\s+as\s+\w+)?\s*(?:#.*)?$", stripped)
+    if match:
+        return [(m.strip().split(" as ")[0], []) for m in match.group(1).split(",") if m.strip()]
+    return []

@@ -1,0 +1,401 @@
+"""The prose of a post, read once from the markdown-it tokens the post already has.
+
+A gate that reads prose reads it here, never with a scanner of its own: paragraphs with
+their file lines, sentences, words, links, and the prose lines with inline code spans and
+URLs blanked (same length, same columns). ``Post.prose`` builds the view on first use and
+keeps it on the parsed post, so every gate of a post shares one.
+
+Where gates read prose differently on purpose the difference is a named option of one
+reader, not a second reader: sentences end at ``boundary="punctuation"`` (what the judged
+gates send a model) or at ``boundary="sentence_start"`` (what readability scores: the next
+sentence must start like one, abbreviations and initials do not end one); prose lines keep
+or blank URLs and keep or skip raw HTML blocks.
+
+This module knows nothing of :mod:`pytest_postgates.post` (the post imports it), only of
+the small :class:`ParsedPost` shape it reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal, Protocol
+
+from markdown_it.token import Token
+
+from pytest_postgates.scan import (
+    Alternation,
+    CodeSpanExact,
+    CodeSpanLazy,
+    Delimited,
+    Emphasis,
+    Found,
+    SchemeUrl,
+    closed_by,
+    closed_by_string,
+    markdown_link,
+)
+
+CODE_MARK = "\x00"  # stands for an inline code span in reading text (one word)
+
+Boundary = Literal["punctuation", "sentence_start"]
+
+
+class ParsedPost(Protocol):
+    """What the view reads of a parsed post (:class:`pytest_postgates.post.Post`)."""
+
+    tokens: list[Token]
+    lines: list[str]
+    body_start_line: int
+
+    @property
+    def related_posts_line(self) -> int | None: ...
+
+    @property
+    def code_lines(self) -> frozenset[int]: ...
+
+    @property
+    def html_lines(self) -> frozenset[int]: ...
+
+
+# ------------------------------------------------------------------------- blanking
+# The code-span and URL patterns of prose lines, scanned in linear time
+# (pytest_postgates.scan): as regexes, a line of backtick runs, of ``](`` or of
+# ``a.a.a.`` took minutes.
+_LINE_CODE_SPAN = CodeSpanExact()  # (?<!`)(`+)(?!`).+?(?<!`)\1(?!`)
+_LINE_URL = Alternation(
+    r"\]\([^)\s]*\)|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b[a-z][a-z0-9+.-]*://\S+",
+    [
+        Delimited(r"\]\([^)\s]*\)", re.compile(r"\]\("), closed_by(")\\s", ")")),
+        Delimited(
+            r"<[a-z][a-z0-9+.-]*:[^>\s]*>",
+            re.compile(r"<[a-z][a-z0-9+.-]*+:", re.I),
+            closed_by(">\\s", ">", re.I),
+        ),
+        SchemeUrl(r"\b[a-z][a-z0-9+.-]*://\S+", r"\S+", re.I),
+    ],
+)
+
+
+def _spaces(match: Found) -> str:
+    return " " * (match.end() - match.start())
+
+
+def blank_code(line: str) -> str:
+    """A prose line with its inline code spans blanked (same length, same columns)."""
+    return _LINE_CODE_SPAN.sub(_spaces, line)
+
+
+def blank_code_and_urls(line: str) -> str:
+    """A prose line with inline code spans and URLs (link targets, autolinks, bare
+    ``scheme://`` URLs) blanked: same length, same columns."""
+    return _LINE_URL.sub(_spaces, blank_code(line))
+
+
+# ------------------------------------------------------------------------ sentences
+# A run of sentence-final punctuation, then closing quotes/brackets; possessive and never
+# starting inside a run of punctuation, so a long run of ``.`` is read once.
+_END_RUN = re.compile(r"(?<![.!?])[.!?]++[\"'\u201d\u2019)\]]*+")
+_WHITESPACE = re.compile(r"\s")
+# What follows the end of a sentence when the next must start like one: space and a
+# capital, a digit, an opening quote or bracket, emphasis or code; or only space.
+_SENTENCE_START = re.compile(r"\s+[\"'\u201c\u2018(\[*_]*[A-Z0-9" + CODE_MARK + r"]|\s*$")
+_WORDLIKE = re.compile(r"[^\W_]|" + CODE_MARK)
+ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs cf al approx fig no mr mrs ms dr prof sr jr st inc ltd co a.k.a u.s".split()
+)
+_WORD_OR_DOT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
+
+
+def _last_word(text: str) -> str | None:
+    """``re.search(r"([A-Za-z][A-Za-z.]*)$", text).group(1)``, read from the end: the regex
+    re-read a long run of letters from each of its letters when the text did not end in it.
+    """
+    end = len(text) - 1 if text.endswith("\n") else len(text)  # "$" also matches there
+    start = end
+    while start > 0 and text[start - 1] in _WORD_OR_DOT:
+        start -= 1
+    while start < end and text[start] == ".":
+        start += 1
+    return text[start:end] if start < end else None
+
+
+def sentence_ends(text: str, boundary: Boundary) -> Iterator[re.Match[str]]:
+    """The runs of sentence-final punctuation (closing quotes and brackets included) that
+    ``boundary`` lets end a sentence, before abbreviations are considered. In linear time:
+    runs never overlap, and each reads ahead only over the whitespace after it."""
+    follows = _SENTENCE_START if boundary == "sentence_start" else _WHITESPACE
+    for run in _END_RUN.finditer(text):
+        if follows.match(text, run.end()) is not None:
+            yield run
+
+
+def sentence_spans(text: str, boundary: Boundary = "punctuation") -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``, surrounding whitespace left out.
+
+    A sentence ends at a run of ``.``, ``!`` or ``?`` (closing quotes and brackets
+    included). ``boundary`` says what must follow:
+
+    - ``"punctuation"``: whitespace. Every such run ends a sentence; a piece with no
+      visible character is not one. What the judged gates send a model.
+    - ``"sentence_start"``: whitespace and something that starts a sentence (a capital, a
+      digit, an opening quote or bracket, emphasis, :data:`CODE_MARK`), or the end of the
+      text; ``e.g.``, ``vs.`` (:data:`ABBREVIATIONS`) and single initials do not end one,
+      and a piece without a word is not a sentence. What readability scores: file names,
+      versions and URLs (``post.py``, ``1.2.3``) have no space after the dot.
+    """
+    reading = boundary == "sentence_start"
+    spans: list[tuple[int, int]] = []
+    start = 0
+
+    def keep(begin: int, end: int) -> None:
+        while begin < end and text[begin].isspace():
+            begin += 1
+        while end > begin and text[end - 1].isspace():
+            end -= 1
+        piece = text[begin:end]
+        if piece and (not reading or _WORDLIKE.search(piece) is not None):
+            spans.append((begin, end))
+
+    for run in sentence_ends(text, boundary):
+        if run.end() <= start:
+            continue
+        if reading and run.group(0).startswith("."):
+            word = _last_word(text[start : run.start()])
+            if word:
+                token = word.lower().rstrip(".")
+                if token in ABBREVIATIONS or (len(token) == 1 and word.isupper()):
+                    continue
+        keep(start, run.end())
+        start = run.end()
+    keep(start, len(text))
+    return spans
+
+
+def split_sentences(text: str, boundary: Boundary = "punctuation") -> list[str]:
+    """The sentences of plain ``text`` (see :func:`sentence_spans`)."""
+    return [text[start:end] for start, end in sentence_spans(text, boundary)]
+
+
+# ---------------------------------------------------------------------------- words
+_WORD_STRIP = re.compile(r"[^\w\s']")
+CODE_WORD = "code"  # what a code span counts as in words: one word
+
+
+def words(text: str) -> list[str]:
+    """Words as textstat counts them: punctuation removed (a hyphenated word is one word),
+    contractions kept, each :data:`CODE_MARK` one word."""
+    return _WORD_STRIP.sub("", text.replace(CODE_MARK, f" {CODE_WORD} ")).split()
+
+
+# ---------------------------------------------------------------------- paragraphs
+# Inline Markdown source as the judged gates read it, scanned in linear time.
+_CODE_SPAN = CodeSpanLazy()  # (`+)(.+?)\1, DOTALL
+_LINK = Delimited(r"!?\[([^\]]*)\]\([^)]*\)", re.compile(r"!?\["), markdown_link("\\]", ")", True))
+_EMPHASIS = Emphasis()  # (?<!\w)(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?!\w)
+# \{%.*?%\}|\{\{.*?\}\}|\{:[^}]*\} (DOTALL), scanned in linear time: as a regex, every
+# unclosed ``{%`` read the rest of the paragraph again.
+_LIQUID = Alternation(
+    r"\{%.*?%\}|\{\{.*?\}\}|\{:[^}]*\}",
+    [
+        Delimited(r"\{%.*?%\}", re.compile(r"\{%"), closed_by_string("%}")),
+        Delimited(r"\{\{.*?\}\}", re.compile(r"\{\{"), closed_by_string("}}")),
+        Delimited(r"\{:[^}]*\}", re.compile(r"\{:"), closed_by_string("}")),
+    ],
+)
+_SPACE_RUN = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    line: int  # file line the sentence starts on
+    text: str  # its inline Markdown source on one line
+
+    @property
+    def has_code(self) -> bool:
+        return _CODE_SPAN.search(self.text) is not None
+
+    @property
+    def code_texts(self) -> list[str]:
+        """The text of each inline code span, stripped; empty spans left out."""
+        found = (match.group(2) for match in _CODE_SPAN.finditer(self.text))
+        return [text.strip() for text in found if text and text.strip()]
+
+
+@dataclass(frozen=True, eq=False)
+class Paragraph:
+    """A Markdown paragraph (list items and block quotes included)."""
+
+    line: int  # file line of its first line
+    end_line: int  # file line of its last line
+    top_level: bool  # not inside a list, block quote or table
+    source: str  # its inline Markdown source, stripped
+    inline: Token = field(repr=False)
+
+    def sentences(self, boundary: Boundary = "punctuation") -> list[Sentence]:
+        """Its sentences, each with the file line it starts on and its source on one line.
+        Punctuation inside code spans (``a.b``, ``x.ts``) never ends a sentence."""
+        source = self.source
+        masked = _CODE_SPAN.sub(lambda match: "x" * (match.end() - match.start()), source)
+        return [
+            Sentence(self.line + source.count("\n", 0, start), " ".join(source[start:end].split()))
+            for start, end in sentence_spans(masked, boundary)
+        ]
+
+    @cached_property
+    def plain(self) -> str:
+        """The source as a reader reads it: link text without URLs, no emphasis or
+        backtick markers, one line. For models that were trained on plain text."""
+        return plain(self.source)
+
+    @cached_property
+    def reading_text(self) -> str:
+        """The rendered text a reader reads, one line: text and link text kept, images,
+        inline HTML, Liquid tags and kramdown attribute lists dropped, each inline code
+        span one :data:`CODE_MARK` (an identifier reads as one word)."""
+        parts: list[str] = []
+        for child in self.inline.children or ():
+            if child.type == "text":
+                parts.append(child.content)
+            elif child.type == "code_inline":
+                parts.append(CODE_MARK)
+            elif child.type in ("softbreak", "hardbreak"):
+                parts.append(" ")
+        text = _LIQUID.sub(" ", "".join(parts))
+        return _SPACE_RUN.sub(" ", text).strip()
+
+    def source_lines(self) -> Iterator[tuple[int, str]]:
+        """(file line, source text) for each line of the paragraph."""
+        for offset, text in enumerate(self.source.split("\n")):
+            yield self.line + offset, text
+
+
+def plain(markdown: str) -> str:
+    """Inline Markdown as a reader reads it: link text without URLs, no emphasis or
+    backtick markers, one line."""
+    spans: list[str] = []
+
+    def hold(match: Found) -> str:
+        spans.append((match.group(2) or "").strip())
+        return f"\ue000{len(spans) - 1}\ue001"
+
+    text = _CODE_SPAN.sub(hold, markdown)  # set aside: no link or emphasis rule applies
+    text = _EMPHASIS.sub(r"\2", _LINK.sub(r"\1", text))
+    text = re.sub("\ue000(\\d+)\ue001", lambda m: spans[int(m.group(1))], text)
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------------------- links
+@dataclass(frozen=True)
+class Link:
+    line: int
+    url: str
+    kind: str  # link, image, autolink, html, liquid
+
+
+HTML_URL = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+LIQUID_LINK = re.compile(r"\{%-?\s*(post_url|link)\s+(\S+?)\s*-?%\}")
+
+
+def _inline_links(inline: Token, first_line: int) -> Iterator[Link]:
+    line = first_line
+    for child in inline.children or ():
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+        elif child.type == "link_open":
+            href = str(child.attrs.get("href", ""))
+            yield Link(line, href, "autolink" if child.markup == "autolink" else "link")
+        elif child.type == "image":
+            yield Link(line, str(child.attrs.get("src", "")), "image")
+        elif child.type == "html_inline":
+            yield from html_links(child.content, line)
+            line += child.content.count("\n")
+        elif child.type == "text":
+            line += child.content.count("\n")
+
+
+def html_links(html: str, first_line: int) -> Iterator[Link]:
+    """``href`` and ``src`` attributes of raw HTML, with their file lines."""
+    for match in HTML_URL.finditer(html):
+        url = match.group(1) if match.group(1) is not None else match.group(2)
+        yield Link(first_line + html.count("\n", 0, match.start()), url.strip(), "html")
+
+
+# ----------------------------------------------------------------------------- view
+class ProseView:
+    """The prose of one parsed post (see the module docstring). Built by ``Post.prose``."""
+
+    def __init__(self, post: ParsedPost) -> None:
+        self._post = post
+        self._lines: dict[tuple[bool, bool], tuple[tuple[int, str], ...]] = {}
+
+    @cached_property
+    def paragraphs(self) -> tuple[Paragraph, ...]:
+        """Every paragraph with visible source before the Related-posts line, in order:
+        paragraph tokens only, so fenced code, HTML blocks, headings and tables are not
+        prose, and the Related-posts block is a link list, not content."""
+        post = self._post
+        stop = post.related_posts_line
+        found: list[Paragraph] = []
+        tokens = post.tokens
+        for index, token in enumerate(tokens):
+            if token.type != "paragraph_open" or token.map is None or index + 1 >= len(tokens):
+                continue
+            line = post.body_start_line + token.map[0]
+            if stop is not None and line >= stop:
+                break
+            inline = tokens[index + 1]
+            source = inline.content.strip()
+            if inline.type == "inline" and source:
+                end_line = post.body_start_line + token.map[1] - 1
+                found.append(Paragraph(line, end_line, token.level == 0, source, inline))
+        return tuple(found)
+
+    def sentences(self, boundary: Boundary = "punctuation") -> Iterator[Sentence]:
+        """Every sentence of every paragraph, in order."""
+        for paragraph in self.paragraphs:
+            yield from paragraph.sentences(boundary)
+
+    @cached_property
+    def links(self) -> tuple[Link, ...]:
+        """Every link of the body outside code (Markdown links, images, autolinks, HTML
+        ``href``/``src``, Liquid ``post_url``/``link`` tags), with its file line."""
+        post = self._post
+        found: list[Link] = []
+        for token in post.tokens:
+            if token.map is None:
+                continue
+            start = post.body_start_line + token.map[0]
+            if token.type == "inline":
+                found.extend(_inline_links(token, start))
+            elif token.type == "html_block":
+                found.extend(html_links(token.content, start))
+        code = post.code_lines
+        for number in range(post.body_start_line, len(post.lines) + 1):
+            text = post.lines[number - 1]
+            if number in code or "{%" not in text:
+                continue
+            for match in LIQUID_LINK.finditer(text):
+                found.append(Link(number, f"{{% {match.group(1)} {match.group(2)} %}}", "liquid"))
+        found.sort(key=lambda link: link.line)
+        return tuple(found)
+
+    def lines(self, *, html: bool, urls: bool) -> tuple[tuple[int, str], ...]:
+        """(file line, text) of every body line outside fenced and indented code, inline
+        code spans blanked (same length, same columns); ``urls`` blanks URLs too, and
+        ``html=False`` leaves out raw HTML blocks. Built once per option set."""
+        key = (html, urls)
+        found = self._lines.get(key)
+        if found is None:
+            post = self._post
+            skip = post.code_lines if html else post.code_lines | post.html_lines
+            blank = blank_code_and_urls if urls else blank_code
+            found = tuple(
+                (number, blank(post.lines[number - 1]))
+                for number in range(post.body_start_line, len(post.lines) + 1)
+                if number not in skip
+            )
+            self._lines[key] = found
+        return found
