@@ -488,8 +488,10 @@ def test_one_linter_process_per_configuration(
 ) -> None:
     repo = make_repo(tmp_path / "blog")
     (repo / "drafts").mkdir()
-    # MD022 is one rumdl runs (MD040 is computed here, without a process).
-    (repo / "drafts" / ".markdownlint.json").write_text('{"default": false, "MD022": true}')
+    # MD012 is one rumdl runs (MD022 and MD040 are computed here, without a process).
+    (repo / "drafts" / ".markdownlint.json").write_text(
+        '{"default": false, "MD012": true, "MD022": true}'
+    )
     posts = [write_post(repo / "_posts", SEED_BODY, name=f"2026-06-0{i}-a.md") for i in (1, 2)]
     posts += [write_post(repo / "drafts", SEED_BODY, name=f"2026-06-0{i}-b.md") for i in (3, 4)]
     calls = _count_processes(monkeypatch)

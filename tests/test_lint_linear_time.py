@@ -42,6 +42,12 @@ FAMILIES = {
     "html block with unclosed quotes": "<div>\n" + "<a b='x' " * N,
     # MD037 read the rest of the line for every pair of unmatched markers (96 KB: minutes).
     "unmatched spaced emphasis markers": "*a " * N,
+    # MD049/MD050 locate every emphasis of a paragraph; MD056 looks for a directive's
+    # opening fence; MD022 counts blank lines up to a configured number.
+    "emphasis on every line of one paragraph": "*a* __b__\n" * (N // 8),
+    "unpaired dollars around emphasis": "$*a* " * (N // 4),
+    "directive fences as table rows": "| a |\n|---|\n" + ":::\n" * (N // 4),
+    "blank lines around many headings": "# a\n\n" * (N // 4),
 }
 
 
@@ -49,9 +55,9 @@ def lint_everything_here(text: str) -> None:
     """Every text scan gate 12 makes itself (rumdl, a separate program, aside)."""
     lint.native_violations(text, {"default": True})
     lint.native_violations(text, {"MD013": {"line_length": 20, "stern": True}})
+    lint.native_violations(text, {"MD022": {"lines_above": 10**9, "lines_below": 10**9}})
     lines = lint.markdownlint_lines(text)[0]
     candidates.odd_list_start(lines)
-    candidates.mixed_bullets(lines)
     lint.file_config(text, {})
     rumdl._neutral_copy(text.encode("utf-8"))
     status = lint.gfm_table_lines(lines)

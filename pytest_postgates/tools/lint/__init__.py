@@ -32,8 +32,8 @@ package reproduces what that run would report, with one of two engines:
     - rules whose algorithm differs beyond any option (MD004, MD024 with siblings_only,
       MD029, MD036, MD046, MD048; see :mod:`.rules`) are evaluated here with
       markdownlint's algorithm on markdown-it tokens, in the files where rumdl (or a text
-      test) says the rule may fire; two gaps of rumdl's are filled the same way (MD033 for
-      component tags such as ``<Tabs>``, MD032 where a new bullet marker starts a list);
+      test) says the rule may fire; a gap of rumdl's is filled the same way (MD033 for
+      component tags such as ``<Tabs>``);
     - a file with bare CR line ends is linted from an LF copy (rumdl does not split there).
 
 The ``auto`` backend (the default) uses markdownlint-cli when one is installed, because

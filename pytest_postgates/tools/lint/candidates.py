@@ -3,9 +3,8 @@
 Every file with a finding of a rule passes its test (the tests over-approximate headings,
 lists and code blocks: container prefixes, code and HTML are not told apart); only files
 that pass one are parsed, and parsing is the costly part. A rule without a test here is
-evaluated in every file where it is on. Also the two rumdl gaps that need a text test
-(MD033 component tags, MD032 between lists of different markers) and the list starts
-rumdl cannot detect (MD029).
+evaluated in every file where it is on. Also rumdl's gap that needs a text test (MD033
+component tags) and the list starts rumdl cannot detect (MD029).
 """
 
 from __future__ import annotations
@@ -16,15 +15,24 @@ from typing import Any
 
 from pytest_postgates.tools.lint.document import ANY_ORDERED, BULLET, CONTAINER
 from pytest_postgates.tools.lint.rules import (
+    md001,
+    md003,
     md011,
+    md022,
+    md023,
     md033,
     md034,
     md039,
+    md044,
     md045,
+    md047,
+    md049,
+    md050,
     md051,
     md052,
     md053,
     md054,
+    md056,
 )
 from pytest_postgates.tools.lint.rules.md035 import break_text, maybe_break
 from pytest_postgates.tools.lint.rules.md036 import ALL_PUNCTUATION
@@ -52,8 +60,6 @@ _SETEXT_UNDERLINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$")
 _NOT_ONE = re.compile(CONTAINER + r"0*(?:[02-9]|[1-9]\d+)[.)](?:[ \t]|$)")
 _FENCE = re.compile(CONTAINER + r"(`{3,}|~{3,})")
 _EMPHASIS_LINE = re.compile(r"^ {0,3}(\*\*?|__?)(\S.*)\1[ \t]*$", re.MULTILINE)
-_ANY_BULLET = re.compile(r"^[ \t>]*([*+-])[ \t]", re.MULTILINE)
-_BULLET_AT = re.compile(r"^((?:[ \t]*>)*[ \t]*)([*+-])(?:[ \t]|$)")
 
 # A list marker not at its container's first column (or one after a parent's marker): the
 # only places MD005 can find anything.
@@ -63,7 +69,16 @@ _INDENTED_MARKER = re.compile(
 _INDENTED = re.compile(r"^[ \t>]*?(?: {4}|\t| {0,3}\t)[ \t]*\S")
 
 
+# The ported rules whose module has its own text test (``may_violate``).
+_OWN_TESTS = {
+    module.__name__.rsplit(".", 1)[-1].upper(): module.may_violate
+    for module in (md001, md003, md022, md023, md044, md047, md049, md050, md056)
+}
+
+
 def may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
+    if rule in _OWN_TESTS:
+        return _OWN_TESTS[rule](lines, options)
     if rule in LINK_CANDIDATES:
         return LINK_CANDIDATES[rule](lines, options)
     if rule in ("MD009", "MD010", "MD013"):
@@ -136,25 +151,6 @@ def may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> 
         indented = style != "indented" and any(_INDENTED.match(line) for line in lines)
         return fenced and indented if style == "consistent" else fenced or indented
     return True  # no text test for this rule: evaluate it wherever it is on
-
-
-def mixed_bullets(lines: Sequence[str]) -> bool:
-    """Whether two bullets with different markers sit at one indentation in a run of
-    non-blank lines: CommonMark starts a new list there, rumdl continues the old one."""
-    if len(set(_ANY_BULLET.findall("\n".join(lines)))) < 2:
-        return False
-    markers: dict[str, str] = {}
-    for line in lines:
-        if not line.strip():
-            markers = {}
-            continue
-        match = _BULLET_AT.match(line)
-        if match is None:
-            continue
-        seen = markers.setdefault(match.group(1), match.group(2))
-        if seen != match.group(2):
-            return True
-    return False
 
 
 _ORDERED_ITEM = re.compile(r"^((?:[ \t]*>)*)([ \t]*)(\d{1,9})([.)])(?:[ \t]|$)")

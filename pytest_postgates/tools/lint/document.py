@@ -114,12 +114,20 @@ class Document:
         )
         self._tokens: list[Token] | None = None
         self._columns: dict[int, tuple[int, int, str]] | None = None
+        self._env: dict[str, Any] = {}
 
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
-            self._tokens = _PARSER.parse(self._text)
+            self._tokens = _PARSER.parse(self._text, self._env)
         return self._tokens
+
+    @property
+    def env(self) -> dict[str, Any]:
+        """The block parse's environment (its link reference definitions): what an
+        inline parse of one block's content needs to read ``[label]`` as micromark does."""
+        _ = self.tokens
+        return self._env
 
 
 def line_ranges(tokens: Sequence[Token], types: Iterable[str]) -> set[int]:

@@ -1,7 +1,6 @@
 """Where the two backends meet: which rumdl findings markdownlint 0.36.1 would make too
 (:func:`keep_rumdl_finding`), and the native rules' findings for one file
-(:func:`native_violations`), inline comments applied, with the two rumdl gaps filled
-(MD033 component tags, MD032 between lists of different markers).
+(:func:`native_violations`), inline comments applied.
 """
 
 from __future__ import annotations
@@ -10,11 +9,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from markdown_it.token import Token
-
 from pytest_postgates.tools.lint.candidates import (
     may_violate,
-    mixed_bullets,
 )
 from pytest_postgates.tools.lint.catalog import ALIAS, DEFAULT_OPTIONS, Violation
 from pytest_postgates.tools.lint.document import (
@@ -27,31 +23,6 @@ from pytest_postgates.tools.lint.document import (
 from pytest_postgates.tools.lint.inline import enabled_per_line
 from pytest_postgates.tools.lint.rules import NATIVE, NATIVE_RULES
 from pytest_postgates.tools.lint.rules.md013 import DEFINITION, STERN_EXEMPT, link_only
-
-
-def _md032_junctions(tokens: Sequence[Token], lines: Sequence[str]) -> Iterable[tuple[int, str]]:
-    """markdownlint's MD032 where one top-level bullet list ends and another, with another
-    marker, begins on the next line: both lists lack their blank line there. (rumdl reads
-    the two as one list; it reports the outer edges as markdownlint does.)"""
-    depth = 0
-    for index, token in enumerate(tokens):
-        if token.type in ("bullet_list_open", "ordered_list_open"):
-            if (
-                depth == 0
-                and token.type == "bullet_list_open"
-                and token.map is not None
-                and index > 0
-                and tokens[index - 1].type == "bullet_list_close"
-                and token.map[0] > 0
-                and lines[token.map[0] - 1].strip(" \t>")
-            ):
-                start = token.map[0]
-                for line in (start - 1, start):
-                    context = lines[line].strip()[:30]
-                    yield line, f'Lists should be surrounded by blank lines [Context: "{context}"]'
-            depth += 1
-        elif token.type in ("bullet_list_close", "ordered_list_close"):
-            depth -= 1
 
 
 def native_violations(
@@ -81,8 +52,7 @@ def native_violations(
         if enabled(rule)
         and may_violate(rule, lines, options.get(rule, DEFAULT_OPTIONS.get(rule, {})))
     ]
-    junctions = enabled("MD032") and mixed_bullets(lines)
-    if not wanted and not junctions:
+    if not wanted:
         return []
     front = (file_lines or LINE_BREAK.split(text.removeprefix("\ufeff")))[:offset]
     document = Document(lines, front)
@@ -91,11 +61,6 @@ def native_violations(
         rule_options = options.get(rule, DEFAULT_OPTIONS.get(rule, {}))
         found.extend(
             (index, rule, message) for index, message in NATIVE[rule](document, rule_options)
-        )
-    tokens = document.tokens if junctions else []
-    if junctions:
-        found.extend(
-            (index, "MD032", message) for index, message in _md032_junctions(tokens, lines)
         )
     violations = []
     for index, rule, message in found:

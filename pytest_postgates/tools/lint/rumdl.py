@@ -341,10 +341,7 @@ def _run_rumdl_group(
         # (a file with inline comments gets its own rules from them; the rest the base's)
         native = native_violations(text, base_config, only, lines[key], base_rules)
         if native:
-            # A line markdownlint's algorithm judged here is not reported twice for MD032.
-            junctions = {v.line for v in native if v.rule == "MD032"}
-            kept = [v for v in found[key] if not (v.rule == "MD032" and v.line in junctions)]
-            found[key] = kept + native
+            found[key] = found[key] + native
     return found
 
 

@@ -63,6 +63,8 @@ from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
 from pytest_postgates.tools.lint.rules import (
+    md001,
+    md003,
     md004,
     md005,
     md007,
@@ -75,11 +77,15 @@ from pytest_postgates.tools.lint.rules import (
     md019,
     md020,
     md021,
+    md022,
+    md023,
     md024,
     md025,
     md027,
     md029,
+    md030,
     md031,
+    md032,
     md033,
     md034,
     md035,
@@ -90,20 +96,27 @@ from pytest_postgates.tools.lint.rules import (
     md040,
     md041,
     md043,
+    md044,
     md045,
     md046,
+    md047,
     md048,
+    md049,
+    md050,
     md051,
     md052,
     md053,
     md054,
     md055,
+    md056,
 )
 
 Rule = Callable[[Document, Mapping[str, Any]], Iterable[tuple[int, str]]]
 
 # The registry, in rule-id order (the order rules run in): one line per rule.
 NATIVE: dict[str, Rule] = {
+    "MD001": md001.check,
+    "MD003": md003.check,
     "MD004": md004.check,
     "MD005": md005.check,
     "MD007": md007.check,
@@ -116,11 +129,15 @@ NATIVE: dict[str, Rule] = {
     "MD019": md019.check,
     "MD020": md020.check,
     "MD021": md021.check,
+    "MD022": md022.check,
+    "MD023": md023.check,
     "MD024": md024.check,
     "MD025": md025.check,
     "MD027": md027.check,
     "MD029": md029.check,
+    "MD030": md030.check,
     "MD031": md031.check,
+    "MD032": md032.check,
     "MD033": md033.check,
     "MD034": md034.check,
     "MD035": md035.check,
@@ -131,14 +148,19 @@ NATIVE: dict[str, Rule] = {
     "MD040": md040.check,
     "MD041": md041.check,
     "MD043": md043.check,
+    "MD044": md044.check,
     "MD045": md045.check,
     "MD046": md046.check,
+    "MD047": md047.check,
     "MD048": md048.check,
+    "MD049": md049.check,
+    "MD050": md050.check,
     "MD051": md051.check,
     "MD052": md052.check,
     "MD053": md053.check,
     "MD054": md054.check,
     "MD055": md055.check,
+    "MD056": md056.check,
 }
 NATIVE_RULES = tuple(NATIVE)
 
@@ -146,5 +168,5 @@ NATIVE_RULES = tuple(NATIVE)
 # markdownlint's algorithm is evaluated (rumdl reports something in every file where
 # markdownlint does, for these rules and settings). Every other native rule is computed
 # for every file where its cheap text test passes, rumdl not running it at all.
-DETECTED_BY_RUMDL = frozenset({"MD004", "MD024", "MD029", "MD046", "MD048"})
+DETECTED_BY_RUMDL = frozenset({"MD004", "MD024", "MD046", "MD048"})
 ALWAYS_NATIVE = frozenset(NATIVE) - DETECTED_BY_RUMDL

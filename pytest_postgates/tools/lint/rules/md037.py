@@ -147,7 +147,7 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
         if not SPACED_MARKER.search(token.content):
             continue
         content = _opaque_spans(token.content)
-        children = _EMPHASIS_PARSER.parseInline(content)[0].children or []
+        children = _EMPHASIS_PARSER.parseInline(content, document.env)[0].children or []
         for group in _md037_runs(children):
             by_marker: dict[str, list[tuple[int, int, int]]] = {}
             for line, marker, start, end in group:
