@@ -652,7 +652,7 @@ def _check_alias_budget(text: str) -> None:
     open_nodes: list[list[Any]] = []  # [anchor, nodes so far] per open collection
     for event in yaml.parse(text, Loader=_SAFE_LOADER):
         if isinstance(event, yaml.AliasEvent):
-            nodes = sizes.get(event.anchor, 1)
+            nodes = sizes.get(event.anchor or "", 1)
         elif isinstance(event, yaml.ScalarEvent):
             nodes = 1
             if event.anchor:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Literal, Protocol, overload
 
 
 class Found:
@@ -39,6 +39,10 @@ class Found:
     def end(self, group: int = 0) -> int:
         return self._spans[group][1]
 
+    @overload
+    def group(self, group: Literal[0] = 0) -> str: ...
+    @overload
+    def group(self, group: int) -> str | None: ...
     def group(self, group: int = 0) -> str | None:
         start, end = self._spans[group]
         return None if start < 0 else self.string[start:end]
@@ -48,6 +52,14 @@ class Found:
 
     def __repr__(self) -> str:
         return f"<Found span={self.span()} match={self.group()!r}>"
+
+
+class MatchLike(Protocol):
+    """What a replacement function may read: both ``re.Match`` and :class:`Found`."""
+
+    def group(self, group: Literal[0] = 0, /) -> str | Any: ...
+    def start(self, group: int = 0, /) -> int: ...
+    def end(self, group: int = 0, /) -> int: ...
 
 
 class Matcher(Protocol):

@@ -1,4 +1,5 @@
-"""Repository-level checks that keep main green: ruff, and the bundled corpus run."""
+"""Repository-level checks that keep main green: ruff, mypy --strict, and the bundled
+corpus run."""
 
 from __future__ import annotations
 
@@ -26,6 +27,19 @@ def test_ruff_check_is_clean() -> None:
 
 def test_ruff_format_is_clean() -> None:
     result = _ruff("format", "--check", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_is_clean(tmp_path: Path) -> None:
+    """The package type-checks under the configuration in pyproject.toml (strict, with
+    the one documented relaxation for pytest-xdist, which ships no types)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy-cache")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -154,9 +154,9 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
                 lines += list(poetry["dependencies"])
             for line in lines:
-                match = _REQUIREMENT_NAME.match(line)
-                if match:
-                    add(match.group(1), path)
+                requirement = _REQUIREMENT_NAME.match(line)
+                if requirement:
+                    add(requirement.group(1), path)
         elif base == "Cargo.toml":
             try:
                 data = tomllib.loads(text)
@@ -171,9 +171,9 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             for line in text.splitlines():
                 if line.strip().startswith(("#", "-")):
                     continue
-                match = _REQUIREMENT_NAME.match(line)
-                if match:
-                    add(match.group(1), path)
+                requirement = _REQUIREMENT_NAME.match(line)
+                if requirement:
+                    add(requirement.group(1), path)
     return deps
 
 

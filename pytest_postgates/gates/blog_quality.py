@@ -241,7 +241,7 @@ def check_front_matter(
             findings.append(
                 Finding(line, "FRONT_MATTER_DATE", problem, fix="write date: YYYY-MM-DD HH:MM:SS")
             )
-        elif named is not None and written != named:
+        elif named is not None and written is not None and written != named:
             findings.append(
                 Finding(
                     line,
@@ -394,7 +394,7 @@ def _mermaid_sources(data: bytes) -> list[str]:
         if not match:
             continue
         fence = match.group(1)
-        body = []
+        body: list[str] = []
         while index < len(lines):
             line = lines[index].strip()
             if line and set(line) == {fence[0]} and len(line) >= len(fence):

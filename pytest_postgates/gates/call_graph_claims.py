@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pytest_postgates.config import Settings
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
@@ -93,7 +93,7 @@ def mermaid_function_flow(block: str) -> tuple[tuple[str, ...], tuple[str, ...]]
     when the block asserts function wiring, else None."""
     if "-->" not in block:
         return None
-    fn_labels = tuple(match.group(1).strip() for match in _FN_LABEL.finditer(block))
+    fn_labels = tuple((match.group(1) or "").strip() for match in _FN_LABEL.finditer(block))
     camel_nodes = [m.group(1) for m in _CAMEL_NODE.finditer(block) if _CAMEL.search(m.group(1))]
     # The count keeps repeats, as the seeds' detector does; the report lists them once.
     if fn_labels or len(camel_nodes) >= 2:
@@ -161,7 +161,7 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     flows = [f for f in kept if f.code == "MERMAID_FUNCTION_FLOW"]
     threshold = result.detail["threshold"]
     score = len(claims) + MERMAID_WEIGHT * len(flows)
-    verdict = "PASS" if score <= threshold else "FAIL"
+    verdict: Literal["PASS", "FAIL"] = "PASS" if score <= threshold else "FAIL"
     kept_keys = {(f.line, f.code) for f in claims}
     flow_lines = {f.line for f in flows}
     detail = dict(result.detail)

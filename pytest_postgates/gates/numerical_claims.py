@@ -147,6 +147,7 @@ from pytest_postgates.helpers.numbers import (
 from pytest_postgates.scan import (
     Alternation,
     CodeSpanExact,
+    MatchLike,
     SchemeUrl,
 )
 from pytest_postgates.scorecard import Finding
@@ -181,7 +182,7 @@ class Claim:
         }
 
 
-def _blank(match: re.Match[str]) -> str:
+def _blank(match: MatchLike) -> str:
     return " " * len(match.group(0))
 
 
@@ -202,7 +203,7 @@ def find_claims(post: Post) -> list[tuple[int, int, re.Match[str], str]]:
     for _, text in lines:
         starts.append(position)
         position += len(text) + 1
-    searchable = _URL.sub(_blank, LINK.sub(lambda m: _blank_link_target(m), prose))
+    searchable = _URL.sub(_blank, LINK.sub(_blank_link_target, prose))
     for match in CLAIM.finditer(searchable):
         if _is_decade(match):
             continue
@@ -219,7 +220,7 @@ def _is_decade(match: re.Match[str]) -> bool:
     return re.fullmatch(r"1[89]\d0|20\d0|[1-5]\d\d", match.group(1)) is not None
 
 
-def _blank_link_target(match: re.Match[str]) -> str:
+def _blank_link_target(match: MatchLike) -> str:
     """Keep a link's text (a number there is still a claim) but blank its URL."""
     text = match.group(0)
     close = text.find("](")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
@@ -206,6 +206,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     threshold = settings.symbol_grounding_threshold
     tokens = extract_tokens(post, ALLOWLIST | frozenset(settings.symbol_allowlist))
+    detail: dict[str, Any]
     if not tokens:
         detail = {
             "total": 0,
@@ -239,7 +240,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     grounded = len(by_outcome["grounded"])
     ungrounded = by_outcome["ungrounded"]
     claims = grounded + len(ungrounded)
-    detail: dict[str, Any] = {
+    detail = {
         "total": len(verdicts),
         "claims": claims,
         "grounded": grounded,
@@ -302,7 +303,7 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     total = detail["total"] - suppressed
     pct = round(grounded / claims * 1000) / 10 if claims else 100.0
     threshold = detail["threshold"]
-    verdict = "PASS" if pct >= threshold and not invisible else "FAIL"
+    verdict: Literal["PASS", "FAIL"] = "PASS" if pct >= threshold and not invisible else "FAIL"
     # Suppression is by line, so the tokens left are those on lines still holding findings.
     kept_lines = {f.line for f in kept}
     detail = dict(detail)

@@ -247,9 +247,9 @@ def hypothetical_cue(prose: str, sentence: Sentence, start: int, end: int) -> st
     if before:
         return before.group(0).strip()
     nearby = prose[max(sentence.left, clause_left - 16) : min(sentence.right, clause_right + 16)]
-    cue = EXAMPLE_CUE.search(nearby)
-    if cue:
-        return cue.group(0)
+    near_cue = EXAMPLE_CUE.search(nearby)
+    if near_cue:
+        return near_cue.group(0)
     # "A tool that takes 5 ms ... than one that takes 5 s": a generic example.
     generic = GENERIC_SUBJECT.match(prose, sentence.left)
     return generic.group(0).strip() if generic else None

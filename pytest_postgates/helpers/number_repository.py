@@ -157,16 +157,12 @@ class RepositoryCitations(PostNumbers):
         phrases += [normalise_number(phrase) for phrase in phrases]
         phrases += [re.sub(r" per (\w+)", r"/\1", phrase) for phrase in phrases]
         index = self.numbers.index
-        vocabulary = unit_words | content_words(
-            " ".join(
-                UNITS.get(
-                    family_of_spelling(CLAIM.match(core).group(3) if CLAIM.match(core) else ""), ()
-                )
-            )
-        )
+        core_claim = CLAIM.match(core)
+        unit = family_of_spelling(core_claim.group(3) if core_claim else "")
+        vocabulary = unit_words | content_words(" ".join(UNITS.get(unit, ())))
         for phrase in dict.fromkeys(phrases):
-            extra = phrase.replace(core, " ").replace(normalise_number(core), " ")
-            extra = re.sub(r"/(\w+)", r" per \1", extra).split()
+            rest = phrase.replace(core, " ").replace(normalise_number(core), " ")
+            extra = re.sub(r"/(\w+)", r" per \1", rest).split()
             content = {
                 word.lower() for word in extra if len(word) >= 3 and word.lower() not in DANGLING
             } - vocabulary

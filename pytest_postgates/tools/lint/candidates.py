@@ -78,7 +78,7 @@ _OWN_TESTS = {
 
 def may_violate(rule: str, lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     if rule in _OWN_TESTS:
-        return _OWN_TESTS[rule](lines, options)
+        return bool(_OWN_TESTS[rule](lines, options))
     if rule in LINK_CANDIDATES:
         return LINK_CANDIDATES[rule](lines, options)
     if rule in ("MD009", "MD010", "MD013"):
