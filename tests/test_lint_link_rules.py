@@ -125,6 +125,21 @@ def test_md052_full_reference_around_an_image_or_a_failed_label() -> None:
     assert lines_of(text, "MD052") == [1]
 
 
+def test_md053_reads_a_footnote_definitions_indented_continuation() -> None:
+    """micromark's footnote definition is a container: a block indented four columns after
+    a blank line continues the note, so a reference used there counts (markdownlint-cli
+    0.43.0 reports only the unused definition); after a plain paragraph the same block is
+    indented code and its reference does not count."""
+    note = (
+        "Text with a note.[^a]\n\n[^a]: The note.\n\n"
+        "    Its second block uses [the guide][guide].\n\n"
+        "[guide]: https://example.com/guide\n[unused]: https://example.com/unused\n"
+    )
+    assert lines_of(note, "MD053") == [8]
+    code = "Para.\n\n    [x][gone]\n\n[gone]: https://example.com/\n"
+    assert lines_of(code, "MD053") == [5]
+
+
 def test_md053_unused_and_duplicate_definitions() -> None:
     text = (
         "[used] [^1]\n\n[used]: https://a.example\n[unused]: https://b.example\n"

@@ -555,7 +555,18 @@ def _contents(
     real_env = {"references": references, "postgates_footnotes": footnotes}
     shim_env = {"references": _ShimReferences(references), "postgates_footnotes": footnotes}
     heading = False
+    footnote_lines = env.get("postgates_footnote_lines", set())
+    # micromark's GFM footnote definition is a container: after a blank line, a block
+    # indented four columns continues the note (markdown-it reads it as indented code).
+    in_footnote = False
     for token in tokens:
+        if token.type == "code_block" and in_footnote and token.map:
+            _contents(token.content, token.map[0] + line_delta, in_html_flow, model, lines)
+            continue
+        if token.type == "paragraph_open":
+            in_footnote = token.map is not None and token.map[0] in footnote_lines
+        elif token.type not in ("inline", "paragraph_close"):
+            in_footnote = False
         if token.type == "heading_open":
             heading = True
         elif token.type == "heading_close":
