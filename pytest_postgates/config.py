@@ -273,6 +273,21 @@ def parse_ids(value: Any, key: str = "only") -> frozenset[int] | None:
     return ids or None
 
 
+def _check_table_keys(
+    what: str, entry: Mapping[str, Any], allowed: set[str], required: set[str]
+) -> None:
+    """One table of an array setting (a judge, a repos entry) names only known keys and
+    every required one."""
+    extra = set(entry) - allowed
+    missing = required - set(entry)
+    if extra or missing:
+        raise SettingsError(
+            f"postgates {what} {entry.get('name', '?')!r}: "
+            + (f"unknown keys {sorted(extra)} " if extra else "")
+            + (f"missing keys {sorted(missing)}" if missing else "")
+        )
+
+
 def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
     def fail(expected: str) -> SettingsError:
         return SettingsError(f"postgates setting {key!r}: expected {expected}, got {value!r}")
@@ -338,14 +353,12 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         for entry in value:
             if not isinstance(entry, Mapping):
                 raise fail("tables with name, base_url and model")
-            extra = set(entry) - {"name", "base_url", "model", "api_key_env", "weight"}
-            missing = {"name", "base_url", "model"} - set(entry)
-            if extra or missing:
-                raise SettingsError(
-                    f"postgates judge {entry.get('name', '?')!r}: "
-                    + (f"unknown keys {sorted(extra)} " if extra else "")
-                    + (f"missing keys {sorted(missing)}" if missing else "")
-                )
+            _check_table_keys(
+                "judge",
+                entry,
+                {"name", "base_url", "model", "api_key_env", "weight"},
+                {"name", "base_url", "model"},
+            )
             judges.append(
                 Judge(
                     name=_convert("judges.name", "str", entry["name"], base),
@@ -380,14 +393,9 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         for entry in value:
             if not isinstance(entry, Mapping):
                 raise fail("tables with a name and (optionally) path, ref, posts, tags, prefixes")
-            extra = set(entry) - {"name", "path", "ref", "posts", "tags", "prefixes"}
-            missing = {"name"} - set(entry)
-            if extra or missing:
-                raise SettingsError(
-                    f"postgates repos entry {entry.get('name', '?')!r}: "
-                    + (f"unknown keys {sorted(extra)} " if extra else "")
-                    + (f"missing keys {sorted(missing)}" if missing else "")
-                )
+            _check_table_keys(
+                "repos entry", entry, {"name", "path", "ref", "posts", "tags", "prefixes"}, {"name"}
+            )
             repos.append(
                 GroundingRepo(
                     name=_convert("repos.name", "str", entry["name"], base),

@@ -9,26 +9,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pytest_postgates.tools.lint.document import ANY_ORDERED, BULLET, QUOTE_PREFIX, Document
+from pytest_postgates.tools.lint.structure import is_blank_line
 
 _MD031 = "Fenced code blocks should be surrounded by blank lines"
-
-
-def _is_blank_line(line: str | None) -> bool:
-    """markdownlint's isBlankLine: nothing, blanks, or only ``>`` and blanks once HTML
-    comments (matched or not) are taken out."""
-    if not line or not line.strip():
-        return True
-    while True:
-        start, end = line.find("<!--"), line.find("-->")
-        if end != -1 and (start == -1 or end < start):
-            line = line[end + 3 :]
-        elif start != -1 and end != -1:
-            line = line[:start] + line[end + 3 :]
-        elif start != -1:
-            line = line[:start]
-        else:
-            break
-    return not line.replace(">", "").strip()
 
 
 def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
@@ -62,8 +45,8 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
                 # fence for micromark: it ends with that line break, on the next item.
                 end += 1
             context = (line_at(start) or "").strip()
-            if not _is_blank_line(line_at(start - 1)):
+            if not is_blank_line(line_at(start - 1)):
                 yield start, f'{_MD031} [Context: "{context}"]'
             last = end
-            if not _is_blank_line(line_at(last + 1)) and not _is_blank_line(line_at(last)):
+            if not is_blank_line(line_at(last + 1)) and not is_blank_line(line_at(last)):
                 yield last, f'{_MD031} [Context: "{(line_at(last) or "").strip()}"]'
