@@ -77,6 +77,15 @@ class RepositoryNumbers:
         self.index = index
         self._lines: dict[int, list[str]] = {}
         self.commits = CommitStats(index.root)
+        # stated_nearby's answers that do not depend on the sentence, kept for the run
+        # (one object serves every post): the evidence files writing a spelling, the
+        # lines of each file that write it, a line's window of content words.
+        self._stated_files: dict[str, list[str]] = {}
+        self._stated_lines: dict[tuple[str, str], list[int]] = {}
+        self._windows: dict[tuple[str, int], set[str]] = {}
+        self._texts: dict[str, str] = {}
+        self._split: dict[str, list[str]] = {}
+        self._path_words: dict[str, set[str]] = {}
 
     def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
@@ -252,23 +261,23 @@ class RepositoryNumbers:
         )
         needed = 3 if value < 10 else 2
         for spelling in spellings:
-            if not self.index.contains(spelling):
-                continue
-            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
-            for path, _offset in self.index.files_containing(spelling, limit=STATED_FILES_LIMIT):
-                if NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
-                    continue
-                text = self.index.file_text(path) or ""
+            for path in self._files_stating(spelling):
+                text = self._text(path)
                 if excerpt and excerpt in text:
                     continue
-                on_topic = stems_meet(content_words(path), topic)
-                lines = text.split("\n")
-                for number_line, line in enumerate(lines):
-                    if len(line) > LONGEST_CODE_LINE or not bounded.search(line):
-                        continue
-                    window = content_words(
-                        " ".join(lines[max(0, number_line - 1) : number_line + 2])
-                    )
+                path_words = self._path_words.get(path)
+                if path_words is None:
+                    path_words = self._path_words[path] = content_words(path)
+                on_topic = stems_meet(path_words, topic)
+                for number_line in self._lines_stating(spelling, path):
+                    window = self._windows.get((path, number_line))
+                    if window is None:
+                        lines = self._split.get(path)
+                        if lines is None:
+                            lines = self._split[path] = text.split("\n")
+                        window = self._windows[(path, number_line)] = content_words(
+                            " ".join(lines[max(0, number_line - 1) : number_line + 2])
+                        )
                     for shared, weight in (
                         (window & sentence, STATED_WEIGHT),
                         (window & near if on_topic else set(), TOPIC_WEIGHT),
@@ -279,6 +288,57 @@ class RepositoryNumbers:
                                 f"{', '.join(sorted(shared)[:3])})"
                             )
         return None
+
+    def _files_stating(self, spelling: str) -> list[str]:
+        """The evidence files (not tests, generated files or the CHANGELOG) among the first
+        STATED_FILES_LIMIT text files holding ``spelling``, in index order."""
+        known = self._stated_files.get(spelling)
+        if known is None:
+            known = self._stated_files[spelling] = (
+                [
+                    path
+                    for path, _offset in self.index.files_containing(
+                        spelling, limit=STATED_FILES_LIMIT
+                    )
+                    if not NOT_EVIDENCE.search(path) and path != self.index.changelog_path
+                ]
+                if self.index.contains(spelling)
+                else []
+            )
+        return known
+
+    def _text(self, path: str) -> str:
+        known = self._texts.get(path)
+        if known is None:
+            known = self._texts[path] = self.index.file_text(path) or ""
+        return known
+
+    def _lines_stating(self, spelling: str, path: str) -> list[int]:
+        """0-based numbers of the lines of ``path`` (none longer than LONGEST_CODE_LINE)
+        that write ``spelling`` as a whole figure: not inside a longer number or word. One
+        search of the whole text (a literal find, the bounds checked where it stops): the
+        bounds see a newline where a line's search would see its start or end, and neither
+        is a word character, a dot or a comma."""
+        key = (spelling, path)
+        known = self._stated_lines.get(key)
+        if known is None:
+            text = self._text(path)
+            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
+            known = []
+            line, counted = 0, 0
+            at = text.find(spelling)
+            while at >= 0:
+                if bounded.match(text, at):
+                    line += text.count("\n", counted, at)
+                    counted = at
+                    if not known or known[-1] != line:
+                        left = text.rfind("\n", 0, at) + 1
+                        right = text.find("\n", at)
+                        if (len(text) if right < 0 else right) - left <= LONGEST_CODE_LINE:
+                            known.append(line)
+                at = text.find(spelling, at + 1)
+            self._stated_lines[key] = known
+        return known
 
     def _weight(self, words: set[str]) -> float:
         """Sum of the words' inverse document frequencies over the text files."""

@@ -327,6 +327,7 @@ class _Judge(RepositoryCitations):
         post: Post,
         raw_claims: list[tuple[int, int, re.Match[str], str]],
         index: RepoIndex | None,
+        numbers: RepositoryNumbers | None = None,
     ) -> None:
         self.post = post
         self.searchable = ""
@@ -339,7 +340,9 @@ class _Judge(RepositoryCitations):
             self.prose_line_numbers = [number for number, _ in lines]
         self.sentences: dict[int, Sentence] = {}
         self._samples: list[SampleLine] | None = None
-        self.numbers = RepositoryNumbers(index) if index is not None else None
+        if numbers is None and index is not None:
+            numbers = RepositoryNumbers(index)
+        self.numbers = numbers
         # Commits the post names (backticked ids, "commit 1a2b3c4"), as the repository
         # knows them: their diffstats are facts of the repository.
         self.commits: list[str] = []
@@ -550,6 +553,19 @@ class _Judge(RepositoryCitations):
         return _Claimed(None)
 
 
+def _repository_numbers(index: RepoIndex | None, context: GateContext) -> RepositoryNumbers | None:
+    """One RepositoryNumbers per index for the run: what it learns of the repository's
+    text (which files write a figure, their lines) serves every post."""
+    if index is None:
+        return None
+    key = ("numerical_claims.repository_numbers", id(index))
+    numbers = context.memo.get(key)
+    if numbers is None or numbers.index is not index:
+        numbers = context.memo[key] = RepositoryNumbers(index)
+    assert isinstance(numbers, RepositoryNumbers)
+    return numbers
+
+
 def check(post: Post, context: GateContext) -> CheckResult:
     raw_claims = find_claims(post)
     links = []
@@ -576,7 +592,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     missing.append(path)
                 else:
                     evidence_parts.append((path, text, True))
-    judge = _Judge(post, raw_claims, index)
+    judge = _Judge(post, raw_claims, index, _repository_numbers(index, context))
     claims: list[Claim] = []
     exempt: list[Exempt] = []
     vetoed: dict[int, str] = {}  # id(claim) of uncited claims -> why no rule exempted them
