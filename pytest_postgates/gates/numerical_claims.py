@@ -203,13 +203,22 @@ def find_claims(post: Post) -> list[tuple[int, int, re.Match[str], str]]:
     for _, text in lines:
         starts.append(position)
         position += len(text) + 1
-    searchable = _URL.sub(_blank, LINK.sub(_blank_link_target, prose))
+    searchable = _searchable(prose)
     for match in CLAIM.finditer(searchable):
         if _is_decade(match):
             continue
         index = _line_index(starts, match.start())
         found.append((lines[index][0], match.start(), match, prose))
     return found
+
+
+@lru_cache(maxsize=4)
+def _searchable(prose: str) -> str:
+    """The prose with link targets and bare URLs blanked (same columns), link text kept;
+    computed once for the claims and the judge of a post. A bare URL holds ``://``: prose
+    without one (most posts, once link targets are blanked) is not scanned for them."""
+    linked = LINK.sub(_blank_link_target, prose)
+    return _URL.sub(_blank, linked) if "://" in linked else linked
 
 
 def _is_decade(match: re.Match[str]) -> bool:
@@ -335,7 +344,7 @@ class _Judge(RepositoryCitations):
         self.prose_line_numbers: list[int] = []
         if raw_claims:
             lines = prose_lines(post)
-            self.searchable = _URL.sub(_blank, LINK.sub(_blank_link_target, raw_claims[0][3]))
+            self.searchable = _searchable(raw_claims[0][3])
             self.raw = "\n".join(post.lines[number - 1] for number, _ in lines)
             self.prose_line_numbers = [number for number, _ in lines]
         self.sentences: dict[int, Sentence] = {}
