@@ -9,6 +9,7 @@ Plain arguments: a :class:`RepoIndex`, numbers and word sets; nothing here knows
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -54,6 +55,9 @@ GENERIC_KEYS = frozenset({"default", "value", "limit", "size", "amount", "count"
 SYMBOL_WINDOW = 3  # lines either side of the symbol's line
 
 
+_WORD_CHARS = re.compile(rb"[A-Za-z0-9_]+")
+
+
 # Test files: their numbers are fixtures, not the product's constants.
 _TESTS = r"(?:^|/)(?:test|tests|__tests__|spec)/|\.(?:test|spec)\.\w+$"
 
@@ -86,6 +90,10 @@ class RepositoryNumbers:
         self._texts: dict[str, str] = {}
         self._split: dict[str, list[str]] = {}
         self._path_words: dict[str, set[str]] = {}
+        # The index's words joined ("\n" around each) and where each starts, built on
+        # first use: the words holding a run of word characters are found in it.
+        self._words_blob: bytes | None = None
+        self._word_starts: list[int] = []
 
     def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
@@ -294,18 +302,53 @@ class RepositoryNumbers:
         STATED_FILES_LIMIT text files holding ``spelling``, in index order."""
         known = self._stated_files.get(spelling)
         if known is None:
-            known = self._stated_files[spelling] = (
-                [
+            needle = spelling.encode("utf-8")
+            if _WORD_CHARS.fullmatch(needle):
+                text_paths = self.index.text_paths
+                holding = [text_paths[file_id] for file_id in self._files_holding(needle)]
+            elif self.index.contains(spelling):
+                holding = [
                     path
                     for path, _offset in self.index.files_containing(
                         spelling, limit=STATED_FILES_LIMIT
                     )
-                    if not NOT_EVIDENCE.search(path) and path != self.index.changelog_path
                 ]
-                if self.index.contains(spelling)
-                else []
-            )
+            else:
+                holding = []
+            known = self._stated_files[spelling] = [
+                path
+                for path in holding
+                if not NOT_EVIDENCE.search(path) and path != self.index.changelog_path
+            ]
         return known
+
+    def _files_holding(self, needle: bytes) -> list[int]:
+        """The first STATED_FILES_LIMIT text files (by id, the order of
+        ``files_containing``) holding ``needle``, a run of word characters: every
+        occurrence lies inside one word of its file, so they are the files of the words
+        that hold it, found in the words rather than in the whole text."""
+        if self._words_blob is None:
+            words = self.index.words
+            self._words_blob = b"\n" + b"\n".join(words) + b"\n"
+            # words[i] starts at self._word_starts[i] (1 + the lengths before, plus "\n"s).
+            self._word_starts = list(
+                itertools.accumulate(map((1).__add__, map(len, words)), initial=1)
+            )
+        blob, starts = self._words_blob, self._word_starts
+        word_ids: set[int] = set()
+        at = blob.find(needle)
+        while at >= 0:
+            word = bisect.bisect_right(starts, at) - 1
+            word_ids.add(word)
+            # The next word starts after this one's "\n": go on from there.
+            at = blob.find(needle, starts[word + 1] if word + 1 < len(starts) else len(blob))
+        if not word_ids:
+            return []
+        postings, posting_starts = self.index.postings, self.index.posting_starts
+        files: set[int] = set()
+        for word in word_ids:
+            files.update(postings[posting_starts[word] : posting_starts[word + 1]])
+        return sorted(files)[:STATED_FILES_LIMIT]
 
     def _text(self, path: str) -> str:
         known = self._texts.get(path)
