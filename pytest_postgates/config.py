@@ -224,18 +224,17 @@ class Settings:
                     other = owners[key].__name__ if key in owners else "Settings"
                     raise TypeError(f"setting {key!r} of {kind.__name__} is also {other}'s")
                 owners[key] = kind
-        run_wide = {name for name in (f.name for f in fields(cls)) if name != "gate_settings"}
-        unknown = sorted(set(values) - run_wide - set(owners))
-        if unknown:
-            raise TypeError(f"unknown settings {', '.join(unknown)}")
-        per_gate: dict[type[Any], dict[str, Any]] = {kind: {} for kind in set(owners.values())}
-        for key in set(values) & set(owners):
-            per_gate[owners[key]][key] = values[key]
+        run_wide: dict[str, Any] = {}
+        per_gate: dict[type[Any], dict[str, Any]] = {}
+        for key, value in values.items():
+            if key in owners:
+                per_gate.setdefault(owners[key], {})[key] = value
+            elif key in cls.__dataclass_fields__ and key != "gate_settings":
+                run_wide[key] = value
+            else:
+                raise TypeError(f"unknown settings {key}")
         gate_settings = {kind: kind(**per_gate.get(kind, {})) for kind in dict.fromkeys(gate_types)}
-        return cls(
-            **{key: value for key, value in values.items() if key in run_wide},
-            gate_settings=gate_settings,
-        )
+        return cls(**run_wide, gate_settings=gate_settings)
 
     def for_gate(self, kind: type[T]) -> T:
         """This run's settings of the gate whose settings dataclass is ``kind`` (its
