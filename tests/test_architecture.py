@@ -28,8 +28,9 @@ PACKAGE = ROOT / "pytest_postgates"
 
 # Layers that know nothing about gates or pytest: they take plain arguments. ``tools/``
 # drives the external programs (the linters, mermaid.js, HTTP, audit commands) and holds
-# the site model; ``data/`` holds word lists.
+# the site model; ``data/`` holds word lists; the ``scan*`` modules the linear-time scanners.
 LOWER_LAYERS = ("evidence", "judges", "tools", "helpers", "data")
+LOWER_LAYERS += ("scan", "scan_markdown", "scan_code")
 MODEL_MODULES = ("post", "prose", "scorecard", "config", "fileio")
 UPPER_LAYERS = ("gates", "plugin", "nodes", "session", "runner", "xdist", "cli")
 
