@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pytest_postgates.config import option
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
 from pytest_postgates.helpers.claims import CODES, PATTERNS
-from pytest_postgates.scan import FunctionLabel
+from pytest_postgates.scan_code import FunctionLabel
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:

@@ -29,7 +29,8 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.scan import ImportFrom, Scanner
+from pytest_postgates.scan import Scanner
+from pytest_postgates.scan_code import ImportFrom
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:

@@ -144,12 +144,8 @@ from pytest_postgates.helpers.numbers import (
     normalise_number,
     quantity_of,
 )
-from pytest_postgates.scan import (
-    Alternation,
-    CodeSpanExact,
-    MatchLike,
-    SchemeUrl,
-)
+from pytest_postgates.scan import Alternation, MatchLike, SchemeUrl
+from pytest_postgates.scan_markdown import CodeSpanExact
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:

@@ -70,7 +70,7 @@ from pytest_postgates.helpers.readability import (
 )
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import HTML_URL, LIQUID_LINK, Link
-from pytest_postgates.scan import CodeSpanNoRepeat
+from pytest_postgates.scan_markdown import CodeSpanNoRepeat
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import links as linkcheck
 from pytest_postgates.tools.link_guard import CHECKED_SCHEMES, url_problem
