@@ -14,10 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
 from pytest_postgates.helpers.claims import CODES, KEYWORDS, PATTERNS
-from pytest_postgates.scan import FunctionLabel
+from pytest_postgates.scan_code import FunctionLabel
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ def scan_mermaid(post: Post) -> list[MermaidFlow]:
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
-    threshold = context.settings.call_graph_threshold
+    threshold = context.settings.for_gate(CallGraphClaimsSettings).call_graph_threshold
     claims = scan_claims(post)
     flows = scan_mermaid(post)
     score = len(claims) + MERMAID_WEIGHT * len(flows)
@@ -163,7 +163,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: CallGraphClaimsSettings) -> Decision:
     """The claim score of the findings left: suppressed claims and diagrams leave it."""
     kept = result.findings
     claims = [f for f in kept if f.code in CODES]
@@ -188,6 +188,15 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision(verdict, summary, score, detail)
 
 
+@dataclass(frozen=True)
+class CallGraphClaimsSettings:
+    """Gate 13's settings."""
+
+    call_graph_threshold: int = option(
+        6, "int", "the highest claim score that passes", env="CALL_GRAPH_CLAIM_THRESHOLD"
+    )
+
+
 GATE = Gate(
     id=13,
     name="call_graph_claims",
@@ -198,4 +207,5 @@ GATE = Gate(
     decide=decide,
     # The result depends on the post and the settings only.
     cache_inputs=settings_only,
+    settings=CallGraphClaimsSettings,
 )
