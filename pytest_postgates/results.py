@@ -224,6 +224,60 @@ class ResultCache:
             score=data["score"],
         )
 
+    def load_note(self, key: str) -> str | None:
+        """A gate's own note under ``key`` (see :meth:`store_note`), or None: absent,
+        unreadable, oversized, or (with ``POSTGATES_CACHE_KEY``) not signed for this key."""
+        db = self._connection(create=False)
+        if db is None:
+            return None
+        try:
+            row = db.execute(
+                "SELECT value FROM notes WHERE key = ? AND length(value) <= ?",
+                (key, MAX_ENTRY_CHARS),
+            ).fetchone()
+            if row is None or not isinstance(row[0], str):
+                return None
+            data = json.loads(row[0])
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        except (sqlite3.Error, ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict):
+            return None
+        if self._secret is not None:
+            mac = data.pop("mac", None)
+            if not isinstance(mac, str) or not hmac.compare_digest(mac, self._mac(data)):
+                return None
+        if set(data) != {"key", "value"} or data["key"] != key:
+            return None
+        value = data["value"]
+        return value if isinstance(value, str) else None
+
+    def store_note(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` beside the results: what a gate learnt about a
+        post that its cache key needs on the next run (gate 6: the files the post's links
+        name), so that computing the key does not need the post parsed. Keys come from
+        :meth:`key` and so name the post's bytes and the code. A failed write only costs
+        the next run a parse; it never stops this one."""
+        if self.folder is None or self.write_error is not None:
+            return
+        data: dict[str, Any] = {"key": key, "value": value}
+        if self._secret is not None:
+            data["mac"] = self._mac(dict(data))
+        try:
+            db = self._connection(create=True)
+            if db is None:
+                return
+            db.execute(
+                "INSERT OR REPLACE INTO notes (key, value) VALUES (?, ?)",
+                (key, json.dumps(data, sort_keys=True)),
+            )
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+        except (OSError, sqlite3.Error):
+            pass
+
     def store(self, key: str, card: Scorecard, skip: bool = False) -> None:
         if self.folder is None or self.write_error is not None:
             return
@@ -267,6 +321,7 @@ def _open_database(path: Path) -> sqlite3.Connection:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     except BaseException:
         db.close()
         raise

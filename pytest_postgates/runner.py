@@ -103,6 +103,20 @@ class PostRun:
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 
+    def parsed(self) -> Post | None:
+        """The post, parsed on first use under the gate budget, for a gate's cache key
+        that needs its content; None when the parse overran (every gate then says so)."""
+        if "post" in self.__dict__:
+            return self.post
+        if self._parse_overrun is not None:
+            return None
+        try:
+            with budget.limit(self.context.settings.gate_timeout, f"reading {self.display}"):
+                return self.post
+        except budget.BudgetExceeded:
+            self._parse_overrun = f"reading {self.display}"
+            return None
+
     @cached_property
     def front_matter(self) -> dict[str, Any]:
         """The front matter, without a full parse when the post has not been parsed."""
@@ -185,10 +199,13 @@ class PostRun:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:
             return None
+        self.context.current = self
         try:
             inputs = spec.cache_inputs(self.path, self.context)
         except Exception:  # a bug (or another post's bad data) costs the cache, never the run
             return None
+        finally:
+            self.context.current = None
         results = self.context.results
         assert results is not None  # GateContext always has one
         return None if inputs is None else results.key(spec.id, self.raw, inputs)
