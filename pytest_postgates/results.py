@@ -93,6 +93,8 @@ class ResultCache:
         self._db: sqlite3.Connection | None = None
         self._db_error: OSError | None = None  # the database cannot be used this run
         self._replaced = False  # a damaged database was started again (once per run)
+        self._content: bytes | None = None  # the last post digested by key(), and its digest
+        self._content_digest = b""
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -100,10 +102,14 @@ class ResultCache:
         return hmac.new(self._secret, text, hashlib.sha256).hexdigest()
 
     def key(self, gate: int, content: bytes, inputs: str) -> str:
+        # The post's bytes are digested once for all its gates (the runner hands the same
+        # bytes object to every key of a post), not once per gate.
+        if content is not self._content:
+            self._content, self._content_digest = content, hashlib.sha256(content).digest()
         digest = hashlib.sha256()
         for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, inputs):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(content)
+        digest.update(self._content_digest)
         return digest.hexdigest()
 
     @property

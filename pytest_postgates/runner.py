@@ -19,9 +19,11 @@ from pytest_postgates import budget, suppression
 from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import (
+    FrontMatterBlock,
     InputProblem,
     Post,
     PostRefused,
+    find_front_matter,
     parse_post,
     read_front_matter,
     read_post_bytes,
@@ -123,6 +125,23 @@ class PostRun:
         if "post" in self.__dict__ or self.raw is None:
             return self.post.front_matter or {}
         return read_front_matter(self.raw) or {}
+
+    @cached_property
+    def may_expect(self) -> bool:
+        """Whether the front matter may declare expectations, told without loading it when
+        the results came from the cache: the key is written in it, or a backslash is (a
+        key spelt with escapes); otherwise loading the YAML of every post is the largest
+        cost of a fully cached run after pytest's own."""
+        if "post" in self.__dict__ or self.raw is None:
+            return True
+        try:
+            text = self.raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False  # read_front_matter reads no front matter either
+        found = find_front_matter(text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n"))
+        if not isinstance(found, FrontMatterBlock):
+            return False
+        return EXPECT_KEY in found.text or "\\" in found.text
 
     @cached_property
     def suppressions(self) -> suppression.Suppressions:
@@ -262,6 +281,8 @@ class PostRun:
 
     def expectation(self, spec: Gate) -> Expectation | None:
         """The expected outcome the post declares for ``spec``, if any."""
+        if not self.may_expect:
+            return None
         block = self.front_matter.get(EXPECT_KEY)
         if block is None:
             return None
