@@ -52,14 +52,25 @@ sys.path.insert(0, str(HERE))
 from grounding_speed import build_stdlib_repo, invent, sample_real_tokens  # noqa: E402
 
 DETERMINISTIC = "1,2,14,7,6,12,11,13"
+# Loaded into every pytest process of every run (controls included): its peak memory and
+# CPU time, and with BENCH_PROFILE set a cProfile of it from configure to unconfigure.
 MEMORY_PLUGIN = """
-import json, os, resource
+import cProfile, json, os, resource
+import pytest
+_profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
+if _profile is not None:
+    _profile.enable()
+@pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
     name = os.environ.get("PYTEST_XDIST_WORKER", "controller")
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    run = os.environ.get("BENCH_RUN")
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    if _profile is not None:
+        _profile.disable()
+        _profile.dump_stats(os.path.join(os.environ["BENCH_PROFILE"], f"{run}-{name}.prof"))
     with open(os.environ["BENCH_MEMORY_LOG"], "a") as log:
-        record = {"run": os.environ.get("BENCH_RUN"), "process": name,
-                  "max_rss_mib": round(peak_kib / 1024, 1)}
+        record = {"run": run, "process": name, "max_rss_mib": round(usage.ru_maxrss / 1024, 1),
+                  "cpu": round(usage.ru_utime + usage.ru_stime, 2)}
         log.write(json.dumps(record) + "\\n")
 """
 # Control runs: the same number of pytest items with no gate work, to show what pytest and
@@ -265,26 +276,35 @@ def main(argv: list[str] | None = None) -> int:
         return outcome
 
     plain_base = [sys.executable, "-m", "pytest", "plain", *common, "-p", "no:cacheprovider"]
+    plain_base += ["-p", "bench_memory"]
     # Warm the bytecode caches (pytest's rewritten modules too) outside the timing.
     run("warm-up", ["--collect-only", str(sorted((corpus / "_posts").glob("*.md"))[0])])
     timed([*plain_base, "--collect-only"], corpus, env)
     runs: dict[str, Run] = {}
-    runs["plain serial"] = timed(plain_base, corpus, env)
+    runs["plain serial"] = timed(plain_base, corpus, dict(env, BENCH_RUN="plain"))
     runs["constant serial"] = run("constant", ["-p", "bench_constant"], start_fresh=True)
     runs["serial cold"] = run("serial", [], start_fresh=True)
     serial_cards = scorecard_bytes(scorecards)
     runs["serial second"] = run("serial-second", [])
     serial_second_cards = scorecard_bytes(scorecards)
-    profile = corpus / "second.prof"
+    profiles = corpus / "profiles"
+    shutil.rmtree(profiles, ignore_errors=True)
     if args.profile:
-        profiled = [sys.executable, "-m", "cProfile", "-o", str(profile), *base[1:]]
-        timed(profiled, corpus, dict(env, BENCH_RUN="profile"))
+        # The second runs again, each process under cProfile (serial, then -n).
+        profiles.mkdir()
+        timed(
+            base,
+            corpus,
+            dict(env, BENCH_RUN="profile-serial", BENCH_PROFILE=str(profiles)),
+        )
     runs["n2 cold"] = run("n2", n, start_fresh=True)
     n2_cards = scorecard_bytes(scorecards)
     runs["n2 second"] = run("n2-second", n)
     n2_second_cards = scorecard_bytes(scorecards)
+    if args.profile:
+        timed([*base, *n], corpus, dict(env, BENCH_RUN="profile-n2", BENCH_PROFILE=str(profiles)))
     runs["constant n2"] = run("constant-n2", ["-p", "bench_constant", *n], start_fresh=True)
-    runs["plain n2"] = timed([*plain_base, *n], corpus, env)
+    runs["plain n2"] = timed([*plain_base, *n], corpus, dict(env, BENCH_RUN="plain-n2"))
     fresh()
     mdl: Run | None = None
     if not args.no_markdownlint:
@@ -354,9 +374,18 @@ def main(argv: list[str] | None = None) -> int:
         added = runs[parallel].cpu - runs[serial].cpu
         print(f"{label + ':':36} {added:+7.2f} s ({1000 * added / items:+.2f} ms an item)")
     print()
+    print("CPU seconds and peak memory (max RSS) of each pytest process:")
+    by_run: dict[str, list[dict[str, object]]] = {}
     for entry in memory:
-        if entry.get("run") in ("serial", "serial-second", "n2", "n2-second"):
-            print(f"peak memory, {entry.get('run')} {entry['process']}: {entry['max_rss_mib']} MiB")
+        by_run.setdefault(str(entry.get("run")), []).append(entry)
+    for run_name, entries in by_run.items():
+        if run_name == "warm-up" or run_name.startswith("profile"):
+            continue
+        shown = ", ".join(
+            f"{e['process']} {e['cpu']} s / {e['max_rss_mib']} MiB"
+            for e in sorted(entries, key=lambda e: str(e["process"]))
+        )
+        print(f"  {run_name:14} {shown}")
     same = serial_cards == n2_cards == serial_second_cards == n2_second_cards
     print(
         f"scorecards: {len(serial_cards)} files; byte-identical serial cold / second / "
@@ -369,9 +398,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         import pstats
 
-        print("\nprofile of a second serial run (cumulative seconds, plugin functions):")
-        stats = pstats.Stats(str(profile))
-        stats.sort_stats("cumulative").print_stats("pytest_postgates", 25)
+        for prof in sorted(profiles.glob("*.prof")):
+            print(f"\nprofile {prof.stem} (second run; internal seconds, top 30):")
+            pstats.Stats(str(prof)).sort_stats("tottime").print_stats(30)
+            print(f"profile {prof.stem}: plugin functions, cumulative seconds, top 25:")
+            pstats.Stats(str(prof)).sort_stats("cumulative").print_stats("pytest_postgates", 25)
     return 0 if same else 1
 
 

@@ -181,6 +181,8 @@ def pytest_runtest_makereport(
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
+    if state is not None and state.context.results is not None:
+        state.context.results.flush()  # every process: the stamps of what it wrote
     if state is not None and not hasattr(config, "workerinput"):
         state.context.batches.remove()
 

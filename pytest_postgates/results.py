@@ -94,6 +94,9 @@ class ResultCache:
         self._db_error: OSError | None = None  # the database cannot be used this run
         self._replaced = False  # a damaged database was started again (once per run)
         self._content: bytes | None = None  # the last post digested by key(), and its digest
+        # Output files' stamps (see written_unchanged): saved ones, and this run's new ones.
+        self._written: dict[str, str] | None = None
+        self._new_written: dict[str, str] = {}
         self._content_digest = b""
 
     def _mac(self, entry: dict[str, Any]) -> str:
@@ -284,6 +287,75 @@ class ResultCache:
         except (OSError, sqlite3.Error):
             pass
 
+    # ------------------------------------------------------------------ written files
+    def written_unchanged(self, path: Path, digest: str) -> bool:
+        """Whether ``path`` still holds what was last written (or found) there with content
+        ``digest``, told by its ``lstat`` stamp alone (device, inode, size, modification
+        and change times: any write through a new file or in place changes one of them),
+        so that an unchanged scorecard costs a rerun one ``lstat`` instead of a read and
+        two JSON decodes. False whenever it cannot tell: the file is then compared."""
+        recorded = self._written_stamps().get(str(path))
+        if recorded is None:
+            return False
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return False
+        return stat.S_ISREG(info.st_mode) and recorded == f"{_stamp(info)} {digest}"
+
+    def record_written(self, path: Path, digest: str) -> None:
+        """``path`` now holds content ``digest``: its stamp is saved by :meth:`flush`."""
+        if self.folder is None:
+            return
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return
+        value = f"{_stamp(info)} {digest}"
+        stamps = self._written_stamps()
+        if stamps.get(str(path)) != value:
+            stamps[str(path)] = self._new_written[str(path)] = value
+
+    def _written_stamps(self) -> dict[str, str]:
+        """Every saved stamp, read in one query the first time (not one query a file)."""
+        if self._written is None:
+            self._written = {}
+            db = self._connection(create=False) if self.folder is not None else None
+            if db is not None:
+                try:
+                    rows = db.execute("SELECT path, stamp FROM written").fetchall()
+                except sqlite3.Error:
+                    rows = []
+                self._written = {
+                    path: stamp
+                    for path, stamp in rows
+                    if isinstance(path, str) and isinstance(stamp, str)
+                }
+        return self._written
+
+    def flush(self) -> None:
+        """Save the stamps of the files written this run, in one transaction (at the end
+        of each process's session). A failure costs the next run a comparison, no more."""
+        if not self._new_written or self.folder is None or self.write_error is not None:
+            return
+        rows, self._new_written = list(self._new_written.items()), {}
+        try:
+            db = self._connection(create=True)
+            if db is None:
+                return
+            db.execute("BEGIN")
+            try:
+                db.executemany("INSERT OR REPLACE INTO written (path, stamp) VALUES (?, ?)", rows)
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+        except (OSError, sqlite3.Error):
+            pass
+
     def store(self, key: str, card: Scorecard, skip: bool = False) -> None:
         if self.folder is None or self.write_error is not None:
             return
@@ -326,12 +398,23 @@ def _open_database(path: Path) -> sqlite3.Connection:
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)")
-        db.execute("CREATE TABLE IF NOT EXISTS notes (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        # entries: gate results; notes: what gates noted for their keys (gate 6's linked
+        # files); written: the stamps of the scorecards written (see written_unchanged).
+        for table, key, value in (
+            ("entries", "key", "entry"),
+            ("notes", "key", "value"),
+            ("written", "path", "stamp"),
+        ):
+            columns = f"{key} TEXT PRIMARY KEY, {value} TEXT NOT NULL"
+            db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
     except BaseException:
         db.close()
         raise
     return db
+
+
+def _stamp(info: os.stat_result) -> str:
+    return f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
 
 
 def _insert(db: sqlite3.Connection, key: str, entry: str) -> None:

@@ -400,3 +400,24 @@ def test_a_planted_note_of_linked_files_is_ignored_under_a_cache_key(
     assert _parses(disk_site) == ["2026-01-02-post-b.md"]
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT value FROM notes").fetchall() == [(genuine,)]
+
+
+def test_a_scorecard_changed_on_disk_is_written_again_on_a_cached_run(
+    blog: pytest.Pytester,
+) -> None:
+    """Unchanged scorecards are told by their stat stamp, not read again; a file edited in
+    place (same size, its modification time put back), replaced or deleted is rewritten."""
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    cards = sorted((blog.path / ".postgates" / "scorecards").glob("*-gate*.json"))
+    expected = {card: card.read_bytes() for card in cards}
+    edited, replaced, deleted = cards[0], cards[1], cards[2]
+    info = edited.stat()
+    with open(edited, "r+b") as stream:  # in place: same inode, same size
+        stream.write(b"[" + b" " * (info.st_size - 2) + b"]")
+    os.utime(edited, ns=(info.st_atime_ns, info.st_mtime_ns))
+    replaced.unlink()
+    replaced.write_bytes(expected[replaced].replace(b'"PASS"', b'"FAIL"'))
+    deleted.unlink()
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    assert {card: card.read_bytes() for card in cards} == expected
