@@ -243,6 +243,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", action="store_true", help="one more second serial run under cProfile"
     )
+    parser.add_argument(
+        "--snapshot",
+        action="store_true",
+        help="time this checkout's HEAD, exported once (edits during the run do not count)",
+    )
     args = parser.parse_args(argv)
 
     repo = build_stdlib_repo(WORK / "stdlib-repo").resolve()
@@ -250,8 +255,32 @@ def main(argv: list[str] | None = None) -> int:
     generate(corpus, repo, args.posts, args.seed)
     memory_log = corpus / "memory.jsonl"
     memory_log.unlink(missing_ok=True)
+    python_path = [str(corpus)]
+    code = "working tree"
+    if args.snapshot:
+        # Ahead of the editable install's finder, which comes after the path entries.
+        head = subprocess.run(
+            ["git", "-C", str(HERE.parent), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        source = WORK / "corpus-speed-source"
+        shutil.rmtree(source, ignore_errors=True)
+        source.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "-C", str(HERE.parent), "archive", head, "pytest_postgates"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+        python_path.append(str(source))
+        code = f"HEAD {head[:12]}, exported to {source}"
     env = dict(
-        os.environ, PYTHONPATH=str(corpus), BENCH_MEMORY_LOG=str(memory_log), PYTEST_ADDOPTS=""
+        os.environ,
+        PYTHONPATH=os.pathsep.join(python_path),
+        BENCH_MEMORY_LOG=str(memory_log),
+        PYTEST_ADDOPTS="",
     )
     # Python's bytecode cache is on for users; a machine that turns it off (this variable)
     # would make every process recompile pytest, the plugin and its dependencies.
@@ -279,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
     plain_base += ["-p", "bench_memory"]
     # Warm the bytecode caches (pytest's rewritten modules too) outside the timing.
     run("warm-up", ["--collect-only", str(sorted((corpus / "_posts").glob("*.md"))[0])])
-    timed([*plain_base, "--collect-only"], corpus, env)
+    timed([*plain_base, "--collect-only"], corpus, dict(env, BENCH_RUN="warm-up"))
     runs: dict[str, Run] = {}
     runs["plain serial"] = timed(plain_base, corpus, dict(env, BENCH_RUN="plain"))
     runs["constant serial"] = run("constant", ["-p", "bench_constant"], start_fresh=True)
@@ -319,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     workers = f"-n {args.workers}"
     print(f"corpus: {args.posts} posts ({items} items), grounding repository {repo}")
     print(f"gates: {DETERMINISTIC} (6 offline); serial outcome: {runs['serial cold'].last_line}")
+    print(f"code: {code}")
     print(f"cpus: {os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.1f}")
     print()
     print(f"{'run':34} {'wall s':>8} {'cpu s':>8}")
