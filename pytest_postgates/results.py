@@ -22,6 +22,11 @@ thousands of small files. A row holds the same JSON text a file did and is valid
 same way. A database that is not one (truncated, overwritten, planted as a FIFO or a link)
 is replaced once; one that cannot be opened or written (a read-only or full folder) turns
 the cache off for the run, with one warning when a write fails.
+
+Beside the results the database keeps two small tables: ``notes``, what a gate learnt about
+a post that its next key needs (gate 6: the files the post's links name), keyed like a
+result and signed like one; and ``written``, the ``lstat`` stamp and content digest of each
+scorecard written, so that a cached run tells an unchanged scorecard without reading it.
 """
 
 from __future__ import annotations
