@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
+import gc
 import hashlib
 import itertools
 import json
@@ -33,20 +34,21 @@ import re
 import shutil
 import tempfile
 from array import array
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.fileio import locked
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 COMMIT_MESSAGE_LIMIT = 2000
 # Translation table: ASCII word bytes stay, every other byte becomes a space.
 _NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
 _WORD_RUN = re.compile(rb"[A-Za-z0-9_]+")
-_TRIGRAM = re.compile(rb"(?=([A-Za-z0-9_]{3}))")
 _CHANGELOG = re.compile(
     r"^(changelog|changes|history|releases?|news)(\.(md|markdown|txt|rst))?$", re.I
 )
@@ -78,10 +80,10 @@ class RepoIndex:
     reversed_words: list[bytes] = field(default_factory=list, repr=False)  # sorted, each reversed
     # Word ids in reversed-word order (see reversed_words).
     reversed_ids: array[int] = field(default_factory=lambda: array("I"), repr=False)
-    trigrams: frozenset[bytes] = field(default_factory=frozenset, repr=False)
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
     _answers: dict[str, bool] = field(default_factory=dict, repr=False)  # token -> contains()
+    _memos: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._path_set = set(self.paths)
@@ -92,6 +94,12 @@ class RepoIndex:
             self._basenames.setdefault(parts[-1], path)
         self._words_blob = b"\n" + b"\n".join(self.words) + b"\n"
         self._text_index = {path: i for i, path in enumerate(self.text_paths)}
+
+    def memo(self, table: str) -> dict[Any, Any]:
+        """A table named ``table`` for answers computed from this index alone, kept as
+        long as the index: the index never changes once loaded, so a caller may remember
+        what it derived from it across posts."""
+        return self._memos.setdefault(table, {})
 
     # ------------------------------------------------------------------ paths
     def match_path(self, spec: str) -> str | None:
@@ -144,8 +152,8 @@ class RepoIndex:
             # One run of word characters: present iff it is a substring of some word.
             if self._word_id(needle) is not None or self._has_prefix_or_suffix(needle):
                 return True
-            if any(needle[i : i + 3] not in self.trigrams for i in range(len(needle) - 2)):
-                return False
+            # An inner part of a word: a scan of the distinct words (about 1 MB), needed
+            # by few tokens (a trigram filter before it saved less than it cost to load).
             return self._words_blob.find(needle) >= 0
         files = self._candidate_files(needle, runs)
         if files is None:
@@ -417,17 +425,18 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
         if name.startswith(prefix)
     ]
     text_paths = [path for path in text_paths if path in blob_of and not is_excluded(path, exclude)]
-    file_words: list[set[bytes]] = []
     offsets: list[int] = []
     position = 0
-    with open(target / "text.bin", "wb") as text_file:
-        for content in _read_blobs(root, [blob_of[path] for path in text_paths]):
+    postings_of = _Postings()
+    blobs = _read_blobs(root, [blob_of[path] for path in text_paths])
+    with open(target / "text.bin", "wb") as text_file, _collector_paused():
+        for file_id, content in enumerate(blobs):
             offsets.append(position)
-            text_file.write(content + b"\0")
+            text_file.write(content)
+            text_file.write(b"\0")
             position += len(content) + 1
-            file_words.append(set(content.translate(_NON_WORD).split()))
-    sorted_words = sorted(set().union(*file_words))
-    postings, starts = _postings(sorted_words, file_words)
+            postings_of.add(file_id, content)
+        sorted_words, postings, starts = postings_of.arrays()
     (target / "postings.bin").write_bytes(postings.tobytes())
     (target / "posting_starts.bin").write_bytes(starts.tobytes())
     (target / "words.bin").write_bytes(b"\n".join(sorted_words))
@@ -435,10 +444,6 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     order = sorted(range(len(sorted_words)), key=reversed_words.__getitem__)
     (target / "reversed.bin").write_bytes(b"\n".join(map(reversed_words.__getitem__, order)))
     (target / "reversed_ids.bin").write_bytes(array("I", order).tobytes())
-    # Every 3-byte window inside a word: a token with a window outside this set cannot
-    # be a substring of any word, which settles most invented names without a scan.
-    windows = set(_TRIGRAM.findall(b"\n".join(sorted_words)))
-    (target / "trigrams.bin").write_bytes(b"".join(sorted(windows)))
     (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
     commits = _run(root, "rev-list", "--all").decode().split()
     commits = sorted(set(commits) | {commit})
@@ -460,23 +465,45 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
 
 
-def _postings(
-    sorted_words: list[bytes], file_words: list[set[bytes]]
-) -> tuple[array[int], array[int]]:
-    """The file ids of each word, word after word, and where each word's ids start.
+class _Postings:
+    """The file ids of each word, collected file by file.
 
-    One append per distinct word of each file, about a million on a large repository: done
-    by ``map`` in C (``list.append`` over the words' lists), not by a Python loop, which
-    took most of the build."""
-    ids_of: dict[bytes, list[int]] = {word: [] for word in sorted_words}
-    lookup, append = ids_of.__getitem__, list.append
-    for file_id, found in enumerate(file_words):
+    One append per distinct word of each file, about 900k on a large repository: done by
+    ``map`` in C (``list.append`` over the words' lists, new words' lists made by the
+    dict's ``__missing__``), not by a Python loop, and straight from each file's words
+    (no list of every file's word set, no union of them afterwards)."""
+
+    def __init__(self) -> None:
+        self._ids_of: defaultdict[bytes, list[int]] = defaultdict(list)
+
+    def add(self, file_id: int, content: bytes) -> None:
+        found = set(content.translate(_NON_WORD).split())
+        lookup, append = self._ids_of.__getitem__, list.append
         deque(map(append, map(lookup, found), itertools.repeat(file_id)), maxlen=0)
-    in_order = list(map(lookup, sorted_words))
-    postings = array("I", itertools.chain.from_iterable(in_order))
-    starts = array("I", [0])
-    starts.extend(itertools.accumulate(map(len, in_order)))
-    return postings, starts
+
+    def arrays(self) -> tuple[list[bytes], array[int], array[int]]:
+        """Sorted distinct words, the file ids of each word word after word, and where
+        each word's ids start."""
+        sorted_words = sorted(self._ids_of)
+        in_order = list(map(self._ids_of.__getitem__, sorted_words))
+        postings = array("I", itertools.chain.from_iterable(in_order))
+        starts = array("I", [0])
+        starts.extend(itertools.accumulate(map(len, in_order)))
+        return sorted_words, postings, starts
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while the postings grow: the build makes
+    about 80k lists that hold no cycles, and each collection they would trigger walks
+    every object of the process (a pytest session's are many)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def load_index_files(root: Path, folder: Path) -> RepoIndex:
@@ -500,7 +527,6 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         postings=_load_array(folder / "postings.bin"),
         reversed_words=_split_lines(folder / "reversed.bin"),
         reversed_ids=_load_array(folder / "reversed_ids.bin"),
-        trigrams=_load_trigrams(folder / "trigrams.bin"),
         posting_starts=_load_array(folder / "posting_starts.bin"),
         commits=meta["commits"],
         tags=meta["tags"],
@@ -516,11 +542,6 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
 def _split_lines(path: Path) -> list[bytes]:
     raw = path.read_bytes()
     return raw.split(b"\n") if raw else []
-
-
-def _load_trigrams(path: Path) -> frozenset[bytes]:
-    raw = path.read_bytes()
-    return frozenset(raw[i : i + 3] for i in range(0, len(raw), 3))
 
 
 def _load_array(path: Path) -> array[int]:
