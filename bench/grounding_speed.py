@@ -14,8 +14,18 @@ invented (mutations of real ones), then measures, in one run:
 
 It also checks that both approaches ground the same tokens on the sample.
 
+With ``--baseline COMMIT`` it measures instead gate 2's cold cost side by side with the
+plugin's source at COMMIT (extracted with ``git archive`` under bench/.work and put first
+on ``PYTHONPATH``; same Python, same dependencies): CPU seconds (user + system, git's
+child processes included) of the index build and of the gate's checks over every post,
+each side run ``--repeat`` times in alternation with an empty cache folder, medians
+printed. Both sides must produce the same scorecard for every post (verdict and detail);
+the bench says so and exits 1 otherwise.
+
     python bench/grounding_speed.py                 # ~6,000 tokens, sample of 300
     python bench/grounding_speed.py --repo PATH --posts FOLDER   # your own repo and posts
+    python bench/grounding_speed.py --repo /work/data/neurolink --ref release \
+        --posts ../shared/corpus/neurolink-blog/_posts --baseline 0eeec85   # issue 15
 """
 
 from __future__ import annotations
@@ -56,6 +66,38 @@ for path in sorted(posts.glob("*.md")):
     verdicts[path.name] = [card.detail["total"], sorted(ungrounded)]
 elapsed = time.perf_counter() - start
 print(json.dumps({"seconds": elapsed, "verdicts": verdicts}))
+"""
+
+
+# One cold gate-2 pass, its cost split: the index build (the first post's evidence) and
+# the checks of every post. Runs against whichever pytest_postgates is first on the path.
+GATE_PARTS = r"""
+import hashlib, json, resource, sys, time
+from pathlib import Path
+from pytest_postgates.config import Settings
+from pytest_postgates.gates import GateContext, symbol_grounding
+from pytest_postgates.post import parse_post
+repo, posts, cache, ref = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
+paths = sorted(posts.glob("*.md"))
+parsed = [parse_post(path) for path in paths]  # parsing is not gate 2's cost
+context = GateContext.create(Settings(repo=repo, ref=ref, offline=True), cache)
+
+def cpu():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+start_cpu, start_wall = cpu(), time.perf_counter()
+context.evidence.index_for(paths[0])
+index_cpu, index_wall = cpu() - start_cpu, time.perf_counter() - start_wall
+digest = hashlib.sha256()
+start_cpu, start_wall = cpu(), time.perf_counter()
+for post in parsed:
+    card = symbol_grounding.GATE.evaluate(post, context)
+    digest.update(json.dumps([card.verdict, card.detail], sort_keys=True).encode())
+check_cpu, check_wall = cpu() - start_cpu, time.perf_counter() - start_wall
+print(json.dumps({"index_cpu": index_cpu, "index_wall": index_wall, "check_cpu": check_cpu,
+                  "check_wall": check_wall, "cards": digest.hexdigest(), "posts": len(paths)}))
 """
 
 
@@ -190,6 +232,83 @@ def baseline_grounded(repo: Path, token: str, kind: str, lint: tuple[str, str]) 
     return False
 
 
+def baseline_source(commit: str) -> Path:
+    """The plugin's package at ``commit``, extracted once under bench/.work."""
+    full = subprocess.run(
+        ["git", "-C", str(HERE.parent), "rev-parse", "--verify", f"{commit}^{{commit}}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    target = WORK / f"source-{full[:12]}"
+    if not (target / "pytest_postgates" / "__init__.py").is_file():
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "-C", str(HERE.parent), "archive", full, "pytest_postgates"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+    return target
+
+
+def run_parts(source: Path | None, repo: Path, posts: Path, ref: str) -> dict:
+    """One cold gate-2 pass in a fresh process (``source`` first on the path, if given)."""
+    import os
+    import tempfile
+
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(source), env.get("PYTHONPATH")]))
+    WORK.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=WORK, prefix="cache-") as cache:
+        result = subprocess.run(
+            [sys.executable, "-c", GATE_PARTS, str(repo), str(posts), cache, ref],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=env,
+            cwd=WORK,  # `python -c` puts the working folder first on the path
+        )
+    if result.returncode != 0:
+        raise SystemExit(result.stderr)
+    return json.loads(result.stdout)
+
+
+def compare_with_baseline(args: argparse.Namespace, repo: Path, posts: Path) -> int:
+    """Gate 2's cold cost, this code side by side with ``--baseline``."""
+    import statistics
+
+    source = baseline_source(args.baseline)
+    runs: dict[str, list[dict]] = {"baseline": [], "current": []}
+    for _ in range(args.repeat):
+        runs["baseline"].append(run_parts(source, repo, posts, args.ref))
+        runs["current"].append(run_parts(None, repo, posts, args.ref))
+
+    def median(side: str, key: str) -> float:
+        return statistics.median(run[key] for run in runs[side])
+
+    print(f"gate 2 cold, {runs['current'][0]['posts']} posts, {repo} at {args.ref}")
+    print(f"median of {args.repeat} runs each, CPU = user + system, git children included")
+    print(f"{'measure':28s} {'baseline ' + args.baseline:>18s} {'this code':>12s} {'ratio':>8s}")
+    rows = [
+        ("index build, CPU", "index_cpu"),
+        ("checks of every post, CPU", "check_cpu"),
+        ("index build, wall", "index_wall"),
+        ("checks of every post, wall", "check_wall"),
+    ]
+    for label, key in rows:
+        before, after = median("baseline", key), median("current", key)
+        print(f"{label:28s} {before:16.2f} s {after:10.2f} s {before / after:7.2f}x")
+    before = median("baseline", "index_cpu") + median("baseline", "check_cpu")
+    after = median("current", "index_cpu") + median("current", "check_cpu")
+    print(f"{'gate 2 total, CPU':28s} {before:16.2f} s {after:10.2f} s {before / after:7.2f}x")
+    cards = {run["cards"] for side in runs.values() for run in side}
+    print(f"scorecards: {'identical' if len(cards) == 1 else 'DIFFER'} on both sides")
+    return 0 if len(cards) == 1 else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo", type=Path, help="grounding repository (default: stdlib repo)")
@@ -200,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument("--lint-prefix", default="", help="lint_rule_prefix, e.g. neurolink")
     parser.add_argument("--lint-dir", default="", help="lint_rules_dir, e.g. eslint-rules")
+    parser.add_argument("--baseline", help="compare gate 2's cold cost with this commit")
+    parser.add_argument("--ref", default="HEAD", help="ref to ground against (--baseline)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per side (--baseline)")
     args = parser.parse_args(argv)
 
     sys.path.insert(0, str(HERE.parent))
@@ -212,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
     posts = args.posts or WORK / "posts"
     if args.posts is None:
         generate_posts(repo, posts, args.count, args.per_post, args.seed)
+    if args.baseline:
+        return compare_with_baseline(args, repo, posts.resolve())
     tokens = [t.text for p in sorted(posts.glob("*.md")) for t in extract_tokens(parse_post(p))]
     files = int(git(repo, "ls-files").stdout.count(b"\n"))
     print(f"repository: {repo} ({files} tracked files)")

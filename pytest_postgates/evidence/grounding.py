@@ -225,14 +225,24 @@ _KEYWORDS = frozenset(
     "if for while switch catch function return await new typeof else do try with elif "
     "def class print lambda super constructor".split()
 )
+# Each with the words one of which every match holds: a fence holding none of them is not
+# searched (the patterns start with optional parts, so the regex engine tries every
+# position of the fence; a substring test skips most fences for most patterns).
 _DECLARATIONS = (
-    re.compile(r"\b(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)"),
-    re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)"),
-    re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]{0,80})?="),
-    re.compile(r"\b(?:async\s+)?def\s+([A-Za-z_]\w*)"),
-    re.compile(r"\b(?:type|interface|enum|struct|trait)\s+([A-Za-z_]\w*)"),
-    re.compile(r"\b(?:func|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)"),
-    re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]{0,80})?=(?!=)", re.M),  # Python/shell top level
+    (re.compile(r"\b(?:async\s+)?function\s*\*?\s*([A-Za-z_$][\w$]*)"), ("function",)),
+    (re.compile(r"\bclass\s+([A-Za-z_$][\w$]*)"), ("class",)),
+    (
+        re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]{0,80})?="),
+        ("const", "let", "var"),
+    ),
+    (re.compile(r"\b(?:async\s+)?def\s+([A-Za-z_]\w*)"), ("def",)),
+    (
+        re.compile(r"\b(?:type|interface|enum|struct|trait)\s+([A-Za-z_]\w*)"),
+        ("type", "interface", "enum", "struct", "trait"),
+    ),
+    (re.compile(r"\b(?:func|fn)\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)"), ("func", "fn")),
+    # Python/shell top level
+    (re.compile(r"^([A-Za-z_]\w*)\s*(?::[^=\n]{0,80})?=(?!=)", re.M), ("=",)),
 )
 # A method of a class body: `name(args) {` or `async name(args): T {` at a line start.
 _METHOD = re.compile(
@@ -349,7 +359,9 @@ def post_definitions(
         for pattern in (_TOOL_KEY, _ROUTE_REGISTRATION, _NAMED_REGISTRATION):
             for match in pattern.finditer(content):
                 declared.setdefault(match.group(match.lastindex or 1), fence.start_line)
-        for pattern in _DECLARATIONS:
+        for pattern, needs in _DECLARATIONS:
+            if not any(word in content for word in needs):
+                continue
             for match in pattern.finditer(content):
                 name = match.group(1)
                 if name not in _KEYWORDS:
@@ -358,20 +370,20 @@ def post_definitions(
             name = match.group(1)
             if name not in _KEYWORDS:
                 declared.setdefault(name, fence.start_line)
-        for match in _IMPORT_NAMES.finditer(content):
+        for match in _IMPORT_NAMES.finditer(content) if "import" in content else ():
             if is_product(match.group(3)):
                 names = [match.group(1) or "", *(match.group(2) or "").split(",")]
                 for name in names:
                     name = name.strip().split(" as ")[-1].strip()
                     if name:
                         imported.add(name)
-        for match in _REQUIRE_NAMES.finditer(content):
+        for match in _REQUIRE_NAMES.finditer(content) if "require" in content else ():
             if is_product(match.group(2)):
                 for name in match.group(1).split(","):
                     name = name.strip().split(":")[-1].strip()
                     if name:
                         imported.add(name)
-        if callable(is_repo_class):
+        if callable(is_repo_class) and "class" in content:
             for class_name, body in _class_bodies(content):
                 if is_repo_class(class_name):
                     sketched.add(class_name)

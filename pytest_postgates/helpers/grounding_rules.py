@@ -33,6 +33,7 @@ SYMBOL_SHAPES = (
 )
 KEBAB_OR_DOTTED_LITERAL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 CAMEL_WORD = re.compile(r"[a-z][a-zA-Z0-9_]{3,}|[A-Z][a-zA-Z0-9_]{3,}")
+_WHITESPACE = re.compile(r"\s")
 LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
@@ -43,7 +44,7 @@ def classify(token: str, lint_prefix: str | None) -> str:
         return "sha"
     if FLAG.match(token):
         return "flag"  # a command-line option: it grounds only as written
-    if any(char.isspace() for char in token):
+    if _WHITESPACE.search(token):  # str.isspace's characters, in one C scan
         return "phrase"  # a command or an expression, not a path (`sh -c`, `if / else`)
     if "/" in token or "\\" in token:
         return "path"
@@ -110,14 +111,35 @@ def _option_declared(index: RepoIndex, name: str) -> str | None:
     key, not glued to a longer name."""
     pattern = re.compile(rf"""(?:["']{re.escape(name)}["']|(?<![\w-]){re.escape(name)}\s*:)""")
     for path, _offset in index.files_containing(name, limit=32):
-        if pattern.search(index.file_text(path) or ""):
+        if _matches_at_occurrence(pattern, name, index.file_text(path) or ""):
             return path
     return None
 
 
+def _matches_at_occurrence(pattern: re.Pattern[str], name: str, data: str) -> bool:
+    """``pattern.search(data)`` for a pattern every match of which holds ``name`` at its
+    start or one character after it: tried only there (a search of a whole file tries
+    every position, and that took most of gate 2's time on option names)."""
+    position = data.find(name)
+    while position >= 0:
+        if pattern.match(data, max(position - 1, 0)) or pattern.match(data, position):
+            return True
+        position = data.find(name, position + 1)
+    return False
+
+
 def _text_grounding(index: RepoIndex, text: str) -> Grounding | None:
     """``git grep -F`` of the token as written, unless the only text holding it is the
-    CHANGELOG recording its removal (a removed option is not a real one)."""
+    CHANGELOG recording its removal (a removed option is not a real one). Remembered per
+    index: posts share tokens and the parts of tokens (callees, chains)."""
+    answers = index.memo("text_grounding")
+    if text not in answers:
+        answers[text] = _text_grounding_uncached(index, text)
+    found: Grounding | None = answers[text]
+    return found
+
+
+def _text_grounding_uncached(index: RepoIndex, text: str) -> Grounding | None:
     if not index.contains(text):
         return None
     changelog = index.changelog_path
@@ -160,7 +182,21 @@ def ground_in(
     """Whether one repository grounds the token, and why not. Each kind is verified as the
     seeds lay out; member, call and assignment syntax is decomposed and grounded part by
     part; a phrase grounds only as written or when every word of it is a repository word
-    (never on one of its words alone)."""
+    (never on one of its words alone). The answer depends on the index alone (lint rules
+    aside), so it is remembered per index for the posts that repeat a token."""
+    if kind == "lint-rule":
+        return _ground_in(index, text, kind, lint)
+    answers = index.memo("ground_in")
+    key = (text, kind)
+    if key not in answers:
+        answers[key] = _ground_in(index, text, kind, lint)
+    answer: tuple[Grounding | None, str] = answers[key]
+    return answer
+
+
+def _ground_in(
+    index: RepoIndex, text: str, kind: str, lint: LintRules | None
+) -> tuple[Grounding | None, str]:
     if kind == "lint-rule":
         name = text.split("/", 1)[1]
         rule = lint.rule(name) if lint is not None else None
