@@ -33,6 +33,7 @@ from pytest_postgates.gates.base import (
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
 # their names stay importable from here.
+from pytest_postgates.helpers.attribution_rules import attribute, router_variant_example
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -170,7 +171,17 @@ def judge(
     variant = router_variant(text, repos)
     if variant:
         return verdict("unjudged", rule="router-variant", reason=variant)
-    codebase = unavailable_codebase(text, kind, post, sentence, offset, repos, definitions)
+    example = router_variant_example(text, sentence, offset) if _routes(repos) else None
+    if example is None and not presented_as_product(text, sentence, offset, repos, definitions):
+        example = attribute(text, kind, token, post, sentence, offset, repos, definitions)
+    if example:
+        outcome, rule, reason = example
+        if outcome == "defined-in-post":
+            return verdict(outcome, where=reason, rule=rule)
+        return verdict(outcome, rule=rule, reason=reason)
+    codebase = unavailable_codebase(
+        text, kind, post, sentence, offset, repos, definitions, token.line
+    )
     if codebase:
         return verdict(
             "unjudged",
@@ -179,6 +190,12 @@ def judge(
             reason=f"names code in {codebase[0].name}, which is not available to this run",
         )
     return verdict("ungrounded", reason=why)
+
+
+def _routes(repos: Repos) -> bool:
+    """Whether the product routes through OpenRouter (its repository names it)."""
+    index = repos.primary.index
+    return index.contains("openrouter") or index.contains("OpenRouter")
 
 
 def _repos_for(post: Post, context: GateContext) -> Repos:
@@ -349,10 +366,10 @@ def _source_fingerprint() -> str:
     import hashlib
 
     from pytest_postgates.evidence import grounding
-    from pytest_postgates.helpers import grounding_rules, outcome_rules, tokens
+    from pytest_postgates.helpers import attribution_rules, grounding_rules, outcome_rules, tokens
 
     digest = hashlib.sha256()
-    modules = (grounding, grounding_rules, outcome_rules, tokens)
+    modules = (grounding, grounding_rules, outcome_rules, attribution_rules, tokens)
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())
     return digest.hexdigest()[:16]

@@ -18,6 +18,7 @@ from pytest_postgates.evidence.grounding import (
     PostDefinitions,
     is_route_template,
 )
+from pytest_postgates.helpers import attribution_rules
 from pytest_postgates.helpers.grounding_rules import (
     CALL,
     FLAG,
@@ -451,6 +452,7 @@ def unavailable_codebase(
     offset: int,
     repos: Repos,
     definitions: PostDefinitions,
+    line: int = 0,
 ) -> tuple[GroundingRepo, str] | None:
     """(entry, rule) when a ``repos`` entry this run cannot read claims the token: a path
     under one of its ``prefixes``, or any token of a post its ``posts`` globs or ``tags``
@@ -469,9 +471,17 @@ def unavailable_codebase(
         if not any(post_path.match(glob) for glob in entry.posts) and not tags & set(entry.tags):
             continue
         if kind in ("path", "filename"):
-            if _product_path(text, repos) or MODEL_ID.match(text):
+            if MODEL_ID.match(text):
+                return None
+            if _product_path(text, repos):
+                # One wrong folder is the product's path misspelt; a path that goes on for
+                # two folders or more below the product's tree is the declared codebase's.
+                if attribution_rules.declared_tree(spec, repos):
+                    return entry, "declared-tree"
                 return None
         elif presented_as_product(text, sentence, offset, repos, definitions):
+            if line and attribution_rules.declared_flag(text, line, post, repos):
+                return entry, "declared-flag"
             return None
         return entry, "declared-post"
     return None
