@@ -179,9 +179,7 @@ def judge(
         if outcome == "defined-in-post":
             return verdict(outcome, where=reason, rule=rule)
         return verdict(outcome, rule=rule, reason=reason)
-    codebase = unavailable_codebase(
-        text, kind, post, sentence, offset, repos, definitions, token.line
-    )
+    codebase = unavailable_codebase(text, kind, post, sentence, offset, repos, definitions)
     if codebase:
         return verdict(
             "unjudged",

@@ -33,11 +33,9 @@ grounded:
 - ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
   sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
   router's catalogue, not the product's.
-- ``declared-flag`` (unjudged): in a post a declared, unavailable codebase claims, a flag
-  in a paragraph that names a script of that codebase and never the product's CLI.
-- ``declared-tree`` (unjudged): in such a post, a path that continues for two or more
-  folders below anything the product's tree has (one wrong folder is the product's path
-  misspelt and stays a claim).
+- ``declared-tree`` (unjudged): in a post a declared, unavailable codebase claims, a path
+  that names two or more folders the product's tree never uses (one wrong segment is the
+  product's path misspelt and stays a claim).
 """
 
 from __future__ import annotations
@@ -46,7 +44,6 @@ import re
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.grounding import quoted_source_file
-from pytest_postgates.helpers.grounding_rules import FLAG
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
@@ -64,7 +61,14 @@ _LIST_GLUE = r"(?:\s|,|/|\(|`[^`]*`|\b(?:or|and|a|an|the)\b)*"
 _WORD_NAME = r"[A-Z][A-Za-z0-9+.-]*[A-Za-z0-9]"
 _PARTY = rf"{_WORD_NAME}(?:\s{_WORD_NAME})?"
 # "Acme's free access is one model, `x`": the possessive, then plain words to the token.
-_POSSESSIVE = re.compile(rf"(?<![\w`@/.-])(?P<party>{_PARTY})(?:'s|\u2019s)\s+(?P<gap>[^`.;:]*)$")
+_POSSESSIVE = re.compile(
+    rf"(?<![\w`@/.-])(?P<party>{_PARTY})(?:'s|\u2019s)\s+(?P<gap>[^`.;:\u2014\u2013(]{{0,40}})$"
+)
+# "It's wrapped in ...", "That's ...": contractions, not possessives.
+_CONTRACTIONS = frozenset(
+    "it that there what here let he she who where this one everyone nobody someone today"
+    " now how why when".split()
+)
 # "the Acme `x` / `y` endpoints": the party's name right before the list.
 _ADJECTIVE = re.compile(rf"\bthe\s+(?P<party>{_PARTY})\s+{_LIST_GLUE}$")
 _ADJECTIVE_NOUN = re.compile(
@@ -88,11 +92,11 @@ _EXAMPLE_CLAUSE = re.compile(
 )
 _PARTY_SERVER = re.compile(rf"\b({_WORD_NAME})\s+(?:MCP\s+)?(?:servers?|services?|APIs?|SDKs?)\b")
 _INDEFINITE = re.compile(r"(?:^|[\s(])an?\s+$", re.I)
-_INSTANCE_NOUN = re.compile(r"^`?\s+(?:calls?|tools?|results?|requests?|invocations?)\b")
+# "a `x` call": one call of a tool; "a `x` tool is registered" says the product has one.
+_INSTANCE_NOUN = re.compile(r"^`?\s+(?:calls?|invocations?)\b")
 _TOOL_TALK = re.compile(r"\btools?\b", re.I)
 _RECORD_ALIAS = re.compile(r"\btype\s+(\w+)\s*=\s*Record<string\b")
 _ROUTER_VARIANT_ID = re.compile(r"^[a-z0-9][\w.-]*/[\w.-]+:(?P<variant>[a-z]+)$")
-_SCRIPT_FILE = re.compile(r"^[\w./-]+\.(?:mjs|cjs|js|ts|sh|py)$")
 
 
 def _is_other_party(party: str, repos: Repos) -> bool:
@@ -138,7 +142,12 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
                 f"a member of {name}, whose source this run does not hold",
             )
     possessive = _POSSESSIVE.search(before[-80:])
-    if possessive and _is_other_party(possessive.group("party"), repos):
+    if (
+        possessive
+        and possessive.group("party").lower() not in _CONTRACTIONS
+        and " -" not in possessive.group("gap")
+        and _is_other_party(possessive.group("party"), repos)
+    ):
         party = possessive.group("party")
         return ("unjudged", "vendor", f"names {party}'s thing, which the repository cannot judge")
     adjective = _ADJECTIVE.search(before[-80:])
@@ -367,11 +376,15 @@ def free_form_key(text: str, post: Post, repos: Repos) -> Outcome | None:
     return None
 
 
-def quoted_source(text: str, token: Token, post: Post) -> Outcome | None:
+def quoted_source(text: str, token: Token, post: Post, repos: Repos) -> Outcome | None:
+    """The token restates the post's own block quotation of a source that does not name
+    the product (a quotation of the product's own words stays a claim about it)."""
+    code = post.code_lines
+    names = [n.lower() for n in repos.product_names if len(n) > 2]
     for number, line in enumerate(post.lines, 1):
-        if number == token.line or not line.lstrip().startswith(">"):
+        if number == token.line or number in code or not line.lstrip().startswith(">"):
             continue
-        if text in line:
+        if text in line and not any(n in line.lower() for n in names):
             return (
                 "unjudged",
                 "quoted-source",
@@ -403,45 +416,27 @@ def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | N
     return None
 
 
-def declared_flag(text: str, line: int, post: Post, repos: Repos) -> str | None:
-    """The script a flag belongs to, in a declared post: the flag's paragraph names a
-    script file the product's tree does not have, and never the product's name."""
-    if not FLAG.match(text) or "declared-flag" in disabled:
-        return None
-    paragraph = _paragraph(post, line)
-    if paragraph is None:
-        return None
-    source = paragraph.source
-    names = [n for n in repos.product_names if len(n) > 2]
-    if any(re.search(rf"\b{re.escape(n)}\b", source, re.I) for n in names):
-        return None
-    index = repos.primary.index
-    for match in _CODE_SPAN.finditer(source):
-        name = match.group(1)
-        if (
-            _SCRIPT_FILE.match(name)
-            and not index.match_path(name)
-            and not index.match_filename(name.rsplit("/", 1)[-1])
-        ):
-            return name
-    return None
+_FOLDER_NAMES: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _folder_names(index: RepoIndex) -> frozenset[str]:
+    """Every folder name used anywhere in the tree (kept per commit)."""
+    key = (str(index.root), index.commit)
+    if key not in _FOLDER_NAMES:
+        _FOLDER_NAMES[key] = frozenset(
+            segment for path in index.paths for segment in path.split("/")[:-1]
+        )
+    return _FOLDER_NAMES[key]
 
 
 def declared_tree(text: str, repos: Repos) -> bool:
-    """Whether a path continues two or more folders below the deepest folder of it the
-    product's tree has."""
-    if "declared-tree" in disabled:
-        return False
-    segments = [s for s in text.lstrip("./").split("/") if s]
-    folders = segments[:-1]
-    index = repos.primary.index
-    deepest = 0
-    for depth in range(1, len(folders) + 1):
-        if index.is_dir("/".join(folders[:depth])):
-            deepest = depth
-        else:
-            break
-    return len(folders) - deepest >= 2
+    """Whether a path names two or more folders whose names the product's tree never
+    uses (`src/routes/(shop)/cart/v2/...`): another tree's path. One wrong segment (a
+    folder misspelt, a file put in a new folder) leaves at most one such name, so it stays
+    the product's path misspelt."""
+    folders = [s for s in text.lstrip("./").split("/") if s][:-1]
+    known = _folder_names(repos.primary.index)
+    return sum(1 for folder in folders if folder not in known) >= 2
 
 
 # The rules in the order they are tried; a bench can measure one by leaving it out.
@@ -455,7 +450,6 @@ RULES: tuple[str, ...] = (
     "example-clause",
     "example-instance",
 )
-DECLARED_RULES: tuple[str, ...] = ("declared-flag", "declared-tree")
 disabled: set[str] = set()
 
 
@@ -474,7 +468,7 @@ def attribute(
     checks = {
         "vendor": lambda: vendor(text, kind, sentence, offset, repos),
         "third-party-package": lambda: third_party_package(text, sentence, offset, repos),
-        "quoted-source": lambda: quoted_source(text, token, post),
+        "quoted-source": lambda: quoted_source(text, token, post, repos),
         "spelling-variant": lambda: spelling_variant(text, sentence, offset, repos, definitions),
         "free-form-key": lambda: free_form_key(text, post, repos),
         "sample-input": lambda: sample_input(text, post, repos, definitions),

@@ -241,21 +241,24 @@ _OUTLINE_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)?\s*")
 def _outline_in_messages(index: RepoIndex, text: str) -> bool:
     """Whether one commit message holds the outline path as written: its first part as a
     line of its own, each later part starting a later line (a bullet or heading mark and
-    spaces aside). A rendered `A → B` is the message's heading A and its entry B."""
+    spaces aside) in the heading's block. A rendered `A → B` is the message's heading A
+    and its entry B."""
     parts = [p for p in OUTLINE_STEP.split(text) if p]
     if len(parts) < 2 or any(len(p) < 3 for p in parts):
         return False
     for message in index.messages.split("\0"):
         if parts[0] not in message:
             continue
-        lines = [_OUTLINE_MARK.sub("", line).strip() for line in message.splitlines()]
-        at = next((i for i, line in enumerate(lines) if line == parts[0]), None)
-        for part in parts[1:]:
-            if at is None:
-                break
-            at = next((i for i in range(at + 1, len(lines)) if lines[i].startswith(part)), None)
-        if at is not None:
-            return True
+        # A heading's entries are the lines of its block, up to the next blank line.
+        for block in re.split(r"\n\s*\n", message):
+            lines = [_OUTLINE_MARK.sub("", line).strip() for line in block.splitlines()]
+            at = next((i for i, line in enumerate(lines) if line == parts[0]), None)
+            for part in parts[1:]:
+                if at is None:
+                    break
+                at = next((i for i in range(at + 1, len(lines)) if lines[i].startswith(part)), None)
+            if at is not None:
+                return True
     return False
 
 

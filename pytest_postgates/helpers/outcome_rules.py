@@ -452,7 +452,6 @@ def unavailable_codebase(
     offset: int,
     repos: Repos,
     definitions: PostDefinitions,
-    line: int = 0,
 ) -> tuple[GroundingRepo, str] | None:
     """(entry, rule) when a ``repos`` entry this run cannot read claims the token: a path
     under one of its ``prefixes``, or any token of a post its ``posts`` globs or ``tags``
@@ -474,14 +473,14 @@ def unavailable_codebase(
             if MODEL_ID.match(text):
                 return None
             if _product_path(text, repos):
-                # One wrong folder is the product's path misspelt; a path that goes on for
-                # two folders or more below the product's tree is the declared codebase's.
-                if attribution_rules.declared_tree(spec, repos):
+                # One wrong segment is the product's path misspelt; two folders or more
+                # that the product's tree never uses are the declared codebase's.
+                if "declared-tree" not in attribution_rules.disabled and (
+                    attribution_rules.declared_tree(spec, repos)
+                ):
                     return entry, "declared-tree"
                 return None
         elif presented_as_product(text, sentence, offset, repos, definitions):
-            if line and attribution_rules.declared_flag(text, line, post, repos):
-                return entry, "declared-flag"
             return None
         return entry, "declared-post"
     return None
