@@ -170,14 +170,15 @@ def judge(
     variant = router_variant(text, repos)
     if variant:
         return verdict("unjudged", rule="router-variant", reason=variant)
-    example = router_variant_example(text, sentence, offset) if _routes(repos) else None
-    if example is None and not presented_as_product(text, sentence, offset, repos, definitions):
-        example = attribute(text, kind, token, post, sentence, offset, repos, definitions)
-    if example:
-        outcome, rule, reason = example
+    # Attribution (issue 10): whose thing the sentence or the sample says the token is.
+    attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
+    if attributed is None and not presented_as_product(text, sentence, offset, repos, definitions):
+        attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
+    if attributed:
+        outcome, by, reason = attributed
         if outcome == "defined-in-post":
-            return verdict(outcome, where=reason, rule=rule)
-        return verdict(outcome, rule=rule, reason=reason)
+            return verdict(outcome, where=reason, rule=by)
+        return verdict(outcome, rule=by, reason=reason)
     codebase = unavailable_codebase(text, kind, post, sentence, offset, repos, definitions)
     if codebase:
         return verdict(
