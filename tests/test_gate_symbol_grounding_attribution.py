@@ -132,6 +132,9 @@ def test_another_partys_names_are_unjudged_with_the_rule(
         "Zephyr's version, from `src/lib/providers/zephyr.ts`.",
         "The possessive of a class the repository declares: ProviderFactory's `mintProvider`.",
         "Use generators like `gpt-9.9-ultra` for the spec.",
+        # A package named after the product, or in its scope, is the product's.
+        "Install packages like `neurolink-avatar` for video.",
+        "Install packages like `@acme/avatar-kit` for video.",
         # A possessive in another clause does not reach the token.
         "Zephyr's docs are long. The client calls `renderGadget`.",
     ],

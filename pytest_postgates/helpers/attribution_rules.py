@@ -160,6 +160,13 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
 def third_party_package(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
     if offset < 0 or not _PACKAGE_NAME.match(text) or _is_product_package(text, repos):
         return None
+    # A package named after the product, or in the product's scope, is the product's.
+    lowered = text.lower()
+    if any(n.lower() in lowered for n in repos.product_names if len(n) > 2):
+        return None
+    scopes = {n.split("/")[0].lower() for n in repos.product_names if n.startswith("@")}
+    if text.startswith("@") and text.split("/")[0] in scopes:
+        return None
     if repos.lint is not None and text.startswith(repos.lint.prefix + "/"):
         return None
     cue = _PACKAGE_CUE.search(sentence[max(0, offset - 120) : offset].removesuffix("`"))
