@@ -113,6 +113,8 @@ def test_another_partys_names_are_unjudged_with_the_rule(
     outcome, entry = _outcome(card, token)
     assert (outcome, entry.get("rule")) == ("unjudged", rule), entry
     assert entry["reason"]
+    unjudged = len(card.detail["outcomes"]["unjudged"])
+    assert f"{unjudged} unjudged (names of other parties the repositories" in card.summary
     # Unjudged is no claim: it never counts as grounded.
     assert card.detail["grounded"] == sum(
         1 for e in card.detail["outcomes"]["grounded"] if e["token"] != token
