@@ -33,9 +33,9 @@ grounded:
 - ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
   sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
   router's catalogue, not the product's.
-- ``declared-tree`` (unjudged): in a post a declared, unavailable codebase claims, a path
-  that names two or more folders the product's tree never uses (one wrong segment is the
-  product's path misspelt and stays a claim).
+
+The declared codebase's own rule (``declared-tree``: a path through two or more folders the
+product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
 """
 
 from __future__ import annotations
@@ -44,11 +44,11 @@ import re
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.grounding import quoted_source_file
+from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
     from pytest_postgates.evidence.index import RepoIndex
-    from pytest_postgates.helpers.outcome_rules import Repos
     from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
     from pytest_postgates.prose import Paragraph
@@ -404,8 +404,6 @@ def quoted_source(text: str, token: Token, post: Post, repos: Repos) -> Outcome 
 def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | None:
     """Decided before the product check: the id has a model id's shape, and it is the
     router's example (the caller runs it only where the product routes through OpenRouter)."""
-    from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS
-
     match = _ROUTER_VARIANT_ID.match(text)
     if not match or offset < 0 or match.group("variant") not in ROUTER_VARIANTS:
         return None
@@ -421,29 +419,6 @@ def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | N
             " an id of the router's catalogue, which the repository cannot judge",
         )
     return None
-
-
-_FOLDER_NAMES: dict[tuple[str, str], frozenset[str]] = {}
-
-
-def _folder_names(index: RepoIndex) -> frozenset[str]:
-    """Every folder name used anywhere in the tree (kept per commit)."""
-    key = (str(index.root), index.commit)
-    if key not in _FOLDER_NAMES:
-        _FOLDER_NAMES[key] = frozenset(
-            segment for path in index.paths for segment in path.split("/")[:-1]
-        )
-    return _FOLDER_NAMES[key]
-
-
-def declared_tree(text: str, repos: Repos) -> bool:
-    """Whether a path names two or more folders whose names the product's tree never
-    uses (`src/routes/(shop)/cart/v2/...`): another tree's path. One wrong segment (a
-    folder misspelt, a file put in a new folder) leaves at most one such name, so it stays
-    the product's path misspelt."""
-    folders = [s for s in text.lstrip("./").split("/") if s][:-1]
-    known = _folder_names(repos.primary.index)
-    return sum(1 for folder in folders if folder not in known) >= 2
 
 
 # The rules in the order they are tried; a bench can measure one by leaving it out.
