@@ -131,6 +131,9 @@ def test_another_partys_names_are_unjudged_with_the_rule(
         "Zephyr's adapter calls `NeuroLink.generateWithZephyr()`.",
         "Zephyr's newest model is `zephyr-9.9-ultra`.",
         "Zephyr's CLI takes `--zephyr-mode` too.",
+        # A package named after the product is presented as the product's, under a wrong
+        # name (the `@neurolink/sdk` post): its member stays a claim.
+        "The `@neurolink/sdk` SDK's `renderWidget()` returns the page.",
         "Zephyr's version, from `src/lib/providers/zephyr.ts`.",
         "The possessive of a class the repository declares: ProviderFactory's `mintProvider`.",
         "Use generators like `gpt-9.9-ultra` for the spec.",

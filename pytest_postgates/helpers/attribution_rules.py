@@ -64,10 +64,11 @@ _PARTY = rf"{_WORD_NAME}(?:\s{_WORD_NAME})?"
 _POSSESSIVE = re.compile(
     rf"(?<![\w`@/.-])(?P<party>{_PARTY})(?:'s|\u2019s)\s+(?P<gap>[^`.;:\u2014\u2013(]{{0,40}})$"
 )
-# "It's wrapped in ...", "That's ...": contractions, not possessives.
+# "It's wrapped in ...", "That's ...": contractions, not possessives; "the SDK's", "the
+# API's": a generic noun, whose owner the sentence names elsewhere, not a party.
 _CONTRACTIONS = frozenset(
     "it that there what here let he she who where this one everyone nobody someone today"
-    " now how why when".split()
+    " now how why when sdk api cli ui server client model provider".split()
 )
 # "the Acme `x` / `y` endpoints": the party's name right before the list.
 _ADJECTIVE = re.compile(rf"\bthe\s+(?P<party>{_PARTY})\s+{_LIST_GLUE}$")
@@ -135,15 +136,20 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
     package = _PACKAGE_POSSESSIVE.search(before)
     if package:
         name = package.group("package").strip()
-        if _PACKAGE_NAME.match(name) and not _is_product_package(name, repos):
+        # `@neurolink/sdk`'s `x`: a package named after the product is presented as the
+        # product's (a wrong name for it), so its member is a claim about the product.
+        named_after = any(n.lower() in name.lower() for n in repos.product_names if len(n) > 2)
+        if _PACKAGE_NAME.match(name) and not named_after and not _is_product_package(name, repos):
             return (
                 "unjudged",
                 "vendor",
                 f"a member of {name}, whose source this run does not hold",
             )
-    possessive = _POSSESSIVE.search(before[-80:])
+    tail = before[-80:]
+    possessive = _POSSESSIVE.search(tail)
     if (
         possessive
+        and not tail[: possessive.start()].rstrip().endswith("`")
         and possessive.group("party").lower() not in _CONTRACTIONS
         and " -" not in possessive.group("gap")
         and _is_other_party(possessive.group("party"), repos)
