@@ -158,7 +158,12 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
         return ("unjudged", "vendor", f"names {party}'s thing, which the repository cannot judge")
     adjective = _ADJECTIVE.search(before[-80:])
     party = adjective.group("party") if adjective else ""
-    if adjective and _ADJECTIVE_NOUN.match(after) and _is_other_party(party, repos):
+    if (
+        adjective
+        and party.lower() not in _CONTRACTIONS
+        and _ADJECTIVE_NOUN.match(after)
+        and _is_other_party(party, repos)
+    ):
         return ("unjudged", "vendor", f"names {party}'s API, which the repository cannot judge")
     return None
 
