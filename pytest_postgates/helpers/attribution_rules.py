@@ -15,14 +15,15 @@ grounded:
 - ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
   package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
   than the product's and declared by no manifest: the registry is not consulted offline.
-- ``example-clause`` (not-a-reference): a clause that opens with an example cue ("-- for
-  example, both a ... server exposing `x`") and names nothing else in code before it.
-- ``example-instance`` (not-a-reference): an indefinite article makes the token one
-  instance of a kind the sentence speaks of ("A `x` call gets ...") in a sentence about
-  tools; its counterpart in the same sentence (the same name with another verb) too.
-- ``spelling-variant`` (not-a-reference): one of several spellings of one name listed
+- ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
+  the token on another party's server ("-- for example, both a Gitea server and a Forgejo
+  server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
+- ``example-instance`` (not-a-reference): an indefinite article makes the token one call of
+  a tool ("A `x` call gets ...") in a paragraph about tools; its counterpart in the same
+  sentence (the same name with another verb) too. "A `x` tool is registered" is a claim.
+- ``spelling-variant`` (not-a-reference): one of three or more spellings of one name listed
   together (`fooBar`, `foo_bar`, `foo-bar`), where another spelling grounds or the post
-  declares it.
+  declares it (two spellings are two names: `apiKey`, `API_KEY`).
 - ``sample-input`` (not-a-reference): a value the post's own sample passes in (an
   argument or an array element) and never declares: the reader's own data.
 - ``free-form-key`` (defined-in-post): a key the sample writes in an object the product
