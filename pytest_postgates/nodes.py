@@ -7,6 +7,8 @@ from the post: parsing happens on the worker that runs the post's first item, on
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,8 +182,17 @@ class GateItem(pytest.Function):
         self.card = card
         state = _state(self.config)
         target = scorecard_path(state.settings.scorecards, self.run.stem, card.gate, card.name)
+        data = card.to_dict()
+        results = self.run.context.results
+        assert results is not None  # GateContext always has one
+        # The C encoder's compact form names the content; the file holds the indented one.
+        digest = hashlib.sha1(
+            json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        ).hexdigest()
         try:
-            write_json(target, card.to_dict())
+            if not results.written_unchanged(target, digest):
+                write_json(target, data)
+                results.record_written(target, digest)
         except OSError as exc:
             raise GateErrored(
                 self,

@@ -186,8 +186,19 @@ def pytest_runtest_makereport(
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
+    if state is not None and state.context.results is not None:
+        state.context.results.flush()  # every process: the stamps of what it wrote
     if state is not None and not hasattr(config, "workerinput"):
         state.context.batches.remove()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    worker = getattr(session.config, "workerinput", {}).get("workerid")
+    if worker is not None and session.items:
+        from pytest_postgates.xdist import prefetch
+
+        prefetch(session, worker)  # shared cold-run work spread over the workers
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -24,6 +24,11 @@ thousands of small files. A row holds the same JSON text a file did and is valid
 same way. A database that is not one (truncated, overwritten, planted as a FIFO or a link)
 is replaced once; one that cannot be opened or written (a read-only or full folder) turns
 the cache off for the run, with one warning when a write fails.
+
+Beside the results the database keeps two small tables: ``notes``, what a gate learnt about
+a post that its next key needs (gate 6: the files the post's links name), keyed like a
+result and signed like one; and ``written``, the ``lstat`` stamp and content digest of each
+scorecard written, so that a cached run tells an unchanged scorecard without reading it.
 """
 
 from __future__ import annotations
@@ -97,6 +102,11 @@ class ResultCache:
         self._db: sqlite3.Connection | None = None
         self._db_error: OSError | None = None  # the database cannot be used this run
         self._replaced = False  # a damaged database was started again (once per run)
+        self._content: bytes | None = None  # the last post digested by key(), and its digest
+        # Output files' stamps (see written_unchanged): saved ones, and this run's new ones.
+        self._written: dict[str, str] | None = None
+        self._new_written: dict[str, str] = {}
+        self._content_digest = b""
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -106,11 +116,15 @@ class ResultCache:
     def key(self, gate: int, content: bytes, inputs: str, gate_settings: object) -> str:
         """The key of ``gate``'s result on a post with bytes ``content``; ``gate_settings``
         is the gate's own settings (a frozen dataclass: its repr names every value)."""
+        # The post's bytes are digested once for all its gates (the runner hands the same
+        # bytes object to every key of a post), not once per gate.
+        if content is not self._content:
+            self._content, self._content_digest = content, hashlib.sha256(content).digest()
         digest = hashlib.sha256()
         own = repr(gate_settings)
         for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, own, inputs):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(content)
+        digest.update(self._content_digest)
         return digest.hexdigest()
 
     @property
@@ -231,6 +245,129 @@ class ResultCache:
             score=data["score"],
         )
 
+    def load_note(self, key: str) -> str | None:
+        """A gate's own note under ``key`` (see :meth:`store_note`), or None: absent,
+        unreadable, oversized, or (with ``POSTGATES_CACHE_KEY``) not signed for this key."""
+        db = self._connection(create=False)
+        if db is None:
+            return None
+        try:
+            row = db.execute(
+                "SELECT value FROM notes WHERE key = ? AND length(value) <= ?",
+                (key, MAX_ENTRY_CHARS),
+            ).fetchone()
+            if row is None or not isinstance(row[0], str):
+                return None
+            data = json.loads(row[0])
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        except (sqlite3.Error, ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict):
+            return None
+        if self._secret is not None:
+            mac = data.pop("mac", None)
+            if not isinstance(mac, str) or not hmac.compare_digest(mac, self._mac(data)):
+                return None
+        if set(data) != {"key", "value"} or data["key"] != key:
+            return None
+        value = data["value"]
+        return value if isinstance(value, str) else None
+
+    def store_note(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key`` beside the results: what a gate learnt about a
+        post that its cache key needs on the next run (gate 6: the files the post's links
+        name), so that computing the key does not need the post parsed. Keys come from
+        :meth:`key` and so name the post's bytes and the code. A failed write only costs
+        the next run a parse; it never stops this one."""
+        if self.folder is None or self.write_error is not None:
+            return
+        data: dict[str, Any] = {"key": key, "value": value}
+        if self._secret is not None:
+            data["mac"] = self._mac(dict(data))
+        try:
+            db = self._connection(create=True)
+            if db is None:
+                return
+            db.execute(
+                "INSERT OR REPLACE INTO notes (key, value) VALUES (?, ?)",
+                (key, json.dumps(data, sort_keys=True)),
+            )
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+        except (OSError, sqlite3.Error):
+            pass
+
+    # ------------------------------------------------------------------ written files
+    def written_unchanged(self, path: Path, digest: str) -> bool:
+        """Whether ``path`` still holds what was last written (or found) there with content
+        ``digest``, told by its ``lstat`` stamp alone (device, inode, size, modification
+        and change times: any write through a new file or in place changes one of them),
+        so that an unchanged scorecard costs a rerun one ``lstat`` instead of a read and
+        two JSON decodes. False whenever it cannot tell: the file is then compared."""
+        recorded = self._written_stamps().get(str(path))
+        if recorded is None:
+            return False
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return False
+        return stat.S_ISREG(info.st_mode) and recorded == f"{_stamp(info)} {digest}"
+
+    def record_written(self, path: Path, digest: str) -> None:
+        """``path`` now holds content ``digest``: its stamp is saved by :meth:`flush`."""
+        if self.folder is None:
+            return
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return
+        value = f"{_stamp(info)} {digest}"
+        stamps = self._written_stamps()
+        if stamps.get(str(path)) != value:
+            stamps[str(path)] = self._new_written[str(path)] = value
+
+    def _written_stamps(self) -> dict[str, str]:
+        """Every saved stamp, read in one query the first time (not one query a file)."""
+        if self._written is None:
+            self._written = {}
+            db = self._connection(create=False) if self.folder is not None else None
+            if db is not None:
+                try:
+                    rows = db.execute("SELECT path, stamp FROM written").fetchall()
+                except sqlite3.Error:
+                    rows = []
+                self._written = {
+                    path: stamp
+                    for path, stamp in rows
+                    if isinstance(path, str) and isinstance(stamp, str)
+                }
+        return self._written
+
+    def flush(self) -> None:
+        """Save the stamps of the files written this run, in one transaction (at the end
+        of each process's session). A failure costs the next run a comparison, no more."""
+        if not self._new_written or self.folder is None or self.write_error is not None:
+            return
+        rows, self._new_written = list(self._new_written.items()), {}
+        try:
+            db = self._connection(create=True)
+            if db is None:
+                return
+            db.execute("BEGIN")
+            try:
+                db.executemany("INSERT OR REPLACE INTO written (path, stamp) VALUES (?, ?)", rows)
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+        except (OSError, sqlite3.Error):
+            pass
+
     def store(self, key: str, card: Scorecard, skip: bool = False) -> None:
         if self.folder is None or self.write_error is not None:
             return
@@ -273,11 +410,23 @@ def _open_database(path: Path) -> sqlite3.Connection:
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("CREATE TABLE IF NOT EXISTS entries (key TEXT PRIMARY KEY, entry TEXT NOT NULL)")
+        # entries: gate results; notes: what gates noted for their keys (gate 6's linked
+        # files); written: the stamps of the scorecards written (see written_unchanged).
+        for table, key, value in (
+            ("entries", "key", "entry"),
+            ("notes", "key", "value"),
+            ("written", "path", "stamp"),
+        ):
+            columns = f"{key} TEXT PRIMARY KEY, {value} TEXT NOT NULL"
+            db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
     except BaseException:
         db.close()
         raise
     return db
+
+
+def _stamp(info: os.stat_result) -> str:
+    return f"{info.st_dev}:{info.st_ino}:{info.st_size}:{info.st_mtime_ns}:{info.st_ctime_ns}"
 
 
 def _insert(db: sqlite3.Connection, key: str, entry: str) -> None:

@@ -19,9 +19,11 @@ from pytest_postgates import budget, suppression
 from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import (
+    FrontMatterBlock,
     InputProblem,
     Post,
     PostRefused,
+    find_front_matter,
     parse_post,
     read_front_matter,
     read_post_bytes,
@@ -103,12 +105,43 @@ class PostRun:
         post.stem = self.stem  # the run's scorecard stem (hashed when two posts share a name)
         return post
 
+    def parsed(self) -> Post | None:
+        """The post, parsed on first use under the gate budget, for a gate's cache key
+        that needs its content; None when the parse overran (every gate then says so)."""
+        if "post" in self.__dict__:
+            return self.post
+        if self._parse_overrun is not None:
+            return None
+        try:
+            with budget.limit(self.context.settings.gate_timeout, f"reading {self.display}"):
+                return self.post
+        except budget.BudgetExceeded:
+            self._parse_overrun = f"reading {self.display}"
+            return None
+
     @cached_property
     def front_matter(self) -> dict[str, Any]:
         """The front matter, without a full parse when the post has not been parsed."""
         if "post" in self.__dict__ or self.raw is None:
             return self.post.front_matter or {}
         return read_front_matter(self.raw) or {}
+
+    @cached_property
+    def may_expect(self) -> bool:
+        """Whether the front matter may declare expectations, told without loading it when
+        the results came from the cache: the key is written in it, or a backslash is (a
+        key spelt with escapes); otherwise loading the YAML of every post is the largest
+        cost of a fully cached run after pytest's own."""
+        if "post" in self.__dict__ or self.raw is None:
+            return True
+        try:
+            text = self.raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return False  # read_front_matter reads no front matter either
+        found = find_front_matter(text.removeprefix("\ufeff").replace("\r\n", "\n").split("\n"))
+        if not isinstance(found, FrontMatterBlock):
+            return False
+        return EXPECT_KEY in found.text or "\\" in found.text
 
     @cached_property
     def suppressions(self) -> suppression.Suppressions:
@@ -181,14 +214,21 @@ class PostRun:
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
 
+    def cache_key(self, spec: Gate) -> str | None:
+        """The result-cache key of this post and gate, or None when it must be gated anew."""
+        return self._cache_key(spec)
+
     def _cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:
             return None
+        self.context.current = self
         try:
             inputs = spec.cache_inputs(self.path, self.context)
         except Exception:  # a bug (or another post's bad data) costs the cache, never the run
             return None
+        finally:
+            self.context.current = None
         results = self.context.results
         assert results is not None  # GateContext always has one
         if inputs is None:
@@ -247,6 +287,8 @@ class PostRun:
 
     def expectation(self, spec: Gate) -> Expectation | None:
         """The expected outcome the post declares for ``spec``, if any."""
+        if not self.may_expect:
+            return None
         block = self.front_matter.get(EXPECT_KEY)
         if block is None:
             return None

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_postgates.gates import call_graph_claims as gate
+from pytest_postgates.helpers.claims import KEYWORDS, PATTERNS
 from tests.helpers import FRONT_MATTER, context, make_post
 
 # (code, a sentence of that shape, a near miss that must not fire any pattern)
@@ -73,6 +77,74 @@ def test_each_pattern_fires_on_its_shape_and_not_on_a_near_miss(
     fired = {c.code for c in gate.scan_claims(make_post(f"{sentence}\n", tmp_path))}
     assert code in fired
     assert gate.scan_claims(make_post(f"{near_miss}\n", tmp_path)) == []
+
+
+# The words (and fixed phrases) each pattern is made of.
+_VOCABULARY = {
+    "CALLS": "call|calls|invoke|invokes|is called by|delegate|delegates to|routes|route it|"
+    "them|each|the|to|dispatch|dispatches on|recalls",
+    "ORCHESTRATES": "orchestrate|orchestrates|orchestrating|orchestration|the",
+    "GATE_ROLE": "is the|the|gate|entry point|entrypoint|workhorse|engine|conductor|"
+    "orchestrator|is",
+    "SWITCH": "switch statement|switch/case|switch|over|a new case|case to the|large|"
+    "hard-coded|hardcoded",
+    "RETURN_TYPE": "return|returns|a|an|`Promise<|ReadableStream|StreamResult|ModelMessage|Map<",
+    "VISIBILITY": "private|public|protected|static|method|function|helper|field|class|is|a",
+    "THIN_CLASS": "thin|tiny|lightweight|small|slim|provider|adapter|wrapper|shim|class|"
+    "layer|module|file",
+    "FN_CONTAINS": "function|method|class|contains|holds|wraps|implements|consists of",
+    "CALL_DIRECTION": "under the hood|behind the scenes|internally|calls|invokes|delegates|the",
+}
+
+
+def _pattern_lines() -> list[tuple[str, str]]:
+    """(code, line): every sequence of up to three of a pattern's words, lower and upper
+    case, so that each of its shapes comes up."""
+    lines = []
+    for code, vocabulary in _VOCABULARY.items():
+        words = vocabulary.split("|")
+        for size in (1, 2, 3):
+            for sequence in itertools.product(words, repeat=size):
+                line = " ".join(sequence)
+                lines += [(code, line), (code, line.upper())]
+    return lines
+
+
+def test_a_line_a_pattern_matches_holds_one_of_its_keywords() -> None:
+    """The keyword prefilter of the line scan never drops a line a pattern matches."""
+    patterns = dict(PATTERNS)
+    matched = 0
+    for code, line in _pattern_lines():
+        if patterns[code].search(line):
+            matched += 1
+            lowered = line.lower()
+            assert any(word in lowered for word in KEYWORDS[code]), (code, line)
+            assert gate._ANY_KEYWORD.search(lowered), line
+    assert matched > 1000  # the shapes did come up
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [word for vocabulary in _VOCABULARY.values() for word in vocabulary.split("|")]
+            + [" ", "  ", "\t", "-", "_", "(", ".", "\u212a", "\u017f", "\u0131", "x"]
+        ),
+        max_size=10,
+    )
+)
+def test_keywords_hold_for_lines_with_any_separators(pieces: list[str]) -> None:
+    # Characters that fold to ASCII letters only outside re.ASCII (the Kelvin sign, a long
+    # s, a dotless i) and separators the patterns do not name.
+    line = "".join(pieces)
+    for code, pattern in PATTERNS:
+        if pattern.search(line):
+            assert any(word in line.lower() for word in KEYWORDS[code]), (code, line)
+
+
+def test_every_pattern_has_keywords() -> None:
+    assert set(KEYWORDS) == set(gate.CODES)
+    for code, _pattern in PATTERNS:
+        assert KEYWORDS[code] and all(word == word.lower() for word in KEYWORDS[code])
 
 
 def test_all_nine_codes_are_the_seeds_codes() -> None:

@@ -731,3 +731,54 @@ def test_raw_link_urls_find_prose_links_and_nothing_in_code(
 @given(st.text(max_size=400))
 def test_raw_link_urls_never_raise(text: str) -> None:
     assert isinstance(gate.raw_link_urls(text), list)
+
+
+# ------------------------------------------------------------------ cache inputs (disk)
+DISK_BODY = """
+Links: [setup](../docs/setup.md), [spaced](../docs/notes%20one.md#part), {% link docs/usage.md %},
+{% post_url 2026-01-01-other %}, [a post](/posts/other/), [web](https://example.com/x.md),
+[anchor](#top), [image](img.png) and [mkdocs style](../docs/Guide.MARKDOWN).
+"""
+
+
+def _disk_site(tmp_path: Path) -> Path:
+    (tmp_path / "_config.yml").write_text("permalink: /posts/:title/\n")
+    posts = tmp_path / "_posts"
+    posts.mkdir()
+    (posts / "2026-01-01-other.md").write_text("---\ntitle: O\n---\nOther.\n")
+    (posts / "img.png").write_bytes(b"")
+    (tmp_path / "docs").mkdir()
+    for name in ("setup.md", "usage.md", "Guide.MARKDOWN", "notes one.md"):
+        (tmp_path / "docs" / name).write_text("# Doc\n")
+    return posts
+
+
+def test_linked_file_names_exactly_the_files_a_links_verdict_reads(tmp_path: Path) -> None:
+    """The files gate 6's cache key stats are the files judge_internal reads: removing a
+    named file flips that link's verdict, removing every other file flips none."""
+    posts = _disk_site(tmp_path)
+    post = make_post(DISK_BODY, posts, name="2026-01-02-post.md")
+    site = gate.site_index(post.path, tuple(sorted(posts.glob("*.md"))))
+    named = {link.url: gate.linked_file(link, post) for link in post.prose.links}
+    assert {url: path for url, path in named.items() if path is not None} == {
+        "../docs/setup.md": posts / "../docs/setup.md",
+        "../docs/notes%20one.md#part": posts / "../docs/notes one.md",
+        "{% link docs/usage.md %}": tmp_path / "docs/usage.md",
+        "../docs/Guide.MARKDOWN": posts / "../docs/Guide.MARKDOWN",
+    }
+
+    def verdicts() -> dict[str, bool | None]:
+        judged = {link.url: gate.judge_internal(link, post, site) for link in post.prose.links}
+        return {url: None if v is None else v.resolves for url, v in judged.items()}
+
+    before = verdicts()
+    assert all(before[url] for url, path in named.items() if path is not None)
+    for url, path in named.items():
+        if path is not None:
+            moved = path.with_name(path.name + ".moved")
+            path.rename(moved)
+            assert verdicts() == before | {url: False}, url
+            moved.rename(path)
+    (posts / "img.png").unlink()
+    (posts / "2026-01-01-other.md").rename(tmp_path / "elsewhere.md")  # the site model keeps it
+    assert verdicts() == before

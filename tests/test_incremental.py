@@ -287,3 +287,137 @@ def test_the_result_key_names_the_code_that_runs(tmp_path: Path) -> None:
         assert cache.key(2, b"post", "inputs", None) != key
     finally:
         results.CODE_FINGERPRINT = monkeypatched
+
+
+DISK_LINKED = (
+    "The setup is in [the notes](../docs/setup.md) and {% link docs/usage.md %} has more.\n"
+)
+
+
+@pytest.fixture
+def disk_site(site: pytest.Pytester) -> pytest.Pytester:
+    """post-b links files on disk (a relative .md link and a {% link %} tag); post-a none."""
+    docs = site.path / "docs"
+    docs.mkdir()
+    (docs / "setup.md").write_text("# Setup\n")
+    (docs / "usage.md").write_text("# Usage\n")
+    (docs / "other.md").write_text("# Other\n")
+    (site.path / "_posts" / "2026-01-02-post-b.md").write_text(FRONT + "\n" + DISK_LINKED)
+    return site
+
+
+def test_posts_linking_files_on_disk_are_cached_while_those_files_stay(
+    disk_site: pytest.Pytester,
+) -> None:
+    args = ("--postgates-only=6",)
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert sorted(_parses(disk_site)) == ["2026-01-01-post-a.md", "2026-01-02-post-b.md"]
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert _parses(disk_site) == []  # the linked files are unchanged: nothing re-checked
+    # A file no link names, and the content of a linked one, are not what the gate reads.
+    (disk_site.path / "docs" / "other.md").unlink()
+    (disk_site.path / "docs" / "setup.md").write_text("# Setup, rewritten\n")
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert _parses(disk_site) == []
+
+
+@pytest.mark.parametrize("change", ["rename", "delete", "replace-with-folder"])
+@pytest.mark.parametrize("linked", ["setup.md", "usage.md"])
+def test_a_linked_file_gone_regates_only_the_posts_linking_it(
+    disk_site: pytest.Pytester, change: str, linked: str
+) -> None:
+    args = ("--postgates-only=6",)
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    _parses(disk_site)
+    target = disk_site.path / "docs" / linked
+    if change == "rename":
+        target.rename(target.with_name("renamed.md"))
+    elif change == "delete":
+        target.unlink()
+    else:
+        target.unlink()
+        target.mkdir()
+    result = disk_site.runpytest_subprocess(*args)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([f"*BROKEN_INTERNAL_LINK*{linked}*"])
+    assert _parses(disk_site) == ["2026-01-02-post-b.md"]
+    # Put back, the post passes again (its earlier PASS is served: the state is the same).
+    if change == "rename":
+        target.with_name("renamed.md").rename(target)
+    else:
+        if change == "replace-with-folder":
+            target.rmdir()
+        target.write_text("# Back\n")
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert _parses(disk_site) == []
+
+
+def test_a_linked_file_appearing_or_turning_into_a_link_regates_the_post(
+    disk_site: pytest.Pytester,
+) -> None:
+    args = ("--postgates-only=6",)
+    (disk_site.path / "docs" / "usage.md").unlink()
+    result = disk_site.runpytest_subprocess(*args)
+    result.assert_outcomes(passed=1, failed=1)
+    _parses(disk_site)
+    (disk_site.path / "docs" / "usage.md").write_text("# Usage\n")
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert _parses(disk_site) == ["2026-01-02-post-b.md"]
+    # A symlink out of the site: the same name, resolving elsewhere, is judged again.
+    outside = disk_site.path.parent / f"{disk_site.path.name}-outside.md"
+    outside.write_text("# Outside\n")
+    (disk_site.path / "docs" / "usage.md").unlink()
+    (disk_site.path / "docs" / "usage.md").symlink_to(outside)
+    result = disk_site.runpytest_subprocess(*args)
+    result.assert_outcomes(passed=1, failed=1)
+    assert _parses(disk_site) == ["2026-01-02-post-b.md"]
+
+
+def test_a_planted_note_of_linked_files_is_ignored_under_a_cache_key(
+    disk_site: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With POSTGATES_CACHE_KEY, a note naming other files than the post's links is not
+    trusted: the post is parsed and its own links noted again."""
+    import sqlite3
+
+    monkeypatch.setenv("POSTGATES_CACHE_KEY", "secret")
+    args = ("--postgates-only=6",)
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    _parses(disk_site)
+    database = next((disk_site.path / ".pytest_cache").rglob("results-v1.sqlite"))
+    with sqlite3.connect(database) as db:
+        rows = db.execute("SELECT key, value FROM notes").fetchall()
+    assert len(rows) == 1  # post-b only: post-a names no file on disk
+    key, genuine = rows[0]
+    assert sorted(json.loads(json.loads(genuine)["value"])) == [
+        str(disk_site.path / "_posts" / ".." / "docs" / "setup.md"),
+        str(disk_site.path / "docs" / "usage.md"),
+    ]
+    forged = {"key": key, "value": "[]"}  # the shape of an unsigned note
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE notes SET value = ? WHERE key = ?", (json.dumps(forged), key))
+    disk_site.runpytest_subprocess(*args).assert_outcomes(passed=2)
+    assert _parses(disk_site) == ["2026-01-02-post-b.md"]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT value FROM notes").fetchall() == [(genuine,)]
+
+
+def test_a_scorecard_changed_on_disk_is_written_again_on_a_cached_run(
+    blog: pytest.Pytester,
+) -> None:
+    """Unchanged scorecards are told by their stat stamp, not read again; a file edited in
+    place (same size, its modification time put back), replaced or deleted is rewritten."""
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    cards = sorted((blog.path / ".postgates" / "scorecards").glob("*-gate*.json"))
+    expected = {card: card.read_bytes() for card in cards}
+    edited, replaced, deleted = cards[0], cards[1], cards[2]
+    info = edited.stat()
+    with open(edited, "r+b") as stream:  # in place: same inode, same size
+        stream.write(b"[" + b" " * (info.st_size - 2) + b"]")
+    os.utime(edited, ns=(info.st_atime_ns, info.st_mtime_ns))
+    replaced.unlink()
+    replaced.write_bytes(expected[replaced].replace(b'"PASS"', b'"FAIL"'))
+    deleted.unlink()
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    assert {card: card.read_bytes() for card in cards} == expected

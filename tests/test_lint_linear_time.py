@@ -7,7 +7,9 @@ long run of backticks (code spans, link-only lines), many unclosed ``[``, ``<a:`
 ending in a long run of blanks, a table of many rows each asked about separately, and
 many inline comments sharing one ``-->``. At this size the old code took minutes for
 several of them (the backtick run alone: about 40 s); linear code takes a second or two.
-The bound is loose on purpose (a shared, loaded machine), not a speed target.
+The bound is loose on purpose, not a speed target, and counts this process's CPU time, not
+wall time: on a loaded machine wall time grows with the load (37 s of wall time for 3 s of CPU
+was seen), CPU time only with the work.
 """
 
 from __future__ import annotations
@@ -69,10 +71,10 @@ def lint_everything_here(text: str) -> None:
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_adversarial_text_is_scanned_in_linear_time(family: str) -> None:
     text = "Intro.\n\n" + FAMILIES[family] + "\n"
-    start = time.perf_counter()
+    start = time.process_time()
     lint_everything_here(text)
-    elapsed = time.perf_counter() - start
-    assert elapsed < BOUND_SECONDS, f"{family}: {elapsed:.1f} s for {len(text):,} characters"
+    elapsed = time.process_time() - start
+    assert elapsed < BOUND_SECONDS, f"{family}: {elapsed:.1f} s CPU for {len(text):,} characters"
 
 
 def test_code_spans_pair_runs_of_equal_length() -> None:

@@ -415,6 +415,19 @@ def test_declared_failure_is_xfailed(pytester: pytest.Pytester, blog: Blog) -> N
     )
 
 
+@pytest.mark.parametrize("key", ["postgates", '"postg\\x61tes"'], ids=["plain", "escaped"])
+def test_declared_failure_holds_when_results_come_from_the_cache(
+    pytester: pytest.Pytester, blog: Blog, key: str
+) -> None:
+    """A cached run reads the declaration without a parse (the key written in the front
+    matter, or a backslash that may spell it), and still finds it."""
+    front = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n"
+    text = f"{front}{key}: {{expect: {{narrative_opening: FAIL}}}}\n---\n{blog.NO_ENTITY}"
+    blog.raw(f"_posts/{BAD}.md", text.encode("utf-8"))
+    for _ in range(2):
+        pytester.runpytest("--postgates-only=11").assert_outcomes(xfailed=1)
+
+
 def test_declared_failure_with_matching_count_is_xfailed(
     pytester: pytest.Pytester, blog: Blog
 ) -> None:

@@ -9,6 +9,7 @@ Plain arguments: a :class:`RepoIndex`, numbers and word sets; nothing here knows
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from collections.abc import Iterator
@@ -54,6 +55,9 @@ GENERIC_KEYS = frozenset({"default", "value", "limit", "size", "amount", "count"
 SYMBOL_WINDOW = 3  # lines either side of the symbol's line
 
 
+_WORD_CHARS = re.compile(rb"[A-Za-z0-9_]+")
+
+
 # Test files: their numbers are fixtures, not the product's constants.
 _TESTS = r"(?:^|/)(?:test|tests|__tests__|spec)/|\.(?:test|spec)\.\w+$"
 
@@ -77,6 +81,19 @@ class RepositoryNumbers:
         self.index = index
         self._lines: dict[int, list[str]] = {}
         self.commits = CommitStats(index.root)
+        # stated_nearby's answers that do not depend on the sentence, kept for the run
+        # (one object serves every post): the evidence files writing a spelling, the
+        # lines of each file that write it, a line's window of content words.
+        self._stated_files: dict[str, list[str]] = {}
+        self._stated_lines: dict[tuple[str, str], list[int]] = {}
+        self._windows: dict[tuple[str, int], set[str]] = {}
+        self._texts: dict[str, str] = {}
+        self._split: dict[str, list[str]] = {}
+        self._path_words: dict[str, set[str]] = {}
+        # The index's words joined ("\n" around each) and where each starts, built on
+        # first use: the words holding a run of word characters are found in it.
+        self._words_blob: bytes | None = None
+        self._word_starts: list[int] = []
 
     def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
@@ -252,23 +269,23 @@ class RepositoryNumbers:
         )
         needed = 3 if value < 10 else 2
         for spelling in spellings:
-            if not self.index.contains(spelling):
-                continue
-            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
-            for path, _offset in self.index.files_containing(spelling, limit=STATED_FILES_LIMIT):
-                if NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
-                    continue
-                text = self.index.file_text(path) or ""
+            for path in self._files_stating(spelling):
+                text = self._text(path)
                 if excerpt and excerpt in text:
                     continue
-                on_topic = stems_meet(content_words(path), topic)
-                lines = text.split("\n")
-                for number_line, line in enumerate(lines):
-                    if len(line) > LONGEST_CODE_LINE or not bounded.search(line):
-                        continue
-                    window = content_words(
-                        " ".join(lines[max(0, number_line - 1) : number_line + 2])
-                    )
+                path_words = self._path_words.get(path)
+                if path_words is None:
+                    path_words = self._path_words[path] = content_words(path)
+                on_topic = stems_meet(path_words, topic)
+                for number_line in self._lines_stating(spelling, path):
+                    window = self._windows.get((path, number_line))
+                    if window is None:
+                        lines = self._split.get(path)
+                        if lines is None:
+                            lines = self._split[path] = text.split("\n")
+                        window = self._windows[(path, number_line)] = content_words(
+                            " ".join(lines[max(0, number_line - 1) : number_line + 2])
+                        )
                     for shared, weight in (
                         (window & sentence, STATED_WEIGHT),
                         (window & near if on_topic else set(), TOPIC_WEIGHT),
@@ -279,6 +296,92 @@ class RepositoryNumbers:
                                 f"{', '.join(sorted(shared)[:3])})"
                             )
         return None
+
+    def _files_stating(self, spelling: str) -> list[str]:
+        """The evidence files (not tests, generated files or the CHANGELOG) among the first
+        STATED_FILES_LIMIT text files holding ``spelling``, in index order."""
+        known = self._stated_files.get(spelling)
+        if known is None:
+            needle = spelling.encode("utf-8")
+            if _WORD_CHARS.fullmatch(needle):
+                text_paths = self.index.text_paths
+                holding = [text_paths[file_id] for file_id in self._files_holding(needle)]
+            elif self.index.contains(spelling):
+                holding = [
+                    path
+                    for path, _offset in self.index.files_containing(
+                        spelling, limit=STATED_FILES_LIMIT
+                    )
+                ]
+            else:
+                holding = []
+            known = self._stated_files[spelling] = [
+                path
+                for path in holding
+                if not NOT_EVIDENCE.search(path) and path != self.index.changelog_path
+            ]
+        return known
+
+    def _files_holding(self, needle: bytes) -> list[int]:
+        """The first STATED_FILES_LIMIT text files (by id, the order of
+        ``files_containing``) holding ``needle``, a run of word characters: every
+        occurrence lies inside one word of its file, so they are the files of the words
+        that hold it, found in the words rather than in the whole text."""
+        if self._words_blob is None:
+            words = self.index.words
+            self._words_blob = b"\n" + b"\n".join(words) + b"\n"
+            # words[i] starts at self._word_starts[i] (1 + the lengths before, plus "\n"s).
+            self._word_starts = list(
+                itertools.accumulate(map((1).__add__, map(len, words)), initial=1)
+            )
+        blob, starts = self._words_blob, self._word_starts
+        word_ids: set[int] = set()
+        at = blob.find(needle)
+        while at >= 0:
+            word = bisect.bisect_right(starts, at) - 1
+            word_ids.add(word)
+            # The next word starts after this one's "\n": go on from there.
+            at = blob.find(needle, starts[word + 1] if word + 1 < len(starts) else len(blob))
+        if not word_ids:
+            return []
+        postings, posting_starts = self.index.postings, self.index.posting_starts
+        files: set[int] = set()
+        for word in word_ids:
+            files.update(postings[posting_starts[word] : posting_starts[word + 1]])
+        return sorted(files)[:STATED_FILES_LIMIT]
+
+    def _text(self, path: str) -> str:
+        known = self._texts.get(path)
+        if known is None:
+            known = self._texts[path] = self.index.file_text(path) or ""
+        return known
+
+    def _lines_stating(self, spelling: str, path: str) -> list[int]:
+        """0-based numbers of the lines of ``path`` (none longer than LONGEST_CODE_LINE)
+        that write ``spelling`` as a whole figure: not inside a longer number or word. One
+        search of the whole text (a literal find, the bounds checked where it stops): the
+        bounds see a newline where a line's search would see its start or end, and neither
+        is a word character, a dot or a comma."""
+        key = (spelling, path)
+        known = self._stated_lines.get(key)
+        if known is None:
+            text = self._text(path)
+            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
+            known = []
+            line, counted = 0, 0
+            at = text.find(spelling)
+            while at >= 0:
+                if bounded.match(text, at):
+                    line += text.count("\n", counted, at)
+                    counted = at
+                    if not known or known[-1] != line:
+                        left = text.rfind("\n", 0, at) + 1
+                        right = text.find("\n", at)
+                        if (len(text) if right < 0 else right) - left <= LONGEST_CODE_LINE:
+                            known.append(line)
+                at = text.find(spelling, at + 1)
+            self._stated_lines[key] = known
+        return known
 
     def _weight(self, words: set[str]) -> float:
         """Sum of the words' inverse document frequencies over the text files."""

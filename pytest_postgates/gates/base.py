@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
@@ -43,6 +43,18 @@ if TYPE_CHECKING:
 GateKind = Literal["hard", "llm", "advisory"]
 
 
+class PostSource(Protocol):
+    """One post as the runner holds it: its path, its bytes (None when refused unread)
+    and its parse, made on first use under the gate budget (None when that overran)."""
+
+    path: Path
+
+    @property
+    def raw(self) -> bytes | None: ...
+
+    def parsed(self) -> Post | None: ...
+
+
 @dataclass
 class GateContext:
     """What every gate is given besides the post: the settings, the repository evidence,
@@ -54,6 +66,9 @@ class GateContext:
     results: ResultCache | None = None
     # Per-run answers gates compute once and reuse (for example a folder's lint inputs).
     memo: dict[Any, Any] = field(default_factory=dict)
+    # The post whose cache key is being computed, set by the runner around ``cache_inputs``:
+    # a gate whose key needs the post's content reads the run's bytes and its one parse.
+    current: PostSource | None = None
 
     def __post_init__(self) -> None:
         if self.results is None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pytest_postgates.config import option
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
-from pytest_postgates.helpers.claims import CODES, PATTERNS
+from pytest_postgates.helpers.claims import CODES, KEYWORDS, PATTERNS
 from pytest_postgates.scan_code import FunctionLabel
 from pytest_postgates.scorecard import Finding
 
@@ -40,6 +40,12 @@ NOTE_FAIL = (
 _FN_LABEL = FunctionLabel()
 _CAMEL_NODE = re.compile(r"\b([a-z][a-zA-Z]{4,})\b\s*(?:-->|\{|\()", re.ASCII)
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# (code, pattern, words one of which a line must hold for the pattern to match it).
+_SCANNED = tuple((code, pattern, KEYWORDS[code]) for code, pattern in PATTERNS)
+# Any of them: one search rules out a line no pattern can match.
+_ANY_KEYWORD = re.compile(
+    "|".join(re.escape(word) for words in KEYWORDS.values() for word in words)
+)
 
 
 @dataclass(frozen=True)
@@ -82,8 +88,11 @@ def scan_claims(post: Post) -> list[Claim]:
             break
         if number in markers:
             continue
-        for code, pattern in PATTERNS:
-            if pattern.search(line):
+        lowered = line.lower()
+        if not _ANY_KEYWORD.search(lowered):
+            continue
+        for code, pattern, keywords in _SCANNED:
+            if any(word in lowered for word in keywords) and pattern.search(line):
                 claims.append(Claim(number, code, number in code_lines, line.strip()[:TEXT_LIMIT]))
     return claims
 

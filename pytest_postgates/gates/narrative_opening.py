@@ -40,6 +40,7 @@ _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _DASHES = r"\-\u2010\u2011\u2012\u2013\u2014"
 
 
+@lru_cache(maxsize=4096)
 def _phrase_source(phrase: str) -> str:
     """Whole words, any run of spaces or hyphens between words, any apostrophe form."""
     words = [
@@ -101,11 +102,16 @@ def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
     names are tried first so that "Vertex AI" is not cut short by "Vertex"."""
     found: list[str] = []
     for ignore_case in (False, True):
-        entries = tuple(
-            sorted({n for n, ic in names if ic is ignore_case}, key=lambda n: (-len(n), n))
-        )
-        found.extend(match_any(text, entries, tuple(map(_entity_source, entries)), ignore_case))
+        entries, sources = _entity_table(frozenset(n for n, ic in names if ic is ignore_case))
+        found.extend(match_any(text, entries, sources, ignore_case))
     return found
+
+
+@lru_cache(maxsize=64)
+def _entity_table(names: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names longest first, and their patterns (the same lists serve every post)."""
+    entries = tuple(sorted(names, key=lambda n: (-len(n), n)))
+    return entries, tuple(map(_entity_source, entries))
 
 
 # The prose view's line blanking under the name posts import it by (the bundled example
@@ -140,9 +146,13 @@ def prose_blocks(post: Post) -> list[tuple[int, str]]:
 
 def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]]:
     """(line, phrase, line text) for every use of a banned phrase in prose."""
-    entries = tuple(dict.fromkeys(phrases))
+    blocks = prose_blocks(post)
+    # A phrase whose longest word is nowhere in the post's prose is in none of its blocks:
+    # one test per phrase on the whole prose, then each block only for the phrases left.
+    everything = "\n".join(block for _first, block in blocks).lower()
+    entries = [phrase for phrase in dict.fromkeys(phrases) if _anchor(phrase, True) in everything]
     hits = []
-    for first, block in prose_blocks(post):
+    for first, block in blocks:
         lowered = block.lower()
         for phrase in entries:
             if _anchor(phrase, True) not in lowered:

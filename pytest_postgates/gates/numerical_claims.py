@@ -199,13 +199,22 @@ def find_claims(post: Post) -> list[tuple[int, int, re.Match[str], str]]:
     for _, text in lines:
         starts.append(position)
         position += len(text) + 1
-    searchable = _URL.sub(_blank, LINK.sub(_blank_link_target, prose))
+    searchable = _searchable(prose)
     for match in CLAIM.finditer(searchable):
         if _is_decade(match):
             continue
         index = _line_index(starts, match.start())
         found.append((lines[index][0], match.start(), match, prose))
     return found
+
+
+@lru_cache(maxsize=4)
+def _searchable(prose: str) -> str:
+    """The prose with link targets and bare URLs blanked (same columns), link text kept;
+    computed once for the claims and the judge of a post. A bare URL holds ``://``: prose
+    without one (most posts, once link targets are blanked) is not scanned for them."""
+    linked = LINK.sub(_blank_link_target, prose)
+    return _URL.sub(_blank, linked) if "://" in linked else linked
 
 
 def _is_decade(match: re.Match[str]) -> bool:
@@ -323,6 +332,7 @@ class _Judge(RepositoryCitations):
         post: Post,
         raw_claims: list[tuple[int, int, re.Match[str], str]],
         index: RepoIndex | None,
+        numbers: RepositoryNumbers | None = None,
     ) -> None:
         self.post = post
         self.searchable = ""
@@ -330,12 +340,14 @@ class _Judge(RepositoryCitations):
         self.prose_line_numbers: list[int] = []
         if raw_claims:
             lines = prose_lines(post)
-            self.searchable = _URL.sub(_blank, LINK.sub(_blank_link_target, raw_claims[0][3]))
+            self.searchable = _searchable(raw_claims[0][3])
             self.raw = "\n".join(post.lines[number - 1] for number, _ in lines)
             self.prose_line_numbers = [number for number, _ in lines]
         self.sentences: dict[int, Sentence] = {}
         self._samples: list[SampleLine] | None = None
-        self.numbers = RepositoryNumbers(index) if index is not None else None
+        if numbers is None and index is not None:
+            numbers = RepositoryNumbers(index)
+        self.numbers = numbers
         # Commits the post names (backticked ids, "commit 1a2b3c4"), as the repository
         # knows them: their diffstats are facts of the repository.
         self.commits: list[str] = []
@@ -546,6 +558,19 @@ class _Judge(RepositoryCitations):
         return _Claimed(None)
 
 
+def _repository_numbers(index: RepoIndex | None, context: GateContext) -> RepositoryNumbers | None:
+    """One RepositoryNumbers per index for the run: what it learns of the repository's
+    text (which files write a figure, their lines) serves every post."""
+    if index is None:
+        return None
+    key = ("numerical_claims.repository_numbers", id(index))
+    numbers = context.memo.get(key)
+    if numbers is None or numbers.index is not index:
+        numbers = context.memo[key] = RepositoryNumbers(index)
+    assert isinstance(numbers, RepositoryNumbers)
+    return numbers
+
+
 def check(post: Post, context: GateContext) -> CheckResult:
     raw_claims = find_claims(post)
     links = []
@@ -572,7 +597,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     missing.append(path)
                 else:
                     evidence_parts.append((path, text, True))
-    judge = _Judge(post, raw_claims, index)
+    judge = _Judge(post, raw_claims, index, _repository_numbers(index, context))
     claims: list[Claim] = []
     exempt: list[Exempt] = []
     vetoed: dict[int, str] = {}  # id(claim) of uncited claims -> why no rule exempted them

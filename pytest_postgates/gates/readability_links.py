@@ -50,6 +50,8 @@ fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it onl
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -58,7 +60,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from pytest_postgates.config import option
-from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext
+from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, PostSource
 from pytest_postgates.helpers.readability import (
     LONG_SENTENCE_WORDS,
     MIN_SCORED_WORDS,
@@ -68,7 +70,7 @@ from pytest_postgates.helpers.readability import (
     score_paragraph,
     why_hard,
 )
-from pytest_postgates.post import Post, PostRefused, read_post_bytes
+from pytest_postgates.post import Post, PostRefused, parse_post, read_post_bytes
 from pytest_postgates.prose import HTML_URL, LIQUID_LINK, Link
 from pytest_postgates.scan_markdown import CodeSpanNoRepeat
 from pytest_postgates.scorecard import Finding
@@ -584,25 +586,102 @@ def decide(result: CheckResult, settings: ReadabilityLinksSettings) -> Decision:
 
 
 # ============================================================================ caching
-# Posts whose links name files on disk ({% link %}, relative .md links) are judged against
-# the disk, which no cache key covers: they are gated every run.
+# Posts whose links may name files on disk ({% link %}, relative .md links) are judged
+# against the disk: their key also holds the state of exactly the files their links name.
 _DISK_LINKS = re.compile(rb"\{%|\.(?:md|markdown)\b", re.IGNORECASE)
+# A note's format (see _linked_files); a new one is a miss, never a misread.
+_LINKED_FILES_NOTE = "readability_links.linked-files.v1"
+
+
+def linked_file(link: Link, post: Post) -> Path | None:
+    """The file on disk ``link`` names, unresolved, or None when it names none: a ``{% link
+    %}`` tag (inside the site root) or a relative ``.md`` link (beside the post), the two
+    kinds :func:`judge_internal` answers from the disk rather than the site model."""
+    if link.kind == "liquid":
+        match = LIQUID_LINK.fullmatch(link.url)
+        if match is None or match.group(1) != "link":
+            return None
+        return find_site_root(post) / match.group(2).lstrip("/")
+    url = link.url
+    if not url or url.startswith("#"):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme or parts.netloc:
+        return None  # a web URL; the site's own host is judged by the site model
+    path = parts.path
+    if path.startswith("/") or not path.lower().endswith((".md", ".markdown")):
+        return None
+    return post.path.parent / unquote(path)
+
+
+def _linked_files(
+    post_path: Path, raw: bytes, context: GateContext, source: PostSource | None
+) -> list[str] | None:
+    """The files the post's links name, from the note the first run left (keyed by the
+    post's bytes, path and the code), else from the post parsed now (the run's own parse
+    when the runner holds it) and noted for the next run. None: the post cannot be read."""
+    results = context.results
+    assert results is not None  # GateContext always has one
+    # Noted absolute but not resolved: each run resolves them again (links, renames).
+    note_key = results.key(6, raw, f"{_LINKED_FILES_NOTE};{post_path.absolute()}", None)
+    note = results.load_note(note_key)
+    if note is not None:
+        try:
+            files = json.loads(note)
+        except ValueError:
+            files = None
+        if isinstance(files, list) and all(isinstance(name, str) for name in files):
+            return files
+    post = source.parsed() if source is not None else parse_post(post_path, raw)
+    if post is None or post.fatal_problems:
+        return None
+    named = (linked_file(link, post) for link in links_in(post))
+    files = sorted({str(path.absolute()) for path in named if path is not None})
+    results.store_note(note_key, json.dumps(files))
+    return files
+
+
+def _file_state(name: str) -> str:
+    """What the gate reads of a linked file: where it resolves to and whether a file is
+    there (never its content)."""
+    resolved = os.path.realpath(name)
+    return f"{name}\0{resolved}\0{int(os.path.isfile(resolved))}"
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     """Offline, the verdict depends on the post and the settings (already in the key), the
     corpus its internal links point into (every post's URL under the site's permalink
-    scheme) and the hyphenation dictionary. Online, link results come from the network, so
-    the gate runs every time (the link checker keeps its own per-URL cache)."""
+    scheme), the hyphenation dictionary and, for links that name files on disk, where each
+    of those files resolves and whether it is there (an edit to a linked file re-checks only
+    the posts whose links name it). Online, link results come from the network, so the
+    gate runs every time (the link checker keeps its own per-URL cache)."""
     if not context.settings.offline:
         return None
+    source = context.current
+    if source is not None and source.path != post_path:
+        source = None
     try:
-        if _DISK_LINKS.search(read_post_bytes(post_path)):
-            return None
+        raw = source.raw if source is not None else read_post_bytes(post_path)
     except PostRefused:
         return None
+    if raw is None:
+        return None
     site = run_site_index(post_path, context)
-    return f"site={_site_digest(site)};pyphen={hyphenation_version()}"
+    inputs = f"site={_site_digest(site)};pyphen={hyphenation_version()}"
+    if not _DISK_LINKS.search(raw):
+        return inputs
+    files = _linked_files(post_path, raw, context, source)
+    if files is None:
+        return None
+    # The roots a linked file must lie inside (MkDocs' docs_dir, the site's folder).
+    roots = [str(site.root) if site.root else "", str(find_site_root(Post(path=post_path)))]
+    digest = hashlib.sha256()
+    for part in [*map(_file_state, filter(None, roots)), "\x1e", *map(_file_state, files)]:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return f"{inputs};files={digest.hexdigest()}"
 
 
 @lru_cache(maxsize=16)

@@ -90,3 +90,19 @@ PATTERNS: tuple[tuple[str, re.Pattern[str] | Scanner], ...] = (
     ),
 )
 CODES = tuple(code for code, _ in PATTERNS)
+
+# Words (lower case) one of which every match of a pattern contains: a line whose lower-case
+# text holds none of them cannot match, so a line scan tests these substrings before any
+# pattern runs (most prose lines hold none). The patterns match ASCII letters in either
+# case only, which ``str.lower`` folds the same way.
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "CALLS": ("call", "invoke", "delegate", "route", "dispatch"),
+    "ORCHESTRATES": ("orchestrat",),
+    "GATE_ROLE": ("gate", "entry", "workhorse", "engine", "conductor", "orchestrator"),
+    "SWITCH": ("switch", "a new case"),
+    "RETURN_TYPE": ("return",),
+    "VISIBILITY": ("private", "public", "protected"),
+    "THIN_CLASS": ("thin", "tiny", "lightweight", "small", "slim"),
+    "FN_CONTAINS": ("function", "method", "class"),
+    "CALL_DIRECTION": ("under the hood", "behind the scenes", "internally"),
+}

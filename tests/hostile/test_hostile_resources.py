@@ -41,9 +41,9 @@ def test_yaml_alias_bomb_is_refused_while_composing(tmp_path: Path) -> None:
     path = tmp_path / "2026-01-01-bomb.md"
     path.write_text(f"---\n{BILLION_LAUGHS}---\n{BODY}", encoding="utf-8")
     assert len(BILLION_LAUGHS) < 450
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, not wall: the machine may be loaded
     post = parse_post(path)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     codes = [problem.code for problem in post.fatal_problems]
     assert codes == ["FRONT_MATTER_ALIASES"]
     assert "alias" in post.fatal_problems[0].message

@@ -180,24 +180,62 @@ def _email(text: str, position: int) -> int:
     return -1
 
 
+# Where a ``www.`` or ``http(s)://`` literal can start (the checks _www and _protocol make
+# first, in the same case folding); neither can start inside the other.
+_URL_START = re.compile(r"(?i:www\.)|(?i:https?)://")
+
+
+def _candidates(text: str, escaped: set[int]) -> list[int]:
+    """The positions where the scan of :func:`literal_autolinks` can do anything: a
+    bracket, an escape, a URL start, and the start of a run of atext characters that an
+    ``@`` ends (an e-mail address needs one). Every other position only moves it on."""
+    found = set(escaped)
+    for char in "[]":
+        at = text.find(char)
+        while at >= 0:
+            found.add(at)
+            at = text.find(char, at + 1)
+    found.update(match.start() for match in _URL_START.finditer(text))
+    at = text.find("@")
+    while at >= 0:
+        start = at
+        while start > 0 and _atext(text[start - 1]):
+            start -= 1
+        if start < at:
+            found.add(start)
+        at = text.find("@", at + 1)
+    return sorted(found)
+
+
 def literal_autolinks(content: Content) -> Iterator[tuple[int, int]]:
     """(start, end) of each GFM autolink literal of ``content`` as micromark finds them:
     in text outside code, HTML, autolinks, links and images, not after an unbalanced
-    ``[``, each kind only after the characters micromark allows before it."""
+    ``[``, each kind only after the characters micromark allows before it.
+
+    micromark reads the text character by character; this visits only the positions
+    where that reading can change anything (:func:`_candidates`), in the same order, and
+    skips what it skips."""
     text = content.text
+    length = len(text)
     spans = sorted(content.spans)
-    blocked = [False] * (len(text) + 1)
+    blocked = [False] * (length + 1)
     for start, end, kind in spans:
         if kind in ("escape", "entity"):
             continue
-        for offset in range(start, min(end, len(text))):
-            blocked[offset] = True
+        stop = min(end, length)
+        if start < stop:
+            blocked[start:stop] = [True] * (stop - start)
     escaped = {start for start, _end, kind in spans if kind == "escape"}
+    candidates = _candidates(text, escaped)
     open_brackets = 0
     position = 0
-    length = len(text)
     trail = _TrailChecks(text)
-    while position < length:
+    for candidate in candidates:
+        if candidate < position:
+            continue  # skipped: inside an escape or a literal already found
+        position = candidate
+        if position >= length:
+            break
         if blocked[position]:
             position += 1
             continue

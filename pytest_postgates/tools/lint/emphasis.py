@@ -9,6 +9,7 @@ the token an emphasis becomes knows its character exactly."""
 from __future__ import annotations
 
 import re
+import weakref
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -58,6 +59,9 @@ def _parser() -> MarkdownIt:
 
 
 _PARSER = _parser()
+# A document's inline parses by content: MD049 and MD050 read the same parse (one looks
+# for emphasis, the other for strong emphasis), so it is made once.
+_PARSES: weakref.WeakKeyDictionary[Document, dict[str, list[Token]]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,7 @@ def emphasis(document: Document, strong: bool) -> Iterator[Sequence]:
     blocks, in document order of its opening sequence. The cells of a table row beyond
     its header's count, which markdown-it drops, are read as micromark reads them."""
     raw = document.raw_lines
+    parses = _PARSES.setdefault(document, {})
     columns = 0
     row: tuple[int, list[Container]] | None = None
     for block, containers in walk_containers(document.tokens, raw):
@@ -113,14 +118,18 @@ def emphasis(document: Document, strong: bool) -> Iterator[Sequence]:
             index, around = row
             text, _, _ = strip_containers(raw[index], around, index)
             for cell in table_cells(text)[columns:]:
-                yield from _sequences(cell.strip(), index, strong, document.env)
+                yield from _sequences(cell.strip(), index, strong, document.env, parses)
             row = None
         elif block.type == "inline" and block.map is not None:
-            yield from _sequences(block.content, block.map[0], strong, document.env)
+            yield from _sequences(block.content, block.map[0], strong, document.env, parses)
 
 
 def _sequences(
-    content: str, first_line: int, strong: bool, env: dict[str, Any]
+    content: str,
+    first_line: int,
+    strong: bool,
+    env: dict[str, Any],
+    parses: dict[str, list[Token]],
 ) -> Iterator[Sequence]:
     if "*" not in content and "_" not in content:
         return
@@ -128,7 +137,9 @@ def _sequences(
     closing = "strong_close" if strong else "em_close"
     width = 2 if strong else 1
     source = _without_math(content)
-    children = _PARSER.parseInline(source, env)[0].children or []
+    children = parses.get(source)
+    if children is None:
+        children = parses[source] = _PARSER.parseInline(source, env)[0].children or []
     stack: list[tuple[int, Token]] = []
     found: list[tuple[Token, Token]] = []
     for child in _flatten(children):
