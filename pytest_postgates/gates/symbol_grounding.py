@@ -33,6 +33,7 @@ from pytest_postgates.gates.base import (
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
 # their names stay importable from here.
+from pytest_postgates.helpers.attribution_rules import attribute, router_variant_example
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -169,6 +170,15 @@ def judge(
     variant = router_variant(text, repos)
     if variant:
         return verdict("unjudged", rule="router-variant", reason=variant)
+    # Attribution (issue 10): whose thing the sentence or the sample says the token is.
+    attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
+    if attributed is None and not presented_as_product(text, sentence, offset, repos, definitions):
+        attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
+    if attributed:
+        outcome, by, reason = attributed
+        if outcome == "defined-in-post":
+            return verdict(outcome, where=reason, rule=by)
+        return verdict(outcome, rule=by, reason=reason)
     codebase = unavailable_codebase(text, kind, post, sentence, offset, repos, definitions)
     if codebase:
         return verdict(
@@ -178,6 +188,12 @@ def judge(
             reason=f"names code in {codebase[0].name}, which is not available to this run",
         )
     return verdict("ungrounded", reason=why)
+
+
+def _routes(repos: Repos) -> bool:
+    """Whether the product routes through OpenRouter (its repository names it)."""
+    index = repos.primary.index
+    return index.contains("openrouter") or index.contains("OpenRouter")
 
 
 def _repos_for(post: Post, context: GateContext) -> Repos:
@@ -318,10 +334,19 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     others = total - claims
     if others:
         summary += f"; {others} of {total} tokens are not claims about the repository"
-    unjudged = len(detail.get("outcomes", {}).get("unjudged", []))
-    if unjudged:
+    unjudged = detail.get("outcomes", {}).get("unjudged", [])
+    declared = [entry for entry in unjudged if entry.get("repo")]
+    if declared:
         names = ", ".join(detail.get("unavailable_repos", []))
-        summary += f"; {unjudged} unjudged (they name code in {names}, not available to this run)"
+        summary += (
+            f"; {len(declared)} unjudged (they name code in {names}, not available to this run)"
+        )
+    if len(unjudged) > len(declared):
+        # Another party's names, an OpenRouter variant: what the repositories cannot judge.
+        summary += (
+            f"; {len(unjudged) - len(declared)} unjudged (names of other parties the"
+            " repositories cannot judge)"
+        )
     if invisible:
         summary += f"; {len(invisible)} token(s) hold invisible characters"
     return Decision(verdict, summary, pct, detail)
@@ -348,10 +373,10 @@ def _source_fingerprint() -> str:
     import hashlib
 
     from pytest_postgates.evidence import grounding
-    from pytest_postgates.helpers import grounding_rules, outcome_rules, tokens
+    from pytest_postgates.helpers import attribution_rules, grounding_rules, outcome_rules, tokens
 
     digest = hashlib.sha256()
-    modules = (grounding, grounding_rules, outcome_rules, tokens)
+    modules = (grounding, grounding_rules, outcome_rules, attribution_rules, tokens)
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())
     return digest.hexdigest()[:16]

@@ -264,7 +264,38 @@ def _ground_in(
         return found, ""
     if kind == "phrase" and len(text) >= 12 and text in index.messages:
         return Grounding("commit message", "commit-message"), ""
+    if kind == "phrase" and OUTLINE_STEP.search(text) and _outline_in_messages(index, text):
+        return Grounding("commit message", "commit-message-outline"), ""
     return _decomposed(index, text, kind)
+
+
+# `HEADING → Item`: a place in a text's outline, a heading and an entry under it.
+OUTLINE_STEP = re.compile(r"\s*(?:\u2192|->|\u203a|>)\s*")
+_OUTLINE_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)?\s*")
+
+
+def _outline_in_messages(index: RepoIndex, text: str) -> bool:
+    """Whether one commit message holds the outline path as written: its first part as a
+    line of its own, each later part starting a later line (a bullet or heading mark and
+    spaces aside) in the heading's block. A rendered `A → B` is the message's heading A
+    and its entry B."""
+    parts = [p for p in OUTLINE_STEP.split(text) if p]
+    if len(parts) < 2 or any(len(p) < 3 for p in parts):
+        return False
+    for message in index.messages.split("\0"):
+        if parts[0] not in message:
+            continue
+        # A heading's entries are the lines of its block, up to the next blank line.
+        for block in re.split(r"\n\s*\n", message):
+            lines = [_OUTLINE_MARK.sub("", line).strip() for line in block.splitlines()]
+            at = next((i for i, line in enumerate(lines) if line == parts[0]), None)
+            for part in parts[1:]:
+                if at is None:
+                    break
+                at = next((i for i in range(at + 1, len(lines)) if lines[i].startswith(part)), None)
+            if at is not None:
+                return True
+    return False
 
 
 def _route_grounding(index: RepoIndex, text: str) -> tuple[Grounding | None, str]:

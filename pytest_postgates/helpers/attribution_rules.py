@@ -1,0 +1,478 @@
+"""Gate 2's attribution rules (issue 10): whose thing an ungrounded token names, when the
+sentence or the post's own sample says it is not the product's.
+
+Each rule runs only on a token that no repository grounds, that is no dependency and that
+the post does not present as the product's API (a model id, a flag, a rule of the
+product's lint namespace, a member of a product class, a name after the product's name or
+imported from the product's package, a path into the product's tree stay claims). Each
+says which rule decided, and what the run could not judge stays ``unjudged``, never
+grounded:
+
+- ``vendor`` (unjudged): the clause attributes the token to another named party: a
+  possessive ("Acme's free tier is one model, `x`"), the party's name right before the
+  token ("the Acme `x` / `y` endpoints"), or a package's possessive ("the `@acme/sdk`
+  SDK's `x()`"). The product's repository cannot judge another party's API.
+- ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
+  package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
+  than the product's and declared by no manifest: the registry is not consulted offline.
+- ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
+  the token on another party's server ("-- for example, both a Gitea server and a Forgejo
+  server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
+- ``example-instance`` (not-a-reference): an indefinite article makes the token one call of
+  a tool ("A `x` call gets ...") in a paragraph about tools; its counterpart in the same
+  sentence (the same name with another verb) too. "A `x` tool is registered" is a claim.
+- ``spelling-variant`` (not-a-reference): one of three or more spellings of one name listed
+  together (`fooBar`, `foo_bar`, `foo-bar`), where another spelling grounds or the post
+  declares it (two spellings are two names: `apiKey`, `API_KEY`).
+- ``sample-input`` (not-a-reference): a value the post's own sample passes in (an
+  argument or an array element) and never declares: the reader's own data.
+- ``free-form-key`` (defined-in-post): a key the sample writes in an object the product
+  types as a free-form record (`context: { x: ... }` where the product declares
+  `context?: Record<string, unknown>`).
+- ``quoted-source`` (unjudged): the token restates what the post's own block quotation of
+  a source says (the quotation holds it as written); the quoted source is not available.
+- ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
+  sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
+  router's catalogue, not the product's.
+
+The declared codebase's own rule (``declared-tree``: a path through two or more folders the
+product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from pytest_postgates.evidence.grounding import quoted_source_file
+from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
+
+if TYPE_CHECKING:
+    from pytest_postgates.evidence.grounding import PostDefinitions
+    from pytest_postgates.evidence.index import RepoIndex
+    from pytest_postgates.helpers.tokens import Token
+    from pytest_postgates.post import Post
+    from pytest_postgates.prose import Paragraph
+
+Outcome = tuple[str, str, str]  # (outcome, rule, reason)
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+# Between a cue and its token: other code spans of one list, and list words.
+_LIST_GLUE = r"(?:\s|,|/|\(|`[^`]*`|\b(?:or|and|a|an|the)\b)*"
+_WORD_NAME = r"[A-Z][A-Za-z0-9+.-]*[A-Za-z0-9]"
+_PARTY = rf"{_WORD_NAME}(?:\s{_WORD_NAME})?"
+# "Acme's free access is one model, `x`": the possessive, then plain words to the token.
+_POSSESSIVE = re.compile(
+    rf"(?<![\w`@/.-])(?P<party>{_PARTY})(?:'s|\u2019s)\s+(?P<gap>[^`.;:\u2014\u2013(]{{0,40}})$"
+)
+# "It's wrapped in ...", "That's ...": contractions, not possessives; "the SDK's", "the
+# API's": a generic noun, whose owner the sentence names elsewhere, not a party.
+_CONTRACTIONS = frozenset(
+    "it that there what here let he she who where this one everyone nobody someone today"
+    " now how why when sdk api cli ui server client model provider".split()
+)
+# "the Acme `x` / `y` endpoints": the party's name right before the list.
+_ADJECTIVE = re.compile(rf"\bthe\s+(?P<party>{_PARTY})\s+{_LIST_GLUE}$")
+_ADJECTIVE_NOUN = re.compile(
+    r"^`?(?:\s*(?:/|,|or|and)\s*`[^`]+`)*\s+(?:endpoints?|APIs?|methods?|fields?|parameters?"
+    r"|options?|headers?|events?|errors?|calls?|SDKs?|functions?)\b"
+)
+# "the `@acme/sdk` SDK's `x()`", "`acme`'s `x`".
+_PACKAGE_POSSESSIVE = re.compile(
+    r"`(?P<package>[^`]+)`(?:\s+(?:SDK|package|library|client|CLI|module))?(?:'s|\u2019s)"
+    r"\s+(?:own\s+)?$"
+)
+_PACKAGE_CUE = re.compile(
+    r"\b(?:librar(?:y|ies)|packages?|generators?|linters?|formatters?|bundlers?"
+    r"|frameworks?)\s+(?:like|such as)\s+" + _LIST_GLUE + "$",
+    re.I,
+)
+_PACKAGE_NAME = re.compile(r"^(?:@[a-z0-9][\w.-]*/)?[a-z0-9][a-z0-9._-]*$")
+_EXAMPLE_CLAUSE = re.compile(
+    r"(?:^|--|\u2014|\u2013|;|:|\()\s*(?:for example|for instance|e\.g\.),?\s+(?P<gap>[^`.;:]*)$",
+    re.I,
+)
+_PARTY_SERVER = re.compile(rf"\b({_WORD_NAME})\s+(?:MCP\s+)?(?:servers?|services?|APIs?|SDKs?)\b")
+_INDEFINITE = re.compile(r"(?:^|[\s(])an?\s+$", re.I)
+# "a `x` call": one call of a tool; "a `x` tool is registered" says the product has one.
+_INSTANCE_NOUN = re.compile(r"^`?\s+(?:calls?|invocations?)\b")
+_TOOL_TALK = re.compile(r"\btools?\b", re.I)
+_RECORD_ALIAS = re.compile(r"\btype\s+(\w+)\s*=\s*Record<string\b")
+_ROUTER_VARIANT_ID = re.compile(r"^[a-z0-9][\w.-]*/[\w.-]+:(?P<variant>[a-z]+)$")
+
+
+def _is_other_party(party: str, repos: Repos) -> bool:
+    """A capitalised name that is neither the product nor a configured repository, nor a
+    name the repository declares in code (a class, type or constant of its own)."""
+    lowered = party.lower()
+    names = {n.lower() for n in repos.product_names} | {r.name.lower() for r in repos.extras}
+    names |= {r.name.lower() for r in repos.unavailable}
+    if any(n and (n in lowered or lowered in n) for n in names):
+        return False
+    index = repos.primary.index
+    head = party.split()[0]
+    declared = (
+        f"{keyword} {head}{end}"
+        for keyword in ("class", "interface", "enum")
+        for end in (" ", "<", "{")
+    )
+    return not index.contains(f"type {head} =") and not any(index.contains(d) for d in declared)
+
+
+def _is_product_package(name: str, repos: Repos) -> bool:
+    lowered = name.lower()
+    return any(
+        n and (lowered == n.lower() or lowered.startswith(n.lower() + "/"))
+        for n in repos.product_names
+    )
+
+
+def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
+    # A path names a file of a tree: the product's files are named after the vendors it
+    # wraps ("DeepSeek's version, from `src/.../deepseek.ts`"), so a path stays a claim.
+    if offset < 0 or kind in ("path", "filename"):
+        return None
+    before = sentence[:offset].removesuffix("`")
+    after = sentence[offset + len(text) :]
+    package = _PACKAGE_POSSESSIVE.search(before)
+    if package:
+        name = package.group("package").strip()
+        # `@neurolink/sdk`'s `x`: a package named after the product is presented as the
+        # product's (a wrong name for it), so its member is a claim about the product.
+        named_after = any(n.lower() in name.lower() for n in repos.product_names if len(n) > 2)
+        if _PACKAGE_NAME.match(name) and not named_after and not _is_product_package(name, repos):
+            return (
+                "unjudged",
+                "vendor",
+                f"a member of {name}, whose source this run does not hold",
+            )
+    tail = before[-80:]
+    possessive = _POSSESSIVE.search(tail)
+    if (
+        possessive
+        and not tail[: possessive.start()].rstrip().endswith("`")
+        and possessive.group("party").lower() not in _CONTRACTIONS
+        and " -" not in possessive.group("gap")
+        and _is_other_party(possessive.group("party"), repos)
+    ):
+        party = possessive.group("party")
+        return ("unjudged", "vendor", f"names {party}'s thing, which the repository cannot judge")
+    adjective = _ADJECTIVE.search(before[-80:])
+    party = adjective.group("party") if adjective else ""
+    if (
+        adjective
+        and party.lower() not in _CONTRACTIONS
+        and _ADJECTIVE_NOUN.match(after)
+        and _is_other_party(party, repos)
+    ):
+        return ("unjudged", "vendor", f"names {party}'s API, which the repository cannot judge")
+    return None
+
+
+def third_party_package(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
+    if offset < 0 or not _PACKAGE_NAME.match(text) or _is_product_package(text, repos):
+        return None
+    # A package named after the product, or in the product's scope, is the product's.
+    lowered = text.lower()
+    if any(n.lower() in lowered for n in repos.product_names if len(n) > 2):
+        return None
+    scopes = {n.split("/")[0].lower() for n in repos.product_names if n.startswith("@")}
+    if text.startswith("@") and text.split("/")[0] in scopes:
+        return None
+    if repos.lint is not None and text.startswith(repos.lint.prefix + "/"):
+        return None
+    cue = _PACKAGE_CUE.search(sentence[max(0, offset - 120) : offset].removesuffix("`"))
+    if cue is None:
+        return None
+    return (
+        "unjudged",
+        "third-party-package",
+        "a third-party package the sentence names as one of a kind; no manifest of the"
+        " repository declares it, and its registry is not consulted offline",
+    )
+
+
+def example_clause(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
+    """An example clause that puts the token on another party's server ("-- for example,
+    both a GitHub server and a GitLab server exposing `x`"): a cue elsewhere in the
+    sentence, or an example that names no other party, decides nothing."""
+    if offset < 0:
+        return None
+    cue = _EXAMPLE_CLAUSE.search(sentence[max(0, offset - 120) : offset].removesuffix("`"))
+    if cue is None:
+        return None
+    gap = cue.group("gap")
+    if any(n.lower() in gap.lower() for n in repos.product_names if len(n) > 2):
+        return None
+    parties = [m.group(1) for m in _PARTY_SERVER.finditer(gap)]
+    if not parties or not all(_is_other_party(party, repos) for party in parties):
+        return None
+    return (
+        "not-a-reference",
+        "example-clause",
+        f"the clause's example puts it on {parties[0]}'s server, another party's",
+    )
+
+
+def _camel_words(name: str) -> list[str]:
+    return re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)
+
+
+def _paragraph(post: Post, line: int) -> Paragraph | None:
+    return next((p for p in post.prose.paragraphs if p.line <= line <= p.end_line), None)
+
+
+def example_instance(
+    text: str, line: int, post: Post, sentence: str, offset: int
+) -> Outcome | None:
+    if offset < 0 or not re.fullmatch(r"[a-z][A-Za-z0-9]*", text):
+        return None
+    paragraph = _paragraph(post, line)
+    if not _TOOL_TALK.search(paragraph.source if paragraph else sentence):
+        return None
+    after = sentence[offset + len(text) :]
+    if _INDEFINITE.search(sentence[:offset].removesuffix("`")) and _INSTANCE_NOUN.match(after):
+        return (
+            "not-a-reference",
+            "example-instance",
+            "an indefinite article makes it one example of the tools the sentence speaks of",
+        )
+    # Its counterpart: the same name with another verb, introduced as an example above.
+    words = _camel_words(text)
+    for match in _CODE_SPAN.finditer(sentence[:offset]):
+        other = match.group(1)
+        other_words = _camel_words(other)
+        if (
+            len(words) > 1
+            and other_words[1:] == words[1:]
+            and other != text
+            and _INDEFINITE.search(sentence[: match.start()])
+            and _INSTANCE_NOUN.match(sentence[match.end() - 1 :])
+        ):
+            return (
+                "not-a-reference",
+                "example-instance",
+                f"the counterpart of the sentence's example `{other}`",
+            )
+    return None
+
+
+def _spelling(name: str) -> str:
+    return re.sub(r"[-_\s]", "", name).lower()
+
+
+def spelling_variant(
+    text: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
+) -> Outcome | None:
+    if offset < 0:
+        return None
+    mine = _spelling(text)
+    index = repos.primary.index
+    spellings = {m.group(1) for m in _CODE_SPAN.finditer(sentence)} - {text}
+    spellings = {other for other in spellings if _spelling(other) == mine}
+    if len(spellings) < 2:
+        # Two names that differ only in case and separators are two names
+        # (`apiKey`, `API_KEY`); a list of three spellings of one is a demonstration.
+        return None
+    for other in sorted(spellings):
+        if other in definitions.declared or (re.fullmatch(r"\w+", other) and index.has_word(other)):
+            return (
+                "not-a-reference",
+                "spelling-variant",
+                f"one spelling of `{other}`, listed beside it",
+            )
+    return None
+
+
+def _enclosing_bracket(content: str, at: int) -> tuple[str, int]:
+    """The innermost bracket left open before ``at``, and where it is."""
+    depth = {")": 0, "]": 0, "}": 0}
+    opener = {"(": ")", "[": "]", "{": "}"}
+    for position in range(at - 1, -1, -1):
+        char = content[position]
+        if char in depth:
+            depth[char] += 1
+        elif char in opener:
+            closer = opener[char]
+            if depth[closer]:
+                depth[closer] -= 1
+            else:
+                return char, position
+    return "", -1
+
+
+_NOT_CALLS = frozenset("if while for switch catch return typeof await yield function".split())
+
+
+def _is_argument_or_element(content: str, at: int) -> bool:
+    """Whether the name at ``at`` is passed in: an argument of a call (`f(a, x)`, not
+    `if (x)`) or an element of an array."""
+    bracket, position = _enclosing_bracket(content, at)
+    if bracket == "[":
+        return True
+    if bracket != "(":
+        return False
+    callee = re.search(r"([\w$]+)\s*$", content[:position])
+    return callee is not None and callee.group(1) not in _NOT_CALLS
+
+
+def _quotes_product_source(content: str, repos: Repos) -> bool:
+    """A fence whose first comment names a file of the product's tree is the product's
+    code quoted, not the post's sample."""
+    index = repos.primary.index
+    return any(
+        index.match_path(name.removeprefix("./")) or index.match_filename(name.rsplit("/", 1)[-1])
+        for name in quoted_source_file(content)
+    )
+
+
+def sample_input(
+    text: str, post: Post, repos: Repos, definitions: PostDefinitions
+) -> Outcome | None:
+    if not re.fullmatch(r"[a-z][A-Za-z0-9_]*", text) or text in definitions.product_imports:
+        return None
+    pattern = re.compile(rf"(?<![\w$.]){re.escape(text)}(?![\w$])")
+    for fence in post.fences:
+        content = fence.content
+        if text not in content or _quotes_product_source(content, repos):
+            continue
+        for match in pattern.finditer(content):
+            rest = content[match.end() :]
+            if re.match(r"\s*(?:[:(=]|\?\.)", rest):
+                continue  # a key, a call or an assignment: not a value passed in
+            if _is_argument_or_element(content, match.start()):
+                return (
+                    "not-a-reference",
+                    "sample-input",
+                    f"a value the post's own sample passes in (fence at line"
+                    f" {fence.start_line}) without declaring it: the reader's own data",
+                )
+    return None
+
+
+def _record_typed(index: RepoIndex, key: str) -> str | None:
+    """A file of the product declaring ``key`` as a free-form record (`key?: Record<string,
+    ...>` or an alias of one), a source file first."""
+    aliases = {"Record<string"}
+    for path, _offset in index.files_containing("= Record<string", limit=32):
+        aliases |= {m.group(1) for m in _RECORD_ALIAS.finditer(index.file_text(path) or "")}
+    found: list[str] = []
+    for alias in sorted(aliases):
+        for separator in ("?: ", ": "):
+            found += [path for path, _ in index.files_containing(f"{key}{separator}{alias}", 16)]
+    if not found:
+        return None
+    return min(
+        found, key=lambda p: (not p.startswith("src/lib/types/"), not p.startswith("src/"), p)
+    )
+
+
+def free_form_key(text: str, post: Post, repos: Repos) -> Outcome | None:
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", text):
+        return None
+    for fence in post.fences:
+        content = fence.content
+        if text not in content or _quotes_product_source(content, repos):
+            continue
+        for match in re.finditer(r"(?<![\w$.])(?P<key>[A-Za-z_$][\w$]*)\s*:\s*\{", content):
+            depth, at = 1, match.end()
+            while at < len(content) and depth:
+                depth += content[at] == "{"
+                depth -= content[at] == "}"
+                at += 1
+            body = content[match.end() : at]
+            if not re.search(rf"(?:^|[\s,{{])[\"']?{re.escape(text)}[\"']?\s*:", body):
+                continue
+            key = match.group("key")
+            where = _record_typed(repos.primary.index, key)
+            if where:
+                return (
+                    "defined-in-post",
+                    "free-form-key",
+                    f"fence at line {fence.start_line}: a key of `{key}`, which the product"
+                    f" types as a free-form record ({where})",
+                )
+    return None
+
+
+def quoted_source(text: str, token: Token, post: Post, repos: Repos) -> Outcome | None:
+    """The token restates the post's own block quotation of a source that does not name
+    the product (a quotation of the product's own words stays a claim about it)."""
+    code = post.code_lines
+    names = [n.lower() for n in repos.product_names if len(n) > 2]
+    for number, line in enumerate(post.lines, 1):
+        if number == token.line or number in code or not line.lstrip().startswith(">"):
+            continue
+        if text in line and not any(n in line.lower() for n in names):
+            return (
+                "unjudged",
+                "quoted-source",
+                f"the post's own quotation of a source holds it (line {number}); the quoted"
+                " source is not available to this run",
+            )
+    return None
+
+
+def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | None:
+    """Decided before the product check: the id has a model id's shape, and it is the
+    router's example (the caller runs it only where the product routes through OpenRouter)."""
+    match = _ROUTER_VARIANT_ID.match(text)
+    if not match or offset < 0 or match.group("variant") not in ROUTER_VARIANTS:
+        return None
+    if "router-variant-example" in disabled:
+        return None
+    bare = f"`:{match.group('variant')}`"
+    before = sentence[:offset]
+    if bare in sentence and re.search(r"(?:e\.g\.|for example|for instance),?\s*`?$", before, re.I):
+        return (
+            "unjudged",
+            "router-variant-example",
+            f"an example id of OpenRouter's {bare[1:-1]} variant, which the sentence describes:"
+            " an id of the router's catalogue, which the repository cannot judge",
+        )
+    return None
+
+
+# The rules in the order they are tried; a bench can measure one by leaving it out.
+RULES: tuple[str, ...] = (
+    "vendor",
+    "third-party-package",
+    "quoted-source",
+    "spelling-variant",
+    "free-form-key",
+    "sample-input",
+    "example-clause",
+    "example-instance",
+)
+disabled: set[str] = set()
+
+
+def attribute(
+    text: str,
+    kind: str,
+    token: Token,
+    post: Post,
+    sentence: str,
+    offset: int,
+    repos: Repos,
+    definitions: PostDefinitions,
+) -> Outcome | None:
+    """The first attribution rule that decides an ungrounded token the post does not
+    present as the product's (the caller checks that), as (outcome, rule, reason)."""
+    checks = {
+        "vendor": lambda: vendor(text, kind, sentence, offset, repos),
+        "third-party-package": lambda: third_party_package(text, sentence, offset, repos),
+        "quoted-source": lambda: quoted_source(text, token, post, repos),
+        "spelling-variant": lambda: spelling_variant(text, sentence, offset, repos, definitions),
+        "free-form-key": lambda: free_form_key(text, post, repos),
+        "sample-input": lambda: sample_input(text, post, repos, definitions),
+        "example-clause": lambda: example_clause(text, sentence, offset, repos),
+        "example-instance": lambda: example_instance(text, token.line, post, sentence, offset),
+    }
+    for name in RULES:
+        if name in disabled:
+            continue
+        decided = checks[name]()
+        if decided:
+            return decided
+    return None
