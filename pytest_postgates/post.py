@@ -213,7 +213,13 @@ class Post:
         """Inline code spans of the whole body, in document order."""
         spans: list[CodeSpan] = []
         for token in self.tokens:
-            if token.type == "inline" and token.children and token.map is not None:
+            # A code span needs a backtick: most inline tokens have none to walk for.
+            if (
+                token.type == "inline"
+                and token.children
+                and token.map is not None
+                and "`" in token.content
+            ):
                 start = self._file_line(token.map[0])
                 spans.extend(_inline_code_spans(token, start))
         return tuple(spans)
@@ -581,20 +587,24 @@ def _inline_code_spans(inline: Token, first_line: int) -> Iterator[CodeSpan]:
             yield CodeSpan(child.content, line, child.markup)
 
 
+_ESCAPE_OR_BACKTICK = re.compile(r"[\\`]")
+
+
 def _find_code_span(source: str, start: int, width: int) -> tuple[int, int] | None:
     """(opening offset, offset after the closing run) of the next code span whose backtick
     runs are exactly ``width`` long, or None."""
     index = start
     length = len(source)
+    search = _ESCAPE_OR_BACKTICK.search
     while index < length:
-        char = source[index]
-        if char == "\\":
+        found = search(source, index)  # the next character that is not plain text
+        if found is None:
+            return None
+        index = found.start()
+        if source[index] == "\\":
             index += 2
             continue
-        if char != "`":
-            index += 1
-            continue
-        run_end = index
+        run_end = index + 1
         while run_end < length and source[run_end] == "`":
             run_end += 1
         if run_end - index == width:
@@ -608,18 +618,15 @@ def _find_code_span(source: str, start: int, width: int) -> tuple[int, int] | No
 
 def _find_run(source: str, start: int, width: int) -> int | None:
     """Offset of the next backtick run of exactly ``width`` (no escapes inside code)."""
-    index = start
     length = len(source)
-    while index < length:
-        if source[index] != "`":
-            index += 1
-            continue
-        run_end = index
+    index = source.find("`", start)
+    while index >= 0:
+        run_end = index + 1
         while run_end < length and source[run_end] == "`":
             run_end += 1
         if run_end - index == width:
             return index
-        index = run_end
+        index = source.find("`", run_end)
     return None
 
 

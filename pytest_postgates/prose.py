@@ -85,13 +85,26 @@ def _spaces(match: Found) -> str:
 
 def blank_code(line: str) -> str:
     """A prose line with its inline code spans blanked (same length, same columns)."""
+    if "`" not in line:  # every code span has one: most lines are returned as they are
+        return line
     return _LINE_CODE_SPAN.sub(_spaces, line)
+
+
+def _may_hold_url(line: str) -> bool:
+    """False when no alternative of :data:`_LINE_URL` can match: each needs ``](``,
+    ``://``, or a ``<`` with a ``:`` after it. A substring test costs far less than the
+    scanner, and most prose lines hold no URL."""
+    if "](" in line or "://" in line:
+        return True
+    angle = line.find("<")
+    return angle >= 0 and line.find(":", angle) >= 0
 
 
 def blank_code_and_urls(line: str) -> str:
     """A prose line with inline code spans and URLs (link targets, autolinks, bare
     ``scheme://`` URLs) blanked: same length, same columns."""
-    return _LINE_URL.sub(_spaces, blank_code(line))
+    blanked = blank_code(line)
+    return _LINE_URL.sub(_spaces, blanked) if _may_hold_url(blanked) else blanked
 
 
 # ------------------------------------------------------------------------ sentences
