@@ -16,7 +16,15 @@ import threading
 import time
 from typing import IO, Any
 
-from pytest_postgates.tools.mermaid import mermaidx_version
+
+def _mermaidx_version() -> str:
+    """The version mermaidx says it is (already imported by then). Not
+    :func:`pytest_postgates.tools.mermaid.mermaidx_version`: importing the parent's module
+    (subprocess, threads, importlib.metadata) cost each worker start about 0.1 s."""
+    import mermaidx  # type: ignore[import-untyped]
+
+    return str(getattr(mermaidx, "__version__", "unknown"))
+
 
 # Bound on event-loop steps of one parse (promise jobs and virtual timers).
 _MAX_LOOP_STEPS = 200_000
@@ -253,7 +261,7 @@ def _serve(engine: str, patched: bool, stdin: IO[bytes], stdout: IO[bytes]) -> i
         {
             "ready": True,
             "engine": engine,
-            "mermaidx": mermaidx_version(),
+            "mermaidx": _mermaidx_version(),
             "sticky_match": patched and engine != "v8",
             "config_memo": runner.config_memo,
             # mermaidx's RegExp-statics shim evaluated (always on QuickJS)
