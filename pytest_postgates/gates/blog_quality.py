@@ -345,7 +345,7 @@ _PLACEHOLDER_PREFILTERS: dict[str, re.Pattern[str]] = {
 
 
 def find_placeholders(post: Post) -> list[dict[str, Any]]:
-    hits = []
+    hits: list[dict[str, Any]] = []
     lines = list(_scanned_lines(post))
     joined = "\n".join(text for _, _, text in lines)
     patterns = [
