@@ -251,7 +251,7 @@ class Paragraph:
         """Its sentences, each with the file line it starts on and its source on one line.
         Punctuation inside code spans (``a.b``, ``x.ts``) never ends a sentence."""
         source = self.source
-        masked = _CODE_SPAN.sub(lambda match: "x" * (match.end() - match.start()), source)
+        masked = mask_code_spans(source)
         return [
             Sentence(self.line + source.count("\n", 0, start), " ".join(source[start:end].split()))
             for start, end in sentence_spans(masked, boundary)
@@ -283,6 +283,17 @@ class Paragraph:
         """(file line, source text) for each line of the paragraph."""
         for offset, text in enumerate(self.source.split("\n")):
             yield self.line + offset, text
+
+
+def _code_mark(match: Found) -> str:
+    return CODE_MARK + "x" * (match.end() - match.start() - 1)
+
+
+def mask_code_spans(source: str) -> str:
+    """Inline Markdown source with each code span one :data:`CODE_MARK` word of the same
+    length: punctuation inside code (``a.b``, ``x.ts``) never ends a sentence, and a code
+    span starts one as a capital does."""
+    return _CODE_SPAN.sub(_code_mark, source)
 
 
 def plain(markdown: str) -> str:
@@ -370,6 +381,43 @@ class ProseView:
         """Every sentence of every paragraph, in order."""
         for paragraph in self.paragraphs:
             yield from paragraph.sentences(boundary)
+
+    @cached_property
+    def _inline_blocks(self) -> tuple[tuple[int, int, str], ...]:
+        """(first file line, last file line, inline source) of every block holding inline
+        Markdown: paragraphs, headings and table cells (code spans stand in all three)."""
+        post = self._post
+        return tuple(
+            (
+                post.body_start_line + token.map[0],
+                post.body_start_line + token.map[1] - 1,
+                token.content,
+            )
+            for token in post.tokens
+            if token.type == "inline" and token.map is not None
+        )
+
+    def code_span_sentence(
+        self, line: int, text: str, boundary: Boundary = "sentence_start"
+    ) -> tuple[str, int]:
+        """The sentence holding the code span that opens on file ``line`` and holds
+        ``text``, on one line (whitespace runs folded to one space), and the offset of
+        ``text`` in it; ``("", -1)`` when no such span is found. A sentence is cut as
+        :meth:`Paragraph.sentences` cuts one, inside its block (a heading and a table cell
+        are blocks of their own)."""
+        for first, last, source in self._inline_blocks:
+            if not first <= line <= last:
+                continue
+            for match in _CODE_SPAN.finditer(source):
+                content = match.group(2) or ""
+                if first + source.count("\n", 0, match.start()) != line or text not in content:
+                    continue
+                at = match.start(2) + content.find(text)
+                for start, end in sentence_spans(mask_code_spans(source), boundary):
+                    if start <= at < end:
+                        folded = _SPACE_RUN.sub(" ", source[start:end])
+                        return folded, len(_SPACE_RUN.sub(" ", source[start:at]))
+        return "", -1
 
     @cached_property
     def links(self) -> tuple[Link, ...]:

@@ -22,13 +22,8 @@ from typing import Any
 import pytest
 
 from pytest_postgates.tools import links
-from pytest_postgates.tools.links import (
-    HostPolicy,
-    LinkCache,
-    LinkChecker,
-    address_problem,
-    url_problem,
-)
+from pytest_postgates.tools.link_guard import HostPolicy, address_problem, url_problem
+from pytest_postgates.tools.links import LinkCache, LinkChecker
 
 # (method, request number for this path starting at 1) -> (status, headers, delay seconds)
 Responder = Callable[[str, int], tuple[int, dict[str, str], float]]

@@ -167,6 +167,52 @@ _MARKDOWN = st.lists(_PIECES, max_size=60).map("".join)
 _SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 
 
+def test_code_span_sentence_finds_the_span_in_its_sentence(tmp_path: Path) -> None:
+    post = make_post(
+        "Use timeouts. Set `timeout` on each\nrequest, for example `retry`.\n"
+        'He said "stop." `Then` it ran.\n\n'
+        "# Heading `h1`\n\n| a | b |\n|---|---|\n| `c1` | for example `c2` |\n",
+        tmp_path,
+    )
+    view = post.prose
+    # The span, not the first place its text stands ("timeouts"); the sentence runs on
+    # across the line break, whitespace folded.
+    assert view.code_span_sentence(6, "timeout") == (
+        "Set `timeout` on each request, for example `retry`.",
+        5,
+    )
+    assert view.code_span_sentence(7, "retry") == (
+        "Set `timeout` on each request, for example `retry`.",
+        44,
+    )
+    # A closing quote ends a sentence; a code span starts one as a capital does.
+    assert view.code_span_sentence(8, "Then") == ("`Then` it ran.", 1)
+    # Headings and table cells are blocks of their own.
+    assert view.code_span_sentence(10, "h1") == ("Heading `h1`", 9)
+    assert view.code_span_sentence(14, "c2") == ("for example `c2`", 13)
+    # A span that is not there (wrong line, wrong text) is not found.
+    assert view.code_span_sentence(7, "timeout") == ("", -1)
+    assert view.code_span_sentence(6, "absent") == ("", -1)
+
+
+@_SETTINGS
+@given(_MARKDOWN)
+def test_code_span_sentences_hold_their_span(body: str) -> None:
+    post = post_of(body)
+    if post.fatal_problems:
+        return
+    for span in post.prose_code_spans:
+        text = span.text.strip()
+        if not text:
+            continue
+        sentence, offset = post.prose.code_span_sentence(span.line, text)
+        if offset >= 0:  # found: the offset points at the span's text, on one line
+            assert sentence[offset : offset + len(text)] == " ".join(text.split()) or (
+                sentence[offset:].startswith(text.split()[0])
+            )
+            assert "\n" not in sentence
+
+
 @_SETTINGS
 @given(_MARKDOWN)
 def test_paragraph_and_sentence_positions_round_trip_to_the_file(body: str) -> None:

@@ -73,6 +73,7 @@ from pytest_postgates.prose import HTML_URL, LIQUID_LINK, Link
 from pytest_postgates.scan import CodeSpanNoRepeat
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import links as linkcheck
+from pytest_postgates.tools.link_guard import CHECKED_SCHEMES, url_problem
 from pytest_postgates.tools.site import (
     SiteIndex,
     _site_file,
@@ -114,9 +115,7 @@ def is_external(url: str) -> bool:
     if re.match(r"(?i)https?//|//", url):
         return True
     scheme = url.split(":", 1)[0].lower() if ":" in url else ""
-    return scheme in linkcheck.CHECKED_SCHEMES or bool(
-        scheme and linkcheck.url_problem(url) and "://" in url
-    )
+    return scheme in CHECKED_SCHEMES or bool(scheme and url_problem(url) and "://" in url)
 
 
 def external_url(url: str) -> str:
@@ -165,7 +164,7 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
     except ValueError:
         return None
     scheme = parts.scheme.lower()
-    if scheme in linkcheck.CHECKED_SCHEMES:
+    if scheme in CHECKED_SCHEMES:
         if not site.is_own_host(parts.hostname):
             return None
         path = parts.path or "/"
@@ -244,7 +243,7 @@ def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
             if not is_external(url):
                 continue
             url = external_url(url)
-            if linkcheck.url_problem(url):
+            if url_problem(url):
                 continue
             try:
                 if site.is_own_host(urlsplit(url).hostname):
@@ -267,7 +266,7 @@ def _external_urls_of(post: Post, site: SiteIndex | None) -> list[str]:
         if link.kind == "liquid" or not is_external(link.url):
             continue
         url = external_url(link.url)
-        if linkcheck.url_problem(url):
+        if url_problem(url):
             continue
         if site is not None:
             try:
@@ -392,7 +391,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     for position, link in enumerate(all_links):
         if link.kind != "liquid" and is_external(link.url):
             url = external_url(link.url)
-            problem = linkcheck.url_problem(url)
+            problem = url_problem(url)
             if problem:
                 malformed.append(
                     (position, {"line": link.line, "url": link.url, "reason": problem})

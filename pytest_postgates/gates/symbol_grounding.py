@@ -49,7 +49,6 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     ROUTER_VARIANTS,
     Repos,
     _dependency,
-    _sentence,
     defined_in_post,
     external,
     not_a_reference,
@@ -157,7 +156,7 @@ def judge(
     found, why = ground_in(primary.index, text, kind, repos.lint)
     if found:
         return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
-    sentence, offset = _sentence(post, token)
+    sentence, offset = post.prose.code_span_sentence(token.line, token.text)
     other = external(text, kind, repos)
     if other:
         return verdict("external", repo=other[0], where=other[1])

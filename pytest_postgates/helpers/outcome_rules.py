@@ -30,7 +30,6 @@ from pytest_postgates.helpers.grounding_rules import (
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.lint_rules import LintRules
-    from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
 
 
@@ -113,26 +112,6 @@ class Repos:
 
 
 # ---------------------------------------------------------------------- the other outcomes
-
-
-def _sentence(post: Post, token: Token) -> tuple[str, int]:
-    """The sentence of the token's line that holds it, and the token's offset in it."""
-    try:
-        line = post.lines[token.line - 1]
-    except IndexError:
-        return "", -1
-    at = line.find(token.text)
-    if at < 0:
-        return line, -1
-    starts = [
-        m.end()
-        for m in re.finditer(r"[.!?]\s+(?=[A-Z`*(\[])", line[:at])
-        if not ABBREVIATION.search(line[: m.start() + 1])
-    ]
-    start = starts[-1] if starts else 0
-    end_match = re.search(r"[.!?](?:\s+[A-Z`*(\[]|\s*$)", line[at + len(token.text) :])
-    end = at + len(token.text) + end_match.start() + 1 if end_match else len(line)
-    return line[start:end], at - start
 
 
 def _head(text: str) -> str:
@@ -304,7 +283,6 @@ MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
 LATEX_COMMAND = re.compile(r"^\\[A-Za-z]+(?:\{[^}]*\})*$")
 SYNTAX_WORDS = frozenset("if else elif try catch finally for while do switch case".split())
 CUE_WINDOW = 60
-ABBREVIATION = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bincl)\.$", re.I)
 PURE_PLACEHOLDER = re.compile(r"^<[\w .:-]+>$")
 # Folders a path in prose names as the product's own source tree.
 SOURCE_ROOTS = frozenset("src lib test tests docs packages scripts bin dist examples".split())
