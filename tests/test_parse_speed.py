@@ -154,3 +154,41 @@ def test_the_placeholder_prefilters_hold_a_literal_of_every_pattern() -> None:
         pattern = dict(blog_quality.PLACEHOLDER_PATTERNS)[kind]
         assert pattern.search(sample) is not None
         assert blog_quality._PLACEHOLDER_PREFILTERS[kind].search(sample) is not None
+
+
+def _code_span_sentence_scanning_every_block(
+    view: prose.ProseView, line: int, text: str, boundary: prose.Boundary
+) -> tuple[str, int]:
+    """ProseView.code_span_sentence as g2shape wrote it: every block, every time."""
+    for first, last, source in view._inline_blocks:
+        if not first <= line <= last:
+            continue
+        for match in prose._CODE_SPAN.finditer(source):
+            content = match.group(2) or ""
+            if first + source.count("\n", 0, match.start()) != line or text not in content:
+                continue
+            at = match.start(2) + content.find(text)
+            for start, end in prose.sentence_spans(prose.mask_code_spans(source), boundary):
+                if start <= at < end:
+                    folded = prose._SPACE_RUN.sub(" ", source[start:end])
+                    return folded, len(prose._SPACE_RUN.sub(" ", source[start:at]))
+    return "", -1
+
+
+_PROSE_PIECES = ["`a`", "`a.b`", " ", "\n", "\n\n", "x", "Y", ".", "! ", "# ", "| c |", "e.g."]
+_PROSE = st.lists(st.sampled_from(_PROSE_PIECES), max_size=30).map("".join)
+
+
+@given(_PROSE, st.sampled_from(["punctuation", "sentence_start"]))
+@settings(max_examples=300, deadline=None)
+def test_code_span_sentence_equals_a_scan_of_every_block(
+    body: str, boundary: prose.Boundary
+) -> None:
+    post = parse_post(Path("x.md"), body.encode())
+    if post.fatal_problems:
+        return
+    view = post.prose
+    asked = [(span.line, span.text.strip()) for span in post.code_spans] + [(1, "a"), (2, "zz")]
+    for line, text in asked:
+        expected = _code_span_sentence_scanning_every_block(view, line, text, boundary)
+        assert view.code_span_sentence(line, text, boundary) == expected
