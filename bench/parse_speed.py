@@ -13,6 +13,9 @@ time, and only figures of the same run are compared):
 - ``placeholders``: gate 1's placeholder scan (the prose lines already built);
 - ``code span sentences``: ``ProseView.code_span_sentence`` for every code span, as gate 2
   asks (sides without it print ``-``);
+- ``parse cache: store`` / ``load`` (not added to the total): what caching the parsed
+  tokens would cost, encoded to tuples and ``marshal`` and back to markdown-it Tokens,
+  against ``parse``;
 - ``mermaid``: every closed mermaid block of the corpus parsed by one fresh mermaid.js
   worker with an empty cache, the worker's start included (CPU of the worker process);
   ``mermaid start``: the worker's start alone (one diagram).
@@ -48,7 +51,12 @@ STEPS = (
     "code span sentences",
     "mermaid",
     "mermaid start",
+    "parse cache: store",
+    "parse cache: load",
 )
+# Measured, not part of any run: what a parse cache would add to a cold run and cost on a
+# hit instead of the parse.
+EXPERIMENTS = ("parse cache: store", "parse cache: load")
 
 # Runs inside each side's process: prints one JSON object of {step: [cpu, digest]}.
 MEASURE = r"""
@@ -86,6 +94,35 @@ if hasattr(posts[0].prose, "code_span_sentence"):
     start = time.process_time()
     found = [p.prose.code_span_sentence(line, text) for p, line, text in asked]
     out["code span sentences"] = [time.process_time() - start, digest(found)]
+# A parse cache, measured rather than built: the tokens as marshal-able tuples and back
+# to markdown-it Tokens (the cheapest exact round trip found; pickle is slower).
+from markdown_it.token import Token
+def encode(tokens):
+    return [(t.type, t.tag, t.nesting, t.attrs or None, tuple(t.map) if t.map else None,
+             t.level, None if t.children is None else encode(t.children), t.content, t.markup,
+             t.info, t.meta or None, t.block, t.hidden) for t in tokens]
+def decode(rows):
+    out = []
+    for (kind, tag, nesting, attrs, where, level, children, content, markup, info, meta,
+         block, hidden) in rows:
+        token = object.__new__(Token)
+        token.type, token.tag, token.nesting, token.level = kind, tag, nesting, level
+        token.attrs = dict(attrs) if attrs else {}
+        token.map = list(where) if where else None
+        token.children = None if children is None else decode(children)
+        token.content, token.markup, token.info = content, markup, info
+        token.meta = dict(meta) if meta else {}
+        token.block, token.hidden = block, hidden
+        out.append(token)
+    return out
+import marshal
+start = time.process_time()
+blobs = [marshal.dumps(encode(p.tokens)) for p in posts]
+out["parse cache: store"] = [time.process_time() - start, digest(len(b) for b in blobs)]
+start = time.process_time()
+decoded = [decode(marshal.loads(blob)) for blob in blobs]
+out["parse cache: load"] = [time.process_time() - start, digest(decoded)]
+assert decoded == [p.tokens for p in posts]
 codes = [code for p in posts for _, code, closed in blog_quality.mermaid_blocks(p) if closed]
 for step, todo in (("mermaid start", codes[:1]), ("mermaid", codes)):
     before = child_cpu()
@@ -171,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
             if values:
                 cells[side] = statistics.median(float(v[0]) for v in values)  # type: ignore[index]
                 digests[side] = {str(v[1]) for v in values}  # type: ignore[index]
-        if step != "mermaid start" and len(cells) == 2:
+        if step != "mermaid start" and step not in EXPERIMENTS and len(cells) == 2:
             for side, value in cells.items():
                 totals[side] += value
         same = "-"
