@@ -83,13 +83,26 @@ def _spaces(match: Found) -> str:
 
 def blank_code(line: str) -> str:
     """A prose line with its inline code spans blanked (same length, same columns)."""
+    if "`" not in line:  # every code span has one: most lines are returned as they are
+        return line
     return _LINE_CODE_SPAN.sub(_spaces, line)
+
+
+def _may_hold_url(line: str) -> bool:
+    """False when no alternative of :data:`_LINE_URL` can match: each needs ``](``,
+    ``://``, or a ``<`` with a ``:`` after it. A substring test costs far less than the
+    scanner, and most prose lines hold no URL."""
+    if "](" in line or "://" in line:
+        return True
+    angle = line.find("<")
+    return angle >= 0 and line.find(":", angle) >= 0
 
 
 def blank_code_and_urls(line: str) -> str:
     """A prose line with inline code spans and URLs (link targets, autolinks, bare
     ``scheme://`` URLs) blanked: same length, same columns."""
-    return _LINE_URL.sub(_spaces, blank_code(line))
+    blanked = blank_code(line)
+    return _LINE_URL.sub(_spaces, blanked) if _may_hold_url(blanked) else blanked
 
 
 # ------------------------------------------------------------------------ sentences
@@ -339,6 +352,8 @@ class ProseView:
     def __init__(self, post: ParsedPost) -> None:
         self._post = post
         self._lines: dict[tuple[bool, bool], tuple[tuple[int, str], ...]] = {}
+        self._code_spans: dict[int, list[tuple[int, str, int]]] = {}
+        self._sentence_spans: dict[tuple[int, Boundary], list[tuple[int, int]]] = {}
 
     @cached_property
     def paragraphs(self) -> tuple[Paragraph, ...]:
@@ -382,6 +397,37 @@ class ProseView:
             if token.type == "inline" and token.map is not None
         )
 
+    @cached_property
+    def _blocks_by_line(self) -> dict[int, list[int]]:
+        """The inline blocks (indices, in order) covering each file line: a lookup per
+        code span instead of a pass over every block of the post."""
+        found: dict[int, list[int]] = {}
+        for index, (first, last, _) in enumerate(self._inline_blocks):
+            for line in range(first, last + 1):
+                found.setdefault(line, []).append(index)
+        return found
+
+    def _block_code_spans(self, index: int) -> list[tuple[int, str, int]]:
+        """(file line it opens on, content, content offset) of each code span of an inline
+        block, scanned once per block."""
+        spans = self._code_spans.get(index)
+        if spans is None:
+            first, _, source = self._inline_blocks[index]
+            spans = [
+                (first + source.count("\n", 0, match.start()), match.group(2) or "", match.start(2))
+                for match in _CODE_SPAN.finditer(source)
+            ]
+            self._code_spans[index] = spans
+        return spans
+
+    def _block_sentences(self, index: int, boundary: Boundary) -> list[tuple[int, int]]:
+        key = (index, boundary)
+        spans = self._sentence_spans.get(key)
+        if spans is None:
+            source = self._inline_blocks[index][2]
+            spans = self._sentence_spans[key] = sentence_spans(mask_code_spans(source), boundary)
+        return spans
+
     def code_span_sentence(
         self, line: int, text: str, boundary: Boundary = "sentence_start"
     ) -> tuple[str, int]:
@@ -389,16 +435,15 @@ class ProseView:
         ``text``, on one line (whitespace runs folded to one space), and the offset of
         ``text`` in it; ``("", -1)`` when no such span is found. A sentence is cut as
         :meth:`Paragraph.sentences` cuts one, inside its block (a heading and a table cell
-        are blocks of their own)."""
-        for first, last, source in self._inline_blocks:
-            if not first <= line <= last:
-                continue
-            for match in _CODE_SPAN.finditer(source):
-                content = match.group(2) or ""
-                if first + source.count("\n", 0, match.start()) != line or text not in content:
+        are blocks of their own). Each block's code spans and sentences are found once
+        per view: gate 2 asks for thousands of spans per corpus."""
+        for index in self._blocks_by_line.get(line, ()):
+            source = self._inline_blocks[index][2]
+            for opens_on, content, offset in self._block_code_spans(index):
+                if opens_on != line or text not in content:
                     continue
-                at = match.start(2) + content.find(text)
-                for start, end in sentence_spans(mask_code_spans(source), boundary):
+                at = offset + content.find(text)
+                for start, end in self._block_sentences(index, boundary):
                     if start <= at < end:
                         folded = _SPACE_RUN.sub(" ", source[start:end])
                         return folded, len(_SPACE_RUN.sub(" ", source[start:at]))

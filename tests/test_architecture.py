@@ -31,7 +31,7 @@ PACKAGE = ROOT / "pytest_postgates"
 # the site model; ``data/`` holds word lists; the ``scan*`` modules the linear-time scanners.
 LOWER_LAYERS = ("evidence", "judges", "tools", "helpers", "data")
 LOWER_LAYERS += ("scan", "scan_markdown", "scan_code")
-MODEL_MODULES = ("post", "prose", "scorecard", "config", "fileio")
+MODEL_MODULES = ("post", "front_matter", "prose", "scorecard", "config", "fileio")
 UPPER_LAYERS = ("gates", "plugin", "nodes", "session", "runner", "xdist", "cli")
 
 

@@ -238,6 +238,24 @@ def test_speed_ups_do_not_change_any_result(parser: MermaidParser, tmp_path: Pat
 
 
 @pytest.mark.skipif(mermaid.default_engine() != "v8", reason="mini-racer (V8) is not installed")
+def test_v8_speed_ups_do_not_change_any_result(tmp_path: Path) -> None:
+    """V8's bundle drops the sticky-match wrapper and mermaidx's RegExp-statics shim (V8
+    has both natively): the same results as the bundle as shipped."""
+    fast = MermaidParser(tmp_path / "fast", engine="v8")
+    plain = MermaidParser(tmp_path / "plain", engine="v8", patched=False)
+    try:
+        codes = [code for code, _ in VALID.values()] + [case[0] for case in INVALID.values()]
+        assert fast.parse_many(codes) == plain.parse_many(codes)
+        assert fast.worker_info["statics_shim"] is False
+        assert fast.worker_info["sticky_match"] is False
+        assert fast.worker_info["config_memo"] is True
+        assert plain.worker_info["statics_shim"] is True
+    finally:
+        fast.close()
+        plain.close()
+
+
+@pytest.mark.skipif(mermaid.default_engine() != "v8", reason="mini-racer (V8) is not installed")
 def test_v8_gives_the_same_results_as_quickjs(parser: MermaidParser, tmp_path: Path) -> None:
     fast = MermaidParser(tmp_path, engine="v8")
     try:

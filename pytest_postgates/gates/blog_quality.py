@@ -332,10 +332,32 @@ def _scanned_lines(post: Post) -> Iterator[tuple[int, str, str]]:
         yield number, post.lines[number - 1], blanked
 
 
+# Per pattern, a regex that finds something in the scanned lines joined with newlines
+# whenever the pattern matches one of them (a literal every match holds, with the
+# pattern's own flags): one fast search of the whole post rules a pattern out, instead of
+# one search per line (the markers' look-arounds alone cost 0.17 s on the real corpus).
+_PLACEHOLDER_PREFILTERS: dict[str, re.Pattern[str]] = {
+    "marker": re.compile(r"TODO|TBD|FIXME|XXX|Todo|Tbd|Fixme"),
+    "lorem ipsum": re.compile(r"lorem", re.I),
+    "bracketed": re.compile(r"\[\s*(?:insert|placeholder)\b", re.I),
+    "angle": re.compile(r"<\s*(?:placeholder|insert)\b", re.I),
+    "coming soon": re.compile(r"soon", re.I),
+}
+
+
 def find_placeholders(post: Post) -> list[dict[str, Any]]:
-    hits = []
-    for number, raw, text in _scanned_lines(post):
-        for _kind, pattern in PLACEHOLDER_PATTERNS:
+    hits: list[dict[str, Any]] = []
+    lines = list(_scanned_lines(post))
+    joined = "\n".join(text for _, _, text in lines)
+    patterns = [
+        (kind, pattern)
+        for kind, pattern in PLACEHOLDER_PATTERNS
+        if _PLACEHOLDER_PREFILTERS[kind].search(joined) is not None
+    ]
+    if not patterns:
+        return hits
+    for number, raw, text in lines:
+        for _kind, pattern in patterns:
             for match in pattern.finditer(text):
                 hits.append(
                     {"line": number, "match": match.group(0).strip(), "text": raw.strip()[:160]}

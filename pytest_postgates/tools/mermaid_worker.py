@@ -16,7 +16,15 @@ import threading
 import time
 from typing import IO, Any
 
-from pytest_postgates.tools.mermaid import mermaidx_version
+
+def _mermaidx_version() -> str:
+    """The version mermaidx says it is (already imported by then). Not
+    :func:`pytest_postgates.tools.mermaid.mermaidx_version`: importing the parent's module
+    (subprocess, threads, importlib.metadata) cost each worker start about 0.1 s."""
+    import mermaidx  # type: ignore[import-untyped]
+
+    return str(getattr(mermaidx, "__version__", "unknown"))
+
 
 # Bound on event-loop steps of one parse (promise jobs and virtual timers).
 _MAX_LOOP_STEPS = 200_000
@@ -112,8 +120,29 @@ globalThis.__pgParse = function (code) {
 """
 
 
-def _bundle(patched: bool) -> tuple[list[str], bool]:
-    """The scripts to evaluate, mermaidx's own, optionally with the getConfig memo."""
+# mermaidx's shim of the legacy RegExp statics (RegExp.$1 ...), which QuickJS lacks: it
+# wraps RegExp.prototype.exec, every regex match of mermaid's lexers goes through the
+# wrapper, and V8 leaves its fast regex paths. V8 has the statics natively, so there the
+# wrapper is dropped (V8 only; the exact text, or nothing is dropped).
+_LEGACY_STATICS_START = "(function () {\n  const origExec = RegExp.prototype.exec;"
+_LEGACY_STATICS_END = "})();"
+
+
+def _without_legacy_statics(script: str) -> tuple[str, bool]:
+    start = script.find(_LEGACY_STATICS_START)
+    if start < 0 or script.count(_LEGACY_STATICS_START) != 1:
+        return script, False
+    end = script.find(_LEGACY_STATICS_END, start)
+    if end < 0:  # pragma: no cover - another mermaidx shim
+        return script, False
+    return script[:start] + script[end + len(_LEGACY_STATICS_END) :], True
+
+
+def _bundle(patched: bool, engine: str = "quickjs") -> tuple[list[str], bool]:
+    """The scripts to evaluate, mermaidx's own, optionally with the speed-ups: the
+    getConfig memo (both engines); on QuickJS the sticky-match wrapper, on V8 (which
+    anchors ``^`` regexes itself, and where the wrapper costs more than it saves) the
+    legacy-statics shim left out."""
     from mermaidx.engines._common import (  # type: ignore[import-untyped]
         context_scripts,
         mermaid_config,
@@ -126,8 +155,10 @@ def _bundle(patched: bool) -> tuple[list[str], bool]:
             if script.count(_GETCONFIG[0]) == 1 and script.count(_SETCONFIG[0]) == 1:
                 scripts[index] = script.replace(*_GETCONFIG).replace(*_SETCONFIG)
                 applied = True
+            if engine == "v8":
+                scripts[index] = _without_legacy_statics(scripts[index])[0]
     init = f"mermaid.initialize({json.dumps(mermaid_config(None, None))});"
-    tail = [_STICKY_MATCH_JS] if patched else []
+    tail = [_STICKY_MATCH_JS] if patched and engine != "v8" else []
     return [_HOST_JS, *scripts, init, *tail, _PARSE_JS], applied
 
 
@@ -186,7 +217,8 @@ class _V8Runner:
         from py_mini_racer import MiniRacer
 
         self._context = MiniRacer()
-        scripts, self.config_memo = _bundle(patched)
+        scripts, self.config_memo = _bundle(patched, "v8")
+        self.statics_shim = any(_LEGACY_STATICS_START in script for script in scripts)
         for script in scripts:
             self._context.eval(script)
 
@@ -194,13 +226,17 @@ class _V8Runner:
         context = self._context
         # V8 runs every pending promise job at the end of each eval(); only the shim's
         # virtual timers need pumping.
+        # Each eval costs about half a millisecond of its own: the result is read in the
+        # same eval that checks for it (null until the parse settles).
         context.eval(f"void __pgParse({json.dumps(code)})")
-        for _ in range(_MAX_LOOP_STEPS):
-            if context.eval("globalThis.__pgResult !== null"):
-                break
-            if not context.eval("__runNextTimer()"):
-                break
         result = context.eval("globalThis.__pgResult")
+        for _ in range(_MAX_LOOP_STEPS):
+            if result is not None:
+                break
+            ran = context.eval("__runNextTimer()")
+            result = context.eval("globalThis.__pgResult")
+            if not ran:
+                break
         if not result:
             return {"kind": "engine", "message": "mermaid.parse() never settled"}
         answer: dict[str, Any] = json.loads(str(result))
@@ -225,9 +261,11 @@ def _serve(engine: str, patched: bool, stdin: IO[bytes], stdout: IO[bytes]) -> i
         {
             "ready": True,
             "engine": engine,
-            "mermaidx": mermaidx_version(),
-            "sticky_match": patched,
+            "mermaidx": _mermaidx_version(),
+            "sticky_match": patched and engine != "v8",
             "config_memo": runner.config_memo,
+            # mermaidx's RegExp-statics shim evaluated (always on QuickJS)
+            "statics_shim": getattr(runner, "statics_shim", True),
         }
     )
     for line in stdin:
