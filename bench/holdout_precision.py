@@ -161,11 +161,16 @@ def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
     return run
 
 
-def run_gate2(repo: Path, ref: str, files: Sequence[str], scratch: Path) -> HoldoutRun:
+def run_gate2(
+    repo: Path, ref: str, files: Sequence[str], scratch: Path, whole_folder: bool = False
+) -> HoldoutRun:
     site = prepare_site(repo, ref, files, scratch)
     cards = scratch / "cards"
+    # Thousands of file arguments make pytest's collection quadratic (each argument walks
+    # its parents again): the whole folder is one argument.
+    targets = [DOCS] if whole_folder else list(files)
     command = [
-        sys.executable, "-m", "pytest", *files,
+        sys.executable, "-m", "pytest", *targets,
         f"--rootdir={site}", f"--postgates-repo={site}", "--postgates-ref=holdout-ref",
         "--postgates-offline", "--postgates-all", "--postgates-only=2",
         f"--postgates-scorecards={cards}",
@@ -218,8 +223,12 @@ def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]]) -> dict[str, Any]
     for finding, label in cleared.pairs:
         entry = by_rule[str(finding.extra.get("rule"))]
         entry[label["label"]] = entry.get(label["label"], 0) + 1
+    gate_run = precision.GateRun(2, dict(run.verdicts), list(run.ungrounded))
+    failures = precision.false_failures(gate_run, flagged)
     return {
         "files": len(run.verdicts),
+        "failing_without_defect": failures.without_defect,
+        "failing_undecided": failures.undecided,
         "failing": sum(v == "FAIL" for v in run.verdicts.values()),
         "not_judged": sum(v not in ("PASS", "FAIL") for v in run.verdicts.values()),
         "ungrounded": len(run.ungrounded),
@@ -263,6 +272,10 @@ def report(data: dict[str, Any], ref: str, seed: int) -> str:
         f" seed {seed})",
         f"  files judged / failing   {data['files'] - data['not_judged']} / {data['failing']}"
         + (f"  (not judged: {data['not_judged']})" if data["not_judged"] else ""),
+        f"  files failing without a real defect  {len(data['failing_without_defect'])}"
+        f" (and {len(data['failing_undecided'])} on unsure or unlabelled findings only)",
+        *(f"    no defect: {post}" for post in data["failing_without_defect"]),
+        *(f"    undecided: {post}" for post in data["failing_undecided"]),
         f"  (a) ungrounded findings  {data['ungrounded']}",
         f"      labelled, flagged    {data['labelled_flagged']}  (defect {data['defect']},"
         f" false {data['false']}, unsure {data['unsure']})",
@@ -330,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     files = sample_files(listed, args.files, args.seed) if args.files > 0 else listed
     labels = precision.load_labels(args.labels) if args.labels.is_file() else []
     with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
-        run = run_gate2(repo, args.ref, files, Path(scratch))
+        run = run_gate2(repo, args.ref, files, Path(scratch), whole_folder=args.files <= 0)
     data = summary(run, labels)
     drawn = f"{len(files)} docs files drawn" if args.files > 0 else f"all {len(files)} docs files"
     print(f"{drawn}; repo {repo} at {args.ref}")
