@@ -211,7 +211,24 @@ def split_labels(labels: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     return flagged, cleared
 
 
-def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def labelled_prefix(
+    findings: Sequence[precision.Finding], result: precision.Match, seed: int
+) -> dict[str, Any]:
+    """The longest prefix of the seeded order whose every finding is labelled: a uniform
+    random sample of the run's findings, and its label counts."""
+    label_of = {id(finding): label["label"] for finding, label in result.pairs}
+    counts = {value: 0 for value in precision.LABEL_VALUES}
+    size = 0
+    for finding in sample_order(list(findings), seed):
+        if id(finding) not in label_of:
+            break
+        counts[label_of[id(finding)]] += 1
+        size += 1
+    judged = counts["defect"] + counts["false"]
+    return {"size": size, **counts, "precision": counts["defect"] / judged if judged else None}
+
+
+def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]], seed: int = SEED) -> dict[str, Any]:
     flagged_labels, cleared_labels = split_labels(labels)
     flagged = precision.match(run.ungrounded, flagged_labels, 2)
     cleared = precision.match(run.cleared, cleared_labels, 2)
@@ -243,6 +260,7 @@ def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]]) -> dict[str, Any]
             if judged + fc["unsure"]
             else None
         ),
+        "random_prefix": labelled_prefix(run.ungrounded, flagged, seed),
         "false_classes": _classes(flagged.pairs, "false"),
         "unsure_classes": _classes(flagged.pairs, "unsure"),
         "defect_classes": _classes(flagged.pairs, "defect"),
@@ -281,6 +299,10 @@ def report(data: dict[str, Any], ref: str, seed: int) -> str:
         f" false {data['false']}, unsure {data['unsure']})",
         f"      precision            {pct(data['precision'])}  (defects / labelled flagged;"
         f" unsure as false..defect: {pct(data['precision_low'])}..{pct(data['precision_high'])})",
+        f"      seeded random sample {data['random_prefix']['size']} (the labelled prefix of the"
+        f" order: defect {data['random_prefix']['defect']}, false {data['random_prefix']['false']},"
+        f" unsure {data['random_prefix']['unsure']}): precision"
+        f" {pct(data['random_prefix']['precision'])}",
         "      false by class       "
         + (", ".join(f"{c} {n}" for c, n in data["false_classes"].items()) or "none"),
         "      unsure by class      "
@@ -344,7 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     labels = precision.load_labels(args.labels) if args.labels.is_file() else []
     with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
         run = run_gate2(repo, args.ref, files, Path(scratch), whole_folder=args.files <= 0)
-    data = summary(run, labels)
+    data = summary(run, labels, args.seed)
     drawn = f"{len(files)} docs files drawn" if args.files > 0 else f"all {len(files)} docs files"
     print(f"{drawn}; repo {repo} at {args.ref}")
     print(report(data, args.ref, args.seed))

@@ -88,6 +88,8 @@ def test_collects_ungrounded_and_only_attribution_rule_decisions(tmp_path: Path)
     ]  # fmt: skip
     data = holdout.summary(run, labels)
     assert (data["defect"], data["false"], data["precision"]) == (1, 0, 1.0)
+    assert data["random_prefix"] == {"size": 1, "defect": 1, "false": 0, "unsure": 0,
+                                     "precision": 1.0}  # fmt: skip
     assert (data["cleared"], data["cleared_labelled"], data["cleared_defect"]) == (4, 2, 1)
     assert data["hidden_fabrications"] == ["docs/a.md:5 'streamX' (vendor)"]
     assert data["cleared_by_rule"]["vendor"] == {"tokens": 1, "defect": 1}
@@ -99,6 +101,7 @@ def test_the_committed_labels_load_and_each_names_its_set_and_evidence() -> None
     assert labels, "bench/labels/gate2_holdout.jsonl holds no labels"
     for item in labels:
         assert item["set"] in ("ungrounded", "attribution")
+        assert item["set"] == "attribution" or item["sample"] in ("files200", "all-docs")
         assert item["post"].startswith("docs/") and item["why"]
 
 
@@ -127,4 +130,5 @@ def test_draw_from_the_real_docs_folder_is_deterministic() -> None:
     assert all(" blob " in line for line in listed), listed[:3]
     # The `ungrounded` labels are this draw's findings: each labelled post is a drawn file.
     labels = holdout.precision.load_labels(holdout.LABELS)
-    assert {item["post"] for item in labels if item["set"] == "ungrounded"} <= set(drawn)
+    files200 = {item["post"] for item in labels if item.get("sample") == "files200"}
+    assert files200 and files200 <= set(drawn)
