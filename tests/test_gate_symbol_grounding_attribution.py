@@ -113,6 +113,8 @@ def test_another_partys_names_are_unjudged_with_the_rule(
     outcome, entry = _outcome(card, token)
     assert (outcome, entry.get("rule")) == ("unjudged", rule), entry
     assert entry["reason"]
+    unjudged = len(card.detail["outcomes"]["unjudged"])
+    assert f"{unjudged} unjudged (names of other parties the repositories" in card.summary
     # Unjudged is no claim: it never counts as grounded.
     assert card.detail["grounded"] == sum(
         1 for e in card.detail["outcomes"]["grounded"] if e["token"] != token
@@ -129,12 +131,17 @@ def test_another_partys_names_are_unjudged_with_the_rule(
         "Zephyr's adapter calls `NeuroLink.generateWithZephyr()`.",
         "Zephyr's newest model is `zephyr-9.9-ultra`.",
         "Zephyr's CLI takes `--zephyr-mode` too.",
+        # A package named after the product is presented as the product's, under a wrong
+        # name (the `@neurolink/sdk` post): its member stays a claim.
+        "The `@neurolink/sdk` SDK's `renderWidget()` returns the page.",
         "Zephyr's version, from `src/lib/providers/zephyr.ts`.",
         "The possessive of a class the repository declares: ProviderFactory's `mintProvider`.",
         "Use generators like `gpt-9.9-ultra` for the spec.",
         # A package named after the product, or in its scope, is the product's.
         "Install packages like `neurolink-avatar` for video.",
         "Install packages like `@acme/avatar-kit` for video.",
+        # A generic noun is no party.
+        "It proxies the SDK `runWidget` / `streamWidget` methods.",
         # A possessive in another clause does not reach the token.
         "Zephyr's docs are long. The client calls `renderGadget`.",
     ],

@@ -334,10 +334,19 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     others = total - claims
     if others:
         summary += f"; {others} of {total} tokens are not claims about the repository"
-    unjudged = len(detail.get("outcomes", {}).get("unjudged", []))
-    if unjudged:
+    unjudged = detail.get("outcomes", {}).get("unjudged", [])
+    declared = [entry for entry in unjudged if entry.get("repo")]
+    if declared:
         names = ", ".join(detail.get("unavailable_repos", []))
-        summary += f"; {unjudged} unjudged (they name code in {names}, not available to this run)"
+        summary += (
+            f"; {len(declared)} unjudged (they name code in {names}, not available to this run)"
+        )
+    if len(unjudged) > len(declared):
+        # Another party's names, an OpenRouter variant: what the repositories cannot judge.
+        summary += (
+            f"; {len(unjudged) - len(declared)} unjudged (names of other parties the"
+            " repositories cannot judge)"
+        )
     if invisible:
         summary += f"; {len(invisible)} token(s) hold invisible characters"
     return Decision(verdict, summary, pct, detail)

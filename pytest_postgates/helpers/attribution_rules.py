@@ -15,14 +15,15 @@ grounded:
 - ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
   package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
   than the product's and declared by no manifest: the registry is not consulted offline.
-- ``example-clause`` (not-a-reference): a clause that opens with an example cue ("-- for
-  example, both a ... server exposing `x`") and names nothing else in code before it.
-- ``example-instance`` (not-a-reference): an indefinite article makes the token one
-  instance of a kind the sentence speaks of ("A `x` call gets ...") in a sentence about
-  tools; its counterpart in the same sentence (the same name with another verb) too.
-- ``spelling-variant`` (not-a-reference): one of several spellings of one name listed
+- ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
+  the token on another party's server ("-- for example, both a Gitea server and a Forgejo
+  server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
+- ``example-instance`` (not-a-reference): an indefinite article makes the token one call of
+  a tool ("A `x` call gets ...") in a paragraph about tools; its counterpart in the same
+  sentence (the same name with another verb) too. "A `x` tool is registered" is a claim.
+- ``spelling-variant`` (not-a-reference): one of three or more spellings of one name listed
   together (`fooBar`, `foo_bar`, `foo-bar`), where another spelling grounds or the post
-  declares it.
+  declares it (two spellings are two names: `apiKey`, `API_KEY`).
 - ``sample-input`` (not-a-reference): a value the post's own sample passes in (an
   argument or an array element) and never declares: the reader's own data.
 - ``free-form-key`` (defined-in-post): a key the sample writes in an object the product
@@ -33,9 +34,9 @@ grounded:
 - ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
   sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
   router's catalogue, not the product's.
-- ``declared-tree`` (unjudged): in a post a declared, unavailable codebase claims, a path
-  that names two or more folders the product's tree never uses (one wrong segment is the
-  product's path misspelt and stays a claim).
+
+The declared codebase's own rule (``declared-tree``: a path through two or more folders the
+product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
 """
 
 from __future__ import annotations
@@ -44,11 +45,11 @@ import re
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.grounding import quoted_source_file
+from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
     from pytest_postgates.evidence.index import RepoIndex
-    from pytest_postgates.helpers.outcome_rules import Repos
     from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
     from pytest_postgates.prose import Paragraph
@@ -64,10 +65,11 @@ _PARTY = rf"{_WORD_NAME}(?:\s{_WORD_NAME})?"
 _POSSESSIVE = re.compile(
     rf"(?<![\w`@/.-])(?P<party>{_PARTY})(?:'s|\u2019s)\s+(?P<gap>[^`.;:\u2014\u2013(]{{0,40}})$"
 )
-# "It's wrapped in ...", "That's ...": contractions, not possessives.
+# "It's wrapped in ...", "That's ...": contractions, not possessives; "the SDK's", "the
+# API's": a generic noun, whose owner the sentence names elsewhere, not a party.
 _CONTRACTIONS = frozenset(
     "it that there what here let he she who where this one everyone nobody someone today"
-    " now how why when".split()
+    " now how why when sdk api cli ui server client model provider".split()
 )
 # "the Acme `x` / `y` endpoints": the party's name right before the list.
 _ADJECTIVE = re.compile(rf"\bthe\s+(?P<party>{_PARTY})\s+{_LIST_GLUE}$")
@@ -135,15 +137,20 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
     package = _PACKAGE_POSSESSIVE.search(before)
     if package:
         name = package.group("package").strip()
-        if _PACKAGE_NAME.match(name) and not _is_product_package(name, repos):
+        # `@neurolink/sdk`'s `x`: a package named after the product is presented as the
+        # product's (a wrong name for it), so its member is a claim about the product.
+        named_after = any(n.lower() in name.lower() for n in repos.product_names if len(n) > 2)
+        if _PACKAGE_NAME.match(name) and not named_after and not _is_product_package(name, repos):
             return (
                 "unjudged",
                 "vendor",
                 f"a member of {name}, whose source this run does not hold",
             )
-    possessive = _POSSESSIVE.search(before[-80:])
+    tail = before[-80:]
+    possessive = _POSSESSIVE.search(tail)
     if (
         possessive
+        and not tail[: possessive.start()].rstrip().endswith("`")
         and possessive.group("party").lower() not in _CONTRACTIONS
         and " -" not in possessive.group("gap")
         and _is_other_party(possessive.group("party"), repos)
@@ -152,7 +159,12 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
         return ("unjudged", "vendor", f"names {party}'s thing, which the repository cannot judge")
     adjective = _ADJECTIVE.search(before[-80:])
     party = adjective.group("party") if adjective else ""
-    if adjective and _ADJECTIVE_NOUN.match(after) and _is_other_party(party, repos):
+    if (
+        adjective
+        and party.lower() not in _CONTRACTIONS
+        and _ADJECTIVE_NOUN.match(after)
+        and _is_other_party(party, repos)
+    ):
         return ("unjudged", "vendor", f"names {party}'s API, which the repository cannot judge")
     return None
 
@@ -404,8 +416,6 @@ def quoted_source(text: str, token: Token, post: Post, repos: Repos) -> Outcome 
 def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | None:
     """Decided before the product check: the id has a model id's shape, and it is the
     router's example (the caller runs it only where the product routes through OpenRouter)."""
-    from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS
-
     match = _ROUTER_VARIANT_ID.match(text)
     if not match or offset < 0 or match.group("variant") not in ROUTER_VARIANTS:
         return None
@@ -421,29 +431,6 @@ def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | N
             " an id of the router's catalogue, which the repository cannot judge",
         )
     return None
-
-
-_FOLDER_NAMES: dict[tuple[str, str], frozenset[str]] = {}
-
-
-def _folder_names(index: RepoIndex) -> frozenset[str]:
-    """Every folder name used anywhere in the tree (kept per commit)."""
-    key = (str(index.root), index.commit)
-    if key not in _FOLDER_NAMES:
-        _FOLDER_NAMES[key] = frozenset(
-            segment for path in index.paths for segment in path.split("/")[:-1]
-        )
-    return _FOLDER_NAMES[key]
-
-
-def declared_tree(text: str, repos: Repos) -> bool:
-    """Whether a path names two or more folders whose names the product's tree never
-    uses (`src/routes/(shop)/cart/v2/...`): another tree's path. One wrong segment (a
-    folder misspelt, a file put in a new folder) leaves at most one such name, so it stays
-    the product's path misspelt."""
-    folders = [s for s in text.lstrip("./").split("/") if s][:-1]
-    known = _folder_names(repos.primary.index)
-    return sum(1 for folder in folders if folder not in known) >= 2
 
 
 # The rules in the order they are tried; a bench can measure one by leaving it out.

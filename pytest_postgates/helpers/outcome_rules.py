@@ -18,7 +18,6 @@ from pytest_postgates.evidence.grounding import (
     PostDefinitions,
     is_route_template,
 )
-from pytest_postgates.helpers import attribution_rules
 from pytest_postgates.helpers.grounding_rules import (
     CALL,
     FLAG,
@@ -30,6 +29,7 @@ from pytest_postgates.helpers.grounding_rules import (
 )
 
 if TYPE_CHECKING:
+    from pytest_postgates.evidence.index import RepoIndex
     from pytest_postgates.evidence.lint_rules import LintRules
     from pytest_postgates.post import Post
 
@@ -412,6 +412,29 @@ def _product_path(text: str, repos: Repos) -> bool:
 PRODUCT_SOURCE_ROOTS = frozenset("src lib packages".split())
 
 
+_FOLDER_NAMES: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _folder_names(index: RepoIndex) -> frozenset[str]:
+    """Every folder name used anywhere in the tree (kept per commit)."""
+    key = (str(index.root), index.commit)
+    if key not in _FOLDER_NAMES:
+        _FOLDER_NAMES[key] = frozenset(
+            segment for path in index.paths for segment in path.split("/")[:-1]
+        )
+    return _FOLDER_NAMES[key]
+
+
+def declared_tree(text: str, repos: Repos) -> bool:
+    """Whether a path names two or more folders whose names the product's tree never
+    uses (`src/routes/(shop)/cart/v2/...`): another tree's path. One wrong segment (a
+    folder misspelt, a file put in a new folder) leaves at most one such name, so it stays
+    the product's path misspelt."""
+    folders = [s for s in text.lstrip("./").split("/") if s][:-1]
+    known = _folder_names(repos.primary.index)
+    return sum(1 for folder in folders if folder not in known) >= 2
+
+
 def _post_tags(post: Post) -> set[str]:
     """The post's front-matter tags (a list, or one string of space-separated tags)."""
     value = (post.front_matter or {}).get("tags")
@@ -453,9 +476,7 @@ def unavailable_codebase(
             if _product_path(text, repos):
                 # One wrong segment is the product's path misspelt; two folders or more
                 # that the product's tree never uses are the declared codebase's.
-                if "declared-tree" not in attribution_rules.disabled and (
-                    attribution_rules.declared_tree(spec, repos)
-                ):
+                if declared_tree(spec, repos):
                     return entry, "declared-tree"
                 return None
         elif presented_as_product(text, sentence, offset, repos, definitions):
