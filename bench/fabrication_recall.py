@@ -379,7 +379,10 @@ def gate_context(
         from pytest_postgates.evidence.cache import default_cache_dir
     except ImportError:  # the code before the gate registry refactor
         default_cache_dir = gates.default_cache_dir  # type: ignore[attr-defined]
-    settings = Settings(
+    # The gates' own keys are known to settings that declare them (the per-gate settings
+    # dataclasses); an older checkout has one Settings class for everything.
+    make_settings = getattr(gates, "default_settings", Settings)
+    settings = make_settings(
         repo=repo, ref=ref, offline=True, lint_rule_prefix=lint_prefix, lint_rules_dir=lint_dir
     )
     if config is not None:

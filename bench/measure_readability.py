@@ -35,7 +35,6 @@ from collections import Counter
 from pathlib import Path
 
 from pytest_postgates import prose
-from pytest_postgates.config import Settings
 from pytest_postgates.gates import readability_links as gate
 from pytest_postgates.helpers import readability
 from pytest_postgates.post import parse_post
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print(f"no posts in {args.folder}", file=sys.stderr)
         return 2
-    limit = Settings().max_paragraph_sentences
+    limit = gate.ReadabilityLinksSettings().max_paragraph_sentences
     scored: list[tuple[float, str, readability.Paragraph]] = []
     sentence_counts: list[int] = []
     unscored = 0

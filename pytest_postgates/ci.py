@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pytest_postgates import config as settings_module
+from pytest_postgates.gates import SETTINGS_TYPES
 from pytest_postgates.post import is_markdown
 
 EXIT_OK = 0
@@ -39,7 +40,7 @@ EXIT_USAGE = 2
 def post_files(files: Sequence[str], start: Path) -> list[str]:
     """The files among ``files`` that are posts by the plugin's folder rule."""
     pyproject = settings_module.find_pyproject(start)
-    settings = settings_module.Settings()
+    settings = settings_module.Settings.declare(SETTINGS_TYPES)
     if pyproject is not None:
         settings = settings_module.from_pyproject(settings, pyproject)
     posts = []

@@ -4,6 +4,14 @@ command-line flags and the seeds' environment variables, in rising order of prec
 The key and flag names are the configuration contract of DESIGN.md; they do not change.
 Relative paths are taken relative to the file that names them (pyproject.toml or the ini
 file) or, for flags, to the directory pytest was invoked from.
+
+:class:`Settings` holds the run-wide settings (repository, outputs, network, judges,
+suppression, budgets) and, in ``gate_settings``, one frozen dataclass per gate with the
+gate's own keys: each gate module declares its dataclass with :func:`option` fields (kind,
+meaning, bounds, environment variable) next to their defaults, as a flake8 plugin declares
+its options. This module never imports a gate: the registry hands the dataclasses in
+(:meth:`Settings.declare`), and every source (pyproject, ini, flags, environment) is then
+parsed and validated against the run-wide keys and the declared gate keys alike.
 """
 
 from __future__ import annotations
@@ -12,11 +20,11 @@ import math
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -25,9 +33,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 
 DEFAULT_SCORECARDS = Path(".postgates/scorecards")
 
-# Seeds' environment variables: they win over every other source.
-ENV_CALL_GRAPH_THRESHOLD = "CALL_GRAPH_CLAIM_THRESHOLD"
-ENV_SYMBOL_GROUNDING_THRESHOLD = "SYMBOL_GROUNDING_THRESHOLD"
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -110,12 +116,64 @@ class SettingsError(ValueError):
     """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
 
 
+# A numeric key's range: (lowest, whether the lowest itself is allowed, highest or None).
+Bounds = tuple[float, bool, "float | None"]
+# The field metadata key under which option() stores a gate setting's declaration.
+OPTION = "postgates_option"
+# The kinds _convert parses (a key's kind says how TOML, ini strings and flags are read).
+KINDS = frozenset(
+    {"str", "path", "bool", "int", "float", "backend", "suppression", "ids", "strs", "paths"}
+    | {"judges", "prefixes", "repos", "gates"}
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one key of a gate's settings is read and documented: ``kind`` drives parsing
+    from TOML, ini strings and the environment (the kinds of :data:`KEYS`), ``help`` is the
+    one line the README and ``--help`` show, ``default`` how they show the default when the
+    field's own value says little (None: "calibrated", say), ``env`` a seed's environment
+    variable that wins over every other source."""
+
+    kind: str
+    help: str
+    bounds: Bounds | None = None
+    env: str | None = None
+    default: str | None = None
+
+
+def option(
+    default: Any,
+    kind: str,
+    help: str,
+    *,
+    bounds: Bounds | None = None,
+    env: str | None = None,
+    shown_default: str | None = None,
+) -> Any:
+    """A field of a gate's settings dataclass that is a configuration key of the same name
+    (``[tool.postgates]``, ``postgates_<key>`` ini key)."""
+    if kind not in KINDS:
+        raise TypeError(f"option kind {kind!r} is not one of {', '.join(sorted(KINDS))}")
+    return field(default=default, metadata={OPTION: Option(kind, help, bounds, env, shown_default)})
+
+
+def gate_options(kind: type[Any]) -> dict[str, Option]:
+    """The configuration keys a gate's settings dataclass declares, in field order. Fields
+    declared without :func:`option` are settings code may set but no source can."""
+    params = getattr(kind, "__dataclass_params__", None)
+    if not (isinstance(kind, type) and is_dataclass(kind)) or not getattr(params, "frozen", 0):
+        raise TypeError(f"{kind!r}: a gate's settings are a frozen dataclass")
+    return {f.name: f.metadata[OPTION] for f in fields(kind) if OPTION in f.metadata}
+
+
 @dataclass(frozen=True)
 class Settings:
+    """The run-wide settings, and each gate's own (``gate_settings``, see :meth:`for_gate`)."""
+
     repo: Path | None = None
     ref: str = "HEAD"
     package: str | None = None
-    product_pattern: str | None = None
     lint_rule_prefix: str | None = None
     lint_rules_dir: str | None = None
     scorecards: Path = DEFAULT_SCORECARDS
@@ -128,70 +186,93 @@ class Settings:
     html: Path | None = None
     snapshot: bool = False
     paths: tuple[Path, ...] = ()
+    # The link checker's policy (tools/links.py takes these as they are).
     allow_hosts: tuple[str, ...] = ()
     link_exclude: tuple[str, ...] = ()
-    known_entities: tuple[str, ...] = ()
-    symbol_allowlist: tuple[str, ...] = ()
-    banned_phrases: tuple[str, ...] = ()
-    body_line_floor: int | None = None
-    required_front_matter: tuple[str, ...] = ("layout", "title", "date")
-    # None: required under a ``_posts`` folder only (see front_matter_required).
-    require_front_matter: bool | None = None
-    audit_commands: tuple[str, ...] = ()
-    flesch_floor: float | None = None
-    post_flesch_floor: float | None = None
-    max_hard_prose_share: float | None = None
-    max_paragraph_sentences: int = 8
-    lint_backend: str = "auto"
-    markdownlint_cli: str | None = None  # command or path of markdownlint-cli
     link_timeout: float = 10.0
     link_cache_max_age: int = 86400
-    unverified_links_fail: bool = False
-    # LLM-judged and model gates (3, 4, 9, 10).
+    # Gate 2's tokens never checked; the repository slices judges read skip them too.
+    symbol_allowlist: tuple[str, ...] = ()
+    # LLM judges (gates 4, 9, 13) and the repository slices they are shown.
     judges: tuple[Judge, ...] = ()
     judge_timeout: float = 60.0
     judge_concurrency: int = 4
     judge_retries: int = 3
     judge_cache_max_age: int = 7 * 86400
-    rubric_runs: int = 3
-    rubric_mean_floor: float = 9.0
-    rubric_provider_floor: float = 6.0
-    rubric_valid_runs: int = 15  # of 21 (7 providers x 3 runs); scaled to the panel size
-    tone_runs: int = 5
-    tone_floor: float = 7.0
-    tone_assignments: Path | None = None
-    hhem_model: Path | None = None
-    hhem_threshold: float = 0.1
     repomap_budget: int = 12000
     advisory_overrides: Mapping[str, bool] = field(default_factory=dict)
-    call_graph_threshold: int = 6
-    symbol_grounding_threshold: float = 95.0
-    # Gate 15: build-output prefix -> source prefix ({"dist/" = "src/lib/"}), in order.
-    source_map: tuple[tuple[str, str], ...] = ()
     repos: tuple[GroundingRepo, ...] = ()
     # Inline suppression: True (every gate), False (none) or the gate names it may silence.
     allow_suppression: bool | tuple[str, ...] = True
     # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
     # that post: generous, far above the slowest gate on a real post (pytest_postgates.budget).
     gate_timeout: float = 60.0
+    # Each declared gate settings dataclass -> its value for this run (see declare()).
+    gate_settings: Mapping[type[Any], Any] = field(default_factory=dict)
+
+    @classmethod
+    def declare(cls, gate_types: Iterable[type[Any]], **values: Any) -> Settings:
+        """Settings that know the gates' settings dataclasses ``gate_types`` (their
+        defaults), so that every source may set their keys; ``values`` (already typed, as
+        keyword arguments of the dataclasses) set run-wide fields and gate keys alike.
+        Two dataclasses declaring one key, or a gate key named like a run-wide one, is a
+        programming error (TypeError)."""
+        owners: dict[str, type[Any]] = {}
+        for kind in dict.fromkeys(gate_types):
+            for key in gate_options(kind):
+                if key in KEYS or key in owners:
+                    other = owners[key].__name__ if key in owners else "Settings"
+                    raise TypeError(f"setting {key!r} of {kind.__name__} is also {other}'s")
+                owners[key] = kind
+        run_wide: dict[str, Any] = {}
+        per_gate: dict[type[Any], dict[str, Any]] = {}
+        for key, value in values.items():
+            if key in owners:
+                per_gate.setdefault(owners[key], {})[key] = value
+            elif key in cls.__dataclass_fields__ and key != "gate_settings":
+                run_wide[key] = value
+            else:
+                raise TypeError(f"unknown settings {key}")
+        gate_settings = {kind: kind(**per_gate.get(kind, {})) for kind in dict.fromkeys(gate_types)}
+        return cls(**run_wide, gate_settings=gate_settings)
+
+    def for_gate(self, kind: type[T]) -> T:
+        """This run's settings of the gate whose settings dataclass is ``kind`` (its
+        defaults when ``kind`` was not declared: library use with bare ``Settings()``)."""
+        value = self.gate_settings.get(kind)
+        if value is None:
+            return kind()
+        assert isinstance(value, kind)
+        return value
+
+    def with_gate(self, value: Any) -> Settings:
+        """These settings with one gate's settings replaced by ``value``."""
+        gate_settings = dict(self.gate_settings)
+        gate_settings[type(value)] = value
+        return replace(self, gate_settings=gate_settings)
+
+    def gate_keys(self) -> dict[str, tuple[type[Any], Option]]:
+        """Every declared gate key -> (its dataclass, its declaration)."""
+        return {
+            key: (kind, declared)
+            for kind in self.gate_settings
+            for key, declared in gate_options(kind).items()
+        }
+
+    def keys(self) -> dict[str, str]:
+        """Every key a source may set -> its kind: the run-wide keys and the gates'."""
+        return {**KEYS, **{key: o.kind for key, (_, o) in self.gate_keys().items()}}
 
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
 
-    def front_matter_required(self, path: Path) -> bool:
-        """Whether a file without front matter is a gate-1 finding: the setting where it is
-        given, else only for Jekyll posts (a ``_posts`` folder on the path)."""
-        if self.require_front_matter is not None:
-            return self.require_front_matter
-        return "_posts" in path.parts
 
-
-# key -> (kind); kinds drive parsing from TOML, ini strings and flags alike.
+# Run-wide key -> (kind); kinds drive parsing from TOML, ini strings and flags alike. The
+# gates' own keys are declared in their settings dataclasses (Settings.keys() has both).
 KEYS: dict[str, str] = {
     "repo": "path",
     "ref": "str",
     "package": "str",
-    "product_pattern": "str",
     "lint_rule_prefix": "str",
     "lint_rules_dir": "str",
     "scorecards": "path",
@@ -201,60 +282,31 @@ KEYS: dict[str, str] = {
     "paths": "paths",
     "allow_hosts": "strs",
     "link_exclude": "strs",
-    "known_entities": "strs",
     "symbol_allowlist": "strs",
-    "banned_phrases": "strs",
-    "body_line_floor": "int",
-    "required_front_matter": "strs",
-    "require_front_matter": "bool",
-    "audit_commands": "strs",
-    "flesch_floor": "float",
-    "post_flesch_floor": "float",
-    "max_hard_prose_share": "float",
-    "max_paragraph_sentences": "int",
-    "lint_backend": "backend",
-    "markdownlint_cli": "str",
     "link_timeout": "float",
     "link_cache_max_age": "int",
-    "unverified_links_fail": "bool",
     "judges": "judges",
     "judge_timeout": "float",
     "judge_concurrency": "int",
     "judge_retries": "int",
     "judge_cache_max_age": "int",
-    "rubric_runs": "int",
-    "rubric_mean_floor": "float",
-    "rubric_provider_floor": "float",
-    "rubric_valid_runs": "int",
-    "tone_runs": "int",
-    "tone_floor": "float",
-    "tone_assignments": "path",
-    "hhem_model": "path",
-    "hhem_threshold": "float",
     "repomap_budget": "int",
-    "source_map": "prefixes",
     "gates": "gates",
     "repos": "repos",
     "allow_suppression": "suppression",
     "gate_timeout": "float",
 }
-# Numeric keys with a range: (lowest, whether the lowest itself is allowed, highest or None).
-# Every number must also be finite: NaN compares false with everything, so a NaN floor
-# would pass or fail every post silently.
-BOUNDS: dict[str, tuple[float, bool, float | None]] = {
+# Run-wide numeric keys with a range (a gate's are declared with its option()). Every number
+# must also be finite: NaN compares false with everything, so a NaN floor would pass or
+# fail every post silently.
+BOUNDS: dict[str, Bounds] = {
     "link_timeout": (0, False, None),
     "judge_timeout": (0, False, None),
     "judge_concurrency": (1, True, None),
     "judge_retries": (0, True, None),
     "judge_cache_max_age": (0, True, None),
     "link_cache_max_age": (0, True, None),
-    "rubric_runs": (1, True, None),
-    "tone_runs": (1, True, None),
-    "rubric_valid_runs": (0, True, None),
-    "max_paragraph_sentences": (1, True, None),
-    "body_line_floor": (0, True, None),
     "repomap_budget": (1, True, None),
-    "hhem_threshold": (0, True, 1),
     "judges.weight": (0, True, None),
     "gate_timeout": (0, False, None),
 }
@@ -288,7 +340,7 @@ def _check_table_keys(
         )
 
 
-def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
+def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None = None) -> Any:
     def fail(expected: str) -> SettingsError:
         return SettingsError(f"postgates setting {key!r}: expected {expected}, got {value!r}")
 
@@ -312,7 +364,7 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise fail("an integer")
         try:
-            return _in_bounds(key, int(value), fail)
+            return _in_bounds(key, int(value), fail, bounds)
         except (TypeError, ValueError, OverflowError):
             raise fail("an integer") from None
     if kind == "backend":
@@ -328,7 +380,7 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
             raise fail("a number") from None
         if not math.isfinite(number):
             raise fail("a finite number")
-        return _in_bounds(key, number, fail)
+        return _in_bounds(key, number, fail, bounds)
     if kind == "suppression":
         if isinstance(value, bool):
             return value
@@ -433,8 +485,8 @@ def _convert(key: str, kind: str, value: Any, base: Path) -> Any:
     raise AssertionError(kind)
 
 
-def _in_bounds(key: str, number: Any, fail: Any) -> Any:
-    bounds = BOUNDS.get(key)
+def _in_bounds(key: str, number: Any, fail: Any, declared: Bounds | None = None) -> Any:
+    bounds = declared or BOUNDS.get(key)
     if bounds is None:
         return number
     lowest, inclusive, highest = bounds
@@ -446,21 +498,34 @@ def _in_bounds(key: str, number: Any, fail: Any) -> Any:
 
 
 def apply(settings: Settings, values: Mapping[str, Any], base: Path, source: str) -> Settings:
-    """Return ``settings`` updated with ``values`` from one source."""
-    unknown = sorted(set(values) - set(KEYS))
+    """Return ``settings`` updated with ``values`` from one source: run-wide keys and the
+    keys of the gate settings ``settings`` declares."""
+    gate_keys = settings.gate_keys()
+    unknown = sorted(set(values) - set(KEYS) - set(gate_keys))
     if unknown:
         raise SettingsError(
             f"{source}: unknown postgates setting(s) {', '.join(unknown)}; "
-            f"known: {', '.join(sorted(KEYS))}"
+            f"known: {', '.join(sorted(settings.keys()))}"
         )
     changes: dict[str, Any] = {}
+    gate_changes: dict[type[Any], dict[str, Any]] = {}
     for key, value in values.items():
+        if key in gate_keys:
+            kind, declared = gate_keys[key]
+            converted = _convert(key, declared.kind, value, base, declared.bounds)
+            gate_changes.setdefault(kind, {})[key] = converted
+            continue
         converted = _convert(key, KEYS[key], value, base)
         if key == "gates":
             merged = dict(settings.advisory_overrides)
             merged.update(converted)
             converted = merged
         changes[FIELD_FOR_KEY.get(key, key)] = converted
+    if gate_changes:
+        gate_settings = dict(settings.gate_settings)
+        for kind, values_of_gate in gate_changes.items():
+            gate_settings[kind] = replace(gate_settings[kind], **values_of_gate)
+        changes["gate_settings"] = gate_settings
     return replace(settings, **changes)
 
 
@@ -487,19 +552,19 @@ def from_pyproject(settings: Settings, pyproject: Path) -> Settings:
 
 
 def from_environment(settings: Settings, environ: Mapping[str, str]) -> Settings:
-    changes: dict[str, Any] = {}
-    for variable, field_name, kind in (
-        (ENV_CALL_GRAPH_THRESHOLD, "call_graph_threshold", int),
-        (ENV_SYMBOL_GROUNDING_THRESHOLD, "symbol_grounding_threshold", float),
-    ):
-        raw = environ.get(variable)
+    """The seeds' environment variables (declared with ``env=`` on a gate's option): they
+    win over every other source."""
+    values: dict[str, Any] = {}
+    for key, (_, declared) in settings.gate_keys().items():
+        raw = environ.get(declared.env) if declared.env else None
         if raw is None or raw.strip() == "":
             continue
+        number_type = int if declared.kind == "int" else float
         try:
-            number = kind(raw)
+            number = number_type(raw)
         except ValueError:
-            raise SettingsError(f"{variable}={raw!r} is not a number") from None
+            raise SettingsError(f"{declared.env}={raw!r} is not a number") from None
         if not math.isfinite(number):
-            raise SettingsError(f"{variable}={raw!r} is not a finite number")
-        changes[field_name] = number
-    return replace(settings, **changes) if changes else settings
+            raise SettingsError(f"{declared.env}={raw!r} is not a finite number")
+        values[key] = number
+    return apply(settings, values, Path(), "environment") if values else settings

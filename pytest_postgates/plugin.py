@@ -14,7 +14,7 @@ import pytest
 
 from pytest_postgates import config as settings_module
 from pytest_postgates.batch import RUN_DIR_KEY
-from pytest_postgates.gates import in_run_order
+from pytest_postgates.gates import SETTINGS_TYPES, in_run_order
 from pytest_postgates.gates.base import Gate
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
 from pytest_postgates.post import is_markdown
@@ -105,6 +105,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 f"pytest-postgates setting '{key}' (see [tool.postgates])",
                 default="",
             )
+    # The gates' own keys, with the meaning each gate declares for them.
+    for key, (_, declared) in settings_module.Settings.declare(SETTINGS_TYPES).gate_keys().items():
+        parser.addini(
+            f"postgates_{key}", f"pytest-postgates setting '{key}': {declared.help}", default=""
+        )
 
 
 def pytest_configure(config: pytest.Config) -> None:

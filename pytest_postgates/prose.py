@@ -27,16 +27,14 @@ from markdown_it.token import Token
 
 from pytest_postgates.scan import (
     Alternation,
-    CodeSpanExact,
-    CodeSpanLazy,
     Delimited,
-    Emphasis,
     Found,
     SchemeUrl,
     closed_by,
     closed_by_string,
     markdown_link,
 )
+from pytest_postgates.scan_markdown import CodeSpanExact, CodeSpanLazy, Emphasis
 
 CODE_MARK = "\x00"  # stands for an inline code span in reading text (one word)
 

@@ -2,11 +2,13 @@
 again.
 
 A result is keyed by the plugin version and a digest of its source code, the gate, the
-post's bytes, every setting, and what the gate itself says its result depends on
-(``cache_inputs`` in the gate module: usually the commit it grounds against; ``None`` means
-"do not cache", and a gate without the hook is never cached). PASS and FAIL are stored,
-and SKIP for gates that declare it cacheable (``caches_skip``: a judge gate without a
-judge); an ERROR is decided again every run. An unreadable entry is simply recomputed.
+post's bytes, every run-wide setting and the gate's own settings (not another gate's: a
+change to gate 6's floor recomputes gate 6 only), and what the gate itself says its result
+depends on (``cache_inputs`` in the gate module: usually the commit it grounds against;
+``None`` means "do not cache", and a gate without the hook is never cached). PASS and FAIL
+are stored, and SKIP for gates that declare it cacheable (``caches_skip``: a judge gate
+without a judge); an ERROR is decided again every run. An unreadable entry is simply
+recomputed.
 
 An entry is data from disk, and a cache folder is often shared or restored in CI, so it is
 never trusted: every entry must have the exact shape written here, a verdict of PASS or
@@ -73,8 +75,10 @@ CODE_FINGERPRINT = code_fingerprint(Path(__file__).resolve().parent)
 
 
 def settings_fingerprint(settings: Settings) -> str:
-    """Every setting except where output goes and how the run is scheduled."""
+    """Every run-wide setting except where output goes and how the run is scheduled. The
+    gates' own settings are not in it: each gate's are keyed with its results only."""
     ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot"}
+    ignored.add("gate_settings")
     values = {
         f.name: repr(getattr(settings, f.name)) for f in fields(settings) if f.name not in ignored
     }
@@ -99,9 +103,12 @@ class ResultCache:
         text = json.dumps(entry, sort_keys=True, ensure_ascii=True).encode("ascii")
         return hmac.new(self._secret, text, hashlib.sha256).hexdigest()
 
-    def key(self, gate: int, content: bytes, inputs: str) -> str:
+    def key(self, gate: int, content: bytes, inputs: str, gate_settings: object) -> str:
+        """The key of ``gate``'s result on a post with bytes ``content``; ``gate_settings``
+        is the gate's own settings (a frozen dataclass: its repr names every value)."""
         digest = hashlib.sha256()
-        for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, inputs):
+        own = repr(gate_settings)
+        for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, own, inputs):
             digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(content)
         return digest.hexdigest()

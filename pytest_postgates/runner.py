@@ -191,7 +191,9 @@ class PostRun:
             return None
         results = self.context.results
         assert results is not None  # GateContext always has one
-        return None if inputs is None else results.key(spec.id, self.raw, inputs)
+        if inputs is None:
+            return None
+        return results.key(spec.id, self.raw, inputs, spec.settings_in(self.context.settings))
 
     def _blocking_gate(self, spec: Gate) -> int | None:
         """The first selected hard gate before ``spec`` that failed or errored, if any.

@@ -12,13 +12,19 @@ remembered.
 
 The scanners keep the small part of the ``re.Pattern`` API the gates use (``finditer``,
 ``search``, ``sub``, ``pattern``), so a gate swaps its constant and nothing else.
+
+This module holds the machinery (:class:`Found`, :class:`Scanner`, :class:`NextMatch`,
+:class:`Memo`) and the scanners of general shapes (alternations, head then tail, HTML
+comments, bracketed text, URLs); the Markdown inline scanners (code spans, emphasis) are
+in :mod:`pytest_postgates.scan_markdown`, the scanners of code (mermaid function labels,
+import statements) in :mod:`pytest_postgates.scan_code`.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, Literal, Protocol, overload
+from typing import Any, Literal, Protocol, overload
 
 
 class Found:
@@ -78,12 +84,12 @@ class Scanner:
     pattern: str = ""  # the regex this scanner replaces (documentation, tests)
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         # Scanners that define only finditer: the first match from ``pos`` is the search.
         return next(iter(self.finditer(string, pos)), None)
 
     def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         while pos <= len(string):
             found = self.search(string, pos)
             if found is None:
@@ -109,7 +115,7 @@ class Scanner:
         return f"{type(self).__name__}({self.pattern!r})"
 
 
-def _clip(string: str, endpos: int | None) -> str:
+def clip(string: str, endpos: int | None) -> str:
     """The text as ``re`` sees it with ``endpos``: nothing after it exists."""
     return string if endpos is None or endpos >= len(string) else string[: max(endpos, 0)]
 
@@ -166,7 +172,7 @@ class Alternation(Scanner):
         self.alternatives = alternatives
 
     def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         nexts = [NextMatch(alternative, string) for alternative in self.alternatives]
         while pos <= len(string):
             best: re.Match[str] | Found | None = None
@@ -181,7 +187,7 @@ class Alternation(Scanner):
             pos = end if end > start else end + 1
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         best: re.Match[str] | Found | None = None
         for alternative in self.alternatives:
             found = alternative.search(string, pos)
@@ -198,7 +204,7 @@ class Unanchored(Scanner):
         self.pattern = regex.pattern
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         match = self.regex.search(string, pos)
         return None if match is None else _to_found(match)
 
@@ -220,7 +226,7 @@ class HeadThenTail(Scanner):
         self.tail = tail
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         while pos <= len(string):
             head = self.head.search(string, pos)
             if head is None:
@@ -256,7 +262,7 @@ class TerminatedBeforeStop(Scanner):
         self.stop = end[-1]
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         stop_at = -2  # first stop character at or after `searched_from`
         searched_from = -1
         while True:
@@ -276,174 +282,6 @@ class TerminatedBeforeStop(Scanner):
                 spans.append((body, end_start))
                 return Found(string, spans)
             pos = head.start() + 1
-
-
-# ============================================================================ code spans
-def _runs(string: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Backtick runs (start, length) of ``string[start:end]``."""
-    runs = []
-    index = string.find("`", start, end)
-    while index >= 0:
-        run_end = index + 1
-        while run_end < end and string[run_end] == "`":
-            run_end += 1
-        runs.append((index, run_end - index))
-        index = string.find("`", run_end, end)
-    return runs
-
-
-def _suffix_max(runs: list[tuple[int, int]]) -> list[int]:
-    """``result[j]``: the longest run after run ``j`` (0 when none)."""
-    result = [0] * len(runs)
-    longest = 0
-    for index in range(len(runs) - 1, -1, -1):
-        result[index] = longest
-        longest = max(longest, runs[index][1])
-    return result
-
-
-def _first_run_at_least(runs: list[tuple[int, int]], after: int, width: int) -> int:
-    index = after + 1
-    while runs[index][1] < width:
-        index += 1
-    return index
-
-
-class _Segmented(Scanner):
-    """Scanners whose regex cannot cross a line break are run line segment by segment."""
-
-    dotall = False
-
-    def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
-        for found in self._matches(string, pos):
-            return found
-        return None
-
-    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
-        return self._matches(_clip(string, endpos), pos)
-
-    def _matches(self, string: str, pos: int) -> Iterator[Found]:
-        length = len(string)
-        start = pos
-        while start <= length:
-            end = length if self.dotall else string.find("\n", start)
-            if end < 0:
-                end = length
-            if string.find("`", start, end) >= 0:
-                yield from self._segment(string, start, end)
-            start = end + 1
-
-    def _segment(self, string: str, start: int, end: int) -> Iterator[Found]:
-        raise NotImplementedError
-
-
-class CodeSpanLazy(_Segmented):
-    """``(`+)(.+?)\\1`` with DOTALL: an opening run (any tail of a backtick run, longest
-    first), at least one character, then the first place the same number of backticks
-    follows (possibly inside a longer run).
-
-    From a position ``m`` backticks before the end of its run, with ``M`` the longest run
-    after it, the regex settles on width ``k = max(min(m, M), (m - 1) // 2)``: the whole
-    tail when a later run is as long, else the longest later run when it beats what fits
-    inside the opening run itself (``k`` content backtick plus ``k`` more), else that."""
-
-    dotall = True
-
-    def __init__(self, pattern: str = r"(`+)(.+?)\1") -> None:
-        self.pattern = pattern
-
-    def _segment(self, string: str, start: int, end: int) -> Iterator[Found]:
-        runs = _runs(string, start, end)
-        after = _suffix_max(runs)
-        j = 0
-        pos = start
-        while j < len(runs):
-            run_start, run_length = runs[j]
-            run_end = run_start + run_length
-            i = max(pos, run_start)
-            if i >= run_end:
-                j += 1
-                continue
-            longest_after = after[j]
-            m = run_end - i
-            k = max(min(m, longest_after), (m - 1) // 2)
-            if k == 0:
-                # m <= 2 and no later run: nothing starts in this run.
-                j += 1
-                continue
-            if k <= (m - 1) // 2:
-                close = i + k + 1  # the closing run fits inside the opening run
-                close_run = j
-            else:
-                close_run = _first_run_at_least(runs, j, k)
-                close = runs[close_run][0]
-            yield Found(string, [(i, close + k), (i, i + k), (i + k, close)])
-            pos = close + k
-            j = close_run
-
-
-class CodeSpanNoRepeat(_Segmented):
-    """``(`+)(?:(?!\\1).)+?\\1`` (no DOTALL): like :class:`CodeSpanLazy`, but no
-    character of the content may start a run of the opening's width, so the opening keeps
-    more than half of the backticks left in its run and the closing run comes later: from
-    ``m`` backticks before the end of a run, ``k = min(m, M)`` when ``M > m / 2`` (``M``
-    the longest later run on the line), and no match from here otherwise."""
-
-    def __init__(self, pattern: str = r"(`+)(?:(?!\1).)+?\1") -> None:
-        self.pattern = pattern
-
-    def _segment(self, string: str, start: int, end: int) -> Iterator[Found]:
-        runs = _runs(string, start, end)
-        after = _suffix_max(runs)
-        j = 0
-        pos = start
-        while j < len(runs):
-            run_start, run_length = runs[j]
-            run_end = run_start + run_length
-            i = max(pos, run_start)
-            longest_after = after[j]
-            if i >= run_end or longest_after == 0:
-                j += 1
-                continue
-            # The first start with m < 2M, where m counts the backticks left in the run.
-            i = max(i, run_end - (2 * longest_after - 1))
-            m = run_end - i
-            k = min(m, longest_after)
-            close_run = _first_run_at_least(runs, j, k)
-            close = runs[close_run][0]
-            yield Found(string, [(i, close + k), (i, i + k)])
-            pos = close + k
-            j = close_run
-
-
-class CodeSpanExact(_Segmented):
-    """``(?<!`)(`+)(?!`).+?(?<!`)\\1(?!`)`` (no DOTALL): a whole backtick run, then the
-    next whole run of the same length on the line."""
-
-    def __init__(self, pattern: str = r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)") -> None:
-        self.pattern = pattern
-
-    def _segment(self, string: str, start: int, end: int) -> Iterator[Found]:
-        runs = _runs(string, start, end)
-        # Whole runs only: a run cut by the segment start is preceded by a backtick.
-        if runs and runs[0][0] == start and start > 0 and string[start - 1] == "`":
-            runs = runs[1:]
-        next_same: list[int] = [-1] * len(runs)
-        seen: dict[int, int] = {}
-        for index in range(len(runs) - 1, -1, -1):
-            next_same[index] = seen.get(runs[index][1], -1)
-            seen[runs[index][1]] = index
-        j = 0
-        while j < len(runs):
-            run_start, width = runs[j]
-            partner = next_same[j]
-            if partner < 0 or run_start + width >= end:
-                j += 1
-                continue
-            close = runs[partner][0]
-            yield Found(string, [(run_start, close + width), (run_start, run_start + width)])
-            j = partner + 1
 
 
 # ============================================================================ bracketed
@@ -488,7 +326,7 @@ class Delimited(Scanner):
         return self._memo
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         memo = self._memo_for(string)
         while True:
             opening = self.open.search(string, pos)
@@ -561,7 +399,7 @@ class SchemeUrl(Scanner):
         self._memo: Memo | None = None
 
     def search(self, string: str, pos: int = 0, endpos: int | None = None) -> Found | None:
-        string = _clip(string, endpos)
+        string = clip(string, endpos)
         if self._memo is None or self._memo.string is not string:
             self._memo = Memo(string)
         while True:
@@ -575,153 +413,3 @@ class SchemeUrl(Scanner):
             if tail is not None:
                 return Found(string, [(start.start(), tail.end())])
             pos = run_end + 1
-
-
-# ========================================================================== mermaid labels
-class FunctionLabel(Scanner):
-    """Gate 13's label signal ``[\\[("']([^\\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\\(\\)
-    [^\\]\n)"']*)`` (ASCII): the ``)`` of the call is the first stop character after the
-    opening, so the label holds when that stop is ``)`` right after ``(`` and a name that
-    starts a word; every opening before the same stop gets the same answer."""
-
-    pattern = r"""[\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*)"""
-    _OPEN = re.compile(r"""[\[("']""")
-    _STOP = re.compile(r"""[\]\n)"']""")
-
-    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
-        string = _clip(string, endpos)
-        memo = Memo(string)
-        name_starts: dict[int, int] = {}  # stop offset -> last start of a valid name, or -1
-        while True:
-            opening = self._OPEN.search(string, pos)
-            if opening is None:
-                return
-            body = opening.end()
-            stop = memo.index(self._STOP, body)
-            if stop >= 0 and string[stop] == ")" and string[stop - 1] == "(":
-                if stop not in name_starts:
-                    name_starts[stop] = self._last_name_start(string, stop - 1)
-                if name_starts[stop] >= body:
-                    end = memo.index(self._STOP, stop + 1)
-                    end = len(string) if end < 0 else end
-                    yield Found(string, [(opening.start(), end), (body, end)])
-                    pos = end
-                    continue
-            pos = opening.start() + 1
-
-    @staticmethod
-    def _last_name_start(string: str, paren: int) -> int:
-        """The largest j with string[j] in [a-z], string[j+1:paren] in [a-zA-Z_]+ and no
-        ASCII letter or digit before j; -1 when there is none."""
-        if paren < 2 or not _NAME_CHAR(string[paren - 1]):
-            return -1
-        j = paren - 2
-        while j >= 0 and _NAME_CHAR(string[j]):
-            if "a" <= string[j] <= "z" and (j == 0 or not _ALNUM(string[j - 1])):
-                return j
-            j -= 1
-        return -1
-
-
-def _NAME_CHAR(char: str) -> bool:
-    return char == "_" or ("a" <= char <= "z") or ("A" <= char <= "Z")
-
-
-def _ALNUM(char: str) -> bool:
-    return ("a" <= char <= "z") or ("A" <= char <= "Z") or ("0" <= char <= "9")
-
-
-# ================================================================================ imports
-class ImportFrom(Scanner):
-    """``\bHEAD[^'"`;]*?\bfrom\\s*(['"`])([^'"`\n]+)\1`` (gate 14's import and
-    re-export shapes): the body stops at the first quote or ``;``, and ``from`` must end
-    right before the whitespace in front of that quote, so every HEAD before the same stop
-    shares one answer (``import`` repeated without a quote is read once)."""
-
-    _STOP = re.compile(r"""['"`;]""")
-    _FROM = re.compile(r"\bfrom\s*")
-    _QUOTED = re.compile(r"""(['"`])([^'"`\n]+)\1""")
-
-    def __init__(self, pattern: str, head: re.Pattern[str]) -> None:
-        self.pattern = pattern
-        self.head = head
-
-    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
-        string = _clip(string, endpos)
-        memo = Memo(string)
-        answers: dict[int, tuple[int, re.Match[str] | None]] = {}  # stop -> (from, quoted)
-        while True:
-            head = self.head.search(string, pos)
-            if head is None:
-                return
-            stop = memo.index(self._STOP, head.end())
-            if stop < 0:
-                return  # no quote after this head, so none after any later one
-            if stop not in answers:
-                answers[stop] = self._answer(string, stop)
-            from_at, quoted = answers[stop]
-            if quoted is not None and from_at >= head.end():
-                yield Found(string, [(head.start(), quoted.end()), quoted.span(1), quoted.span(2)])
-                pos = quoted.end()
-            else:
-                pos = head.start() + 1
-
-    def _answer(self, string: str, stop: int) -> tuple[int, re.Match[str] | None]:
-        if string[stop] == ";":
-            return -1, None
-        space = stop
-        while space > 0 and string[space - 1].isspace():
-            space -= 1
-        from_at = space - 4
-        if from_at < 0:
-            return -1, None
-        matched = self._FROM.match(string, from_at)
-        if matched is None or matched.end() != stop:
-            return -1, None
-        return from_at, self._QUOTED.match(string, stop)
-
-
-# =============================================================================== emphasis
-class Emphasis(Scanner):
-    """``(?<!\\w)(\\*\\*|__|\\*|_)(?=\\S)(.+?)(?<=\\S)\1(?!\\w)`` (no DOTALL): for each
-    delimiter, the closing one is the first place at or after a position where the
-    delimiter follows a non-space and is not followed by a word character; that place
-    does not depend on the opening, so it is found once per delimiter and remembered."""
-
-    pattern = r"(?<!\w)(\*\*|__|\*|_)(?=\S)(.+?)(?<=\S)\1(?!\w)"
-    _OPEN = re.compile(r"(?<!\w)(?:\*|_)")
-    _NON_SPACE = re.compile(r"\S")
-    _CLOSE: ClassVar[dict[str, re.Pattern[str]]] = {
-        delimiter: re.compile(r"(?<=\S)" + re.escape(delimiter) + r"(?!\w)")
-        for delimiter in ("**", "__", "*", "_")
-    }
-    _NEWLINE = re.compile("\n")
-
-    def finditer(self, string: str, pos: int = 0, endpos: int | None = None) -> Iterator[Found]:
-        string = _clip(string, endpos)
-        memo = Memo(string)
-        while True:
-            opening = self._OPEN.search(string, pos)
-            if opening is None:
-                return
-            start = opening.start()
-            found = None
-            for delimiter in ("**", "__", "*", "_"):
-                if not string.startswith(delimiter, start):
-                    continue
-                content = start + len(delimiter)
-                if not self._NON_SPACE.match(string, content):
-                    continue
-                close = memo.index(self._CLOSE[delimiter], content + 1)
-                newline = memo.index(self._NEWLINE, content)
-                if close >= 0 and (newline < 0 or close < newline):
-                    found = Found(
-                        string,
-                        [(start, close + len(delimiter)), (start, content), (content, close)],
-                    )
-                    break
-            if found is None:
-                pos = start + 1
-                continue
-            yield found
-            pos = found.end()

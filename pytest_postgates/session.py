@@ -26,7 +26,7 @@ from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.evidence.cache import default_cache_dir
 from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
 from pytest_postgates.fileio import write_atomic
-from pytest_postgates.gates import BY_ID, GATES, POSITION
+from pytest_postgates.gates import BY_ID, GATES, POSITION, SETTINGS_TYPES
 from pytest_postgates.gates.base import Gate, GateContext
 from pytest_postgates.post import admission_problem
 from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, safe_stem
@@ -49,13 +49,14 @@ def changed_files(folder: Path, ref: str) -> frozenset[Path]:
 
 
 def load_settings(config: pytest.Config) -> Settings:
-    """Defaults < [tool.postgates] < postgates_* ini keys < flags < seeds' env variables."""
-    settings = Settings()
+    """Defaults < [tool.postgates] < postgates_* ini keys < flags < seeds' env variables;
+    the gates' own keys are those their settings dataclasses declare."""
+    settings = Settings.declare(SETTINGS_TYPES)
     pyproject = settings_module.find_pyproject(config.rootpath)
     if pyproject is not None:
         settings = settings_module.from_pyproject(settings, pyproject)
     ini_base = config.inipath.parent if config.inipath else config.rootpath
-    for key, kind in settings_module.KEYS.items():
+    for key, kind in settings.keys().items():
         if kind == "gates":
             continue
         raw = config.getini(f"postgates_{key}")
@@ -307,10 +308,13 @@ class PostgatesState:
         header = f"postgates: gates {gates}; {mode}; scorecards in {scorecards}"
         if any(spec.id == 12 for spec in self.gates):
             # Which linter program gate 12 will run (issue 16: never one found by accident).
+            from pytest_postgates.gates.markdownlint import MarkdownlintSettings
             from pytest_postgates.tools import lint
 
-            cli = getattr(self.settings, "markdownlint_cli", None)
-            header += "; " + lint.backend_header(self.settings.lint_backend, self.rootpath, cli)
+            lint_settings = self.settings.for_gate(MarkdownlintSettings)
+            header += "; " + lint.backend_header(
+                lint_settings.lint_backend, self.rootpath, lint_settings.markdownlint_cli
+            )
         return f"{header}\npostgates: {suppression}"
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.post import Post, parse_post
 
 FRONT_MATTER = "---\nlayout: post\ntitle: Test post\ndate: 2026-06-03\n---\n"
@@ -20,7 +19,7 @@ def make_post(
 
 
 def context(**settings: object) -> GateContext:
-    return GateContext.create(Settings(**settings))  # type: ignore[arg-type]
+    return GateContext.create(default_settings(**settings))
 
 
 def git(repo: Path, *args: str) -> str:
@@ -60,4 +59,4 @@ def make_repo(root: Path, files: dict[str, str | bytes], message: str = "initial
 
 
 def repo_context(repo: Path, cache: Path, **settings: object) -> GateContext:
-    return GateContext.create(Settings(repo=repo, **settings), cache)  # type: ignore[arg-type]
+    return GateContext.create(default_settings(repo=repo, **settings), cache)

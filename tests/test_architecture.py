@@ -28,8 +28,9 @@ PACKAGE = ROOT / "pytest_postgates"
 
 # Layers that know nothing about gates or pytest: they take plain arguments. ``tools/``
 # drives the external programs (the linters, mermaid.js, HTTP, audit commands) and holds
-# the site model; ``data/`` holds word lists.
+# the site model; ``data/`` holds word lists; the ``scan*`` modules the linear-time scanners.
 LOWER_LAYERS = ("evidence", "judges", "tools", "helpers", "data")
+LOWER_LAYERS += ("scan", "scan_markdown", "scan_code")
 MODEL_MODULES = ("post", "prose", "scorecard", "config", "fileio")
 UPPER_LAYERS = ("gates", "plugin", "nodes", "session", "runner", "xdist", "cli")
 
@@ -174,6 +175,21 @@ def test_the_walk_covers_the_whole_package() -> None:
     assert {gate.check.__module__ for gate in GATES} <= GRAPH["pytest_postgates.gates"]
 
 
+def test_no_module_imports_by_name_at_run_time() -> None:
+    """The walk reads import statements; an ``importlib.import_module("...")`` or
+    ``__import__`` call would be an edge it cannot see (issue 14: no importlib loading of
+    gates), so there is none."""
+    dynamic = []
+    for name, path in module_names(PACKAGE).items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called in ("import_module", "__import__"):
+                    dynamic.append(f"{name}:{node.lineno}")
+    assert dynamic == []
+
+
 def test_no_import_cycle() -> None:
     assert cycles(GRAPH) == []
 
@@ -189,17 +205,47 @@ def test_lower_layers_never_import_gates_or_pytest_machinery(module: str) -> Non
 
 
 def test_the_tools_live_in_tools() -> None:
-    """Issue 14 step 5: no tool module left at the top of the package, and every tool
-    module small enough to read (issue 14: "about 700 lines")."""
+    """Issue 14 step 5: no tool module left at the top of the package."""
     for name in ("lint", "lint_isolation", "links", "mermaid"):
         assert not (PACKAGE / f"{name}.py").exists(), f"{name}.py belongs under tools/"
     for name in ("tools.lint", "tools.links", "tools.mermaid", "tools.audit", "tools.site"):
         assert f"pytest_postgates.{name}" in GRAPH
+
+
+def test_no_module_outgrows_about_700_lines() -> None:
+    """Issue 14: "no module over about 700 lines outside generated data" (750 at most);
+    ``data/`` holds literal word lists, not code to read."""
     sizes = {
         path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
-        for path in (PACKAGE / "tools").rglob("*.py")
+        for path in PACKAGE.rglob("*.py")
+        if "data" not in path.relative_to(PACKAGE).parts[:1]
     }
+    assert len(sizes) > 100  # the walk saw the package
     assert {name: size for name, size in sizes.items() if size > 750} == {}
+
+
+def _readme_layout() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("\nLayout: ")
+    return text[start : text.index("\n### Adding a gate", start)]
+
+
+@pytest.mark.parametrize("folder", ["", "tools", "tools/lint", "helpers"])
+def test_the_readme_layout_names_every_module(folder: str) -> None:
+    """Issue 14: the README's layout section describes the tree. Every module of the top
+    level, of ``tools/`` (and ``tools/lint/``) and of ``helpers/`` is named there, and every
+    sub-package of the top level; a module added without a line there fails."""
+    layout = _readme_layout()
+    where = PACKAGE / folder
+    names = [path.name for path in sorted(where.glob("*.py")) if path.name != "__init__.py"]
+    if not folder:
+        names += [
+            f"{path.name}/"
+            for path in sorted(where.iterdir())
+            if path.is_dir() and (path / "__init__.py").exists()
+        ]
+    missing = [name for name in names if name not in layout]
+    assert missing == [], f"README layout does not name {missing} (under {folder or 'the top'})"
 
 
 def test_no_data_module_holds_logic() -> None:
@@ -218,6 +264,24 @@ def test_no_gate_imports_another_gate() -> None:
     for module in sorted(gate_modules):
         others = GRAPH[module] & (gate_modules - {module})
         assert not others, f"{module} imports {sorted(others)}: move the helper to helpers/"
+
+
+def test_shared_patterns_live_in_one_helper_module() -> None:
+    """Issue 14 step 4: gates 10 and 13 read one set of call-graph claim shapes
+    (``helpers/claims.py``), gates 2 and 7 one list of example cues (``helpers/cues.py``),
+    each imported from there and compiled nowhere else."""
+    from pytest_postgates.gates import call_graph_claims, claim_review
+    from pytest_postgates.helpers import claims
+
+    assert claim_review.PATTERNS is claims.PATTERNS is call_graph_claims.PATTERNS
+    for gate in ("claim_review", "call_graph_claims"):
+        assert "pytest_postgates.helpers.claims" in GRAPH[f"pytest_postgates.gates.{gate}"]
+    for helper in ("outcome_rules", "number_cues"):
+        assert "pytest_postgates.helpers.cues" in GRAPH[f"pytest_postgates.helpers.{helper}"]
+    # No gate module spells a claim shape of its own (the seeds' CALLS verbs).
+    for gate in ("claim_review", "call_graph_claims"):
+        text = (PACKAGE / "gates" / f"{gate}.py").read_text(encoding="utf-8")
+        assert "delegates? to" not in text and "is the entry point" not in text, gate
 
 
 # ---------------------------------------------------------------------- the registry

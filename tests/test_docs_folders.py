@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_postgates.batch import RunBatches
-from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext, markdownlint
+from pytest_postgates.gates import GateContext, default_settings, markdownlint
 from pytest_postgates.post import parse_post
 from pytest_postgates.tools import lint
 from tests.test_gate_markdownlint import _markdownlint_cli as markdownlint_cli_command
@@ -98,7 +97,9 @@ def test_gate_12_reports_file_lines_after_toml_and_json_front_matter(
     post = parse_post(path)
     assert post.front_matter_format == kind and not post.problems
     offset = post.body_start_line - 1
-    context = GateContext.create(Settings(lint_backend="rumdl"), batches=RunBatches(posts=(path,)))
+    context = GateContext.create(
+        default_settings(lint_backend="rumdl"), batches=RunBatches(posts=(path,))
+    )
     card = markdownlint.GATE.evaluate(post, context)
     found = {(v["line"], v["rule"]) for v in card.detail["violations"]}
     assert found == {

@@ -13,7 +13,7 @@ import pytest
 
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext, blog_quality
+from pytest_postgates.gates import GateContext, blog_quality, default_settings
 from pytest_postgates.post import Post, parse_post
 from pytest_postgates.runner import PostRun
 from pytest_postgates.scorecard import Scorecard
@@ -41,7 +41,7 @@ def write(folder: Path, front: str, body: str = BODY, name: str = NAME) -> Post:
 
 def run(post: Post, cache_dir: Path, **settings: Any) -> Scorecard:
     settings.setdefault("body_line_floor", 1)
-    context = GateContext.create(Settings(**settings), cache_dir)
+    context = GateContext.create(default_settings(**settings), cache_dir)
     return blog_quality.GATE.evaluate(post, context)
 
 
@@ -372,7 +372,7 @@ def test_an_unclosed_mermaid_fence_is_an_input_error_of_the_post(
     post_path = write(
         tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n```mermaid\nflowchart LR\n"
     ).path
-    context = GateContext.create(Settings(body_line_floor=1), cache_dir)
+    context = GateContext.create(default_settings(body_line_floor=1), cache_dir)
     gate = blog_quality.GATE
     card = PostRun(post_path, post_path.name, post_path.stem, context, [gate]).evaluate(gate)
     assert card.verdict == "ERROR"
@@ -418,7 +418,7 @@ def test_mermaid_blocks_of_the_whole_run_are_parsed_in_one_batch(
         )
     ]
     batches = RunBatches(posts=tuple(post.path for post in posts))
-    context = GateContext.create(Settings(body_line_floor=1), cache_dir, batches)
+    context = GateContext.create(default_settings(body_line_floor=1), cache_dir, batches)
     verdicts = [blog_quality.GATE.evaluate(post, context).verdict for post in posts]
     assert verdicts == ["PASS", "PASS", "FAIL"]
     assert len(calls) == 1  # one batch for the run
@@ -429,7 +429,7 @@ def test_cache_inputs_name_the_file_and_mermaid_and_refuse_audits(tmp_path: Path
     context = GateContext.create(Settings())
     inputs = blog_quality.cache_inputs(tmp_path / NAME, context)
     assert inputs is not None and NAME in inputs and "mermaidx=" in inputs
-    audited = GateContext.create(Settings(audit_commands=("tool",)))
+    audited = GateContext.create(default_settings(audit_commands=("tool",)))
     assert blog_quality.cache_inputs(tmp_path / NAME, audited) is None
 
 
@@ -472,7 +472,7 @@ def test_audit_lines_count_only_for_the_post_they_name(tmp_path: Path, cache_dir
     posts, log, command = audit_blog(tmp_path)
     batches = RunBatches(posts=tuple(post.path for post in posts))
     context = GateContext.create(
-        Settings(body_line_floor=1, audit_commands=(command,)), cache_dir, batches
+        default_settings(body_line_floor=1, audit_commands=(command,)), cache_dir, batches
     )
     cards = [blog_quality.GATE.evaluate(post, context) for post in posts]
 
@@ -506,7 +506,7 @@ def test_audit_runs_once_per_run_across_processes(tmp_path: Path, cache_dir: Pat
     run_dir = tmp_path / "run"
     run_dir.mkdir()
     paths = tuple(post.path for post in posts)
-    settings = Settings(body_line_floor=1, audit_commands=(command,))
+    settings = default_settings(body_line_floor=1, audit_commands=(command,))
     for post in posts:
         context = GateContext.create(settings, cache_dir, RunBatches(run_dir, paths))
         blog_quality.GATE.evaluate(post, context)

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pytest_postgates.config import Judge, Settings
+from pytest_postgates.config import Judge
 from pytest_postgates.gates import claim_review, hhem
-from pytest_postgates.gates.base import CheckResult
+from pytest_postgates.gates.base import CheckResult, NoSettings
 from pytest_postgates.judges import NO_JUDGE_SUMMARY
 from pytest_postgates.prose import plain
 from pytest_postgates.scorecard import Finding, Scorecard
@@ -218,14 +218,15 @@ def test_decide_after_suppression() -> None:
     on a flagged paragraph."""
     counts = {"supported": 1, "contradicted": 1, "unverifiable": 1, "invalid": 0, "error": 0}
     detail = {"counts": counts, "claims_found": 3, "claims_reviewed": 3}
-    settings = Settings()
+    settings = NoSettings()
     kept = CheckResult([Finding(10, "UNVERIFIABLE", "m")], detail)
     assert claim_review.decide(kept, settings).verdict == "PASS"
     contradicted = CheckResult([Finding(6, "CONTRADICTED", "m")], detail)
     assert claim_review.decide(contradicted, settings).verdict == "FAIL"
     rows = {"threshold": 0.5, "paragraphs": [{"line": 3, "score": 0.1}]}
-    assert hhem.decide(CheckResult([], rows), settings).verdict == "PASS"
-    flagged = hhem.decide(CheckResult([Finding(3, "HHEM_LOW", "m")], rows), settings)
+    own = hhem.HhemSettings()
+    assert hhem.decide(CheckResult([], rows), own).verdict == "PASS"
+    flagged = hhem.decide(CheckResult([Finding(3, "HHEM_LOW", "m")], rows), own)
     assert (flagged.verdict, flagged.summary) == (
         "FAIL",
         "1 of 1 paragraph(s) below 0.5 (lowest 0.1)",

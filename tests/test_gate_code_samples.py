@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pytest_postgates.config import Settings as PlainSettings
 from pytest_postgates.config import SettingsError, apply
-from pytest_postgates.gates import BY_NAME, POSITION
+from pytest_postgates.gates import BY_NAME, POSITION, default_settings
 from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import git, make_post, make_repo, repo_context
@@ -438,9 +438,9 @@ def test_source_map_setting(tmp_path: Path) -> None:
     card = _check(_ts(code), tmp_path, repo, source_map=(("out/", "code/"),))
     assert _names(card) == [("named_export", "y")]
     with pytest.raises(SettingsError):
-        apply(PlainSettings(), {"source_map": ["dist"]}, Path(), "t")
-    parsed = apply(PlainSettings(), {"source_map": {"dist/": "src/lib/"}}, Path(), "t")
-    assert parsed.source_map == (("dist/", "src/lib/"),)
+        apply(default_settings(), {"source_map": ["dist"]}, Path(), "t")
+    parsed = apply(default_settings(), {"source_map": {"dist/": "src/lib/"}}, Path(), "t")
+    assert parsed.for_gate(gate.CodeSamplesSettings).source_map == (("dist/", "src/lib/"),)
 
 
 # ---------------------------------------------------------------------- through pytest

@@ -18,7 +18,7 @@ import pytest
 
 from pytest_postgates.batch import RunBatches
 from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.gates import markdownlint as gate
 from pytest_postgates.post import parse_post
 from pytest_postgates.tools import lint
@@ -160,7 +160,7 @@ def write_post(
 
 
 def run_gate(path: Path, posts: tuple[Path, ...] = (), **settings: Any) -> Any:
-    context = GateContext.create(Settings(**settings), batches=RunBatches(posts=posts))
+    context = GateContext.create(default_settings(**settings), batches=RunBatches(posts=posts))
     return gate.GATE.evaluate(parse_post(path), context)
 
 

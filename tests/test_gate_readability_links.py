@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 from pytest_postgates import prose
 from pytest_postgates.batch import RunBatches
-from pytest_postgates.config import Settings
-from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.gates import readability_links as gate
 from pytest_postgates.helpers import readability
 from pytest_postgates.post import parse_post
@@ -75,7 +74,9 @@ def ctx(
     tmp_path: Path, posts: tuple[Path, ...] = (), run_dir: Path | None = None, **settings: Any
 ) -> GateContext:
     """A context whose link cache lives in ``tmp_path`` (never the user's cache folder)."""
-    return GateContext.create(Settings(**settings), tmp_path / "cache", RunBatches(run_dir, posts))
+    return GateContext.create(
+        default_settings(**settings), tmp_path / "cache", RunBatches(run_dir, posts)
+    )
 
 
 def run(body: str, tmp_path: Path, **settings: Any) -> Scorecard:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from pytest_postgates.batch import RunBatches
-from pytest_postgates.config import Judge, Settings
-from pytest_postgates.gates import GateContext
+from pytest_postgates.config import Judge
+from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.gates import multi_llm_rubric as rubric
 from pytest_postgates.gates import tone_fit as tone
 from pytest_postgates.judges import NO_JUDGE_SUMMARY
@@ -51,10 +51,13 @@ def judges(server: ChatServer, count: int, weights: tuple[float, ...] = ()) -> t
     )
 
 
+RUBRIC = rubric.MultiLlmRubricSettings()  # gate 3's defaults
+
+
 def context(tmp_path: Path, **settings: Any) -> GateContext:
     values: dict[str, Any] = {"judge_timeout": 2.0, "judge_retries": 2}
     values.update(settings)
-    return GateContext.create(Settings(**values), tmp_path / "cache")
+    return GateContext.create(default_settings(**values), tmp_path / "cache")
 
 
 BODY = "This post shows how pytest collects Markdown posts as test items.\n"
@@ -101,7 +104,7 @@ SEVEN_AT_BOUNDARY: list[tuple[float, list[float | None]]] = [
 
 
 def test_panel_boundaries_pass() -> None:
-    detail = rubric.judge_panel(_panel(SEVEN_AT_BOUNDARY), Settings())
+    detail = rubric.judge_panel(_panel(SEVEN_AT_BOUNDARY), RUBRIC)
     assert detail["weighted_mean"] == 9.0
     assert detail["providers"][0]["mean"] == 6.0
     assert (detail["valid_runs"], detail["total_runs"], detail["required_valid_runs"]) == (
@@ -115,7 +118,7 @@ def test_panel_boundaries_pass() -> None:
 def test_one_valid_run_fewer_fails() -> None:
     spec = list(SEVEN_AT_BOUNDARY)
     spec[1] = (1.0, [9.5, None, None])  # 14 valid; every mean unchanged
-    detail = rubric.judge_panel(_panel(spec), Settings())
+    detail = rubric.judge_panel(_panel(spec), RUBRIC)
     assert detail["weighted_mean"] == 9.0 and detail["valid_runs"] == 14
     assert detail["checks"] == {"weighted_mean": True, "provider_floor": True, "valid_runs": False}
 
@@ -123,28 +126,28 @@ def test_one_valid_run_fewer_fails() -> None:
 def test_provider_just_below_floor_fails() -> None:
     spec = list(SEVEN_AT_BOUNDARY)
     spec[0] = (1.0, [6, 6, 5.99])
-    detail = rubric.judge_panel(_panel(spec), Settings())
+    detail = rubric.judge_panel(_panel(spec), RUBRIC)
     assert detail["providers_below_floor"] == ["p1"]
     assert not detail["checks"]["provider_floor"] and not detail["checks"]["weighted_mean"]
 
 
 def test_weighted_mean_uses_weights_and_is_exact() -> None:
     # (2 * 8.5 + 1 * 10) / 3 = 9 exactly; unweighted it would be 9.25.
-    detail = rubric.judge_panel(_panel([(2.0, [8.5] * 3), (1.0, [10] * 3)]), Settings())
+    detail = rubric.judge_panel(_panel([(2.0, [8.5] * 3), (1.0, [10] * 3)]), RUBRIC)
     assert detail["weighted_mean"] == 9.0 and detail["checks"]["weighted_mean"]
     # Axis scores whose float mean is 8.999999999999998: their exact mean is 9.
     values = [8.0, 8.0, 9.4, 9.7, 9.9, 9.0, 9.0]
     assert sum(values) / 7 < 9
     run = rubric.Run(1, dict(zip(AXES, values, strict=True)))
     assert run.score() == 9
-    detail = rubric.judge_panel([rubric.ProviderRuns(Judge("p", "u", "m"), [run])], Settings())
+    detail = rubric.judge_panel([rubric.ProviderRuns(Judge("p", "u", "m"), [run])], RUBRIC)
     assert detail["checks"]["weighted_mean"]
-    detail = rubric.judge_panel(_panel([(1.0, [8.99] * 3)]), Settings())
+    detail = rubric.judge_panel(_panel([(1.0, [8.99] * 3)]), RUBRIC)
     assert not detail["checks"]["weighted_mean"]
 
 
 def test_provider_with_no_valid_run_fails_the_floor() -> None:
-    detail = rubric.judge_panel(_panel([(1.0, [10] * 3), (1.0, [None] * 3)]), Settings())
+    detail = rubric.judge_panel(_panel([(1.0, [10] * 3), (1.0, [None] * 3)]), RUBRIC)
     assert detail["providers_below_floor"] == ["p2"]
     assert detail["providers"][1]["mean"] is None
     assert detail["weighted_mean"] == 10.0  # p2 has no mean to weigh

@@ -280,10 +280,10 @@ def test_the_result_key_names_the_code_that_runs(tmp_path: Path) -> None:
     assert after == results.code_fingerprint(package)
 
     cache = results.ResultCache(None, Settings())
-    key = cache.key(2, b"post", "inputs")
+    key = cache.key(2, b"post", "inputs", None)
     monkeypatched = results.CODE_FINGERPRINT
     try:
         results.CODE_FINGERPRINT = "another-build"
-        assert cache.key(2, b"post", "inputs") != key
+        assert cache.key(2, b"post", "inputs", None) != key
     finally:
         results.CODE_FINGERPRINT = monkeypatched

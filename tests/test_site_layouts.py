@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_postgates.config import Settings, in_folder
-from pytest_postgates.gates import GATES, GateContext, readability_links
+from pytest_postgates.config import in_folder
+from pytest_postgates.gates import GATES, GateContext, default_settings, readability_links
 from pytest_postgates.post import parse_post
 from pytest_postgates.tools import site
 
@@ -37,7 +37,7 @@ def hugo_page(title: str, date: str, body: str, slug: str | None = None) -> str:
 
 def internal(path: Path) -> dict[str, object]:
     card = readability_links.GATE.evaluate(
-        parse_post(path), GateContext.create(Settings(offline=True, flesch_floor=0))
+        parse_post(path), GateContext.create(default_settings(offline=True, flesch_floor=0))
     )
     assert card.verdict in ("PASS", "FAIL"), card.detail
     detail = card.detail["internal_links"]

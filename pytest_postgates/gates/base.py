@@ -1,7 +1,8 @@
 """What a gate is, what it is given, and the one lifecycle every gate follows.
 
-A gate module declares one :class:`Gate` (its id, test name, defaults, description and
-functions) and ``gates/__init__.py`` lists the declarations in run order. Every gate lives
+A gate module declares one :class:`Gate` (its id, test name, defaults, description,
+functions and settings dataclass) and ``gates/__init__.py`` lists the declarations in run
+order. Every gate lives
 the same life, driven by the runner:
 
 1. ``check(post, context)`` reads the post and the evidence and returns a
@@ -12,7 +13,11 @@ the same life, driven by the runner:
    the detail's ``suppressed`` list), the same way for every gate.
 3. ``decide(result, settings)`` sets the verdict, summary and score from the findings that
    are left (and may recompute the detail: a share, a claim density), as a
-   :class:`Decision`.
+   :class:`Decision`; ``settings`` is the gate's own settings dataclass for the run.
+
+A gate's own settings are a frozen dataclass in its module whose fields are declared with
+:func:`pytest_postgates.config.option` (key, kind, meaning, bounds); ``check`` reads them as
+``context.settings.for_gate(TheGateSettings)``, typed.
 
 Nothing here knows about pytest.
 """
@@ -122,8 +127,14 @@ class Decision:
     detail: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True)
+class NoSettings:
+    """The settings of a gate that has none of its own."""
+
+
 Check = Callable[["Post", GateContext], CheckResult]
-Decide = Callable[[CheckResult, Settings], Decision]
+# The second argument is the gate's own settings (an instance of Gate.settings).
+Decide = Callable[[CheckResult, Any], Decision]
 CacheInputs = Callable[[Path, GateContext], "str | None"]
 
 
@@ -150,6 +161,8 @@ class Gate:
     batches: tuple[str, ...] = ()
     # The README section that documents the gate (an HTML anchor id).
     anchor: str = ""
+    # The gate's own settings: a frozen dataclass of config.option() fields (its keys).
+    settings: type[Any] = NoSettings
 
     @property
     def help_anchor(self) -> str:
@@ -184,11 +197,16 @@ class Gate:
     def cannot_judge(self, exc: CannotJudge) -> Scorecard:
         return self.card(exc.verdict, exc.detail, exc.findings, exc.reason)
 
+    def settings_in(self, settings: Settings) -> Any:
+        """This gate's own settings in the run's ``settings``."""
+        return settings.for_gate(self.settings)
+
     def decided(
         self, result: CheckResult, settings: Settings, suppressed: bool = False
     ) -> Scorecard:
-        """The scorecard of ``result`` (its findings already without suppressed ones)."""
-        decision = self.decide(result, settings)
+        """The scorecard of ``result`` (its findings already without suppressed ones)
+        under the run's ``settings``: ``decide`` is given the gate's own."""
+        decision = self.decide(result, self.settings_in(settings))
         detail = result.detail if decision.detail is None else decision.detail
         summary = f"{decision.summary} (after suppression)" if suppressed else decision.summary
         return self.card(decision.verdict, detail, result.findings, summary, decision.score)

@@ -53,10 +53,11 @@ import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import blank_code_and_urls
@@ -482,7 +483,7 @@ _TOLERATED = re.compile(r"\borphan|\bno incoming links?\b", re.I)
 
 
 def _audit_batch(context: GateContext, post: Post) -> dict[str, Any]:
-    commands = tuple(context.settings.audit_commands)
+    commands = tuple(context.settings.for_gate(BlogQualitySettings).audit_commands)
     root = blog_root(post.path)
     digest = hashlib.sha1("\0".join((str(root), *commands)).encode()).hexdigest()[:12]
 
@@ -505,7 +506,7 @@ def _names_post(entry: dict[str, Any], post: Post) -> bool:
 def check_audit(
     post: Post, context: GateContext
 ) -> tuple[list[Finding], dict[str, Any], list[str]]:
-    if not context.settings.audit_commands:
+    if not context.settings.for_gate(BlogQualitySettings).audit_commands:
         return [], {"commands": []}, []
     batch = _audit_batch(context, post)
     findings: list[Finding] = []
@@ -542,7 +543,7 @@ def check_audit(
 
 # ------------------------------------------------------------------------ the gate
 def check(post: Post, context: GateContext) -> CheckResult:
-    settings = context.settings
+    settings = context.settings.for_gate(BlogQualitySettings)
     floor = settings.body_line_floor
     floor_is_default = floor is None
     if floor is None:
@@ -601,7 +602,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: BlogQualitySettings) -> Decision:
     findings, detail = result.findings, result.detail
     if findings:
         by_code = Counter(finding.code for finding in findings)
@@ -619,13 +620,47 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     verdict depends on the file name (the date check) and on mermaid.js (the mermaidx
     version). Audit tools read the whole blog, so with ``audit_commands`` nothing is
     cached."""
-    if context.settings.audit_commands:
+    settings = context.settings.for_gate(BlogQualitySettings)
+    if settings.audit_commands:
         return None
-    required = context.settings.front_matter_required(post_path)
+    required = settings.front_matter_required(post_path)
     return (
         f"name={post_path.name};front-matter-required={required};"
         f"mermaidx={mermaidx_version()};mermaid-cache={CACHE_SCHEMA}"
     )
+
+
+@dataclass(frozen=True)
+class BlogQualitySettings:
+    """Gate 1's settings."""
+
+    body_line_floor: int | None = option(
+        None,
+        "int",
+        "minimum body lines (a docs page without front matter: none unless set)",
+        bounds=(0, True, None),
+        shown_default=f"{DEFAULT_BODY_LINE_FLOOR} (calibrated)",
+    )
+    required_front_matter: tuple[str, ...] = option(
+        ("layout", "title", "date"), "strs", "front matter keys a post needs"
+    )
+    # None: required under a ``_posts`` folder only (see front_matter_required).
+    require_front_matter: bool | None = option(
+        None,
+        "bool",
+        "a file without front matter is a finding (else an empty front matter)",
+        shown_default="true under `_posts`, false elsewhere",
+    )
+    audit_commands: tuple[str, ...] = option(
+        (), "strs", "the blog's audit scripts, run once per run, lenient"
+    )
+
+    def front_matter_required(self, path: Path) -> bool:
+        """Whether a file without front matter is a finding: the setting where it is
+        given, else only for Jekyll posts (a ``_posts`` folder on the path)."""
+        if self.require_front_matter is not None:
+            return self.require_front_matter
+        return "_posts" in path.parts
 
 
 GATE = Gate(
@@ -638,4 +673,5 @@ GATE = Gate(
     decide=decide,
     cache_inputs=cache_inputs,
     batches=(MERMAID_BATCH, AUDIT_BATCH),
+    settings=BlogQualitySettings,
 )

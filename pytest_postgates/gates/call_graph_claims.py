@@ -14,10 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, settings_only
 from pytest_postgates.helpers.claims import CODES, PATTERNS
-from pytest_postgates.scan import FunctionLabel
+from pytest_postgates.scan_code import FunctionLabel
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ def scan_mermaid(post: Post) -> list[MermaidFlow]:
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
-    threshold = context.settings.call_graph_threshold
+    threshold = context.settings.for_gate(CallGraphClaimsSettings).call_graph_threshold
     claims = scan_claims(post)
     flows = scan_mermaid(post)
     score = len(claims) + MERMAID_WEIGHT * len(flows)
@@ -154,7 +154,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: CallGraphClaimsSettings) -> Decision:
     """The claim score of the findings left: suppressed claims and diagrams leave it."""
     kept = result.findings
     claims = [f for f in kept if f.code in CODES]
@@ -179,6 +179,15 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision(verdict, summary, score, detail)
 
 
+@dataclass(frozen=True)
+class CallGraphClaimsSettings:
+    """Gate 13's settings."""
+
+    call_graph_threshold: int = option(
+        6, "int", "the highest claim score that passes", env="CALL_GRAPH_CLAIM_THRESHOLD"
+    )
+
+
 GATE = Gate(
     id=13,
     name="call_graph_claims",
@@ -189,4 +198,5 @@ GATE = Gate(
     decide=decide,
     # The result depends on the post and the settings only.
     cache_inputs=settings_only,
+    settings=CallGraphClaimsSettings,
 )

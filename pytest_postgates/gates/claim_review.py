@@ -17,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.fileio import write_atomic
 from pytest_postgates.gates.base import (
@@ -26,6 +25,7 @@ from pytest_postgates.gates.base import (
     Decision,
     Gate,
     GateContext,
+    NoSettings,
     without_judges,
 )
 from pytest_postgates.helpers.claims import PATTERNS
@@ -181,7 +181,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: NoSettings) -> Decision:
     """FAIL while a contradicted claim is left."""
     detail, counts = result.detail, result.detail["counts"]
     contradicted = sum(finding.code == "CONTRADICTED" for finding in result.findings)

@@ -27,12 +27,13 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import tomllib
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, resolution
 from pytest_postgates.evidence.api_lookup import ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
@@ -205,10 +206,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if not isinstance(package, str) or not package:
         raise CannotJudge("ERROR", f"no package name: set 'package' (at {settings.ref})")
     tables = code_tables(index, context.evidence.cache_dir)
-    shared_key = ("code_samples.lookup", str(index.root), index.commit, settings.source_map)
+    source_map = settings.for_gate(CodeSamplesSettings).source_map
+    shared_key = ("code_samples.lookup", str(index.root), index.commit, source_map)
     shared = context.memo.get(shared_key)
     if shared is None or shared.tables is not tables:
-        shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, settings.source_map)
+        shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, source_map)
     lookup = shared.for_post()
     run = SampleChecker(package, manifest, lookup, parsers, settings.ref)
     report = run.report
@@ -301,7 +303,7 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
     return lookup.cli(source.path)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     detail, findings = result.detail, result.findings
     unjudged = len(detail["unjudged"])
     if not detail["checked"] and not unjudged and not findings:
@@ -339,11 +341,27 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     inputs = commit_inputs(post_path, context)
     if inputs is None:
         return None
-    layout = ",".join(f"{b}={s}" for b, s in context.settings.source_map)
+    source_map = context.settings.for_gate(CodeSamplesSettings).source_map
+    layout = ",".join(f"{b}={s}" for b, s in source_map)
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}"
 
 
 __all__ = ["GATE", "PYTHON_LANGS", "check", "decide"]
+
+
+@dataclass(frozen=True)
+class CodeSamplesSettings:
+    """Gate 15's settings."""
+
+    # Build-output prefix -> source prefix ({"dist/" = "src/lib/"}), in order.
+    source_map: tuple[tuple[str, str], ...] = option(
+        (),
+        "prefixes",
+        'build-output prefix -> source prefix (`{"dist/" = "src/lib/"}`; ini/env: '
+        "`dist/=src/lib/`) when inference fails",
+        shown_default="inferred",
+    )
+
 
 GATE = Gate(
     id=15,
@@ -354,4 +372,5 @@ GATE = Gate(
     check=check,
     decide=decide,
     cache_inputs=cache_inputs,
+    settings=CodeSamplesSettings,
 )

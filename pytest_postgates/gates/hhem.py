@@ -24,10 +24,11 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.scorecard import Finding
@@ -84,7 +85,7 @@ def _offline() -> Iterator[None]:
             constants.HF_HUB_OFFLINE = saved_constant  # type: ignore[attr-defined]
 
 
-def load_scorer(settings: Settings) -> Scorer | str:
+def load_scorer(settings: HhemSettings) -> Scorer | str:
     """The HHEM scorer, or the reason it cannot be had (then the gate SKIPs). Loaded once
     per process and model source."""
     source = str(settings.hhem_model) if settings.hhem_model is not None else HHEM_REPO
@@ -96,7 +97,7 @@ def load_scorer(settings: Settings) -> Scorer | str:
         return result
 
 
-def _load(settings: Settings, source: str) -> Scorer | str:
+def _load(settings: HhemSettings, source: str) -> Scorer | str:
     missing = [name for name in ("transformers", "torch") if not _importable(name)]
     if missing:
         return f"{' and '.join(missing)} not installed: {INSTALL_HINT}"
@@ -149,7 +150,7 @@ def evaluate(
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
-    settings = context.settings
+    settings = context.settings.for_gate(HhemSettings)
     scorer = load_scorer(settings)
     if isinstance(scorer, str):
         raise CannotJudge("SKIP", scorer)
@@ -178,7 +179,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: HhemSettings) -> Decision:
     detail = result.detail
     flagged = sum(finding.code == "HHEM_LOW" for finding in result.findings)
     rows = detail["paragraphs"]
@@ -193,8 +194,20 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     """Without a scorer (the extra not installed, no model folder) the gate SKIPs whatever
     the post says: cached under that reason, so installing the extra changes the key.
     With a scorer, never cached."""
-    scorer = load_scorer(context.settings)
+    scorer = load_scorer(context.settings.for_gate(HhemSettings))
     return f"unavailable: {scorer}" if isinstance(scorer, str) else None
+
+
+@dataclass(frozen=True)
+class HhemSettings:
+    """Gate 9's settings."""
+
+    hhem_model: Path | None = option(
+        None, "path", "local folder of the HHEM model", shown_default="the Hugging Face cache"
+    )
+    hhem_threshold: float = option(
+        0.1, "float", "paragraphs scoring below this are flagged", bounds=(0, True, 1)
+    )
 
 
 GATE = Gate(
@@ -207,4 +220,5 @@ GATE = Gate(
     decide=decide,
     cache_inputs=cache_inputs,
     caches_skip=True,
+    settings=HhemSettings,
 )

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError, exports, resolution
 from pytest_postgates.gates.base import (
     CannotJudge,
@@ -29,7 +29,8 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.scan import ImportFrom, Scanner
+from pytest_postgates.scan import Scanner
+from pytest_postgates.scan_code import ImportFrom
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -206,7 +207,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             f"no package name: set 'package' or add package.json with a name at {settings.ref}"
         )
         raise CannotJudge("ERROR", message)
-    pattern = re.compile(settings.product_pattern or product_pattern(package), re.IGNORECASE)
+    own = settings.for_gate(ImportSpecifiersSettings)
+    pattern = re.compile(own.product_pattern or product_pattern(package), re.IGNORECASE)
     judge = _Judge(package, manifest, found is not None, files, settings.ref)
     violations: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
@@ -248,7 +250,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: ImportSpecifiersSettings) -> Decision:
     detail, findings = result.detail, result.findings
     if not detail["specifiers"]:
         return Decision("PASS", "no import or install specifiers in code fences")
@@ -399,6 +401,18 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     return None if inputs is None else f"{inputs}|resolution-{exports.RESOLUTION_VERSION}"
 
 
+@dataclass(frozen=True)
+class ImportSpecifiersSettings:
+    """Gate 14's settings."""
+
+    product_pattern: str | None = option(
+        None,
+        "str",
+        "regex: specifiers that must be checked",
+        shown_default="derived from the package name",
+    )
+
+
 GATE = Gate(
     id=14,
     name="import_specifiers",
@@ -408,4 +422,5 @@ GATE = Gate(
     check=check,
     decide=decide,
     cache_inputs=cache_inputs,
+    settings=ImportSpecifiersSettings,
 )

@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import lint
@@ -109,17 +110,16 @@ def _message(violation: dict[str, Any]) -> str:
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
-    settings = context.settings
+    settings = context.settings.for_gate(MarkdownlintSettings)
     posts = context.batches.posts_for(BATCH_NAME)
-    cli = getattr(settings, "markdownlint_cli", None)
-    budget = settings.gate_timeout  # the linter's time limits follow it (issue 16)
+    cli = settings.markdownlint_cli
+    budget = context.settings.gate_timeout  # the linter's time limits follow it (issue 16)
     batch, entry = lint.batch_for(
         post.path,
         posts,
         # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
         isolating_get(context.batches.get, posts, settings.lint_backend, cli, budget),
         settings.lint_backend,
-        # A configured markdownlint-cli command (settings key proposed to the lead).
         cli,
         budget=budget,
     )
@@ -162,7 +162,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail, {"under": under, "ran": ran})
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: MarkdownlintSettings) -> Decision:
     under, ran = result.facts["under"], result.facts["ran"]
     findings = result.findings
     if findings:
@@ -187,13 +187,11 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
 
 
 def _lint_inputs(folder: Path, context: GateContext) -> str | None:
-    settings = context.settings
+    settings = context.settings.for_gate(MarkdownlintSettings)
     try:
         config = lint.config_for_folder(folder)
         rules = lint.load_config(config)
-        backend = lint.choose_backend(
-            settings.lint_backend, [folder], getattr(settings, "markdownlint_cli", None)
-        )
+        backend = lint.choose_backend(settings.lint_backend, [folder], settings.markdownlint_cli)
     except lint.LintError:  # a broken configuration or no linter: reported by the gate
         return None
     return json.dumps(
@@ -208,6 +206,23 @@ def _lint_inputs(folder: Path, context: GateContext) -> str | None:
     )
 
 
+@dataclass(frozen=True)
+class MarkdownlintSettings:
+    """Gate 12's settings."""
+
+    lint_backend: str = option(
+        "auto",
+        "backend",
+        "`auto` (markdownlint-cli when installed, else rumdl), `rumdl` or `markdownlint-cli`",
+    )
+    markdownlint_cli: str | None = option(
+        None,
+        "str",
+        "command or path of markdownlint-cli",
+        shown_default="found near the posts or on PATH",
+    )
+
+
 GATE = Gate(
     id=12,
     name="markdownlint",
@@ -218,4 +233,5 @@ GATE = Gate(
     decide=decide,
     cache_inputs=cache_inputs,
     batches=(BATCH_NAME,),
+    settings=MarkdownlintSettings,
 )

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Judge, Settings
+from pytest_postgates.config import Judge, option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.gates.base import (
     CannotJudge,
@@ -137,7 +137,7 @@ def validate(content: str) -> dict[str, float]:
     return {axis: number(scores, axis, *SCALE) for axis in AXIS_NAMES}
 
 
-def judge_panel(panel: list[ProviderRuns], settings: Settings) -> dict[str, Any]:
+def judge_panel(panel: list[ProviderRuns], settings: MultiLlmRubricSettings) -> dict[str, Any]:
     """The three PASS conditions over a scored panel, and the numbers behind them."""
     runs_per_provider = settings.rubric_runs
     total = sum(len(provider.runs) for provider in panel)
@@ -232,7 +232,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
     judges = settings.judges
     if not judges:
         raise CannotJudge("SKIP", NO_JUDGE_SUMMARY, no_judge_detail())
-    runs = max(1, settings.rubric_runs)
+    rubric = settings.for_gate(MultiLlmRubricSettings)
+    runs = max(1, rubric.rubric_runs)
     evidence, evidence_detail = _evidence(post, context)
     messages = _messages(post, evidence)
     owners = [position for position in range(len(judges)) for _ in range(runs)]
@@ -253,7 +254,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             provider.runs.append(Run(request.variant, validate(reply.content)))
         except InvalidReply as exc:
             provider.runs.append(Run(request.variant, None, shorten(str(exc), 200)))
-    detail = judge_panel(panel, settings)
+    detail = judge_panel(panel, rubric)
     detail["evidence"] = evidence_detail
     return _result(panel, detail)
 
@@ -308,7 +309,7 @@ def _result(panel: list[ProviderRuns], detail: dict[str, Any]) -> CheckResult:
 FAILING_CODES = frozenset({"RUBRIC_MEAN", "RUBRIC_PROVIDER", "RUBRIC_VALID_RUNS"})
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: MultiLlmRubricSettings) -> Decision:
     detail = result.detail
     failing = any(finding.code in FAILING_CODES for finding in result.findings)
     weighted = detail["weighted_mean"]
@@ -321,6 +322,21 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision("FAIL" if failing else "PASS", summary, weighted)
 
 
+@dataclass(frozen=True)
+class MultiLlmRubricSettings:
+    """Gate 3's settings."""
+
+    rubric_runs: int = option(3, "int", "runs per judge", bounds=(1, True, None))
+    rubric_mean_floor: float = option(9.0, "float", "floor of the weighted mean over judges")
+    rubric_provider_floor: float = option(6.0, "float", "floor of every judge's own mean")
+    rubric_valid_runs: int = option(
+        15,
+        "int",
+        "valid runs needed of the seeds' 21 (7 judges x 3 runs), scaled to the panel",
+        bounds=(0, True, None),
+    )
+
+
 GATE = Gate(
     id=3,
     name="multi_llm_rubric",
@@ -331,4 +347,5 @@ GATE = Gate(
     decide=decide,
     cache_inputs=without_judges,
     caches_skip=True,
+    settings=MultiLlmRubricSettings,
 )

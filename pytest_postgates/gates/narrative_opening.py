@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.data.brochure_phrases import BUILTIN_BANNED_PHRASES
 from pytest_postgates.data.entities import BUILTIN_ENTITIES
 from pytest_postgates.evidence import GitError
@@ -154,6 +155,7 @@ def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]
 
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
+    own = settings.for_gate(NarrativeOpeningSettings)
     names: list[tuple[str, bool]] = [(name, False) for name in BUILTIN_ENTITIES]
     repo_note = None
     try:
@@ -163,11 +165,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
         repo_names = list(product_names_for(settings.package))
         repo_note = f"repository names not used: {exc}"
     # Configured names are matched ignoring case: "NeuroLink" and "neurolink" are one product.
-    names.extend((name, True) for name in dict.fromkeys([*repo_names, *settings.known_entities]))
+    names.extend((name, True) for name in dict.fromkeys([*repo_names, *own.known_entities]))
 
     region, region_line = opening_region(post)
     entities = find_entities(region, names)
-    banned = find_banned(post, (*BUILTIN_BANNED_PHRASES, *settings.banned_phrases))
+    banned = find_banned(post, (*BUILTIN_BANNED_PHRASES, *own.banned_phrases))
 
     findings: list[Finding] = []
     if not entities:
@@ -204,7 +206,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: NarrativeOpeningSettings) -> Decision:
     findings, entities = result.findings, result.detail["entities_found"]
     if not findings:
         # No entity and no finding: the NO_ENTITY finding was suppressed.
@@ -219,6 +221,18 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
     return Decision("FAIL", "; ".join(parts), len(findings))
 
 
+@dataclass(frozen=True)
+class NarrativeOpeningSettings:
+    """Gate 11's settings: both lists extend the built-in ones."""
+
+    known_entities: tuple[str, ...] = option(
+        (), "strs", "real tools and products an opening may name (extends the built-in list)"
+    )
+    banned_phrases: tuple[str, ...] = option(
+        (), "strs", "brochure phrases (extends the built-in list)"
+    )
+
+
 GATE = Gate(
     id=11,
     name="narrative_opening",
@@ -228,4 +242,5 @@ GATE = Gate(
     check=check,
     decide=decide,
     cache_inputs=commit_inputs,
+    settings=NarrativeOpeningSettings,
 )

@@ -94,7 +94,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.config import Settings
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.repo_numbers import (
     RepositoryNumbers,
@@ -105,6 +104,7 @@ from pytest_postgates.gates.base import (
     Decision,
     Gate,
     GateContext,
+    NoSettings,
     commit_inputs,
 )
 from pytest_postgates.helpers.code_values import (
@@ -144,12 +144,8 @@ from pytest_postgates.helpers.numbers import (
     normalise_number,
     quantity_of,
 )
-from pytest_postgates.scan import (
-    Alternation,
-    CodeSpanExact,
-    MatchLike,
-    SchemeUrl,
-)
+from pytest_postgates.scan import Alternation, MatchLike, SchemeUrl
+from pytest_postgates.scan_markdown import CodeSpanExact
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -660,7 +656,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: NoSettings) -> Decision:
     uncited, claims = len(result.findings), len(result.detail["claims"])
     summary = (
         f"{uncited} of {claims} numbers with units uncited"

@@ -57,7 +57,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext
 from pytest_postgates.helpers.readability import (
     LONG_SENTENCE_WORDS,
@@ -70,7 +70,7 @@ from pytest_postgates.helpers.readability import (
 )
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import HTML_URL, LIQUID_LINK, Link
-from pytest_postgates.scan import CodeSpanNoRepeat
+from pytest_postgates.scan_markdown import CodeSpanNoRepeat
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import links as linkcheck
 from pytest_postgates.tools.link_guard import CHECKED_SCHEMES, url_problem
@@ -329,22 +329,21 @@ _LINK_CODES = {
 
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
-    floor = DEFAULT_FLESCH_FLOOR if settings.flesch_floor is None else settings.flesch_floor
-    max_sentences = settings.max_paragraph_sentences
+    own = settings.for_gate(ReadabilityLinksSettings)
+    floor = DEFAULT_FLESCH_FLOOR if own.flesch_floor is None else own.flesch_floor
+    max_sentences = own.max_paragraph_sentences
     findings: list[Finding] = []
 
     # ---- readability
     paragraphs = prose_paragraphs(post)
     scored = [p for p in paragraphs if p.flesch is not None]
     post_floor = (
-        DEFAULT_POST_FLESCH_FLOOR
-        if settings.post_flesch_floor is None
-        else settings.post_flesch_floor
+        DEFAULT_POST_FLESCH_FLOOR if own.post_flesch_floor is None else own.post_flesch_floor
     )
     max_share = (
         DEFAULT_MAX_HARD_PROSE_SHARE
-        if settings.max_hard_prose_share is None
-        else settings.max_hard_prose_share
+        if own.max_hard_prose_share is None
+        else own.max_hard_prose_share
     )
     readability = judge_readability(paragraphs, floor, post_floor, max_share)
     long = [p for p in paragraphs if p.sentences > max_sentences]
@@ -439,7 +438,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             )
         )
         failing = result.status in _FAILING_LINK_STATUSES or (
-            result.status == linkcheck.UNVERIFIED and settings.unverified_links_fail
+            result.status == linkcheck.UNVERIFIED and own.unverified_links_fail
         )
         if failing:
             code, fix = _LINK_CODES[result.status]
@@ -467,7 +466,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "malformed": with_status(linkcheck.MALFORMED),
         "urls": ordered,
         "offline": settings.offline,
-        "unverified_fails": settings.unverified_links_fail,
+        "unverified_fails": own.unverified_links_fail,
     }
     findings.sort(key=lambda f: (f.line or 0, f.code))
     detail: dict[str, Any] = {
@@ -543,7 +542,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail, facts)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: ReadabilityLinksSettings) -> Decision:
     """FAIL on any link, sentence-limit or post-score finding left; on hard paragraphs
     only when those left hold ``max_hard_prose_share`` of the post's prose words."""
     facts = result.facts
@@ -618,6 +617,37 @@ def _site_digest(site: SiteIndex) -> str:
     return digest.hexdigest()
 
 
+@dataclass(frozen=True)
+class ReadabilityLinksSettings:
+    """Gate 6's settings (the link checker's policy, ``link_*`` and ``allow_hosts``, is
+    run-wide: tools/links.py reads it)."""
+
+    flesch_floor: float | None = option(
+        None,
+        "float",
+        "a paragraph under this Flesch score (with a long sentence) is hard to read",
+        shown_default=f"{DEFAULT_FLESCH_FLOOR:g} (calibrated)",
+    )
+    post_flesch_floor: float | None = option(
+        None,
+        "float",
+        "the post fails when all its prose pooled scores under this",
+        shown_default=f"{DEFAULT_POST_FLESCH_FLOOR:g} (calibrated)",
+    )
+    max_hard_prose_share: float | None = option(
+        None,
+        "float",
+        "the post fails when hard paragraphs hold this share of its prose words",
+        shown_default=f"{DEFAULT_MAX_HARD_PROSE_SHARE:.2f} (calibrated)",
+    )
+    max_paragraph_sentences: int = option(
+        8, "int", "most sentences in one prose paragraph", bounds=(1, True, None)
+    )
+    unverified_links_fail: bool = option(
+        False, "bool", "a link still unverified after retries (timeouts, 429, 5xx) fails"
+    )
+
+
 GATE = Gate(
     id=6,
     name="readability_links",
@@ -628,4 +658,5 @@ GATE = Gate(
     decide=decide,
     cache_inputs=cache_inputs,
     batches=(BATCH_NAME,),
+    settings=ReadabilityLinksSettings,
 )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.grounding import (
     PRIMARY_REPOSITORY,
@@ -219,7 +219,7 @@ def _product_words(names: tuple[str, ...]) -> tuple[str, ...]:
 
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
-    threshold = settings.symbol_grounding_threshold
+    threshold = settings.for_gate(SymbolGroundingSettings).symbol_grounding_threshold
     tokens = extract_tokens(post, ALLOWLIST | frozenset(settings.symbol_allowlist))
     detail: dict[str, Any]
     if not tokens:
@@ -301,7 +301,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     """The grounded share of the claims left: one UNGROUNDED finding per ungrounded token,
     so suppressed tokens leave the count (tokens and claims) and the share is computed over
     the rest. A kept INVISIBLE_CHARACTER finding fails the post whatever the share."""
@@ -390,6 +390,19 @@ def _rules_fingerprint() -> str:
     return _RULES_FINGERPRINT
 
 
+@dataclass(frozen=True)
+class SymbolGroundingSettings:
+    """Gate 2's settings (its allowlist, ``symbol_allowlist``, is run-wide: the repository
+    slices the judges read skip the same tokens)."""
+
+    symbol_grounding_threshold: float = option(
+        95.0,
+        "float",
+        "the share of claims (%) that must be grounded",
+        env="SYMBOL_GROUNDING_THRESHOLD",
+    )
+
+
 GATE = Gate(
     id=2,
     name="symbol_grounding",
@@ -399,4 +412,5 @@ GATE = Gate(
     check=check,
     decide=decide,
     cache_inputs=cache_inputs,
+    settings=SymbolGroundingSettings,
 )

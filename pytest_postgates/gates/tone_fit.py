@@ -18,13 +18,14 @@ import hashlib
 import json
 import random
 import re
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from pytest_postgates.config import Settings
+from pytest_postgates.config import option
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -185,8 +186,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     if not settings.judges:
         raise CannotJudge("SKIP", NO_JUDGE_SUMMARY, no_judge_detail())
+    tone_settings = settings.for_gate(ToneFitSettings)
     try:
-        assignments = load_assignments(settings.tone_assignments)
+        assignments = load_assignments(tone_settings.tone_assignments)
     except ToneAssignmentsError as exc:
         raise CannotJudge("ERROR", str(exc)) from None
     tone, source = tone_of(post, assignments)
@@ -209,7 +211,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     references = sample_references(post.path, candidates)
     judge = settings.judges[0]
     messages = _messages(tone, references, post)
-    runs = max(1, settings.tone_runs)
+    runs = max(1, tone_settings.tone_runs)
     requests = [
         ChatRequest(judge, messages, temperature=RUN_TEMPERATURE, variant=run)
         for run in range(1, runs + 1)
@@ -232,7 +234,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             continue
         scores.append(Fraction(repr(score)))
         results.append({"run": run, "score": score, "reason": text(data, "reason")})
-    floor = settings.tone_floor
+    floor = tone_settings.tone_floor
     mean = sum(scores, Fraction(0)) / len(scores) if scores else None
     shown_mean = None if mean is None else round(float(mean), 3)
     detail: dict[str, Any] = {
@@ -269,7 +271,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail, {"passed": passed})
 
 
-def decide(result: CheckResult, settings: Settings) -> Decision:
+def decide(result: CheckResult, settings: ToneFitSettings) -> Decision:
     detail = result.detail
     passed = result.facts["passed"]  # the exact (Fraction) comparison of the mean
     mismatch = any(finding.code == "TONE_MISMATCH" for finding in result.findings)
@@ -278,6 +280,19 @@ def decide(result: CheckResult, settings: Settings) -> Decision:
         f"{detail['total_runs']} valid runs ({'>=' if passed else '<'} {detail['floor']})"
     )
     return Decision("FAIL" if mismatch else "PASS", summary, detail["mean"])
+
+
+@dataclass(frozen=True)
+class ToneFitSettings:
+    """Gate 4's settings."""
+
+    tone_runs: int = option(5, "int", "judge runs per post", bounds=(1, True, None))
+    tone_floor: float = option(
+        7.0, "float", "PASS when the mean of the valid runs is at least this"
+    )
+    tone_assignments: Path | None = option(
+        None, "path", "YAML or JSON file mapping post names to tones (else front matter `tone`)"
+    )
 
 
 GATE = Gate(
@@ -290,4 +305,5 @@ GATE = Gate(
     decide=decide,
     cache_inputs=without_judges,
     caches_skip=True,
+    settings=ToneFitSettings,
 )

@@ -23,7 +23,7 @@ from pytest_postgates.helpers.numbers import (
     normalise_number,
     to_float,
 )
-from pytest_postgates.scan import CodeSpanExact
+from pytest_postgates.scan_markdown import CodeSpanExact
 
 _CODE_SPAN = CodeSpanExact()  # (?<!`)(`+)(?!`).+?(?<!`)\1(?!`)
 _CODE_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:[,_]\d{3})+|\d+)(\.\d+)?(?![\d])")

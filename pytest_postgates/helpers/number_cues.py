@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pytest_postgates.helpers.cues import EXAMPLE
 from pytest_postgates.helpers.number_arithmetic import (
     arithmetic,
     counted,
@@ -110,7 +111,7 @@ HYPOTHETICAL = re.compile(
 GENERIC_SUBJECT = re.compile(r"\W*(?:a|an|any)\s+(?:[\w-]+\s+){1,2}that\b", re.I)
 
 
-EXAMPLE_CUE = re.compile(r"\b(?:for example|for instance|e\.g\.|say)(?=[\s,)]|$)", re.I)
+EXAMPLE_CUE = re.compile(rf"\b(?:{EXAMPLE}|say)(?=[\s,)]|$)", re.I)
 
 
 # "a strict limit (like 512 tokens)": an example given right before the number.

@@ -18,6 +18,7 @@ from pytest_postgates.evidence.grounding import (
     PostDefinitions,
     is_route_template,
 )
+from pytest_postgates.helpers.cues import EXAMPLE
 from pytest_postgates.helpers.grounding_rules import (
     CALL,
     FLAG,
@@ -64,7 +65,7 @@ PLACEHOLDER = re.compile(
 )
 PARAM_SEGMENT = re.compile(r"<[^<>/]+>|\{[^{}/]+\}|\$\{[^}]*\}")
 HYPOTHETICAL_CUE = re.compile(
-    r"(?<!\w)(?:for example|for instance|e\.g\.|i\.e\.,? a|imagine|hypothetical(?:ly)?|suppose"
+    rf"(?<!\w)(?:{EXAMPLE}|i\.e\.,? a|imagine|hypothetical(?:ly)?|suppose"
     r"|pretend|illustrative|made[- ]up|fictional|invented)(?!\w)",
     re.I,
 )
@@ -219,7 +220,7 @@ def not_a_reference(
         if (
             named
             or _cue_before(HYPOTHETICAL_CUE, before)
-            or re.match(r"^`?\)?,?\s*(?:for example|for instance|e\.g\.)", after, re.I)
+            or re.match(rf"^`?\)?,?\s*(?:{EXAMPLE})", after, re.I)
         ) and not _listed_with_real_names(text, sentence, offset, repos):
             return "hypothetical", "the sentence presents it as an example, not a real name"
     return None

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_postgates.config import Judge, Settings, SettingsError, apply
-from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.gates import readability_links as gate6
 from pytest_postgates.judges.client import redact, secrets_of
 from pytest_postgates.post import parse_post
@@ -99,7 +99,7 @@ def test_utf16_with_bom_is_named_not_called_binary(tmp_path: Path, bom: bytes) -
 )
 def test_numeric_settings_are_validated(key: str, value: object) -> None:
     with pytest.raises(SettingsError, match=key):
-        apply(Settings(), {key: value}, Path("."), "test")
+        apply(default_settings(), {key: value}, Path("."), "test")
 
 
 def test_judge_weight_and_env_thresholds_are_validated() -> None:
@@ -109,7 +109,7 @@ def test_judge_weight_and_env_thresholds_are_validated() -> None:
     with pytest.raises(SettingsError, match="weight"):
         apply(Settings(), {"judges": [judge]}, Path("."), "test")
     with pytest.raises(SettingsError, match="SYMBOL_GROUNDING_THRESHOLD"):
-        from_environment(Settings(), {"SYMBOL_GROUNDING_THRESHOLD": "nan"})
+        from_environment(default_settings(), {"SYMBOL_GROUNDING_THRESHOLD": "nan"})
 
 
 def test_numeric_setting_is_a_usage_error_in_a_run(pytester: pytest.Pytester, blog: Blog) -> None:
@@ -122,9 +122,13 @@ def test_numeric_setting_is_a_usage_error_in_a_run(pytester: pytest.Pytester, bl
 
 def test_good_numeric_settings_still_apply() -> None:
     settings = apply(
-        Settings(), {"link_timeout": 2.5, "flesch_floor": -1000, "judge_retries": 0}, Path("."), "t"
+        default_settings(),
+        {"link_timeout": 2.5, "flesch_floor": -1000, "judge_retries": 0},
+        Path("."),
+        "t",
     )
-    assert (settings.link_timeout, settings.flesch_floor, settings.judge_retries) == (2.5, -1000, 0)
+    flesch_floor = settings.for_gate(gate6.ReadabilityLinksSettings).flesch_floor
+    assert (settings.link_timeout, flesch_floor, settings.judge_retries) == (2.5, -1000, 0)
 
 
 def test_internal_links_resolve_only_inside_the_site(tmp_path: Path) -> None:

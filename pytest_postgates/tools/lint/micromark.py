@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import re
 import weakref
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -138,14 +138,6 @@ class Model:
     shim_pending: list[tuple[MarkdownIt, Content, int, dict[str, Any]]] = field(
         default_factory=list
     )
-
-
-@dataclass
-class ReferenceData:
-    references: dict[str, list[int]]
-    shortcuts: dict[str, list[int]]
-    definitions: dict[str, tuple[int, str | None]]
-    duplicates: list[tuple[str, int]]
 
 
 # ------------------------------------------------------------------------ parser
@@ -630,7 +622,6 @@ def _is_html_flow_comment(text: str) -> bool:
 
 
 _MODELS: weakref.WeakKeyDictionary[Document, Model] = weakref.WeakKeyDictionary()
-_REFERENCES: weakref.WeakKeyDictionary[Document, ReferenceData] = weakref.WeakKeyDictionary()
 
 
 def model_of(document: Document) -> Model:
@@ -644,96 +635,6 @@ def model_of(document: Document) -> Model:
     return model
 
 
-# ----------------------------------------------------- markdownlint's reference data
-
-
 def normalize_reference(label: str) -> str:
     """markdownlint's normalizeReference: lower case, trimmed, whitespace collapsed."""
     return re.sub(r"\s+", " ", label.lower().strip())
-
-
-def definitions_of(document: Document) -> dict[str, tuple[int, str | None]]:
-    """markdownlint's ``definitions`` map alone (normalised label -> (line, destination)),
-    without parsing for undefined references."""
-    cached = _REFERENCES.get(document)
-    if cached is not None:
-        return cached.definitions
-    definitions: dict[str, tuple[int, str | None]] = {}
-    for definition in sorted(model_of(document).definitions, key=lambda d: d.line):
-        definitions.setdefault(
-            normalize_reference(definition.label), (definition.line, definition.destination)
-        )
-    return definitions
-
-
-def _without_constructs(model: Model, link: Link, spans: dict[int, list[tuple[int, int]]]) -> str:
-    """An undefined reference's first label with each link or image inside it (which
-    micromark formed: markers, not data) reduced to one plain character. ``spans``: the
-    (start, end) of the links and images of each content, sorted."""
-    ordered = spans.get(link.content, [])
-    low = bisect_left(ordered, (link.label_start, -1))
-    high = bisect_left(ordered, (link.label_end, -1))
-    if low >= high:
-        return link.label
-    pieces: list[str] = []
-    position = link.label_start
-    text = model.contents[link.content].text
-    for start, end in ordered[low:high]:
-        if start < position or end > link.label_end:
-            continue
-        pieces.append(text[position:start] + "x")
-        position = end
-    pieces.append(text[position : link.label_end])
-    return "".join(pieces)
-
-
-def reference_data(document: Document) -> ReferenceData:
-    """markdownlint's getReferenceLinkImageData (outside HTML blocks)."""
-    cached = _REFERENCES.get(document)
-    if cached is not None:
-        return cached
-    model = model_of(document)
-    references: dict[str, list[int]] = {}
-    shortcuts: dict[str, list[int]] = {}
-    definitions: dict[str, tuple[int, str | None]] = {}
-    duplicates: list[tuple[str, int]] = []
-    for definition in sorted(model.definitions, key=lambda d: d.line):
-        key = normalize_reference(definition.label)
-        if key in definitions:
-            duplicates.append((key, definition.line))
-        else:
-            definitions[key] = (definition.line, definition.destination)
-    spans: dict[int, list[tuple[int, int]]] | None = None
-    footnotes = {
-        normalize_reference(found.label)
-        for found in model.definitions
-        if found.label.startswith("^")
-    }
-    for link in [*model.links, *undefined_references(model)]:
-        if link.in_html_flow or link.style == "inline":
-            continue
-        label = link.reference if link.style == "full" and link.reference else link.label
-        shortcut = link.style == "shortcut"
-        if not link.defined:
-            if link.style == "full" and normalize_reference(link.reference or "") in footnotes:
-                # "[text][^note]": the note is a footnote call (recorded as one), "[text]"
-                # the shim's shortcut
-                label, link = link.label, replace(link, style="shortcut")
-                shortcut = True
-            label = data_text(label)
-            if spans is None:
-                spans = {}
-                for other in model.links:
-                    spans.setdefault(other.content, []).append((other.start, other.end))
-                for found in spans.values():
-                    found.sort()
-            first = data_text(_without_constructs(model, link, spans))
-            if link.style == "full" and not (first.strip() and "]" not in first):
-                shortcut = True  # the shim recorded no first label to pair with
-        target = shortcuts if shortcut else references
-        target.setdefault(normalize_reference(label), []).append(link.line)
-    for line, label in model.footnote_calls:
-        shortcuts.setdefault(normalize_reference(label), []).append(line)
-    cached = ReferenceData(references, shortcuts, definitions, duplicates)
-    _REFERENCES[document] = cached
-    return cached

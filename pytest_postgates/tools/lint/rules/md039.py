@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
-from pytest_postgates.tools.lint.micromark import definitions_of, model_of
+from pytest_postgates.tools.lint.micromark import model_of
+from pytest_postgates.tools.lint.references import definitions_of
 
 _LEADING = re.compile(r"^[^\S\r\n]+")
 _TRAILING = re.compile(r"[^\S\r\n]+\Z")  # JavaScript's "$": the very end

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
-from pytest_postgates.tools.lint.micromark import reference_data
+from pytest_postgates.tools.lint.references import reference_data
 
 
 def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pytest_postgates.tools.lint.document import Document
-from pytest_postgates.tools.lint.micromark import definitions_of, model_of
+from pytest_postgates.tools.lint.micromark import model_of
+from pytest_postgates.tools.lint.references import definitions_of
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
 _SPECIAL = {"http", "https", "ws", "wss", "ftp", "file"}
