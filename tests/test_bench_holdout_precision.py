@@ -1,0 +1,134 @@
+"""bench/holdout_precision.py: the seeded draw of docs files, what it collects from gate 2's
+scorecards, and its figures against the held-out labels."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+holdout = _load("bench_holdout_precision", BENCH / "holdout_precision.py")
+
+FILES = [f"docs/{folder}/page{n}.md" for folder in ("api", "guides", "features") for n in range(40)]
+
+
+def test_file_draw_is_fixed_by_the_seed_and_ignores_the_listing_order() -> None:
+    first = holdout.sample_files(FILES, 25, seed=7)
+    assert first == holdout.sample_files(list(reversed(FILES)), 25, seed=7)
+    assert first == sorted(first) and len(set(first)) == 25 and set(first) <= set(FILES)
+    assert holdout.sample_files(FILES, 25, seed=8) != first
+    # Asking for more than there are takes them all, never fails or repeats.
+    assert holdout.sample_files(FILES[:10], 25) == sorted(FILES[:10])
+
+
+def _card(tokens: dict[str, list[dict[str, Any]]], ungrounded: list[dict[str, Any]]) -> dict:
+    return {
+        "verdict": "FAIL" if ungrounded else "PASS",
+        "detail": {"ungrounded": ungrounded, "outcomes": tokens},
+    }
+
+
+def test_collects_ungrounded_and_only_attribution_rule_decisions(tmp_path: Path) -> None:
+    outcomes = {
+        "grounded": [
+            {"token": "A → B", "line": 3, "rule": "commit-message-outline"},
+            {"token": "Real.thing", "line": 4},  # grounded as written: not collected
+        ],
+        "unjudged": [{"token": "streamX", "line": 5, "rule": "vendor", "reason": "names Acme's"}],
+        "not-a-reference": [
+            {"token": "<name>", "line": 6, "rule": "placeholder"},  # an older rule
+            {"token": "fooBar", "line": 7, "rule": "spelling-variant"},
+        ],
+        "defined-in-post": [{"token": "riskLevel", "line": 8, "rule": "free-form-key"}],
+    }
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    posts = {"docs/a.md": ("a", [{"token": "invented", "line": 9, "kind": "symbol"}]),
+             "docs/sub/a.md": ("a-1f2e", [])}  # fmt: skip
+    for post, (stem, flagged) in posts.items():
+        (cards / f"{stem}-overall.json").write_text(json.dumps({"post": post}))
+        card = _card(outcomes if flagged else {}, flagged)
+        (cards / f"{stem}-gate2-symbol_grounding.json").write_text(json.dumps(card))
+    run = holdout.read_cards(cards, [*posts, "docs/lost.md"])
+    assert run.verdicts == {"docs/a.md": "FAIL", "docs/sub/a.md": "PASS"}
+    assert [(f.post, f.key) for f in run.ungrounded] == [("docs/a.md", "invented")]
+    assert sorted((f.key, f.extra["rule"], f.extra["outcome"]) for f in run.cleared) == [
+        ("A → B", "commit-message-outline", "grounded"),
+        ("fooBar", "spelling-variant", "not-a-reference"),
+        ("riskLevel", "free-form-key", "defined-in-post"),
+        ("streamX", "vendor", "unjudged"),
+    ]
+    assert any("docs/lost.md" in problem for problem in run.problems)  # never silently gone
+
+    labels = [
+        {"set": "ungrounded", "post": "docs/a.md", "line": 9, "token": "invented",
+         "label": "defect", "class": "invented-name"},
+        {"set": "attribution", "post": "docs/a.md", "line": 5, "token": "streamX",
+         "label": "defect", "class": "hidden"},
+        {"set": "attribution", "post": "docs/a.md", "line": 7, "token": "fooBar",
+         "label": "false", "class": "spelling"},
+    ]  # fmt: skip
+    data = holdout.summary(run, labels)
+    assert (data["defect"], data["false"], data["precision"]) == (1, 0, 1.0)
+    assert data["random_prefix"] == {"size": 1, "defect": 1, "false": 0, "unsure": 0,
+                                     "precision": 1.0}  # fmt: skip
+    assert (data["cleared"], data["cleared_labelled"], data["cleared_defect"]) == (4, 2, 1)
+    assert data["hidden_fabrications"] == ["docs/a.md:5 'streamX' (vendor)"]
+    assert data["cleared_by_rule"]["vendor"] == {"tokens": 1, "defect": 1}
+    assert "A RULE HID A LABELLED DEFECT" in holdout.report(data, "release", 1)
+
+
+def test_the_committed_labels_load_and_each_names_its_set_and_evidence() -> None:
+    labels = holdout.precision.load_labels(holdout.LABELS)
+    assert labels, "bench/labels/gate2_holdout.jsonl holds no labels"
+    for item in labels:
+        assert item["set"] in ("ungrounded", "attribution")
+        assert item["set"] == "attribution" or item["sample"] in ("files200", "all-docs")
+        assert item["post"].startswith("docs/") and item["why"]
+
+
+NEUROLINK = os.environ.get("POSTGATES_NEUROLINK")
+
+
+@pytest.mark.skipif(
+    not NEUROLINK,
+    reason="POSTGATES_NEUROLINK is unset: no NeuroLink checkout to draw docs files from",
+)
+def test_draw_from_the_real_docs_folder_is_deterministic() -> None:
+    repo = Path(str(NEUROLINK))
+    files = holdout.docs_files(repo, "release")
+    assert len(files) > 1000 and all(f.startswith("docs/") and f.endswith(".md") for f in files)
+    drawn = holdout.sample_files(files, holdout.DEFAULT_FILES)
+    assert drawn == holdout.sample_files(files, holdout.DEFAULT_FILES)
+    assert len(drawn) == holdout.DEFAULT_FILES
+    # Every drawn file is a blob of the ref (what the bench writes into its clone).
+    listed = subprocess.run(
+        ["git", "-C", str(repo), "cat-file", "--batch-check"],
+        input="".join(f"release:{path}\n" for path in drawn),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert all(" blob " in line for line in listed), listed[:3]
+    # The `ungrounded` labels are this draw's findings: each labelled post is a drawn file.
+    labels = holdout.precision.load_labels(holdout.LABELS)
+    files200 = {item["post"] for item in labels if item.get("sample") == "files200"}
+    assert files200 and files200 <= set(drawn)
