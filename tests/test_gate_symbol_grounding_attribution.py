@@ -257,8 +257,9 @@ const result = await neurolink.generate({
         # A condition is no argument; a key passed to the product's typed option is a claim.
         ("useCache", "ungrounded", None),
         ("minScore", "ungrounded", None),
-        # A key of an object the product types as a free-form record is the caller's own.
-        ("auditTier", "defined-in-post", "free-form-key"),
+        # A key under a key some product type declares free-form is still a claim: the
+        # key name alone cannot tell that type from a closed one (`input: { officeFiles }`).
+        ("auditTier", "ungrounded", None),
     ],
 )
 def test_the_samples_own_values_and_free_form_keys(
@@ -267,8 +268,16 @@ def test_the_samples_own_values_and_free_form_keys(
     body = SAMPLE + f"The sample passes `{token}` along with the request.\n"
     found, entry = _outcome(_card(body, tmp_path, ctx), token)
     assert (found, entry.get("rule")) == (outcome, rule), entry
-    if rule == "free-form-key":
-        assert "src/lib/types/generate.ts" in entry["where"]
+
+
+def test_a_string_literal_the_sample_passes_in_stays_a_claim(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    body = (
+        '```typescript\nthis.emit("turnFinished", event);\n```\n\n'
+        "Providers emit `turnFinished` when a turn ends.\n"
+    )
+    assert _outcome(_card(body, tmp_path, ctx), "turnFinished")[0] == "ungrounded"
 
 
 def test_a_fence_quoting_the_products_source_passes_nothing_in(

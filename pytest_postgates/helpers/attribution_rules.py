@@ -24,11 +24,14 @@ grounded:
 - ``spelling-variant`` (not-a-reference): one of three or more spellings of one name listed
   together (`fooBar`, `foo_bar`, `foo-bar`), where another spelling grounds or the post
   declares it (two spellings are two names: `apiKey`, `API_KEY`).
-- ``sample-input`` (not-a-reference): a value the post's own sample passes in (an
-  argument or an array element) and never declares: the reader's own data.
-- ``free-form-key`` (defined-in-post): a key the sample writes in an object the product
-  types as a free-form record (`context: { x: ... }` where the product declares
-  `context?: Record<string, unknown>`).
+- ``sample-input`` (not-a-reference): a bare name the post's own sample passes in (an
+  argument or an array element, not a string literal) and never declares: the reader's
+  own data.
+
+A ``free-form-key`` rule (a key the sample writes under a key the product types as a
+free-form record) was dropped: held out on NeuroLink's docs/ it cleared `officeFiles`
+under `input`, a real defect, because one product type declares some `input` free-form
+while the options the page passes are a closed type; a key name cannot tell them apart.
 - ``quoted-source`` (unjudged): the token restates what the post's own block quotation of
   a source says (the quotation holds it as written); the quoted source is not available.
 - ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
@@ -49,7 +52,6 @@ from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
-    from pytest_postgates.evidence.index import RepoIndex
     from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
     from pytest_postgates.prose import Paragraph
@@ -97,7 +99,6 @@ _INDEFINITE = re.compile(r"(?:^|[\s(])an?\s+$", re.I)
 # "a `x` call": one call of a tool; "a `x` tool is registered" says the product has one.
 _INSTANCE_NOUN = re.compile(r"^`?\s+(?:calls?|invocations?)\b")
 _TOOL_TALK = re.compile(r"\btools?\b", re.I)
-_RECORD_ALIAS = re.compile(r"\btype\s+(\w+)\s*=\s*Record<string\b")
 _ROUTER_VARIANT_ID = re.compile(r"^[a-z0-9][\w.-]*/[\w.-]+:(?P<variant>[a-z]+)$")
 
 
@@ -340,57 +341,17 @@ def sample_input(
             rest = content[match.end() :]
             if re.match(r"\s*(?:[:(=]|\?\.)", rest):
                 continue  # a key, a call or an assignment: not a value passed in
+            if match.start() and content[match.start() - 1] in "\"'`":
+                # A string literal passed in (an event or option name) may be the
+                # product's own vocabulary: `emit("response_complete")` held out in
+                # NeuroLink's docs was a real defect, so it stays a claim.
+                continue
             if _is_argument_or_element(content, match.start()):
                 return (
                     "not-a-reference",
                     "sample-input",
                     f"a value the post's own sample passes in (fence at line"
                     f" {fence.start_line}) without declaring it: the reader's own data",
-                )
-    return None
-
-
-def _record_typed(index: RepoIndex, key: str) -> str | None:
-    """A file of the product declaring ``key`` as a free-form record (`key?: Record<string,
-    ...>` or an alias of one), a source file first."""
-    aliases = {"Record<string"}
-    for path, _offset in index.files_containing("= Record<string", limit=32):
-        aliases |= {m.group(1) for m in _RECORD_ALIAS.finditer(index.file_text(path) or "")}
-    found: list[str] = []
-    for alias in sorted(aliases):
-        for separator in ("?: ", ": "):
-            found += [path for path, _ in index.files_containing(f"{key}{separator}{alias}", 16)]
-    if not found:
-        return None
-    return min(
-        found, key=lambda p: (not p.startswith("src/lib/types/"), not p.startswith("src/"), p)
-    )
-
-
-def free_form_key(text: str, post: Post, repos: Repos) -> Outcome | None:
-    if not re.fullmatch(r"[A-Za-z_$][\w$]*", text):
-        return None
-    for fence in post.fences:
-        content = fence.content
-        if text not in content or _quotes_product_source(content, repos):
-            continue
-        for match in re.finditer(r"(?<![\w$.])(?P<key>[A-Za-z_$][\w$]*)\s*:\s*\{", content):
-            depth, at = 1, match.end()
-            while at < len(content) and depth:
-                depth += content[at] == "{"
-                depth -= content[at] == "}"
-                at += 1
-            body = content[match.end() : at]
-            if not re.search(rf"(?:^|[\s,{{])[\"']?{re.escape(text)}[\"']?\s*:", body):
-                continue
-            key = match.group("key")
-            where = _record_typed(repos.primary.index, key)
-            if where:
-                return (
-                    "defined-in-post",
-                    "free-form-key",
-                    f"fence at line {fence.start_line}: a key of `{key}`, which the product"
-                    f" types as a free-form record ({where})",
                 )
     return None
 
@@ -439,7 +400,6 @@ RULES: tuple[str, ...] = (
     "third-party-package",
     "quoted-source",
     "spelling-variant",
-    "free-form-key",
     "sample-input",
     "example-clause",
     "example-instance",
@@ -464,7 +424,6 @@ def attribute(
         "third-party-package": lambda: third_party_package(text, sentence, offset, repos),
         "quoted-source": lambda: quoted_source(text, token, post, repos),
         "spelling-variant": lambda: spelling_variant(text, sentence, offset, repos, definitions),
-        "free-form-key": lambda: free_form_key(text, post, repos),
         "sample-input": lambda: sample_input(text, post, repos, definitions),
         "example-clause": lambda: example_clause(text, sentence, offset, repos),
         "example-instance": lambda: example_instance(text, token.line, post, sentence, offset),
