@@ -21,6 +21,7 @@ from pytest_postgates.helpers import readability
 from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
 from pytest_postgates.tools import links
+from pytest_postgates.tools import site as site_model
 from tests.helpers import make_post
 from tests.test_links import LinkServer, serve
 
@@ -759,7 +760,7 @@ def test_linked_file_names_exactly_the_files_a_links_verdict_reads(tmp_path: Pat
     posts = _disk_site(tmp_path)
     post = make_post(DISK_BODY, posts, name="2026-01-02-post.md")
     site = gate.site_index(post.path, tuple(sorted(posts.glob("*.md"))))
-    named = {link.url: gate.linked_file(link, post) for link in post.prose.links}
+    named = {link.url: site_model.linked_file(link, post) for link in post.prose.links}
     assert {url: path for url, path in named.items() if path is not None} == {
         "../docs/setup.md": posts / "../docs/setup.md",
         "../docs/notes%20one.md#part": posts / "../docs/notes one.md",

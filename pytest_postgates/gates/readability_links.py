@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -79,7 +78,10 @@ from pytest_postgates.tools.link_guard import CHECKED_SCHEMES, url_problem
 from pytest_postgates.tools.site import (
     SiteIndex,
     _site_file,
+    file_state,
     find_site_root,
+    linked_file,
+    site_digest,
     site_index,
 )
 
@@ -593,30 +595,6 @@ _DISK_LINKS = re.compile(rb"\{%|\.(?:md|markdown)\b", re.IGNORECASE)
 _LINKED_FILES_NOTE = "readability_links.linked-files.v1"
 
 
-def linked_file(link: Link, post: Post) -> Path | None:
-    """The file on disk ``link`` names, unresolved, or None when it names none: a ``{% link
-    %}`` tag (inside the site root) or a relative ``.md`` link (beside the post), the two
-    kinds :func:`judge_internal` answers from the disk rather than the site model."""
-    if link.kind == "liquid":
-        match = LIQUID_LINK.fullmatch(link.url)
-        if match is None or match.group(1) != "link":
-            return None
-        return find_site_root(post) / match.group(2).lstrip("/")
-    url = link.url
-    if not url or url.startswith("#"):
-        return None
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    if parts.scheme or parts.netloc:
-        return None  # a web URL; the site's own host is judged by the site model
-    path = parts.path
-    if path.startswith("/") or not path.lower().endswith((".md", ".markdown")):
-        return None
-    return post.path.parent / unquote(path)
-
-
 def _linked_files(
     post_path: Path, raw: bytes, context: GateContext, source: PostSource | None
 ) -> list[str] | None:
@@ -644,13 +622,6 @@ def _linked_files(
     return files
 
 
-def _file_state(name: str) -> str:
-    """What the gate reads of a linked file: where it resolves to and whether a file is
-    there (never its content)."""
-    resolved = os.path.realpath(name)
-    return f"{name}\0{resolved}\0{int(os.path.isfile(resolved))}"
-
-
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     """Offline, the verdict depends on the post and the settings (already in the key), the
     corpus its internal links point into (every post's URL under the site's permalink
@@ -670,7 +641,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     if raw is None:
         return None
     site = run_site_index(post_path, context)
-    inputs = f"site={_site_digest(site)};pyphen={hyphenation_version()}"
+    inputs = f"site={site_digest(site)};pyphen={hyphenation_version()}"
     if not _DISK_LINKS.search(raw):
         return inputs
     files = _linked_files(post_path, raw, context, source)
@@ -679,21 +650,9 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     # The roots a linked file must lie inside (MkDocs' docs_dir, the site's folder).
     roots = [str(site.root) if site.root else "", str(find_site_root(Post(path=post_path)))]
     digest = hashlib.sha256()
-    for part in [*map(_file_state, filter(None, roots)), "\x1e", *map(_file_state, files)]:
+    for part in [*map(file_state, filter(None, roots)), "\x1e", *map(file_state, files)]:
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     return f"{inputs};files={digest.hexdigest()}"
-
-
-@lru_cache(maxsize=16)
-def _site_digest(site: SiteIndex) -> str:
-    digest = hashlib.sha256()
-    parts = [site.generator, site.template, site.host or "", site.baseurl]
-    for values in (site.slugs, site.paths, {str(path) for path in site.files}, site.stems):
-        parts.append("\x1e")
-        parts.extend(sorted(values))
-    for part in parts:
-        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
-    return digest.hexdigest()
 
 
 @dataclass(frozen=True)

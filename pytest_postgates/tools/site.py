@@ -24,6 +24,7 @@ oversized files are never read) and through :func:`pytest_postgates.post.read_fr
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -46,6 +47,7 @@ from pytest_postgates.post import (
     read_front_matter,
     read_post_bytes,
 )
+from pytest_postgates.prose import LIQUID_LINK, Link
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -624,3 +626,51 @@ def find_site_root(post: Post) -> Path:
         docs = (config.parent / docs_dir).resolve()
         return docs if docs.is_relative_to(config.parent.resolve()) else config.parent
     return config.parent
+
+
+# ============================================================================ caching
+# What gate 6's result-cache key holds of the site and of the files a post's links name.
+
+
+def linked_file(link: Link, post: Post) -> Path | None:
+    """The file on disk ``link`` names, unresolved, or None when it names none: a ``{% link
+    %}`` tag (inside the site root) or a relative ``.md`` link (beside the post), the two
+    kinds :func:`judge_internal` answers from the disk rather than the site model."""
+    if link.kind == "liquid":
+        match = LIQUID_LINK.fullmatch(link.url)
+        if match is None or match.group(1) != "link":
+            return None
+        return find_site_root(post) / match.group(2).lstrip("/")
+    url = link.url
+    if not url or url.startswith("#"):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme or parts.netloc:
+        return None  # a web URL; the site's own host is judged by the site model
+    path = parts.path
+    if path.startswith("/") or not path.lower().endswith((".md", ".markdown")):
+        return None
+    return post.path.parent / unquote(path)
+
+
+def file_state(name: str) -> str:
+    """What the gate reads of a linked file: where it resolves to and whether a file is
+    there (never its content)."""
+    resolved = os.path.realpath(name)
+    return f"{name}\0{resolved}\0{int(os.path.isfile(resolved))}"
+
+
+@lru_cache(maxsize=16)
+def site_digest(site: SiteIndex) -> str:
+    """A digest of everything the site model answers from (a result-cache input)."""
+    digest = hashlib.sha256()
+    parts = [site.generator, site.template, site.host or "", site.baseurl]
+    for values in (site.slugs, site.paths, {str(path) for path in site.files}, site.stems):
+        parts.append("\x1e")
+        parts.extend(sorted(values))
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()
