@@ -192,15 +192,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.context.batches.remove()
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> None:
-    worker = getattr(session.config, "workerinput", {}).get("workerid")
-    if worker is not None and session.items:
-        from pytest_postgates.xdist import prefetch
-
-        prefetch(session, worker)  # shared cold-run work spread over the workers
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     # xdist: every worker shares the controller's scratch folder for batch results.

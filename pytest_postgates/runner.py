@@ -214,10 +214,6 @@ class PostRun:
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
 
-    def cache_key(self, spec: Gate) -> str | None:
-        """The result-cache key of this post and gate, or None when it must be gated anew."""
-        return self._cache_key(spec)
-
     def _cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:

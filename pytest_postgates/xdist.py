@@ -10,12 +10,6 @@ the number of posts (about 6 s of the controller's CPU on 1,000 posts). This sub
 forgets finished units, indexes collections once, keeps a few posts queued on each worker so
 that none waits for the controller, and handles a crashed worker as xdist's "load" mode
 does (see :meth:`PostScopeScheduling.remove_node`).
-
-On a cold run every worker starts with a post's first gate, so the run-wide work each gate
-shares (gate 1's mermaid batch, gate 2's repository index, gate 12's lint batch) was done
-by one worker while the other waited on its lock, one after the other. The second worker
-therefore builds the repository index before its first item (:func:`prefetch`), while the
-first one runs the mermaid batch.
 """
 
 from __future__ import annotations
@@ -26,11 +20,8 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import WorkerController
 
-from pytest_postgates.gates import BY_NAME, GATES
+from pytest_postgates.gates import GATES
 from pytest_postgates.post import MARKDOWN_SUFFIXES
-
-# The worker that builds the repository index first (gw0 starts gate 1's batch by itself).
-INDEX_WORKER = "gw1"
 
 # Items a worker should still have queued before it is sent another post: a post has one
 # item per gate, and the round trip through a busy controller takes several of them.
@@ -113,36 +104,3 @@ class PostScopeScheduling(LoadScopeScheduling):
         for other in list(self.assigned_work):
             self._reschedule(other)
         return crashitem
-
-
-def prefetch(session: pytest.Session, worker: str) -> None:
-    """Before the worker's first item: on :data:`INDEX_WORKER`, build (or load) the index
-    of the repository the first post with a selected gate-2 item is grounded against,
-    unless that item's result is cached (an unchanged rerun needs no index). Anything
-    that goes wrong is left to the gate, which reports it on its post."""
-    if worker != INDEX_WORKER:
-        return
-    from pytest_postgates.nodes import GateItem, PostFile
-
-    grounding = BY_NAME["symbol_grounding"]
-    item = next(
-        (
-            item
-            for item in session.items
-            if isinstance(item, GateItem)
-            and item.gate.id == grounding.id
-            and isinstance(item.parent, PostFile)
-        ),
-        None,
-    )
-    if item is None:
-        return
-    run = item.run
-    try:
-        key = run.cache_key(grounding)
-        results = run.context.results
-        if key is not None and results is not None and results.load(key, grounding.id):
-            return
-        run.context.evidence.index_for(run.path)
-    except Exception:  # the gate reports it where it belongs
-        return
