@@ -164,27 +164,33 @@ class ResultCache:
             self._db = None
         return self._db
 
+    def _read_json(self, query: str, key: str) -> Any:
+        """The JSON value one row of ``query`` holds for ``key`` (at most MAX_ENTRY_CHARS),
+        or None: no database, no row, unreadable (a damaged database is set aside)."""
+        db = self._connection(create=False)
+        if db is None:
+            return None
+        try:
+            row = db.execute(query, (key, MAX_ENTRY_CHARS)).fetchone()
+            if row is None or not isinstance(row[0], str):
+                return None
+            return json.loads(row[0])
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return None
+        except (sqlite3.Error, ValueError, RecursionError):
+            return None
+
     def load(
         self, key: str, gate: int | None = None, name: str | None = None, skip: bool = False
     ) -> Scorecard | None:
         """The cached scorecard under ``key``, or None for a miss: absent, unreadable, or
         anything but an entry of exactly the written shape for this key (and gate). A
         SKIP is a hit only with ``skip`` (the gate caches its SKIPs, see Gate.caches_skip)."""
-        db = self._connection(create=False)
-        if db is None:
-            return None
-        try:
-            row = db.execute(
-                "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?",
-                (key, MAX_ENTRY_CHARS),
-            ).fetchone()
-            if row is None or not isinstance(row[0], str):
-                return None
-            data = json.loads(row[0])
-        except sqlite3.DatabaseError as exc:
-            self._damaged(exc)
-            return None
-        except (sqlite3.Error, ValueError, RecursionError):
+        data = self._read_json(
+            "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?", key
+        )
+        if data is None:
             return None
         return self._validated(data, key, gate, name, skip)
 
@@ -248,22 +254,7 @@ class ResultCache:
     def load_note(self, key: str) -> str | None:
         """A gate's own note under ``key`` (see :meth:`store_note`), or None: absent,
         unreadable, oversized, or (with ``POSTGATES_CACHE_KEY``) not signed for this key."""
-        db = self._connection(create=False)
-        if db is None:
-            return None
-        try:
-            row = db.execute(
-                "SELECT value FROM notes WHERE key = ? AND length(value) <= ?",
-                (key, MAX_ENTRY_CHARS),
-            ).fetchone()
-            if row is None or not isinstance(row[0], str):
-                return None
-            data = json.loads(row[0])
-        except sqlite3.DatabaseError as exc:
-            self._damaged(exc)
-            return None
-        except (sqlite3.Error, ValueError, RecursionError):
-            return None
+        data = self._read_json("SELECT value FROM notes WHERE key = ? AND length(value) <= ?", key)
         if not isinstance(data, dict):
             return None
         if self._secret is not None:
