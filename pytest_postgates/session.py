@@ -21,7 +21,7 @@ import pytest
 
 from pytest_postgates import config as settings_module
 from pytest_postgates import reports
-from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
+from pytest_postgates.batch import PARTS_PER_WORKER, RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.evidence.cache import default_cache_dir
 from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
@@ -147,6 +147,7 @@ class PostgatesState:
         cache_dir: Path | None = None,
         run_dir: Path | None = None,
         cache_results: bool = True,
+        parts: int = 1,
     ) -> None:
         self.settings = settings
         self.rootpath = rootpath
@@ -157,7 +158,7 @@ class PostgatesState:
         self.context = GateContext.create(
             settings,
             cache_dir,
-            RunBatches(run_dir),
+            RunBatches(run_dir, parts=parts),
             cache_results=cache_results and cache_dir is not None,
         )
         unknown_gates = sorted(set(settings.advisory_overrides) - {gate.name for gate in GATES})
@@ -211,8 +212,11 @@ class PostgatesState:
         # One scratch folder per run for batch results: made by the controller (or the only
         # process) and handed to xdist workers through workerinput.
         workerinput = getattr(config, "workerinput", None)
+        parts = 1
         if workerinput is not None:
             run_dir = Path(workerinput[RUN_DIR_KEY])
+            # Workers compute the run-wide batches in parts, side by side (batch.py).
+            parts = PARTS_PER_WORKER * int(workerinput.get("workercount", 1))
         else:
             run_dir = RunBatches.create_run_dir()
         if not (usable and usable_cache_dir(cache_dir)):
@@ -224,8 +228,10 @@ class PostgatesState:
                     ),
                     stacklevel=2,
                 )
-            return cls(load_settings(config), config.rootpath, run_dir / "cache", run_dir, False)
-        return cls(load_settings(config), config.rootpath, cache_dir, run_dir)
+            return cls(
+                load_settings(config), config.rootpath, run_dir / "cache", run_dir, False, parts
+            )
+        return cls(load_settings(config), config.rootpath, cache_dir, run_dir, parts=parts)
 
     # ------------------------------------------------------------------ which files
     def is_post(self, path: Path, named_on_command_line: bool) -> bool:
