@@ -56,9 +56,9 @@ DETERMINISTIC = "1,2,14,7,6,12,11,13"
 # Loaded into every pytest process of every run (controls included): its peak memory and
 # CPU time, and with BENCH_PROFILE set a cProfile of it from configure to unconfigure.
 MEMORY_PLUGIN = """
-import cProfile, json, os, resource
+import cProfile, json, os, resource, time
 import pytest
-_profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
+_profile = cProfile.Profile(time.process_time) if os.environ.get("BENCH_PROFILE") else None
 if _profile is not None:
     _profile.enable()
 @pytest.hookimpl(trylast=True)

@@ -198,6 +198,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.context.batches.remove()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    # Before xdist's worker loop runs the first item: the second worker builds the index.
+    worker = getattr(session.config, "workerinput", {}).get("workerid")
+    if worker is not None and session.items:
+        from pytest_postgates.xdist import prefetch
+
+        prefetch(session, worker)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     # xdist: every worker shares the controller's scratch folder for batch results.

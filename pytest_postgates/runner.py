@@ -214,6 +214,12 @@ class PostRun:
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
 
+    def cached(self, spec: Gate) -> bool:
+        """Whether the result of ``spec`` for this post is in the result cache."""
+        key = self._cache_key(spec)
+        results = self.context.results
+        return bool(key and results and results.load(key, spec.id, spec.name, spec.caches_skip))
+
     def _cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:

@@ -375,3 +375,78 @@ def test_workers_compute_the_run_wide_batches_in_parts_side_by_side(blog: Blog) 
     )
     # The other worker started a part while the first one was still computing its own.
     assert any(process != first_process and index < first_end for process, index in starts), events
+
+
+ORDER_SPY = """
+import os
+from pathlib import Path
+
+from pytest_postgates.evidence import cache
+
+LOG = Path(__file__).parent / "order.log"
+
+
+def _log(text):
+    with LOG.open("a", encoding="utf-8") as stream:
+        stream.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'controller')} {text}\\n")
+
+
+_index_for = cache.EvidenceCache.index_for
+
+
+def index_for(self, post_path):
+    _log("index-asked")
+    try:
+        return _index_for(self, post_path)
+    finally:
+        _log("index-got")
+
+
+cache.EvidenceCache.index_for = index_for
+
+
+def pytest_runtest_setup(item):
+    _log("item")
+"""
+
+
+def test_the_second_worker_builds_the_index_before_its_first_item(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold -n 2 run: gw1 has the repository index (built, or loaded once gw0's gate 2
+    built it) before it runs any item; gw0 starts on its first post. A cached rerun needs
+    no index and loads none."""
+    from tests.helpers import git
+
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest --postgates-only=2,11,13")
+    (pytester.path / "src").mkdir()
+    (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    for i in range(4):
+        (posts / f"2026-01-0{i + 1}-post.md").write_text(
+            f"---\ntitle: T\ndate: 2026-01-0{i + 1}\n---\nWe run pytest; `render` is real. {i}\n"
+        )
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "blog")
+    pytester.makeconftest(ORDER_SPY)
+    log = pytester.path / "order.log"
+
+    def events() -> dict[str, list[str]]:
+        by_process: dict[str, list[str]] = {}
+        for line in log.read_text().splitlines() if log.exists() else []:
+            process, event = line.split()
+            by_process.setdefault(process, []).append(event)
+        log.unlink(missing_ok=True)
+        return by_process
+
+    pytester.runpytest_subprocess("-n", "2").assert_outcomes(passed=8, xpassed=4)
+    cold = events()
+    assert cold["gw1"][:2] == ["index-asked", "index-got"], cold
+    assert "item" in cold["gw1"] and "item" in cold["gw0"], cold
+    assert "controller" not in cold
+    pytester.runpytest_subprocess("-n", "2").assert_outcomes(passed=8, xpassed=4)
+    second = events()
+    assert all(not event.startswith("index") for seen in second.values() for event in seen), second
