@@ -9,6 +9,7 @@ post's ``-overall.json`` once, at the end of the session.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -369,7 +370,7 @@ class OverallRecorder:
                 r["name"]: r["suppressed"] for r in gates.values() if r.get("suppressed")
             }
             self.overall[post] = report
-            self._write(overall_path(folder, self.stems[post]), partial(dumps, report))
+            self._write_overall(overall_path(folder, self.stems[post]), report)
         settings = self.state.settings
         for path, render in (
             (settings.feedback, self.feedback_text),
@@ -380,6 +381,22 @@ class OverallRecorder:
                 self._write(path, render)
         if self.write_errors and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _write_overall(self, path: Path, report: dict[str, Any]) -> None:
+        """An overall file, rewritten only when its content changed: an unchanged one is
+        told by its stamp in the result database (as the items' scorecards are), since
+        the indented form is made by json's pure-Python encoder, about 2 ms a post on the
+        controller after the last item."""
+        results = self.state.context.results
+        digest = hashlib.sha1(
+            json.dumps(report, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        if results is not None and results.written_unchanged(path, digest):
+            return
+        before = len(self.write_errors)
+        self._write(path, partial(dumps, report))
+        if results is not None and len(self.write_errors) == before:
+            results.record_written(path, digest)
 
     def _write(self, path: Path, render: Any) -> None:
         """Write one output file; a failure (full disk, read-only folder) is one clear
