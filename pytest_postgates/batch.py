@@ -59,6 +59,7 @@ class RunBatches:
         self._part_of: dict[str, dict[Path, int]] = {}
         self._computes: dict[str, Compute] = {}  # batch -> compute(part posts), for helping
         self._helping = False
+        self._unhelpable: set[str] = set()  # parts whose computation failed while helping
 
     def posts_for(self, batch: str) -> tuple[Path, ...]:
         """The posts a declared batch covers. A batch no gate declared is a bug in the gate
@@ -153,7 +154,9 @@ class RunBatches:
         try:
             for batch, compute in list(self._computes.items()):
                 for name, posts in self._parts(batch):
-                    if name in self._memo or (self.run_dir / f"{name}.json").is_file():
+                    if name in self._memo or name in self._unhelpable:
+                        continue
+                    if (self.run_dir / f"{name}.json").is_file():
                         continue
                     if self._compute_unstarted(name, partial(compute, posts)):
                         return True
@@ -171,9 +174,15 @@ class RunBatches:
             try:
                 if path.is_file():
                     return False
-                with budget.paused():
-                    result = compute()
-                write_atomic(path, json.dumps(result, sort_keys=True))
+                try:
+                    with budget.paused():
+                        result = compute()
+                    write_atomic(path, json.dumps(result, sort_keys=True))
+                except Exception:
+                    # Not this wait's business: the gate that needs the part computes it
+                    # and reports what goes wrong on its own post.
+                    self._unhelpable.add(name)
+                    return False
             finally:
                 import fcntl
 

@@ -219,3 +219,25 @@ def test_a_process_waiting_on_a_lock_computes_the_parts_nobody_started(tmp_path:
     assert other.part("mermaid", first, lambda p: pytest.fail("computed twice")) == list(
         computed[0]
     )
+
+
+def test_a_part_that_fails_while_helping_is_left_to_the_gate_that_needs_it(
+    tmp_path: Path,
+) -> None:
+    """Helping never raises into the wait it fills (an index build's, say): the failing part
+    is skipped and computed, with its error, by the gate that needs it."""
+    batches = _batches(tmp_path, 24, parts=2)
+    first = Path("/blog/_posts/p000.md")
+
+    def compute(posts: tuple[Path, ...]) -> int:
+        if first in posts:
+            raise RuntimeError("engine crashed")
+        return len(posts)
+
+    batches.offer("mermaid", compute)
+    assert batches.help_once() is True  # part 1 failed and was skipped; part 2 computed
+    assert batches.help_once() is False
+    assert (tmp_path / "mermaid.part2of2.json").is_file()
+    assert not (tmp_path / "mermaid.part1of2.json").exists()
+    with pytest.raises(RuntimeError, match="engine crashed"):
+        batches.part("mermaid", first, compute)
