@@ -198,9 +198,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.context.batches.remove()
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> None:
+@pytest.hookimpl(tryfirst=True, specname="pytest_runtestloop")
+def pytest_runtestloop_prefetch(session: pytest.Session) -> None:
     # Before xdist's worker loop runs the first item: the second worker builds the index.
+    # (Named apart from the hook so that another pytest_runtestloop here cannot shadow it.)
     worker = getattr(session.config, "workerinput", {}).get("workerid")
     if worker is not None and session.items:
         from pytest_postgates.xdist import prefetch

@@ -152,6 +152,12 @@ class PostRun:
     def is_advisory(self, spec: Gate) -> bool:
         return self.context.settings.is_advisory(spec.name, spec.advisory)
 
+    def cached(self, spec: Gate) -> bool:
+        """Whether the result of ``spec`` for this post is in the result cache."""
+        key = self._cache_key(spec)
+        results = self.context.results
+        return bool(key and results and results.load(key, spec.id, spec.name, spec.caches_skip))
+
     def evaluate(self, spec: Gate) -> Scorecard:
         """The scorecard of ``spec`` for this post, computed at most once."""
         card = self.cards.get(spec.id)
@@ -213,12 +219,6 @@ class PostRun:
         message = f"{what} took longer than gate_timeout ({seconds:g} s); stopped"
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
-
-    def cached(self, spec: Gate) -> bool:
-        """Whether the result of ``spec`` for this post is in the result cache."""
-        key = self._cache_key(spec)
-        results = self.context.results
-        return bool(key and results and results.load(key, spec.id, spec.name, spec.caches_skip))
 
     def _cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew."""
