@@ -82,6 +82,9 @@ ATTRIBUTION_RULES = frozenset(
         "free-form-key",
         "declared-tree",
         "commit-message-outline",
+        "third-party-server-tool",
+        "number-spelling",
+        "vendor-namespace-model",
     )
 )
 CLEARING_OUTCOMES = ("unjudged", "not-a-reference", "defined-in-post", "grounded")

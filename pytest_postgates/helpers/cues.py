@@ -14,3 +14,11 @@ from __future__ import annotations
 
 # "for example", "for instance", "e.g.": what follows is an example.
 EXAMPLE = r"for example|for instance|e\.g\."
+
+# "there is no separate `x`", "never with `x`": the name that follows is said not to exist
+# or not to be used. Gate 2 anchors it just before one code span (never sentence-wide: a
+# cue elsewhere in the sentence is about something else).
+NEGATION = (
+    r"there(?:'s| is| are) no (?:separate|dedicated|such|standalone|longer an?)"
+    r"|never (?:with|via|through)|never\b(?=\s*`)"
+)
