@@ -84,7 +84,7 @@ ATTRIBUTION_RULES = frozenset(
         "commit-message-outline",
         "third-party-server-tool",
         "number-spelling",
-        "vendor-namespace-model",
+        "vendor-namespace-model",  # dropped: kept so an older run's decisions still count
     )
 )
 CLEARING_OUTCOMES = ("unjudged", "not-a-reference", "defined-in-post", "grounded")

@@ -550,37 +550,19 @@ def test_a_negation_about_something_else_leaves_the_token_a_claim(
 # ---------------------------------------------------------------------- vendor namespaces
 
 
-def test_a_model_id_of_a_namespace_the_repository_never_names_is_unjudged(
-    tmp_path: Path, ctx: GateContext
-) -> None:
-    # A provider page's list of a hub's popular models, in a vendor's own namespace.
-    body = "### Popular models\n\n- `zephyrlabs/zeph-neo-2.7B` - Large open model\n"
-    outcome, entry = _outcome(_card(body, tmp_path, ctx), "zephyrlabs/zeph-neo-2.7B")
-    assert (outcome, entry["rule"]) == ("unjudged", "vendor-namespace-model"), entry
-    assert "zephyrlabs/" in entry["reason"]
-
-
 @pytest.mark.parametrize(
     ("sentence", "token"),
     [
-        # The product's catalogue style: a namespace the repository names (the test
-        # repository routes `anthropic/claude-3-5-sonnet`): an invented id there is a
-        # fabrication, next to a vendor's name or not.
-        (
-            "Anthropic's newest, `anthropic/claude-9-9-ultra`, is the default.",
-            "anthropic/claude-9-9-ultra",
-        ),
-        (
-            "- `anthropic/claude-3-5-sonnet-max` - Anthropic's flagship",
-            "anthropic/claude-3-5-sonnet-max",
-        ),
-        # The sentence gives the id to the product.
-        ("NeuroLink's default model is `zephyrlabs/zeph-neo-2.7B`.", "zephyrlabs/zeph-neo-2.7B"),
-        # A bare id names no namespace.
-        ("- `zeph-neo-2` - Large open model", "zeph-neo-2"),
+        # A vendor namespace the repository never names stays a claim: the dropped
+        # vendor-namespace-model rule cleared it, and with it a namespace one letter off
+        # the product's catalogue (`anthropics/`), a planted fabrication.
+        ("- `zephyrlabs/zeph-neo-2.7B` - Large open model", "zephyrlabs/zeph-neo-2.7B"),
+        ("- `anthropics/claude-3-5-sonnet` - the flagship", "anthropics/claude-3-5-sonnet"),
+        # The product's catalogue style: a namespace the repository names.
+        ("Anthropic's newest, `anthropic/claude-9-9-ultra`.", "anthropic/claude-9-9-ultra"),
     ],
 )
-def test_model_ids_in_the_products_catalogue_style_stay_claims(
+def test_model_ids_in_a_vendor_namespace_stay_claims(
     sentence: str, token: str, tmp_path: Path, ctx: GateContext
 ) -> None:
     outcome, _entry = _outcome(_card(sentence + "\n", tmp_path, ctx), token)

@@ -37,7 +37,6 @@ from pytest_postgates.helpers.attribution_rules import (
     attribute,
     number_spelling,
     router_variant_example,
-    vendor_namespace_model,
 )
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
@@ -180,8 +179,6 @@ def judge(
         return verdict("unjudged", rule="router-variant", reason=variant)
     # Attribution (issue 10): whose thing the sentence or the sample says the token is.
     attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
-    if attributed is None:
-        attributed = vendor_namespace_model(text, sentence, offset, repos)
     if attributed is None and not presented_as_product(text, sentence, offset, repos, definitions):
         attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
     if attributed:

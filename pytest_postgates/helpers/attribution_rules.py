@@ -28,6 +28,12 @@ grounded:
   argument or an array element, not a string literal) and never declares: the reader's
   own data.
 
+A ``vendor-namespace-model`` rule (a model id in an `org/` namespace no file of the
+repository names: the vendor's catalogue) was dropped: it cleared one held-out finding
+(`EleutherAI/gpt-neo-2.7B`) and let 5 of the fabrication bench's planted namespace
+segments through (`anthropics/claude-3-opus`, `deepseek-ais/DeepSeek-V3`: a namespace one
+letter off the product's is as foreign to the repository as a real vendor's).
+
 A ``free-form-key`` rule (a key the sample writes under a key the product types as a
 free-form record) was dropped: held out on NeuroLink's docs/ it cleared `officeFiles`
 under `input`, a real defect, because one product type declares some `input` free-form
@@ -40,12 +46,6 @@ while the options the page passes are a closed type; a key name cannot tell them
   ``**Install**: `npx @acme-mcp/server-github``` ... ``- `create_issue` - ...``): another
   party's server's tool, which the product's repository cannot judge. A list under a
   heading that names no such package (the product's own servers) stays a claim.
-- ``vendor-namespace-model`` (unjudged): a model id in a vendor's own namespace
-  (`org/model-1.2B`) where the repository names no id of that namespace at all: the
-  vendor's catalogue, passed through, which the product's cannot judge. A namespace the
-  repository uses (`meta-llama/`, `accounts/fireworks/models/`) is the product's
-  catalogue style, so an id there stays a claim (an invented one is a fabrication), as
-  does a bare id (`gpt2`) and an id the sentence gives the product ("NeuroLink's default").
 - ``number-spelling`` (grounded): a number written with digit separators (`128,000`)
   that the repository writes in another spelling (`128_000`, `128000`) as a whole word:
   the same literal, so the token is grounded, honestly (the number is there).
@@ -63,7 +63,7 @@ import re
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.grounding import quoted_source_file
-from pytest_postgates.helpers.outcome_rules import PRODUCT_VERBS, ROUTER_VARIANTS, Repos
+from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
@@ -476,36 +476,6 @@ def third_party_server_tool(text: str, token: Token, post: Post, repos: Repos) -
         "third-party-server-tool",
         f"a tool listed under the section of {packages[-1]}, another party's MCP server,"
         " whose source this run does not hold",
-    )
-
-
-_NAMESPACED_MODEL = re.compile(
-    r"^(?P<org>[A-Za-z][\w.-]*)/(?P<model>[A-Za-z][\w.-]*(?:-[\w.]+|\d[\w.]*))(?::[a-z]+)?$"
-)
-
-
-def vendor_namespace_model(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
-    """Decided before the product check (a model id is otherwise always the product's
-    claim): only where the namespace is foreign to the whole repository."""
-    match = _NAMESPACED_MODEL.match(text)
-    if match is None or offset < 0 or not re.search(r"\d", match.group("model")):
-        return None
-    org = match.group("org")
-    index = repos.primary.index
-    names = [n.lower() for n in repos.product_names if len(n) > 2]
-    if any(n in org.lower() for n in names) or index.match_path(org + "/"):
-        return None
-    if any(index.contains(f"{spelling}/") for spelling in {org, org.lower()}):
-        return None  # the product's catalogue has ids of this namespace
-    before = sentence[max(0, offset - 60) : offset]
-    for name in repos.product_names:
-        if re.search(rf"\b{re.escape(name)}{PRODUCT_VERBS}[^.`]*`?$", before, re.I):
-            return None
-    return (
-        "unjudged",
-        "vendor-namespace-model",
-        f"a model id of the {org}/ namespace, which no file of the repository names: the"
-        " vendor's catalogue, which the repository cannot judge",
     )
 
 
