@@ -85,6 +85,8 @@ ATTRIBUTION_RULES = frozenset(
         "third-party-server-tool",
         "number-spelling",
         "vendor-namespace-model",  # dropped: kept so an older run's decisions still count
+        # An older rule, collected since its cues gained helpers/cues.py's NEGATION.
+        "negated",
     )
 )
 CLEARING_OUTCOMES = ("unjudged", "not-a-reference", "defined-in-post", "grounded")

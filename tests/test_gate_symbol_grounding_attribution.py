@@ -519,8 +519,8 @@ def test_a_number_no_spelling_of_which_the_code_holds_stays_ungrounded(
         # The shared cues (helpers/cues.py), read just before the token as gate 2 reads
         # its others.
         ("There is no separate `clipSecondsEach` field: the length is reused.", "clipSecondsEach"),
-        ("The SDK calls `generate()` plainly, never with `padAlphabet`.", "padAlphabet"),
-        ("It always passes a size, never `zeroSizeMode`.", "zeroSizeMode"),
+        ("There's no dedicated `padAlphabet` option; pass a function.", "padAlphabet"),
+        ("There are no standalone `zeroSizeMode` settings.", "zeroSizeMode"),
     ],
 )
 def test_a_name_the_sentence_says_is_absent_or_unused_is_not_a_reference(
@@ -536,8 +536,9 @@ def test_a_name_the_sentence_says_is_absent_or_unused_is_not_a_reference(
         # A cue elsewhere in the sentence is about something else.
         "There is no separate step: `clipSecondsEach` sets the length.",
         "It never retries, and `clipSecondsEach` sets the length.",
-        # "never calls `x`" says what the code does with a name, not that it is absent.
+        # "never (with) `x`" says how a name is used, not that it is absent.
         "NeuroLink never calls `clipSecondsEach` twice.",
+        "The SDK calls `generate()` plainly, never with `clipSecondsEach`.",
     ],
 )
 def test_a_negation_about_something_else_leaves_the_token_a_claim(
