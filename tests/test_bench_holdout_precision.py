@@ -137,7 +137,8 @@ def test_the_committed_labels_load_and_each_names_its_set_and_evidence() -> None
     assert labels, "bench/labels/gate2_holdout.jsonl holds no labels"
     for item in labels:
         assert item["set"] in ("ungrounded", "attribution")
-        assert item["set"] == "attribution" or item["sample"] in ("files200", "all-docs", "keyed", "extra")
+        samples = ("files200", "all-docs", "keyed", "extra")
+        assert item["set"] == "attribution" or item["sample"] in samples
         assert item["post"].startswith("docs/") and item["why"]
 
 
