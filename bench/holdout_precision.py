@@ -36,6 +36,7 @@ same repository at the same ref.
     python bench/holdout_precision.py [--repo PATH] [--ref release] [--files 200]
     python bench/holdout_precision.py --order OUT.jsonl     # also write both sample orders
     python bench/holdout_precision.py --files 0 --unlabelled OUT.jsonl  # what needs a label
+    python bench/holdout_precision.py --files 0 --keep-cards DIR  # then --from-cards DIR
 """
 
 from __future__ import annotations
@@ -179,10 +180,15 @@ def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
 
 
 def run_gate2(
-    repo: Path, ref: str, files: Sequence[str], scratch: Path, whole_folder: bool = False
+    repo: Path,
+    ref: str,
+    files: Sequence[str],
+    scratch: Path,
+    whole_folder: bool = False,
+    keep: Path | None = None,
 ) -> HoldoutRun:
     site = prepare_site(repo, ref, files, scratch)
-    cards = scratch / "cards"
+    cards = keep or scratch / "cards"
     # Thousands of file arguments make pytest's collection quadratic (each argument walks
     # its parents again): the whole folder is one argument.
     targets = [DOCS] if whole_folder else list(files)
@@ -465,6 +471,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--order", type=Path, help="write both sets in sample order (JSONL)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--keep-cards", type=Path, help="keep the run's scorecards in this folder")
+    parser.add_argument(
+        "--from-cards",
+        type=Path,
+        help="score a --keep-cards folder again (after labelling) instead of running gate 2",
+    )
     args = parser.parse_args(argv)
     repo_arg = args.repo or os.environ.get(precision.REPO_ENV)
     if not repo_arg:
@@ -472,9 +484,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     repo = Path(repo_arg)
     listed = docs_files(repo, args.ref)
     files = sample_files(listed, args.files, args.seed) if args.files > 0 else listed
+    if args.from_cards:
+        run = read_cards(args.from_cards, files)
+    else:
+        with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
+            run = run_gate2(repo, args.ref, files, Path(scratch), args.files <= 0, args.keep_cards)
+    # Read after the run: labels written while gate 2 ran count.
     labels = precision.load_labels(args.labels) if args.labels.is_file() else []
-    with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
-        run = run_gate2(repo, args.ref, files, Path(scratch), whole_folder=args.files <= 0)
     data = summary(run, labels, args.seed, args.sample_rate)
     drawn = f"{len(files)} docs files drawn" if args.files > 0 else f"all {len(files)} docs files"
     print(f"{drawn}; repo {repo} at {args.ref}")
