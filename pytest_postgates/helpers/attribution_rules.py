@@ -14,7 +14,8 @@ grounded:
   SDK's `x()`"). The product's repository cannot judge another party's API.
 - ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
   package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
-  than the product's and declared by no manifest: the registry is not consulted offline.
+  than the product's and declared by no manifest: the registry is not consulted offline;
+  also an install command of such a package (`npm -g @acme-mcp/server-x`, `npx y`).
 - ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
   the token on another party's server ("-- for example, both a Gitea server and a Forgejo
   server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
