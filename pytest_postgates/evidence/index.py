@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
 
 INDEX_VERSION = 4
@@ -88,6 +89,9 @@ class RepoIndex:
         default_factory=dict, repr=False
     )
     _candidates: dict[bytes, frozenset[int] | None] = field(default_factory=dict, repr=False)
+    _haystack: Haystack = field(init=False, repr=False)
+    _words_haystack: Haystack = field(init=False, repr=False)
+    _sizes: list[int] = field(default_factory=list, repr=False)  # bytes of each text file
 
     def __post_init__(self) -> None:
         self._path_set = set(self.paths)
@@ -98,12 +102,32 @@ class RepoIndex:
             self._basenames.setdefault(parts[-1], path)
         self._words_blob = b"\n" + b"\n".join(self.words) + b"\n"
         self._text_index = {path: i for i, path in enumerate(self.text_paths)}
+        self._haystack = Haystack(self.text)
+        self._words_haystack = Haystack(self._words_blob)
+        ends = [*self.offsets[1:], len(self.text)]
+        self._sizes = list(map(int.__sub__, ends, self.offsets))
 
     def memo(self, table: str) -> dict[Any, Any]:
         """A table named ``table`` for answers computed from this index alone, kept as
         long as the index: the index never changes once loaded, so a caller may remember
         what it derived from it across posts."""
         return self._memos.setdefault(table, {})
+
+    def in_changelog(self, text: str) -> bool:
+        """``text in self.changelog``: most tokens asked are not in it, and its words rule
+        them out without a scan of the whole CHANGELOG."""
+        return text in self._probe("changelog", self.changelog)
+
+    def in_messages(self, text: str) -> bool:
+        """``text in self.messages`` (the recent commit messages), as ``in_changelog``."""
+        return text in self._probe("messages", self.messages)
+
+    def _probe(self, name: str, text: str) -> TextProbe:
+        probes: dict[str, TextProbe] = self.memo("text_probes")
+        probe = probes.get(name)
+        if probe is None or probe.text is not text:
+            probe = probes[name] = TextProbe(text)
+        return probe
 
     # ------------------------------------------------------------------ paths
     def match_path(self, spec: str) -> str | None:
@@ -163,12 +187,15 @@ class RepoIndex:
                 return True
             # An inner part of a word: a scan of the distinct words (about 1 MB), needed
             # by few tokens (a trigram filter before it saved less than it cost to load).
-            return self._words_blob.find(needle) >= 0
+            return self._words_haystack.find(needle) >= 0
         files = self._candidate_files(needle, runs)
+        find = self._haystack.find
         if files is None:
-            return self.text.find(needle) >= 0
+            return find(needle) >= 0
+        starts, sizes = self.offsets, self._sizes
         return any(
-            self.text.find(needle, start, end) >= 0 for start, end in self._spans_by_size(files)
+            find(needle, starts[file], starts[file] + sizes[file]) >= 0
+            for file in self._by_size(files)
         )
 
     def _candidate_files(self, needle: bytes, runs: list[tuple[int, int]]) -> frozenset[int] | None:
@@ -230,14 +257,13 @@ class RepoIndex:
             previous = file_id
         yield offsets[first], offsets[previous + 1] if previous + 1 < len(offsets) else size
 
-    def _spans_by_size(self, files: Iterable[int]) -> list[tuple[int, int]]:
-        """The spans of ``files`` (see ``_spans``) to scan for a yes/no answer, shortest
-        first: a token that is there is found in fewer bytes (on the NeuroLink posts,
-        224 MB instead of 1.5 GB for the tokens found; the bundles and lock files most
-        candidate sets hold come last)."""
-        sized = [(end - start, start, end) for start, end in self._spans(files)]
-        sized.sort()
-        return [(start, end) for _size, start, end in sized]
+    def _by_size(self, files: Iterable[int]) -> list[int]:
+        """``files`` in the order to scan them for a yes/no answer, shortest first: a token
+        that is there is found in fewer bytes (on the NeuroLink posts, 224 MB instead of
+        1.5 GB for the tokens found; the bundles and lock files most candidate sets hold
+        come last). One file at a time: sorting by a key is done in C, where merging
+        neighbouring files into spans first cost more Python than the calls it saved."""
+        return sorted(files, key=self._sizes.__getitem__)
 
     def _files_of_range(self, kind: str, low: int, high: int) -> frozenset[int]:
         """The files of a slice of ``words`` (``kind`` "word" or "prefix") or of
@@ -256,10 +282,6 @@ class RepoIndex:
         for word in word_ids:
             files.update(postings[starts[word] : starts[word + 1]])
         return files
-
-    def _find_in(self, needle: bytes, file_id: int) -> int:
-        end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
-        return self.text.find(needle, self.offsets[file_id], end)
 
     def _word_id(self, word: bytes) -> int | None:
         i = bisect.bisect_left(self.words, word)
@@ -313,13 +335,13 @@ class RepoIndex:
         text before and after that file)."""
         needle = token.encode("utf-8")
         file_id = self._text_index.get(path)
+        find = self._haystack.find
         if file_id is None:
-            return self.text.find(needle) >= 0
+            return find(needle) >= 0
         start = self.offsets[file_id]
         end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
         return any(
-            self.text.find(needle, low, min(high, start)) >= 0
-            or self.text.find(needle, max(low, end), high) >= 0
+            find(needle, low, min(high, start)) >= 0 or find(needle, max(low, end), high) >= 0
             for low, high in sorted(self._search_spans(needle), key=_span_size)
         )
 
@@ -334,7 +356,7 @@ class RepoIndex:
         for low, high in self._search_spans(needle):
             position = low
             while found < limit:
-                position = self.text.find(needle, position, high)
+                position = self._haystack.find(needle, position, high)
                 if position < 0:
                     break
                 file_id = bisect.bisect_right(self.offsets, position) - 1
@@ -348,7 +370,8 @@ class RepoIndex:
 
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
-        position = self.text.find(token.encode("utf-8"))
+        needle = token.encode("utf-8")
+        position = self._haystack.find(needle) if needle else 0
         if position < 0:
             return None
         return self.text_paths[bisect.bisect_right(self.offsets, position) - 1]
@@ -552,7 +575,7 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         size = os.fstat(handle.fileno()).st_size
         # mmap shares the pages between xdist workers; an empty file cannot be mapped.
         text: bytes | mmap.mmap = (
-            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY) if size else b""
         )
     words_raw = (folder / "words.bin").read_bytes()
     paths_raw = (folder / "paths.bin").read_bytes().decode("utf-8", "surrogateescape")

@@ -143,7 +143,7 @@ def _text_grounding_uncached(index: RepoIndex, text: str) -> Grounding | None:
     if not index.contains(text):
         return None
     changelog = index.changelog_path
-    if not changelog or text not in index.changelog:
+    if not changelog or not index.in_changelog(text):
         return Grounding("text")
     if index.contains_outside(text, changelog):
         return Grounding("text")
@@ -262,7 +262,7 @@ def _ground_in(
     found = _text_grounding(index, text)
     if found:
         return found, ""
-    if kind == "phrase" and len(text) >= 12 and text in index.messages:
+    if kind == "phrase" and len(text) >= 12 and index.in_messages(text):
         return Grounding("commit message", "commit-message"), ""
     if kind == "phrase" and OUTLINE_STEP.search(text) and _outline_in_messages(index, text):
         return Grounding("commit message", "commit-message-outline"), ""
