@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.evidence.blobs import regular_files, text_files
+from pytest_postgates.evidence.repo import git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
 
@@ -414,42 +415,6 @@ def _run(root: Path, *args: str) -> bytes:
     return git(root, *args).stdout
 
 
-def _read_blobs(root: Path, shas: list[str]) -> Iterator[bytes]:
-    """Contents of blobs, in order, through one ``git cat-file --batch`` process."""
-    import subprocess
-
-    process = subprocess.Popen(
-        ["git", "-C", str(root), "cat-file", "--batch"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    # Feed from a thread so a large batch cannot deadlock on full pipes.
-    import threading
-
-    def feed() -> None:
-        assert process.stdin is not None
-        try:
-            process.stdin.write(b"".join(sha.encode() + b"\n" for sha in shas))
-        finally:
-            process.stdin.close()
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
-    out = process.stdout
-    for _ in shas:
-        header = out.readline().split()
-        if len(header) != 3:
-            raise GitError(f"git cat-file --batch gave an unexpected header: {header!r}")
-        size = int(header[2])
-        data = out.read(size)
-        out.read(1)  # the newline after each object
-        yield data
-    feeder.join()
-    process.wait()
-
-
 def is_excluded(path: str, exclude: tuple[str, ...]) -> bool:
     """Whether a tracked path is blog content rather than evidence: any ``_posts`` folder,
     or a folder named in ``exclude`` (paths relative to the repository root)."""
@@ -468,32 +433,26 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     listed, so a post may still cite another post's file."""
     listing = _run(root, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0")
     paths: list[str] = []
-    blob_of: dict[str, str] = {}
+    rows: list[tuple[str, str, str, str]] = []
     for entry in listing:
         if not entry:
             continue
         entry_meta, _, raw_path = entry.partition(b"\t")
         path = raw_path.decode("utf-8", "surrogateescape")
         paths.append(path)
-        _mode, kind, sha = entry_meta.decode().split()
-        if kind == "blob":
-            blob_of[path] = sha
-    grep = git(root, "grep", "-I", "-l", "-z", "-e", "", commit, check=False)
-    if grep.returncode not in (0, 1):
-        raise GitError(grep.stderr.decode("utf-8", "replace").strip() or "git grep failed")
-    prefix = f"{commit}:".encode()
-    text_paths = [
-        name[len(prefix) :].decode("utf-8", "surrogateescape")
-        for name in grep.stdout.split(b"\0")
-        if name.startswith(prefix)
+        mode, kind, sha = entry_meta.decode().split()
+        rows.append((mode, kind, sha, path))
+    # The files git grep -I searches, read once (see evidence/blobs.py).
+    candidates = [
+        (path, sha) for path, sha in regular_files(rows) if not is_excluded(path, exclude)
     ]
-    text_paths = [path for path in text_paths if path in blob_of and not is_excluded(path, exclude)]
+    text_paths: list[str] = []
     offsets: list[int] = []
     position = 0
     postings_of = _Postings()
-    blobs = _read_blobs(root, [blob_of[path] for path in text_paths])
     with open(target / "text.bin", "wb") as text_file, _collector_paused():
-        for file_id, content in enumerate(blobs):
+        for file_id, (path, content) in enumerate(text_files(root, candidates)):
+            text_paths.append(path)
             offsets.append(position)
             text_file.write(content)
             text_file.write(b"\0")
