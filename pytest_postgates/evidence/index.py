@@ -321,6 +321,13 @@ class RepoIndex:
         end = len(self.text) - 1 if last else self.offsets[file_id + 1] - 1
         return bytes(self.text[self.offsets[file_id] : end])
 
+    def search_file(self, pattern: re.Pattern[bytes], file_id: int) -> re.Match[bytes] | None:
+        """``pattern.search(self.file_bytes(file_id))`` without copying the file, for a
+        pattern with no anchor or lookbehind (it sees only the file's bytes either way)."""
+        last = file_id + 1 >= len(self.offsets)
+        end = len(self.text) - 1 if last else self.offsets[file_id + 1] - 1
+        return pattern.search(self.text, self.offsets[file_id], end)
+
     def _search_spans(self, needle: bytes) -> list[tuple[int, int]]:
         """Byte ranges of ``text`` outside which ``needle`` cannot occur."""
         runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
