@@ -122,3 +122,23 @@ def test_a_blob_missing_from_the_object_store_is_left_out(tmp_path: Path) -> Non
     sha = git(root, "rev-parse", "HEAD:gone.txt").stdout.decode().strip()
     (root / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
     assert _our_listing(root) == ["kept.txt"]
+
+
+def test_object_probe_answers_as_git_cat_file_e(repo: Path) -> None:
+    """One long-lived process answers every name as ``git cat-file -e`` does, and a new
+    one is started if it dies."""
+    from pytest_postgates.evidence.blobs import ObjectProbe
+
+    head = git(repo, "rev-parse", "HEAD").stdout.decode().strip()
+    blob = git(repo, "rev-parse", "HEAD:a.txt").stdout.decode().strip()
+    tree = git(repo, "rev-parse", "HEAD^{tree}").stdout.decode().strip()
+    names = [head, head[:7], blob, blob[:10], tree, "deadbeef" * 5, "0000000", "abcd", "HEAD"]
+    probe = ObjectProbe(repo)
+    for name in names + names[::-1]:
+        for asked in (name, f"{name}^{{object}}"):
+            expected = git(repo, "cat-file", "-e", asked, check=False).returncode == 0
+            assert probe.exists(asked) == expected, asked
+    assert probe._process is not None
+    probe._process.kill()
+    probe._process.wait()
+    assert probe.exists(blob) and not probe.exists("deadbeef" * 5)

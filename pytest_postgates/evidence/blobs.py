@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,3 +139,55 @@ def _read_blobs(root: Path, shas: list[str]) -> Iterator[bytes]:
         feeder.join()
         out.close()
         process.wait()
+
+
+class ObjectProbe:
+    """``git cat-file -e NAME`` for many names through one long-lived ``git cat-file
+    --batch-check`` process (a process per question cost more than the question), started
+    at the first question and ended when the probe is collected or the interpreter exits.
+    A name git reports missing or ambiguous does not exist, as for ``-e``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    def exists(self, name: str) -> bool:
+        with self._lock:
+            process = self._process
+            if process is None or process.poll() is not None:
+                process = self._process = self._start()
+            assert process.stdin is not None and process.stdout is not None
+            try:
+                process.stdin.write(name.encode() + b"\n")
+                process.stdin.flush()
+                answer = process.stdout.readline().split()
+            except OSError:
+                self._process = None
+                return git(self.root, "cat-file", "-e", name, check=False).returncode == 0
+        return len(answer) == 3 and answer[1] not in (b"missing", b"ambiguous")
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        try:
+            process = subprocess.Popen(
+                ["git", "-C", str(self.root), "cat-file", "--batch-check"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except FileNotFoundError:
+            raise GitError("git is not installed or not on PATH") from None
+        weakref.finalize(self, _stop, process)
+        return process
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.stdin is not None:
+        process.stdin.close()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    if process.stdout is not None:
+        process.stdout.close()

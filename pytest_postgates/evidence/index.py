@@ -8,9 +8,10 @@ It answers, without running git per question:
 - commit ids (for SHA tokens), tags, the CHANGELOG, recent commit messages, and the text of
   any tracked text file at the commit.
 
-Which files are text is asked of git itself (``git grep -I -l -e ''``), so attributes and
-git's own binary detection decide, exactly as they do for ``git grep``. The index is built
-at the commit (``git ls-tree``/``git cat-file``), not from the working tree.
+Which files are text is decided by git's own rule for ``git grep -I`` (the ``diff``
+attribute as ``git check-attr`` reads it, then a NUL in the first 8,000 bytes; see
+``evidence/blobs.py``), so attributes decide exactly as they do for ``git grep``. The index
+is built at the commit (``git ls-tree``/``git cat-file``), not from the working tree.
 
 Substring search is exact but rarely scans: a token is split into runs of ASCII word
 characters; every inner run must be a whole word of the repository, the first a suffix and
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates.evidence.blobs import regular_files, text_files
+from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
 from pytest_postgates.evidence.repo import git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
@@ -408,7 +409,11 @@ class RepoIndex:
             return True
         if not re.fullmatch(r"[0-9a-f]{4,64}", sha):
             return False
-        return git(self.root, "cat-file", "-e", f"{sha}^{{object}}", check=False).returncode == 0
+        probes = self.memo("objects")
+        if "probe" not in probes:
+            probes["probe"] = ObjectProbe(self.root)
+        probe: ObjectProbe = probes["probe"]
+        return probe.exists(f"{sha}^{{object}}")
 
 
 def _span_size(span: tuple[int, int]) -> int:
