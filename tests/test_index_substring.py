@@ -103,3 +103,49 @@ def test_probe_rules_out_by_words_and_falls_back_on_lone_surrogates() -> None:
     assert "ed `--max-tokens` from gen" in probe
     assert "Removed stream()" not in probe
     assert "\ud800" not in probe  # cannot be encoded: the plain search answers
+
+
+# ---------------------------------------------------------------------- occurrences
+
+OCCURRENCE_FILES: dict[str, str | bytes] = {
+    "a.md": "--max é--max-x max--max\u2192--max_y (--max) --max--max\n",
+    "b.bin.txt": b"\xe9--max\xff--max\xc3--max\xe2\x82--max\xf0\x9f\x98\x80--max\n",
+    "c.txt": "naïve--maxé x--max-\n" * 3,
+}
+OCCURRENCE_PIECES = ["--max", "max", "-", "x", "é", "\u2192", "(", ")", "_y", " "]
+
+
+@pytest.fixture(scope="module")
+def occurrence_index(tmp_path_factory: pytest.TempPathFactory) -> object:
+    from pytest_postgates.evidence.index import open_index
+    from pytest_postgates.evidence.repo import resolve_commit
+    from tests.helpers import make_repo
+
+    root = make_repo(tmp_path_factory.mktemp("occurrences"), OCCURRENCE_FILES)
+    return open_index(root, resolve_commit(root, "HEAD"), tmp_path_factory.mktemp("cache"))
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    token=st.lists(st.sampled_from(OCCURRENCE_PIECES), min_size=1, max_size=3).map("".join),
+    limit=st.integers(min_value=1, max_value=4),
+)
+def test_occurrences_are_what_finditer_finds_in_the_decoded_files(
+    occurrence_index: object, token: str, limit: int
+) -> None:
+    import re
+
+    from pytest_postgates.evidence.index import RepoIndex
+
+    assert isinstance(occurrence_index, RepoIndex)
+    index = occurrence_index
+    expected = []
+    for path, _offset in index.files_containing(token, limit=limit):
+        data = index.file_text(path) or ""
+        for match in re.finditer(re.escape(token), data):
+            before = data[match.start() - 1] if match.start() else ""
+            after = data[match.end()] if match.end() < len(data) else ""
+            expected.append((path, before, after))
+    assert list(index.occurrences(token, limit=limit)) == expected

@@ -377,6 +377,32 @@ class RepoIndex:
             if found >= limit:
                 return
 
+    def occurrences(self, token: str, limit: int = 16) -> Iterator[tuple[str, str, str]]:
+        """(path, character before, character after) of each occurrence of ``token`` in
+        the first ``limit`` text files holding it, in index order, left to right and not
+        overlapping within a file: what ``re.finditer`` finds in each file's decoded text,
+        read from the bytes around each occurrence instead of decoding whole files ("" at
+        a file's start or end). For a token without U+FFFD (which the decoded text holds
+        where the bytes are not UTF-8): UTF-8 is self-synchronising, so the token's bytes
+        occur exactly where the decoded text holds the token."""
+        needle = token.encode("utf-8")
+        text, find = self.text, self._haystack.find
+        for path, offset in self.files_containing(token, limit):
+            file_id = self._text_index[path]
+            start = self.offsets[file_id]
+            end = start + self._sizes[file_id] - 1  # the NUL after the file excluded
+            position = start + offset
+            while position >= 0:
+                before = bytes(text[max(start, position - 4) : position])
+                tail = position + len(needle)
+                after = bytes(text[tail : min(end, tail + 4)])
+                yield (
+                    path,
+                    before.decode("utf-8", "replace")[-1:],
+                    after.decode("utf-8", "replace")[:1],
+                )
+                position = find(needle, tail, end)
+
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
         needle = token.encode("utf-8")

@@ -94,16 +94,22 @@ class Grounding:
 def _bounded_in(index: RepoIndex, text: str) -> str | None:
     """A file holding ``text`` as written with no word character or dash glued to either
     end (`--max-warnings` is not in `--max-warnings-count`)."""
-    needle = text.encode("utf-8")
-    for path, _offset in index.files_containing(text, limit=16):
-        data = index.file_text(path) or ""
-        for match in re.finditer(re.escape(text), data):
-            before = data[match.start() - 1] if match.start() else " "
-            after = data[match.end()] if match.end() < len(data) else " "
-            if not re.match(r"[\w-]", before) and not re.match(r"[\w-]", after):
-                return path
-    del needle
+    if "\ufffd" in text:  # decoded text may hold it where the bytes do not: search that
+        for path, _offset in index.files_containing(text, limit=16):
+            data = index.file_text(path) or ""
+            for match in re.finditer(re.escape(text), data):
+                before = data[match.start() - 1] if match.start() else ""
+                after = data[match.end()] if match.end() < len(data) else ""
+                if not _GLUE.match(before) and not _GLUE.match(after):
+                    return path
+        return None
+    for path, before, after in index.occurrences(text, limit=16):
+        if not _GLUE.match(before) and not _GLUE.match(after):
+            return path
     return None
+
+
+_GLUE = re.compile(r"[\w-]")
 
 
 def _option_declared(index: RepoIndex, name: str) -> str | None:
