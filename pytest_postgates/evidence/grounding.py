@@ -437,6 +437,6 @@ def find_route(index: RepoIndex, token: str) -> str | None:
     if files is None:
         return None
     for file_id in sorted(files):
-        if pattern.search(index.file_bytes(file_id)):
+        if index.search_file(pattern, file_id):
             return index.text_paths[file_id]
     return None

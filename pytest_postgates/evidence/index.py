@@ -8,9 +8,10 @@ It answers, without running git per question:
 - commit ids (for SHA tokens), tags, the CHANGELOG, recent commit messages, and the text of
   any tracked text file at the commit.
 
-Which files are text is asked of git itself (``git grep -I -l -e ''``), so attributes and
-git's own binary detection decide, exactly as they do for ``git grep``. The index is built
-at the commit (``git ls-tree``/``git cat-file``), not from the working tree.
+Which files are text is decided by git's own rule for ``git grep -I`` (the ``diff``
+attribute as ``git check-attr`` reads it, then a NUL in the first 8,000 bytes; see
+``evidence/blobs.py``), so attributes decide exactly as they do for ``git grep``. The index
+is built at the commit (``git ls-tree``/``git cat-file``), not from the working tree.
 
 Substring search is exact but rarely scans: a token is split into runs of ASCII word
 characters; every inner run must be a whole word of the repository, the first a suffix and
@@ -41,7 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
+from pytest_postgates.evidence.repo import git
+from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
 
 INDEX_VERSION = 4
@@ -88,6 +91,9 @@ class RepoIndex:
         default_factory=dict, repr=False
     )
     _candidates: dict[bytes, frozenset[int] | None] = field(default_factory=dict, repr=False)
+    _haystack: Haystack = field(init=False, repr=False)
+    _words_haystack: Haystack = field(init=False, repr=False)
+    _sizes: list[int] = field(default_factory=list, repr=False)  # bytes of each text file
 
     def __post_init__(self) -> None:
         self._path_set = set(self.paths)
@@ -98,12 +104,32 @@ class RepoIndex:
             self._basenames.setdefault(parts[-1], path)
         self._words_blob = b"\n" + b"\n".join(self.words) + b"\n"
         self._text_index = {path: i for i, path in enumerate(self.text_paths)}
+        self._haystack = Haystack(self.text)
+        self._words_haystack = Haystack(self._words_blob)
+        ends = [*self.offsets[1:], len(self.text)]
+        self._sizes = list(map(int.__sub__, ends, self.offsets))
 
     def memo(self, table: str) -> dict[Any, Any]:
         """A table named ``table`` for answers computed from this index alone, kept as
         long as the index: the index never changes once loaded, so a caller may remember
         what it derived from it across posts."""
         return self._memos.setdefault(table, {})
+
+    def in_changelog(self, text: str) -> bool:
+        """``text in self.changelog``: most tokens asked are not in it, and its words rule
+        them out without a scan of the whole CHANGELOG."""
+        return text in self._probe("changelog", self.changelog)
+
+    def in_messages(self, text: str) -> bool:
+        """``text in self.messages`` (the recent commit messages), as ``in_changelog``."""
+        return text in self._probe("messages", self.messages)
+
+    def _probe(self, name: str, text: str) -> TextProbe:
+        probes: dict[str, TextProbe] = self.memo("text_probes")
+        probe = probes.get(name)
+        if probe is None or probe.text is not text:
+            probe = probes[name] = TextProbe(text)
+        return probe
 
     # ------------------------------------------------------------------ paths
     def match_path(self, spec: str) -> str | None:
@@ -163,12 +189,15 @@ class RepoIndex:
                 return True
             # An inner part of a word: a scan of the distinct words (about 1 MB), needed
             # by few tokens (a trigram filter before it saved less than it cost to load).
-            return self._words_blob.find(needle) >= 0
+            return self._words_haystack.find(needle) >= 0
         files = self._candidate_files(needle, runs)
+        find = self._haystack.find
         if files is None:
-            return self.text.find(needle) >= 0
+            return find(needle) >= 0
+        starts, sizes = self.offsets, self._sizes
         return any(
-            self.text.find(needle, start, end) >= 0 for start, end in self._spans_by_size(files)
+            find(needle, starts[file], starts[file] + sizes[file]) >= 0
+            for file in self._by_size(files)
         )
 
     def _candidate_files(self, needle: bytes, runs: list[tuple[int, int]]) -> frozenset[int] | None:
@@ -230,14 +259,13 @@ class RepoIndex:
             previous = file_id
         yield offsets[first], offsets[previous + 1] if previous + 1 < len(offsets) else size
 
-    def _spans_by_size(self, files: Iterable[int]) -> list[tuple[int, int]]:
-        """The spans of ``files`` (see ``_spans``) to scan for a yes/no answer, shortest
-        first: a token that is there is found in fewer bytes (on the NeuroLink posts,
-        224 MB instead of 1.5 GB for the tokens found; the bundles and lock files most
-        candidate sets hold come last)."""
-        sized = [(end - start, start, end) for start, end in self._spans(files)]
-        sized.sort()
-        return [(start, end) for _size, start, end in sized]
+    def _by_size(self, files: Iterable[int]) -> list[int]:
+        """``files`` in the order to scan them for a yes/no answer, shortest first: a token
+        that is there is found in fewer bytes (on the NeuroLink posts, 224 MB instead of
+        1.5 GB for the tokens found; the bundles and lock files most candidate sets hold
+        come last). One file at a time: sorting by a key is done in C, where merging
+        neighbouring files into spans first cost more Python than the calls it saved."""
+        return sorted(files, key=self._sizes.__getitem__)
 
     def _files_of_range(self, kind: str, low: int, high: int) -> frozenset[int]:
         """The files of a slice of ``words`` (``kind`` "word" or "prefix") or of
@@ -256,10 +284,6 @@ class RepoIndex:
         for word in word_ids:
             files.update(postings[starts[word] : starts[word + 1]])
         return files
-
-    def _find_in(self, needle: bytes, file_id: int) -> int:
-        end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
-        return self.text.find(needle, self.offsets[file_id], end)
 
     def _word_id(self, word: bytes) -> int | None:
         i = bisect.bisect_left(self.words, word)
@@ -298,6 +322,13 @@ class RepoIndex:
         end = len(self.text) - 1 if last else self.offsets[file_id + 1] - 1
         return bytes(self.text[self.offsets[file_id] : end])
 
+    def search_file(self, pattern: re.Pattern[bytes], file_id: int) -> re.Match[bytes] | None:
+        """``pattern.search(self.file_bytes(file_id))`` without copying the file, for a
+        pattern with no anchor or lookbehind (it sees only the file's bytes either way)."""
+        last = file_id + 1 >= len(self.offsets)
+        end = len(self.text) - 1 if last else self.offsets[file_id + 1] - 1
+        return pattern.search(self.text, self.offsets[file_id], end)
+
     def _search_spans(self, needle: bytes) -> list[tuple[int, int]]:
         """Byte ranges of ``text`` outside which ``needle`` cannot occur."""
         runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
@@ -313,13 +344,13 @@ class RepoIndex:
         text before and after that file)."""
         needle = token.encode("utf-8")
         file_id = self._text_index.get(path)
+        find = self._haystack.find
         if file_id is None:
-            return self.text.find(needle) >= 0
+            return find(needle) >= 0
         start = self.offsets[file_id]
         end = self.offsets[file_id + 1] if file_id + 1 < len(self.offsets) else len(self.text)
         return any(
-            self.text.find(needle, low, min(high, start)) >= 0
-            or self.text.find(needle, max(low, end), high) >= 0
+            find(needle, low, min(high, start)) >= 0 or find(needle, max(low, end), high) >= 0
             for low, high in sorted(self._search_spans(needle), key=_span_size)
         )
 
@@ -334,7 +365,7 @@ class RepoIndex:
         for low, high in self._search_spans(needle):
             position = low
             while found < limit:
-                position = self.text.find(needle, position, high)
+                position = self._haystack.find(needle, position, high)
                 if position < 0:
                     break
                 file_id = bisect.bisect_right(self.offsets, position) - 1
@@ -346,9 +377,36 @@ class RepoIndex:
             if found >= limit:
                 return
 
+    def occurrences(self, token: str, limit: int = 16) -> Iterator[tuple[str, str, str]]:
+        """(path, character before, character after) of each occurrence of ``token`` in
+        the first ``limit`` text files holding it, in index order, left to right and not
+        overlapping within a file: what ``re.finditer`` finds in each file's decoded text,
+        read from the bytes around each occurrence instead of decoding whole files ("" at
+        a file's start or end). For a token without U+FFFD (which the decoded text holds
+        where the bytes are not UTF-8): UTF-8 is self-synchronising, so the token's bytes
+        occur exactly where the decoded text holds the token."""
+        needle = token.encode("utf-8")
+        text, find = self.text, self._haystack.find
+        for path, offset in self.files_containing(token, limit):
+            file_id = self._text_index[path]
+            start = self.offsets[file_id]
+            end = start + self._sizes[file_id] - 1  # the NUL after the file excluded
+            position = start + offset
+            while position >= 0:
+                before = bytes(text[max(start, position - 4) : position])
+                tail = position + len(needle)
+                after = bytes(text[tail : min(end, tail + 4)])
+                yield (
+                    path,
+                    before.decode("utf-8", "replace")[-1:],
+                    after.decode("utf-8", "replace")[:1],
+                )
+                position = find(needle, tail, end)
+
     def locate(self, token: str) -> str | None:
         """The first text file containing ``token`` (a slower, exact scan)."""
-        position = self.text.find(token.encode("utf-8"))
+        needle = token.encode("utf-8")
+        position = self._haystack.find(needle) if needle else 0
         if position < 0:
             return None
         return self.text_paths[bisect.bisect_right(self.offsets, position) - 1]
@@ -377,7 +435,11 @@ class RepoIndex:
             return True
         if not re.fullmatch(r"[0-9a-f]{4,64}", sha):
             return False
-        return git(self.root, "cat-file", "-e", f"{sha}^{{object}}", check=False).returncode == 0
+        probes = self.memo("objects")
+        if "probe" not in probes:
+            probes["probe"] = ObjectProbe(self.root)
+        probe: ObjectProbe = probes["probe"]
+        return probe.exists(f"{sha}^{{object}}")
 
 
 def _span_size(span: tuple[int, int]) -> int:
@@ -389,42 +451,6 @@ def _span_size(span: tuple[int, int]) -> int:
 
 def _run(root: Path, *args: str) -> bytes:
     return git(root, *args).stdout
-
-
-def _read_blobs(root: Path, shas: list[str]) -> Iterator[bytes]:
-    """Contents of blobs, in order, through one ``git cat-file --batch`` process."""
-    import subprocess
-
-    process = subprocess.Popen(
-        ["git", "-C", str(root), "cat-file", "--batch"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert process.stdin is not None and process.stdout is not None
-    # Feed from a thread so a large batch cannot deadlock on full pipes.
-    import threading
-
-    def feed() -> None:
-        assert process.stdin is not None
-        try:
-            process.stdin.write(b"".join(sha.encode() + b"\n" for sha in shas))
-        finally:
-            process.stdin.close()
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
-    out = process.stdout
-    for _ in shas:
-        header = out.readline().split()
-        if len(header) != 3:
-            raise GitError(f"git cat-file --batch gave an unexpected header: {header!r}")
-        size = int(header[2])
-        data = out.read(size)
-        out.read(1)  # the newline after each object
-        yield data
-    feeder.join()
-    process.wait()
 
 
 def is_excluded(path: str, exclude: tuple[str, ...]) -> bool:
@@ -445,32 +471,26 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
     listed, so a post may still cite another post's file."""
     listing = _run(root, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0")
     paths: list[str] = []
-    blob_of: dict[str, str] = {}
+    rows: list[tuple[str, str, str, str]] = []
     for entry in listing:
         if not entry:
             continue
         entry_meta, _, raw_path = entry.partition(b"\t")
         path = raw_path.decode("utf-8", "surrogateescape")
         paths.append(path)
-        _mode, kind, sha = entry_meta.decode().split()
-        if kind == "blob":
-            blob_of[path] = sha
-    grep = git(root, "grep", "-I", "-l", "-z", "-e", "", commit, check=False)
-    if grep.returncode not in (0, 1):
-        raise GitError(grep.stderr.decode("utf-8", "replace").strip() or "git grep failed")
-    prefix = f"{commit}:".encode()
-    text_paths = [
-        name[len(prefix) :].decode("utf-8", "surrogateescape")
-        for name in grep.stdout.split(b"\0")
-        if name.startswith(prefix)
+        mode, kind, sha = entry_meta.decode().split()
+        rows.append((mode, kind, sha, path))
+    # The files git grep -I searches, read once (see evidence/blobs.py).
+    candidates = [
+        (path, sha) for path, sha in regular_files(rows) if not is_excluded(path, exclude)
     ]
-    text_paths = [path for path in text_paths if path in blob_of and not is_excluded(path, exclude)]
+    text_paths: list[str] = []
     offsets: list[int] = []
     position = 0
     postings_of = _Postings()
-    blobs = _read_blobs(root, [blob_of[path] for path in text_paths])
     with open(target / "text.bin", "wb") as text_file, _collector_paused():
-        for file_id, content in enumerate(blobs):
+        for file_id, (path, content) in enumerate(text_files(root, candidates)):
+            text_paths.append(path)
             offsets.append(position)
             text_file.write(content)
             text_file.write(b"\0")
@@ -552,7 +572,7 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         size = os.fstat(handle.fileno()).st_size
         # mmap shares the pages between xdist workers; an empty file cannot be mapped.
         text: bytes | mmap.mmap = (
-            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY) if size else b""
         )
     words_raw = (folder / "words.bin").read_bytes()
     paths_raw = (folder / "paths.bin").read_bytes().decode("utf-8", "surrogateescape")

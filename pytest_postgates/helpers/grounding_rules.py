@@ -94,16 +94,22 @@ class Grounding:
 def _bounded_in(index: RepoIndex, text: str) -> str | None:
     """A file holding ``text`` as written with no word character or dash glued to either
     end (`--max-warnings` is not in `--max-warnings-count`)."""
-    needle = text.encode("utf-8")
-    for path, _offset in index.files_containing(text, limit=16):
-        data = index.file_text(path) or ""
-        for match in re.finditer(re.escape(text), data):
-            before = data[match.start() - 1] if match.start() else " "
-            after = data[match.end()] if match.end() < len(data) else " "
-            if not re.match(r"[\w-]", before) and not re.match(r"[\w-]", after):
-                return path
-    del needle
+    if "\ufffd" in text:  # decoded text may hold it where the bytes do not: search that
+        for path, _offset in index.files_containing(text, limit=16):
+            data = index.file_text(path) or ""
+            for match in re.finditer(re.escape(text), data):
+                before = data[match.start() - 1] if match.start() else ""
+                after = data[match.end()] if match.end() < len(data) else ""
+                if not _GLUE.match(before) and not _GLUE.match(after):
+                    return path
+        return None
+    for path, before, after in index.occurrences(text, limit=16):
+        if not _GLUE.match(before) and not _GLUE.match(after):
+            return path
     return None
+
+
+_GLUE = re.compile(r"[\w-]")
 
 
 def _option_declared(index: RepoIndex, name: str) -> str | None:
@@ -143,7 +149,7 @@ def _text_grounding_uncached(index: RepoIndex, text: str) -> Grounding | None:
     if not index.contains(text):
         return None
     changelog = index.changelog_path
-    if not changelog or text not in index.changelog:
+    if not changelog or not index.in_changelog(text):
         return Grounding("text")
     if index.contains_outside(text, changelog):
         return Grounding("text")
@@ -262,7 +268,7 @@ def _ground_in(
     found = _text_grounding(index, text)
     if found:
         return found, ""
-    if kind == "phrase" and len(text) >= 12 and text in index.messages:
+    if kind == "phrase" and len(text) >= 12 and index.in_messages(text):
         return Grounding("commit message", "commit-message"), ""
     if kind == "phrase" and OUTLINE_STEP.search(text) and _outline_in_messages(index, text):
         return Grounding("commit message", "commit-message-outline"), ""
