@@ -99,6 +99,15 @@ def clear_html_comment_text(text: str) -> str:
     return "".join(pieces)
 
 
+def shares_inline_model_parse(text: str) -> bool:
+    """Whether the block tokens of :mod:`.micromark`'s parser equal this module's for
+    ``text``: they differ only where a ``[^label]:`` line starts (a footnote definition
+    there, a reference definition here), and this module's ``parse`` also runs
+    markdown-it's "normalize" step, which changes only NUL (the text has no CR: it is
+    lines joined by LF). ``tests/test_lint_speed.py`` checks the claim."""
+    return "[^" not in text and "\0" not in text
+
+
 class Document:
     """What markdownlint's rules read: the lines (front matter removed, HTML comment
     content cleared) and, parsed only when a rule asks, the block tokens of the text
@@ -119,7 +128,14 @@ class Document:
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
-            self._tokens = _PARSER.parse(self._text, self._env)
+            if shares_inline_model_parse(self._text):
+                # One block parse for the rules and the inline model (issue 15): the
+                # model's parser makes the same block tokens for this text.
+                from pytest_postgates.tools.lint.micromark import block_parse
+
+                self._tokens, self._env = block_parse(self._text)
+            else:
+                self._tokens = _PARSER.parse(self._text, self._env)
         return self._tokens
 
     @property
