@@ -99,13 +99,23 @@ def clear_html_comment_text(text: str) -> str:
     return "".join(pieces)
 
 
+# A definition destination markdown-it's validateLink may refuse: a bad scheme (its colon
+# perhaps escaped or an entity; letters can be entities only as "&#") after a "]:", the
+# blanks, line breaks and quote markers a definition may have there, and "<". The model's
+# parser takes every URL, so such a definition is one there and paragraph text here.
+_REFUSED_SCHEME = re.compile(
+    r"\]:[\s>]*<?(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#"
+)
+
+
 def shares_inline_model_parse(text: str) -> bool:
     """Whether the block tokens of :mod:`.micromark`'s parser equal this module's for
-    ``text``: they differ only where a ``[^label]:`` line starts (a footnote definition
-    there, a reference definition here), and this module's ``parse`` also runs
-    markdown-it's "normalize" step, which changes only NUL (the text has no CR: it is
-    lines joined by LF). ``tests/test_lint_speed.py`` checks the claim."""
-    return "[^" not in text and "\0" not in text
+    ``text``. They differ where a ``[^label]:`` line starts (a footnote definition there,
+    a reference definition here) and at a definition whose destination validateLink
+    refuses (the model validates none); this module's ``parse`` also runs markdown-it's
+    "normalize" step, which changes only NUL (the text has no CR: lines joined by LF).
+    ``tests/test_lint_speed.py`` checks the claim."""
+    return "[^" not in text and "\0" not in text and _REFUSED_SCHEME.search(text) is None
 
 
 class Document:
