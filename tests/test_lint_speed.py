@@ -206,3 +206,32 @@ def test_native_rules_answer_as_without_the_shortcuts(text: str) -> None:
         monkeypatch.setattr(md049, "may_open_underscore", lambda t: "_" in t)
         slow = [[v.to_dict() for v in native_violations(text, config)] for config in configs]
     assert fast == slow
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["-", "*", "_", " ", "\t", "\u00a0", "\x1c", "a", "> ", "- "]), max_size=12
+    )
+    .map("".join)
+    .flatmap(
+        lambda first: st.lists(
+            st.sampled_from([first, "---", "* * *", "a -", "- a", "", " _ _ _\t", "x"]), max_size=8
+        )
+    )
+)
+def test_break_texts_are_those_of_every_line(lines: list[str]) -> None:
+    from pytest_postgates.tools.lint.candidates import _break_texts
+    from pytest_postgates.tools.lint.rules.md035 import break_text, maybe_break
+
+    every_line = {text for line in lines if maybe_break(text := break_text(line))}
+    assert _break_texts(lines) == every_line
+
+
+def test_md051_without_fragment_links_reads_no_heading() -> None:
+    from pytest_postgates.tools.lint.rules import md051
+
+    document = Document(["# Title", "", "[a](http://x.y) and [b](#title) and [c](#nope)"])
+    assert list(md051.check(document, {})) == [(2, "Link fragments should be valid")]
+    plain = Document(["# Title", "", "[a](http://x.y) and [b](other.md)"])
+    assert list(md051.check(plain, {})) == []

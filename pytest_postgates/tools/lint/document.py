@@ -103,9 +103,7 @@ def clear_html_comment_text(text: str) -> str:
 # perhaps escaped or an entity; letters can be entities only as "&#") after a "]:", the
 # blanks, line breaks and quote markers a definition may have there, and "<". The model's
 # parser takes every URL, so such a definition is one there and paragraph text here.
-_REFUSED_SCHEME = re.compile(
-    r"\]:[\s>]*<?(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#"
-)
+_REFUSED_SCHEME = re.compile(r"\]:[\s>]*<?(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#")
 
 
 def shares_inline_model_parse(text: str) -> bool:
