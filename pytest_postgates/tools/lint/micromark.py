@@ -138,6 +138,9 @@ class Model:
     shim_pending: list[tuple[MarkdownIt, Content, int, dict[str, Any]]] = field(
         default_factory=list
     )
+    # id(inline token of the document's own block tokens) -> its inline tokens, when the
+    # model was built from those tokens (see inline_children)
+    children: dict[int, list[Token]] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------ parser
@@ -624,6 +627,8 @@ def _contents(
             children: list[Token] = []
             md.inline.parse(token.content, md, real_env, children)
             _walk(model, content, index, children, 0, None)
+            if parsed is not None:
+                model.children[id(token)] = children
             if "[" in token.content and "]" in token.content:
                 model.shim_pending.append((md, content, index, shim_env))
 
@@ -673,6 +678,24 @@ def model_of(document: Document) -> Model:
         _contents(text, 0, False, model, lines, parsed)
         _MODELS[document] = model
     return model
+
+
+# What an inline parse by markdown-it's default validateLink may read otherwise than this
+# module's parser (which takes every URL): a scheme it refuses, the colon perhaps escaped
+# or an entity, or letters spelt as numeric entities.
+_REFUSED_INLINE = re.compile(r"(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#")
+
+
+def inline_children(document: Document, token: Token) -> list[Token] | None:
+    """The inline tokens of one of ``document.tokens``' inline tokens as the model parsed
+    them, when the model is built already and they are what a plain CommonMark parse
+    without text_join and fragments_join (MD037's) makes of ``token.content``: the same
+    references, no footnote call (no "[^": the document's tokens are the model's), no URL
+    validateLink refuses. None otherwise (parse it yourself)."""
+    model = _MODELS.get(document)
+    if model is None or "\0" in token.content or _REFUSED_INLINE.search(token.content):
+        return None
+    return model.children.get(id(token))
 
 
 def normalize_reference(label: str) -> str:
