@@ -7,7 +7,7 @@ markdownlint does them, code spans, heading and list-marker helpers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -106,6 +106,18 @@ def clear_html_comment_text(text: str) -> str:
 _REFUSED_SCHEME = re.compile(r"\]:[\s>]*<?(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#")
 
 
+# The inline model's block parse (:func:`.micromark.block_parse`), registered by that
+# module when it is imported (it imports this one, so this one cannot import it).
+_shared_block_parse: Callable[[str], tuple[list[Token], dict[str, Any]]] | None = None
+
+
+def register_shared_block_parse(
+    parse: Callable[[str], tuple[list[Token], dict[str, Any]]],
+) -> None:
+    global _shared_block_parse
+    _shared_block_parse = parse
+
+
 def shares_inline_model_parse(text: str) -> bool:
     """Whether the block tokens of :mod:`.micromark`'s parser equal this module's for
     ``text``. They differ where a ``[^label]:`` line starts (a footnote definition there,
@@ -136,12 +148,10 @@ class Document:
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
-            if shares_inline_model_parse(self._text):
+            if _shared_block_parse is not None and shares_inline_model_parse(self._text):
                 # One block parse for the rules and the inline model (issue 15): the
                 # model's parser makes the same block tokens for this text.
-                from pytest_postgates.tools.lint.micromark import block_parse
-
-                self._tokens, self._env = block_parse(self._text)
+                self._tokens, self._env = _shared_block_parse(self._text)
             else:
                 self._tokens = _PARSER.parse(self._text, self._env)
         return self._tokens

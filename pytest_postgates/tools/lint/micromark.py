@@ -44,7 +44,11 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from pytest_postgates.tools.lint.document import Document, shares_inline_model_parse
+from pytest_postgates.tools.lint.document import (
+    Document,
+    register_shared_block_parse,
+    shares_inline_model_parse,
+)
 
 # ---------------------------------------------------------------------- records
 
@@ -549,6 +553,9 @@ def block_parse(text: str) -> tuple[list[Token], dict[str, Any]]:
     tokens: list[Token] = []
     _MAIN.block.parse(text, _MAIN, env, tokens)
     return tokens, env
+
+
+register_shared_block_parse(block_parse)
 
 
 def _contents(
