@@ -10,7 +10,9 @@ with ``re.ASCII`` so that ``\\b`` and ``\\w`` mean what they mean in JavaScript.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,6 +50,17 @@ _ANY_KEYWORD = re.compile(
 )
 
 
+# Each keyword with the patterns (indices into _SCANNED) that it may let match.
+_KEYWORD_CODES: tuple[tuple[str, tuple[int, ...]], ...] = tuple(
+    (
+        word,
+        tuple(position for position, (_c, _p, words) in enumerate(_SCANNED) if word in words),
+    )
+    for word in dict.fromkeys(word for _c, _p, words in _SCANNED for word in words)
+)
+_LINE_BREAK = re.compile("\n")
+
+
 @dataclass(frozen=True)
 class Claim:
     line: int
@@ -83,18 +96,38 @@ def scan_claims(post: Post) -> list[Claim]:
     code_lines = post.code_lines
     markers = post.fence_marker_lines
     claims: list[Claim] = []
-    for number, line in post.body_lines():
-        if stop is not None and number >= stop:
-            break
+    for number, line, present in _keyword_lines(post, stop):
         if number in markers:
             continue
-        lowered = line.lower()
-        if not _ANY_KEYWORD.search(lowered):
-            continue
-        for code, pattern, keywords in _SCANNED:
-            if any(word in lowered for word in keywords) and pattern.search(line):
+        for position, (code, pattern, _keywords) in enumerate(_SCANNED):
+            if position in present and pattern.search(line):
                 claims.append(Claim(number, code, number in code_lines, line.strip()[:TEXT_LIMIT]))
     return claims
+
+
+def _keyword_lines(post: Post, stop: int | None) -> Iterator[tuple[int, str, set[int]]]:
+    """(file line number, text, indices into _SCANNED of the patterns one of whose words
+    it holds) of the body lines before ``stop`` whose lower case holds a keyword, in
+    order. Each keyword is found with ``str.find`` in the body's lower case, once per line
+    at most, instead of a keyword search and a test of every word on each line (issue
+    15). Exact: no keyword holds a line break, and the lower case of the lines joined is
+    that of each line joined (no character lower-cases to or from a line break)."""
+    first = post.body_start_line - 1
+    end = len(post.lines) if stop is None else max(first, min(len(post.lines), stop - 1))
+    lines = post.lines
+    text = "\n".join(lines[first:end]).lower()
+    breaks = [match.start() for match in _LINE_BREAK.finditer(text)]
+    found: dict[int, set[int]] = {}
+    for word, codes in _KEYWORD_CODES:
+        at = text.find(word)
+        while at >= 0:
+            index = bisect_right(breaks, at)
+            found.setdefault(index, set()).update(codes)
+            if index >= len(breaks):
+                break
+            at = text.find(word, breaks[index] + 1)
+    for index in sorted(found):
+        yield first + index + 1, lines[first + index], found[index]
 
 
 def mermaid_function_flow(block: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:

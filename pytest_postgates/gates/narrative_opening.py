@@ -16,6 +16,7 @@ using it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
 OPENING_CHARS = 1200
+_BUILTIN_NAMES = frozenset(BUILTIN_ENTITIES)
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 # A character-class body: ASCII hyphen (escaped) and the Unicode hyphens and dashes.
@@ -50,6 +52,22 @@ def _phrase_source(phrase: str) -> str:
     ]
     body = rf"[\s{_DASHES}]+".join(words)
     return rf"(?<![\w{_DASHES}]){body}(?![\w]|[{_DASHES}]\w)"
+
+
+@lru_cache(maxsize=64)
+def _phrase_table(phrases: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each distinct phrase (in order) with its anchor (the same list serves every post)."""
+    return tuple((phrase, _anchor(phrase, True)) for phrase in dict.fromkeys(phrases))
+
+
+@lru_cache(maxsize=4096)
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    """The phrase's words as :func:`_phrase_source` matches them, in lower case."""
+    return tuple(
+        word.translate(_APOSTROPHES).lower()
+        for word in re.split(rf"[\s{_DASHES}]+", phrase.strip())
+        if word
+    )
 
 
 def _entity_source(name: str) -> str:
@@ -71,17 +89,36 @@ def _anchor(entry: str, ignore_case: bool) -> str:
 
 
 def match_any(
-    text: str, entries: tuple[str, ...], sources: tuple[str, ...], ignore_case: bool
+    text: str,
+    entries: tuple[str, ...],
+    sources: tuple[str, ...],
+    ignore_case: bool,
+    anchors: tuple[str, ...] | None = None,
 ) -> list[str]:
     """The entries (in list order) that occur in ``text``. A substring test on each
     entry's longest word rules out almost every entry before any regex runs, which keeps
-    a scan of thousands of lines against hundreds of names fast."""
+    a scan of thousands of lines against hundreds of names fast. ``anchors``: the entries'
+    anchors, when the caller has them."""
     haystack = text.lower() if ignore_case else text
+    if anchors is None:
+        anchors = tuple(_anchor(entry, ignore_case) for entry in entries)
     found = []
-    for entry, source in zip(entries, sources, strict=True):
-        if _anchor(entry, ignore_case) in haystack and _compiled(source, ignore_case).search(text):
+    for entry, source, anchor in zip(entries, sources, anchors, strict=True):
+        if anchor in haystack and _compiled(source, ignore_case).search(text):
             found.append(entry)
     return found
+
+
+def _straight_apostrophes(text: str) -> str:
+    """``text.translate(_APOSTROPHES)``: three C-speed replaces (translate with a mapping
+    goes through the mapping character by character)."""
+    if "\u2019" in text:
+        text = text.replace("\u2019", "'")
+    if "\u2018" in text:
+        text = text.replace("\u2018", "'")
+    if "\u02bc" in text:
+        text = text.replace("\u02bc", "'")
+    return text
 
 
 def opening_region(post: Post) -> tuple[str, int]:
@@ -102,16 +139,25 @@ def find_entities(text: str, names: Iterable[tuple[str, bool]]) -> list[str]:
     names are tried first so that "Vertex AI" is not cut short by "Vertex"."""
     found: list[str] = []
     for ignore_case in (False, True):
-        entries, sources = _entity_table(frozenset(n for n, ic in names if ic is ignore_case))
-        found.extend(match_any(text, entries, sources, ignore_case))
+        entries, sources, anchors = _entity_table(
+            frozenset(n for n, ic in names if ic is ignore_case), ignore_case
+        )
+        found.extend(match_any(text, entries, sources, ignore_case, anchors))
     return found
 
 
 @lru_cache(maxsize=64)
-def _entity_table(names: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names longest first, and their patterns (the same lists serve every post)."""
+def _entity_table(
+    names: frozenset[str], ignore_case: bool
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The names longest first, their patterns and their anchors (the same lists serve
+    every post)."""
     entries = tuple(sorted(names, key=lambda n: (-len(n), n)))
-    return entries, tuple(map(_entity_source, entries))
+    return (
+        entries,
+        tuple(map(_entity_source, entries)),
+        tuple(_anchor(entry, ignore_case) for entry in entries),
+    )
 
 
 # The prose view's line blanking under the name posts import it by (the bundled example
@@ -138,7 +184,7 @@ def prose_blocks(post: Post) -> list[tuple[int, str]]:
             continue
         if not current:
             first = number
-        current.append(text.translate(_APOSTROPHES))
+        current.append(_straight_apostrophes(text))
     if current:
         blocks.append((first, "\n".join(current)))
     return blocks
@@ -150,7 +196,10 @@ def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]
     # A phrase whose longest word is nowhere in the post's prose is in none of its blocks:
     # one test per phrase on the whole prose, then each block only for the phrases left.
     everything = "\n".join(block for _first, block in blocks).lower()
-    entries = [phrase for phrase in dict.fromkeys(phrases) if _anchor(phrase, True) in everything]
+    entries = [phrase for phrase, anchor in _phrase_table(tuple(phrases)) if anchor in everything]
+    found = _find_banned_by_anchor(post, blocks, entries, everything)
+    if found is not None:
+        return found
     hits = []
     for first, block in blocks:
         lowered = block.lower()
@@ -158,6 +207,69 @@ def find_banned(post: Post, phrases: Iterable[str]) -> list[tuple[int, str, str]
             if _anchor(phrase, True) not in lowered:
                 continue
             for match in _compiled(_phrase_source(phrase), True).finditer(block):
+                line = first + block.count("\n", 0, match.start())
+                hits.append((line, phrase, post.lines[line - 1].strip()[:160]))
+    return sorted(hits)
+
+
+def _find_banned_by_anchor(
+    post: Post, blocks: list[tuple[int, str]], entries: list[str], everything: str
+) -> list[tuple[int, str, str]] | None:
+    """:func:`find_banned`'s block-by-block search with the blocks found from each
+    phrase's anchor in ``everything`` (the blocks joined by line breaks, lower case)
+    instead of testing every block for every phrase (issue 15). An anchor is one word (no
+    line break), so each occurrence lies in one block; the offsets are the blocks' when
+    lower-casing kept every character one character (None otherwise: search block by
+    block). Each phrase's pattern runs on exactly the blocks holding its anchor, as there."""
+    starts: list[int] = []
+    offset = 0
+    for _first, block in blocks:
+        starts.append(offset)
+        offset += len(block) + 1
+    if len(everything) != max(offset - 1, 0):
+        return None
+    # One search of the selected blocks joined by NUL per phrase: a match cannot cross a
+    # NUL (no phrase holds one; its words are joined by blanks and dashes) and next to one
+    # the phrase's look-arounds see what they see at a block's start or end.
+    joinable = "\0" not in everything
+    # Where an ASCII phrase matches (case ignored), each of its words is in the block's
+    # lower case, unless the block holds one of the letters Python's IGNORECASE also
+    # takes for an ASCII one ("\u0130" lower-cases to "i\u0307", "\u0131", "\u017f";
+    # the Kelvin sign lower-cases to "k"): then only the anchor is tested, as before.
+    all_words = not any(char in everything for char in ("\u0307", "\u0131", "\u017f"))
+    hits = []
+    for phrase in entries:
+        anchor = _anchor(phrase, True)
+        words = _phrase_words(phrase) if all_words and phrase.isascii() else ()
+        selected: list[int] = []
+        at = everything.find(anchor)
+        while at >= 0:
+            index = bisect_right(starts, at) - 1
+            end = starts[index + 1] - 1 if index + 1 < len(starts) else len(everything)
+            if all(everything.find(word, starts[index], end) >= 0 for word in words):
+                selected.append(index)
+            if index + 1 >= len(starts):
+                break
+            at = everything.find(anchor, starts[index + 1])
+        if not selected:
+            continue  # nothing to search: the pattern is not even compiled (issue 15)
+        pattern = _compiled(_phrase_source(phrase), True)
+        if joinable and "\0" not in phrase and len(selected) > 1:
+            joined = "\0".join(blocks[index][1] for index in selected)
+            offsets = []
+            offset = 0
+            for index in selected:
+                offsets.append(offset)
+                offset += len(blocks[index][1]) + 1
+            for match in pattern.finditer(joined):
+                slot = bisect_right(offsets, match.start()) - 1
+                first = blocks[selected[slot]][0]
+                line = first + joined.count("\n", offsets[slot], match.start())
+                hits.append((line, phrase, post.lines[line - 1].strip()[:160]))
+            continue
+        for index in selected:
+            first, block = blocks[index]
+            for match in pattern.finditer(block):
                 line = first + block.count("\n", 0, match.start())
                 hits.append((line, phrase, post.lines[line - 1].strip()[:160]))
     return sorted(hits)
@@ -178,7 +290,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
     names.extend((name, True) for name in dict.fromkeys([*repo_names, *own.known_entities]))
 
     region, region_line = opening_region(post)
-    entities = find_entities(region, names)
+    # find_entities(region, names), with the built-in names' table looked up once per run
+    # rather than split out of ``names`` for every post (issue 15)
+    configured = frozenset(name for name, _ in names[len(BUILTIN_ENTITIES) :])
+    entities: list[str] = []
+    for table_names, ignore_case in ((_BUILTIN_NAMES, False), (configured, True)):
+        entries, sources, anchors = _entity_table(table_names, ignore_case)
+        entities.extend(match_any(region, entries, sources, ignore_case, anchors))
     banned = find_banned(post, (*BUILTIN_BANNED_PHRASES, *own.banned_phrases))
 
     findings: list[Finding] = []

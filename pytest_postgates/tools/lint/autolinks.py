@@ -216,6 +216,14 @@ def literal_autolinks(content: Content) -> Iterator[tuple[int, int]]:
     where that reading can change anything (:func:`_candidates`), in the same order, and
     skips what it skips."""
     text = content.text
+    if "@" not in text and _URL_START.search(text) is None:
+        return iter(())  # every literal holds "www.", "http(s)://" or "@" (issue 15)
+    return scan_literal_autolinks(content)
+
+
+def scan_literal_autolinks(content: Content) -> Iterator[tuple[int, int]]:
+    """:func:`literal_autolinks` without its shortcut for text that holds no literal."""
+    text = content.text
     length = len(text)
     spans = sorted(content.spans)
     blocked = [False] * (length + 1)

@@ -7,7 +7,7 @@ markdownlint does them, code spans, heading and list-marker helpers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -99,6 +99,35 @@ def clear_html_comment_text(text: str) -> str:
     return "".join(pieces)
 
 
+# A definition destination markdown-it's validateLink may refuse: a bad scheme (its colon
+# perhaps escaped or an entity; letters can be entities only as "&#") after a "]:", the
+# blanks, line breaks and quote markers a definition may have there, and "<". The model's
+# parser takes every URL, so such a definition is one there and paragraph text here.
+_REFUSED_SCHEME = re.compile(r"\]:[\s>]*<?(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#")
+
+
+# The inline model's block parse (:func:`.micromark.block_parse`), registered by that
+# module when it is imported (it imports this one, so this one cannot import it).
+_shared_block_parse: Callable[[str], tuple[list[Token], dict[str, Any]]] | None = None
+
+
+def register_shared_block_parse(
+    parse: Callable[[str], tuple[list[Token], dict[str, Any]]],
+) -> None:
+    global _shared_block_parse
+    _shared_block_parse = parse
+
+
+def shares_inline_model_parse(text: str) -> bool:
+    """Whether the block tokens of :mod:`.micromark`'s parser equal this module's for
+    ``text``. They differ where a ``[^label]:`` line starts (a footnote definition there,
+    a reference definition here) and at a definition whose destination validateLink
+    refuses (the model validates none); this module's ``parse`` also runs markdown-it's
+    "normalize" step, which changes only NUL (the text has no CR: lines joined by LF).
+    ``tests/test_lint_speed.py`` checks the claim."""
+    return "[^" not in text and "\0" not in text and _REFUSED_SCHEME.search(text) is None
+
+
 class Document:
     """What markdownlint's rules read: the lines (front matter removed, HTML comment
     content cleared) and, parsed only when a rule asks, the block tokens of the text
@@ -119,7 +148,12 @@ class Document:
     @property
     def tokens(self) -> list[Token]:
         if self._tokens is None:
-            self._tokens = _PARSER.parse(self._text, self._env)
+            if _shared_block_parse is not None and shares_inline_model_parse(self._text):
+                # One block parse for the rules and the inline model (issue 15): the
+                # model's parser makes the same block tokens for this text.
+                self._tokens, self._env = _shared_block_parse(self._text)
+            else:
+                self._tokens = _PARSER.parse(self._text, self._env)
         return self._tokens
 
     @property

@@ -44,7 +44,11 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from pytest_postgates.tools.lint.document import Document
+from pytest_postgates.tools.lint.document import (
+    Document,
+    register_shared_block_parse,
+    shares_inline_model_parse,
+)
 
 # ---------------------------------------------------------------------- records
 
@@ -138,6 +142,9 @@ class Model:
     shim_pending: list[tuple[MarkdownIt, Content, int, dict[str, Any]]] = field(
         default_factory=list
     )
+    # id(inline token of the document's own block tokens) -> its inline tokens, when the
+    # model was built from those tokens (see inline_children)
+    children: dict[int, list[Token]] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------ parser
@@ -257,6 +264,13 @@ class _Helpers:
         self.parseLinkLabel = _LinkLabels()
 
 
+# A character every recorded inline construct starts with or holds (code spans, HTML and
+# autolinks, links, images and footnote calls, escapes, entities, emphasis, strikethrough):
+# an inline content without one parses to text and line breaks only, which _walk skips.
+_CONSTRUCT_START = re.compile(r"[`<\[\\&*_~]")
+_UNRECORDED = frozenset({"text", "newline"})
+
+
 def _always(_url: str) -> bool:
     return True  # micromark validates no URL scheme
 
@@ -270,7 +284,10 @@ def _parser(html_flow: bool) -> MarkdownIt:
     md.inline.ruler.before("link", "footnote_call", _footnote_call)
     rules = md.inline.ruler.__rules__
     for rule in rules:
-        rule.fn = _record(rule.name, rule.fn)
+        # "text" pushes no token and "newline" only line breaks, which nothing reads: left
+        # unwrapped, as the most frequent rules (issue 15)
+        if rule.name not in _UNRECORDED:
+            rule.fn = _record(rule.name, rule.fn)
     md.inline.ruler.__cache__ = None
     # Keep one text token per delimiter character: their spans tell emphasis markers.
     md.inline.ruler2.disable("fragments_join")
@@ -387,7 +404,12 @@ def data_text(label: str) -> str:
 
 
 def _breaks(text: str) -> list[int]:
-    return [index for index, char in enumerate(text) if char == "\n"]
+    found: list[int] = []
+    index = text.find("\n")
+    while index >= 0:
+        found.append(index)
+        index = text.find("\n", index + 1)
+    return found
 
 
 def _tail_parts(
@@ -523,15 +545,37 @@ def _blank_footnote_labels(tokens: list[Token], footnote_lines: set[int]) -> Non
                 token.content = " " * match.end() + token.content[match.end() :]
 
 
-def _contents(
-    text: str, line_delta: int, in_html_flow: bool, model: Model, lines: Sequence[str]
-) -> None:
-    """Parse ``text`` (document lines from ``line_delta`` on) into ``model``: blocks, then
-    each inline content twice (real references, then the undefined-reference shim)."""
-    md = _REPARSE if in_html_flow else _MAIN
+def block_parse(text: str) -> tuple[list[Token], dict[str, Any]]:
+    """The block tokens of ``text`` and the parse's environment (references, definitions,
+    footnotes), as the model reads them; :class:`Document` shares them where its own
+    parser's would be the same (:func:`.document.shares_inline_model_parse`)."""
     env: dict[str, Any] = {}
     tokens: list[Token] = []
-    md.block.parse(text, md, env, tokens)
+    _MAIN.block.parse(text, _MAIN, env, tokens)
+    return tokens, env
+
+
+register_shared_block_parse(block_parse)
+
+
+def _contents(
+    text: str,
+    line_delta: int,
+    in_html_flow: bool,
+    model: Model,
+    lines: Sequence[str],
+    parsed: tuple[list[Token], dict[str, Any]] | None = None,
+) -> None:
+    """Parse ``text`` (document lines from ``line_delta`` on) into ``model``: blocks, then
+    each inline content twice (real references, then the undefined-reference shim).
+    ``parsed``: the block parse of ``text`` by ``_MAIN``, when the caller has it."""
+    md = _REPARSE if in_html_flow else _MAIN
+    if parsed is not None:
+        tokens, env = parsed
+    else:
+        env = {}
+        tokens = []
+        md.block.parse(text, md, env, tokens)
     _blank_footnote_labels(tokens, env.get("postgates_footnote_lines", set()))
     if not in_html_flow:
         model.definitions.extend(
@@ -585,9 +629,13 @@ def _contents(
             model.contents.append(content)
             if heading:
                 model.headings.append((index, content.line))
+            if _CONSTRUCT_START.search(token.content) is None:
+                continue  # plain text (and line breaks): no construct to record
             children: list[Token] = []
             md.inline.parse(token.content, md, real_env, children)
             _walk(model, content, index, children, 0, None)
+            if parsed is not None:
+                model.children[id(token)] = children
             if "[" in token.content and "]" in token.content:
                 model.shim_pending.append((md, content, index, shim_env))
 
@@ -630,9 +678,31 @@ def model_of(document: Document) -> Model:
     if model is None:
         model = Model()
         lines = list(document.raw_lines)
-        _contents("\n".join(lines), 0, False, model, lines)
+        text = "\n".join(lines)
+        # the document's block tokens when they are this parser's (read, never changed:
+        # footnote labels, the one edit _contents makes, need "[^", which rules sharing out)
+        parsed = (document.tokens, document.env) if shares_inline_model_parse(text) else None
+        _contents(text, 0, False, model, lines, parsed)
         _MODELS[document] = model
     return model
+
+
+# What an inline parse by markdown-it's default validateLink may read otherwise than this
+# module's parser (which takes every URL): a scheme it refuses, the colon perhaps escaped
+# or an entity, or letters spelt as numeric entities.
+_REFUSED_INLINE = re.compile(r"(?i:vbscript|javascript|file|data)(?:\\?:|&colon;)|&#")
+
+
+def inline_children(document: Document, token: Token) -> list[Token] | None:
+    """The inline tokens of one of ``document.tokens``' inline tokens as the model parsed
+    them, when the model is built already and they are what a plain CommonMark parse
+    without text_join and fragments_join (MD037's) makes of ``token.content``: the same
+    references, no footnote call (no "[^": the document's tokens are the model's), no URL
+    validateLink refuses. None otherwise (parse it yourself)."""
+    model = _MODELS.get(document)
+    if model is None or "\0" in token.content or _REFUSED_INLINE.search(token.content):
+        return None
+    return model.children.get(id(token))
 
 
 def normalize_reference(label: str) -> str:

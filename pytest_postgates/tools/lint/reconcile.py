@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -36,6 +37,25 @@ def native_violations(
     component tags for one file's text under ``config``. ``file_lines`` (the text split as
     markdownlint splits it) and ``rules`` (``effective_rules(config)``) save work when the
     caller has them."""
+    # The parses make many small objects and free them together: the collector would
+    # otherwise walk every object of the run (the repository index, other gates' data)
+    # several times per post (issue 15). Paused only here and resumed as found.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _native_violations(text, config, only, file_lines, rules)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _native_violations(
+    text: str,
+    config: Mapping[str, Any],
+    only: Iterable[str] | None,
+    file_lines: list[str] | None,
+    rules: Mapping[str, dict[str, Any]] | None,
+) -> list[Violation]:
     selected = NATIVE_RULES if only is None else tuple(r for r in NATIVE_RULES if r in set(only))
     if file_lines is None:
         lines, offset = markdownlint_lines(text)

@@ -10,6 +10,7 @@ markdownlint's default token filter leaves them."""
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -182,7 +183,20 @@ def atx_closed(line: str) -> bool:
     return closing_start > opening and text[closing_start - 1] in " \t"
 
 
+# Per document, built once for the rules that read them (MD001, MD003, MD022 read the
+# headings; MD030, MD032 the lists); the rules only read them.
+_HEADINGS: weakref.WeakKeyDictionary[Document, list[Heading]] = weakref.WeakKeyDictionary()
+_LISTS: weakref.WeakKeyDictionary[Document, list[ListBlock]] = weakref.WeakKeyDictionary()
+
+
 def headings(document: Document) -> list[Heading]:
+    found = _HEADINGS.get(document)
+    if found is None:
+        found = _HEADINGS[document] = _find_headings(document)
+    return found
+
+
+def _find_headings(document: Document) -> list[Heading]:
     found = []
     for token in document.tokens:
         if token.type != "heading_open" or token.map is None:
@@ -220,6 +234,13 @@ class ListBlock:
 
 def lists(document: Document) -> list[ListBlock]:
     """Every list, outer ones first, in document order of their start."""
+    found = _LISTS.get(document)
+    if found is None:
+        found = _LISTS[document] = _find_lists(document)
+    return found
+
+
+def _find_lists(document: Document) -> list[ListBlock]:
     found: list[ListBlock] = []
     open_lists: list[ListBlock] = []
     closed: ListBlock | None = None  # a list whose close was the token before

@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from pytest_postgates.tools.lint.document import Document, code_spans
+from pytest_postgates.tools.lint.micromark import inline_children
 
 # Inline parse that leaves every unmatched emphasis marker a text token of its own (no
 # fragments_join), as micromark leaves it a "data" token.
@@ -147,7 +148,10 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
         if not SPACED_MARKER.search(token.content):
             continue
         content = _opaque_spans(token.content)
-        children = _EMPHASIS_PARSER.parseInline(content, document.env)[0].children or []
+        # the micromark model's parse of this content, when the model is built (issue 15)
+        children = inline_children(document, token) if content is token.content else None
+        if children is None:
+            children = _EMPHASIS_PARSER.parseInline(content, document.env)[0].children or []
         for group in _md037_runs(children):
             by_marker: dict[str, list[tuple[int, int, int]]] = {}
             for line, marker, start, end in group:

@@ -18,13 +18,28 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     return style_may_differ(lines, options)
 
 
+def may_open_underscore(text: str) -> bool:
+    """Whether an "_" delimiter run in ``text`` may open emphasis. A run preceded by a
+    letter or digit is both left- and right-flanking, so "_" cannot open there
+    (CommonMark's rule 2, as markdown-it applies it to the source text): snake_case words
+    hold only such runs. A ``str.find`` walk: a regex tries every position."""
+    index = text.find("_")
+    while index >= 0:
+        if index == 0 or not (text[index - 1].isalnum() or text[index - 1] == "_"):
+            return True
+        index = text.find("_", index + 1)
+    return False
+
+
 def style_may_differ(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
     style = str(options.get("style") or "consistent")
     text = "\n".join(lines)
     if style == "asterisk":
-        return "_" in text
+        return may_open_underscore(text)
     if style == "underscore":
         return "*" in text
+    if style == "consistent":
+        return "*" in text and may_open_underscore(text)
     return "_" in text and "*" in text
 
 

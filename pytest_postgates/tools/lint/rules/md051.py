@@ -104,6 +104,24 @@ def may_violate(lines: Sequence[str], options: Mapping[str, Any]) -> bool:
 def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int, str]]:
     ignore_case = bool(options.get("ignore_case"))
     model = model_of(document)
+    targets: list[tuple[int, str]] = []
+    for link in model.links:
+        if link.in_html_flow:
+            continue
+        if link.kind == "link" and link.style == "inline" and link.destination is not None:
+            targets.append((link.line, link.destination))
+        elif (
+            link.kind == "image"
+            and link.inside is not None
+            and link.destination is not None
+            and link.style == "inline"
+        ):
+            targets.append((link.inside.line, link.destination))
+    for definition in model.definitions:
+        if definition.destination is not None:
+            targets.append((definition.line, definition.destination))
+    if not any("#" in destination for _line, destination in targets):
+        return  # no fragment to check: the headings' fragments are not needed (issue 15)
     fragments: dict[str, int] = {}
     for index, _line in model.headings:
         content = model.contents[index]
@@ -129,22 +147,6 @@ def check(document: Document, options: Mapping[str, Any]) -> Iterable[tuple[int,
             )
             if anchor:
                 fragments["#" + anchor.group(1)] = 0
-    targets: list[tuple[int, str]] = []
-    for link in model.links:
-        if link.in_html_flow:
-            continue
-        if link.kind == "link" and link.style == "inline" and link.destination is not None:
-            targets.append((link.line, link.destination))
-        elif (
-            link.kind == "image"
-            and link.inside is not None
-            and link.destination is not None
-            and link.style == "inline"
-        ):
-            targets.append((link.inside.line, link.destination))
-    for definition in model.definitions:
-        if definition.destination is not None:
-            targets.append((definition.line, definition.destination))
     # the first fragment (in insertion order) of each lower-case spelling
     by_lower: dict[str, str] = {}
     for key in fragments:
