@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.commits import CommitStats
+from pytest_postgates.evidence.figure_index import FigureIndex
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.index import RepoIndex
@@ -94,6 +95,8 @@ class RepositoryNumbers:
         # first use: the words holding a run of word characters are found in it.
         self._words_blob: bytes | None = None
         self._word_starts: list[int] = []
+        # Spellings with a space or a sign ("5 ms", "40%"), whose words narrow nothing.
+        self.figures = FigureIndex(index)
 
     def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
@@ -306,6 +309,13 @@ class RepositoryNumbers:
             if _WORD_CHARS.fullmatch(needle):
                 text_paths = self.index.text_paths
                 holding = [text_paths[file_id] for file_id in self._files_holding(needle)]
+            elif self.figures.handles(needle):
+                holding = [
+                    path
+                    for path, _offset in self.figures.files_containing(
+                        spelling, limit=STATED_FILES_LIMIT
+                    )
+                ]
             elif self.index.contains(spelling):
                 holding = [
                     path
@@ -402,17 +412,17 @@ class RepositoryNumbers:
         if number != int(number) or number < 10:
             return None
         n = int(number)
-        for pattern, linked_by in (
-            (f".length > {n}", "object"),
-            (f".length >= {n}", "object"),
-            (f".length < {n}", "object"),
-            (f".length <= {n}", "object"),
-            (f"slice(0, {n})", "file"),
-            (f"substring(0, {n})", "file"),
+        for anchor, pattern, linked_by in (
+            (".length ", f".length > {n}", "object"),
+            (".length ", f".length >= {n}", "object"),
+            (".length ", f".length < {n}", "object"),
+            (".length ", f".length <= {n}", "object"),
+            ("slice(0, ", f"slice(0, {n})", "file"),
+            ("substring(0, ", f"substring(0, {n})", "file"),
         ):
-            if not self.index.contains(pattern):
-                continue
-            for path, _offset in self.index.files_containing(pattern, limit=STATED_FILES_LIMIT):
+            # The anchor's occurrences are found once for every bound of every post.
+            holding = self.figures.files_containing_after(anchor, pattern, STATED_FILES_LIMIT)
+            for path, _offset in holding:
                 if NOT_EVIDENCE.search(path):
                     continue
                 text = self.index.file_text(path) or ""
