@@ -20,6 +20,7 @@ search of it.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -63,7 +64,8 @@ class FigureIndex:
         # first byte of a rest -> KEY_BYTES bytes after a digit run -> (run, its end)
         self._by_first: dict[bytes, dict[bytes, list[tuple[bytes, int]]]] = {}
         self._starts: dict[bytes, list[int]] = {}  # needle -> every occurrence's start
-        self._anchored: dict[bytes, list[int]] = {}  # anchor -> every occurrence's start
+        # anchor -> KEY_BYTES bytes after it -> the starts of its occurrences (ascending)
+        self._anchored: dict[bytes, dict[bytes, list[int]]] = {}
 
     @staticmethod
     def handles(needle: bytes) -> bool:
@@ -93,17 +95,28 @@ class FigureIndex:
         needle, start = token.encode("utf-8"), anchor.encode("utf-8")
         if not needle.startswith(start) or not start or b"\n" in needle or b"\0" in needle:
             raise ValueError(f"{token!r} does not begin with the anchor {anchor!r}")
-        positions = self._anchored.get(start)
-        if positions is None:
-            text, positions = self.index.text, []
+        after = self._anchored.get(start)
+        if after is None:
+            # Each occurrence of the anchor, grouped by the KEY_BYTES bytes after it.
+            text, after = self.index.text, {}
             at = text.find(start)
             while at >= 0:
-                positions.append(at)
+                key = bytes(text[at + len(start) : at + len(start) + KEY_BYTES])
+                after.setdefault(key, []).append(at)
                 at = text.find(start, at + 1)
-            self._anchored[start] = positions
+            self._anchored[start] = after
+        tail = needle[len(start) :]
+        if len(tail) >= KEY_BYTES:
+            candidates = after.get(tail[:KEY_BYTES], [])
+        else:
+            candidates = sorted(
+                itertools.chain.from_iterable(
+                    positions for key, positions in after.items() if key.startswith(tail)
+                )
+            )
         text, size = self.index.text, len(needle)
         return self._first_per_file(
-            (at for at in positions if text[at : at + size] == needle), limit
+            (at for at in candidates if text[at : at + size] == needle), limit
         )
 
     def _first_per_file(self, starts: Iterable[int], limit: int) -> list[tuple[str, int]]:

@@ -87,6 +87,7 @@ class RepositoryNumbers:
         # lines of each file that write it, a line's window of content words.
         self._stated_files: dict[str, list[str]] = {}
         self._stated_lines: dict[tuple[str, str], list[int]] = {}
+        self._holding_lines: dict[tuple[int, str], list[int]] = {}
         self._windows: dict[tuple[str, int], set[str]] = {}
         self._texts: dict[str, str] = {}
         self._split: dict[str, list[str]] = {}
@@ -235,9 +236,9 @@ class RepositoryNumbers:
                     path = self.index.text_paths[file_id]
                     if NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
                         continue
-                    for number_line, text in enumerate(self._file_lines(file_id), 1):
-                        if spelling not in text:
-                            continue
+                    lines = self._file_lines(file_id)
+                    for line_index in self._lines_holding(file_id, spelling):
+                        text, number_line = lines[line_index], line_index + 1
                         for literal in code_literals(text):
                             shared = literal.key_words & sentence_words
                             if literal.value == literal_value and len(shared) >= 2:
@@ -359,6 +360,26 @@ class RepositoryNumbers:
         for word in word_ids:
             files.update(postings[posting_starts[word] : posting_starts[word + 1]])
         return sorted(files)[:STATED_FILES_LIMIT]
+
+    def _lines_holding(self, file_id: int, spelling: str) -> list[int]:
+        """0-based numbers of the lines of a text file holding ``spelling`` (no newline in
+        it), ascending: the lines a scan of every line keeps, found by searching the
+        file's text and jumping to the next line after each hit."""
+        key = (file_id, spelling)
+        known = self._holding_lines.get(key)
+        if known is None:
+            text = self._text(self.index.text_paths[file_id])
+            known = []
+            line, counted = 0, 0
+            at = text.find(spelling)
+            while at >= 0:
+                line += text.count("\n", counted, at)
+                counted = at
+                known.append(line)
+                end = text.find("\n", at)
+                at = text.find(spelling, end + 1) if end >= 0 else -1
+            self._holding_lines[key] = known
+        return known
 
     def _text(self, path: str) -> str:
         known = self._texts.get(path)
