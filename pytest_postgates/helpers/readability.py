@@ -106,10 +106,54 @@ def flesch_of(words: int, sentences: int, syllable_count: int) -> float:
     return round(score, 2)
 
 
+_NO_PATTERN: tuple[int, tuple[int, ...]] = (0, ())
+
+
 @lru_cache(maxsize=65536)
 def syllables(word: str) -> int:
     """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
-    return len(_hyphenator().positions(word.lower())) + 1
+    return hyphenation_points(word.lower()) + 1
+
+
+@cache
+def _patterns() -> dict[str, tuple[int, tuple[int, ...]] | None]:
+    """pyphen's en_US patterns, and every other prefix of a pattern (mapped to None)."""
+    patterns: dict[str, tuple[int, tuple[int, ...]] | None] = dict(_hyphenator().hd.patterns)
+    for key in list(patterns):
+        for size in range(1, len(key)):
+            patterns.setdefault(key[:size], None)
+    return patterns
+
+
+def hyphenation_points(word: str) -> int:
+    """``len(pyphen.Pyphen(lang="en_US").positions(word))``, computed from pyphen's own
+    patterns by pyphen's algorithm (Liang's: every pattern found in ``.word.`` raises
+    the inter-letter values it covers; odd values are points, two letters from either
+    end), except that a substring no pattern begins with ends the search from its start:
+    pyphen looks up every substring up to the longest pattern, most of them in vain. A
+    third of pyphen's time per word (``tests/test_readability_hyphenation.py`` checks
+    the counts against pyphen's)."""
+    patterns = _patterns()
+    pointed = f".{word.lower()}."
+    size = len(pointed)
+    values = [0] * (size + 1)
+    for start in range(size - 1):
+        for stop in range(start + 1, size + 1):
+            found = patterns.get(pointed[start:stop], _NO_PATTERN)
+            if found is None:  # a prefix of a longer pattern
+                continue
+            if found is _NO_PATTERN:
+                break
+            offset, pattern_values = found
+            at = start + offset
+            for value in pattern_values:
+                if at > size:
+                    break
+                if value > values[at]:
+                    values[at] = value
+                at += 1
+    right = len(word) - 2
+    return sum(1 for at in range(3, size + 1) if values[at] % 2 and at - 1 <= right)
 
 
 def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
