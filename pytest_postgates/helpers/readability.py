@@ -22,6 +22,7 @@ import importlib.metadata
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any
 
 import pyphen  # type: ignore[import-untyped]
 
@@ -106,9 +107,6 @@ def flesch_of(words: int, sentences: int, syllable_count: int) -> float:
     return round(score, 2)
 
 
-_NO_PATTERN: tuple[int, tuple[int, ...]] = (0, ())
-
-
 @lru_cache(maxsize=65536)
 def syllables(word: str) -> int:
     """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
@@ -116,34 +114,39 @@ def syllables(word: str) -> int:
 
 
 @cache
-def _patterns() -> dict[str, tuple[int, tuple[int, ...]] | None]:
-    """pyphen's en_US patterns, and every other prefix of a pattern (mapped to None)."""
-    patterns: dict[str, tuple[int, tuple[int, ...]] | None] = dict(_hyphenator().hd.patterns)
-    for key in list(patterns):
-        for size in range(1, len(key)):
-            patterns.setdefault(key[:size], None)
-    return patterns
+def _pattern_trie() -> dict[str, Any]:
+    """pyphen's en_US patterns as a trie of characters; a pattern's (offset, values)
+    under the key "" of the node its last character reaches."""
+    root: dict[str, Any] = {}
+    for key, found in _hyphenator().hd.patterns.items():
+        node = root
+        for character in key:
+            node = node.setdefault(character, {})
+        node[""] = found
+    return root
 
 
 def hyphenation_points(word: str) -> int:
     """``len(pyphen.Pyphen(lang="en_US").positions(word))``, computed from pyphen's own
     patterns by pyphen's algorithm (Liang's: every pattern found in ``.word.`` raises
     the inter-letter values it covers; odd values are points, two letters from either
-    end), except that a substring no pattern begins with ends the search from its start:
-    pyphen looks up every substring up to the longest pattern, most of them in vain. A
-    third of pyphen's time per word (``tests/test_readability_hyphenation.py`` checks
-    the counts against pyphen's)."""
-    patterns = _patterns()
+    end), with the patterns in a trie: pyphen looks up every substring up to the
+    longest pattern, most of them in vain, where the trie stops at the first character
+    no pattern continues with. A third of pyphen's time per word
+    (``tests/test_readability_hyphenation.py`` checks the counts against pyphen's)."""
+    root = _pattern_trie()
     pointed = f".{word.lower()}."
     size = len(pointed)
     values = [0] * (size + 1)
     for start in range(size - 1):
-        for stop in range(start + 1, size + 1):
-            found = patterns.get(pointed[start:stop], _NO_PATTERN)
-            if found is None:  # a prefix of a longer pattern
-                continue
-            if found is _NO_PATTERN:
+        node = root
+        for character in pointed[start:]:
+            node = node.get(character)
+            if node is None:
                 break
+            found = node.get("")
+            if found is None:
+                continue
             offset, pattern_values = found
             at = start + offset
             for value in pattern_values:
@@ -169,14 +172,18 @@ def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
 def score_paragraph(line: int, end_line: int, text: str) -> Paragraph | None:
     """A paragraph's counts and score (None when it has no word): Flesch only from
     :data:`MIN_SCORED_WORDS` words on, since on fewer it measures one word's syllables."""
-    words = words_of(text)
+    # The compounds split once for the paragraph and its sentences: the joiner is one
+    # character for one, and a sentence starts and ends next to a space (or the text's
+    # ends), where no joiner matches, so a sentence's slice of it is its words_of.
+    joined = _COMPOUND_JOINER.sub(" ", text)
+    words = prose.words(joined)
     if not words:
         return None
-    sentences = split_sentences(text)
-    count = max(1, len(sentences))
-    total = sum(syllables(word) for word in words)
+    spans = prose.sentence_spans(text, "sentence_start")
+    count = max(1, len(spans))
+    total = sum(map(syllables, words))
     score = flesch_of(len(words), count, total) if len(words) >= MIN_SCORED_WORDS else None
-    longest = max((len(words_of(sentence)) for sentence in sentences), default=len(words))
+    longest = max((len(prose.words(joined[s:e])) for s, e in spans), default=len(words))
     return Paragraph(line, end_line, text, len(words), count, score, total, longest)
 
 
