@@ -88,6 +88,7 @@ class RepositoryNumbers:
         self._stated_files: dict[str, list[str]] = {}
         self._stated_lines: dict[tuple[str, str], list[int]] = {}
         self._holding_lines: dict[tuple[int, str], list[int]] = {}
+        self._ids_of_paths: dict[str, int] | None = None
         self._windows: dict[tuple[str, int], set[str]] = {}
         self._texts: dict[str, str] = {}
         self._split: dict[str, list[str]] = {}
@@ -381,6 +382,12 @@ class RepositoryNumbers:
             self._holding_lines[key] = known
         return known
 
+    def _text_ids(self) -> dict[str, int]:
+        """Text path -> its id in the index."""
+        if self._ids_of_paths is None:
+            self._ids_of_paths = {path: n for n, path in enumerate(self.index.text_paths)}
+        return self._ids_of_paths
+
     def _text(self, path: str) -> str:
         known = self._texts.get(path)
         if known is None:
@@ -446,10 +453,12 @@ class RepositoryNumbers:
             for path, _offset in holding:
                 if NOT_EVIDENCE.search(path):
                     continue
-                text = self.index.file_text(path) or ""
-                for number_line, line in enumerate(text.split("\n"), 1):
+                file_id = self._text_ids()[path]
+                lines = self._file_lines(file_id)
+                for line_index in self._lines_holding(file_id, pattern):
+                    line, number_line = lines[line_index], line_index + 1
                     at = line.find(pattern)
-                    if at < 0 or len(line) > LONGEST_CODE_LINE:
+                    if len(line) > LONGEST_CODE_LINE:
                         continue
                     # The file is the topic's ("reranker.ts" for a post on reranking);
                     # a length test also names what it measures ("description.length").
