@@ -13,6 +13,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.commits import CommitStats
@@ -71,6 +72,12 @@ GENERATED = re.compile(
 
 
 NOT_EVIDENCE = re.compile(f"{GENERATED.pattern}|{_TESTS}", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _whole_figure(spelling: str) -> re.Pattern[str]:
+    """``spelling`` as a whole figure: not inside a longer number or word."""
+    return re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
 
 
 class RepositoryNumbers:
@@ -132,6 +139,7 @@ class RepositoryNumbers:
             return
         needle = token.encode("utf-8")
         offsets, blob = self.index.offsets, self.index.text
+        bounded = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])")
         for file_id in file_ids:
             path = self.index.text_paths[file_id]
             if NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
@@ -140,7 +148,6 @@ class RepositoryNumbers:
             if blob.find(needle, offsets[file_id], stop) < 0:
                 continue
             lines = self._file_lines(file_id)
-            bounded = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])")
             for number, text in enumerate(lines):
                 if token not in text or not bounded.search(text):
                     continue
@@ -404,7 +411,7 @@ class RepositoryNumbers:
         known = self._stated_lines.get(key)
         if known is None:
             text = self._text(path)
-            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
+            bounded = _whole_figure(spelling)
             known = []
             line, counted = 0, 0
             at = text.find(spelling)
