@@ -18,6 +18,7 @@ from pytest_postgates.helpers.readability import (
     Paragraph,
     flesch_of,
     hyphenation_points,
+    read_patterns,
     score_paragraph,
     split_sentences,
     syllables,
@@ -78,3 +79,18 @@ PARAGRAPH_PIECES = ["word", "Word", "read-only", "a/b", "x\u2014y", "-", "/", " 
 )
 def test_scores_are_those_of_the_separate_reads(text: str) -> None:
     assert score_paragraph(1, 2, text) == _score_as_before(1, 2, text), text
+
+
+def test_patterns_read_are_pyphens_for_every_dictionary_it_reads() -> None:
+    """The plain reader gives pyphen's patterns exactly, for en_US (which gate 6 uses) and
+    every other dictionary pyphen ships that it does not hand back to pyphen."""
+    read = 0
+    for language in sorted(set(pyphen.LANGUAGES.values())):
+        patterns = read_patterns(language)
+        if patterns is None:
+            continue
+        read += 1
+        assert patterns == pyphen.Pyphen(filename=language).hd.patterns, language
+    assert read > 10
+    en_us = pyphen.LANGUAGES[pyphen.language_fallback("en_US")]
+    assert read_patterns(en_us) == PYPHEN.hd.patterns

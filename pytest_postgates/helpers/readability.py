@@ -22,6 +22,7 @@ import importlib.metadata
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import pyphen  # type: ignore[import-untyped]
@@ -110,15 +111,71 @@ def flesch_of(words: int, sentences: int, syllable_count: int) -> float:
 @lru_cache(maxsize=65536)
 def syllables(word: str) -> int:
     """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
-    return hyphenation_points(word.lower()) + 1
+    return _syllables_of_lower(word.lower())
+
+
+@lru_cache(maxsize=65536)
+def _syllables_of_lower(word: str) -> int:
+    # "The" and "the" are hyphenated once.
+    return hyphenation_points(word) + 1
+
+
+# Pattern lines pyphen skips (comments and the dictionary's settings).
+_IGNORED_LINES = (
+    "%", "#", "LEFTHYPHENMIN", "RIGHTHYPHENMIN", "COMPOUNDLEFTHYPHENMIN", "COMPOUNDRIGHTHYPHENMIN",
+)  # fmt: skip
+
+
+def read_patterns(path: Path) -> dict[str, tuple[int, tuple[int, ...]]] | None:
+    """pyphen's ``HyphDict(path).patterns`` (letters -> (offset, inter-letter values with
+    the zeros at either end dropped)), read by a plain pass over each line instead of
+    pyphen's regex pairs; None for what this reader does not handle (a dictionary not in
+    UTF-8, ``^^`` escapes, nonstandard ``/`` hyphenation, two digits in a row), which
+    pyphen then reads itself."""
+    raw = path.read_bytes()
+    head, _, body = raw.partition(b"\n")
+    if head.strip().upper() not in (b"UTF-8", b"UTF8"):
+        return None
+    patterns: dict[str, tuple[int, tuple[int, ...]]] = {}
+    for line in body.decode("utf-8").split("\n"):
+        pattern = line.strip()
+        if not pattern or pattern.startswith(_IGNORED_LINES):
+            continue
+        if "^^" in pattern or "/" in pattern:
+            return None
+        letters: list[str] = []
+        values = [0]
+        after_digit = False
+        for character in pattern:
+            if character.isdecimal():
+                if after_digit:
+                    return None
+                values[-1] = int(character)
+                after_digit = True
+            else:
+                letters.append(character)
+                values.append(0)
+                after_digit = False
+        if max(values) == 0:
+            continue
+        start, end = 0, len(values)
+        while not values[start]:
+            start += 1
+        while not values[end - 1]:
+            end -= 1
+        patterns["".join(letters)] = start, tuple(values[start:end])
+    return patterns
 
 
 @cache
 def _pattern_trie() -> dict[str, Any]:
     """pyphen's en_US patterns as a trie of characters; a pattern's (offset, values)
     under the key "" of the node its last character reaches."""
+    patterns = read_patterns(pyphen.LANGUAGES[pyphen.language_fallback("en_US")])
+    if patterns is None:
+        patterns = _hyphenator().hd.patterns
     root: dict[str, Any] = {}
-    for key, found in _hyphenator().hd.patterns.items():
+    for key, found in patterns.items():
         node = root
         for character in key:
             node = node.setdefault(character, {})
