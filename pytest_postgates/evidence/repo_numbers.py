@@ -13,9 +13,11 @@ import itertools
 import math
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.commits import CommitStats
+from pytest_postgates.evidence.figure_index import FigureIndex
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.index import RepoIndex
@@ -72,6 +74,12 @@ GENERATED = re.compile(
 NOT_EVIDENCE = re.compile(f"{GENERATED.pattern}|{_TESTS}", re.I)
 
 
+@lru_cache(maxsize=4096)
+def _whole_figure(spelling: str) -> re.Pattern[str]:
+    """``spelling`` as a whole figure: not inside a longer number or word."""
+    return re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
+
+
 class RepositoryNumbers:
     """Numbers standing near a named symbol in the repository's text files at the ref:
     the constants a post quotes when it describes the code ("polls every 3 seconds" next
@@ -86,6 +94,8 @@ class RepositoryNumbers:
         # lines of each file that write it, a line's window of content words.
         self._stated_files: dict[str, list[str]] = {}
         self._stated_lines: dict[tuple[str, str], list[int]] = {}
+        self._holding_lines: dict[tuple[int, str], list[int]] = {}
+        self._ids_of_paths: dict[str, int] | None = None
         self._windows: dict[tuple[str, int], set[str]] = {}
         self._texts: dict[str, str] = {}
         self._split: dict[str, list[str]] = {}
@@ -94,6 +104,8 @@ class RepositoryNumbers:
         # first use: the words holding a run of word characters are found in it.
         self._words_blob: bytes | None = None
         self._word_starts: list[int] = []
+        # Spellings with a space or a sign ("5 ms", "40%"), whose words narrow nothing.
+        self.figures = FigureIndex(index)
 
     def _file_ids(self, word: str, limit: int = SYMBOL_FILES_LIMIT) -> list[int] | None:
         words = self.index.words
@@ -127,6 +139,7 @@ class RepositoryNumbers:
             return
         needle = token.encode("utf-8")
         offsets, blob = self.index.offsets, self.index.text
+        bounded = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])")
         for file_id in file_ids:
             path = self.index.text_paths[file_id]
             if NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
@@ -135,7 +148,6 @@ class RepositoryNumbers:
             if blob.find(needle, offsets[file_id], stop) < 0:
                 continue
             lines = self._file_lines(file_id)
-            bounded = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])")
             for number, text in enumerate(lines):
                 if token not in text or not bounded.search(text):
                     continue
@@ -232,9 +244,9 @@ class RepositoryNumbers:
                     path = self.index.text_paths[file_id]
                     if NOT_EVIDENCE.search(path) or path == self.index.changelog_path:
                         continue
-                    for number_line, text in enumerate(self._file_lines(file_id), 1):
-                        if spelling not in text:
-                            continue
+                    lines = self._file_lines(file_id)
+                    for line_index in self._lines_holding(file_id, spelling):
+                        text, number_line = lines[line_index], line_index + 1
                         for literal in code_literals(text):
                             shared = literal.key_words & sentence_words
                             if literal.value == literal_value and len(shared) >= 2:
@@ -306,6 +318,13 @@ class RepositoryNumbers:
             if _WORD_CHARS.fullmatch(needle):
                 text_paths = self.index.text_paths
                 holding = [text_paths[file_id] for file_id in self._files_holding(needle)]
+            elif self.figures.handles(needle):
+                holding = [
+                    path
+                    for path, _offset in self.figures.files_containing(
+                        spelling, limit=STATED_FILES_LIMIT
+                    )
+                ]
             elif self.index.contains(spelling):
                 holding = [
                     path
@@ -350,6 +369,32 @@ class RepositoryNumbers:
             files.update(postings[posting_starts[word] : posting_starts[word + 1]])
         return sorted(files)[:STATED_FILES_LIMIT]
 
+    def _lines_holding(self, file_id: int, spelling: str) -> list[int]:
+        """0-based numbers of the lines of a text file holding ``spelling`` (no newline in
+        it), ascending: the lines a scan of every line keeps, found by searching the
+        file's text and jumping to the next line after each hit."""
+        key = (file_id, spelling)
+        known = self._holding_lines.get(key)
+        if known is None:
+            text = self._text(self.index.text_paths[file_id])
+            known = []
+            line, counted = 0, 0
+            at = text.find(spelling)
+            while at >= 0:
+                line += text.count("\n", counted, at)
+                counted = at
+                known.append(line)
+                end = text.find("\n", at)
+                at = text.find(spelling, end + 1) if end >= 0 else -1
+            self._holding_lines[key] = known
+        return known
+
+    def _text_ids(self) -> dict[str, int]:
+        """Text path -> its id in the index."""
+        if self._ids_of_paths is None:
+            self._ids_of_paths = {path: n for n, path in enumerate(self.index.text_paths)}
+        return self._ids_of_paths
+
     def _text(self, path: str) -> str:
         known = self._texts.get(path)
         if known is None:
@@ -366,7 +411,7 @@ class RepositoryNumbers:
         known = self._stated_lines.get(key)
         if known is None:
             text = self._text(path)
-            bounded = re.compile(rf"(?<![\w.,]){re.escape(spelling)}(?![\w])")
+            bounded = _whole_figure(spelling)
             known = []
             line, counted = 0, 0
             at = text.find(spelling)
@@ -402,23 +447,25 @@ class RepositoryNumbers:
         if number != int(number) or number < 10:
             return None
         n = int(number)
-        for pattern, linked_by in (
-            (f".length > {n}", "object"),
-            (f".length >= {n}", "object"),
-            (f".length < {n}", "object"),
-            (f".length <= {n}", "object"),
-            (f"slice(0, {n})", "file"),
-            (f"substring(0, {n})", "file"),
+        for anchor, pattern, linked_by in (
+            (".length ", f".length > {n}", "object"),
+            (".length ", f".length >= {n}", "object"),
+            (".length ", f".length < {n}", "object"),
+            (".length ", f".length <= {n}", "object"),
+            ("slice(0, ", f"slice(0, {n})", "file"),
+            ("substring(0, ", f"substring(0, {n})", "file"),
         ):
-            if not self.index.contains(pattern):
-                continue
-            for path, _offset in self.index.files_containing(pattern, limit=STATED_FILES_LIMIT):
+            # The anchor's occurrences are found once for every bound of every post.
+            holding = self.figures.files_containing_after(anchor, pattern, STATED_FILES_LIMIT)
+            for path, _offset in holding:
                 if NOT_EVIDENCE.search(path):
                     continue
-                text = self.index.file_text(path) or ""
-                for number_line, line in enumerate(text.split("\n"), 1):
+                file_id = self._text_ids()[path]
+                lines = self._file_lines(file_id)
+                for line_index in self._lines_holding(file_id, pattern):
+                    line, number_line = lines[line_index], line_index + 1
                     at = line.find(pattern)
-                    if at < 0 or len(line) > LONGEST_CODE_LINE:
+                    if len(line) > LONGEST_CODE_LINE:
                         continue
                     # The file is the topic's ("reranker.ts" for a post on reranking);
                     # a length test also names what it measures ("description.length").

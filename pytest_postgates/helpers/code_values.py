@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -116,7 +117,18 @@ def literal_forms(number: float, family: str) -> list[float]:
 def code_literals(text: str) -> Iterator[Literal]:
     """Numbers that a line of code assigns or passes, with the words of their keys."""
     if len(text) > LONGEST_CODE_LINE:
-        return
+        return iter(())
+    return iter(_line_literals(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _line_literals(text: str) -> tuple[Literal, ...]:
+    """:func:`code_literals` of one line, remembered: gate 7 reads the same repository
+    lines (a symbol's window, a named file) for many numbers of many posts."""
+    return tuple(_find_literals(text))
+
+
+def _find_literals(text: str) -> Iterator[Literal]:
     for match in _CODE_NUMBER.finditer(text):
         before = text[max(0, match.start() - 48) : match.start()]
         if not _VALUE_CONTEXT.search(before):

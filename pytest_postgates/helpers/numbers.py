@@ -6,6 +6,7 @@ units, and the content words that link a number to a key or a file.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # unit family -> spellings (longest first inside the regex); the family is reported.
 UNITS: dict[str, tuple[str, ...]] = {
@@ -137,14 +138,23 @@ def family_of_spelling(spelling: str) -> str:
 
 def content_words(text: str) -> set[str]:
     """Content words, lower case, a plural "s" dropped, identifiers split at case."""
-    words = set()
-    for raw in CODE_WORD.findall(text):
-        for part in [raw, *CAMEL_PART.findall(raw), *raw.split("_")]:
-            word = part.lower()
-            if len(word) >= 4 and word not in _STOP and not word.isdigit():
-                word = word[:-1] if word.endswith("s") and len(word) > 4 else word
-                words.add(_SYNONYM.get(word, word))
+    words: set[str] = set()
+    # Each distinct identifier once: repository lines and posts repeat the same ones.
+    for raw in set(CODE_WORD.findall(text)):
+        words.update(_words_of_identifier(raw))
     return words
+
+
+@lru_cache(maxsize=1 << 16)
+def _words_of_identifier(raw: str) -> tuple[str, ...]:
+    """The content words of one identifier (see :func:`content_words`)."""
+    words = []
+    for part in [raw, *CAMEL_PART.findall(raw), *raw.split("_")]:
+        word = part.lower()
+        if len(word) >= 4 and word not in _STOP and not word.isdigit():
+            word = word[:-1] if word.endswith("s") and len(word) > 4 else word
+            words.append(_SYNONYM.get(word, word))
+    return tuple(words)
 
 
 # Words code and prose use for the same setting ("initialDelay" / "starting at 2 seconds").

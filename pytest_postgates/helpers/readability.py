@@ -22,6 +22,8 @@ import importlib.metadata
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
 
 import pyphen  # type: ignore[import-untyped]
 
@@ -109,7 +111,109 @@ def flesch_of(words: int, sentences: int, syllable_count: int) -> float:
 @lru_cache(maxsize=65536)
 def syllables(word: str) -> int:
     """Syllables of one word: textstat's pyphen rule (hyphenation points + 1)."""
-    return len(_hyphenator().positions(word.lower())) + 1
+    return _syllables_of_lower(word.lower())
+
+
+@lru_cache(maxsize=65536)
+def _syllables_of_lower(word: str) -> int:
+    # "The" and "the" are hyphenated once.
+    return hyphenation_points(word) + 1
+
+
+# Pattern lines pyphen skips (comments and the dictionary's settings).
+_IGNORED_LINES = (
+    "%", "#", "LEFTHYPHENMIN", "RIGHTHYPHENMIN", "COMPOUNDLEFTHYPHENMIN", "COMPOUNDRIGHTHYPHENMIN",
+)  # fmt: skip
+
+
+def read_patterns(path: Path) -> dict[str, tuple[int, tuple[int, ...]]] | None:
+    """pyphen's ``HyphDict(path).patterns`` (letters -> (offset, inter-letter values with
+    the zeros at either end dropped)), read by a plain pass over each line instead of
+    pyphen's regex pairs; None for what this reader does not handle (a dictionary not in
+    UTF-8, ``^^`` escapes, nonstandard ``/`` hyphenation, two digits in a row), which
+    pyphen then reads itself."""
+    raw = path.read_bytes()
+    head, _, body = raw.partition(b"\n")
+    if head.strip().upper() not in (b"UTF-8", b"UTF8"):
+        return None
+    patterns: dict[str, tuple[int, tuple[int, ...]]] = {}
+    for line in body.decode("utf-8").split("\n"):
+        pattern = line.strip()
+        if not pattern or pattern.startswith(_IGNORED_LINES):
+            continue
+        if "^^" in pattern or "/" in pattern:
+            return None
+        letters: list[str] = []
+        values = [0]
+        after_digit = False
+        for character in pattern:
+            if character.isdecimal():
+                if after_digit:
+                    return None
+                values[-1] = int(character)
+                after_digit = True
+            else:
+                letters.append(character)
+                values.append(0)
+                after_digit = False
+        if max(values) == 0:
+            continue
+        start, end = 0, len(values)
+        while not values[start]:
+            start += 1
+        while not values[end - 1]:
+            end -= 1
+        patterns["".join(letters)] = start, tuple(values[start:end])
+    return patterns
+
+
+@cache
+def _pattern_trie() -> dict[str, Any]:
+    """pyphen's en_US patterns as a trie of characters; a pattern's (offset, values)
+    under the key "" of the node its last character reaches."""
+    patterns = read_patterns(pyphen.LANGUAGES[pyphen.language_fallback("en_US")])
+    if patterns is None:
+        patterns = _hyphenator().hd.patterns
+    root: dict[str, Any] = {}
+    for key, found in patterns.items():
+        node = root
+        for character in key:
+            node = node.setdefault(character, {})
+        node[""] = found
+    return root
+
+
+def hyphenation_points(word: str) -> int:
+    """``len(pyphen.Pyphen(lang="en_US").positions(word))``, computed from pyphen's own
+    patterns by pyphen's algorithm (Liang's: every pattern found in ``.word.`` raises
+    the inter-letter values it covers; odd values are points, two letters from either
+    end), with the patterns in a trie: pyphen looks up every substring up to the
+    longest pattern, most of them in vain, where the trie stops at the first character
+    no pattern continues with. A third of pyphen's time per word
+    (``tests/test_readability_hyphenation.py`` checks the counts against pyphen's)."""
+    root = _pattern_trie()
+    pointed = f".{word.lower()}."
+    size = len(pointed)
+    values = [0] * (size + 1)
+    for start in range(size - 1):
+        node = root
+        for character in pointed[start:]:
+            node = node.get(character)
+            if node is None:
+                break
+            found = node.get("")
+            if found is None:
+                continue
+            offset, pattern_values = found
+            at = start + offset
+            for value in pattern_values:
+                if at > size:
+                    break
+                if value > values[at]:
+                    values[at] = value
+                at += 1
+    right = len(word) - 2
+    return sum(1 for at in range(3, size + 1) if values[at] % 2 and at - 1 <= right)
 
 
 def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
@@ -125,14 +229,18 @@ def flesch_reading_ease(text: str, sentence_count: int | None = None) -> float:
 def score_paragraph(line: int, end_line: int, text: str) -> Paragraph | None:
     """A paragraph's counts and score (None when it has no word): Flesch only from
     :data:`MIN_SCORED_WORDS` words on, since on fewer it measures one word's syllables."""
-    words = words_of(text)
+    # The compounds split once for the paragraph and its sentences: the joiner is one
+    # character for one, and a sentence starts and ends next to a space (or the text's
+    # ends), where no joiner matches, so a sentence's slice of it is its words_of.
+    joined = _COMPOUND_JOINER.sub(" ", text)
+    words = prose.words(joined)
     if not words:
         return None
-    sentences = split_sentences(text)
-    count = max(1, len(sentences))
-    total = sum(syllables(word) for word in words)
+    spans = prose.sentence_spans(text, "sentence_start")
+    count = max(1, len(spans))
+    total = sum(map(syllables, words))
     score = flesch_of(len(words), count, total) if len(words) >= MIN_SCORED_WORDS else None
-    longest = max((len(words_of(sentence)) for sentence in sentences), default=len(words))
+    longest = max((len(prose.words(joined[s:e])) for s, e in spans), default=len(words))
     return Paragraph(line, end_line, text, len(words), count, score, total, longest)
 
 
