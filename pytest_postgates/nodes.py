@@ -186,12 +186,11 @@ class GateItem(pytest.Function):
         results = self.run.context.results
         assert results is not None  # GateContext always has one
         # The C encoder's compact form names the content; the file holds the indented one.
-        digest = hashlib.sha1(
-            json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
-        ).hexdigest()
+        compact = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        digest = hashlib.sha1(compact.encode("utf-8", "surrogatepass")).hexdigest()
         try:
             if not results.written_unchanged(target, digest):
-                write_json(target, data)
+                write_json(target, data, compact)
                 results.record_written(target, digest)
         except OSError as exc:
             raise GateErrored(
