@@ -51,7 +51,9 @@ def _cpu() -> float:
     return own + children.ru_utime + children.ru_stime
 
 
-def child(posts: Path, repo: Path, ref: str, out: Path, run_gates: tuple[int, ...]) -> None:
+def child(
+    posts: Path, repo: Path, ref: str, out: Path, run_gates: tuple[int, ...], engines: int
+) -> None:
     """In this process: every gate of ``run_gates`` over every post, cold; per-gate CPU as
     JSON on stdout, the cards under ``out``."""
     from pytest_postgates.batch import RunBatches
@@ -79,6 +81,15 @@ def child(posts: Path, repo: Path, ref: str, out: Path, run_gates: tuple[int, ..
             settings, Path(scratch) / "cache", RunBatches(posts=tuple(paths))
         )
         context.evidence.index_for(paths[0])
+        if 1 in run_gates:
+            # As many mermaid engines on both sides: how many a batch starts otherwise
+            # depends on the CPUs idle at that moment, and each start costs a second.
+            from pytest_postgates.tools import mermaid
+
+            key = (context.evidence.cache_dir, mermaid.default_engine())
+            mermaid._SHARED[key] = mermaid.MermaidParser(
+                context.evidence.cache_dir, max_workers=engines
+            )
         parsed = [parse_post(path) for path in paths]
         for post in parsed:
             post.prose.lines(html=True, urls=True)  # gate 1 builds it first in a real run
@@ -93,8 +104,6 @@ def child(posts: Path, repo: Path, ref: str, out: Path, run_gates: tuple[int, ..
                 name = f"{post.path.stem}-gate{gate.id}.json"
                 (out / name).write_text(dumps(card.to_dict()), encoding="utf-8")
         if 1 in spent:  # the mermaid engines still running: stopped, their CPU is gate 1's
-            from pytest_postgates.tools import mermaid
-
             before = _cpu()
             mermaid._close_shared()
             spent[1] += _cpu() - before
@@ -116,7 +125,13 @@ def baseline_source(commit: str) -> Path:
 
 
 def run_side(
-    source: Path | None, posts: Path, repo: Path, ref: str, out: Path, gates: tuple[int, ...]
+    source: Path | None,
+    posts: Path,
+    repo: Path,
+    ref: str,
+    out: Path,
+    gates: tuple[int, ...],
+    engines: int,
 ) -> dict[int, float]:
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -128,6 +143,7 @@ def run_side(
     command = [
         sys.executable, __file__, "--child", "--posts", str(posts), "--repo", str(repo),
         "--ref", ref, "--out", str(out), "--gates", ",".join(map(str, gates)),
+        "--mermaid-engines", str(engines),
     ]  # fmt: skip
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
@@ -161,13 +177,16 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(map(str, RUN_GATES)),
         help="gate ids to run, comma-separated (default: %(default)s)",
     )
+    parser.add_argument(
+        "--mermaid-engines", type=int, default=1, help="gate 1's mermaid engines (default: 1)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     run_gates = tuple(int(part) for part in args.gates.split(","))
     target_gates = TARGET_GATES if set(run_gates) == set(RUN_GATES) else run_gates
     if args.child:
-        child(args.posts, args.repo, args.ref, args.out, run_gates)
+        child(args.posts, args.repo, args.ref, args.out, run_gates, args.mermaid_engines)
         return 0
     if not args.posts.is_dir() or not (args.repo / ".git").exists():
         print(f"needs the posts ({args.posts}) and the repository ({args.repo})")
@@ -178,7 +197,15 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.repeat):
         for side, source in sides.items():  # alternated: load drifts hit both alike
             runs[side].append(
-                run_side(source, args.posts, args.repo, args.ref, cards[side], run_gates)
+                run_side(
+                    source,
+                    args.posts,
+                    args.repo,
+                    args.ref,
+                    cards[side],
+                    run_gates,
+                    args.mermaid_engines,
+                )
             )
     differ = differing(cards["baseline"], cards["current"])
     median = {
