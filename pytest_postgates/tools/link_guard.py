@@ -319,7 +319,7 @@ def guarded_adapter(pools: dict[str, type[HTTPConnectionPool]], per_host: int) -
 
 
 @lru_cache(maxsize=1)
-def _guarded_adapter_class() -> type[HTTPAdapter]:
+def _guarded_adapter_class() -> Callable[[dict[str, type[HTTPConnectionPool]], int], HTTPAdapter]:
     import requests
     from requests.adapters import HTTPAdapter
 
