@@ -6,6 +6,7 @@ sharing a folder never leave a torn file.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import stat
@@ -75,17 +76,48 @@ def write_atomic(path: Path, text: str) -> None:
     existing = existing_bytes(path)
     if existing is not None and existing.decode("utf-8", "replace") == text:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
+    replace_file(path, text)
+
+
+def replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically, whatever is there (the caller compared)."""
     with _interrupts_deferred():
-        _write_atomic(path, text)
+        try:
+            _write_atomic(path, text)
+        except FileNotFoundError:
+            # The folder is made on the first write into it rather than looked up before
+            # every write (a scorecard folder takes thousands of writes a run).
+            if path.parent.is_dir():
+                raise
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(path, text)
+
+
+_TEMPORARY_NAMES = itertools.count()
+# O_NOFOLLOW: a temporary name someone planted as a link is never written through.
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # A temporary name unique to this process and write, created exclusively: no random
+    # name to draw and, the mode given at creation (0666 less the umask, what any new file
+    # gets), no chmod after it; a leftover of the same name falls back to mkstemp.
+    if not isinstance(text, str):
+        raise TypeError(f"text to write must be str, not {type(text).__name__}")
+    temporary = f"{path.parent}/.{path.name}.{os.getpid()}-{next(_TEMPORARY_NAMES)}.tmp"
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.chmod(temporary, FILE_MODE)
+        handle = os.open(temporary, _CREATE_FLAGS, 0o666)
+        made_by_mkstemp = False
+    except FileExistsError:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+        )
+        made_by_mkstemp = True
+    try:
+        with open(handle, "wb", closefd=True) as stream:
+            stream.write(text.encode("utf-8"))
+        if made_by_mkstemp:
+            os.chmod(temporary, FILE_MODE)  # mkstemp creates 0600 files
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -115,17 +115,8 @@ class GateItem(pytest.Function):
         settings = self.config.stash[STATE_KEY].settings
         self.snapshot_mode = settings.snapshot
         advisory = settings.is_advisory(gate.name, gate.advisory)
-        self.add_marker(pytest.mark.postgates)
-        self.add_marker(pytest.mark.advisory if advisory else pytest.mark.hard)
-        if advisory and not self.snapshot_mode:
-            # Only a gate FAIL is the expected failure; an ERROR stays an error.
-            self.add_marker(
-                pytest.mark.xfail(
-                    reason="advisory gate: a FAIL never fails the run",
-                    raises=GateFailed,
-                    strict=False,
-                )
-            )
+        for marker in _item_markers(self.config, advisory, self.snapshot_mode):
+            self.add_marker(marker)
 
     @classmethod
     def from_parent(cls, parent: PostFile, *, gate: Gate) -> GateItem:  # type: ignore[override]
@@ -186,12 +177,11 @@ class GateItem(pytest.Function):
         results = self.run.context.results
         assert results is not None  # GateContext always has one
         # The C encoder's compact form names the content; the file holds the indented one.
-        digest = hashlib.sha1(
-            json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
-        ).hexdigest()
+        compact = json.dumps(data, sort_keys=True, ensure_ascii=False)
+        digest = hashlib.sha1(compact.encode("utf-8", "surrogatepass")).hexdigest()
         try:
             if not results.written_unchanged(target, digest):
-                write_json(target, data)
+                write_json(target, data, compact)
                 results.record_written(target, digest)
         except OSError as exc:
             raise GateErrored(
@@ -310,6 +300,29 @@ class GateItem(pytest.Function):
 
 
 _FIXTURE_INFO = pytest.StashKey[dict[tuple[Path, Any], Any]]()
+_MARKERS = pytest.StashKey[dict[tuple[bool, bool], tuple[pytest.MarkDecorator, ...]]]()
+
+
+def _item_markers(
+    config: pytest.Config, advisory: bool, snapshot_mode: bool
+) -> tuple[pytest.MarkDecorator, ...]:
+    """The markers of a gate item, made once per run for each kind of item (marks are
+    immutable, so items share them as parametrized copies of a test do)."""
+    made = config.stash.setdefault(_MARKERS, {})
+    markers = made.get((advisory, snapshot_mode))
+    if markers is None:
+        markers = (pytest.mark.postgates, pytest.mark.advisory if advisory else pytest.mark.hard)
+        if advisory and not snapshot_mode:
+            # Only a gate FAIL is the expected failure; an ERROR stays an error.
+            markers += (
+                pytest.mark.xfail(
+                    reason="advisory gate: a FAIL never fails the run",
+                    raises=GateFailed,
+                    strict=False,
+                ),
+            )
+        made[advisory, snapshot_mode] = markers
+    return markers
 
 
 def _state(config: pytest.Config) -> PostgatesState:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pytest_postgates.fileio import existing_bytes, write_atomic
+from pytest_postgates.fileio import existing_bytes, replace_file, write_atomic
 
 __all__ = ["write_atomic"]  # re-exported: scorecards are written through it
 
@@ -88,21 +88,41 @@ def _inside(folder: Path, filename: str) -> Path:
     return folder / filename
 
 
-def write_json(path: Path, data: Mapping[str, Any]) -> None:
+def write_json(path: Path, data: Mapping[str, Any], compact: str | None = None) -> None:
     """Write ``data`` as an indented JSON file, unless the file already holds exactly it.
 
     The comparison goes through the C JSON codec: on a rerun of an unchanged corpus every
     scorecard is already on disk, and indenting each one in pure Python only to find the
-    same text cost more than serving the gate's result from the cache."""
+    same text cost more than serving the gate's result from the cache. ``compact`` is
+    ``json.dumps(data, sort_keys=True, ensure_ascii=False)`` when the caller has it."""
     existing = existing_bytes(path)
+    if compact is None:
+        compact = json.dumps(data, sort_keys=True, ensure_ascii=False)
     try:
-        if existing is not None and json.loads(existing) == json.loads(
-            json.dumps(data, ensure_ascii=False)
-        ):
+        if existing is not None and json.loads(existing) == json.loads(compact):
             return
     except ValueError:
         pass
-    write_atomic(path, dumps(data))
+    replace_file(path, _indented(compact, data))
+
+
+# Indented text by compact text, for small cards: many are the same card for every post
+# (a judge gate's SKIP without a judge, a gate not configured), and the pure-Python
+# indenting encoder is most of what writing one costs.
+_INDENTED: dict[str, str] = {}
+_INDENTED_LIMIT = 512  # entries
+_INDENTED_SIZE = 2048  # characters of compact text
+
+
+def _indented(compact: str, data: Mapping[str, Any]) -> str:
+    text = _INDENTED.get(compact)
+    if text is None:
+        text = dumps(data)
+        if len(compact) <= _INDENTED_SIZE:
+            if len(_INDENTED) >= _INDENTED_LIMIT:
+                _INDENTED.clear()
+            _INDENTED[compact] = text
+    return text
 
 
 def overall_report(

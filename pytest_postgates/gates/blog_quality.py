@@ -406,6 +406,8 @@ def _mermaid_sources(data: bytes) -> list[str]:
     Only a prefetch for the run's batch: a diagram this misses (one inside a list, say) is
     parsed on its own when its post is checked, with the exact fences of the parsed post.
     Parsing every post here, in one process, would serialise the run and parse twice."""
+    if b"mermaid" not in data:  # every fence this reads names it
+        return []
     try:
         lines = data.decode("utf-8").replace("\r\n", "\n").split("\n")
     except UnicodeDecodeError:

@@ -13,14 +13,15 @@ import re
 import socket
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
-from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
+if TYPE_CHECKING:
+    # requests and urllib3 are imported when the first connection class is made: an
+    # offline run (and every run's startup) never loads them.
+    from requests.adapters import HTTPAdapter
+    from urllib3.connection import HTTPConnection
+    from urllib3.connectionpool import HTTPConnectionPool
 
 CHECKED_SCHEMES = frozenset({"http", "https"})
 
@@ -258,6 +259,9 @@ def guarded_pool_classes(
     policy: HostPolicy, resolver: Resolver
 ) -> dict[str, type[HTTPConnectionPool]]:
     """Connection pools whose sockets are opened only to checked addresses."""
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+    from urllib3.exceptions import ConnectTimeoutError, NameResolutionError, NewConnectionError
 
     def new_conn(conn: HTTPConnection) -> socket.socket:
         host = getattr(conn, "_dns_host", conn.host)
@@ -308,18 +312,28 @@ _NO_SUCH_NAME = frozenset(
 )
 
 
-class GuardedAdapter(HTTPAdapter):
+def guarded_adapter(pools: dict[str, type[HTTPConnectionPool]], per_host: int) -> HTTPAdapter:
     """A requests adapter whose pools are the guarded ones, never retrying on its own and
     never using a proxy."""
+    return _guarded_adapter_class()(pools, per_host)
 
-    def __init__(self, pools: dict[str, type[HTTPConnectionPool]], per_host: int) -> None:
-        self._guarded_pools = pools
-        super().__init__(pool_connections=4, pool_maxsize=per_host, max_retries=0)
 
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = dict(self._guarded_pools)
+@lru_cache(maxsize=1)
+def _guarded_adapter_class() -> Callable[[dict[str, type[HTTPConnectionPool]], int], HTTPAdapter]:
+    import requests
+    from requests.adapters import HTTPAdapter
 
-    def proxy_manager_for(self, *args: Any, **kwargs: Any) -> Any:
-        # A proxy would resolve and connect on our behalf, out of the guard's reach.
-        raise requests.exceptions.InvalidURL("the link checker never uses a proxy")
+    class GuardedAdapter(HTTPAdapter):
+        def __init__(self, pools: dict[str, type[HTTPConnectionPool]], per_host: int) -> None:
+            self._guarded_pools = pools
+            super().__init__(pool_connections=4, pool_maxsize=per_host, max_retries=0)
+
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            super().init_poolmanager(*args, **kwargs)
+            self.poolmanager.pool_classes_by_scheme = dict(self._guarded_pools)
+
+        def proxy_manager_for(self, *args: Any, **kwargs: Any) -> Any:
+            # A proxy would resolve and connect on our behalf, out of the guard's reach.
+            raise requests.exceptions.InvalidURL("the link checker never uses a proxy")
+
+    return GuardedAdapter

@@ -46,25 +46,26 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
-
-import requests
 
 from pytest_postgates.fileio import write_atomic
 from pytest_postgates.tools.link_guard import (
     CHECKED_SCHEMES,
     BlockedAddress,
-    GuardedAdapter,
     HostPolicy,
     Resolver,
     UnknownHost,
     default_port,
+    guarded_adapter,
     guarded_pool_classes,
     ip_literal,
     url_key,
     url_problem,
 )
+
+if TYPE_CHECKING:
+    import requests  # imported where a link is asked: offline runs never load it
 
 OK = "ok"
 DEAD = "dead"
@@ -318,6 +319,8 @@ class LinkChecker:
 
     def _follow(self, url: str) -> LinkResult | _Transient:
         """One attempt: the URL and its redirects, each hop checked before it is asked."""
+        import requests
+
         current = url
         for hop in range(self.max_redirects + 1):
             via = f" (redirect {hop} to {current})" if hop else ""
@@ -384,12 +387,14 @@ class LinkChecker:
     def _session(self) -> requests.Session:
         session = getattr(self._local, "session", None)
         if session is None:
+            import requests
+
             session = requests.Session()
             session.trust_env = False  # no proxies or netrc from the environment
             session.headers.update(
                 {"User-Agent": USER_AGENT, "Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
             )
-            adapter = GuardedAdapter(self._pools, PER_HOST)
+            adapter = guarded_adapter(self._pools, PER_HOST)
             session.mount("http://", adapter)
             session.mount("https://", adapter)
             self._local.session = session

@@ -146,8 +146,10 @@ def diagram_key(code: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@lru_cache(maxsize=1)
 def default_engine() -> Literal["quickjs", "v8"]:
-    """V8 when mini-racer is installed (about 7x faster than QuickJS), else QuickJS."""
+    """V8 when mini-racer is installed (about 7x faster than QuickJS), else QuickJS. Looked
+    up once per process: gate 1 asks for its parser on every post."""
     return "v8" if find_spec("py_mini_racer") is not None else "quickjs"
 
 
