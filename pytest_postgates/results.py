@@ -82,7 +82,7 @@ CODE_FINGERPRINT = code_fingerprint(Path(__file__).resolve().parent)
 def settings_fingerprint(settings: Settings) -> str:
     """Every run-wide setting except where output goes and how the run is scheduled. The
     gates' own settings are not in it: each gate's are keyed with its results only."""
-    ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot"}
+    ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot", "jobs"}
     ignored.add("gate_settings")
     values = {
         f.name: repr(getattr(settings, f.name)) for f in fields(settings) if f.name not in ignored
@@ -107,6 +107,8 @@ class ResultCache:
         self._written: dict[str, str] | None = None
         self._new_written: dict[str, str] = {}
         self._content_digest = b""
+        # Lookups that found no usable entry: the look-ahead starts at the first one.
+        self.misses = 0
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -190,9 +192,10 @@ class ResultCache:
         data = self._read_json(
             "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?", key
         )
-        if data is None:
-            return None
-        return self._validated(data, key, gate, name, skip)
+        card = None if data is None else self._validated(data, key, gate, name, skip)
+        if card is None:
+            self.misses += 1
+        return card
 
     def _damaged(self, exc: sqlite3.DatabaseError) -> bool:
         """After an error reading or writing: when the file turned out not to be a sound
