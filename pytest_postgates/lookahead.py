@@ -29,7 +29,8 @@ main process, which reports it: a worker can never turn an item into a PASS.
 When workers run: ``jobs`` (``--postgates-jobs``, ``POSTGATES_JOBS``) is the number of
 processes gating posts; ``auto`` is the CPUs this process may use (``sched_getaffinity``)
 minus the main process, at most :data:`AUTO_MAX_WORKERS`; 1 turns workers off. They start
-at the first cache miss, so a run whose results are all cached starts none. They are off
+once the main process computes a result the cache keeps (or, on a cold cache, before the
+first item), so a run whose results are all cached starts none. They are off
 without the result cache (it is their only channel back), on platforms without ``fcntl``,
 with fewer than two selected posts, and under xdist with ``auto`` unless the CPUs exceed
 the xdist workers (each of which already uses one). Workers are fresh interpreters
@@ -131,9 +132,10 @@ class ClaimTable:
         except BaseException:
             os.close(self._fd)
             raise
-        if self._ints[1] != count:
+        found = self._ints[1]
+        if found != count:
             self.close()
-            raise ValueError(f"{path}: a claim table of {self._ints[1]} posts, not {count}")
+            raise ValueError(f"{path}: a claim table of {found} posts, not {count}")
 
     @contextlib.contextmanager
     def _locked(self) -> Any:
@@ -336,19 +338,24 @@ class LookAhead:
 
     # ------------------------------------------------------------------ per item
     def probe(self) -> None:
-        """Start the workers now when the first post's first cacheable gate is a miss, so
-        that their start overlaps the main process's first post."""
-        run = self.runs[0]
+        """Start the workers before the first item when the first post and the last (the
+        first a worker would take) both miss the cache: a cold run, whose workers then
+        start while the main process gates its first post. Otherwise they start once the
+        main process has stored a result it computed (see :meth:`before_item`)."""
+        if self._misses(0) and self._misses(len(self.posts) - 1):
+            self.start()
+
+    def _misses(self, number: int) -> bool:
+        """Whether the post's first cacheable gate has no cached result."""
+        run = self.runs[number]
         results = self.context.results
         assert results is not None
-        for gate_id in self.posts[0].gate_ids:
+        for gate_id in self.posts[number].gate_ids:
             spec = BY_ID[gate_id]
             key = run.cache_key(spec)
-            if key is None:
-                continue
-            if results.load(key, spec.id, spec.name, spec.caches_skip) is None:
-                self.start()
-            return
+            if key is not None:
+                return results.load(key, spec.id, spec.name, spec.caches_skip) is None
+        return False
 
     def before_item(self, path: Path) -> None:
         """The main process is about to run an item of the post at ``path``."""
@@ -360,7 +367,7 @@ class LookAhead:
             self._reach(number)
         if not self.started and not self.stopped:
             results = self.context.results
-            if results is not None and results.misses:
+            if results is not None and results.stored:
                 self.start()
 
     def _reach(self, number: int) -> None:

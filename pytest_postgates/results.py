@@ -107,8 +107,9 @@ class ResultCache:
         self._written: dict[str, str] | None = None
         self._new_written: dict[str, str] = {}
         self._content_digest = b""
-        # Lookups that found no usable entry: the look-ahead starts at the first one.
-        self.misses = 0
+        # Results computed and stored this run: the look-ahead starts at the first one
+        # (an ERROR, never stored, is decided anew every run and starts nothing).
+        self.stored = 0
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -192,10 +193,9 @@ class ResultCache:
         data = self._read_json(
             "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?", key
         )
-        card = None if data is None else self._validated(data, key, gate, name, skip)
-        if card is None:
-            self.misses += 1
-        return card
+        if data is None:
+            return None
+        return self._validated(data, key, gate, name, skip)
 
     def _damaged(self, exc: sqlite3.DatabaseError) -> bool:
         """After an error reading or writing: when the file turned out not to be a sound
@@ -389,6 +389,7 @@ class ResultCache:
                 if db is None:
                     raise
                 _insert(db, key, json.dumps(data, sort_keys=True))
+            self.stored += 1
         except (OSError, sqlite3.Error) as exc:
             # A full or read-only cache costs later runs time, never this run a verdict.
             error = exc if isinstance(exc, OSError) else _os_error(exc)
