@@ -327,6 +327,7 @@ def test_a_run_with_workers_gives_the_output_of_a_run_without(corpus: pytest.Pyt
     ahead_text = ahead.stdout.str()
     gated = [line for line in ahead.outlines if "look-ahead: 1 worker(s) gated" in line]
     assert gated and " gated 0 of" not in gated[0], ahead_text
+    assert gated[0].endswith("results gated twice: 0"), gated[0]
     assert ahead.ret == serial.ret == 1
     assert ahead.parseoutcomes() == serial.parseoutcomes()
     assert _outcome_lines(ahead) == _outcome_lines(serial)
