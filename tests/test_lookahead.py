@@ -517,3 +517,37 @@ def test_no_worker_under_xdist_when_no_cpu_is_spare(corpus: pytest.Pytester) -> 
     serial = _run(corpus, "serial", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
     summary = result.stdout.strip().splitlines()[-1]
     assert f"{serial.parseoutcomes()['passed']} passed" in summary
+
+
+def test_ctrl_c_stops_the_workers(corpus: pytest.Pytester) -> None:
+    """Ctrl-C in the main process (the workers run in their own session, so only the main
+    process gets it): the run ends as interrupted and no worker outlives it."""
+    _hold(
+        corpus,
+        extra=(
+            "json.dump(ahead.worker_pids(), open('pids.json', 'w')); "
+            "open('ready', 'w').close(); time.sleep(120)"
+        ),
+    )
+    # A background job inherits SIGINT as ignored: the child installs Python's handler.
+    launcher = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv = ['pytest', '-q', '_posts', '--postgates-jobs=2']; "
+        "runpy.run_module('pytest', run_name='__main__')"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", launcher],
+        cwd=corpus.path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 180
+    while not (corpus.path / "ready").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    output = process.communicate(timeout=120)[0].decode()
+    assert "KeyboardInterrupt" in output or "Interrupted" in output, output
+    pids = json.loads((corpus.path / "pids.json").read_text())
+    assert pids and _gone(pids, seconds=1)
+    record = _record(corpus)
+    assert not Path(str(record["run_dir"])).exists()
