@@ -551,3 +551,17 @@ def test_ctrl_c_stops_the_workers(corpus: pytest.Pytester) -> None:
     assert pids and _gone(pids, seconds=1)
     record = _record(corpus)
     assert not Path(str(record["run_dir"])).exists()
+
+
+def test_xdist_workers_share_one_claim_table(corpus: pytest.Pytester) -> None:
+    """-n 2 with jobs 2 asked for explicitly: each xdist worker may start a look-ahead, all
+    of them claim through the run's one table, and the output is the serial run's."""
+    pytest.importorskip("xdist")
+    spread = _run(corpus, "spread", "-n", "2", "--postgates-jobs=2")
+    reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
+    assert spread.parseoutcomes() == reference.parseoutcomes()
+    assert _outputs(corpus.path, "spread") == _outputs(corpus.path, "reference")
+    # Reports arrive in the order xdist workers finish: the same cases, in another order.
+    assert sorted(_junit_outcomes(corpus.path / "spread.xml")) == sorted(
+        _junit_outcomes(corpus.path / "reference.xml")
+    )
