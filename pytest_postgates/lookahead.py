@@ -29,8 +29,10 @@ main process, which reports it: a worker can never turn an item into a PASS.
 When workers run: ``jobs`` (``--postgates-jobs``, ``POSTGATES_JOBS``) is the number of
 processes gating posts; ``auto`` is the CPUs this process may use (``sched_getaffinity``)
 minus the main process, at most :data:`AUTO_MAX_WORKERS`; 1 turns workers off. They start
-once the main process computes a result the cache keeps (or, on a cold cache, before the
-first item), so a run whose results are all cached starts none. They are off
+before the first item when the first and the last selected post both miss the cache (a
+cold run), or once the main process has computed a result the cache keeps while the last
+two unreached posts miss too; a run whose results are all cached starts none, and a worker
+that finds three posts in a row cached stops. They are off
 without the result cache (it is their only channel back), on platforms without ``fcntl``,
 with fewer than two selected posts, and under xdist with ``auto`` unless the CPUs exceed
 the xdist workers (each of which already uses one). Workers are fresh interpreters
@@ -75,6 +77,10 @@ except ImportError:  # pragma: no cover - Windows: no look-ahead
 # With jobs = auto, at most this many workers: each imports the plugin and loads the
 # repository index (about 1.3 s of CPU and the index's memory) before it gates a post.
 AUTO_MAX_WORKERS = 4
+
+# A worker that finds this many posts in a row fully cached stops: reading cached results
+# twice (once here, once in the main process) only costs CPU.
+CACHED_POSTS_BEFORE_STOP = 3
 
 # Claim states; a worker's claim is WORKER_BASE + its slot.
 FREE, MAIN, DONE, LEFT = 0, 1, 2, 3
@@ -273,6 +279,7 @@ class LookAhead:
         self.reached: set[int] = set()
         self.processes: list[tuple[int, subprocess.Popen[bytes]]] = []
         self.started = False
+        self._probed_at = 0  # results.stored when the main process last probed
         self.waited = 0.0
         self.waits = 0
         self.taken_back: list[str] = []
@@ -347,8 +354,15 @@ class LookAhead:
         first a worker would take) both miss the cache: a cold run, whose workers then
         start while the main process gates its first post. Otherwise they start once the
         main process has stored a result it computed (see :meth:`before_item`)."""
-        if self._misses(0) and self._misses(len(self.posts) - 1):
+        if self._misses(0) and self._tail_misses():
             self.start()
+
+    def _tail_misses(self) -> bool:
+        """Whether the last two posts the main process has not reached (the first a worker
+        would take) both miss the cache: two, so that one post that is never cached (bad
+        input: an ERROR) does not start a worker on a cached run."""
+        tail = [n for n in range(len(self.posts) - 1, -1, -1) if n not in self.reached][:2]
+        return bool(tail) and all(self._misses(number) for number in tail)
 
     def _misses(self, number: int) -> bool:
         """Whether the post's first cacheable gate has no cached result."""
@@ -378,8 +392,13 @@ class LookAhead:
         self._last = (number, results.stored)
         if not self.started and not self.stopped:
             results = self.context.results
-            if results is not None and results.stored:
-                self.start()
+            if results is not None and results.stored > self._probed_at:
+                # The main process computed a result: start when the post a worker would
+                # take first is uncached too (not when one changed post sits among
+                # cached ones).
+                self._probed_at = results.stored
+                if self._tail_misses():
+                    self.start()
 
     def _count_twice(self) -> None:
         """Attribute what the main process stored since the last item to that item's post."""
@@ -625,10 +644,14 @@ def worker_main(argv: list[str]) -> int:
     warnings.simplefilter("default")
     try:
         _prefetch_index(job, context)
+        cached_in_a_row = 0
         while True:
+            if cached_in_a_row >= CACHED_POSTS_BEFORE_STOP:
+                return 0  # the posts left are cached: the main process reads them as fast
             number = table.claim_last(job.slot)
             if number is None:
                 return 0
+            stored = results.stored
             try:
                 gate_post(job, job.posts[number], context)
             except _Stopped:
@@ -644,6 +667,7 @@ def worker_main(argv: list[str]) -> int:
                 print(f"cannot write the result cache: {results.write_error}", flush=True)
                 return 2
             table.finish(number, DONE)
+            cached_in_a_row = cached_in_a_row + 1 if results.stored == stored else 0
     finally:
         results.close()
 

@@ -565,3 +565,18 @@ def test_xdist_workers_share_one_claim_table(corpus: pytest.Pytester) -> None:
     assert sorted(_junit_outcomes(corpus.path / "spread.xml")) == sorted(
         _junit_outcomes(corpus.path / "reference.xml")
     )
+
+
+def test_one_changed_post_among_cached_ones_starts_no_worker(corpus: pytest.Pytester) -> None:
+    """An edit to one post: the main process gates it, but the posts a worker would take
+    are cached, so no worker starts (it would only read cached results twice)."""
+    _hold(corpus)
+    _run(corpus, "first", "--postgates-jobs=2")
+    assert _record(corpus)["pids"]
+    first = corpus.path / "_posts" / "2026-01-01-post-0.md"
+    first.write_text(first.read_text() + "\nOne more line about pytest.\n")
+    edited = _run(corpus, "edited", "--postgates-jobs=2")
+    assert _record(corpus)["pids"] == []
+    reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
+    assert _outputs(corpus.path, "edited") == _outputs(corpus.path, "reference")
+    assert edited.parseoutcomes() == reference.parseoutcomes()
