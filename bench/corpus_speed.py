@@ -47,6 +47,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
@@ -58,9 +59,9 @@ DETERMINISTIC = "1,2,14,7,6,12,11,13"
 # Loaded into every pytest process of every run (controls included): its peak memory and
 # CPU time, and with BENCH_PROFILE set a cProfile of it from configure to unconfigure.
 MEMORY_PLUGIN = """
-import cProfile, json, os, resource
+import cProfile, json, os, resource, time
 import pytest
-_profile = cProfile.Profile() if os.environ.get("BENCH_PROFILE") else None
+_profile = cProfile.Profile(time.process_time) if os.environ.get("BENCH_PROFILE") else None
 if _profile is not None:
     _profile.enable()
 @pytest.hookimpl(trylast=True)
@@ -89,6 +90,46 @@ try:  # no gate runs, so no worker builds the index for one
     xdist.prefetch = lambda session, worker: None
 except ImportError:
     pass
+"""
+# Loaded into the cold -n runs: when each process asked for, got and let go of each file
+# lock (the run-wide batches, their parts, the repository index), which parts of a batch a
+# process computed while it would have waited on a lock, and when each worker ran items.
+TIMELINE_PLUGIN = """
+import contextlib, json, os, time
+from pytest_postgates import batch
+from pytest_postgates.evidence import index
+_NAME = os.environ.get("PYTEST_XDIST_WORKER", "controller")
+_ITEMS = []
+def _log(**record):
+    with open(os.environ["BENCH_TIMELINE_LOG"], "a") as stream:
+        stream.write(json.dumps(dict(record, process=_NAME)) + "\\n")
+def _spied(original):
+    @contextlib.contextmanager
+    def locked(path):
+        asked = time.time()
+        with original(path):
+            got = time.time()
+            try:
+                yield
+            finally:
+                _log(kind="lock", name=path.stem, asked=asked, got=got, released=time.time())
+    return locked
+batch.locked = _spied(batch.locked)
+index.locked = _spied(index.locked)
+_compute = getattr(batch.RunBatches, "_compute_unstarted", None)
+if _compute is not None:
+    def _helping(self, name, compute):
+        start = time.time()
+        done = _compute(self, name, compute)
+        if done:
+            _log(kind="helped", name=name, start=start, end=time.time())
+        return done
+    batch.RunBatches._compute_unstarted = _helping
+def pytest_runtest_setup(item):
+    _ITEMS.append(time.time())
+def pytest_unconfigure(config):
+    if _ITEMS:
+        _log(kind="items", first=_ITEMS[0], last=_ITEMS[-1], count=len(_ITEMS))
 """
 PROSE = [
     "This part of the standard library keeps its state in one place, which makes tests short.",
@@ -195,6 +236,7 @@ def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
     (corpus / ".markdownlint.json").write_text(json.dumps({"default": True, "MD013": False}))
     (corpus / "bench_memory.py").write_text(MEMORY_PLUGIN)
     (corpus / "bench_constant.py").write_text(CONSTANT_PLUGIN)
+    (corpus / "bench_timeline.py").write_text(TIMELINE_PLUGIN)
     plain = corpus / "plain"
     plain.mkdir()
     for number in range(posts):
@@ -305,10 +347,10 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(corpus / ".bench-cache", ignore_errors=True)
         shutil.rmtree(corpus / ".postgates", ignore_errors=True)
 
-    def run(label: str, extra: list[str], *, start_fresh: bool = False) -> Run:
+    def run(label: str, extra: list[str], *, start_fresh: bool = False, **more_env: str) -> Run:
         if start_fresh:
             fresh()
-        outcome = timed([*base, *extra], corpus, dict(env, BENCH_RUN=label))
+        outcome = timed([*base, *extra], corpus, dict(env, BENCH_RUN=label, **more_env))
         print(f"  {label}: {outcome.wall:.1f} s wall, {outcome.cpu:.1f} s cpu", file=sys.stderr)
         return outcome
 
@@ -338,7 +380,12 @@ def main(argv: list[str] | None = None) -> int:
             corpus,
             dict(env, BENCH_RUN="profile-serial", BENCH_PROFILE=str(profiles)),
         )
-    runs["n2 cold"] = run("n2", n, start_fresh=True)
+    timeline = corpus / "timeline.jsonl"
+    timeline.unlink(missing_ok=True)
+    started = time.time()
+    runs["n2 cold"] = run(
+        "n2", [*n, "-p", "bench_timeline"], start_fresh=True, BENCH_TIMELINE_LOG=str(timeline)
+    )
     n2_cards = scorecard_bytes(scorecards)
     runs["n2 second"] = run("n2-second", n)
     n2_second_cards = scorecard_bytes(scorecards)
@@ -364,6 +411,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"gates: {DETERMINISTIC} (6 offline); serial outcome: {runs['serial cold'].last_line}")
     print(f"code: {code}")
     print(f"cpus: {os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.1f}")
+    if args.workers > (os.cpu_count() or 1):
+        print(
+            f"note: {workers} on {os.cpu_count()} CPUs: the workers share the CPUs, so the "
+            f"-n figures show what {args.workers} workers cost here, not the speed-up a "
+            f"{args.workers}-CPU machine would give"
+        )
     print()
     print(f"{'run':34} {'wall s':>8} {'cpu s':>8}")
     labels = {
@@ -445,6 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"outcomes: {json.dumps(outcomes, indent=1)}")
     if mdl is not None:
         print(f"markdownlint-cli exit code: {mdl.result.returncode}")
+    print_timeline(timeline, started, workers)
     if args.profile:
         import pstats
 
@@ -454,6 +508,46 @@ def main(argv: list[str] | None = None) -> int:
             print(f"profile {prof.stem}: plugin functions, cumulative seconds, top 25:")
             pstats.Stats(str(prof)).sort_stats("cumulative").print_stats("pytest_postgates", 25)
     return 0 if same else 1
+
+
+def print_timeline(log: Path, started: float, workers: str) -> None:
+    """What each process of the cold run waited for: lock waits (and how much of them it
+    spent computing parts of a batch nobody had started), and the longest lock holds."""
+    events = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    by_process: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        by_process.setdefault(str(event["process"]), []).append(event)
+    print(f"\ntimeline of the {workers} cold run (seconds from its start, wall):")
+    for process, seen in sorted(by_process.items()):
+        locks = [e for e in seen if e["kind"] == "lock"]
+        helped = [e for e in seen if e["kind"] == "helped"]
+        items = next((e for e in seen if e["kind"] == "items"), None)
+        waited = sum(e["got"] - e["asked"] for e in locks)
+        helping = sum(e["end"] - e["start"] for e in helped)
+        span = (
+            f"items {items['first'] - started:.1f} to {items['last'] - started:.1f} s "
+            f"({items['count']})"
+            if items
+            else "no items"
+        )
+        print(
+            f"  {process}: {span}; waited on locks {waited:.1f} s, of which computing "
+            f"{len(helped)} part(s) of a batch for later {helping:.1f} s, idle "
+            f"{waited - helping:.1f} s"
+        )
+        held: dict[str, list[float]] = {}
+        for event in locks:
+            base = event["name"].split(".part")[0]
+            held.setdefault(base, []).append(event["released"] - event["got"])
+        for base, times in sorted(held.items(), key=lambda kv: -sum(kv[1])):
+            if sum(times) >= 0.2:
+                print(f"    held {base}: {sum(times):.1f} s over {len(times)} lock(s)")
+        for event in sorted(locks, key=lambda e: e["asked"]):
+            if event["got"] - event["asked"] >= 0.5:
+                print(
+                    f"    at {event['asked'] - started:6.1f} s waited "
+                    f"{event['got'] - event['asked']:.1f} s for {event['name']}"
+                )
 
 
 if __name__ == "__main__":

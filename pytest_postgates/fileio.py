@@ -11,7 +11,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pytest_postgates import budget
@@ -92,11 +92,25 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
+# Work a process may do while another process holds a lock it waits for (set by the run's
+# batches under xdist: parts of the run-wide batches nobody has computed yet). Called on
+# the main thread only; returns False when it found nothing to do.
+_waiting_work: Callable[[], bool] | None = None
+
+
+def set_waiting_work(work: Callable[[], bool] | None) -> None:
+    """Install (or, with None, remove) the work :func:`locked` does instead of waiting."""
+    global _waiting_work
+    _waiting_work = work
+
+
 @contextlib.contextmanager
 def locked(lock_path: Path) -> Iterator[None]:
     """An exclusive lock across processes (xdist workers, parallel runs) on POSIX. The gate
     budget is paused while waiting for and holding it: a lock is never abandoned half-way,
-    and the work done under one (an index build) is shared, not the current post's."""
+    and the work done under one (an index build) is shared, not the current post's. While
+    another process holds it, the waiting-work hook (:func:`set_waiting_work`) runs
+    between attempts, so a worker computes a part of a batch instead of idling."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with budget.paused(), open(lock_path, "a+b") as handle:
         try:
@@ -104,8 +118,27 @@ def locked(lock_path: Path) -> Iterator[None]:
         except ImportError:  # pragma: no cover - Windows: no cross-process lock
             yield
             return
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        if not try_lock(handle.fileno()):
+            work = _waiting_work
+            if threading.current_thread() is not threading.main_thread():
+                work = None
+            while work is not None and work():
+                if try_lock(handle.fileno()):
+                    break
+            else:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def try_lock(descriptor: int) -> bool:
+    """Take an exclusive lock on an open file without waiting: False if another holds it."""
+    import fcntl
+
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True

@@ -14,6 +14,7 @@ import pytest
 
 from pytest_postgates import config as settings_module
 from pytest_postgates.batch import RUN_DIR_KEY
+from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import SETTINGS_TYPES, in_run_order
 from pytest_postgates.gates.base import Gate
 from pytest_postgates.lookahead import LookAhead
@@ -137,6 +138,9 @@ def pytest_configure(config: pytest.Config) -> None:
     except settings_module.SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[STATE_KEY] = state
+    if state.context.batches.parts > 1:
+        # A worker waiting on another's lock computes a part of a batch instead (batch.py).
+        set_waiting_work(state.context.batches.help_once)
     if not hasattr(config, "workerinput"):
         # Overall verdicts are decided where every report arrives: the xdist controller,
         # or the only process.
@@ -241,8 +245,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is not None and state.context.results is not None:
         state.context.results.flush()  # every process: the stamps of what it wrote
+    if state is not None and state.context.batches.parts > 1:
+        set_waiting_work(None)
     if state is not None and not hasattr(config, "workerinput"):
         state.context.batches.remove()
+
+
+@pytest.hookimpl(tryfirst=True, specname="pytest_runtestloop")
+def pytest_runtestloop_prefetch(session: pytest.Session) -> None:
+    # Before xdist's worker loop runs the first item: the second worker builds the index.
+    # (Named apart from the hook so that another pytest_runtestloop here cannot shadow it.)
+    worker = getattr(session.config, "workerinput", {}).get("workerid")
+    if worker is not None and session.items:
+        from pytest_postgates.xdist import prefetch
+
+        prefetch(session, worker)
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -153,6 +153,12 @@ class PostRun:
     def is_advisory(self, spec: Gate) -> bool:
         return self.context.settings.is_advisory(spec.name, spec.advisory)
 
+    def cached(self, spec: Gate) -> bool:
+        """Whether the result of ``spec`` for this post is in the result cache."""
+        key = self._cache_key(spec)
+        results = self.context.results
+        return bool(key and results and results.load(key, spec.id, spec.name, spec.caches_skip))
+
     def evaluate(self, spec: Gate) -> Scorecard:
         """The scorecard of ``spec`` for this post, computed at most once."""
         card = self.cards.get(spec.id)

@@ -9,6 +9,7 @@ post's ``-overall.json`` once, at the end of the session.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -21,7 +22,7 @@ import pytest
 
 from pytest_postgates import config as settings_module
 from pytest_postgates import reports
-from pytest_postgates.batch import RUN_DIR_KEY, RunBatches
+from pytest_postgates.batch import PARTS_PER_WORKER, RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.evidence.cache import default_cache_dir
 from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
@@ -151,6 +152,7 @@ class PostgatesState:
         cache_dir: Path | None = None,
         run_dir: Path | None = None,
         cache_results: bool = True,
+        parts: int = 1,
     ) -> None:
         self.settings = settings
         self.rootpath = rootpath
@@ -161,7 +163,7 @@ class PostgatesState:
         self.context = GateContext.create(
             settings,
             cache_dir,
-            RunBatches(run_dir),
+            RunBatches(run_dir, parts=parts),
             cache_results=cache_results and cache_dir is not None,
         )
         unknown_gates = sorted(set(settings.advisory_overrides) - {gate.name for gate in GATES})
@@ -215,8 +217,11 @@ class PostgatesState:
         # One scratch folder per run for batch results: made by the controller (or the only
         # process) and handed to xdist workers through workerinput.
         workerinput = getattr(config, "workerinput", None)
+        parts = 1
         if workerinput is not None:
             run_dir = Path(workerinput[RUN_DIR_KEY])
+            # Workers compute the run-wide batches in parts, side by side (batch.py).
+            parts = PARTS_PER_WORKER * int(workerinput.get("workercount", 1))
         else:
             run_dir = RunBatches.create_run_dir()
         if not (usable and usable_cache_dir(cache_dir)):
@@ -228,8 +233,10 @@ class PostgatesState:
                     ),
                     stacklevel=2,
                 )
-            return cls(load_settings(config), config.rootpath, run_dir / "cache", run_dir, False)
-        return cls(load_settings(config), config.rootpath, cache_dir, run_dir)
+            return cls(
+                load_settings(config), config.rootpath, run_dir / "cache", run_dir, False, parts
+            )
+        return cls(load_settings(config), config.rootpath, cache_dir, run_dir, parts=parts)
 
     # ------------------------------------------------------------------ which files
     def is_post(self, path: Path, named_on_command_line: bool) -> bool:
@@ -367,7 +374,7 @@ class OverallRecorder:
                 r["name"]: r["suppressed"] for r in gates.values() if r.get("suppressed")
             }
             self.overall[post] = report
-            self._write(overall_path(folder, self.stems[post]), partial(dumps, report))
+            self._write_overall(overall_path(folder, self.stems[post]), report)
         settings = self.state.settings
         for path, render in (
             (settings.feedback, self.feedback_text),
@@ -378,6 +385,22 @@ class OverallRecorder:
                 self._write(path, render)
         if self.write_errors and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _write_overall(self, path: Path, report: dict[str, Any]) -> None:
+        """An overall file, rewritten only when its content changed: an unchanged one is
+        told by its stamp in the result database (as the items' scorecards are), since
+        the indented form is made by json's pure-Python encoder, about 2 ms a post on the
+        controller after the last item."""
+        results = self.state.context.results
+        digest = hashlib.sha1(
+            json.dumps(report, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        if results is not None and results.written_unchanged(path, digest):
+            return
+        before = len(self.write_errors)
+        self._write(path, partial(dumps, report))
+        if results is not None and len(self.write_errors) == before:
+            results.record_written(path, digest)
 
     def _write(self, path: Path, render: Any) -> None:
         """Write one output file; a failure (full disk, read-only folder) is one clear

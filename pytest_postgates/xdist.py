@@ -10,6 +10,12 @@ the number of posts (about 6 s of the controller's CPU on 1,000 posts). This sub
 forgets finished units, indexes collections once, keeps a few posts queued on each worker so
 that none waits for the controller, and handles a crashed worker as xdist's "load" mode
 does (see :meth:`PostScopeScheduling.remove_node`).
+
+On a cold run every worker starts with a post's first gate. The repository index is the
+one piece of run-wide work that cannot be split (the batches are computed in parts, see
+``batch.py``), so the second worker builds it before its first item (:func:`prefetch`)
+while the first starts on the diagram parts; when the first needs the index it computes
+more parts instead of waiting.
 """
 
 from __future__ import annotations
@@ -20,8 +26,13 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import WorkerController
 
-from pytest_postgates.gates import GATES
+from pytest_postgates.evidence.repo import GitError
+from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.post import MARKDOWN_SUFFIXES
+
+# The worker that builds the repository index before its first item (gw0 starts the run's
+# first diagram part by itself).
+INDEX_WORKER = "gw1"
 
 # Items a worker should still have queued before it is sent another post: a post has one
 # item per gate, and the round trip through a busy controller takes several of them.
@@ -104,3 +115,32 @@ class PostScopeScheduling(LoadScopeScheduling):
         for other in list(self.assigned_work):
             self._reschedule(other)
         return crashitem
+
+
+def prefetch(session: pytest.Session, worker: str) -> bool:
+    """On :data:`INDEX_WORKER`, before its first item: build (or load) the index of the
+    repository that the first post with a selected gate-2 item is grounded against, unless
+    that item's result is cached (an unchanged rerun needs no index). Whether it did. A
+    repository that cannot be read is left to the gate, which reports it on its posts."""
+    if worker != INDEX_WORKER:
+        return False
+    from pytest_postgates.nodes import GateItem, PostFile
+
+    grounding = BY_NAME["symbol_grounding"]
+    item = next(
+        (
+            item
+            for item in session.items
+            if isinstance(item, GateItem)
+            and item.gate.id == grounding.id
+            and isinstance(item.parent, PostFile)
+        ),
+        None,
+    )
+    if item is None or item.run.cached(grounding):
+        return False
+    try:
+        item.run.context.evidence.index_for(item.run.path)
+    except GitError:
+        return False
+    return True

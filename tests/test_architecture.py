@@ -334,7 +334,9 @@ def test_declared_batches_are_what_the_gates_read() -> None:
     for gate in GATES:
         module = importlib.import_module(gate.check.__module__)
         source = Path(module.__file__ or "").read_text(encoding="utf-8")
-        read = {getattr(module, name) for name in re.findall(r"posts_for\(([A-Z_]+)\)", source)}
+        # posts_for(B), or the part of B covering a post: part(B, ...), scope(B, ...).
+        names = re.findall(r"\b(?:posts_for|part|scope)\(([A-Z_]+)[,)]", source)
+        read = {getattr(module, name) for name in names}
         assert read == set(gate.batches), gate.name
 
 

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,117 @@ def test_batches_cover_only_the_selected_posts(
             "_parse_corpus": [expected],
             "_corpus_urls": [expected],
         }
+
+
+# ---------------------------------------------------------------- parts (xdist)
+def _batches(run_dir: Path | None, count: int, parts: int) -> RunBatches:
+    posts = tuple(Path(f"/blog/_posts/p{n:03d}.md") for n in range(count))
+    batches = RunBatches(run_dir, posts, parts=parts)
+    batches.selected = {"mermaid": posts}
+    return batches
+
+
+def test_one_process_computes_a_batch_whole() -> None:
+    batches = _batches(None, 60, parts=1)
+    name, posts = batches.scope("mermaid", Path("/blog/_posts/p007.md"))
+    assert (name, len(posts)) == ("mermaid", 60)
+    calls: list[int] = []
+    for number in (0, 30, 59):
+        path = Path(f"/blog/_posts/p{number:03d}.md")
+        assert batches.part("mermaid", path, lambda p: calls.append(len(p)) or len(p)) == 60
+    assert calls == [60]
+
+
+def test_a_split_batch_covers_every_post_once_in_collection_order() -> None:
+    batches = _batches(None, 50, parts=12)  # at least 12 posts a part: 4 parts
+    names = []
+    covered: list[Path] = []
+    for number in range(50):
+        name, posts = batches.scope("mermaid", Path(f"/blog/_posts/p{number:03d}.md"))
+        assert Path(f"/blog/_posts/p{number:03d}.md") in posts
+        if name not in names:
+            names.append(name)
+            covered.extend(posts)
+    assert names == [f"mermaid.part{n}of4" for n in range(1, 5)]
+    assert covered == list(batches.posts)
+    assert batches.scope("mermaid", Path("/elsewhere.md")) == ("", ())
+    assert batches.part("mermaid", Path("/elsewhere.md"), len) is None
+
+
+HOLDER = """
+import sys, time
+from pathlib import Path
+from pytest_postgates.fileio import locked
+lock, held, release = (Path(arg) for arg in sys.argv[1:4])
+with locked(lock):
+    held.write_text("held")
+    deadline = time.monotonic() + 60
+    while not release.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+"""
+
+
+def test_a_process_waiting_on_a_lock_computes_the_parts_nobody_started(tmp_path: Path) -> None:
+    """While another process holds a lock (the index build), the waiting one computes the
+    parts of an offered batch, each once, and then takes the lock; the parts are there for
+    every process to read."""
+    from pytest_postgates.fileio import locked, set_waiting_work
+
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    lock, held, release = tmp_path / "index.lock", tmp_path / "held", tmp_path / "release"
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(lock), str(held), str(release)])
+    try:
+        for _ in range(3000):
+            if held.exists() or holder.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert held.exists()
+        batches = _batches(run_dir, 48, parts=4)
+        computed: list[tuple[str, ...]] = []
+
+        def compute(posts: tuple[Path, ...]) -> list[str]:
+            assert not release.exists()  # the holder still holds the lock
+            computed.append(tuple(p.name for p in posts))
+            if len(computed) == 4:
+                release.write_text("")
+            return [p.name for p in posts]
+
+        batches.offer("mermaid", compute)
+        set_waiting_work(batches.help_once)
+        try:
+            with locked(lock):
+                assert holder.wait(timeout=60) == 0
+        finally:
+            set_waiting_work(None)
+    finally:
+        release.write_text("")
+        holder.wait(timeout=60)
+    assert len(computed) == 4 and len(set(computed)) == 4
+    other = _batches(run_dir, 48, parts=4)  # another process of the run reads them
+    first = Path("/blog/_posts/p000.md")
+    assert other.part("mermaid", first, lambda p: pytest.fail("computed twice")) == list(
+        computed[0]
+    )
+
+
+def test_a_part_that_fails_while_helping_is_left_to_the_gate_that_needs_it(
+    tmp_path: Path,
+) -> None:
+    """Helping never raises into the wait it fills (an index build's, say): the failing part
+    is skipped and computed, with its error, by the gate that needs it."""
+    batches = _batches(tmp_path, 24, parts=2)
+    first = Path("/blog/_posts/p000.md")
+
+    def compute(posts: tuple[Path, ...]) -> int:
+        if first in posts:
+            raise RuntimeError("engine crashed")
+        return len(posts)
+
+    batches.offer("mermaid", compute)
+    assert batches.help_once() is True  # part 1 failed and was skipped; part 2 computed
+    assert batches.help_once() is False
+    assert (tmp_path / "mermaid.part2of2.json").is_file()
+    assert not (tmp_path / "mermaid.part1of2.json").exists()
+    with pytest.raises(RuntimeError, match="engine crashed"):
+        batches.part("mermaid", first, compute)

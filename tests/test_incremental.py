@@ -421,3 +421,34 @@ def test_a_scorecard_changed_on_disk_is_written_again_on_a_cached_run(
     deleted.unlink()
     blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
     assert {card: card.read_bytes() for card in cards} == expected
+
+
+def test_an_overall_file_is_written_only_when_it_changed(blog: pytest.Pytester) -> None:
+    """A cached run leaves unchanged overall files alone (told by their stamp, not encoded
+    and compared again); one edited in place or deleted is written again."""
+    blog.makeconftest(
+        "import pytest_postgates.session as session\n"
+        "_dumps = session.dumps\n"
+        "def dumps(report):\n"
+        "    with open('dumps.log', 'a') as log:\n"
+        "        log.write(report['post'] + '\\n')\n"
+        "    return _dumps(report)\n"
+        "session.dumps = dumps\n"
+    )
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    overall = sorted((blog.path / ".postgates" / "scorecards").glob("*-overall.json"))
+    assert len(overall) == 3
+    expected = {path: path.read_bytes() for path in overall}
+    log = blog.path / "dumps.log"
+    assert len(log.read_text().splitlines()) == 3  # the first run only
+    edited, deleted, _ = overall
+    info = edited.stat()
+    with open(edited, "r+b") as stream:  # in place: same inode, same size
+        stream.write(b"[" + b" " * (info.st_size - 2) + b"]")
+    os.utime(edited, ns=(info.st_atime_ns, info.st_mtime_ns))
+    deleted.unlink()
+    log.unlink()
+    blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
+    assert {path: path.read_bytes() for path in overall} == expected
+    assert len(log.read_text().splitlines()) == 2  # the edited and the deleted one

@@ -280,3 +280,173 @@ def test_a_crashed_worker_fails_its_item_and_the_rest_still_runs(
     result.stdout.fnmatch_lines(
         ["*worker 'gw*' crashed while running*crash.md::call_graph_claims*"]
     )
+
+
+# Logs each part of gate 1's and gate 12's run-wide batches as it is computed
+# ("start|end <batch> <process> <posts>"); the first part computed waits until another
+# process has started one, which it can only do by computing a part while it waits.
+PARTS_SPY = """
+import os, time
+from pathlib import Path
+
+from pytest_postgates.gates import blog_quality
+from pytest_postgates.tools import lint as lint_package
+from pytest_postgates.tools.lint import batch as lint
+
+LOG = Path(__file__).parent / "parts.log"
+PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "controller")
+
+
+def _log(event, kind, posts):
+    names = ",".join(sorted(Path(p).stem for p in posts))
+    with LOG.open("a", encoding="utf-8") as stream:
+        stream.write(f"{event} {kind} {PROCESS} {names}\\n")
+
+
+def _others_started():
+    lines = LOG.read_text().splitlines() if LOG.exists() else []
+    return any(line.split()[2] != PROCESS for line in lines if line.startswith("start"))
+
+
+_parse_corpus = blog_quality._parse_corpus
+
+
+def parse_corpus(posts, parser):
+    first = not LOG.exists()
+    _log("start", "mermaid", posts)
+    deadline = time.monotonic() + 60
+    while first and not _others_started() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        return _parse_corpus(posts, parser)
+    finally:
+        _log("end", "mermaid", posts)
+
+
+_lint_batch = lint.lint_batch
+
+
+def lint_batch(paths, *args, **kwargs):
+    _log("start", "lint", paths)
+    return _lint_batch(paths, *args, **kwargs)
+
+
+blog_quality._parse_corpus = parse_corpus
+lint.lint_batch = lint_package.lint_batch = lint_batch
+"""
+
+DIAGRAM_POST = (
+    "This post shows how pytest runs a Python plugin over Markdown files.\n\n"
+    "```mermaid\nflowchart LR\n  A --> B{n}\n```\n"
+)
+
+
+def test_workers_compute_the_run_wide_batches_in_parts_side_by_side(blog: Blog) -> None:
+    """-n 2 splits gate 1's diagram batch and gate 12's lint batch into parts: a worker
+    that would wait on the other's lock computes a part nobody started, every post is in
+    exactly one part, and both workers compute parts."""
+    count = 36  # three parts of 12 posts
+    for n in range(count):
+        blog.post(f"p{n:02d}.md", DIAGRAM_POST.replace("{n}", str(n)))
+    blog.pyproject('lint_backend = "rumdl"\nbody_line_floor = 1\n')
+    blog.pytester.makeconftest(PARTS_SPY)
+    result = blog.pytester.runpytest_subprocess(
+        "-n", "2", "--postgates-only=1,12", "--postgates-all", "_posts"
+    )
+    result.assert_outcomes(passed=2 * count)
+    events = [line.split() for line in (blog.path / "parts.log").read_text().splitlines()]
+    everything = sorted(f"p{n:02d}" for n in range(count))
+    for kind in ("mermaid", "lint"):
+        parts = [
+            posts.split(",") for event, k, _, posts in events if event == "start" and k == kind
+        ]
+        assert sorted(name for part in parts for name in part) == everything, kind
+        assert len(parts) == 3, kind
+    starts = [
+        (process, index)
+        for index, (event, kind, process, _) in enumerate(events)
+        if event == "start" and kind == "mermaid"
+    ]
+    first_process, _ = starts[0]
+    first_end = next(
+        index
+        for index, (event, kind, process, _) in enumerate(events)
+        if event == "end" and kind == "mermaid" and process == first_process
+    )
+    # The other worker started a part while the first one was still computing its own.
+    assert any(process != first_process and index < first_end for process, index in starts), events
+
+
+ORDER_SPY = """
+import os
+from pathlib import Path
+
+from pytest_postgates.evidence import cache
+
+LOG = Path(__file__).parent / "order.log"
+
+
+def _log(text):
+    with LOG.open("a", encoding="utf-8") as stream:
+        stream.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'controller')} {text}\\n")
+
+
+_index_for = cache.EvidenceCache.index_for
+
+
+def index_for(self, post_path):
+    _log("index-asked")
+    try:
+        return _index_for(self, post_path)
+    finally:
+        _log("index-got")
+
+
+cache.EvidenceCache.index_for = index_for
+
+
+def pytest_runtest_setup(item):
+    _log("item")
+"""
+
+
+def test_the_second_worker_builds_the_index_before_its_first_item(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold -n 2 run: gw1 has the repository index (built, or loaded once gw0's gate 2
+    built it) before it runs any item; gw0 starts on its first post. A cached rerun needs
+    no index and loads none."""
+    from tests.helpers import git
+
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest --postgates-only=2,11,13")
+    (pytester.path / "src").mkdir()
+    (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    for i in range(4):
+        (posts / f"2026-01-0{i + 1}-post.md").write_text(
+            f"---\ntitle: T\ndate: 2026-01-0{i + 1}\n---\nWe run pytest; `render` is real. {i}\n"
+        )
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "blog")
+    pytester.makeconftest(ORDER_SPY)
+    log = pytester.path / "order.log"
+
+    def events() -> dict[str, list[str]]:
+        by_process: dict[str, list[str]] = {}
+        for line in log.read_text().splitlines() if log.exists() else []:
+            process, event = line.split()
+            by_process.setdefault(process, []).append(event)
+        log.unlink(missing_ok=True)
+        return by_process
+
+    pytester.runpytest_subprocess("-n", "2").assert_outcomes(passed=8, xpassed=4)
+    cold = events()
+    assert cold["gw1"][:2] == ["index-asked", "index-got"], cold
+    assert "item" in cold["gw1"] and "item" in cold["gw0"], cold
+    assert "controller" not in cold
+    pytester.runpytest_subprocess("-n", "2").assert_outcomes(passed=8, xpassed=4)
+    second = events()
+    assert all(not event.startswith("index") for seen in second.values() for event in seen), second

@@ -386,9 +386,9 @@ def _mermaid_results(post: Post, context: GateContext) -> dict[str, MermaidResul
     if not codes:
         return {}
     parser = shared_parser(context.evidence.cache_dir)
-    posts = context.batches.posts_for(MERMAID_BATCH)
-    if posts and post.path in posts:
-        batch = context.batches.get(MERMAID_BATCH, lambda: _parse_corpus(posts, parser))
+    # The part of the batch that covers this post (the whole batch in one process).
+    batch = context.batches.part(MERMAID_BATCH, post.path, lambda p: _parse_corpus(p, parser))
+    if batch is not None:
         if "error" in batch:
             raise MermaidEngineError(batch["error"])
         known = batch["results"]

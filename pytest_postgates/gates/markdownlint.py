@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +26,7 @@ from pytest_postgates.config import option
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import lint
-from pytest_postgates.tools.lint.isolation import isolating_get
+from pytest_postgates.tools.lint.isolation import isolating_get, lint_isolating
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
@@ -111,14 +112,28 @@ def _message(violation: dict[str, Any]) -> str:
 
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings.for_gate(MarkdownlintSettings)
-    posts = context.batches.posts_for(BATCH_NAME)
+    batches = context.batches
+    # The part of the run's batch that covers this post (the whole batch in one process).
+    part, posts = batches.scope(BATCH_NAME, post.path)
+    if not posts:
+        part, posts = BATCH_NAME, batches.posts_for(BATCH_NAME)
     cli = settings.markdownlint_cli
     budget = context.settings.gate_timeout  # the linter's time limits follow it (issue 16)
+
+    def lint_paths(paths: Sequence[Path]) -> dict[str, Any]:
+        return lint.lint_batch(paths, settings.lint_backend, cli, budget=budget)
+
+    def part_get(name: str, compute: Callable[[], Any]) -> Any:
+        return batches.get(part if name == BATCH_NAME else name, compute)
+
+    # Any part is computed as isolating_get computes this one, so that a worker waiting on
+    # a lock can lint a part it needs later (batch.py).
+    batches.offer(BATCH_NAME, lambda paths: lint_isolating(list(paths), lint_paths))
     batch, entry = lint.batch_for(
         post.path,
         posts,
         # A post that breaks the linter gets the ERROR, not the whole run (issue 16).
-        isolating_get(context.batches.get, posts, settings.lint_backend, cli, budget),
+        isolating_get(part_get, posts, settings.lint_backend, cli, budget),
         settings.lint_backend,
         cli,
         budget=budget,
