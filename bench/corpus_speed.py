@@ -7,7 +7,10 @@ bench/grounding_speed.py), 8 items a post, and times in one run, each as wall ti
 time (user + system of the pytest process and everything it waits for: xdist workers,
 git, the mermaid.js engines):
 
-- the plugin, serial: cold caches, then a second run of the unchanged corpus;
+- the plugin, serial: cold caches, then a second run of the unchanged corpus (its default
+  ``jobs = auto``: look-ahead workers on the spare CPUs), and a cold serial run with
+  ``--postgates-jobs=1`` (no look-ahead), side by side, so that a wall-time gain of a
+  second process is not read as CPU saved;
 - the plugin, ``-n 2``: the same two runs;
 - control "constant": the plugin with every gate returning a fixed PASS card (what the
   plugin and pytest cost per item without any gate work or result cache), serial and
@@ -358,7 +361,11 @@ def main(argv: list[str] | None = None) -> int:
     timed([*plain_base, "--collect-only"], corpus, dict(env, BENCH_RUN="warm-up"))
     runs: dict[str, Run] = {}
     runs["plain serial"] = timed(plain_base, corpus, dict(env, BENCH_RUN="plain"))
-    runs["constant serial"] = run("constant", ["-p", "bench_constant"], start_fresh=True)
+    # The controls gate nothing: no look-ahead worker (it would gate the real posts).
+    one_job = ["--postgates-jobs=1"]
+    runs["constant serial"] = run("constant", ["-p", "bench_constant", *one_job], start_fresh=True)
+    runs["serial cold jobs1"] = run("serial-jobs1", one_job, start_fresh=True)
+    jobs1_cards = scorecard_bytes(scorecards)
     runs["serial cold"] = run("serial", [], start_fresh=True)
     serial_cards = scorecard_bytes(scorecards)
     runs["serial second"] = run("serial-second", [])
@@ -384,7 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     n2_second_cards = scorecard_bytes(scorecards)
     if args.profile:
         timed([*base, *n], corpus, dict(env, BENCH_RUN="profile-n2", BENCH_PROFILE=str(profiles)))
-    runs["constant n2"] = run("constant-n2", ["-p", "bench_constant", *n], start_fresh=True)
+    runs["constant n2"] = run(
+        "constant-n2", ["-p", "bench_constant", *n, *one_job], start_fresh=True
+    )
     runs["plain n2"] = timed([*plain_base, *n], corpus, dict(env, BENCH_RUN="plain-n2"))
     fresh()
     mdl: Run | None = None
@@ -411,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"{'run':34} {'wall s':>8} {'cpu s':>8}")
     labels = {
+        "serial cold jobs1": "plugin, serial, cold, jobs 1",
         "serial cold": "plugin, serial, cold caches",
         "serial second": "plugin, serial, second run",
         "n2 cold": f"plugin, {workers}, cold caches",
@@ -435,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = [
         ("against the floor (plain pytest, serial):", None, None, ""),
         ("  serial cold / plain", "serial cold", "plain serial", "target <= 2.5x"),
+        ("  serial cold, jobs 1 / plain", "serial cold jobs1", "plain serial", ""),
+        ("  look-ahead: jobs 1 / auto, cold", "serial cold jobs1", "serial cold", ""),
         ("  serial second / plain", "serial second", "plain serial", "target <= 1.25x"),
         ("  constant cards / plain", "constant serial", "plain serial", ""),
         ("  serial second / constant cards", "serial second", "constant serial", ""),
@@ -474,11 +486,14 @@ def main(argv: list[str] | None = None) -> int:
             for e in sorted(entries, key=lambda e: str(e["process"]))
         )
         print(f"  {run_name:14} {shown}")
-    same = serial_cards == n2_cards == serial_second_cards == n2_second_cards
+    same = serial_cards == n2_cards == serial_second_cards == n2_second_cards == jobs1_cards
     print(
         f"scorecards: {len(serial_cards)} files; byte-identical serial cold / second / "
-        f"{workers} cold / second: {same}"
+        f"{workers} cold / second / serial cold with jobs 1: {same}"
     )
+    for name in ("serial cold", "serial second", "n2 cold"):
+        lines = [ln for ln in runs[name].result.stdout.splitlines() if "look-ahead:" in ln]
+        print(f"{name}: {lines[0] if lines else 'no look-ahead worker started'}")
     outcomes = {name: runs[name].last_line for name in labels}
     print(f"outcomes: {json.dumps(outcomes, indent=1)}")
     if mdl is not None:

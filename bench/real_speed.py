@@ -15,13 +15,16 @@ for three sides:
   opened), installed with ``pip install git+file://REPO@COMMIT`` into a virtualenv the
   bench creates under bench/.work (cached there; dependencies pinned to this virtualenv's
   versions, so only the plugin differs);
-- ``current``: the plugin in this checkout (the Python running the bench);
+- ``current``: the plugin in this checkout (the Python running the bench), with its
+  default ``jobs = auto`` (look-ahead workers on the spare CPUs);
+- ``jobs1``: the same code with ``--postgates-jobs=1`` (no look-ahead), so that a wall
+  time gained by a second process is not mistaken for CPU saved (``--no-jobs1`` drops it);
 - ``plain``: plain pytest running as many empty test functions as the plugin collects
   items (one module per post, one function per gate), the floor pytest itself sets.
 
 Wall time and CPU time (user + system of the pytest process and everything it waits for,
 mermaid.js engines included) are printed; on a shared machine CPU time moves less with
-the load. Both plugin sides must reach the same outcome line and the same scorecards
+the load. Every plugin side must reach the same outcome line and the same scorecards
 (the per-gate JSON files, byte for byte): the bench says so and exits 1 otherwise.
 
     python bench/real_speed.py                      # 130 posts, 3 repetitions
@@ -78,6 +81,7 @@ class Timing:
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     outcome: str = ""
+    lookahead: str = ""  # the run's "postgates: look-ahead:" line, if a worker started
 
     def add(self, wall: float, cpu: float) -> None:
         self.wall.append(wall)
@@ -95,6 +99,10 @@ class Timing:
         return f"{min(self.wall):.1f}-{max(self.wall):.1f}"
 
 
+# The last "postgates: look-ahead:" line run_timed saw (what the look-ahead workers did).
+LOOKAHEAD_LINE: list[str] = [""]
+
+
 def run_timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds of the process tree, and the last line of its output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -105,6 +113,7 @@ def run_timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     lines = result.stdout.strip().splitlines()
     last = lines[-1] if lines else f"(no output; stderr: {result.stderr.strip()[-400:]})"
+    LOOKAHEAD_LINE[0] = next((line for line in lines if "postgates: look-ahead:" in line), "")
     return wall, cpu, last
 
 
@@ -217,6 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--per-gate", action="store_true", help="one more cold serial run: CPU by gate"
     )
+    parser.add_argument(
+        "--no-jobs1",
+        action="store_true",
+        help="do not time this code with --postgates-jobs=1 (no look-ahead workers)",
+    )
     args = parser.parse_args(argv)
     if not args.posts.is_dir() or not (args.repo / ".git").exists():
         print(f"needs the blog posts ({args.posts}) and the repository ({args.repo})")
@@ -226,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # users have bytecode caches
     env.pop("POSTGATES_CACHE_KEY", None)
     pythons = {"baseline": baseline_python(args.baseline), "current": Path(sys.executable)}
+    if not args.no_jobs1:
+        pythons["jobs1"] = Path(sys.executable)
+    # Arguments of one side only: jobs1 is this code without look-ahead workers.
+    side_args: dict[str, list[str]] = {"jobs1": ["--postgates-jobs=1"]}
     common = [
         args.posts.name,
         "--rootdir=.",
@@ -265,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
         # Ahead of the editable install's finder, which comes after the path entries.
         side_env["current"] = dict(env, PYTHONPATH=str(source))
+        if "jobs1" in pythons:
+            side_env["jobs1"] = side_env["current"]
         current_label = f"HEAD {head[:12]}, exported to {source}"
     items = count_items(pythons["current"], blogs["current"], common, side_env["current"])
     baseline_items = count_items(pythons["baseline"], blogs["baseline"], common, env)
@@ -279,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     modes = [("serial", [])] + ([("n2", ["-n", "2"])] if args.xdist else [])
     timings: dict[str, Timing] = {}
     scorecard_diff: list[str] | None = None
+    jobs1_diff: list[str] = []
 
     def fresh(blog: Path) -> None:
         shutil.rmtree(blog / ".bench-cache", ignore_errors=True)
@@ -299,17 +320,24 @@ def main(argv: list[str] | None = None) -> int:
                 blog = blogs[side]
                 fresh(blog)
                 for phase in ("cold", "second"):
+                    command = [str(pythons[side]), "-m", "pytest", *common, *extra]
                     wall, cpu, last = run_timed(
-                        [str(pythons[side]), "-m", "pytest", *common, *extra], blog, side_env[side]
+                        command + side_args.get(side, []), blog, side_env[side]
                     )
                     timing = timings.setdefault(f"{side} {mode} {phase}", Timing())
                     timing.add(wall, cpu)
                     timing.outcome = last
+                    timing.lookahead = LOOKAHEAD_LINE[0]
             if mode == "serial" and scorecard_diff is None:
                 scorecard_diff = scorecards_differ(
                     blogs["baseline"] / ".postgates" / "scorecards",
                     blogs["current"] / ".postgates" / "scorecards",
                 )
+                if "jobs1" in pythons:
+                    jobs1_diff = scorecards_differ(
+                        blogs["jobs1"] / ".postgates" / "scorecards",
+                        blogs["current"] / ".postgates" / "scorecards",
+                    )
         wall, cpu, last = run_timed(plain_command, plain, env)
         timings.setdefault("plain", Timing()).add(wall, cpu)
         timings["plain"].outcome = last
@@ -321,7 +349,9 @@ def main(argv: list[str] | None = None) -> int:
         f"of {per_post} empty tests"
     )
     print(f"baseline: plugin at {args.baseline} in {pythons['baseline'].parent.parent}")
-    print(f"current: {current_label}")
+    print(f"current: {current_label}; jobs = auto (look-ahead workers on spare CPUs)")
+    if "jobs1" in pythons:
+        print("jobs1: the same code with --postgates-jobs=1 (no look-ahead workers)")
     print(f"repetitions: {args.repeat}; medians (wall range), CPU seconds of the process tree")
     print(f"cpus: {os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.1f}")
     print()
@@ -343,6 +373,19 @@ def main(argv: list[str] | None = None) -> int:
             f"  second run, baseline / current:   {base_second.median / cur_second.median:5.2f}x "
             f"wall, {base_second.median_cpu / cur_second.median_cpu:5.2f}x cpu"
         )
+        if "jobs1" in pythons:
+            one_cold, one_second = timings[f"jobs1 {mode} cold"], timings[f"jobs1 {mode} second"]
+            print(
+                f"  cold, jobs1 / current (look-ahead): {one_cold.median / cur_cold.median:5.2f}x "
+                f"wall, {one_cold.median_cpu / cur_cold.median_cpu:5.2f}x cpu "
+                f"(wall {one_cold.median:.2f} -> {cur_cold.median:.2f} s, cpu "
+                f"{one_cold.median_cpu:.2f} -> {cur_cold.median_cpu:.2f} s)"
+            )
+            print(
+                f"  second, jobs1 / current:          "
+                f"{one_second.median / cur_second.median:5.2f}x wall, "
+                f"{one_second.median_cpu / cur_second.median_cpu:5.2f}x cpu"
+            )
         for side in pythons:
             cold, second = timings[f"{side} {mode} cold"], timings[f"{side} {mode} second"]
             print(
@@ -378,15 +421,19 @@ def main(argv: list[str] | None = None) -> int:
             for name, cpu in sorted(data["gates"].items(), key=lambda kv: -kv[1]):
                 print(f"  {name:20} {cpu:6.2f} s")
         print()
+    for name, timing in timings.items():
+        if timing.lookahead:
+            print(f"{name}: {timing.lookahead}")
     outcomes = {name: timing.outcome for name, timing in timings.items()}
     print("outcomes:", json.dumps(outcomes, indent=1))
     same_outcome = all(
         outcomes[f"baseline {mode} {phase}"].split(" in ")[0]
-        == outcomes[f"current {mode} {phase}"].split(" in ")[0]
+        == outcomes[f"{side} {mode} {phase}"].split(" in ")[0]
+        for side in pythons
         for mode, _ in modes
         for phase in ("cold", "second")
     )
-    print(f"same outcome line on both sides: {same_outcome}")
+    print(f"same outcome line on every side: {same_outcome}")
     if scorecard_diff is None:
         scorecard_diff = []
     total = len(list((blogs["current"] / ".postgates" / "scorecards").glob("*.json")))
@@ -395,7 +442,13 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(scorecard_diff)} of {total}"
         + ("" if not scorecard_diff else ": " + ", ".join(scorecard_diff[:20]))
     )
-    return 0 if same_outcome and not scorecard_diff else 1
+    if "jobs1" in pythons:
+        print(
+            f"scorecards differing between jobs1 and current (cold serial): "
+            f"{len(jobs1_diff)} of {total}"
+            + ("" if not jobs1_diff else ": " + ", ".join(jobs1_diff[:20]))
+        )
+    return 0 if same_outcome and not scorecard_diff and not jobs1_diff else 1
 
 
 if __name__ == "__main__":

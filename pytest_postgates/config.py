@@ -123,7 +123,7 @@ OPTION = "postgates_option"
 # The kinds _convert parses (a key's kind says how TOML, ini strings and flags are read).
 KINDS = frozenset(
     {"str", "path", "bool", "int", "float", "backend", "suppression", "ids", "strs", "paths"}
-    | {"judges", "prefixes", "repos", "gates"}
+    | {"judges", "prefixes", "repos", "gates", "jobs"}
 )
 
 
@@ -207,6 +207,9 @@ class Settings:
     # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
     # that post: generous, far above the slowest gate on a real post (pytest_postgates.budget).
     gate_timeout: float = 60.0
+    # Processes that gate posts in a serial run: "auto" (the CPUs this process may use) or
+    # a count; 1 turns the look-ahead workers off (pytest_postgates.lookahead).
+    jobs: int | str = "auto"
     # Each declared gate settings dataclass -> its value for this run (see declare()).
     gate_settings: Mapping[type[Any], Any] = field(default_factory=dict)
 
@@ -295,6 +298,7 @@ KEYS: dict[str, str] = {
     "repos": "repos",
     "allow_suppression": "suppression",
     "gate_timeout": "float",
+    "jobs": "jobs",
 }
 # Run-wide numeric keys with a range (a gate's are declared with its option()). Every number
 # must also be finite: NaN compares false with everything, so a NaN floor would pass or
@@ -389,6 +393,18 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
         return _convert(key, "strs", value, base)
     if kind == "ids":
         return parse_ids(value, key)
+    if kind == "jobs":
+        if isinstance(value, str) and value.strip().lower() == "auto":
+            return "auto"
+        if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+            raise fail('"auto" or a number of processes')
+        try:
+            jobs = int(value)
+        except (TypeError, ValueError, OverflowError):
+            raise fail('"auto" or a number of processes') from None
+        if jobs < 1:
+            raise fail('"auto" or a number of processes >= 1')
+        return jobs
     if kind in ("strs", "paths"):
         if isinstance(value, str):
             value = [line.strip() for line in value.replace(",", "\n").splitlines()]

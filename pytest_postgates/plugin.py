@@ -17,11 +17,14 @@ from pytest_postgates.batch import RUN_DIR_KEY
 from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import SETTINGS_TYPES, in_run_order
 from pytest_postgates.gates.base import Gate
+from pytest_postgates.lookahead import LookAhead
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
 from pytest_postgates.post import is_markdown
 from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, file_name_problem
 
-__all__ = ["STATE_KEY"]
+__all__ = ["LOOKAHEAD_KEY", "STATE_KEY"]
+
+LOOKAHEAD_KEY = pytest.StashKey["LookAhead | None"]()
 
 FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (
@@ -55,6 +58,15 @@ FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         {"metavar": "DIR", "help": "where scorecards are written (default: .postgates/scorecards)"},
     ),
     ("--postgates-only", "only", {"metavar": "IDS", "help": "run only these gate ids, e.g. 11,13"}),
+    (
+        "--postgates-jobs",
+        "jobs",
+        {
+            "metavar": "N",
+            "help": "processes gating posts in a serial run: auto (spare CPUs run look-ahead "
+            "workers) or a number; 1 = no look-ahead (default: auto)",
+        },
+    ),
     (
         "--postgates-feedback",
         "feedback",
@@ -188,7 +200,48 @@ def pytest_runtest_makereport(
     return report
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    # Before pytest's own loop runs the items: spare CPUs may gate the later posts.
+    config = session.config
+    if config.option.collectonly or (
+        session.testsfailed and not config.option.continue_on_collection_errors
+    ):
+        return
+    state = config.stash.get(STATE_KEY, None)
+    if state is not None:
+        lookahead = LookAhead.for_session(session, state)
+        config.stash[LOOKAHEAD_KEY] = lookahead
+        if lookahead is not None:
+            lookahead.probe()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    lookahead = item.config.stash.get(LOOKAHEAD_KEY, None)
+    if lookahead is not None and isinstance(item, GateItem):
+        lookahead.before_item(item.path)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # -x, --maxfail, Ctrl-C or the end: no worker outlives the session.
+    lookahead = session.config.stash.get(LOOKAHEAD_KEY, None)
+    if lookahead is not None:
+        lookahead.stop()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    lookahead = config.stash.get(LOOKAHEAD_KEY, None)
+    if lookahead is not None:
+        for line in lookahead.summary:
+            terminalreporter.write_line(line)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
+    lookahead = config.stash.get(LOOKAHEAD_KEY, None)
+    if lookahead is not None:
+        lookahead.stop()
     state = config.stash.get(STATE_KEY, None)
     if state is not None and state.context.results is not None:
         state.context.results.flush()  # every process: the stamps of what it wrote

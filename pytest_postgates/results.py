@@ -82,7 +82,7 @@ CODE_FINGERPRINT = code_fingerprint(Path(__file__).resolve().parent)
 def settings_fingerprint(settings: Settings) -> str:
     """Every run-wide setting except where output goes and how the run is scheduled. The
     gates' own settings are not in it: each gate's are keyed with its results only."""
-    ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot"}
+    ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot", "jobs"}
     ignored.add("gate_settings")
     values = {
         f.name: repr(getattr(settings, f.name)) for f in fields(settings) if f.name not in ignored
@@ -107,6 +107,9 @@ class ResultCache:
         self._written: dict[str, str] | None = None
         self._new_written: dict[str, str] = {}
         self._content_digest = b""
+        # Results computed and stored this run: the look-ahead starts at the first one
+        # (an ERROR, never stored, is decided anew every run and starts nothing).
+        self.stored = 0
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -386,6 +389,7 @@ class ResultCache:
                 if db is None:
                     raise
                 _insert(db, key, json.dumps(data, sort_keys=True))
+            self.stored += 1
         except (OSError, sqlite3.Error) as exc:
             # A full or read-only cache costs later runs time, never this run a verdict.
             error = exc if isinstance(exc, OSError) else _os_error(exc)

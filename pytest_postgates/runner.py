@@ -80,6 +80,7 @@ class PostRun:
         self.cards: dict[int, Scorecard] = {}
         self.short_circuited_at: int | None = None
         self._parse_overrun: str | None = None  # what overran when the parse did
+        self._keys: dict[int, str | None] = {}  # gate id -> its result-cache key (cache_key)
 
     @cached_property
     def raw(self) -> bytes | None:
@@ -178,7 +179,7 @@ class PostRun:
                 ),
                 advisory=advisory,
             )
-        key = self._cache_key(spec)
+        key = self.cache_key(spec)
         results, skip = self.context.results, spec.caches_skip
         assert results is not None  # GateContext always has one
         cached = results.load(key, spec.id, spec.name, skip) if key else None
@@ -220,8 +221,14 @@ class PostRun:
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
 
+    def cache_key(self, spec: Gate) -> str | None:
+        """The result-cache key of this post and gate, or None when it must be gated anew;
+        computed once (the look-ahead asks before the gate runs)."""
+        if spec.id not in self._keys:
+            self._keys[spec.id] = self._cache_key(spec)
+        return self._keys[spec.id]
+
     def _cache_key(self, spec: Gate) -> str | None:
-        """The result-cache key of this post and gate, or None when it must be gated anew."""
         if self.raw is None or spec.cache_inputs is None:
             return None
         self.context.current = self

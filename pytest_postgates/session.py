@@ -66,7 +66,7 @@ def load_settings(config: pytest.Config) -> Settings:
                 settings, {key: raw}, ini_base, f"ini key postgates_{key}"
             )
     cwd = config.invocation_params.dir
-    for key in ("repo", "ref", "package", "scorecards", "only"):
+    for key in ("repo", "ref", "package", "scorecards", "only", "jobs"):
         value = config.getoption(f"postgates_{key}")
         if value is not None:
             settings = settings_module.apply(settings, {key: value}, cwd, f"--postgates-{key}")
@@ -81,6 +81,10 @@ def load_settings(config: pytest.Config) -> Settings:
         if value:
             settings = replace(settings, **{key: cwd / value})
     settings = settings_module.from_environment(settings, os.environ)
+    if os.environ.get("POSTGATES_JOBS", "").strip():
+        settings = settings_module.apply(
+            settings, {"jobs": os.environ["POSTGATES_JOBS"]}, cwd, "POSTGATES_JOBS"
+        )
     if not settings.scorecards.is_absolute():
         settings = replace(settings, scorecards=config.rootpath / settings.scorecards)
     check_output_paths(settings)

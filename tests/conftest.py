@@ -133,3 +133,11 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Blog:
     monkeypatch.delenv("CALL_GRAPH_CLAIM_THRESHOLD", raising=False)
     monkeypatch.delenv("SYMBOL_GROUNDING_THRESHOLD", raising=False)
     return Blog(pytester)
+
+
+@pytest.fixture(autouse=True)
+def _serial_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inner runs gate in one process unless a test asks for look-ahead workers
+    (tests/test_lookahead.py): counting parses or timing a run assumes the main process
+    does all the work, and a worker per inner run would cost the suite its CPU."""
+    monkeypatch.setenv("POSTGATES_JOBS", "1")

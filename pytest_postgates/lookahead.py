@@ -1,0 +1,676 @@
+"""Look-ahead workers: spare CPUs gate the posts a serial run has not reached yet.
+
+A serial ``pytest _posts/`` runs one item after another on one core, although the gate work
+of a later post does not depend on an earlier one. As pytest-mypy runs its tool once and
+fans the result out to items, and as a compiler driver keeps spare cores busy, the main
+process starts look-ahead workers when it meets uncached gate work: each worker gates posts
+from the end of the selected list and stores their results in the result cache (the SQLite
+database incremental runs use), so that when the main process reaches those posts every
+gate is a cache hit and it only writes the scorecards. Nothing else crosses: a worker
+writes no scorecard and reports nothing, and the main process still decides, writes and
+reports every item, so the output is the same with and without workers.
+
+Claims. One :class:`ClaimTable` per run (a small file in the run's scratch folder, mapped
+in memory and changed under ``flock``) holds one entry per selected post: free, the main
+process's, a worker's (gating now), done, or left (a worker stopped on it). The main
+process claims each post as it reaches it; a worker claims the last free post. So the two
+meet in the middle, and the main process waits only when it reaches the one post a worker
+is gating at that moment. A worker holds an ``flock`` on its own file for as long as it
+lives, so a waiting process tells a dead worker (crashed, killed) from a slow one, takes
+the post back and gates it itself, with a warning.
+
+What a worker gates: only what the result cache can carry back. A gate whose result is not
+cached (the judge gates with a judge configured, gate 6 online, gate 1 with audit commands,
+hhem with its scorer) is left to the main process, and when such a gate could short-circuit
+the gates after it (a hard gate, without ``--postgates-all``), the worker leaves the rest
+of that post too. An ERROR is never cached, so a worker's ERROR is decided again by the
+main process, which reports it: a worker can never turn an item into a PASS.
+
+When workers run: ``jobs`` (``--postgates-jobs``, ``POSTGATES_JOBS``) is the number of
+processes gating posts; ``auto`` is the CPUs this process may use (``sched_getaffinity``)
+minus the main process, at most :data:`AUTO_MAX_WORKERS`; 1 turns workers off. They start
+before the first item when the first and the last selected post both miss the cache (a
+cold run), or once the main process has computed a result the cache keeps while the last
+two unreached posts miss too; a run whose results are all cached starts none, and a worker
+that finds three posts in a row cached stops. They are off
+without the result cache (it is their only channel back), on platforms without ``fcntl``,
+with fewer than two selected posts, and under xdist with ``auto`` unless the CPUs exceed
+the xdist workers (each of which already uses one). Workers are fresh interpreters
+(``python -m pytest_postgates.lookahead``), not forks: no thread or open database of the
+pytest process is copied into them. They stop with the session (``-x``, ``--maxfail``,
+Ctrl-C): told to, then terminated, then killed, and always waited for; on Linux a worker
+also dies with its parent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import time
+import traceback
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.batch import RunBatches
+from pytest_postgates.config import Settings
+from pytest_postgates.gates import BY_ID
+from pytest_postgates.gates.base import GateContext
+from pytest_postgates.post import InputProblem
+from pytest_postgates.results import CODE_FINGERPRINT
+from pytest_postgates.runner import PostRun
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no look-ahead
+    fcntl = None  # type: ignore[assignment]
+
+# With jobs = auto, at most this many workers: each imports the plugin and loads the
+# repository index (about 1.3 s of CPU and the index's memory) before it gates a post.
+AUTO_MAX_WORKERS = 4
+
+# A worker that finds this many posts in a row fully cached stops: reading cached results
+# twice (once here, once in the main process) only costs CPU.
+CACHED_POSTS_BEFORE_STOP = 3
+
+# Claim states; a worker's claim is WORKER_BASE + its slot.
+FREE, MAIN, DONE, LEFT = 0, 1, 2, 3
+WORKER_BASE = 16
+_MAGIC = 0x50474C41  # "PGLA"
+# Header: magic, post count, next worker slot, unused.
+_HEADER = 4
+_INT = struct.calcsize("i")
+# How often a waiting main process looks at a claim (seconds, growing to the second value).
+_POLL = (0.001, 0.02)
+
+
+class LookAheadWarning(pytest.PytestWarning):
+    """A look-ahead worker stopped early; the main process gated its posts itself."""
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+def workers_for(jobs: int | str, cpus: int, xdist_workers: int | None, worker_index: int) -> int:
+    """How many look-ahead workers one process starts: ``jobs`` processes gate posts, the
+    process itself among them. Under xdist, ``auto`` gives a worker only to as many xdist
+    workers as there are CPUs beyond them."""
+    if jobs == "auto":
+        if xdist_workers:
+            return 1 if worker_index < cpus - xdist_workers else 0
+        return max(0, min(cpus - 1, AUTO_MAX_WORKERS))
+    assert isinstance(jobs, int)
+    return jobs - 1
+
+
+class ClaimTable:
+    """Which process gates which post of the run: one int per post in a file mapped by
+    every process of the run, changed only under an exclusive ``flock`` of that file."""
+
+    def __init__(self, path: Path, count: int) -> None:
+        assert fcntl is not None
+        self.path = path
+        self.count = count
+        size = (_HEADER + count) * _INT
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            with self._locked():
+                if os.fstat(self._fd).st_size < size:
+                    os.ftruncate(self._fd, size)
+                self._map = mmap.mmap(self._fd, size)
+                self._ints = memoryview(self._map).cast("i")
+                if self._ints[0] != _MAGIC:
+                    self._ints[0], self._ints[1] = _MAGIC, count
+        except BaseException:
+            os.close(self._fd)
+            raise
+        found = self._ints[1]
+        if found != count:
+            self.close()
+            raise ValueError(f"{path}: a claim table of {found} posts, not {count}")
+
+    @contextlib.contextmanager
+    def _locked(self) -> Any:
+        assert fcntl is not None
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def state(self, index: int) -> int:
+        return self._ints[_HEADER + index]
+
+    def states(self) -> list[int]:
+        return list(self._ints[_HEADER : _HEADER + self.count])
+
+    def claim(self, index: int) -> int:
+        """Claim post ``index`` for a main process; its state before (FREE: now ours)."""
+        with self._locked():
+            state = self._ints[_HEADER + index]
+            if state == FREE:
+                self._ints[_HEADER + index] = MAIN
+            return state
+
+    def take_back(self, index: int, state: int) -> bool:
+        """Claim post ``index`` for a main process if it is still in ``state`` (a dead
+        worker's claim, a post a worker left)."""
+        with self._locked():
+            if self._ints[_HEADER + index] != state:
+                return False
+            self._ints[_HEADER + index] = MAIN
+            return True
+
+    def claim_last(self, slot: int) -> int | None:
+        """Claim the last free post for worker ``slot``; None when none is left."""
+        with self._locked():
+            for index in range(self.count - 1, -1, -1):
+                if self._ints[_HEADER + index] == FREE:
+                    self._ints[_HEADER + index] = WORKER_BASE + slot
+                    return index
+        return None
+
+    def finish(self, index: int, state: int) -> None:
+        with self._locked():
+            self._ints[_HEADER + index] = state
+
+    def new_slot(self) -> int:
+        with self._locked():
+            slot = self._ints[2]
+            self._ints[2] = slot + 1
+            return slot
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self._ints.release()
+            self._map.close()
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def alive_path(run_dir: Path, slot: int) -> Path:
+    return run_dir / f"lookahead-{slot}.alive"
+
+
+def stop_path(run_dir: Path, slot: int) -> Path:
+    """A file whose existence asks worker ``slot`` to stop before its next gate (per
+    worker: under xdist, one xdist worker's session ending must not stop another's)."""
+    return run_dir / f"lookahead-{slot}.stop"
+
+
+def worker_alive(run_dir: Path, slot: int) -> bool:
+    """Whether worker ``slot`` still lives: it holds the lock of its file while it does
+    (the lock goes with the process, however it ends)."""
+    assert fcntl is not None
+    try:
+        fd = os.open(alive_path(run_dir, slot), os.O_RDWR)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops the lock if we took it
+    return False
+
+
+@dataclass(frozen=True)
+class PostJob:
+    """One selected post as the main process will gate it."""
+
+    path: Path
+    display: str
+    stem: str
+    gate_ids: tuple[int, ...]  # the post's selected gates, in run order
+    refusal: InputProblem | None
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs, handed over in a file of the run's scratch folder."""
+
+    slot: int
+    parent_pid: int
+    fingerprint: str
+    settings: Settings
+    cache_dir: Path
+    run_dir: Path
+    roots: tuple[Path, ...]
+    batch_posts: tuple[Path, ...]
+    batch_selected: dict[str, tuple[Path, ...]] | None
+    table: Path
+    posts: tuple[PostJob, ...]
+
+
+# ---------------------------------------------------------------------- main process side
+class LookAhead:
+    """The main process's side: claims posts as it reaches them, starts workers at the
+    first cache miss, waits for a post a worker is gating, stops workers with the session."""
+
+    def __init__(
+        self, state: Any, posts: list[tuple[Any, PostJob]], wanted: int, invocation_dir: Path
+    ) -> None:
+        self.state = state
+        self.context: GateContext = state.context
+        run_dir = self.context.batches.run_dir
+        assert run_dir is not None
+        self.run_dir: Path = run_dir
+        self.posts = [job for _, job in posts]
+        self.runs = [run for run, _ in posts]
+        self.index = {job.path: number for number, job in enumerate(self.posts)}
+        self.wanted = wanted
+        self.invocation_dir = invocation_dir
+        self.table = ClaimTable(self.run_dir / "lookahead.claims", len(self.posts))
+        self.reached: set[int] = set()
+        self.processes: list[tuple[int, subprocess.Popen[bytes]]] = []
+        self.started = False
+        self._probed_at = 0  # results.stored when the main process last probed
+        self.waited = 0.0
+        self.waits = 0
+        self.taken_back: list[str] = []
+        # Results the main process stored for posts a worker had finished: work done twice
+        # (a gate the cache keeps, which the worker should have stored). Counted per item.
+        self.gated_twice = 0
+        self._worker_done: set[int] = set()
+        self._last: tuple[int, int] | None = None  # (post number, results stored) at the last item
+        self.summary: list[str] = []
+        self.stopped = False
+
+    @classmethod
+    def for_session(cls, session: pytest.Session, state: Any) -> LookAhead | None:
+        """The look-ahead of this session, or None when no worker would run."""
+        from pytest_postgates.nodes import GateItem, PostFile
+
+        config = session.config
+        context: GateContext = state.context
+        results = context.results
+        if (
+            fcntl is None
+            or results is None
+            or results.folder is None  # no result cache: nothing could reach us
+            or context.batches.run_dir is None
+            or context.evidence.cache_dir is None
+        ):
+            return None
+        workerinput = getattr(config, "workerinput", None)
+        xdist_workers = index = None
+        if workerinput is not None:
+            xdist_workers = int(workerinput.get("workercount", 0) or 0) or None
+            index = int(str(workerinput.get("workerid", "gw0")).removeprefix("gw") or 0)
+        cpus = available_cpus()
+        wanted = workers_for(state.settings.jobs, cpus, xdist_workers, index or 0)
+        # Under xdist every worker claims the posts it reaches while any of them may run a
+        # look-ahead (the claim table is shared through the run's scratch folder).
+        anyone = wanted > 0 or (
+            xdist_workers is not None
+            and any(
+                workers_for(state.settings.jobs, cpus, xdist_workers, other) > 0
+                for other in range(xdist_workers)
+            )
+        )
+        if not anyone:
+            return None
+        posts: dict[Path, Any] = {}
+        for item in session.items:
+            if isinstance(item, GateItem) and isinstance(item.parent, PostFile):
+                posts.setdefault(item.parent.path, item.parent)
+        if len(posts) < 2:
+            return None
+        jobs = []
+        for path, post_file in posts.items():
+            run: PostRun = post_file.run
+            jobs.append(
+                (
+                    run,
+                    PostJob(
+                        path,
+                        run.display,
+                        run.stem,
+                        tuple(gate.id for gate in run.selected),
+                        run.refusal,
+                    ),
+                )
+            )
+        return cls(state, jobs, wanted, config.invocation_params.dir)
+
+    # ------------------------------------------------------------------ per item
+    def probe(self) -> None:
+        """Start the workers before the first item when the first post and the last (the
+        first a worker would take) both miss the cache: a cold run, whose workers then
+        start while the main process gates its first post. Otherwise they start once the
+        main process has stored a result it computed (see :meth:`before_item`)."""
+        if self._misses(0) and self._tail_misses():
+            self.start()
+
+    def _tail_misses(self) -> bool:
+        """Whether the last two posts the main process has not reached (the first a worker
+        would take) both miss the cache: two, so that one post that is never cached (bad
+        input: an ERROR) does not start a worker on a cached run."""
+        tail = [n for n in range(len(self.posts) - 1, -1, -1) if n not in self.reached][:2]
+        return bool(tail) and all(self._misses(number) for number in tail)
+
+    def _misses(self, number: int) -> bool:
+        """Whether the post's first cacheable gate has no cached result."""
+        run = self.runs[number]
+        results = self.context.results
+        assert results is not None
+        for gate_id in self.posts[number].gate_ids:
+            spec = BY_ID[gate_id]
+            key = run.cache_key(spec)
+            if key is not None:
+                return results.load(key, spec.id, spec.name, spec.caches_skip) is None
+        return False
+
+    def before_item(self, path: Path) -> None:
+        """The main process is about to run an item of the post at ``path``."""
+        number = self.index.get(path)
+        if number is None:
+            return
+        self._count_twice()
+        if number not in self.reached:
+            self.reached.add(number)
+            self._reach(number)
+            if self.table.state(number) == DONE:
+                self._worker_done.add(number)
+        results = self.context.results
+        assert results is not None
+        self._last = (number, results.stored)
+        if not self.started and not self.stopped:
+            results = self.context.results
+            if results is not None and results.stored > self._probed_at:
+                # The main process computed a result: start when the post a worker would
+                # take first is uncached too (not when one changed post sits among
+                # cached ones).
+                self._probed_at = results.stored
+                if self._tail_misses():
+                    self.start()
+
+    def _count_twice(self) -> None:
+        """Attribute what the main process stored since the last item to that item's post."""
+        results = self.context.results
+        if self._last is not None and results is not None:
+            number, stored = self._last
+            if number in self._worker_done:
+                self.gated_twice += results.stored - stored
+            self._last = None
+
+    def _reach(self, number: int) -> None:
+        state = self.table.claim(number)
+        if state in (FREE, MAIN, DONE):
+            return
+        if state == LEFT:
+            self._took_back(number, "a worker stopped on it")
+            self.table.take_back(number, LEFT)
+            return
+        slot = state - WORKER_BASE
+        start = time.perf_counter()
+        pause = _POLL[0]
+        while True:
+            time.sleep(pause)
+            pause = min(pause * 2, _POLL[1])
+            state = self.table.state(number)
+            if state < WORKER_BASE:
+                break
+            if not worker_alive(self.run_dir, slot) and self.table.take_back(number, state):
+                self._took_back(number, self._exit_reason(slot))
+                break
+        self.waited += time.perf_counter() - start
+        self.waits += 1
+        if state == LEFT and self.table.take_back(number, LEFT):
+            self._took_back(number, "a worker stopped on it")
+
+    def _took_back(self, number: int, why: str) -> None:
+        display = self.posts[number].display
+        self.taken_back.append(display)
+        warnings.warn(
+            f"postgates: look-ahead worker stopped ({why}); the main process gates "
+            f"{display} itself",
+            LookAheadWarning,
+            stacklevel=2,
+        )
+
+    def _exit_reason(self, slot: int) -> str:
+        for own, process in self.processes:
+            if own == slot:
+                code = process.poll()
+                if code is None:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
+                        code = process.wait(timeout=1)
+                tail = _log_tail(self.run_dir / f"lookahead-{slot}.log")
+                what = f"exit code {code}" if code is not None else "no longer running"
+                return f"{what}{': ' + tail if tail else ''}"
+        return "no longer running"
+
+    # ------------------------------------------------------------------ workers
+    def start(self) -> None:
+        self.started = True
+        if self.wanted <= 0:
+            return
+        settings: Settings = self.state.settings
+        batches: RunBatches = self.context.batches
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
+        env.pop("PYTEST_XDIST_WORKER", None)
+        for _ in range(self.wanted):
+            slot = self.table.new_slot()
+            job = Job(
+                slot=slot,
+                parent_pid=os.getpid(),
+                fingerprint=CODE_FINGERPRINT,
+                settings=settings,
+                cache_dir=self.context.evidence.cache_dir,
+                run_dir=self.run_dir,
+                roots=tuple(self.state.roots),
+                batch_posts=tuple(batches.posts),
+                batch_selected=dict(batches.selected) if batches.selected is not None else None,
+                table=self.table.path,
+                posts=tuple(self.posts),
+            )
+            job_file = self.run_dir / f"lookahead-{slot}.job"
+            job_file.write_bytes(pickle.dumps(job))
+            # The alive file exists before the worker does: until it holds its lock, the
+            # worker has claimed nothing, so no one asks whether it lives.
+            alive_path(self.run_dir, slot).touch()
+            with open(self.run_dir / f"lookahead-{slot}.log", "wb") as log:
+                process = subprocess.Popen(
+                    [sys.executable, "-m", "pytest_postgates.lookahead", str(job_file)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    cwd=self.invocation_dir,
+                    env=env,
+                    # Ctrl-C reaches the main process only; it stops the workers itself.
+                    start_new_session=True,
+                )
+            self.processes.append((slot, process))
+
+    def stop(self) -> None:
+        """Stop every worker and wait for it: asked first (between two gates), then
+        SIGTERM (finally blocks run: locks released, temporary files removed), then
+        SIGKILL to its process group."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self._count_twice()
+        for slot, _ in self.processes:
+            with contextlib.suppress(OSError):
+                stop_path(self.run_dir, slot).touch()
+        deadline = time.monotonic() + 0.5
+        for _, process in self.processes:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        for _, process in self.processes:
+            if process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.terminate()
+        for _, process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        states = self.table.states()
+        if self.processes:
+            done = sum(1 for number, s in enumerate(states) if s == DONE)
+            self.summary.append(
+                f"postgates: look-ahead: {len(self.processes)} worker(s) gated {done} of "
+                f"{len(states)} posts; the main process waited {self.waited:.2f} s "
+                f"({self.waits} time(s)); results gated twice: {self.gated_twice}"
+            )
+            failed = [
+                (slot, process.returncode)
+                for slot, process in self.processes
+                if process.returncode not in (0, None, -signal.SIGTERM)
+            ]
+            for slot, code in failed:
+                tail = _log_tail(self.run_dir / f"lookahead-{slot}.log")
+                self.summary.append(
+                    f"postgates: look-ahead worker {slot} exited with code {code}"
+                    + (f": {tail}" if tail else "")
+                )
+        self.table.close()
+
+    def worker_pids(self) -> list[int]:
+        return [process.pid for _, process in self.processes]
+
+
+def _log_tail(path: Path) -> str:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return lines[-1][-300:] if lines else ""
+
+
+# ---------------------------------------------------------------------- worker side
+class _Stopped(Exception):
+    """The main process ended or asked the workers to stop."""
+
+
+def _die_with_parent() -> None:
+    """Linux: have the kernel send SIGTERM when the main process dies (killed, crashed)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _on_term(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def gate_post(job: Job, post: PostJob, context: GateContext) -> None:
+    """Gate ``post`` as the main process would, as far as the result cache carries it."""
+    run = PostRun(
+        post.path,
+        post.display,
+        post.stem,
+        context,
+        selected=[BY_ID[gate_id] for gate_id in post.gate_ids],
+        roots=job.roots,
+        refusal=post.refusal,
+    )
+    run_all = job.settings.run_all
+    for spec in run.selected:
+        if os.getppid() != job.parent_pid or stop_path(job.run_dir, job.slot).exists():
+            raise _Stopped
+        blocks = not run_all and not run.is_advisory(spec)
+        if run.cache_key(spec) is None:
+            # Not cached, so nothing of it would reach the main process (a judge's call,
+            # an online link check): left to it, and the gates it may short-circuit too.
+            if blocks:
+                return
+            continue
+        card = run.evaluate(spec)
+        if blocks and card.verdict in ("FAIL", "ERROR"):
+            return  # the rest are short-circuited: the main process tells so itself
+
+
+# Gates that read the repository index (evidence.index_for).
+_INDEX_GATES = frozenset({2, 14, 15, 7})
+
+
+def _prefetch_index(job: Job, context: GateContext) -> None:
+    """Build (or load) the repository index first, while the main process gates its first
+    post's first gate (gate 1's mermaid batch on a cold run): the index is the largest
+    piece of work every post waits for, built once under the evidence cache's lock, so
+    the main process finds it built, or waits less for it, when it reaches gate 2."""
+    if not job.posts or not any(_INDEX_GATES & set(post.gate_ids) for post in job.posts):
+        return
+    with contextlib.suppress(Exception):  # the gates report a missing repository themselves
+        context.evidence.index_for(job.posts[-1].path)
+
+
+def worker_main(argv: list[str]) -> int:
+    job: Job = pickle.loads(Path(argv[0]).read_bytes())
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_term)
+    _die_with_parent()
+    if os.getppid() != job.parent_pid:
+        return 0  # the main process is already gone
+    if job.fingerprint != CODE_FINGERPRINT:
+        print("the plugin's code changed since the run started; not gating", flush=True)
+        return 3
+    assert fcntl is not None
+    alive = os.open(alive_path(job.run_dir, job.slot), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(alive, fcntl.LOCK_EX)
+    table = ClaimTable(job.table, len(job.posts))
+    context = GateContext.create(
+        job.settings, job.cache_dir, RunBatches(job.run_dir, job.batch_posts), cache_results=True
+    )
+    context.batches.selected = job.batch_selected
+    results = context.results
+    assert results is not None
+    warnings.simplefilter("default")
+    try:
+        _prefetch_index(job, context)
+        cached_in_a_row = 0
+        while True:
+            if cached_in_a_row >= CACHED_POSTS_BEFORE_STOP:
+                return 0  # the posts left are cached: the main process reads them as fast
+            number = table.claim_last(job.slot)
+            if number is None:
+                return 0
+            stored = results.stored
+            try:
+                gate_post(job, job.posts[number], context)
+            except _Stopped:
+                table.finish(number, LEFT)
+                return 0
+            except Exception:
+                traceback.print_exc()
+                table.finish(number, LEFT)
+                print(f"failed on {job.posts[number].display}", flush=True)
+                return 1
+            if results.write_error is not None:
+                table.finish(number, LEFT)
+                print(f"cannot write the result cache: {results.write_error}", flush=True)
+                return 2
+            table.finish(number, DONE)
+            cached_in_a_row = cached_in_a_row + 1 if results.stored == stored else 0
+    finally:
+        results.close()
+
+
+if __name__ == "__main__":
+    raise SystemExit(worker_main(sys.argv[1:]))
