@@ -198,9 +198,10 @@ def hyphenation_points(word: str) -> int:
     for start in range(size - 1):
         node = root
         for character in pointed[start:]:
-            node = node.get(character)
-            if node is None:
+            child = node.get(character)
+            if child is None:
                 break
+            node = child
             found = node.get("")
             if found is None:
                 continue
