@@ -631,10 +631,12 @@ class TypeModel:
         return self.is_free_value(TypeRef(declared[1][0].body, declared[0]), depth + 1)
 
     # ---------------------------------------------------------------- key paths
-    def free_form_at(self, start: TypeRef, path: tuple[str, ...], origin: str) -> FreeForm | None:
-        """Whether the object written at ``path`` (keys, ``[]`` for an array element) of a
-        value of type ``start`` has a free-form record type in every declaration that can
-        hold it; None when it does not or anything cannot be resolved."""
+    def container(
+        self, start: TypeRef, path: tuple[str, ...]
+    ) -> tuple[list[Shape], list[FieldRef]] | None:
+        """The shapes the object written at ``path`` (keys, ``[]`` for an array element)
+        of a value of type ``start`` may have, and the declared fields the last key step
+        went through; None when a step cannot be resolved or no declaration holds a key."""
         current = self.shapes(start)
         last: list[FieldRef] = []
         for step in path:
@@ -652,8 +654,7 @@ class TypeModel:
                     continue
                 if shape.array_of is not None:
                     continue
-                refs = shape.fields.get(step) or shape.index
-                following += refs
+                following += shape.fields.get(step) or shape.index
             for ref in following:
                 more = self.shapes(ref.type)
                 if more is None:
@@ -664,19 +665,41 @@ class TypeModel:
                     return None  # no declaration holds this key: nothing to say
                 last = following
             current = next_shapes
-        if not current:
+        if current is None:
             return None
-        for shape in current:
+        return current, last
+
+    def free_form_at(self, start: TypeRef, path: tuple[str, ...], origin: str) -> FreeForm | None:
+        """Whether the object written at ``path`` of a value of type ``start`` has a
+        free-form record type in every declaration that can hold it; None when it does not
+        or anything cannot be resolved."""
+        found = self.container(start, path)
+        if found is None or not found[0]:
+            return None
+        shapes, last = found
+        for shape in shapes:
             if shape.array_of is not None or not shape.index:
                 return None  # a closed object type: its keys are the product's
             if not all(self.is_free_value(entry.type) for entry in shape.index):
                 return None
-        expands = current[0].index[0]
+        expands = shapes[0].index[0]
         if last:
             field_ref = last[0]
             container = f"{field_ref.owner}.{field_ref.name}" if field_ref.owner else field_ref.name
             return FreeForm(container, "", field_ref.text, _index_text(expands), field_ref.where)
-        return FreeForm(origin, "", origin, _index_text(expands), expands.where)
+        return FreeForm(origin, "", _show(start.expr), _index_text(expands), expands.where)
+
+    def closed_with(self, start: TypeRef, path: tuple[str, ...], key: str) -> bool:
+        """Whether the object written at ``path`` has a closed type in every declaration
+        that can hold it (no index signature) and one of them declares ``key``: an
+        invented key there is a claim about the product (the recall bench plants there)."""
+        found = self.container(start, path)
+        if found is None or not found[0]:
+            return False
+        shapes = found[0]
+        if any(shape.array_of is not None or shape.index for shape in shapes):
+            return False
+        return any(key in shape.fields for shape in shapes)
 
 
 def _owned(shape: Shape, owner: str) -> Shape:

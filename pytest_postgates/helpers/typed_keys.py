@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 Outcome = tuple[str, str, str]  # (outcome, rule, reason)
 RULE = "free-form-record"
+# A question about the type at a key path: (start type, key path, label) -> answer or None.
+Ask = Callable[[TypeRef, tuple[str, ...], str], Any]
 _KEY = re.compile(r"^[A-Za-z_$][\w$-]*$")
 _PASS_THROUGH = frozenset({"parenthesized_expression", "await_expression", "as_expression"})
 
@@ -259,8 +261,10 @@ class PostSamples:
                         found.append((sample, node))
         return found, words
 
-    def place(self, sample: _Sample, key_node: Any) -> FreeForm | None:
-        """The free-form answer for the object literal holding ``key_node``, or None."""
+    def place(self, sample: _Sample, key_node: Any, ask: Ask | None = None) -> Any:
+        """What ``ask`` (by default :meth:`TypeModel.free_form_at`) answers for the type of
+        the object literal holding ``key_node``, or None when it cannot be followed."""
+        ask = ask or self.api.model.free_form_at
         path: list[str] = []
         node = key_node.parent  # the object literal
         while node is not None:
@@ -284,26 +288,26 @@ class PostSamples:
                 node = parent
                 continue
             if parent.type == "arguments":
-                return self._argument(sample, parent, node, tuple(path))
+                return self._argument(sample, parent, node, tuple(path), ask)
             if parent.type == "variable_declarator" and field_of(parent, "value") == node:
                 annotation = field_of(parent, "type")
                 if annotation is not None:
-                    return self._annotated(sample, annotation, tuple(path))
+                    return self._annotated(sample, annotation, tuple(path), ask)
                 name = field_of(parent, "name")
                 if name is None or name.type != "identifier":
                     return None
-                return self._passed_variable(sample, sample.text(name), tuple(path))
+                return self._passed_variable(sample, sample.text(name), tuple(path), ask)
             if parent.type == "satisfies_expression":
                 written = parent.named_children[-1] if parent.named_children else None
                 return (
-                    self._annotated(sample, written, tuple(path)) if written is not None else None
+                    self._annotated(sample, written, tuple(path), ask)
+                    if written is not None
+                    else None
                 )
             return None
         return None
 
-    def _annotated(
-        self, sample: _Sample, annotation: Any, path: tuple[str, ...]
-    ) -> FreeForm | None:
+    def _annotated(self, sample: _Sample, annotation: Any, path: tuple[str, ...], ask: Ask) -> Any:
         written = annotation
         if annotation.type == "type_annotation":
             written = annotation.named_children[0] if annotation.named_children else None
@@ -314,27 +318,25 @@ class PostSamples:
         if binding is None or binding.kind not in ("type", "interface", "class"):
             return None
         start = TypeRef(("ref", binding.local, ()), binding.path)
-        return self.api.model.free_form_at(start, path, name)
+        return ask(start, path, name)
 
-    def _passed_variable(
-        self, sample: _Sample, name: str, path: tuple[str, ...]
-    ) -> FreeForm | None:
+    def _passed_variable(self, sample: _Sample, name: str, path: tuple[str, ...], ask: Ask) -> Any:
         """`const options = {...}; neurolink.generate(options)`: every call the fence passes
         the variable to must decide the same way."""
-        answers: list[FreeForm | None] = []
+        answers: list[Any] = []
         for node in _walk(sample.root):
             if node.type != "arguments":
                 continue
             for argument in node.named_children:
                 if argument.type == "identifier" and sample.text(argument) == name:
-                    answers.append(self._argument(sample, node, argument, path))
-        if not answers or any(a is None for a in answers):
+                    answers.append(self._argument(sample, node, argument, path, ask))
+        if not answers or not all(answers):
             return None
         return answers[0]
 
     def _argument(
-        self, sample: _Sample, arguments: Any, argument: Any, path: tuple[str, ...]
-    ) -> FreeForm | None:
+        self, sample: _Sample, arguments: Any, argument: Any, path: tuple[str, ...], ask: Ask
+    ) -> Any:
         call = arguments.parent
         if call is None or call.type != "call_expression":
             return None
@@ -380,13 +382,14 @@ class PostSamples:
             if parameter.type is None or parameter.rest:
                 return None
             start = TypeRef(parameter.type, path_of)
-            answer = self.api.model.free_form_at(start, path, f"the parameter of {label}")
-            if answer is None:
+            answer = ask(start, path, f"the parameter of {label}")
+            if not answer:
                 return None
             answers.append(answer)
         if not answers:
             return None
-        answers[0].call = label
+        if isinstance(answers[0], FreeForm):
+            answers[0].call = label
         return answers[0]
 
     def _receiver_class(self, sample: _Sample, receiver: Any) -> str | None:
