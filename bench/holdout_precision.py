@@ -68,6 +68,7 @@ ATTRIBUTION_RULES = frozenset(
         "spelling-variant",
         "sample-input",
         "free-form-key",
+        "free-form-record",
         "declared-tree",
         "commit-message-outline",
     )

@@ -259,3 +259,30 @@ def test_without_a_typescript_repository_nothing_is_decided(tmp_path: Path) -> N
     body = _fence(code) + "It sends `tenantTier`.\n"
     context = repo_context(plain, tmp_path / "cache")
     assert _outcome(body, "tenantTier", tmp_path, context)[0] == "ungrounded"
+
+
+def test_a_key_of_a_closed_product_type_is_never_the_posts_own_definition(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    """A key whose value opens an object on its line reads as a definition to the post
+    scan (`name: {`, the shape of a tool defined as a key); written in the options of a
+    product call whose declared type is closed, it is an option of the product: a claim."""
+    from pytest_postgates.evidence.grounding import post_definitions
+
+    code = (
+        IMPORT + "await neurolink.generate({\n  input: { text: q },\n"
+        "  tenantTier: {\n    level: 1,\n  },\n});"
+    )
+    body = _fence(code) + "The `tenantTier` block sets the level.\n"
+    assert (
+        "tenantTier" in post_definitions(make_post(body, tmp_path), ("@acme/neurolink",)).declared
+    )
+    outcome, entry = _outcome(body, "tenantTier", tmp_path, ctx)
+    assert outcome == "ungrounded", entry
+    # The same shape under the free-form `context` stays the reader's own.
+    code = (
+        IMPORT + "await neurolink.generate({\n  input: { text: q },\n"
+        "  context: {\n    tenantTier: {\n      level: 1,\n    },\n  },\n});"
+    )
+    body = _fence(code) + "The `tenantTier` block sets the level.\n"
+    assert _outcome(body, "tenantTier", tmp_path, ctx)[0] != "ungrounded"

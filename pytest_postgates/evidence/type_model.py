@@ -689,6 +689,22 @@ class TypeModel:
             return FreeForm(container, "", field_ref.text, _index_text(expands), field_ref.where)
         return FreeForm(origin, "", _show(start.expr), _index_text(expands), expands.where)
 
+    def closed_at(self, start: TypeRef, path: tuple[str, ...], origin: str) -> str | None:
+        """The name of the object type written at ``path`` when it is closed in every
+        declaration that can hold it (object types without an index signature): its keys
+        are the product's, so a key written there is a claim about the product."""
+        found = self.container(start, path)
+        if found is None or not found[0]:
+            return None
+        shapes, last = found
+        if any(shape.array_of is not None or shape.index for shape in shapes):
+            return None
+        if last:
+            field_ref = last[0]
+            return f"{field_ref.owner}.{field_ref.name}" if field_ref.owner else field_ref.name
+        owners = sorted({shape.owner for shape in shapes if shape.owner})
+        return " | ".join(owners) if owners else _show(start.expr)
+
     def closed_with(self, start: TypeRef, path: tuple[str, ...], key: str) -> bool:
         """Whether the object written at ``path`` has a closed type in every declaration
         that can hold it (no index signature) and one of them declares ``key``: an

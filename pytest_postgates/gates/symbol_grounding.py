@@ -67,7 +67,12 @@ from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     Token,
     extract_tokens,
 )
-from pytest_postgates.helpers.typed_keys import TypedKeys, free_form_record, product_api
+from pytest_postgates.helpers.typed_keys import (
+    TypedKeys,
+    closed_product_key,
+    free_form_record,
+    product_api,
+)
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -164,7 +169,9 @@ def judge(
     if other:
         return verdict("external", repo=other[0], where=other[1])
     declared = defined_in_post(text, sentence, offset, repos, definitions)
-    if declared:
+    # A key the sample writes in an object of a closed product type is an option of the
+    # product, never the post's own definition (typed_keys).
+    if declared and not closed_product_key(text, kind, keys):
         return verdict("defined-in-post", where=declared)
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:

@@ -477,3 +477,25 @@ def free_form_record(text: str, kind: str, keys: TypedKeys | None) -> Outcome | 
         f" which the product declares `{first.declared}`{expands} ({first.where}): a"
         " free-form record, so the key is the reader's own data",
     )
+
+
+def closed_product_key(text: str, kind: str, keys: TypedKeys | None) -> str | None:
+    """Why a name the post's samples write as a key is a claim about the product: one
+    of its occurrences is a key of an object whose declared product type is closed (an
+    option of `generate()`), so no post definition rule may take it as the post's own;
+    None when no occurrence can be followed to a closed product type."""
+    if keys is None or kind != "symbol" or not _KEY.match(text):
+        return None
+    if not any(text in fence.content for fence in keys.post.fences):
+        return None
+    samples = keys.samples()
+    if samples is None:
+        return None
+    found, _words = samples.key_nodes(text)
+    model = samples.api.model
+    for sample, node in found:
+        answer = samples.place(sample, node, model.closed_at)
+        if answer:
+            line = sample.fence.start_line + node.start_point[0] + 1
+            return f"the sample writes it (line {line}) as a key of `{answer}`, a closed type"
+    return None
