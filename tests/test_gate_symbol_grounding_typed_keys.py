@@ -153,6 +153,12 @@ IMPORT = 'import { NeuroLink } from "@acme/neurolink";\nconst neurolink = new Ne
             "GenerateOptions.context",
         ),
         (
+            'import type { GenerateOptions } from "@acme/neurolink";\n'
+            "const options = { input: { text: q }, context: { tenantTier } }"
+            " satisfies GenerateOptions;",
+            "GenerateOptions.context",
+        ),
+        (
             IMPORT + "const request = { input: { text: q }, context: { tenantTier: 2 } };\n"
             "await neurolink.generate(request);",
             "GenerateOptions.context",

@@ -129,8 +129,8 @@ class _Reader:
         if kind == "generic_type":
             name = _field(node, "name")
             args = _field(node, "type_arguments")
-            items = tuple(self.expr(a) for a in _named(args)) if args is not None else ()
-            return ("ref", self.text(name) if name is not None else "", items)
+            arguments = tuple(self.expr(a) for a in _named(args)) if args is not None else ()
+            return ("ref", self.text(name) if name is not None else "", arguments)
         if kind == "predefined_type":
             return ("prim", self.text(node))
         if kind == "literal_type":

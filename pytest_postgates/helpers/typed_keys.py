@@ -298,10 +298,10 @@ class PostSamples:
                     return None
                 return self._passed_variable(sample, sample.text(name), tuple(path), ask)
             if parent.type == "satisfies_expression":
-                written = parent.named_children[-1] if parent.named_children else None
+                satisfied = parent.named_children[-1] if parent.named_children else None
                 return (
-                    self._annotated(sample, written, tuple(path), ask)
-                    if written is not None
+                    self._annotated(sample, satisfied, tuple(path), ask)
+                    if satisfied is not None
                     else None
                 )
             return None
