@@ -219,6 +219,11 @@ def test_the_reason_names_the_type_the_field_and_the_file_line(
         IMPORT + "await neurolink.run({ context: { tenantTier: 1 } });",
         # A cast is not checked against the type.
         IMPORT + "await neurolink.generate({ context: { tenantTier: 1 } } as never);",
+        # A class of the same name imported from another package is not the product's.
+        'import { NeuroLink } from "other-sdk";\nconst neurolink = new NeuroLink();\n'
+        "await neurolink.generate({ input: { text: q }, context: { tenantTier: 1 } });",
+        'import NeuroLink from "other-sdk";\nconst neurolink = new NeuroLink();\n'
+        "await neurolink.generate({ input: { text: q }, context: { tenantTier: 1 } });",
         # A function the sample declares itself, not the product's.
         "function track(e) {}\ntrack({ payload: { tenantTier: 1 } });",
         # The name is also used otherwise in the samples (read back from the result).

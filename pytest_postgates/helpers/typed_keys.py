@@ -189,16 +189,24 @@ class PostSamples:
         if source is None:
             return
         specifier = sample.text(source)[1:-1]
-        if not self.api.is_product(specifier):
-            return
+        product = self.api.is_product(specifier)
         for item in _walk(node):
             if item.type == "import_specifier":
                 name = field_of(item, "name")
                 alias = field_of(item, "alias")
-                if name is not None:
-                    imported = sample.text(name)
-                    local = sample.text(alias) if alias is not None else imported
+                if name is None:
+                    continue
+                imported = sample.text(name)
+                local = sample.text(alias) if alias is not None else imported
+                if product:
                     self.imports[local] = (specifier, imported)
+                else:
+                    self.declared.add(local)  # another package's: never the product's
+            elif item.type in ("namespace_import", "import_clause") and not product:
+                # `import X from "other"`, `import * as X from "other"`
+                for child in item.named_children:
+                    if child.type == "identifier":
+                        self.declared.add(sample.text(child))
 
     def _bind(self, sample: _Sample, name: str, value: Any, annotation: Any) -> None:
         self.declared.add(name)
