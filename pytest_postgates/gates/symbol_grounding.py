@@ -387,7 +387,7 @@ def _source_fingerprint() -> str:
     file the old code's verdicts under the new code's key."""
     import hashlib
 
-    from pytest_postgates.evidence import grounding, type_model
+    from pytest_postgates.evidence import grounding, type_model, type_tables
     from pytest_postgates.helpers import (
         attribution_rules,
         grounding_rules,
@@ -405,6 +405,7 @@ def _source_fingerprint() -> str:
         tokens,
         typed_keys,
         type_model,
+        type_tables,
     )
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())
