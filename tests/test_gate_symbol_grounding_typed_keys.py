@@ -297,3 +297,15 @@ def test_a_key_of_a_closed_product_type_is_never_the_posts_own_definition(
     )
     body = _fence(code) + "The `tenantTier` block sets the level.\n"
     assert _outcome(body, "tenantTier", tmp_path, ctx)[0] != "ungrounded"
+
+
+def test_when_the_types_cannot_be_read_the_card_says_why(tmp_path: Path) -> None:
+    """No package.json: the rule cannot follow any call, decides nothing, and the card
+    names the reason instead of staying silent."""
+    bare = make_repo(tmp_path / "bare", {"src/lib/a.ts": "export const a = 1;\n"})
+    code = IMPORT + "await neurolink.generate({ context: { tenantTier } });"
+    body = _fence(code) + "It sends `tenantTier`.\n"
+    context = repo_context(bare, tmp_path / "cache", package="@acme/neurolink")
+    card = gate.GATE.evaluate(make_post(body, tmp_path), context)
+    assert [u["token"] for u in card.detail["ungrounded"]] == ["tenantTier"]
+    assert card.detail["typed_keys_unavailable"] == "no package.json at the ref"

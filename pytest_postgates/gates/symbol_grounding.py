@@ -72,6 +72,7 @@ from pytest_postgates.helpers.typed_keys import (
     closed_product_key,
     free_form_record,
     product_api,
+    unavailable_reason,
 )
 from pytest_postgates.scorecard import Finding
 
@@ -261,9 +262,15 @@ def check(post: Post, context: GateContext) -> CheckResult:
     definitions = post_definitions(post, repos.product_names, is_repo_class, is_repo_file)
     package = settings.package or context.evidence.for_post(post.path).package_name
     cache_dir = context.evidence.cache_dir
-    keys = TypedKeys(post, index, lambda: product_api(index, cache_dir, package))
+    keys = TypedKeys(
+        post,
+        index,
+        lambda: product_api(index, cache_dir, package),
+        lambda: unavailable_reason(index, cache_dir, package),
+    )
     verdicts = [judge(token, post, repos, definitions, prefix, keys) for token in tokens]
     keys.save()
+    unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
     for v in verdicts:
         by_outcome[v.outcome].append(v)
@@ -286,6 +293,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
             if outcome != "ungrounded" and (outcome != "unjudged" or by_outcome[outcome])
         },
     }
+    if unavailable:
+        # The type-directed key rule was asked and could not read the product's types: it
+        # decided nothing (the tokens stay claims); say why rather than stay silent.
+        detail["typed_keys_unavailable"] = unavailable
     if repos.unavailable:
         detail["unavailable_repos"] = sorted(r.name for r in repos.unavailable)
     if repos.extras:

@@ -103,8 +103,13 @@ def product_api(index: RepoIndex, cache_dir: Any, package: str | None) -> Produc
         manifest = resolution.read_manifest(files)
     except ValueError:
         manifest = None
-    if not isinstance(parsers, str) and manifest:
+    if isinstance(parsers, str):
+        memo[("reason", *key)] = parsers
+    elif not manifest:
+        memo[("reason", *key)] = "no package.json at the ref"
+    else:
         tables = code_tables(index, cache_dir)
+        memo[("reason", *key)] = tables.reason or "the module tables are not available"
         if tables.available:
             lookup = ApiLookup(tables, files, manifest)
 
@@ -115,6 +120,16 @@ def product_api(index: RepoIndex, cache_dir: Any, package: str | None) -> Produc
             api = ProductApi(package, lookup, TypeModel(lookup, parser_for), parsers, manifest)
     memo[key] = api
     return api
+
+
+def unavailable_reason(index: RepoIndex, cache_dir: Any, package: str | None) -> str:
+    """Why :func:`product_api` has no answer for this index ("" when it has one or was
+    never asked)."""
+    memo = index.memo("typed_keys")
+    key = (str(cache_dir), package)
+    if not package or key not in memo or memo[key] is not None:
+        return "no package name" if not package and key in memo else ""
+    return str(memo.get(("reason", *key), ""))
 
 
 # ---------------------------------------------------------------------- the post's samples
@@ -430,6 +445,7 @@ class TypedKeys:
     index: RepoIndex
     # Built the first time a token reaches the rule (most posts never need it).
     make_api: Callable[[], ProductApi | None]
+    why_not: Callable[[], str] | None = None  # why make_api had no answer
     api: ProductApi | None = None
     _samples: PostSamples | None = None
     _asked: bool = False
@@ -450,6 +466,12 @@ class TypedKeys:
             or self.index.match_filename(name.rsplit("/", 1)[-1])
             for name in quoted_source_file(content)
         )
+
+    def unavailable(self) -> str:
+        """Why the rule was asked and could not read the product's types ("" otherwise)."""
+        if not self._asked or self.api is not None or self.why_not is None:
+            return ""
+        return self.why_not() or "the product's types could not be read"
 
     def save(self) -> None:
         """Keep the module tables the lookups parsed (gate 15's cache file)."""
