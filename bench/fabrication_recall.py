@@ -27,6 +27,17 @@ prose with plausible inventions of seven shapes:
   fields. These are planted in a separate copy of each post (``<post>`` with ``-keys``), so
   the other shapes' figures are those of the same planted posts as before.
 
+Two more shapes, drawn after those with their own seeded stream and budget
+(``--per-post-context``, default 2), so the plants above stay exactly as they were:
+
+- ``listed-tool``: an invented name in the place of a real one that opens a list item or
+  table row (``- `getCurrentTime` - ...`` -> ``- `fetchLedger` - ...``), in the real name's
+  case style: a tool or function under the product's own heading, the shape gate 2's
+  ``third-party-server-tool`` rule must never clear;
+- ``namespaced-model``: an invented model id in a vendor namespace the product's catalogue
+  uses (``anthropic/claude-sonnet-4-5`` -> ``anthropic/claude-sonnet-4-9``), the shape its
+  ``vendor-namespace-model`` rule must never clear.
+
 Every invention is checked not to exist in the repository at the ref with ``git grep -F``
 (and ``git ls-tree`` for paths; for a member, the member name itself; for a flag, its name
 with and without dashes and in camelCase) before it is planted. Then gate 2 runs on the
@@ -75,6 +86,14 @@ SHAPES = (
     "variant-suffix",
     "variant-base",
 )
+CONTEXT_SHAPES = ("listed-tool", "namespaced-model")
+# A list item or table row whose first code span is the token, or an item that is only a
+# list of code spans after a short label (gate 2's third-party-server-tool shapes).
+ITEM_HEAD = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+|\|\s*)(?:\*\*|__)?`(?P<first>[^`]+)`")
+ITEM_OF_SPANS = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w /&.-]{1,30}:\s*)?`[^`]+`(?:\s*,\s*(?:and\s+)?`[^`]+`)*\s*$"
+)
+TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{3,}$")
 
 VERBS = (
     "resolve register fetch build compute apply merge parse load sync flush render "
@@ -329,6 +348,52 @@ def candidates_for(
     return [invention for invention in made if invention is not None]
 
 
+def invented_tool(original: str, rng: random.Random) -> str:
+    """An invented name in the original's case style (snake_case or camelCase)."""
+    verb, noun = rng.choice(VERBS), rng.choice(NOUNS)
+    if "_" in original or original.islower():
+        return f"{verb}_{noun.lower()}"
+    if original[0].isupper():
+        return verb.capitalize() + noun
+    return verb + noun
+
+
+def listed(token: str, line: str) -> bool:
+    """Whether ``token`` opens a list item or table row of ``line``, or is one of an item's
+    list of code spans."""
+    head = ITEM_HEAD.match(line)
+    return (head is not None and head.group("first") == token) or (
+        ITEM_OF_SPANS.match(line) is not None and f"`{token}`" in line
+    )
+
+
+def context_candidates(
+    grounded: Sequence[Grounded], lines: Sequence[str], rng: random.Random, rounds: int = 4
+) -> list[Invention]:
+    """The two context shapes for one post (their own stream: the main shapes' draws do
+    not move)."""
+    tools = [
+        g
+        for g in grounded
+        if g.kind == "symbol"
+        and TOOL_NAME.match(g.token)
+        and 0 < g.line <= len(lines)
+        and listed(g.token, lines[g.line - 1])
+    ]
+    namespaced = [g for g in grounded if MODEL_ID.match(g.token) and "/" in g.token]
+    made: list[Invention] = []
+    for _round in range(rounds):
+        if tools:
+            g = rng.choice(tools)
+            made.append(Invention("listed-tool", g.token, g.line, invented_tool(g.token, rng), ()))
+        if namespaced:
+            g = rng.choice(namespaced)
+            text = invented_model(g.token, rng)
+            if text and text != g.token:
+                made.append(Invention("namespaced-model", g.token, g.line, text, ()))
+    return [Invention(i.shape, i.original, i.line, i.text, (i.text,)) for i in made]
+
+
 def choose(candidates: Sequence[Invention], repo: Repository, per_post: int) -> list[Invention]:
     """The first ``per_post`` candidates that are absent from the repository, each
     replacing a distinct real token and distinct from the others."""
@@ -511,7 +576,8 @@ def plant_all(
     originals = select_posts(Path(args.posts), args.until)
     if originals:
         repository.present_hint = context.evidence.index_for(originals[0]).contains
-    pools: list[tuple[Path, list[Invention]]] = []
+    context_rng = random.Random(f"{args.seed}:context")
+    pools: list[tuple[Path, list[Invention], list[Invention]]] = []
     key_pools: list[tuple[Path, list[Invention]]] = []
     for post_path in originals:
         card = run_gate(post_path, context)
@@ -521,19 +587,24 @@ def plant_all(
             Grounded(e["token"], e["kind"], e["line"])
             for e in card["detail"].get("outcomes", {}).get("grounded", [])
         ]
-        pools.append((post_path, candidates_for(grounded, rng, args.lint_prefix)))
+        main_pool = candidates_for(grounded, rng, args.lint_prefix)
+        lines = parse_post(post_path).lines
+        pools.append((post_path, main_pool, context_candidates(grounded, lines, context_rng)))
         # A generator of its own, so the other shapes' inventions stay what they were.
         key_rng = random.Random(f"{args.seed}-{KEY_SHAPE}-{post_path.name}")
         key_pools.append((post_path, sample_key_candidates(post_path, grounded, context, key_rng)))
-    repository.prefetch(p for _, pool in pools for c in pool for p in c.probes)
+    repository.prefetch(p for _, pool, extra in pools for c in (*pool, *extra) for p in c.probes)
     repository.prefetch(p for _, pool in key_pools for c in pool for p in c.probes)
     planted: list[tuple[str, list[Invention], dict]] = []
     with tempfile.TemporaryDirectory(prefix="postgates-recall-") as scratch:
         folder = args.keep or Path(scratch)
         (folder / "posts").mkdir(parents=True, exist_ok=True)
         rows = []
-        for post_path, pool in pools:
+        for post_path, pool, extra in pools:
             inventions = choose(pool, repository, args.per_post)
+            taken = {t for i in inventions for t in (i.original, i.text)}
+            free = [c for c in extra if c.original not in taken and c.text not in taken]
+            inventions += choose(free, repository, args.per_post_context)
             post = parse_post(post_path)
             text = plant(post.text, inventions, post.body_start_line) if inventions else None
             if text is None:
@@ -587,6 +658,9 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--per-post", type=int, default=9)
     parser.add_argument("--min-posts", type=int, default=40)
+    parser.add_argument(
+        "--per-post-context", type=int, default=2, help="listed-tool / namespaced-model plants"
+    )
     parser.add_argument("--lint-prefix", default="neurolink")
     parser.add_argument("--lint-dir", default="eslint-rules")
     parser.add_argument("--verbose", action="store_true", help="list every invention")
@@ -642,7 +716,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
             f"{passing}; planted: {len(planted)} (seed {args.seed})"
         )
     out(f"{'shape':12} {'planted':>8} {'caught':>7} {'recall':>8}")
-    for shape in (*SHAPES, KEY_SHAPE):
+    for shape in (*SHAPES, *CONTEXT_SHAPES, KEY_SHAPE):
         counts = by_shape.get(shape, Counter())
         if counts["planted"]:
             share = counts["caught"] / counts["planted"] * 100

@@ -20,21 +20,31 @@ same repository at the same ref.
   (an outcome whose ``rule`` is one of ATTRIBUTION_RULES: issue 10's rules in
   pytest_postgates/helpers/attribution_rules.py, ``declared-tree`` and
   ``commit-message-outline``). Each set is put in a seeded random order
-  (bench/labels/sample.py's ``sample_order``: sorted by post, line, token, then shuffled);
-  labels cover a prefix of that order (``rank``).
+  (bench/labels/sample.py's ``sample_order``: sorted by post, line, token, then shuffled)
+  for ``--order``.
+- The uniform sample of the findings (``--sample-rate``, default 4%): a finding is in it
+  when a keyed hash of (seed, post, line, token) falls below the rate, so whether one
+  finding is drawn never depends on which others exist (a seeded shuffle's prefix shifts
+  whenever a rule removes or adds a finding anywhere; the line is fixed, the ref is). With
+  ``--files 0`` it is a uniform random sample of every finding in docs/.
 - Printed, against bench/labels/gate2_holdout.jsonl (rules at its top; matched as
   bench/precision.py matches, on post + token, closest line): precision of (a) = defects /
-  labelled flagged (``unsure`` left out, bounds shown), false findings by class; for (b)
-  the labels the cleared tokens carry: a labelled defect there is a fabrication a rule hid.
+  labelled flagged (``unsure`` left out, bounds shown), with a 95% Wilson interval, for
+  every finding of the run and for the keyed sample; false findings by class; for (b) the
+  labels the cleared tokens carry: a labelled defect there is a fabrication a rule hid.
 
     python bench/holdout_precision.py [--repo PATH] [--ref release] [--files 200]
     python bench/holdout_precision.py --order OUT.jsonl     # also write both sample orders
+    python bench/holdout_precision.py --files 0 --unlabelled OUT.jsonl  # what needs a label
+    python bench/holdout_precision.py --files 0 --keep-cards DIR  # then --from-cards DIR
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import math
 import os
 import random
 import subprocess
@@ -54,6 +64,9 @@ from sample import sample_order  # noqa: E402
 
 SEED = 20260701  # the date of NeuroLink 9.80.2, as bench/labels/sample.py
 DEFAULT_FILES = 200
+# Share of the findings in the keyed uniform sample: of the 1,047 findings the whole folder
+# had when it was introduced (34832dc), the seed's hash drew 26 (about 42 expected).
+SAMPLE_RATE = 0.04
 DOCS = "docs"
 LABELS = HERE / "labels" / "gate2_holdout.jsonl"
 # The rules issue 10's attribution step added (each outcome entry names its rule).
@@ -71,6 +84,11 @@ ATTRIBUTION_RULES = frozenset(
         "free-form-record",
         "declared-tree",
         "commit-message-outline",
+        "third-party-server-tool",
+        "number-spelling",
+        "vendor-namespace-model",  # dropped: kept so an older run's decisions still count
+        # An older rule, collected since its cues gained helpers/cues.py's NEGATION.
+        "negated",
     )
 )
 CLEARING_OUTCOMES = ("unjudged", "not-a-reference", "defined-in-post", "grounded")
@@ -163,10 +181,15 @@ def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
 
 
 def run_gate2(
-    repo: Path, ref: str, files: Sequence[str], scratch: Path, whole_folder: bool = False
+    repo: Path,
+    ref: str,
+    files: Sequence[str],
+    scratch: Path,
+    whole_folder: bool = False,
+    keep: Path | None = None,
 ) -> HoldoutRun:
     site = prepare_site(repo, ref, files, scratch)
-    cards = scratch / "cards"
+    cards = keep or scratch / "cards"
     # Thousands of file arguments make pytest's collection quadratic (each argument walks
     # its parents again): the whole folder is one argument.
     targets = [DOCS] if whole_folder else list(files)
@@ -212,24 +235,72 @@ def split_labels(labels: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]]
     return flagged, cleared
 
 
-def labelled_prefix(
-    findings: Sequence[precision.Finding], result: precision.Match, seed: int
+def sample_key(seed: int, post: str, line: int, token: str) -> float:
+    """A number in [0, 1) fixed by the seed and the finding alone (BLAKE2b keyed by the
+    seed): the finding's place in the keyed sample."""
+    digest = hashlib.blake2b(
+        f"{post}\0{line}\0{token}".encode("utf-8", "surrogateescape"),
+        key=str(seed).encode(),
+        digest_size=8,
+    ).digest()
+    return int.from_bytes(digest, "big") / 2**64
+
+
+def keyed_sample(
+    findings: Sequence[precision.Finding], seed: int, rate: float = SAMPLE_RATE
+) -> list[precision.Finding]:
+    """The findings whose keyed hash falls below ``rate``, in hash order. A token written
+    on two lines of one post is two findings, each with its own draw."""
+    keyed: list[tuple[float, precision.Finding]] = []
+    for finding in findings:
+        value = sample_key(seed, finding.post, finding.line, finding.key)
+        if value < rate:
+            keyed.append((value, finding))
+    return [finding for _value, finding in sorted(keyed, key=lambda pair: pair[0])]
+
+
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of a proportion (None with no trials)."""
+    if trials <= 0:
+        return None
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def sample_figures(
+    findings: Sequence[precision.Finding], result: precision.Match, seed: int, rate: float
 ) -> dict[str, Any]:
-    """The longest prefix of the seeded order whose every finding is labelled: a uniform
-    random sample of the run's findings, and its label counts."""
+    """The keyed sample of the run's findings and its label counts; the sample's findings
+    no label matches are listed (they must be labelled before the figure means anything)."""
     label_of = {id(finding): label["label"] for finding, label in result.pairs}
     counts = {value: 0 for value in precision.LABEL_VALUES}
-    size = 0
-    for finding in sample_order(list(findings), seed):
-        if id(finding) not in label_of:
-            break
-        counts[label_of[id(finding)]] += 1
-        size += 1
+    drawn = keyed_sample(findings, seed, rate)
+    missing: list[str] = []
+    for finding in drawn:
+        if id(finding) in label_of:
+            counts[label_of[id(finding)]] += 1
+        else:
+            missing.append(f"{finding.post}:{finding.line} {finding.key!r}")
     judged = counts["defect"] + counts["false"]
-    return {"size": size, **counts, "precision": counts["defect"] / judged if judged else None}
+    return {
+        "rate": rate,
+        "size": len(drawn),
+        **counts,
+        "unlabelled": missing,
+        "precision": counts["defect"] / judged if judged else None,
+        "wilson": wilson(counts["defect"], judged),
+    }
 
 
-def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]], seed: int = SEED) -> dict[str, Any]:
+def summary(
+    run: HoldoutRun,
+    labels: Sequence[dict[str, Any]],
+    seed: int = SEED,
+    rate: float = SAMPLE_RATE,
+) -> dict[str, Any]:
     flagged_labels, cleared_labels = split_labels(labels)
     flagged = precision.match(run.ungrounded, flagged_labels, 2)
     cleared = precision.match(run.cleared, cleared_labels, 2)
@@ -261,7 +332,8 @@ def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]], seed: int = SEED)
             if judged + fc["unsure"]
             else None
         ),
-        "random_prefix": labelled_prefix(run.ungrounded, flagged, seed),
+        "wilson": wilson(fc["defect"], judged),
+        "keyed_sample": sample_figures(run.ungrounded, flagged, seed, rate),
         "false_classes": _classes(flagged.pairs, "false"),
         "unsure_classes": _classes(flagged.pairs, "unsure"),
         "defect_classes": _classes(flagged.pairs, "defect"),
@@ -284,6 +356,27 @@ def summary(run: HoldoutRun, labels: Sequence[dict[str, Any]], seed: int = SEED)
     }
 
 
+def _interval(bounds: Sequence[float] | None) -> str:
+    return "n/a" if bounds is None else f"{100 * bounds[0]:.1f}%..{100 * bounds[1]:.1f}%"
+
+
+def _sample_lines(sample: dict[str, Any], seed: int) -> list[str]:
+    pct = precision._pct
+    judged = sample["defect"] + sample["false"]
+    lines = [
+        f"      keyed sample         {sample['size']} (each finding drawn at rate"
+        f" {100 * sample['rate']:g}% by a hash keyed with seed {seed}: defect"
+        f" {sample['defect']}, false {sample['false']}, unsure {sample['unsure']},"
+        f" unlabelled {len(sample['unlabelled'])})",
+        f"      sample precision     {pct(sample['precision'])} ({sample['defect']} / {judged});"
+        f" 95% Wilson interval {_interval(sample['wilson'])}",
+    ]
+    if sample["unlabelled"]:
+        lines.append("      LABEL THESE (sample findings no label matches):")
+        lines += [f"        {item}" for item in sample["unlabelled"]]
+    return lines
+
+
 def report(data: dict[str, Any], ref: str, seed: int) -> str:
     pct = precision._pct
     lines = [
@@ -300,10 +393,8 @@ def report(data: dict[str, Any], ref: str, seed: int) -> str:
         f" false {data['false']}, unsure {data['unsure']})",
         f"      precision            {pct(data['precision'])}  (defects / labelled flagged;"
         f" unsure as false..defect: {pct(data['precision_low'])}..{pct(data['precision_high'])})",
-        f"      seeded random sample {data['random_prefix']['size']} (the labelled prefix of the"
-        f" order: defect {data['random_prefix']['defect']}, false {data['random_prefix']['false']},"
-        f" unsure {data['random_prefix']['unsure']}): precision"
-        f" {pct(data['random_prefix']['precision'])}",
+        f"      95% Wilson interval  {_interval(data['wilson'])}",
+        *_sample_lines(data["keyed_sample"], seed),
         "      false by class       "
         + (", ".join(f"{c} {n}" for c, n in data["false_classes"].items()) or "none"),
         "      unsure by class      "
@@ -346,6 +437,24 @@ def write_order(run: HoldoutRun, out: Path, seed: int) -> None:
                 handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
+def write_unlabelled(
+    run: HoldoutRun, labels: Sequence[dict[str, Any]], out: Path, seed: int, rate: float
+) -> None:
+    """What no label matches: findings (``in_sample`` says whether the keyed sample holds
+    them) and attribution decisions, for labelling by the file's rules."""
+    flagged_labels, cleared_labels = split_labels(labels)
+    drawn = {id(f) for f in keyed_sample(run.ungrounded, seed, rate)}
+    with out.open("w", encoding="utf-8") as handle:
+        for name, findings, set_labels in (
+            ("ungrounded", run.ungrounded, flagged_labels),
+            ("attribution", run.cleared, cleared_labels),
+        ):
+            for finding in precision.match(findings, set_labels, 2).unmatched_findings:
+                record = {"set": name, "in_sample": id(finding) in drawn, "post": finding.post,
+                          "line": finding.line, "token": finding.key, **finding.extra}  # fmt: skip
+                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repo", help=f"NeuroLink git repository (default: ${precision.REPO_ENV})")
@@ -354,9 +463,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--files", type=int, default=DEFAULT_FILES, help="docs files to draw (0: every docs file)"
     )
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument(
+        "--sample-rate", type=float, default=SAMPLE_RATE, help="share of findings sampled"
+    )
+    parser.add_argument(
+        "--unlabelled", type=Path, help="write the findings and decisions no label matches (JSONL)"
+    )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--order", type=Path, help="write both sets in sample order (JSONL)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--keep-cards", type=Path, help="keep the run's scorecards in this folder")
+    parser.add_argument(
+        "--from-cards",
+        type=Path,
+        help="score a --keep-cards folder again (after labelling) instead of running gate 2",
+    )
     args = parser.parse_args(argv)
     repo_arg = args.repo or os.environ.get(precision.REPO_ENV)
     if not repo_arg:
@@ -364,16 +485,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     repo = Path(repo_arg)
     listed = docs_files(repo, args.ref)
     files = sample_files(listed, args.files, args.seed) if args.files > 0 else listed
+    if args.from_cards:
+        run = read_cards(args.from_cards, files)
+    else:
+        with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
+            run = run_gate2(repo, args.ref, files, Path(scratch), args.files <= 0, args.keep_cards)
+    # Read after the run: labels written while gate 2 ran count.
     labels = precision.load_labels(args.labels) if args.labels.is_file() else []
-    with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
-        run = run_gate2(repo, args.ref, files, Path(scratch), whole_folder=args.files <= 0)
-    data = summary(run, labels, args.seed)
+    data = summary(run, labels, args.seed, args.sample_rate)
     drawn = f"{len(files)} docs files drawn" if args.files > 0 else f"all {len(files)} docs files"
     print(f"{drawn}; repo {repo} at {args.ref}")
     print(report(data, args.ref, args.seed))
     if args.order:
         write_order(run, args.order, args.seed)
         print(f"sample order written to {args.order}")
+    if args.unlabelled:
+        write_unlabelled(run, labels, args.unlabelled, args.seed, args.sample_rate)
+        print(f"unlabelled findings and decisions written to {args.unlabelled}")
     if args.json:
         args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0

@@ -88,12 +88,48 @@ def test_collects_ungrounded_and_only_attribution_rule_decisions(tmp_path: Path)
     ]  # fmt: skip
     data = holdout.summary(run, labels)
     assert (data["defect"], data["false"], data["precision"]) == (1, 0, 1.0)
-    assert data["random_prefix"] == {"size": 1, "defect": 1, "false": 0, "unsure": 0,
-                                     "precision": 1.0}  # fmt: skip
+    # Rate 1: every finding is in the keyed sample.
+    sample = holdout.summary(run, labels, rate=1.0)["keyed_sample"]
+    assert (sample["size"], sample["defect"], sample["unlabelled"]) == (1, 1, [])
+    assert sample["precision"] == 1.0 and sample["wilson"][1] > 0.9999
     assert (data["cleared"], data["cleared_labelled"], data["cleared_defect"]) == (4, 2, 1)
     assert data["hidden_fabrications"] == ["docs/a.md:5 'streamX' (vendor)"]
     assert data["cleared_by_rule"]["vendor"] == {"tokens": 1, "defect": 1}
     assert "A RULE HID A LABELLED DEFECT" in holdout.report(data, "release", 1)
+
+
+def _finding(post: str, line: int, token: str) -> Any:
+    return holdout.precision.Finding(2, post, line, token, "", {})
+
+
+def test_keyed_sample_membership_never_depends_on_the_other_findings() -> None:
+    findings = [_finding(f"docs/p{n % 37}.md", n, f"token{n % 101}") for n in range(3000)]
+    drawn = {(f.post, f.line, f.key) for f in holdout.keyed_sample(findings, 7, 0.05)}
+    # About the rate, and fixed by the seed.
+    assert 100 < len(drawn) < 200
+    assert drawn == {(f.post, f.line, f.key) for f in holdout.keyed_sample(findings, 7, 0.05)}
+    assert drawn != {(f.post, f.line, f.key) for f in holdout.keyed_sample(findings, 8, 0.05)}
+    # Remove a third of the findings (a rule cleared them) and add new ones: a finding
+    # present in both runs is drawn in both or in neither (a shuffled prefix would shift).
+    kept = [f for n, f in enumerate(findings) if n % 3] + [
+        _finding("docs/new.md", n, f"fresh{n}") for n in range(500)
+    ]
+    again = {(f.post, f.line, f.key) for f in holdout.keyed_sample(list(reversed(kept)), 7, 0.05)}
+    both = {(f.post, f.line, f.key) for f in kept} & {(f.post, f.line, f.key) for f in findings}
+    assert again & both == drawn & both and len(drawn & both) > 50
+
+
+def test_keyed_sample_draws_each_occurrence_of_a_repeated_token_separately() -> None:
+    findings = [_finding("docs/a.md", line, "same") for line in range(1, 400)]
+    drawn = holdout.keyed_sample(findings, 3, 0.1)
+    assert 10 < len(drawn) < 80  # not all or none: each occurrence has its own draw
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    low, high = holdout.wilson(25, 90)
+    assert abs(low - 0.1958) < 0.001 and abs(high - 0.3780) < 0.001
+    assert holdout.wilson(0, 10)[0] == 0.0 and holdout.wilson(10, 10)[1] > 0.9999
+    assert holdout.wilson(0, 0) is None
 
 
 def test_the_committed_labels_load_and_each_names_its_set_and_evidence() -> None:
@@ -101,7 +137,8 @@ def test_the_committed_labels_load_and_each_names_its_set_and_evidence() -> None
     assert labels, "bench/labels/gate2_holdout.jsonl holds no labels"
     for item in labels:
         assert item["set"] in ("ungrounded", "attribution")
-        assert item["set"] == "attribution" or item["sample"] in ("files200", "all-docs")
+        samples = ("files200", "all-docs", "keyed", "extra")
+        assert item["set"] == "attribution" or item["sample"] in samples
         assert item["post"].startswith("docs/") and item["why"]
 
 

@@ -20,3 +20,21 @@ def test_each_shared_cue_is_a_cue_in_both_gates(phrase: str) -> None:
     assert number_cues.EXAMPLE_CUE.search(f"a budget, {phrase} 500 ms") is not None
     # Not inside a longer word.
     assert outcome_rules.HYPOTHETICAL_CUE.search(phrase.replace(" ", "") + "s") is None
+
+
+@pytest.mark.parametrize(
+    ("before", "negated"),
+    [
+        ("There is no separate `", True),
+        ("there's no dedicated `", True),
+        ("There are no such `", True),
+        # Usage, not absence: not a negation cue.
+        ("It runs with `-a` and never with `", False),
+        ("There is no separate step, and `", False),  # about something else
+    ],
+)
+def test_the_shared_negation_cue_is_read_just_before_gate_2s_token(
+    before: str, negated: bool
+) -> None:
+    assert cues.NEGATION in outcome_rules.NEGATED_CUE.pattern
+    assert outcome_rules._cue_before(outcome_rules.NEGATED_CUE, before) is negated

@@ -213,3 +213,56 @@ def test_sample_key_plants_only_in_objects_of_a_closed_product_type(tmp_path: Pa
     assert text is not None
     assert f'  {invention.text}: "vertex",' in text and f"`{invention.text}`" in text
     assert "provider" not in text.split("```")[1]
+
+
+# A post's lines for the context shapes: real names opening list items under the product's
+# own heading, and a namespaced model id (written for this test).
+CONTEXT_LINES = [
+    "## The built-in tools",
+    "",
+    "- `generateText` - one completion",
+    "| `createProvider` | makes a provider |",
+    "- Streaming: `streamText`, `generateText`",
+    "We route to `anthropic/claude-sonnet-4-5` through the router.",
+    "Prose that names `ProviderFactory` is no list item.",
+]
+CONTEXT_GROUNDED = [
+    ("generateText", 3),
+    ("createProvider", 4),
+    ("streamText", 5),
+    ("anthropic/claude-sonnet-4-5", 6),
+    ("ProviderFactory", 7),
+]
+
+
+def _context(seed: int) -> list:
+    grounded = [
+        recall.Grounded(token, "path" if "/" in token else "symbol", line)
+        for token, line in CONTEXT_GROUNDED
+    ]
+    return recall.context_candidates(grounded, CONTEXT_LINES, random.Random(seed))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_context_inventions_never_exist_and_replace_listed_names_or_namespaced_ids(
+    repo: Path, seed: int
+) -> None:
+    repository = recall.Repository(repo, "HEAD")
+    chosen = recall.choose(_context(seed), repository, 6)
+    assert {i.shape for i in chosen} == set(recall.CONTEXT_SHAPES)
+    for invention in chosen:
+        assert not _git_grep(repo, invention.text), invention  # checked independently
+        if invention.shape == "listed-tool":
+            # Only names that open an item or row, or stand in an item's list of spans.
+            assert invention.original in {"generateText", "createProvider", "streamText"}
+            # In the original's case style.
+            assert invention.text[0].islower() and "_" not in invention.text
+        else:
+            org = invention.original.split("/", 1)[0]
+            assert invention.text.startswith(org + "/") and invention.text != invention.original
+
+
+def test_invented_tool_names_keep_the_real_names_case_style() -> None:
+    assert recall.invented_tool("get_file_contents", random.Random(1)).count("_") == 1
+    assert recall.invented_tool("get_file_contents", random.Random(1)).count("_") == 1
+    assert recall.invented_tool("ProviderFactory", random.Random(1))[0].isupper()

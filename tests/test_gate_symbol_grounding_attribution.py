@@ -37,6 +37,10 @@ FILES: dict[str, str | bytes] = {
     "src/lib/providers/deepseek.ts": "export const deepseekModel = (id) => id;\n",
     "src/routes/+page.svelte": "<h1>Demo</h1>\n",
     "src/lib/tools/registry.ts": 'export const archiveUser = { name: "archiveUser" };\n',
+    "src/lib/constants/windows.ts": (
+        "export const FALLBACK_WINDOW = 128_000;\nexport const OUTPUT_RESERVE = 64000;\n"
+        "export const BIG_BUDGET = 1128_000;\n"
+    ),
 }
 COMMIT_MESSAGE = (
     "feat: twelve providers\n\nNEW PROVIDERS (2)\n- Alpha, Beta\n\nNEW MODALITIES\n"
@@ -364,3 +368,203 @@ def test_declared_posts_paths_through_another_tree(
     assert (found, entry.get("rule")) == (outcome, rule), entry
     if outcome == "unjudged":
         assert entry["repo"] == "acme-blog"
+
+
+# ---------------------------------------------------------------------- third-party servers
+
+# A catalogue page of external MCP servers, in the shape real docs write one: a heading per
+# server, its install line, a bulleted list of its tools (names invented for this test).
+SERVER_CATALOGUE = """\
+## External servers
+
+### Kanban - Board Management
+
+**Install**: `npx @boardco-mcp/server-kanban`
+
+**Tools** (3):
+
+- `move_card` - Move a card between columns
+- `archive_lane` - Archive a whole lane
+
+### Ledger - Accounts
+
+**Install**: `npm -g @boardco-mcp/server-ledger`
+
+| Tool | What it does |
+| ---- | ------------ |
+| `post_entry` | Post a journal entry |
+
+### Cloud - Hosting
+
+**Install**: `npm -g @boardco-mcp/server-cloud`
+
+- Volumes: `list_volumes`, `attach_volume`
+- Queues: `drain_queue`
+"""
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["move_card", "archive_lane", "post_entry", "list_volumes", "attach_volume", "drain_queue"],
+)
+def test_tools_listed_under_another_partys_server_are_unjudged(
+    token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(SERVER_CATALOGUE, tmp_path, ctx)
+    outcome, entry = _outcome(card, token)
+    assert (outcome, entry.get("rule")) == ("unjudged", "third-party-server-tool"), entry
+    assert "@boardco-mcp/server-" in entry["reason"]
+    assert token not in {u["token"] for u in card.detail["ungrounded"]}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # The product's own server: its heading names the product.
+        "### NeuroLink utility server\n\nInstall: `npx @boardco-mcp/server-kanban` too.\n\n"
+        "- `move_cardz` - invented under the product's heading\n",
+        # A list under a heading whose section names no package: the product's tools.
+        "### Built-in tools\n\nThe server ships these:\n\n- `move_cardz` - Move a card\n",
+        # A package named only in a fence of the section, not in its prose.
+        "### Kanban\n\n```bash\nnpx @boardco-mcp/server-kanban\n```\n\n- `move_cardz` - Move\n",
+        # The install line comes after the list: it is not what the list is of.
+        "### Kanban\n\n- `move_cardz` - Move a card\n\n"
+        "**Install**: `npx @boardco-mcp/server-kanban`\n",
+        # The product's own package in the install line.
+        "### Kanban\n\n**Install**: `npx @acme/neurolink`\n\n- `move_cardz` - Move a card\n",
+        # A labelled list of names under the product's own heading.
+        "### NeuroLink storage tools\n\n**Install**: `npx @boardco-mcp/server-kanban`\n\n"
+        "- Volumes: `move_cardz`, `list_volumes`\n",
+        # Not the item's first code span: prose about the tool, not a listed tool.
+        "### Kanban\n\n**Install**: `npx @boardco-mcp/server-kanban`\n\n"
+        "- Call `generate()` then `move_cardz` on the product\n",
+        # Not a tool name: a path stays a claim about the product's tree.
+        "### Kanban\n\n**Install**: `npx @boardco-mcp/server-kanban`\n\n"
+        "- `src/lib/kanban.ts` - its adapter\n",
+    ],
+)
+def test_tool_lists_the_page_does_not_give_to_another_server_stay_claims(
+    body: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(body, tmp_path, ctx)
+    tokens = {u["token"] for u in card.detail["ungrounded"]}
+    assert tokens & {"move_cardz", "src/lib/kanban.ts"}, card.detail
+    rules = [e.get("rule") for es in card.detail["outcomes"].values() for e in es]
+    assert "third-party-server-tool" not in rules
+
+
+@pytest.mark.parametrize(
+    ("command", "outcome"),
+    [
+        ("npx @boardco-mcp/server-kanban", "unjudged"),
+        ("npm -g @boardco-mcp/server-ledger", "unjudged"),
+        ("npm install -D kanban-kit@2", "unjudged"),
+        # The product's own package, or one named after it, is a claim (a wrong name of
+        # the product is a fabrication).
+        ("npx @acme/neurolinkx", "ungrounded"),
+        ("npm install neurolink-sdk", "ungrounded"),
+    ],
+)
+def test_install_commands_of_another_partys_package_are_unjudged(
+    command: str, outcome: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(f"Run `{command}` first.\n", tmp_path, ctx)
+    found, entry = _outcome(card, command)
+    assert found == outcome, entry
+    if outcome == "unjudged":
+        assert entry["rule"] == "third-party-package"
+
+
+# ---------------------------------------------------------------------- number spellings
+
+
+@pytest.mark.parametrize(
+    ("row", "token", "spelling"),
+    [
+        # A constants table in prose writes the code's `128_000` with commas.
+        (
+            "| `FALLBACK_WINDOW` | `128,000` | used when the model is unknown |",
+            "128,000",
+            "128_000",
+        ),
+        ("| `OUTPUT_RESERVE` | `64,000` | the output reserve cap |", "64,000", "64000"),
+        ("The reserve is `64_000` tokens.", "64_000", "64000"),
+    ],
+)
+def test_a_number_in_another_spelling_grounds_with_the_rule_named(
+    row: str, token: str, spelling: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(row + "\n", tmp_path, ctx)
+    outcome, entry = _outcome(card, token)
+    assert (outcome, entry["rule"]) == ("grounded", "number-spelling"), entry
+    assert entry["where"] == f"src/lib/constants/windows.ts (as `{spelling}`)"
+
+
+@pytest.mark.parametrize("token", ["28,000", "256,000", "1,128", "12,80,000"])
+def test_a_number_no_spelling_of_which_the_code_holds_stays_ungrounded(
+    token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    # `28,000` is inside `128_000` and `1128_000`, never a whole word: not grounded.
+    card = _card(f"The window is `{token}` tokens.\n", tmp_path, ctx)
+    outcome, _entry = _outcome(card, token)
+    assert outcome == "ungrounded"
+
+
+# ---------------------------------------------------------------------- negation cues
+
+
+@pytest.mark.parametrize(
+    ("sentence", "token"),
+    [
+        # The shared cues (helpers/cues.py), read just before the token as gate 2 reads
+        # its others.
+        ("There is no separate `clipSecondsEach` field: the length is reused.", "clipSecondsEach"),
+        ("There's no dedicated `padAlphabet` option; pass a function.", "padAlphabet"),
+        ("There are no standalone `zeroSizeMode` settings.", "zeroSizeMode"),
+    ],
+)
+def test_a_name_the_sentence_says_is_absent_or_unused_is_not_a_reference(
+    sentence: str, token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    outcome, entry = _outcome(_card(sentence + "\n", tmp_path, ctx), token)
+    assert (outcome, entry["rule"]) == ("not-a-reference", "negated"), entry
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # A cue elsewhere in the sentence is about something else.
+        "There is no separate step: `clipSecondsEach` sets the length.",
+        "It never retries, and `clipSecondsEach` sets the length.",
+        # "never (with) `x`" says how a name is used, not that it is absent.
+        "NeuroLink never calls `clipSecondsEach` twice.",
+        "The SDK calls `generate()` plainly, never with `clipSecondsEach`.",
+    ],
+)
+def test_a_negation_about_something_else_leaves_the_token_a_claim(
+    sentence: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    outcome, _entry = _outcome(_card(sentence + "\n", tmp_path, ctx), "clipSecondsEach")
+    assert outcome == "ungrounded"
+
+
+# ---------------------------------------------------------------------- vendor namespaces
+
+
+@pytest.mark.parametrize(
+    ("sentence", "token"),
+    [
+        # A vendor namespace the repository never names stays a claim: the dropped
+        # vendor-namespace-model rule cleared it, and with it a namespace one letter off
+        # the product's catalogue (`anthropics/`), a planted fabrication.
+        ("- `zephyrlabs/zeph-neo-2.7B` - Large open model", "zephyrlabs/zeph-neo-2.7B"),
+        ("- `anthropics/claude-3-5-sonnet` - the flagship", "anthropics/claude-3-5-sonnet"),
+        # The product's catalogue style: a namespace the repository names.
+        ("Anthropic's newest, `anthropic/claude-9-9-ultra`.", "anthropic/claude-9-9-ultra"),
+    ],
+)
+def test_model_ids_in_a_vendor_namespace_stay_claims(
+    sentence: str, token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    outcome, _entry = _outcome(_card(sentence + "\n", tmp_path, ctx), token)
+    assert outcome == "ungrounded"

@@ -33,7 +33,11 @@ from pytest_postgates.gates.base import (
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
 # their names stay importable from here.
-from pytest_postgates.helpers.attribution_rules import attribute, router_variant_example
+from pytest_postgates.helpers.attribution_rules import (
+    attribute,
+    number_spelling,
+    router_variant_example,
+)
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -165,6 +169,9 @@ def judge(
     found, why = ground_in(primary.index, text, kind, repos.lint)
     if found:
         return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
+    spelled = number_spelling(text, repos)
+    if spelled:
+        return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
     sentence, offset = post.prose.code_span_sentence(token.line, token.text)
     other = external(text, kind, repos)
     if other:

@@ -14,7 +14,8 @@ grounded:
   SDK's `x()`"). The product's repository cannot judge another party's API.
 - ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
   package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
-  than the product's and declared by no manifest: the registry is not consulted offline.
+  than the product's and declared by no manifest: the registry is not consulted offline;
+  also an install command of such a package (`npm -g @acme-mcp/server-x`, `npx y`).
 - ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
   the token on another party's server ("-- for example, both a Gitea server and a Forgejo
   server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
@@ -28,12 +29,27 @@ grounded:
   argument or an array element, not a string literal) and never declares: the reader's
   own data.
 
+A ``vendor-namespace-model`` rule (a model id in an `org/` namespace no file of the
+repository names: the vendor's catalogue) was dropped: it cleared one held-out finding
+(`EleutherAI/gpt-neo-2.7B`) and let 5 of the fabrication bench's planted namespace
+segments through (`anthropics/claude-3-opus`, `deepseek-ais/DeepSeek-V3`: a namespace one
+letter off the product's is as foreign to the repository as a real vendor's).
+
 A ``free-form-key`` rule (a key the sample writes under a key the product types as a
 free-form record) was dropped: held out on NeuroLink's docs/ it cleared `officeFiles`
 under `input`, a real defect, because one product type declares some `input` free-form
 while the options the page passes are a closed type; a key name cannot tell them apart.
 - ``quoted-source`` (unjudged): the token restates what the post's own block quotation of
   a source says (the quotation holds it as written); the quoted source is not available.
+- ``third-party-server-tool`` (unjudged): a tool name that opens an item of a list or a
+  row of a table in a section whose heading or prose (before the token) names the MCP
+  server package it belongs to, of another scope than the product's (``### GitHub`` ...
+  ``**Install**: `npx @acme-mcp/server-github``` ... ``- `create_issue` - ...``): another
+  party's server's tool, which the product's repository cannot judge. A list under a
+  heading that names no such package (the product's own servers) stays a claim.
+- ``number-spelling`` (grounded): a number written with digit separators (`128,000`)
+  that the repository writes in another spelling (`128_000`, `128000`) as a whole word:
+  the same literal, so the token is grounded, honestly (the number is there).
 - ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
   sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
   router's catalogue, not the product's.
@@ -99,6 +115,27 @@ _INDEFINITE = re.compile(r"(?:^|[\s(])an?\s+$", re.I)
 # "a `x` call": one call of a tool; "a `x` tool is registered" says the product has one.
 _INSTANCE_NOUN = re.compile(r"^`?\s+(?:calls?|invocations?)\b")
 _TOOL_TALK = re.compile(r"\btools?\b", re.I)
+# A list item or table row whose first code span is the token.
+_ITEM_HEAD = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+|\|\s*)(?:\*\*|__)?`(?P<first>[^`]+)`")
+# A list item that is only a list of code spans, after an optional short label
+# ("- Blob Storage: `list_containers`, `upload_blob`").
+_ITEM_OF_SPANS = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:[\w /&.-]{1,30}:\s*)?`[^`]+`(?:\s*,\s*(?:and\s+)?`[^`]+`)*\s*$"
+)
+_HEADING_LINE = re.compile(r"^\s{0,3}(?P<level>#{1,6})\s+(?P<title>.*?)\s*#*\s*$")
+_TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\(\))?$")
+# A package named by an install command or a scoped package's code span.
+_INSTALL = re.compile(
+    r"\b(?:npx|bunx|uvx|npm\s+(?:i|install|add|-g)|pnpm\s+(?:add|dlx)|yarn\s+(?:add|dlx)"
+    r"|pip\s+install)\s+(?:-{1,2}[\w-]+\s+)*(?P<package>@?[a-z0-9][\w.-]*(?:/[\w.-]+)?)"
+)
+_INSTALL_COMMAND = re.compile(
+    r"^(?:npx|bunx|npm\s+(?:i|install|add|-g|exec)|pnpm\s+(?:add|dlx)|yarn\s+(?:add|dlx))"
+    r"(?:\s+-{1,2}[\w-]+)*\s+(?P<package>@?[a-z0-9][\w.-]*(?:/[\w.-]+)?)(?:@[\w.^~-]+)?"
+    r"(?:\s+[^\s;&|`$]+)*$"
+)
+_SCOPED_SPAN = re.compile(r"`(?P<package>@[a-z0-9][\w.-]*/[\w.-]+)`")
+_MCP_TALK = re.compile(r"\bMCP\b|\bmodel ?context ?protocol\b|\bservers?\b", re.I)
 _ROUTER_VARIANT_ID = re.compile(r"^[a-z0-9][\w.-]*/[\w.-]+:(?P<variant>[a-z]+)$")
 
 
@@ -171,6 +208,17 @@ def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Ou
 
 
 def third_party_package(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
+    install = _INSTALL_COMMAND.match(text)
+    if install and _third_party_packages(f"npx {install.group('package')}", repos):
+        # `npx @acme-mcp/server-x`, `npm -g @acme-mcp/server-x`: installing another
+        # party's package (the product's own install line stays a claim: a wrong name or
+        # scope of the product is a fabrication).
+        return (
+            "unjudged",
+            "third-party-package",
+            f"installs {install.group('package')}, a package of another scope than the"
+            " product's; its registry is not consulted offline",
+        )
     if offset < 0 or not _PACKAGE_NAME.match(text) or _is_product_package(text, repos):
         return None
     # A package named after the product, or in the product's scope, is the product's.
@@ -374,6 +422,83 @@ def quoted_source(text: str, token: Token, post: Post, repos: Repos) -> Outcome 
     return None
 
 
+def _section(post: Post, line: int) -> tuple[str, list[str]]:
+    """The nearest heading above ``line`` (outside fences) and the prose lines from it to
+    ``line``. Only the token's own section: a parent section's install line says nothing
+    about the lists of the subsections below it (the product's own server may be one)."""
+    code = post.code_lines
+    for number in range(line - 1, 0, -1):
+        if number in code:
+            continue
+        match = _HEADING_LINE.match(post.lines[number - 1])
+        if match is not None:
+            lines = [post.lines[n - 1] for n in range(number + 1, line) if n not in code]
+            return match.group("title"), lines
+    return "", []
+
+
+def _third_party_packages(text: str, repos: Repos) -> list[str]:
+    found = [m.group("package") for m in _INSTALL.finditer(text)]
+    found += [m.group("package") for m in _SCOPED_SPAN.finditer(text)]
+    scopes = {n.split("/")[0].lower() for n in repos.product_names if n.startswith("@")}
+    named = [n.lower() for n in repos.product_names if len(n) > 2]
+    return [
+        package
+        for package in found
+        if not _is_product_package(package, repos)
+        and package.split("/")[0].lower() not in scopes
+        and not any(n in package.lower() for n in named)
+    ]
+
+
+def third_party_server_tool(text: str, token: Token, post: Post, repos: Repos) -> Outcome | None:
+    if not _TOOL_NAME.match(text) or not 0 < token.line <= len(post.lines):
+        return None
+    line = post.lines[token.line - 1]
+    item = _ITEM_HEAD.match(line)
+    listed = _ITEM_OF_SPANS.match(line) is not None and f"`{text}`" in line
+    if not listed and (item is None or item.group("first") != text):
+        return None
+    title, lines = _section(post, token.line)
+    named = [n.lower() for n in repos.product_names if len(n) > 2]
+    if not title or any(n in title.lower() for n in named):
+        return None  # a list under the product's own heading is the product's
+    # Only the heading and the prose before the list: what the page says the list is of.
+    before = "\n".join([title, *lines])
+    packages = [
+        p
+        for p in _third_party_packages(before, repos)
+        if _MCP_TALK.search(p) or _MCP_TALK.search(before)
+    ]
+    if not packages:
+        return None
+    return (
+        "unjudged",
+        "third-party-server-tool",
+        f"a tool listed under the section of {packages[-1]}, another party's MCP server,"
+        " whose source this run does not hold",
+    )
+
+
+_SEPARATED_NUMBER = re.compile(r"^\d{1,3}(?:(?P<sep>[,_])\d{3})(?:(?P=sep)\d{3})*$")
+
+
+def number_spelling(text: str, repos: Repos) -> tuple[str, str] | None:
+    """`128,000` where the code has `128_000` or `128000`: one literal, three spellings,
+    as (repository, where). Each spelling is looked up as a whole word (never
+    `1128_000`)."""
+    match = _SEPARATED_NUMBER.match(text)
+    if match is None:
+        return None
+    digits = text.replace(match.group("sep"), "")
+    for spelling in dict.fromkeys((text.replace(",", "_"), digits)):
+        for named in (repos.primary, *repos.extras):
+            if named.index.has_word(spelling):
+                where = named.index.locate(spelling) or "text"
+                return named.name, f"{where} (as `{spelling}`)"
+    return None
+
+
 def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | None:
     """Decided before the product check: the id has a model id's shape, and it is the
     router's example (the caller runs it only where the product routes through OpenRouter)."""
@@ -396,6 +521,7 @@ def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | N
 
 # The rules in the order they are tried; a bench can measure one by leaving it out.
 RULES: tuple[str, ...] = (
+    "third-party-server-tool",
     "vendor",
     "third-party-package",
     "quoted-source",
@@ -420,6 +546,7 @@ def attribute(
     """The first attribution rule that decides an ungrounded token the post does not
     present as the product's (the caller checks that), as (outcome, rule, reason)."""
     checks = {
+        "third-party-server-tool": lambda: third_party_server_tool(text, token, post, repos),
         "vendor": lambda: vendor(text, kind, sentence, offset, repos),
         "third-party-package": lambda: third_party_package(text, sentence, offset, repos),
         "quoted-source": lambda: quoted_source(text, token, post, repos),

@@ -14,3 +14,10 @@ from __future__ import annotations
 
 # "for example", "for instance", "e.g.": what follows is an example.
 EXAMPLE = r"for example|for instance|e\.g\."
+
+# "there is no separate `x`": the name that follows is said not to exist. Gate 2 anchors
+# it just before one code span (never sentence-wide: a cue elsewhere in the sentence is
+# about something else). "never with `x`" is left out on purpose: it says how a name is
+# used, not that it is absent ("runs `open` with `-a` and never with `-z`" still claims
+# that `-z` is a flag of the tool).
+NEGATION = r"there(?:'s| is| are) no (?:separate|dedicated|such|standalone|longer an?)"

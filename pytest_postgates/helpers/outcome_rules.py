@@ -18,7 +18,7 @@ from pytest_postgates.evidence.grounding import (
     PostDefinitions,
     is_route_template,
 )
-from pytest_postgates.helpers.cues import EXAMPLE
+from pytest_postgates.helpers.cues import EXAMPLE, NEGATION
 from pytest_postgates.helpers.grounding_rules import (
     CALL,
     FLAG,
@@ -84,8 +84,10 @@ READER_FILE = re.compile(
 )
 MODAL = re.compile(r"\b(?:could|would|might|may|if|suppose|say|hypothetically)\b", re.I)
 NEGATED_CUE = re.compile(
-    r"(?<!\w)(?:never existed|does not exist|doesn't exist|did not exist|didn't exist|no such"
-    r"|is not a real|isn't a real|not a real|nonexistent|non-existent|there is no|there's no"
+    # The shared cues first: at one position the longer "there is no separate" must win.
+    rf"(?<!\w)(?:{NEGATION}|never existed|does not exist|doesn't exist|did not exist"
+    r"|didn't exist|no such|is not a real|isn't a real|not a real|nonexistent|non-existent"
+    r"|there is no|there's no"
     r"|was never (?:a|an|the|part)|does not ship|doesn't ship|is not part of|isn't part of"
     r"|fabricated|hallucinated|not (?:an? )?(?:actual|real) "
     r"|(?:aren't|isn't|is not|are not|was not|wasn't) in the \w+ "
