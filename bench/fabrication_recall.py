@@ -16,7 +16,16 @@ prose with plausible inventions of seven shapes:
   a tier added to a real id: ``claude-sonnet-4-5`` -> ``claude-sonnet-4-8``);
 - ``variant-suffix`` / ``variant-base``: a router variant gate 2 does not know on a real
   model id (``gpt-4o:turbo``), and a real OpenRouter variant on an invented id
-  (``gpt-4o-ultra:nitro``).
+  (``gpt-4o-ultra:nitro``);
+- ``sample-key``: a real option the prose names and the post's own sample writes as a key
+  of an object the product types as a closed object (``input: { text }`` passed to
+  ``neurolink.generate()``, where the declared type has no index signature and declares
+  that key), a letter changed in both the prose and the sample's key. The free-form-record
+  rule must leave it a claim. Where the object is a free-form record an invented key is not
+  a fabrication, so none is planted there. The closed type is found with the type model the
+  rule uses (``TypeModel.closed_with``), and the real key must be one of its declared
+  fields. These are planted in a separate copy of each post (``<post>`` with ``-keys``), so
+  the other shapes' figures are those of the same planted posts as before.
 
 Two more shapes, drawn after those with their own seeded stream and budget
 (``--per-post-context``, default 2), so the plants above stay exactly as they were:
@@ -117,6 +126,8 @@ class Invention:
     line: int  # the post line the original is written on
     text: str  # the invented token as planted
     probes: tuple[str, ...]  # strings that must not occur in the repository
+    # sample-key: (post line, column) of each key in the post's fences renamed with it.
+    keys: tuple[tuple[int, int], ...] = ()
 
 
 class Repository:
@@ -412,6 +423,71 @@ def inventions_for(
     return choose(candidates, repo, per_post)
 
 
+KEY_SHAPE = "sample-key"
+KEYS_PER_POST = 2
+
+
+def sample_key_candidates(
+    post_path: Path, grounded: Sequence[Grounded], context: Any, rng: random.Random
+) -> list[Invention]:
+    """``sample-key`` inventions for one post (not yet checked against the repository):
+    grounded prose identifiers the post's samples write only as keys of closed product
+    types (module docstring)."""
+    from pytest_postgates.helpers.typed_keys import TypedKeys, product_api
+    from pytest_postgates.post import parse_post
+
+    post = parse_post(post_path)
+    index = context.evidence.index_for(post_path)
+    package = context.settings.package or context.evidence.for_post(post_path).package_name
+    keys = TypedKeys(post, index, lambda: product_api(index, context.evidence.cache_dir, package))
+    samples = keys.samples()
+    if samples is None:
+        return []
+    made: list[Invention] = []
+    seen: set[str] = set()
+    for g in grounded:
+        if g.kind != "symbol" or not re.fullmatch(r"[a-z][A-Za-z0-9]{4,}", g.token):
+            continue
+        if g.token in seen:
+            continue
+        seen.add(g.token)
+        found, words = samples.key_nodes(g.token)
+        if not found or len(found) != words:
+            continue  # the name is used otherwise too: renaming the keys changes more
+
+        def closed(start: Any, path: tuple[str, ...], _label: str, key: str = g.token) -> bool:
+            return bool(samples.api.model.closed_with(start, path, key))
+
+        if not all(samples.place(sample, node, closed) for sample, node in found):
+            continue
+        text = letter_changed(g.token, rng)
+        if not text:
+            continue
+        places = tuple(
+            (sample.fence.start_line + node.start_point[0] + 1, node.start_point[1])
+            for sample, node in found
+        )
+        made.append(Invention(KEY_SHAPE, g.token, g.line, text, (text,), places))
+    return made
+
+
+def plant_keys(text: str, inventions: Sequence[Invention]) -> str | None:
+    """Rename each sample-key invention's keys in the post's fences (at their recorded
+    line and column); None when a key is not found there."""
+    lines = text.split("\n")
+    for invention in inventions:
+        for line, column in invention.keys:
+            index = line - 1
+            if not 0 <= index < len(lines):
+                return None
+            row = lines[index]
+            at = row.find(invention.original, column)
+            if at < 0 or (at and re.match(r"[\w$]", row[at - 1])):
+                return None
+            lines[index] = row[:at] + invention.text + row[at + len(invention.original) :]
+    return "\n".join(lines)
+
+
 def plant(text: str, inventions: Sequence[Invention], body_start: int) -> str | None:
     """The post with each invention written where its original token was (the original's
     code span on its line); None when a span cannot be found."""
@@ -502,6 +578,7 @@ def plant_all(
         repository.present_hint = context.evidence.index_for(originals[0]).contains
     context_rng = random.Random(f"{args.seed}:context")
     pools: list[tuple[Path, list[Invention], list[Invention]]] = []
+    key_pools: list[tuple[Path, list[Invention]]] = []
     for post_path in originals:
         card = run_gate(post_path, context)
         if card["verdict"] != "PASS":
@@ -513,7 +590,11 @@ def plant_all(
         main_pool = candidates_for(grounded, rng, args.lint_prefix)
         lines = parse_post(post_path).lines
         pools.append((post_path, main_pool, context_candidates(grounded, lines, context_rng)))
+        # A generator of its own, so the other shapes' inventions stay what they were.
+        key_rng = random.Random(f"{args.seed}-{KEY_SHAPE}-{post_path.name}")
+        key_pools.append((post_path, sample_key_candidates(post_path, grounded, context, key_rng)))
     repository.prefetch(p for _, pool, extra in pools for c in (*pool, *extra) for p in c.probes)
+    repository.prefetch(p for _, pool in key_pools for c in pool for p in c.probes)
     planted: list[tuple[str, list[Invention], dict]] = []
     with tempfile.TemporaryDirectory(prefix="postgates-recall-") as scratch:
         folder = args.keep or Path(scratch)
@@ -534,6 +615,20 @@ def plant_all(
             rows += [
                 "\t".join((post_path.name, i.shape, i.original, str(i.line), i.text))
                 for i in inventions
+            ]
+        for post_path, pool in key_pools:
+            inventions = choose(pool, repository, KEYS_PER_POST)
+            post = parse_post(post_path)
+            text = plant(post.text, inventions, post.body_start_line) if inventions else None
+            text = plant_keys(text, inventions) if text is not None else None
+            if text is None:
+                continue
+            name = f"{post_path.stem}-keys.md"
+            target = folder / "posts" / name
+            target.write_text(text, encoding="utf-8")
+            planted.append((name, inventions, run_gate(target, context)))
+            rows += [
+                "\t".join((name, i.shape, i.original, str(i.line), i.text)) for i in inventions
             ]
         (folder / "inventions.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
     return planted, originals, len(pools)
@@ -621,7 +716,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
             f"{passing}; planted: {len(planted)} (seed {args.seed})"
         )
     out(f"{'shape':12} {'planted':>8} {'caught':>7} {'recall':>8}")
-    for shape in (*SHAPES, *CONTEXT_SHAPES):
+    for shape in (*SHAPES, *CONTEXT_SHAPES, KEY_SHAPE):
         counts = by_shape.get(shape, Counter())
         if counts["planted"]:
             share = counts["caught"] / counts["planted"] * 100

@@ -81,6 +81,7 @@ ATTRIBUTION_RULES = frozenset(
         "spelling-variant",
         "sample-input",
         "free-form-key",
+        "free-form-record",
         "declared-tree",
         "commit-message-outline",
         "third-party-server-tool",

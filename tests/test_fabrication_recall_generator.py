@@ -173,6 +173,48 @@ def test_variant_shapes_put_an_unknown_suffix_on_a_real_id_or_a_real_one_on_an_i
     assert seen == {"variant-suffix", "variant-base"}
 
 
+def test_sample_key_plants_only_in_objects_of_a_closed_product_type(tmp_path: Path) -> None:
+    """``sample-key``: a real key of a closed options type, renamed in the prose and in the
+    sample; a key of a free-form record (`context`) is never planted (an invented key there
+    is the reader's data, not a fabrication)."""
+    from tests.helpers import make_post, repo_context
+    from tests.test_gate_symbol_grounding_typed_keys import FILES as TYPED_FILES
+
+    repo = make_repo(tmp_path / "typed", TYPED_FILES)
+    context = repo_context(repo, tmp_path / "cache")
+    body = (
+        "```typescript\n"
+        'import { NeuroLink } from "@acme/neurolink";\n'
+        "const neurolink = new NeuroLink();\n"
+        "await neurolink.generate({\n"
+        '  input: { text: "hi" },\n'
+        '  provider: "vertex",\n'
+        '  context: { userId: "u-1" },\n'
+        "});\n"
+        "```\n\n"
+        "Set `provider` per call; `userId` goes in the context.\n"
+    )
+    post = make_post(body, tmp_path)
+    line = (
+        post.text.splitlines().index("Set `provider` per call; `userId` goes in the context.") + 1
+    )
+    grounded = [
+        recall.Grounded("provider", "symbol", line),
+        recall.Grounded("userId", "symbol", line),
+    ]
+    made = recall.sample_key_candidates(post.path, grounded, context, random.Random(3))
+    assert [i.original for i in made] == ["provider"]
+    invention = made[0]
+    assert invention.shape == recall.KEY_SHAPE and invention.text != "provider"
+    assert recall.Repository(repo, "HEAD").absent(invention)
+    text = recall.plant(post.text, made, post.body_start_line)
+    assert text is not None
+    text = recall.plant_keys(text, made)
+    assert text is not None
+    assert f'  {invention.text}: "vertex",' in text and f"`{invention.text}`" in text
+    assert "provider" not in text.split("```")[1]
+
+
 # A post's lines for the context shapes: real names opening list items under the product's
 # own heading, and a namespaced model id (written for this test).
 CONTEXT_LINES = [

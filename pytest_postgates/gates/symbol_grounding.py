@@ -71,6 +71,13 @@ from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     Token,
     extract_tokens,
 )
+from pytest_postgates.helpers.typed_keys import (
+    TypedKeys,
+    closed_product_key,
+    free_form_record,
+    product_api,
+    unavailable_reason,
+)
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -132,6 +139,7 @@ def judge(
     repos: Repos,
     definitions: PostDefinitions,
     lint_prefix: str | None,
+    keys: TypedKeys | None = None,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -169,7 +177,9 @@ def judge(
     if other:
         return verdict("external", repo=other[0], where=other[1])
     declared = defined_in_post(text, sentence, offset, repos, definitions)
-    if declared:
+    # A key the sample writes in an object of a closed product type is an option of the
+    # product, never the post's own definition (typed_keys).
+    if declared and not closed_product_key(text, kind, keys):
         return verdict("defined-in-post", where=declared)
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
@@ -181,6 +191,8 @@ def judge(
     attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
     if attributed is None and not presented_as_product(text, sentence, offset, repos, definitions):
         attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
+        # A key of an object the product's own types declare free-form (typed_keys).
+        attributed = attributed or free_form_record(text, kind, keys)
     if attributed:
         outcome, by, reason = attributed
         if outcome == "defined-in-post":
@@ -255,7 +267,17 @@ def check(post: Post, context: GateContext) -> CheckResult:
         return bool(index.match_path(spec) or index.match_filename(spec.rsplit("/", 1)[-1]))
 
     definitions = post_definitions(post, repos.product_names, is_repo_class, is_repo_file)
-    verdicts = [judge(token, post, repos, definitions, prefix) for token in tokens]
+    package = settings.package or context.evidence.for_post(post.path).package_name
+    cache_dir = context.evidence.cache_dir
+    keys = TypedKeys(
+        post,
+        index,
+        lambda: product_api(index, cache_dir, package),
+        lambda: unavailable_reason(index, cache_dir, package),
+    )
+    verdicts = [judge(token, post, repos, definitions, prefix, keys) for token in tokens]
+    keys.save()
+    unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
     for v in verdicts:
         by_outcome[v.outcome].append(v)
@@ -278,6 +300,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
             if outcome != "ungrounded" and (outcome != "unjudged" or by_outcome[outcome])
         },
     }
+    if unavailable:
+        # The type-directed key rule was asked and could not read the product's types: it
+        # decided nothing (the tokens stay claims); say why rather than stay silent.
+        detail["typed_keys_unavailable"] = unavailable
     if repos.unavailable:
         detail["unavailable_repos"] = sorted(r.name for r in repos.unavailable)
     if repos.extras:
@@ -379,11 +405,26 @@ def _source_fingerprint() -> str:
     file the old code's verdicts under the new code's key."""
     import hashlib
 
-    from pytest_postgates.evidence import grounding
-    from pytest_postgates.helpers import attribution_rules, grounding_rules, outcome_rules, tokens
+    from pytest_postgates.evidence import grounding, type_model, type_tables
+    from pytest_postgates.helpers import (
+        attribution_rules,
+        grounding_rules,
+        outcome_rules,
+        tokens,
+        typed_keys,
+    )
 
     digest = hashlib.sha256()
-    modules = (grounding, grounding_rules, outcome_rules, attribution_rules, tokens)
+    modules = (
+        grounding,
+        grounding_rules,
+        outcome_rules,
+        attribution_rules,
+        tokens,
+        typed_keys,
+        type_model,
+        type_tables,
+    )
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())
     return digest.hexdigest()[:16]

@@ -1,0 +1,467 @@
+"""The declared types of a TypeScript repository, as far as gate 2's type-directed key rule
+needs them (issue 10): which type a parameter of a class method or a function has, and
+what type a field at a key path of that type has.
+
+Per source file, :mod:`.type_tables` reads (with tree-sitter, the parsers of
+:mod:`.repomap`) every type alias, interface and class with its fields and their declared
+types, every method signature of a class or interface, and every top-level function with
+its parameters' types. Names are followed across files by gate 15's module lookup
+(:class:`~pytest_postgates.evidence.api_lookup.ApiLookup`: imports, re-exports,
+``export *``), so a name means what the file that writes it imports, never "some type of
+that name somewhere". The resolver (:class:`TypeModel`) expands aliases, generics,
+unions, intersections, ``Partial``/``Omit``/``Pick``/``Record`` and ``extends``, and
+answers ``None`` (cannot tell) for anything else: a conditional or mapped type,
+``typeof``, an indexed access, a type parameter without an argument, a name it cannot
+follow. Nothing is guessed.
+
+Each file is parsed the first time a question reaches it and kept as long as the
+repository index (the model lives in ``RepoIndex.memo``: one commit), so a process parses
+a file once; the few files a post's calls reach cost little (NeuroLink's 551 KiB
+``neurolink.ts`` about 0.1 s), and the module tables the lookup follows imports with are
+gate 15's, cached on disk.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
+from pytest_postgates.evidence.type_tables import (
+    Declaration,
+    Expr,
+    Signature,
+    TypeTable,
+    read_type_table,
+)
+
+MAX_DEPTH = 24
+_BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
+_ARRAYS = frozenset({"Array", "ReadonlyArray"})
+# Value types that make an index signature free-form: any key, any value.
+FREE_VALUES = frozenset({"unknown", "any"})
+
+
+# ---------------------------------------------------------------------- resolution
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A type expression and the file whose names it uses (with generic arguments bound)."""
+
+    expr: Expr
+    path: str
+    bound: tuple[tuple[str, TypeRef], ...] = ()
+
+    def lookup(self, name: str) -> TypeRef | None:
+        return next((ref for key, ref in self.bound if key == name), None)
+
+
+@dataclass(frozen=True)
+class FieldRef:
+    """One declared field (or an index signature) a key path passes through."""
+
+    type: TypeRef
+    owner: str  # the declared type the field belongs to ("" for an anonymous object)
+    name: str  # the field name, "[key: string]" for an index signature
+    where: str  # path:line
+    text: str  # the declared type as written
+
+
+@dataclass
+class Shape:
+    """An object type after expansion: its fields (each may come from several declarations
+    of an intersection) and its string index signatures."""
+
+    fields: dict[str, list[FieldRef]]
+    index: list[FieldRef]
+    owner: str
+    array_of: TypeRef | None = None  # set for an array type instead
+
+
+@dataclass
+class FreeForm:
+    """The answer that decides: the object written at the key path has a free-form type."""
+
+    container: str  # e.g. "GenerateOptions.context"
+    call: str  # the call the object is passed to, e.g. "NeuroLink.generate()"
+    declared: str  # the type as declared, e.g. "StandardRecord"
+    expands_to: str  # what it resolves to, e.g. "Record<string, unknown>"
+    where: str  # path:line of the field (or parameter)
+
+
+class TypeModel:
+    """Types of one repository commit, read lazily file by file."""
+
+    def __init__(self, lookup: ApiLookup, parser_for: Any) -> None:
+        self.lookup = lookup
+        self._parser_for = parser_for  # path -> tree-sitter parser or None
+        self._tables: dict[str, TypeTable | None] = {}
+        self._lock = threading.Lock()
+
+    def table(self, path: str) -> TypeTable | None:
+        with self._lock:
+            if path in self._tables:
+                return self._tables[path]
+        text = self.lookup.tables.text(path) if self.lookup.tables.text is not None else None
+        parser = self._parser_for(path)
+        table = read_type_table(text, parser) if text is not None and parser is not None else None
+        with self._lock:
+            self._tables.setdefault(path, table)
+            return self._tables[path]
+
+    # ---------------------------------------------------------------- names
+    def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None:
+        """The declarations a name written in ``path`` means: declared there, or imported
+        (followed through re-exports)."""
+        table = self.table(path)
+        if table is None:
+            return None
+        if name in table.types:
+            return path, table.types[name]
+        binding = self.lookup.local_binding(path, name)
+        if not isinstance(binding, Binding) or binding.path == path:
+            return None
+        target = self.table(binding.path)
+        if target is None or binding.local not in target.types:
+            return None
+        return binding.path, target.types[binding.local]
+
+    def signatures(
+        self, path: str, container: str, method: str, depth: int = 0
+    ) -> tuple[str, list[Signature]] | None:
+        """A class's or interface's (``container``) signatures of ``method``, inherited ones
+        found through ``extends``; for a function, ``container`` is ``""``."""
+        if depth > MAX_DEPTH:
+            return None
+        table = self.table(path)
+        if table is None:
+            return None
+        found = table.callables.get(container, {}).get(method)
+        if found:
+            declared = [s for s in found if s.declared_only]
+            return path, declared or found
+        if not container:
+            return None
+        declarations = table.types.get(container, [])
+        for declaration in declarations:
+            for base in declaration.extends:
+                if base[0] != "ref":
+                    return None
+                target = self.declarations(path, base[1])
+                if target is None:
+                    return None
+                base_path, base_declarations = target
+                result = self.signatures(base_path, base_declarations[0].name, method, depth + 1)
+                if result is not None:
+                    return result
+        return None
+
+    # ---------------------------------------------------------------- shapes
+    def shapes(self, ref: TypeRef, depth: int = 0) -> list[Shape] | None:
+        """The object shapes a type may be (a union's members; primitives and functions
+        contribute none), or None when the type cannot be expanded."""
+        if depth > MAX_DEPTH:
+            return None
+        expr = ref.expr
+        tag = expr[0]
+        if tag == "prim":
+            if expr[1] in ("unknown", "any", "object"):
+                return None  # accepts any object, but is not a record the product declares
+            return []
+        if tag in ("str", "other"):
+            return [] if tag == "str" or expr[1] in ("function_type", "literal") else None
+        if tag == "array":
+            return [Shape({}, [], "", array_of=TypeRef(expr[1], ref.path, ref.bound))]
+        if tag == "union":
+            found: list[Shape] = []
+            for item in expr[1]:
+                shapes = self.shapes(TypeRef(item, ref.path, ref.bound), depth + 1)
+                if shapes is None:
+                    return None
+                found += shapes
+            return found
+        if tag == "inter":
+            parts = []
+            for item in expr[1]:
+                shapes = self.shapes(TypeRef(item, ref.path, ref.bound), depth + 1)
+                if shapes is None or len(shapes) != 1 or shapes[0].array_of is not None:
+                    return None
+                parts.append(shapes[0])
+            return [_merge(parts)]
+        if tag == "obj":
+            fields, index = expr[1], expr[2]
+            if not fields and index is None:
+                return None  # `{}`: any non-null value
+            return [self._object_shape("", fields, index, ref)]
+        if tag == "ref":
+            return self._ref_shapes(ref, depth)
+        return None
+
+    def _object_shape(
+        self,
+        owner: str,
+        fields: dict[str, tuple[Expr, int, str]],
+        index: tuple[Expr, str] | None,
+        ref: TypeRef,
+        line: int = 0,
+    ) -> Shape:
+        return Shape(
+            {
+                name: [
+                    FieldRef(
+                        TypeRef(typed, ref.path, ref.bound), owner, name, f"{ref.path}:{at}", text
+                    )
+                ]
+                for name, (typed, at, text) in fields.items()
+            },
+            [
+                FieldRef(
+                    TypeRef(index[0], ref.path, ref.bound),
+                    owner,
+                    "[key: string]",
+                    f"{ref.path}:{line}" if line else ref.path,
+                    index[1],
+                )
+            ]
+            if index is not None
+            else [],
+            owner,
+        )
+
+    def _ref_shapes(self, ref: TypeRef, depth: int) -> list[Shape] | None:
+        _tag, name, args = ref.expr
+        bound = ref.lookup(name)
+        if bound is not None and not args:
+            return self.shapes(bound, depth + 1)
+        declared = self.declarations(ref.path, name) if "." not in name else None
+        if declared is None:
+            return self._builtin_shapes(ref, depth)
+        path, declarations = declared
+        params = declarations[0].params
+        if len(args) > len(params):
+            return None
+        binding: list[tuple[str, TypeRef]] = []
+        for position, (param, default) in enumerate(params):
+            if position < len(args):
+                binding.append((param, TypeRef(args[position], ref.path, ref.bound)))
+            elif default is not None:
+                binding.append((param, TypeRef(default, path, ())))
+            else:
+                return None  # a type parameter without an argument
+        bound_args = tuple(binding)
+        if declarations[0].kind == "alias":
+            if len(declarations) != 1:
+                return None
+            shapes = self.shapes(TypeRef(declarations[0].body, path, bound_args), depth + 1)
+            return None if shapes is None else [_owned(shape, name) for shape in shapes]
+        # Interfaces (merged declarations) and classes: own fields, then what they extend.
+        parts: list[Shape] = []
+        for declaration in declarations:
+            body = declaration.body
+            if body[0] != "obj":
+                return None
+            parts.append(
+                self._object_shape(
+                    declaration.name,
+                    body[1],
+                    body[2],
+                    TypeRef(body, path, bound_args),
+                    declaration.line,
+                )
+            )
+            for base in declaration.extends:
+                shapes = self.shapes(TypeRef(base, path, bound_args), depth + 1)
+                if shapes is None or len(shapes) != 1 or shapes[0].array_of is not None:
+                    return None
+                parts.append(shapes[0])
+        return [_merge(parts, own=declarations[0].name)]
+
+    def _builtin_shapes(self, ref: TypeRef, depth: int) -> list[Shape] | None:
+        _tag, name, args = ref.expr
+        arg = [TypeRef(a, ref.path, ref.bound) for a in args]
+        if name in _BUILTIN_WRAPPERS and len(arg) == 1:
+            return self.shapes(arg[0], depth + 1)
+        if name in _ARRAYS and len(arg) == 1:
+            return [Shape({}, [], "", array_of=arg[0])]
+        if name == "Record" and len(arg) == 2:
+            keys = _string_keys(args[0])
+            if args[0] == ("prim", "string"):
+                text = f"Record<string, {_show(args[1])}>"
+                return [Shape({}, [FieldRef(arg[1], "", "[key: string]", ref.path, text)], "")]
+            if keys is None:
+                return None
+            return [
+                Shape(
+                    {k: [FieldRef(arg[1], "", k, ref.path, _show(args[1]))] for k in keys}, [], ""
+                )
+            ]
+        if name in ("Omit", "Pick") and len(arg) == 2:
+            keys = _string_keys(args[1])
+            shapes = self.shapes(arg[0], depth + 1)
+            if keys is None or shapes is None:
+                return None
+            kept = []
+            for shape in shapes:
+                if shape.array_of is not None:
+                    return None
+                if name == "Omit":
+                    fields = {k: v for k, v in shape.fields.items() if k not in keys}
+                    kept.append(Shape(fields, shape.index, shape.owner))
+                else:
+                    fields = {k: v for k, v in shape.fields.items() if k in keys}
+                    kept.append(Shape(fields, [], shape.owner))
+            return kept
+        return None
+
+    def is_free_value(self, ref: TypeRef, depth: int = 0) -> bool:
+        """Whether an index signature's value type is unknown or any (through aliases)."""
+        expr = ref.expr
+        if expr[0] == "prim":
+            return bool(expr[1] in FREE_VALUES)
+        if expr[0] != "ref" or expr[2] or depth > MAX_DEPTH:
+            return False
+        bound = ref.lookup(expr[1])
+        if bound is not None:
+            return self.is_free_value(bound, depth + 1)
+        declared = self.declarations(ref.path, expr[1])
+        if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+            return False
+        return self.is_free_value(TypeRef(declared[1][0].body, declared[0]), depth + 1)
+
+    # ---------------------------------------------------------------- key paths
+    def container(
+        self, start: TypeRef, path: tuple[str, ...]
+    ) -> tuple[list[Shape], list[FieldRef]] | None:
+        """The shapes the object written at ``path`` (keys, ``[]`` for an array element)
+        of a value of type ``start`` may have, and the declared fields the last key step
+        went through; None when a step cannot be resolved or no declaration holds a key."""
+        current = self.shapes(start)
+        last: list[FieldRef] = []
+        for step in path:
+            if current is None:
+                return None
+            following: list[FieldRef] = []
+            next_shapes: list[Shape] = []
+            for shape in current:
+                if step == "[]":
+                    if shape.array_of is not None:
+                        more = self.shapes(shape.array_of)
+                        if more is None:
+                            return None
+                        next_shapes += more
+                    continue
+                if shape.array_of is not None:
+                    continue
+                following += shape.fields.get(step) or shape.index
+            for ref in following:
+                more = self.shapes(ref.type)
+                if more is None:
+                    return None
+                next_shapes += more
+            if step != "[]":
+                if not following:
+                    return None  # no declaration holds this key: nothing to say
+                last = following
+            current = next_shapes
+        if current is None:
+            return None
+        return current, last
+
+    def free_form_at(self, start: TypeRef, path: tuple[str, ...], origin: str) -> FreeForm | None:
+        """Whether the object written at ``path`` of a value of type ``start`` has a
+        free-form record type in every declaration that can hold it; None when it does not
+        or anything cannot be resolved."""
+        found = self.container(start, path)
+        if found is None or not found[0]:
+            return None
+        shapes, last = found
+        for shape in shapes:
+            if shape.array_of is not None or not shape.index:
+                return None  # a closed object type: its keys are the product's
+            if not all(self.is_free_value(entry.type) for entry in shape.index):
+                return None
+        expands = shapes[0].index[0]
+        if last:
+            field_ref = last[0]
+            container = f"{field_ref.owner}.{field_ref.name}" if field_ref.owner else field_ref.name
+            return FreeForm(container, "", field_ref.text, _index_text(expands), field_ref.where)
+        return FreeForm(origin, "", _show(start.expr), _index_text(expands), expands.where)
+
+    def closed_at(self, start: TypeRef, path: tuple[str, ...], origin: str) -> str | None:
+        """The name of the object type written at ``path`` when it is closed in every
+        declaration that can hold it (object types without an index signature): its keys
+        are the product's, so a key written there is a claim about the product."""
+        found = self.container(start, path)
+        if found is None or not found[0]:
+            return None
+        shapes, last = found
+        if any(shape.array_of is not None or shape.index for shape in shapes):
+            return None
+        if last:
+            field_ref = last[0]
+            return f"{field_ref.owner}.{field_ref.name}" if field_ref.owner else field_ref.name
+        owners = sorted({shape.owner for shape in shapes if shape.owner})
+        return " | ".join(owners) if owners else _show(start.expr)
+
+    def closed_with(self, start: TypeRef, path: tuple[str, ...], key: str) -> bool:
+        """Whether the object written at ``path`` has a closed type in every declaration
+        that can hold it (no index signature) and one of them declares ``key``: an
+        invented key there is a claim about the product (the recall bench plants there)."""
+        found = self.container(start, path)
+        if found is None or not found[0]:
+            return False
+        shapes = found[0]
+        if any(shape.array_of is not None or shape.index for shape in shapes):
+            return False
+        return any(key in shape.fields for shape in shapes)
+
+
+def _owned(shape: Shape, owner: str) -> Shape:
+    """An alias's anonymous object type, its fields named after the alias."""
+    if shape.owner or shape.array_of is not None:
+        return shape
+
+    def rename(refs: list[FieldRef]) -> list[FieldRef]:
+        return [FieldRef(r.type, r.owner or owner, r.name, r.where, r.text) for r in refs]
+
+    fields = {name: rename(refs) for name, refs in shape.fields.items()}
+    return Shape(fields, rename(shape.index), owner)
+
+
+def _index_text(entry: FieldRef) -> str:
+    if entry.text.startswith("Record<"):
+        return entry.text
+    return f"{{ [key: string]: {entry.text} }}"
+
+
+def _merge(parts: list[Shape], own: str = "") -> Shape:
+    fields: dict[str, list[FieldRef]] = {}
+    index: list[FieldRef] = []
+    for part in parts:
+        for name, refs in part.fields.items():
+            fields.setdefault(name, []).extend(refs)
+        index += part.index
+    return Shape(fields, index, own or (parts[0].owner if parts else ""))
+
+
+def _string_keys(expr: Expr) -> set[str] | None:
+    if expr[0] == "str":
+        return {expr[1]}
+    if expr[0] == "union":
+        keys: set[str] = set()
+        for item in expr[1]:
+            if item[0] != "str":
+                return None
+            keys.add(item[1])
+        return keys
+    return None
+
+
+def _show(expr: Expr) -> str:
+    if expr[0] in ("prim", "str"):
+        return str(expr[1])
+    if expr[0] == "ref":
+        return str(expr[1])
+    return "..."

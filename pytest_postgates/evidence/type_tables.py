@@ -1,0 +1,321 @@
+"""One TypeScript file's declared types, read with tree-sitter for gate 2's type-directed
+key rule (:mod:`.type_model` resolves them): every type alias, interface and class with its
+fields and their declared types, every method signature of a class or interface, and every
+top-level function with its parameters' types. Types are kept as small tuples (``Expr``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_postgates.evidence.file_table import field_of, node_text
+
+# A type expression, plain data:
+#   ("ref", name, (args...))        a named type, generic arguments in order
+#   ("obj", {field: (expr, line, text)}, index)   an object type; index: (expr, text) | None
+#   ("union", (items...)) / ("inter", (items...)) / ("array", elem)
+#   ("prim", word)                  string, number, unknown, any, object, undefined, ...
+#   ("str", value)                  a string literal type
+#   ("other", node type)            a function, tuple, literal, conditional, mapped ... type
+Expr = tuple[Any, ...]
+
+
+# ---------------------------------------------------------------------- one file's table
+
+
+@dataclass
+class Declaration:
+    """A type alias, interface or class: its generic parameters (name, default), its body
+    (an alias's type; an interface's or class's fields as an object type) and what it
+    extends."""
+
+    name: str
+    kind: str  # alias | interface | class
+    line: int
+    params: tuple[tuple[str, Expr | None], ...]
+    body: Expr
+    extends: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: Expr | None  # None: written without a type annotation
+    rest: bool = False
+
+
+@dataclass(frozen=True)
+class Signature:
+    line: int
+    params: tuple[Parameter, ...]
+    declared_only: bool  # an overload or interface signature, not an implementation
+
+
+@dataclass
+class TypeTable:
+    types: dict[str, list[Declaration]] = field(default_factory=dict)
+    # container ("" for the file's functions) -> callable name -> its signatures
+    callables: dict[str, dict[str, list[Signature]]] = field(default_factory=dict)
+
+
+def _named(node: Any) -> list[Any]:
+    """A node's named children without comments (tree-sitter keeps comments as named
+    nodes, and may even give one a field name)."""
+    return [child for child in node.named_children if child.type != "comment"]
+
+
+def _field(node: Any, name: str) -> Any:
+    found = field_of(node, name)
+    if found is not None and found.type == "comment":
+        # A comment between the `=` (or `:`) and the value took the field: the value is
+        # the last named child that is not a comment.
+        rest = _named(node)
+        return rest[-1] if rest else None
+    return found
+
+
+def _first(node: Any) -> Any:
+    rest = _named(node)
+    return rest[0] if rest else None
+
+
+class _Reader:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.table = TypeTable()
+
+    def text(self, node: Any) -> str:
+        return node_text(self.source, node)
+
+    def line(self, node: Any) -> int:
+        return int(node.start_point[0]) + 1
+
+    # ---------------------------------------------------------------- types
+    def expr(self, node: Any) -> Expr:
+        if node is None:
+            return ("other", "missing")
+        kind = node.type
+        if kind == "type_annotation":
+            return self.expr(_first(node))
+        if kind == "parenthesized_type":
+            return self.expr(_first(node))
+        if kind == "type_identifier":
+            return ("ref", self.text(node), ())
+        if kind == "nested_type_identifier":
+            return ("ref", self.text(node), ())  # ns.X: not followed (answers None)
+        if kind == "generic_type":
+            name = _field(node, "name")
+            args = _field(node, "type_arguments")
+            arguments = tuple(self.expr(a) for a in _named(args)) if args is not None else ()
+            return ("ref", self.text(name) if name is not None else "", arguments)
+        if kind == "predefined_type":
+            return ("prim", self.text(node))
+        if kind == "literal_type":
+            inner = _first(node)
+            if inner is not None and inner.type == "string":
+                return ("str", self.text(inner)[1:-1])
+            if inner is not None and inner.type in ("undefined", "null"):
+                return ("prim", inner.type)
+            return ("other", "literal")
+        if kind in ("union_type", "intersection_type"):
+            items: list[Expr] = []
+            tag = "union" if kind == "union_type" else "inter"
+            for child in _named(node):
+                item = self.expr(child)
+                # `A | B | C` nests left; flatten it.
+                items.extend(item[1] if item[0] == tag else (item,))
+            return (tag, tuple(items))
+        if kind == "array_type":
+            return ("array", self.expr(_first(node)))
+        if kind == "readonly_type":
+            return self.expr(_first(node))
+        if kind == "object_type":
+            return self.object_type(node)
+        return ("other", kind)
+
+    def object_type(self, node: Any) -> Expr:
+        fields: dict[str, tuple[Expr, int, str]] = {}
+        index: tuple[Expr, str] | None = None
+        for member in _named(node):
+            if member.type == "property_signature":
+                name = _field(member, "name")
+                annotation = _field(member, "type")
+                if name is None:
+                    continue
+                key = self.text(name).strip("'\"")
+                text = self.text(annotation).lstrip(":").strip() if annotation else "any"
+                typed = self.expr(annotation) if annotation is not None else ("prim", "any")
+                fields[key] = (typed, self.line(member), text)
+            elif member.type == "method_signature":
+                name = _field(member, "name")
+                if name is not None:
+                    fields[self.text(name)] = (("other", "method"), self.line(member), "method")
+            elif member.type == "index_signature":
+                if any(c.type == "mapped_type_clause" for c in _named(member)):
+                    return ("other", "mapped_type")
+                key_type = _field(member, "index_type")
+                value = _field(member, "type")
+                if key_type is None or self.text(key_type) != "string" or value is None:
+                    return ("other", "index_signature")  # a number or symbol key
+                index = (self.expr(value), self.text(value).lstrip(":").strip())
+            else:
+                # call or construct signatures: not a plain record of fields
+                return ("other", member.type)
+        return ("obj", fields, index)
+
+    def type_params(self, node: Any) -> tuple[tuple[str, Expr | None], ...]:
+        params = _field(node, "type_parameters")
+        if params is None:
+            return ()
+        found = []
+        for param in _named(params):
+            name = _field(param, "name")
+            default = _field(param, "value")
+            if default is not None and default.type == "default_type":
+                default = _first(default)
+            found.append((self.text(name) if name else "", self.expr(default) if default else None))
+        return tuple(found)
+
+    # ---------------------------------------------------------------- callables
+    def parameters(self, node: Any) -> tuple[Parameter, ...]:
+        params = _field(node, "parameters")
+        if params is None:
+            return ()
+        found = []
+        for param in _named(params):
+            if param.type not in ("required_parameter", "optional_parameter"):
+                continue
+            pattern = _field(param, "pattern")
+            annotation = _field(param, "type")
+            rest = pattern is not None and pattern.type == "rest_pattern"
+            found.append(
+                Parameter(
+                    self.text(pattern) if pattern is not None else "",
+                    self.expr(annotation) if annotation is not None else None,
+                    rest,
+                )
+            )
+        return tuple(found)
+
+    def add_callable(self, container: str, name: str, node: Any, declared_only: bool) -> None:
+        by_name = self.table.callables.setdefault(container, {})
+        by_name.setdefault(name, []).append(
+            Signature(self.line(node), self.parameters(node), declared_only)
+        )
+
+    # ---------------------------------------------------------------- statements
+    def build(self, root: Any) -> TypeTable:
+        for child in _named(root):
+            self.statement(child)
+        return self.table
+
+    def statement(self, node: Any) -> None:
+        kind = node.type
+        if kind == "export_statement":
+            declaration = _field(node, "declaration")
+            if declaration is not None:
+                self.statement(declaration)
+            return
+        if kind == "ambient_declaration":
+            for child in _named(node):
+                self.statement(child)
+            return
+        name_node = _field(node, "name")
+        name = self.text(name_node) if name_node is not None else ""
+        if kind == "type_alias_declaration" and name:
+            body = self.expr(_field(node, "value"))
+            self.declare(Declaration(name, "alias", self.line(node), self.type_params(node), body))
+        elif kind == "interface_declaration" and name:
+            body_node = _field(node, "body")
+            body = self.object_type(body_node) if body_node is not None else ("obj", {}, None)
+            extends: list[Expr] = []
+            for child in _named(node):
+                if child.type == "extends_type_clause":
+                    extends += [self.expr(t) for t in _named(child)]
+            self.declare(
+                Declaration(
+                    name, "interface", self.line(node), self.type_params(node), body, tuple(extends)
+                )
+            )
+            if body_node is not None:
+                for member in _named(body_node):
+                    self.member_callable(name, member)
+        elif kind in ("class_declaration", "abstract_class_declaration") and name:
+            self.class_declaration(node, name)
+        elif kind in ("function_declaration", "function_signature") and name:
+            self.add_callable("", name, node, kind == "function_signature")
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                value = _field(declarator, "value")
+                target = _field(declarator, "name")
+                if (
+                    declarator.type == "variable_declarator"
+                    and target is not None
+                    and target.type == "identifier"
+                    and value is not None
+                    and value.type in ("arrow_function", "function_expression", "function")
+                ):
+                    self.add_callable("", self.text(target), value, False)
+
+    def member_callable(self, container: str, member: Any) -> None:
+        name = _field(member, "name")
+        if name is None:
+            return
+        if member.type == "method_signature":
+            self.add_callable(container, self.text(name), member, True)
+        elif member.type == "property_signature":
+            annotation = _field(member, "type")
+            function = _first(annotation) if annotation is not None else None
+            if function is not None and function.type == "function_type":
+                self.add_callable(container, self.text(name), function, True)
+
+    def class_declaration(self, node: Any, name: str) -> None:
+        fields: dict[str, tuple[Expr, int, str]] = {}
+        extends: list[Expr] = []
+        for child in _named(node):
+            if child.type == "class_heritage":
+                for clause in _named(child):
+                    if clause.type == "extends_clause":
+                        value = _field(clause, "value")
+                        if value is not None and value.type == "identifier":
+                            extends.append(("ref", self.text(value), ()))
+                        elif value is not None:
+                            extends.append(("other", value.type))
+        body = _field(node, "body")
+        for member in _named(body) if body is not None else ():
+            member_name = _field(member, "name")
+            if member_name is None:
+                continue
+            key = self.text(member_name)
+            if member.type in (
+                "method_definition",
+                "method_signature",
+                "abstract_method_signature",
+            ):
+                if any(c.type == "static" or self.text(c) == "static" for c in member.children[:3]):
+                    continue  # a static method is not called on an instance
+                self.add_callable(name, key, member, member.type != "method_definition")
+            elif member.type == "public_field_definition":
+                annotation = _field(member, "type")
+                typed = self.expr(annotation) if annotation is not None else ("other", "untyped")
+                text = self.text(annotation).lstrip(":").strip() if annotation else ""
+                fields[key] = (typed, self.line(member), text)
+        self.declare(
+            Declaration(
+                name,
+                "class",
+                self.line(node),
+                self.type_params(node),
+                ("obj", fields, None),
+                tuple(extends),
+            )
+        )
+
+    def declare(self, declaration: Declaration) -> None:
+        self.table.types.setdefault(declaration.name, []).append(declaration)
+
+
+def read_type_table(text: str, parser: Any) -> TypeTable:
+    source = text.encode("utf-8")
+    return _Reader(source).build(parser.parse(source).root_node)
