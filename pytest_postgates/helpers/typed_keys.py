@@ -479,9 +479,11 @@ class TypedKeys:
             self.api.lookup.tables.save()
 
 
-def free_form_record(text: str, kind: str, keys: TypedKeys | None) -> Outcome | None:
-    """``not-a-reference`` when every occurrence of ``text`` in the post's code samples is
-    a key of an object the product types as a free-form record (module docstring)."""
+def _key_occurrences(
+    text: str, kind: str, keys: TypedKeys | None
+) -> tuple[PostSamples, list[tuple[_Sample, Any]], int] | None:
+    """The post's samples and the key nodes spelling ``text`` (with the count of every
+    use of the word), or None when ``text`` cannot be a sample's key at all."""
     if keys is None or kind != "symbol" or not _KEY.match(text):
         return None
     if not any(text in fence.content for fence in keys.post.fences):
@@ -490,6 +492,16 @@ def free_form_record(text: str, kind: str, keys: TypedKeys | None) -> Outcome | 
     if samples is None:
         return None
     found, words = samples.key_nodes(text)
+    return samples, found, words
+
+
+def free_form_record(text: str, kind: str, keys: TypedKeys | None) -> Outcome | None:
+    """``not-a-reference`` when every occurrence of ``text`` in the post's code samples is
+    a key of an object the product types as a free-form record (module docstring)."""
+    occurrences = _key_occurrences(text, kind, keys)
+    if occurrences is None:
+        return None
+    samples, found, words = occurrences
     if not found or len(found) != words:
         return None  # the name is also used otherwise (read back, called, declared)
     answers = [samples.place(sample, node) for sample, node in found]
@@ -514,14 +526,10 @@ def closed_product_key(text: str, kind: str, keys: TypedKeys | None) -> str | No
     of its occurrences is a key of an object whose declared product type is closed (an
     option of `generate()`), so no post definition rule may take it as the post's own;
     None when no occurrence can be followed to a closed product type."""
-    if keys is None or kind != "symbol" or not _KEY.match(text):
+    occurrences = _key_occurrences(text, kind, keys)
+    if occurrences is None:
         return None
-    if not any(text in fence.content for fence in keys.post.fences):
-        return None
-    samples = keys.samples()
-    if samples is None:
-        return None
-    found, _words = samples.key_nodes(text)
+    samples, found, _words = occurrences
     model = samples.api.model
     for sample, node in found:
         answer = samples.place(sample, node, model.closed_at)
