@@ -119,8 +119,11 @@ class PostScopeScheduling(LoadScopeScheduling):
 
 def prefetch(session: pytest.Session, worker: str) -> bool:
     """On :data:`INDEX_WORKER`, before its first item: build (or load) the index of the
-    repository that the first post with a selected gate-2 item is grounded against, unless
-    that item's result is cached (an unchanged rerun needs no index). Whether it did. A
+    repository that a selected gate-2 item still to do is grounded against; none when
+    every selected gate-2 result is cached (an unchanged rerun needs no index). Any
+    uncached item, searched from the last post: by the time this worker starts, gw0 may
+    already have done and cached the first posts' gate 2 (or, on a small selection, any
+    of them), so no single item tells a cold run from a warm one. Whether it did. A
     repository that cannot be read is left to the gate, which reports it on its posts."""
     if worker != INDEX_WORKER:
         return False
@@ -130,14 +133,15 @@ def prefetch(session: pytest.Session, worker: str) -> bool:
     item = next(
         (
             item
-            for item in session.items
+            for item in reversed(session.items)
             if isinstance(item, GateItem)
             and item.gate.id == grounding.id
             and isinstance(item.parent, PostFile)
+            and not item.run.cached(grounding)
         ),
         None,
     )
-    if item is None or item.run.cached(grounding):
+    if item is None:
         return False
     try:
         item.run.context.evidence.index_for(item.run.path)
