@@ -36,6 +36,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
 WORK = HERE / ".work"
+sys.path.insert(0, str(HERE))
+
+# The baseline tree exported once for both benches (same folder, same commit).
+from gate_cold_speed import baseline_source  # noqa: E402
+
 DEFAULT_POSTS = PROJECT.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
 JUDGE_GATES = (4, 3, 9, 10)
 PARSING_GATE = 11  # cheap, parses every post: the SKIP items then find them parsed
@@ -48,20 +53,6 @@ OWN_IMPORT = (
     "import pytest_postgates.plugin\n"
     "print(time.process_time() - t)\n"
 )
-
-
-def baseline_source(commit: str) -> Path:
-    target = WORK / f"source-{commit}"
-    if not (target / "pytest_postgates").is_dir():
-        shutil.rmtree(target, ignore_errors=True)
-        target.mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", "-C", str(PROJECT), "archive", commit, "pytest_postgates"],
-            capture_output=True,
-            check=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-    return target
 
 
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, str]:
