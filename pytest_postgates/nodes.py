@@ -7,8 +7,6 @@ from the post: parsing happens on the worker that runs the post's first item, on
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -176,12 +174,11 @@ class GateItem(pytest.Function):
         data = card.to_dict()
         results = self.run.context.results
         assert results is not None  # GateContext always has one
-        # The C encoder's compact form names the content; the file holds the indented one.
-        compact = json.dumps(data, sort_keys=True, ensure_ascii=False)
-        digest = hashlib.sha1(compact.encode("utf-8", "surrogatepass")).hexdigest()
+        # Names the file's content (a cached card's by its entry, without encoding it).
+        digest = card.content_digest()
         try:
             if not results.written_unchanged(target, digest):
-                write_json(target, data, compact)
+                write_json(target, data)
                 results.record_written(target, digest)
         except OSError as exc:
             raise GateErrored(

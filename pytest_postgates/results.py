@@ -40,6 +40,7 @@ import json
 import os
 import sqlite3
 import stat
+from collections.abc import Iterable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,8 @@ ENV_CACHE_KEY = "POSTGATES_CACHE_KEY"
 DATABASE_NAME = "results-v1.sqlite"
 # An entry larger than this is never read (a planted one must not flood memory).
 MAX_ENTRY_CHARS = 4 * 1024 * 1024
+# Most keys read ahead in one query (SQLite's default limit of host parameters is 32,766).
+_PREFETCH_LIMIT = 256
 _ENTRY_KEYS = frozenset(
     {"key", "gate", "name", "advisory", "verdict", "detail", "findings", "summary", "score"}
 )
@@ -107,6 +110,11 @@ class ResultCache:
         self._written: dict[str, str] | None = None
         self._new_written: dict[str, str] = {}
         self._content_digest = b""
+        # Per gate: its settings object and the key digest of the parts before the inputs.
+        self._prefixes: dict[int, tuple[object, str, Any]] = {}
+        # Entry texts read ahead by prefetch() for a post's next loads (hits only: a key
+        # not found there is still queried, since another process may store it meanwhile).
+        self._prefetched: dict[str, str] = {}
         # Results computed and stored this run: the look-ahead starts at the first one
         # (an ERROR, never stored, is decided anew every run and starts nothing).
         self.stored = 0
@@ -123,10 +131,18 @@ class ResultCache:
         # bytes object to every key of a post), not once per gate.
         if content is not self._content:
             self._content, self._content_digest = content, hashlib.sha256(content).digest()
-        digest = hashlib.sha256()
-        own = repr(gate_settings)
-        for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, own, inputs):
-            digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+        # The parts before ``inputs`` are the same for every post of a gate: digested once
+        # per (gate, settings object) and copied, not rebuilt (repr of the settings
+        # dataclass included) for every item. The digest fed is the same either way.
+        prefix = self._prefixes.get(gate)
+        if prefix is None or prefix[0] is not gate_settings or prefix[1] != CODE_FINGERPRINT:
+            start = hashlib.sha256()
+            own = repr(gate_settings)
+            for part in (__version__, CODE_FINGERPRINT, str(gate), self.fingerprint, own):
+                start.update(part.encode("utf-8", "surrogateescape") + b"\0")
+            prefix = self._prefixes[gate] = (gate_settings, CODE_FINGERPRINT, start)
+        digest = prefix[2].copy()
+        digest.update(inputs.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(self._content_digest)
         return digest.hexdigest()
 
@@ -167,21 +183,31 @@ class ResultCache:
             self._db = None
         return self._db
 
-    def _read_json(self, query: str, key: str) -> Any:
-        """The JSON value one row of ``query`` holds for ``key`` (at most MAX_ENTRY_CHARS),
-        or None: no database, no row, unreadable (a damaged database is set aside)."""
+    def _read_text(self, query: str, key: str) -> str | None:
+        """The text one row of ``query`` holds for ``key`` (at most MAX_ENTRY_CHARS), or
+        None: no database, no row, unreadable (a damaged database is set aside)."""
         db = self._connection(create=False)
         if db is None:
             return None
         try:
             row = db.execute(query, (key, MAX_ENTRY_CHARS)).fetchone()
-            if row is None or not isinstance(row[0], str):
-                return None
-            return json.loads(row[0])
         except sqlite3.DatabaseError as exc:
             self._damaged(exc)
             return None
-        except (sqlite3.Error, ValueError, RecursionError):
+        except sqlite3.Error:
+            return None
+        if row is None or not isinstance(row[0], str):
+            return None
+        return row[0]
+
+    def _read_json(self, query: str, key: str) -> Any:
+        """The JSON value one row of ``query`` holds for ``key``, or None (see _read_text)."""
+        text = self._read_text(query, key)
+        if text is None:
+            return None
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
             return None
 
     def load(
@@ -190,12 +216,48 @@ class ResultCache:
         """The cached scorecard under ``key``, or None for a miss: absent, unreadable, or
         anything but an entry of exactly the written shape for this key (and gate). A
         SKIP is a hit only with ``skip`` (the gate caches its SKIPs, see Gate.caches_skip)."""
-        data = self._read_json(
-            "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?", key
-        )
-        if data is None:
+        text = self._prefetched.pop(key, None)
+        if text is None:
+            text = self._read_text(
+                "SELECT entry FROM entries WHERE key = ? AND length(entry) <= ?", key
+            )
+        if text is None:
             return None
-        return self._validated(data, key, gate, name, skip)
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return None
+        card = self._validated(data, key, gate, name, skip)
+        if card is not None:
+            card.entry_digest = entry_digest(text)
+        return card
+
+    def prefetch(self, keys: Iterable[str]) -> None:
+        """Read the entries under ``keys`` in one query, for the :meth:`load` calls that
+        follow (a post's gates: one query a post instead of one an item). Only the rows
+        found are kept, each for one load; they are validated when loaded, like any."""
+        wanted = [key for key in dict.fromkeys(keys) if key not in self._prefetched]
+        if not wanted or len(wanted) > _PREFETCH_LIMIT:
+            return
+        db = self._connection(create=False)
+        if db is None:
+            return
+        if len(self._prefetched) > _PREFETCH_LIMIT:
+            self._prefetched.clear()  # loads that never came (a deselected gate): let go
+        marks = ",".join("?" * len(wanted))
+        try:
+            rows = db.execute(
+                f"SELECT key, entry FROM entries WHERE key IN ({marks}) AND length(entry) <= ?",
+                (*wanted, MAX_ENTRY_CHARS),
+            ).fetchall()
+        except sqlite3.DatabaseError as exc:
+            self._damaged(exc)
+            return
+        except sqlite3.Error:
+            return
+        for key, text in rows:
+            if isinstance(key, str) and isinstance(text, str):
+                self._prefetched[key] = text
 
     def _damaged(self, exc: sqlite3.DatabaseError) -> bool:
         """After an error reading or writing: when the file turned out not to be a sound
@@ -380,21 +442,31 @@ class ResultCache:
             if db is None:
                 assert self._db_error is not None
                 raise self._db_error
+            text = json.dumps(data, sort_keys=True)
             try:
-                _insert(db, key, json.dumps(data, sort_keys=True))
+                _insert(db, key, text)
             except sqlite3.DatabaseError as exc:
                 if not self._damaged(exc):
                     raise
                 db = self._connection(create=True)
                 if db is None:
                     raise
-                _insert(db, key, json.dumps(data, sort_keys=True))
+                _insert(db, key, text)
             self.stored += 1
+            # The card is now what a later load of ``key`` gives: the same scorecard digest.
+            card.entry_digest = entry_digest(text)
         except (OSError, sqlite3.Error) as exc:
             # A full or read-only cache costs later runs time, never this run a verdict.
             error = exc if isinstance(exc, OSError) else _os_error(exc)
             self.write_error = error
             raise CacheWriteError(error.errno, error.strerror) from None
+
+
+def entry_digest(text: str) -> str:
+    """The digest of a stored entry's text. A scorecard served from the entry (or stored
+    as it) is a function of this text and the run's advisory flag alone, so the pair names
+    the scorecard file's content without encoding the card again (see written_unchanged)."""
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _open_database(path: Path) -> sqlite3.Connection:

@@ -81,6 +81,7 @@ class PostRun:
         self.short_circuited_at: int | None = None
         self._parse_overrun: str | None = None  # what overran when the parse did
         self._keys: dict[int, str | None] = {}  # gate id -> its result-cache key (cache_key)
+        self._prefetched = False  # the post's cached entries were read ahead (_prefetch)
 
     @cached_property
     def raw(self) -> bytes | None:
@@ -182,6 +183,8 @@ class PostRun:
         key = self.cache_key(spec)
         results, skip = self.context.results, spec.caches_skip
         assert results is not None  # GateContext always has one
+        if not self._prefetched:
+            self._prefetch(spec)
         cached = results.load(key, spec.id, spec.name, skip) if key else None
         if cached is not None:
             return replace(cached, advisory=advisory)
@@ -220,6 +223,17 @@ class PostRun:
         message = f"{what} took longer than gate_timeout ({seconds:g} s); stopped"
         detail = {"error": message, "budget_seconds": seconds}
         return spec.card("ERROR", detail, summary=message)
+
+    def _prefetch(self, spec: Gate) -> None:
+        """At the post's first gate that may be served from the cache: its key and those of
+        the selected gates after it, read in one query (a cached post then costs one
+        query, not one per gate). Keys are computed at most once (see cache_key)."""
+        self._prefetched = True
+        results = self.context.results
+        assert results is not None  # GateContext always has one
+        later = self.selected[self.selected.index(spec) :] if spec in self.selected else [spec]
+        keys = [self.cache_key(gate) for gate in later]
+        results.prefetch(key for key in keys if key)
 
     def cache_key(self, spec: Gate) -> str | None:
         """The result-cache key of this post and gate, or None when it must be gated anew;

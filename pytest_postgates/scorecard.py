@@ -8,6 +8,7 @@ the scorecards folder.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -48,6 +49,20 @@ class Scorecard:
     score: float | int | None = None
     # A gate that crashed keeps its traceback here for the terminal, not in the file.
     trace: str = ""
+    # Set when the card is a result-cache entry (served from it or stored as it): the
+    # digest of the entry's text, which with ``advisory`` names this card's file content
+    # (see content_digest). Not part of the card's value.
+    entry_digest: str = field(default="", compare=False, repr=False)
+
+    def content_digest(self, compact: str | None = None) -> str:
+        """A digest naming the content of this card's file: from the cache entry's text
+        when the card is one (no encoding needed), else of its compact JSON (``compact``
+        when the caller has it). The two kinds never collide (their prefixes differ)."""
+        if self.entry_digest:
+            return f"e{int(self.advisory)}:{self.entry_digest}"
+        if compact is None:
+            compact = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha1(compact.encode("utf-8", "surrogatepass")).hexdigest()
 
     def to_dict(self) -> dict[str, Any]:
         return {
