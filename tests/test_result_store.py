@@ -277,3 +277,21 @@ def test_an_edited_post_is_gated_again_and_its_scorecards_follow(blog: pytest.Py
     )
     assert "parse" not in _calls(blog)
     assert _cards(blog) == before
+
+
+def test_a_second_run_under_xdist_is_served_from_a_serial_runs_cache(
+    blog: pytest.Pytester,
+) -> None:
+    """Each worker reads its posts' results ahead in its own process; the digests naming
+    the scorecards are the same in every process, so nothing is rewritten."""
+    pytest.importorskip("xdist")
+    blog.runpytest_subprocess("--postgates-jobs=1").assert_outcomes(
+        passed=6, failed=1, skipped=2, xpassed=3
+    )
+    _calls(blog)
+    cards = _cards(blog)
+    blog.runpytest_subprocess("-n", "2").assert_outcomes(passed=6, failed=1, skipped=2, xpassed=3)
+    calls = _calls(blog)
+    assert "parse" not in calls and "write" not in calls
+    assert calls.count("prefetch") == 4  # one a post, whichever worker ran it
+    assert _cards(blog) == cards
