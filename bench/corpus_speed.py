@@ -428,6 +428,10 @@ def measure(argv: list[str] | None = None) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("POSTGATES_CACHE_KEY", None)
     common = ["-q", "-p", "no:randomly", "-p", "no:hypothesispytest", "--tb=line"]
+    # A private temporary folder for every run (controls included): pytest's default one
+    # is shared with every other pytest on the machine, and its end-of-session clean-up of
+    # their old folders cost a -n 2 run's controller seconds after the last item.
+    common += ["--basetemp", str(corpus / ".bench-tmp")]
     # no:hypothesispytest: installed here only by our test extras; a blog's CI lacks it.
     base = [sys.executable, "-m", "pytest", "_posts", *common, "-p", "bench_memory"]
     base += [f"--postgates-only={DETERMINISTIC}", "--postgates-all", "-o", "cache_dir=.bench-cache"]
@@ -567,7 +571,7 @@ def measure(argv: list[str] | None = None) -> int:
         print(f"{label + ':':36} {added:+7.2f} s ({1000 * added / items:+.2f} ms an item)")
     print()
     print("CPU seconds and peak memory (max RSS) of each pytest process:")
-    by_run: dict[str, list[dict[str, object]]] = {}
+    by_run: dict[str, list[dict[str, Any]]] = {}
     for entry in memory:
         by_run.setdefault(str(entry.get("run")), []).append(entry)
     for run_name, entries in by_run.items():
@@ -578,6 +582,23 @@ def measure(argv: list[str] | None = None) -> int:
             for e in sorted(entries, key=lambda e: str(e["process"]))
         )
         print(f"  {run_name:14} {shown}")
+    cpus = os.cpu_count() or 1
+    print(
+        f"the best {workers} wall these CPU figures allow (its processes' CPU shared perfectly "
+        f"over {cpus} CPUs, and never below its busiest process), against the serial wall:"
+    )
+    for label, serial, parallel, run_name in (
+        ("  plugin, cold", "serial cold", "n2 cold", "n2"),
+        ("  plugin, second run", "serial second", "n2 second", "n2-second"),
+        ("  control, constant cards", "constant serial", "constant n2", "constant-n2"),
+        ("  control, plain pytest", "plain serial", "plain n2", "plain-n2"),
+    ):
+        best = best_wall(by_run.get(run_name, []), cpus)
+        serial_wall = runs[serial].wall
+        print(
+            f"{label + ':':36} >= {best:6.2f} s; serial {serial_wall:6.2f} s, so at best "
+            f"{serial_wall / best:4.2f}x (measured {serial_wall / runs[parallel].wall:4.2f}x)"
+        )
     same = serial_cards == n2_cards == serial_second_cards == n2_second_cards == jobs1_cards
     print(
         f"scorecards: {len(serial_cards)} files; byte-identical serial cold / second / "
@@ -612,6 +633,15 @@ PHASES = (
     "summarised",
     "unconfigure",
 )
+
+
+def best_wall(processes: list[dict[str, Any]], cpus: int) -> float:
+    """The shortest wall time a parallel run's CPU seconds allow: all of its processes'
+    CPU spread perfectly over ``cpus``, and never less than its busiest process's (each
+    process runs on one CPU at a time). Child processes (mermaid.js engines, git) and the
+    processes' start-up before the plugin loads are not counted, so it is a lower bound."""
+    seconds = [float(entry["cpu"]) for entry in processes]
+    return max(sum(seconds) / cpus, max(seconds, default=0.0))
 
 
 def print_timeline(log: Path, started: float, workers: str) -> None:
