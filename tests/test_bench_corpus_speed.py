@@ -82,3 +82,11 @@ def test_main_exits_non_zero_with_the_reason_when_a_run_fails(
     monkeypatch.setattr(corpus_speed, "measure", failing)
     assert corpus_speed.main([]) == 2
     assert "corpus_speed: run 'warm-up' did not run its tests" in capsys.readouterr().err
+
+
+def test_the_best_parallel_wall_is_the_cpu_spread_over_the_cpus_or_the_busiest_process() -> None:
+    processes = [{"cpu": 12.4}, {"cpu": 13.0}, {"cpu": 14.0}]
+    assert corpus_speed.best_wall(processes, 2) == pytest.approx(19.7)
+    # One process cannot be split: a busy controller bounds the run by itself.
+    assert corpus_speed.best_wall([{"cpu": 30.0}, {"cpu": 2.0}], 4) == 30.0
+    assert corpus_speed.best_wall([], 2) == 0.0
