@@ -40,6 +40,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -95,7 +96,8 @@ except ImportError:
 # lock (the run-wide batches, their parts, the repository index), which parts of a batch a
 # process computed while it would have waited on a lock, and when each worker ran items.
 TIMELINE_PLUGIN = """
-import contextlib, json, os, time
+import atexit, contextlib, functools, json, os, time
+import pytest
 from pytest_postgates import batch
 from pytest_postgates.evidence import index
 _NAME = os.environ.get("PYTEST_XDIST_WORKER", "controller")
@@ -125,11 +127,65 @@ if _compute is not None:
             _log(kind="helped", name=name, start=start, end=time.time())
         return done
     batch.RunBatches._compute_unstarted = _helping
+_PHASES = {}
+_REPORTS = []
+_HOOKS = []
+def _time_every_implementation(config, hook_name):
+    # Each plugin's part of a hook, as (plugin, start, end): what the run's tail is made of.
+    for impl in getattr(config.pluginmanager.hook, hook_name).get_hookimpls():
+        if impl.wrapper or impl.hookwrapper:
+            continue
+        original = impl.function
+        @functools.wraps(original)  # pluggy reads the hook's argument names through it
+        def timed(*args, _original=original, _name=impl.plugin_name, **kwargs):
+            start = time.time()
+            try:
+                return _original(*args, **kwargs)
+            finally:
+                if time.time() - start >= 0.05:
+                    _HOOKS.append((hook_name, _name, start, time.time()))
+        impl.function = timed
+@atexit.register
+def _exited():
+    _log(kind="exit", at=time.time())
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    _PHASES["configured"] = time.time()
+    for hook_name in ("pytest_sessionfinish", "pytest_unconfigure"):
+        _time_every_implementation(config, hook_name)
+def pytest_collection_finish(session):
+    _PHASES["collected"] = time.time()
 def pytest_runtest_setup(item):
     _ITEMS.append(time.time())
+def pytest_runtest_logreport(report):
+    if _NAME == "controller" and report.when == "teardown":
+        _REPORTS.append(time.time())
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session):
+    _PHASES["sessionfinish"] = time.time()
+    try:
+        return (yield)
+    finally:
+        _PHASES["sessionfinished"] = time.time()
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_terminal_summary(terminalreporter):
+    _PHASES["summary"] = time.time()
+    try:
+        return (yield)
+    finally:
+        _PHASES["summarised"] = time.time()
+@pytest.hookimpl(tryfirst=True)
 def pytest_unconfigure(config):
+    _PHASES["unconfigure"] = time.time()
+    # Registered last, so run first of the exit handlers (the one above runs last).
+    atexit.register(lambda: _log(kind="exit handlers", at=time.time()))
     if _ITEMS:
         _log(kind="items", first=_ITEMS[0], last=_ITEMS[-1], count=len(_ITEMS))
+    if _REPORTS:
+        _log(kind="reports", first=_REPORTS[0], last=_REPORTS[-1], count=len(_REPORTS))
+    _log(kind="phases", **_PHASES)
+    for hook_name, plugin, start, end in _HOOKS:
+        _log(kind="hook", hook=hook_name, plugin=plugin, start=start, end=end)
 """
 PROSE = [
     "This part of the standard library keeps its state in one place, which makes tests short.",
@@ -256,6 +312,33 @@ class Run:
         return lines[-1] if lines else f"(no output; stderr: {self.result.stderr.strip()[-300:]})"
 
 
+# pytest's closing line under -q: counts of outcomes, then the duration ("12 passed, 3
+# failed in 9.81s", "2400 tests collected in 1.78s", "... in 66.64s (0:01:06)").
+_OUTCOME = r"\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)"
+RESULT_LINE = re.compile(
+    rf"^=*\s*(?:\d+ tests? collected|{_OUTCOME})(?:, {_OUTCOME})* in \d+(?:\.\d+)?s"
+    r"(?: \(\d+:\d\d:\d\d\))?\s*=*$"
+)
+
+
+class RunFailed(Exception):
+    """A timed run did not end as a pytest run that ran its tests: its figures mean
+    nothing (a python without the plugin's dependencies, a usage error, a crash)."""
+
+
+def check_outcome(label: str, run: Run) -> Run:
+    """``run`` when it ended with a pytest result line and exit status 0 or 1 (tests
+    failed: the corpus has failing posts); otherwise :class:`RunFailed` naming the run,
+    its exit status and the end of its output."""
+    if run.result.returncode in (0, 1) and RESULT_LINE.match(run.last_line.strip()):
+        return run
+    tail = "\n".join((run.result.stdout + run.result.stderr).strip().splitlines()[-15:])
+    raise RunFailed(
+        f"run {label!r} did not run its tests (exit status {run.result.returncode}; last "
+        f"line {run.last_line.strip()!r}); no figures are printed. End of its output:\n{tail}"
+    )
+
+
 def timed(command: list[str], cwd: Path, env: dict[str, str]) -> Run:
     """Wall seconds and CPU seconds of the process tree (it is waited for, so its children
     and theirs are counted)."""
@@ -285,6 +368,14 @@ def markdownlint_cli() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return measure(argv)
+    except RunFailed as exc:
+        print(f"corpus_speed: {exc}", file=sys.stderr)
+        return 2
+
+
+def measure(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--posts", type=int, default=1000, help="posts to generate (1000)")
     parser.add_argument("--seed", type=int, default=7)
@@ -337,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("POSTGATES_CACHE_KEY", None)
     common = ["-q", "-p", "no:randomly", "-p", "no:hypothesispytest", "--tb=line"]
+    # A private temporary folder for every run (controls included): pytest's default one
+    # is shared with every other pytest on the machine, and its end-of-session clean-up of
+    # their old folders cost a -n 2 run's controller seconds after the last item.
+    common += ["--basetemp", str(corpus / ".bench-tmp")]
     # no:hypothesispytest: installed here only by our test extras; a blog's CI lacks it.
     base = [sys.executable, "-m", "pytest", "_posts", *common, "-p", "bench_memory"]
     base += [f"--postgates-only={DETERMINISTIC}", "--postgates-all", "-o", "cache_dir=.bench-cache"]
@@ -352,15 +447,20 @@ def main(argv: list[str] | None = None) -> int:
             fresh()
         outcome = timed([*base, *extra], corpus, dict(env, BENCH_RUN=label, **more_env))
         print(f"  {label}: {outcome.wall:.1f} s wall, {outcome.cpu:.1f} s cpu", file=sys.stderr)
-        return outcome
+        return check_outcome(label, outcome)
+
+    def plain(label: str, extra: list[str]) -> Run:
+        return check_outcome(
+            label, timed([*plain_base, *extra], corpus, dict(env, BENCH_RUN=label))
+        )
 
     plain_base = [sys.executable, "-m", "pytest", "plain", *common, "-p", "no:cacheprovider"]
     plain_base += ["-p", "bench_memory"]
     # Warm the bytecode caches (pytest's rewritten modules too) outside the timing.
     run("warm-up", ["--collect-only", str(sorted((corpus / "_posts").glob("*.md"))[0])])
-    timed([*plain_base, "--collect-only"], corpus, dict(env, BENCH_RUN="warm-up"))
+    plain("warm-up", ["--collect-only"])
     runs: dict[str, Run] = {}
-    runs["plain serial"] = timed(plain_base, corpus, dict(env, BENCH_RUN="plain"))
+    runs["plain serial"] = plain("plain", [])
     # The controls gate nothing: no look-ahead worker (it would gate the real posts).
     one_job = ["--postgates-jobs=1"]
     runs["constant serial"] = run("constant", ["-p", "bench_constant", *one_job], start_fresh=True)
@@ -375,11 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         # The second runs again, each process under cProfile (serial, then -n).
         profiles.mkdir()
-        timed(
-            base,
-            corpus,
-            dict(env, BENCH_RUN="profile-serial", BENCH_PROFILE=str(profiles)),
-        )
+        run("profile-serial", [], BENCH_PROFILE=str(profiles))
     timeline = corpus / "timeline.jsonl"
     timeline.unlink(missing_ok=True)
     started = time.time()
@@ -390,11 +486,11 @@ def main(argv: list[str] | None = None) -> int:
     runs["n2 second"] = run("n2-second", n)
     n2_second_cards = scorecard_bytes(scorecards)
     if args.profile:
-        timed([*base, *n], corpus, dict(env, BENCH_RUN="profile-n2", BENCH_PROFILE=str(profiles)))
+        run("profile-n2", n, BENCH_PROFILE=str(profiles))
     runs["constant n2"] = run(
         "constant-n2", ["-p", "bench_constant", *n, *one_job], start_fresh=True
     )
-    runs["plain n2"] = timed([*plain_base, *n], corpus, dict(env, BENCH_RUN="plain-n2"))
+    runs["plain n2"] = plain("plain-n2", n)
     fresh()
     mdl: Run | None = None
     if not args.no_markdownlint:
@@ -475,7 +571,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label + ':':36} {added:+7.2f} s ({1000 * added / items:+.2f} ms an item)")
     print()
     print("CPU seconds and peak memory (max RSS) of each pytest process:")
-    by_run: dict[str, list[dict[str, object]]] = {}
+    by_run: dict[str, list[dict[str, Any]]] = {}
     for entry in memory:
         by_run.setdefault(str(entry.get("run")), []).append(entry)
     for run_name, entries in by_run.items():
@@ -486,6 +582,26 @@ def main(argv: list[str] | None = None) -> int:
             for e in sorted(entries, key=lambda e: str(e["process"]))
         )
         print(f"  {run_name:14} {shown}")
+    cpus = os.cpu_count() or 1
+    print(
+        f"the best {workers} wall these CPU figures allow (its processes' CPU shared perfectly "
+        f"over {cpus} CPUs, and never below its busiest process), against the serial wall:"
+    )
+    for label, serial, parallel, run_name in (
+        ("  plugin, cold", "serial cold", "n2 cold", "n2"),
+        ("  plugin, second run", "serial second", "n2 second", "n2-second"),
+        ("  control, constant cards", "constant serial", "constant n2", "constant-n2"),
+        ("  control, plain pytest", "plain serial", "plain n2", "plain-n2"),
+    ):
+        best = best_wall(by_run.get(run_name, []), cpus)
+        serial_wall, serial_cpu = runs[serial].wall, runs[serial].cpu
+        # Against the serial CPU too: what one process doing the work takes on an idle
+        # machine, so the bound still reads right when the load stretched every wall time.
+        print(
+            f"{label + ':':36} >= {best:6.2f} s; at best {serial_wall / best:4.2f}x the serial "
+            f"wall ({serial_wall:.2f} s), {serial_cpu / best:4.2f}x its CPU "
+            f"({serial_cpu:.2f} s); measured {serial_wall / runs[parallel].wall:4.2f}x"
+        )
     same = serial_cards == n2_cards == serial_second_cards == n2_second_cards == jobs1_cards
     print(
         f"scorecards: {len(serial_cards)} files; byte-identical serial cold / second / "
@@ -508,6 +624,27 @@ def main(argv: list[str] | None = None) -> int:
             print(f"profile {prof.stem}: plugin functions, cumulative seconds, top 25:")
             pstats.Stats(str(prof)).sort_stats("cumulative").print_stats("pytest_postgates", 25)
     return 0 if same else 1
+
+
+# The moments of a process's life the timeline shows, in order.
+PHASES = (
+    "configured",
+    "collected",
+    "sessionfinish",
+    "sessionfinished",
+    "summary",
+    "summarised",
+    "unconfigure",
+)
+
+
+def best_wall(processes: list[dict[str, Any]], cpus: int) -> float:
+    """The shortest wall time a parallel run's CPU seconds allow: all of its processes'
+    CPU spread perfectly over ``cpus``, and never less than its busiest process's (each
+    process runs on one CPU at a time). Child processes (mermaid.js engines, git) and the
+    processes' start-up before the plugin loads are not counted, so it is a lower bound."""
+    seconds = [float(entry["cpu"]) for entry in processes]
+    return max(sum(seconds) / cpus, max(seconds, default=0.0))
 
 
 def print_timeline(log: Path, started: float, workers: str) -> None:
@@ -535,6 +672,29 @@ def print_timeline(log: Path, started: float, workers: str) -> None:
             f"{len(helped)} part(s) of a batch for later {helping:.1f} s, idle "
             f"{waited - helping:.1f} s"
         )
+        reports = next((e for e in seen if e["kind"] == "reports"), None)
+        if reports:
+            print(
+                f"    reports received {reports['first'] - started:.1f} to "
+                f"{reports['last'] - started:.1f} s ({reports['count']})"
+            )
+        phases = next((e for e in seen if e["kind"] == "phases"), None)
+        if phases:
+            shown = ", ".join(
+                f"{name} {phases[name] - started:.1f}"
+                for name in PHASES
+                if isinstance(phases.get(name), float)
+            )
+            for kind in ("exit handlers", "exit"):
+                exited = next((e for e in seen if e["kind"] == kind), None)
+                if exited:
+                    shown += f", {kind} {exited['at'] - started:.1f}"
+            print(f"    phases (s): {shown}")
+        for hook in (e for e in seen if e["kind"] == "hook"):
+            print(
+                f"    {hook['hook']} of {hook['plugin'].rsplit('/', 1)[-1]}: "
+                f"{hook['start'] - started:.1f} to {hook['end'] - started:.1f} s"
+            )
         held: dict[str, list[float]] = {}
         for event in locks:
             base = event["name"].split(".part")[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -348,6 +349,8 @@ class OverallRecorder:
         self.stems: dict[str, str] = {}
         self.overall: dict[str, dict[str, Any]] = {}
         self.write_errors: list[str] = []
+        self._writer: threading.Thread | None = None
+        self._written: list[tuple[Path, str]] = []  # overall files written: stamps to record
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         record = getattr(report, "postgates", None)
@@ -355,8 +358,37 @@ class OverallRecorder:
             self.records.setdefault(record["post"], {})[record["gate"]] = record
             self.stems[record["post"]] = record["stem"]
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        """Decide every overall verdict and write the output files. Under xdist the
+        controller's next step is to wait for its workers to exit (each frees what it built,
+        seconds on a large corpus), so the files are rendered and written in a thread
+        meanwhile and joined when the hook ends (:meth:`pytest_sessionfinish_joined`)."""
+        writes = self._planned_writes()
+        if session.config.pluginmanager.get_plugin("dsession") is not None and writes:
+            self._writer = threading.Thread(
+                target=self._write_all, args=(writes,), name="postgates-outputs", daemon=True
+            )
+            self._writer.start()
+        else:
+            self._write_all(writes)
+            self._finish(session)
+
+    @pytest.hookimpl(trylast=True, specname="pytest_sessionfinish")
+    def pytest_sessionfinish_joined(self, session: pytest.Session) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.join()
+            self._finish(session)
+
+    def _planned_writes(self) -> list[tuple[Path, Any, str | None]]:
+        """(path, render, digest) of every output file to write: an overall file whose
+        content is unchanged (told by its stamp in the result database, as the items'
+        scorecards are) is left alone, since the indented form is made by json's
+        pure-Python encoder, about 2 ms a post. Database work stays in this thread."""
         folder = self.state.settings.scorecards
+        results = self.state.context.results
+        writes: list[tuple[Path, Any, str | None]] = []
         for post, gates in sorted(self.records.items()):
             cards = [
                 Scorecard(r["gate"], r["name"], r["advisory"], r["verdict"]) for r in gates.values()
@@ -374,7 +406,14 @@ class OverallRecorder:
                 r["name"]: r["suppressed"] for r in gates.values() if r.get("suppressed")
             }
             self.overall[post] = report
-            self._write_overall(overall_path(folder, self.stems[post]), report)
+            path = overall_path(folder, self.stems[post])
+            digest = hashlib.sha1(
+                json.dumps(report, sort_keys=True, ensure_ascii=False).encode(
+                    "utf-8", "surrogatepass"
+                )
+            ).hexdigest()
+            if results is None or not results.written_unchanged(path, digest):
+                writes.append((path, partial(dumps, report), digest))
         settings = self.state.settings
         for path, render in (
             (settings.feedback, self.feedback_text),
@@ -382,25 +421,24 @@ class OverallRecorder:
             (settings.html, lambda: reports.html_report(self.records, self.overall)),
         ):
             if path is not None:
-                self._write(path, render)
+                writes.append((path, render, None))
+        return writes
+
+    def _write_all(self, writes: list[tuple[Path, Any, str | None]]) -> None:
+        for path, render, digest in writes:
+            before = len(self.write_errors)
+            self._write(path, render)
+            if digest is not None and len(self.write_errors) == before:
+                self._written.append((path, digest))
+
+    def _finish(self, session: pytest.Session) -> None:
+        results = self.state.context.results
+        if results is not None:
+            for path, digest in self._written:
+                results.record_written(path, digest)
+        self._written.clear()
         if self.write_errors and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-    def _write_overall(self, path: Path, report: dict[str, Any]) -> None:
-        """An overall file, rewritten only when its content changed: an unchanged one is
-        told by its stamp in the result database (as the items' scorecards are), since
-        the indented form is made by json's pure-Python encoder, about 2 ms a post on the
-        controller after the last item."""
-        results = self.state.context.results
-        digest = hashlib.sha1(
-            json.dumps(report, sort_keys=True, ensure_ascii=False).encode("utf-8", "surrogatepass")
-        ).hexdigest()
-        if results is not None and results.written_unchanged(path, digest):
-            return
-        before = len(self.write_errors)
-        self._write(path, partial(dumps, report))
-        if results is not None and len(self.write_errors) == before:
-            results.record_written(path, digest)
 
     def _write(self, path: Path, render: Any) -> None:
         """Write one output file; a failure (full disk, read-only folder) is one clear

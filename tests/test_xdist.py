@@ -450,3 +450,79 @@ def test_the_second_worker_builds_the_index_before_its_first_item(
     pytester.runpytest_subprocess("-n", "2").assert_outcomes(passed=8, xpassed=4)
     second = events()
     assert all(not event.startswith("index") for seen in second.values() for event in seen), second
+
+
+# The controller's outputs and xdist's wait for its workers to exit, side by side: the
+# patched teardown waits (up to 30 s) for a first output file to be written, and the
+# patched writer waits for the teardown to have begun, so run one after the other each
+# wait times out, and the log says so. The feedback file's write fails (a full disk).
+OUTPUTS_SPY = """
+import errno, os, threading
+from pathlib import Path
+
+import pytest_postgates.session as session
+from xdist import workermanage
+
+LOG = Path(__file__).parent / "outputs.log"
+TEARDOWN_BEGUN = threading.Event()
+WRITTEN = threading.Event()
+
+
+def _log(line):
+    with LOG.open("a", encoding="utf-8") as stream:
+        stream.write(line + "\\n")
+
+
+_write_atomic = session.write_atomic
+
+
+def write_atomic(path, text):
+    begun = TEARDOWN_BEGUN.wait(30)
+    _log(f"write {Path(path).name} {threading.current_thread().name} teardown-begun={begun}")
+    try:
+        if Path(path).name == "feedback.txt":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return _write_atomic(path, text)
+    finally:
+        WRITTEN.set()
+
+
+_teardown_nodes = workermanage.NodeManager.teardown_nodes
+
+
+def teardown_nodes(self):
+    TEARDOWN_BEGUN.set()
+    _log(f"teardown written-meanwhile={WRITTEN.wait(30)}")
+    return _teardown_nodes(self)
+
+
+session.write_atomic = write_atomic
+workermanage.NodeManager.teardown_nodes = teardown_nodes
+"""
+
+
+def test_outputs_are_written_while_xdist_waits_for_its_workers_to_exit(
+    pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under -n 2 the controller writes the overall files and reports while it waits for
+    its workers to exit (the run's tail after the last item), each once, and a write that
+    fails still fails the run with its reason."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    blog.post("good-a.md")
+    blog.post("good-b.md")
+    pytester.makeconftest(OUTPUTS_SPY)
+    result = pytester.runpytest_subprocess(
+        "-n", "2", "-p", "no:randomly", "--postgates-feedback=feedback.txt"
+    )
+    log = (pytester.path / "outputs.log").read_text().splitlines()
+    assert "teardown written-meanwhile=True" in log
+    writes = sorted(line for line in log if line.startswith("write "))
+    assert writes == [
+        "write feedback.txt postgates-outputs teardown-begun=True",
+        "write good-a-overall.json postgates-outputs teardown-begun=True",
+        "write good-b-overall.json postgates-outputs teardown-begun=True",
+    ]
+    assert (pytester.path / ".postgates" / "scorecards" / "good-a-overall.json").is_file()
+    result.stdout.fnmatch_lines(["*postgates: cannot write feedback.txt: No space left on device*"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(passed=2, xpassed=2)
