@@ -55,14 +55,15 @@ import sys
 import time
 import traceback
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_postgates.batch import RunBatches
+from pytest_postgates.batch import PARTS_PER_WORKER, RunBatches
 from pytest_postgates.config import Settings
+from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import BY_ID
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.post import InputProblem
@@ -255,6 +256,10 @@ class Job:
     batch_selected: dict[str, tuple[Path, ...]] | None
     table: Path
     posts: tuple[PostJob, ...]
+    # The run's split of its batches into parts (batch.py): the parts of every process of
+    # the run must be the same, so the worker splits as the main process does.
+    batch_parts: int = 1
+    batch_counts: dict[str, int] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------- main process side
@@ -263,9 +268,15 @@ class LookAhead:
     first cache miss, waits for a post a worker is gating, stops workers with the session."""
 
     def __init__(
-        self, state: Any, posts: list[tuple[Any, PostJob]], wanted: int, invocation_dir: Path
+        self,
+        state: Any,
+        posts: list[tuple[Any, PostJob]],
+        wanted: int,
+        invocation_dir: Path,
+        under_xdist: bool = False,
     ) -> None:
         self.state = state
+        self.under_xdist = under_xdist
         self.context: GateContext = state.context
         run_dir = self.context.batches.run_dir
         assert run_dir is not None
@@ -346,7 +357,7 @@ class LookAhead:
                     ),
                 )
             )
-        return cls(state, jobs, wanted, config.invocation_params.dir)
+        return cls(state, jobs, wanted, config.invocation_params.dir, workerinput is not None)
 
     # ------------------------------------------------------------------ per item
     def probe(self) -> None:
@@ -463,6 +474,7 @@ class LookAhead:
             return
         settings: Settings = self.state.settings
         batches: RunBatches = self.context.batches
+        self._split_batches(batches)
         package_parent = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
@@ -479,6 +491,8 @@ class LookAhead:
                 roots=tuple(self.state.roots),
                 batch_posts=tuple(batches.posts),
                 batch_selected=dict(batches.selected) if batches.selected is not None else None,
+                batch_parts=batches.parts,
+                batch_counts=batches.split_counts(),
                 table=self.table.path,
                 posts=tuple(self.posts),
             )
@@ -499,6 +513,19 @@ class LookAhead:
                     start_new_session=True,
                 )
             self.processes.append((slot, process))
+
+    def _split_batches(self, batches: RunBatches) -> None:
+        """A serial run's batches are one part each, computed by whichever process asks
+        first while the other waits; with workers they are split as under xdist, so that
+        the main process computes the parts from the front, a worker those from the back,
+        and either computes a part nobody started instead of waiting on a lock (batch.py).
+        Under xdist the split is the run's already (every xdist worker must name the same
+        parts). Batches split before now (a worker started late) keep their split: the
+        worker is told it."""
+        if self.under_xdist or batches.parts > 1:
+            return
+        batches.parts = PARTS_PER_WORKER * (1 + self.wanted)
+        set_waiting_work(batches.help_once)
 
     def stop(self) -> None:
         """Stop every worker and wait for it: asked first (between two gates), then
@@ -635,10 +662,17 @@ def worker_main(argv: list[str]) -> int:
     alive = os.open(alive_path(job.run_dir, job.slot), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(alive, fcntl.LOCK_EX)
     table = ClaimTable(job.table, len(job.posts))
-    context = GateContext.create(
-        job.settings, job.cache_dir, RunBatches(job.run_dir, job.batch_posts), cache_results=True
+    batches = RunBatches(
+        job.run_dir,
+        job.batch_posts,
+        parts=job.batch_parts,
+        from_end=True,  # it gates posts from the end: the parts it needs next are there
+        split_counts=job.batch_counts,
     )
+    context = GateContext.create(job.settings, job.cache_dir, batches, cache_results=True)
     context.batches.selected = job.batch_selected
+    if batches.parts > 1:
+        set_waiting_work(batches.help_once)
     results = context.results
     assert results is not None
     warnings.simplefilter("default")
