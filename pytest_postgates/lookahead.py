@@ -87,8 +87,15 @@ CACHED_POSTS_BEFORE_STOP = 3
 FREE, MAIN, DONE, LEFT = 0, 1, 2, 3
 WORKER_BASE = 16
 _MAGIC = 0x50474C41  # "PGLA"
-# Header: magic, post count, next worker slot, unused.
+# Header: magic, post count, next worker slot, the furthest post a main process reached.
 _HEADER = 4
+_REACHED = 3
+# A serial run's worker gates the first free post at least this many posts ahead of the
+# main process: far enough that the main process, passing over the posts the worker has
+# gated (pytest's per-item work, cached results, scorecards: about a quarter of a cold
+# post's cost), rarely reaches the one the worker is still gating; near enough that the
+# posts the worker gated last leave the main process little to do once the worker stops.
+LEAD_POSTS = 16
 _INT = struct.calcsize("i")
 # How often a waiting main process looks at a claim (seconds, growing to the second value).
 _POLL = (0.001, 0.02)
@@ -165,7 +172,12 @@ class ClaimTable:
             state = self._ints[_HEADER + index]
             if state == FREE:
                 self._ints[_HEADER + index] = MAIN
+            self._ints[_REACHED] = max(self._ints[_REACHED], index)
             return state
+
+    def reached(self) -> int:
+        """The furthest post a main process has reached (0 before the first)."""
+        return self._ints[_REACHED]
 
     def take_back(self, index: int, state: int) -> bool:
         """Claim post ``index`` for a main process if it is still in ``state`` (a dead
@@ -180,6 +192,22 @@ class ClaimTable:
         """Claim the last free post for worker ``slot``; None when none is left."""
         with self._locked():
             for index in range(self.count - 1, -1, -1):
+                if self._ints[_HEADER + index] == FREE:
+                    self._ints[_HEADER + index] = WORKER_BASE + slot
+                    return index
+        return None
+
+    def claim_ahead(self, slot: int, lead: int) -> int | None:
+        """Claim for worker ``slot`` the first free post at least ``lead`` posts after the
+        furthest post a main process reached; when there is none, the last free post after
+        it (the main process reaches that one last). None when no post after it is free."""
+        with self._locked():
+            reached = self._ints[_REACHED]
+            for index in range(min(reached + lead, self.count), self.count):
+                if self._ints[_HEADER + index] == FREE:
+                    self._ints[_HEADER + index] = WORKER_BASE + slot
+                    return index
+            for index in range(min(reached + lead, self.count) - 1, reached, -1):
                 if self._ints[_HEADER + index] == FREE:
                     self._ints[_HEADER + index] = WORKER_BASE + slot
                     return index
@@ -260,6 +288,9 @@ class Job:
     # the run must be the same, so the worker splits as the main process does.
     batch_parts: int = 1
     batch_counts: dict[str, int] = field(default_factory=dict)
+    # Which posts the worker claims: "ahead" of the main process (a serial run), or from
+    # the "end" (under xdist, where several main processes move through the list).
+    schedule: str = "end"
 
 
 # ---------------------------------------------------------------------- main process side
@@ -493,6 +524,7 @@ class LookAhead:
                 batch_selected=dict(batches.selected) if batches.selected is not None else None,
                 batch_parts=batches.parts,
                 batch_counts=batches.split_counts(),
+                schedule="end" if self.under_xdist else "ahead",
                 table=self.table.path,
                 posts=tuple(self.posts),
             )
@@ -666,7 +698,8 @@ def worker_main(argv: list[str]) -> int:
         job.run_dir,
         job.batch_posts,
         parts=job.batch_parts,
-        from_end=True,  # it gates posts from the end: the parts it needs next are there
+        # The parts it needs next: ahead of the main process's, or from the end.
+        from_end=job.schedule == "end",
         split_counts=job.batch_counts,
     )
     context = GateContext.create(job.settings, job.cache_dir, batches, cache_results=True)
@@ -682,7 +715,10 @@ def worker_main(argv: list[str]) -> int:
         while True:
             if cached_in_a_row >= CACHED_POSTS_BEFORE_STOP:
                 return 0  # the posts left are cached: the main process reads them as fast
-            number = table.claim_last(job.slot)
+            if job.schedule == "ahead":
+                number = table.claim_ahead(job.slot, LEAD_POSTS)
+            else:
+                number = table.claim_last(job.slot)
             if number is None:
                 return 0
             stored = results.stored
