@@ -98,11 +98,14 @@ except ImportError:
 # gate (a cache miss), when the main process waited for a post a worker was gating, and
 # when each process ran items. Events are kept in memory and written once at the end.
 TIMELINE_PLUGIN = """
-import atexit, contextlib, json, os, sys, time
+import atexit, contextlib, json, os, resource, sys, time
 _BORN = time.time()
 _EVENTS = []
 def _log(**record):
     _EVENTS.append(record)
+def _exit():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    _log(kind="exit", at=time.time(), cpu=usage.ru_utime + usage.ru_stime)
 def _flush(name):
     if _EVENTS:
         with open(os.environ["BENCH_TIMELINE_LOG"], "a") as stream:
@@ -157,7 +160,7 @@ def worker():
     _log(kind="life", start=_BORN)
     install()
     def done():
-        _log(kind="exit", at=time.time())
+        _exit()
         _flush(name)
     atexit.register(done)
 if "pytest_postgates.lookahead" not in sys.orig_argv:
@@ -170,7 +173,7 @@ if "pytest_postgates.lookahead" not in sys.orig_argv:
         if _ITEMS:
             _log(kind="items", first=_ITEMS[0], last=_ITEMS[-1], count=len(_ITEMS))
         _log(kind="life", start=_BORN)
-        _log(kind="exit", at=time.time())
+        _exit()
         _flush(name)
 """
 # Loaded into every Python process of the bench's runs (it is on their PYTHONPATH): the
@@ -694,8 +697,11 @@ def print_timeline(log: Path, started: float, title: str, width: int = 60) -> No
             if gates
             else "no gates"
         )
+        cpu = next((e.get("cpu") for e in seen if e["kind"] == "exit"), None)
         print(
-            f"  {process}: alive {life - started:.1f} to {gone - started:.1f} s; {span}; "
+            f"  {process}: alive {life - started:.1f} to {gone - started:.1f} s"
+            + (f", {cpu:.1f} s CPU (its own)" if cpu is not None else "")
+            + f"; {span}; "
             f"computing gates {gating:.1f} s (lock waits included); waited on locks "
             f"{waited:.1f} s, of which computing {len(helped)} part(s) of a batch for later "
             f"{helping:.1f} s, idle {waited - helping:.1f} s; waited for a worker's post "

@@ -21,10 +21,13 @@ the post back and gates it itself, with a warning.
 
 What a worker gates: only what the result cache can carry back. A gate whose result is not
 cached (the judge gates with a judge configured, gate 6 online, gate 1 with audit commands,
-hhem with its scorer) is left to the main process, and when such a gate could short-circuit
-the gates after it (a hard gate, without ``--postgates-all``), the worker leaves the rest
-of that post too. An ERROR is never cached, so a worker's ERROR is decided again by the
-main process, which reports it: a worker can never turn an item into a PASS.
+hhem with its scorer) is left to the main process; the cached gates after it are gated all
+the same (the main process reads them unless that gate fails and short-circuits them: a
+spare CPU's work lost on a failing post, against every later gate of an online run left to
+the main process). A worker stops on a post at a hard gate's FAIL or ERROR it computed
+(the main process short-circuits the rest itself). An ERROR is never cached, so a worker's
+ERROR is decided again by the main process, which reports it: a worker can never turn an
+item into a PASS.
 
 When workers run: ``jobs`` (``--postgates-jobs``, ``POSTGATES_JOBS``) is the number of
 processes gating posts; ``auto`` is the CPUs this process may use (``sched_getaffinity``)
@@ -55,7 +58,8 @@ import sys
 import time
 import traceback
 import warnings
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -329,7 +333,11 @@ class LookAhead:
         # (a gate the cache keeps, which the worker should have stored). Counted per item.
         self.gated_twice = 0
         self._worker_done: set[int] = set()
-        self._last: tuple[int, int] | None = None  # (post number, results stored) at the last item
+        # (post number, gate id, results stored) at the last item.
+        self._last: tuple[int, int | None, int] | None = None
+        # Results the main process stored for a worker's posts from gates a worker leaves
+        # to it (not cached, or after a hard gate that is not): expected, not waste.
+        self.left_to_main = 0
         self.summary: list[str] = []
         self.stopped = False
 
@@ -418,8 +426,9 @@ class LookAhead:
                 return results.load(key, spec.id, spec.name, spec.caches_skip) is None
         return False
 
-    def before_item(self, path: Path) -> None:
-        """The main process is about to run an item of the post at ``path``."""
+    def before_item(self, path: Path, gate_id: int | None = None) -> None:
+        """The main process is about to run the item of gate ``gate_id`` of the post at
+        ``path``."""
         number = self.index.get(path)
         if number is None:
             return
@@ -431,7 +440,7 @@ class LookAhead:
                 self._worker_done.add(number)
         results = self.context.results
         assert results is not None
-        self._last = (number, results.stored)
+        self._last = (number, gate_id, results.stored)
         if not self.started and not self.stopped:
             results = self.context.results
             if results is not None and results.stored > self._probed_at:
@@ -446,10 +455,17 @@ class LookAhead:
         """Attribute what the main process stored since the last item to that item's post."""
         results = self.context.results
         if self._last is not None and results is not None:
-            number, stored = self._last
-            if number in self._worker_done:
-                self.gated_twice += results.stored - stored
+            number, gate_id, stored = self._last
+            if number in self._worker_done and results.stored > stored:
+                if gate_id is None or gate_id in self._worker_gates(number):
+                    self.gated_twice += results.stored - stored
+                else:
+                    self.left_to_main += results.stored - stored
             self._last = None
+
+    def _worker_gates(self, number: int) -> frozenset[int]:
+        """The gates of post ``number`` a worker gates (see :func:`gate_post`)."""
+        return frozenset(spec.id for spec in worker_gates(self.runs[number]))
 
     def _reach(self, number: int) -> None:
         state = self.table.claim(number)
@@ -592,6 +608,11 @@ class LookAhead:
                 f"postgates: look-ahead: {len(self.processes)} worker(s) gated {done} of "
                 f"{len(states)} posts; the main process waited {self.waited:.2f} s "
                 f"({self.waits} time(s)); results gated twice: {self.gated_twice}"
+                + (
+                    f"; results of gates a worker leaves to it (not cached): {self.left_to_main}"
+                    if self.left_to_main
+                    else ""
+                )
             )
             failed = [
                 (slot, process.returncode)
@@ -650,19 +671,24 @@ def gate_post(job: Job, post: PostJob, context: GateContext) -> None:
         refusal=post.refusal,
     )
     run_all = job.settings.run_all
-    for spec in run.selected:
+    for spec in worker_gates(run):
         if os.getppid() != job.parent_pid or stop_path(job.run_dir, job.slot).exists():
             raise _Stopped
-        blocks = not run_all and not run.is_advisory(spec)
-        if run.cache_key(spec) is None:
-            # Not cached, so nothing of it would reach the main process (a judge's call,
-            # an online link check): left to it, and the gates it may short-circuit too.
-            if blocks:
-                return
-            continue
         card = run.evaluate(spec)
-        if blocks and card.verdict in ("FAIL", "ERROR"):
+        if not run_all and not run.is_advisory(spec) and card.verdict in ("FAIL", "ERROR"):
             return  # the rest are short-circuited: the main process tells so itself
+
+
+def worker_gates(run: PostRun) -> Iterator[Any]:
+    """The gates of a post a worker gates, in run order: those whose result is cached. An
+    uncached gate (a judge's call, an online link check) would bring nothing back to the
+    main process, so it is left to it; the cached gates after it are gated anyway, since
+    the main process reads them unless that gate fails there (then they are
+    short-circuited, and the worker spent a spare CPU on them): an online run's gates
+    after gate 6 would otherwise all be left to the main process."""
+    for spec in run.selected:  # one at a time: a key is computed only when reached
+        if run.cache_key(spec) is not None:
+            yield spec
 
 
 # Gates that read the repository index (evidence.index_for).
@@ -680,6 +706,25 @@ def _prefetch_index(job: Job, context: GateContext) -> None:
         context.evidence.index_for(job.posts[-1].path)
 
 
+def worker_context(job: Job) -> GateContext:
+    """The gate context of a worker: the run's batches split as the main process splits
+    them, and no short-circuit inside :meth:`PostRun.evaluate` (``run_all``, which is in no
+    cache key): a worker never evaluates an earlier gate it leaves to the main process (a
+    judge) to learn whether a later one would be short-circuited; :func:`gate_post`
+    stops where the main process surely will."""
+    batches = RunBatches(
+        job.run_dir,
+        job.batch_posts,
+        parts=job.batch_parts,
+        # The parts it needs next: ahead of the main process's, or from the end.
+        from_end=job.schedule == "end",
+        split_counts=job.batch_counts,
+    )
+    batches.selected = job.batch_selected
+    settings = replace(job.settings, run_all=True)
+    return GateContext.create(settings, job.cache_dir, batches, cache_results=True)
+
+
 def worker_main(argv: list[str]) -> int:
     job: Job = pickle.loads(Path(argv[0]).read_bytes())
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -694,16 +739,8 @@ def worker_main(argv: list[str]) -> int:
     alive = os.open(alive_path(job.run_dir, job.slot), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(alive, fcntl.LOCK_EX)
     table = ClaimTable(job.table, len(job.posts))
-    batches = RunBatches(
-        job.run_dir,
-        job.batch_posts,
-        parts=job.batch_parts,
-        # The parts it needs next: ahead of the main process's, or from the end.
-        from_end=job.schedule == "end",
-        split_counts=job.batch_counts,
-    )
-    context = GateContext.create(job.settings, job.cache_dir, batches, cache_results=True)
-    context.batches.selected = job.batch_selected
+    context = worker_context(job)
+    batches = context.batches
     if batches.parts > 1:
         set_waiting_work(batches.help_once)
     results = context.results
