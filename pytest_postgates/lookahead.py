@@ -68,7 +68,7 @@ import pytest
 from pytest_postgates.batch import PARTS_PER_WORKER, RunBatches
 from pytest_postgates.config import Settings
 from pytest_postgates.fileio import set_waiting_work
-from pytest_postgates.gates import BY_ID
+from pytest_postgates.gates import BY_ID, POSITION
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.post import InputProblem
 from pytest_postgates.results import CODE_FINGERPRINT
@@ -659,8 +659,13 @@ def _on_term(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-def gate_post(job: Job, post: PostJob, context: GateContext) -> None:
-    """Gate ``post`` as the main process would, as far as the result cache carries it."""
+def gate_post(job: Job, post: PostJob, context: GateContext, index_last: bool = False) -> None:
+    """Gate ``post`` as the main process would, as far as the result cache carries it.
+
+    ``index_last``: the gates that read the repository index after the others (a serial
+    run's worker, on its first post): the main process is building the index then, and
+    the other gates declare the run-wide batches (diagrams, lint) whose parts the worker
+    then computes while it waits for the index, instead of idling (batch.py)."""
     run = PostRun(
         post.path,
         post.display,
@@ -671,12 +676,21 @@ def gate_post(job: Job, post: PostJob, context: GateContext) -> None:
         refusal=post.refusal,
     )
     run_all = job.settings.run_all
-    for spec in worker_gates(run):
+    gates = list(worker_gates(run))
+    if index_last:
+        gates.sort(key=lambda spec: spec.id in _INDEX_GATES)  # stable: run order otherwise
+    blocked_at: int | None = None  # run position of a hard gate that failed here
+    for spec in gates:
+        if blocked_at is not None and POSITION[spec.id] > blocked_at:
+            continue  # short-circuited: the main process tells so itself
         if os.getppid() != job.parent_pid or stop_path(job.run_dir, job.slot).exists():
             raise _Stopped
         card = run.evaluate(spec)
         if not run_all and not run.is_advisory(spec) and card.verdict in ("FAIL", "ERROR"):
-            return  # the rest are short-circuited: the main process tells so itself
+            position = POSITION[spec.id]
+            blocked_at = position if blocked_at is None else min(blocked_at, position)
+            if not index_last:
+                return
 
 
 def worker_gates(run: PostRun) -> Iterator[Any]:
@@ -699,7 +713,9 @@ def _prefetch_index(job: Job, context: GateContext) -> None:
     """Build (or load) the repository index first, while the main process gates its first
     post's first gate (gate 1's mermaid batch on a cold run): the index is the largest
     piece of work every post waits for, built once under the evidence cache's lock, so
-    the main process finds it built, or waits less for it, when it reaches gate 2."""
+    the main process finds it built, or waits less for it, when it reaches gate 2. Only
+    under xdist: a serial run's main process reaches gate 2 before a worker has started
+    (about 1.3 s), and a worker waiting on its lock with no batch declared yet idles."""
     if not job.posts or not any(_INDEX_GATES & set(post.gate_ids) for post in job.posts):
         return
     with contextlib.suppress(Exception):  # the gates report a missing repository themselves
@@ -747,7 +763,12 @@ def worker_main(argv: list[str]) -> int:
     assert results is not None
     warnings.simplefilter("default")
     try:
-        _prefetch_index(job, context)
+        if job.schedule == "end":
+            _prefetch_index(job, context)
+        # A serial run's worker starts while the main process gates its first post, which
+        # builds the index: it gates the other gates of its first post first (see
+        # gate_post), and computes batch parts while it waits for the index.
+        first = job.schedule == "ahead"
         cached_in_a_row = 0
         while True:
             if cached_in_a_row >= CACHED_POSTS_BEFORE_STOP:
@@ -760,7 +781,8 @@ def worker_main(argv: list[str]) -> int:
                 return 0
             stored = results.stored
             try:
-                gate_post(job, job.posts[number], context)
+                gate_post(job, job.posts[number], context, index_last=first)
+                first = False
             except _Stopped:
                 table.finish(number, LEFT)
                 return 0
