@@ -4,7 +4,7 @@ A serial ``pytest _posts/`` runs one item after another on one core, although th
 of a later post does not depend on an earlier one. As pytest-mypy runs its tool once and
 fans the result out to items, and as a compiler driver keeps spare cores busy, the main
 process starts look-ahead workers when it meets uncached gate work: each worker gates posts
-from the end of the selected list and stores their results in the result cache (the SQLite
+a little ahead of the main process and stores their results in the result cache (the SQLite
 database incremental runs use), so that when the main process reaches those posts every
 gate is a cache hit and it only writes the scorecards. Nothing else crosses: a worker
 writes no scorecard and reports nothing, and the main process still decides, writes and
@@ -13,9 +13,15 @@ reports every item, so the output is the same with and without workers.
 Claims. One :class:`ClaimTable` per run (a small file in the run's scratch folder, mapped
 in memory and changed under ``flock``) holds one entry per selected post: free, the main
 process's, a worker's (gating now), done, or left (a worker stopped on it). The main
-process claims each post as it reaches it; a worker claims the last free post. So the two
-meet in the middle, and the main process waits only when it reaches the one post a worker
-is gating at that moment. A worker holds an ``flock`` on its own file for as long as it
+process claims each post as it reaches it; a worker claims the first free post at least
+:data:`LEAD_POSTS` beyond the furthest one the main process reached (under xdist, where
+several main processes move through the list, the last free post). So the main process's
+per-item work for the worker's posts (cached results, scorecards, pytest's own) overlaps
+the worker's gating instead of following it, the posts the main process gates itself are
+those the worker did not get to, and the main process waits only when it reaches the one
+post a worker is gating at that moment. The run-wide batches are split into parts once
+workers start (batch.py), so neither process waits for the other's whole batch. A worker
+holds an ``flock`` on its own file for as long as it
 lives, so a waiting process tells a dead worker (crashed, killed) from a slow one, takes
 the post back and gates it itself, with a warning.
 
