@@ -102,6 +102,33 @@ def test_claim_states_and_take_back(tmp_path: Path) -> None:
     table.close()
 
 
+def test_a_serial_worker_claims_ahead_of_the_main_process(tmp_path: Path) -> None:
+    """Issue 15: a serial run's worker claims the first free post LEAD_POSTS beyond the
+    furthest post the main process reached (so the main process's per-item work for the
+    worker's posts overlaps the worker's gating), skipping the posts the main process
+    will reach first; near the end, the last free post after it."""
+    lead = lookahead.LEAD_POSTS
+    count = lead * 3
+    table = ClaimTable(tmp_path / "claims", count)
+    assert table.claim_ahead(slot=0, lead=lead) == lead  # before the first item: from 0
+    assert table.claim(0) == FREE and table.claim(3) == FREE
+    assert table.reached() == 3
+    assert table.claim_ahead(slot=0, lead=lead) == 3 + lead
+    assert table.claim_ahead(slot=0, lead=lead) == 4 + lead  # consecutive while ahead
+    # The posts the worker skipped (before 3 + lead) are left free for the main process.
+    assert [table.state(n) for n in (4, lead - 1, lead + 1, lead + 2)] == [FREE] * 4
+    table.claim(2 * lead)  # the main process got far: nothing free lead posts beyond it
+    assert table.claim_ahead(slot=0, lead=lead) == count - 1  # the last free after it
+    assert table.claim_ahead(slot=0, lead=lead) == count - 2
+    table.close()
+    # Near the end: the free posts within the lead, the last one first.
+    table = ClaimTable(tmp_path / "claims-end", 10)
+    table.claim(2)
+    assert [table.claim_ahead(slot=1, lead=lead) for _ in range(8)] == [9, 8, 7, 6, 5, 4, 3, None]
+    assert table.state(1) == FREE  # behind the main process: never the worker's
+    table.close()
+
+
 def test_a_dead_worker_is_told_from_a_slow_one(tmp_path: Path) -> None:
     lookahead.alive_path(tmp_path, 0).touch()
     holder = subprocess.Popen(
