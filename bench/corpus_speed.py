@@ -92,19 +92,26 @@ try:  # no gate runs, so no worker builds the index for one
 except ImportError:
     pass
 """
-# Loaded into the cold -n runs: when each process asked for, got and let go of each file
-# lock (the run-wide batches, their parts, the repository index), which parts of a batch a
-# process computed while it would have waited on a lock, and when each worker ran items.
+# Loaded into the cold runs (-p bench_timeline; a look-ahead worker, which is no pytest
+# process, loads it from the sitecustomize below): when each process asked for, got and let
+# go of each file lock (the run-wide batches, their parts, the repository index), which
+# parts of a batch it computed while it would have waited on a lock, when it computed a
+# gate (a cache miss), when the main process waited for a post a worker was gating, and
+# when each process ran items. Events are kept in memory and written once at the end.
 TIMELINE_PLUGIN = """
-import atexit, contextlib, functools, json, os, time
-import pytest
-from pytest_postgates import batch
-from pytest_postgates.evidence import index
-_NAME = os.environ.get("PYTEST_XDIST_WORKER", "controller")
-_ITEMS = []
+import atexit, contextlib, json, os, resource, sys, time
+_BORN = time.time()
+_EVENTS = []
 def _log(**record):
-    with open(os.environ["BENCH_TIMELINE_LOG"], "a") as stream:
-        stream.write(json.dumps(dict(record, process=_NAME)) + "\\n")
+    _EVENTS.append(record)
+def _exit():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    _log(kind="exit", at=time.time(), cpu=usage.ru_utime + usage.ru_stime)
+def _flush(name):
+    if _EVENTS:
+        with open(os.environ["BENCH_TIMELINE_LOG"], "a") as stream:
+            stream.write("".join(json.dumps(dict(e, process=name)) + "\\n" for e in _EVENTS))
+        _EVENTS.clear()
 def _spied(original):
     @contextlib.contextmanager
     def locked(path):
@@ -116,76 +123,124 @@ def _spied(original):
             finally:
                 _log(kind="lock", name=path.stem, asked=asked, got=got, released=time.time())
     return locked
-batch.locked = _spied(batch.locked)
-index.locked = _spied(index.locked)
-_compute = getattr(batch.RunBatches, "_compute_unstarted", None)
-if _compute is not None:
-    def _helping(self, name, compute):
+def install():
+    from pytest_postgates import batch, runner
+    from pytest_postgates.evidence import index
+    batch.locked = _spied(batch.locked)
+    index.locked = _spied(index.locked)
+    compute = batch.RunBatches._compute_unstarted
+    def helping(self, name, work):
         start = time.time()
-        done = _compute(self, name, compute)
+        done = compute(self, name, work)
         if done:
             _log(kind="helped", name=name, start=start, end=time.time())
         return done
-    batch.RunBatches._compute_unstarted = _helping
-_PHASES = {}
-_REPORTS = []
-_HOOKS = []
-def _time_every_implementation(config, hook_name):
-    # Each plugin's part of a hook, as (plugin, start, end): what the run's tail is made of.
-    for impl in getattr(config.pluginmanager.hook, hook_name).get_hookimpls():
-        if impl.wrapper or impl.hookwrapper:
-            continue
-        original = impl.function
-        @functools.wraps(original)  # pluggy reads the hook's argument names through it
-        def timed(*args, _original=original, _name=impl.plugin_name, **kwargs):
-            start = time.time()
-            try:
-                return _original(*args, **kwargs)
-            finally:
-                if time.time() - start >= 0.05:
-                    _HOOKS.append((hook_name, _name, start, time.time()))
-        impl.function = timed
-@atexit.register
-def _exited():
-    _log(kind="exit", at=time.time())
-@pytest.hookimpl(trylast=True)
-def pytest_configure(config):
-    _PHASES["configured"] = time.time()
-    for hook_name in ("pytest_sessionfinish", "pytest_unconfigure"):
-        _time_every_implementation(config, hook_name)
-def pytest_collection_finish(session):
-    _PHASES["collected"] = time.time()
-def pytest_runtest_setup(item):
-    _ITEMS.append(time.time())
-def pytest_runtest_logreport(report):
-    if _NAME == "controller" and report.when == "teardown":
-        _REPORTS.append(time.time())
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_sessionfinish(session):
-    _PHASES["sessionfinish"] = time.time()
+    batch.RunBatches._compute_unstarted = helping
+    budgeted = runner.PostRun._budgeted
+    def gate(self, spec):
+        start = time.time()
+        try:
+            return budgeted(self, spec)
+        finally:
+            _log(kind="gate", post=self.stem, gate=spec.id, start=start, end=time.time())
+    runner.PostRun._budgeted = gate
     try:
-        return (yield)
-    finally:
-        _PHASES["sessionfinished"] = time.time()
-@pytest.hookimpl(wrapper=True, tryfirst=True)
-def pytest_terminal_summary(terminalreporter):
-    _PHASES["summary"] = time.time()
-    try:
-        return (yield)
-    finally:
-        _PHASES["summarised"] = time.time()
-@pytest.hookimpl(tryfirst=True)
-def pytest_unconfigure(config):
-    _PHASES["unconfigure"] = time.time()
-    # Registered last, so run first of the exit handlers (the one above runs last).
-    atexit.register(lambda: _log(kind="exit handlers", at=time.time()))
-    if _ITEMS:
-        _log(kind="items", first=_ITEMS[0], last=_ITEMS[-1], count=len(_ITEMS))
-    if _REPORTS:
-        _log(kind="reports", first=_REPORTS[0], last=_REPORTS[-1], count=len(_REPORTS))
-    _log(kind="phases", **_PHASES)
-    for hook_name, plugin, start, end in _HOOKS:
-        _log(kind="hook", hook=hook_name, plugin=plugin, start=start, end=end)
+        from pytest_postgates import lookahead
+    except ImportError:
+        return
+    reach = lookahead.LookAhead._reach
+    def claimed(self, number):
+        start = time.time()
+        reach(self, number)
+        if time.time() - start > 0.002:
+            _log(kind="claim wait", post=self.posts[number].stem, start=start, end=time.time())
+    lookahead.LookAhead._reach = claimed
+def worker():
+    # sitecustomize of a look-ahead worker: its whole life, from interpreter start.
+    name = f"look-ahead {os.getpid()}"
+    _log(kind="life", start=_BORN)
+    install()
+    def done():
+        _exit()
+        _flush(name)
+    atexit.register(done)
+if "pytest_postgates.lookahead" not in sys.orig_argv:
+    import functools
+    import pytest
+    install()
+    _NAME = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    _ITEMS = []
+    _PHASES = {}
+    _REPORTS = []
+    _HOOKS = []
+    def _time_every_implementation(config, hook_name):
+        # Each plugin's part of a hook, as (plugin, start, end): what the run's tail is made of.
+        for impl in getattr(config.pluginmanager.hook, hook_name).get_hookimpls():
+            if impl.wrapper or impl.hookwrapper:
+                continue
+            original = impl.function
+            @functools.wraps(original)  # pluggy reads the hook's argument names through it
+            def timed(*args, _original=original, _name=impl.plugin_name, **kwargs):
+                start = time.time()
+                try:
+                    return _original(*args, **kwargs)
+                finally:
+                    if time.time() - start >= 0.05:
+                        _HOOKS.append((hook_name, _name, start, time.time()))
+            impl.function = timed
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(config):
+        _PHASES["configured"] = time.time()
+        for hook_name in ("pytest_sessionfinish", "pytest_unconfigure"):
+            _time_every_implementation(config, hook_name)
+    def pytest_collection_finish(session):
+        _PHASES["collected"] = time.time()
+    def pytest_runtest_setup(item):
+        _ITEMS.append(time.time())
+    def pytest_runtest_logreport(report):
+        if _NAME == "main" and report.when == "teardown":
+            _REPORTS.append(time.time())
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_sessionfinish(session):
+        _PHASES["sessionfinish"] = time.time()
+        try:
+            return (yield)
+        finally:
+            _PHASES["sessionfinished"] = time.time()
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(terminalreporter):
+        _PHASES["summary"] = time.time()
+        try:
+            return (yield)
+        finally:
+            _PHASES["summarised"] = time.time()
+    def _exited():
+        _log(kind="process exit", at=time.time())
+        _flush(_NAME)
+    atexit.register(_exited)
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_unconfigure(config):
+        _PHASES["unconfigure"] = time.time()
+        # Registered last, so run first of the exit handlers (the one above runs last).
+        atexit.register(lambda: _log(kind="exit handlers", at=time.time()))
+        if _ITEMS:
+            _log(kind="items", first=_ITEMS[0], last=_ITEMS[-1], count=len(_ITEMS))
+        if _REPORTS:
+            _log(kind="reports", first=_REPORTS[0], last=_REPORTS[-1], count=len(_REPORTS))
+        _log(kind="phases", **_PHASES)
+        for hook_name, plugin, start, end in _HOOKS:
+            _log(kind="hook", hook=hook_name, plugin=plugin, start=start, end=end)
+        _log(kind="life", start=_BORN)
+        _exit()
+        _flush(_NAME)
+"""
+# Loaded into every Python process of the bench's runs (it is on their PYTHONPATH): the
+# timeline above in a look-ahead worker of a timed run.
+SITECUSTOMIZE = """
+import os, sys
+if os.environ.get("BENCH_TIMELINE_LOG") and "pytest_postgates.lookahead" in sys.orig_argv:
+    import bench_timeline
+    bench_timeline.worker()
 """
 PROSE = [
     "This part of the standard library keeps its state in one place, which makes tests short.",
@@ -293,6 +348,7 @@ def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
     (corpus / "bench_memory.py").write_text(MEMORY_PLUGIN)
     (corpus / "bench_constant.py").write_text(CONSTANT_PLUGIN)
     (corpus / "bench_timeline.py").write_text(TIMELINE_PLUGIN)
+    (corpus / "sitecustomize.py").write_text(SITECUSTOMIZE)
     plain = corpus / "plain"
     plain.mkdir()
     for number in range(posts):
@@ -389,6 +445,12 @@ def measure(argv: list[str] | None = None) -> int:
         action="store_true",
         help="time this checkout's HEAD, exported once (edits during the run do not count)",
     )
+    parser.add_argument(
+        "--cold-serial",
+        action="store_true",
+        help="only plain pytest, the two cold serial runs (jobs 1, look-ahead; the look-ahead "
+        "run's timeline) and the second serial run",
+    )
     args = parser.parse_args(argv)
 
     repo = build_stdlib_repo(WORK / "stdlib-repo").resolve()
@@ -464,10 +526,31 @@ def measure(argv: list[str] | None = None) -> int:
     # The controls gate nothing: no look-ahead worker (it would gate the real posts).
     one_job = ["--postgates-jobs=1"]
     runs["constant serial"] = run("constant", ["-p", "bench_constant", *one_job], start_fresh=True)
-    runs["serial cold jobs1"] = run("serial-jobs1", one_job, start_fresh=True)
+    # Both cold serial runs carry the timeline spy (a few microseconds a gate), so that the
+    # ratio between them is fair; the look-ahead run's timeline is printed.
+    timelines = {name: corpus / f"timeline-{name}.jsonl" for name in ("jobs1", "serial", "n2")}
+    for path in timelines.values():
+        path.unlink(missing_ok=True)
+    spy = ["-p", "bench_timeline"]
+    runs["serial cold jobs1"] = run(
+        "serial-jobs1",
+        [*one_job, *spy],
+        start_fresh=True,
+        BENCH_TIMELINE_LOG=str(timelines["jobs1"]),
+    )
     jobs1_cards = scorecard_bytes(scorecards)
-    runs["serial cold"] = run("serial", [], start_fresh=True)
+    serial_started = time.time()
+    runs["serial cold"] = run(
+        "serial", spy, start_fresh=True, BENCH_TIMELINE_LOG=str(timelines["serial"])
+    )
     serial_cards = scorecard_bytes(scorecards)
+    if args.cold_serial:
+        # The second run is the main process's floor: what it pays for every post whose
+        # gates a worker computed (cached results, scorecards, pytest's per-item work).
+        runs["serial second"] = run("serial-second", [])
+        outcome = cold_serial_report(args, runs, jobs1_cards == serial_cards, code, repo)
+        print_timeline(timelines["serial"], serial_started, "serial cold run with look-ahead")
+        return outcome
     runs["serial second"] = run("serial-second", [])
     serial_second_cards = scorecard_bytes(scorecards)
     profiles = corpus / "profiles"
@@ -476,11 +559,9 @@ def measure(argv: list[str] | None = None) -> int:
         # The second runs again, each process under cProfile (serial, then -n).
         profiles.mkdir()
         run("profile-serial", [], BENCH_PROFILE=str(profiles))
-    timeline = corpus / "timeline.jsonl"
-    timeline.unlink(missing_ok=True)
     started = time.time()
     runs["n2 cold"] = run(
-        "n2", [*n, "-p", "bench_timeline"], start_fresh=True, BENCH_TIMELINE_LOG=str(timeline)
+        "n2", [*n, *spy], start_fresh=True, BENCH_TIMELINE_LOG=str(timelines["n2"])
     )
     n2_cards = scorecard_bytes(scorecards)
     runs["n2 second"] = run("n2-second", n)
@@ -614,7 +695,8 @@ def measure(argv: list[str] | None = None) -> int:
     print(f"outcomes: {json.dumps(outcomes, indent=1)}")
     if mdl is not None:
         print(f"markdownlint-cli exit code: {mdl.result.returncode}")
-    print_timeline(timeline, started, workers)
+    print_timeline(timelines["n2"], started, f"{workers} cold run")
+    print_timeline(timelines["serial"], serial_started, "serial cold run with look-ahead")
     if args.profile:
         import pstats
 
@@ -647,30 +729,125 @@ def best_wall(processes: list[dict[str, Any]], cpus: int) -> float:
     return max(sum(seconds) / cpus, max(seconds, default=0.0))
 
 
-def print_timeline(log: Path, started: float, workers: str) -> None:
-    """What each process of the cold run waited for: lock waits (and how much of them it
-    spent computing parts of a batch nobody had started), and the longest lock holds."""
+def cold_serial_report(
+    args: argparse.Namespace, runs: dict[str, Run], same: bool, code: str, repo: Path
+) -> int:
+    """--cold-serial: the cold serial runs against plain pytest, side by side."""
+    print(f"corpus: {args.posts} posts ({args.posts * 8} items), grounding repository {repo}")
+    print(f"code: {code}")
+    print(f"cpus: {os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"{'run':34} {'wall s':>8} {'cpu s':>8}")
+    for name in ("plain serial", "serial cold jobs1", "serial cold", "serial second"):
+        print(f"{name:34} {runs[name].wall:8.2f} {runs[name].cpu:8.2f}")
+    plain = runs["plain serial"]
+    for name in ("serial cold jobs1", "serial cold", "serial second"):
+        print(
+            f"{name + ' / plain:':34} {runs[name].wall / plain.wall:5.2f}x wall, "
+            f"{runs[name].cpu / plain.cpu:5.2f}x cpu"
+            + ("   (target <= 2.5x)" if name == "serial cold" else "")
+        )
+    jobs1, ahead = runs["serial cold jobs1"], runs["serial cold"]
+    print(
+        f"look-ahead: jobs 1 / auto, cold: {jobs1.wall / ahead.wall:.2f}x wall; CPU "
+        f"{ahead.cpu:.1f} s against {jobs1.cpu:.1f} s ({ahead.cpu - jobs1.cpu:+.1f} s)"
+    )
+    lines = [ln for ln in ahead.result.stdout.splitlines() if "look-ahead:" in ln]
+    print(f"serial cold: {lines[0] if lines else 'no look-ahead worker started'}")
+    print(f"outcomes: jobs1 {jobs1.last_line!r}; look-ahead {ahead.last_line!r}")
+    print(f"scorecards byte-identical, look-ahead / jobs 1: {same}")
+    return 0 if same else 1
+
+
+def _spans(events: list[dict[str, Any]], kind: str) -> list[tuple[float, float]]:
+    if kind == "wait":
+        return [(e["asked"], e["got"]) for e in events if e["kind"] == "lock"]
+    if kind == "held":
+        return [(e["got"], e["released"]) for e in events if e["kind"] == "lock"]
+    return [(e["start"], e["end"]) for e in events if e["kind"] == kind]
+
+
+def _overlap(spans: list[tuple[float, float]], start: float, end: float) -> float:
+    return sum(max(0.0, min(b, end) - max(a, start)) for a, b in spans)
+
+
+# One character per slice of the run: what the process did most of that slice.
+STRIP_KEY = (
+    "G computing a gate (a cache miss; lock waits excluded), h computing a part of a batch "
+    "while it would have waited on a lock, b holding a lock outside a gate (the worker's "
+    "index prefetch), w waiting on a lock, c the main process waiting for a post a worker "
+    "is gating, . alive, none of these (pytest's per-item work, cached results, "
+    "scorecards, start-up), blank: not running"
+)
+
+
+def print_timeline(log: Path, started: float, title: str, width: int = 60) -> None:
+    """What each process of a cold run did when: a strip of its life in ``width`` slices
+    (see STRIP_KEY), its totals, the lock waits (and how much of them it spent computing
+    parts of a batch nobody had started), and the longest lock holds."""
     events = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     by_process: dict[str, list[dict[str, Any]]] = {}
     for event in events:
         by_process.setdefault(str(event["process"]), []).append(event)
-    print(f"\ntimeline of the {workers} cold run (seconds from its start, wall):")
-    for process, seen in sorted(by_process.items()):
+    ends = [e["at"] for e in events if e["kind"] == "exit"]
+    finished = max(ends) if ends else time.time()
+    slice_s = max(finished - started, 1e-6) / width
+    print(f"\ntimeline of the {title} (seconds from its start, wall; {slice_s:.2f} s a slice):")
+    print(f"  key: {STRIP_KEY}")
+    for process, seen in sorted(by_process.items(), key=lambda kv: kv[0] != "main"):
+        life = next((e["start"] for e in seen if e["kind"] == "life"), started)
+        gone = next((e["at"] for e in seen if e["kind"] == "exit"), finished)
+        spans = {kind: _spans(seen, kind) for kind in ("gate", "helped", "wait", "held")}
+        spans["claim"] = _spans(seen, "claim wait")
+        strip = []
+        for number in range(width):
+            a, b = started + number * slice_s, started + (number + 1) * slice_s
+            alive = _overlap([(life, gone)], a, b)
+            if alive < slice_s / 2:
+                strip.append(" ")
+                continue
+            helped = _overlap(spans["helped"], a, b)
+            waited = _overlap(spans["wait"], a, b) - helped
+            gating = _overlap(spans["gate"], a, b) - max(0.0, waited) - helped
+            held = _overlap(spans["held"], a, b) - _overlap(spans["gate"], a, b)
+            share = {
+                "G": gating,
+                "h": helped,
+                "b": held,
+                "w": waited,
+                "c": _overlap(spans["claim"], a, b),
+            }
+            mark, most = max(share.items(), key=lambda kv: kv[1])
+            strip.append(mark if most >= alive / 3 else ".")
+        print(f"  {process:>18} |{''.join(strip)}|")
+    for process, seen in sorted(by_process.items(), key=lambda kv: kv[0] != "main"):
         locks = [e for e in seen if e["kind"] == "lock"]
         helped = [e for e in seen if e["kind"] == "helped"]
         items = next((e for e in seen if e["kind"] == "items"), None)
+        life = next((e["start"] for e in seen if e["kind"] == "life"), started)
+        gone = next((e["at"] for e in seen if e["kind"] == "exit"), finished)
+        gates = _spans(seen, "gate")
+        gating = sum(b - a for a, b in gates)
         waited = sum(e["got"] - e["asked"] for e in locks)
         helping = sum(e["end"] - e["start"] for e in helped)
+        claim = sum(b - a for a, b in _spans(seen, "claim wait"))
         span = (
             f"items {items['first'] - started:.1f} to {items['last'] - started:.1f} s "
             f"({items['count']})"
             if items
-            else "no items"
+            else f"gates {min(a for a, _ in gates) - started:.1f} to "
+            f"{max(b for _, b in gates) - started:.1f} s ({len(gates)} computed)"
+            if gates
+            else "no gates"
         )
+        cpu = next((e.get("cpu") for e in seen if e["kind"] == "exit"), None)
         print(
-            f"  {process}: {span}; waited on locks {waited:.1f} s, of which computing "
-            f"{len(helped)} part(s) of a batch for later {helping:.1f} s, idle "
-            f"{waited - helping:.1f} s"
+            f"  {process}: alive {life - started:.1f} to {gone - started:.1f} s"
+            + (f", {cpu:.1f} s CPU (its own)" if cpu is not None else "")
+            + f"; {span}; "
+            f"computing gates {gating:.1f} s (lock waits included); waited on locks "
+            f"{waited:.1f} s, of which computing {len(helped)} part(s) of a batch for later "
+            f"{helping:.1f} s, idle {waited - helping:.1f} s; waited for a worker's post "
+            f"{claim:.1f} s"
         )
         reports = next((e for e in seen if e["kind"] == "reports"), None)
         if reports:
@@ -685,7 +862,7 @@ def print_timeline(log: Path, started: float, workers: str) -> None:
                 for name in PHASES
                 if isinstance(phases.get(name), float)
             )
-            for kind in ("exit handlers", "exit"):
+            for kind in ("exit handlers", "process exit"):
                 exited = next((e for e in seen if e["kind"] == kind), None)
                 if exited:
                     shown += f", {kind} {exited['at'] - started:.1f}"

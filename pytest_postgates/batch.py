@@ -15,7 +15,15 @@ once under its own lock by whichever worker needs it first, and a worker that wo
 on any lock (a part, the index) computes a part nobody has started instead
 (:meth:`RunBatches.help_once`, installed as :func:`fileio.set_waiting_work`). Posts are
 scheduled in collection order, so the parts are needed in order and the workers compute
-them side by side. Serially a batch is one part, as before.
+them side by side.
+
+A serial run whose look-ahead workers gate posts from the end (lookahead.py) splits its
+batches the same way once it starts them: the main process needs the parts from the front,
+a worker those from the back, and a process that would wait on a lock computes the next
+part nobody started in its own direction (:attr:`RunBatches.from_end`). The split is
+decided before the workers start and handed to them (:meth:`RunBatches.split_counts`), so
+every process names the same parts. A serial run without workers (``jobs = 1``, a cached
+run) keeps one part per batch: one linter pass, one engine batch.
 """
 
 from __future__ import annotations
@@ -45,7 +53,12 @@ class RunBatches:
     """Batch results of one test run, keyed by name."""
 
     def __init__(
-        self, run_dir: Path | None = None, posts: tuple[Path, ...] = (), parts: int = 1
+        self,
+        run_dir: Path | None = None,
+        posts: tuple[Path, ...] = (),
+        parts: int = 1,
+        from_end: bool = False,
+        split_counts: dict[str, int] | None = None,
     ) -> None:
         self.run_dir = run_dir
         self.posts = posts  # every collected post of the run, in collection order
@@ -53,7 +66,14 @@ class RunBatches:
         # until the run's selection is known (library use: every post in ``posts``).
         self.selected: dict[str, tuple[Path, ...]] | None = None
         # How many parts a batch is split into at most (1: one process computes it all).
+        # Set only before the process computes a batch (or when every process of the run
+        # is told the new value): the processes of a run must name the same parts.
         self.parts = parts
+        # Help with the parts nobody started from the last one (a look-ahead worker, which
+        # gates posts from the end) rather than from the first.
+        self.from_end = from_end
+        # Parts of each batch whose split another process of the run decided already.
+        self._counts: dict[str, int] = dict(split_counts or {})
         self._memo: dict[str, Any] = {}
         self._split: dict[str, tuple[tuple[str, tuple[Path, ...]], ...]] = {}
         self._part_of: dict[str, dict[Path, int]] = {}
@@ -102,7 +122,9 @@ class RunBatches:
         split = self._split.get(batch)
         if split is None:
             posts = self.posts_for(batch)
-            count = max(1, min(self.parts, len(posts) // MIN_PART_POSTS))
+            count = self._counts.get(batch) or max(1, min(self.parts, len(posts) // MIN_PART_POSTS))
+            count = max(1, min(count, len(posts)))
+            self._counts[batch] = count
             if count == 1:
                 split = ((batch, posts),) if posts else ()
             else:
@@ -116,6 +138,11 @@ class RunBatches:
                 post: number for number, (_, part) in enumerate(split) for post in part
             }
         return split
+
+    def split_counts(self) -> dict[str, int]:
+        """How many parts each batch this process has split so far is split into: what a
+        process that joins the run later (a look-ahead worker) must use for those."""
+        return dict(self._counts)
 
     def scope(self, batch: str, post: Path) -> tuple[str, tuple[Path, ...]]:
         """The name and posts of the part of a declared batch that covers ``post`` (the
@@ -153,7 +180,8 @@ class RunBatches:
         self._helping = True
         try:
             for batch, compute in list(self._computes.items()):
-                for name, posts in self._parts(batch):
+                parts = self._parts(batch)
+                for name, posts in reversed(parts) if self.from_end else parts:
                     if name in self._memo or name in self._unhelpable:
                         continue
                     if (self.run_dir / f"{name}.json").is_file():

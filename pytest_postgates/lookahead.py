@@ -4,7 +4,7 @@ A serial ``pytest _posts/`` runs one item after another on one core, although th
 of a later post does not depend on an earlier one. As pytest-mypy runs its tool once and
 fans the result out to items, and as a compiler driver keeps spare cores busy, the main
 process starts look-ahead workers when it meets uncached gate work: each worker gates posts
-from the end of the selected list and stores their results in the result cache (the SQLite
+a little ahead of the main process and stores their results in the result cache (the SQLite
 database incremental runs use), so that when the main process reaches those posts every
 gate is a cache hit and it only writes the scorecards. Nothing else crosses: a worker
 writes no scorecard and reports nothing, and the main process still decides, writes and
@@ -13,18 +13,27 @@ reports every item, so the output is the same with and without workers.
 Claims. One :class:`ClaimTable` per run (a small file in the run's scratch folder, mapped
 in memory and changed under ``flock``) holds one entry per selected post: free, the main
 process's, a worker's (gating now), done, or left (a worker stopped on it). The main
-process claims each post as it reaches it; a worker claims the last free post. So the two
-meet in the middle, and the main process waits only when it reaches the one post a worker
-is gating at that moment. A worker holds an ``flock`` on its own file for as long as it
+process claims each post as it reaches it; a worker claims the first free post at least
+:data:`LEAD_POSTS` beyond the furthest one the main process reached (under xdist, where
+several main processes move through the list, the last free post). So the main process's
+per-item work for the worker's posts (cached results, scorecards, pytest's own) overlaps
+the worker's gating instead of following it, the posts the main process gates itself are
+those the worker did not get to, and the main process waits only when it reaches the one
+post a worker is gating at that moment. The run-wide batches are split into parts once
+workers start (batch.py), so neither process waits for the other's whole batch. A worker
+holds an ``flock`` on its own file for as long as it
 lives, so a waiting process tells a dead worker (crashed, killed) from a slow one, takes
 the post back and gates it itself, with a warning.
 
 What a worker gates: only what the result cache can carry back. A gate whose result is not
 cached (the judge gates with a judge configured, gate 6 online, gate 1 with audit commands,
-hhem with its scorer) is left to the main process, and when such a gate could short-circuit
-the gates after it (a hard gate, without ``--postgates-all``), the worker leaves the rest
-of that post too. An ERROR is never cached, so a worker's ERROR is decided again by the
-main process, which reports it: a worker can never turn an item into a PASS.
+hhem with its scorer) is left to the main process; the cached gates after it are gated all
+the same (the main process reads them unless that gate fails and short-circuits them: a
+spare CPU's work lost on a failing post, against every later gate of an online run left to
+the main process). A worker stops on a post at a hard gate's FAIL or ERROR it computed
+(the main process short-circuits the rest itself). An ERROR is never cached, so a worker's
+ERROR is decided again by the main process, which reports it: a worker can never turn an
+item into a PASS.
 
 When workers run: ``jobs`` (``--postgates-jobs``, ``POSTGATES_JOBS``) is the number of
 processes gating posts; ``auto`` is the CPUs this process may use (``sched_getaffinity``)
@@ -45,25 +54,37 @@ also dies with its parent.
 from __future__ import annotations
 
 import contextlib
-import mmap
 import os
 import pickle
 import signal
-import struct
 import subprocess
 import sys
 import time
 import traceback
 import warnings
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_postgates.batch import RunBatches
+from pytest_postgates.batch import PARTS_PER_WORKER, RunBatches
+from pytest_postgates.claims import (  # the table's API, as tests and tools know it
+    DONE,
+    FREE,
+    LEAD_POSTS,
+    LEFT,
+    MAIN,
+    WORKER_BASE,
+    ClaimTable,
+    alive_path,
+    stop_path,
+    worker_alive,
+)
 from pytest_postgates.config import Settings
-from pytest_postgates.gates import BY_ID
+from pytest_postgates.fileio import set_waiting_work
+from pytest_postgates.gates import BY_ID, POSITION
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.post import InputProblem
 from pytest_postgates.results import CODE_FINGERPRINT
@@ -82,13 +103,6 @@ AUTO_MAX_WORKERS = 4
 # twice (once here, once in the main process) only costs CPU.
 CACHED_POSTS_BEFORE_STOP = 3
 
-# Claim states; a worker's claim is WORKER_BASE + its slot.
-FREE, MAIN, DONE, LEFT = 0, 1, 2, 3
-WORKER_BASE = 16
-_MAGIC = 0x50474C41  # "PGLA"
-# Header: magic, post count, next worker slot, unused.
-_HEADER = 4
-_INT = struct.calcsize("i")
 # How often a waiting main process looks at a claim (seconds, growing to the second value).
 _POLL = (0.001, 0.02)
 
@@ -117,118 +131,6 @@ def workers_for(jobs: int | str, cpus: int, xdist_workers: int | None, worker_in
     return jobs - 1
 
 
-class ClaimTable:
-    """Which process gates which post of the run: one int per post in a file mapped by
-    every process of the run, changed only under an exclusive ``flock`` of that file."""
-
-    def __init__(self, path: Path, count: int) -> None:
-        assert fcntl is not None
-        self.path = path
-        self.count = count
-        size = (_HEADER + count) * _INT
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            with self._locked():
-                if os.fstat(self._fd).st_size < size:
-                    os.ftruncate(self._fd, size)
-                self._map = mmap.mmap(self._fd, size)
-                self._ints = memoryview(self._map).cast("i")
-                if self._ints[0] != _MAGIC:
-                    self._ints[0], self._ints[1] = _MAGIC, count
-        except BaseException:
-            os.close(self._fd)
-            raise
-        found = self._ints[1]
-        if found != count:
-            self.close()
-            raise ValueError(f"{path}: a claim table of {found} posts, not {count}")
-
-    @contextlib.contextmanager
-    def _locked(self) -> Any:
-        assert fcntl is not None
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-
-    def state(self, index: int) -> int:
-        return self._ints[_HEADER + index]
-
-    def states(self) -> list[int]:
-        return list(self._ints[_HEADER : _HEADER + self.count])
-
-    def claim(self, index: int) -> int:
-        """Claim post ``index`` for a main process; its state before (FREE: now ours)."""
-        with self._locked():
-            state = self._ints[_HEADER + index]
-            if state == FREE:
-                self._ints[_HEADER + index] = MAIN
-            return state
-
-    def take_back(self, index: int, state: int) -> bool:
-        """Claim post ``index`` for a main process if it is still in ``state`` (a dead
-        worker's claim, a post a worker left)."""
-        with self._locked():
-            if self._ints[_HEADER + index] != state:
-                return False
-            self._ints[_HEADER + index] = MAIN
-            return True
-
-    def claim_last(self, slot: int) -> int | None:
-        """Claim the last free post for worker ``slot``; None when none is left."""
-        with self._locked():
-            for index in range(self.count - 1, -1, -1):
-                if self._ints[_HEADER + index] == FREE:
-                    self._ints[_HEADER + index] = WORKER_BASE + slot
-                    return index
-        return None
-
-    def finish(self, index: int, state: int) -> None:
-        with self._locked():
-            self._ints[_HEADER + index] = state
-
-    def new_slot(self) -> int:
-        with self._locked():
-            slot = self._ints[2]
-            self._ints[2] = slot + 1
-            return slot
-
-    def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self._ints.release()
-            self._map.close()
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
-
-
-def alive_path(run_dir: Path, slot: int) -> Path:
-    return run_dir / f"lookahead-{slot}.alive"
-
-
-def stop_path(run_dir: Path, slot: int) -> Path:
-    """A file whose existence asks worker ``slot`` to stop before its next gate (per
-    worker: under xdist, one xdist worker's session ending must not stop another's)."""
-    return run_dir / f"lookahead-{slot}.stop"
-
-
-def worker_alive(run_dir: Path, slot: int) -> bool:
-    """Whether worker ``slot`` still lives: it holds the lock of its file while it does
-    (the lock goes with the process, however it ends)."""
-    assert fcntl is not None
-    try:
-        fd = os.open(alive_path(run_dir, slot), os.O_RDWR)
-    except FileNotFoundError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing drops the lock if we took it
-    return False
-
-
 @dataclass(frozen=True)
 class PostJob:
     """One selected post as the main process will gate it."""
@@ -255,6 +157,13 @@ class Job:
     batch_selected: dict[str, tuple[Path, ...]] | None
     table: Path
     posts: tuple[PostJob, ...]
+    # The run's split of its batches into parts (batch.py): the parts of every process of
+    # the run must be the same, so the worker splits as the main process does.
+    batch_parts: int = 1
+    batch_counts: dict[str, int] = field(default_factory=dict)
+    # Which posts the worker claims: "ahead" of the main process (a serial run), or from
+    # the "end" (under xdist, where several main processes move through the list).
+    schedule: str = "end"
 
 
 # ---------------------------------------------------------------------- main process side
@@ -263,9 +172,15 @@ class LookAhead:
     first cache miss, waits for a post a worker is gating, stops workers with the session."""
 
     def __init__(
-        self, state: Any, posts: list[tuple[Any, PostJob]], wanted: int, invocation_dir: Path
+        self,
+        state: Any,
+        posts: list[tuple[Any, PostJob]],
+        wanted: int,
+        invocation_dir: Path,
+        under_xdist: bool = False,
     ) -> None:
         self.state = state
+        self.under_xdist = under_xdist
         self.context: GateContext = state.context
         run_dir = self.context.batches.run_dir
         assert run_dir is not None
@@ -287,7 +202,11 @@ class LookAhead:
         # (a gate the cache keeps, which the worker should have stored). Counted per item.
         self.gated_twice = 0
         self._worker_done: set[int] = set()
-        self._last: tuple[int, int] | None = None  # (post number, results stored) at the last item
+        # (post number, gate id, results stored) at the last item.
+        self._last: tuple[int, int | None, int] | None = None
+        # Results the main process stored for a worker's posts from gates a worker leaves
+        # to it (not cached, or after a hard gate that is not): expected, not waste.
+        self.left_to_main = 0
         self.summary: list[str] = []
         self.stopped = False
 
@@ -346,7 +265,7 @@ class LookAhead:
                     ),
                 )
             )
-        return cls(state, jobs, wanted, config.invocation_params.dir)
+        return cls(state, jobs, wanted, config.invocation_params.dir, workerinput is not None)
 
     # ------------------------------------------------------------------ per item
     def probe(self) -> None:
@@ -376,8 +295,9 @@ class LookAhead:
                 return results.load(key, spec.id, spec.name, spec.caches_skip) is None
         return False
 
-    def before_item(self, path: Path) -> None:
-        """The main process is about to run an item of the post at ``path``."""
+    def before_item(self, path: Path, gate_id: int | None = None) -> None:
+        """The main process is about to run the item of gate ``gate_id`` of the post at
+        ``path``."""
         number = self.index.get(path)
         if number is None:
             return
@@ -389,7 +309,7 @@ class LookAhead:
                 self._worker_done.add(number)
         results = self.context.results
         assert results is not None
-        self._last = (number, results.stored)
+        self._last = (number, gate_id, results.stored)
         if not self.started and not self.stopped:
             results = self.context.results
             if results is not None and results.stored > self._probed_at:
@@ -404,10 +324,17 @@ class LookAhead:
         """Attribute what the main process stored since the last item to that item's post."""
         results = self.context.results
         if self._last is not None and results is not None:
-            number, stored = self._last
-            if number in self._worker_done:
-                self.gated_twice += results.stored - stored
+            number, gate_id, stored = self._last
+            if number in self._worker_done and results.stored > stored:
+                if gate_id is None or gate_id in self._worker_gates(number):
+                    self.gated_twice += results.stored - stored
+                else:
+                    self.left_to_main += results.stored - stored
             self._last = None
+
+    def _worker_gates(self, number: int) -> frozenset[int]:
+        """The gates of post ``number`` a worker gates (see :func:`gate_post`)."""
+        return frozenset(spec.id for spec in worker_gates(self.runs[number]))
 
     def _reach(self, number: int) -> None:
         state = self.table.claim(number)
@@ -463,6 +390,7 @@ class LookAhead:
             return
         settings: Settings = self.state.settings
         batches: RunBatches = self.context.batches
+        self._split_batches(batches)
         package_parent = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_parent, env.get("PYTHONPATH")]))
@@ -479,6 +407,9 @@ class LookAhead:
                 roots=tuple(self.state.roots),
                 batch_posts=tuple(batches.posts),
                 batch_selected=dict(batches.selected) if batches.selected is not None else None,
+                batch_parts=batches.parts,
+                batch_counts=batches.split_counts(),
+                schedule="end" if self.under_xdist else "ahead",
                 table=self.table.path,
                 posts=tuple(self.posts),
             )
@@ -499,6 +430,19 @@ class LookAhead:
                     start_new_session=True,
                 )
             self.processes.append((slot, process))
+
+    def _split_batches(self, batches: RunBatches) -> None:
+        """A serial run's batches are one part each, computed by whichever process asks
+        first while the other waits; with workers they are split as under xdist, so that
+        the main process computes the parts from the front, a worker those from the back,
+        and either computes a part nobody started instead of waiting on a lock (batch.py).
+        Under xdist the split is the run's already (every xdist worker must name the same
+        parts). Batches split before now (a worker started late) keep their split: the
+        worker is told it."""
+        if self.under_xdist or batches.parts > 1:
+            return
+        batches.parts = PARTS_PER_WORKER * (1 + self.wanted)
+        set_waiting_work(batches.help_once)
 
     def stop(self) -> None:
         """Stop every worker and wait for it: asked first (between two gates), then
@@ -533,6 +477,11 @@ class LookAhead:
                 f"postgates: look-ahead: {len(self.processes)} worker(s) gated {done} of "
                 f"{len(states)} posts; the main process waited {self.waited:.2f} s "
                 f"({self.waits} time(s)); results gated twice: {self.gated_twice}"
+                + (
+                    f"; results of gates a worker leaves to it (not cached): {self.left_to_main}"
+                    if self.left_to_main
+                    else ""
+                )
             )
             failed = [
                 (slot, process.returncode)
@@ -579,8 +528,13 @@ def _on_term(signum: int, frame: Any) -> None:
     raise SystemExit(128 + signum)
 
 
-def gate_post(job: Job, post: PostJob, context: GateContext) -> None:
-    """Gate ``post`` as the main process would, as far as the result cache carries it."""
+def gate_post(job: Job, post: PostJob, context: GateContext, index_last: bool = False) -> None:
+    """Gate ``post`` as the main process would, as far as the result cache carries it.
+
+    ``index_last``: the gates that read the repository index after the others (a serial
+    run's worker, on its first post): the main process is building the index then, and
+    the other gates declare the run-wide batches (diagrams, lint) whose parts the worker
+    then computes while it waits for the index, instead of idling (batch.py)."""
     run = PostRun(
         post.path,
         post.display,
@@ -591,19 +545,33 @@ def gate_post(job: Job, post: PostJob, context: GateContext) -> None:
         refusal=post.refusal,
     )
     run_all = job.settings.run_all
-    for spec in run.selected:
+    gates = list(worker_gates(run))
+    if index_last:
+        gates.sort(key=lambda spec: spec.id in _INDEX_GATES)  # stable: run order otherwise
+    blocked_at: int | None = None  # run position of a hard gate that failed here
+    for spec in gates:
+        if blocked_at is not None and POSITION[spec.id] > blocked_at:
+            continue  # short-circuited: the main process tells so itself
         if os.getppid() != job.parent_pid or stop_path(job.run_dir, job.slot).exists():
             raise _Stopped
-        blocks = not run_all and not run.is_advisory(spec)
-        if run.cache_key(spec) is None:
-            # Not cached, so nothing of it would reach the main process (a judge's call,
-            # an online link check): left to it, and the gates it may short-circuit too.
-            if blocks:
-                return
-            continue
         card = run.evaluate(spec)
-        if blocks and card.verdict in ("FAIL", "ERROR"):
-            return  # the rest are short-circuited: the main process tells so itself
+        if not run_all and not run.is_advisory(spec) and card.verdict in ("FAIL", "ERROR"):
+            position = POSITION[spec.id]
+            blocked_at = position if blocked_at is None else min(blocked_at, position)
+            if not index_last:
+                return
+
+
+def worker_gates(run: PostRun) -> Iterator[Any]:
+    """The gates of a post a worker gates, in run order: those whose result is cached. An
+    uncached gate (a judge's call, an online link check) would bring nothing back to the
+    main process, so it is left to it; the cached gates after it are gated anyway, since
+    the main process reads them unless that gate fails there (then they are
+    short-circuited, and the worker spent a spare CPU on them): an online run's gates
+    after gate 6 would otherwise all be left to the main process."""
+    for spec in run.selected:  # one at a time: a key is computed only when reached
+        if run.cache_key(spec) is not None:
+            yield spec
 
 
 # Gates that read the repository index (evidence.index_for).
@@ -614,11 +582,32 @@ def _prefetch_index(job: Job, context: GateContext) -> None:
     """Build (or load) the repository index first, while the main process gates its first
     post's first gate (gate 1's mermaid batch on a cold run): the index is the largest
     piece of work every post waits for, built once under the evidence cache's lock, so
-    the main process finds it built, or waits less for it, when it reaches gate 2."""
+    the main process finds it built, or waits less for it, when it reaches gate 2. Only
+    under xdist: a serial run's main process reaches gate 2 before a worker has started
+    (about 1.3 s), and a worker waiting on its lock with no batch declared yet idles."""
     if not job.posts or not any(_INDEX_GATES & set(post.gate_ids) for post in job.posts):
         return
     with contextlib.suppress(Exception):  # the gates report a missing repository themselves
         context.evidence.index_for(job.posts[-1].path)
+
+
+def worker_context(job: Job) -> GateContext:
+    """The gate context of a worker: the run's batches split as the main process splits
+    them, and no short-circuit inside :meth:`PostRun.evaluate` (``run_all``, which is in no
+    cache key): a worker never evaluates an earlier gate it leaves to the main process (a
+    judge) to learn whether a later one would be short-circuited; :func:`gate_post`
+    stops where the main process surely will."""
+    batches = RunBatches(
+        job.run_dir,
+        job.batch_posts,
+        parts=job.batch_parts,
+        # The parts it needs next: ahead of the main process's, or from the end.
+        from_end=job.schedule == "end",
+        split_counts=job.batch_counts,
+    )
+    batches.selected = job.batch_selected
+    settings = replace(job.settings, run_all=True)
+    return GateContext.create(settings, job.cache_dir, batches, cache_results=True)
 
 
 def worker_main(argv: list[str]) -> int:
@@ -635,25 +624,34 @@ def worker_main(argv: list[str]) -> int:
     alive = os.open(alive_path(job.run_dir, job.slot), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(alive, fcntl.LOCK_EX)
     table = ClaimTable(job.table, len(job.posts))
-    context = GateContext.create(
-        job.settings, job.cache_dir, RunBatches(job.run_dir, job.batch_posts), cache_results=True
-    )
-    context.batches.selected = job.batch_selected
+    context = worker_context(job)
+    batches = context.batches
+    if batches.parts > 1:
+        set_waiting_work(batches.help_once)
     results = context.results
     assert results is not None
     warnings.simplefilter("default")
     try:
-        _prefetch_index(job, context)
+        if job.schedule == "end":
+            _prefetch_index(job, context)
+        # A serial run's worker starts while the main process gates its first post, which
+        # builds the index: it gates the other gates of its first post first (see
+        # gate_post), and computes batch parts while it waits for the index.
+        first = job.schedule == "ahead"
         cached_in_a_row = 0
         while True:
             if cached_in_a_row >= CACHED_POSTS_BEFORE_STOP:
                 return 0  # the posts left are cached: the main process reads them as fast
-            number = table.claim_last(job.slot)
+            if job.schedule == "ahead":
+                number = table.claim_ahead(job.slot, LEAD_POSTS)
+            else:
+                number = table.claim_last(job.slot)
             if number is None:
                 return 0
             stored = results.stored
             try:
-                gate_post(job, job.posts[number], context)
+                gate_post(job, job.posts[number], context, index_last=first)
+                first = False
             except _Stopped:
                 table.finish(number, LEFT)
                 return 0

@@ -220,7 +220,7 @@ def pytest_runtestloop(session: pytest.Session) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     lookahead = item.config.stash.get(LOOKAHEAD_KEY, None)
     if lookahead is not None and isinstance(item, GateItem):
-        lookahead.before_item(item.path)
+        lookahead.before_item(item.path, item.gate.id)
 
 
 @pytest.hookimpl(tryfirst=True)

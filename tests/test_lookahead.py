@@ -102,6 +102,33 @@ def test_claim_states_and_take_back(tmp_path: Path) -> None:
     table.close()
 
 
+def test_a_serial_worker_claims_ahead_of_the_main_process(tmp_path: Path) -> None:
+    """Issue 15: a serial run's worker claims the first free post LEAD_POSTS beyond the
+    furthest post the main process reached (so the main process's per-item work for the
+    worker's posts overlaps the worker's gating), skipping the posts the main process
+    will reach first; near the end, the last free post after it."""
+    lead = lookahead.LEAD_POSTS
+    count = lead * 3
+    table = ClaimTable(tmp_path / "claims", count)
+    assert table.claim_ahead(slot=0, lead=lead) == lead  # before the first item: from 0
+    assert table.claim(0) == FREE and table.claim(3) == FREE
+    assert table.reached() == 3
+    assert table.claim_ahead(slot=0, lead=lead) == 3 + lead
+    assert table.claim_ahead(slot=0, lead=lead) == 4 + lead  # consecutive while ahead
+    # The posts the worker skipped (before 3 + lead) are left free for the main process.
+    assert [table.state(n) for n in (4, lead - 1, lead + 1, lead + 2)] == [FREE] * 4
+    table.claim(2 * lead)  # the main process got far: nothing free lead posts beyond it
+    assert table.claim_ahead(slot=0, lead=lead) == count - 1  # the last free after it
+    assert table.claim_ahead(slot=0, lead=lead) == count - 2
+    table.close()
+    # Near the end: the free posts within the lead, the last one first.
+    table = ClaimTable(tmp_path / "claims-end", 10)
+    table.claim(2)
+    assert [table.claim_ahead(slot=1, lead=lead) for _ in range(8)] == [9, 8, 7, 6, 5, 4, 3, None]
+    assert table.state(1) == FREE  # behind the main process: never the worker's
+    table.close()
+
+
 def test_a_dead_worker_is_told_from_a_slow_one(tmp_path: Path) -> None:
     lookahead.alive_path(tmp_path, 0).touch()
     holder = subprocess.Popen(
@@ -170,8 +197,10 @@ def _job(tmp_path: Path, settings: Settings, post: Path, gate_ids: tuple[int, ..
 def test_a_worker_leaves_judge_gates_to_the_main_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_all: bool
 ) -> None:
-    """With a judge configured, gate 4 is not cached: a worker must not call the judge,
-    and (gate 4 being hard) leaves the gates after it too unless --postgates-all."""
+    """With a judge configured, gate 4 is not cached: a worker must not call the judge.
+    It gates the cached gate after it all the same (with or without --postgates-all): the
+    main process reads that result unless gate 4 fails there (issue 15: an online run left
+    every gate after gate 6 to the main process)."""
     post = tmp_path / "2026-01-01-post.md"
     post.write_text(FRONT + "This post shows how pytest runs a Python plugin.\n")
     settings = Settings.declare(
@@ -186,17 +215,18 @@ def test_a_worker_leaves_judge_gates_to_the_main_process(
 
     monkeypatch.setitem(BY_ID, 4, replace(BY_ID[4], check=no_judge))
     job = _job(tmp_path, settings, post, (4, 13))
-    context = GateContext.create(settings, tmp_path / "cache", cache_results=True)
+    context = lookahead.worker_context(job)
     gate_post(job, job.posts[0], context)
     results = context.results
     assert results is not None
     from pytest_postgates.runner import PostRun
 
-    run = PostRun(post, post.name, post.stem, context, selected=[BY_ID[4], BY_ID[13]])
+    main_context = GateContext.create(settings, tmp_path / "cache", cache_results=True)
+    run = PostRun(post, post.name, post.stem, main_context, selected=[BY_ID[4], BY_ID[13]])
     key = run.cache_key(BY_ID[13])
     assert key is not None
-    stored = results.load(key, 13, "call_graph_claims") is not None
-    assert stored == run_all  # gate 4 is hard: without --postgates-all it may block gate 13
+    assert results.load(key, 13, "call_graph_claims") is not None
+    assert run.cache_key(BY_ID[4]) is None  # nothing of the judge gate was stored
 
 
 # ---------------------------------------------------------------------- plugin behaviour
@@ -580,3 +610,103 @@ def test_one_changed_post_among_cached_ones_starts_no_worker(corpus: pytest.Pyte
     reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
     assert _outputs(corpus.path, "edited") == _outputs(corpus.path, "reference")
     assert edited.parseoutcomes() == reference.parseoutcomes()
+
+
+# ---------------------------------------------------------------------- batches in parts
+# Records, in the main process, the split of gate 12's lint batch, which batch results it
+# computed itself (for an item, or while waiting on a lock), and the run folder's batch
+# files once the workers are stopped (the plugin's sessionfinish runs first).
+PARTS_CONFTEST = """
+import json
+from pathlib import Path
+import pytest
+from pytest_postgates.batch import RunBatches
+from pytest_postgates.session import STATE_KEY
+
+COMPUTED = []
+_get, _unstarted = RunBatches.get, RunBatches._compute_unstarted
+
+def _recorded(name, compute):
+    def recording():
+        COMPUTED.append(name)
+        return compute()
+    return recording
+
+RunBatches.get = lambda self, name, compute: _get(self, name, _recorded(name, compute))
+RunBatches._compute_unstarted = lambda self, name, compute: _unstarted(
+    self, name, _recorded(name, compute)
+)
+
+def pytest_sessionfinish(session):
+    batches = session.config.stash[STATE_KEY].context.batches
+    files = {}
+    for path in sorted(batches.run_dir.glob("markdownlint*.json")):
+        files[path.stem] = sorted(Path(p).name for p in json.loads(path.read_text())["files"])
+    split = {name: [p.name for p in posts] for name, posts in batches._parts("markdownlint")}
+    record = {"parts": batches.parts, "split": split, "files": files, "computed": COMPUTED}
+    Path("parts-record.json").write_text(json.dumps(record))
+"""
+PART_POSTS = 48  # four parts of twelve posts (batch.MIN_PART_POSTS) with one worker
+
+
+@pytest.fixture
+def lint_corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """48 posts, gate 12 only (rumdl), the main process held at its first item until a
+    worker has gated a post (HOLD_CONFTEST), so that the worker computes a part first."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.delenv("POSTGATES_JOBS", raising=False)
+    monkeypatch.setenv(
+        "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=12"
+    )
+    pytester.makepyprojecttoml('[tool.postgates]\nlint_backend = "rumdl"\n')
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    for number in range(PART_POSTS):
+        (posts / f"2026-01-01-post-{number:02d}.md").write_text(
+            FRONT + f"Post {number}: some text about pytest.\n"
+        )
+    pytester.makeconftest(HOLD_CONFTEST.format(extra="pass") + PARTS_CONFTEST)
+    return pytester
+
+
+def _parts_record(pytester: pytest.Pytester) -> dict[str, object]:
+    return json.loads((pytester.path / "parts-record.json").read_text())
+
+
+def test_a_cold_run_with_a_worker_computes_the_batches_in_parts(
+    lint_corpus: pytest.Pytester,
+) -> None:
+    """Issue 15: in a serial run with a look-ahead worker, gate 12's lint batch is split
+    into parts (as under xdist), each post in exactly one part, both processes naming the
+    same parts and each computing some of them; the scorecards are those of jobs = 1."""
+    result = lint_corpus.runpytest_subprocess(
+        "_posts", "--postgates-jobs=2", "-p", "no:cacheprovider"
+    )
+    assert "look-ahead: 1 worker(s) gated" in result.stdout.str(), result.stdout.str()
+    result.assert_outcomes(passed=PART_POSTS)
+    record = _parts_record(lint_corpus)
+    split, files, computed = record["split"], record["files"], record["computed"]
+    assert isinstance(split, dict) and isinstance(files, dict) and isinstance(computed, list)
+    assert len(split) == 4, split
+    names = sorted(f"2026-01-01-post-{number:02d}.md" for number in range(PART_POSTS))
+    in_parts = sorted(post for posts in split.values() for post in posts)
+    assert in_parts == names  # every post in exactly one part
+    # The files in the run folder are exactly the main process's parts (no whole batch),
+    # whoever wrote them: the worker split the batch the same way.
+    assert files == {name: sorted(posts) for name, posts in split.items()}
+    mine = set(computed)
+    assert mine and mine < set(split), computed  # the main process computed some parts...
+    assert set(split) - mine  # ...and the worker the others (it computed the first)
+    assert len(computed) == len(mine)  # none twice
+
+
+def test_a_run_without_workers_keeps_one_part(lint_corpus: pytest.Pytester) -> None:
+    result = lint_corpus.runpytest_subprocess(
+        "_posts", "--postgates-jobs=1", "-p", "no:cacheprovider"
+    )
+    assert "look-ahead" not in result.stdout.str()
+    result.assert_outcomes(passed=PART_POSTS)
+    record = _parts_record(lint_corpus)
+    assert record["parts"] == 1
+    assert list(record["files"]) == ["markdownlint"]  # type: ignore[call-overload]
+    assert record["computed"] == ["markdownlint"]
