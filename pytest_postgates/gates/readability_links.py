@@ -642,6 +642,17 @@ def _linked_files(
     return files
 
 
+def _run_site_digest(site: SiteIndex, context: GateContext) -> str:
+    """:func:`site_digest` of the run's site model, computed once per model: it sorts and
+    hashes every post's slug and path, so per post it made a run quadratic in its posts."""
+    key = ("readability_links.site_digest", id(site))
+    known = context.memo.get(key)
+    if known is None or known[0] is not site:
+        known = context.memo[key] = (site, site_digest(site))
+    digest: str = known[1]
+    return digest
+
+
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     """Offline, the verdict depends on the post and the settings (already in the key), the
     corpus its internal links point into (every post's URL under the site's permalink
@@ -661,7 +672,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     if raw is None:
         return None
     site = run_site_index(post_path, context)
-    inputs = f"site={site_digest(site)};pyphen={hyphenation_version()}"
+    inputs = f"site={_run_site_digest(site, context)};pyphen={hyphenation_version()}"
     if not _DISK_LINKS.search(raw):
         return inputs
     files = _linked_files(post_path, raw, context, source)
