@@ -272,16 +272,18 @@ def _checker(context: GateContext) -> linkcheck.LinkChecker:
 def _in_batch(post: Path, batch_posts: tuple[Path, ...], context: GateContext) -> bool:
     """Whether ``post`` is one of the batch's posts (as given or resolved): the two sets
     are made once per run, not a scan of the tuple (and a resolve of it) for every post."""
-    members = context.memo.get((BATCH_NAME, "members"))
+    key = (BATCH_NAME, "members")
+    members: tuple[tuple[Path, ...], frozenset[Path], frozenset[Path] | None] | None
+    members = context.memo.get(key)
     if members is None or members[0] is not batch_posts:
-        given = frozenset(batch_posts)
-        members = context.memo[(BATCH_NAME, "members")] = (batch_posts, given, None)
+        members = context.memo[key] = (batch_posts, frozenset(batch_posts), None)
     if post in members[1]:
         return True
-    if members[2] is None:
+    resolved = members[2]
+    if resolved is None:
         resolved = frozenset(path.resolve() for path in batch_posts)
-        members = context.memo[(BATCH_NAME, "members")] = (batch_posts, members[1], resolved)
-    return post.resolve() in members[2]
+        context.memo[key] = (batch_posts, members[1], resolved)
+    return post.resolve() in resolved
 
 
 def _external_urls_of(post: Post, site: SiteIndex | None) -> list[str]:
