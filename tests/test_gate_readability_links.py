@@ -783,3 +783,46 @@ def test_linked_file_names_exactly_the_files_a_links_verdict_reads(tmp_path: Pat
     (posts / "img.png").unlink()
     (posts / "2026-01-01-other.md").rename(tmp_path / "elsewhere.md")  # the site model keeps it
     assert verdicts() == before
+
+
+def test_run_wide_work_is_done_once_per_run_not_per_post(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15 (corpus scale): the link checker and the site model's digest are made once
+    for the run's posts (each cost grew with the corpus, per post: quadratic at 1,000),
+    and the cards are those of a fresh context per post."""
+    paths = tuple(
+        write_post(
+            tmp_path / "_posts",
+            f"2026-01-{day:02d}-post-{day}.md",
+            f"{EASY}\n\nSee [the docs](https://docs.example.invalid/{day}).\n",
+        )
+        for day in range(1, 9)
+    )
+    made: list[int] = []
+    digests: list[int] = []
+    original_checker = links.LinkChecker.from_settings.__func__  # type: ignore[attr-defined]
+    original_digest = site_model.site_digest
+
+    def counting_checker(cls: type[links.LinkChecker], *args: Any) -> links.LinkChecker:
+        made.append(1)
+        return original_checker(cls, *args)  # type: ignore[no-any-return]
+
+    def counting_digest(site: site_model.SiteIndex) -> str:
+        digests.append(1)
+        return original_digest(site)
+
+    monkeypatch.setattr(links.LinkChecker, "from_settings", classmethod(counting_checker))
+    monkeypatch.setattr(gate, "site_digest", counting_digest)
+    shared = ctx(tmp_path, posts=paths, offline=True)
+    keys = [gate.cache_inputs(path, shared) for path in paths]
+    cards = [gate.GATE.evaluate(parse_post(path), shared) for path in paths]
+    assert (len(made), len(digests)) == (1, 1)
+    assert len(set(keys)) == 1 and keys[0] is not None
+    alone = [
+        gate.GATE.evaluate(parse_post(path), ctx(tmp_path, posts=paths, offline=True))
+        for path in paths
+    ]
+    assert [c.to_dict() for c in cards] == [c.to_dict() for c in alone]
+    # every post's URL went through the shared checker (offline: not requested)
+    assert all(len(card.detail["links"]["unchecked"]) == 1 for card in cards), cards[0].detail

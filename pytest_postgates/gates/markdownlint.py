@@ -161,7 +161,12 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for v in entry["violations"]
     ]
     counts = Counter(v["rule"] for v in violations)
-    config = _config_display(entry.get("config"), post.path)
+    # Worked out once per (configuration, folder) per run: a resolve and a walk up to the
+    # repository root for every post cost more than the rest of this function.
+    display_key = ("markdownlint.config_display", entry.get("config"), post.path.parent)
+    if display_key not in context.memo:
+        context.memo[display_key] = _config_display(entry.get("config"), post.path)
+    config = context.memo[display_key]
     findings = [
         Finding(v["line"], v["rule"], f"{v['alias']}: {_message(v)}", fix=fix_for(v["rule"]))
         for v in entry["violations"]

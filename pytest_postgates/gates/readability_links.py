@@ -53,7 +53,6 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -258,9 +257,33 @@ def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
     return list(urls)
 
 
-@lru_cache(maxsize=4)
-def _resolved(paths: tuple[Path, ...]) -> frozenset[Path]:
-    return frozenset(path.resolve() for path in paths)
+def _checker(context: GateContext) -> linkcheck.LinkChecker:
+    """The run's link checker, made once (its pool classes and exclusion patterns cost a
+    few milliseconds a post) and remade only if the run's settings object changes."""
+    key = (BATCH_NAME, "checker")
+    made = context.memo.get(key)
+    if made is None or made[0] is not context.settings:
+        checker = linkcheck.LinkChecker.from_settings(context.settings, context.evidence.cache_dir)
+        made = context.memo[key] = (context.settings, checker)
+    checker_made: linkcheck.LinkChecker = made[1]
+    return checker_made
+
+
+def _in_batch(post: Path, batch_posts: tuple[Path, ...], context: GateContext) -> bool:
+    """Whether ``post`` is one of the batch's posts (as given or resolved): the two sets
+    are made once per run, not a scan of the tuple (and a resolve of it) for every post."""
+    key = (BATCH_NAME, "members")
+    members: tuple[tuple[Path, ...], frozenset[Path], frozenset[Path] | None] | None
+    members = context.memo.get(key)
+    if members is None or members[0] is not batch_posts:
+        members = context.memo[key] = (batch_posts, frozenset(batch_posts), None)
+    if post in members[1]:
+        return True
+    resolved = members[2]
+    if resolved is None:
+        resolved = frozenset(path.resolve() for path in batch_posts)
+        context.memo[key] = (batch_posts, members[1], resolved)
+    return post.resolve() in resolved
 
 
 def _external_urls_of(post: Post, site: SiteIndex | None) -> list[str]:
@@ -289,12 +312,11 @@ def external_results(
     is one of them, otherwise (library use, unit tests) checked here."""
     if not urls:
         return {}
-    checker = linkcheck.LinkChecker.from_settings(context.settings, context.evidence.cache_dir)
+    checker = _checker(context)
     batch_posts = tuple(context.batches.posts_for(BATCH_NAME))
     results: dict[str, linkcheck.LinkResult] = {}
     # Offline, nothing is requested: no batch to share, and no corpus to parse for one.
-    in_batch = post.path in batch_posts or post.path.resolve() in _resolved(batch_posts)
-    if in_batch and not context.settings.offline:
+    if not context.settings.offline and _in_batch(post.path, batch_posts, context):
         batch = context.batches.get(
             BATCH_NAME,
             lambda: {
@@ -622,6 +644,17 @@ def _linked_files(
     return files
 
 
+def _run_site_digest(site: SiteIndex, context: GateContext) -> str:
+    """:func:`site_digest` of the run's site model, computed once per model: it sorts and
+    hashes every post's slug and path, so per post it made a run quadratic in its posts."""
+    key = ("readability_links.site_digest", id(site))
+    known = context.memo.get(key)
+    if known is None or known[0] is not site:
+        known = context.memo[key] = (site, site_digest(site))
+    digest: str = known[1]
+    return digest
+
+
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     """Offline, the verdict depends on the post and the settings (already in the key), the
     corpus its internal links point into (every post's URL under the site's permalink
@@ -641,7 +674,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     if raw is None:
         return None
     site = run_site_index(post_path, context)
-    inputs = f"site={site_digest(site)};pyphen={hyphenation_version()}"
+    inputs = f"site={_run_site_digest(site, context)};pyphen={hyphenation_version()}"
     if not _DISK_LINKS.search(raw):
         return inputs
     files = _linked_files(post_path, raw, context, source)
