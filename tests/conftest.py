@@ -141,3 +141,21 @@ def _serial_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     (tests/test_lookahead.py): counting parses or timing a run assumes the main process
     does all the work, and a worker per inner run would cost the suite its CPU."""
     monkeypatch.setenv("POSTGATES_JOBS", "1")
+
+
+@pytest.fixture(autouse=True)
+def _private_user_cache(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Runs without pytest's cache folder (``-p no:cacheprovider``, the ``blog`` fixture's
+    inner runs) keep indexes and results in ``$XDG_CACHE_HOME/pytest-postgates``. Each test
+    that runs pytest gets its own, so that no test sees results an earlier test cached for
+    the same post bytes (any order, any xdist worker); other tests share one per process,
+    never the user's own cache folder."""
+    if "pytester" in request.fixturenames:
+        folder = tmp_path_factory.mktemp("xdg-cache")
+    else:
+        folder = tmp_path_factory.getbasetemp() / "xdg-cache-shared"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
