@@ -150,12 +150,9 @@ def _private_user_cache(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Runs without pytest's cache folder (``-p no:cacheprovider``, the ``blog`` fixture's
-    inner runs) keep indexes and results in ``$XDG_CACHE_HOME/pytest-postgates``. Each test
+    inner runs) keep indexes and results in ``$XDG_CACHE_HOME/pytest-postgates``: each test
     that runs pytest gets its own, so that no test sees results an earlier test cached for
-    the same post bytes (any order, any xdist worker); other tests share one per process,
-    never the user's own cache folder."""
+    the same post bytes (in any order, on any xdist worker). Other tests keep the user's
+    (pip's download cache, which the CI tests' installs use, lives there too)."""
     if "pytester" in request.fixturenames:
-        folder = tmp_path_factory.mktemp("xdg-cache")
-    else:
-        folder = tmp_path_factory.getbasetemp() / "xdg-cache-shared"
-    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
