@@ -141,3 +141,18 @@ def _serial_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     (tests/test_lookahead.py): counting parses or timing a run assumes the main process
     does all the work, and a worker per inner run would cost the suite its CPU."""
     monkeypatch.setenv("POSTGATES_JOBS", "1")
+
+
+@pytest.fixture(autouse=True)
+def _private_user_cache(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Runs without pytest's cache folder (``-p no:cacheprovider``, the ``blog`` fixture's
+    inner runs) keep indexes and results in ``$XDG_CACHE_HOME/pytest-postgates``: each test
+    that runs pytest gets its own, so that no test sees results an earlier test cached for
+    the same post bytes (in any order, on any xdist worker). Other tests keep the user's
+    (pip's download cache, which the CI tests' installs use, lives there too)."""
+    if "pytester" in request.fixturenames:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))

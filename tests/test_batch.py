@@ -40,7 +40,14 @@ def test_processes_sharing_a_run_dir_compute_once(tmp_path: Path) -> None:
     assert len(log.read_text().splitlines()) == 1
 
 
-def test_the_plugin_removes_its_run_dir(pytester: pytest.Pytester) -> None:
+def test_the_plugin_removes_its_run_dir(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A temporary folder of its own: another run's marker (another xdist worker, another
+    # checkout's suite) must not be the one found below.
+    private = pytester.path.parent / f"{pytester.path.name}-tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
     pytester.makepyfile(
         "def test_x(request):\n    import pytest_postgates.session as s\n"
         "    d = request.config.stash[s.STATE_KEY].context.batches.run_dir\n"

@@ -3,6 +3,7 @@ of a serial run, with each post parsed exactly once."""
 
 from __future__ import annotations
 
+import shutil
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -73,14 +74,29 @@ def scorecard_bytes(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.glob("*.json"))}
 
 
+# The two runs of ``serial_then_parallel``, made once per process: results, the serial run's
+# scorecards, and a copy of the folder they left.
+_RUNS: dict[str, tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes], Path]] = {}
+
+
 @pytest.fixture
 def serial_then_parallel(
-    pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester,
+    blog: Blog,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]]:
     """One serial in-process run (before the spy exists), then ``-n 2`` in a subprocess.
 
     Returns both results and the serial run's scorecards; the parallel run's are on disk.
+    The four tests below only read what the same two runs left, so the runs are made once
+    per process and their folder is copied into each later test's pytester folder (a
+    module-scoped fixture cannot use pytester).
     """
+    if "runs" in _RUNS:
+        serial, parallel, serial_cards, kept = _RUNS["runs"]
+        shutil.copytree(kept, pytester.path, symlinks=True, dirs_exist_ok=True)
+        return serial, parallel, serial_cards
     # When this suite itself runs under xdist, the inner controller must not inherit the
     # outer worker's identity (the spy names processes by PYTEST_XDIST_WORKER).
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
@@ -97,6 +113,9 @@ def serial_then_parallel(
     parallel = pytester.runpytest_subprocess(
         "-n", "2", *common, "--junitxml=parallel.xml", "--postgates-feedback=parallel-feedback.txt"
     )
+    kept = tmp_path_factory.mktemp("serial-then-parallel")
+    shutil.copytree(pytester.path, kept, symlinks=True, dirs_exist_ok=True)
+    _RUNS["runs"] = (serial, parallel, serial_cards, kept)
     return serial, parallel, serial_cards
 
 
