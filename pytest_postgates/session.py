@@ -415,13 +415,13 @@ class OverallRecorder:
             if results is None or not results.written_unchanged(path, digest):
                 writes.append((path, partial(dumps, report), digest))
         settings = self.state.settings
-        for path, render in (
+        for output, render in (
             (settings.feedback, self.feedback_text),
             (settings.sarif, lambda: reports.dumps_sarif(self.records)),
             (settings.html, lambda: reports.html_report(self.records, self.overall)),
         ):
-            if path is not None:
-                writes.append((path, render, None))
+            if output is not None:
+                writes.append((output, render, None))
         return writes
 
     def _write_all(self, writes: list[tuple[Path, Any, str | None]]) -> None:
