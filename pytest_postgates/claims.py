@@ -114,15 +114,24 @@ class ClaimTable:
         furthest post a main process reached; when there is none, the last free post after
         it (the main process reaches that one last). None when no post after it is free."""
         with self._locked():
-            reached = self._ints[_REACHED]
-            for index in range(min(reached + lead, self.count), self.count):
-                if self._ints[_HEADER + index] == FREE:
-                    self._ints[_HEADER + index] = WORKER_BASE + slot
-                    return index
-            for index in range(min(reached + lead, self.count) - 1, reached, -1):
-                if self._ints[_HEADER + index] == FREE:
-                    self._ints[_HEADER + index] = WORKER_BASE + slot
-                    return index
+            index = self._ahead(lead)
+            if index is not None:
+                self._ints[_HEADER + index] = WORKER_BASE + slot
+            return index
+
+    def peek_ahead(self, lead: int) -> int | None:
+        """The post :meth:`claim_ahead` would claim now, left free."""
+        with self._locked():
+            return self._ahead(lead)
+
+    def _ahead(self, lead: int) -> int | None:
+        reached = self._ints[_REACHED]
+        for index in range(min(reached + lead, self.count), self.count):
+            if self._ints[_HEADER + index] == FREE:
+                return index
+        for index in range(min(reached + lead, self.count) - 1, reached, -1):
+            if self._ints[_HEADER + index] == FREE:
+                return index
         return None
 
     def finish(self, index: int, state: int) -> None:

@@ -643,6 +643,10 @@ def worker_main(argv: list[str]) -> int:
             if cached_in_a_row >= CACHED_POSTS_BEFORE_STOP:
                 return 0  # the posts left are cached: the main process reads them as fast
             if job.schedule == "ahead":
+                # The parts the next post needs first, claim held by no one meanwhile.
+                upcoming = table.peek_ahead(LEAD_POSTS)
+                if upcoming is not None:
+                    batches.prepare(job.posts[upcoming].path)
                 number = table.claim_ahead(job.slot, LEAD_POSTS)
             else:
                 number = table.claim_last(job.slot)

@@ -110,6 +110,8 @@ def test_a_serial_worker_claims_ahead_of_the_main_process(tmp_path: Path) -> Non
     lead = lookahead.LEAD_POSTS
     count = lead * 3
     table = ClaimTable(tmp_path / "claims", count)
+    assert table.peek_ahead(lead=lead) == lead  # what the claim takes, left free
+    assert table.state(lead) == FREE
     assert table.claim_ahead(slot=0, lead=lead) == lead  # before the first item: from 0
     assert table.claim(0) == FREE and table.claim(3) == FREE
     assert table.reached() == 3
@@ -125,6 +127,7 @@ def test_a_serial_worker_claims_ahead_of_the_main_process(tmp_path: Path) -> Non
     table = ClaimTable(tmp_path / "claims-end", 10)
     table.claim(2)
     assert [table.claim_ahead(slot=1, lead=lead) for _ in range(8)] == [9, 8, 7, 6, 5, 4, 3, None]
+    assert table.peek_ahead(lead=lead) is None
     assert table.state(1) == FREE  # behind the main process: never the worker's
     table.close()
 
