@@ -549,7 +549,7 @@ def test_no_worker_under_xdist_when_no_cpu_is_spare(corpus: pytest.Pytester) -> 
     assert record["pids"] == []
     serial = _run(corpus, "serial", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
     summary = result.stdout.strip().splitlines()[-1]
-    assert f"{serial.parseoutcomes()['passed']} passed" in summary
+    assert f"{serial.parseoutcomes()['passed']} passed" in summary, result.stdout
 
 
 def test_ctrl_c_stops_the_workers(corpus: pytest.Pytester) -> None:
