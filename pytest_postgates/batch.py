@@ -179,11 +179,7 @@ class RunBatches:
         computed = 0
         for batch, compute in list(self._computes.items()):
             name, posts = self.scope(batch, post)
-            if not posts or name in self._memo or name in self._unhelpable:
-                continue
-            if (self.run_dir / f"{name}.json").is_file():
-                continue
-            computed += self._compute_unstarted(name, partial(compute, posts))
+            computed += bool(posts) and self._compute_if_unstarted(name, posts, compute)
         return computed
 
     def help_once(self) -> bool:
@@ -200,15 +196,21 @@ class RunBatches:
             for batch, compute in list(self._computes.items()):
                 parts = self._parts(batch)
                 for name, posts in reversed(parts) if self.from_end else parts:
-                    if name in self._memo or name in self._unhelpable:
-                        continue
-                    if (self.run_dir / f"{name}.json").is_file():
-                        continue
-                    if self._compute_unstarted(name, partial(compute, posts)):
+                    if self._compute_if_unstarted(name, posts, compute):
                         return True
             return False
         finally:
             self._helping = False
+
+    def _compute_if_unstarted(self, name: str, posts: tuple[Path, ...], compute: Compute) -> bool:
+        """Compute part ``name`` unless this process has it, failed on it, or another
+        process stored or is computing it; whether it did."""
+        assert self.run_dir is not None
+        if name in self._memo or name in self._unhelpable:
+            return False
+        if (self.run_dir / f"{name}.json").is_file():
+            return False
+        return self._compute_unstarted(name, partial(compute, posts))
 
     def _compute_unstarted(self, name: str, compute: Callable[[], Any]) -> bool:
         """Compute and store ``name`` if no other process holds its lock; whether it did."""
