@@ -166,7 +166,17 @@ class PostRun:
         if card is None:
             card = self._evaluate(spec)
             self.cards[spec.id] = card
+            if all(gate.id in self.cards for gate in self.selected):
+                self._release_parse()
         return card
+
+    def _release_parse(self) -> None:
+        # Once every selected gate has its card nothing reads the parse again (the cards,
+        # keys, front matter and suppressions are kept). Kept for the whole session, the
+        # markdown-it tokens of every post were half of the objects each full garbage
+        # collection walked: 775,000 objects at the end of a 1,000-post run, 413,000 with
+        # this. A later use would parse the post again, never see a stale one.
+        self.__dict__.pop("post", None)
 
     def _evaluate(self, spec: Gate) -> Scorecard:
         advisory = self.is_advisory(spec)

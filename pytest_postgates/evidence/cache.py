@@ -55,7 +55,7 @@ class EvidenceCache:
                 root = GitError(f"cannot find the repository to ground against: {exc}")
             self._root_by_folder[folder] = root
         if isinstance(root, GitError):
-            raise root
+            raise _anew(root)
         return root
 
     def for_post(self, post_path: Path) -> RepoEvidence:
@@ -68,7 +68,7 @@ class EvidenceCache:
                 cached = exc
             self._by_root[root] = cached
         if isinstance(cached, GitError):
-            raise cached
+            raise _anew(cached)
         return cached
 
     def index_for(self, post_path: Path) -> RepoIndex:
@@ -124,7 +124,7 @@ class EvidenceCache:
                 cached = exc
             self._extra[(primary, folder)] = cached
         if isinstance(cached, GitError):
-            raise cached
+            raise _anew(cached)
         return cached
 
     def unavailable_repos_for(self, post_path: Path) -> list[GroundingRepo]:
@@ -162,3 +162,10 @@ def default_cache_dir() -> Path:
     """Where indexes live when no pytest cache folder is given: the user cache folder."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "pytest-postgates"
+
+
+def _anew(error: GitError) -> GitError:
+    """A remembered error as a new exception to raise. Raising the remembered one itself
+    would grow its traceback by the frames of every raise, and those frames hold the posts
+    that asked: every post of a run with a missing repository stayed in memory."""
+    return GitError(*error.args)
