@@ -52,12 +52,14 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
-# What the bench clears between runs is moved here and deleted after the timings. On ext4,
-# creating a file within a minute or so of many deletions costs the kernel a scan past
-# every recently freed inode (recently_deleted() in its allocator): a cold run started
-# right after the bench deleted the last run's 9,000 scorecards took 56 s instead of 48 s,
-# a cost of the bench's clean-up that a user's run does not pay.
+# What the bench clears between runs is moved here, and deleted when the next bench starts,
+# a minute before its first timing. On ext4, creating a file within about a minute of many
+# deletions costs the kernel a scan past every recently freed inode (recently_deleted() in
+# its allocator): a cold run started right after the bench deleted the last run's 9,000
+# scorecards took 56 s instead of 48 s, a cost of the bench's clean-up that a user's run
+# does not pay.
 TRASH = WORK / "trash"
+SETTLE_SECONDS = 65.0  # ext4's RECENTCY_MIN is 60 s once the freed inodes are written back
 sys.path.insert(0, str(HERE))
 
 from grounding_speed import build_stdlib_repo, invent, sample_real_tokens  # noqa: E402
@@ -335,8 +337,22 @@ def discard(path: Path) -> None:
         path.rename(TRASH / f"{time.time_ns()}-{path.name}")
 
 
-def empty_trash() -> None:
+def empty_trash() -> float | None:
+    """Delete the last bench's cleared state; when it deleted anything, the time it did."""
+    if not TRASH.exists():
+        return None
     shutil.rmtree(TRASH, ignore_errors=True)
+    return time.monotonic()
+
+
+def settle(emptied_at: float | None) -> None:
+    """Wait until the deletions of empty_trash no longer slow file creation (see TRASH)."""
+    if emptied_at is None:
+        return
+    wait = SETTLE_SECONDS - (time.monotonic() - emptied_at)
+    if wait > 0:
+        print(f"  waiting {wait:.0f} s after emptying {TRASH} (see TRASH)", file=sys.stderr)
+        time.sleep(wait)
 
 
 def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
@@ -446,8 +462,6 @@ def main(argv: list[str] | None = None) -> int:
     except RunFailed as exc:
         print(f"corpus_speed: {exc}", file=sys.stderr)
         return 2
-    finally:
-        empty_trash()
 
 
 def measure(argv: list[str] | None = None) -> int:
@@ -472,6 +486,7 @@ def measure(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    emptied_at = empty_trash()
     repo = build_stdlib_repo(WORK / "stdlib-repo").resolve()
     corpus = WORK / "corpus"
     generate(corpus, repo, args.posts, args.seed)
@@ -488,7 +503,7 @@ def measure(argv: list[str] | None = None) -> int:
             check=True,
         ).stdout.strip()
         source = WORK / "corpus-speed-source"
-        shutil.rmtree(source, ignore_errors=True)
+        discard(source)
         source.mkdir(parents=True)
         archive = subprocess.run(
             ["git", "-C", str(HERE.parent), "archive", head, "pytest_postgates"],
@@ -540,6 +555,7 @@ def measure(argv: list[str] | None = None) -> int:
     # Warm the bytecode caches (pytest's rewritten modules too) outside the timing.
     run("warm-up", ["--collect-only", str(sorted((corpus / "_posts").glob("*.md"))[0])])
     plain("warm-up", ["--collect-only"])
+    settle(emptied_at)
     runs: dict[str, Run] = {}
     runs["plain serial"] = plain("plain", [])
     # The controls gate nothing: no look-ahead worker (it would gate the real posts).
@@ -573,7 +589,7 @@ def measure(argv: list[str] | None = None) -> int:
     runs["serial second"] = run("serial-second", [])
     serial_second_cards = scorecard_bytes(scorecards)
     profiles = corpus / "profiles"
-    shutil.rmtree(profiles, ignore_errors=True)
+    discard(profiles)
     if args.profile:
         # The second runs again, each process under cProfile (serial, then -n).
         profiles.mkdir()
