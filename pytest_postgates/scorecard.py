@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_postgates.fileio import existing_bytes, replace_file, write_atomic
+from pytest_postgates.jsontext import indented
 
 __all__ = ["write_atomic"]  # re-exported: scorecards are written through it
 
@@ -75,7 +76,8 @@ class Scorecard:
 
 
 def dumps(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """A scorecard's file text: sorted keys, two-space indent, UTF-8 as it is."""
+    return indented(data) + "\n"
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+~-]")
