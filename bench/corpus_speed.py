@@ -52,14 +52,19 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
-# What the bench clears between runs is moved here, and deleted when the next bench starts,
-# a minute before its first timing. On ext4, creating a file within about a minute of many
-# deletions costs the kernel a scan past every recently freed inode (recently_deleted() in
-# its allocator): a cold run started right after the bench deleted the last run's 9,000
-# scorecards took 56 s instead of 48 s, a cost of the bench's clean-up that a user's run
-# does not pay.
+# What the bench clears between runs is moved here and deleted after its last timing. On
+# this machine's ext4 (no journal), the inode allocator skips free inodes whose deletion is
+# recent (recently_deleted(): within 60 s, or 360 s while their inode-table block is dirty,
+# which a new file in the same block makes it), looking each one up as it goes: creating
+# 9,000 files took 6.3 s of kernel CPU a minute after 30,000 were deleted (sync or not),
+# against 0.4-0.8 s otherwise. A cold run started right after the bench deleted the last
+# run's scorecards paid that (jobs 1: 56 s instead of 48 s), a cost of the bench's own
+# clean-up that plain pytest, writing no files, never pays and a run on a fresh checkout
+# does not either. So the bench never deletes between timings, and waits out the window
+# after the deletions of an earlier bench before its first timing.
 TRASH = WORK / "trash"
-SETTLE_SECONDS = 65.0  # ext4's RECENTCY_MIN is 60 s once the freed inodes are written back
+EMPTIED = WORK / "trash-emptied"  # when a bench last deleted its trash (seconds, epoch)
+SETTLE_SECONDS = 370.0
 sys.path.insert(0, str(HERE))
 
 from grounding_speed import build_stdlib_repo, invent, sample_real_tokens  # noqa: E402
@@ -337,21 +342,26 @@ def discard(path: Path) -> None:
         path.rename(TRASH / f"{time.time_ns()}-{path.name}")
 
 
-def empty_trash() -> float | None:
-    """Delete the last bench's cleared state; when it deleted anything, the time it did."""
-    if not TRASH.exists():
-        return None
-    shutil.rmtree(TRASH, ignore_errors=True)
-    return time.monotonic()
+def empty_trash() -> None:
+    """Delete what the bench cleared, and note when (see settle)."""
+    if TRASH.exists():
+        shutil.rmtree(TRASH, ignore_errors=True)
+        EMPTIED.write_text(f"{time.time()}\n")
 
 
-def settle(emptied_at: float | None) -> None:
-    """Wait until the deletions of empty_trash no longer slow file creation (see TRASH)."""
-    if emptied_at is None:
+def settle() -> None:
+    """Wait until the last deletions of empty_trash no longer slow file creation (TRASH)."""
+    try:
+        emptied = float(EMPTIED.read_text())
+    except (OSError, ValueError):
         return
-    wait = SETTLE_SECONDS - (time.monotonic() - emptied_at)
+    wait = SETTLE_SECONDS - (time.time() - emptied)
     if wait > 0:
-        print(f"  waiting {wait:.0f} s after emptying {TRASH} (see TRASH)", file=sys.stderr)
+        print(
+            f"  waiting {wait:.0f} s: a bench deleted {TRASH} {time.time() - emptied:.0f} s ago "
+            "(file creation is slow for minutes after many deletions; see TRASH)",
+            file=sys.stderr,
+        )
         time.sleep(wait)
 
 
@@ -462,6 +472,8 @@ def main(argv: list[str] | None = None) -> int:
     except RunFailed as exc:
         print(f"corpus_speed: {exc}", file=sys.stderr)
         return 2
+    finally:
+        empty_trash()
 
 
 def measure(argv: list[str] | None = None) -> int:
@@ -486,7 +498,7 @@ def measure(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    emptied_at = empty_trash()
+    empty_trash()  # what a bench that stopped early left
     repo = build_stdlib_repo(WORK / "stdlib-repo").resolve()
     corpus = WORK / "corpus"
     generate(corpus, repo, args.posts, args.seed)
@@ -555,7 +567,7 @@ def measure(argv: list[str] | None = None) -> int:
     # Warm the bytecode caches (pytest's rewritten modules too) outside the timing.
     run("warm-up", ["--collect-only", str(sorted((corpus / "_posts").glob("*.md"))[0])])
     plain("warm-up", ["--collect-only"])
-    settle(emptied_at)
+    settle()
     runs: dict[str, Run] = {}
     runs["plain serial"] = plain("plain", [])
     # The controls gate nothing: no look-ahead worker (it would gate the real posts).
