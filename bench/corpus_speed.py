@@ -42,7 +42,6 @@ import os
 import random
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import time
@@ -52,22 +51,13 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
-# What the bench clears between runs is moved here and deleted after its last timing. On
-# this machine's ext4 (no journal), the inode allocator skips free inodes whose deletion is
-# recent (recently_deleted(): within 60 s, or 360 s while their inode-table block is dirty,
-# which a new file in the same block makes it), looking each one up as it goes: creating
-# 9,000 files took 6.3 s of kernel CPU a minute after 30,000 were deleted (sync or not),
-# against 0.4-0.8 s otherwise. A cold run started right after the bench deleted the last
-# run's scorecards paid that (jobs 1: 56 s instead of 48 s), a cost of the bench's own
-# clean-up that plain pytest, writing no files, never pays and a run on a fresh checkout
-# does not either. So the bench never deletes between timings, and waits out the window
-# after the deletions of an earlier bench before its first timing.
-TRASH = WORK / "trash"
-EMPTIED = WORK / "trash-emptied"  # when a bench last deleted its trash (seconds, epoch)
-SETTLE_SECONDS = 370.0
 sys.path.insert(0, str(HERE))
 
 from grounding_speed import build_stdlib_repo, invent, sample_real_tokens  # noqa: E402
+from trash import Trash, settle  # noqa: E402
+
+# What a run clears is moved here and deleted after the last timing (see bench/trash.py).
+TRASH = Trash(WORK / "trash")
 
 DETERMINISTIC = "1,2,14,7,6,12,11,13"
 # Loaded into every pytest process of every run (controls included): its peak memory and
@@ -335,39 +325,9 @@ def write_post(
     )
 
 
-def discard(path: Path) -> None:
-    """Clear ``path`` now at the cost of a rename; its files are deleted by empty_trash."""
-    if path.exists() or path.is_symlink():
-        TRASH.mkdir(parents=True, exist_ok=True)
-        path.rename(TRASH / f"{time.time_ns()}-{path.name}")
-
-
-def empty_trash() -> None:
-    """Delete what the bench cleared, and note when (see settle)."""
-    if TRASH.exists():
-        shutil.rmtree(TRASH, ignore_errors=True)
-        EMPTIED.write_text(f"{time.time()}\n")
-
-
-def settle() -> None:
-    """Wait until the last deletions of empty_trash no longer slow file creation (TRASH)."""
-    try:
-        emptied = float(EMPTIED.read_text())
-    except (OSError, ValueError):
-        return
-    wait = SETTLE_SECONDS - (time.time() - emptied)
-    if wait > 0:
-        print(
-            f"  waiting {wait:.0f} s: a bench deleted {TRASH} {time.time() - emptied:.0f} s ago "
-            "(file creation is slow for minutes after many deletions; see TRASH)",
-            file=sys.stderr,
-        )
-        time.sleep(wait)
-
-
 def generate(corpus: Path, repo: Path, posts: int, seed: int) -> None:
     rng = random.Random(seed)
-    discard(corpus)
+    TRASH.discard(corpus)
     folder = corpus / "_posts"
     folder.mkdir(parents=True)
     per_post = 20
@@ -473,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"corpus_speed: {exc}", file=sys.stderr)
         return 2
     finally:
-        empty_trash()
+        TRASH.empty()
 
 
 def measure(argv: list[str] | None = None) -> int:
@@ -498,7 +458,7 @@ def measure(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    empty_trash()  # what a bench that stopped early left
+    TRASH.empty()  # what a bench that stopped early left
     repo = build_stdlib_repo(WORK / "stdlib-repo").resolve()
     corpus = WORK / "corpus"
     generate(corpus, repo, args.posts, args.seed)
@@ -515,7 +475,7 @@ def measure(argv: list[str] | None = None) -> int:
             check=True,
         ).stdout.strip()
         source = WORK / "corpus-speed-source"
-        discard(source)
+        TRASH.discard(source)
         source.mkdir(parents=True)
         archive = subprocess.run(
             ["git", "-C", str(HERE.parent), "archive", head, "pytest_postgates"],
@@ -547,8 +507,8 @@ def measure(argv: list[str] | None = None) -> int:
     scorecards = corpus / ".postgates" / "scorecards"
 
     def fresh() -> None:
-        discard(corpus / ".bench-cache")
-        discard(corpus / ".postgates")
+        TRASH.discard(corpus / ".bench-cache")
+        TRASH.discard(corpus / ".postgates")
 
     def run(label: str, extra: list[str], *, start_fresh: bool = False, **more_env: str) -> Run:
         if start_fresh:
@@ -601,7 +561,7 @@ def measure(argv: list[str] | None = None) -> int:
     runs["serial second"] = run("serial-second", [])
     serial_second_cards = scorecard_bytes(scorecards)
     profiles = corpus / "profiles"
-    discard(profiles)
+    TRASH.discard(profiles)
     if args.profile:
         # The second runs again, each process under cProfile (serial, then -n).
         profiles.mkdir()

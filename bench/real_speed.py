@@ -53,6 +53,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 WORK = HERE / ".work"
 PROJECT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from trash import Trash, settle  # noqa: E402
+
+# Outside this checkout: its pyproject.toml (snapshot mode) must not configure the blog.
+SCRATCH = Path(tempfile.gettempdir()) / f"postgates-real-speed-{os.getuid()}"
+# What a run clears is moved here and deleted after the last timing (see bench/trash.py).
+TRASH = Trash(SCRATCH / "trash")
 DEFAULT_POSTS = PROJECT.parent.parent / "shared" / "corpus" / "neurolink-blog" / "_posts"
 # --per-gate: CPU seconds of this process spent in each item's setup (where the plugin
 # gates the post), by gate, plus collection and everything else.
@@ -172,7 +180,7 @@ def baseline_python(commit: str) -> Path:
 
 def prepare_blog(posts: Path, target: Path) -> Path:
     """A writable copy of the blog folder holding ``posts`` (its config files included)."""
-    shutil.rmtree(target, ignore_errors=True)
+    TRASH.discard(target)
     shutil.copytree(posts.parent, target, ignore=shutil.ignore_patterns(".git"))
     for path in [target, *target.rglob("*")]:
         path.chmod(path.stat().st_mode | 0o200)
@@ -192,7 +200,7 @@ def count_items(python: Path, blog: Path, common: list[str], env: dict[str, str]
 
 
 def write_plain(folder: Path, posts: int, per_post: int) -> None:
-    shutil.rmtree(folder, ignore_errors=True)
+    TRASH.discard(folder)
     folder.mkdir(parents=True)
     tests = "".join(f"def test_gate_{gate}():\n    pass\n\n\n" for gate in range(per_post))
     for number in range(posts):
@@ -211,6 +219,13 @@ def scorecards_differ(left: Path, right: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return measure(argv)
+    finally:
+        TRASH.empty()
+
+
+def measure(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--posts", type=Path, default=DEFAULT_POSTS)
     parser.add_argument("--repo", type=Path, default=Path("/work/data/neurolink"))
@@ -260,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         "-o",
         "cache_dir=.bench-cache",
     ]
-    # Outside this checkout: its pyproject.toml (snapshot mode) must not configure the blog.
-    scratch = Path(tempfile.gettempdir()) / f"postgates-real-speed-{os.getuid()}"
+    TRASH.empty()  # what a bench that stopped early left
+    scratch = SCRATCH
     blogs = {side: prepare_blog(args.posts, scratch / side) for side in pythons}
     side_env = {side: env for side in pythons}
     current_label = "working tree"
@@ -273,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             check=True,
         ).stdout.strip()
         source = scratch / "source"
-        shutil.rmtree(source, ignore_errors=True)
+        TRASH.discard(source)
         source.mkdir(parents=True)
         archive = subprocess.run(
             ["git", "-C", str(PROJECT), "archive", head, "pytest_postgates"],
@@ -302,8 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs1_diff: list[str] = []
 
     def fresh(blog: Path) -> None:
-        shutil.rmtree(blog / ".bench-cache", ignore_errors=True)
-        shutil.rmtree(blog / ".postgates", ignore_errors=True)
+        TRASH.discard(blog / ".bench-cache")
+        TRASH.discard(blog / ".postgates")
 
     for side, python in pythons.items():  # bytecode caches, outside the timing
         subprocess.run(
@@ -312,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             env=side_env[side],
             capture_output=True,
         )
+    settle()
     for repetition in range(args.repeat):
         # Alternate which side goes first, so that a drift in the load favours neither.
         order = list(pythons) if repetition % 2 == 0 else list(reversed(pythons))
