@@ -38,19 +38,13 @@ def _float(value: float) -> str:
 
 
 def _key(key: Any) -> str:
-    # json converts these key types to strings; anything else is its TypeError.
+    # json writes these key types as the text of their value (none of which needs escaping:
+    # digits, signs, points, "NaN", "Infinity", "true", "false", "null"); anything else is
+    # its TypeError.
     if isinstance(key, str):
         return encode_basestring(key)
-    if isinstance(key, float):
-        return encode_basestring(_float(key))
-    if key is True:
-        return '"true"'
-    if key is False:
-        return '"false"'
-    if key is None:
-        return '"null"'
-    if isinstance(key, int):
-        return encode_basestring(int.__repr__(key))
+    if key is None or isinstance(key, (int, float)):
+        return '"' + _value(key, "") + '"'
     raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
 
 
