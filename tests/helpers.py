@@ -60,3 +60,17 @@ def make_repo(root: Path, files: dict[str, str | bytes], message: str = "initial
 
 def repo_context(repo: Path, cache: Path, **settings: object) -> GateContext:
     return GateContext.create(default_settings(repo=repo, **settings), cache)
+
+
+# A blog post's front matter, and a sentence whose one code token (``render``) the source
+# of blog_repo defines.
+BLOG_FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+GROUNDED = "We run pytest on Python posts; `render` is real.\n"
+
+
+def blog_repo(root: Path, posts: dict[str, str | bytes]) -> Path:
+    """A blog in one git repository: ``src/app.py`` (defining ``render``) and ``posts``
+    (file name -> text) under ``_posts/``, all committed."""
+    files: dict[str, str | bytes] = {"src/app.py": "def render():\n    pass\n"}
+    files.update({f"_posts/{name}": text for name, text in posts.items()})
+    return make_repo(root, files, "blog")

@@ -12,26 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import git
+from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo, git
 
-FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
-GOOD = "We run pytest on Python posts; `render` is real.\n"
+FRONT, GOOD = BLOG_FRONT, GROUNDED
 
 
 @pytest.fixture
 def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:hypothesispytest --postgates-only=2,11,13")
-    (pytester.path / "src").mkdir()
-    (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")
-    posts = pytester.path / "_posts"
-    posts.mkdir()
-    for i in range(3):
-        # Distinct bodies: identical bytes would share one cached result, by design.
-        (posts / f"2026-01-0{i + 1}-post.md").write_text(FRONT + GOOD + f"\nPost {i}.\n")
-    git(pytester.path, "init", "-q")
-    git(pytester.path, "add", "-A")
-    git(pytester.path, "commit", "-qm", "blog")
+    # Distinct bodies: identical bytes would share one cached result, by design.
+    posts = {f"2026-01-0{i + 1}-post.md": FRONT + GOOD + f"\nPost {i}.\n" for i in range(3)}
+    blog_repo(pytester.path, posts)
     return pytester
 
 

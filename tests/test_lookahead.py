@@ -36,12 +36,11 @@ from pytest_postgates.lookahead import (
     workers_for,
 )
 from pytest_postgates.results import settings_fingerprint
-from tests.helpers import git
+from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo
 
 pytestmark = pytest.mark.skipif(lookahead.fcntl is None, reason="look-ahead needs fcntl")
 
-FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
-GOOD = "We run pytest on Python posts; `render` is real.\n"
+FRONT, GOOD = BLOG_FRONT, GROUNDED
 # Gate 2 FAIL (an invented symbol), which short-circuits gates 11 and 13.
 UNGROUNDED = "We run pytest on Python posts; `renderEverythingTwice` is invented.\n"
 # Gate 11 FAIL: no real tool named in the opening.
@@ -278,19 +277,14 @@ def corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
     monkeypatch.setenv(
         "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=2,11,13"
     )
-    (pytester.path / "src").mkdir()
-    (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")
-    posts = pytester.path / "_posts"
-    posts.mkdir()
-    for number in range(POSTS):
-        body = {2: UNGROUNDED, 5: NO_ENTITY}.get(number, GOOD)
-        (posts / f"2026-01-0{number + 1}-post-{number}.md").write_text(
-            FRONT + body + f"\nPost {number} of the Python series.\n"
-        )
-    (posts / "2026-01-09-bad.md").write_bytes(b"---\ntitle: [unclosed\n---\nPython.\n")
-    git(pytester.path, "init", "-q")
-    git(pytester.path, "add", "-A")
-    git(pytester.path, "commit", "-qm", "blog")
+    posts: dict[str, str | bytes] = {
+        f"2026-01-0{number + 1}-post-{number}.md": FRONT
+        + {2: UNGROUNDED, 5: NO_ENTITY}.get(number, GOOD)
+        + f"\nPost {number} of the Python series.\n"
+        for number in range(POSTS)
+    }
+    posts["2026-01-09-bad.md"] = b"---\ntitle: [unclosed\n---\nPython.\n"
+    blog_repo(pytester.path, posts)
     return pytester
 
 

@@ -15,7 +15,7 @@ from pytest_postgates import __version__, results
 from pytest_postgates.config import Settings
 from pytest_postgates.results import ResultCache
 from pytest_postgates.scorecard import Finding, Scorecard
-from tests.helpers import git
+from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo
 
 
 def _card(gate: int, verdict: str = "PASS", detail: dict | None = None) -> Scorecard:
@@ -173,8 +173,7 @@ def test_a_stored_card_and_its_cached_copy_name_the_same_content(tmp_path: Path)
 
 
 # ---------------------------------------------------------------------- plugin runs
-FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
-GOOD = "We run pytest on Python posts; `render` is real.\n"
+FRONT, GOOD = BLOG_FRONT, GROUNDED
 SPY = """
 import pytest_postgates.results as results
 import pytest_postgates.runner as runner
@@ -200,16 +199,9 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
     monkeypatch.setenv(
         "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=2,11,13"
     )
-    (pytester.path / "src").mkdir()
-    (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")
-    posts = pytester.path / "_posts"
-    posts.mkdir()
-    for i in range(3):
-        (posts / f"2026-01-0{i + 1}-post.md").write_text(FRONT + GOOD + f"\nPost {i}.\n")
-    (posts / "2026-01-04-post.md").write_text(FRONT + "`invented_call()` does it.\n")
-    git(pytester.path, "init", "-q")
-    git(pytester.path, "add", "-A")
-    git(pytester.path, "commit", "-qm", "blog")
+    posts = {f"2026-01-0{i + 1}-post.md": FRONT + GOOD + f"\nPost {i}.\n" for i in range(3)}
+    posts["2026-01-04-post.md"] = FRONT + "`invented_call()` does it.\n"
+    blog_repo(pytester.path, posts)
     pytester.makeconftest(SPY)
     return pytester
 
