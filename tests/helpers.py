@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_postgates.gates import GateContext, default_settings
@@ -68,7 +69,7 @@ BLOG_FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
 GROUNDED = "We run pytest on Python posts; `render` is real.\n"
 
 
-def blog_repo(root: Path, posts: dict[str, str | bytes]) -> Path:
+def blog_repo(root: Path, posts: Mapping[str, str | bytes]) -> Path:
     """A blog in one git repository: ``src/app.py`` (defining ``render``) and ``posts``
     (file name -> text) under ``_posts/``, all committed."""
     files: dict[str, str | bytes] = {"src/app.py": "def render():\n    pass\n"}
