@@ -81,7 +81,7 @@ _PY_BASES: dict[str, frozenset[str]] = {
         "IntFlag": enum.IntFlag,
         "ABC": abc.ABC,
         "Protocol": typing.Protocol,
-        "Generic": typing.Generic[_T],
+        "Generic": typing.Generic[_T],  # type: ignore[index]
     }.items()
 }
 
