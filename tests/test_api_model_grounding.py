@@ -11,6 +11,7 @@ import pytest
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.model_grounding import RULES, argument_keys, chain_parts
+from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import make_post, make_repo, repo_context
 
@@ -197,3 +198,29 @@ def test_argument_keys() -> None:
     assert argument_keys("f({ a, b: 1, ...rest })") == ["a", "b"]
     assert argument_keys("f(x, retries=3, timeout=None)") == ["retries", "timeout"]
     assert argument_keys("f(a == b)") == []
+
+
+def test_prose_never_grounds_a_name(tmp_path: Path) -> None:
+    # A committed draft, a README and a doc write the invented names; no code does. Named
+    # on the command line, the draft would otherwise ground on itself.
+    body = "Call `fancyHelper()` and read `totally.made_up`.\n"
+    front = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+    root = make_repo(
+        tmp_path / "repo",
+        {
+            **FILES,
+            "drafts/2026-01-01-x.md": front + body,
+            "docs/guide.md": "Use `fancyHelper()` and `totally.made_up`.\n",
+        },
+    )
+    context = repo_context(root, tmp_path / "cache")
+    card = gate.GATE.evaluate(parse_post(root / "drafts/2026-01-01-x.md"), context)
+    outcomes = {
+        e["token"]: (o, e.get("rule")) for o, es in card.detail["outcomes"].items() for e in es
+    }
+    outcomes.update({u["token"]: ("ungrounded", None) for u in card.detail["ungrounded"]})
+    assert outcomes == {
+        "fancyHelper()": ("unjudged", "prose-only"),
+        "totally.made_up": ("unjudged", "prose-only"),
+    }
+    assert "only prose writes them" in card.summary

@@ -52,8 +52,9 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             # tree-sitter recovers: what it read is kept, and the file is named as partial.
             facts.unread[path] = "parsed with syntax errors (what parsed is kept)"
         facts.files += 1
+        first_class = len(facts.classes)
         _add_table(facts, path, table)
-        _add_types(facts, path, types)
+        _add_types(facts, path, types, first_class)
     return facts
 
 
@@ -86,19 +87,19 @@ def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
     facts.cli_frameworks.extend(f for f in table.cli_frameworks if f not in facts.cli_frameworks)
 
 
-def _add_types(facts: ModelFacts, path: str, types: TypeTable) -> None:
-    known = {c.qualname for c in facts.classes}
+def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int) -> None:
+    """``first_class``: where this file's classes start in ``facts.classes``."""
+    known = {c.qualname: c for c in facts.classes[first_class:]}
     for name, declarations in types.types.items():
         for declaration in declarations:
             fields = _fields(declaration.body)
             qualname = f"{path}:{name}"
             for field_name, line in fields:
                 facts.decls.append(Decl(field_name, "key", qualname, path, line))
-            if qualname in known:
-                for entry in facts.classes:
-                    if entry.qualname == qualname:
-                        entry.line = entry.line or declaration.line
-                        entry.members.extend(f for f, _ in fields if f not in entry.members)
+            entry = known.get(qualname)
+            if entry is not None:
+                entry.line = entry.line or declaration.line
+                entry.members.extend(f for f, _ in fields if f not in entry.members)
                 continue
             bases = [_ref_name(e) for e in declaration.extends]
             facts.classes.append(
@@ -112,7 +113,7 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable) -> None:
                     "interface" if declaration.kind != "class" else "class",
                 )
             )
-            known.add(qualname)
+            known[qualname] = facts.classes[-1]
     for container, callables in types.callables.items():
         owner = f"{path}:{container}" if container else path
         for name, signatures in callables.items():

@@ -182,8 +182,14 @@ def judge(
     if decided is not None and decided.outcome == "grounded":
         return verdict("grounded", where=decided.where, repo=primary.name, rule=decided.rule)
     why = decided.reason if decided is not None else ""
+    prose_only = False
     if decided is None:
         found, why = ground_in(primary.index, text, kind, repos.lint)
+        if found and kind in CODE_KINDS and not _code_evidence(primary.index, text, found.where):
+            # Prose is never evidence for a code name: the README or a doc repeating a name
+            # does not make it the code's (DESIGN.md, non-negotiables). Not anchored to the
+            # product either, it ends unjudged, listed with the reason.
+            found, prose_only = None, True
         if found:
             return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
         spelled = number_spelling(text, repos)
@@ -230,7 +236,34 @@ def judge(
         )
     if decided is not None:
         return verdict("ungrounded", rule=decided.rule, reason=decided.reason)
+    if prose_only:
+        return verdict(
+            "unjudged",
+            rule="prose-only",
+            reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
+            "it: prose is no evidence for a code name",
+        )
     return verdict("ungrounded", reason=why)
+
+
+CODE_KINDS = frozenset({"symbol", "phrase", "flag"})
+# Files that hold prose, not code: documentation, READMEs, plain text.
+PROSE_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc"})
+
+
+def is_prose(path: str) -> bool:
+    return Path(path).suffix.lower() in PROSE_SUFFIXES
+
+
+def _code_evidence(index: RepoIndex, token: str, where: str) -> bool:
+    """Whether a text grounding of ``token`` rests on something other than prose: the file
+    it was found in, or (found as text) any file holding it that is not prose; git
+    objects, commit messages and the CHANGELOG keep the rules they have."""
+    if index.is_file(where):
+        return not is_prose(where)
+    if where != "text" or not index.contains(token):
+        return True  # not found as written: a rule grounded its parts (a key, a callee)
+    return any(not is_prose(path) for path, _ in index.files_containing(token, limit=256))
 
 
 def _in_code(index: RepoIndex, chain: str) -> str | None:
@@ -413,6 +446,10 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     by_model = [entry for entry in unjudged if entry.get("rule") == "model-unjudged"]
     if by_model:
         summary += f"; {len(by_model)} unjudged (the API model cannot finish their lookup)"
+    prose = [entry for entry in unjudged if entry.get("rule") == "prose-only"]
+    if prose:
+        summary += f"; {len(prose)} unjudged (only prose writes them, and prose is no evidence)"
+        by_model = by_model + prose
     if len(unjudged) > len(declared) + len(by_model):
         # Another party's names, an OpenRouter variant: what the repositories cannot judge.
         summary += (
