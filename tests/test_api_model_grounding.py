@@ -59,6 +59,7 @@ FILES = {
     "mylib/vendor_base.py": "from requests import Session\n\nclass Api(Session):\n    x = 1\n",
     # Prose repeating the wrong names must never ground them.
     "README.md": "Set `max_retry` and pass `--cache`; call `Client.open_stream()`.\n",
+    "mylib/broken.py": "def (:\n",  # the model cannot read it, and says so
     "tests/test_limits.py": "def test_it():\n    open_stream = 1\n    max_retry = 2\n",
     "tests/helpers.py": "def run_client_check():\n    pass\n",
 }
@@ -224,3 +225,11 @@ def test_prose_never_grounds_a_name(tmp_path: Path) -> None:
         "totally.made_up": ("unjudged", "prose-only"),
     }
     assert "only prose writes them" in card.summary
+
+
+def test_the_card_names_what_the_model_could_not_read(tmp_path: Path, ctx: GateContext) -> None:
+    card: Scorecard = gate.GATE.evaluate(make_post("Use `Client`.\n", tmp_path), ctx)
+    assert card.detail["model_unread"] == {
+        "count": 1,
+        "files": ["mylib/broken.py: does not parse: SyntaxError"],
+    }

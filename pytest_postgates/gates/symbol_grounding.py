@@ -89,6 +89,7 @@ if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
 MAX_REPORT = 50
+MAX_UNREAD = 10
 
 
 OUTCOMES = (
@@ -379,6 +380,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
         detail["repos"] = [repos.primary.name] + [r.name for r in repos.extras]
     if repos.lint is not None:
         detail["lint_rules"] = [rule.name for rule in repos.lint.rules]
+    if model.facts.unread:
+        # What the API model could not read, so a reader knows where its answers stop.
+        unread = sorted(model.facts.unread.items())
+        detail["model_unread"] = {
+            "count": len(unread),
+            "files": [f"{path}: {why}" for path, why in unread[:MAX_UNREAD]],
+        }
     findings = [
         Finding(
             t.line,
