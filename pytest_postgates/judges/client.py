@@ -12,10 +12,12 @@ bare POST is what makes a judged gate usable in CI:
 - a response cache on disk keyed by provider, model, base URL, messages and parameters,
   with a maximum age, so re-running a corpus costs nothing; errors are never cached.
 
-API keys are read from ``os.environ[judge.api_key_env]`` at request time, sent only in the
-``Authorization`` header, and never stored: not in the cache key, not in cache files, not
-in errors. Anything that came back from the network is passed through :func:`redact`
-before it is kept, in case a provider echoes the header back.
+API keys are read from ``os.environ[judge.api_key_env]`` at request time (a variable named
+for the purpose), sent only in the ``Authorization`` header and only to a well-known
+provider's host or one listed in ``allow_hosts`` (see ``judges/key_policy.py``), and never
+stored: not in the cache key, not in cache files, not in errors. Anything that came back
+from the network is passed through :func:`redact` before it is kept, in case a provider
+echoes the header back.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Judge, Settings
 from pytest_postgates.fileio import write_atomic
+from pytest_postgates.judges.key_policy import key_refusal
 
 if TYPE_CHECKING:
     # Imported where a request is made: with no judge configured (the judge gates SKIP)
@@ -275,6 +278,9 @@ class ChatClient:
                     f"environment variable {variable} (api_key_env of judge "
                     f"{request.judge.name!r}) is not set",
                 )
+            refusal = key_refusal(request.judge, self.settings.allow_hosts)
+            if refusal is not None:
+                return ChatReply(None, refusal)
             headers["Authorization"] = f"Bearer {value}"
         url = request.judge.base_url.rstrip("/") + "/chat/completions"
         payload = request.payload()
