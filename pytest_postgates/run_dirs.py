@@ -14,6 +14,7 @@ is removed only when it has not been touched for a day.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import stat
@@ -45,8 +46,16 @@ def create_run_dir() -> Path:
     handle = open(pending, "a+b")  # noqa: SIM115 - held open for the life of the process
     fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
     os.replace(pending, folder / OWNER_LOCK)
+    if not _held:
+        atexit.register(_let_go)
     _held[folder] = handle
     return folder
+
+
+def _let_go() -> None:
+    """At exit: the locks go with the process anyway; closed here without a warning."""
+    while _held:
+        _held.popitem()[1].close()
 
 
 def remove_run_dir(folder: Path) -> None:

@@ -47,7 +47,10 @@ from pytest_postgates.evidence.repo import git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
+# A tracked file larger than this is indexed by name only: its path is listed (a post may
+# cite it) but its text is not searched. One 95 MB text file cost 50 s and 2.8 GB to index.
+MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024
 COMMIT_MESSAGE_LIMIT = 2000
 # Translation table: ASCII word bytes stay, every other byte becomes a space.
 _NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
@@ -77,6 +80,8 @@ class RepoIndex:
     changelog_path: str | None
     changelog: str
     messages: str
+    # Files over MAX_INDEXED_FILE_BYTES whose text is not searched (gate 2 says so).
+    by_name_only: list[str] = field(default_factory=list)
     _path_set: set[str] = field(default_factory=set, repr=False)
     _dirs: set[str] = field(default_factory=set, repr=False)
     _basenames: dict[str, str] = field(default_factory=dict, repr=False)
@@ -462,28 +467,44 @@ def is_excluded(path: str, exclude: tuple[str, ...]) -> bool:
     return any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in exclude)
 
 
-def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str, ...] = ()) -> None:
+def build_index_files(
+    root: Path,
+    commit: str,
+    target: Path,
+    exclude: tuple[str, ...] = (),
+    max_file_bytes: int | None = None,
+) -> None:
     """Write the index of ``root`` at ``commit`` into the (new, empty) folder ``target``.
 
     Posts are never their own evidence: the text of files under ``_posts`` folders (and
     the ``exclude`` folders) is left out of content search, so a post that lives in the
     repository it describes cannot ground an invented name on itself. Their paths stay
     listed, so a post may still cite another post's file."""
-    listing = _run(root, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0")
+    listing = _run(root, "ls-tree", "-r", "-z", "-l", "--full-tree", commit).split(b"\0")
     paths: list[str] = []
     rows: list[tuple[str, str, str, str]] = []
+    sizes: dict[str, int] = {}
     for entry in listing:
         if not entry:
             continue
         entry_meta, _, raw_path = entry.partition(b"\t")
         path = raw_path.decode("utf-8", "surrogateescape")
         paths.append(path)
-        mode, kind, sha = entry_meta.decode().split()
+        mode, kind, sha, size = entry_meta.decode().split()
         rows.append((mode, kind, sha, path))
-    # The files git grep -I searches, read once (see evidence/blobs.py).
-    candidates = [
-        (path, sha) for path, sha in regular_files(rows) if not is_excluded(path, exclude)
-    ]
+        sizes[path] = int(size) if size.isdigit() else 0
+    # The files git grep -I searches, read once (see evidence/blobs.py); a huge one is
+    # never read at all (listed by name only).
+    limit = max_file_bytes if max_file_bytes is not None else MAX_INDEXED_FILE_BYTES
+    candidates = []
+    by_name_only = []
+    for path, sha in regular_files(rows):
+        if is_excluded(path, exclude):
+            continue
+        if sizes[path] > limit:
+            by_name_only.append(path)
+        else:
+            candidates.append((path, sha))
     text_paths: list[str] = []
     offsets: list[int] = []
     position = 0
@@ -521,6 +542,7 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
         "commits": commits,
         "tags": tags,
         "changelog_path": changelog_path,
+        "by_name_only": by_name_only,
     }
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
 
@@ -591,6 +613,7 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         commits=meta["commits"],
         tags=meta["tags"],
         changelog_path=meta["changelog_path"],
+        by_name_only=list(meta.get("by_name_only", [])),
         changelog="",
         messages=(folder / "messages.txt").read_text(encoding="utf-8"),
     )

@@ -310,6 +310,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
         detail["repos"] = [repos.primary.name] + [r.name for r in repos.extras]
     if repos.lint is not None:
         detail["lint_rules"] = [rule.name for rule in repos.lint.rules]
+    if index.by_name_only:
+        # Files too large to search: a name found only in one of them was not found.
+        detail["indexed_by_name_only"] = index.by_name_only[:MAX_REPORT]
     findings = [
         Finding(
             t.line,
