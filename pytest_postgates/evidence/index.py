@@ -42,7 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates import signing
 from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
+from pytest_postgates.evidence.index_seal import is_sealed, matches_tree, write_seal
 from pytest_postgates.evidence.repo import git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
@@ -644,13 +646,13 @@ def open_index(
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if (folder / "meta.json").is_file():
-        index = _load_checked(root, folder)
+        index = _load_checked(root, folder, commit)
         if index is not None:
             return index
     with locked(cache_dir / f"{name}.lock"):
         if (folder / "meta.json").is_file():
             # Another process may have built it while this one waited for the lock.
-            index = _load_checked(root, folder)
+            index = _load_checked(root, folder, commit)
             if index is not None:
                 return index
         # Absent, or corrupt (a torn copy, a disk error, a hand edit): rebuilt, so that one
@@ -661,6 +663,7 @@ def open_index(
         staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
         try:
             build_index_files(root, commit, staging, exclude)
+            write_seal(staging, commit)
             os.replace(staging, folder)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
@@ -668,8 +671,8 @@ def open_index(
     return load_index_files(root, folder)
 
 
-def _load_checked(root: Path, folder: Path) -> RepoIndex | None:
-    """The index in ``folder`` if every file is there and consistent, else None."""
+def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
+    """The index in ``folder`` if every file is there, consistent and genuine, else None."""
     try:
         index = load_index_files(root, folder)
     except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
@@ -682,8 +685,17 @@ def _load_checked(root: Path, folder: Path) -> RepoIndex | None:
         and len(index.reversed_ids) == len(index.reversed_words) == len(index.words)
         and all(0 <= offset <= text_size for offset in index.offsets[-1:])
         and (not index.postings or max(index.postings) < len(index.text_paths))
+        and index.commit == commit
     )
-    return index if consistent else None
+    if not consistent:
+        return None
+    # Planted or edited (a restored cache folder): not this commit's index (index_seal.py).
+    if signing.cache_secret() is not None:
+        genuine = is_sealed(folder, commit)
+    else:
+        texts = (index.file_bytes(file_id) for file_id in range(len(index.text_paths)))
+        genuine = matches_tree(root, commit, index.paths, index.text_paths, texts)
+    return index if genuine else None
 
 
 def _remove_stale_staging(cache_dir: Path, name: str) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates import signing
 from pytest_postgates.config import Judge, Settings
 from pytest_postgates.fileio import write_atomic
 from pytest_postgates.judges.key_policy import key_refusal
@@ -164,13 +165,14 @@ class ResponseCache:
 
     def get(self, key: str) -> str | None:
         try:
-            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+            data = signing.verified(json.loads(self.path(key).read_text(encoding="utf-8")))
         except (OSError, ValueError):
             return None
-        if not isinstance(data, dict) or not isinstance(data.get("content"), str):
+        # This request's reply (and, with POSTGATES_CACHE_KEY, signed), not a planted one.
+        if data is None or data.get("key") != key or not isinstance(data.get("content"), str):
             return None
         created = data.get("created")
-        if not isinstance(created, (int, float)) or self.clock() - created > self.max_age:
+        if not isinstance(created, (int, float)) or not 0 <= self.clock() - created <= self.max_age:
             return None
         content: str = data["content"]
         return content
@@ -181,8 +183,10 @@ class ResponseCache:
             "provider": request.judge.name,
             "model": request.judge.model,
             "content": content,
+            "key": key,
         }
-        write_atomic(self.path(key), json.dumps(record, sort_keys=True, ensure_ascii=False))
+        text = json.dumps(signing.signed(record), sort_keys=True, ensure_ascii=False)
+        write_atomic(self.path(key), text)
 
 
 @dataclass

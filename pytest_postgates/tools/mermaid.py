@@ -40,7 +40,9 @@ on every diagram type it uses, and ``bench/mermaid_speed.py --compare-unpatched`
 diagrams of the real corpus: identical verdicts, types and messages.
 
 Results are cached in memory (per process) and on disk (``<cache_dir>/mermaid/``), keyed by
-a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`. Engine failures
+a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`; an entry holds
+its key and the mermaidx version and is signed like every cache entry (``signing.py``), so a
+planted or copied one is a miss. Engine failures
 are cached in memory only: they depend on the machine, not on the text. Timeouts are cached
 on disk too, with the time limit they ran out of, so that a rerun does not pay for a
 hostile diagram again (issue 16); a parser with a longer limit tries again.
@@ -70,6 +72,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Literal
 
+from pytest_postgates import signing
 from pytest_postgates.fileio import write_atomic
 
 WORKER_MODULE = "pytest_postgates.tools.mermaid_worker"  # run with -m
@@ -129,6 +132,18 @@ class MermaidResult:
             line=data.get("line"),
             error=data.get("error", ""),
         )
+
+
+def _well_formed(data: dict[str, Any]) -> bool:
+    """The exact shape :meth:`MermaidParser._store` writes."""
+    line = data.get("line")
+    return (
+        data.get("kind") in ("ok", "parse", "timeout")
+        and isinstance(data.get("message", ""), str)
+        and isinstance(data.get("error", ""), str)
+        and (data.get("diagram_type") is None or isinstance(data["diagram_type"], str))
+        and (line is None or (isinstance(line, int) and not isinstance(line, bool)))
+    )
 
 
 @lru_cache(maxsize=1)
@@ -510,7 +525,16 @@ class MermaidParser:
         if path is None:
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = signing.verified(json.loads(path.read_text(encoding="utf-8")))
+            # An entry is the one for this diagram and this mermaid.js (and, with a cache
+            # key, signed): a planted or copied "ok" is a miss.
+            if (
+                data is None
+                or data.get("key") != key
+                or data.get("mermaidx") != mermaidx_version()
+                or not _well_formed(data)
+            ):
+                return None
             hit = MermaidResult.from_dict(data)
             if hit.kind == "timeout":
                 limit = float(data.get("limit", 0))
@@ -529,11 +553,11 @@ class MermaidParser:
         path = self._disk_path(key)
         if path is None or result.kind not in ("ok", "parse", "timeout"):
             return
-        data = result.to_dict()
+        data = result.to_dict() | {"key": key, "mermaidx": mermaidx_version()}
         if result.kind == "timeout":
             data["limit"] = self.timeout
         with contextlib.suppress(OSError):
-            write_atomic(path, json.dumps(data, sort_keys=True))
+            write_atomic(path, json.dumps(signing.signed(data), sort_keys=True))
 
     def clear_memory(self) -> None:
         self._memory.clear()
