@@ -220,3 +220,60 @@ def test_a_planted_judge_reply_is_a_miss(tmp_path: Path, monkeypatch: pytest.Mon
     assert cache.get(key) is None  # unsigned
     cache.put(key, request, '{"score": 3}')
     assert cache.get(key) == '{"score": 3}'
+
+
+# ------------------------------------------------------------------ gate 15's code tables
+def cli_repo(root: Path, commands: tuple[str, ...]) -> Path:
+    registered = "".join(f'program.command("{name}").option("--port <n>");\n' for name in commands)
+    return make_repo(
+        root,
+        {
+            "package.json": json.dumps({"name": "tool", "bin": "./lib/cli.js"}),
+            "lib/cli.js": (
+                'const { Command } = require("commander");\n'
+                f'const program = new Command("tool");\n{registered}'
+            ),
+        },
+    )
+
+
+@pytest.mark.parametrize("keyed", [False, True])
+def test_a_code_table_row_planted_from_another_repository_is_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keyed: bool
+) -> None:
+    from pytest_postgates.evidence import code_tables
+    from pytest_postgates.gates import code_samples
+
+    if keyed:
+        monkeypatch.setenv(KEY_ENV, "a-long-random-ci-secret")
+    else:
+        monkeypatch.delenv(KEY_ENV, raising=False)
+    real = cli_repo(tmp_path / "real", ("serve",))
+    forged = cli_repo(tmp_path / "forged", ("serve", "deploy"))
+    invented = make_post("Run:\n\n```bash\ntool deploy --port 1\n```\n", tmp_path)
+    cache, scratch = tmp_path / "cache", tmp_path / "scratch"
+    assert code_samples.GATE.evaluate(invented, repo_context(real, cache)).verdict == "FAIL"
+    assert code_samples.GATE.evaluate(invented, repo_context(forged, scratch)).verdict == "PASS"
+    (genuine,) = cache.glob("codetables-*.jsonl")
+    (other,) = scratch.glob("codetables-*.jsonl")
+    row = next(line for line in other.read_text().splitlines() if '"path": "lib/cli.js"' in line)
+    genuine.write_text(row + "\n" + genuine.read_text())  # the first row of a path wins
+    code_tables._TABLES.clear()
+    code_tables._BY_INDEX.clear()
+    card = code_samples.GATE.evaluate(invented, repo_context(real, cache))
+    assert card.verdict == "FAIL"
+
+
+def test_a_repo_map_of_another_commit_or_unsigned_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_postgates.evidence import repomap
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    target = tmp_path / "repomap.json"
+    payload = {"version": repomap.REPOMAP_VERSION, "commit": "a" * 40, "files": {}}
+    target.write_text(json.dumps(payload))
+    assert repomap._load(target, "a" * 40) is not None
+    assert repomap._load(target, "b" * 40) is None  # planted under another commit's name
+    monkeypatch.setenv(KEY_ENV, "a-long-random-ci-secret")
+    assert repomap._load(target, "a" * 40) is None  # unsigned
