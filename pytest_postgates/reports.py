@@ -24,6 +24,9 @@ INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
 # The README (rendered on the project page): each gate's section has an anchor.
 README_URL = INFORMATION_URI
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# Most findings one gate reports for one post in the SARIF log, the annotations and the
+# HTML report (the rest are counted): a 1.4 MB post once made a 17 MB SARIF file.
+REPORT_FINDINGS_PER_GATE = 100
 
 
 # Characters a terminal (or a CI log viewer) acts on rather than shows: C0 controls but tab
@@ -61,11 +64,26 @@ def _failing(records: Records) -> Iterator[tuple[str, Mapping[str, Any]]]:
                 yield post, record
 
 
-def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+def _all_findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """(line, code, message) of a failing record; an ERROR or FAIL without findings is
     reported once, at the top of the post, with its summary."""
     found = [(line or 1, code, message) for line, code, message, *_ in record["findings"]]
     return found or [(1, record["verdict"], record["summary"] or record["verdict"])]
+
+
+def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+    """:func:`_all_findings`, at most :data:`REPORT_FINDINGS_PER_GATE` of them, then one
+    line that says how many more the scorecard holds (the annotations and the HTML report;
+    a huge post must not flood a CI log)."""
+    found = _all_findings(record)
+    left_out = len(found) - REPORT_FINDINGS_PER_GATE
+    if left_out <= 0:
+        return found
+    note = (
+        f"{left_out} more findings of {record['name']} on this post are left out (at most "
+        f"{REPORT_FINDINGS_PER_GATE} per post and gate); the gate's scorecard lists them all"
+    )
+    return [*found[:REPORT_FINDINGS_PER_GATE], (1, "FINDINGS_LEFT_OUT", note)]
 
 
 # ---------------------------------------------------------------------- SARIF 2.1.0
@@ -75,8 +93,8 @@ def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
 # hashes is a new key, so code scanning does not match old and new alerts by accident).
 FINGERPRINT_KEY = "postgatesFinding/v1"
 # Most results one gate gives one post in a SARIF log (the rest are counted in a note), and
-# most characters of one result's message: a 1.4 MB post once made a 17 MB log.
-SARIF_FINDINGS_PER_GATE = 100
+# most characters of one result's message.
+SARIF_FINDINGS_PER_GATE = REPORT_FINDINGS_PER_GATE
 SARIF_MESSAGE_CHARS = 2000
 _LINE_REFERENCE = re.compile(r"\b(?:at |on )?lines? \d+(?:\s*[-\u2013]\s*\d+)?\b", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
@@ -120,7 +138,7 @@ def sarif(records: Records) -> dict[str, Any]:
     for post, record in _failing(records):
         level = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
         seen: dict[str, int] = {}
-        found = sorted(_findings(record), key=lambda f: f[0])
+        found = sorted(_all_findings(record), key=lambda f: f[0])
         # A huge post's thousands of findings would make a log code scanning refuses: the
         # first ones are kept, and a note says how many more the scorecard holds.
         left_out = max(0, len(found) - SARIF_FINDINGS_PER_GATE)

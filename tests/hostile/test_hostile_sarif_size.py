@@ -51,3 +51,13 @@ def test_one_huge_message_is_clipped() -> None:
     log = reports.sarif({"_posts/a.md": {11: record(1, "y" * 1_000_000)}})
     (result,) = log["runs"][0]["results"]
     assert len(result["message"]["text"]) <= reports.SARIF_MESSAGE_CHARS
+
+
+def test_annotations_and_the_html_report_are_capped_too() -> None:
+    cap = reports.REPORT_FINDINGS_PER_GATE
+    records = {"_posts/huge.md": {11: record(cap * 20)}}
+    lines = reports.github_annotations(records)
+    assert len(lines) == cap + 1
+    assert f"{cap * 19} more findings" in lines[-1]
+    page = reports.html_report(records, {"_posts/huge.md": {"overall": "FAIL"}})
+    assert page.count("BANNED") <= cap + 1 and f"{cap * 19} more findings" in page
