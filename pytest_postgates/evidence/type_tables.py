@@ -319,3 +319,8 @@ class _Reader:
 def read_type_table(text: str, parser: Any) -> TypeTable:
     source = text.encode("utf-8")
     return _Reader(source).build(parser.parse(source).root_node)
+
+
+def read_type_tree(source: bytes, root: Any) -> TypeTable:
+    """The table of a file already parsed (``root`` is its syntax tree's root node)."""
+    return _Reader(source).build(root)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
+from pytest_postgates.evidence.api_model import ApiModel, api_model
 from pytest_postgates.evidence.grounding import (
     PRIMARY_REPOSITORY,
     NamedIndex,
@@ -22,6 +23,9 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -48,6 +52,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     classify,
     ground_in,
 )
+from pytest_postgates.helpers.model_grounding import judge_with_model
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -140,6 +145,7 @@ def judge(
     definitions: PostDefinitions,
     lint_prefix: str | None,
     keys: TypedKeys | None = None,
+    model: ApiModel | None = None,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -166,12 +172,23 @@ def judge(
         # A package the repository depends on is another product, even though its name is
         # written in the manifest.
         return verdict("external", repo=dependency[0], where=dependency[1])
-    found, why = ground_in(primary.index, text, kind, repos.lint)
-    if found:
-        return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
-    spelled = number_spelling(text, repos)
-    if spelled:
-        return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
+    # The API model first: a token anchored to the product is judged name for name against
+    # its code, never by a search of text (model_grounding).
+    decided = (
+        judge_with_model(text, kind, model, lambda chain: _in_code(primary.index, chain))
+        if model is not None
+        else None
+    )
+    if decided is not None and decided.outcome == "grounded":
+        return verdict("grounded", where=decided.where, repo=primary.name, rule=decided.rule)
+    why = decided.reason if decided is not None else ""
+    if decided is None:
+        found, why = ground_in(primary.index, text, kind, repos.lint)
+        if found:
+            return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
+        spelled = number_spelling(text, repos)
+        if spelled:
+            return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
     sentence, offset = post.prose.code_span_sentence(token.line, token.text)
     other = external(text, kind, repos)
     if other:
@@ -184,6 +201,11 @@ def judge(
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
+    if decided is not None and decided.rule != "model-near-miss":
+        # Rooted in the product: the product's code decides, whatever the sentence says.
+        return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
+    # A near miss is a weak anchor: a sentence that gives the name to another party, or
+    # presents it as an example, still decides (attribution, below).
     variant = router_variant(text, repos)
     if variant:
         return verdict("unjudged", rule="router-variant", reason=variant)
@@ -206,7 +228,17 @@ def judge(
             rule=codebase[1],
             reason=f"names code in {codebase[0].name}, which is not available to this run",
         )
+    if decided is not None:
+        return verdict("ungrounded", rule=decided.rule, reason=decided.reason)
     return verdict("ungrounded", reason=why)
+
+
+def _in_code(index: RepoIndex, chain: str) -> str | None:
+    """The first product source file that writes ``chain`` as it is (never prose)."""
+    for path, _offset in index.files_containing(chain):
+        if is_product_code(path) and Path(path).suffix.lower() in LANGUAGES:
+            return path
+    return None
 
 
 def _routes(repos: Repos) -> bool:
@@ -259,8 +291,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
     prefix = settings.lint_rule_prefix if repos.lint is not None else None
     index = repos.primary.index
 
+    cache_dir = context.evidence.cache_dir
+    model = api_model(index, cache_dir)
+
     def is_repo_class(name: str) -> bool:
-        return index.has_word(name) and index.contains(f"class {name}")
+        # The product's code declares the class (a fenced re-sketch of it is no
+        # definition of the post's); a class a Markdown file writes is not one.
+        return name in model.classes
 
     def is_repo_file(name: str) -> bool:
         spec = name.removeprefix("./")
@@ -268,14 +305,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
 
     definitions = post_definitions(post, repos.product_names, is_repo_class, is_repo_file)
     package = settings.package or context.evidence.for_post(post.path).package_name
-    cache_dir = context.evidence.cache_dir
     keys = TypedKeys(
         post,
         index,
         lambda: product_api(index, cache_dir, package),
         lambda: unavailable_reason(index, cache_dir, package),
     )
-    verdicts = [judge(token, post, repos, definitions, prefix, keys) for token in tokens]
+    verdicts = [judge(token, post, repos, definitions, prefix, keys, model) for token in tokens]
     keys.save()
     unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
@@ -377,11 +413,14 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
         summary += (
             f"; {len(declared)} unjudged (they name code in {names}, not available to this run)"
         )
-    if len(unjudged) > len(declared):
+    by_model = [entry for entry in unjudged if entry.get("rule") == "model-unjudged"]
+    if by_model:
+        summary += f"; {len(by_model)} unjudged (the API model cannot finish their lookup)"
+    if len(unjudged) > len(declared) + len(by_model):
         # Another party's names, an OpenRouter variant: what the repositories cannot judge.
         summary += (
-            f"; {len(unjudged) - len(declared)} unjudged (names of other parties the"
-            " repositories cannot judge)"
+            f"; {len(unjudged) - len(declared) - len(by_model)} unjudged (names of other"
+            " parties the repositories cannot judge)"
         )
     if invisible:
         summary += f"; {len(invisible)} token(s) hold invisible characters"
@@ -408,10 +447,19 @@ def _source_fingerprint() -> str:
     file the old code's verdicts under the new code's key."""
     import hashlib
 
-    from pytest_postgates.evidence import grounding, type_model, type_tables
+    from pytest_postgates.evidence import (
+        api_model,
+        grounding,
+        model_facts,
+        model_js,
+        model_python,
+        type_model,
+        type_tables,
+    )
     from pytest_postgates.helpers import (
         attribution_rules,
         grounding_rules,
+        model_grounding,
         outcome_rules,
         tokens,
         typed_keys,
@@ -419,6 +467,11 @@ def _source_fingerprint() -> str:
 
     digest = hashlib.sha256()
     modules = (
+        api_model,
+        model_facts,
+        model_js,
+        model_python,
+        model_grounding,
         grounding,
         grounding_rules,
         outcome_rules,

@@ -1,0 +1,510 @@
+"""The API model of a repository at a commit: what the product's code declares, read from
+syntax trees (never from text search), built once per commit and cached on disk.
+
+It answers the questions the name-judging gates ask:
+
+* :meth:`ApiModel.resolve`: does a name or a member chain (``pkg.mod.Client.send``,
+  ``Client.open_stream``, ``client.open_stream``) resolve, name for name and member by
+  member (inherited members included)? A miss names the part that does not resolve, where
+  it was looked up, and the nearest real names; a lookup the model cannot finish (a base
+  class outside the product, a star import it cannot follow) is ``unjudged`` with why.
+* :meth:`ApiModel.resembles`: is a name a near miss of a product name (a rename, a typo)?
+* :meth:`ApiModel.flag`, :attr:`ApiModel.commands`: the product's CLI, read from its parser.
+
+Only the product's own code counts (:func:`~.model_facts.is_product_code`: not its tests,
+examples, docs or builds), and no Markdown file is ever read.
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+import enum
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_postgates.evidence import model_facts, model_js, model_python, tables_js, type_tables
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import (
+    CallableFacts,
+    ClassFacts,
+    Decl,
+    ModelFacts,
+    is_product_code,
+    normal_flag,
+)
+from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
+from pytest_postgates.fileio import locked, write_atomic
+
+MODEL_VERSION = 1
+MAX_SOURCE_CHARS = 4 * 1024 * 1024
+_EXTRACTORS = (model_facts, model_python, model_js, tables_js, type_tables)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_DEFINITION = re.compile(
+    r"\b(?:def|class|function|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)"
+)
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+# Bases outside the product whose members are known without reading anyone's code: the
+# running Python's own builtins and standard classes (their real attributes), and the
+# JavaScript built-ins every runtime has.
+_PY_BASES: dict[str, frozenset[str]] = {
+    name: frozenset(dir(value))
+    for name, value in {
+        **{
+            n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+        },
+        "Enum": enum.Enum,
+        "IntEnum": enum.IntEnum,
+        "StrEnum": getattr(enum, "StrEnum", enum.Enum),
+        "Flag": enum.Flag,
+        "IntFlag": enum.IntFlag,
+        "ABC": object,
+        "Protocol": object,
+        "Generic": object,
+        "NamedTuple": tuple,
+        "TypedDict": dict,
+    }.items()
+}
+_JS_BASES: dict[str, frozenset[str]] = {
+    "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
+    "Object": frozenset({"constructor", "toString", "valueOf", "hasOwnProperty"}),
+    "EventEmitter": frozenset(
+        {
+            "on",
+            "once",
+            "off",
+            "emit",
+            "addListener",
+            "removeListener",
+            "removeAllListeners",
+            "listeners",
+            "rawListeners",
+            "listenerCount",
+            "setMaxListeners",
+            "getMaxListeners",
+            "prependListener",
+            "prependOnceListener",
+            "eventNames",
+        }
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What became of a name or chain: ``found`` (``where`` it is declared), ``missing``
+    (``missing`` is the first part that does not resolve, looked up in ``owner``;
+    ``nearest`` are the closest real names there) or ``unjudged`` (``reason``)."""
+
+    outcome: str
+    where: str = ""
+    owner: str = ""
+    missing: str = ""
+    nearest: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def words(name: str) -> list[str]:
+    """The lower-case words of an identifier (``maxRetryDelay``, ``max_retry_delay``)."""
+    return [w.lower() for w in _WORD.findall(name)]
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+class ApiModel:
+    """The merged facts of every language, indexed for the questions gates ask."""
+
+    def __init__(self, commit: str, facts: ModelFacts, available: bool = True, reason: str = ""):
+        self.commit = commit
+        self.facts = facts
+        self.available = available
+        self.reason = reason
+        self.by_name: dict[str, list[Decl]] = {}
+        for decl in facts.decls:
+            self.by_name.setdefault(decl.name, []).append(decl)
+        self.classes: dict[str, list[ClassFacts]] = {}
+        for entry in facts.classes:
+            self.classes.setdefault(entry.name, []).append(entry)
+        self.callables: dict[str, list[CallableFacts]] = {}
+        for function in facts.callables:
+            self.callables.setdefault(function.qualname, []).append(function)
+        self.modules: dict[str, frozenset[str]] = {
+            module: frozenset(names) for module, names in facts.modules.items() if "/" not in module
+        }
+        for module in list(self.modules):
+            parts = module.split(".")
+            for depth in range(1, len(parts)):
+                self.modules.setdefault(".".join(parts[:depth]), frozenset())
+        self.commands = dict(facts.commands)
+        # A variable named for a class holds one (``vectorStore``, ``http_client``) only
+        # when the name is distinctive: ``result`` or ``context`` say nothing of a class
+        # named ``Result`` or ``Context``.
+        distinctive = [n for n in self.classes if len(words(n)) >= 2]
+        self._instances = {n.lower(): n for n in distinctive}
+        self._instances.update({"_".join(words(n)): n for n in distinctive})
+        self._member_names = frozenset(
+            d.name for d in facts.decls if d.kind in ("method", "attribute", "member", "key")
+        )
+        self._by_word: dict[str, set[str]] | None = None
+        self._patterns = [d for d in facts.decls if d.kind == "pattern"]
+        self._lock = threading.Lock()
+
+    # -------------------------------------------------------------- names
+    def declares(self, name: str) -> list[Decl]:
+        return self.by_name.get(name, [])
+
+    def flag(self, flag: str) -> str | None:
+        """Where the product's parser declares the long option ``flag`` (None: it does
+        not)."""
+        return self.facts.flags.get(normal_flag(flag))
+
+    @property
+    def has_cli(self) -> bool:
+        return bool(self.facts.flags or self.facts.commands)
+
+    def instance_class(self, name: str) -> str | None:
+        """The product class a variable named ``name`` conventionally holds (``client`` ->
+        ``Client``, ``http_client`` -> ``HttpClient``), or None."""
+        if name in self.classes:
+            return None
+        return self._instances.get(name) or self._instances.get(name.lower())
+
+    def made_by_pattern(self, name: str) -> str | None:
+        """Where the code makes ``name`` from a fixed prefix and a word of its own
+        (``f"FRONT_MATTER_{name}"`` and the word ``YAML`` -> ``FRONT_MATTER_YAML``)."""
+        for decl in self._patterns:
+            prefix = decl.name[:-1]
+            rest = name[len(prefix) :]
+            if name.startswith(prefix) and rest and rest in self.facts.identifiers:
+                return decl.where()
+        return None
+
+    # -------------------------------------------------------------- near names
+    def _word_index(self) -> dict[str, set[str]]:
+        with self._lock:
+            if self._by_word is None:
+                index: dict[str, set[str]] = {}
+                for name in self.by_name:
+                    for word in set(words(name)):
+                        if len(word) >= 3:
+                            index.setdefault(word, set()).add(name)
+                self._by_word = index
+            return self._by_word
+
+    def nearest(self, name: str, pool: Iterable[str] | None = None, limit: int = 3) -> list[str]:
+        """The real names closest to ``name``: in ``pool`` (an owner's members), else among
+        every name sharing a word with it; spelled alike but for case or separators
+        first, then by similarity."""
+        if pool is None:
+            index = self._word_index()
+            candidates: set[str] = set()
+            for word in set(words(name)):
+                candidates |= index.get(word, set())
+            if len(candidates) < 50:
+                candidates |= set(difflib.get_close_matches(name, list(self.by_name), 5, 0.8))
+        else:
+            candidates = set(pool)
+        candidates.discard(name)
+        squashed = _squash(name)
+        alike = sorted(c for c in candidates if _squash(c) == squashed)
+        close = difflib.get_close_matches(name, sorted(candidates), limit, 0.6)
+        ordered = list(dict.fromkeys([*alike, *close]))
+        return ordered[:limit]
+
+    def resembles(self, name: str) -> str | None:
+        """The product name ``name`` is a near miss of (spelled alike but for separators,
+        one word added, dropped or changed among two or more, or a typo of a long name), or
+        None. A name the product declares, or one its code writes (an imported
+        ``execSync``, an environment variable), is no near miss."""
+        if not name or name in self.by_name or name in self.facts.identifiers:
+            return None
+        if name in self.facts.elsewhere:
+            return None  # the repository's tests or scripts define it: real, not the API
+        if self.made_by_pattern(name) is not None:
+            return None
+        mine = words(name)
+        for candidate in self.nearest(name, limit=5):
+            if candidate.startswith("-"):
+                continue  # a flag is no spelling of an identifier
+            theirs = words(candidate)
+            if candidate.strip("_").lower() == name.strip("_").lower():
+                # Case and edge underscores alone: an instance (`neurolink`), an
+                # environment variable (`THRESHOLD`), a prefix notation (`research_`).
+                continue
+            if _squash(candidate) == _squash(name):
+                return candidate
+            if _word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
+                return candidate
+            if (
+                len(name) >= 8
+                and _singular(name) != _singular(candidate)
+                and difflib.SequenceMatcher(None, name, candidate).ratio() >= 0.88
+            ):
+                return candidate  # a typo of a long name (a plural is a word of its own)
+        return None
+
+    # -------------------------------------------------------------- members
+    def members(self, class_name: str) -> tuple[set[str], str | None]:
+        """Every member of the product classes named ``class_name``, inherited ones
+        included, and why the list may be incomplete (a base outside the product)."""
+        names: set[str] = set()
+        problems: list[str] = []
+        self._collect_members(class_name, names, problems, set())
+        return names, ("; ".join(dict.fromkeys(problems)) or None)
+
+    def _collect_members(
+        self, class_name: str, names: set[str], problems: list[str], seen: set[str]
+    ) -> None:
+        if class_name in seen:
+            return
+        seen.add(class_name)
+        for entry in self.classes.get(class_name, []):
+            names.update(entry.members)
+            for base in entry.bases:
+                simple = re.sub(r"[\[<].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+                if simple in self.classes:
+                    self._collect_members(simple, names, problems, seen)
+                elif simple in _PY_BASES and entry.path.endswith((".py", ".pyi")):
+                    names.update(_PY_BASES[simple])
+                elif simple in _JS_BASES:
+                    names.update(_JS_BASES[simple])
+                elif simple not in ("", "object"):
+                    problems.append(f"{class_name} extends {base}, outside the product's code")
+
+    # -------------------------------------------------------------- resolution
+    def resolve(self, parts: Sequence[str]) -> Resolution:
+        """Resolve a dotted name or member chain, name for name (see the module doc)."""
+        if not parts:
+            return Resolution("unjudged", reason="nothing to resolve")
+        for depth in range(len(parts), 0, -1):
+            module = ".".join(parts[:depth])
+            if module in self.modules:
+                if depth == len(parts):
+                    return Resolution("found", where=f"module {module}")
+                return self._in_module(module, list(parts[depth:]))
+        head, rest = parts[0], list(parts[1:])
+        if not rest and head not in self.by_name:
+            made = self.made_by_pattern(head)
+            if made is not None:
+                return Resolution("found", where=made)
+        if head in self.classes:
+            return self._chain(head, rest, head)
+        instance = self.instance_class(head)
+        if instance is not None:
+            return self._chain(instance, rest, head)
+        declared = self.declares(head)
+        if declared:
+            if not rest:
+                return Resolution("found", where=declared[0].where())
+            # After a product function's result the members must be the product's; after
+            # a value of unknown type (a constant, a key) the chain is not the product's.
+            callable_head = any(d.kind in ("function", "method") for d in declared)
+            return self._loose(rest, f"{head}()" if callable_head else "", rooted=callable_head)
+        return Resolution("missing", owner="the product", missing=head, nearest=self._near(head))
+
+    def _near(self, name: str, pool: Iterable[str] | None = None) -> tuple[str, ...]:
+        return tuple(self.nearest(name, pool))
+
+    def _in_module(self, module: str, rest: list[str]) -> Resolution:
+        name, after = rest[0], rest[1:]
+        public = self.modules[module]
+        submodules = {
+            m[len(module) + 1 :].split(".")[0] for m in self.modules if m.startswith(module + ".")
+        }
+        here = {d.name for d in self.declares(name) if d.owner == module}
+        if name not in public and name not in submodules and not here:
+            if "*" in public:
+                return Resolution(
+                    "unjudged", reason=f"{module} star-imports names the model does not follow"
+                )
+            pool = {*public, *submodules} - {"*"}
+            return Resolution("missing", owner=module, missing=name, nearest=self._near(name, pool))
+        if not after:
+            # Declared here, else re-exported from a module of the same package.
+            declared = self.declares(name)
+            here_first = [d for d in declared if d.owner == module] + [
+                d for d in declared if d.owner.startswith(module + ".")
+            ]
+            where = here_first[0].where() if here_first else f"module {module}"
+            return Resolution("found", where=where)
+        if name in self.classes:
+            return self._chain(name, after, name)
+        return self._loose(after, f"{module}.{name}")
+
+    def _chain(self, class_name: str, rest: list[str], shown: str) -> Resolution:
+        current = class_name
+        for position, part in enumerate(rest):
+            members, problem = self.members(current)
+            if part not in members:
+                if problem:
+                    return Resolution("unjudged", reason=problem)
+                return Resolution(
+                    "missing", owner=current, missing=part, nearest=self._near(part, members)
+                )
+            following = self._member_type(current, part)
+            if following is None:
+                return (
+                    self._loose(rest[position + 1 :], part)
+                    if position + 1 < len(rest)
+                    else (self._found_member(current, part))
+                )
+            current = following
+        where = self.classes[current][0] if current in self.classes else None
+        return Resolution("found", where=f"{where.path}:{where.line}" if where else shown)
+
+    def _found_member(self, class_name: str, member: str) -> Resolution:
+        for decl in self.declares(member):
+            if decl.owner.endswith(("." + class_name, ":" + class_name)):
+                return Resolution("found", where=decl.where())
+        return Resolution("found", where=f"member of {class_name}")
+
+    def _member_type(self, class_name: str, member: str) -> str | None:
+        """The product class a member holds or returns, when the code says (a nested class,
+        a method whose return annotation names a product class)."""
+        if member in self.classes:
+            return member
+        for entry in self.classes.get(class_name, []):
+            for function in self.callables.get(f"{entry.qualname}.{member}", []):
+                named = re.sub(r"[\[<].*|^[\"']|[\"']$", "", function.returns).rsplit(".", 1)[-1]
+                if named in self.classes:
+                    return named
+        return None
+
+    def _loose(self, rest: list[str], after: str, rooted: bool = True) -> Resolution:
+        """Members after a value whose type the model does not know: each must at least be
+        a member of some product class (never a word of some text). ``rooted`` False: the
+        value is not known to be the product's, so a miss is not anchored."""
+        for part in rest:
+            if part not in self._member_names and part not in self.classes:
+                owner = f"any product class (after {after})" if rooted else "the product"
+                return Resolution("missing", owner=owner, missing=part, nearest=self._near(part))
+        return Resolution("found", where=f"a member of a product class (after {after})")
+
+
+def _singular(name: str) -> str:
+    return name[:-1] if name.endswith("s") else name
+
+
+def _word_distance(a: list[str], b: list[str]) -> int:
+    """Word-level edit distance (insertions, deletions, substitutions of whole words)."""
+    previous = list(range(len(b) + 1))
+    for i, word in enumerate(a, 1):
+        current = [i]
+        for j, other in enumerate(b, 1):
+            current.append(
+                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (word != other))
+            )
+        previous = current
+    return previous[-1]
+
+
+# ---------------------------------------------------------------------- build and cache
+
+_MODELS: dict[tuple[str, str], ApiModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def product_sources(index: RepoIndex) -> dict[str, str]:
+    """The text of every product source file at the index's commit (no tests, examples,
+    docs, builds, nor files over the size cut)."""
+    sources: dict[str, str] = {}
+    for path in index.text_paths:
+        if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
+            continue
+        text = index.file_text(path)
+        if text is not None and len(text) <= MAX_SOURCE_CHARS:
+            sources[path] = text
+    return sources
+
+
+def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
+    """The text of the repository's other source files: its tests, scripts, examples."""
+    sources: dict[str, str] = {}
+    for path in index.text_paths:
+        if Path(path).suffix.lower() not in LANGUAGES or is_product_code(path):
+            continue
+        text = index.file_text(path)
+        if text is not None and len(text) <= MAX_SOURCE_CHARS:
+            sources[path] = text
+    return sources
+
+
+def build_model(
+    commit: str, sources: dict[str, str], others: dict[str, str] | None = None
+) -> ApiModel:
+    """The model of ``sources`` (path -> text), every file read now. Besides the
+    declarations, every identifier the code writes is kept: a name the product's code
+    uses (imported from elsewhere, an environment variable) is real, if not declared."""
+    python = {p: t for p, t in sources.items() if LANGUAGES[Path(p).suffix.lower()] == "python"}
+    scripts = {p: t for p, t in sources.items() if p not in python}
+    facts = model_python.read_python(python)
+    if scripts:
+        parsers = load_parsers()
+        if isinstance(parsers, str):
+            facts.unread.update({path: parsers for path in scripts})
+        else:
+            facts.merge(model_js.read_js(scripts, parsers))
+    written: set[str] = set()
+    for text in sources.values():
+        written.update(_IDENTIFIER.findall(text))
+    facts.identifiers = written
+    # What the repository's tests, scripts and examples define is real code, though not
+    # the product's API: a post about the test suite names it (a regex over definitions:
+    # these files are not modelled).
+    facts.elsewhere = {
+        match.group(1) for text in (others or {}).values() for match in _DEFINITION.finditer(text)
+    }
+    return ApiModel(commit, facts)
+
+
+def _extractor_digest(paths: Iterable[str]) -> str:
+    digest = hashlib.sha1(grammar_version().encode())
+    for module in _EXTRACTORS:
+        digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    for path in paths:
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
+    """The model of ``index``'s repository at its commit: from memory, from the cache
+    folder, or built (by one process, under a lock) and cached."""
+    paths = [p for p in index.text_paths if Path(p).suffix.lower() in LANGUAGES]
+    name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
+    key = (str(cache_dir), name)
+    with _MODELS_LOCK:
+        known = _MODELS.get(key)
+    if known is not None:
+        return known
+    target = cache_dir / f"{name}.json"
+    model = _load(target, index.commit)
+    if model is None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        with locked(cache_dir / f"{name}.lock"):
+            model = _load(target, index.commit)
+            if model is None:
+                model = build_model(index.commit, product_sources(index), elsewhere_sources(index))
+                payload = {"commit": index.commit, "facts": model.facts.to_json()}
+                write_atomic(target, json.dumps(payload, sort_keys=True))
+    with _MODELS_LOCK:
+        return _MODELS.setdefault(key, model)
+
+
+def _load(target: Path, commit: str) -> ApiModel | None:
+    """A cached model, checked to be of this commit and well formed (else None: rebuilt)."""
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+        if data.get("commit") != commit:
+            return None
+        return ApiModel(commit, ModelFacts.from_json(data["facts"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None

@@ -1,0 +1,146 @@
+"""What the API model's extractors read from the product's code, as plain data.
+
+:mod:`.model_python` (the standard library's ``ast``) and :mod:`.model_js` (tree-sitter)
+each turn source files into :class:`ModelFacts`; :mod:`.api_model` merges them into the
+model the gates ask. Everything here round-trips JSON, so a model is cached per commit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+# Paths that hold code, but not the product's: its tests, examples, docs, benchmarks and
+# build scripts. A name declared only there is not part of the product's API (a renamed
+# attribute must never ground on a test's variable of the same name).
+NOT_PRODUCT_CODE = re.compile(
+    r"(?:^|/)(?:tests?|testing|__tests__|__mocks__|e2e|spec|fixtures?|examples?|demos?|[^/]*-demo|docs?|"
+    r"docs_src|benchmarks?|bench|scripts|\.github|node_modules|vendor|third_party|dist|"
+    r"build|out|coverage|site)/"
+    r"|(?:^|/)(?:test_[^/]*|[^/]*_test|conftest|setup|noxfile|tasks|fabfile)\.py$"
+    r"|\.(?:test|spec|bench|stories)\.[cm]?[jt]sx?$"
+    r"|\.min\.js$"
+)
+
+
+def is_product_code(path: str) -> bool:
+    """Whether ``path`` is source the product ships (not tests, examples, docs, builds)."""
+    return NOT_PRODUCT_CODE.search(path) is None
+
+
+@dataclass(frozen=True)
+class Decl:
+    """One declared name: what it is, whose it is, and where."""
+
+    name: str
+    # module, class, interface, type, enum, function, method, attribute, parameter, key,
+    # constant, flag, command
+    kind: str
+    owner: str  # qualified owner ("" at a module's top level: then ``module`` says which)
+    path: str
+    line: int
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+
+@dataclass
+class ClassFacts:
+    """A class or interface: its own members and its bases as written."""
+
+    qualname: str
+    name: str
+    path: str
+    line: int
+    members: list[str] = field(default_factory=list)
+    bases: list[str] = field(default_factory=list)
+    kind: str = "class"  # class | interface | enum
+
+
+@dataclass
+class CallableFacts:
+    """A function or method: its parameters, whether it takes any keyword (``**kwargs``,
+    an untyped options object) and its declared return type, as written."""
+
+    qualname: str
+    name: str
+    path: str
+    line: int
+    params: list[str] = field(default_factory=list)
+    var_keyword: bool = False
+    returns: str = ""
+
+
+@dataclass
+class ModelFacts:
+    """Everything one language's extractor read from the product's code."""
+
+    decls: list[Decl] = field(default_factory=list)
+    classes: list[ClassFacts] = field(default_factory=list)
+    callables: list[CallableFacts] = field(default_factory=list)
+    # module -> its public names (Python: dotted module; JS/TS: the file's path)
+    modules: dict[str, list[str]] = field(default_factory=dict)
+    flags: dict[str, str] = field(default_factory=dict)  # normalised long flag -> where
+    commands: dict[str, str] = field(default_factory=dict)  # CLI command -> where
+    cli_frameworks: list[str] = field(default_factory=list)
+    unread: dict[str, str] = field(default_factory=dict)  # path -> why it was not read
+    files: int = 0  # source files read
+    # Every identifier the product's code writes (declared or not), for near-miss checks.
+    identifiers: set[str] = field(default_factory=set)
+    # Names the repository's tests, scripts and examples define (real, not the API).
+    elsewhere: set[str] = field(default_factory=set)
+
+    def merge(self, other: ModelFacts) -> None:
+        self.decls.extend(other.decls)
+        self.classes.extend(other.classes)
+        self.callables.extend(other.callables)
+        self.modules.update(other.modules)
+        for flag, where in other.flags.items():
+            self.flags.setdefault(flag, where)
+        for command, where in other.commands.items():
+            self.commands.setdefault(command, where)
+        self.cli_frameworks.extend(f for f in other.cli_frameworks if f not in self.cli_frameworks)
+        self.unread.update(other.unread)
+        self.files += other.files
+        self.identifiers |= other.identifiers
+        self.elsewhere |= other.elsewhere
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decls": [list(asdict(d).values()) for d in self.decls],
+            "classes": [asdict(c) for c in self.classes],
+            "callables": [asdict(c) for c in self.callables],
+            "modules": self.modules,
+            "flags": self.flags,
+            "commands": self.commands,
+            "cli_frameworks": self.cli_frameworks,
+            "unread": self.unread,
+            "files": self.files,
+            "identifiers": sorted(self.identifiers),
+            "elsewhere": sorted(self.elsewhere),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ModelFacts:
+        return cls(
+            decls=[Decl(*row) for row in data["decls"]],
+            classes=[ClassFacts(**c) for c in data["classes"]],
+            callables=[CallableFacts(**c) for c in data["callables"]],
+            modules={k: list(v) for k, v in data["modules"].items()},
+            flags=dict(data["flags"]),
+            commands=dict(data["commands"]),
+            cli_frameworks=list(data["cli_frameworks"]),
+            unread=dict(data["unread"]),
+            files=int(data["files"]),
+            identifiers=set(data["identifiers"]),
+            elsewhere=set(data["elsewhere"]),
+        )
+
+
+def normal_flag(name: str) -> str:
+    """A long option as parsers treat it alike: ``--maxTokens``, ``--max-tokens`` and
+    ``--max_tokens`` are one option (yargs camel-expands, click and typer dash names)."""
+    bare = name.lstrip("-")
+    kebab = re.sub(r"(?<=[a-z0-9])([A-Z])", r"-\1", bare).lower()
+    return kebab.replace("_", "-")

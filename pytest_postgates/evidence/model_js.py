@@ -1,0 +1,145 @@
+"""The API model's JavaScript/TypeScript half, read with tree-sitter.
+
+One parse per product file, read twice: :class:`~.tables_js.JsTables` (exports and
+re-exports, classes and interfaces with their members and bases, exported object keys,
+yargs/commander commands and options) and :mod:`.type_tables` (the fields of interfaces,
+type aliases and classes; every function's and method's parameters, destructured option
+keys included). A file tree-sitter cannot read is listed in ``unread``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.model_facts import (
+    CallableFacts,
+    ClassFacts,
+    Decl,
+    ModelFacts,
+    normal_flag,
+)
+from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.evidence.tables_js import JsTables
+from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
+
+_KINDS = {"function": "function", "class": "class", "interface": "interface", "enum": "enum"}
+
+
+def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFacts:
+    """The facts of the JavaScript/TypeScript files in ``sources`` (product code only)."""
+    facts = ModelFacts()
+    for path in sorted(sources):
+        language = LANGUAGES.get(Path(path).suffix.lower())
+        parser = parsers.get(language or "")
+        if parser is None:
+            facts.unread[path] = f"no {language} parser"
+            continue
+        source = sources[path].encode("utf-8")
+        try:
+            tree = parser.parse(source)
+            builder = JsTables(source, getattr(tree, "language", None))
+            table = builder.build(tree.root_node)
+            if table.cli_frameworks:
+                builder.option_specs(tree.root_node)
+            types = read_type_tree(source, tree.root_node)
+        except Exception as exc:  # a grammar failure on one file must not lose the rest
+            facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
+            continue
+        if tree.root_node.has_error:
+            # tree-sitter recovers: what it read is kept, and the file is named as partial.
+            facts.unread[path] = "parsed with syntax errors (what parsed is kept)"
+        facts.files += 1
+        _add_table(facts, path, table)
+        _add_types(facts, path, types)
+    return facts
+
+
+def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
+    facts.modules[path] = sorted({*table.exports, *table.reexports} - {"default"})
+    for name, kind in table.locals.items():
+        facts.decls.append(Decl(name, _KINDS.get(kind, "constant"), path, path, 0))
+    for name in {*table.exports, *table.reexports}:
+        if name != "default" and name not in table.locals:
+            facts.decls.append(Decl(name, "constant", path, path, 0))
+    for name, entry in table.classes.items():
+        members = [*entry["members"], *entry["static"]]
+        kind = "interface" if table.locals.get(name) == "interface" else "class"
+        facts.classes.append(
+            ClassFacts(f"{path}:{name}", name, path, 0, members, list(entry["extends"]), kind)
+        )
+        for member in members:
+            facts.decls.append(Decl(member, "member", f"{path}:{name}", path, 0))
+    for name, keys in table.objects.items():
+        for key in keys:
+            if key != "...":
+                facts.decls.append(Decl(key, "key", f"{path}:{name}", path, 0))
+    for option in table.options:
+        facts.flags.setdefault(normal_flag(option), path)
+        facts.decls.append(Decl("--" + option, "flag", path, path, 0))
+    for name, _nested, line in table.commands:
+        command = str(name).split(" ")[0]
+        facts.commands.setdefault(command, f"{path}:{line}")
+        facts.decls.append(Decl(command, "command", path, path, int(line)))
+    facts.cli_frameworks.extend(f for f in table.cli_frameworks if f not in facts.cli_frameworks)
+
+
+def _add_types(facts: ModelFacts, path: str, types: TypeTable) -> None:
+    known = {c.qualname for c in facts.classes}
+    for name, declarations in types.types.items():
+        for declaration in declarations:
+            fields = _fields(declaration.body)
+            qualname = f"{path}:{name}"
+            for field_name, line in fields:
+                facts.decls.append(Decl(field_name, "key", qualname, path, line))
+            if qualname in known:
+                for entry in facts.classes:
+                    if entry.qualname == qualname:
+                        entry.line = entry.line or declaration.line
+                        entry.members.extend(f for f, _ in fields if f not in entry.members)
+                continue
+            bases = [_ref_name(e) for e in declaration.extends]
+            facts.classes.append(
+                ClassFacts(
+                    qualname,
+                    name,
+                    path,
+                    declaration.line,
+                    [f for f, _ in fields],
+                    [b for b in bases if b],
+                    "interface" if declaration.kind != "class" else "class",
+                )
+            )
+            known.add(qualname)
+    for container, callables in types.callables.items():
+        owner = f"{path}:{container}" if container else path
+        for name, signatures in callables.items():
+            params: list[str] = []
+            var_keyword = False
+            for signature in signatures:
+                for parameter in signature.params:
+                    if parameter.name and parameter.name not in params:
+                        params.append(parameter.name)
+                    var_keyword = var_keyword or parameter.rest
+            line = signatures[0].line if signatures else 0
+            qualname = f"{owner}.{name}"
+            facts.callables.append(CallableFacts(qualname, name, path, line, params, var_keyword))
+            for parameter_name in params:
+                facts.decls.append(Decl(parameter_name, "parameter", qualname, path, line))
+
+
+def _fields(body: Expr) -> list[tuple[str, int]]:
+    """The field names (and lines) of an object type, through unions and intersections."""
+    if not body:
+        return []
+    if body[0] == "obj":
+        return [(name, entry[1]) for name, entry in body[1].items()]
+    if body[0] in ("union", "inter"):
+        return [f for item in body[1] for f in _fields(item)]
+    return []
+
+
+def _ref_name(expr: Expr) -> str:
+    return str(expr[1]) if expr and expr[0] == "ref" else ""

@@ -1,0 +1,353 @@
+"""The API model's Python half, read with the standard library's ``ast``.
+
+Per product module (see :func:`module_names`: packages under any layout, ``src/`` or
+not): its public names (``__all__`` when it has one, else every top-level name without a
+leading underscore, imported names included), its classes with their members (methods,
+class attributes and annotated fields, enum members, ``self.x`` assignments in any
+method, nested classes) and bases, its functions and methods with their parameters
+(keyword-only and ``**kwargs`` included) and return annotations, the keys it reads
+(``x.get("key")``, ``x["key"]``, ``os.environ``/``getenv``), and the commands and long
+options of an argparse, click or typer command line. A file that does not parse is listed
+in ``unread`` with the reason; nothing is guessed from text.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+
+from pytest_postgates.evidence.model_facts import (
+    CallableFacts,
+    ClassFacts,
+    Decl,
+    ModelFacts,
+    normal_flag,
+)
+
+# Decorator and call names of the CLI frameworks, by what they declare.
+_COMMAND_DECORATORS = frozenset({"command", "group"})
+_OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "addoption"})
+_LONG_FLAG = re.compile(r"--[A-Za-z][\w-]*")
+_CODE_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_]*[_.:-]")
+_CLI_MODULES = frozenset({"argparse", "click", "typer", "optparse", "rich_click", "cyclopts"})
+
+
+def module_names(paths: Iterable[str]) -> dict[str, str]:
+    """Path -> dotted module name for every Python file, importable as its package layout
+    says: a file's module is its path from the folder above its outermost package (a folder
+    with ``__init__.py``); a file outside any package is a top-level module named from its
+    folder's import root (``src/`` and the repository root are roots)."""
+    paths = [p for p in paths if p.endswith((".py", ".pyi"))]
+    packages = {posixpath.dirname(p) for p in paths if posixpath.basename(p) == "__init__.py"}
+    names: dict[str, str] = {}
+    for path in paths:
+        folder = posixpath.dirname(path)
+        top = folder
+        while top in packages:
+            parent = posixpath.dirname(top)
+            if parent not in packages:
+                break
+            top = parent
+        root = posixpath.dirname(top) if top in packages else folder
+        relative = path[len(root) + 1 :] if root else path
+        stem = relative.rsplit(".", 1)[0]
+        parts = stem.split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts and all(part.isidentifier() for part in parts):
+            names[path] = ".".join(parts)
+    return names
+
+
+def read_python(sources: Mapping[str, str]) -> ModelFacts:
+    """The facts of the Python files in ``sources`` (path -> text, product code only)."""
+    facts = ModelFacts()
+    modules = module_names(sources)
+    for path in sorted(sources):
+        module = modules.get(path)
+        if module is None:
+            facts.unread[path] = "not importable under its package layout"
+            continue
+        try:
+            tree = ast.parse(sources[path], filename=path)
+        except (SyntaxError, ValueError) as exc:
+            facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
+            continue
+        facts.files += 1
+        _ModuleReader(path, module, facts).read(tree)
+    return facts
+
+
+class _ModuleReader:
+    def __init__(self, path: str, module: str, facts: ModelFacts) -> None:
+        self.path = path
+        self.module = module
+        self.facts = facts
+        self.top: dict[str, str] = {}  # top-level name -> kind
+        self.all: list[str] | None = None
+
+    def decl(self, name: str, kind: str, owner: str, line: int) -> None:
+        self.facts.decls.append(Decl(name, kind, owner, self.path, line))
+
+    def read(self, tree: ast.Module) -> None:
+        self.decl(self.module.rsplit(".", 1)[-1], "module", self.module, 1)
+        self.body(tree.body)
+        frameworks = _cli_frameworks(tree)
+        for framework in frameworks:
+            if framework not in self.facts.cli_frameworks:
+                self.facts.cli_frameworks.append(framework)
+        # A module that declares options (pytest's `addoption`, argparse's `add_argument`)
+        # may name them in a table it loops over: its `--long` strings are its flags.
+        declares_options = any(
+            isinstance(n, ast.Call) and _callee_name(n.func) in _OPTION_CALLS
+            for n in ast.walk(tree)
+        )
+        for node in ast.walk(tree):
+            self.keys_read(node)
+            self.name_pattern(node)
+            if frameworks:
+                self.cli(node)
+            if declares_options and isinstance(node, ast.Constant):
+                value = node.value
+                if isinstance(value, str) and _LONG_FLAG.fullmatch(value):
+                    self.flag(value, node.lineno)
+        public = self.all if self.all is not None else [n for n in self.top if n[:1] != "_"]
+        self.facts.modules[self.module] = sorted(set(public))
+
+    def body(self, statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.top[node.name] = "function"
+                self.function(node, self.module, "function")
+            elif isinstance(node, ast.ClassDef):
+                self.top[node.name] = "class"
+                self.klass(node, self.module)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.top[alias.asname or alias.name.split(".")[0]] = "import"
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name != "*":
+                        self.top[alias.asname or alias.name] = "import"
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                self.assignment(node)
+            elif isinstance(node, (ast.If, ast.Try, ast.With)):
+                # `if TYPE_CHECKING:`, `try: import x except ImportError:` bind names too.
+                for block in _blocks(node):
+                    self.body(block)
+
+    def assignment(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            for name in _names(target):
+                self.top.setdefault(name, "constant")
+                self.decl(name, "constant", self.module, node.lineno)
+                if name == "__all__" and node.value is not None:
+                    values = _strings(node.value)
+                    if isinstance(node, ast.AugAssign):
+                        self.all = [*(self.all or []), *values]
+                    else:
+                        self.all = values
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, owner: str, kind: str) -> None:
+        qualname = f"{owner}.{node.name}"
+        self.decl(node.name, kind, owner, node.lineno)
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        if kind == "method" and positional and positional[0].arg in ("self", "cls"):
+            positional = positional[1:]
+        params = [a.arg for a in (*positional, *args.kwonlyargs)]
+        if args.vararg is not None:
+            params.append("*" + args.vararg.arg)
+        for name in params:
+            self.decl(name.lstrip("*"), "parameter", qualname, node.lineno)
+        returns = ast.unparse(node.returns) if node.returns is not None else ""
+        self.facts.callables.append(
+            CallableFacts(
+                qualname, node.name, self.path, node.lineno, params, args.kwarg is not None, returns
+            )
+        )
+
+    def klass(self, node: ast.ClassDef, owner: str) -> None:
+        qualname = f"{owner}.{node.name}"
+        bases = [ast.unparse(b) for b in node.bases]
+        kind = "enum" if any(b.rsplit(".", 1)[-1].endswith("Enum") for b in bases) else "class"
+        self.decl(node.name, "class", owner, node.lineno)
+        members: list[str] = []
+
+        def member(name: str, what: str, line: int) -> None:
+            if name not in members:
+                members.append(name)
+            self.decl(name, what, qualname, line)
+
+        for child in node.body:
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                member(child.name, "method", child.lineno)
+                self.function(child, qualname, "method")
+                for inner in ast.walk(child):
+                    for target in _self_targets(inner):
+                        member(target, "attribute", getattr(inner, "lineno", child.lineno))
+            elif isinstance(child, ast.ClassDef):
+                member(child.name, "class", child.lineno)
+                self.klass(child, qualname)
+            elif isinstance(child, (ast.Assign, ast.AnnAssign)):
+                assigned = child.targets if isinstance(child, ast.Assign) else [child.target]
+                for expression in assigned:
+                    for name in _names(expression):
+                        member(name, "attribute", child.lineno)
+        self.facts.classes.append(
+            ClassFacts(qualname, node.name, self.path, node.lineno, members, bases, kind)
+        )
+
+    def keys_read(self, node: ast.AST) -> None:
+        """``x.get("key")``, ``x["key"]``, ``os.getenv("KEY")``: keys the code reads."""
+        key: ast.expr | None = None
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            key = node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.func, (ast.Attribute, ast.Name))
+            and _callee_name(node.func) in ("get", "getenv", "pop", "setdefault")
+        ):
+            key = node.args[0]
+        value = key.value if isinstance(key, ast.Constant) else None
+        if isinstance(value, str) and value and len(value) <= 80 and "\n" not in value:
+            self.decl(value, "key", self.module, getattr(node, "lineno", 0))
+
+    def name_pattern(self, node: ast.AST) -> None:
+        """``f"FRONT_MATTER_{name}"``: codes made from a fixed prefix (kept as a pattern,
+        ``FRONT_MATTER_*``, whose rest must be a word of the product's code)."""
+        if not isinstance(node, ast.JoinedStr) or not node.values:
+            return
+        first = node.values[0]
+        if len(node.values) < 2 or not isinstance(first, ast.Constant):
+            return
+        prefix = first.value
+        if isinstance(prefix, str) and _CODE_PREFIX.fullmatch(prefix):
+            self.decl(prefix + "*", "pattern", self.module, node.lineno)
+
+    def cli(self, node: ast.AST) -> None:
+        """Commands and long options of argparse, click and typer command lines."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                call = decorator if isinstance(decorator, ast.Call) else None
+                name = _callee_name(call.func if call is not None else decorator)
+                if name in _COMMAND_DECORATORS:
+                    given = _strings_of(call.args[:1]) if call is not None else []
+                    for keyword in call.keywords if call is not None else []:
+                        if keyword.arg == "name":
+                            given = _strings(keyword.value)
+                    command = given[0] if given else node.name.replace("_", "-")
+                    self.command(command, node.lineno)
+            self.typer_options(node)
+            return
+        if not isinstance(node, ast.Call):
+            return
+        name = _callee_name(node.func)
+        if name in _OPTION_CALLS:
+            for text in _strings_of(node.args):
+                for part in text.split("/"):
+                    if part.strip().startswith("--"):
+                        self.flag(part.strip(), node.lineno)
+        elif name == "add_parser":
+            names = _strings_of(node.args[:1])
+            for keyword in node.keywords:
+                if keyword.arg == "aliases":
+                    names += _strings(keyword.value)
+            for command in names:
+                self.command(command, node.lineno)
+
+    def typer_options(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """typer: a parameter whose default is ``typer.Option(...)`` is an option named
+        after the parameter unless the call names its flags."""
+        args = node.args
+        defaults = list(zip(reversed(args.args), reversed(args.defaults), strict=False))
+        defaults += [
+            (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+        ]
+        for arg, default in defaults:
+            if isinstance(default, ast.Call) and _callee_name(default.func) == "Option":
+                flags = [s for s in _strings_of(default.args) if s.startswith("--")]
+                for flag in flags or ["--" + arg.arg]:
+                    self.flag(flag, node.lineno)
+
+    def flag(self, flag: str, line: int) -> None:
+        self.facts.flags.setdefault(normal_flag(flag), f"{self.path}:{line}")
+        self.decl(flag, "flag", self.module, line)
+
+    def command(self, command: str, line: int) -> None:
+        self.facts.commands.setdefault(command, f"{self.path}:{line}")
+        self.decl(command, "command", self.module, line)
+
+
+def _cli_frameworks(tree: ast.Module) -> list[str]:
+    """The CLI frameworks a module imports (only their calls declare commands and flags)."""
+    found: list[str] = []
+    for node in ast.walk(tree):
+        modules: list[str] = []
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules = [node.module]
+        for module in modules:
+            head = module.split(".")[0]
+            if head in _CLI_MODULES and head not in found:
+                found.append(head)
+    return found
+
+
+def _blocks(node: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
+    if isinstance(node, ast.If):
+        return [node.body, node.orelse]
+    if isinstance(node, ast.Try):
+        return [node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)]
+    return [node.body]
+
+
+def _names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for element in target.elts for n in _names(element)]
+    return []
+
+
+def _self_targets(node: ast.AST) -> list[str]:
+    """``self.x = ...`` / ``self.x: T = ...`` targets in a method body."""
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    found: list[str] = []
+    for target in targets:
+        elements = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        for element in elements:
+            if (
+                isinstance(element, ast.Attribute)
+                and isinstance(element.value, ast.Name)
+                and element.value.id in ("self", "cls")
+            ):
+                found.append(element.attr)
+    return found
+
+
+def _callee_name(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def _strings(node: ast.expr) -> list[str]:
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return _strings_of(node.elts)
+    return _strings_of([node])
+
+
+def _strings_of(nodes: Iterable[ast.expr]) -> list[str]:
+    return [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]

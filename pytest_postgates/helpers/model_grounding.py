@@ -1,0 +1,205 @@
+"""Gate 2's model stage: a code-shaped token anchored to the product is judged against the
+API model (:mod:`pytest_postgates.evidence.api_model`), name for name, never by a search
+of text.
+
+A token is anchored when it is rooted in the product (its first part is a product module,
+class, or a variable named for a product class), when it is a near miss of a product name
+(a rename or a typo), or, for a long option, when it is a near miss of a flag the
+product's parser declares. An anchored token that resolves is grounded; one that does not
+is ungrounded with the nearest real names; one the model cannot finish is unjudged with
+the reason. A token with no anchor is left to the gate's other rules (``None``).
+
+The rules are data (:data:`RULES`): each outcome names the rule that decided it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.api_model import ApiModel, Resolution, words
+from pytest_postgates.evidence.model_facts import normal_flag
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    decides: str
+    why: str
+    tests: str
+
+
+RULES = (
+    Rule(
+        "model-found",
+        "grounded",
+        "the name or chain resolves in the product's code, member by member",
+        "tests/test_api_model_grounding.py::test_a_real_chain_is_grounded_by_the_model",
+    ),
+    Rule(
+        "model-rooted-miss",
+        "ungrounded",
+        "the chain starts at a product module, class or instance and a later part is not "
+        "declared there (a renamed member, an invented method after a call)",
+        "tests/test_api_model_grounding.py::test_an_invented_member_is_ungrounded_with_the_nearest",
+    ),
+    Rule(
+        "model-code-usage",
+        "grounded",
+        "a chain the model cannot type is written as it is in the product's own code (a "
+        "member reached through a cast or a duck-typed value)",
+        "tests/test_api_model_grounding.py::test_a_chain_the_code_writes_is_grounded",
+    ),
+    Rule(
+        "model-near-miss",
+        "ungrounded",
+        "the name is not declared but is a near miss of a product name (a rename, a typo): "
+        "a substring of a real name is not that name",
+        "tests/test_api_model_grounding.py::test_a_renamed_name_never_grounds_on_a_longer_one",
+    ),
+    Rule(
+        "model-cli",
+        "grounded / ungrounded",
+        "a long option is judged against the flags the product's parser declares: grounded "
+        "when declared, ungrounded when only a near miss of a declared one",
+        "tests/test_api_model_grounding.py::test_flags_are_judged_against_the_parser",
+    ),
+    Rule(
+        "model-unjudged",
+        "unjudged",
+        "a chain rooted in the product that the model cannot finish (a base class outside "
+        "the product, a star import): listed with the reason, never grounded",
+        "tests/test_api_model_grounding.py::test_an_external_base_leaves_the_member_unjudged",
+    ),
+)
+RULE_NAMES = frozenset(rule.name for rule in RULES)
+
+# A name or member chain, with calls anywhere along it: `a.b`, `A::b`, `A#b`, `a?.b`,
+# `make().run()`, `pkg.mod.Name(x=1)`.
+_SEGMENT = r"[A-Za-z_$][\w$]*(?:\([^()]*\))?"
+_CHAIN = re.compile(rf"{_SEGMENT}(?:(?:\?\.|\.|::|#){_SEGMENT})*(?:\(\))?")
+_FLAG = re.compile(r"--([A-Za-z0-9][\w.-]*)(?:[= ].*)?")
+
+
+@dataclass(frozen=True)
+class ModelDecision:
+    outcome: str  # grounded | ungrounded | unjudged
+    rule: str
+    where: str = ""
+    reason: str = ""
+
+
+def chain_parts(token: str) -> list[str] | None:
+    """The names along a code-shaped token (None when it is not a name or chain)."""
+    if not _CHAIN.fullmatch(token):
+        return None
+    bare = re.sub(r"\([^()]*\)", "", token)
+    return [p for p in re.split(r"\?\.|\.|::|#", bare) if p]
+
+
+def judge_with_model(
+    token: str, kind: str, model: ApiModel, in_code: Callable[[str], str | None] | None = None
+) -> ModelDecision | None:
+    """The model's decision on ``token`` (of the gate's ``kind``), or None when the token
+    is not anchored to the product (the gate's other rules then decide). ``in_code`` says
+    where the product's code writes a chain as it is written (None: nowhere)."""
+    if not model.available or not model.facts.decls:
+        return None
+    if kind == "flag":
+        return _judge_flag(token, model)
+    if kind not in ("symbol", "phrase"):  # a call or chain with arguments reads as a phrase
+        return None
+    parts = chain_parts(token)
+    if not parts:
+        return None
+    resolution = model.resolve(parts)
+    if resolution.outcome == "found":
+        if any(not model.declares(key) for key in argument_keys(token)):
+            # The callee's parameters are not always typed (an untyped options object):
+            # the arguments stay with the gate's argument rule until gate 15's parameter
+            # model reaches prose (issue 26).
+            return None
+        return ModelDecision("grounded", "model-found", where=resolution.where)
+    rooted = resolution.owner != "the product"
+    if resolution.outcome == "unjudged":
+        return ModelDecision("unjudged", "model-unjudged", reason=resolution.reason)
+    if rooted:
+        written = ".".join(parts)
+        where = in_code(written) if in_code is not None and len(parts) > 1 else None
+        if where is not None:
+            # The code itself writes the chain (a member of a duck-typed value).
+            return ModelDecision("grounded", "model-code-usage", where=where)
+        return ModelDecision("ungrounded", "model-rooted-miss", reason=_miss(resolution))
+    near = model.resembles(resolution.missing)
+    if near is not None:
+        nearest = (near, *(n for n in resolution.nearest if n != near))
+        return ModelDecision(
+            "ungrounded",
+            "model-near-miss",
+            reason=_miss(Resolution("missing", owner="the product", missing=resolution.missing,
+                                    nearest=nearest[:3])),
+        )  # fmt: skip
+    return None
+
+
+def argument_keys(token: str) -> list[str]:
+    """The names a call's arguments give: option-object keys (``{ a, b: 1 }``) and keyword
+    arguments (``f(a=1)``); positional values are the reader's and are not returned."""
+    keys: list[str] = []
+    for arguments in re.findall(r"\(([^()]*)\)", token):
+        inner = arguments.strip()
+        if inner.startswith("{") and inner.endswith("}"):
+            for item in inner[1:-1].split(","):
+                name = item.split(":")[0].strip().removeprefix("...")
+                if re.fullmatch(r"[A-Za-z_$][\w$]*", name) and not item.strip().startswith("..."):
+                    keys.append(name)
+        else:
+            keys += re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)\s*=(?!=)", inner)
+    return keys
+
+
+def _judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
+    match = _FLAG.fullmatch(token)
+    if match is None or not model.has_cli:
+        return None
+    flag = "--" + match.group(1)
+    where = model.flag(flag)
+    if where is not None:
+        return ModelDecision("grounded", "model-cli", where=where)
+    mine = words(normal_flag(flag))
+    declared = sorted(model.facts.flags)
+    near = [
+        f"--{name}"
+        for name in declared
+        if _flag_near(mine, words(name)) or normal_flag(flag) in name.split("-")
+    ]
+    if not near:
+        return None
+    return ModelDecision(
+        "ungrounded",
+        "model-cli",
+        reason=f"the product's command line declares no {flag}; did you mean {_names(near)}?",
+    )
+
+
+def _flag_near(mine: list[str], theirs: list[str]) -> bool:
+    """One word added, dropped or changed, with a word in common."""
+    if not set(mine) & set(theirs):
+        return False
+    if len(mine) == len(theirs):
+        return sum(a != b for a, b in zip(mine, theirs, strict=True)) == 1
+    longer, shorter = (mine, theirs) if len(mine) > len(theirs) else (theirs, mine)
+    return len(longer) - len(shorter) == 1 and all(w in longer for w in shorter)
+
+
+def _miss(resolution: Resolution) -> str:
+    where = resolution.owner
+    text = f"`{resolution.missing}` is not declared in {where}"
+    if resolution.nearest:
+        text += f"; did you mean {_names(resolution.nearest)}?"
+    return text
+
+
+def _names(names: tuple[str, ...] | list[str]) -> str:
+    return " or ".join(f"`{n}`" for n in list(names)[:3])

@@ -1,0 +1,265 @@
+"""The API model (evidence/api_model.py): what the product's code declares, from syntax
+trees, and the questions gates ask of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.evidence.api_model import (
+    ApiModel,
+    api_model,
+    build_model,
+    product_sources,
+    words,
+)
+from pytest_postgates.evidence.index import open_index
+from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
+from pytest_postgates.evidence.model_python import module_names
+from tests.helpers import make_repo
+
+PY_CLIENT = '''
+"""A client."""
+from .transport import Transport
+
+__all__ = ["Client", "open_client", "DEFAULT_TIMEOUT"]
+DEFAULT_TIMEOUT = 5.0
+
+
+class Base:
+    def close(self) -> None: ...
+
+
+class Client(Base):
+    retries: int = 3
+
+    def __init__(self, base_url: str, *, max_retry_delay: float = 1.0, **extra) -> None:
+        self.base_url = base_url
+        self._session = None
+
+    def open_streams(self, count: int) -> "Stream":
+        return Stream()
+
+    async def send(self, request, timeout=None) -> None: ...
+
+
+class Stream:
+    def read(self) -> bytes: ...
+
+
+def open_client(url: str) -> Client:
+    return Client(url)
+
+
+def _private() -> None:
+    config = {}
+    config.get("cache_dir")
+'''
+PY_CLI = """
+import click
+
+
+@click.group()
+def cli() -> None: ...
+
+
+@cli.command("serve")
+@click.option("--cache-dir", "-c")
+@click.option("--verbose/--quiet")
+def serve(cache_dir: str, verbose: bool) -> None: ...
+"""
+TS_LIB = """
+export interface GenerateOptions { provider?: string; maxTokens?: number }
+export class NeuroLink extends EventEmitter {
+  async generate(options: GenerateOptions) { return {}; }
+  stream(options: GenerateOptions) {}
+}
+export function createProvider(name: string, opts?: { region: string }) {}
+"""
+FILES = {
+    "src/mylib/__init__.py": "from .client import Client, open_client\n",
+    "src/mylib/client.py": PY_CLIENT,
+    "src/mylib/transport.py": "class Transport:\n    def handle(self): ...\n",
+    "src/mylib/cli.py": PY_CLI,
+    "tests/test_client.py": "def test_x():\n    max_retry = 1\n    client_under_test = 2\n",
+    "docs/guide.md": "Use `Client.open_stream()` and `max_retry`.\n",
+    "src/lib/neurolink.ts": "import { EventEmitter } from 'events';\n" + TS_LIB,
+    "examples/demo.ts": "export function demoOnlyHelper() {}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> ApiModel:
+    root = make_repo(tmp_path_factory.mktemp("model"), FILES)
+    index = open_index(root, "HEAD", tmp_path_factory.mktemp("cache"))
+    return build_model(index.commit, product_sources(index))
+
+
+def test_only_product_code_is_read(model: ApiModel) -> None:
+    # A test's variable, a doc's prose and an example's helper are not the product's API.
+    assert not model.declares("max_retry")
+    assert not model.declares("client_under_test")
+    assert not model.declares("demoOnlyHelper")
+    assert not model.declares("open_stream")
+    assert all(is_product_code(d.path) for d in model.facts.decls)
+
+
+def test_python_modules_public_names_members_and_parameters(model: ApiModel) -> None:
+    assert model.resolve(["mylib", "client", "Client"]).outcome == "found"
+    assert model.resolve(["mylib", "Client"]).outcome == "found"  # re-exported
+    assert model.resolve(["mylib", "client", "DEFAULT_TIMEOUT"]).outcome == "found"
+    members, problem = model.members("Client")
+    assert problem is None
+    # own methods, class attributes, self.x attributes and inherited members
+    assert {"open_streams", "send", "retries", "base_url", "_session", "close"} <= members
+    assert "max_retry_delay" in {d.name for d in model.declares("max_retry_delay")}
+    (init,) = model.callables["mylib.client.Client.__init__"]
+    assert init.params == ["base_url", "max_retry_delay"] and init.var_keyword
+    assert [d.name for d in model.declares("cache_dir") if d.kind == "key"] == ["cache_dir"]
+
+
+def test_a_miss_names_the_part_and_the_nearest_real_names(model: ApiModel) -> None:
+    miss = model.resolve(["Client", "open_stream"])
+    assert (miss.outcome, miss.owner, miss.missing) == ("missing", "Client", "open_stream")
+    assert miss.nearest[0] == "open_streams"
+    module_miss = model.resolve(["mylib", "client", "Clinet"])
+    assert (module_miss.outcome, module_miss.missing, module_miss.nearest[0]) == (
+        "missing",
+        "Clinet",
+        "Client",
+    )
+
+
+def test_chains_follow_declared_return_types(model: ApiModel) -> None:
+    assert model.resolve(["Client", "open_streams", "read"]).outcome == "found"
+    miss = model.resolve(["Client", "open_streams", "readall"])
+    assert (miss.outcome, miss.owner, miss.missing) == ("missing", "Stream", "readall")
+    # A function's result whose type is not followed: the member must be some product
+    # class's member, never a word of some text.
+    assert model.resolve(["open_client", "invented_method"]).outcome == "missing"
+
+
+def test_typescript_classes_interfaces_and_known_bases(model: ApiModel) -> None:
+    assert model.resolve(["NeuroLink", "generate"]).outcome == "found"
+    assert model.resolve(["NeuroLink", "emit"]).outcome == "found"  # EventEmitter's
+    assert model.resolve(["neurolink", "stream"]).outcome == "found"  # an instance
+    miss = model.resolve(["NeuroLink", "generateStream"])
+    assert (miss.outcome, miss.missing) == ("missing", "generateStream")
+    assert {"provider", "maxTokens"} <= {d.name for d in model.facts.decls if d.kind == "key"}
+
+
+def test_an_unknown_base_makes_a_missing_member_unjudged(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": "from x import Remote\nclass Local(Remote):\n    a = 1\n",
+        },
+    )
+    index = open_index(root, "HEAD", tmp_path / "cache")
+    model = build_model(index.commit, product_sources(index))
+    answer = model.resolve(["Local", "anything"])
+    assert answer.outcome == "unjudged" and "Remote" in answer.reason
+    assert model.resolve(["Local", "a"]).outcome == "found"
+
+
+def test_cli_flags_and_commands_come_from_the_parser(model: ApiModel) -> None:
+    assert model.flag("--cache-dir") and model.flag("--quiet") and model.flag("--verbose")
+    assert model.flag("--cache") is None  # a word of a declared flag is not that flag
+    assert "serve" in model.commands
+
+
+def test_near_misses(model: ApiModel) -> None:
+    assert model.resembles("open_straems") == "open_streams"  # a typo
+    assert model.resembles("open_stream") is None  # a plural is a word of its own
+    assert model.resembles("max_retry") is None or model.resembles("max_retry") == (
+        "max_retry_delay"
+    )
+    assert model.resembles("max_retry_delays") == "max_retry_delay"
+    assert model.resembles("Client") is None  # declared
+    assert model.resembles("EventEmitter") is None  # written in the code (imported)
+    assert model.resembles("totally_unrelated_name") is None
+
+
+def test_unparsable_files_are_listed_not_guessed(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo", {"pkg/__init__.py": "", "pkg/bad.py": "def (:\n"})
+    index = open_index(root, "HEAD", tmp_path / "cache")
+    model = build_model(index.commit, product_sources(index))
+    assert "pkg/bad.py" in model.facts.unread
+
+
+def test_cached_per_commit_and_a_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo", {"pkg/__init__.py": "def hello(): ...\n"})
+    cache = tmp_path / "cache"
+    index = open_index(root, "HEAD", cache)
+    first = api_model(index, cache)
+    (written,) = cache.glob("apimodel-*.json")
+    assert json.loads(written.read_text())["commit"] == index.commit
+    assert first.resolve(["pkg", "hello"]).outcome == "found"
+    # Another process (no memory) reads the file; a corrupt file is rebuilt, not trusted.
+    from pytest_postgates.evidence import api_model as module
+
+    module._MODELS.clear()
+    written.write_text("{not json")
+    again = api_model(index, cache)
+    assert again.resolve(["pkg", "hello"]).outcome == "found"
+    assert json.loads(written.read_text())["commit"] == index.commit
+
+
+def test_facts_round_trip_json(model: ApiModel) -> None:
+    text = json.dumps(model.facts.to_json(), sort_keys=True)
+    back = ModelFacts.from_json(json.loads(text))
+    assert back.to_json() == model.facts.to_json()
+
+
+@pytest.mark.parametrize(
+    ("paths", "expected"),
+    [
+        (["src/pkg/__init__.py", "src/pkg/a.py"], {"src/pkg/a.py": "pkg.a"}),
+        (["pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/b.py"], {"pkg/sub/b.py": "pkg.sub.b"}),
+        (["tool.py"], {"tool.py": "tool"}),
+        (
+            ["py-polars/polars/__init__.py", "py-polars/polars/io.py"],
+            {"py-polars/polars/io.py": "polars.io"},
+        ),
+    ],
+)
+def test_module_names_follow_the_package_layout(paths: list[str], expected: dict[str, str]) -> None:
+    names = module_names(paths)
+    assert {p: names[p] for p in expected} == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.from_regex(r"[a-z]{2,6}(?:_[a-z]{2,6}){0,3}", fullmatch=True))
+def test_snake_and_camel_spellings_have_the_same_words(name: str) -> None:
+    # (One-letter words are ambiguous in camel case: `aAA` reads as `a` + an acronym.)
+    camel = name.split("_")[0] + "".join(p.title() for p in name.split("_")[1:])
+    assert words(name) == words(camel)
+
+
+def test_flags_from_an_option_table_and_codes_from_a_prefix(tmp_path: Path) -> None:
+    plugin = '''
+FLAGS = (("--tool-only", "only"), ("--tool-all", "all"))
+
+
+def pytest_addoption(parser):
+    for flag, key in FLAGS:
+        parser.addoption(flag, dest=key)
+
+
+def code_for(name):
+    kind = {"yaml": "YAML"}[name]
+    return f"FRONT_MATTER_{kind}"
+'''
+    root = make_repo(tmp_path / "repo", {"tool/__init__.py": "", "tool/plugin.py": plugin})
+    index = open_index(root, "HEAD", tmp_path / "cache")
+    model = build_model(index.commit, product_sources(index))
+    assert model.flag("--tool-only") and model.flag("--tool-all")
+    assert model.flag("--only") is None
+    assert model.resolve(["FRONT_MATTER_YAML"]).outcome == "found"
+    # The rest of a made code must be a word the code writes.
+    assert model.resolve(["FRONT_MATTER_TOML"]).outcome == "missing"

@@ -1,0 +1,199 @@
+"""Gate 2 on the API model (helpers/model_grounding.py): a token anchored to the product is
+judged name for name against its code; text (and above all prose) never grounds it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.model_grounding import RULES, argument_keys, chain_parts
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+CLIENT_PY = """
+import click
+
+
+class Remote:  # stands in for nothing: the base below is a third party's
+    pass
+
+
+class Limits:
+    def __init__(self, max_retry_delay: float = 1.0) -> None:
+        self.max_retry_delay = max_retry_delay
+
+
+class Client:
+    def open_streams(self) -> "Stream":
+        return Stream()
+
+
+class Stream:
+    def read(self) -> bytes:
+        return b""
+
+
+def make_client() -> Client:
+    return Client()
+
+
+@click.command()
+@click.option("--cache-dir")
+def main(cache_dir: str) -> None:
+    cache = cache_dir  # a variable named like a flag's word
+    result_store = ResultStore()
+    result_store.flush_all()  # duck-typed: no class declares it, the code writes it
+
+
+class ResultStore:
+    def keep(self) -> None: ...
+"""
+FILES = {
+    "mylib/__init__.py": "from .client import Client, Limits, make_client\n",
+    "mylib/client.py": CLIENT_PY,
+    "mylib/vendor_base.py": "from requests import Session\n\nclass Api(Session):\n    x = 1\n",
+    # Prose repeating the wrong names must never ground them.
+    "README.md": "Set `max_retry` and pass `--cache`; call `Client.open_stream()`.\n",
+    "tests/test_limits.py": "def test_it():\n    open_stream = 1\n    max_retry = 2\n",
+    "tests/helpers.py": "def run_client_check():\n    pass\n",
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("mylib"), FILES)
+
+
+@pytest.fixture
+def ctx(repo: Path, tmp_path: Path) -> GateContext:
+    return repo_context(repo, tmp_path / "cache")
+
+
+def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    card: Scorecard = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    found = [
+        {**entry, "outcome": outcome}
+        for outcome, entries in card.detail["outcomes"].items()
+        for entry in entries
+        if entry["token"] == token
+    ]
+    found += [
+        {**u, "outcome": "ungrounded"} for u in card.detail["ungrounded"] if u["token"] == token
+    ]
+    assert len(found) == 1, (token, card.detail)
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["mylib.Client", "Client.open_streams", "Client.open_streams().read()", "make_client()"],
+)
+def test_a_real_chain_is_grounded_by_the_model(
+    token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    entry = _outcome(f"We call `{token}` here.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "model-found")
+    assert entry["where"].startswith("mylib/")
+
+
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        ("Client.open_stream()", "did you mean `open_streams`"),
+        ("Client.open_streams().readall()", "`readall` is not declared in Stream"),
+        ("make_client().invented_method()", "`invented_method` is not declared"),
+        ("mylib.Clinet", "did you mean `Client`"),
+    ],
+)
+def test_an_invented_member_is_ungrounded_with_the_nearest(
+    token: str, reason: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    # The README and a test write `open_stream`: neither is evidence for the product.
+    entry = _outcome(f"Then `{token}` returns.\n", token, tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded"
+    assert reason in entry["reason"]
+
+
+def test_a_renamed_name_never_grounds_on_a_longer_one(tmp_path: Path, ctx: GateContext) -> None:
+    # `max_retry` is a substring of the real `max_retry_delay`, and the README and a test
+    # write it: a substring and prose are not the name.
+    entry = _outcome("Set `max_retry` to 5.\n", "max_retry", tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded"
+    assert "did you mean `max_retry_delay`" in entry["reason"]
+
+
+def test_flags_are_judged_against_the_parser(tmp_path: Path, ctx: GateContext) -> None:
+    # A `cache` variable and a README repeating `--cache` do not declare `--cache`.
+    wrong = _outcome("Pass `--cache` to keep it.\n", "--cache", tmp_path, ctx)
+    assert wrong["outcome"] == "ungrounded" and "`--cache-dir`" in wrong["reason"]
+    right = _outcome("Pass `--cache-dir DIR` to keep it.\n", "--cache-dir DIR", tmp_path, ctx)
+    assert (right["outcome"], right["rule"]) == ("grounded", "model-cli")
+
+
+def test_an_external_base_leaves_the_member_unjudged(tmp_path: Path, ctx: GateContext) -> None:
+    entry = _outcome("Use `Api.mount()` for adapters.\n", "Api.mount()", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-unjudged")
+    assert "Session" in entry["reason"]
+
+
+def test_a_chain_the_code_writes_is_grounded(tmp_path: Path, ctx: GateContext) -> None:
+    token = "result_store.flush_all()"
+    entry = _outcome(f"Then `{token}` runs.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "model-code-usage")
+    token = "result_store.drop_all()"  # written nowhere, declared nowhere
+    entry = _outcome(f"Then `{token}` runs.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["reason"]) == (
+        "ungrounded",
+        "`drop_all` is not declared in ResultStore",
+    )
+
+
+def test_a_helper_of_the_tests_is_no_near_miss(tmp_path: Path, ctx: GateContext) -> None:
+    # `run_client_check` is one word off nothing, and the tests define it: real code.
+    entry = _outcome(
+        "The suite's `run_client_check()` helper.\n", "run_client_check()", tmp_path, ctx
+    )
+    assert entry["outcome"] == "grounded"
+
+
+def test_a_name_with_no_anchor_is_left_to_the_other_rules(tmp_path: Path, ctx: GateContext) -> None:
+    # React's hook resembles nothing of the product: the model does not decide it.
+    entry = _outcome("React's `useState` hook.\n", "useState", tmp_path, ctx)
+    assert not entry.get("rule", "").startswith("model-")
+
+
+def test_every_rule_is_declared_with_its_reason_and_test() -> None:
+    names = [rule.name for rule in RULES]
+    assert len(names) == len(set(names))
+    here = Path(__file__).read_text(encoding="utf-8")
+    for rule in RULES:
+        assert rule.why and rule.decides
+        test_file, _, test_name = rule.tests.partition("::")
+        text = here if test_file.endswith(Path(__file__).name) else Path(test_file).read_text()
+        assert f"def {test_name}(" in text, rule.tests
+
+
+@pytest.mark.parametrize(
+    ("token", "parts"),
+    [
+        ("a.b", ["a", "b"]),
+        ("A::b", ["A", "b"]),
+        ("A#b", ["A", "b"]),
+        ("a?.b()", ["a", "b"]),
+        ("make().run(x=1)", ["make", "run"]),
+        ("not a chain", None),
+        ("a.b c", None),
+    ],
+)
+def test_chain_parts(token: str, parts: list[str] | None) -> None:
+    assert chain_parts(token) == parts
+
+
+def test_argument_keys() -> None:
+    assert argument_keys("f({ a, b: 1, ...rest })") == ["a", "b"]
+    assert argument_keys("f(x, retries=3, timeout=None)") == ["retries", "timeout"]
+    assert argument_keys("f(a == b)") == []
