@@ -277,3 +277,21 @@ def test_a_repo_map_of_another_commit_or_unsigned_is_a_miss(
     assert repomap._load(target, "b" * 40) is None  # planted under another commit's name
     monkeypatch.setenv(KEY_ENV, "a-long-random-ci-secret")
     assert repomap._load(target, "a" * 40) is None  # unsigned
+
+
+def test_an_unsigned_api_model_is_a_miss_under_a_cache_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_postgates.evidence import api_model
+
+    target = tmp_path / "apimodel.json"
+    monkeypatch.setenv(KEY_ENV, "a-long-random-ci-secret")
+    real = make_repo(tmp_path / "real", {"pkg/__init__.py": "def real_function():\n    pass\n"})
+    commit = git(real, "rev-parse", "HEAD").strip()
+    index = open_index(real, commit, tmp_path / "cache")
+    model = api_model.api_model(index, tmp_path / "cache")
+    (written,) = (tmp_path / "cache").glob("apimodel-*.json")
+    assert api_model._load(written, commit) is not None  # its own, signed
+    payload = {"commit": commit, "facts": model.facts.to_json()}
+    target.write_text(json.dumps(payload))
+    assert api_model._load(target, commit) is None  # unsigned: planted
