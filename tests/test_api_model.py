@@ -242,7 +242,7 @@ def test_snake_and_camel_spellings_have_the_same_words(name: str) -> None:
 
 
 def test_flags_from_an_option_table_and_codes_from_a_prefix(tmp_path: Path) -> None:
-    plugin = '''
+    plugin = """
 FLAGS = (("--tool-only", "only"), ("--tool-all", "all"))
 
 
@@ -254,7 +254,7 @@ def pytest_addoption(parser):
 def code_for(name):
     kind = {"yaml": "YAML"}[name]
     return f"FRONT_MATTER_{kind}"
-'''
+"""
     root = make_repo(tmp_path / "repo", {"tool/__init__.py": "", "tool/plugin.py": plugin})
     index = open_index(root, "HEAD", tmp_path / "cache")
     model = build_model(index.commit, product_sources(index))

@@ -17,6 +17,7 @@ examples, docs or builds), and no Markdown file is ever read.
 
 from __future__ import annotations
 
+import abc
 import builtins
 import difflib
 import enum
@@ -24,9 +25,12 @@ import hashlib
 import json
 import re
 import threading
+import types
+import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates import signing
 from pytest_postgates.evidence import model_facts, model_js, model_python, tables_js, type_tables
@@ -51,11 +55,22 @@ _DEFINITION = re.compile(
 )
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
+
 # Bases outside the product whose members are known without reading anyone's code: the
 # running Python's own builtins and standard classes (their real attributes), and the
 # JavaScript built-ins every runtime has.
+def _subclass_members(base: Any) -> frozenset[str]:
+    """What a class deriving from ``base`` has, as the running interpreter makes it."""
+    try:
+        made = types.new_class("_Probe", (base,))
+    except TypeError:
+        made = base
+    return frozenset(dir(made))
+
+
+_T = typing.TypeVar("_T")
 _PY_BASES: dict[str, frozenset[str]] = {
-    name: frozenset(dir(value))
+    name: _subclass_members(value)
     for name, value in {
         **{
             n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
@@ -65,13 +80,26 @@ _PY_BASES: dict[str, frozenset[str]] = {
         "StrEnum": getattr(enum, "StrEnum", enum.Enum),
         "Flag": enum.Flag,
         "IntFlag": enum.IntFlag,
-        "ABC": object,
-        "Protocol": object,
-        "Generic": object,
-        "NamedTuple": tuple,
-        "TypedDict": dict,
+        "ABC": abc.ABC,
+        "Protocol": typing.Protocol,
+        "Generic": typing.Generic[_T],  # type: ignore[index]
     }.items()
 }
+
+
+class _NamedTupleProbe(typing.NamedTuple):
+    probe: int
+
+
+class _TypedDictProbe(typing.TypedDict):
+    probe: int
+
+
+# Class-syntax NamedTuple and TypedDict are made by metaclass machinery: probe them as written.
+_PY_BASES["NamedTuple"] = frozenset(dir(_NamedTupleProbe)) - {"probe"}
+_PY_BASES["TypedDict"] = frozenset(dir(_TypedDictProbe)) - {"probe"}
+# A base written with arguments (``Generic[T]``, ``dict[str, int]``) gives these as well.
+_SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
 _JS_BASES: dict[str, frozenset[str]] = {
     "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
     "Object": frozenset({"constructor", "toString", "valueOf", "hasOwnProperty"}),
@@ -258,6 +286,8 @@ class ApiModel:
         included, and why the list may be incomplete (a base outside the product)."""
         names: set[str] = set()
         problems: list[str] = []
+        if class_name not in self.classes:
+            return names, f"{class_name} is not a class of the product's code"
         self._collect_members(class_name, names, problems, set())
         return names, ("; ".join(dict.fromkeys(problems)) or None)
 
@@ -269,15 +299,20 @@ class ApiModel:
         seen.add(class_name)
         for entry in self.classes.get(class_name, []):
             names.update(entry.members)
+            python = entry.path.endswith((".py", ".pyi"))
+            if python and not entry.bases:
+                names.update(_PY_BASES["object"])  # every class is an object
             for base in entry.bases:
+                if python and "[" in base:
+                    names.update(_SUBSCRIPTED_BASE_MEMBERS)
                 simple = re.sub(r"[\[<].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
                 if simple in self.classes:
                     self._collect_members(simple, names, problems, seen)
-                elif simple in _PY_BASES and entry.path.endswith((".py", ".pyi")):
+                elif simple in _PY_BASES and python:
                     names.update(_PY_BASES[simple])
                 elif simple in _JS_BASES:
                     names.update(_JS_BASES[simple])
-                elif simple not in ("", "object"):
+                elif simple:
                     problems.append(f"{class_name} extends {base}, outside the product's code")
 
     # -------------------------------------------------------------- resolution

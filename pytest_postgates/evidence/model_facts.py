@@ -85,6 +85,7 @@ class ModelFacts:
     commands: dict[str, str] = field(default_factory=dict)  # CLI command -> where
     cli_frameworks: list[str] = field(default_factory=list)
     unread: dict[str, str] = field(default_factory=dict)  # path -> why it was not read
+    stars: dict[str, list[str]] = field(default_factory=dict)  # module -> star-imported
     files: int = 0  # source files read
     # Every identifier the product's code writes (declared or not), for near-miss checks.
     identifiers: set[str] = field(default_factory=set)
@@ -102,6 +103,7 @@ class ModelFacts:
             self.commands.setdefault(command, where)
         self.cli_frameworks.extend(f for f in other.cli_frameworks if f not in self.cli_frameworks)
         self.unread.update(other.unread)
+        self.stars.update(other.stars)
         self.files += other.files
         self.identifiers |= other.identifiers
         self.elsewhere |= other.elsewhere
@@ -116,6 +118,7 @@ class ModelFacts:
             "commands": self.commands,
             "cli_frameworks": self.cli_frameworks,
             "unread": self.unread,
+            "stars": self.stars,
             "files": self.files,
             "identifiers": sorted(self.identifiers),
             "elsewhere": sorted(self.elsewhere),
@@ -132,6 +135,7 @@ class ModelFacts:
             commands=dict(data["commands"]),
             cli_frameworks=list(data["cli_frameworks"]),
             unread=dict(data["unread"]),
+            stars={k: list(v) for k, v in data["stars"].items()},
             files=int(data["files"]),
             identifiers=set(data["identifiers"]),
             elsewhere=set(data["elsewhere"]),

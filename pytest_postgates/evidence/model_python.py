@@ -14,6 +14,7 @@ in ``unread`` with the reason; nothing is guessed from text.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -29,6 +30,8 @@ from pytest_postgates.evidence.model_facts import (
 # Decorator and call names of the CLI frameworks, by what they declare.
 _COMMAND_DECORATORS = frozenset({"command", "group"})
 _OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "addoption"})
+# What the dataclass decorator adds to a class, as the running interpreter makes it.
+_DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
 _LONG_FLAG = re.compile(r"--[A-Za-z][\w-]*")
 _CODE_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_]*[_.:-]")
 _CLI_MODULES = frozenset({"argparse", "click", "typer", "optparse", "rich_click", "cyclopts"})
@@ -61,6 +64,35 @@ def module_names(paths: Iterable[str]) -> dict[str, str]:
     return names
 
 
+def _absolute(module: str, path: str, node: ast.ImportFrom) -> str:
+    """The absolute module a ``from ... import`` names (relative levels resolved)."""
+    if not node.level:
+        return node.module or ""
+    package = module.split(".")
+    if not path.endswith("__init__.py") and not path.endswith("__init__.pyi"):
+        package = package[:-1]
+    base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _expand_stars(facts: ModelFacts) -> None:
+    """``from .m import *`` makes m's public names the importer's (cycles cut); a star
+    import of a module outside the product keeps ``*`` (names the model cannot list)."""
+
+    def names(module: str, seen: frozenset[str]) -> list[str]:
+        own = facts.modules.get(module)
+        if own is None:
+            return ["*"]
+        result = list(own)
+        for other in facts.stars.get(module, []):
+            if other not in seen:
+                result += [n for n in names(other, seen | {other}) if n == "*" or n[:1] != "_"]
+        return result
+
+    for module in list(facts.stars):
+        facts.modules[module] = sorted(set(names(module, frozenset({module}))))
+
+
 def read_python(sources: Mapping[str, str]) -> ModelFacts:
     """The facts of the Python files in ``sources`` (path -> text, product code only)."""
     facts = ModelFacts()
@@ -77,6 +109,7 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
             continue
         facts.files += 1
         _ModuleReader(path, module, facts).read(tree)
+    _expand_stars(facts)
     return facts
 
 
@@ -87,6 +120,7 @@ class _ModuleReader:
         self.facts = facts
         self.top: dict[str, str] = {}  # top-level name -> kind
         self.all: list[str] | None = None
+        self.stars: list[str] = []  # modules star-imported (absolute)
 
     def decl(self, name: str, kind: str, owner: str, line: int) -> None:
         self.facts.decls.append(Decl(name, kind, owner, self.path, line))
@@ -115,6 +149,8 @@ class _ModuleReader:
                     self.flag(value, node.lineno)
         public = self.all if self.all is not None else [n for n in self.top if n[:1] != "_"]
         self.facts.modules[self.module] = sorted(set(public))
+        if self.stars and self.all is None:
+            self.facts.stars[self.module] = self.stars
 
     def body(self, statements: list[ast.stmt]) -> None:
         for node in statements:
@@ -131,10 +167,16 @@ class _ModuleReader:
                 for alias in node.names:
                     if alias.name != "*":
                         self.top[alias.asname or alias.name] = "import"
+                    else:
+                        self.stars.append(_absolute(self.module, self.path, node))
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 self.assignment(node)
-            elif isinstance(node, (ast.If, ast.Try, ast.With)):
-                # `if TYPE_CHECKING:`, `try: import x except ImportError:` bind names too.
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                # `if TYPE_CHECKING:`, `try: import x except ImportError:` and a loop's
+                # variable bind module names too.
+                if isinstance(node, ast.For):
+                    for name in _names(node.target):
+                        self.top.setdefault(name, "constant")
                 for block in _blocks(node):
                     self.body(block)
 
@@ -156,8 +198,9 @@ class _ModuleReader:
         self.decl(node.name, kind, owner, node.lineno)
         args = node.args
         positional = [*args.posonlyargs, *args.args]
-        if kind == "method" and positional and positional[0].arg in ("self", "cls"):
-            positional = positional[1:]
+        static = any(_callee_name(d) == "staticmethod" for d in node.decorator_list)
+        if kind == "method" and positional and not static:
+            positional = positional[1:]  # the instance or class it is bound to
         params = [a.arg for a in (*positional, *args.kwonlyargs)]
         if args.vararg is not None:
             params.append("*" + args.vararg.arg)
@@ -182,6 +225,10 @@ class _ModuleReader:
                 members.append(name)
             self.decl(name, what, qualname, line)
 
+        if any(_callee_name(d.func if isinstance(d, ast.Call) else d) == "dataclass"
+               for d in node.decorator_list):  # fmt: skip
+            for name in _DATACLASS_MEMBERS:
+                member(name, "attribute", node.lineno)
         for child in node.body:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 member(child.name, "method", child.lineno)
@@ -299,8 +346,8 @@ def _cli_frameworks(tree: ast.Module) -> list[str]:
     return found
 
 
-def _blocks(node: ast.If | ast.Try | ast.With) -> list[list[ast.stmt]]:
-    if isinstance(node, ast.If):
+def _blocks(node: ast.If | ast.Try | ast.With | ast.For | ast.While) -> list[list[ast.stmt]]:
+    if isinstance(node, (ast.If, ast.For, ast.While)):
         return [node.body, node.orelse]
     if isinstance(node, ast.Try):
         return [node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)]
