@@ -30,14 +30,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
-import tempfile
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates import budget
+from pytest_postgates import budget, run_dirs
 from pytest_postgates.fileio import locked, try_lock, write_atomic
 
 RUN_DIR_KEY = "postgates_run_dir"
@@ -90,7 +88,7 @@ class RunBatches:
 
     @classmethod
     def create_run_dir(cls) -> Path:
-        return Path(tempfile.mkdtemp(prefix="postgates-run-"))
+        return run_dirs.create_run_dir()
 
     def get(self, name: str, compute: Callable[[], Any]) -> Any:
         """The result of ``compute()`` for this run: computed by exactly one process."""
@@ -240,4 +238,4 @@ class RunBatches:
 
     def remove(self) -> None:
         if self.run_dir is not None:
-            shutil.rmtree(self.run_dir, ignore_errors=True)
+            run_dirs.remove_run_dir(self.run_dir)

@@ -116,6 +116,37 @@ class SettingsError(ValueError):
     """A setting has the wrong type or an unknown name; pytest shows it as a usage error."""
 
 
+# Environment variables a judge's key may be read from: names made for the purpose. Any
+# other variable (GITHUB_TOKEN, a cloud secret) would be sent to whatever base_url says.
+_KEY_VARIABLE = re.compile(r"(POSTGATES_[A-Z0-9_]+|[A-Z0-9_]*[A-Z0-9]_(API_)?KEY)")
+# Secrets a CI runner holds that end in _KEY all the same: never a judge's key.
+_NOT_JUDGE_KEYS = re.compile(
+    r"(GITHUB|GH|ACTIONS|RUNNER|AWS|AZURE|GCP|NPM|PYPI|TWINE|SSH)_|.*SECRET"
+)
+
+
+def judge_key_variable_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a judge's ``api_key_env``, or None when it can: it must start
+    with ``POSTGATES_`` or end in ``_KEY``/``_API_KEY`` (upper case), and not be a CI, cloud
+    or package-registry secret."""
+    if _KEY_VARIABLE.fullmatch(name) and not (
+        _NOT_JUDGE_KEYS.match(name) and not name.startswith("POSTGATES_")
+    ):
+        return None
+    return (
+        f"judges.api_key_env = {name!r} is not a variable made for a judge's key: name one"
+        " that ends in _API_KEY or _KEY or starts with POSTGATES_ (never a CI, cloud or"
+        " registry secret such as GITHUB_TOKEN or AWS_SECRET_ACCESS_KEY)"
+    )
+
+
+def _key_variable(name: str) -> str:
+    problem = judge_key_variable_problem(name)
+    if problem is not None:
+        raise SettingsError(problem)
+    return name
+
+
 # A numeric key's range: (lowest, whether the lowest itself is allowed, highest or None).
 Bounds = tuple[float, bool, "float | None"]
 # The field metadata key under which option() stores a gate setting's declaration.
@@ -433,7 +464,9 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
                     base_url=_convert("judges.base_url", "str", entry["base_url"], base),
                     model=_convert("judges.model", "str", entry["model"], base),
                     api_key_env=(
-                        _convert("judges.api_key_env", "str", entry["api_key_env"], base)
+                        _key_variable(
+                            _convert("judges.api_key_env", "str", entry["api_key_env"], base)
+                        )
                         if "api_key_env" in entry
                         else None
                     ),

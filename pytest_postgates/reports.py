@@ -24,6 +24,9 @@ INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
 # The README (rendered on the project page): each gate's section has an anchor.
 README_URL = INFORMATION_URI
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+# Most findings one gate reports for one post in the SARIF log, the annotations and the
+# HTML report (the rest are counted): a 1.4 MB post once made a 17 MB SARIF file.
+REPORT_FINDINGS_PER_GATE = 100
 
 
 # Characters a terminal (or a CI log viewer) acts on rather than shows: C0 controls but tab
@@ -61,11 +64,26 @@ def _failing(records: Records) -> Iterator[tuple[str, Mapping[str, Any]]]:
                 yield post, record
 
 
-def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+def _all_findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """(line, code, message) of a failing record; an ERROR or FAIL without findings is
     reported once, at the top of the post, with its summary."""
     found = [(line or 1, code, message) for line, code, message, *_ in record["findings"]]
     return found or [(1, record["verdict"], record["summary"] or record["verdict"])]
+
+
+def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+    """:func:`_all_findings`, at most :data:`REPORT_FINDINGS_PER_GATE` of them, then one
+    line that says how many more the scorecard holds (the annotations and the HTML report;
+    a huge post must not flood a CI log)."""
+    found = _all_findings(record)
+    left_out = len(found) - REPORT_FINDINGS_PER_GATE
+    if left_out <= 0:
+        return found
+    note = (
+        f"{left_out} more findings of {record['name']} on this post are left out (at most "
+        f"{REPORT_FINDINGS_PER_GATE} per post and gate); the gate's scorecard lists them all"
+    )
+    return [*found[:REPORT_FINDINGS_PER_GATE], (1, "FINDINGS_LEFT_OUT", note)]
 
 
 # ---------------------------------------------------------------------- SARIF 2.1.0
@@ -74,6 +92,10 @@ def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
 # The key of our fingerprint in ``partialFingerprints`` (versioned: a change to what it
 # hashes is a new key, so code scanning does not match old and new alerts by accident).
 FINGERPRINT_KEY = "postgatesFinding/v1"
+# Most results one gate gives one post in a SARIF log (the rest are counted in a note), and
+# most characters of one result's message.
+SARIF_FINDINGS_PER_GATE = REPORT_FINDINGS_PER_GATE
+SARIF_MESSAGE_CHARS = 2000
 _LINE_REFERENCE = re.compile(r"\b(?:at |on )?lines? \d+(?:\s*[-\u2013]\s*\d+)?\b", re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
 
@@ -94,8 +116,9 @@ def fingerprint(gate: str, post: str, normalised: str, occurrence: int) -> str:
 
 
 def sarif(records: Records) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one result per finding of every failing gate, rule id = gate
-    name, for GitHub code scanning and other SARIF consumers. Each result carries a
+    """A SARIF 2.1.0 log: one result per finding of every failing gate (at most
+    :data:`SARIF_FINDINGS_PER_GATE` per post and gate, then one note with how many more),
+    rule id = gate name, for GitHub code scanning and other SARIF consumers. Each result carries a
     ``partialFingerprints`` entry (see :func:`fingerprint`) so that code scanning follows
     an alert across commits; each rule links to the README section of its gate."""
     rules = [
@@ -111,10 +134,16 @@ def sarif(records: Records) -> dict[str, Any]:
     ]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
+    left_out_total = 0
     for post, record in _failing(records):
         level = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
         seen: dict[str, int] = {}
-        for line, code, message in sorted(_findings(record), key=lambda f: f[0]):
+        found = sorted(_all_findings(record), key=lambda f: f[0])
+        # A huge post's thousands of findings would make a log code scanning refuses: the
+        # first ones are kept, and a note says how many more the scorecard holds.
+        left_out = max(0, len(found) - SARIF_FINDINGS_PER_GATE)
+        left_out_total += left_out
+        for line, code, message in found[:SARIF_FINDINGS_PER_GATE]:
             normalised = normalised_finding(code, message)
             occurrence = seen[normalised] = seen.get(normalised, -1) + 1
             stable = fingerprint(record["name"], post, normalised, occurrence)
@@ -123,7 +152,7 @@ def sarif(records: Records) -> dict[str, Any]:
                     "ruleId": record["name"],
                     "ruleIndex": index[record["name"]],
                     "level": level,
-                    "message": {"text": f"{code}: {message}"},
+                    "message": {"text": _clipped(f"{code}: {message}")},
                     "locations": [
                         {
                             "physicalLocation": {
@@ -140,6 +169,8 @@ def sarif(records: Records) -> dict[str, Any]:
                     },
                 }
             )
+        if left_out:
+            results.append(_left_out_note(post, record, index[record["name"]], left_out))
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -155,8 +186,43 @@ def sarif(records: Records) -> dict[str, Any]:
                 },
                 "columnKind": "unicodeCodePoints",
                 "results": results,
+                "properties": {"findingsLeftOut": left_out_total},
             }
         ],
+    }
+
+
+def _clipped(text: str) -> str:
+    if len(text) <= SARIF_MESSAGE_CHARS:
+        return text
+    return text[: SARIF_MESSAGE_CHARS - 1] + "\u2026"
+
+
+def _left_out_note(
+    post: str, record: Mapping[str, Any], rule_index: int, left_out: int
+) -> dict[str, Any]:
+    """The result that says how many findings of a gate on a post the log leaves out."""
+    return {
+        "ruleId": record["name"],
+        "ruleIndex": rule_index,
+        "level": "note",
+        "message": {
+            "text": f"{left_out} more findings of {record['name']} on this post are left out"
+            f" of this log (at most {SARIF_FINDINGS_PER_GATE} per post and gate); the"
+            " gate's scorecard lists them all"
+        },
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": post, "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": 1},
+                }
+            }
+        ],
+        "partialFingerprints": {
+            FINGERPRINT_KEY: fingerprint(record["name"], post, "\0left-out", 0)
+        },
+        "properties": {"gate": record["gate"], "findingsLeftOut": left_out},
     }
 
 

@@ -45,12 +45,10 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates import __version__
+from pytest_postgates import __version__, signing
 from pytest_postgates.config import Settings
 from pytest_postgates.scorecard import Finding, Scorecard
 
-# The secret entries are signed with (HMAC-SHA256); unset: entries are unsigned.
-ENV_CACHE_KEY = "POSTGATES_CACHE_KEY"
 DATABASE_NAME = "results-v1.sqlite"
 # An entry larger than this is never read (a planted one must not flood memory).
 MAX_ENTRY_CHARS = 4 * 1024 * 1024
@@ -98,7 +96,8 @@ class ResultCache:
         self.folder = folder
         self.fingerprint = settings_fingerprint(settings)
         if secret is None:
-            secret = os.environ.get(ENV_CACHE_KEY) or None
+            # The key every cache entry is signed with (signing.py); unset: unsigned.
+            secret = os.environ.get(signing.ENV_CACHE_KEY) or None
         self._secret = secret.encode("utf-8") if secret else None
         # Set when a write failed: the run goes on without storing (warned about once).
         self.write_error: OSError | None = None

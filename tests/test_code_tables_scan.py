@@ -137,7 +137,7 @@ def test_cache_rows_are_appended_and_a_cut_row_is_skipped(tmp_path: Path) -> Non
     tables_file.write_text(first + '{"path": "lib/util.js", "tab')
     code_tables._TABLES.clear()
     code_tables._BY_INDEX.clear()
-    files, absent = code_tables._read_cache(tables_file) or ({}, set())
+    files, absent, _sources = code_tables._read_cache(tables_file) or ({}, set(), {})
     assert sorted(files) == ["lib/cli.js", "lib/commands/auth.js"] and not absent
     body = "Run:\n\n```bash\ntool serve --port 2\n```\n"
     later = make_post(body, tmp_path, name="2026-06-04-b.md")

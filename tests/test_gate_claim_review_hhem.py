@@ -439,6 +439,7 @@ def test_api_key_appears_nowhere_the_run_writes(
     blog.pyproject(
         "judge_retries = 1\n"
         "judge_timeout = 5\n"
+        'allow_hosts = ["127.0.0.1"]\n'
         "\n"
         "[[tool.postgates.judges]]\n"
         'name = "loopback"\n'

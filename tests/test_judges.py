@@ -40,7 +40,12 @@ def _judge(server: ChatServer, model: str = "m1", key_env: str | None = None) ->
 
 
 def _client(tmp_path: Path | None, sleeps: list[float] | None = None, **settings: object):
-    values: dict[str, object] = {"judge_timeout": 2.0, "judge_retries": 3}
+    # The loopback test server is the project's own judge host (a key goes nowhere else).
+    values: dict[str, object] = {
+        "judge_timeout": 2.0,
+        "judge_retries": 3,
+        "allow_hosts": ("127.0.0.1",),
+    }
     values.update(settings)
     recorded = sleeps if sleeps is not None else []
     return ChatClient(

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates import signing
 from pytest_postgates.evidence import model_facts, model_js, model_python, tables_js, type_tables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import (
@@ -529,16 +530,17 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
             if model is None:
                 model = build_model(index.commit, product_sources(index), elsewhere_sources(index))
                 payload = {"commit": index.commit, "facts": model.facts.to_json()}
-                write_atomic(target, json.dumps(payload, sort_keys=True))
+                write_atomic(target, json.dumps(signing.signed(payload), sort_keys=True))
     with _MODELS_LOCK:
         return _MODELS.setdefault(key, model)
 
 
 def _load(target: Path, commit: str) -> ApiModel | None:
-    """A cached model, checked to be of this commit and well formed (else None: rebuilt)."""
+    """A cached model, checked to be of this commit, well formed and (under
+    ``POSTGATES_CACHE_KEY``) signed, else None: rebuilt."""
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
-        if data.get("commit") != commit:
+        data = signing.verified(json.loads(target.read_text(encoding="utf-8")))
+        if data is None or data.get("commit") != commit:
             return None
         return ApiModel(commit, ModelFacts.from_json(data["facts"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates import signing
 from pytest_postgates.evidence import file_table, tables_js, tables_python
 from pytest_postgates.evidence.file_table import JS_CLI_MODULES, PY_CLI_MODULES, FileTable
 from pytest_postgates.evidence.index import RepoIndex
@@ -183,11 +184,15 @@ class CodeTables:
         rows = files.take_fresh()
         if not rows:
             return
+        text = self.text or (lambda path: None)
+        # Each row names the source it was read from and is signed (signing.py): a row
+        # planted in a restored cache folder is skipped, and the file parsed again.
         lines = [
             json.dumps(
-                {"path": path, "table": table.to_json()}
-                if table is not None
-                else {"path": path, "absent": True},
+                signing.signed(
+                    ({"table": table.to_json()} if table is not None else {"absent": True})
+                    | {"path": path, "source": source_digest(text(path))}
+                ),
                 sort_keys=True,
                 ensure_ascii=False,
             )
@@ -264,7 +269,11 @@ def code_tables(index: RepoIndex, cache_dir: Path) -> CodeTables:
     if cached is not None:
         return cached
     target = cache_dir / f"{name}.jsonl"
-    parsed, absent = _read_cache(target) or ({}, set())
+    parsed, absent, sources = _read_cache(target) or ({}, set(), {})
+    # A row stands only for the source it was read from (the index's text at the commit).
+    stale = {p for p, d in sources.items() if d != source_digest(_source_text(index, p))}
+    parsed = {p: table for p, table in parsed.items() if p not in stale}
+    absent -= stale
 
     def read(path: str) -> FileTable | None:
         text = _source_text(index, path)
@@ -304,27 +313,40 @@ def _source_text(index: RepoIndex, path: str) -> str | None:
     return text if text is not None and len(text) <= MAX_SOURCE_CHARS else None
 
 
-def _read_cache(target: Path) -> tuple[dict[str, FileTable], set[str]] | None:
-    """The tables in a cache file (the first row of a path wins; a row that does not read,
-    such as one a killed writer cut short, is skipped)."""
+def source_digest(text: str | None) -> str:
+    return "" if text is None else hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _read_cache(
+    target: Path,
+) -> tuple[dict[str, FileTable], set[str], dict[str, str]] | None:
+    """The tables in a cache file and the source digest of each (the first row of a path
+    wins; a row that does not read, such as one a killed writer cut short, or one not
+    signed under ``POSTGATES_CACHE_KEY`` when it is set, is skipped)."""
     try:
         text = target.read_text(encoding="utf-8")
     except OSError:
         return None
     files: dict[str, FileTable] = {}
     absent: set[str] = set()
+    sources: dict[str, str] = {}
     for line in text.splitlines():
         if not line:
             continue
         try:
-            row = json.loads(line)
-            path = row["path"]
+            row = signing.verified(json.loads(line))
+            if row is None:
+                continue
+            path, source = row["path"], row["source"]
             if not isinstance(path, str) or path in files or path in absent:
                 continue
+            if not isinstance(source, str):
+                continue
+            sources[path] = source
             if row.get("absent") is True:
                 absent.add(path)
             else:
                 files[path] = FileTable.from_json(row["table"])
         except (KeyError, TypeError, ValueError, AttributeError):
             continue
-    return files, absent
+    return files, absent, sources

@@ -42,12 +42,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates import signing
 from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
+from pytest_postgates.evidence.index_seal import is_sealed, matches_tree, write_seal
 from pytest_postgates.evidence.repo import git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.fileio import locked
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
+# A tracked file larger than this is indexed by name only: its path is listed (a post may
+# cite it) but its text is not searched. One 95 MB text file cost 50 s and 2.8 GB to index.
+MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024
 COMMIT_MESSAGE_LIMIT = 2000
 # Translation table: ASCII word bytes stay, every other byte becomes a space.
 _NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
@@ -77,6 +82,8 @@ class RepoIndex:
     changelog_path: str | None
     changelog: str
     messages: str
+    # Files over MAX_INDEXED_FILE_BYTES whose text is not searched (gate 2 says so).
+    by_name_only: list[str] = field(default_factory=list)
     _path_set: set[str] = field(default_factory=set, repr=False)
     _dirs: set[str] = field(default_factory=set, repr=False)
     _basenames: dict[str, str] = field(default_factory=dict, repr=False)
@@ -462,28 +469,44 @@ def is_excluded(path: str, exclude: tuple[str, ...]) -> bool:
     return any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in exclude)
 
 
-def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str, ...] = ()) -> None:
+def build_index_files(
+    root: Path,
+    commit: str,
+    target: Path,
+    exclude: tuple[str, ...] = (),
+    max_file_bytes: int | None = None,
+) -> None:
     """Write the index of ``root`` at ``commit`` into the (new, empty) folder ``target``.
 
     Posts are never their own evidence: the text of files under ``_posts`` folders (and
     the ``exclude`` folders) is left out of content search, so a post that lives in the
     repository it describes cannot ground an invented name on itself. Their paths stay
     listed, so a post may still cite another post's file."""
-    listing = _run(root, "ls-tree", "-r", "-z", "--full-tree", commit).split(b"\0")
+    listing = _run(root, "ls-tree", "-r", "-z", "-l", "--full-tree", commit).split(b"\0")
     paths: list[str] = []
     rows: list[tuple[str, str, str, str]] = []
+    sizes: dict[str, int] = {}
     for entry in listing:
         if not entry:
             continue
         entry_meta, _, raw_path = entry.partition(b"\t")
         path = raw_path.decode("utf-8", "surrogateescape")
         paths.append(path)
-        mode, kind, sha = entry_meta.decode().split()
+        mode, kind, sha, size = entry_meta.decode().split()
         rows.append((mode, kind, sha, path))
-    # The files git grep -I searches, read once (see evidence/blobs.py).
-    candidates = [
-        (path, sha) for path, sha in regular_files(rows) if not is_excluded(path, exclude)
-    ]
+        sizes[path] = int(size) if size.isdigit() else 0
+    # The files git grep -I searches, read once (see evidence/blobs.py); a huge one is
+    # never read at all (listed by name only).
+    limit = max_file_bytes if max_file_bytes is not None else MAX_INDEXED_FILE_BYTES
+    candidates = []
+    by_name_only = []
+    for path, sha in regular_files(rows):
+        if is_excluded(path, exclude):
+            continue
+        if sizes[path] > limit:
+            by_name_only.append(path)
+        else:
+            candidates.append((path, sha))
     text_paths: list[str] = []
     offsets: list[int] = []
     position = 0
@@ -521,6 +544,7 @@ def build_index_files(root: Path, commit: str, target: Path, exclude: tuple[str,
         "commits": commits,
         "tags": tags,
         "changelog_path": changelog_path,
+        "by_name_only": by_name_only,
     }
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
 
@@ -591,6 +615,7 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         commits=meta["commits"],
         tags=meta["tags"],
         changelog_path=meta["changelog_path"],
+        by_name_only=list(meta.get("by_name_only", [])),
         changelog="",
         messages=(folder / "messages.txt").read_text(encoding="utf-8"),
     )
@@ -621,13 +646,13 @@ def open_index(
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if (folder / "meta.json").is_file():
-        index = _load_checked(root, folder)
+        index = _load_checked(root, folder, commit)
         if index is not None:
             return index
     with locked(cache_dir / f"{name}.lock"):
         if (folder / "meta.json").is_file():
             # Another process may have built it while this one waited for the lock.
-            index = _load_checked(root, folder)
+            index = _load_checked(root, folder, commit)
             if index is not None:
                 return index
         # Absent, or corrupt (a torn copy, a disk error, a hand edit): rebuilt, so that one
@@ -638,6 +663,7 @@ def open_index(
         staging = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=cache_dir))
         try:
             build_index_files(root, commit, staging, exclude)
+            write_seal(staging, commit)
             os.replace(staging, folder)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)
@@ -645,8 +671,8 @@ def open_index(
     return load_index_files(root, folder)
 
 
-def _load_checked(root: Path, folder: Path) -> RepoIndex | None:
-    """The index in ``folder`` if every file is there and consistent, else None."""
+def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
+    """The index in ``folder`` if every file is there, consistent and genuine, else None."""
     try:
         index = load_index_files(root, folder)
     except (OSError, ValueError, KeyError, TypeError, IndexError, UnicodeDecodeError):
@@ -659,8 +685,17 @@ def _load_checked(root: Path, folder: Path) -> RepoIndex | None:
         and len(index.reversed_ids) == len(index.reversed_words) == len(index.words)
         and all(0 <= offset <= text_size for offset in index.offsets[-1:])
         and (not index.postings or max(index.postings) < len(index.text_paths))
+        and index.commit == commit
     )
-    return index if consistent else None
+    if not consistent:
+        return None
+    # Planted or edited (a restored cache folder): not this commit's index (index_seal.py).
+    if signing.cache_secret() is not None:
+        genuine = is_sealed(folder, commit)
+    else:
+        texts = (index.file_bytes(file_id) for file_id in range(len(index.text_paths)))
+        genuine = matches_tree(root, commit, index.paths, index.text_paths, texts)
+    return index if genuine else None
 
 
 def _remove_stale_staging(cache_dir: Path, name: str) -> None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates import signing
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.helpers.tokens import ALLOWLIST, extract_tokens
@@ -453,7 +454,8 @@ def repo_map(index: RepoIndex, cache_dir: Path) -> RepoMap:
                     for path, definitions in result.files.items()
                 }
                 payload = {"version": REPOMAP_VERSION, "commit": index.commit, "files": rows}
-                write_atomic(target, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+                text = json.dumps(signing.signed(payload), sort_keys=True, ensure_ascii=False)
+                write_atomic(target, text)
     with _MAPS_LOCK:
         _MAPS[memo_key] = result
     return result
@@ -473,10 +475,11 @@ def build_map(index: RepoIndex, paths: Iterable[str], parsers: dict[str, Any]) -
 
 def _load(target: Path, commit: str) -> RepoMap | None:
     try:
-        data = json.loads(target.read_text(encoding="utf-8"))
+        data = signing.verified(json.loads(target.read_text(encoding="utf-8")))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("version") != REPOMAP_VERSION:
+    # This commit's map (and, under POSTGATES_CACHE_KEY, signed): not a planted one.
+    if data is None or data.get("version") != REPOMAP_VERSION or data.get("commit") != commit:
         return None
     try:
         files = {

@@ -63,6 +63,7 @@ from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scan import Delimited, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools import mermaid as mermaid_module
 from pytest_postgates.tools.audit import blog_root, run_audit_command
 from pytest_postgates.tools.mermaid import (
     CACHE_SCHEMA,
@@ -388,13 +389,21 @@ def _mermaid_results(post: Post, context: GateContext) -> dict[str, MermaidResul
     parser = shared_parser(context.evidence.cache_dir)
     # The part of the batch that covers this post (the whole batch in one process).
     batch = context.batches.part(MERMAID_BATCH, post.path, lambda p: _parse_corpus(p, parser))
+    results: dict[str, MermaidResult] = {}
     if batch is not None:
         if "error" in batch:
             raise MermaidEngineError(batch["error"])
-        known = batch["results"]
-        if all(diagram_key(code) in known for code in codes):
-            return {code: MermaidResult.from_dict(known[diagram_key(code)]) for code in codes}
-    return parser.parse_many(codes)
+        known, unchecked = batch["results"], set(batch.get("unchecked", ()))
+        results = {
+            c: MermaidResult.from_dict(known[diagram_key(c)])
+            for c in codes
+            if diagram_key(c) in known
+        }
+        # Left unchecked by the batch (the post's budget ran out there): not parsed again.
+        codes = [c for c in codes if c not in results and diagram_key(c) not in unchecked]
+    if codes:
+        results.update(parser.parse_many(codes, post_budget=mermaid_module.POST_BUDGET))
+    return results
 
 
 _MERMAID_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*mermaid\b.*$")
@@ -432,17 +441,21 @@ def _mermaid_sources(data: bytes) -> list[str]:
 
 
 def _parse_corpus(posts: tuple[Path, ...], parser: MermaidParser) -> dict[str, Any]:
-    codes: list[str] = []
+    post_of: dict[str, Path] = {}
     for path in posts:
         try:
-            codes.extend(_mermaid_sources(read_post_bytes(path)))
+            for code in _mermaid_sources(read_post_bytes(path)):
+                post_of.setdefault(code, path)
         except PostRefused:  # a post that cannot be read gets its own ERROR item
             continue
     try:
-        results = parser.parse_many(codes)
+        results = parser.parse_many(post_of, mermaid_module.POST_BUDGET, post_of)
     except MermaidEngineError as exc:
         return {"error": str(exc)}
-    return {"results": {diagram_key(code): result.to_dict() for code, result in results.items()}}
+    return {
+        "results": {diagram_key(code): result.to_dict() for code, result in results.items()},
+        "unchecked": sorted(diagram_key(code) for code in post_of if code not in results),
+    }
 
 
 def check_mermaid(
@@ -499,6 +512,16 @@ def check_mermaid(
         "failing": sum(1 for row in rows if not row["ok"]),
         "results": rows,
     }
+    unchecked = [row["line"] for row in rows if row["kind"] == "unchecked"]
+    if unchecked and not errors:
+        # Never passed unseen: the gate cannot judge the post until they are parsed.
+        detail["unchecked"] = len(unchecked)
+        errors.append(
+            f"mermaid's budget of {mermaid_module.POST_BUDGET:g} s for this post's diagrams "
+            f"ran out: {len(unchecked)} block(s) unchecked (lines "
+            f"{', '.join(map(str, unchecked))}); their results are not cached, the next run "
+            "parses them"
+        )
     return findings, detail, errors
 
 

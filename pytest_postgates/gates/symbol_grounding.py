@@ -387,6 +387,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
             "count": len(unread),
             "files": [f"{path}: {why}" for path, why in unread[:MAX_UNREAD]],
         }
+    if index.by_name_only:
+        # Files too large to search: a name found only in one of them was not found.
+        detail["indexed_by_name_only"] = index.by_name_only[:MAX_REPORT]
     findings = [
         Finding(
             t.line,

@@ -12,10 +12,12 @@ bare POST is what makes a judged gate usable in CI:
 - a response cache on disk keyed by provider, model, base URL, messages and parameters,
   with a maximum age, so re-running a corpus costs nothing; errors are never cached.
 
-API keys are read from ``os.environ[judge.api_key_env]`` at request time, sent only in the
-``Authorization`` header, and never stored: not in the cache key, not in cache files, not
-in errors. Anything that came back from the network is passed through :func:`redact`
-before it is kept, in case a provider echoes the header back.
+API keys are read from ``os.environ[judge.api_key_env]`` at request time (a variable named
+for the purpose), sent only in the ``Authorization`` header and only to a well-known
+provider's host or one listed in ``allow_hosts`` (see ``judges/key_policy.py``), and never
+stored: not in the cache key, not in cache files, not in errors. Anything that came back
+from the network is passed through :func:`redact` before it is kept, in case a provider
+echoes the header back.
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates import signing
 from pytest_postgates.config import Judge, Settings
 from pytest_postgates.fileio import write_atomic
+from pytest_postgates.judges.key_policy import key_refusal
 
 if TYPE_CHECKING:
     # Imported where a request is made: with no judge configured (the judge gates SKIP)
@@ -161,13 +165,14 @@ class ResponseCache:
 
     def get(self, key: str) -> str | None:
         try:
-            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+            data = signing.verified(json.loads(self.path(key).read_text(encoding="utf-8")))
         except (OSError, ValueError):
             return None
-        if not isinstance(data, dict) or not isinstance(data.get("content"), str):
+        # This request's reply (and, with POSTGATES_CACHE_KEY, signed), not a planted one.
+        if data is None or data.get("key") != key or not isinstance(data.get("content"), str):
             return None
         created = data.get("created")
-        if not isinstance(created, (int, float)) or self.clock() - created > self.max_age:
+        if not isinstance(created, (int, float)) or not 0 <= self.clock() - created <= self.max_age:
             return None
         content: str = data["content"]
         return content
@@ -178,8 +183,10 @@ class ResponseCache:
             "provider": request.judge.name,
             "model": request.judge.model,
             "content": content,
+            "key": key,
         }
-        write_atomic(self.path(key), json.dumps(record, sort_keys=True, ensure_ascii=False))
+        text = json.dumps(signing.signed(record), sort_keys=True, ensure_ascii=False)
+        write_atomic(self.path(key), text)
 
 
 @dataclass
@@ -275,6 +282,9 @@ class ChatClient:
                     f"environment variable {variable} (api_key_env of judge "
                     f"{request.judge.name!r}) is not set",
                 )
+            refusal = key_refusal(request.judge, self.settings.allow_hosts)
+            if refusal is not None:
+                return ChatReply(None, refusal)
             headers["Authorization"] = f"Bearer {value}"
         url = request.judge.base_url.rstrip("/") + "/chat/completions"
         payload = request.payload()

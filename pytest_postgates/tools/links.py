@@ -20,7 +20,8 @@ Rules, in the order they apply to a URL:
    multicast, reserved or cloud-metadata address, unless the host, its address or its
    network is in ``allow_hosts``; never requested (the check runs again on every redirect);
 4. offline: nothing is requested, the link is reported as unchecked;
-5. the disk cache (``ok`` and ``dead`` answers younger than the maximum age);
+5. the disk cache (``ok`` and ``dead`` answers younger than the maximum age, none from the
+   future; signed under ``POSTGATES_CACHE_KEY`` when it is set, see ``signing.py``);
 6. the network: HEAD, then GET where HEAD is refused (400, 403, 405, 501); redirects
    followed up to a bound, each hop checked; timeouts, connection failures, 5xx and 429
    retried with exponential backoff (a Retry-After on 429 or 5xx is waited for, up to a
@@ -49,6 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
+from pytest_postgates import signing
 from pytest_postgates.fileio import write_atomic
 from pytest_postgates.tools.link_guard import (
     CHECKED_SCHEMES,
@@ -135,13 +137,24 @@ class LinkCache:
         if self.max_age <= 0:
             return None
         try:
-            data = json.loads(self._path(key).read_text(encoding="utf-8"))
-            if data["key"] != key or data["result"]["status"] not in CACHED_STATUSES:
+            data = signing.verified(json.loads(self._path(key).read_text(encoding="utf-8")))
+            if data is None or data["key"] != key:
+                return None  # planted, copied, or (with a cache key) unsigned
+            result = data["result"]
+            code = result.get("code")
+            if (
+                result["status"] not in CACHED_STATUSES
+                or not isinstance(result["url"], str)
+                or not isinstance(result.get("reason", ""), str)
+                or not (code is None or (isinstance(code, int) and not isinstance(code, bool)))
+            ):
                 return None
-            if self.clock() - float(data["checked_at"]) > self.max_age:
+            # An answer from the future is expired, not valid forever.
+            age = self.clock() - float(data["checked_at"])
+            if not 0 <= age <= self.max_age:
                 return None
-            return LinkResult.from_dict(data["result"])
-        except (OSError, ValueError, KeyError, TypeError):
+            return LinkResult.from_dict(result)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def put(self, key: str, result: LinkResult) -> None:
@@ -150,7 +163,7 @@ class LinkCache:
         data = {"key": key, "checked_at": self.clock(), "result": result.to_dict()}
         # A read-only cache folder costs requests, never a verdict.
         with contextlib.suppress(OSError):
-            write_atomic(self._path(key), json.dumps(data, sort_keys=True))
+            write_atomic(self._path(key), json.dumps(signing.signed(data), sort_keys=True))
 
 
 # ----------------------------------------------------------------------- the checker

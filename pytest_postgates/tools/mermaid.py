@@ -40,7 +40,9 @@ on every diagram type it uses, and ``bench/mermaid_speed.py --compare-unpatched`
 diagrams of the real corpus: identical verdicts, types and messages.
 
 Results are cached in memory (per process) and on disk (``<cache_dir>/mermaid/``), keyed by
-a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`. Engine failures
+a hash of the diagram text, the mermaidx version and :data:`CACHE_SCHEMA`; an entry holds
+its key and the mermaidx version and is signed like every cache entry (``signing.py``), so a
+planted or copied one is a miss. Engine failures
 are cached in memory only: they depend on the machine, not on the text. Timeouts are cached
 on disk too, with the time limit they ran out of, so that a rerun does not pay for a
 hostile diagram again (issue 16); a parser with a longer limit tries again.
@@ -61,15 +63,16 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Literal
 
+from pytest_postgates import signing
 from pytest_postgates.fileio import write_atomic
 
 WORKER_MODULE = "pytest_postgates.tools.mermaid_worker"  # run with -m
@@ -78,6 +81,9 @@ CACHE_SCHEMA = 1  # bump when a cached result's meaning or shape changes
 # ~0.3 s on QuickJS; a diagram still parsing after this is pathological (a browser tab
 # would freeze on it too).
 PARSE_TIMEOUT = 20.0
+# Seconds all the diagrams of one post may take together (each within PARSE_TIMEOUT): six
+# valid 48 KB diagrams once took 87 s. Diagrams past it are unchecked, never passed.
+POST_BUDGET = 30.0
 # Starting a worker (interpreter, imports, evaluating 3.5 MB of mermaid.js) is bounded
 # separately: a loaded CI machine must not turn a slow start into a diagram verdict.
 STARTUP_TIMEOUT = 120.0
@@ -129,6 +135,18 @@ class MermaidResult:
             line=data.get("line"),
             error=data.get("error", ""),
         )
+
+
+def _well_formed(data: dict[str, Any]) -> bool:
+    """The exact shape :meth:`MermaidParser._store` writes."""
+    line = data.get("line")
+    return (
+        data.get("kind") in ("ok", "parse", "timeout")
+        and isinstance(data.get("message", ""), str)
+        and isinstance(data.get("error", ""), str)
+        and (data.get("diagram_type") is None or isinstance(data["diagram_type"], str))
+        and (line is None or (isinstance(line, int) and not isinstance(line, bool)))
+    )
 
 
 @lru_cache(maxsize=1)
@@ -510,7 +528,16 @@ class MermaidParser:
         if path is None:
             return None
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = signing.verified(json.loads(path.read_text(encoding="utf-8")))
+            # An entry is the one for this diagram and this mermaid.js (and, with a cache
+            # key, signed): a planted or copied "ok" is a miss.
+            if (
+                data is None
+                or data.get("key") != key
+                or data.get("mermaidx") != mermaidx_version()
+                or not _well_formed(data)
+            ):
+                return None
             hit = MermaidResult.from_dict(data)
             if hit.kind == "timeout":
                 limit = float(data.get("limit", 0))
@@ -529,11 +556,11 @@ class MermaidParser:
         path = self._disk_path(key)
         if path is None or result.kind not in ("ok", "parse", "timeout"):
             return
-        data = result.to_dict()
+        data = result.to_dict() | {"key": key, "mermaidx": mermaidx_version()}
         if result.kind == "timeout":
             data["limit"] = self.timeout
         with contextlib.suppress(OSError):
-            write_atomic(path, json.dumps(data, sort_keys=True))
+            write_atomic(path, json.dumps(signing.signed(data), sort_keys=True))
 
     def clear_memory(self) -> None:
         self._memory.clear()
@@ -542,12 +569,22 @@ class MermaidParser:
     def parse(self, code: str) -> MermaidResult:
         return self.parse_many([code])[code]
 
-    def parse_many(self, codes: Iterable[str]) -> dict[str, MermaidResult]:
+    def parse_many(
+        self,
+        codes: Iterable[str],
+        post_budget: float | None = None,
+        post_of: Mapping[str, object] | None = None,
+    ) -> dict[str, MermaidResult]:
         """Results for every diagram text; uncached ones are parsed in parallel workers.
+
+        With ``post_budget``, the diagrams of one post (``post_of`` maps a text to its post;
+        without it all are one post's) share that many seconds of parsing: a diagram that
+        would need more is left out of the results (unchecked), and is not cached.
 
         Raises :class:`MermaidEngineError` when no worker can be started at all."""
         results: dict[str, MermaidResult] = {}
         todo: list[str] = []
+        ledger = _Ledger(post_budget, post_of or {})
         for code in dict.fromkeys(codes):
             hit = self.cached(code)
             if hit is not None:
@@ -564,25 +601,36 @@ class MermaidParser:
         if not todo:
             return results
         workers = min(self.max_workers, _free_cpus(), math.ceil(len(todo) / DIAGRAMS_PER_WORKER))
+        parse = partial(self._parse_uncached, ledger=ledger)
         if workers <= 1:
-            for code in todo:
-                results[code] = self._parse_uncached(code)
+            parsed = [parse(code) for code in todo]
         else:
             with ThreadPoolExecutor(workers, thread_name_prefix="mermaid") as pool:
-                for code, result in zip(todo, pool.map(self._parse_uncached, todo), strict=True):
-                    results[code] = result
+                parsed = list(pool.map(parse, todo))
+        for code, result in zip(todo, parsed, strict=True):
+            if result is not None:
+                results[code] = result
         self._trim(keep=1)
         return results
 
-    def _parse_uncached(self, code: str) -> MermaidResult:
+    def _parse_uncached(self, code: str, ledger: _Ledger | None = None) -> MermaidResult | None:
+        left = ledger.left(code) if ledger is not None else None
+        if left is not None and left <= 0:
+            return None  # the post's budget is spent: unchecked
+        timeout = self.timeout if left is None else min(self.timeout, left)
         worker = self._acquire()
+        started = time.monotonic()
         try:
-            raw = worker.request(code, self.timeout)
+            raw = worker.request(code, timeout)
         finally:
             self._release(worker)
+            if ledger is not None:
+                ledger.charge(code, time.monotonic() - started)
         with self._condition:
             self.engine_calls += 1
         result = _result_from_worker(code, raw)
+        if result.kind == "timeout" and timeout < self.timeout:
+            return None  # cut short by the post's budget, not by the diagram: unchecked
         self._store(code, result)
         return result
 
@@ -630,6 +678,28 @@ class MermaidParser:
 
     def close(self) -> None:
         self._trim(keep=0)
+
+
+class _Ledger:
+    """Seconds of parsing each post has spent against its budget (shared by the threads of
+    one :meth:`MermaidParser.parse_many`)."""
+
+    def __init__(self, budget: float | None, post_of: Mapping[str, object]) -> None:
+        self.budget = budget
+        self.post_of = post_of
+        self.spent: dict[object, float] = {}
+        self._lock = threading.Lock()
+
+    def left(self, code: str) -> float | None:
+        if self.budget is None:
+            return None
+        with self._lock:
+            return self.budget - self.spent.get(self.post_of.get(code), 0.0)
+
+    def charge(self, code: str, seconds: float) -> None:
+        post = self.post_of.get(code)
+        with self._lock:
+            self.spent[post] = self.spent.get(post, 0.0) + seconds
 
 
 _SHARED: dict[tuple[Path | None, str], MermaidParser] = {}

@@ -109,7 +109,7 @@ def test_batches_read_posts_with_the_same_size_limit(tmp_path: Path) -> None:
     huge = sparse_post(tmp_path / "_posts" / "2026-01-01-huge.md", 4 * MAX_POST_BYTES)
 
     class NoEngine:
-        def parse_many(self, codes: list[str]) -> dict[str, Any]:
+        def parse_many(self, codes: list[str], *budget: Any) -> dict[str, Any]:
             return {}
 
     assert peak_bytes(lambda: _corpus_urls((huge,))) < MAX_POST_BYTES // 4

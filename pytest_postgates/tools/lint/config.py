@@ -52,15 +52,27 @@ def config_for_folder(start: Path, root: Path | None = None) -> Path | None:
     for folder in (start, *start.parents):
         for name in CLI2_CONFIG_NAMES:
             candidate = folder / name
-            if candidate.is_file() and "config" in read_config_file(candidate):
+            if candidate.is_file() and "config" in read_config_file(_inside(candidate, stop)):
                 return candidate
         for name in CONFIG_NAMES:
             candidate = folder / name
             if candidate.is_file():
-                return candidate
+                return _inside(candidate, stop)
         if folder == stop:
             break
     return None
+
+
+def _inside(path: Path, root: Path) -> Path:
+    """``path`` when it (any link followed) lies inside ``root``, the repository: a
+    committed link to a file elsewhere (``~/.ssh/config``, ``/etc/passwd``) is never read,
+    not even to report its syntax error (which would quote a line of it)."""
+    if not path.resolve().is_relative_to(root.resolve()):
+        raise ConfigError(
+            f"{path.name}: a link to a file outside the repository; a configuration is"
+            " never read through one (commit the file itself)"
+        )
+    return path
 
 
 def strip_jsonc(text: str) -> str:
@@ -107,13 +119,18 @@ def read_config_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def load_config(path: Path | None, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+def load_config(
+    path: Path | None, _seen: tuple[Path, ...] = (), root: Path | None = None
+) -> dict[str, Any]:
     """The markdownlint configuration object in ``path`` with ``extends`` resolved as
     markdownlint resolves it (relative to the file; the file's own keys win, shallowly).
-    A cli2 file contributes its ``config`` key. No file: ``{}`` (markdownlint defaults)."""
+    A cli2 file contributes its ``config`` key. No file: ``{}`` (markdownlint defaults).
+    Neither the file nor one it extends is read through a link out of its repository."""
     if path is None:
         return {}
-    path = path.resolve()
+    if root is None:
+        root = repo_root_of(path.absolute().parent) or Path(path.absolute().anchor)
+    path = _inside(path, root).resolve()
     if path in _seen:
         raise ConfigError(f"{path.name}: 'extends' cycle")
     data = read_config_file(path)
@@ -133,7 +150,7 @@ def load_config(path: Path | None, _seen: tuple[Path, ...] = ()) -> dict[str, An
             f"{path.name}: 'extends' names {parent!r}, which is not a file next to it "
             '(package names need Node: use lint_backend = "markdownlint-cli")'
         )
-    return {**load_config(target, (*_seen, path)), **data}
+    return {**load_config(_inside(target, root), (*_seen, path), root), **data}
 
 
 def _rule_lookup() -> dict[str, list[str]]:
