@@ -15,6 +15,11 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# `pytest --hypothesis-profile=thorough`: every generated test without its own count makes
+# 2,000 examples, and the costliest ones (tests/test_fuzz.py) go back to their full count.
+settings.register_profile("thorough", max_examples=2000)
 
 FRONT = {"layout": "post", "title": "A test post", "date": "2026-01-01"}
 
