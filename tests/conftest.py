@@ -15,6 +15,11 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# `pytest --hypothesis-profile=thorough`: every generated test without its own count makes
+# 2,000 examples, and the costliest ones (tests/test_fuzz.py) go back to their full count.
+settings.register_profile("thorough", max_examples=2000)
 
 FRONT = {"layout": "post", "title": "A test post", "date": "2026-01-01"}
 
@@ -156,3 +161,31 @@ def _private_user_cache(
     (pip's download cache, which the CI tests' installs use, lives there too)."""
     if "pytester" in request.fixturenames:
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+
+
+# ------------------------------------------------------------------------------ benches
+# Speed and accuracy targets live in bench/ scripts that print the figure with its controls;
+# a test that still times work or runs a benchmark corpus is marked ``bench`` and left out
+# of the default run (the CI budget is 20 minutes on two CPUs). ``--run-bench`` or a ``-m``
+# expression that names ``bench`` (``-m bench``) runs them.
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--run-bench",
+        action="store_true",
+        default=False,
+        help="also run the tests marked bench (timed work, benchmark corpora)",
+    )
+
+
+def benches_deselected(config: pytest.Config) -> bool:
+    """Whether this run leaves the ``bench`` tests out: unless asked for by option or -m."""
+    return not config.getoption("--run-bench") and "bench" not in (config.option.markexpr or "")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not benches_deselected(config):
+        return
+    benches = [item for item in items if item.get_closest_marker("bench") is not None]
+    if benches:
+        config.hook.pytest_deselected(items=benches)
+        items[:] = [item for item in items if item.get_closest_marker("bench") is None]

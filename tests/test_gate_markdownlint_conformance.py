@@ -11,7 +11,11 @@
   rule at its defaults, and under a real blog's MD013 settings.
 
 Both need markdownlint-cli (``POSTGATES_MARKDOWNLINT_CLI``, which .ci/run sets after
-installing it with npm).
+installing it with npm). Both are accuracy targets measured on benchmark corpora (the real
+posts: about 90 s of a loaded CI run), so the module is a bench: ``pytest --run-bench`` or
+``-m bench`` runs it, ``python bench/markdownlint_parity.py`` prints the figures. Gate 12's
+agreement on generated documents is checked by default (tests/test_lint_link_rules.py,
+tests/test_lint_rules_blocks_oracle.py, tests/test_gate_markdownlint.py).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import pytest
 
 from pytest_postgates.tools import lint
 from tests.test_gate_markdownlint import BLOG_ENV, CLI_ENV, REPO, SUITE_ENV, _markdownlint_cli
+
+pytestmark = pytest.mark.bench
 
 Triple = tuple[str, int, str]
 

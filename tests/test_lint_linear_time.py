@@ -10,6 +10,9 @@ several of them (the backtick run alone: about 40 s); linear code takes a second
 The bound is loose on purpose, not a speed target, and counts this process's CPU time, not
 wall time: on a loaded machine wall time grows with the load (37 s of wall time for 3 s of CPU
 was seen), CPU time only with the work.
+
+The timed families are a bench (marked ``bench``: ``pytest --run-bench`` or ``-m bench``
+runs them; about 46 s of a loaded CI run); the rest of this file runs by default.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ def lint_everything_here(text: str) -> None:
         reconcile.keep_rumdl_finding("MD013", "exceeds 80", number, lines, {"line_length": 80})
 
 
+@pytest.mark.bench
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_adversarial_text_is_scanned_in_linear_time(family: str) -> None:
     text = "Intro.\n\n" + FAMILIES[family] + "\n"

@@ -4,7 +4,8 @@ Hypothesis writes text from the characters and words each pattern reacts to (ope
 without closers, runs of backticks, ``.*`` bait, half directives); every scanner must give
 the same ``finditer`` spans and groups and the same ``search`` as the original regex. The
 same comparison over a real published corpus (130 posts, line by line and whole) runs on
-``POSTGATES_CORPUS`` (a ``_posts`` folder), else on the blog in ``shared/`` beside the repository.
+``POSTGATES_CORPUS`` (a ``_posts`` folder), else on the blog in ``shared/`` beside the repository;
+it runs a benchmark corpus, so it is marked ``bench`` (``pytest --run-bench`` or ``-m bench``).
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ _BESIDE = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "neurolink
 CORPUS = os.environ.get("POSTGATES_CORPUS") or (str(_BESIDE) if _BESIDE.is_dir() else None)
 
 
+@pytest.mark.bench
 @pytest.mark.skipif(
     not CORPUS, reason="no real posts: set POSTGATES_CORPUS, or put shared/ beside the repository"
 )

@@ -8,6 +8,10 @@ time, not thread time) as the best of a few runs, and a failing ratio is measure
 before it counts; hypothesis adds noise around the
 adversarial input. Every measurement runs under an alarm, so the old regexes (minutes on
 these inputs) fail the test instead of hanging it.
+
+Both tests time work: they are a bench (``pytest --run-bench`` or ``-m bench``), out of the
+default run; ``python bench/regex_growth.py`` prints the figures beside the old regexes'.
+The scanners' answers are checked by default in tests/test_scan.py.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ GROWTH = 16
 ALLOWED_RATIO = 48
 ALARM_SECONDS = 20.0
 FLOOR_SECONDS = 0.0005  # below this, timer noise dominates the small measurement
+
+pytestmark = pytest.mark.bench
 
 
 class TooSlow(Exception):
