@@ -219,6 +219,7 @@ _LIQUID = Alternation(
         Delimited(r"\{:[^}]*\}", re.compile(r"\{:"), closed_by_string("}")),
     ],
 )
+LIQUID = _LIQUID  # also what code_references strips from headings and link text
 _SPACE_RUN = re.compile(r"\s+")
 
 
