@@ -228,7 +228,9 @@ class GateItem(pytest.Function):
             if card.advisory:
                 # The summary becomes the xfail reason (-rx, JUnit); findings are in the file.
                 pytest.xfail(printable(f"advisory gate {card.name} FAIL: {card.summary}"))
-            raise GateFailed(self, self.render(card))
+            refused = self.run.refused_expectation(self.gate)
+            note = f"\n{printable(refused)}" if refused else ""
+            raise GateFailed(self, self.render(card) + note)
 
     def check_snapshot(self, snapshot: Any) -> None:
         from syrupy.extensions.json import JSONSnapshotExtension
