@@ -290,10 +290,10 @@ def test_action_steps_run_on_a_scratch_repository(tmp_path: Path) -> None:
     sarif = json.loads((repo / "postgates.sarif").read_text(encoding="utf-8"))
     results = sarif["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"narrative_opening"}
-    assert "| 11 | `narrative_opening` | hard | 1 | 1 | 0 | 0 |" in ran["summary"]
+    assert "| 11 | <code>narrative\\_opening</code> | hard | 1 | 1 | 0 | 0 |" in ran["summary"]
     assert (
-        "- [`_posts/2026-01-01-brochure.md`](https://github.com/octo/blog/blob/0123abc/"
-        "_posts/2026-01-01-brochure.md): gate 11 `narrative_opening`"
+        "- [<code>\\_posts/2026-01-01-brochure.md</code>](https://github.com/octo/blog/blob/"
+        "0123abc/_posts/2026-01-01-brochure.md): gate 11 <code>narrative\\_opening</code>"
     ) in ran["summary"]
     (repo / "_posts/2026-01-01-brochure.md").unlink()
     (repo / ".postgates").rename(repo / "old-cards")
