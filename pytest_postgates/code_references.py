@@ -39,8 +39,9 @@ class CodeReference:
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCTUATION = "\"'\u201c\u201d\u2018\u2019\u00ab\u00bb,;:!?*"
 _POSSESSIVE = re.compile(r"['\u2019]s$")
-_INNER_DOT = re.compile(r"[A-Za-z_$][\w$]*\.[A-Za-z_$]")
-_CALL = re.compile(r"[\w$]\(.*\)$")
+# Both read a word in linear time (no run of word characters is re-read from each start).
+_INNER_DOT = re.compile(r"[\w$]\.[A-Za-z_$]")
+_CALL = re.compile(r"[\w$]\(")  # and the word ends in ")"
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _FLAG = re.compile(r"^--[A-Za-z]")
 _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?")  # e.g, i.e, U.S.
@@ -74,7 +75,7 @@ def code_shaped(word: str) -> bool:
         _FLAG.match(word)
         or ("_" in word.strip("_") or word.startswith("__"))
         or _INNER_DOT.search(word)
-        or _CALL.search(word)
+        or (word.endswith(")") and _CALL.search(word))
         or _INNER_CAPITAL.search(word)
     )
 

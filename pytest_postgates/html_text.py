@@ -64,6 +64,27 @@ class _Renderer:
     code_elements: list[tuple[int, str]] = field(default_factory=list)  # (offset, text)
     _open_code: list[tuple[int, int]] = field(default_factory=list)  # (offset, text index)
     _pre_depth: int = 0
+    # Where a search for a closing marker ran to the end without one: no later search for
+    # the same marker can find one either, so none is made again (linear time).
+    _unclosed: dict[str, int] = field(default_factory=dict)
+
+    def find(self, source: str, marker: str, start: int) -> int:
+        """``source.find(marker, start)``, never searching the same tail twice in vain."""
+        if start >= self._unclosed.get(marker, len(source) + 1):
+            return -1
+        found = source.find(marker, start)
+        if found < 0:
+            self._unclosed[marker] = start
+        return found
+
+    def find_end_tag(self, source: str, name: str, start: int) -> re.Match[str] | None:
+        key = f"</{name}"
+        if start >= self._unclosed.get(key, len(source) + 1):
+            return None
+        found = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(source, start)
+        if found is None:
+            self._unclosed[key] = start
+        return found
 
     def emit(self, piece: str, *, code: bool | None = None) -> None:
         in_code = self.code_depth > 0 if code is None else code
@@ -92,7 +113,7 @@ class _Renderer:
     def _markup(self, source: str, at: int) -> int:
         """Consume the markup at ``source[at] == "<"``; the offset after it."""
         if source.startswith("<!--", at):
-            end = source.find("-->", at + 4)
+            end = self.find(source, "-->", at + 4)
             if end < 0 and self.markdown:  # not HTML to markdown-it on this line: text
                 self.emit_text("<")
                 return at + 1
@@ -100,14 +121,14 @@ class _Renderer:
             self.emit(_newlines(source[at:stop]), code=False)
             return stop
         if source.startswith(("<!", "<?"), at):
-            end = source.find(">", at)
+            end = self.find(source, ">", at)
             if end < 0:
                 self.emit_text(source[at:])
                 return len(source)
             self.emit(_newlines(source[at : end + 1]), code=False)
             return end + 1
         tag = _TAG_START.match(source, at)
-        end = source.find(">", at) if tag else -1
+        end = self.find(source, ">", at) if tag else -1
         if tag is None or end < 0:
             self.emit_text("<")
             return at + 1
@@ -115,7 +136,7 @@ class _Renderer:
         markup = source[at : end + 1]
         self_closing = markup.endswith("/>")
         if name in HIDDEN_ELEMENTS and not closing and not self_closing:
-            found = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(source, end + 1)
+            found = self.find_end_tag(source, name, end + 1)
             # A Markdown line is read alone: what follows an unclosed element there is
             # read, not assumed hidden.
             if found is not None or not self.markdown:
@@ -157,7 +178,8 @@ class _Renderer:
             self._pre_depth = max(0, self._pre_depth - 1)
         elif self._open_code:
             offset, index = self._open_code.pop()
-            self.code_elements.append((offset, "".join(self.text[index:])))
+            if not self._open_code:  # the outermost element: its text is read once
+                self.code_elements.append((offset, "".join(self.text[index:])))
 
 
 @dataclass(frozen=True)

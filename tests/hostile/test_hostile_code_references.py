@@ -9,11 +9,13 @@ from (``source``), and only tokens that are not code spans carry the key on the 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_postgates.code_references import code_shaped_words
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.tokens import extract_tokens
@@ -146,3 +148,21 @@ def test_a_name_written_in_backticks_and_in_a_heading_is_judged_as_the_code_span
     assert [(t.text, t.source) for t in extract_tokens(post)][2:] == [
         ("NeuroLink.inventedThing", "code-span")
     ]
+
+
+@pytest.mark.parametrize("unit", ["a(", "ab", "a.1", "[a][", "{:", "_a"])
+def test_reading_words_takes_linear_time(unit: str) -> None:
+    """One long heading word costs in proportion to its length: no run of word characters
+    is re-read from each of its characters."""
+
+    def cost(repeats: int) -> float:
+        text = unit * repeats
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            list(code_shaped_words(text))
+            best = min(best, time.process_time() - start)
+        return best
+
+    small, large = cost(2_000), cost(32_000)
+    assert large < max(small, 0.001) * 48

@@ -8,6 +8,7 @@ code spans and fences are, and an HTML comment shows nothing.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,26 @@ def test_rendering_keeps_every_line_and_decodes_entities() -> None:
 def test_code_elements_are_found_on_their_lines_outside_pre() -> None:
     html = "<div>\n<p>Use <code>Neuro&#76;ink.run()</code>.</p>\n<pre><code>x.y</code></pre>\n"
     assert list(code_elements(html)) == [(1, "NeuroLink.run()")]
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["<a <a ", "<!--<!--", "<script>", "<code>", "</code>", "&amp;&#1;", "<p x='>'>", "<b>1</b>"],
+)
+def test_rendering_takes_linear_time_on_hostile_html(unit: str) -> None:
+    """Sixteen times the input costs about sixteen times as long (a search for a closing
+    marker that is not there is never repeated from every later ``<``)."""
+
+    def cost(repeats: int) -> float:
+        html = unit * repeats
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            render(html)
+            render(html.replace("\n", " "), markdown=True)
+            list(code_elements(html))
+            best = min(best, time.process_time() - start)
+        return best
+
+    small, large = cost(2_000), cost(32_000)
+    assert large < max(small, 0.001) * 48
