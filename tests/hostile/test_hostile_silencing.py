@@ -122,3 +122,20 @@ def test_a_declared_expectation_is_honoured_where_suppression_is_allowed(
     result = pytester.runpytest("_posts", "--postgates-only=11")
     result.assert_outcomes(xfailed=1)
     assert result.ret == pytest.ExitCode.OK
+
+
+def test_capture_and_restore_around_the_broken_lines_are_ignored(tmp_path: Path) -> None:
+    body = (
+        "Intro paragraph.\n\n"  # 6-7
+        "<!-- markdownlint-capture -->\n<!-- markdownlint-disable MD022 MD031 MD040 -->\n\n"  # 8-10
+        "## Setup\nText.\n```\ncode\n```\n\n"  # 11-16
+        "<!-- markdownlint-restore -->\n"  # 17
+    )
+    path = _post(tmp_path, body)
+    assert _gate12(path).verdict == "PASS"
+    card = _gate12(path, allow_suppression=False)
+    assert {(v["line"], v["rule"]) for v in card.detail["violations"]} >= {
+        (11, "MD022"),
+        (13, "MD040"),
+    }
+    assert card.detail["inline_config_ignored"]["lines"] == [8, 9, 17]
