@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from markdown_it.token import Token
 
@@ -44,6 +45,7 @@ _INNER_DOT = re.compile(r"[\w$]\.[A-Za-z_$]")
 _CALL = re.compile(r"[\w$]\(")  # and the word ends in ")"
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 _FLAG = re.compile(r"^--[A-Za-z]")
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _ABBREVIATION = re.compile(r"(?:[A-Za-z]\.)+[A-Za-z]?")  # e.g, i.e, U.S.
 _HOSTNAME = re.compile(
     r"(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|app|co|me|sh|so|gg|xyz|edu|gov|info|ly|to)(?:/\S*)?"
@@ -56,13 +58,21 @@ _CODE_OPEN = re.compile(r"<code(?=[\s>])[^>]*>$", re.IGNORECASE)
 _CODE_CLOSE = re.compile(r"</code\s*>$", re.IGNORECASE)
 
 
+def _trim_end(word: str) -> str:
+    """Sentence punctuation after a word, but not the ``...`` of ``f(...)``."""
+    return word if word.endswith("...") else word.rstrip(".:,;")
+
+
 def _trim(word: str) -> str:
-    word = _POSSESSIVE.sub("", word.strip(_EDGE_PUNCTUATION))
-    if word.startswith("(") and word.count("(") > word.count(")"):
+    word = _POSSESSIVE.sub("", _trim_end(word.strip(_EDGE_PUNCTUATION)))
+    inner = word[1:-1]
+    if word.startswith("(") and word.endswith(")") and "(" not in inner and ")" not in inner:
+        word = inner  # "(OpenRouter)": a parenthesis around a word
+    elif word.startswith("(") and word.count("(") > word.count(")"):
         word = word[1:]
-    if word.endswith(")") and word.count(")") > word.count("("):
+    elif word.endswith(")") and word.count(")") > word.count("("):
         word = word[:-1]
-    return word.rstrip(".:,;") if not word.endswith("...") else word
+    return _trim_end(word)
 
 
 def code_shaped(word: str) -> bool:
@@ -76,7 +86,8 @@ def code_shaped(word: str) -> bool:
         or ("_" in word.strip("_") or word.startswith("__"))
         or _INNER_DOT.search(word)
         or (word.endswith(")") and _CALL.search(word))
-        or _INNER_CAPITAL.search(word)
+        # camelCase, PascalCase: an identifier, not a hyphenated compound ("OpenAI-Compatible")
+        or (_IDENTIFIER.fullmatch(word) is not None and _INNER_CAPITAL.search(word) is not None)
     )
 
 
@@ -101,6 +112,7 @@ class _Run:
 def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterator[CodeReference]:
     line = first_line
     link_depth = 0
+    host = ""  # the host of the link being read
     code: list[str] | None = None  # the text of an open inline <code>, or None
     code_line = line
     runs: list[_Run] = []
@@ -125,11 +137,14 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
             continue
         if kind == "link_open":
             link_depth += 1
+            host = _host(str(child.attrs.get("href", "")))
         elif kind == "link_close":
             link_depth = max(0, link_depth - 1)
         elif kind == "text" and link_depth:
             for word in code_shaped_words(child.content):
-                yield CodeReference(word, line, "link-text")
+                # The link's own host as its text ("[docs.example.ink](https://docs...)").
+                if not ("." in word and host and word.lower() in host):
+                    yield CodeReference(word, line, "link-text")
         elif kind in ("text", "code_inline"):
             if not runs or runs[-1].line != line:
                 runs.append(_Run(line, []))
@@ -143,6 +158,13 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
             identifier = found.group(2) or found.group(1)
             if _CODE_PLACEHOLDER not in identifier and code_shaped(identifier):
                 yield CodeReference(identifier, run.line, "autoref")
+
+
+def _host(url: str) -> str:
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:  # "http://[" is no URL
+        return ""
 
 
 def find_code_references(

@@ -75,6 +75,8 @@ def _entries(detail: dict[str, Any]) -> list[dict[str, Any]]:
         ("#### ERR_PLUGIN_NOT_FOUND\n\nText.\n", "ERR_PLUGIN_NOT_FOUND", 8, "heading"),
         ("## Calling NeuroLink.inventedThing\n\nText.\n", "NeuroLink.inventedThing", 8, "heading"),
         ("See [.validateSchema(...)](#x) there.\n", ".validateSchema(...)", 8, "link-text"),
+        ("## Routing (NeuroLink.invented), today\n", "NeuroLink.invented", 8, "heading"),
+        ("## Routing (NeuroLinkInvented).\n", "NeuroLinkInvented", 8, "heading"),
         (
             "See [the NeuroLink.inventedThing method](#x).\n",
             "NeuroLink.inventedThing",
@@ -123,6 +125,8 @@ def test_an_invented_name_in_html_code_fails_gate_2(tmp_path: Path, ctx: GateCon
         "```html\n<code>NeuroLink.inventedThing</code>\n```\n",
         "Text.\n\n**Related posts:**\n\n- [NeuroLink.inventedThing](/x/)\n",
         "A [task][] list and [^1] note.\n",
+        "## Tracing with OpenAI-Compatible endpoints\n\nText.\n",
+        "See [docs.neurolink.ink](https://docs.neurolink.ink/) and [x](http://[).\n",
     ],
 )
 def test_prose_words_code_blocks_and_related_posts_are_not_tokens(
