@@ -83,7 +83,7 @@ start = time.process_time()
 spans = [p.code_spans for p in posts]
 out["code spans"] = [time.process_time() - start, digest(spans)]
 start = time.process_time()
-lines = [(p.prose.lines(html=True, urls=True), p.prose.lines(html=False, urls=False))
+lines = [(p.prose.lines(html="source", urls=True), p.prose.lines(html="rendered", urls=False))
          for p in posts]
 out["prose lines"] = [time.process_time() - start, digest(lines)]
 start = time.process_time()

@@ -28,6 +28,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pytest_postgates import config as settings_module
+from pytest_postgates.escaping import markdown_text
 from pytest_postgates.gates import SETTINGS_TYPES
 from pytest_postgates.post import is_markdown
 
@@ -104,9 +105,17 @@ def read_overall(folder: Path) -> list[dict[str, Any]]:
 
 
 def _link(post: str, base_url: str | None) -> str:
+    """The post's path as literal code text (a file name's backticks, ``|``, ``<!--`` or
+    line breaks never become Markdown), linked when there is a base URL."""
+    shown = f"<code>{markdown_text(post)}</code>"
     if not base_url:
-        return f"`{post}`"
-    return f"[`{post}`]({base_url.rstrip('/')}/{quote(post)})"
+        return shown
+    return f"[{shown}]({base_url.rstrip('/')}/{quote(post, safe='/')})"
+
+
+def _count(value: Any) -> int:
+    """A count read from an overall file (written by the plugin, but a file on disk)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def summary_markdown(reports: Sequence[Mapping[str, Any]], base_url: str | None) -> str:
@@ -117,8 +126,8 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]], base_url: str | None)
     for report in reports:
         for entry in report.get("gates", ()):
             row = gates.setdefault(
-                entry["gate"],
-                {"name": entry["name"], "advisory": entry["advisory"], "counts": {}},
+                _count(entry["gate"]),
+                {"name": str(entry["name"]), "advisory": entry["advisory"], "counts": {}},
             )
             row["counts"][entry["verdict"]] = row["counts"].get(entry["verdict"], 0) + 1
     failing = [report for report in reports if report.get("overall") != "PASS"]
@@ -135,18 +144,25 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]], base_url: str | None)
         counts = row["counts"]
         kind = "advisory" if row["advisory"] else "hard"
         lines.append(
-            f"| {gate_id} | `{row['name']}` | {kind} | {counts.get('PASS', 0)} | "
-            f"{counts.get('FAIL', 0)} | {counts.get('ERROR', 0)} | {counts.get('SKIP', 0)} |"
+            f"| {gate_id} | <code>{markdown_text(row['name'])}</code> | {kind} | "
+            f"{counts.get('PASS', 0)} | {counts.get('FAIL', 0)} | {counts.get('ERROR', 0)} | "
+            f"{counts.get('SKIP', 0)} |"
         )
     if failing:
         lines += ["", "### Failing posts", ""]
         for report in failing:
-            names = {entry["gate"]: entry["name"] for entry in report.get("gates", ())}
+            names = {entry["gate"]: str(entry["name"]) for entry in report.get("gates", ())}
             blocking = ", ".join(
-                f"gate {gate} `{names.get(gate, gate)}`" for gate in report.get("failing_gates", ())
+                f"gate {markdown_text(str(gate))} "
+                f"<code>{markdown_text(names.get(gate, str(gate)))}</code>"
+                for gate in report.get("failing_gates", ())
             )
             cut = report.get("short_circuited_at")
-            note = f"; later gates skipped (short-circuit at gate {cut})" if cut else ""
+            note = (
+                f"; later gates skipped (short-circuit at gate {markdown_text(str(cut))})"
+                if cut
+                else ""
+            )
             lines.append(f"- {_link(report['post'], base_url)}: {blocking or 'FAIL'}{note}")
     return "\n".join(lines) + "\n"
 

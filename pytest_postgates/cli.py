@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates.escaping import one_line
 from pytest_postgates.session import describe_record
 
 EXIT_OK = 0
@@ -82,7 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"postgates: pytest exited with {code!s}", file=sys.stderr)
         return EXIT_USAGE
     if not collector.overall:
-        print("postgates: no posts were collected from " + " ".join(args.posts), file=sys.stderr)
+        named = one_line(" ".join(args.posts))
+        print(f"postgates: no posts were collected from {named}", file=sys.stderr)
         return EXIT_USAGE
     try:
         _print_results(collector)
@@ -99,9 +101,11 @@ def _print_results(collector: _Collector) -> None:
         print(json.dumps(report, indent=2, sort_keys=True))
         for record in sorted(collector.records.get(post, {}).values(), key=lambda r: r["gate"]):
             if record["verdict"] in ("FAIL", "ERROR"):
-                print(f"{post}: {describe_record(record)}", file=sys.stderr)
+                shown = one_line(post)
+                print(f"{shown}: {describe_record(record)}", file=sys.stderr)
                 for line, finding_code, message, _fix in record["findings"]:
-                    print(f"{post}:{line or 1}: {finding_code} {message}", file=sys.stderr)
+                    finding = f"{one_line(finding_code)} {one_line(message)}"
+                    print(f"{shown}:{line or 1}: {finding}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

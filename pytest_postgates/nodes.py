@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from pytest_postgates.escaping import one_line, printable
 from pytest_postgates.gates.base import Gate
-from pytest_postgates.post import InputProblem
-from pytest_postgates.reports import printable
 from pytest_postgates.runner import ExpectationError, PostRun
 from pytest_postgates.scorecard import Scorecard, scorecard_path, write_json
-from pytest_postgates.session import STATE_KEY, file_name_problem
+from pytest_postgates.session import STATE_KEY, file_name_problem, file_name_refusal
 
 if TYPE_CHECKING:
     from pytest_postgates.session import PostgatesState
@@ -92,14 +91,14 @@ class PostFile(pytest.File):
         run = getattr(self, "_postgates_run", None)
         if run is None:
             state = _state(self.config)
-            name_problem = file_name_problem(self.path)
+            name_problem = file_name_refusal(self.path)
             run = PostRun(
                 self.path,
                 state.display(self.path),
                 state.stem(self.path),
                 state.context,
                 roots=state.roots,
-                refusal=InputProblem("NAME_NOT_UTF8", name_problem) if name_problem else None,
+                refusal=name_problem,
             )
             self._postgates_run = run
         return run
@@ -201,7 +200,7 @@ class GateItem(pytest.Function):
         if card.verdict == "SKIP":
             # Reported at the post, not at this line of the plugin.
             raise pytest.skip.Exception(
-                printable(card.summary or "skipped"), _use_item_location=True
+                one_line(card.summary or "skipped"), _use_item_location=True
             )
         if card.verdict == "ERROR" and (expectation is None or expectation.verdict != "ERROR"):
             raise GateErrored(self, self.render(card))
@@ -227,8 +226,10 @@ class GateItem(pytest.Function):
         if card.verdict == "FAIL":
             if card.advisory:
                 # The summary becomes the xfail reason (-rx, JUnit); findings are in the file.
-                pytest.xfail(printable(f"advisory gate {card.name} FAIL: {card.summary}"))
-            raise GateFailed(self, self.render(card))
+                pytest.xfail(one_line(f"advisory gate {card.name} FAIL: {card.summary}"))
+            refused = self.run.refused_expectation(self.gate)
+            note = f"\n{one_line(refused)}" if refused else ""
+            raise GateFailed(self, self.render(card) + note)
 
     def check_snapshot(self, snapshot: Any) -> None:
         from syrupy.extensions.json import JSONSnapshotExtension
@@ -256,7 +257,8 @@ class GateItem(pytest.Function):
         try:
             return self.run.expectation(self.gate)
         except ExpectationError as exc:
-            raise GateErrored(self, f"{self.run.display}: {exc}") from None
+            # The message quotes the post's keys: one line, never a line of its own.
+            raise GateErrored(self, one_line(f"{self.run.display}: {exc}")) from None
 
     def run_record(self) -> dict[str, Any]:
         """What the overall verdict and the feedback file need, as plain data (it crosses
@@ -285,9 +287,13 @@ class GateItem(pytest.Function):
     def render(self, card: Scorecard) -> str:
         """The verdict line first (pytest's short summary shows it), then one
         ``file:line: CODE message`` line per finding."""
-        lines = [f"{card.name} (gate {card.gate}) {card.verdict}: {card.summary}".rstrip(": ")]
+        # Each value quoting the post or its file name stays on its own line (one_line);
+        # the block as a whole is printable.
+        summary = one_line(card.summary)
+        lines = [f"{card.name} (gate {card.gate}) {card.verdict}: {summary}".rstrip(": ")]
+        display = one_line(self.run.display)
         lines.extend(
-            f"{self.run.display}:{finding.line or 1}: {finding.code} {finding.message}"
+            f"{display}:{finding.line or 1}: {one_line(finding.code)} {one_line(finding.message)}"
             for finding in card.findings
         )
         if card.trace:

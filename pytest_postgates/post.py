@@ -25,6 +25,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 # FrontMatterError, load_front_matter, load_yaml, ... lived here: re-exported for callers.
+from pytest_postgates.code_references import CodeReference, find_code_references
 from pytest_postgates.front_matter import _FRONT_MATTER_SHAPES
 from pytest_postgates.front_matter import MAX_FRONT_MATTER_DEPTH as MAX_FRONT_MATTER_DEPTH
 from pytest_postgates.front_matter import MAX_FRONT_MATTER_NODES as MAX_FRONT_MATTER_NODES
@@ -226,6 +227,14 @@ class Post:
         if boundary is None:
             return self.code_spans
         return tuple(span for span in self.code_spans if span.line < boundary)
+
+    @cached_property
+    def code_references(self) -> tuple[CodeReference, ...]:
+        """Code-shaped references outside code spans (``<code>`` in HTML, heading words,
+        link text, MkDocs autorefs) before the Related-posts block: gate 2's tokens besides
+        :attr:`prose_code_spans`."""
+        found = find_code_references(self.tokens, self.body_start_line, self.related_posts_line)
+        return tuple(found)
 
     @cached_property
     def prose(self) -> ProseView:

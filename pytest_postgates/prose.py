@@ -9,7 +9,7 @@ Where gates read prose differently on purpose the difference is a named option o
 reader, not a second reader: sentences end at ``boundary="punctuation"`` (what the judged
 gates send a model) or at ``boundary="sentence_start"`` (what readability scores: the next
 sentence must start like one, abbreviations and initials do not end one); prose lines keep
-or blank URLs and keep or skip raw HTML blocks.
+or blank URLs and read raw HTML as written or as rendered.
 
 This module knows nothing of :mod:`pytest_postgates.post` (the post imports it), only of
 the small :class:`ParsedPost` shape it reads.
@@ -25,6 +25,7 @@ from typing import Literal, Protocol
 
 from markdown_it.token import Token
 
+from pytest_postgates.html_text import render as render_html
 from pytest_postgates.scan import (
     Alternation,
     Delimited,
@@ -39,6 +40,8 @@ from pytest_postgates.scan_markdown import CodeSpanExact, CodeSpanLazy, Emphasis
 CODE_MARK = "\x00"  # stands for an inline code span in reading text (one word)
 
 Boundary = Literal["punctuation", "sentence_start"]
+# How prose lines read raw HTML: as written, or as the text a reader sees.
+HtmlReading = Literal["source", "rendered"]
 
 
 class ParsedPost(Protocol):
@@ -216,6 +219,7 @@ _LIQUID = Alternation(
         Delimited(r"\{:[^}]*\}", re.compile(r"\{:"), closed_by_string("}")),
     ],
 )
+LIQUID = _LIQUID  # also what code_references strips from headings and link text
 _SPACE_RUN = re.compile(r"\s+")
 
 
@@ -334,8 +338,8 @@ def _inline_links(inline: Token, first_line: int) -> Iterator[Link]:
         elif child.type == "html_inline":
             yield from html_links(child.content, line)
             line += child.content.count("\n")
-        elif child.type == "text":
-            line += child.content.count("\n")
+        # A text child's line breaks are decoded references (``&#10;``), never the
+        # source's: those are softbreak and hardbreak children.
 
 
 def html_links(html: str, first_line: int) -> Iterator[Link]:
@@ -351,7 +355,7 @@ class ProseView:
 
     def __init__(self, post: ParsedPost) -> None:
         self._post = post
-        self._lines: dict[tuple[bool, bool], tuple[tuple[int, str], ...]] = {}
+        self._lines: dict[tuple[HtmlReading, bool], tuple[tuple[int, str], ...]] = {}
         self._code_spans: dict[int, list[tuple[int, str, int]]] = {}
         self._sentence_spans: dict[tuple[int, Boundary], list[tuple[int, int]]] = {}
 
@@ -473,20 +477,75 @@ class ProseView:
         found.sort(key=lambda link: link.line)
         return tuple(found)
 
-    def lines(self, *, html: bool, urls: bool) -> tuple[tuple[int, str], ...]:
+    def lines(self, *, html: HtmlReading, urls: bool) -> tuple[tuple[int, str], ...]:
         """(file line, text) of every body line outside fenced and indented code, inline
-        code spans blanked (same length, same columns); ``urls`` blanks URLs too, and
-        ``html=False`` leaves out raw HTML blocks. Built once per option set."""
+        code spans blanked (same length, same columns); ``urls`` blanks URLs too.
+
+        ``html="source"`` keeps raw HTML as written (tags and all). ``html="rendered"``
+        reads what a reader sees: HTML blocks, inline HTML and character references
+        rendered (tags dropped, entities decoded, ``<code>``/``<pre>`` content blanked as
+        code spans are); :meth:`rendered_line` is the same text with code kept, column for
+        column. Built once per option set."""
         key = (html, urls)
         found = self._lines.get(key)
         if found is None:
             post = self._post
-            skip = post.code_lines if html else post.code_lines | post.html_lines
+            code = post.code_lines
+            rendered = html == "rendered"
             blank = blank_code_and_urls if urls else blank_code
-            found = tuple(
-                (number, blank(post.lines[number - 1]))
-                for number in range(post.body_start_line, len(post.lines) + 1)
-                if number not in skip
-            )
-            self._lines[key] = found
+            lines: list[tuple[int, str]] = []
+            for number in range(post.body_start_line, len(post.lines) + 1):
+                if number in code:
+                    continue
+                if not rendered:
+                    lines.append((number, blank(post.lines[number - 1])))
+                    continue
+                text = self._rendered(number)[1]
+                if urls and _may_hold_url(text):
+                    text = _LINE_URL.sub(_spaces, text)
+                lines.append((number, text))
+            found = self._lines[key] = tuple(lines)
         return found
+
+    def rendered_line(self, number: int) -> str:
+        """The rendered text of body line ``number`` with its code kept: what
+        ``lines(html="rendered", ...)`` blanks, column for column."""
+        return self._rendered(number)[0]
+
+    @cached_property
+    def _html_blocks(self) -> dict[int, tuple[str, str]]:
+        """file line -> (rendered text, code blanked) of every line of a raw HTML block."""
+        post = self._post
+        found: dict[int, tuple[str, str]] = {}
+        for token in post.tokens:
+            if token.type != "html_block" or token.map is None:
+                continue
+            first = post.body_start_line + token.map[0]
+            last = post.body_start_line + token.map[1] - 1
+            shown = render_html(token.content)
+            for offset, number in enumerate(range(first, last + 1)):
+                if offset < len(shown.lines):
+                    found[number] = (shown.lines[offset], shown.blanked[offset])
+        return found
+
+    def _rendered(self, number: int) -> tuple[str, str]:
+        """(rendered text, code blanked) of body line ``number``: an HTML block's line as
+        HTML, any other line as Markdown whose inline HTML and entities are rendered
+        outside its code spans."""
+        block = self._html_blocks.get(number)
+        if block is not None:
+            return block
+        source = self._post.lines[number - 1]
+        if "<" not in source and "&" not in source:
+            return source, blank_code(source)
+        text: list[str] = []
+        blanked: list[str] = []
+        position = 0
+        for span in _LINE_CODE_SPAN.finditer(source):
+            piece = render_html(source[position : span.start()], markdown=True).lines[0]
+            code = source[span.start() : span.end()]
+            text += [piece, code]
+            blanked += [piece, " " * len(code)]
+            position = span.end()
+        piece = render_html(source[position:], markdown=True).lines[0]
+        return "".join([*text, piece]), "".join([*blanked, piece])

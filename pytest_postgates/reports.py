@@ -16,6 +16,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pytest_postgates import __version__
+
+# printable lived here: re-exported for callers.
+from pytest_postgates.escaping import printable as printable
+from pytest_postgates.escaping import workflow_data, workflow_property
 from pytest_postgates.gates import GATES, POSITION
 
 Records = Mapping[str, Mapping[int, Mapping[str, Any]]]  # post -> gate id -> record
@@ -27,26 +31,6 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Most findings one gate reports for one post in the SARIF log, the annotations and the
 # HTML report (the rest are counted): a 1.4 MB post once made a 17 MB SARIF file.
 REPORT_FINDINGS_PER_GATE = 100
-
-
-# Characters a terminal (or a CI log viewer) acts on rather than shows: C0 controls but tab
-# and newline, DEL, C1 controls (0x9b is a one-byte CSI), bidirectional overrides, and lone
-# surrogates (a non-UTF-8 file name), which cannot even be written to a UTF-8 stream.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, kept by surrogateescape
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: every control character (ESC of an ANSI or
-    OSC sequence, BEL, a carriage return that overprints a line) is shown escaped as
-    ``\\x1b`` instead of acted on. Tabs and newlines stay."""
-    return _CONTROL.sub(_escaped, text)
 
 
 def suppression_total(records: Records) -> tuple[int, int]:
@@ -229,24 +213,16 @@ def _left_out_note(
 # ---------------------------------------------------------------------- GitHub
 
 
-def _escape_data(text: str) -> str:
-    return printable(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
 def github_annotations(records: Records) -> list[str]:
     """``::error``/``::warning`` workflow commands, one per finding of a failing gate."""
     lines = []
     for post, record in _failing(records):
         command = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
-        title = _escape_property(f"postgates {record['name']} (gate {record['gate']})")
+        title = workflow_property(f"postgates {record['name']} (gate {record['gate']})")
         for line, code, message in _findings(record):
             lines.append(
-                f"::{command} file={_escape_property(post)},line={max(1, int(line))},"
-                f"title={title}::{_escape_data(f'{code}: {message}')}"
+                f"::{command} file={workflow_property(post)},line={max(1, int(line))},"
+                f"title={title}::{workflow_data(f'{code}: {message}')}"
             )
     return lines
 

@@ -319,7 +319,29 @@ class PostRun:
         return card
 
     def expectation(self, spec: Gate) -> Expectation | None:
-        """The expected outcome the post declares for ``spec``, if any."""
+        """The expected outcome the post declares for ``spec``, if any, and if the run
+        lets the post silence that gate: an expectation is a suppression (a declared FAIL
+        turns a failing gate into an xfail), so ``allow_suppression`` governs it too."""
+        declared = self.declared_expectation(spec)
+        if declared is None or not suppression.allows(
+            self.context.settings.allow_suppression, spec.name
+        ):
+            return None
+        return declared
+
+    def refused_expectation(self, spec: Gate) -> str | None:
+        """Why a declared expectation for ``spec`` is not honoured, if it is not."""
+        declared = self.declared_expectation(spec)
+        if declared is None or self.expectation(spec) is not None:
+            return None
+        return (
+            f"front matter declares {spec.name}: {declared.describe()}, but "
+            f"allow_suppression does not let a post silence {spec.name}; the declaration "
+            "is ignored"
+        )
+
+    def declared_expectation(self, spec: Gate) -> Expectation | None:
+        """The expected outcome the post declares for ``spec``, whatever the policy."""
         if not self.may_expect:
             return None
         block = self.front_matter.get(EXPECT_KEY)

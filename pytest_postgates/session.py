@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -25,12 +26,13 @@ from pytest_postgates import config as settings_module
 from pytest_postgates import reports
 from pytest_postgates.batch import PARTS_PER_WORKER, RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
+from pytest_postgates.escaping import one_line
 from pytest_postgates.evidence.cache import default_cache_dir
 from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
 from pytest_postgates.fileio import write_atomic
 from pytest_postgates.gates import BY_ID, GATES, POSITION, SETTINGS_TYPES
 from pytest_postgates.gates.base import Gate, GateContext
-from pytest_postgates.post import admission_problem
+from pytest_postgates.post import InputProblem, admission_problem
 from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, safe_stem
 
 STATE_KEY = pytest.StashKey["PostgatesState"]()
@@ -133,14 +135,40 @@ def usable_cache_dir(folder: Path) -> bool:
     return True
 
 
+# A file name holding one of these would break the line it is printed on (a CI runner acts
+# on a log line starting with "::"), and one starting with "::" is such a line itself.
+_NAME_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]")
+_NAME_COMMAND = re.compile(r"[ \t]*(?:::|##\[)")
+
+
 def file_name_problem(path: Path) -> str | None:
-    """Why a post's file name cannot be shown or reported (not UTF-8), or None."""
+    """Why a post's file name cannot be shown or reported as it is (not UTF-8, a line
+    break or control character, a workflow-command start), or None."""
+    refusal = file_name_refusal(path)
+    return refusal.message if refusal is not None else None
+
+
+def file_name_refusal(path: Path) -> InputProblem | None:
+    """The problem (code and message) of a file name :func:`file_name_problem` refuses."""
     try:
         str(path).encode("utf-8")
     except UnicodeEncodeError:
-        return (
+        return InputProblem(
+            "NAME_NOT_UTF8",
             "the file name is not valid UTF-8 (shown with \\x escapes); rename it so that "
-            "reports, JUnit and xdist can name it"
+            "reports, JUnit and xdist can name it",
+        )
+    if _NAME_CONTROL.search(str(path)):
+        return InputProblem(
+            "NAME_UNPRINTABLE",
+            "the file name holds a line break or control character (shown escaped); rename "
+            "it so that logs and reports can name it on one line",
+        )
+    if _NAME_COMMAND.match(path.name):
+        return InputProblem(
+            "NAME_UNPRINTABLE",
+            "the file name starts like a GitHub workflow command ('::'); rename it so that a "
+            "CI log never reads it as one",
         )
     return None
 
@@ -264,7 +292,9 @@ class PostgatesState:
             shown = path.relative_to(self.rootpath).as_posix()
         except ValueError:
             shown = Path(os.path.relpath(path, self.rootpath)).as_posix()
-        return shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        shown = shown.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        # One line, no control character, never a workflow command: it starts log lines.
+        return one_line(shown)
 
     def stem(self, path: Path) -> str:
         """The post's scorecard stem, unique in the run: posts whose stems come out alike
@@ -475,14 +505,17 @@ class OverallRecorder:
             ]
             if not failing:
                 continue
-            lines.append(f"# {post}")
+            # One line per item: what the post wrote never starts a line of its own.
+            lines.append(f"# {one_line(post)}")
             for record in failing:
                 lines.append(f"## {describe_record(record)}")
                 if record.get("note"):
-                    lines.append(f"  {record['note']}")
+                    lines.append(f"  {one_line(record['note'])}")
                 for line, code, message, fix in record["findings"]:
-                    advice = f"; {fix}" if fix else ""
-                    lines.append(f"  - line {line or 1}: {code} {message}{advice}")
+                    advice = f"; {one_line(fix)}" if fix else ""
+                    lines.append(
+                        f"  - line {line or 1}: {one_line(code)} {one_line(message)}{advice}"
+                    )
             lines.append("")
         return "\n".join(lines) + ("\n" if lines else "")
 
@@ -491,7 +524,7 @@ def describe_record(record: dict[str, Any]) -> str:
     """``gate 11 narrative_opening (hard) FAIL: summary`` for one gate record."""
     kind = "advisory" if record["advisory"] else "hard"
     head = f"gate {record['gate']} {record['name']} ({kind}) {record['verdict']}"
-    return f"{head}: {record['summary']}" if record["summary"] else head
+    return f"{head}: {one_line(record['summary'])}" if record["summary"] else head
 
 
 def _run_position(gate_id: int) -> int:

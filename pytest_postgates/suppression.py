@@ -31,6 +31,12 @@ DIRECTIVE = TerminatedBeforeStop(
 )
 
 
+def allows(allowed: bool | Collection[str], gate: str) -> bool:
+    """Whether the ``allow_suppression`` setting lets a post silence ``gate`` (by name):
+    with inline directives, its linter's own inline comments or ``postgates: expect:``."""
+    return allowed is True or (not isinstance(allowed, bool) and gate in allowed)
+
+
 @dataclass
 class Suppressions:
     whole_file: set[str] = field(default_factory=set)
@@ -70,7 +76,7 @@ def parse(
                             fatal=False,
                         )
                     )
-                elif allowed is not True and (not allowed or gate not in allowed):
+                elif not allows(allowed, gate):
                     found.problems.append(
                         InputProblem(
                             "SUPPRESSION",

@@ -155,13 +155,14 @@ def test_summary_counts_per_gate_and_links_failing_posts(tmp_path: Path) -> None
     (folder / "junk-overall.json").write_text("{not json")
     text = ci.summary_markdown(ci.read_overall(folder), "https://github.com/o/r/blob/abc")
     assert "1 of 2 post(s) pass every hard gate." in text
-    assert "| 1 | `blog_quality` | hard | 1 | 1 | 0 | 0 |" in text
-    assert "| 13 | `call_graph_claims` | advisory | 0 | 1 | 0 | 1 |" in text
+    # Names are literal text in <code> (escaped for Markdown, tests/hostile/test_hostile_ci).
+    assert "| 1 | <code>blog\\_quality</code> | hard | 1 | 1 | 0 | 0 |" in text
+    assert "| 13 | <code>call\\_graph\\_claims</code> | advisory | 0 | 1 | 0 | 1 |" in text
     assert (
-        "- [`_posts/b c.md`](https://github.com/o/r/blob/abc/_posts/b%20c.md): gate 1 "
-        "`blog_quality`; later gates skipped (short-circuit at gate 1)"
+        "- [<code>\\_posts/b c.md</code>](https://github.com/o/r/blob/abc/_posts/b%20c.md): "
+        "gate 1 <code>blog\\_quality</code>; later gates skipped (short-circuit at gate 1)"
     ) in text
-    assert "_posts/a.md`]" not in text  # a passing post is not listed
+    assert "posts/a.md" not in text  # a passing post is not listed
     output = tmp_path / "summary.md"
     output.write_text("earlier step\n")
     assert ci.summary(["--scorecards", str(folder), "--output", str(output)]) == 0
@@ -289,10 +290,10 @@ def test_action_steps_run_on_a_scratch_repository(tmp_path: Path) -> None:
     sarif = json.loads((repo / "postgates.sarif").read_text(encoding="utf-8"))
     results = sarif["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"narrative_opening"}
-    assert "| 11 | `narrative_opening` | hard | 1 | 1 | 0 | 0 |" in ran["summary"]
+    assert "| 11 | <code>narrative\\_opening</code> | hard | 1 | 1 | 0 | 0 |" in ran["summary"]
     assert (
-        "- [`_posts/2026-01-01-brochure.md`](https://github.com/octo/blog/blob/0123abc/"
-        "_posts/2026-01-01-brochure.md): gate 11 `narrative_opening`"
+        "- [<code>\\_posts/2026-01-01-brochure.md</code>](https://github.com/octo/blog/blob/"
+        "0123abc/_posts/2026-01-01-brochure.md): gate 11 <code>narrative\\_opening</code>"
     ) in ran["summary"]
     (repo / "_posts/2026-01-01-brochure.md").unlink()
     (repo / ".postgates").rename(repo / "old-cards")

@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 
 from pytest_postgates import prose
 from pytest_postgates.post import Post, parse_post
-from pytest_postgates.prose import CODE_MARK, blank_code, blank_code_and_urls, sentence_spans
+from pytest_postgates.prose import (
+    CODE_MARK,
+    HtmlReading,
+    blank_code,
+    blank_code_and_urls,
+    sentence_spans,
+)
 from tests.helpers import make_post
 
 FRONT = b"---\ntitle: t\n---\n"
@@ -113,11 +119,11 @@ def test_prose_lines_blank_code_and_optionally_urls_and_skip_code(tmp_path: Path
     post = make_post(
         "Call `f()` at https://x.example/a now.\n\n<!-- html -->\n\n```\ncode\n```\n", tmp_path
     )
-    with_urls = dict(post.prose.lines(html=True, urls=True))
-    code_only = dict(post.prose.lines(html=False, urls=False))
+    with_urls = dict(post.prose.lines(html="source", urls=True))
+    code_only = dict(post.prose.lines(html="rendered", urls=False))
     assert with_urls[6] == "Call       at " + " " * len("https://x.example/a") + " now."
     assert code_only[6] == "Call       at https://x.example/a now."
-    assert 8 in with_urls and 8 not in code_only  # the HTML block
+    assert with_urls[8] == "<!-- html -->" and code_only[8] == ""  # a comment shows nothing
     assert not {10, 11, 12} & (with_urls.keys() | code_only.keys())  # the fence
 
 
@@ -150,6 +156,17 @@ _PIECES = st.sampled_from(
         "**bold**",
         "_em_",
         "<b>x</b>",
+        "<div>\n",
+        "</div>",
+        "<code>",
+        "</code>",
+        "<pre>",
+        "<!-- c",
+        "-->",
+        '<a href="u">',
+        "</a>",
+        "&nbsp;",
+        "&#10;",
         "{% raw %}",
         "- ",
         "> ",
@@ -253,16 +270,20 @@ def test_prose_lines_keep_the_line_structure(body: str) -> None:
     post = post_of(body)
     if post.fatal_problems:
         return
-    for html in (True, False):
+    expected = [
+        n for n in range(post.body_start_line, len(post.lines) + 1) if n not in post.code_lines
+    ]
+    readings: tuple[HtmlReading, ...] = ("source", "rendered")
+    for html in readings:
         for urls in (True, False):
             lines = post.prose.lines(html=html, urls=urls)
-            skipped = post.code_lines if html else post.code_lines | post.html_lines
-            expected = [
-                n for n in range(post.body_start_line, len(post.lines) + 1) if n not in skipped
-            ]
             assert [number for number, _ in lines] == expected
             for number, text in lines:
-                assert "\n" not in text and len(text) == len(post.lines[number - 1])
+                # As written: the same columns. Rendered: the same columns as the rendered
+                # line with its code kept (what gate 7 reads words from).
+                source = post.lines[number - 1] if html == "source" else None
+                source = source if source is not None else post.prose.rendered_line(number)
+                assert "\n" not in text and len(text) == len(source)
 
 
 _WORDLIKE = re.compile(r"[^\W_]|" + CODE_MARK)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,18 +27,78 @@ if TYPE_CHECKING:
     from pytest_postgates.evidence.index import RepoIndex
     from pytest_postgates.post import Post
 
-# Zero-width, joiner, word-joiner, bidi embedding/override/isolate marks, BOM, soft hyphen:
-# invisible in a rendered post, so a token holding one reads as a name it is not.
-INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): code points a
+# renderer draws as nothing unless it supports them, whatever their general category (Hangul
+# fillers are letters, U+034F and the variation selectors are marks, U+FFF0-FFF8 unassigned).
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+# Emoji presentation selectors after a symbol (a heart emoji) change how a visible character
+# is drawn, not which name a reader sees; anywhere else they hide inside a name.
+_PRESENTATION_SELECTORS = frozenset("\ufe0e\ufe0f")
+# Characters that carry a combining mark visibly: letters, digits and other marks.
+_MARK_BASES = ("L", "N", "M")
+
+
+def _default_ignorable(code: int) -> bool:
+    return any(low <= code <= high for low, high in _DEFAULT_IGNORABLE)
+
+
+def _invisible_at(token: str, position: int, has_base: bool) -> bool:
+    """Whether ``token[position]`` draws nothing a reader can see where it stands."""
+    char = token[position]
+    category = unicodedata.category(char)
+    if (
+        char in _PRESENTATION_SELECTORS
+        and position
+        and unicodedata.category(token[position - 1]) == "So"
+    ):
+        return False
+    if category == "Cf" or _default_ignorable(ord(char)):
+        return True
+    if category == "Cc":  # control characters other than the whitespace a code span may hold
+        return char not in "\t\n\r"
+    # A combining mark with nothing to combine with (token start, after punctuation or a
+    # space) is drawn on nothing or on a dotted circle some renderers omit.
+    return category == "Mn" and not has_base
 
 
 def invisible_characters(token: str) -> list[str]:
-    """``U+XXXX`` names of the invisible characters in ``token``, in order, once each."""
+    """``U+XXXX`` names of the invisible characters in ``token``, in order, once each.
+
+    Decided by Unicode property, not by a list of known tricks: format characters (Cf: bidi
+    marks, zero-width characters, tags, interlinear annotation, musical formatting), every
+    default-ignorable code point (joiners, variation selectors, Khmer inherent vowels, Hangul
+    fillers), control characters, and combining marks (Mn) with no base to combine with.
+    """
     found: list[str] = []
-    for char in INVISIBLE.findall(token):
-        name = f"U+{ord(char):04X}"
-        if name not in found:
-            found.append(name)
+    has_base = False
+    for position, char in enumerate(token):
+        invisible = _invisible_at(token, position, has_base)
+        if invisible:
+            name = f"U+{ord(char):04X}"
+            if name not in found:
+                found.append(name)
+        # A mark chains on the base before it; anything else starts or ends a base.
+        category = unicodedata.category(char)
+        if not (category.startswith("M") and has_base):
+            has_base = not invisible and category.startswith(_MARK_BASES)
     return found
 
 

@@ -329,7 +329,7 @@ def _scanned_lines(post: Post) -> Iterator[tuple[int, str, str]]:
         if ":" in text and re.match(r"^\s*[\w'\"-]+\s*:", text):
             text = " " * (text.index(":") + 1) + text[text.index(":") + 1 :]
         yield number, text, blank_code_and_urls(text)
-    for number, blanked in post.prose.lines(html=True, urls=True):
+    for number, blanked in post.prose.lines(html="source", urls=True):
         yield number, post.lines[number - 1], blanked
 
 

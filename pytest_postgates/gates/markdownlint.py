@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates import suppression
 from pytest_postgates.config import option
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.scorecard import Finding
@@ -155,6 +156,21 @@ def check(post: Post, context: GateContext) -> CheckResult:
             {"backend": backend, "config": None, "error": error},
         )
     assert entry is not None
+    ignored = _ignored_inline_config(post, context)
+    if ignored:
+        # The post may not silence this gate: lint it as if its comments were not there,
+        # and count what they would have hidden.
+        lines, _ = ignored
+        try:
+            unsilenced = lint.lint_ignoring_inline_config(
+                post.path, entry.get("config"), settings.lint_backend, cli, budget
+            )
+        except (lint.LintError, OSError) as exc:
+            raise CannotJudge("ERROR", f"markdownlint could not run: {exc}") from None
+        hidden = Counter((v["line"], v["rule"]) for v in unsilenced["violations"])
+        hidden.subtract((v["line"], v["rule"]) for v in entry["violations"])
+        ignored = (lines, sum(count for count in hidden.values() if count > 0))
+        entry = unsilenced
 
     violations = [
         {"line": v["line"], "rule": v["rule"], "message": lint.DESCRIPTIONS.get(v["rule"], "")}
@@ -179,7 +195,25 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "violations": violations,
     }
     under = f"under {config}" if config else "under markdownlint's defaults (no config file)"
+    if ignored:
+        lines, hidden_count = ignored
+        detail["inline_config_ignored"] = {"lines": lines, "would_suppress": hidden_count}
+        under += (
+            f"; {len(lines)} markdownlint inline comment(s) ignored (allow_suppression), "
+            f"{hidden_count} error(s) they would have hidden counted"
+        )
     return CheckResult(findings, detail, {"under": under, "ran": ran})
+
+
+def _ignored_inline_config(post: Post, context: GateContext) -> tuple[list[int], int] | None:
+    """(lines of markdownlint inline comments, 0) when the post has some and
+    ``allow_suppression`` does not let it silence this gate; None otherwise."""
+    if suppression.allows(context.settings.allow_suppression, GATE.name):
+        return None
+    if "markdownlint" not in post.text.lower():
+        return None
+    lines = lint.inline_comment_lines(post.text)  # the whole file's text: file lines
+    return (lines, 0) if lines else None
 
 
 def decide(result: CheckResult, settings: MarkdownlintSettings) -> Decision:

@@ -172,7 +172,7 @@ def prose_blocks(post: Post) -> list[tuple[int, str]]:
     blocks: list[tuple[int, str]] = []
     current: list[str] = []
     first = previous = 0
-    for number, text in post.prose.lines(html=True, urls=True):
+    for number, text in post.prose.lines(html="source", urls=True):
         # The view leaves code lines out: a gap in the line numbers ends a run, as a
         # blank line does.
         blank = not post.lines[number - 1].strip()

@@ -183,10 +183,11 @@ def _blank(match: MatchLike) -> str:
 
 
 def prose_lines(post: Post) -> list[tuple[int, str]]:
-    """Body lines outside code and HTML blocks, inline code spans and URLs blanked out
-    (same columns), so numbers inside them are exempt."""
+    """Body lines outside code as a reader sees them (HTML blocks and inline HTML
+    rendered), inline code spans and ``<code>`` blanked out (same columns), so numbers
+    inside them are exempt."""
     # The prose view's lines: URLs are blanked by find_claims, which keeps link text.
-    return list(post.prose.lines(html=False, urls=False))
+    return list(post.prose.lines(html="rendered", urls=False))
 
 
 def find_claims(post: Post) -> list[tuple[int, int, re.Match[str], str]]:
@@ -341,7 +342,7 @@ class _Judge(RepositoryCitations):
         if raw_claims:
             lines = prose_lines(post)
             self.searchable = _searchable(raw_claims[0][3])
-            self.raw = "\n".join(post.lines[number - 1] for number, _ in lines)
+            self.raw = "\n".join(post.prose.rendered_line(number) for number, _ in lines)
             self.prose_line_numbers = [number for number, _ in lines]
         self.sentences: dict[int, Sentence] = {}
         self._samples: list[SampleLine] | None = None

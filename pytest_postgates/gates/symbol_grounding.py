@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from pytest_postgates.code_references import CODE_SPAN
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.api_model import ApiModel, api_model
@@ -117,17 +118,28 @@ class Verdict:
     reason: str = ""
     repo: str = ""
     rule: str = ""
+    source: str = CODE_SPAN  # where the token was written (Token.source)
 
     @property
     def grounded(self) -> bool:
         return self.outcome == "grounded"
 
     def to_dict(self) -> dict[str, Any]:
-        """The seeds' ``ungrounded[]`` entry shape."""
-        return {"token": self.token, "kind": self.kind, "reason": self.reason, "line": self.line}
+        """The seeds' ``ungrounded[]`` entry shape (and ``source`` when not a code span)."""
+        entry: dict[str, Any] = {
+            "token": self.token,
+            "kind": self.kind,
+            "reason": self.reason,
+            "line": self.line,
+        }
+        if self.source != CODE_SPAN:
+            entry["source"] = self.source
+        return entry
 
     def outcome_dict(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"token": self.token, "kind": self.kind, "line": self.line}
+        if self.source != CODE_SPAN:
+            entry["source"] = self.source
         if self.where:
             entry["where"] = self.where
         if self.repo:
@@ -152,7 +164,7 @@ def judge(
     kind = classify(text, lint_prefix)
 
     def verdict(outcome: str, **fields: str) -> Verdict:
-        return Verdict(text, token.line, kind, outcome, **fields)
+        return Verdict(text, token.line, kind, outcome, source=token.source, **fields)
 
     primary = repos.primary
     if invisible_characters(text):

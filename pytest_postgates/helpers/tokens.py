@@ -2,7 +2,9 @@
 grounds, and what the judged gates' repository slices are built around.
 
 Tokens are the inline code spans of the post's prose (markdown-it's, so double-backtick
-spans work), never fenced code, front matter or the Related-posts block.
+spans work) and the code-shaped references outside backticks (``<code>`` in HTML, heading
+words, link text, MkDocs autorefs), never fenced code, front matter or the Related-posts
+block.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from pytest_postgates.code_references import CODE_SPAN
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
@@ -65,14 +69,21 @@ QUOTED = re.compile(r"""^(['"])(.+)\1$""")
 class Token:
     text: str
     line: int
+    # Where it was written: "code-span" (backticks), or "html-code", "heading",
+    # "link-text", "autoref" (pytest_postgates.code_references).
+    source: str = CODE_SPAN
 
 
 def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[Token]:
-    """Distinct prose code-span tokens, each with the line it first appears on."""
+    """Distinct prose tokens, each with the line it first appears on: the code spans in
+    document order, then the code-shaped references outside backticks not already among
+    them (a name written both ways is judged where it stands in backticks)."""
     seen: dict[str, Token] = {}
-    for span in post.prose_code_spans:
+    candidates = [(span.text, span.line, CODE_SPAN) for span in post.prose_code_spans]
+    candidates += [(ref.text, ref.line, ref.source) for ref in post.code_references]
+    for text, line, source in candidates:
         # Jekyll's {% raw %} wrapper is markup around the token, not part of it.
-        raw = LIQUID_RAW.sub("", span.text).strip()
+        raw = LIQUID_RAW.sub("", text).strip()
         quoted = QUOTED.match(raw)
         if quoted:  # `'gpt'` names the string gpt
             raw = quoted.group(2)
@@ -82,5 +93,5 @@ def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[To
             continue
         if NEVER_SYMBOLS.match(raw):
             continue
-        seen[raw] = Token(raw, span.line)
+        seen[raw] = Token(raw, line, source)
     return list(seen.values())

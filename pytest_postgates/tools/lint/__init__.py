@@ -76,6 +76,7 @@ from pytest_postgates.tools.lint.batch import (
     describe_backend,
     file_digest,
     lint_batch,
+    lint_ignoring_inline_config,
 )
 from pytest_postgates.tools.lint.catalog import (
     ALIAS,
@@ -99,7 +100,12 @@ from pytest_postgates.tools.lint.document import (
     code_spans,
     markdownlint_lines,
 )
-from pytest_postgates.tools.lint.inline import enabled_per_line, file_config
+from pytest_postgates.tools.lint.inline import (
+    enabled_per_line,
+    file_config,
+    inline_comment_lines,
+    without_inline_config,
+)
 from pytest_postgates.tools.lint.markdownlint_cli import (
     MARKDOWNLINT_CLI_PIN,
     find_markdownlint_cli,
@@ -138,7 +144,9 @@ __all__ = [
     "find_markdownlint_cli",
     "find_rumdl",
     "gfm_table_lines",
+    "inline_comment_lines",
     "lint_batch",
+    "lint_ignoring_inline_config",
     "linter_timeout",
     "load_config",
     "markdownlint_lines",
@@ -148,4 +156,5 @@ __all__ = [
     "run_markdownlint_cli",
     "run_rumdl",
     "strip_jsonc",
+    "without_inline_config",
 ]

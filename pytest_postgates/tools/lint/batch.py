@@ -16,6 +16,7 @@ from typing import Any
 from pytest_postgates.post import MAX_POST_BYTES
 from pytest_postgates.tools.lint.catalog import ConfigError, LintError
 from pytest_postgates.tools.lint.config import config_for_folder, load_config, read_config_file
+from pytest_postgates.tools.lint.inline import without_inline_config
 from pytest_postgates.tools.lint.markdownlint_cli import (
     MARKDOWNLINT_CLI_PIN,
     SEMVER,
@@ -182,6 +183,39 @@ def lint_batch(
                 "sha1": digests.get(path),
             }
     return {"backend": backend.name, "version": backend.version, "error": None, "files": files}
+
+
+def lint_ignoring_inline_config(
+    post_path: Path,
+    config: str | None,
+    backend_setting: str = "auto",
+    markdownlint_cli: str | os.PathLike[str] | None = None,
+    budget: float = DEFAULT_BUDGET,
+) -> dict[str, Any]:
+    """The post's batch entry as if its markdownlint inline configuration comments
+    (``disable``, ``disable-line``, ``capture``/``restore``, ``configure-file``, ...) were
+    not there: a copy with them made inert, linted under the post's own configuration
+    file ``config`` (the entry's; None: markdownlint's defaults). For a post that may not
+    silence gate 12 (``allow_suppression``)."""
+    text = post_path.read_bytes().decode("utf-8", errors="surrogateescape")
+    neutral = without_inline_config(text).encode("utf-8", errors="surrogateescape")
+    with tempfile.TemporaryDirectory(prefix="postgates-lint-") as scratch:
+        folder = Path(scratch).resolve()
+        copy = folder / post_path.name
+        copy.write_bytes(neutral)
+        batch = lint_batch(
+            [copy],
+            backend_setting,
+            markdownlint_cli,
+            root=folder,  # no configuration is discovered around the copy
+            config_file=Path(config) if config else None,
+            budget=budget,
+        )
+    entry = batch["files"].get(str(copy)) or {}
+    error = batch.get("error") or entry.get("error")
+    if error:
+        raise LintError(str(error).replace(f"{folder}{os.sep}", ""))
+    return {**entry, "config": config}
 
 
 def file_digest(path: Path) -> str | None:

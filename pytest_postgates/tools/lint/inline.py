@@ -30,6 +30,21 @@ _INLINE_COMMENT = re.compile(
 )
 
 
+# Where markdownlint's word stands in an inline comment; renamed, the comment is inert.
+_DIRECTIVE_WORD = re.compile(r"(<!--\s*)(markdownlint)(?=-)", re.IGNORECASE)
+
+
+def inline_comment_lines(text: str) -> list[int]:
+    """1-based lines of ``text`` holding a markdownlint inline configuration comment."""
+    return sorted({text.count("\n", 0, m.start()) + 1 for m in _INLINE_COMMENT.finditer(text)})
+
+
+def without_inline_config(text: str) -> str:
+    """``text`` with every markdownlint inline configuration comment made inert: its word
+    renamed with as many characters, so lines, columns and lengths (MD013) stay."""
+    return _DIRECTIVE_WORD.sub(lambda m: m.group(1) + "x" * len(m.group(2)), text)
+
+
 def _apply_inline(
     state: dict[str, bool], action: str, names: frozenset[str] | None
 ) -> dict[str, bool]:
