@@ -394,7 +394,7 @@ class ApiModel:
                 )
             current = following
         where = self.classes[current][0] if current in self.classes else None
-        return Resolution("found", where=f"{where.path}:{where.line}" if where else shown)
+        return Resolution("found", where=where.path if where else shown)
 
     def _found_member(self, class_name: str, member: str) -> Resolution:
         for decl in self.declares(member):

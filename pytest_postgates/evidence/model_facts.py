@@ -42,7 +42,9 @@ class Decl:
     line: int
 
     def where(self) -> str:
-        return f"{self.path}:{self.line}" if self.line else self.path
+        """The file that declares it. (Not its line: a scorecard must not change when an
+        unrelated edit moves the declaration; ``line`` is kept for callers that want it.)"""
+        return self.path
 
 
 @dataclass

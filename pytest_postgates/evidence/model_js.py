@@ -82,7 +82,7 @@ def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
         facts.decls.append(Decl("--" + option, "flag", path, path, 0))
     for name, _nested, line in table.commands:
         command = str(name).split(" ")[0]
-        facts.commands.setdefault(command, f"{path}:{line}")
+        facts.commands.setdefault(command, path)
         facts.decls.append(Decl(command, "command", path, path, int(line)))
     facts.cli_frameworks.extend(f for f in table.cli_frameworks if f not in facts.cli_frameworks)
 

@@ -322,11 +322,11 @@ class _ModuleReader:
                     self.flag(flag, node.lineno)
 
     def flag(self, flag: str, line: int) -> None:
-        self.facts.flags.setdefault(normal_flag(flag), f"{self.path}:{line}")
+        self.facts.flags.setdefault(normal_flag(flag), self.path)
         self.decl(flag, "flag", self.module, line)
 
     def command(self, command: str, line: int) -> None:
-        self.facts.commands.setdefault(command, f"{self.path}:{line}")
+        self.facts.commands.setdefault(command, self.path)
         self.decl(command, "command", self.module, line)
 
 
