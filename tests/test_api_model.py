@@ -242,7 +242,7 @@ def test_snake_and_camel_spellings_have_the_same_words(name: str) -> None:
 
 
 def test_flags_from_an_option_table_and_codes_from_a_prefix(tmp_path: Path) -> None:
-    plugin = '''
+    plugin = """
 FLAGS = (("--tool-only", "only"), ("--tool-all", "all"))
 
 
@@ -254,7 +254,7 @@ def pytest_addoption(parser):
 def code_for(name):
     kind = {"yaml": "YAML"}[name]
     return f"FRONT_MATTER_{kind}"
-'''
+"""
     root = make_repo(tmp_path / "repo", {"tool/__init__.py": "", "tool/plugin.py": plugin})
     index = open_index(root, "HEAD", tmp_path / "cache")
     model = build_model(index.commit, product_sources(index))
@@ -263,3 +263,44 @@ def code_for(name):
     assert model.resolve(["FRONT_MATTER_YAML"]).outcome == "found"
     # The rest of a made code must be a word the code writes.
     assert model.resolve(["FRONT_MATTER_TOML"]).outcome == "missing"
+
+
+def test_star_re_exports_are_followed_across_files() -> None:
+    # `export * from` a folder (its index), a `.js` specifier naming the `.ts` file, chained;
+    # the default export is not carried, and a star from another package adds nothing.
+    model = build_model(
+        "c",
+        {
+            "index.d.ts": 'export * from "./lib";\nexport * from "other-package";\n',
+            "lib/index.d.ts": (
+                'export * from "./types.js";\nexport declare const version: string;\n'
+            ),
+            "lib/types.d.ts": (
+                "export declare class Schema { parse(input: unknown): unknown }\n"
+                "export declare function parse(text: string): Schema;\n"
+                "declare const fallback: Schema;\nexport default fallback;\n"
+            ),
+        },
+    )
+    assert model.facts.modules["lib/types.d.ts"] == ["Schema", "parse"]
+    assert model.facts.modules["lib/index.d.ts"] == ["Schema", "parse", "version"]
+    assert model.facts.modules["index.d.ts"] == ["Schema", "parse", "version"]
+
+
+def test_a_class_exported_under_another_name_has_its_members() -> None:
+    # `export { A as B }`, in the declaring file or re-exported from another: B is A.
+    model = build_model(
+        "c",
+        {
+            "types.d.ts": (
+                "declare class ZodType { parse(input: unknown): unknown; description?: string }\n"
+                "interface Options { strict: boolean }\n"
+                "export { ZodType, ZodType as Schema, Options as Settings };\n"
+            ),
+            "index.d.ts": 'export { ZodType as ZodSchema } from "./types";\n',
+        },
+    )
+    assert {"parse", "description"} <= model.members("Schema")[0]
+    assert {"parse", "description"} <= model.members("ZodSchema")[0]
+    assert model.members("Settings")[0] == {"strict"}
+    assert model.resolve(["Schema", "parse"]).outcome == "found"

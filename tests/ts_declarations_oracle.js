@@ -1,0 +1,90 @@
+// The TypeScript compiler's view of one npm package's declaration files, as JSON, for
+// tests/test_api_model_typescript_conformance.py (the API model is compared with it).
+//
+//   node ts_declarations_oracle.js <node_modules folder> <package name>
+//
+// Prints {"entry": <path>, "files": {<path>: {"exports": [...], "classes": {name:
+// [members]}, "functions": {name: [parameters]}}}}, paths relative to the package's folder;
+// only the package's own declaration files (never TypeScript's lib nor another package's).
+"use strict";
+
+const fs = require("fs");
+const path = require("path");
+
+const [nodeModules, packageName] = process.argv.slice(2);
+const ts = require(path.join(nodeModules, "typescript"));
+const packageDir = path.join(nodeModules, packageName);
+const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8"));
+
+// The entry declaration file: the exports map's types condition (require first, as a
+// CommonJS consumer resolves it), else the "types"/"typings" field.
+function typesEntry() {
+  const root = manifest.exports && manifest.exports["."];
+  if (root && typeof root === "object") {
+    for (const condition of [root.require, root, root.import]) {
+      if (condition && typeof condition === "object" && typeof condition.types === "string") {
+        return condition.types;
+      }
+    }
+  }
+  return manifest.types || manifest.typings;
+}
+
+const entry = path.resolve(packageDir, typesEntry());
+const program = ts.createProgram([entry], {
+  noEmit: true,
+  skipLibCheck: true,
+  types: [],
+  module: ts.ModuleKind.CommonJS,
+  moduleResolution: ts.ModuleResolutionKind.Node10,
+  target: ts.ScriptTarget.ES2022,
+});
+const checker = program.getTypeChecker();
+
+function resolved(symbol) {
+  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+}
+
+function parameterNames(declaration) {
+  return declaration.parameters.map((parameter) => parameter.name.getText());
+}
+
+const files = {};
+for (const sourceFile of program.getSourceFiles()) {
+  const relative = path.relative(packageDir, sourceFile.fileName).split(path.sep).join("/");
+  if (relative.startsWith("..") || relative.includes("node_modules/")) {
+    continue;
+  }
+  const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
+  if (!moduleSymbol) {
+    continue; // a script, not a module
+  }
+  const report = { exports: [], classes: {}, functions: {} };
+  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+    const name = exported.getName();
+    report.exports.push(name);
+    const target = resolved(exported);
+    if (target.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
+      const declared = checker.getDeclaredTypeOfSymbol(target);
+      report.classes[name] = checker.getPropertiesOfType(declared).map((p) => p.getName());
+    }
+    if (target.flags & ts.SymbolFlags.Function) {
+      const names = [];
+      for (const declaration of target.declarations || []) {
+        if (ts.isFunctionDeclaration(declaration)) {
+          for (const parameter of parameterNames(declaration)) {
+            if (!names.includes(parameter)) {
+              names.push(parameter);
+            }
+          }
+        }
+      }
+      report.functions[name] = names;
+    }
+  }
+  report.exports.sort();
+  files[relative] = report;
+}
+
+const entryRelative = path.relative(packageDir, entry).split(path.sep).join("/");
+process.stdout.write(JSON.stringify({ entry: entryRelative, files: files }, null, 1));
