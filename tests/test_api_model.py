@@ -304,3 +304,51 @@ def test_a_class_exported_under_another_name_has_its_members() -> None:
     assert {"parse", "description"} <= model.members("ZodSchema")[0]
     assert model.members("Settings")[0] == {"strict"}
     assert model.resolve(["Schema", "parse"]).outcome == "found"
+
+
+def test_a_rest_parameter_is_named_without_its_dots() -> None:
+    # `...items` declares the parameter `items` (as TypeScript names it); still a rest.
+    model = build_model(
+        "c",
+        {
+            "a.d.ts": (
+                "export declare class Tuple { args(...items: string[]): Tuple }\n"
+                "export declare function join(separator: string, ...parts: string[]): string;\n"
+            )
+        },
+    )
+    (method,) = model.callables["a.d.ts:Tuple.args"]
+    (function,) = model.callables["a.d.ts.join"]
+    assert (method.params, method.var_keyword) == (["items"], True)
+    assert (function.params, function.var_keyword) == (["separator", "parts"], True)
+
+
+def test_a_namespace_exported_with_export_equals_is_the_modules_api() -> None:
+    # `export = chalk`: the module's names are the namespace's; in `declare namespace`
+    # every declaration is exported, its interfaces have members and its methods params.
+    model = build_model(
+        "c",
+        {
+            "index.d.ts": (
+                "declare namespace chalk {\n"
+                "  type Level = 0 | 1;\n"
+                "  interface Options { level?: Level }\n"
+                "  interface Chalk { (text: string): string; hex(color: string): Chalk }\n"
+                "  function create(options?: Options): Chalk;\n"
+                "}\n"
+                "declare const chalk: chalk.Chalk;\n"
+                "export = chalk;\n"
+            ),
+            "plain.ts": (
+                "namespace Shapes { export interface Circle { radius: number }; const x = 1 }\n"
+                "export const area = 1;\n"
+            ),
+        },
+    )
+    assert model.facts.modules["index.d.ts"] == ["Chalk", "Level", "Options", "create"]
+    assert model.members("Options")[0] == {"level"}
+    assert model.members("Chalk")[0] == {"hex"}
+    assert model.callables["index.d.ts:Chalk.hex"][0].params == ["color"]
+    # A namespace not exported with `export =` adds nothing to the module's names.
+    assert model.facts.modules["plain.ts"] == ["area"]
+    assert model.members("Circle")[0] == {"radius"}

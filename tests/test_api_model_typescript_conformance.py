@@ -5,11 +5,12 @@ The oracle (tests/ts_declarations_oracle.js) runs the ``typescript`` package's c
 under Node on a package's entry declaration file and reports, for each of the package's
 declaration files, the names the module exports (``checker.getExportsOfModule``), the
 members of each exported class and interface (``checker.getPropertiesOfType`` of its
-declared type: inherited members included) and the parameters of each exported function.
+declared type: inherited members included) and the parameters of each exported function and
+of each method of those classes and interfaces.
 The model is built from the same files (``build_model``) and must agree: every exported
 name in ``model.facts.modules[path]``, every member in ``model.members(name)``, every
-parameter among the function's. What the model cannot know is listed in
-``KNOWN_LIMITATIONS`` with why; every other disagreement fails the test.
+parameter among the function's or method's (overloads together). What the model cannot
+know is listed in ``KNOWN_LIMITATIONS`` with why; every other disagreement fails the test.
 
 The packages come from ``POSTGATES_TS_ORACLE_DIR`` (a ``node_modules`` folder holding
 ``typescript`` and the packages below at these versions; .ci/run installs them and sets
@@ -35,7 +36,8 @@ ORACLE_ENV = "POSTGATES_TS_ORACLE_DIR"
 ORACLE_SCRIPT = Path(__file__).with_name("ts_declarations_oracle.js")
 TYPESCRIPT_VERSION = "5.9.3"
 # The packages compared, at the versions .ci/run installs.
-PACKAGES = {"commander": "14.0.2", "zod": "3.23.8"}
+# chalk 4 declares its API in a namespace it exports with `export =`.
+PACKAGES = {"chalk": "4.1.2", "commander": "14.0.2", "zod": "3.23.8"}
 
 # (package, what, owner, name) -> why the model cannot agree. ``what`` is export, member or
 # parameter; ``owner`` the module path, class or function. Kept short: each is a real limit.
@@ -120,6 +122,7 @@ def compare(package: str, view: dict[str, Any], model: ApiModel) -> dict[str, Ag
     results = {what: Agreement() for what in ("export", "member", "parameter")}
     classes: dict[str, list[str]] = {}
     functions: dict[str, list[str]] = {}
+    methods: dict[str, list[str]] = {}
     for path, report in sorted(view["files"].items()):
         exported = set(model.facts.modules.get(path, []))
         for name in report["exports"]:
@@ -128,6 +131,8 @@ def compare(package: str, view: dict[str, Any], model: ApiModel) -> dict[str, Ag
             classes.setdefault(name, members)
         for name, params in report["functions"].items():
             functions.setdefault(name, params)
+        for name, params in report["methods"].items():
+            methods.setdefault(name, params)
     for name, members in sorted(classes.items()):
         known = model.members(name)[0]
         for member in members:
@@ -137,6 +142,15 @@ def compare(package: str, view: dict[str, Any], model: ApiModel) -> dict[str, Ag
             param
             for function in model.facts.callables
             if function.name == name and function.qualname == f"{function.path}.{name}"
+            for param in function.params
+        }
+        for param in params:
+            results["parameter"].check((package, "parameter", name, param), param in modelled)
+    for name, params in sorted(methods.items()):
+        modelled = {
+            param
+            for function in model.facts.callables
+            if function.qualname.endswith(f":{name}")
             for param in function.params
         }
         for param in params:

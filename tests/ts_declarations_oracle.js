@@ -4,7 +4,8 @@
 //   node ts_declarations_oracle.js <node_modules folder> <package name>
 //
 // Prints {"entry": <path>, "files": {<path>: {"exports": [...], "classes": {name:
-// [members]}, "functions": {name: [parameters]}}}}, paths relative to the package's folder;
+// [members]}, "functions": {name: [parameters]}, "methods": {"Class.method": [parameters]}}}},
+// paths relative to the package's folder;
 // only the package's own declaration files (never TypeScript's lib nor another package's).
 "use strict";
 
@@ -27,7 +28,7 @@ function typesEntry() {
       }
     }
   }
-  return manifest.types || manifest.typings;
+  return manifest.types || manifest.typings || "index.d.ts"; // TypeScript's default
 }
 
 const entry = path.resolve(packageDir, typesEntry());
@@ -49,24 +50,50 @@ function parameterNames(declaration) {
   return declaration.parameters.map((parameter) => parameter.name.getText());
 }
 
+// A source file's path relative to the package, or null when it is not the package's.
+function path_of(sourceFile) {
+  const relative = path.relative(packageDir, sourceFile.fileName).split(path.sep).join("/");
+  return relative.startsWith("..") || relative.includes("node_modules/") ? null : relative;
+}
+
 const files = {};
 for (const sourceFile of program.getSourceFiles()) {
-  const relative = path.relative(packageDir, sourceFile.fileName).split(path.sep).join("/");
-  if (relative.startsWith("..") || relative.includes("node_modules/")) {
+  const relative = path_of(sourceFile);
+  if (relative === null) {
     continue;
   }
   const moduleSymbol = checker.getSymbolAtLocation(sourceFile);
   if (!moduleSymbol) {
     continue; // a script, not a module
   }
-  const report = { exports: [], classes: {}, functions: {} };
+  const report = { exports: [], classes: {}, functions: {}, methods: {} };
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
     const name = exported.getName();
     report.exports.push(name);
     const target = resolved(exported);
     if (target.flags & (ts.SymbolFlags.Class | ts.SymbolFlags.Interface)) {
       const declared = checker.getDeclaredTypeOfSymbol(target);
-      report.classes[name] = checker.getPropertiesOfType(declared).map((p) => p.getName());
+      const properties = checker.getPropertiesOfType(declared);
+      report.classes[name] = properties.map((p) => p.getName());
+      // Each method's parameters, under the class or interface that declares it (an
+      // inherited method under its base), every overload's names together.
+      for (const property of properties) {
+        for (const declaration of property.declarations || []) {
+          const owner = declaration.parent && declaration.parent.name;
+          const isMethod = ts.isMethodDeclaration(declaration) || ts.isMethodSignature(declaration);
+          const path = owner && path_of(declaration.getSourceFile());
+          if (!isMethod || !owner || path === null) {
+            continue;
+          }
+          const key = owner.getText() + "." + property.getName();
+          const names = report.methods[key] || (report.methods[key] = []);
+          for (const parameter of parameterNames(declaration)) {
+            if (!names.includes(parameter)) {
+              names.push(parameter);
+            }
+          }
+        }
+      }
     }
     if (target.flags & ts.SymbolFlags.Function) {
       const names = [];

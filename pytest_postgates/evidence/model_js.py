@@ -119,7 +119,10 @@ def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> N
 
 
 def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
-    facts.modules[path] = sorted({*table.exports, *table.reexports} - {"default"})
+    exported = {*table.exports, *table.reexports}
+    if table.export_equals in table.namespaces:
+        exported.update(table.namespaces[table.export_equals])  # `export = ns`
+    facts.modules[path] = sorted(exported - {"default"})
     for name, kind in table.locals.items():
         facts.decls.append(Decl(name, _KINDS.get(kind, "constant"), path, path, 0))
     for name in {*table.exports, *table.reexports}:
