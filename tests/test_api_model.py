@@ -352,3 +352,30 @@ def test_a_namespace_exported_with_export_equals_is_the_modules_api() -> None:
     # A namespace not exported with `export =` adds nothing to the module's names.
     assert model.facts.modules["plain.ts"] == ["area"]
     assert model.members("Circle")[0] == {"radius"}
+
+
+def test_a_declaration_file_without_an_export_list_exports_every_declaration() -> None:
+    # As TypeScript has it: a .d.ts module with no `export { }`, `export *`, `export =` nor
+    # `export default x` exports each top-level declaration, `export` written or not; with
+    # one, only what is exported; a .ts file only what it exports; an import is no export.
+    model = build_model(
+        "c",
+        {
+            "implicit.d.ts": (
+                'import { Other } from "./listed";\n'
+                "declare function helper(text: string): void;\n"
+                "declare class Widget { size: number }\n"
+                "interface Shape { sides: number }\n"
+                'declare module "augmented" { const extra: number }\n'
+                "export declare const shown: Other;\n"
+            ),
+            "listed.d.ts": (
+                "declare function hidden(count: number): void;\n"
+                "export interface Other { label: string }\nexport {};\n"
+            ),
+            "source.ts": "function local(): void {}\nexport const shown = 1;\n",
+        },
+    )
+    assert model.facts.modules["implicit.d.ts"] == ["Shape", "Widget", "helper", "shown"]
+    assert model.facts.modules["listed.d.ts"] == ["Other"]
+    assert model.facts.modules["source.ts"] == ["shown"]

@@ -42,7 +42,8 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         source = sources[path].encode("utf-8")
         try:
             tree = parser.parse(source)
-            builder = JsTables(source, getattr(tree, "language", None))
+            declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
+            builder = JsTables(source, getattr(tree, "language", None), declarations)
             table = builder.build(tree.root_node)
             if table.cli_frameworks:
                 builder.option_specs(tree.root_node)

@@ -27,17 +27,27 @@ _PAIR_QUERY = "(pair) @n"
 class JsTables:
     """The table of one JavaScript/TypeScript file, read from its syntax tree."""
 
-    def __init__(self, source: bytes, language: Any = None) -> None:
+    def __init__(self, source: bytes, language: Any = None, declarations: bool = False) -> None:
         self.source = source
         self.language = language
         self.table = FileTable("js")
+        self.declarations = declarations  # a declaration file (.d.ts, .d.mts, .d.cts)
 
     def text(self, node: Any) -> str:
         return node_text(self.source, node)
 
     def build(self, root: Any) -> FileTable:
-        for child in root.named_children:
-            self.statement(child)
+        statements = root.named_children
+        # A declaration file that is a module and has no `export { }`, `export *`, `export =`
+        # nor `export default x` exports every top-level declaration, as TypeScript has it.
+        exports = [c for c in statements if c.type == "export_statement"]
+        implicit = (
+            self.declarations
+            and (bool(exports) or any(c.type == "import_statement" for c in statements))
+            and all(field_of(c, "declaration") is not None for c in exports)
+        )
+        for child in statements:
+            self.statement(child, exported=implicit)
         table = self.table
         # `export { a as b }` of an imported name is a re-export in all but syntax.
         for name, local in list(table.exports.items()):
@@ -77,7 +87,10 @@ class JsTables:
                 keys = [self.text(field_of(m, "name") or m) for m in body.named_children]
                 table.objects[name] = [k.strip("'\"") for k in keys]
         elif kind in ("internal_module", "module"):
-            name = self.declare(node, "namespace", exported)
+            # `declare module "x" { }` augments module x: no name of this file's.
+            named = field_of(node, "name")
+            augments = named is not None and named.type == "string"
+            name = self.declare(node, "namespace", exported and not augments)
             body = field_of(node, "body")
             if name and body is not None:
                 self.namespace(name, body, ambient)
