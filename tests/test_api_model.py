@@ -263,3 +263,119 @@ def code_for(name):
     assert model.resolve(["FRONT_MATTER_YAML"]).outcome == "found"
     # The rest of a made code must be a word the code writes.
     assert model.resolve(["FRONT_MATTER_TOML"]).outcome == "missing"
+
+
+def test_star_re_exports_are_followed_across_files() -> None:
+    # `export * from` a folder (its index), a `.js` specifier naming the `.ts` file, chained;
+    # the default export is not carried, and a star from another package adds nothing.
+    model = build_model(
+        "c",
+        {
+            "index.d.ts": 'export * from "./lib";\nexport * from "other-package";\n',
+            "lib/index.d.ts": (
+                'export * from "./types.js";\nexport declare const version: string;\n'
+            ),
+            "lib/types.d.ts": (
+                "export declare class Schema { parse(input: unknown): unknown }\n"
+                "export declare function parse(text: string): Schema;\n"
+                "declare const fallback: Schema;\nexport default fallback;\n"
+            ),
+        },
+    )
+    assert model.facts.modules["lib/types.d.ts"] == ["Schema", "parse"]
+    assert model.facts.modules["lib/index.d.ts"] == ["Schema", "parse", "version"]
+    assert model.facts.modules["index.d.ts"] == ["Schema", "parse", "version"]
+
+
+def test_a_class_exported_under_another_name_has_its_members() -> None:
+    # `export { A as B }`, in the declaring file or re-exported from another: B is A.
+    model = build_model(
+        "c",
+        {
+            "types.d.ts": (
+                "declare class ZodType { parse(input: unknown): unknown; description?: string }\n"
+                "interface Options { strict: boolean }\n"
+                "export { ZodType, ZodType as Schema, Options as Settings };\n"
+            ),
+            "index.d.ts": 'export { ZodType as ZodSchema } from "./types";\n',
+        },
+    )
+    assert {"parse", "description"} <= model.members("Schema")[0]
+    assert {"parse", "description"} <= model.members("ZodSchema")[0]
+    assert model.members("Settings")[0] == {"strict"}
+    assert model.resolve(["Schema", "parse"]).outcome == "found"
+
+
+def test_a_rest_parameter_is_named_without_its_dots() -> None:
+    # `...items` declares the parameter `items` (as TypeScript names it); still a rest.
+    model = build_model(
+        "c",
+        {
+            "a.d.ts": (
+                "export declare class Tuple { args(...items: string[]): Tuple }\n"
+                "export declare function join(separator: string, ...parts: string[]): string;\n"
+            )
+        },
+    )
+    (method,) = model.callables["a.d.ts:Tuple.args"]
+    (function,) = model.callables["a.d.ts.join"]
+    assert (method.params, method.var_keyword) == (["items"], True)
+    assert (function.params, function.var_keyword) == (["separator", "parts"], True)
+
+
+def test_a_namespace_exported_with_export_equals_is_the_modules_api() -> None:
+    # `export = chalk`: the module's names are the namespace's; in `declare namespace`
+    # every declaration is exported, its interfaces have members and its methods params.
+    model = build_model(
+        "c",
+        {
+            "index.d.ts": (
+                "declare namespace chalk {\n"
+                "  type Level = 0 | 1;\n"
+                "  interface Options { level?: Level }\n"
+                "  interface Chalk { (text: string): string; hex(color: string): Chalk }\n"
+                "  function create(options?: Options): Chalk;\n"
+                "}\n"
+                "declare const chalk: chalk.Chalk;\n"
+                "export = chalk;\n"
+            ),
+            "plain.ts": (
+                "namespace Shapes { export interface Circle { radius: number }; const x = 1 }\n"
+                "export const area = 1;\n"
+            ),
+        },
+    )
+    assert model.facts.modules["index.d.ts"] == ["Chalk", "Level", "Options", "create"]
+    assert model.members("Options")[0] == {"level"}
+    assert model.members("Chalk")[0] == {"hex"}
+    assert model.callables["index.d.ts:Chalk.hex"][0].params == ["color"]
+    # A namespace not exported with `export =` adds nothing to the module's names.
+    assert model.facts.modules["plain.ts"] == ["area"]
+    assert model.members("Circle")[0] == {"radius"}
+
+
+def test_a_declaration_file_without_an_export_list_exports_every_declaration() -> None:
+    # As TypeScript has it: a .d.ts module with no `export { }`, `export *`, `export =` nor
+    # `export default x` exports each top-level declaration, `export` written or not; with
+    # one, only what is exported; a .ts file only what it exports; an import is no export.
+    model = build_model(
+        "c",
+        {
+            "implicit.d.ts": (
+                'import { Other } from "./listed";\n'
+                "declare function helper(text: string): void;\n"
+                "declare class Widget { size: number }\n"
+                "interface Shape { sides: number }\n"
+                'declare module "augmented" { const extra: number }\n'
+                "export declare const shown: Other;\n"
+            ),
+            "listed.d.ts": (
+                "declare function hidden(count: number): void;\n"
+                "export interface Other { label: string }\nexport {};\n"
+            ),
+            "source.ts": "function local(): void {}\nexport const shown = 1;\n",
+        },
+    )
+    assert model.facts.modules["implicit.d.ts"] == ["Shape", "Widget", "helper", "shown"]
+    assert model.facts.modules["listed.d.ts"] == ["Other"]
+    assert model.facts.modules["source.ts"] == ["shown"]

@@ -219,7 +219,8 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
     root = tree.root_node
     if language == "python":
         return PythonTables(source).build(root)
-    builder = JsTables(source, getattr(tree, "language", None))
+    declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
+    builder = JsTables(source, getattr(tree, "language", None), declarations)
     table = builder.build(root)
     if table.cli_frameworks:
         builder.option_specs(root)

@@ -31,6 +31,8 @@ class FileTable:
     # class or interface -> {"members": [...], "static": [...], "extends": [...]}
     classes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     objects: dict[str, list[str]] = field(default_factory=dict)  # const x = {keys}
+    # TypeScript namespace -> the names it exports (what ``export = ns`` makes the module's)
+    namespaces: dict[str, list[str]] = field(default_factory=dict)
     deps: list[str] = field(default_factory=list)  # relative import specifiers
     # Python: __all__ (None when absent), ``from m import *`` modules, module __getattr__.
     all: list[str] | None = None

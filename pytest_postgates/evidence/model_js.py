@@ -9,7 +9,8 @@ keys included). A file tree-sitter cannot read is listed in ``unread``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import posixpath
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ _KINDS = {"function": "function", "class": "class", "interface": "interface", "e
 def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFacts:
     """The facts of the JavaScript/TypeScript files in ``sources`` (product code only)."""
     facts = ModelFacts()
+    tables: dict[str, FileTable] = {}
     for path in sorted(sources):
         language = LANGUAGES.get(Path(path).suffix.lower())
         parser = parsers.get(language or "")
@@ -40,7 +42,8 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         source = sources[path].encode("utf-8")
         try:
             tree = parser.parse(source)
-            builder = JsTables(source, getattr(tree, "language", None))
+            declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
+            builder = JsTables(source, getattr(tree, "language", None), declarations)
             table = builder.build(tree.root_node)
             if table.cli_frameworks:
                 builder.option_specs(tree.root_node)
@@ -52,14 +55,76 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             # tree-sitter recovers: what it read is kept, and the file is named as partial.
             facts.unread[path] = "parsed with syntax errors (what parsed is kept)"
         facts.files += 1
+        tables[path] = table
         first_class = len(facts.classes)
         _add_table(facts, path, table)
         _add_types(facts, path, types, first_class)
+    _follow_star_exports(facts, tables)
+    _add_export_aliases(facts, tables)
     return facts
 
 
+# What a relative specifier may name: a TypeScript file for the JavaScript it compiles
+# to (`./x.js` is `./x.ts` or its declarations `./x.d.ts`), a folder its index file.
+_SCRIPT_SUFFIXES = tuple(".ts .tsx .d.ts .mts .d.mts .cts .d.cts .js .mjs .cjs .jsx".split())
+_COMPILED = {
+    ".js": (".ts", ".tsx", ".d.ts"),
+    ".mjs": (".mts", ".d.mts"),
+    ".cjs": (".cts", ".d.cts"),
+}
+
+
+def resolve_specifier(importer: str, spec: str, paths: Collection[str]) -> str | None:
+    """The file among ``paths`` a relative ``spec`` written in ``importer`` names."""
+    if not spec.startswith("."):
+        return None
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+    candidates = [base, *(base + suffix for suffix in _SCRIPT_SUFFIXES)]
+    stem, suffix = posixpath.splitext(base)
+    candidates += [stem + compiled for compiled in _COMPILED.get(suffix, ())]
+    candidates += [f"{base}/index{suffix}" for suffix in _SCRIPT_SUFFIXES]
+    return next((c for c in candidates if c in paths), None)
+
+
+def _follow_star_exports(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+    """``export * from "./x"`` exports x's names (all but its default): followed across
+    the product's files until nothing changes (stars may chain, even in a cycle)."""
+    changed = True
+    while changed:
+        changed = False
+        for path, table in tables.items():
+            names = set(facts.modules[path])
+            for spec in table.stars:
+                target = resolve_specifier(path, spec, tables)
+                if target is not None and not set(facts.modules[target]) <= names:
+                    names |= set(facts.modules[target])
+                    changed = True
+            facts.modules[path] = sorted(names)
+
+
+def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+    """A class or interface exported under another name (``export { A as B }``, from this
+    file or re-exported from another) is a class of that name too, with A's members."""
+    for path, table in tables.items():
+        aliased = [(alias, path, local) for alias, local in table.exports.items()]
+        for alias, (spec, name) in table.reexports.items():
+            target = resolve_specifier(path, spec, tables)
+            if target is not None:
+                aliased.append((alias, target, name))
+        for alias, origin, name in aliased:
+            kind = tables[origin].locals.get(name)
+            if alias in (name, "default") or kind not in ("class", "interface"):
+                continue
+            qualname = f"{path}:{alias}"
+            if all(entry.qualname != qualname for entry in facts.classes):
+                facts.classes.append(ClassFacts(qualname, alias, path, 0, [], [name], kind))
+
+
 def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
-    facts.modules[path] = sorted({*table.exports, *table.reexports} - {"default"})
+    exported = {*table.exports, *table.reexports}
+    if table.export_equals in table.namespaces:
+        exported.update(table.namespaces[table.export_equals])  # `export = ns`
+    facts.modules[path] = sorted(exported - {"default"})
     for name, kind in table.locals.items():
         facts.decls.append(Decl(name, _KINDS.get(kind, "constant"), path, path, 0))
     for name in {*table.exports, *table.reexports}:

@@ -27,17 +27,27 @@ _PAIR_QUERY = "(pair) @n"
 class JsTables:
     """The table of one JavaScript/TypeScript file, read from its syntax tree."""
 
-    def __init__(self, source: bytes, language: Any = None) -> None:
+    def __init__(self, source: bytes, language: Any = None, declarations: bool = False) -> None:
         self.source = source
         self.language = language
         self.table = FileTable("js")
+        self.declarations = declarations  # a declaration file (.d.ts, .d.mts, .d.cts)
 
     def text(self, node: Any) -> str:
         return node_text(self.source, node)
 
     def build(self, root: Any) -> FileTable:
-        for child in root.named_children:
-            self.statement(child)
+        statements = root.named_children
+        # A declaration file that is a module and has no `export { }`, `export *`, `export =`
+        # nor `export default x` exports every top-level declaration, as TypeScript has it.
+        exports = [c for c in statements if c.type == "export_statement"]
+        implicit = (
+            self.declarations
+            and (bool(exports) or any(c.type == "import_statement" for c in statements))
+            and all(field_of(c, "declaration") is not None for c in exports)
+        )
+        for child in statements:
+            self.statement(child, exported=implicit)
         table = self.table
         # `export { a as b }` of an imported name is a re-export in all but syntax.
         for name, local in list(table.exports.items()):
@@ -49,7 +59,7 @@ class JsTables:
         return table
 
     # -------------------------------------------------------------- statements
-    def statement(self, node: Any, exported: bool = False) -> None:
+    def statement(self, node: Any, exported: bool = False, ambient: bool = False) -> None:
         table = self.table
         kind = node.type
         if kind == "export_statement":
@@ -77,18 +87,44 @@ class JsTables:
                 keys = [self.text(field_of(m, "name") or m) for m in body.named_children]
                 table.objects[name] = [k.strip("'\"") for k in keys]
         elif kind in ("internal_module", "module"):
-            self.declare(node, "namespace", exported)
+            # `declare module "x" { }` augments module x: no name of this file's.
+            named = field_of(node, "name")
+            augments = named is not None and named.type == "string"
+            name = self.declare(node, "namespace", exported and not augments)
+            body = field_of(node, "body")
+            if name and body is not None:
+                self.namespace(name, body, ambient)
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
                     self.declarator(declarator, exported)
         elif kind == "ambient_declaration":
             for child in node.named_children:
-                self.statement(child, exported)
+                self.statement(child, exported, ambient=True)
         elif kind == "expression_statement" and node.named_children:
             expression = node.named_children[0]
             if expression.type == "assignment_expression":
                 self.commonjs(expression)
+            elif expression.type in ("internal_module", "module"):
+                self.statement(expression, exported, ambient)  # `namespace X {}` at top level
+
+    def namespace(self, name: str, body: Any, ambient: bool) -> None:
+        """A namespace's declarations are the file's (their classes and members), its
+        exports its own. In an ambient namespace (``declare namespace``) without an
+        ``export { }`` or ``export =``, every declaration is exported, as TypeScript has it."""
+        table = self.table
+        statements = [c for c in body.named_children if c.type != "comment"]
+        explicit = any(
+            c.type == "export_statement" and field_of(c, "declaration") is None for c in statements
+        )
+        outer, table.exports = table.exports, {}
+        try:
+            for child in statements:
+                self.statement(child, exported=ambient and not explicit, ambient=ambient)
+            names = table.namespaces.setdefault(name, [])
+            names.extend(n for n in table.exports if n != "default" and n not in names)
+        finally:
+            table.exports = outer
 
     def declare(self, node: Any, kind: str, exported: bool) -> str:
         name_node = field_of(node, "name")

@@ -189,9 +189,11 @@ class _Reader:
             pattern = _field(param, "pattern")
             annotation = _field(param, "type")
             rest = pattern is not None and pattern.type == "rest_pattern"
+            # `...items`: the parameter is named `items` (the dots say it is the rest).
+            named = _first(pattern) if rest else pattern
             found.append(
                 Parameter(
-                    self.text(pattern) if pattern is not None else "",
+                    self.text(named) if named is not None else "",
                     self.expr(annotation) if annotation is not None else None,
                     rest,
                 )
@@ -220,6 +222,16 @@ class _Reader:
         if kind == "ambient_declaration":
             for child in _named(node):
                 self.statement(child)
+            return
+        if kind == "expression_statement":
+            for child in _named(node):
+                if child.type in ("internal_module", "module"):
+                    self.statement(child)  # `namespace X {}` at the top level
+            return
+        if kind in ("internal_module", "module"):
+            body = _field(node, "body")
+            for child in _named(body) if body is not None else ():
+                self.statement(child)  # a namespace's types are read as the file's
             return
         name_node = _field(node, "name")
         name = self.text(name_node) if name_node is not None else ""

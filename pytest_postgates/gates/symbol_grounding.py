@@ -504,6 +504,7 @@ def _source_fingerprint() -> str:
     file the old code's verdicts under the new code's key."""
     import hashlib
 
+    from pytest_postgates import code_references, html_text
     from pytest_postgates.evidence import (
         api_model,
         grounding,
@@ -524,6 +525,8 @@ def _source_fingerprint() -> str:
 
     digest = hashlib.sha256()
     modules = (
+        code_references,  # which references outside code spans are tokens
+        html_text,
         api_model,
         model_facts,
         model_js,
