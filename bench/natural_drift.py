@@ -13,15 +13,17 @@ case is gated twice, against the project's own repository:
 
 The defect's name is the label's token without call parentheses and leading dashes or dots
 (``--old-flag`` -> ``old-flag``, ``.stream_raw()`` -> ``stream_raw``) and, for a dotted
-token (not a path, flag or imported module), its last component too (``httpx.BasicAuthentication`` matches
-a finding ``BasicAuthentication``): a finding matches when its token contains one of them.
+token (not a path, flag or imported module), its last component too
+(``httpx.BasicAuthentication`` matches a finding ``BasicAuthentication``): a finding
+matches when its token contains one of them.
 
 How a commit is gated (as bench/holdout_precision.py prepares its scratch repository): a
 ``git clone --shared --no-checkout`` of the project's mirror (it reads the mirror's objects,
 writes nothing into it), a branch ``drift-ref`` at the commit, the cases' docs written from
 that commit into the clone's working tree, and a ``pyproject.toml`` with ``[tool.postgates]
 paths = [<docs folder>]`` (the configuration a team running the plugin over its docs folder
-writes; the text of that folder is then left out of the evidence). The plugin reads the code
+writes; the text of that folder is then left out of the evidence) and, for a Python project,
+``package`` (its distribution name, PYTHON_PACKAGES). The plugin reads the code
 from git at ``drift-ref``, offline, ``--postgates-all``, gates 2, 14 and 15 only. One clone
 serves every case of one (project, commit).
 
@@ -80,6 +82,17 @@ SPLIT = {
     "tj/commander.js": "report",
     "vitest-dev/vitest": "report",
     "vitejs/vite": "report",
+}
+# The distribution name a team sets as ``package`` for a Python project: without it gate 15
+# stops with "no package name" on a repository whose packaging it cannot read (setup.py,
+# poetry), which would hide what the gate does. JS projects: package.json names it.
+PYTHON_PACKAGES = {
+    "encode/httpx": "httpx",
+    "pydantic/pydantic": "pydantic",
+    "pydantic/pydantic-ai": "pydantic-ai",
+    "strawberry-graphql/strawberry": "strawberry-graphql",
+    "fastapi/typer": "typer",
+    "Textualize/textual": "textual",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
@@ -177,7 +190,9 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
 
 
-def prepare_site(mirror: Path, commit: str, docs: Sequence[str], site: Path) -> dict[str, bool]:
+def prepare_site(
+    mirror: Path, commit: str, docs: Sequence[str], site: Path, package: str | None = None
+) -> dict[str, bool]:
     """A shared clone of ``mirror`` at ``commit`` with ``docs`` written from it; returns
     which docs exist at the commit."""
     subprocess.run(
@@ -194,8 +209,10 @@ def prepare_site(mirror: Path, commit: str, docs: Sequence[str], site: Path) -> 
             target.write_bytes(blob.stdout)
     folders = sorted({posts_folder(doc) for doc in docs})
     listed = ", ".join(json.dumps(folder) for folder in folders)
+    setting = f"package = {json.dumps(package)}\n" if package else ""
     (site / "pyproject.toml").write_text(
-        f"[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = [{listed}]\n", encoding="utf-8"
+        f"[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = [{listed}]\n{setting}",
+        encoding="utf-8",
     )
     return present
 
@@ -215,7 +232,10 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
             card = json.loads(card_path.read_text(encoding="utf-8"))
             result.verdicts[gate] = str(card.get("verdict"))
             if result.verdicts[gate] not in ("PASS", "FAIL"):
-                result.reasons[gate] = str(card.get("summary") or "")[:160]
+                # A scorecard file keeps the reason in detail ("error" / "reason").
+                detail = card.get("detail") or {}
+                reason = card.get("summary") or detail.get("error") or detail.get("reason")
+                result.reasons[gate] = str(reason or "")[:160]
             listing, key = FINDING_FIELDS[gate]
             for item in (card.get("detail") or {}).get(listing) or []:
                 result.findings.append(Finding(gate, int(item.get("line", 0)), str(item[key])))
@@ -237,13 +257,18 @@ def batches(docs: Sequence[str]) -> list[list[str]]:
 
 
 def gate_commit(
-    mirror: Path, commit: str, docs: Sequence[str], scratch: Path, cache: Path
+    mirror: Path,
+    commit: str,
+    docs: Sequence[str],
+    scratch: Path,
+    cache: Path,
+    package: str | None = None,
 ) -> dict[str, DocResult]:
     """Gates 2, 14 and 15 on ``docs`` at ``commit`` of the mirror's repository."""
     results: dict[str, DocResult] = {}
     for number, batch in enumerate(batches(docs)):
         site = scratch / f"site-{commit[:12]}-{number}"
-        present = prepare_site(mirror, commit, batch, site)
+        present = prepare_site(mirror, commit, batch, site, package)
         targets = [doc for doc in batch if present[doc]]
         results.update({doc: DocResult(missing=True) for doc in batch if not present[doc]})
         if not targets:
@@ -280,9 +305,7 @@ def judge(case: Case, at_parent: DocResult, at_fix: DocResult) -> Outcome:
     near = [f for f in at_parent.findings if abs(f.line - case.line) <= LINE_SLACK]
     caught = any(matches(case, finding) for finding in near)
     clean = None if at_fix.missing else not any(matches(case, f) for f in at_fix.findings)
-    return Outcome(
-        case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near
-    )
+    return Outcome(case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near)
 
 
 def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
@@ -305,20 +328,26 @@ def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
     with tempfile.TemporaryDirectory(prefix="natural-drift-") as tmp:
         scratch = Path(tmp)
 
-        def one(item: tuple[str, Path, str, list[str]]) -> None:
+        def one(item: tuple[str, Path, str, list[str]]) -> str:
             project, mirror, commit, docs = item
             folder = scratch / project.replace("/", "+")
             folder.mkdir(exist_ok=True)
             cache = scratch / "xdg-cache" / project.replace("/", "+")
-            for doc, result in gate_commit(mirror, commit, docs, folder, cache).items():
+            package = PYTHON_PACKAGES.get(project)
+            gated = gate_commit(mirror, commit, docs, folder, cache, package)
+            for doc, result in gated.items():
                 results[(project, commit, doc)] = result
+            return commit
 
         # One project's commits in order share its cache; --jobs runs projects side by side.
         per_project: dict[str, list[tuple[str, Path, str, list[str]]]] = {}
         for item in work:
             per_project.setdefault(item[0], []).append(item)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(lambda items: [one(item) for item in items], per_project.values()))
+            for _done in pool.map(
+                lambda items: [one(item) for item in items], per_project.values()
+            ):
+                pass  # consumed so that an exception in a worker is raised here
     outcomes: list[Outcome] = []
     for case in cases:
         parent = results.get((case.project, case.parent, case.doc))
