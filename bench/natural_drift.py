@@ -1,0 +1,462 @@
+"""Natural-drift recall of gates 2, 14 and 15 (issues 24 and 26).
+
+The cases (bench/labels/drift_cases.jsonl, labelling rules and the fixed tune/report split at
+its top) are documentation defects that the maintainers of public projects found and fixed:
+a wrong code name in a Markdown doc, the commit that fixed it, and that commit's parent. Each
+case is gated twice, against the project's own repository:
+
+- at the parent (the defect present): caught when gate 2 (an ``ungrounded`` token), gate 14
+  (a ``violations`` specifier) or gate 15 (a ``violations`` name) reports, within
+  ``LINE_SLACK`` lines of the labelled line, a token that contains the defect's name;
+- at the fix (the clean control): clean when the same doc has no finding of those gates,
+  on any line, whose token contains the defect's name.
+
+The defect's name is the label's token without call parentheses and leading dashes or dots
+(``--old-flag`` -> ``old-flag``, ``.stream_raw()`` -> ``stream_raw``) and, for a dotted
+token (not a path, flag or imported module), its last component too
+(``httpx.BasicAuthentication`` matches a finding ``BasicAuthentication``): a finding
+matches when its token contains one of them.
+
+How a commit is gated (as bench/holdout_precision.py prepares its scratch repository): a
+``git clone --shared --no-checkout`` of the project's mirror (it reads the mirror's objects,
+writes nothing into it), a branch ``drift-ref`` at the commit, the cases' docs written from
+that commit into the clone's working tree, and a ``pyproject.toml`` with ``[tool.postgates]
+paths = [<docs folder>]`` (the configuration a team running the plugin over its docs folder
+writes; the text of that folder is then left out of the evidence) and, for a Python project,
+``package`` (its distribution name, PYTHON_PACKAGES). The plugin reads the code
+from git at ``drift-ref``, offline, ``--postgates-all``, gates 2, 14 and 15 only. One clone
+serves every case of one (project, commit).
+
+Mirrors: ``$POSTGATES_DRIFT_MIRRORS`` (default /work/.mirror), one bare repository per
+project at ``<owner>+<name>/repo`` (the layout the search tool's ``fetch`` writes) or
+``<owner>+<name>``; a project without a mirror is skipped with a message.
+
+    python bench/natural_drift.py [--split tune|report|all] [--project OWNER/NAME]
+                                  [--json OUT] [--jobs N] [--cases FILE] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "labels" / "drift_cases.jsonl"
+DEFAULT_MIRRORS = "/work/.mirror"
+GATES = {2: "symbol_grounding", 14: "import_specifiers", 15: "code_samples"}
+# The scorecard list and the key of each finding's token, per gate.
+FINDING_FIELDS = {2: ("ungrounded", "token"), 14: ("violations", "specifier"),
+                  15: ("violations", "name")}  # fmt: skip
+LINE_SLACK = 2
+SHAPES = (
+    "prose-identifier",
+    "prose-member",
+    "cli-flag",
+    "path",
+    "outside-code-span",
+    "fence-import",
+    "fence-member",
+    "fence-argument",
+)
+# The split fixed before any case was mined (the header of the cases file): never moved.
+SPLIT = {
+    "pydantic/pydantic-ai": "tune",
+    "encode/httpx": "tune",
+    "pydantic/pydantic": "tune",
+    "eslint/eslint": "tune",
+    "fastify/fastify": "tune",
+    "prettier/prettier": "tune",
+    "strawberry-graphql/strawberry": "report",
+    "fastapi/typer": "report",
+    "Textualize/textual": "report",
+    "tj/commander.js": "report",
+    "vitest-dev/vitest": "report",
+    "vitejs/vite": "report",
+}
+# The distribution name a team sets as ``package`` for a Python project: without it gate 15
+# stops with "no package name" on a repository whose packaging it cannot read (setup.py,
+# poetry), which would hide what the gate does. JS projects: package.json names it.
+PYTHON_PACKAGES = {
+    "encode/httpx": "httpx",
+    "pydantic/pydantic": "pydantic",
+    "pydantic/pydantic-ai": "pydantic-ai",
+    "strawberry-graphql/strawberry": "strawberry-graphql",
+    "fastapi/typer": "typer",
+    "Textualize/textual": "textual",
+}
+# First path components that name a documentation folder (configured as the posts folder).
+DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
+REF = "drift-ref"
+
+
+@dataclass(frozen=True)
+class Case:
+    project: str
+    language: str
+    split: str
+    fix: str
+    parent: str
+    doc: str
+    line: int
+    token: str
+    replacement: str | None
+    shape: str
+    verified: str
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """What a finding's token must contain to be about this defect."""
+        bare = re.sub(r"\(.*\)$", "", self.token).strip("`").lstrip("-.")
+        if self.shape in ("path", "cli-flag", "fence-import"):
+            return (bare,)  # parts of a path, flag or module are not names of their own
+        last = re.split(r"[.#]", bare)[-1] if re.search(r"[.#]", bare) else bare
+        return tuple(dict.fromkeys(n for n in (bare, last) if n))
+
+
+@dataclass(frozen=True)
+class Finding:
+    gate: int
+    line: int
+    token: str
+
+
+@dataclass
+class DocResult:
+    """What the three gates said about one doc at one commit."""
+
+    findings: list[Finding] = field(default_factory=list)
+    verdicts: dict[int, str] = field(default_factory=dict)
+    missing: bool = False  # the doc does not exist at this commit
+    # Why a gate neither passed nor failed (its card's summary), per gate.
+    reasons: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    case: Case
+    caught: bool
+    clean: bool | None  # None: the doc is gone at the fix
+    verdicts: dict[int, str]
+    reasons: dict[int, str]
+    near: list[Finding]  # the parent's findings within the slack of the labelled line
+
+
+def load_cases(path: Path) -> list[Case]:
+    cases: list[Case] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        data = json.loads(text)
+        case = Case(**{key: data.get(key) for key in Case.__dataclass_fields__})
+        if SPLIT.get(case.project) != case.split:
+            sys.exit(f"{path}:{number}: {case.project} is in split {SPLIT.get(case.project)}")
+        if case.shape not in SHAPES:
+            sys.exit(f"{path}:{number}: unknown shape {case.shape!r}")
+        cases.append(case)
+    return cases
+
+
+def mirror_of(root: Path, project: str) -> Path | None:
+    base = root / project.replace("/", "+")
+    for candidate in (base / "repo", base):
+        if (candidate / "HEAD").is_file() or (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def posts_folder(doc: str) -> str:
+    """The ``paths`` entry for a doc: its documentation folder, else its own folder, else
+    the file itself (a README at the root)."""
+    parts = doc.split("/")
+    if len(parts) == 1:
+        return doc
+    if parts[0].lower() in DOC_FOLDERS:
+        return parts[0]
+    return "/".join(parts[:-1])
+
+
+def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
+
+
+def prepare_site(
+    mirror: Path, commit: str, docs: Sequence[str], site: Path, package: str | None = None
+) -> dict[str, bool]:
+    """A shared clone of ``mirror`` at ``commit`` with ``docs`` written from it; returns
+    which docs exist at the commit."""
+    subprocess.run(
+        ["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(site)], check=True
+    )
+    subprocess.run(["git", "-C", str(site), "branch", "-q", "-f", REF, commit], check=True)
+    present: dict[str, bool] = {}
+    for doc in docs:
+        blob = _git(mirror, "show", f"{commit}:{doc}")
+        present[doc] = blob.returncode == 0
+        if present[doc]:
+            target = site / doc
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(blob.stdout)
+    folders = sorted({posts_folder(doc) for doc in docs})
+    listed = ", ".join(json.dumps(folder) for folder in folders)
+    setting = f"package = {json.dumps(package)}\n" if package else ""
+    (site / "pyproject.toml").write_text(
+        f"[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = [{listed}]\n{setting}",
+        encoding="utf-8",
+    )
+    return present
+
+
+def read_cards(cards: Path) -> dict[str, DocResult]:
+    """Findings and verdicts of gates 2, 14 and 15 per doc (the overall card names it)."""
+    results: dict[str, DocResult] = {}
+    for overall_path in sorted(cards.glob("*-overall.json")):
+        overall = json.loads(overall_path.read_text(encoding="utf-8"))
+        stem = overall_path.name.removesuffix("-overall.json")
+        result = results.setdefault(str(overall["post"]), DocResult())
+        for gate, name in GATES.items():
+            card_path = cards / f"{stem}-gate{gate}-{name}.json"
+            if not card_path.is_file():
+                result.verdicts[gate] = "MISSING"
+                continue
+            card = json.loads(card_path.read_text(encoding="utf-8"))
+            result.verdicts[gate] = str(card.get("verdict"))
+            if result.verdicts[gate] not in ("PASS", "FAIL"):
+                # A scorecard file keeps the reason in detail ("error" / "reason").
+                detail = card.get("detail") or {}
+                reason = card.get("summary") or detail.get("error") or detail.get("reason")
+                result.reasons[gate] = str(reason or "")[:160]
+            listing, key = FINDING_FIELDS[gate]
+            for item in (card.get("detail") or {}).get(listing) or []:
+                result.findings.append(Finding(gate, int(item.get("line", 0)), str(item[key])))
+    return results
+
+
+def batches(docs: Sequence[str]) -> list[list[str]]:
+    """Docs split so that no two in one run share a base name (scorecards are named by it)."""
+    out: list[list[str]] = []
+    for doc in docs:
+        stem = Path(doc).stem
+        for batch in out:
+            if all(Path(other).stem != stem for other in batch):
+                batch.append(doc)
+                break
+        else:
+            out.append([doc])
+    return out
+
+
+def gate_commit(
+    mirror: Path,
+    commit: str,
+    docs: Sequence[str],
+    scratch: Path,
+    cache: Path,
+    package: str | None = None,
+) -> dict[str, DocResult]:
+    """Gates 2, 14 and 15 on ``docs`` at ``commit`` of the mirror's repository."""
+    results: dict[str, DocResult] = {}
+    for number, batch in enumerate(batches(docs)):
+        site = scratch / f"site-{commit[:12]}-{number}"
+        present = prepare_site(mirror, commit, batch, site, package)
+        targets = [doc for doc in batch if present[doc]]
+        results.update({doc: DocResult(missing=True) for doc in batch if not present[doc]})
+        if not targets:
+            continue
+        cards = scratch / f"cards-{commit[:12]}-{number}"
+        command = [
+            sys.executable, "-m", "pytest", *targets,
+            f"--rootdir={site}", f"--postgates-repo={site}", f"--postgates-ref={REF}",
+            "--postgates-offline", "--postgates-all", "--postgates-only=2,14,15",
+            f"--postgates-scorecards={cards}",
+            "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--tb=no", "--no-header",
+        ]  # fmt: skip
+        env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTEST_ADDOPTS": ""}
+        done = subprocess.run(
+            command, cwd=site, env=env, capture_output=True, text=True, check=False
+        )
+        found = read_cards(cards) if cards.is_dir() else {}
+        for doc in targets:
+            if doc in found:
+                results[doc] = found[doc]
+            else:
+                tail = (done.stdout + done.stderr)[-400:].strip().replace("\n", " | ")
+                print(f"natural_drift: no scorecard for {doc} at {commit[:12]} "
+                      f"(pytest exit {done.returncode}): {tail}", file=sys.stderr)  # fmt: skip
+                results[doc] = DocResult(verdicts=dict.fromkeys(GATES, "NO-CARD"))
+    return results
+
+
+def matches(case: Case, finding: Finding) -> bool:
+    return any(name in finding.token for name in case.names)
+
+
+def judge(case: Case, at_parent: DocResult, at_fix: DocResult) -> Outcome:
+    near = [f for f in at_parent.findings if abs(f.line - case.line) <= LINE_SLACK]
+    caught = any(matches(case, finding) for finding in near)
+    clean = None if at_fix.missing else not any(matches(case, f) for f in at_fix.findings)
+    return Outcome(case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near)
+
+
+def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
+    by_project: dict[str, list[Case]] = {}
+    for case in cases:
+        by_project.setdefault(case.project, []).append(case)
+    work: list[tuple[str, Path, str, list[str]]] = []
+    for project, group in sorted(by_project.items()):
+        mirror = mirror_of(mirrors, project)
+        if mirror is None:
+            print(f"natural_drift: SKIP {project}: no mirror under {mirrors} "
+                  f"(fetch github:{project})", file=sys.stderr)  # fmt: skip
+            continue
+        commits: dict[str, set[str]] = {}
+        for case in group:
+            commits.setdefault(case.parent, set()).add(case.doc)
+            commits.setdefault(case.fix, set()).add(case.doc)
+        work += [(project, mirror, commit, sorted(docs)) for commit, docs in commits.items()]
+    results: dict[tuple[str, str, str], DocResult] = {}
+    with tempfile.TemporaryDirectory(prefix="natural-drift-") as tmp:
+        scratch = Path(tmp)
+
+        def one(item: tuple[str, Path, str, list[str]]) -> str:
+            project, mirror, commit, docs = item
+            folder = scratch / project.replace("/", "+")
+            folder.mkdir(exist_ok=True)
+            cache = scratch / "xdg-cache" / project.replace("/", "+")
+            package = PYTHON_PACKAGES.get(project)
+            gated = gate_commit(mirror, commit, docs, folder, cache, package)
+            for doc, result in gated.items():
+                results[(project, commit, doc)] = result
+            return commit
+
+        # One project's commits in order share its cache; --jobs runs projects side by side.
+        per_project: dict[str, list[tuple[str, Path, str, list[str]]]] = {}
+        for item in work:
+            per_project.setdefault(item[0], []).append(item)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for _done in pool.map(
+                lambda items: [one(item) for item in items], per_project.values()
+            ):
+                pass  # consumed so that an exception in a worker is raised here
+    outcomes: list[Outcome] = []
+    for case in cases:
+        parent = results.get((case.project, case.parent, case.doc))
+        fix = results.get((case.project, case.fix, case.doc))
+        if parent is not None and fix is not None:
+            outcomes.append(judge(case, parent, fix))
+    return outcomes
+
+
+def _ratio(part: int, whole: int) -> str:
+    return f"{part}/{whole} ({100 * part / whole:.1f}%)" if whole else "0/0"
+
+
+def figures(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    by_shape: dict[str, dict[str, int]] = {}
+    for outcome in outcomes:
+        entry = by_shape.setdefault(outcome.case.shape, {"caught": 0, "total": 0})
+        entry["total"] += 1
+        entry["caught"] += outcome.caught
+    controls = [o.clean for o in outcomes if o.clean is not None]
+    return {
+        "cases": len(outcomes),
+        "caught": sum(o.caught for o in outcomes),
+        "by_shape": {shape: by_shape[shape] for shape in SHAPES if shape in by_shape},
+        "clean": sum(bool(c) for c in controls),
+        "controls": len(controls),
+        "not_judged_at_parent": sum(
+            any(v not in ("PASS", "FAIL") for v in o.verdicts.values()) for o in outcomes
+        ),
+        "not_judged_reasons": _reasons(outcomes),
+    }
+
+
+def _reasons(outcomes: Sequence[Outcome]) -> dict[str, int]:
+    """How often each gate's reason for neither passing nor failing occurs (cases at the
+    parent), numbers and quoted names blanked so that one reason counts once."""
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        for gate, reason in sorted(outcome.reasons.items()):
+            text = f"gate {gate} {outcome.verdicts[gate]}: " + re.sub(r"\d+", "N", reason)
+            counts[text] = counts.get(text, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def print_figures(title: str, data: dict[str, Any]) -> None:
+    print(f"\n== {title}: {data['cases']} cases")
+    for shape, entry in data["by_shape"].items():
+        print(f"  {shape:<18} {_ratio(entry['caught'], entry['total'])}")
+    print(f"  {'overall':<18} {_ratio(data['caught'], data['cases'])}")
+    print(f"  clean controls     {_ratio(data['clean'], data['controls'])}")
+    print(f"  a gate not PASS/FAIL at the parent: {data['not_judged_at_parent']} case(s)")
+    for reason, count in data["not_judged_reasons"].items():
+        print(f"    {count:>3} x {reason}")
+
+
+def plugin_commit() -> str:
+    done = _git(HERE.parent, "rev-parse", "HEAD")
+    return done.stdout.decode().strip() if done.returncode == 0 else "unknown"
+
+
+def describe(outcome: Outcome) -> str:
+    case = outcome.case
+    mark = "CAUGHT" if outcome.caught else "missed"
+    control = {True: "clean", False: "DIRTY", None: "gone"}[outcome.clean]
+    verdicts = ",".join(f"{g}:{v}" for g, v in sorted(outcome.verdicts.items()))
+    near = "; ".join(f"g{f.gate}:{f.line}:{f.token}" for f in outcome.near[:4])
+    return (f"  {mark:<6} {control:<5} {case.project} {case.fix[:10]} {case.doc}:{case.line} "
+            f"{case.shape} {case.token!r} [{verdicts}] near: {near or '-'}")  # fmt: skip
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=("tune", "report", "all"), default="all")
+    parser.add_argument("--project", action="append", help="only this owner/name (repeatable)")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--jobs", type=int, default=1, help="projects gated side by side")
+    parser.add_argument("--cases", type=Path, default=CASES)
+    parser.add_argument("--verbose", action="store_true", help="one line per case")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    cases = [
+        case
+        for case in load_cases(args.cases)
+        if args.split in ("all", case.split) and (not args.project or case.project in args.project)
+    ]
+    mirrors = Path(os.environ.get("POSTGATES_DRIFT_MIRRORS", DEFAULT_MIRRORS))
+    outcomes = run_cases(cases, mirrors, args.jobs)
+    commit = plugin_commit()
+    print(f"natural_drift: plugin commit {commit}; {len(outcomes)} of {len(cases)} cases gated")
+    if args.verbose:
+        for outcome in outcomes:
+            print(describe(outcome))
+    report: dict[str, Any] = {"plugin_commit": commit, "line_slack": LINE_SLACK}
+    for half in ("tune", "report"):
+        chosen = [o for o in outcomes if o.case.split == half]
+        if chosen:
+            report[half] = figures(chosen)
+            print_figures(half, report[half])
+    report["all"] = figures(outcomes)
+    print_figures("all", report["all"])
+    report["cases"] = [
+        {"project": o.case.project, "fix": o.case.fix, "doc": o.case.doc, "line": o.case.line,
+         "token": o.case.token, "shape": o.case.shape, "split": o.case.split,
+         "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts}
+        for o in outcomes
+    ]  # fmt: skip
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""bench/natural_drift.py: the cases file, how a finding is matched to a case, the scratch
+site it gates, and the figures (no plugin run here: the bench runs it)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import make_repo
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _load(name: str, path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+drift = _load("natural_drift", BENCH / "natural_drift.py")
+
+
+def _case(**changes: Any) -> Any:
+    fields: dict[str, Any] = {
+        "project": "encode/httpx",
+        "language": "python",
+        "split": "tune",
+        "fix": "f" * 40,
+        "parent": "p" * 40,
+        "doc": "docs/api.md",
+        "line": 10,
+        "token": "httpx.BasicAuthentication",
+        "replacement": "httpx.BasicAuth",
+        "shape": "fence-member",
+        "verified": "",
+    }
+    return drift.Case(**{**fields, **changes})
+
+
+def test_the_labelled_cases_load_with_the_fixed_split() -> None:
+    cases = drift.load_cases(drift.CASES)
+    assert len(cases) >= 60
+    assert {case.split for case in cases} == {"tune", "report"}
+    assert all(drift.SPLIT[case.project] == case.split for case in cases)
+
+
+def test_a_case_in_the_wrong_half_is_refused(tmp_path: Path) -> None:
+    row = {**_case().__dict__, "split": "report"}
+    path = tmp_path / "cases.jsonl"
+    path.write_text("# rules\n" + json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="encode/httpx is in split tune"):
+        drift.load_cases(path)
+
+
+def test_a_finding_matches_on_the_whole_token_or_its_last_member() -> None:
+    case = _case()
+    assert drift.matches(case, drift.Finding(15, 10, "BasicAuthentication"))
+    assert drift.matches(case, drift.Finding(2, 10, "httpx.BasicAuthentication(username)"))
+    assert not drift.matches(case, drift.Finding(2, 10, "httpx.BasicAuth"))
+
+
+def test_a_path_or_flag_is_matched_whole_never_by_its_parts() -> None:
+    path = _case(token="examples/old_pkg/functions.py", shape="path")
+    assert drift.matches(path, drift.Finding(2, 10, "examples/old_pkg/functions.py"))
+    assert not drift.matches(path, drift.Finding(2, 10, "main.py"))
+    flag = _case(token="--brower.headless", shape="cli-flag")
+    assert drift.matches(flag, drift.Finding(2, 10, "--brower.headless=false"))
+    assert not drift.matches(flag, drift.Finding(2, 10, "headless"))
+
+
+def test_caught_near_the_line_and_clean_when_the_fix_has_no_such_finding() -> None:
+    case = _case(token="max_keepalive", shape="prose-identifier")
+    at_parent = drift.DocResult(findings=[drift.Finding(2, 12, "max_keepalive")])
+    far = drift.DocResult(findings=[drift.Finding(2, 13, "max_keepalive")])
+    at_fix = drift.DocResult(findings=[drift.Finding(2, 40, "tqdm")])
+    assert drift.judge(case, at_parent, at_fix).caught
+    assert drift.judge(case, at_parent, at_fix).clean is True
+    assert not drift.judge(case, far, at_fix).caught
+    assert drift.judge(case, at_parent, at_parent).clean is False
+    assert drift.judge(case, at_parent, drift.DocResult(missing=True)).clean is None
+
+
+def test_docs_of_one_base_name_never_share_a_run() -> None:
+    batches = drift.batches(["docs/index.md", "docs/api/index.md", "docs/api.md"])
+    assert batches == [["docs/index.md", "docs/api.md"], ["docs/api/index.md"]]
+
+
+def test_posts_folder_is_the_docs_folder_else_the_doc_itself() -> None:
+    assert drift.posts_folder("docs/guide/x.md") == "docs"
+    assert drift.posts_folder("packages/plugin/README.md") == "packages/plugin"
+    assert drift.posts_folder("README.md") == "README.md"
+
+
+def test_the_site_holds_the_doc_at_the_commit_and_the_configuration(tmp_path: Path) -> None:
+    mirror = make_repo(tmp_path / "src", {"docs/a.md": "old `name`\n", "pkg.py": "x = 1\n"})
+    first = subprocess.run(
+        ["git", "-C", str(mirror), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    (mirror / "docs" / "a.md").write_text("new `name`\n", encoding="utf-8")
+    subprocess.run(["git", "-C", str(mirror), "commit", "-qam", "fix"], check=True)
+    present = drift.prepare_site(
+        mirror, first, ["docs/a.md", "docs/gone.md"], tmp_path / "site", "pkg"
+    )
+    assert present == {"docs/a.md": True, "docs/gone.md": False}
+    assert (tmp_path / "site" / "docs" / "a.md").read_text(encoding="utf-8") == "old `name`\n"
+    config = (tmp_path / "site" / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'paths = ["docs"]' in config and 'package = "pkg"' in config
+    ref = subprocess.run(
+        ["git", "-C", str(tmp_path / "site"), "rev-parse", drift.REF],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert ref == first
+
+
+def test_figures_count_by_shape_and_controls() -> None:
+    caught = drift.Outcome(_case(), True, True, {2: "FAIL"}, {}, [])
+    missed = drift.Outcome(_case(shape="path", token="a/b.py"), False, None, {15: "ERROR"},
+                           {15: "no package name 3"}, [])  # fmt: skip
+    data = drift.figures([caught, missed])
+    assert data["by_shape"] == {
+        "path": {"caught": 0, "total": 1},
+        "fence-member": {"caught": 1, "total": 1},
+    }
+    assert (data["caught"], data["cases"], data["clean"], data["controls"]) == (1, 2, 1, 1)
+    assert data["not_judged_reasons"] == {"gate 15 ERROR: no package name N": 1}
