@@ -1,0 +1,419 @@
+"""Precision of gate 2 (symbol_grounding) on whole docs folders of held-out public projects.
+
+Issue 24's precision figure: "precision >= 85% over all findings of gate 2 on the held-out
+docs (sampled, labelled)". The projects are the REPORT half of the natural-drift split (see
+the header of the natural-drift labels): no rule of gate 2 may be tuned on them.
+
+- Projects and their docs folders: :data:`PROJECTS`. Each project's bare mirror is read
+  from ``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (default /work/.mirror), at the commit
+  pinned for it in the label file (a ``# pin <project> <commit>`` comment line): the
+  labels hold line numbers, so the run must see the very text that was labelled.
+- Run (as bench/holdout_precision.py): a ``git clone --shared --no-checkout`` of the
+  mirror in a scratch folder, a branch at the pinned commit, every file of the docs folder
+  at that commit written into it, a ``pyproject.toml`` with ``[tool.postgates] paths =
+  ["<docs folder>"]`` (what a team gating its docs folder writes). Gate 2 only, offline,
+  ``--postgates-all``, a private ``XDG_CACHE_HOME`` and scorecards folder; the scorecards
+  are read back.
+- Collected: every ``ungrounded`` finding of gate 2 (``detail.ungrounded``: token, line,
+  reason) and the count of ``unjudged`` outcomes by rule (silence made visible).
+- Sample, per project: the ``--sample`` (default 35) findings with the smallest keyed hash
+  (BLAKE2b keyed by the seed over project, doc, line, token), i.e. a seeded uniform sample
+  without replacement; a finding's hash never depends on which other findings exist, so a
+  change elsewhere only moves the cut-off, never reshuffles the sample.
+- Printed per project and overall, against bench/labels/docs_precision.jsonl (labelling
+  rules at its top; a label matches a finding by project, doc, token and closest line):
+  docs files, findings, sampled, labelled, precision = defect / labelled (``unsure`` left
+  out; bounds with unsure as false..defect), a 95% Wilson interval, false findings by
+  class. Overall: the pooled sample, and the estimate weighted by each project's findings
+  (the projects are sampled at different rates).
+
+    python bench/docs_precision.py [--project fastapi/typer] [--sample 35]
+    python bench/docs_precision.py --unlabelled OUT.jsonl   # sampled findings with no label
+    python bench/docs_precision.py --json OUT.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from holdout_precision import wilson  # noqa: E402
+
+SEED = 20261203  # the day the labels were drawn
+DEFAULT_SAMPLE = 35
+LABELS = HERE / "labels" / "docs_precision.jsonl"
+MIRRORS_ENV = "POSTGATES_MIRRORS"
+DEFAULT_MIRRORS = "/work/.mirror"
+LABEL_VALUES = ("defect", "false", "unsure")
+FALSE_CLASSES = ("third-party", "example", "notation", "defined-in-doc", "exists-in-code", "other")
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str  # owner/name on GitHub
+    docs: str  # the docs folder gated
+    language: str
+
+
+# The REPORT half of the natural-drift split (never tuned on).
+PROJECTS = (
+    Project("fastapi/typer", "docs", "python"),
+    Project("Textualize/textual", "docs", "python"),
+    Project("strawberry-graphql/strawberry", "docs", "python"),
+    Project("tj/commander.js", "docs", "javascript"),
+    Project("vitest-dev/vitest", "docs", "typescript"),
+    Project("vitejs/vite", "docs", "typescript"),
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    project: str
+    doc: str
+    line: int
+    token: str
+    reason: str
+    kind: str  # the token's kind as gate 2 classified it (symbol, path, flag...)
+
+
+@dataclass
+class ProjectRun:
+    project: str
+    commit: str
+    verdicts: dict[str, str] = field(default_factory=dict)  # doc path -> gate 2 verdict
+    findings: list[Finding] = field(default_factory=list)
+    unjudged_by_rule: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+
+def mirror_of(project: str, mirrors: Path) -> Path:
+    return mirrors / project.replace("/", "+") / "repo"
+
+
+def load_labels(path: Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The pinned commit per project (``# pin <project> <commit>`` lines) and the labels."""
+    pins: dict[str, str] = {}
+    labels: list[dict[str, Any]] = []
+    if not path.is_file():
+        return pins, labels
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("# pin "):
+            _pin, _hash, project, commit = line.split()[:4]
+            pins[project] = commit
+            continue
+        if not line or line.startswith("#"):
+            continue
+        item = json.loads(line)
+        if item.get("label") not in LABEL_VALUES:
+            raise ValueError(f"{path.name}:{number}: label must be one of {LABEL_VALUES}")
+        if item["label"] == "false" and item.get("class") not in FALSE_CLASSES:
+            raise ValueError(f"{path.name}:{number}: a false label needs a class {FALSE_CLASSES}")
+        labels.append(item)
+    return pins, labels
+
+
+def _git(repo: Path, *args: str) -> bytes:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True).stdout
+
+
+def prepare_site(mirror: Path, commit: str, docs: str, scratch: Path) -> Path:
+    """A shared clone of the mirror, no checkout but the docs folder written from
+    ``commit``, a branch ``docs-ref`` at it, and the docs-folder configuration."""
+    site = scratch / "site"
+    subprocess.run(
+        ["git", "clone", "-q", "--shared", "--no-checkout", str(mirror), str(site)], check=True
+    )
+    subprocess.run(["git", "-C", str(site), "branch", "-q", "docs-ref", commit], check=True)
+    listing = _git(mirror, "ls-tree", "-r", "-z", "--name-only", commit, "--", f"{docs}/")
+    for path in listing.decode("utf-8", "surrogateescape").split("\0"):
+        if not path:
+            continue
+        shown = subprocess.run(
+            ["git", "-C", str(mirror), "show", f"{commit}:{path}"], capture_output=True, check=False
+        )
+        if shown.returncode != 0:
+            # A snapshot may leave out its largest blobs (videos, images): no doc is among them.
+            if path.endswith((".md", ".mdx")):
+                sys.exit(f"docs_precision: {mirror} lacks {commit}:{path}")
+            continue
+        target = site / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(shown.stdout)
+    (site / "pyproject.toml").write_text(
+        f'[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = ["{docs}"]\n', encoding="utf-8"
+    )
+    return site
+
+
+def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
+    run = ProjectRun(project, commit)
+    for overall_path in sorted(cards.glob("*-overall.json")):
+        overall = json.loads(overall_path.read_text(encoding="utf-8"))
+        doc = str(overall["post"])
+        stem = overall_path.name.removesuffix("-overall.json")
+        card_path = cards / f"{stem}-gate2-symbol_grounding.json"
+        if not card_path.is_file():
+            run.verdicts[doc] = "MISSING"
+            continue
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+        run.verdicts[doc] = str(card.get("verdict"))
+        detail = card.get("detail") or {}
+        if run.verdicts[doc] in ("PASS", "FAIL") and "ungrounded" not in detail:
+            run.problems.append(f"{card_path.name}: no 'ungrounded' list in detail")
+        listed = detail.get("ungrounded", [])
+        # The card lists at most MAX_REPORT findings per doc: a cut list would bias the sample.
+        if len(listed) < int(detail.get("claims", 0)) - int(detail.get("grounded", 0)):
+            run.problems.append(f"{doc}: the card lists {len(listed)} of its findings")
+        for item in listed:
+            run.findings.append(
+                Finding(project, doc, int(item.get("line", 0)), str(item["token"]),
+                        str(item.get("reason", "")), str(item.get("kind", "")))
+            )  # fmt: skip
+        for item in (detail.get("outcomes") or {}).get("unjudged", []):
+            run.unjudged_by_rule[str(item.get("rule", "?"))] += 1
+    return run
+
+
+def run_gate2(project: Project, mirror: Path, commit: str, scratch: Path) -> ProjectRun:
+    site = prepare_site(mirror, commit, project.docs, scratch)
+    cards = scratch / "cards"
+    command = [
+        sys.executable, "-m", "pytest", project.docs,
+        f"--rootdir={site}", f"--postgates-repo={site}", "--postgates-ref=docs-ref",
+        "--postgates-offline", "--postgates-all", "--postgates-only=2",
+        f"--postgates-scorecards={cards}",
+        # The docs folder's own example tests and conftest files are the project's, not ours.
+        "--noconftest", "--ignore-glob=*.py",
+        "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
+        "-q", "--tb=no", "--no-header",
+    ]  # fmt: skip
+    env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "xdg-cache"), "PYTEST_ADDOPTS": ""}
+    done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):
+        sys.exit(
+            f"docs_precision: {project.name}: pytest exited {done.returncode}\n"
+            f"{done.stdout[-3000:]}{done.stderr[-3000:]}"
+        )
+    return read_cards(project.name, commit, cards)
+
+
+def sample_key(seed: int, finding: Finding) -> int:
+    """The finding's place in the seeded sample: BLAKE2b keyed by the seed."""
+    text = f"{finding.project}\0{finding.doc}\0{finding.line}\0{finding.token}"
+    digest = hashlib.blake2b(
+        text.encode("utf-8", "surrogateescape"), key=str(seed).encode(), digest_size=8
+    ).digest()
+    return int.from_bytes(digest, "big")
+
+
+def draw(findings: Sequence[Finding], seed: int, size: int) -> list[Finding]:
+    """The ``size`` findings of smallest keyed hash: a seeded uniform sample."""
+    return sorted(findings, key=lambda f: (sample_key(seed, f), f.doc, f.line, f.token))[:size]
+
+
+def match(drawn: Sequence[Finding], labels: Sequence[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Index in ``drawn`` -> its label (same project, doc and token; closest line first)."""
+    candidates = sorted(
+        (abs(f.line - int(lab.get("line", 0))), fi, li)
+        for fi, f in enumerate(drawn)
+        for li, lab in enumerate(labels)
+        if (lab.get("project"), lab.get("doc"), lab.get("token")) == (f.project, f.doc, f.token)
+    )
+    used_labels: set[int] = set()
+    paired: dict[int, dict[str, Any]] = {}
+    for _distance, fi, li in candidates:
+        if fi in paired or li in used_labels:
+            continue
+        paired[fi] = labels[li]
+        used_labels.add(li)
+    return paired
+
+
+def figures(counts: Counter[str]) -> dict[str, Any]:
+    defect, false, unsure = counts["defect"], counts["false"], counts["unsure"]
+    judged = defect + false
+    every = judged + unsure
+    return {
+        "defect": defect,
+        "false": false,
+        "unsure": unsure,
+        "precision": defect / judged if judged else None,
+        "precision_low": defect / every if every else None,
+        "precision_high": (defect + unsure) / every if every else None,
+        "wilson": wilson(defect, judged),
+    }
+
+
+def project_summary(
+    run: ProjectRun, labels: Sequence[dict[str, Any]], seed: int, size: int
+) -> dict[str, Any]:
+    drawn = draw(run.findings, seed, size)
+    own = [lab for lab in labels if lab.get("project") == run.project]
+    paired = match(drawn, own)
+    counts: Counter[str] = Counter(lab["label"] for lab in paired.values())
+    false_classes: Counter[str] = Counter(
+        str(lab.get("class")) for lab in paired.values() if lab["label"] == "false"
+    )
+    return {
+        "project": run.project,
+        "commit": run.commit,
+        "docs_files": len(run.verdicts),
+        "failing": sum(v == "FAIL" for v in run.verdicts.values()),
+        "findings": len(run.findings),
+        "findings_by_kind": dict(Counter(f.kind for f in run.findings).most_common()),
+        "sampled": len(drawn),
+        "labelled": len(paired),
+        **figures(counts),
+        "false_classes": dict(false_classes.most_common()),
+        "unjudged_by_rule": dict(run.unjudged_by_rule.most_common()),
+        "unlabelled": [
+            {
+                "project": f.project,
+                "doc": f.doc,
+                "line": f.line,
+                "token": f.token,
+                "reason": f.reason,
+                "kind": f.kind,
+            }
+            for i, f in enumerate(drawn)
+            if i not in paired
+        ],
+        # The labelled findings with what gate 2 said and what the label says (for the model's
+        # authors: which reasons the false ones carry).
+        "labelled_findings": [
+            {
+                "doc": drawn[i].doc,
+                "line": drawn[i].line,
+                "token": drawn[i].token,
+                "kind": drawn[i].kind,
+                "reason": drawn[i].reason,
+                "label": lab["label"],
+                "class": lab.get("class"),
+                "why": lab.get("why"),
+            }
+            for i, lab in sorted(paired.items())
+        ],
+        "problems": run.problems,
+    }
+
+
+def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    counts: Counter[str] = Counter()
+    classes: Counter[str] = Counter()
+    unjudged: Counter[str] = Counter()
+    for data in projects:
+        counts.update({value: data[value] for value in LABEL_VALUES})
+        classes.update(data["false_classes"])
+        unjudged.update(data["unjudged_by_rule"])
+    # Each project's sample precision weighted by its share of all findings.
+    weighted = [(d["findings"], d["precision"]) for d in projects if d["precision"] is not None]
+    total = sum(n for n, _p in weighted)
+    return {
+        "docs_files": sum(d["docs_files"] for d in projects),
+        "findings": sum(d["findings"] for d in projects),
+        "sampled": sum(d["sampled"] for d in projects),
+        "labelled": sum(d["labelled"] for d in projects),
+        **figures(counts),
+        "weighted_precision": sum(n * p for n, p in weighted) / total if total else None,
+        "false_classes": dict(classes.most_common()),
+        "unjudged_by_rule": dict(unjudged.most_common()),
+    }
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _interval(bounds: Sequence[float] | None) -> str:
+    return "n/a" if bounds is None else f"{100 * bounds[0]:.1f}%..{100 * bounds[1]:.1f}%"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in counts.items()) or "none"
+
+
+def report_lines(title: str, data: dict[str, Any]) -> list[str]:
+    lines = [
+        title,
+        f"  docs files {data['docs_files']}, findings {data['findings']}, sampled"
+        f" {data['sampled']}, labelled {data['labelled']} (defect {data['defect']}, false"
+        f" {data['false']}, unsure {data['unsure']})",
+        f"  precision  {_pct(data['precision'])} (defect / labelled, unsure left out; unsure as"
+        f" false..defect: {_pct(data['precision_low'])}..{_pct(data['precision_high'])});"
+        f" 95% Wilson {_interval(data['wilson'])}",
+        f"  false by class   {_counts(data['false_classes'])}",
+        f"  unjudged by rule {_counts(data['unjudged_by_rule'])}",
+    ]
+    if "weighted_precision" in data:
+        lines.insert(
+            3, f"  weighted by each project's findings: {_pct(data['weighted_precision'])}"
+        )
+    if "findings_by_kind" in data:
+        lines.insert(4, f"  findings by kind {_counts(data['findings_by_kind'])}")
+    if data.get("unlabelled"):
+        lines.append(f"  UNLABELLED in the sample: {len(data['unlabelled'])}")
+    lines += [f"  WARNING {problem}" for problem in data.get("problems", [])[:5]]
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--project", action="append", help="owner/name (repeatable; default all)")
+    parser.add_argument("--sample", type=int, default=DEFAULT_SAMPLE, help="findings per project")
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--unlabelled", type=Path, help="write the sampled findings with no label")
+    args = parser.parse_args(argv)
+    mirrors = Path(os.environ.get(MIRRORS_ENV, DEFAULT_MIRRORS))
+    chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
+    if args.project and len(chosen) != len(set(args.project)):
+        sys.exit(f"docs_precision: known projects: {', '.join(p.name for p in PROJECTS)}")
+    pins, _labels = load_labels(args.labels)
+    runs: list[ProjectRun] = []
+    for project in chosen:
+        mirror = mirror_of(project.name, mirrors)
+        commit = pins.get(project.name)
+        if commit is None:
+            sys.exit(f"docs_precision: no '# pin {project.name} <commit>' line in {args.labels}")
+        with tempfile.TemporaryDirectory(prefix="postgates-docs-") as scratch:
+            runs.append(run_gate2(project, mirror, commit, Path(scratch)))
+    # Read after the runs: labels written while gate 2 ran count.
+    _pins, labels = load_labels(args.labels)
+    summaries = [project_summary(run, labels, args.seed, args.sample) for run in runs]
+    total = overall(summaries)
+    for data in summaries:
+        title = (
+            f"{data['project']} at {data['commit'][:12]} (seed {args.seed}, sample {args.sample})"
+        )
+        print("\n".join(report_lines(title, data)))
+    print("\n".join(report_lines("OVERALL (pooled sample)", total)))
+    if args.unlabelled:
+        with args.unlabelled.open("w", encoding="utf-8") as handle:
+            for data in summaries:
+                for item in data["unlabelled"]:
+                    handle.write(json.dumps(item, ensure_ascii=False) + "\n")
+        print(f"sampled findings with no label written to {args.unlabelled}")
+    if args.json:
+        payload = {"seed": args.seed, "sample": args.sample, "projects": summaries,
+                   "overall": total}  # fmt: skip
+        args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
