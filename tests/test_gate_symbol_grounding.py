@@ -62,8 +62,15 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ctx(repo: Path, tmp_path: Path) -> GateContext:
+    # The seeds' mode (every token a claim): these tests are about how claims are checked;
+    # the default, where a token nothing ties to the product is unjudged, is tested below
+    # and in tests/test_api_model_grounding.py.
     return repo_context(
-        repo, tmp_path / "cache", lint_rule_prefix="neurolink", lint_rules_dir="eslint-rules"
+        repo,
+        tmp_path / "cache",
+        lint_rule_prefix="neurolink",
+        lint_rules_dir="eslint-rules",
+        symbol_unanchored_claims=True,
     )
 
 
@@ -117,20 +124,33 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
     card = _card(body, tmp_path, ctx)
     assert card.detail["ungrounded"] == []
     assert card.detail["total"] == 11
+    default = repo_context(repo, tmp_path / "default-cache", lint_rule_prefix="neurolink",
+                           lint_rules_dir="eslint-rules")  # fmt: skip
     bad = _card(
         "Commit `abcdef1234`, file `src/nope.ts`, `nope.ts`, `v10.1.0`, `MadeUpThing`.\n",
         tmp_path,
-        ctx,
+        default,
     )
     kinds = {u["token"]: u["kind"] for u in bad.detail["ungrounded"]}
+    # A commit, a version and a path into the product's tree are claims about it by their
+    # shape; a bare file name and a name that nothing ties to the product are listed as
+    # unjudged (not the product's), never counted either way.
     assert kinds == {
         "abcdef1234": "sha",
         "src/nope.ts": "path",
-        "nope.ts": "filename",
         "v10.1.0": "version",
-        "MadeUpThing": "symbol",
+    }
+    unjudged = {e["token"]: (e["kind"], e["rule"]) for e in bad.detail["outcomes"]["unjudged"]}
+    assert unjudged == {
+        "nope.ts": ("filename", "not-anchored"),
+        "MadeUpThing": ("symbol", "not-anchored"),
     }
     assert bad.detail["grounded_pct"] == 0.0
+    # Presented as the product's, the same names are claims, and ungrounded.
+    presented = _card(
+        "NeuroLink exposes `MadeUpThing`. The NeuroLink repo ships `nope.ts`.\n", tmp_path, default
+    )
+    assert {u["token"] for u in presented.detail["ungrounded"]} == {"MadeUpThing", "nope.ts"}
 
 
 def test_tokens_come_only_from_prose_code_spans(tmp_path: Path) -> None:
@@ -162,7 +182,12 @@ def test_threshold_and_percentage(
     body = " ".join(f"`{token}`" for token in real) + " `Invented_Zz`\n"
     card = _card(body, tmp_path, ctx)
     assert (card.detail["grounded_pct"], card.verdict) == (95.0, "PASS")
-    strict = repo_context(ctx.settings.repo, tmp_path / "c2", symbol_grounding_threshold=96.0)
+    strict = repo_context(
+        ctx.settings.repo,
+        tmp_path / "c2",
+        symbol_grounding_threshold=96.0,
+        symbol_unanchored_claims=True,
+    )
     assert gate.GATE.evaluate(make_post(body, tmp_path), strict).verdict == "FAIL"
 
 

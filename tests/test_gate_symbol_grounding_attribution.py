@@ -55,7 +55,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ctx(repo: Path, tmp_path: Path) -> GateContext:
-    return repo_context(repo, tmp_path / "cache")
+    return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
 
 
 def _card(body: str, tmp_path: Path, ctx: GateContext, front: str | None = None) -> Scorecard:
@@ -326,7 +326,7 @@ FACTORY_FRONT = (
 
 @pytest.fixture
 def declared(repo: Path, tmp_path: Path) -> GateContext:
-    return repo_context(repo, tmp_path / "cache", repos=(BLOG,))
+    return repo_context(repo, tmp_path / "cache", repos=(BLOG,), symbol_unanchored_claims=True)
 
 
 @pytest.mark.parametrize(

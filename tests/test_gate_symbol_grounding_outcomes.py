@@ -86,7 +86,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ctx(repo: Path, tmp_path: Path) -> GateContext:
-    return repo_context(repo, tmp_path / "cache")
+    return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
 
 
 def _card(body: str, tmp_path: Path, ctx: GateContext) -> Scorecard:
@@ -542,7 +542,7 @@ UNAVAILABLE = "names code in neurolink-blog, which is not available to this run"
 
 @pytest.fixture
 def declared(repo: Path, tmp_path: Path) -> GateContext:
-    return repo_context(repo, tmp_path / "cache", repos=(BLOG,))
+    return repo_context(repo, tmp_path / "cache", repos=(BLOG,), symbol_unanchored_claims=True)
 
 
 def test_a_declared_codebase_that_is_not_available_makes_its_posts_tokens_unjudged(
@@ -656,7 +656,7 @@ def router_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_an_openrouter_variant_of_a_catalogue_id_is_unjudged_and_nothing_else_is(
     token: str, outcome: str, router_repo: Path, tmp_path: Path
 ) -> None:
-    ctx = repo_context(router_repo, tmp_path / "cache")
+    ctx = repo_context(router_repo, tmp_path / "cache", symbol_unanchored_claims=True)
     body = f"Route the request to `{token}` for lower latency on OpenRouter.\n"
     found, entry = _outcome(_card(body, tmp_path, ctx), token)
     assert found == outcome, entry
@@ -669,7 +669,7 @@ def test_a_variant_needs_a_product_that_routes_through_openrouter(
     repo: Path, tmp_path: Path
 ) -> None:
     # The main fixture repository never mentions OpenRouter.
-    ctx = repo_context(repo, tmp_path / "cache")
+    ctx = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
     card = _card("Use `:nitro` for speed.\n", tmp_path, ctx)
     assert _outcome(card, ":nitro")[0] == "ungrounded"
 

@@ -99,7 +99,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ctx(repo: Path, tmp_path: Path) -> GateContext:
-    return repo_context(repo, tmp_path / "cache")
+    return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
 
 
 def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> tuple[str, dict]:
@@ -268,7 +268,7 @@ def test_without_a_typescript_repository_nothing_is_decided(tmp_path: Path) -> N
         "const neurolink = new NeuroLink();\nawait neurolink.generate({ context: { tenantTier } });"
     )
     body = _fence(code) + "It sends `tenantTier`.\n"
-    context = repo_context(plain, tmp_path / "cache")
+    context = repo_context(plain, tmp_path / "cache", symbol_unanchored_claims=True)
     assert _outcome(body, "tenantTier", tmp_path, context)[0] == "ungrounded"
 
 
@@ -305,7 +305,9 @@ def test_when_the_types_cannot_be_read_the_card_says_why(tmp_path: Path) -> None
     bare = make_repo(tmp_path / "bare", {"src/lib/a.ts": "export const a = 1;\n"})
     code = IMPORT + "await neurolink.generate({ context: { tenantTier } });"
     body = _fence(code) + "It sends `tenantTier`.\n"
-    context = repo_context(bare, tmp_path / "cache", package="@acme/neurolink")
+    context = repo_context(
+        bare, tmp_path / "cache", package="@acme/neurolink", symbol_unanchored_claims=True
+    )
     card = gate.GATE.evaluate(make_post(body, tmp_path), context)
     assert [u["token"] for u in card.detail["ungrounded"]] == ["tenantTier"]
     assert card.detail["typed_keys_unavailable"] == "no package.json at the ref"

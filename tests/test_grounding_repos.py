@@ -105,8 +105,9 @@ def test_the_repository_holding_the_posts_is_added_by_default(
 def test_configured_repos_ground_at_their_own_ref(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, product: Path, docs: Path
 ) -> None:
+    # Every token a claim (the seeds' mode): `laterOnlyName` is tied to no repository.
     config = (
-        f'repo = "{product}"\n'
+        f'repo = "{product}"\nsymbol_unanchored_claims = true\n'
         f'[[tool.postgates.repos]]\nname = "handbook"\npath = "{docs}"\nref = "main"\n'
     )
     blog = _blog(pytester, monkeypatch, config)
@@ -172,7 +173,9 @@ FACTORY_POST = (
 def test_a_declared_codebase_without_a_path_is_the_repository_holding_the_posts(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, product: Path
 ) -> None:
-    blog = _blog(pytester, monkeypatch, f'repo = "{product}"\n' + DECLARED)
+    # Every token a claim (the seeds' mode): `held_reason` is tied to no repository.
+    config = f'repo = "{product}"\nsymbol_unanchored_claims = true\n' + DECLARED
+    blog = _blog(pytester, monkeypatch, config)
     (blog / "_posts" / "2026-01-01-factory.md").write_text(FACTORY_POST)
     git(blog, "add", "-A")
     git(blog, "commit", "-qm", "factory")

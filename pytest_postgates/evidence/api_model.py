@@ -271,7 +271,9 @@ class ApiModel:
             if _squash(candidate) == _squash(name):
                 return candidate
             if _word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
-                return candidate
+                return candidate  # one word added, dropped or changed among three or more
+            if _one_word_changed(mine, theirs):
+                return candidate  # `renderGadget` for `renderWidget`
             if (
                 len(name) >= 8
                 and _singular(name) != _singular(candidate)
@@ -423,6 +425,17 @@ class ApiModel:
                 owner = f"any product class (after {after})" if rooted else "the product"
                 return Resolution("missing", owner=owner, missing=part, nearest=self._near(part))
         return Resolution("found", where=f"a member of a product class (after {after})")
+
+
+def _one_word_changed(mine: list[str], theirs: list[str]) -> bool:
+    """Two names of the same words but one, in place, the changed words both real words
+    (four letters or more): a rename, not two names that share a verb by chance."""
+    if len(mine) != len(theirs) or len(mine) < 2:
+        return False
+    changed = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
+    if len(changed) != 1 or _singular(changed[0][0]) == _singular(changed[0][1]):
+        return False  # a plural is a word of its own
+    return all(len(w) >= 4 for w in changed[0])
 
 
 def _singular(name: str) -> str:

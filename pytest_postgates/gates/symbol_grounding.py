@@ -9,6 +9,7 @@ repository index at the configured ref. PASS when the grounded share reaches the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -159,6 +160,7 @@ def judge(
     lint_prefix: str | None,
     keys: TypedKeys | None = None,
     model: ApiModel | None = None,
+    unanchored_claims: bool = False,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -230,7 +232,8 @@ def judge(
         return verdict("unjudged", rule="router-variant", reason=variant)
     # Attribution (issue 10): whose thing the sentence or the sample says the token is.
     attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
-    if attributed is None and not presented_as_product(text, sentence, offset, repos, definitions):
+    presented = presented_as_product(text, sentence, offset, repos, definitions)
+    if attributed is None and not presented:
         attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
         # A key of an object the product's own types declare free-form (typed_keys).
         attributed = attributed or free_form_record(text, kind, keys)
@@ -256,10 +259,52 @@ def judge(
             reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
             "it: prose is no evidence for a code name",
         )
+    if not (
+        unanchored_claims
+        or presented
+        or kind in ANCHORED_KINDS
+        or _anchored_by_post(text, kind, post, sentence, repos)
+    ):
+        # Nothing ties the token to the product: not rooted in it, no near miss of its
+        # names, not presented as its by the sentence. A third party's name, an example
+        # the reader makes up: listed, never counted either way (issue 24).
+        return verdict(
+            "unjudged",
+            rule="not-anchored",
+            reason=f"not the product's: nothing ties it to the product's code ({why})",
+        )
     return verdict("ungrounded", reason=why)
 
 
+def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Repos) -> bool:
+    """Whether the post ties the token to the product: a sample of the post that uses the
+    product writes it (an option passed to its API), or, for a file or path, the sentence
+    names the product (a file claimed to be the product's)."""
+    names = [n.lower() for n in repos.product_names if len(n) >= 3]
+    if not names:
+        return False
+    if kind in ("path", "filename"):
+        lowered = sentence.lower()
+        if any(name in lowered for name in names):
+            return True
+        # A near miss of a file the product has: the same name with another extension.
+        base = text.rstrip("/").rsplit("/", 1)[-1]
+        stem = base.split(".", 1)[0]
+        return bool(stem) and "." in base and bool(repos.primary.index.match_filename(stem + ".*"))
+    bare = re.split(r"[\s:=(]", text.strip(), maxsplit=1)[0]
+    if not bare:
+        return False
+    word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
+    return any(
+        word.search(fence.content) and any(name in fence.content.lower() for name in names)
+        for fence in post.fences
+    )
+
+
 CODE_KINDS = frozenset({"symbol", "phrase", "flag"})
+# Kinds that are claims about the product by their shape: a rule of its lint namespace, a
+# commit of its repository, a version of its releases.
+ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
 # Files that hold prose, not code: documentation, READMEs, plain text.
 PROSE_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc"})
 
@@ -357,7 +402,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
         lambda: product_api(index, cache_dir, package),
         lambda: unavailable_reason(index, cache_dir, package),
     )
-    verdicts = [judge(token, post, repos, definitions, prefix, keys, model) for token in tokens]
+    unanchored = settings.for_gate(SymbolGroundingSettings).symbol_unanchored_claims
+    verdicts = [
+        judge(token, post, repos, definitions, prefix, keys, model, unanchored) for token in tokens
+    ]
     keys.save()
     unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
@@ -473,6 +521,10 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     if prose:
         summary += f"; {len(prose)} unjudged (only prose writes them, and prose is no evidence)"
         by_model = by_model + prose
+    unanchored = [entry for entry in unjudged if entry.get("rule") == "not-anchored"]
+    if unanchored:
+        summary += f"; {len(unanchored)} unjudged (nothing ties them to the product)"
+        by_model = by_model + unanchored
     if len(unjudged) > len(declared) + len(by_model):
         # Another party's names, an OpenRouter variant: what the repositories cannot judge.
         summary += (
@@ -564,6 +616,13 @@ class SymbolGroundingSettings:
         "float",
         "the share of claims (%) that must be grounded",
         env="SYMBOL_GROUNDING_THRESHOLD",
+    )
+    symbol_unanchored_claims: bool = option(
+        False,
+        "bool",
+        "count tokens that nothing ties to the product (not rooted in its code, no near miss "
+        "of its names, not presented as its) as claims, as the seeds do; by default they are "
+        "listed as unjudged",
     )
 
 
