@@ -183,6 +183,7 @@ class ApiModel:
             d.name for d in facts.decls if d.kind in ("method", "attribute", "member", "key")
         )
         self._by_word: dict[str, set[str]] | None = None
+        self._by_length: dict[int, list[str]] = {}
         self._patterns = [d for d in facts.decls if d.kind == "pattern"]
         self._lock = threading.Lock()
 
@@ -221,12 +222,40 @@ class ApiModel:
         with self._lock:
             if self._by_word is None:
                 index: dict[str, set[str]] = {}
-                for name in self.by_name:
+                by_length: dict[int, list[str]] = {}
+                # Names the code declares or writes: a near miss of either is anchored.
+                for name in set(self.by_name) | self.facts.identifiers | self.facts.elsewhere:
+                    by_length.setdefault(len(name), []).append(name)
                     for word in set(words(name)):
                         if len(word) >= 3:
                             index.setdefault(word, set()).add(name)
                 self._by_word = index
+                self._by_length = by_length
             return self._by_word
+
+    def _word_neighbours(self, mine: list[str]) -> list[str]:
+        """Names sharing all of ``mine``'s words but one (at least one), in name order."""
+        index = self._word_index()
+        distinct = [w for w in dict.fromkeys(mine) if len(w) >= 3]
+        if len(distinct) < 2:
+            return []
+        counts: dict[str, int] = {}
+        for word in distinct:
+            for candidate in index.get(word, ()):
+                counts[candidate] = counts.get(candidate, 0) + 1
+        need = max(1, len(distinct) - 1)
+        return sorted(c for c, n in counts.items() if n >= need)
+
+    def _spelled_near(self, name: str) -> list[str]:
+        """Names of about the same length sharing the first or the last two letters: where
+        a typo of ``name`` can be (difflib over all names would be a scan per token)."""
+        self._word_index()
+        found: list[str] = []
+        for size in range(len(name) - 2, len(name) + 3):
+            found += [
+                n for n in self._by_length.get(size, []) if n[:2] == name[:2] or n[-2:] == name[-2:]
+            ]
+        return found
 
     def nearest(self, name: str, pool: Iterable[str] | None = None, limit: int = 3) -> list[str]:
         """The real names closest to ``name``: in ``pool`` (an owner's members), else among
@@ -238,7 +267,7 @@ class ApiModel:
             for word in set(words(name)):
                 candidates |= index.get(word, set())
             if len(candidates) < 50:
-                candidates |= set(difflib.get_close_matches(name, list(self.by_name), 5, 0.8))
+                candidates |= set(difflib.get_close_matches(name, self._spelled_near(name), 5, 0.8))
         else:
             candidates = set(pool)
         candidates.discard(name)
@@ -260,7 +289,10 @@ class ApiModel:
         if self.made_by_pattern(name) is not None:
             return None
         mine = words(name)
-        for candidate in self.nearest(name, limit=5):
+        # The closest spellings first, then every name one word away (sharing all words of
+        # the token but one: the closest spellings need not include a renamed word).
+        ordered = [*self.nearest(name, limit=5), *self._word_neighbours(mine)]
+        for candidate in dict.fromkeys(ordered):
             if candidate.startswith("-"):
                 continue  # a flag is no spelling of an identifier
             theirs = words(candidate)
@@ -274,6 +306,8 @@ class ApiModel:
                 return candidate  # one word added, dropped or changed among three or more
             if _one_word_changed(mine, theirs):
                 return candidate  # `renderGadget` for `renderWidget`
+            if len(name) >= 5 and _one_letter_changed(name, candidate):
+                return candidate  # `snream` for `stream`, `apaKey` for `apiKey`
             if (
                 len(name) >= 8
                 and _singular(name) != _singular(candidate)
@@ -427,6 +461,13 @@ class ApiModel:
         return Resolution("found", where=f"a member of a product class (after {after})")
 
 
+def _one_letter_changed(name: str, other: str) -> bool:
+    """The same length, one letter other (not a case change): a typo."""
+    if len(name) != len(other) or name.lower() == other.lower():
+        return False
+    return sum(a != b for a, b in zip(name, other, strict=True)) == 1
+
+
 def _one_word_changed(mine: list[str], theirs: list[str]) -> bool:
     """Two names of the same words but one, in place, the changed words both real words
     (four letters or more): a rename, not two names that share a verb by chance."""
@@ -435,7 +476,12 @@ def _one_word_changed(mine: list[str], theirs: list[str]) -> bool:
     changed = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
     if len(changed) != 1 or _singular(changed[0][0]) == _singular(changed[0][1]):
         return False  # a plural is a word of its own
-    return all(len(w) >= 4 for w in changed[0])
+    old, new = changed[0]
+    if len(old) < 4 or len(new) < 4:
+        return False
+    # Among two words, the changed one must still look alike (`gadget`, `widget`): a
+    # shared verb alone (`open_stream`, `open_client`) ties nothing.
+    return len(mine) >= 3 or difflib.SequenceMatcher(None, old, new).ratio() >= 0.5
 
 
 def _singular(name: str) -> str:

@@ -98,9 +98,11 @@ class EvidenceCache:
             return open_index(root, commit, scratch, excluded)
 
     def _excluded(self, root: Path) -> tuple[str, ...]:
-        """Configured post folders inside the repository, relative to its root."""
+        """Configured post folders inside the repository, relative to its root, and the
+        scorecards folder: the plugin's own output quotes the tokens it judged, and a
+        committed scorecard must never ground the name it reports."""
         folders = []
-        for folder in self.settings.paths:
+        for folder in (*self.settings.paths, self.settings.scorecards):
             try:
                 folders.append(folder.resolve().relative_to(root.resolve()).as_posix())
             except ValueError:

@@ -13,7 +13,7 @@ import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.repo import GitError, find_repo_root, resolve_commit
@@ -501,3 +501,24 @@ def find_route(index: RepoIndex, token: str) -> str | None:
         if index.search_file(pattern, file_id):
             return index.text_paths[file_id]
     return None
+
+
+# Kinds of token that name code, and files that hold prose, not code: documentation,
+# READMEs, plain text. Prose is never evidence for a code name (DESIGN.md).
+CODE_KINDS = frozenset({"symbol", "phrase", "flag"})
+PROSE_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc"})
+
+
+def is_prose(path: str) -> bool:
+    return PurePosixPath(path).suffix.lower() in PROSE_SUFFIXES
+
+
+def code_evidence(index: RepoIndex, token: str, where: str) -> bool:
+    """Whether a text grounding of ``token`` rests on something other than prose: the file
+    it was found in, or (found as text) any file holding it that is not prose; git
+    objects, commit messages and the CHANGELOG keep the rules they have."""
+    if index.is_file(where):
+        return not is_prose(where)
+    if where != "text" or not index.contains(token):
+        return True  # not found as written: a rule grounded its parts (a key, a callee)
+    return any(not is_prose(path) for path, _ in index.files_containing(token, limit=256))

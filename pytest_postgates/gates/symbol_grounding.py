@@ -19,9 +19,11 @@ from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.api_model import ApiModel, api_model
 from pytest_postgates.evidence.grounding import (
+    CODE_KINDS,
     PRIMARY_REPOSITORY,
     NamedIndex,
     PostDefinitions,
+    code_evidence,
     invisible_characters,
     post_definitions,
 )
@@ -200,7 +202,7 @@ def judge(
     prose_only = False
     if decided is None:
         found, why = ground_in(primary.index, text, kind, repos.lint)
-        if found and kind in CODE_KINDS and not _code_evidence(primary.index, text, found.where):
+        if found and kind in CODE_KINDS and not code_evidence(primary.index, text, found.where):
             # Prose is never evidence for a code name: the README or a doc repeating a name
             # does not make it the code's (DESIGN.md, non-negotiables). Not anchored to the
             # product either, it ends unjudged, listed with the reason.
@@ -287,10 +289,20 @@ def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Re
         lowered = sentence.lower()
         if any(name in lowered for name in names):
             return True
-        # A near miss of a file the product has: the same name with another extension.
-        base = text.rstrip("/").rsplit("/", 1)[-1]
+        # A near miss of a file the product has: the same name with another extension, or
+        # a file in one of its folders.
+        index = repos.primary.index
+        path = text.strip().removeprefix("./").rstrip("/")
+        base = path.rsplit("/", 1)[-1]
         stem = base.split(".", 1)[0]
-        return bool(stem) and "." in base and bool(repos.primary.index.match_filename(stem + ".*"))
+        if stem and "." in base and index.match_filename(stem + ".*"):
+            return True
+        folder = path.rsplit("/", 1)[0] if "/" in path else ""
+        if not folder:
+            return False
+        # A folder the product has, at the root or deeper (`providers/x.ts` for
+        # `src/lib/providers/`).
+        return index.is_dir(folder) or bool(index.match_path(f"*/{folder}/*"))
     bare = re.split(r"[\s:=(]", text.strip(), maxsplit=1)[0]
     if not bare:
         return False
@@ -301,27 +313,9 @@ def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Re
     )
 
 
-CODE_KINDS = frozenset({"symbol", "phrase", "flag"})
 # Kinds that are claims about the product by their shape: a rule of its lint namespace, a
 # commit of its repository, a version of its releases.
 ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
-# Files that hold prose, not code: documentation, READMEs, plain text.
-PROSE_SUFFIXES = frozenset({".md", ".mdx", ".markdown", ".rst", ".txt", ".adoc", ".asciidoc"})
-
-
-def is_prose(path: str) -> bool:
-    return Path(path).suffix.lower() in PROSE_SUFFIXES
-
-
-def _code_evidence(index: RepoIndex, token: str, where: str) -> bool:
-    """Whether a text grounding of ``token`` rests on something other than prose: the file
-    it was found in, or (found as text) any file holding it that is not prose; git
-    objects, commit messages and the CHANGELOG keep the rules they have."""
-    if index.is_file(where):
-        return not is_prose(where)
-    if where != "text" or not index.contains(token):
-        return True  # not found as written: a rule grounded its parts (a key, a callee)
-    return any(not is_prose(path) for path, _ in index.files_containing(token, limit=256))
 
 
 def _in_code(index: RepoIndex, chain: str) -> str | None:

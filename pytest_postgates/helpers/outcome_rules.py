@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING
 
 from pytest_postgates.config import GroundingRepo
 from pytest_postgates.evidence.grounding import (
+    CODE_KINDS,
     Dependencies,
     NamedIndex,
     PostDefinitions,
+    code_evidence,
     is_route_template,
 )
 from pytest_postgates.helpers.cues import EXAMPLE, NEGATION
@@ -341,7 +343,8 @@ def external(text: str, kind: str, repos: Repos) -> tuple[str, str] | None:
     """(repository, where) of another repository or a declared dependency grounding it."""
     for extra in repos.extras:
         found, _ = ground_in(extra.index, text, kind, None)
-        if found:
+        if found and (kind not in CODE_KINDS or code_evidence(extra.index, text, found.where)):
+            # Another repository's prose (its README, its docs, the posts) grounds nothing.
             return extra.name, found.where
     return _dependency(text, repos)
 
