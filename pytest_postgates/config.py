@@ -209,7 +209,7 @@ class Settings:
     lint_rules_dir: str | None = None
     scorecards: Path = DEFAULT_SCORECARDS
     run_all: bool = False
-    only: frozenset[int] | None = None
+    only: frozenset[int | str] | None = None  # gate ids and names
     offline: bool = False
     feedback: Path | None = None
     changed: str | None = None  # collect only posts changed since this git ref
@@ -348,16 +348,36 @@ BOUNDS: dict[str, Bounds] = {
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
 
 
-def parse_ids(value: Any, key: str = "only") -> frozenset[int] | None:
+_GATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parse_ids(value: Any, key: str = "only") -> frozenset[int | str] | None:
+    """Gate ids and gate names (``2,14``, ``symbol_grounding 14``): separated by commas
+    and whitespace alike. Names are resolved against the registry by the session."""
     if value is None or value == "":
         return None
     items: Sequence[Any]
-    items = value.replace(" ", "").split(",") if isinstance(value, str) else value
-    try:
-        ids = frozenset(int(item) for item in items if str(item) != "")
-    except (TypeError, ValueError):
-        raise SettingsError(f"{key}: expected gate ids such as 2,14 but got {value!r}") from None
-    return ids or None
+    items = split_list(value) if isinstance(value, str) else value
+    ids: set[int | str] = set()
+    for item in items:
+        text = str(item).strip()
+        if isinstance(item, int) and not isinstance(item, bool):
+            ids.add(item)
+        elif text.isdigit():
+            ids.add(int(text))
+        elif _GATE_NAME.fullmatch(text):
+            ids.add(text)
+        elif text:
+            raise SettingsError(
+                f"{key}: expected gate ids or names such as 2,symbol_grounding but got {value!r}"
+            )
+    return frozenset(ids) or None
+
+
+def split_list(value: str) -> list[str]:
+    """A list written as one string (an ini value, a flag): items separated by commas,
+    whitespace or both."""
+    return [item for item in re.split(r"[,\s]+", value) if item]
 
 
 def _check_table_keys(
@@ -436,6 +456,8 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
         if jobs < 1:
             raise fail('"auto" or a number of processes >= 1')
         return jobs
+    if kind == "paths" and isinstance(value, str):
+        value = split_list(value)  # no folder name of a posts tree is written with a space
     if kind in ("strs", "paths"):
         if isinstance(value, str):
             value = [line.strip() for line in value.replace(",", "\n").splitlines()]
