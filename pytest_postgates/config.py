@@ -154,6 +154,7 @@ OPTION = "postgates_option"
 # The kinds _convert parses (a key's kind says how TOML, ini strings and flags are read).
 KINDS = frozenset(
     {"str", "path", "bool", "int", "float", "backend", "suppression", "ids", "strs", "paths"}
+    | {"short_circuit"}
     | {"judges", "prefixes", "repos", "gates", "jobs"}
 )
 
@@ -209,6 +210,9 @@ class Settings:
     lint_rules_dir: str | None = None
     scorecards: Path = DEFAULT_SCORECARDS
     run_all: bool = False
+    # After a post's first hard gate that does not PASS: "judges" skips its paid gates
+    # (judges, models), "all" every later gate (the seeds'), "none" nothing.
+    short_circuit: str = "judges"
     only: frozenset[int | str] | None = None  # gate ids and names
     offline: bool = False
     feedback: Path | None = None
@@ -300,6 +304,12 @@ class Settings:
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
 
+    def short_circuits(self, paid: bool) -> bool:
+        """Whether a gate (``paid``: a judge's or a model's) is skipped after its post's
+        first hard gate that did not PASS; ``--postgates-all`` skips nothing."""
+        mode = "none" if self.run_all else self.short_circuit
+        return mode == "all" or (mode == "judges" and paid)
+
 
 # Run-wide key -> (kind); kinds drive parsing from TOML, ini strings and flags alike. The
 # gates' own keys are declared in their settings dataclasses (Settings.keys() has both).
@@ -312,6 +322,7 @@ KEYS: dict[str, str] = {
     "scorecards": "path",
     "only": "ids",
     "offline": "bool",
+    "short_circuit": "short_circuit",
     "snapshot": "bool",
     "paths": "paths",
     "allow_hosts": "strs",
@@ -346,6 +357,7 @@ BOUNDS: dict[str, Bounds] = {
     "gate_timeout": (0, False, None),
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
+SHORT_CIRCUIT_MODES = ("judges", "all", "none")
 
 
 _GATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -425,6 +437,10 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
     if kind == "backend":
         if value not in ("auto", "rumdl", "markdownlint-cli"):
             raise fail('"auto", "rumdl" or "markdownlint-cli"')
+        return value
+    if kind == "short_circuit":
+        if value not in SHORT_CIRCUIT_MODES:
+            raise fail('"judges", "all" or "none"')
         return value
     if kind == "float":
         if isinstance(value, bool):

@@ -180,7 +180,8 @@ class PostRun:
 
     def _evaluate(self, spec: Gate) -> Scorecard:
         advisory = self.is_advisory(spec)
-        blocker = None if self.context.settings.run_all else self._blocking_gate(spec)
+        settings = self.context.settings
+        blocker = self._blocking_gate(spec) if settings.short_circuits(spec.paid) else None
         if blocker is not None:
             self.short_circuited_at = blocker
             reason = f"short-circuited at gate {blocker}"

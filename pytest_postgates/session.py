@@ -146,7 +146,10 @@ def resolve_only(only: frozenset[int | str] | None) -> frozenset[int] | None:
     unknown = sorted(str(item) for item in ids if item not in BY_ID)
     if unknown:
         known = ", ".join(f"{gate.id} {gate.name}" for gate in GATES)
-        raise SettingsError(f"--postgates-only: no gate {', '.join(unknown)}; gates are {known}")
+        raise SettingsError(
+            f"--postgates-only: no gate with id or name {', '.join(unknown)}; "
+            f"gate ids and names are {known}"
+        )
     return frozenset(item for item in ids if isinstance(item, int))
 
 
@@ -355,11 +358,11 @@ class PostgatesState:
     def header(self) -> str:
         gates = ", ".join(f"{spec.id} {spec.name}" for spec in self.gates) or "none"
         scorecards = self.display(self.settings.scorecards)
-        mode = (
-            "all gates (no short-circuit)"
-            if self.settings.run_all
-            else "short-circuit on first hard failure"
-        )
+        mode = {
+            "none": "all gates (no short-circuit)",
+            "all": "short-circuit on first hard failure",
+            "judges": "short-circuit of judge gates on first hard failure",
+        }["none" if self.settings.run_all else self.settings.short_circuit]
         allowed = self.settings.allow_suppression
         if allowed is True:
             suppression = "inline suppression allowed for every gate"

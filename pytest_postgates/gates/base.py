@@ -174,6 +174,9 @@ class Gate:
     # Run-wide batches the gate reads (RunBatches.posts_for): each covers only the posts
     # whose item of this gate is selected, so `-k one-post` batches one post.
     batches: tuple[str, ...] = ()
+    # Whether a run of the gate costs money or minutes (an LLM judge's calls, a model to
+    # load): what short_circuit = "judges" skips once a hard gate of the post failed.
+    paid: bool = False
     # The README section that documents the gate (an HTML anchor id).
     anchor: str = ""
     # The gate's own settings: a frozen dataclass of config.option() fields (its keys).
