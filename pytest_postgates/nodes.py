@@ -111,7 +111,7 @@ class GateItem(pytest.Function):
         self.card: Scorecard | None = None
         settings = self.config.stash[STATE_KEY].settings
         self.snapshot_mode = settings.snapshot
-        advisory = settings.is_advisory(gate.name, gate.advisory)
+        advisory = self.run.is_advisory(gate)  # per post: gate 12 follows the project's config
         for marker in _item_markers(self.config, advisory, self.snapshot_mode):
             self.add_marker(marker)
 

@@ -152,7 +152,30 @@ class PostRun:
         return suppression.parse(self.post, names, self.context.settings.allow_suppression)
 
     def is_advisory(self, spec: Gate) -> bool:
-        return self.context.settings.is_advisory(spec.name, spec.advisory)
+        settings = self.context.settings
+        if spec.name in settings.advisory_overrides:
+            return settings.advisory_overrides[spec.name]
+        return spec.advisory or self.advisory_reason(spec) is not None
+
+    def advisory_reason(self, spec: Gate) -> str | None:
+        """Why a gate the catalogue makes hard is advisory for this post (gate 12 where
+        the project adopted no markdownlint configuration); None when it is not."""
+        if (
+            spec.advisory
+            or spec.advisory_reason is None
+            or spec.name in self.context.settings.advisory_overrides
+        ):
+            return None
+        return spec.advisory_reason(self.path, self.context)
+
+    def _as_run(self, card: Scorecard, spec: Gate) -> Scorecard:
+        """The card with this post's severity, and the reason when it is not the gate's."""
+        reason = self.advisory_reason(spec)
+        if reason is None:
+            return replace(card, advisory=self.is_advisory(spec))
+        detail = {**card.detail, "advisory_reason": reason}
+        summary = f"{card.summary} (advisory: {reason})" if card.summary else f"advisory: {reason}"
+        return replace(card, advisory=True, detail=detail, summary=summary)
 
     def cached(self, spec: Gate) -> bool:
         """Whether the result of ``spec`` for this post is in the result cache."""
@@ -179,17 +202,16 @@ class PostRun:
         self.__dict__.pop("post", None)
 
     def _evaluate(self, spec: Gate) -> Scorecard:
-        advisory = self.is_advisory(spec)
         settings = self.context.settings
         blocker = self._blocking_gate(spec) if settings.short_circuits(spec.paid) else None
         if blocker is not None:
             self.short_circuited_at = blocker
             reason = f"short-circuited at gate {blocker}"
-            return replace(
+            return self._as_run(
                 spec.card(
                     "SKIP", {"reason": reason, "short_circuited_at": blocker}, summary=reason
                 ),
-                advisory=advisory,
+                spec,
             )
         key = self.cache_key(spec)
         results, skip = self.context.results, spec.caches_skip
@@ -198,7 +220,7 @@ class PostRun:
             self._prefetch(spec)
         cached = results.load(key, spec.id, spec.name, skip) if key else None
         if cached is not None:
-            return replace(cached, advisory=advisory)
+            return self._as_run(cached, spec)
         card = self._budgeted(spec)
         if key and "budget_seconds" not in card.detail:  # an overrun depends on the machine
             try:
@@ -210,7 +232,7 @@ class PostRun:
                     CacheWarning,
                     stacklevel=2,
                 )
-        return replace(card, advisory=advisory)
+        return self._as_run(card, spec)
 
     def _budgeted(self, spec: Gate) -> Scorecard:
         """The gate's scorecard, or an ERROR when it (with the post's parse, the first time)
