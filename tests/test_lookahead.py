@@ -275,7 +275,8 @@ def corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.delenv("POSTGATES_JOBS", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=2,11,13"
+        "PYTEST_ADDOPTS",
+        "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=2,11,13",
     )
     posts: dict[str, str | bytes] = {
         f"2026-01-0{number + 1}-post-{number}.md": FRONT
@@ -653,7 +654,7 @@ def lint_corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> p
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.delenv("POSTGATES_JOBS", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=12"
+        "PYTEST_ADDOPTS", "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=12"
     )
     pytester.makepyprojecttoml('[tool.postgates]\nlint_backend = "rumdl"\n')
     posts = pytester.path / "_posts"
