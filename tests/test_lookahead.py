@@ -681,7 +681,7 @@ def test_a_cold_run_with_a_worker_computes_the_batches_in_parts(
         "_posts", "--postgates-jobs=2", "-p", "no:cacheprovider"
     )
     assert "look-ahead: 1 worker(s) gated" in result.stdout.str(), result.stdout.str()
-    result.assert_outcomes(passed=PART_POSTS)
+    result.assert_outcomes(xpassed=PART_POSTS)  # no markdownlint config: gate 12 advisory
     record = _parts_record(lint_corpus)
     split, files, computed = record["split"], record["files"], record["computed"]
     assert isinstance(split, dict) and isinstance(files, dict) and isinstance(computed, list)
@@ -703,7 +703,7 @@ def test_a_run_without_workers_keeps_one_part(lint_corpus: pytest.Pytester) -> N
         "_posts", "--postgates-jobs=1", "-p", "no:cacheprovider"
     )
     assert "look-ahead" not in result.stdout.str()
-    result.assert_outcomes(passed=PART_POSTS)
+    result.assert_outcomes(xpassed=PART_POSTS)  # no markdownlint config: gate 12 advisory
     record = _parts_record(lint_corpus)
     assert record["parts"] == 1
     assert list(record["files"]) == ["markdownlint"]  # type: ignore[call-overload]
