@@ -160,14 +160,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "advisory: a non-blocking postgates gate; its FAIL is an expected failure"
     )
     workerinput = getattr(config, "workerinput", None)
-    if workerinput is not None and WORKERINPUT_KEY in workerinput:
-        activation = Activation.from_workerinput(workerinput[WORKERINPUT_KEY])
-    else:
-        activation = decide(config, ini_keys())
-    config.stash[ACTIVATION_KEY] = activation
-    if not activation.active:
-        return  # a run that did not ask for posts is left as it is
     try:
+        if workerinput is not None and WORKERINPUT_KEY in workerinput:
+            activation = Activation.from_workerinput(workerinput[WORKERINPUT_KEY])
+        else:
+            activation = decide(config, ini_keys())  # reads pyproject.toml: may be broken
+        config.stash[ACTIVATION_KEY] = activation
+        if not activation.active:
+            return  # a run that did not ask for posts is left as it is
         state = PostgatesState.from_config(config, activation.post_folders)
     except settings_module.SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None

@@ -55,6 +55,25 @@ class Expectation:
         return f"{self.verdict}{extra}"
 
 
+def advisory_reason(spec: Gate, path: Path, context: GateContext) -> str | None:
+    """Why a gate the catalogue makes hard is advisory for the post at ``path`` (gate 12
+    where the project adopted no markdownlint configuration); None when it is not."""
+    if spec.advisory or spec.advisory_reason is None:
+        return None
+    if spec.name in context.settings.advisory_overrides:
+        return None  # gates.<name>.advisory decides
+    return spec.advisory_reason(path, context)
+
+
+def is_advisory(spec: Gate, path: Path, context: GateContext) -> bool:
+    """Whether a FAIL of ``spec`` on the post at ``path`` is an expected failure:
+    ``gates.<name>.advisory`` where set, else the catalogue or the gate's reason."""
+    overrides = context.settings.advisory_overrides
+    if spec.name in overrides:
+        return overrides[spec.name]
+    return spec.advisory or advisory_reason(spec, path, context) is not None
+
+
 class PostRun:
     """One post's gates in one process."""
 
@@ -152,21 +171,10 @@ class PostRun:
         return suppression.parse(self.post, names, self.context.settings.allow_suppression)
 
     def is_advisory(self, spec: Gate) -> bool:
-        settings = self.context.settings
-        if spec.name in settings.advisory_overrides:
-            return settings.advisory_overrides[spec.name]
-        return spec.advisory or self.advisory_reason(spec) is not None
+        return is_advisory(spec, self.path, self.context)
 
     def advisory_reason(self, spec: Gate) -> str | None:
-        """Why a gate the catalogue makes hard is advisory for this post (gate 12 where
-        the project adopted no markdownlint configuration); None when it is not."""
-        if (
-            spec.advisory
-            or spec.advisory_reason is None
-            or spec.name in self.context.settings.advisory_overrides
-        ):
-            return None
-        return spec.advisory_reason(self.path, self.context)
+        return advisory_reason(spec, self.path, self.context)
 
     def _as_run(self, card: Scorecard, spec: Gate) -> Scorecard:
         """The card with this post's severity, and the reason when it is not the gate's."""
