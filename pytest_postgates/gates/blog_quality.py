@@ -679,30 +679,17 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     )
 
 
-# The front matter keys each site generator needs of a page (the others it fills in: MkDocs,
-# VitePress and Docusaurus take the title from the first heading, and none has layouts).
-REQUIRED_BY_GENERATOR: dict[str, tuple[str, ...]] = {
-    "jekyll": ("layout", "title", "date"),
-    "hugo": ("title",),
-    "mkdocs": (),
-    "vitepress": (),
-    "docusaurus": (),
-}
-
-
 def required_keys(
     settings: BlogQualitySettings, path: Path, context: GateContext
 ) -> tuple[str, ...]:
-    """The front matter keys ``path`` needs: ``required_front_matter`` where it is set,
-    else those of the generator that builds it (a Jekyll post under ``_posts`` when none
-    is found; a page of no known generator needs none). Found once per folder per run."""
+    """``required_front_matter`` where it is set, else the keys of the site generator that
+    builds ``path`` (site.generator_front_matter), found once per folder per run."""
     if settings.required_front_matter is not None:
         return tuple(settings.required_front_matter)
     key = ("blog_quality.generator", path.parent)
     if key not in context.memo:
         context.memo[key] = site.page_generator(path.parent)
-    generator = context.memo[key] or ("jekyll" if "_posts" in path.parts else "")
-    return REQUIRED_BY_GENERATOR.get(generator, ())
+    return site.generator_front_matter(context.memo[key], path)
 
 
 @dataclass(frozen=True)

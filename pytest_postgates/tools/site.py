@@ -237,6 +237,24 @@ def page_generator(folder: Path) -> str | None:
     return None
 
 
+# The front matter keys each generator needs of a page (the others it fills in: MkDocs,
+# VitePress and Docusaurus take the title from the first heading, and none has layouts).
+REQUIRED_BY_GENERATOR: dict[str, tuple[str, ...]] = {
+    "jekyll": ("layout", "title", "date"),
+    "hugo": ("title",),
+    "mkdocs": (),
+    "vitepress": (),
+    "docusaurus": (),
+}
+
+
+def generator_front_matter(generator: str | None, path: Path) -> tuple[str, ...]:
+    """The front matter keys a page of ``generator`` needs (:func:`page_generator`); with
+    none found, a post under ``_posts`` is Jekyll's and any other page needs none."""
+    found = generator or ("jekyll" if "_posts" in path.parts else "")
+    return REQUIRED_BY_GENERATOR.get(found, ())
+
+
 def generator_of(config: Path | None) -> str:
     """Which generator a configuration file belongs to (Jekyll when there is none)."""
     if config is None or config.name in JEKYLL_CONFIGS:
