@@ -201,7 +201,7 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
         "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=2,11,13",
     )
     posts = {f"2026-01-0{i + 1}-post.md": FRONT + GOOD + f"\nPost {i}.\n" for i in range(3)}
-    posts["2026-01-04-post.md"] = FRONT + "`invented_call()` does it.\n"
+    posts["2026-01-04-post.md"] = FRONT + "`app.invented_call()` does it.\n"
     blog_repo(pytester.path, posts)
     pytester.makeconftest(SPY)
     return pytester
@@ -257,7 +257,7 @@ def test_an_edited_post_is_gated_again_and_its_scorecards_follow(blog: pytest.Py
     }  # gate 13 ran on the failing post too (it costs nothing) and passed both times
     assert json.loads(after["2026-01-04-post-gate2-symbol_grounding.json"])["verdict"] == "PASS"
     # And back: the old bytes are served from the cache again, their scorecards restored.
-    post.write_text(FRONT + "`invented_call()` does it.\n")
+    post.write_text(FRONT + "`app.invented_call()` does it.\n")
     blog.runpytest_subprocess("--postgates-jobs=1").assert_outcomes(passed=6, failed=2, xpassed=4)
     assert "parse" not in _calls(blog)
     assert _cards(blog) == before
