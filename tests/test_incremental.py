@@ -102,12 +102,12 @@ def test_a_new_commit_or_cache_clear_gates_everything_again(blog: pytest.Pyteste
 
 def test_cached_results_keep_failures(blog: pytest.Pytester) -> None:
     (blog.path / "_posts" / "2026-01-01-post.md").write_text(
-        FRONT + "Uses `invented_thing` in pytest.\n"
+        FRONT + "Uses `app.invented_thing` in pytest.\n"
     )
     first = blog.runpytest_subprocess()
     second = blog.runpytest_subprocess()
     assert first.parseoutcomes() == second.parseoutcomes()
-    second.stdout.fnmatch_lines(["*UNGROUNDED `invented_thing`*"])
+    second.stdout.fnmatch_lines(["*UNGROUNDED `app.invented_thing`*"])
 
 
 def test_changed_collects_only_posts_changed_since_a_ref(blog: pytest.Pytester) -> None:
