@@ -158,11 +158,7 @@ def summary_markdown(reports: Sequence[Mapping[str, Any]], base_url: str | None)
                 for gate in report.get("failing_gates", ())
             )
             cut = report.get("short_circuited_at")
-            note = (
-                f"; later gates skipped (short-circuit at gate {markdown_text(str(cut))})"
-                if cut
-                else ""
-            )
+            note = f"; short-circuited at gate {markdown_text(str(cut))}" if cut else ""
             lines.append(f"- {_link(report['post'], base_url)}: {blocking or 'FAIL'}{note}")
     return "\n".join(lines) + "\n"
 

@@ -66,7 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         cut = argv.index("--")
         argv, extra = argv[:cut], argv[cut + 1 :]
     args = build_parser().parse_args(argv)
-    pytest_args = [*args.posts, "-p", "no:terminal", "-p", "no:cacheprovider", *extra]
+    # --postgates: the command is asked for posts whatever folder it is given.
+    pytest_args = [*args.posts, "--postgates", "-p", "no:terminal", "-p", "no:cacheprovider"]
+    pytest_args += extra
     if args.all:
         pytest_args.append("--postgates-all")
     if args.only:

@@ -154,6 +154,7 @@ OPTION = "postgates_option"
 # The kinds _convert parses (a key's kind says how TOML, ini strings and flags are read).
 KINDS = frozenset(
     {"str", "path", "bool", "int", "float", "backend", "suppression", "ids", "strs", "paths"}
+    | {"short_circuit"}
     | {"judges", "prefixes", "repos", "gates", "jobs"}
 )
 
@@ -209,7 +210,10 @@ class Settings:
     lint_rules_dir: str | None = None
     scorecards: Path = DEFAULT_SCORECARDS
     run_all: bool = False
-    only: frozenset[int] | None = None
+    # After a post's first hard gate that does not PASS: "judges" skips its paid gates
+    # (judges, models), "all" every later gate (the seeds'), "none" nothing.
+    short_circuit: str = "judges"
+    only: frozenset[int | str] | None = None  # gate ids and names
     offline: bool = False
     feedback: Path | None = None
     changed: str | None = None  # collect only posts changed since this git ref
@@ -300,6 +304,12 @@ class Settings:
     def is_advisory(self, name: str, default: bool) -> bool:
         return self.advisory_overrides.get(name, default)
 
+    def short_circuits(self, paid: bool) -> bool:
+        """Whether a gate (``paid``: a judge's or a model's) is skipped after its post's
+        first hard gate that did not PASS; ``--postgates-all`` skips nothing."""
+        mode = "none" if self.run_all else self.short_circuit
+        return mode == "all" or (mode == "judges" and paid)
+
 
 # Run-wide key -> (kind); kinds drive parsing from TOML, ini strings and flags alike. The
 # gates' own keys are declared in their settings dataclasses (Settings.keys() has both).
@@ -312,6 +322,7 @@ KEYS: dict[str, str] = {
     "scorecards": "path",
     "only": "ids",
     "offline": "bool",
+    "short_circuit": "short_circuit",
     "snapshot": "bool",
     "paths": "paths",
     "allow_hosts": "strs",
@@ -346,18 +357,39 @@ BOUNDS: dict[str, Bounds] = {
     "gate_timeout": (0, False, None),
 }
 FIELD_FOR_KEY = {"gates": "advisory_overrides"}
+SHORT_CIRCUIT_MODES = ("judges", "all", "none")
 
 
-def parse_ids(value: Any, key: str = "only") -> frozenset[int] | None:
+_GATE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parse_ids(value: Any, key: str = "only") -> frozenset[int | str] | None:
+    """Gate ids and gate names (``2,14``, ``symbol_grounding 14``): separated by commas
+    and whitespace alike. Names are resolved against the registry by the session."""
     if value is None or value == "":
         return None
     items: Sequence[Any]
-    items = value.replace(" ", "").split(",") if isinstance(value, str) else value
-    try:
-        ids = frozenset(int(item) for item in items if str(item) != "")
-    except (TypeError, ValueError):
-        raise SettingsError(f"{key}: expected gate ids such as 2,14 but got {value!r}") from None
-    return ids or None
+    items = split_list(value) if isinstance(value, str) else value
+    ids: set[int | str] = set()
+    for item in items:
+        text = str(item).strip()
+        if isinstance(item, int) and not isinstance(item, bool):
+            ids.add(item)
+        elif text.isdigit():
+            ids.add(int(text))
+        elif _GATE_NAME.fullmatch(text):
+            ids.add(text)
+        elif text:
+            raise SettingsError(
+                f"{key}: expected gate ids or names such as 2,symbol_grounding but got {value!r}"
+            )
+    return frozenset(ids) or None
+
+
+def split_list(value: str) -> list[str]:
+    """A list written as one string (an ini value, a flag): items separated by commas,
+    whitespace or both."""
+    return [item for item in re.split(r"[,\s]+", value) if item]
 
 
 def _check_table_keys(
@@ -406,6 +438,10 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
         if value not in ("auto", "rumdl", "markdownlint-cli"):
             raise fail('"auto", "rumdl" or "markdownlint-cli"')
         return value
+    if kind == "short_circuit":
+        if value not in SHORT_CIRCUIT_MODES:
+            raise fail('"judges", "all" or "none"')
+        return value
     if kind == "float":
         if isinstance(value, bool):
             raise fail("a number")
@@ -436,6 +472,8 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
         if jobs < 1:
             raise fail('"auto" or a number of processes >= 1')
         return jobs
+    if kind == "paths" and isinstance(value, str):
+        value = split_list(value)  # no folder name of a posts tree is written with a space
     if kind in ("strs", "paths"):
         if isinstance(value, str):
             value = [line.strip() for line in value.replace(",", "\n").splitlines()]

@@ -544,21 +544,26 @@ def gate_post(job: Job, post: PostJob, context: GateContext, index_last: bool = 
         roots=job.roots,
         refusal=post.refusal,
     )
-    run_all = job.settings.run_all
+    short_circuit = job.settings.short_circuit if not job.settings.run_all else "none"
     gates = list(worker_gates(run))
     if index_last:
         gates.sort(key=lambda spec: spec.id in _INDEX_GATES)  # stable: run order otherwise
     blocked_at: int | None = None  # run position of a hard gate that failed here
     for spec in gates:
-        if blocked_at is not None and POSITION[spec.id] > blocked_at:
+        if (
+            blocked_at is not None
+            and POSITION[spec.id] > blocked_at
+            and job.settings.short_circuits(spec.paid)
+        ):
             continue  # short-circuited: the main process tells so itself
         if os.getppid() != job.parent_pid or stop_path(job.run_dir, job.slot).exists():
             raise _Stopped
         card = run.evaluate(spec)
-        if not run_all and not run.is_advisory(spec) and card.verdict in ("FAIL", "ERROR"):
+        failed = card.verdict in ("FAIL", "ERROR")
+        if short_circuit != "none" and not run.is_advisory(spec) and failed:
             position = POSITION[spec.id]
             blocked_at = position if blocked_at is None else min(blocked_at, position)
-            if not index_last:
+            if not index_last and short_circuit == "all":
                 return
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from pytest_postgates.escaping import one_line, printable
 from pytest_postgates.gates.base import Gate
-from pytest_postgates.runner import ExpectationError, PostRun
+from pytest_postgates.runner import ExpectationError, PostRun, is_advisory
 from pytest_postgates.scorecard import Scorecard, scorecard_path, write_json
 from pytest_postgates.session import STATE_KEY, file_name_problem, file_name_refusal
 
@@ -109,9 +109,11 @@ class GateItem(pytest.Function):
         super().__init__(**kwargs)
         self.gate = gate
         self.card: Scorecard | None = None
-        settings = self.config.stash[STATE_KEY].settings
-        self.snapshot_mode = settings.snapshot
-        advisory = settings.is_advisory(gate.name, gate.advisory)
+        state = self.config.stash[STATE_KEY]
+        self.snapshot_mode = state.settings.snapshot
+        # Per post (gate 12 follows the project's markdownlint configuration); the post's
+        # PostRun is made later, once every post is collected (its stem depends on them).
+        advisory = is_advisory(gate, self.path, state.context)
         for marker in _item_markers(self.config, advisory, self.snapshot_mode):
             self.add_marker(marker)
 

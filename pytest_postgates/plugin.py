@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates import config as settings_module
+from pytest_postgates.activation import WORKERINPUT_KEY, Activation, decide
 from pytest_postgates.batch import RUN_DIR_KEY
 from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import SETTINGS_TYPES, in_run_order
@@ -25,6 +26,7 @@ from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState,
 __all__ = ["LOOKAHEAD_KEY", "STATE_KEY"]
 
 LOOKAHEAD_KEY = pytest.StashKey["LookAhead | None"]()
+ACTIVATION_KEY = pytest.StashKey[Activation]()
 
 FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (
@@ -103,8 +105,23 @@ SWITCHES: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def ini_keys() -> list[str]:
+    """Every ``postgates_*`` ini key: the run-wide keys and the gates' own."""
+    gate_keys = settings_module.Settings.declare(SETTINGS_TYPES).gate_keys()
+    run_wide = [key for key, kind in settings_module.KEYS.items() if kind != "gates"]
+    return [f"postgates_{key}" for key in (*run_wide, *gate_keys)]
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("postgates", "pytest-postgates: blog posts as test cases")
+    group.addoption(
+        "--postgates",
+        dest="postgates_activate",
+        action="store_true",
+        default=False,
+        help="collect posts in a run that names no Markdown path and has no postgates "
+        "configuration (as pytest-mypy's --mypy)",
+    )
     for flag, key, kwargs in FLAGS:
         group.addoption(flag, dest=f"postgates_{key}", default=None, **kwargs)
     for flag, key, help_text in SWITCHES:
@@ -112,7 +129,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             flag, dest=f"postgates_{key}", action="store_true", default=False, help=help_text
         )
     for key, kind in settings_module.KEYS.items():
-        if kind != "gates":
+        if kind in ("paths", "ids"):
+            # Typed: pytest splits the value on whitespace (quotes keep a space), the
+            # settings then on commas, so that "a b", "a, b" and "a,b" are one list.
+            parser.addini(
+                f"postgates_{key}",
+                f"pytest-postgates setting '{key}' (see [tool.postgates]); a list",
+                type="args",
+                default=[],
+            )
+        elif kind != "gates":
             parser.addini(
                 f"postgates_{key}",
                 f"pytest-postgates setting '{key}' (see [tool.postgates])",
@@ -133,8 +159,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "advisory: a non-blocking postgates gate; its FAIL is an expected failure"
     )
+    workerinput = getattr(config, "workerinput", None)
     try:
-        state = PostgatesState.from_config(config)
+        if workerinput is not None and WORKERINPUT_KEY in workerinput:
+            activation = Activation.from_workerinput(workerinput[WORKERINPUT_KEY])
+        else:
+            activation = decide(config, ini_keys())  # reads pyproject.toml: may be broken
+        config.stash[ACTIVATION_KEY] = activation
+        if not activation.active:
+            return  # a run that did not ask for posts is left as it is
+        state = PostgatesState.from_config(config, activation.post_folders)
     except settings_module.SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[STATE_KEY] = state
@@ -149,14 +183,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
     state = config.stash.get(STATE_KEY, None)
-    return state.header().split("\n") if state is not None else None
+    if state is not None:
+        return state.header().split("\n")
+    activation = config.stash.get(ACTIVATION_KEY, None)
+    return [activation.hint] if activation is not None and activation.hint else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PostFile | None:
     if not is_markdown(file_path):
         return None
-    state: PostgatesState = parent.config.stash[STATE_KEY]
-    if not state.is_post(file_path, parent.session.isinitpath(file_path)):
+    state = parent.config.stash.get(STATE_KEY, None)
+    if state is None or not state.is_post(file_path, parent.session.isinitpath(file_path)):
         return None
     state.register_post(file_path)
     if file_name_problem(file_path) is not None:
@@ -181,9 +218,9 @@ def pytest_collection_modifyitems(
             selected.setdefault(item.parent, []).append(item.gate)
     for post_file, gates in selected.items():
         post_file.run.selected = in_run_order(gates)
-    config.stash[STATE_KEY].set_selection(
-        {post_file.path: gates for post_file, gates in selected.items()}
-    )
+    state = config.stash.get(STATE_KEY, None)
+    if state is not None:
+        state.set_selection({post_file.path: gates for post_file, gates in selected.items()})
 
 
 @pytest.hookimpl(wrapper=True)
@@ -264,16 +301,19 @@ def pytest_runtestloop_prefetch(session: pytest.Session) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    # xdist: every worker shares the controller's scratch folder for batch results.
-    state = node.config.stash[STATE_KEY]
-    node.workerinput[RUN_DIR_KEY] = str(state.context.batches.run_dir)
+    # xdist: every worker follows the controller's activation (its own command line is
+    # not the user's) and shares the controller's scratch folder for batch results.
+    node.workerinput[WORKERINPUT_KEY] = node.config.stash[ACTIVATION_KEY].to_workerinput()
+    state = node.config.stash.get(STATE_KEY, None)
+    if state is not None:
+        node.workerinput[RUN_DIR_KEY] = str(state.context.batches.run_dir)
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     # xdist's default "load" mode would scatter one post's gates over several workers;
     # grouping them keeps "parsed once per run" and short-circuit exact.
-    if config.getvalue("dist") != "load":
+    if config.getvalue("dist") != "load" or config.stash.get(STATE_KEY, None) is None:
         return None
     from pytest_postgates.xdist import PostScopeScheduling
 

@@ -55,6 +55,25 @@ class Expectation:
         return f"{self.verdict}{extra}"
 
 
+def advisory_reason(spec: Gate, path: Path, context: GateContext) -> str | None:
+    """Why a gate the catalogue makes hard is advisory for the post at ``path`` (gate 12
+    where the project adopted no markdownlint configuration); None when it is not."""
+    if spec.advisory or spec.advisory_reason is None:
+        return None
+    if spec.name in context.settings.advisory_overrides:
+        return None  # gates.<name>.advisory decides
+    return spec.advisory_reason(path, context)
+
+
+def is_advisory(spec: Gate, path: Path, context: GateContext) -> bool:
+    """Whether a FAIL of ``spec`` on the post at ``path`` is an expected failure:
+    ``gates.<name>.advisory`` where set, else the catalogue or the gate's reason."""
+    overrides = context.settings.advisory_overrides
+    if spec.name in overrides:
+        return overrides[spec.name]
+    return spec.advisory or advisory_reason(spec, path, context) is not None
+
+
 class PostRun:
     """One post's gates in one process."""
 
@@ -152,7 +171,19 @@ class PostRun:
         return suppression.parse(self.post, names, self.context.settings.allow_suppression)
 
     def is_advisory(self, spec: Gate) -> bool:
-        return self.context.settings.is_advisory(spec.name, spec.advisory)
+        return is_advisory(spec, self.path, self.context)
+
+    def advisory_reason(self, spec: Gate) -> str | None:
+        return advisory_reason(spec, self.path, self.context)
+
+    def _as_run(self, card: Scorecard, spec: Gate) -> Scorecard:
+        """The card with this post's severity, and the reason when it is not the gate's."""
+        reason = self.advisory_reason(spec)
+        if reason is None:
+            return replace(card, advisory=self.is_advisory(spec))
+        detail = {**card.detail, "advisory_reason": reason}
+        summary = f"{card.summary} (advisory: {reason})" if card.summary else f"advisory: {reason}"
+        return replace(card, advisory=True, detail=detail, summary=summary)
 
     def cached(self, spec: Gate) -> bool:
         """Whether the result of ``spec`` for this post is in the result cache."""
@@ -179,16 +210,16 @@ class PostRun:
         self.__dict__.pop("post", None)
 
     def _evaluate(self, spec: Gate) -> Scorecard:
-        advisory = self.is_advisory(spec)
-        blocker = None if self.context.settings.run_all else self._blocking_gate(spec)
+        settings = self.context.settings
+        blocker = self._blocking_gate(spec) if settings.short_circuits(spec.paid) else None
         if blocker is not None:
             self.short_circuited_at = blocker
             reason = f"short-circuited at gate {blocker}"
-            return replace(
+            return self._as_run(
                 spec.card(
                     "SKIP", {"reason": reason, "short_circuited_at": blocker}, summary=reason
                 ),
-                advisory=advisory,
+                spec,
             )
         key = self.cache_key(spec)
         results, skip = self.context.results, spec.caches_skip
@@ -197,7 +228,7 @@ class PostRun:
             self._prefetch(spec)
         cached = results.load(key, spec.id, spec.name, skip) if key else None
         if cached is not None:
-            return replace(cached, advisory=advisory)
+            return self._as_run(cached, spec)
         card = self._budgeted(spec)
         if key and "budget_seconds" not in card.detail:  # an overrun depends on the machine
             try:
@@ -209,7 +240,7 @@ class PostRun:
                     CacheWarning,
                     stacklevel=2,
                 )
-        return replace(card, advisory=advisory)
+        return self._as_run(card, spec)
 
     def _budgeted(self, spec: Gate) -> Scorecard:
         """The gate's scorecard, or an ERROR when it (with the post's parse, the first time)

@@ -30,7 +30,7 @@ from pytest_postgates.escaping import one_line
 from pytest_postgates.evidence.cache import default_cache_dir
 from pytest_postgates.evidence.repo import GitError, find_repo_root, git, resolve_commit
 from pytest_postgates.fileio import write_atomic
-from pytest_postgates.gates import BY_ID, GATES, POSITION, SETTINGS_TYPES
+from pytest_postgates.gates import BY_ID, BY_NAME, GATES, POSITION, SETTINGS_TYPES
 from pytest_postgates.gates.base import Gate, GateContext
 from pytest_postgates.post import InputProblem, admission_problem
 from pytest_postgates.scorecard import Scorecard, dumps, overall_path, overall_report, safe_stem
@@ -64,6 +64,8 @@ def load_settings(config: pytest.Config) -> Settings:
         if kind == "gates":
             continue
         raw = config.getini(f"postgates_{key}")
+        if isinstance(raw, list) and kind in ("paths", "ids"):
+            raw = [part for item in raw for part in settings_module.split_list(str(item))]
         if raw not in ("", [], None):
             settings = settings_module.apply(
                 settings, {key: raw}, ini_base, f"ini key postgates_{key}"
@@ -133,6 +135,22 @@ def usable_cache_dir(folder: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def resolve_only(only: frozenset[int | str] | None) -> frozenset[int] | None:
+    """``--postgates-only``'s gate ids and names as gate ids (names as -k and suppression
+    take them)."""
+    if only is None:
+        return None
+    ids = {BY_NAME[item].id if isinstance(item, str) and item in BY_NAME else item for item in only}
+    unknown = sorted(str(item) for item in ids if item not in BY_ID)
+    if unknown:
+        known = ", ".join(f"{gate.id} {gate.name}" for gate in GATES)
+        raise SettingsError(
+            f"--postgates-only: no gate with id or name {', '.join(unknown)}; "
+            f"gate ids and names are {known}"
+        )
+    return frozenset(item for item in ids if isinstance(item, int))
 
 
 # A file name holding one of these would break the line it is printed on (a CI runner acts
@@ -213,14 +231,7 @@ class PostgatesState:
                 f"allow_suppression names no gate: {', '.join(unknown_allowed)}; gates are "
                 + ", ".join(gate.name for gate in GATES)
             )
-        only = settings.only
-        if only is not None:
-            unknown = sorted(only - set(BY_ID))
-            if unknown:
-                known = ", ".join(str(gate.id) for gate in GATES)
-                raise SettingsError(
-                    f"--postgates-only: no gate with id {unknown}; gate ids are {known}"
-                )
+        only = resolve_only(settings.only)
         self.gates: tuple[Gate, ...] = tuple(
             gate for gate in GATES if only is None or gate.id in only
         )
@@ -229,9 +240,19 @@ class PostgatesState:
             changed_files(rootpath, settings.changed) if settings.changed else None
         )  # ordered set: a path named twice counts once
         self._stem_counts: Counter[str] | None = None
+        # Folders named on the command line whose every Markdown file is a post (activation).
+        self.post_folders: tuple[Path, ...] = ()
 
     @classmethod
-    def from_config(cls, config: pytest.Config) -> PostgatesState:
+    def from_config(
+        cls, config: pytest.Config, post_folders: Sequence[Path] = ()
+    ) -> PostgatesState:
+        state = cls._from_config(config)
+        state.post_folders = tuple(post_folders)
+        return state
+
+    @classmethod
+    def _from_config(cls, config: pytest.Config) -> PostgatesState:
         # Indexes and results live in pytest's cache folder (so --cache-clear clears them),
         # or in the user's cache folder when the cache plugin is disabled.
         cache = getattr(config, "cache", None)
@@ -278,6 +299,8 @@ class PostgatesState:
         except ValueError:
             parts = path.parts
         if "_posts" in parts[:-1]:
+            return True
+        if any(path.is_relative_to(folder) for folder in self.post_folders):
             return True
         return any(settings_module.in_folder(path, folder) for folder in self.settings.paths)
 
@@ -335,11 +358,11 @@ class PostgatesState:
     def header(self) -> str:
         gates = ", ".join(f"{spec.id} {spec.name}" for spec in self.gates) or "none"
         scorecards = self.display(self.settings.scorecards)
-        mode = (
-            "all gates (no short-circuit)"
-            if self.settings.run_all
-            else "short-circuit on first hard failure"
-        )
+        mode = {
+            "none": "all gates (no short-circuit)",
+            "all": "short-circuit on first hard failure",
+            "judges": "short-circuit of judge gates on first hard failure",
+        }["none" if self.settings.run_all else self.settings.short_circuit]
         allowed = self.settings.allow_suppression
         if allowed is True:
             suppression = "inline suppression allowed for every gate"

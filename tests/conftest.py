@@ -28,6 +28,7 @@ class Blog:
     """Writes Jekyll posts into a pytester directory and reads what the plugin wrote."""
 
     # PYTEST_ADDOPTS of every inner run (see the ``blog`` fixture).
+    ACTIVATE = "--postgates"
     ONLY_PINNED = "--postgates-only=11,13"
     QUIET_INNER_RUNS = (
         "-p no:cacheprovider -p no:hypothesispytest -W ignore::pytest.PytestAssertRewriteWarning"
@@ -125,6 +126,9 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Blog:
     Inner runs (in-process, subprocess, xdist workers and the CLI's ``pytest.main`` alike)
     get ``PYTEST_ADDOPTS``:
 
+    - ``--postgates`` asks for posts, as a project's ``[tool.postgates]`` table would, so
+      that a run naming no path still collects the blog (tests/test_activation.py checks
+      the runs that ask for nothing).
     - ``--postgates-only=11,13`` pins the gates these plugin tests are written against, so
       that registering another gate (which has its own tests) does not change every outcome
       here; a later ``--postgates-only`` on the command line still wins. One collection
@@ -134,7 +138,9 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Blog:
     - the plugin is imported before inner runs start, so they would warn that it was not
       assertion-rewritten.
     """
-    monkeypatch.setenv("PYTEST_ADDOPTS", f"{Blog.ONLY_PINNED} {Blog.QUIET_INNER_RUNS}")
+    monkeypatch.setenv(
+        "PYTEST_ADDOPTS", f"{Blog.ACTIVATE} {Blog.ONLY_PINNED} {Blog.QUIET_INNER_RUNS}"
+    )
     monkeypatch.delenv("CALL_GRAPH_CLAIM_THRESHOLD", raising=False)
     monkeypatch.delenv("SYMBOL_GROUNDING_THRESHOLD", raising=False)
     return Blog(pytester)

@@ -100,11 +100,15 @@ def test_fatal_bad_input_errors_and_names_file_and_problem(
 @pytest.mark.parametrize("case", sorted(FATAL))
 def test_fatal_bad_input_scorecards(pytester: pytest.Pytester, blog: Blog, case: str) -> None:
     """The broken post still gets ERROR scorecards that record the problem, and an overall
-    FAIL; with short-circuit on, gate 13 is skipped after gate 11's ERROR."""
+    FAIL; gate 13 (free) gets its own ERROR, and with the seeds' short-circuit
+    (``short_circuit = "all"``) it is skipped after gate 11's ERROR instead."""
     data, code, _, line = FATAL[case]
     blog.raw(f"_posts/{case}.md", data)
     result = pytester.runpytest("-rs")
     assert_no_internal_error(result)
+    result.assert_outcomes(errors=2)
+    blog.pyproject('short_circuit = "all"\n')
+    result = pytester.runpytest("-rs")
     result.assert_outcomes(errors=1, skipped=1)
     result.stdout.fnmatch_lines([f"SKIPPED [[]1[]] _posts/{case}.md:1: short-circuited at gate 11"])
     card = blog.card(f"{case}-gate11-narrative_opening.json")
@@ -183,12 +187,13 @@ def test_clean_text_with_defect_still_fails_not_passes(
     pytester: pytest.Pytester, blog: Blog, case: str, data: bytes
 ) -> None:
     """A defect alone (no other finding) turns a would-be PASS into FAIL, never ERROR; with
-    short-circuit on, gate 13 is then skipped."""
+    the seeds' short-circuit (``short_circuit = "all"``), gate 13 is then skipped."""
     clean = data.replace(b"It is a paradigm shift.", b"It is a small change.")
     blog.raw(f"_posts/{case}.md", clean)
     result = pytester.runpytest("--postgates-all")
     assert_no_internal_error(result)
     result.assert_outcomes(failed=1, xfailed=1)
     assert blog.card(f"{case}-gate11-narrative_opening.json")["detail"]["banned_phrase_count"] == 0
+    blog.pyproject('short_circuit = "all"\n')
     short = pytester.runpytest()
     short.assert_outcomes(failed=1, skipped=1)

@@ -53,7 +53,7 @@ def test_the_plugin_removes_its_run_dir(
         "    d = request.config.stash[s.STATE_KEY].context.batches.run_dir\n"
         "    open(str(d) + '.seen', 'w').write(str(d))\n    assert d.is_dir()\n"
     )
-    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    pytester.runpytest("--postgates", "-p", "no:cacheprovider").assert_outcomes(passed=1)
     seen = next(Path(tempfile.gettempdir()).glob("postgates-run-*.seen"))
     assert not Path(seen.read_text()).exists()
     seen.unlink()

@@ -160,7 +160,7 @@ def test_summary_counts_per_gate_and_links_failing_posts(tmp_path: Path) -> None
     assert "| 13 | <code>call\\_graph\\_claims</code> | advisory | 0 | 1 | 0 | 1 |" in text
     assert (
         "- [<code>\\_posts/b c.md</code>](https://github.com/o/r/blob/abc/_posts/b%20c.md): "
-        "gate 1 <code>blog\\_quality</code>; later gates skipped (short-circuit at gate 1)"
+        "gate 1 <code>blog\\_quality</code>; short-circuited at gate 1"
     ) in text
     assert "posts/a.md" not in text  # a passing post is not listed
     output = tmp_path / "summary.md"

@@ -68,15 +68,19 @@ def test_passing_post_exits_0_and_prints_overall(run_cli: Any) -> None:
 
 
 def test_failing_hard_gate_exits_1(run_cli: Any) -> None:
-    """A hard gate FAIL: exit 1, overall FAIL, later gates short-circuited, findings on stderr."""
+    """A hard gate FAIL: exit 1, overall FAIL, findings on stderr; the free gate 13 still
+    runs, the paid judge gate 4 is short-circuited."""
     code, reports, err = run_cli(BAD)
     assert code == cli.EXIT_GATES_FAILED == 1
     assert [(r["post"], r["overall"], r["short_circuited_at"]) for r in reports] == [
-        (BAD, "FAIL", 11)
+        (BAD, "FAIL", None)
     ]
-    assert verdicts(reports[0]) == [(11, "FAIL"), (13, "SKIP")]
+    assert verdicts(reports[0]) == [(11, "FAIL"), (13, "FAIL")]
     assert f"{BAD}: gate 11 narrative_opening (hard) FAIL" in err
     assert f"{BAD}:6: NO_ENTITY " in err
+    code, reports, err = run_cli(BAD, "--only=11,13,4")
+    assert [(r["overall"], r["short_circuited_at"]) for r in reports] == [("FAIL", 11)]
+    assert verdicts(reports[0]) == [(4, "SKIP"), (11, "FAIL"), (13, "FAIL")]
 
 
 def test_advisory_failure_never_changes_exit_code(run_cli: Any) -> None:
@@ -145,7 +149,7 @@ def test_markdown_outside_posts_named_directly(run_cli: Any, blog: Blog) -> None
 
 def test_no_posts_found_exits_2(run_cli: Any, blog: Blog) -> None:
     """A folder that holds no posts: exit 2, nothing on stdout, a message on stderr."""
-    blog.post("notes.md", folder="notes")
+    blog.raw("notes/notes.txt", b"Plain text, not a post.\n")
     code, reports, err = run_cli("notes")
     assert (code, reports) == (cli.EXIT_USAGE, [])
     assert code == 2

@@ -60,7 +60,8 @@ def test_apply_converts_each_kind(tmp_path: Path) -> None:
     ("values", "message"),
     [
         ({"repoo": "x"}, "unknown postgates setting"),
-        ({"only": "two"}, "gate ids"),
+        ({"only": "2.5"}, "gate ids or names"),
+        ({"short_circuit": "some"}, '"judges", "all" or "none"'),
         ({"offline": "maybe"}, "true or false"),
         ({"body_line_floor": "many"}, "an integer"),
         ({"known_entities": [1, 2]}, "a list of strings"),
@@ -245,6 +246,21 @@ def test_a_gate_key_in_the_ini_reaches_the_gate(pytester: pytest.Pytester) -> No
     pytester.runpytest("_posts", "--postgates-only=1", "-p", "no:cacheprovider")
     card = pytester.path / ".postgates" / "scorecards" / "2026-06-03-a-gate1-blog_quality.json"
     assert json.loads(card.read_text())["detail"]["body_line_floor"] == 2
+
+
+@pytest.mark.parametrize(
+    "written", ["drafts notes", "drafts, notes", "drafts,notes", "drafts\n  notes"]
+)
+def test_ini_paths_split_on_commas_and_whitespace(pytester: pytest.Pytester, written: str) -> None:
+    """``postgates_paths = drafts notes`` names two folders, as ``drafts, notes`` does: a
+    space-separated list is never silently one path."""
+    pytester.makeini(f"[pytest]\npostgates_paths = {written}\n")
+    for folder in ("drafts", "notes"):
+        (pytester.path / folder).mkdir()
+        (pytester.path / folder / "page.md").write_text(FRONT_MATTER + "Hello.\n")
+    result = pytester.runpytest("--collect-only", "-q", "--postgates-only=blog_quality")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids == ["drafts/page.md::blog_quality", "notes/page.md::blog_quality"]
 
 
 # ------------------------------------------------------------ the documentation

@@ -214,6 +214,30 @@ def test_require_front_matter_overrides_the_folder_default(tmp_path: Path, cache
     assert run(post, cache_dir, require_front_matter=False).verdict == "PASS"
 
 
+@pytest.mark.parametrize(
+    ("site_file", "missing"),
+    [
+        (".vitepress/config.mts", []),
+        ("mkdocs.yml", []),
+        ("docusaurus.config.js", []),
+        ("hugo.toml", ["title"]),
+        ("_config.yml", ["layout", "title", "date"]),
+    ],
+)
+def test_required_front_matter_follows_the_site_generator(
+    tmp_path: Path, cache_dir: Path, site_file: str, missing: list[str]
+) -> None:
+    """No Jekyll ``layout`` is demanded of a VitePress, MkDocs, Docusaurus or Hugo page:
+    the keys required are those of the generator found above the page."""
+    (tmp_path / ".git").mkdir()
+    config = tmp_path / site_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("", encoding="utf-8")
+    page = _bare(tmp_path, "docs/guide.md", "---\ndescription: A guide\n---\n" + BODY)
+    card = run(page, cache_dir)
+    assert card.detail["front_matter"]["missing"] == missing
+
+
 def test_a_docs_page_with_front_matter_still_has_it_checked(
     tmp_path: Path, cache_dir: Path
 ) -> None:
@@ -250,7 +274,9 @@ def test_toml_and_json_front_matter_dates_are_checked(
 def test_toml_and_json_front_matter_keys_and_lists_are_checked(
     front: str, line: int, tmp_path: Path, cache_dir: Path
 ) -> None:
-    card = run(_bare(tmp_path, f"content/posts/{NAME}", front + BODY), cache_dir)
+    # A page of no known generator needs no key unless the settings name them.
+    page = _bare(tmp_path, f"content/posts/{NAME}", front + BODY)
+    card = run(page, cache_dir, required_front_matter=("layout", "title", "date"))
     assert codes(card) == [(line, "FRONT_MATTER_KEY"), (line + 2, "FRONT_MATTER_LIST")]
     assert card.detail["front_matter"]["format"] in ("toml", "json")
 

@@ -449,7 +449,7 @@ def test_source_map_setting(tmp_path: Path) -> None:
 @pytest.fixture
 def kit_project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
     monkeypatch.setenv("XDG_CACHE_HOME", str(pytester.path / "xdg"))
     for name, content in TS_FILES.items():
         path = pytester.path / name

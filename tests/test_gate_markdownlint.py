@@ -594,6 +594,51 @@ def test_findings_print_as_file_line_rule(pytester: pytest.Pytester, blog: Blog)
     assert card["detail"]["config"] == ".markdownlint.json"
 
 
+BAD_HEADING = "Text about pytest.\n## Heading\n\nMore text.\n"
+
+
+def test_without_an_adopted_config_gate_12_is_advisory_with_the_reason(
+    pytester: pytest.Pytester, blog: Blog
+) -> None:
+    """A project that adopted no markdownlint configuration gets markdownlint's default
+    style as advice: the FAIL is an expected failure, the card says why, and ``-m hard``
+    does not select it."""
+    blog.raw(".git/HEAD", b"")
+    blog.post("2026-01-02-bad.md", BAD_HEADING)
+    result = pytester.runpytest("_posts", "--postgates-only=12", "-rx")
+    result.assert_outcomes(xfailed=1)
+    result.stdout.fnmatch_lines(["*advisory gate markdownlint FAIL:*no markdownlint config*"])
+    card = blog.card("2026-01-02-bad-gate12-markdownlint.json")
+    assert card["advisory"] is True
+    assert "no markdownlint configuration" in card["detail"]["advisory_reason"]
+    hard = pytester.runpytest("_posts", "--postgates-only=12", "-m", "hard")
+    hard.assert_outcomes(deselected=1)
+
+
+@pytest.mark.parametrize(
+    "adopted", [".markdownlintrc", ".markdownlint.yaml", ".markdownlint-cli2.jsonc"]
+)
+def test_any_config_file_name_makes_gate_12_hard(
+    pytester: pytest.Pytester, blog: Blog, adopted: str
+) -> None:
+    blog.raw(".git/HEAD", b"")
+    blog.raw(adopted, b"{}\n")
+    blog.post("2026-01-02-bad.md", BAD_HEADING)
+    result = pytester.runpytest("_posts", "--postgates-only=12")
+    result.assert_outcomes(failed=1)
+    assert "advisory_reason" not in blog.card("2026-01-02-bad-gate12-markdownlint.json")["detail"]
+
+
+def test_an_explicit_advisory_false_keeps_gate_12_hard(
+    pytester: pytest.Pytester, blog: Blog
+) -> None:
+    blog.raw(".git/HEAD", b"")
+    blog.pyproject("[tool.postgates.gates.markdownlint]\nadvisory = false\n")
+    blog.post("2026-01-02-bad.md", BAD_HEADING)
+    result = pytester.runpytest("_posts", "--postgates-only=12")
+    result.assert_outcomes(failed=1)
+
+
 # ------------------------------------------------ parity with markdownlint-cli itself
 # The oracle: markdownlint-cli 0.43.0, named by this variable (.ci/run installs it with npm
 # and sets it), else where bench/markdownlint_parity.py or .ci/run install it, else PATH.

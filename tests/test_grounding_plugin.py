@@ -43,7 +43,7 @@ BAD_NUMBER = "Widgets in TypeScript renders 3 times a second in 40 ms.\n"
 @pytest.fixture
 def widgets(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
     for name, content in REPO_FILES.items():
         path = pytester.path / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -124,7 +124,7 @@ def test_a_missing_ref_is_an_error_for_every_gate_that_needs_the_repository(
 def test_posts_outside_any_repository_error_with_the_reason(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(pytester.path.parent))
     (pytester.path / "_posts").mkdir()
     (pytester.path / "_posts" / "a.md").write_text(FRONT + "Uses `renderWidget` in TypeScript.\n")

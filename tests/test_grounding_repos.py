@@ -42,7 +42,7 @@ def docs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, config: str) -> Path:
     """A blog in its own git repository, with its own tooling, grounded against `product`."""
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
     pytester.makepyprojecttoml("[tool.postgates]\n" + config)
     (pytester.path / "scripts").mkdir()
     (pytester.path / "scripts" / "build-feed.mjs").write_text("export function buildFeed() {}\n")
@@ -154,7 +154,7 @@ def test_a_repos_entry_that_cannot_be_read_is_an_error_naming_it(
 def test_a_malformed_repos_entry_is_a_usage_error(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, entry: str, message: str
 ) -> None:
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
     pytester.makepyprojecttoml(f"[tool.postgates]\n[[tool.postgates.repos]]\n{entry}\n")
     result = pytester.runpytest("--postgates-only=2")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -197,7 +197,7 @@ def test_a_declared_codebase_outside_any_repository_lists_its_tokens_as_unjudged
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, product: Path
 ) -> None:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(pytester.path.parent))
     pytester.makepyprojecttoml(f'[tool.postgates]\nrepo = "{product}"\n' + DECLARED)
     (pytester.path / "_posts").mkdir()

@@ -275,7 +275,8 @@ def corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.delenv("POSTGATES_JOBS", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=2,11,13"
+        "PYTEST_ADDOPTS",
+        "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=2,11,13",
     )
     posts: dict[str, str | bytes] = {
         f"2026-01-0{number + 1}-post-{number}.md": FRONT
@@ -653,7 +654,7 @@ def lint_corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> p
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.delenv("POSTGATES_JOBS", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "-p no:hypothesispytest -p no:randomly --postgates-only=12"
+        "PYTEST_ADDOPTS", "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=12"
     )
     pytester.makepyprojecttoml('[tool.postgates]\nlint_backend = "rumdl"\n')
     posts = pytester.path / "_posts"
@@ -680,7 +681,7 @@ def test_a_cold_run_with_a_worker_computes_the_batches_in_parts(
         "_posts", "--postgates-jobs=2", "-p", "no:cacheprovider"
     )
     assert "look-ahead: 1 worker(s) gated" in result.stdout.str(), result.stdout.str()
-    result.assert_outcomes(passed=PART_POSTS)
+    result.assert_outcomes(xpassed=PART_POSTS)  # no markdownlint config: gate 12 advisory
     record = _parts_record(lint_corpus)
     split, files, computed = record["split"], record["files"], record["computed"]
     assert isinstance(split, dict) and isinstance(files, dict) and isinstance(computed, list)
@@ -702,7 +703,7 @@ def test_a_run_without_workers_keeps_one_part(lint_corpus: pytest.Pytester) -> N
         "_posts", "--postgates-jobs=1", "-p", "no:cacheprovider"
     )
     assert "look-ahead" not in result.stdout.str()
-    result.assert_outcomes(passed=PART_POSTS)
+    result.assert_outcomes(xpassed=PART_POSTS)  # no markdownlint config: gate 12 advisory
     record = _parts_record(lint_corpus)
     assert record["parts"] == 1
     assert list(record["files"]) == ["markdownlint"]  # type: ignore[call-overload]

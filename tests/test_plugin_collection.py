@@ -236,6 +236,20 @@ def test_only_both_implemented_ids(pytester: pytest.Pytester, blog: Blog) -> Non
     ]
 
 
+@pytest.mark.parametrize("value", ["narrative_opening,13", "call_graph_claims 11", "11, 13"])
+def test_only_takes_gate_names_as_well_as_ids(
+    pytester: pytest.Pytester, blog: Blog, value: str
+) -> None:
+    """Names are accepted wherever ids are (-k and suppression take names), separated by
+    commas, whitespace or both."""
+    blog.post()
+    result = pytester.runpytest("--collect-only", "-q", f"--postgates-only={value}")
+    assert collected_ids(result) == [
+        f"{GOOD_ID}::narrative_opening",
+        f"{GOOD_ID}::call_graph_claims",
+    ]
+
+
 def test_only_one_id(pytester: pytest.Pytester, blog: Blog) -> None:
     """``--postgates-only 13`` collects gate 13 alone, and it is not short-circuited."""
     blog.post("2026-01-02-bad.md", blog.NO_ENTITY)
@@ -249,7 +263,7 @@ def test_only_one_id(pytester: pytest.Pytester, blog: Blog) -> None:
 def test_only_unknown_ids_are_a_usage_error(
     pytester: pytest.Pytester, blog: Blog, value: str
 ) -> None:
-    """An id that names no gate (or is not a number) stops the run with a usage error."""
+    """An id or a name that names no gate stops the run with a usage error."""
     blog.post()
     result = pytester.runpytest(f"--postgates-only={value}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -260,8 +274,37 @@ def test_only_unknown_ids_are_a_usage_error(
 # --------------------------------------------------------------------------- short-circuit
 
 
-def test_short_circuit_after_first_hard_failure(pytester: pytest.Pytester, blog: Blog) -> None:
-    """A post whose gate 11 fails has gate 13 skipped, naming gate 11; other posts run."""
+def test_short_circuit_skips_only_judge_gates_by_default(
+    pytester: pytest.Pytester, blog: Blog
+) -> None:
+    """After gate 11 fails, the free gate 13 still runs and reports; only the paid judge gate
+    4 (tone_fit) is skipped, naming gate 11. The good post's gate 4 skips for its own reason
+    (no judge configured), and the overall file keeps where the bad post was cut."""
+    blog.post("2026-01-01-good.md")
+    blog.post("2026-01-02-bad.md", blog.NO_ENTITY)
+    result = pytester.runpytest("-rs", "-v", "--postgates-only=11,13,4")
+    result.assert_outcomes(passed=1, failed=1, skipped=2, xpassed=2)
+    result.stdout.fnmatch_lines(
+        [
+            f"{GOOD_ID}::narrative_opening PASSED*",
+            f"{GOOD_ID}::tone_fit SKIPPED (*judge*",
+            f"{GOOD_ID}::call_graph_claims XPASS*",
+            f"{BAD_ID}::narrative_opening FAILED*",
+            f"{BAD_ID}::tone_fit SKIPPED (short-circuited at gate 11*",
+            f"{BAD_ID}::call_graph_claims XPASS*",
+        ]
+    )
+    # The skip is reported at the post, not at a line of the plugin.
+    result.stdout.fnmatch_lines([f"SKIPPED [[]1[]] {BAD_ID}:1: short-circuited at gate 11"])
+    result.stdout.fnmatch_lines(["*short-circuit of judge gates on first hard failure*"])
+    assert blog.card("2026-01-02-bad-overall.json")["short_circuited_at"] == 11
+    assert blog.card("2026-01-01-good-overall.json")["short_circuited_at"] is None
+
+
+def test_short_circuit_all_is_the_seeds_behaviour(pytester: pytest.Pytester, blog: Blog) -> None:
+    """``short_circuit = "all"``: a post whose gate 11 fails has every later gate skipped,
+    the free gate 13 too, naming gate 11; other posts run."""
+    blog.pyproject('short_circuit = "all"\n')
     blog.post("2026-01-01-good.md")
     blog.post("2026-01-02-bad.md", blog.NO_ENTITY)
     result = pytester.runpytest("-rs", "-v")
@@ -274,8 +317,18 @@ def test_short_circuit_after_first_hard_failure(pytester: pytest.Pytester, blog:
             f"{BAD_ID}::call_graph_claims SKIPPED (short-circuited*",
         ]
     )
-    # The skip is reported at the post, not at a line of the plugin.
     result.stdout.fnmatch_lines([f"SKIPPED [[]1[]] {BAD_ID}:1: short-circuited at gate 11"])
+
+
+def test_short_circuit_none_runs_the_judge_gates_too(pytester: pytest.Pytester, blog: Blog) -> None:
+    """``short_circuit = "none"``: gate 4 runs after gate 11 failed (and skips for want of
+    a judge, its own reason), as with ``--postgates-all``."""
+    blog.pyproject('short_circuit = "none"\n')
+    blog.post("2026-01-02-bad.md", blog.NO_ENTITY)
+    result = pytester.runpytest("-rs", "-v", "--postgates-only=11,4")
+    result.assert_outcomes(failed=1, skipped=1)
+    result.stdout.no_fnmatch_line("*short-circuited at*")
+    result.stdout.fnmatch_lines([f"{BAD_ID}::tone_fit SKIPPED (*judge*"])
 
 
 def test_postgates_all_disables_short_circuit(pytester: pytest.Pytester, blog: Blog) -> None:
@@ -312,7 +365,7 @@ def test_failure_prints_findings_not_a_traceback(pytester: pytest.Pytester, blog
     """A failing gate shows ``file:line: CODE message`` lines for the post, nothing of Python."""
     blog.post("2026-01-02-bad.md", blog.BROCHURE)
     result = pytester.runpytest()
-    result.assert_outcomes(failed=1, skipped=1)
+    result.assert_outcomes(failed=1, xpassed=1)  # gate 13 costs nothing: never short-circuited
     result.stdout.fnmatch_lines(
         [
             f"*_ {BAD_ID}::narrative_opening (gate 11) _*",

@@ -39,7 +39,8 @@ POSTS = {
 def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "-p no:cacheprovider -p no:hypothesispytest --postgates-only=11,13"
+        "PYTEST_ADDOPTS",
+        "--postgates -p no:cacheprovider -p no:hypothesispytest --postgates-only=11,13",
     )
     posts = pytester.path / "_posts"
     posts.mkdir()

@@ -151,6 +151,7 @@ Check = Callable[["Post", GateContext], CheckResult]
 # The second argument is the gate's own settings (an instance of Gate.settings).
 Decide = Callable[[CheckResult, Any], Decision]
 CacheInputs = Callable[[Path, GateContext], "str | None"]
+AdvisoryReason = Callable[[Path, GateContext], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,12 @@ class Gate:
     # Run-wide batches the gate reads (RunBatches.posts_for): each covers only the posts
     # whose item of this gate is selected, so `-k one-post` batches one post.
     batches: tuple[str, ...] = ()
+    # Whether a run of the gate costs money or minutes (an LLM judge's calls, a model to
+    # load): what short_circuit = "judges" skips once a hard gate of the post failed.
+    paid: bool = False
+    # Why the gate is advisory for this post although the catalogue makes it hard (the
+    # project has not adopted what it enforces), or None; gates.<name>.advisory wins.
+    advisory_reason: AdvisoryReason | None = field(default=None, compare=False)
     # The README section that documents the gate (an HTML anchor id).
     anchor: str = ""
     # The gate's own settings: a frozen dataclass of config.option() fields (its keys).

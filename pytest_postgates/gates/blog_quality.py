@@ -64,6 +64,7 @@ from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scan import Delimited, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import mermaid as mermaid_module
+from pytest_postgates.tools import site
 from pytest_postgates.tools.audit import blog_root, run_audit_command
 from pytest_postgates.tools.mermaid import (
     CACHE_SCHEMA,
@@ -598,7 +599,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
 
     required = settings.front_matter_required(post.path)
     findings, front_detail = check_front_matter(
-        post, tuple(settings.required_front_matter), required
+        post, required_keys(settings, post.path, context), required
     )
     body_lines = body_line_count(post)
     # The calibrated floor is a blog-post length: a docs page (no front matter, none
@@ -671,10 +672,24 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     if settings.audit_commands:
         return None
     required = settings.front_matter_required(post_path)
+    keys = ",".join(required_keys(settings, post_path, context))
     return (
-        f"name={post_path.name};front-matter-required={required};"
+        f"name={post_path.name};front-matter-required={required};keys={keys};"
         f"mermaidx={mermaidx_version()};mermaid-cache={CACHE_SCHEMA}"
     )
+
+
+def required_keys(
+    settings: BlogQualitySettings, path: Path, context: GateContext
+) -> tuple[str, ...]:
+    """``required_front_matter`` where it is set, else the keys of the site generator that
+    builds ``path`` (site.generator_front_matter), found once per folder per run."""
+    if settings.required_front_matter is not None:
+        return tuple(settings.required_front_matter)
+    key = ("blog_quality.generator", path.parent)
+    if key not in context.memo:
+        context.memo[key] = site.page_generator(path.parent)
+    return site.generator_front_matter(context.memo[key], path)
 
 
 @dataclass(frozen=True)
@@ -688,8 +703,13 @@ class BlogQualitySettings:
         bounds=(0, True, None),
         shown_default=f"{DEFAULT_BODY_LINE_FLOOR} (calibrated)",
     )
-    required_front_matter: tuple[str, ...] = option(
-        ("layout", "title", "date"), "strs", "front matter keys a post needs"
+    # None: the keys the site generator needs (see required_keys).
+    required_front_matter: tuple[str, ...] | None = option(
+        None,
+        "strs",
+        "front matter keys a post needs",
+        shown_default="by site generator: Jekyll `layout`, `title`, `date`; Hugo `title`; "
+        "MkDocs, VitePress, Docusaurus none",
     )
     # None: required under a ``_posts`` folder only (see front_matter_required).
     require_front_matter: bool | None = option(

@@ -205,6 +205,7 @@ GATE = Gate(
     advisory=True,
     kind="advisory",
     description="A judge reviews each code claim against the repository slice.",
+    paid=True,
     check=check,
     decide=decide,
     cache_inputs=without_judges,

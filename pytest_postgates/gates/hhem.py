@@ -216,6 +216,7 @@ GATE = Gate(
     advisory=True,
     kind="advisory",
     description="No paragraph reads as a hallucination against the repository slice.",
+    paid=True,
     check=check,
     decide=decide,
     cache_inputs=cache_inputs,

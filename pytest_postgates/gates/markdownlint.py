@@ -260,6 +260,22 @@ def _lint_inputs(folder: Path, context: GateContext) -> str | None:
     )
 
 
+NOT_ADOPTED = (
+    "the project has no markdownlint configuration (.markdownlint.json, .yaml, "
+    ".markdownlintrc, .markdownlint-cli2.*), so markdownlint's default style is advice; "
+    "add one to enforce it, or set gates.markdownlint.advisory = false"
+)
+
+
+def advisory_reason(post_path: Path, context: GateContext) -> str | None:
+    """Gate 12 enforces the configuration a project has adopted: a post with none from
+    its folder up to the repository root gets the default rules as advice."""
+    key = ("markdownlint.adopted", post_path.parent)
+    if key not in context.memo:
+        context.memo[key] = lint.adopted_config(post_path.resolve().parent)
+    return None if context.memo[key] is not None else NOT_ADOPTED
+
+
 @dataclass(frozen=True)
 class MarkdownlintSettings:
     """Gate 12's settings."""
@@ -286,6 +302,7 @@ GATE = Gate(
     check=check,
     decide=decide,
     cache_inputs=cache_inputs,
+    advisory_reason=advisory_reason,
     batches=(BATCH_NAME,),
     settings=MarkdownlintSettings,
 )

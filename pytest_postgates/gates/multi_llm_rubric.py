@@ -343,6 +343,7 @@ GATE = Gate(
     advisory=False,
     kind="llm",
     description="A panel of LLM judges scores the post on seven axes.",
+    paid=True,
     check=check,
     decide=decide,
     cache_inputs=without_judges,

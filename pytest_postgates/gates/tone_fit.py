@@ -301,6 +301,7 @@ GATE = Gate(
     advisory=False,
     kind="llm",
     description="An LLM judge finds the post matches its assigned tone.",
+    paid=True,
     check=check,
     decide=decide,
     cache_inputs=without_judges,

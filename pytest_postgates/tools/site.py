@@ -209,6 +209,52 @@ def find_site_config(folder: Path) -> Path | None:
     return None
 
 
+# Generators gate 1 knows by their files but this model does not index (no link model).
+VITEPRESS_FOLDER = ".vitepress"
+DOCUSAURUS_CONFIGS = tuple(f"docusaurus.config.{ext}" for ext in ("js", "ts", "mjs", "cjs", "mts"))
+
+
+def page_generator(folder: Path) -> str | None:
+    """Which site generator builds the Markdown files of ``folder``: ``jekyll``, ``hugo``,
+    ``mkdocs``, ``vitepress`` or ``docusaurus``, from the nearest configuration upward (as
+    :func:`find_site_config` looks), or None when no generator's file is found."""
+    current = folder.resolve()
+    for _ in range(CONFIG_SEARCH_LEVELS):
+        if (current / VITEPRESS_FOLDER).is_dir():
+            return "vitepress"
+        if any((current / name).is_file() for name in DOCUSAURUS_CONFIGS):
+            return "docusaurus"
+        for name in (*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, *HUGO_CONFIGS):
+            if (current / name).is_file():
+                return generator_of(current / name)
+        if (current / "content").is_dir() and any(
+            (current / name).is_file() for name in HUGO_LEGACY_CONFIGS
+        ):
+            return "hugo"
+        if (current / ".git").exists() or current.parent == current:
+            return None
+        current = current.parent
+    return None
+
+
+# The front matter keys each generator needs of a page (the others it fills in: MkDocs,
+# VitePress and Docusaurus take the title from the first heading, and none has layouts).
+REQUIRED_BY_GENERATOR: dict[str, tuple[str, ...]] = {
+    "jekyll": ("layout", "title", "date"),
+    "hugo": ("title",),
+    "mkdocs": (),
+    "vitepress": (),
+    "docusaurus": (),
+}
+
+
+def generator_front_matter(generator: str | None, path: Path) -> tuple[str, ...]:
+    """The front matter keys a page of ``generator`` needs (:func:`page_generator`); with
+    none found, a post under ``_posts`` is Jekyll's and any other page needs none."""
+    found = generator or ("jekyll" if "_posts" in path.parts else "")
+    return REQUIRED_BY_GENERATOR.get(found, ())
+
+
 def generator_of(config: Path | None) -> str:
     """Which generator a configuration file belongs to (Jekyll when there is none)."""
     if config is None or config.name in JEKYLL_CONFIGS:

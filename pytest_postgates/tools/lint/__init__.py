@@ -88,6 +88,7 @@ from pytest_postgates.tools.lint.catalog import (
     Violation,
 )
 from pytest_postgates.tools.lint.config import (
+    adopted_config,
     config_for_folder,
     effective_rules,
     find_config,
@@ -129,6 +130,7 @@ __all__ = [
     "ConfigError",
     "LintError",
     "Violation",
+    "adopted_config",
     "backend_header",
     "batch_for",
     "choose_backend",

@@ -29,6 +29,33 @@ CONFIG_NAMES = (
 )
 
 
+# Every file name by which a project adopts a markdownlint configuration (markdownlint-cli's
+# rc file and markdownlint-cli2's JavaScript forms included, which only Node evaluates):
+# where none is found, the project has not chosen markdownlint's rules (gate 12 advisory).
+ADOPTED_CONFIG_NAMES = (
+    *CLI2_CONFIG_NAMES,
+    ".markdownlint-cli2.cjs",
+    ".markdownlint-cli2.mjs",
+    *CONFIG_NAMES,
+    ".markdownlint.cjs",
+    ".markdownlint.mjs",
+    ".markdownlintrc",
+)
+
+
+def adopted_config(start: Path) -> Path | None:
+    """The first markdownlint configuration file of any name, from the folder ``start``
+    (resolved) upward to its repository root (or the filesystem root outside one)."""
+    stop = (repo_root_of(start) or Path(start.anchor)).resolve()
+    for folder in (start, *start.parents):
+        for name in ADOPTED_CONFIG_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+        if folder == stop:
+            break
+    return None
+
+
 def repo_root_of(path: Path) -> Path | None:
     """The nearest folder at or above ``path`` holding ``.git`` (a folder or a worktree
     file): where configuration discovery stops, as markdownlint-cli2 stops at its base."""
