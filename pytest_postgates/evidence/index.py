@@ -53,6 +53,7 @@ INDEX_VERSION = 5
 # A tracked file larger than this is indexed by name only: its path is listed (a post may
 # cite it) but its text is not searched. One 95 MB text file cost 50 s and 2.8 GB to index.
 MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024
+MAX_INDEXED_TOTAL_BYTES = 512 * 1024 * 1024
 COMMIT_MESSAGE_LIMIT = 2000
 # Translation table: ASCII word bytes stay, every other byte becomes a space.
 _NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
@@ -498,14 +499,19 @@ def build_index_files(
     # The files git grep -I searches, read once (see evidence/blobs.py); a huge one is
     # never read at all (listed by name only).
     limit = max_file_bytes if max_file_bytes is not None else MAX_INDEXED_FILE_BYTES
+    # A bound on the whole text too: the build's memory and time grow with it, so a
+    # repository of many mid-sized files cannot cost what one huge file did. Files past it
+    # (in path order, so the cut is the same on every machine) are indexed by name only.
+    room = MAX_INDEXED_TOTAL_BYTES
     candidates = []
     by_name_only = []
     for path, sha in regular_files(rows):
         if is_excluded(path, exclude):
             continue
-        if sizes[path] > limit:
+        if sizes[path] > limit or sizes[path] > room:
             by_name_only.append(path)
         else:
+            room -= sizes[path]
             candidates.append((path, sha))
     text_paths: list[str] = []
     offsets: list[int] = []

@@ -56,7 +56,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     classify,
     ground_in,
 )
-from pytest_postgates.helpers.model_grounding import judge_with_model
+from pytest_postgates.helpers.model_grounding import chain_parts, judge_with_model
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -266,6 +266,7 @@ def judge(
         or presented
         or kind in ANCHORED_KINDS
         or _anchored_by_post(text, kind, post, sentence, repos)
+        or (model is not None and _listed_with_product_names(text, token.line, post, model))
     ):
         # Nothing ties the token to the product: not rooted in it, no near miss of its
         # names, not presented as its by the sentence. A third party's name, an example
@@ -276,6 +277,36 @@ def judge(
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
     return verdict("ungrounded", reason=why)
+
+
+# A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`).
+_ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
+
+
+def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
+    """Whether the token opens a list item or table row among items that open with the
+    product's names (at least two of the others resolve in the model): a list of the
+    product's tools or functions presents each of its names as the product's."""
+    lines, at = post.lines, line - 1
+    head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
+    if head is None or head.group(1) != text:
+        return False
+    siblings: list[str] = []
+    for step in (-1, 1):
+        other = at + step
+        while 0 <= other < len(lines) and lines[other].strip():
+            found = _ITEM_HEAD.match(lines[other])
+            if found:
+                siblings.append(found.group(1))
+            other += step
+    real = 0
+    for sibling in siblings:
+        parts = chain_parts(sibling)
+        if parts and model.resolve(parts).outcome == "found":
+            real += 1
+            if real >= 2:
+                return True
+    return False
 
 
 def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Repos) -> bool:

@@ -54,4 +54,22 @@ def test_gate_2_card_names_the_files_indexed_by_name_only(repo: Path, tmp_path: 
     post = make_post(FRONT_MATTER + "Call `realFunction()` and `onlyInHugeFile()`.\n", tmp_path)
     card = gate.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
     assert card.detail["indexed_by_name_only"] == ["data/huge.js"]
-    assert [u["token"] for u in card.detail["ungrounded"]] == ["onlyInHugeFile()"]
+    # Its text was never read: the name is not grounded (nothing else ties it to the
+    # product, so it is listed as unjudged, not counted).
+    outcomes = {e["token"]: o for o, es in card.detail["outcomes"].items() for e in es}
+    assert outcomes["onlyInHugeFile()"] == "unjudged"
+    assert outcomes["realFunction()"] == "grounded"
+
+
+def test_text_past_the_total_bound_is_indexed_by_name_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Many files each under the per-file bound: the whole text has a bound of its own (the
+    # build's memory and time follow it), and the files past it are listed by name only.
+    monkeypatch.setattr(index_module, "MAX_INDEXED_TOTAL_BYTES", 3300, raising=False)
+    files = {f"src/part{n:02d}.ts": f"export const name{n} = '{'x' * 1000}';\n" for n in range(6)}
+    repo = make_repo(tmp_path / "many", files)
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    index = open_index(repo, commit, tmp_path / "cache")
+    assert index.by_name_only == ["src/part03.ts", "src/part04.ts", "src/part05.ts"]
+    assert index.contains("name2") and not index.contains("name4")
