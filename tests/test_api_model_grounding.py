@@ -233,3 +233,20 @@ def test_the_card_names_what_the_model_could_not_read(tmp_path: Path, ctx: GateC
         "count": 1,
         "files": ["mylib/broken.py: does not parse: SyntaxError"],
     }
+
+
+def test_a_name_listed_among_the_products_names_is_a_claim(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # A list of the product's functions presents each of its names as the product's: an
+    # invented one there is a claim (ungrounded), the same name in a sentence is not.
+    listed = (
+        "The client offers:\n\n"
+        "- `make_client` - builds one\n"
+        "- `open_streams` - opens them\n"
+        "- `drain_queue` - empties it\n"
+    )
+    entry = _outcome(listed, "drain_queue", tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded"
+    alone = _outcome("Then call `drain_queue` again.\n", "drain_queue", tmp_path, ctx)
+    assert (alone["outcome"], alone["rule"]) == ("unjudged", "not-anchored")

@@ -88,7 +88,9 @@ def test_symbol_grounding_share_is_recomputed_without_suppressed_tokens(tmp_path
         FRONT_MATTER + "Uses `real_one`.\n<!-- postgates-disable-next-line symbol_grounding -->\n"
         "An example `made_up_name` here.\n"
     )
-    run = PostRun(path, path.name, path.stem, context(repo=repo), [BY_ID[2]])
+    # Every token a claim (the seeds' mode), so the invented name is a finding to suppress.
+    settings = context(repo=repo, symbol_unanchored_claims=True)
+    run = PostRun(path, path.name, path.stem, settings, [BY_ID[2]])
     card = run.evaluate(BY_ID[2])
     assert (card.verdict, card.detail["total"], card.detail["grounded_pct"]) == ("PASS", 1, 100.0)
     assert card.detail["ungrounded"] == []

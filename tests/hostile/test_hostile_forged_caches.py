@@ -72,7 +72,9 @@ def test_gate_2_fails_on_an_invented_name_whatever_index_was_planted(
     real, commit, other = repos
     plant_index(tmp_path / "cache", commit, other)
     post = make_post(FRONT_MATTER + f"Call `realFunction()` and then `{INVENTED}()`.\n", tmp_path)
-    card = symbol_grounding.GATE.evaluate(post, repo_context(real, tmp_path / "cache"))
+    # Every token a claim (the seeds' mode): the point is the index, not the anchoring.
+    context = repo_context(real, tmp_path / "cache", symbol_unanchored_claims=True)
+    card = symbol_grounding.GATE.evaluate(post, context)
     assert card.verdict == "FAIL"
     assert [u["token"] for u in card.detail["ungrounded"]] == [f"{INVENTED}()"]
 
