@@ -250,3 +250,13 @@ def test_a_name_listed_among_the_products_names_is_a_claim(
     assert entry["outcome"] == "ungrounded"
     alone = _outcome("Then call `drain_queue` again.\n", "drain_queue", tmp_path, ctx)
     assert (alone["outcome"], alone["rule"]) == ("unjudged", "not-anchored")
+
+
+@pytest.mark.parametrize("token", ['"max_retry": 5', "{ max_retry: 5, other: 1 }", "max_retry=5"])
+def test_a_key_with_its_value_is_judged_by_its_key(
+    token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    # The value is the reader's; the key is a near miss of the real `max_retry_delay`.
+    entry = _outcome(f"Pass `{token}` to it.\n", token, tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded"
+    assert "did you mean `max_retry_delay`" in entry["reason"]

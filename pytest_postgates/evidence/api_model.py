@@ -474,9 +474,11 @@ def _one_word_changed(mine: list[str], theirs: list[str]) -> bool:
     if len(mine) != len(theirs) or len(mine) < 2:
         return False
     changed = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
-    if len(changed) != 1 or _singular(changed[0][0]) == _singular(changed[0][1]):
-        return False  # a plural is a word of its own
+    if len(changed) != 1:
+        return False
     old, new = changed[0]
+    if _singular(old) == _singular(new):
+        return True  # `skipComment` for `skipComments`: in a name of words, a rename
     if len(old) < 4 or len(new) < 4:
         return False
     # Among two words, the changed one must still look alike (`gadget`, `widget`): a

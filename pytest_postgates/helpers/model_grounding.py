@@ -112,7 +112,7 @@ def judge_with_model(
         return None
     parts = chain_parts(token)
     if not parts:
-        return None
+        return _judge_keys(token, model)
     resolution = model.resolve(parts)
     if resolution.outcome == "found":
         if any(not model.declares(key) for key in argument_keys(token)):
@@ -141,6 +141,34 @@ def judge_with_model(
                                     nearest=nearest[:3])),
         )  # fmt: skip
     return None
+
+
+_KEY_VALUE = re.compile(r"""["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=(?!=))\s*[^\s,}]""")
+
+
+def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
+    """A key and its value (`"allowAfterThis": true`, `{ retries: 3 }`, `timeout=5`): the
+    value is the reader's, the key a claim when it is a near miss of a name the product
+    declares or writes. A key the code has is left to the gate's value rules (None)."""
+    inner = token.strip().removeprefix("{").removesuffix("}").strip()
+    keys = [m.group(1) for m in _KEY_VALUE.finditer(inner) if _starts_item(inner, m.start())]
+    for key in keys:
+        if model.declares(key) or key in model.facts.identifiers:
+            continue
+        near = model.resembles(key)
+        if near is not None:
+            return ModelDecision(
+                "ungrounded",
+                "model-near-miss",
+                reason=f"the key `{key}` is not declared in the product; did you mean `{near}`?",
+            )
+    return None
+
+
+def _starts_item(text: str, at: int) -> bool:
+    """Whether position ``at`` opens the text or an item after a comma."""
+    before = text[:at].rstrip()
+    return not before or before.endswith(",")
 
 
 def argument_keys(token: str) -> list[str]:
