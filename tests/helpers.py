@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.post import Post, parse_post
@@ -75,3 +76,20 @@ def blog_repo(root: Path, posts: Mapping[str, str | bytes]) -> Path:
     files: dict[str, str | bytes] = {"src/app.py": "def render():\n    pass\n"}
     files.update({f"_posts/{name}": text for name, text in posts.items()})
     return make_repo(root, files, "blog")
+
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def load_bench(name: str, file_name: str) -> Any:
+    """A bench/ script imported as a module (registered under ``name``, as its own
+    imports of sibling scripts expect)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, BENCH / file_name)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,28 +3,14 @@ figures against the labels, the committed labels, and one end-to-end run on a sm
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tests.helpers import git, make_repo
+from tests.helpers import git, load_bench, make_repo
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load(name: str, path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-docs = _load("bench_docs_precision", BENCH / "docs_precision.py")
+docs = load_bench("bench_docs_precision", "docs_precision.py")
 
 
 def _write_card(cards: Path, stem: str, post: str, detail: dict[str, Any]) -> None:

@@ -3,29 +3,17 @@ scorecards, and its figures against the held-out labels."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.helpers import load_bench
 
-
-def _load(name: str, path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-holdout = _load("bench_holdout_precision", BENCH / "holdout_precision.py")
+holdout = load_bench("bench_holdout_precision", "holdout_precision.py")
 
 FILES = [f"docs/{folder}/page{n}.md" for folder in ("api", "guides", "features") for n in range(40)]
 

@@ -3,30 +3,16 @@ site it gates, and the figures (no plugin run here: the bench runs it)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import make_repo
+from tests.helpers import load_bench, make_repo
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load(name: str, path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-drift = _load("natural_drift", BENCH / "natural_drift.py")
+drift = load_bench("natural_drift", "natural_drift.py")
 
 
 def _case(**changes: Any) -> Any:

@@ -3,28 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.helpers import load_bench
 
-
-def _load(name: str, path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-precision = _load("precision", BENCH / "precision.py")
-sample = _load("bench_sample", BENCH / "labels" / "sample.py")
+precision = load_bench("precision", "precision.py")
+sample = load_bench("bench_sample", "labels/sample.py")
 Finding = precision.Finding
 
 
