@@ -246,9 +246,11 @@ def test_a_name_listed_among_the_products_names_is_a_claim(
         "- `open_streams` - opens them\n"
         "- `drain_queue` - empties it\n"
     )
-    entry = _outcome(listed, "drain_queue", tmp_path, ctx)
+    # (With symbol_unanchored_claims = false, where a token needs an anchor to be a claim.)
+    anchored = repo_context(ctx.settings.repo, tmp_path / "c2", symbol_unanchored_claims=False)
+    entry = _outcome(listed, "drain_queue", tmp_path, anchored)
     assert entry["outcome"] == "ungrounded"
-    alone = _outcome("Then call `drain_queue` again.\n", "drain_queue", tmp_path, ctx)
+    alone = _outcome("Then call `drain_queue` again.\n", "drain_queue", tmp_path, anchored)
     assert (alone["outcome"], alone["rule"]) == ("unjudged", "not-anchored")
 
 

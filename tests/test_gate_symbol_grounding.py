@@ -62,9 +62,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def ctx(repo: Path, tmp_path: Path) -> GateContext:
-    # The seeds' mode (every token a claim): these tests are about how claims are checked;
-    # the default, where a token nothing ties to the product is unjudged, is tested below
-    # and in tests/test_api_model_grounding.py.
+    # Every token a claim (the default, as the seeds do): these tests are about how claims
+    # are checked; symbol_unanchored_claims = false, where a token nothing ties to the
+    # product is unjudged, is tested below and in tests/test_api_model_grounding.py.
     return repo_context(
         repo,
         tmp_path / "cache",
@@ -124,17 +124,22 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
     card = _card(body, tmp_path, ctx)
     assert card.detail["ungrounded"] == []
     assert card.detail["total"] == 11
-    default = repo_context(repo, tmp_path / "default-cache", lint_rule_prefix="neurolink",
-                           lint_rules_dir="eslint-rules")  # fmt: skip
+    anchored = repo_context(
+        repo,
+        tmp_path / "anchored-cache",
+        lint_rule_prefix="neurolink",
+        lint_rules_dir="eslint-rules",
+        symbol_unanchored_claims=False,
+    )
     bad = _card(
         "Commit `abcdef1234`, file `src/nope.ts`, `nope.ts`, `v10.1.0`, `MadeUpThing`.\n",
         tmp_path,
-        default,
+        anchored,
     )
     kinds = {u["token"]: u["kind"] for u in bad.detail["ungrounded"]}
-    # A commit, a version and a path into the product's tree are claims about it by their
-    # shape; a bare file name and a name that nothing ties to the product are listed as
-    # unjudged (not the product's), never counted either way.
+    # With symbol_unanchored_claims = false: a commit, a version and a path into the
+    # product's tree are claims about it by their shape; a bare file name and a name that
+    # nothing ties to the product are listed as unjudged (not the product's).
     assert kinds == {
         "abcdef1234": "sha",
         "src/nope.ts": "path",
@@ -148,7 +153,7 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
     assert bad.detail["grounded_pct"] == 0.0
     # Presented as the product's, the same names are claims, and ungrounded.
     presented = _card(
-        "NeuroLink exposes `MadeUpThing`. The NeuroLink repo ships `nope.ts`.\n", tmp_path, default
+        "NeuroLink exposes `MadeUpThing`. The NeuroLink repo ships `nope.ts`.\n", tmp_path, anchored
     )
     assert {u["token"] for u in presented.detail["ungrounded"]} == {"MadeUpThing", "nope.ts"}
 

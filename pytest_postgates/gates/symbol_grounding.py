@@ -162,7 +162,7 @@ def judge(
     lint_prefix: str | None,
     keys: TypedKeys | None = None,
     model: ApiModel | None = None,
-    unanchored_claims: bool = False,
+    unanchored_claims: bool = True,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -643,11 +643,11 @@ class SymbolGroundingSettings:
         env="SYMBOL_GROUNDING_THRESHOLD",
     )
     symbol_unanchored_claims: bool = option(
-        False,
+        True,
         "bool",
         "count tokens that nothing ties to the product (not rooted in its code, no near miss "
-        "of its names, not presented as its) as claims, as the seeds do; by default they are "
-        "listed as unjudged",
+        "of its names, not presented as its) as claims, as the seeds do; false lists them as "
+        "unjudged (rule not-anchored)",
     )
 
 
