@@ -587,7 +587,13 @@ def test_xdist_workers_share_one_claim_table(corpus: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     spread = _run(corpus, "spread", "-n", "2", "--postgates-jobs=2")
     reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
-    assert spread.parseoutcomes() == reference.parseoutcomes()
+    # A look-ahead worker that stops (on a loaded machine, once in a clean CI run, on the
+    # corpus's bad post) hands its post to the main process with a LookAheadWarning: the
+    # results are the serial run's all the same, which is what is compared.
+    outcomes = spread.parseoutcomes()
+    if outcomes.pop("warnings", 0):
+        spread.stdout.fnmatch_lines(["*LookAheadWarning: postgates: look-ahead worker stopped*"])
+    assert outcomes == reference.parseoutcomes()
     assert _outputs(corpus.path, "spread") == _outputs(corpus.path, "reference")
     # Reports arrive in the order xdist workers finish: the same cases, in another order.
     assert sorted(_junit_outcomes(corpus.path / "spread.xml")) == sorted(
