@@ -73,7 +73,6 @@ RULES = (
         "tests/test_api_model_grounding.py::test_an_external_base_leaves_the_member_unjudged",
     ),
 )
-RULE_NAMES = frozenset(rule.name for rule in RULES)
 
 # A name or member chain, with calls anywhere along it: `a.b`, `A::b`, `A#b`, `a?.b`,
 # `make().run()`, `pkg.mod.Name(x=1)`.
