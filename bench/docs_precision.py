@@ -50,6 +50,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import holdout_precision as holdout  # noqa: E402
 from holdout_precision import wilson  # noqa: E402
 
 SEED = 20261203  # the day the labels were drawn
@@ -161,19 +162,7 @@ def prepare_site(mirror: Path, commit: str, docs: str, scratch: Path) -> Path:
 
 def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
     run = ProjectRun(project, commit)
-    for overall_path in sorted(cards.glob("*-overall.json")):
-        overall = json.loads(overall_path.read_text(encoding="utf-8"))
-        doc = str(overall["post"])
-        stem = overall_path.name.removesuffix("-overall.json")
-        card_path = cards / f"{stem}-gate2-symbol_grounding.json"
-        if not card_path.is_file():
-            run.verdicts[doc] = "MISSING"
-            continue
-        card = json.loads(card_path.read_text(encoding="utf-8"))
-        run.verdicts[doc] = str(card.get("verdict"))
-        detail = card.get("detail") or {}
-        if run.verdicts[doc] in ("PASS", "FAIL") and "ungrounded" not in detail:
-            run.problems.append(f"{card_path.name}: no 'ungrounded' list in detail")
+    for doc, detail in holdout.gate2_cards(cards, run.verdicts, run.problems):
         listed = detail.get("ungrounded", [])
         # The card lists at most MAX_REPORT findings per doc: a cut list would bias the sample.
         if len(listed) < int(detail.get("claims", 0)) - int(detail.get("grounded", 0)):

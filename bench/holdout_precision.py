@@ -50,7 +50,7 @@ import random
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -147,23 +147,32 @@ class HoldoutRun:
     problems: list[str] = field(default_factory=list)
 
 
-def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
-    """Gate 2's findings per post, through each overall file (its ``post`` is the path)."""
-    run = HoldoutRun()
-    name = precision.GATES[2]
+def gate2_cards(
+    cards: Path, verdicts: dict[str, str], problems: list[str]
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(post path, gate 2 detail) of each post in a scorecards folder, through its overall
+    file (whose ``post`` is the path); each post's verdict goes into ``verdicts`` (MISSING
+    without a gate-2 card) and a card without its ``ungrounded`` list into ``problems``."""
     for overall_path in sorted(cards.glob("*-overall.json")):
         overall = json.loads(overall_path.read_text(encoding="utf-8"))
         post = str(overall["post"])
         stem = overall_path.name.removesuffix("-overall.json")
-        card_path = cards / f"{stem}-gate2-{name}.json"
+        card_path = cards / f"{stem}-gate2-{precision.GATES[2]}.json"
         if not card_path.is_file():
-            run.verdicts[post] = "MISSING"
+            verdicts[post] = "MISSING"
             continue
         card = json.loads(card_path.read_text(encoding="utf-8"))
-        run.verdicts[post] = str(card.get("verdict"))
+        verdicts[post] = str(card.get("verdict"))
         detail = card.get("detail") or {}
-        if run.verdicts[post] in ("PASS", "FAIL") and "ungrounded" not in detail:
-            run.problems.append(f"{card_path.name}: no 'ungrounded' list in detail")
+        if verdicts[post] in ("PASS", "FAIL") and "ungrounded" not in detail:
+            problems.append(f"{card_path.name}: no 'ungrounded' list in detail")
+        yield post, detail
+
+
+def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
+    """Gate 2's findings per post, through each overall file (its ``post`` is the path)."""
+    run = HoldoutRun()
+    for post, detail in gate2_cards(cards, run.verdicts, run.problems):
         run.ungrounded += precision.card_findings(2, post, detail)
         for outcome in CLEARING_OUTCOMES:
             for item in (detail.get("outcomes") or {}).get(outcome, []):
