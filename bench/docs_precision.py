@@ -78,6 +78,20 @@ PROJECTS = (
     Project("vitest-dev/vitest", "docs", "typescript"),
     Project("vitejs/vite", "docs", "typescript"),
 )
+# The TUNE half of the same split: gate 2's rules are tuned here, never on PROJECTS.
+TUNE_PROJECTS = (
+    Project("pydantic/pydantic-ai", "docs", "python"),
+    Project("encode/httpx", "docs", "python"),
+    Project("pydantic/pydantic", "docs", "python"),
+    Project("eslint/eslint", "docs", "javascript"),
+    Project("fastify/fastify", "docs", "javascript"),
+    Project("prettier/prettier", "docs", "javascript"),
+)
+# --half: the projects and the label file (its pins and labels) of each half.
+HALVES = {
+    "report": (PROJECTS, LABELS),
+    "tune": (TUNE_PROJECTS, HERE / "labels" / "docs_precision_tune.jsonl"),
+}
 
 
 @dataclass(frozen=True)
@@ -364,14 +378,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--project", action="append", help="owner/name (repeatable; default all)")
     parser.add_argument("--sample", type=int, default=DEFAULT_SAMPLE, help="findings per project")
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument("--half", choices=sorted(HALVES), default="report",
+                        help="the projects measured: the held-out report half or the tune half")
+    parser.add_argument("--labels", type=Path, help="default: the half's label file")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--unlabelled", type=Path, help="write the sampled findings with no label")
     args = parser.parse_args(argv)
     mirrors = Path(os.environ.get(MIRRORS_ENV, DEFAULT_MIRRORS))
-    chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
+    projects, half_labels = HALVES[args.half]
+    args.labels = args.labels or half_labels
+    chosen = [p for p in projects if not args.project or p.name in args.project]
     if args.project and len(chosen) != len(set(args.project)):
-        sys.exit(f"docs_precision: known projects: {', '.join(p.name for p in PROJECTS)}")
+        sys.exit(f"docs_precision: known projects: {', '.join(p.name for p in projects)}")
     pins, _labels = load_labels(args.labels)
     runs: list[ProjectRun] = []
     for project in chosen:
@@ -398,8 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     handle.write(json.dumps(item, ensure_ascii=False) + "\n")
         print(f"sampled findings with no label written to {args.unlabelled}")
     if args.json:
-        payload = {"seed": args.seed, "sample": args.sample, "projects": summaries,
-                   "overall": total}  # fmt: skip
+        payload = {"half": args.half, "seed": args.seed, "sample": args.sample,
+                   "projects": summaries, "overall": total}  # fmt: skip
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 

@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers import git, load_bench, make_repo
 
 docs = load_bench("bench_docs_precision", "docs_precision.py")
@@ -108,11 +110,13 @@ def test_figures_leave_unsure_out_and_count_false_classes() -> None:
     assert total["weighted_precision"] == (5 * (1 / 3) + 15 * 1.0) / 20
 
 
-def test_the_committed_labels_pin_every_project_and_give_evidence() -> None:
-    pins, labels = docs.load_labels(docs.LABELS)
-    assert set(pins) == {project.name for project in docs.PROJECTS}
+@pytest.mark.parametrize("half", ["report", "tune"])
+def test_the_committed_labels_pin_every_project_and_give_evidence(half: str) -> None:
+    projects, path = docs.HALVES[half]
+    pins, labels = docs.load_labels(path)
+    assert set(pins) == {project.name for project in projects}
     assert all(len(commit) == 40 for commit in pins.values())
-    assert labels, "bench/labels/docs_precision.jsonl holds no labels"
+    assert labels, f"{path.name} holds no labels"
     for item in labels:
         assert item["project"] in pins and item["doc"].startswith("docs/")
         assert item["why"] and item["token"] and item["line"] > 0
@@ -140,3 +144,46 @@ def test_a_small_project_end_to_end(tmp_path: Path) -> None:
     assert [(f.doc, f.line, f.token) for f in run.findings] == [
         ("docs/guide.md", 5, "shapes.circle_area()")
     ]
+
+
+def test_the_halves_never_share_a_project() -> None:
+    report, tune = (docs.HALVES[half][0] for half in ("report", "tune"))
+    assert report == docs.PROJECTS and len(tune) == 6
+    assert not {p.name for p in report} & {p.name for p in tune}
+
+
+def _shapes_repo(root: Path) -> Path:
+    return make_repo(
+        root,
+        {
+            "pyproject.toml": '[project]\nname = "shapes"\nversion = "1.0"\n',
+            "shapes/__init__.py": "def square_area(side: float) -> float:\n    return side**2\n",
+            "docs/guide.md": "# Guide\n\nCall `shapes.circle_area()` for a circle.\n",
+        },
+    )
+
+
+def test_half_tune_runs_the_tune_projects_against_the_tune_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--half tune` picks the tune half's projects and reads its own label file (pins and
+    labels); the default half does not know a tune project. A small repository stands in
+    for the httpx mirror."""
+    mirror = _shapes_repo(tmp_path / "mirrors" / "encode+httpx" / "repo")
+    commit = git(mirror, "rev-parse", "HEAD").strip()
+    labels = tmp_path / "tune.jsonl"
+    label = {"project": "encode/httpx", "doc": "docs/guide.md", "line": 3,
+             "token": "shapes.circle_area()", "label": "defect", "why": "no circle_area"}  # fmt: skip
+    labels.write_text(f"# pin encode/httpx {commit}\n{json.dumps(label)}\n", encoding="utf-8")
+    monkeypatch.setitem(docs.HALVES, "tune", (docs.TUNE_PROJECTS, labels))
+    monkeypatch.setenv(docs.MIRRORS_ENV, str(tmp_path / "mirrors"))
+    with pytest.raises(SystemExit, match="known projects"):
+        docs.main(["--project", "encode/httpx"])  # the report half, the default
+    out = tmp_path / "run.json"
+    assert docs.main(["--half", "tune", "--project", "encode/httpx", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"encode/httpx at {commit[:12]}" in printed
+    payload = json.loads(out.read_text(encoding="utf-8"))
+    assert payload["half"] == "tune"
+    (project,) = payload["projects"]
+    assert (project["findings"], project["labelled"], project["defect"]) == (1, 1, 1)
