@@ -378,8 +378,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--project", action="append", help="owner/name (repeatable; default all)")
     parser.add_argument("--sample", type=int, default=DEFAULT_SAMPLE, help="findings per project")
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--half", choices=sorted(HALVES), default="report",
-                        help="the projects measured: the held-out report half or the tune half")
+    parser.add_argument(
+        "--half",
+        choices=sorted(HALVES),
+        default="report",
+        help="the projects measured: the held-out report half or the tune half",
+    )
     parser.add_argument("--labels", type=Path, help="default: the half's label file")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--unlabelled", type=Path, help="write the sampled findings with no label")

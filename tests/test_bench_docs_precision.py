@@ -173,7 +173,7 @@ def test_half_tune_runs_the_tune_projects_against_the_tune_labels(
     commit = git(mirror, "rev-parse", "HEAD").strip()
     labels = tmp_path / "tune.jsonl"
     label = {"project": "encode/httpx", "doc": "docs/guide.md", "line": 3,
-             "token": "shapes.circle_area()", "label": "defect", "why": "no circle_area"}  # fmt: skip
+             "token": "shapes.circle_area()", "label": "defect", "why": "none"}  # fmt: skip
     labels.write_text(f"# pin encode/httpx {commit}\n{json.dumps(label)}\n", encoding="utf-8")
     monkeypatch.setitem(docs.HALVES, "tune", (docs.TUNE_PROJECTS, labels))
     monkeypatch.setenv(docs.MIRRORS_ENV, str(tmp_path / "mirrors"))
