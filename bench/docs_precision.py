@@ -2,7 +2,10 @@
 
 Issue 24's precision figure: "precision >= 85% over all findings of gate 2 on the held-out
 docs (sampled, labelled)". The projects are the REPORT half of the natural-drift split (see
-the header of the natural-drift labels): no rule of gate 2 may be tuned on them.
+the header of the natural-drift labels): no rule of gate 2 may be tuned on them. ``--half
+tune`` measures the TUNE half instead (:data:`TUNE_PROJECTS`, the projects gate 2 is tuned
+on), against its own labels, bench/labels/docs_precision_tune.jsonl (the same labelling
+rules, its own pins); seed and sampling are the same.
 
 - Projects and their docs folders: :data:`PROJECTS`. Each project's bare mirror is read
   from ``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (default /work/.mirror), at the commit
@@ -28,6 +31,7 @@ the header of the natural-drift labels): no rule of gate 2 may be tuned on them.
   (the projects are sampled at different rates).
 
     python bench/docs_precision.py [--project fastapi/typer] [--sample 35]
+    python bench/docs_precision.py --half tune             # the tune half and its labels
     python bench/docs_precision.py --unlabelled OUT.jsonl   # sampled findings with no label
     python bench/docs_precision.py --json OUT.json
 """
