@@ -470,12 +470,22 @@ class OverallRecorder:
         settings = self.state.settings
         for output, render in (
             (settings.feedback, self.feedback_text),
-            (settings.sarif, lambda: reports.dumps_sarif(self.records)),
+            (settings.sarif, lambda: reports.dumps_sarif(self.records, self.source_root())),
             (settings.html, lambda: reports.html_report(self.records, self.overall)),
         ):
             if output is not None:
                 writes.append((output, render, None))
         return writes
+
+    def source_root(self) -> reports.SourceRoot:
+        """Where SARIF locations are relative to: the git top level of the rootdir (the
+        posts' repository, whichever of its folders pytest ran from), else the rootdir."""
+        rootdir = self.state.rootpath
+        try:
+            top = find_repo_root(rootdir)
+        except GitError:
+            top = rootdir
+        return reports.SourceRoot(top.resolve(), rootdir.resolve())
 
     def _write_all(self, writes: list[tuple[Path, Any, str | None]]) -> None:
         for path, render, digest in writes:
