@@ -58,7 +58,7 @@ def _all_findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     return found or [(1, record["verdict"], record["summary"] or record["verdict"])]
 
 
-def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+def report_findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """:func:`_all_findings`, at most :data:`REPORT_FINDINGS_PER_GATE` of them, then one
     line that says how many more the scorecard holds (the annotations and the HTML report;
     a huge post must not flood a CI log)."""
@@ -242,7 +242,7 @@ def github_annotations(records: Records) -> list[str]:
     for post, record in _failing(records):
         command = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
         title = workflow_property(f"postgates {record['name']} (gate {record['gate']})")
-        for line, code, message in _findings(record):
+        for line, code, message in report_findings(record):
             lines.append(
                 f"::{command} file={workflow_property(post)},line={max(1, int(line))},"
                 f"title={title}::{workflow_data(f'{code}: {message}')}"
@@ -332,7 +332,7 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
         for record in failing:
             findings = "".join(
                 f"<li>line {line}: <code>{esc(code)}</code> {esc(message)}</li>"
-                for line, code, message in _findings(record)
+                for line, code, message in report_findings(record)
             )
             items.append(
                 f"<h3>{esc(record['name'])} (gate {record['gate']}) {esc(record['verdict'])}: "

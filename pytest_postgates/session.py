@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates import config as settings_module
-from pytest_postgates import reports
+from pytest_postgates import junit, reports
 from pytest_postgates.batch import PARTS_PER_WORKER, RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.escaping import one_line
@@ -417,6 +417,8 @@ class OverallRecorder:
         controller's next step is to wait for its workers to exit (each frees what it built,
         seconds on a large corpus), so the files are rendered and written in a thread
         meanwhile and joined when the hook ends (:meth:`pytest_sessionfinish_joined`)."""
+        # Before pytest's junitxml plugin writes its file in its own sessionfinish.
+        junit.add_suite_properties(session.config, self.records)
         writes = self._planned_writes()
         if session.config.pluginmanager.get_plugin("dsession") is not None and writes:
             self._writer = threading.Thread(
