@@ -33,8 +33,16 @@ LEGACY_FAMILIES = frozenset({"xunit1", "legacy"})
 
 
 def testcase_properties_allowed(config: pytest.Config) -> bool:
-    """Whether a gate item may record its own JUnit properties (``user_properties``)."""
-    return str(config.getini("junit_family")) in LEGACY_FAMILIES
+    """Whether a gate item records its own properties (``user_properties``): always, other
+    report plugins read them too, except when the run writes a JUnit file (xdist workers
+    see the same option) whose family refuses them."""
+    if not getattr(config.option, "xmlpath", None):
+        return True
+    try:
+        family = str(config.getini("junit_family"))
+    except ValueError:  # pytest's junitxml plugin is disabled (-p no:junitxml)
+        return True
+    return family in LEGACY_FAMILIES
 
 
 def describe(record: Mapping[str, Any]) -> str:

@@ -113,6 +113,7 @@ class SourceRoot:
 
     path: Path
     rootdir: Path
+    in_repository: bool = True
 
     def relative(self, post: str) -> str:
         """``post`` (relative to the rootdir) relative to the repository, in ``/`` form."""
@@ -123,7 +124,11 @@ class SourceRoot:
         """The ``originalUriBaseIds`` entry that says where ``%SRCROOT%`` is on this machine."""
         return {
             "uri": self.path.absolute().as_uri().rstrip("/") + "/",
-            "description": {"text": "The root of the git repository that holds the posts."},
+            "description": {
+                "text": "The root of the git repository that holds the posts."
+                if self.in_repository
+                else "The folder pytest ran in (its rootdir): the posts are in no git repository."
+            },
         }
 
 

@@ -482,12 +482,11 @@ class OverallRecorder:
     def source_root(self) -> reports.SourceRoot:
         """Where SARIF locations are relative to: the git top level of the rootdir (the
         posts' repository, whichever of its folders pytest ran from), else the rootdir."""
-        rootdir = self.state.rootpath
+        rootdir = self.state.rootpath.resolve()
         try:
-            top = find_repo_root(rootdir)
+            return reports.SourceRoot(find_repo_root(rootdir).resolve(), rootdir)
         except GitError:
-            top = rootdir
-        return reports.SourceRoot(top.resolve(), rootdir.resolve())
+            return reports.SourceRoot(rootdir, rootdir, in_repository=False)
 
     def _write_all(self, writes: list[tuple[Path, Any, str | None]]) -> None:
         for path, render, digest in writes:

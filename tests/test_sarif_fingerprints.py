@@ -120,3 +120,22 @@ def test_fingerprint_survives_lines_inserted_above_in_a_real_run(
     blog.post("2026-01-01-p.md", BROCHURE_BODY.replace("paradigm shift", "game changer"))
     (changed,) = _fingerprints(blog, pytester).items()
     assert changed[1] != first[1]
+
+
+def test_uris_and_fingerprints_do_not_depend_on_the_rootdir(tmp_path: Path) -> None:
+    """The same post seen from the repository's top and from its ``blog`` folder gets one
+    URI (percent-encoded: a URI reference) and one fingerprint."""
+    findings = [(3, "BANNED", "banned phrase 'paradigm shift'")]
+    logs = [
+        reports.sarif({post: {11: record(findings)}}, reports.SourceRoot(tmp_path, rootdir))
+        for post, rootdir in (
+            ("blog/_posts/a b.md", tmp_path),
+            ("_posts/a b.md", tmp_path / "blog"),
+        )
+    ]
+    (first,), (second,) = (log["runs"][0]["results"] for log in logs)
+    assert first == second
+    assert first["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "blog/_posts/a%20b.md",
+        "uriBaseId": "%SRCROOT%",
+    }
