@@ -15,6 +15,7 @@ import pytest
 
 from pytest_postgates.escaping import one_line, printable
 from pytest_postgates.gates.base import Gate
+from pytest_postgates.junit import testcase_properties_allowed
 from pytest_postgates.runner import ExpectationError, PostRun, is_advisory
 from pytest_postgates.scorecard import Scorecard, scorecard_path, write_json
 from pytest_postgates.session import STATE_KEY, file_name_problem, file_name_refusal
@@ -187,13 +188,16 @@ class GateItem(pytest.Function):
                 f"{card.name} (gate {card.gate}) ERROR: cannot write scorecard "
                 f"{state.display(target)}: {exc.strerror or type(exc).__name__}",
             ) from None
-        self.user_properties.extend(
-            [
-                ("gate_id", card.gate),
-                ("verdict", card.verdict),
-                ("score", "" if card.score is None else card.score),
-            ]
-        )
+        if testcase_properties_allowed(self.config):
+            # Only the legacy JUnit family allows a testcase's own properties; in every
+            # family the testsuite lists each item's verdict (junit.py).
+            self.user_properties.extend(
+                [
+                    ("gate_id", card.gate),
+                    ("verdict", card.verdict),
+                    ("score", "" if card.score is None else card.score),
+                ]
+            )
         if self.snapshot_mode:
             # The pinned scorecard is the assertion, whatever the verdict.
             return
@@ -278,6 +282,7 @@ class GateItem(pytest.Function):
             if card.verdict == "SKIP"
             else None,
             "summary": card.summary,
+            "score": card.score,
             "findings": [[f.line, f.code, f.message, f.fix] for f in card.findings],
             "note": card.detail.get("note", "") if isinstance(card.detail.get("note"), str) else "",
             "suppressed": len(card.detail.get("suppressed", ()))

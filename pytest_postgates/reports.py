@@ -11,9 +11,13 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from pytest_postgates import __version__
 
@@ -21,12 +25,11 @@ from pytest_postgates import __version__
 from pytest_postgates.escaping import printable as printable
 from pytest_postgates.escaping import workflow_data, workflow_property
 from pytest_postgates.gates import GATES, POSITION
+from pytest_postgates.rule_help import REPOSITORY_URL, sarif_rule
 
 Records = Mapping[str, Mapping[int, Mapping[str, Any]]]  # post -> gate id -> record
 
-INFORMATION_URI = "https://pypi.org/project/pytest-postgates/"
-# The README (rendered on the project page): each gate's section has an anchor.
-README_URL = INFORMATION_URI
+INFORMATION_URI = REPOSITORY_URL
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 # Most findings one gate reports for one post in the SARIF log, the annotations and the
 # HTML report (the rest are counted): a 1.4 MB post once made a 17 MB SARIF file.
@@ -55,7 +58,7 @@ def _all_findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     return found or [(1, record["verdict"], record["summary"] or record["verdict"])]
 
 
-def _findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
+def report_findings(record: Mapping[str, Any]) -> list[tuple[int, str, str]]:
     """:func:`_all_findings`, at most :data:`REPORT_FINDINGS_PER_GATE` of them, then one
     line that says how many more the scorecard holds (the annotations and the HTML report;
     a huge post must not flood a CI log)."""
@@ -99,27 +102,62 @@ def fingerprint(gate: str, post: str, normalised: str, occurrence: int) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
-def sarif(records: Records) -> dict[str, Any]:
+SOURCE_ROOT = "%SRCROOT%"
+
+
+@dataclass(frozen=True)
+class SourceRoot:
+    """What SARIF locations are relative to: code scanning reads an artifact's URI relative
+    to the repository, so ``path`` is the git top level of the posts, whatever folder pytest
+    ran from; ``rootdir`` is the folder the records' post paths are relative to."""
+
+    path: Path
+    rootdir: Path
+    in_repository: bool = True
+
+    def relative(self, post: str) -> str:
+        """``post`` (relative to the rootdir) relative to the repository, in ``/`` form."""
+        joined = os.path.normpath(os.path.join(self.rootdir, post))
+        return PurePosixPath(*Path(os.path.relpath(joined, self.path)).parts).as_posix()
+
+    def base(self) -> dict[str, Any]:
+        """The ``originalUriBaseIds`` entry that says where ``%SRCROOT%`` is on this machine."""
+        return {
+            "uri": self.path.absolute().as_uri().rstrip("/") + "/",
+            "description": {
+                "text": "The root of the git repository that holds the posts."
+                if self.in_repository
+                else "The folder pytest ran in (its rootdir): the posts are in no git repository."
+            },
+        }
+
+
+def _location(uri: str, line: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "physicalLocation": {
+                # A URI reference: a space or a "#" in a file name is percent-encoded.
+                "artifactLocation": {"uri": quote(uri, safe="/"), "uriBaseId": SOURCE_ROOT},
+                "region": {"startLine": max(1, int(line))},
+            }
+        }
+    ]
+
+
+def sarif(records: Records, source_root: SourceRoot | None = None) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one result per finding of every failing gate (at most
     :data:`SARIF_FINDINGS_PER_GATE` per post and gate, then one note with how many more),
-    rule id = gate name, for GitHub code scanning and other SARIF consumers. Each result carries a
-    ``partialFingerprints`` entry (see :func:`fingerprint`) so that code scanning follows
-    an alert across commits; each rule links to the README section of its gate."""
-    rules = [
-        {
-            "id": gate.name,
-            "name": "".join(part.title() for part in gate.name.split("_")),
-            "shortDescription": {"text": gate.description},
-            "helpUri": f"{README_URL}#{gate.help_anchor}",
-            "defaultConfiguration": {"level": "warning" if gate.advisory else "error"},
-            "properties": {"gate": gate.id},
-        }
-        for gate in GATES
-    ]
+    rule id = gate name, for GitHub code scanning and other SARIF consumers. Locations are
+    relative to ``source_root`` (the repository; without one, to the rootdir) under
+    ``%SRCROOT%``. Each result carries a ``partialFingerprints`` entry (see
+    :func:`fingerprint`) so that code scanning follows an alert across commits; each rule
+    is described by its gate's own documentation (:mod:`pytest_postgates.rule_help`)."""
+    rules = [sarif_rule(gate) for gate in GATES]
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
     left_out_total = 0
     for post, record in _failing(records):
+        uri = source_root.relative(post) if source_root is not None else post
         level = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
         seen: dict[str, int] = {}
         found = sorted(_all_findings(record), key=lambda f: f[0])
@@ -130,21 +168,14 @@ def sarif(records: Records) -> dict[str, Any]:
         for line, code, message in found[:SARIF_FINDINGS_PER_GATE]:
             normalised = normalised_finding(code, message)
             occurrence = seen[normalised] = seen.get(normalised, -1) + 1
-            stable = fingerprint(record["name"], post, normalised, occurrence)
+            stable = fingerprint(record["name"], uri, normalised, occurrence)
             results.append(
                 {
                     "ruleId": record["name"],
                     "ruleIndex": index[record["name"]],
                     "level": level,
                     "message": {"text": _clipped(f"{code}: {message}")},
-                    "locations": [
-                        {
-                            "physicalLocation": {
-                                "artifactLocation": {"uri": post, "uriBaseId": "%SRCROOT%"},
-                                "region": {"startLine": max(1, int(line))},
-                            }
-                        }
-                    ],
+                    "locations": _location(uri, line),
                     "partialFingerprints": {FINGERPRINT_KEY: stable},
                     "properties": {
                         "code": code,
@@ -154,7 +185,12 @@ def sarif(records: Records) -> dict[str, Any]:
                 }
             )
         if left_out:
-            results.append(_left_out_note(post, record, index[record["name"]], left_out))
+            results.append(_left_out_note(uri, record, index[record["name"]], left_out))
+    base = (
+        source_root.base()
+        if source_root is not None
+        else {"description": {"text": "The folder pytest ran in (its rootdir)."}}
+    )
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -168,6 +204,7 @@ def sarif(records: Records) -> dict[str, Any]:
                         "rules": rules,
                     }
                 },
+                "originalUriBaseIds": {SOURCE_ROOT: base},
                 "columnKind": "unicodeCodePoints",
                 "results": results,
                 "properties": {"findingsLeftOut": left_out_total},
@@ -183,7 +220,7 @@ def _clipped(text: str) -> str:
 
 
 def _left_out_note(
-    post: str, record: Mapping[str, Any], rule_index: int, left_out: int
+    uri: str, record: Mapping[str, Any], rule_index: int, left_out: int
 ) -> dict[str, Any]:
     """The result that says how many findings of a gate on a post the log leaves out."""
     return {
@@ -195,17 +232,8 @@ def _left_out_note(
             f" of this log (at most {SARIF_FINDINGS_PER_GATE} per post and gate); the"
             " gate's scorecard lists them all"
         },
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": {"uri": post, "uriBaseId": "%SRCROOT%"},
-                    "region": {"startLine": 1},
-                }
-            }
-        ],
-        "partialFingerprints": {
-            FINGERPRINT_KEY: fingerprint(record["name"], post, "\0left-out", 0)
-        },
+        "locations": _location(uri, 1),
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint(record["name"], uri, "\0left-out", 0)},
         "properties": {"gate": record["gate"], "findingsLeftOut": left_out},
     }
 
@@ -219,7 +247,7 @@ def github_annotations(records: Records) -> list[str]:
     for post, record in _failing(records):
         command = "warning" if record["advisory"] and record["verdict"] == "FAIL" else "error"
         title = workflow_property(f"postgates {record['name']} (gate {record['gate']})")
-        for line, code, message in _findings(record):
+        for line, code, message in report_findings(record):
             lines.append(
                 f"::{command} file={workflow_property(post)},line={max(1, int(line))},"
                 f"title={title}::{workflow_data(f'{code}: {message}')}"
@@ -309,7 +337,7 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
         for record in failing:
             findings = "".join(
                 f"<li>line {line}: <code>{esc(code)}</code> {esc(message)}</li>"
-                for line, code, message in _findings(record)
+                for line, code, message in report_findings(record)
             )
             items.append(
                 f"<h3>{esc(record['name'])} (gate {record['gate']}) {esc(record['verdict'])}: "
@@ -336,5 +364,5 @@ def html_report(records: Records, overall: Mapping[str, Mapping[str, Any]]) -> s
     )
 
 
-def dumps_sarif(records: Records) -> str:
-    return json.dumps(sarif(records), indent=2, sort_keys=True) + "\n"
+def dumps_sarif(records: Records, source_root: SourceRoot | None = None) -> str:
+    return json.dumps(sarif(records, source_root), indent=2, sort_keys=True) + "\n"

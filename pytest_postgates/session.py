@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates import config as settings_module
-from pytest_postgates import reports
+from pytest_postgates import junit, reports
 from pytest_postgates.batch import PARTS_PER_WORKER, RUN_DIR_KEY, RunBatches
 from pytest_postgates.config import Settings, SettingsError
 from pytest_postgates.escaping import one_line
@@ -417,6 +417,8 @@ class OverallRecorder:
         controller's next step is to wait for its workers to exit (each frees what it built,
         seconds on a large corpus), so the files are rendered and written in a thread
         meanwhile and joined when the hook ends (:meth:`pytest_sessionfinish_joined`)."""
+        # Before pytest's junitxml plugin writes its file in its own sessionfinish.
+        junit.add_suite_properties(session.config, self.records)
         writes = self._planned_writes()
         if session.config.pluginmanager.get_plugin("dsession") is not None and writes:
             self._writer = threading.Thread(
@@ -470,12 +472,21 @@ class OverallRecorder:
         settings = self.state.settings
         for output, render in (
             (settings.feedback, self.feedback_text),
-            (settings.sarif, lambda: reports.dumps_sarif(self.records)),
+            (settings.sarif, lambda: reports.dumps_sarif(self.records, self.source_root())),
             (settings.html, lambda: reports.html_report(self.records, self.overall)),
         ):
             if output is not None:
                 writes.append((output, render, None))
         return writes
+
+    def source_root(self) -> reports.SourceRoot:
+        """Where SARIF locations are relative to: the git top level of the rootdir (the
+        posts' repository, whichever of its folders pytest ran from), else the rootdir."""
+        rootdir = self.state.rootpath.resolve()
+        try:
+            return reports.SourceRoot(find_repo_root(rootdir).resolve(), rootdir)
+        except GitError:
+            return reports.SourceRoot(rootdir, rootdir, in_repository=False)
 
     def _write_all(self, writes: list[tuple[Path, Any, str | None]]) -> None:
         for path, render, digest in writes:

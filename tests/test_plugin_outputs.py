@@ -255,10 +255,9 @@ def junit_properties(path: Any) -> dict[str, dict[str, str]]:
 def test_junit_testcases_carry_gate_properties(pytester: pytest.Pytester, blog: Blog) -> None:
     """Every gate testcase has gate_id, verdict and score properties.
 
-    Checked with ``junit_family=xunit1``, the family whose schema allows ``<properties>``
-    inside ``<testcase>``. Under the default ``xunit2`` pytest 9 writes the same elements
-    (the plugin adds them to ``user_properties`` directly), but they are not valid xunit2,
-    and strict xunit2 consumers may drop them.
+    Only under the legacy ``junit_family=xunit1``, where pytest writes ``record_property``'s
+    output too; under ``xunit2`` the testsuite's properties say the same
+    (tests/test_junit_schema.py).
     """
     three_posts(blog)
     pytester.runpytest("--junitxml=gates.xml", "-o", "junit_family=xunit1")

@@ -7,10 +7,14 @@ import shutil
 import subprocess
 import tarfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_postgates import reports
+
+if TYPE_CHECKING:
+    from tests.conftest import Blog
 
 FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
 POSTS = {
@@ -101,6 +105,39 @@ def test_sarif_validates_and_holds_one_result_per_finding(
         "narrative_opening",
         "call_graph_claims",
     }
+
+
+def test_sarif_uris_are_relative_to_the_repository_whichever_folder_pytest_ran_from(
+    blog: Blog, monkeypatch: pytest.MonkeyPatch, sarif_schema: dict
+) -> None:
+    """Code scanning reads a location relative to the repository: a run from the repository's
+    top and one from the blog's folder (``cd blog; pytest .``: the rootdir is then ``blog``)
+    give the same URIs, under ``%SRCROOT%``, which ``originalUriBaseIds`` places at the top."""
+    import jsonschema
+
+    blog.post("2026-01-01-brochure.md", blog.BROCHURE, folder="blog/_posts")
+    blog.post("2026-01-01-claims.md", blog.CLAIMS, folder="blog/_posts")
+    blog.git_init()
+    top = blog.path
+    blog.pytester.runpytest(f"--postgates-sarif={top / 'from-top.sarif'}")
+    monkeypatch.chdir(top / "blog")
+    blog.pytester.runpytest(".", f"--postgates-sarif={top / 'from-blog.sarif'}")
+    logs = [json.loads((top / f"{name}.sarif").read_text()) for name in ("from-top", "from-blog")]
+    for log in logs:
+        jsonschema.validate(log, sarif_schema)
+        (run,) = log["runs"]
+        assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == top.resolve().as_uri() + "/"
+        artifacts = [
+            location["physicalLocation"]["artifactLocation"]
+            for result in run["results"]
+            for location in result["locations"]
+        ]
+        assert {a["uriBaseId"] for a in artifacts} == {"%SRCROOT%"}
+        assert {a["uri"] for a in artifacts} == {
+            "blog/_posts/2026-01-01-brochure.md",
+            "blog/_posts/2026-01-01-claims.md",
+        }
+    assert logs[0]["runs"][0]["results"] == logs[1]["runs"][0]["results"]
 
 
 def test_github_annotations_only_under_github_actions(

@@ -3,20 +3,22 @@ finding and change when the finding changes; rules link to the README's gate sec
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_postgates import reports
+from pytest_postgates import reports, rule_help
 from pytest_postgates.gates import GATES
 
 if TYPE_CHECKING:
     from tests.conftest import Blog
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def record(findings: list[tuple[int, str, str]], name: str = "narrative_opening") -> Any:
@@ -61,15 +63,32 @@ def test_fingerprint_changes_with_the_finding_the_gate_or_the_post() -> None:
     assert prints([(3, "BANNED", "banned phrase 'paradigm shift'")], post="_posts/b.md") != base
 
 
-def test_rules_have_help_uris_to_readme_sections_and_descriptions() -> None:
+def test_rules_are_described_by_the_gate_catalogue_and_link_to_its_docs() -> None:
+    """Each rule's texts come from its gate's own declaration (the registry's description,
+    the gate module's docstring), and ``helpUri`` is an anchor that exists in a file of
+    this repository."""
     rules = reports.sarif({})["runs"][0]["tool"]["driver"]["rules"]
-    anchors = set(re.findall(r'<a id="([^"]+)"></a>', README.read_text(encoding="utf-8")))
     assert [rule["id"] for rule in rules] == [gate.name for gate in GATES]
     for rule, gate in zip(rules, GATES, strict=True):
+        docstring = inspect.getdoc(sys.modules[gate.check.__module__])
+        assert docstring, f"gate module of {gate.name} has no docstring"
+        title, body = docstring.split("\n\n")[:2]
         assert rule["shortDescription"]["text"] == gate.description
-        base, anchor = rule["helpUri"].split("#")
-        assert base == reports.README_URL and anchor == gate.help_anchor
-        assert anchor in anchors, f"README has no section anchor {anchor}"
+        assert rule["fullDescription"]["text"].startswith(title)
+        assert " ".join(body.replace("``", "`").split()[:4]) in rule["fullDescription"]["text"]
+        # The whole docstring is the help, reStructuredText's ``code`` as Markdown's.
+        last_words = " ".join(docstring.replace("``", "`").split()[-6:])
+        for form in ("text", "markdown"):
+            assert rule["help"][form].startswith(title)
+            assert last_words in " ".join(rule["help"][form].split())
+        assert rule["helpUri"] in rule["help"]["markdown"]
+        prefix = f"{rule_help.REPOSITORY_URL}/blob/HEAD/"
+        assert rule["helpUri"].startswith(prefix)
+        file_name, anchor = rule["helpUri"].removeprefix(prefix).split("#")
+        documented = ROOT / file_name
+        assert documented.is_file(), f"{file_name} is not a file of this repository"
+        anchors = set(re.findall(r'<a id="([^"]+)"></a>', documented.read_text("utf-8")))
+        assert anchor == gate.help_anchor and anchor in anchors, f"{file_name} lacks #{anchor}"
 
 
 BROCHURE_BODY = (
@@ -101,3 +120,22 @@ def test_fingerprint_survives_lines_inserted_above_in_a_real_run(
     blog.post("2026-01-01-p.md", BROCHURE_BODY.replace("paradigm shift", "game changer"))
     (changed,) = _fingerprints(blog, pytester).items()
     assert changed[1] != first[1]
+
+
+def test_uris_and_fingerprints_do_not_depend_on_the_rootdir(tmp_path: Path) -> None:
+    """The same post seen from the repository's top and from its ``blog`` folder gets one
+    URI (percent-encoded: a URI reference) and one fingerprint."""
+    findings = [(3, "BANNED", "banned phrase 'paradigm shift'")]
+    logs = [
+        reports.sarif({post: {11: record(findings)}}, reports.SourceRoot(tmp_path, rootdir))
+        for post, rootdir in (
+            ("blog/_posts/a b.md", tmp_path),
+            ("_posts/a b.md", tmp_path / "blog"),
+        )
+    ]
+    (first,), (second,) = (log["runs"][0]["results"] for log in logs)
+    assert first == second
+    assert first["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "blog/_posts/a%20b.md",
+        "uriBaseId": "%SRCROOT%",
+    }

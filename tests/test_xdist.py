@@ -74,6 +74,12 @@ def junit_properties(path: Path) -> dict[str, dict[str, str]]:
     }
 
 
+def suite_properties(path: Path) -> dict[str, str]:
+    suite = ET.parse(path).getroot().find("testsuite")
+    assert suite is not None
+    return {p.get("name", ""): p.get("value", "") for p in suite.findall("properties/property")}
+
+
 def scorecard_bytes(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.glob("*.json"))}
 
@@ -185,7 +191,8 @@ def test_junit_properties_survive_xdist(
     pytester: pytest.Pytester,
     serial_then_parallel: tuple[pytest.RunResult, pytest.RunResult, dict[str, bytes]],
 ) -> None:
-    """Workers send gate_id, verdict and score to the controller's JUnit file unchanged."""
+    """Workers send gate_id, verdict and score to the controller's JUnit file unchanged, and
+    the controller lists every item in the testsuite's properties."""
     serial = junit_properties(pytester.path / "serial.xml")
     parallel = junit_properties(pytester.path / "parallel.xml")
     assert len(parallel) == 10
@@ -196,6 +203,13 @@ def test_junit_properties_survive_xdist(
         "score": "7",
     }
     assert parallel["_posts.nul-byte.md::narrative_opening"]["verdict"] == "ERROR"
+    # The testsuite's properties (every junit_family) are written by the controller alone.
+    serial_suite = suite_properties(pytester.path / "serial.xml")
+    parallel_suite = suite_properties(pytester.path / "parallel.xml")
+    assert len(parallel_suite) == 10 and parallel_suite == serial_suite
+    assert parallel_suite["_posts/claims.md::call_graph_claims"].startswith(
+        "FAIL (gate 13, advisory, score 7)"
+    )
 
 
 class FakeNode:
