@@ -6,9 +6,12 @@ summary.
 
 ``hook`` is what ``.pre-commit-hooks.yaml`` runs on the staged Markdown files: of those it
 gates the ones pytest would collect as posts without being named (under a ``_posts``
-folder, or under a ``paths`` entry of ``[tool.postgates]``), so a staged README or
-CHANGELOG is never gated by accident. Offline by default (no link requests from a commit
-hook); ``--online`` checks external links too.
+folder, or under a ``paths`` entry of ``[tool.postgates]`` or of a ``postgates_paths`` key in
+the project's pytest configuration), so a staged README or CHANGELOG is never gated by
+accident. Offline by default (no link requests from a commit hook); ``--online`` checks
+external links too. pytest runs without the project's own pytest setup (hook_config.py).
+Exit codes: 0 the gates passed (or no staged file is a post), 1 the gates failed, 2 a bad
+argument, 3 the gates could not run (the message says why).
 
 ``summary`` reads the overall files of a run's scorecards folder and writes a Markdown job
 summary: per-gate pass counts and every failing post, linked to the file at the commit
@@ -19,42 +22,38 @@ appends to ``--output`` (``$GITHUB_STEP_SUMMARY`` in a GitHub job), else prints.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from pytest_postgates import config as settings_module
+from pytest_postgates import hook_config
 from pytest_postgates.escaping import markdown_text
-from pytest_postgates.gates import SETTINGS_TYPES
 from pytest_postgates.post import is_markdown
 
 EXIT_OK = 0
 EXIT_GATES_FAILED = 1
 EXIT_USAGE = 2
+# The hook could not gate at all (pytest did not start, the settings are broken, nothing was
+# collected): not a verdict on the posts, so not the exit code of failing gates.
+EXIT_COULD_NOT_RUN = 3
 
 
 # ------------------------------------------------------------------------- the hook
 def post_files(files: Sequence[str], start: Path) -> list[str]:
-    """The files among ``files`` that are posts by the plugin's folder rule."""
-    pyproject = settings_module.find_pyproject(start)
-    settings = settings_module.Settings.declare(SETTINGS_TYPES)
-    if pyproject is not None:
-        settings = settings_module.from_pyproject(settings, pyproject)
-    posts = []
-    for name in files:
-        path = Path(name)
-        if not is_markdown(path):
-            continue
-        absolute = Path(os.path.abspath(path))
-        if "_posts" in absolute.parts[:-1] or any(
-            settings_module.in_folder(absolute, folder) for folder in settings.paths
-        ):
-            posts.append(name)
-    return posts
+    """The files among ``files`` that are posts by the plugin's folder rule, under the
+    settings of the project they belong to (pyproject.toml or its pytest configuration)."""
+    markdown = [name for name in files if is_markdown(Path(name))]
+    if not markdown:
+        return []
+    setup = hook_config.project_setup(markdown, start)
+    return [name for name in markdown if setup.is_post(name)]
 
 
 def hook(arguments: Sequence[str]) -> int:
@@ -67,27 +66,55 @@ def hook(arguments: Sequence[str]) -> int:
     parser.add_argument("--online", action="store_true", help="check external links too")
     parser.add_argument("files", nargs="*", metavar="FILE")
     args = parser.parse_args(arguments)
+    markdown = [name for name in args.files if is_markdown(Path(name))]
     try:
-        posts = post_files(args.files, Path.cwd())
+        setup = hook_config.project_setup(markdown, Path.cwd()) if markdown else None
     except settings_module.SettingsError as exc:
-        print(f"postgates hook: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if not posts:
+        print(f"postgates hook: could not run the gates: {exc}", file=sys.stderr)
+        return EXIT_COULD_NOT_RUN
+    posts = [name for name in markdown if setup is not None and setup.is_post(name)]
+    if setup is None or not posts:
         print(f"postgates hook: no posts among {len(args.files)} staged Markdown file(s)")
         return EXIT_OK
     import pytest
 
-    pytest_args = [*posts, "-q", "-p", "no:cacheprovider", "--tb=no", "-rfE"]
-    # This module imported the plugin before pytest could rewrite its asserts: harmless.
-    pytest_args += ["-W", "ignore::pytest.PytestAssertRewriteWarning", *extra]
-    if not args.online:
-        pytest_args.append("--postgates-offline")
-    code = pytest.main(pytest_args)
+    with tempfile.TemporaryDirectory(prefix="postgates-hook-") as scratch:
+        empty_config = Path(scratch) / "pytest.ini"
+        empty_config.write_text("[pytest]\n", encoding="utf-8")
+        pytest_args = [*posts, *setup.pytest_arguments(empty_config), "-q", "--tb=no", "-rfE"]
+        # This module imported the plugin before pytest could rewrite its asserts: harmless.
+        pytest_args += ["-W", "ignore::pytest.PytestAssertRewriteWarning", *extra]
+        if not args.online:
+            pytest_args.append("--postgates-offline")
+        with _without_pytest_addopts():
+            code = pytest.main(pytest_args)
     if code == pytest.ExitCode.OK:
         return EXIT_OK
     if code == pytest.ExitCode.TESTS_FAILED:
+        print(f"postgates hook: the gates failed on the staged posts ({len(posts)} gated)")
         return EXIT_GATES_FAILED
-    return EXIT_USAGE
+    reason = (
+        f"no gate item was collected from {len(posts)} post(s)"
+        if code == pytest.ExitCode.NO_TESTS_COLLECTED
+        else f"pytest exited with {pytest.ExitCode(code).name} (exit code {int(code)})"
+    )
+    print(
+        f"postgates hook: could not run the gates: {reason}; see the lines above",
+        file=sys.stderr,
+    )
+    return EXIT_COULD_NOT_RUN
+
+
+@contextlib.contextmanager
+def _without_pytest_addopts() -> Iterator[None]:
+    """PYTEST_ADDOPTS is meant for the project's own test runs (``-p trio`` there would
+    stop the hook's): the hook's pytest options go after ``--``."""
+    saved = os.environ.pop("PYTEST_ADDOPTS", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["PYTEST_ADDOPTS"] = saved
 
 
 # ---------------------------------------------------------------------- the summary

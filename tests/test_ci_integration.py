@@ -80,6 +80,92 @@ def test_hook_gates_only_posts_and_is_offline_unless_asked(
     assert ci.hook(["README.md"]) == 0 and calls == []  # nothing to gate: no pytest run
 
 
+@pytest.mark.parametrize(
+    ("config_file", "text"),
+    [
+        ("pytest.ini", "[pytest]\npostgates_paths = docs/*\n"),
+        ("setup.cfg", "[metadata]\nname = x\n\n[tool:pytest]\npostgates_paths = docs/*\n"),
+        ("tox.ini", "[tox]\n\n[pytest]\npostgates_paths = docs/* notes\n"),
+        ("pyproject.toml", '[tool.pytest.ini_options]\npostgates_paths = ["docs/*"]\n'),
+    ],
+)
+def test_hook_takes_postgates_paths_from_the_pytest_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config_file: str, text: str
+) -> None:
+    """Issue 27: postgates_paths in pytest.ini, setup.cfg, tox.ini or pyproject's pytest
+    table chooses the posts, as in the project's own pytest runs (it used to be ignored:
+    the hook passed while checking nothing)."""
+    (tmp_path / config_file).write_text(text, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    monkeypatch.chdir(tmp_path / "sub")  # relative to the configuration file, not the cwd
+    staged = ["../docs/guide/b.md", "../README.md", "../other/c.md"]
+    assert ci.post_files(staged, tmp_path / "sub") == ["../docs/guide/b.md"]
+
+
+def _hook_process(project: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """``postgates hook`` as pre-commit runs it: a process of its own, in the project."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTEST_ADDOPTS"}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_postgates", "hook", *arguments],
+        cwd=project,
+        env={**env, "PYTEST_ADDOPTS": "-p trio"},  # the project's, not the hook's
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_hook_runs_without_the_projects_pytest_plugins(tmp_path: Path) -> None:
+    """Issue 27: the hook's environment lacks the plugins the project's own pytest setup
+    loads (``-p trio`` in addopts and PYTEST_ADDOPTS, a conftest.py importing trio, a
+    required plugin, a warning filter naming trio); it gates the posts all the same, with
+    the project's postgates settings (postgates_paths, a gate's key) from pytest.ini."""
+    project = tmp_path / "project"
+    files = {
+        "pytest.ini": (
+            "[pytest]\naddopts = -p trio --strict-config\nrequired_plugins = pytest-trio\n"
+            "filterwarnings = error::trio.TrioDeprecationWarning\n"
+            "postgates_paths = docs\npostgates_body_line_floor = 1\n"
+        ),
+        "conftest.py": "import trio\n",
+        "docs/good.md": GOOD,
+        "docs/brochure.md": BROCHURE,
+        "_posts/2026-01-01-good.md": GOOD,
+        "README.md": "# Readme\n",
+    }
+    for name, text in files.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text, encoding="utf-8")
+    only = ["--", "--postgates-only=1,11"]
+    passed = _hook_process(project, "docs/good.md", "_posts/2026-01-01-good.md", "README.md", *only)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "4 passed" in passed.stdout, passed.stdout  # both gated (not "no posts among")
+    failed = _hook_process(project, "docs/brochure.md", *only)
+    assert failed.returncode == ci.EXIT_GATES_FAILED, failed.stdout + failed.stderr
+    assert "narrative_opening" in failed.stdout and "trio" not in failed.stdout + failed.stderr
+    assert "the gates failed" in failed.stdout
+
+
+def test_hook_says_could_not_run_apart_from_gates_failed(tmp_path: Path) -> None:
+    """Issue 27: a run that cannot start is "could not run" (exit 3, with the reason),
+    never the exit code or the words of failing gates."""
+    project = tmp_path / "project"
+    (project / "_posts").mkdir(parents=True)
+    (project / "_posts/2026-01-01-good.md").write_text(GOOD, encoding="utf-8")
+    broken = _hook_process(project, "_posts/2026-01-01-good.md", "--", "-p", "no_such_plugin")
+    assert broken.returncode == ci.EXIT_COULD_NOT_RUN == 3, broken.stdout + broken.stderr
+    assert "postgates hook: could not run the gates: pytest exited with USAGE_ERROR" in (
+        broken.stderr
+    )
+    assert "the gates failed" not in broken.stdout + broken.stderr
+    nothing = _hook_process(project, "_posts/2026-01-01-good.md", "--", "-k", "no_such_gate")
+    assert nothing.returncode == 3, nothing.stdout + nothing.stderr
+    assert "could not run the gates: no gate item was collected from 1 post(s)" in (nothing.stderr)
+    (project / "pyproject.toml").write_text("[tool.postgates]\nbody_line_floor = -1\n")
+    bad = _hook_process(project, "_posts/2026-01-01-good.md")
+    assert bad.returncode == 3 and "could not run the gates: " in bad.stderr, bad.stderr
+
+
 _NETWORK = re.compile(
     r"Temporary failure in name resolution|NewConnectionError|No matching distribution|"
     r"Could not find a version that satisfies|Network is unreachable",
