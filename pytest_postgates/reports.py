@@ -255,6 +255,34 @@ def github_annotations(records: Records) -> list[str]:
     return lines
 
 
+# GitHub shows at most 10 error and 10 warning annotations of a step (and 50 of a job) and
+# drops the rest without a word: past that, the log names where every finding is.
+ANNOTATIONS_SHOWN = 10
+
+
+def capped_annotations(
+    lines: list[str], full_report: str, shown: int = ANNOTATIONS_SHOWN
+) -> list[str]:
+    """The first ``shown`` ``::error`` and the first ``shown`` ``::warning`` lines of
+    :func:`github_annotations`, then (when any were left out) one ``::notice`` with the
+    count and ``full_report``, where the rest can be read."""
+    kept: list[str] = []
+    seen = {"error": 0, "warning": 0}
+    for line in lines:
+        kind = "warning" if line.startswith("::warning") else "error"
+        seen[kind] += 1
+        if seen[kind] <= shown:
+            kept.append(line)
+    left_out = len(lines) - len(kept)
+    if left_out:
+        note = (
+            f"{len(kept)} of {len(lines)} findings annotated (GitHub shows {shown} errors "
+            f"and {shown} warnings a step); all {len(lines)} are in {full_report}"
+        )
+        kept.append(f"::notice title=postgates::{workflow_data(note)}")
+    return kept
+
+
 # ---------------------------------------------------------------------- HTML
 
 _STYLE = """

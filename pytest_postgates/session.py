@@ -525,8 +525,16 @@ class OverallRecorder:
             terminalreporter.write_line(line, red=True, bold=True)
         # Under GitHub Actions, findings become annotations on the pull request's files.
         if os.environ.get("GITHUB_ACTIONS") == "true":
-            for line in reports.github_annotations(self.records):
+            annotations = reports.github_annotations(self.records)
+            for line in reports.capped_annotations(annotations, self.full_report()):
                 terminalreporter.write_line(line)
+
+    def full_report(self) -> str:
+        """Where every finding of the run can be read, for a line that shows only some."""
+        settings = self.state.settings
+        places = [] if settings.sarif is None else [self.state.display(settings.sarif)]
+        places.append(f"the scorecards in {self.state.display(settings.scorecards)}")
+        return ", ".join(places) + " and the failure report above"
 
     def feedback_text(self) -> str:
         """What a drafter needs to fix, per failing post, one actionable line per finding."""

@@ -285,8 +285,14 @@ def test_action_shape() -> None:
         assert "${{" not in step.get("run", ""), step
         if "run" in step:
             assert step["shell"] == "bash"
+    # The steps' logic is a module of the package (tests/test_ci_action.py), not shell.
     gates = next(step for step in steps if step.get("id") == "gates")
-    assert "--postgates-sarif=$POSTGATES_SARIF" in gates["run"]
+    assert gates["run"] == "postgates action gates"
+    assert set(gates["env"]) >= {"POSTGATES_PATHS", "POSTGATES_ARGS", "POSTGATES_SARIF"}
+    verdict = next(step for step in steps if step.get("id") == "verdict")
+    assert verdict["run"] == "postgates action verdict"
+    assert action["outputs"]["outcome"]["value"] == "${{ steps.gates.outputs.outcome }}"
+    assert "no:cacheprovider" not in ACTION.read_text(encoding="utf-8")
     summary = next(step for step in steps if step.get("id") == "summary")
     assert summary["run"].startswith("postgates summary")
 
@@ -307,7 +313,7 @@ def _evaluate(text: str, inputs: dict[str, str], outputs: dict[str, dict[str, st
 
 
 def run_action_locally(
-    repo: Path, given: dict[str, str], *, install: bool = True
+    repo: Path, given: dict[str, str], *, install: bool = True, may_fail: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     """Run the action's bash steps in ``repo`` as a runner would: inputs from the defaults
     and ``given``, step outputs through GITHUB_OUTPUT, the summary into
@@ -351,8 +357,10 @@ def run_action_locally(
             timeout=600,
         )
         codes[step["id"]] = result.returncode
-        if step["id"] != "verdict":
+        if step["id"] != "verdict" and step["id"] not in may_fail:
             assert result.returncode == 0, (step["id"], result.stdout, result.stderr)
+        if step["id"] == "verdict":
+            outputs["verdict-log"] = {"stdout": result.stdout}
         outputs[step["id"]] = dict(
             line.split("=", 1) for line in output_file.read_text().splitlines() if "=" in line
         )
@@ -372,7 +380,11 @@ def test_action_steps_run_on_a_scratch_repository(tmp_path: Path) -> None:
         repo, {"offline": "true", "args": "--postgates-only=1,11,13 --postgates-all"}
     )
     assert ran["outputs"]["gates"]["exit-code"] == "1"
+    assert ran["outputs"]["gates"]["outcome"] == "gates-failed"
     assert ran["codes"]["verdict"] == 1  # the job fails, after the upload and the summary
+    assert ran["outputs"]["verdict-log"]["stdout"].startswith(
+        "::error title=postgates gates-failed::the gates failed"
+    )
     sarif = json.loads((repo / "postgates.sarif").read_text(encoding="utf-8"))
     results = sarif["runs"][0]["results"]
     assert {r["ruleId"] for r in results} == {"narrative_opening"}
@@ -388,3 +400,12 @@ def test_action_steps_run_on_a_scratch_repository(tmp_path: Path) -> None:
     )
     assert clean["outputs"]["gates"]["exit-code"] == "0"
     assert clean["codes"]["verdict"] == 0
+    # pytest that cannot start is "could not run", not "gates failed" (issue 27).
+    broken = run_action_locally(
+        repo, {"args": "-p no_such_plugin"}, install=False, may_fail=("summary",)
+    )
+    assert broken["outputs"]["gates"] == {"exit-code": "4", "outcome": "could-not-run"}
+    assert broken["codes"]["verdict"] == 1
+    assert broken["outputs"]["verdict-log"]["stdout"].startswith(
+        "::error title=postgates could-not-run::the gates could not run: pytest refused"
+    )

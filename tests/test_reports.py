@@ -174,6 +174,53 @@ def test_annotation_escaping() -> None:
     )
 
 
+def _failing_record(gate: int, name: str, advisory: bool, count: int) -> dict[str, object]:
+    findings = [[n + 1, "X", f"finding {n} at 100%", ""] for n in range(count)]
+    return {"gate": gate, "name": name, "advisory": advisory, "verdict": "FAIL",
+            "summary": "s", "findings": findings}  # fmt: skip
+
+
+def test_annotations_are_capped_at_what_github_shows_with_a_count() -> None:
+    """Issue 27: GitHub shows 10 error and 10 warning annotations a step and drops the rest
+    silently; the first 10 of each are printed, then one notice with the count and where
+    every finding is."""
+    records = {
+        "_posts/a.md": {
+            11: _failing_record(11, "narrative_opening", False, 25),
+            13: _failing_record(13, "call_graph_claims", True, 12),
+        }
+    }
+    lines = reports.github_annotations(records)
+    assert len(lines) == 37
+    capped = reports.capped_annotations(lines, "out.sarif, 100% of them")
+    assert capped[:10] == lines[:10] and capped[10:20] == lines[25:35]
+    assert sum(line.startswith("::error") for line in capped) == 10
+    assert sum(line.startswith("::warning") for line in capped) == 10
+    assert capped[20] == (
+        "::notice title=postgates::20 of 37 findings annotated (GitHub shows 10 errors and "
+        "10 warnings a step); all 37 are in out.sarif, 100%25 of them"
+    )
+    assert len(capped) == 21
+    assert reports.capped_annotations(lines[:10], "x") == lines[:10]  # nothing left out
+
+
+def test_a_run_under_github_actions_prints_at_most_ten_errors(
+    pytester: pytest.Pytester, blog: Blog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    brochure = "\n\n".join(f"Line {n} is a paradigm shift." for n in range(14))
+    blog.post(body="This post shows how pytest loads a Python plugin.\n\n" + brochure + "\n")
+    result = pytester.runpytest("_posts", "--postgates-only=11", "--postgates-sarif=out.sarif")
+    errors = [line for line in result.outlines if line.startswith("::error")]
+    assert len(errors) == 10
+    (notice,) = [line for line in result.outlines if line.startswith("::notice")]
+    assert notice.startswith("::notice title=postgates::10 of 14 findings annotated")
+    assert notice.endswith(
+        "all 14 are in out.sarif, the scorecards in .postgates/scorecards and the failure "
+        "report above"
+    )
+
+
 def test_html_report_is_self_contained_and_escapes_post_content(run: pytest.Pytester) -> None:
     run.runpytest("--postgates-html", "report.html")
     page = (run.path / "report.html").read_text()
