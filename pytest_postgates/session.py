@@ -15,6 +15,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -94,6 +95,21 @@ def load_settings(config: pytest.Config) -> Settings:
         settings = replace(settings, scorecards=config.rootpath / settings.scorecards)
     check_output_paths(settings)
     return settings
+
+
+def announce(config: pytest.Config, line: str) -> None:
+    """``line`` on the terminal now, in the middle of an item (a gate's progress): pytest's
+    output capture is lifted for it, as for live logging. Nothing without a terminal
+    reporter (``-p no:terminal``, the ``postgates run`` command)."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None:
+        return
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    lifted = capture.global_and_fixture_disabled() if capture is not None else nullcontext()
+    with lifted:
+        reporter.write_line(one_line(line))
+    # The item's result then starts a line of its own with its path, not a bare "F".
+    reporter.currentfspath = None
 
 
 def check_output_paths(settings: Settings) -> None:
@@ -249,6 +265,8 @@ class PostgatesState:
     ) -> PostgatesState:
         state = cls._from_config(config)
         state.post_folders = tuple(post_folders)
+        if not hasattr(config, "workerinput"):  # an xdist worker's terminal is nobody's
+            state.context.announce = partial(announce, config)
         return state
 
     @classmethod

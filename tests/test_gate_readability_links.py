@@ -629,6 +629,25 @@ def test_gate_6_under_xdist_requests_each_url_once(blog: Blog, server: LinkServe
     assert [row["status"] for row in card["detail"]["links"]["urls"]] == ["ok", "dead"]
 
 
+def test_an_online_run_shows_link_check_progress(blog: Blog, server: LinkServer) -> None:
+    """Issue 27: after collection, an online run said nothing while it asked every link
+    of the site; now the terminal shows how many links on how many hosts, then a closing
+    line with the statuses."""
+    for n in range(3):
+        urls = " ".join(f"[l{k}]({server.ok(f'/p{n}/{k}')})" for k in range(2))
+        blog.post(f"2026-01-0{n + 1}-p{n}.md", f"{blog.GOOD}\nSee {urls}.\n")
+    blog.pyproject(f'allow_hosts = ["{server.allow}"]\n')
+    result = blog.pytester.runpytest("--postgates-only=6")
+    result.stdout.fnmatch_lines(
+        [
+            "postgates: checking 6 links on 1 host (--postgates-offline skips them)...",
+            "postgates: checked 6 links on 1 host in * s: 6 ok",
+        ]
+    )
+    offline = blog.pytester.runpytest("--postgates-only=6", "--postgates-offline")
+    assert "postgates: check" not in offline.stdout.str()
+
+
 RAW_SHAPES = """---
 title: T
 ---

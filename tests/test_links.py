@@ -9,6 +9,7 @@ an injected ``sleep`` so that the suite stays fast.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 import threading
 import time
@@ -512,6 +513,75 @@ def test_hundreds_of_links(server: LinkServer) -> None:
     assert sum(r.status == "ok" for r in results.values()) == 300
     assert sum(server.hits.values()) == 300
     assert time.monotonic() - started < 30
+
+
+# ========================================================================== progress
+def test_progress_lines_while_links_are_asked(server: LinkServer, tmp_path: Path) -> None:
+    """Issue 27: a 99-link check printed nothing for 15 s. Now one line when the requests
+    start, one every 25 answers, and a closing line with the time and the statuses."""
+    urls = [server.ok(f"/p/{n}") for n in range(58)] + [server.status("/gone", 404)]
+    urls.append("http://10.0.0.1/intranet")  # blocked: answered without a request
+    cache = LinkCache(tmp_path, 3600)
+    cache.put(links.url_key(server.url("/p/0")), links.LinkResult(server.url("/p/0"), "ok", 200))
+    lines: list[str] = []
+    results = checker(server, cache=cache).check_many(urls, lines.append)
+    assert len(results) == 60
+    assert lines[0] == (
+        "postgates: checking 58 links on 1 host; 2 answered without a request "
+        "(--postgates-offline skips them)..."
+    )
+    # One line each time the count passes a multiple of 25 (answers may come in a bunch).
+    shown = [re.fullmatch(r"postgates: checked (\d+) of 58 links", line) for line in lines[1:3]]
+    counts = [int(match.group(1)) for match in shown if match]
+    assert len(counts) == 2 and 25 <= counts[0] < 50 <= counts[1] < 58, lines
+    assert lines[3].startswith("postgates: checked 58 links on 1 host in ")
+    assert lines[3].endswith(" s: 1 dead, 57 ok")
+    assert len(lines) == 4
+    quiet: list[str] = []
+    checker(server, cache=cache).check_many(urls[:5], quiet.append)
+    assert quiet == []  # every answer from the cache: no request, no line
+
+
+class Ticks:
+    """A clock that moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_reports_a_slow_host_every_few_seconds() -> None:
+    from pytest_postgates.tools.link_progress import LinkProgress
+
+    lines: list[str] = []
+    clock = Ticks()
+    progress = LinkProgress(lines.append, 3, 2, every=25, interval=5.0, clock=clock)
+    progress.update(1)
+    clock.now = 4.0
+    progress.update(1)
+    assert lines == ["postgates: checking 3 links on 2 hosts (--postgates-offline skips them)..."]
+    clock.now = 6.0
+    progress.update(1)  # the same count after the interval: still a line, not silence
+    assert lines[-1] == "postgates: checked 1 of 3 links"
+    progress.update(3)
+    clock.now = 7.25
+    progress.finish(["ok", "unverified", "ok"])
+    assert lines[-1] == "postgates: checked 3 links on 2 hosts in 7.2 s: 2 ok, 1 unverified"
+    assert len(lines) == 3
+
+
+def test_a_slow_answer_still_gives_progress_lines(
+    server: LinkServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_postgates.tools import link_progress
+
+    monkeypatch.setattr(link_progress, "INTERVAL", 0.2)
+    urls = [server.ok("/slow", delay=1.0), server.ok("/fast")]
+    lines: list[str] = []
+    checker(server).check_many(urls, lines.append)
+    assert "postgates: checked 1 of 2 links" in lines[1:-1]
 
 
 # ========================================================================= disk cache

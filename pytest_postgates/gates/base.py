@@ -69,6 +69,9 @@ class GateContext:
     # The post whose cache key is being computed, set by the runner around ``cache_inputs``:
     # a gate whose key needs the post's content reads the run's bytes and its one parse.
     current: PostSource | None = None
+    # Where a gate doing long work (gate 6 asking every link of the site) says how far it
+    # is: the terminal in pytest's main process, None (silent) elsewhere.
+    announce: Callable[[str], None] | None = None
 
     def __post_init__(self) -> None:
         if self.results is None:

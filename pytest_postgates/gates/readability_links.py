@@ -322,7 +322,9 @@ def external_results(
             BATCH_NAME,
             lambda: {
                 url: result.to_dict()
-                for url, result in checker.check_many(_corpus_urls(batch_posts)).items()
+                for url, result in checker.check_many(
+                    _corpus_urls(batch_posts), context.announce
+                ).items()
             },
         )
         for url in urls:
@@ -330,7 +332,7 @@ def external_results(
                 results[url] = linkcheck.LinkResult.from_dict(batch[url])
     missing = [url for url in urls if url not in results]
     if missing:
-        results.update(checker.check_many(missing))
+        results.update(checker.check_many(missing, context.announce))
     return results
 
 

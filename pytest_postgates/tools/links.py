@@ -44,7 +44,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +65,7 @@ from pytest_postgates.tools.link_guard import (
     url_key,
     url_problem,
 )
+from pytest_postgates.tools.link_progress import LinkProgress
 
 if TYPE_CHECKING:
     import requests  # imported where a link is asked: offline runs never load it
@@ -255,10 +256,13 @@ class LinkChecker:
             return LinkResult(url, UNCHECKED, None, "offline: not requested")
         return None
 
-    def check_many(self, urls: Iterable[str]) -> dict[str, LinkResult]:
+    def check_many(
+        self, urls: Iterable[str], progress: Callable[[str], None] | None = None
+    ) -> dict[str, LinkResult]:
         """Every URL's result, keyed by the URL as given. Each distinct URL (fragment
         dropped) is requested at most once; requests run concurrently, at most
-        ``per_host`` at a time to one host."""
+        ``per_host`` at a time to one host. ``progress``, when given, receives progress
+        lines while requests are made (link_progress.py); nothing when none is."""
         results: dict[str, LinkResult] = {}
         pending: dict[str, list[str]] = {}  # request key -> URLs as written
         for url in dict.fromkeys(urls):
@@ -273,8 +277,14 @@ class LinkChecker:
                 continue
             pending.setdefault(key, []).append(url)
         if pending:
-            fetched = self._fetch_all(list(pending))
+            reporter = None
+            if progress is not None:
+                hosts = {urlsplit(key).hostname for key in pending}
+                reporter = LinkProgress(progress, len(pending), len(hosts), len(results))
+            fetched = self._fetch_all(list(pending), reporter)
             fetched = self._resolver_down_adjustment(fetched)
+            if reporter is not None:
+                reporter.finish(result.status for result in fetched.values())
             for key, result in fetched.items():
                 if self.cache is not None:
                     self.cache.put(key, result)
@@ -285,12 +295,30 @@ class LinkChecker:
     def check(self, url: str) -> LinkResult:
         return self.check_many([url])[url]
 
-    def _fetch_all(self, keys: Sequence[str]) -> dict[str, LinkResult]:
+    def _fetch_all(
+        self, keys: Sequence[str], progress: LinkProgress | None = None
+    ) -> dict[str, LinkResult]:
         workers = max(1, min(self.max_workers, len(keys)))
+        fetched: dict[str, LinkResult] = {}
         if workers == 1:
-            return {key: self._check_network(key) for key in keys}
+            for key in keys:
+                fetched[key] = self._check_network(key)
+                if progress is not None:
+                    progress.update(len(fetched))
+            return fetched
+        # Answers are taken as they come (and, with progress, at least every few seconds),
+        # so that progress is reported from this thread, never from a request's.
+        timeout = progress.interval if progress is not None else None
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="postgates-link") as pool:
-            return dict(zip(keys, pool.map(self._check_network, keys), strict=True))
+            futures = {pool.submit(self._check_network, key): key for key in keys}
+            waiting = set(futures)
+            while waiting:
+                done, waiting = wait(waiting, timeout=timeout, return_when=FIRST_COMPLETED)
+                for future in done:
+                    fetched[futures[future]] = future.result()
+                if progress is not None:
+                    progress.update(len(fetched))
+        return {key: fetched[key] for key in keys}
 
     def _resolver_down_adjustment(self, fetched: dict[str, LinkResult]) -> dict[str, LinkResult]:
         """No name resolved at all among several: the machine has no DNS, not N dead hosts."""
