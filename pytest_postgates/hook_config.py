@@ -88,15 +88,18 @@ def find_pytest_config(start: Path) -> tuple[Path, dict[str, Any]] | None:
     return None
 
 
-def _rootdir(start: Path, config_file: Path | None) -> Path:
+def _rootdir(start: Path, config_file: Path | None, cwd: Path) -> Path:
     """pytest's rootdir: the configuration file's folder; without one, the nearest folder
-    with a setup.py or pyproject.toml, else where the search started."""
+    with a pyproject.toml, else with a setup.py, else the common ancestor of the working
+    folder and ``start`` (``start`` itself when that is the file system's root)."""
     if config_file is not None:
         return config_file.parent
-    for folder in (start, *start.parents):
-        if (folder / "setup.py").is_file() or (folder / "pyproject.toml").is_file():
-            return folder
-    return start
+    for marker in ("pyproject.toml", "setup.py"):
+        for folder in (start, *start.parents):
+            if (folder / marker).is_file():
+                return folder
+    common = Path(os.path.commonpath([cwd, start]))
+    return start if common == Path(common.anchor) else common
 
 
 def _items(value: Any) -> list[str]:
@@ -170,11 +173,12 @@ class ProjectSetup:
 def project_setup(files: Sequence[str], cwd: Path) -> ProjectSetup:
     """The project the staged ``files`` belong to, as pytest run on them would see it.
     Raises SettingsError for a configuration that cannot be read or holds a bad value."""
+    cwd = Path(os.path.abspath(cwd))
     folders = [os.path.dirname(os.path.abspath(cwd / name)) for name in files]
     start = Path(os.path.commonpath(folders)) if folders else cwd
     found = find_pytest_config(start)
     config_file, values = found if found is not None else (None, {})
-    rootdir = _rootdir(start, config_file)
+    rootdir = _rootdir(start, config_file, cwd)
     settings = Settings.declare(SETTINGS_TYPES)
     pyproject = settings_module.find_pyproject(rootdir)
     if pyproject is not None:

@@ -102,6 +102,26 @@ def test_hook_takes_postgates_paths_from_the_pytest_configuration(
     assert ci.post_files(staged, tmp_path / "sub") == ["../docs/guide/b.md"]
 
 
+def test_hook_runs_pytest_in_the_projects_rootdir(tmp_path: Path) -> None:
+    """The hook's own configuration (``-c``) would make its temporary folder the rootdir:
+    it names the project's, found as pytest finds it, so scorecards land where they do."""
+    from pytest_postgates import hook_config
+
+    (tmp_path / "site/_posts").mkdir(parents=True)
+    (tmp_path / "setup.py").write_text("")
+    setup = hook_config.project_setup(["site/_posts/a.md"], tmp_path)
+    assert (setup.rootdir, setup.config_file) == (tmp_path, None)
+    (tmp_path / "site/pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert hook_config.project_setup(["site/_posts/a.md"], tmp_path).rootdir == tmp_path / "site"
+    (tmp_path / "tox.ini").write_text("[pytest]\npostgates_scorecards = cards\n")
+    (tmp_path / "site/setup.cfg").write_text("[metadata]\nname = x\n")  # no pytest section
+    setup = hook_config.project_setup(["site/_posts/a.md"], tmp_path)
+    assert (setup.rootdir, setup.config_file) == (tmp_path, tmp_path / "tox.ini")
+    arguments = setup.pytest_arguments(tmp_path / "empty.ini")
+    assert arguments[:4] == ["-c", str(tmp_path / "empty.ini"), "--rootdir", str(tmp_path)]
+    assert arguments[-2:] == ["-o", f"postgates_scorecards={tmp_path / 'cards'}"]
+
+
 def _hook_process(project: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
     """``postgates hook`` as pre-commit runs it: a process of its own, in the project."""
     env = {key: value for key, value in os.environ.items() if key != "PYTEST_ADDOPTS"}
