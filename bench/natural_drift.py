@@ -128,6 +128,7 @@ class Finding:
     gate: int
     line: int
     token: str
+    rule: str = ""  # gate 2: the rule that decided (empty: the claims-mode fall-through)
 
 
 @dataclass
@@ -237,8 +238,14 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
                 reason = card.get("summary") or detail.get("error") or detail.get("reason")
                 result.reasons[gate] = str(reason or "")[:160]
             listing, key = FINDING_FIELDS[gate]
-            for item in (card.get("detail") or {}).get(listing) or []:
-                result.findings.append(Finding(gate, int(item.get("line", 0)), str(item[key])))
+            detail = card.get("detail") or {}
+            rules = {
+                (int(entry.get("line", 0)), str(entry.get("token"))): str(entry.get("rule", ""))
+                for entry in (detail.get("outcomes") or {}).get("ungrounded") or []
+            }
+            for item in detail.get(listing) or []:
+                line, token = int(item.get("line", 0)), str(item[key])
+                result.findings.append(Finding(gate, line, token, rules.get((line, token), "")))
     return results
 
 
@@ -413,7 +420,10 @@ def describe(outcome: Outcome) -> str:
     mark = "CAUGHT" if outcome.caught else "missed"
     control = {True: "clean", False: "DIRTY", None: "gone"}[outcome.clean]
     verdicts = ",".join(f"{g}:{v}" for g, v in sorted(outcome.verdicts.items()))
-    near = "; ".join(f"g{f.gate}:{f.line}:{f.token}" for f in outcome.near[:4])
+    near = "; ".join(
+        f"g{f.gate}:{f.line}:{f.token}" + (f"[{f.rule or 'claims'}]" if f.gate == 2 else "")
+        for f in outcome.near[:4]
+    )
     return (f"  {mark:<6} {control:<5} {case.project} {case.fix[:10]} {case.doc}:{case.line} "
             f"{case.shape} {case.token!r} [{verdicts}] near: {near or '-'}")  # fmt: skip
 

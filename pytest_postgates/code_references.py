@@ -145,6 +145,12 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
                 # The link's own host as its text ("[docs.example.ink](https://docs...)").
                 if not ("." in word and host and word.lower() in host):
                     yield CodeReference(word, line, "link-text")
+        elif kind in ("strong_open", "strong_close", "em_open", "em_close") and "_" in child.markup:
+            # `__init__` reads to markdown-it as emphasis around `init`; underscores are
+            # part of an identifier, so the markup goes back into the text.
+            if not runs or runs[-1].line != line:
+                runs.append(_Run(line, []))
+            runs[-1].parts.append(child.markup)
         elif kind in ("text", "code_inline"):
             if not runs or runs[-1].line != line:
                 runs.append(_Run(line, []))

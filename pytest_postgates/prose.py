@@ -401,6 +401,44 @@ class ProseView:
             if token.type == "inline" and token.map is not None
         )
 
+    def column_header(self, line: int, text: str) -> str:
+        """The header of the table column whose body cell on file ``line`` holds ``text``
+        ("" when no such cell): a column headed "Before" or "V1" says what its cells
+        are."""
+        return self._column_headers.get((line, text), ("", []))[0]
+
+    def table_headers(self, line: int, text: str) -> list[str]:
+        """Every header of the table whose body cell on ``line`` holds ``text``."""
+        return self._column_headers.get((line, text), ("", []))[1]
+
+    @cached_property
+    def _column_headers(self) -> dict[tuple[int, str], tuple[str, list[str]]]:
+        """(file line, code span) -> its column's header and the table's headers."""
+        post = self._post
+        found: dict[tuple[int, str], tuple[str, list[str]]] = {}
+        headers: list[str] = []
+        column, in_head, row_line = 0, False, 0
+        for token in post.tokens:
+            if token.type == "thead_open":
+                headers, in_head = [], True
+            elif token.type == "thead_close":
+                in_head = False
+            elif token.type == "tr_open":
+                column = 0
+                row_line = post.body_start_line + token.map[0] if token.map else 0
+            elif token.type in ("th_open", "td_open"):
+                column += 1
+            elif token.type == "inline" and column:
+                if in_head:
+                    headers.append(token.content.strip())
+                elif column <= len(headers):
+                    for match in _CODE_SPAN.finditer(token.content):
+                        key = (row_line, match.group(2) or "")
+                        found.setdefault(key, (headers[column - 1], headers))
+            elif token.type == "table_close":
+                headers, column = [], 0
+        return found
+
     @cached_property
     def _blocks_by_line(self) -> dict[int, list[int]]:
         """The inline blocks (indices, in order) covering each file line: a lookup per

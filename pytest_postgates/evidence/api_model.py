@@ -33,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from pytest_postgates import signing
-from pytest_postgates.evidence import model_facts, model_js, model_python, tables_js, type_tables
+from pytest_postgates.evidence import (
+    model_facts,
+    model_js,
+    model_packages,
+    model_python,
+    tables_js,
+    type_tables,
+)
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
@@ -46,9 +53,11 @@ from pytest_postgates.evidence.model_facts import (
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
-MODEL_VERSION = 1
+MODEL_VERSION = 2
+# The suffixes of the script files whose modules the model keys by path.
+_SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
-_EXTRACTORS = (model_facts, model_python, model_js, tables_js, type_tables)
+_EXTRACTORS = (model_facts, model_python, model_js, model_packages, tables_js, type_tables)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _DEFINITION = re.compile(
     r"\b(?:def|class|function|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)"
@@ -148,6 +157,16 @@ def _squash(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
+def _shape(name: str) -> str:
+    """A name's convention: ``class`` (CamelCase), ``CONSTANT`` or ``snake``/``camel``."""
+    bare = name.strip("_$")
+    if bare.isupper():
+        return "constant"
+    if bare[:1].isupper():
+        return "class"
+    return "other"
+
+
 class ApiModel:
     """The merged facts of every language, indexed for the questions gates ask."""
 
@@ -165,8 +184,14 @@ class ApiModel:
         self.callables: dict[str, list[CallableFacts]] = {}
         for function in facts.callables:
             self.callables.setdefault(function.qualname, []).append(function)
+        python_owners = {d.owner for d in facts.decls if d.path.endswith((".py", ".pyi"))}
         self.modules: dict[str, frozenset[str]] = {
-            module: frozenset(names) for module, names in facts.modules.items() if "/" not in module
+            module: frozenset(names)
+            for module, names in facts.modules.items()
+            # A script's module is keyed by its path (`prettier.config.js` at the top is
+            # a file, not a module `prettier` with a submodule `config`).
+            if "/" not in module
+            and (not module.endswith(_SCRIPT_SUFFIXES) or module in python_owners)
         }
         for module in list(self.modules):
             parts = module.split(".")
@@ -296,11 +321,13 @@ class ApiModel:
             if candidate.startswith("-"):
                 continue  # a flag is no spelling of an identifier
             theirs = words(candidate)
-            if candidate.strip("_").lower() == name.strip("_").lower():
+            if candidate.strip("_$").lower() == name.strip("_$").lower():
                 # Case and edge underscores alone: an instance (`neurolink`), an
                 # environment variable (`THRESHOLD`), a prefix notation (`research_`).
                 continue
-            if _squash(candidate) == _squash(name):
+            if _squash(candidate) == _squash(name) and _shape(candidate) == _shape(name):
+                # Spelled alike in the same convention (`RabbitMqDsn`, `RabbitMQDsn`); a
+                # class name is no spelling of a function's (`IsFinite`, `is_finite`).
                 return candidate
             if _word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
                 return candidate  # one word added, dropped or changed among three or more
@@ -519,6 +546,11 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
         text = index.file_text(path)
         if text is not None and len(text) <= MAX_SOURCE_CHARS:
             sources[path] = text
+    for path in index.paths:
+        # An empty `__init__.py` is no text file of the index, yet it makes its folder a
+        # package: without it `pkg/sub/mod.py` would be read as a top-level `mod`.
+        if path.endswith(("/__init__.py", "/__init__.pyi")) and is_product_code(path):
+            sources.setdefault(path, "")
     return sources
 
 
@@ -535,7 +567,10 @@ def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
 
 
 def build_model(
-    commit: str, sources: dict[str, str], others: dict[str, str] | None = None
+    commit: str,
+    sources: dict[str, str],
+    others: dict[str, str] | None = None,
+    entries: dict[str, str] | None = None,
 ) -> ApiModel:
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
@@ -549,6 +584,8 @@ def build_model(
             facts.unread.update({path: parsers for path in scripts})
         else:
             facts.merge(model_js.read_js(scripts, parsers))
+    # The published packages' names, as modules with their entry files' public names.
+    model_packages.add_entry_points(facts, entries or {})
     written: set[str] = set()
     for text in sources.values():
         written.update(_IDENTIFIER.findall(text))
@@ -575,7 +612,7 @@ def _extractor_digest(paths: Iterable[str]) -> str:
 def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
     """The model of ``index``'s repository at its commit: from memory, from the cache
     folder, or built (by one process, under a lock) and cached."""
-    paths = [p for p in index.text_paths if Path(p).suffix.lower() in LANGUAGES]
+    paths = [p for p in index.paths if Path(p).suffix.lower() in LANGUAGES]
     name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
     key = (str(cache_dir), name)
     with _MODELS_LOCK:
@@ -589,7 +626,9 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
         with locked(cache_dir / f"{name}.lock"):
             model = _load(target, index.commit)
             if model is None:
-                model = build_model(index.commit, product_sources(index), elsewhere_sources(index))
+                sources = product_sources(index)
+                entries = model_packages.entry_points(index, sources)
+                model = build_model(index.commit, sources, elsewhere_sources(index), entries)
                 payload = {"commit": index.commit, "facts": model.facts.to_json()}
                 write_atomic(target, json.dumps(signing.signed(payload), sort_keys=True))
     with _MODELS_LOCK:

@@ -56,6 +56,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     classify,
     ground_in,
 )
+from pytest_postgates.helpers.history_cues import historical
 from pytest_postgates.helpers.model_grounding import chain_parts, judge_with_model
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
@@ -224,6 +225,16 @@ def judge(
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
+    past = historical(
+        sentence,
+        offset,
+        text,
+        post.prose.column_header(token.line, text),
+        post.prose.table_headers(token.line, text),
+    )
+    if past:
+        # A name written as the product's past is no claim that the product has it now.
+        return verdict("unjudged", rule="historical", reason=past)
     if decided is not None and decided.rule != "model-near-miss":
         # Rooted in the product: the product's code decides, whatever the sentence says.
         return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
@@ -539,9 +550,17 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
         summary += (
             f"; {len(declared)} unjudged (they name code in {names}, not available to this run)"
         )
-    by_model = [entry for entry in unjudged if entry.get("rule") == "model-unjudged"]
+    by_model = [
+        entry
+        for entry in unjudged
+        if entry.get("rule") in ("model-unjudged", "model-module-member")
+    ]
     if by_model:
         summary += f"; {len(by_model)} unjudged (the API model cannot finish their lookup)"
+    past = [entry for entry in unjudged if entry.get("rule") == "historical"]
+    if past:
+        summary += f"; {len(past)} unjudged (written as the product's past)"
+        by_model = by_model + past
     prose = [entry for entry in unjudged if entry.get("rule") == "prose-only"]
     if prose:
         summary += f"; {len(prose)} unjudged (only prose writes them, and prose is no evidence)"
@@ -587,6 +606,7 @@ def _source_fingerprint() -> str:
         grounding,
         model_facts,
         model_js,
+        model_packages,
         model_python,
         type_model,
         type_tables,
@@ -594,6 +614,7 @@ def _source_fingerprint() -> str:
     from pytest_postgates.helpers import (
         attribution_rules,
         grounding_rules,
+        history_cues,
         model_grounding,
         outcome_rules,
         tokens,
@@ -607,10 +628,12 @@ def _source_fingerprint() -> str:
         api_model,
         model_facts,
         model_js,
+        model_packages,
         model_python,
         model_grounding,
         grounding,
         grounding_rules,
+        history_cues,
         outcome_rules,
         attribution_rules,
         tokens,

@@ -52,6 +52,14 @@ RULES = (
         "tests/test_api_model_grounding.py::test_a_chain_the_code_writes_is_grounded",
     ),
     Rule(
+        "model-module-member",
+        "unjudged",
+        "a chain rooted at a top-level product module misses a name the module does not "
+        "export but a product class declares as a member (`fastify.addHook` for the "
+        "instance `fastify()` returns): listed with the classes, never grounded",
+        "tests/test_api_model_packages.py::test_a_module_rooted_member_of_a_class_is_unjudged",
+    ),
+    Rule(
         "model-near-miss",
         "ungrounded",
         "the name is not declared but is a near miss of a product name (a rename, a typo): "
@@ -129,6 +137,15 @@ def judge_with_model(
         if where is not None:
             # The code itself writes the chain (a member of a duck-typed value).
             return ModelDecision("grounded", "model-code-usage", where=where)
+        holders = _member_holders(resolution, model)
+        if holders:
+            return ModelDecision(
+                "unjudged",
+                "model-module-member",
+                reason=f"`{resolution.missing}` is no public name of module {resolution.owner}, "
+                f"but a member of {_names(holders)}: the chain may reach it through a value "
+                "the model cannot type (an instance the module's factory returns)",
+            )
         return ModelDecision("ungrounded", "model-rooted-miss", reason=_miss(resolution))
     near = model.resembles(resolution.missing)
     if near is not None:
@@ -140,6 +157,19 @@ def judge_with_model(
                                     nearest=nearest[:3])),
         )  # fmt: skip
     return None
+
+
+def _member_holders(resolution: Resolution, model: ApiModel) -> tuple[str, ...]:
+    """The product classes that declare the member a module-rooted chain misses (only
+    after a module: a class's own member list is complete, so a miss there is a miss)."""
+    if resolution.owner not in model.modules or len(resolution.owner.split(".")) > 1:
+        return ()
+    owners = {
+        d.owner.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+        for d in model.declares(resolution.missing)
+        if d.kind in ("method", "member", "attribute")
+    }
+    return tuple(sorted(o for o in owners if o in model.classes))
 
 
 _KEY_VALUE = re.compile(r"""["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=(?!=))\s*[^\s,}]""")

@@ -1,0 +1,117 @@
+"""The packages a repository publishes, as the API model names them: a package.json's
+``name`` is the module a reader imports (``import { format } from "prettier"``, prose's
+``prettier.format``), and its public names are those of the source file its entry point
+resolves to.
+
+The entry is resolved as Node resolves ``import "<name>"`` (``exports``, else ``main``, else
+``index.*``) through :mod:`pytest_postgates.evidence.resolution`, on the repository's files
+at the commit. An entry that is a build output (``dist/index.js``, absent from the
+repository) is mapped back to the source it is built from when that source is the only
+candidate (``src/index.ts`` for ``dist/index.js``), else to the ``types`` declarations;
+otherwise the package is listed with ``*`` (names the model cannot list), so that a
+member of it is unjudged with the reason, never a miss.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Mapping
+
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
+from pytest_postgates.evidence.resolution import IndexFiles, resolve_subpath
+
+MANIFEST = "package.json"
+_SCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx", ".d.ts")
+_BUILD_FOLDERS = ("dist", "build", "lib", "out", "esm", "cjs")
+
+
+def manifests(index: RepoIndex) -> dict[str, str]:
+    """Folder -> package.json text of every package of the product (the top one and each
+    workspace package; none under tests, examples, docs or node_modules)."""
+    found: dict[str, str] = {}
+    for path in index.text_paths:
+        if posixpath.basename(path) != MANIFEST:
+            continue
+        folder = posixpath.dirname(path)
+        if folder and not is_product_code(folder + "/"):
+            continue
+        text = index.file_text(path)
+        if text is not None:
+            found[folder] = text
+    return found
+
+
+def entry_points(index: RepoIndex, sources: Mapping[str, str]) -> dict[str, str]:
+    """Package name -> the product source file its main entry resolves to, or ``""`` when
+    the entry cannot be mapped to a source file of the model."""
+    entries: dict[str, str] = {}
+    for folder, text in sorted(manifests(index).items()):
+        try:
+            manifest = json.loads(text)
+        except ValueError:
+            continue
+        name = manifest.get("name") if isinstance(manifest, dict) else None
+        if not isinstance(name, str) or not name or name in entries:
+            continue
+        entries[name] = _entry_source(manifest, folder, index, sources)
+    return entries
+
+
+def _entry_source(
+    manifest: dict[str, object], folder: str, index: RepoIndex, sources: Mapping[str, str]
+) -> str:
+    files = IndexFiles(index, folder)
+    targets: list[str] = []
+    for system in ("import", "require"):
+        try:
+            resolved = resolve_subpath(manifest, ".", system, files=files)
+        except (ValueError, TypeError):
+            continue
+        if resolved.target:
+            targets.append(resolved.target)
+    types = manifest.get("types") or manifest.get("typings")
+    if isinstance(types, str):
+        targets.append(types)
+    for target in targets:
+        path = posixpath.normpath(posixpath.join(folder, target))
+        if path in sources:
+            return path
+        built = _source_of_build(path, folder, sources)
+        if built:
+            return built
+    return ""
+
+
+def _source_of_build(path: str, folder: str, sources: Mapping[str, str]) -> str:
+    """The source a build output is compiled from: the same path with the build folder
+    replaced by ``src`` (or dropped) and a script suffix, when exactly one exists."""
+    relative = posixpath.relpath(path, folder or ".")
+    parts = relative.split("/")
+    if len(parts) < 2 or parts[0] not in _BUILD_FOLDERS:
+        stem_paths = [relative]
+    else:
+        stem_paths = ["/".join(["src", *parts[1:]]), "/".join(parts[1:])]
+    found: list[str] = []
+    for candidate in stem_paths:
+        stem = candidate
+        for suffix in (".d.ts", ".js", ".mjs", ".cjs"):
+            if stem.endswith(suffix):
+                stem = stem[: -len(suffix)]
+                break
+        for suffix in _SCRIPT_SUFFIXES:
+            full = posixpath.normpath(posixpath.join(folder, stem + suffix))
+            if full in sources and full not in found:
+                found.append(full)
+    return found[0] if len(found) == 1 else ""
+
+
+def add_entry_points(facts: ModelFacts, entries: Mapping[str, str]) -> None:
+    """Each package name becomes a module of the model with its entry file's public
+    names (``*`` when the entry is not a source file the model read)."""
+    for name, path in entries.items():
+        if name in facts.modules:
+            continue  # a Python module of the same name keeps its own names
+        names = facts.modules.get(path) if path else None
+        facts.modules[name] = list(names) if names is not None else ["*"]

@@ -1,0 +1,66 @@
+"""Whether a doc writes a name as the product's past: a migration table's "Before" or
+"V1" column, the left side of `old` -> `new`, a sentence that says the name was removed,
+deprecated or renamed. Such a name is not a claim that the product has it now, so gate 2
+lists it as ``unjudged`` (rule ``historical``) when the product's code lacks it; a
+replacement the sentence offers (after "renamed to", "use", an arrow) is still a claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A sentence that says a name is gone or going.
+_GONE = re.compile(
+    r"\b(?:removed|deprecated|deprecation|renamed|no longer|replaced|formerly|previously"
+    r"|dropped|was moved|has been moved|obsolete)\b",
+    re.I,
+)
+# Where the sentence turns to the replacement: what follows is the current name.
+_REPLACEMENT = re.compile(
+    r"\b(?:to|with|by|in favou?r of|use|instead|now)\b|→|->|=>",
+    re.I,
+)
+_ARROW_AFTER = re.compile(r"^`?\s*(?:\(\))?\s*(?:→|->|=>|⟶)")
+# A column of the product's past.
+_PAST_HEADER = re.compile(
+    r"\b(?:before|old|previous|deprecated|removed|legacy|was|from|v1 name|former)\b", re.I
+)
+_VERSION = re.compile(r"\bv(?:ersion\s*)?(\d+)(?:\.(\d+))?\b", re.I)
+
+
+def historical(sentence: str, offset: int, token: str, header: str, headers: list[str]) -> str:
+    """Why the doc writes ``token`` as a past name ("" when it does not). ``sentence`` and
+    ``offset`` place the token in its sentence; ``header`` is its table column's header
+    and ``headers`` every header of that table ("" and [] outside tables)."""
+    if header and _past_column(header, headers):
+        return f'written in the table column "{header}", the product\'s past'
+    if offset < 0 or not sentence:
+        return ""
+    after = sentence[offset + len(token) :]
+    if _ARROW_AFTER.match(after):
+        return "written as the old side of a rename (`old` -> `new`)"
+    gone = _GONE.search(sentence)
+    if gone is None:
+        return ""
+    turn = _REPLACEMENT.search(sentence, gone.end())
+    if turn is not None and offset >= turn.start():
+        return ""  # the replacement: a claim about the product now
+    return f'the sentence says it is gone ("{gone.group(0)}")'
+
+
+def _past_column(header: str, headers: list[str]) -> bool:
+    """A header naming the past, or a lower version than another column's."""
+    if _PAST_HEADER.search(header):
+        return True
+    mine = _version(header)
+    if mine is None:
+        return False
+    others = [v for v in (_version(h) for h in headers if h != header) if v is not None]
+    return any(mine < other for other in others)
+
+
+def _version(text: str) -> tuple[int, int] | None:
+    match = _VERSION.search(text)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2) or 0)

@@ -1,0 +1,176 @@
+"""The API model's view of how a repository is published (evidence/model_packages.py,
+and the package layout of api_model.product_sources), and gate 2's rules that rest on it:
+a package.json name is a module with its entry file's names, an empty ``__init__.py`` still
+makes a package, a top-level script is no module, a module-rooted miss of a class member
+is unjudged, and a name written as the product's past is no claim about it now."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.evidence.api_model import api_model
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.history_cues import historical
+from pytest_postgates.helpers.model_grounding import chain_parts
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+INDEX_JS = """
+import { clearCache } from "./config.js";
+function format(text, options) { return text; }
+function resolveConfig(path) { return {}; }
+export { clearCache as clearConfigCache, format, resolveConfig };
+"""
+APP_JS = """
+function build(options) {
+  const instance = new Instance();
+  return instance;
+}
+class Instance {
+  addHook(name, fn) {}
+  inject(request) {}
+}
+module.exports = build;
+module.exports.build = build;
+"""
+JS_FILES = {
+    "package.json": json.dumps({"name": "prettyfmt", "exports": {".": "./src/index.js"}}),
+    "src/index.js": INDEX_JS,
+    "src/config.js": "export function clearCache() {}\n",
+    # A top-level config file is a script, not a module `prettyfmt` with a submodule.
+    "prettyfmt.config.js": "export const semi = false;\n",
+    "packages/app/package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
+    "packages/app/app.js": APP_JS,
+    "packages/dist-only/package.json": json.dumps({"name": "builtpkg", "main": "dist/x.js"}),
+}
+PY_FILES = {
+    "pkg/__init__.py": "from .core import run\n",
+    "pkg/core.py": "def run() -> None: ...\n",
+    "pkg/deprecated/__init__.py": "",  # empty: still a package
+    "pkg/deprecated/tools.py": "def parse_obj_as(x: object) -> object:\n    return x\n",
+}
+
+
+@pytest.fixture(scope="module")
+def js_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("jsrepo"), JS_FILES)
+
+
+@pytest.fixture(scope="module")
+def py_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("pyrepo"), PY_FILES)
+
+
+def _resolve(repo: Path, cache: Path, chain: str) -> Any:
+    context = repo_context(repo, cache)
+    index = context.evidence.index_for(repo / "x.md")
+    return api_model(index, cache).resolve(chain_parts(chain) or [chain])
+
+
+@pytest.mark.parametrize(
+    "chain", ["prettyfmt.format", "prettyfmt.resolveConfig", "prettyfmt.clearConfigCache"]
+)
+def test_a_package_name_is_a_module_with_its_entry_files_names(
+    chain: str, js_repo: Path, tmp_path: Path
+) -> None:
+    resolution = _resolve(js_repo, tmp_path, chain)
+    assert resolution.outcome == "found", resolution
+
+
+def test_a_miss_in_a_package_names_the_nearest_export(js_repo: Path, tmp_path: Path) -> None:
+    resolution = _resolve(js_repo, tmp_path, "prettyfmt.formatt")
+    assert (resolution.outcome, resolution.owner) == ("missing", "prettyfmt")
+    assert "format" in resolution.nearest
+
+
+def test_a_package_whose_entry_is_not_in_the_repository_is_unjudged(
+    js_repo: Path, tmp_path: Path
+) -> None:
+    resolution = _resolve(js_repo, tmp_path, "builtpkg.anything")
+    assert resolution.outcome == "unjudged"
+
+
+def test_a_top_level_script_is_no_module(js_repo: Path, tmp_path: Path) -> None:
+    context = repo_context(js_repo, tmp_path)
+    model = api_model(context.evidence.index_for(js_repo / "x.md"), tmp_path)
+    assert "prettyfmt.config" not in model.modules
+    assert model.modules["prettyfmt"] >= {"format", "resolveConfig"}
+
+
+def test_an_empty_init_still_makes_a_package(py_repo: Path, tmp_path: Path) -> None:
+    resolution = _resolve(py_repo, tmp_path, "pkg.deprecated.tools.parse_obj_as")
+    assert resolution.outcome == "found", resolution
+    missing = _resolve(py_repo, tmp_path, "pkg.deprecated.tools.parse_raw_as")
+    assert (missing.outcome, missing.owner) == ("missing", "pkg.deprecated.tools")
+
+
+def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    card: Scorecard = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    found = [
+        {**entry, "outcome": outcome}
+        for outcome, entries in card.detail["outcomes"].items()
+        for entry in entries
+        if entry["token"] == token
+    ]
+    found += [
+        {**u, "outcome": "ungrounded"} for u in card.detail["ungrounded"] if u["token"] == token
+    ]
+    assert len(found) == 1, (token, card.detail)
+    return found[0]
+
+
+def test_a_module_rooted_member_of_a_class_is_unjudged(js_repo: Path, tmp_path: Path) -> None:
+    ctx = repo_context(js_repo, tmp_path / "cache")
+    # `hookapp.addHook`: the package exports a factory; Instance declares the member.
+    entry = _outcome("Call `hookapp.addHook` first.\n", "hookapp.addHook", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-module-member")
+    assert "Instance" in entry["reason"]
+    # A member no product class declares is still a miss.
+    entry = _outcome("Call `hookapp.addHoook` first.\n", "hookapp.addHoook", tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded"
+
+
+def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -> None:
+    ctx = repo_context(py_repo, tmp_path / "cache")
+    table = (
+        "| Version 1 | Version 2 |\n| --- | --- |\n"
+        "| `pkg.parse_obj` | `pkg.deprecated.tools.parse_obj_as` |\n"
+        "| `pkg.old_run` | `pkg.runn` |\n"
+    )
+    old = _outcome(table, "pkg.parse_obj", tmp_path, ctx)
+    assert (old["outcome"], old["rule"]) == ("unjudged", "historical")
+    assert _outcome(table, "pkg.deprecated.tools.parse_obj_as", tmp_path, ctx)["outcome"] == (
+        "grounded"
+    )
+    # The new column is a claim about the product now: a typo there is a finding.
+    assert _outcome(table, "pkg.runn", tmp_path, ctx)["outcome"] == "ungrounded"
+    sentence = "`pkg.start` was renamed to `pkg.begin`.\n"
+    assert _outcome(sentence, "pkg.start", tmp_path, ctx)["rule"] == "historical"
+    assert _outcome(sentence, "pkg.begin", tmp_path, ctx)["outcome"] == "ungrounded"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "token", "header", "headers", "past"),
+    [
+        ("`a.b` -> `a.c`", "a.b", "", [], True),
+        ("`a.b` -> `a.c`", "a.c", "", [], False),
+        ("The `x` option has been removed.", "x", "", [], True),
+        ("`x` is deprecated; use `y` instead.", "y", "", [], False),
+        ("`x` is used to configure the client.", "x", "", [], False),
+        ("", "x", "Before", ["Before", "After"], True),
+        ("", "x", "After", ["Before", "After"], False),
+        ("", "x", "Pydantic V1", ["Pydantic V1", "Pydantic V2"], True),
+        ("", "x", "Pydantic V2", ["Pydantic V1", "Pydantic V2"], False),
+        ("", "x", "Name", ["Name", "Description"], False),
+    ],
+)
+def test_history_cues(
+    sentence: str, token: str, header: str, headers: list[str], past: bool
+) -> None:
+    offset = sentence.find(token)
+    assert bool(historical(sentence, offset, token, header, headers)) is past
