@@ -239,13 +239,9 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
                 result.reasons[gate] = str(reason or "")[:160]
             listing, key = FINDING_FIELDS[gate]
             detail = card.get("detail") or {}
-            rules = {
-                (int(entry.get("line", 0)), str(entry.get("token"))): str(entry.get("rule", ""))
-                for entry in (detail.get("outcomes") or {}).get("ungrounded") or []
-            }
             for item in detail.get(listing) or []:
                 line, token = int(item.get("line", 0)), str(item[key])
-                result.findings.append(Finding(gate, line, token, rules.get((line, token), "")))
+                result.findings.append(Finding(gate, line, token, str(item.get("rule", ""))))
     return results
 
 

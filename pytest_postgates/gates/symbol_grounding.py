@@ -138,6 +138,8 @@ class Verdict:
         }
         if self.source != CODE_SPAN:
             entry["source"] = self.source
+        if self.rule:
+            entry["rule"] = self.rule  # which rule decided (none: every token is a claim)
         return entry
 
     def outcome_dict(self) -> dict[str, Any]:
