@@ -262,3 +262,21 @@ def test_a_key_with_its_value_is_judged_by_its_key(
     entry = _outcome(f"Pass `{token}` to it.\n", token, tmp_path, ctx)
     assert entry["outcome"] == "ungrounded"
     assert "did you mean `max_retry_delay`" in entry["reason"]
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome", "reason"),
+    [
+        ("def .open_streams()", "grounded", ""),
+        ("Stream.read() -> bytes", "grounded", ""),
+        ("def .open_stream()", "ungrounded", "did you mean `open_streams`"),
+    ],
+)
+def test_a_signature_in_doc_notation_is_judged_by_its_name(
+    token: str, outcome: str, reason: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    # A method listing writes `def .name()` or `name() -> type`: the notation is the
+    # doc's, the name the product's.
+    entry = _outcome(f"- `{token}`\n", token, tmp_path, ctx)
+    assert entry["outcome"] == outcome, entry
+    assert reason in entry.get("reason", "")

@@ -213,6 +213,11 @@ class ApiModel:
         self._lock = threading.Lock()
 
     # -------------------------------------------------------------- names
+    @property
+    def member_names(self) -> frozenset[str]:
+        """Every member any product class or object declares."""
+        return self._member_names
+
     def declares(self, name: str) -> list[Decl]:
         return self.by_name.get(name, [])
 

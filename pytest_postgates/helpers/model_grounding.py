@@ -117,6 +117,9 @@ def judge_with_model(
         return _judge_flag(token, model)
     if kind not in ("symbol", "phrase"):  # a call or chain with arguments reads as a phrase
         return None
+    token = signature_name(token)
+    if token.startswith(".") and not token.startswith(".."):
+        return _judge_bare_member(token[1:], model)
     parts = chain_parts(token)
     if not parts:
         return _judge_keys(token, model)
@@ -170,6 +173,39 @@ def _member_holders(resolution: Resolution, model: ApiModel) -> tuple[str, ...]:
         if d.kind in ("method", "member", "attribute")
     }
     return tuple(sorted(o for o in owners if o in model.classes))
+
+
+# Doc notation around a name: `def .json()`, `async function run(x)`, `read(n) -> bytes`.
+_DECLARER = re.compile(r"^(?:async\s+)?(?:def|function|fn|func)\s+(?=[.A-Za-z_$])")
+_RETURNS = re.compile(r"\)\s*(?:->|:)\s*[\w\[\]., |<>'\"]+$")
+
+
+def signature_name(token: str) -> str:
+    """The name a signature in doc notation writes (``def .json()`` -> ``.json()``,
+    ``read(n) -> bytes`` -> ``read(n)``); other tokens unchanged."""
+    bare = _DECLARER.sub("", token.strip())
+    return _RETURNS.sub(")", bare)
+
+
+def _judge_bare_member(token: str, model: ApiModel) -> ModelDecision | None:
+    """A member written without its owner (``.aread()``): it must be a member of some
+    product class; a near miss of one is a finding, anything else the other rules'."""
+    parts = chain_parts(token)
+    if not parts:
+        return None
+    members = model.member_names
+    if parts[0] in members:
+        if all(p in members or p in model.classes for p in parts[1:]):
+            return ModelDecision("grounded", "model-found", where="a member of a product class")
+        return None
+    near = model.nearest(parts[0], members)
+    if near and model.resembles(parts[0]) is not None:
+        return ModelDecision(
+            "ungrounded",
+            "model-near-miss",
+            reason=f"no product class declares `{parts[0]}`; did you mean {_names(near)}?",
+        )
+    return None
 
 
 _KEY_VALUE = re.compile(r"""["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=(?!=))\s*[^\s,}]""")
