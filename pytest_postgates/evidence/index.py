@@ -42,7 +42,7 @@ from typing import Any
 from pytest_postgates import signing
 from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
 from pytest_postgates.evidence.index_seal import is_sealed, matches_tree, write_seal
-from pytest_postgates.evidence.repo import git
+from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.evidence.word_table import Postings, WordCheck, collector_paused
 from pytest_postgates.fileio import locked
@@ -564,13 +564,8 @@ def build_index_files(
     (target / "reversed.bin").write_bytes(b"\n".join(map(reversed_words.__getitem__, order)))
     (target / "reversed_ids.bin").write_bytes(array("I", order).tobytes())
     (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
-    commits = _run(root, "rev-list", "--all").decode().split()
-    commits = sorted(set(commits) | {commit})
-    tags = _run(root, "tag", "--list").decode("utf-8", "replace").split()
-    changelog_path = next((p for p in text_paths if "/" not in p and _CHANGELOG.match(p)), None)
-    messages = _run(
-        root, "log", f"-n{COMMIT_MESSAGE_LIMIT}", "--format=%B%x00", commit, "--"
-    ).decode("utf-8", "replace")
+    commits, tags, messages = read_history(root, commit)
+    changelog_path = changelog_of(text_paths)
     (target / "messages.txt").write_text(messages, encoding="utf-8")
     meta = {
         "version": INDEX_VERSION,
@@ -583,6 +578,22 @@ def build_index_files(
         "by_name_only": by_name_only,
     }
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def read_history(root: Path, commit: str) -> tuple[list[str], list[str], str]:
+    """Every commit id reachable from a ref (and ``commit``), sorted; the tags; the
+    messages of the last COMMIT_MESSAGE_LIMIT commits up to ``commit``, NUL-separated."""
+    commits = sorted(set(_run(root, "rev-list", "--all").decode().split()) | {commit})
+    tags = _run(root, "tag", "--list").decode("utf-8", "replace").split()
+    messages = _run(
+        root, "log", f"-n{COMMIT_MESSAGE_LIMIT}", "--format=%B%x00", commit, "--"
+    ).decode("utf-8", "replace")
+    return commits, tags, messages
+
+
+def changelog_of(text_paths: list[str]) -> str | None:
+    """The CHANGELOG among the searched files: the first at the root named like one."""
+    return next((p for p in text_paths if "/" not in p and _CHANGELOG.match(p)), None)
 
 
 def load_index_files(root: Path, folder: Path) -> RepoIndex:
@@ -641,13 +652,13 @@ def open_index(
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if (folder / "meta.json").is_file():
-        index = _load_checked(root, folder, commit)
+        index = _load_checked(root, folder, commit, exclude)
         if index is not None:
             return index
     with locked(cache_dir / f"{name}.lock"):
         if (folder / "meta.json").is_file():
             # Another process may have built it while this one waited for the lock.
-            index = _load_checked(root, folder, commit)
+            index = _load_checked(root, folder, commit, exclude)
             if index is not None:
                 return index
         # Absent, or corrupt (a torn copy, a disk error, a hand edit): rebuilt, so that one
@@ -666,7 +677,9 @@ def open_index(
     return load_index_files(root, folder)
 
 
-def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
+def _load_checked(
+    root: Path, folder: Path, commit: str, exclude: tuple[str, ...]
+) -> RepoIndex | None:
     """The index in ``folder`` if every file is there, consistent and genuine, else None."""
     try:
         index = load_index_files(root, folder)
@@ -682,6 +695,8 @@ def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
         and (not index.postings or max(index.postings) < len(index.text_paths))
         and (not index.reversed_ids or max(index.reversed_ids) < len(index.words))
         and index.commit == commit
+        # Posts are never searched (their blob ids are git's: the text check lets them by).
+        and not any(is_excluded(path, exclude) for path in index.text_paths)
     )
     if not consistent:
         return None
@@ -691,6 +706,15 @@ def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
     else:
         texts = (index.file_bytes(file_id) for file_id in range(len(index.text_paths)))
         genuine = matches_tree(root, commit, index.paths, index.text_paths, texts)
+        if genuine:
+            # Nothing vouches for the history the folder holds (ids, tags and messages
+            # ground SHA, version and phrase tokens): git's, read again (about 0.1 s).
+            try:
+                index.commits, index.tags, index.messages = read_history(root, commit)
+            except GitError:
+                return None
+            index.changelog_path = changelog_of(index.text_paths)
+            index.changelog = index.file_text(index.changelog_path or "") or ""
     return index if genuine else None
 
 

@@ -12,7 +12,8 @@ when it is what it claims to be:
   hash to the blob id git has for it (a text edited or added by hand does not). The word
   table derived from the text cannot be checked without deriving it again; instead every
   yes it gives (a word, a file holding it) is confirmed in that verified text before it
-  counts (``word_table.py``).
+  counts (``word_table.py``). The history the folder holds (commit ids, tags, commit
+  messages) is not used at all: it is read from git again (``index.read_history``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from tests.helpers import FRONT_MATTER, git, make_post, make_repo, repo_context
 
 KEY_ENV = "POSTGATES_CACHE_KEY"
 INVENTED = "inventedWidgetFactory"
-SOURCES = {
+SOURCES: dict[str, str | bytes] = {
     "src/app.ts": "export function realFunction() {}\nexport const retryLimit = 3;\n",
     "src/widget.ts": "export class Widget {\n  render(): void {}\n}\n",
     "docs/notes.txt": "The widget renders once; realFunction is called first.\n",
@@ -141,7 +141,7 @@ def test_an_honest_index_answers_as_its_text(tmp_path: Path) -> None:
     gives, and the files of each word are all confirmed."""
     generator = random.Random(25)
     alphabet = "abcXYZ_01"
-    files = {
+    files: dict[str, str | bytes] = {
         f"src/f{n}.ts": " ".join(
             "".join(generator.choice(alphabet) for _ in range(generator.randint(1, 7)))
             + generator.choice(["", ".", "()", "-", "\n"])
@@ -153,8 +153,8 @@ def test_an_honest_index_answers_as_its_text(tmp_path: Path) -> None:
     commit = git(root, "rev-parse", "HEAD").strip()
     index = open_index(root, commit, tmp_path / "cache")
     tokens = {w.decode() for w in index.words}
-    for word in list(tokens):
-        tokens.update({word[1:], word[:-1], word[1:-1], word + "Z", "q" + word})
+    for spelling in list(tokens):
+        tokens.update({spelling[1:], spelling[:-1], spelling[1:-1], spelling + "Z", "q" + spelling})
     tokens.update("".join(generator.choice(alphabet) for _ in range(3)) for _ in range(300))
     tokens.discard("")
     for token in sorted(tokens):
