@@ -14,14 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_postgates.evidence.figure_index import FigureIndex, split_figure
-from pytest_postgates.evidence.index import RepoIndex, _Postings
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.word_table import Postings
 from tests.helpers import make_repo, repo_context
 
 
 def _index_of(texts: list[str]) -> RepoIndex:
     """A RepoIndex over ``texts`` (files f0, f1, ...) laid out as the build lays it out:
     each file's bytes then a NUL, the word postings built by the build's own code."""
-    postings_of = _Postings()
+    postings_of = Postings()
     offsets, chunks, position = [], [], 0
     for file_id, text in enumerate(texts):
         content = text.encode("utf-8")

@@ -18,16 +18,15 @@ characters; every inner run must be a whole word of the repository, the first a 
 the last a prefix of one. A token made of one run is present exactly when it is a substring
 of some word, which is answered from the (much smaller) list of distinct words. Only tokens
 that pass these tests are confirmed against the full text, where ``find`` stops at the first
-occurrence.
+occurrence. The word table is never evidence by itself: each yes it gives is confirmed in
+the text (evidence/word_table.py), so a planted word grounds nothing.
 """
 
 from __future__ import annotations
 
 import bisect
 import fnmatch
-import gc
 import hashlib
-import itertools
 import json
 import mmap
 import os
@@ -35,9 +34,7 @@ import re
 import shutil
 import tempfile
 from array import array
-from collections import defaultdict, deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,8 +42,9 @@ from typing import Any
 from pytest_postgates import signing
 from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
 from pytest_postgates.evidence.index_seal import is_sealed, matches_tree, write_seal
-from pytest_postgates.evidence.repo import git
+from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
+from pytest_postgates.evidence.word_table import Postings, WordCheck, collector_paused
 from pytest_postgates.fileio import locked
 
 INDEX_VERSION = 5
@@ -55,8 +53,6 @@ INDEX_VERSION = 5
 MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024
 MAX_INDEXED_TOTAL_BYTES = 512 * 1024 * 1024
 COMMIT_MESSAGE_LIMIT = 2000
-# Translation table: ASCII word bytes stay, every other byte becomes a space.
-_NON_WORD = bytes(b if re.fullmatch(rb"[A-Za-z0-9_]", bytes([b])) else 32 for b in range(256))
 _WORD_RUN = re.compile(rb"[A-Za-z0-9_]+")
 _CHANGELOG = re.compile(
     r"^(changelog|changes|history|releases?|news)(\.(md|markdown|txt|rst))?$", re.I
@@ -94,6 +90,7 @@ class RepoIndex:
     _words_blob: bytes = b""
     _text_index: dict[str, int] = field(default_factory=dict, repr=False)
     _answers: dict[str, bool] = field(default_factory=dict, repr=False)  # token -> contains()
+    _words_found: dict[bytes, bool] = field(default_factory=dict, repr=False)  # -> has_word()
     _memos: dict[str, dict[Any, Any]] = field(default_factory=dict, repr=False)
     _range_files: dict[tuple[str, int, int], frozenset[int]] = field(
         default_factory=dict, repr=False
@@ -102,6 +99,7 @@ class RepoIndex:
     _haystack: Haystack = field(init=False, repr=False)
     _words_haystack: Haystack = field(init=False, repr=False)
     _sizes: list[int] = field(default_factory=list, repr=False)  # bytes of each text file
+    _check: WordCheck = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._path_set = set(self.paths)
@@ -116,6 +114,7 @@ class RepoIndex:
         self._words_haystack = Haystack(self._words_blob)
         ends = [*self.offsets[1:], len(self.text)]
         self._sizes = list(map(int.__sub__, ends, self.offsets))
+        self._check = WordCheck(self.text, self._haystack, self.offsets, self._sizes)
 
     def memo(self, table: str) -> dict[Any, Any]:
         """A table named ``table`` for answers computed from this index alone, kept as
@@ -192,12 +191,12 @@ class RepoIndex:
             return False
         runs = [(m.start(), m.end()) for m in _WORD_RUN.finditer(needle)]
         if len(runs) == 1 and runs[0] == (0, len(needle)):
-            # One run of word characters: present iff it is a substring of some word.
-            if self._word_id(needle) is not None or self._has_prefix_or_suffix(needle):
-                return True
-            # An inner part of a word: a scan of the distinct words (about 1 MB), needed
-            # by few tokens (a trigram filter before it saved less than it cost to load).
-            return self._words_haystack.find(needle) >= 0
+            # One run of word characters: present iff it is a substring of some word (a
+            # word the table says holds it, confirmed in the text of that word's files).
+            word = self._word_holding(needle)
+            if word is None:
+                return False
+            return self._check.has_substring(needle, self._by_size(self._files_of([word])))
         files = self._candidate_files(needle, runs)
         find = self._haystack.find
         if files is None:
@@ -297,12 +296,22 @@ class RepoIndex:
         i = bisect.bisect_left(self.words, word)
         return i if i < len(self.words) and self.words[i] == word else None
 
-    def _has_prefix_or_suffix(self, run: bytes) -> bool:
+    def _word_holding(self, run: bytes) -> int | None:
+        """The id of a word of the table that holds ``run`` (a run of word characters):
+        the word itself, one it starts or ends, else one it is inside of."""
+        word = self._word_id(run)
+        if word is not None:
+            return word
         low, high = self._prefix_range(run)
         if low < high:
-            return True
+            return low
         low, high = self._suffix_range(run)
-        return low < high
+        if low < high:
+            return self.reversed_ids[low]
+        # An inner part of a word: a scan of the distinct words (about 1 MB), needed by
+        # few tokens (a trigram filter before it saved less than it cost to load).
+        at = self._words_haystack.find(run)
+        return None if at < 0 else self._words_blob.count(b"\n", 0, at) - 1
 
     def _prefix_range(self, run: bytes) -> tuple[int, int]:
         """The slice of ``words`` that start with ``run``."""
@@ -318,12 +327,33 @@ class RepoIndex:
     # ------------------------------------------------------------------ words and files
     def has_word(self, word: str) -> bool:
         """Whether ``word`` (ASCII word characters) is a whole word of some text file."""
-        return self._word_id(word.encode("utf-8")) is not None
+        needle = word.encode("utf-8")
+        known = self._words_found.get(needle)
+        if known is None:
+            word_id = self._word_id(needle) if _WORD_RUN.fullmatch(needle) else None
+            known = word_id is not None and self._check.has_whole_word(
+                needle, self._by_size(self._files_of([word_id]))
+            )
+            self._words_found[needle] = known
+        return known
 
     def files_with_word(self, word: bytes) -> set[int]:
-        """Ids of the text files holding ``word`` as a whole word."""
+        """Ids of the text files the word table lists for ``word``: where to look for it,
+        never evidence that it is there (see files_with_words)."""
         word_id = self._word_id(word)
         return set() if word_id is None else self._files_of([word_id])
+
+    def files_with_words(self, *words: bytes) -> Iterator[int]:
+        """Ids of the text files holding each of ``words`` (ASCII word characters) as a
+        whole word, ascending; each file the table names is confirmed in its text."""
+        ids = [self._word_id(word) if _WORD_RUN.fullmatch(word) else None for word in words]
+        known = [word_id for word_id in ids if word_id is not None]
+        if not known or len(known) < len(words):
+            return
+        files = set.intersection(*(self._files_of([word_id]) for word_id in known))
+        for file_id in sorted(files):
+            if all(self._check.whole_word_in(word, file_id) for word in words):
+                yield file_id
 
     def file_bytes(self, file_id: int) -> bytes:
         last = file_id + 1 >= len(self.offsets)
@@ -516,8 +546,8 @@ def build_index_files(
     text_paths: list[str] = []
     offsets: list[int] = []
     position = 0
-    postings_of = _Postings()
-    with open(target / "text.bin", "wb") as text_file, _collector_paused():
+    postings_of = Postings()
+    with open(target / "text.bin", "wb") as text_file, collector_paused():
         for file_id, (path, content) in enumerate(text_files(root, candidates)):
             text_paths.append(path)
             offsets.append(position)
@@ -534,13 +564,8 @@ def build_index_files(
     (target / "reversed.bin").write_bytes(b"\n".join(map(reversed_words.__getitem__, order)))
     (target / "reversed_ids.bin").write_bytes(array("I", order).tobytes())
     (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
-    commits = _run(root, "rev-list", "--all").decode().split()
-    commits = sorted(set(commits) | {commit})
-    tags = _run(root, "tag", "--list").decode("utf-8", "replace").split()
-    changelog_path = next((p for p in text_paths if "/" not in p and _CHANGELOG.match(p)), None)
-    messages = _run(
-        root, "log", f"-n{COMMIT_MESSAGE_LIMIT}", "--format=%B%x00", commit, "--"
-    ).decode("utf-8", "replace")
+    commits, tags, messages = read_history(root, commit)
+    changelog_path = changelog_of(text_paths)
     (target / "messages.txt").write_text(messages, encoding="utf-8")
     meta = {
         "version": INDEX_VERSION,
@@ -555,45 +580,20 @@ def build_index_files(
     (target / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
 
 
-class _Postings:
-    """The file ids of each word, collected file by file.
-
-    One append per distinct word of each file, about 900k on a large repository: done by
-    ``map`` in C (``list.append`` over the words' lists, new words' lists made by the
-    dict's ``__missing__``), not by a Python loop, and straight from each file's words
-    (no list of every file's word set, no union of them afterwards)."""
-
-    def __init__(self) -> None:
-        self._ids_of: defaultdict[bytes, list[int]] = defaultdict(list)
-
-    def add(self, file_id: int, content: bytes) -> None:
-        found = set(content.translate(_NON_WORD).split())
-        lookup, append = self._ids_of.__getitem__, list.append
-        deque(map(append, map(lookup, found), itertools.repeat(file_id)), maxlen=0)
-
-    def arrays(self) -> tuple[list[bytes], array[int], array[int]]:
-        """Sorted distinct words, the file ids of each word word after word, and where
-        each word's ids start."""
-        sorted_words = sorted(self._ids_of)
-        in_order = list(map(self._ids_of.__getitem__, sorted_words))
-        postings = array("I", itertools.chain.from_iterable(in_order))
-        starts = array("I", [0])
-        starts.extend(itertools.accumulate(map(len, in_order)))
-        return sorted_words, postings, starts
+def read_history(root: Path, commit: str) -> tuple[list[str], list[str], str]:
+    """Every commit id reachable from a ref (and ``commit``), sorted; the tags; the
+    messages of the last COMMIT_MESSAGE_LIMIT commits up to ``commit``, NUL-separated."""
+    commits = sorted(set(_run(root, "rev-list", "--all").decode().split()) | {commit})
+    tags = _run(root, "tag", "--list").decode("utf-8", "replace").split()
+    messages = _run(
+        root, "log", f"-n{COMMIT_MESSAGE_LIMIT}", "--format=%B%x00", commit, "--"
+    ).decode("utf-8", "replace")
+    return commits, tags, messages
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while the postings grow: the build makes
-    about 80k lists that hold no cycles, and each collection they would trigger walks
-    every object of the process (a pytest session's are many)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+def changelog_of(text_paths: list[str]) -> str | None:
+    """The CHANGELOG among the searched files: the first at the root named like one."""
+    return next((p for p in text_paths if "/" not in p and _CHANGELOG.match(p)), None)
 
 
 def load_index_files(root: Path, folder: Path) -> RepoIndex:
@@ -652,13 +652,13 @@ def open_index(
     name = f"index-v{INDEX_VERSION}-{commit}-{key}"
     folder = cache_dir / name
     if (folder / "meta.json").is_file():
-        index = _load_checked(root, folder, commit)
+        index = _load_checked(root, folder, commit, exclude)
         if index is not None:
             return index
     with locked(cache_dir / f"{name}.lock"):
         if (folder / "meta.json").is_file():
             # Another process may have built it while this one waited for the lock.
-            index = _load_checked(root, folder, commit)
+            index = _load_checked(root, folder, commit, exclude)
             if index is not None:
                 return index
         # Absent, or corrupt (a torn copy, a disk error, a hand edit): rebuilt, so that one
@@ -677,7 +677,9 @@ def open_index(
     return load_index_files(root, folder)
 
 
-def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
+def _load_checked(
+    root: Path, folder: Path, commit: str, exclude: tuple[str, ...]
+) -> RepoIndex | None:
     """The index in ``folder`` if every file is there, consistent and genuine, else None."""
     try:
         index = load_index_files(root, folder)
@@ -691,7 +693,10 @@ def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
         and len(index.reversed_ids) == len(index.reversed_words) == len(index.words)
         and all(0 <= offset <= text_size for offset in index.offsets[-1:])
         and (not index.postings or max(index.postings) < len(index.text_paths))
+        and (not index.reversed_ids or max(index.reversed_ids) < len(index.words))
         and index.commit == commit
+        # Posts are never searched (their blob ids are git's: the text check lets them by).
+        and not any(is_excluded(path, exclude) for path in index.text_paths)
     )
     if not consistent:
         return None
@@ -701,6 +706,15 @@ def _load_checked(root: Path, folder: Path, commit: str) -> RepoIndex | None:
     else:
         texts = (index.file_bytes(file_id) for file_id in range(len(index.text_paths)))
         genuine = matches_tree(root, commit, index.paths, index.text_paths, texts)
+        if genuine:
+            # Nothing vouches for the history the folder holds (ids, tags and messages
+            # ground SHA, version and phrase tokens): git's, read again (about 0.1 s).
+            try:
+                index.commits, index.tags, index.messages = read_history(root, commit)
+            except GitError:
+                return None
+            index.changelog_path = changelog_of(index.text_paths)
+            index.changelog = index.file_text(index.changelog_path or "") or ""
     return index if genuine else None
 
 

@@ -10,8 +10,10 @@ when it is what it claims to be:
 - without a key, it is checked against the repository itself, cheaply: one ``git ls-tree``
   at the commit must list exactly the index's paths, and every searched file's text must
   hash to the blob id git has for it (a text edited or added by hand does not). The word
-  lists derived from the text cannot be checked without rebuilding them; every word the
-  index answers a substring question with is confirmed against that verified text.
+  table derived from the text cannot be checked without deriving it again; instead every
+  yes it gives (a word, a file holding it) is confirmed in that verified text before it
+  counts (``word_table.py``). The history the folder holds (commit ids, tags, commit
+  messages) is not used at all: it is read from git again (``index.read_history``).
 """
 
 from __future__ import annotations

@@ -171,10 +171,10 @@ def _member_grounding(index: RepoIndex, parts: list[str]) -> tuple[Grounding | N
     for before, part in itertools.pairwise(parts):
         if not index.has_word(part):
             return None, f"member {part!r} is not a word of any tracked text file"
-        shared = index.files_with_word(before.encode()) & index.files_with_word(part.encode())
-        if not shared:
+        shared = next(index.files_with_words(before.encode(), part.encode()), None)
+        if shared is None:
             return None, f"member {part!r} never appears in a file that holds {before!r}"
-        where = index.text_paths[min(shared)]
+        where = index.text_paths[shared]
     return Grounding(where, "member-in-same-file"), ""
 
 
@@ -410,7 +410,7 @@ def _assignment(index: RepoIndex, match: re.Match[str]) -> tuple[Grounding | Non
         literal = value_quoted.group(2) if value_quoted else value
         wanted = re.compile(re.escape(literal.encode()))
     last = name.split(".")[-1].encode()
-    for file_id in sorted(index.files_with_word(last)):
+    for file_id in index.files_with_words(last):
         if wanted.search(index.file_bytes(file_id)):
             return Grounding(index.text_paths[file_id], "assignment-same-file"), ""
     return None, f"{name!r} exists but no file holding it also holds the value {value!r}"
