@@ -34,6 +34,7 @@ from typing import Any
 
 from pytest_postgates import signing
 from pytest_postgates.evidence import (
+    model_check,
     model_facts,
     model_js,
     model_packages,
@@ -58,6 +59,7 @@ MODEL_VERSION = 2
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
 _EXTRACTORS = (model_facts, model_python, model_js, model_packages, tables_js, type_tables)
+# (model_check reads a cached model; it changes no model, so it is no part of the key.)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _DEFINITION = re.compile(
     r"\b(?:def|class|function|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)"
@@ -625,11 +627,11 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
     if known is not None:
         return known
     target = cache_dir / f"{name}.json"
-    model = _load(target, index.commit)
+    model = _load(target, index)
     if model is None:
         cache_dir.mkdir(parents=True, exist_ok=True)
         with locked(cache_dir / f"{name}.lock"):
-            model = _load(target, index.commit)
+            model = _load(target, index)
             if model is None:
                 sources = product_sources(index)
                 entries = model_packages.entry_points(index, sources)
@@ -640,13 +642,19 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
         return _MODELS.setdefault(key, model)
 
 
-def _load(target: Path, commit: str) -> ApiModel | None:
-    """A cached model, checked to be of this commit, well formed and (under
-    ``POSTGATES_CACHE_KEY``) signed, else None: rebuilt."""
+def _load(target: Path, index: RepoIndex) -> ApiModel | None:
+    """A cached model, checked to be of this commit, well formed and signed (under
+    ``POSTGATES_CACHE_KEY``) or, unsigned, written by the code it describes
+    (:mod:`~pytest_postgates.evidence.model_check`); else None: rebuilt."""
     try:
         data = signing.verified(json.loads(target.read_text(encoding="utf-8")))
-        if data is None or data.get("commit") != commit:
+        if data is None or data.get("commit") != index.commit:
             return None
-        return ApiModel(commit, ModelFacts.from_json(data["facts"]))
+        facts = ModelFacts.from_json(data["facts"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    if signing.cache_secret() is None and model_check.unconfirmed(
+        facts, product_sources(index), elsewhere_sources(index)
+    ):
+        return None
+    return ApiModel(index.commit, facts)

@@ -31,7 +31,7 @@ from pytest_postgates.evidence.model_facts import (
 _COMMAND_DECORATORS = frozenset({"command", "group"})
 _OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "addoption"})
 # What the dataclass decorator adds to a class, as the running interpreter makes it.
-_DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
+DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
 _LONG_FLAG = re.compile(r"--[A-Za-z][\w-]*")
 _CODE_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_]*[_.:-]")
 _CLI_MODULES = frozenset({"argparse", "click", "typer", "optparse", "rich_click", "cyclopts"})
@@ -227,7 +227,7 @@ class _ModuleReader:
 
         if any(_callee_name(d.func if isinstance(d, ast.Call) else d) == "dataclass"
                for d in node.decorator_list):  # fmt: skip
-            for name in _DATACLASS_MEMBERS:
+            for name in DATACLASS_MEMBERS:
                 member(name, "attribute", node.lineno)
         for child in node.body:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):

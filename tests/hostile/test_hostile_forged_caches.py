@@ -293,7 +293,39 @@ def test_an_unsigned_api_model_is_a_miss_under_a_cache_key(
     index = open_index(real, commit, tmp_path / "cache")
     model = api_model.api_model(index, tmp_path / "cache")
     (written,) = (tmp_path / "cache").glob("apimodel-*.json")
-    assert api_model._load(written, commit) is not None  # its own, signed
+    assert api_model._load(written, index) is not None  # its own, signed
     payload = {"commit": commit, "facts": model.facts.to_json()}
     target.write_text(json.dumps(payload))
-    assert api_model._load(target, commit) is None  # unsigned: planted
+    assert api_model._load(target, index) is None  # unsigned: planted
+
+
+def test_without_a_key_a_planted_member_in_a_cached_api_model_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restored cache folder whose model gives class Engine a member `explode`: the
+    model's names must be written in the code it says declares them, so the planted model
+    is rebuilt and `Engine.explode()` stays ungrounded."""
+    from pytest_postgates.evidence import api_model
+    from pytest_postgates.evidence.model_facts import ClassFacts, Decl
+
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    source = "class Engine:\n    def start(self) -> None:\n        pass\n"
+    real = make_repo(tmp_path / "real", {"pkg/__init__.py": "", "pkg/engine.py": source})
+    commit = git(real, "rev-parse", "HEAD").strip()
+    cache = tmp_path / "cache"
+    index = open_index(real, commit, cache)
+    honest = api_model.api_model(index, cache)
+    (written,) = cache.glob("apimodel-*.json")
+    assert api_model._load(written, index) is not None  # an honest unsigned model loads
+    facts = honest.facts
+    facts.classes = [
+        ClassFacts(c.qualname, c.name, c.path, c.line, [*c.members, "explode"], c.bases, c.kind)
+        for c in facts.classes
+    ]
+    facts.decls.append(Decl("explode", "method", "pkg.engine.Engine", "pkg/engine.py", 2))
+    written.write_text(json.dumps({"commit": commit, "facts": facts.to_json()}))
+    assert api_model._load(written, index) is None
+    api_model._MODELS.clear()  # a new process: only the folder is left
+    model = api_model.api_model(index, cache)
+    assert model.resolve(["Engine", "explode"]).outcome == "missing"
+    assert model.resolve(["Engine", "start"]).outcome == "found"
