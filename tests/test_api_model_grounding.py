@@ -280,3 +280,19 @@ def test_a_signature_in_doc_notation_is_judged_by_its_name(
     entry = _outcome(f"- `{token}`\n", token, tmp_path, ctx)
     assert entry["outcome"] == outcome, entry
     assert reason in entry.get("reason", "")
+
+
+def test_a_name_spelled_with_the_products_name_is_a_claim(tmp_path: Path) -> None:
+    # `MylibWarning` claims to be the product's by its spelling; `mylib-extras` is a
+    # package name a third party may choose, and `OtherWarning` is nobody's in particular.
+    files = {
+        "pyproject.toml": '[project]\nname = "mylib"\n',
+        "mylib/__init__.py": "class MylibError(Exception):\n    pass\n",
+    }
+    repo = make_repo(tmp_path / "named", files)
+    anchored = repo_context(repo, tmp_path / "c2", symbol_unanchored_claims=False)
+    body = "It emits `MylibWarning`, unlike `OtherWarning` or `mylib-extras`.\n"
+    assert _outcome(body, "MylibWarning", tmp_path, anchored)["outcome"] == "ungrounded"
+    for token in ("OtherWarning", "mylib-extras"):
+        entry = _outcome(body, token, tmp_path, anchored)
+        assert entry["outcome"] != "ungrounded", entry

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pytest_postgates.code_references import CODE_SPAN
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
-from pytest_postgates.evidence.api_model import ApiModel, api_model
+from pytest_postgates.evidence.api_model import ApiModel, api_model, words
 from pytest_postgates.evidence.grounding import (
     CODE_KINDS,
     PRIMARY_REPOSITORY,
@@ -350,11 +350,24 @@ def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Re
     bare = re.split(r"[\s:=(]", text.strip(), maxsplit=1)[0]
     if not bare:
         return False
+    if _named_for_product(bare, names):
+        return True
     word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
     return any(
         word.search(fence.content) and any(name in fence.content.lower() for name in names)
         for fence in post.fences
     )
+
+
+def _named_for_product(name: str, products: list[str]) -> bool:
+    """Whether an identifier's first word is the product's name and more words follow
+    (`FastifyDeprecation`, `neurolink_client`): it claims to be the product's by its spelling.
+    A package name (`fastify-auth`) is no identifier: third parties name theirs so."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return False
+    parts = [part.lower() for part in words(name)]
+    # `NeuroLinkConfig` reads as neuro-link-config: the product's name may span words.
+    return any("".join(parts[:k]) in products for k in range(1, len(parts)))
 
 
 # Kinds that are claims about the product by their shape: a rule of its lint namespace, a
