@@ -326,6 +326,43 @@ def test_post_definitions_skip_product_imports(tmp_path: Path) -> None:
     assert "gpt-9-turbo" not in definitions.declared  # `model` is not a naming key
 
 
+PYTHON_SAMPLE = """
+```python
+from mylib import Model
+
+
+class Cat(Model):
+    pet_type: Literal["cat"]
+    lives: int = 9
+
+    def purr(self, loudness: int = 1) -> None:
+        self.volume = loudness
+
+
+def greater_than(d1, d2, include_equal=True):
+    for row, other in pairs(d1, d2):
+        pass
+```
+
+```pycon
+>>> def shout(words, *, times=2):
+...     return words * times
+```
+
+Then `Model.validate(strict=True)` runs.
+"""
+
+
+def test_post_definitions_read_python_parameters_fields_and_targets(tmp_path: Path) -> None:
+    definitions = post_definitions(make_post(PYTHON_SAMPLE, tmp_path), ["mylib"])
+    for name in ("pet_type", "lives", "loudness", "include_equal", "d1", "row", "other"):
+        assert name in definitions.declared, name
+    assert "times" in definitions.declared  # a REPL session's definitions too
+    # A call's keyword is the callee's parameter, not the sample's own name.
+    assert "strict" not in definitions.declared
+    assert "self" not in definitions.declared
+
+
 # ---------------------------------------------------------------------- external
 
 

@@ -343,6 +343,38 @@ _NAMED_REGISTRATION = re.compile(
     r"""\.register(?:Server|Tool|Agent|Workflow|Handler)\(\s*(['"`])([^'"`\n]+)\1"""
 )
 DATA_LANGS = frozenset({"json", "jsonc", "json5", "yaml", "yml", "toml"})
+PYTHON_LANGS = frozenset({"py", "python", "python3", "pycon", "ipython"})
+_PY_DEF = re.compile(r"\bdef\s+[A-Za-z_]\w*\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
+_PY_CLASS = re.compile(r"^(\s*)class\s+[A-Za-z_]\w*[^\n]*:\s*$", re.M)
+_PY_FIELD = re.compile(r"^(\s+)([A-Za-z_]\w*)\s*(?::|=(?!=))")
+_PY_BOUND = re.compile(r"\b(?:for|as)\s+([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)")
+
+
+def python_sample_names(content: str) -> set[str]:
+    """Names a Python sample gives its own things beyond top-level assignments: the
+    parameters of the functions it defines, the fields of the classes it defines (`pet_type:
+    Literal["cat"]`), and loop and `with`/`except` targets."""
+    content = re.sub(r"^(?:>>>|\.\.\.) ?", "", content, flags=re.M)  # a REPL session
+    names: set[str] = set()
+    for match in _PY_DEF.finditer(content):
+        for parameter in match.group(1).split(","):
+            name = parameter.strip().lstrip("*").split(":")[0].split("=")[0].strip()
+            if name.isidentifier() and name not in ("self", "cls"):
+                names.add(name)
+    for match in _PY_CLASS.finditer(content):
+        indent, body = len(match.group(1)), -1
+        for line in content[match.end() :].splitlines()[1:]:
+            depth = len(line) - len(line.lstrip())
+            if line.strip() and depth <= indent:
+                break  # the class body ended
+            if line.strip() and body < 0:
+                body = depth
+            field = _PY_FIELD.match(line)
+            if field and depth == body:  # a field of the class, not a line of a method
+                names.add(field.group(2))
+    for match in _PY_BOUND.finditer(content):
+        names.update(part.strip() for part in match.group(1).split(","))
+    return names - _KEYWORDS
 
 
 @dataclass(frozen=True)
@@ -430,6 +462,9 @@ def post_definitions(
         for match in _METHOD.finditer(content):
             name = match.group(1)
             if name not in _KEYWORDS:
+                declared.setdefault(name, fence.start_line)
+        if fence.lang in PYTHON_LANGS:
+            for name in python_sample_names(content):
                 declared.setdefault(name, fence.start_line)
         for match in _IMPORT_NAMES.finditer(content) if "import" in content else ():
             if is_product(match.group(3)):
