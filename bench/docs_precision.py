@@ -63,6 +63,9 @@ LABELS = HERE / "labels" / "docs_precision.jsonl"
 MIRRORS_ENV = "POSTGATES_MIRRORS"
 DEFAULT_MIRRORS = "/work/.mirror"
 LABEL_VALUES = ("defect", "false", "unsure")
+# `--set key=value` lines added to every site's [tool.postgates] (an ablation: one rule's
+# setting changed, every other thing equal).
+EXTRA_SETTINGS: list[str] = []
 FALSE_CLASSES = ("third-party", "example", "notation", "defined-in-doc", "exists-in-code", "other")
 
 
@@ -173,7 +176,9 @@ def prepare_site(mirror: Path, commit: str, docs: str, scratch: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(shown.stdout)
     (site / "pyproject.toml").write_text(
-        f'[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = ["{docs}"]\n', encoding="utf-8"
+        f'[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = ["{docs}"]\n'
+        + "".join(f"{setting}\n" for setting in EXTRA_SETTINGS),
+        encoding="utf-8",
     )
     return site
 
@@ -390,8 +395,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--labels", type=Path, help="default: the half's label file")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a [tool.postgates] setting for every site (TOML value; repeatable)",
+    )  # fmt: skip
     parser.add_argument("--unlabelled", type=Path, help="write the sampled findings with no label")
     args = parser.parse_args(argv)
+    EXTRA_SETTINGS[:] = [
+        f"{key.strip()} = {value.strip()}" for key, value in (s.split("=", 1) for s in args.set)
+    ]
+    if EXTRA_SETTINGS:
+        print(f"settings added to [tool.postgates]: {'; '.join(EXTRA_SETTINGS)}")
     mirrors = Path(os.environ.get(MIRRORS_ENV, DEFAULT_MIRRORS))
     projects, half_labels = HALVES[args.half]
     args.labels = args.labels or half_labels

@@ -58,6 +58,8 @@ GATES = {2: "symbol_grounding", 14: "import_specifiers", 15: "code_samples"}
 FINDING_FIELDS = {2: ("ungrounded", "token"), 14: ("violations", "specifier"),
                   15: ("violations", "name")}  # fmt: skip
 LINE_SLACK = 2
+# `--set key=value` lines added to every site's [tool.postgates] (an ablation).
+EXTRA_SETTINGS: list[str] = []
 SHAPES = (
     "prose-identifier",
     "prose-member",
@@ -212,7 +214,8 @@ def prepare_site(
     listed = ", ".join(json.dumps(folder) for folder in folders)
     setting = f"package = {json.dumps(package)}\n" if package else ""
     (site / "pyproject.toml").write_text(
-        f"[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = [{listed}]\n{setting}",
+        f"[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = [{listed}]\n{setting}"
+        + "".join(f"{extra}\n" for extra in EXTRA_SETTINGS),
         encoding="utf-8",
     )
     return present
@@ -432,7 +435,16 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="projects gated side by side")
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--verbose", action="store_true", help="one line per case")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a [tool.postgates] setting for every site (TOML value; repeatable)",
+    )  # fmt: skip
     args = parser.parse_args(list(argv) if argv is not None else None)
+    EXTRA_SETTINGS[:] = [
+        f"{key.strip()} = {value.strip()}" for key, value in (s.split("=", 1) for s in args.set)
+    ]
+    if EXTRA_SETTINGS:
+        print(f"settings added to [tool.postgates]: {'; '.join(EXTRA_SETTINGS)}")
     cases = [
         case
         for case in load_cases(args.cases)
