@@ -52,6 +52,9 @@ def main(cache_dir: str) -> None:
 
 class ResultStore:
     def keep(self) -> None: ...
+
+
+def configure(name: str, **options: object) -> None: ...
 """
 FILES = {
     "mylib/__init__.py": "from .client import Client, Limits, make_client\n",
@@ -296,3 +299,16 @@ def test_a_name_spelled_with_the_products_name_is_a_claim(tmp_path: Path) -> Non
     for token in ("OtherWarning", "mylib-extras"):
         entry = _outcome(body, token, tmp_path, anchored)
         assert entry["outcome"] != "ungrounded", entry
+
+
+def test_keywords_are_judged_against_the_parameters(tmp_path: Path, ctx: GateContext) -> None:
+    right = _outcome("Build `Limits(max_retry_delay=2.0)`.\n", "Limits(max_retry_delay=2.0)",
+                     tmp_path, ctx)  # fmt: skip
+    assert (right["outcome"], right["rule"]) == ("grounded", "model-found")
+    wrong = _outcome("Build `Limits(max_retry=2)`.\n", "Limits(max_retry=2)", tmp_path, ctx)
+    assert (wrong["outcome"], wrong["rule"]) == ("ungrounded", "model-argument")
+    assert "did you mean `max_retry_delay`" in wrong["reason"]
+    # Under **options the keywords go where the model does not follow: not its decision.
+    token = "configure(name='x', colour='red')"
+    entry = _outcome(f"Call `{token}`.\n", token, tmp_path, ctx)
+    assert entry.get("rule") != "model-argument"

@@ -249,6 +249,33 @@ class ApiModel:
                 return decl.where()
         return None
 
+    def keyword_parameters(self, parts: Sequence[str]) -> tuple[frozenset[str], bool] | None:
+        """The keyword parameters of the Python callable a resolved chain ends at (a class:
+        its ``__init__``), and whether it takes any keyword (``**kwargs``); None when the
+        model does not know them (no such callable, a class without its own ``__init__``,
+        a script's function, whose options are an object, not keywords)."""
+        if not parts:
+            return None
+        name = parts[-1]
+        suffix = "." + ".".join(parts[-2:]) if len(parts) > 1 else "." + name
+        if name in self.classes:
+            found = [
+                f
+                for entry in self.classes[name]
+                for f in self.callables.get(f"{entry.qualname}.__init__", [])
+            ]
+        else:
+            found = [
+                f
+                for qualname, functions in self.callables.items()
+                if qualname.endswith(suffix)
+                for f in functions
+            ]
+        if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
+            return None
+        names = frozenset(p for f in found for p in f.params if not p.startswith("*"))
+        return names, any(f.var_keyword for f in found)
+
     # -------------------------------------------------------------- near names
     def _word_index(self) -> dict[str, set[str]]:
         with self._lock:

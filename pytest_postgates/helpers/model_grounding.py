@@ -52,6 +52,14 @@ RULES = (
         "tests/test_api_model_grounding.py::test_a_chain_the_code_writes_is_grounded",
     ),
     Rule(
+        "model-argument",
+        "grounded / ungrounded",
+        "a keyword argument of a call to a product callable whose parameters the model "
+        "knows (a function, a class's own __init__) must be one of them; under **kwargs an "
+        "unknown keyword is left to the other rules",
+        "tests/test_api_model_grounding.py::test_keywords_are_judged_against_the_parameters",
+    ),
+    Rule(
         "model-module-member",
         "unjudged",
         "a chain rooted at a top-level product module misses a name the module does not "
@@ -125,10 +133,13 @@ def judge_with_model(
         return _judge_keys(token, model)
     resolution = model.resolve(parts)
     if resolution.outcome == "found":
-        if any(not model.declares(key) for key in argument_keys(token)):
-            # The callee's parameters are not always typed (an untyped options object):
-            # the arguments stay with the gate's argument rule until gate 15's parameter
-            # model reaches prose (issue 26).
+        keys = argument_keys(token)
+        known = model.keyword_parameters(parts) if keys else None
+        if known is not None:
+            return _judge_arguments(keys, known, parts[-1], resolution.where, model)
+        if any(not model.declares(key) for key in keys):
+            # The callee's parameters are not known (an untyped options object): the
+            # arguments stay with the gate's argument rule.
             return None
         return ModelDecision("grounded", "model-found", where=resolution.where)
     rooted = resolution.owner != "the product"
@@ -160,6 +171,32 @@ def judge_with_model(
                                     nearest=nearest[:3])),
         )  # fmt: skip
     return None
+
+
+def _judge_arguments(
+    keys: list[str],
+    known: tuple[frozenset[str], bool],
+    callee: str,
+    where: str,
+    model: ApiModel,
+) -> ModelDecision | None:
+    """Keyword arguments against the callee's parameters: a keyword it does not take is a
+    miss with the nearest parameter; under ``**kwargs`` an unknown keyword is left to the
+    gate's other rules (where the keywords go is not modelled)."""
+    params, open_ended = known
+    unknown = [key for key in keys if key not in params]
+    if not unknown:
+        return ModelDecision("grounded", "model-found", where=where)
+    if open_ended:
+        return None
+    key = unknown[0]
+    near = model.nearest(key, params)
+    hint = f"; did you mean {_names(near)}?" if near else ""
+    return ModelDecision(
+        "ungrounded",
+        "model-argument",
+        reason=f"`{callee}` takes no keyword `{key}`{hint}",
+    )
 
 
 def _member_holders(resolution: Resolution, model: ApiModel) -> tuple[str, ...]:
