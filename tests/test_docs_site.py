@@ -94,3 +94,11 @@ def test_strict_fails_on_a_broken_link_or_anchor(tmp_path: Path) -> None:
             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
         )
         assert built.returncode != 0, broken
+
+
+def test_gate_2_page_lists_every_rule_of_the_api_model() -> None:
+    from pytest_postgates.helpers.model_grounding import RULES
+
+    page = (DOCS / "gates" / "02-symbol-grounding.md").read_text(encoding="utf-8")
+    for rule in RULES:
+        assert f"| `{rule.name}` | `{rule.decides}` |" in page, rule.name
