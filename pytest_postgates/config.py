@@ -163,7 +163,7 @@ KINDS = frozenset(
 class Option:
     """How one key of a gate's settings is read and documented: ``kind`` drives parsing
     from TOML, ini strings and the environment (the kinds of :data:`KEYS`), ``help`` is the
-    one line the README and ``--help`` show, ``default`` how they show the default when the
+    one line the docs and ``--help`` show, ``default`` how they show the default when the
     field's own value says little (None: "calibrated", say), ``env`` a seed's environment
     variable that wins over every other source."""
 

@@ -2,9 +2,10 @@
 
 Code scanning shows a rule's descriptions and help beside every alert. They come from the
 gate's own declaration: ``shortDescription`` is the registry's one-sentence ``description``
-(the README's gate table shows the same sentence), ``fullDescription`` the opening of the
+(the docs' gate table shows the same sentence), ``fullDescription`` the opening of the
 gate module's docstring and ``help`` the whole docstring, so there is no second copy to
-keep in step. ``helpUri`` is the gate's section of this repository's README.
+keep in step. ``helpUri`` is the gate's page of this repository's docs site
+(``docs/gates/NN-name.md``, under its ``<a id="gate-N">`` anchor).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from pytest_postgates.gates import Gate
 
 # Where this project's source is published; helpUri points into it.
 REPOSITORY_URL = "https://github.com/pytest-postgates/pytest-postgates"
-# The file of the repository that documents each gate under ``<a id="gate-N">`` anchors.
-DOCUMENTATION_FILE = "README.md"
+# The folder of the repository whose gate pages document each gate (Gate.docs_page).
+DOCUMENTATION_FOLDER = "docs"
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")  # :func:`pytest_postgates.x` -> `pytest_postgates.x`
 _DOUBLE_BACKTICKS = re.compile(r"``(.+?)``", re.DOTALL)
@@ -27,8 +28,9 @@ _SPACE = re.compile(r"\s+")
 
 
 def help_uri(gate: Gate) -> str:
-    """The gate's section of the README on the repository's default branch."""
-    return f"{REPOSITORY_URL}/blob/HEAD/{DOCUMENTATION_FILE}#{gate.help_anchor}"
+    """The gate's page of the docs on the repository's default branch."""
+    page = f"{DOCUMENTATION_FOLDER}/{gate.docs_page}"
+    return f"{REPOSITORY_URL}/blob/HEAD/{page}#{gate.help_anchor}"
 
 
 def gate_documentation(gate: Gate) -> str:
@@ -61,7 +63,7 @@ def sarif_rule(gate: Gate) -> dict[str, Any]:
         "fullDescription": {"text": opening},
         "help": {
             "text": f"{documentation}\n\n{link}",
-            "markdown": f"{documentation}\n\n[Gate {gate.id}, `{gate.name}`, in the README]({uri})",
+            "markdown": f"{documentation}\n\n[Gate {gate.id}, `{gate.name}`, in the docs]({uri})",
         },
         "helpUri": uri,
         "defaultConfiguration": {"level": "warning" if gate.advisory else "error"},

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from pytest_postgates import gates as registry
+from pytest_postgates.docs_pages import TABLE_END, TABLE_START, gate_table
 from pytest_postgates.gates import BY_ID, BY_NAME, GATES
-from pytest_postgates.gates.__main__ import TABLE_END, TABLE_START, readme_table
 from pytest_postgates.gates.base import Gate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -224,18 +224,19 @@ def test_no_module_outgrows_about_700_lines() -> None:
     assert {name: size for name, size in sizes.items() if size > 750} == {}
 
 
-def _readme_layout() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("\nLayout: ")
-    return text[start : text.index("\n### Adding a gate", start)]
+def _docs_layout() -> str:
+    """The layout section of the docs' architecture page (issue 28 moved it there)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return text[text.index("\nLayout: ") :]
 
 
 @pytest.mark.parametrize("folder", ["", "tools", "tools/lint", "helpers"])
-def test_the_readme_layout_names_every_module(folder: str) -> None:
-    """Issue 14: the README's layout section describes the tree. Every module of the top
-    level, of ``tools/`` (and ``tools/lint/``) and of ``helpers/`` is named there, and every
-    sub-package of the top level; a module added without a line there fails."""
-    layout = _readme_layout()
+def test_the_docs_layout_names_every_module(folder: str) -> None:
+    """Issue 14: the layout section (docs/architecture.md) describes the tree. Every module
+    of the top level, of ``tools/`` (and ``tools/lint/``) and of ``helpers/`` is named
+    there, and every sub-package of the top level; a module added without a line there
+    fails."""
+    layout = _docs_layout()
     where = PACKAGE / folder
     names = [path.name for path in sorted(where.glob("*.py")) if path.name != "__init__.py"]
     if not folder:
@@ -245,7 +246,7 @@ def test_the_readme_layout_names_every_module(folder: str) -> None:
             if path.is_dir() and (path / "__init__.py").exists()
         ]
     missing = [name for name in names if name not in layout]
-    assert missing == [], f"README layout does not name {missing} (under {folder or 'the top'})"
+    assert missing == [], f"docs layout does not name {missing} (under {folder or 'the top'})"
 
 
 def test_no_data_module_holds_logic() -> None:
@@ -340,17 +341,18 @@ def test_declared_batches_are_what_the_gates_read() -> None:
         assert read == set(gate.batches), gate.name
 
 
-# ---------------------------------------------------------------------- the README
-def test_readme_gate_table_is_generated_from_the_registry() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index(TABLE_START) + len(TABLE_START) + 1
-    end = readme.index(TABLE_END)
-    assert readme[start:end] == readme_table(), (
-        "regenerate it: python -m pytest_postgates.gates --update-readme README.md"
+# ---------------------------------------------------------------------- the docs
+def test_docs_gate_table_is_generated_from_the_registry() -> None:
+    page = (ROOT / "docs" / "gates" / "index.md").read_text(encoding="utf-8")
+    start = page.index(TABLE_START) + len(TABLE_START) + 1
+    end = page.index(TABLE_END)
+    assert page[start:end] == gate_table(), (
+        "regenerate it: python -m pytest_postgates.docs_pages --update docs"
     )
 
 
-def test_every_gate_links_to_its_readme_section() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_every_gate_links_to_its_docs_page() -> None:
     for gate in GATES:
-        assert f'<a id="{gate.help_anchor}"></a>' in readme, gate.name
+        page = (ROOT / "docs" / gate.docs_page).read_text(encoding="utf-8")
+        assert f'<a id="{gate.help_anchor}"></a>' in page, gate.name
+        assert f"]({gate.docs_page.removeprefix('gates/')}#{gate.help_anchor})" in gate_table()

@@ -264,27 +264,26 @@ def test_ini_paths_split_on_commas_and_whitespace(pytester: pytest.Pytester, wri
 
 
 # ------------------------------------------------------------ the documentation
-README = Path(__file__).resolve().parent.parent / "README.md"
+CONFIGURATION_PAGE = Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
 
 
-def test_readme_settings_table_is_generated_from_the_declarations() -> None:
-    """Every declared gate key is documented: the README's table of gate settings is
-    exactly what the declarations generate (meaning, default, range, environment)."""
-    from pytest_postgates.gates.__main__ import SETTINGS_END, SETTINGS_START, settings_table
+def test_docs_settings_table_is_generated_from_the_declarations() -> None:
+    """Every declared gate key is documented: the configuration page's table of gate
+    settings is exactly what the declarations generate (meaning, default, range,
+    environment)."""
+    from pytest_postgates.docs_pages import SETTINGS_END, SETTINGS_START, settings_table
 
-    readme = README.read_text(encoding="utf-8")
+    readme = CONFIGURATION_PAGE.read_text(encoding="utf-8")
     start = readme.index(SETTINGS_START) + len(SETTINGS_START) + 1
     assert readme[start : readme.index(SETTINGS_END)] == settings_table(), (
-        "regenerate it: python -m pytest_postgates.gates --update-readme README.md"
+        "regenerate it: python -m pytest_postgates.docs_pages --update docs"
     )
     for kind in SETTINGS_TYPES:
         for key in gate_options(kind):
             assert f"| `{key}` |" in settings_table()
 
 
-def test_readme_documents_every_run_wide_key() -> None:
-    readme = README.read_text(encoding="utf-8")
-    section = readme[readme.index("## Configuration") :]
-    section = section[: section.index("\n## ", 1)]
+def test_docs_document_every_run_wide_key() -> None:
+    section = CONFIGURATION_PAGE.read_text(encoding="utf-8")
     for key in KEYS:
         assert (f"`{key}.<name>" if key == "gates" else f"`{key}`") in section, key

@@ -17,6 +17,7 @@ from pytest_postgates.gates import GateContext, blog_quality, default_settings
 from pytest_postgates.post import Post, parse_post
 from pytest_postgates.runner import PostRun
 from pytest_postgates.scorecard import Scorecard
+from pytest_postgates.tools import site
 from pytest_postgates.tools.mermaid import MermaidEngineError
 
 if TYPE_CHECKING:
@@ -236,6 +237,25 @@ def test_required_front_matter_follows_the_site_generator(
     page = _bare(tmp_path, "docs/guide.md", "---\ndescription: A guide\n---\n" + BODY)
     card = run(page, cache_dir)
     assert card.detail["front_matter"]["missing"] == missing
+
+
+def test_an_mkdocs_config_claims_only_the_pages_of_its_docs_dir(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """Issue 28: a repository's ``mkdocs.yml`` (its docs site) says nothing of a blog kept
+    beside it: a post under ``corpus/_posts`` still needs Jekyll's keys, and its links are
+    not resolved as MkDocs pages; a page under ``docs_dir`` is the site's."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: S\n", encoding="utf-8")
+    post = _bare(
+        tmp_path, "corpus/_posts/2026-01-01-a.md", "---\ndescription: A post\n---\n" + BODY
+    )
+    page = _bare(tmp_path, "docs/guide.md", "---\ndescription: A guide\n---\n" + BODY)
+    assert run(post, cache_dir).detail["front_matter"]["missing"] == ["layout", "title", "date"]
+    assert run(page, cache_dir).detail["front_matter"]["missing"] == []
+    assert site.find_site_config(post.path.parent) is None
+    assert site.page_generator(page.path.parent) == "mkdocs"
+    assert site.find_site_root(page) == (tmp_path / "docs").resolve()
 
 
 def test_a_docs_page_with_front_matter_still_has_it_checked(

@@ -84,7 +84,7 @@ def test_junit_xunit2_is_valid_and_says_each_gates_verdict_and_findings(
 def test_junit_xunit1_is_pytests_legacy_format_and_invalid_only_by_its_own_additions(
     pytester: pytest.Pytester, blog: Blog, junit_schema: xmlschema.XMLSchema
 ) -> None:
-    """The legacy family is not valid against the schema (as the README says): pytest gives
+    """The legacy family is not valid against the schema (as docs/ci.md says): pytest gives
     each testcase ``file`` and ``line`` attributes, and the plugin, as pytest does for
     ``record_property``, gives each testcase its own properties. Without those the file
     validates: the plugin adds nothing else the schema refuses."""

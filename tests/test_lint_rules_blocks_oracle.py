@@ -98,7 +98,7 @@ def inline_text(draw: st.DrawFn, lines: int = 2, words: Any = WORDS) -> list[str
 # markdown-it takes a one-column "text with a pipe" line over "---" for a table, micromark
 # for a setext heading (and micromark takes "a" over "---|" for a table, markdown-it
 # not): headings here carry no pipe, table header rows have their pipes (a known
-# difference of the two parsers that the ported rules inherit; see the README).
+# difference of the two parsers that the ported rules inherit; see docs/gates/12-markdownlint.md).
 HEADING_WORDS = WORDS.filter(lambda word: "|" not in word)
 
 

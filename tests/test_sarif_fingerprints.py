@@ -1,5 +1,5 @@
 """Stable SARIF (issue 13 step 6): partialFingerprints that survive lines inserted above a
-finding and change when the finding changes; rules link to the README's gate sections."""
+finding and change when the finding changes; rules link to the gate pages of the docs."""
 
 from __future__ import annotations
 

@@ -165,7 +165,7 @@ class Gate:
     name: str  # the test name: item names, scorecard files, suppression directives
     advisory: bool  # the seeds' default; [tool.postgates.gates] may override it
     kind: GateKind  # "llm": decided by LLM judges (hard unless overridden)
-    description: str  # one sentence: SARIF rules, the HTML report, the README table
+    description: str  # one sentence: SARIF rules, the HTML report, the docs' gate table
     check: Check = field(compare=False)
     decide: Decide = field(compare=False)
     # What else the result depends on, as a string for the result-cache key; None from
@@ -184,7 +184,7 @@ class Gate:
     # Why the gate is advisory for this post although the catalogue makes it hard (the
     # project has not adopted what it enforces), or None; gates.<name>.advisory wins.
     advisory_reason: AdvisoryReason | None = field(default=None, compare=False)
-    # The README section that documents the gate (an HTML anchor id).
+    # The anchor (an HTML id) of the gate's page of the docs site that documents it.
     anchor: str = ""
     # The gate's own settings: a frozen dataclass of config.option() fields (its keys).
     settings: type[Any] = NoSettings
@@ -194,8 +194,13 @@ class Gate:
         return self.anchor or f"gate-{self.id}"
 
     @property
+    def docs_page(self) -> str:
+        """The gate's page of the docs site, relative to ``docs/``."""
+        return f"gates/{self.id:02d}-{self.name.replace('_', '-')}.md"
+
+    @property
     def default_label(self) -> str:
-        """The default severity as the README table shows it."""
+        """The default severity as the docs' gate table shows it."""
         if self.kind == "llm":
             return "LLM judge (hard)" if not self.advisory else "LLM judge (advisory)"
         return "advisory" if self.advisory else "hard"

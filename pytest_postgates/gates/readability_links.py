@@ -86,7 +86,8 @@ from pytest_postgates.tools.site import (
 )
 
 # Calibrated with bench/measure_readability.py on the NeuroLink blog (130 published posts,
-# see the README): the paragraph floor (the 5th percentile of scored paragraphs, 27.2,
+# see docs/gates/06-readability-links.md): the paragraph floor (the 5th percentile of
+# scored paragraphs, 27.2,
 # rounded down to 25: compounds read as their parts score a few points higher than the
 # old floor of 20 measured), the post floor (Flesch's own "very difficult" band starts
 # under 30) and the share of a post's prose that may be hard to read.

@@ -192,11 +192,11 @@ def find_site_config(folder: Path) -> Path | None:
     """The site configuration for posts in ``folder`` (Jekyll ``_config.yml``, Hugo
     ``hugo.toml``/``config.toml``, MkDocs ``mkdocs.yml``): the nearest one upward, a few
     levels, stopping at a repository root."""
-    current = folder.resolve()
+    start = current = folder.resolve()
     for _ in range(CONFIG_SEARCH_LEVELS):
         for name in (*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, *HUGO_CONFIGS):
             candidate = current / name
-            if candidate.is_file():
+            if candidate.is_file() and _builds(candidate, start):
                 return candidate
         if (current / "content").is_dir():
             for name in HUGO_LEGACY_CONFIGS:
@@ -218,14 +218,14 @@ def page_generator(folder: Path) -> str | None:
     """Which site generator builds the Markdown files of ``folder``: ``jekyll``, ``hugo``,
     ``mkdocs``, ``vitepress`` or ``docusaurus``, from the nearest configuration upward (as
     :func:`find_site_config` looks), or None when no generator's file is found."""
-    current = folder.resolve()
+    start = current = folder.resolve()
     for _ in range(CONFIG_SEARCH_LEVELS):
         if (current / VITEPRESS_FOLDER).is_dir():
             return "vitepress"
         if any((current / name).is_file() for name in DOCUSAURUS_CONFIGS):
             return "docusaurus"
         for name in (*JEKYLL_CONFIGS, *MKDOCS_CONFIGS, *HUGO_CONFIGS):
-            if (current / name).is_file():
+            if (current / name).is_file() and _builds(current / name, start):
                 return generator_of(current / name)
         if (current / "content").is_dir() and any(
             (current / name).is_file() for name in HUGO_LEGACY_CONFIGS
@@ -262,6 +262,19 @@ def generator_of(config: Path | None) -> str:
     if config.name in MKDOCS_CONFIGS:
         return "mkdocs"
     return "hugo"
+
+
+def _mkdocs_docs(config: Path) -> Path:
+    """The ``docs_dir`` of an MkDocs configuration, resolved (default ``docs``)."""
+    settings = _site_config(config, _stamp(config)[0])
+    docs_dir = settings["docs_dir"] if isinstance(settings.get("docs_dir"), str) else "docs"
+    return (config.parent / docs_dir).resolve()
+
+
+def _builds(config: Path, folder: Path) -> bool:
+    """Whether the site of ``config`` builds the pages of ``folder``: MkDocs builds only
+    its ``docs_dir`` (a repository's ``mkdocs.yml`` says nothing of its ``_posts``)."""
+    return config.name not in MKDOCS_CONFIGS or folder.is_relative_to(_mkdocs_docs(config))
 
 
 class _ConfigLoader(yaml.SafeLoader):
@@ -667,9 +680,7 @@ def find_site_root(post: Post) -> Path:
     if config is None:
         return post.path.resolve().parent.parent
     if generator_of(config) == "mkdocs":
-        settings = _site_config(config, _stamp(config)[0])
-        docs_dir = settings["docs_dir"] if isinstance(settings.get("docs_dir"), str) else "docs"
-        docs = (config.parent / docs_dir).resolve()
+        docs = _mkdocs_docs(config)
         return docs if docs.is_relative_to(config.parent.resolve()) else config.parent
     return config.parent
 
