@@ -257,7 +257,10 @@ def test_a_name_listed_among_the_products_names_is_a_claim(
     assert (alone["outcome"], alone["rule"]) == ("unjudged", "not-anchored")
 
 
-@pytest.mark.parametrize("token", ['"max_retry": 5', "{ max_retry: 5, other: 1 }", "max_retry=5"])
+@pytest.mark.parametrize(
+    "token",
+    ['"max_retry": 5', "{ max_retry: 5, other: 1 }", "max_retry=5", '["on", { max_retry: 5 }]'],
+)
 def test_a_key_with_its_value_is_judged_by_its_key(
     token: str, tmp_path: Path, ctx: GateContext
 ) -> None:
@@ -312,3 +315,14 @@ def test_keywords_are_judged_against_the_parameters(tmp_path: Path, ctx: GateCon
     token = "configure(name='x', colour='red')"
     entry = _outcome(f"Call `{token}`.\n", token, tmp_path, ctx)
     assert entry.get("rule") != "model-argument"
+
+
+def test_a_method_listing_in_doc_notation_presents_its_names(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `def .name()` items whose siblings are members of product classes: an invented one
+    # in the list is a claim even where a token needs an anchor.
+    anchored = repo_context(ctx.settings.repo, tmp_path / "c2", symbol_unanchored_claims=False)
+    listing = "Methods:\n\n- `def .open_streams()`\n- `def .read()`\n- `def .drain_all()`\n"
+    entry = _outcome(listing, "def .drain_all()", tmp_path, anchored)
+    assert entry["outcome"] == "ungrounded"

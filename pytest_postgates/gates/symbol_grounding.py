@@ -57,7 +57,11 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     ground_in,
 )
 from pytest_postgates.helpers.history_cues import historical
-from pytest_postgates.helpers.model_grounding import chain_parts, judge_with_model
+from pytest_postgates.helpers.model_grounding import (
+    chain_parts,
+    judge_with_model,
+    signature_name,
+)
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -314,11 +318,14 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
             other += step
     real = 0
     for sibling in siblings:
-        parts = chain_parts(sibling)
+        name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
+        if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
+            real += 1
+        parts = chain_parts(name)
         if parts and model.resolve(parts).outcome == "found":
             real += 1
-            if real >= 2:
-                return True
+        if real >= 2:
+            return True
     return False
 
 

@@ -252,8 +252,15 @@ def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
     """A key and its value (`"allowAfterThis": true`, `{ retries: 3 }`, `timeout=5`): the
     value is the reader's, the key a claim when it is a near miss of a name the product
     declares or writes. A key the code has is left to the gate's value rules (None)."""
-    inner = token.strip().removeprefix("{").removesuffix("}").strip()
-    keys = [m.group(1) for m in _KEY_VALUE.finditer(inner) if _starts_item(inner, m.start())]
+    # Each object of the token (`["always", { enforceIfStatements: true }]`), or the token
+    # itself when it is a bare `key: value` or `key=value`.
+    groups = re.findall(r"\{([^{}]*)\}", token) or [token.strip()]
+    keys = [
+        m.group(1)
+        for inner in (group.strip() for group in groups)
+        for m in _KEY_VALUE.finditer(inner)
+        if _starts_item(inner, m.start())
+    ]
     for key in keys:
         if model.declares(key) or key in model.facts.identifiers:
             continue
