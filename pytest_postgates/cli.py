@@ -4,6 +4,7 @@
     postgates hook [--online] FILE...      (the pre-commit hook; see ci.py)
     postgates summary [--scorecards DIR]   (a GitHub job summary; see ci.py)
     postgates action {gates|verdict}       (the GitHub Action's steps; see ci_action.py)
+    postgates explain POST TOKEN           (why gate 2 decided so; see explain.py)
 
 Runs the gates through pytest (same collection, settings and scorecards as ``pytest``),
 prints each post's overall JSON, and exits 0 exactly when every hard gate of every post
@@ -64,6 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pytest_postgates import ci_action
 
         return ci_action.main(argv[1:])
+    if argv and argv[0] == "explain":
+        from pytest_postgates import explain
+
+        return explain.main(argv[1:])
     # Everything after a lone "--" goes to pytest untouched; options before it are ours
     # wherever they stand (``postgates run X.md --all`` as the seeds' CLI takes them).
     extra: list[str] = []

@@ -185,3 +185,25 @@ def test_module_entry_point_in_a_subprocess(pytester: pytest.Pytester, blog: Blo
         (BAD, "FAIL"),
     ]
     bad.stderr.fnmatch_lines([f"{BAD}:6: NO_ENTITY *"])
+
+
+def test_explain_prints_the_rule_that_decided_a_token(
+    pytester: pytest.Pytester,
+    blog: Blog,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(pytester.path)
+    blog.raw("src/app.py", b"class Renderer:\n    def render(self) -> None: ...\n")
+    body = "This post shows how pytest calls `Renderer.render` and `Renderer.paint` in Python.\n"
+    blog.post("2026-01-01-good.md", body)
+    blog.git_init()
+    capsys.readouterr()
+    assert cli.main(["explain", GOOD, "Renderer"]) == 0
+    out = capsys.readouterr().out
+    assert "`Renderer.render` is grounded (rule model-found)" in out
+    assert "found in: src/app.py" in out
+    assert "`Renderer.paint` is ungrounded (rule model-rooted-miss)" in out
+    assert "the rule decides ungrounded" in out
+    assert cli.main(["explain", GOOD, "noSuchTokenAnywhere"]) == 2
+    assert "no token holding" in capsys.readouterr().err
