@@ -167,6 +167,23 @@ def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -
         ("", "x", "Pydantic V1", ["Pydantic V1", "Pydantic V2"], True),
         ("", "x", "Pydantic V2", ["Pydantic V1", "Pydantic V2"], False),
         ("", "x", "Name", ["Name", "Description"], False),
+        ("Update deprecated `FlatESLint` and `Legacy` usage.", "Legacy", "", [], True),
+        ("The `result_type` and `x` arguments were removed in 1.0.", "x", "", [], True),
+        # A cue about something else, in another clause: the temp folder is removed.
+        (
+            "Kept in a temp folder removed on `exit` — `ensureAdc` in `auth.ts`.",
+            "ensureAdc",
+            "",
+            [],
+            False,
+        ),
+        (
+            "It was removed long ago, and now `client.run_sync` does the work for you.",
+            "client.run_sync",
+            "",
+            [],
+            False,
+        ),
     ],
 )
 def test_history_cues(

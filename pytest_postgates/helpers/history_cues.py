@@ -20,6 +20,9 @@ _REPLACEMENT = re.compile(
     r"\b(?:to|with|by|in favou?r of|use|instead|now)\b|→|->|=>",
     re.I,
 )
+# What separates a cue from a name it is not about: another clause.
+_CLAUSE_BREAK = re.compile(r"[;:—–()]|\s-\s|\.\s")
+_NEAR_WORDS = 8
 _ARROW_AFTER = re.compile(r"^`?\s*(?:\(\))?\s*(?:→|->|=>|⟶)")
 # A column of the product's past.
 _PAST_HEADER = re.compile(
@@ -39,13 +42,19 @@ def historical(sentence: str, offset: int, token: str, header: str, headers: lis
     after = sentence[offset + len(token) :]
     if _ARROW_AFTER.match(after):
         return "written as the old side of a rename (`old` -> `new`)"
-    gone = _GONE.search(sentence)
-    if gone is None:
-        return ""
-    turn = _REPLACEMENT.search(sentence, gone.end())
-    if turn is not None and offset >= turn.start():
-        return ""  # the replacement: a claim about the product now
-    return f'the sentence says it is gone ("{gone.group(0)}")'
+    end = offset + len(token)
+    for gone in _GONE.finditer(sentence):
+        # The cue must be about this name: in its clause, a few words from it.
+        between = (
+            sentence[end : gone.start()] if gone.start() >= end else sentence[gone.end() : offset]
+        )
+        if _CLAUSE_BREAK.search(between) or len(between.split()) > _NEAR_WORDS:
+            continue
+        turn = _REPLACEMENT.search(sentence, gone.end())
+        if turn is not None and offset >= turn.start():
+            continue  # the replacement: a claim about the product now
+        return f'the sentence says it is gone ("{gone.group(0)}")'
+    return ""
 
 
 def _past_column(header: str, headers: list[str]) -> bool:
