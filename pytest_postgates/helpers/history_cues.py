@@ -21,7 +21,7 @@ _REPLACEMENT = re.compile(
     re.I,
 )
 # What separates a cue from a name it is not about: another clause.
-_CLAUSE_BREAK = re.compile(r"[;:—–()]|\s-\s|\.\s")
+_CLAUSE_BREAK = re.compile(r"[;:()\u2014\u2013]|\s-\s|\.\s")  # em and en dashes too
 _NEAR_WORDS = 8
 _ARROW_AFTER = re.compile(r"^`?\s*(?:\(\))?\s*(?:→|->|=>|⟶)")
 # A column of the product's past.
