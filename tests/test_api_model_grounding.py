@@ -326,3 +326,12 @@ def test_a_method_listing_in_doc_notation_presents_its_names(
     listing = "Methods:\n\n- `def .open_streams()`\n- `def .read()`\n- `def .drain_all()`\n"
     entry = _outcome(listing, "def .drain_all()", tmp_path, anchored)
     assert entry["outcome"] == "ungrounded"
+
+
+def test_a_rule_turned_off_decides_nothing(tmp_path: Path, ctx: GateContext) -> None:
+    token = "Limits(max_retry=2)"
+    off = repo_context(ctx.settings.repo, tmp_path / "c3", symbol_rules_off=("model-argument",))
+    entry = _outcome(f"Build `{token}`.\n", token, tmp_path, off)
+    assert entry.get("rule") != "model-argument"
+    entry = _outcome(f"Build `{token}`.\n", token, tmp_path, ctx)
+    assert entry.get("rule") == "model-argument"

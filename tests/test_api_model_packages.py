@@ -191,3 +191,9 @@ def test_history_cues(
 ) -> None:
     offset = sentence.find(token)
     assert bool(historical(sentence, offset, token, header, headers)) is past
+
+
+def test_historical_turned_off_leaves_the_old_name_a_claim(py_repo: Path, tmp_path: Path) -> None:
+    ctx = repo_context(py_repo, tmp_path / "cache", symbol_rules_off=("historical",))
+    sentence = "`pkg.start` was renamed to `pkg.begin`.\n"
+    assert _outcome(sentence, "pkg.start", tmp_path, ctx)["outcome"] == "ungrounded"

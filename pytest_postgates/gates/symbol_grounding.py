@@ -170,6 +170,7 @@ def judge(
     keys: TypedKeys | None = None,
     model: ApiModel | None = None,
     unanchored_claims: bool = True,
+    rules_off: frozenset[str] = frozenset(),
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -199,7 +200,7 @@ def judge(
     # The API model first: a token anchored to the product is judged name for name against
     # its code, never by a search of text (model_grounding).
     decided = (
-        judge_with_model(text, kind, model, lambda chain: _in_code(primary.index, chain))
+        judge_with_model(text, kind, model, lambda chain: _in_code(primary.index, chain), rules_off)
         if model is not None
         else None
     )
@@ -231,7 +232,7 @@ def judge(
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
-    past = historical(
+    past = "historical" not in rules_off and historical(
         sentence,
         offset,
         text,
@@ -460,9 +461,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
         lambda: product_api(index, cache_dir, package),
         lambda: unavailable_reason(index, cache_dir, package),
     )
-    unanchored = settings.for_gate(SymbolGroundingSettings).symbol_unanchored_claims
+    own = settings.for_gate(SymbolGroundingSettings)
+    off = frozenset(own.symbol_rules_off)
     verdicts = [
-        judge(token, post, repos, definitions, prefix, keys, model, unanchored) for token in tokens
+        judge(
+            token, post, repos, definitions, prefix, keys, model, own.symbol_unanchored_claims, off
+        )
+        for token in tokens
     ]
     keys.save()
     unavailable = keys.unavailable()
@@ -686,6 +691,12 @@ class SymbolGroundingSettings:
         "float",
         "the share of claims (%) that must be grounded",
         env="SYMBOL_GROUNDING_THRESHOLD",
+    )
+    symbol_rules_off: tuple[str, ...] = option(
+        (),
+        "strs",
+        "gate 2 rules to turn off, by name (the API model's rules and historical): an "
+        "ablation, or a rule that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         True,

@@ -114,11 +114,29 @@ def chain_parts(token: str) -> list[str] | None:
 
 
 def judge_with_model(
-    token: str, kind: str, model: ApiModel, in_code: Callable[[str], str | None] | None = None
+    token: str,
+    kind: str,
+    model: ApiModel,
+    in_code: Callable[[str], str | None] | None = None,
+    rules_off: frozenset[str] = frozenset(),
 ) -> ModelDecision | None:
     """The model's decision on ``token`` (of the gate's ``kind``), or None when the token
     is not anchored to the product (the gate's other rules then decide). ``in_code`` says
-    where the product's code writes a chain as it is written (None: nowhere)."""
+    where the product's code writes a chain as it is written (None: nowhere). A rule named
+    in ``rules_off`` decides nothing: the next rule does (an ablation)."""
+    decision = _judge(token, kind, model, in_code, rules_off)
+    if decision is not None and decision.rule in rules_off:
+        return None
+    return decision
+
+
+def _judge(
+    token: str,
+    kind: str,
+    model: ApiModel,
+    in_code: Callable[[str], str | None] | None,
+    rules_off: frozenset[str],
+) -> ModelDecision | None:
     if not model.available or not model.facts.decls:
         return None
     if kind == "flag":
@@ -134,7 +152,9 @@ def judge_with_model(
     resolution = model.resolve(parts)
     if resolution.outcome == "found":
         keys = argument_keys(token)
-        known = model.keyword_parameters(parts) if keys else None
+        known = (
+            model.keyword_parameters(parts) if keys and "model-argument" not in rules_off else None
+        )
         if known is not None:
             return _judge_arguments(keys, known, parts[-1], resolution.where, model)
         if any(not model.declares(key) for key in keys):
@@ -151,7 +171,9 @@ def judge_with_model(
         if where is not None:
             # The code itself writes the chain (a member of a duck-typed value).
             return ModelDecision("grounded", "model-code-usage", where=where)
-        holders = _member_holders(resolution, model)
+        holders = (
+            _member_holders(resolution, model) if "model-module-member" not in rules_off else ()
+        )
         if holders:
             return ModelDecision(
                 "unjudged",
