@@ -1,0 +1,28 @@
+"""bench/ablation.py: its rule list and its table, without the mirrors the runs need."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_postgates.helpers.model_grounding import RULES
+from tests.helpers import load_bench
+
+ablation = load_bench("ablation", "ablation.py")
+
+
+def test_every_declared_model_rule_and_the_history_cue_can_be_turned_off() -> None:
+    assert set(ablation.ABLATABLE) == {rule.name for rule in RULES} | {"historical"}
+
+
+def test_an_unknown_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        ablation.main(["--rules", "no-such-rule"])
+    assert "not a rule that can be turned off" in capsys.readouterr().err
+
+
+def test_a_line_shows_the_change_against_every_rule_on() -> None:
+    base = {"findings": 900, "defect": 5, "false": 130, "labelled": 135, "precision": 5 / 135}
+    off = {"findings": 1000, "defect": 5, "false": 150, "labelled": 155, "precision": 5 / 155}
+    line = ablation._line("historical", off, base)
+    assert "findings 1000 (+100)" in line and "false 150 (+20)" in line
+    assert "defects 5 " in line and "precision 3.2%" in line
