@@ -93,3 +93,19 @@ def load_bench(name: str, file_name: str) -> Any:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def token_outcome(card: Any, token: str) -> dict[str, Any]:
+    """Gate 2's one entry for ``token`` on a scorecard, with the outcome it ended in
+    (``outcome``): from ``detail.outcomes`` or, ungrounded, ``detail.ungrounded``."""
+    found = [
+        {**entry, "outcome": outcome}
+        for outcome, entries in card.detail["outcomes"].items()
+        for entry in entries
+        if entry["token"] == token
+    ]
+    found += [
+        {**u, "outcome": "ungrounded"} for u in card.detail["ungrounded"] if u["token"] == token
+    ]
+    assert len(found) == 1, (token, card.detail)
+    return found[0]

@@ -13,7 +13,7 @@ from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.model_grounding import RULES, argument_keys, chain_parts
 from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
-from tests.helpers import make_post, make_repo, repo_context
+from tests.helpers import make_post, make_repo, repo_context, token_outcome
 
 CLIENT_PY = """
 import click
@@ -79,18 +79,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
 
 
 def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
-    card: Scorecard = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
-    found = [
-        {**entry, "outcome": outcome}
-        for outcome, entries in card.detail["outcomes"].items()
-        for entry in entries
-        if entry["token"] == token
-    ]
-    found += [
-        {**u, "outcome": "ungrounded"} for u in card.detail["ungrounded"] if u["token"] == token
-    ]
-    assert len(found) == 1, (token, card.detail)
-    return found[0]
+    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
 
 
 @pytest.mark.parametrize(

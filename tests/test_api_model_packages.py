@@ -17,8 +17,7 @@ from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.history_cues import historical
 from pytest_postgates.helpers.model_grounding import chain_parts
-from pytest_postgates.scorecard import Scorecard
-from tests.helpers import make_post, make_repo, repo_context
+from tests.helpers import make_post, make_repo, repo_context, token_outcome
 
 INDEX_JS = """
 import { clearCache } from "./config.js";
@@ -110,18 +109,7 @@ def test_an_empty_init_still_makes_a_package(py_repo: Path, tmp_path: Path) -> N
 
 
 def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
-    card: Scorecard = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
-    found = [
-        {**entry, "outcome": outcome}
-        for outcome, entries in card.detail["outcomes"].items()
-        for entry in entries
-        if entry["token"] == token
-    ]
-    found += [
-        {**u, "outcome": "ungrounded"} for u in card.detail["ungrounded"] if u["token"] == token
-    ]
-    assert len(found) == 1, (token, card.detail)
-    return found[0]
+    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
 
 
 def test_a_module_rooted_member_of_a_class_is_unjudged(js_repo: Path, tmp_path: Path) -> None:
