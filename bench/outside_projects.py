@@ -155,7 +155,9 @@ def prepare_site(project: Project, mirror: Path, commit: str, scratch: Path) -> 
     commit) plus the site generator's files the project keeps beside it."""
     site = docs_precision.prepare_site(mirror, commit, project.folder, scratch)
     for name in project.site_files:
-        listing = docs_precision._git(mirror, "ls-tree", "-r", "-z", "--name-only", commit, "--", name)
+        listing = docs_precision._git(
+            mirror, "ls-tree", "-r", "-z", "--name-only", commit, "--", name
+        )
         for path in listing.decode("utf-8", "surrogateescape").split("\0"):
             if not path:
                 continue
@@ -275,7 +277,9 @@ def project_summary(
     counts: Counter[str] = Counter(lab["label"] for _item, lab in paired if lab)
     labelled = sum(counts.values())
     false_by: Counter[str] = Counter(
-        f"gate {item.gate} {lab['class']}" for item, lab in paired if lab and lab["label"] == "false"
+        f"gate {item.gate} {lab['class']}"
+        for item, lab in paired
+        if lab and lab["label"] == "false"
     )
     return {
         "project": run.project,
@@ -327,10 +331,11 @@ def report_lines(run: ProjectRun, data: dict[str, Any], seed: int, shown: int) -
         lines += [f"      {text}"[:200] for text in entry["findings"][:shown]]
         if len(entry["findings"]) > shown:
             lines.append(f"      ... {len(entry['findings']) - shown} more findings")
+    met = "met" if (data["real_share"] or 0) >= TARGET else "NOT met"
     lines += [
         f"  labelled {data['labelled']}/{data['sampled']}: real {data['real']}, cosmetic"
         f" {data['cosmetic']}, false {data['false']}; real problems {_pct(data['real_share'])}"
-        f" (target >= {_pct(TARGET)}: {'met' if (data['real_share'] or 0) >= TARGET else 'NOT met'})",
+        f" (target >= {_pct(TARGET)}: {met})",
         "  false alarms by gate and class: "
         + (", ".join(f"{k} {n}" for k, n in data["false_by_gate_class"].items()) or "none"),
     ]

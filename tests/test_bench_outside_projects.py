@@ -98,8 +98,12 @@ def _result(post: str, gate: int, line: int, code: str) -> dict[str, Any]:
 
 def test_reads_failing_hard_items_with_their_findings_and_counts_verdicts(tmp_path: Path) -> None:
     cards = tmp_path / "cards"
-    _card_files(cards, "a", "docs/a.md", [(1, False, "FAIL"), (12, True, "FAIL"), (3, False, "SKIP")])
-    _card_files(cards, "b", "docs/b.md", [(1, False, "PASS"), (12, True, "FAIL"), (3, False, "PASS")])
+    _card_files(
+        cards, "a", "docs/a.md", [(1, False, "FAIL"), (12, True, "FAIL"), (3, False, "SKIP")]
+    )
+    _card_files(
+        cards, "b", "docs/b.md", [(1, False, "PASS"), (12, True, "FAIL"), (3, False, "PASS")]
+    )
     sarif = tmp_path / "gates.sarif"
     results = [
         _result("docs/a.md", 1, 9, "LATE"),
@@ -151,9 +155,16 @@ def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.M
     labels = tmp_path / "labels.jsonl"
     labels.write_text(
         f"# pin karpathy/karpathy.github.io {commit}\n"
-        + json.dumps({"project": "karpathy/karpathy.github.io",
-                      "doc": "_posts/2024-01-03-broken.md", "gate": 1, "label": "real",
-                      "class": "missing-front-matter", "why": "no front matter"})  # fmt: skip
+        + json.dumps(
+            {
+                "project": "karpathy/karpathy.github.io",
+                "doc": "_posts/2024-01-03-broken.md",
+                "gate": 1,
+                "label": "real",
+                "class": "missing-front-matter",
+                "why": "no front matter",
+            }
+        )
         + "\n",
         encoding="utf-8",
     )
