@@ -24,7 +24,7 @@ project at least 80% of failing hard items are real problems".
 - Printed per project and gate: pages gated (a verdict other than SKIP), failing, advisory
   failing, errors, skipped (short-circuit). Then the failing HARD items (a page x a
   non-advisory gate whose verdict is FAIL), and a seeded sample of them (``--sample``,
-  default 10 per project: the items of smallest BLAKE2b keyed by the seed over project,
+  default 20 per project: the items of smallest BLAKE2b keyed by the seed over project,
   page and gate, so a change elsewhere only moves the cut-off) with their findings, and
   their labels from bench/labels/outside_projects.jsonl (rules at its top): the share of
   labelled items that are real problems (target >= 80% per project), false alarms by gate
@@ -55,7 +55,7 @@ sys.path.insert(0, str(HERE))
 import docs_precision  # noqa: E402
 
 SEED = 20261203  # the day the sample was drawn
-DEFAULT_SAMPLE = 10
+DEFAULT_SAMPLE = 20
 LABELS = HERE / "labels" / "outside_projects.jsonl"
 LABEL_VALUES = ("real", "cosmetic", "false")
 LABEL_KEYS = ("project", "doc", "gate", "label", "class", "why")
@@ -294,11 +294,25 @@ def project_summary(
             str(gid): {"name": run.names[gid], "advisory": run.advisory[gid], **run.verdicts[gid]}
             for gid in sorted(run.verdicts)
         },
+        # Every failing hard item's findings by gate and code: what the failures are made of.
+        "codes_by_gate": dict(
+            sorted(
+                Counter(
+                    f"gate {i.gate} {f.code}" for i in run.failing_hard for f in i.findings
+                ).items()
+            )
+        ),
         "sampled": len(drawn),
         "labelled": labelled,
         **{value: counts[value] for value in LABEL_VALUES},
         "real_share": counts["real"] / labelled if labelled else None,
         "false_by_gate_class": dict(false_by.most_common()),
+        "labels_by_gate": {
+            str(gid): dict(
+                Counter(lab["label"] for item, lab in paired if lab and item.gate == gid)
+            )
+            for gid in sorted({item.gate for item in drawn})
+        },
         "sample": [
             {
                 "doc": item.doc,
@@ -322,6 +336,8 @@ def report_lines(run: ProjectRun, data: dict[str, Any], seed: int, shown: int) -
         f"  pages {data['pages']}, failing a hard gate {data['pages_failing_hard']},"
         f" failing hard items {data['failing_hard_items']}",
         *gate_table(run),
+        "  findings of failing hard items: "
+        + ", ".join(f"{key} {n}" for key, n in data["codes_by_gate"].items()),
         "  sample of failing hard items:",
     ]
     for entry in data["sample"]:
@@ -336,6 +352,11 @@ def report_lines(run: ProjectRun, data: dict[str, Any], seed: int, shown: int) -
         f"  labelled {data['labelled']}/{data['sampled']}: real {data['real']}, cosmetic"
         f" {data['cosmetic']}, false {data['false']}; real problems {_pct(data['real_share'])}"
         f" (target >= {_pct(TARGET)}: {met})",
+        "  sample labels by gate: "
+        + "; ".join(
+            f"gate {gid} " + ", ".join(f"{k} {n}" for k, n in sorted(counts.items()))
+            for gid, counts in data["labels_by_gate"].items()
+        ),
         "  false alarms by gate and class: "
         + (", ".join(f"{k} {n}" for k, n in data["false_by_gate_class"].items()) or "none"),
     ]

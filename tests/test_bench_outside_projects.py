@@ -121,6 +121,9 @@ def test_reads_failing_hard_items_with_their_findings_and_counts_verdicts(tmp_pa
     ]
     assert run.verdicts[12]["FAIL"] == 2
     assert run.verdicts[3] == {"SKIP": 1, "PASS": 1}
+    summary = outside.project_summary(run, [], 1, 5)
+    assert summary["codes_by_gate"] == {"gate 1 EARLY": 1, "gate 1 LATE": 1}
+    assert summary["labels_by_gate"] == {"1": {}}
     table = "\n".join(outside.gate_table(run))
     assert " 3 g3" in table and "advisory" in table
 
