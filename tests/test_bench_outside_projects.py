@@ -1,0 +1,201 @@
+"""bench/outside_projects.py: the committed label file's format and pins, the checks its
+loader makes, the seeded sample of failing hard items, what it reads from scorecards and
+SARIF, one end-to-end run on a small blog, and (with the mirrors) that every item the pinned
+run samples is labelled."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import git, load_bench, make_repo
+
+outside = load_bench("bench_outside_projects", "outside_projects.py")
+
+
+def test_the_committed_label_file_pins_every_project_and_labels_only_them() -> None:
+    pins, labels = outside.load_labels(outside.LABELS)
+    names = {project.name for project in outside.PROJECTS}
+    assert set(pins) == names
+    assert len(names) >= 3
+    assert {lab["project"] for lab in labels} <= names
+    # The rules are written at the top, before the first label.
+    text = outside.LABELS.read_text(encoding="utf-8")
+    assert text.index("LABELLING RULES") < text.index('{"project"')
+    for value in outside.LABEL_VALUES:
+        assert f"- {value}:" in text
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ('{"project": "o/p", "doc": "a.md", "gate": 2, "label": "bad", "class": "x", "why": "y"}',
+         "label must be"),
+        ('{"project": "o/p", "doc": "a.md", "gate": 2, "label": "real", "class": "", "why": "y"}',
+         "a class and a why"),
+        ('{"project": "o/p", "doc": "a.md", "gate": 2, "label": "real", "why": "y"}',
+         "keys must be"),
+        ("# pin o/p abc123", "full 40-hex"),
+    ],
+)  # fmt: skip
+def test_the_loader_rejects_a_malformed_line(tmp_path: Path, line: str, message: str) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text(f"# rules\n{line}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        outside.load_labels(path)
+
+
+def test_the_loader_rejects_an_item_labelled_twice(tmp_path: Path) -> None:
+    line = '{"project": "o/p", "doc": "a.md", "gate": 2, "label": "real", "class": "x", "why": "y"}'
+    path = tmp_path / "labels.jsonl"
+    path.write_text(f"{line}\n{line}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="labelled twice"):
+        outside.load_labels(path)
+
+
+def _items(count: int) -> list[Any]:
+    return [outside.Item("o/p", f"docs/page{n}.md", 2 + n % 3, "gate") for n in range(count)]
+
+
+def test_the_sample_is_seeded_order_free_and_stable_when_items_are_added() -> None:
+    items = _items(40)
+    drawn = outside.draw(items, 7, 10)
+    assert len(drawn) == 10
+    assert outside.draw(list(reversed(items)), 7, 10) == drawn
+    assert outside.draw(items, 8, 10) != drawn  # the seed picks the sample
+    # A new failing item elsewhere only moves the cut-off: the old sample's items that
+    # stay in keep their order, none is replaced by an item drawn before.
+    grown = outside.draw([*items, *_items(60)[40:]], 7, 10)
+    kept = [item for item in grown if item in items]
+    assert kept == drawn[: len(kept)]
+
+
+def _card_files(cards: Path, stem: str, post: str, gates: list[tuple[int, bool, str]]) -> None:
+    cards.mkdir(exist_ok=True)
+    overall = {
+        "post": post,
+        "gates": [
+            {"gate": gid, "name": f"g{gid}", "advisory": advisory, "verdict": verdict}
+            for gid, advisory, verdict in gates
+        ],
+    }
+    (cards / f"{stem}-overall.json").write_text(json.dumps(overall), encoding="utf-8")
+
+
+def _result(post: str, gate: int, line: int, code: str) -> dict[str, Any]:
+    return {
+        "locations": [
+            {"physicalLocation": {"artifactLocation": {"uri": post}, "region": {"startLine": line}}}
+        ],
+        "message": {"text": f"{code}: something at {line}"},
+        "properties": {"gate": gate, "code": code},
+    }
+
+
+def test_reads_failing_hard_items_with_their_findings_and_counts_verdicts(tmp_path: Path) -> None:
+    cards = tmp_path / "cards"
+    _card_files(
+        cards, "a", "docs/a.md", [(1, False, "FAIL"), (12, True, "FAIL"), (3, False, "SKIP")]
+    )
+    _card_files(
+        cards, "b", "docs/b.md", [(1, False, "PASS"), (12, True, "FAIL"), (3, False, "PASS")]
+    )
+    sarif = tmp_path / "gates.sarif"
+    results = [
+        _result("docs/a.md", 1, 9, "LATE"),
+        _result("docs/a.md", 1, 2, "EARLY"),
+        _result("docs/a.md", 12, 3, "MD013"),
+    ]
+    sarif.write_text(json.dumps({"runs": [{"results": results}]}), encoding="utf-8")
+    run = outside.read_run("o/p", "c" * 40, cards, sarif)
+    assert run.pages == 2
+    assert run.pages_failing_hard == 1  # gate 12 is advisory: b fails no hard gate
+    assert [(i.doc, i.gate) for i in run.failing_hard] == [("docs/a.md", 1)]
+    assert [(f.line, f.code, f.message) for f in run.failing_hard[0].findings] == [
+        (2, "EARLY", "something at 2"),
+        (9, "LATE", "something at 9"),
+    ]
+    assert run.verdicts[12]["FAIL"] == 2
+    assert run.verdicts[3] == {"SKIP": 1, "PASS": 1}
+    summary = outside.project_summary(run, [], 1, 5)
+    assert summary["codes_by_gate"] == {"gate 1 EARLY": 1, "gate 1 LATE": 1}
+    assert summary["labels_by_gate"] == {"1": {}}
+    table = "\n".join(outside.gate_table(run))
+    assert " 3 g3" in table and "advisory" in table
+
+
+def test_summary_shares_real_problems_among_labelled_sample(tmp_path: Path) -> None:
+    run = outside.ProjectRun("o/p", "c" * 40)
+    run.failing_hard = _items(4)
+    labels = [
+        {"project": "o/p", "doc": item.doc, "gate": item.gate, "label": label, "class": "k",
+         "why": "w"}
+        for item, label in zip(_items(4), ["real", "real", "real", "false"], strict=True)
+    ]  # fmt: skip
+    data = outside.project_summary(run, labels, 3, 4)
+    assert (data["real"], data["false"], data["labelled"]) == (3, 1, 4)
+    assert data["real_share"] == 0.75
+    assert list(data["false_by_gate_class"].values()) == [1]
+    assert "NOT met" in "\n".join(outside.report_lines(run, data, 3, 5))
+
+
+def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mirror of a two-post blog with one broken post: the run finds its failing hard
+    item, draws it, and matches its label."""
+    mirror = make_repo(
+        tmp_path / "mirrors" / "karpathy+karpathy.github.io" / "repo",
+        {
+            "_config.yml": "title: Blog\npermalink: /:year/:month/:day/:title/\n",
+            "_posts/2024-01-02-fine.md": "---\nlayout: post\ntitle: Fine\n---\n\nA post.\n",
+            "_posts/2024-01-03-broken.md": "no front matter at all\n",
+        },
+    )
+    commit = git(mirror, "rev-parse", "HEAD").strip()
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        f"# pin karpathy/karpathy.github.io {commit}\n"
+        + json.dumps(
+            {
+                "project": "karpathy/karpathy.github.io",
+                "doc": "_posts/2024-01-03-broken.md",
+                "gate": 1,
+                "label": "real",
+                "class": "missing-front-matter",
+                "why": "no front matter",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("POSTGATES_MIRRORS", str(tmp_path / "mirrors"))
+    out = tmp_path / "out.json"
+    code = outside.main(
+        ["--project", "karpathy/karpathy.github.io", "--labels", str(labels), "--json", str(out)]
+    )
+    assert code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))["projects"][0]
+    assert data["pages"] == 2
+    sampled = {(entry["doc"], entry["gate"]): entry for entry in data["sample"]}
+    broken = sampled[("_posts/2024-01-03-broken.md", 1)]
+    assert broken["label"]["label"] == "real"
+    assert any("NO_FRONT_MATTER" in text for text in broken["findings"])
+
+
+MIRRORS = Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
+BLOG = "karpathy/karpathy.github.io"
+
+
+@pytest.mark.skipif(
+    not (MIRRORS / BLOG.replace("/", "+") / "repo").is_dir(),
+    reason=f"needs the bare mirror of {BLOG} under $POSTGATES_MIRRORS",
+)
+def test_every_sampled_item_of_the_pinned_blog_run_is_labelled(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    assert outside.main(["--project", BLOG, "--json", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))["projects"][0]
+    assert data["sampled"] == outside.DEFAULT_SAMPLE
+    assert data["labelled"] == data["sampled"]
