@@ -324,3 +324,15 @@ def test_a_rule_turned_off_decides_nothing(tmp_path: Path, ctx: GateContext) -> 
     assert entry.get("rule") != "model-argument"
     entry = _outcome(f"Build `{token}`.\n", token, tmp_path, ctx)
     assert entry.get("rule") == "model-argument"
+
+
+def test_a_typed_property_in_doc_notation_is_judged_by_its_type(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `stores: ResultStor[]`: the property is the doc's notation, the type a product name.
+    token = "stores: ResultStor[]"
+    entry = _outcome(f"It has `{token}` set.\n", token, tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded" and "did you mean `ResultStore`" in entry["reason"]
+    token = "stores: ResultStore[]"  # the type is real: the model finds nothing to say
+    entry = _outcome(f"It has `{token}` set.\n", token, tmp_path, ctx)
+    assert entry.get("rule") != "model-near-miss"

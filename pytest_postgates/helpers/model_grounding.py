@@ -283,6 +283,20 @@ def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
         for m in _KEY_VALUE.finditer(inner)
         if _starts_item(inner, m.start())
     ]
+    # A typed property in doc notation (`validation: ValidationResult[]`): the type named
+    # is a claim about the product's types, the property's name is the key.
+    typed = _TYPED_PROPERTY.fullmatch(token.strip())
+    if typed is not None:
+        type_name = typed.group(1)
+        if not model.declares(type_name) and type_name not in model.facts.identifiers:
+            near = model.resembles(type_name)
+            if near is not None:
+                return ModelDecision(
+                    "ungrounded",
+                    "model-near-miss",
+                    reason=f"the type `{type_name}` is not declared in the product; "
+                    f"did you mean `{near}`?",
+                )
     for key in keys:
         if model.declares(key) or key in model.facts.identifiers:
             continue
@@ -294,6 +308,9 @@ def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
                 reason=f"the key `{key}` is not declared in the product; did you mean `{near}`?",
             )
     return None
+
+
+_TYPED_PROPERTY = re.compile(r"[A-Za-z_$][\w$]*\??\s*:\s*([A-Z][\w$]*)(?:\[\])?")
 
 
 def _starts_item(text: str, at: int) -> bool:
