@@ -624,3 +624,23 @@ def test_under_xdist_audit_tools_run_once_and_blame_only_the_named_post(
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["*_posts/2026-01-01-a.md:*AUDIT*tools/audit.py: no hero image"])
     assert (pytester.path / "runs.log").read_text().splitlines() == ["run"]
+
+
+@pytest.mark.parametrize(
+    ("site_file", "floor"),
+    [(".vitepress/config.mts", 0), ("mkdocs.yml", 0), ("docusaurus.config.js", 0),
+     ("_config.yml", blog_quality.DEFAULT_BODY_LINE_FLOOR)],
+)  # fmt: skip
+def test_a_docs_site_page_with_front_matter_has_no_blog_floor(
+    tmp_path: Path, cache_dir: Path, site_file: str, floor: int
+) -> None:
+    """A VitePress reference page with `title`/`outline` front matter is no blog post: the
+    calibrated blog floor applies to Jekyll (and Hugo) pages only, unless set."""
+    (tmp_path / ".git").mkdir()
+    config = tmp_path / site_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("", encoding="utf-8")
+    page = _bare(tmp_path, "docs/bail.md", "---\ntitle: bail\noutline: deep\n---\nShort.\n")
+    card = run(page, cache_dir, body_line_floor=None)  # the default, not the tests' 1
+    assert card.detail["body_line_floor"] == floor
+    assert ("BODY_TOO_SHORT" in [code for _, code in codes(card)]) is (floor > 0)

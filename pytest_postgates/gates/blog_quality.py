@@ -603,8 +603,12 @@ def check(post: Post, context: GateContext) -> CheckResult:
     )
     body_lines = body_line_count(post)
     # The calibrated floor is a blog-post length: a docs page (no front matter, none
-    # required) gets a floor only when body_line_floor is set.
-    if floor_is_default and post.front_matter_format is None and not required:
+    # required, or a page of a docs-site generator, whose reference pages are short by
+    # design) gets a floor only when body_line_floor is set.
+    docs_page = (post.front_matter_format is None and not required) or _generator(
+        post.path, context
+    ) in site.DOCS_GENERATORS
+    if floor_is_default and docs_page:
         floor = 0
     if body_lines < floor:
         findings.append(
@@ -686,10 +690,16 @@ def required_keys(
     builds ``path`` (site.generator_front_matter), found once per folder per run."""
     if settings.required_front_matter is not None:
         return tuple(settings.required_front_matter)
+    return site.generator_front_matter(_generator(path, context), path)
+
+
+def _generator(path: Path, context: GateContext) -> str | None:
+    """The site generator that builds ``path`` (site.page_generator), once per folder."""
     key = ("blog_quality.generator", path.parent)
     if key not in context.memo:
         context.memo[key] = site.page_generator(path.parent)
-    return site.generator_front_matter(context.memo[key], path)
+    generator: str | None = context.memo[key]
+    return generator
 
 
 @dataclass(frozen=True)
@@ -699,7 +709,8 @@ class BlogQualitySettings:
     body_line_floor: int | None = option(
         None,
         "int",
-        "minimum body lines (a docs page without front matter: none unless set)",
+        "minimum body lines (a docs page, without front matter or of an MkDocs, VitePress or "
+        "Docusaurus site: none unless set)",
         bounds=(0, True, None),
         shown_default=f"{DEFAULT_BODY_LINE_FLOOR} (calibrated)",
     )
