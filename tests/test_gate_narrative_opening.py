@@ -137,3 +137,20 @@ def test_every_banned_hit_is_a_finding_with_its_line(tmp_path: Path) -> None:
         (10, "BANNED_PHRASE"),
     ]
     assert card.score == 3
+
+
+def test_a_docs_site_page_needs_no_named_tool_in_its_opening(tmp_path: Path) -> None:
+    """A section index of an MkDocs site opens on its subject, not on a story: NO_ENTITY is
+    a blog rule. Brochure phrases still count, and the setting turns the rule back on."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    (tmp_path / "docs").mkdir()
+    body = "\n\nThe options of this section, one page each, in the order below.\n"
+    post = make_post(body, tmp_path / "docs", name="index.md")
+    card = gate.GATE.evaluate(post, context())
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["entity_required"] is False
+    forced = gate.GATE.evaluate(post, context(opening_entity_required=True))
+    assert [f.code for f in forced.findings] == ["NO_ENTITY"]
+    brochure = make_post(body + "\nIt is a paradigm shift.\n", tmp_path / "docs", name="b.md")
+    assert [f.code for f in gate.GATE.evaluate(brochure, context()).findings] == ["BANNED_PHRASE"]

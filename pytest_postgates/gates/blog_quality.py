@@ -64,7 +64,7 @@ from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scan import Delimited, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import mermaid as mermaid_module
-from pytest_postgates.tools import site
+from pytest_postgates.tools import page_kind, site
 from pytest_postgates.tools.audit import blog_root, run_audit_command
 from pytest_postgates.tools.mermaid import (
     CACHE_SCHEMA,
@@ -605,9 +605,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
     # The calibrated floor is a blog-post length: a docs page (no front matter, none
     # required, or a page of a docs-site generator, whose reference pages are short by
     # design) gets a floor only when body_line_floor is set.
-    docs_page = (post.front_matter_format is None and not required) or _generator(
-        post.path, context
-    ) in site.DOCS_GENERATORS
+    generator = page_kind.generator_of_page(post.path, context.memo)
+    docs_page = (post.front_matter_format is None and not required) or (
+        generator in page_kind.DOCS_GENERATORS
+    )
     if floor_is_default and docs_page:
         floor = 0
     if body_lines < floor:
@@ -690,16 +691,7 @@ def required_keys(
     builds ``path`` (site.generator_front_matter), found once per folder per run."""
     if settings.required_front_matter is not None:
         return tuple(settings.required_front_matter)
-    return site.generator_front_matter(_generator(path, context), path)
-
-
-def _generator(path: Path, context: GateContext) -> str | None:
-    """The site generator that builds ``path`` (site.page_generator), once per folder."""
-    key = ("blog_quality.generator", path.parent)
-    if key not in context.memo:
-        context.memo[key] = site.page_generator(path.parent)
-    generator: str | None = context.memo[key]
-    return generator
+    return site.generator_front_matter(page_kind.generator_of_page(path, context.memo), path)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from pytest_postgates.evidence.repo import product_names_for
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, commit_inputs
 from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools import page_kind
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
@@ -299,8 +300,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
         entities.extend(match_any(region, entries, sources, ignore_case, anchors))
     banned = find_banned(post, (*BUILTIN_BANNED_PHRASES, *own.banned_phrases))
 
+    required = own.opening_entity_required
+    if required is None:
+        generator = page_kind.generator_of_page(post.path, context.memo)
+        docs = page_kind.is_docs_page(generator, post.path, post.front_matter_format is not None)
+        required = not docs  # a reference page opens on its subject, not on a story
     findings: list[Finding] = []
-    if not entities:
+    if not entities and required:
         findings.append(
             Finding(
                 region_line,
@@ -324,6 +330,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "entities_found": entities[:20],
         "entity_count": len(entities),
         "repo_names": repo_names,
+        "entity_required": required,
         "banned_phrase_count": len(banned),
         "banned_phrases": [
             {"line": line, "phrase": phrase, "text": text} for line, phrase, text in banned
@@ -337,6 +344,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
 def decide(result: CheckResult, settings: NarrativeOpeningSettings) -> Decision:
     findings, entities = result.findings, result.detail["entities_found"]
     if not findings:
+        if not entities and not result.detail.get("entity_required", True):
+            return Decision(
+                "PASS", "a docs page: no named tool required of its opening; no brochure phrases", 0
+            )
         # No entity and no finding: the NO_ENTITY finding was suppressed.
         named = ", ".join(entities[:3]) if entities else "no real tool or product"
         return Decision("PASS", f"opening names {named}; no brochure phrases", 0)
@@ -358,6 +369,13 @@ class NarrativeOpeningSettings:
     )
     banned_phrases: tuple[str, ...] = option(
         (), "strs", "brochure phrases (extends the built-in list)"
+    )
+    opening_entity_required: bool | None = option(
+        None,
+        "bool",
+        "the opening must name a real tool, product, protocol or organisation (NO_ENTITY)",
+        shown_default="true for blog posts, false for docs pages (an MkDocs, VitePress or "
+        "Docusaurus page, or a page without front matter outside `_posts`)",
     )
 
 

@@ -237,9 +237,6 @@ def page_generator(folder: Path) -> str | None:
     return None
 
 
-# Generators of documentation sites (not blogs): their pages are reference pages.
-DOCS_GENERATORS = frozenset({"mkdocs", "vitepress", "docusaurus"})
-
 # The front matter keys each generator needs of a page (the others it fills in: MkDocs,
 # VitePress and Docusaurus take the title from the first heading, and none has layouts).
 REQUIRED_BY_GENERATOR: dict[str, tuple[str, ...]] = {
