@@ -4,8 +4,10 @@ the held-out (report) half.
 
 A rule earns its place when turning it off costs something held out: findings that were
 real (labelled defects lost) or false findings it kept away (labelled false findings that
-come back). Printed per rule and half: findings, labelled defects and labelled false
-findings among them, precision, and the change against every rule on. A rule whose
+come back). Printed per rule and half: findings, and every labelled defect and labelled
+false finding still reported (sampled or not: the seeded sample's cut-off moves with the
+findings, the labels do not), with the change against every rule on; then the sample's
+precision. A rule whose
 figures do not move on the held-out half earns nothing there (DEVELOPERS: it is deleted).
 Recall on the natural-drift cases is ``--drift``: bench/natural_drift.py with the same
 setting (slow: every case's commits are gated again).
@@ -62,11 +64,19 @@ def _line(name: str, figures: dict[str, Any], base: dict[str, Any] | None) -> st
         change = int(figures.get(key, 0)) - int(base.get(key, 0))
         return f" ({change:+d})" if change else ""
 
+    flagged = figures.get("labelled_flagged", {})
+    before = (base or {}).get("labelled_flagged", {})
+
+    def moved(key: str) -> str:
+        change = int(flagged.get(key, 0)) - int(before.get(key, 0))
+        return f" ({change:+d})" if base is not None and change else ""
+
     return (
         f"  {name:<22} findings {figures.get('findings', 0)}{delta('findings')}"
-        f"  defects {figures.get('defect', 0)}{delta('defect')}"
-        f"  false {figures.get('false', 0)}{delta('false')}"
-        f"  labelled {figures.get('labelled', 0)}  precision {_percent(figures.get('precision'))}"
+        f"  every labelled finding still flagged: defects {flagged.get('defect', 0)}"
+        f"{moved('defect')}, false {flagged.get('false', 0)}{moved('false')}"
+        f"  | sample: precision {_percent(figures.get('precision'))}"
+        f" ({figures.get('defect', 0)}/{figures.get('labelled', 0)})"
     )
 
 

@@ -277,6 +277,9 @@ def project_summary(
     own = [lab for lab in labels if lab.get("project") == run.project]
     paired = match(drawn, own)
     counts: Counter[str] = Counter(lab["label"] for lab in paired.values())
+    # Every labelled finding still reported, sampled or not: what an ablation compares
+    # (the sample's cut-off moves with the findings; the labels do not).
+    flagged: Counter[str] = Counter(lab["label"] for lab in match(run.findings, own).values())
     false_classes: Counter[str] = Counter(
         str(lab.get("class")) for lab in paired.values() if lab["label"] == "false"
     )
@@ -289,6 +292,7 @@ def project_summary(
         "findings_by_kind": dict(Counter(f.kind for f in run.findings).most_common()),
         "sampled": len(drawn),
         "labelled": len(paired),
+        "labelled_flagged": {"defect": flagged["defect"], "false": flagged["false"]},
         **figures(counts),
         "false_classes": dict(false_classes.most_common()),
         "unjudged_by_rule": dict(run.unjudged_by_rule.most_common()),
@@ -339,6 +343,9 @@ def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "findings": sum(d["findings"] for d in projects),
         "sampled": sum(d["sampled"] for d in projects),
         "labelled": sum(d["labelled"] for d in projects),
+        "labelled_flagged": {
+            key: sum(d["labelled_flagged"][key] for d in projects) for key in ("defect", "false")
+        },
         **figures(counts),
         "weighted_precision": sum(n * p for n, p in weighted) / total if total else None,
         "false_classes": dict(classes.most_common()),
@@ -369,6 +376,8 @@ def report_lines(title: str, data: dict[str, Any]) -> list[str]:
         f" 95% Wilson {_interval(data['wilson'])}",
         f"  false by class   {_counts(data['false_classes'])}",
         f"  unjudged by rule {_counts(data['unjudged_by_rule'])}",
+        f"  every labelled finding still reported (sampled or not): "
+        f"{_counts(data['labelled_flagged'])}",
     ]
     if "weighted_precision" in data:
         lines.insert(

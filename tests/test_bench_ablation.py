@@ -21,8 +21,15 @@ def test_an_unknown_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_line_shows_the_change_against_every_rule_on() -> None:
-    base = {"findings": 900, "defect": 5, "false": 130, "labelled": 135, "precision": 5 / 135}
-    off = {"findings": 1000, "defect": 5, "false": 150, "labelled": 155, "precision": 5 / 155}
+    base = {
+        "findings": 900,
+        "defect": 5,
+        "labelled": 135,
+        "precision": 5 / 135,
+        "labelled_flagged": {"defect": 9, "false": 200},
+    }
+    off = {"findings": 1000, "defect": 5, "labelled": 155, "precision": 5 / 155,
+           "labelled_flagged": {"defect": 8, "false": 230}}  # fmt: skip
     line = ablation._line("historical", off, base)
-    assert "findings 1000 (+100)" in line and "false 150 (+20)" in line
-    assert "defects 5 " in line and "precision 3.2%" in line
+    assert "findings 1000 (+100)" in line
+    assert "defects 8 (-1), false 230 (+30)" in line and "precision 3.2% (5/155)" in line
