@@ -52,6 +52,11 @@ WIREKIT = {
         "    @contextlib.contextmanager\n"
         "    def stream(self, method: str, url: str) -> typing.Iterator[Response]: ...\n\n"
         "    def close(self) -> None: ...\n\n"
+        "    @typing.overload\n"
+        "    def fetch(self, url: str, *, raw: typing.Literal[True]) -> bytes: ...\n\n"
+        "    @typing.overload\n"
+        "    def fetch(self, url: str, *, raw: typing.Literal[False] = False) -> Response: ...\n\n"
+        "    def fetch(self, url: str, *, raw: bool = False) -> Response | bytes: ...\n\n"
         "class AsyncClient(BaseClient):\n"
         "    async def get(self, url: str) -> Response: ...\n\n"
         "    async def __aenter__(self) -> 'AsyncClient': ...\n\n"
@@ -59,17 +64,22 @@ WIREKIT = {
         "    async def stream(self, method: str, url: str) -> typing.AsyncIterator[Response]: ...\n"
     ),
     "wirekit/_config.py": (
-        "from dataclasses import dataclass\n\nimport pluggy\n\n"
+        "import typing\nfrom dataclasses import dataclass\n\nimport pluggy\n\n"
         "class Limits:\n"
         "    def __init__(self, *, max_connections: int | None = None,\n"
         "                 max_keepalive_connections: int | None = None) -> None: ...\n\n"
         "class BasicAuth:\n"
         "    def __init__(self, username: str, password: str) -> None: ...\n\n"
         "@dataclass\nclass Timeout:\n    connect: float = 5.0\n    read: float = 5.0\n\n"
-        "class Plugin(pluggy.Base):\n    pass\n"
+        "class Plugin(pluggy.Base):\n    pass\n\n"
+        "class Options(typing.TypedDict, total=False):\n    verbose: bool\n    level: int\n\n"
+        "class MoreOptions(Options, total=False):\n    color: str\n"
     ),
     "wirekit/transports/__init__.py": "from .mock import MockTransport\n",
     "wirekit/transports/mock.py": "class MockTransport:\n    def __init__(self, handler): ...\n",
+    # An empty __init__.py has no text to index, yet makes its folder a package.
+    "wirekit/contrib/__init__.py": "",
+    "wirekit/contrib/retry.py": "class Retry:\n    def __init__(self, total: int = 3): ...\n",
 }
 
 
@@ -212,6 +222,20 @@ def test_module_attributes_and_members_through_chains(tmp_path: Path, wirekit: P
     assert "did you mean `iter_bytes`" in reasons[4]
 
 
+def test_a_package_whose_init_is_empty(tmp_path: Path, wirekit: Path) -> None:
+    code = "from wirekit.contrib.retry import Retry\nimport wirekit.contrib.retri\n"
+    card = _check(_py(code), tmp_path, wirekit)
+    assert _violations(card) == [("python_import", "wirekit.contrib.retri")]
+    assert "did you mean `retry`" in _reasons(card)[0]
+
+
+def test_overloads_that_return_different_types_type_nothing(tmp_path: Path, wirekit: Path) -> None:
+    code = "import wirekit\nwirekit.Client().fetch('/', raw=True).anything\n"
+    card = _check(_py(code), tmp_path, wirekit)
+    assert _violations(card) == []
+    assert any("fetch().anything" in r for r in _unjudged(card)), _unjudged(card)
+
+
 def test_a_later_fence_uses_what_an_earlier_one_bound(tmp_path: Path, wirekit: Path) -> None:
     body = (
         "Make a client:\n\n```python\n>>> async with wirekit.AsyncClient() as client:\n"
@@ -276,6 +300,7 @@ def test_keyword_arguments_against_the_callee_parameters(tmp_path: Path, wirekit
         "wirekit.get('/', timeout=1)\n"
         "wirekit.Timeout(connect=1, reed=2)\n"  # a dataclass: its fields
         "client.request('GET', '/', anything=1)\n"
+        "wirekit._config.MoreOptions(verbose=True, color='red', colour='red')\n"  # TypedDict
     )
     card = _check(_py(code), tmp_path, wirekit)
     assert _violations(card) == [
@@ -283,13 +308,15 @@ def test_keyword_arguments_against_the_callee_parameters(tmp_path: Path, wirekit
         ("keyword_argument", "wirekit.Client(timeot=)"),
         ("keyword_argument", "client.get(parms=)"),
         ("keyword_argument", "wirekit.Timeout(reed=)"),
+        ("keyword_argument", "wirekit._config.MoreOptions(colour=)"),
     ]
     reasons = _reasons(card)
     assert "did you mean `max_keepalive_connections`" in reasons[0]
     assert "did you mean `timeout`" in reasons[1]
     assert "did you mean `read`" in reasons[3]
     assert any("accepts **kwargs" in r for r in _unjudged(card))
-    assert card.detail["checked_by_kind"]["keyword"] == 10
+    assert "did you mean `color`" in reasons[4]
+    assert card.detail["checked_by_kind"]["keyword"] == 13
 
 
 def test_keywords_of_a_class_with_an_outside_base_are_unjudged(

@@ -218,41 +218,42 @@ class PythonTypes:
 
     def constructor(self, class_name: str) -> Constructor:
         """What calling the class accepts (see :class:`Constructor`)."""
-        fields: set[str] = set()
-        dataclass_like = False
-        for entry in self._lineage(class_name):
+        lineage = list(self._lineage(class_name))
+        classes = [entry for entry in lineage if isinstance(entry, ClassFacts)]
+        if any(isinstance(e, str) and _simple(e) in _FIELD_BASES for e in lineage):
+            return Constructor(fields=self._fields(classes))  # a NamedTuple or TypedDict
+        for entry in lineage:
             if isinstance(entry, str):
-                if _simple(entry) in _FIELD_BASES:
-                    dataclass_like = True
-                elif _simple(entry) not in _PLAIN_BASES:
+                if _simple(entry) not in _PLAIN_BASES:
                     problem = f"{class_name} extends {entry}, outside the product's code"
                     return Constructor(problem=problem)
                 continue
             found = self.model.callables.get(f"{entry.qualname}.__init__", [])
-            if found and not dataclass_like:
+            if found:
                 return Constructor(tuple(found))
-            if _DATACLASS_MARK in entry.members or dataclass_like:
-                dataclass_like = True
-                fields |= {
-                    d.name
-                    for d in self._by_owner.get(entry.qualname, [])
-                    if d.kind == "attribute" and not d.name.startswith("__")
-                }
-        if dataclass_like:
-            return Constructor(fields=frozenset(fields))
+            if _DATACLASS_MARK in entry.members:
+                marked = [c for c in classes if _DATACLASS_MARK in c.members]
+                return Constructor(fields=self._fields(marked))
         return Constructor(problem=f"{class_name} declares no __init__ the model reads (a "
                            "decorator or metaclass may make it)")  # fmt: skip
+
+    def _fields(self, classes: list[ClassFacts]) -> frozenset[str]:
+        """The attributes the classes declare (a dataclass's or TypedDict's fields)."""
+        return frozenset(
+            d.name
+            for entry in classes
+            for d in self._by_owner.get(entry.qualname, [])
+            if d.kind == "attribute" and not d.name.startswith("__")
+        )
 
     # -------------------------------------------------------------- annotations
     def returned(self, value: PyValue) -> PyValue | None:
         """What calling a callable value gives, by its declared return type (None: not a
         product type the model knows)."""
         shown = f"{value.shown}()"
-        for function in value.callables:
-            typed = self.annotation(function.returns, shown, value.receiver)
-            if typed is not None:
-                return typed
-        return None
+        # Overloads that return different types type nothing (`stream(delta=True)`).
+        typed = {self.annotation(f.returns, shown, value.receiver) for f in value.callables}
+        return typed.pop() if len(typed) == 1 else None
 
     def annotation(self, text: str, shown: str, receiver: str = "") -> PyValue | None:
         """The sample value an annotation names: an instance of a product class, or a
