@@ -236,6 +236,14 @@ def test_overloads_that_return_different_types_type_nothing(tmp_path: Path, wire
     assert any("fetch().anything" in r for r in _unjudged(card)), _unjudged(card)
 
 
+def test_a_package_named_without_its_import_is_the_package(tmp_path: Path, wirekit: Path) -> None:
+    code = ">>> auth = wirekit.BasicAuthentication(username='u', password='p')\n"
+    card = _check(_py(code, "pycon"), tmp_path, wirekit)
+    assert _violations(card) == [("python_attribute", "wirekit.BasicAuthentication")]
+    shadowed = _check(_py("wirekit = object()\nwirekit.BasicAuthentication\n"), tmp_path, wirekit)
+    assert _violations(shadowed) == []
+
+
 def test_a_later_fence_uses_what_an_earlier_one_bound(tmp_path: Path, wirekit: Path) -> None:
     body = (
         "Make a client:\n\n```python\n>>> async with wirekit.AsyncClient() as client:\n"

@@ -263,6 +263,9 @@ class PythonSample:
     def value(self, node: ast.expr) -> PyValue | None:
         """What ``node`` holds, every product use in it checked on the way."""
         if isinstance(node, ast.Name):
+            if node.id not in self.env and node.id in self.types.tops:
+                # A doc writes `httpx.get(...)` without the import a reader adds.
+                return PyValue("module", node.id, node.id)
             return self.env.get(node.id)
         if isinstance(node, ast.Attribute):
             return self.attribute(self.value(node.value), node)
