@@ -329,6 +329,8 @@ class PythonSample:
         if held.kind == "callable":
             # A member read without a call after a method: a property's value.
             typed = self.types.returned(held)
+            if typed is None and self.types.outside(held):
+                return None  # `-> str`: not the product's value
             if typed is None:
                 self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
                 return PyValue("unknown", name, shown)
@@ -376,7 +378,10 @@ class PythonSample:
             callee = PyValue("callable", "__call__", callee.shown, found, callee.name)
         if callee.kind == "callable":
             self.check_callable(node, callee)
-            return self.types.returned(callee) or PyValue("unknown", callee.name, shown)
+            typed = self.types.returned(callee)
+            if typed is None and self.types.outside(callee):
+                return None  # `-> Path`: a value of another library, not the product's
+            return typed or PyValue("unknown", callee.name, shown)
         return PyValue("unknown", callee.name, shown)
 
     def check_callable(self, node: ast.Call, callee: PyValue) -> None:

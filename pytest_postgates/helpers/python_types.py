@@ -255,6 +255,18 @@ class PythonTypes:
         typed = {self.annotation(f.returns, shown, value.receiver) for f in value.callables}
         return typed.pop() if len(typed) == 1 else None
 
+    def outside(self, value: PyValue) -> bool:
+        """Whether a callable's declared return types are all outside the product (``->
+        Path``, ``-> dict``, ``-> None``): its result is then no product value at all."""
+        for function in value.callables:
+            text = function.returns.strip().strip("\"'")
+            names = set(re.findall(r"[A-Za-z_]\w*", text))
+            if not text or _typevar(text) or names & {"Any", "object", "Self"}:
+                return False
+            if names & set(self.model.classes):
+                return False
+        return bool(value.callables)
+
     def annotation(self, text: str, shown: str, receiver: str = "") -> PyValue | None:
         """The sample value an annotation names: an instance of a product class, or a
         container of them; ``Self`` is the receiver's class."""
