@@ -26,6 +26,9 @@ WIREKIT = {
         "def get(url: str, *, timeout: float = 5.0) -> Response: ...\n"
     ),
     "wirekit/_models.py": (
+        "import enum\n\n"
+        "class Status(enum.Enum):\n    OK = 200\n    MISSING = 404\n\n"
+        "    def describe(self) -> str: ...\n\n"
         "class Request:\n"
         "    def __init__(self, method: str, url: str) -> None:\n"
         "        self.method = method\n        self.url = url\n\n"
@@ -35,7 +38,8 @@ WIREKIT = {
         "    def json(self) -> dict: ...\n\n"
         "    def iter_bytes(self, chunk_size: int = 512): ...\n\n"
         "    async def aiter_bytes(self, chunk_size: int = 512): ...\n\n"
-        "    @property\n    def request(self) -> 'Request': ...\n"
+        "    @property\n    def request(self) -> 'Request': ...\n\n"
+        "    @property\n    def status(self) -> Status: ...\n"
     ),
     "wirekit/_client.py": (
         "import contextlib\nimport typing\n\n"
@@ -242,6 +246,23 @@ def test_a_package_named_without_its_import_is_the_package(tmp_path: Path, wirek
     assert _violations(card) == [("python_attribute", "wirekit.BasicAuthentication")]
     shadowed = _check(_py("wirekit = object()\nwirekit.BasicAuthentication\n"), tmp_path, wirekit)
     assert _violations(shadowed) == []
+
+
+def test_enum_members_have_their_name_and_value(tmp_path: Path, wirekit: Path) -> None:
+    code = (
+        "import wirekit\n"
+        "status = wirekit.get('/').status\n"
+        "status.value, status.name, status.describe()\n"
+        "status.valeu\n"
+        "wirekit._models.Status.OK.value\n"
+        "wirekit._models.Status.OK.nmae\n"
+    )
+    card = _check(_py(code), tmp_path, wirekit)
+    assert _violations(card) == [
+        ("member", "status.valeu"),
+        ("member", "wirekit._models.Status.OK.nmae"),
+    ]
+    assert "did you mean `value`" in _reasons(card)[0]
 
 
 def test_a_later_fence_uses_what_an_earlier_one_bound(tmp_path: Path, wirekit: Path) -> None:

@@ -340,7 +340,7 @@ class PythonSample:
             kind, reason = "python_attribute", f"{held.name} has no attribute {name}"
             label = f"{held.name}.{name}"
         elif held.kind in ("class", "instance"):
-            found = self.types.member(held.name, name, shown)
+            found = self.types.member(held.name, name, shown, held.kind == "class")
             kind, reason = "member", f"{held.name} has no member {name}"
             label = shown
         else:

@@ -188,9 +188,12 @@ class PythonTypes:
                 bases += entry.bases
             stack[0:0] = bases
 
-    def member(self, class_name: str, name: str, shown: str) -> PyValue | Miss | Unjudged:
-        """``name`` on an instance (or the class) ``class_name``: a method, a nested class,
-        an attribute of unknown type, or a miss with the nearest members."""
+    def member(
+        self, class_name: str, name: str, shown: str, static: bool = False
+    ) -> PyValue | Miss | Unjudged:
+        """``name`` on an instance (or, ``static``, the class) ``class_name``: a method, a
+        nested class, an enum's member, an attribute of unknown type, or a miss with the
+        nearest members."""
         members, problem = self.model.members(class_name)
         if name not in members:
             if problem:
@@ -204,6 +207,9 @@ class PythonTypes:
         for entry in self._lineage(class_name):
             if isinstance(entry, ClassFacts) and f"{entry.qualname}.{name}" in nested:
                 return PyValue("class", name, shown)
+        own = any(name in e.members for e in self.entries(class_name))
+        if static and own and any(e.kind == "enum" for e in self.entries(class_name)):
+            return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
         return PyValue("unknown", name, shown)
 
     def method(self, class_name: str, name: str) -> tuple[CallableFacts, ...]:
