@@ -295,13 +295,14 @@ def check(post: Post, context: GateContext) -> CheckResult:
 def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
     """The model's Python side for the repository (None when its code has no Python: the
     model, shared with gate 2 through the cache, is then not built for this gate)."""
-    if not any(p.endswith((".py", ".pyi")) and is_product_code(p) for p in index.text_paths):
-        return None
-    model = api_model(index, context.evidence.cache_dir)
     key = ("code_samples.python", str(index.root), index.commit)
-    known = context.memo.get(key)
-    if not isinstance(known, PythonTypes) or known.model is not model:
-        known = context.memo[key] = PythonTypes.of(model)
+    if key in context.memo:  # one model per commit: asked once per process, not per post
+        known: PythonTypes | None = context.memo[key]
+        return known
+    known = None
+    if any(p.endswith((".py", ".pyi")) and is_product_code(p) for p in index.text_paths):
+        known = PythonTypes.of(api_model(index, context.evidence.cache_dir))
+    context.memo[key] = known
     return known
 
 
