@@ -156,18 +156,20 @@ def test_imports_resolve_to_modules_and_public_names(tmp_path: Path, wirekit: Pa
         "from wirekit.transports.mok import MockTransport\n"
         "from wirekit._models import Request\n"
         "import os.path\n"
+        "from wirekit import (\n    Client,\n    Clientt,\n)\n"
     )
     card = _check(_py(code), tmp_path, wirekit)
     assert _violations(card) == [
         ("python_import", "wirekit.transport"),
         ("python_import", "wirekit.transports.MockTransprt"),
         ("python_import", "wirekit.transports.mok"),
+        ("python_import", "wirekit.Clientt"),
     ]
     reasons = _reasons(card)
     assert "did you mean `transports`" in reasons[0]
     assert "did you mean `MockTransport`" in reasons[1]
     assert "did you mean `mock`" in reasons[2]
-    assert [v["line"] for v in card.detail["violations"]] == [10, 11, 12]
+    assert [v["line"] for v in card.detail["violations"]] == [10, 11, 12, 17]
 
 
 def test_repl_fences_are_read_without_prompts_and_output(tmp_path: Path, wirekit: Path) -> None:

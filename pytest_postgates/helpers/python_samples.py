@@ -245,11 +245,11 @@ class PythonSample:
             found = self.types.module_name(module, alias.name, bound)
             self.env[bound] = None
             if isinstance(found, Unjudged):
-                self._skip(node, f"{alias.name}: {found.reason}")
+                self._skip(alias, f"{alias.name}: {found.reason}")
                 continue
             self.report.count("python")
             if isinstance(found, Miss):
-                self._miss(node, "python_import", f"{module}.{alias.name}",
+                self._miss(alias, "python_import", f"{module}.{alias.name}",
                            f"{alias.name} is not a public name of {module}", found)  # fmt: skip
                 continue
             self.env[bound] = found
