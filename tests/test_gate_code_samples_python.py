@@ -23,7 +23,8 @@ WIREKIT = {
         "from wirekit import transports\n"
         "__all__ = ['AsyncClient', 'BasicAuth', 'Client', 'Limits', 'Response', 'Timeout',\n"
         "           'get', 'transports']\n\n"
-        "def get(url: str, *, timeout: float = 5.0) -> Response: ...\n"
+        "def get(url: str, *, timeout: float = 5.0) -> Response: ...\n\n"
+        "def connect(url: str, *, timeout: float = 5.0) -> Client: ...\n"
     ),
     "wirekit/_models.py": (
         "import enum\n\n"
@@ -81,6 +82,12 @@ WIREKIT = {
     ),
     "wirekit/transports/__init__.py": "from .mock import MockTransport\n",
     "wirekit/transports/mock.py": "class MockTransport:\n    def __init__(self, handler): ...\n",
+    # Names another subpackage declares too: a Client and a connect of its own.
+    "wirekit/extras/__init__.py": "from .proxy import Client, connect\n",
+    "wirekit/extras/proxy.py": (
+        "class Client:\n    def __init__(self, *, proxy: str = '') -> None: ...\n\n"
+        "def connect(url: str, *, retries: int = 3) -> Client: ...\n"
+    ),
     # An empty __init__.py has no text to index, yet makes its folder a package.
     "wirekit/contrib/__init__.py": "",
     "wirekit/contrib/retry.py": "class Retry:\n    def __init__(self, total: int = 3): ...\n",
@@ -265,6 +272,21 @@ def test_enum_members_have_their_name_and_value(tmp_path: Path, wirekit: Path) -
         ("member", "wirekit._models.Status.OK.nmae"),
     ]
     assert "did you mean `value`" in _reasons(card)[0]
+
+
+def test_names_several_packages_declare_are_judged_by_where_they_come_from(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    code = (
+        "import wirekit\n"
+        "wirekit.extras.connect('/', retries=1)\n"  # the extras' own connect
+        "wirekit.connect('/', timeout=1)\n"
+        "wirekit.extras.Client(proxy='p')\n"  # either Client's constructor
+        "wirekit.Client(timeout=1)\n"
+        "wirekit.Client(proxi='p')\n"
+    )
+    card = _check(_py(code), tmp_path, wirekit)
+    assert _violations(card) == [("keyword_argument", "wirekit.Client(proxi=)")]
 
 
 def test_a_later_fence_uses_what_an_earlier_one_bound(tmp_path: Path, wirekit: Path) -> None:

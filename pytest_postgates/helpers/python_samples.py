@@ -365,11 +365,11 @@ class PythonSample:
             if made.problem:
                 for keyword in keywords:
                     self._skip(keyword, f"{callee.shown}({keyword.arg}=): {made.problem}")
-            elif made.fields is not None:
-                self.keywords(node, callee.shown, made.fields, False, made.fields)
             else:
-                self.check_callable(node, PyValue("callable", "__init__", callee.shown,
-                                                  made.callables, callee.name))  # fmt: skip
+                params = {p for f in made.callables for p in f.params if not p.startswith("*")}
+                params |= made.fields or frozenset()
+                var_keyword = any(f.var_keyword for f in made.callables)
+                self.keywords(node, callee.shown, params, var_keyword, params)
             return PyValue("instance", callee.name, shown)
         if callee.kind == "instance":
             found = self.types.method(callee.name, "__call__")

@@ -148,30 +148,37 @@ class PythonTypes:
         return Miss(name, module, tuple(self.model.nearest(name, pool)), self.paths[module])
 
     def _named(self, module: str, name: str, shown: str) -> PyValue:
+        """The value of a name ``module`` declares or re-exports. A re-exported name is
+        looked for in the module's own package first, then in its top-level package; where
+        several declarations remain (two functions named ``type``), their facts are merged:
+        parameters are any of theirs, and a return type only one they agree on."""
         top = module.split(".")[0]
-        declared = self.model.declares(name)
-        ranked = (
-            [d for d in declared if d.owner == module]
-            + [d for d in declared if d.owner.split(".")[0] == top and d.owner != module]
-        )  # fmt: skip
-        for decl in ranked:
-            if decl.kind == "class" and name in self.model.classes:
+        declared = [d for d in self.model.declares(name) if d.kind in ("class", "function")]
+        for group in (
+            [d for d in declared if d.owner == module],
+            [d for d in declared if d.owner.startswith(module + ".")],
+            [d for d in declared if d.owner.split(".")[0] == top],
+        ):
+            if any(d.kind == "class" for d in group) and name in self.model.classes:
                 return PyValue("class", name, shown)
-            if decl.kind == "function":
-                found = self.model.callables.get(f"{decl.owner}.{name}", [])
-                if found:
-                    return PyValue("callable", name, shown, tuple(found))
+            found = [f for d in group for f in self.model.callables.get(f"{d.owner}.{name}", [])]
+            if found:
+                return PyValue("callable", name, shown, tuple(found))
         return PyValue("unknown", name, shown)
 
     # -------------------------------------------------------------- classes
     def entries(self, class_name: str) -> list[ClassFacts]:
         return self.model.classes.get(class_name, [])
 
-    def _lineage(self, class_name: str) -> Iterator[ClassFacts | str]:
-        """The product classes named ``class_name`` and their bases, depth first (about
-        the method resolution order); a base outside the product as it is written."""
-        seen: set[str] = set()
-        stack = [class_name]
+    def _generations(
+        self, first: list[ClassFacts], seen: set[str] | None = None
+    ) -> Iterator[list[ClassFacts] | str]:
+        """``first``, then its bases, depth first (about the method resolution order): the
+        product classes of each base name (the model knows classes by name), or a base
+        outside the product as it is written."""
+        seen = seen if seen is not None else {entry.name for entry in first}
+        yield first
+        stack = [base for entry in first for base in entry.bases]
         while stack:
             written = stack.pop(0)
             current = _simple(written)
@@ -182,11 +189,15 @@ class PythonTypes:
             if not entries:
                 yield written
                 continue
-            bases: list[str] = []
-            for entry in entries:
-                yield entry
-                bases += entry.bases
-            stack[0:0] = bases
+            yield entries
+            stack[0:0] = [base for entry in entries for base in entry.bases]
+
+    def _lineage(self, class_name: str) -> Iterator[ClassFacts | str]:
+        for generation in self._generations(self.entries(class_name)):
+            if isinstance(generation, str):
+                yield generation
+            else:
+                yield from generation
 
     def member(
         self, class_name: str, name: str, shown: str, static: bool = False
@@ -213,34 +224,57 @@ class PythonTypes:
         return PyValue("unknown", name, shown)
 
     def method(self, class_name: str, name: str) -> tuple[CallableFacts, ...]:
-        """The facts of the first product class in ``class_name``'s lineage that declares
-        the method ``name`` (every same-named class of that generation)."""
-        for entry in self._lineage(class_name):
-            if isinstance(entry, ClassFacts):
-                found = self.model.callables.get(f"{entry.qualname}.{name}", [])
-                if found:
-                    return tuple(found)
-        return ()
+        """The facts of the method ``name`` of each product class named ``class_name``:
+        from the first class of its own lineage that declares it."""
+        found: list[CallableFacts] = []
+        for entry in self.entries(class_name):
+            for generation in self._generations([entry]):
+                if isinstance(generation, list):
+                    own = [
+                        f
+                        for e in generation
+                        for f in self.model.callables.get(f"{e.qualname}.{name}", [])
+                    ]
+                    if own:
+                        found += own
+                        break
+        return tuple(found)
 
     def constructor(self, class_name: str) -> Constructor:
-        """What calling the class accepts (see :class:`Constructor`)."""
-        lineage = list(self._lineage(class_name))
-        classes = [entry for entry in lineage if isinstance(entry, ClassFacts)]
-        if any(isinstance(e, str) and _simple(e) in _FIELD_BASES for e in lineage):
+        """What calling the class accepts (see :class:`Constructor`); where several
+        product classes share the name, what any of them accepts."""
+        made = [self._constructor(entry) for entry in self.entries(class_name)]
+        problems = [m.problem for m in made if m.problem]
+        if problems or not made:
+            return Constructor(problem=problems[0] if problems else "not a product class")
+        fields = [m.fields for m in made if m.fields is not None]
+        return Constructor(
+            tuple(f for m in made for f in m.callables),
+            frozenset().union(*fields) if fields else None,
+        )
+
+    def _constructor(self, entry: ClassFacts) -> Constructor:
+        generations = list(self._generations([entry]))
+        classes = [e for g in generations if isinstance(g, list) for e in g]
+        if any(isinstance(g, str) and _simple(g) in _FIELD_BASES for g in generations):
             return Constructor(fields=self._fields(classes))  # a NamedTuple or TypedDict
-        for entry in lineage:
-            if isinstance(entry, str):
-                if _simple(entry) not in _PLAIN_BASES:
-                    problem = f"{class_name} extends {entry}, outside the product's code"
+        for generation in generations:
+            if isinstance(generation, str):
+                if _simple(generation) not in _PLAIN_BASES:
+                    problem = f"{entry.name} extends {generation}, outside the product's code"
                     return Constructor(problem=problem)
                 continue
-            found = self.model.callables.get(f"{entry.qualname}.__init__", [])
+            found = [
+                f
+                for e in generation
+                for f in self.model.callables.get(f"{e.qualname}.__init__", [])
+            ]
             if found:
                 return Constructor(tuple(found))
-            if _DATACLASS_MARK in entry.members:
+            if any(_DATACLASS_MARK in e.members for e in generation):
                 marked = [c for c in classes if _DATACLASS_MARK in c.members]
                 return Constructor(fields=self._fields(marked))
-        return Constructor(problem=f"{class_name} declares no __init__ the model reads (a "
+        return Constructor(problem=f"{entry.name} declares no __init__ the model reads (a "
                            "decorator or metaclass may make it)")  # fmt: skip
 
     def _fields(self, classes: list[ClassFacts]) -> frozenset[str]:
