@@ -198,6 +198,22 @@ def test_repl_fences_are_read_without_prompts_and_output(tmp_path: Path, wirekit
         assert [v["line"] for v in card.detail["violations"]] == [9, 13]
 
 
+def test_a_fence_with_lines_that_are_not_python_is_still_read(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    code = (
+        "!pip install wirekit\n"
+        "import wirekit\n"
+        "auth = wirekit.BasicAuth(<username>, <password>)\n"
+        "with wirekit.Client(<options>) as client:\n"
+        "    client.sned()\n"
+    )
+    card = _check(_py(code), tmp_path, wirekit)
+    assert _violations(card) == [("member", "client.sned")]
+    broken = _check(_py("import wirekit\n" + ")\n" * 14), tmp_path, wirekit)
+    assert _unjudged(broken) == ["the fence does not parse as Python"]
+
+
 # ---------------------------------------------------------------------- point 3
 
 

@@ -24,6 +24,7 @@ from pytest_postgates.helpers.sample_checks import SampleReport
 
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
 # How many broken lines (a placeholder, a shell escape) a fence may have blanked.
 _MAX_REPAIRS = 12
 
@@ -57,7 +58,9 @@ def parse_leniently(code: str) -> ast.Module | None:
                 return None
             line = lines[number]
             indent = line[: len(line) - len(line.lstrip())]
-            replacement = indent + ("if True:" if line.rstrip().endswith(":") else "pass")
+            replacement = _PLACEHOLDER.sub("...", line)  # `Client(<options>)`: keep the rest
+            if replacement == line:
+                replacement = indent + ("if True:" if line.rstrip().endswith(":") else "pass")
             if line == replacement:
                 return None
             lines[number] = replacement
