@@ -109,6 +109,19 @@ class _TypedDictProbe(typing.TypedDict):
 # Class-syntax NamedTuple and TypedDict are made by metaclass machinery: probe them as written.
 _PY_BASES["NamedTuple"] = frozenset(dir(_NamedTupleProbe)) - {"probe"}
 _PY_BASES["TypedDict"] = frozenset(dir(_TypedDictProbe)) - {"probe"}
+
+
+# An enum class lists few names (EnumType.__dir__); its members have `name`, `value` and
+# their base type's methods: what a sample reaches through `Color.RED` or a returned member.
+def _enum_member_names(base: Any, value: object) -> frozenset[str]:
+    made = base("_Probe", {"PROBE": value})
+    return frozenset(dir(made["PROBE"]))
+
+
+for _enum_name, _enum_value in (("Enum", 1), ("IntEnum", 1), ("StrEnum", "a"), ("Flag", 1),
+                                ("IntFlag", 1)):  # fmt: skip
+    _enum_base = getattr(enum, _enum_name, enum.Enum)
+    _PY_BASES[_enum_name] |= _enum_member_names(_enum_base, _enum_value)
 # A base written with arguments (``Generic[T]``, ``dict[str, int]``) gives these as well.
 _SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
 _JS_BASES: dict[str, frozenset[str]] = {

@@ -15,11 +15,16 @@ would copy and checks, against the repository's API tables at the ref
   not exist is ``missing_target``.
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
   ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source.
-* Python, for a Python product: ``from pkg.mod import name`` and ``import pkg.mod``.
+* Python (REPL ``>>>`` fences included), against the API model
+  (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
+  Python packages of the repository's code, however it is packaged) and each imported name,
+  module attributes, members through chains (inherited ones included) on values the sample
+  makes, and keyword arguments against the callee's parameters.
 
 What it cannot judge (chains beyond one member, values of unknown type, an ``export *``
-of another package, a CLI framework it does not read) is listed as ``unjudged`` with the
-reason, never counted as grounded.
+of another package, a CLI framework it does not read, a callee taking ``**kwargs``) is
+listed as ``unjudged`` with the reason, never counted as grounded; a card that checked
+nothing says so in its summary.
 """
 
 from __future__ import annotations
@@ -36,7 +41,10 @@ import tomllib
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, resolution
 from pytest_postgates.evidence.api_lookup import ApiLookup, CliTable, Unknown
+from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.gates.base import (
     CannotJudge,
@@ -48,6 +56,8 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.js_samples import JsSample
+from pytest_postgates.helpers.python_samples import PythonSample
+from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker
 from pytest_postgates.scorecard import Finding
 
@@ -63,6 +73,8 @@ CODES = {
     "cli_command": "UNKNOWN_COMMAND",
     "cli_flag": "UNKNOWN_FLAG",
     "python_import": "UNKNOWN_PYTHON_NAME",
+    "python_attribute": "UNKNOWN_PYTHON_NAME",
+    "keyword_argument": "UNKNOWN_KEYWORD",
 }
 RUNNERS = (
     ("npx",),
@@ -202,9 +214,17 @@ def check(post: Post, context: GateContext) -> CheckResult:
     except ValueError:
         raise CannotJudge("ERROR", f"package.json at {settings.ref} is not valid JSON") from None
     python = _python_project(files)
-    package = settings.package or manifest.get("name") or evidence.package_name
-    if not isinstance(package, str) or not package:
-        raise CannotJudge("ERROR", f"no package name: set 'package' (at {settings.ref})")
+    given = settings.package or manifest.get("name") or evidence.package_name
+    named = isinstance(given, str) and bool(given)
+    package = given if isinstance(given, str) else ""
+    python_fences = any(kind == "python" for _, kind in fences)
+    types = _python_types(index, context) if python_fences or not named else None
+    if not named:
+        # No package name anywhere (setup.py, poetry): the Python packages of the code are
+        # the product; the JavaScript and shell checks need a name and are not run.
+        if types is None or not types.tops:
+            raise CannotJudge("ERROR", f"no package name: set 'package' (at {settings.ref})")
+        package = ", ".join(sorted(types.tops))
     tables = code_tables(index, context.evidence.cache_dir)
     source_map = settings.for_gate(CodeSamplesSettings).source_map
     shared_key = ("code_samples.lookup", str(index.root), index.commit, source_map)
@@ -215,6 +235,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     run = SampleChecker(package, manifest, lookup, parsers, settings.ref)
     report = run.report
     sample = JsSample(run, report)
+    python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)
     python_top = python[0].replace("-", "_").lower() if python else None
@@ -222,13 +243,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
         bins.update({name: target for name, target in python[1].items()})
     for fence, kind in fences:
         first = fence.start_line + 1
-        if kind == "code":
+        if kind == "code" and named:
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"))
-        elif kind == "python" and python_top:
-            for offset, text in enumerate(fence.content.splitlines()):
-                if re.match(r"\s*(from|import)\s", text):
-                    run.check_python(first + offset, text, python_top)
-        elif kind == "shell" and bins:
+        elif kind == "python" and python_sample is not None:
+            python_sample.fence(fence.content, first)
+        elif kind == "shell" and bins and named:
             for offset, text, words in _shell_commands(fence.content):
                 found = _invocation(words, package, bins, python_top)
                 if found is None:
@@ -244,6 +263,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)
                 run.check_cli_line(first + offset, text, found[1], cli, found[0])
     tables.save()
+    if python_sample is not None:
+        report.resolved.update(python_sample.resolved)
+        lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {
         "checked": report.checked,
         "checked_by_kind": report.checked_by_kind,
@@ -268,6 +290,20 @@ def check(post: Post, context: GateContext) -> CheckResult:
             fix += f"; close real names: {', '.join(close)}"
         findings.append(Finding(item["line"], CODES[item["kind"]], item["reason"], fix))
     return CheckResult(findings, detail)
+
+
+def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
+    """The model's Python side for the repository (None when its code has no Python: the
+    model, shared with gate 2 through the cache, is then not built for this gate)."""
+    key = ("code_samples.python", str(index.root), index.commit)
+    if key in context.memo:  # one model per commit: asked once per process, not per post
+        known: PythonTypes | None = context.memo[key]
+        return known
+    known = None
+    if any(p.endswith((".py", ".pyi")) and is_product_code(p) for p in index.text_paths):
+        known = PythonTypes.of(api_model(index, context.evidence.cache_dir))
+    context.memo[key] = known
+    return known
 
 
 def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
@@ -306,8 +342,11 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
 def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     detail, findings = result.detail, result.findings
     unjudged = len(detail["unjudged"])
-    if not detail["checked"] and not unjudged and not findings:
-        return Decision("PASS", "no product API used in code fences")
+    if not detail["checked"] and not findings:
+        # Never a bare PASS: a card that judged nothing says so, and why.
+        if not unjudged:
+            return Decision("PASS", "nothing checked: no product API used in code fences")
+        return Decision("PASS", f"nothing checked: {unjudged} use(s) of the product not judged")
     summary = (
         f"{len(findings)} invented API name(s) of {detail['checked']} checked"
         if findings
@@ -324,11 +363,19 @@ def _rules_digest() -> str:
     of the rules is not reused."""
     import hashlib
 
-    from pytest_postgates.evidence import api_lookup, code_tables
-    from pytest_postgates.helpers import js_samples, sample_checks
+    from pytest_postgates.evidence import (
+        api_lookup,
+        api_model,
+        code_tables,
+        model_facts,
+        model_python,
+    )
+    from pytest_postgates.helpers import js_samples, python_samples, python_types, sample_checks
 
     digest = hashlib.sha1()
-    for module in (__file__, js_samples.__file__, sample_checks.__file__, api_lookup.__file__):
+    modules = (js_samples, sample_checks, api_lookup, python_samples, python_types, api_model,
+               model_facts, model_python)  # fmt: skip
+    for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
     return digest.hexdigest()[:12]

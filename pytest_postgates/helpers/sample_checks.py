@@ -1,8 +1,9 @@
 """Gate 15's checks of one post's code samples against the repository's API (the
 lookup of :mod:`pytest_postgates.evidence.api_lookup`): a module a product specifier
-names, a name it exports, a member of a class or object, a CLI line's command and flags,
-a Python import. Each check counts what it judged and reports a violation (with close
-real names) or an unjudged line (with the reason) into the post's :class:`SampleReport`.
+names, a name it exports, a member of a class or object, a CLI line's command and flags
+(Python fences: :mod:`.python_samples`). Each check counts what it judged and reports a
+violation (with close real names) or an unjudged line (with the reason) into the post's
+:class:`SampleReport`.
 """
 
 from __future__ import annotations
@@ -290,57 +291,3 @@ class SampleChecker:
                 f"{bin_name} defines no option --{flag} (for any command)",
                 [f"--{c}" for c in close_names(normal, options)],
             )
-
-    # -------------------------------------------------------------- Python
-    def check_python(self, line: int, text: str, top: str) -> None:
-        try:
-            statement = python_imports(text)
-        except ValueError:
-            return
-        for module, names in statement:
-            if module.split(".")[0] != top:
-                continue
-            path = self.lookup.python_module(module)
-            self.report.count("python")
-            if path is None:
-                parent = module.rsplit(".", 1)[0] if "." in module else ""
-                parent_path = self.lookup.python_module(parent) if parent else None
-                pool = self.lookup.python_names(parent_path) if parent_path is not None else set()
-                self.report.violation(
-                    line,
-                    "python_import",
-                    module,
-                    parent_path or top,
-                    f"no module {module} at {self.ref}",
-                    close_names(module.rsplit(".", 1)[-1], pool if isinstance(pool, set) else []),
-                )
-                continue
-            self.report.resolved[module] = path
-            defined = self.lookup.python_names(path) if names else set()
-            for name in names:
-                if isinstance(defined, Unknown):
-                    self.report.skip(line, text, f"{name}: {defined.reason}")
-                    continue
-                self.report.count("python")
-                if name not in defined:
-                    self.report.violation(
-                        line,
-                        "python_import",
-                        f"{module}.{name}",
-                        path,
-                        f"{name} is not defined or imported in {path}",
-                        close_names(name, defined),
-                    )
-
-
-def python_imports(text: str) -> list[tuple[str, list[str]]]:
-    """``from a.b import x, y as z`` -> [("a.b", ["x", "y"])]; ``import a.b`` -> [("a.b", [])]."""
-    stripped = text.strip()
-    match = re.match(r"from\s+([\w.]+)\s+import\s+\(?([^#)]*)", stripped)
-    if match:
-        names = [part.split(" as ")[0].strip() for part in match.group(2).split(",")]
-        return [(match.group(1), [n for n in names if re.fullmatch(r"\w+", n)])]
-    match = re.match(r"import\s+([\w.,\s]+?)(?:\s+as\s+\w+)?\s*(?:#.*)?$", stripped)
-    if match:
-        return [(m.strip().split(" as ")[0], []) for m in match.group(1).split(",") if m.strip()]
-    return []

@@ -1,0 +1,417 @@
+"""Gate 15's reader of Python fences (REPL ``>>>`` fences included), judged against the API
+model through :class:`~pytest_postgates.helpers.python_types.PythonTypes`.
+
+A post's Python fences are read in order as one session (a tutorial binds ``client`` in one
+fence and uses it in the next). Every import of a product package is resolved to a module
+of the model and each imported name must be a public name of it; module attributes, members
+of classes and of instances the sample makes (constructed, returned by a product callable
+whose declared return type is a product class, annotated, entered with ``with``, iterated
+over), through chains and with inherited members, must be declared; keyword arguments of
+calls to product callables must be parameters of the callee. A use the gate cannot type is
+listed as unjudged with the reason; names the sample does not tie to the product are not
+its business. Findings name the nearest real names.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+
+from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
+from pytest_postgates.helpers.sample_checks import SampleReport
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
+_PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
+# How many broken lines (a placeholder, a shell escape) a fence may have blanked.
+_MAX_REPAIRS = 12
+
+
+def sample_code(content: str) -> tuple[str, list[int]]:
+    """The Python a fence holds and, per line of it, the fence line it came from. In a
+    REPL fence (``>>>`` prompts) the prompts are cut and output lines dropped."""
+    lines = content.splitlines()
+    if not any(line.startswith(">>>") for line in lines):
+        return content, list(range(len(lines)))
+    code: list[str] = []
+    where: list[int] = []
+    for number, line in enumerate(lines):
+        match = _REPL_PROMPT.match(line)
+        if match:
+            code.append(line[match.end() :])
+            where.append(number)
+    return "\n".join(code), where
+
+
+def parse_leniently(code: str) -> ast.Module | None:
+    """``code`` parsed, a line that does not parse (a ``<placeholder>``, a ``!pip``) made
+    an empty statement of its indentation a few times over; None when it still fails."""
+    lines = code.splitlines()
+    for _attempt in range(_MAX_REPAIRS):
+        try:
+            return ast.parse("\n".join(lines))
+        except SyntaxError as error:
+            number = (error.lineno or 0) - 1
+            if not 0 <= number < len(lines):
+                return None
+            line = lines[number]
+            indent = line[: len(line) - len(line.lstrip())]
+            replacement = _PLACEHOLDER.sub("...", line)  # `Client(<options>)`: keep the rest
+            if replacement == line:
+                replacement = indent + ("if True:" if line.rstrip().endswith(":") else "pass")
+            if line == replacement:
+                return None
+            lines[number] = replacement
+        except ValueError:
+            return None
+    return None
+
+
+class PythonSample:
+    """One post's Python fences, read in order against the model."""
+
+    def __init__(self, types: PythonTypes, report: SampleReport, ref: str) -> None:
+        self.types = types
+        self.report = report
+        self.ref = ref
+        self.env: dict[str, PyValue | None] = {}
+        self.resolved: dict[str, str] = {}  # imported product module -> its file
+        self._lines: list[str] = []
+        self._map: list[int] = []
+        self._first = 0
+
+    def fence(self, content: str, first_line: int) -> None:
+        watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
+        if not watched or not watched & set(_IDENTIFIER.findall(content)):
+            return  # neither imports the product nor uses a name bound to it
+        code, where = sample_code(content)
+        self._lines, self._map, self._first = content.splitlines(), where, first_line
+        tree = parse_leniently(code)
+        if tree is None:
+            self.report.skip(first_line, content.splitlines()[0] if content else "",
+                             "the fence does not parse as Python")  # fmt: skip
+            return
+        self.block(tree.body)
+
+    # -------------------------------------------------------------- reporting
+    def _line(self, node: ast.AST) -> tuple[int, str]:
+        row = getattr(node, "lineno", 1) - 1
+        index = self._map[row] if 0 <= row < len(self._map) else 0
+        text = self._lines[index] if index < len(self._lines) else ""
+        return self._first + index, text
+
+    def _skip(self, node: ast.AST, reason: str) -> None:
+        line, text = self._line(node)
+        self.report.skip(line, text, reason)
+
+    def _miss(self, node: ast.AST, kind: str, name: str, reason: str, miss: Miss) -> None:
+        line, _text = self._line(node)
+        if miss.nearest:
+            reason += "; did you mean " + " or ".join(f"`{n}`" for n in miss.nearest[:3]) + "?"
+        self.report.violation(line, kind, name, miss.where or miss.owner, reason,
+                              list(miss.nearest))  # fmt: skip
+
+    # -------------------------------------------------------------- statements
+    def block(self, statements: Iterable[ast.stmt]) -> None:
+        for statement in statements:
+            self.statement(statement)
+
+    def statement(self, node: ast.stmt) -> None:
+        if isinstance(node, ast.Import):
+            self.import_names(node)
+        elif isinstance(node, ast.ImportFrom):
+            self.import_from(node)
+        elif isinstance(node, ast.Assign):
+            value = self.value(node.value)
+            for target in node.targets:
+                self.bind(target, value)
+        elif isinstance(node, ast.AnnAssign):
+            value = self.value(node.value) if node.value is not None else None
+            declared = self.annotated(node.annotation)
+            self.bind(node.target, declared or value)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self.bind(node.target, self.item(self.value(node.iter)))
+            self.block(node.body)
+            self.block(node.orelse)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                held = self.value(item.context_expr)
+                if item.optional_vars is not None:
+                    entered = self.types.entered(held) if held is not None else None
+                    self.bind(item.optional_vars, entered)
+            self.block(node.body)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function(node)
+        elif isinstance(node, ast.ClassDef):
+            for expression in (*node.decorator_list, *node.bases):
+                self.value(expression)
+            for keyword in node.keywords:
+                self.value(keyword.value)
+            saved = dict(self.env)
+            self.block(node.body)
+            self.env = saved
+            self.env[node.name] = None
+        else:
+            self.children(node)
+
+    def children(self, node: ast.AST) -> None:
+        """Every statement and expression under ``node``, in order (an except handler's
+        name and a match capture bind nothing of the product's)."""
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self.statement(child)
+            elif isinstance(child, ast.expr):
+                self.value(child)
+            else:
+                if isinstance(child, ast.ExceptHandler) and child.name:
+                    self.env[child.name] = None
+                self.children(child)
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for expression in node.decorator_list:
+            self.value(expression)
+        arguments = node.args
+        for default in (*arguments.defaults, *(d for d in arguments.kw_defaults if d)):
+            self.value(default)
+        saved = dict(self.env)
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+        for argument in every:
+            typed = self.annotated(argument.annotation) if argument.annotation else None
+            self.env[argument.arg] = replace(typed, shown=argument.arg) if typed else None
+        if node.returns is not None:
+            self.value(node.returns)
+        self.block(node.body)
+        self.env = saved
+        self.env[node.name] = None
+
+    def bind(self, target: ast.expr, value: PyValue | None) -> None:
+        if isinstance(target, ast.Name):
+            # Findings show the name the sample gave the value (`client.shut`).
+            self.env[target.id] = replace(value, shown=target.id) if value else None
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.bind(element, None)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, None)
+        else:
+            self.value(target)  # `client.timeout = 3`: the member must exist
+
+    def annotated(self, annotation: ast.expr) -> PyValue | None:
+        """An instance of the class an annotation names (``client: kit.Client``)."""
+        named = self.value(annotation)
+        if named is not None and named.kind == "class":
+            return PyValue("instance", named.name, named.shown)
+        return None
+
+    # -------------------------------------------------------------- imports
+    def import_names(self, node: ast.Import) -> None:
+        for alias in node.names:
+            dotted = alias.name
+            top = dotted.split(".")[0]
+            bound = alias.asname or top
+            if top not in self.types.tops:
+                self.env[bound] = None
+                continue
+            self.report.count("python")
+            if not self.types.is_module(dotted):
+                miss = self.types.module_miss(dotted)
+                self._miss(node, "python_import", dotted,
+                           f"no module {dotted} at {self.ref}: {miss.owner} has no submodule "
+                           f"{miss.missing}", miss)  # fmt: skip
+                self.env[bound] = None
+                continue
+            self._resolved(dotted)
+            self.env[bound] = PyValue("module", dotted if alias.asname else top, bound)
+
+    def import_from(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        names = [alias for alias in node.names if alias.name != "*"]
+        if node.level or module.split(".")[0] not in self.types.tops:
+            for alias in names:
+                self.env[alias.asname or alias.name] = None
+            return
+        self.report.count("python")
+        if not self.types.is_module(module):
+            miss = self.types.module_miss(module)
+            self._miss(node, "python_import", module,
+                       f"no module {module} at {self.ref}: {miss.owner} has no submodule "
+                       f"{miss.missing}", miss)  # fmt: skip
+            for alias in names:
+                self.env[alias.asname or alias.name] = None
+            return
+        self._resolved(module)
+        for alias in names:
+            bound = alias.asname or alias.name
+            found = self.types.module_name(module, alias.name, bound)
+            self.env[bound] = None
+            if isinstance(found, Unjudged):
+                self._skip(alias, f"{alias.name}: {found.reason}")
+                continue
+            self.report.count("python")
+            if isinstance(found, Miss):
+                self._miss(alias, "python_import", f"{module}.{alias.name}",
+                           f"{alias.name} is not a public name of {module}", found)  # fmt: skip
+                continue
+            self.env[bound] = found
+
+    def _resolved(self, module: str) -> None:
+        path = self.types.paths.get(module, "")
+        if path:
+            self.resolved[module] = path
+
+    # -------------------------------------------------------------- expressions
+    def value(self, node: ast.expr) -> PyValue | None:
+        """What ``node`` holds, every product use in it checked on the way."""
+        if isinstance(node, ast.Name):
+            if node.id not in self.env and node.id in self.types.tops:
+                # A doc writes `httpx.get(...)` without the import a reader adds.
+                return PyValue("module", node.id, node.id)
+            return self.env.get(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(self.value(node.value), node)
+        if isinstance(node, ast.Call):
+            callee = self.value(node.func)
+            for argument in node.args:
+                self.value(argument)
+            for keyword in node.keywords:
+                self.value(keyword.value)
+            return self.call(callee, node)
+        if isinstance(node, ast.Await):
+            return self.value(node.value)
+        if isinstance(node, ast.NamedExpr):
+            held = self.value(node.value)
+            self.bind(node.target, held)
+            return held
+        if isinstance(node, ast.Subscript):
+            held = self.value(node.value)
+            self.value(node.slice)
+            if held is not None and held.kind == "container":
+                return PyValue("instance", held.name, f"{held.shown}[]")
+            if held is not None and held.kind == "class":
+                return held  # a generic class subscripted (`Box[int]`)
+            return None
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            saved = dict(self.env)
+            for generator in node.generators:
+                self.bind(generator.target, self.item(self.value(generator.iter)))
+                for condition in generator.ifs:
+                    self.value(condition)
+            parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            for part in parts:
+                self.value(part)
+            self.env = saved
+            return None
+        if isinstance(node, ast.Lambda):
+            saved = dict(self.env)
+            for parameter in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                self.env[parameter.arg] = None
+            self.value(node.body)
+            self.env = saved
+            return None
+        self.children(node)
+        return None
+
+    def item(self, held: PyValue | None) -> PyValue | None:
+        """What iterating over ``held`` gives (a container's item; an unknown's unknown)."""
+        if held is None:
+            return None
+        if held.kind == "container":
+            return PyValue("instance", held.name, f"an item of {held.shown}")
+        if held.kind in ("unknown", "instance", "callable"):
+            return PyValue("unknown", held.name, f"an item of {held.shown}")
+        return None
+
+    def attribute(self, held: PyValue | None, node: ast.Attribute) -> PyValue | None:
+        name = node.attr
+        if held is None or held.kind == "container":
+            return None
+        shown = f"{held.shown}.{name}"
+        if held.kind == "callable":
+            # A member read without a call after a method: a property's value.
+            typed = self.types.returned(held)
+            if typed is None and self.types.outside(held):
+                return None  # `-> str`: not the product's value
+            if typed is None:
+                self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
+                return PyValue("unknown", name, shown)
+            held = typed
+        if held.kind == "module":
+            found = self.types.module_name(held.name, name, shown)
+            kind, reason = "python_attribute", f"{held.name} has no attribute {name}"
+            label = f"{held.name}.{name}"
+        elif held.kind in ("class", "instance"):
+            found = self.types.member(held.name, name, shown, held.kind == "class")
+            kind, reason = "member", f"{held.name} has no member {name}"
+            label = shown
+        else:
+            self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
+            return PyValue("unknown", name, shown)
+        if isinstance(found, Unjudged):
+            self._skip(node, f"{shown}: {found.reason}")
+            return None
+        self.report.count(kind)
+        if isinstance(found, Miss):
+            self._miss(node, kind, label, reason, found)
+            return None
+        return found
+
+    def call(self, callee: PyValue | None, node: ast.Call) -> PyValue | None:
+        if callee is None or callee.kind in ("module", "container"):
+            return None
+        shown = f"{callee.shown}()"
+        if callee.kind == "class":
+            made = self.types.constructor(callee.name)
+            keywords = [k for k in node.keywords if k.arg]
+            if made.problem:
+                for keyword in keywords:
+                    self._skip(keyword, f"{callee.shown}({keyword.arg}=): {made.problem}")
+            else:
+                params = {p for f in made.callables for p in f.params if not p.startswith("*")}
+                params |= made.fields or frozenset()
+                var_keyword = any(f.var_keyword for f in made.callables)
+                self.keywords(node, callee.shown, params, var_keyword, params)
+            return PyValue("instance", callee.name, shown)
+        if callee.kind == "instance":
+            found = self.types.method(callee.name, "__call__")
+            if not found:
+                return PyValue("unknown", callee.name, shown)
+            callee = PyValue("callable", "__call__", callee.shown, found, callee.name)
+        if callee.kind == "callable":
+            self.check_callable(node, callee)
+            typed = self.types.returned(callee)
+            if typed is None and self.types.outside(callee):
+                return None  # `-> Path`: a value of another library, not the product's
+            return typed or PyValue("unknown", callee.name, shown)
+        return PyValue("unknown", callee.name, shown)
+
+    def check_callable(self, node: ast.Call, callee: PyValue) -> None:
+        params = {p for f in callee.callables for p in f.params if not p.startswith("*")}
+        var_keyword = any(f.var_keyword for f in callee.callables)
+        self.keywords(node, callee.shown, params, var_keyword, params)
+
+    def keywords(
+        self,
+        node: ast.Call,
+        shown: str,
+        params: Iterable[str],
+        var_keyword: bool,
+        pool: Iterable[str],
+    ) -> None:
+        accepted = set(params)
+        for keyword in node.keywords:
+            name = keyword.arg
+            if not name:
+                continue  # `**options`: keys the sample does not show
+            if name in accepted:
+                self.report.count("keyword")
+            elif var_keyword:
+                self._skip(keyword, f"{shown}({name}=): {shown} accepts **kwargs")
+            else:
+                self.report.count("keyword")
+                nearest = tuple(self.types.model.nearest(name, pool))
+                miss = Miss(name, shown, nearest)
+                self._miss(keyword, "keyword_argument", f"{shown}({name}=)",
+                           f"{shown}() takes no keyword argument {name}", miss)  # fmt: skip

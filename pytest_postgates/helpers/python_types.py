@@ -1,0 +1,409 @@
+"""Gate 15's Python types: what a name in a Python sample holds, asked of the API model
+(:mod:`pytest_postgates.evidence.api_model`), never of a search of text.
+
+A sample value is a product module, a product class, an instance of one, a product callable
+(a function, or a method bound to the class it was reached through), a container of
+instances (what a ``for`` or a ``with`` unwraps), or a value that comes from the product but
+whose type the model does not know (listed as unjudged when the sample uses its members).
+The product's packages are the Python packages found in the repository's code, however it
+is packaged (PEP 621, setup.py, poetry, none).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from pytest_postgates.evidence.api_model import ApiModel
+from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts, Decl
+
+# Names every module has without declaring them.
+MODULE_DUNDERS = frozenset(
+    {"__name__", "__file__", "__doc__", "__path__", "__spec__", "__loader__", "__package__",
+     "__dict__"}
+)  # fmt: skip
+# Bases that give a class no constructor parameters of their own.
+_PLAIN_BASES = frozenset({"object", "Generic", "Protocol", "ABC"})
+# Bases whose subclasses take their annotated fields as keyword arguments.
+_FIELD_BASES = frozenset({"NamedTuple", "TypedDict"})
+_DATACLASS_MARK = "__dataclass_fields__"
+# Generic types whose (first) argument is what iterating over or entering them gives.
+_CONTAINERS = frozenset(
+    {"Iterator", "AsyncIterator", "Generator", "AsyncGenerator", "Iterable", "AsyncIterable",
+     "ContextManager", "AbstractContextManager", "AsyncContextManager",
+     "AbstractAsyncContextManager", "list", "List", "Sequence", "set", "Set", "frozenset",
+     "FrozenSet", "Collection"}
+)  # fmt: skip
+_AWAITABLES = frozenset({"Awaitable", "Coroutine"})
+_OPTIONALS = frozenset({"Optional", "Union"})
+
+
+@dataclass(frozen=True)
+class PyValue:
+    """What a sample expression holds. ``kind``: module (``name`` the dotted module),
+    class / instance (``name`` the class), callable (``callables``; ``receiver`` the class
+    a method was reached through), container (``name`` the class of its items) or unknown
+    (from the product, type not known). ``shown`` is how the sample writes it."""
+
+    kind: str
+    name: str
+    shown: str
+    callables: tuple[CallableFacts, ...] = ()
+    receiver: str = ""
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A name the model does not have: ``missing`` looked up in ``owner``; the nearest."""
+
+    missing: str
+    owner: str
+    nearest: tuple[str, ...]
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class Unjudged:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Constructor:
+    """What a class's constructor accepts: its ``__init__``'s facts, or the fields of a
+    dataclass-like class (``fields``), or why it is not known (``problem``)."""
+
+    callables: tuple[CallableFacts, ...] = ()
+    fields: frozenset[str] | None = None
+    problem: str = ""
+
+
+@dataclass
+class PythonTypes:
+    """The model's Python side, indexed once per model for the questions samples ask."""
+
+    model: ApiModel
+    paths: dict[str, str] = field(default_factory=dict)  # dotted module -> its file
+    tops: frozenset[str] = frozenset()
+    _by_owner: dict[str, list[Decl]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, model: ApiModel) -> PythonTypes:
+        types = cls(model)
+        for decl in model.facts.decls:
+            types._by_owner.setdefault(decl.owner, []).append(decl)
+            if decl.kind == "module" and decl.path.endswith((".py", ".pyi")):
+                types.paths.setdefault(decl.owner, decl.path)
+        for module in list(types.paths):
+            parts = module.split(".")
+            for depth in range(1, len(parts)):
+                types.paths.setdefault(".".join(parts[:depth]), "")
+        types.tops = frozenset(_packages(types.paths))
+        return types
+
+    # -------------------------------------------------------------- modules
+    def is_module(self, dotted: str) -> bool:
+        return dotted in self.paths
+
+    def submodules(self, module: str) -> set[str]:
+        prefix = module + "."
+        return {m[len(prefix) :].split(".")[0] for m in self.paths if m.startswith(prefix)}
+
+    def module_miss(self, dotted: str) -> Miss:
+        """The first part of ``dotted`` that is no module, and the nearest modules there."""
+        parts = dotted.split(".")
+        depth = 1
+        while depth < len(parts) and self.is_module(".".join(parts[: depth + 1])):
+            depth += 1
+        parent = ".".join(parts[:depth])
+        missing = parts[depth] if depth < len(parts) else parts[-1]
+        pool = self.submodules(parent) | (set(self.model.modules.get(parent, ())) - {"*"})
+        return Miss(missing, parent, tuple(self.model.nearest(missing, pool)), self.paths[parent])
+
+    def module_name(self, module: str, name: str, shown: str) -> PyValue | Miss | Unjudged:
+        """What ``module.name`` is: a submodule, a public or declared name (typed where the
+        model says), or a miss with the nearest public names."""
+        if self.is_module(f"{module}.{name}"):
+            return PyValue("module", f"{module}.{name}", shown)
+        public = self.model.modules.get(module, frozenset())
+        here = [d for d in self._by_owner.get(module, []) if d.name == name]
+        if name in public or here or name in MODULE_DUNDERS:
+            return self._named(module, name, shown)
+        if "*" in public:
+            return Unjudged(f"{module} star-imports names the model does not follow")
+        own = {d.name for d in self._by_owner.get(module, [])}
+        if "__getattr__" in own:
+            return Unjudged(f"{module} defines __getattr__ (names made at run time)")
+        top = module.split(".")[0]
+        if "__all__" in own and any(
+            d.owner.split(".")[0] == top for d in self.model.declares(name)
+        ):
+            # A name of the package left out of `__all__` may still be imported there: the
+            # model lists a module's public names, not everything it imports.
+            return Unjudged(f"{name} is not in {module}.__all__ (the model does not list "
+                            f"what {module} imports)")  # fmt: skip
+        pool = (set(public) | self.submodules(module)) - {"*"}
+        pool = {n for n in pool if not n.startswith("_")}
+        return Miss(name, module, tuple(self.model.nearest(name, pool)), self.paths[module])
+
+    def _named(self, module: str, name: str, shown: str) -> PyValue:
+        """The value of a name ``module`` declares or re-exports. A re-exported name is
+        looked for in the module's own package first, then in its top-level package; where
+        several declarations remain (two functions named ``type``), their facts are merged:
+        parameters are any of theirs, and a return type only one they agree on."""
+        top = module.split(".")[0]
+        declared = [d for d in self.model.declares(name) if d.kind in ("class", "function")]
+        for group in (
+            [d for d in declared if d.owner == module],
+            [d for d in declared if d.owner.startswith(module + ".")],
+            [d for d in declared if d.owner.split(".")[0] == top],
+        ):
+            if any(d.kind == "class" for d in group) and name in self.model.classes:
+                return PyValue("class", name, shown)
+            found = [f for d in group for f in self.model.callables.get(f"{d.owner}.{name}", [])]
+            if found:
+                return PyValue("callable", name, shown, tuple(found))
+        return PyValue("unknown", name, shown)
+
+    # -------------------------------------------------------------- classes
+    def entries(self, class_name: str) -> list[ClassFacts]:
+        return self.model.classes.get(class_name, [])
+
+    def _generations(
+        self, first: list[ClassFacts], seen: set[str] | None = None
+    ) -> Iterator[list[ClassFacts] | str]:
+        """``first``, then its bases, depth first (about the method resolution order): the
+        product classes of each base name (the model knows classes by name), or a base
+        outside the product as it is written."""
+        seen = seen if seen is not None else {entry.name for entry in first}
+        yield first
+        stack = [base for entry in first for base in entry.bases]
+        while stack:
+            written = stack.pop(0)
+            current = _simple(written)
+            if not current or current in seen:
+                continue
+            seen.add(current)
+            entries = self.entries(current)
+            if not entries:
+                yield written
+                continue
+            yield entries
+            stack[0:0] = [base for entry in entries for base in entry.bases]
+
+    def _lineage(self, class_name: str) -> Iterator[ClassFacts | str]:
+        for generation in self._generations(self.entries(class_name)):
+            if isinstance(generation, str):
+                yield generation
+            else:
+                yield from generation
+
+    def member(
+        self, class_name: str, name: str, shown: str, static: bool = False
+    ) -> PyValue | Miss | Unjudged:
+        """``name`` on an instance (or, ``static``, the class) ``class_name``: a method, a
+        nested class, an enum's member, an attribute of unknown type, or a miss with the
+        nearest members."""
+        members, problem = self.model.members(class_name)
+        if name not in members:
+            if problem:
+                return Unjudged(problem)
+            where = self.entries(class_name)[0].path if self.entries(class_name) else ""
+            return Miss(name, class_name, tuple(self.model.nearest(name, members)), where)
+        found = self.method(class_name, name)
+        if found:
+            return PyValue("callable", name, shown, found, class_name)
+        nested = {c.qualname for c in self.entries(name)}
+        for entry in self._lineage(class_name):
+            if isinstance(entry, ClassFacts) and f"{entry.qualname}.{name}" in nested:
+                return PyValue("class", name, shown)
+        own = any(name in e.members for e in self.entries(class_name))
+        if static and own and any(e.kind == "enum" for e in self.entries(class_name)):
+            return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
+        return PyValue("unknown", name, shown)
+
+    def method(self, class_name: str, name: str) -> tuple[CallableFacts, ...]:
+        """The facts of the method ``name`` of each product class named ``class_name``:
+        from the first class of its own lineage that declares it."""
+        found: list[CallableFacts] = []
+        for entry in self.entries(class_name):
+            for generation in self._generations([entry]):
+                if isinstance(generation, list):
+                    own = [
+                        f
+                        for e in generation
+                        for f in self.model.callables.get(f"{e.qualname}.{name}", [])
+                    ]
+                    if own:
+                        found += own
+                        break
+        return tuple(found)
+
+    def constructor(self, class_name: str) -> Constructor:
+        """What calling the class accepts (see :class:`Constructor`); where several
+        product classes share the name, what any of them accepts."""
+        made = [self._constructor(entry) for entry in self.entries(class_name)]
+        problems = [m.problem for m in made if m.problem]
+        if problems or not made:
+            return Constructor(problem=problems[0] if problems else "not a product class")
+        fields = [m.fields for m in made if m.fields is not None]
+        return Constructor(
+            tuple(f for m in made for f in m.callables),
+            frozenset().union(*fields) if fields else None,
+        )
+
+    def _constructor(self, entry: ClassFacts) -> Constructor:
+        generations = list(self._generations([entry]))
+        classes = [e for g in generations if isinstance(g, list) for e in g]
+        if any(isinstance(g, str) and _simple(g) in _FIELD_BASES for g in generations):
+            return Constructor(fields=self._fields(classes))  # a NamedTuple or TypedDict
+        for generation in generations:
+            if isinstance(generation, str):
+                if _simple(generation) not in _PLAIN_BASES:
+                    problem = f"{entry.name} extends {generation}, outside the product's code"
+                    return Constructor(problem=problem)
+                continue
+            found = [
+                f
+                for e in generation
+                for f in self.model.callables.get(f"{e.qualname}.__init__", [])
+            ]
+            if found:
+                return Constructor(tuple(found))
+            if any(_DATACLASS_MARK in e.members for e in generation):
+                marked = [c for c in classes if _DATACLASS_MARK in c.members]
+                return Constructor(fields=self._fields(marked))
+        return Constructor(problem=f"{entry.name} declares no __init__ the model reads (a "
+                           "decorator or metaclass may make it)")  # fmt: skip
+
+    def _fields(self, classes: list[ClassFacts]) -> frozenset[str]:
+        """The attributes the classes declare (a dataclass's or TypedDict's fields)."""
+        return frozenset(
+            d.name
+            for entry in classes
+            for d in self._by_owner.get(entry.qualname, [])
+            if d.kind == "attribute" and not d.name.startswith("__")
+        )
+
+    # -------------------------------------------------------------- annotations
+    def returned(self, value: PyValue) -> PyValue | None:
+        """What calling a callable value gives, by its declared return type (None: not a
+        product type the model knows)."""
+        shown = f"{value.shown}()"
+        # Overloads that return different types type nothing (`stream(delta=True)`).
+        typed = {self.annotation(f.returns, shown, value.receiver) for f in value.callables}
+        return typed.pop() if len(typed) == 1 else None
+
+    def outside(self, value: PyValue) -> bool:
+        """Whether a callable's declared return types are all outside the product (``->
+        Path``, ``-> dict``, ``-> None``): its result is then no product value at all."""
+        for function in value.callables:
+            text = function.returns.strip().strip("\"'")
+            names = set(re.findall(r"[A-Za-z_]\w*", text))
+            if not text or _typevar(text) or names & {"Any", "object", "Self"}:
+                return False
+            if names & set(self.model.classes):
+                return False
+        return bool(value.callables)
+
+    def annotation(self, text: str, shown: str, receiver: str = "") -> PyValue | None:
+        """The sample value an annotation names: an instance of a product class, or a
+        container of them; ``Self`` is the receiver's class."""
+        text = text.strip().strip("\"'").strip()
+        if not text:
+            return None
+        alternatives = [a for a in _split_top(text, "|") if a.strip() != "None"]
+        if len(alternatives) == 1 and alternatives[0].strip() != text:
+            return self.annotation(alternatives[0], shown, receiver)
+        head, arguments = _generic(text)
+        name = head.rsplit(".", 1)[-1]
+        if name in _OPTIONALS and arguments:
+            kept = [a for a in arguments if a.strip() != "None"]
+            return self.annotation(kept[0], shown, receiver) if len(kept) == 1 else None
+        if name in _AWAITABLES and arguments:
+            return self.annotation(arguments[-1], shown, receiver)
+        if name in _CONTAINERS and arguments:
+            inner = self.annotation(arguments[0], shown, receiver)
+            if inner is not None and inner.kind == "instance":
+                return PyValue("container", inner.name, shown)
+            return None
+        if name == "Self" and receiver:
+            return PyValue("instance", receiver, shown)
+        if name == "type" and arguments:
+            inner = self.annotation(arguments[0], shown, receiver)
+            made = inner is not None and inner.kind == "instance"
+            return PyValue("class", inner.name, shown) if inner is not None and made else None
+        if name in self.model.classes:
+            return PyValue("instance", name, shown)
+        return None
+
+    def entered(self, value: PyValue) -> PyValue | None:
+        """What ``with value as x`` binds: the item of a context-manager generator, or what
+        the instance's ``__enter__``/``__aenter__`` returns (itself unless it says)."""
+        if value.kind == "container":
+            return PyValue("instance", value.name, value.shown)
+        if value.kind != "instance":
+            return PyValue("unknown", value.name, value.shown) if value.kind == "unknown" else None
+        for method in ("__enter__", "__aenter__"):
+            found = self.method(value.name, method)
+            for function in found:
+                typed = self.annotation(function.returns, value.shown, value.name)
+                if typed is not None and typed.kind == "instance":
+                    return typed
+                if function.returns and not _typevar(function.returns):
+                    return PyValue("unknown", value.name, value.shown)
+        return value
+
+
+def _packages(paths: dict[str, str]) -> set[str]:
+    """Top-level names that are packages of the code (a folder with ``__init__``) or a
+    module at the repository's root or under ``src/``: a loose file deep in a tool folder
+    is not an importable product module a sample would name."""
+    tops: set[str] = set()
+    for module, path in paths.items():
+        if not path:
+            continue
+        top = module.split(".")[0]
+        folder = posixpath.dirname(path)
+        package = "." in module or posixpath.basename(path).startswith("__init__.")
+        if package or folder in ("", "src"):
+            tops.add(top)
+    return tops
+
+
+def _simple(base: str) -> str:
+    return re.sub(r"[\[(].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+
+
+def _typevar(text: str) -> bool:
+    """A bare type variable (``T``, ``_T``, ``U``, ``SelfClient``) as ``__enter__`` returns."""
+    name = text.strip().strip("\"'")
+    return bool(re.fullmatch(r"_?[A-Z][A-Za-z0-9]{0,2}|_?[A-Z]\w*T|Self\w*", name))
+
+
+def _split_top(text: str, separator: str) -> list[str]:
+    """``text`` split at ``separator`` outside brackets."""
+    parts: list[str] = []
+    depth = 0
+    current = ""
+    for char in text:
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        if char == separator and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    return [p.strip() for p in parts]
+
+
+def _generic(text: str) -> tuple[str, list[str]]:
+    """``typing.Iterator[Response]`` -> (``typing.Iterator``, [``Response``])."""
+    if not text.endswith("]") or "[" not in text:
+        return text, []
+    head, _, rest = text.partition("[")
+    return head.strip(), [a for a in _split_top(rest[:-1], ",") if a]
