@@ -323,9 +323,7 @@ class Link:
 
 # ``href``/``src`` attributes; a bound one (Vue's ``:src``, ``v-bind:href``, as VitePress
 # pages write them) holds a JavaScript expression the page evaluates, not a URL.
-HTML_URL = re.compile(
-    r"""(?<![:\w.])(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE
-)
+HTML_URL = re.compile(r"""(?<![:\w.])(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 LIQUID_LINK = re.compile(r"\{%-?\s*(post_url|link)\s+(\S+?)\s*-?%\}")
 
 

@@ -602,7 +602,7 @@ def test_bound_html_attributes_are_expressions_not_links(tmp_path: Path) -> None
     body = (
         f"{EASY}\n\n"
         "<img :src=\"`https://x.example/cover-${isDark ? 'light' : 'dark' }.png`\" alt=\"logo\">\n"
-        "<a v-bind:href=\"base + 'guide/'\">guide</a> <img src=\"http://10.0.0.1/a.png\">\n"
+        '<a v-bind:href="base + \'guide/\'">guide</a> <img src="http://10.0.0.1/a.png">\n'
     )
     card = run(body, tmp_path, offline=True)
     assert codes(card) == [(BODY_LINE + 3, "BLOCKED_LINK")]
