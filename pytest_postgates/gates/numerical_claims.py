@@ -34,11 +34,9 @@ the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and
 - *Measured-sounding numbers are claims*, whatever else the sentence says: the size of an
   effect ("cut latency by 40%", "dropped to 80 ms", "3x faster", "saves 200 ms") or a
   measurement ("p99 of 120 ms", "in our benchmark"). No rule below exempts them.
-- ``reference``: on a docs page (an MkDocs, VitePress or Docusaurus page, or a page without
-  front matter outside ``_posts``) a number that does not sound measured states the
-  product's own behaviour (a default, a limit, what an option does), which its maintainers
-  write without a citation; the setting ``unmeasured_numbers_are_claims`` decides (by
-  default false for docs pages, true for blog posts).
+- ``reference``: on a docs page (MkDocs, VitePress, Docusaurus, or no front matter outside
+  ``_posts``) a number that does not sound measured is the product's own specification (a
+  default, a limit, what an option does); ``unmeasured_numbers_are_claims`` turns it off.
 - ``dimension`` / ``expression``: not an amount ("1280 x 720", "N+1 queries").
 - ``post-illustration``: the value an earlier exempt number of the paragraph already used.
 - ``post-sample-config``: the value of the post's own fenced code or configuration (not
@@ -614,13 +612,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         generator = page_kind.generator_of_page(post.path, context.memo)
         has_front_matter = post.front_matter_format is not None
         unmeasured_are_claims = not page_kind.is_docs_page(generator, post.path, has_front_matter)
-    judge = _Judge(
-        post,
-        raw_claims,
-        index,
-        _repository_numbers(index, context),
-        unmeasured_are_claims is not False,
-    )
+    numbers = _repository_numbers(index, context)
+    judge = _Judge(post, raw_claims, index, numbers, unmeasured_are_claims is not False)
     claims: list[Claim] = []
     exempt: list[Exempt] = []
     vetoed: dict[int, str] = {}  # id(claim) of uncited claims -> why no rule exempted them
