@@ -32,6 +32,7 @@ project at least 80% of failing hard items are real problems".
 
     python bench/outside_projects.py [--project fastapi/typer] [--sample 10] [--json OUT]
     python bench/outside_projects.py --unlabelled OUT.jsonl   # sampled items with no label
+    python bench/outside_projects.py --exclude-gate 2   # the share the other gates leave
 """
 
 from __future__ import annotations
@@ -270,9 +271,16 @@ def gate_table(run: ProjectRun) -> list[str]:
 
 
 def project_summary(
-    run: ProjectRun, labels: Sequence[dict[str, Any]], seed: int, size: int
+    run: ProjectRun,
+    labels: Sequence[dict[str, Any]],
+    seed: int,
+    size: int,
+    excluded: frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
-    drawn = draw(run.failing_hard, seed, size)
+    """The figures of one project's run; the sample is drawn from the failing hard items of
+    the gates not ``excluded`` (``--exclude-gate``: the share the other gates leave, drawn
+    with the same seed, so each item keeps its place)."""
+    drawn = draw([i for i in run.failing_hard if i.gate not in excluded], seed, size)
     paired = [(item, label_of(item, labels)) for item in drawn]
     counts: Counter[str] = Counter(lab["label"] for _item, lab in paired if lab)
     labelled = sum(counts.values())
@@ -302,6 +310,7 @@ def project_summary(
                 ).items()
             )
         ),
+        "excluded_gates": sorted(excluded),
         "sampled": len(drawn),
         "labelled": labelled,
         **{value: counts[value] for value in LABEL_VALUES},
@@ -332,7 +341,12 @@ def _pct(value: float | None) -> str:
 
 def report_lines(run: ProjectRun, data: dict[str, Any], seed: int, shown: int) -> list[str]:
     lines = [
-        f"{data['project']} at {data['commit'][:12]} (seed {seed}, sample {data['sampled']})",
+        f"{data['project']} at {data['commit'][:12]} (seed {seed}, sample {data['sampled']}"
+        + (
+            f", gates {', '.join(map(str, data['excluded_gates']))} excluded from the sample)"
+            if data["excluded_gates"]
+            else ")"
+        ),
         f"  pages {data['pages']}, failing a hard gate {data['pages_failing_hard']},"
         f" failing hard items {data['failing_hard_items']}",
         *gate_table(run),
@@ -372,6 +386,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--findings", type=int, default=5, help="findings shown per item")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--unlabelled", type=Path, help="write the sampled items with no label")
+    parser.add_argument(
+        "--exclude-gate",
+        type=int,
+        action="append",
+        default=[],
+        help="draw the sample from the other gates' failing hard items (repeatable)",
+    )
     args = parser.parse_args(argv)
     mirrors = Path(os.environ.get(docs_precision.MIRRORS_ENV, docs_precision.DEFAULT_MIRRORS))
     chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
@@ -387,7 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="postgates-outside-") as scratch:
             runs.append(run_gates(project, mirror, commit, Path(scratch)))
     _pins, labels = load_labels(args.labels)  # labels written during the runs count
-    summaries = [project_summary(run, labels, args.seed, args.sample) for run in runs]
+    excluded = frozenset(args.exclude_gate)
+    summaries = [project_summary(run, labels, args.seed, args.sample, excluded) for run in runs]
     for run, data in zip(runs, summaries, strict=True):
         print("\n".join(report_lines(run, data, args.seed, args.findings)))
     if args.unlabelled:
@@ -399,7 +421,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         handle.write(json.dumps(record, ensure_ascii=False) + "\n")
         print(f"sampled items with no label written to {args.unlabelled}")
     if args.json:
-        payload = {"seed": args.seed, "sample": args.sample, "projects": summaries}
+        payload = {
+            "seed": args.seed,
+            "sample": args.sample,
+            "excluded_gates": sorted(excluded),
+            "projects": summaries,
+        }
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 

@@ -321,7 +321,9 @@ class Link:
     kind: str  # link, image, autolink, html, liquid
 
 
-HTML_URL = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+# ``href``/``src`` attributes; a bound one (Vue's ``:src``, ``v-bind:href``, as VitePress
+# pages write them) holds a JavaScript expression the page evaluates, not a URL.
+HTML_URL = re.compile(r"""(?<![:\w.])(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 LIQUID_LINK = re.compile(r"\{%-?\s*(post_url|link)\s+(\S+?)\s*-?%\}")
 
 

@@ -143,6 +143,17 @@ def test_summary_shares_real_problems_among_labelled_sample(tmp_path: Path) -> N
     assert "NOT met" in "\n".join(outside.report_lines(run, data, 3, 5))
 
 
+def test_an_excluded_gate_leaves_the_sample_to_the_other_gates_in_seeded_order() -> None:
+    run = outside.ProjectRun("o/p", "c" * 40)
+    run.failing_hard = _items(30)  # gates 2, 3 and 4
+    everything = outside.project_summary(run, [], 5, 30)
+    without = outside.project_summary(run, [], 5, 6, frozenset({2}))
+    kept = [(e["doc"], e["gate"]) for e in everything["sample"] if e["gate"] != 2]
+    assert [(e["doc"], e["gate"]) for e in without["sample"]] == kept[:6]
+    assert without["excluded_gates"] == [2] and without["failing_hard_items"] == 30
+    assert "gates 2 excluded" in outside.report_lines(run, without, 5, 1)[0]
+
+
 def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A mirror of a two-post blog with one broken post: the run finds its failing hard
     item, draws it, and matches its label."""

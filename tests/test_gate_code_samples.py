@@ -482,3 +482,20 @@ def test_advisory_through_pytest_and_hard_when_configured(
     assert len(tables) == 1
     rows = [json.loads(line) for line in tables[0].read_text().splitlines() if line]
     assert "src/lib/index.ts" in {row["path"] for row in rows if "table" in row}
+
+
+def test_a_repository_without_code_or_package_is_skipped_with_the_reason(tmp_path: Path) -> None:
+    """A Jekyll blog (no package.json, no Python package, no code): its posts' samples have
+    no product to be checked against; the gate says so (SKIP), not that it broke (issue 27:
+    9 ERRORs on a blog's posts)."""
+    blog = make_repo(
+        tmp_path / "blog",
+        {"_config.yml": "title: a blog\n", "_layouts/post.html": "<html>{{ content }}</html>\n"},
+    )
+    card = _check(_ts('import { x } from "y";') + _sh("pip install numpy"), tmp_path, blog)
+    assert card.verdict == "SKIP", card.detail
+    assert "no package" in card.detail["reason"] and "no JavaScript" in card.detail["reason"]
+    # Code without a package name is still an ERROR that says what to set.
+    coded = make_repo(tmp_path / "coded", {"lib/tool.js": "export const x = 1;\n"})
+    card = _check(_ts('import { x } from "y";'), tmp_path, coded)
+    assert card.verdict == "ERROR" and "no package name" in card.detail["error"]

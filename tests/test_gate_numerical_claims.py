@@ -554,3 +554,33 @@ def test_diffstats_of_a_commit_the_post_names(tmp_path: Path, code_repo: Path) -
         == f"cited:repository: commit {sha} changes src/memory/limits.ts by +2/-0 lines"
     )
     assert outcome["40"] == "uncited"
+
+
+def test_on_a_docs_page_only_measured_figures_need_a_source(tmp_path: Path) -> None:
+    """A docs site's page states the product's own defaults and limits (issue 27: vitest's
+    "a 5-second timeout", "files with 100% coverage" failed the gate): rule ``reference``.
+    A measured figure still needs a source there, a blog post keeps every rule, and the
+    setting makes every number a claim again."""
+    site = make_repo(tmp_path / "site", {"mkdocs.yml": "site_name: x\n", "src/a.py": "X = 1\n"})
+    (site / "docs").mkdir()
+    body = (
+        "Each test has a 5-second timeout unless you set another.\n\n"
+        "This option hides files with 100% coverage from the report.\n\n"
+        "The runner is 3x faster than the old one in our benchmark.\n"
+    )
+    page = make_post(body, site / "docs", name="config.md", front="")
+    card = gate.GATE.evaluate(page, repo_context(site, tmp_path / "cache"))
+    assert [(c["number"], c["unit"]) for c in card.detail["uncited"]] == [("3", "x")]
+    assert [(e["number"], e["rule"]) for e in card.detail["exempt"]] == [
+        ("5", "reference"),
+        ("100", "reference"),
+    ]
+    forced = gate.GATE.evaluate(
+        page, repo_context(site, tmp_path / "cache2", unmeasured_numbers_are_claims=True)
+    )
+    assert [c["number"] for c in forced.detail["uncited"]] == ["5", "100", "3"]
+    blog_root = make_repo(tmp_path / "blog", {"_config.yml": "title: x\n", "src/a.py": "X = 1\n"})
+    (blog_root / "_posts").mkdir()
+    post = make_post(body, blog_root / "_posts", name="2026-06-03-a.md")
+    blog = gate.GATE.evaluate(post, repo_context(blog_root, tmp_path / "cache3"))
+    assert [c["number"] for c in blog.detail["uncited"]] == ["5", "100", "3"]

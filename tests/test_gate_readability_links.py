@@ -596,6 +596,18 @@ def test_html_links_are_checked(tmp_path: Path) -> None:
     assert [r["url"] for r in card.detail["links"]["unchecked"]] == ["https://x.example/a.png"]
 
 
+def test_bound_html_attributes_are_expressions_not_links(tmp_path: Path) -> None:
+    """A VitePress page binds ``:src`` to a JavaScript template literal (issue 27: vitest's
+    docs/guide/ide.md failed as MALFORMED_URL); the page evaluates it, nothing to check."""
+    body = (
+        f"{EASY}\n\n"
+        "<img :src=\"`https://x.example/cover-${isDark ? 'light' : 'dark' }.png`\" alt=\"logo\">\n"
+        '<a v-bind:href="base + \'guide/\'">guide</a> <img src="http://10.0.0.1/a.png">\n'
+    )
+    card = run(body, tmp_path, offline=True)
+    assert codes(card) == [(BODY_LINE + 3, "BLOCKED_LINK")]
+
+
 def test_links_in_code_are_not_links(tmp_path: Path) -> None:
     body = f"{EASY}\n\n```markdown\n[dead](http://10.0.0.1/)\n```\n\nRun `curl http://10.0.0.1/`.\n"
     card = run(body, tmp_path, offline=True)

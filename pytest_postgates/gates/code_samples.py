@@ -24,7 +24,8 @@ would copy and checks, against the repository's API tables at the ref
 What it cannot judge (chains beyond one member, values of unknown type, an ``export *``
 of another package, a CLI framework it does not read, a callee taking ``**kwargs``) is
 listed as ``unjudged`` with the reason, never counted as grounded; a card that checked
-nothing says so in its summary.
+nothing says so in its summary. A repository with no package and no code (a Jekyll blog)
+gives its samples nothing to be checked against: the gate is a SKIP that says so.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import tomllib
 
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, resolution
-from pytest_postgates.evidence.api_lookup import ApiLookup, CliTable, Unknown
+from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.index import RepoIndex
@@ -223,6 +224,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
         # No package name anywhere (setup.py, poetry): the Python packages of the code are
         # the product; the JavaScript and shell checks need a name and are not run.
         if types is None or not types.tops:
+            if not _has_code(index):
+                # A blog or docs repository with no code (a Jekyll blog, say): the samples
+                # have no product to be checked against, which is not a failure to run.
+                raise CannotJudge("SKIP", NO_PRODUCT_CODE.format(ref=settings.ref))
             raise CannotJudge("ERROR", f"no package name: set 'package' (at {settings.ref})")
         package = ", ".join(sorted(types.tops))
     tables = code_tables(index, context.evidence.cache_dir)
@@ -290,6 +295,19 @@ def check(post: Post, context: GateContext) -> CheckResult:
             fix += f"; close real names: {', '.join(close)}"
         findings.append(Finding(item["line"], CODES[item["kind"]], item["reason"], fix))
     return CheckResult(findings, detail)
+
+
+NO_PRODUCT_CODE = (
+    "nothing to check the samples against: the repository has no package (no package.json "
+    "name, no Python package) and no JavaScript, TypeScript or Python code at {ref}; set "
+    "'package' and 'repo' to the product's repository to check them"
+)
+_CODE_SUFFIXES = (".py", ".pyi", *SOURCE_EXTENSIONS)
+
+
+def _has_code(index: RepoIndex) -> bool:
+    """Whether the repository tracks any JavaScript, TypeScript or Python source."""
+    return any(path.endswith(_CODE_SUFFIXES) for path in index.text_paths)
 
 
 def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:

@@ -34,6 +34,9 @@ the scorecard (``cited_by`` of a claim, or an ``exempt`` entry with its rule and
 - *Measured-sounding numbers are claims*, whatever else the sentence says: the size of an
   effect ("cut latency by 40%", "dropped to 80 ms", "3x faster", "saves 200 ms") or a
   measurement ("p99 of 120 ms", "in our benchmark"). No rule below exempts them.
+- ``reference``: on a docs page (MkDocs, VitePress, Docusaurus, or no front matter outside
+  ``_posts``) a number that does not sound measured is the product's own specification (a
+  default, a limit, what an option does); ``unmeasured_numbers_are_claims`` turns it off.
 - ``dimension`` / ``expression``: not an amount ("1280 x 720", "N+1 queries").
 - ``post-illustration``: the value an earlier exempt number of the paragraph already used.
 - ``post-sample-config``: the value of the post's own fenced code or configuration (not
@@ -94,6 +97,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.repo_numbers import (
     RepositoryNumbers,
@@ -104,7 +108,6 @@ from pytest_postgates.gates.base import (
     Decision,
     Gate,
     GateContext,
-    NoSettings,
     commit_inputs,
 )
 from pytest_postgates.helpers.code_values import (
@@ -147,6 +150,7 @@ from pytest_postgates.helpers.numbers import (
 from pytest_postgates.scan import Alternation, MatchLike, SchemeUrl
 from pytest_postgates.scan_markdown import CodeSpanExact
 from pytest_postgates.scorecard import Finding
+from pytest_postgates.tools import page_kind
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.index import RepoIndex
@@ -334,8 +338,10 @@ class _Judge(RepositoryCitations):
         raw_claims: list[tuple[int, int, re.Match[str], str]],
         index: RepoIndex | None,
         numbers: RepositoryNumbers | None = None,
+        unmeasured_are_claims: bool = True,
     ) -> None:
         self.post = post
+        self.unmeasured_are_claims = unmeasured_are_claims
         self.searchable = ""
         self.raw = ""
         self.prose_line_numbers: list[int] = []
@@ -456,6 +462,8 @@ class _Judge(RepositoryCitations):
             stated = self._repository_documents(prose, sentence, start, match, family, value, words)
             if stated:
                 return _Claimed(REPOSITORY_CITATION + stated)
+        if not self.unmeasured_are_claims:
+            return "reference", REFERENCE_REASON
         in_list = sentence.in_table or bool(LIST_ITEM.match(line_text))
         clause_left = sentence.left
         for stop in CLAUSE_BREAK.finditer(prose, sentence.left, start):
@@ -598,7 +606,14 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     missing.append(path)
                 else:
                     evidence_parts.append((path, text, True))
-    judge = _Judge(post, raw_claims, index, _repository_numbers(index, context))
+    own = context.settings.for_gate(NumericalClaimsSettings)
+    unmeasured_are_claims = own.unmeasured_numbers_are_claims
+    if unmeasured_are_claims is None and raw_claims:
+        generator = page_kind.generator_of_page(post.path, context.memo)
+        has_front_matter = post.front_matter_format is not None
+        unmeasured_are_claims = not page_kind.is_docs_page(generator, post.path, has_front_matter)
+    numbers = _repository_numbers(index, context)
+    judge = _Judge(post, raw_claims, index, numbers, unmeasured_are_claims is not False)
     claims: list[Claim] = []
     exempt: list[Exempt] = []
     vetoed: dict[int, str] = {}  # id(claim) of uncited claims -> why no rule exempted them
@@ -682,7 +697,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
-def decide(result: CheckResult, settings: NoSettings) -> Decision:
+def decide(result: CheckResult, settings: NumericalClaimsSettings) -> Decision:
     uncited, claims = len(result.findings), len(result.detail["claims"])
     summary = (
         f"{uncited} of {claims} numbers with units uncited"
@@ -695,6 +710,26 @@ def decide(result: CheckResult, settings: NoSettings) -> Decision:
     return Decision("FAIL" if uncited else "PASS", summary, uncited)
 
 
+REFERENCE_REASON = (
+    "a docs page states the product's own behaviour (a default, a limit, what an option "
+    "does); there only a measured figure needs a source"
+)
+
+
+@dataclass(frozen=True)
+class NumericalClaimsSettings:
+    """Gate 7's settings."""
+
+    unmeasured_numbers_are_claims: bool | None = option(
+        None,
+        "bool",
+        "a number no measurement word marks (a default, a limit, an option's meaning) needs a "
+        "source too; otherwise only measured figures do (rule `reference`)",
+        shown_default="true for blog posts, false for docs pages (an MkDocs, VitePress or "
+        "Docusaurus page, or a page without front matter outside `_posts`)",
+    )
+
+
 GATE = Gate(
     id=7,
     name="numerical_claims",
@@ -704,4 +739,5 @@ GATE = Gate(
     check=check,
     decide=decide,
     cache_inputs=commit_inputs,
+    settings=NumericalClaimsSettings,
 )
