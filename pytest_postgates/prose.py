@@ -505,10 +505,10 @@ class ProseView:
                 found.extend(_inline_links(token, start))
             elif token.type == "html_block":
                 found.extend(html_links(token.content, start))
-        code = post.code_lines
-        for number in range(post.body_start_line, len(post.lines) + 1):
-            text = post.lines[number - 1]
-            if number in code or "{%" not in text:
+        # Liquid tags outside code: a tag written in a code span (a page about Jekyll's
+        # tags) is text, so the lines are read with code spans blanked.
+        for number, text in self.lines(html="source", urls=False):
+            if "{%" not in text:
                 continue
             for match in LIQUID_LINK.finditer(text):
                 found.append(Link(number, f"{{% {match.group(1)} {match.group(2)} %}}", "liquid"))
