@@ -61,6 +61,11 @@ class Run:
         self.bench = bench
         self.settings = settings
         self.load_start = load_average()
+        # The code measured is the code at the start: a commit made while the bench runs
+        # must not be recorded as the one measured.
+        self.commit = _git("rev-parse", "HEAD")
+        # Uncommitted changes under the package or bench/ make the commit approximate.
+        self.clean = _git("status", "--porcelain", "--", "pytest_postgates", "bench") == ""
         self.tables: list[dict[str, Any]] = []
         self.notes: list[str] = []
 
@@ -81,10 +86,8 @@ class Run:
             "bench": self.bench,
             "command": shlex.join(["python", shown, *sys.argv[1:]]),
             "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "commit": _git("rev-parse", "HEAD"),
-            # Uncommitted changes under the package or bench/ make the commit approximate.
-            "worktree_clean": _git("status", "--porcelain", "--", "pytest_postgates", "bench")
-            == "",
+            "commit": self.commit,
+            "worktree_clean": self.clean,
             "machine": {
                 "cpus": os.cpu_count(),
                 "platform": platform.platform(),
