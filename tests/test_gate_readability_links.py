@@ -429,7 +429,9 @@ def test_a_liquid_tag_written_in_a_code_span_is_text_not_a_link(site: Path) -> N
     link (a code span and a real tag on one line: the real one alone is checked)."""
     shown = check_in_site(site, "`{% link /etc/passwd %}` resolves inside the site only.\n")
     assert shown.verdict == "PASS" and shown.detail["internal_links"]["checked"] == 0
-    both = check_in_site(site, "`{% post_url 2026-01-02-gone %}` or {% post_url 2026-01-02-gone %}\n")
+    both = check_in_site(
+        site, "`{% post_url 2026-01-02-gone %}` or {% post_url 2026-01-02-gone %}\n"
+    )
     assert codes(both) == [(BODY_LINE + 2, "BROKEN_INTERNAL_LINK")]
 
 
