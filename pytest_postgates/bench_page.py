@@ -95,7 +95,7 @@ def _header(column: dict[str, Any]) -> str:
 
 def _table(table: dict[str, Any]) -> list[str]:
     columns = table["columns"]
-    lines = [f"**{table['title']}**", ""]
+    lines = [f"{table['title']}:", ""]  # a caption, not a heading (markdownlint MD036)
     lines.append("| " + " | ".join(_header(c) for c in columns) + " |")
     lines.append("|" + "---|" * len(columns))
     for row in table["rows"]:
