@@ -37,7 +37,12 @@ BENCHES = (
     Bench("corpus_speed", "Corpus scale", ("performance.md",)),
     Bench("real_speed", "Real corpus speed", ()),
     Bench("regex_growth", "Regex growth", ("security.md",), writes_results=True),
-    Bench("measure_body_line_floor", "Gate 1 body-line floor", ("gates/01-blog-quality.md",)),
+    Bench(
+        "measure_body_line_floor",
+        "Gate 1 body-line floor",
+        ("gates/01-blog-quality.md",),
+        writes_results=True,
+    ),
     Bench("mermaid_speed", "Gate 1 mermaid speed", ("gates/01-blog-quality.md",)),
     Bench("grounding_speed", "Gate 2 grounding speed", ("gates/02-symbol-grounding.md",)),
     Bench("precision", "Precision of gates 2, 6 and 7", ("gates/02-symbol-grounding.md",)),
@@ -50,7 +55,12 @@ BENCHES = (
         "measure_numerical_claims", "Gate 7 on the real corpus", ("gates/07-numerical-claims.md",)
     ),
     Bench("numerical_recall", "Gate 7 recall", ("gates/07-numerical-claims.md",)),
-    Bench("measure_narrative_opening", "Gate 11 opening", ("gates/11-narrative-opening.md",)),
+    Bench(
+        "measure_narrative_opening",
+        "Gate 11 opening",
+        ("gates/11-narrative-opening.md",),
+        writes_results=True,
+    ),
     Bench("markdownlint_parity", "Gate 12 parity", ("gates/12-markdownlint.md",)),
     Bench("exports_conformance", "Gate 14 against Node", ("gates/14-import-specifiers.md",)),
     Bench("code_sample_calibration", "Gate 15 calibration", ("gates/15-code-samples.md",)),
