@@ -43,7 +43,9 @@ BENCHES = (
         ("gates/01-blog-quality.md",),
         writes_results=True,
     ),
-    Bench("mermaid_speed", "Gate 1 mermaid speed", ("gates/01-blog-quality.md",)),
+    Bench(
+        "mermaid_speed", "Gate 1 mermaid speed", ("gates/01-blog-quality.md",), writes_results=True
+    ),
     Bench("grounding_speed", "Gate 2 grounding speed", ("gates/02-symbol-grounding.md",)),
     Bench("precision", "Precision of gates 2, 6 and 7", ("gates/02-symbol-grounding.md",)),
     Bench("fabrication_recall", "Gate 2 fabrication recall", ("gates/02-symbol-grounding.md",)),
