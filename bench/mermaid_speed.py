@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         "Parsing every distinct block (wall time)",
         [
             {"name": "measure", "kind": "label"},
-            {"name": "diagrams", "kind": "figure", "unit": "diagrams"},
+            {"name": "parsed", "kind": "figure", "unit": "diagrams"},
             {"name": "time", "kind": "figure", "unit": "s"},
             {"name": "rate", "kind": "figure", "unit": "diagrams/s"},
         ],
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         verdicts = run.table(
             "Blocks mermaid rejects",
             [
-                {"name": "blocks", "kind": "figure", "unit": "blocks"},
+                {"name": "in the posts", "kind": "figure", "unit": "blocks"},
                 {"name": "rejected as gate 1 sends them", "kind": "figure", "unit": "blocks"},
                 {"name": "rejected as raw fence text", "kind": "control", "unit": "blocks"},
             ],
