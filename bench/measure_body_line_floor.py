@@ -14,7 +14,11 @@ hits them is a false positive: the script lists every hit.
 Usage:
 
     python bench/measure_body_line_floor.py ../shared/corpus/neurolink-blog/_posts \\
-        --compare corpus/_posts
+        --compare corpus/_posts [--json bench/results/measure_body_line_floor.json]
+
+``--json OUT`` also writes, for each candidate floor, the share of posts the gate's count
+passes beside the share the non-blank count (the control) passes, and the placeholder hits
+(bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ import statistics
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.results_json import Run
 from pytest_postgates.gates import blog_quality
 from pytest_postgates.post import Post, parse_post
 
@@ -74,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, nargs="?", default=DEFAULT_FOLDER)
     parser.add_argument("--compare", type=Path, help="another folder of posts to compare")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
+    run = Run("measure_body_line_floor", {"posts": str(args.folder)})
 
     posts = load(args.folder)
     if not posts:
@@ -103,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             hits += 1
             print(f"  {post.path.name}:{hit['line']}: {hit['match']!r}: {hit['text']}")
     print(f"  {hits} hit(s) in {len(posts)} posts")
+    if args.json:
+        _record(run, posts, counts, hits).write(args.json)
 
     if args.compare:
         other = load(args.compare)
@@ -114,6 +125,50 @@ def main(argv: list[str] | None = None) -> int:
                 f"{min(values)}-{max(values)}; the default floor {floor} passes {passing}"
             )
     return 0
+
+
+def _record(run: Run, posts: list[Post], counts: dict[str, int], hits: int) -> Run:
+    """The candidate floors: posts passing under the gate's count (the figure) beside
+    those passing under the non-blank count (the control); the default; placeholder hits."""
+    run.notes.append(f"{len(posts)} published posts; every placeholder hit is a false positive")
+    rows = run.table(
+        "Posts passing each candidate floor",
+        [
+            {"name": "floor (body lines)", "kind": "label"},
+            {"name": "passing, the gate's count", "kind": "figure", "unit": "posts"},
+            {"name": "passing, the gate's count", "kind": "figure", "unit": "%"},
+            {"name": "passing, non-blank count", "kind": "control", "unit": "posts"},
+            {"name": "just below the floor (10 lines)", "kind": "figure", "unit": "posts"},
+            {"name": "just above the floor (10 lines)", "kind": "figure", "unit": "posts"},
+        ],
+    )
+    values = list(counts.values())
+    non_blank = [nonblank(post) for post in posts]
+    for floor in CANDIDATES:
+        passing = sum(1 for value in values if value >= floor)
+        rows.append(
+            [
+                floor,
+                passing,
+                round(100 * passing / len(values), 1),
+                sum(1 for value in non_blank if value >= floor),
+                sum(1 for value in values if floor - 10 <= value < floor),
+                sum(1 for value in values if floor <= value < floor + 10),
+            ]
+        )
+    summary = run.table(
+        "The default floor and the placeholder patterns",
+        [
+            {"name": "measure", "kind": "label"},
+            {"name": "value", "kind": "figure"},
+        ],
+    )
+    floor = blog_quality.DEFAULT_BODY_LINE_FLOOR
+    summary.append(["default floor (body lines)", floor])
+    summary.append(["posts passing it", sum(1 for value in values if value >= floor)])
+    summary.append(["posts", len(values)])
+    summary.append(["placeholder hits", hits])
+    return run
 
 
 if __name__ == "__main__":

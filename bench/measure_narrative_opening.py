@@ -11,7 +11,9 @@ is therefore a false positive. This script reports, for a folder of posts:
 Usage (the NeuroLink blog corpus that the seeds describe, product package @juspay/neurolink):
 
     python bench/measure_narrative_opening.py ../shared/corpus/neurolink-blog/_posts \\
-        --package @juspay/neurolink
+        --package @juspay/neurolink [--json bench/results/measure_narrative_opening.json]
+
+``--json OUT`` also writes the counts and each phrase's hits (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.results_json import Run
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, narrative_opening
 from pytest_postgates.post import parse_post
@@ -31,7 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", type=Path, help="folder of Markdown posts")
     parser.add_argument("--package", help="the product's package name (names the product)")
     parser.add_argument("--show", type=int, default=40, help="hits to list (default 40)")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
+    run = Run("measure_narrative_opening", {"posts": str(args.folder), "package": args.package})
 
     context = GateContext.create(Settings(package=args.package))
     paths = sorted(args.folder.glob("*.md"))
@@ -77,6 +84,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  phrase {phrase!r}: {count} line(s)")
     for line in hits[: args.show]:
         print(f"  {line}")
+    if args.json:
+        run.notes.append(
+            f"{total} published posts ({errors} unparsable); built-in lists: {phrases} "
+            f"banned phrases, {entities} entities; a published post that fails is a false "
+            "positive"
+        )
+        rows = run.table(
+            "Gate 11 on published posts",
+            [
+                {"name": "measure", "kind": "label"},
+                {"name": "posts", "kind": "figure", "unit": "posts"},
+                {"name": "share", "kind": "figure", "unit": "%"},
+            ],
+        )
+        for label, count in (
+            ("entity check passes", passed),
+            ("posts with a banned-phrase hit", len(banned_posts)),
+            ("posts failing gate 11 (false positives)", len(failing)),
+        ):
+            rows.append([label, count, round(100 * count / total, 1)])
+        # The phrases themselves are not written: a page showing them would use them.
+        run.write(args.json)
     return 0
 
 

@@ -17,6 +17,11 @@ load average is printed with them because the figures scale with free CPU.
 Usage:
 
     python bench/mermaid_speed.py ../shared/corpus/neurolink-blog/_posts [--engine quickjs]
+                                  [--json bench/results/mermaid_speed.json]
+
+``--json OUT`` also writes the speeds and the verdicts, the blocks rejected as raw fence
+text (the control for the Liquid step) beside those rejected as gate 1 sends them
+(bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.results_json import Run
 from pytest_postgates.gates import blog_quality
 from pytest_postgates.post import parse_post
 from pytest_postgates.tools.mermaid import MermaidParser, default_engine, mermaidx_version
@@ -66,7 +74,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--engine", choices=("auto", "quickjs", "v8"), default="auto")
     parser.add_argument("--workers", type=int, default=None, help="batch workers (default: CPUs)")
     parser.add_argument("--compare-unpatched", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args(argv)
+    run = Run("mermaid_speed", {"posts": str(args.folder), "engine": args.engine})
+    speeds = run.table(
+        "Parsing every distinct block (wall time)",
+        [
+            {"name": "measure", "kind": "label"},
+            {"name": "parsed", "kind": "figure", "unit": "diagrams"},
+            {"name": "time", "kind": "figure", "unit": "s"},
+            {"name": "rate", "kind": "figure", "unit": "diagrams/s"},
+        ],
+    )
+
+    def timed_row(label: str, count: int, seconds: float) -> None:
+        speeds.append([label, count, round(seconds, 4), round(count / seconds, 1)])
 
     found = blocks(args.folder)
     if not found:
@@ -87,11 +109,14 @@ def main(argv: list[str] | None = None) -> int:
         single.parse("flowchart LR\n    start --> ready\n")
         seconds = time.perf_counter() - started
         print(f"engine start (worker + mermaid.js, first diagram): {seconds:.2f} s")
+        timed_row("engine start (worker, mermaid.js, first diagram)", 1, seconds)
         print(f"  speed-ups: {single.worker_info}")
 
         started = time.perf_counter()
         results = single.parse_many(distinct)
-        print(f"cold, 1 warm worker:      {rate(len(distinct), time.perf_counter() - started)}")
+        seconds = time.perf_counter() - started
+        print(f"cold, 1 warm worker:      {rate(len(distinct), seconds)}")
+        timed_row("empty cache, 1 warm worker", len(distinct), seconds)
 
         # The gate's batch: workers for the free CPUs (``--workers`` caps them).
         pool = MermaidParser(cache / "pool", engine=engine, max_workers=args.workers)
@@ -102,16 +127,24 @@ def main(argv: list[str] | None = None) -> int:
             f"cold, batch of {pool.worker_starts} workers: {rate(len(distinct), seconds)} "
             "(worker starts included)"
         )
+        timed_row(
+            f"empty cache, batch of {pool.worker_starts} workers (starts included)",
+            len(distinct),
+            seconds,
+        )
         assert pooled == results
 
         started = time.perf_counter()
         single.parse_many(codes)
-        print(f"warm, memory cache:       {rate(len(codes), time.perf_counter() - started)}")
+        seconds = time.perf_counter() - started
+        print(f"warm, memory cache:       {rate(len(codes), seconds)}")
+        timed_row("every block, memory cache", len(codes), seconds)
         reader = MermaidParser(cache / "one", engine=engine)
         started = time.perf_counter()
         reader.parse_many(codes)
         seconds = time.perf_counter() - started
         print(f"warm, disk cache:         {rate(len(codes), seconds)} (new process state)")
+        timed_row("every block, disk cache (new process state)", len(codes), seconds)
         assert reader.engine_calls == 0
 
         failing = [(name, line, results[code]) for name, line, code, _ in found]
@@ -125,6 +158,19 @@ def main(argv: list[str] | None = None) -> int:
         raw_failing = [(name, line, raw[text]) for name, line, _, text in found]
         raw_failing = [(name, line, result) for name, line, result in raw_failing if not result.ok]
         print(f"blocks mermaid rejects as raw fence text (Liquid tags kept): {len(raw_failing)}")
+        verdicts = run.table(
+            "Blocks mermaid rejects",
+            [
+                {"name": "in the posts", "kind": "figure", "unit": "blocks"},
+                {"name": "rejected as gate 1 sends them", "kind": "figure", "unit": "blocks"},
+                {"name": "rejected as raw fence text", "kind": "control", "unit": "blocks"},
+            ],
+        )
+        verdicts.append([len(found), len(failing), len(raw_failing)])
+        run.notes.append(
+            f"engine {engine}, mermaidx {mermaidx_version()}; {len(found)} blocks, "
+            f"{len(distinct)} distinct"
+        )
         for name, line, result in raw_failing:
             print(f"  {name}:{line}: [{result.kind}] {result.message[:160]}")
 
@@ -142,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
             plain.close()
         for made in (single, pool, reader):
             made.close()
+    if args.json:
+        run.write(args.json)
     return 0
 
 

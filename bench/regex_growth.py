@@ -10,6 +10,10 @@ seconds of wall time per size and shown as ``>limit``; larger sizes are then not
 Usage:
 
     python bench/regex_growth.py [--sizes 2000,8000,32000] [--large 600000] [--limit 20]
+                                 [--json bench/results/regex_growth.json]
+
+``--json OUT`` also writes the table (milliseconds of CPU; each old regex, the control,
+beside its scanner at the same size) for the Benchmarks page (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.results_json import Run
 from tests.hostile.regex_cases import CASES
 
 
@@ -70,8 +75,21 @@ def main() -> None:
     parser.add_argument("--sizes", default="2000,8000,32000")
     parser.add_argument("--large", type=int, default=600_000, help="one more size, new only")
     parser.add_argument("--limit", type=float, default=20.0, help="seconds per old run")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
+    run = Run("regex_growth", {"sizes": sizes, "large": args.large, "limit_s": args.limit})
+    run.notes.append(
+        "CPU time of one thread, best of three, in ms; an old regex stopped after the limit "
+        "is shown as stopped and not tried at larger sizes"
+    )
+    columns = [{"name": "pattern", "kind": "label"}]
+    for size in sizes:
+        # Sizes as the settings write them, so that gate 7 finds them in the file.
+        columns.append({"name": f"old regex, {size} chars", "kind": "control", "unit": "ms"})
+        columns.append({"name": f"scanner, {size} chars", "kind": "figure", "unit": "ms"})
+    columns.append({"name": f"scanner, {args.large} chars", "kind": "figure", "unit": "ms"})
+    rows = run.table("Old regex (control) and linear scanner on adversarial input", columns)
     signal.signal(signal.SIGALRM, _alarm)
     header = [
         "pattern",
@@ -96,6 +114,16 @@ def main() -> None:
         row = [case.name, *(show(t, args.limit) for t in old), *(show(t, args.limit) for t in new)]
         row += [show(large, args.limit), growth(old, factor), growth(new, factor)]
         print(" | ".join(row), flush=True)
+        cells: list[object] = [case.name]
+        for old_time, new_time in zip(old, new, strict=True):
+            cells += [_ms(old_time, args.limit), _ms(new_time, args.limit)]
+        rows.append([*cells, _ms(large, args.limit)])
+    if args.json:
+        run.write(args.json)
+
+
+def _ms(seconds: float | None, limit: float) -> float | str:
+    return f"stopped after {limit:g} s" if seconds is None else round(seconds * 1000, 1)
 
 
 if __name__ == "__main__":

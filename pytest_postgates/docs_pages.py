@@ -6,7 +6,9 @@ table (``docs/gates/index.md``, from the registry), the table of every gate's se
 (``docs/configuration.md``) and each gate's own (its page, from its settings dataclass), gate
 2's rules for names judged against the API model (its page, from ``RULES``), and the
 command-line reference (``docs/cli.md``, from the plugin's options and the ``postgates``
-parser). ``--check docs`` exits 1 naming every stale page; a test runs the same check.
+parser). One page is generated whole: the Benchmarks page (``docs/benchmarks.md``, from the
+results files the benches write, :mod:`pytest_postgates.bench_page`). ``--check docs``
+exits 1 naming every stale page; a test runs the same check.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any, cast
 
 import pytest
 
+from pytest_postgates import bench_page
 from pytest_postgates.config import Option, gate_options
 from pytest_postgates.gates import GATES
 from pytest_postgates.gates.base import Gate
@@ -223,8 +226,16 @@ def generated_parts() -> dict[str, list[tuple[str, str, str]]]:
     return parts
 
 
+def whole_pages(docs: Path) -> dict[str, str]:
+    """Pages generated whole (relative to docs/) -> their text."""
+    return {"benchmarks.md": bench_page.render(docs, GENERATOR)}
+
+
 def render(docs: Path, page: str) -> str:
     """The page as it should read: its text with every generated part regenerated."""
+    whole = whole_pages(docs)
+    if page in whole:
+        return whole[page]
     text = (docs / page).read_text(encoding="utf-8")
     for start, end, generated in generated_parts()[page]:
         text = _replace(text, start, end, generated)
@@ -235,7 +246,7 @@ def stale_pages(docs: Path) -> dict[str, str]:
     """The pages whose generated parts differ from what the declarations generate, or that
     lack a page or a marker, each with why."""
     stale = {}
-    for page in generated_parts():
+    for page in [*generated_parts(), *whole_pages(docs)]:
         try:
             if render(docs, page) != (docs / page).read_text(encoding="utf-8"):
                 stale[page] = f"stale; regenerate it: {GENERATOR}"
@@ -256,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for page, why in stale.items():
             print(f"{docs / page}: {why}", file=sys.stderr)
         return 1 if stale else 0
-    for page in generated_parts():
+    for page in [*generated_parts(), *whole_pages(docs)]:
         (docs / page).write_text(render(docs, page), encoding="utf-8")
     return 0
 

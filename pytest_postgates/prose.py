@@ -507,10 +507,10 @@ class ProseView:
                 found.extend(_inline_links(token, start))
             elif token.type == "html_block":
                 found.extend(html_links(token.content, start))
-        code = post.code_lines
-        for number in range(post.body_start_line, len(post.lines) + 1):
-            text = post.lines[number - 1]
-            if number in code or "{%" not in text:
+        # Liquid tags outside code: a tag written in a code span (a page about Jekyll's
+        # tags) is text, so the lines are read with code spans blanked.
+        for number, text in self.lines(html="source", urls=False):
+            if "{%" not in text:
                 continue
             for match in LIQUID_LINK.finditer(text):
                 found.append(Link(number, f"{{% {match.group(1)} {match.group(2)} %}}", "liquid"))
@@ -537,14 +537,40 @@ class ProseView:
             for number in range(post.body_start_line, len(post.lines) + 1):
                 if number in code:
                     continue
+                # The pieces of a code span that wraps lines go first, so that the line's
+                # own scan never pairs their backtick with another on the line.
+                source = post.lines[number - 1]
+                for piece in self._wrapped_code_pieces.get(number, ()):
+                    at = source.find(piece)
+                    # Rendered, a piece holding markup would not keep its columns.
+                    if at >= 0 and not (rendered and ("<" in piece or "&" in piece)):
+                        source = source[:at] + " " * len(piece) + source[at + len(piece) :]
                 if not rendered:
-                    lines.append((number, blank(post.lines[number - 1])))
+                    lines.append((number, blank(source)))
                     continue
-                text = self._rendered(number)[1]
+                text = self._rendered(number, source)[1]
                 if urls and _may_hold_url(text):
                     text = _LINE_URL.sub(_spaces, text)
                 lines.append((number, text))
             found = self._lines[key] = tuple(lines)
+        return found
+
+    @cached_property
+    def _wrapped_code_pieces(self) -> dict[int, list[str]]:
+        """file line -> the pieces on it of code spans that wrap onto another line (a
+        line-by-line scan sees an unmatched backtick on each of their lines, so
+        :meth:`lines` blanks them from here): each piece as the line writes it."""
+        found: dict[int, list[str]] = {}
+        for first, _, source in self._inline_blocks:
+            if "`" not in source or "\n" not in source:
+                continue
+            for match in _CODE_SPAN.finditer(source):
+                if "\n" not in match.group(0):
+                    continue
+                line = first + source.count("\n", 0, match.start())
+                for offset, piece in enumerate(match.group(0).split("\n")):
+                    if piece.strip():
+                        found.setdefault(line + offset, []).append(piece.strip())
         return found
 
     def rendered_line(self, number: int) -> str:
@@ -568,14 +594,15 @@ class ProseView:
                     found[number] = (shown.lines[offset], shown.blanked[offset])
         return found
 
-    def _rendered(self, number: int) -> tuple[str, str]:
-        """(rendered text, code blanked) of body line ``number``: an HTML block's line as
-        HTML, any other line as Markdown whose inline HTML and entities are rendered
-        outside its code spans."""
+    def _rendered(self, number: int, source: str | None = None) -> tuple[str, str]:
+        """(rendered text, code blanked) of body line ``number`` (or of ``source`` standing
+        for it): an HTML block's line as HTML, any other line as Markdown whose inline HTML
+        and entities are rendered outside its code spans."""
         block = self._html_blocks.get(number)
         if block is not None:
             return block
-        source = self._post.lines[number - 1]
+        if source is None:
+            source = self._post.lines[number - 1]
         if "<" not in source and "&" not in source:
             return source, blank_code(source)
         text: list[str] = []

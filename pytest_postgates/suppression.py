@@ -7,12 +7,15 @@
 Gates are named by test name or id. A suppressed finding never vanishes: it moves to the
 scorecard's ``suppressed`` list, and the gate's ``decide`` sets the verdict from what is
 left (the runner does this the same way for every gate). A
-directive naming no gate is itself a problem of the post. Directives inside code are text.
+directive naming no gate is itself a problem of the post. Directives inside code are text:
+fenced code, and inline code spans (a page that shows how to write a directive,
+`` `<!-- postgates-disable-file x -->` ``, silences nothing).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
@@ -58,10 +61,15 @@ def parse(
     found = Suppressions()
     open_ranges: dict[str, int] = {}
     last = len(post.lines)
+    quoted = _quoted_directives(post)
     for number, text in post.body_lines():
         if number in post.code_lines:
             continue
         for match in DIRECTIVE.finditer(text):
+            shown = quoted.get(number)
+            if shown and shown[match.group(0)] > 0:
+                shown[match.group(0)] -= 1  # written in a code span: an example, not a directive
+                continue
             kind = (match.group(1) or "").lower()
             raw = [name for name in re.split(r"[\s,]+", (match.group(2) or "").strip()) if name]
             names = []
@@ -108,6 +116,16 @@ def parse(
     for gate, start in open_ranges.items():
         found.lines.setdefault(gate, set()).update(range(start, last + 1))
     return found
+
+
+def _quoted_directives(post: Post) -> dict[int, Counter[str]]:
+    """File line -> the directives written inside the inline code spans opening on it."""
+    quoted: dict[int, Counter[str]] = {}
+    for span in post.code_spans:
+        if "postgates-" in span.text:
+            for match in DIRECTIVE.finditer(span.text):
+                quoted.setdefault(span.line, Counter())[match.group(0)] += 1
+    return quoted
 
 
 def split(

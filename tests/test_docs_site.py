@@ -5,6 +5,7 @@ anchor, and ``mkdocs build --strict`` builds it (skipped, with the reason, only 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_postgates import docs_pages
+from pytest_postgates import bench_page, docs_pages
 from pytest_postgates.gates import GATES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +28,9 @@ def test_the_generated_pages_are_not_stale() -> None:
 def _copy_docs(tmp_path: Path) -> Path:
     shutil.copytree(DOCS, tmp_path / "docs")
     shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    results = ROOT / "bench" / "results"
+    if results.is_dir():
+        shutil.copytree(results, tmp_path / "bench" / "results")
     return tmp_path / "docs"
 
 
@@ -57,6 +61,86 @@ def test_every_gate_has_a_page_with_its_anchor_and_its_settings() -> None:
         for heading in ("## What it checks", "## Settings", "## How to fix a finding"):
             assert heading in page, (gate.name, heading)
         assert f"postgates-disable-next-line {gate.name}" in page
+
+
+def _record(commit: str = "0123456789abcdef" * 2 + "01234567") -> dict[str, object]:
+    return {
+        "schema": 1,
+        "bench": "regex_growth",
+        "command": "python bench/regex_growth.py --json bench/results/regex_growth.json",
+        "date": "2026-12-03T23:40:00Z",
+        "commit": commit,
+        "worktree_clean": True,
+        "machine": {
+            "cpus": 2,
+            "platform": "Linux",
+            "python": "3.12.3",
+            "load_average_start": [1.5, 1, 1],
+            "load_average_end": [2.25, 1, 1],
+        },
+        "settings": {"sizes": [2000, 8000]},
+        "notes": ["CPU time in ms"],
+        "tables": [
+            {
+                "title": "Old regex and scanner",
+                "columns": [
+                    {"name": "pattern", "kind": "label"},
+                    {"name": "old regex, 8K", "kind": "control", "unit": "ms"},
+                    {"name": "scanner, 8K", "kind": "figure", "unit": "ms"},
+                ],
+                "rows": [
+                    ["gate 7 link", 218.4, 21.1],
+                    ["gate 6 Liquid", "stopped after 20 s", None],
+                ],
+            }
+        ],
+    }
+
+
+def test_the_benchmarks_page_is_rendered_from_the_results_files(tmp_path: Path) -> None:
+    """Issue 28: every figure of the Benchmarks page comes from a results file a bench
+    wrote, with its run (command, commit, date, machine, settings) and each control column
+    beside its figures; the page names the files as gate 7's evidence; a bench with no
+    file is not measured at this commit; a new or changed file makes the page stale."""
+    docs = _copy_docs(tmp_path)
+    results = tmp_path / "bench" / "results"
+    shutil.rmtree(results, ignore_errors=True)
+    results.mkdir(parents=True)
+    docs_pages.main(["--update", str(docs)])
+    empty = (docs / "benchmarks.md").read_text(encoding="utf-8")
+    assert not empty.startswith("---")  # no evidence to name
+    assert empty.count("Not measured at this commit") == len(bench_page.BENCHES)
+
+    (results / "regex_growth.json").write_text(json.dumps(_record()), encoding="utf-8")
+    assert "benchmarks.md" in docs_pages.stale_pages(docs)
+    page = bench_page.render(docs, docs_pages.GENERATOR)
+    assert page.startswith("---\n# Gate 7") and "  - bench/results/regex_growth.json\n" in page
+    section = page[page.index("## Regex growth") : page.index("## Gate 1 body-line floor")]
+    assert "`python bench/regex_growth.py --json bench/results/regex_growth.json`" in section
+    assert "commit `0123456789`" in section and "2026-12-03T23:40:00Z" in section
+    assert "Machine: 2 CPUs, Linux, Python 3.12.3; load average 1.5 to 2.25." in section
+    assert "| pattern | control: old regex, 8K (ms) | scanner, 8K (ms) |" in section
+    assert "| gate 7 link | 218.4 | 21.1 |" in section
+    assert "| gate 6 Liquid | stopped after 20 s | not measured |" in section
+    assert "Not measured" not in section
+    assert page.count("Not measured at this commit") == len(bench_page.BENCHES) - 1
+    docs_pages.main(["--update", str(docs)])
+    assert docs_pages.stale_pages(docs) == {}
+    # A file in another shape is not shown as figures.
+    (results / "regex_growth.json").write_text('{"overall": {}}', encoding="utf-8")
+    assert "not in the shape of schema 1" in bench_page.render(docs, docs_pages.GENERATOR)
+
+
+def test_every_bench_the_page_lists_exists_and_regex_growth_writes_results() -> None:
+    for bench in bench_page.BENCHES:
+        assert (ROOT / "bench" / f"{bench.name}.py").is_file(), bench.name
+        for cited_by in bench.cited_by:
+            text = (DOCS / cited_by).read_text(encoding="utf-8")
+            linked = bench.anchor and f"benchmarks.md#{bench.anchor}" in text
+            assert f"bench/{bench.name}.py" in text or linked, (bench.name, cited_by)
+        # A bench writes a results file when it records its run with bench/results_json.py.
+        script = (ROOT / "bench" / f"{bench.name}.py").read_text(encoding="utf-8")
+        assert bench.writes_results == ("results_json" in script), bench.name
 
 
 def test_the_cli_reference_names_every_option_of_the_plugin_and_the_command() -> None:
@@ -102,3 +186,42 @@ def test_gate_2_page_lists_every_rule_of_the_api_model() -> None:
     page = (DOCS / "gates" / "02-symbol-grounding.md").read_text(encoding="utf-8")
     for rule in RULES:
         assert f"| `{rule.name}` | `{rule.decides}` |" in page, rule.name
+
+
+def test_pytest_docs_passes_grounded_against_this_repository(tmp_path: Path) -> None:
+    """Issue 28: the docs are gated by the plugin itself. ``pytest docs/`` collects every
+    page (no front matter: docs pages of an MkDocs site), grounds gates 2, 14 and 15
+    against this repository, and must pass: a finding is fixed in the docs, or it is a
+    false finding of the plugin, fixed in the gate. Offline (external links unchecked) and
+    with a result cache of its own, so that it judges this checkout's code. About 15 s
+    of CPU on this machine."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PYTEST_XDIST") and k != "PYTEST_ADDOPTS"
+    }
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "docs/",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rfE",
+            "--postgates-offline",
+            f"--postgates-scorecards={tmp_path / 'scorecards'}",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    pages = sorted(DOCS.rglob("*.md"))
+    overall = sorted((tmp_path / "scorecards").glob("*-overall.json"))
+    assert len(overall) == len(pages)  # every page was gated
+    assert all(json.loads(p.read_text())["overall"] == "PASS" for p in overall)

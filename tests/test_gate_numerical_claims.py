@@ -67,6 +67,8 @@ def test_numbers_with_units_are_claims(
     [
         "Released in 2026 with version 1.2.3.",  # no unit
         "Run `sleep 200ms` in a shell.",  # inline code is exempt
+        "The last line says `waited\n0.40 s` and ends.",  # a code span wrapping lines, too
+        "- As in\n  `postgates: look-ahead: the main process waited\n  0.40 s`).",  # in a list
         "See https://example.com/50%-off and 0x1F.",  # URL, hex
         "The 1990s were different.",  # a decade, not seconds
         "It returned 402s or 404s.",  # HTTP responses, not seconds

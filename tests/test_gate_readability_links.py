@@ -424,6 +424,17 @@ def test_liquid_post_url_tags(site: Path) -> None:
     assert codes(bad) == [(BODY_LINE + 2, "BROKEN_INTERNAL_LINK")]
 
 
+def test_a_liquid_tag_written_in_a_code_span_is_text_not_a_link(site: Path) -> None:
+    """A page about Jekyll's tags shows them in code spans; only a tag outside code is a
+    link (a code span and a real tag on one line: the real one alone is checked)."""
+    shown = check_in_site(site, "`{% link /etc/passwd %}` resolves inside the site only.\n")
+    assert shown.verdict == "PASS" and shown.detail["internal_links"]["checked"] == 0
+    both = check_in_site(
+        site, "`{% post_url 2026-01-02-gone %}` or {% post_url 2026-01-02-gone %}\n"
+    )
+    assert codes(both) == [(BODY_LINE + 2, "BROKEN_INTERNAL_LINK")]
+
+
 def test_posts_in_other_folders_of_the_run_resolve(tmp_path: Path) -> None:
     elsewhere = write_post(tmp_path / "other" / "_posts", "2026-01-01-far-away.md")
     path = write_post(tmp_path / "_posts", "2026-06-03-x.md", "See [it](/posts/far-away/).\n")

@@ -127,6 +127,25 @@ def test_prose_lines_blank_code_and_optionally_urls_and_skip_code(tmp_path: Path
     assert not {10, 11, 12} & (with_urls.keys() | code_only.keys())  # the fence
 
 
+def test_a_code_span_that_wraps_lines_is_blanked_on_each(tmp_path: Path) -> None:
+    """A line-by-line scan sees one unmatched backtick per line of a code span that wraps
+    (a paragraph or list item continued inside the span): its pieces are blanked anyway,
+    so that no gate reads code as prose."""
+    post = make_post(
+        "- It says\n  `waited\n  0.40 s` and ends.\n\nPlain `a b\nc 0.50 s` here, `x` too.\n",
+        tmp_path,
+    )
+    for html in ("source", "rendered"):
+        lines = dict(post.prose.lines(html=html, urls=False))
+        assert (
+            lines[7] == " " * len("  `waited") and lines[8] == " " * len("  0.40 s`") + " and ends."
+        )
+        assert (
+            lines[10] == "Plain " + " " * len("`a b")
+            and lines[11] == " " * len("c 0.50 s`") + " here,     too."
+        )
+
+
 # -------------------------------------------------------------------- properties
 _PIECES = st.sampled_from(
     [

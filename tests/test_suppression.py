@@ -77,6 +77,17 @@ def test_directives_inside_code_are_not_directives(tmp_path: Path) -> None:
     assert _card(tmp_path, body).verdict == "FAIL"
 
 
+def test_directives_inside_inline_code_are_examples_not_directives(tmp_path: Path) -> None:
+    """A page that shows how to silence a gate (as every gate's docs page does) must not
+    silence it: a directive written in a code span is text; one beside it still counts."""
+    shown = "Put `<!-- postgates-disable-file call_graph_claims -->` at the top.\n"
+    assert _card(tmp_path, shown + CLAIMS + "\n").verdict == "FAIL"
+    card = _card(tmp_path, "`<!-- postgates-disable-next-line 13 -->` is one directive.\n" + CLAIMS)
+    assert card.verdict == "FAIL" and "suppressed" not in card.detail
+    real = "Shown: `<!-- postgates-disable-file 13 -->` <!-- postgates-disable-file 13 -->\n"
+    assert _card(tmp_path, real + CLAIMS + "\n").verdict == "PASS"
+
+
 def test_symbol_grounding_share_is_recomputed_without_suppressed_tokens(tmp_path: Path) -> None:
     from tests.helpers import make_repo
 
