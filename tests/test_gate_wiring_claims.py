@@ -276,3 +276,48 @@ def test_a_contradicted_claim_fails_the_item_with_what_the_code_calls(
     cards = list((pytester.path / ".postgates" / "scorecards").glob("*-gate16-wiring_claims.json"))
     verdicts = {json.loads(p.read_text())["verdict"] for p in cards}
     assert verdicts == {"PASS", "FAIL"}
+
+
+DECLARATIONS = {
+    "src/lib/client.ts": """
+export class Client {
+  async send(body: string): Promise<Reply> { return new Reply(); }
+  private encode(body: string): Uint8Array { return new Uint8Array(); }
+  #sign(): string { return ""; }
+  close(): void {}
+}
+export class Reply {}
+""",
+    "pkg/__init__.py": "",
+    "pkg/tool.py": "def _helper() -> dict[str, int]:\n    return {}\n",
+}
+
+
+def test_return_types_and_visibility_are_judged_against_the_declarations(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", DECLARATIONS)
+    body = (
+        "`Client.send()` returns a `Promise<Reply>` once the server answers.\n"
+        "`Client.close()` returns a `Promise<Reply>` as well.\n"
+        "`encode()` is a private method of the client.\n"
+        "`close()` is a private helper too.\n"
+        "`_helper()` is private, by Python's underscore.\n"
+        "The `#sign()` is a public method.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {(c["line"], c["code"]): c for c in card.detail["claims"]}
+    first = 6  # the body's first line, after the five lines of front matter
+    assert claims[(first, "RETURN_TYPE")]["verdict"] == "verified"
+    assert "Promise<Reply>" in claims[(first, "RETURN_TYPE")]["evidence"]
+    close = claims[(first + 1, "RETURN_TYPE")]
+    assert close["verdict"] == "contradicted" and "declares `void`" in close["evidence"]
+    assert claims[(first + 2, "VISIBILITY")]["verdict"] == "verified"
+    assert claims[(first + 3, "VISIBILITY")]["verdict"] == "contradicted"
+    assert claims[(first + 4, "VISIBILITY")]["verdict"] == "verified"
+    assert claims[(first + 5, "VISIBILITY")]["verdict"] == "contradicted"
+    messages = [f.message for f in card.findings]
+    assert "close() is not private; close() is public" in messages
+    assert (
+        "Client.close() does not return Promise<Reply>; Client.close() returns `void`" in messages
+    )

@@ -43,6 +43,8 @@ class RawFunction:
     line: int
     complete: bool = True
     calls: list[RawCall] = field(default_factory=list)
+    returns: str = ""
+    modifiers: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -217,6 +219,8 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     function.line,
                     function.complete,
                     sites,
+                    function.returns,
+                    function.modifiers,
                 )
             )
     return result

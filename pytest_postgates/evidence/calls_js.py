@@ -114,6 +114,24 @@ def _name_of(source: bytes, node: Any) -> str:
     return _text(source, name) if name is not None else ""
 
 
+_MODIFIERS = frozenset({"async", "static", "private", "protected", "public", "abstract"})
+
+
+def _declared(source: bytes, node: Any) -> tuple[str, list[str]]:
+    """A function's declared return type (its text, ``: `` dropped) and modifiers."""
+    value = node.child_by_field_name("value")
+    target = value if value is not None and node.type != "method_definition" else node
+    modifiers = [
+        _text(source, child).split()[0]
+        for holder in (node, target)
+        for child in holder.children
+        if child.type in _MODIFIERS or child.type == "accessibility_modifier"
+    ]
+    annotation = target.child_by_field_name("return_type")
+    returns = _text(source, annotation).lstrip(":").strip() if annotation is not None else ""
+    return returns, sorted(set(modifiers))
+
+
 def _class_of(source: bytes, node: Any) -> str:
     """The name of the class whose body holds ``node`` directly ("" when none)."""
     parent = node.parent
@@ -161,7 +179,10 @@ def read_unit(
         else:
             qualname = f"{path}.{name}"
             unit.top.setdefault(name, qualname)
-        function = RawFunction(qualname, name, owner, line, not node.has_error)
+        returns, modifiers = _declared(source, node)
+        function = RawFunction(
+            qualname, name, owner, line, not node.has_error, [], returns, modifiers
+        )
         functions.append((node.start_byte, node.end_byte, function))
     starts = [start for start, _end, _function in functions]
     for callee, constructs in sorted(calls, key=lambda item: item[0].start_byte):

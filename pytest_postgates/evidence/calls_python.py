@@ -69,6 +69,17 @@ def _calls_in(node: ast.AST) -> list[RawCall]:
     return found
 
 
+def _function(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str, owner: str
+) -> RawFunction:
+    returns = ast.unparse(node.returns) if node.returns is not None else ""
+    modifiers = ["async"] if isinstance(node, ast.AsyncFunctionDef) else []
+    decorators = {ast.unparse(d).rsplit(".", 1)[-1] for d in node.decorator_list}
+    modifiers += sorted(decorators & {"staticmethod", "classmethod", "property"})
+    calls = _calls_in(node)
+    return RawFunction(qualname, node.name, owner, node.lineno, True, calls, returns, modifiers)
+
+
 def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
@@ -89,9 +100,7 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
             if isinstance(node, _FUNCTIONS):
                 qualname = f"{module}.{node.name}"
                 unit.top[node.name] = qualname
-                unit.functions.append(
-                    RawFunction(qualname, node.name, "", node.lineno, True, _calls_in(node))
-                )
+                unit.functions.append(_function(node, qualname, ""))
             elif isinstance(node, ast.ClassDef):
                 klass(node, module)
             elif isinstance(node, ast.Import):
@@ -122,9 +131,7 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
             if isinstance(child, _FUNCTIONS):
                 method = f"{qualname}.{child.name}"
                 entry.methods[child.name] = method
-                unit.functions.append(
-                    RawFunction(method, child.name, node.name, child.lineno, True, _calls_in(child))
-                )
+                unit.functions.append(_function(child, method, node.name))
             elif isinstance(child, ast.ClassDef):
                 klass(child, qualname)
 

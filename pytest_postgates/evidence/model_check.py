@@ -76,6 +76,10 @@ def unconfirmed(facts: ModelFacts, sources: Mapping[str, str], others: Mapping[s
     for caller in facts.functions:
         if not words.written(caller.name, caller.path):
             return f"function {caller.qualname} in {caller.path}"
+        # Its declared return type and modifiers are words of its file too.
+        for word in (*_WORD.findall(caller.returns), *caller.modifiers):
+            if not words.written(word, caller.path):
+                return f"declaration {word} of {caller.qualname} in {caller.path}"
         for call in caller.calls:
             # A call's name is written in the caller's file, and what it resolved to is
             # a function of the model (a constructor's class may be one the model does not

@@ -103,16 +103,22 @@ class FunctionCalls:
     line: int
     complete: bool = True
     calls: list[CallSite] = field(default_factory=list)
+    returns: str = ""  # the declared return type as written ("" when none is declared)
+    # What its declaration says besides: async, static, private, protected, public.
+    modifiers: list[str] = field(default_factory=list)
 
     def to_json(self) -> list[Any]:
         rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
-        return [self.qualname, self.name, self.owner, self.path, self.line, self.complete, rows]
+        head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
+        return [*head, rows, self.returns, self.modifiers]
 
     @classmethod
     def from_json(cls, row: list[Any]) -> FunctionCalls:
-        qualname, name, owner, path, line, complete, rows = row
+        qualname, name, owner, path, line, complete, rows, returns, modifiers = row
         calls = [CallSite(*call) for call in rows]
-        return cls(qualname, name, owner, path, int(line), bool(complete), calls)
+        return cls(
+            qualname, name, owner, path, int(line), bool(complete), calls, returns, modifiers
+        )
 
 
 @dataclass

@@ -4,7 +4,9 @@ Gate 13 counts sentences and diagrams that assert a call graph; a human then che
 one. This gate checks the ones it can against the API model's call graph at the ref
 (:mod:`~pytest_postgates.helpers.wiring_verdicts`): call claims (``X calls Y``, ``Y is
 called by X``, ``X delegates to Y``, ``under the hood X invokes Y``) and the edges of
-function-flow diagrams. Each claim is ``verified``, ``contradicted`` or ``unjudged`` with
+function-flow diagrams, and against the declarations the return types and visibility
+claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`). Each claim is ``verified``,
+``contradicted`` or ``unjudged`` with
 its evidence, listed as ``detail.claims``; the gate fails on any contradicted claim. Claims
 that are opinions of a component's role ("thin", "the gate", "orchestrates") are listed as
 unjudged, as are the shapes this gate does not judge yet.
@@ -29,6 +31,13 @@ from pytest_postgates.gates.base import (
     commit_inputs,
 )
 from pytest_postgates.helpers.claim_scan import scan_claims, scan_mermaid
+from pytest_postgates.helpers.wiring_shapes import (
+    ShapeClaim,
+    judge_return,
+    judge_visibility,
+    return_claims,
+    visibility_claims,
+)
 from pytest_postgates.helpers.wiring_subjects import Subject, call_subjects, mermaid_edges
 from pytest_postgates.helpers.wiring_verdicts import Judged, judge_call, judge_edge
 from pytest_postgates.scorecard import Finding
@@ -36,7 +45,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 1
+GATE_VERSION = 2
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -44,6 +53,7 @@ OPINIONS = {
     "THIN_CLASS": "says a component is thin or small",
 }
 NOT_YET = "this shape is not judged yet (gate 13 flags it for a human)"
+SHAPES = {"RETURN_TYPE": return_claims, "VISIBILITY": visibility_claims}
 FIX = (
     "check the call graph at the ref: name what the code calls, or describe what the "
     "component is for rather than how it is wired"
@@ -93,6 +103,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     entries: list[dict[str, Any]] = []
     # (line, code, text, caller, callee, is_edge): what the call graph is asked.
     asked: list[tuple[int, str, str, Subject, Subject, bool]] = []
+    declared: list[tuple[int, str, str, ShapeClaim]] = []  # RETURN_TYPE, VISIBILITY
     seen_lines: dict[int, str] = {}
     for claim in scan_claims(post):
         reason = ""
@@ -100,12 +111,20 @@ def check(post: Post, context: GateContext) -> CheckResult:
             reason = "a line of fenced code, not a claim of the prose"
         elif claim.code in OPINIONS:
             reason = f"an opinion: it {OPINIONS[claim.code]}, which no call graph shows"
-        elif claim.code not in CALL_CODES:
+        elif claim.code not in CALL_CODES and claim.code not in SHAPES:
             reason = NOT_YET
         elif claim.line in seen_lines:
             reason = f"the same sentence as the {seen_lines[claim.line]} claim of this line"
         if reason:
             entries.append(_entry(claim.line, claim.code, claim.text, Judged("unjudged", reason)))
+            continue
+        if claim.code in SHAPES:
+            for shape in SHAPES[claim.code](post, claim.line):
+                if shape.who is None:
+                    judged = Judged("unjudged", shape.reason)
+                    entries.append(_entry(claim.line, claim.code, claim.text, judged))
+                else:
+                    declared.append((claim.line, claim.code, claim.text, shape))
             continue
         seen_lines[claim.line] = claim.code
         for subjects in call_subjects(post, claim.line):
@@ -123,9 +142,22 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for edge in mermaid_edges(fence.content, flow.line + 1):
             asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True))
     findings: list[Finding] = []
-    if asked:
+    if asked or declared:
         model = _model(post, context)
         graph = model.call_graph
+        for line, code, text, shape in declared:
+            assert shape.who is not None
+            judge_shape = judge_return if code == "RETURN_TYPE" else judge_visibility
+            judged = judge_shape(graph, shape)
+            entries.append(_entry(line, code, text, judged, f"{shape.who.text}: {shape.says}"))
+            if judged.verdict == "contradicted":
+                said = (
+                    f"does not return {shape.says}"
+                    if code == "RETURN_TYPE"
+                    else (f"is not {shape.says}")
+                )
+                message = f"{shape.who.text} {said}; {shape.who.text} {judged.instead}"
+                findings.append(Finding(line, code, message, FIX))
         for line, code, text, caller, target, is_edge in asked:
             judge = judge_edge if is_edge else judge_call
             judged = judge(graph, model.classes, caller, target, depth)

@@ -25,13 +25,15 @@ if TYPE_CHECKING:
 _VERB = re.compile(
     r"\b(?P<passive>(?:is|are|gets?|get) (?:called|invoked) (?:by|from))\b"
     r"|\b(?:calls|calling|invokes|invoking|delegates to|delegating to|dispatches to"
-    r"|hands off to|forwards to|then calls)\b",
+    r"|hands off to|forwards to|then calls"
+    # the plural verb after a list of callers ("`a()` and `b()` each call `c()`")
+    r"|(?P<plural>(?:each|both|all|also|then) (?:call|invoke|delegate to)))\b",
     re.IGNORECASE,
 )
 # Between a caller and the verb: a noun for it, "which", adverbs ("`run()` then calls",
 # "`Client.send`, which in turn calls"); between the verb and its first callee: an article
 # or a word ("calls the `foo` method", "delegates to its `bar()`").
-_CALLER_GAP = re.compile(
+CALLER_GAP = re.compile(
     r"\s*(?:(?:method|function|helper|class|constructor|handler)\s+)?(?:,?\s*(?:which|that)\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|never|still)\s+)*",
     re.IGNORECASE,
@@ -103,7 +105,7 @@ def subject(text: str) -> Subject | None:
     return Subject(text.strip(), name, owner, bool(match.group("call")), bool(match.group("new")))
 
 
-def _spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
+def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
     """(start, end, text) of the line's code spans in the line's text, in order."""
     text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
     found: list[tuple[int, int, str]] = []
@@ -127,7 +129,7 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     """The callers and callees of the call claims on ``line``, one per sentence (see the
     module doc); one without a caller, with the reason, when none is read."""
     text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
-    spans = _spans_in(post, line)
+    spans = spans_in(post, line)
     if not spans:
         return [CallSubjects(reason="no code span names a function on the line")]
     blanked = list(text)
@@ -138,8 +140,8 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     for first, last in sentence_spans(plain):
         for verb in _VERB.finditer(plain, first, last):
             found = _around(text, spans, verb, first, last)
-            if found is not None:
-                claims.append(found)
+            if found:
+                claims += found
                 break
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
@@ -150,29 +152,36 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
 
 def _around(
     text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], first: int, last: int
-) -> CallSubjects | None:
+) -> list[CallSubjects]:
+    """The claims one verb makes: its callers (one, or a list before a plural verb) and
+    its callees (the span after it and the ones joined to it)."""
     before = [s for s in spans if first <= s[0] and s[1] <= verb.start()]
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
     if not before or not after:
-        return None
-    near_before = before[-1]
-    if not _CALLER_GAP.fullmatch(text[near_before[1] : verb.start()]):
-        return None
+        return []
+    if not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
+        return []
     if not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
-        return None
+        return []
+    left_chain = [before[-1]]
+    if verb.group("plural"):
+        for span in reversed(before[:-1]):
+            if not _JOINT.fullmatch(text[span[1] : left_chain[0][0]]):
+                break
+            left_chain.insert(0, span)
     chain = [after[0]]
     for span in after[1:]:
         if not _JOINT.fullmatch(text[chain[-1][1] : span[0]]):
             break
         chain.append(span)
-    left = subject(near_before[2])
+    lefts = [s for s in (subject(span[2]) for span in left_chain) if s is not None]
     rights = [s for s in (subject(span[2]) for span in chain) if s is not None]
-    if left is None or not rights:
-        return CallSubjects(reason="a code span next to the verb is not a function name")
+    if not lefts or not rights:
+        return [CallSubjects(reason="a code span next to the verb is not a function name")]
     if verb.group("passive"):
         # "Y is called by X": X is the caller (one caller, the first named after the verb).
-        return CallSubjects(rights[0], (left,))
-    return CallSubjects(left, tuple(rights))
+        return [CallSubjects(rights[0], (lefts[-1],))]
+    return [CallSubjects(left, tuple(rights)) for left in lefts]
 
 
 # ------------------------------------------------------------------ mermaid flowcharts

@@ -16,6 +16,7 @@ A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
 _LISTED = 4  # callees named in a contradiction's "X calls A, B and C"
+# The most functions of one name a sequence may match a dynamic call against.
+_DISTINCTIVE = 3
 
 
 @dataclass(frozen=True)
@@ -181,7 +184,7 @@ def judge_edge(
     depth: int,
 ) -> Judged:
     """A flowchart edge as a call edge, or as a sequence one function runs in order."""
-    if source.constructs and graph.named(target_subject.name, source.name):
+    if source.constructs and _has_method(graph, classes, source.name, target_subject.name):
         return Judged(
             "unjudged",
             f"a flow on one object: `{target_subject.text}` is a method of the class "
@@ -201,6 +204,24 @@ def judge_edge(
         f"`{target_subject.text}`",
         judged.instead,
     )
+
+
+def _has_method(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], owner: str, name: str
+) -> bool:
+    """Whether the product class ``owner`` or one of its product bases has method ``name``."""
+    seen: set[str] = set()
+    pending = [owner]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if graph.named(name, current):
+            return True
+        for entry in classes.get(current, []):
+            pending += [re.sub(r"[<\[].*", "", base).rsplit(".", 1)[-1] for base in entry.bases]
+    return False
 
 
 def _in_order(graph: CallGraph, first: Callee, then: Callee) -> str:
@@ -224,4 +245,7 @@ def _in_order(graph: CallGraph, first: Callee, then: Callee) -> str:
 def _names(kind: str, target: str, name: str, wanted: Callee) -> bool:
     if kind in ("resolved", "constructor"):
         return target in wanted.targets
-    return kind in ("dynamic", "unresolved") and name in wanted.names
+    # By name only when the name is distinctive: a `generate()` on some value may be any
+    # of the product's many generate methods.
+    distinctive = 0 < len(wanted.targets) <= _DISTINCTIVE
+    return kind in ("dynamic", "unresolved") and name in wanted.names and distinctive
