@@ -216,6 +216,7 @@ def _graph() -> CallGraph:
             _function("m.d", []),
             _function("m.x", [CallSite("run", "self.store.run", 5, "dynamic")]),
             _function("m.run", [CallSite("d", "d", 6, "resolved", "m.d")]),
+            _function("m.make", [CallSite("from_parent", "Item.from_parent", 7, "dynamic")]),
         ]
     )
 
@@ -235,6 +236,9 @@ def test_reach_finds_direct_calls_paths_within_the_depth_and_calls_by_name() -> 
     assert not graph.reach([x], frozenset({"m.d"}), frozenset({"d"}), 3).found
     through = graph.reach([x], frozenset({"m.d"}), frozenset({"d"}), 3, follow_dynamic=True)
     assert through.found and through.through_dynamic
+    # A member called on the target class uses it (`Item.from_parent(...)` makes an Item).
+    (make,) = graph.named("make")
+    assert graph.reach([make], frozenset({"m.Item"}), frozenset({"Item"}), 1).found
 
 
 @settings(max_examples=40, deadline=None)

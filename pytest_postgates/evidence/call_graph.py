@@ -126,4 +126,9 @@ def _hit(
         return Hop(caller, call)
     if call.kind in _BY_NAME and call.name in names:
         return Hop(caller, call, by_name=True)
+    # A member of the target named as the receiver (`PostFile.from_parent(...)` uses the
+    # class PostFile): a call of it, certain when the member resolved.
+    receiver, dot, _member = call.text.partition(".")
+    if dot and receiver in names:
+        return Hop(caller, call, by_name=call.kind not in _DIRECT)
     return None

@@ -83,7 +83,7 @@ def callee(
 
 
 def _hop_text(hop: Hop) -> str:
-    by_name = " (by name: its receiver's type is not resolved)" if hop.by_name else ""
+    by_name = " (matched by name: the call is not resolved to one function)" if hop.by_name else ""
     return f"{hop.call.text}() at {hop.where()}{by_name}"
 
 
