@@ -40,6 +40,7 @@ class Engine(Base):
         self.step()
         self.close()
         self.store.save()
+        self.cache.clear()
         return [self.step() for _ in items]
 
     def step(self):
@@ -111,7 +112,9 @@ def test_python_calls_resolve_through_imports_self_bases_and_constructors() -> N
         ("util.other", "resolved", "pkg.util.other"),
         ("self.step", "resolved", "pkg.engine.Engine.step"),
         ("self.close", "resolved", "pkg.engine.Base.close"),  # inherited
-        ("self.store.save", "dynamic", ""),  # a value of unknown type: not guessed
+        # A field whose class the code states (``self.store = pkg.store.Store()``).
+        ("self.store.save", "resolved", "pkg.store.Store.save"),
+        ("self.cache.clear", "dynamic", ""),  # a value of unknown type: not guessed
         ("self.step", "resolved", "pkg.engine.Engine.step"),  # in a comprehension
     ]
     assert calls["pkg.engine.Engine.__init__"] == [

@@ -105,10 +105,10 @@ def test_true_claims_are_verified_and_false_ones_contradicted(
     assert direction["verdict"] == "unjudged" and "same sentence" in direction["evidence"]
     wrong = claims["shutdown() -> auditTrail()"]
     assert wrong["verdict"] == "contradicted"
-    assert "it calls `this.store.close`" in wrong["evidence"]
-    # A call on a value whose type the model does not resolve counts by its name.
-    by_name = claims["render() -> store.save()"]
-    assert by_name["verdict"] == "verified" and "by name" in by_name["evidence"]
+    assert "it calls `close`" in wrong["evidence"]
+    # A method of a field whose class the code states (`private store = new Store()`).
+    field = claims["render() -> store.save()"]
+    assert field["verdict"] == "verified" and "src/lib/engine.ts:16" in field["evidence"]
     passive = claims["shutdown() -> validate()"]  # "validate() is called by shutdown()"
     assert passive["verdict"] == "contradicted"
     # The mermaid chain: two real call edges, one invented.
@@ -118,7 +118,7 @@ def test_true_claims_are_verified_and_false_ones_contradicted(
     assert claims["parseYaml() -> auditTrail()"]["verdict"] == "contradicted"
     assert card.verdict == "FAIL"
     messages = [f.message for f in card.findings]
-    assert "shutdown() does not call auditTrail(); shutdown() calls `this.store.close`" in messages
+    assert "shutdown() does not call auditTrail(); shutdown() calls `close`" in messages
     # Opinions are listed, unjudged, with why.
     (thin,) = [c for c in card.detail["claims"] if c["code"] == "THIN_CLASS"]
     assert thin["verdict"] == "unjudged" and "opinion" in thin["evidence"]

@@ -19,6 +19,7 @@ from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 
 # Call forms as the readers write them.
 NAME, THIS, SUPER, MEMBER, NEW, DYNAMIC = "name", "this", "super", "member", "new", "dynamic"
+FIELD = "field"  # a method of a field of the enclosing class (`this.store.save()`)
 _HOPS = 8  # re-export chains followed at most this deep (a cycle ends there)
 
 
@@ -54,6 +55,8 @@ class ClassEntry:
     unit: str
     bases: list[str] = field(default_factory=list)  # simple or dotted names as written
     methods: dict[str, str] = field(default_factory=dict)  # name -> function qualname
+    # field -> the class it holds, as written (a type annotation, or what it is made by)
+    fields: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -168,6 +171,10 @@ class _Resolver:
                         if hit:
                             break
             return made("resolved", hit) if hit else made("dynamic")
+        if call.form == FIELD:
+            held = self.field_class(unit, owner, call.base)
+            hit = self.method(held, call.name) if held is not None else None
+            return made("resolved", hit) if hit else made("dynamic")
         if call.form in (NAME, NEW):
             return self.settle(unit, self.in_scope(unit, call.name), made, call.form == NEW)
         if call.form == MEMBER:
@@ -184,6 +191,15 @@ class _Resolver:
                 return made("resolved", hit) if hit else made("dynamic")
             return made("dynamic")
         return made("dynamic")
+
+    def field_class(self, unit: UnitCalls, owner: str, name: str) -> ClassEntry | None:
+        """The product class the field ``name`` of class ``owner`` holds, when declared."""
+        entry = unit.classes.get(owner)
+        written = entry.fields.get(name) if entry is not None else None
+        found = self.dotted(unit, written) if written else None
+        if found is not None and found[0] == "class":
+            return found[1]  # type: ignore[return-value]
+        return None
 
     def settle(
         self, unit: UnitCalls, found: Found, made: Callable[..., CallSite], constructs: bool

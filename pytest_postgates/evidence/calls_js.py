@@ -12,11 +12,13 @@ class, ``name()``, ``ns.name()`` and ``new Name()`` go through the file's names 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pytest_postgates.evidence.call_resolution import (
     DYNAMIC,
+    FIELD,
     MEMBER,
     NAME,
     NEW,
@@ -44,7 +46,14 @@ _PATTERNS = (
     "(class_declaration name: (_)) @class",
     "(abstract_class_declaration name: (_)) @class",
     "(class name: (_)) @class",
+    # What a field holds: its declared type, or what it is made by.
+    "(public_field_definition) @field",
+    "(field_definition) @field",
+    "(required_parameter (accessibility_modifier)) @field",
+    "(assignment_expression left: (member_expression object: (this)) right: (new_expression))"
+    " @field",
 )
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$.]*")
 _CLASS_BODIES = ("class_body",)
 _QUERIES: dict[str, Any] = {}
 _TEXT_LIMIT = 80
@@ -102,6 +111,11 @@ def raw_call(source: bytes, callee: Any, constructs: bool) -> RawCall:
             return RawCall(THIS, name, "", shown, line)
         if obj is not None and obj.type == "super":
             return RawCall(SUPER, name, "", shown, line)
+        if obj is not None and obj.type == "member_expression":
+            inner = obj.child_by_field_name("object")
+            held = obj.child_by_field_name("property")
+            if inner is not None and inner.type == "this" and held is not None:
+                return RawCall(FIELD, name, _text(source, held), shown, line)
         base = _dotted(source, obj) if obj is not None else None
         if base is not None:
             return RawCall(MEMBER, name, base, shown, line)
@@ -162,6 +176,8 @@ def read_unit(
         heritage = [c for c in node.named_children if c.type == "class_heritage"]
         bases = _bases(source, heritage[0]) if heritage else []
         unit.classes.setdefault(name, ClassEntry(f"{path}:{name}", name, path, bases))
+    for node in captures.get("field", []):
+        _add_field(source, node, unit)
     found.sort(key=lambda item: item[0].start_byte)
     functions: list[tuple[int, int, RawFunction]] = []
     for node, name in found:
@@ -200,6 +216,34 @@ def read_unit(
         if alias != local and local in unit.classes:
             unit.classes.setdefault(alias, unit.classes[local])
     return unit
+
+
+def _add_field(source: bytes, node: Any, unit: UnitCalls) -> None:
+    """Record the class a field holds (``private store: Store``, ``store = new Store()``,
+    ``constructor(private store: Store)``, ``this.store = new Store()``)."""
+    if node.type == "assignment_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        name = left.child_by_field_name("property") if left is not None else None
+        held = right.child_by_field_name("constructor") if right is not None else None
+    elif node.type == "required_parameter":
+        name, held = node.child_by_field_name("pattern"), node.child_by_field_name("type")
+    else:
+        name = node.child_by_field_name("name") or node.child_by_field_name("property")
+        held = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        if held is None and value is not None and value.type == "new_expression":
+            held = value.child_by_field_name("constructor")
+    if name is None or held is None:
+        return
+    written = _TYPE_NAME.search(_text(source, held))
+    owner = node
+    while owner is not None and owner.type != "class_body":
+        owner = owner.parent
+    klass = owner.parent if owner is not None else None
+    class_name = klass.child_by_field_name("name") if klass is not None else None
+    entry = unit.classes.get(_text(source, class_name)) if class_name is not None else None
+    if entry is not None and written is not None:
+        entry.fields.setdefault(_text(source, name), written.group(0))
 
 
 def _bases(source: bytes, heritage: Any) -> list[str]:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from pytest_postgates.evidence.call_resolution import (
     DYNAMIC,
+    FIELD,
     MEMBER,
     NAME,
     SUPER,
@@ -55,6 +56,12 @@ def raw_call(node: ast.Call) -> RawCall:
         ):
             return RawCall(SUPER, func.attr, "", f"super().{func.attr}", line)
         base = _dotted(value)
+        if (
+            isinstance(value, ast.Attribute)
+            and isinstance(value.value, ast.Name)
+            and value.value.id == "self"
+        ):
+            return RawCall(FIELD, func.attr, value.attr, f"self.{value.attr}.{func.attr}", line)
         if base is not None and base.split(".")[0] not in ("self", "cls"):
             return RawCall(MEMBER, func.attr, base, f"{base}.{func.attr}", line)
         shown = f"{base}.{func.attr}" if base is not None else f"(...).{func.attr}"
@@ -78,6 +85,39 @@ def _function(
     modifiers += sorted(decorators & {"staticmethod", "classmethod", "property"})
     calls = _calls_in(node)
     return RawFunction(qualname, node.name, owner, node.lineno, True, calls, returns, modifiers)
+
+
+def _held(annotation: ast.expr | None) -> str:
+    """The class an annotation names (``Store``, ``pkg.Store``, ``Store | None``)."""
+    if isinstance(annotation, ast.BinOp):  # `Store | None`
+        return _held(annotation.left) or _held(annotation.right)
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return _held(ast.parse(annotation.value, mode="eval").body)
+        except SyntaxError:
+            return ""
+    dotted = _dotted(annotation) if annotation is not None else None
+    return dotted if dotted and dotted != "None" else ""
+
+
+def _self_fields(method: ast.FunctionDef | ast.AsyncFunctionDef, fields: dict[str, str]) -> None:
+    """``self.x: Store = ...`` and ``self.x = Store(...)`` in a method: x holds a Store."""
+    for node in ast.walk(method):
+        target: ast.expr | None = None
+        held = ""
+        if isinstance(node, ast.AnnAssign):
+            target, held = node.target, _held(node.annotation)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(node.value, ast.Call):
+                held = _dotted(node.value.func) or ""
+        if (
+            held
+            and isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            fields.setdefault(target.attr, held)
 
 
 def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
@@ -128,10 +168,15 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
         entry = ClassEntry(qualname, node.name, module, bases)
         unit.classes.setdefault(node.name, entry)
         for child in node.body:
+            if isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name):
+                held = _held(child.annotation)
+                if held:
+                    entry.fields.setdefault(child.target.id, held)
             if isinstance(child, _FUNCTIONS):
                 method = f"{qualname}.{child.name}"
                 entry.methods[child.name] = method
                 unit.functions.append(_function(child, method, node.name))
+                _self_fields(child, entry.fields)
             elif isinstance(child, ast.ClassDef):
                 klass(child, qualname)
 
