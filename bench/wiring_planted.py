@@ -289,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(paths)} posts against {args.repo} at {args.ref}; seed {args.seed}")
     print(
         f"unplanted control: {counts['contradicted']} contradicted of {len(judged)} claims "
-        f"with both ends read ({counts['verified']} verified; {counts['unjudged']} claims "
+        f"whose caller and callee were read ({counts['verified']} verified; {counts['unjudged']} claims "
         "unjudged in all)"
     )
     for name, claim in judged:

@@ -135,6 +135,16 @@ def test_the_depth_is_a_setting(ts_repo: Path, tmp_path: Path) -> None:
     assert WiringClaimsSettings().wiring_call_depth == 3
 
 
+def test_a_mermaid_edge_has_a_depth_of_its_own(ts_repo: Path, tmp_path: Path) -> None:
+    body = '```mermaid\nflowchart TD\n    A["run()"] --> B["parseYaml()"]\n```\n'
+    (edge,) = _by_subject(_card(ts_repo, tmp_path, body)).values()
+    assert edge["verdict"] == "verified" and "through 2 calls" in edge["evidence"]
+    shallow = _card(ts_repo, tmp_path, body, **{"wiring_edge_depth": 1, "wiring_call_depth": 8})
+    (edge,) = _by_subject(shallow).values()
+    assert edge["verdict"] == "contradicted" and "within 1 calls" in edge["evidence"]
+    assert WiringClaimsSettings().wiring_edge_depth == 6
+
+
 def test_names_the_model_does_not_know_are_unjudged_never_contradicted(
     ts_repo: Path, tmp_path: Path
 ) -> None:

@@ -45,7 +45,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 2
+GATE_VERSION = 3
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -70,6 +70,13 @@ class WiringClaimsSettings:
         "the most calls a verified path may take (X -> A -> Y is 2); a call claim is "
         "contradicted only when no path this long exists",
         bounds=(1, True, 8),
+    )
+    wiring_edge_depth: int = option(
+        6,
+        "int",
+        "the same for a mermaid edge: a diagram's arrow spans layers the prose leaves out, so "
+        "an edge is contradicted only when no path this long exists",
+        bounds=(1, True, 12),
     )
 
 
@@ -99,7 +106,8 @@ def _model(post: Post, context: GateContext) -> ApiModel:
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
-    depth = context.settings.for_gate(WiringClaimsSettings).wiring_call_depth
+    own = context.settings.for_gate(WiringClaimsSettings)
+    depth, edge_depth = own.wiring_call_depth, own.wiring_edge_depth
     entries: list[dict[str, Any]] = []
     # (line, code, text, caller, callee, is_edge): what the call graph is asked.
     asked: list[tuple[int, str, str, Subject, Subject, bool]] = []
@@ -160,7 +168,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 findings.append(Finding(line, code, message, FIX))
         for line, code, text, caller, target, is_edge in asked:
             judge = judge_edge if is_edge else judge_call
-            judged = judge(graph, model.classes, caller, target, depth)
+            judged = judge(graph, model.classes, caller, target, edge_depth if is_edge else depth)
             entries.append(_entry(line, code, text, judged, _pair(caller, target)))
             if judged.verdict == "contradicted":
                 findings.append(
@@ -173,7 +181,12 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     )
                 )
     entries.sort(key=lambda e: (e["line"], e["code"], e.get("subject", "")))
-    detail = {"depth": depth, "claims": entries, "counts": _counts(entries)}
+    detail = {
+        "depth": depth,
+        "edge_depth": edge_depth,
+        "claims": entries,
+        "counts": _counts(entries),
+    }
     return CheckResult(findings, detail)
 
 
@@ -208,8 +221,8 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     inputs = commit_inputs(post_path, context)
     if inputs is None:
         return None
-    depth = context.settings.for_gate(WiringClaimsSettings).wiring_call_depth
-    return f"{inputs}|gate-{GATE_VERSION}|depth-{depth}"
+    own = context.settings.for_gate(WiringClaimsSettings)
+    return f"{inputs}|gate-{GATE_VERSION}|depth-{own.wiring_call_depth}-{own.wiring_edge_depth}"
 
 
 GATE = Gate(
