@@ -212,20 +212,30 @@ def test_a_post_without_call_claims_passes_without_reading_a_repository(tmp_path
         ),
         ("`y()` is called by `x()` on startup.", "x()", ["y()"]),
         ("`Client.send`, which in turn calls `encode()`.", "Client.send", ["encode()"]),
+        ("`a()` calls `b()`, which calls `c()`.", "a()", ["b()"]),
         ("It uses `needsRefresh` to check expiry, calls a `refreshToken` flow.", None, []),
         ("Two `generate()` calls, one hand-off.", None, []),
+        # A plain word is a function when the prose says so ("the `collect` method").
+        ("The `collect` method calls `parse_post` first.", "collect", ["parse_post"]),
     ],
 )
 def test_call_subjects_are_read_next_to_the_verb(
     tmp_path: Path, line: str, caller: str | None, callees: list[str]
 ) -> None:
     post = make_post(line + "\n", tmp_path)
-    (found,) = call_subjects(post, post.body_start_line)
+    found = call_subjects(post, post.body_start_line)[0]
     if caller is None:
         assert found.caller is None and found.reason
         return
     assert found.caller is not None and found.caller.text == caller
     assert [c.text for c in found.callees] == callees
+
+
+def test_each_verb_of_a_sentence_makes_its_claim(tmp_path: Path) -> None:
+    post = make_post("`a()` calls `b()`, which calls `c()`.\n", tmp_path)
+    found = call_subjects(post, post.body_start_line)
+    pairs = [(c.caller.text if c.caller else "", [s.text for s in c.callees]) for c in found]
+    assert pairs == [("a()", ["b()"]), ("b()", ["c()"])]
 
 
 def test_subjects_and_mermaid_edges() -> None:

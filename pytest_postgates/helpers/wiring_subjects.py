@@ -39,6 +39,8 @@ CALLER_GAP = re.compile(
     re.IGNORECASE,
 )
 _CALLEE_GAP = re.compile(r"\s*(?:(?:the|a|an|its|their|into)\s+)?(?:[A-Za-z-]+\s+)?", re.IGNORECASE)
+# A noun after a code span that says it names a function ("the `collect` method").
+_NOUN = re.compile(r"\s+(?:method|function|helper|constructor|hook)s?\b", re.IGNORECASE)
 # Between two callees of one verb: a list's joints only.
 _JOINT = re.compile(r"\s*(?:,\s*|\s(?:and|or|then|and then|before|after)\s|/|\s*)\s*(?:then\s+)?")
 _SUBJECT = re.compile(
@@ -82,9 +84,10 @@ class Edge:
     text: str
 
 
-def subject(text: str) -> Subject | None:
+def subject(text: str, named: bool = False) -> Subject | None:
     """The name a code span writes (``client.send(x)``, ``Client#send``, ``new Client()``),
-    or None when it is not a name (a literal, an expression, a path)."""
+    or None when it is not a name (a literal, an expression, a path, a plain word unless
+    ``named``: the prose calls it a method or function)."""
     match = _SUBJECT.fullmatch(text.strip())
     if match is None:
         return None
@@ -99,7 +102,7 @@ def subject(text: str) -> Subject | None:
         return None
     name = parts[-1]
     owners = [p for p in parts[:-1] if p not in _RECEIVERS]
-    if not (match.group("call") or owners or _CODE_SHAPED.search(name)):
+    if not (named or match.group("call") or owners or _CODE_SHAPED.search(name)):
         return None  # a plain word (`text`, `timeout`) is no claim about a function
     owner = owners[-1] if owners and owners[-1][:1].isupper() else ""
     return Subject(text.strip(), name, owner, bool(match.group("call")), bool(match.group("new")))
@@ -140,9 +143,7 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     for first, last in sentence_spans(plain):
         for verb in _VERB.finditer(plain, first, last):
             found = _around(text, spans, verb, first, last)
-            if found:
-                claims += found
-                break
+            claims += found
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
     if claims:
@@ -174,8 +175,16 @@ def _around(
         if not _JOINT.fullmatch(text[chain[-1][1] : span[0]]):
             break
         chain.append(span)
-    lefts = [s for s in (subject(span[2]) for span in left_chain) if s is not None]
-    rights = [s for s in (subject(span[2]) for span in chain) if s is not None]
+    lefts = [
+        s
+        for s in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in left_chain)
+        if s is not None
+    ]
+    rights = [
+        s
+        for s in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in chain)
+        if s is not None
+    ]
     if not lefts or not rights:
         return [CallSubjects(reason="a code span next to the verb is not a function name")]
     if verb.group("passive"):
