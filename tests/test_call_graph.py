@@ -260,3 +260,21 @@ def test_python_edges_are_exactly_the_calls_written(edges: list[set[int]]) -> No
     for index, callees in enumerate(edges):
         expected = {("resolved", f"mod.f{c}") if c < count else ("unresolved", "") for c in callees}
         assert got[f"f{index}"] == expected
+
+
+def test_a_dynamic_call_of_a_common_name_is_not_followed() -> None:
+    """Following `x.get()` to every `get` of the product would reach most of the code: a
+    name more than DYNAMIC_FANOUT functions share is not followed."""
+    from pytest_postgates.evidence.call_graph import DYNAMIC_FANOUT
+
+    many = [
+        FunctionCalls(
+            f"m{i}.get", "get", f"C{i}", "m.py", i, True, [CallSite("d", "d", i, "resolved", "m.d")]
+        )
+        for i in range(DYNAMIC_FANOUT + 1)
+    ]
+    caller = _function("m.x", [CallSite("get", "self.cache.get", 5, "dynamic")])
+    graph = CallGraph([*many, caller, _function("m.d", [])])
+    assert not graph.reach([caller], frozenset({"m.d"}), frozenset({"d"}), 3, True).found
+    few = CallGraph([*many[:DYNAMIC_FANOUT], caller, _function("m.d", [])])
+    assert few.reach([caller], frozenset({"m.d"}), frozenset({"d"}), 3, True).found

@@ -5,8 +5,9 @@ A path is made of resolved calls (the code says which function is called); a cal
 value of unknown type (dynamic dispatch) or a bare name the model could not resolve counts
 only by its name, and only as the last hop (``X`` calls ``this.store.save()``: it may call
 ``Store.save``). :meth:`CallGraph.reach` says whether a path exists that way, and whether
-one exists at all when dynamic calls are followed to every product function of their name
-(then the claim is possible, not shown).
+one exists at all when dynamic calls are followed to the product functions of their name
+(then the claim is possible, not shown); a name shared by many functions (`get`, `fetch`)
+is not followed.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ from dataclasses import dataclass
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 
 _BY_NAME = ("dynamic", "unresolved")
+# A dynamic call is followed to the functions of its name only when they are few: a call
+# named `get` or `fetch` may be any of dozens, and following it reaches most of the code.
+DYNAMIC_FANOUT = 5
 _DIRECT = ("resolved", "constructor")
 
 
@@ -77,7 +81,8 @@ class CallGraph:
         """The shortest path (at most ``depth`` calls) from any of ``sources`` to a call
         whose target is in ``targets`` (qualnames: functions, or classes constructed) or,
         as the last hop, a dynamic or unresolved call named one of ``names``.
-        ``follow_dynamic``: dynamic calls lead on to every function of their name."""
+        ``follow_dynamic``: dynamic calls lead on to the functions of their name (when
+        there are at most :data:`DYNAMIC_FANOUT`)."""
         parents: dict[str, tuple[str, Hop] | None] = {s.qualname: None for s in sources}
         frontier = list(dict.fromkeys(s.qualname for s in sources))
         for _level in range(depth):
@@ -103,7 +108,8 @@ class CallGraph:
         if call.kind == "resolved":
             return [call.target]
         if follow_dynamic and call.kind in _BY_NAME and call.name:
-            return [f.qualname for f in self.by_name.get(call.name, [])]
+            named = self.by_name.get(call.name, [])
+            return [f.qualname for f in named] if len(named) <= DYNAMIC_FANOUT else []
         return []
 
     @staticmethod

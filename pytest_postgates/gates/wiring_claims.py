@@ -45,7 +45,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 4
+GATE_VERSION = 5
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",

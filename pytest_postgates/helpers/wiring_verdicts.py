@@ -6,7 +6,7 @@ A call claim ``X calls Y`` is
   unknown type named like Y), or reaches Y through resolved calls within the depth;
 * ``contradicted`` when both ends are the product's, X's body was read in full and no
   path of at most ``depth`` calls leads from X to Y, not even through dynamic dispatch
-  followed to every function of its name;
+  followed to the functions of its name (a name only a few functions have);
 * ``unjudged`` otherwise, with the reason (a name the model does not know, a body read
   with syntax errors, a path that exists only through dynamic dispatch).
 
