@@ -289,8 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(paths)} posts against {args.repo} at {args.ref}; seed {args.seed}")
     print(
         f"unplanted control: {counts['contradicted']} contradicted of {len(judged)} claims "
-        f"whose caller and callee were read ({counts['verified']} verified; {counts['unjudged']} claims "
-        "unjudged in all)"
+        f"whose caller and callee were read ({counts['verified']} verified; "
+        f"{counts['unjudged']} claims unjudged in all)"
     )
     for name, claim in judged:
         if claim["verdict"] == "contradicted":
