@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import random
 import re
@@ -46,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+LABELS = HERE / "labels" / "gate16.jsonl"
 DEFAULT_SEED = 20261204
 _CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]{2,}$")
 _EDGE = re.compile(r"^(\s*)(.+?)(\s*-->\s*)(.+?)(;?)\s*$")
@@ -295,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, claim in judged:
         if claim["verdict"] == "contradicted":
             print(f"  control {name}:{claim['line']} {claim['code']} {claim['subject']}")
+    _labelled(judged)
     by_kind: dict[str, Counter[str]] = {}
     # A swap whose new callee the caller does reach, through calls the gate lists with
     # their lines, is no wrong wiring: reported, and left out of the share.
@@ -328,6 +331,36 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cold serial run of gates {gates}: {whole:.2f} s CPU in all")
         print(f"gate 16: {spent[16]:.2f} s = {share} of it (target < 10%)")
     return 0
+
+
+def _labelled(judged: list[tuple[str, dict[str, Any]]]) -> None:
+    """The control's verdicts against bench/labels/gate16.jsonl: the precision of
+    `contradicted` (claims labelled false among those it contradicts) and how many
+    verified claims are labelled true; claims not labelled yet are counted as such."""
+    if not LABELS.is_file():
+        return
+    labels = {
+        (row["post"], row["line"], row["subject"]): row["label"]
+        for row in (json.loads(t) for t in LABELS.read_text().splitlines() if t[:1] == "{")
+    }
+    tally: Counter[tuple[str, str]] = Counter()
+    for name, claim in judged:
+        if claim["verdict"] in ("verified", "contradicted"):
+            label = labels.get((name, claim["line"], claim["subject"]), "not labelled")
+            tally[claim["verdict"], label] += 1
+    wrong = tally["contradicted", "false"]
+    contradicted = wrong + tally["contradicted", "true"]
+    print(
+        f"labelled control: contradicted {wrong}/{contradicted} labelled false "
+        f"(precision {_pct(wrong, contradicted)}), verified "
+        f"{tally['verified', 'true']}/{tally['verified', 'true'] + tally['verified', 'false']} "
+        "labelled true; "
+        + ", ".join(
+            f"{v} {lab}: {n}"
+            for (v, lab), n in sorted(tally.items())
+            if lab in ("unclear", "not labelled")
+        )
+    )
 
 
 def _pct(part: float, whole: float) -> str:
