@@ -278,3 +278,41 @@ def test_a_dynamic_call_of_a_common_name_is_not_followed() -> None:
     assert not graph.reach([caller], frozenset({"m.d"}), frozenset({"d"}), 3, True).found
     few = CallGraph([*many[:DYNAMIC_FANOUT], caller, _function("m.d", [])])
     assert few.reach([caller], frozenset({"m.d"}), frozenset({"d"}), 3, True).found
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(min_value=0, max_value=5), max_size=4), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_typescript_edges_are_exactly_the_calls_written(
+    edges: list[set[int]], as_methods: bool
+) -> None:
+    """Functions (or methods of one class, called through ``this``) f0..fn, each calling the
+    ones drawn, some inside a closure: the call graph holds exactly those edges."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    count = len(edges)
+    receiver = "this." if as_methods else ""
+    bodies = []
+    for index, callees in enumerate(edges):
+        calls = [f"{receiver}f{callee}();" for callee in sorted(callees)]
+        # Every other call inside an arrow function: still this body's call.
+        body = " ".join(
+            call if n % 2 else f"[1].map(() => {call[:-1]});" for n, call in enumerate(calls)
+        )
+        head = f"f{index}(): void" if as_methods else f"export function f{index}(): void"
+        bodies.append(f"{head} {{ {body} }}")
+    source = "\n".join(bodies)
+    if as_methods:
+        source = "export class C {\n" + source + "\n}\n"
+    facts = read_js({"src/mod.ts": source}, parsers)
+    prefix = "src/mod.ts:C." if as_methods else "src/mod.ts."
+    got = {
+        f.name: {(c.kind, c.target) for c in f.calls if c.name.startswith("f")}
+        for f in facts.functions
+    }
+    missing = "dynamic" if as_methods else "unresolved"
+    for index, callees in enumerate(edges):
+        expected = {("resolved", f"{prefix}f{c}") if c < count else (missing, "") for c in callees}
+        assert got[f"f{index}"] == expected

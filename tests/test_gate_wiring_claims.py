@@ -201,6 +201,14 @@ def test_a_post_without_call_claims_passes_without_reading_a_repository(tmp_path
     assert card.detail["claims"] == []
 
 
+def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
+    from tests.helpers import context
+
+    post = make_post("`run()` calls `loadConfig()` first.\n", tmp_path)
+    card = BY_ID[16].evaluate(post, context())
+    assert card.verdict == "ERROR"
+
+
 @pytest.mark.parametrize(
     ("line", "caller", "callees"),
     [
