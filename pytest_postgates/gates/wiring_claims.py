@@ -105,50 +105,63 @@ def _model(post: Post, context: GateContext) -> ApiModel:
     return api_model(index, context.evidence.cache_dir)
 
 
-def check(post: Post, context: GateContext) -> CheckResult:
-    own = context.settings.for_gate(WiringClaimsSettings)
-    depth, edge_depth = own.wiring_call_depth, own.wiring_edge_depth
+# (line, code, text, caller, callee, is_edge): a call the call graph is asked about.
+Asked = tuple[int, str, str, Subject, Subject, bool]
+# (line, code, text, claim): a RETURN_TYPE or VISIBILITY claim about a declaration.
+Declared = tuple[int, str, str, ShapeClaim]
+
+
+def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]]:
+    """Gate 13's claims of the post: the ones listed unjudged right away (with why), the
+    calls and edges to ask the call graph about, and the declaration claims."""
     entries: list[dict[str, Any]] = []
-    # (line, code, text, caller, callee, is_edge): what the call graph is asked.
-    asked: list[tuple[int, str, str, Subject, Subject, bool]] = []
-    declared: list[tuple[int, str, str, ShapeClaim]] = []  # RETURN_TYPE, VISIBILITY
+    asked: list[Asked] = []
+    declared: list[Declared] = []
     seen_lines: dict[int, str] = {}
+
+    def unjudged(line: int, code: str, text: str, reason: str) -> None:
+        entries.append(_entry(line, code, text, Judged("unjudged", reason)))
+
     for claim in scan_claims(post):
-        reason = ""
+        line, code, text = claim.line, claim.code, claim.text
         if claim.in_code:
-            reason = "a line of fenced code, not a claim of the prose"
-        elif claim.code in OPINIONS:
-            reason = f"an opinion: it {OPINIONS[claim.code]}, which no call graph shows"
-        elif claim.code not in CALL_CODES and claim.code not in SHAPES:
-            reason = NOT_YET
-        elif claim.line in seen_lines:
-            reason = f"the same sentence as the {seen_lines[claim.line]} claim of this line"
-        if reason:
-            entries.append(_entry(claim.line, claim.code, claim.text, Judged("unjudged", reason)))
-            continue
-        if claim.code in SHAPES:
-            for shape in SHAPES[claim.code](post, claim.line):
+            unjudged(line, code, text, "a line of fenced code, not a claim of the prose")
+        elif code in OPINIONS:
+            unjudged(
+                line, code, text, f"an opinion: it {OPINIONS[code]}, which no call graph shows"
+            )
+        elif code not in CALL_CODES and code not in SHAPES:
+            unjudged(line, code, text, NOT_YET)
+        elif line in seen_lines and code in CALL_CODES:
+            unjudged(
+                line, code, text, f"the same sentence as the {seen_lines[line]} claim of this line"
+            )
+        elif code in SHAPES:
+            for shape in SHAPES[code](post, line):
                 if shape.who is None:
-                    judged = Judged("unjudged", shape.reason)
-                    entries.append(_entry(claim.line, claim.code, claim.text, judged))
+                    unjudged(line, code, text, shape.reason)
                 else:
-                    declared.append((claim.line, claim.code, claim.text, shape))
-            continue
-        seen_lines[claim.line] = claim.code
-        for subjects in call_subjects(post, claim.line):
-            if subjects.caller is None:
-                judged = Judged("unjudged", subjects.reason)
-                entries.append(_entry(claim.line, claim.code, claim.text, judged))
-                continue
-            for target in subjects.callees:
-                asked.append((claim.line, claim.code, claim.text, subjects.caller, target, False))
+                    declared.append((line, code, text, shape))
+        else:
+            seen_lines[line] = code
+            for subjects in call_subjects(post, line):
+                caller = subjects.caller
+                if caller is None:
+                    unjudged(line, code, text, subjects.reason)
+                    continue
+                asked += [(line, code, text, caller, target, False) for target in subjects.callees]
     fences = {fence.start_line: fence for fence in post.fences}
     for flow in scan_mermaid(post):
         fence = fences.get(flow.line)
-        if fence is None:
-            continue
-        for edge in mermaid_edges(fence.content, flow.line + 1):
+        for edge in mermaid_edges(fence.content, flow.line + 1) if fence is not None else []:
             asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True))
+    return entries, asked, declared
+
+
+def check(post: Post, context: GateContext) -> CheckResult:
+    own = context.settings.for_gate(WiringClaimsSettings)
+    depth, edge_depth = own.wiring_call_depth, own.wiring_edge_depth
+    entries, asked, declared = _read(post)
     findings: list[Finding] = []
     if asked or declared:
         model = _model(post, context)
@@ -157,29 +170,22 @@ def check(post: Post, context: GateContext) -> CheckResult:
             assert shape.who is not None
             judge_shape = judge_return if code == "RETURN_TYPE" else judge_visibility
             judged = judge_shape(graph, shape)
-            entries.append(_entry(line, code, text, judged, f"{shape.who.text}: {shape.says}"))
+            who = shape.who.text
+            entries.append(_entry(line, code, text, judged, f"{who}: {shape.says}"))
             if judged.verdict == "contradicted":
-                said = (
-                    f"does not return {shape.says}"
-                    if code == "RETURN_TYPE"
-                    else (f"is not {shape.says}")
-                )
-                message = f"{shape.who.text} {said}; {shape.who.text} {judged.instead}"
-                findings.append(Finding(line, code, message, FIX))
+                returns = code == "RETURN_TYPE"
+                said = f"does not return {shape.says}" if returns else f"is not {shape.says}"
+                findings.append(Finding(line, code, f"{who} {said}; {who} {judged.instead}", FIX))
         for line, code, text, caller, target, is_edge in asked:
             judge = judge_edge if is_edge else judge_call
             judged = judge(graph, model.classes, caller, target, edge_depth if is_edge else depth)
             entries.append(_entry(line, code, text, judged, _pair(caller, target)))
             if judged.verdict == "contradicted":
-                findings.append(
-                    Finding(
-                        line,
-                        code,
-                        f"{caller.text} does not call {target.text}; "
-                        f"{caller.text} calls {judged.instead}",
-                        FIX,
-                    )
+                message = (
+                    f"{caller.text} does not call {target.text}; "
+                    f"{caller.text} calls {judged.instead}"
                 )
+                findings.append(Finding(line, code, message, FIX))
     entries.sort(key=lambda e: (e["line"], e["code"], e.get("subject", "")))
     detail = {
         "depth": depth,
