@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_postgates.gates import call_graph_claims as gate
+from pytest_postgates.helpers import claim_scan
 from pytest_postgates.post import Post
 from tests.helpers import make_post
 
@@ -32,12 +33,14 @@ def _line_by_line(post: Post) -> list[gate.Claim]:
         if number in post.fence_marker_lines:
             continue
         lowered = line.lower()
-        if not gate._ANY_KEYWORD.search(lowered):
+        if not claim_scan._ANY_KEYWORD.search(lowered):
             continue
-        for code, pattern, keywords in gate._SCANNED:
+        for code, pattern, keywords in claim_scan._SCANNED:
             if any(word in lowered for word in keywords) and pattern.search(line):
                 in_code = number in post.code_lines
-                claims.append(gate.Claim(number, code, in_code, line.strip()[: gate.TEXT_LIMIT]))
+                claims.append(
+                    gate.Claim(number, code, in_code, line.strip()[: claim_scan.TEXT_LIMIT])
+                )
     return claims
 
 

@@ -34,6 +34,9 @@ from typing import Any
 
 from pytest_postgates import signing
 from pytest_postgates.evidence import (
+    call_resolution,
+    calls_js,
+    calls_python,
     model_check,
     model_facts,
     model_js,
@@ -42,6 +45,7 @@ from pytest_postgates.evidence import (
     tables_js,
     type_tables,
 )
+from pytest_postgates.evidence.call_graph import CallGraph
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
@@ -54,11 +58,21 @@ from pytest_postgates.evidence.model_facts import (
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
-MODEL_VERSION = 2
+MODEL_VERSION = 3
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
-_EXTRACTORS = (model_facts, model_python, model_js, model_packages, tables_js, type_tables)
+_EXTRACTORS = (
+    model_facts,
+    model_python,
+    model_js,
+    model_packages,
+    tables_js,
+    type_tables,
+    call_resolution,
+    calls_js,
+    calls_python,
+)
 # (model_check reads a cached model; it changes no model, so it is no part of the key.)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _DEFINITION = re.compile(
@@ -226,6 +240,15 @@ class ApiModel:
         self._by_length: dict[int, list[str]] = {}
         self._patterns = [d for d in facts.decls if d.kind == "pattern"]
         self._lock = threading.Lock()
+        self._calls: CallGraph | None = None
+
+    @property
+    def call_graph(self) -> CallGraph:
+        """The product's functions with the calls their bodies make (indexed on first use)."""
+        with self._lock:
+            if self._calls is None:
+                self._calls = CallGraph(self.facts.functions)
+            return self._calls
 
     # -------------------------------------------------------------- names
     @property

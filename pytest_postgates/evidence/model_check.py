@@ -72,6 +72,22 @@ def unconfirmed(facts: ModelFacts, sources: Mapping[str, str], others: Mapping[s
         for name in (function.name, *(p.lstrip("*") for p in function.params)):
             if name and not words.written(name, function.path):
                 return f"callable {function.qualname} parameter {name} in {function.path}"
+    known = {f.qualname for f in facts.functions} | {c.qualname for c in facts.classes}
+    for caller in facts.functions:
+        if not words.written(caller.name, caller.path):
+            return f"function {caller.qualname} in {caller.path}"
+        # Its declared return type and modifiers are words of its file too.
+        for word in (*_WORD.findall(caller.returns), *caller.modifiers):
+            if not words.written(word, caller.path):
+                return f"declaration {word} of {caller.qualname} in {caller.path}"
+        for call in caller.calls:
+            # A call's name is written in the caller's file, and what it resolved to is
+            # a function of the model (a constructor's class may be one the model does not
+            # list: declared inside a function).
+            if not words.written(call.name, caller.path):
+                return f"call {call.name} of {caller.qualname} in {caller.path}"
+            if call.kind == "resolved" and call.target not in known:
+                return f"call target {call.target} of {caller.qualname}"
     for flag, path in facts.flags.items():
         text = sources.get(path, "").lower()
         if any(part not in text for part in flag.split("-") if part):

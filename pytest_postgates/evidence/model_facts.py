@@ -75,6 +75,53 @@ class CallableFacts:
 
 
 @dataclass
+class CallSite:
+    """One call a function's body makes: the callee's last name, the callee as written
+    (``this.client.send``), its line, and what it resolved to. ``kind``: ``resolved``
+    (``target`` is a product function's qualname), ``constructor`` (``target`` is a
+    product class without a constructor of its own), ``dynamic`` (a member of a value
+    whose type the model does not know: dynamic dispatch), ``unresolved`` (a bare name
+    that is no product function: a parameter, a local, a global) or ``external`` (imported
+    from outside the product)."""
+
+    name: str
+    text: str
+    line: int
+    kind: str
+    target: str = ""
+
+
+@dataclass
+class FunctionCalls:
+    """A function or method of the product and the calls its body makes (nested closures
+    included). ``complete``: the body was read without syntax errors."""
+
+    qualname: str
+    name: str
+    owner: str  # the class a method belongs to ("" for a function)
+    path: str
+    line: int
+    complete: bool = True
+    calls: list[CallSite] = field(default_factory=list)
+    returns: str = ""  # the declared return type as written ("" when none is declared)
+    # What its declaration says besides: async, static, private, protected, public.
+    modifiers: list[str] = field(default_factory=list)
+
+    def to_json(self) -> list[Any]:
+        rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
+        head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
+        return [*head, rows, self.returns, self.modifiers]
+
+    @classmethod
+    def from_json(cls, row: list[Any]) -> FunctionCalls:
+        qualname, name, owner, path, line, complete, rows, returns, modifiers = row
+        calls = [CallSite(*call) for call in rows]
+        return cls(
+            qualname, name, owner, path, int(line), bool(complete), calls, returns, modifiers
+        )
+
+
+@dataclass
 class ModelFacts:
     """Everything one language's extractor read from the product's code."""
 
@@ -93,6 +140,8 @@ class ModelFacts:
     identifiers: set[str] = field(default_factory=set)
     # Names the repository's tests, scripts and examples define (real, not the API).
     elsewhere: set[str] = field(default_factory=set)
+    # The call graph: every product function and method with the calls its body makes.
+    functions: list[FunctionCalls] = field(default_factory=list)
 
     def merge(self, other: ModelFacts) -> None:
         self.decls.extend(other.decls)
@@ -109,6 +158,7 @@ class ModelFacts:
         self.files += other.files
         self.identifiers |= other.identifiers
         self.elsewhere |= other.elsewhere
+        self.functions.extend(other.functions)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,6 +174,7 @@ class ModelFacts:
             "files": self.files,
             "identifiers": sorted(self.identifiers),
             "elsewhere": sorted(self.elsewhere),
+            "functions": [f.to_json() for f in self.functions],
         }
 
     @classmethod
@@ -141,6 +192,7 @@ class ModelFacts:
             files=int(data["files"]),
             identifiers=set(data["identifiers"]),
             elsewhere=set(data["elsewhere"]),
+            functions=[FunctionCalls.from_json(row) for row in data["functions"]],
         )
 
 

@@ -14,6 +14,8 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from pytest_postgates.evidence import calls_js
+from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.file_table import FileTable
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
@@ -33,6 +35,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     """The facts of the JavaScript/TypeScript files in ``sources`` (product code only)."""
     facts = ModelFacts()
     tables: dict[str, FileTable] = {}
+    units: dict[str, UnitCalls] = {}
     for path in sorted(sources):
         language = LANGUAGES.get(Path(path).suffix.lower())
         parser = parsers.get(language or "")
@@ -48,6 +51,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             if table.cli_frameworks:
                 builder.option_specs(tree.root_node)
             types = read_type_tree(source, tree.root_node)
+            unit = calls_js.read_unit(path, source, tree, language or "", table)
         except Exception as exc:  # a grammar failure on one file must not lose the rest
             facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
             continue
@@ -56,11 +60,16 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             facts.unread[path] = "parsed with syntax errors (what parsed is kept)"
         facts.files += 1
         tables[path] = table
+        if unit is not None:
+            units[path] = unit
         first_class = len(facts.classes)
         _add_table(facts, path, table)
         _add_types(facts, path, types, first_class)
     _follow_star_exports(facts, tables)
     _add_export_aliases(facts, tables)
+    facts.functions.extend(
+        calls_js.resolve_js(units, lambda importer, spec: resolve_specifier(importer, spec, tables))
+    )
     return facts
 
 

@@ -19,6 +19,8 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
+from pytest_postgates.evidence.call_resolution import UnitCalls
+from pytest_postgates.evidence.calls_python import read_unit, resolve_python
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
@@ -97,6 +99,7 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     """The facts of the Python files in ``sources`` (path -> text, product code only)."""
     facts = ModelFacts()
     modules = module_names(sources)
+    units: dict[str, UnitCalls] = {}
     for path in sorted(sources):
         module = modules.get(path)
         if module is None:
@@ -109,7 +112,10 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
             continue
         facts.files += 1
         _ModuleReader(path, module, facts).read(tree)
+        units[module] = read_unit(tree, path, module)
     _expand_stars(facts)
+    tops = frozenset(module.split(".")[0] for module in modules.values())
+    facts.functions.extend(resolve_python(units, tops))
     return facts
 
 

@@ -26,6 +26,7 @@ from pytest_postgates.gates import (
     readability_links,
     symbol_grounding,
     tone_fit,
+    wiring_claims,
 )
 from pytest_postgates.gates.base import (
     CannotJudge,
@@ -50,6 +51,7 @@ GATES: tuple[Gate, ...] = (
     hhem.GATE,
     claim_review.GATE,
     call_graph_claims.GATE,
+    wiring_claims.GATE,
 )
 
 BY_ID: dict[int, Gate] = {gate.id: gate for gate in GATES}

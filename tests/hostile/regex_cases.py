@@ -22,6 +22,7 @@ from pytest_postgates.gates import (
     numerical_claims,
     readability_links,
 )
+from pytest_postgates.helpers import claim_scan
 
 _I = re.IGNORECASE | re.ASCII
 _Q = r"""(['"`])([^'"`\n]+)\1"""
@@ -133,7 +134,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "gate 13 function label",
-        call_graph_claims._FN_LABEL,
+        claim_scan._FN_LABEL,
         re.compile(
             r"""[\[("']([^\]\n)"']*(?<![A-Za-z0-9])[a-z][a-zA-Z_]+\(\)[^\]\n)"']*)""", re.ASCII
         ),

@@ -1,0 +1,140 @@
+"""Questions asked of the API model's call graph: which functions a name means, what a
+function calls, and whether one function reaches another within a number of calls.
+
+A path is made of resolved calls (the code says which function is called); a call on a
+value of unknown type (dynamic dispatch) or a bare name the model could not resolve counts
+only by its name, and only as the last hop (``X`` calls ``this.store.save()``: it may call
+``Store.save``). :meth:`CallGraph.reach` says whether a path exists that way, and whether
+one exists at all when dynamic calls are followed to the product functions of their name
+(then the claim is possible, not shown); a name shared by many functions (`get`, `fetch`)
+is not followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
+
+_BY_NAME = ("dynamic", "unresolved")
+# A dynamic call is followed to the functions of its name only when they are few: a call
+# named `get` or `fetch` may be any of dozens, and following it reaches most of the code.
+DYNAMIC_FANOUT = 5
+_DIRECT = ("resolved", "constructor")
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One call on a path: ``caller`` made ``call``; ``by_name``: matched by its name only."""
+
+    caller: FunctionCalls
+    call: CallSite
+    by_name: bool = False
+
+    def where(self) -> str:
+        return f"{self.caller.path}:{self.call.line}"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How a source reaches a target: ``hops`` (empty: it does not), and whether the path
+    needed a dynamic call followed by name on the way (``through_dynamic``)."""
+
+    hops: tuple[Hop, ...] = ()
+    through_dynamic: bool = False
+
+    @property
+    def found(self) -> bool:
+        return bool(self.hops)
+
+
+class CallGraph:
+    """The product's functions and methods with their calls, indexed by name and owner."""
+
+    def __init__(self, functions: Iterable[FunctionCalls]) -> None:
+        self.by_qualname: dict[str, FunctionCalls] = {}
+        self.by_name: dict[str, list[FunctionCalls]] = {}
+        self.by_owner: dict[str, list[FunctionCalls]] = {}
+        for function in functions:
+            self.by_qualname.setdefault(function.qualname, function)
+            self.by_name.setdefault(function.name, []).append(function)
+            if function.owner:
+                self.by_owner.setdefault(function.owner, []).append(function)
+
+    def named(self, name: str, owner: str = "") -> list[FunctionCalls]:
+        """The functions called ``name`` (methods of ``owner`` only, when given)."""
+        found = self.by_name.get(name, [])
+        return [f for f in found if f.owner == owner] if owner else list(found)
+
+    def methods_of(self, owner: str) -> list[FunctionCalls]:
+        return list(self.by_owner.get(owner, []))
+
+    def reach(
+        self,
+        sources: Sequence[FunctionCalls],
+        targets: frozenset[str],
+        names: frozenset[str],
+        depth: int,
+        follow_dynamic: bool = False,
+    ) -> Reach:
+        """The shortest path (at most ``depth`` calls) from any of ``sources`` to a call
+        whose target is in ``targets`` (qualnames: functions, or classes constructed) or,
+        as the last hop, a dynamic or unresolved call named one of ``names``.
+        ``follow_dynamic``: dynamic calls lead on to the functions of their name (when
+        there are at most :data:`DYNAMIC_FANOUT`)."""
+        parents: dict[str, tuple[str, Hop] | None] = {s.qualname: None for s in sources}
+        frontier = list(dict.fromkeys(s.qualname for s in sources))
+        for _level in range(depth):
+            following: list[str] = []
+            for qualname in frontier:
+                caller = self.by_qualname.get(qualname)
+                if caller is None:
+                    continue
+                for call in caller.calls:
+                    hop = _hit(caller, call, targets, names)
+                    if hop is not None:
+                        return self._path(parents, qualname, hop)
+                    for step in self._steps(call, follow_dynamic):
+                        if step not in parents:
+                            parents[step] = (qualname, Hop(caller, call, call.kind in _BY_NAME))
+                            following.append(step)
+            frontier = following
+            if not frontier:
+                break
+        return Reach()
+
+    def _steps(self, call: CallSite, follow_dynamic: bool) -> list[str]:
+        if call.kind == "resolved":
+            return [call.target]
+        if follow_dynamic and call.kind in _BY_NAME and call.name:
+            named = self.by_name.get(call.name, [])
+            return [f.qualname for f in named] if len(named) <= DYNAMIC_FANOUT else []
+        return []
+
+    @staticmethod
+    def _path(parents: dict[str, tuple[str, Hop] | None], last: str, hop: Hop) -> Reach:
+        hops = [hop]
+        at = parents.get(last)
+        while at is not None:
+            previous, step = at
+            hops.append(step)
+            at = parents.get(previous)
+        hops.reverse()
+        dynamic = any(h.by_name for h in hops[:-1])
+        return Reach(tuple(hops), dynamic)
+
+
+def _hit(
+    caller: FunctionCalls, call: CallSite, targets: frozenset[str], names: frozenset[str]
+) -> Hop | None:
+    if call.kind in _DIRECT and call.target in targets:
+        return Hop(caller, call)
+    if call.kind in _BY_NAME and call.name in names:
+        return Hop(caller, call, by_name=True)
+    # A member of the target named as the receiver (`PostFile.from_parent(...)` uses the
+    # class PostFile): a call of it, certain when the member resolved.
+    receiver, dot, _member = call.text.partition(".")
+    if dot and receiver in names:
+        return Hop(caller, call, by_name=call.kind not in _DIRECT)
+    return None

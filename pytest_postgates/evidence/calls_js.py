@@ -1,0 +1,279 @@
+"""The call graph's JavaScript/TypeScript reader: each function's and method's calls, from
+the tree-sitter tree the model already parsed (one query, run in C).
+
+Functions are function declarations, methods (class fields holding an arrow function
+included) and ``const f = () => ...``; a function written inside another belongs to it
+(its calls are that body's). ``this.x()`` and ``super.x()`` are calls on the enclosing
+class, ``name()``, ``ns.name()`` and ``new Name()`` go through the file's names and imports
+(:class:`~.file_table.FileTable`'s, followed through re-exports by
+:mod:`.call_resolution`); any other receiver is dynamic dispatch.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pytest_postgates.evidence.call_resolution import (
+    DYNAMIC,
+    FIELD,
+    MEMBER,
+    NAME,
+    NEW,
+    SUPER,
+    THIS,
+    ClassEntry,
+    RawCall,
+    RawFunction,
+    UnitCalls,
+    resolve_units,
+)
+from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.model_facts import FunctionCalls
+
+_FUNCTION_VALUE = "[(arrow_function) (function_expression)]"
+_PATTERNS = (
+    "(function_declaration name: (_)) @fn",
+    "(generator_function_declaration name: (_)) @fn",
+    "(method_definition name: (_)) @fn",
+    f"(variable_declarator name: (identifier) value: {_FUNCTION_VALUE}) @fn",
+    f"(public_field_definition name: (_) value: {_FUNCTION_VALUE}) @fn",
+    f"(field_definition property: (_) value: {_FUNCTION_VALUE}) @fn",
+    "(call_expression function: (_) @call)",
+    "(new_expression constructor: (_) @new)",
+    "(class_declaration name: (_)) @class",
+    "(abstract_class_declaration name: (_)) @class",
+    "(class name: (_)) @class",
+    # What a field holds: its declared type, or what it is made by.
+    "(public_field_definition) @field",
+    "(field_definition) @field",
+    "(required_parameter (accessibility_modifier)) @field",
+    "(assignment_expression left: (member_expression object: (this)) right: (new_expression))"
+    " @field",
+)
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$.]*")
+_CLASS_BODIES = ("class_body",)
+_QUERIES: dict[str, Any] = {}
+_TEXT_LIMIT = 80
+
+
+def _query(grammar: str, language: Any) -> Any:
+    """The query for ``language``: the patterns its grammar has (a JavaScript grammar has
+    no ``public_field_definition``, TypeScript's no ``field_definition``)."""
+    # (A tree hands out a new Language object each time: keyed by the grammar's name.)
+    key = grammar
+    if key not in _QUERIES:
+        import tree_sitter
+
+        usable = []
+        for pattern in _PATTERNS:
+            try:
+                tree_sitter.Query(language, pattern)
+            except Exception:  # a node type this grammar does not have
+                continue
+            usable.append(pattern)
+        _QUERIES[key] = tree_sitter.Query(language, "\n".join(usable))
+    return _QUERIES[key]
+
+
+def _text(source: bytes, node: Any) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _dotted(source: bytes, node: Any) -> str | None:
+    if node.type == "identifier":
+        return _text(source, node)
+    if node.type == "member_expression":
+        obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+        base = _dotted(source, obj) if obj is not None else None
+        if base is not None and prop is not None:
+            return f"{base}.{_text(source, prop)}"
+    return None
+
+
+def raw_call(source: bytes, callee: Any, constructs: bool) -> RawCall:
+    """The call whose callee (a call's ``function``, a ``new``'s ``constructor``) is
+    ``callee`` (see :class:`~.call_resolution.RawCall`)."""
+    line = callee.start_point[0] + 1
+    end = min(callee.end_byte, callee.start_byte + _TEXT_LIMIT)
+    shown = " ".join(source[callee.start_byte : end].decode("utf-8", "replace").split())
+    if callee.type == "super":  # super(...) in a constructor
+        return RawCall(SUPER, "constructor", "", shown, line)
+    if callee.type == "identifier":
+        name = _text(source, callee)
+        return RawCall(NEW if constructs else NAME, name, "", shown, line)
+    if callee.type == "member_expression":
+        obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+        name = _text(source, prop) if prop is not None else ""
+        if obj is not None and obj.type == "this":
+            return RawCall(THIS, name, "", shown, line)
+        if obj is not None and obj.type == "super":
+            return RawCall(SUPER, name, "", shown, line)
+        if obj is not None and obj.type == "member_expression":
+            inner = obj.child_by_field_name("object")
+            held = obj.child_by_field_name("property")
+            if inner is not None and inner.type == "this" and held is not None:
+                return RawCall(FIELD, name, _text(source, held), shown, line)
+        base = _dotted(source, obj) if obj is not None else None
+        if base is not None:
+            return RawCall(MEMBER, name, base, shown, line)
+        return RawCall(DYNAMIC, name, "", shown, line)
+    return RawCall(DYNAMIC, "", "", shown, line)
+
+
+def _name_of(source: bytes, node: Any) -> str:
+    name = node.child_by_field_name("name") or node.child_by_field_name("property")
+    return _text(source, name) if name is not None else ""
+
+
+_MODIFIERS = frozenset({"async", "static", "private", "protected", "public", "abstract"})
+
+
+def _declared(source: bytes, node: Any) -> tuple[str, list[str]]:
+    """A function's declared return type (its text, ``: `` dropped) and modifiers."""
+    value = node.child_by_field_name("value")
+    target = value if value is not None and node.type != "method_definition" else node
+    modifiers = [
+        _text(source, child).split()[0]
+        for holder in (node, target)
+        for child in holder.children
+        if child.type in _MODIFIERS or child.type == "accessibility_modifier"
+    ]
+    annotation = target.child_by_field_name("return_type")
+    returns = _text(source, annotation).lstrip(":").strip() if annotation is not None else ""
+    return returns, sorted(set(modifiers))
+
+
+def _class_of(source: bytes, node: Any) -> str:
+    """The name of the class whose body holds ``node`` directly ("" when none)."""
+    parent = node.parent
+    if parent is None or parent.type not in _CLASS_BODIES or parent.parent is None:
+        return ""
+    name = parent.parent.child_by_field_name("name")
+    return _text(source, name) if name is not None else ""
+
+
+def read_unit(
+    path: str, source: bytes, tree: Any, grammar: str, table: FileTable
+) -> UnitCalls | None:
+    """The functions, classes and imports of one parsed file (None without the query
+    API of tree-sitter)."""
+    try:
+        import tree_sitter
+
+        query = _query(grammar, tree.language)
+        captures = tree_sitter.QueryCursor(query).captures(tree.root_node)
+    except Exception:  # an older binding: the call graph of this file is not read
+        return None
+    unit = UnitCalls(path, path, "constructor")
+    found = [(node, _name_of(source, node)) for node in captures.get("fn", [])]
+    calls = [(node, False) for node in captures.get("call", [])]
+    calls += [(node, True) for node in captures.get("new", [])]
+    for node in captures.get("class", []):
+        name = _name_of(source, node)
+        heritage = [c for c in node.named_children if c.type == "class_heritage"]
+        bases = _bases(source, heritage[0]) if heritage else []
+        unit.classes.setdefault(name, ClassEntry(f"{path}:{name}", name, path, bases))
+    for node in captures.get("field", []):
+        _add_field(source, node, unit)
+    found.sort(key=lambda item: item[0].start_byte)
+    functions: list[tuple[int, int, RawFunction]] = []
+    for node, name in found:
+        if functions and node.start_byte < functions[-1][1]:
+            continue  # inside the function before it: that body's
+        owner = _class_of(source, node)
+        line = node.start_point[0] + 1
+        if owner:
+            qualname = f"{path}:{owner}.{name}"
+            entry = unit.classes.get(owner)
+            if entry is not None:
+                entry.methods.setdefault(name, qualname)
+        elif node.parent is not None and node.parent.type == "object":
+            qualname = f"{path}.{name}@{line}"  # an object literal's method
+        else:
+            qualname = f"{path}.{name}"
+            unit.top.setdefault(name, qualname)
+        returns, modifiers = _declared(source, node)
+        function = RawFunction(
+            qualname, name, owner, line, not node.has_error, [], returns, modifiers
+        )
+        functions.append((node.start_byte, node.end_byte, function))
+    starts = [start for start, _end, _function in functions]
+    for callee, constructs in sorted(calls, key=lambda item: item[0].start_byte):
+        at = bisect.bisect_right(starts, callee.start_byte) - 1
+        if at >= 0 and callee.start_byte < functions[at][1]:
+            functions[at][2].calls.append(raw_call(source, callee, constructs))
+    unit.functions = [function for _start, _end, function in functions]
+    for local, (spec, name) in ((k, (v[0], v[1])) for k, v in table.imports.items()):
+        unit.bindings[local] = (spec, name)
+    for alias, (spec, name) in ((k, (v[0], v[1])) for k, v in table.reexports.items()):
+        unit.reexports[alias] = (spec, name)
+    for alias, local in table.exports.items():
+        if alias != local and local in unit.top:
+            unit.top.setdefault(alias, unit.top[local])
+        if alias != local and local in unit.classes:
+            unit.classes.setdefault(alias, unit.classes[local])
+    return unit
+
+
+def _add_field(source: bytes, node: Any, unit: UnitCalls) -> None:
+    """Record the class a field holds (``private store: Store``, ``store = new Store()``,
+    ``constructor(private store: Store)``, ``this.store = new Store()``)."""
+    if node.type == "assignment_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        name = left.child_by_field_name("property") if left is not None else None
+        held = right.child_by_field_name("constructor") if right is not None else None
+    elif node.type == "required_parameter":
+        name, held = node.child_by_field_name("pattern"), node.child_by_field_name("type")
+    else:
+        name = node.child_by_field_name("name") or node.child_by_field_name("property")
+        held = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        if held is None and value is not None and value.type == "new_expression":
+            held = value.child_by_field_name("constructor")
+    if name is None or held is None:
+        return
+    written = _TYPE_NAME.search(_text(source, held))
+    owner = node
+    while owner is not None and owner.type != "class_body":
+        owner = owner.parent
+    klass = owner.parent if owner is not None else None
+    class_name = klass.child_by_field_name("name") if klass is not None else None
+    entry = unit.classes.get(_text(source, class_name)) if class_name is not None else None
+    if entry is not None and written is not None:
+        entry.fields.setdefault(_text(source, name), written.group(0))
+
+
+def _bases(source: bytes, heritage: Any) -> list[str]:
+    """``extends`` names of a class (``implements`` names no code)."""
+    bases: list[str] = []
+    for clause in heritage.named_children:
+        if clause.type == "implements_clause":
+            continue
+        targets = [clause] if clause.type != "extends_clause" else clause.named_children
+        for target in targets:
+            dotted = _dotted(source, target)
+            if dotted:
+                bases.append(dotted)
+    return bases
+
+
+def resolve_js(
+    units: Mapping[str, UnitCalls], resolve: Callable[[str, str], str | None]
+) -> list[FunctionCalls]:
+    """The functions of ``units`` (path -> unit) with their calls resolved; ``resolve``
+    names the file a relative specifier written in a file means."""
+
+    known: dict[tuple[str, str], str | None] = {}
+
+    def locate(importer: str, spec: str) -> str | None:
+        if spec.startswith("."):
+            if (importer, spec) not in known:
+                known[importer, spec] = resolve(importer, spec)
+            return known[importer, spec]
+        # A path alias (tsconfig `paths`) names the product, but which file is unread.
+        return None if spec.startswith(("@/", "~/", "#")) else ""
+
+    return resolve_units(dict(units), locate)

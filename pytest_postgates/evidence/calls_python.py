@@ -1,0 +1,197 @@
+"""The call graph's Python reader: each function's and method's calls, from ``ast``.
+
+A nested function or lambda belongs to the function it is written in (its calls are that
+body's). ``self.x()`` and ``cls.x()`` are calls on the enclosing class, ``super().x()`` on
+its bases, ``name()`` and ``mod.name()`` go through the module's names and imports; any
+other receiver is a value whose type the code does not state (dynamic dispatch).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+
+from pytest_postgates.evidence.call_resolution import (
+    DYNAMIC,
+    FIELD,
+    MEMBER,
+    NAME,
+    SUPER,
+    THIS,
+    ClassEntry,
+    RawCall,
+    RawFunction,
+    UnitCalls,
+    resolve_units,
+)
+from pytest_postgates.evidence.model_facts import FunctionCalls
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` as text when it is names and attributes only."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base is not None else None
+    return None
+
+
+def raw_call(node: ast.Call) -> RawCall:
+    """A call as written (see :class:`~.call_resolution.RawCall`)."""
+    func = node.func
+    line = node.lineno
+    if isinstance(func, ast.Name):
+        return RawCall(NAME, func.id, "", func.id, line)
+    if isinstance(func, ast.Attribute):
+        value = func.value
+        if isinstance(value, ast.Name) and value.id in ("self", "cls"):
+            return RawCall(THIS, func.attr, "", f"{value.id}.{func.attr}", line)
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "super"
+        ):
+            return RawCall(SUPER, func.attr, "", f"super().{func.attr}", line)
+        base = _dotted(value)
+        if (
+            isinstance(value, ast.Attribute)
+            and isinstance(value.value, ast.Name)
+            and value.value.id == "self"
+        ):
+            return RawCall(FIELD, func.attr, value.attr, f"self.{value.attr}.{func.attr}", line)
+        if base is not None and base.split(".")[0] not in ("self", "cls"):
+            return RawCall(MEMBER, func.attr, base, f"{base}.{func.attr}", line)
+        shown = f"{base}.{func.attr}" if base is not None else f"(...).{func.attr}"
+        return RawCall(DYNAMIC, func.attr, "", shown, line)
+    return RawCall(DYNAMIC, "", "", "(...)", line)
+
+
+def _calls_in(node: ast.AST) -> list[RawCall]:
+    """Every call in ``node``'s body, nested closures included, in source order."""
+    found = [raw_call(n) for n in ast.walk(node) if isinstance(n, ast.Call)]
+    found.sort(key=lambda call: call.line)
+    return found
+
+
+def _function(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str, owner: str
+) -> RawFunction:
+    returns = ast.unparse(node.returns) if node.returns is not None else ""
+    modifiers = ["async"] if isinstance(node, ast.AsyncFunctionDef) else []
+    decorators = {ast.unparse(d).rsplit(".", 1)[-1] for d in node.decorator_list}
+    modifiers += sorted(decorators & {"staticmethod", "classmethod", "property"})
+    calls = _calls_in(node)
+    return RawFunction(qualname, node.name, owner, node.lineno, True, calls, returns, modifiers)
+
+
+def _held(annotation: ast.expr | None) -> str:
+    """The class an annotation names (``Store``, ``pkg.Store``, ``Store | None``)."""
+    if isinstance(annotation, ast.BinOp):  # `Store | None`
+        return _held(annotation.left) or _held(annotation.right)
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return _held(ast.parse(annotation.value, mode="eval").body)
+        except SyntaxError:
+            return ""
+    dotted = _dotted(annotation) if annotation is not None else None
+    return dotted if dotted and dotted != "None" else ""
+
+
+def _self_fields(method: ast.FunctionDef | ast.AsyncFunctionDef, fields: dict[str, str]) -> None:
+    """``self.x: Store = ...`` and ``self.x = Store(...)`` in a method: x holds a Store."""
+    for node in ast.walk(method):
+        target: ast.expr | None = None
+        held = ""
+        if isinstance(node, ast.AnnAssign):
+            target, held = node.target, _held(node.annotation)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(node.value, ast.Call):
+                held = _dotted(node.value.func) or ""
+        if (
+            held
+            and isinstance(target, ast.Attribute)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == "self"
+        ):
+            fields.setdefault(target.attr, held)
+
+
+def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module.split(".")
+    if not is_package:
+        package = package[:-1]
+    base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
+    """The functions, classes and imports of one parsed module."""
+    unit = UnitCalls(module, path, "__init__")
+    is_package = path.endswith(("__init__.py", "__init__.pyi"))
+
+    def statements(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, _FUNCTIONS):
+                qualname = f"{module}.{node.name}"
+                unit.top[node.name] = qualname
+                unit.functions.append(_function(node, qualname, ""))
+            elif isinstance(node, ast.ClassDef):
+                klass(node, module)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        unit.bindings[alias.asname] = (alias.name, "*")
+                    else:
+                        head = alias.name.split(".")[0]
+                        unit.bindings[head] = (head, "*")
+            elif isinstance(node, ast.ImportFrom):
+                source = _absolute(module, is_package, node)
+                for alias in node.names:
+                    if alias.name != "*":
+                        unit.bindings[alias.asname or alias.name] = (source, alias.name)
+            elif isinstance(node, (ast.If, ast.Try)):
+                blocks = [node.body, node.orelse]
+                if isinstance(node, ast.Try):
+                    blocks += [node.finalbody, *(h.body for h in node.handlers)]
+                for block in blocks:
+                    statements(block)
+
+    def klass(node: ast.ClassDef, owner: str) -> None:
+        qualname = f"{owner}.{node.name}"
+        bases = [b for b in (_dotted(base) for base in node.bases) if b]
+        entry = ClassEntry(qualname, node.name, module, bases)
+        unit.classes.setdefault(node.name, entry)
+        for child in node.body:
+            if isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name):
+                held = _held(child.annotation)
+                if held:
+                    entry.fields.setdefault(child.target.id, held)
+            if isinstance(child, _FUNCTIONS):
+                method = f"{qualname}.{child.name}"
+                entry.methods[child.name] = method
+                unit.functions.append(_function(child, method, node.name))
+                _self_fields(child, entry.fields)
+            elif isinstance(child, ast.ClassDef):
+                klass(child, qualname)
+
+    statements(tree.body)
+    return unit
+
+
+def resolve_python(
+    units: Mapping[str, UnitCalls], top_packages: frozenset[str]
+) -> list[FunctionCalls]:
+    """The functions of ``units`` (module -> unit) with their calls resolved."""
+
+    def locate(_importer: str, spec: str) -> str | None:
+        if spec in units:
+            return spec
+        return None if spec.split(".")[0] in top_packages else ""
+
+    return resolve_units(dict(units), locate)

@@ -1,0 +1,244 @@
+"""Gate 16, wiring_claims (hard): judge the wiring claims gate 13 only flags.
+
+Gate 13 counts sentences and diagrams that assert a call graph; a human then checks each
+one. This gate checks the ones it can against the API model's call graph at the ref
+(:mod:`~pytest_postgates.helpers.wiring_verdicts`): call claims (``X calls Y``, ``Y is
+called by X``, ``X delegates to Y``, ``under the hood X invokes Y``) and the edges of
+function-flow diagrams, and against the declarations the return types and visibility
+claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`). Each claim is ``verified``,
+``contradicted`` or ``unjudged`` with
+its evidence, listed as ``detail.claims``; the gate fails on any contradicted claim. Claims
+that are opinions of a component's role ("thin", "the gate", "orchestrates") are listed as
+unjudged, as are the shapes this gate does not judge yet.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pytest_postgates.config import option
+from pytest_postgates.evidence import GitError
+from pytest_postgates.evidence.api_model import ApiModel, api_model
+from pytest_postgates.gates.base import (
+    CannotJudge,
+    CheckResult,
+    Decision,
+    Gate,
+    GateContext,
+    commit_inputs,
+)
+from pytest_postgates.helpers.claim_scan import scan_claims, scan_mermaid
+from pytest_postgates.helpers.wiring_shapes import (
+    ShapeClaim,
+    judge_return,
+    judge_visibility,
+    return_claims,
+    visibility_claims,
+)
+from pytest_postgates.helpers.wiring_subjects import Subject, call_subjects, mermaid_edges
+from pytest_postgates.helpers.wiring_verdicts import Judged, judge_call, judge_edge
+from pytest_postgates.scorecard import Finding
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Post
+
+GATE_VERSION = 5
+CALL_CODES = ("CALLS", "CALL_DIRECTION")
+OPINIONS = {
+    "ORCHESTRATES": "says a component orchestrates others",
+    "GATE_ROLE": "gives a component a role (the gate, the entry point, the engine)",
+    "THIN_CLASS": "says a component is thin or small",
+}
+NOT_YET = "this shape is not judged yet (gate 13 flags it for a human)"
+SHAPES = {"RETURN_TYPE": return_claims, "VISIBILITY": visibility_claims}
+FIX = (
+    "check the call graph at the ref: name what the code calls, or describe what the "
+    "component is for rather than how it is wired"
+)
+
+
+@dataclass(frozen=True)
+class WiringClaimsSettings:
+    """Gate 16's settings."""
+
+    wiring_call_depth: int = option(
+        3,
+        "int",
+        "the most calls a verified path may take (X -> A -> Y is 2); a call claim is "
+        "contradicted only when no path this long exists",
+        bounds=(1, True, 8),
+    )
+    wiring_edge_depth: int = option(
+        6,
+        "int",
+        "the same for a mermaid edge: a diagram's arrow spans layers the prose leaves out, so "
+        "an edge is contradicted only when no path this long exists",
+        bounds=(1, True, 12),
+    )
+
+
+def _entry(line: int, code: str, text: str, judged: Judged, subject: str = "") -> dict[str, Any]:
+    entry = {
+        "line": line,
+        "code": code,
+        "text": text,
+        "verdict": judged.verdict,
+        "evidence": judged.evidence,
+    }
+    if subject:
+        entry["subject"] = subject
+    return entry
+
+
+def _pair(caller: Subject, callee: Subject) -> str:
+    return f"{caller.text} -> {callee.text}"
+
+
+def _model(post: Post, context: GateContext) -> ApiModel:
+    try:
+        index = context.evidence.index_for(post.path)
+    except GitError as exc:
+        raise CannotJudge("ERROR", str(exc)) from None
+    return api_model(index, context.evidence.cache_dir)
+
+
+# (line, code, text, caller, callee, is_edge): a call the call graph is asked about.
+Asked = tuple[int, str, str, Subject, Subject, bool]
+# (line, code, text, claim): a RETURN_TYPE or VISIBILITY claim about a declaration.
+Declared = tuple[int, str, str, ShapeClaim]
+
+
+def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]]:
+    """Gate 13's claims of the post: the ones listed unjudged right away (with why), the
+    calls and edges to ask the call graph about, and the declaration claims."""
+    entries: list[dict[str, Any]] = []
+    asked: list[Asked] = []
+    declared: list[Declared] = []
+    seen_lines: dict[int, str] = {}
+
+    def unjudged(line: int, code: str, text: str, reason: str) -> None:
+        entries.append(_entry(line, code, text, Judged("unjudged", reason)))
+
+    for claim in scan_claims(post):
+        line, code, text = claim.line, claim.code, claim.text
+        if claim.in_code:
+            unjudged(line, code, text, "a line of fenced code, not a claim of the prose")
+        elif code in OPINIONS:
+            unjudged(
+                line, code, text, f"an opinion: it {OPINIONS[code]}, which no call graph shows"
+            )
+        elif code not in CALL_CODES and code not in SHAPES:
+            unjudged(line, code, text, NOT_YET)
+        elif line in seen_lines and code in CALL_CODES:
+            unjudged(
+                line, code, text, f"the same sentence as the {seen_lines[line]} claim of this line"
+            )
+        elif code in SHAPES:
+            for shape in SHAPES[code](post, line):
+                if shape.who is None:
+                    unjudged(line, code, text, shape.reason)
+                else:
+                    declared.append((line, code, text, shape))
+        else:
+            seen_lines[line] = code
+            for subjects in call_subjects(post, line):
+                caller = subjects.caller
+                if caller is None:
+                    unjudged(line, code, text, subjects.reason)
+                    continue
+                asked += [(line, code, text, caller, target, False) for target in subjects.callees]
+    fences = {fence.start_line: fence for fence in post.fences}
+    for flow in scan_mermaid(post):
+        fence = fences.get(flow.line)
+        for edge in mermaid_edges(fence.content, flow.line + 1) if fence is not None else []:
+            asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True))
+    return entries, asked, declared
+
+
+def check(post: Post, context: GateContext) -> CheckResult:
+    own = context.settings.for_gate(WiringClaimsSettings)
+    depth, edge_depth = own.wiring_call_depth, own.wiring_edge_depth
+    entries, asked, declared = _read(post)
+    findings: list[Finding] = []
+    if asked or declared:
+        model = _model(post, context)
+        graph = model.call_graph
+        for line, code, text, shape in declared:
+            assert shape.who is not None
+            judge_shape = judge_return if code == "RETURN_TYPE" else judge_visibility
+            judged = judge_shape(graph, shape)
+            who = shape.who.text
+            entries.append(_entry(line, code, text, judged, f"{who}: {shape.says}"))
+            if judged.verdict == "contradicted":
+                returns = code == "RETURN_TYPE"
+                said = f"does not return {shape.says}" if returns else f"is not {shape.says}"
+                findings.append(Finding(line, code, f"{who} {said}; {who} {judged.instead}", FIX))
+        for line, code, text, caller, target, is_edge in asked:
+            judge = judge_edge if is_edge else judge_call
+            judged = judge(graph, model.classes, caller, target, edge_depth if is_edge else depth)
+            entries.append(_entry(line, code, text, judged, _pair(caller, target)))
+            if judged.verdict == "contradicted":
+                message = (
+                    f"{caller.text} does not call {target.text}; "
+                    f"{caller.text} calls {judged.instead}"
+                )
+                findings.append(Finding(line, code, message, FIX))
+    entries.sort(key=lambda e: (e["line"], e["code"], e.get("subject", "")))
+    detail = {
+        "depth": depth,
+        "edge_depth": edge_depth,
+        "claims": entries,
+        "counts": _counts(entries),
+    }
+    return CheckResult(findings, detail)
+
+
+def _counts(entries: list[dict[str, Any]]) -> dict[str, int]:
+    counted = Counter(entry["verdict"] for entry in entries)
+    return {
+        verdict: counted.get(verdict, 0) for verdict in ("verified", "contradicted", "unjudged")
+    }
+
+
+def decide(result: CheckResult, settings: WiringClaimsSettings) -> Decision:
+    """FAIL while a contradicted claim is left (suppressed ones leave it)."""
+    kept = {(f.line, f.code) for f in result.findings}
+    detail = dict(result.detail)
+    claims = [
+        claim
+        if claim["verdict"] != "contradicted" or (claim["line"], claim["code"]) in kept
+        else {**claim, "verdict": "unjudged", "evidence": "suppressed: " + claim["evidence"]}
+        for claim in detail["claims"]
+    ]
+    detail.update(claims=claims, counts=_counts(claims))
+    counts = detail["counts"]
+    summary = (
+        f"{len(claims)} wiring claims: {counts['verified']} verified, "
+        f"{counts['contradicted']} contradicted, {counts['unjudged']} unjudged"
+    )
+    verdict: Literal["PASS", "FAIL"] = "FAIL" if result.findings else "PASS"
+    return Decision(verdict, summary, len(result.findings), detail)
+
+
+def cache_inputs(post_path: Path, context: GateContext) -> str | None:
+    inputs = commit_inputs(post_path, context)
+    if inputs is None:
+        return None
+    own = context.settings.for_gate(WiringClaimsSettings)
+    return f"{inputs}|gate-{GATE_VERSION}|depth-{own.wiring_call_depth}-{own.wiring_edge_depth}"
+
+
+GATE = Gate(
+    id=16,
+    name="wiring_claims",
+    advisory=False,
+    kind="hard",
+    description="Call claims and function-flow diagrams agree with the product's call graph.",
+    check=check,
+    decide=decide,
+    cache_inputs=cache_inputs,
+    settings=WiringClaimsSettings,
+)

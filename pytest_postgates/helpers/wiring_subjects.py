@@ -1,0 +1,265 @@
+"""What a wiring claim is about, read off the post's parsed parts for gate 16.
+
+A call claim (``X calls Y``, ``Y is called by X``, ``X delegates to Y``, ``under the hood X
+invokes Y``) names its caller and callees in code spans next to the verb, within one
+sentence; :func:`call_subjects` reads them from the line's code spans (the post's own
+parse, nothing re-parsed). :func:`mermaid_edges` reads the edges of a flowchart between
+nodes that name functions (a ``name()`` label, or a camelCase node id as gate 13's
+detector reads them).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pytest_postgates.prose import sentence_spans
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Post
+
+# The verbs of a call claim; "is called by" turns the claim round. A bare "call" is mostly
+# a noun ("one `generate()` call"), so it is no verb here.
+_VERB = re.compile(
+    r"\b(?P<passive>(?:is|are|gets?|get) (?:called|invoked) (?:by|from))\b"
+    r"|\b(?:calls|calling|invokes|invoking|delegates to|delegating to|dispatches to"
+    r"|hands off to|forwards to|then calls"
+    # the plural verb after a list of callers ("`a()` and `b()` each call `c()`")
+    r"|(?P<plural>(?:each|both|all|also|then) (?:call|invoke|delegate to)))\b",
+    re.IGNORECASE,
+)
+# Between a caller and the verb: a noun for it, "which", adverbs ("`run()` then calls",
+# "`Client.send`, which in turn calls"); between the verb and its first callee: an article
+# or a word ("calls the `foo` method", "delegates to its `bar()`").
+CALLER_GAP = re.compile(
+    r"\s*(?:(?:method|function|helper|class|constructor|handler)\s+)?(?:,?\s*(?:which|that)\s+)?"
+    r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|never|still)\s+)*",
+    re.IGNORECASE,
+)
+_CALLEE_GAP = re.compile(r"\s*(?:(?:the|a|an|its|their|into)\s+)?(?:[A-Za-z-]+\s+)?", re.IGNORECASE)
+# A noun after a code span that says it names a function ("the `collect` method").
+_NOUN = re.compile(r"\s+(?:method|function|helper|constructor|hook)s?\b", re.IGNORECASE)
+# Between two callees of one verb: a list's joints only.
+_JOINT = re.compile(r"\s*(?:,\s*|\s(?:and|or|then|and then|before|after)\s|/|\s*)\s*(?:then\s+)?")
+_SUBJECT = re.compile(
+    r"(?P<new>new\s+)?(?P<chain>[A-Za-z_$#][\w$]*(?:(?:\.|#|::)[A-Za-z_$#][\w$]*)*)"
+    r"\s*(?P<call>\(.*\))?;?"
+)
+# A name a writer would not take for a word: camelCase, PascalCase, snake_case, #private.
+_CODE_SHAPED = re.compile(r"^#|.[A-Z_$]|^[A-Z]")
+_RECEIVERS = frozenset({"this", "self", "cls", "super"})
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A code name as a claim writes it: ``name`` (the function, method or class), the
+    class it is qualified by (``Client.send`` -> ``Client``; "" when none or a variable),
+    whether it is written as a call, and whether as a construction (``new Client()``)."""
+
+    text: str
+    name: str
+    owner: str = ""
+    called: bool = False
+    constructs: bool = False
+
+
+@dataclass(frozen=True)
+class CallSubjects:
+    """The caller and callees a claim line names, or why they could not be read."""
+
+    caller: Subject | None = None
+    callees: tuple[Subject, ...] = ()
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A flowchart edge between two nodes that name functions."""
+
+    line: int
+    source: Subject
+    target: Subject
+    text: str
+
+
+def subject(text: str, named: bool = False) -> Subject | None:
+    """The name a code span writes (``client.send(x)``, ``Client#send``, ``new Client()``),
+    or None when it is not a name (a literal, an expression, a path, a plain word unless
+    ``named``: the prose calls it a method or function)."""
+    match = _SUBJECT.fullmatch(text.strip())
+    if match is None:
+        return None
+    parts: list[str] = []
+    for part in re.split(r"\.|::", match.group("chain")):
+        # `Client#send` is the instance method send (JSDoc's notation); `#send` alone, or
+        # `this.#send`, is a private member of that name.
+        head, _hash, rest = part[1:].partition("#")
+        parts += [part[0] + head, rest] if rest else [part]
+    parts = [p for p in parts if p]
+    if not parts or "/" in text:
+        return None
+    name = parts[-1]
+    owners = [p for p in parts[:-1] if p not in _RECEIVERS]
+    if not (named or match.group("call") or owners or _CODE_SHAPED.search(name)):
+        return None  # a plain word (`text`, `timeout`) is no claim about a function
+    owner = owners[-1] if owners and owners[-1][:1].isupper() else ""
+    return Subject(text.strip(), name, owner, bool(match.group("call")), bool(match.group("new")))
+
+
+def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
+    """(start, end, text) of the line's code spans in the line's text, in order."""
+    text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
+    found: list[tuple[int, int, str]] = []
+    cursor = 0
+    for span in post.code_spans:
+        if span.line != line:
+            continue
+        written = f"{span.markup}{span.text}{span.markup}"
+        at = text.find(written, cursor)
+        width = len(written)
+        if at < 0:
+            at, width = text.find(span.text, cursor), len(span.text)
+        if at < 0:
+            continue
+        found.append((at, at + width, span.text))
+        cursor = at + width
+    return found
+
+
+def call_subjects(post: Post, line: int) -> list[CallSubjects]:
+    """The callers and callees of the call claims on ``line``, one per sentence (see the
+    module doc); one without a caller, with the reason, when none is read."""
+    text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
+    spans = spans_in(post, line)
+    if not spans:
+        return [CallSubjects(reason="no code span names a function on the line")]
+    blanked = list(text)
+    for start, end, _text in spans:
+        blanked[start:end] = "x" * (end - start)
+    plain = "".join(blanked)
+    claims: list[CallSubjects] = []
+    for first, last in sentence_spans(plain):
+        for verb in _VERB.finditer(plain, first, last):
+            found = _around(text, spans, verb, first, last)
+            claims += found
+    if any(c.caller is not None for c in claims):
+        return [c for c in claims if c.caller is not None]
+    if claims:
+        return claims[:1]
+    return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
+
+
+def _around(
+    text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], first: int, last: int
+) -> list[CallSubjects]:
+    """The claims one verb makes: its callers (one, or a list before a plural verb) and
+    its callees (the span after it and the ones joined to it)."""
+    before = [s for s in spans if first <= s[0] and s[1] <= verb.start()]
+    after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
+    if not before or not after:
+        return []
+    if not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
+        return []
+    if not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    left_chain = [before[-1]]
+    if verb.group("plural"):
+        for span in reversed(before[:-1]):
+            if not _JOINT.fullmatch(text[span[1] : left_chain[0][0]]):
+                break
+            left_chain.insert(0, span)
+    chain = [after[0]]
+    for span in after[1:]:
+        if not _JOINT.fullmatch(text[chain[-1][1] : span[0]]):
+            break
+        chain.append(span)
+    lefts = [
+        s
+        for s in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in left_chain)
+        if s is not None
+    ]
+    rights = [
+        s
+        for s in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in chain)
+        if s is not None
+    ]
+    if not lefts or not rights:
+        return [CallSubjects(reason="a code span next to the verb is not a function name")]
+    if verb.group("passive"):
+        # "Y is called by X": X is the caller (one caller, the first named after the verb).
+        return [CallSubjects(rights[0], (lefts[-1],))]
+    return [CallSubjects(left, tuple(rights)) for left in lefts]
+
+
+# ------------------------------------------------------------------ mermaid flowcharts
+
+_NODE = re.compile(
+    r"(?P<id>[A-Za-z_][\w-]*)\s*"
+    r"(?P<shape>\[\[.*?\]\]|\[\(.*?\)\]|\(\[.*?\]\)|\(\(.*?\)\)|\[.*?\]|\(.*?\)|\{.*?\}|>.*?\])?"
+)
+_ARROW = re.compile(
+    r"\s*(?:<?-->|<?==>|<?-\.->|--\s(?P<mid>[^-\n]*?)-->|==\s(?P<mid2>[^=\n]*?)==>"
+    r"|-\.\s(?P<mid3>[^.\n]*?)\.->)(?:\|(?P<pipe>[^|\n]*)\|)?\s*"
+)
+# An edge's label that says it is a call; any other label ("throws", "yes", "result")
+# makes the edge control or data flow, not a call.
+_CALL_LABEL = re.compile(r"^\W*(?:calls?|invokes?|delegates?(?: to)?)\W*$", re.IGNORECASE)
+_LABEL_CALL = re.compile(r"(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*\s*\([^()]*\)")
+_CAMEL_ID = re.compile(r"[a-z][a-zA-Z]{4,}")
+_CAMEL = re.compile(r"[a-z][A-Z]")
+
+
+def _node_subject(node_id: str, shape: str | None) -> Subject | None:
+    """The function a node names: its label is that call or name and nothing else (a
+    label that says more, "`streamText()` via executeStreamInner", is a stage, not a
+    function); a node without a label by a camelCase id."""
+    if not shape:
+        return subject(node_id) if _CAMEL_ID.fullmatch(node_id) and _CAMEL.search(node_id) else None
+    label = re.sub(r"^[\[({>\"' ]+|[\]}\"' ]+$", "", shape)
+    while label.endswith(")") and label.count(")") > label.count("("):
+        label = label[:-1]  # the shape's own `)`
+    if _LABEL_CALL.fullmatch(label) or (_CAMEL_ID.fullmatch(label) and _CAMEL.search(label)):
+        return subject(label)
+    return None
+
+
+def mermaid_edges(content: str, first_line: int) -> list[Edge]:
+    """The edges between function-naming nodes of one flowchart's text (``first_line``:
+    the file line of its first line). A node's label, once given, names it everywhere."""
+    labels: dict[str, Subject | None] = {}
+    pairs: list[tuple[int, str, str, str]] = []  # (line, source id, target id, text)
+    for offset, raw in enumerate(content.splitlines()):
+        for statement in raw.split(";"):
+            chain: list[str] = []
+            labelled: list[bool] = []  # whether the arrow after chain[i] has a label not a call
+            at = 0
+            statement = statement.strip()
+            while at < len(statement):
+                node = _NODE.match(statement, at)
+                if node is None:
+                    break
+                node_id = node.group("id")
+                if node.group("shape") or node_id not in labels:
+                    labels[node_id] = _node_subject(node_id, node.group("shape"))
+                chain.append(node_id)
+                arrow = _ARROW.match(statement, node.end())
+                if arrow is None:
+                    break
+                label = next((g for g in arrow.group("mid", "mid2", "mid3", "pipe") if g), "")
+                labelled.append(bool(label.strip()) and not _CALL_LABEL.match(label))
+                at = arrow.end()
+            for (source_id, target_id), flow in zip(
+                itertools.pairwise(chain), labelled, strict=False
+            ):
+                if not flow:
+                    pairs.append((first_line + offset, source_id, target_id, statement))
+    edges: list[Edge] = []
+    for line, source_id, target_id, text in pairs:
+        source, target = labels.get(source_id), labels.get(target_id)
+        if source is None or target is None:
+            continue
+        if (source.name, source.owner) != (target.name, target.owner):  # one call twice
+            edges.append(Edge(line, source, target, text))
+    return edges

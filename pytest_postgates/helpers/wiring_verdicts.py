@@ -1,0 +1,251 @@
+"""Gate 16's judgement of one wiring claim against the API model's call graph.
+
+A call claim ``X calls Y`` is
+
+* ``verified`` when X's body calls Y (the call resolved to Y, or a call on a value of
+  unknown type named like Y), or reaches Y through resolved calls within the depth;
+* ``contradicted`` when both ends are the product's, X's body was read in full and no
+  path of at most ``depth`` calls leads from X to Y, not even through dynamic dispatch
+  followed to the functions of its name (a name only a few functions have);
+* ``unjudged`` otherwise, with the reason (a name the model does not know, a body read
+  with syntax errors, a path that exists only through dynamic dispatch).
+
+A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a sequence
+(a function calls A, then B); contradicted when neither holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
+from pytest_postgates.evidence.model_facts import ClassFacts, FunctionCalls
+from pytest_postgates.helpers.wiring_subjects import Subject
+
+_CONSTRUCTORS = ("constructor", "__init__")
+_LISTED = 4  # callees named in a contradiction's "X calls A, B and C"
+# The most functions of one name a sequence may match a dynamic call against.
+_DISTINCTIVE = 3
+
+
+@dataclass(frozen=True)
+class Judged:
+    verdict: str  # verified | contradicted | unjudged
+    evidence: str
+    instead: str = ""  # what the caller calls instead (a contradicted claim)
+
+
+@dataclass(frozen=True)
+class Callee:
+    """What a claim's callee may be in the code: function or class qualnames, and the
+    names a call on a value of unknown type may reach it by."""
+
+    targets: frozenset[str]
+    names: frozenset[str]
+
+
+def _place(function: FunctionCalls) -> str:
+    return f"{function.path}:{function.line}"
+
+
+def callers(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject
+) -> list[FunctionCalls] | str:
+    """The product functions ``who`` names (a class: its methods), or why none."""
+    if who.owner and graph.methods_of(who.owner):
+        found = graph.named(who.name, who.owner)
+        return found or f"`{who.owner}` has no method `{who.name}` in the product's code"
+    if who.constructs or (who.name in classes and not who.called):
+        methods = graph.methods_of(who.name)
+        return methods or f"the product's class `{who.name}` has no method bodies to read"
+    found = graph.named(who.name)
+    if found:
+        return found
+    if who.name in classes:
+        return graph.methods_of(who.name) or f"`{who.name}` has no method bodies to read"
+    return f"`{who.text}` is no function or method of the product's code"
+
+
+def callee(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], what: Subject
+) -> Callee | None:
+    """What ``what`` names among the product's functions and classes (None: nothing)."""
+    if what.name in classes and not what.owner and (what.constructs or not graph.named(what.name)):
+        constructors = [f for name in _CONSTRUCTORS for f in graph.named(name, what.name)]
+        targets = {c.qualname for c in classes[what.name]} | {f.qualname for f in constructors}
+        return Callee(frozenset(targets), frozenset({what.name}))
+    found = (graph.named(what.name, what.owner) if what.owner else []) or graph.named(what.name)
+    if not found:
+        return None
+    return Callee(frozenset(f.qualname for f in found), frozenset({what.name}))
+
+
+def _hop_text(hop: Hop) -> str:
+    by_name = " (matched by name: the call is not resolved to one function)" if hop.by_name else ""
+    return f"{hop.call.text}() at {hop.where()}{by_name}"
+
+
+def _path_text(reach: Reach) -> str:
+    first = reach.hops[0].caller.name
+    return " -> ".join([first, *(_hop_text(h) for h in reach.hops)])
+
+
+def calls_of(functions: Sequence[FunctionCalls]) -> str:
+    """What ``functions`` call, for a contradiction: "A, B and C" (first ones only)."""
+    names: list[str] = []
+    for function in functions:
+        for call in function.calls:
+            shown = call.target.rsplit(".", 1)[-1].rsplit(":", 1)[-1] if call.target else ""
+            shown = shown or call.text
+            if shown and shown not in names:
+                names.append(shown)
+    if not names:
+        return "nothing"
+    more = len(names) - _LISTED
+    listed = [f"`{n}`" for n in names[:_LISTED]]
+    if more > 0:
+        return ", ".join(listed) + f" and {more} more"
+    return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def judge_call(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    who: Subject,
+    what: Subject,
+    depth: int,
+) -> Judged:
+    """The verdict on "``who`` calls ``what``" (see the module doc)."""
+    found = callers(graph, classes, who)
+    if isinstance(found, str):
+        return Judged("unjudged", found)
+    target = callee(graph, classes, what)
+    if target is None:
+        for function in found:
+            for call in function.calls:
+                if call.name == what.name:
+                    where = f"{function.path}:{call.line}"
+                    return Judged("verified", f"`{who.text}` calls {call.text}() at {where}")
+        return Judged(
+            "unjudged",
+            f"`{what.text}` is no function or class of the product's code: the call graph "
+            "cannot say that nothing calls it",
+        )
+    strict = graph.reach(found, target.targets, target.names, depth)
+    if strict.found:
+        if len(strict.hops) == 1:
+            return Judged("verified", f"`{who.text}` calls {_hop_text(strict.hops[0])}")
+        return Judged("verified", f"through {len(strict.hops)} calls: {_path_text(strict)}")
+    return _unless_possible(graph, found, target, who, what, depth)
+
+
+def _unless_possible(
+    graph: CallGraph,
+    found: Sequence[FunctionCalls],
+    target: Callee,
+    who: Subject,
+    what: Subject,
+    depth: int,
+) -> Judged:
+    """No path shown: contradicted, unless one may exist or the body was not all read."""
+    loose = graph.reach(found, target.targets, target.names, depth, follow_dynamic=True)
+    if loose.found:
+        return Judged("unjudged", f"reachable only through dynamic dispatch: {_path_text(loose)}")
+    partial = [f for f in found if not f.complete]
+    if partial:
+        return Judged(
+            "unjudged", f"the body of `{who.text}` at {_place(partial[0])} was not fully read"
+        )
+    for function in found:
+        for call in function.calls:
+            if call.name in target.names:  # an external call of the same name
+                return Judged(
+                    "unjudged",
+                    f"`{who.text}` calls a `{call.name}` the model does not resolve to the "
+                    f"product's, at {function.path}:{call.line}",
+                )
+    instead = calls_of(found)
+    places = ", ".join(_place(f) for f in found[:3])
+    return Judged(
+        "contradicted",
+        f"`{who.text}` ({places}) does not call `{what.text}` within {depth} calls; "
+        f"it calls {instead}",
+        instead,
+    )
+
+
+def judge_edge(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    source: Subject,
+    target_subject: Subject,
+    depth: int,
+) -> Judged:
+    """A flowchart edge as a call edge, or as a sequence one function runs in order."""
+    if source.constructs and _has_method(graph, classes, source.name, target_subject.name):
+        return Judged(
+            "unjudged",
+            f"a flow on one object: `{target_subject.text}` is a method of the class "
+            f"`{source.text}` constructs, called on what it made",
+        )
+    judged = judge_call(graph, classes, source, target_subject, depth)
+    if judged.verdict != "contradicted":
+        return judged
+    first, then = callee(graph, classes, source), callee(graph, classes, target_subject)
+    if first is not None and then is not None:
+        sequence = _in_order(graph, first, then)
+        if sequence:
+            return Judged("verified", f"in sequence: {sequence}")
+    return Judged(
+        "contradicted",
+        judged.evidence + f", and no function calls `{source.text}` and then "
+        f"`{target_subject.text}`",
+        judged.instead,
+    )
+
+
+def _has_method(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], owner: str, name: str
+) -> bool:
+    """Whether the product class ``owner`` or one of its product bases has method ``name``."""
+    seen: set[str] = set()
+    pending = [owner]
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if graph.named(name, current):
+            return True
+        for entry in classes.get(current, []):
+            pending += [re.sub(r"[<\[].*", "", base).rsplit(".", 1)[-1] for base in entry.bases]
+    return False
+
+
+def _in_order(graph: CallGraph, first: Callee, then: Callee) -> str:
+    """A function that calls ``first`` and later ``then`` (by line), as evidence; ""."""
+    for function in graph.by_qualname.values():
+        first_line = then_line = 0
+        for call in function.calls:
+            if _names(call.kind, call.target, call.name, first) and not first_line:
+                first_line = call.line
+            elif _names(call.kind, call.target, call.name, then) and first_line:
+                then_line = call.line
+                break
+        if first_line and then_line:
+            return (
+                f"`{function.name}` calls the first at {function.path}:{first_line} and the "
+                f"second at {function.path}:{then_line}"
+            )
+    return ""
+
+
+def _names(kind: str, target: str, name: str, wanted: Callee) -> bool:
+    if kind in ("resolved", "constructor"):
+        return target in wanted.targets
+    # By name only when the name is distinctive: a `generate()` on some value may be any
+    # of the product's many generate methods.
+    distinctive = 0 < len(wanted.targets) <= _DISTINCTIVE
+    return kind in ("dynamic", "unresolved") and name in wanted.names and distinctive

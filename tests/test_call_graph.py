@@ -1,0 +1,318 @@
+"""The API model's call graph (evidence/calls_python.py, calls_js.py, call_resolution.py,
+call_graph.py): each function's calls, resolved where the code says which function is
+called, cached with the model and checked like the rest of it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.evidence import api_model as api_model_module
+from pytest_postgates.evidence.api_model import api_model
+from pytest_postgates.evidence.call_graph import CallGraph
+from pytest_postgates.evidence.index import open_index
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, ModelFacts
+from pytest_postgates.evidence.model_js import read_js
+from pytest_postgates.evidence.model_python import read_python
+from pytest_postgates.evidence.repomap import load_parsers
+from tests.helpers import git, make_repo
+
+PY_ENGINE = """
+from pkg import util
+from pkg.util import helper as h
+import pkg.store
+
+class Base:
+    def close(self):
+        return 1
+
+class Engine(Base):
+    def __init__(self):
+        self.store = pkg.store.Store()
+
+    def run(self, items):
+        h(items)
+        util.other()
+        self.step()
+        self.close()
+        self.store.save()
+        self.cache.clear()
+        return [self.step() for _ in items]
+
+    def step(self):
+        return len([])
+
+def main():
+    engine = Engine()
+    engine.run(1)
+"""
+PY_UTIL = "def helper(x):\n    return other()\n\ndef other():\n    pass\n"
+PY_STORE = "class Store:\n    def save(self):\n        pass\n"
+
+TS_ENGINE = """
+import { helper as h, other } from "./util";
+import * as util from "./util.js";
+import { Store } from "./store";
+import { Facade } from "./index";
+import ext from "lodash";
+
+export class Base {
+  close(): number { return 1; }
+}
+
+export class Engine extends Base {
+  private cb = () => { this.step(); };
+  constructor() { super(); this.init(); }
+  init(): void {}
+  async run(items: number[]): Promise<void> {
+    h(1);
+    util.other();
+    this.step();
+    this.close();
+    this.store.save();
+    items.map((v) => this.#secret());
+    ext.map([]);
+    new Store();
+    new Facade();
+  }
+  step(): number { return other(); }
+  #secret(): void {}
+}
+
+export function main(): void {
+  function inner() { other(); }
+  inner();
+}
+"""
+TS_UTIL = "export function helper(x: number) { return other(); }\nexport function other() {}\n"
+TS_STORE = "export class Store { save(): void {} }\nexport class Facade extends Store {}\n"
+TS_INDEX = 'export { Facade } from "./store";\n'
+
+
+def _calls(facts: ModelFacts) -> dict[str, list[tuple[str, str, str]]]:
+    return {f.qualname: [(c.text, c.kind, c.target) for c in f.calls] for f in facts.functions}
+
+
+def test_python_calls_resolve_through_imports_self_bases_and_constructors() -> None:
+    facts = read_python(
+        {
+            "pkg/__init__.py": "",
+            "pkg/engine.py": PY_ENGINE,
+            "pkg/util.py": PY_UTIL,
+            "pkg/store.py": PY_STORE,
+        }
+    )
+    calls = _calls(facts)
+    assert calls["pkg.engine.Engine.run"] == [
+        ("h", "resolved", "pkg.util.helper"),
+        ("util.other", "resolved", "pkg.util.other"),
+        ("self.step", "resolved", "pkg.engine.Engine.step"),
+        ("self.close", "resolved", "pkg.engine.Base.close"),  # inherited
+        # A field whose class the code states (``self.store = pkg.store.Store()``).
+        ("self.store.save", "resolved", "pkg.store.Store.save"),
+        ("self.cache.clear", "dynamic", ""),  # a value of unknown type: not guessed
+        ("self.step", "resolved", "pkg.engine.Engine.step"),  # in a comprehension
+    ]
+    assert calls["pkg.engine.Engine.__init__"] == [
+        ("pkg.store.Store", "constructor", "pkg.store.Store")
+    ]
+    assert calls["pkg.engine.main"][0] == ("Engine", "resolved", "pkg.engine.Engine.__init__")
+    assert calls["pkg.engine.Engine.step"] == [("len", "unresolved", "")]
+    line = next(f for f in facts.functions if f.qualname == "pkg.engine.Engine.run").calls[0]
+    assert line.line == PY_ENGINE.splitlines().index("        h(items)") + 1
+
+
+@pytest.fixture(scope="module")
+def ts_facts() -> ModelFacts:
+    parsers = load_parsers()
+    if isinstance(parsers, str):
+        pytest.fail(parsers)  # tree-sitter is a dependency: its absence is a failure here
+    sources = {
+        "src/engine.ts": TS_ENGINE,
+        "src/util.ts": TS_UTIL,
+        "src/store.ts": TS_STORE,
+        "src/index.ts": TS_INDEX,
+    }
+    return read_js(sources, parsers)
+
+
+def test_typescript_calls_resolve_through_imports_this_super_and_new(
+    ts_facts: ModelFacts,
+) -> None:
+    calls = _calls(ts_facts)
+    assert calls["src/engine.ts:Engine.run"] == [
+        ("h", "resolved", "src/util.ts.helper"),
+        ("util.other", "resolved", "src/util.ts.other"),  # a namespace import
+        ("this.step", "resolved", "src/engine.ts:Engine.step"),
+        ("this.close", "resolved", "src/engine.ts:Base.close"),  # inherited
+        ("this.store.save", "dynamic", ""),
+        ("items.map", "dynamic", ""),
+        ("this.#secret", "resolved", "src/engine.ts:Engine.#secret"),  # in a closure
+        ("ext.map", "external", ""),
+        ("Store", "constructor", "src/store.ts:Store"),
+        ("Facade", "constructor", "src/store.ts:Facade"),  # through a re-export
+    ]
+    assert calls["src/engine.ts:Engine.constructor"] == [
+        ("super", "dynamic", ""),  # Base declares no constructor
+        ("this.init", "resolved", "src/engine.ts:Engine.init"),
+    ]
+    assert calls["src/engine.ts:Engine.cb"] == [
+        ("this.step", "resolved", "src/engine.ts:Engine.step")
+    ]
+    # A function written inside another is that body's.
+    assert calls["src/engine.ts.main"] == [
+        ("other", "resolved", "src/util.ts.other"),
+        ("inner", "unresolved", ""),
+    ]
+    assert all(f.complete for f in ts_facts.functions)
+
+
+def test_a_body_with_syntax_errors_is_not_fully_read() -> None:
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    source = "export function broken() { other(; }\nexport function other() {}\n"
+    facts = read_js({"src/a.ts": source}, parsers)
+    by_name = {f.name: f for f in facts.functions}
+    assert by_name["broken"].complete is False
+    assert by_name["other"].complete is True
+
+
+def test_the_call_graph_is_cached_with_the_model_and_checked(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "repo",
+        {"pkg/__init__.py": "", "pkg/util.py": PY_UTIL, "pkg/store.py": PY_STORE},
+    )
+    cache = tmp_path / "cache"
+    index = open_index(root, git(root, "rev-parse", "HEAD").strip(), cache)
+    api_model(index, cache)
+    api_model_module._MODELS.clear()  # a new process: the model comes from the folder
+    (written,) = cache.glob("apimodel-*.json")
+    loaded = api_model_module._load(written, index)
+    assert loaded is not None
+    graph = loaded.call_graph
+    (helper,) = graph.named("helper")
+    assert [(c.name, c.target) for c in helper.calls] == [("other", "pkg.util.other")]
+    # A forged edge (the call's name is written nowhere in the caller's file) is a model
+    # the code does not confirm: it is rebuilt, not trusted.
+    data = json.loads(written.read_text())
+    for row in data["facts"]["functions"]:
+        if row[0] == "pkg.util.other":
+            row[6].append(["save", "save", 5, "resolved", "pkg.store.Store.save"])
+    written.write_text(json.dumps(data))
+    assert api_model_module._load(written, index) is None
+
+
+def _function(qualname: str, calls: list[CallSite], complete: bool = True) -> FunctionCalls:
+    return FunctionCalls(qualname, qualname.rsplit(".", 1)[-1], "", "m.py", 1, complete, calls)
+
+
+def _graph() -> CallGraph:
+    return CallGraph(
+        [
+            _function("m.a", [CallSite("b", "b", 2, "resolved", "m.b")]),
+            _function("m.b", [CallSite("c", "c", 3, "resolved", "m.c")]),
+            _function("m.c", [CallSite("d", "d", 4, "resolved", "m.d")]),
+            _function("m.d", []),
+            _function("m.x", [CallSite("run", "self.store.run", 5, "dynamic")]),
+            _function("m.run", [CallSite("d", "d", 6, "resolved", "m.d")]),
+            _function("m.make", [CallSite("from_parent", "Item.from_parent", 7, "dynamic")]),
+        ]
+    )
+
+
+def test_reach_finds_direct_calls_paths_within_the_depth_and_calls_by_name() -> None:
+    graph = _graph()
+    (a,) = graph.named("a")
+    direct = graph.reach([a], frozenset({"m.b"}), frozenset({"b"}), 3)
+    assert [h.call.target for h in direct.hops] == ["m.b"]
+    path = graph.reach([a], frozenset({"m.d"}), frozenset({"d"}), 3)
+    assert [h.caller.name for h in path.hops] == ["a", "b", "c"]
+    assert not graph.reach([a], frozenset({"m.d"}), frozenset({"d"}), 2).found
+    (x,) = graph.named("x")
+    by_name = graph.reach([x], frozenset({"m.run"}), frozenset({"run"}), 1)
+    assert by_name.hops[0].by_name
+    # Through dynamic dispatch only when asked to follow it, and then marked so.
+    assert not graph.reach([x], frozenset({"m.d"}), frozenset({"d"}), 3).found
+    through = graph.reach([x], frozenset({"m.d"}), frozenset({"d"}), 3, follow_dynamic=True)
+    assert through.found and through.through_dynamic
+    # A member called on the target class uses it (`Item.from_parent(...)` makes an Item).
+    (make,) = graph.named("make")
+    assert graph.reach([make], frozenset({"m.Item"}), frozenset({"Item"}), 1).found
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sets(st.integers(min_value=0, max_value=5), max_size=4), min_size=1, max_size=6))
+def test_python_edges_are_exactly_the_calls_written(edges: list[set[int]]) -> None:
+    """A module of functions f0..fn, each calling the ones drawn: the call graph holds
+    exactly those edges (calls to names that are not functions stay unresolved)."""
+    count = len(edges)
+    lines = []
+    for index, callees in enumerate(edges):
+        lines.append(f"def f{index}():")
+        body = [f"    f{callee}()" for callee in sorted(callees)] or ["    pass"]
+        lines += body
+    facts = read_python({"mod.py": "\n".join(lines) + "\n"})
+    got = {f.name: {(c.kind, c.target) for c in f.calls} for f in facts.functions}
+    for index, callees in enumerate(edges):
+        expected = {("resolved", f"mod.f{c}") if c < count else ("unresolved", "") for c in callees}
+        assert got[f"f{index}"] == expected
+
+
+def test_a_dynamic_call_of_a_common_name_is_not_followed() -> None:
+    """Following `x.get()` to every `get` of the product would reach most of the code: a
+    name more than DYNAMIC_FANOUT functions share is not followed."""
+    from pytest_postgates.evidence.call_graph import DYNAMIC_FANOUT
+
+    many = [
+        FunctionCalls(
+            f"m{i}.get", "get", f"C{i}", "m.py", i, True, [CallSite("d", "d", i, "resolved", "m.d")]
+        )
+        for i in range(DYNAMIC_FANOUT + 1)
+    ]
+    caller = _function("m.x", [CallSite("get", "self.cache.get", 5, "dynamic")])
+    graph = CallGraph([*many, caller, _function("m.d", [])])
+    assert not graph.reach([caller], frozenset({"m.d"}), frozenset({"d"}), 3, True).found
+    few = CallGraph([*many[:DYNAMIC_FANOUT], caller, _function("m.d", [])])
+    assert few.reach([caller], frozenset({"m.d"}), frozenset({"d"}), 3, True).found
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(min_value=0, max_value=5), max_size=4), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_typescript_edges_are_exactly_the_calls_written(
+    edges: list[set[int]], as_methods: bool
+) -> None:
+    """Functions (or methods of one class, called through ``this``) f0..fn, each calling the
+    ones drawn, some inside a closure: the call graph holds exactly those edges."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    count = len(edges)
+    receiver = "this." if as_methods else ""
+    bodies = []
+    for index, callees in enumerate(edges):
+        calls = [f"{receiver}f{callee}();" for callee in sorted(callees)]
+        # Every other call inside an arrow function: still this body's call.
+        body = " ".join(
+            call if n % 2 else f"[1].map(() => {call[:-1]});" for n, call in enumerate(calls)
+        )
+        head = f"f{index}(): void" if as_methods else f"export function f{index}(): void"
+        bodies.append(f"{head} {{ {body} }}")
+    source = "\n".join(bodies)
+    if as_methods:
+        source = "export class C {\n" + source + "\n}\n"
+    facts = read_js({"src/mod.ts": source}, parsers)
+    prefix = "src/mod.ts:C." if as_methods else "src/mod.ts."
+    got = {
+        f.name: {(c.kind, c.target) for c in f.calls if c.name.startswith("f")}
+        for f in facts.functions
+    }
+    missing = "dynamic" if as_methods else "unresolved"
+    for index, callees in enumerate(edges):
+        expected = {("resolved", f"{prefix}f{c}") if c < count else (missing, "") for c in callees}
+        assert got[f"f{index}"] == expected

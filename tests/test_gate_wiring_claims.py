@@ -1,0 +1,351 @@
+"""Gate 16, wiring_claims: the call claims and function-flow diagrams gate 13 flags, judged
+against the API model's call graph of a small repository built here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.gates import BY_ID, GATES
+from pytest_postgates.gates.wiring_claims import WiringClaimsSettings
+from pytest_postgates.helpers.wiring_subjects import call_subjects, mermaid_edges, subject
+from tests.helpers import git, make_post, make_repo, repo_context
+
+TS_SOURCES = {
+    "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+    "src/lib/engine.ts": """
+import { loadConfig } from "./config";
+import { Store } from "./store";
+
+export class Engine {
+  private store = new Store();
+  async run(input: string): Promise<string> {
+    const config = loadConfig();
+    this.validate(input);
+    return this.render(input, config);
+  }
+  validate(input: string): void {
+    if (!input) { throw new Error("empty"); }
+  }
+  render(input: string, config: object): string {
+    return this.store.save(input);
+  }
+  shutdown(): void {
+    this.store.close();
+  }
+}
+""",
+    "src/lib/config.ts": """
+export function loadConfig(): object { return parseYaml(""); }
+export function parseYaml(text: string): object { return {}; }
+export function auditTrail(): void {}
+""",
+    "src/lib/store.ts": """
+export class Store {
+  save(value: string): string { return value; }
+  close(): void {}
+}
+""",
+}
+
+POST = """
+# Inside the engine
+
+The `Engine.run()` method calls `loadConfig()` and then `validate()` before rendering.
+Under the hood `run()` invokes `parseYaml()` through the config loader.
+The `shutdown()` method calls `auditTrail()` to record the stop.
+`render()` calls `store.save()` on its store.
+`validate()` is called by `shutdown()`.
+The engine is a thin wrapper around the store.
+
+```mermaid
+flowchart TD
+    A["run()"] --> B["loadConfig()"]
+    B --> C["parseYaml()"]
+    C --> D["auditTrail()"]
+```
+"""
+
+
+@pytest.fixture
+def ts_repo(tmp_path: Path) -> Path:
+    return make_repo(tmp_path / "repo", TS_SOURCES)
+
+
+def _card(repo: Path, tmp_path: Path, body: str, **settings: object) -> Any:
+    posts = tmp_path / "posts"
+    posts.mkdir(exist_ok=True)
+    post = make_post(body, posts)
+    context = repo_context(repo, tmp_path / "cache", **settings)
+    return BY_ID[16].evaluate(post, context)
+
+
+def _by_subject(card: Any) -> dict[str, dict[str, Any]]:
+    return {c["subject"]: c for c in card.detail["claims"] if "subject" in c}
+
+
+def test_true_claims_are_verified_and_false_ones_contradicted(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    card = _card(ts_repo, tmp_path, POST)
+    claims = _by_subject(card)
+    run_config = claims["Engine.run() -> loadConfig()"]
+    assert run_config["verdict"] == "verified"
+    assert "src/lib/engine.ts:8" in run_config["evidence"]
+    assert claims["Engine.run() -> validate()"]["verdict"] == "verified"
+    # Through a path of two calls, within the default depth of 3.
+    path = claims["run() -> parseYaml()"]
+    assert path["verdict"] == "verified" and path["code"] == "CALLS"
+    assert "through 2 calls" in path["evidence"]
+    # The line matches CALL_DIRECTION too: judged once, the other listed as the same claim.
+    (direction,) = [c for c in card.detail["claims"] if c["code"] == "CALL_DIRECTION"]
+    assert direction["verdict"] == "unjudged" and "same sentence" in direction["evidence"]
+    wrong = claims["shutdown() -> auditTrail()"]
+    assert wrong["verdict"] == "contradicted"
+    assert "it calls `close`" in wrong["evidence"]
+    # A method of a field whose class the code states (`private store = new Store()`).
+    field = claims["render() -> store.save()"]
+    assert field["verdict"] == "verified" and "src/lib/engine.ts:16" in field["evidence"]
+    passive = claims["shutdown() -> validate()"]  # "validate() is called by shutdown()"
+    assert passive["verdict"] == "contradicted"
+    # The mermaid chain: two real call edges, one invented.
+    assert claims["run() -> loadConfig()"]["code"] == "MERMAID_EDGE"
+    assert claims["run() -> loadConfig()"]["verdict"] == "verified"
+    assert claims["loadConfig() -> parseYaml()"]["verdict"] == "verified"
+    assert claims["parseYaml() -> auditTrail()"]["verdict"] == "contradicted"
+    assert card.verdict == "FAIL"
+    messages = [f.message for f in card.findings]
+    assert "shutdown() does not call auditTrail(); shutdown() calls `close`" in messages
+    # Opinions are listed, unjudged, with why.
+    (thin,) = [c for c in card.detail["claims"] if c["code"] == "THIN_CLASS"]
+    assert thin["verdict"] == "unjudged" and "opinion" in thin["evidence"]
+    assert card.detail["counts"]["contradicted"] == 3
+
+
+def test_the_depth_is_a_setting(ts_repo: Path, tmp_path: Path) -> None:
+    body = "Under the hood `run()` invokes `parseYaml()` through the config loader.\n"
+    assert _card(ts_repo, tmp_path, body).verdict == "PASS"
+    shallow = _card(ts_repo, tmp_path, body, **{"wiring_call_depth": 1})
+    (claim,) = [c for c in shallow.detail["claims"] if "subject" in c]
+    assert claim["verdict"] == "contradicted"
+    assert "within 1 calls" in claim["evidence"]
+    assert WiringClaimsSettings().wiring_call_depth == 3
+
+
+def test_a_mermaid_edge_has_a_depth_of_its_own(ts_repo: Path, tmp_path: Path) -> None:
+    body = '```mermaid\nflowchart TD\n    A["run()"] --> B["parseYaml()"]\n```\n'
+    (edge,) = _by_subject(_card(ts_repo, tmp_path, body)).values()
+    assert edge["verdict"] == "verified" and "through 2 calls" in edge["evidence"]
+    shallow = _card(ts_repo, tmp_path, body, **{"wiring_edge_depth": 1, "wiring_call_depth": 8})
+    (edge,) = _by_subject(shallow).values()
+    assert edge["verdict"] == "contradicted" and "within 1 calls" in edge["evidence"]
+    assert WiringClaimsSettings().wiring_edge_depth == 6
+
+
+def test_names_the_model_does_not_know_are_unjudged_never_contradicted(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    body = (
+        "The `bootEngine()` helper calls `loadConfig()` first.\n"
+        "`loadConfig()` calls `readFileSync()` from Node.\n"
+    )
+    card = _card(ts_repo, tmp_path, body)
+    claims = _by_subject(card)
+    assert claims["bootEngine() -> loadConfig()"]["verdict"] == "unjudged"
+    assert "no function or method" in claims["bootEngine() -> loadConfig()"]["evidence"]
+    assert claims["loadConfig() -> readFileSync()"]["verdict"] == "unjudged"
+    assert card.verdict == "PASS"
+
+
+def test_a_body_read_with_syntax_errors_is_never_contradicted(tmp_path: Path) -> None:
+    sources = dict(TS_SOURCES)
+    sources["src/lib/broken.ts"] = "export function broken() { loadConfig(; }\n"
+    repo = make_repo(tmp_path / "repo", sources)
+    card = _card(repo, tmp_path, "The `broken()` function calls `auditTrail()` at the end.\n")
+    (claim,) = [c for c in card.detail["claims"] if "subject" in c]
+    assert claim["verdict"] == "unjudged"
+    assert "not fully read" in claim["evidence"]
+
+
+def test_python_claims_are_judged_too(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/app.py": (
+                "from pkg.util import helper\n\n"
+                "class App:\n"
+                "    def start(self):\n"
+                "        helper()\n\n"
+                "    def stop(self):\n"
+                "        pass\n"
+            ),
+            "pkg/util.py": "def helper():\n    pass\n",
+        },
+    )
+    body = "`App.start()` calls `helper()`. The `App.stop()` method calls `helper()` too.\n"
+    card = _card(repo, tmp_path, body)
+    claims = _by_subject(card)
+    assert claims["App.start() -> helper()"]["verdict"] == "verified"
+    assert claims["App.stop() -> helper()"]["verdict"] == "contradicted"
+
+
+def test_a_post_without_call_claims_passes_without_reading_a_repository(tmp_path: Path) -> None:
+    from tests.helpers import context
+
+    card = BY_ID[16].evaluate(make_post("Nothing wired here.\n", tmp_path), context())
+    assert card.verdict == "PASS"
+    assert card.detail["claims"] == []
+
+
+def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
+    from tests.helpers import context
+
+    post = make_post("`run()` calls `loadConfig()` first.\n", tmp_path)
+    card = BY_ID[16].evaluate(post, context())
+    assert card.verdict == "ERROR"
+
+
+@pytest.mark.parametrize(
+    ("line", "caller", "callees"),
+    [
+        ("`a()` calls `b()`.", "a()", ["b()"]),
+        (
+            "The `Foo.run` method then calls `bar()`, `baz()` and `qux()`.",
+            "Foo.run",
+            ["bar()", "baz()", "qux()"],
+        ),
+        ("`y()` is called by `x()` on startup.", "x()", ["y()"]),
+        ("`Client.send`, which in turn calls `encode()`.", "Client.send", ["encode()"]),
+        ("`a()` calls `b()`, which calls `c()`.", "a()", ["b()"]),
+        ("It uses `needsRefresh` to check expiry, calls a `refreshToken` flow.", None, []),
+        ("Two `generate()` calls, one hand-off.", None, []),
+        # A plain word is a function when the prose says so ("the `collect` method").
+        ("The `collect` method calls `parse_post` first.", "collect", ["parse_post"]),
+    ],
+)
+def test_call_subjects_are_read_next_to_the_verb(
+    tmp_path: Path, line: str, caller: str | None, callees: list[str]
+) -> None:
+    post = make_post(line + "\n", tmp_path)
+    found = call_subjects(post, post.body_start_line)[0]
+    if caller is None:
+        assert found.caller is None and found.reason
+        return
+    assert found.caller is not None and found.caller.text == caller
+    assert [c.text for c in found.callees] == callees
+
+
+def test_each_verb_of_a_sentence_makes_its_claim(tmp_path: Path) -> None:
+    post = make_post("`a()` calls `b()`, which calls `c()`.\n", tmp_path)
+    found = call_subjects(post, post.body_start_line)
+    pairs = [(c.caller.text if c.caller else "", [s.text for s in c.callees]) for c in found]
+    assert pairs == [("a()", ["b()"]), ("b()", ["c()"])]
+
+
+def test_subjects_and_mermaid_edges() -> None:
+    assert subject("text") is None  # a plain word is no function name
+    assert subject("Client#send") == subject("Client#send")
+    send = subject("Client#send")
+    assert send is not None and (send.owner, send.name) == ("Client", "send")
+    made = subject("new Store()")
+    assert made is not None and made.constructs and made.name == "Store"
+    edges = mermaid_edges(
+        'flowchart TD\n  A["run()"] --> B["loadConfig()"]\n'
+        '  B -->|throws| C["report()"]\n'
+        '  B --> D["streamText() via the adapter"]\n'
+        '  M1["merge()"] --> M2["merge()"]\n',
+        10,
+    )
+    assert [(e.line, e.source.text, e.target.text) for e in edges] == [
+        (11, "run()", "loadConfig()")
+    ]
+
+
+def test_gate_16_is_hard_and_runs_after_gate_13() -> None:
+    ids = [gate.id for gate in GATES]
+    assert ids.index(16) == ids.index(13) + 1
+    assert BY_ID[16].name == "wiring_claims" and not BY_ID[16].advisory
+
+
+# ---------------------------------------------------------------------- through pytest
+
+
+def test_a_contradicted_claim_fails_the_item_with_what_the_code_calls(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:cacheprovider -p no:hypothesispytest")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(pytester.path / "xdg"))
+    for name, content in TS_SOURCES.items():
+        path = pytester.path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content)
+    posts = pytester.path / "_posts"
+    posts.mkdir()
+    front = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
+    (posts / "2026-01-01-good.md").write_text(front + "`Engine.run()` calls `loadConfig()`.\n")
+    (posts / "2026-01-01-bad.md").write_text(front + "`Engine.shutdown()` calls `auditTrail()`.\n")
+    git(pytester.path, "init", "-q")
+    git(pytester.path, "add", "-A")
+    git(pytester.path, "commit", "-qm", "kit")
+    feedback = pytester.path / "feedback.txt"
+    result = pytester.runpytest_subprocess(
+        "-rA", "--postgates-only=16", f"--postgates-feedback={feedback}"
+    )
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*2026-01-01-bad.md:6: CALLS Engine.shutdown() does not call auditTrail(); *"]
+    )
+    assert "Engine.shutdown() does not call auditTrail()" in feedback.read_text()
+    cards = list((pytester.path / ".postgates" / "scorecards").glob("*-gate16-wiring_claims.json"))
+    verdicts = {json.loads(p.read_text())["verdict"] for p in cards}
+    assert verdicts == {"PASS", "FAIL"}
+
+
+DECLARATIONS = {
+    "src/lib/client.ts": """
+export class Client {
+  async send(body: string): Promise<Reply> { return new Reply(); }
+  private encode(body: string): Uint8Array { return new Uint8Array(); }
+  #sign(): string { return ""; }
+  close(): void {}
+}
+export class Reply {}
+""",
+    "pkg/__init__.py": "",
+    "pkg/tool.py": "def _helper() -> dict[str, int]:\n    return {}\n",
+}
+
+
+def test_return_types_and_visibility_are_judged_against_the_declarations(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", DECLARATIONS)
+    body = (
+        "`Client.send()` returns a `Promise<Reply>` once the server answers.\n"
+        "`Client.close()` returns a `Promise<Reply>` as well.\n"
+        "`encode()` is a private method of the client.\n"
+        "`close()` is a private helper too.\n"
+        "`_helper()` is private, by Python's underscore.\n"
+        "The `#sign()` is a public method.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {(c["line"], c["code"]): c for c in card.detail["claims"]}
+    first = 6  # the body's first line, after the five lines of front matter
+    assert claims[(first, "RETURN_TYPE")]["verdict"] == "verified"
+    assert "Promise<Reply>" in claims[(first, "RETURN_TYPE")]["evidence"]
+    close = claims[(first + 1, "RETURN_TYPE")]
+    assert close["verdict"] == "contradicted" and "declares `void`" in close["evidence"]
+    assert claims[(first + 2, "VISIBILITY")]["verdict"] == "verified"
+    assert claims[(first + 3, "VISIBILITY")]["verdict"] == "contradicted"
+    assert claims[(first + 4, "VISIBILITY")]["verdict"] == "verified"
+    assert claims[(first + 5, "VISIBILITY")]["verdict"] == "contradicted"
+    messages = [f.message for f in card.findings]
+    assert "close() is not private; close() is public" in messages
+    assert (
+        "Client.close() does not return Promise<Reply>; Client.close() returns `void`" in messages
+    )
