@@ -46,12 +46,14 @@ GATES: tuple[Gate, ...] = (
     readability_links.GATE,
     markdownlint.GATE,
     narrative_opening.GATE,
+    # Gate 16 judges what gate 13 only flags; deterministic, it runs before the judges
+    # (DESIGN.md's run order 9), so short-circuit never skips it.
+    wiring_claims.GATE,
     tone_fit.GATE,
     multi_llm_rubric.GATE,
     hhem.GATE,
     claim_review.GATE,
     call_graph_claims.GATE,
-    wiring_claims.GATE,
 )
 
 BY_ID: dict[int, Gate] = {gate.id: gate for gate in GATES}
