@@ -265,9 +265,11 @@ def test_subjects_and_mermaid_edges() -> None:
     ]
 
 
-def test_gate_16_is_hard_and_runs_after_gate_13() -> None:
+def test_gate_16_is_hard_and_runs_before_the_judge_gates() -> None:
+    # DESIGN.md's run order 9: after the deterministic gates, before the paid judges.
     ids = [gate.id for gate in GATES]
-    assert ids.index(16) == ids.index(13) + 1
+    assert ids.index(16) == ids.index(11) + 1
+    assert all(ids.index(16) < ids.index(judge) for judge in (4, 3, 9, 10, 13))
     assert BY_ID[16].name == "wiring_claims" and not BY_ID[16].advisory
 
 
