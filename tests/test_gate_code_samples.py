@@ -482,3 +482,53 @@ def test_advisory_through_pytest_and_hard_when_configured(
     assert len(tables) == 1
     rows = [json.loads(line) for line in tables[0].read_text().splitlines() if line]
     assert "src/lib/index.ts" in {row["path"] for row in rows if "table" in row}
+
+
+def _typer_tool(tmp_path: Path, extra: str = "") -> Path:
+    """A typer CLI like typer's own: a callback taking the reader's program as its
+    argument, a sub-app added under a name, and (``extra``) more of the app's code."""
+    return make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": (
+                '[project]\nname = "tyke"\n[project.scripts]\ntyke = "tyke.cli:main"\n'
+            ),
+            "tyke/__init__.py": "",
+            "tyke/cli.py": (
+                "import typer\n\napp = typer.Typer()\nutils_app = typer.Typer()\n"
+                'app.add_typer(utils_app, name="utils")\n\n'
+                "@app.callback()\n"
+                "def callback(path_or_module: str = typer.Argument(None)) -> None: ...\n\n"
+                "@utils_app.command()\n"
+                "def docs(output: str = typer.Option('')) -> None: ...\n"
+                f"{extra}"
+            ),
+        },
+    )
+
+
+def test_a_program_the_reader_runs_is_not_a_command_of_the_tool(tmp_path: Path) -> None:
+    repo = _typer_tool(tmp_path)
+    code = (
+        "tyke main.py run --name Camila\n"
+        "tyke ./src/app.py utils docs\n"
+        "tyke my_package.main run\n"
+        "tyke utils --output x\n"
+        "tyke utlis"
+    )
+    card = _check(_sh(code), tmp_path, repo)
+    # `utils` is a command (add_typer's name); the reader's programs are not commands.
+    assert _names(card) == [("cli_command", "utlis")]
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("main.py is a program the reader runs with tyke" in r for r in reasons)
+    assert any("my_package.main is a program" in r for r in reasons)
+
+
+def test_commands_added_at_run_time_leave_unknown_commands_unjudged(tmp_path: Path) -> None:
+    # typer's own CLI adds the reader's app as `run` (`cli.add_command(click_obj)`).
+    extra = "\ndef maybe_add_run(cli, made) -> None:\n    cli.add_command(made)\n"
+    repo = _typer_tool(tmp_path, extra)
+    card = _check(_sh("tyke run --name Camila\ntyke utils --outptu x"), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--outptu")]
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("run: the CLI adds commands at run time (tyke/cli.py" in r for r in reasons)

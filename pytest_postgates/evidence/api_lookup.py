@@ -24,7 +24,7 @@ from typing import Any
 
 from pytest_postgates.evidence import resolution
 from pytest_postgates.evidence.code_tables import CodeTables
-from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
@@ -469,6 +469,11 @@ class CliTable:
     @property
     def has_default_command(self) -> bool:
         return "$0" in self.commands or "*" in self.commands
+
+    @property
+    def open_commands(self) -> list[str]:
+        """Where the CLI makes commands at run time (its table of commands is not closed)."""
+        return self.commands.get(OPEN_COMMANDS, [])
 
 
 def normal_flag(name: str) -> str:

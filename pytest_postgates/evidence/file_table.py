@@ -11,6 +11,8 @@ from typing import Any
 # The CLI frameworks the extractors read, by the module a file imports.
 JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander"}
 PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
+# The command name that marks a CLI making commands at run time (no closed table).
+OPEN_COMMANDS = "+"
 LONG_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)")
 
 

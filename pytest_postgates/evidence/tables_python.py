@@ -8,6 +8,7 @@ from typing import Any
 
 from pytest_postgates.evidence.file_table import (
     LONG_FLAG,
+    OPEN_COMMANDS,
     PY_CLI_MODULES,
     FileTable,
     field_of,
@@ -170,6 +171,29 @@ class PythonTables:
                 names += [self.text(c).strip("'\"") for c in aliases.named_children]
             for name in names:
                 self.table.commands.append([name, False, node.start_point[0] + 1])
+        elif method in ("add_typer", "add_command"):
+            self.added_command(node, method, arguments)
+
+    def added_command(self, node: Any, method: str, arguments: Any) -> None:
+        """``app.add_typer(sub, name="utils")``, ``group.add_command(cmd, "name")``: a
+        command of that name. ``add_command(obj)`` of an object this file does not define as
+        a function (typer's own CLI adds the reader's app as ``run``) or a name that is no
+        string makes a command at run time: the table of commands is then open."""
+        given = self.keyword(arguments, "name")
+        strings = self.strings(arguments)
+        line = node.start_point[0] + 1
+        if given is not None:
+            name = self.text(given).strip("'\"") if given.type == "string" else OPEN_COMMANDS
+        elif method == "add_command" and strings:
+            name = strings[0]
+        elif method == "add_command":
+            first = arguments.named_children[0] if arguments.named_children else None
+            local = first is not None and self.table.locals.get(self.text(first)) == "function"
+            name = "" if local else OPEN_COMMANDS  # a decorated function: already tabled
+        else:
+            name = ""  # add_typer(sub): sub's own commands, already tabled where declared
+        if name:
+            self.table.commands.append([name, False, line])
 
     def cli_decorated(self, node: Any) -> None:
         definition = field_of(node, "definition")

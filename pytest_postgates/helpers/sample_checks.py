@@ -33,6 +33,11 @@ BUILTIN_FLAGS = {
     "typer": {"help", "install-completion", "show-completion"},
 }
 PLACEHOLDER = re.compile(r"^[<\[{].*[>\]}]$|^\.\.\.$|\$")
+# A word naming a file or module of the reader's where a command would stand: a path
+# (``./app``, ``src/main.py``), a script file, or a dotted module (``my_pkg.main``).
+READER_PROGRAM = re.compile(
+    r"[/\\]|\.(?:py|pyw|js|mjs|cjs|jsx|ts|mts|cts|tsx|sh|rb)$|^[a-z_]\w*(?:\.[a-z_]\w*)+$"
+)
 
 
 @dataclass
@@ -247,6 +252,13 @@ class SampleChecker:
         args = list(words)
         if "--" in args:
             args = args[: args.index("--")]
+        positional = next((w for w in args if not w.startswith("-")), None)
+        if cli.commands and positional is not None and READER_PROGRAM.search(positional):
+            # `typer main.py run --name X`: the tool runs a program of the reader's, and
+            # what follows is that program's commands and options, not the tool's parser.
+            reason = f"{positional} is a program the reader runs with {bin_name}"
+            self.report.skip(line, text, f"{reason}; what follows is its interface, not the tool's")
+            return
         if args and not args[0].startswith("-"):
             command = args[0]
             if PLACEHOLDER.search(command):
@@ -255,6 +267,11 @@ class SampleChecker:
                 self.report.skip(line, text, f"{cli.entry} defines no commands the gate reads")
             elif command in cli.commands:
                 self.report.count("command")
+            elif cli.open_commands:
+                where = cli.open_commands[0].split(" ")[0]
+                self.report.skip(line, text, f"{command}: the CLI adds commands at run time "
+                                 f"({where}), so its commands are not all written")  # fmt: skip
+                return  # the options of a command the gate cannot see are not judged either
             elif cli.has_default_command:
                 self.report.skip(
                     line,
