@@ -50,6 +50,7 @@ class Signature:
     line: int
     params: tuple[Parameter, ...]
     declared_only: bool  # an overload or interface signature, not an implementation
+    returns: str = ""  # the declared return type as written ("" when not declared)
 
 
 @dataclass
@@ -202,8 +203,10 @@ class _Reader:
 
     def add_callable(self, container: str, name: str, node: Any, declared_only: bool) -> None:
         by_name = self.table.callables.setdefault(container, {})
+        declared = _field(node, "return_type")
+        returns = self.text(declared).lstrip(":").strip() if declared is not None else ""
         by_name.setdefault(name, []).append(
-            Signature(self.line(node), self.parameters(node), declared_only)
+            Signature(self.line(node), self.parameters(node), declared_only, returns)
         )
 
     # ---------------------------------------------------------------- statements

@@ -45,7 +45,8 @@ from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
-from pytest_postgates.evidence.repomap import load_parsers
+from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
+from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -56,6 +57,7 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.js_samples import JsSample
+from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker
@@ -75,6 +77,7 @@ CODES = {
     "python_import": "UNKNOWN_PYTHON_NAME",
     "python_attribute": "UNKNOWN_PYTHON_NAME",
     "keyword_argument": "UNKNOWN_KEYWORD",
+    "option_key": "UNKNOWN_OPTION_KEY",
 }
 RUNNERS = (
     ("npx",),
@@ -234,7 +237,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     lookup = shared.for_post()
     run = SampleChecker(package, manifest, lookup, parsers, settings.ref)
     report = run.report
-    sample = JsSample(run, report)
+    sample = JsSample(run, report, lambda: _js_types(index, context, shared))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)
@@ -306,6 +309,26 @@ def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
     return known
 
 
+def _js_types(index: RepoIndex, context: GateContext, lookup: ApiLookup) -> JsTypes | None:
+    """The model's JavaScript/TypeScript side (classes, return types) and the declared
+    types (fields, parameters' option keys), asked only when a sample's value needs a
+    type: built once per commit (the model is shared with gate 2 through the cache)."""
+    key = ("code_samples.js", str(index.root), index.commit)
+    if key not in context.memo:
+        parsers = load_parsers()
+
+        def parser_for(path: str) -> Any:
+            language = LANGUAGES.get("." + path.rsplit(".", 1)[-1].lower())
+            if isinstance(parsers, str) or language not in ("typescript", "tsx"):
+                return None
+            return parsers.get(language)
+
+        model = api_model(index, context.evidence.cache_dir)
+        context.memo[key] = JsTypes(model, TypeModel(lookup, parser_for))
+    known: JsTypes | None = context.memo[key]
+    return known
+
+
 def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
     target = next(iter(bins.values()))
     if python:
@@ -368,13 +391,22 @@ def _rules_digest() -> str:
         api_model,
         code_tables,
         model_facts,
+        model_js,
         model_python,
+        type_model,
+        type_tables,
     )
-    from pytest_postgates.helpers import js_samples, python_samples, python_types, sample_checks
+    from pytest_postgates.helpers import (
+        js_samples,
+        js_types,
+        python_samples,
+        python_types,
+        sample_checks,
+    )
 
     digest = hashlib.sha1()
-    modules = (js_samples, sample_checks, api_lookup, python_samples, python_types, api_model,
-               model_facts, model_python)  # fmt: skip
+    modules = (js_samples, js_types, sample_checks, api_lookup, python_samples, python_types,
+               api_model, model_facts, model_python, model_js, type_model, type_tables)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -91,14 +91,19 @@ def close_names(name: str, candidates: Iterable[str]) -> list[str]:
     return list(dict.fromkeys([*spelled, *prefix]))[:3]
 
 
+def did_you_mean(close: list[str]) -> str:
+    """A finding's pointer to the nearest real names ("" when there are none)."""
+    return "; did you mean " + " or ".join(f"`{c}`" for c in close[:3]) + "?" if close else ""
+
+
 @dataclass
 class SampleValue:
     """What a sample name holds: an export of a product module (``binding`` is where it
     is declared), an instance of one, or a value of a type the sample does not show."""
 
-    kind: str  # "namespace" | "export" | "instance" | "unknown"
+    kind: str  # "namespace" | "export" | "instance" | "typed" | "unknown"
     module: str = ""  # the source file of the imported module
-    name: str = ""  # the imported name
+    name: str = ""  # the imported name ("typed": the model's class of the instance)
     binding: Binding | Unknown | None = None
     origin: str = ""  # for "unknown": what the value came from
 
@@ -176,13 +181,15 @@ class SampleChecker:
                 close_names("", []),
             )
         else:
+            close = close_names(name, names)
             self.report.violation(
                 line,
                 "named_export",
                 name,
                 module,
-                f"{name} is not exported by {module} (nor by what it re-exports)",
-                close_names(name, names),
+                f"{name} is not exported by {module} (nor by what it re-exports)"
+                + did_you_mean(close),
+                close,
             )
         return None
 
@@ -223,13 +230,14 @@ class SampleChecker:
                 if static
                 else " (it is a static member of the class)"
             )
+        close = close_names(name, members)
         self.report.violation(
             line,
             "member",
             f"{held.name}.{name}",
             f"{binding.path} ({binding.local})",
-            f"{held.name} declares no {which} {name}{note}",
-            close_names(name, members),
+            f"{held.name} declares no {which} {name}{note}{did_you_mean(close)}",
+            close,
         )
 
     # -------------------------------------------------------------- CLI
@@ -280,13 +288,14 @@ class SampleChecker:
                 )
             else:
                 self.report.count("command")
+                close = close_names(command, cli.commands)
                 self.report.violation(
                     line,
                     "cli_command",
                     command,
                     ", ".join(cli.read[:4]),
-                    f"{bin_name} defines no command {command}",
-                    close_names(command, cli.commands),
+                    f"{bin_name} defines no command {command}{did_you_mean(close)}",
+                    close,
                 )
         for word in args:
             if not word.startswith("--") or len(word) < 3:
@@ -300,11 +309,12 @@ class SampleChecker:
             negated = normal[3:] if normal.startswith("no-") else None
             if normal in options or (negated is not None and negated in options):
                 continue
+            close = [f"--{c}" for c in close_names(normal, options)]
             self.report.violation(
                 line,
                 "cli_flag",
                 f"--{flag}",
                 ", ".join(cli.read[:4]),
-                f"{bin_name} defines no option --{flag} (for any command)",
-                [f"--{c}" for c in close_names(normal, options)],
+                f"{bin_name} defines no option --{flag} (for any command){did_you_mean(close)}",
+                close,
             )

@@ -1,0 +1,127 @@
+"""Gate 15 on the API model for JavaScript/TypeScript samples: members of values whose type
+the sample shows (a product factory's declared return type, a method's, a field's, an
+annotation), through chains and with inherited members, and option-object keys against the
+parameter's declared type, nested keys included."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+FILES = {
+    "package.json": json.dumps({"name": "@acme/net", "exports": {".": "./src/index.ts"}}),
+    "src/index.ts": (
+        'export { Client, createClient } from "./client.js";\n'
+        'export type { ClientOptions } from "./client.js";\n'
+    ),
+    "src/base.ts": "export class Base { close(): void {} }\n",
+    "src/client.ts": (
+        'import { Base } from "./base.js";\n'
+        "export interface RetryOptions { attempts: number; backoff?: { initialMs: number } }\n"
+        "export interface ClientOptions {\n"
+        "  timeoutMs?: number;\n"
+        "  retry?: RetryOptions;\n"
+        "  hooks?: { onFailure?: Array<() => void> };\n"
+        "}\n"
+        "export class Stream { read(): string { return ''; } pipe(): this { return this; } }\n"
+        "export class Request { clientOptions: ClientOptions = {}; }\n"
+        "export class Response { request: Request = new Request(); json(): unknown { return 1; } }\n"
+        "export class Client extends Base {\n"
+        "  constructor(options?: ClientOptions) { super(); }\n"
+        "  openStreams(): Stream { return new Stream(); }\n"
+        "  async fetch(url: string): Promise<Response> { return new Response(); }\n"
+        "  extend(options: ClientOptions): Client { return this; }\n"
+        "}\n"
+        "export function createClient(options?: ClientOptions): Client {\n"
+        "  return new Client(options);\n"
+        "}\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def net_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("net"), FILES)
+
+
+def _check(code: str, tmp_path: Path, repo: Path) -> Scorecard:
+    body = f"Intro.\n\n```typescript\n{code}\n```\n"
+    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def _names(card: Scorecard) -> list[tuple[str, str]]:
+    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
+
+
+def test_members_of_a_factorys_result_through_chains_and_inheritance(
+    tmp_path: Path, net_repo: Path
+) -> None:
+    code = (
+        'import { createClient } from "@acme/net";\n'
+        "const app = createClient();\n"
+        "app.openStream();\n"
+        "app.openStreams().read();\n"
+        "app.openStreams().pipe().red();\n"
+        "app.close();\n"
+        "const res = await app.fetch('x');\n"
+        "res.request.clientOptions;\n"
+        "res.request.clientOption;\n"
+    )
+    card = _check(code, tmp_path, net_repo)
+    assert _names(card) == [
+        ("member", "app.openStream"),
+        ("member", "app.openStreams().pipe().red"),
+        ("member", "res.request.clientOption"),
+    ]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "did you mean `openStreams`?" in reasons["app.openStream"]
+    assert "Stream declares no member red; did you mean `read`?" in reasons[
+        "app.openStreams().pipe().red"
+    ]
+    assert "`clientOptions`" in reasons["res.request.clientOption"]
+    assert card.detail["checked_by_kind"]["member"] >= 7
+
+
+def test_annotated_values_and_types_outside_the_product(tmp_path: Path, net_repo: Path) -> None:
+    code = (
+        'import { Client, createClient } from "@acme/net";\n'
+        "function use(client: Client) { client.opn(); }\n"
+        "const held: Client = make();\n"
+        "held.extnd({});\n"
+        "const res = await createClient().fetch('x');\n"
+        "res.json().body;\n"
+    )
+    card = _check(code, tmp_path, net_repo)
+    assert _names(card) == [("member", "Client.extnd"), ("member", "Client.opn")]
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("Response.json declares no product class" in r for r in reasons), reasons
+
+
+def test_option_object_keys_against_the_declared_parameter_type(
+    tmp_path: Path, net_repo: Path
+) -> None:
+    code = (
+        'import { Client, createClient } from "@acme/net";\n'
+        "const app = createClient({ timeoutMs: 5, retry: { attempts: 3, backof: {} } });\n"
+        "const c = new Client({ timeoutMs: 1, hooks: { onFailure: [], onFail: [] } });\n"
+        "c.extend({ timeoutMss: 3 });\n"
+        "app.extend({ retry: { attempts: 1, backoff: { initialMs: 2 } } });\n"
+    )
+    card = _check(code, tmp_path, net_repo)
+    assert _names(card) == [
+        ("option_key", "backof"),
+        ("option_key", "onFail"),
+        ("option_key", "timeoutMss"),
+    ]
+    by_name = {v["name"]: v for v in card.detail["violations"]}
+    assert "createClient() takes no option retry.backof" in by_name["backof"]["reason"]
+    assert "did you mean `backoff`?" in by_name["backof"]["reason"]
+    assert "did you mean `timeoutMs`?" in by_name["timeoutMss"]["reason"]
+    assert card.findings[0].code == "UNKNOWN_OPTION_KEY"
+    assert card.detail["checked_by_kind"]["option_key"] >= 11
