@@ -81,9 +81,10 @@ def test_members_of_a_factorys_result_through_chains_and_inheritance(
     ]
     reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
     assert "did you mean `openStreams`?" in reasons["app.openStream"]
-    assert "Stream declares no member red; did you mean `read`?" in reasons[
-        "app.openStreams().pipe().red"
-    ]
+    assert (
+        "Stream declares no member red; did you mean `read`?"
+        in reasons["app.openStreams().pipe().red"]
+    )
     assert "`clientOptions`" in reasons["res.request.clientOption"]
     assert card.detail["checked_by_kind"]["member"] >= 7
 
@@ -125,3 +126,34 @@ def test_option_object_keys_against_the_declared_parameter_type(
     assert "did you mean `timeoutMs`?" in by_name["timeoutMss"]["reason"]
     assert card.findings[0].code == "UNKNOWN_OPTION_KEY"
     assert card.detail["checked_by_kind"]["option_key"] >= 11
+
+
+def test_a_build_output_main_and_a_commonjs_re_export_are_read_on_the_model(
+    tmp_path: Path,
+) -> None:
+    # `main` names a build output the repository does not hold and there is no `exports`:
+    # the model maps it back to its source; the entry re-exports a class it requires.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "agentkit", "main": "dist/index.js"}),
+            "src/index.js": (
+                'const { Agent } = require("./agent");\n'
+                "function helper() {}\n"
+                "module.exports = { Agent, helper };\n"
+            ),
+            "src/agent.js": "class Agent { clearAll() {} run() {} }\nmodule.exports = { Agent };\n",
+        },
+    )
+    code = (
+        'const { Agent, helpr } = require("agentkit");\n'
+        "new Agent().clearAll();\n"
+        "const agent = new Agent();\n"
+        "agent.rnu();\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert card.detail["resolved"] == {"agentkit": "src/index.js"}
+    assert _names(card) == [("member", "agent.rnu"), ("named_export", "helpr")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "did you mean `helper`?" in reasons["helpr"]
+    assert "did you mean `run`?" in reasons["agent.rnu"]

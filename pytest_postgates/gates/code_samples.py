@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 import tomllib
 
 from pytest_postgates.config import Settings, option
-from pytest_postgates.evidence import GitError, resolution
+from pytest_postgates.evidence import GitError, model_packages, resolution
 from pytest_postgates.evidence.api_lookup import ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
@@ -235,7 +235,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if shared is None or shared.tables is not tables:
         shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, source_map)
     lookup = shared.for_post()
-    run = SampleChecker(package, manifest, lookup, parsers, settings.ref)
+    run = SampleChecker(
+        package, manifest, lookup, parsers, settings.ref, lambda spec: _model_entry(index, spec)
+    )
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
@@ -307,6 +309,18 @@ def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
         known = PythonTypes.of(api_model(index, context.evidence.cache_dir))
     context.memo[key] = known
     return known
+
+
+def _model_entry(index: RepoIndex, package: str) -> str | None:
+    """The source file the API model takes a package name's entry to be (the entry mapped
+    back from a build output absent from the repository: ``dist/index.js`` ->
+    ``src/index.ts``), or None."""
+    memo = index.memo("code_samples.entries")
+    if "entries" not in memo:
+        sources = {p: "" for p in index.text_paths if is_product_code(p)}
+        memo["entries"] = model_packages.entry_points(index, sources)
+    found: str | None = memo["entries"].get(package) or None
+    return found
 
 
 def _js_types(index: RepoIndex, context: GateContext, lookup: ApiLookup) -> JsTypes | None:

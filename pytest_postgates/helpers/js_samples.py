@@ -308,8 +308,18 @@ class JsSample:
         binding = held.binding
         if held.kind == "instance" and isinstance(binding, Binding):
             cls = (binding.local, binding.path)
-            return cls if types.entries(cls) else None
+            return cls if types.entries(cls) else self.required_class(held)
         return None
+
+    def required_class(self, held: SampleValue) -> Cls | None:
+        """The class a CommonJS value names (``const { Agent } = require("./agent");
+        module.exports = { Agent }``: the tables see a value, the model the class)."""
+        binding = held.binding
+        if not isinstance(binding, Binding) or binding.kind not in ("value", "const"):
+            return None
+        types = self.types()
+        name = binding.local or held.name  # `module.exports = { Agent }`: no local name
+        return types.resolve(name, binding.path) if types is not None and name else None
 
     def typed(self, cls: Cls | None, shown: str, owner: Cls | None, name: str) -> SampleValue:
         """An instance of ``cls``; without one, a product value of a type not known."""
@@ -417,6 +427,8 @@ class JsSample:
             self.gate.check_export(held.module, name, line, text)
         elif held.kind == "typed":
             self.typed_member((held.name, held.module), used, name, line, text)
+        elif (cls := self.required_class(held)) is not None:
+            self.typed_member(cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
 

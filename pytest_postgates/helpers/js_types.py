@@ -102,6 +102,8 @@ class JsTypes:
         if shapes is None:
             where = ", ".join(sorted({e.path for e in entries}))
             return names, f"the declared type {cls[0]} ({where}) cannot be followed to its end"
+        if not shapes:
+            return names, f"{cls[0]} is not an object type (a function or primitive type)"
         for shape in shapes:
             if shape.array_of is not None or shape.index:
                 return names, f"{cls[0]} takes any member (an index signature)"

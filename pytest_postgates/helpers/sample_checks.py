@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,12 +118,16 @@ class SampleChecker:
         lookup: ApiLookup,
         parsers: dict[str, Any],
         ref: str,
+        model_entry: Callable[[str], str | None] = lambda spec: None,
     ) -> None:
         self.package = package
         self.manifest = manifest
         self.lookup = lookup
         self.parsers = parsers
         self.ref = ref
+        # The API model's entry file of a package name (model_packages): where a build
+        # output absent from the repository (`main: dist/index.js`) is built from.
+        self.model_entry = model_entry
         self.report = SampleReport()
         self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
 
@@ -144,9 +148,15 @@ class SampleChecker:
         result = resolution.resolve_specifier(
             self.manifest, spec, "import", type_only, self.lookup.files
         )
+        entry = self.model_entry(spec) if spec == self.package else None
         if not result.ok or result.target is None:
+            if entry:
+                self.report.resolved[spec] = entry
+                return entry
             return Unknown(f"{spec} does not resolve ({result.code}); gate 14 reports it")
         source = self.lookup.source_for(result.target)
+        if source.path is None and not source.expected and entry:
+            source.path = entry
         if source.path is not None:
             self.report.resolved[spec] = source.path
             return source.path
