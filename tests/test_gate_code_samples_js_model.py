@@ -160,3 +160,36 @@ def test_a_build_output_main_and_a_commonjs_re_export_are_read_on_the_model(
     reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
     assert "did you mean `helper`?" in reasons["helpr"]
     assert "did you mean `run`?" in reasons["agent.rnu"]
+
+
+def test_documented_signatures_name_the_products_parameters(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "docfmt", "exports": {".": "./src/index.js"}}),
+            "src/index.js": (
+                "function ifBreak(breakContents, flatContents, opts = {}) {}\n"
+                "function makeString(rawText, enclosingQuote, unescapeEscapes) {}\n"
+                "module.exports = { ifBreak, makeString };\n"
+            ),
+        },
+    )
+    body = (
+        "Builders:\n\n```ts\n"
+        "declare function ifBreak(\n  breakContents: Doc,\n  noBreak?: Doc,\n"
+        "  options?: { groupId?: symbol }\n): Doc;\n```\n\n"
+        "Utilities:\n\n```ts\n"
+        "makeString(rawContent: string, enclosingQuote: string, unescapeEscape: boolean): string;\n"
+        "getStringWidth(text: string): number;\n```\n\n"
+        "A reader's own function documents nothing:\n\n```js\n"
+        "function ifBreak(a, whatever) { return a; }\n```\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+    # `options` abbreviates to `opts` and `rawContent` shares a word with `rawText`: the
+    # docs' way of writing the same parameters; `getStringWidth` is no product function.
+    assert _names(card) == [("parameter", "noBreak"), ("parameter", "unescapeEscape")]
+    by_name = {v["name"]: v for v in card.detail["violations"]}
+    assert "ifBreak's parameter 2 is `flatContents` in src/index.js" in by_name["noBreak"]["reason"]
+    assert "did you mean `unescapeEscapes`?" in by_name["unescapeEscape"]["reason"]
+    assert card.findings[0].code == "UNKNOWN_PARAMETER"
+    assert card.detail["checked_by_kind"]["parameter"] == 6

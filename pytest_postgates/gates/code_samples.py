@@ -78,6 +78,7 @@ CODES = {
     "python_attribute": "UNKNOWN_PYTHON_NAME",
     "keyword_argument": "UNKNOWN_KEYWORD",
     "option_key": "UNKNOWN_OPTION_KEY",
+    "parameter": "UNKNOWN_PARAMETER",
 }
 RUNNERS = (
     ("npx",),
@@ -412,6 +413,7 @@ def _rules_digest() -> str:
     )
     from pytest_postgates.helpers import (
         js_samples,
+        js_signatures,
         js_types,
         python_samples,
         python_types,
@@ -419,8 +421,9 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_types, sample_checks, api_lookup, python_samples, python_types,
-               api_model, model_facts, model_python, model_js, type_model, type_tables)  # fmt: skip
+    modules = (js_samples, js_signatures, js_types, sample_checks, api_lookup, python_samples,
+               python_types, api_model, model_facts, model_python, model_js, type_model,
+               type_tables)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
+from pytest_postgates.helpers.js_signatures import HINT, documented, judge
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
 from pytest_postgates.helpers.sample_checks import (
     SampleChecker,
@@ -87,6 +88,8 @@ class JsSample:
         self._types: JsTypes | bool | None = False
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
+        if HINT.search(content):
+            self.signatures(content, first_line, tsx)
         if self.gate.package not in content and not any(
             name.split(".")[-1] in content for name in self.values
         ):
@@ -98,6 +101,28 @@ class JsSample:
         self.first = first_line
         self.lines = content.splitlines()
         self.walk(tree.root_node, getattr(tree, "language", None))
+
+    def signatures(self, content: str, first_line: int, tsx: bool) -> None:
+        """The parameters of product functions the fence documents (js_signatures)."""
+        lines = content.splitlines()
+        for item in documented(content, self.gate.parsers["tsx" if tsx else "typescript"]):
+            types = self.types()
+            verdict = judge(types.model, types.declared, item) if types is not None else None
+            if verdict is None:
+                continue
+            line, text = first_line + item.row, lines[item.row] if item.row < len(lines) else ""
+            if verdict.outcome == "unjudged":
+                self.report.skip(line, text, f"{item.function}({item.name}): {verdict.reason}")
+                continue
+            self.report.count("parameter")
+            if verdict.outcome == "ok":
+                continue
+            real = " or ".join(f"`{r}`" for r in verdict.real)
+            reason = f"{item.function}'s parameter {item.position + 1} is {real} in {verdict.where}"
+            if verdict.near:
+                reason += f"; did you mean {real}?"
+            self.report.violation(line, "parameter", item.name, verdict.where,
+                                  f"{item.name}: {reason}", list(verdict.real))  # fmt: skip
 
     def line(self, node: Any) -> int:
         row: int = node.start_point[0]
