@@ -172,6 +172,10 @@ def test_documented_signatures_name_the_products_parameters(tmp_path: Path) -> N
                 "function makeString(rawText, enclosingQuote, unescapeEscapes) {}\n"
                 "module.exports = { ifBreak, makeString };\n"
             ),
+            # An internal helper sharing its name with a hook the docs ask readers to write.
+            "src/preprocess.js": (
+                "function preprocess(ast, options) {}\nexport default preprocess;\n"
+            ),
         },
     )
     body = (
@@ -181,6 +185,8 @@ def test_documented_signatures_name_the_products_parameters(tmp_path: Path) -> N
         "Utilities:\n\n```ts\n"
         "makeString(rawContent: string, enclosingQuote: string, unescapeEscape: boolean): string;\n"
         "getStringWidth(text: string): number;\n```\n\n"
+        "A plugin's hook:\n\n```ts\n"
+        "function preprocess(text: string, options: object): string;\n```\n\n"
         "A reader's own function documents nothing:\n\n```js\n"
         "function ifBreak(a, whatever) { return a; }\n```\n"
     )

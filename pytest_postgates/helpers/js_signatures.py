@@ -141,13 +141,17 @@ def _at(declared: TypeModel | None, function: CallableFacts, position: int) -> l
 
 
 def _functions(model: ApiModel, name: str) -> list[CallableFacts]:
-    """The product's top-level JavaScript/TypeScript functions named ``name``."""
+    """The product's top-level JavaScript/TypeScript functions named ``name`` that their
+    file exports under that name: an internal helper (``export default preprocess``) that
+    shares its name with a hook the docs ask the reader to write is no documented API."""
     return [
         f
         for qualname, functions in model.callables.items()
         if qualname.endswith("." + name)
         for f in functions
-        if f.qualname == f"{f.path}.{name}" and not f.path.endswith((".py", ".pyi"))
+        if f.qualname == f"{f.path}.{name}"
+        and not f.path.endswith((".py", ".pyi"))
+        and name in model.facts.modules.get(f.path, ())
     ]
 
 
