@@ -534,3 +534,24 @@ def test_commands_added_at_run_time_leave_unknown_commands_unjudged(tmp_path: Pa
     assert _names(card) == [("cli_flag", "--outptu")]
     reasons = [u["reason"] for u in card.detail["unjudged"]]
     assert any("run: the CLI adds commands at run time (tyke/cli.py" in r for r in reasons)
+
+
+def test_flags_are_judged_per_subcommand_where_the_parser_ties_them(tmp_path: Path) -> None:
+    repo = _typer_tool(
+        tmp_path,
+        "\n@app.command()\ndef serve(port: int = typer.Option(8000)) -> None: ...\n",
+    )
+    code = (
+        "tyke serve --port 1 --help\n"
+        "tyke utils docs --output x\n"
+        "tyke utils docs --port 1\n"
+        "tyke serve --output x\n"
+        "tyke --prot 2"
+    )
+    card = _check(_sh(code), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--port"), ("cli_flag", "--output"),
+                            ("cli_flag", "--prot")]  # fmt: skip
+    reasons = [v["reason"] for v in card.detail["violations"]]
+    assert reasons[0].startswith("tyke docs has no option --port (an option of serve)")
+    assert reasons[1].startswith("tyke serve has no option --output (an option of docs)")
+    assert "for any command" in reasons[2]

@@ -43,6 +43,9 @@ class FileTable:
     cli_frameworks: list[str] = field(default_factory=list)
     commands: list[list[Any]] = field(default_factory=list)  # [name, nested, line]
     options: list[str] = field(default_factory=list)  # long option names
+    # Python click/typer: command -> the long options its function declares ("" for a
+    # group's callback: options of the root). Empty when the options are not attributed.
+    command_options: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, [], {}, False)}

@@ -198,6 +198,8 @@ class PythonTables:
     def cli_decorated(self, node: Any) -> None:
         definition = field_of(node, "definition")
         function_name = self.text(field_of(definition, "name")) if definition is not None else ""
+        own: list[str] = []  # the options this function declares
+        command_of: str | None = None  # the command it defines (None: none, a root callback)
         for decorator in (c for c in node.named_children if c.type == "decorator"):
             call = decorator.named_children[0] if decorator.named_children else None
             if call is None:
@@ -214,12 +216,13 @@ class PythonTables:
                 command = given[0] if given else function_name.replace("_", "-")
                 if name not in ("click.group", "click.command") or given:
                     self.table.commands.append([command, False, node.start_point[0] + 1])
+                    command_of = command
             elif tail == "option" and arguments is not None:
                 for text in self.strings(arguments):
                     for flag in text.split("/"):
                         match = LONG_FLAG.search(flag.strip())
                         if match and flag.strip().startswith("--"):
-                            self.table.options.append(match.group(1))
+                            own.append(match.group(1))
         if definition is not None and "typer" in self.table.cli_frameworks:
             params = field_of(definition, "parameters")
             for param in params.named_children if params is not None else ():
@@ -227,7 +230,11 @@ class PythonTables:
                 if value is not None and "Option(" in self.text(value):
                     declared = [m.group(1) for m in LONG_FLAG.finditer(self.text(value))]
                     if declared:
-                        self.table.options.extend(declared)
+                        own.extend(declared)
                     else:
                         pname = self.text(field_of(param, "name") or param)
-                        self.table.options.append(pname.replace("_", "-"))
+                        own.append(pname.replace("_", "-"))
+        self.table.options.extend(own)
+        # A command's options are its own; a callback's or root group's are the root's.
+        attributed = self.table.command_options.setdefault(command_of or "", [])
+        attributed.extend(o for o in own if o not in attributed)

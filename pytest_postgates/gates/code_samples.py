@@ -370,6 +370,9 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
             for name, where in more.commands.items():
                 table.commands.setdefault(name, []).extend(where)
             table.options |= more.options
+            table.root_options |= more.root_options
+            for name, own in more.per_command.items():
+                table.per_command.setdefault(name, set()).update(own)
         return table
     source = lookup.source_for(target)
     if source.path is None:

@@ -307,6 +307,16 @@ class SampleChecker:
                     f"{bin_name} defines no command {command}{did_you_mean(close)}",
                     close,
                 )
+        # The command the flags belong to: the deepest known command the words name
+        # (`tool utils docs --output`), when the parser ties options to commands.
+        named = [w for w in args if not w.startswith("-")]
+        depth = 0
+        while depth < len(named) and named[depth] in cli.commands:
+            depth += 1
+        owner = named[depth - 1] if depth else ""
+        own = cli.per_command.get(owner) if owner else None
+        if own is not None:  # what every command takes: the root's and the framework's
+            own = own | cli.root_options | (options - cli.options)
         for word in args:
             if not word.startswith("--") or len(word) < 3:
                 continue
@@ -317,6 +327,22 @@ class SampleChecker:
             self.report.count("flag")
             normal = normal_flag(flag)
             negated = normal[3:] if normal.startswith("no-") else None
+            names = {normal} | ({negated} if negated is not None else set())
+            if own is not None and names & own:
+                continue
+            if own is not None and names & options:
+                elsewhere = sorted(c for c, o in cli.per_command.items() if names & o)
+                close = [f"--{c}" for c in close_names(normal, own)]
+                self.report.violation(
+                    line,
+                    "cli_flag",
+                    f"--{flag}",
+                    ", ".join(cli.read[:4]),
+                    f"{bin_name} {owner} has no option --{flag} (an option of "
+                    f"{', '.join(elsewhere) or 'another command'}){did_you_mean(close)}",
+                    close,
+                )
+                continue
             if normal in options or (negated is not None and negated in options):
                 continue
             close = [f"--{c}" for c in close_names(normal, options)]
