@@ -9,20 +9,30 @@ would copy and checks, against the repository's API tables at the ref
 
 * JavaScript/TypeScript: every name imported or re-exported from the product package is
   exported by the module the package's ``exports`` resolve the specifier to (followed back
-  from the build target to its source, then through re-exports); a default import needs a
-  default export; members used on an imported class or object, or on an instance made with
-  ``new``, are declared (inherited ones included); an ``exports`` target whose source does
+  from the build target to its source, then through re-exports; where Node's resolution
+  finds no file, the API model's entry of the package name); a default import needs a
+  default export; members used on an imported class or object, on an instance made with
+  ``new``, returned by a product function or method whose declared return type is a product
+  class, held by a field so declared, or annotated, are declared (through chains, inherited
+  ones included: :mod:`pytest_postgates.helpers.js_types`); the keys of an object literal
+  passed to such a callable, nested ones included, are fields of the parameter's declared
+  type; a documented signature of an exported product function names its parameters
+  (:mod:`pytest_postgates.helpers.js_signatures`); an ``exports`` target whose source does
   not exist is ``missing_target``.
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
-  ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source.
+  ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source, a flag by
+  the subcommand it follows where the parser ties options to commands (click, typer). A
+  program of the reader's that the tool runs (``typer main.py run --name``) is not the
+  tool's command, and what follows it is that program's interface: unjudged.
 * Python (REPL ``>>>`` fences included), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
   Python packages of the repository's code, however it is packaged) and each imported name,
   module attributes, members through chains (inherited ones included) on values the sample
   makes, and keyword arguments against the callee's parameters.
 
-What it cannot judge (chains beyond one member, values of unknown type, an ``export *``
-of another package, a CLI framework it does not read, a callee taking ``**kwargs``) is
+What it cannot judge (a value whose type the sample or the declarations do not show, an
+``export *`` of another package, a type it cannot expand, a CLI framework it does not read
+or one that adds commands at run time, a callee taking ``**kwargs``) is
 listed as ``unjudged`` with the reason, never counted as grounded; a card that checked
 nothing says so in its summary.
 """
