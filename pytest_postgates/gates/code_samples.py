@@ -71,6 +71,7 @@ from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker
+from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -250,7 +251,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         package, manifest, lookup, parsers, settings.ref, lambda spec: _model_entry(index, spec)
     )
     report = run.report
-    sample = JsSample(run, report, lambda: _js_types(index, context, shared))
+    sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)
@@ -334,11 +335,18 @@ def _model_entry(index: RepoIndex, package: str) -> str | None:
     return found
 
 
-def _js_types(index: RepoIndex, context: GateContext, lookup: ApiLookup) -> JsTypes | None:
+def _js_types(
+    index: RepoIndex, context: GateContext, lookup: ApiLookup, package: str
+) -> JsTypes | None:
     """The model's JavaScript/TypeScript side (classes, return types) and the declared
     types (fields, parameters' option keys), asked only when a sample's value needs a
-    type: built once per commit (the model is shared with gate 2 through the cache)."""
+    type: built once per commit, both shared with gate 2 (the model through the cache,
+    the declared types, parsed file by file, through the index's memo)."""
     key = ("code_samples.js", str(index.root), index.commit)
+    shared = product_api(index, context.evidence.cache_dir, package)
+    if key not in context.memo and shared is not None:
+        model = api_model(index, context.evidence.cache_dir)
+        context.memo[key] = JsTypes(model, shared.model)
     if key not in context.memo:
         parsers = load_parsers()
 
