@@ -199,3 +199,43 @@ def test_documented_signatures_name_the_products_parameters(tmp_path: Path) -> N
     assert "did you mean `unescapeEscapes`?" in by_name["unescapeEscape"]["reason"]
     assert card.findings[0].code == "UNKNOWN_PARAMETER"
     assert card.detail["checked_by_kind"]["parameter"] == 6
+
+
+def test_a_commonjs_factory_typed_by_its_declaration_file(tmp_path: Path) -> None:
+    # `module.exports = serve` in JavaScript, its types in the sibling serve.d.ts (the
+    # manifest's `types`): `require("serve")()` and a required module called both return
+    # the declared Instance, and the options object is the declared Options.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(
+                {"name": "serve", "main": "serve.js", "types": "serve.d.ts"}
+            ),
+            "serve.js": "function serve(opts) { return {}; }\nmodule.exports = serve;\n",
+            "serve.d.ts": (
+                'import { Instance } from "./types/instance";\n'
+                "interface Options { logger?: boolean }\n"
+                "declare function serve(opts?: Options): Instance;\n"
+                "export default serve;\n"
+            ),
+            "types/instance.d.ts": (
+                "export interface Instance { addHttpMethod(m: string): void; listen(): void }\n"
+            ),
+        },
+    )
+    code = (
+        'const app = require("serve")({ logger: true, loger: 1 });\n'
+        "app.addHttpMethd('X');\n"
+        'const serve = require("serve");\n'
+        "serve().listen();\n"
+        "serve().lisen();\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [
+        ("member", "app.addHttpMethd"),
+        ("member", "serve().lisen"),
+        ("option_key", "loger"),
+    ]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "did you mean `addHttpMethod`?" in reasons["app.addHttpMethd"]
+    assert "Options declares no loger" in reasons["loger"]

@@ -402,7 +402,7 @@ class JsSample:
                 name = _text(self.source, prop)
                 typed = types.method_returns(cls, name) if cls and types else None
                 return self.typed(typed, shown, cls, name)
-            held = self.value_of(function)
+            held = self.called(function)
             if held is None:
                 return None
             binding = held.binding
@@ -411,6 +411,28 @@ class JsSample:
                 typed = types.function_returns(binding.path, binding.local)
             return self.typed(typed, shown, None, "")
         return None
+
+    def called(self, function: Any) -> SampleValue | None:
+        """What a called name holds: a module called as a function (``require("pkg")()``,
+        ``const pkg = require("pkg"); pkg()``: a CommonJS module that is a function calls
+        its default export), else the name's value."""
+        spec = self.require(function)
+        if spec is not None and self.product(spec):
+            line, text = self.line(function), self.line_text(function)
+            module = self.gate.module_for(spec, False, line, text)
+            held = SampleValue("namespace", module) if module else None
+        else:
+            held = self.value_of(function)
+        if held is not None and held.kind == "namespace":
+            found = self.gate.lookup.find_export(held.module, "default")
+            table = self.gate.lookup.table(held.module)
+            local = table.export_equals if table is not None else None
+            if not isinstance(found, Binding) and table is not None and local:
+                # `module.exports = serve`: the module is the function itself.
+                kind = table.locals.get(local)
+                found = Binding(held.module, local, kind) if kind == "function" else found
+            held = SampleValue("export", held.module, "default", found)
+        return held
 
     def constructed(self, node: Any) -> SampleValue | None:
         constructor = node.child_by_field_name("constructor")
@@ -514,7 +536,7 @@ class JsSample:
                 return None
             method = _text(self.source, prop)
             return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
-        held = self.value_of(function)
+        held = self.called(function)
         binding = held.binding if held is not None else None
         if held is None or held.kind != "export" or not isinstance(binding, Binding):
             return None

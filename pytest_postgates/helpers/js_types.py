@@ -145,8 +145,13 @@ class JsTypes:
 
     def function_returns(self, path: str, name: str) -> Cls | None:
         """The product class a top-level function (``name`` in ``path``) declares it
-        returns."""
-        return self._returns(self.model.callables.get(f"{path}.{name}", []), None)
+        returns; for a JavaScript file, as its sibling declaration file declares it
+        (``fastify.js`` -> ``fastify.d.ts``: how TypeScript types a .js module)."""
+        found = self._returns(self.model.callables.get(f"{path}.{name}", []), None)
+        declarations = _declaration_file(path)
+        if found is None and declarations:
+            found = self._returns(self.model.callables.get(f"{declarations}.{name}", []), None)
+        return found
 
     def method_returns(self, cls: Cls, method: str) -> Cls | None:
         """The product class a method (inherited ones included) declares it returns."""
@@ -182,8 +187,9 @@ class JsTypes:
     def function_keys(
         self, file: str, name: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:
-        """The same for the function ``name`` of ``file``."""
-        return self._keys_at([(file, "")], name, position, path)
+        """The same for the function ``name`` of ``file`` (or of its declaration file)."""
+        places = [(file, "")] + [(d, "") for d in [_declaration_file(file)] if d]
+        return self._keys_at(places, name, position, path)
 
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
@@ -220,6 +226,15 @@ def _keys(shapes: list[Shape], method: str, through: str) -> Keys:
     owners = sorted({s.owner for s in shapes if s.owner})
     fields = frozenset(name for s in shapes for name in s.fields)
     return Keys(fields, " | ".join(owners) or through or f"{method}()'s options")
+
+
+def _declaration_file(path: str) -> str:
+    """The declaration file TypeScript reads for a JavaScript file (``x.js`` -> ``x.d.ts``,
+    ``x.mjs`` -> ``x.d.mts``), or "" for a file that is not JavaScript."""
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or suffix not in ("js", "mjs", "cjs"):
+        return ""
+    return f"{stem}.d.{'ts' if suffix == 'js' else suffix[0] + 'ts'}"
 
 
 def _simple(base: str) -> str:
