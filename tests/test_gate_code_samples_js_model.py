@@ -17,7 +17,7 @@ from tests.helpers import make_post, make_repo, repo_context
 FILES = {
     "package.json": json.dumps({"name": "@acme/net", "exports": {".": "./src/index.ts"}}),
     "src/index.ts": (
-        'export { Client, createClient } from "./client.js";\n'
+        'export { Client, createClient, both } from "./client.js";\n'
         'export type { ClientOptions } from "./client.js";\n'
     ),
     "src/base.ts": "export class Base { close(): void {} }\n",
@@ -41,6 +41,7 @@ FILES = {
         "  async fetch(url: string): Promise<Response> { return new Response(); }\n"
         "  extend(options: ClientOptions): Client { return this; }\n"
         "}\n"
+        "export function both(): Client & Stream { return new Client() as never; }\n"
         "export function createClient(options?: ClientOptions): Client {\n"
         "  return new Client(options);\n"
         "}\n"
@@ -94,7 +95,11 @@ def test_members_of_a_factorys_result_through_chains_and_inheritance(
 
 def test_annotated_values_and_types_outside_the_product(tmp_path: Path, net_repo: Path) -> None:
     code = (
-        'import { Client, createClient } from "@acme/net";\n'
+        'import { Client, createClient, both } from "@acme/net";\n'
+        "both().anything;\n"  # an intersection's members are not followed
+        "const made = createClient();\n"
+        'Object.defineProperty(made, "tracer", { value: 1 });\n'
+        "made.tracer;\n"  # the sample adds it at run time'
         "function use(client: Client) { client.opn(); }\n"
         "const held: Client = make();\n"
         "held.extnd({});\n"
@@ -105,6 +110,8 @@ def test_annotated_values_and_types_outside_the_product(tmp_path: Path, net_repo
     assert _names(card) == [("member", "Client.extnd"), ("member", "Client.opn")]
     reasons = [u["reason"] for u in card.detail["unjudged"]]
     assert any("Response.json declares no product class" in r for r in reasons), reasons
+    assert any(r.startswith("both().anything: the type of the value") for r in reasons)
+    assert any("names 'tracer' as a string: it may add it at run time" in r for r in reasons)
 
 
 def test_option_object_keys_against_the_declared_parameter_type(

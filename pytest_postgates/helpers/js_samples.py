@@ -5,6 +5,7 @@ post's :class:`~pytest_postgates.helpers.sample_checks.SampleChecker`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -37,6 +38,7 @@ def _string(source: bytes, node: Any) -> str | None:
     return _text(source, node)[1:-1]
 
 
+_STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
 # Where the keys of a callee's argument are declared: (position, key path) -> keys.
 KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
 # Nodes that bind a name without an initial value: parameters, loop variables, catches.
@@ -86,8 +88,10 @@ class JsSample:
         # The model's types, built on the first question only (most fences ask none).
         self._types_of = types
         self._types: JsTypes | bool | None = False
+        self.named: set[str] = set()  # identifiers the post's fences write as strings
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
+        self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
         if HINT.search(content):
             self.signatures(content, first_line, tsx)
         if self.gate.package not in content and not any(
@@ -485,6 +489,10 @@ class JsSample:
         if types is None:
             return
         members, problem = types.members(cls)
+        if name not in members and name not in OBJECT_MEMBERS and name in self.named:
+            # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
+            # sample adds the member at run time.
+            problem = f"the sample names {name!r} as a string: it may add it at run time"
         if name not in members and name not in OBJECT_MEMBERS and problem:
             self.report.skip(line, text, f"{used}: {problem}")
             return

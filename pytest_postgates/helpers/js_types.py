@@ -133,6 +133,8 @@ class JsTypes:
         if len(alternatives) != 1:
             return None
         text = alternatives[0]
+        if len(_split_top(text, "&")) != 1:
+            return None  # an intersection (`A & PromiseLike<A>`): not followed
         if text == "this":
             return receiver
         head, _, rest = text.partition("<")
