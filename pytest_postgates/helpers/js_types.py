@@ -44,6 +44,7 @@ class JsTypes:
         self.model = model
         self.declared = declared
         self._members: dict[Cls, tuple[set[str], str | None]] = {}
+        self._keys: dict[tuple[object, ...], Keys | None] = {}
 
     # -------------------------------------------------------------- classes
     def entries(self, cls: Cls) -> list[ClassFacts]:
@@ -194,6 +195,15 @@ class JsTypes:
         return self._keys_at(places, name, position, path)
 
     def _keys_at(
+        self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
+    ) -> Keys | None:
+        # Posts pass options to the same few calls again and again: expanded once.
+        key = (tuple(places), method, position, path)
+        if key not in self._keys:
+            self._keys[key] = self._expand_keys(places, method, position, path)
+        return self._keys[key]
+
+    def _expand_keys(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:
         if self.declared is None:
