@@ -24,7 +24,7 @@ from typing import Any
 
 from pytest_postgates.evidence import resolution
 from pytest_postgates.evidence.code_tables import CodeTables
-from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
@@ -404,6 +404,8 @@ class ApiLookup:
         frameworks: list[str] = []
         commands: dict[str, list[str]] = {}
         options: set[str] = set()
+        per_command: dict[str, set[str]] = {}
+        root: set[str] = set()
         read: list[str] = []
         for path in files:
             table = self.tables.files.get(path) if self.tables.may_define_cli(path) else None
@@ -415,7 +417,16 @@ class ApiLookup:
                 kind = "subcommand" if nested else "command"
                 commands.setdefault(name, []).append(f"{path}:{line} ({kind})")
             options.update(normal_flag(o) for o in table.options)
-        return CliTable(entry, frameworks, commands, options, read)
+            # Options a command's function declares are that command's; the rest (a
+            # callback's, argparse's, yargs's, commander's) are not tied to one command.
+            tied: set[str] = set()
+            for command, own in table.command_options.items():
+                if command:
+                    per_command.setdefault(command, set()).update(normal_flag(o) for o in own)
+                    tied.update(normal_flag(o) for o in own)
+            root.update(normal_flag(o) for o in table.options if normal_flag(o) not in tied)
+            root.update(normal_flag(o) for o in table.command_options.get("", []))
+        return CliTable(entry, frameworks, commands, options, read, per_command, root)
 
     # -------------------------------------------------------------- Python
     def python_module(self, dotted: str) -> str | None:
@@ -465,10 +476,19 @@ class CliTable:
     commands: dict[str, list[str]]  # name -> where defined
     options: set[str]  # normalised long option names
     read: list[str]
+    # command -> the options its own function declares (click/typer), and the options
+    # tied to no one command (the root's, or a framework whose options are not attributed).
+    per_command: dict[str, set[str]] = field(default_factory=dict)
+    root_options: set[str] = field(default_factory=set)
 
     @property
     def has_default_command(self) -> bool:
         return "$0" in self.commands or "*" in self.commands
+
+    @property
+    def open_commands(self) -> list[str]:
+        """Where the CLI makes commands at run time (its table of commands is not closed)."""
+        return self.commands.get(OPEN_COMMANDS, [])
 
 
 def normal_flag(name: str) -> str:

@@ -11,6 +11,8 @@ from typing import Any
 # The CLI frameworks the extractors read, by the module a file imports.
 JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander"}
 PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
+# The command name that marks a CLI making commands at run time (no closed table).
+OPEN_COMMANDS = "+"
 LONG_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)")
 
 
@@ -41,6 +43,9 @@ class FileTable:
     cli_frameworks: list[str] = field(default_factory=list)
     commands: list[list[Any]] = field(default_factory=list)  # [name, nested, line]
     options: list[str] = field(default_factory=list)  # long option names
+    # Python click/typer: command -> the long options its function declares ("" for a
+    # group's callback: options of the root). Empty when the options are not attributed.
+    command_options: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, [], {}, False)}

@@ -200,7 +200,12 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                     var_keyword = var_keyword or parameter.rest
             line = signatures[0].line if signatures else 0
             qualname = f"{owner}.{name}"
-            facts.callables.append(CallableFacts(qualname, name, path, line, params, var_keyword))
+            # One declared return type, when the signatures that declare one agree on it.
+            declared = {s.returns for s in signatures if s.returns}
+            returns = declared.pop() if len(declared) == 1 else ""
+            facts.callables.append(
+                CallableFacts(qualname, name, path, line, params, var_keyword, returns)
+            )
             for parameter_name in params:
                 facts.decls.append(Decl(parameter_name, "parameter", qualname, path, line))
 

@@ -71,6 +71,12 @@ def _entry_source(
             continue
         if resolved.target:
             targets.append(resolved.target)
+    # A legacy entry that is a build output absent from the repository does not resolve
+    # (Node finds no file): the path the manifest names still says what it is built from.
+    for field in ("main", "module"):
+        written = manifest.get(field)
+        if isinstance(written, str) and written and manifest.get("exports") is None:
+            targets.append(written)
     types = manifest.get("types") or manifest.get("typings")
     if isinstance(types, str):
         targets.append(types)

@@ -8,6 +8,7 @@ from typing import Any
 
 from pytest_postgates.evidence.file_table import (
     LONG_FLAG,
+    OPEN_COMMANDS,
     PY_CLI_MODULES,
     FileTable,
     field_of,
@@ -170,10 +171,35 @@ class PythonTables:
                 names += [self.text(c).strip("'\"") for c in aliases.named_children]
             for name in names:
                 self.table.commands.append([name, False, node.start_point[0] + 1])
+        elif method in ("add_typer", "add_command"):
+            self.added_command(node, method, arguments)
+
+    def added_command(self, node: Any, method: str, arguments: Any) -> None:
+        """``app.add_typer(sub, name="utils")``, ``group.add_command(cmd, "name")``: a
+        command of that name. ``add_command(obj)`` of an object this file does not define as
+        a function (typer's own CLI adds the reader's app as ``run``) or a name that is no
+        string makes a command at run time: the table of commands is then open."""
+        given = self.keyword(arguments, "name")
+        strings = self.strings(arguments)
+        line = node.start_point[0] + 1
+        if given is not None:
+            name = self.text(given).strip("'\"") if given.type == "string" else OPEN_COMMANDS
+        elif method == "add_command" and strings:
+            name = strings[0]
+        elif method == "add_command":
+            first = arguments.named_children[0] if arguments.named_children else None
+            local = first is not None and self.table.locals.get(self.text(first)) == "function"
+            name = "" if local else OPEN_COMMANDS  # a decorated function: already tabled
+        else:
+            name = ""  # add_typer(sub): sub's own commands, already tabled where declared
+        if name:
+            self.table.commands.append([name, False, line])
 
     def cli_decorated(self, node: Any) -> None:
         definition = field_of(node, "definition")
         function_name = self.text(field_of(definition, "name")) if definition is not None else ""
+        own: list[str] = []  # the options this function declares
+        command_of: str | None = None  # the command it defines (None: none, a root callback)
         for decorator in (c for c in node.named_children if c.type == "decorator"):
             call = decorator.named_children[0] if decorator.named_children else None
             if call is None:
@@ -190,12 +216,13 @@ class PythonTables:
                 command = given[0] if given else function_name.replace("_", "-")
                 if name not in ("click.group", "click.command") or given:
                     self.table.commands.append([command, False, node.start_point[0] + 1])
+                    command_of = command
             elif tail == "option" and arguments is not None:
                 for text in self.strings(arguments):
                     for flag in text.split("/"):
                         match = LONG_FLAG.search(flag.strip())
                         if match and flag.strip().startswith("--"):
-                            self.table.options.append(match.group(1))
+                            own.append(match.group(1))
         if definition is not None and "typer" in self.table.cli_frameworks:
             params = field_of(definition, "parameters")
             for param in params.named_children if params is not None else ():
@@ -203,7 +230,11 @@ class PythonTables:
                 if value is not None and "Option(" in self.text(value):
                     declared = [m.group(1) for m in LONG_FLAG.finditer(self.text(value))]
                     if declared:
-                        self.table.options.extend(declared)
+                        own.extend(declared)
                     else:
                         pname = self.text(field_of(param, "name") or param)
-                        self.table.options.append(pname.replace("_", "-"))
+                        own.append(pname.replace("_", "-"))
+        self.table.options.extend(own)
+        # A command's options are its own; a callback's or root group's are the root's.
+        attributed = self.table.command_options.setdefault(command_of or "", [])
+        attributed.extend(o for o in own if o not in attributed)

@@ -50,6 +50,7 @@ class Signature:
     line: int
     params: tuple[Parameter, ...]
     declared_only: bool  # an overload or interface signature, not an implementation
+    returns: str = ""  # the declared return type as written ("" when not declared)
 
 
 @dataclass
@@ -57,6 +58,12 @@ class TypeTable:
     types: dict[str, list[Declaration]] = field(default_factory=dict)
     # container ("" for the file's functions) -> callable name -> its signatures
     callables: dict[str, dict[str, list[Signature]]] = field(default_factory=dict)
+
+
+# A JavaScript file's parameters (the TypeScript grammar wraps each in required_parameter).
+_JS_PARAMETERS = frozenset(
+    {"identifier", "assignment_pattern", "rest_pattern", "object_pattern", "array_pattern"}
+)
 
 
 def _named(node: Any) -> list[Any]:
@@ -184,6 +191,9 @@ class _Reader:
             return ()
         found = []
         for param in _named(params):
+            if param.type in _JS_PARAMETERS:
+                found.append(self.js_parameter(param))
+                continue
             if param.type not in ("required_parameter", "optional_parameter"):
                 continue
             pattern = _field(param, "pattern")
@@ -200,10 +210,21 @@ class _Reader:
             )
         return tuple(found)
 
+    def js_parameter(self, param: Any) -> Parameter:
+        """A parameter as the JavaScript grammar writes it (no type): ``a``, ``a = 1``,
+        ``...rest``, or a destructuring pattern (named as written)."""
+        rest = param.type == "rest_pattern"
+        named = _first(param) if rest else param
+        if named is not None and named.type == "assignment_pattern":
+            named = _field(named, "left")
+        return Parameter(self.text(named) if named is not None else "", None, rest)
+
     def add_callable(self, container: str, name: str, node: Any, declared_only: bool) -> None:
         by_name = self.table.callables.setdefault(container, {})
+        declared = _field(node, "return_type")
+        returns = self.text(declared).lstrip(":").strip() if declared is not None else ""
         by_name.setdefault(name, []).append(
-            Signature(self.line(node), self.parameters(node), declared_only)
+            Signature(self.line(node), self.parameters(node), declared_only, returns)
         )
 
     # ---------------------------------------------------------------- statements

@@ -9,20 +9,30 @@ would copy and checks, against the repository's API tables at the ref
 
 * JavaScript/TypeScript: every name imported or re-exported from the product package is
   exported by the module the package's ``exports`` resolve the specifier to (followed back
-  from the build target to its source, then through re-exports); a default import needs a
-  default export; members used on an imported class or object, or on an instance made with
-  ``new``, are declared (inherited ones included); an ``exports`` target whose source does
+  from the build target to its source, then through re-exports; where Node's resolution
+  finds no file, the API model's entry of the package name); a default import needs a
+  default export; members used on an imported class or object, on an instance made with
+  ``new``, returned by a product function or method whose declared return type is a product
+  class, held by a field so declared, or annotated, are declared (through chains, inherited
+  ones included: :mod:`pytest_postgates.helpers.js_types`); the keys of an object literal
+  passed to such a callable, nested ones included, are fields of the parameter's declared
+  type; a documented signature of an exported product function names its parameters
+  (:mod:`pytest_postgates.helpers.js_signatures`); an ``exports`` target whose source does
   not exist is ``missing_target``.
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
-  ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source.
+  ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source, a flag by
+  the subcommand it follows where the parser ties options to commands (click, typer). A
+  program of the reader's that the tool runs (``typer main.py run --name``) is not the
+  tool's command, and what follows it is that program's interface: unjudged.
 * Python (REPL ``>>>`` fences included), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
   Python packages of the repository's code, however it is packaged) and each imported name,
   module attributes, members through chains (inherited ones included) on values the sample
   makes, and keyword arguments against the callee's parameters.
 
-What it cannot judge (chains beyond one member, values of unknown type, an ``export *``
-of another package, a CLI framework it does not read, a callee taking ``**kwargs``) is
+What it cannot judge (a value whose type the sample or the declarations do not show, an
+``export *`` of another package, a type it cannot expand, a CLI framework it does not read
+or one that adds commands at run time, a callee taking ``**kwargs``) is
 listed as ``unjudged`` with the reason, never counted as grounded; a card that checked
 nothing says so in its summary. A repository with no package and no code (a Jekyll blog)
 gives its samples nothing to be checked against: the gate is a SKIP that says so.
@@ -40,13 +50,14 @@ from typing import TYPE_CHECKING, Any
 import tomllib
 
 from pytest_postgates.config import Settings, option
-from pytest_postgates.evidence import GitError, resolution
+from pytest_postgates.evidence import GitError, model_packages, resolution
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
-from pytest_postgates.evidence.repomap import load_parsers
+from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
+from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -57,9 +68,11 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.js_samples import JsSample
+from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker
+from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -76,6 +89,8 @@ CODES = {
     "python_import": "UNKNOWN_PYTHON_NAME",
     "python_attribute": "UNKNOWN_PYTHON_NAME",
     "keyword_argument": "UNKNOWN_KEYWORD",
+    "option_key": "UNKNOWN_OPTION_KEY",
+    "parameter": "UNKNOWN_PARAMETER",
 }
 RUNNERS = (
     ("npx",),
@@ -237,9 +252,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if shared is None or shared.tables is not tables:
         shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, source_map)
     lookup = shared.for_post()
-    run = SampleChecker(package, manifest, lookup, parsers, settings.ref)
+    run = SampleChecker(
+        package, manifest, lookup, parsers, settings.ref, lambda spec: _model_entry(index, spec)
+    )
     report = run.report
-    sample = JsSample(run, report)
+    sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)
@@ -324,6 +341,45 @@ def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
     return known
 
 
+def _model_entry(index: RepoIndex, package: str) -> str | None:
+    """The source file the API model takes a package name's entry to be (the entry mapped
+    back from a build output absent from the repository: ``dist/index.js`` ->
+    ``src/index.ts``), or None."""
+    memo = index.memo("code_samples.entries")
+    if "entries" not in memo:
+        sources = {p: "" for p in index.text_paths if is_product_code(p)}
+        memo["entries"] = model_packages.entry_points(index, sources)
+    found: str | None = memo["entries"].get(package) or None
+    return found
+
+
+def _js_types(
+    index: RepoIndex, context: GateContext, lookup: ApiLookup, package: str
+) -> JsTypes | None:
+    """The model's JavaScript/TypeScript side (classes, return types) and the declared
+    types (fields, parameters' option keys), asked only when a sample's value needs a
+    type: built once per commit, both shared with gate 2 (the model through the cache,
+    the declared types, parsed file by file, through the index's memo)."""
+    key = ("code_samples.js", str(index.root), index.commit)
+    shared = product_api(index, context.evidence.cache_dir, package)
+    if key not in context.memo and shared is not None:
+        model = api_model(index, context.evidence.cache_dir)
+        context.memo[key] = JsTypes(model, shared.model)
+    if key not in context.memo:
+        parsers = load_parsers()
+
+        def parser_for(path: str) -> Any:
+            language = LANGUAGES.get("." + path.rsplit(".", 1)[-1].lower())
+            if isinstance(parsers, str) or language not in ("typescript", "tsx"):
+                return None
+            return parsers.get(language)
+
+        model = api_model(index, context.evidence.cache_dir)
+        context.memo[key] = JsTypes(model, TypeModel(lookup, parser_for))
+    known: JsTypes | None = context.memo[key]
+    return known
+
+
 def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
     target = next(iter(bins.values()))
     if python:
@@ -350,6 +406,9 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
             for name, where in more.commands.items():
                 table.commands.setdefault(name, []).extend(where)
             table.options |= more.options
+            table.root_options |= more.root_options
+            for name, own in more.per_command.items():
+                table.per_command.setdefault(name, set()).update(own)
         return table
     source = lookup.source_for(target)
     if source.path is None:
@@ -386,13 +445,24 @@ def _rules_digest() -> str:
         api_model,
         code_tables,
         model_facts,
+        model_js,
         model_python,
+        type_model,
+        type_tables,
     )
-    from pytest_postgates.helpers import js_samples, python_samples, python_types, sample_checks
+    from pytest_postgates.helpers import (
+        js_samples,
+        js_signatures,
+        js_types,
+        python_samples,
+        python_types,
+        sample_checks,
+    )
 
     digest = hashlib.sha1()
-    modules = (js_samples, sample_checks, api_lookup, python_samples, python_types, api_model,
-               model_facts, model_python)  # fmt: skip
+    modules = (js_samples, js_signatures, js_types, sample_checks, api_lookup, python_samples,
+               python_types, api_model, model_facts, model_python, model_js, type_model,
+               type_tables)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

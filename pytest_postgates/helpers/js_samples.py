@@ -5,9 +5,27 @@ post's :class:`~pytest_postgates.helpers.sample_checks.SampleChecker`."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport, SampleValue
+from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
+from pytest_postgates.helpers.js_signatures import HINT, documented, judge
+from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
+from pytest_postgates.helpers.sample_checks import (
+    SampleChecker,
+    SampleReport,
+    SampleValue,
+    did_you_mean,
+)
+
+# Expressions that hold the value of their one child (``await x`` also unwraps a Promise,
+# which the declared return types are read through).
+_PASS_THROUGH = frozenset(
+    {"await_expression", "parenthesized_expression", "as_expression", "non_null_expression",
+     "satisfies_expression"}
+)  # fmt: skip
 
 
 def _text(source: bytes, node: Any) -> str:
@@ -20,13 +38,62 @@ def _string(source: bytes, node: Any) -> str | None:
     return _text(source, node)[1:-1]
 
 
+_STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
+# Where the keys of a callee's argument are declared: (position, key path) -> keys.
+KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
+# Nodes that bind a name without an initial value: parameters, loop variables, catches.
+_BINDERS = frozenset(
+    {"required_parameter", "optional_parameter", "arrow_function", "for_in_statement",
+     "catch_clause"}
+)  # fmt: skip
+
+
+def _pattern_names(pattern: Any) -> list[Any]:
+    """The identifiers a destructuring pattern (``{ a, b: c }``, ``[x, y]``) binds."""
+    found = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            found.append(node)
+        elif node.type == "pair_pattern":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        else:
+            stack.extend(node.named_children)
+    return found
+
+
+# The name of an unknown value reached from another unknown one (listed once, at its first use).
+_FOLLOWS = "follows"
+
+
+def _unwrap(node: Any) -> Any:
+    while node.type in _PASS_THROUGH and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
 class JsSample:
-    def __init__(self, gate: SampleChecker, report: SampleReport) -> None:
+    def __init__(
+        self,
+        gate: SampleChecker,
+        report: SampleReport,
+        types: Callable[[], JsTypes | None] = lambda: None,
+    ) -> None:
         self.gate = gate
         self.report = report
         self.values: dict[str, SampleValue] = {}
+        # The model's types, built on the first question only (most fences ask none).
+        self._types_of = types
+        self._types: JsTypes | bool | None = False
+        self.named: set[str] = set()  # identifiers the post's fences write as strings
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
+        self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
+        if HINT.search(content):
+            self.signatures(content, first_line, tsx)
         if self.gate.package not in content and not any(
             name.split(".")[-1] in content for name in self.values
         ):
@@ -38,6 +105,28 @@ class JsSample:
         self.first = first_line
         self.lines = content.splitlines()
         self.walk(tree.root_node, getattr(tree, "language", None))
+
+    def signatures(self, content: str, first_line: int, tsx: bool) -> None:
+        """The parameters of product functions the fence documents (js_signatures)."""
+        lines = content.splitlines()
+        for item in documented(content, self.gate.parsers["tsx" if tsx else "typescript"]):
+            types = self.types()
+            verdict = judge(types.model, types.declared, item) if types is not None else None
+            if verdict is None:
+                continue
+            line, text = first_line + item.row, lines[item.row] if item.row < len(lines) else ""
+            if verdict.outcome == "unjudged":
+                self.report.skip(line, text, f"{item.function}({item.name}): {verdict.reason}")
+                continue
+            self.report.count("parameter")
+            if verdict.outcome == "ok":
+                continue
+            real = " or ".join(f"`{r}`" for r in verdict.real)
+            reason = f"{item.function}'s parameter {item.position + 1} is {real} in {verdict.where}"
+            if verdict.near:
+                reason += f"; did you mean {real}?"
+            self.report.violation(line, "parameter", item.name, verdict.where,
+                                  f"{item.name}: {reason}", list(verdict.real))  # fmt: skip
 
     def line(self, node: Any) -> int:
         row: int = node.start_point[0]
@@ -70,6 +159,10 @@ class JsSample:
                 self.assignment(node)
             elif kind == "member_expression":
                 self.member(node)
+            elif kind in ("call_expression", "new_expression"):
+                self.options(node)
+            elif kind in _BINDERS:
+                self.parameter(node)
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -125,27 +218,17 @@ class JsSample:
             self.values[local] = SampleValue("unknown", origin=f"{name}, not a judged export")
 
     def assignment(self, node: Any) -> None:
-        """``x = new X()`` and ``this.x = new X()``: the name holds an instance."""
+        """``x = new X()`` and ``this.x = new X()``: the name holds what the value does."""
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
         if left is None or right is None or left.type not in ("identifier", "member_expression"):
             return
         key = _text(self.source, left)
-        inner = right
-        while inner.type in ("await_expression", "parenthesized_expression") and (
-            inner.named_children
-        ):
-            inner = inner.named_children[0]
-        if inner.type == "new_expression":
-            constructor = inner.child_by_field_name("constructor")
-            held = self.values.get(_text(self.source, constructor)) if constructor else None
-            if held is not None and held.kind == "export":
-                self.values[key] = SampleValue("instance", held.module, held.name, held.binding)
-                return
-            if held is not None and held.kind == "unknown":
-                self.values[key] = held
-                return
-        self.values.pop(key, None)
+        held = self.value_of(right)
+        if held is not None:
+            self.values[key] = held
+        else:
+            self.values.pop(key, None)
 
     def require(self, value: Any) -> str | None:
         node = value
@@ -164,9 +247,9 @@ class JsSample:
     def declarator(self, node: Any) -> None:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
-        if name is None or value is None:
+        if name is None:
             return
-        spec = self.require(value)
+        spec = self.require(value) if value is not None else None
         if spec is not None:
             if not self.product(spec):
                 return
@@ -187,84 +270,203 @@ class JsSample:
                     self.bind(local, module, imported, node)
             return
         if name.type != "identifier":
+            for bound in _pattern_names(name):  # `const { data } = x`: types not followed
+                self.values.pop(_text(self.source, bound), None)
             return
         local = _text(self.source, name)
-        inner = value
-        while (
-            inner.type
-            in (
-                "await_expression",
-                "parenthesized_expression",
-                "as_expression",
-                "non_null_expression",
-            )
-            and inner.named_children
-        ):
-            inner = inner.named_children[0]
-        if inner.type == "new_expression":
-            constructor = inner.child_by_field_name("constructor")
-            held = self.values.get(_text(self.source, constructor)) if constructor else None
-            if held is not None and held.kind == "export":
-                self.values[local] = SampleValue("instance", held.module, held.name, held.binding)
-                return
-            if held is not None and held.kind == "unknown":
+        # `const c: Client = ...`: the annotation says what it holds.
+        held = self.annotated(node.child_by_field_name("type"), local)
+        if held is None and value is not None:
+            held = self.value_of(value)
+        if held is not None:
+            self.values[local] = held
+        else:
+            self.values.pop(local, None)  # a sample name rebound to something else
+
+    def parameter(self, node: Any) -> None:
+        """``(client: Client) => ...``: a parameter annotated with a product class. Any
+        other parameter, loop variable or caught error shadows what its name held before
+        (``results.map(result => result.status)``): the sample no longer shows its type."""
+        if node.type == "arrow_function":
+            pattern = node.child_by_field_name("parameter")
+        elif node.type == "for_in_statement":
+            pattern = node.child_by_field_name("left")
+        elif node.type == "catch_clause":
+            pattern = node.child_by_field_name("parameter")
+        else:
+            pattern = node.child_by_field_name("pattern")
+        if pattern is None:
+            return
+        names = [pattern] if pattern.type == "identifier" else _pattern_names(pattern)
+        for name in names:
+            local = _text(self.source, name)
+            held = self.annotated(node.child_by_field_name("type"), local)
+            if held is not None and name is pattern:
                 self.values[local] = held
-                return
-            if constructor is not None and constructor.type == "member_expression":
-                target = self.values.get(
-                    _text(self.source, constructor.child_by_field_name("object"))
-                )
-                if target is not None and target.kind == "namespace":
-                    prop = _text(self.source, constructor.child_by_field_name("property"))
-                    found = self.gate.lookup.find_export(target.module, prop)
-                    self.values[local] = SampleValue("instance", target.module, prop, found)
-                    return
-        elif inner.type in ("call_expression", "member_expression", "identifier"):
-            root = inner
-            while root.type in ("call_expression", "member_expression"):
-                root = root.child_by_field_name(
-                    "function" if root.type == "call_expression" else "object"
-                )
-                if root is None:
-                    return
-            if root.type == "identifier" and _text(self.source, root) in self.values:
-                if inner.type == "identifier":
-                    self.values[local] = self.values[_text(self.source, root)]
-                else:
-                    origin = " ".join(_text(self.source, inner).split())[:60]
-                    self.values[local] = SampleValue("unknown", origin=origin)
-                return
-        self.values.pop(local, None)  # a sample name rebound to something else
+            else:
+                self.values.pop(local, None)
+
+    def annotated(self, annotation: Any, local: str) -> SampleValue | None:
+        """The instance a type annotation names: a class or interface the sample imported
+        from the product (a name of its own, or another library's, says nothing)."""
+        if annotation is None or not annotation.named_children:
+            return None
+        written = annotation.named_children[0]
+        if written.type == "generic_type":
+            written = written.child_by_field_name("name") or written
+        held = self.values.get(_text(self.source, written))
+        if held is None or held.kind != "export" or not isinstance(held.binding, Binding):
+            return None
+        if held.binding.kind not in ("class", "interface"):
+            return None
+        return SampleValue("instance", held.module, held.name, held.binding, origin=local)
+
+    # -------------------------------------------------------------- what a value holds
+    def types(self) -> JsTypes | None:
+        if self._types is False:
+            self._types = self._types_of()
+        return self._types if isinstance(self._types, JsTypes) else None
+
+    def class_of(self, held: SampleValue) -> Cls | None:
+        """The model's class an instance value is of (None: not a product class)."""
+        types = self.types()
+        if types is None:
+            return None
+        if held.kind == "typed":
+            return held.name, held.module
+        binding = held.binding
+        if held.kind == "instance" and isinstance(binding, Binding):
+            cls = (binding.local, binding.path)
+            return cls if types.entries(cls) else self.required_class(held)
+        return None
+
+    def required_class(self, held: SampleValue) -> Cls | None:
+        """The class a CommonJS value names (``const { Agent } = require("./agent");
+        module.exports = { Agent }``: the tables see a value, the model the class)."""
+        binding = held.binding
+        if not isinstance(binding, Binding) or binding.kind not in ("value", "const"):
+            return None
+        types = self.types()
+        name = binding.local or held.name  # `module.exports = { Agent }`: no local name
+        return types.resolve(name, binding.path) if types is not None and name else None
+
+    def typed(self, cls: Cls | None, shown: str, owner: Cls | None, name: str) -> SampleValue:
+        """An instance of ``cls``; without one, a product value of a type not known."""
+        if cls is not None:
+            return SampleValue("typed", cls[1], cls[0])
+        if owner is not None:
+            shown = f"{shown}: {owner[0]}.{name} declares no product class"
+        return SampleValue("unknown", origin=shown)
+
+    def value_of(self, node: Any) -> SampleValue | None:
+        """What an expression holds, when it comes from the product (None: it does not, or
+        the sample does not say): a module, an export, an instance of a product class (made
+        with ``new``, returned by a product function or method whose declared return type
+        is one, a field declared as one) or a product value of a type not known."""
+        node = _unwrap(node)
+        text = _text(self.source, node)
+        if node.type in ("identifier", "this") or text in self.values:
+            return self.values.get(text)
+        if node.type == "new_expression":
+            return self.constructed(node)
+        shown = " ".join(text.split())[:60]
+        if node.type == "member_expression":
+            inner = node.child_by_field_name("object")
+            prop = node.child_by_field_name("property")
+            held = self.value_of(inner) if inner is not None else None
+            if held is None or prop is None:
+                return None
+            if held.kind == "unknown":
+                return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
+            name = _text(self.source, prop)
+            if held.kind == "namespace":
+                found = self.gate.lookup.find_export(held.module, name)
+                if isinstance(found, Binding):
+                    return SampleValue("export", held.module, name, found)
+                return SampleValue("unknown", origin=shown)
+            cls = self.class_of(held)
+            types = self.types()
+            typed = types.field_type(cls, name) if cls and types else None
+            return self.typed(typed, shown, cls, name)
+        if node.type == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is None:
+                return None
+            function = _unwrap(function)
+            types = self.types()
+            if function.type == "member_expression":
+                inner = function.child_by_field_name("object")
+                prop = function.child_by_field_name("property")
+                held = self.value_of(inner) if inner is not None else None
+                if held is None or prop is None:
+                    return None
+                if held.kind == "unknown":
+                    return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
+                cls = self.class_of(held)
+                name = _text(self.source, prop)
+                typed = types.method_returns(cls, name) if cls and types else None
+                return self.typed(typed, shown, cls, name)
+            held = self.called(function)
+            if held is None:
+                return None
+            binding = held.binding
+            typed = None
+            if held.kind == "export" and isinstance(binding, Binding) and types is not None:
+                typed = types.function_returns(binding.path, binding.local)
+            return self.typed(typed, shown, None, "")
+        return None
+
+    def called(self, function: Any) -> SampleValue | None:
+        """What a called name holds: a module called as a function (``require("pkg")()``,
+        ``const pkg = require("pkg"); pkg()``: a CommonJS module that is a function calls
+        its default export), else the name's value."""
+        spec = self.require(function)
+        if spec is not None and self.product(spec):
+            line, text = self.line(function), self.line_text(function)
+            module = self.gate.module_for(spec, False, line, text)
+            held = SampleValue("namespace", module) if module else None
+        else:
+            held = self.value_of(function)
+        if held is not None and held.kind == "namespace":
+            found = self.gate.lookup.find_export(held.module, "default")
+            table = self.gate.lookup.table(held.module)
+            local = table.export_equals if table is not None else None
+            if not isinstance(found, Binding) and table is not None and local:
+                # `module.exports = serve`: the module is the function itself.
+                kind = table.locals.get(local)
+                found = Binding(held.module, local, kind) if kind == "function" else found
+            held = SampleValue("export", held.module, "default", found)
+        return held
+
+    def constructed(self, node: Any) -> SampleValue | None:
+        constructor = node.child_by_field_name("constructor")
+        if constructor is None:
+            return None
+        held = self.values.get(_text(self.source, constructor))
+        if held is not None and held.kind == "export":
+            return SampleValue("instance", held.module, held.name, held.binding)
+        if held is not None and held.kind == "unknown":
+            return held
+        if constructor.type == "member_expression":
+            target = self.values.get(_text(self.source, constructor.child_by_field_name("object")))
+            if target is not None and target.kind == "namespace":
+                prop = _text(self.source, constructor.child_by_field_name("property"))
+                found = self.gate.lookup.find_export(target.module, prop)
+                return SampleValue("instance", target.module, prop, found)
+        return None
 
     # -------------------------------------------------------------- uses
     def member(self, node: Any) -> None:
         obj = node.child_by_field_name("object")
         prop = node.child_by_field_name("property")
-        if obj is None or prop is None:
+        if obj is None or prop is None or prop.type == "private_property_identifier":
             return
-        if obj.type == "member_expression":
-            inner = obj.child_by_field_name("object")
-            if inner is None or inner.type != "this":
-                return
-        elif obj.type != "identifier":
-            return
-        held = self.values.get(_text(self.source, obj))
-        if held is None or prop.type == "private_property_identifier":
-            return
+        held = self.value_of(obj)
+        if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
+            return  # not the product's, or a step after one already listed as unjudged
         name = _text(self.source, prop)
         line, text = self.line(node), self.line_text(node)
-        parent = node.parent
-        beyond = (
-            parent is not None
-            and parent.type == "member_expression"
-            and parent.child_by_field_name("object") == node
-        )
-        if parent is not None and parent.type == "call_expression" and parent.parent is not None:
-            grand = parent.parent
-            beyond = (
-                grand.type == "member_expression" and grand.child_by_field_name("object") == parent
-            )
-        used = f"{_text(self.source, obj)}.{name}"
+        used = f"{' '.join(_text(self.source, obj).split())[:60]}.{name}"
         if held.kind == "unknown":
             self.report.skip(
                 line,
@@ -274,15 +476,127 @@ class JsSample:
             return
         if held.kind == "namespace":
             self.gate.check_export(held.module, name, line, text)
+        elif held.kind == "typed":
+            self.typed_member((held.name, held.module), used, name, line, text)
+        elif (cls := self.required_class(held)) is not None:
+            self.typed_member(cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
-        if beyond:
-            self.report.skip(line, text, f"chain beyond one member after {used}")
+
+    def typed_member(self, cls: Cls, used: str, name: str, line: int, text: str) -> None:
+        """A member of an instance whose class the model knows (returned, a field's type)."""
+        types = self.types()
+        if types is None:
+            return
+        members, problem = types.members(cls)
+        if name not in members and name not in OBJECT_MEMBERS and name in self.named:
+            # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
+            # sample adds the member at run time.
+            problem = f"the sample names {name!r} as a string: it may add it at run time"
+        if name not in members and name not in OBJECT_MEMBERS and problem:
+            self.report.skip(line, text, f"{used}: {problem}")
+            return
+        self.report.count("member")
+        if name in members or name in OBJECT_MEMBERS:
+            return
+        close = types.nearest(name, members)
+        self.report.violation(line, "member", used, cls[1],
+                              f"{cls[0]} declares no member {name}{did_you_mean(close)}",
+                              close)  # fmt: skip
+
+    def options(self, node: Any) -> None:
+        """The keys of an object literal passed to a product callable whose parameter's
+        declared type the model has (nested objects' keys included)."""
+        arguments = node.child_by_field_name("arguments")
+        if arguments is None or not any(a.type == "object" for a in arguments.named_children):
+            return
+        target = self.callee(node)
+        if target is None:
+            return
+        keys_at, shown = target
+        for position, argument in enumerate(arguments.named_children):
+            if argument.type == "object":
+                self.object_keys(keys_at, argument, position, (), shown)
+
+    def callee(self, node: Any) -> tuple[KeysAt, str] | None:
+        """Where the option keys of a call or ``new`` are declared, and the callee as
+        shown: a method of an instance (or a constructor) of a product class, or a
+        function the sample imported from the product."""
+        types = self.types()
+        if types is None:
+            return None
+        if node.type == "new_expression":
+            held = self.constructed(node)
+            made = self.class_of(held) if held is not None else None
+            if made is None:
+                return None
+            return partial(types.method_keys, made, "constructor"), f"new {made[0]}()"
+        function = node.child_by_field_name("function")
+        if function is None:
+            return None
+        function = _unwrap(function)
+        if function.type == "member_expression":
+            inner = function.child_by_field_name("object")
+            prop = function.child_by_field_name("property")
+            held = self.value_of(inner) if inner is not None else None
+            cls = self.class_of(held) if held is not None else None
+            if cls is None or prop is None:
+                return None
+            method = _text(self.source, prop)
+            return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
+        held = self.called(function)
+        binding = held.binding if held is not None else None
+        if held is None or held.kind != "export" or not isinstance(binding, Binding):
+            return None
+        if binding.kind != "function":
+            return None
+        keys_at = partial(types.function_keys, binding.path, binding.local)
+        return keys_at, f"{binding.local}()"
+
+    def object_keys(
+        self, keys_at: KeysAt, node: Any, position: int, path: tuple[str, ...], shown: str
+    ) -> None:
+        keys = keys_at(position, path)
+        line, text = self.line(node), self.line_text(node)
+        if keys is None:
+            return  # not a callable of the model's (its name is judged as a member)
+        if keys.reason:
+            self.report.skip(line, text, f"keys of {shown}'s options: {keys.reason}")
+            return
+        for pair in node.named_children:
+            if pair.type == "pair":
+                key_node = pair.child_by_field_name("key")
+                value = pair.child_by_field_name("value")
+            elif pair.type == "shorthand_property_identifier":
+                key_node, value = pair, None
+            elif pair.type == "method_definition":
+                key_node, value = pair.child_by_field_name("name"), None
+            else:
+                continue  # a spread: its keys are not written here
+            if key_node is None or key_node.type not in ("property_identifier", "string"):
+                continue
+            key = _text(self.source, key_node).strip("'\"")
+            line, text = self.line(pair), self.line_text(pair)
+            self.report.count("option_key")
+            if key not in keys.fields:
+                close = self.gate_types_nearest(key, keys)
+                dotted = ".".join((*path, key))
+                self.report.violation(line, "option_key", key, keys.owner,
+                                      f"{shown} takes no option {dotted} ({keys.owner} declares "
+                                      f"no {key}){did_you_mean(close)}", close)  # fmt: skip
+            elif value is not None and _unwrap(value).type == "object":
+                self.object_keys(keys_at, _unwrap(value), position, (*path, key), shown)
+
+    def gate_types_nearest(self, key: str, keys: Keys) -> list[str]:
+        types = self.types()
+        return types.nearest(key, set(keys.fields)) if types is not None else []
 
 
 _QUERY_TEXT = (
     "(import_statement) @n (export_statement) @n (variable_declarator) @n "
-    "(assignment_expression) @n (member_expression) @n"
+    "(assignment_expression) @n (member_expression) @n (call_expression) @n "
+    "(new_expression) @n (required_parameter) @n (optional_parameter) @n "
+    "(arrow_function) @n (for_in_statement) @n (catch_clause) @n"
 )
 _QUERIES: dict[int, Any] = {}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,11 @@ BUILTIN_FLAGS = {
     "typer": {"help", "install-completion", "show-completion"},
 }
 PLACEHOLDER = re.compile(r"^[<\[{].*[>\]}]$|^\.\.\.$|\$")
+# A word naming a file or module of the reader's where a command would stand: a path
+# (``./app``, ``src/main.py``), a script file, or a dotted module (``my_pkg.main``).
+READER_PROGRAM = re.compile(
+    r"[/\\]|\.(?:py|pyw|js|mjs|cjs|jsx|ts|mts|cts|tsx|sh|rb)$|^[a-z_]\w*(?:\.[a-z_]\w*)+$"
+)
 
 
 @dataclass
@@ -86,14 +91,19 @@ def close_names(name: str, candidates: Iterable[str]) -> list[str]:
     return list(dict.fromkeys([*spelled, *prefix]))[:3]
 
 
+def did_you_mean(close: list[str]) -> str:
+    """A finding's pointer to the nearest real names ("" when there are none)."""
+    return "; did you mean " + " or ".join(f"`{c}`" for c in close[:3]) + "?" if close else ""
+
+
 @dataclass
 class SampleValue:
     """What a sample name holds: an export of a product module (``binding`` is where it
     is declared), an instance of one, or a value of a type the sample does not show."""
 
-    kind: str  # "namespace" | "export" | "instance" | "unknown"
+    kind: str  # "namespace" | "export" | "instance" | "typed" | "unknown"
     module: str = ""  # the source file of the imported module
-    name: str = ""  # the imported name
+    name: str = ""  # the imported name ("typed": the model's class of the instance)
     binding: Binding | Unknown | None = None
     origin: str = ""  # for "unknown": what the value came from
 
@@ -108,12 +118,16 @@ class SampleChecker:
         lookup: ApiLookup,
         parsers: dict[str, Any],
         ref: str,
+        model_entry: Callable[[str], str | None] = lambda spec: None,
     ) -> None:
         self.package = package
         self.manifest = manifest
         self.lookup = lookup
         self.parsers = parsers
         self.ref = ref
+        # The API model's entry file of a package name (model_packages): where a build
+        # output absent from the repository (`main: dist/index.js`) is built from.
+        self.model_entry = model_entry
         self.report = SampleReport()
         self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
 
@@ -134,9 +148,15 @@ class SampleChecker:
         result = resolution.resolve_specifier(
             self.manifest, spec, "import", type_only, self.lookup.files
         )
+        entry = self.model_entry(spec) if spec == self.package else None
         if not result.ok or result.target is None:
+            if entry:
+                self.report.resolved[spec] = entry
+                return entry
             return Unknown(f"{spec} does not resolve ({result.code}); gate 14 reports it")
         source = self.lookup.source_for(result.target)
+        if source.path is None and not source.expected and entry:
+            source.path = entry
         if source.path is not None:
             self.report.resolved[spec] = source.path
             return source.path
@@ -171,13 +191,15 @@ class SampleChecker:
                 close_names("", []),
             )
         else:
+            close = close_names(name, names)
             self.report.violation(
                 line,
                 "named_export",
                 name,
                 module,
-                f"{name} is not exported by {module} (nor by what it re-exports)",
-                close_names(name, names),
+                f"{name} is not exported by {module} (nor by what it re-exports)"
+                + did_you_mean(close),
+                close,
             )
         return None
 
@@ -218,13 +240,14 @@ class SampleChecker:
                 if static
                 else " (it is a static member of the class)"
             )
+        close = close_names(name, members)
         self.report.violation(
             line,
             "member",
             f"{held.name}.{name}",
             f"{binding.path} ({binding.local})",
-            f"{held.name} declares no {which} {name}{note}",
-            close_names(name, members),
+            f"{held.name} declares no {which} {name}{note}{did_you_mean(close)}",
+            close,
         )
 
     # -------------------------------------------------------------- CLI
@@ -247,6 +270,13 @@ class SampleChecker:
         args = list(words)
         if "--" in args:
             args = args[: args.index("--")]
+        positional = next((w for w in args if not w.startswith("-")), None)
+        if cli.commands and positional is not None and READER_PROGRAM.search(positional):
+            # `typer main.py run --name X`: the tool runs a program of the reader's, and
+            # what follows is that program's commands and options, not the tool's parser.
+            reason = f"{positional} is a program the reader runs with {bin_name}"
+            self.report.skip(line, text, f"{reason}; what follows is its interface, not the tool's")
+            return
         if args and not args[0].startswith("-"):
             command = args[0]
             if PLACEHOLDER.search(command):
@@ -255,6 +285,11 @@ class SampleChecker:
                 self.report.skip(line, text, f"{cli.entry} defines no commands the gate reads")
             elif command in cli.commands:
                 self.report.count("command")
+            elif cli.open_commands:
+                where = cli.open_commands[0].split(" ")[0]
+                self.report.skip(line, text, f"{command}: the CLI adds commands at run time "
+                                 f"({where}), so its commands are not all written")  # fmt: skip
+                return  # the options of a command the gate cannot see are not judged either
             elif cli.has_default_command:
                 self.report.skip(
                     line,
@@ -263,14 +298,25 @@ class SampleChecker:
                 )
             else:
                 self.report.count("command")
+                close = close_names(command, cli.commands)
                 self.report.violation(
                     line,
                     "cli_command",
                     command,
                     ", ".join(cli.read[:4]),
-                    f"{bin_name} defines no command {command}",
-                    close_names(command, cli.commands),
+                    f"{bin_name} defines no command {command}{did_you_mean(close)}",
+                    close,
                 )
+        # The command the flags belong to: the deepest known command the words name
+        # (`tool utils docs --output`), when the parser ties options to commands.
+        named = [w for w in args if not w.startswith("-")]
+        depth = 0
+        while depth < len(named) and named[depth] in cli.commands:
+            depth += 1
+        owner = named[depth - 1] if depth else ""
+        own = cli.per_command.get(owner) if owner else None
+        if own is not None:  # what every command takes: the root's and the framework's
+            own = own | cli.root_options | (options - cli.options)
         for word in args:
             if not word.startswith("--") or len(word) < 3:
                 continue
@@ -281,13 +327,30 @@ class SampleChecker:
             self.report.count("flag")
             normal = normal_flag(flag)
             negated = normal[3:] if normal.startswith("no-") else None
+            names = {normal} | ({negated} if negated is not None else set())
+            if own is not None and names & own:
+                continue
+            if own is not None and names & options:
+                elsewhere = sorted(c for c, o in cli.per_command.items() if names & o)
+                close = [f"--{c}" for c in close_names(normal, own)]
+                self.report.violation(
+                    line,
+                    "cli_flag",
+                    f"--{flag}",
+                    ", ".join(cli.read[:4]),
+                    f"{bin_name} {owner} has no option --{flag} (an option of "
+                    f"{', '.join(elsewhere) or 'another command'}){did_you_mean(close)}",
+                    close,
+                )
+                continue
             if normal in options or (negated is not None and negated in options):
                 continue
+            close = [f"--{c}" for c in close_names(normal, options)]
             self.report.violation(
                 line,
                 "cli_flag",
                 f"--{flag}",
                 ", ".join(cli.read[:4]),
-                f"{bin_name} defines no option --{flag} (for any command)",
-                [f"--{c}" for c in close_names(normal, options)],
+                f"{bin_name} defines no option --{flag} (for any command){did_you_mean(close)}",
+                close,
             )

@@ -1,0 +1,272 @@
+"""Gate 15's JavaScript/TypeScript types: which product class a value in a sample holds,
+asked of the API model (:mod:`pytest_postgates.evidence.api_model`: classes, their members
+with inherited ones, every function's and method's declared return type) and of the
+declared types (:mod:`pytest_postgates.evidence.type_model`: a field's type, a parameter's
+type and the keys its object type declares, nested ones included). Nothing is guessed: a
+type the declarations do not name, or name outside the product, is no answer (None), and
+the caller lists the use as unjudged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.api_model import ApiModel
+from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
+from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
+
+# Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
+_WRAPPERS = frozenset({"Promise", "PromiseLike", "Awaited", "Readonly", "NonNullable"})
+_NOTHING = frozenset({"undefined", "null", "void"})
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The keys an object literal may have at a place: ``fields`` (the declared ones) and
+    ``owner`` (the declared type, as a finding names it); ``reason`` when not closed."""
+
+    fields: frozenset[str] = frozenset()
+    owner: str = ""
+    reason: str = ""
+
+
+# A product class or interface: its name and the file that declares it ("" when the name
+# alone is meant: every declaration of it).
+Cls = tuple[str, str]
+
+
+class JsTypes:
+    """The model's JavaScript/TypeScript side for one commit."""
+
+    def __init__(self, model: ApiModel, declared: TypeModel | None) -> None:
+        self.model = model
+        self.declared = declared
+        self._members: dict[Cls, tuple[set[str], str | None]] = {}
+        self._keys: dict[tuple[object, ...], Keys | None] = {}
+
+    # -------------------------------------------------------------- classes
+    def entries(self, cls: Cls) -> list[ClassFacts]:
+        name, path = cls
+        found = self.model.classes.get(name, [])
+        return [e for e in found if not e.path.endswith((".py", ".pyi")) and path in ("", e.path)]
+
+    def resolve(self, name: str, path: str) -> Cls | None:
+        """The product class a type name written in ``path`` means: as that file declares
+        or imports it (``import { ClientStreamResult as StreamResult }``), else the one class
+        of that name the product has; None when it has none, or several and no import
+        says which."""
+        if self.declared is not None and path:
+            found = self.declared.declarations(path, name)
+            if found is not None:
+                where, declarations = found
+                real = (declarations[0].name, where)
+                return real if self.entries(real) else None
+        paths = {e.path for e in self.entries((name, ""))}
+        if len(paths) == 1:
+            return name, paths.pop()
+        return (name, path) if path in paths else None
+
+    def lineage(self, cls: Cls) -> Iterator[ClassFacts]:
+        """The class and its product bases (as its file names them), nearest first."""
+        seen: set[Cls] = set()
+        todo = [cls]
+        while todo:
+            current = todo.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            for entry in self.entries(current):
+                yield entry
+                for base in entry.bases:
+                    found = self.resolve(_simple(base), entry.path)
+                    if found is not None:
+                        todo.append(found)
+
+    def members(self, cls: Cls) -> tuple[set[str], str | None]:
+        """Every member of the class (inherited ones included) and why the list may be
+        incomplete. An interface or type alias is expanded as TypeScript does (``A & {
+        x }``, ``extends``, ``Omit<...>``): a part it cannot follow (another package's
+        type) leaves the list incomplete, never short."""
+        if cls not in self._members:
+            entries = self.entries(cls)
+            found = self.model.members(cls[0])
+            if entries and all(e.kind == "interface" for e in entries):
+                found = self._declared_members(cls, entries)
+            self._members[cls] = found
+        return self._members[cls]
+
+    def _declared_members(self, cls: Cls, entries: list[ClassFacts]) -> tuple[set[str], str | None]:
+        names: set[str] = set()
+        shapes = self._shapes(cls[0], entries)
+        if shapes is None:
+            where = ", ".join(sorted({e.path for e in entries}))
+            return names, f"the declared type {cls[0]} ({where}) cannot be followed to its end"
+        if not shapes:
+            return names, f"{cls[0]} is not an object type (a function or primitive type)"
+        for shape in shapes:
+            if shape.array_of is not None or shape.index:
+                return names, f"{cls[0]} takes any member (an index signature)"
+            names.update(shape.fields)
+        return names, None
+
+    def _shapes(self, name: str, entries: list[ClassFacts]) -> list[Shape] | None:
+        if self.declared is None:
+            return None
+        shapes: list[Shape] = []
+        for entry in entries:
+            found = self.declared.shapes(TypeRef(("ref", name, ()), entry.path))
+            if found is None:
+                return None
+            shapes += found
+        return shapes
+
+    def nearest(self, name: str, pool: set[str]) -> list[str]:
+        return self.model.nearest(name, pool)
+
+    # -------------------------------------------------------------- what a use gives
+    def type_named(self, text: str, path: str, receiver: Cls | None = None) -> Cls | None:
+        """The product class a declared type written in ``path`` names (``Promise<Client>``,
+        ``Client | undefined``, ``this``), or None."""
+        text = text.strip()
+        alternatives = [a for a in _split_top(text, "|") if a not in _NOTHING]
+        if len(alternatives) != 1:
+            return None
+        text = alternatives[0]
+        if len(_split_top(text, "&")) != 1:
+            return None  # an intersection (`A & PromiseLike<A>`): not followed
+        if text == "this":
+            return receiver
+        head, _, rest = text.partition("<")
+        head = head.strip()
+        if head in _WRAPPERS and rest.endswith(">"):
+            return self.type_named(rest[:-1], path, receiver)
+        if not re.fullmatch(r"[A-Za-z_$][\w$]*", head):
+            return None  # `A & B`, `ns.X`, a function or object type: not followed
+        return self.resolve(head, path)
+
+    def function_returns(self, path: str, name: str) -> Cls | None:
+        """The product class a top-level function (``name`` in ``path``) declares it
+        returns; for a JavaScript file, as its sibling declaration file declares it
+        (``fastify.js`` -> ``fastify.d.ts``: how TypeScript types a .js module)."""
+        found = self._returns(self.model.callables.get(f"{path}.{name}", []), None)
+        declarations = _declaration_file(path)
+        if found is None and declarations:
+            found = self._returns(self.model.callables.get(f"{declarations}.{name}", []), None)
+        return found
+
+    def method_returns(self, cls: Cls, method: str) -> Cls | None:
+        """The product class a method (inherited ones included) declares it returns."""
+        for entry in self.lineage(cls):
+            found = self.model.callables.get(f"{entry.qualname}.{method}", [])
+            if found:
+                return self._returns(found, cls)
+        return None
+
+    def _returns(self, found: list[CallableFacts], receiver: Cls | None) -> Cls | None:
+        named = {self.type_named(f.returns, f.path, receiver) for f in found if f.returns}
+        return named.pop() if len(named) == 1 else None
+
+    def field_type(self, cls: Cls, name: str) -> Cls | None:
+        """The product class a field (inherited ones included) is declared to hold."""
+        named = {
+            self.type_named(field.text, field.type.path, cls)
+            for shape in self._shapes(cls[0], self.entries(cls)) or []
+            for field in shape.fields.get(name, [])
+        }
+        return named.pop() if len(named) == 1 else None
+
+    # -------------------------------------------------------------- option objects
+    def method_keys(
+        self, cls: Cls, method: str, position: int, path: tuple[str, ...]
+    ) -> Keys | None:
+        """The keys an object literal may have as argument ``position`` of ``cls``'s
+        ``method`` (``constructor`` for ``new``), below the key ``path`` of it. None when
+        the declared types have no such method."""
+        places = [(entry.path, entry.name) for entry in self.lineage(cls)]
+        return self._keys_at(places, method, position, path)
+
+    def function_keys(
+        self, file: str, name: str, position: int, path: tuple[str, ...]
+    ) -> Keys | None:
+        """The same for the function ``name`` of ``file`` (or of its declaration file)."""
+        places = [(file, "")] + [(d, "") for d in [_declaration_file(file)] if d]
+        return self._keys_at(places, name, position, path)
+
+    def _keys_at(
+        self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
+    ) -> Keys | None:
+        # Posts pass options to the same few calls again and again: expanded once.
+        key = (tuple(places), method, position, path)
+        if key not in self._keys:
+            self._keys[key] = self._expand_keys(places, method, position, path)
+        return self._keys[key]
+
+    def _expand_keys(
+        self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
+    ) -> Keys | None:
+        if self.declared is None:
+            return None
+        for file, container in places:
+            found = self.declared.signatures(file, container, method)
+            if found is None:
+                continue
+            where, signatures = found
+            typed = [s.params[position].type for s in signatures if position < len(s.params)]
+            if not typed or any(t is None for t in typed):
+                return Keys(reason=f"{method}()'s parameter {position + 1} has no declared type")
+            shapes: list[Shape] = []
+            through: set[str] = set()
+            for expr in typed:
+                assert expr is not None
+                held = self.declared.container(TypeRef(expr, where), path)
+                if held is None:
+                    return Keys(reason=f"the type of {method}()'s options cannot be followed")
+                shapes += held[0]
+                through |= {f"{f.owner}.{f.name}" for f in held[1] if f.owner}
+            return _keys(shapes, method, " | ".join(sorted(through)))
+        return None
+
+
+def _keys(shapes: list[Shape], method: str, through: str) -> Keys:
+    """``through``: the declared field an inline object type is written at (``Config.info``)."""
+    if not shapes:
+        return Keys(reason=f"{method}() takes no object there")
+    if any(s.array_of is not None or s.index for s in shapes):
+        return Keys(reason=f"{method}()'s options take any key (an index signature)")
+    owners = sorted({s.owner for s in shapes if s.owner})
+    fields = frozenset(name for s in shapes for name in s.fields)
+    return Keys(fields, " | ".join(owners) or through or f"{method}()'s options")
+
+
+def _declaration_file(path: str) -> str:
+    """The declaration file TypeScript reads for a JavaScript file (``x.js`` -> ``x.d.ts``,
+    ``x.mjs`` -> ``x.d.mts``), or "" for a file that is not JavaScript."""
+    stem, dot, suffix = path.rpartition(".")
+    if not dot or suffix not in ("js", "mjs", "cjs"):
+        return ""
+    return f"{stem}.d.{'ts' if suffix == 'js' else suffix[0] + 'ts'}"
+
+
+def _simple(base: str) -> str:
+    return re.sub(r"[\[<].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+
+
+def _split_top(text: str, separator: str) -> list[str]:
+    """``text`` split at ``separator`` outside brackets."""
+    parts: list[str] = []
+    depth = 0
+    current = ""
+    for char in text:
+        if char in "<([{":
+            depth += 1
+        elif char in ">)]}":
+            depth -= 1
+        if char == separator and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += char
+    parts.append(current.strip())
+    return [p for p in parts if p]
