@@ -126,3 +126,37 @@ def test_shards_under_xdist_run_the_same_items(blog: Blog) -> None:
     assert 0 < len(serial) < 16
     parallel = blog.pytester.runpytest_subprocess("-rA", "-n", "2", "--postgates-shard=1/2")
     assert sorted(_from_lines(parallel.outlines)) == sorted(serial)
+
+
+def test_a_shard_in_snapshot_mode_neither_reports_nor_removes_other_shards_snapshots(
+    blog: Blog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """syrupy#1193's pitfall: a shard sees the snapshots of posts it did not run."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    write_posts(blog, 6)
+    blog.pytester.runpytest("--postgates-snapshot", "--snapshot-update").assert_outcomes(passed=12)
+    pinned = sorted((blog.path / "_posts").rglob("__snapshots__/*/*.json"))
+    assert len(pinned) == 12
+    ran = 0
+    for index in range(1, 4):
+        result = blog.pytester.runpytest(
+            "-rA", "--postgates-snapshot", f"--postgates-shard={index}/3"
+        )
+        assert result.ret == pytest.ExitCode.OK or not _from_lines(result.outlines), result.outlines
+        assert "unused" not in result.stdout.str()
+        ran += len(_from_lines(result.outlines))
+        # Re-pinning one shard keeps every other shard's snapshots.
+        update = blog.pytester.runpytest(
+            "--postgates-snapshot", "--snapshot-update", f"--postgates-shard={index}/3"
+        )
+        assert "deleted" not in update.stdout.str(), update.outlines
+        assert sorted((blog.path / "_posts").rglob("__snapshots__/*/*.json")) == pinned
+    assert ran == 12
+    # A post removed: no shard can tell its snapshots from another shard's (none ran it),
+    # so none reports them; a run over the whole corpus does (docs/ci.md says so).
+    (blog.path / "_posts" / "2026-01-01-post.md").unlink()
+    holder = shard_of("_posts/2026-01-01-post.md", 3)
+    in_shard = blog.pytester.runpytest("--postgates-snapshot", f"--postgates-shard={holder}/3")
+    assert in_shard.ret == pytest.ExitCode.OK and "unused" not in in_shard.stdout.str()
+    whole = blog.pytester.runpytest("--postgates-snapshot")
+    whole.stdout.fnmatch_lines(["*2 snapshots unused*"])
