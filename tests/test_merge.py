@@ -169,3 +169,29 @@ def test_merge_refuses_missing_doubled_or_foreign_shards(
         errors = capsys.readouterr().err.splitlines()
         assert len(errors) == 1 and message in errors[0], errors
     assert not out.exists()
+
+
+# ---------------------------------------------------------------- the documented workflow
+def test_the_documented_matrix_workflow_is_the_one_tested_here() -> None:
+    """docs/ci.md's matrix: N jobs with shards 1..N of N, each shard's outputs below one
+    folder (uploaded whole), a cache keyed by the commit, and a merge job over them all."""
+    import yaml
+
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    section = page[page.index("## Sharding") :]
+    workflow = yaml.safe_load(section.split("```yaml\n", 1)[1].split("```", 1)[0])
+    gates, merge_job = workflow["jobs"]["gates"], workflow["jobs"]["merge"]
+    shards = gates["strategy"]["matrix"]["shard"]
+    steps = " ".join(str(step.get("run", "")) for step in gates["steps"])
+    assert f"--postgates-shard=${{{{ matrix.shard }}}}/{len(shards)}" in steps
+    assert shards == list(range(1, len(shards) + 1))
+    for option in ("--postgates-scorecards=out/", "--postgates-sarif=out/", "--junitxml=out/"):
+        assert option in steps  # every output below the folder the artifact uploads
+    cache = next(step for step in gates["steps"] if "cache" in step.get("uses", ""))
+    assert "${{ github.sha }}" in cache["with"]["key"]
+    upload = next(step for step in gates["steps"] if "upload-artifact" in step.get("uses", ""))
+    assert upload["with"]["path"] == "out/" and upload["if"] == "always()"
+    assert merge_job["needs"] == "gates" and merge_job["if"] == "always()"
+    runs = [str(step.get("run", "")) for step in merge_job["steps"]]
+    assert "postgates merge --out merged shards/postgates-shard-*" in runs
+    assert "postgates summary --scorecards merged/scorecards" in runs
