@@ -112,6 +112,9 @@ class ShardRun:
         config = session.config
         if hasattr(config, "workerinput") or config.option.collectonly:
             return
+        if session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED and self.items:
+            # A small corpus leaves some of N shards without posts: not a failed CI job.
+            session.exitstatus = pytest.ExitCode.OK
         recorder = config.pluginmanager.get_plugin("postgates-overall")
         if recorder is None:
             return
@@ -121,6 +124,9 @@ class ShardRun:
             from pytest_postgates.fileio import write_atomic
 
             write_atomic(path, manifest_text(self, config, recorder))
+            for stale in self.scorecards.glob(MANIFEST_GLOB):
+                if stale != path:  # an earlier run's, of another shard or count
+                    stale.unlink()
         except OSError as exc:
             self.write_error = f"postgates: cannot write {path}: {exc.strerror or exc}"
             if session.exitstatus == pytest.ExitCode.OK:

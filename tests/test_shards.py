@@ -160,3 +160,18 @@ def test_a_shard_in_snapshot_mode_neither_reports_nor_removes_other_shards_snaps
     assert in_shard.ret == pytest.ExitCode.OK and "unused" not in in_shard.stdout.str()
     whole = blog.pytester.runpytest("--postgates-snapshot")
     whole.stdout.fnmatch_lines(["*2 snapshots unused*"])
+
+
+def test_a_shard_without_posts_passes_and_writes_a_manifest_alone(blog: Blog) -> None:
+    blog.post("2026-01-01-only.md")
+    holder = shard_of("_posts/2026-01-01-only.md", 2)
+    empty = holder % 3 + 1
+    scorecards = blog.path / ".postgates" / "scorecards"
+    blog.pytester.runpytest(f"--postgates-shard={holder}/3").assert_outcomes(passed=1, xpassed=1)
+    result = blog.pytester.runpytest(f"--postgates-shard={empty}/3")
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines([f"postgates: shard {empty}/3: 0 of 1 file(s) run here"])
+    # The earlier run's manifest (another shard) is gone: a folder holds one shard's.
+    assert [p.name for p in scorecards.glob("postgates-shard-*")] == [
+        f"postgates-shard-{empty}-of-3.json"
+    ]
