@@ -175,3 +175,16 @@ def test_a_shard_without_posts_passes_and_writes_a_manifest_alone(blog: Blog) ->
     assert [p.name for p in scorecards.glob("postgates-shard-*")] == [
         f"postgates-shard-{empty}-of-3.json"
     ]
+
+
+def test_the_shard_is_not_part_of_the_result_cache_key() -> None:
+    """A shard's CI job may restore the cache of a run over the whole corpus (or of
+    another shard count): which posts a process runs never changes what a gate decides."""
+    from dataclasses import replace
+
+    from pytest_postgates.config import Settings
+    from pytest_postgates.results import settings_fingerprint
+
+    assert settings_fingerprint(replace(Settings(), shard=(2, 4))) == settings_fingerprint(
+        Settings()
+    )
