@@ -195,3 +195,50 @@ def test_the_documented_matrix_workflow_is_the_one_tested_here() -> None:
     runs = [str(step.get("run", "")) for step in merge_job["steps"]]
     assert "postgates merge --out merged shards/postgates-shard-*" in runs
     assert "postgates summary --scorecards merged/scorecards" in runs
+
+
+NEUROLINK = os.environ.get("POSTGATES_NEUROLINK")
+NEUROLINK_BLOG = os.environ.get("POSTGATES_NEUROLINK_BLOG")
+
+
+@pytest.mark.bench
+@pytest.mark.skipif(
+    not (NEUROLINK and NEUROLINK_BLOG),
+    reason="POSTGATES_NEUROLINK and POSTGATES_NEUROLINK_BLOG name the NeuroLink checkout and blog",
+)
+def test_the_neurolink_blog_in_four_shard_processes_merges_into_one_runs_outputs(
+    tmp_path: Path,
+) -> None:
+    """The real corpus of issue 29's target: 130 posts, every gate, offline."""
+    import shutil
+
+    posts = Path(str(NEUROLINK_BLOG))
+    blog = tmp_path / "blog"
+    shutil.copytree(posts.parent, blog, ignore=shutil.ignore_patterns(".git"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    env["PYTEST_ADDOPTS"] = ""
+    command = [sys.executable, "-m", "pytest", posts.name, "--rootdir=.", "-q", "--tb=no"]
+    command += [f"--postgates-repo={NEUROLINK}", "--postgates-ref=release"]
+    command += ["--postgates-offline", "--postgates-jobs=1", "-p", "no:randomly"]
+    runs = {
+        "single": [],
+        **{f"shard-{k}": [f"--postgates-shard={k}/{SHARDS}"] for k in (1, 2, 3, 4)},
+    }
+    for name, extra in runs.items():
+        result = subprocess.run(
+            [
+                *command,
+                *extra,
+                "-o",
+                f"cache_dir={tmp_path / name}-cache",
+                *outputs(tmp_path / name),
+            ],
+            cwd=blog,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.returncode in (0, 1), result.stdout[-3000:] + result.stderr[-2000:]
+    merge(tmp_path / "merged", [tmp_path / f"shard-{k}" for k in (1, 2, 3, 4)])
+    assert_same_outputs(tmp_path / "single", tmp_path / "merged")
