@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates.fileio import write_atomic
+
 # Where an xdist worker hands its collection order to the controller (workeroutput).
 ITEMS_KEY = "postgates_shard_items"
 MANIFEST_FORMAT = 1
@@ -106,6 +108,8 @@ class ShardRun:
         items = getattr(node, "workeroutput", {}).get(ITEMS_KEY)
         if items and not self.items:
             self.items = list(items)
+            for file in dict.fromkeys(nodeid.split("::", 1)[0] for nodeid in self.items):
+                self.files[file] = self.shard.holds(file)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # After the overall recorder (tryfirst) has decided every overall verdict.
@@ -121,8 +125,6 @@ class ShardRun:
         path = self.scorecards / self.shard.manifest_name()
         try:
             self.scorecards.mkdir(parents=True, exist_ok=True)
-            from pytest_postgates.fileio import write_atomic
-
             write_atomic(path, manifest_text(self, config, recorder))
             for stale in self.scorecards.glob(MANIFEST_GLOB):
                 if stale != path:  # an earlier run's, of another shard or count

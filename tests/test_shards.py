@@ -126,6 +126,8 @@ def test_shards_under_xdist_run_the_same_items(blog: Blog) -> None:
     assert 0 < len(serial) < 16
     parallel = blog.pytester.runpytest_subprocess("-rA", "-n", "2", "--postgates-shard=1/2")
     assert sorted(_from_lines(parallel.outlines)) == sorted(serial)
+    held = len({item.split("::")[0] for item in serial})
+    parallel.stdout.fnmatch_lines([f"postgates: shard 1/2: {held} of 8 file(s) run here"])
 
 
 def test_a_shard_in_snapshot_mode_neither_reports_nor_removes_other_shards_snapshots(
