@@ -5,6 +5,7 @@
     postgates summary [--scorecards DIR]   (a GitHub job summary; see ci.py)
     postgates action {gates|verdict}       (the GitHub Action's steps; see ci_action.py)
     postgates explain POST TOKEN           (why gate 2 decided so; see explain.py)
+    postgates merge --out DIR SHARD_DIR... (join --postgates-shard runs; see merge.py)
 
 Runs the gates through pytest (same collection, settings and scorecards as ``pytest``),
 prints each post's overall JSON, and exits 0 exactly when every hard gate of every post
@@ -52,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("posts", nargs="+", metavar="POST", help="Markdown post(s) or folders")
     run.add_argument("--all", action="store_true", help="no short-circuit: run every gate")
     run.add_argument("--only", metavar="IDS", help="run only these gate ids, e.g. --only=2,14")
+    from pytest_postgates import merge
+
+    merge.add_arguments(commands.add_parser("merge", help=merge.DESCRIPTION))
     return parser
 
 
@@ -69,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pytest_postgates import explain
 
         return explain.main(argv[1:])
+    if argv and argv[0] == "merge":
+        from pytest_postgates import merge
+
+        return merge.main(argv[1:])
     # Everything after a lone "--" goes to pytest untouched; options before it are ours
     # wherever they stand (``postgates run X.md --all`` as the seeds' CLI takes them).
     extra: list[str] = []

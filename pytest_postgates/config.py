@@ -155,7 +155,7 @@ OPTION = "postgates_option"
 KINDS = frozenset(
     {"str", "path", "bool", "int", "float", "backend", "suppression", "ids", "strs", "paths"}
     | {"short_circuit"}
-    | {"judges", "prefixes", "repos", "gates", "jobs"}
+    | {"judges", "prefixes", "repos", "gates", "jobs", "shard"}
 )
 
 
@@ -245,6 +245,8 @@ class Settings:
     # Processes that gate posts in a serial run: "auto" (the CPUs this process may use) or
     # a count; 1 turns the look-ahead workers off (pytest_postgates.lookahead).
     jobs: int | str = "auto"
+    # Run only shard K of N of the posts (pytest_postgates.shards): (K, N), or None.
+    shard: tuple[int, int] | None = None
     # Each declared gate settings dataclass -> its value for this run (see declare()).
     gate_settings: Mapping[type[Any], Any] = field(default_factory=dict)
 
@@ -341,6 +343,7 @@ KEYS: dict[str, str] = {
     "allow_suppression": "suppression",
     "gate_timeout": "float",
     "jobs": "jobs",
+    "shard": "shard",
 }
 # Run-wide numeric keys with a range (a gate's are declared with its option()). Every number
 # must also be finite: NaN compares false with everything, so a NaN floor would pass or
@@ -472,6 +475,14 @@ def _convert(key: str, kind: str, value: Any, base: Path, bounds: Bounds | None 
         if jobs < 1:
             raise fail('"auto" or a number of processes >= 1')
         return jobs
+    if kind == "shard":
+        from pytest_postgates.shards import parse_shard
+
+        try:
+            shard = parse_shard(value)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+        return (shard.index, shard.count)
     if kind == "paths" and isinstance(value, str):
         value = split_list(value)  # no folder name of a posts tree is written with a space
     if kind in ("strs", "paths"):

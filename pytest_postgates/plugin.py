@@ -22,6 +22,7 @@ from pytest_postgates.lookahead import LookAhead
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
 from pytest_postgates.post import is_markdown
 from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, file_name_problem
+from pytest_postgates.shards import PLUGIN_NAME, Shard, ShardRun
 
 __all__ = ["LOOKAHEAD_KEY", "STATE_KEY"]
 
@@ -67,6 +68,15 @@ FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
             "metavar": "N",
             "help": "processes gating posts in a serial run: auto (spare CPUs run look-ahead "
             "workers) or a number; 1 = no look-ahead (default: auto)",
+        },
+    ),
+    (
+        "--postgates-shard",
+        "shard",
+        {
+            "metavar": "K/N",
+            "help": "run only shard K of N: whole posts, by a stable hash of the post path "
+            "(a CI matrix; 'postgates merge' joins the shards' outputs)",
         },
     ),
     (
@@ -179,6 +189,9 @@ def pytest_configure(config: pytest.Config) -> None:
         # Overall verdicts are decided where every report arrives: the xdist controller,
         # or the only process.
         config.pluginmanager.register(OverallRecorder(state), "postgates-overall")
+    if state.settings.shard is not None:
+        shard = Shard(*state.settings.shard)
+        config.pluginmanager.register(ShardRun(shard, state.settings.scorecards), PLUGIN_NAME)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -212,6 +225,9 @@ def pytest_collection_modifyitems(
 ) -> None:
     # After -k/-m/--deselect have run: a deselected gate is not a failure and must not
     # short-circuit anything, so each post learns which of its gates remain.
+    shard_run = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    if isinstance(shard_run, ShardRun):
+        shard_run.select(config, items)  # other shards' posts: deselected, never run
     selected: dict[PostFile, list[Gate]] = {}
     for item in items:
         if isinstance(item, GateItem) and isinstance(item.parent, PostFile):

@@ -84,6 +84,7 @@ def settings_fingerprint(settings: Settings) -> str:
     """Every run-wide setting except where output goes and how the run is scheduled. The
     gates' own settings are not in it: each gate's are keyed with its results only."""
     ignored = {"scorecards", "feedback", "sarif", "html", "run_all", "only", "snapshot", "jobs"}
+    ignored.add("shard")  # which posts this process runs, not what a gate decides
     ignored.add("short_circuit")  # which gates run, not what a gate decides
     ignored.add("gate_settings")
     values = {

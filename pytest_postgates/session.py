@@ -72,7 +72,7 @@ def load_settings(config: pytest.Config) -> Settings:
                 settings, {key: raw}, ini_base, f"ini key postgates_{key}"
             )
     cwd = config.invocation_params.dir
-    for key in ("repo", "ref", "package", "scorecards", "only", "jobs"):
+    for key in ("repo", "ref", "package", "scorecards", "only", "jobs", "shard"):
         value = config.getoption(f"postgates_{key}")
         if value is not None:
             settings = settings_module.apply(settings, {key: value}, cwd, f"--postgates-{key}")
@@ -90,6 +90,10 @@ def load_settings(config: pytest.Config) -> Settings:
     if os.environ.get("POSTGATES_JOBS", "").strip():
         settings = settings_module.apply(
             settings, {"jobs": os.environ["POSTGATES_JOBS"]}, cwd, "POSTGATES_JOBS"
+        )
+    if os.environ.get("POSTGATES_SHARD", "").strip():
+        settings = settings_module.apply(
+            settings, {"shard": os.environ["POSTGATES_SHARD"]}, cwd, "POSTGATES_SHARD"
         )
     if not settings.scorecards.is_absolute():
         settings = replace(settings, scorecards=config.rootpath / settings.scorecards)
@@ -556,31 +560,34 @@ class OverallRecorder:
 
     def feedback_text(self) -> str:
         """What a drafter needs to fix, per failing post, one actionable line per finding."""
-        lines: list[str] = []
-        for post, gates in sorted(self.records.items()):
-            failing = [
-                r
-                for r in sorted(gates.values(), key=lambda r: _run_position(r["gate"]))
-                if r["verdict"] in ("FAIL", "ERROR")
-            ]
-            if not failing:
-                continue
-            # One line per item: what the post wrote never starts a line of its own.
-            lines.append(f"# {one_line(post)}")
-            for record in failing:
-                lines.append(f"## {describe_record(record)}")
-                if record.get("note"):
-                    lines.append(f"  {one_line(record['note'])}")
-                for line, code, message, fix in record["findings"]:
-                    advice = f"; {one_line(fix)}" if fix else ""
-                    lines.append(
-                        f"  - line {line or 1}: {one_line(code)} {one_line(message)}{advice}"
-                    )
-            lines.append("")
-        return "\n".join(lines) + ("\n" if lines else "")
+        return feedback_text(self.records)
 
 
-def describe_record(record: dict[str, Any]) -> str:
+def feedback_text(records: Mapping[str, Mapping[int, Mapping[str, Any]]]) -> str:
+    """What a drafter needs to fix, per failing post, one actionable line per finding."""
+    lines: list[str] = []
+    for post, gates in sorted(records.items()):
+        failing = [
+            r
+            for r in sorted(gates.values(), key=lambda r: _run_position(r["gate"]))
+            if r["verdict"] in ("FAIL", "ERROR")
+        ]
+        if not failing:
+            continue
+        # One line per item: what the post wrote never starts a line of its own.
+        lines.append(f"# {one_line(post)}")
+        for record in failing:
+            lines.append(f"## {describe_record(record)}")
+            if record.get("note"):
+                lines.append(f"  {one_line(record['note'])}")
+            for line, code, message, fix in record["findings"]:
+                advice = f"; {one_line(fix)}" if fix else ""
+                lines.append(f"  - line {line or 1}: {one_line(code)} {one_line(message)}{advice}")
+        lines.append("")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def describe_record(record: Mapping[str, Any]) -> str:
     """``gate 11 narrative_opening (hard) FAIL: summary`` for one gate record."""
     kind = "advisory" if record["advisory"] else "hard"
     head = f"gate {record['gate']} {record['name']} ({kind}) {record['verdict']}"
