@@ -46,6 +46,15 @@ JS_FILES = {
     "packages/app/package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
     "packages/app/app.js": APP_JS,
     "packages/dist-only/package.json": json.dumps({"name": "builtpkg", "main": "dist/x.js"}),
+    # JavaScript with hand-written declarations: both files are the package's surface.
+    "packages/typed/package.json": json.dumps(
+        {"name": "typedpkg", "main": "typed.js", "types": "typed.d.ts"}
+    ),
+    "packages/typed/typed.js": "function typed() {}\nmodule.exports = { typed };\n",
+    "packages/typed/typed.d.ts": (
+        "export type RawServerBase = object;\nexport interface RouteOptions { url: string }\n"
+        "export declare function typed(): void;\n"
+    ),
 }
 PY_FILES = {
     "pkg/__init__.py": "from .core import run\n",
@@ -92,6 +101,17 @@ def test_a_package_whose_entry_is_not_in_the_repository_is_unjudged(
 ) -> None:
     resolution = _resolve(js_repo, tmp_path, "builtpkg.anything")
     assert resolution.outcome == "unjudged"
+
+
+@pytest.mark.parametrize(
+    "chain", ["typedpkg.typed", "typedpkg.RawServerBase", "typedpkg.RouteOptions"]
+)
+def test_a_package_publishes_its_types_entry_beside_its_main(
+    chain: str, js_repo: Path, tmp_path: Path
+) -> None:
+    resolution = _resolve(js_repo, tmp_path, chain)
+    assert resolution.outcome == "found", resolution
+    assert _resolve(js_repo, tmp_path, "typedpkg.RawServerBased").outcome == "missing"
 
 
 def test_a_top_level_script_is_no_module(js_repo: Path, tmp_path: Path) -> None:

@@ -617,7 +617,7 @@ def build_model(
     commit: str,
     sources: dict[str, str],
     others: dict[str, str] | None = None,
-    entries: dict[str, str] | None = None,
+    entries: dict[str, tuple[str, ...]] | None = None,
 ) -> ApiModel:
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
