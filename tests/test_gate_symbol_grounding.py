@@ -153,7 +153,7 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
     assert bad.detail["grounded_pct"] == 0.0
     # Presented as the product's, the same names are claims, and ungrounded.
     presented = _card(
-        "NeuroLink exposes `MadeUpThing`. The NeuroLink repo ships `nope.ts`.\n", tmp_path, anchored
+        "NeuroLink exposes `MadeUpThing`. NeuroLink ships `nope.ts`.\n", tmp_path, anchored
     )
     assert {u["token"] for u in presented.detail["ungrounded"]} == {"MadeUpThing", "nope.ts"}
 

@@ -205,7 +205,8 @@ class ApiModel:
             for module, names in facts.modules.items()
             # A script's module is keyed by its path (`prettier.config.js` at the top is
             # a file, not a module `prettier` with a submodule `config`).
-            if "/" not in module
+            # A scoped package (`@scope/name`) is a module; any other slash is a path.
+            if ("/" not in module or module.startswith("@"))
             and (not module.endswith(_SCRIPT_SUFFIXES) or module in python_owners)
         }
         for module in list(self.modules):

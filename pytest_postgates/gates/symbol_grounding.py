@@ -65,6 +65,7 @@ from pytest_postgates.helpers.model_grounding import (
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
+    READERS_PATH,
     ROUTER_VARIANTS,
     Repos,
     _dependency,
@@ -200,7 +201,14 @@ def judge(
     # The API model first: a token anchored to the product is judged name for name against
     # its code, never by a search of text (model_grounding).
     decided = (
-        judge_with_model(text, kind, model, lambda chain: _in_code(primary.index, chain), rules_off)
+        judge_with_model(
+            text,
+            kind,
+            model,
+            lambda chain: _in_code(primary.index, chain),
+            rules_off,
+            repos.product_names[0] if repos.product_names else "",
+        )
         if model is not None
         else None
     )
@@ -238,6 +246,7 @@ def judge(
         text,
         post.prose.column_header(token.line, text),
         post.prose.table_headers(token.line, text),
+        post.prose.section_heading(token.line),
     )
     if past:
         # A name written as the product's past is no claim that the product has it now.
@@ -332,17 +341,16 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
 
 def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Repos) -> bool:
     """Whether the post ties the token to the product: a sample of the post that uses the
-    product writes it (an option passed to its API), or, for a file or path, the sentence
-    names the product (a file claimed to be the product's)."""
+    product writes it (an option passed to its API), or, for a file or path, it is a near
+    miss of the product's files (a file of one of its folders, or one of its files with
+    another extension). A sentence that names the product is no anchor for a path: the
+    product's own docs name it in every sentence, beside the reader's files."""
     names = [n.lower() for n in repos.product_names if len(n) >= 3]
     if not names:
         return False
     if kind in ("path", "filename"):
-        lowered = sentence.lower()
-        if any(name in lowered for name in names):
-            return True
-        # A near miss of a file the product has: the same name with another extension, or
-        # a file in one of its folders.
+        if READERS_PATH.search(text):
+            return False  # the reader's machine, a URL route, a glob, an example's name
         index = repos.primary.index
         path = text.strip().removeprefix("./").rstrip("/")
         base = path.rsplit("/", 1)[-1]
