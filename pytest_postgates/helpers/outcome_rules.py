@@ -142,7 +142,9 @@ def presented_as_product(
     right after the product's name ("NeuroLink's `x`", "NeuroLink exposes `x`")."""
     head = _head(text)
     names = {n.lower() for n in repos.product_names}
-    if "/" in text and not text.startswith("@") and not READERS_PATH.search(text):
+    if "/" in text and READERS_PATH.search(text):
+        return False  # the reader's path or an example's, whatever folder it starts with
+    if "/" in text and not text.startswith("@"):
         first = text.lstrip("./").split("/", 1)[0]
         if first in SOURCE_ROOTS or repos.primary.index.match_path(first + "/"):
             return True  # a path into the product's tree is a claim about it

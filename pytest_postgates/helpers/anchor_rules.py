@@ -1,0 +1,206 @@
+"""Gate 2's anchors: what ties a token that the API model did not decide to the product,
+so that it is a claim about the product (checked, and a finding when it does not ground)
+rather than ``unjudged: not the product's`` (issue 24: a token with no anchor is listed,
+never counted either way).
+
+The anchors are data (:data:`RULES`), tried in order; the first that holds names the
+anchor of an ungrounded finding (its ``rule``), and a rule named in ``symbol_rules_off``
+is skipped (an ablation).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.api_model import ApiModel, words
+from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
+from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
+from pytest_postgates.post import Post
+
+
+@dataclass(frozen=True)
+class Anchor:
+    name: str
+    decides: str
+    why: str
+    tests: str
+
+
+RULES = (
+    Anchor(
+        "anchor-shape",
+        "a claim",
+        "a rule of the product's lint namespace, a commit id or a version is a claim about "
+        "the product by its shape",
+        "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
+    ),
+    Anchor(
+        "anchor-flag",
+        "a claim",
+        "a command-line flag is a claim about the product when the model reads a command "
+        "line of the product (without one, the flag is another tool's: node's, npm's, a "
+        "server's); with no model at all, as the seeds, always",
+        "tests/test_anchor_rules.py::test_a_flag_is_a_claim_only_where_the_product_has_a_cli",
+    ),
+    Anchor(
+        "anchor-presented",
+        "a claim",
+        "the sentence or the post presents it as the product's: after the product's name "
+        "and a verb (`NeuroLink exposes`), imported from the product in a sample, a member "
+        "of a product name, a path into the product's tree, a model id",
+        "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
+    ),
+    Anchor(
+        "anchor-path",
+        "a claim",
+        "a file or path that is a near miss of the product's files: one of its files with "
+        "another extension, or a file in one of its folders (never the reader's paths: "
+        "absolute, home, URLs, globs, node_modules, example names)",
+        "tests/test_anchor_rules.py::test_a_path_is_anchored_by_the_products_files_only",
+    ),
+    Anchor(
+        "anchor-named",
+        "a claim",
+        "an identifier whose first word is the product's name (`FastifyDeprecation`)",
+        "tests/test_anchor_rules.py::test_a_name_spelled_for_the_product_is_a_claim",
+    ),
+    Anchor(
+        "anchor-sample",
+        "a claim",
+        "a sample of the post that uses the product writes the name",
+        "tests/test_anchor_rules.py::test_a_name_a_product_sample_writes_is_a_claim",
+    ),
+    Anchor(
+        "anchor-listed",
+        "a claim",
+        "it opens a list item or table row among items that open with the product's names",
+        "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
+    ),
+)
+
+# Kinds that are claims about the product by their shape: a rule of its lint namespace, a
+# commit of its repository, a version of its releases.
+ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
+
+
+def anchor(
+    text: str,
+    kind: str,
+    line: int,
+    post: Post,
+    sentence: str,
+    repos: Repos,
+    model: ApiModel | None,
+    presented: bool,
+    rules_off: frozenset[str] = frozenset(),
+) -> str | None:
+    """The name of the first anchor that ties the token to the product, or None."""
+    checks = {
+        "anchor-shape": lambda: kind in ANCHORED_KINDS,
+        "anchor-flag": lambda: kind == "flag" and _flag_of_product(model),
+        "anchor-presented": lambda: presented and kind != "flag",
+        "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
+        "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
+        "anchor-sample": lambda: (
+            kind not in ("path", "filename", "flag")
+            and _written_by_product_sample(text, post, repos)
+        ),
+        "anchor-listed": lambda: (
+            model is not None and _listed_with_product_names(text, line, post, model)
+        ),
+    }
+    for rule in RULES:
+        if rule.name not in rules_off and checks[rule.name]():
+            return rule.name
+    return None
+
+
+def _flag_of_product(model: ApiModel | None) -> bool:
+    if model is None or not model.available or not model.facts.decls:
+        return True  # no model: every flag is a claim, as the seeds have it
+    return model.has_cli
+
+
+def _names(repos: Repos) -> list[str]:
+    return [n.lower() for n in repos.product_names if len(n) >= 3]
+
+
+def _bare(text: str) -> str:
+    return re.split(r"[\s:=(]", text.strip(), maxsplit=1)[0]
+
+
+def _near_product_file(text: str, repos: Repos) -> bool:
+    """A near miss of a file the product has: the same name with another extension, or a
+    file in one of its folders."""
+    if not _names(repos) or READERS_PATH.search(text):
+        return False
+    index = repos.primary.index
+    path = text.strip().removeprefix("./").rstrip("/")
+    base = path.rsplit("/", 1)[-1]
+    stem = base.split(".", 1)[0]
+    if stem and "." in base and index.match_filename(stem + ".*"):
+        return True
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    if not folder:
+        return False
+    # A folder the product has, at the root or deeper (`providers/x.ts` for
+    # `src/lib/providers/`).
+    return index.is_dir(folder) or bool(index.match_path(f"*/{folder}/*"))
+
+
+def _written_by_product_sample(text: str, post: Post, repos: Repos) -> bool:
+    """Whether a sample of the post that names the product writes the token."""
+    names = _names(repos)
+    bare = _bare(text)
+    if not names or not bare:
+        return False
+    word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
+    return any(
+        word.search(fence.content) and any(name in fence.content.lower() for name in names)
+        for fence in post.fences
+    )
+
+
+# A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`).
+_ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
+
+
+def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
+    """Whether the token opens a list item or table row among items that open with the
+    product's names (at least two of the others resolve in the model): a list of the
+    product's tools or functions presents each of its names as the product's."""
+    lines, at = post.lines, line - 1
+    head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
+    if head is None or head.group(1) != text:
+        return False
+    siblings: list[str] = []
+    for step in (-1, 1):
+        other = at + step
+        while 0 <= other < len(lines) and lines[other].strip():
+            found = _ITEM_HEAD.match(lines[other])
+            if found:
+                siblings.append(found.group(1))
+            other += step
+    real = 0
+    for sibling in siblings:
+        name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
+        if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
+            real += 1
+        parts = chain_parts(name)
+        if parts and model.resolve(parts).outcome == "found":
+            real += 1
+        if real >= 2:
+            return True
+    return False
+
+
+def _named_for_product(name: str, products: list[str]) -> bool:
+    """Whether an identifier's first word is the product's name and more words follow
+    (`FastifyDeprecation`, `neurolink_client`): it claims to be the product's by its spelling.
+    A package name (`fastify-auth`) is no identifier: third parties name theirs so."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return False
+    parts = [part.lower() for part in words(name)]
+    # `NeuroLinkConfig` reads as neuro-link-config: the product's name may span words.
+    return any("".join(parts[:k]) in products for k in range(1, len(parts)))
