@@ -89,6 +89,7 @@ def test_real_eslint_rule_grounds_and_invented_one_fails(tmp_path: Path, ctx: Ga
             "line": 6,
             "reason": "no rule file eslint-rules/no-magic-numbers.(c|m)js/ts "
             "and no registered rule 'no-magic-numbers'",
+            "rule": "anchor-shape",  # a rule of the product's lint namespace, by its shape
         }
     ]
     assert card.detail["grounded"] == 1

@@ -617,11 +617,11 @@ class SymbolGroundingSettings:
         "ablation, or a rule that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
-        True,
+        False,
         "bool",
         "count tokens that nothing ties to the product (not rooted in its code, no near miss "
-        "of its names, not presented as its) as claims, as the seeds do; false lists them as "
-        "unjudged (rule not-anchored)",
+        "of its names, not presented as its: no anchor of helpers/anchor_rules.py) as claims, "
+        "as the seeds do; false (the default) lists them as unjudged (rule not-anchored)",
     )
 
 
