@@ -127,6 +127,13 @@ def test_a_name_a_product_sample_writes_is_a_claim(py_repo: Path, tmp_path: Path
     assert _decided(entry) == ("ungrounded", "anchor-sample")
     entry = _outcome("Set `strictness_level` somewhere.\n", "strictness_level", tmp_path, ctx)
     assert _decided(entry) == ("unjudged", "not-anchored")
+    # A name the sample imports from another package is that package's, not the product's.
+    for line in ("import tqdm", "from tqdm import tqdm", 'import { tqdm } from "@acme/tqdm"'):
+        body = f"Wrap it in `tqdm`.\n\n```python\n{line}\nimport tidy\ntqdm(tidy.run())\n```\n"
+        entry = _outcome(body, "tqdm", tmp_path, ctx)
+        assert _decided(entry) == ("unjudged", "not-anchored"), line
+    body = "Call `scrub_all`.\n\n```python\nfrom tidy import scrub_all\nscrub_all()\n```\n"
+    assert _decided(_outcome(body, "scrub_all", tmp_path, ctx))[0] == "ungrounded"
 
 
 def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Path) -> None:

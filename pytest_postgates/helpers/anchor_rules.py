@@ -150,16 +150,44 @@ def _near_product_file(text: str, repos: Repos) -> bool:
 
 
 def _written_by_product_sample(text: str, post: Post, repos: Repos) -> bool:
-    """Whether a sample of the post that names the product writes the token."""
+    """Whether a sample of the post that names the product writes the token, other than
+    as a name it imports from another package (`import tqdm`, `from sqlalchemy import
+    Column`, `import { FlatCompat } from "@eslint/eslintrc"`): that sample shows the
+    token is another party's."""
     names = _names(repos)
     bare = _bare(text)
     if not names or not bare:
         return False
     word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
-    return any(
-        word.search(fence.content) and any(name in fence.content.lower() for name in names)
-        for fence in post.fences
+    for fence in post.fences:
+        content = fence.content
+        if not word.search(content) or not any(name in content.lower() for name in names):
+            continue
+        lines = [line for line in content.splitlines() if word.search(line)]
+        # The first sample that writes it decides: imported from elsewhere, it is not ours.
+        return not any(_IMPORT.match(line) and not _names_product(line, names) for line in lines)
+    return False
+
+
+# A line that imports names or a module (Python, JavaScript, TypeScript).
+_IMPORT = re.compile(
+    r"\s*(?:import\s|from\s+\S+\s+import\s|export\s.*\sfrom\s"
+    r"|(?:const|let|var)\s.*=\s*(?:await\s+)?(?:require|import)\s*\()"
+)
+
+
+def _names_product(line: str, names: list[str]) -> bool:
+    """Whether an import line imports from the product (its module or package name)."""
+    modules = re.findall(
+        r"""(?:from\s+|import\s+|require\(\s*|import\(\s*)['"]?([@\w./-]+)""", line
     )
+    for module in (m.lower() for m in modules):
+        if module.startswith("@"):  # a scoped package is the product's only by its full name
+            if any(module == name or module.startswith(name + "/") for name in names):
+                return True
+        elif re.split(r"[/.]", module, maxsplit=1)[0] in names:
+            return True
+    return False
 
 
 # A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`).
