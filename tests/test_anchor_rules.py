@@ -29,6 +29,8 @@ PY_FILES = {
     "tidy/core.py": "class Cleaner:\n    def run(self) -> None: ...\n",
     "tidy/cli.py": CLI_PY,
     "tidy/plugins/base.py": "class Plugin: ...\n",
+    "tidy/models.py": 'DEFAULT_MODEL = "vendor/tidy-large-v2"\n',
+    "tidy/tools.py": 'TOOLS = {"clean_file": 1, "scan_tree": 2, "clean": 3, "scan": 4}\n',
 }
 JS_FILES = {
     "package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
@@ -95,6 +97,10 @@ def test_a_flag_is_a_claim_only_where_the_product_has_a_cli(
         ("tidy/plugins/my-plugin.py", False),  # an example's name
         ("node_modules/tidy/index.js", False),
         ("reports/out.txt", False),  # no folder of the product
+        ("tidi/plugins/extra.py", True),  # the first segment alone off
+        ("acme-models/tidy-large-v2", True),  # the product's code writes `*/tidy-large-v2`
+        ("docs.tidy.dev/v1/guide", True),  # the product's own host
+        ("docs.other.dev/v1/guide", False),
     ],
 )
 def test_a_path_is_anchored_by_the_products_files_only(
@@ -141,3 +147,9 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     body = "- `tidy.Cleaner` cleans\n- `tidy.core.Cleaner` too\n- `Scrubber` scrubs\n"
     entry = _outcome(body, "Scrubber", tmp_path, ctx)
     assert _decided(entry) == ("ungrounded", "anchor-listed")
+    # Names the product's code writes (tools it registers by string) are the product's too;
+    # plain words are not.
+    tools = "- `clean_file` cleans\n- `scan_tree` scans\n- `zap_cache` zaps\n"
+    assert _decided(_outcome(tools, "zap_cache", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
+    words = "- `clean` cleans\n- `scan` scans\n- `zap_cache` zaps\n"
+    assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")

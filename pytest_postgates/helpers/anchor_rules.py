@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 
 from pytest_postgates.evidence.api_model import ApiModel, words
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
 from pytest_postgates.post import Post
@@ -131,22 +133,41 @@ def _bare(text: str) -> str:
 
 
 def _near_product_file(text: str, repos: Repos) -> bool:
-    """A near miss of a file the product has: the same name with another extension, or a
-    file in one of its folders."""
-    if not _names(repos) or READERS_PATH.search(text):
+    """A near miss of a file or address the product has: one of its files with another
+    extension, a file in one of its folders, a path whose first segment alone is off
+    (`srcs/lib/rag` for `src/lib/rag`, `meta-llamas/Llama-3.3-70B` where the product's
+    code writes `meta-llama/Llama-3.3-70B`), or an address on the product's own host
+    (`docs.neurolink.dev/docs/7.x/`)."""
+    names = _names(repos)
+    if not names or READERS_PATH.search(text):
         return False
     index = repos.primary.index
     path = text.strip().removeprefix("./").rstrip("/")
-    base = path.rsplit("/", 1)[-1]
+    segments = path.split("/")
+    host = segments[0].lower()
+    if "." in host and any(name in re.split(r"[.-]", host) for name in names):
+        return True  # the product's own host
+    base = segments[-1]
     stem = base.split(".", 1)[0]
     if stem and "." in base and index.match_filename(stem + ".*"):
         return True
-    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    folder = "/".join(segments[:-1])
     if not folder:
         return False
     # A folder the product has, at the root or deeper (`providers/x.ts` for
     # `src/lib/providers/`).
-    return index.is_dir(folder) or bool(index.match_path(f"*/{folder}/*"))
+    if index.is_dir(folder) or index.match_path(f"*/{folder}/*"):
+        return True
+    # The first segment alone off: the rest is a folder of the product, or the product's
+    # code writes the rest after another first segment.
+    tail = "/".join(segments[1:])
+    if len(segments) > 2 and index.match_path(f"*/{'/'.join(segments[1:-1])}/*"):
+        return True
+    return len(tail) >= 8 and _written_in_code(index, "/" + tail)
+
+
+def _written_in_code(index: RepoIndex, text: str) -> bool:
+    return any(is_product_code(path) for path, _offset in index.files_containing(text, limit=16))
 
 
 def _written_by_product_sample(text: str, post: Post, repos: Repos) -> bool:
@@ -194,6 +215,10 @@ def _names_product(line: str, names: list[str]) -> bool:
 _ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
 
 
+# A compound identifier (`read_file`, `getQuota`): a plain word proves nothing.
+_DISTINCTIVE = re.compile(r"[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
+
+
 def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
     """Whether the token opens a list item or table row among items that open with the
     product's names (at least two of the others resolve in the model): a list of the
@@ -218,6 +243,8 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
         parts = chain_parts(name)
         if parts and model.resolve(parts).outcome == "found":
             real += 1
+        elif _DISTINCTIVE.fullmatch(name) and name in model.facts.identifiers:
+            real += 1  # a name the product's code writes (a tool it registers by string)
         if real >= 2:
             return True
     return False
