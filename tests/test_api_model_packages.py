@@ -250,7 +250,7 @@ def test_a_scoped_package_is_judged_by_the_packages_published(
     assert (ours["outcome"], ours["rule"]) == ("grounded", "model-package")
     # Another party's package under any scope, the product's own included, is not a file of
     # the repository: listed, never a miss.
-    for token in ("@prettyfmt/codemods", "@someone/prettyfmt-plugin"):
+    for token in ("@prettyfmt/codemods", "@someone/prettyfmt-plugin", "@someone/prettyfmt"):
         body = f"The prettyfmt team publishes `{token}`.\n"
         theirs = _outcome(body, token, tmp_path, ctx)
         assert (theirs["outcome"], theirs["rule"]) == ("unjudged", "model-package"), theirs

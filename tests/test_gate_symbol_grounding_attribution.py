@@ -144,6 +144,8 @@ def test_another_partys_names_are_unjudged_with_the_rule(
         # A package named after the product, or in its scope, is the product's.
         "Install packages like `neurolink-avatar` for video.",
         "Install packages like `@acme/avatar-kit` for video.",
+        # The product's own name under a misspelt scope.
+        "Install `@acmee/neurolink` first.",
         # A generic noun is no party.
         "It proxies the SDK `runWidget` / `streamWidget` methods.",
         # A possessive in another clause does not reach the token.

@@ -85,7 +85,8 @@ RULES = (
         "model-package",
         "grounded / unjudged",
         "a scoped package name (`@scope/name`) is grounded when a package.json of the "
-        "repository publishes it, a miss when it is in the product package's own scope; any "
+        "repository publishes it, a miss when it is in the product package's own scope or "
+        "spells the product's name under another scope (`@juspays/neurolink`); any "
         "other is another party's package (a plugin, a codemod, an integration): listed, "
         "never a miss of the product's files",
         "tests/test_api_model_packages.py::test_a_scoped_package_is_judged_by_the_packages_published",
@@ -216,13 +217,16 @@ def _judge_package(token: str, model: ApiModel, product_package: str) -> ModelDe
     package = match.group(1) if match else token
     if package in model.modules:
         return ModelDecision("grounded", "model-package", where=f"the package {package}")
-    scope = package.split("/", 1)[0]
-    if product_package.startswith(scope + "/"):
+    scope, name = package.split("/", 1)
+    product_scope, _, product_name = product_package.rpartition("/")
+    if product_scope and (scope == product_scope or name == product_name):
+        # In the scoped product's scope, or its name under a misspelt scope (an unscoped
+        # product's name under a scope is another party's: `@types/express`).
         return ModelDecision(
             "ungrounded",
             "model-package",
-            reason=f"no package.json of the repository publishes {package}, though it is in "
-            f"the product's scope {scope}",
+            reason=f"no package.json of the repository publishes {package}; the product's "
+            f"package is {product_package}",
         )
     return ModelDecision(
         "unjudged",
