@@ -29,10 +29,11 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
 
 # The rules that can be turned off: the API model's and the history cue.
-ABLATABLE = (*(rule.name for rule in RULES), "historical")
+ABLATABLE = (*(rule.name for rule in (*RULES, *ANCHORS)), "historical")
 HALVES = ("tune", "report")
 
 

@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 
 from pytest_postgates.escaping import one_line
-from pytest_postgates.helpers.model_grounding import RULES
+from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
+from pytest_postgates.helpers.anchor_rules import Anchor
+from pytest_postgates.helpers.model_grounding import RULES, Rule
 
 EXIT_FOUND = 0
 EXIT_NOT_FOUND = 2
@@ -89,7 +91,7 @@ def matching(card: dict[str, Any], token: str) -> Iterator[dict[str, Any]]:
             yield {**entry, "outcome": outcome}
 
 
-_DECLARED = {rule.name: rule for rule in RULES}
+_DECLARED: dict[str, Rule | Anchor] = {rule.name: rule for rule in (*RULES, *ANCHORS)}
 
 
 def describe(entry: dict[str, Any]) -> str:

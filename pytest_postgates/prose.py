@@ -403,6 +403,27 @@ class ProseView:
             if token.type == "inline" and token.map is not None
         )
 
+    def section_heading(self, line: int) -> str:
+        """The text of the heading whose section holds file ``line`` (the heading itself
+        when the line is one; "" before the first): "Removed in v2" says what its section's
+        names are."""
+        found = ""
+        for heading_line, text in self._headings:
+            if heading_line > line:
+                break
+            found = text
+        return found
+
+    @cached_property
+    def _headings(self) -> tuple[tuple[int, str], ...]:
+        """(file line, inline text) of every heading, in order."""
+        post, tokens = self._post, self._post.tokens
+        return tuple(
+            (post.body_start_line + token.map[0], tokens[at + 1].content)
+            for at, token in enumerate(tokens)
+            if token.type == "heading_open" and token.map is not None and at + 1 < len(tokens)
+        )
+
     def column_header(self, line: int, text: str) -> str:
         """The header of the table column whose body cell on file ``line`` holds ``text``
         ("" when no such cell): a column headed "Before" or "V1" says what its cells

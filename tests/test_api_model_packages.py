@@ -46,6 +46,17 @@ JS_FILES = {
     "packages/app/package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
     "packages/app/app.js": APP_JS,
     "packages/dist-only/package.json": json.dumps({"name": "builtpkg", "main": "dist/x.js"}),
+    "packages/scoped/package.json": json.dumps({"name": "@prettyfmt/cli", "main": "cli.js"}),
+    "packages/scoped/cli.js": "export function run() {}\n",
+    # JavaScript with hand-written declarations: both files are the package's surface.
+    "packages/typed/package.json": json.dumps(
+        {"name": "typedpkg", "main": "typed.js", "types": "typed.d.ts"}
+    ),
+    "packages/typed/typed.js": "function typed() {}\nmodule.exports = { typed };\n",
+    "packages/typed/typed.d.ts": (
+        "export type RawServerBase = object;\nexport interface RouteOptions { url: string }\n"
+        "export declare function typed(): void;\n"
+    ),
 }
 PY_FILES = {
     "pkg/__init__.py": "from .core import run\n",
@@ -92,6 +103,17 @@ def test_a_package_whose_entry_is_not_in_the_repository_is_unjudged(
 ) -> None:
     resolution = _resolve(js_repo, tmp_path, "builtpkg.anything")
     assert resolution.outcome == "unjudged"
+
+
+@pytest.mark.parametrize(
+    "chain", ["typedpkg.typed", "typedpkg.RawServerBase", "typedpkg.RouteOptions"]
+)
+def test_a_package_publishes_its_types_entry_beside_its_main(
+    chain: str, js_repo: Path, tmp_path: Path
+) -> None:
+    resolution = _resolve(js_repo, tmp_path, chain)
+    assert resolution.outcome == "found", resolution
+    assert _resolve(js_repo, tmp_path, "typedpkg.RawServerBased").outcome == "missing"
 
 
 def test_a_top_level_script_is_no_module(js_repo: Path, tmp_path: Path) -> None:
@@ -181,7 +203,54 @@ def test_history_cues(
     assert bool(historical(sentence, offset, token, header, headers)) is past
 
 
+@pytest.mark.parametrize(
+    ("sentence", "token", "section", "past"),
+    [
+        # The heading itself, and a sentence of its section that names no present.
+        ("Removes `getDefaultRoute` and `setDefaultRoute` methods", "setDefaultRoute", "", True),
+        ("If you import `FileEnumerator` through `/lib`:", "FileEnumerator",
+         "The `/lib` entrypoint has been removed", True),
+        # The section's replacement is a claim about the product now.
+        ("It's now possible to add them back using the `addHttpMethod` method.",
+         "addHttpMethod", "Removal of some non-standard HTTP methods", False),
+        ("Renamed `start` to `begin`", "begin", "", False),
+        ("Call `run` to start.", "run", "Running a server", False),
+    ],
+)  # fmt: skip
+def test_a_section_about_what_is_gone(sentence: str, token: str, section: str, past: bool) -> None:
+    offset = sentence.find(token)
+    heading = section or sentence  # a token in a heading: its own section
+    assert bool(historical(sentence, offset, token, "", [], heading)) is past
+
+
+def test_a_name_in_a_removal_section_is_unjudged(py_repo: Path, tmp_path: Path) -> None:
+    ctx = repo_context(py_repo, tmp_path / "cache")
+    body = (
+        "# Guide\n\n## `pkg.old_run` has been removed\n\nIf you call `pkg.old_stop` directly:\n"
+        "\n## Running\n\nCall `pkg.old_go` to start.\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    unjudged = {e["token"]: e.get("rule") for e in card.detail["outcomes"]["unjudged"]}
+    assert unjudged == {"pkg.old_run": "historical", "pkg.old_stop": "historical"}
+    # Under another heading a missing name is a claim, and a miss.
+    assert [u["token"] for u in card.detail["ungrounded"]] == ["pkg.old_go"]
+
+
 def test_historical_turned_off_leaves_the_old_name_a_claim(py_repo: Path, tmp_path: Path) -> None:
     ctx = repo_context(py_repo, tmp_path / "cache", symbol_rules_off=("historical",))
     sentence = "`pkg.start` was renamed to `pkg.begin`.\n"
     assert _outcome(sentence, "pkg.start", tmp_path, ctx)["outcome"] == "ungrounded"
+
+
+def test_a_scoped_package_is_judged_by_the_packages_published(
+    js_repo: Path, tmp_path: Path
+) -> None:
+    ctx = repo_context(js_repo, tmp_path / "cache")
+    ours = _outcome("Install `@prettyfmt/cli` first.\n", "@prettyfmt/cli", tmp_path, ctx)
+    assert (ours["outcome"], ours["rule"]) == ("grounded", "model-package")
+    # Another party's package under any scope, the product's own included, is not a file of
+    # the repository: listed, never a miss.
+    for token in ("@prettyfmt/codemods", "@someone/prettyfmt-plugin", "@someone/prettyfmt"):
+        body = f"The prettyfmt team publishes `{token}`.\n"
+        theirs = _outcome(body, token, tmp_path, ctx)
+        assert (theirs["outcome"], theirs["rule"]) == ("unjudged", "model-package"), theirs

@@ -89,6 +89,7 @@ def test_real_eslint_rule_grounds_and_invented_one_fails(tmp_path: Path, ctx: Ga
             "line": 6,
             "reason": "no rule file eslint-rules/no-magic-numbers.(c|m)js/ts "
             "and no registered rule 'no-magic-numbers'",
+            "rule": "anchor-shape",  # a rule of the product's lint namespace, by its shape
         }
     ]
     assert card.detail["grounded"] == 1
@@ -153,7 +154,7 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
     assert bad.detail["grounded_pct"] == 0.0
     # Presented as the product's, the same names are claims, and ungrounded.
     presented = _card(
-        "NeuroLink exposes `MadeUpThing`. The NeuroLink repo ships `nope.ts`.\n", tmp_path, anchored
+        "NeuroLink exposes `MadeUpThing`. NeuroLink ships `nope.ts`.\n", tmp_path, anchored
     )
     assert {u["token"] for u in presented.detail["ungrounded"]} == {"MadeUpThing", "nope.ts"}
 

@@ -144,6 +144,8 @@ def test_another_partys_names_are_unjudged_with_the_rule(
         # A package named after the product, or in its scope, is the product's.
         "Install packages like `neurolink-avatar` for video.",
         "Install packages like `@acme/avatar-kit` for video.",
+        # The product's own name under a misspelt scope.
+        "Install `@acmee/neurolink` first.",
         # A generic noun is no party.
         "It proxies the SDK `runWidget` / `streamWidget` methods.",
         # A possessive in another clause does not reach the token.
@@ -259,11 +261,11 @@ const result = await neurolink.generate({
         # An argument the sample passes in and never declares: the reader's own data.
         ("pastChunks", "not-a-reference", "sample-input"),
         # A condition is no argument; a key passed to the product's typed option is a claim.
-        ("useCache", "ungrounded", None),
-        ("minScore", "ungrounded", None),
+        ("useCache", "ungrounded", "anchor-sample"),
+        ("minScore", "ungrounded", "anchor-sample"),
         # A key under a key some product type declares free-form is still a claim: the
         # key name alone cannot tell that type from a closed one (`input: { officeFiles }`).
-        ("auditTier", "ungrounded", None),
+        ("auditTier", "ungrounded", "anchor-sample"),
     ],
 )
 def test_the_samples_own_values_and_free_form_keys(
@@ -339,7 +341,7 @@ def declared(repo: Path, tmp_path: Path) -> GateContext:
             "The publisher script, `publish-post.mjs`, stages a branch; `--live` pushes it.",
             "--live",
             "ungrounded",
-            None,
+            "unanchored-claims",  # the test product's model reads no command line
         ),
         # A path through two or more folders the product's tree never uses.
         (
@@ -350,8 +352,13 @@ def declared(repo: Path, tmp_path: Path) -> GateContext:
         ),
         # One wrong folder in the product's tree is the product's path misspelt; so is a
         # file put in a new folder.
-        ("The typo was in `src/lib/provider/deepseek.ts`.", None, "ungrounded", None),
-        ("The typo was in `src/lib/providers/deepseek/client.ts`.", None, "ungrounded", None),
+        ("The typo was in `src/lib/provider/deepseek.ts`.", None, "ungrounded", "anchor-presented"),
+        (
+            "The typo was in `src/lib/providers/deepseek/client.ts`.",
+            None,
+            "ungrounded",
+            "anchor-presented",
+        ),
     ],
 )
 def test_declared_posts_paths_through_another_tree(

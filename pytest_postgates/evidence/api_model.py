@@ -219,7 +219,8 @@ class ApiModel:
             for module, names in facts.modules.items()
             # A script's module is keyed by its path (`prettier.config.js` at the top is
             # a file, not a module `prettier` with a submodule `config`).
-            if "/" not in module
+            # A scoped package (`@scope/name`) is a module; any other slash is a path.
+            if ("/" not in module or module.startswith("@"))
             and (not module.endswith(_SCRIPT_SUFFIXES) or module in python_owners)
         }
         for module in list(self.modules):
@@ -640,7 +641,7 @@ def build_model(
     commit: str,
     sources: dict[str, str],
     others: dict[str, str] | None = None,
-    entries: dict[str, str] | None = None,
+    entries: dict[str, tuple[str, ...]] | None = None,
 ) -> ApiModel:
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code

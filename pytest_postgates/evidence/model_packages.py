@@ -7,9 +7,11 @@ The entry is resolved as Node resolves ``import "<name>"`` (``exports``, else ``
 ``index.*``) through :mod:`pytest_postgates.evidence.resolution`, on the repository's files
 at the commit. An entry that is a build output (``dist/index.js``, absent from the
 repository) is mapped back to the source it is built from when that source is the only
-candidate (``src/index.ts`` for ``dist/index.js``), else to the ``types`` declarations;
-otherwise the package is listed with ``*`` (names the model cannot list), so that a
-member of it is unjudged with the reason, never a miss.
+candidate (``src/index.ts`` for ``dist/index.js``). The ``types`` declarations are an
+entry too: a JavaScript package with hand-written declarations (``main: fastify.js``,
+``types: fastify.d.ts``) publishes the names of both. When no entry maps to a source
+file the package is listed with ``*`` (names the model cannot list), so that a member of
+it is unjudged with the reason, never a miss.
 """
 
 from __future__ import annotations
@@ -43,10 +45,10 @@ def manifests(index: RepoIndex) -> dict[str, str]:
     return found
 
 
-def entry_points(index: RepoIndex, sources: Mapping[str, str]) -> dict[str, str]:
-    """Package name -> the product source file its main entry resolves to, or ``""`` when
-    the entry cannot be mapped to a source file of the model."""
-    entries: dict[str, str] = {}
+def entry_points(index: RepoIndex, sources: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Package name -> the product source files its main entry and its ``types``
+    declarations resolve to (empty when none maps to a source file of the model)."""
+    entries: dict[str, tuple[str, ...]] = {}
     for folder, text in sorted(manifests(index).items()):
         try:
             manifest = json.loads(text)
@@ -55,13 +57,13 @@ def entry_points(index: RepoIndex, sources: Mapping[str, str]) -> dict[str, str]
         name = manifest.get("name") if isinstance(manifest, dict) else None
         if not isinstance(name, str) or not name or name in entries:
             continue
-        entries[name] = _entry_source(manifest, folder, index, sources)
+        entries[name] = _entry_sources(manifest, folder, index, sources)
     return entries
 
 
-def _entry_source(
+def _entry_sources(
     manifest: dict[str, object], folder: str, index: RepoIndex, sources: Mapping[str, str]
-) -> str:
+) -> tuple[str, ...]:
     files = IndexFiles(index, folder)
     targets: list[str] = []
     for system in ("import", "require"):
@@ -77,9 +79,14 @@ def _entry_source(
         written = manifest.get(field)
         if isinstance(written, str) and written and manifest.get("exports") is None:
             targets.append(written)
+    code = _first_source(targets, folder, sources)
     types = manifest.get("types") or manifest.get("typings")
-    if isinstance(types, str):
-        targets.append(types)
+    declared = _first_source([types], folder, sources) if isinstance(types, str) else ""
+    return tuple(dict.fromkeys(path for path in (code, declared) if path))
+
+
+def _first_source(targets: list[str], folder: str, sources: Mapping[str, str]) -> str:
+    """The first of ``targets`` that is, or is built from, a source file of the model."""
     for target in targets:
         path = posixpath.normpath(posixpath.join(folder, target))
         if path in sources:
@@ -113,11 +120,13 @@ def _source_of_build(path: str, folder: str, sources: Mapping[str, str]) -> str:
     return found[0] if len(found) == 1 else ""
 
 
-def add_entry_points(facts: ModelFacts, entries: Mapping[str, str]) -> None:
-    """Each package name becomes a module of the model with its entry file's public
-    names (``*`` when the entry is not a source file the model read)."""
-    for name, path in entries.items():
+def add_entry_points(facts: ModelFacts, entries: Mapping[str, tuple[str, ...]]) -> None:
+    """Each package name becomes a module of the model with its entry files' public
+    names (``*`` when no entry is a source file the model read)."""
+    for name, paths in entries.items():
         if name in facts.modules:
             continue  # a Python module of the same name keeps its own names
-        names = facts.modules.get(path) if path else None
-        facts.modules[name] = list(names) if names is not None else ["*"]
+        read = [facts.modules[path] for path in paths if path in facts.modules]
+        facts.modules[name] = (
+            list(dict.fromkeys(n for names in read for n in names)) if read else ["*"]
+        )

@@ -349,8 +349,9 @@ def _model_entry(index: RepoIndex, package: str) -> str | None:
     if "entries" not in memo:
         sources = {p: "" for p in index.text_paths if is_product_code(p)}
         memo["entries"] = model_packages.entry_points(index, sources)
-    found: str | None = memo["entries"].get(package) or None
-    return found
+    # The code entry first; the ``types`` declarations after it.
+    paths: tuple[str, ...] = memo["entries"].get(package) or ()
+    return paths[0] if paths else None
 
 
 def _js_types(

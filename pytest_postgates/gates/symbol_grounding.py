@@ -9,7 +9,6 @@ repository index at the configured ref. PASS when the grounded share reaches the
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pytest_postgates.code_references import CODE_SPAN
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
-from pytest_postgates.evidence.api_model import ApiModel, api_model, words
+from pytest_postgates.evidence.api_model import ApiModel, api_model
 from pytest_postgates.evidence.grounding import (
     CODE_KINDS,
     PRIMARY_REPOSITORY,
@@ -38,6 +37,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.helpers.anchor_rules import anchor
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
 # their names stay importable from here.
@@ -58,13 +58,12 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 )
 from pytest_postgates.helpers.history_cues import historical
 from pytest_postgates.helpers.model_grounding import (
-    chain_parts,
     judge_with_model,
-    signature_name,
 )
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
+    READERS_PATH,
     ROUTER_VARIANTS,
     Repos,
     _dependency,
@@ -200,7 +199,14 @@ def judge(
     # The API model first: a token anchored to the product is judged name for name against
     # its code, never by a search of text (model_grounding).
     decided = (
-        judge_with_model(text, kind, model, lambda chain: _in_code(primary.index, chain), rules_off)
+        judge_with_model(
+            text,
+            kind,
+            model,
+            lambda chain: _in_code(primary.index, chain),
+            rules_off,
+            repos.product_names[0] if repos.product_names else "",
+        )
         if model is not None
         else None
     )
@@ -238,6 +244,7 @@ def judge(
         text,
         post.prose.column_header(token.line, text),
         post.prose.table_headers(token.line, text),
+        post.prose.section_heading(token.line),
     )
     if past:
         # A name written as the product's past is no claim that the product has it now.
@@ -279,13 +286,10 @@ def judge(
             reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
             "it: prose is no evidence for a code name",
         )
-    if not (
-        unanchored_claims
-        or presented
-        or kind in ANCHORED_KINDS
-        or _anchored_by_post(text, kind, post, sentence, repos)
-        or (model is not None and _listed_with_product_names(text, token.line, post, model))
-    ):
+    anchored = anchor(text, kind, token.line, post, sentence, repos, model, presented, rules_off)
+    if anchored is None and unanchored_claims:
+        anchored = "unanchored-claims"  # the seeds' way: every token is a claim
+    if anchored is None:
         # Nothing ties the token to the product: not rooted in it, no near miss of its
         # names, not presented as its by the sentence. A third party's name, an example
         # the reader makes up: listed, never counted either way (issue 24).
@@ -294,93 +298,7 @@ def judge(
             rule="not-anchored",
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
-    return verdict("ungrounded", reason=why)
-
-
-# A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`).
-_ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
-
-
-def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
-    """Whether the token opens a list item or table row among items that open with the
-    product's names (at least two of the others resolve in the model): a list of the
-    product's tools or functions presents each of its names as the product's."""
-    lines, at = post.lines, line - 1
-    head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
-    if head is None or head.group(1) != text:
-        return False
-    siblings: list[str] = []
-    for step in (-1, 1):
-        other = at + step
-        while 0 <= other < len(lines) and lines[other].strip():
-            found = _ITEM_HEAD.match(lines[other])
-            if found:
-                siblings.append(found.group(1))
-            other += step
-    real = 0
-    for sibling in siblings:
-        name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
-        if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
-            real += 1
-        parts = chain_parts(name)
-        if parts and model.resolve(parts).outcome == "found":
-            real += 1
-        if real >= 2:
-            return True
-    return False
-
-
-def _anchored_by_post(text: str, kind: str, post: Post, sentence: str, repos: Repos) -> bool:
-    """Whether the post ties the token to the product: a sample of the post that uses the
-    product writes it (an option passed to its API), or, for a file or path, the sentence
-    names the product (a file claimed to be the product's)."""
-    names = [n.lower() for n in repos.product_names if len(n) >= 3]
-    if not names:
-        return False
-    if kind in ("path", "filename"):
-        lowered = sentence.lower()
-        if any(name in lowered for name in names):
-            return True
-        # A near miss of a file the product has: the same name with another extension, or
-        # a file in one of its folders.
-        index = repos.primary.index
-        path = text.strip().removeprefix("./").rstrip("/")
-        base = path.rsplit("/", 1)[-1]
-        stem = base.split(".", 1)[0]
-        if stem and "." in base and index.match_filename(stem + ".*"):
-            return True
-        folder = path.rsplit("/", 1)[0] if "/" in path else ""
-        if not folder:
-            return False
-        # A folder the product has, at the root or deeper (`providers/x.ts` for
-        # `src/lib/providers/`).
-        return index.is_dir(folder) or bool(index.match_path(f"*/{folder}/*"))
-    bare = re.split(r"[\s:=(]", text.strip(), maxsplit=1)[0]
-    if not bare:
-        return False
-    if _named_for_product(bare, names):
-        return True
-    word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
-    return any(
-        word.search(fence.content) and any(name in fence.content.lower() for name in names)
-        for fence in post.fences
-    )
-
-
-def _named_for_product(name: str, products: list[str]) -> bool:
-    """Whether an identifier's first word is the product's name and more words follow
-    (`FastifyDeprecation`, `neurolink_client`): it claims to be the product's by its spelling.
-    A package name (`fastify-auth`) is no identifier: third parties name theirs so."""
-    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
-        return False
-    parts = [part.lower() for part in words(name)]
-    # `NeuroLinkConfig` reads as neuro-link-config: the product's name may span words.
-    return any("".join(parts[:k]) in products for k in range(1, len(parts)))
-
-
-# Kinds that are claims about the product by their shape: a rule of its lint namespace, a
-# commit of its repository, a version of its releases.
-ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
+    return verdict("ungrounded", rule=anchored, reason=why)
 
 
 def _in_code(index: RepoIndex, chain: str) -> str | None:
@@ -699,11 +617,11 @@ class SymbolGroundingSettings:
         "ablation, or a rule that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
-        True,
+        False,
         "bool",
         "count tokens that nothing ties to the product (not rooted in its code, no near miss "
-        "of its names, not presented as its) as claims, as the seeds do; false lists them as "
-        "unjudged (rule not-anchored)",
+        "of its names, not presented as its: no anchor of helpers/anchor_rules.py) as claims, "
+        "as the seeds do; false (the default) lists them as unjudged (rule not-anchored)",
     )
 
 

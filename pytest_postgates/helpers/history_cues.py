@@ -1,6 +1,8 @@
 """Whether a doc writes a name as the product's past: a migration table's "Before" or
 "V1" column, the left side of `old` -> `new`, a sentence that says the name was removed,
-deprecated or renamed. Such a name is not a claim that the product has it now, so gate 2
+deprecated or renamed, or a section whose heading says so ("Removes `getDefaultRoute`", "The
+`/lib` entrypoint has been removed") when the token's own sentence does not turn to the
+present ("now", "use", "instead"). Such a name is not a claim that the product has it now, so gate 2
 lists it as ``unjudged`` (rule ``historical``) when the product's code lacks it; a
 replacement the sentence offers (after "renamed to", "use", an arrow) is still a claim.
 """
@@ -28,13 +30,26 @@ _ARROW_AFTER = re.compile(r"^`?\s*(?:\(\))?\s*(?:→|->|=>|⟶)")
 _PAST_HEADER = re.compile(
     r"\b(?:before|old|previous|deprecated|removed|legacy|was|from|v1 name|former)\b", re.I
 )
+# A section heading that says its names are gone.
+_GONE_HEADING = re.compile(
+    r"\b(?:remov(?:ed|es|al|ing)|deprecat\w*|renam(?:ed|es|ing)|no longer|dropp(?:ed|ing)"
+    r"|drops|obsolete|legacy)\b",
+    re.I,
+)
+# A sentence about the present: what it names is a claim about the product now.
+_PRESENT = re.compile(
+    r"\b(?:now|new|newly|instead|use|using|replacement|in favou?r of|migrate to|switch to)\b", re.I
+)
 _VERSION = re.compile(r"\bv(?:ersion\s*)?(\d+)(?:\.(\d+))?\b", re.I)
 
 
-def historical(sentence: str, offset: int, token: str, header: str, headers: list[str]) -> str:
+def historical(
+    sentence: str, offset: int, token: str, header: str, headers: list[str], section: str = ""
+) -> str:
     """Why the doc writes ``token`` as a past name ("" when it does not). ``sentence`` and
     ``offset`` place the token in its sentence; ``header`` is its table column's header
-    and ``headers`` every header of that table ("" and [] outside tables)."""
+    and ``headers`` every header of that table ("" and [] outside tables); ``section`` the
+    heading of its section."""
     if header and _past_column(header, headers):
         return f'written in the table column "{header}", the product\'s past'
     if offset < 0 or not sentence:
@@ -43,6 +58,7 @@ def historical(sentence: str, offset: int, token: str, header: str, headers: lis
     if _ARROW_AFTER.match(after):
         return "written as the old side of a rename (`old` -> `new`)"
     end = offset + len(token)
+    replacement = False
     for gone in _GONE.finditer(sentence):
         # The cue must be about this name: in its clause, a few words from it.
         between = (
@@ -52,8 +68,12 @@ def historical(sentence: str, offset: int, token: str, header: str, headers: lis
             continue
         turn = _REPLACEMENT.search(sentence, gone.end())
         if turn is not None and offset >= turn.start():
+            replacement = True
             continue  # the replacement: a claim about the product now
         return f'the sentence says it is gone ("{gone.group(0)}")'
+    heading = _GONE_HEADING.search(section)
+    if heading is not None and not replacement and not _PRESENT.search(sentence):
+        return f'its section is about what is gone ("{heading.group(0)}" in "{section.strip()}")'
     return ""
 
 

@@ -125,6 +125,15 @@ def _head(text: str) -> str:
     return re.split(r"[.\s/(]", chain, maxsplit=1)[0]
 
 
+# Paths that are never the repository's files: absolute or home paths, URLs, globs,
+# installed packages, and names an example makes up (`foo/`, `my-app/`, `{provider}`).
+READERS_PATH = re.compile(
+    r"^(?:/|~|[A-Za-z]:\\)|://|[*?{}<>]|(?:^|/)node_modules(?:/|$)"
+    r"|(?:^|/)(?:foo|bar|baz|example|examples?-[\w-]+|(?:my|some|your)[-_][\w-]*)(?:[./]|$)",
+    re.I,
+)
+
+
 def presented_as_product(
     text: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
 ) -> bool:
@@ -133,6 +142,8 @@ def presented_as_product(
     right after the product's name ("NeuroLink's `x`", "NeuroLink exposes `x`")."""
     head = _head(text)
     names = {n.lower() for n in repos.product_names}
+    if "/" in text and READERS_PATH.search(text):
+        return False  # the reader's path or an example's, whatever folder it starts with
     if "/" in text and not text.startswith("@"):
         first = text.lstrip("./").split("/", 1)[0]
         if first in SOURCE_ROOTS or repos.primary.index.match_path(first + "/"):

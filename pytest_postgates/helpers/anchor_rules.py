@@ -1,0 +1,261 @@
+"""Gate 2's anchors: what ties a token that the API model did not decide to the product,
+so that it is a claim about the product (checked, and a finding when it does not ground)
+rather than ``unjudged: not the product's`` (issue 24: a token with no anchor is listed,
+never counted either way).
+
+The anchors are data (:data:`RULES`), tried in order; the first that holds names the
+anchor of an ungrounded finding (its ``rule``), and a rule named in ``symbol_rules_off``
+is skipped (an ablation).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.api_model import ApiModel, words
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
+from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
+from pytest_postgates.post import Post
+
+
+@dataclass(frozen=True)
+class Anchor:
+    name: str
+    decides: str
+    why: str
+    tests: str
+
+
+RULES = (
+    Anchor(
+        "anchor-shape",
+        "a claim",
+        "a rule of the product's lint namespace, a commit id or a version is a claim about "
+        "the product by its shape",
+        "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
+    ),
+    Anchor(
+        "anchor-flag",
+        "a claim",
+        "a command-line flag is a claim about the product when the model reads a command "
+        "line of the product (without one, the flag is another tool's: node's, npm's, a "
+        "server's); with no model at all, as the seeds, always",
+        "tests/test_anchor_rules.py::test_a_flag_is_a_claim_only_where_the_product_has_a_cli",
+    ),
+    Anchor(
+        "anchor-presented",
+        "a claim",
+        "the sentence or the post presents it as the product's: after the product's name "
+        "and a verb (`NeuroLink exposes`), imported from the product in a sample, a member "
+        "of a product name, a path into the product's tree, a model id",
+        "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
+    ),
+    Anchor(
+        "anchor-path",
+        "a claim",
+        "a file or path that is a near miss of the product's files: one of its files with "
+        "another extension, or a file in one of its folders (never the reader's paths: "
+        "absolute, home, URLs, globs, node_modules, example names)",
+        "tests/test_anchor_rules.py::test_a_path_is_anchored_by_the_products_files_only",
+    ),
+    Anchor(
+        "anchor-named",
+        "a claim",
+        "an identifier whose first word is the product's name (`FastifyDeprecation`)",
+        "tests/test_anchor_rules.py::test_a_name_spelled_for_the_product_is_a_claim",
+    ),
+    Anchor(
+        "anchor-sample",
+        "a claim",
+        "a sample of the post that uses the product writes the name",
+        "tests/test_anchor_rules.py::test_a_name_a_product_sample_writes_is_a_claim",
+    ),
+    Anchor(
+        "anchor-listed",
+        "a claim",
+        "it opens a list item or table row among items that open with the product's names",
+        "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
+    ),
+)
+
+# Kinds that are claims about the product by their shape: a rule of its lint namespace, a
+# commit of its repository, a version of its releases.
+ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
+
+
+def anchor(
+    text: str,
+    kind: str,
+    line: int,
+    post: Post,
+    sentence: str,
+    repos: Repos,
+    model: ApiModel | None,
+    presented: bool,
+    rules_off: frozenset[str] = frozenset(),
+) -> str | None:
+    """The name of the first anchor that ties the token to the product, or None."""
+    checks = {
+        "anchor-shape": lambda: kind in ANCHORED_KINDS,
+        "anchor-flag": lambda: kind == "flag" and _flag_of_product(model),
+        "anchor-presented": lambda: presented and kind != "flag",
+        "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
+        "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
+        "anchor-sample": lambda: (
+            kind not in ("path", "filename", "flag")
+            and _written_by_product_sample(text, post, repos)
+        ),
+        "anchor-listed": lambda: (
+            model is not None and _listed_with_product_names(text, line, post, model)
+        ),
+    }
+    for rule in RULES:
+        if rule.name not in rules_off and checks[rule.name]():
+            return rule.name
+    return None
+
+
+def _flag_of_product(model: ApiModel | None) -> bool:
+    if model is None or not model.available or not model.facts.decls:
+        return True  # no model: every flag is a claim, as the seeds have it
+    return model.has_cli
+
+
+def _names(repos: Repos) -> list[str]:
+    return [n.lower() for n in repos.product_names if len(n) >= 3]
+
+
+def _bare(text: str) -> str:
+    return re.split(r"[\s:=(]", text.strip(), maxsplit=1)[0]
+
+
+def _near_product_file(text: str, repos: Repos) -> bool:
+    """A near miss of a file or address the product has: one of its files with another
+    extension, a file in one of its folders, a path whose first segment alone is off
+    (`srcs/lib/rag` for `src/lib/rag`, `meta-llamas/Llama-3.3-70B` where the product's
+    code writes `meta-llama/Llama-3.3-70B`), or an address on the product's own host
+    (`docs.neurolink.dev/docs/7.x/`)."""
+    names = _names(repos)
+    if not names or READERS_PATH.search(text):
+        return False
+    index = repos.primary.index
+    path = text.strip().removeprefix("./").rstrip("/")
+    segments = path.split("/")
+    host = segments[0].lower()
+    if "." in host and any(name in re.split(r"[.-]", host) for name in names):
+        return True  # the product's own host
+    base = segments[-1]
+    stem = base.split(".", 1)[0]
+    if stem and "." in base and index.match_filename(stem + ".*"):
+        return True
+    folder = "/".join(segments[:-1])
+    if not folder:
+        return False
+    # A folder the product has, at the root or deeper (`providers/x.ts` for
+    # `src/lib/providers/`).
+    if index.is_dir(folder) or index.match_path(f"*/{folder}/*"):
+        return True
+    # The first segment alone off: the rest is a folder of the product, or the product's
+    # code writes the rest after another first segment.
+    tail = "/".join(segments[1:])
+    if len(segments) > 2 and index.match_path(f"*/{'/'.join(segments[1:-1])}/*"):
+        return True
+    return len(tail) >= 8 and _written_in_code(index, "/" + tail)
+
+
+def _written_in_code(index: RepoIndex, text: str) -> bool:
+    return any(is_product_code(path) for path, _offset in index.files_containing(text, limit=16))
+
+
+def _written_by_product_sample(text: str, post: Post, repos: Repos) -> bool:
+    """Whether a sample of the post that names the product writes the token, other than
+    as a name it imports from another package (`import tqdm`, `from sqlalchemy import
+    Column`, `import { FlatCompat } from "@eslint/eslintrc"`): that sample shows the
+    token is another party's."""
+    names = _names(repos)
+    bare = _bare(text)
+    if not names or not bare:
+        return False
+    word = re.compile(rf"(?<![\w$]){re.escape(bare)}(?![\w$])")
+    for fence in post.fences:
+        content = fence.content
+        if not word.search(content) or not any(name in content.lower() for name in names):
+            continue
+        lines = [line for line in content.splitlines() if word.search(line)]
+        # The first sample that writes it decides: imported from elsewhere, it is not ours.
+        return not any(_IMPORT.match(line) and not _names_product(line, names) for line in lines)
+    return False
+
+
+# A line that imports names or a module (Python, JavaScript, TypeScript).
+_IMPORT = re.compile(
+    r"\s*(?:import\s|from\s+\S+\s+import\s|export\s.*\sfrom\s"
+    r"|(?:const|let|var)\s.*=\s*(?:await\s+)?(?:require|import)\s*\()"
+)
+
+
+def _names_product(line: str, names: list[str]) -> bool:
+    """Whether an import line imports from the product (its module or package name)."""
+    modules = re.findall(
+        r"""(?:from\s+|import\s+|require\(\s*|import\(\s*)['"]?([@\w./-]+)""", line
+    )
+    for module in (m.lower() for m in modules):
+        if module.startswith("@"):  # a scoped package is the product's only by its full name
+            if any(module == name or module.startswith(name + "/") for name in names):
+                return True
+        elif re.split(r"[/.]", module, maxsplit=1)[0] in names:
+            return True
+    return False
+
+
+# A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`).
+_ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
+
+
+# A compound identifier (`read_file`, `getQuota`): a plain word proves nothing.
+_DISTINCTIVE = re.compile(r"[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
+
+
+def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
+    """Whether the token opens a list item or table row among items that open with the
+    product's names (at least two of the others resolve in the model): a list of the
+    product's tools or functions presents each of its names as the product's."""
+    lines, at = post.lines, line - 1
+    head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
+    if head is None or head.group(1) != text:
+        return False
+    siblings: list[str] = []
+    for step in (-1, 1):
+        other = at + step
+        while 0 <= other < len(lines) and lines[other].strip():
+            found = _ITEM_HEAD.match(lines[other])
+            if found:
+                siblings.append(found.group(1))
+            other += step
+    real = 0
+    for sibling in siblings:
+        name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
+        if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
+            real += 1
+        parts = chain_parts(name)
+        if parts and model.resolve(parts).outcome == "found":
+            real += 1
+        elif _DISTINCTIVE.fullmatch(name) and name in model.facts.identifiers:
+            real += 1  # a name the product's code writes (a tool it registers by string)
+        if real >= 2:
+            return True
+    return False
+
+
+def _named_for_product(name: str, products: list[str]) -> bool:
+    """Whether an identifier's first word is the product's name and more words follow
+    (`FastifyDeprecation`, `neurolink_client`): it claims to be the product's by its spelling.
+    A package name (`fastify-auth`) is no identifier: third parties name theirs so."""
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return False
+    parts = [part.lower() for part in words(name)]
+    # `NeuroLinkConfig` reads as neuro-link-config: the product's name may span words.
+    return any("".join(parts[:k]) in products for k in range(1, len(parts)))

@@ -1,0 +1,155 @@
+"""Gate 2's anchors (helpers/anchor_rules.py): what makes a token the model did not decide
+a claim about the product. With ``symbol_unanchored_claims = false`` an unanchored token is
+listed as unjudged (rule ``not-anchored``); an anchored one that does not ground is a
+finding whose ``rule`` names its anchor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.anchor_rules import RULES
+from tests.helpers import make_post, make_repo, repo_context, token_outcome
+
+CLI_PY = """import argparse
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="tidy")
+    parser.add_argument("--cache-dir")
+    parser.parse_args()
+"""
+PY_FILES = {
+    "pyproject.toml": '[project]\nname = "tidy"\nversion = "1.0"\n',
+    "tidy/__init__.py": "from .core import Cleaner\n",
+    "tidy/core.py": "class Cleaner:\n    def run(self) -> None: ...\n",
+    "tidy/cli.py": CLI_PY,
+    "tidy/plugins/base.py": "class Plugin: ...\n",
+    "tidy/models.py": 'DEFAULT_MODEL = "vendor/tidy-large-v2"\n',
+    "tidy/tools.py": 'TOOLS = {"clean_file": 1, "scan_tree": 2, "clean": 3, "scan": 4}\n',
+}
+JS_FILES = {
+    "package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
+    "app.js": "function build() { return {}; }\nmodule.exports = { build };\n",
+    "lib/server.js": "module.exports = {};\n",
+}
+
+
+@pytest.fixture(scope="module")
+def py_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("tidy"), PY_FILES)
+
+
+@pytest.fixture(scope="module")
+def js_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("hookapp"), JS_FILES)
+
+
+def _anchored(repo: Path, tmp_path: Path, **settings: Any) -> GateContext:
+    return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=False, **settings)
+
+
+def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+
+
+def _decided(entry: dict[str, Any]) -> tuple[str, str]:
+    return entry["outcome"], entry.get("rule", "")
+
+
+def test_every_anchor_names_a_test_that_exists() -> None:
+    names = [rule.name for rule in RULES]
+    assert len(names) == len(set(names))
+    for rule in RULES:
+        path, _, test_name = rule.tests.partition("::")
+        assert rule.why and rule.decides
+        assert f"def {test_name}(" in Path(path).read_text(encoding="utf-8"), rule.tests
+
+
+def test_a_flag_is_a_claim_only_where_the_product_has_a_cli(
+    py_repo: Path, js_repo: Path, tmp_path: Path
+) -> None:
+    with_cli = _anchored(py_repo, tmp_path / "py")
+    entry = _outcome("Run it with `--dry-run-all`.\n", "--dry-run-all", tmp_path, with_cli)
+    assert _decided(entry) == ("ungrounded", "anchor-flag")
+    # A product with no command line: the flag is node's, npm's or a server's.
+    no_cli = _anchored(js_repo, tmp_path / "js")
+    entry = _outcome("Start node with `--trace-warnings`.\n", "--trace-warnings", tmp_path, no_cli)
+    assert _decided(entry) == ("unjudged", "not-anchored")
+    # Turned off, the anchor ties nothing.
+    off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-flag",))
+    entry = _outcome("Run it with `--dry-run-all`.\n", "--dry-run-all", tmp_path, off)
+    assert _decided(entry) == ("unjudged", "not-anchored")
+
+
+@pytest.mark.parametrize(
+    ("token", "anchored"),
+    [
+        ("tidy/plugins/extra.py", True),  # a file in one of the product's folders
+        ("tidy/core.js", True),  # one of its files with another extension
+        ("/etc/tidy/extra.py", False),  # the reader's machine
+        ("~/.config/tidy.toml", False),
+        ("tidy/reports/*.csv", False),  # a glob
+        ("tidy/plugins/my-plugin.py", False),  # an example's name
+        ("node_modules/tidy/index.js", False),
+        ("reports/out.txt", False),  # no folder of the product
+        ("tidi/plugins/extra.py", True),  # the first segment alone off
+        ("acme-models/tidy-large-v2", True),  # the product's code writes `*/tidy-large-v2`
+        ("docs.tidy.dev/v1/guide", True),  # the product's own host
+        ("docs.other.dev/v1/guide", False),
+    ],
+)
+def test_a_path_is_anchored_by_the_products_files_only(
+    token: str, anchored: bool, py_repo: Path, tmp_path: Path
+) -> None:
+    # A path into the product's tree is also presented as the product's: that anchor off,
+    # this one alone decides.
+    ctx = _anchored(py_repo, tmp_path, symbol_rules_off=("anchor-presented",))
+    # The sentence names the product: no anchor for a path by itself.
+    entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
+    expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
+    assert _decided(entry) == expected
+
+
+def test_a_name_spelled_for_the_product_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
+    ctx = _anchored(py_repo, tmp_path)
+    entry = _outcome("Catch `TidyTimeoutError` here.\n", "TidyTimeoutError", tmp_path, ctx)
+    assert _decided(entry) == ("ungrounded", "anchor-named")
+    entry = _outcome("Catch `TimeoutErrorX` here.\n", "TimeoutErrorX", tmp_path, ctx)
+    assert _decided(entry) == ("unjudged", "not-anchored")
+
+
+def test_a_name_a_product_sample_writes_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
+    ctx = _anchored(py_repo, tmp_path)
+    body = (
+        "Set `strictness_level` below.\n\n```python\nimport tidy\n"
+        "tidy.configure(strictness_level=3)\n```\n"
+    )
+    entry = _outcome(body, "strictness_level", tmp_path, ctx)
+    assert _decided(entry) == ("ungrounded", "anchor-sample")
+    entry = _outcome("Set `strictness_level` somewhere.\n", "strictness_level", tmp_path, ctx)
+    assert _decided(entry) == ("unjudged", "not-anchored")
+    # A name the sample imports from another package is that package's, not the product's.
+    for line in ("import tqdm", "from tqdm import tqdm", 'import { tqdm } from "@acme/tqdm"'):
+        body = f"Wrap it in `tqdm`.\n\n```python\n{line}\nimport tidy\ntqdm(tidy.run())\n```\n"
+        entry = _outcome(body, "tqdm", tmp_path, ctx)
+        assert _decided(entry) == ("unjudged", "not-anchored"), line
+    body = "Call `scrub_all`.\n\n```python\nfrom tidy import scrub_all\nscrub_all()\n```\n"
+    assert _decided(_outcome(body, "scrub_all", tmp_path, ctx))[0] == "ungrounded"
+
+
+def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
+    ctx = _anchored(py_repo, tmp_path)
+    body = "- `tidy.Cleaner` cleans\n- `tidy.core.Cleaner` too\n- `Scrubber` scrubs\n"
+    entry = _outcome(body, "Scrubber", tmp_path, ctx)
+    assert _decided(entry) == ("ungrounded", "anchor-listed")
+    # Names the product's code writes (tools it registers by string) are the product's too;
+    # plain words are not.
+    tools = "- `clean_file` cleans\n- `scan_tree` scans\n- `zap_cache` zaps\n"
+    assert _decided(_outcome(tools, "zap_cache", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
+    words = "- `clean` cleans\n- `scan` scans\n- `zap_cache` zaps\n"
+    assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
