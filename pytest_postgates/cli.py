@@ -56,7 +56,22 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_postgates import merge
 
     merge.add_arguments(commands.add_parser("merge", help=merge.DESCRIPTION))
+    # These parse their own arguments (their modules' parsers, dispatched in main before
+    # this parser runs); declared here so that --help and the CLI reference list them.
+    for name, text in DELEGATED.items():
+        delegated = commands.add_parser(name, help=text, add_help=False)
+        delegated.add_argument(
+            "arguments", nargs=argparse.REMAINDER, help=f"see `postgates {name} --help`"
+        )
     return parser
+
+
+DELEGATED = {
+    "hook": "the pre-commit hook: gate the Markdown files named (see ci.py)",
+    "summary": "a GitHub job summary from the scorecards (see ci.py)",
+    "action": "the GitHub Action's steps: gates, verdict (see ci_action.py)",
+    "explain": "why gate 2 decided so on a token of a post (see explain.py)",
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

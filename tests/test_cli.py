@@ -207,3 +207,15 @@ def test_explain_prints_the_rule_that_decided_a_token(
     assert "the rule decides ungrounded" in out
     assert cli.main(["explain", GOOD, "noSuchTokenAnywhere"]) == 2
     assert "no token holding" in capsys.readouterr().err
+
+
+def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    """`postgates --help` names the commands dispatched to their own parsers too (they
+    were missing from --help and from the generated CLI reference)."""
+    from pytest_postgates import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    shown = capsys.readouterr().out
+    for command in ("run", "merge", "hook", "summary", "action", "explain"):
+        assert f"    {command} " in shown, command
