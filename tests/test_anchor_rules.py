@@ -151,5 +151,7 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     # plain words are not.
     tools = "- `clean_file` cleans\n- `scan_tree` scans\n- `zap_cache` zaps\n"
     assert _decided(_outcome(tools, "zap_cache", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
+    terms = "`tidy.Cleaner`\n: cleans\n\n`tidy.core.Cleaner`\n: too\n\n`ScrubDsn`\n: scrubs\n"
+    assert _decided(_outcome(terms, "ScrubDsn", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
     words = "- `clean` cleans\n- `scan` scans\n- `zap_cache` zaps\n"
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")

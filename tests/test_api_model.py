@@ -185,6 +185,10 @@ def test_near_misses(model: ApiModel) -> None:
     assert model.resembles("Client") is None  # declared
     assert model.resembles("EventEmitter") is None  # written in the code (imported)
     assert model.resembles("totally_unrelated_name") is None
+    # One letter typed in or left out of a name of five letters or more.
+    assert model.resembles("cClient") in ("Client", "client")
+    assert model.resembles("opn_streams") == "open_streams"
+    assert model.resembles("Clients") is None  # a plural is a word of its own
 
 
 def test_unparsable_files_are_listed_not_guessed(tmp_path: Path) -> None:

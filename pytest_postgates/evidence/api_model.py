@@ -406,6 +406,8 @@ class ApiModel:
                 return candidate  # `renderGadget` for `renderWidget`
             if len(name) >= 5 and _one_letter_changed(name, candidate):
                 return candidate  # `snream` for `stream`, `apaKey` for `apiKey`
+            if min(len(name), len(candidate)) >= 5 and _one_letter_slipped(name, candidate):
+                return candidate  # `cAgent` for `Agent`, `onReponse` for `onResponse`
             if (
                 len(name) >= 8
                 and _singular(name) != _singular(candidate)
@@ -564,6 +566,17 @@ def _one_letter_changed(name: str, other: str) -> bool:
     if len(name) != len(other) or name.lower() == other.lower():
         return False
     return sum(a != b for a, b in zip(name, other, strict=True)) == 1
+
+
+def _one_letter_slipped(name: str, other: str) -> bool:
+    """One letter typed in or left out (not a plural's `s`, not a case change): a typo."""
+    longer, shorter = (name, other) if len(name) > len(other) else (other, name)
+    if len(longer) != len(shorter) + 1 or _singular(longer) == _singular(shorter):
+        return False
+    at = next(
+        (i for i, (a, b) in enumerate(zip(longer, shorter, strict=False)) if a != b), len(shorter)
+    )
+    return longer[:at] + longer[at + 1 :] == shorter and longer.lower() != shorter.lower() + "s"
 
 
 def _one_word_changed(mine: list[str], theirs: list[str]) -> bool:

@@ -76,7 +76,8 @@ RULES = (
     Anchor(
         "anchor-listed",
         "a claim",
-        "it opens a list item or table row among items that open with the product's names",
+        "it opens a list item, table row or definition-list term among items that open with "
+        "the product's names",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
     ),
 )
@@ -215,6 +216,26 @@ def _names_product(line: str, names: list[str]) -> bool:
 _ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
 
 
+# A definition list's term (Python-Markdown, kramdown, Pandoc): a line that is one code
+# span, its definition on the next line after ": ".
+_TERM = re.compile(r"^\s*`([^`\n]+)`\s*$")
+_TERMS_REACH = 40  # lines either side where the list's other terms are looked for
+
+
+def _term(lines: list[str], at: int) -> str | None:
+    """The term on line ``at`` when it opens a definition-list entry, else None."""
+    if not 0 <= at < len(lines) - 1:
+        return None
+    found = _TERM.match(lines[at])
+    return found.group(1) if found and lines[at + 1].lstrip().startswith(": ") else None
+
+
+def _terms_around(lines: list[str], at: int) -> list[str]:
+    """The other terms of the definition list around line ``at``."""
+    lower, upper = max(0, at - _TERMS_REACH), min(len(lines), at + _TERMS_REACH + 1)
+    return [term for other in range(lower, upper) if other != at and (term := _term(lines, other))]
+
+
 # A compound identifier (`read_file`, `getQuota`): a plain word proves nothing.
 _DISTINCTIVE = re.compile(r"[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
 
@@ -224,17 +245,20 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
     product's names (at least two of the others resolve in the model): a list of the
     product's tools or functions presents each of its names as the product's."""
     lines, at = post.lines, line - 1
-    head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
-    if head is None or head.group(1) != text:
-        return False
-    siblings: list[str] = []
-    for step in (-1, 1):
-        other = at + step
-        while 0 <= other < len(lines) and lines[other].strip():
-            found = _ITEM_HEAD.match(lines[other])
-            if found:
-                siblings.append(found.group(1))
-            other += step
+    if _term(lines, at) == text:
+        siblings = _terms_around(lines, at)
+    else:
+        head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
+        if head is None or head.group(1) != text:
+            return False
+        siblings = []
+        for step in (-1, 1):
+            other = at + step
+            while 0 <= other < len(lines) and lines[other].strip():
+                found = _ITEM_HEAD.match(lines[other])
+                if found:
+                    siblings.append(found.group(1))
+                other += step
     real = 0
     for sibling in siblings:
         name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
