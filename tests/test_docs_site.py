@@ -189,7 +189,8 @@ def test_gate_2_page_lists_every_rule_of_the_api_model() -> None:
 
 
 def test_pytest_docs_passes_grounded_against_this_repository(tmp_path: Path) -> None:
-    """Issue 28: the docs are gated by the plugin itself. ``pytest docs/`` collects every
+    """Issue 28: the docs and the README are gated by the plugin itself. ``pytest docs/
+    README.md`` collects every
     page (no front matter: docs pages of an MkDocs site), grounds gates 2, 14 and 15
     against this repository, and must pass: a finding is fixed in the docs, or it is a
     false finding of the plugin, fixed in the gate. Offline (external links unchecked) and
@@ -207,6 +208,7 @@ def test_pytest_docs_passes_grounded_against_this_repository(tmp_path: Path) -> 
             "-m",
             "pytest",
             "docs/",
+            "README.md",
             "-p",
             "no:cacheprovider",
             "-q",
@@ -223,5 +225,5 @@ def test_pytest_docs_passes_grounded_against_this_repository(tmp_path: Path) -> 
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     pages = sorted(DOCS.rglob("*.md"))
     overall = sorted((tmp_path / "scorecards").glob("*-overall.json"))
-    assert len(overall) == len(pages)  # every page was gated
+    assert len(overall) == len(pages) + 1  # every page and the README were gated
     assert all(json.loads(p.read_text())["overall"] == "PASS" for p in overall)
