@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.model_grounding import RULES
 from tests.helpers import load_bench
 
 ablation = load_bench("ablation", "ablation.py")
 
 
-def test_every_declared_model_rule_and_the_history_cue_can_be_turned_off() -> None:
-    assert set(ablation.ABLATABLE) == {rule.name for rule in RULES} | {"historical"}
+def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
+    declared = {rule.name for rule in RULES} | {anchor.name for anchor in ANCHORS}
+    assert set(ablation.ABLATABLE) == declared | {"historical"}
 
 
 def test_an_unknown_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,7 +52,9 @@ def test_a_file_over_the_bound_is_indexed_by_name_only(repo: Path, tmp_path: Pat
 
 def test_gate_2_card_names_the_files_indexed_by_name_only(repo: Path, tmp_path: Path) -> None:
     post = make_post(FRONT_MATTER + "Call `realFunction()` and `onlyInHugeFile()`.\n", tmp_path)
-    card = gate.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    # Every token a claim (the seeds' way), so that only the index can ground it.
+    context = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
+    card = gate.GATE.evaluate(post, context)
     assert card.detail["indexed_by_name_only"] == ["data/huge.js"]
     # Its text was never read: the name is not grounded.
     assert [u["token"] for u in card.detail["ungrounded"]] == ["onlyInHugeFile()"]
