@@ -66,8 +66,9 @@ FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         "jobs",
         {
             "metavar": "N",
-            "help": "processes gating posts in a serial run: auto (spare CPUs run look-ahead "
-            "workers) or a number; 1 = no look-ahead (default: auto)",
+            "help": "processes gating posts, the plugin's look-ahead workers among them: auto "
+            "starts one per spare CPU (under -n, only for CPUs beyond the xdist workers), "
+            "or a number; 1 = none started (default: auto)",
         },
     ),
     (
