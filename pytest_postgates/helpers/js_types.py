@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
+from pytest_postgates.helpers.type_text import split_top_level
 
 # Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
 _WRAPPERS = frozenset({"Promise", "PromiseLike", "Awaited", "Readonly", "NonNullable"})
@@ -254,19 +255,5 @@ def _simple(base: str) -> str:
 
 
 def _split_top(text: str, separator: str) -> list[str]:
-    """``text`` split at ``separator`` outside brackets."""
-    parts: list[str] = []
-    depth = 0
-    current = ""
-    for char in text:
-        if char in "<([{":
-            depth += 1
-        elif char in ">)]}":
-            depth -= 1
-        if char == separator and depth == 0:
-            parts.append(current.strip())
-            current = ""
-        else:
-            current += char
-    parts.append(current.strip())
-    return [p for p in parts if p]
+    """``text`` split at ``separator`` outside TypeScript's brackets, empty parts dropped."""
+    return [part for part in split_top_level(text, separator, "<>()[]{}") if part]

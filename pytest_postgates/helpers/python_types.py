@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts, Decl
+from pytest_postgates.helpers.type_text import split_top_level
 
 # Names every module has without declaring them.
 MODULE_DUNDERS = frozenset(
@@ -313,7 +314,7 @@ class PythonTypes:
         text = text.strip().strip("\"'").strip()
         if not text:
             return None
-        alternatives = [a for a in _split_top(text, "|") if a.strip() != "None"]
+        alternatives = [a for a in split_top_level(text, "|") if a.strip() != "None"]
         if len(alternatives) == 1 and alternatives[0].strip() != text:
             return self.annotation(alternatives[0], shown, receiver)
         head, arguments = _generic(text)
@@ -382,28 +383,9 @@ def _typevar(text: str) -> bool:
     return bool(re.fullmatch(r"_?[A-Z][A-Za-z0-9]{0,2}|_?[A-Z]\w*T|Self\w*", name))
 
 
-def _split_top(text: str, separator: str) -> list[str]:
-    """``text`` split at ``separator`` outside brackets."""
-    parts: list[str] = []
-    depth = 0
-    current = ""
-    for char in text:
-        if char in "[(":
-            depth += 1
-        elif char in "])":
-            depth -= 1
-        if char == separator and depth == 0:
-            parts.append(current)
-            current = ""
-        else:
-            current += char
-    parts.append(current)
-    return [p.strip() for p in parts]
-
-
 def _generic(text: str) -> tuple[str, list[str]]:
     """``typing.Iterator[Response]`` -> (``typing.Iterator``, [``Response``])."""
     if not text.endswith("]") or "[" not in text:
         return text, []
     head, _, rest = text.partition("[")
-    return head.strip(), [a for a in _split_top(rest[:-1], ",") if a]
+    return head.strip(), [a for a in split_top_level(rest[:-1], ",") if a]
