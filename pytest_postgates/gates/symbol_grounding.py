@@ -26,9 +26,6 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
-from pytest_postgates.evidence.index import RepoIndex
-from pytest_postgates.evidence.model_facts import is_product_code
-from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -37,7 +34,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers.anchor_rules import anchor
+from pytest_postgates.helpers.anchor_rules import anchor, code_file_writing
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
 # their names stay importable from here.
@@ -203,7 +200,7 @@ def judge(
             text,
             kind,
             model,
-            lambda chain: _in_code(primary.index, chain),
+            lambda chain: code_file_writing(primary.index, chain),
             rules_off,
             repos.product_names[0] if repos.product_names else "",
         )
@@ -299,14 +296,6 @@ def judge(
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
     return verdict("ungrounded", rule=anchored, reason=why)
-
-
-def _in_code(index: RepoIndex, chain: str) -> str | None:
-    """The first product source file that writes ``chain`` as it is (never prose)."""
-    for path, _offset in index.files_containing(chain):
-        if is_product_code(path) and Path(path).suffix.lower() in LANGUAGES:
-            return path
-    return None
 
 
 def _routes(repos: Repos) -> bool:

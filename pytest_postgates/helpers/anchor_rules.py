@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from pytest_postgates.evidence.api_model import ApiModel, words
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
 from pytest_postgates.post import Post
@@ -164,11 +166,15 @@ def _near_product_file(text: str, repos: Repos) -> bool:
     tail = "/".join(segments[1:])
     if len(segments) > 2 and index.match_path(f"*/{'/'.join(segments[1:-1])}/*"):
         return True
-    return len(tail) >= 8 and _written_in_code(index, "/" + tail)
+    return len(tail) >= 8 and code_file_writing(index, "/" + tail) is not None
 
 
-def _written_in_code(index: RepoIndex, text: str) -> bool:
-    return any(is_product_code(path) for path, _offset in index.files_containing(text, limit=16))
+def code_file_writing(index: RepoIndex, text: str) -> str | None:
+    """The first product source file that writes ``text`` as it is (never prose)."""
+    for path, _offset in index.files_containing(text):
+        if is_product_code(path) and Path(path).suffix.lower() in LANGUAGES:
+            return path
+    return None
 
 
 def _written_by_product_sample(text: str, post: Post, repos: Repos) -> bool:
