@@ -358,6 +358,18 @@ class JsSample:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
         return SampleValue("unknown", origin=shown)
 
+    def _member(self, node: Any) -> tuple[SampleValue, str] | SampleValue | None:
+        """A member expression's object value and member name; an unknown object makes
+        the member unknown too; None when either part is missing or untyped."""
+        inner = node.child_by_field_name("object")
+        prop = node.child_by_field_name("property")
+        held = self.value_of(inner) if inner is not None else None
+        if held is None or prop is None:
+            return None
+        if held.kind == "unknown":
+            return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
+        return held, _text(self.source, prop)
+
     def value_of(self, node: Any) -> SampleValue | None:
         """What an expression holds, when it comes from the product (None: it does not, or
         the sample does not say): a module, an export, an instance of a product class (made
@@ -371,14 +383,10 @@ class JsSample:
             return self.constructed(node)
         shown = " ".join(text.split())[:60]
         if node.type == "member_expression":
-            inner = node.child_by_field_name("object")
-            prop = node.child_by_field_name("property")
-            held = self.value_of(inner) if inner is not None else None
-            if held is None or prop is None:
-                return None
-            if held.kind == "unknown":
-                return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
-            name = _text(self.source, prop)
+            member = self._member(node)
+            if not isinstance(member, tuple):
+                return member
+            held, name = member
             if held.kind == "namespace":
                 found = self.gate.lookup.find_export(held.module, name)
                 if isinstance(found, Binding):
@@ -395,15 +403,11 @@ class JsSample:
             function = _unwrap(function)
             types = self.types()
             if function.type == "member_expression":
-                inner = function.child_by_field_name("object")
-                prop = function.child_by_field_name("property")
-                held = self.value_of(inner) if inner is not None else None
-                if held is None or prop is None:
-                    return None
-                if held.kind == "unknown":
-                    return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
-                cls = self.class_of(held)
-                name = _text(self.source, prop)
+                member = self._member(function)
+                if not isinstance(member, tuple):
+                    return member
+                owner, name = member
+                cls = self.class_of(owner)
                 typed = types.method_returns(cls, name) if cls and types else None
                 return self.typed(typed, shown, cls, name)
             held = self.called(function)
