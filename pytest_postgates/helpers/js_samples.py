@@ -386,13 +386,13 @@ class JsSample:
             member = self._member(node)
             if not isinstance(member, tuple):
                 return member
-            held, name = member
-            if held.kind == "namespace":
-                found = self.gate.lookup.find_export(held.module, name)
+            owner, name = member
+            if owner.kind == "namespace":
+                found = self.gate.lookup.find_export(owner.module, name)
                 if isinstance(found, Binding):
-                    return SampleValue("export", held.module, name, found)
+                    return SampleValue("export", owner.module, name, found)
                 return SampleValue("unknown", origin=shown)
-            cls = self.class_of(held)
+            cls = self.class_of(owner)
             types = self.types()
             typed = types.field_type(cls, name) if cls and types else None
             return self.typed(typed, shown, cls, name)
