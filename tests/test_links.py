@@ -89,11 +89,18 @@ class _Handler(BaseHTTPRequestHandler):
             count = state.hits[("HEAD", path)] + state.hits[("GET", path)]
             state.active += 1
             state.max_active = max(state.max_active, state.active)
+        counted = True
         try:
             responder = state.routes.get(path)
             code, headers, delay = responder(self.command, count) if responder else (404, {}, 0)
             if delay:
                 time.sleep(delay)
+            # No longer active once the answer starts: the client may start its next request
+            # the moment it reads this one, before this handler would otherwise count down
+            # (under load that race showed 4 active requests for a limit of 3).
+            with state.lock:
+                state.active -= 1
+            counted = False
             body = b"ok\n"
             self.send_response(code)
             for name, value in headers.items():
@@ -105,8 +112,9 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             pass
         finally:
-            with state.lock:
-                state.active -= 1
+            if counted:
+                with state.lock:
+                    state.active -= 1
 
     do_GET = _answer
     do_HEAD = _answer
