@@ -4,6 +4,7 @@ trees, and the questions gates ask of it."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -385,3 +386,43 @@ def test_a_declaration_file_without_an_export_list_exports_every_declaration() -
     assert model.facts.modules["implicit.d.ts"] == ["Shape", "Widget", "helper", "shown"]
     assert model.facts.modules["listed.d.ts"] == ["Other"]
     assert model.facts.modules["source.ts"] == ["shown"]
+
+
+_MODEL_JSON = """
+import json, sys
+from pytest_postgates.evidence.api_model import build_model
+sources = json.loads(sys.stdin.read())
+print(json.dumps(build_model("c", sources).facts.to_json(), sort_keys=True))
+"""
+
+
+def test_the_model_file_is_the_same_in_every_process() -> None:
+    # The cached model is one file per commit, shared by shards and machines: its content
+    # must not follow a process's string-hash seed (re-exported names once came out of a
+    # set) nor the order a query returned a chain's calls in.
+    import subprocess
+    import sys
+
+    names = [f"name{i}" for i in range(12)]
+    sources = {
+        "src/index.ts": (
+            f"export {{ {', '.join(names)} }} from './other';\n"
+            "export function run(s: string) { return s.trim().replace('a', 'b').split(','); }\n"
+        ),
+        "src/other.ts": "".join(f"export const {n} = 1;\n" for n in names),
+    }
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", _MODEL_JSON],
+            input=json.dumps(sources),
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(1, 6)
+    }
+    assert len(outputs) == 1
+    facts = json.loads(outputs.pop())
+    calls = [call[0] for call in facts["functions"][0][6]]
+    assert calls == ["trim", "replace", "split"]

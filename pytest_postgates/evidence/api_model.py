@@ -239,6 +239,8 @@ class ApiModel:
         )
         self._by_word: dict[str, set[str]] | None = None
         self._by_length: dict[int, list[str]] = {}
+        # nearest() over every name, by (name, limit): the same token recurs across posts.
+        self._nearest: dict[tuple[str, int], list[str]] = {}
         self._patterns = [d for d in facts.decls if d.kind == "pattern"]
         self._lock = threading.Lock()
         self._calls: CallGraph | None = None
@@ -358,14 +360,24 @@ class ApiModel:
         every name sharing a word with it; spelled alike but for case or separators
         first, then by similarity."""
         if pool is None:
-            index = self._word_index()
-            candidates: set[str] = set()
-            for word in set(words(name)):
-                candidates |= index.get(word, set())
-            if len(candidates) < 50:
-                candidates |= set(difflib.get_close_matches(name, self._spelled_near(name), 5, 0.8))
-        else:
-            candidates = set(pool)
+            known = self._nearest.get((name, limit))
+            if known is None:
+                known = self._nearest.setdefault((name, limit), self._nearest_name(name, limit))
+            return list(known)
+        candidates = set(pool)
+        return self._closest(name, candidates, limit)
+
+    def _nearest_name(self, name: str, limit: int) -> list[str]:
+        index = self._word_index()
+        candidates: set[str] = set()
+        for word in set(words(name)):
+            candidates |= index.get(word, set())
+        if len(candidates) < 50:
+            candidates |= set(difflib.get_close_matches(name, self._spelled_near(name), 5, 0.8))
+        return self._closest(name, candidates, limit)
+
+    @staticmethod
+    def _closest(name: str, candidates: set[str], limit: int) -> list[str]:
         candidates.discard(name)
         squashed = _squash(name)
         alike = sorted(c for c in candidates if _squash(c) == squashed)
@@ -696,8 +708,12 @@ def _extractor_digest(paths: Iterable[str]) -> str:
 def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
     """The model of ``index``'s repository at its commit: from memory, from the cache
     folder, or built (by one process, under a lock) and cached."""
-    paths = [p for p in index.paths if Path(p).suffix.lower() in LANGUAGES]
-    name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
+    names = index.memo("api_model")  # the name costs a pass over every path: once an index
+    name = names.get(MODEL_VERSION)
+    if name is None:
+        paths = [p for p in index.paths if Path(p).suffix.lower() in LANGUAGES]
+        name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
+        names[MODEL_VERSION] = name
     key = (str(cache_dir), name)
     with _MODELS_LOCK:
         known = _MODELS.get(key)

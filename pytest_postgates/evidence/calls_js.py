@@ -201,7 +201,10 @@ def read_unit(
         )
         functions.append((node.start_byte, node.end_byte, function))
     starts = [start for start, _end, _function in functions]
-    for callee, constructs in sorted(calls, key=lambda item: item[0].start_byte):
+    # A chain's calls start at one byte: the inner one (ending first) comes first, whatever
+    # order the query returned them in.
+    ordered = sorted(calls, key=lambda item: (item[0].start_byte, item[0].end_byte))
+    for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         if at >= 0 and callee.start_byte < functions[at][1]:
             functions[at][2].calls.append(raw_call(source, callee, constructs))

@@ -136,7 +136,7 @@ def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
     facts.modules[path] = sorted(exported - {"default"})
     for name, kind in table.locals.items():
         facts.decls.append(Decl(name, _KINDS.get(kind, "constant"), path, path, 0))
-    for name in {*table.exports, *table.reexports}:
+    for name in sorted({*table.exports, *table.reexports}):  # sorted: the cache file is stable
         if name != "default" and name not in table.locals:
             facts.decls.append(Decl(name, "constant", path, path, 0))
     for name, entry in table.classes.items():
