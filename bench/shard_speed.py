@@ -24,6 +24,17 @@ run's (scorecards, SARIF, HTML report).
 
     python bench/shard_speed.py                 # 4 shards, one repetition
     python bench/shard_speed.py --shards 2 --repeat 3
+    python bench/shard_speed.py --copies 8 --phases cold   # a 1,040-post corpus
+
+``--copies K`` gates K copies of every post (copy i named ``<stem>-copy<i>.md``, its text
+ending in a comment naming the copy, so no copy shares another's cached results): what a
+shard pays once (pytest's start, the index and the model) is spread over K times the posts,
+as on the thousands-of-pages sites sharding is for.
+
+The floor line: what the shards' CPU would be if the plugin cost nothing more per shard
+than pytest itself, i.e. the single run's CPU plus the plain control's extra CPU for
+sharding (its shards' sum minus its single run). Where the floor is above the target, no
+change to the plugin can meet it on that corpus.
 
 On a shared machine only figures of one bench run are comparable, and wall times move with
 the load (printed at the start and the end); CPU times move less.
@@ -126,7 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", default="release")
     parser.add_argument("--shards", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--copies", type=int, default=1, help="copies of every post (1)")
+    parser.add_argument(
+        "--phases", default="cold,warm,index", help="comma-separated: cold, warm, index"
+    )
     args = parser.parse_args(argv)
+    phases = [phase for phase in ("cold", "warm", "index") if phase in args.phases.split(",")]
     if args.posts is None or args.repo is None or not args.posts.is_dir():
         print(f"needs {POSTS_ENV} (the blog's _posts folder) and {REPO_ENV} (the repository)")
         return 2
@@ -135,6 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     shutil.copytree(args.posts.parent, blog, ignore=shutil.ignore_patterns(".git"))
     for path in [blog, *blog.rglob("*")]:
         path.chmod(path.stat().st_mode | 0o200)
+    copied = blog / args.posts.name
+    for post in sorted(copied.glob("*.md")):
+        text = post.read_text(encoding="utf-8")
+        for copy in range(1, args.copies):
+            target = post.with_name(f"{post.stem}-copy{copy}.md")
+            target.write_text(f"{text.rstrip()}\n\n<!-- copy {copy} -->\n", encoding="utf-8")
     env = dict(os.environ, PYTEST_ADDOPTS="")
     env.pop("POSTGATES_SHARD", None)
     python = sys.executable
@@ -149,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         cwd=blog, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     items = sum(1 for line in collected.stdout.splitlines() if "::" in line)
-    posts = len(list(args.posts.glob("*.md")))
+    posts = len(list(copied.glob("*.md")))
     per_post = max(1, round(items / max(posts, 1)))
     plain = SCRATCH / "plain"
     plain.mkdir()
@@ -169,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         run = SCRATCH / f"run-{repetition}"
         sides = {"single": (None, run / "single")}
         sides.update({f"shard {s}": (s, run / f"shard-{s.split('/')[0]}") for s in shards})
-        for phase in ("cold", "warm", "index"):
+        for phase in phases:
             for name, (shard, folder) in sides.items():
                 cache = folder / ("cache-index" if phase == "index" else "cache")
                 if phase == "cold":
@@ -179,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                     command.append(f"--postgates-shard={shard}")
                 wall, cpu, _ = run_timed(command, blog, env)
                 timings.setdefault(f"{name} {phase}", Timing()).add(wall, cpu)
-                if phase == "cold":  # the evidence kept, the gate results dropped
+                if phase == "cold" and "index" in phases:  # the evidence, not the results
                     shutil.copytree(cache, folder / "cache-index")
                     shutil.rmtree(folder / "cache-index" / "d" / "postgates" / "results")
             for name in ("plain single", *(f"plain shard {s}" for s in shards)):
@@ -197,11 +219,12 @@ def main(argv: list[str] | None = None) -> int:
             # The cache folder is each run's own, not an output.
             for folder in (single, *(run / f"shard-{s.split('/')[0]}" for s in shards)):
                 for cache in ("cache", "cache-index"):
-                    shutil.rmtree(folder / cache)
+                    shutil.rmtree(folder / cache, ignore_errors=True)
             different = same_tree(single, merged)
         print(f"repetition {repetition + 1}/{args.repeat} done", file=sys.stderr, flush=True)
 
-    print(f"corpus: {posts} posts in {args.posts}; repository {args.repo} at {args.ref}")
+    copies = f" ({args.copies} copies of each)" if args.copies > 1 else ""
+    print(f"corpus: {posts} posts{copies} in {args.posts}; repository {args.repo} at {args.ref}")
     print(f"items: {items}; plain control: {posts} modules of {per_post} empty tests")
     print(f"shards: {args.shards}, run one after another, each with its own cache folder")
     print(f"repetitions: {args.repeat} (medians); CPU = user + system of the process tree")
@@ -212,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, timing in timings.items():
         print(f"{name:24} {timing.wall:8.2f} {timing.cpu:8.2f}")
     print()
-    for phase in ("cold", "warm", "index"):
+    for phase in phases:
         for side, prefix in (("plugin", ""), ("plain", "plain ")):
             single = timings[f"{prefix}single {phase}"]
             parts = [timings[f"{prefix}shard {s} {phase}"] for s in shards]
@@ -223,6 +246,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"(target <= 0.35x); shards' CPU / single CPU {cpu_sum / single.cpu:5.2f}x "
                 f"(target <= 1.15x)"
             )
+        plain_extra = sum(timings[f"plain shard {s} {phase}"].cpu for s in shards)
+        plain_extra -= timings[f"plain single {phase}"].cpu
+        single_cpu = timings[f"single {phase}"].cpu
+        floor = (single_cpu + plain_extra) / single_cpu
+        print(
+            f"{phase:4} floor : shards' CPU / single CPU {floor:5.2f}x "
+            "if a shard cost the plugin no more than it costs pytest"
+        )
     print()
     if different:
         print(f"merged outputs differ from the single run's: {', '.join(different[:10])}")
