@@ -46,7 +46,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +109,7 @@ class Finding:
     token: str
     reason: str
     kind: str  # the token's kind as gate 2 classified it (symbol, path, flag...)
+    rule: str = ""  # the rule that made it a claim (an anchor or a model rule)
 
 
 @dataclass
@@ -193,7 +194,8 @@ def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
         for item in listed:
             run.findings.append(
                 Finding(project, doc, int(item.get("line", 0)), str(item["token"]),
-                        str(item.get("reason", "")), str(item.get("kind", "")))
+                        str(item.get("reason", "")), str(item.get("kind", "")),
+                        str(item.get("rule", "")))
             )  # fmt: skip
         for item in (detail.get("outcomes") or {}).get("unjudged", []):
             run.unjudged_by_rule[str(item.get("rule", "?"))] += 1
@@ -296,6 +298,9 @@ def project_summary(
         **figures(counts),
         "false_classes": dict(false_classes.most_common()),
         "unjudged_by_rule": dict(run.unjudged_by_rule.most_common()),
+        "labelled_by_rule": _by_rule(
+            (drawn[i].rule or "-", lab["label"]) for i, lab in paired.items()
+        ),
         "unlabelled": [
             {
                 "project": f.project,
@@ -316,6 +321,7 @@ def project_summary(
                 "line": drawn[i].line,
                 "token": drawn[i].token,
                 "kind": drawn[i].kind,
+                "rule": drawn[i].rule,
                 "reason": drawn[i].reason,
                 "label": lab["label"],
                 "class": lab.get("class"),
@@ -325,6 +331,16 @@ def project_summary(
         ],
         "problems": run.problems,
     }
+
+
+def _by_rule(pairs: Iterable[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """Labels of the sampled findings by the rule that made each one a claim: what each
+    anchor or model rule brings, real and false."""
+    table: dict[str, dict[str, int]] = {}
+    for rule, label in pairs:
+        row = table.setdefault(rule, {value: 0 for value in LABEL_VALUES})
+        row[label] = row.get(label, 0) + 1
+    return dict(sorted(table.items(), key=lambda item: -sum(item[1].values())))
 
 
 def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -350,6 +366,13 @@ def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "weighted_precision": sum(n * p for n, p in weighted) / total if total else None,
         "false_classes": dict(classes.most_common()),
         "unjudged_by_rule": dict(unjudged.most_common()),
+        "labelled_by_rule": _by_rule(
+            (rule, label)
+            for d in projects
+            for rule, row in d.get("labelled_by_rule", {}).items()
+            for label, n in row.items()
+            for _ in range(n)
+        ),
     }
 
 
@@ -376,6 +399,14 @@ def report_lines(title: str, data: dict[str, Any]) -> list[str]:
         f" 95% Wilson {_interval(data['wilson'])}",
         f"  false by class   {_counts(data['false_classes'])}",
         f"  unjudged by rule {_counts(data['unjudged_by_rule'])}",
+        "  labelled by the rule that made it a claim: "
+        + (
+            "; ".join(
+                f"{rule} {row.get('defect', 0)} real / {row.get('false', 0)} false"
+                for rule, row in data.get("labelled_by_rule", {}).items()
+            )
+            or "none"
+        ),
         f"  every labelled finding still reported (sampled or not): "
         f"{_counts(data['labelled_flagged'])}",
     ]

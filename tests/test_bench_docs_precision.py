@@ -110,6 +110,26 @@ def test_figures_leave_unsure_out_and_count_false_classes() -> None:
     assert total["weighted_precision"] == (5 * (1 / 3) + 15 * 1.0) / 20
 
 
+def test_labels_are_tallied_by_the_rule_that_made_each_finding_a_claim() -> None:
+    run = docs.ProjectRun("o/p", "abc")
+    run.findings = [
+        docs.Finding("o/p", "docs/a.md", n, f"tok{n}", "r", "symbol", rule)
+        for n, rule in ((1, "model-near-miss"), (2, "model-near-miss"), (3, "anchor-shape"))
+    ]
+    labels = [
+        {"project": "o/p", "doc": "docs/a.md", "line": n, "token": f"tok{n}", "label": label}
+        for n, label in ((1, "defect"), (2, "false"), (3, "false"))
+    ]
+    data = docs.project_summary(run, labels, seed=1, size=10)
+    assert data["labelled_by_rule"] == {
+        "model-near-miss": {"defect": 1, "false": 1, "unsure": 0},
+        "anchor-shape": {"defect": 0, "false": 1, "unsure": 0},
+    }
+    total = docs.overall([data, data])
+    assert total["labelled_by_rule"]["model-near-miss"] == {"defect": 2, "false": 2, "unsure": 0}
+    assert "model-near-miss 2 real / 2 false" in "\n".join(docs.report_lines("t", total))
+
+
 @pytest.mark.parametrize("half", ["report", "tune"])
 def test_the_committed_labels_pin_every_project_and_give_evidence(half: str) -> None:
     projects, path = docs.HALVES[half]
