@@ -33,7 +33,7 @@ from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
 
 # The rules that can be turned off: the API model's and the history cue.
-ABLATABLE = (*(rule.name for rule in (*RULES, *ANCHORS)), "historical")
+ABLATABLE = (*(rule.name for rule in (*RULES, *ANCHORS)), "historical", "linked-elsewhere")
 HALVES = ("tune", "report")
 
 

@@ -35,6 +35,7 @@ class CodeReference:
     text: str
     line: int
     source: str  # "html-code", "heading", "link-text" or "autoref"
+    href: str = ""  # link-text: the link's URL
 
 
 _WORD = re.compile(r"\S+")
@@ -112,7 +113,7 @@ class _Run:
 def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterator[CodeReference]:
     line = first_line
     link_depth = 0
-    host = ""  # the host of the link being read
+    host = href = ""  # the link being read: its host and URL
     code: list[str] | None = None  # the text of an open inline <code>, or None
     code_line = line
     runs: list[_Run] = []
@@ -137,14 +138,15 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
             continue
         if kind == "link_open":
             link_depth += 1
-            host = _host(str(child.attrs.get("href", "")))
+            href = str(child.attrs.get("href", ""))
+            host = _host(href)
         elif kind == "link_close":
             link_depth = max(0, link_depth - 1)
         elif kind == "text" and link_depth:
             for word in code_shaped_words(child.content):
                 # The link's own host as its text ("[docs.example.ink](https://docs...)").
                 if not ("." in word and host and word.lower() in host):
-                    yield CodeReference(word, line, "link-text")
+                    yield CodeReference(word, line, "link-text", href)
         elif kind in ("strong_open", "strong_close", "em_open", "em_close") and "_" in child.markup:
             # `__init__` reads to markdown-it as emphasis around `init`; underscores are
             # part of an identifier, so the markup goes back into the text.

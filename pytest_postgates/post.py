@@ -105,6 +105,7 @@ class CodeSpan:
     text: str
     line: int
     markup: str
+    href: str = ""  # the URL of the link whose text holds the span ("" outside links)
 
 
 @dataclass
@@ -484,8 +485,13 @@ def _inline_code_spans(inline: Token, first_line: int) -> Iterator[CodeSpan]:
     source = inline.content
     cursor = 0
     breaks = 0
+    href = ""
     for child in inline.children or ():
-        if child.type in ("softbreak", "hardbreak"):
+        if child.type == "link_open":
+            href = str(child.attrs.get("href", ""))
+        elif child.type == "link_close":
+            href = ""
+        elif child.type in ("softbreak", "hardbreak"):
             breaks += 1
         elif child.type == "html_inline":
             breaks += child.content.count("\n")
@@ -497,7 +503,7 @@ def _inline_code_spans(inline: Token, first_line: int) -> Iterator[CodeSpan]:
                 opening, cursor = found
                 line = first_line + source.count("\n", 0, opening)
                 breaks = source.count("\n", 0, cursor)
-            yield CodeSpan(child.content, line, child.markup)
+            yield CodeSpan(child.content, line, child.markup, href)
 
 
 _ESCAPE_OR_BACKTICK = re.compile(r"[\\`]")

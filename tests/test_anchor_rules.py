@@ -155,3 +155,68 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(terms, "ScrubDsn", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
     words = "- `clean` cleans\n- `scan` scans\n- `zap_cache` zaps\n"
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
+
+
+@pytest.mark.parametrize(
+    ("body", "token", "decided"),
+    [
+        # Another project's repository, a package page, a language's documentation.
+        (
+            "- [`tidy-extras`](https://github.com/someone/tidy-extras): more cleaners.\n",
+            "tidy-extras",
+            ("unjudged", "linked-elsewhere"),
+        ),
+        (
+            "Validate with [`Cleaner.verify()`](https://pypi.org/project/cleanverify/).\n",
+            "Cleaner.verify()",
+            ("unjudged", "linked-elsewhere"),
+        ),
+        (
+            "Read a file with [`Path.read_bytes()`](https://docs.python.org/3/library/).\n",
+            "Path.read_bytes()",
+            ("unjudged", "linked-elsewhere"),
+        ),
+        # The product's own addresses and the site's own pages stay claims.
+        (
+            "Call [`Cleaner.verify()`](https://github.com/acme/tidy/blob/main/tidy/core.py).\n",
+            "Cleaner.verify()",
+            ("ungrounded", "model-rooted-miss"),
+        ),
+        (
+            "Call [`Cleaner.verify()`](https://docs.tidy.dev/api/#cleaner).\n",
+            "Cleaner.verify()",
+            ("ungrounded", "model-rooted-miss"),
+        ),
+        (
+            "Call [`Cleaner.verify()`](api.md#cleaner).\n",
+            "Cleaner.verify()",
+            ("ungrounded", "model-rooted-miss"),
+        ),
+        # Link text outside backticks too.
+        (
+            "See [Cleaner.verify()](https://github.com/someone/verify) for a check.\n",
+            "Cleaner.verify()",
+            ("unjudged", "linked-elsewhere"),
+        ),
+    ],
+)
+def test_a_name_the_page_links_to_another_partys_address_is_not_judged(
+    body: str, token: str, decided: tuple[str, str], py_repo: Path, tmp_path: Path
+) -> None:
+    ctx = _anchored(py_repo, tmp_path)
+    assert _decided(_outcome(body, token, tmp_path, ctx)) == decided
+
+
+def test_a_name_that_grounds_stays_grounded_wherever_it_links(
+    py_repo: Path, tmp_path: Path
+) -> None:
+    ctx = _anchored(py_repo, tmp_path)
+    body = "Use [`Cleaner`](https://github.com/someone/fork) to clean.\n"
+    assert _decided(_outcome(body, "Cleaner", tmp_path, ctx))[0] == "grounded"
+    # Turned off, the link decides nothing: the product's code does.
+    off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("linked-elsewhere",))
+    body = "- [`Cleaner.verify()`](https://github.com/someone/verify): a check.\n"
+    assert _decided(_outcome(body, "Cleaner.verify()", tmp_path, off)) == (
+        "ungrounded",
+        "model-rooted-miss",
+    )

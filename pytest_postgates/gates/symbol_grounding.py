@@ -40,6 +40,7 @@ from pytest_postgates.helpers.anchor_rules import anchor, code_file_writing
 # their names stay importable from here.
 from pytest_postgates.helpers.attribution_rules import (
     attribute,
+    linked_elsewhere,
     number_spelling,
     router_variant_example,
 )
@@ -223,6 +224,11 @@ def judge(
         spelled = number_spelling(text, repos)
         if spelled:
             return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
+    # The page links the name to another party's address: whose it is, said by the page's
+    # structure (a name that grounds is grounded above, wherever it links).
+    linked = None if "linked-elsewhere" in rules_off else linked_elsewhere(token, repos)
+    if linked:
+        return verdict(linked[0], rule=linked[1], reason=linked[2])
     sentence, offset = post.prose.code_span_sentence(token.line, token.text)
     other = external(text, kind, repos)
     if other:
@@ -602,8 +608,9 @@ class SymbolGroundingSettings:
     symbol_rules_off: tuple[str, ...] = option(
         (),
         "strs",
-        "gate 2 rules to turn off, by name (the API model's rules and historical): an "
-        "ablation, or a rule that misfires on a project; the token then goes to the next rule",
+        "gate 2 rules to turn off, by name (the API model's rules, the anchors, historical, "
+        "linked-elsewhere): an ablation, or a rule that misfires on a project; the token then "
+        "goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,

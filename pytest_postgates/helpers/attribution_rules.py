@@ -54,6 +54,15 @@ while the options the page passes are a closed type; a key name cannot tell them
   sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
   router's catalogue, not the product's.
 
+- ``linked-elsewhere`` (unjudged): the token is the text of a link (or inside it) to an
+  address that is not the product's (another project's repository or package page, a
+  standard's or a language's documentation): the page itself says whose name it is. The
+  product's own addresses are those whose host names the product (``fastify.dev``,
+  ``python-httpx.org``) and, on a code host or package registry, the product's repository
+  or package; a relative link is the site's own. Unlike the rules above it also decides a
+  token that a product name roots or resembles (``reply.sendFile`` linked to the
+  repository of the plugin that adds it): only a token that grounds stays grounded.
+
 The declared codebase's own rule (``declared-tree``: a path through two or more folders the
 product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
 """
@@ -62,6 +71,7 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+from urllib.parse import unquote, urlsplit
 
 from pytest_postgates.evidence.grounding import quoted_source_file
 from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
@@ -562,3 +572,54 @@ def attribute(
         if decided:
             return decided
     return None
+
+
+# Hosts where the first path segments name a repository or a package, not the host's owner.
+_CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.org"})
+_REGISTRIES = {"npmjs.com": "package", "pypi.org": "project", "crates.io": "crates"}
+
+
+def _products_address(url: str, names: frozenset[str]) -> bool | None:
+    """Whether ``url`` is the product's own address (None: not an absolute web address)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower().removeprefix("www.")
+    segments = [unquote(s).lower() for s in parts.path.split("/") if s]
+    if host in _CODE_HOSTS:
+        if len(segments) < 2:
+            return bool(segments) and segments[0] in names  # the product's organisation
+        return segments[1].removesuffix(".git") in names
+    if host in _REGISTRIES:
+        marker = _REGISTRIES[host]
+        if marker in segments[:-1]:
+            package = "/".join(segments[segments.index(marker) + 1 :][:2])
+            return package in names or package.split("/")[0] in names
+        return False
+    # A host that spells the product's name or a word of it (``vitejs.dev``,
+    # ``python-httpx.org``, ``ai.pydantic.dev``): when in doubt, the product's.
+    return any(
+        word in host
+        for name in names
+        for word in (name, *re.split(r"[-_./@]", name))
+        if len(word) >= 3
+    )
+
+
+def linked_elsewhere(token: Token, repos: Repos) -> Outcome | None:
+    """``linked-elsewhere``: the page links the token to an address not the product's."""
+    if not token.href:
+        return None
+    names = frozenset(n.lower() for n in repos.product_names if len(n) >= 2)
+    if not names or _products_address(token.href, names) is not False:
+        return None
+    host = (urlsplit(token.href).hostname or "").lower().removeprefix("www.")
+    return (
+        "unjudged",
+        "linked-elsewhere",
+        f"the page links it to {host}, not to the product: another party's name, which "
+        "this repository cannot judge",
+    )

@@ -72,6 +72,9 @@ class Token:
     # Where it was written: "code-span" (backticks), or "html-code", "heading",
     # "link-text", "autoref" (pytest_postgates.code_references).
     source: str = CODE_SPAN
+    # The URL of a link whose text holds the token, at any of its places ("" if none): the
+    # page saying where the name lives.
+    href: str = ""
 
 
 def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[Token]:
@@ -79,19 +82,23 @@ def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[To
     document order, then the code-shaped references outside backticks not already among
     them (a name written both ways is judged where it stands in backticks)."""
     seen: dict[str, Token] = {}
-    candidates = [(span.text, span.line, CODE_SPAN) for span in post.prose_code_spans]
-    candidates += [(ref.text, ref.line, ref.source) for ref in post.code_references]
-    for text, line, source in candidates:
+    candidates = [(s.text, s.line, CODE_SPAN, s.href) for s in post.prose_code_spans]
+    candidates += [(ref.text, ref.line, ref.source, ref.href) for ref in post.code_references]
+    for text, line, source, href in candidates:
         # Jekyll's {% raw %} wrapper is markup around the token, not part of it.
         raw = LIQUID_RAW.sub("", text).strip()
         quoted = QUOTED.match(raw)
         if quoted:  # `'gpt'` names the string gpt
             raw = quoted.group(2)
-        if not raw or len(raw) > MAX_TOKEN or len(raw) < 2 or raw in seen:
+        if raw in seen:
+            if href and not seen[raw].href:
+                seen[raw] = Token(seen[raw].text, seen[raw].line, seen[raw].source, href)
+            continue
+        if not raw or len(raw) > MAX_TOKEN or len(raw) < 2:
             continue
         if raw in allowlist or MIME_TYPE.match(raw) or PURE_NUMBER.match(raw):
             continue
         if NEVER_SYMBOLS.match(raw):
             continue
-        seen[raw] = Token(raw, line, source)
+        seen[raw] = Token(raw, line, source, href)
     return list(seen.values())
