@@ -426,3 +426,28 @@ def test_the_model_file_is_the_same_in_every_process() -> None:
     facts = json.loads(outputs.pop())
     calls = [call[0] for call in facts["functions"][0][6]]
     assert calls == ["trim", "replace", "split"]
+
+
+def test_a_changed_word_must_still_look_like_the_real_one() -> None:
+    model = build_model(
+        "c",
+        {
+            "lib/tools.py": (
+                "class CombinedToolset: ...\n"
+                "class RenderWidget: ...\n"
+                "def validator_compiler(): ...\n"
+                "def stop_after_attempt(n): ...\n"
+                "def read_text_content(): ...\n"
+                "def text_content(): ...\n"
+            )
+        },
+    )
+    # A rename keeps the word's look (`validation`/`validator`, `gadget`/`widget`).
+    assert model.resembles("validation_compiler") == "validator_compiler"
+    assert model.resembles("RenderGadget") == "RenderWidget"
+    # Another thing of the same family, often another party's: not a near miss.
+    assert model.resembles("ConsoleToolset") is None
+    assert model.resembles("stop_after_delay") is None
+    assert model.resembles("iter_content") is None
+    # A word added or dropped is still a near miss.
+    assert model.resembles("read_content") == "read_text_content"
