@@ -336,30 +336,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cold serial run of gates {gates}: {whole:.2f} s CPU in all")
         print(f"gate 16: {spent[16]:.2f} s = {share} of it (target < 10%)")
     if record is not None and args.json:
-        control = record.table(
-            "Unplanted control: gate 16's verdicts on the original posts",
-            [{"name": "claims whose caller and callee were read", "kind": "control"},
-             {"name": "contradicted", "kind": "control", "unit": "claims"},
-             {"name": "verified", "kind": "control", "unit": "claims"},
-             {"name": "unjudged in all", "kind": "control", "unit": "claims"}],
-        )  # fmt: skip
-        control.append(
-            [len(judged), counts["contradicted"], counts["verified"], counts["unjudged"]]
-        )
+        # The unplanted control (gate 16 on the original posts) beside each kind's share.
+        control = [len(judged), counts["contradicted"], _share(counts["contradicted"], len(judged))]
         rows = record.table(
-            "Planted wrong wiring, share gate 16 contradicts",
+            "Planted wrong wiring, share gate 16 contradicts, beside the unplanted posts",
             [{"name": "kind", "kind": "label"},
              {"name": "planted", "kind": "figure"},
              {"name": "contradicted", "kind": "figure"},
-             {"name": "contradicted", "kind": "figure", "unit": "%"}],
+             {"name": "contradicted", "kind": "figure", "unit": "%"},
+             {"name": "unplanted claims read", "kind": "control"},
+             {"name": "unplanted contradicted", "kind": "control"},
+             {"name": "unplanted contradicted", "kind": "control", "unit": "%"}],
         )  # fmt: skip
         for kind, tally in sorted(by_kind.items()):
             n = sum(tally.values())
-            rows.append([kind, n, tally["contradicted"], _share(tally["contradicted"], n)])
-        rows.append(["total", total, hit, _share(hit, total)])
+            rows.append(
+                [kind, n, tally["contradicted"], _share(tally["contradicted"], n), *control]
+            )
+        rows.append(["total", total, hit, _share(hit, total), *control])
         record.notes.append(
             f"planted on {claims} lines holding verified claims; {len(true_paths)} swapped "
-            "callees the caller reaches through other calls are no wrong wiring and left out"
+            "callees the caller reaches through other calls are no wrong wiring and left out; "
+            f"unplanted claims: {counts['verified']} verified, {counts['unjudged']} unjudged in all"
         )
         record.write(args.json)
     return 0
