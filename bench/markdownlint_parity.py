@@ -332,7 +332,8 @@ def record_figures(record: Any, per_rule: bool) -> None:
         rows.append(
             [result["label"], result["files"], result["ml_failing"], result["rd_failing"],
              result["verdict_same"], _share(result["verdict_same"], result["files"]),
-             result["union"], result["both"], _share(result["both"], result["union"]),
+             result["union"], result["both"],
+             _share(result["both"], result["union"]) if result["union"] else "no findings",
              round(result["cli_seconds"], 2), round(result["rumdl_seconds"], 2)]
         )  # fmt: skip
     if per_rule and COMPARED:
