@@ -7,9 +7,9 @@ table (``docs/gates/index.md``, from the registry), the table of every gate's se
 2's rules for names judged against the API model (its page, from ``RULES``), and the
 command-line reference (``docs/cli.md``, from the plugin's options and the ``postgates``
 parser), and each gate page's Measured section with its evidence front matter (from the
-results files the benches write). One page is generated whole: the Benchmarks page (``docs/benchmarks.md``, from the
-results files the benches write, :mod:`pytest_postgates.bench_page`). ``--check docs``
-exits 1 naming every stale page; a test runs the same check.
+results files the benches write). One page is generated whole: the Benchmarks page
+(``docs/benchmarks.md``, from the same files, :mod:`pytest_postgates.bench_page`).
+``--check docs`` exits 1 naming every stale page; a test runs the same check.
 """
 
 from __future__ import annotations
