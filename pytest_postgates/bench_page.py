@@ -112,7 +112,12 @@ BENCHES = (
         ("gates/12-markdownlint.md",),
         writes_results=True,
     ),
-    Bench("exports_conformance", "Gate 14 against Node", ("gates/14-import-specifiers.md",)),
+    Bench(
+        "exports_conformance",
+        "Gate 14 against Node",
+        ("gates/14-import-specifiers.md",),
+        writes_results=True,
+    ),
     Bench(
         "code_sample_calibration",
         "Gate 15 calibration",
