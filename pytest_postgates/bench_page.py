@@ -70,7 +70,13 @@ BENCHES = (
         ("gates/02-symbol-grounding.md",),
         writes_results=True,
     ),
-    Bench("holdout_precision", "Gate 2 held-out precision", ("gates/02-symbol-grounding.md",)),
+    Bench(
+        "holdout_precision",
+        "Gate 2 held-out precision",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
     Bench(
         "natural_drift",
         "Gate 2 natural drift",
