@@ -208,9 +208,7 @@ def test_every_committed_results_file_carries_its_run_and_its_controls() -> None
         for bench in bench_page.BENCHES
         if (path := ROOT / "bench" / "results" / f"{bench.name}.json").is_file()
     }
-    assert {b.name for b in bench_page.BENCHES if b.writes_results} - {"natural_drift"} <= set(
-        written
-    )
+    assert {b.name for b in bench_page.BENCHES if b.writes_results} <= set(written)
     for bench in bench_page.BENCHES:
         record = written.get(bench.name)
         if record is None:
