@@ -9,7 +9,10 @@ an unlabelled violation is listed, never guessed. ``--dump FILE`` writes every v
 and unjudged line as JSON lines for reading and labelling.
 
     python bench/code_sample_calibration.py --posts ../shared/corpus/neurolink-blog/_posts \
-        --repo /work/data/neurolink --ref release --labels bench/labels/gate15.jsonl
+        --repo /work/data/neurolink --ref release --labels bench/labels/gate15.jsonl \
+        [--json bench/results/code_sample_calibration.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, code_samples
@@ -58,7 +62,9 @@ def main() -> int:
     parser.add_argument("--until", default="2026-06-30", help="last post date included")
     parser.add_argument("--labels", type=Path, default=HERE / "labels" / "gate15.jsonl")
     parser.add_argument("--dump", type=Path, help="write violations and unjudged lines here")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args()
+    record = _results_run(args)
     posts = sorted(
         p for p in args.posts.glob("*.md") if DATE.match(p.name) and p.name[:10] <= args.until
     )
@@ -107,7 +113,67 @@ def main() -> int:
             print(f"precision: {tally['defect']}/{labelled} = {share:.1f}% (labels {args.labels})")
         for name, v in unlabelled:
             print(f"  UNLABELLED {name}:{v['line']} {v['kind']} {v['name']}: {v['reason']}")
+        if record is not None:
+            precision = record.table(
+                "Violations against the hand labels (bench/labels/gate15.jsonl)",
+                [{"name": "violations", "kind": "figure"},
+                 {"name": "labelled a defect", "kind": "figure"},
+                 {"name": "labelled a gate error", "kind": "figure"},
+                 {"name": "unlabelled", "kind": "figure"},
+                 {"name": "precision", "kind": "figure", "unit": "%"}],
+            )  # fmt: skip
+            share = round(100 * tally["defect"] / labelled, 1) if labelled else None
+            precision.append(
+                [len(violations), tally["defect"], tally["gate_error"], len(unlabelled), share]
+            )
+    if record is not None and args.json:
+        record_counts(record, len(posts), len(errors), checked, violations, unjudged)
+        record.write(args.json)
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(HERE.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "code_sample_calibration",
+        {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts),
+         "until": args.until, "labels": args.labels.name if args.labels.is_file() else None},
+    )  # fmt: skip
+
+
+def record_counts(
+    record: Any,
+    posts: int,
+    errors: int,
+    checked: int,
+    violations: list[tuple[str, dict[str, Any]]],
+    unjudged: list[tuple[str, dict[str, Any]]],
+) -> None:
+    counts = record.table(
+        "Gate 15 over the posts: names checked, violations, unjudged lines",
+        [{"name": "posts", "kind": "figure"},
+         {"name": "ERROR", "kind": "figure", "unit": "posts"},
+         {"name": "names checked", "kind": "figure"},
+         {"name": "violations", "kind": "figure"},
+         {"name": "unjudged lines", "kind": "figure"}],
+    )  # fmt: skip
+    counts.append([posts, errors, checked, len(violations), len(unjudged)])
+    kinds = record.table(
+        "Violations by kind and unjudged lines by reason",
+        [{"name": "outcome", "kind": "label"},
+         {"name": "class", "kind": "label"},
+         {"name": "count", "kind": "figure"}],
+    )  # fmt: skip
+    for kind, count in collections.Counter(v["kind"] for _, v in violations).most_common():
+        kinds.append(["violation", kind, count])
+    reasons = collections.Counter(reason_class(u["reason"]) for _, u in unjudged)
+    for label, count in reasons.most_common():
+        kinds.append(["unjudged", label, count])
 
 
 if __name__ == "__main__":

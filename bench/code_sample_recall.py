@@ -16,7 +16,10 @@ it on its line. The script prints injected/flagged per kind and overall (target 
 and lists the misses.
 
     python bench/code_sample_recall.py --posts ../shared/corpus/neurolink-blog/_posts \
-        --repo /work/data/neurolink --ref release
+        --repo /work/data/neurolink --ref release \
+        [--json bench/results/code_sample_recall.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates.config import Settings
 from pytest_postgates.gates import GateContext, code_samples
@@ -123,7 +127,9 @@ def main() -> int:
     parser.add_argument("--until", default="2026-06-30")
     parser.add_argument("--package", default="@juspay/neurolink")
     parser.add_argument("--bin", action="append", default=None, help="CLI names (neurolink)")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args()
+    record = _results_run(args)
     bins = args.bin or [args.package.rsplit("/", 1)[-1]]
     posts = sorted(
         p for p in args.posts.glob("*.md") if DATE.match(p.name) and p.name[:10] <= args.until
@@ -191,7 +197,40 @@ def main() -> int:
             f"  MISS {invention.post}:{invention.line} {invention.kind} {invention.old} -> "
             f"{invention.new}: {why[:120]}"
         )
+    if record is not None and args.json:
+        record.notes.append(
+            f"{len(posts)} posts; {skipped_real} candidates skipped because the invented name "
+            f"exists in the repository, {skipped_invented_base} members of classes the post "
+            "itself invents"
+        )
+        rows = record.table(
+            "Invented API names injected into the posts' fences, share flagged",
+            [{"name": "kind", "kind": "label"},
+             {"name": "injected", "kind": "figure", "unit": "inventions"},
+             {"name": "flagged", "kind": "figure", "unit": "inventions"},
+             {"name": "recall", "kind": "figure", "unit": "%"}],
+        )  # fmt: skip
+        for kind in ("export", "member", "command", "flag"):
+            if injected[kind]:
+                share = round(100 * flagged[kind] / injected[kind], 1)
+                rows.append([kind, injected[kind], flagged[kind], share])
+        rows.append(["total", total, hits, round(100 * hits / total, 1) if total else None])
+        record.write(args.json)
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "code_sample_recall",
+        {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts),
+         "until": args.until, "package": args.package, "bins": args.bin},
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -34,6 +34,10 @@ rules, its own pins); seed and sampling are the same.
     python bench/docs_precision.py --half tune             # the tune half and its labels
     python bench/docs_precision.py --unlabelled OUT.jsonl   # sampled findings with no label
     python bench/docs_precision.py --json OUT.json
+    python bench/docs_precision.py --results bench/results/docs_precision.json
+
+``--json OUT`` writes every figure and labelled finding (bench/ablation.py reads it);
+``--results OUT`` writes the figures for the docs (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -435,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--labels", type=Path, help="default: the half's label file")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="a [tool.postgates] setting for every site (TOML value; repeatable)",
@@ -453,6 +458,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.project and len(chosen) != len(set(args.project)):
         sys.exit(f"docs_precision: known projects: {', '.join(p.name for p in projects)}")
     pins, _labels = load_labels(args.labels)
+    record = _results_run(args)
     runs: list[ProjectRun] = []
     for project in chosen:
         mirror = mirror_of(project.name, mirrors)
@@ -481,7 +487,61 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = {"half": args.half, "seed": args.seed, "sample": args.sample,
                    "projects": summaries, "overall": total}  # fmt: skip
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if record is not None and args.results:
+        record_figures(record, summaries, total)
+        record.write(args.results)
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.results:
+        return None
+    sys.path.insert(0, str(HERE.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "docs_precision",
+        {"half": args.half, "seed": args.seed, "sample": args.sample,
+         "labels": args.labels.name, "settings_added": list(EXTRA_SETTINGS)},
+    )  # fmt: skip
+
+
+def _percent(value: float | None) -> float | None:
+    return None if value is None else round(100 * value, 1)
+
+
+def record_figures(record: Any, summaries: Sequence[dict[str, Any]], total: dict[str, Any]) -> None:
+    """Per project and pooled: findings, the labelled sample, precision with its bounds
+    (unsure as false and as defect) and its 95% Wilson interval."""
+    record.notes.append(
+        "precision is defect / labelled in the seeded sample, unsure left out; the pooled "
+        f"estimate weighted by each project's findings is {_percent(total['weighted_precision'])}%"
+    )
+    rows = record.table(
+        "Gate 2 findings on held-out docs folders, a labelled sample of each",
+        [{"name": "project", "kind": "label"},
+         {"name": "commit", "kind": "label"},
+         {"name": "docs files", "kind": "figure"},
+         {"name": "findings", "kind": "figure"},
+         {"name": "sampled", "kind": "figure"},
+         {"name": "defect", "kind": "figure"},
+         {"name": "false", "kind": "figure"},
+         {"name": "unsure", "kind": "figure"},
+         {"name": "precision", "kind": "figure", "unit": "%"},
+         {"name": "precision, unsure as false", "kind": "figure", "unit": "%"},
+         {"name": "precision, unsure as defect", "kind": "figure", "unit": "%"},
+         {"name": "95% Wilson low", "kind": "figure", "unit": "%"},
+         {"name": "95% Wilson high", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
+    for data in [*summaries, {**total, "project": "pooled", "commit": ""}]:
+        low, high = data["wilson"] or (None, None)
+        rows.append(
+            [data["project"], data["commit"][:10], data["docs_files"], data["findings"],
+             data["sampled"], data["defect"], data["false"], data["unsure"],
+             _percent(data["precision"]), _percent(data["precision_low"]),
+             _percent(data["precision_high"]), _percent(low), _percent(high)]
+        )  # fmt: skip
 
 
 if __name__ == "__main__":

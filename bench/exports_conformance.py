@@ -22,7 +22,9 @@ about N random exports maps and N random packages without exports (random files,
 fields and folder package.json files), with subpaths drawn from their keys and files:
 a differential test beyond the written cases (``--seed`` picks the draw).
 
-The same comparison is asserted by tests/test_exports_conformance.py.
+The same comparison is asserted by tests/test_exports_conformance.py. ``--json
+bench/results/exports_conformance.json`` also writes the agreement per group and kind,
+beside gate 14's at bc781c7 (the control), for the docs (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import random
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -54,7 +57,9 @@ def main() -> int:
     parser.add_argument("--ref", default="HEAD", help="the ref whose package.json counts")
     parser.add_argument("--random", type=int, default=0, help="random shapes of each family")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args()
+    record = _results_run(args)
     if args.posts:
         corpus(args.posts, args.repo, args.ref)
     if args.random and args.node:
@@ -117,7 +122,47 @@ def main() -> int:
     print(f"\ndisagreements: {len(disagreements)}")
     for line in disagreements[: args.show]:
         print(line)
+    if record is not None and args.json:
+        record.notes.append(
+            f"node {answers.version}; {len(cases)} cases over {fixtures} package.json shapes; "
+            f"{len(disagreements)} disagreements"
+        )
+        table = record.table(
+            "The resolver against Node, beside gate 14 at bc781c7 (pass or fail only; the "
+            "control)",
+            [{"name": "cases", "kind": "label"},
+             {"name": "kind", "kind": "label"},
+             {"name": "cases", "kind": "figure"},
+             {"name": "agreeing now", "kind": "figure"},
+             {"name": "agreement now", "kind": "figure", "unit": "%"},
+             {"name": "agreeing at bc781c7", "kind": "control"},
+             {"name": "agreement at bc781c7", "kind": "control", "unit": "%"}],
+        )  # fmt: skip
+        for group in order:
+            for kind in ("import", "require", "import type"):
+                if (counts := rows.get((group, kind))) is not None:
+                    agreeing, was_agreeing, total = counts
+                    no_before = group in ("imports (#name)", "everything")
+                    table.append(
+                        [group, kind, total, agreeing, round(100 * agreeing / total, 1),
+                         "not judged" if no_before else was_agreeing,
+                         "not judged" if no_before else round(100 * was_agreeing / total, 1)]
+                    )  # fmt: skip
+        record.write(args.json)
     return 0 if not disagreements else 1
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    from bench.results_json import Run
+
+    return Run(
+        "exports_conformance",
+        {"node": args.node, "random": args.random, "seed": args.seed,
+         "posts": str(args.posts) if args.posts else None},
+    )  # fmt: skip
 
 
 def differential(node: str, count: int, seed: int, show: int) -> int:

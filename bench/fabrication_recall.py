@@ -47,6 +47,9 @@ through). Seeded: the same inputs give the same inventions.
 
     python bench/fabrication_recall.py [--repo PATH] [--ref release] [--posts DIR]
         [--until 2026-06-30] [--seed 20260701] [--per-post 9] [--min-posts 40]
+        [--json bench/results/fabrication_recall.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py).
 
 ``--repo`` defaults to $POSTGATES_NEUROLINK, ``--posts`` to $POSTGATES_NEUROLINK_BLOG or
 the shared corpus (``../shared/corpus/neurolink-blog/_posts`` from a worktree).
@@ -664,6 +667,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--lint-prefix", default="neurolink")
     parser.add_argument("--lint-dir", default="eslint-rules")
     parser.add_argument("--verbose", action="store_true", help="list every invention")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     parser.add_argument("--keep", type=Path, help="write the planted posts and inventions here")
     parser.add_argument(
         "--judge",
@@ -680,6 +684,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     if not args.repo:
         parser.error("--repo or $POSTGATES_NEUROLINK is required")
     repo_root = Path(args.repo)
+    run = _results_run(args)
     context = gate_context(repo_root, args.ref, args.lint_prefix, args.lint_dir, args.config)
     if args.judge:
         planted = judge_kept(args.judge, context)
@@ -728,10 +733,63 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         out("missed (outcome other than ungrounded):")
         for line in misses:
             out(line)
+    if run is not None and args.json:
+        record_figures(run, by_shape, len(originals), passing, len(planted), failing_after)
+        run.write(args.json)
     if total < 300 or len(planted) < args.min_posts:
         out(f"WARNING: fewer than 300 inventions or {args.min_posts} posts")
         return 1
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(HERE.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "fabrication_recall",
+        {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts), "until": args.until,
+         "seed": args.seed, "per_post": args.per_post, "per_post_context": args.per_post_context,
+         "config": str(args.config) if args.config else None},
+    )  # fmt: skip
+
+
+def record_figures(
+    run: Any,
+    by_shape: dict[str, Counter[str]],
+    posts: int,
+    passing: int,
+    planted_posts: int,
+    failing_after: int,
+) -> None:
+    """Recall per shape, and the posts before planting (all pass: the control) beside the
+    planted posts that fail."""
+    rows = run.table(
+        "Inventions planted in posts that pass gate 2, share reported ungrounded",
+        [{"name": "shape", "kind": "label"},
+         {"name": "planted", "kind": "figure", "unit": "inventions"},
+         {"name": "caught", "kind": "figure", "unit": "inventions"},
+         {"name": "recall", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
+    for shape in (*SHAPES, *CONTEXT_SHAPES, KEY_SHAPE):
+        counts = by_shape.get(shape, Counter())
+        if counts["planted"]:
+            share = round(100 * counts["caught"] / counts["planted"], 1)
+            rows.append([shape, counts["planted"], counts["caught"], share])
+    total = sum(c["planted"] for c in by_shape.values())
+    caught = sum(c["caught"] for c in by_shape.values())
+    rows.append(["total", total, caught, round(100 * caught / total, 1) if total else None])
+    posts_rows = run.table(
+        "Posts before and after planting",
+        [{"name": "posts in the date range", "kind": "figure", "unit": "posts"},
+         {"name": "passing gate 2 before planting", "kind": "control", "unit": "posts"},
+         {"name": "planted", "kind": "figure", "unit": "posts"},
+         {"name": "failing gate 2 after planting", "kind": "figure", "unit": "posts"}],
+    )  # fmt: skip
+    posts_rows.append([posts, passing, planted_posts, failing_after])
 
 
 if __name__ == "__main__":

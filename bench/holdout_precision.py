@@ -37,6 +37,10 @@ same repository at the same ref.
     python bench/holdout_precision.py --order OUT.jsonl     # also write both sample orders
     python bench/holdout_precision.py --files 0 --unlabelled OUT.jsonl  # what needs a label
     python bench/holdout_precision.py --files 0 --keep-cards DIR  # then --from-cards DIR
+    python bench/holdout_precision.py --results bench/results/holdout_precision.json
+
+``--json OUT`` writes every figure; ``--results OUT`` the figures for the docs
+(bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -481,6 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--order", type=Path, help="write both sets in sample order (JSONL)")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     parser.add_argument("--keep-cards", type=Path, help="keep the run's scorecards in this folder")
     parser.add_argument(
         "--from-cards",
@@ -492,6 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not repo_arg:
         sys.exit(f"holdout_precision: pass --repo PATH or set {precision.REPO_ENV}")
     repo = Path(repo_arg)
+    record = _results_run(args, repo)
     listed = docs_files(repo, args.ref)
     files = sample_files(listed, args.files, args.seed) if args.files > 0 else listed
     if args.from_cards:
@@ -513,7 +519,64 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unlabelled findings and decisions written to {args.unlabelled}")
     if args.json:
         args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if record is not None and args.results:
+        record_figures(record, data)
+        record.write(args.results)
     return 0
+
+
+def _results_run(args: argparse.Namespace, repo: Path) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.results:
+        return None
+    sys.path.insert(0, str(HERE.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "holdout_precision",
+        {"repo": str(repo), "ref": args.ref, "files": args.files, "seed": args.seed,
+         "sample_rate": args.sample_rate, "labels": args.labels.name,
+         "from_cards": bool(args.from_cards)},
+    )  # fmt: skip
+
+
+def record_figures(record: Any, data: dict[str, Any]) -> None:
+    """Precision over every labelled finding of the run and over the keyed sample, with
+    bounds (unsure as false and as defect) and 95% Wilson intervals."""
+
+    def percent(value: float | None) -> float | None:
+        return None if value is None else round(100 * value, 1)
+
+    record.notes.append(
+        f"{data['files']} docs files, {data['failing']} failing gate 2, "
+        f"{len(data['failing_without_defect'])} of them without a labelled defect"
+    )
+    rows = record.table(
+        "Gate 2 on NeuroLink's docs folder against the held-out labels",
+        [{"name": "findings", "kind": "label"},
+         {"name": "findings", "kind": "figure"},
+         {"name": "labelled", "kind": "figure"},
+         {"name": "defect", "kind": "figure"},
+         {"name": "false", "kind": "figure"},
+         {"name": "unsure", "kind": "figure"},
+         {"name": "precision", "kind": "figure", "unit": "%"},
+         {"name": "95% Wilson low", "kind": "figure", "unit": "%"},
+         {"name": "95% Wilson high", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
+    low, high = data["wilson"] or (None, None)
+    rows.append(
+        ["every finding of the run", data["ungrounded"], data["labelled_flagged"],
+         data["defect"], data["false"], data["unsure"], percent(data["precision"]),
+         percent(low), percent(high)]
+    )  # fmt: skip
+    sample = data["keyed_sample"]
+    low, high = sample["wilson"] or (None, None)
+    rows.append(
+        [f"keyed sample ({percent(sample['rate'])}%)", sample["size"],
+         sample["defect"] + sample["false"] + sample["unsure"], sample["defect"],
+         sample["false"], sample["unsure"], percent(sample["precision"]), percent(low),
+         percent(high)]
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

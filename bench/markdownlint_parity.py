@@ -42,6 +42,10 @@ comments, as markdownlint's test harness lints them; it prints the agreement per
     python bench/markdownlint_parity.py --docs /path/to/neurolink
     python bench/markdownlint_parity.py --suite --suite-dir /path/to/markdownlint --show 50
     python bench/markdownlint_parity.py --real-configs
+
+``--json OUT`` (``bench/results/markdownlint_parity.json``) also writes the figures for the
+docs (bench/results_json.py): each comparison, markdownlint-cli's findings and time (the
+control) beside the embedded backend's, and with ``--suite`` the agreement per rule.
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ SUITE_ENV = "POSTGATES_MARKDOWNLINT_SUITE"
 MD013_120 = {"MD013": {"line_length": 120, "code_blocks": False, "tables": False}}
 
 Triple = tuple[str, int, str]
+# Every comparison of this run, in order (for --json).
+COMPARED: list[dict[str, Any]] = []
 
 
 def install_markdownlint_cli() -> Path:
@@ -145,6 +151,7 @@ def compare(
         "rd": rd,
     }
     report(result, show)
+    COMPARED.append(result)
     return result
 
 
@@ -241,8 +248,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="compare the blog posts under its own config, the defaults and MD013 at 120",
     )
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
+    record = _results_run(args)
+    done = compare_sets(args)
+    if record is not None and args.json:
+        record_figures(record, args.suite)
+        record.write(args.json)
+    return done
 
+
+def compare_sets(args: argparse.Namespace) -> int:
     cli = install_markdownlint_cli()
     if args.suite:
         return run_suite(args.suite_dir, cli, args.show)
@@ -271,6 +287,70 @@ def main(argv: list[str] | None = None) -> int:
             ]
         report(total_of(strict, "total (markdownlint defaults: every rule on)"), 0)
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    from bench.results_json import Run
+
+    mode = "suite" if args.suite else "real-configs" if args.real_configs else "corpora"
+    return Run(
+        "markdownlint_parity",
+        {"mode": mode, "all_rules": args.all_rules, "markdownlint_cli": MARKDOWNLINT_CLI_PIN,
+         "blog": str(args.blog), "docs": str(args.docs),
+         "suite_dir": str(args.suite_dir) if args.suite else None},
+    )  # fmt: skip
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 2) if whole else None
+
+
+def record_figures(record: Any, per_rule: bool) -> None:
+    """Each comparison: markdownlint-cli (the reference, the control) beside the embedded
+    backend, the verdicts and (file, line, rule) findings they agree on, and both times."""
+    if COMPARED:
+        versions = COMPARED[0]["versions"]
+        record.notes.append(f"markdownlint-cli {versions[0]}, rumdl backend {versions[1]}")
+    rows = record.table(
+        "The embedded backend against markdownlint-cli on the same files",
+        [{"name": "files linted", "kind": "label"},
+         {"name": "files", "kind": "figure"},
+         {"name": "not clean, markdownlint-cli", "kind": "control", "unit": "files"},
+         {"name": "not clean, rumdl backend", "kind": "figure", "unit": "files"},
+         {"name": "same verdict", "kind": "figure", "unit": "files"},
+         {"name": "same verdict", "kind": "figure", "unit": "%"},
+         {"name": "findings of the union", "kind": "figure"},
+         {"name": "findings both report", "kind": "figure"},
+         {"name": "findings agreement", "kind": "figure", "unit": "%"},
+         {"name": "markdownlint-cli wall time", "kind": "control", "unit": "s"},
+         {"name": "rumdl backend wall time", "kind": "figure", "unit": "s"}],
+    )  # fmt: skip
+    for result in COMPARED:
+        rows.append(
+            [result["label"], result["files"], result["ml_failing"], result["rd_failing"],
+             result["verdict_same"], _share(result["verdict_same"], result["files"]),
+             result["union"], result["both"],
+             _share(result["both"], result["union"]) if result["union"] else "no findings",
+             round(result["cli_seconds"], 2), round(result["rumdl_seconds"], 2)]
+        )  # fmt: skip
+    if per_rule and COMPARED:
+        ml: set[Triple] = COMPARED[-1]["ml"]
+        rd: set[Triple] = COMPARED[-1]["rd"]
+        rules = record.table(
+            "Per rule on markdownlint's conformance files",
+            [{"name": "rule", "kind": "label"},
+             {"name": "markdownlint-cli", "kind": "control", "unit": "findings"},
+             {"name": "rumdl backend", "kind": "figure", "unit": "findings"},
+             {"name": "both", "kind": "figure", "unit": "findings"},
+             {"name": "agreement", "kind": "figure", "unit": "%"}],
+        )  # fmt: skip
+        for rule in RULES:
+            a = {t for t in ml if t[2] == rule}
+            b = {t for t in rd if t[2] == rule}
+            rules.append([rule, len(a), len(b), len(a & b), _share(len(a & b), len(a | b))])
 
 
 def run_suite(folder: Path | None, cli: Path, show: int) -> int:

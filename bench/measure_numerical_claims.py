@@ -20,7 +20,11 @@ prints side by side:
 
     python bench/measure_numerical_claims.py --repo /work/data/neurolink \\
         [--posts ../shared/corpus/neurolink-blog/_posts] [--ref release] \\
-        [--labels bench/labels/gate7.jsonl] [--show]
+        [--labels bench/labels/gate7.jsonl] [--show] \\
+        [--json bench/results/measure_numerical_claims.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py): before (the
+control) beside now, and the precision against the labels.
 """
 
 from __future__ import annotations
@@ -116,7 +120,8 @@ def pair(
     return pairs
 
 
-def report_labels(results: list[PostResult], labels: list[dict[str, Any]]) -> None:
+def report_labels(results: list[PostResult], labels: list[dict[str, Any]]) -> dict[str, int]:
+    """Print the figures against the labels; return their counts."""
     flagged = [{**item, "post": r.name} for r in results for item in r.uncited]
     decided = [
         {**item, "post": r.name, "outcome": f"exempt: {item['rule']} ({item['reason']})"}
@@ -162,6 +167,9 @@ def report_labels(results: list[PostResult], labels: list[dict[str, Any]]) -> No
                 f"  still flagged, labelled not a claim: {item['post']}:{item['line']} "
                 f"{item['number']} {item['unit']}: {item['text'][:100]}"
             )
+    return {"labels": len(labels), "still_flagged": len(still), "defect": counts["defect"],
+            "false": counts["false"], "unsure": counts["unsure"],
+            "gone_false": gone_false, "gone_defects": len(gone_defects)}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--until", default="2026-06-30")
     parser.add_argument("--labels", type=Path, default=DEFAULT_LABELS)
     parser.add_argument("--show", action="store_true", help="print every decision")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
     if args.repo is None:
         print("give --repo or set POSTGATES_NEUROLINK", file=sys.stderr)
@@ -182,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     if not posts:
         print(f"no posts in {args.posts} up to {args.until}", file=sys.stderr)
         return 2
+    record = _results_run(args)
     with tempfile.TemporaryDirectory(prefix="postgates-gate7-") as cache:
         results = run(posts, args.repo, args.ref, Path(cache))
 
@@ -217,8 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     kept = sum("measured-sounding" in item.get("note", "") for r in results for item in r.uncited)
     print(f"  uncited and measured-sounding (no rule may exempt them): {kept}")
+    counted: dict[str, int] | None = None
     if args.labels and args.labels.is_file():
-        report_labels(results, load_labels(args.labels))
+        counted = report_labels(results, load_labels(args.labels))
     else:
         print(f"no labels at {args.labels}: precision not measured")
     if args.show:
@@ -233,7 +244,69 @@ def main(argv: list[str] | None = None) -> int:
                     f"  CITED {r.name}:{item['line']} {item['number']} {item['unit']} "
                     f"{item['cited_by']}"
                 )
+    if record is not None and args.json:
+        rows = record.table(
+            "Posts and numbers, the gate before issue 10's rules (bc781c7: the control) and now",
+            [{"name": "posts", "kind": "figure"},
+             {"name": "failing before", "kind": "control", "unit": "posts"},
+             {"name": "failing now", "kind": "figure", "unit": "posts"},
+             {"name": "uncited before", "kind": "control", "unit": "numbers"},
+             {"name": "uncited now", "kind": "figure", "unit": "numbers"},
+             {"name": "cited by the repository or a footnote", "kind": "figure", "unit": "numbers"},
+             {"name": "exempt by a rule", "kind": "figure", "unit": "numbers"},
+             {"name": "kept as measured-sounding", "kind": "figure", "unit": "numbers"}],
+        )  # fmt: skip
+        rows.append(
+            [len(results), failing_before, failing_now, before, now, len(repository),
+             sum(rules.values()), kept]
+        )  # fmt: skip
+        if counted is not None:
+            record_precision(record, counted)
+        record.write(args.json)
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "measure_numerical_claims",
+        {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts), "until": args.until,
+         "labels": args.labels.name if args.labels else None},
+    )  # fmt: skip
+
+
+def record_precision(record: Any, counted: dict[str, int]) -> None:
+    judged = counted["defect"] + counted["false"]
+    bounds = judged + counted["unsure"]
+
+    def percent(part: int, whole: int) -> float | None:
+        return round(100 * part / whole, 1) if whole else None
+
+    rows = record.table(
+        "Numbers still flagged against the hand labels (target: precision at least 90%)",
+        [{"name": "labels", "kind": "figure"},
+         {"name": "labelled still flagged", "kind": "figure"},
+         {"name": "real uncited claims", "kind": "figure"},
+         {"name": "not claims", "kind": "figure"},
+         {"name": "unsure", "kind": "figure"},
+         {"name": "precision", "kind": "figure", "unit": "%"},
+         {"name": "precision, unsure as false", "kind": "figure", "unit": "%"},
+         {"name": "precision, unsure as claims", "kind": "figure", "unit": "%"},
+         {"name": "labelled not claims no longer flagged", "kind": "figure"},
+         {"name": "labelled real claims no longer flagged", "kind": "figure"}],
+    )  # fmt: skip
+    rows.append(
+        [counted["labels"], counted["still_flagged"], counted["defect"], counted["false"],
+         counted["unsure"], percent(counted["defect"], judged),
+         percent(counted["defect"], bounds),
+         percent(counted["defect"] + counted["unsure"], bounds),
+         counted["gone_false"], counted["gone_defects"]]
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

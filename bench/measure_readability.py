@@ -21,7 +21,11 @@ markup stripping, same sentence splitter, same syllable rule, same post-level de
 Usage (the NeuroLink blog corpus the seeds describe):
 
     python bench/measure_readability.py ../shared/corpus/neurolink-blog/_posts \
-        [--labels bench/labels/gate6.jsonl] [--until 2026-06-30]
+        [--labels bench/labels/gate6.jsonl] [--until 2026-06-30] \
+        [--json bench/results/measure_readability.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py): the verdicts
+before (the control) beside now, the precision against the labels, the links.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import re
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from pytest_postgates import prose
 from pytest_postgates.gates import readability_links as gate
@@ -98,7 +103,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--flagged", action="store_true", help="print every flagged paragraph in full"
     )
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
+    record = _results_run(args)
+    figures: dict[str, Any] = {}
 
     paths = sorted(args.folder.glob("*.md"))
     if args.until:
@@ -166,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         "sentences per paragraph: "
         + ", ".join(f"{'12+' if n == 12 else n}: {histogram[n]}" for n in sorted(histogram))
     )
-    failing = report_post_level(by_post, args)
+    failing = report_post_level(by_post, args, figures)
     long_posts = {
         name for name, paragraphs in by_post.items() if any(p.sentences > limit for p in paragraphs)
     }
@@ -193,11 +201,85 @@ def main(argv: list[str] | None = None) -> int:
     print(f"lowest {args.show} scored paragraphs:")
     for score, where, paragraph in sorted(scored, key=lambda item: item[0])[: args.show]:
         print(f"  {score:7.2f} {where} ({paragraph.sentences} sentences): {paragraph.excerpt}")
+    if record is not None and args.json:
+        figures.update(
+            posts=len(by_post), paragraphs=total, over_limit=over, limit=limit,
+            whole_passing=len(by_post) - len(whole), broken_posts=len(broken_posts),
+            links=checked, links_resolved=internal["resolved"], missing_targets=len(targets),
+        )  # fmt: skip
+        record_figures(record, figures)
+        record.write(args.json)
     return 0
 
 
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "measure_readability",
+        {"posts": str(args.folder), "until": args.until,
+         "labels": args.labels.name if args.labels and args.labels.is_file() else None},
+    )  # fmt: skip
+
+
+def record_figures(record: Any, figures: dict[str, Any]) -> None:
+    verdicts = record.table(
+        "Readability verdict, before (bc781c7: any paragraph of 8 words or more under 20 "
+        "failed a post, compounds read as one word; the control) and now",
+        [{"name": "posts", "kind": "figure"},
+         {"name": "passing before", "kind": "control", "unit": "posts"},
+         {"name": "passing now", "kind": "figure", "unit": "posts"},
+         {"name": "passing now", "kind": "figure", "unit": "%"},
+         {"name": "paragraphs flagged before", "kind": "control"},
+         {"name": "paragraphs flagged now", "kind": "figure"},
+         {"name": "prose paragraphs", "kind": "figure"},
+         {"name": f"over {figures['limit']} sentences", "kind": "figure", "unit": "paragraphs"}],
+    )  # fmt: skip
+    posts = figures["posts"]
+    verdicts.append(
+        [posts, figures["passing_before"], figures["passing_now"],
+         round(100 * figures["passing_now"] / posts, 1) if posts else None,
+         figures["flagged_before"], figures["flagged_now"], figures["paragraphs"],
+         figures["over_limit"]]
+    )  # fmt: skip
+    if "labelled" in figures:
+        judged = figures["defect"] + figures["false"]
+        labels = record.table(
+            "Flagged paragraphs against the hand labels (target: precision at least 80%)",
+            [{"name": "labels", "kind": "figure"},
+             {"name": "labelled still flagged", "kind": "figure"},
+             {"name": "hard to read", "kind": "figure"},
+             {"name": "not hard", "kind": "figure"},
+             {"name": "unsure", "kind": "figure"},
+             {"name": "precision", "kind": "figure", "unit": "%"}],
+        )  # fmt: skip
+        labels.append(
+            [figures["labelled"], judged + figures["unsure"], figures["defect"],
+             figures["false"], figures["unsure"],
+             round(100 * figures["defect"] / judged, 1) if judged else None]
+        )  # fmt: skip
+    links = record.table(
+        "Gate 6 offline as a whole and the corpus's internal post links",
+        [{"name": "passing gate 6 as a whole", "kind": "figure", "unit": "posts"},
+         {"name": "linking a post missing from the folder", "kind": "figure", "unit": "posts"},
+         {"name": "internal post links", "kind": "figure"},
+         {"name": "resolved", "kind": "figure", "unit": "links"},
+         {"name": "distinct unresolved targets", "kind": "figure"}],
+    )  # fmt: skip
+    links.append(
+        [figures["whole_passing"], figures["broken_posts"], figures["links"],
+         figures["links_resolved"], figures["missing_targets"]]
+    )  # fmt: skip
+
+
 def report_post_level(
-    by_post: dict[str, list[readability.Paragraph]], args: argparse.Namespace
+    by_post: dict[str, list[readability.Paragraph]],
+    args: argparse.Namespace,
+    figures: dict[str, Any],
 ) -> set[str]:
     """Posts passing before and now, the calibration table, the flagged paragraphs; returns
     the posts failing on readability now."""
@@ -218,6 +300,10 @@ def report_post_level(
     failing = [name for name, result in judged.items() if result.failed]
     flagged = [(name, p) for name, result in judged.items() for p in result.flagged]
     long_words = sum(len(result.long_words_only) for result in judged.values())
+    figures.update(
+        passing_before=posts - legacy_failing, passing_now=posts - len(failing),
+        flagged_before=legacy_flagged, flagged_now=len(flagged),
+    )  # fmt: skip
     print(
         "readability verdict, before (bc781c7: any paragraph of >= 8 words under 20, "
         "compounds as one word) vs now:"
@@ -261,7 +347,7 @@ def report_post_level(
             cells.append(f"{passing:>4}/{sum(len(r.flagged) for r in results):<4}")
         print(f"  {candidate:>13g} " + "".join(f"{cell:>14}" for cell in cells))
     if args.labels and args.labels.is_file():
-        report_labels(flagged, load_labels(args.labels))
+        figures.update(report_labels(flagged, load_labels(args.labels)))
     else:
         print(f"no labels at {args.labels}: precision not measured")
     print(f"flagged paragraphs ({len(flagged)}):")
@@ -274,7 +360,7 @@ def report_post_level(
 
 def report_labels(
     flagged: list[tuple[str, readability.Paragraph]], labels: list[dict[str, object]]
-) -> None:
+) -> dict[str, int]:
     """Precision over labelled paragraphs the gate still flags (unsure ones left out)."""
     index = {(str(label["post"]), _normal(str(label.get("text", "")))): label for label in labels}
     by_line = {(str(label["post"]), int(str(label.get("line", 0)))): label for label in labels}
@@ -298,6 +384,8 @@ def report_labels(
     )
     for line in not_hard:
         print(line)
+    return {"labelled": len(labels), "defect": counts["defect"], "false": counts["false"],
+            "unsure": counts["unsure"]}  # fmt: skip
 
 
 if __name__ == "__main__":

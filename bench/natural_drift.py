@@ -32,7 +32,12 @@ project at ``<owner>+<name>/repo`` (the layout the search tool's ``fetch`` write
 ``<owner>+<name>``; a project without a mirror is skipped with a message.
 
     python bench/natural_drift.py [--split tune|report|all] [--project OWNER/NAME]
-                                  [--json OUT] [--jobs N] [--cases FILE] [--verbose]
+                                  [--json OUT] [--results OUT] [--jobs N] [--cases FILE]
+                                  [--verbose]
+
+``--json OUT`` writes every case's outcome (bench/ablation.py reads it); ``--results
+bench/results/natural_drift.json`` writes the figures for the Benchmarks page
+(bench/results_json.py): recall per split and shape with the clean controls beside it.
 """
 
 from __future__ import annotations
@@ -49,6 +54,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.results_json import Run
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "labels" / "drift_cases.jsonl"
@@ -432,6 +441,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--split", choices=("tune", "report", "all"), default="all")
     parser.add_argument("--project", action="append", help="only this owner/name (repeatable)")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     parser.add_argument("--jobs", type=int, default=1, help="projects gated side by side")
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--verbose", action="store_true", help="one line per case")
@@ -451,6 +461,11 @@ def main(argv: Iterable[str] | None = None) -> int:
         if args.split in ("all", case.split) and (not args.project or case.project in args.project)
     ]
     mirrors = Path(os.environ.get("POSTGATES_DRIFT_MIRRORS", DEFAULT_MIRRORS))
+    run = Run(
+        "natural_drift",
+        {"split": args.split, "projects": args.project or "all", "line_slack": LINE_SLACK,
+         "settings_added": EXTRA_SETTINGS, "cases_file": args.cases.name},
+    )  # fmt: skip
     outcomes = run_cases(cases, mirrors, args.jobs)
     commit = plugin_commit()
     print(f"natural_drift: plugin commit {commit}; {len(outcomes)} of {len(cases)} cases gated")
@@ -473,7 +488,58 @@ def main(argv: Iterable[str] | None = None) -> int:
     ]  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, sort_keys=True) + "\n", "utf-8")
+    if args.results:
+        record_figures(run, report, len(cases))
+        run.write(args.results)
     return 0
+
+
+def _percent(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def record_figures(run: Run, report: dict[str, Any], cases: int) -> None:
+    """The figures of ``report`` as results tables: recall at the parent (the figure) with
+    the clean controls at the fix beside it, per split, then per split and shape."""
+    gated = report["all"]["cases"]
+    run.notes.append(
+        f"{gated} of {cases} cases gated (a project without a mirror is skipped); a case is "
+        f"caught when gate 2, 14 or 15 reports its name within {LINE_SLACK} lines at the "
+        "parent, and its control is clean when the fix has no finding of that name"
+    )
+    splits = [half for half in ("tune", "report", "all") if half in report]
+    rows = run.table(
+        "Recall at the parent, clean controls at the fix",
+        [{"name": "split", "kind": "label"},
+         {"name": "cases", "kind": "figure"},
+         {"name": "caught", "kind": "figure"},
+         {"name": "recall", "kind": "figure", "unit": "%"},
+         {"name": "fixes gated", "kind": "control"},
+         {"name": "clean at the fix", "kind": "control"},
+         {"name": "clean at the fix", "kind": "control", "unit": "%"},
+         {"name": "a gate not PASS or FAIL at the parent", "kind": "figure", "unit": "cases"}],
+    )  # fmt: skip
+    for half in splits:
+        data = report[half]
+        rows.append(
+            [half, data["cases"], data["caught"], _percent(data["caught"], data["cases"]),
+             data["controls"], data["clean"], _percent(data["clean"], data["controls"]),
+             data["not_judged_at_parent"]]
+        )  # fmt: skip
+    shapes = run.table(
+        "Recall per shape of defect",
+        [{"name": "split", "kind": "label"},
+         {"name": "shape", "kind": "label"},
+         {"name": "cases", "kind": "figure"},
+         {"name": "caught", "kind": "figure"},
+         {"name": "recall", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
+    for half in splits:
+        for shape, entry in report[half]["by_shape"].items():
+            shapes.append(
+                [half, shape, entry["total"], entry["caught"],
+                 _percent(entry["caught"], entry["total"])]
+            )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ them. Seeded: the same inputs give the same plants.
 
     python bench/numerical_recall.py [--repo PATH] [--ref release] [--posts DIR]
         [--until 2026-06-30] [--seed 20260701] [--per-post 5] [--posts-used 80]
+        [--json bench/results/numerical_recall.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py).
 
 ``--repo`` defaults to $POSTGATES_NEUROLINK, ``--posts`` to $POSTGATES_NEUROLINK_BLOG or
 the shared corpus (``../shared/corpus/neurolink-blog/_posts`` from a worktree).
@@ -439,6 +442,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     parser.add_argument("--per-post", type=int, default=5)
     parser.add_argument("--posts-used", type=int, default=80)
     parser.add_argument("--show", action="store_true", help="list every plant, not only misses")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
     if not args.repo:
         out("numerical_recall: give --repo or set POSTGATES_NEUROLINK")
@@ -452,6 +456,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     if not posts:
         out(f"numerical_recall: no posts in {args.posts} up to {args.until}")
         return 2
+    record = _results_run(args)
     rng = random.Random(args.seed)
     chosen = sorted(rng.sample(posts, min(args.posts_used, len(posts))))
     results: list[tuple[str, Plant, bool, str]] = []
@@ -504,7 +509,40 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         if args.show or not hit:
             mark = "caught" if hit else "MISSED"
             out(f"  {mark} {name}:{plant.line} [{plant.shape}] {plant.sentence!r}: {said}")
+    if record is not None and args.json:
+        record.notes.append(
+            f"{len(results)} claims planted in {len({r[0] for r in results})} posts; each is "
+            "checked new to the post and uncited (no link near it, its number nowhere in the "
+            "post or the repository's evidence) before it counts"
+        )
+        rows = record.table(
+            "Planted uncited claims gate 7 flags, per shape",
+            [{"name": "shape", "kind": "label"},
+             {"name": "planted", "kind": "figure", "unit": "claims"},
+             {"name": "flagged", "kind": "figure", "unit": "claims"},
+             {"name": "recall", "kind": "figure", "unit": "%"}],
+        )  # fmt: skip
+        for shape in SHAPES:
+            if per_shape[shape]:
+                share = round(100 * caught_shape[shape] / per_shape[shape], 1)
+                rows.append([shape, per_shape[shape], caught_shape[shape], share])
+        rows.append(["total", len(results), caught, round(100 * caught / len(results), 1)])
+        record.write(args.json)
     return 0
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "numerical_recall",
+        {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts), "until": args.until,
+         "seed": args.seed, "per_post": args.per_post, "posts_used": args.posts_used},
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -20,6 +20,10 @@ each file). Prints, per gate:
   of the posts checked (target: at most 1 in 12).
 
     python bench/precision.py [--repo PATH] [--ref release] [--posts DIR] [--until DATE]
+                              [--json OUT] [--results bench/results/precision.json]
+
+``--json OUT`` writes every figure and finding class (for scripts that compare runs);
+``--results OUT`` writes the figures for the docs (bench/results_json.py).
 
 ``--repo`` defaults to the environment variable POSTGATES_NEUROLINK, ``--posts`` to
 POSTGATES_NEUROLINK_BLOG or the shared corpus (``../shared/corpus/neurolink-blog/_posts``
@@ -555,6 +559,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--until", default=DEFAULT_UNTIL, help="newest post date included")
     parser.add_argument("--labels", type=Path, default=LABELS_DIR, help="folder of gate{N}.jsonl")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     parser.add_argument(
         "--team-config",
         type=Path,
@@ -571,6 +576,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for gate in GATES
         if (args.labels / f"gate{gate}.jsonl").is_file()
     }
+    record = _results_run(args, repo, posts)
     team: dict[int, GateRun] | None = None
     with tempfile.TemporaryDirectory(prefix="postgates-precision-") as scratch:
         runs = run_gates(repo, args.ref, posts, args.until, Path(scratch) / "default")
@@ -593,7 +599,86 @@ def main(argv: Sequence[str] | None = None) -> int:
         if team is not None:
             data["2-team"] = summary(team, labels)["2"]
         args.json.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    if record is not None and args.results:
+        configurations = [("default", summary(runs, labels))]
+        if team is not None:
+            configurations.append((_shown(args.team_config), summary(team, labels)))
+        record_figures(record, configurations)
+        record.write(args.results)
     return 0
+
+
+def _results_run(args: argparse.Namespace, repo: Path, posts: Path) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.results:
+        return None
+    sys.path.insert(0, str(HERE.parent))
+    from bench.results_json import Run
+
+    team = None if args.no_team_config else _shown(args.team_config)
+    return Run(
+        "precision",
+        {"repo": str(repo), "ref": args.ref, "posts": str(posts), "until": args.until,
+         "team_config": team},
+    )  # fmt: skip
+
+
+def _percent(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def record_figures(record: Any, configurations: list[tuple[str, dict[str, Any]]]) -> None:
+    """One row per gate and configuration: findings, the labelled ones still flagged,
+    precision with the unsure labels counted each way (the bounds), and the labelled
+    defects no longer flagged (a recall warning)."""
+    record.notes.append(
+        "precision is defects / labelled findings still flagged, unsure labels left out; "
+        "the bounds count the unsure ones as false and as defects"
+    )
+    rows = record.table(
+        "Findings against the hand labels (bench/labels/gate{N}.jsonl)",
+        [{"name": "gate", "kind": "label"},
+         {"name": "configuration", "kind": "label"},
+         {"name": "posts", "kind": "figure"},
+         {"name": "posts failing", "kind": "figure"},
+         {"name": "findings", "kind": "figure"},
+         {"name": "labelled still flagged", "kind": "figure"},
+         {"name": "defect", "kind": "figure"},
+         {"name": "false", "kind": "figure"},
+         {"name": "unsure", "kind": "figure"},
+         {"name": "precision", "kind": "figure", "unit": "%"},
+         {"name": "precision, unsure as false", "kind": "figure", "unit": "%"},
+         {"name": "precision, unsure as defect", "kind": "figure", "unit": "%"},
+         {"name": "labelled defects no longer flagged", "kind": "figure"},
+         {"name": "unlabelled findings", "kind": "figure"}],
+    )  # fmt: skip
+    for configuration, data in configurations:
+        for gate, entry in sorted(data.items()):
+            judged = entry["defect"] + entry["false"]
+            rows.append(
+                [f"{gate} {entry['name']}", configuration, entry["posts"],
+                 entry["posts_failing"], entry["findings"], entry["labelled_flagged"],
+                 entry["defect"], entry["false"], entry["unsure"],
+                 _percent(entry["defect"], judged),
+                 _percent(entry["defect"], judged + entry["unsure"]),
+                 _percent(entry["defect"] + entry["unsure"], judged + entry["unsure"]),
+                 len(entry["vanished_defects"]), entry["unlabelled"]]
+            )  # fmt: skip
+    failing = record.table(
+        "Gate 2: failing posts without a real defect (target at most 1 in 12 posts)",
+        [{"name": "configuration", "kind": "label"},
+         {"name": "posts checked", "kind": "figure"},
+         {"name": "failing with a labelled defect", "kind": "figure"},
+         {"name": "failing without a real defect", "kind": "figure"},
+         {"name": "failing on unsure or unlabelled tokens only", "kind": "figure"}],
+    )  # fmt: skip
+    for configuration, data in configurations:
+        if "2" in data:
+            entry = data["2"]
+            failing.append(
+                [configuration, entry["posts"], entry["failing_with_defect"],
+                 len(entry["failing_without_defect"]), len(entry["failing_undecided"])]
+            )  # fmt: skip
 
 
 def _shown(path: Path) -> str:

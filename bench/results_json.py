@@ -64,8 +64,12 @@ class Run:
         # The code measured is the code at the start: a commit made while the bench runs
         # must not be recorded as the one measured.
         self.commit = _git("rev-parse", "HEAD")
-        # Uncommitted changes under the package or bench/ make the commit approximate.
-        self.clean = _git("status", "--porcelain", "--", "pytest_postgates", "bench") == ""
+        # Uncommitted changes under the package or bench/ make the commit approximate; the
+        # results another bench is writing (bench/results/) are not code measured.
+        self.clean = (
+            _git("status", "--porcelain", "--", "pytest_postgates", "bench", ":!bench/results")
+            == ""
+        )
         self.tables: list[dict[str, Any]] = []
         self.notes: list[str] = []
 

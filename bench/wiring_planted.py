@@ -24,7 +24,10 @@ With ``--cpu`` it also runs a cold, serial run of every offline gate over the sa
 share of that run's CPU.
 
     python bench/wiring_planted.py [--repo PATH] [--ref release] [--posts DIR]
-        [--seed 20261204] [--cpu]
+        [--seed 20261204] [--cpu] [--json bench/results/wiring_planted.json]
+
+``--json OUT`` also writes the figures for the docs (bench/results_json.py): the share
+contradicted per kind beside the unplanted control.
 
 ``--repo`` defaults to $POSTGATES_NEUROLINK, ``--posts`` to $POSTGATES_NEUROLINK_BLOG.
 """
@@ -267,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         "--per-claim", type=int, default=3, help="wrong callees planted per verified claim"
     )
     parser.add_argument("--cpu", action="store_true", help="also measure gate 16's CPU share")
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
+    record = _results_run(args)
     if args.repo is None or args.posts is None or not args.posts.is_dir():
         print("needs --repo/$POSTGATES_NEUROLINK and --posts/$POSTGATES_NEUROLINK_BLOG")
         return 2
@@ -330,7 +335,50 @@ def main(argv: list[str] | None = None) -> int:
         share = _pct(spent[16], whole)
         print(f"cold serial run of gates {gates}: {whole:.2f} s CPU in all")
         print(f"gate 16: {spent[16]:.2f} s = {share} of it (target < 10%)")
+    if record is not None and args.json:
+        # The unplanted control (gate 16 on the original posts) beside each kind's share.
+        control = [len(judged), counts["contradicted"], _share(counts["contradicted"], len(judged))]
+        rows = record.table(
+            "Planted wrong wiring, share gate 16 contradicts, beside the unplanted posts",
+            [{"name": "kind", "kind": "label"},
+             {"name": "planted", "kind": "figure"},
+             {"name": "contradicted", "kind": "figure"},
+             {"name": "contradicted", "kind": "figure", "unit": "%"},
+             {"name": "unplanted claims read", "kind": "control"},
+             {"name": "unplanted contradicted", "kind": "control"},
+             {"name": "unplanted contradicted", "kind": "control", "unit": "%"}],
+        )  # fmt: skip
+        for kind, tally in sorted(by_kind.items()):
+            n = sum(tally.values())
+            rows.append(
+                [kind, n, tally["contradicted"], _share(tally["contradicted"], n), *control]
+            )
+        rows.append(["total", total, hit, _share(hit, total), *control])
+        record.notes.append(
+            f"planted on {claims} lines holding verified claims; {len(true_paths)} swapped "
+            "callees the caller reaches through other calls are no wrong wiring and left out; "
+            f"unplanted claims: {counts['verified']} verified, {counts['unjudged']} unjudged in all"
+        )
+        record.write(args.json)
     return 0
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def _results_run(args: argparse.Namespace) -> Any:
+    """The results record of this run (bench/results_json.py), started before the work."""
+    if not args.json:
+        return None
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.results_json import Run
+
+    return Run(
+        "wiring_planted",
+        {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts), "seed": args.seed,
+         "per_claim": args.per_claim},
+    )  # fmt: skip
 
 
 def _labelled(judged: list[tuple[str, dict[str, Any]]]) -> None:

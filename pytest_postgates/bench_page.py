@@ -8,11 +8,16 @@ with no results file says so: not measured at this commit. The page's front matt
 every results file as its ``evidence``, so gate 7 checks each number of the page against
 the file it came from. ``python -m pytest_postgates.docs_pages --update docs`` writes the
 page; the staleness test fails when it differs from what the files render.
+
+Each gate page's "Measured" section is rendered from the same files (:func:`gate_measured`):
+the runs of the benches that cite the page, and the page's front matter names their files
+as its evidence (:func:`with_evidence`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +33,8 @@ class Bench:
     title: str  # the section heading (its anchor is what other pages link to)
     cited_by: tuple[str, ...]  # docs pages (relative to docs/) that cite it beside this one
     anchor: str = ""  # an extra anchor other pages link to
-    writes_results: bool = False  # --json writes a results file (bench/results_json.py)
+    writes_results: bool = False  # the bench writes a results file (bench/results_json.py)
+    flag: str = "--json"  # its option naming the results file (--results where --json is taken)
 
 
 # Benches the docs cite, in the order of the page: the run-wide ones, then by gate.
@@ -47,27 +53,96 @@ BENCHES = (
         "mermaid_speed", "Gate 1 mermaid speed", ("gates/01-blog-quality.md",), writes_results=True
     ),
     Bench("grounding_speed", "Gate 2 grounding speed", ("gates/02-symbol-grounding.md",)),
-    Bench("precision", "Precision of gates 2, 6 and 7", ("gates/02-symbol-grounding.md",)),
-    Bench("fabrication_recall", "Gate 2 fabrication recall", ("gates/02-symbol-grounding.md",)),
-    Bench("holdout_precision", "Gate 2 held-out precision", ("gates/02-symbol-grounding.md",)),
-    Bench("natural_drift", "Gate 2 natural drift", ("gates/02-symbol-grounding.md",)),
-    Bench("docs_precision", "Gate 2 docs precision", ("gates/02-symbol-grounding.md",)),
-    Bench("measure_readability", "Gate 6 readability", ("gates/06-readability-links.md",)),
     Bench(
-        "measure_numerical_claims", "Gate 7 on the real corpus", ("gates/07-numerical-claims.md",)
+        "precision",
+        "Precision of gates 2, 6 and 7",
+        (
+            "gates/02-symbol-grounding.md",
+            "gates/06-readability-links.md",
+            "gates/07-numerical-claims.md",
+        ),
+        writes_results=True,
+        flag="--results",
     ),
-    Bench("numerical_recall", "Gate 7 recall", ("gates/07-numerical-claims.md",)),
+    Bench(
+        "fabrication_recall",
+        "Gate 2 fabrication recall",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+    ),
+    Bench(
+        "holdout_precision",
+        "Gate 2 held-out precision",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
+        "natural_drift",
+        "Gate 2 natural drift",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
+        "docs_precision",
+        "Gate 2 docs precision",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
+        "measure_readability",
+        "Gate 6 readability",
+        ("gates/06-readability-links.md",),
+        writes_results=True,
+    ),
+    Bench(
+        "measure_numerical_claims",
+        "Gate 7 on the real corpus",
+        ("gates/07-numerical-claims.md",),
+        writes_results=True,
+    ),
+    Bench(
+        "numerical_recall", "Gate 7 recall", ("gates/07-numerical-claims.md",), writes_results=True
+    ),
     Bench(
         "measure_narrative_opening",
         "Gate 11 opening",
         ("gates/11-narrative-opening.md",),
         writes_results=True,
     ),
-    Bench("markdownlint_parity", "Gate 12 parity", ("gates/12-markdownlint.md",)),
-    Bench("exports_conformance", "Gate 14 against Node", ("gates/14-import-specifiers.md",)),
-    Bench("code_sample_calibration", "Gate 15 calibration", ("gates/15-code-samples.md",)),
-    Bench("code_sample_recall", "Gate 15 recall", ("gates/15-code-samples.md",)),
+    Bench(
+        "markdownlint_parity",
+        "Gate 12 parity",
+        ("gates/12-markdownlint.md",),
+        writes_results=True,
+    ),
+    Bench(
+        "exports_conformance",
+        "Gate 14 against Node",
+        ("gates/14-import-specifiers.md",),
+        writes_results=True,
+    ),
+    Bench(
+        "code_sample_calibration",
+        "Gate 15 calibration",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+    ),
+    Bench(
+        "code_sample_recall",
+        "Gate 15 recall",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+    ),
     Bench("code_sample_speed", "Gate 15 speed", ("gates/15-code-samples.md",)),
+    Bench(
+        "wiring_planted",
+        "Gate 16 planted wiring",
+        ("gates/16-wiring-claims.md",),
+        writes_results=True,
+    ),
 )
 
 INTRO = """\
@@ -141,21 +216,86 @@ def _run_lines(bench: Bench, record: dict[str, Any]) -> list[str]:
 
 def _not_measured(bench: Bench) -> list[str]:
     how = (
-        f"run `python bench/{bench.name}.py --json bench/results/{bench.name}.json`"
+        f"run `python bench/{bench.name}.py {bench.flag} bench/results/{bench.name}.json`"
         if bench.writes_results
         else "the bench does not write a results file yet (it prints its figures)"
     )
     return [f"Not measured at this commit: no results file; {how}.", ""]
 
 
-def render(docs: Path, generator: str) -> str:
-    """The Benchmarks page as the results files under ``docs``'s repository make it."""
+def _records(docs: Path) -> dict[str, dict[str, Any]]:
+    """Bench name -> the results file it wrote, for the benches that have one."""
     results = results_folder(docs)
     records: dict[str, dict[str, Any]] = {}
     for bench in BENCHES:
         path = results / f"{bench.name}.json"
         if path.is_file():
             records[bench.name] = json.loads(path.read_text(encoding="utf-8"))
+    return records
+
+
+def _bench_lines(bench: Bench, record: dict[str, Any] | None) -> list[str]:
+    if record is not None and record.get("schema") != SCHEMA:
+        return [f"Not shown: its results file is not in the shape of schema {SCHEMA}.", ""]
+    if record is None:
+        return _not_measured(bench)
+    return _run_lines(bench, record)
+
+
+def anchor(title: str) -> str:
+    """The anchor MkDocs gives a heading (Python-Markdown's toc slug)."""
+    slug = re.sub(r"[^\w\s-]", "", title).strip().lower()
+    return re.sub(r"[-\s]+", "-", slug)
+
+
+def gate_measured(docs: Path, page: str) -> str:
+    """The Measured section of the gate page ``page`` (relative to ``docs``): the runs of
+    the benches that cite it, each with its command, commit, date, machine and controls."""
+    records = _records(docs)
+    benches = [bench for bench in BENCHES if page in bench.cited_by]
+    if not benches:
+        return (
+            "No bench measures this gate yet: there are no figures to show. "
+            "[Benchmarks](../benchmarks.md) lists the benches and their last runs.\n"
+        )
+    lines = [
+        "Rendered from the results files the benches wrote (nothing here is typed by hand); "
+        "[Benchmarks](../benchmarks.md) has every bench's last run.",
+        "",
+    ]
+    for bench in benches:
+        lines += [f"### {bench.title}", ""]
+        results = f"`bench/results/{bench.name}.json`" if bench.name in records else "none"
+        lines += [
+            f"Bench `bench/{bench.name}.py`, results file {results} "
+            f"([on Benchmarks](../benchmarks.md#{anchor(bench.title)})).",
+            "",
+        ]
+        lines += _bench_lines(bench, records.get(bench.name))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+EVIDENCE_COMMENT = "# Gate 7 checks the measured figures below against the benches' results files."
+
+
+def with_evidence(docs: Path, page: str, text: str) -> str:
+    """``text`` with its generated front matter (naming the results files of the benches
+    the page cites as gate 7's evidence) replaced; none when there is no file."""
+    start = "---\n" + EVIDENCE_COMMENT + "\n"
+    if text.startswith(start):
+        end = text.index("\n---\n", len(start)) + len("\n---\n")
+        text = text[end:].lstrip("\n")
+    records = _records(docs)
+    names = [b.name for b in BENCHES if page in b.cited_by and b.name in records]
+    if not names:
+        return text
+    files = [f"  - bench/results/{name}.json" for name in names]
+    return "\n".join([start.rstrip("\n"), "evidence:", *files, "---", "", text])
+
+
+def render(docs: Path, generator: str) -> str:
+    """The Benchmarks page as the results files under ``docs``'s repository make it."""
+    records = _records(docs)
     lines = []
     if records:
         lines += ["---", "# Gate 7 checks every number of the page against these files."]
@@ -168,11 +308,5 @@ def render(docs: Path, generator: str) -> str:
             lines += [f'<a id="{bench.anchor}"></a>', ""]
         cited = ", ".join(f"[{page}]({page})" for page in bench.cited_by)
         lines += [f"Bench `bench/{bench.name}.py`" + (f", cited by {cited}." if cited else "."), ""]
-        record = records.get(bench.name)
-        if record is not None and record.get("schema") != SCHEMA:
-            lines += [f"Not shown: its results file is not in the shape of schema {SCHEMA}.", ""]
-        elif record is None:
-            lines += _not_measured(bench)
-        else:
-            lines += _run_lines(bench, record)
+        lines += _bench_lines(bench, records.get(bench.name))
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -119,3 +119,35 @@ def test_figures_count_by_shape_and_controls() -> None:
     }
     assert (data["caught"], data["cases"], data["clean"], data["controls"]) == (1, 2, 1, 1)
     assert data["not_judged_reasons"] == {"gate 15 ERROR: no package name N": 1}
+
+
+def test_the_results_file_carries_the_commit_and_the_controls_beside_recall(
+    tmp_path: Path,
+) -> None:
+    """Issue 28: ``--results`` writes the figures for the docs (bench/results_json.py):
+    the commit measured, and the clean controls at the fix beside the recall they control."""
+    from bench.results_json import ROOT, Run
+
+    caught = drift.Outcome(_case(), True, True, {2: "FAIL"}, {}, [])
+    missed = drift.Outcome(_case(shape="path", token="a/b.py"), False, False, {2: "PASS"}, {},
+                           [])  # fmt: skip
+    report = {"tune": drift.figures([caught, missed]), "all": drift.figures([caught, missed])}
+    run = Run("natural_drift", {"split": "tune"})
+    drift.record_figures(run, report, 3)
+    run.write(tmp_path / "natural_drift.json")
+    record = json.loads((tmp_path / "natural_drift.json").read_text(encoding="utf-8"))
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    assert record["commit"] == head and record["bench"] == "natural_drift"
+    assert "2 of 3 cases gated" in record["notes"][0]
+    table = record["tables"][0]
+    kinds = [(column["name"], column["kind"]) for column in table["columns"]]
+    assert kinds[3] == ("recall", "figure")
+    assert ("clean at the fix", "control") in kinds
+    assert table["rows"] == [
+        ["tune", 2, 1, 50.0, 2, 1, 50.0, 0],
+        ["all", 2, 1, 50.0, 2, 1, 50.0, 0],
+    ]
+    shapes = record["tables"][1]["rows"]
+    assert ["tune", "path", 1, 0, 0.0] in shapes and ["all", "fence-member", 1, 1, 100.0] in shapes

@@ -143,6 +143,91 @@ def test_every_bench_the_page_lists_exists_and_regex_growth_writes_results() -> 
         assert bench.writes_results == ("results_json" in script), bench.name
 
 
+def _gate7(docs: Path) -> str:
+    return (docs / "gates" / "07-numerical-claims.md").read_text(encoding="utf-8")
+
+
+def test_each_gate_page_measured_section_is_rendered_from_the_results_files(
+    tmp_path: Path,
+) -> None:
+    """Issue 28: a gate page's Measured section is generated from the results files of the
+    benches that cite it (each run's command, commit, date and controls beside its
+    figures), the page's front matter names those files as gate 7's evidence, a changed
+    file makes the page stale, and a gate no bench measures says so and links Benchmarks."""
+    docs = _copy_docs(tmp_path)
+    results = tmp_path / "bench" / "results"
+    shutil.rmtree(results, ignore_errors=True)
+    results.mkdir(parents=True)
+    docs_pages.main(["--update", str(docs)])
+    empty = _gate7(docs)
+    assert not empty.startswith("---")  # no evidence to name
+    measured = empty[empty.index("## Measured") :]
+    assert measured.count("Not measured at this commit: no results file") == 3
+    assert "`python bench/precision.py --results bench/results/precision.json`" in measured
+    hhem = (docs / "gates" / "09-hhem.md").read_text(encoding="utf-8")
+    assert "No bench measures this gate yet" in hhem and "(../benchmarks.md)" in hhem
+
+    record = _record("fedcba9876543210" * 2 + "fedcba98")
+    record.update(bench="numerical_recall", command="python bench/numerical_recall.py --json x")
+    (results / "numerical_recall.json").write_text(json.dumps(record), encoding="utf-8")
+    assert "gates/07-numerical-claims.md" in docs_pages.stale_pages(docs)
+    docs_pages.main(["--update", str(docs)])
+    assert docs_pages.stale_pages(docs) == {}
+    page = _gate7(docs)
+    assert (
+        page.startswith("---\n# Gate 7 checks")
+        and "  - bench/results/numerical_recall.json\n" in page
+    )
+    section = page[page.index("### Gate 7 recall") :]
+    assert "results file `bench/results/numerical_recall.json`" in section
+    assert "(../benchmarks.md#gate-7-recall)" in section
+    assert "commit `fedcba9876`" in section and "2026-12-03T23:40:00Z" in section
+    assert "| pattern | control: old regex, 8K (ms) | scanner, 8K (ms) |" in section
+    assert section.count("Not measured at this commit") == 0
+    # A hand edit of a generated figure is stale; the file again, and it is not.
+    edited = page.replace("| gate 7 link | 218.4 | 21.1 |", "| gate 7 link | 218.4 | 2.1 |")
+    (docs / "gates" / "07-numerical-claims.md").write_text(edited, encoding="utf-8")
+    assert "gates/07-numerical-claims.md" in docs_pages.stale_pages(docs)
+    # Without the file, the evidence front matter goes with the figures.
+    (results / "numerical_recall.json").unlink()
+    docs_pages.main(["--update", str(docs)])
+    assert _gate7(docs) == empty
+
+
+def test_every_committed_results_file_carries_its_run_and_its_controls() -> None:
+    """Issue 28: a results file a bench wrote names the commit it measured, the date, the
+    machine and the command (with the bench's own results option), and a bench that
+    measures against a control writes the control's column beside its figures."""
+    with_controls = {
+        "fabrication_recall", "measure_numerical_claims", "measure_readability",
+        "markdownlint_parity", "wiring_planted", "natural_drift", "regex_growth",
+        "exports_conformance",
+    }  # fmt: skip
+    written = {
+        bench.name: json.loads(path.read_text(encoding="utf-8"))
+        for bench in bench_page.BENCHES
+        if (path := ROOT / "bench" / "results" / f"{bench.name}.json").is_file()
+    }
+    assert {b.name for b in bench_page.BENCHES if b.writes_results} <= set(written)
+    for bench in bench_page.BENCHES:
+        record = written.get(bench.name)
+        if record is None:
+            continue
+        assert bench.writes_results, bench.name
+        assert record["schema"] == 1 and record["bench"] == bench.name
+        assert len(record["commit"]) == 40 and int(record["commit"], 16) >= 0, bench.name
+        assert record["date"].endswith("Z") and record["machine"]["cpus"], bench.name
+        assert record["command"].startswith(f"python bench/{bench.name}.py"), bench.name
+        assert f"{bench.flag} bench/results/{bench.name}.json" in record["command"], bench.name
+        kinds = {column["kind"] for table in record["tables"] for column in table["columns"]}
+        assert "figure" in kinds, bench.name
+        if bench.name in with_controls:
+            assert any(
+                {"control", "figure"} <= {column["kind"] for column in table["columns"]}
+                for table in record["tables"]
+            ), bench.name
+
+
 def test_the_cli_reference_names_every_option_of_the_plugin_and_the_command() -> None:
     reference = docs_pages.cli_reference()
     for option in ("--postgates", "--postgates-repo PATH", "--postgates-offline", "--only IDS"):
