@@ -220,3 +220,37 @@ def test_a_name_that_grounds_stays_grounded_wherever_it_links(
         "ungrounded",
         "model-rooted-miss",
     )
+
+
+@pytest.mark.parametrize(
+    ("body", "token", "decided"),
+    [
+        # An API reference's "Defined in" link: the label abbreviates the file it links to.
+        (
+            "Defined in: [core.py:2](https://github.com/acme/tidy/blob/abc123/tidy/core.py#L2)\n",
+            "core.py:2",
+            ("grounded", "link-target"),
+        ),
+        (
+            "Defined in: [plugins/base.py](https://github.com/acme/tidy/blob/v1/tidy/plugins/base.py)\n",
+            "plugins/base.py",
+            ("grounded", "link-target"),
+        ),
+        # The site's own link to the file: gate 6 checks the target.
+        ("See [plugins/base.py](../tidy/plugins/base.py).\n", "plugins/base.py",
+         ("not-a-reference", "link-label")),
+    ],
+)  # fmt: skip
+def test_a_path_that_labels_a_link_to_that_file_is_judged_by_the_link(
+    body: str, token: str, decided: tuple[str, str], py_repo: Path, tmp_path: Path
+) -> None:
+    ctx = _anchored(py_repo, tmp_path)
+    assert _decided(_outcome(body, token, tmp_path, ctx)) == decided
+
+
+def test_a_link_to_a_file_the_product_does_not_have_decides_nothing(
+    py_repo: Path, tmp_path: Path
+) -> None:
+    ctx = repo_context(py_repo, tmp_path / "cache", symbol_unanchored_claims=True)
+    body = "Defined in: [gone.py:2](https://github.com/acme/tidy/blob/abc/tidy/gone.py#L2)\n"
+    assert _decided(_outcome(body, "gone.py:2", tmp_path, ctx))[0] == "ungrounded"

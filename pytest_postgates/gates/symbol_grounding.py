@@ -40,6 +40,7 @@ from pytest_postgates.helpers.anchor_rules import anchor, code_file_writing
 # their names stay importable from here.
 from pytest_postgates.helpers.attribution_rules import (
     attribute,
+    link_label,
     linked_elsewhere,
     number_spelling,
     router_variant_example,
@@ -229,6 +230,11 @@ def judge(
     linked = None if "linked-elsewhere" in rules_off else linked_elsewhere(token, repos)
     if linked:
         return verdict(linked[0], rule=linked[1], reason=linked[2])
+    label = link_label(token, kind, repos)
+    if label and label[0] == "grounded":
+        return verdict("grounded", where=label[2], repo=primary.name, rule=label[1])
+    if label:
+        return verdict(label[0], rule=label[1], reason=label[2])
     sentence, offset = post.prose.code_span_sentence(token.line, token.text)
     other = external(text, kind, repos)
     if other:

@@ -63,6 +63,12 @@ while the options the page passes are a closed type; a key name cannot tell them
   token that a product name roots or resembles (``reply.sendFile`` linked to the
   repository of the plugin that adds it): only a token that grounds stays grounded.
 
+- ``link-label`` / ``link-target``: a path that is the label of a link to that very file
+  (``Defined in: [types/cli.ts:762](https://github.com/o/p/blob/<sha>/src/lib/types/cli.ts#L762)``,
+  as API reference generators write): where the link is a file of the product's
+  repository that exists, the token is grounded by it (``link-target``); a relative link
+  to it is the site's own (``link-label``, not a reference: gate 6 checks the target).
+
 The declared codebase's own rule (``declared-tree``: a path through two or more folders the
 product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
 """
@@ -623,3 +629,39 @@ def linked_elsewhere(token: Token, repos: Repos) -> Outcome | None:
         f"the page links it to {host}, not to the product: another party's name, which "
         "this repository cannot judge",
     )
+
+
+_LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
+
+
+def link_label(token: Token, kind: str, repos: Repos) -> tuple[str, str, str] | None:
+    """``link-target`` (grounded, with the file) or ``link-label`` (not a reference) for a
+    path that labels a link to the file it names; None otherwise."""
+    if not token.href or kind not in ("path", "filename", "symbol", "phrase"):
+        return None
+    label = _LINE_SUFFIX.sub("", token.text.strip()).removeprefix("./").strip("/")
+    if "." not in label and "/" not in label:
+        return None  # a file's name or a path, nothing shorter
+    try:
+        parts = urlsplit(token.href)
+    except ValueError:
+        return None
+    target = unquote(parts.path).strip("/")
+    if not label or not (target == label or target.endswith("/" + label)):
+        return None
+    if not parts.scheme:
+        return ("not-a-reference", "link-label", f"the label of a link to {target}")
+    names = frozenset(n.lower() for n in repos.product_names if len(n) >= 2)
+    segments = target.split("/")
+    host = (parts.hostname or "").lower().removeprefix("www.")
+    if (
+        host in _CODE_HOSTS
+        and len(segments) > 4
+        and segments[1].lower() in names
+        and segments[2] in ("blob", "tree")
+    ):
+        path = "/".join(segments[4:])
+        index = repos.primary.index
+        if index.is_file(path) or index.is_dir(path):
+            return ("grounded", "link-target", path)
+    return None
