@@ -321,7 +321,9 @@ def test_the_calibrated_floor_unset_is_advice_set_it_is_enforced(
     assert "house-style advice, not enforced: 1 BODY_TOO_SHORT" in card.summary
     longer = write(tmp_path, FRONT.format(date="2026-06-03"), body="A line.\n" * 200)
     card = run(longer, cache_dir, body_line_floor=None)
-    assert card.verdict == "PASS" and card.detail["house_style"]["body_line_floor"]["findings"] == []
+    assert (
+        card.verdict == "PASS" and card.detail["house_style"]["body_line_floor"]["findings"] == []
+    )
     adopted = run(post, cache_dir, body_line_floor=200)
     assert codes(adopted) == [(6, "BODY_TOO_SHORT")] and "house_style" not in adopted.detail
 
