@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print(f"no posts in {args.folder}", file=sys.stderr)
         return 2
-    limit = gate.ReadabilityLinksSettings().max_paragraph_sentences
+    limit = gate.DEFAULT_MAX_PARAGRAPH_SENTENCES  # the limit a blog adopting it sets
     scored: list[tuple[float, str, readability.Paragraph]] = []
     sentence_counts: list[int] = []
     unscored = 0

@@ -22,13 +22,14 @@ project at least 80% of failing hard items are real problems".
   scorecards folder, SARIF written for the findings. The project's own Python (docs
   examples, conftest files) is not collected: it is the project's test code, not ours.
 - Printed per project and gate: pages gated (a verdict other than SKIP), failing, advisory
-  failing, errors, skipped (short-circuit). Then the failing HARD items (a page x a
-  non-advisory gate whose verdict is FAIL), and a seeded sample of them (``--sample``,
-  default 20 per project: the items of smallest BLAKE2b keyed by the seed over project,
-  page and gate, so a change elsewhere only moves the cut-off) with their findings, and
-  their labels from bench/labels/outside_projects.jsonl (rules at its top): the share of
-  labelled items that are real problems (target >= 80% per project), false alarms by gate
-  and class.
+  failing, errors, skipped (short-circuit), and pages whose card lists house-style advice
+  (a threshold of the seeds' blog the project has not adopted: helpers/house_style.py).
+  Then the failing HARD items (a page x a non-advisory gate whose verdict is FAIL), and a
+  seeded sample of them (``--sample``, default 20 per project: the items of smallest
+  BLAKE2b keyed by the seed over project, page and gate, so a change elsewhere only moves
+  the cut-off) with their findings, and their labels from bench/labels/outside_projects.jsonl
+  (rules at its top): the share of labelled items that are real problems (target >= 80% per
+  project), false alarms by gate and class.
 
     python bench/outside_projects.py [--project fastapi/typer] [--sample 10] [--json OUT]
     python bench/outside_projects.py --unlabelled OUT.jsonl   # sampled items with no label
@@ -110,6 +111,8 @@ class ProjectRun:
     names: dict[int, str] = field(default_factory=dict)
     advisory: dict[int, bool] = field(default_factory=dict)
     failing_hard: list[Item] = field(default_factory=list)
+    # gate id -> pages whose card lists house-style advice (what an unadopted threshold finds)
+    advised: Counter[int] = field(default_factory=Counter)
     pages: int = 0
     pages_failing_hard: int = 0
     exit_code: int = 0
@@ -191,11 +194,13 @@ def read_run(project: str, commit: str, cards: Path, sarif: Path) -> ProjectRun:
     for overall_path in sorted(cards.glob("*-overall.json")):
         overall = json.loads(overall_path.read_text(encoding="utf-8"))
         doc = str(overall["post"])
+        stem = overall_path.name.removesuffix("-overall.json")
         run.pages += 1
         failing_hard = False
         for gate in overall["gates"]:
             gid = int(gate["gate"])
             run.names[gid] = str(gate["name"])
+            run.advised[gid] += _has_advice(cards / f"{stem}-gate{gid}-{gate['name']}.json")
             run.advisory[gid] = bool(gate["advisory"])
             run.verdicts[gid][str(gate["verdict"])] += 1
             if gate["verdict"] == "FAIL" and not gate["advisory"]:
@@ -204,6 +209,15 @@ def read_run(project: str, commit: str, cards: Path, sarif: Path) -> ProjectRun:
                 run.failing_hard.append(Item(project, doc, gid, str(gate["name"]), found))
         run.pages_failing_hard += failing_hard
     return run
+
+
+def _has_advice(card: Path) -> bool:
+    """Whether a gate's card lists house-style advice (a finding an unadopted threshold
+    would have made)."""
+    if not card.is_file():
+        return False
+    house = json.loads(card.read_text(encoding="utf-8")).get("detail", {}).get("house_style")
+    return any(entry.get("findings") for entry in (house or {}).values())
 
 
 def run_gates(project: Project, mirror: Path, commit: str, scratch: Path) -> ProjectRun:
@@ -257,7 +271,7 @@ def label_of(item: Item, labels: Sequence[dict[str, Any]]) -> dict[str, Any] | N
 
 def gate_table(run: ProjectRun) -> list[str]:
     lines = [
-        f"  {'gate':<24} {'gated':>5} {'fail':>5} {'error':>5} {'skip':>5}  kind",
+        f"  {'gate':<24} {'gated':>5} {'fail':>5} {'error':>5} {'skip':>5} {'advice':>6}  kind",
     ]
     for gid in sorted(run.verdicts):
         counts = run.verdicts[gid]
@@ -265,7 +279,7 @@ def gate_table(run: ProjectRun) -> list[str]:
         kind = "advisory" if run.advisory[gid] else "hard"
         lines.append(
             f"  {gid:>2} {run.names[gid]:<21} {gated:>5} {counts['FAIL']:>5}"
-            f" {counts['ERROR']:>5} {counts['SKIP']:>5}  {kind}"
+            f" {counts['ERROR']:>5} {counts['SKIP']:>5} {run.advised[gid]:>6}  {kind}"
         )
     return lines
 
@@ -299,7 +313,12 @@ def project_summary(
             sorted(Counter(f"{i.gate} {i.name}" for i in run.failing_hard).items())
         ),
         "gates": {
-            str(gid): {"name": run.names[gid], "advisory": run.advisory[gid], **run.verdicts[gid]}
+            str(gid): {
+                "name": run.names[gid],
+                "advisory": run.advisory[gid],
+                "house_style_advice": run.advised[gid],
+                **run.verdicts[gid],
+            }
             for gid in sorted(run.verdicts)
         },
         # Every failing hard item's findings by gate and code: what the failures are made of.

@@ -104,6 +104,11 @@ def test_reads_failing_hard_items_with_their_findings_and_counts_verdicts(tmp_pa
     _card_files(
         cards, "b", "docs/b.md", [(1, False, "PASS"), (12, True, "FAIL"), (3, False, "PASS")]
     )
+    # b's gate 1 card lists house-style advice; a's lists an entry with nothing in it.
+    advice = {"body_line_floor": {"findings": [{"code": "BODY_TOO_SHORT"}]}}
+    (cards / "b-gate1-g1.json").write_text(json.dumps({"detail": {"house_style": advice}}))
+    empty = {"detail": {"house_style": {"body_line_floor": {"findings": []}}}}
+    (cards / "a-gate1-g1.json").write_text(json.dumps(empty))
     sarif = tmp_path / "gates.sarif"
     results = [
         _result("docs/a.md", 1, 9, "LATE"),
@@ -124,8 +129,10 @@ def test_reads_failing_hard_items_with_their_findings_and_counts_verdicts(tmp_pa
     summary = outside.project_summary(run, [], 1, 5)
     assert summary["codes_by_gate"] == {"gate 1 EARLY": 1, "gate 1 LATE": 1}
     assert summary["labels_by_gate"] == {"1": {}}
+    assert run.advised == {1: 1, 12: 0, 3: 0}
+    assert summary["gates"]["1"]["house_style_advice"] == 1
     table = "\n".join(outside.gate_table(run))
-    assert " 3 g3" in table and "advisory" in table
+    assert " 3 g3" in table and "advisory" in table and "advice" in table
 
 
 def test_summary_shares_real_problems_among_labelled_sample(tmp_path: Path) -> None:

@@ -302,15 +302,30 @@ def test_toml_and_json_front_matter_keys_and_lists_are_checked(
 
 
 # ------------------------------------------------------------------------ body lines
-def test_the_default_floor_is_the_calibrated_one(tmp_path: Path, cache_dir: Path) -> None:
+def test_the_calibrated_floor_unset_is_advice_set_it_is_enforced(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """The seeds' 200-line floor is their blog's house style: a project that does not set
+    body_line_floor gets it as advice on the card (the reason, what it would find), never
+    a failure; set, it is enforced."""
     assert blog_quality.DEFAULT_BODY_LINE_FLOOR == 200
     post = write(tmp_path, FRONT.format(date="2026-06-03"), body="A line.\n" * 199 + "\n\n")
     card = run(post, cache_dir, body_line_floor=None)
-    assert codes(card) == [(6, "BODY_TOO_SHORT")]
-    assert "199 lines, under the floor of 200" in card.findings[0].message
+    assert card.verdict == "PASS" and codes(card) == []
     assert card.detail["body_line_floor_default"] is True
+    assert card.detail["body_line_floor"] == 0
+    advice = card.detail["house_style"]["body_line_floor"]
+    assert [(f["line"], f["code"]) for f in advice["findings"]] == [(6, "BODY_TOO_SHORT")]
+    assert "199 lines, under the floor of 200" in advice["findings"][0]["message"]
+    assert "not adopted" in advice["reason"] and "`body_line_floor`" in advice["reason"]
+    assert "house-style advice, not enforced: 1 BODY_TOO_SHORT" in card.summary
     longer = write(tmp_path, FRONT.format(date="2026-06-03"), body="A line.\n" * 200)
-    assert run(longer, cache_dir, body_line_floor=None).verdict == "PASS"
+    card = run(longer, cache_dir, body_line_floor=None)
+    assert (
+        card.verdict == "PASS" and card.detail["house_style"]["body_line_floor"]["findings"] == []
+    )
+    adopted = run(post, cache_dir, body_line_floor=200)
+    assert codes(adopted) == [(6, "BODY_TOO_SHORT")] and "house_style" not in adopted.detail
 
 
 def test_blank_lines_and_code_count_trailing_blank_lines_do_not(
@@ -627,20 +642,21 @@ def test_under_xdist_audit_tools_run_once_and_blame_only_the_named_post(
 
 
 @pytest.mark.parametrize(
-    ("site_file", "floor"),
-    [(".vitepress/config.mts", 0), ("mkdocs.yml", 0), ("docusaurus.config.js", 0),
-     ("_config.yml", blog_quality.DEFAULT_BODY_LINE_FLOOR)],
+    ("site_file", "advised"),
+    [(".vitepress/config.mts", False), ("mkdocs.yml", False), ("docusaurus.config.js", False),
+     ("_config.yml", True)],
 )  # fmt: skip
 def test_a_docs_site_page_with_front_matter_has_no_blog_floor(
-    tmp_path: Path, cache_dir: Path, site_file: str, floor: int
+    tmp_path: Path, cache_dir: Path, site_file: str, advised: bool
 ) -> None:
     """A VitePress reference page with `title`/`outline` front matter is no blog post: the
-    calibrated blog floor applies to Jekyll (and Hugo) pages only, unless set."""
+    calibrated blog floor, unset, is advice for Jekyll (and Hugo) pages only."""
     (tmp_path / ".git").mkdir()
     config = tmp_path / site_file
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text("", encoding="utf-8")
     page = _bare(tmp_path, "docs/bail.md", "---\ntitle: bail\noutline: deep\n---\nShort.\n")
     card = run(page, cache_dir, body_line_floor=None)  # the default, not the tests' 1
-    assert card.detail["body_line_floor"] == floor
-    assert ("BODY_TOO_SHORT" in [code for _, code in codes(card)]) is (floor > 0)
+    assert card.detail["body_line_floor"] == 0
+    assert "BODY_TOO_SHORT" not in [code for _, code in codes(card)]
+    assert ("house_style" in card.detail) is advised

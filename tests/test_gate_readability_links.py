@@ -80,7 +80,24 @@ def ctx(
     )
 
 
+# The seeds' blog's house style, adopted as a blog that enforces it sets it: the tests of
+# the sentence limit and the Flesch verdict judge them enforced (a project that sets none
+# of these keys gets them as advice: test_house_style_*).
+HOUSE_STYLE = {
+    "max_paragraph_sentences": gate.DEFAULT_MAX_PARAGRAPH_SENTENCES,
+    "flesch_floor": gate.DEFAULT_FLESCH_FLOOR,
+    "post_flesch_floor": gate.DEFAULT_POST_FLESCH_FLOOR,
+    "max_hard_prose_share": gate.DEFAULT_MAX_HARD_PROSE_SHARE,
+}
+
+
 def run(body: str, tmp_path: Path, **settings: Any) -> Scorecard:
+    settings = {**HOUSE_STYLE, **settings}
+    return gate.GATE.evaluate(make_post(body, tmp_path), ctx(tmp_path, **settings))
+
+
+def run_unadopted(body: str, tmp_path: Path, **settings: Any) -> Scorecard:
+    """The gate under settings that set none of the house-style keys."""
     return gate.GATE.evaluate(make_post(body, tmp_path), ctx(tmp_path, **settings))
 
 
@@ -170,7 +187,7 @@ def test_hard_paragraphs_alone_fail_a_post_whose_pooled_score_passes(tmp_path: P
 
 def test_suppressing_a_hard_paragraph_recomputes_the_share(tmp_path: Path) -> None:
     body = "\n\n".join([EASY] * 6 + [HARD_LONG]) + "\n"
-    context = ctx(tmp_path)
+    context = ctx(tmp_path, **HOUSE_STYLE)
     result = gate.GATE.check(make_post(body, tmp_path), context)
     (hard,) = result.findings
     kept = replace(result, findings=[])  # what the runner leaves after the directive
@@ -259,6 +276,30 @@ def test_sentence_limit_is_configurable(tmp_path: Path) -> None:
     assert run(nine_sentences() + "\n", tmp_path, max_paragraph_sentences=9).verdict == "PASS"
     card = run(EASY + "\n", tmp_path, max_paragraph_sentences=2)
     assert codes(card) == [(BODY_LINE, "LONG_PARAGRAPH")]
+
+
+def test_house_style_unadopted_is_advice_on_the_card_not_a_failure(tmp_path: Path) -> None:
+    """A project that sets none of the sentence-limit or Flesch keys has not adopted the
+    seeds' blog's house style: what it would find is listed with the reason, the gate
+    passes; one key set enforces that rule (and only that one)."""
+    body = f"{LONG_WORDS}\n\n{LONG_WORDS}\n\n{nine_sentences()}\n"
+    card = run_unadopted(body, tmp_path)
+    assert card.verdict == "PASS", card.findings
+    assert card.findings == []
+    house = card.detail["house_style"]
+    assert [f["code"] for f in house["max_paragraph_sentences"]["findings"]] == ["LONG_PARAGRAPH"]
+    assert [f["code"] for f in house["flesch_floor"]["findings"]] == ["HARD_TO_READ"]
+    assert "not adopted" in house["flesch_floor"]["reason"]
+    assert "`max_hard_prose_share`" in house["flesch_floor"]["reason"]
+    assert "house-style advice, not enforced: 1 HARD_TO_READ, 1 LONG_PARAGRAPH" in card.summary
+    sentences = run_unadopted(body, tmp_path, max_paragraph_sentences=8)
+    assert [code for _, code in codes(sentences)] == ["LONG_PARAGRAPH"]
+    assert list(sentences.detail["house_style"]) == ["flesch_floor"]
+    flesch = run_unadopted(body, tmp_path, post_flesch_floor=30.0)
+    assert [code for _, code in codes(flesch)] == ["HARD_TO_READ"]
+    assert list(flesch.detail["house_style"]) == ["max_paragraph_sentences"]
+    # Adopted in full, the card has no house-style entry at all (the corpus's snapshots).
+    assert "house_style" not in run(EASY + "\n", tmp_path).detail
 
 
 def test_a_paragraph_wrapped_over_lines_is_one_paragraph(tmp_path: Path) -> None:

@@ -12,38 +12,35 @@ still gets them, and the tools themselves can still be run (``audit_commands``):
    parses: a YAML date or timestamp, or a string ``YYYY-MM-DD[ HH:MM[:SS[.f]]][ zone]``
    (zone ``Z``, ``UTC``, ``+0530``, ``+05:30``), which is what Jekyll writes and reads; the
    calendar date *as written* (its own time zone) agrees with a ``YYYY-MM-DD-slug.md`` file
-   name, which Jekyll also requires to be a real date (Jekyll stops the build on a date
-   it cannot parse, and a front matter date that differs from the file name's moves the
-   post's URL away from its file name). ``categories``/``tags``: Jekyll
-   takes a YAML list, or a string that it splits on spaces. A list must hold only non-empty
-   strings: YAML turns ``2026``, ``yes`` or ``1.10`` into numbers and booleans, which
-   Jekyll keeps unchanged in ``tags`` (only ``categories`` are stringified), so tag pages
-   and ``site.tags`` see ``1.1`` instead of ``1.10``. A string is accepted as Jekyll
-   documents it, except with a comma (``tags: ai, rag`` gives the tags ``ai,`` and ``rag``).
+   name, which Jekyll also requires to be a real date (Jekyll stops the build on a date it
+   cannot parse; a front matter date that differs moves the post's URL away from its file
+   name). ``categories``/``tags``: Jekyll takes a YAML list, or a string it splits on
+   spaces. A list holds only non-empty strings: YAML turns ``2026``, ``yes`` or ``1.10``
+   into numbers and booleans, which Jekyll keeps in ``tags``, so tag pages see ``1.1`` for
+   ``1.10``. A string is accepted, except with a comma (``tags: ai, rag``).
 2. Body-line floor (BODY_TOO_SHORT): lines after the front matter, blank lines and code
-   included, trailing blank lines not. The default, :data:`DEFAULT_BODY_LINE_FLOOR`, is the
-   seeds' 200 and is what the real corpus shows: published posts pile up just above 200
-   (``bench/measure_body_line_floor.py``).
+   included, trailing blank lines not, enforced where ``body_line_floor`` is set. It is
+   house style (helpers/house_style.py): unset, a blog post under the seeds' calibrated
+   :data:`DEFAULT_BODY_LINE_FLOOR` (200, where the NeuroLink blog's posts pile up,
+   ``bench/measure_body_line_floor.py``) is listed as advice, never a failure.
 3. Placeholder text (PLACEHOLDER) in prose, front matter values, headings, tables and HTML
    comments; never in fenced or indented code, inline code spans or URLs, so a post *about*
    markers can quote them in backticks. Markers are matched case-sensitively in capitals
    (``TODO``, ``TBD``, ``FIXME``, ``XXX``, or ``Todo:``-style with a colon): drafters and
    editors write markers in capitals, while the lower-case words are ordinary text ("a
    todo app", "sk-xxx" for a redacted key); "TODOs" (talk about markers) is not a marker.
-   ``lorem ipsum``, ``[insert ...]``,
-   ``[placeholder ...]``, ``<placeholder>`` and ``<insert ...>`` are matched in any case. A
-   line that says only "coming soon" is a placeholder; "support is coming soon" is news.
+   ``lorem ipsum``, ``[insert ...]``, ``[placeholder ...]``, ``<placeholder>`` and ``<insert
+   ...>`` are matched in any case. A line that says only "coming soon" is a placeholder.
    Calibrated on the real corpus: zero hits in 130 published posts.
 4. Every ``mermaid`` block parses with real mermaid.js (MERMAID_PARSE, with the diagram's
    own line when mermaid names one). Liquid ``{% raw %}`` tags are removed first: Jekyll
    processes them before the page reaches mermaid.
 5. ``audit_commands`` (AUDIT): the blog's own audit scripts, each run once per test run for
    the whole corpus (argument lists via :func:`shlex.split`, never a shell; the working
-   folder is the git work tree holding the posts; :data:`AUDIT_TIMEOUT`). Lenient mode, as
-   in the seeds: lines ``! <file>: <msg>`` and ``ERROR: <path>:<line>`` count only for the
-   post they name (by path, else by file name), lines about other posts and the exit status
-   never fail this post, and "orphan" (no incoming links yet) is tolerated. A command that
-   cannot start or times out makes the gate ERROR with the reason.
+   folder is the git work tree holding the posts; :data:`AUDIT_TIMEOUT`). Lenient, as in the
+   seeds: lines ``! <file>: <msg>`` and ``ERROR: <path>:<line>`` count only for the post they
+   name (by path, else file name), other lines and the exit status never fail this post,
+   "orphan" is tolerated. A command that cannot start or times out is an ERROR.
 """
 
 from __future__ import annotations
@@ -59,6 +56,7 @@ from typing import Any
 
 from pytest_postgates.config import option
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
+from pytest_postgates.helpers import house_style
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scan import Delimited, Scanner, closed_by
@@ -592,34 +590,34 @@ def check_audit(
 # ------------------------------------------------------------------------ the gate
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings.for_gate(BlogQualitySettings)
-    floor = settings.body_line_floor
-    floor_is_default = floor is None
-    if floor is None:
-        floor = DEFAULT_BODY_LINE_FLOOR
+    set_floor = settings.body_line_floor
+    floor_is_default = set_floor is None
+    floor = DEFAULT_BODY_LINE_FLOOR if set_floor is None else set_floor
+    house: dict[str, Any] = {}
 
     required = settings.front_matter_required(post.path)
     findings, front_detail = check_front_matter(
         post, required_keys(settings, post.path, context), required
     )
     body_lines = body_line_count(post)
-    # The calibrated floor is a blog-post length: a docs page (no front matter, none
-    # required, or a page of a docs-site generator, whose reference pages are short by
-    # design) gets a floor only when body_line_floor is set.
+    # The calibrated floor is a blog-post length: a docs page (no front matter, none required,
+    # or a docs-site generator's page, short by design) gets a floor only when one is set.
     generator = page_kind.generator_of_page(post.path, context.memo)
     docs_page = (post.front_matter_format is None and not required) or (
         generator in page_kind.DOCS_GENERATORS
     )
     if floor_is_default and docs_page:
         floor = 0
+    short: list[Finding] = []
     if body_lines < floor:
-        findings.append(
-            Finding(
-                post.body_start_line,
-                "BODY_TOO_SHORT",
-                f"the body has {body_lines} lines, under the floor of {floor}",
-                fix=f"expand the post by at least {floor - body_lines} line(s) of real content",
-            )
-        )
+        fix = f"expand the post by at least {floor - body_lines} line(s) of real content"
+        message = f"the body has {body_lines} lines, under the floor of {floor}"
+        short.append(Finding(post.body_start_line, "BODY_TOO_SHORT", message, fix=fix))
+    if floor_is_default and floor:  # a blog post's floor the project has not adopted
+        floor_text = f"a floor of {floor} body lines"
+        house["body_line_floor"] = house_style.advice(short, ["body_line_floor"], floor_text)
+        floor, short = 0, []
+    findings.extend(short)
     placeholders = find_placeholders(post)
     findings.extend(
         Finding(
@@ -649,6 +647,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "audit": audit_detail,
         "by_code": dict(sorted(by_code.items())),
     }
+    if house:
+        detail[house_style.DETAIL_KEY] = house
     if errors:
         detail["errors"] = errors
         raise CannotJudge("ERROR", "; ".join(errors), detail, findings)
@@ -660,12 +660,12 @@ def decide(result: CheckResult, settings: BlogQualitySettings) -> Decision:
     if findings:
         by_code = Counter(finding.code for finding in findings)
         summary = ", ".join(f"{count} {code}" for code, count in sorted(by_code.items()))
-        return Decision("FAIL", summary, len(findings))
+        return Decision("FAIL", summary + house_style.summary_note(detail), len(findings))
     summary = (
         f"front matter ok; {detail['body_lines']} body lines (floor {detail['body_line_floor']}); "
         f"no placeholders; {detail['mermaid']['blocks']} mermaid block(s) parse"
     )
-    return Decision("PASS", summary, 0)
+    return Decision("PASS", summary + house_style.summary_note(detail), 0)
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
@@ -701,10 +701,10 @@ class BlogQualitySettings:
     body_line_floor: int | None = option(
         None,
         "int",
-        "minimum body lines (a docs page, without front matter or of an MkDocs, VitePress or "
-        "Docusaurus site: none unless set)",
+        "minimum body lines, enforced where set (house style)",
         bounds=(0, True, None),
-        shown_default=f"{DEFAULT_BODY_LINE_FLOOR} (calibrated)",
+        shown_default=f"not enforced; a blog post under {DEFAULT_BODY_LINE_FLOOR} (calibrated) "
+        "is listed as advice",
     )
     # None: the keys the site generator needs (see required_keys).
     required_front_matter: tuple[str, ...] | None = option(

@@ -10,6 +10,10 @@ one-syllable word (an identifier is read as a name, and ``ConversationMemoryFact
 not weigh as seven syllables of prose). Hyphen, slash and dash compounds are scored as
 their parts: "production-ready" is two words of two syllables each, not one word of four.
 
+House style (:mod:`pytest_postgates.helpers.house_style`): the sentence limit and the Flesch
+verdict are the seeds' blog's; where the project sets none of their keys, what they find is
+listed on the card as advice and never fails the post.
+
 - Every prose paragraph has at most ``max_paragraph_sentences`` sentences (8).
 - A paragraph of at least :data:`MIN_SCORED_WORDS` words is scored alone. Shorter ones
   (lead-ins, captions, "See below.") are not: Flesch on a dozen words measures one word's
@@ -32,19 +36,15 @@ The defaults (:data:`DEFAULT_FLESCH_FLOOR`, :data:`DEFAULT_POST_FLESCH_FLOOR`,
 on a real published blog: the share of its posts that pass, and how many of the
 paragraphs still flagged an editor calls hard to read.
 
-Internal links: ``/posts/<slug>/`` links (the seeds' convention) and links in the site's
-permalink style from ``_config.yml`` (``permalink``, ``collections.posts.permalink`` or a
-posts front-matter default; Jekyll's ``date`` style when there is none), with or without
-the site's ``url`` and ``baseurl``, must name a post of the corpus: the post's own folder
-and every collected post. Relative ``.md`` links must name an existing file. ``{% post_url
-%}`` and ``{% link %}`` tags must name an existing post. Other site paths (``/assets/...``)
-are listed but not judged: the corpus rarely ships the site's assets.
+Internal links: ``/posts/<slug>/`` links (the seeds') and links in the site's permalink style
+(``_config.yml``'s ``permalink``, ``collections.posts.permalink`` or a posts default; Jekyll's
+``date`` style without one), with or without ``url`` and ``baseurl``, name a post of the
+corpus; relative ``.md`` links an existing file; ``{% post_url %}`` and ``{% link %}`` an
+existing post. Other site paths (``/assets/...``) are listed, not judged.
 
-External links: :mod:`pytest_postgates.tools.links`, all URLs of all collected posts in one batch
-per test run, so each URL is requested once however many posts and xdist workers share it.
-Dead (404, 410, unknown host), blocked (private or metadata address) and malformed links
-fail the gate; unverified links (timeouts, 5xx, 429, bot protection) fail it only with
-``unverified_links_fail``; excluded and offline (unchecked) links never do.
+External links: :mod:`pytest_postgates.tools.links`, every URL of the run in one batch.
+Dead (404, 410, unknown host), blocked and malformed links fail; unverified ones (timeouts,
+5xx, 429) only with ``unverified_links_fail``; excluded and offline ones never do.
 """
 
 from __future__ import annotations
@@ -60,12 +60,14 @@ from urllib.parse import unquote, urlsplit
 
 from pytest_postgates.config import option
 from pytest_postgates.gates.base import CheckResult, Decision, Gate, GateContext, PostSource
+from pytest_postgates.helpers import house_style
 from pytest_postgates.helpers.readability import (
     LONG_SENTENCE_WORDS,
     MIN_SCORED_WORDS,
     Paragraph,
     hyphenation_version,
     judge_readability,
+    readability_findings,
     score_paragraph,
     why_hard,
 )
@@ -94,6 +96,11 @@ from pytest_postgates.tools.site import (
 DEFAULT_FLESCH_FLOOR = 25.0
 DEFAULT_POST_FLESCH_FLOOR = 30.0
 DEFAULT_MAX_HARD_PROSE_SHARE = 0.10
+DEFAULT_MAX_PARAGRAPH_SENTENCES = 8  # the seeds'
+# House style (helpers/house_style.py): enforced only where one of its keys is set.
+LONG_CODES = frozenset({"LONG_PARAGRAPH"})
+FLESCH_CODES = frozenset({"LOW_FLESCH", "HARD_TO_READ"})
+FLESCH_KEYS = ("flesch_floor", "post_flesch_floor", "max_hard_prose_share")
 BATCH_NAME = "readability_links-urls"
 
 
@@ -361,7 +368,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     own = settings.for_gate(ReadabilityLinksSettings)
     floor = DEFAULT_FLESCH_FLOOR if own.flesch_floor is None else own.flesch_floor
-    max_sentences = own.max_paragraph_sentences
+    max_sentences = own.max_paragraph_sentences or DEFAULT_MAX_PARAGRAPH_SENTENCES
     findings: list[Finding] = []
 
     # ---- readability
@@ -380,35 +387,17 @@ def check(post: Post, context: GateContext) -> CheckResult:
     # Every hard paragraph is a finding; ``decide`` fails the post on them only when they
     # hold the share of its prose words that makes the post hard to read (after any
     # suppression), and on the pooled score of the whole post.
-    if readability.post_flesch is not None and readability.post_flesch < post_floor:
-        findings.append(
-            Finding(
-                None,
-                "HARD_TO_READ",
-                f"the post is hard to read: its prose scores Flesch "
-                f"{readability.post_flesch:.1f}, under {post_floor:g}",
-                "use shorter sentences and plainer words throughout; split the longest sentences",
-            )
-        )
-    for p in readability.flagged:
-        findings.append(
-            Finding(
-                p.line,
-                "LOW_FLESCH",
-                f"Flesch reading ease {p.flesch:.1f} is under the floor {floor:g}, "
-                f"{why_hard(p)}: {p.excerpt}",
-                "split the long sentences; use plainer words",
-            )
-        )
-    for p in long:
-        findings.append(
-            Finding(
-                p.line,
-                "LONG_PARAGRAPH",
-                f"{p.sentences} sentences, over the limit of {max_sentences}: {p.excerpt}",
-                f"split the paragraph into paragraphs of at most {max_sentences} sentences",
-            )
-        )
+    findings.extend(readability_findings(readability, long, floor, post_floor, max_sentences))
+
+    # House style where the project set none of its keys: advice on the card, not findings.
+    house: dict[str, Any] = {}
+    if own.max_paragraph_sentences is None:
+        sentences = f"at most {max_sentences} sentences a paragraph"
+        keys = ("max_paragraph_sentences",)
+        findings = house_style.set_aside(findings, LONG_CODES, keys, sentences, house)
+    if not house_style.adopted(own.flesch_floor, own.post_flesch_floor, own.max_hard_prose_share):
+        flesch = "a Flesch verdict calibrated on its posts"
+        findings = house_style.set_aside(findings, FLESCH_CODES, FLESCH_KEYS, flesch, house)
 
     # ---- links
     site = run_site_index(post.path, context)
@@ -552,6 +541,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         },
         "links": links_detail,
     }
+    if house:
+        detail[house_style.DETAIL_KEY] = house
     parts = [
         f"{len(paragraphs)} paragraphs (post Flesch "
         + ("n/a" if readability.post_flesch is None else f"{readability.post_flesch:.1f}")
@@ -564,7 +555,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "unchecked)",
     ]
     facts = {
-        "summary": "; ".join(parts),
+        "summary": "; ".join(parts) + house_style.summary_note(detail),
         "prose_words": sum(p.words for p in paragraphs),
         "flagged_words": {p.line: p.words for p in readability.flagged},
         "max_share": max_share,
@@ -704,7 +695,8 @@ class ReadabilityLinksSettings:
         None,
         "float",
         "a paragraph under this Flesch score (with a long sentence) is hard to read",
-        shown_default=f"{DEFAULT_FLESCH_FLOOR:g} (calibrated)",
+        shown_default=f"{DEFAULT_FLESCH_FLOOR:g} (calibrated); the Flesch verdict is advice "
+        "unless this or the next two are set",
     )
     post_flesch_floor: float | None = option(
         None,
@@ -718,8 +710,12 @@ class ReadabilityLinksSettings:
         "the post fails when hard paragraphs hold this share of its prose words",
         shown_default=f"{DEFAULT_MAX_HARD_PROSE_SHARE:.2f} (calibrated)",
     )
-    max_paragraph_sentences: int = option(
-        8, "int", "most sentences in one prose paragraph", bounds=(1, True, None)
+    max_paragraph_sentences: int | None = option(
+        None,
+        "int",
+        "most sentences in one prose paragraph, enforced where set",
+        bounds=(1, True, None),
+        shown_default=f"{DEFAULT_MAX_PARAGRAPH_SENTENCES} (the seeds'), as advice unless set",
     )
     unverified_links_fail: bool = option(
         False, "bool", "a link still unverified after retries (timeouts, 429, 5xx) fails"

@@ -29,6 +29,7 @@ import pyphen  # type: ignore[import-untyped]
 
 from pytest_postgates import prose
 from pytest_postgates.prose import CODE_MARK, CODE_WORD
+from pytest_postgates.scorecard import Finding
 
 __all__ = ["CODE_MARK", "CODE_WORD"]
 
@@ -302,3 +303,46 @@ def why_hard(paragraph: Paragraph) -> str:
         f"{LONG_SENTENCE_WORDS:g}), its sentences average {paragraph.words_per_sentence:.0f} "
         f"words and its words {paragraph.syllables_per_word:.2f} syllables"
     )
+
+
+def readability_findings(
+    readability: Readability,
+    long: list[Paragraph],
+    floor: float,
+    post_floor: float,
+    max_sentences: int,
+) -> list[Finding]:
+    """Gate 6's readability findings: the post's pooled score under ``post_floor``
+    (HARD_TO_READ), each hard paragraph (LOW_FLESCH), each paragraph of more than
+    ``max_sentences`` sentences (LONG_PARAGRAPH)."""
+    findings: list[Finding] = []
+    if readability.post_flesch is not None and readability.post_flesch < post_floor:
+        findings.append(
+            Finding(
+                None,
+                "HARD_TO_READ",
+                f"the post is hard to read: its prose scores Flesch "
+                f"{readability.post_flesch:.1f}, under {post_floor:g}",
+                "use shorter sentences and plainer words throughout; split the longest sentences",
+            )
+        )
+    for p in readability.flagged:
+        findings.append(
+            Finding(
+                p.line,
+                "LOW_FLESCH",
+                f"Flesch reading ease {p.flesch:.1f} is under the floor {floor:g}, "
+                f"{why_hard(p)}: {p.excerpt}",
+                "split the long sentences; use plainer words",
+            )
+        )
+    for p in long:
+        findings.append(
+            Finding(
+                p.line,
+                "LONG_PARAGRAPH",
+                f"{p.sentences} sentences, over the limit of {max_sentences}: {p.excerpt}",
+                f"split the paragraph into paragraphs of at most {max_sentences} sentences",
+            )
+        )
+    return findings
