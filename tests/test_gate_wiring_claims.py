@@ -351,3 +351,42 @@ def test_return_types_and_visibility_are_judged_against_the_declarations(
     assert (
         "Client.close() does not return Promise<Reply>; Client.close() returns `void`" in messages
     )
+
+
+INNER_TYPES = {
+    "src/lib/session.ts": """
+export type Outcome = Reply;
+export class Reply {}
+export class Receipt {}
+export class Session<T> {
+  async reply(): Promise<Reply> { return new Reply(); }
+  async outcome(): Promise<Outcome> { return new Reply(); }
+  async value(): Promise<T> { return undefined as T; }
+  async loose(): Promise<any> { return 1; }
+}
+""",
+}
+
+
+def test_a_return_type_naming_another_type_inside_the_promise_is_contradicted(
+    tmp_path: Path,
+) -> None:
+    """`Promise<Receipt>` for a declared `Promise<Reply>`: the wrapper agrees, the type
+    inside does not. An alias, a type parameter or `any` on either side stays unjudged."""
+    repo = make_repo(tmp_path / "repo", INNER_TYPES)
+    body = (
+        "`reply()` returns a `Promise<Receipt>` once the server answers.\n"
+        "`outcome()` returns a `Promise<Reply>` too.\n"
+        "`reply()` returns a `Promise<Outcome>` as well.\n"
+        "`value()` returns a `Promise<Receipt>` for a session of receipts.\n"
+        "`loose()` returns a `Promise<Receipt>` here.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    verdicts = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "RETURN_TYPE"}
+    wrong = verdicts[1]
+    assert wrong["verdict"] == "contradicted", wrong
+    assert "declares `Promise<Reply>`" in wrong["evidence"]
+    assert [verdicts[n]["verdict"] for n in (2, 3, 4, 5)] == ["unjudged"] * 4
+    assert "reply() does not return Promise<Receipt>; reply() returns `Promise<Reply>`" in [
+        f.message for f in card.findings
+    ]

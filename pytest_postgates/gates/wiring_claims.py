@@ -45,7 +45,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 5
+GATE_VERSION = 6
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -91,6 +91,14 @@ def _entry(line: int, code: str, text: str, judged: Judged, subject: str = "") -
     if subject:
         entry["subject"] = subject
     return entry
+
+
+def _own_type(model: ApiModel, name: str) -> bool:
+    """Whether ``name`` is a type of its own: a product class or enum, or an interface
+    with members (a type alias, ``type A = B``, is read as an interface without any, and
+    may name the same type as another name)."""
+    entries = model.classes.get(name, [])
+    return bool(entries) and all(e.kind != "interface" or e.members for e in entries)
 
 
 def _pair(caller: Subject, callee: Subject) -> str:
@@ -168,8 +176,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
         graph = model.call_graph
         for line, code, text, shape in declared:
             assert shape.who is not None
-            judge_shape = judge_return if code == "RETURN_TYPE" else judge_visibility
-            judged = judge_shape(graph, shape)
+            if code == "RETURN_TYPE":
+                judged = judge_return(graph, shape, lambda name: _own_type(model, name))
+            else:
+                judged = judge_visibility(graph, shape)
             who = shape.who.text
             entries.append(_entry(line, code, text, judged, f"{who}: {shape.says}"))
             if judged.verdict == "contradicted":
