@@ -46,6 +46,7 @@ class RawFunction:
     calls: list[RawCall] = field(default_factory=list)
     returns: str = ""
     modifiers: list[str] = field(default_factory=list)
+    switches: list[tuple[str, int]] = field(default_factory=list)  # (switched over, line)
 
 
 @dataclass
@@ -237,6 +238,7 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     sites,
                     function.returns,
                     function.modifiers,
+                    function.switches,
                 )
             )
     return result

@@ -106,18 +106,31 @@ class FunctionCalls:
     returns: str = ""  # the declared return type as written ("" when none is declared)
     # What its declaration says besides: async, static, private, protected, public.
     modifiers: list[str] = field(default_factory=list)
+    # The switch statements (Python: match statements) of its body: (what is switched
+    # over, as written, and the line).
+    switches: list[tuple[str, int]] = field(default_factory=list)
 
     def to_json(self) -> list[Any]:
         rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
-        return [*head, rows, self.returns, self.modifiers]
+        return [*head, rows, self.returns, self.modifiers, [list(s) for s in self.switches]]
 
     @classmethod
     def from_json(cls, row: list[Any]) -> FunctionCalls:
-        qualname, name, owner, path, line, complete, rows, returns, modifiers = row
+        qualname, name, owner, path, line, complete, rows, returns, modifiers, switched = row
         calls = [CallSite(*call) for call in rows]
+        switches = [(str(text), int(at)) for text, at in switched]
         return cls(
-            qualname, name, owner, path, int(line), bool(complete), calls, returns, modifiers
+            qualname,
+            name,
+            owner,
+            path,
+            int(line),
+            bool(complete),
+            calls,
+            returns,
+            modifiers,
+            switches,
         )
 
 
