@@ -390,3 +390,86 @@ def test_a_return_type_naming_another_type_inside_the_promise_is_contradicted(
     assert "reply() does not return Promise<Receipt>; reply() returns `Promise<Reply>`" in [
         f.message for f in card.findings
     ]
+
+
+BODIES = {
+    "src/lib/detector.ts": """
+import { CsvReader } from "./readers";
+export class Detector {
+  detect(kind: string): string {
+    switch (kind) {
+      case "csv": return new CsvReader().read();
+      default: return "";
+    }
+  }
+  guess(name: string): string { return this.detect(name); }
+}
+export function route(event: { type: string }): void {
+  helperStep();
+}
+export function helperStep(): void {}
+export function wrapReader(): string { return new CsvReader().read(); }
+""",
+    "src/lib/readers.ts": "export class CsvReader { read(): string { return ''; } }\n",
+    "pkg/__init__.py": "",
+    "pkg/events.py": (
+        "def dispatch(event):\n"
+        "    match event.kind:\n"
+        "        case 'a':\n"
+        "            return 1\n"
+        "    return 0\n"
+    ),
+}
+
+
+def test_switch_claims_are_judged_against_the_body(tmp_path: Path) -> None:
+    """SWITCH: the function named next to the word holds a switch (Python: a match), over
+    the value the claim names; contradicted when its body, read in full, holds none."""
+    repo = make_repo(tmp_path / "repo", BODIES)
+    body = (
+        "`Detector.detect()` routes each file through a switch over `kind` to its reader.\n"
+        "The built-in formats stay in `Detector`'s switch/case.\n"
+        "`route()` has a switch statement over the event type.\n"
+        "`dispatch()` is a switch statement on `event.kind`.\n"
+        "`Detector.detect()` holds a switch over `name`, as it happens.\n"
+        "The factory grew into a switch statement.\n"
+        "`Detector.guess()` hands the name on through a switch over `kind`.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "SWITCH"}
+    detect = claims[1]
+    assert detect["verdict"] == "verified", detect
+    assert "src/lib/detector.ts:5" in detect["evidence"] and "`kind`" in detect["evidence"]
+    assert claims[2]["verdict"] == "verified"
+    route = claims[3]
+    assert route["verdict"] == "contradicted", route
+    assert "src/lib/detector.ts:12" in route["evidence"]
+    assert claims[4]["verdict"] == "verified" and "pkg/events.py:2" in claims[4]["evidence"]
+    # A switch over another value than the one named: the code may name it otherwise.
+    assert claims[5]["verdict"] == "unjudged" and "`kind`" in claims[5]["evidence"]
+    assert claims[6]["verdict"] == "unjudged"
+    # A switch of a function the claimed one calls: "routes it through a switch".
+    guess = claims[7]
+    assert guess["verdict"] == "verified" and "through guess -> detect" in guess["evidence"]
+    assert "route() holds no switch statement; route() calls `helperStep`" in [
+        f.message for f in card.findings
+    ]
+
+
+def test_contains_claims_are_judged_as_calls_of_the_body(tmp_path: Path) -> None:
+    """FN_CONTAINS: "the `X` function wraps `Y`" holds when X's body calls or constructs
+    Y; a claim whose object is no code name is unjudged."""
+    repo = make_repo(tmp_path / "repo", BODIES)
+    body = (
+        "The `wrapReader` function wraps `CsvReader` in a single call.\n"
+        "The `route` function contains a call to `guess()` first.\n"
+        "The `wrapReader` function wraps your reader into a tool.\n"
+        "The `Detector` class implements `Reader` for every format.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "FN_CONTAINS"}
+    assert claims[1]["verdict"] == "verified", claims[1]
+    assert claims[1]["subject"] == "wrapReader -> CsvReader"
+    assert claims[2]["verdict"] == "contradicted", claims[2]
+    assert claims[3]["verdict"] == "unjudged" and "in words" in claims[3]["evidence"]
+    assert claims[4]["verdict"] == "unjudged"
