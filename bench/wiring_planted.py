@@ -15,11 +15,13 @@ Beside the posts' own lines (few: a post verifies a handful of claims), it write
 generated from the model into one extra post, ``generated-claims.md``, and plants into them
 the same way (so the share is over 100+ plants): for a seeded sample of the product's
 functions `X` with a direct call to a function `Y` (both the only function of their
-name), "`X()` calls `Y()`." and a mermaid edge `X() --> Y()`; for the functions declaring
-``Promise<T>`` with `T` a product class or interface, "`X()` returns a `Promise<T>`.",
-planted as ``return-change``: `T` replaced by another product type, drawn the same way,
-that `X`'s declared return type does not name. A generated claim gate 16 does not verify
-unplanted is reported with the control and gets no plants.
+name, camelCase or snake_case), "`X()` calls `Y()`." and a mermaid edge `X() --> Y()`;
+for the functions declaring ``Promise<T>`` with `T` a product class or interface,
+"`X()` returns a `Promise<T>`.", planted as ``return-change``: `T` replaced by another
+product type, drawn the same way, that `X`'s declared return type does not name. A
+generated claim gate 16 does not verify unplanted is reported with the control and gets
+no plants. ``--repo``/``--posts`` may name any project (a docs folder for posts): the
+same measurement held out on code it was never tuned on.
 
 It prints, per kind and in total, the share of plants whose claim gate 16 marks
 ``contradicted`` (the target is >= 95%), the misses with their verdict and evidence, and
@@ -59,7 +61,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels" / "gate16.jsonl"
 DEFAULT_SEED = 20261204
-_CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]{2,}$")
+# A name a writer would not take for a word: camelCase, or snake_case of two or more
+# words (Python's), without digits (gate 13's mermaid detector reads no digit in a label).
+_CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]{2,}$|^[a-z]{2,}(?:_[a-z]{2,})+$")
 _EDGE = re.compile(r"^(\s*)(.+?)(\s*-->\s*)(.+?)(;?)\s*$")
 _DEFAULT_CPU_GATES = (1, 2, 14, 15, 7, 6, 12, 11, 13, 16)
 GENERATED = "generated-claims.md"
@@ -122,8 +126,8 @@ def _written_like(original: str, name: str) -> str:
 
 
 def _candidates(model: Any) -> list[str]:
-    """Product function names a plant may use: camelCase, the only function of the name,
-    not in built JavaScript (a bundle's functions are not the product's own)."""
+    """Product function names a plant may use: camelCase or snake_case, the only function
+    of the name, not in built JavaScript (a bundle's functions are not the product's own)."""
     graph = model.call_graph
     names = [
         name
@@ -414,14 +418,20 @@ def main(argv: list[str] | None = None) -> int:
     _generated_control(generated[GENERATED]["detail"]["claims"])
     by_kind: dict[str, Counter[str]] = {}
     # A swap whose new callee the caller does reach, through calls the gate lists with
-    # their lines, is no wrong wiring, nor an edge whose two ends a function runs in that
-    # order (a flow's arrow, by the labelling rules): reported, and left out of the share.
-    true_paths = [
-        r for r in results if r[1] == "verified" and r[2].startswith(("through ", "in sequence"))
-    ]
+    # their lines, is no wrong wiring, nor a reversed edge whose source does call its
+    # target (mutual calls), nor an edge whose two ends a function runs in that order (a
+    # flow's arrow, by the labelling rules): reported, and left out of the share. A
+    # verification that matched a call by its name only proves nothing and stays a miss.
+    true_paths = [r for r in results if r[1] == "verified" and "matched by name" not in r[2]]
     for plant, _verdict, evidence in true_paths:
         where = f"{plant.post}:{plant.line}"
-        how = "run in that order" if evidence.startswith("in sequence") else "through a path"
+        how = (
+            "run in that order"
+            if evidence.startswith("in sequence")
+            else "through a path"
+            if evidence.startswith("through ")
+            else "a direct call"
+        )
         print(f"  not wrong ({how}) {where} {plant.subject}: {evidence[:200]}")
     results = [r for r in results if r not in true_paths]
     for plant, verdict, _evidence in results:

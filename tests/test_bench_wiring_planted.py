@@ -35,6 +35,11 @@ export function rotateLogs(): void {}
 export function sampleRate(): number { return 1; }
 export class Report { lines = 0; }
 """,
+    "pkg/__init__.py": "",
+    "pkg/peers.py": (
+        "def ping_peer(n):\n    if n:\n        pong_peer(n - 1)\n\n\n"
+        "def pong_peer(n):\n    if n:\n        ping_peer(n - 1)\n"
+    ),
 }
 POST = """---
 layout: post
@@ -63,25 +68,27 @@ def test_planted_wiring_is_contradicted_and_the_control_is_printed(
     assert code == 0
     assert "unplanted control: 0 contradicted of 2 claims" in out
     # Claims drawn from the model: `loadConfig()` calls `parseYaml()`, `bootConfig()` one
-    # of its two callees, `fetchSettings()` returns a `Promise<Settings>`, and the two
-    # pairs as mermaid edges; all true, all verified.
-    assert "generated control: 5/5 verified, 0 contradicted, 0 unjudged" in out
-    assert "`fetchSettings()` returns a `Promise<Settings>`." in bench.generated_post(
-        _model(repo), 2, 60
-    )
+    # of its two callees, `ping_peer()` and `pong_peer()` (snake_case) each other,
+    # `fetchSettings()` returns a `Promise<Settings>`, and the four pairs as mermaid edges;
+    # all true, all verified.
+    assert "generated control: 9/9 verified, 0 contradicted, 0 unjudged" in out
+    generated = bench.generated_post(_model(repo), 2, 60)
+    assert "`fetchSettings()` returns a `Promise<Settings>`." in generated
+    assert "`ping_peer()` calls `pong_peer()`." in generated
     # The seed draws `parseYaml` for `Engine.run()`, which reaches it through
     # `loadConfig()`: no wrong wiring, listed and left out. Reversed, the edge
-    # `loadConfig() --> parseYaml()` is a flow `bootConfig()` runs in that order: the same.
+    # `loadConfig() --> parseYaml()` is a flow `bootConfig()` runs in that order, and
+    # `pong_peer() --> ping_peer()` a call the code makes: the same.
     assert "not wrong (through a path) 2026-01-01-engine.md:6" in out
-    assert (
-        "not wrong (run in that order) 2026-01-01-engine.md:10 parseYaml() -> loadConfig()" in out
-    )
-    assert "call-swap: 8/8 contradicted" in out
-    assert "edge-rewire: 9/9 contradicted" in out
+    reversed_flow = "2026-01-01-engine.md:10 parseYaml() -> loadConfig()"
+    assert f"not wrong (run in that order) {reversed_flow}" in out
+    assert "not wrong (a direct call) generated-claims.md:22 pong_peer() -> ping_peer()" in out
+    assert "call-swap: 14/14 contradicted" in out
+    assert "edge-rewire: 15/15 contradicted" in out
     assert "edge-reverse: 1/1 contradicted" in out
     # `Promise<Settings>` changed to `Promise<Engine>` and `Promise<Report>`.
     assert "return-change: 2/2 contradicted" in out
-    assert "planted: 20/20 contradicted (100.0%" in out
+    assert "planted: 32/32 contradicted (100.0%" in out
     assert "miss" not in out
 
 
