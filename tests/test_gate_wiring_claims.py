@@ -473,3 +473,20 @@ def test_contains_claims_are_judged_as_calls_of_the_body(tmp_path: Path) -> None
     assert claims[2]["verdict"] == "contradicted", claims[2]
     assert claims[3]["verdict"] == "unjudged" and "in words" in claims[3]["evidence"]
     assert claims[4]["verdict"] == "unjudged"
+
+
+def test_a_call_on_a_global_object_is_no_path_to_the_products_functions(tmp_path: Path) -> None:
+    """`JSON.parse()` is the runtime's: the claim that `load()` reaches `audit()` is not
+    left unjudged because a product function named `parse` calls `audit()`."""
+    sources = {
+        "src/lib/load.ts": (
+            "export function load(text: string): object { return JSON.parse(text); }\n"
+            "export class Parser { parse(): void { audit(); } }\n"
+            "export function audit(): void {}\n"
+        )
+    }
+    repo = make_repo(tmp_path / "repo", sources)
+    claims = _by_subject(_card(repo, tmp_path, "The `load()` function calls `audit()` first.\n"))
+    claim = claims["load() -> audit()"]
+    assert claim["verdict"] == "contradicted", claim
+    assert "it calls `JSON.parse`" in claim["evidence"]
