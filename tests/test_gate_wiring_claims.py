@@ -356,6 +356,7 @@ def test_return_types_and_visibility_are_judged_against_the_declarations(
 INNER_TYPES = {
     "src/lib/session.ts": """
 export type Outcome = Reply;
+export type Mode = "fast" | "slow" | null;
 export class Reply {}
 export class Receipt {}
 export class Session<T> {
@@ -372,7 +373,8 @@ def test_a_return_type_naming_another_type_inside_the_promise_is_contradicted(
     tmp_path: Path,
 ) -> None:
     """`Promise<Receipt>` for a declared `Promise<Reply>`: the wrapper agrees, the type
-    inside does not. An alias, a type parameter or `any` on either side stays unjudged."""
+    inside does not. An alias of another type, a type parameter or `any` on either side
+    stays unjudged; an alias of literal values is a type of its own."""
     repo = make_repo(tmp_path / "repo", INNER_TYPES)
     body = (
         "`reply()` returns a `Promise<Receipt>` once the server answers.\n"
@@ -380,6 +382,7 @@ def test_a_return_type_naming_another_type_inside_the_promise_is_contradicted(
         "`reply()` returns a `Promise<Outcome>` as well.\n"
         "`value()` returns a `Promise<Receipt>` for a session of receipts.\n"
         "`loose()` returns a `Promise<Receipt>` here.\n"
+        "`reply()` returns a `Promise<Mode>` in fast mode.\n"
     )
     card = _card(repo, tmp_path, body)
     verdicts = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "RETURN_TYPE"}
@@ -387,6 +390,8 @@ def test_a_return_type_naming_another_type_inside_the_promise_is_contradicted(
     assert wrong["verdict"] == "contradicted", wrong
     assert "declares `Promise<Reply>`" in wrong["evidence"]
     assert [verdicts[n]["verdict"] for n in (2, 3, 4, 5)] == ["unjudged"] * 4
+    # An alias of literal values names no other type: a type of its own.
+    assert verdicts[6]["verdict"] == "contradicted", verdicts[6]
     assert "reply() does not return Promise<Receipt>; reply() returns `Promise<Reply>`" in [
         f.message for f in card.findings
     ]

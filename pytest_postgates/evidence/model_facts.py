@@ -155,6 +155,9 @@ class ModelFacts:
     elsewhere: set[str] = field(default_factory=set)
     # The call graph: every product function and method with the calls its body makes.
     functions: list[FunctionCalls] = field(default_factory=list)
+    # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
+    # their own, naming no other type (an alias `type A = B` may be B under another name).
+    literal_types: set[str] = field(default_factory=set)
 
     def merge(self, other: ModelFacts) -> None:
         self.decls.extend(other.decls)
@@ -172,6 +175,7 @@ class ModelFacts:
         self.identifiers |= other.identifiers
         self.elsewhere |= other.elsewhere
         self.functions.extend(other.functions)
+        self.literal_types |= other.literal_types
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -188,6 +192,7 @@ class ModelFacts:
             "identifiers": sorted(self.identifiers),
             "elsewhere": sorted(self.elsewhere),
             "functions": [f.to_json() for f in self.functions],
+            "literal_types": sorted(self.literal_types),
         }
 
     @classmethod
@@ -206,6 +211,7 @@ class ModelFacts:
             identifiers=set(data["identifiers"]),
             elsewhere=set(data["elsewhere"]),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
+            literal_types=set(data.get("literal_types", [])),
         )
 
 

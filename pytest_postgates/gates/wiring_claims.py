@@ -102,11 +102,12 @@ def _entry(line: int, code: str, text: str, judged: Judged, subject: str = "") -
 
 
 def _own_type(model: ApiModel, name: str) -> bool:
-    """Whether ``name`` is a type of its own: a product class or enum, or an interface
-    with members (a type alias, ``type A = B``, is read as an interface without any, and
-    may name the same type as another name)."""
+    """Whether ``name`` is a type of its own: a product class or enum, an interface with
+    members, or an alias of literal values (another type alias, ``type A = B``, is read as
+    an interface without any, and may name the same type as another name)."""
     entries = model.classes.get(name, [])
-    return bool(entries) and all(e.kind != "interface" or e.members for e in entries)
+    literal = name in model.facts.literal_types
+    return bool(entries) and all(e.kind != "interface" or e.members or literal for e in entries)
 
 
 def _pair(caller: Subject, callee: Subject) -> str:
