@@ -1,9 +1,10 @@
 """Gate 16 held out: bench/wiring_planted.py on projects it was never tuned on.
 
 For each project (``--project owner/name``, repeatable; default :data:`PROJECTS`), a
-``git clone --shared`` of its bare mirror ``$POSTGATES_MIRRORS/<owner>+<name>/repo``
-(default /work/.mirror) at the mirror's HEAD, its ``docs/**/*.md`` pages copied flat into
-the clone (the gate reads them as posts of that repository), and wiring_planted's
+``git clone --shared --no-checkout`` of its bare mirror
+``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (default /work/.mirror) at the mirror's HEAD,
+its ``docs/**/*.md`` pages written flat into the clone from the commit (the gate reads
+them as posts of that repository), and wiring_planted's
 measurement run there with the same seed: the docs' own call claims gate 16 reads and
 contradicts (the unplanted control: every one is a false finding or a real error of the
 docs), the claims drawn from the project's model (all true: any not verified is listed),
@@ -20,7 +21,6 @@ import contextlib
 import importlib.util
 import io
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,15 +57,19 @@ def _git(*args: str) -> str:
 
 
 def prepare(mirror: Path, scratch: Path) -> tuple[Path, Path, str]:
-    """The clone, its folder of flat docs pages, and the commit."""
+    """The clone (no work tree: a mirror may lack its largest blobs), its folder of flat
+    docs pages read from the commit, and the commit."""
     clone = scratch / "clone"
-    _git("clone", "-q", "--shared", str(mirror), str(clone))
+    _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
     commit = _git("-C", str(clone), "rev-parse", "HEAD").strip()
     flat = clone / "_postgates_docs"
     flat.mkdir()
-    for page in sorted((clone / "docs").rglob("*.md")) if (clone / "docs").is_dir() else []:
-        name = "__".join(page.relative_to(clone / "docs").parts)
-        shutil.copyfile(page, flat / name)
+    listed = _git("-C", str(clone), "ls-tree", "-r", "--name-only", commit, "--", "docs")
+    for path in sorted(p for p in listed.splitlines() if p.endswith(".md")):
+        text = subprocess.run(
+            ["git", "-C", str(clone), "show", f"{commit}:{path}"], capture_output=True, check=True
+        ).stdout
+        (flat / "__".join(Path(path).parts[1:])).write_bytes(text)
     return clone, flat, commit
 
 
