@@ -11,6 +11,18 @@ copy of the post, one plant per copy:
 - ``edge-rewire``: a verified mermaid edge `A --> B` whose `B` is replaced the same way;
 - ``edge-reverse``: a verified two-node mermaid edge `A --> B` written `B --> A`.
 
+Beside the posts' own lines (few: a post verifies a handful of claims), it writes claims
+generated from the model into one extra post, ``generated-claims.md``, and plants into them
+the same way (so the share is over 100+ plants): for a seeded sample of the product's
+functions `X` with a direct call to a function `Y` (both the only function of their
+name, camelCase or snake_case), "`X()` calls `Y()`." and a mermaid edge `X() --> Y()`;
+for the functions declaring ``Promise<T>`` with `T` a product class or interface,
+"`X()` returns a `Promise<T>`.", planted as ``return-change``: `T` replaced by another
+product type, drawn the same way, that `X`'s declared return type does not name. A
+generated claim gate 16 does not verify unplanted is reported with the control and gets
+no plants. ``--repo``/``--posts`` may name any project (a docs folder for posts): the
+same measurement held out on code it was never tuned on.
+
 It prints, per kind and in total, the share of plants whose claim gate 16 marks
 ``contradicted`` (the target is >= 95%), the misses with their verdict and evidence, and
 beside it the unplanted control: the claims gate 16 contradicts in the original posts.
@@ -24,7 +36,7 @@ With ``--cpu`` it also runs a cold, serial run of every offline gate over the sa
 share of that run's CPU.
 
     python bench/wiring_planted.py [--repo PATH] [--ref release] [--posts DIR]
-        [--seed 20261204] [--cpu] [--json bench/results/wiring_planted.json]
+        [--seed 20261204] [--generated 60] [--cpu] [--json bench/results/wiring_planted.json]
 
 ``--json OUT`` also writes the figures for the docs (bench/results_json.py): the share
 contradicted per kind beside the unplanted control.
@@ -52,9 +64,14 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels" / "gate16.jsonl"
 DEFAULT_SEED = 20261204
-_CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]{2,}$")
+# A name a writer would not take for a word: camelCase, or snake_case of two or more
+# words (Python's), without digits (gate 13's mermaid detector reads no digit in a label).
+_CAMEL = re.compile(r"^[a-z][a-z0-9]*[A-Z][A-Za-z0-9]{2,}$|^[a-z]{2,}(?:_[a-z]{2,})+$")
 _EDGE = re.compile(r"^(\s*)(.+?)(\s*-->\s*)(.+?)(;?)\s*$")
 _DEFAULT_CPU_GATES = (1, 2, 14, 15, 7, 6, 12, 11, 13, 16)
+GENERATED = "generated-claims.md"
+_PROMISE_OF = re.compile(r"^Promise<([A-Z][A-Za-z0-9]+)>$")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 @dataclass(frozen=True)
@@ -112,12 +129,15 @@ def _written_like(original: str, name: str) -> str:
 
 
 def _candidates(model: Any) -> list[str]:
-    """Product function names a plant may use: camelCase, the only function of the name."""
+    """Product function names a plant may use: camelCase or snake_case, the only function
+    of the name, not in built JavaScript (a bundle's functions are not the product's own)."""
     graph = model.call_graph
     names = [
         name
         for name, functions in graph.by_name.items()
-        if len(functions) == 1 and _CAMEL.match(name) and not functions[0].path.endswith(".js")
+        if len(functions) == 1
+        and _CAMEL.match(name)
+        and not functions[0].path.endswith((".js", ".cjs", ".mjs"))
     ]
     return sorted(names)
 
@@ -151,24 +171,30 @@ def _wrong_callee(
 
 def plants(
     cards: dict[str, dict[str, Any]],
-    posts: Path,
+    paths: dict[str, Path],
     model: Any,
     source: Source,
     seed: int,
     per_claim: int,
 ) -> list[Plant]:
-    """Up to ``per_claim`` swaps (different wrong callees) per verified claim, and one
-    reversal per verified two-node edge."""
+    """Up to ``per_claim`` swaps (different wrong callees or types) per verified claim, and
+    one reversal per verified two-node edge."""
     rng = random.Random(seed)
     pool = _candidates(model)
+    types = _type_pool(model)
     made: list[Plant] = []
     for name in sorted(cards):
-        lines = (posts / name).read_text(encoding="utf-8").split("\n")
+        lines = paths[name].read_text(encoding="utf-8").split("\n")
         for claim in cards[name]["detail"].get("claims", []):
             if claim["verdict"] != "verified" or "subject" not in claim:
                 continue
-            left, right = _split(claim["subject"])
             text = lines[claim["line"] - 1]
+            if claim["code"] == "RETURN_TYPE":
+                made += _return_plants(name, claim, text, model, types, per_claim, rng)
+                continue
+            if claim["code"] not in ("MERMAID_EDGE", "CALLS", "CALL_DIRECTION"):
+                continue
+            left, right = _split(claim["subject"])
             avoid = {left, right}
             for round_ in range(per_claim):
                 if claim["code"] == "MERMAID_EDGE":
@@ -190,6 +216,88 @@ def plants(
                 subject = f"{left} -> {written}"
                 made.append(Plant("call-swap", name, claim["line"], text, planted, subject))
     return made
+
+
+def _type_pool(model: Any) -> list[str]:
+    """Product class and interface names a changed return type may use."""
+    return sorted(name for name in model.classes if re.fullmatch(r"[A-Z][A-Za-z0-9]{3,}", name))
+
+
+def _return_plants(
+    name: str,
+    claim: dict[str, Any],
+    text: str,
+    model: Any,
+    types: list[str],
+    per_claim: int,
+    rng: random.Random,
+) -> list[Plant]:
+    """A verified "`X` returns a `T`" with the last type name of `T` replaced by another
+    product type that X's declared return type does not name."""
+    who, _, says = claim["subject"].partition(": ")
+    names = [n for n in _IDENT.findall(says) if n != "Promise"]
+    if not names:
+        return []
+    old = names[-1]
+    spot = text.rfind(old, 0, text.rfind(says) + len(says)) if says in text else -1
+    if spot < 0:
+        return []
+    graph = model.call_graph
+    short = who.rstrip("()").rsplit(".", 1)[-1]
+    declared = {n for f in graph.named(short) for n in _IDENT.findall(f.returns)}
+    made: list[Plant] = []
+    for _round in range(per_claim):
+        for _attempt in range(200):
+            wrong = rng.choice(types)
+            if wrong not in declared and wrong not in says:
+                break
+        else:
+            break
+        declared.add(wrong)  # a different type each round
+        planted = text[:spot] + wrong + text[spot + len(old) :]
+        cut = says.rfind(old)
+        subject = f"{who}: {says[:cut]}{wrong}{says[cut + len(old) :]}"
+        made.append(Plant("return-change", name, claim["line"], text, planted, subject))
+    return made
+
+
+def generated_post(model: Any, seed: int, count: int) -> str:
+    """A post of claims drawn from the model with a seeded generator (see the module doc):
+    up to ``count`` call claims, the same pairs as mermaid edges, and up to ``count``
+    return-type claims."""
+    graph = model.call_graph
+    rng = random.Random(seed)
+    unique = set(_candidates(model))
+    pairs: list[tuple[str, str]] = []
+    returns: list[tuple[str, str]] = []
+    for function in sorted(graph.by_qualname.values(), key=lambda f: f.qualname):
+        if function.name not in unique or not function.complete:
+            continue
+        callees = sorted(
+            {
+                graph.by_qualname[call.target].name
+                for call in function.calls
+                if call.kind == "resolved" and call.target in graph.by_qualname
+            }
+            & unique - {function.name}
+        )
+        if callees:
+            pairs.append((function.name, rng.choice(callees)))
+        promised = _PROMISE_OF.match(function.returns.replace(" ", ""))
+        if promised and promised.group(1) in model.classes:
+            returns.append((function.name, function.returns.replace(" ", "")))
+    pairs = rng.sample(pairs, min(count, len(pairs)))
+    returns = rng.sample(returns, min(count, len(returns)))
+    lines = ["---", "layout: post", "title: Generated wiring claims", "date: 2026-01-01", "---"]
+    for caller, called in pairs:
+        lines += ["", f"`{caller}()` calls `{called}()`."]
+    for function_name, declared in returns:
+        lines += ["", f"`{function_name}()` returns a `{declared}`."]
+    lines += ["", "```mermaid", "flowchart TD"]
+    for number, (caller, called) in enumerate(pairs):
+        lines.append(f'    N{number}A["{caller}()"] --> N{number}B["{called}()"]')
+    lines += ["```", ""]
+    return "\n".join(lines)
 
 
 def _edge_plants(
@@ -221,14 +329,16 @@ def _edge_plants(
     return made
 
 
-def judge_plants(made: list[Plant], posts: Path, context: Any) -> list[tuple[Plant, str, str]]:
+def judge_plants(
+    made: list[Plant], paths: dict[str, Path], context: Any
+) -> list[tuple[Plant, str, str]]:
     from pytest_postgates.gates import BY_ID
     from pytest_postgates.post import parse_post
 
     results: list[tuple[Plant, str, str]] = []
     with tempfile.TemporaryDirectory() as scratch:
         for number, plant in enumerate(made):
-            lines = (posts / plant.post).read_text(encoding="utf-8").split("\n")
+            lines = paths[plant.post].read_text(encoding="utf-8").split("\n")
             assert lines[plant.line - 1] == plant.original
             lines[plant.line - 1] = plant.planted
             path = Path(scratch) / f"{number:04d}-{plant.post}"
@@ -269,6 +379,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--per-claim", type=int, default=3, help="wrong callees planted per verified claim"
     )
+    parser.add_argument(
+        "--generated", type=int, default=60, help="call and return claims drawn from the model"
+    )
     parser.add_argument("--cpu", action="store_true", help="also measure gate 16's CPU share")
     parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
@@ -284,8 +397,12 @@ def main(argv: list[str] | None = None) -> int:
         cards = _gate16_cards(paths, context)
         model = api_model(context.evidence.index_for(paths[0]), context.evidence.cache_dir)
         source = Source(args.repo, args.ref)
-        made = plants(cards, args.posts, model, source, args.seed, args.per_claim)
-        results = judge_plants(made, args.posts, context)
+        written = Path(cache) / GENERATED
+        written.write_text(generated_post(model, args.seed, args.generated), encoding="utf-8")
+        generated = _gate16_cards([written], context)
+        by_name = {p.name: p for p in [*paths, written]}
+        made = plants({**cards, **generated}, by_name, model, source, args.seed, args.per_claim)
+        results = judge_plants(made, by_name, context)
     counts = Counter(c["verdict"] for card in cards.values() for c in card["detail"]["claims"])
     judged = [
         (name, c)
@@ -303,13 +420,24 @@ def main(argv: list[str] | None = None) -> int:
         if claim["verdict"] == "contradicted":
             print(f"  control {name}:{claim['line']} {claim['code']} {claim['subject']}")
     _labelled(judged)
+    _generated_control(generated[GENERATED]["detail"]["claims"])
     by_kind: dict[str, Counter[str]] = {}
     # A swap whose new callee the caller does reach, through calls the gate lists with
-    # their lines, is no wrong wiring: reported, and left out of the share.
-    true_paths = [r for r in results if r[1] == "verified" and r[2].startswith("through ")]
+    # their lines, is no wrong wiring, nor a reversed edge whose source does call its
+    # target (mutual calls), nor an edge whose two ends a function runs in that order (a
+    # flow's arrow, by the labelling rules): reported, and left out of the share. A
+    # verification that matched a call by its name only proves nothing and stays a miss.
+    true_paths = [r for r in results if r[1] == "verified" and "matched by name" not in r[2]]
     for plant, _verdict, evidence in true_paths:
         where = f"{plant.post}:{plant.line}"
-        print(f"  not wrong (reached through a path) {where} {plant.subject}: {evidence[:200]}")
+        how = (
+            "run in that order"
+            if evidence.startswith("in sequence")
+            else "through a path"
+            if evidence.startswith("through ")
+            else "a direct call"
+        )
+        print(f"  not wrong ({how}) {where} {plant.subject}: {evidence[:200]}")
     results = [r for r in results if r not in true_paths]
     for plant, verdict, _evidence in results:
         by_kind.setdefault(plant.kind, Counter())[verdict] += 1
@@ -377,8 +505,25 @@ def _results_run(args: argparse.Namespace) -> Any:
     return Run(
         "wiring_planted",
         {"repo": str(args.repo), "ref": args.ref, "posts": str(args.posts), "seed": args.seed,
-         "per_claim": args.per_claim},
+         "per_claim": args.per_claim, "generated": args.generated},
     )  # fmt: skip
+
+
+def _generated_control(claims: list[dict[str, Any]]) -> None:
+    """The claims drawn from the model, unplanted: all true by construction, so each one
+    gate 16 does not verify is listed (a contradicted one is a false finding)."""
+    read = [c for c in claims if "subject" in c]
+    tally = Counter(c["verdict"] for c in read)
+    print(
+        f"generated control: {tally['verified']}/{len(read)} verified, "
+        f"{tally['contradicted']} contradicted, {tally['unjudged']} unjudged"
+    )
+    for claim in read:
+        if claim["verdict"] != "verified":
+            print(
+                f"  generated {claim['verdict']} {claim['code']} {claim['subject']}: "
+                f"{claim['evidence'][:200]}"
+            )
 
 
 def _labelled(judged: list[tuple[str, dict[str, Any]]]) -> None:

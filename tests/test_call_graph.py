@@ -181,6 +181,60 @@ def test_a_body_with_syntax_errors_is_not_fully_read() -> None:
     assert by_name["other"].complete is True
 
 
+def test_switch_and_match_statements_are_read_with_their_value_and_kept_in_the_cache(
+    tmp_path: Path,
+) -> None:
+    """What a body switches over (a TS switch, a Python match), as written, with its line;
+    a switch in a nested function is the enclosing function's, like its calls."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    source = (
+        "export function pick(kind: string): number {\n"
+        "  const inner = () => { switch (event.type) { default: return 1; } };\n"
+        "  switch (kind) { case 'a': return 1; default: return inner(); }\n"
+        "}\n"
+        "export function plain(): void {}\n"
+    )
+    js = {f.name: f.switches for f in read_js({"src/a.ts": source}, parsers).functions}
+    assert js == {"pick": [("event.type", 2), ("kind", 3)], "plain": []}
+    python = "def route(event):\n    match event.kind:\n        case _:\n            return 1\n"
+    (route,) = read_python({"pkg/__init__.py": "", "pkg/r.py": python}).functions
+    assert route.switches == [("event.kind", 2)]
+    assert FunctionCalls.from_json(json.loads(json.dumps(route.to_json()))) == route
+
+
+def test_calls_on_the_languages_global_objects_are_external_not_dynamic() -> None:
+    """`JSON.parse()`, `Math.max()`, `str.join()` call the language's own objects: never a
+    product function, so never followed by name as dynamic dispatch. A product binding of
+    the same name still resolves."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    source = (
+        "import { Math as M } from './m';\n"
+        "export function read(text: string): number {\n"
+        "  const data = JSON.parse(text);\n"
+        "  console.log(data);\n"
+        "  return M.max(1, 2) + Math.max(1, 2);\n"
+        "}\n"
+    )
+    facts = read_js(
+        {"src/a.ts": source, "src/m.ts": "export class Math { static max() {} }\n"}, parsers
+    )
+    kinds = _calls(facts)["src/a.ts.read"]
+    assert kinds == [
+        ("JSON.parse", "external", ""),
+        ("console.log", "external", ""),
+        ("M.max", "resolved", "src/m.ts:Math.max"),
+        ("Math.max", "external", ""),
+    ]
+    python = "def glue(parts):\n    return str.join(',', parts) + parts.strip()\n"
+    (glue,) = read_python({"pkg/__init__.py": "", "pkg/g.py": python}).functions
+    assert [(c.text, c.kind) for c in glue.calls] == [
+        ("str.join", "external"),
+        ("parts.strip", "dynamic"),
+    ]
+
+
 def test_the_call_graph_is_cached_with_the_model_and_checked(tmp_path: Path) -> None:
     root = make_repo(
         tmp_path / "repo",

@@ -351,3 +351,147 @@ def test_return_types_and_visibility_are_judged_against_the_declarations(
     assert (
         "Client.close() does not return Promise<Reply>; Client.close() returns `void`" in messages
     )
+
+
+INNER_TYPES = {
+    "src/lib/session.ts": """
+export type Outcome = Reply;
+export type Mode = "fast" | "slow" | null;
+export class Reply {}
+export class Receipt {}
+export class Session<T> {
+  async reply(): Promise<Reply> { return new Reply(); }
+  async outcome(): Promise<Outcome> { return new Reply(); }
+  async value(): Promise<T> { return undefined as T; }
+  async loose(): Promise<any> { return 1; }
+}
+""",
+}
+
+
+def test_a_return_type_naming_another_type_inside_the_promise_is_contradicted(
+    tmp_path: Path,
+) -> None:
+    """`Promise<Receipt>` for a declared `Promise<Reply>`: the wrapper agrees, the type
+    inside does not. An alias of another type, a type parameter or `any` on either side
+    stays unjudged; an alias of literal values is a type of its own."""
+    repo = make_repo(tmp_path / "repo", INNER_TYPES)
+    body = (
+        "`reply()` returns a `Promise<Receipt>` once the server answers.\n"
+        "`outcome()` returns a `Promise<Reply>` too.\n"
+        "`reply()` returns a `Promise<Outcome>` as well.\n"
+        "`value()` returns a `Promise<Receipt>` for a session of receipts.\n"
+        "`loose()` returns a `Promise<Receipt>` here.\n"
+        "`reply()` returns a `Promise<Mode>` in fast mode.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    verdicts = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "RETURN_TYPE"}
+    wrong = verdicts[1]
+    assert wrong["verdict"] == "contradicted", wrong
+    assert "declares `Promise<Reply>`" in wrong["evidence"]
+    assert [verdicts[n]["verdict"] for n in (2, 3, 4, 5)] == ["unjudged"] * 4
+    # An alias of literal values names no other type: a type of its own.
+    assert verdicts[6]["verdict"] == "contradicted", verdicts[6]
+    assert "reply() does not return Promise<Receipt>; reply() returns `Promise<Reply>`" in [
+        f.message for f in card.findings
+    ]
+
+
+BODIES = {
+    "src/lib/detector.ts": """
+import { CsvReader } from "./readers";
+export class Detector {
+  detect(kind: string): string {
+    switch (kind) {
+      case "csv": return new CsvReader().read();
+      default: return "";
+    }
+  }
+  guess(name: string): string { return this.detect(name); }
+}
+export function route(event: { type: string }): void {
+  helperStep();
+}
+export function helperStep(): void {}
+export function wrapReader(): string { return new CsvReader().read(); }
+""",
+    "src/lib/readers.ts": "export class CsvReader { read(): string { return ''; } }\n",
+    "pkg/__init__.py": "",
+    "pkg/events.py": (
+        "def dispatch(event):\n"
+        "    match event.kind:\n"
+        "        case 'a':\n"
+        "            return 1\n"
+        "    return 0\n"
+    ),
+}
+
+
+def test_switch_claims_are_judged_against_the_body(tmp_path: Path) -> None:
+    """SWITCH: the function named next to the word holds a switch (Python: a match), over
+    the value the claim names; contradicted when its body, read in full, holds none."""
+    repo = make_repo(tmp_path / "repo", BODIES)
+    body = (
+        "`Detector.detect()` routes each file through a switch over `kind` to its reader.\n"
+        "The built-in formats stay in `Detector`'s switch/case.\n"
+        "`route()` has a switch statement over the event type.\n"
+        "`dispatch()` is a switch statement on `event.kind`.\n"
+        "`Detector.detect()` holds a switch over `name`, as it happens.\n"
+        "The factory grew into a switch statement.\n"
+        "`Detector.guess()` hands the name on through a switch over `kind`.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "SWITCH"}
+    detect = claims[1]
+    assert detect["verdict"] == "verified", detect
+    assert "src/lib/detector.ts:5" in detect["evidence"] and "`kind`" in detect["evidence"]
+    assert claims[2]["verdict"] == "verified"
+    route = claims[3]
+    assert route["verdict"] == "contradicted", route
+    assert "src/lib/detector.ts:12" in route["evidence"]
+    assert claims[4]["verdict"] == "verified" and "pkg/events.py:2" in claims[4]["evidence"]
+    # A switch over another value than the one named: the code may name it otherwise.
+    assert claims[5]["verdict"] == "unjudged" and "`kind`" in claims[5]["evidence"]
+    assert claims[6]["verdict"] == "unjudged"
+    # A switch of a function the claimed one calls: "routes it through a switch".
+    guess = claims[7]
+    assert guess["verdict"] == "verified" and "through guess -> detect" in guess["evidence"]
+    assert "route() holds no switch statement; route() calls `helperStep`" in [
+        f.message for f in card.findings
+    ]
+
+
+def test_contains_claims_are_judged_as_calls_of_the_body(tmp_path: Path) -> None:
+    """FN_CONTAINS: "the `X` function wraps `Y`" holds when X's body calls or constructs
+    Y; a claim whose object is no code name is unjudged."""
+    repo = make_repo(tmp_path / "repo", BODIES)
+    body = (
+        "The `wrapReader` function wraps `CsvReader` in a single call.\n"
+        "The `route` function contains a call to `guess()` first.\n"
+        "The `wrapReader` function wraps your reader into a tool.\n"
+        "The `Detector` class implements `Reader` for every format.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "FN_CONTAINS"}
+    assert claims[1]["verdict"] == "verified", claims[1]
+    assert claims[1]["subject"] == "wrapReader -> CsvReader"
+    assert claims[2]["verdict"] == "contradicted", claims[2]
+    assert claims[3]["verdict"] == "unjudged" and "in words" in claims[3]["evidence"]
+    assert claims[4]["verdict"] == "unjudged"
+
+
+def test_a_call_on_a_global_object_is_no_path_to_the_products_functions(tmp_path: Path) -> None:
+    """`JSON.parse()` is the runtime's: the claim that `load()` reaches `audit()` is not
+    left unjudged because a product function named `parse` calls `audit()`."""
+    sources = {
+        "src/lib/load.ts": (
+            "export function load(text: string): object { return JSON.parse(text); }\n"
+            "export class Parser { parse(): void { audit(); } }\n"
+            "export function audit(): void {}\n"
+        )
+    }
+    repo = make_repo(tmp_path / "repo", sources)
+    claims = _by_subject(_card(repo, tmp_path, "The `load()` function calls `audit()` first.\n"))
+    claim = claims["load() -> audit()"]
+    assert claim["verdict"] == "contradicted", claim
+    assert "it calls `JSON.parse`" in claim["evidence"]

@@ -21,6 +21,15 @@ from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 NAME, THIS, SUPER, MEMBER, NEW, DYNAMIC = "name", "this", "super", "member", "new", "dynamic"
 FIELD = "field"  # a method of a field of the enclosing class (`this.store.save()`)
 _HOPS = 8  # re-export chains followed at most this deep (a cycle ends there)
+# The languages' own global objects and builtin types (JavaScript's `JSON`, `Math`,
+# `console`; Python's `str`, `dict`): a member call on one of them, when no name of the
+# file shadows it, is the runtime's, never a product function reached by dynamic dispatch.
+_GLOBAL_OBJECTS = frozenset(
+    {"JSON", "Math", "Object", "Array", "Promise", "Reflect", "Number", "String", "Date"}
+    | {"Symbol", "console", "Buffer", "Intl", "globalThis", "Atomics", "BigInt"}
+    | {"Proxy", "URL", "URLSearchParams", "Error", "RegExp", "Map", "Set", "WeakMap"}
+    | {"str", "dict", "list", "set", "tuple", "int", "float", "bytes", "frozenset", "bool"}
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,7 @@ class RawFunction:
     calls: list[RawCall] = field(default_factory=list)
     returns: str = ""
     modifiers: list[str] = field(default_factory=list)
+    switches: list[tuple[str, int]] = field(default_factory=list)  # (switched over, line)
 
 
 @dataclass
@@ -179,6 +189,8 @@ class _Resolver:
             return self.settle(unit, self.in_scope(unit, call.name), made, call.form == NEW)
         if call.form == MEMBER:
             holder = self.dotted(unit, call.base)
+            if holder is None and call.base.split(".")[0] in _GLOBAL_OBJECTS:
+                return made("external")
             if holder is None:
                 return made("dynamic")
             if holder[0] == "external":
@@ -237,6 +249,7 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     sites,
                     function.returns,
                     function.modifiers,
+                    function.switches,
                 )
             )
     return result

@@ -43,6 +43,7 @@ _PATTERNS = (
     f"(field_definition property: (_) value: {_FUNCTION_VALUE}) @fn",
     "(call_expression function: (_) @call)",
     "(new_expression constructor: (_) @new)",
+    "(switch_statement value: (_) @switch)",
     "(class_declaration name: (_)) @class",
     "(abstract_class_declaration name: (_)) @class",
     "(class name: (_)) @class",
@@ -208,6 +209,13 @@ def read_unit(
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         if at >= 0 and callee.start_byte < functions[at][1]:
             functions[at][2].calls.append(raw_call(source, callee, constructs))
+    for value in sorted(captures.get("switch", []), key=lambda node: node.start_byte):
+        at = bisect.bisect_right(starts, value.start_byte) - 1
+        if at >= 0 and value.start_byte < functions[at][1]:
+            inner = value.named_children if value.type == "parenthesized_expression" else []
+            written = _text(source, inner[0] if len(inner) == 1 else value)
+            switched = " ".join(written.split())[:_TEXT_LIMIT]
+            functions[at][2].switches.append((switched, value.start_point[0] + 1))
     unit.functions = [function for _start, _end, function in functions]
     for local, (spec, name) in ((k, (v[0], v[1])) for k, v in table.imports.items()):
         unit.bindings[local] = (spec, name)

@@ -84,7 +84,12 @@ def _function(
     decorators = {ast.unparse(d).rsplit(".", 1)[-1] for d in node.decorator_list}
     modifiers += sorted(decorators & {"staticmethod", "classmethod", "property"})
     calls = _calls_in(node)
-    return RawFunction(qualname, node.name, owner, node.lineno, True, calls, returns, modifiers)
+    switches = sorted(
+        (ast.unparse(n.subject), n.lineno) for n in ast.walk(node) if isinstance(n, ast.Match)
+    )
+    return RawFunction(
+        qualname, node.name, owner, node.lineno, True, calls, returns, modifiers, switches
+    )
 
 
 def _held(annotation: ast.expr | None) -> str:

@@ -106,18 +106,31 @@ class FunctionCalls:
     returns: str = ""  # the declared return type as written ("" when none is declared)
     # What its declaration says besides: async, static, private, protected, public.
     modifiers: list[str] = field(default_factory=list)
+    # The switch statements (Python: match statements) of its body: (what is switched
+    # over, as written, and the line).
+    switches: list[tuple[str, int]] = field(default_factory=list)
 
     def to_json(self) -> list[Any]:
         rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
-        return [*head, rows, self.returns, self.modifiers]
+        return [*head, rows, self.returns, self.modifiers, [list(s) for s in self.switches]]
 
     @classmethod
     def from_json(cls, row: list[Any]) -> FunctionCalls:
-        qualname, name, owner, path, line, complete, rows, returns, modifiers = row
+        qualname, name, owner, path, line, complete, rows, returns, modifiers, switched = row
         calls = [CallSite(*call) for call in rows]
+        switches = [(str(text), int(at)) for text, at in switched]
         return cls(
-            qualname, name, owner, path, int(line), bool(complete), calls, returns, modifiers
+            qualname,
+            name,
+            owner,
+            path,
+            int(line),
+            bool(complete),
+            calls,
+            returns,
+            modifiers,
+            switches,
         )
 
 
@@ -142,6 +155,9 @@ class ModelFacts:
     elsewhere: set[str] = field(default_factory=set)
     # The call graph: every product function and method with the calls its body makes.
     functions: list[FunctionCalls] = field(default_factory=list)
+    # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
+    # their own, naming no other type (an alias `type A = B` may be B under another name).
+    literal_types: set[str] = field(default_factory=set)
 
     def merge(self, other: ModelFacts) -> None:
         self.decls.extend(other.decls)
@@ -159,6 +175,7 @@ class ModelFacts:
         self.identifiers |= other.identifiers
         self.elsewhere |= other.elsewhere
         self.functions.extend(other.functions)
+        self.literal_types |= other.literal_types
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -177,6 +194,7 @@ class ModelFacts:
             "identifiers": sorted(self.identifiers),
             "elsewhere": sorted(self.elsewhere),
             "functions": [f.to_json() for f in self.functions],
+            "literal_types": sorted(self.literal_types),
         }
 
     @classmethod
@@ -195,6 +213,7 @@ class ModelFacts:
             identifiers=set(data["identifiers"]),
             elsewhere=set(data["elsewhere"]),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
+            literal_types=set(data.get("literal_types", [])),
         )
 
 

@@ -166,6 +166,8 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
     known = {c.qualname: c for c in facts.classes[first_class:]}
     for name, declarations in types.types.items():
         for declaration in declarations:
+            if declaration.kind == "alias" and _literal_union(declaration.body):
+                facts.literal_types.add(name)
             fields = _fields(declaration.body)
             qualname = f"{path}:{name}"
             for field_name, line in fields:
@@ -208,6 +210,14 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
             )
             for parameter_name in params:
                 facts.decls.append(Decl(parameter_name, "parameter", qualname, path, line))
+
+
+def _literal_union(body: Expr) -> bool:
+    """Whether a type is literal values only (`"a" | "b" | null`), no type of a name."""
+    items = body[1] if body and body[0] == "union" else (body,)
+    literal = [i for i in items if i and (i[0] == "str" or i == ("other", "literal"))]
+    empty = [i for i in items if i in (("prim", "null"), ("prim", "undefined"))]
+    return bool(literal) and len(literal) + len(empty) == len(items)
 
 
 def _fields(body: Expr) -> list[tuple[str, int]]:

@@ -4,12 +4,12 @@ Gate 13 counts sentences and diagrams that assert a call graph; a human then che
 one. This gate checks the ones it can against the API model's call graph at the ref
 (:mod:`~pytest_postgates.helpers.wiring_verdicts`): call claims (``X calls Y``, ``Y is
 called by X``, ``X delegates to Y``, ``under the hood X invokes Y``) and the edges of
-function-flow diagrams, and against the declarations the return types and visibility
-claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`). Each claim is ``verified``,
-``contradicted`` or ``unjudged`` with
-its evidence, listed as ``detail.claims``; the gate fails on any contradicted claim. Claims
-that are opinions of a component's role ("thin", "the gate", "orchestrates") are listed as
-unjudged, as are the shapes this gate does not judge yet.
+function-flow diagrams, against the declarations the return types and visibility
+claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`), and against the bodies what
+a function holds and the switches it makes (:mod:`~pytest_postgates.helpers.wiring_bodies`).
+Each claim is ``verified``, ``contradicted`` or ``unjudged`` with its evidence, listed as
+``detail.claims``; the gate fails on any contradicted claim. Claims that are opinions of a
+component's role ("thin", "the gate", "orchestrates") are listed as unjudged.
 """
 
 from __future__ import annotations
@@ -31,6 +31,13 @@ from pytest_postgates.gates.base import (
     commit_inputs,
 )
 from pytest_postgates.helpers.claim_scan import scan_claims, scan_mermaid
+from pytest_postgates.helpers.wiring_bodies import (
+    BodyClaim,
+    contains_claims,
+    judge_contains,
+    judge_switch,
+    switch_claims,
+)
 from pytest_postgates.helpers.wiring_shapes import (
     ShapeClaim,
     judge_return,
@@ -45,7 +52,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 5
+GATE_VERSION = 7
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -54,6 +61,7 @@ OPINIONS = {
 }
 NOT_YET = "this shape is not judged yet (gate 13 flags it for a human)"
 SHAPES = {"RETURN_TYPE": return_claims, "VISIBILITY": visibility_claims}
+BODIES = {"FN_CONTAINS": contains_claims, "SWITCH": switch_claims}
 FIX = (
     "check the call graph at the ref: name what the code calls, or describe what the "
     "component is for rather than how it is wired"
@@ -93,6 +101,15 @@ def _entry(line: int, code: str, text: str, judged: Judged, subject: str = "") -
     return entry
 
 
+def _own_type(model: ApiModel, name: str) -> bool:
+    """Whether ``name`` is a type of its own: a product class or enum, an interface with
+    members, or an alias of literal values (another type alias, ``type A = B``, is read as
+    an interface without any, and may name the same type as another name)."""
+    entries = model.classes.get(name, [])
+    literal = name in model.facts.literal_types
+    return bool(entries) and all(e.kind != "interface" or e.members or literal for e in entries)
+
+
 def _pair(caller: Subject, callee: Subject) -> str:
     return f"{caller.text} -> {callee.text}"
 
@@ -109,14 +126,17 @@ def _model(post: Post, context: GateContext) -> ApiModel:
 Asked = tuple[int, str, str, Subject, Subject, bool]
 # (line, code, text, claim): a RETURN_TYPE or VISIBILITY claim about a declaration.
 Declared = tuple[int, str, str, ShapeClaim]
+# (line, code, text, claim): a FN_CONTAINS or SWITCH claim about a body.
+Held = tuple[int, str, str, BodyClaim]
 
 
-def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]]:
+def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared], list[Held]]:
     """Gate 13's claims of the post: the ones listed unjudged right away (with why), the
-    calls and edges to ask the call graph about, and the declaration claims."""
+    calls and edges to ask the call graph about, the declaration and the body claims."""
     entries: list[dict[str, Any]] = []
     asked: list[Asked] = []
     declared: list[Declared] = []
+    held: list[Held] = []
     seen_lines: dict[int, str] = {}
 
     def unjudged(line: int, code: str, text: str, reason: str) -> None:
@@ -130,6 +150,12 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
             unjudged(
                 line, code, text, f"an opinion: it {OPINIONS[code]}, which no call graph shows"
             )
+        elif code in BODIES:
+            for body in BODIES[code](post, line):
+                if body.who is None:
+                    unjudged(line, code, text, body.reason)
+                else:
+                    held.append((line, code, text, body))
         elif code not in CALL_CODES and code not in SHAPES:
             unjudged(line, code, text, NOT_YET)
         elif line in seen_lines and code in CALL_CODES:
@@ -155,27 +181,46 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
         fence = fences.get(flow.line)
         for edge in mermaid_edges(fence.content, flow.line + 1) if fence is not None else []:
             asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True))
-    return entries, asked, declared
+    return entries, asked, declared, held
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
     own = context.settings.for_gate(WiringClaimsSettings)
     depth, edge_depth = own.wiring_call_depth, own.wiring_edge_depth
-    entries, asked, declared = _read(post)
+    entries, asked, declared, held = _read(post)
     findings: list[Finding] = []
-    if asked or declared:
+    if asked or declared or held:
         model = _model(post, context)
         graph = model.call_graph
         for line, code, text, shape in declared:
             assert shape.who is not None
-            judge_shape = judge_return if code == "RETURN_TYPE" else judge_visibility
-            judged = judge_shape(graph, shape)
+            if code == "RETURN_TYPE":
+                judged = judge_return(graph, shape, lambda name: _own_type(model, name))
+            else:
+                judged = judge_visibility(graph, shape)
             who = shape.who.text
             entries.append(_entry(line, code, text, judged, f"{who}: {shape.says}"))
             if judged.verdict == "contradicted":
                 returns = code == "RETURN_TYPE"
                 said = f"does not return {shape.says}" if returns else f"is not {shape.says}"
                 findings.append(Finding(line, code, f"{who} {said}; {who} {judged.instead}", FIX))
+        for line, code, text, body in held:
+            assert body.who is not None
+            if body.held is not None:
+                judged = judge_contains(graph, model.classes, body, depth)
+                subject = _pair(body.who, body.held)
+            else:
+                judged = judge_switch(graph, model.classes, body, depth)
+                subject = f"{body.who.text}: switch" + (f" over {body.value}" if body.value else "")
+            entries.append(_entry(line, code, text, judged, subject))
+            if judged.verdict == "contradicted":
+                who = body.who.text
+                message = (
+                    f"{who} does not hold {body.held.text}; {who} calls {judged.instead}"
+                    if body.held is not None
+                    else f"{who} {judged.instead}"
+                )
+                findings.append(Finding(line, code, message, FIX))
         for line, code, text, caller, target, is_edge in asked:
             judge = judge_edge if is_edge else judge_call
             judged = judge(graph, model.classes, caller, target, edge_depth if is_edge else depth)

@@ -11,6 +11,7 @@ function of the product, is unjudged.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -108,7 +109,12 @@ def _outer(type_text: str) -> str:
     return names[0].rsplit(".", 1)[-1] if names else ""
 
 
-def judge_return(graph: CallGraph, claim: ShapeClaim) -> Judged:
+def judge_return(
+    graph: CallGraph, claim: ShapeClaim, is_own_type: Callable[[str], bool] = lambda _n: False
+) -> Judged:
+    """The claim against the declared return types; ``is_own_type``: whether a name is a
+    type of its own (a product class, interface or enum; not an alias, which may name the
+    same type as another name)."""
     assert claim.who is not None
     functions = _functions(graph, claim.who)
     if not functions:
@@ -126,7 +132,9 @@ def judge_return(graph: CallGraph, claim: ShapeClaim) -> Judged:
             return Judged("verified", f"`{function.name}` declares `{function.returns}` at {where}")
     first = declared[0]
     where = f"{first.path}:{first.line}"
-    if all(_outer(claim.says) not in _IDENT.findall(f.returns) for f in declared):
+    if all(_outer(claim.says) not in _IDENT.findall(f.returns) for f in declared) or all(
+        _other_type(claim.says, f.returns, is_own_type) for f in declared
+    ):
         return Judged(
             "contradicted",
             f"`{claim.who.text}` declares `{first.returns}` at {where}, not `{claim.says}`",
@@ -135,6 +143,24 @@ def judge_return(graph: CallGraph, claim: ShapeClaim) -> Judged:
     return Judged(
         "unjudged", f"declared `{first.returns}` at {where}; the claim says `{claim.says}`"
     )
+
+
+# Types no other name denotes (a product class could not be one of them).
+_PRIMITIVES = frozenset(
+    {"string", "number", "boolean", "void", "undefined", "null", "never", "bigint", "symbol"}
+    | {"str", "int", "float", "bool", "bytes", "None"}
+)
+
+
+def _other_type(said: str, declared: str, is_own_type: Callable[[str], bool]) -> bool:
+    """Whether ``said`` names other types than ``declared`` inside the same wrapper
+    (``Promise<Receipt>`` for ``Promise<Reply>``): no name in common once ``Promise`` is
+    set aside, and every name a type of its own or a primitive (an alias, a type
+    parameter or ``any`` may stand for the other)."""
+    names = [set(_IDENT.findall(text)) - {"Promise"} for text in (said, declared)]
+    if not names[0] or not names[1] or names[0] & names[1]:
+        return False
+    return all(name in _PRIMITIVES or is_own_type(name) for name in names[0] | names[1])
 
 
 def visibility_of(function: FunctionCalls) -> str:
