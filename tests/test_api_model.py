@@ -16,11 +16,11 @@ from pytest_postgates.evidence.api_model import (
     api_model,
     build_model,
     product_sources,
-    words,
 )
 from pytest_postgates.evidence.index import open_index
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.model_python import module_names
+from pytest_postgates.evidence.name_spelling import words
 from tests.helpers import make_repo
 
 PY_CLIENT = '''

@@ -55,6 +55,16 @@ from pytest_postgates.evidence.model_facts import (
     is_product_code,
     normal_flag,
 )
+from pytest_postgates.evidence.name_spelling import (
+    one_letter_changed,
+    one_letter_slipped,
+    one_word_changed,
+    shape,
+    singular,
+    squash,
+    word_distance,
+    words,
+)
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
@@ -78,7 +88,6 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _DEFINITION = re.compile(
     r"\b(?:def|class|function|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)"
 )
-_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 # Bases outside the product whose members are known without reading anyone's code: the
@@ -175,25 +184,6 @@ class Resolution:
     missing: str = ""
     nearest: tuple[str, ...] = ()
     reason: str = ""
-
-
-def words(name: str) -> list[str]:
-    """The lower-case words of an identifier (``maxRetryDelay``, ``max_retry_delay``)."""
-    return [w.lower() for w in _WORD.findall(name)]
-
-
-def _squash(name: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", name.lower())
-
-
-def _shape(name: str) -> str:
-    """A name's convention: ``class`` (CamelCase), ``CONSTANT`` or ``snake``/``camel``."""
-    bare = name.strip("_$")
-    if bare.isupper():
-        return "constant"
-    if bare[:1].isupper():
-        return "class"
-    return "other"
 
 
 class ApiModel:
@@ -379,8 +369,8 @@ class ApiModel:
     @staticmethod
     def _closest(name: str, candidates: set[str], limit: int) -> list[str]:
         candidates.discard(name)
-        squashed = _squash(name)
-        alike = sorted(c for c in candidates if _squash(c) == squashed)
+        squashed = squash(name)
+        alike = sorted(c for c in candidates if squash(c) == squashed)
         close = difflib.get_close_matches(name, sorted(candidates), limit, 0.6)
         ordered = list(dict.fromkeys([*alike, *close]))
         return ordered[:limit]
@@ -408,21 +398,21 @@ class ApiModel:
                 # Case and edge underscores alone: an instance (`neurolink`), an
                 # environment variable (`THRESHOLD`), a prefix notation (`research_`).
                 continue
-            if _squash(candidate) == _squash(name) and _shape(candidate) == _shape(name):
+            if squash(candidate) == squash(name) and shape(candidate) == shape(name):
                 # Spelled alike in the same convention (`RabbitMqDsn`, `RabbitMQDsn`); a
                 # class name is no spelling of a function's (`IsFinite`, `is_finite`).
                 return candidate
-            if _word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
+            if word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
                 return candidate  # one word added, dropped or changed among three or more
-            if _one_word_changed(mine, theirs):
+            if one_word_changed(mine, theirs):
                 return candidate  # `renderGadget` for `renderWidget`
-            if len(name) >= 5 and _one_letter_changed(name, candidate):
+            if len(name) >= 5 and one_letter_changed(name, candidate):
                 return candidate  # `snream` for `stream`, `apaKey` for `apiKey`
-            if min(len(name), len(candidate)) >= 5 and _one_letter_slipped(name, candidate):
+            if min(len(name), len(candidate)) >= 5 and one_letter_slipped(name, candidate):
                 return candidate  # `cAgent` for `Agent`, `onReponse` for `onResponse`
             if (
                 len(name) >= 8
-                and _singular(name) != _singular(candidate)
+                and singular(name) != singular(candidate)
                 and difflib.SequenceMatcher(None, name, candidate).ratio() >= 0.88
             ):
                 return candidate  # a typo of a long name (a plural is a word of its own)
@@ -571,65 +561,6 @@ class ApiModel:
                 owner = f"any product class (after {after})" if rooted else "the product"
                 return Resolution("missing", owner=owner, missing=part, nearest=self._near(part))
         return Resolution("found", where=f"a member of a product class (after {after})")
-
-
-def _one_letter_changed(name: str, other: str) -> bool:
-    """The same length, one letter other (not a case change): a typo."""
-    if len(name) != len(other) or name.lower() == other.lower():
-        return False
-    return sum(a != b for a, b in zip(name, other, strict=True)) == 1
-
-
-def _one_letter_slipped(name: str, other: str) -> bool:
-    """One letter typed in or left out (not a plural's `s`, not a case change): a typo."""
-    longer, shorter = (name, other) if len(name) > len(other) else (other, name)
-    if len(longer) != len(shorter) + 1 or _singular(longer) == _singular(shorter):
-        return False
-    at = next(
-        (i for i, (a, b) in enumerate(zip(longer, shorter, strict=False)) if a != b), len(shorter)
-    )
-    return longer[:at] + longer[at + 1 :] == shorter and longer.lower() != shorter.lower() + "s"
-
-
-def _one_word_changed(mine: list[str], theirs: list[str]) -> bool:
-    """Two names of the same words but one, in place, the changed words both real words
-    (four letters or more): a rename, not two names that share a verb by chance."""
-    if len(mine) != len(theirs) or len(mine) < 2:
-        return False
-    changed = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
-    if len(changed) != 1:
-        return False
-    old, new = changed[0]
-    if _singular(old) == _singular(new):
-        return True  # `skipComment` for `skipComments`: in a name of words, a rename
-    if len(old) < 4 or len(new) < 4:
-        return False
-    # Among two words, the changed one must still look like the real one (`gadget`,
-    # `widget`; `validation`, `validator`): sharing one word with an unrelated one
-    # (`ConsoleToolset`, `CombinedToolset`) is another thing of the same family, often
-    # another party's. The bar (0.5 before) was set on the tune half of the held-out docs
-    # (bench/docs_precision.py --half tune): 0.6 kept its 8 real near misses and dropped
-    # 15 of 54 false ones. Among three words or more the shared words tie the name to the
-    # product's (`mintHitlDeclineMessage`, `buildHitlDeclineMessage`); the same bar there
-    # also cost a real near miss and a fifth of the planted inventions of that shape.
-    return len(mine) >= 3 or difflib.SequenceMatcher(None, old, new).ratio() >= 0.6
-
-
-def _singular(name: str) -> str:
-    return name[:-1] if name.endswith("s") else name
-
-
-def _word_distance(a: list[str], b: list[str]) -> int:
-    """Word-level edit distance (insertions, deletions, substitutions of whole words)."""
-    previous = list(range(len(b) + 1))
-    for i, word in enumerate(a, 1):
-        current = [i]
-        for j, other in enumerate(b, 1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (word != other))
-            )
-        previous = current
-    return previous[-1]
 
 
 # ---------------------------------------------------------------------- build and cache

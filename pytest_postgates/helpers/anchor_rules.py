@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_postgates.evidence.api_model import ApiModel, words
+from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos

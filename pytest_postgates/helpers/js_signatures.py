@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_postgates.evidence.api_model import ApiModel, words
+from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts
+from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.type_model import TypeModel
 
 # Where a fence may document a signature: a bodiless function declaration, or a line that is

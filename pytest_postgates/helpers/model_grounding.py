@@ -18,8 +18,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytest_postgates.evidence.api_model import ApiModel, Resolution, words
+from pytest_postgates.evidence.api_model import ApiModel, Resolution
 from pytest_postgates.evidence.model_facts import normal_flag
+from pytest_postgates.evidence.name_spelling import words
 
 
 @dataclass(frozen=True)
