@@ -123,23 +123,16 @@ def test_a_name_spelled_for_the_product_is_a_claim(py_repo: Path, tmp_path: Path
     assert _decided(entry) == ("unjudged", "not-anchored")
 
 
-def test_a_name_a_product_sample_writes_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
+def test_a_name_only_a_sample_writes_is_not_anchored(py_repo: Path, tmp_path: Path) -> None:
+    # The deleted anchor-sample rule made it a claim: held out, every such finding was
+    # false (another party's name, the reader's value) and it caught no held-out defect.
     ctx = _anchored(py_repo, tmp_path)
     body = (
         "Set `strictness_level` below.\n\n```python\nimport tidy\n"
         "tidy.configure(strictness_level=3)\n```\n"
     )
     entry = _outcome(body, "strictness_level", tmp_path, ctx)
-    assert _decided(entry) == ("ungrounded", "anchor-sample")
-    entry = _outcome("Set `strictness_level` somewhere.\n", "strictness_level", tmp_path, ctx)
     assert _decided(entry) == ("unjudged", "not-anchored")
-    # A name the sample imports from another package is that package's, not the product's.
-    for line in ("import tqdm", "from tqdm import tqdm", 'import { tqdm } from "@acme/tqdm"'):
-        body = f"Wrap it in `tqdm`.\n\n```python\n{line}\nimport tidy\ntqdm(tidy.run())\n```\n"
-        entry = _outcome(body, "tqdm", tmp_path, ctx)
-        assert _decided(entry) == ("unjudged", "not-anchored"), line
-    body = "Call `scrub_all`.\n\n```python\nfrom tidy import scrub_all\nscrub_all()\n```\n"
-    assert _decided(_outcome(body, "scrub_all", tmp_path, ctx))[0] == "ungrounded"
 
 
 def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
@@ -254,3 +247,18 @@ def test_a_link_to_a_file_the_product_does_not_have_decides_nothing(
     ctx = repo_context(py_repo, tmp_path / "cache", symbol_unanchored_claims=True)
     body = "Defined in: [gone.py:2](https://github.com/acme/tidy/blob/abc/tidy/gone.py#L2)\n"
     assert _decided(_outcome(body, "gone.py:2", tmp_path, ctx))[0] == "ungrounded"
+
+
+def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            **PY_FILES,
+            "tidy/index.js": "module.exports = {};\n",
+            "docs_src/users/add.py": "def add() -> None: ...\n",
+        },
+    )
+    ctx = _anchored(repo, tmp_path, symbol_rules_off=("anchor-presented",))
+    for token in ("index.ts", "users/delete.py"):
+        entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
+        assert _decided(entry) == ("unjudged", "not-anchored"), token

@@ -261,11 +261,11 @@ const result = await neurolink.generate({
         # An argument the sample passes in and never declares: the reader's own data.
         ("pastChunks", "not-a-reference", "sample-input"),
         # A condition is no argument; a key passed to the product's typed option is a claim.
-        ("useCache", "ungrounded", "anchor-sample"),
-        ("minScore", "ungrounded", "anchor-sample"),
+        ("useCache", "ungrounded", "unanchored-claims"),
+        ("minScore", "ungrounded", "unanchored-claims"),
         # A key under a key some product type declares free-form is still a claim: the
         # key name alone cannot tell that type from a closed one (`input: { officeFiles }`).
-        ("auditTier", "ungrounded", "anchor-sample"),
+        ("auditTier", "ungrounded", "unanchored-claims"),
     ],
 )
 def test_the_samples_own_values_and_free_form_keys(
