@@ -255,6 +255,7 @@ def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -
         {
             **PY_FILES,
             "tidy/index.js": "module.exports = {};\n",
+            "tidy/web/index.js": "module.exports = {};\n",  # a common name: many files
             "docs_src/users/add.py": "def add() -> None: ...\n",
         },
     )
@@ -262,3 +263,18 @@ def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -
     for token in ("index.ts", "users/delete.py"):
         entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
         assert _decided(entry) == ("unjudged", "not-anchored"), token
+
+
+def test_a_bare_file_name_is_anchored_as_the_products_one_file_misnamed(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {**PY_FILES, "web/docusaurus.config.ts": "export default {};\n", "tidy/mypy.py": ""},
+    )
+    ctx = _anchored(repo, tmp_path, symbol_rules_off=("anchor-presented",))
+    for token, anchored in (
+        ("docusaurus.config.js", True),  # the product's only docusaurus.config, in .ts
+        ("mypy.ini", False),  # another language's file of the same stem
+    ):
+        entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
+        expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
+        assert _decided(entry) == expected, token

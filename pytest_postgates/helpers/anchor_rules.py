@@ -28,6 +28,7 @@ from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
+from pytest_postgates.helpers.typed_keys import TypedKeys, closed_product_key
 from pytest_postgates.post import Post
 
 
@@ -79,6 +80,14 @@ RULES = (
         "tests/test_anchor_rules.py::test_a_name_spelled_for_the_product_is_a_claim",
     ),
     Anchor(
+        "anchor-typed-key",
+        "a claim",
+        "the post's own sample writes it as a key of an object whose declared product type is "
+        "closed (an option of `generate()`): the model follows the sample to the type, so "
+        "the name is an option the product must have (no sample mention alone anchors)",
+        "tests/test_gate_symbol_grounding_typed_keys.py::test_a_key_of_a_closed_product_type_is_a_claim",
+    ),
+    Anchor(
         "anchor-listed",
         "a claim",
         "it opens a list item, table row or definition-list term among items that open with "
@@ -102,9 +111,13 @@ def anchor(
     model: ApiModel | None,
     presented: bool,
     rules_off: frozenset[str] = frozenset(),
+    keys: TypedKeys | None = None,
 ) -> str | None:
     """The name of the first anchor that ties the token to the product, or None."""
     checks = {
+        "anchor-typed-key": lambda: (
+            keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
+        ),
         "anchor-shape": lambda: kind in ANCHORED_KINDS,
         "anchor-flag": lambda: kind == "flag" and _flag_of_product(model),
         "anchor-presented": lambda: presented and kind != "flag",
@@ -152,8 +165,11 @@ def _near_product_file(text: str, repos: Repos) -> bool:
     folder = "/".join(segments[:-1])
     if not folder:
         # A bare file name (`index.ts`, `vite.config.js`, `mypy.ini`) is the reader's as
-        # often as the product's: held out, every one anchored this way was the reader's.
-        return False
+        # often as the product's (held out, every one anchored by a file of the same stem
+        # was the reader's), unless it is the product's one file of that name in another
+        # extension of the same language (`docusaurus.config.js` for the product's only
+        # `docusaurus.config.ts`).
+        return _sole_product_file_renamed(index, path)
     base = segments[-1]
     stem = base.split(".", 1)[0]
     # One of the product's files with another extension (`lib/core.js` for `lib/core.py`).
@@ -170,6 +186,32 @@ def _near_product_file(text: str, repos: Repos) -> bool:
     if len(segments) > 2 and _product_code_under(index, "/".join(segments[1:-1]) + "/"):
         return True
     return len(tail) >= 8 and code_file_writing(index, "/" + tail) is not None
+
+
+# Extensions of one language: a name written with another of them is the same file misnamed.
+_EXTENSION_FAMILIES = (
+    frozenset("js ts mjs cjs mts cts jsx tsx".split()),
+    frozenset("py pyi".split()),
+    frozenset("yml yaml".split()),
+    frozenset("json jsonc json5".split()),
+    frozenset("md mdx".split()),
+)
+
+
+def _sole_product_file_renamed(index: RepoIndex, name: str) -> bool:
+    """Whether ``name`` is, but for its extension (of the same language), the name of the
+    one file of the repository so named, a file of the product's code."""
+    stem, dot, extension = name.rpartition(".")
+    if not dot or not stem:
+        return False
+    family = next((f for f in _EXTENSION_FAMILIES if extension.lower() in f), None)
+    if family is None:
+        return False
+    found = [p for p in index.paths if p.rsplit("/", 1)[-1].startswith(stem + ".")]
+    if len(found) != 1 or not is_product_code(found[0]):
+        return False
+    theirs = found[0].rsplit("/", 1)[-1][len(stem) + 1 :].lower()
+    return theirs in family and theirs != extension.lower()
 
 
 def _product_code_under(index: RepoIndex, prefix: str) -> bool:
