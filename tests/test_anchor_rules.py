@@ -278,3 +278,15 @@ def test_a_bare_file_name_is_anchored_as_the_products_one_file_misnamed(tmp_path
         entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
         expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
         assert _decided(entry) == expected, token
+
+
+def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo", {**PY_FILES, "tidy/modes.py": 'MODES = ("fast", "safe")\n'}
+    )
+    ctx = _anchored(repo, tmp_path)
+    body = 'Three modes are supported: `"fast"`, `"safe"` and `"turbo"`.\n'
+    assert _decided(_outcome(body, "turbo", tmp_path, ctx)) == ("ungrounded", "anchor-values")
+    # One value of the product's beside it is no enumeration of the product's values.
+    body = 'Pick `"fast"` or `"hyper"`.\n'
+    assert _decided(_outcome(body, "hyper", tmp_path, ctx)) == ("unjudged", "not-anchored")

@@ -94,7 +94,18 @@ RULES = (
         "the product's names",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
     ),
+    Anchor(
+        "anchor-values",
+        "a claim",
+        "a quoted value listed in one sentence with two or more quoted values the product's "
+        'code writes as string literals (`"16:9"`, `"4:3"` and `"16:10"`): the '
+        "sentence enumerates the product's accepted values",
+        "tests/test_anchor_rules.py::test_a_value_listed_with_the_products_values_is_a_claim",
+    ),
 )
+
+# A code span that is one quoted string literal.
+_QUOTED_SPAN = re.compile(r"""`(["'])([^`"'\n]+)\1`""")
 
 # Kinds that are claims about the product by their shape: a rule of its lint namespace, a
 # commit of its repository, a version of its releases.
@@ -123,6 +134,7 @@ def anchor(
         "anchor-presented": lambda: presented and kind != "flag",
         "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
+        "anchor-values": lambda: _listed_with_product_values(text, sentence, repos),
         "anchor-listed": lambda: (
             model is not None and _listed_with_product_names(text, line, post, model)
         ),
@@ -293,6 +305,22 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
             real += 1  # a name the product's code writes (a tool it registers by string)
         if real >= 2:
             return True
+    return False
+
+
+def _listed_with_product_values(text: str, sentence: str, repos: Repos) -> bool:
+    """Whether the sentence quotes ``text`` among two or more other quoted values that the
+    product's code writes as string literals."""
+    values = [m.group(2) for m in _QUOTED_SPAN.finditer(sentence)]
+    if text not in values:
+        return False
+    index = repos.primary.index
+    real = 0
+    for value in dict.fromkeys(v for v in values if v != text):
+        if any(code_file_writing(index, f"{q}{value}{q}") for q in ('"', "'")):
+            real += 1
+            if real >= 2:
+                return True
     return False
 
 
