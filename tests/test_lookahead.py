@@ -23,7 +23,7 @@ from pytest_postgates.config import Judge, Settings, SettingsError, apply
 from pytest_postgates.gates import BY_ID, SETTINGS_TYPES
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.lookahead import PostJob, WorkerSetup, gate_post, workers_for
-from pytest_postgates.results import settings_fingerprint
+from pytest_postgates.results import CODE_FINGERPRINT, settings_fingerprint
 from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo
 
 FRONT, GOOD = BLOG_FRONT, GROUNDED
@@ -77,7 +77,7 @@ def test_a_worker_leaves_judge_gates_to_the_main_process(
     monkeypatch.setitem(BY_ID, 4, replace(BY_ID[4], check=no_judge))
     setup = WorkerSetup(
         parent_pid=os.getppid(),
-        fingerprint=lookahead.CODE_FINGERPRINT,
+        fingerprint=CODE_FINGERPRINT,
         settings=settings,
         cache_dir=tmp_path / "cache",
         cache_results=True,
