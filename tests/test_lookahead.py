@@ -143,7 +143,8 @@ def pytest_unconfigure(config):
         "children": len(multiprocessing.active_children()),
         "run_dir": str(batches.run_dir) if batches else None,
     }}
-    with open("lookahead-record.json", "w") as out:
+    # One file per process of an xdist run (gw0, gw1; the controller's has no suffix).
+    with open(f"lookahead-record{{os.environ.get('PYTEST_XDIST_WORKER', '')}}.json", "w") as out:
         json.dump(record, out)
 """
 
@@ -516,8 +517,9 @@ def test_the_look_ahead_is_off_under_xdist(corpus: pytest.Pytester) -> None:
     spread = _run(corpus, "spread", "-n", "2", "--postgates-jobs=2")
     assert "look-ahead:" not in spread.stdout.str()
     spread.stdout.fnmatch_lines(["postgates: jobs = 2 ignored under xdist (-n)*"])
-    assert _record(corpus)["lookahead"] is False
-    assert _record(corpus)["started"] == 0  # the controller's record: xdist uses execnet
+    for worker in ("gw0", "gw1"):  # each xdist worker ran items without a look-ahead
+        record = json.loads((corpus.path / f"lookahead-record{worker}.json").read_text())
+        assert record["lookahead"] is False and record["started"] == 0
     reference = _reference(corpus)
     assert spread.parseoutcomes() == reference.parseoutcomes()
     assert _outputs(corpus.path, "spread") == _outputs(corpus.path, "serial")
