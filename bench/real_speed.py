@@ -1,37 +1,43 @@
 """Real-corpus speed: the NeuroLink blog against the NeuroLink repository, every gate,
 offline, this code side by side with the plugin as it was (installed from git) and with
-plain pytest.
+plain pytest; which parallel engine to use (issue 29) is decided from its figures.
 
 Times, in one run and repeated (``--repeat``, medians reported; the machine is shared, so
-only figures of the same run are compared):
+only figures of the same run are compared, the runs are interleaved and the load average
+is printed):
 
-- cold serial: empty pytest cache folder (repository index, mermaid cache, code tables
-  and gate results all rebuilt) and no scorecards;
-- second run: the same command again on the unchanged corpus;
+- cold: empty pytest cache folder (repository index, mermaid cache, code tables and gate
+  results all rebuilt) and no scorecards;
+- second run (warm): the same command again on the unchanged corpus;
 
-for three sides:
+for these runs:
 
-- ``baseline``: the plugin at ``--baseline`` (default 330c8dc, main when issue 15 was
-  opened), installed with ``pip install git+file://REPO@COMMIT`` into a virtualenv the
-  bench creates under bench/.work (cached there; dependencies pinned to this virtualenv's
-  versions, so only the plugin differs);
-- ``current``: the plugin in this checkout (the Python running the bench), with its
-  default ``jobs = auto`` (look-ahead workers on the spare CPUs);
-- ``jobs1``: the same code with ``--postgates-jobs=1`` (no look-ahead), so that a wall
-  time gained by a second process is not mistaken for CPU saved (``--no-jobs1`` drops it);
-- ``plain``: plain pytest running as many empty test functions as the plugin collects
-  items (one module per post, one function per gate), the floor pytest itself sets.
+- ``baseline serial``: the plugin at ``--baseline`` (default c5a427a, main when issue 29
+  was worked on: look-ahead workers on by default, ``jobs = auto``), installed with
+  ``pip install git+file://REPO@COMMIT`` into a virtualenv the bench creates under
+  bench/.work (cached there; dependencies pinned to this virtualenv's versions, so only
+  the plugin differs);
+- ``current serial``: the plugin in this checkout with its default (``jobs = 1``: one
+  process, nothing started);
+- ``prefetch serial``: the same code with ``--postgates-jobs=2`` (the opt-in look-ahead:
+  one worker process of a ProcessPoolExecutor);
+- ``current n2``: the same code under pytest-xdist, ``-n 2`` (``--no-xdist`` drops it);
+- ``plain serial`` and ``plain n2``: plain pytest running as many empty test functions as
+  the plugin collects items (one module per post, one function per gate), serial and under
+  ``-n 2``: the floor pytest (and xdist) set.
 
 Wall time and CPU time (user + system of the pytest process and everything it waits for,
 mermaid.js engines included) are printed; on a shared machine CPU time moves less with
-the load. Every plugin side must reach the same outcome line and the same scorecards
-(the per-gate JSON files, byte for byte): the bench says so and exits 1 otherwise.
+the load. Every plugin run must reach the same outcome line and the same scorecards (the
+per-gate JSON files, byte for byte) as ``current serial``: the bench says so and exits 1
+otherwise. The bench also projects the speed-up on more CPUs from the measured serial
+fraction (Amdahl's law; see :func:`amdahl`).
 
-    python bench/real_speed.py                      # 130 posts, 3 repetitions
-    python bench/real_speed.py --repeat 5 --xdist   # also -n 2, cold and second run
+    python bench/real_speed.py --snapshot --repeat 5 \\
+        --posts /work/shared/corpus/neurolink-blog/_posts --repo /work/neurolink
 
-Targets (issue 15): cold serial at least 2x faster than the baseline; the second run
-within 1.5x of the plain control.
+Done when (issue 29): the parallel path a user asks for is at least as fast as the
+baseline's default serial run (with its look-ahead worker), cold and warm.
 """
 
 from __future__ import annotations
@@ -225,14 +231,33 @@ def main(argv: list[str] | None = None) -> int:
         TRASH.empty()
 
 
+def amdahl(one: float, two: float) -> tuple[float, dict[int, float]]:
+    """The serial fraction of a run from its wall times with one process (``one``) and with
+    two (``two``), and the speed-up it projects on 2, 4 and 16 CPUs. Amdahl's law:
+    T(n) = T1 * (s + (1 - s) / n), so T2 / T1 = (1 + s) / 2 and s = 2 * T2 / T1 - 1 (kept
+    in [0, 1]: a run slower on two processes is all serial); speed-up(n) = 1 / (s +
+    (1 - s) / n)."""
+    serial = min(1.0, max(0.0, 2 * two / one - 1))
+    return serial, {n: 1 / (serial + (1 - serial) / n) for n in (2, 4, 16)}
+
+
+@dataclass(frozen=True)
+class Run:
+    """One plugin configuration the bench times: which Python, which arguments."""
+
+    name: str
+    side: str  # "baseline" or "current" (the code)
+    args: tuple[str, ...] = ()
+
+
 def measure(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--posts", type=Path, default=DEFAULT_POSTS)
-    parser.add_argument("--repo", type=Path, default=Path("/work/data/neurolink"))
+    parser.add_argument("--repo", type=Path, default=Path("/work/neurolink"))
     parser.add_argument("--ref", default="release")
-    parser.add_argument("--baseline", default="330c8dc")
+    parser.add_argument("--baseline", default="c5a427a")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--xdist", action="store_true", help="also time -n 2")
+    parser.add_argument("--no-xdist", action="store_true", help="do not time -n 2")
     parser.add_argument(
         "--snapshot",
         action="store_true",
@@ -240,11 +265,6 @@ def measure(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--per-gate", action="store_true", help="one more cold serial run: CPU by gate"
-    )
-    parser.add_argument(
-        "--no-jobs1",
-        action="store_true",
-        help="do not time this code with --postgates-jobs=1 (no look-ahead workers)",
     )
     args = parser.parse_args(argv)
     if not args.posts.is_dir() or not (args.repo / ".git").exists():
@@ -254,11 +274,15 @@ def measure(argv: list[str] | None = None) -> int:
     env = dict(os.environ, PYTEST_ADDOPTS="")
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # users have bytecode caches
     env.pop("POSTGATES_CACHE_KEY", None)
+    env.pop("POSTGATES_JOBS", None)  # each run's own default or flag
     pythons = {"baseline": baseline_python(args.baseline), "current": Path(sys.executable)}
-    if not args.no_jobs1:
-        pythons["jobs1"] = Path(sys.executable)
-    # Arguments of one side only: jobs1 is this code without look-ahead workers.
-    side_args: dict[str, list[str]] = {"jobs1": ["--postgates-jobs=1"]}
+    runs = [
+        Run("baseline serial", "baseline"),
+        Run("current serial", "current"),
+        Run("prefetch serial", "current", ("--postgates-jobs=2",)),
+    ]
+    if not args.no_xdist:
+        runs.append(Run("current n2", "current", ("-n", "2")))
     common = [
         args.posts.name,
         "--rootdir=.",
@@ -277,7 +301,9 @@ def measure(argv: list[str] | None = None) -> int:
     ]
     TRASH.empty()  # what a bench that stopped early left
     scratch = SCRATCH
-    blogs = {side: prepare_blog(args.posts, scratch / side) for side in pythons}
+    blogs = {
+        run.name: prepare_blog(args.posts, scratch / run.name.replace(" ", "-")) for run in runs
+    }
     side_env = {side: env for side in pythons}
     current_label = "working tree"
     if args.snapshot:
@@ -298,11 +324,9 @@ def measure(argv: list[str] | None = None) -> int:
         subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
         # Ahead of the editable install's finder, which comes after the path entries.
         side_env["current"] = dict(env, PYTHONPATH=str(source))
-        if "jobs1" in pythons:
-            side_env["jobs1"] = side_env["current"]
         current_label = f"HEAD {head[:12]}, exported to {source}"
-    items = count_items(pythons["current"], blogs["current"], common, side_env["current"])
-    baseline_items = count_items(pythons["baseline"], blogs["baseline"], common, env)
+    items = count_items(pythons["current"], blogs["current serial"], common, side_env["current"])
+    baseline_items = count_items(pythons["baseline"], blogs["baseline serial"], common, env)
     posts = len(list(args.posts.glob("*.md")))
     plain = scratch / "plain"
     per_post = max(1, round(items / max(posts, 1)))
@@ -310,53 +334,50 @@ def measure(argv: list[str] | None = None) -> int:
     plain_command = [str(pythons["current"]), "-m", "pytest", ".", "-q", "-p", "no:randomly"]
     plain_command += ["-p", "no:hypothesispytest", "-p", "no:cacheprovider"]
     subprocess.run([*plain_command, "--collect-only"], cwd=plain, env=env, capture_output=True)
+    plain_runs = {"plain serial": plain_command}
+    if not args.no_xdist:
+        plain_runs["plain n2"] = [*plain_command, "-n", "2"]
 
-    modes = [("serial", [])] + ([("n2", ["-n", "2"])] if args.xdist else [])
     timings: dict[str, Timing] = {}
-    scorecard_diff: list[str] | None = None
-    jobs1_diff: list[str] = []
+    scorecard_diff: dict[str, list[str]] = {}
+    loads: list[tuple[float, float, float]] = [os.getloadavg()]
 
     def fresh(blog: Path) -> None:
         TRASH.discard(blog / ".bench-cache")
         TRASH.discard(blog / ".postgates")
 
-    for side, python in pythons.items():  # bytecode caches, outside the timing
+    for run in runs:  # bytecode caches, outside the timing
         subprocess.run(
-            [str(python), "-m", "pytest", *common, "--collect-only"],
-            cwd=blogs[side],
-            env=side_env[side],
+            [str(pythons[run.side]), "-m", "pytest", *common, "--collect-only"],
+            cwd=blogs[run.name],
+            env=side_env[run.side],
             capture_output=True,
         )
     settle()
     for repetition in range(args.repeat):
-        # Alternate which side goes first, so that a drift in the load favours neither.
-        order = list(pythons) if repetition % 2 == 0 else list(reversed(pythons))
-        for mode, extra in modes:
-            for side in order:
-                blog = blogs[side]
-                fresh(blog)
-                for phase in ("cold", "second"):
-                    command = [str(pythons[side]), "-m", "pytest", *common, *extra]
-                    wall, cpu, last = run_timed(
-                        command + side_args.get(side, []), blog, side_env[side]
-                    )
-                    timing = timings.setdefault(f"{side} {mode} {phase}", Timing())
-                    timing.add(wall, cpu)
-                    timing.outcome = last
-                    timing.lookahead = LOOKAHEAD_LINE[0]
-            if mode == "serial" and scorecard_diff is None:
-                scorecard_diff = scorecards_differ(
-                    blogs["baseline"] / ".postgates" / "scorecards",
-                    blogs["current"] / ".postgates" / "scorecards",
+        # Alternate the order, so that a drift in the load favours no run.
+        order = runs if repetition % 2 == 0 else list(reversed(runs))
+        for run in order:
+            blog = blogs[run.name]
+            fresh(blog)
+            for phase in ("cold", "second"):
+                command = [str(pythons[run.side]), "-m", "pytest", *common, *run.args]
+                wall, cpu, last = run_timed(command, blog, side_env[run.side])
+                timing = timings.setdefault(f"{run.name} {phase}", Timing())
+                timing.add(wall, cpu)
+                timing.outcome = last
+                timing.lookahead = LOOKAHEAD_LINE[0] or timing.lookahead
+        if repetition == 0:
+            for run in [run for run in runs if run.name != "current serial"]:
+                scorecard_diff[run.name] = scorecards_differ(
+                    blogs["current serial"] / ".postgates" / "scorecards",
+                    blogs[run.name] / ".postgates" / "scorecards",
                 )
-                if "jobs1" in pythons:
-                    jobs1_diff = scorecards_differ(
-                        blogs["jobs1"] / ".postgates" / "scorecards",
-                        blogs["current"] / ".postgates" / "scorecards",
-                    )
-        wall, cpu, last = run_timed(plain_command, plain, env)
-        timings.setdefault("plain", Timing()).add(wall, cpu)
-        timings["plain"].outcome = last
+        for name, command in plain_runs.items():
+            wall, cpu, last = run_timed(command, plain, env)
+            timings.setdefault(name, Timing()).add(wall, cpu)
+            timings[name].outcome = last
+        loads.append(os.getloadavg())
         print(f"repetition {repetition + 1}/{args.repeat} done", file=sys.stderr, flush=True)
 
     print(f"corpus: {posts} posts in {args.posts}; repository {args.repo} at {args.ref}")
@@ -365,65 +386,67 @@ def measure(argv: list[str] | None = None) -> int:
         f"of {per_post} empty tests"
     )
     print(f"baseline: plugin at {args.baseline} in {pythons['baseline'].parent.parent}")
-    print(f"current: {current_label}; jobs = auto (look-ahead workers on spare CPUs)")
-    if "jobs1" in pythons:
-        print("jobs1: the same code with --postgates-jobs=1 (no look-ahead workers)")
-    print(f"repetitions: {args.repeat}; medians (wall range), CPU seconds of the process tree")
-    print(f"cpus: {os.cpu_count()}; load average at the end: {os.getloadavg()[0]:.1f}")
+    print(f"current: {current_label}")
+    for run in runs:
+        print(f"  {run.name}: {run.side} {' '.join(run.args) or '(its defaults)'}")
+    print(f"repetitions: {args.repeat}, interleaved; medians (wall range), CPU seconds of the")
+    print("process tree")
+    print(
+        f"cpus: {os.cpu_count()}; load average (1, 5, 15 min) before and after each repetition: "
+        + "; ".join(f"{one:.1f} {five:.1f} {fifteen:.1f}" for one, five, fifteen in loads)
+    )
     print()
     print(f"{'run':28} {'wall s':>8} {'range':>11} {'cpu s':>8}")
     for name, timing in timings.items():
         print(f"{name:28} {timing.median:8.2f} {timing.spread():>11} {timing.median_cpu:8.2f}")
     print()
-    plain_t = timings["plain"]
-    for mode, _ in modes:
-        base_cold, cur_cold = timings[f"baseline {mode} cold"], timings[f"current {mode} cold"]
-        base_second = timings[f"baseline {mode} second"]
-        cur_second = timings[f"current {mode} second"]
-        print(f"{mode}:")
-        print(
-            f"  cold, baseline / current:         {base_cold.median / cur_cold.median:5.2f}x "
-            f"wall, {base_cold.median_cpu / cur_cold.median_cpu:5.2f}x cpu   (target >= 2x)"
-        )
-        print(
-            f"  second run, baseline / current:   {base_second.median / cur_second.median:5.2f}x "
-            f"wall, {base_second.median_cpu / cur_second.median_cpu:5.2f}x cpu"
-        )
-        if "jobs1" in pythons:
-            one_cold, one_second = timings[f"jobs1 {mode} cold"], timings[f"jobs1 {mode} second"]
+    plain_t = timings["plain serial"]
+    base = {phase: timings[f"baseline serial {phase}"] for phase in ("cold", "second")}
+    for run in runs:
+        print(f"{run.name}:")
+        for phase in ("cold", "second"):
+            timing = timings[f"{run.name} {phase}"]
             print(
-                f"  cold, jobs1 / current (look-ahead): {one_cold.median / cur_cold.median:5.2f}x "
-                f"wall, {one_cold.median_cpu / cur_cold.median_cpu:5.2f}x cpu "
-                f"(wall {one_cold.median:.2f} -> {cur_cold.median:.2f} s, cpu "
-                f"{one_cold.median_cpu:.2f} -> {cur_cold.median_cpu:.2f} s)"
+                f"  {phase:6} baseline serial / this: {base[phase].median / timing.median:5.2f}x "
+                f"wall, {base[phase].median_cpu / timing.median_cpu:5.2f}x cpu; "
+                f"this / plain serial: {timing.median / plain_t.median:5.2f}x wall"
             )
+    print()
+    print("Done when (issue 29): the parallel path a user asks for is at least as fast as the")
+    print("baseline's default serial run (look-ahead worker), cold and warm:")
+    for name in [run.name for run in runs if run.name in ("prefetch serial", "current n2")]:
+        for phase in ("cold", "second"):
+            ratio = base[phase].median / timings[f"{name} {phase}"].median
+            verdict = "met" if ratio >= 1.0 else "not met"
+            print(f"  {name:16} {phase:6} {ratio:5.2f}x of the baseline's speed: {verdict}")
+    print()
+    print("Projected speed-up on more CPUs (Amdahl's law). From the wall times with one")
+    print("process (T1, current serial: jobs 1) and with two (T2), the serial fraction is")
+    print("s = 2*T2/T1 - 1 (since T2 = T1*(s + (1-s)/2)), kept in [0, 1]; the speed-up on n")
+    print("CPUs is 1/(s + (1-s)/n). Medians of this run; a warm run's work is mostly serial.")
+    for name in [run.name for run in runs if run.name in ("prefetch serial", "current n2")]:
+        for phase in ("cold", "second"):
+            one = timings[f"current serial {phase}"].median
+            two = timings[f"{name} {phase}"].median
+            serial, speedup = amdahl(one, two)
             print(
-                f"  second, jobs1 / current:          "
-                f"{one_second.median / cur_second.median:5.2f}x wall, "
-                f"{one_second.median_cpu / cur_second.median_cpu:5.2f}x cpu"
-            )
-        for side in pythons:
-            cold, second = timings[f"{side} {mode} cold"], timings[f"{side} {mode} second"]
-            print(
-                f"  {side:8} cold / plain:          {cold.median / plain_t.median:5.2f}x wall; "
-                f"second run / plain: {second.median / plain_t.median:5.2f}x wall, "
-                f"{second.median_cpu / plain_t.median_cpu:5.2f}x cpu"
-                + ("   (target <= 1.5x)" if side == "current" else "")
+                f"  {name:16} {phase:6} T1 {one:6.2f} s, T2 {two:6.2f} s: s = {serial:4.2f}; "
+                + ", ".join(f"{n} CPUs {value:4.2f}x" for n, value in speedup.items())
             )
     print()
     if args.per_gate:
-        for side in pythons:
-            blog = blogs[side]
+        for run in runs[:2]:
+            blog = blogs[run.name]
             fresh(blog)
             (blog / "bench_per_gate.py").write_text(PER_GATE_PLUGIN)
-            report = scratch / f"per-gate-{side}.json"
+            report = scratch / f"per-gate-{run.side}.json"
             run_timed(
-                [str(pythons[side]), "-m", "pytest", *common, "-p", "bench_per_gate"],
+                [str(pythons[run.side]), "-m", "pytest", *common, "-p", "bench_per_gate"],
                 blog,
                 dict(
-                    side_env[side],
+                    side_env[run.side],
                     PYTHONPATH=os.pathsep.join(
-                        filter(None, [str(blog), side_env[side].get("PYTHONPATH")])
+                        filter(None, [str(blog), side_env[run.side].get("PYTHONPATH")])
                     ),
                     BENCH_PER_GATE=str(report),
                 ),
@@ -431,7 +454,7 @@ def measure(argv: list[str] | None = None) -> int:
             data = json.loads(report.read_text())
             gated = sum(data["gates"].values())
             print(
-                f"{side}, cold serial, CPU of the pytest process: {data['process_total']:.2f} s, "
+                f"{run.name}, cold, CPU of the pytest process: {data['process_total']:.2f} s, "
                 f"of which gating (item setup) {gated:.2f} s:"
             )
             for name, cpu in sorted(data["gates"].items(), key=lambda kv: -kv[1]):
@@ -442,29 +465,21 @@ def measure(argv: list[str] | None = None) -> int:
             print(f"{name}: {timing.lookahead}")
     outcomes = {name: timing.outcome for name, timing in timings.items()}
     print("outcomes:", json.dumps(outcomes, indent=1))
+    reference = outcomes["current serial cold"].split(" in ")[0]
     same_outcome = all(
-        outcomes[f"baseline {mode} {phase}"].split(" in ")[0]
-        == outcomes[f"{side} {mode} {phase}"].split(" in ")[0]
-        for side in pythons
-        for mode, _ in modes
+        outcomes[f"{run.name} {phase}"].split(" in ")[0] == reference
+        for run in runs
         for phase in ("cold", "second")
     )
-    print(f"same outcome line on every side: {same_outcome}")
-    if scorecard_diff is None:
-        scorecard_diff = []
-    total = len(list((blogs["current"] / ".postgates" / "scorecards").glob("*.json")))
-    print(
-        f"scorecards differing between baseline and current (cold serial): "
-        f"{len(scorecard_diff)} of {total}"
-        + ("" if not scorecard_diff else ": " + ", ".join(scorecard_diff[:20]))
-    )
-    if "jobs1" in pythons:
+    print(f"same outcome line in every plugin run: {same_outcome}")
+    total = len(list((blogs["current serial"] / ".postgates" / "scorecards").glob("*.json")))
+    for name, differ in scorecard_diff.items():
         print(
-            f"scorecards differing between jobs1 and current (cold serial): "
-            f"{len(jobs1_diff)} of {total}"
-            + ("" if not jobs1_diff else ": " + ", ".join(jobs1_diff[:20]))
+            f"scorecards differing between current serial and {name} (second run): "
+            f"{len(differ)} of {total}" + ("" if not differ else ": " + ", ".join(differ[:20]))
         )
-    return 0 if same_outcome and not scorecard_diff and not jobs1_diff else 1
+    differing = any(scorecard_diff.values())
+    return 0 if same_outcome and not differing else 1
 
 
 if __name__ == "__main__":

@@ -17,13 +17,10 @@ on any lock (a part, the index) computes a part nobody has started instead
 scheduled in collection order, so the parts are needed in order and the workers compute
 them side by side.
 
-A serial run whose look-ahead workers gate posts from the end (lookahead.py) splits its
-batches the same way once it starts them: the main process needs the parts from the front,
-a worker those from the back, and a process that would wait on a lock computes the next
-part nobody started in its own direction (:attr:`RunBatches.from_end`). The split is
-decided before the workers start and handed to them (:meth:`RunBatches.split_counts`), so
-every process names the same parts. A serial run without workers (``jobs = 1``, a cached
-run) keeps one part per batch: one linter pass, one engine batch.
+A serial run with look-ahead workers (``jobs`` > 1, lookahead.py) splits its batches the
+same way, before any is computed, and hands the number of parts to its workers, so every
+process names the same parts. A serial run without workers (``jobs = 1``, the default)
+keeps one part per batch: one linter pass, one engine batch.
 """
 
 from __future__ import annotations
@@ -55,8 +52,6 @@ class RunBatches:
         run_dir: Path | None = None,
         posts: tuple[Path, ...] = (),
         parts: int = 1,
-        from_end: bool = False,
-        split_counts: dict[str, int] | None = None,
     ) -> None:
         self.run_dir = run_dir
         self.posts = posts  # every collected post of the run, in collection order
@@ -67,11 +62,6 @@ class RunBatches:
         # Set only before the process computes a batch (or when every process of the run
         # is told the new value): the processes of a run must name the same parts.
         self.parts = parts
-        # Help with the parts nobody started from the last one (a look-ahead worker, which
-        # gates posts from the end) rather than from the first.
-        self.from_end = from_end
-        # Parts of each batch whose split another process of the run decided already.
-        self._counts: dict[str, int] = dict(split_counts or {})
         self._memo: dict[str, Any] = {}
         self._split: dict[str, tuple[tuple[str, tuple[Path, ...]], ...]] = {}
         self._part_of: dict[str, dict[Path, int]] = {}
@@ -120,9 +110,8 @@ class RunBatches:
         split = self._split.get(batch)
         if split is None:
             posts = self.posts_for(batch)
-            count = self._counts.get(batch) or max(1, min(self.parts, len(posts) // MIN_PART_POSTS))
+            count = max(1, min(self.parts, len(posts) // MIN_PART_POSTS))
             count = max(1, min(count, len(posts)))
-            self._counts[batch] = count
             if count == 1:
                 split = ((batch, posts),) if posts else ()
             else:
@@ -136,11 +125,6 @@ class RunBatches:
                 post: number for number, (_, part) in enumerate(split) for post in part
             }
         return split
-
-    def split_counts(self) -> dict[str, int]:
-        """How many parts each batch this process has split so far is split into: what a
-        process that joins the run later (a look-ahead worker) must use for those."""
-        return dict(self._counts)
 
     def scope(self, batch: str, post: Path) -> tuple[str, tuple[Path, ...]]:
         """The name and posts of the part of a declared batch that covers ``post`` (the
@@ -166,20 +150,6 @@ class RunBatches:
         self.offer(batch, compute)
         return self.get(name, lambda: compute(posts))
 
-    def prepare(self, post: Path) -> int:
-        """Compute now the parts of the offered batches that cover ``post`` and that no
-        process has computed or started; how many it computed. A look-ahead worker does
-        this before it claims the post: a part computed while the claim is held (about a
-        second for gate 1's diagrams and gate 12's lint at a part boundary) made the main
-        process, which covers cached posts faster, wait on that post."""
-        if self.run_dir is None or self._helping:
-            return 0
-        computed = 0
-        for batch, compute in list(self._computes.items()):
-            name, posts = self.scope(batch, post)
-            computed += bool(posts) and self._compute_if_unstarted(name, posts, compute)
-        return computed
-
     def help_once(self) -> bool:
         """Compute one part of an offered batch that no process has computed or started,
         and keep it; False when there is none (or this process is already helping)."""
@@ -193,7 +163,7 @@ class RunBatches:
         try:
             for batch, compute in list(self._computes.items()):
                 parts = self._parts(batch)
-                for name, posts in reversed(parts) if self.from_end else parts:
+                for name, posts in parts:
                     if self._compute_if_unstarted(name, posts, compute):
                         return True
             return False

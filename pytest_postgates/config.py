@@ -242,9 +242,9 @@ class Settings:
     # Seconds one gate may spend on one post (parsing included) before it is an ERROR for
     # that post: generous, far above the slowest gate on a real post (pytest_postgates.budget).
     gate_timeout: float = 60.0
-    # Processes that gate posts in a serial run: "auto" (the CPUs this process may use) or
-    # a count; 1 turns the look-ahead workers off (pytest_postgates.lookahead).
-    jobs: int | str = "auto"
+    # Processes that gate posts in a serial run: 1 (no process started), a count, or "auto"
+    # (the CPUs this process may use); above 1, look-ahead workers (pytest_postgates.lookahead).
+    jobs: int | str = 1
     # Run only shard K of N of the posts (pytest_postgates.shards): (K, N), or None.
     shard: tuple[int, int] | None = None
     # Each declared gate settings dataclass -> its value for this run (see declare()).

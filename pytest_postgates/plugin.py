@@ -18,7 +18,7 @@ from pytest_postgates.batch import RUN_DIR_KEY
 from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import SETTINGS_TYPES, in_run_order
 from pytest_postgates.gates.base import Gate
-from pytest_postgates.lookahead import LookAhead
+from pytest_postgates.lookahead import LookAhead, xdist_note
 from pytest_postgates.nodes import GateItem, PostFile, PostgatesProblem
 from pytest_postgates.post import is_markdown
 from pytest_postgates.session import STATE_KEY, OverallRecorder, PostgatesState, file_name_problem
@@ -66,9 +66,9 @@ FLAGS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         "jobs",
         {
             "metavar": "N",
-            "help": "processes gating posts, the plugin's look-ahead workers among them: auto "
-            "starts one per spare CPU (under -n, only for CPUs beyond the xdist workers), "
-            "or a number; 1 = none started (default: auto)",
+            "help": "processes gating posts in a serial run: N > 1 starts N-1 look-ahead "
+            "worker processes (a process pool) that gate later posts; auto = one per spare "
+            "CPU; ignored under -n (xdist is the engine) (default: 1, no process started)",
         },
     ),
     (
@@ -256,7 +256,7 @@ def pytest_runtest_makereport(
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> None:
-    # Before pytest's own loop runs the items: spare CPUs may gate the later posts.
+    # Before pytest's own loop runs the items: with jobs > 1, workers gate the later posts.
     config = session.config
     if config.option.collectonly or (
         session.testsfailed and not config.option.continue_on_collection_errors
@@ -264,17 +264,14 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         return
     state = config.stash.get(STATE_KEY, None)
     if state is not None:
-        lookahead = LookAhead.for_session(session, state)
-        config.stash[LOOKAHEAD_KEY] = lookahead
-        if lookahead is not None:
-            lookahead.probe()
+        config.stash[LOOKAHEAD_KEY] = LookAhead.for_session(session, state)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     lookahead = item.config.stash.get(LOOKAHEAD_KEY, None)
     if lookahead is not None and isinstance(item, GateItem):
-        lookahead.before_item(item.path, item.gate.id)
+        lookahead.before_item(item.path)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -290,6 +287,10 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if lookahead is not None:
         for line in lookahead.summary:
             terminalreporter.write_line(line)
+    state = config.stash.get(STATE_KEY, None)
+    note = xdist_note(config, state.settings) if state is not None else None
+    if note is not None:
+        terminalreporter.write_line(note)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -116,9 +116,6 @@ class ResultCache:
         # Entry texts read ahead by prefetch() for a post's next loads (hits only: a key
         # not found there is still queried, since another process may store it meanwhile).
         self._prefetched: dict[str, str] = {}
-        # Results computed and stored this run: the look-ahead starts at the first one
-        # (an ERROR, never stored, is decided anew every run and starts nothing).
-        self.stored = 0
 
     def _mac(self, entry: dict[str, Any]) -> str:
         assert self._secret is not None
@@ -453,7 +450,6 @@ class ResultCache:
                 if db is None:
                     raise
                 _insert(db, key, text)
-            self.stored += 1
             # The card is now what a later load of ``key`` gives: the same scorecard digest.
             card.entry_digest = entry_digest(text)
         except (OSError, sqlite3.Error) as exc:

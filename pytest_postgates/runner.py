@@ -7,6 +7,7 @@ pytest is what lets the CLI, the tests and future report formats share one behav
 
 from __future__ import annotations
 
+import sys
 import traceback
 import warnings
 from collections.abc import Sequence
@@ -74,6 +75,25 @@ def is_advisory(spec: Gate, path: Path, context: GateContext) -> bool:
     return spec.advisory or advisory_reason(spec, path, context) is not None
 
 
+@dataclass(frozen=True)
+class ReadyCard:
+    """A scorecard a look-ahead worker computed (lookahead.py), with what the gate printed
+    and the warnings it raised there (category, message, file, line): given again where the
+    gate would have run in this process, so that pytest captures them at its item."""
+
+    card: Scorecard
+    stdout: str = ""
+    stderr: str = ""
+    warned: tuple[tuple[type[Warning], str, str, int], ...] = ()
+
+    def replay(self) -> Scorecard:
+        sys.stdout.write(self.stdout)
+        sys.stderr.write(self.stderr)
+        for category, message, filename, lineno in self.warned:
+            warnings.warn_explicit(message, category, filename, lineno)
+        return self.card
+
+
 class PostRun:
     """One post's gates in one process."""
 
@@ -101,6 +121,9 @@ class PostRun:
         self._parse_overrun: str | None = None  # what overran when the parse did
         self._keys: dict[int, str | None] = {}  # gate id -> its result-cache key (cache_key)
         self._prefetched = False  # the post's cached entries were read ahead (_prefetch)
+        # Scorecards a look-ahead worker computed, by gate id: used in place of gating, after
+        # this process's own short-circuit (a gate a worker leaves to it may fail here).
+        self.ready: dict[int, ReadyCard] = {}
 
     @cached_property
     def raw(self) -> bytes | None:
@@ -221,6 +244,9 @@ class PostRun:
                 ),
                 spec,
             )
+        ready = self.ready.pop(spec.id, None)
+        if ready is not None:
+            return ready.replay()
         key = self.cache_key(spec)
         results, skip = self.context.results, spec.caches_skip
         assert results is not None  # GateContext always has one

@@ -147,11 +147,10 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Blog:
 
 
 @pytest.fixture(autouse=True)
-def _serial_inner_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inner runs gate in one process unless a test asks for look-ahead workers
-    (tests/test_lookahead.py): counting parses or timing a run assumes the main process
-    does all the work, and a worker per inner run would cost the suite its CPU."""
-    monkeypatch.setenv("POSTGATES_JOBS", "1")
+def _default_jobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inner runs have the default jobs (1: no look-ahead worker) unless a test asks for
+    workers (tests/test_lookahead.py), whatever the developer's environment sets."""
+    monkeypatch.delenv("POSTGATES_JOBS", raising=False)
 
 
 @pytest.fixture(autouse=True)

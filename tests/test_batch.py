@@ -248,32 +248,3 @@ def test_a_part_that_fails_while_helping_is_left_to_the_gate_that_needs_it(
     assert not (tmp_path / "mermaid.part1of2.json").exists()
     with pytest.raises(RuntimeError, match="engine crashed"):
         batches.part("mermaid", first, compute)
-
-
-def test_prepare_computes_the_parts_covering_a_post_once_and_no_others(tmp_path: Path) -> None:
-    """A look-ahead worker computes the parts its next post needs before it claims the
-    post (issue 15): only the parts that cover it, each once, none another process of
-    the run has already stored, and the gate then reads them without computing."""
-    run_dir = tmp_path / "run"
-    run_dir.mkdir()
-    batches = _batches(run_dir, 48, parts=4)
-    computed: list[tuple[str, ...]] = []
-
-    def compute(posts: tuple[Path, ...]) -> list[str]:
-        computed.append(tuple(p.name for p in posts))
-        return [p.name for p in posts]
-
-    assert batches.prepare(Path("/blog/_posts/p030.md")) == 0  # nothing offered yet
-    batches.offer("mermaid", compute)
-    post = Path("/blog/_posts/p030.md")
-    assert batches.prepare(post) == 1
-    assert computed == [tuple(f"p{n:03d}.md" for n in range(24, 36))]
-    assert batches.prepare(post) == 0  # computed already: not again
-    assert batches.part("mermaid", post, lambda p: pytest.fail("computed twice")) == list(
-        computed[0]
-    )
-    other = _batches(run_dir, 48, parts=4)  # another process: the stored part counts
-    other.offer("mermaid", lambda p: pytest.fail("computed twice"))
-    assert other.prepare(post) == 0
-    assert batches.prepare(Path("/blog/_posts/not-in-the-batch.md")) == 0
-    assert len(computed) == 1

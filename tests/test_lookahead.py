@@ -1,7 +1,8 @@
-"""Look-ahead workers (issue 15): a serial run's spare CPUs gate later posts into the
-result cache. The output must be the same with and without them; they follow the selection,
-stop with the session, never outlive it, and a dead worker's post is gated by the main
-process with a warning."""
+"""The opt-in look-ahead (issue 29): with ``jobs`` > 1 a serial run gates later posts in a
+process pool and takes each post's scorecards from its future. Off by default (no process
+started), off under xdist; the output is the same with and without it; a gate's prints,
+warnings, errors, timeouts and ``breakpoint()`` behave as in the main process; workers stop
+with the session and never outlive it."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import replace
@@ -22,23 +22,9 @@ from pytest_postgates import lookahead
 from pytest_postgates.config import Judge, Settings, SettingsError, apply
 from pytest_postgates.gates import BY_ID, SETTINGS_TYPES
 from pytest_postgates.gates.base import GateContext
-from pytest_postgates.lookahead import (
-    DONE,
-    FREE,
-    LEFT,
-    MAIN,
-    WORKER_BASE,
-    ClaimTable,
-    Job,
-    PostJob,
-    gate_post,
-    worker_alive,
-    workers_for,
-)
-from pytest_postgates.results import settings_fingerprint
+from pytest_postgates.lookahead import PostJob, WorkerSetup, gate_post, workers_for
+from pytest_postgates.results import CODE_FINGERPRINT, settings_fingerprint
 from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo
-
-pytestmark = pytest.mark.skipif(lookahead.fcntl is None, reason="look-ahead needs fcntl")
 
 FRONT, GOOD = BLOG_FRONT, GROUNDED
 # Gate 2 FAIL (an invented symbol), which short-circuits gates 11 and 13.
@@ -48,127 +34,17 @@ NO_ENTITY = "This post is about some ideas in general.\n\nIt explains them in pl
 POSTS = 8
 
 
-# ---------------------------------------------------------------------- claim protocol
-def test_main_and_workers_never_claim_the_same_post(tmp_path: Path) -> None:
-    """A main process claiming in order and two workers claiming from the end, at once
-    (separate open files, so flock separates them as it separates processes): every post
-    is claimed exactly once, and the workers' posts are a tail of the list."""
-    count = 400
-    path = tmp_path / "claims"
-    tables = [ClaimTable(path, count) for _ in range(3)]
-    got: dict[str, list[int]] = {"main": [], "w0": [], "w1": []}
-
-    def main() -> None:
-        for number in range(count):
-            if tables[0].claim(number) == FREE:
-                got["main"].append(number)
-
-    def worker(slot: int) -> None:
-        while (number := tables[slot].claim_last(slot)) is not None:
-            got[f"w{slot - 1}"].append(number)
-            tables[slot].finish(number, DONE)
-
-    threads = [threading.Thread(target=main)]
-    threads += [threading.Thread(target=worker, args=(slot,)) for slot in (1, 2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    claimed = got["main"] + got["w0"] + got["w1"]
-    assert sorted(claimed) == list(range(count))
-    workers = sorted(got["w0"] + got["w1"])
-    assert workers == list(range(count - len(workers), count))  # they met in the middle
-    assert got["main"] == list(range(len(got["main"])))
-    for table in tables:
-        table.close()
-
-
-def test_claim_states_and_take_back(tmp_path: Path) -> None:
-    table = ClaimTable(tmp_path / "claims", 3)
-    assert table.claim_last(slot=5) == 2
-    assert table.state(2) == WORKER_BASE + 5
-    assert table.claim(2) == WORKER_BASE + 5  # the main process must wait, not take it
-    assert table.state(2) == WORKER_BASE + 5
-    assert table.claim(0) == FREE and table.state(0) == MAIN
-    assert table.claim_last(slot=5) == 1
-    table.finish(1, LEFT)
-    assert not table.take_back(2, LEFT)  # still the worker's: not taken
-    assert table.take_back(1, LEFT) and table.state(1) == MAIN
-    assert table.claim_last(slot=5) is None
-    assert [table.new_slot(), table.new_slot()] == [0, 1]
-    with pytest.raises(ValueError, match="claim table of 3 posts"):
-        ClaimTable(tmp_path / "claims", 4)
-    table.close()
-
-
-def test_a_serial_worker_claims_ahead_of_the_main_process(tmp_path: Path) -> None:
-    """Issue 15: a serial run's worker claims the first free post LEAD_POSTS beyond the
-    furthest post the main process reached (so the main process's per-item work for the
-    worker's posts overlaps the worker's gating), skipping the posts the main process
-    will reach first; near the end, the last free post after it."""
-    lead = lookahead.LEAD_POSTS
-    count = lead * 3
-    table = ClaimTable(tmp_path / "claims", count)
-    assert table.peek_ahead(lead=lead) == lead  # what the claim takes, left free
-    assert table.state(lead) == FREE
-    assert table.claim_ahead(slot=0, lead=lead) == lead  # before the first item: from 0
-    assert table.claim(0) == FREE and table.claim(3) == FREE
-    assert table.reached() == 3
-    assert table.claim_ahead(slot=0, lead=lead) == 3 + lead
-    assert table.claim_ahead(slot=0, lead=lead) == 4 + lead  # consecutive while ahead
-    # The posts the worker skipped (before 3 + lead) are left free for the main process.
-    assert [table.state(n) for n in (4, lead - 1, lead + 1, lead + 2)] == [FREE] * 4
-    table.claim(2 * lead)  # the main process got far: nothing free lead posts beyond it
-    assert table.claim_ahead(slot=0, lead=lead) == count - 1  # the last free after it
-    assert table.claim_ahead(slot=0, lead=lead) == count - 2
-    table.close()
-    # Near the end: the free posts within the lead, the last one first.
-    table = ClaimTable(tmp_path / "claims-end", 10)
-    table.claim(2)
-    assert [table.claim_ahead(slot=1, lead=lead) for _ in range(8)] == [9, 8, 7, 6, 5, 4, 3, None]
-    assert table.peek_ahead(lead=lead) is None
-    assert table.state(1) == FREE  # behind the main process: never the worker's
-    table.close()
-
-
-def test_a_dead_worker_is_told_from_a_slow_one(tmp_path: Path) -> None:
-    lookahead.alive_path(tmp_path, 0).touch()
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import fcntl, os, sys, time\n"
-            f"fd = os.open({str(lookahead.alive_path(tmp_path, 0))!r}, os.O_RDWR)\n"
-            "fcntl.flock(fd, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n",
-        ],
-        stdout=subprocess.PIPE,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
-        assert worker_alive(tmp_path, 0)
-        assert worker_alive(tmp_path, 0)  # asking does not take the lock away
-    finally:
-        holder.kill()
-        holder.wait()
-    assert not worker_alive(tmp_path, 0)
-    assert not worker_alive(tmp_path, 1)  # never started
-
-
-def test_how_many_workers_a_process_starts() -> None:
-    assert workers_for("auto", cpus=2, xdist_workers=None, worker_index=0) == 1
-    assert workers_for("auto", cpus=1, xdist_workers=None, worker_index=0) == 0
-    assert workers_for("auto", cpus=64, xdist_workers=None, worker_index=0) == 4
-    assert workers_for(1, cpus=8, xdist_workers=None, worker_index=0) == 0
-    assert workers_for(3, cpus=2, xdist_workers=None, worker_index=0) == 2
-    # xdist: each worker already uses a CPU; only CPUs beyond them get a look-ahead.
-    assert workers_for("auto", cpus=2, xdist_workers=2, worker_index=0) == 0
-    assert workers_for("auto", cpus=4, xdist_workers=2, worker_index=1) == 1
-    assert workers_for("auto", cpus=3, xdist_workers=2, worker_index=1) == 0
+def test_how_many_workers_a_serial_run_starts() -> None:
+    assert workers_for(1, cpus=8) == 0  # the default: none
+    assert workers_for(3, cpus=2) == 2
+    assert workers_for("auto", cpus=2) == 1
+    assert workers_for("auto", cpus=1) == 0
+    assert workers_for("auto", cpus=64) == lookahead.AUTO_MAX_WORKERS
 
 
 def test_the_jobs_setting(tmp_path: Path) -> None:
     settings = Settings.declare(SETTINGS_TYPES)
-    assert settings.jobs == "auto"
+    assert settings.jobs == 1  # no process unless asked for
     assert apply(settings, {"jobs": "3"}, tmp_path, "t").jobs == 3
     assert apply(settings, {"jobs": 2}, tmp_path, "t").jobs == 2
     assert apply(settings, {"jobs": "AUTO"}, tmp_path, "t").jobs == "auto"
@@ -176,23 +52,7 @@ def test_the_jobs_setting(tmp_path: Path) -> None:
         with pytest.raises(SettingsError, match="jobs"):
             apply(settings, {"jobs": bad}, tmp_path, "t")
     # Scheduling, not a result: the cache keys of jobs 1 and jobs 4 are the same.
-    assert settings_fingerprint(replace(settings, jobs=1)) == settings_fingerprint(settings)
-
-
-def _job(tmp_path: Path, settings: Settings, post: Path, gate_ids: tuple[int, ...]) -> Job:
-    return Job(
-        slot=0,
-        parent_pid=os.getppid(),
-        fingerprint=lookahead.CODE_FINGERPRINT,
-        settings=settings,
-        cache_dir=tmp_path / "cache",
-        run_dir=tmp_path,
-        roots=(tmp_path,),
-        batch_posts=(post,),
-        batch_selected=None,
-        table=tmp_path / "claims",
-        posts=(PostJob(post, post.name, post.stem, gate_ids, None),),
-    )
+    assert settings_fingerprint(replace(settings, jobs=4)) == settings_fingerprint(settings)
 
 
 @pytest.mark.parametrize("run_all", [False, True])
@@ -201,8 +61,7 @@ def test_a_worker_leaves_judge_gates_to_the_main_process(
 ) -> None:
     """With a judge configured, gate 4 is not cached: a worker must not call the judge.
     It gates the cached gate after it all the same (with or without --postgates-all): the
-    main process reads that result unless gate 4 fails there (issue 15: an online run left
-    every gate after gate 6 to the main process)."""
+    main process uses that result unless gate 4 fails there."""
     post = tmp_path / "2026-01-01-post.md"
     post.write_text(FRONT + "This post shows how pytest runs a Python plugin.\n")
     settings = Settings.declare(
@@ -216,56 +75,116 @@ def test_a_worker_leaves_judge_gates_to_the_main_process(
         raise AssertionError("a look-ahead worker called a judge gate")
 
     monkeypatch.setitem(BY_ID, 4, replace(BY_ID[4], check=no_judge))
-    job = _job(tmp_path, settings, post, (4, 13))
-    context = lookahead.worker_context(job)
-    gate_post(job, job.posts[0], context)
-    results = context.results
-    assert results is not None
+    setup = WorkerSetup(
+        parent_pid=os.getppid(),
+        fingerprint=CODE_FINGERPRINT,
+        settings=settings,
+        cache_dir=tmp_path / "cache",
+        cache_results=True,
+        run_dir=tmp_path,
+        roots=(tmp_path,),
+        batch_posts=(post,),
+        batch_selected=None,
+        batch_parts=1,
+    )
+    gated = gate_post(
+        setup, PostJob(post, post.name, post.stem, (4, 13), None), lookahead.worker_context(setup)
+    )
+    assert set(gated.cards) == {13} and gated.handed_back_at is None
     from pytest_postgates.runner import PostRun
 
     main_context = GateContext.create(settings, tmp_path / "cache", cache_results=True)
     run = PostRun(post, post.name, post.stem, main_context, selected=[BY_ID[4], BY_ID[13]])
     key = run.cache_key(BY_ID[13])
-    assert key is not None
-    assert results.load(key, 13, "call_graph_claims") is not None
-    assert run.cache_key(BY_ID[4]) is None  # nothing of the judge gate was stored
+    assert key is not None  # stored by the worker, as the main process would have
+    assert main_context.results is not None
+    assert main_context.results.load(key, 13, "call_graph_claims") == gated.cards[13].card
 
 
 # ---------------------------------------------------------------------- plugin behaviour
-# Holds the main process at its first item until a worker has finished a post (so that the
-# worker's work is what the main process reads), and records what the run started.
+# Holds the main process at its first item until the posts handed to the workers are
+# gated (so that the workers' work is what the main process uses), and records what the
+# run started: the workers' pids, the run folder, every multiprocessing start.
 HOLD_CONFTEST = """
-import json, os, time
+import json, multiprocessing.process, os, time
 import pytest
 from pytest_postgates.plugin import LOOKAHEAD_KEY
-from pytest_postgates.lookahead import DONE
 
-_held = []
+_held, _pids, _started = [], [], []
+_start = multiprocessing.process.BaseProcess.start
+
+def _counted_start(self):
+    _started.append(1)
+    return _start(self)
+
+multiprocessing.process.BaseProcess.start = _counted_start
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_setup(item):
     ahead = item.config.stash.get(LOOKAHEAD_KEY, None)
-    if ahead is None or _held or not ahead.processes:
+    if ahead is None or _held or not ahead.futures:
         return
     _held.append(item.nodeid)
     deadline = time.monotonic() + 120
-    while DONE not in ahead.table.states() and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        if all(future.done() for future in ahead.futures.values()):
+            break
         time.sleep(0.02)
+    _pids.extend(ahead.worker_pids())
     {extra}
 
 def pytest_unconfigure(config):
     ahead = config.stash.get(LOOKAHEAD_KEY, None)
+    batches = ahead.context.batches if ahead else None
     record = {{
-        "pids": ahead.worker_pids() if ahead else [],
-        "run_dir": str(ahead.run_dir) if ahead else None,
+        "lookahead": ahead is not None,
+        "pids": _pids,
+        "started": len(_started),
+        "children": len(multiprocessing.active_children()),
+        "run_dir": str(batches.run_dir) if batches else None,
     }}
-    with open("lookahead-record.json", "w") as out:
+    # One file per process of an xdist run (gw0, gw1; the controller's has no suffix).
+    with open(f"lookahead-record{{os.environ.get('PYTEST_XDIST_WORKER', '')}}.json", "w") as out:
         json.dump(record, out)
 """
 
 
 def _hold(pytester: pytest.Pytester, extra: str = "pass") -> None:
     pytester.makeconftest(HOLD_CONFTEST.format(extra=extra))
+
+
+# What a gate does in the tests below, patched into gate 13 in every process of the inner
+# runs (a sitecustomize module on PYTHONPATH is imported by the workers too), by what the
+# post says: print and warn, crash the worker, raise, overrun its budget, stop at a
+# breakpoint (whose hook records the process it stopped in).
+GATE_HOOKS = """
+import multiprocessing, os, time, warnings
+import pytest_postgates.gates.call_graph_claims as gate13
+
+_scan = gate13.scan_claims
+
+def scan_claims(post):
+    text = post.text
+    if "PRINTME" in text:
+        print(f"gate 13 read {post.path.name}")
+        warnings.warn(f"gate 13 warned on {post.path.name}", UserWarning)
+    if "CRASHME" in text and multiprocessing.parent_process() is not None:
+        os._exit(3)
+    if "BOOMME" in text:
+        raise RuntimeError(f"boom in {post.path.name}")
+    if "SLEEPME" in text:
+        time.sleep(30)
+    if "BREAKME" in text:
+        breakpoint()
+    return _scan(post)
+
+gate13.scan_claims = scan_claims
+
+
+def record_breakpoint(*args, **kwargs):
+    with open(os.environ["BREAKPOINTS_LOG"], "a") as log:
+        log.write(f"{os.getpid()}\\n")
+"""
 
 
 @pytest.fixture
@@ -287,6 +206,22 @@ def corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
     posts["2026-01-09-bad.md"] = b"---\ntitle: [unclosed\n---\nPython.\n"
     blog_repo(pytester.path, posts)
     return pytester
+
+
+def _mark(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, marks: dict[int, str]
+) -> None:
+    """Install GATE_HOOKS and put a marker word into posts ``marks`` (number -> word);
+    the last posts are the ones a worker takes first on this small corpus."""
+    hooks = pytester.path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(GATE_HOOKS)
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))
+    )
+    for number, word in marks.items():
+        post = pytester.path / "_posts" / f"2026-01-0{number + 1}-post-{number}.md"
+        post.write_text(post.read_text() + f"\nThe word {word} is here.\n")
 
 
 def _run(pytester: pytest.Pytester, tag: str, *args: str) -> pytest.RunResult:
@@ -347,48 +282,141 @@ def _gone(pids: object, seconds: float = 10) -> bool:
     return False
 
 
-def test_a_run_with_workers_gives_the_output_of_a_run_without(corpus: pytest.Pytester) -> None:
+def _cards(folder: Path, tag: str) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((folder / f"cards-{tag}").iterdir())}
+
+
+def _reference(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return _run(pytester, "serial", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache", *args)
+
+
+def test_no_process_is_started_unless_asked_for(corpus: pytest.Pytester) -> None:
+    """The default (jobs = 1) starts no process of any kind through multiprocessing and
+    has no look-ahead; jobs 2 does (so that the count could tell)."""
     _hold(corpus)
-    serial = _run(corpus, "serial", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
+    default = _run(corpus, "default")
+    record = _record(corpus)
+    assert record["lookahead"] is False and record["started"] == 0 and record["pids"] == []
+    assert "look-ahead" not in default.stdout.str()
+    _run(corpus, "ahead", "--postgates-jobs=2", "--cache-clear")
+    record = _record(corpus)
+    assert record["lookahead"] is True and record["started"] >= 1 and record["pids"]
+    assert record["children"] == 0  # none left at the end
+
+
+def test_jobs_2_gives_the_output_of_jobs_1(corpus: pytest.Pytester) -> None:
+    _hold(corpus)
+    serial = _reference(corpus)
     assert "look-ahead" not in serial.stdout.str()
     ahead = _run(corpus, "ahead", "--postgates-jobs=2")
-    ahead_text = ahead.stdout.str()
     gated = [line for line in ahead.outlines if "look-ahead: 1 worker(s) gated" in line]
-    assert gated and " gated 0 of" not in gated[0], ahead_text
-    assert gated[0].endswith("results gated twice: 0"), gated[0]
+    assert gated and " gated 0 of" not in gated[0], ahead.stdout.str()
     assert ahead.ret == serial.ret == 1
     assert ahead.parseoutcomes() == serial.parseoutcomes()
     assert _outcome_lines(ahead) == _outcome_lines(serial)
+    assert _cards(corpus.path, "ahead") == _cards(corpus.path, "serial")  # byte for byte
     assert _outputs(corpus.path, "ahead") == _outputs(corpus.path, "serial")
     assert _junit_outcomes(corpus.path / "ahead.xml") == _junit_outcomes(corpus.path / "serial.xml")
     record = _record(corpus)
     assert _gone(record["pids"], seconds=1)
-    assert not Path(str(record["run_dir"])).exists()  # no claim table or lock left behind
+    assert not Path(str(record["run_dir"])).exists()  # no lock or log left behind
 
 
-def test_snapshots_pinned_with_workers_are_those_pinned_without(corpus: pytest.Pytester) -> None:
+# Records what pytest captured at each item (stdout, by phase).
+CAPTURED = """
+def pytest_runtest_logreport(report):
+    if report.capstdout:
+        with open("captured.txt", "a") as out:
+            out.write(f"{report.nodeid} {report.when}: {report.capstdout}")
+"""
+
+
+def test_what_a_gate_prints_and_warns_in_a_worker_is_reported_at_its_item(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Posts 6 and 7 (gated by the worker) print and warn in gate 13: pytest captures the
+    output at the gate's item and reports the warnings there, as in a run without
+    workers."""
+    _mark(corpus, monkeypatch, {6: "PRINTME", 7: "PRINTME"})
+    corpus.makeconftest(HOLD_CONFTEST.format(extra="pass") + CAPTURED)
+    captured = corpus.path / "captured.txt"
+    serial = _reference(corpus)
+    printed = captured.read_text()
+    captured.unlink()
+    ahead = _run(corpus, "ahead", "--postgates-jobs=2")
+    assert "look-ahead: 1 worker(s) gated" in ahead.stdout.str()
+    assert printed.count(" setup: gate 13 read") == 2, printed  # then in call, teardown
+    assert "post-7.md::call_graph_claims setup: gate 13 read 2026-01-08-post-7.md" in printed
+    assert captured.read_text() == printed
+
+    def warned(result: pytest.RunResult) -> list[str]:
+        return [line for line in result.outlines if "warned on" in line or "::call_" in line]
+
+    assert len([line for line in warned(serial) if "UserWarning: gate 13" in line]) == 2
+    assert warned(ahead) == warned(serial)
+    assert ahead.parseoutcomes() == serial.parseoutcomes()
+
+
+def test_a_breakpoint_in_a_worker_stops_in_the_main_process(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A breakpoint() in a gate a worker runs hands the post back: the debugger hook is
+    called in the main process, once per post, as in a run without workers."""
+    _mark(corpus, monkeypatch, {6: "BREAKME", 7: "BREAKME"})
+    log = corpus.path / "breakpoints.log"
+    monkeypatch.setenv("BREAKPOINTS_LOG", str(log))
+    monkeypatch.setenv("PYTHONBREAKPOINT", "sitecustomize.record_breakpoint")
+    corpus.makeconftest(
+        HOLD_CONFTEST.format(extra="pass")
+        + "\ndef pytest_sessionstart(session):\n"
+        + "    open('main.pid', 'w').write(str(os.getpid()))\n"
+    )
+    ahead = _run(corpus, "ahead", "--postgates-jobs=2")
+    assert "look-ahead: 1 worker(s) gated" in ahead.stdout.str()
+    main_pid = (corpus.path / "main.pid").read_text()
+    assert log.read_text().split() == [main_pid, main_pid]
+    serial = _reference(corpus)
+    assert _cards(corpus.path, "ahead") == _cards(corpus.path, "serial")
+    assert ahead.parseoutcomes() == serial.parseoutcomes()
+
+
+def test_errors_and_timeouts_in_a_worker_are_reported_on_the_posts_items(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A gate that raises in a worker, and one that overruns gate_timeout there, are the
+    ERRORs of the run without workers, on the same items, with the same scorecards."""
+    _mark(corpus, monkeypatch, {6: "BOOMME", 7: "SLEEPME"})
+    corpus.makepyprojecttoml("[tool.postgates]\ngate_timeout = 1\n")
     _hold(corpus)
-    args = ("--postgates-snapshot", "--snapshot-update", "--cache-clear")
-    _run(corpus, "serial", "--postgates-jobs=1", *args)
-    serial = {
-        p.relative_to(corpus.path).as_posix(): p.read_bytes()
-        for p in sorted((corpus.path / "_posts" / "__snapshots__").rglob("*"))
-        if p.is_file()
-    }
-    assert serial
-    for path in (corpus.path / "_posts" / "__snapshots__").rglob("*.json"):
-        path.unlink()
-    ahead = _run(corpus, "ahead", "--postgates-jobs=2", *args)
-    assert "look-ahead: 1 worker(s)" in ahead.stdout.str()
-    pinned = {
-        p.relative_to(corpus.path).as_posix(): p.read_bytes()
-        for p in sorted((corpus.path / "_posts" / "__snapshots__").rglob("*"))
-        if p.is_file()
-    }
-    assert pinned == serial
-    # And the pins hold, with workers, on a cold cache.
-    cold = _run(corpus, "check", "--postgates-jobs=2", "--postgates-snapshot", "--cache-clear")
-    assert cold.ret == 0, cold.stdout.str()
+    ahead = _run(corpus, "ahead", "--postgates-jobs=2")
+    assert "look-ahead: 1 worker(s) gated" in ahead.stdout.str()
+    errors = sorted(line for line in ahead.outlines if line.startswith("ERROR _posts"))
+    assert len(errors) == 5, ahead.stdout.str()  # the bad post's 3, the two gate-13 ERRORs
+    assert any("post-6.md::call_graph_claims" in line for line in errors)
+    assert any("post-7.md::call_graph_claims" in line for line in errors)
+    ahead.stdout.fnmatch_lines(["*RuntimeError: boom in 2026-01-07-post-6.md*"])
+    ahead.stdout.fnmatch_lines(["*took longer than gate_timeout (1 s)*"])
+    serial = _reference(corpus)
+    assert _outcome_lines(ahead) == _outcome_lines(serial)
+    assert _cards(corpus.path, "ahead") == _cards(corpus.path, "serial")
+
+
+def test_a_crashed_worker_leaves_its_posts_to_the_main_process(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker that dies on a post (not a gate's error: the process is gone): one
+    LookAheadWarning, and the main process gates the posts left; the output is still the
+    run's without workers."""
+    _mark(corpus, monkeypatch, {7: "CRASHME"})
+    _hold(corpus)
+    crashed = _run(corpus, "crashed", "--postgates-jobs=2")
+    crashed.stdout.fnmatch_lines(["*LookAheadWarning: postgates: look-ahead worker failed*"])
+    reference = _reference(corpus)
+    outcomes = crashed.parseoutcomes()
+    assert outcomes.pop("warnings") == 1
+    assert outcomes == reference.parseoutcomes()
+    assert _outcome_lines(crashed) == _outcome_lines(reference)
+    assert _outputs(corpus.path, "crashed") == _outputs(corpus.path, "serial")
 
 
 SPY = """
@@ -419,8 +447,8 @@ def test_workers_gate_only_the_selected_posts(corpus: pytest.Pytester) -> None:
 
 
 def test_stop_on_first_failure_stops_the_workers(corpus: pytest.Pytester) -> None:
-    """-x stops the session while a worker is gating: it is stopped and waited for, the
-    run's scratch folder is gone, and the next run gives the serial run's output."""
+    """-x stops the session while workers may be gating: they are stopped and waited for,
+    the run's scratch folder is gone, and the next run gives the serial run's output."""
     _hold(corpus)
     stopped = _run(corpus, "x", "--postgates-jobs=2", "-x", "--postgates-all")
     assert stopped.ret == 1
@@ -428,17 +456,10 @@ def test_stop_on_first_failure_stops_the_workers(corpus: pytest.Pytester) -> Non
     record = _record(corpus)
     assert record["pids"] and _gone(record["pids"], seconds=1)
     assert not Path(str(record["run_dir"])).exists()
-    after = _run(corpus, "after", "--postgates-all")
-    reference = _run(
-        corpus,
-        "reference",
-        "--postgates-all",
-        "--postgates-jobs=1",
-        "-o",
-        "cache_dir=.serial-cache",
-    )
+    after = _run(corpus, "after", "--postgates-all", "--postgates-jobs=2")
+    reference = _reference(corpus, "--postgates-all")
     assert after.parseoutcomes() == reference.parseoutcomes()
-    assert _outputs(corpus.path, "after") == _outputs(corpus.path, "reference")
+    assert _outputs(corpus.path, "after") == _outputs(corpus.path, "serial")
 
 
 def test_a_killed_main_process_leaves_no_worker_and_a_correct_cache(
@@ -457,46 +478,9 @@ def test_a_killed_main_process_leaves_no_worker_and_a_correct_cache(
     assert pids and _gone(pids), "a look-ahead worker outlived its killed main process"
     (corpus.path / "conftest.py").unlink()
     after = _run(corpus, "after", "--postgates-jobs=2")
-    reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
+    reference = _reference(corpus)
     assert after.parseoutcomes() == reference.parseoutcomes()
-    assert _outputs(corpus.path, "after") == _outputs(corpus.path, "reference")
-
-
-def test_a_crashed_worker_falls_back_to_the_main_process(corpus: pytest.Pytester) -> None:
-    """The worker is killed while it holds a post: the main process gates that post itself
-    and warns; the output is still the serial run's."""
-    corpus.makeconftest(
-        """
-import os, signal, time
-import pytest
-from pytest_postgates.plugin import LOOKAHEAD_KEY
-from pytest_postgates.lookahead import WORKER_BASE
-
-_done = []
-
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_setup(item):
-    ahead = item.config.stash.get(LOOKAHEAD_KEY, None)
-    if ahead is None or _done or not ahead.processes:
-        return
-    _done.append(1)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if any(state >= WORKER_BASE for state in ahead.table.states()):
-            break
-        time.sleep(0.005)
-    os.kill(ahead.worker_pids()[0], signal.SIGKILL)
-"""
-    )
-    crashed = _run(corpus, "crashed", "--postgates-jobs=2")
-    text = crashed.stdout.str()
-    assert "LookAheadWarning" in text and "gates _posts/" in text, text
-    reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
-    outcomes = crashed.parseoutcomes()
-    assert outcomes.pop("warnings") == 1
-    assert outcomes == reference.parseoutcomes()
-    assert _outcome_lines(crashed) == _outcome_lines(reference)
-    assert _outputs(corpus.path, "crashed") == _outputs(corpus.path, "reference")
+    assert _outputs(corpus.path, "after") == _outputs(corpus.path, "serial")
 
 
 def test_a_second_run_starts_no_worker(corpus: pytest.Pytester) -> None:
@@ -504,52 +488,46 @@ def test_a_second_run_starts_no_worker(corpus: pytest.Pytester) -> None:
     first = _run(corpus, "first", "--postgates-jobs=2")
     assert _record(corpus)["pids"]
     second = _run(corpus, "second", "--postgates-jobs=2")
-    assert _record(corpus)["pids"] == []
+    record = _record(corpus)
+    assert record["pids"] == [] and record["started"] == 0
     assert "look-ahead" not in second.stdout.str()
     assert second.parseoutcomes() == first.parseoutcomes()
 
 
-def test_no_worker_without_the_result_cache(corpus: pytest.Pytester) -> None:
-    """The result cache is the workers' only channel back: without it they are off."""
-    (corpus.path / "not-a-folder").write_text("")
+def test_one_changed_post_among_cached_ones_starts_no_worker(corpus: pytest.Pytester) -> None:
+    """An edit to one post: the main process gates it, but the posts a worker would take
+    are cached, so no worker starts (it would only read cached results twice)."""
     _hold(corpus)
-    result = _run(corpus, "nocache", "--postgates-jobs=2", "-o", "cache_dir=not-a-folder")
-    assert "running without the result cache" in result.stdout.str()
-    assert _record(corpus)["pids"] == []
-    assert result.ret == 1
+    _run(corpus, "first", "--postgates-jobs=2")
+    assert _record(corpus)["pids"]
+    first = corpus.path / "_posts" / "2026-01-01-post-0.md"
+    first.write_text(first.read_text() + "\nOne more line about pytest.\n")
+    edited = _run(corpus, "edited", "--postgates-jobs=2")
+    assert _record(corpus)["started"] == 0
+    reference = _reference(corpus)
+    assert _outputs(corpus.path, "edited") == _outputs(corpus.path, "serial")
+    assert edited.parseoutcomes() == reference.parseoutcomes()
 
 
-def test_no_worker_under_xdist_when_no_cpu_is_spare(corpus: pytest.Pytester) -> None:
-    """-n 2 on two CPUs: each xdist worker already uses one, so auto starts no worker
-    (the inner run is pinned to two CPUs, whatever the machine has)."""
+def test_the_look_ahead_is_off_under_xdist(corpus: pytest.Pytester) -> None:
+    """-n 2 with jobs 2: xdist is the engine; no xdist worker starts a look-ahead, the run
+    says that jobs is ignored, and the output is the serial run's."""
     pytest.importorskip("xdist")
-    if len(os.sched_getaffinity(0)) < 2:
-        pytest.skip("needs two CPUs")
     _hold(corpus)
-    two = sorted(os.sched_getaffinity(0))[:2]
-    launcher = (
-        f"import os, sys, pytest; os.sched_setaffinity(0, {two!r}); "
-        "sys.exit(pytest.main(sys.argv[1:]))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", launcher, "_posts", "-n", "2", "--postgates-jobs=auto", "-rA"],
-        cwd=corpus.path,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 1, result.stdout
-    assert "look-ahead" not in result.stdout
-    record = _record(corpus)
-    assert record["pids"] == []
-    serial = _run(corpus, "serial", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
-    summary = result.stdout.strip().splitlines()[-1]
-    assert f"{serial.parseoutcomes()['passed']} passed" in summary, result.stdout
+    spread = _run(corpus, "spread", "-n", "2", "--postgates-jobs=2")
+    assert "look-ahead:" not in spread.stdout.str()
+    spread.stdout.fnmatch_lines(["postgates: jobs = 2 ignored under xdist (-n)*"])
+    for worker in ("gw0", "gw1"):  # each xdist worker ran items without a look-ahead
+        record = json.loads((corpus.path / f"lookahead-record{worker}.json").read_text())
+        assert record["lookahead"] is False and record["started"] == 0
+    reference = _reference(corpus)
+    assert spread.parseoutcomes() == reference.parseoutcomes()
+    assert _outputs(corpus.path, "spread") == _outputs(corpus.path, "serial")
 
 
 def test_ctrl_c_stops_the_workers(corpus: pytest.Pytester) -> None:
-    """Ctrl-C in the main process (the workers run in their own session, so only the main
-    process gets it): the run ends as interrupted and no worker outlives it."""
+    """Ctrl-C in the main process (workers ignore SIGINT): the run ends as interrupted and
+    no worker outlives it."""
     _hold(
         corpus,
         extra=(
@@ -579,41 +557,6 @@ def test_ctrl_c_stops_the_workers(corpus: pytest.Pytester) -> None:
     assert pids and _gone(pids, seconds=1)
     record = _record(corpus)
     assert not Path(str(record["run_dir"])).exists()
-
-
-def test_xdist_workers_share_one_claim_table(corpus: pytest.Pytester) -> None:
-    """-n 2 with jobs 2 asked for explicitly: each xdist worker may start a look-ahead, all
-    of them claim through the run's one table, and the output is the serial run's."""
-    pytest.importorskip("xdist")
-    spread = _run(corpus, "spread", "-n", "2", "--postgates-jobs=2")
-    reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
-    # A look-ahead worker that stops (on a loaded machine, once in a clean CI run, on the
-    # corpus's bad post) hands its post to the main process with a LookAheadWarning: the
-    # results are the serial run's all the same, which is what is compared.
-    outcomes = spread.parseoutcomes()
-    if outcomes.pop("warnings", 0):
-        spread.stdout.fnmatch_lines(["*LookAheadWarning: postgates: look-ahead worker stopped*"])
-    assert outcomes == reference.parseoutcomes()
-    assert _outputs(corpus.path, "spread") == _outputs(corpus.path, "reference")
-    # Reports arrive in the order xdist workers finish: the same cases, in another order.
-    assert sorted(_junit_outcomes(corpus.path / "spread.xml")) == sorted(
-        _junit_outcomes(corpus.path / "reference.xml")
-    )
-
-
-def test_one_changed_post_among_cached_ones_starts_no_worker(corpus: pytest.Pytester) -> None:
-    """An edit to one post: the main process gates it, but the posts a worker would take
-    are cached, so no worker starts (it would only read cached results twice)."""
-    _hold(corpus)
-    _run(corpus, "first", "--postgates-jobs=2")
-    assert _record(corpus)["pids"]
-    first = corpus.path / "_posts" / "2026-01-01-post-0.md"
-    first.write_text(first.read_text() + "\nOne more line about pytest.\n")
-    edited = _run(corpus, "edited", "--postgates-jobs=2")
-    assert _record(corpus)["pids"] == []
-    reference = _run(corpus, "reference", "--postgates-jobs=1", "-o", "cache_dir=.serial-cache")
-    assert _outputs(corpus.path, "edited") == _outputs(corpus.path, "reference")
-    assert edited.parseoutcomes() == reference.parseoutcomes()
 
 
 # ---------------------------------------------------------------------- batches in parts
