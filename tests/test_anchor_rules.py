@@ -281,9 +281,7 @@ def test_a_bare_file_name_is_anchored_as_the_products_one_file_misnamed(tmp_path
 
 
 def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path / "repo", {**PY_FILES, "tidy/modes.py": 'MODES = ("fast", "safe")\n'}
-    )
+    repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/modes.py": 'MODES = ("fast", "safe")\n'})
     ctx = _anchored(repo, tmp_path)
     body = 'Three modes are supported: `"fast"`, `"safe"` and `"turbo"`.\n'
     assert _decided(_outcome(body, "turbo", tmp_path, ctx)) == ("ungrounded", "anchor-values")
