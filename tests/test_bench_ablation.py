@@ -13,7 +13,7 @@ ablation = load_bench("ablation", "ablation.py")
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
     declared = {rule.name for rule in RULES} | {anchor.name for anchor in ANCHORS}
-    assert set(ablation.ABLATABLE) == declared | {"historical"}
+    assert set(ablation.ABLATABLE) == declared | {"historical", "linked-elsewhere"}
 
 
 def test_an_unknown_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:

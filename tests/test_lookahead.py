@@ -412,9 +412,13 @@ def test_a_crashed_worker_leaves_its_posts_to_the_main_process(
     crashed = _run(corpus, "crashed", "--postgates-jobs=2")
     crashed.stdout.fnmatch_lines(["*LookAheadWarning: postgates: look-ahead worker failed*"])
     reference = _reference(corpus)
-    outcomes = crashed.parseoutcomes()
-    assert outcomes.pop("warnings") == 1
-    assert outcomes == reference.parseoutcomes()
+    # One LookAheadWarning; the count of warnings may also hold the environment's own
+    # (pytest's assertion-rewrite warning under a non-editable install), in both runs.
+    failed = [line for line in crashed.outlines if "LookAheadWarning: postgates:" in line]
+    assert len(failed) == 1
+    outcomes, expected = crashed.parseoutcomes(), reference.parseoutcomes()
+    assert outcomes.pop("warnings") == expected.pop("warnings", 0) + 1
+    assert outcomes == expected
     assert _outcome_lines(crashed) == _outcome_lines(reference)
     assert _outputs(corpus.path, "crashed") == _outputs(corpus.path, "serial")
 
