@@ -173,6 +173,9 @@ class LookAhead:
         self.waits = 0
         self.summary: list[str] = []
         self.stopped = False
+        # Every worker process the pool started (it starts them as work comes): stop()
+        # waits for each, also one started while the pool was shutting down.
+        self._spawned: set[Any] = set()
         # The run's batches in parts (batch.py), decided before any is computed, so that
         # the main process and the workers name the same parts and compute them side by side.
         batches = self.context.batches
@@ -280,6 +283,7 @@ class LookAhead:
                 self._broke(exc, self.posts[number].display)
                 return
             self.futures[number] = future
+            self._spawned.update((self.executor._processes or {}).values() if self.executor else ())
             in_flight += 1
 
     def _next_post(self) -> int | None:
@@ -344,7 +348,9 @@ class LookAhead:
         if executor is None:
             return
         busy = any(not future.done() for future in self.futures.values())
-        processes = list(executor._processes.values()) if executor._processes else []
+        if executor._processes:
+            self._spawned.update(executor._processes.values())
+        processes = list(self._spawned)
         executor.shutdown(wait=False, cancel_futures=True)
         if busy:
             for process in processes:
@@ -355,6 +361,12 @@ class LookAhead:
                 process.kill()
                 process.join()
         executor.shutdown(wait=True)
+        for process in self._spawned:
+            if process.is_alive():
+                process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+                process.join()
         self.summary.append(
             f"postgates: look-ahead: {self.workers} worker(s) gated {self.gated} of "
             f"{len(self.posts)} posts; the main process waited {self.waited:.2f} s "
