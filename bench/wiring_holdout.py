@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import io
 import os
 import subprocess
@@ -44,12 +43,12 @@ _LISTED = ("  control ", "  generated ")
 
 
 def _planted() -> Any:
-    spec = importlib.util.spec_from_file_location("wiring_planted", HERE / "wiring_planted.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("wiring_planted", module)
-    spec.loader.exec_module(module)
-    return module
+    """bench/wiring_planted.py (its gate context and runner), imported as a sibling."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import wiring_planted
+
+    return wiring_planted
 
 
 def _git(*args: str) -> str:

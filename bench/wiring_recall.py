@@ -26,7 +26,6 @@ labelled, the figure is printed with that warning: it has no meaning yet.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -50,13 +49,12 @@ Line = tuple[str, int]
 
 
 def _planted() -> Any:
-    """bench/wiring_planted.py (its gate context and runner)."""
-    spec = importlib.util.spec_from_file_location("wiring_planted", HERE / "wiring_planted.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("wiring_planted", module)
-    spec.loader.exec_module(module)
-    return module
+    """bench/wiring_planted.py (its gate context and runner), imported as a sibling."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import wiring_planted
+
+    return wiring_planted
 
 
 def strata(cards: dict[str, dict[str, Any]]) -> tuple[list[Line], set[Line]]:

@@ -219,7 +219,10 @@ def _sole_product_file_renamed(index: RepoIndex, name: str) -> bool:
     family = next((f for f in _EXTENSION_FAMILIES if extension.lower() in f), None)
     if family is None:
         return False
-    found = [p for p in index.paths if p.rsplit("/", 1)[-1].startswith(stem + ".")]
+    known = index.memo("files_of_stem")  # one scan of the paths per stem, not per token
+    if stem not in known:
+        known[stem] = [p for p in index.paths if p.rsplit("/", 1)[-1].startswith(stem + ".")]
+    found: list[str] = known[stem]
     if len(found) != 1 or not is_product_code(found[0]):
         return False
     theirs = found[0].rsplit("/", 1)[-1][len(stem) + 1 :].lower()

@@ -80,6 +80,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from pytest_postgates.evidence.grounding import quoted_source_file
+from pytest_postgates.helpers.grounding_rules import LINE_SUFFIX
 from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 
 if TYPE_CHECKING:
@@ -631,15 +632,12 @@ def linked_elsewhere(token: Token, repos: Repos) -> Outcome | None:
     )
 
 
-_LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
-
-
 def link_label(token: Token, kind: str, repos: Repos) -> tuple[str, str, str] | None:
     """``link-target`` (grounded, with the file) or ``link-label`` (not a reference) for a
     path that labels a link to the file it names; None otherwise."""
     if not token.href or kind not in ("path", "filename", "symbol", "phrase"):
         return None
-    label = _LINE_SUFFIX.sub("", token.text.strip()).removeprefix("./").strip("/")
+    label = LINE_SUFFIX.sub("", token.text.strip()).removeprefix("./").strip("/")
     if "." not in label and "/" not in label:
         return None  # a file's name or a path, nothing shorter
     try:

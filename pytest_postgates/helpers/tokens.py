@@ -10,7 +10,7 @@ block.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pytest_postgates.code_references import CODE_SPAN
@@ -92,7 +92,7 @@ def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[To
             raw = quoted.group(2)
         if raw in seen:
             if href and not seen[raw].href:
-                seen[raw] = Token(seen[raw].text, seen[raw].line, seen[raw].source, href)
+                seen[raw] = replace(seen[raw], href=href)
             continue
         if not raw or len(raw) > MAX_TOKEN or len(raw) < 2:
             continue
