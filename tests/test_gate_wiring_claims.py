@@ -225,6 +225,15 @@ def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
         ("Two `generate()` calls, one hand-off.", None, []),
         # A plain word is a function when the prose says so ("the `collect` method").
         ("The `collect` method calls `parse_post` first.", "collect", ["parse_post"]),
+        # A callee written as a link's text or an MkDocs autoref: the brackets are markup,
+        # and an autoref is read as its target (the name it resolves to).
+        ("The `collect` method calls [`parse()`](api.md#parse) first.", "collect", ["parse()"]),
+        (
+            "The `collect` method calls [parse()][pkg.Parser.parse].",
+            "collect",
+            ["pkg.Parser.parse"],
+        ),
+        ("[`run()`](api.md) calls `stop()` at the end.", "run()", ["stop()"]),
     ],
 )
 def test_call_subjects_are_read_next_to_the_verb(
@@ -495,3 +504,15 @@ def test_a_call_on_a_global_object_is_no_path_to_the_products_functions(tmp_path
     claim = claims["load() -> audit()"]
     assert claim["verdict"] == "contradicted", claim
     assert "it calls `JSON.parse`" in claim["evidence"]
+
+
+def test_a_call_claim_whose_callee_is_an_autoref_is_judged(ts_repo: Path, tmp_path: Path) -> None:
+    # MkDocs docs link a callee by its dotted path ([save()][kit.Store.save]) instead of a
+    # code span: the claim is read and judged like `Store.save()`.
+    body = (
+        "The `Engine.shutdown()` method calls [save()][kit.Store.save] on the way out.\n\n"
+        "The `Engine.shutdown()` method calls [`close()`](store.md#close) on the way out.\n"
+    )
+    claims = _by_subject(_card(ts_repo, tmp_path, body))
+    assert claims["Engine.shutdown() -> kit.Store.save"]["verdict"] == "contradicted"
+    assert claims["Engine.shutdown() -> close()"]["verdict"] == "verified"

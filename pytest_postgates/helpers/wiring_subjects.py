@@ -109,7 +109,10 @@ def subject(text: str, named: bool = False) -> Subject | None:
 
 
 def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
-    """(start, end, text) of the line's code spans in the line's text, in order."""
+    """(start, end, text) of the line's code spans in the line's text, in order. A span
+    that is a link's text (``[`x()`](url)``), and an autoref (``[x()][pkg.Cls.x]``, read
+    as its target, the name it resolves to), covers the whole link: its brackets are
+    markup, not words between the claim's verb and its name."""
     text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
     found: list[tuple[int, int, str]] = []
     cursor = 0
@@ -123,9 +126,39 @@ def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
             at, width = text.find(span.text, cursor), len(span.text)
         if at < 0:
             continue
-        found.append((at, at + width, span.text))
+        found.append((*_whole_link(text, at, at + width), span.text))
         cursor = at + width
-    return found
+    for reference in post.code_references:
+        if reference.line == line and reference.source == "autoref":
+            found += _autoref(text, reference.text, found)
+    return sorted(found)
+
+
+# A link's closing part: ``](url)`` or ``][ref]`` (``[]`` when the text is the ref).
+_LINK_TAIL = re.compile(r"\]\((?:[^()\s]|\([^()\s]*\))*\)|\]\[[^\[\]]*\]")
+
+
+def _whole_link(text: str, start: int, end: int) -> tuple[int, int]:
+    """The extent of the link whose whole text is ``text[start:end]``, or the span's."""
+    if start > 0 and text[start - 1] == "[":
+        tail = _LINK_TAIL.match(text, end)
+        if tail is not None:
+            return start - 1, tail.end()
+    return start, end
+
+
+def _autoref(
+    text: str, target: str, spans: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The autoref ``[label][target]`` on the line as one span named by its target,
+    replacing a code span that is its label; nothing when its label is not found."""
+    tail = text.find(f"][{target}]")
+    start = text.rfind("[", 0, tail) if tail >= 0 else -1
+    if start < 0:
+        return []
+    end = tail + len(target) + 3
+    spans[:] = [s for s in spans if not (start <= s[0] and s[1] <= end)]
+    return [(start, end, target)]
 
 
 def call_subjects(post: Post, line: int) -> list[CallSubjects]:
