@@ -234,6 +234,17 @@ def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
             ["pkg.Parser.parse"],
         ),
         ("[`run()`](api.md) calls `stop()` at the end.", "run()", ["stop()"]),
+        # A pronoun caller stands for the subject of the sentence that introduced it,
+        # across a run of "It ..." sentences; a referent that is no subject is not read.
+        ("The `run` method is the entry. It then calls `stop()` last.", "run", ["stop()"]),
+        ("`run()` is short \u2014 it calls `stop()` at the end.", "run()", ["stop()"]),
+        (
+            "Our `run()` opens a span. It sets a flag. It also uses helpers like `stop()`.",
+            "run()",
+            ["stop()"],
+        ),
+        ("The result of `run()` is cached. It calls `stop()` later.", None, []),
+        ("It calls `stop()` at the end.", None, []),
     ],
 )
 def test_call_subjects_are_read_next_to_the_verb(
@@ -516,3 +527,9 @@ def test_a_call_claim_whose_callee_is_an_autoref_is_judged(ts_repo: Path, tmp_pa
     claims = _by_subject(_card(ts_repo, tmp_path, body))
     assert claims["Engine.shutdown() -> kit.Store.save"]["verdict"] == "contradicted"
     assert claims["Engine.shutdown() -> close()"]["verdict"] == "verified"
+
+
+def test_a_call_claim_whose_caller_is_a_pronoun_is_judged(ts_repo: Path, tmp_path: Path) -> None:
+    body = "The `Engine.shutdown()` method stops the engine. It then calls `auditTrail()`.\n"
+    claims = _by_subject(_card(ts_repo, tmp_path, body))
+    assert claims["Engine.shutdown() -> auditTrail()"]["verdict"] == "contradicted"

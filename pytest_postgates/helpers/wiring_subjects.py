@@ -26,6 +26,8 @@ _VERB = re.compile(
     r"\b(?P<passive>(?:is|are|gets?|get) (?:called|invoked) (?:by|from))\b"
     r"|\b(?:calls|calling|invokes|invoking|delegates to|delegating to|dispatches to"
     r"|hands off to|forwards to|then calls"
+    # "uses" names a call only with a noun that says its object is a function
+    r"|uses (?:the )?(?:helpers?|functions?)(?: like| such as)?"
     # the plural verb after a list of callers ("`a()` and `b()` each call `c()`")
     r"|(?P<plural>(?:each|both|all|also|then) (?:call|invoke|delegate to)))\b",
     re.IGNORECASE,
@@ -173,9 +175,12 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
         blanked[start:end] = "x" * (end - start)
     plain = "".join(blanked)
     claims: list[CallSubjects] = []
-    for first, last in sentence_spans(plain):
+    sentences = sentence_spans(plain)
+    for index, (first, last) in enumerate(sentences):
         for verb in _VERB.finditer(plain, first, last):
             found = _around(text, spans, verb, first, last)
+            if not found:
+                found = _pronoun_claims(text, spans, verb, sentences, index)
             claims += found
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
@@ -224,6 +229,65 @@ def _around(
         # "Y is called by X": X is the caller (one caller, the first named after the verb).
         return [CallSubjects(rights[0], (lefts[-1],))]
     return [CallSubjects(left, tuple(rights)) for left in lefts]
+
+
+# A caller written as a pronoun right before the verb, at a sentence's start or after a
+# dash or semicolon ("It also calls", "— it calls", "This method then calls").
+_PRONOUN = re.compile(
+    r"(?:^|[\u2014;]\s*|--\s*)(?:it|this (?:method|function|helper|constructor))\s+"
+    r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|still)\s+)*$",
+    re.IGNORECASE,
+)
+# A sentence whose grammatical subject is its first code span: "The `x` method ...",
+# "Our `x` function ...", "`x()` ...".
+_SUBJECT_LEAD = re.compile(r"(?:(?:the|our|its|this|[A-Z][\w-]*'s)\s+)?$", re.IGNORECASE)
+_STARTS_WITH_IT = re.compile(r"it\b", re.IGNORECASE)
+
+
+def _pronoun_claims(
+    text: str,
+    spans: list[tuple[int, int, str]],
+    verb: re.Match[str],
+    sentences: list[tuple[int, int]],
+    index: int,
+) -> list[CallSubjects]:
+    """The claim of a verb whose caller is a pronoun (see :data:`_PRONOUN`): the pronoun
+    stands for the subject of the sentence that introduced it, the first code span of the
+    same sentence when the sentence starts with it, else of the nearest sentence before
+    that does not itself start with "It" (a run of "It ..." sentences keeps one
+    subject). A referent that is not a sentence's subject leaves the claim unread."""
+    first = sentences[index][0]
+    if _PRONOUN.search(text[first : verb.start()]) is None:
+        return []
+    referent = _sentence_subject(text, spans, first, verb.start())
+    back = index - 1
+    while referent is None and back >= 0:
+        start, end = sentences[back]
+        if _STARTS_WITH_IT.match(text, start) is None:
+            referent = _sentence_subject(text, spans, start, end)
+            break
+        back -= 1
+    if referent is None:
+        return []
+    after = [s for s in spans if verb.end() <= s[0] and s[1] <= sentences[index][1]]
+    if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    caller = subject(referent[2], named=True)
+    callee = subject(after[0][2], _NOUN.match(text, after[0][1]) is not None)
+    if caller is None or callee is None or verb.group("passive"):
+        return []
+    return [CallSubjects(caller, (callee,))]
+
+
+def _sentence_subject(
+    text: str, spans: list[tuple[int, int, str]], start: int, end: int
+) -> tuple[int, int, str] | None:
+    """The sentence's first code span when it is the sentence's subject (nothing but an
+    article or a possessive before it)."""
+    inside = [s for s in spans if start <= s[0] and s[1] <= end]
+    if not inside or not _SUBJECT_LEAD.fullmatch(text[start : inside[0][0]]):
+        return None
+    return inside[0]
 
 
 # ------------------------------------------------------------------ mermaid flowcharts
