@@ -358,10 +358,14 @@ def _census(cards: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> tup
     labels = {(r["post"], r["line"], r["subject"]): r for r in rows if "subject" in r}
     tally: Counter[tuple[str, str]] = Counter()
     misses: list[str] = []
+    judged: set[tuple[str, int, str]] = set()
+    read: set[tuple[str, int]] = set()
     for name, card in sorted(cards.items()):
         for claim in card["detail"]["claims"]:
             if "subject" not in claim:
                 continue
+            judged.add((name, claim["line"], claim["subject"]))
+            read.add((name, claim["line"]))
             row = labels.get((name, claim["line"], claim["subject"]))
             label = row["label"] if row is not None else "not labelled"
             tally[claim["verdict"], label] += 1
@@ -370,6 +374,13 @@ def _census(cards: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> tup
                     f"  miss (read) {name}:{claim['line']} {claim['subject']}: "
                     f"{claim['verdict']}: {claim['evidence'][:160]}"
                 )
+    # A claim the labeller found on a read line that gate 16 did not read (its subject is
+    # none of the gate's): in the census, never judged.
+    for key, row in sorted(labels.items()):
+        if key not in judged and key[:2] in read:
+            tally["not read", row["label"]] += 1
+            if row["label"] == "false":
+                misses.append(f"  miss (on a read line) {key[0]}:{key[1]} {key[2]}")
     wrong = tally["contradicted", "false"]
     contradicted = wrong + tally["contradicted", "true"]
     false = sum(n for (_verdict, label), n in tally.items() if label == "false")

@@ -58,6 +58,8 @@ def test_recall_is_estimated_from_the_census_and_the_seeded_sample(
             {"post": name, "line": 8, "subject": "Engine.stop() -> loadConfig()", "label": "false"},
             # A false claim the gate read and could not judge: a miss of the census.
             {"post": name, "line": 10, "subject": "ghostStep() -> loadConfig()", "label": "false"},
+            # A false claim the labeller found on a read line that the gate did not read.
+            {"post": name, "line": 6, "subject": "Engine.run() -> stop()", "label": "false"},
         ],
     )
     bench = load_bench("wiring_recall", "wiring_recall.py")
@@ -80,12 +82,13 @@ def test_recall_is_estimated_from_the_census_and_the_seeded_sample(
     out = capsys.readouterr().out
     assert code == 0
     assert "frame: 5 claim lines, 3 read by gate 16, 2 not read" in out
-    assert "false claims read: 2, contradicted 1" in out
+    assert "false claims read: 3, contradicted 1" in out
+    assert f"miss (on a read line) {name}:6 Engine.run() -> stop()" in out
     assert f"miss (read) {name}:10 ghostStep() -> loadConfig(): unjudged" in out
     assert f"miss {name}:12 Engine.stop -> loadConfig: no code name" in out
-    # 1 contradicted of 2 read + 1 found in 2 of the 2 lines not read.
-    assert "false claims: 2 read + 1 in 2 of the 2 lines not read (about 3.0" in out
-    assert "recall of false claims: 1/3.0 (33.3%, 95% Wilson 6.1-79.2%)" in out
+    # 1 contradicted of 3 read + 1 found in 2 of the 2 lines not read.
+    assert "false claims: 3 read + 1 in 2 of the 2 lines not read (about 4.0" in out
+    assert "recall of false claims: 1/4.0 (25.0%, 95% Wilson 4.6-69.9%)" in out
     assert "precision of contradicted: 1/1 labelled false (100.0%, 95% Wilson 20.7-100.0%)" in out
     assert "the recall figure has no meaning yet" in out
     # Labels written with another seed are not used.
