@@ -533,3 +533,31 @@ def test_a_call_claim_whose_caller_is_a_pronoun_is_judged(ts_repo: Path, tmp_pat
     body = "The `Engine.shutdown()` method stops the engine. It then calls `auditTrail()`.\n"
     claims = _by_subject(_card(ts_repo, tmp_path, body))
     assert claims["Engine.shutdown() -> auditTrail()"]["verdict"] == "contradicted"
+
+
+def test_a_method_name_several_classes_define_is_judged_per_class(tmp_path: Path) -> None:
+    # `run` is a method of Alpha (which calls helper) and of Beta (which does not): the
+    # claim without a class does not say which, so one class's call verifies nothing; a
+    # variable named after its class (`alpha.run()`) says which.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+            "src/lib/jobs.ts": (
+                "export function helper(): void {}\n"
+                "export class Alpha { run(): void { helper(); } }\n"
+                "export class Beta { run(): void { return; } }\n"
+            ),
+        },
+    )
+    body = (
+        "The `run()` method calls `helper()` first.\n\n"
+        "Under the hood `alpha.run()` calls `helper()` first.\n\n"
+        "Under the hood `beta.run()` calls `helper()` first.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    ambiguous = claims["run() -> helper()"]
+    assert ambiguous["verdict"] == "unjudged"
+    assert "`Alpha.run`" in ambiguous["evidence"] and "`Beta.run`" in ambiguous["evidence"]
+    assert claims["alpha.run() -> helper()"]["verdict"] == "verified"
+    assert claims["beta.run() -> helper()"]["verdict"] == "contradicted"
