@@ -244,6 +244,12 @@ def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
             ["stop()"],
         ),
         ("The result of `run()` is cached. It calls `stop()` later.", None, []),
+        # A list of callees each with its purpose: "`a` to ... and `b` to ...".
+        (
+            "The `run` method calls `read()` to load the file and `close()` after.",
+            "run",
+            ["read()", "close()"],
+        ),
         ("It calls `stop()` at the end.", None, []),
     ],
 )

@@ -208,11 +208,7 @@ def _around(
             if not _JOINT.fullmatch(text[span[1] : left_chain[0][0]]):
                 break
             left_chain.insert(0, span)
-    chain = [after[0]]
-    for span in after[1:]:
-        if not _JOINT.fullmatch(text[chain[-1][1] : span[0]]):
-            break
-        chain.append(span)
+    chain = _callee_chain(text, after)
     lefts = [
         s
         for s in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in left_chain)
@@ -229,6 +225,21 @@ def _around(
         # "Y is called by X": X is the caller (one caller, the first named after the verb).
         return [CallSubjects(rights[0], (lefts[-1],))]
     return [CallSubjects(left, tuple(rights)) for left in lefts]
+
+
+# Between two callees whose first has its purpose said: "`a` to read it and `b` to ...".
+_PURPOSE_JOINT = re.compile(r"\s+(?:to|for)\s+[a-z][\w' -]{0,40}?\s+and\s+(?:then\s+)?")
+
+
+def _callee_chain(text: str, after: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The first code span after the verb and the ones joined to it as a list."""
+    chain = [after[0]]
+    for span in after[1:]:
+        between = text[chain[-1][1] : span[0]]
+        if not (_JOINT.fullmatch(between) or _PURPOSE_JOINT.fullmatch(between)):
+            break
+        chain.append(span)
+    return chain
 
 
 # A caller written as a pronoun right before the verb, at a sentence's start or after a
@@ -273,10 +284,17 @@ def _pronoun_claims(
     if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
         return []
     caller = subject(referent[2], named=True)
-    callee = subject(after[0][2], _NOUN.match(text, after[0][1]) is not None)
-    if caller is None or callee is None or verb.group("passive"):
+    callees = [
+        found
+        for found in (
+            subject(span[2], _NOUN.match(text, span[1]) is not None)
+            for span in _callee_chain(text, after)
+        )
+        if found is not None
+    ]
+    if caller is None or not callees or verb.group("passive"):
         return []
-    return [CallSubjects(caller, (callee,))]
+    return [CallSubjects(caller, tuple(callees))]
 
 
 def _sentence_subject(
