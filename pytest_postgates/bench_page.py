@@ -143,6 +143,12 @@ BENCHES = (
         ("gates/16-wiring-claims.md",),
         writes_results=True,
     ),
+    Bench(
+        "wiring_recall",
+        "Gate 16 labelled claims",
+        ("gates/16-wiring-claims.md",),
+        writes_results=True,
+    ),
 )
 
 INTRO = """\

@@ -225,6 +225,32 @@ def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
         ("Two `generate()` calls, one hand-off.", None, []),
         # A plain word is a function when the prose says so ("the `collect` method").
         ("The `collect` method calls `parse_post` first.", "collect", ["parse_post"]),
+        # A callee written as a link's text or an MkDocs autoref: the brackets are markup,
+        # and an autoref is read as its target (the name it resolves to).
+        ("The `collect` method calls [`parse()`](api.md#parse) first.", "collect", ["parse()"]),
+        (
+            "The `collect` method calls [parse()][pkg.Parser.parse].",
+            "collect",
+            ["pkg.Parser.parse"],
+        ),
+        ("[`run()`](api.md) calls `stop()` at the end.", "run()", ["stop()"]),
+        # A pronoun caller stands for the subject of the sentence that introduced it,
+        # across a run of "It ..." sentences; a referent that is no subject is not read.
+        ("The `run` method is the entry. It then calls `stop()` last.", "run", ["stop()"]),
+        ("`run()` is short \u2014 it calls `stop()` at the end.", "run()", ["stop()"]),
+        (
+            "Our `run()` opens a span. It sets a flag. It also uses helpers like `stop()`.",
+            "run()",
+            ["stop()"],
+        ),
+        ("The result of `run()` is cached. It calls `stop()` later.", None, []),
+        # A list of callees each with its purpose: "`a` to ... and `b` to ...".
+        (
+            "The `run` method calls `read()` to load the file and `close()` after.",
+            "run",
+            ["read()", "close()"],
+        ),
+        ("It calls `stop()` at the end.", None, []),
     ],
 )
 def test_call_subjects_are_read_next_to_the_verb(
@@ -495,3 +521,49 @@ def test_a_call_on_a_global_object_is_no_path_to_the_products_functions(tmp_path
     claim = claims["load() -> audit()"]
     assert claim["verdict"] == "contradicted", claim
     assert "it calls `JSON.parse`" in claim["evidence"]
+
+
+def test_a_call_claim_whose_callee_is_an_autoref_is_judged(ts_repo: Path, tmp_path: Path) -> None:
+    # MkDocs docs link a callee by its dotted path ([save()][kit.Store.save]) instead of a
+    # code span: the claim is read and judged like `Store.save()`.
+    body = (
+        "The `Engine.shutdown()` method calls [save()][kit.Store.save] on the way out.\n\n"
+        "The `Engine.shutdown()` method calls [`close()`](store.md#close) on the way out.\n"
+    )
+    claims = _by_subject(_card(ts_repo, tmp_path, body))
+    assert claims["Engine.shutdown() -> kit.Store.save"]["verdict"] == "contradicted"
+    assert claims["Engine.shutdown() -> close()"]["verdict"] == "verified"
+
+
+def test_a_call_claim_whose_caller_is_a_pronoun_is_judged(ts_repo: Path, tmp_path: Path) -> None:
+    body = "The `Engine.shutdown()` method stops the engine. It then calls `auditTrail()`.\n"
+    claims = _by_subject(_card(ts_repo, tmp_path, body))
+    assert claims["Engine.shutdown() -> auditTrail()"]["verdict"] == "contradicted"
+
+
+def test_a_method_name_several_classes_define_is_judged_per_class(tmp_path: Path) -> None:
+    # `run` is a method of Alpha (which calls helper) and of Beta (which does not): the
+    # claim without a class does not say which, so one class's call verifies nothing; a
+    # variable named after its class (`alpha.run()`) says which.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+            "src/lib/jobs.ts": (
+                "export function helper(): void {}\n"
+                "export class Alpha { run(): void { helper(); } }\n"
+                "export class Beta { run(): void { return; } }\n"
+            ),
+        },
+    )
+    body = (
+        "The `run()` method calls `helper()` first.\n\n"
+        "Under the hood `alpha.run()` calls `helper()` first.\n\n"
+        "Under the hood `beta.run()` calls `helper()` first.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    ambiguous = claims["run() -> helper()"]
+    assert ambiguous["verdict"] == "unjudged"
+    assert "`Alpha.run`" in ambiguous["evidence"] and "`Beta.run`" in ambiguous["evidence"]
+    assert claims["alpha.run() -> helper()"]["verdict"] == "verified"
+    assert claims["beta.run() -> helper()"]["verdict"] == "contradicted"

@@ -26,6 +26,8 @@ _VERB = re.compile(
     r"\b(?P<passive>(?:is|are|gets?|get) (?:called|invoked) (?:by|from))\b"
     r"|\b(?:calls|calling|invokes|invoking|delegates to|delegating to|dispatches to"
     r"|hands off to|forwards to|then calls"
+    # "uses" names a call only with a noun that says its object is a function
+    r"|uses (?:the )?(?:helpers?|functions?)(?: like| such as)?"
     # the plural verb after a list of callers ("`a()` and `b()` each call `c()`")
     r"|(?P<plural>(?:each|both|all|also|then) (?:call|invoke|delegate to)))\b",
     re.IGNORECASE,
@@ -109,7 +111,10 @@ def subject(text: str, named: bool = False) -> Subject | None:
 
 
 def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
-    """(start, end, text) of the line's code spans in the line's text, in order."""
+    """(start, end, text) of the line's code spans in the line's text, in order. A span
+    that is a link's text (``[`x()`](url)``), and an autoref (``[x()][pkg.Cls.x]``, read
+    as its target, the name it resolves to), covers the whole link: its brackets are
+    markup, not words between the claim's verb and its name."""
     text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
     found: list[tuple[int, int, str]] = []
     cursor = 0
@@ -123,9 +128,39 @@ def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
             at, width = text.find(span.text, cursor), len(span.text)
         if at < 0:
             continue
-        found.append((at, at + width, span.text))
+        found.append((*_whole_link(text, at, at + width), span.text))
         cursor = at + width
-    return found
+    for reference in post.code_references:
+        if reference.line == line and reference.source == "autoref":
+            found += _autoref(text, reference.text, found)
+    return sorted(found)
+
+
+# A link's closing part: ``](url)`` or ``][ref]`` (``[]`` when the text is the ref).
+_LINK_TAIL = re.compile(r"\]\((?:[^()\s]|\([^()\s]*\))*\)|\]\[[^\[\]]*\]")
+
+
+def _whole_link(text: str, start: int, end: int) -> tuple[int, int]:
+    """The extent of the link whose whole text is ``text[start:end]``, or the span's."""
+    if start > 0 and text[start - 1] == "[":
+        tail = _LINK_TAIL.match(text, end)
+        if tail is not None:
+            return start - 1, tail.end()
+    return start, end
+
+
+def _autoref(
+    text: str, target: str, spans: list[tuple[int, int, str]]
+) -> list[tuple[int, int, str]]:
+    """The autoref ``[label][target]`` on the line as one span named by its target,
+    replacing a code span that is its label; nothing when its label is not found."""
+    tail = text.find(f"][{target}]")
+    start = text.rfind("[", 0, tail) if tail >= 0 else -1
+    if start < 0:
+        return []
+    end = tail + len(target) + 3
+    spans[:] = [s for s in spans if not (start <= s[0] and s[1] <= end)]
+    return [(start, end, target)]
 
 
 def call_subjects(post: Post, line: int) -> list[CallSubjects]:
@@ -140,9 +175,12 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
         blanked[start:end] = "x" * (end - start)
     plain = "".join(blanked)
     claims: list[CallSubjects] = []
-    for first, last in sentence_spans(plain):
+    sentences = sentence_spans(plain)
+    for index, (first, last) in enumerate(sentences):
         for verb in _VERB.finditer(plain, first, last):
             found = _around(text, spans, verb, first, last)
+            if not found:
+                found = _pronoun_claims(text, spans, verb, sentences, index)
             claims += found
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
@@ -170,11 +208,7 @@ def _around(
             if not _JOINT.fullmatch(text[span[1] : left_chain[0][0]]):
                 break
             left_chain.insert(0, span)
-    chain = [after[0]]
-    for span in after[1:]:
-        if not _JOINT.fullmatch(text[chain[-1][1] : span[0]]):
-            break
-        chain.append(span)
+    chain = _callee_chain(text, after)
     lefts = [
         s
         for s in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in left_chain)
@@ -191,6 +225,87 @@ def _around(
         # "Y is called by X": X is the caller (one caller, the first named after the verb).
         return [CallSubjects(rights[0], (lefts[-1],))]
     return [CallSubjects(left, tuple(rights)) for left in lefts]
+
+
+# Between two callees whose first has its purpose said: "`a` to read it and `b` to ...".
+_PURPOSE_JOINT = re.compile(r"\s+(?:to|for)\s+[a-z][\w' -]{0,40}?\s+and\s+(?:then\s+)?")
+
+
+def _callee_chain(text: str, after: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The first code span after the verb and the ones joined to it as a list."""
+    chain = [after[0]]
+    for span in after[1:]:
+        between = text[chain[-1][1] : span[0]]
+        if not (_JOINT.fullmatch(between) or _PURPOSE_JOINT.fullmatch(between)):
+            break
+        chain.append(span)
+    return chain
+
+
+# A caller written as a pronoun right before the verb, at a sentence's start or after a
+# dash or semicolon ("It also calls", "— it calls", "This method then calls").
+_PRONOUN = re.compile(
+    r"(?:^|[\u2014;]\s*|--\s*)(?:it|this (?:method|function|helper|constructor))\s+"
+    r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|still)\s+)*$",
+    re.IGNORECASE,
+)
+# A sentence whose grammatical subject is its first code span: "The `x` method ...",
+# "Our `x` function ...", "`x()` ...".
+_SUBJECT_LEAD = re.compile(r"(?:(?:the|our|its|this|[A-Z][\w-]*'s)\s+)?$", re.IGNORECASE)
+_STARTS_WITH_IT = re.compile(r"it\b", re.IGNORECASE)
+
+
+def _pronoun_claims(
+    text: str,
+    spans: list[tuple[int, int, str]],
+    verb: re.Match[str],
+    sentences: list[tuple[int, int]],
+    index: int,
+) -> list[CallSubjects]:
+    """The claim of a verb whose caller is a pronoun (see :data:`_PRONOUN`): the pronoun
+    stands for the subject of the sentence that introduced it, the first code span of the
+    same sentence when the sentence starts with it, else of the nearest sentence before
+    that does not itself start with "It" (a run of "It ..." sentences keeps one
+    subject). A referent that is not a sentence's subject leaves the claim unread."""
+    first = sentences[index][0]
+    if _PRONOUN.search(text[first : verb.start()]) is None:
+        return []
+    referent = _sentence_subject(text, spans, first, verb.start())
+    back = index - 1
+    while referent is None and back >= 0:
+        start, end = sentences[back]
+        if _STARTS_WITH_IT.match(text, start) is None:
+            referent = _sentence_subject(text, spans, start, end)
+            break
+        back -= 1
+    if referent is None:
+        return []
+    after = [s for s in spans if verb.end() <= s[0] and s[1] <= sentences[index][1]]
+    if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    caller = subject(referent[2], named=True)
+    callees = [
+        found
+        for found in (
+            subject(span[2], _NOUN.match(text, span[1]) is not None)
+            for span in _callee_chain(text, after)
+        )
+        if found is not None
+    ]
+    if caller is None or not callees or verb.group("passive"):
+        return []
+    return [CallSubjects(caller, tuple(callees))]
+
+
+def _sentence_subject(
+    text: str, spans: list[tuple[int, int, str]], start: int, end: int
+) -> tuple[int, int, str] | None:
+    """The sentence's first code span when it is the sentence's subject (nothing but an
+    article or a possessive before it)."""
+    inside = [s for s in spans if start <= s[0] and s[1] <= end]
+    if not inside or not _SUBJECT_LEAD.fullmatch(text[start : inside[0][0]]):
+        return None
+    return inside[0]
 
 
 # ------------------------------------------------------------------ mermaid flowcharts

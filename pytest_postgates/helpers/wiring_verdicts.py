@@ -121,6 +121,7 @@ def judge_call(
     found = callers(graph, classes, who)
     if isinstance(found, str):
         return Judged("unjudged", found)
+    found = _by_receiver(found, who)
     target = callee(graph, classes, what)
     if target is None:
         for function in found:
@@ -135,10 +136,60 @@ def judge_call(
         )
     strict = graph.reach(found, target.targets, target.names, depth)
     if strict.found:
+        split = _owners_disagree(graph, found, target, who, what, depth)
+        if split is not None:
+            return split
         if len(strict.hops) == 1:
             return Judged("verified", f"`{who.text}` calls {_hop_text(strict.hops[0])}")
         return Judged("verified", f"through {len(strict.hops)} calls: {_path_text(strict)}")
     return _unless_possible(graph, found, target, who, what, depth)
+
+
+def _owners_disagree(
+    graph: CallGraph,
+    found: Sequence[FunctionCalls],
+    target: Callee,
+    who: Subject,
+    what: Subject,
+    depth: int,
+) -> Judged | None:
+    """A caller written without its class (`executeStream`) that names methods of several
+    classes, some reaching the callee and some not: the claim does not say which class it
+    means, so one class's call proves nothing about the others (None: they agree)."""
+    if who.owner or len({f.owner for f in found}) < 2:
+        return None
+    reaching: list[FunctionCalls] = []
+    others: list[FunctionCalls] = []
+    for owner in sorted({f.owner for f in found}):
+        group = [f for f in found if f.owner == owner]
+        reached = graph.reach(group, target.targets, target.names, depth).found
+        (reaching if reached else others).extend(group)
+    if not others:
+        return None
+    return Judged(
+        "unjudged",
+        f"`{who.text}` names {len(found)} functions of {len({f.owner for f in found})} "
+        f"classes or modules: {_owned(reaching)} reach `{what.text}` and {_owned(others)} "
+        "do not, and the claim does not say which it means",
+    )
+
+
+def _by_receiver(found: list[FunctionCalls], who: Subject) -> list[FunctionCalls]:
+    """The methods of the class an instance is named after (`neurolink.generate` for
+    `NeuroLink.generate`), when the caller is written on such a variable."""
+    head = who.text.split("(", 1)[0]
+    if who.owner or "." not in head:
+        return found
+    receiver = head.rsplit(".", 2)[-2].lower()
+    mine = [f for f in found if f.owner.lower() == receiver]
+    return mine or found
+
+
+def _owned(functions: Sequence[FunctionCalls]) -> str:
+    """ "`A.x` (path:line), `B.x` (...)" for the first few functions."""
+    shown = [f"`{f.owner + '.' if f.owner else ''}{f.name}` ({_place(f)})" for f in functions[:2]]
+    more = len(functions) - len(shown)
+    return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
 
 
 def _unless_possible(
