@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
+from pytest_postgates.helpers import js_free_calls
 from pytest_postgates.helpers.js_signatures import HINT, documented, judge
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
 from pytest_postgates.helpers.sample_checks import (
@@ -38,6 +39,8 @@ def _string(source: bytes, node: Any) -> str | None:
     return _text(source, node)[1:-1]
 
 
+_IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+_DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
 _STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
 # Where the keys of a callee's argument are declared: (position, key path) -> keys.
 KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
@@ -46,6 +49,11 @@ _BINDERS = frozenset(
     {"required_parameter", "optional_parameter", "arrow_function", "for_in_statement",
      "catch_clause"}
 )  # fmt: skip
+
+
+def _package_word(name: str) -> str:
+    """A name as a package name is compared with (``Fastify``, ``fast-ify``: ``fastify``)."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _pattern_names(pattern: Any) -> list[Any]:
@@ -89,13 +97,26 @@ class JsSample:
         self._types_of = types
         self._types: JsTypes | bool | None = False
         self.named: set[str] = set()  # identifiers the post's fences write as strings
+        # Every name the post's fences bind (imports, declarations, parameters): a name
+        # never bound is one the reader is expected to have (``Fastify()``).
+        self.bound: set[str] = set()
+        self.package_word = _package_word(gate.package.rsplit("/", 1)[-1])
+        # Parameters, loop variables and caught errors of the fence read: (name, the bytes
+        # of the function, loop or clause they are bound in).
+        self.scoped: list[tuple[str, int, int]] = []
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
+        # What a fence declares binds its names for the fences after it, read or not.
+        self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
         if HINT.search(content):
             self.signatures(content, first_line, tsx)
-        if self.gate.package not in content and not any(
-            name.split(".")[-1] in content for name in self.values
+        if (
+            self.gate.package not in content
+            and not any(name.split(".")[-1] in content for name in self.values)
+            and not self.uses_conventional(content)
+            and not self.calls_unqualified(content)
+            and not any(_package_word(n) == self.package_word for n in _IDENTIFIER.findall(content))
         ):
             return  # neither imports the product nor uses a name bound to it
         parsers = self.gate.parsers
@@ -103,8 +124,10 @@ class JsSample:
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
         self.source = source
         self.first = first_line
+        self.scoped = []
         self.lines = content.splitlines()
         self.walk(tree.root_node, getattr(tree, "language", None))
+        self.free_calls(tree.root_node)
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
         """The parameters of product functions the fence documents (js_signatures)."""
@@ -163,6 +186,10 @@ class JsSample:
                 self.options(node)
             elif kind in _BINDERS:
                 self.parameter(node)
+            elif kind in ("function_declaration", "class_declaration"):
+                declared = node.child_by_field_name("name")
+                if declared is not None:
+                    self.bound.add(_text(self.source, declared))
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -185,6 +212,7 @@ class JsSample:
             elif part.type == "namespace_import":
                 ids = [c for c in part.named_children if c.type == "identifier"]
                 if ids:
+                    self.bound.add(_text(self.source, ids[0]))
                     self.values[_text(self.source, ids[0])] = SampleValue("namespace", module)
             elif part.type == "named_imports":
                 for specifier in part.named_children:
@@ -210,6 +238,7 @@ class JsSample:
                 self.gate.check_export(module, name, self.line(node), self.line_text(node))
 
     def bind(self, local: str, module: str, name: str, node: Any) -> None:
+        self.bound.add(local)
         binding = self.gate.check_export(module, name, self.line(node), self.line_text(node))
         if binding is not None:
             self.values[local] = SampleValue("export", module, name, binding)
@@ -224,6 +253,7 @@ class JsSample:
         if left is None or right is None or left.type not in ("identifier", "member_expression"):
             return
         key = _text(self.source, left)
+        self.bound.add(key)
         held = self.value_of(right)
         if held is not None:
             self.values[key] = held
@@ -249,6 +279,8 @@ class JsSample:
         value = node.child_by_field_name("value")
         if name is None:
             return
+        for bound in [name] if name.type == "identifier" else _pattern_names(name):
+            self.bound.add(_text(self.source, bound))
         spec = self.require(value) if value is not None else None
         if spec is not None:
             if not self.product(spec):
@@ -298,8 +330,12 @@ class JsSample:
         if pattern is None:
             return
         names = [pattern] if pattern.type == "identifier" else _pattern_names(pattern)
+        scope = node
+        if node.type.endswith("_parameter") and node.parent is not None:
+            scope = node.parent.parent or node  # the function whose parameter it is
         for name in names:
             local = _text(self.source, name)
+            self.scoped.append((local, scope.start_byte, scope.end_byte))
             held = self.annotated(node.child_by_field_name("type"), local)
             if held is not None and name is pattern:
                 self.values[local] = held
@@ -378,7 +414,10 @@ class JsSample:
         node = _unwrap(node)
         text = _text(self.source, node)
         if node.type in ("identifier", "this") or text in self.values:
-            return self.values.get(text)
+            held = self.values.get(text)
+            if held is None and node.type == "identifier" and not self.is_bound(node, text):
+                held = self.conventional(text)
+            return held
         if node.type == "new_expression":
             return self.constructed(node)
         shown = " ".join(text.split())[:60]
@@ -431,6 +470,8 @@ class JsSample:
             held = SampleValue("namespace", module) if module else None
         else:
             held = self.value_of(function)
+        if held is None and function.type == "identifier":
+            held = self.package_called(function)
         if held is not None and held.kind == "namespace":
             found = self.gate.lookup.find_export(held.module, "default")
             table = self.gate.lookup.table(held.module)
@@ -441,6 +482,70 @@ class JsSample:
                 found = Binding(held.module, local, kind) if kind == "function" else found
             held = SampleValue("export", held.module, "default", found)
         return held
+
+    def calls_unqualified(self, content: str) -> bool:
+        """Whether the fence calls, bare, at least two functions of one product file."""
+        names = js_free_calls.bare_calls(content) - self.bound
+        if len(names) < 2:
+            return False
+        types = self.types()
+        return types is not None and js_free_calls.anchor(types.model, names) is not None
+
+    def free_calls(self, root: Any) -> None:
+        """The fence's bare calls of a product file's functions (js_free_calls)."""
+        types = self.types()
+        if types is None:
+            return
+        calls = js_free_calls.free_callees(root, self.source)
+        js_free_calls.check_free_calls(
+            types.model,
+            calls,
+            lambda node, name: name in self.values or self.is_bound(node, name),
+            self.free_call,
+        )
+
+    def free_call(self, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
+        self.report.count("export")
+        types = self.types()
+        if name not in anchor.functions and types is not None:
+            reason, close = js_free_calls.finding(types.model, name, anchor)
+            self.report.violation(self.line(node), "named_export", name, anchor.path, reason, close)
+
+    def is_bound(self, node: Any, name: str) -> bool:
+        """Whether the post binds ``name`` where ``node`` uses it (a declaration or import
+        anywhere in the post, a parameter of a function around it)."""
+        if name in self.bound:
+            return True
+        at = node.start_byte
+        return any(n == name and start <= at < end for n, start, end in self.scoped)
+
+    def uses_conventional(self, content: str) -> bool:
+        """Whether the fence uses, unbound, a name that holds a product type by convention."""
+        names = set(_IDENTIFIER.findall(content)) - self.bound
+        if not any(name[:1].islower() for name in names):
+            return False
+        types = self.types()
+        package = self.gate.package
+        return types is not None and any(types.conventional(n, package) for n in names)
+
+    def conventional(self, name: str) -> SampleValue | None:
+        """An instance of the product type a name the post never binds holds by the docs'
+        convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
+        types = self.types()
+        cls = types.conventional(name, self.gate.package) if types is not None else None
+        return SampleValue("typed", cls[1], cls[0]) if cls is not None else None
+
+    def package_called(self, function: Any) -> SampleValue | None:
+        """``Fastify()`` or ``express()`` in a sample that never binds the name: the
+        package's own name (any case), called, is its entry module called, the import
+        the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
+        is as often an instance as the module)."""
+        name = _text(self.source, function)
+        if name in self.bound or not self.package_word or _package_word(name) != self.package_word:
+            return None
+        line, text = self.line(function), self.line_text(function)
+        module = self.gate.module_for(self.gate.package, False, line, text)
+        return SampleValue("namespace", module) if module else None
 
     def constructed(self, node: Any) -> SampleValue | None:
         constructor = node.child_by_field_name("constructor")
@@ -466,10 +571,12 @@ class JsSample:
         if obj is None or prop is None or prop.type == "private_property_identifier":
             return
         held = self.value_of(obj)
-        if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
-            return  # not the product's, or a step after one already listed as unjudged
         name = _text(self.source, prop)
         line, text = self.line(node), self.line_text(node)
+        if held is None and obj.type == "identifier":
+            self.untyped_member(obj, name, line, text)
+        if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
+            return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(_text(self.source, obj).split())[:60]}.{name}"
         if held.kind == "unknown":
             self.report.skip(
@@ -487,6 +594,23 @@ class JsSample:
         else:
             self.gate.check_member(held, name, line, text)
 
+    def untyped_member(self, obj: Any, name: str, line: int, text: str) -> None:
+        """A member on a parameter the sample does not type (a plugin's ``app``, a
+        handler's ``reply``): judged only when it is a typo of a product member that the
+        code never writes (``decorareRequest``); any other name may be anyone's."""
+        local = _text(self.source, obj)
+        at = obj.start_byte
+        if not any(n == local and start <= at < end for n, start, end in self.scoped):
+            return  # a name of the reader's or another library's, not a parameter
+        types = self.types()
+        real = types.misspelled_member(name) if types is not None else None
+        if real is None:
+            return
+        self.report.count("member")
+        self.report.violation(line, "member", f"{local}.{name}", "",
+                              f"{name} is nowhere in the product's code, one letter off its "
+                              f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
+
     def typed_member(self, cls: Cls, used: str, name: str, line: int, text: str) -> None:
         """A member of an instance whose class the model knows (returned, a field's type)."""
         types = self.types()
@@ -497,6 +621,8 @@ class JsSample:
             # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
             # sample adds the member at run time.
             problem = f"the sample names {name!r} as a string: it may add it at run time"
+        if name not in members and name not in OBJECT_MEMBERS and not problem:
+            problem = types.named_by_code(cls, name)
         if name not in members and name not in OBJECT_MEMBERS and problem:
             self.report.skip(line, text, f"{used}: {problem}")
             return
@@ -600,7 +726,8 @@ _QUERY_TEXT = (
     "(import_statement) @n (export_statement) @n (variable_declarator) @n "
     "(assignment_expression) @n (member_expression) @n (call_expression) @n "
     "(new_expression) @n (required_parameter) @n (optional_parameter) @n "
-    "(arrow_function) @n (for_in_statement) @n (catch_clause) @n"
+    "(arrow_function) @n (for_in_statement) @n (catch_clause) @n (function_declaration) @n "
+    "(class_declaration) @n"
 )
 _QUERIES: dict[int, Any] = {}
 
