@@ -23,7 +23,7 @@ FILES = {
     "fastkit.js": (
         "'use strict'\n"
         "function fastkit (options) {\n"
-        "  const instance = { addRoute, lateMember: true }\n"
+        "  const instance = { addRoute, lateMember: true, image: options.image }\n"
         "  return instance\n"
         "}\n"
         "function addRoute () {}\n"
@@ -50,6 +50,7 @@ FILES = {
         "export default fastkit\n"
         "export { FastkitInstance, FastkitReply }\n"
     ),
+    "src/options.ts": "export interface FastkitOptions { port: number }\n",
     "src/builders.js": (
         "function concat (parts) { return parts }\n"
         "function group (doc) { return doc }\n"
@@ -111,6 +112,12 @@ def test_a_name_never_bound_holds_the_product_type_named_so(tmp_path: Path, kit_
     card = _check(tmp_path, kit_repo, "reply.send('x')\nreply.getTrailer('t')")
     assert _names(card) == ["reply.getTrailer"]
     assert "did you mean `hasTrailer`?" in _reasons(card)["reply.getTrailer"]
+    # A member the assumed type lacks but the code names: the value may be another type's
+    # (a quoted excerpt's local `options`), so it is not judged.
+    card = _check(tmp_path, kit_repo, "options.port\noptions.image\noptions.imageUrl")
+    assert _names(card) == ["options.imageUrl"]
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("assumed from the name, and the code names image" in r for r in reasons), reasons
     # A parameter named so is bound by the sample: its type is not assumed.
     card = _check(tmp_path, kit_repo, "handle((request, reply) => reply.getTrailer('t'))")
     assert _names(card) == []

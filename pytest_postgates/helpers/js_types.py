@@ -154,6 +154,10 @@ class JsTypes:
                 found[key] = (class_name, "") if key not in found else None
         return found
 
+    def written(self, name: str) -> bool:
+        """Whether the product's code declares or writes ``name`` anywhere."""
+        return name in self.model.facts.identifiers or bool(self.model.declares(name))
+
     def misspelled_member(self, name: str) -> str | None:
         """The product member ``name`` is a typo of (one letter changed, typed in or left
         out, five letters or more), when the product's code never writes ``name`` itself;
@@ -165,7 +169,7 @@ class JsTypes:
 
     def _typo_of(self, name: str) -> str | None:
         model = self.model
-        if len(name) < 5 or name in model.facts.identifiers or model.declares(name):
+        if len(name) < 5 or self.written(name):
             return None
         for real in sorted(model.member_names):
             if abs(len(real) - len(name)) > 1 or len(real) < 5:
@@ -182,7 +186,7 @@ class JsTypes:
         entries = self.entries(cls)
         if not entries or not all(_declaration_only(e.path) for e in entries):
             return None
-        if name not in self.model.facts.identifiers:
+        if not self.written(name):
             return None
         return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
                 "code names it (hand-written declarations may lag the JavaScript)")  # fmt: skip
