@@ -251,6 +251,31 @@ def test_module_attributes_and_members_through_chains(tmp_path: Path, wirekit: P
     assert "did you mean `iter_bytes`" in reasons[4]
 
 
+def test_what_follows_a_missing_member_is_judged_by_the_names_the_code_writes(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    code = (
+        "import wirekit\n"
+        "client = wirekit.Client()\n"
+        "for item in client.history:\n"  # Client has no history
+        "    item.data_snapshot()\n"  # and no code of wirekit names data_snapshot
+        "    item.status_code\n"  # a name the code writes: the miss before it is the finding
+        "    item.upper()\n"  # a built-in type's member
+        "last = client.history[0].snapshot_of_data\n"
+    )
+    card = _check(_py(code), tmp_path, wirekit)
+    assert _violations(card) == [
+        ("member", "client.history"),
+        ("member", "item.data_snapshot"),
+        ("member", "client.history"),
+        ("member", "client.history[].snapshot_of_data"),
+    ]
+    assert (
+        "follows a missing member, and no code of the product names data_snapshot"
+        in (_reasons(card)[1])
+    )
+
+
 def test_a_package_whose_init_is_empty(tmp_path: Path, wirekit: Path) -> None:
     code = "from wirekit.contrib.retry import Retry\nimport wirekit.contrib.retri\n"
     card = _check(_py(code), tmp_path, wirekit)

@@ -452,8 +452,10 @@ def _rules_digest() -> str:
         type_tables,
     )
     from pytest_postgates.helpers import (
+        js_free_calls,
         js_samples,
         js_signatures,
+        js_tree,
         js_types,
         python_samples,
         python_types,
@@ -461,9 +463,9 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_signatures, js_types, sample_checks, api_lookup, python_samples,
-               python_types, api_model, model_facts, model_python, model_js, type_model,
-               type_tables)  # fmt: skip
+    modules = (js_samples, js_tree, js_free_calls, js_signatures, js_types, sample_checks,
+               api_lookup, python_samples, python_types, api_model, model_facts, model_python,
+               model_js, type_model, type_tables)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -11,7 +11,15 @@ from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
+from pytest_postgates.helpers import js_free_calls
 from pytest_postgates.helpers.js_signatures import HINT, documented, judge
+from pytest_postgates.helpers.js_tree import (
+    node_string,
+    node_text,
+    pattern_names,
+    query_nodes,
+    unwrap,
+)
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
 from pytest_postgates.helpers.sample_checks import (
     SampleChecker,
@@ -20,24 +28,8 @@ from pytest_postgates.helpers.sample_checks import (
     did_you_mean,
 )
 
-# Expressions that hold the value of their one child (``await x`` also unwraps a Promise,
-# which the declared return types are read through).
-_PASS_THROUGH = frozenset(
-    {"await_expression", "parenthesized_expression", "as_expression", "non_null_expression",
-     "satisfies_expression"}
-)  # fmt: skip
-
-
-def _text(source: bytes, node: Any) -> str:
-    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-def _string(source: bytes, node: Any) -> str | None:
-    if node is None or node.type != "string":
-        return None
-    return _text(source, node)[1:-1]
-
-
+_IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+_DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
 _STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
 # Where the keys of a callee's argument are declared: (position, key path) -> keys.
 KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
@@ -48,31 +40,15 @@ _BINDERS = frozenset(
 )  # fmt: skip
 
 
-def _pattern_names(pattern: Any) -> list[Any]:
-    """The identifiers a destructuring pattern (``{ a, b: c }``, ``[x, y]``) binds."""
-    found = []
-    stack = [pattern]
-    while stack:
-        node = stack.pop()
-        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
-            found.append(node)
-        elif node.type == "pair_pattern":
-            value = node.child_by_field_name("value")
-            if value is not None:
-                stack.append(value)
-        else:
-            stack.extend(node.named_children)
-    return found
+def _package_word(name: str) -> str:
+    """A name as a package name is compared with (``Fastify``, ``fast-ify``: ``fastify``)."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 # The name of an unknown value reached from another unknown one (listed once, at its first use).
 _FOLLOWS = "follows"
-
-
-def _unwrap(node: Any) -> Any:
-    while node.type in _PASS_THROUGH and node.named_children:
-        node = node.named_children[0]
-    return node
+# The origin of a value whose type is assumed from its name (and of the chain after it).
+_CONVENTION = "a type assumed from the name"
 
 
 class JsSample:
@@ -89,13 +65,26 @@ class JsSample:
         self._types_of = types
         self._types: JsTypes | bool | None = False
         self.named: set[str] = set()  # identifiers the post's fences write as strings
+        # Every name the post's fences bind (imports, declarations, parameters): a name
+        # never bound is one the reader is expected to have (``Fastify()``).
+        self.bound: set[str] = set()
+        self.package_word = _package_word(gate.package.rsplit("/", 1)[-1])
+        # Parameters, loop variables and caught errors of the fence read: (name, the bytes
+        # of the function, loop or clause they are bound in).
+        self.scoped: list[tuple[str, int, int]] = []
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
+        # What a fence declares binds its names for the fences after it, read or not.
+        self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
         if HINT.search(content):
             self.signatures(content, first_line, tsx)
-        if self.gate.package not in content and not any(
-            name.split(".")[-1] in content for name in self.values
+        if (
+            self.gate.package not in content
+            and not any(name.split(".")[-1] in content for name in self.values)
+            and not self.uses_conventional(content)
+            and not self.calls_unqualified(content)
+            and not any(_package_word(n) == self.package_word for n in _IDENTIFIER.findall(content))
         ):
             return  # neither imports the product nor uses a name bound to it
         parsers = self.gate.parsers
@@ -103,8 +92,10 @@ class JsSample:
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
         self.source = source
         self.first = first_line
+        self.scoped = []
         self.lines = content.splitlines()
         self.walk(tree.root_node, getattr(tree, "language", None))
+        self.free_calls(tree.root_node)
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
         """The parameters of product functions the fence documents (js_signatures)."""
@@ -132,14 +123,14 @@ class JsSample:
         row: int = node.start_point[0]
         return self.first + row
 
-    def line_text(self, node: Any) -> str:
+    def linenode_text(self, node: Any) -> str:
         row = node.start_point[0]
         return self.lines[row] if row < len(self.lines) else ""
 
     def walk(self, root: Any, language: Any = None) -> None:
         # The nodes the gate reads, in source order (a binding precedes its uses), found by
         # a tree-sitter query in C; a Python walk where the query API is missing.
-        order = _query_nodes(root, language)
+        order = query_nodes(root, language)
         if order is None:
             stack = [root]
             order = []
@@ -163,6 +154,10 @@ class JsSample:
                 self.options(node)
             elif kind in _BINDERS:
                 self.parameter(node)
+            elif kind in ("function_declaration", "class_declaration"):
+                declared = node.child_by_field_name("name")
+                if declared is not None:
+                    self.bound.add(node_text(self.source, declared))
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -170,47 +165,49 @@ class JsSample:
         return bool(spec) and (spec == package or str(spec).startswith(package + "/"))
 
     def import_statement(self, node: Any) -> None:
-        spec = _string(self.source, node.child_by_field_name("source"))
+        spec = node_string(self.source, node.child_by_field_name("source"))
         if not self.product(spec):
             return
         assert spec is not None
         type_only = any(c.type == "type" for c in node.children)
-        module = self.gate.module_for(spec, type_only, self.line(node), self.line_text(node))
+        module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         if clause is None or module is None:
             return
         for part in clause.named_children:
             if part.type == "identifier":
-                self.bind(_text(self.source, part), module, "default", node)
+                self.bind(node_text(self.source, part), module, "default", node)
             elif part.type == "namespace_import":
                 ids = [c for c in part.named_children if c.type == "identifier"]
                 if ids:
-                    self.values[_text(self.source, ids[0])] = SampleValue("namespace", module)
+                    self.bound.add(node_text(self.source, ids[0]))
+                    self.values[node_text(self.source, ids[0])] = SampleValue("namespace", module)
             elif part.type == "named_imports":
                 for specifier in part.named_children:
                     if specifier.type != "import_specifier":
                         continue
-                    name = _text(self.source, specifier.child_by_field_name("name"))
+                    name = node_text(self.source, specifier.child_by_field_name("name"))
                     alias = specifier.child_by_field_name("alias")
-                    local = _text(self.source, alias) if alias is not None else name
+                    local = node_text(self.source, alias) if alias is not None else name
                     self.bind(local, module, name.strip("'\""), node)
 
     def reexport(self, node: Any) -> None:
-        spec = _string(self.source, node.child_by_field_name("source"))
+        spec = node_string(self.source, node.child_by_field_name("source"))
         if not self.product(spec):
             return
         assert spec is not None
-        module = self.gate.module_for(spec, False, self.line(node), self.line_text(node))
+        module = self.gate.module_for(spec, False, self.line(node), self.linenode_text(node))
         clause = next((c for c in node.named_children if c.type == "export_clause"), None)
         if module is None or clause is None:
             return
         for specifier in clause.named_children:
             if specifier.type == "export_specifier":
-                name = _text(self.source, specifier.child_by_field_name("name")).strip("'\"")
-                self.gate.check_export(module, name, self.line(node), self.line_text(node))
+                name = node_text(self.source, specifier.child_by_field_name("name")).strip("'\"")
+                self.gate.check_export(module, name, self.line(node), self.linenode_text(node))
 
     def bind(self, local: str, module: str, name: str, node: Any) -> None:
-        binding = self.gate.check_export(module, name, self.line(node), self.line_text(node))
+        self.bound.add(local)
+        binding = self.gate.check_export(module, name, self.line(node), self.linenode_text(node))
         if binding is not None:
             self.values[local] = SampleValue("export", module, name, binding)
         else:
@@ -223,7 +220,8 @@ class JsSample:
         right = node.child_by_field_name("right")
         if left is None or right is None or left.type not in ("identifier", "member_expression"):
             return
-        key = _text(self.source, left)
+        key = node_text(self.source, left)
+        self.bound.add(key)
         held = self.value_of(right)
         if held is not None:
             self.values[key] = held
@@ -240,40 +238,42 @@ class JsSample:
         arguments = node.child_by_field_name("arguments")
         if function is None or arguments is None or not arguments.named_children:
             return None
-        if _text(self.source, function) not in ("require", "import"):
+        if node_text(self.source, function) not in ("require", "import"):
             return None
-        return _string(self.source, arguments.named_children[0])
+        return node_string(self.source, arguments.named_children[0])
 
     def declarator(self, node: Any) -> None:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is None:
             return
+        for bound in [name] if name.type == "identifier" else pattern_names(name):
+            self.bound.add(node_text(self.source, bound))
         spec = self.require(value) if value is not None else None
         if spec is not None:
             if not self.product(spec):
                 return
-            module = self.gate.module_for(spec, False, self.line(node), self.line_text(node))
+            module = self.gate.module_for(spec, False, self.line(node), self.linenode_text(node))
             if module is None:
                 return
             if name.type == "identifier":
-                self.values[_text(self.source, name)] = SampleValue("namespace", module)
+                self.values[node_text(self.source, name)] = SampleValue("namespace", module)
             elif name.type == "object_pattern":
                 for item in name.named_children:
                     if item.type == "shorthand_property_identifier_pattern":
-                        local = imported = _text(self.source, item)
+                        local = imported = node_text(self.source, item)
                     elif item.type == "pair_pattern":
-                        imported = _text(self.source, item.child_by_field_name("key"))
-                        local = _text(self.source, item.child_by_field_name("value"))
+                        imported = node_text(self.source, item.child_by_field_name("key"))
+                        local = node_text(self.source, item.child_by_field_name("value"))
                     else:
                         continue
                     self.bind(local, module, imported, node)
             return
         if name.type != "identifier":
-            for bound in _pattern_names(name):  # `const { data } = x`: types not followed
-                self.values.pop(_text(self.source, bound), None)
+            for bound in pattern_names(name):  # `const { data } = x`: types not followed
+                self.values.pop(node_text(self.source, bound), None)
             return
-        local = _text(self.source, name)
+        local = node_text(self.source, name)
         # `const c: Client = ...`: the annotation says what it holds.
         held = self.annotated(node.child_by_field_name("type"), local)
         if held is None and value is not None:
@@ -297,9 +297,13 @@ class JsSample:
             pattern = node.child_by_field_name("pattern")
         if pattern is None:
             return
-        names = [pattern] if pattern.type == "identifier" else _pattern_names(pattern)
+        names = [pattern] if pattern.type == "identifier" else pattern_names(pattern)
+        scope = node
+        if node.type.endswith("_parameter") and node.parent is not None:
+            scope = node.parent.parent or node  # the function whose parameter it is
         for name in names:
-            local = _text(self.source, name)
+            local = node_text(self.source, name)
+            self.scoped.append((local, scope.start_byte, scope.end_byte))
             held = self.annotated(node.child_by_field_name("type"), local)
             if held is not None and name is pattern:
                 self.values[local] = held
@@ -314,7 +318,7 @@ class JsSample:
         written = annotation.named_children[0]
         if written.type == "generic_type":
             written = written.child_by_field_name("name") or written
-        held = self.values.get(_text(self.source, written))
+        held = self.values.get(node_text(self.source, written))
         if held is None or held.kind != "export" or not isinstance(held.binding, Binding):
             return None
         if held.binding.kind not in ("class", "interface"):
@@ -350,10 +354,15 @@ class JsSample:
         name = binding.local or held.name  # `module.exports = { Agent }`: no local name
         return types.resolve(name, binding.path) if types is not None and name else None
 
-    def typed(self, cls: Cls | None, shown: str, owner: Cls | None, name: str) -> SampleValue:
-        """An instance of ``cls``; without one, a product value of a type not known."""
+    def typed(
+        self, cls: Cls | None, shown: str, owner: Cls | None, name: str, origin: str = ""
+    ) -> SampleValue:
+        """An instance of ``cls``; without one, a product value of a type not known. A value
+        reached from one whose type was assumed from its name is assumed too."""
         if cls is not None:
-            return SampleValue("typed", cls[1], cls[0])
+            return SampleValue(
+                "typed", cls[1], cls[0], origin=_CONVENTION if origin == _CONVENTION else ""
+            )
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
         return SampleValue("unknown", origin=shown)
@@ -368,17 +377,20 @@ class JsSample:
             return None
         if held.kind == "unknown":
             return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
-        return held, _text(self.source, prop)
+        return held, node_text(self.source, prop)
 
     def value_of(self, node: Any) -> SampleValue | None:
         """What an expression holds, when it comes from the product (None: it does not, or
         the sample does not say): a module, an export, an instance of a product class (made
         with ``new``, returned by a product function or method whose declared return type
         is one, a field declared as one) or a product value of a type not known."""
-        node = _unwrap(node)
-        text = _text(self.source, node)
+        node = unwrap(node)
+        text = node_text(self.source, node)
         if node.type in ("identifier", "this") or text in self.values:
-            return self.values.get(text)
+            held = self.values.get(text)
+            if held is None and node.type == "identifier" and not self.is_bound(node, text):
+                held = self.conventional(text)
+            return held
         if node.type == "new_expression":
             return self.constructed(node)
         shown = " ".join(text.split())[:60]
@@ -395,12 +407,12 @@ class JsSample:
             cls = self.class_of(owner)
             types = self.types()
             typed = types.field_type(cls, name) if cls and types else None
-            return self.typed(typed, shown, cls, name)
+            return self.typed(typed, shown, cls, name, owner.origin)
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
             if function is None:
                 return None
-            function = _unwrap(function)
+            function = unwrap(function)
             types = self.types()
             if function.type == "member_expression":
                 member = self._member(function)
@@ -409,7 +421,7 @@ class JsSample:
                 owner, name = member
                 cls = self.class_of(owner)
                 typed = types.method_returns(cls, name) if cls and types else None
-                return self.typed(typed, shown, cls, name)
+                return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
             if held is None:
                 return None
@@ -426,11 +438,13 @@ class JsSample:
         its default export), else the name's value."""
         spec = self.require(function)
         if spec is not None and self.product(spec):
-            line, text = self.line(function), self.line_text(function)
+            line, text = self.line(function), self.linenode_text(function)
             module = self.gate.module_for(spec, False, line, text)
             held = SampleValue("namespace", module) if module else None
         else:
             held = self.value_of(function)
+        if held is None and function.type == "identifier":
+            held = self.package_called(function)
         if held is not None and held.kind == "namespace":
             found = self.gate.lookup.find_export(held.module, "default")
             table = self.gate.lookup.table(held.module)
@@ -442,19 +456,85 @@ class JsSample:
             held = SampleValue("export", held.module, "default", found)
         return held
 
+    def calls_unqualified(self, content: str) -> bool:
+        """Whether the fence calls, bare, at least two functions of one product file."""
+        names = js_free_calls.bare_calls(content) - self.bound
+        if len(names) < 2:
+            return False
+        types = self.types()
+        return types is not None and js_free_calls.anchor(types.model, names) is not None
+
+    def free_calls(self, root: Any) -> None:
+        """The fence's bare calls of a product file's functions (js_free_calls)."""
+        types = self.types()
+        if types is None:
+            return
+        calls = js_free_calls.free_callees(root, self.source)
+        js_free_calls.check_free_calls(
+            types.model,
+            calls,
+            lambda node, name: name in self.values or self.is_bound(node, name),
+            self.free_call,
+        )
+
+    def free_call(self, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
+        self.report.count("export")
+        types = self.types()
+        if name not in anchor.functions and types is not None:
+            reason, close = js_free_calls.finding(types.model, name, anchor)
+            self.report.violation(self.line(node), "named_export", name, anchor.path, reason, close)
+
+    def is_bound(self, node: Any, name: str) -> bool:
+        """Whether the post binds ``name`` where ``node`` uses it (a declaration or import
+        anywhere in the post, a parameter of a function around it)."""
+        if name in self.bound:
+            return True
+        at = node.start_byte
+        return any(n == name and start <= at < end for n, start, end in self.scoped)
+
+    def uses_conventional(self, content: str) -> bool:
+        """Whether the fence uses, unbound, a name that holds a product type by convention."""
+        names = set(_IDENTIFIER.findall(content)) - self.bound
+        if not any(name[:1].islower() for name in names):
+            return False
+        types = self.types()
+        package = self.gate.package
+        return types is not None and any(types.conventional(n, package) for n in names)
+
+    def conventional(self, name: str) -> SampleValue | None:
+        """An instance of the product type a name the post never binds holds by the docs'
+        convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
+        types = self.types()
+        cls = types.conventional(name, self.gate.package) if types is not None else None
+        return SampleValue("typed", cls[1], cls[0], origin=_CONVENTION) if cls else None
+
+    def package_called(self, function: Any) -> SampleValue | None:
+        """``Fastify()`` or ``express()`` in a sample that never binds the name: the
+        package's own name (any case), called, is its entry module called, the import
+        the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
+        is as often an instance as the module)."""
+        name = node_text(self.source, function)
+        if name in self.bound or not self.package_word or _package_word(name) != self.package_word:
+            return None
+        line, text = self.line(function), self.linenode_text(function)
+        module = self.gate.module_for(self.gate.package, False, line, text)
+        return SampleValue("namespace", module) if module else None
+
     def constructed(self, node: Any) -> SampleValue | None:
         constructor = node.child_by_field_name("constructor")
         if constructor is None:
             return None
-        held = self.values.get(_text(self.source, constructor))
+        held = self.values.get(node_text(self.source, constructor))
         if held is not None and held.kind == "export":
             return SampleValue("instance", held.module, held.name, held.binding)
         if held is not None and held.kind == "unknown":
             return held
         if constructor.type == "member_expression":
-            target = self.values.get(_text(self.source, constructor.child_by_field_name("object")))
+            target = self.values.get(
+                node_text(self.source, constructor.child_by_field_name("object"))
+            )
             if target is not None and target.kind == "namespace":
-                prop = _text(self.source, constructor.child_by_field_name("property"))
+                prop = node_text(self.source, constructor.child_by_field_name("property"))
                 found = self.gate.lookup.find_export(target.module, prop)
                 return SampleValue("instance", target.module, prop, found)
         return None
@@ -466,11 +546,13 @@ class JsSample:
         if obj is None or prop is None or prop.type == "private_property_identifier":
             return
         held = self.value_of(obj)
+        name = node_text(self.source, prop)
+        line, text = self.line(node), self.linenode_text(node)
+        if held is None and obj.type == "identifier":
+            self.untyped_member(obj, name, line, text)
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
-        name = _text(self.source, prop)
-        line, text = self.line(node), self.line_text(node)
-        used = f"{' '.join(_text(self.source, obj).split())[:60]}.{name}"
+        used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"
         if held.kind == "unknown":
             self.report.skip(
                 line,
@@ -481,22 +563,49 @@ class JsSample:
         if held.kind == "namespace":
             self.gate.check_export(held.module, name, line, text)
         elif held.kind == "typed":
-            self.typed_member((held.name, held.module), used, name, line, text)
+            assumed = held.origin == _CONVENTION
+            self.typed_member((held.name, held.module), used, name, line, text, assumed)
         elif (cls := self.required_class(held)) is not None:
             self.typed_member(cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
 
-    def typed_member(self, cls: Cls, used: str, name: str, line: int, text: str) -> None:
-        """A member of an instance whose class the model knows (returned, a field's type)."""
+    def untyped_member(self, obj: Any, name: str, line: int, text: str) -> None:
+        """A member on a parameter the sample does not type (a plugin's ``app``, a
+        handler's ``reply``): judged only when it is a typo of a product member that the
+        code never writes (``decorareRequest``); any other name may be anyone's."""
+        local = node_text(self.source, obj)
+        at = obj.start_byte
+        if not any(n == local and start <= at < end for n, start, end in self.scoped):
+            return  # a name of the reader's or another library's, not a parameter
+        types = self.types()
+        real = types.misspelled_member(name) if types is not None else None
+        if real is None:
+            return
+        self.report.count("member")
+        self.report.violation(line, "member", f"{local}.{name}", "",
+                              f"{name} is nowhere in the product's code, one letter off its "
+                              f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
+
+    def typed_member(
+        self, cls: Cls, used: str, name: str, line: int, text: str, assumed: bool = False
+    ) -> None:
+        """A member of an instance whose class the model knows (returned, a field's type).
+        Where the class is ``assumed`` from the value's name, a member the class lacks is
+        a finding only when the product's code never names it (the value may be another
+        type's: a quoted excerpt's local ``options``)."""
         types = self.types()
         if types is None:
             return
         members, problem = types.members(cls)
+        if assumed and name not in members and types.written(name):
+            problem = f"the type {cls[0]} is assumed from the name, and the code names {name}"
         if name not in members and name not in OBJECT_MEMBERS and name in self.named:
             # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
             # sample adds the member at run time.
             problem = f"the sample names {name!r} as a string: it may add it at run time"
+        if name not in members and name not in OBJECT_MEMBERS and not problem:
+            problem = types.named_by_code(cls, name)
         if name not in members and name not in OBJECT_MEMBERS and problem:
             self.report.skip(line, text, f"{used}: {problem}")
             return
@@ -538,15 +647,15 @@ class JsSample:
         function = node.child_by_field_name("function")
         if function is None:
             return None
-        function = _unwrap(function)
+        function = unwrap(function)
         if function.type == "member_expression":
             inner = function.child_by_field_name("object")
             prop = function.child_by_field_name("property")
             held = self.value_of(inner) if inner is not None else None
             cls = self.class_of(held) if held is not None else None
-            if cls is None or prop is None:
-                return None
-            method = _text(self.source, prop)
+            if cls is None or prop is None or (held and held.origin == _CONVENTION):
+                return None  # keys of a type assumed from a name are not judged
+            method = node_text(self.source, prop)
             return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
         held = self.called(function)
         binding = held.binding if held is not None else None
@@ -561,7 +670,7 @@ class JsSample:
         self, keys_at: KeysAt, node: Any, position: int, path: tuple[str, ...], shown: str
     ) -> None:
         keys = keys_at(position, path)
-        line, text = self.line(node), self.line_text(node)
+        line, text = self.line(node), self.linenode_text(node)
         if keys is None:
             return  # not a callable of the model's (its name is judged as a member)
         if keys.reason:
@@ -579,8 +688,8 @@ class JsSample:
                 continue  # a spread: its keys are not written here
             if key_node is None or key_node.type not in ("property_identifier", "string"):
                 continue
-            key = _text(self.source, key_node).strip("'\"")
-            line, text = self.line(pair), self.line_text(pair)
+            key = node_text(self.source, key_node).strip("'\"")
+            line, text = self.line(pair), self.linenode_text(pair)
             self.report.count("option_key")
             if key not in keys.fields:
                 close = self.gate_types_nearest(key, keys)
@@ -588,34 +697,9 @@ class JsSample:
                 self.report.violation(line, "option_key", key, keys.owner,
                                       f"{shown} takes no option {dotted} ({keys.owner} declares "
                                       f"no {key}){did_you_mean(close)}", close)  # fmt: skip
-            elif value is not None and _unwrap(value).type == "object":
-                self.object_keys(keys_at, _unwrap(value), position, (*path, key), shown)
+            elif value is not None and unwrap(value).type == "object":
+                self.object_keys(keys_at, unwrap(value), position, (*path, key), shown)
 
     def gate_types_nearest(self, key: str, keys: Keys) -> list[str]:
         types = self.types()
         return types.nearest(key, set(keys.fields)) if types is not None else []
-
-
-_QUERY_TEXT = (
-    "(import_statement) @n (export_statement) @n (variable_declarator) @n "
-    "(assignment_expression) @n (member_expression) @n (call_expression) @n "
-    "(new_expression) @n (required_parameter) @n (optional_parameter) @n "
-    "(arrow_function) @n (for_in_statement) @n (catch_clause) @n"
-)
-_QUERIES: dict[int, Any] = {}
-
-
-def _query_nodes(root: Any, language: Any) -> list[Any] | None:
-    if language is None:
-        return None
-    try:
-        import tree_sitter
-
-        query = _QUERIES.get(id(language))
-        if query is None:
-            query = _QUERIES[id(language)] = tree_sitter.Query(language, _QUERY_TEXT)
-        captures = tree_sitter.QueryCursor(query).captures(root)
-    except Exception:  # an older binding without QueryCursor: walk in Python instead
-        return None
-    nodes = captures.get("n", []) if isinstance(captures, dict) else [n for n, _ in captures]
-    return sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
+from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
 from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
 from pytest_postgates.helpers.type_text import split_top_level
 
@@ -46,6 +47,8 @@ class JsTypes:
         self.declared = declared
         self._members: dict[Cls, tuple[set[str], str | None]] = {}
         self._keys: dict[tuple[object, ...], Keys | None] = {}
+        self._conventions: dict[str, dict[str, Cls | None]] = {}
+        self._misspelled: dict[str, str | None] = {}
 
     # -------------------------------------------------------------- classes
     def entries(self, cls: Cls) -> list[ClassFacts]:
@@ -123,6 +126,71 @@ class JsTypes:
             shapes += found
         return shapes
 
+    def conventional(self, name: str, package: str) -> Cls | None:
+        """The product class or interface a variable the sample never binds holds by the
+        docs' convention: its name is the type's without the package's own name in front
+        (``reply`` -> ``FastifyReply`` in the package ``fastify``), or the type's whole
+        name when that has two words or more (``httpClient`` -> ``HttpClient``; a one-word
+        ``result`` says nothing of a class ``Result``). None when no type, or more than
+        one, is named so."""
+        if package not in self._conventions:
+            self._conventions[package] = self._conventional_names(package)
+        if not name[:1].islower():
+            return None
+        return self._conventions[package].get(name.lower())
+
+    def _conventional_names(self, package: str) -> dict[str, Cls | None]:
+        prefix = words(package.rsplit("/", 1)[-1])
+        found: dict[str, Cls | None] = {}
+        for class_name in self.model.classes:
+            if not self.entries((class_name, "")):
+                continue  # Python's classes, or none of this language
+            spelled = words(class_name)
+            keys = {"".join(spelled)} if len(spelled) >= 2 else set()
+            if prefix and spelled[: len(prefix)] == prefix and len(spelled) > len(prefix):
+                keys.add("".join(spelled[len(prefix) :]))
+            for key in keys:
+                # Two types answering to one name: the sample does not say which (None).
+                found[key] = (class_name, "") if key not in found else None
+        return found
+
+    def written(self, name: str) -> bool:
+        """Whether the product's code declares or writes ``name`` anywhere."""
+        return name in self.model.facts.identifiers or bool(self.model.declares(name))
+
+    def misspelled_member(self, name: str) -> str | None:
+        """The product member ``name`` is a typo of (one letter changed, typed in or left
+        out, five letters or more), when the product's code never writes ``name`` itself;
+        else None. A member on a value the sample does not type is judged only so: a
+        misspelling of the product's API is the product's, whatever holds it."""
+        if name not in self._misspelled:
+            self._misspelled[name] = self._typo_of(name)
+        return self._misspelled[name]
+
+    def _typo_of(self, name: str) -> str | None:
+        model = self.model
+        if len(name) < 5 or self.written(name):
+            return None
+        for real in sorted(model.member_names):
+            if abs(len(real) - len(name)) > 1 or len(real) < 5:
+                continue
+            if one_letter_changed(name, real) or one_letter_slipped(name, real):
+                return real
+        return None
+
+    def named_by_code(self, cls: Cls, name: str) -> str | None:
+        """Why a member a hand-written declaration file (``.d.ts``) leaves out may still
+        exist: such declarations type a JavaScript implementation and may lag it, so a
+        name the product's code writes somewhere is not judged missing (None: the
+        class is no such declaration, or the code never writes the name)."""
+        entries = self.entries(cls)
+        if not entries or not all(_declaration_only(e.path) for e in entries):
+            return None
+        if not self.written(name):
+            return None
+        return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
+                "code names it (hand-written declarations may lag the JavaScript)")  # fmt: skip
+
     def nearest(self, name: str, pool: set[str]) -> list[str]:
         return self.model.nearest(name, pool)
 
@@ -135,8 +203,9 @@ class JsTypes:
         if len(alternatives) != 1:
             return None
         text = alternatives[0]
-        if len(_split_top(text, "&")) != 1:
-            return None  # an intersection (`A & PromiseLike<A>`): not followed
+        parts = _split_top(text, "&")
+        if len(parts) != 1:
+            return self._intersection(parts, path, receiver)
         if text == "this":
             return receiver
         head, _, rest = text.partition("<")
@@ -146,6 +215,24 @@ class JsTypes:
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", head):
             return None  # `A & B`, `ns.X`, a function or object type: not followed
         return self.resolve(head, path)
+
+    def _intersection(self, parts: list[str], path: str, receiver: Cls | None) -> Cls | None:
+        """The class an intersection is an instance of when it is one class made thenable
+        (``Instance & PromiseLike<Instance>``, ``Instance & SafePromiseLike<Instance>``:
+        every other part is a generic over that class, and what such a wrapper adds is
+        ``then``); ``A & B`` or ``A & { extra }`` names no one class (None)."""
+        found: list[tuple[Cls | None, set[Cls | None]]] = []
+        for part in parts:
+            rest = part.partition("<")[2]
+            arguments = _split_top(rest[:-1], ",") if rest.endswith(">") else []
+            wraps = {self.type_named(a, path, receiver) for a in arguments}
+            found.append((self.type_named(part, path, receiver), wraps))
+        named = {cls for cls, _ in found}
+        wrappers = {cls for cls, wraps in found if len(wraps) == 1 and wraps <= named - {cls}}
+        kept = named - wrappers
+        if None in kept or len(kept) != 1:
+            return None
+        return kept.pop()
 
     def function_returns(self, path: str, name: str) -> Cls | None:
         """The product class a top-level function (``name`` in ``path``) declares it
@@ -239,6 +326,11 @@ def _keys(shapes: list[Shape], method: str, through: str) -> Keys:
     owners = sorted({s.owner for s in shapes if s.owner})
     fields = frozenset(name for s in shapes for name in s.fields)
     return Keys(fields, " | ".join(owners) or through or f"{method}()'s options")
+
+
+def _declaration_only(path: str) -> bool:
+    """Whether ``path`` is a declaration file (``.d.ts``, ``.d.mts``, ``.d.cts``)."""
+    return path.endswith((".d.ts", ".d.mts", ".d.cts"))
 
 
 def _declaration_file(path: str) -> str:

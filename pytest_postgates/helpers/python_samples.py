@@ -22,6 +22,16 @@ from dataclasses import replace
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
+# The kind of a value reached through a member the model says is missing.
+INVENTED = "invented"
+# Members of the built-in types a product value may be (a str, a dict, a list...).
+BUILTIN_MEMBERS = frozenset(
+    name
+    for kind in (str, bytes, int, float, complex, bool, list, dict, set, frozenset, tuple,
+                 object, type, BaseException)
+    for name in dir(kind)
+)  # fmt: skip
+
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
@@ -290,6 +300,8 @@ class PythonSample:
             self.value(node.slice)
             if held is not None and held.kind == "container":
                 return PyValue("instance", held.name, f"{held.shown}[]")
+            if held is not None and held.kind == INVENTED:
+                return PyValue(INVENTED, held.name, f"{held.shown}[]")
             if held is not None and held.kind == "class":
                 return held  # a generic class subscripted (`Box[int]`)
             return None
@@ -320,6 +332,8 @@ class PythonSample:
             return None
         if held.kind == "container":
             return PyValue("instance", held.name, f"an item of {held.shown}")
+        if held.kind == INVENTED:
+            return PyValue(INVENTED, held.name, f"an item of {held.shown}")
         if held.kind in ("unknown", "instance", "callable"):
             return PyValue("unknown", held.name, f"an item of {held.shown}")
         return None
@@ -346,6 +360,8 @@ class PythonSample:
             found = self.types.member(held.name, name, shown, held.kind == "class")
             kind, reason = "member", f"{held.name} has no member {name}"
             label = shown
+        elif held.kind == INVENTED:
+            return self.after_miss(node, held, name, shown)
         else:
             self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
             return PyValue("unknown", name, shown)
@@ -355,8 +371,21 @@ class PythonSample:
         self.report.count(kind)
         if isinstance(found, Miss):
             self._miss(node, kind, label, reason, found)
-            return None
+            # What the sample goes on to use of it is built on a member that is not there.
+            return PyValue(INVENTED, name, shown)
         return found
+
+    def after_miss(self, node: ast.Attribute, held: PyValue, name: str, shown: str) -> PyValue:
+        """A member of a value reached through a missing member (``item`` of a
+        ``result.history`` the class does not have): no type says what it has, but a name no
+        code of the product writes and no built-in type has is invented as well; any other
+        name is left alone (the miss before it is the finding)."""
+        if not self.types.written(name) and name not in BUILTIN_MEMBERS:
+            self.report.count("member")
+            self.report.violation(self._line(node)[0], "member", shown, "",
+                                  f"{name}: {held.shown} follows a missing member, and no code "
+                                  f"of the product names {name}", [])  # fmt: skip
+        return PyValue(INVENTED, name, shown)
 
     def call(self, callee: PyValue | None, node: ast.Call) -> PyValue | None:
         if callee is None or callee.kind in ("module", "container"):
@@ -379,6 +408,8 @@ class PythonSample:
             if not found:
                 return PyValue("unknown", callee.name, shown)
             callee = PyValue("callable", "__call__", callee.shown, found, callee.name)
+        if callee.kind == INVENTED:
+            return PyValue(INVENTED, callee.name, shown)
         if callee.kind == "callable":
             self.check_callable(node, callee)
             typed = self.types.returned(callee)

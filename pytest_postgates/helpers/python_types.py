@@ -103,6 +103,10 @@ class PythonTypes:
         types.tops = frozenset(_packages(types.paths))
         return types
 
+    def written(self, name: str) -> bool:
+        """Whether the product's code declares or writes ``name`` anywhere."""
+        return name in self.model.facts.identifiers or bool(self.model.declares(name))
+
     # -------------------------------------------------------------- modules
     def is_module(self, dotted: str) -> bool:
         return dotted in self.paths

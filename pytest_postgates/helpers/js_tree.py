@@ -1,0 +1,75 @@
+"""The syntax side of gate 15's JavaScript/TypeScript fence reader: tree-sitter node text,
+the nodes a fence reader visits in source order, destructuring patterns, and expressions
+that hold their one child's value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Expressions that hold the value of their one child (``await x`` also unwraps a Promise,
+# which the declared return types are read through).
+PASS_THROUGH = frozenset(
+    {"await_expression", "parenthesized_expression", "as_expression", "non_null_expression",
+     "satisfies_expression"}
+)  # fmt: skip
+
+
+def node_text(source: bytes, node: Any) -> str:
+    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def node_string(source: bytes, node: Any) -> str | None:
+    if node is None or node.type != "string":
+        return None
+    return node_text(source, node)[1:-1]
+
+
+def pattern_names(pattern: Any) -> list[Any]:
+    """The identifiers a destructuring pattern (``{ a, b: c }``, ``[x, y]``) binds."""
+    found = []
+    stack = [pattern]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+            found.append(node)
+        elif node.type == "pair_pattern":
+            value = node.child_by_field_name("value")
+            if value is not None:
+                stack.append(value)
+        else:
+            stack.extend(node.named_children)
+    return found
+
+
+def unwrap(node: Any) -> Any:
+    while node.type in PASS_THROUGH and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+_QUERY_TEXT = (
+    "(import_statement) @n (export_statement) @n (variable_declarator) @n "
+    "(assignment_expression) @n (member_expression) @n (call_expression) @n "
+    "(new_expression) @n (required_parameter) @n (optional_parameter) @n "
+    "(arrow_function) @n (for_in_statement) @n (catch_clause) @n (function_declaration) @n "
+    "(class_declaration) @n"
+)
+_QUERIES: dict[int, Any] = {}
+
+
+def query_nodes(root: Any, language: Any) -> list[Any] | None:
+    """The nodes a fence reader visits, in source order (a binding before its uses), found
+    by a tree-sitter query in C; None where the query API is missing."""
+    if language is None:
+        return None
+    try:
+        import tree_sitter
+
+        query = _QUERIES.get(id(language))
+        if query is None:
+            query = _QUERIES[id(language)] = tree_sitter.Query(language, _QUERY_TEXT)
+        captures = tree_sitter.QueryCursor(query).captures(root)
+    except Exception:  # an older binding without QueryCursor: walk in Python instead
+        return None
+    nodes = captures.get("n", []) if isinstance(captures, dict) else [n for n, _ in captures]
+    return sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
