@@ -53,6 +53,7 @@ from pytest_postgates.evidence.model_facts import (
     Decl,
     ModelFacts,
     is_product_code,
+    names_shown_real,
     normal_flag,
 )
 from pytest_postgates.evidence.name_spelling import (
@@ -629,6 +630,10 @@ def build_model(
     facts.elsewhere = {
         match.group(1) for text in (others or {}).values() for match in _DEFINITION.finditer(text)
     }
+    # What that code imports and the environment variables it reads are real names too
+    # (an example reads `SLACK_API_KEY`; a test imports `find_examples` from a plugin).
+    for text in (others or {}).values():
+        facts.elsewhere |= names_shown_real(text)
     return ApiModel(commit, facts)
 
 
