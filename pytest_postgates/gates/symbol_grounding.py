@@ -677,9 +677,9 @@ class SymbolGroundingSettings:
     symbol_rules_off: tuple[str, ...] = option(
         (),
         "strs",
-        "gate 2 rules to turn off, by name (the API model's rules, the anchors, historical, "
-        "linked-elsewhere): an ablation, or a rule that misfires on a project; the token then "
-        "goes to the next rule",
+        "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
+        "samples' rules, historical, linked-elsewhere): an ablation, or a rule that misfires "
+        "on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,
