@@ -25,6 +25,10 @@ class Client:
     def open_streams(self) -> None: ...
 
 
+class Transport:
+    pass
+
+
 def stop_after_attempt(count: int) -> None: ...
 
 
@@ -41,7 +45,9 @@ dependencies = ["logfire>=1.0", "google-genai>=1"]
 """
 FILES = {
     "pyproject.toml": PYPROJECT,
-    "mylib/__init__.py": "from .client import Client, Limits, Session, stop_after_attempt\n",
+    "mylib/__init__.py": (
+        "from .client import Client, Limits, Session, Transport, stop_after_attempt\n"
+    ),
     "mylib/client.py": CLIENT_PY + 'MYLIB_API_KEY = "MYLIB_API_KEY"\n',
     # The repository's other code: an example reading an environment variable, a test
     # importing a plugin's helper and assigning a variable.
@@ -66,7 +72,7 @@ def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[st
 
 PYTHON_SAMPLE = """```python
 from tenacity import stop_after_delay
-from requests import Session
+from requests import Session, Sesion
 from mylib import Client
 
 def open_stream(conn, max_retry=3):
@@ -76,7 +82,7 @@ def open_stream(conn, max_retry=3):
 
 """
 JS_SAMPLE = """```js
-const { Session } = require('undici')
+const { Sesion } = require('undici')
 let max_retry_delays;
 app.decorate('open_stream', (a) => a)
 ```
@@ -107,15 +113,15 @@ def test_a_name_the_page_declares_is_unjudged(
     ("sample", "token", "package"),
     [
         (PYTHON_SAMPLE, "stop_after_delay(60)", "tenacity"),
-        (PYTHON_SAMPLE, "Session.mount()", "requests"),
-        (JS_SAMPLE, "Session.mount()", "undici"),
+        (PYTHON_SAMPLE, "Sesion", "requests"),
+        (JS_SAMPLE, "Sesion()", "undici"),
     ],
 )
 def test_a_name_imported_from_another_package_is_unjudged(
     sample: str, token: str, package: str, tmp_path: Path, ctx: GateContext
 ) -> None:
-    # A near miss of the product's `stop_after_attempt`, a member the product's `Session`
-    # lacks: without the rule, findings.
+    # Near misses of the product's `stop_after_attempt` and `Session`: without the rule,
+    # findings.
     entry = _outcome(f"{sample}Then `{token}` runs.\n", token, tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("unjudged", "imported-elsewhere"), entry
     assert f"imports from {package}" in entry["reason"]
@@ -127,6 +133,11 @@ def test_the_products_own_imports_instances_and_keys_stay_claims(
     # Imported from the product: its member is a claim about the product.
     entry = _outcome(f"{PYTHON_SAMPLE}Then `Client.open_stream()` runs.\n",
                      "Client.open_stream()", tmp_path, ctx)  # fmt: skip
+    assert entry["outcome"] == "ungrounded"
+    # A member after another package's import may be an invention pinned on it: the
+    # import does not decide it.
+    entry = _outcome(f"{PYTHON_SAMPLE}Then `Session.mount()` runs.\n",
+                     "Session.mount()", tmp_path, ctx)  # fmt: skip
     assert entry["outcome"] == "ungrounded"
     # A variable the sample declares may hold the product's instance: no chain through it
     # is the page's own.
@@ -189,3 +200,14 @@ def test_names_the_repositorys_other_code_imports_or_reads_are_no_near_misses(
         assert entry["outcome"] != "ungrounded", entry
     entry = _outcome("Set `max_retry_delayz` first.\n", "max_retry_delayz", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss")
+
+
+def test_a_name_holding_a_product_name_whole_is_no_typo_of_it(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `MyTransport` spells `Transport` whole with a word added: not a typo of it (a near
+    # miss by letters); letters swapped inside a long name still are.
+    body = "Subclass it as `MyTransport`, or call `stop_after_attemtp()`.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    assert token_outcome(card, "MyTransport")["outcome"] == "unjudged"
+    assert token_outcome(card, "stop_after_attemtp()")["outcome"] == "ungrounded"

@@ -414,9 +414,13 @@ class ApiModel:
             if (
                 len(name) >= 8
                 and singular(name) != singular(candidate)
+                and not _holds_whole(name, candidate)
                 and difflib.SequenceMatcher(None, name, candidate).ratio() >= 0.88
             ):
-                return candidate  # a typo of a long name (a plural is a word of its own)
+                # A typo of a long name (a plural is a word of its own; a name holding the
+                # other whole adds a word, which the word rules above judge: `MyCapability`
+                # is no typo of `Capability`).
+                return candidate
         return None
 
     # -------------------------------------------------------------- members
@@ -562,6 +566,12 @@ class ApiModel:
                 owner = f"any product class (after {after})" if rooted else "the product"
                 return Resolution("missing", owner=owner, missing=part, nearest=self._near(part))
         return Resolution("found", where=f"a member of a product class (after {after})")
+
+
+def _holds_whole(name: str, other: str) -> bool:
+    """Whether one name spells the other whole (separators and case aside)."""
+    mine, theirs = squash(name), squash(other)
+    return bool(mine and theirs) and (mine in theirs or theirs in mine)
 
 
 # ---------------------------------------------------------------------- build and cache

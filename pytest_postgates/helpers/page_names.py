@@ -52,9 +52,10 @@ RULES = (
     Rule(
         "imported-elsewhere",
         "unjudged",
-        "the token is, or is rooted in, a name one of the page's samples imports from a "
-        "package that is not the product's (`from tenacity import stop_after_delay`): "
-        "another package's name, which the product's code cannot judge",
+        "the token is a name one of the page's samples imports from a package that is not "
+        "the product's (`from tenacity import stop_after_delay`): another package's name, "
+        "which the product's code cannot judge (a member after it stays with the other "
+        "rules: an invented member pinned on that package is still an invention)",
         "tests/test_page_names.py::test_a_name_imported_from_another_package_is_unjudged",
     ),
 )
@@ -325,12 +326,13 @@ def page_outcome(
     if not parts:
         return None
     head = parts[0]
-    if "imported-elsewhere" not in rules_off and head in names.foreign:
+    # The imported name itself only: a member written after it (`NodeSDK.syncLease`) may be
+    # an invention the page pins on that package, which the planted-invention bench counts.
+    if "imported-elsewhere" not in rules_off and len(parts) == 1 and head in names.foreign:
         package, at = names.foreign[head]
-        rooted = "it is" if len(parts) == 1 else f"its head `{head}` is"
         return (
             "imported-elsewhere",
-            f"{rooted} what the page's sample imports from {package} (fence at line {at}):"
+            f"it is what the page's sample imports from {package} (fence at line {at}):"
             " another package's name, which the product's code cannot judge",
         )
     if "defined-in-page" in rules_off:
