@@ -31,9 +31,15 @@ sys.path.insert(0, str(HERE.parent))
 
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
+from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
 
-# The rules that can be turned off: the API model's and the history cue.
-ABLATABLE = (*(rule.name for rule in (*RULES, *ANCHORS)), "historical", "linked-elsewhere")
+# The rules that can be turned off: the API model's, the anchors, the page's own samples'
+# and the history cue.
+ABLATABLE = (
+    *(rule.name for rule in (*RULES, *ANCHORS, *PAGE_RULES)),
+    "historical",
+    "linked-elsewhere",
+)
 HALVES = ("tune", "report")
 
 

@@ -272,6 +272,25 @@ def code_for(name):
     assert model.resolve(["FRONT_MATTER_TOML"]).outcome == "missing"
 
 
+def test_a_name_a_module_imports_is_its_attribute_beside_all() -> None:
+    # `__all__` lists what `import *` takes; `pkg.agent.Spec` still resolves (imported there),
+    # while a name the module never binds stays a miss.
+    model = build_model(
+        "c",
+        {
+            "pkg/__init__.py": "",
+            "pkg/agent/__init__.py": (
+                "from .spec import Spec\nfrom .spec import _hidden\n__all__ = ['Agent']\n"
+                "class Agent:\n    pass\n"
+            ),
+            "pkg/agent/spec.py": "class Spec:\n    def to_file(self): ...\n_hidden = 1\n",
+        },
+    )
+    assert model.resolve(["pkg", "agent", "Spec", "to_file"]).outcome == "found"
+    assert model.resolve(["pkg", "agent", "Spek"]).outcome == "missing"
+    assert "_hidden" not in model.facts.modules["pkg.agent"]
+
+
 def test_star_re_exports_are_followed_across_files() -> None:
     # `export * from` a folder (its index), a `.js` specifier naming the `.ts` file, chained;
     # the default export is not carried, and a star from another package adds nothing.

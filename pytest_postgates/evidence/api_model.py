@@ -53,6 +53,7 @@ from pytest_postgates.evidence.model_facts import (
     Decl,
     ModelFacts,
     is_product_code,
+    names_shown_real,
     normal_flag,
 )
 from pytest_postgates.evidence.name_spelling import (
@@ -413,9 +414,13 @@ class ApiModel:
             if (
                 len(name) >= 8
                 and singular(name) != singular(candidate)
+                and not _holds_whole(name, candidate)
                 and difflib.SequenceMatcher(None, name, candidate).ratio() >= 0.88
             ):
-                return candidate  # a typo of a long name (a plural is a word of its own)
+                # A typo of a long name (a plural is a word of its own; a name holding the
+                # other whole adds a word, which the word rules above judge: `MyCapability`
+                # is no typo of `Capability`).
+                return candidate
         return None
 
     # -------------------------------------------------------------- members
@@ -563,6 +568,12 @@ class ApiModel:
         return Resolution("found", where=f"a member of a product class (after {after})")
 
 
+def _holds_whole(name: str, other: str) -> bool:
+    """Whether one name spells the other whole (separators and case aside)."""
+    mine, theirs = squash(name), squash(other)
+    return bool(mine and theirs) and (mine in theirs or theirs in mine)
+
+
 # ---------------------------------------------------------------------- build and cache
 
 _MODELS: dict[tuple[str, str], ApiModel] = {}
@@ -629,6 +640,10 @@ def build_model(
     facts.elsewhere = {
         match.group(1) for text in (others or {}).values() for match in _DEFINITION.finditer(text)
     }
+    # What that code imports and the environment variables it reads are real names too
+    # (an example reads `SLACK_API_KEY`; a test imports `find_examples` from a plugin).
+    for text in (others or {}).values():
+        facts.elsewhere |= names_shown_real(text)
     return ApiModel(commit, facts)
 
 

@@ -205,12 +205,19 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 continue
             project = data.get("project", {})
             lines: list[str] = []
-            if isinstance(project, dict):
-                lines += [d for d in project.get("dependencies", []) if isinstance(d, str)]
-                optional = project.get("optional-dependencies", {})
+            tables = [project] if isinstance(project, dict) else []
+            # Dependencies a Hatch metadata hook fills in (`dynamic = ["dependencies"]`).
+            hooks = data.get("tool", {}).get("hatch", {}).get("metadata", {}).get("hooks", {})
+            tables += [hook for hook in hooks.values() if isinstance(hook, dict)]
+            for table in tables:
+                lines += [d for d in table.get("dependencies", []) if isinstance(d, str)]
+                optional = table.get("optional-dependencies", {})
                 if isinstance(optional, dict):
                     for group in optional.values():
                         lines += [d for d in group if isinstance(d, str)]
+            groups = data.get("dependency-groups", {})  # PEP 735
+            for group in groups.values() if isinstance(groups, dict) else ():
+                lines += [d for d in group if isinstance(d, str)]
             poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data, dict) else {}
             if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
                 lines += list(poetry["dependencies"])

@@ -29,6 +29,38 @@ def is_product_code(path: str) -> bool:
     return NOT_PRODUCT_CODE.search(path) is None
 
 
+# Names the repository's other code (tests, examples, scripts) shows to be real without
+# declaring them: what it imports (`from x import a, b`, `import { a } from "x"`, `const { a }
+# = require("x")`) and the environment variables it reads (`os.environ.get("X")`,
+# `os.getenv("X")`, `process.env.X`). A variable a test assigns is not among them (a renamed
+# attribute must never ground on a test's variable of the same name).
+_PY_FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+[\w.]+[ \t]+import[ \t]+(?:\(([^)]*)\)|([^\n#]+))", re.M
+)
+_JS_NAMED_IMPORT = re.compile(
+    r"""\bimport\s+(?:type\s+)?(?:[\w$]+\s*,\s*)?\{([^}]*)\}\s*from\s*['"]"""
+    r"""|\b(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\s*\("""
+)
+_ENV_READ = re.compile(
+    r"""\b(?:environ(?:\.get)?|getenv|env\.get)\s*[\[(]\s*['"]([A-Za-z_][\w]*)['"]"""
+    r"""|\bprocess\.env(?:\.([A-Za-z_]\w*)|\[\s*['"]([A-Za-z_]\w*)['"])"""
+)
+
+
+def names_shown_real(text: str) -> set[str]:
+    """The names ``text`` (a source file) imports and the environment variables it reads."""
+    found: set[str] = set()
+    for match in _PY_FROM_IMPORT.finditer(text):
+        for item in (match.group(1) or match.group(2) or "").replace("\\", " ").split(","):
+            found.update(re.findall(r"[A-Za-z_]\w*", item))
+    for match in _JS_NAMED_IMPORT.finditer(text):
+        for item in (match.group(1) or match.group(2) or "").split(","):
+            found.update(re.findall(r"[A-Za-z_$][\w$]*", item))
+    for match in _ENV_READ.finditer(text):
+        found.update(name for name in match.groups() if name)
+    return found - {"as", "type"}
+
+
 @dataclass(frozen=True)
 class Decl:
     """One declared name: what it is, whose it is, and where."""

@@ -1,13 +1,13 @@
 """The API model's Python half, read with the standard library's ``ast``.
 
 Per product module (see :func:`module_names`: packages under any layout, ``src/`` or
-not): its public names (``__all__`` when it has one, else every top-level name without a
-leading underscore, imported names included), its classes with their members (methods,
-class attributes and annotated fields, enum members, ``self.x`` assignments in any
-method, nested classes) and bases, its functions and methods with their parameters
-(keyword-only and ``**kwargs`` included) and return annotations, the keys it reads
-(``x.get("key")``, ``x["key"]``, ``os.environ``/``getenv``), and the commands and long
-options of an argparse, click or typer command line. A file that does not parse is listed
+not): its public names (``__all__`` and the names it imports when it has one, else every
+top-level name without a leading underscore, imported names included), its classes with
+their members (methods, class attributes and annotated fields, enum members, ``self.x``
+assignments in any method, nested classes) and bases, its functions and methods with their
+parameters (keyword-only and ``**kwargs`` included) and return annotations, the keys it
+reads (``x.get("key")``, ``x["key"]``, ``os.environ``/``getenv``), and the commands and
+long options of an argparse, click or typer command line. A file that does not parse is listed
 in ``unread`` with the reason; nothing is guessed from text.
 """
 
@@ -153,7 +153,12 @@ class _ModuleReader:
                 value = node.value
                 if isinstance(value, str) and _LONG_FLAG.fullmatch(value):
                     self.flag(value, node.lineno)
-        public = self.all if self.all is not None else [n for n in self.top if n[:1] != "_"]
+        public = [n for n in self.top if n[:1] != "_"]
+        if self.all is not None:
+            # `__all__` governs `import *`; a name the module imports is still its attribute
+            # (`pkg.agent.AgentSpec` where `pkg/agent/__init__.py` imports `AgentSpec`).
+            imported = [n for n in public if self.top[n] == "import"]
+            public = [*self.all, *imported]
         self.facts.modules[self.module] = sorted(set(public))
         if self.stars and self.all is None:
             self.facts.stars[self.module] = self.stars

@@ -9,6 +9,7 @@ repository index at the configured ref. PASS when the grounded share reaches the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -26,6 +27,7 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
+from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -73,6 +75,7 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     router_variant,
     unavailable_codebase,
 )
+from pytest_postgates.helpers.page_names import PageNames, page_names, page_outcome
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     ALLOWLIST,
     MAX_TOKEN,
@@ -169,6 +172,7 @@ def judge(
     model: ApiModel | None = None,
     unanchored_claims: bool = True,
     rules_off: frozenset[str] = frozenset(),
+    page: Callable[[], PageNames] | None = None,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -244,6 +248,20 @@ def judge(
     # product, never the post's own definition (typed_keys).
     if declared and not closed_product_key(text, kind, keys):
         return verdict("defined-in-post", where=declared)
+    # What the page's own samples (read as syntax trees) say the name is: another
+    # package's import, or the page's own declaration (page_names).
+    own = (
+        page_outcome(
+            text,
+            page(),
+            rules_off,
+            lambda: presented_as_product(text, sentence, offset, repos, definitions),
+        )
+        if page is not None
+        else None
+    )
+    if own:
+        return verdict("unjudged", rule=own[0], reason=own[1])
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
@@ -310,6 +328,37 @@ def judge(
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
     return verdict("ungrounded", rule=anchored, reason=why)
+
+
+def _page_reader(
+    post: Post,
+    model: ApiModel,
+    product_names: tuple[str, ...],
+    package: str | None,
+    is_repo_file: Callable[[str], bool],
+) -> Callable[[], PageNames]:
+    """The names of the post's own samples, read on the first question only (most posts
+    never ask: their tokens ground). A fence that says it quotes a file of the product
+    (`// From src/x.ts`) is the product's code, not the page's."""
+    names = {n.lower() for n in (*product_names, package or "") if n}
+    read: list[PageNames] = []
+
+    def is_product(spec: str) -> bool:
+        lowered = spec.lower()
+        if any(lowered == n or lowered.startswith((n + "/", n + ".")) for n in names):
+            return True
+        top = spec.split(".")[0]
+        scoped = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+        return spec in model.modules or top in model.modules or scoped in model.modules
+
+    def page() -> PageNames:
+        if not read:
+            parsers = load_parsers()
+            readable = parsers if isinstance(parsers, dict) else None
+            read.append(page_names(post, is_product, readable, is_repo_file))
+        return read[0]
+
+    return page
 
 
 def _routes(repos: Repos) -> bool:
@@ -384,9 +433,19 @@ def check(post: Post, context: GateContext) -> CheckResult:
     )
     own = settings.for_gate(SymbolGroundingSettings)
     off = frozenset(own.symbol_rules_off)
+    page = _page_reader(post, model, repos.product_names, package, is_repo_file)
     verdicts = [
         judge(
-            token, post, repos, definitions, prefix, keys, model, own.symbol_unanchored_claims, off
+            token,
+            post,
+            repos,
+            definitions,
+            prefix,
+            keys,
+            model,
+            own.symbol_unanchored_claims,
+            off,
+            page,
         )
         for token in tokens
     ]
@@ -565,6 +624,7 @@ def _source_fingerprint() -> str:
         history_cues,
         model_grounding,
         outcome_rules,
+        page_names,
         tokens,
         typed_keys,
     )
@@ -584,6 +644,7 @@ def _source_fingerprint() -> str:
         history_cues,
         outcome_rules,
         attribution_rules,
+        page_names,
         tokens,
         typed_keys,
         type_model,
@@ -616,9 +677,9 @@ class SymbolGroundingSettings:
     symbol_rules_off: tuple[str, ...] = option(
         (),
         "strs",
-        "gate 2 rules to turn off, by name (the API model's rules, the anchors, historical, "
-        "linked-elsewhere): an ablation, or a rule that misfires on a project; the token then "
-        "goes to the next rule",
+        "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
+        "samples' rules, historical, linked-elsewhere): an ablation, or a rule that misfires "
+        "on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,

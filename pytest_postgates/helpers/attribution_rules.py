@@ -81,6 +81,7 @@ from urllib.parse import unquote, urlsplit
 
 from pytest_postgates.evidence.grounding import quoted_source_file
 from pytest_postgates.helpers.grounding_rules import LINE_SUFFIX
+from pytest_postgates.helpers.model_grounding import chain_parts
 from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 
 if TYPE_CHECKING:
@@ -236,6 +237,14 @@ def third_party_package(text: str, sentence: str, offset: int, repos: Repos) -> 
             f"installs {install.group('package')}, a package of another scope than the"
             " product's; its registry is not consulted offline",
         )
+    rooted = dependency_root(text, repos)
+    if rooted is not None:
+        return (
+            "unjudged",
+            "third-party-package",
+            f"rooted in {rooted[0]}, a package the repository declares as a dependency"
+            f" ({rooted[1]}): another package's API, whose source this run does not hold",
+        )
     if offset < 0 or not _PACKAGE_NAME.match(text) or _is_product_package(text, repos):
         return None
     # A package named after the product, or in the product's scope, is the product's.
@@ -256,6 +265,30 @@ def third_party_package(text: str, sentence: str, offset: int, repos: Repos) -> 
         "a third-party package the sentence names as one of a kind; no manifest of the"
         " repository declares it, and its registry is not consulted offline",
     )
+
+
+def _distribution_key(name: str) -> str:
+    """A package's name as Python imports it (PEP 503 normalised: `-`, `.` -> `_`)."""
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def dependency_root(text: str, repos: Repos) -> tuple[str, str] | None:
+    """(package, manifest) when the token's chain starts at a package a manifest of the
+    repository declares (`logfire.configure()`, `tqdm.tqdm`, `google.genai.types.X` for
+    `google-genai`); never the product's own package. A bare package name is
+    `_dependency`'s (an external, by name)."""
+    parts = chain_parts(text.strip())
+    if not parts or (len(parts) < 2 and "(" not in text):
+        return None
+    products = {_distribution_key(n) for n in repos.product_names}
+    for _name, deps in repos.dependencies:
+        direct = {_distribution_key(d): d for d in deps.direct}
+        for size in range(len(parts), 0, -1):
+            key = _distribution_key(".".join(parts[:size]))
+            if key in direct and key not in products:
+                package = direct[key]
+                return package, deps.source(package) or "a manifest"
+    return None
 
 
 def example_clause(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:

@@ -1,0 +1,213 @@
+"""Gate 2's rules on what a page's own samples say a name is (helpers/page_names.py), read
+from syntax trees: the page's own declaration (``defined-in-page``) or another package's
+import (``imported-elsewhere``); and a chain rooted in a declared dependency
+(``third-party-package``, helpers/attribution_rules.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.evidence.grounding import dependencies_of
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.page_names import RULES, page_names, page_outcome
+from tests.helpers import make_post, make_repo, repo_context, token_outcome
+
+CLIENT_PY = """
+class Session:
+    def send(self) -> None: ...
+
+
+class Client:
+    def open_streams(self) -> None: ...
+
+
+class Transport:
+    pass
+
+
+def stop_after_attempt(count: int) -> None: ...
+
+
+class Limits:
+    def __init__(self, max_retry_delay: float = 1.0) -> None:
+        self.max_retry_delay = max_retry_delay
+"""
+PYPROJECT = """[project]
+name = "mylib"
+dynamic = ["dependencies"]
+
+[tool.hatch.metadata.hooks.uv-dynamic-versioning]
+dependencies = ["logfire>=1.0", "google-genai>=1"]
+"""
+FILES = {
+    "pyproject.toml": PYPROJECT,
+    "mylib/__init__.py": (
+        "from .client import Client, Limits, Session, Transport, stop_after_attempt\n"
+    ),
+    "mylib/client.py": CLIENT_PY + 'MYLIB_API_KEY = "MYLIB_API_KEY"\n',
+    # The repository's other code: an example reading an environment variable, a test
+    # importing a plugin's helper and assigning a variable.
+    "examples/app.py": 'import os\n\nKEY = os.getenv("MYLIB_APP_KEY")\n',
+    "tests/test_app.py": "from pytest_plugin import stop_after_attempts\n\nmax_retry_delayz = 1\n",
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("mylib"), FILES)
+
+
+@pytest.fixture
+def ctx(repo: Path, tmp_path: Path) -> GateContext:
+    return repo_context(repo, tmp_path / "cache")
+
+
+def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+
+
+PYTHON_SAMPLE = """```python
+from tenacity import stop_after_delay
+from requests import Session, Sesion
+from mylib import Client
+
+def open_stream(conn, max_retry=3):
+    mylib.open_stream = conn
+    max_retry_delays = {"open_streamz": max_retry}
+```
+
+"""
+JS_SAMPLE = """```js
+const { Sesion } = require('undici')
+let max_retry_delays;
+app.decorate('open_stream', (a) => a)
+```
+
+"""
+
+
+@pytest.mark.parametrize(
+    ("sample", "token"),
+    [
+        (PYTHON_SAMPLE, "max_retry_delays"),  # a variable it assigns
+        (PYTHON_SAMPLE, "mylib.open_stream"),  # a member it sets
+        (JS_SAMPLE, "max_retry_delays"),  # a variable declared without a value
+        (JS_SAMPLE, "mylib.open_stream"),  # a member another receiver is decorated with
+    ],
+)
+def test_a_name_the_page_declares_is_unjudged(
+    sample: str, token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    # Each is a near miss of a product name or rooted in the product (`mylib`): without
+    # the rule, a finding.
+    entry = _outcome(f"{sample}Here `{token}` holds it.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "defined-in-page"), entry
+    assert "fence at line" in entry["reason"]
+
+
+@pytest.mark.parametrize(
+    ("sample", "token", "package"),
+    [
+        (PYTHON_SAMPLE, "stop_after_delay(60)", "tenacity"),
+        (PYTHON_SAMPLE, "Sesion", "requests"),
+        (JS_SAMPLE, "Sesion()", "undici"),
+    ],
+)
+def test_a_name_imported_from_another_package_is_unjudged(
+    sample: str, token: str, package: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    # Near misses of the product's `stop_after_attempt` and `Session`: without the rule,
+    # findings.
+    entry = _outcome(f"{sample}Then `{token}` runs.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "imported-elsewhere"), entry
+    assert f"imports from {package}" in entry["reason"]
+
+
+def test_the_products_own_imports_instances_and_keys_stay_claims(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # Imported from the product: its member is a claim about the product.
+    entry = _outcome(f"{PYTHON_SAMPLE}Then `Client.open_stream()` runs.\n",
+                     "Client.open_stream()", tmp_path, ctx)  # fmt: skip
+    assert entry["outcome"] == "ungrounded"
+    # A member after another package's import may be an invention pinned on it: the
+    # import does not decide it.
+    entry = _outcome(f"{PYTHON_SAMPLE}Then `Session.mount()` runs.\n",
+                     "Session.mount()", tmp_path, ctx)  # fmt: skip
+    assert entry["outcome"] == "ungrounded"
+    # A variable the sample declares may hold the product's instance: no chain through it
+    # is the page's own.
+    body = "```python\nsession = Session()\n```\n\nThen `session.sendall()` runs.\n"
+    entry = _outcome(body, "session.sendall()", tmp_path, ctx)
+    assert entry["rule"] != "defined-in-page"
+    # A key of a dict the sample writes may name the product's option.
+    entry = _outcome(f"{PYTHON_SAMPLE}Then `open_streamz` is set.\n", "open_streamz", tmp_path, ctx)
+    assert entry["rule"] != "defined-in-page"
+
+
+def test_the_rules_can_be_turned_off(tmp_path: Path, repo: Path) -> None:
+    off = repo_context(
+        repo, tmp_path / "cache", symbol_rules_off=["defined-in-page", "imported-elsewhere"]
+    )
+    entry = _outcome(f"{PYTHON_SAMPLE}Then `stop_after_delay(60)` and `max_retry`.\n",
+                     "stop_after_delay(60)", tmp_path, off)  # fmt: skip
+    assert entry["outcome"] == "ungrounded"
+    assert {rule.name for rule in RULES} == {"defined-in-page", "imported-elsewhere"}
+
+
+def test_a_chain_rooted_in_a_declared_dependency_is_third_party(tmp_path: Path, repo: Path) -> None:
+    # Counted as claims (the seeds' way), the chains would be findings without the rule.
+    claims = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
+    for token, package in (
+        ("logfire.configure()", "logfire"),
+        ("google.genai.types.CachedContent", "google-genai"),
+    ):
+        entry = _outcome(f"Call `{token}` first.\n", token, tmp_path, claims)
+        assert (entry["outcome"], entry["rule"]) == ("unjudged", "third-party-package"), entry
+        assert f"rooted in {package}" in entry["reason"]
+
+
+def test_hatch_hook_and_dependency_group_dependencies_are_read(tmp_path: Path, repo: Path) -> None:
+    from pytest_postgates.evidence.index import open_index
+    from tests.helpers import git
+
+    root = make_repo(
+        tmp_path / "groups",
+        {**FILES, "pyproject.toml": PYPROJECT + '\n[dependency-groups]\ndev = ["pytest>=8"]\n'},
+    )
+    index = open_index(root, git(root, "rev-parse", "HEAD").strip(), tmp_path / "c")
+    deps = dependencies_of(index)
+    assert {"logfire", "google-genai", "pytest"} <= deps.direct
+
+
+def test_a_fence_that_does_not_parse_declares_nothing(tmp_path: Path) -> None:
+    post = make_post("```python\ndef (:\n```\n\n```js\nlet = ;\n```\n", tmp_path)
+    names = page_names(post, lambda _spec: False, None)
+    assert names.declared == {} and page_outcome("x", names) is None
+
+
+def test_names_the_repositorys_other_code_imports_or_reads_are_no_near_misses(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # Near misses of `MYLIB_API_KEY` and `stop_after_attempt`, but real: the example reads
+    # the variable, a test imports the helper. A variable a test assigns proves nothing.
+    for token in ("MYLIB_APP_KEY", "stop_after_attempts"):
+        entry = _outcome(f"Set `{token}` first.\n", token, tmp_path, ctx)
+        assert entry["outcome"] != "ungrounded", entry
+    entry = _outcome("Set `max_retry_delayz` first.\n", "max_retry_delayz", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss")
+
+
+def test_a_name_holding_a_product_name_whole_is_no_typo_of_it(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `MyTransport` spells `Transport` whole with a word added: not a typo of it (a near
+    # miss by letters); letters swapped inside a long name still are.
+    body = "Subclass it as `MyTransport`, or call `stop_after_attemtp()`.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    assert token_outcome(card, "MyTransport")["outcome"] == "unjudged"
+    assert token_outcome(card, "stop_after_attemtp()")["outcome"] == "ungrounded"
