@@ -67,6 +67,12 @@ def main(argv: Sequence[str]) -> int:
                   f"(pytest exit {int(code)})", file=sys.stderr)  # fmt: skip
             return EXIT_NOT_FOUND
         card = json.loads(cards[0].read_text(encoding="utf-8"))
+    if card.get("verdict") == "ERROR":
+        # No token was judged: "no token holding" would send the user looking for a typo.
+        error = (card.get("detail") or {}).get("error", "")
+        print(f"postgates explain: gate 2 could not run on {one_line(args.post)}: "
+              f"{one_line(str(error))}", file=sys.stderr)  # fmt: skip
+        return EXIT_NOT_FOUND
     entries = list(matching(card, args.token))
     if not entries:
         print(f"postgates explain: no token holding {one_line(args.token)!r} in "

@@ -209,6 +209,24 @@ def test_explain_prints_the_rule_that_decided_a_token(
     assert "no token holding" in capsys.readouterr().err
 
 
+def test_explain_says_when_gate_2_could_not_run(
+    pytester: pytest.Pytester,
+    blog: Blog,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A gate that errored judged no token: explain says why, not "no token holding"."""
+    monkeypatch.chdir(pytester.path)
+    blog.post("2026-01-01-good.md", "This post shows how pytest calls `Renderer.render`.\n")
+    blog.git_init()
+    capsys.readouterr()
+    assert cli.main(["explain", GOOD, "Renderer", "--", "--postgates-ref=no-such-ref"]) == 2
+    err = capsys.readouterr().err
+    assert "gate 2 could not run" in err
+    assert "no-such-ref" in err
+    assert "no token holding" not in err
+
+
 def test_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
     """`postgates --help` names the commands dispatched to their own parsers too (they
     were missing from --help and from the generated CLI reference)."""
