@@ -231,7 +231,7 @@ def unjudged_reason(reason: str) -> str:
     head, sep, rest = reason.partition(": ")
     if sep and " " not in head.strip():
         reason = rest
-    reason = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"", "…", reason)
+    reason = re.sub(r"`[^`]*`|\"[^\"]*\"", "…", reason)
     # The subject (``./main.py is a program...``, ``Foo extends Bar``, ``type of err``).
     for subject in UNJUDGED_SUBJECTS:
         reason = subject.sub(r"\1…", reason)
@@ -257,8 +257,10 @@ def read_gate15_cards(project: str, commit: str, cards: Path) -> ProjectRun:
             run.problems.append(f"{doc}: gate 15 ERROR: {card.get('summary', '')}"[:200])
         for item in detail.get("violations", []):
             run.findings.append(
+                # The check that made it a finding stands for gate 2's rule.
                 Finding(project, doc, int(item.get("line", 0)), str(item["name"]),
-                        str(item.get("reason", "")), str(item.get("kind", "")))
+                        str(item.get("reason", "")), str(item.get("kind", "")),
+                        str(item.get("kind", "")))
             )  # fmt: skip
         for item in detail.get("unjudged", []):
             run.unjudged_by_rule[unjudged_reason(str(item.get("reason", "")))] += 1
@@ -616,6 +618,16 @@ def record_figures(
              _percent(data["precision"]), _percent(data["precision_low"]),
              _percent(data["precision_high"]), _percent(low), _percent(high)]
         )  # fmt: skip
+    classes = record.table(
+        "False findings of the pooled sample by class",
+        [{"name": "class", "kind": "label"}, {"name": "false findings", "kind": "figure"}],
+    )
+    classes.extend([name, n] for name, n in total["false_classes"].items())
+    unjudged = record.table(
+        f"Uses gate {gate} left unjudged, by {'reason' if gate == 15 else 'rule'} (top 12)",
+        [{"name": "why", "kind": "label"}, {"name": "uses", "kind": "figure"}],
+    )
+    unjudged.extend([why, n] for why, n in list(total["unjudged_by_rule"].items())[:12])
 
 
 if __name__ == "__main__":

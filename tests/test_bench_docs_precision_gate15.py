@@ -1,6 +1,6 @@
-"""bench/docs_precision.py --gate 15: what it collects from gate 15's scorecards (violations as
-findings, unjudged uses by reason), its own label file, and one end-to-end run on a small
-project."""
+"""bench/docs_precision.py --gate 15 (bench/gate15_docs_precision.py): what it collects from
+gate 15's scorecards (violations as findings, unjudged uses by reason), its own label file,
+and one end-to-end run on a small project through the gate-15 bench."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import pytest
 
 from tests.helpers import git, load_bench, make_repo
 
-docs = load_bench("bench_docs_precision_gate15", "docs_precision.py")
+# The gate-15 bench imports docs_precision itself: patch the very module it runs.
+gate15 = load_bench("bench_gate15_docs_precision", "gate15_docs_precision.py")
+docs = gate15.docs_precision
 
 
 def test_collects_gate15_violations_and_counts_unjudged_by_reason(tmp_path: Path) -> None:
@@ -59,9 +61,9 @@ def test_the_committed_gate15_labels_pin_every_report_project() -> None:
 def test_gate_15_end_to_end_against_its_own_labels(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`--gate 15` runs gate 15 alone, takes its violations as the findings, reads the gate-15
-    label file and names its results record after the gate. A small repository stands in
-    for the typer mirror."""
+    """The gate-15 bench runs gate 15 alone, takes its violations as the findings (the import
+    of a name the package lacks; not the real one), reads the gate-15 label file and names
+    its results record after itself. A small repository stands in for the typer mirror."""
     mirror = make_repo(
         tmp_path / "mirrors" / "fastapi+typer" / "repo",
         {
@@ -79,15 +81,17 @@ def test_gate_15_end_to_end_against_its_own_labels(
     monkeypatch.setattr(docs, "GATE15_LABELS", labels)
     monkeypatch.setenv(docs.MIRRORS_ENV, str(tmp_path / "mirrors"))
     out, results = tmp_path / "run.json", tmp_path / "results.json"
-    argv = ["--gate", "15", "--project", "fastapi/typer", "--json", str(out)]
-    assert docs.main([*argv, "--results", str(results)]) == 0
+    argv = ["--project", "fastapi/typer", "--json", str(out), "--results", str(results)]
+    assert gate15.main(argv) == 0
     assert f"gate 15: fastapi/typer at {commit[:12]}" in capsys.readouterr().out
     payload = json.loads(out.read_text(encoding="utf-8"))
-    assert payload["gate"] == 15
+    assert (payload["gate"], payload["sample"]) == (15, gate15.DEFAULT_SAMPLE)
     (project,) = payload["projects"]
     assert (project["findings"], project["labelled"], project["defect"]) == (1, 1, 1)
     assert project["findings_by_kind"] == {"python_import": 1}
     record = json.loads(results.read_text(encoding="utf-8"))
     assert record["bench"] == "gate15_docs_precision"
+    titles = [table["title"] for table in record["tables"]]
+    assert "Gate 15 findings on held-out docs folders, a labelled sample of each" in titles
     with pytest.raises(SystemExit, match="report half only"):
         docs.main(["--gate", "15", "--half", "tune"])
