@@ -44,7 +44,7 @@ figure): ``--postgates-only=15``, each card's ``violations`` (line, kind, name, 
 the findings, its ``unjudged`` uses are counted by reason (the used name left out), and the
 labels are bench/labels/gate15_docs.jsonl (its own rules at its top; the same pins).
 
-    python bench/docs_precision.py --gate 15 --sample 15 --results bench/results/gate15_docs_precision.json
+    python bench/docs_precision.py --gate 15 --sample 15     # as bench/gate15_docs_precision.py
 """
 
 from __future__ import annotations
@@ -547,7 +547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     total = overall(summaries)
     for data in summaries:
         title = (
-            f"gate {args.gate}: {data['project']} at {data['commit'][:12]} (seed {args.seed}, sample {args.sample})"
+            f"gate {args.gate}: {data['project']} at {data['commit'][:12]}"
+            f" (seed {args.seed}, sample {args.sample})"
         )
         print("\n".join(report_lines(title, data)))
     print("\n".join(report_lines("OVERALL (pooled sample)", total)))
@@ -627,7 +628,8 @@ def record_figures(
         f"Uses gate {gate} left unjudged, by {'reason' if gate == 15 else 'rule'} (top 12)",
         [{"name": "why", "kind": "label"}, {"name": "uses", "kind": "figure"}],
     )
-    unjudged.extend([why, n] for why, n in list(total["unjudged_by_rule"].items())[:12])
+    # As code: a reason's ``**kwargs`` or ``__init__`` is not Markdown emphasis on the page.
+    unjudged.extend([f"`{why}`", n] for why, n in list(total["unjudged_by_rule"].items())[:12])
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import docs_precision  # noqa: E402
+import docs_precision
 
 DEFAULT_SAMPLE = 15
 

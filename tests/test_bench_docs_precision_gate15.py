@@ -76,7 +76,7 @@ def test_gate_15_end_to_end_against_its_own_labels(
     commit = git(mirror, "rev-parse", "HEAD").strip()
     labels = tmp_path / "gate15.jsonl"
     label = {"project": "fastapi/typer", "doc": "docs/guide.md", "line": 4,
-             "token": "shapes.circle_area", "label": "defect", "why": "no def circle_area"}  # fmt: skip
+             "token": "shapes.circle_area", "label": "defect", "why": "no def"}  # fmt: skip
     labels.write_text(f"# pin fastapi/typer {commit}\n{json.dumps(label)}\n", encoding="utf-8")
     monkeypatch.setattr(docs, "GATE15_LABELS", labels)
     monkeypatch.setenv(docs.MIRRORS_ENV, str(tmp_path / "mirrors"))
