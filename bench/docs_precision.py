@@ -38,6 +38,13 @@ rules, its own pins); seed and sampling are the same.
 
 ``--json OUT`` writes every figure and labelled finding (bench/ablation.py reads it);
 ``--results OUT`` writes the figures for the docs (bench/results_json.py).
+
+``--gate 15`` measures gate 15 (code_samples) the same way instead (issue 26's precision
+figure): ``--postgates-only=15``, each card's ``violations`` (line, kind, name, reason) are
+the findings, its ``unjudged`` uses are counted by reason (the used name left out), and the
+labels are bench/labels/gate15_docs.jsonl (its own rules at its top; the same pins).
+
+    python bench/docs_precision.py --gate 15 --sample 15     # as bench/gate15_docs_precision.py
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -64,6 +72,9 @@ from holdout_precision import wilson  # noqa: E402
 SEED = 20261203  # the day the labels were drawn
 DEFAULT_SAMPLE = 35
 LABELS = HERE / "labels" / "docs_precision.jsonl"
+GATE15_LABELS = HERE / "labels" / "gate15_docs.jsonl"
+# The gates this bench measures and the scorecard name of each.
+GATE_NAMES = {2: "symbol_grounding", 15: "code_samples"}
 MIRRORS_ENV = "POSTGATES_MIRRORS"
 DEFAULT_MIRRORS = "/work/.mirror"
 LABEL_VALUES = ("defect", "false", "unsure")
@@ -206,13 +217,66 @@ def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
     return run
 
 
-def run_gate2(project: Project, mirror: Path, commit: str, scratch: Path) -> ProjectRun:
+# The names an unjudged reason is about: its subject (``./main.py is a program...``,
+# ``Foo extends Bar``) and what follows ``type of`` / ``extends`` / ``not in``.
+UNJUDGED_SUBJECTS = (
+    re.compile(r"^()\S+(?= (?:is|extends|accepts|declares|takes)\b)"),
+    re.compile(r"(\b(?:type of|extends|not in) )(?!the\b)[^\s,;]+"),
+)
+
+
+def unjudged_reason(reason: str) -> str:
+    """An unjudged use's reason without the name it is about (``Foo.bar: <why>`` -> ``<why>``)
+    and without quoted names, so that uses left unjudged for one cause count together."""
+    head, sep, rest = reason.partition(": ")
+    if sep and " " not in head.strip():
+        reason = rest
+    reason = re.sub(r"`[^`]*`|\"[^\"]*\"", "…", reason)
+    # The subject (``./main.py is a program...``, ``Foo extends Bar``, ``type of err``).
+    for subject in UNJUDGED_SUBJECTS:
+        reason = subject.sub(r"\1…", reason)
+    return reason.strip()[:90] or "?"
+
+
+def read_gate15_cards(project: str, commit: str, cards: Path) -> ProjectRun:
+    """Gate 15's findings (each card's ``violations``) and its unjudged uses by reason."""
+    run = ProjectRun(project, commit)
+    for overall_path in sorted(cards.glob("*-overall.json")):
+        doc = str(json.loads(overall_path.read_text(encoding="utf-8"))["post"])
+        stem = overall_path.name.removesuffix("-overall.json")
+        card_path = cards / f"{stem}-gate15-{GATE_NAMES[15]}.json"
+        if not card_path.is_file():
+            run.verdicts[doc] = "MISSING"
+            continue
+        card = json.loads(card_path.read_text(encoding="utf-8"))
+        run.verdicts[doc] = str(card.get("verdict"))
+        detail = card.get("detail") or {}
+        if run.verdicts[doc] in ("PASS", "FAIL") and "violations" not in detail:
+            run.problems.append(f"{card_path.name}: no 'violations' list in detail")
+        if run.verdicts[doc] == "ERROR":
+            run.problems.append(f"{doc}: gate 15 ERROR: {card.get('summary', '')}"[:200])
+        for item in detail.get("violations", []):
+            run.findings.append(
+                # The check that made it a finding stands for gate 2's rule.
+                Finding(project, doc, int(item.get("line", 0)), str(item["name"]),
+                        str(item.get("reason", "")), str(item.get("kind", "")),
+                        str(item.get("kind", "")))
+            )  # fmt: skip
+        for item in detail.get("unjudged", []):
+            run.unjudged_by_rule[unjudged_reason(str(item.get("reason", "")))] += 1
+    return run
+
+
+def run_gate2(
+    project: Project, mirror: Path, commit: str, scratch: Path, gate: int = 2
+) -> ProjectRun:
+    """Run ``gate`` (2 or 15) alone on the project's docs folder and read its cards."""
     site = prepare_site(mirror, commit, project.docs, scratch)
     cards = scratch / "cards"
     command = [
         sys.executable, "-m", "pytest", project.docs,
         f"--rootdir={site}", f"--postgates-repo={site}", "--postgates-ref=docs-ref",
-        "--postgates-offline", "--postgates-all", "--postgates-only=2",
+        "--postgates-offline", "--postgates-all", f"--postgates-only={gate}",
         f"--postgates-scorecards={cards}",
         # The docs folder's own example tests and conftest files are the project's, not ours.
         "--noconftest", "--ignore-glob=*.py",
@@ -226,6 +290,8 @@ def run_gate2(project: Project, mirror: Path, commit: str, scratch: Path) -> Pro
             f"docs_precision: {project.name}: pytest exited {done.returncode}\n"
             f"{done.stdout[-3000:]}{done.stderr[-3000:]}"
         )
+    if gate == 15:
+        return read_gate15_cards(project.name, commit, cards)
     return read_cards(project.name, commit, cards)
 
 
@@ -402,7 +468,7 @@ def report_lines(title: str, data: dict[str, Any]) -> list[str]:
         f" false..defect: {_pct(data['precision_low'])}..{_pct(data['precision_high'])});"
         f" 95% Wilson {_interval(data['wilson'])}",
         f"  false by class   {_counts(data['false_classes'])}",
-        f"  unjudged by rule {_counts(data['unjudged_by_rule'])}",
+        f"  unjudged by rule (gate 15: by reason) {_counts(data['unjudged_by_rule'])}",
         "  labelled by the rule that made it a claim: "
         + (
             "; ".join(
@@ -437,6 +503,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="report",
         help="the projects measured: the held-out report half or the tune half",
     )
+    parser.add_argument(
+        "--gate", type=int, choices=sorted(GATE_NAMES), default=2,
+        help="the gate measured (15: report half only, labels in gate15_docs.jsonl)",
+    )  # fmt: skip
     parser.add_argument("--labels", type=Path, help="default: the half's label file")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument("--results", type=Path, help="write the figures for the docs here")
@@ -453,6 +523,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"settings added to [tool.postgates]: {'; '.join(EXTRA_SETTINGS)}")
     mirrors = Path(os.environ.get(MIRRORS_ENV, DEFAULT_MIRRORS))
     projects, half_labels = HALVES[args.half]
+    if args.gate == 15:
+        if args.half != "report":
+            sys.exit("docs_precision: gate 15 is measured on the report half only")
+        half_labels = GATE15_LABELS
     args.labels = args.labels or half_labels
     chosen = [p for p in projects if not args.project or p.name in args.project]
     if args.project and len(chosen) != len(set(args.project)):
@@ -466,14 +540,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if commit is None:
             sys.exit(f"docs_precision: no '# pin {project.name} <commit>' line in {args.labels}")
         with tempfile.TemporaryDirectory(prefix="postgates-docs-") as scratch:
-            runs.append(run_gate2(project, mirror, commit, Path(scratch)))
+            runs.append(run_gate2(project, mirror, commit, Path(scratch), args.gate))
     # Read after the runs: labels written while gate 2 ran count.
     _pins, labels = load_labels(args.labels)
     summaries = [project_summary(run, labels, args.seed, args.sample) for run in runs]
     total = overall(summaries)
     for data in summaries:
         title = (
-            f"{data['project']} at {data['commit'][:12]} (seed {args.seed}, sample {args.sample})"
+            f"gate {args.gate}: {data['project']} at {data['commit'][:12]}"
+            f" (seed {args.seed}, sample {args.sample})"
         )
         print("\n".join(report_lines(title, data)))
     print("\n".join(report_lines("OVERALL (pooled sample)", total)))
@@ -484,11 +559,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     handle.write(json.dumps(item, ensure_ascii=False) + "\n")
         print(f"sampled findings with no label written to {args.unlabelled}")
     if args.json:
-        payload = {"half": args.half, "seed": args.seed, "sample": args.sample,
+        payload = {"gate": args.gate, "half": args.half, "seed": args.seed, "sample": args.sample,
                    "projects": summaries, "overall": total}  # fmt: skip
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if record is not None and args.results:
-        record_figures(record, summaries, total)
+        record_figures(record, summaries, total, args.gate)
         record.write(args.results)
     return 0
 
@@ -501,8 +576,8 @@ def _results_run(args: argparse.Namespace) -> Any:
     from bench.results_json import Run
 
     return Run(
-        "docs_precision",
-        {"half": args.half, "seed": args.seed, "sample": args.sample,
+        "docs_precision" if args.gate == 2 else f"gate{args.gate}_docs_precision",
+        {"gate": args.gate, "half": args.half, "seed": args.seed, "sample": args.sample,
          "labels": args.labels.name, "settings_added": list(EXTRA_SETTINGS)},
     )  # fmt: skip
 
@@ -511,7 +586,9 @@ def _percent(value: float | None) -> float | None:
     return None if value is None else round(100 * value, 1)
 
 
-def record_figures(record: Any, summaries: Sequence[dict[str, Any]], total: dict[str, Any]) -> None:
+def record_figures(
+    record: Any, summaries: Sequence[dict[str, Any]], total: dict[str, Any], gate: int = 2
+) -> None:
     """Per project and pooled: findings, the labelled sample, precision with its bounds
     (unsure as false and as defect) and its 95% Wilson interval."""
     record.notes.append(
@@ -519,7 +596,7 @@ def record_figures(record: Any, summaries: Sequence[dict[str, Any]], total: dict
         f"estimate weighted by each project's findings is {_percent(total['weighted_precision'])}%"
     )
     rows = record.table(
-        "Gate 2 findings on held-out docs folders, a labelled sample of each",
+        f"Gate {gate} findings on held-out docs folders, a labelled sample of each",
         [{"name": "project", "kind": "label"},
          {"name": "commit", "kind": "label"},
          {"name": "docs files", "kind": "figure"},
@@ -542,6 +619,17 @@ def record_figures(record: Any, summaries: Sequence[dict[str, Any]], total: dict
              _percent(data["precision"]), _percent(data["precision_low"]),
              _percent(data["precision_high"]), _percent(low), _percent(high)]
         )  # fmt: skip
+    classes = record.table(
+        "False findings of the pooled sample by class",
+        [{"name": "class", "kind": "label"}, {"name": "false findings", "kind": "figure"}],
+    )
+    classes.extend([name, n] for name, n in total["false_classes"].items())
+    unjudged = record.table(
+        f"Uses gate {gate} left unjudged, by {'reason' if gate == 15 else 'rule'} (top 12)",
+        [{"name": "why", "kind": "label"}, {"name": "uses", "kind": "figure"}],
+    )
+    # As code: a reason's ``**kwargs`` or ``__init__`` is not Markdown emphasis on the page.
+    unjudged.extend([f"`{why}`", n] for why, n in list(total["unjudged_by_rule"].items())[:12])
 
 
 if __name__ == "__main__":

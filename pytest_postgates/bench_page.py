@@ -138,6 +138,13 @@ BENCHES = (
     ),
     Bench("code_sample_speed", "Gate 15 speed", ("gates/15-code-samples.md",)),
     Bench(
+        "gate15_docs_precision",
+        "Gate 15 docs precision",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "wiring_planted",
         "Gate 16 planted wiring",
         ("gates/16-wiring-claims.md",),
