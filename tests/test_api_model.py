@@ -471,3 +471,42 @@ def test_a_changed_word_of_two_must_still_look_like_the_real_one() -> None:
     assert model.resembles("iter_content") is None
     # A word added or dropped is still a near miss.
     assert model.resembles("read_content") == "read_text_content"
+
+
+def test_a_name_in_the_other_convention_is_no_near_miss() -> None:
+    model = build_model(
+        "c",
+        {
+            "src/branches.ts": (
+                "export function getBranch(name: string) { return name; }\n"
+                "export const excludePatterns = [];\n"
+                "export function retryAttempt() {}\n"
+            )
+        },
+    )
+    # snake_case beside a camelCase product: another party's API or a wire format
+    # (a Bitbucket tool's `get_branch`), not a rename of the product's name.
+    assert model.resembles("get_branch") is None
+    assert model.resembles("exclude_patterns") is None
+    assert model.resembles("retry_attempts") is None
+    # In the product's own convention the same edits are still near misses.
+    assert model.resembles("getBranches") == "getBranch"
+    assert model.resembles("excludePattern") == "excludePatterns"
+    assert model.resembles("retryAttempts") == "retryAttempt"
+
+
+def test_a_key_is_no_near_miss_of_a_constant_or_a_class() -> None:
+    model = build_model(
+        "c",
+        {"src/limits.ts": "export const DEFAULT_RETRY_ATTEMPTS = 3;\nexport class LinkType {}\n"},
+    )
+    assert model.resembles("retry_attempts") is None
+    assert model.resembles("line_type") is None
+    assert model.resembles("DEFAULT_RETRY_ATTEMPT") == "DEFAULT_RETRY_ATTEMPTS"
+    assert model.resembles("LineType") == "LinkType"
+
+
+def test_a_letter_changed_in_a_name_of_five_letters_is_another_word() -> None:
+    model = build_model("c", {"src/log.ts": "export const axiom = 1;\nexport function stream() {}\n"})
+    assert model.resembles("axios") is None  # the npm package, not a typo of `axiom`
+    assert model.resembles("snream") == "stream"

@@ -60,6 +60,7 @@ from pytest_postgates.evidence.name_spelling import (
     one_letter_changed,
     one_letter_slipped,
     one_word_changed,
+    other_convention,
     shape,
     singular,
     squash,
@@ -395,6 +396,8 @@ class ApiModel:
             if candidate.startswith("-"):
                 continue  # a flag is no spelling of an identifier
             theirs = words(candidate)
+            if other_convention(name, candidate):
+                continue  # `get_branch` is another party's, not a spelling of `getBranch`
             if candidate.strip("_$").lower() == name.strip("_$").lower():
                 # Case and edge underscores alone: an instance (`neurolink`), an
                 # environment variable (`THRESHOLD`), a prefix notation (`research_`).
@@ -407,8 +410,10 @@ class ApiModel:
                 return candidate  # one word added, dropped or changed among three or more
             if one_word_changed(mine, theirs):
                 return candidate  # `renderGadget` for `renderWidget`
-            if len(name) >= 5 and one_letter_changed(name, candidate):
-                return candidate  # `snream` for `stream`, `apaKey` for `apiKey`
+            if len(name) >= 6 and one_letter_changed(name, candidate):
+                # `snream` for `stream`, `apaKey` for `apiKey`; five letters are too few:
+                # `axios` is no typo of `axiom`.
+                return candidate
             if min(len(name), len(candidate)) >= 5 and one_letter_slipped(name, candidate):
                 return candidate  # `cAgent` for `Agent`, `onReponse` for `onResponse`
             if (

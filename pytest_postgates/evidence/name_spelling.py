@@ -29,6 +29,39 @@ def shape(name: str) -> str:
     return "other"
 
 
+def convention(name: str) -> str | None:
+    """How a name of two words or more is written: ``snake`` (``max_retry``), ``camel``
+    (``maxRetry``), ``class`` (``MaxRetry``) or ``constant`` (``MAX_RETRY``); None for a
+    single lower-case word, which either convention writes alike."""
+    bare = name.strip("_$")
+    if not bare[:1].isalpha():
+        return None
+    if bare.isupper():
+        return "constant" if "_" in bare else None
+    if bare[:1].isupper():
+        return "class"
+    if "_" in bare:
+        return "snake" if bare == bare.lower() else None
+    return "camel" if bare != bare.lower() else None
+
+
+# A near miss keeps its name's convention, but for a camelCase name and a class name
+# (`cClient` for `Client`): a snake_case name beside a camelCase, class or constant name
+# is another party's (a Python API's or a wire format's `get_branch`, a YAML key
+# `retry_attempts`, a JS product's `getBranch`, `DEFAULT_RETRY_ATTEMPTS`).
+_OTHER_CONVENTIONS = {
+    frozenset(("snake", "camel")),
+    frozenset(("snake", "class")),
+    frozenset(("snake", "constant")),
+    frozenset(("camel", "constant")),
+}
+
+
+def other_convention(name: str, other: str) -> bool:
+    """The two names are written in conventions a rename does not cross."""
+    return frozenset((convention(name), convention(other))) in _OTHER_CONVENTIONS
+
+
 def one_letter_changed(name: str, other: str) -> bool:
     """The same length, one letter other (not a case change): a typo."""
     if len(name) != len(other) or name.lower() == other.lower():
