@@ -513,6 +513,51 @@ def test_one_changed_post_among_cached_ones_starts_no_worker(corpus: pytest.Pyte
     assert edited.parseoutcomes() == reference.parseoutcomes()
 
 
+# In a worker only: an exit handler registered before the worker's own, and an object
+# that is freed only when the interpreter is torn down (it writes when it is).
+EXIT_HOOKS = """
+import atexit, os, sys
+
+if "--multiprocessing-fork" in sys.orig_argv:  # a spawned worker, from its start
+    def _log(line):
+        with open(os.environ["EXIT_LOG"], "a") as log:
+            log.write(f"{line} {os.getpid()}\\n")
+
+    class _FreedAtTeardown:
+        # What it uses is bound now: at teardown the module's names may be gone.
+        def __del__(self, _open=open, _pid=os.getpid(), _path=os.environ["EXIT_LOG"]):
+            with _open(_path, "a") as log:
+                log.write(f"teardown {_pid}\\n")
+
+    KEPT = _FreedAtTeardown()
+    atexit.register(_log, "atexit")
+"""
+
+
+def test_a_worker_ends_without_tearing_down_its_interpreter(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the session's end the main process waits for every worker; freeing a worker's
+    index, model and modules one by one took a second or more of that wait. A worker's
+    exit handlers still run (mermaid.js engines stopped, a profiler's dump), then it ends."""
+    hooks = corpus.path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(EXIT_HOOKS)
+    log = corpus.path / "exit.log"
+    monkeypatch.setenv("EXIT_LOG", str(log))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))
+    )
+    _hold(corpus)
+    ahead = _run(corpus, "ahead", "--postgates-jobs=2")
+    assert "look-ahead: 1 worker(s) gated" in ahead.stdout.str()
+    pids = _record(corpus)["pids"]
+    assert isinstance(pids, list) and pids
+    assert _gone(pids)
+    lines = log.read_text().splitlines()
+    assert sorted(lines) == sorted(f"atexit {pid}" for pid in pids)
+
+
 def test_the_look_ahead_is_off_under_xdist(corpus: pytest.Pytester) -> None:
     """-n 2 with jobs 2: xdist is the engine; no xdist worker starts a look-ahead, the run
     says that jobs is ignored, and the output is the serial run's."""
