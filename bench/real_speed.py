@@ -241,6 +241,15 @@ def amdahl(one: float, two: float) -> tuple[float, dict[int, float]]:
     return serial, {n: 1 / (serial + (1 - serial) / n) for n in (2, 4, 16)}
 
 
+def paired_ratio(reference: Timing, this: Timing) -> tuple[float, float, float]:
+    """The median, lowest and highest of reference / this over the repetitions: each
+    repetition times both runs side by side, so a drift of the machine's load between
+    repetitions moves both walls of a pair, and the spread of the ratios shows the noise
+    left."""
+    ratios = [ref / own for ref, own in zip(reference.wall, this.wall, strict=True)]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
 @dataclass(frozen=True)
 class Run:
     """One plugin configuration the bench times: which Python, which arguments."""
@@ -414,11 +423,18 @@ def measure(argv: list[str] | None = None) -> int:
     print()
     print("Done when (issue 29): the parallel path a user asks for is at least as fast as the")
     print("baseline's default serial run (look-ahead worker), cold and warm:")
+    print("(medians of the ratios of runs timed side by side in one repetition, with their range;")
+    print("against the baseline and against this code's default serial run, jobs 1)")
     for name in [run.name for run in runs if run.name in ("prefetch serial", "current n2")]:
         for phase in ("cold", "second"):
-            ratio = base[phase].median / timings[f"{name} {phase}"].median
+            this = timings[f"{name} {phase}"]
+            ratio, low, high = paired_ratio(base[phase], this)
             verdict = "met" if ratio >= 1.0 else "not met"
-            print(f"  {name:16} {phase:6} {ratio:5.2f}x of the baseline's speed: {verdict}")
+            own, own_low, own_high = paired_ratio(timings[f"current serial {phase}"], this)
+            print(
+                f"  {name:16} {phase:6} {ratio:5.2f}x ({low:.2f}-{high:.2f}) of the baseline's "
+                f"speed: {verdict}; {own:5.2f}x ({own_low:.2f}-{own_high:.2f}) of jobs 1's"
+            )
     print()
     print("Projected speed-up on more CPUs (Amdahl's law). From the wall times with one")
     print("process (T1, current serial: jobs 1) and with two (T2), the serial fraction is")
