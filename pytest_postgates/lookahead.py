@@ -487,10 +487,11 @@ def gate_post(
 ) -> Gated:
     """Gate ``post`` as the main process would, as far as the result cache carries it.
 
-    ``index_last``: the gates that read the repository index after the others (a worker's
-    first post): the main process is building the index then, and the other gates declare
-    the run-wide batches (diagrams, lint) whose parts the worker computes while it waits
-    for the index, instead of idling (batch.py)."""
+    ``index_last``: the gates that read the repository index after the others, and those
+    that read the API model last (a worker's first post, :func:`first_post_rank`): the
+    main process is building them then, and the other gates declare the run-wide batches
+    (diagrams, lint) whose parts the worker computes while it waits, instead of idling
+    (batch.py)."""
     run = PostRun(
         post.path,
         post.display,
@@ -505,7 +506,7 @@ def gate_post(
     blocked_at: int | None = None  # run position of a hard gate that failed here
     gates = list(worker_gates(run))
     if index_last:
-        gates.sort(key=lambda spec: spec.id in _INDEX_GATES)  # stable: run order otherwise
+        gates.sort(key=first_post_rank)  # stable: run order otherwise
     for spec in gates:
         if (
             blocked_at is not None
@@ -526,8 +527,20 @@ def gate_post(
     return Gated(cards)
 
 
-# Gates that read the repository index (evidence.index_for).
-_INDEX_GATES = frozenset({2, 14, 15, 7})
+# Gates that read the repository index (evidence.index_for), and those of them that read
+# the API model built from it (evidence.api_model; gate 16 reads the index only for it).
+_INDEX_GATES = frozenset({2, 14, 15, 7, 16})
+_MODEL_GATES = frozenset({2, 15, 16})
+
+
+def first_post_rank(spec: Gate) -> int:
+    """Where a gate goes on a worker's first post: the gates that need neither the index
+    nor the API model first, then those that need the index only (built in seconds), then
+    those that need the model too (its build takes the main process several times as
+    long): each waits on the main process's build as late as possible, with work done."""
+    if spec.id in _MODEL_GATES:
+        return 2
+    return 1 if spec.id in _INDEX_GATES else 0
 
 
 def _evaluate_captured(run: PostRun, spec: Gate) -> ReadyCard:

@@ -20,7 +20,7 @@ import pytest
 
 from pytest_postgates import lookahead
 from pytest_postgates.config import Judge, Settings, SettingsError, apply
-from pytest_postgates.gates import BY_ID, SETTINGS_TYPES
+from pytest_postgates.gates import BY_ID, GATES, SETTINGS_TYPES
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.lookahead import PostJob, WorkerSetup, gate_post, workers_for
 from pytest_postgates.results import CODE_FINGERPRINT, settings_fingerprint
@@ -53,6 +53,15 @@ def test_the_jobs_setting(tmp_path: Path) -> None:
             apply(settings, {"jobs": bad}, tmp_path, "t")
     # Scheduling, not a result: the cache keys of jobs 1 and jobs 4 are the same.
     assert settings_fingerprint(replace(settings, jobs=4)) == settings_fingerprint(settings)
+
+
+def test_a_workers_first_post_waits_for_the_model_last() -> None:
+    """On its first post a worker gates what needs neither the index nor the API model,
+    then what needs the index only, then what needs the model (gate 16 among them), each
+    group in run order: the main process builds the index in seconds and the model in
+    several times that, and the worker waits on each as late as it can."""
+    order = sorted(GATES, key=lookahead.first_post_rank)
+    assert [spec.id for spec in order] == [1, 6, 12, 11, 4, 3, 9, 10, 13, 14, 7, 2, 15, 16]
 
 
 @pytest.mark.parametrize("run_all", [False, True])
