@@ -32,6 +32,7 @@ no thread or open database of the pytest process is copied. They stop with the s
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import os
@@ -51,6 +52,7 @@ import pytest
 
 from pytest_postgates.batch import PARTS_PER_WORKER, RunBatches
 from pytest_postgates.config import Settings
+from pytest_postgates.evidence.api_model import vouch_in
 from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import BY_ID, POSITION
 from pytest_postgates.gates.base import Gate, GateContext
@@ -182,6 +184,8 @@ class LookAhead:
         if batches.parts == 1:
             batches.parts = PARTS_PER_WORKER * (1 + workers)
             set_waiting_work(batches.help_once)
+            # The API model this process builds, workers load unchecked (api_model.py).
+            vouch_in(batches.run_dir)
 
     @classmethod
     def for_session(cls, session: pytest.Session, state: Any) -> LookAhead | None:
@@ -390,7 +394,26 @@ def _hand_back(*args: object, **kwargs: object) -> None:
 
 
 def _on_term(signum: int, frame: Any) -> None:
+    _EXIT_STATUS[0] = 128 + signum
     raise SystemExit(128 + signum)  # finally blocks run: locks released, children killed
+
+
+_EXIT_STATUS = [0]
+
+
+def _exit_without_teardown() -> None:
+    """A worker's exit, once its work is done: the other exit handlers run (mermaid.js
+    engines stopped, a profiler's dump), then the process ends without tearing down its
+    interpreter. Freeing the index, the API model and every module object one by one took
+    a second or more, and the main process waits for every worker at the session's end;
+    nothing of it is needed (results are committed SQLite transactions; the log is flushed
+    here)."""
+    atexit.unregister(_exit_without_teardown)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(_EXIT_STATUS[0])
 
 
 def _die_with_parent() -> None:
@@ -435,7 +458,10 @@ def start_worker(setup: WorkerSetup) -> None:
     context = worker_context(setup)
     if context.batches.parts > 1:
         set_waiting_work(context.batches.help_once)
+        vouch_in(setup.run_dir)
     _WORKER.append(_Worker(setup, context))
+    # Registered last, so run first at exit: see _exit_without_teardown.
+    atexit.register(_exit_without_teardown)
 
 
 def worker_context(setup: WorkerSetup) -> GateContext:
@@ -461,10 +487,11 @@ def gate_post(
 ) -> Gated:
     """Gate ``post`` as the main process would, as far as the result cache carries it.
 
-    ``index_last``: the gates that read the repository index after the others (a worker's
-    first post): the main process is building the index then, and the other gates declare
-    the run-wide batches (diagrams, lint) whose parts the worker computes while it waits
-    for the index, instead of idling (batch.py)."""
+    ``index_last``: the gates that read the repository index after the others, and those
+    that read the API model last (a worker's first post, :func:`first_post_rank`): the
+    main process is building them then, and the other gates declare the run-wide batches
+    (diagrams, lint) whose parts the worker computes while it waits, instead of idling
+    (batch.py)."""
     run = PostRun(
         post.path,
         post.display,
@@ -479,7 +506,7 @@ def gate_post(
     blocked_at: int | None = None  # run position of a hard gate that failed here
     gates = list(worker_gates(run))
     if index_last:
-        gates.sort(key=lambda spec: spec.id in _INDEX_GATES)  # stable: run order otherwise
+        gates.sort(key=first_post_rank)  # stable: run order otherwise
     for spec in gates:
         if (
             blocked_at is not None
@@ -500,8 +527,20 @@ def gate_post(
     return Gated(cards)
 
 
-# Gates that read the repository index (evidence.index_for).
-_INDEX_GATES = frozenset({2, 14, 15, 7})
+# Gates that read the repository index (evidence.index_for), and those of them that read
+# the API model built from it (evidence.api_model; gate 16 reads the index only for it).
+_INDEX_GATES = frozenset({2, 14, 15, 7, 16})
+_MODEL_GATES = frozenset({2, 15, 16})
+
+
+def first_post_rank(spec: Gate) -> int:
+    """Where a gate goes on a worker's first post: the gates that need neither the index
+    nor the API model first, then those that need the index only (built in seconds), then
+    those that need the model too (its build takes the main process several times as
+    long): each waits on the main process's build as late as possible, with work done."""
+    if spec.id in _MODEL_GATES:
+        return 2
+    return 1 if spec.id in _INDEX_GATES else 0
 
 
 def _evaluate_captured(run: PostRun, spec: Gate) -> ReadyCard:

@@ -15,6 +15,7 @@ import pytest
 from pytest_postgates import config as settings_module
 from pytest_postgates.activation import WORKERINPUT_KEY, Activation, decide
 from pytest_postgates.batch import RUN_DIR_KEY
+from pytest_postgates.evidence.api_model import vouch_in
 from pytest_postgates.fileio import set_waiting_work
 from pytest_postgates.gates import SETTINGS_TYPES, in_run_order
 from pytest_postgates.gates.base import Gate
@@ -184,8 +185,10 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     config.stash[STATE_KEY] = state
     if state.context.batches.parts > 1:
-        # A worker waiting on another's lock computes a part of a batch instead (batch.py).
+        # A worker waiting on another's lock computes a part of a batch instead (batch.py),
+        # and loads the API model another process of the run built without checking it.
         set_waiting_work(state.context.batches.help_once)
+        vouch_in(state.context.batches.run_dir)
     if not hasattr(config, "workerinput"):
         # Overall verdicts are decided where every report arrives: the xdist controller,
         # or the only process.
@@ -302,6 +305,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.context.results.flush()  # every process: the stamps of what it wrote
     if state is not None and state.context.batches.parts > 1:
         set_waiting_work(None)
+        vouch_in(None)
     if state is not None and not hasattr(config, "workerinput"):
         state.context.batches.remove()
 

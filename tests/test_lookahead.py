@@ -20,7 +20,7 @@ import pytest
 
 from pytest_postgates import lookahead
 from pytest_postgates.config import Judge, Settings, SettingsError, apply
-from pytest_postgates.gates import BY_ID, SETTINGS_TYPES
+from pytest_postgates.gates import BY_ID, GATES, SETTINGS_TYPES
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.lookahead import PostJob, WorkerSetup, gate_post, workers_for
 from pytest_postgates.results import CODE_FINGERPRINT, settings_fingerprint
@@ -53,6 +53,15 @@ def test_the_jobs_setting(tmp_path: Path) -> None:
             apply(settings, {"jobs": bad}, tmp_path, "t")
     # Scheduling, not a result: the cache keys of jobs 1 and jobs 4 are the same.
     assert settings_fingerprint(replace(settings, jobs=4)) == settings_fingerprint(settings)
+
+
+def test_a_workers_first_post_waits_for_the_model_last() -> None:
+    """On its first post a worker gates what needs neither the index nor the API model,
+    then what needs the index only, then what needs the model (gate 16 among them), each
+    group in run order: the main process builds the index in seconds and the model in
+    several times that, and the worker waits on each as late as it can."""
+    order = sorted(GATES, key=lookahead.first_post_rank)
+    assert [spec.id for spec in order] == [1, 6, 12, 11, 4, 3, 9, 10, 13, 14, 7, 2, 15, 16]
 
 
 @pytest.mark.parametrize("run_all", [False, True])
@@ -511,6 +520,51 @@ def test_one_changed_post_among_cached_ones_starts_no_worker(corpus: pytest.Pyte
     reference = _reference(corpus)
     assert _outputs(corpus.path, "edited") == _outputs(corpus.path, "serial")
     assert edited.parseoutcomes() == reference.parseoutcomes()
+
+
+# In a worker only: an exit handler registered before the worker's own, and an object
+# that is freed only when the interpreter is torn down (it writes when it is).
+EXIT_HOOKS = """
+import atexit, os, sys
+
+if "--multiprocessing-fork" in sys.orig_argv:  # a spawned worker, from its start
+    def _log(line):
+        with open(os.environ["EXIT_LOG"], "a") as log:
+            log.write(f"{line} {os.getpid()}\\n")
+
+    class _FreedAtTeardown:
+        # What it uses is bound now: at teardown the module's names may be gone.
+        def __del__(self, _open=open, _pid=os.getpid(), _path=os.environ["EXIT_LOG"]):
+            with _open(_path, "a") as log:
+                log.write(f"teardown {_pid}\\n")
+
+    KEPT = _FreedAtTeardown()
+    atexit.register(_log, "atexit")
+"""
+
+
+def test_a_worker_ends_without_tearing_down_its_interpreter(
+    corpus: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At the session's end the main process waits for every worker; freeing a worker's
+    index, model and modules one by one took a second or more of that wait. A worker's
+    exit handlers still run (mermaid.js engines stopped, a profiler's dump), then it ends."""
+    hooks = corpus.path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(EXIT_HOOKS)
+    log = corpus.path / "exit.log"
+    monkeypatch.setenv("EXIT_LOG", str(log))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [str(hooks), os.environ.get("PYTHONPATH")]))
+    )
+    _hold(corpus)
+    ahead = _run(corpus, "ahead", "--postgates-jobs=2")
+    assert "look-ahead: 1 worker(s) gated" in ahead.stdout.str()
+    pids = _record(corpus)["pids"]
+    assert isinstance(pids, list) and pids
+    assert _gone(pids)
+    lines = log.read_text().splitlines()
+    assert sorted(lines) == sorted(f"atexit {pid}" for pid in pids)
 
 
 def test_the_look_ahead_is_off_under_xdist(corpus: pytest.Pytester) -> None:

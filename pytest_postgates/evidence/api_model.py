@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import abc
 import builtins
+import contextlib
 import difflib
 import enum
 import hashlib
@@ -583,6 +584,17 @@ def _holds_whole(name: str, other: str) -> bool:
 
 _MODELS: dict[tuple[str, str], ApiModel] = {}
 _MODELS_LOCK = threading.Lock()
+# The run's scratch folder, where a process of the run notes the digest of each model file
+# it built or checked (``<name>.vouched``), so that another process of the same run (a
+# look-ahead or xdist worker) loads that file without checking it again against the code
+# (model_check: about half of a load, on a worker's first post). Unset: every load checks.
+_VOUCHES: list[Path] = []
+
+
+def vouch_in(folder: Path | None) -> None:
+    """Note and trust the models this process builds or checks in ``folder`` (a run's
+    scratch folder, which only that run writes); None: no more."""
+    _VOUCHES[:] = [] if folder is None else [folder]
 
 
 def product_sources(index: RepoIndex) -> dict[str, str]:
@@ -687,24 +699,46 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
                 entries = model_packages.entry_points(index, sources)
                 model = build_model(index.commit, sources, elsewhere_sources(index), entries)
                 payload = {"commit": index.commit, "facts": model.facts.to_json()}
-                write_atomic(target, json.dumps(signing.signed(payload), sort_keys=True))
+                text = json.dumps(signing.signed(payload), sort_keys=True)
+                write_atomic(target, text)
+                _vouch(target, text.encode("utf-8"))
     with _MODELS_LOCK:
         return _MODELS.setdefault(key, model)
+
+
+def _vouch(target: Path, data: bytes) -> None:
+    if _VOUCHES:
+        digest = hashlib.sha256(data).hexdigest()
+        with contextlib.suppress(OSError):  # a lost note costs the other processes a check
+            write_atomic(_VOUCHES[0] / f"{target.stem}.vouched", digest)
+
+
+def _vouched(target: Path, data: bytes) -> bool:
+    """Whether a process of this run built or checked exactly these bytes."""
+    if not _VOUCHES:
+        return False
+    try:
+        noted = (_VOUCHES[0] / f"{target.stem}.vouched").read_text(encoding="ascii")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return noted == hashlib.sha256(data).hexdigest()
 
 
 def _load(target: Path, index: RepoIndex) -> ApiModel | None:
     """A cached model, checked to be of this commit, well formed and signed (under
     ``POSTGATES_CACHE_KEY``) or, unsigned, written by the code it describes
-    (:mod:`~pytest_postgates.evidence.model_check`); else None: rebuilt."""
+    (:mod:`~pytest_postgates.evidence.model_check`) unless a process of this run built or
+    checked these very bytes (:func:`vouch_in`); else None: rebuilt."""
     try:
-        data = signing.verified(json.loads(target.read_text(encoding="utf-8")))
-        if data is None or data.get("commit") != index.commit:
+        data = target.read_bytes()
+        payload = signing.verified(json.loads(data.decode("utf-8")))
+        if payload is None or payload.get("commit") != index.commit:
             return None
-        facts = ModelFacts.from_json(data["facts"])
+        facts = ModelFacts.from_json(payload["facts"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if signing.cache_secret() is None and model_check.unconfirmed(
-        facts, product_sources(index), elsewhere_sources(index)
-    ):
-        return None
+    if signing.cache_secret() is None and not _vouched(target, data):
+        if model_check.unconfirmed(facts, product_sources(index), elsewhere_sources(index)):
+            return None
+        _vouch(target, data)
     return ApiModel(index.commit, facts)
