@@ -498,8 +498,16 @@ def test_a_name_in_the_other_convention_is_no_near_miss() -> None:
 def test_a_key_is_no_near_miss_of_a_constant_or_a_class() -> None:
     model = build_model(
         "c",
-        {"src/limits.ts": "export const DEFAULT_RETRY_ATTEMPTS = 3;\nexport class LinkType {}\n"},
+        {
+            "src/limits.ts": (
+                "export const DEFAULT_RETRY_ATTEMPTS = 3;\nexport class LinkType {}\n"
+                "export const options = { avvioPluginTimeout: 10 };\n"
+                "export function avvioPluginTimeout() {}\n"
+            )
+        },
     )
+    # A constant and a camelCase name do cross in a rename: an error code for an option.
+    assert model.resembles("ERR_AVVIO_PLUGIN_TIMEOUT") == "avvioPluginTimeout"
     assert model.resembles("retry_attempts") is None
     assert model.resembles("line_type") is None
     assert model.resembles("DEFAULT_RETRY_ATTEMPT") == "DEFAULT_RETRY_ATTEMPTS"
@@ -507,6 +515,8 @@ def test_a_key_is_no_near_miss_of_a_constant_or_a_class() -> None:
 
 
 def test_a_letter_changed_in_a_name_of_five_letters_is_another_word() -> None:
-    model = build_model("c", {"src/log.ts": "export const axiom = 1;\nexport function stream() {}\n"})
+    model = build_model(
+        "c", {"src/log.ts": "export const axiom = 1;\nexport function stream() {}\n"}
+    )
     assert model.resembles("axios") is None  # the npm package, not a typo of `axiom`
     assert model.resembles("snream") == "stream"
