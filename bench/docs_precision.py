@@ -74,8 +74,8 @@ SEED = 20261203  # the day the labels were drawn
 DEFAULT_SAMPLE = 35
 LABELS = HERE / "labels" / "docs_precision.jsonl"
 GATE15_LABELS = HERE / "labels" / "gate15_docs.jsonl"
-# Gate 15's labels of each half (the tune half's: gate 15's rules are tuned on these).
-GATE15_HALF_LABELS = {"report": GATE15_LABELS, "tune": HERE / "labels" / "gate15_docs_tune.jsonl"}
+# Gate 15's labels of the tune half (gate 15's rules are tuned on these projects).
+GATE15_TUNE_LABELS = HERE / "labels" / "gate15_docs_tune.jsonl"
 # The gates this bench measures and the scorecard name of each.
 GATE_NAMES = {2: "symbol_grounding", 15: "code_samples"}
 MIRRORS_ENV = "POSTGATES_MIRRORS"
@@ -527,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mirrors = Path(os.environ.get(MIRRORS_ENV, DEFAULT_MIRRORS))
     projects, half_labels = HALVES[args.half]
     if args.gate == 15:
-        half_labels = GATE15_HALF_LABELS[args.half]
+        half_labels = GATE15_LABELS if args.half == "report" else GATE15_TUNE_LABELS
     args.labels = args.labels or half_labels
     chosen = [p for p in projects if not args.project or p.name in args.project]
     if args.project and len(chosen) != len(set(args.project)):
