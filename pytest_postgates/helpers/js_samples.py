@@ -189,7 +189,10 @@ class JsSample:
                     name = node_text(self.source, specifier.child_by_field_name("name"))
                     alias = specifier.child_by_field_name("alias")
                     local = node_text(self.source, alias) if alias is not None else name
-                    self.bind(local, module, name.strip("'\""), node)
+                    name = name.strip("'\"")
+                    inline_type = any(c.type == "type" for c in specifier.children)
+                    self.bind(local, self.typed_module(spec, module, name, inline_type, node),
+                              name, node)  # fmt: skip
 
     def reexport(self, node: Any) -> None:
         spec = node_string(self.source, node.child_by_field_name("source"))
@@ -204,6 +207,20 @@ class JsSample:
             if specifier.type == "export_specifier":
                 name = node_text(self.source, specifier.child_by_field_name("name")).strip("'\"")
                 self.gate.check_export(module, name, self.line(node), self.linenode_text(node))
+
+    def typed_module(self, spec: str, module: str, name: str, inline_type: bool, node: Any) -> str:
+        """Where an imported name is looked up: ``import { type Config }`` reads the
+        package's type declarations (its ``types`` condition), and so does a name the
+        runtime module lacks and those declarations export (TypeScript imports a type
+        without the ``type`` keyword too)."""
+        if not inline_type and self.gate.lookup.find_export(module, name) is not None:
+            return module
+        typed = self.gate.module_for(spec, True, self.line(node), self.linenode_text(node))
+        if typed is None or typed == module:
+            return module
+        if inline_type or isinstance(self.gate.lookup.find_export(typed, name), Binding):
+            return typed
+        return module
 
     def bind(self, local: str, module: str, name: str, node: Any) -> None:
         self.bound.add(local)
