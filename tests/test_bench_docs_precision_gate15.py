@@ -103,5 +103,5 @@ def test_gate_15_end_to_end_against_its_own_labels(
     tune_labels = tmp_path / "gate15_tune.jsonl"
     tune_labels.write_text("# no pins yet\n", encoding="utf-8")
     monkeypatch.setattr(docs, "GATE15_TUNE_LABELS", tune_labels)
-    with pytest.raises(SystemExit, match="no '# pin encode/httpx <commit>' line in .*gate15_tune"):
+    with pytest.raises(SystemExit, match=r"no '# pin encode/httpx <commit>' line in .*gate15_tune"):
         docs.main(["--gate", "15", "--half", "tune", "--project", "encode/httpx"])

@@ -17,6 +17,7 @@ from pytest_postgates.helpers.js_tree import (
     node_string,
     node_text,
     pattern_names,
+    plugins_passed,
     query_nodes,
     unwrap,
 )
@@ -65,6 +66,7 @@ class JsSample:
         self._types_of = types
         self._types: JsTypes | bool | None = False
         self.named: set[str] = set()  # identifiers the post's fences write as strings
+        self.plugins: dict[str, str] = {}  # value -> a package the post's fences hand it
         # Every name the post's fences bind (imports, declarations, parameters): a name
         # never bound is one the reader is expected to have (``Fastify()``).
         self.bound: set[str] = set()
@@ -75,6 +77,7 @@ class JsSample:
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
+        self.plugins.update(plugins_passed(content, self.gate.package))
         # What a fence declares binds its names for the fences after it, read or not.
         self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
         if HINT.search(content):
@@ -625,6 +628,9 @@ class JsSample:
             # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
             # sample adds the member at run time.
             problem = f"the sample names {name!r} as a string: it may add it at run time"
+        plugin = self.plugins.get(used.rsplit(".", 1)[0])
+        if name not in members and name not in OBJECT_MEMBERS and plugin and not problem:
+            problem = f"the sample hands {plugin} to a method of it: it may add {name}"
         if name not in members and name not in OBJECT_MEMBERS and not problem:
             problem = types.named_by_code(cls, name)
         if name not in members and name not in OBJECT_MEMBERS and problem:
