@@ -161,8 +161,9 @@ def test_a_member_a_plugin_the_sample_registers_may_add_is_unjudged(
         "app.addRoute(require('@fastkit/mysql'), { uri: 'mysql://localhost' })\n"
         "app.mysql.query('SELECT 1')\n"
     )
-    card = _check(tmp_path, kit_repo, registered)
-    assert _names(card) == []
+    # The fence after the registering one is not covered by it.
+    card = _check(tmp_path, kit_repo, registered, "app.mysqll.query('SELECT 1')")
+    assert _names(card) == ["app.mysqll"]
     reasons = [u["reason"] for u in card.detail["unjudged"]]
     assert any("hands @fastkit/mysql to a method of it: it may add mysql" in r for r in reasons)
     # A plugin handed to another value adds nothing to `app`.

@@ -66,7 +66,7 @@ class JsSample:
         self._types_of = types
         self._types: JsTypes | bool | None = False
         self.named: set[str] = set()  # identifiers the post's fences write as strings
-        self.plugins: dict[str, str] = {}  # value -> a package the post's fences hand it
+        self.plugins: dict[str, str] = {}  # value -> a package the fence read hands it
         # Every name the post's fences bind (imports, declarations, parameters): a name
         # never bound is one the reader is expected to have (``Fastify()``).
         self.bound: set[str] = set()
@@ -77,7 +77,9 @@ class JsSample:
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
-        self.plugins.update(plugins_passed(content, self.gate.package))
+        # A plugin's members are judged unjudged in the fence that registers it only (a
+        # post registering one somewhere says nothing of the instance in its other fences).
+        self.plugins = plugins_passed(content, self.gate.package)
         # What a fence declares binds its names for the fences after it, read or not.
         self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
         if HINT.search(content):
