@@ -295,31 +295,3 @@ def test_type_imports_read_the_packages_type_declarations(tmp_path: Path) -> Non
     )
     card = _check(code, tmp_path, repo)
     assert _names(card) == [("named_export", "Options"), ("named_export", "parse")]
-
-
-def test_a_documented_signature_is_judged_only_against_a_function_the_package_exports(
-    tmp_path: Path,
-) -> None:
-    # `click` of an internal commands file is no member of the `userEvent` object the docs
-    # document (`function click(element, options)` under `userEvent.click`); the package's
-    # entry exports `fill`, so a documented `fill` is judged against it.
-    repo = make_repo(
-        tmp_path / "repo",
-        {
-            "package.json": json.dumps({"name": "browse", "exports": {".": "./src/index.ts"}}),
-            "src/index.ts": 'export { fill } from "./fill.js";\nexport const userEvent = {};\n',
-            "src/fill.ts": "export function fill(selector: string, text: string): void {}\n",
-            "src/commands/click.ts": (
-                "export function click(context: unknown, selector: string): void {}\n"
-            ),
-        },
-    )
-    body = (
-        "userEvent.click:\n\n```ts\n"
-        "declare function click(element: Element, options?: object): Promise<void>;\n```\n\n"
-        "fill:\n\n```ts\n"
-        "declare function fill(selector: string, value: string): void;\n```\n"
-    )
-    card = gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
-    assert _names(card) == [("parameter", "value")]
-    assert card.detail["checked_by_kind"]["parameter"] == 2

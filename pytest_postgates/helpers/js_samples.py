@@ -107,11 +107,7 @@ class JsSample:
         lines = content.splitlines()
         for item in documented(content, self.gate.parsers["tsx" if tsx else "typescript"]):
             types = self.types()
-            verdict = (
-                judge(types.model, types.declared, item, self.gate.public_declarers)
-                if types is not None
-                else None
-            )
+            verdict = judge(types.model, types.declared, item) if types is not None else None
             if verdict is None:
                 continue
             line, text = first_line + item.row, lines[item.row] if item.row < len(lines) else ""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,18 +105,10 @@ def _from_signature(node: Any, source: bytes, row: int) -> Iterator[Documented]:
             position += 1
 
 
-def judge(
-    model: ApiModel,
-    declared: TypeModel | None,
-    item: Documented,
-    public: Callable[[str], set[str]],
-) -> Verdict | None:
-    """The documented parameter against the product's functions of that name that the
-    package exports (``public``: the files declaring a name as its entry points export it);
-    None: no such function, so not a documentation of one (a same-named function of an
-    internal file is no callee the reader reaches: ``userEvent.click`` is not it)."""
-    exported = public(item.function)
-    found = [f for f in _functions(model, item.function) if f.path in exported]
+def judge(model: ApiModel, declared: TypeModel | None, item: Documented) -> Verdict | None:
+    """The documented parameter against the product's functions of that name (None: the
+    product declares no top-level function of that name: not a documentation of it)."""
+    found = _functions(model, item.function)
     if not found:
         return None
     at = item.position

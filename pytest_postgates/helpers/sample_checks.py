@@ -144,25 +144,6 @@ class SampleChecker:
             return None
         return found
 
-    def public_declarers(self, name: str) -> set[str]:
-        """The files declaring ``name`` as the package's entry points export it (its main
-        entry and each subpath its ``exports`` names without a pattern): what an import
-        of the package can reach, never an internal file's function of that name."""
-        exports = self.manifest.get("exports")
-        subpaths = [k for k in exports if k.startswith("./") and "*" not in k] if isinstance(
-            exports, dict) else []  # fmt: skip
-        found: set[str] = set()
-        for spec in dict.fromkeys([self.package, *(self.package + k[1:] for k in subpaths)]):
-            report, self.report = self.report, SampleReport()  # resolved quietly
-            try:
-                module = self._modules.get((spec, False)) or self._resolve(spec, False, 0, "")
-            finally:
-                self.report = report
-            binding = self.lookup.find_export(module, name) if isinstance(module, str) else None
-            if isinstance(binding, Binding):
-                found.add(binding.path)
-        return found
-
     def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
         result = resolution.resolve_specifier(
             self.manifest, spec, "import", type_only, self.lookup.files
