@@ -42,7 +42,8 @@ rules, its own pins); seed and sampling are the same.
 ``--gate 15`` measures gate 15 (code_samples) the same way instead (issue 26's precision
 figure): ``--postgates-only=15``, each card's ``violations`` (line, kind, name, reason) are
 the findings, its ``unjudged`` uses are counted by reason (the used name left out), and the
-labels are bench/labels/gate15_docs.jsonl (its own rules at its top; the same pins).
+labels are bench/labels/gate15_docs.jsonl (its own rules at its top; the same pins); with
+``--half tune``, bench/labels/gate15_docs_tune.jsonl (the same rules, the tune half's pins).
 
     python bench/docs_precision.py --gate 15 --sample 15     # as bench/gate15_docs_precision.py
 """
@@ -73,6 +74,8 @@ SEED = 20261203  # the day the labels were drawn
 DEFAULT_SAMPLE = 35
 LABELS = HERE / "labels" / "docs_precision.jsonl"
 GATE15_LABELS = HERE / "labels" / "gate15_docs.jsonl"
+# Gate 15's labels of the tune half (gate 15's rules are tuned on these projects).
+GATE15_TUNE_LABELS = HERE / "labels" / "gate15_docs_tune.jsonl"
 # The gates this bench measures and the scorecard name of each.
 GATE_NAMES = {2: "symbol_grounding", 15: "code_samples"}
 MIRRORS_ENV = "POSTGATES_MIRRORS"
@@ -505,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--gate", type=int, choices=sorted(GATE_NAMES), default=2,
-        help="the gate measured (15: report half only, labels in gate15_docs.jsonl)",
+        help="the gate measured (15: labels in gate15_docs.jsonl, gate15_docs_tune.jsonl)",
     )  # fmt: skip
     parser.add_argument("--labels", type=Path, help="default: the half's label file")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
@@ -524,9 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mirrors = Path(os.environ.get(MIRRORS_ENV, DEFAULT_MIRRORS))
     projects, half_labels = HALVES[args.half]
     if args.gate == 15:
-        if args.half != "report":
-            sys.exit("docs_precision: gate 15 is measured on the report half only")
-        half_labels = GATE15_LABELS
+        half_labels = GATE15_LABELS if args.half == "report" else GATE15_TUNE_LABELS
     args.labels = args.labels or half_labels
     chosen = [p for p in projects if not args.project or p.name in args.project]
     if args.project and len(chosen) != len(set(args.project)):

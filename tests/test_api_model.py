@@ -168,6 +168,22 @@ def test_an_unknown_base_makes_a_missing_member_unjudged(tmp_path: Path) -> None
     assert model.resolve(["Local", "a"]).outcome == "found"
 
 
+def test_typer_options_in_annotated_types_are_flags(tmp_path: Path) -> None:
+    # `Annotated[int, typer.Option("-p", "--port")]`: the Option is in the type, not the default.
+    app = (
+        "from typing import Annotated\nimport typer\napp = typer.Typer()\n"
+        "@app.command()\n"
+        "def serve(host: Annotated[str, typer.Option('--bind')],\n"
+        "          port: Annotated[int, typer.Option('-p', '--port')] = 8000,\n"
+        "          *, log_level: Annotated[str, typer.Option()] = 'info') -> None: ...\n"
+    )
+    root = make_repo(tmp_path / "repo", {"tyke/__init__.py": "", "tyke/app.py": app})
+    index = open_index(root, "HEAD", tmp_path / "cache")
+    model = build_model(index.commit, product_sources(index))
+    assert model.flag("--port") and model.flag("--bind") and model.flag("--log-level")
+    assert model.flag("--host") is None  # its Option names the flag --bind
+
+
 def test_cli_flags_and_commands_come_from_the_parser(model: ApiModel) -> None:
     assert model.flag("--cache-dir") and model.flag("--quiet") and model.flag("--verbose")
     assert model.flag("--cache") is None  # a word of a declared flag is not that flag

@@ -58,6 +58,12 @@ def test_the_committed_gate15_labels_pin_every_report_project() -> None:
         assert item["label"] != "false" or item["class"] in docs.FALSE_CLASSES
 
 
+def test_the_committed_gate15_tune_labels_pin_every_tune_project() -> None:
+    pins, labels = docs.load_labels(docs.GATE15_TUNE_LABELS)
+    assert set(pins) == {project.name for project in docs.TUNE_PROJECTS}
+    assert labels and all(label["label"] in docs.LABEL_VALUES for label in labels)
+
+
 def test_gate_15_end_to_end_against_its_own_labels(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -93,5 +99,9 @@ def test_gate_15_end_to_end_against_its_own_labels(
     assert record["bench"] == "gate15_docs_precision"
     titles = [table["title"] for table in record["tables"]]
     assert "Gate 15 findings on held-out docs folders, a labelled sample of each" in titles
-    with pytest.raises(SystemExit, match="report half only"):
-        docs.main(["--gate", "15", "--half", "tune"])
+    # The tune half reads its own gate-15 labels (and their pins).
+    tune_labels = tmp_path / "gate15_tune.jsonl"
+    tune_labels.write_text("# no pins yet\n", encoding="utf-8")
+    monkeypatch.setattr(docs, "GATE15_TUNE_LABELS", tune_labels)
+    with pytest.raises(SystemExit, match=r"no '# pin encode/httpx <commit>' line in .*gate15_tune"):
+        docs.main(["--gate", "15", "--half", "tune", "--project", "encode/httpx"])

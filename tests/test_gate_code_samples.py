@@ -380,6 +380,33 @@ def test_typer_commands_and_options(tmp_path: Path) -> None:
     assert card.detail["cli"]["read"] == ["tyke/app.py"]
 
 
+def test_typer_options_declared_in_annotated(tmp_path: Path) -> None:
+    # typer's recommended style: the Option in the parameter's Annotated type, with or
+    # without a default; a bare `Annotated[int, typer.Option()]` is named after the parameter.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": (
+                '[project]\nname = "tyke"\n[project.scripts]\ntyke = "tyke.app:app"\n'
+            ),
+            "tyke/__init__.py": "",
+            "tyke/app.py": (
+                "from typing import Annotated\n\nimport typer\n\napp = typer.Typer()\n\n"
+                "@app.command()\n"
+                "def serve(\n"
+                "    host: Annotated[str, typer.Option('--bind')],\n"
+                "    port: Annotated[int, typer.Option('-p', '--port')] = 8000,\n"
+                "    log_level: Annotated[str, typer.Option()] = 'info',\n"
+                ") -> None: ...\n"
+            ),
+        },
+    )
+    code = "tyke serve --port 1 --log-level debug --bind 0.0.0.0\ntyke serve --prot 2\n"
+    card = _check(_sh(code), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--prot")]
+    assert card.detail["checked_by_kind"]["flag"] == 4
+
+
 def test_tsconfig_out_dir_and_root_dir_map_the_build_to_its_source(tmp_path: Path) -> None:
     manifest = {"name": "mapped", "exports": {".": "./build/out/index.js"}}
     repo = make_repo(

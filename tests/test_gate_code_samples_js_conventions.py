@@ -149,3 +149,27 @@ def test_a_typo_of_a_product_member_on_an_untyped_parameter(tmp_path: Path, kit_
     card = _check(tmp_path, kit_repo, code)
     assert _names(card) == ["app.decorateReqest"]
     assert "did you mean `decorateRequest`?" in _reasons(card)["app.decorateReqest"]
+
+
+def test_a_member_a_plugin_the_sample_registers_may_add_is_unjudged(
+    tmp_path: Path, kit_repo: Path
+) -> None:
+    # `@fastkit/mysql` decorates the instance with `mysql` when registered; a post that
+    # registers no plugin still has its missing member found.
+    registered = (
+        "const app = require('fastkit')()\n"
+        "app.addRoute(require('@fastkit/mysql'), { uri: 'mysql://localhost' })\n"
+        "app.mysql.query('SELECT 1')\n"
+    )
+    # The fence after the registering one is not covered by it.
+    card = _check(tmp_path, kit_repo, registered, "app.mysqll.query('SELECT 1')")
+    assert _names(card) == ["app.mysqll"]
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("hands @fastkit/mysql to a method of it: it may add mysql" in r for r in reasons)
+    # A plugin handed to another value adds nothing to `app`.
+    plain = (
+        "const app = require('fastkit')()\nserver.use(require('helmet'))\n"
+        "app.mysql.query('SELECT 1')\n"
+    )
+    (tmp_path / "plain").mkdir()
+    assert _names(_check(tmp_path / "plain", kit_repo, plain)) == ["app.mysql"]

@@ -246,3 +246,52 @@ def test_a_commonjs_factory_typed_by_its_declaration_file(tmp_path: Path) -> Non
     reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
     assert "did you mean `addHttpMethod`?" in reasons["app.addHttpMethd"]
     assert "Options declares no loger" in reasons["loger"]
+
+
+def test_typescripts_this_pseudo_parameter_is_no_argument(tmp_path: Path) -> None:
+    # `this: unknown` types the receiver; the caller's first argument is `fn`.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "runner", "exports": {".": "./src/index.ts"}}),
+            "src/index.ts": (
+                "export function beforeAll(this: unknown, fn: () => void, timeout?: number)"
+                ": void {}\n"
+            ),
+        },
+    )
+    body = (
+        "Hooks:\n\n```ts\n"
+        "declare function beforeAll(fn: () => void, timeout?: number): void;\n"
+        "declare function beforeAll(fn: () => void, timeoutMs?: number): void;\n```\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+    assert _names(card) == [("parameter", "timeoutMs")]
+    assert "beforeAll's parameter 2 is `timeout`" in card.detail["violations"][0]["reason"]
+    assert card.detail["checked_by_kind"]["parameter"] == 4
+
+
+def test_type_imports_read_the_packages_type_declarations(tmp_path: Path) -> None:
+    # The runtime entry (index.js) has no types; the `types` condition's index.d.ts does.
+    manifest = {"name": "fmt", "exports": {".": {"types": "./src/index.d.ts",
+                                                 "default": "./src/index.js"}}}  # fmt: skip
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(manifest),
+            "src/index.js": "export function format(text) { return text; }\n",
+            "src/index.d.ts": (
+                "export interface Config { semi?: boolean }\n"
+                "export function format(text: string): string;\n"
+            ),
+        },
+    )
+    code = (
+        'import { type Config, format } from "fmt";\n'
+        'import { Config as Settings } from "fmt";\n'
+        'import { type Options } from "fmt";\n'
+        'import { parse } from "fmt";\n'
+        "const config: Config = { semi: false };\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("named_export", "Options"), ("named_export", "parse")]

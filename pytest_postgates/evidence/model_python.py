@@ -331,6 +331,24 @@ class _ModuleReader:
                 flags = [s for s in _strings_of(default.args) if s.startswith("--")]
                 for flag in flags or ["--" + arg.arg]:
                     self.flag(flag, node.lineno)
+        self.typer_annotated_options(node)
+
+    def typer_annotated_options(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """typer: ``port: Annotated[int, typer.Option("-p", "--port")] = 8000`` declares
+        the option in the parameter's type (its default, if any, is a plain value)."""
+        args = node.args
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            annotation = arg.annotation
+            if not isinstance(annotation, ast.Subscript):
+                continue
+            if _callee_name(annotation.value) != "Annotated":
+                continue
+            extras = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else []
+            for extra in extras[1:]:
+                if isinstance(extra, ast.Call) and _callee_name(extra.func) == "Option":
+                    flags = [s for s in _strings_of(extra.args) if s.startswith("--")]
+                    for flag in flags or ["--" + arg.arg.replace("_", "-")]:
+                        self.flag(flag, node.lineno)
 
     def flag(self, flag: str, line: int) -> None:
         self.facts.flags.setdefault(normal_flag(flag), self.path)

@@ -227,6 +227,11 @@ class PythonTables:
             params = field_of(definition, "parameters")
             for param in params.named_children if params is not None else ():
                 value = field_of(param, "value")
+                annotation = field_of(param, "type")
+                # `port: Annotated[int, typer.Option("--port")] = 8000`: the Option is in
+                # the parameter's type, its default (if any) is a plain value.
+                if annotation is not None and "Option(" in self.text(annotation):
+                    value = annotation
                 if value is not None and "Option(" in self.text(value):
                     declared = [m.group(1) for m in LONG_FLAG.finditer(self.text(value))]
                     if declared:

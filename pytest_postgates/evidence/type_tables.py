@@ -197,6 +197,8 @@ class _Reader:
             if param.type not in ("required_parameter", "optional_parameter"):
                 continue
             pattern = _field(param, "pattern")
+            if pattern is not None and pattern.type == "this":
+                continue  # `this: Context`: the receiver's type, not an argument
             annotation = _field(param, "type")
             rest = pattern is not None and pattern.type == "rest_pattern"
             # `...items`: the parameter is named `items` (the dots say it is the rest).

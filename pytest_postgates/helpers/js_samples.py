@@ -17,6 +17,7 @@ from pytest_postgates.helpers.js_tree import (
     node_string,
     node_text,
     pattern_names,
+    plugins_passed,
     query_nodes,
     unwrap,
 )
@@ -65,6 +66,7 @@ class JsSample:
         self._types_of = types
         self._types: JsTypes | bool | None = False
         self.named: set[str] = set()  # identifiers the post's fences write as strings
+        self.plugins: dict[str, str] = {}  # value -> a package the fence read hands it
         # Every name the post's fences bind (imports, declarations, parameters): a name
         # never bound is one the reader is expected to have (``Fastify()``).
         self.bound: set[str] = set()
@@ -75,6 +77,9 @@ class JsSample:
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
+        # A plugin's members are judged unjudged in the fence that registers it only (a
+        # post registering one somewhere says nothing of the instance in its other fences).
+        self.plugins = plugins_passed(content, self.gate.package)
         # What a fence declares binds its names for the fences after it, read or not.
         self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
         if HINT.search(content):
@@ -189,7 +194,10 @@ class JsSample:
                     name = node_text(self.source, specifier.child_by_field_name("name"))
                     alias = specifier.child_by_field_name("alias")
                     local = node_text(self.source, alias) if alias is not None else name
-                    self.bind(local, module, name.strip("'\""), node)
+                    name = name.strip("'\"")
+                    inline_type = any(c.type == "type" for c in specifier.children)
+                    self.bind(local, self.typed_module(spec, module, name, inline_type, node),
+                              name, node)  # fmt: skip
 
     def reexport(self, node: Any) -> None:
         spec = node_string(self.source, node.child_by_field_name("source"))
@@ -204,6 +212,20 @@ class JsSample:
             if specifier.type == "export_specifier":
                 name = node_text(self.source, specifier.child_by_field_name("name")).strip("'\"")
                 self.gate.check_export(module, name, self.line(node), self.linenode_text(node))
+
+    def typed_module(self, spec: str, module: str, name: str, inline_type: bool, node: Any) -> str:
+        """Where an imported name is looked up: ``import { type Config }`` reads the
+        package's type declarations (its ``types`` condition), and so does a name the
+        runtime module lacks and those declarations export (TypeScript imports a type
+        without the ``type`` keyword too)."""
+        if not inline_type and self.gate.lookup.find_export(module, name) is not None:
+            return module
+        typed = self.gate.module_for(spec, True, self.line(node), self.linenode_text(node))
+        if typed is None or typed == module:
+            return module
+        if inline_type or isinstance(self.gate.lookup.find_export(typed, name), Binding):
+            return typed
+        return module
 
     def bind(self, local: str, module: str, name: str, node: Any) -> None:
         self.bound.add(local)
@@ -604,6 +626,9 @@ class JsSample:
             # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
             # sample adds the member at run time.
             problem = f"the sample names {name!r} as a string: it may add it at run time"
+        plugin = self.plugins.get(used.rsplit(".", 1)[0])
+        if name not in members and name not in OBJECT_MEMBERS and plugin and not problem:
+            problem = f"the sample hands {plugin} to a method of it: it may add {name}"
         if name not in members and name not in OBJECT_MEMBERS and not problem:
             problem = types.named_by_code(cls, name)
         if name not in members and name not in OBJECT_MEMBERS and problem:

@@ -4,6 +4,7 @@ that hold their one child's value."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 # Expressions that hold the value of their one child (``await x`` also unwraps a Promise,
@@ -12,6 +13,27 @@ PASS_THROUGH = frozenset(
     {"await_expression", "parenthesized_expression", "as_expression", "non_null_expression",
      "satisfies_expression"}
 )  # fmt: skip
+
+
+# A method call handed a package as its argument (`app.register(require("@x/mysql"), ...)`,
+# `app.use(helmet)` after `import helmet from "helmet"`): a plugin that may add members to
+# the value it is handed to (`app`).
+_PASSED_REQUIRE = re.compile(
+    r"([A-Za-z_$][\w$]*)\s*\.[\w$]+\(\s*(?:require|import)\(\s*['\"]([^'\"./][^'\"]*)['\"]"
+)
+_IMPORTED = re.compile(r"import\s+([A-Za-z_$][\w$]*)\s+from\s+['\"]([^'\"./][^'\"]*)['\"]")
+_PASSED_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*\.[\w$]+\(\s*([A-Za-z_$][\w$]*)\s*[,)]")
+
+
+def plugins_passed(content: str, product: str) -> dict[str, str]:
+    """The values of a fence handed a package other than ``product`` by a method call (a
+    plugin), each with that package."""
+    found = {m.group(1): m.group(2) for m in _PASSED_REQUIRE.finditer(content)}
+    imported = {m.group(1): m.group(2) for m in _IMPORTED.finditer(content)}
+    for match in _PASSED_NAME.finditer(content):
+        if match.group(2) in imported:
+            found.setdefault(match.group(1), imported[match.group(2)])
+    return {v: p for v, p in found.items() if p != product and not p.startswith(product + "/")}
 
 
 def node_text(source: bytes, node: Any) -> str:
