@@ -117,7 +117,9 @@ def test_a_missing_ref_is_an_error_for_every_gate_that_needs_the_repository(
     assert outcomes["_posts/2026-01-01-good.md::symbol_grounding"] == "ERROR"
     assert outcomes["_posts/2026-01-01-good.md::import_specifiers"] == "ERROR"
     assert outcomes["_posts/2026-01-01-good.md::numerical_claims"] == "ERROR"
-    result.stdout.fnmatch_lines(["*ref 'nope' does not name a commit*"])
+    result.stdout.fnmatch_lines(
+        [f"*ref 'nope' does not name a commit in the repository at {widgets.path}*"]
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 

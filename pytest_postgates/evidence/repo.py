@@ -67,7 +67,8 @@ def resolve_commit(repo: Path, ref: str) -> str:
         check=False,
     )
     if result.returncode != 0:
-        raise GitError(f"ref {ref!r} does not name a commit in the repository")
+        # Name the repository: a run may ground against several (`repos`, the posts' own).
+        raise GitError(f"ref {ref!r} does not name a commit in the repository at {repo}")
     return result.stdout.decode().strip()
 
 
