@@ -404,8 +404,9 @@ class ApiModel:
                 # environment variable (`THRESHOLD`), a prefix notation (`research_`).
                 continue
             if squash(candidate) == squash(name) and shape(candidate) == shape(name):
-                # Spelled alike in the same convention (`RabbitMqDsn`, `RabbitMQDsn`); a
-                # class name is no spelling of a function's (`IsFinite`, `is_finite`).
+                # Spelled alike in the same case (`RabbitMqDsn`, `RabbitMQDsn`); a constant
+                # is no spelling of a variable's (`API_KEY`, `apiKey`); snake_case beside
+                # the others (`IsFinite`, `is_finite`) was set aside above.
                 return candidate
             if word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
                 return candidate  # one word added, dropped or changed among three or more

@@ -20,7 +20,8 @@ def squash(name: str) -> str:
 
 
 def shape(name: str) -> str:
-    """A name's convention: ``class`` (CamelCase), ``CONSTANT`` or ``snake``/``camel``."""
+    """A name's case: ``constant`` (upper case), ``class`` (capitalised) or ``other``
+    (snake_case and camelCase alike: :func:`convention` tells those apart)."""
     bare = name.strip("_$")
     if bare.isupper():
         return "constant"
