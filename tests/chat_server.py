@@ -74,6 +74,7 @@ class ChatServer:
                     body = None
                 hit = Hit(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 server._enter(hit)
+                left = False
                 try:
                     step = server._step(hit)
                     if step.delay:
@@ -97,6 +98,11 @@ class ChatServer:
                         ).encode()
                     else:
                         payload = json.dumps({"error": {"message": "scripted"}}).encode()
+                    # Leave before replying: a client that has read the reply may send
+                    # its next request before this thread runs again, and counting both
+                    # in flight made max_in_flight exceed the client's limit under load.
+                    server._leave()
+                    left = True
                     try:
                         self.send_response(step.status)
                         self.send_header("Content-Type", "application/json")
@@ -108,7 +114,8 @@ class ChatServer:
                     except (BrokenPipeError, ConnectionResetError):
                         pass  # the client gave up (a timeout test)
                 finally:
-                    server._leave()
+                    if not left:
+                        server._leave()
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
