@@ -536,3 +536,37 @@ def test_a_letter_changed_in_a_name_of_five_letters_is_another_word() -> None:
     )
     assert model.resembles("axios") is None  # the npm package, not a typo of `axiom`
     assert model.resembles("snream") == "stream"
+
+
+def test_a_near_miss_is_of_a_name_the_product_shows_not_of_a_local_or_an_import() -> None:
+    model = build_model(
+        "c",
+        {
+            "src/rules.js": (
+                "import { stopAfterAttempt } from 'retry-lib';\n"
+                "// the rule reports when somethingBadHappened is thrown\n"
+                "export function check(node) {\n"
+                "  const myVariable = node.parent;\n"
+                "  return { wrapStream: myVariable, kind: 'content_block_start' };\n"
+                "}\n"
+            ),
+            "pkg/client.py": (
+                "def send(payload):\n"
+                "    retry_budget = 3  # a local\n"
+                "    return post(payload, max_retry_delay=retry_budget).status_text\n"
+            ),
+        },
+        others={"tests/rules.test.js": "const myVariableName = 1;\n"},
+    )
+    # A local variable, a comment's word, an imported name and a test's name are nothing
+    # of the product a reader meets: a name spelled like one renames nothing.
+    assert model.resembles("myVariables") is None
+    assert model.resembles("retry_budgets") is None
+    assert model.resembles("somethingBadHappen") is None
+    assert model.resembles("stopAfterAttempts") is None
+    assert model.resembles("myVariableNames") is None
+    # Members, keys, keyword arguments and string values the code writes are.
+    assert model.resembles("wrapStreams") == "wrapStream"
+    assert model.resembles("content_block_stop") == "content_block_start"
+    assert model.resembles("max_retry_delays") == "max_retry_delay"
+    assert model.resembles("status_texts") == "status_text"

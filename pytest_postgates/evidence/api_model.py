@@ -17,27 +17,22 @@ examples, docs or builds), and no Markdown file is ever read.
 
 from __future__ import annotations
 
-import abc
-import builtins
 import contextlib
 import difflib
-import enum
 import hashlib
 import json
 import re
 import threading
-import types
-import typing
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pytest_postgates import signing
 from pytest_postgates.evidence import (
     call_resolution,
     calls_js,
     calls_python,
+    code_surface,
     model_check,
     model_facts,
     model_js,
@@ -48,6 +43,7 @@ from pytest_postgates.evidence import (
 )
 from pytest_postgates.evidence.call_graph import CallGraph
 from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.known_bases import JS_BASES, PY_BASES, SUBSCRIPTED_BASE_MEMBERS
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
@@ -85,94 +81,13 @@ _EXTRACTORS = (
     call_resolution,
     calls_js,
     calls_python,
+    code_surface,
 )
 # (model_check reads a cached model; it changes no model, so it is no part of the key.)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _DEFINITION = re.compile(
     r"\b(?:def|class|function|const|let|var|interface|type|enum)\s+([A-Za-z_$][\w$]*)"
 )
-
-
-# Bases outside the product whose members are known without reading anyone's code: the
-# running Python's own builtins and standard classes (their real attributes), and the
-# JavaScript built-ins every runtime has.
-def _subclass_members(base: Any) -> frozenset[str]:
-    """What a class deriving from ``base`` has, as the running interpreter makes it."""
-    try:
-        made = types.new_class("_Probe", (base,))
-    except TypeError:
-        made = base
-    return frozenset(dir(made))
-
-
-_T = typing.TypeVar("_T")
-_PY_BASES: dict[str, frozenset[str]] = {
-    name: _subclass_members(value)
-    for name, value in {
-        **{
-            n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
-        },
-        "Enum": enum.Enum,
-        "IntEnum": enum.IntEnum,
-        "StrEnum": getattr(enum, "StrEnum", enum.Enum),
-        "Flag": enum.Flag,
-        "IntFlag": enum.IntFlag,
-        "ABC": abc.ABC,
-        "Protocol": typing.Protocol,
-        "Generic": typing.Generic[_T],  # type: ignore[index]
-    }.items()
-}
-
-
-class _NamedTupleProbe(typing.NamedTuple):
-    probe: int
-
-
-class _TypedDictProbe(typing.TypedDict):
-    probe: int
-
-
-# Class-syntax NamedTuple and TypedDict are made by metaclass machinery: probe them as written.
-_PY_BASES["NamedTuple"] = frozenset(dir(_NamedTupleProbe)) - {"probe"}
-_PY_BASES["TypedDict"] = frozenset(dir(_TypedDictProbe)) - {"probe"}
-
-
-# An enum class lists few names (EnumType.__dir__); its members have `name`, `value` and
-# their base type's methods: what a sample reaches through `Color.RED` or a returned member.
-def _enum_member_names(base: Any, value: object) -> frozenset[str]:
-    made = base("_Probe", {"PROBE": value})
-    return frozenset(dir(made["PROBE"]))
-
-
-for _enum_name, _enum_value in (("Enum", 1), ("IntEnum", 1), ("StrEnum", "a"), ("Flag", 1),
-                                ("IntFlag", 1)):  # fmt: skip
-    _enum_base = getattr(enum, _enum_name, enum.Enum)
-    _PY_BASES[_enum_name] |= _enum_member_names(_enum_base, _enum_value)
-# A base written with arguments (``Generic[T]``, ``dict[str, int]``) gives these as well.
-_SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
-_JS_BASES: dict[str, frozenset[str]] = {
-    "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
-    "Object": frozenset({"constructor", "toString", "valueOf", "hasOwnProperty"}),
-    "EventEmitter": frozenset(
-        {
-            "on",
-            "once",
-            "off",
-            "emit",
-            "addListener",
-            "removeListener",
-            "removeAllListeners",
-            "listeners",
-            "rawListeners",
-            "listenerCount",
-            "setMaxListeners",
-            "getMaxListeners",
-            "prependListener",
-            "prependOnceListener",
-            "eventNames",
-        }
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -233,7 +148,7 @@ class ApiModel:
         self._by_word: dict[str, set[str]] | None = None
         self._by_length: dict[int, list[str]] = {}
         # nearest() over every name, by (name, limit): the same token recurs across posts.
-        self._nearest: dict[tuple[str, int], list[str]] = {}
+        self._nearest: dict[tuple[str, int, bool], list[str]] = {}
         self._patterns = [d for d in facts.decls if d.kind == "pattern"]
         self._lock = threading.Lock()
         self._calls: CallGraph | None = None
@@ -348,25 +263,35 @@ class ApiModel:
             ]
         return found
 
-    def nearest(self, name: str, pool: Iterable[str] | None = None, limit: int = 3) -> list[str]:
+    def nearest(
+        self,
+        name: str,
+        pool: Iterable[str] | None = None,
+        limit: int = 3,
+        api_only: bool = False,
+    ) -> list[str]:
         """The real names closest to ``name``: in ``pool`` (an owner's members), else among
-        every name sharing a word with it; spelled alike but for case or separators
-        first, then by similarity."""
+        every name sharing a word with it (``api_only``: a name the product declares or
+        writes as a member, key or value, not a local variable, an import or a test's
+        name); spelled alike but for case or separators first, then by similarity."""
         if pool is None:
-            known = self._nearest.get((name, limit))
+            key = (name, limit, api_only)
+            known = self._nearest.get(key)
             if known is None:
-                known = self._nearest.setdefault((name, limit), self._nearest_name(name, limit))
+                known = self._nearest.setdefault(key, self._nearest_name(name, limit, api_only))
             return list(known)
         candidates = set(pool)
         return self._closest(name, candidates, limit)
 
-    def _nearest_name(self, name: str, limit: int) -> list[str]:
+    def _nearest_name(self, name: str, limit: int, api_only: bool) -> list[str]:
         index = self._word_index()
         candidates: set[str] = set()
         for word in set(words(name)):
             candidates |= index.get(word, set())
         if len(candidates) < 50:
             candidates |= set(difflib.get_close_matches(name, self._spelled_near(name), 5, 0.8))
+        if api_only:
+            candidates = {c for c in candidates if self._on_surface(c)}
         return self._closest(name, candidates, limit)
 
     @staticmethod
@@ -377,6 +302,9 @@ class ApiModel:
         close = difflib.get_close_matches(name, sorted(candidates), limit, 0.6)
         ordered = list(dict.fromkeys([*alike, *close]))
         return ordered[:limit]
+
+    def _on_surface(self, name: str) -> bool:
+        return name in self.by_name or name in self.facts.surface
 
     def resembles(self, name: str) -> str | None:
         """The product name ``name`` is a near miss of (spelled alike but for separators,
@@ -392,10 +320,14 @@ class ApiModel:
         mine = words(name)
         # The closest spellings first, then every name one word away (sharing all words of
         # the token but one: the closest spellings need not include a renamed word).
-        ordered = [*self.nearest(name, limit=5), *self._word_neighbours(mine)]
+        ordered = [*self.nearest(name, limit=5, api_only=True), *self._word_neighbours(mine)]
         for candidate in dict.fromkeys(ordered):
             if candidate.startswith("-"):
                 continue  # a flag is no spelling of an identifier
+            if not self._on_surface(candidate):
+                # A local variable, an imported name or a test's (`myVar`, a retry
+                # library's `stop_after_attempt`) is nothing of the product a reader meets.
+                continue
             theirs = words(candidate)
             if other_convention(name, candidate):
                 continue  # `get_branch` is another party's, not a spelling of `getBranch`
@@ -451,17 +383,17 @@ class ApiModel:
             names.update(entry.members)
             python = entry.path.endswith((".py", ".pyi"))
             if python and not entry.bases:
-                names.update(_PY_BASES["object"])  # every class is an object
+                names.update(PY_BASES["object"])  # every class is an object
             for base in entry.bases:
                 if python and "[" in base:
-                    names.update(_SUBSCRIPTED_BASE_MEMBERS)
+                    names.update(SUBSCRIPTED_BASE_MEMBERS)
                 simple = re.sub(r"[\[<].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
                 if simple in self.classes:
                     self._collect_members(simple, names, problems, seen)
-                elif simple in _PY_BASES and python:
-                    names.update(_PY_BASES[simple])
-                elif simple in _JS_BASES:
-                    names.update(_JS_BASES[simple])
+                elif simple in PY_BASES and python:
+                    names.update(PY_BASES[simple])
+                elif simple in JS_BASES:
+                    names.update(JS_BASES[simple])
                 elif simple:
                     problems.append(f"{class_name} extends {base}, outside the product's code")
 
@@ -652,6 +584,7 @@ def build_model(
     for text in sources.values():
         written.update(_IDENTIFIER.findall(text))
     facts.identifiers = written
+    facts.surface = code_surface.surface_names(sources)
     # What the repository's tests, scripts and examples define is real code, though not
     # the product's API: a post about the test suite names it (a regex over definitions:
     # these files are not modelled).

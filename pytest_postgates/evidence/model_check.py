@@ -103,6 +103,9 @@ def unconfirmed(facts: ModelFacts, sources: Mapping[str, str], others: Mapping[s
     missing = _first_missing(facts.identifiers, every, sources)
     if missing:
         return f"identifier {missing}"
+    missing = _first_missing(facts.surface, every, sources)
+    if missing:
+        return f"member, key or value {missing}"
     missing = _first_missing(facts.elsewhere, _Words(others).anywhere(), others)
     return f"name {missing} of the tests or scripts" if missing else ""
 

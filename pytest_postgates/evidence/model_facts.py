@@ -185,6 +185,9 @@ class ModelFacts:
     identifiers: set[str] = field(default_factory=set)
     # Names the repository's tests, scripts and examples define (real, not the API).
     elsewhere: set[str] = field(default_factory=set)
+    # Members, keys, keyword arguments and string values the product's code writes
+    # (:mod:`.code_surface`): with the declarations, what a near miss can be of.
+    surface: set[str] = field(default_factory=set)
     # The call graph: every product function and method with the calls its body makes.
     functions: list[FunctionCalls] = field(default_factory=list)
     # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
@@ -206,6 +209,7 @@ class ModelFacts:
         self.files += other.files
         self.identifiers |= other.identifiers
         self.elsewhere |= other.elsewhere
+        self.surface |= other.surface
         self.functions.extend(other.functions)
         self.literal_types |= other.literal_types
 
@@ -225,6 +229,7 @@ class ModelFacts:
             "files": self.files,
             "identifiers": sorted(self.identifiers),
             "elsewhere": sorted(self.elsewhere),
+            "surface": sorted(self.surface),
             "functions": [f.to_json() for f in self.functions],
             "literal_types": sorted(self.literal_types),
         }
@@ -244,6 +249,7 @@ class ModelFacts:
             files=int(data["files"]),
             identifiers=set(data["identifiers"]),
             elsewhere=set(data["elsewhere"]),
+            surface=set(data.get("surface", [])),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
             literal_types=set(data.get("literal_types", [])),
         )

@@ -71,8 +71,10 @@ RULES = (
     Rule(
         "model-near-miss",
         "ungrounded",
-        "the name is not declared but is a near miss of a product name (a rename, a typo): "
-        "a substring of a real name is not that name",
+        "the name is not declared but is a near miss of a product name (a rename, a typo) "
+        "that the product declares or writes as a member, key, keyword or value (not a "
+        "local variable, an import or a test's name): a substring of a real name is not "
+        "that name",
         "tests/test_api_model_grounding.py::test_a_renamed_name_never_grounds_on_a_longer_one",
     ),
     Rule(

@@ -1,0 +1,91 @@
+"""The names a reader can meet in the product's code without declaring them: members it
+reads or writes (``x.wrapStream``), keys of the objects it builds (``{transformParams:
+...}``), keyword arguments it passes (``f(retries=3)``) and the identifier-shaped string
+values it writes (event types such as ``"content_block_start"``).
+
+These, with the declarations, are what a misspelt name in a page can be a near miss of.
+Local variables, the names a file imports from other packages and the words of comments
+are not: a page's `myCustomVar` is no rename of a rule's local `myVar`, and
+`stop_after_delay` is no typo of the `stop_after_attempt` the product imports from a
+retry library.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import tokenize
+from pathlib import Path
+
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# A Python string literal's quotes and prefix (`r"x"`, `b'x'`, `"""x"""`).
+_PY_STRING = re.compile(r"^[rRbBuU]{0,2}(\"\"\"|'''|\"|')(.*)\1$", re.S)
+# JavaScript: comments and strings, strings first so that `//` inside one is no comment.
+_JS_LEXEME = re.compile(
+    r"""(?P<string>'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`)"""
+    r"""|(?P<comment>//[^\n]*|/\*.*?\*/)""",
+    re.S,
+)
+_JS_MEMBER = re.compile(r"(?:\?\.|\.)\s*([A-Za-z_$][\w$]*)")
+_JS_KEY = re.compile(r"[{,]\s*([A-Za-z_$][\w$]*)\s*:")
+
+
+def surface_names(sources: dict[str, str]) -> set[str]:
+    """Every member, key, keyword argument and identifier-shaped string value that the
+    code of ``sources`` (path -> text) writes."""
+    found: set[str] = set()
+    for path, text in sources.items():
+        if Path(path).suffix.lower() in (".py", ".pyi"):
+            found |= _python_surface(text)
+        else:
+            found |= _script_surface(text)
+    return found
+
+
+def _python_surface(text: str) -> set[str]:
+    found: set[str] = set()
+    previous = ""
+    depth = 0
+    tokens: list[tokenize.TokenInfo] = []
+    # A file tokenize cannot finish (an unclosed bracket) gives what was read before.
+    with contextlib.suppress(tokenize.TokenError, SyntaxError, IndentationError):
+        tokens.extend(tokenize.generate_tokens(io.StringIO(text).readline))
+    for at, token in enumerate(tokens):
+        if token.type == tokenize.OP:
+            if token.string in "([{":
+                depth += 1
+            elif token.string in ")]}":
+                depth = max(0, depth - 1)
+        elif token.type == tokenize.NAME:
+            after = tokens[at + 1].string if at + 1 < len(tokens) else ""
+            if previous == "." or (depth and after == "="):
+                found.add(token.string)
+        elif token.type == tokenize.STRING:
+            quoted = _PY_STRING.match(token.string)
+            if quoted and _NAME.fullmatch(quoted.group(2)):
+                found.add(quoted.group(2))
+        if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
+            previous = token.string
+    return found
+
+
+def _script_surface(text: str) -> set[str]:
+    found: set[str] = set()
+    code: list[str] = []
+    end = 0
+    for lexeme in _JS_LEXEME.finditer(text):
+        code.append(text[end : lexeme.start()])
+        end = lexeme.end()
+        string = lexeme.group("string")
+        if string is None:
+            code.append(" ")  # a comment separates, and says nothing
+            continue
+        code.append('""')
+        if _NAME.fullmatch(string[1:-1]):
+            found.add(string[1:-1])
+    code.append(text[end:])
+    bare = "".join(code)
+    found.update(_JS_MEMBER.findall(bare))
+    found.update(_JS_KEY.findall(bare))
+    return found

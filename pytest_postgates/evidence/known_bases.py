@@ -1,0 +1,96 @@
+"""Classes outside the product whose members are known without reading anyone's code: the
+running Python's own builtins and standard classes (their real attributes, as the
+interpreter makes them), and the JavaScript built-ins every runtime has. The API model
+reads a product class's inherited members from them when its base is one of these.
+"""
+
+from __future__ import annotations
+
+import abc
+import builtins
+import enum
+import types
+import typing
+from typing import Any
+
+
+# Bases outside the product whose members are known without reading anyone's code: the
+# running Python's own builtins and standard classes (their real attributes), and the
+# JavaScript built-ins every runtime has.
+def _subclass_members(base: Any) -> frozenset[str]:
+    """What a class deriving from ``base`` has, as the running interpreter makes it."""
+    try:
+        made = types.new_class("_Probe", (base,))
+    except TypeError:
+        made = base
+    return frozenset(dir(made))
+
+
+_T = typing.TypeVar("_T")
+PY_BASES: dict[str, frozenset[str]] = {
+    name: _subclass_members(value)
+    for name, value in {
+        **{
+            n: getattr(builtins, n) for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+        },
+        "Enum": enum.Enum,
+        "IntEnum": enum.IntEnum,
+        "StrEnum": getattr(enum, "StrEnum", enum.Enum),
+        "Flag": enum.Flag,
+        "IntFlag": enum.IntFlag,
+        "ABC": abc.ABC,
+        "Protocol": typing.Protocol,
+        "Generic": typing.Generic[_T],  # type: ignore[index]
+    }.items()
+}
+
+
+class _NamedTupleProbe(typing.NamedTuple):
+    probe: int
+
+
+class _TypedDictProbe(typing.TypedDict):
+    probe: int
+
+
+# Class-syntax NamedTuple and TypedDict are made by metaclass machinery: probe them as written.
+PY_BASES["NamedTuple"] = frozenset(dir(_NamedTupleProbe)) - {"probe"}
+PY_BASES["TypedDict"] = frozenset(dir(_TypedDictProbe)) - {"probe"}
+
+
+# An enum class lists few names (EnumType.__dir__); its members have `name`, `value` and
+# their base type's methods: what a sample reaches through `Color.RED` or a returned member.
+def _enum_member_names(base: Any, value: object) -> frozenset[str]:
+    made = base("_Probe", {"PROBE": value})
+    return frozenset(dir(made["PROBE"]))
+
+
+for _enum_name, _enum_value in (("Enum", 1), ("IntEnum", 1), ("StrEnum", "a"), ("Flag", 1),
+                                ("IntFlag", 1)):  # fmt: skip
+    _enum_base = getattr(enum, _enum_name, enum.Enum)
+    PY_BASES[_enum_name] |= _enum_member_names(_enum_base, _enum_value)
+# A base written with arguments (``Generic[T]``, ``dict[str, int]``) gives these as well.
+SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
+JS_BASES: dict[str, frozenset[str]] = {
+    "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
+    "Object": frozenset({"constructor", "toString", "valueOf", "hasOwnProperty"}),
+    "EventEmitter": frozenset(
+        {
+            "on",
+            "once",
+            "off",
+            "emit",
+            "addListener",
+            "removeListener",
+            "removeAllListeners",
+            "listeners",
+            "rawListeners",
+            "listenerCount",
+            "setMaxListeners",
+            "getMaxListeners",
+            "prependListener",
+            "prependOnceListener",
+            "eventNames",
+        }
+    ),
+}
