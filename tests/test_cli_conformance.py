@@ -214,3 +214,20 @@ def test_derived_flags_are_the_models_without_being_written() -> None:
     assert "no-force" not in derived and "no-formal" not in derived  # names given
     assert "female" in facts.flags and "install-completion" not in facts.flags
     assert "bool parameter female" in derived["no-female"]
+
+
+def test_typers_own_cli_matches_typer() -> None:
+    # A real CLI: the `typer` command, read by the model from the installed package's
+    # source and asked of typer itself. Its `run` command is made at run time (the reader's
+    # app), which the model lists as an open command table.
+    typer = pytest.importorskip("typer", reason="typer is not installed in this environment")
+    cli = pytest.importorskip("typer.cli", reason="this typer has no typer.cli")
+    folder = Path(typer.__file__).parent
+    sources = {
+        str(path.relative_to(folder.parent)): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*.py"))
+    }
+    facts = read_python(sources)
+    real = _click_view(typer.main.get_command(cli.app), _typer_click(typer))
+    assert _model_view(facts) == real
+    assert facts.open_commands  # `typer main.py run ...` runs a command made at run time

@@ -31,6 +31,15 @@ def scan(depth: int = typer.Option(1, "--depth", "-d")) -> None:
     pass
 
 
+utils = typer.Typer()
+app.add_typer(utils, name="utils")
+
+
+@utils.command()
+def docs(output: str = "README.md") -> None:
+    pass
+
+
 def main() -> None:
     app()
 """
@@ -66,6 +75,8 @@ def _ctx(repo: Path, tmp_path: Path) -> GateContext:
         ("$ tidy clean --depth 2", "--depth", "ungrounded"),  # scan's flag, not clean's
         ("$ tidy scan --dry-run", "--dry-run", "ungrounded"),
         ("$ npx tidy clean --purge", "--purge", "ungrounded"),
+        ("$ tidy utils docs --output x.md", "--output", "grounded"),  # the deepest command
+        ("$ tidy utils --output x.md", "--output", "ungrounded"),  # the group's own: --help
     ],
 )
 def test_a_flag_after_the_products_command_is_judged_by_its_command(
@@ -177,3 +188,24 @@ def test_a_package_script_that_runs_the_bin_runs_the_product(tmp_path: Path) -> 
     # A script that runs something else (`vitest run`) is another program's.
     entry = _outcome("```bash\nnpm run test --watch\n```\n\n`--watch`.\n", "--watch", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("unjudged", "other-command")
+
+
+@pytest.mark.parametrize(
+    ("span", "outcome"),
+    [
+        ("tidy clean --dry-run --no-color", "grounded"),
+        ("python -m tidy scan --depth 3", "grounded"),
+        ("tidy scan --dry-run", "ungrounded"),  # clean's flag, not scan's
+        ("tidy clean --dryrun", "ungrounded"),
+    ],
+)
+def test_a_span_that_runs_the_product_is_judged_flag_by_flag(
+    span: str, outcome: str, repo: Path, tmp_path: Path
+) -> None:
+    entry = _outcome(f"Run `{span}` first.\n", span, tmp_path, _ctx(repo, tmp_path))
+    assert (entry["outcome"], entry.get("rule")) == (outcome, "model-command")
+    # Another program's command line is left to the other rules.
+    other = _outcome(
+        "Run `uv sync --frozen` first.\n", "uv sync --frozen", tmp_path, _ctx(repo, tmp_path)
+    )
+    assert other.get("rule") != "model-command"

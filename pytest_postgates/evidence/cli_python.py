@@ -41,6 +41,8 @@ _CLICK_OPTION_DECORATORS = {
 _CLICK_SUFFIXES = ("command", "cmd", "group", "grp")
 _COMMAND_DECORATORS = frozenset({"command", "group"})
 _CONTEXT_TYPES = frozenset({"Context"})
+_FRAMEWORK_MODULES = frozenset({"click", "typer", "rich_click", "argparse"})
+_DECORATING = frozenset({"click", "typer", "rich_click"})  # frameworks of decorated commands
 TYPER_COMPLETION = ("--install-completion", "--show-completion")
 
 
@@ -94,6 +96,9 @@ class _CliReader(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}  # argparse command alias -> its command
         self.functions: set[str] = set()  # functions this module defines
         self.typer_functions: dict[str, str] = {}  # typer.run / app.command()(f) -> command
+        # Names imported from a CLI framework (`from click import command`): a bare
+        # decorator is a command only when it is one of them (rich's `@group()` is not).
+        self.imported: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
     def declare(self, flag: str, command: str, line: int) -> None:
@@ -108,12 +113,23 @@ class _CliReader(ast.NodeVisitor):
         for inner in ast.walk(node):
             if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions.add(inner.name)
+            framework = (
+                isinstance(inner, ast.ImportFrom)
+                and not inner.level
+                and ((inner.module or "").split(".")[0] in _FRAMEWORK_MODULES)
+            )
+            if framework and isinstance(inner, ast.ImportFrom):
+                self.imported.update(a.asname or a.name for a in inner.names)
+        for inner in ast.walk(node):
             if not isinstance(inner, ast.Call) or not inner.args:
                 continue
             target = inner.args[0]
             if not isinstance(target, ast.Name):
                 continue
-            if _dotted(inner.func) in ("typer.run", "run") and "typer" in self.frameworks:
+            runs = _dotted(inner.func) == "typer.run" or (
+                _dotted(inner.func) == "run" and "run" in self.imported
+            )
+            if runs and "typer" in self.frameworks:
                 self.typer_functions[target.id] = ""
             elif isinstance(inner.func, ast.Call) and _tail(inner.func.func) == "command":
                 given = _strings(inner.func.args[:1]) or _keyword_strings(inner.func, "name")
@@ -139,7 +155,11 @@ class _CliReader(ast.NodeVisitor):
             call = decorator if isinstance(decorator, ast.Call) else None
             callee = call.func if call is not None else decorator
             tail = _tail(callee)
-            if tail in _COMMAND_DECORATORS or tail == "callback":
+            if isinstance(callee, ast.Name) and callee.id not in self.imported:
+                continue  # a decorator of another library (`from rich.console import group`)
+            if not self.frameworks & _DECORATING:
+                continue  # argparse declares no command by a decorator
+            if tail in _COMMAND_DECORATORS or (tail == "callback" and "typer" in self.frameworks):
                 given = (_strings(call.args[:1]) + _keyword_strings(call, "name")) if call else []
                 dotted = _dotted(callee)
                 if tail == "callback" or (dotted in ("click.group", "click.command") and not given):
@@ -273,6 +293,7 @@ class _CliReader(ast.NodeVisitor):
             given = _keyword_strings(node, "name")
             if given:
                 self.found.commands.append((given[0], node.lineno))
+                self.derive("--help", given[0], "every click and typer command takes --help")
         elif callee == "add_command" and self.frameworks & {"click", "typer"}:
             given = _strings(node.args[1:2]) + _keyword_strings(node, "name")
             first = node.args[0] if node.args else None

@@ -49,6 +49,7 @@ from pytest_postgates.helpers.attribution_rules import (
 )
 from pytest_postgates.helpers.command_lines import (
     CommandLine,
+    judge_command_span,
     judge_flag_on_page,
     page_command_lines,
     runs_product,
@@ -202,11 +203,12 @@ def judge(
     if PURE_PLACEHOLDER.match(text):
         return verdict("not-a-reference", rule="placeholder", reason="a placeholder, not a name")
     # A flag belongs to the command it follows on the page (command_lines).
-    on_page = (
-        judge_flag_on_page(text, commands(), model)
-        if kind == "flag" and commands is not None and model is not None
-        else None
-    )
+    on_page = None
+    if kind == "flag" and commands is not None and model is not None:
+        on_page = judge_flag_on_page(text, commands(), model)
+    elif kind == "phrase" and model is not None:  # a span that runs the product's command
+        package = repos.product_names[0] if repos.product_names else ""
+        on_page = judge_command_span(text, token.line, model, package)
     if on_page is not None and on_page.rule not in rules_off:
         repo = primary.name if on_page.outcome == "grounded" else ""
         return verdict(

@@ -11,7 +11,8 @@ a product package with a ``__main__``.
 
 Gate 2 judges a flag the page's lines carry by the line: after the product's command,
 against that command's flags in the API model (``model-command``); after other programs
-only, another tool's, listed unjudged (``other-command``).
+only, another tool's, listed unjudged (``other-command``). A code span that runs the
+product's command is judged flag by flag the same way (:func:`judge_command_span`).
 """
 
 from __future__ import annotations
@@ -216,13 +217,16 @@ def _script(words: list[str]) -> tuple[str, list[str]] | None:
 
 
 def _command_of(args: Sequence[str], model: ApiModel) -> str:
-    """The product's command a line runs: the first argument that names one; none named,
-    the root, or a command the CLI makes at run time when the CLI makes some and the line
-    names one it does not table."""
+    """The product's command a line runs: the deepest of the commands its first arguments
+    name (``utils docs``); none named, the root, or a command the CLI makes at run time
+    when the CLI makes some and the line names one it does not table."""
     positional = [a for a in args if not a.startswith("-")]
-    for word in positional:
+    for at, word in enumerate(positional):
         if word in model.commands:
-            return word
+            # The deepest command the words name: `utils docs` runs docs, not utils.
+            while at + 1 < len(positional) and positional[at + 1] in model.commands:
+                at += 1
+            return positional[at]
     return OPEN if positional and model.cli.open else ""
 
 
@@ -246,6 +250,33 @@ def judge_flag_on_page(
         )
     if not option.startswith("--") or not model.cli.present:
         return None  # the model reads long options of a CLI it found
+    return _judge_on_lines(option, ours, model)
+
+
+def judge_command_span(text: str, line: int, model: ApiModel, package: str) -> ModelDecision | None:
+    """A code span that runs the product's executable (``vitest --ui``, ``typer main.py
+    utils docs --name x``): each long flag it gives the product's command is judged against
+    that command's flags (None: it runs no product command, or gives it no long flag)."""
+    if not model.cli.present or not _PROGRAM.match(text.strip()):
+        return None
+    decisions: list[ModelDecision] = []
+    for words in split_commands(PROMPT.sub("", text.strip(), count=1)):
+        found = _command_line(words, line, model, package)
+        if found is None or not found.product:
+            continue
+        for word in words:
+            if word.startswith("--") and len(word) > 2:
+                option = word.split("=", 1)[0]
+                decisions.append(_judge_on_lines(option, [found], model))
+    if not decisions:
+        return None
+    # The first flag that is not the command's decides; all of them taken, the span grounds.
+    return next((d for d in decisions if d.outcome != "grounded"), decisions[0])
+
+
+def _judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -> ModelDecision:
+    """A long flag the product's command lines ``ours`` carry, against their commands."""
+    key = normal_flag(option)
     cli = model.cli
     for line in ours:
         accepted = cli.accepts(line.command, option) if line.command not in ("", OPEN) else None

@@ -86,9 +86,10 @@ RULES = (
         "model-command",
         "grounded / ungrounded / unjudged",
         "a flag the page's command lines give to the product's executable (its console "
-        "script or `bin`, `python -m` of its package) is judged against the flags of the "
-        "command that line runs, derived ones included (`--no-x` of a bool option, `--help`); "
-        "unjudged when the CLI makes that command at run time",
+        "script or `bin`, `python -m` of its package), and each flag of a code span that "
+        "runs it, is judged against the flags of the (deepest) command the line runs, "
+        "derived ones included (`--no-x` of a bool option, `--help`); unjudged when the CLI "
+        "makes that command at run time",
         "tests/test_command_lines.py::test_a_flag_after_the_products_command_is_judged_by_its_command",
     ),
     Rule(
