@@ -185,7 +185,9 @@ def test_typer_options_in_annotated_types_are_flags(tmp_path: Path) -> None:
 
 
 def test_cli_flags_and_commands_come_from_the_parser(model: ApiModel) -> None:
-    assert model.cli.flag("--cache-dir") and model.cli.flag("--quiet") and model.cli.flag("--verbose")
+    assert (
+        model.cli.flag("--cache-dir") and model.cli.flag("--quiet") and model.cli.flag("--verbose")
+    )
     assert model.cli.flag("--cache") is None  # a word of a declared flag is not that flag
     assert "serve" in model.commands
 
