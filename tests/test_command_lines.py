@@ -209,3 +209,25 @@ def test_a_span_that_runs_the_product_is_judged_flag_by_flag(
         "Run `uv sync --frozen` first.\n", "uv sync --frozen", tmp_path, _ctx(repo, tmp_path)
     )
     assert other.get("rule") != "model-command"
+
+
+def test_a_plugin_is_judged_on_its_hosts_command_line(tmp_path: Path) -> None:
+    plugin = (
+        'def pytest_addoption(parser):\n    parser.addoption("--gates-all", action="store_true")\n'
+    )
+    files = {
+        "pyproject.toml": '[project]\nname = "gates"\nversion = "1"\n\n'
+        '[project.entry-points.pytest11]\ngates = "gates.plugin"\n',
+        "gates/__init__.py": "",
+        "gates/plugin.py": plugin,
+    }
+    ctx = _ctx(make_repo(tmp_path / "repo", files), tmp_path)
+    for line, token, decided in (
+        ("pytest docs/ --gates-all", "--gates-all", ("grounded", "model-command")),
+        ("python -m pytest --gates-all", "--gates-all", ("grounded", "model-command")),
+        ("pytest --gates-al", "--gates-al", ("ungrounded", "model-cli")),  # a near miss
+        ("pytest --snapshot-update", "--snapshot-update", ("unjudged", "other-command")),
+    ):
+        body = f"```bash\n{line}\n```\n\nSee `{token}`.\n"
+        entry = _outcome(body, token, tmp_path, ctx)
+        assert (entry["outcome"], entry.get("rule")) == decided, line

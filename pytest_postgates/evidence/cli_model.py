@@ -6,7 +6,8 @@ parser), and the questions gate 2 asks of it.
   ``[project.scripts]``, poetry's ``[tool.poetry.scripts]``, setup.cfg's and setup.py's
   ``console_scripts``), each package.json's ``bin``, and the packages ``python -m`` runs
   (a product package with a ``__main__.py``); a package.json script that runs a ``bin``
-  is one too, keyed ``npm run <script>``.
+  is one too, keyed ``npm run <script>``; a pytest plugin (a ``pytest11`` entry point)
+  makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
 * :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
   ``--help``, and ``--version`` where the program calls ``.version()``).
@@ -29,6 +30,10 @@ from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code, n
 
 # The key of a package script that runs the product's bin, among the executables.
 SCRIPT_PREFIX = "npm run "
+# What an executable runs when the product is a plugin of it (pytest for a pytest11 entry
+# point): its command line holds the product's flags beside the host's and other plugins'.
+HOST_PREFIX = "a plugin of "
+PYTEST_HOSTS = ("pytest", "py.test")
 # `name = module:function` in setup.py's console_scripts list.
 _SETUP_SCRIPT = re.compile(r"""["']\s*([A-Za-z0-9][\w.-]*)\s*=\s*([\w.]+(?::[\w.]+)?)\s*["']""")
 
@@ -70,6 +75,10 @@ def _pyproject_scripts(text: str) -> dict[str, str]:
     project = data.get("project")
     poetry = data.get("tool", {}).get("poetry") if isinstance(data.get("tool"), dict) else None
     found: dict[str, str] = {}
+    points = project.get("entry-points") if isinstance(project, dict) else None
+    if isinstance(points, dict) and points.get("pytest11"):
+        # A pytest plugin adds its options to pytest's command line.
+        found.update({host: f"{HOST_PREFIX}{host}" for host in PYTEST_HOSTS})
     for table in (
         project.get("scripts") if isinstance(project, dict) else None,
         poetry.get("scripts") if isinstance(poetry, dict) else None,
@@ -84,10 +93,14 @@ def _setup_cfg_scripts(text: str) -> dict[str, str]:
     try:
         parser.read_string(text)
         lines = parser.get("options.entry_points", "console_scripts", fallback="")
+        plugin = parser.get("options.entry_points", "pytest11", fallback="")
     except configparser.Error:
         return {}
     pairs = (line.split("=", 1) for line in lines.splitlines() if "=" in line)
-    return {name.strip(): target.strip() for name, target in pairs}
+    found = {name.strip(): target.strip() for name, target in pairs}
+    if plugin.strip():
+        found.update({host: f"{HOST_PREFIX}{host}" for host in PYTEST_HOSTS})
+    return found
 
 
 def _bins(text: str, path: str) -> dict[str, str]:

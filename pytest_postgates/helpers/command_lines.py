@@ -23,10 +23,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pytest_postgates.evidence.cli_model import SCRIPT_PREFIX
+from pytest_postgates.evidence.cli_model import HOST_PREFIX, SCRIPT_PREFIX
 from pytest_postgates.evidence.model_facts import normal_flag
 from pytest_postgates.helpers.code_fences import fence_kind
-from pytest_postgates.helpers.model_grounding import ModelDecision
+from pytest_postgates.helpers.model_grounding import ModelDecision, judge_flag
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.api_model import ApiModel
@@ -174,6 +174,7 @@ def _program(words: list[str], model: ApiModel, package: str) -> tuple[str, bool
         if len(words) >= 3 and words[1] == "-m":
             module = words[2]
             product = module.split(".")[0] in facts.main_modules or module in facts.main_modules
+            product = product or facts.executables.get(module, "").startswith(HOST_PREFIX)
             return f"{head} -m {module}", product, words[3:]
         if len(words) >= 2 and not words[1].startswith("-"):
             return f"{head} {words[1]}", False, words[2:]
@@ -278,6 +279,19 @@ def _judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -
     """A long flag the product's command lines ``ours`` carry, against their commands."""
     key = normal_flag(option)
     cli = model.cli
+    hosted = [line for line in ours if _hosts(line, model)]
+    if hosted and len(hosted) == len(ours) and cli.flag(option) is None:
+        # The product is a plugin of the program (pytest): a flag it does not declare is
+        # the host's or another plugin's, unless it is a near miss of the product's own.
+        miss = judge_flag(option, model)
+        if miss is not None:
+            return miss  # model-cli: a near miss of the product's own flag
+        return ModelDecision(
+            "unjudged",
+            "other-command",
+            reason=f"a flag of `{hosted[0].program}`, run on line {hosted[0].line}, of "
+            "which the product is a plugin: the host's or another plugin's",
+        )
     for line in ours:
         accepted = cli.accepts(line.command, option) if line.command not in ("", OPEN) else None
         where = cli.flag(option)
@@ -308,6 +322,12 @@ def _judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -
         "model-command",
         reason=f"{what}, run on line {line.line}, takes no {option}{hint}",
     )
+
+
+def _hosts(line: CommandLine, model: ApiModel) -> bool:
+    """Whether the line runs a program the product is a plugin of (pytest)."""
+    name = line.program.rsplit(" ", 1)[-1].rsplit("/", 1)[-1]
+    return model.facts.executables.get(name, "").startswith(HOST_PREFIX)
 
 
 def runs_product(lines: Sequence[CommandLine]) -> bool:

@@ -173,7 +173,7 @@ def _judge(
     if not model.available or not model.facts.decls:
         return None
     if kind == "flag":
-        return _judge_flag(token, model)
+        return judge_flag(token, model)
     if kind == "path" and _SCOPED_PACKAGE.fullmatch(token):
         return _judge_package(token, model, product_package)
     if kind not in ("symbol", "phrase"):  # a call or chain with arguments reads as a phrase
@@ -393,7 +393,9 @@ def argument_keys(token: str) -> list[str]:
     return keys
 
 
-def _judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
+def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
+    """A long option against every flag of the product's parser: grounded when declared or
+    derived, ungrounded when only a near miss of a declared one, else None."""
     match = _FLAG.fullmatch(token)
     if match is None or not model.cli.present:
         return None
