@@ -227,6 +227,8 @@ def test_a_plugin_is_judged_on_its_hosts_command_line(tmp_path: Path) -> None:
         ("python -m pytest --gates-all", "--gates-all", ("grounded", "model-command")),
         ("pytest --gates-al", "--gates-al", ("ungrounded", "model-cli")),  # a near miss
         ("pytest --snapshot-update", "--snapshot-update", ("unjudged", "other-command")),
+        # Near `--all`'s words but in the host's namespace, not the plugin's: the host's.
+        ("pytest --update-all", "--update-all", ("unjudged", "other-command")),
     ):
         body = f"```bash\n{line}\n```\n\nSee `{token}`.\n"
         entry = _outcome(body, token, tmp_path, ctx)

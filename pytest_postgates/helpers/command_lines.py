@@ -283,8 +283,11 @@ def _judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -
     if hosted and len(hosted) == len(ours) and cli.flag(option) is None:
         # The product is a plugin of the program (pytest): a flag it does not declare is
         # the host's or another plugin's, unless it is a near miss of the product's own.
+        # A near miss is the product's only in the product's own namespace of flags (its
+        # first word: `--postgates-al`); the host's (`--snapshot-update`) stays theirs.
         miss = judge_flag(option, model)
-        if miss is not None:
+        ours_first = {flag.split("-", 1)[0] for flag in model.facts.flags}
+        if miss is not None and key.split("-", 1)[0] in ours_first:
             return miss  # model-cli: a near miss of the product's own flag
         return ModelDecision(
             "unjudged",
