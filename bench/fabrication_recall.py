@@ -10,7 +10,13 @@ prose with plausible inventions of seven shapes:
   ``providers/anthropic/client.ts``, ``providers`` -> ``provider``);
 - ``member`` / ``member-call``: an invented member of a real class, without and with call
   parentheses (``NeuroLink.generateWithAvatar``, ``NeuroLink.generateWithAvatar()``);
-- ``flag``: an invented command-line flag beside the post's real ones;
+- ``flag``: an invented command-line flag where a reader takes it as the product's: a
+  real flag the prose names and the post's own command lines give to the product's
+  command (``npx @juspay/neurolink generate --provider x``) is replaced in the prose and on
+  those lines (a copy of the post, ``<post>-flags.md``, as ``sample-key``; its own seeded
+  stream). Until 2026-12 it was a random ``--a-b`` in place of any prose name, which no
+  reader takes as the product's flag (gate 2 now reads a flag by the command it follows);
+  its draws are still made so the other shapes' plants stay what they were;
 - ``lint-rule``: an invented rule in the product's lint namespace (``neurolink/no-x-y``);
 - ``model-id``: an invented model id in the product's catalogue style (a version bumped or
   a tier added to a real id: ``claude-sonnet-4-5`` -> ``claude-sonnet-4-8``);
@@ -90,6 +96,11 @@ SHAPES = (
     "variant-base",
 )
 CONTEXT_SHAPES = ("listed-tool", "namespaced-model")
+FLAG_SHAPE = "flag"
+FLAGS_PER_POST = 2
+# The flag shape as planted until 2026-12 (a random `--a-b` in place of any prose name):
+# drawn and chosen as before so that the other shapes' plants do not move, never planted.
+RETIRED_FLAG = "prose-flag"
 # A list item or table row whose first code span is the token, or an item that is only a
 # list of code spans after a short label (gate 2's third-party-server-tool shapes).
 ITEM_HEAD = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+|\|\s*)(?:\*\*|__)?`(?P<first>[^`]+)`")
@@ -119,6 +130,7 @@ IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{5,}$")
 CLASS = re.compile(r"^[A-Z][a-z]+[A-Za-z0-9]*$")
 MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
 FLAG = re.compile(r"^--[a-z][a-z0-9-]+$")
+FLAG_TOKEN = re.compile(r"^--[A-Za-z][A-Za-z0-9-]+$")  # a bare long flag (`--maxTokens`)
 PLAIN_PATH = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]+)+/?$")  # no URL, template or glob
 
 
@@ -323,10 +335,15 @@ def candidates_for(
             text = f"{g.token}.{member}{call}" if g else None
             probes = (member,)
         elif shape == "flag":
+            # Planted in prose in place of any name, a flag is no claim a reader takes as
+            # the product's: the flag shape is planted on the product's command lines
+            # instead (command_flag_candidates). This one is still drawn and chosen, then
+            # dropped (RETIRED_FLAG), so every other plant stays what it was.
             pool = flags or identifiers
             g = rng.choice(pool) if pool else None
             text = invented_flag(rng) if g else None
             probes = flag_probes(text) if text else ()
+            shape = RETIRED_FLAG
         elif shape == "lint-rule":
             pool = rules or identifiers
             g = rng.choice(pool) if pool else None
@@ -423,7 +440,7 @@ def inventions_for(
     """Up to ``per_post`` checked inventions for one post."""
     candidates = candidates_for(grounded, rng, lint_prefix)
     repo.prefetch(p for c in candidates for p in c.probes)
-    return choose(candidates, repo, per_post)
+    return [i for i in choose(candidates, repo, per_post) if i.shape != RETIRED_FLAG]
 
 
 KEY_SHAPE = "sample-key"
@@ -472,6 +489,54 @@ def sample_key_candidates(
         )
         made.append(Invention(KEY_SHAPE, g.token, g.line, text, (text,), places))
     return made
+
+
+def command_flag_candidates(
+    post_path: Path, grounded: Sequence[Grounded], context: Any, rng: random.Random
+) -> list[Invention]:
+    """``flag`` inventions for one post (not yet checked against the repository): a real
+    flag the post names in prose and gives to the product's command on its own command
+    lines (``npx @juspay/neurolink generate --provider x``), replaced in both places by an
+    invented one, where a reader takes it as a flag of the product's command."""
+    from pytest_postgates.evidence.api_model import api_model
+    from pytest_postgates.evidence.model_facts import normal_flag
+    from pytest_postgates.helpers.command_lines import page_command_lines
+    from pytest_postgates.post import parse_post
+
+    post = parse_post(post_path)
+    index = context.evidence.index_for(post_path)
+    model = api_model(index, context.evidence.cache_dir)
+    package = context.settings.package or context.evidence.for_post(post_path).package_name
+    ours = [c for c in page_command_lines(post, model, package or "") if c.product]
+    made: list[Invention] = []
+    seen: set[str] = set()
+    for g in grounded:
+        if g.kind != "flag" or not FLAG_TOKEN.match(g.token) or g.token in seen:
+            continue
+        seen.add(g.token)
+        places = tuple(sorted({(c.line, 0) for c in ours if normal_flag(g.token) in c.flags}))
+        if places:
+            text = invented_flag(rng)
+            made.append(Invention(FLAG_SHAPE, g.token, g.line, text, flag_probes(text), places))
+    return made
+
+
+def plant_flags(text: str, inventions: Sequence[Invention]) -> str | None:
+    """Rename each flag invention's flag on the command lines it was read from (the
+    lines recorded with it; a continued command's flag may be on a later line of it)."""
+    lines = text.split("\n")
+    for invention in inventions:
+        word = re.compile(rf"(?<![\w-]){re.escape(invention.original)}(?![\w-])")
+        for line, _column in invention.keys:
+            index = line - 1
+            for at in range(index, min(index + 12, len(lines))):
+                renamed = word.sub(invention.text, lines[at], count=1)
+                if renamed != lines[at]:
+                    lines[at] = renamed
+                    break
+            else:
+                return None
+    return "\n".join(lines)
 
 
 def plant_keys(text: str, inventions: Sequence[Invention]) -> str | None:
@@ -582,6 +647,7 @@ def plant_all(
     context_rng = random.Random(f"{args.seed}:context")
     pools: list[tuple[Path, list[Invention], list[Invention]]] = []
     key_pools: list[tuple[Path, list[Invention]]] = []
+    flag_pools: list[tuple[Path, list[Invention]]] = []
     for post_path in originals:
         card = run_gate(post_path, context)
         if card["verdict"] != "PASS":
@@ -596,8 +662,13 @@ def plant_all(
         # A generator of its own, so the other shapes' inventions stay what they were.
         key_rng = random.Random(f"{args.seed}-{KEY_SHAPE}-{post_path.name}")
         key_pools.append((post_path, sample_key_candidates(post_path, grounded, context, key_rng)))
+        flag_rng = random.Random(f"{args.seed}-{FLAG_SHAPE}-{post_path.name}")
+        flag_pools.append(
+            (post_path, command_flag_candidates(post_path, grounded, context, flag_rng))
+        )
     repository.prefetch(p for _, pool, extra in pools for c in (*pool, *extra) for p in c.probes)
     repository.prefetch(p for _, pool in key_pools for c in pool for p in c.probes)
+    repository.prefetch(p for _, pool in flag_pools for c in pool for p in c.probes)
     planted: list[tuple[str, list[Invention], dict]] = []
     with tempfile.TemporaryDirectory(prefix="postgates-recall-") as scratch:
         folder = args.keep or Path(scratch)
@@ -609,6 +680,10 @@ def plant_all(
             free = [c for c in extra if c.original not in taken and c.text not in taken]
             inventions += choose(free, repository, args.per_post_context)
             post = parse_post(post_path)
+            text = plant(post.text, inventions, post.body_start_line) if inventions else None
+            if text is None:
+                continue  # (the retired shape included: the posts planted stay the same)
+            inventions = [i for i in inventions if i.shape != RETIRED_FLAG]
             text = plant(post.text, inventions, post.body_start_line) if inventions else None
             if text is None:
                 continue
@@ -627,6 +702,20 @@ def plant_all(
             if text is None:
                 continue
             name = f"{post_path.stem}-keys.md"
+            target = folder / "posts" / name
+            target.write_text(text, encoding="utf-8")
+            planted.append((name, inventions, run_gate(target, context)))
+            rows += [
+                "\t".join((name, i.shape, i.original, str(i.line), i.text)) for i in inventions
+            ]
+        for post_path, pool in flag_pools:
+            inventions = choose(pool, repository, FLAGS_PER_POST)
+            post = parse_post(post_path)
+            text = plant(post.text, inventions, post.body_start_line) if inventions else None
+            text = plant_flags(text, inventions) if text is not None else None
+            if text is None:
+                continue
+            name = f"{post_path.stem}-flags.md"
             target = folder / "posts" / name
             target.write_text(text, encoding="utf-8")
             planted.append((name, inventions, run_gate(target, context)))

@@ -24,7 +24,8 @@ def main() -> None:
     parser.parse_args()
 """
 PY_FILES = {
-    "pyproject.toml": '[project]\nname = "tidy"\nversion = "1.0"\n',
+    "pyproject.toml": '[project]\nname = "tidy"\nversion = "1.0"\n'
+    '[project.scripts]\ntidy = "tidy.cli:main"\n',
     "tidy/__init__.py": "from .core import Cleaner\n",
     "tidy/core.py": "class Cleaner:\n    def run(self) -> None: ...\n",
     "tidy/cli.py": CLI_PY,
@@ -74,15 +75,19 @@ def test_a_flag_is_a_claim_only_where_the_product_has_a_cli(
     py_repo: Path, js_repo: Path, tmp_path: Path
 ) -> None:
     with_cli = _anchored(py_repo, tmp_path / "py")
-    entry = _outcome("Run it with `--dry-run-all`.\n", "--dry-run-all", tmp_path, with_cli)
+    runs = "```console\n$ tidy\n```\n\nRun it with `--dry-run-all`.\n"
+    entry = _outcome(runs, "--dry-run-all", tmp_path, with_cli)
     assert _decided(entry) == ("ungrounded", "anchor-flag")
+    # A page that runs no command of the product names other programs' flags.
+    entry = _outcome("Run it with `--dry-run-all`.\n", "--dry-run-all", tmp_path, with_cli)
+    assert _decided(entry) == ("unjudged", "not-anchored")
     # A product with no command line: the flag is node's, npm's or a server's.
     no_cli = _anchored(js_repo, tmp_path / "js")
     entry = _outcome("Start node with `--trace-warnings`.\n", "--trace-warnings", tmp_path, no_cli)
     assert _decided(entry) == ("unjudged", "not-anchored")
     # Turned off, the anchor ties nothing.
     off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-flag",))
-    entry = _outcome("Run it with `--dry-run-all`.\n", "--dry-run-all", tmp_path, off)
+    entry = _outcome(runs, "--dry-run-all", tmp_path, off)
     assert _decided(entry) == ("unjudged", "not-anchored")
 
 

@@ -180,13 +180,15 @@ def test_typer_options_in_annotated_types_are_flags(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo", {"tyke/__init__.py": "", "tyke/app.py": app})
     index = open_index(root, "HEAD", tmp_path / "cache")
     model = build_model(index.commit, product_sources(index))
-    assert model.flag("--port") and model.flag("--bind") and model.flag("--log-level")
-    assert model.flag("--host") is None  # its Option names the flag --bind
+    assert model.cli.flag("--port") and model.cli.flag("--bind") and model.cli.flag("--log-level")
+    assert model.cli.flag("--host") is None  # its Option names the flag --bind
 
 
 def test_cli_flags_and_commands_come_from_the_parser(model: ApiModel) -> None:
-    assert model.flag("--cache-dir") and model.flag("--quiet") and model.flag("--verbose")
-    assert model.flag("--cache") is None  # a word of a declared flag is not that flag
+    assert (
+        model.cli.flag("--cache-dir") and model.cli.flag("--quiet") and model.cli.flag("--verbose")
+    )
+    assert model.cli.flag("--cache") is None  # a word of a declared flag is not that flag
     assert "serve" in model.commands
 
 
@@ -281,8 +283,8 @@ def code_for(name):
     root = make_repo(tmp_path / "repo", {"tool/__init__.py": "", "tool/plugin.py": plugin})
     index = open_index(root, "HEAD", tmp_path / "cache")
     model = build_model(index.commit, product_sources(index))
-    assert model.flag("--tool-only") and model.flag("--tool-all")
-    assert model.flag("--only") is None
+    assert model.cli.flag("--tool-only") and model.cli.flag("--tool-all")
+    assert model.cli.flag("--only") is None
     assert model.resolve(["FRONT_MATTER_YAML"]).outcome == "found"
     # The rest of a made code must be a word the code writes.
     assert model.resolve(["FRONT_MATTER_TOML"]).outcome == "missing"

@@ -107,7 +107,9 @@ def test_every_shape_is_produced_and_the_seed_decides(repo: Path) -> None:
                 _grounded(), repository, random.Random(seed), 12, "neurolink"
             )
         }
-    assert shapes == set(recall.SHAPES)
+    # The flag shape is planted on the product's command lines (command_flag_candidates),
+    # not by the main stream.
+    assert shapes == set(recall.SHAPES) - {recall.FLAG_SHAPE}
     first = recall.inventions_for(_grounded(), repository, random.Random(7), 9, "neurolink")
     again = recall.inventions_for(_grounded(), repository, random.Random(7), 9, "neurolink")
     assert first == again
@@ -266,3 +268,37 @@ def test_invented_tool_names_keep_the_real_names_case_style() -> None:
     assert recall.invented_tool("get_file_contents", random.Random(1)).count("_") == 1
     assert recall.invented_tool("get_file_contents", random.Random(1)).count("_") == 1
     assert recall.invented_tool("ProviderFactory", random.Random(1))[0].isupper()
+
+
+def test_a_flag_is_planted_on_the_products_command_line_and_in_prose(tmp_path: Path) -> None:
+    from tests.helpers import make_post, repo_context
+
+    cli = (
+        'const { Command } = require("commander");\n'
+        'new Command().command("gen").option("--fast").option("--depth <n>");\n'
+    )
+    manifest = '{"name": "@acme/gen", "bin": {"gen": "./bin/cli.js"}}'
+    repo = make_repo(tmp_path / "cli", {"package.json": manifest, "bin/cli.js": cli})
+    context = repo_context(repo, tmp_path / "cache")
+    body = (
+        "```bash\nnpx @acme/gen gen \\\n  --fast\nls --fast\n```\n\n"
+        "Pass `--fast` for speed, `--depth` for depth.\n"
+    )
+    post = make_post(body, tmp_path)
+    line = post.text.splitlines().index("Pass `--fast` for speed, `--depth` for depth.") + 1
+    grounded = [recall.Grounded("--fast", "flag", line), recall.Grounded("--depth", "flag", line)]
+    # `--depth` is on no command line of the page: a reader has no command to give it to.
+    made = recall.command_flag_candidates(post.path, grounded, context, random.Random(3))
+    assert [i.original for i in made] == ["--fast"]
+    invention = made[0]
+    assert invention.shape == recall.FLAG_SHAPE and invention.text.startswith("--")
+    text = recall.plant(post.text, made, post.body_start_line)
+    assert text is not None
+    text = recall.plant_flags(text, made)
+    assert text is not None
+    assert f"  {invention.text}\nls --fast" in text  # the product's line only
+    assert f"`{invention.text}` for speed" in text
+    planted = tmp_path / "planted.md"
+    planted.write_text(text, encoding="utf-8")
+    card = recall.run_gate(planted, context)
+    assert recall.outcome_of(card, invention.text)[0] == "ungrounded", card["detail"]

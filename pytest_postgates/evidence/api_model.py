@@ -9,7 +9,8 @@ It answers the questions the name-judging gates ask:
   it was looked up, and the nearest real names; a lookup the model cannot finish (a base
   class outside the product, a star import it cannot follow) is ``unjudged`` with why.
 * :meth:`ApiModel.resembles`: is a name a near miss of a product name (a rename, a typo)?
-* :meth:`ApiModel.flag`, :attr:`ApiModel.commands`: the product's CLI, read from its parser.
+* :attr:`ApiModel.cli` (:mod:`.cli_model`), :attr:`ApiModel.commands`: the product's CLI, read
+  from its parser.
 
 Only the product's own code counts (:func:`~.model_facts.is_product_code`: not its tests,
 examples, docs or builds), and no Markdown file is ever read.
@@ -32,6 +33,8 @@ from pytest_postgates.evidence import (
     call_resolution,
     calls_js,
     calls_python,
+    cli_model,
+    cli_python,
     code_surface,
     model_check,
     model_facts,
@@ -42,6 +45,7 @@ from pytest_postgates.evidence import (
     type_tables,
 )
 from pytest_postgates.evidence.call_graph import CallGraph
+from pytest_postgates.evidence.cli_model import CliModel, executables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.known_bases import JS_BASES, PY_BASES, SUBSCRIPTED_BASE_MEMBERS
 from pytest_postgates.evidence.model_facts import (
@@ -51,7 +55,6 @@ from pytest_postgates.evidence.model_facts import (
     ModelFacts,
     is_product_code,
     names_shown_real,
-    normal_flag,
 )
 from pytest_postgates.evidence.name_spelling import (
     one_letter_changed,
@@ -67,7 +70,7 @@ from pytest_postgates.evidence.name_spelling import (
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
-MODEL_VERSION = 3
+MODEL_VERSION = 4
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -80,6 +83,8 @@ _EXTRACTORS = (
     type_tables,
     call_resolution,
     calls_js,
+    cli_model,
+    cli_python,
     calls_python,
     code_surface,
 )
@@ -136,6 +141,7 @@ class ApiModel:
             for depth in range(1, len(parts)):
                 self.modules.setdefault(".".join(parts[:depth]), frozenset())
         self.commands = dict(facts.commands)
+        self.cli = CliModel(facts)
         # A variable named for a class holds one (``vectorStore``, ``http_client``) only
         # when the name is distinctive: ``result`` or ``context`` say nothing of a class
         # named ``Result`` or ``Context``.
@@ -169,15 +175,6 @@ class ApiModel:
 
     def declares(self, name: str) -> list[Decl]:
         return self.by_name.get(name, [])
-
-    def flag(self, flag: str) -> str | None:
-        """Where the product's parser declares the long option ``flag`` (None: it does
-        not)."""
-        return self.facts.flags.get(normal_flag(flag))
-
-    @property
-    def has_cli(self) -> bool:
-        return bool(self.facts.flags or self.facts.commands)
 
     def instance_class(self, name: str) -> str | None:
         """The product class a variable named ``name`` conventionally holds (``client`` ->
@@ -565,6 +562,7 @@ def build_model(
     sources: dict[str, str],
     others: dict[str, str] | None = None,
     entries: dict[str, tuple[str, ...]] | None = None,
+    runs: tuple[dict[str, str], list[str]] = ({}, []),
 ) -> ApiModel:
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
@@ -580,6 +578,7 @@ def build_model(
             facts.merge(model_js.read_js(scripts, parsers))
     # The published packages' names, as modules with their entry files' public names.
     model_packages.add_entry_points(facts, entries or {})
+    facts.executables, facts.main_modules = dict(runs[0]), list(runs[1])  # what runs its CLI
     written: set[str] = set()
     for text in sources.values():
         written.update(_IDENTIFIER.findall(text))
@@ -631,7 +630,8 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
             if model is None:
                 sources = product_sources(index)
                 entries = model_packages.entry_points(index, sources)
-                model = build_model(index.commit, sources, elsewhere_sources(index), entries)
+                others = elsewhere_sources(index)
+                model = build_model(index.commit, sources, others, entries, executables(index))
                 payload = {"commit": index.commit, "facts": model.facts.to_json()}
                 text = json.dumps(signing.signed(payload), sort_keys=True)
                 write_atomic(target, text)

@@ -178,6 +178,17 @@ class ModelFacts:
     flags: dict[str, str] = field(default_factory=dict)  # normalised long flag -> where
     commands: dict[str, str] = field(default_factory=dict)  # CLI command -> where
     cli_frameworks: list[str] = field(default_factory=list)
+    # Long flags the parser derives rather than the code writes (`--no-x` of a bool option,
+    # typer's `--install-completion`, `--help`): normalised flag -> how.
+    derived_flags: dict[str, str] = field(default_factory=dict)
+    # CLI command ("" for the root: accepted by every command) -> its normalised flags.
+    command_flags: dict[str, list[str]] = field(default_factory=dict)
+    # Where the CLI makes commands at run time ("path:line"): its command table is open.
+    open_commands: list[str] = field(default_factory=list)
+    # The product's executables (console scripts, package.json `bin`) -> what they run, and
+    # its modules `python -m` runs (a package with a `__main__`).
+    executables: dict[str, str] = field(default_factory=dict)
+    main_modules: list[str] = field(default_factory=list)
     unread: dict[str, str] = field(default_factory=dict)  # path -> why it was not read
     stars: dict[str, list[str]] = field(default_factory=dict)  # module -> star-imported
     files: int = 0  # source files read
@@ -204,6 +215,13 @@ class ModelFacts:
         for command, where in other.commands.items():
             self.commands.setdefault(command, where)
         self.cli_frameworks.extend(f for f in other.cli_frameworks if f not in self.cli_frameworks)
+        for flag, how in other.derived_flags.items():
+            self.derived_flags.setdefault(flag, how)
+        for command, flags in other.command_flags.items():
+            self.add_command_flags(command, flags)
+        self.open_commands.extend(other.open_commands)
+        self.executables.update(other.executables)
+        self.main_modules.extend(m for m in other.main_modules if m not in self.main_modules)
         self.unread.update(other.unread)
         self.stars.update(other.stars)
         self.files += other.files
@@ -212,6 +230,10 @@ class ModelFacts:
         self.surface |= other.surface
         self.functions.extend(other.functions)
         self.literal_types |= other.literal_types
+
+    def add_command_flags(self, command: str, flags: list[str]) -> None:
+        known = self.command_flags.setdefault(command, [])
+        known.extend(flag for flag in flags if flag not in known)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -224,6 +246,11 @@ class ModelFacts:
             "flags": self.flags,
             "commands": self.commands,
             "cli_frameworks": self.cli_frameworks,
+            "derived_flags": self.derived_flags,
+            "command_flags": self.command_flags,
+            "open_commands": self.open_commands,
+            "executables": self.executables,
+            "main_modules": self.main_modules,
             "unread": self.unread,
             "stars": self.stars,
             "files": self.files,
@@ -244,6 +271,11 @@ class ModelFacts:
             flags=dict(data["flags"]),
             commands=dict(data["commands"]),
             cli_frameworks=list(data["cli_frameworks"]),
+            derived_flags=dict(data["derived_flags"]),
+            command_flags={k: list(v) for k, v in data["command_flags"].items()},
+            open_commands=list(data["open_commands"]),
+            executables=dict(data["executables"]),
+            main_modules=list(data["main_modules"]),
             unread=dict(data["unread"]),
             stars={k: list(v) for k, v in data["stars"].items()},
             files=int(data["files"]),

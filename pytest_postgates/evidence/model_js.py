@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_postgates.evidence import calls_js
 from pytest_postgates.evidence.call_resolution import UnitCalls
+from pytest_postgates.evidence.cli_model import derive_js_flags
 from pytest_postgates.evidence.file_table import FileTable
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
@@ -64,6 +65,8 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             units[path] = unit
         first_class = len(facts.classes)
         _add_table(facts, path, table)
+        if table.cli_frameworks:
+            derive_js_flags(facts, path, table.options, sources[path])
         _add_types(facts, path, types, first_class)
     _follow_star_exports(facts, tables)
     _add_export_aliases(facts, tables)
@@ -153,6 +156,7 @@ def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
                 facts.decls.append(Decl(key, "key", f"{path}:{name}", path, 0))
     for option in table.options:
         facts.flags.setdefault(normal_flag(option), path)
+        facts.add_command_flags("", [normal_flag(option)])  # not attributed to a command
         facts.decls.append(Decl("--" + option, "flag", path, path, 0))
     for name, _nested, line in table.commands:
         command = str(name).split(" ")[0]

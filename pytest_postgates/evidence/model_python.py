@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.calls_python import read_unit, resolve_python
+from pytest_postgates.evidence.cli_python import CliRead, read_cli
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
@@ -29,8 +30,7 @@ from pytest_postgates.evidence.model_facts import (
     normal_flag,
 )
 
-# Decorator and call names of the CLI frameworks, by what they declare.
-_COMMAND_DECORATORS = frozenset({"command", "group"})
+# Calls that declare options (a module making them may list its flags in a table).
 _OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "addoption"})
 # What the dataclass decorator adds to a class, as the running interpreter makes it.
 DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
@@ -144,14 +144,15 @@ class _ModuleReader:
             isinstance(n, ast.Call) and _callee_name(n.func) in _OPTION_CALLS
             for n in ast.walk(tree)
         )
+        read = read_cli(tree, frameworks) if frameworks else CliRead()
+        self.cli(read)
+        tabled = {flag for flag, _command, _line in read.declared}  # under their commands
         for node in ast.walk(tree):
             self.keys_read(node)
             self.name_pattern(node)
-            if frameworks:
-                self.cli(node)
             if declares_options and isinstance(node, ast.Constant):
                 value = node.value
-                if isinstance(value, str) and _LONG_FLAG.fullmatch(value):
+                if isinstance(value, str) and _LONG_FLAG.fullmatch(value) and value not in tabled:
                     self.flag(value, node.lineno)
         public = [n for n in self.top if n[:1] != "_"]
         if self.all is not None:
@@ -287,71 +288,20 @@ class _ModuleReader:
         if isinstance(prefix, str) and _CODE_PREFIX.fullmatch(prefix):
             self.decl(prefix + "*", "pattern", self.module, node.lineno)
 
-    def cli(self, node: ast.AST) -> None:
-        """Commands and long options of argparse, click and typer command lines."""
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for decorator in node.decorator_list:
-                call = decorator if isinstance(decorator, ast.Call) else None
-                name = _callee_name(call.func if call is not None else decorator)
-                if name in _COMMAND_DECORATORS:
-                    given = _strings_of(call.args[:1]) if call is not None else []
-                    for keyword in call.keywords if call is not None else []:
-                        if keyword.arg == "name":
-                            given = _strings(keyword.value)
-                    command = given[0] if given else node.name.replace("_", "-")
-                    self.command(command, node.lineno)
-            self.typer_options(node)
-            return
-        if not isinstance(node, ast.Call):
-            return
-        name = _callee_name(node.func)
-        if name in _OPTION_CALLS:
-            for text in _strings_of(node.args):
-                for part in text.split("/"):
-                    if part.strip().startswith("--"):
-                        self.flag(part.strip(), node.lineno)
-        elif name == "add_parser":
-            names = _strings_of(node.args[:1])
-            for keyword in node.keywords:
-                if keyword.arg == "aliases":
-                    names += _strings(keyword.value)
-            for command in names:
-                self.command(command, node.lineno)
+    def cli(self, read: CliRead) -> None:
+        """The commands and flags of the module's parser, each flag under its command."""
+        for command, line in read.commands:
+            self.command(command, line)
+        for flag, command, line in read.declared:
+            self.flag(flag, line, command)
+        for flag, command, how in read.derived:
+            self.facts.derived_flags.setdefault(normal_flag(flag), f"{self.path}: {how}")
+            self.facts.add_command_flags(command, [normal_flag(flag)])
+        self.facts.open_commands.extend(f"{self.path}:{line}" for line in read.open)
 
-    def typer_options(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """typer: a parameter whose default is ``typer.Option(...)`` is an option named
-        after the parameter unless the call names its flags."""
-        args = node.args
-        defaults = list(zip(reversed(args.args), reversed(args.defaults), strict=False))
-        defaults += [
-            (a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
-        ]
-        for arg, default in defaults:
-            if isinstance(default, ast.Call) and _callee_name(default.func) == "Option":
-                flags = [s for s in _strings_of(default.args) if s.startswith("--")]
-                for flag in flags or ["--" + arg.arg]:
-                    self.flag(flag, node.lineno)
-        self.typer_annotated_options(node)
-
-    def typer_annotated_options(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """typer: ``port: Annotated[int, typer.Option("-p", "--port")] = 8000`` declares
-        the option in the parameter's type (its default, if any, is a plain value)."""
-        args = node.args
-        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            annotation = arg.annotation
-            if not isinstance(annotation, ast.Subscript):
-                continue
-            if _callee_name(annotation.value) != "Annotated":
-                continue
-            extras = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else []
-            for extra in extras[1:]:
-                if isinstance(extra, ast.Call) and _callee_name(extra.func) == "Option":
-                    flags = [s for s in _strings_of(extra.args) if s.startswith("--")]
-                    for flag in flags or ["--" + arg.arg.replace("_", "-")]:
-                        self.flag(flag, node.lineno)
-
-    def flag(self, flag: str, line: int) -> None:
+    def flag(self, flag: str, line: int, command: str = "") -> None:
         self.facts.flags.setdefault(normal_flag(flag), self.path)
+        self.facts.add_command_flags(command, [normal_flag(flag)])
         self.decl(flag, "flag", self.module, line)
 
     def command(self, command: str, line: int) -> None:

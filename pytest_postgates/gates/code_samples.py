@@ -41,8 +41,6 @@ gives its samples nothing to be checked against: the gate is a SKIP that says so
 from __future__ import annotations
 
 import re
-import shlex
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,6 +65,7 @@ from pytest_postgates.gates.base import (
     commit_inputs,
 )
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
+from pytest_postgates.helpers.command_lines import ENV, RUNNERS, shell_commands
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
@@ -92,55 +91,13 @@ CODES = {
     "option_key": "UNKNOWN_OPTION_KEY",
     "parameter": "UNKNOWN_PARAMETER",
 }
-RUNNERS = (
-    ("npx",),
-    ("pnpm", "dlx"),
-    ("pnpm", "exec"),
-    ("yarn", "dlx"),
-    ("bunx",),
-    ("npm", "exec"),
-    ("pipx", "run"),
-    ("uvx",),
-)
-_PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
-_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_STOP = {"&&", "||", ";", "|", "&", ">", ">>", "2>", "<", "2>&1", "\\"}
-
-
-# ---------------------------------------------------------------------- shell lines
-
-
-def _shell_commands(content: str) -> Iterator[tuple[int, str, list[str]]]:
-    """(line offset, text, words) of each simple command, continuation lines joined."""
-    lines = content.splitlines()
-    index = 0
-    while index < len(lines):
-        start = index
-        text = lines[index]
-        while text.rstrip().endswith("\\") and index + 1 < len(lines):
-            index += 1
-            text = text.rstrip()[:-1] + " " + lines[index]
-        index += 1
-        text = _PROMPT.sub("", text, count=1)
-        try:
-            words = shlex.split(text, comments=True)
-        except ValueError:
-            words = text.split()
-        segment: list[str] = []
-        for word in [*words, ";"]:
-            if word in _STOP:
-                if segment:
-                    yield start, text, segment
-                segment = []
-            else:
-                segment.append(word)
 
 
 def _invocation(
     words: list[str], package: str, bins: dict[str, str], python_top: str | None = None
 ) -> tuple[str, list[str]] | None:
     """(bin name, arguments) when ``words`` run the product's CLI."""
-    while words and (_ENV.match(words[0]) or words[0] in ("sudo", "time", "env")):
+    while words and (ENV.match(words[0]) or words[0] in ("sudo", "time", "env")):
         words = words[1:]
     if not words:
         return None
@@ -270,7 +227,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         elif kind == "python" and python_sample is not None:
             python_sample.fence(fence.content, first)
         elif kind == "shell" and bins and named:
-            for offset, text, words in _shell_commands(fence.content):
+            for offset, text, words in shell_commands(fence.content):
                 found = _invocation(words, package, bins, python_top)
                 if found is None:
                     continue

@@ -47,6 +47,13 @@ from pytest_postgates.helpers.attribution_rules import (
     number_spelling,
     router_variant_example,
 )
+from pytest_postgates.helpers.command_lines import (
+    CommandLine,
+    judge_command_span,
+    judge_flag_on_page,
+    page_command_lines,
+    runs_product,
+)
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -173,6 +180,7 @@ def judge(
     unanchored_claims: bool = True,
     rules_off: frozenset[str] = frozenset(),
     page: Callable[[], PageNames] | None = None,
+    commands: Callable[[], list[CommandLine]] | None = None,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -194,6 +202,22 @@ def judge(
         return verdict("ungrounded", reason=f"holds invisible {names}; not found as written")
     if PURE_PLACEHOLDER.match(text):
         return verdict("not-a-reference", rule="placeholder", reason="a placeholder, not a name")
+    # A flag belongs to the command it follows on the page (command_lines).
+    on_page = None
+    if kind == "flag" and commands is not None and model is not None:
+        on_page = judge_flag_on_page(text, commands(), model)
+    elif kind == "phrase" and model is not None:  # a span that runs the product's command
+        package = repos.product_names[0] if repos.product_names else ""
+        on_page = judge_command_span(text, token.line, model, package)
+    if on_page is not None and on_page.rule not in rules_off:
+        repo = primary.name if on_page.outcome == "grounded" else ""
+        return verdict(
+            on_page.outcome,
+            where=on_page.where,
+            rule=on_page.rule,
+            reason=on_page.reason,
+            repo=repo,
+        )
     dependency = _dependency(text, repos)
     if dependency:
         # A package the repository depends on is another product, even though its name is
@@ -313,8 +337,9 @@ def judge(
             reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
             "it: prose is no evidence for a code name",
         )
+    runs = kind == "flag" and commands is not None and runs_product(commands())
     anchored = anchor(
-        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys
+        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys, runs
     )
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim
@@ -434,6 +459,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
     own = settings.for_gate(SymbolGroundingSettings)
     off = frozenset(own.symbol_rules_off)
     page = _page_reader(post, model, repos.product_names, package, is_repo_file)
+    lines: list[list[CommandLine]] = []
+
+    def commands() -> list[CommandLine]:  # read on the first flag only
+        if not lines:
+            lines.append(page_command_lines(post, model, package or ""))
+        return lines[0]
+
     verdicts = [
         judge(
             token,
@@ -446,6 +478,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             own.symbol_unanchored_claims,
             off,
             page,
+            commands,
         )
         for token in tokens
     ]
@@ -610,6 +643,8 @@ def _source_fingerprint() -> str:
     from pytest_postgates import code_references, html_text
     from pytest_postgates.evidence import (
         api_model,
+        cli_model,
+        cli_python,
         grounding,
         model_facts,
         model_js,
@@ -619,7 +654,9 @@ def _source_fingerprint() -> str:
         type_tables,
     )
     from pytest_postgates.helpers import (
+        anchor_rules,
         attribution_rules,
+        command_lines,
         grounding_rules,
         history_cues,
         model_grounding,
@@ -634,11 +671,15 @@ def _source_fingerprint() -> str:
         code_references,  # which references outside code spans are tokens
         html_text,
         api_model,
+        cli_model,  # the product's CLI: executables, commands, derived flags
+        cli_python,
+        anchor_rules,
         model_facts,
         model_js,
         model_packages,
         model_python,
         model_grounding,
+        command_lines,  # whose a flag on the page's command lines is
         grounding,
         grounding_rules,
         history_cues,

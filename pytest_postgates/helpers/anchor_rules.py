@@ -51,9 +51,11 @@ RULES = (
     Anchor(
         "anchor-flag",
         "a claim",
-        "a command-line flag is a claim about the product when the model reads a command "
-        "line of the product (without one, the flag is another tool's: node's, npm's, a "
-        "server's); with no model at all, as the seeds, always",
+        "a command-line flag no command line of the page carries is a claim about the "
+        "product when the model reads a command line of the product and the page runs it "
+        "(its executable, `python -m` of its package); a page that runs no product command "
+        "names other programs' flags (node's, uv's, the reader's own app's); with no model "
+        "at all, as the seeds, always",
         "tests/test_anchor_rules.py::test_a_flag_is_a_claim_only_where_the_product_has_a_cli",
     ),
     Anchor(
@@ -123,14 +125,16 @@ def anchor(
     presented: bool,
     rules_off: frozenset[str] = frozenset(),
     keys: TypedKeys | None = None,
+    runs_product: bool = True,
 ) -> str | None:
-    """The name of the first anchor that ties the token to the product, or None."""
+    """The name of the first anchor that ties the token to the product, or None.
+    ``runs_product``: whether the page runs the product's command line."""
     checks = {
         "anchor-typed-key": lambda: (
             keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
         ),
         "anchor-shape": lambda: kind in ANCHORED_KINDS,
-        "anchor-flag": lambda: kind == "flag" and _flag_of_product(model),
+        "anchor-flag": lambda: kind == "flag" and _flag_of_product(model, runs_product),
         "anchor-presented": lambda: presented and kind != "flag",
         "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
@@ -145,10 +149,10 @@ def anchor(
     return None
 
 
-def _flag_of_product(model: ApiModel | None) -> bool:
+def _flag_of_product(model: ApiModel | None, runs_product: bool) -> bool:
     if model is None or not model.available or not model.facts.decls:
         return True  # no model: every flag is a claim, as the seeds have it
-    return model.has_cli
+    return model.cli.present and runs_product
 
 
 def _names(repos: Repos) -> list[str]:

@@ -85,6 +85,23 @@ RULES = (
         "tests/test_api_model_grounding.py::test_flags_are_judged_against_the_parser",
     ),
     Rule(
+        "model-command",
+        "grounded / ungrounded / unjudged",
+        "a flag the page's command lines give to the product's executable (its console "
+        "script or `bin`, `python -m` of its package), and each flag of a code span that "
+        "runs it, is judged against the flags of the (deepest) command the line runs, "
+        "derived ones included (`--no-x` of a bool option, `--help`); unjudged when the CLI "
+        "makes that command at run time",
+        "tests/test_command_lines.py::test_a_flag_after_the_products_command_is_judged_by_its_command",
+    ),
+    Rule(
+        "other-command",
+        "unjudged",
+        "a flag the page's command lines give only to other programs (`uv init --bare`, "
+        "`ls -sh`, `python main.py --name`) is that program's: listed, never the product's",
+        "tests/test_command_lines.py::test_a_flag_of_another_program_is_not_the_products",
+    ),
+    Rule(
         "model-package",
         "grounded / unjudged",
         "a scoped package name (`@scope/name`) is grounded when a package.json of the "
@@ -158,7 +175,7 @@ def _judge(
     if not model.available or not model.facts.decls:
         return None
     if kind == "flag":
-        return _judge_flag(token, model)
+        return judge_flag(token, model)
     if kind == "path" and _SCOPED_PACKAGE.fullmatch(token):
         return _judge_package(token, model, product_package)
     if kind not in ("symbol", "phrase"):  # a call or chain with arguments reads as a phrase
@@ -378,12 +395,14 @@ def argument_keys(token: str) -> list[str]:
     return keys
 
 
-def _judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
+def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
+    """A long option against every flag of the product's parser: grounded when declared or
+    derived, ungrounded when only a near miss of a declared one, else None."""
     match = _FLAG.fullmatch(token)
-    if match is None or not model.has_cli:
+    if match is None or not model.cli.present:
         return None
     flag = "--" + match.group(1)
-    where = model.flag(flag)
+    where = model.cli.flag(flag)
     if where is not None:
         return ModelDecision("grounded", "model-cli", where=where)
     mine = words(normal_flag(flag))

@@ -1,0 +1,182 @@
+"""The product's command line as the API model knows it: which executables run it, which
+commands it has and which long flags each command accepts (declared or derived by its
+parser), and the questions gate 2 asks of it.
+
+* :func:`executables`: the console scripts of a Python project (PEP 621
+  ``[project.scripts]``, poetry's ``[tool.poetry.scripts]``, setup.cfg's and setup.py's
+  ``console_scripts``), each package.json's ``bin``, and the packages ``python -m`` runs
+  (a product package with a ``__main__.py``); a package.json script that runs a ``bin``
+  is one too, keyed ``npm run <script>``; a pytest plugin (a ``pytest11`` entry point)
+  makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
+* :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
+  declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
+  ``--help``, and ``--version`` where the program calls ``.version()``).
+* :class:`CliModel`: a flag of the whole CLI, or of one command (its own flags and the
+  root's), and whether a command is one the CLI makes at run time.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import posixpath
+import re
+from dataclasses import dataclass
+
+import tomllib
+
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code, normal_flag
+
+# The key of a package script that runs the product's bin, among the executables.
+SCRIPT_PREFIX = "npm run "
+# What an executable runs when the product is a plugin of it (pytest for a pytest11 entry
+# point): its command line holds the product's flags beside the host's and other plugins'.
+HOST_PREFIX = "a plugin of "
+PYTEST_HOSTS = ("pytest", "py.test")
+# `name = module:function` in setup.py's console_scripts list.
+_SETUP_SCRIPT = re.compile(r"""["']\s*([A-Za-z0-9][\w.-]*)\s*=\s*([\w.]+(?::[\w.]+)?)\s*["']""")
+
+
+def executables(index: RepoIndex) -> tuple[dict[str, str], list[str]]:
+    """(executable -> what it runs, the modules ``python -m`` runs) of the product."""
+    found: dict[str, str] = {}
+    for path in index.text_paths:
+        folder, base = posixpath.split(path)
+        if folder and not is_product_code(folder + "/"):
+            continue
+        if base not in ("pyproject.toml", "setup.cfg", "setup.py", "package.json"):
+            continue
+        text = index.file_text(path) or ""
+        if base == "pyproject.toml":
+            found.update(_pyproject_scripts(text))
+        elif base == "setup.cfg":
+            found.update(_setup_cfg_scripts(text))
+        elif base == "setup.py" and "console_scripts" in text:
+            tail = text[text.index("console_scripts") :]
+            found.update({m.group(1): m.group(2) for m in _SETUP_SCRIPT.finditer(tail[:4000])})
+        else:
+            found.update(_bins(text, path))
+    mains = sorted(
+        {
+            path[: -len("/__main__.py")].rsplit("/", 1)[-1]
+            for path in index.paths
+            if path.endswith("/__main__.py") and is_product_code(path)
+        }
+    )
+    return found, mains
+
+
+def _pyproject_scripts(text: str) -> dict[str, str]:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    project = data.get("project")
+    poetry = data.get("tool", {}).get("poetry") if isinstance(data.get("tool"), dict) else None
+    found: dict[str, str] = {}
+    points = project.get("entry-points") if isinstance(project, dict) else None
+    if isinstance(points, dict) and points.get("pytest11"):
+        # A pytest plugin adds its options to pytest's command line.
+        found.update({host: f"{HOST_PREFIX}{host}" for host in PYTEST_HOSTS})
+    for table in (
+        project.get("scripts") if isinstance(project, dict) else None,
+        poetry.get("scripts") if isinstance(poetry, dict) else None,
+    ):
+        if isinstance(table, dict):
+            found.update({k: str(v) for k, v in table.items() if isinstance(k, str)})
+    return found
+
+
+def _setup_cfg_scripts(text: str) -> dict[str, str]:
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_string(text)
+        lines = parser.get("options.entry_points", "console_scripts", fallback="")
+        plugin = parser.get("options.entry_points", "pytest11", fallback="")
+    except configparser.Error:
+        return {}
+    pairs = (line.split("=", 1) for line in lines.splitlines() if "=" in line)
+    found = {name.strip(): target.strip() for name, target in pairs}
+    if plugin.strip():
+        found.update({host: f"{HOST_PREFIX}{host}" for host in PYTEST_HOSTS})
+    return found
+
+
+def _bins(text: str, path: str) -> dict[str, str]:
+    try:
+        manifest = json.loads(text)
+    except ValueError:
+        return {}
+    if not isinstance(manifest, dict):
+        return {}
+    value, name = manifest.get("bin"), manifest.get("name")
+    found: dict[str, str] = {}
+    if isinstance(value, str) and isinstance(name, str):
+        found = {name.rsplit("/", 1)[-1]: value}
+    elif isinstance(value, dict):
+        found = {k: str(v) for k, v in value.items() if isinstance(k, str)}
+    # A package script that runs a bin (`"cli": "node dist/cli/index.js"`) runs the product's
+    # command line from the repository: `pnpm run cli generate` is `neurolink generate`.
+    folder = posixpath.dirname(path)
+    targets = {posixpath.normpath(posixpath.join(folder, t)) for t in found.values()}
+    scripts = manifest.get("scripts")
+    for script, command in scripts.items() if isinstance(scripts, dict) else ():
+        words = str(command).split()
+        runs = words[1:2] if words[:1] == ["node"] else words[:1]
+        ran = posixpath.normpath(posixpath.join(folder, runs[0])) if runs else ""
+        if runs and (ran in targets or runs[0] in found):
+            found[f"{SCRIPT_PREFIX}{script}"] = str(command)
+    return found
+
+
+def derive_js_flags(facts: ModelFacts, path: str, options: list[str], source: str) -> None:
+    """The flags yargs and commander accept beyond the options ``path`` declares."""
+    frameworks = facts.cli_frameworks
+    derived: list[tuple[str, str]] = [("--help", "yargs and commander add --help")]
+    if "yargs" in frameworks:
+        derived.append(("--version", "yargs adds --version"))
+        derived += [(f"--no-{o}", f"yargs negates every option (--{o})") for o in options]
+    if "commander" in frameworks and ".version(" in source:
+        derived.append(("--version", "commander's .version() adds --version"))
+    for flag, how in derived:
+        name = normal_flag(flag)
+        if name not in facts.flags:
+            facts.derived_flags.setdefault(name, f"{path}: {how}")
+        facts.add_command_flags("", [name])
+
+
+@dataclass(frozen=True)
+class CliModel:
+    """Questions about the product's command line (over the model's facts)."""
+
+    facts: ModelFacts
+
+    @property
+    def present(self) -> bool:
+        """Whether the model read a command line of the product."""
+        return bool(self.facts.flags or self.facts.commands)
+
+    def flag(self, flag: str) -> str | None:
+        """Where the parser declares or derives ``flag`` for any command (None: nowhere)."""
+        name = normal_flag(flag)
+        return self.facts.flags.get(name) or self.facts.derived_flags.get(name)
+
+    def accepts(self, command: str, flag: str) -> bool | None:
+        """Whether ``command`` takes ``flag`` (its own or the root's); None when the model
+        has no flags listed for the command."""
+        own = self.facts.command_flags.get(command)
+        if own is None:
+            return None
+        name = normal_flag(flag)
+        return name in own or name in self.facts.command_flags.get("", [])
+
+    def flags_of(self, command: str) -> list[str]:
+        """The flags ``command`` takes (its own and the root's), sorted."""
+        own = {*self.facts.command_flags.get(command, []), *self.facts.command_flags.get("", [])}
+        return sorted(own)
+
+    @property
+    def open(self) -> bool:
+        """Whether the CLI makes commands at run time (its command table is not closed)."""
+        return bool(self.facts.open_commands)
