@@ -118,7 +118,9 @@ class JsSample:
         def resolve(name: str) -> Callee | None:
             return callee(model, name, self.values.get(name), gate.public_functions, gate.package)
 
-        js_signatures.check(items, content.splitlines(), first_line, types, resolve, self.report)
+        js_signatures.report_parameters(
+            items, content.splitlines(), first_line, types, resolve, self.report
+        )
 
     def line(self, node: Any) -> int:
         row: int = node.start_point[0]

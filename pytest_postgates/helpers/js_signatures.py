@@ -165,7 +165,7 @@ def callee(
         "documented"))  # fmt: skip
 
 
-def check(
+def report_parameters(
     items: Iterable[Documented],
     lines: Sequence[str],
     first_line: int,
