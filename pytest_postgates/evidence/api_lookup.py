@@ -107,6 +107,8 @@ class ApiLookup:
     # Answers shared by every post of a run (the tables do not change within it).
     _names: dict[str, tuple[set[str] | Unknown, tuple[str, ...]]] = field(default_factory=dict)
     _found: dict[tuple[str, str], tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
+    # Answers of the run's other readers of the tables (public_functions), by question.
+    shared: dict[Any, Any] = field(default_factory=dict)
 
     def for_post(self) -> ApiLookup:
         """A view for one post: the shared answers, its own list of files read."""
@@ -114,6 +116,7 @@ class ApiLookup:
         view._layouts = self.layouts()
         view._names = self._names
         view._found = self._found
+        view.shared = self.shared
         return view
 
     def _mark(self, paths: tuple[str, ...]) -> None:

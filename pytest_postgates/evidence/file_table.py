@@ -27,6 +27,12 @@ class FileTable:
     reexports: dict[str, list[str]] = field(default_factory=dict)
     stars: list[str] = field(default_factory=list)  # ``export * from`` specifiers
     export_equals: str | None = None  # ``export = X`` / ``module.exports = X`` binding
+    # CommonJS exports whose value is a required module or one of its members: exported
+    # name -> [specifier, imported name] ("*": the whole module), the name "*" for
+    # ``module.exports = require(spec)``. Only the walk of the functions a package's entry
+    # points reach reads them (public_functions): the import checks read such a value as
+    # a value, as before.
+    required_exports: dict[str, list[str]] = field(default_factory=dict)
     imports: dict[str, list[str]] = field(default_factory=dict)  # local -> [spec, name]
     # local name -> kind (class, interface, function, const, type, enum, namespace, ...)
     locals: dict[str, str] = field(default_factory=dict)

@@ -395,14 +395,21 @@ class JsTables:
                     else:
                         table.export_equals = ""
                 table.locals.setdefault("module.exports", "object")
+                self.required_members(right)
             elif right.type == "identifier":
                 table.export_equals = self.text(right)
             else:
                 table.export_equals = ""
+                required = self.required(right)
+                if required is not None and required[1] == "*":
+                    table.required_exports["*"] = required
             return
         for prefix in ("module.exports.", "exports."):
             rest = target[len(prefix) :]
             if target.startswith(prefix) and re.fullmatch(r"[A-Za-z_$][\w$]*", rest):
+                required = self.required(right)
+                if required is not None:
+                    table.required_exports[rest] = required
                 local = self.text(right) if right.type == "identifier" else ""
                 if right.type in ("class", "class_expression"):
                     self.class_members(right, rest)
@@ -410,6 +417,42 @@ class JsTables:
                     local = rest
                 table.exports[rest] = local
                 return
+
+    def required_members(self, node: Any) -> None:
+        """The keys of ``module.exports = { ... }`` whose value is a required module or a
+        member of one (``doc``, ``util: sharedUtil``, ``makeString: util.makeString``)."""
+        for member in node.named_children:
+            if member.type == "shorthand_property_identifier":
+                key, value = self.text(member), member
+            elif member.type == "pair" and field_of(member, "key") is not None:
+                key, value = (
+                    self.text(field_of(member, "key")).strip("'\"`"),
+                    field_of(member, "value"),
+                )
+            else:
+                continue
+            required = self.required(value) if value is not None else None
+            if required is not None:
+                self.table.required_exports[key] = required
+
+    def required(self, node: Any) -> list[str] | None:
+        """[specifier, name] of a value that is a required module (``require("./x")``, a
+        name bound to one) or a member of one (``x.name``, ``require("./x").name``); the
+        name "*" for the whole module."""
+        imports = self.table.imports
+        if node.type in ("identifier", "shorthand_property_identifier"):
+            name = self.text(node)
+            found = imports.get(name) if name not in self.table.locals else None
+            return list(found) if found is not None else None
+        spec = self.require_spec(node)
+        if spec is not None:
+            return [spec, "*"]
+        if node.type == "member_expression":
+            owner, prop = field_of(node, "object"), field_of(node, "property")
+            inner = self.required(owner) if owner is not None and prop is not None else None
+            if inner is not None and inner[1] == "*":
+                return [inner[0], self.text(prop)]
+        return None
 
     # -------------------------------------------------------------- CLI (yargs, commander)
     def cli(self, node: Any, nested: bool) -> None:

@@ -16,8 +16,10 @@ would copy and checks, against the repository's API tables at the ref
   class, held by a field so declared, or annotated, are declared (through chains, inherited
   ones included: :mod:`pytest_postgates.helpers.js_types`); the keys of an object literal
   passed to such a callable, nested ones included, are fields of the parameter's declared
-  type; a documented signature of an exported product function names its parameters
-  (:mod:`pytest_postgates.helpers.js_signatures`); an ``exports`` target whose source does
+  type; a documented signature names the parameters of the function its name resolves to
+  (the samples' import of it, else the function the package's entry points export under
+  it; a same-named function elsewhere leaves it unjudged:
+  :mod:`pytest_postgates.helpers.js_signatures`); an ``exports`` target whose source does
   not exist is ``missing_target``.
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
   ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source, a flag by
@@ -405,6 +407,7 @@ def _rules_digest() -> str:
         model_facts,
         model_js,
         model_python,
+        public_functions,
         type_model,
         type_tables,
     )
@@ -422,7 +425,7 @@ def _rules_digest() -> str:
     digest = hashlib.sha1()
     modules = (js_samples, js_tree, js_free_calls, js_signatures, js_types, sample_checks,
                api_lookup, python_samples, python_types, api_model, model_facts, model_python,
-               model_js, type_model, type_tables)  # fmt: skip
+               model_js, type_model, type_tables, public_functions)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -11,8 +11,8 @@ from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
-from pytest_postgates.helpers import js_free_calls
-from pytest_postgates.helpers.js_signatures import HINT, documented, judge
+from pytest_postgates.helpers import js_free_calls, js_signatures
+from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
     node_text,
@@ -82,8 +82,11 @@ class JsSample:
         self.plugins = plugins_passed(content, self.gate.package)
         # What a fence declares binds its names for the fences after it, read or not.
         self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
-        if HINT.search(content):
+        self.uses(content, first_line, tsx)
+        if HINT.search(content):  # after the fence's imports: a signature may name one
             self.signatures(content, first_line, tsx)
+
+    def uses(self, content: str, first_line: int, tsx: bool) -> None:
         if (
             self.gate.package not in content
             and not any(name.split(".")[-1] in content for name in self.values)
@@ -103,26 +106,21 @@ class JsSample:
         self.free_calls(tree.root_node)
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
-        """The parameters of product functions the fence documents (js_signatures)."""
-        lines = content.splitlines()
-        for item in documented(content, self.gate.parsers["tsx" if tsx else "typescript"]):
-            types = self.types()
-            verdict = judge(types.model, types.declared, item) if types is not None else None
-            if verdict is None:
-                continue
-            line, text = first_line + item.row, lines[item.row] if item.row < len(lines) else ""
-            if verdict.outcome == "unjudged":
-                self.report.skip(line, text, f"{item.function}({item.name}): {verdict.reason}")
-                continue
-            self.report.count("parameter")
-            if verdict.outcome == "ok":
-                continue
-            real = " or ".join(f"`{r}`" for r in verdict.real)
-            reason = f"{item.function}'s parameter {item.position + 1} is {real} in {verdict.where}"
-            if verdict.near:
-                reason += f"; did you mean {real}?"
-            self.report.violation(line, "parameter", item.name, verdict.where,
-                                  f"{item.name}: {reason}", list(verdict.real))  # fmt: skip
+        """The parameters of product functions the fence documents (js_signatures), each
+        against the function the post's samples bind its name to, else the one the
+        package's entry points export under it."""
+        items = list(documented(content, self.gate.parsers["tsx" if tsx else "typescript"]))
+        types = self.types() if items else None
+        if types is None:
+            return
+        model, gate = types.model, self.gate
+
+        def resolve(name: str) -> Callee | None:
+            return callee(model, name, self.values.get(name), gate.public_functions, gate.package)
+
+        js_signatures.report_parameters(
+            items, content.splitlines(), first_line, types, resolve, self.report
+        )
 
     def line(self, node: Any) -> int:
         row: int = node.start_point[0]
@@ -230,7 +228,9 @@ class JsSample:
     def bind(self, local: str, module: str, name: str, node: Any) -> None:
         self.bound.add(local)
         binding = self.gate.check_export(module, name, self.line(node), self.linenode_text(node))
-        if binding is not None:
+        if binding is not None and binding.kind == "namespace":  # `export * as builders`
+            self.values[local] = SampleValue("namespace", binding.path)
+        elif binding is not None:
             self.values[local] = SampleValue("export", module, name, binding)
         else:
             # Not exported (a violation) or not judged: its members cannot be judged either.
@@ -272,24 +272,25 @@ class JsSample:
         for bound in [name] if name.type == "identifier" else pattern_names(name):
             self.bound.add(node_text(self.source, bound))
         spec = self.require(value) if value is not None else None
+        if spec is not None and not self.product(spec):
+            return
+        # `const { group } = require("pkg").doc.builders` or `= builders`: a namespace's names.
+        pattern = name.type == "object_pattern"
+        held = self.value_of(value) if value is not None and (pattern or spec) else None
+        if held is not None and held.kind == "namespace" and pattern:
+            for item in name.named_children:
+                if item.type == "shorthand_property_identifier_pattern":
+                    local = imported = node_text(self.source, item)
+                elif item.type == "pair_pattern":
+                    imported = node_text(self.source, item.child_by_field_name("key"))
+                    local = node_text(self.source, item.child_by_field_name("value"))
+                else:
+                    continue
+                self.bind(local, held.module, imported, node)
+            return
         if spec is not None:
-            if not self.product(spec):
-                return
-            module = self.gate.module_for(spec, False, self.line(node), self.linenode_text(node))
-            if module is None:
-                return
-            if name.type == "identifier":
-                self.values[node_text(self.source, name)] = SampleValue("namespace", module)
-            elif name.type == "object_pattern":
-                for item in name.named_children:
-                    if item.type == "shorthand_property_identifier_pattern":
-                        local = imported = node_text(self.source, item)
-                    elif item.type == "pair_pattern":
-                        imported = node_text(self.source, item.child_by_field_name("key"))
-                        local = node_text(self.source, item.child_by_field_name("value"))
-                    else:
-                        continue
-                    self.bind(local, module, imported, node)
+            if held is not None and name.type == "identifier":
+                self.values[node_text(self.source, name)] = held
             return
         if name.type != "identifier":
             for bound in pattern_names(name):  # `const { data } = x`: types not followed
@@ -423,6 +424,8 @@ class JsSample:
             owner, name = member
             if owner.kind == "namespace":
                 found = self.gate.lookup.find_export(owner.module, name)
+                if isinstance(found, Binding) and found.kind == "namespace":
+                    return SampleValue("namespace", found.path)
                 if isinstance(found, Binding):
                     return SampleValue("export", owner.module, name, found)
                 return SampleValue("unknown", origin=shown)
@@ -432,6 +435,13 @@ class JsSample:
             return self.typed(typed, shown, cls, name, owner.origin)
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
+            spec = self.require(node)
+            if spec is not None:  # `require("pkg")`: the module, when it is the product's
+                line, shown = self.line(node), self.linenode_text(node)
+                module = (
+                    self.gate.module_for(spec, False, line, shown) if self.product(spec) else None
+                )
+                return SampleValue("namespace", module) if module else None
             if function is None:
                 return None
             function = unwrap(function)

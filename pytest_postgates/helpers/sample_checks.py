@@ -23,6 +23,7 @@ from pytest_postgates.evidence.api_lookup import (
     Unknown,
     normal_flag,
 )
+from pytest_postgates.evidence.public_functions import PublicFunctions, Reached
 
 # Flags every CLI of a framework has without declaring them.
 BUILTIN_FLAGS = {
@@ -142,6 +143,33 @@ class SampleChecker:
         if isinstance(found, Unknown):
             self.report.skip(line, text, found.reason)
             return None
+        return found
+
+    def public_functions(self, name: str) -> list[Reached]:
+        """The functions the package's entry points reach under ``name`` (its main entry
+        and each ``exports`` subpath without a pattern: a pattern opens every file, which
+        says nothing of what the package hands the reader); the files walked to each are
+        marked read."""
+        key = ("public_functions", self.package)
+        if key not in self.lookup.shared:
+            exports = self.manifest.get("exports")
+            subpaths = [k for k in exports if k.startswith("./") and "*" not in k] if isinstance(
+                exports, dict) else []  # fmt: skip
+            entries: list[tuple[str, str]] = []
+            report, self.report = self.report, SampleReport()  # entries resolved quietly
+            try:
+                for spec in dict.fromkeys(
+                    [self.package, *(self.package + k[1:] for k in subpaths)]
+                ):
+                    module = self._modules.get((spec, False)) or self._resolve(spec, False, 0, "")
+                    if isinstance(module, str):
+                        entries.append((spec, module))
+            finally:
+                self.report = report
+            self.lookup.shared[key] = PublicFunctions.of(self.lookup, entries)
+        found: list[Reached] = self.lookup.shared[key].functions(name, self.lookup)
+        for reached in found:
+            self.lookup.read.extend(p for p in reached.files if p not in self.lookup.read)
         return found
 
     def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
