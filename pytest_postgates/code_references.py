@@ -92,11 +92,23 @@ def code_shaped(word: str) -> bool:
     )
 
 
+# A call whose arguments hold spaces (`.compileValidationSchema(schema, [httpStatus])`): one
+# word, not `.compileValidationSchema(schema,` and `[httpStatus])`.
+_SPACED_CALL = re.compile(
+    r"(?<![\w$.#])[.#]?[A-Za-z_$][\w$]*(?:[.#][A-Za-z_$][\w$]*)*\((?:[^()\n]|\([^()\n]*\))*\)"
+)
+
+
 def code_shaped_words(text: str) -> Iterator[str]:
     """The code-shaped words of plain text, in order."""
     text = _ATTRIBUTE_LIST.sub(" ", LIQUID.sub(" ", text))
-    for match in _WORD.finditer(text):
-        word = _trim(match.group(0))
+    words: list[tuple[int, str]] = []
+    for call in _SPACED_CALL.finditer(text):
+        if " " in call.group(0):
+            words.append((call.start(), call.group(0)))
+            text = text[: call.start()] + " " * len(call.group(0)) + text[call.end() :]
+    words += [(match.start(), _trim(match.group(0))) for match in _WORD.finditer(text)]
+    for _, word in sorted(words):
         if _CODE_PLACEHOLDER not in word and code_shaped(word):
             yield word
 
@@ -116,6 +128,8 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
     host = href = ""  # the link being read: its host and URL
     code: list[str] | None = None  # the text of an open inline <code>, or None
     code_line = line
+    link_text: list[str] = []  # the text of the open link, read whole at its close
+    link_line = line
     runs: list[_Run] = []
     for child in inline.children or ():
         kind = child.type
@@ -140,13 +154,17 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
             link_depth += 1
             href = str(child.attrs.get("href", ""))
             host = _host(href)
+            link_text, link_line = [], line
         elif kind == "link_close":
             link_depth = max(0, link_depth - 1)
-        elif kind == "text" and link_depth:
-            for word in code_shaped_words(child.content):
+            # The text read whole: markdown-it splits `[f(a, [b])](#f)` at its brackets.
+            for word in code_shaped_words("".join(link_text)):
                 # The link's own host as its text ("[docs.example.ink](https://docs...)").
                 if not ("." in word and host and word.lower() in host):
-                    yield CodeReference(word, line, "link-text", href)
+                    yield CodeReference(word, link_line, "link-text", href)
+            link_text = []
+        elif kind == "text" and link_depth:
+            link_text.append(child.content)
         elif kind in ("strong_open", "strong_close", "em_open", "em_close") and "_" in child.markup:
             # `__init__` reads to markdown-it as emphasis around `init`; underscores are
             # part of an identifier, so the markup goes back into the text.

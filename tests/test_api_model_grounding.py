@@ -336,3 +336,14 @@ def test_a_typed_property_in_doc_notation_is_judged_by_its_type(
     token = "stores: ResultStore[]"  # the type is real: the model finds nothing to say
     entry = _outcome(f"It has `{token}` set.\n", token, tmp_path, ctx)
     assert entry.get("rule") != "model-near-miss"
+
+
+def test_a_generic_type_is_judged_by_its_name_not_its_parameters(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `Client[MyDeps, str]`: the parameters are the reader's types; the name is the claim.
+    real = _outcome("Use `Client[MyDeps, list[str]]` here.\n", "Client[MyDeps, list[str]]",
+                    tmp_path, ctx)  # fmt: skip
+    assert (real["outcome"], real["rule"]) == ("grounded", "model-found")
+    typo = _outcome("Use `Cliennt[MyDeps]` here.\n", "Cliennt[MyDeps]", tmp_path, ctx)
+    assert typo["outcome"] == "ungrounded" and "`Client`" in typo["reason"]

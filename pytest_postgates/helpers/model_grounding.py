@@ -299,10 +299,22 @@ _DECLARER = re.compile(r"^(?:async\s+)?(?:def|function|fn|func)\s+(?=[.A-Za-z_$]
 _RETURNS = re.compile(r"\)\s*(?:->|:)\s*[\w\[\]., |<>'\"]+$")
 
 
+# A generic type with its parameters (`Agent[Deps, str]`, `Map<string, Tool[]>`): the
+# parameters are other types (often the reader's), the name before them the claim.
+_TYPE_ARGUMENTS = re.compile(
+    r"^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)"
+    r"(?:\[(?:[^\[\]]|\[[^\[\]]*\])*\]|<(?:[^<>]|<[^<>]*>)*>)$"
+)
+
+
 def signature_name(token: str) -> str:
     """The name a signature in doc notation writes (``def .json()`` -> ``.json()``,
-    ``read(n) -> bytes`` -> ``read(n)``); other tokens unchanged."""
+    ``read(n) -> bytes`` -> ``read(n)``, ``Agent[Deps, str]`` -> ``Agent``); other tokens
+    unchanged."""
     bare = _DECLARER.sub("", token.strip())
+    generic = _TYPE_ARGUMENTS.match(bare)
+    if generic is not None:
+        return generic.group(1)
     return _RETURNS.sub(")", bare)
 
 
