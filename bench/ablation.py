@@ -32,11 +32,12 @@ sys.path.insert(0, str(HERE.parent))
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
+from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E402
 
 # The rules that can be turned off: the API model's, the anchors, the page's own samples'
 # and the history cue.
 ABLATABLE = (
-    *(rule.name for rule in (*RULES, *ANCHORS, *PAGE_RULES)),
+    *(rule.name for rule in (*RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES)),
     "historical",
     "linked-elsewhere",
 )

@@ -133,9 +133,10 @@ def model_rules_table() -> str:
     from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
     from pytest_postgates.helpers.model_grounding import RULES
     from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
+    from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 
     rows = ["| rule | outcome | when | test |", "|---|---|---|---|"]
-    for rule in (*RULES, *ANCHORS, *PAGE_RULES):
+    for rule in (*RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES):
         rows.append(
             f"| `{rule.name}` | `{rule.decides}` | {_escape_cell(rule.why)} | `{rule.tests}` |"
         )

@@ -27,6 +27,7 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
+from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.gates.base import (
     CannotJudge,
@@ -83,6 +84,7 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     unavailable_codebase,
 )
 from pytest_postgates.helpers.page_names import PageNames, page_names, page_outcome
+from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     ALLOWLIST,
     MAX_TOKEN,
@@ -482,6 +484,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
         )
         for token in tokens
     ]
+    verdicts = with_the_past(
+        verdicts, post, past_releases(index.root, index.commit, cache_dir), off
+    )
     keys.save()
     unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
@@ -719,8 +724,8 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, historical, linked-elsewhere): an ablation, or a rule that misfires "
-        "on a project; the token then goes to the next rule",
+        "samples' rules, past-release, historical, linked-elsewhere): an ablation, or a rule "
+        "that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,

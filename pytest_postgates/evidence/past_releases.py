@@ -1,0 +1,169 @@
+"""The product's past: the API model of the last release of each earlier major version.
+
+A name a page writes that the product's code does not declare may be one it declared
+before: a migration guide's "`Linter#defineRule()` is no longer available", or a stale
+page still naming the old class. The models here say which release last declared it, read
+from the code at that release's tag (never from text), so that gate 2 can tell a page
+about the past from a page that invents a name, and say in a finding which release
+dropped the name it reports.
+
+Releases are the repository's version tags (``v9.39.1``, ``9.39.1``) reachable from the
+commit gated: for each major version below the newest, its newest tag. Each model is
+built from the product's source files at that tag when first asked, and cached on disk
+per commit like the current one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_postgates.evidence.api_model import MAX_SOURCE_CHARS, ApiModel, build_model
+from pytest_postgates.evidence.blobs import _read_blobs
+from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
+from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.fileio import locked, write_atomic
+
+PAST_VERSION = 1
+# The majors looked at, newest first: a migration guide is about the last few; older ones
+# cost a model build each for little.
+MAX_RELEASES = 8
+_VERSION_TAG = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
+
+
+@dataclass(frozen=True)
+class Release:
+    tag: str
+    commit: str
+
+
+@dataclass(frozen=True)
+class PastDeclaration:
+    release: str  # the tag of the newest earlier release whose code declares the name
+    where: str  # the file there
+
+
+class PastReleases:
+    """The earlier releases of the repository at ``root`` before ``commit``, and their
+    models, built when first asked."""
+
+    def __init__(self, root: Path, commit: str, cache_dir: Path) -> None:
+        self.root = root
+        self.commit = commit
+        self.cache_dir = cache_dir
+        self._releases: list[Release] | None = None
+        self._models: dict[str, ApiModel] = {}
+        self._lock = threading.Lock()
+
+    def releases(self) -> list[Release]:
+        with self._lock:
+            if self._releases is None:
+                self._releases = _earlier_majors(self.root, self.commit)
+            return self._releases
+
+    def last_declared(self, parts: list[str]) -> PastDeclaration | None:
+        """The newest earlier release whose code resolves the chain ``parts``, or None."""
+        for release in self.releases():
+            model = self._model(release)
+            if parts[0] not in model.by_name and parts[0] not in model.modules:
+                # As written: a variable named for a class (`McpServer` for `MCPServer`) is
+                # how a page may write the product's instance now, not a past name.
+                continue
+            resolution = model.resolve(parts)
+            # Declared in a file, member by member: a member some class of the release had,
+            # after a value the model could not type, is no evidence the page names it.
+            if resolution.outcome == "found" and Path(resolution.where).suffix in LANGUAGES:
+                return PastDeclaration(release.tag, resolution.where)
+        return None
+
+    def _model(self, release: Release) -> ApiModel:
+        with self._lock:
+            model = self._models.get(release.commit)
+            if model is None:
+                model = _past_model(self.root, release.commit, self.cache_dir)
+                self._models[release.commit] = model
+            return model
+
+
+_KNOWN: dict[tuple[Path, str, Path], PastReleases] = {}
+_KNOWN_LOCK = threading.Lock()
+
+
+def past_releases(root: Path, commit: str, cache_dir: Path) -> PastReleases:
+    """The one :class:`PastReleases` of this process for the repository at ``commit``
+    (its models are loaded once, not per post)."""
+    with _KNOWN_LOCK:
+        key = (root, commit, cache_dir)
+        if key not in _KNOWN:
+            _KNOWN[key] = PastReleases(root, commit, cache_dir)
+        return _KNOWN[key]
+
+
+def _earlier_majors(root: Path, commit: str) -> list[Release]:
+    try:
+        listed = git(
+            root,
+            "tag",
+            "--merged",
+            commit,
+            "--format=%(refname:strip=2) %(objectname) %(*objectname)",
+        )
+    except GitError:
+        return []
+    newest: dict[int, tuple[tuple[int, int, int], Release]] = {}
+    for line in listed.stdout.decode("utf-8", "replace").splitlines():
+        fields = line.split()
+        if len(fields) < 2:
+            continue
+        version = _VERSION_TAG.match(fields[0])
+        if version is None:
+            continue
+        number = (int(version.group(1)), int(version.group(2)), int(version.group(3)))
+        target = fields[2] if len(fields) > 2 else fields[1]  # an annotated tag's commit
+        known = newest.get(number[0])
+        if known is None or number > known[0]:
+            newest[number[0]] = (number, Release(fields[0], target))
+    if len(newest) < 2:
+        return []
+    current = max(newest)
+    earlier = sorted((major for major in newest if major < current), reverse=True)
+    return [newest[major][1] for major in earlier[:MAX_RELEASES]]
+
+
+def _past_model(root: Path, commit: str, cache_dir: Path) -> ApiModel:
+    target = cache_dir / f"pastmodel-v{PAST_VERSION}-{commit}.json"
+    if target.is_file():
+        try:
+            return ApiModel(commit, ModelFacts.from_json(json.loads(target.read_text("utf-8"))))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # rebuilt below
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with locked(cache_dir / f"{target.name}.lock"):
+        model = build_model(commit, _sources_at(root, commit))
+        write_atomic(target, json.dumps(model.facts.to_json()))
+    return model
+
+
+def _sources_at(root: Path, commit: str) -> dict[str, str]:
+    """The product's source files at ``commit``, read from git's objects."""
+    listing = git(root, "ls-tree", "-r", "-z", "--full-tree", commit).stdout.split(b"\0")
+    paths: list[str] = []
+    shas: list[str] = []
+    for entry in listing:
+        meta, _, name = entry.partition(b"\t")
+        fields = meta.split()
+        if len(fields) != 3 or fields[1] != b"blob":
+            continue
+        path = name.decode("utf-8", "surrogateescape")
+        if Path(path).suffix.lower() in LANGUAGES and is_product_code(path):
+            paths.append(path)
+            shas.append(fields[2].decode())
+    sources: dict[str, str] = {}
+    for path, data in zip(paths, _read_blobs(root, shas), strict=True):
+        if len(data) <= MAX_SOURCE_CHARS:
+            sources[path] = data.decode("utf-8", "replace")
+    return sources

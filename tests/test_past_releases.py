@@ -1,0 +1,117 @@
+"""The product's past (evidence/past_releases.py, helpers/past_names.py): a name an
+earlier release declared is the subject of a page about that release, and named as removed
+in a finding anywhere else."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.evidence.past_releases import PastReleases, past_releases
+from pytest_postgates.gates import symbol_grounding as gate
+from tests.helpers import git, make_post, make_repo, repo_context, token_outcome
+
+V1 = (
+    "class Linter:\n"
+    "    def verify(self, text: str) -> list[str]:\n        return []\n\n"
+    "    def define_rule(self, name: str) -> None: ...\n\n\n"
+    "class RuleTester:\n    def run_all(self) -> None: ...\n"
+)
+V2 = "class Linter:\n    def verify(self, text: str) -> list[str]:\n        return []\n"
+
+
+def _commit_and_tag(repo: Path, text: str, tag: str) -> None:
+    (repo / "lintlib" / "linter.py").write_text(text, encoding="utf-8")
+    git(repo, "commit", "-qam", tag)
+    git(repo, "tag", "-a", tag, "-m", tag)  # annotated: its commit is the tag's target
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = make_repo(
+        tmp_path_factory.mktemp("lintlib"),
+        {"lintlib/__init__.py": "from .linter import Linter\n", "lintlib/linter.py": V1},
+    )
+    git(root, "tag", "v0.9.0")  # a lightweight tag of an older major
+    _commit_and_tag(root, V1 + "\n# 1.2\n", "v1.2.0")
+    _commit_and_tag(root, V1 + "\n# 1.3\n", "v1.3.0")
+    _commit_and_tag(root, V2, "v2.0.0")
+    (root / "lintlib" / "extra.py").write_text("def helper() -> None: ...\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "after the release")
+    git(root, "tag", "not-a-version")
+    return root
+
+
+def test_the_newest_tag_of_each_earlier_major_and_where_it_declared_the_name(
+    repo: Path, tmp_path: Path
+) -> None:
+    head = git(repo, "rev-parse", "HEAD").strip()
+    past = PastReleases(repo, head, tmp_path / "cache")
+    assert [r.tag for r in past.releases()] == ["v1.3.0", "v0.9.0"]
+    declared = past.last_declared(["Linter", "define_rule"])
+    assert declared is not None
+    assert (declared.release, declared.where) == ("v1.3.0", "lintlib/linter.py")
+    assert past.last_declared(["Linter", "invented_rule"]) is None
+    assert past.last_declared(["RuleTester", "run_all"]) is not None
+    # Only as written: `rule_tester` or `Ruletester` reads as a variable named for the
+    # class, which is how a page may write an instance, not the past's name.
+    assert past.last_declared(["rule_tester", "run_all"]) is None
+    assert past.last_declared(["ruletester", "run_all"]) is None
+    assert (
+        past.last_declared(["Linter", "verify"]) is not None
+    )  # still there: gate 2 asks only on a miss
+    # Cached on disk: another process reads the model back without a build.
+    again = PastReleases(repo, head, tmp_path / "cache")
+    assert list((tmp_path / "cache").glob("pastmodel-*.json"))
+    assert again.last_declared(["Linter", "define_rule"]) == declared
+    # One per process for a repository at a commit.
+    assert past_releases(repo, head, tmp_path / "c2") is past_releases(repo, head, tmp_path / "c2")
+
+
+def test_a_repository_with_one_major_or_no_tags_has_no_past(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "r", {"pkg/__init__.py": "def f() -> None: ...\n"})
+    head = git(root, "rev-parse", "HEAD").strip()
+    assert PastReleases(root, head, tmp_path / "cache").releases() == []
+    git(root, "tag", "v3.1.0")
+    assert PastReleases(root, head, tmp_path / "cache2").releases() == []
+
+
+def test_a_removed_name_is_unjudged_on_a_migration_guide_only(repo: Path, tmp_path: Path) -> None:
+    ctx = repo_context(repo, tmp_path / "cache")
+    body = "`Linter.define_rule()` is gone; `Linter.define_rulez()` never was.\n"
+    guide = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-2.0.0.md"), ctx)
+    removed = token_outcome(guide, "Linter.define_rule()")
+    assert (removed["outcome"], removed["rule"]) == ("unjudged", "past-release")
+    assert "v1.3.0" in removed["reason"] and "migrat" in removed["reason"]
+    # An invented name on the same page is still an invention.
+    invented = token_outcome(guide, "Linter.define_rulez()")
+    assert invented["outcome"] == "ungrounded"
+    # On any other page the removed name is a finding, and no past model is built for it.
+    cache = tmp_path / "elsewhere"
+    usage = gate.GATE.evaluate(
+        make_post(body, tmp_path, name="usage.md"), repo_context(repo, cache)
+    )
+    stale = token_outcome(usage, "Linter.define_rule()")
+    assert stale["outcome"] == "ungrounded"
+    assert not list(cache.rglob("pastmodel-*.json"))
+
+
+def test_the_rule_can_be_turned_off(repo: Path, tmp_path: Path) -> None:
+    ctx = repo_context(repo, tmp_path / "cache", symbol_rules_off=("past-release",))
+    body = "`Linter.define_rule()` is gone.\n"
+    card = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-2.0.0.md"), ctx)
+    entry = token_outcome(card, "Linter.define_rule()")
+    assert entry["outcome"] == "ungrounded" and "v1.3.0" not in entry["reason"]
+
+
+def test_a_member_found_only_loosely_in_a_release_is_no_past_name(
+    repo: Path, tmp_path: Path
+) -> None:
+    head = git(repo, "rev-parse", "HEAD").strip()
+    past = PastReleases(repo, head, tmp_path / "cache")
+    # `lintlib.anything.define_rule`: the release's model cannot type `anything`, and
+    # would find `define_rule` as a member of some class; that is no declaration.
+    assert past.last_declared(["lintlib", "Linter", "define_rule"]) is not None
+    assert past.last_declared(["Linter", "verify", "define_rule"]) is None
