@@ -567,3 +567,61 @@ def test_a_method_name_several_classes_define_is_judged_per_class(tmp_path: Path
     assert "`Alpha.run`" in ambiguous["evidence"] and "`Beta.run`" in ambiguous["evidence"]
     assert claims["alpha.run() -> helper()"]["verdict"] == "verified"
     assert claims["beta.run() -> helper()"]["verdict"] == "contradicted"
+
+
+def test_a_method_name_several_classes_define_is_read_as_the_named_classes(
+    tmp_path: Path,
+) -> None:
+    # A post about `Gamma` (which inherits Beta's `run`) means that `run`; a post naming
+    # classes whose `run` bodies differ does not say which, and stays unjudged.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+            "src/lib/jobs.ts": (
+                "export function helper(): void {}\n"
+                "export class Alpha { run(): void { helper(); } }\n"
+                "export class Beta { run(): void { return; } }\n"
+                "export class Gamma extends Beta { stop(): void { return; } }\n"
+            ),
+        },
+    )
+    about_gamma = "The `Gamma` job.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path, about_gamma))["run() -> helper()"]
+    assert claim["verdict"] == "contradicted"
+    assert "read as the method of `Gamma`" in claim["evidence"]
+    assert "inherited from `Beta`" in claim["evidence"]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    about_alpha = "The `Alpha` job.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path / "a", about_alpha))["run() -> helper()"]
+    assert claim["verdict"] == "verified"
+    both = "The `Alpha` and `Gamma` jobs.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path / "b", both))["run() -> helper()"]
+    assert claim["verdict"] == "unjudged"
+
+
+def test_a_named_class_whose_base_name_several_classes_bear_says_nothing(
+    tmp_path: Path,
+) -> None:
+    # Two classes are called Base: which one Gamma inherits from is not known, so naming
+    # Gamma does not pick the other Base's `run` (pytype's docs name `PyTDFunction`, whose
+    # BaseValue is one of three).
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+            "src/lib/one.ts": (
+                "export class Base { stop(): void { return; } }\n"
+                "export class Gamma extends Base { halt(): void { return; } }\n"
+            ),
+            "src/lib/two.ts": (
+                "export function helper(): void {}\n"
+                "export class Base { run(): void { return; } }\n"
+                "export class Alpha { run(): void { helper(); } }\n"
+            ),
+        },
+    )
+    body = "The `Gamma` job.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path, body))["run() -> helper()"]
+    assert claim["verdict"] == "unjudged"
