@@ -625,3 +625,22 @@ def test_a_named_class_whose_base_name_several_classes_bear_says_nothing(
     body = "The `Gamma` job.\n\nThe `run()` method calls `helper()` first.\n"
     claim = _by_subject(_card(repo, tmp_path, body))["run() -> helper()"]
     assert claim["verdict"] == "unjudged"
+
+
+def test_this_method_names_the_function_of_the_sentences_before(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    # "This method" two sentences after `Engine.shutdown()` is that method, and a predicate
+    # joined by "and" before the verb does not hide the verb; "It" keeps needing a subject.
+    body = (
+        "Stopping is the job of `Engine.shutdown()`. But this is no simple stop. This "
+        "method closes the store and calls `auditTrail()` last.\n\n"
+        "Stopping is the job of `Engine.shutdown()`. But this is no simple stop. It "
+        "closes the store and calls `auditTrail()` last.\n"
+    )
+    card = _card(ts_repo, tmp_path, body)
+    claims = [c for c in card.detail["claims"] if "subject" in c]
+    assert [(c["subject"], c["verdict"]) for c in claims] == [
+        ("Engine.shutdown() -> auditTrail()", "contradicted")
+    ]
+    assert "This method" in claims[0]["text"]
