@@ -644,3 +644,44 @@ def test_this_method_names_the_function_of_the_sentences_before(
         ("Engine.shutdown() -> auditTrail()", "contradicted")
     ]
     assert "This method" in claims[0]["text"]
+
+
+def test_a_python_function_without_match_is_no_contradicted_switch(tmp_path: Path) -> None:
+    # pytype's docs call an if/elif chain over the annotation's kind "essentially a large
+    # switch statement": the model records `match` statements only, so it cannot say no.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/kinds.py": (
+                "def process(value):\n"
+                "    if isinstance(value, int):\n"
+                "        return 1\n"
+                "    elif isinstance(value, str):\n"
+                "        return 2\n"
+                "    return 3\n"
+            ),
+        },
+    )
+    body = "`process()` is essentially a large switch statement over the value's kind.\n"
+    claims = [c for c in _card(repo, tmp_path, body).detail["claims"] if c["code"] == "SWITCH"]
+    assert [c["verdict"] for c in claims] == ["unjudged"]
+    assert "if/elif" in claims[0]["evidence"]
+
+
+def test_a_caller_declared_only_in_stub_files_is_unjudged(tmp_path: Path) -> None:
+    # A .pyi declaration has no body (pyright vendors typeshed's stubs of the stdlib): it
+    # says nothing of what the function calls. The same function with a body is judged.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/util.py": "def helper():\n    pass\n\ndef run():\n    pass\n",
+            "stubs/meta.pyi": "class Meta:\n    def invoke(self) -> None: ...\n",
+        },
+    )
+    body = "`Meta.invoke()` calls `helper()`. `run()` calls `helper()`.\n"
+    claims = _by_subject(_card(repo, tmp_path, body))
+    stub = claims["Meta.invoke() -> helper()"]
+    assert stub["verdict"] == "unjudged" and "stub files" in stub["evidence"]
+    assert claims["run() -> helper()"]["verdict"] == "contradicted"

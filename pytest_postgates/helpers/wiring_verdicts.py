@@ -54,10 +54,31 @@ def _place(function: FunctionCalls) -> str:
     return f"{function.path}:{function.line}"
 
 
+# Declaration files: their functions have no bodies (`def f(x): ...`), so they say
+# nothing of what the function calls (pyright vendors typeshed's stubs of the stdlib).
+_STUB_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
+
+
 def callers(
     graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject
 ) -> list[FunctionCalls] | str:
-    """The product functions ``who`` names (a class: its methods), or why none."""
+    """The product functions ``who`` names (a class: its methods) that have bodies, or
+    why none."""
+    found = _named_callers(graph, classes, who)
+    if isinstance(found, str):
+        return found
+    bodies = [f for f in found if not f.path.endswith(_STUB_SUFFIXES)]
+    if not bodies:
+        return (
+            f"`{who.text}` is declared only in stub files ({_place(found[0])}), which hold "
+            "no body to say what it calls"
+        )
+    return bodies
+
+
+def _named_callers(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject
+) -> list[FunctionCalls] | str:
     if who.owner and graph.methods_of(who.owner):
         found = graph.named(who.name, who.owner)
         return found or f"`{who.owner}` has no method `{who.name}` in the product's code"
