@@ -69,8 +69,8 @@ MEANINGFUL = 10  # false claims labelled before a recall figure means anything
 # The held-out projects with internals pages (bench/labels/gate16_holdout.jsonl says how
 # they were split, before labelling): rules may be chosen on the tune half only; the
 # report half is measured, never used to choose one. ``--half tune|report`` measures one.
-TUNE_PROJECTS = ("google/pytype", "microsoft/pyright")
-REPORT_PROJECTS = ("pydantic/pydantic", "google-gemini/gemini-cli")
+TUNE_PROJECTS = ("google/pytype", "microsoft/pyright", "vitest-dev/vitest")
+REPORT_PROJECTS = ("pydantic/pydantic", "google-gemini/gemini-cli", "conda/conda")
 HALVES = {"tune": TUNE_PROJECTS, "report": REPORT_PROJECTS}
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
