@@ -31,6 +31,8 @@ the projects pooled.
         [--seed 20261204] [--census FILE] [--sample FILE] [--json OUT]
     python bench/wiring_recall.py --project Textualize/textual [--project ...]
         [--holdout FILE] [--mirrors DIR] [--neurolink] [--json OUT]
+    python bench/wiring_recall.py --half tune [--half report]   # the split projects,
+        each half pooled apart
 
 ``--neurolink`` measures the NeuroLink posts beside the projects (one results file).
 
@@ -65,6 +67,13 @@ CODES = frozenset(
     | {"VISIBILITY"}
 )
 MEANINGFUL = 10  # false claims labelled before a recall figure means anything
+# The held-out projects with internals pages (bench/labels/gate16_holdout.jsonl says how
+# they were split, before labelling): rules may be chosen on the tune half only; the
+# report half is measured, never used to choose one. ``--half tune|report`` measures
+# one, pooled apart from the other.
+TUNE_PROJECTS = ("google/pytype", "microsoft/pyright", "vitest-dev/vitest")
+REPORT_PROJECTS = ("pydantic/pydantic", "google-gemini/gemini-cli", "conda/conda")
+HALVES = {"tune": TUNE_PROJECTS, "report": REPORT_PROJECTS}
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 from holdout_precision import wilson  # noqa: E402
@@ -116,6 +125,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--census", type=Path, default=CENSUS)
     parser.add_argument("--sample", type=Path, default=SAMPLE)
     parser.add_argument("--project", action="append", default=None)
+    parser.add_argument(
+        "--half",
+        action="append",
+        choices=sorted(HALVES),
+        default=[],
+        help="the projects of one half, pooled apart (repeatable)",
+    )
     parser.add_argument("--holdout", type=Path, default=HOLDOUT)
     parser.add_argument(
         "--mirrors", type=Path, default=Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
@@ -125,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
+    groups = [("held out", list(args.project or []))]
+    groups += [(f"{half} half", list(HALVES[half])) for half in args.half]
+    args.project = [project for _name, projects in groups for project in projects] or None
     record = _results_run(args)
     measured: list[tuple[str, Figures]] = []
     if not args.project or args.neurolink:
@@ -140,20 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(cards, _rows(args.census), _rows(args.sample), args.seed)
         _accurate_posts(cards)
         measured.append((f"NeuroLink posts at {args.ref}", figures))
-    held_out: list[tuple[str, Figures]] = []
     rows = _rows(args.holdout) if args.project else []
-    for project in args.project or []:
-        found = _held_out(project, args.mirrors, args.seed, rows)
-        if found is not None:
-            held_out.append((project, found))
-    if len(held_out) > 1:
-        total = Figures()
-        for _project, found in held_out:
-            total = total.plus(found)
-        print("== held out, pooled:")
-        _print_figures(total)
-        held_out.append(("held out, pooled", total))
-    measured += held_out
+    for group, projects in groups:
+        measured += _group(group, projects, args.mirrors, args.seed, rows)
     if record is not None and args.json:
         _record_figures(record, measured)
         record.write(args.json)
@@ -274,6 +282,25 @@ def _accurate_posts(cards: dict[str, dict[str, Any]]) -> None:
             f"accurate post {name}: {judged} claims judged, {len(wrong)} contradicted"
             + "".join(f"\n  contradicted :{c['line']} {c['evidence'][:160]}" for c in wrong)
         )
+
+
+def _group(
+    group: str, projects: list[str], mirrors: Path, seed: int, rows: list[dict[str, Any]]
+) -> list[tuple[str, Figures]]:
+    """Each project of a group (the --project ones, or a half) measured, then pooled."""
+    held_out: list[tuple[str, Figures]] = []
+    for project in projects:
+        found = _held_out(project, mirrors, seed, rows)
+        if found is not None:
+            held_out.append((project, found))
+    if len(held_out) > 1:
+        total = Figures()
+        for _project, found in held_out:
+            total = total.plus(found)
+        print(f"== {group}, pooled:")
+        _print_figures(total)
+        held_out.append((f"{group}, pooled", total))
+    return held_out
 
 
 def _held_out(project: str, mirrors: Path, seed: int, rows: list[dict[str, Any]]) -> Figures | None:

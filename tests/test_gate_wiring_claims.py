@@ -567,3 +567,121 @@ def test_a_method_name_several_classes_define_is_judged_per_class(tmp_path: Path
     assert "`Alpha.run`" in ambiguous["evidence"] and "`Beta.run`" in ambiguous["evidence"]
     assert claims["alpha.run() -> helper()"]["verdict"] == "verified"
     assert claims["beta.run() -> helper()"]["verdict"] == "contradicted"
+
+
+def test_a_method_name_several_classes_define_is_read_as_the_named_classes(
+    tmp_path: Path,
+) -> None:
+    # A post about `Gamma` (which inherits Beta's `run`) means that `run`; a post naming
+    # classes whose `run` bodies differ does not say which, and stays unjudged.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+            "src/lib/jobs.ts": (
+                "export function helper(): void {}\n"
+                "export class Alpha { run(): void { helper(); } }\n"
+                "export class Beta { run(): void { return; } }\n"
+                "export class Gamma extends Beta { stop(): void { return; } }\n"
+            ),
+        },
+    )
+    about_gamma = "The `Gamma` job.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path, about_gamma))["run() -> helper()"]
+    assert claim["verdict"] == "contradicted"
+    assert "read as the method of `Gamma`" in claim["evidence"]
+    assert "inherited from `Beta`" in claim["evidence"]
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    about_alpha = "The `Alpha` job.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path / "a", about_alpha))["run() -> helper()"]
+    assert claim["verdict"] == "verified"
+    both = "The `Alpha` and `Gamma` jobs.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path / "b", both))["run() -> helper()"]
+    assert claim["verdict"] == "unjudged"
+
+
+def test_a_named_class_whose_base_name_several_classes_bear_says_nothing(
+    tmp_path: Path,
+) -> None:
+    # Two classes are called Base: which one Gamma inherits from is not known, so naming
+    # Gamma does not pick the other Base's `run` (pytype's docs name `PyTDFunction`, whose
+    # BaseValue is one of three).
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "@acme/kit", "version": "1.0.0"}\n',
+            "src/lib/one.ts": (
+                "export class Base { stop(): void { return; } }\n"
+                "export class Gamma extends Base { halt(): void { return; } }\n"
+            ),
+            "src/lib/two.ts": (
+                "export function helper(): void {}\n"
+                "export class Base { run(): void { return; } }\n"
+                "export class Alpha { run(): void { helper(); } }\n"
+            ),
+        },
+    )
+    body = "The `Gamma` job.\n\nThe `run()` method calls `helper()` first.\n"
+    claim = _by_subject(_card(repo, tmp_path, body))["run() -> helper()"]
+    assert claim["verdict"] == "unjudged"
+
+
+def test_this_method_names_the_function_of_the_sentences_before(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    # "This method" two sentences after `Engine.shutdown()` is that method, and a predicate
+    # joined by "and" before the verb does not hide the verb; "It" keeps needing a subject.
+    body = (
+        "Stopping is the job of `Engine.shutdown()`. But this is no simple stop. This "
+        "method closes the store and calls `auditTrail()` last.\n\n"
+        "Stopping is the job of `Engine.shutdown()`. But this is no simple stop. It "
+        "closes the store and calls `auditTrail()` last.\n"
+    )
+    card = _card(ts_repo, tmp_path, body)
+    claims = [c for c in card.detail["claims"] if "subject" in c]
+    assert [(c["subject"], c["verdict"]) for c in claims] == [
+        ("Engine.shutdown() -> auditTrail()", "contradicted")
+    ]
+    assert "This method" in claims[0]["text"]
+
+
+def test_a_python_function_without_match_is_no_contradicted_switch(tmp_path: Path) -> None:
+    # pytype's docs call an if/elif chain over the annotation's kind "essentially a large
+    # switch statement": the model records `match` statements only, so it cannot say no.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/kinds.py": (
+                "def process(value):\n"
+                "    if isinstance(value, int):\n"
+                "        return 1\n"
+                "    elif isinstance(value, str):\n"
+                "        return 2\n"
+                "    return 3\n"
+            ),
+        },
+    )
+    body = "`process()` is essentially a large switch statement over the value's kind.\n"
+    claims = [c for c in _card(repo, tmp_path, body).detail["claims"] if c["code"] == "SWITCH"]
+    assert [c["verdict"] for c in claims] == ["unjudged"]
+    assert "if/elif" in claims[0]["evidence"]
+
+
+def test_a_caller_declared_only_in_stub_files_is_unjudged(tmp_path: Path) -> None:
+    # A .pyi declaration has no body (pyright vendors typeshed's stubs of the stdlib): it
+    # says nothing of what the function calls. The same function with a body is judged.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/util.py": "def helper():\n    pass\n\ndef run():\n    pass\n",
+            "stubs/meta.pyi": "class Meta:\n    def invoke(self) -> None: ...\n",
+        },
+    )
+    body = "`Meta.invoke()` calls `helper()`. `run()` calls `helper()`.\n"
+    claims = _by_subject(_card(repo, tmp_path, body))
+    stub = claims["Meta.invoke() -> helper()"]
+    assert stub["verdict"] == "unjudged" and "stub files" in stub["evidence"]
+    assert claims["run() -> helper()"]["verdict"] == "contradicted"

@@ -45,14 +45,19 @@ from pytest_postgates.helpers.wiring_shapes import (
     return_claims,
     visibility_claims,
 )
-from pytest_postgates.helpers.wiring_subjects import Subject, call_subjects, mermaid_edges
+from pytest_postgates.helpers.wiring_subjects import (
+    Subject,
+    call_subjects,
+    mermaid_edges,
+    subject,
+)
 from pytest_postgates.helpers.wiring_verdicts import Judged, judge_call, judge_edge
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 7
+GATE_VERSION = 8
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -108,6 +113,20 @@ def _own_type(model: ApiModel, name: str) -> bool:
     entries = model.classes.get(name, [])
     literal = name in model.facts.literal_types
     return bool(entries) and all(e.kind != "interface" or e.members or literal for e in entries)
+
+
+def _named_classes(post: Post, model: ApiModel) -> frozenset[str]:
+    """The product classes the post's prose names in code spans (`TogetherAIProvider`,
+    `Client.send`'s `Client`): whose method a bare method name of the post is."""
+    named: set[str] = set()
+    for span in post.prose_code_spans:
+        written = subject(span.text)
+        if written is None:
+            continue
+        for name in (written.name, written.owner):
+            if any(entry.kind == "class" for entry in model.classes.get(name, [])):
+                named.add(name)
+    return frozenset(named)
 
 
 def _pair(caller: Subject, callee: Subject) -> str:
@@ -192,6 +211,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if asked or declared or held:
         model = _model(post, context)
         graph = model.call_graph
+        named = _named_classes(post, model)
         for line, code, text, shape in declared:
             assert shape.who is not None
             if code == "RETURN_TYPE":
@@ -223,7 +243,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 findings.append(Finding(line, code, message, FIX))
         for line, code, text, caller, target, is_edge in asked:
             judge = judge_edge if is_edge else judge_call
-            judged = judge(graph, model.classes, caller, target, edge_depth if is_edge else depth)
+            reach = edge_depth if is_edge else depth
+            judged = judge(graph, model.classes, caller, target, reach, named)
             entries.append(_entry(line, code, text, judged, _pair(caller, target)))
             if judged.verdict == "contradicted":
                 message = (

@@ -10,7 +10,9 @@ not read implemented interfaces).
 body, or a function it runs within the call depth ("routes it through a switch"), holds
 a switch statement (Python: a ``match``): verified by the switch (over the value named,
 when one is), contradicted when those bodies were read in full and hold none, not even
-through dynamic calls followed to the few functions of their name; a switch over another
+through dynamic calls followed to the few functions of their name (never for a Python
+function: Python code mostly writes a switch as an if/elif chain, which the model does not
+record); a switch over another
 value than the one named is unjudged (the code may name that value otherwise). X is the
 code-shaped span nearest before the word in its sentence, or, when the sentence names
 none ("The switch statement inside"), before it on the line.
@@ -191,6 +193,13 @@ def _no_switch(graph: CallGraph, found: list[FunctionCalls], who: str, depth: in
     if partial:
         where = f"{partial[0].path}:{partial[0].line}"
         return Judged("unjudged", f"the body of `{partial[0].name}` at {where} was not fully read")
+    python = [f for f in found if f.path.endswith(".py")]
+    if python:
+        return Judged(
+            "unjudged",
+            f"`{who}` is Python ({python[0].path}:{python[0].line}), whose switches are mostly "
+            "if/elif chains, which the model does not record (it records `match` statements)",
+        )
     places = ", ".join(f"{f.path}:{f.line}" for f in found[:3])
     instead = calls_of(found)
     return Judged(

@@ -245,10 +245,16 @@ def _callee_chain(text: str, after: list[tuple[int, int, str]]) -> list[tuple[in
 # A caller written as a pronoun right before the verb, at a sentence's start or after a
 # dash or semicolon ("It also calls", "— it calls", "This method then calls").
 _PRONOUN = re.compile(
-    r"(?:^|[\u2014;]\s*|--\s*)(?:it|this (?:method|function|helper|constructor))\s+"
+    r"(?:^|[\u2014;]\s*|--\s*)"
+    r"(?:it|(?P<demonstrative>this (?:method|function|helper|constructor)))\s+"
+    # a predicate before the calling one, joined by "and" ("This method iterates through
+    # the exporters and calls"): words only, no code span, clause or sentence break
+    r"(?:[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+and\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|still)\s+)*$",
     re.IGNORECASE,
 )
+# How many sentences back "this method" may point for the function it names.
+_DEMONSTRATIVE_REACH = 2
 # A sentence whose grammatical subject is its first code span: "The `x` method ...",
 # "Our `x` function ...", "`x()` ...".
 _SUBJECT_LEAD = re.compile(r"(?:(?:the|our|its|this|[A-Z][\w-]*'s)\s+)?$", re.IGNORECASE)
@@ -268,7 +274,8 @@ def _pronoun_claims(
     that does not itself start with "It" (a run of "It ..." sentences keeps one
     subject). A referent that is not a sentence's subject leaves the claim unread."""
     first = sentences[index][0]
-    if _PRONOUN.search(text[first : verb.start()]) is None:
+    pronoun = _PRONOUN.search(text[first : verb.start()])
+    if pronoun is None:
         return []
     referent = _sentence_subject(text, spans, first, verb.start())
     back = index - 1
@@ -278,6 +285,8 @@ def _pronoun_claims(
             referent = _sentence_subject(text, spans, start, end)
             break
         back -= 1
+    if referent is None and pronoun.group("demonstrative"):
+        referent = _last_named(spans, sentences, index)
     if referent is None:
         return []
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= sentences[index][1]]
@@ -295,6 +304,20 @@ def _pronoun_claims(
     if caller is None or not callees or verb.group("passive"):
         return []
     return [CallSubjects(caller, tuple(callees))]
+
+
+def _last_named(
+    spans: list[tuple[int, int, str]], sentences: list[tuple[int, int]], index: int
+) -> tuple[int, int, str] | None:
+    """What "this method" points at: the last code span of the nearest of the
+    :data:`_DEMONSTRATIVE_REACH` sentences before that holds one ("... via `exportToAll`.
+    But this is no simple loop. This method ... calls `exportTo`")."""
+    for back in range(index - 1, max(index - _DEMONSTRATIVE_REACH, 0) - 1, -1):
+        start, end = sentences[back]
+        inside = [s for s in spans if start <= s[0] and s[1] <= end]
+        if inside:
+            return inside[-1]
+    return None
 
 
 def _sentence_subject(

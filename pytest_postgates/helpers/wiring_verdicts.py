@@ -10,6 +10,10 @@ A call claim ``X calls Y`` is
 * ``unjudged`` otherwise, with the reason (a name the model does not know, a body read
   with syntax errors, a path that exists only through dynamic dispatch).
 
+A bare method name several classes define is read as the method of the classes the post
+names, when those name one body (a post about `TogetherAIProvider` means its inherited
+`executeStream`); otherwise a name whose classes disagree is unjudged.
+
 A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a sequence
 (a function calls A, then B); contradicted when neither holds.
 """
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
 from pytest_postgates.evidence.model_facts import ClassFacts, FunctionCalls
@@ -50,10 +54,31 @@ def _place(function: FunctionCalls) -> str:
     return f"{function.path}:{function.line}"
 
 
+# Declaration files: their functions have no bodies (`def f(x): ...`), so they say
+# nothing of what the function calls (pyright vendors typeshed's stubs of the stdlib).
+_STUB_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
+
+
 def callers(
     graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject
 ) -> list[FunctionCalls] | str:
-    """The product functions ``who`` names (a class: its methods), or why none."""
+    """The product functions ``who`` names (a class: its methods) that have bodies, or
+    why none."""
+    found = _named_callers(graph, classes, who)
+    if isinstance(found, str):
+        return found
+    bodies = [f for f in found if not f.path.endswith(_STUB_SUFFIXES)]
+    if not bodies:
+        return (
+            f"`{who.text}` is declared only in stub files ({_place(found[0])}), which hold "
+            "no body to say what it calls"
+        )
+    return bodies
+
+
+def _named_callers(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject
+) -> list[FunctionCalls] | str:
     if who.owner and graph.methods_of(who.owner):
         found = graph.named(who.name, who.owner)
         return found or f"`{who.owner}` has no method `{who.name}` in the product's code"
@@ -116,12 +141,26 @@ def judge_call(
     who: Subject,
     what: Subject,
     depth: int,
+    named: frozenset[str] = frozenset(),
 ) -> Judged:
-    """The verdict on "``who`` calls ``what``" (see the module doc)."""
+    """The verdict on "``who`` calls ``what``" (see the module doc). ``named``: the
+    product classes the post names, which say whose method a bare method name is."""
     found = callers(graph, classes, who)
     if isinstance(found, str):
         return Judged("unjudged", found)
-    found = _by_receiver(found, who)
+    found, note = _by_named_class(graph, classes, _by_receiver(found, who), who, named)
+    judged = _judge_found(graph, classes, found, who, what, depth)
+    return replace(judged, evidence=note + judged.evidence) if note else judged
+
+
+def _judge_found(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    found: list[FunctionCalls],
+    who: Subject,
+    what: Subject,
+    depth: int,
+) -> Judged:
     target = callee(graph, classes, what)
     if target is None:
         for function in found:
@@ -185,6 +224,37 @@ def _by_receiver(found: list[FunctionCalls], who: Subject) -> list[FunctionCalls
     return mine or found
 
 
+def _by_named_class(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    found: list[FunctionCalls],
+    who: Subject,
+    named: frozenset[str],
+) -> tuple[list[FunctionCalls], str]:
+    """A bare method name several classes define (`executeStream`), in a post that names
+    classes having that method (their own or inherited) whose bodies are one: that body,
+    with a note saying so. A post about `TogetherAIProvider` means its `executeStream`, not
+    the twelve other providers'. Unchanged (and no note) when the post names none or
+    several bodies, or the way to the body passes a class name several classes bear."""
+    if who.owner or len({f.owner for f in found}) < 2:
+        return found, ""
+    means: dict[str, list[str]] = {}
+    bodies: dict[str, FunctionCalls] = {}
+    for owner in sorted(named):
+        for function in inherited(graph, classes, owner, who.name, unique=True):
+            means.setdefault(function.qualname, []).append(owner)
+            bodies[function.qualname] = function
+    if len(bodies) != 1:
+        return found, ""
+    function, owners = next(iter(bodies.values())), next(iter(means.values()))
+    if function not in found:
+        return found, ""
+    names = " and ".join(f"`{o}`" for o in owners)
+    inherits = "" if owners == [function.owner] else f", inherited from `{function.owner}`"
+    note = f"`{who.text}` read as the method of {names}, which the post names{inherits}: "
+    return [function], note
+
+
 def _owned(functions: Sequence[FunctionCalls]) -> str:
     """ "`A.x` (path:line), `B.x` (...)" for the first few functions."""
     shown = [f"`{f.owner + '.' if f.owner else ''}{f.name}` ({_place(f)})" for f in functions[:2]]
@@ -233,6 +303,7 @@ def judge_edge(
     source: Subject,
     target_subject: Subject,
     depth: int,
+    named: frozenset[str] = frozenset(),
 ) -> Judged:
     """A flowchart edge as a call edge, or as a sequence one function runs in order."""
     if source.constructs and _has_method(graph, classes, source.name, target_subject.name):
@@ -241,7 +312,7 @@ def judge_edge(
             f"a flow on one object: `{target_subject.text}` is a method of the class "
             f"`{source.text}` constructs, called on what it made",
         )
-    judged = judge_call(graph, classes, source, target_subject, depth)
+    judged = judge_call(graph, classes, source, target_subject, depth, named)
     if judged.verdict != "contradicted":
         return judged
     first, then = callee(graph, classes, source), callee(graph, classes, target_subject)
@@ -261,18 +332,33 @@ def _has_method(
     graph: CallGraph, classes: Mapping[str, list[ClassFacts]], owner: str, name: str
 ) -> bool:
     """Whether the product class ``owner`` or one of its product bases has method ``name``."""
+    return bool(inherited(graph, classes, owner, name))
+
+
+def inherited(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    owner: str,
+    name: str,
+    unique: bool = False,
+) -> list[FunctionCalls]:
+    """The method ``name`` of the product class ``owner``: its own, else the nearest of
+    its product bases' (bases in the order written, depth first); [] when none has one.
+    ``unique``: a class whose name several classes bear is not followed (its methods and
+    bases may be any of theirs)."""
     seen: set[str] = set()
     pending = [owner]
     while pending:
-        current = pending.pop()
-        if current in seen:
+        current = pending.pop(0)
+        if current in seen or (unique and len(classes.get(current, [])) > 1):
             continue
         seen.add(current)
-        if graph.named(name, current):
-            return True
-        for entry in classes.get(current, []):
-            pending += [re.sub(r"[<\[].*", "", base).rsplit(".", 1)[-1] for base in entry.bases]
-    return False
+        own = graph.named(name, current)
+        if own:
+            return own
+        bases = [b for entry in classes.get(current, []) for b in entry.bases]
+        pending = [re.sub(r"[<\[].*", "", b).rsplit(".", 1)[-1] for b in bases] + pending
+    return []
 
 
 def _in_order(graph: CallGraph, first: Callee, then: Callee) -> str:
