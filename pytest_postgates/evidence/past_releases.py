@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_postgates.evidence.api_model import MAX_SOURCE_CHARS, ApiModel, build_model
-from pytest_postgates.evidence.blobs import _read_blobs
+from pytest_postgates.evidence.blobs import regular_files, text_files
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.evidence.repomap import LANGUAGES
@@ -149,21 +149,18 @@ def _past_model(root: Path, commit: str, cache_dir: Path) -> ApiModel:
 
 
 def _sources_at(root: Path, commit: str) -> dict[str, str]:
-    """The product's source files at ``commit``, read from git's objects."""
+    """The product's source files at ``commit``, read from git's objects by the rules the
+    index reads the current commit with (regular text files, as ``git grep -I``)."""
     listing = git(root, "ls-tree", "-r", "-z", "--full-tree", commit).stdout.split(b"\0")
-    paths: list[str] = []
-    shas: list[str] = []
+    rows: list[tuple[str, str, str, str]] = []
     for entry in listing:
         meta, _, name = entry.partition(b"\t")
-        fields = meta.split()
-        if len(fields) != 3 or fields[1] != b"blob":
-            continue
+        fields = meta.decode().split()
         path = name.decode("utf-8", "surrogateescape")
-        if Path(path).suffix.lower() in LANGUAGES and is_product_code(path):
-            paths.append(path)
-            shas.append(fields[2].decode())
-    sources: dict[str, str] = {}
-    for path, data in zip(paths, _read_blobs(root, shas), strict=True):
-        if len(data) <= MAX_SOURCE_CHARS:
-            sources[path] = data.decode("utf-8", "replace")
-    return sources
+        if len(fields) == 3 and Path(path).suffix.lower() in LANGUAGES and is_product_code(path):
+            rows.append((fields[0], fields[1], fields[2], path))
+    return {
+        path: data.decode("utf-8", "replace")
+        for path, data in text_files(root, regular_files(rows))
+        if len(data) <= MAX_SOURCE_CHARS
+    }
