@@ -13,8 +13,11 @@ import pytest
 
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
-from pytest_postgates.helpers.anchor_rules import RULES
+from pytest_postgates.helpers.anchor_rules import PRESENTED_WAYS, RULES
 from tests.helpers import make_post, make_repo, repo_context, token_outcome
+
+# Every way of presenting a token as the product's off: the anchor under test alone decides.
+PRESENTED_OFF = tuple(f"anchor-presented-{way}" for way in PRESENTED_WAYS)
 
 CLI_PY = """import argparse
 
@@ -113,11 +116,38 @@ def test_a_path_is_anchored_by_the_products_files_only(
 ) -> None:
     # A path into the product's tree is also presented as the product's: that anchor off,
     # this one alone decides.
-    ctx = _anchored(py_repo, tmp_path, symbol_rules_off=("anchor-presented",))
+    ctx = _anchored(py_repo, tmp_path, symbol_rules_off=PRESENTED_OFF)
     # The sentence names the product: no anchor for a path by itself.
     entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
     expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
     assert _decided(entry) == expected
+
+
+@pytest.mark.parametrize(
+    ("body", "token", "way"),
+    [
+        ("The tidy docs mention `tidy/plugin/extra.py`.\n", "tidy/plugin/extra.py", "path"),
+        ("Pick the model `tidy-large-v9` here.\n", "tidy-large-v9", "id"),
+        ("Call `Cleaner.sweep()` then.\n", "Cleaner.sweep()", None),  # the model decides
+        # A constant whose members the model cannot list: its name roots the claim.
+        ("Call `Presets.sweep()` then.\n", "Presets.sweep()", "member"),
+        ("Tidy exposes `sweep_everything` for that.\n", "sweep_everything", "sentence"),
+        ("Tidy's `sweep_everything` does that.\n", "sweep_everything", "sentence"),
+    ],
+)
+def test_each_way_of_presenting_is_an_anchor_of_its_own(
+    body: str, token: str, way: str | None, tmp_path: Path
+) -> None:
+    presets = "from .registry import build\n\nPresets = build()\n"
+    repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/presets.py": presets})
+    entry = _outcome(body, token, tmp_path, _anchored(repo, tmp_path))
+    if way is None:
+        assert not entry.get("rule", "").startswith("anchor-presented"), entry
+        return
+    assert _decided(entry) == ("ungrounded", f"anchor-presented-{way}")
+    # That way off, no other anchor ties the token to the product.
+    off = _anchored(repo, tmp_path / "off", symbol_rules_off=(f"anchor-presented-{way}",))
+    assert _decided(_outcome(body, token, tmp_path, off)) == ("unjudged", "not-anchored")
 
 
 def test_a_name_spelled_for_the_product_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
@@ -264,7 +294,7 @@ def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -
             "docs_src/users/add.py": "def add() -> None: ...\n",
         },
     )
-    ctx = _anchored(repo, tmp_path, symbol_rules_off=("anchor-presented",))
+    ctx = _anchored(repo, tmp_path, symbol_rules_off=PRESENTED_OFF)
     for token in ("index.ts", "users/delete.py"):
         entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
         assert _decided(entry) == ("unjudged", "not-anchored"), token
@@ -275,7 +305,7 @@ def test_a_bare_file_name_is_anchored_as_the_products_one_file_misnamed(tmp_path
         tmp_path / "repo",
         {**PY_FILES, "web/docusaurus.config.ts": "export default {};\n", "tidy/mypy.py": ""},
     )
-    ctx = _anchored(repo, tmp_path, symbol_rules_off=("anchor-presented",))
+    ctx = _anchored(repo, tmp_path, symbol_rules_off=PRESENTED_OFF)
     for token, anchored in (
         ("docusaurus.config.js", True),  # the product's only docusaurus.config, in .ts
         ("mypy.ini", False),  # another language's file of the same stem

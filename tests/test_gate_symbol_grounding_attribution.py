@@ -352,12 +352,17 @@ def declared(repo: Path, tmp_path: Path) -> GateContext:
         ),
         # One wrong folder in the product's tree is the product's path misspelt; so is a
         # file put in a new folder.
-        ("The typo was in `src/lib/provider/deepseek.ts`.", None, "ungrounded", "anchor-presented"),
+        (
+            "The typo was in `src/lib/provider/deepseek.ts`.",
+            None,
+            "ungrounded",
+            "anchor-presented-path",
+        ),
         (
             "The typo was in `src/lib/providers/deepseek/client.ts`.",
             None,
             "ungrounded",
-            "anchor-presented",
+            "anchor-presented-path",
         ),
     ],
 )

@@ -28,7 +28,6 @@ from pytest_postgates.evidence.grounding import (
     post_definitions,
 )
 from pytest_postgates.evidence.past_releases import past_releases
-from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -79,11 +78,12 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     defined_in_post,
     external,
     not_a_reference,
+    presentation,
     presented_as_product,
     router_variant,
     unavailable_codebase,
 )
-from pytest_postgates.helpers.page_names import PageNames, page_names, page_outcome
+from pytest_postgates.helpers.page_names import PageNames, page_outcome, page_reader
 from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     ALLOWLIST,
@@ -312,7 +312,7 @@ def judge(
         return verdict("unjudged", rule="router-variant", reason=variant)
     # Attribution (issue 10): whose thing the sentence or the sample says the token is.
     attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
-    presented = presented_as_product(text, sentence, offset, repos, definitions)
+    presented = presentation(text, sentence, offset, repos, definitions)
     if attributed is None and not presented:
         attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
         # A key of an object the product's own types declare free-form (typed_keys).
@@ -355,37 +355,6 @@ def judge(
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
     return verdict("ungrounded", rule=anchored, reason=why)
-
-
-def _page_reader(
-    post: Post,
-    model: ApiModel,
-    product_names: tuple[str, ...],
-    package: str | None,
-    is_repo_file: Callable[[str], bool],
-) -> Callable[[], PageNames]:
-    """The names of the post's own samples, read on the first question only (most posts
-    never ask: their tokens ground). A fence that says it quotes a file of the product
-    (`// From src/x.ts`) is the product's code, not the page's."""
-    names = {n.lower() for n in (*product_names, package or "") if n}
-    read: list[PageNames] = []
-
-    def is_product(spec: str) -> bool:
-        lowered = spec.lower()
-        if any(lowered == n or lowered.startswith((n + "/", n + ".")) for n in names):
-            return True
-        top = spec.split(".")[0]
-        scoped = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
-        return spec in model.modules or top in model.modules or scoped in model.modules
-
-    def page() -> PageNames:
-        if not read:
-            parsers = load_parsers()
-            readable = parsers if isinstance(parsers, dict) else None
-            read.append(page_names(post, is_product, readable, is_repo_file))
-        return read[0]
-
-    return page
 
 
 def _routes(repos: Repos) -> bool:
@@ -460,7 +429,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     )
     own = settings.for_gate(SymbolGroundingSettings)
     off = frozenset(own.symbol_rules_off)
-    page = _page_reader(post, model, repos.product_names, package, is_repo_file)
+    page = page_reader(post, model, repos.product_names, package, is_repo_file)
     lines: list[list[CommandLine]] = []
 
     def commands() -> list[CommandLine]:  # read on the first flag only

@@ -18,6 +18,7 @@ and no report case, and turning it off cost the planted inventions nothing (94.8
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,12 +60,48 @@ RULES = (
         "tests/test_anchor_rules.py::test_a_flag_is_a_claim_only_where_the_product_has_a_cli",
     ),
     Anchor(
-        "anchor-presented",
+        "anchor-presented-path",
         "a claim",
-        "the sentence or the post presents it as the product's: after the product's name "
-        "and a verb (`NeuroLink exposes`), imported from the product in a sample, a member "
-        "of a product name, a path into the product's tree, a model id",
-        "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
+        "a path into the product's tree: its first segment is a source root (`src/`, "
+        "`lib/`) or a folder of the product (never the reader's paths)",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+    ),
+    Anchor(
+        "anchor-presented-id",
+        "a claim",
+        "a model id of the catalogue's shape (`claude-sonnet-4-5`): a claim about the "
+        "product's catalogue",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+    ),
+    Anchor(
+        "anchor-presented-lint",
+        "a claim",
+        "a name in the product's lint namespace (`neurolink/x`) that is not of a rule's shape",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+    ),
+    Anchor(
+        "anchor-presented-import",
+        "a claim",
+        "a name a sample of the page imports from the product's package, or a member of one",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+    ),
+    Anchor(
+        "anchor-presented-root",
+        "a claim",
+        "rooted in the product's name (`neurolink.x`, `NeuroLink.x`)",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+    ),
+    Anchor(
+        "anchor-presented-member",
+        "a claim",
+        "a member of a capitalised name the product's repository writes (`Provider.x`)",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+    ),
+    Anchor(
+        "anchor-presented-sentence",
+        "a claim",
+        "named right after the product's name and a verb (`NeuroLink exposes x`, `NeuroLink's x`)",
+        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
     ),
     Anchor(
         "anchor-path",
@@ -109,6 +146,18 @@ RULES = (
 # A code span that is one quoted string literal.
 _QUOTED_SPAN = re.compile(r"""`(["'])([^`"'\n]+)\1`""")
 
+# The ways a page presents a token as the product's (outcome_rules.presentation), each its
+# own anchor; ``catalogue`` covers flags, which anchor-flag decides, and model ids.
+PRESENTED_WAYS = {
+    "path": "path",
+    "id": "catalogue",
+    "lint": "lint",
+    "import": "import",
+    "root": "root",
+    "member": "member",
+    "sentence": "sentence",
+}
+
 # Kinds that are claims about the product by their shape: a rule of its lint namespace, a
 # commit of its repository, a version of its releases.
 ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
@@ -122,20 +171,28 @@ def anchor(
     sentence: str,
     repos: Repos,
     model: ApiModel | None,
-    presented: bool,
+    presented: str | None,
     rules_off: frozenset[str] = frozenset(),
     keys: TypedKeys | None = None,
     runs_product: bool = True,
 ) -> str | None:
     """The name of the first anchor that ties the token to the product, or None.
     ``runs_product``: whether the page runs the product's command line."""
-    checks = {
+    shown = presented if kind != "flag" else None  # anchor-flag decides a flag
+
+    def presented_as(way: str) -> Callable[[], bool]:
+        return lambda: shown == way
+
+    checks: dict[str, Callable[[], bool]] = {
         "anchor-typed-key": lambda: (
             keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
         ),
         "anchor-shape": lambda: kind in ANCHORED_KINDS,
         "anchor-flag": lambda: kind == "flag" and _flag_of_product(model, runs_product),
-        "anchor-presented": lambda: presented and kind != "flag",
+        **{
+            f"anchor-presented-{suffix}": presented_as(way)
+            for suffix, way in PRESENTED_WAYS.items()
+        },
         "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
         "anchor-values": lambda: _listed_with_product_values(text, sentence, repos),

@@ -137,35 +137,46 @@ READERS_PATH = re.compile(
 def presented_as_product(
     text: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
 ) -> bool:
-    """Whether the post presents the token as the product's API: imported from the product
-    package in a fence, a member of a product name or of a real repository class, or named
-    right after the product's name ("NeuroLink's `x`", "NeuroLink exposes `x`")."""
+    """Whether the post presents the token as the product's API (:func:`presentation`)."""
+    return presentation(text, sentence, offset, repos, definitions) is not None
+
+
+def presentation(
+    text: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
+) -> str | None:
+    """How the post presents the token as the product's API, or None: a path into its tree
+    (``path``), a model id or a flag (``catalogue``), a rule of its lint namespace
+    (``lint``), imported from the product package in a fence (``import``), rooted in the
+    product's name (``root``), a member of a capitalised name the repository writes
+    (``member``), or named right after the product's name ("NeuroLink's `x`", "NeuroLink
+    exposes `x`": ``sentence``). Each way is an anchor of its own in
+    helpers/anchor_rules.py, measured and ablated apart."""
     head = _head(text)
     names = {n.lower() for n in repos.product_names}
     if "/" in text and READERS_PATH.search(text):
-        return False  # the reader's path or an example's, whatever folder it starts with
+        return None  # the reader's path or an example's, whatever folder it starts with
     if "/" in text and not text.startswith("@"):
         first = text.lstrip("./").split("/", 1)[0]
         if first in SOURCE_ROOTS or repos.primary.index.match_path(first + "/"):
-            return True  # a path into the product's tree is a claim about it
+            return "path"  # a path into the product's tree is a claim about it
     if MODEL_ID.match(text) or FLAG.match(text):
-        return True  # a model id or a flag is a claim about the product's catalogue or CLI
+        return "catalogue"  # a claim about the product's catalogue or CLI
     if repos.lint is not None and text.startswith(repos.lint.prefix + "/"):
-        return True  # a rule in the product's lint namespace
+        return "lint"
     bare_name = re.split(r"[.(]", text.lstrip("."), maxsplit=1)[0]
     if bare_name in definitions.product_imports or head in definitions.product_imports:
-        return True
+        return "import"
     if head.lower() in names or text.lower() in names:
-        return True
+        return "root"
     chain = _normalise_chain(text)
     if "." in chain.strip(".") and head[:1].isupper() and repos.primary.index.has_word(head):
-        return True
+        return "member"
     if offset >= 0:
         before = sentence[max(0, offset - 60) : offset]
         for name in repos.product_names:
             if re.search(rf"\b{re.escape(name)}{PRODUCT_VERBS}[^.`]*`?$", before, re.I):
-                return True
-    return False
+                return "sentence"
+    return None
 
 
 def not_a_reference(

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.grounding import quoted_source_file
+from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
 from pytest_postgates.helpers.python_samples import parse_leniently, sample_code
 
 if TYPE_CHECKING:
+    from pytest_postgates.evidence.api_model import ApiModel
     from pytest_postgates.post import Post
 
 _TSX_LANGS = frozenset({"tsx", "jsx"})
@@ -351,3 +353,34 @@ def page_outcome(
         "defined-in-page",
         f"the page's own sample gives `{head}` the member `{parts[-1]}` (fence at line {line})",
     )
+
+
+def page_reader(
+    post: Post,
+    model: ApiModel,
+    product_names: tuple[str, ...],
+    package: str | None,
+    is_repo_file: Callable[[str], bool],
+) -> Callable[[], PageNames]:
+    """The names of the post's own samples, read on the first question only (most posts
+    never ask: their tokens ground). A fence that says it quotes a file of the product
+    (`// From src/x.ts`) is the product's code, not the page's."""
+    names = {n.lower() for n in (*product_names, package or "") if n}
+    read: list[PageNames] = []
+
+    def is_product(spec: str) -> bool:
+        lowered = spec.lower()
+        if any(lowered == n or lowered.startswith((n + "/", n + ".")) for n in names):
+            return True
+        top = spec.split(".")[0]
+        scoped = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+        return spec in model.modules or top in model.modules or scoped in model.modules
+
+    def page() -> PageNames:
+        if not read:
+            parsers = load_parsers()
+            readable = parsers if isinstance(parsers, dict) else None
+            read.append(page_names(post, is_product, readable, is_repo_file))
+        return read[0]
+
+    return page
