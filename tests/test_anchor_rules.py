@@ -133,16 +133,25 @@ def test_a_path_is_anchored_by_the_products_files_only(
         ("Call `Presets.sweep()` then.\n", "Presets.sweep()", "member"),
         ("Tidy exposes `sweep_everything` for that.\n", "sweep_everything", "sentence"),
         ("Tidy's `sweep_everything` does that.\n", "sweep_everything", "sentence"),
+        # What the product's code does not back is no claim: a capitalised word only a
+        # comment writes, an id of a family its code never writes (an ABI tag), a path
+        # under a source root the product does not have.
+        ("Call `Sweeper.sweep()` then.\n", "Sweeper.sweep()", "none"),
+        ("Pick the wheel for `cpython-310` here.\n", "cpython-310", "none"),
+        ("The tidy docs mention `src/plugin/extra.py`.\n", "src/plugin/extra.py", "none"),
     ],
 )
 def test_each_way_of_presenting_is_an_anchor_of_its_own(
     body: str, token: str, way: str | None, tmp_path: Path
 ) -> None:
-    presets = "from .registry import build\n\nPresets = build()\n"
+    presets = "from .registry import build\n\n# The Sweeper runs nightly.\nPresets = build()\n"
     repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/presets.py": presets})
     entry = _outcome(body, token, tmp_path, _anchored(repo, tmp_path))
     if way is None:
         assert not entry.get("rule", "").startswith("anchor-presented"), entry
+        return
+    if way == "none":
+        assert _decided(entry) == ("unjudged", "not-anchored")
         return
     assert _decided(entry) == ("ungrounded", f"anchor-presented-{way}")
     # That way off, no other anchor ties the token to the product.

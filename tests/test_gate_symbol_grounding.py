@@ -120,11 +120,12 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
     body = (
         f"Commit `{sha}` added `src/lib/neurolink.ts` and `neurolink.ts` with `NeuroLink`,\n"
         "`createProvider`, `ModelMessage`, `modelChain`, the\n"
-        "`tool:start` event, version `9.12.0`, folder `src/lib/types/`, glob `src/lib/*.ts`.\n"
+        "`tool:start` event, version `9.12.0`, folder `src/lib/types/`, glob `src/lib/*.ts`,\n"
+        "and a heading of a file, `src/lib/neurolink.ts#generate`.\n"
     )
     card = _card(body, tmp_path, ctx)
     assert card.detail["ungrounded"] == []
-    assert card.detail["total"] == 11
+    assert card.detail["total"] == 12
     anchored = repo_context(
         repo,
         tmp_path / "anchored-cache",

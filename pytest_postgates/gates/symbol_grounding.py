@@ -68,6 +68,7 @@ from pytest_postgates.helpers.history_cues import historical
 from pytest_postgates.helpers.model_grounding import (
     judge_with_model,
 )
+from pytest_postgates.helpers.other_repositories import placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -312,6 +313,9 @@ def judge(
         return verdict("unjudged", rule="router-variant", reason=variant)
     # Attribution (issue 10): whose thing the sentence or the sample says the token is.
     attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
+    if attributed is None and "other-repository" not in rules_off:
+        elsewhere = placed_elsewhere(sentence, repos.product_names)
+        attributed = ("unjudged", *elsewhere) if elsewhere else None
     presented = presentation(text, sentence, offset, repos, definitions)
     if attributed is None and not presented:
         attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)

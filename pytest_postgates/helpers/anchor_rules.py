@@ -193,6 +193,10 @@ def anchor(
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
         },
+        # Three ways hold only where the product's code, not a word list, says so.
+        "anchor-presented-path": lambda: shown == "path" and _into_product_tree(text, repos),
+        "anchor-presented-id": lambda: shown == "catalogue" and _family_written(text, repos),
+        "anchor-presented-member": lambda: shown == "member" and _head_declared(text, model),
         "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
         "anchor-values": lambda: _listed_with_product_values(text, sentence, repos),
@@ -204,6 +208,46 @@ def anchor(
         if rule.name not in rules_off and checks[rule.name]():
             return rule.name
     return None
+
+
+def _into_product_tree(text: str, repos: Repos) -> bool:
+    """Whether the path's first folder is one the product's tree has (a `src/` path in a
+    project with no `src/` is another repository's or the reader's)."""
+    first = text.strip().removeprefix("./").split("/", 1)[0]
+    return bool(first) and repos.primary.index.match_path(first + "/") is not None
+
+
+# The family of a model id: what comes before its first digit (`gpt-` of `gpt-8o-mini`,
+# `claude-sonnet-` of `claude-sonnet-4-5`), after any vendor namespace.
+_FAMILY = re.compile(r"^(?:[^/\s]+/)?(?P<family>[A-Za-z][A-Za-z.-]*?)(?=[vV]?\d)")
+
+
+def _family_written(text: str, repos: Repos) -> bool:
+    """Whether the product's code writes a string that opens with the id's family (`"gpt-`
+    for `gpt-8o-mini`): its catalogue has that family. An ABI tag (`cpython-310`) or a
+    package version in a project that writes no such string is no claim about it."""
+    found = _FAMILY.match(text.strip())
+    if found is None or len(found.group("family")) < 3:
+        return False
+    index = repos.primary.index
+    family = found.group("family")
+    return any(code_file_writing(index, f"{q}{family}") for q in ('"', "'", "`", "/"))
+
+
+def _head_declared(text: str, model: ApiModel | None) -> bool:
+    """Whether the member's head is a name the product's code declares (a class, constant,
+    function: `PipelinePresets.x`); a capitalised word its files only write (a built-in
+    `Symbol`, an imported `React`, a name in a comment) is not the product's. With no model,
+    as the seeds, any capitalised word of the repository."""
+    if model is None or not model.available or not model.facts.decls:
+        return True
+    head = re.split(r"[.#(\s]", text.strip().lstrip("."), maxsplit=1)[0]
+    return any(decl.kind in _HEAD_KINDS for decl in model.declares(head))
+
+
+# Declarations whose name can head a member chain (not a dict key `{"Symbol": ...}`, a
+# parameter, a method or a flag).
+_HEAD_KINDS = frozenset({"module", "class", "interface", "type", "enum", "function", "constant"})
 
 
 def _flag_of_product(model: ApiModel | None, runs_product: bool) -> bool:

@@ -182,6 +182,10 @@ def _word_grounded(index: RepoIndex, word: str) -> bool:
     return index.has_word(word) or index.contains(word)
 
 
+# A heading anchor after a file name with an extension.
+_FRAGMENT = re.compile(r"(\.[A-Za-z0-9]{1,8})#[\w.-]*$")
+
+
 def ground_in(
     index: RepoIndex, text: str, kind: str, lint: LintRules | None
 ) -> tuple[Grounding | None, str]:
@@ -218,6 +222,9 @@ def _ground_in(
         return None, "no commit or object with this id"
     if kind in ("path", "filename"):
         spec = LINE_SUFFIX.sub("", text).replace("\\", "/")
+        # `docs/deploy.md#browser-sideband`: the file is the claim here; its heading is a
+        # link's anchor, which gate 6 checks.
+        spec = _FRAGMENT.sub(r"\1", spec)
         where = (
             index.match_path(spec)
             if kind == "path"
