@@ -51,9 +51,17 @@ planted posts and the script prints, per shape and in total, the share of invent
 outcome is ``ungrounded`` (anything else is a miss, listed with the rule that let it
 through). Seeded: the same inputs give the same inventions.
 
+By default the bench does not draw: it plants the inventions of a committed table,
+``bench/labels/planted_inventions.tsv`` (post name, shape, original, line, invention, and
+where a key or a flag was also renamed; no post text), into the posts read from
+``--posts``. The table was drawn once with ``--draw --write-table``; because a draw plants
+in the posts that pass gate 2, a fresh draw moves whenever gate 2 changes, so two commits
+are only comparable on the same table. A row whose original is no longer on its line (an
+edited post) is printed as NOT PLANTED. ``--draw`` runs a fresh draw as before.
+
     python bench/fabrication_recall.py [--repo PATH] [--ref release] [--posts DIR]
         [--until 2026-06-30] [--seed 20260701] [--per-post 9] [--min-posts 40]
-        [--json bench/results/fabrication_recall.json]
+        [--json bench/results/fabrication_recall.json] [--table TSV | --draw [--write-table TSV]]
 
 ``--json OUT`` also writes the figures for the docs (bench/results_json.py).
 
@@ -690,10 +698,7 @@ def plant_all(
             target = folder / "posts" / post_path.name
             target.write_text(text, encoding="utf-8")
             planted.append((post_path.name, inventions, run_gate(target, context)))
-            rows += [
-                "\t".join((post_path.name, i.shape, i.original, str(i.line), i.text))
-                for i in inventions
-            ]
+            rows += [table_row(post_path.name, i) for i in inventions]
         for post_path, pool in key_pools:
             inventions = choose(pool, repository, KEYS_PER_POST)
             post = parse_post(post_path)
@@ -705,9 +710,7 @@ def plant_all(
             target = folder / "posts" / name
             target.write_text(text, encoding="utf-8")
             planted.append((name, inventions, run_gate(target, context)))
-            rows += [
-                "\t".join((name, i.shape, i.original, str(i.line), i.text)) for i in inventions
-            ]
+            rows += [table_row(name, i) for i in inventions]
         for post_path, pool in flag_pools:
             inventions = choose(pool, repository, FLAGS_PER_POST)
             post = parse_post(post_path)
@@ -719,24 +722,84 @@ def plant_all(
             target = folder / "posts" / name
             target.write_text(text, encoding="utf-8")
             planted.append((name, inventions, run_gate(target, context)))
-            rows += [
-                "\t".join((name, i.shape, i.original, str(i.line), i.text)) for i in inventions
-            ]
+            rows += [table_row(name, i) for i in inventions]
         (folder / "inventions.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+        if args.write_table:
+            header = (
+                f"# drawn by bench/fabrication_recall.py --draw, seed {args.seed}, ref {args.ref}"
+            )
+            args.write_table.write_text("\n".join([header, *rows]) + "\n", encoding="utf-8")
     return planted, originals, len(pools)
+
+
+def table_row(name: str, invention: Invention) -> str:
+    """One row of an inventions table: the planted post's name, the shape, the original,
+    its line, the invention, and the (line:column) of each sample key or command line it
+    was also written on."""
+    keys = ";".join(f"{line}:{column}" for line, column in invention.keys)
+    fields = (name, invention.shape, invention.original, str(invention.line), invention.text)
+    return "\t".join((*fields, keys))
+
+
+def read_table(path: Path) -> dict[str, list[Invention]]:
+    """The inventions of a table, by planted post (rows of a --keep run before the keys
+    column have five fields)."""
+    by_post: dict[str, list[Invention]] = defaultdict(list)
+    for row in path.read_text(encoding="utf-8").splitlines():
+        if not row or row.startswith("#"):
+            continue
+        name, shape, original, line, text, *rest = row.split("\t")
+        keys = tuple(
+            (int(a), int(b))
+            for a, b in (k.split(":") for k in (rest[0] if rest else "").split(";") if k)
+        )
+        by_post[name].append(Invention(shape, original, int(line), text, (), keys))
+    return by_post
 
 
 def judge_kept(folder: Path, context: Any) -> list[tuple[str, list[Invention], dict]]:
     """Score posts a ``--keep`` run planted, with whatever gate 2 is importable."""
-    by_post: dict[str, list[Invention]] = defaultdict(list)
-    for row in (folder / "inventions.tsv").read_text(encoding="utf-8").splitlines():
-        if row:
-            name, shape, original, line, text = row.split("\t")
-            by_post[name].append(Invention(shape, original, int(line), text, ()))
+    by_post = read_table(folder / "inventions.tsv")
     return [
         (name, inventions, run_gate(folder / "posts" / name, context))
         for name, inventions in sorted(by_post.items())
     ]
+
+
+def judge_table(
+    table: Path, posts: Path, context: Any
+) -> tuple[list[tuple[str, list[Invention], dict[str, Any]]], list[str]]:
+    """Plant a committed table's inventions into the posts (read from ``posts``, never
+    copied into this repository) and score them: the same plants whatever gate 2 now
+    passes, so a change of the gate cannot change what is measured. Returns the scored
+    posts and the rows that could not be planted (a post missing or edited)."""
+    from pytest_postgates.post import parse_post
+
+    planted: list[tuple[str, list[Invention], dict[str, Any]]] = []
+    unplanted: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="postgates-table-") as scratch:
+        for name, inventions in sorted(read_table(table).items()):
+            stem = re.sub(r"-(?:keys|flags)$", "", Path(name).stem)
+            source = posts / f"{stem}.md"
+            if not source.is_file():
+                unplanted.append(f"{name}: no such post in {posts}")
+                continue
+            post = parse_post(source)
+            text = plant(post.text, inventions, post.body_start_line)
+            if text is not None and name.endswith("-keys.md"):
+                text = plant_keys(text, inventions)
+            elif text is not None and name.endswith("-flags.md"):
+                text = plant_flags(text, inventions)
+            if text is None:
+                unplanted.append(f"{name}: an original token is no longer where the table says")
+                continue
+            target = Path(scratch) / name
+            target.write_text(text, encoding="utf-8")
+            planted.append((name, inventions, run_gate(target, context)))
+    return planted, unplanted
+
+
+DEFAULT_TABLE = HERE / "labels" / "planted_inventions.tsv"
 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
@@ -765,6 +828,19 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         " now, e.g. an older checkout on PYTHONPATH)",
     )
     parser.add_argument(
+        "--table",
+        type=Path,
+        default=DEFAULT_TABLE,
+        help="the committed inventions planted by default (drawn once; independent of the "
+        "gate 2 being measured)",
+    )
+    parser.add_argument(
+        "--draw",
+        action="store_true",
+        help="draw fresh inventions in the posts that pass gate 2 now (the bench before 2026-12)",
+    )
+    parser.add_argument("--write-table", type=Path, help="with --draw: write the drawn table here")
+    parser.add_argument(
         "--config",
         type=Path,
         help="a file whose [tool.postgates] table is applied (bench/blog_team.toml)",
@@ -775,12 +851,15 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     repo_root = Path(args.repo)
     run = _results_run(args)
     context = gate_context(repo_root, args.ref, args.lint_prefix, args.lint_dir, args.config)
+    unplanted: list[str] = []
+    originals: list[Path] = []
+    passing = -1
     if args.judge:
         planted = judge_kept(args.judge, context)
-        originals: list[Path] = []
-        passing = -1
-    else:
+    elif args.draw or args.keep or args.write_table:
         planted, originals, passing = plant_all(args, repo_root, context)
+    else:
+        planted, unplanted = judge_table(args.table, Path(args.posts), context)
     by_shape: dict[str, Counter[str]] = defaultdict(Counter)
     misses: list[str] = []
     failing_after = 0
@@ -804,6 +883,11 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         out(f"configuration: {args.config}")
     if args.judge:
         out(f"judging the posts kept in {args.judge}: {len(planted)}")
+    elif passing < 0:
+        header = args.table.read_text(encoding="utf-8").split("\n", 1)[0].lstrip("# ")
+        out(f"the inventions of {args.table.name} ({header}): {len(planted)} posts planted")
+        for row in unplanted:
+            out(f"  NOT PLANTED {row}")
     else:
         out(
             f"posts dated up to {args.until}: {len(originals)}; passing gate 2 at {args.ref}: "

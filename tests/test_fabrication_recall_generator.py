@@ -302,3 +302,40 @@ def test_a_flag_is_planted_on_the_products_command_line_and_in_prose(tmp_path: P
     planted.write_text(text, encoding="utf-8")
     card = recall.run_gate(planted, context)
     assert recall.outcome_of(card, invention.text)[0] == "ungrounded", card["detail"]
+
+
+def test_a_committed_table_plants_what_the_draw_planted(tmp_path: Path) -> None:
+    """The default measurement plants a committed table into the posts: the same texts as
+    the draw wrote, whatever gate 2 passes now; a post edited since is reported, not
+    silently dropped."""
+    from tests.helpers import make_post, repo_context
+
+    cli = 'require("commander").command("gen").option("--fast");\n'
+    manifest = '{"name": "@acme/gen", "bin": {"gen": "./bin/cli.js"}}'
+    repo = make_repo(tmp_path / "cli", {"package.json": manifest, "bin/cli.js": cli})
+    context = repo_context(repo, tmp_path / "cache")
+    post = make_post("```bash\nnpx @acme/gen gen --fast\n```\n\nPass `--fast` here.\n", tmp_path)
+    line = post.text.splitlines().index("Pass `--fast` here.") + 1
+    made = recall.command_flag_candidates(
+        post.path, [recall.Grounded("--fast", "flag", line)], context, random.Random(3)
+    )
+    drawn = recall.plant_flags(recall.plant(post.text, made, post.body_start_line), made)
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / post.path.name).write_text(post.text, encoding="utf-8")
+    table = tmp_path / "table.tsv"
+    name = f"{post.path.stem}-flags.md"
+    rows = [recall.table_row(name, i) for i in made]
+    table.write_text("# drawn for a test\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    read = recall.read_table(table)[name]
+    assert [(i.text, i.original, i.line, i.keys) for i in read] == [
+        (i.text, i.original, i.line, i.keys) for i in made
+    ]
+    planted, unplanted = recall.judge_table(table, posts, context)
+    assert unplanted == [] and [p[0] for p in planted] == [name]
+    assert recall.outcome_of(planted[0][2], made[0].text)[0] == "ungrounded"
+    assert drawn is not None and made[0].text in drawn
+    # An edited post: the original is gone from its line.
+    (posts / post.path.name).write_text(post.text.replace("Pass `--fast`", "Pass it"), "utf-8")
+    planted, unplanted = recall.judge_table(table, posts, context)
+    assert planted == [] and "no longer where the table says" in unplanted[0]
