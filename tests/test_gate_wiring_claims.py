@@ -251,6 +251,15 @@ def test_call_claims_without_a_repository_are_an_error(tmp_path: Path) -> None:
             ["read()", "close()"],
         ),
         ("It calls `stop()` at the end.", None, []),
+        # A method written with the dot of its call (`.dict()`) is that method.
+        ("`.json()` in turn calls `.dict()` and dumps it.", ".json()", [".dict()"]),
+        # A pronoun for a list of functions ("Methods like `a`, `b`, and `c`") is the list.
+        (
+            "Methods like `toA`, `toB`, and `toC` map spans. It also uses helpers like `mapIt`.",
+            "toA, toB and toC",
+            ["mapIt"],
+        ),
+        ("Values like `toA` and `toB` map spans. It also calls `mapIt`.", None, []),
     ],
 )
 def test_call_subjects_are_read_next_to_the_verb(
@@ -539,6 +548,22 @@ def test_a_call_claim_whose_caller_is_a_pronoun_is_judged(ts_repo: Path, tmp_pat
     body = "The `Engine.shutdown()` method stops the engine. It then calls `auditTrail()`.\n"
     claims = _by_subject(_card(ts_repo, tmp_path, body))
     assert claims["Engine.shutdown() -> auditTrail()"]["verdict"] == "contradicted"
+
+
+def test_a_claim_about_a_list_of_callers_holds_when_one_of_them_calls(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    # "Methods like `render`, `shutdown` ... It calls X": about the list together, so one
+    # of them calling X verifies it, and only none calling X contradicts it.
+    body = (
+        "Methods like `render()` and `shutdown()` end a run. It also calls"
+        " `Store.save()`.\n\n"
+        "Methods like `render()` and `shutdown()` end a run. It also calls"
+        " `auditTrail()`.\n"
+    )
+    claims = _by_subject(_card(ts_repo, tmp_path, body))
+    assert claims["render() and shutdown() -> Store.save()"]["verdict"] == "verified"
+    assert claims["render() and shutdown() -> auditTrail()"]["verdict"] == "contradicted"
 
 
 def test_a_method_name_several_classes_define_is_judged_per_class(tmp_path: Path) -> None:

@@ -3,9 +3,10 @@
 A call claim (``X calls Y``, ``Y is called by X``, ``X delegates to Y``, ``under the hood X
 invokes Y``) names its caller and callees in code spans next to the verb, within one
 sentence; :func:`call_subjects` reads them from the line's code spans (the post's own
-parse, nothing re-parsed). :func:`mermaid_edges` reads the edges of a flowchart between
-nodes that name functions (a ``name()`` label, or a camelCase node id as gate 13's
-detector reads them).
+parse, nothing re-parsed). A pronoun caller stands for its sentence's subject, or for a
+list of functions together ("Methods like `a` and `b` ... It calls `c`").
+:func:`mermaid_edges` reads the edges of a flowchart between nodes that name functions
+(a ``name()`` label, or a camelCase node id as gate 13's detector reads them).
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ class Subject:
     owner: str = ""
     called: bool = False
     constructs: bool = False
+    # A caller written as a list that a pronoun stands for ("Methods like `a`, `b` and
+    # `c` ... It calls `d`"): the claim is about them together, so one reaching the callee
+    # verifies it and only all failing contradicts it.
+    members: tuple[Subject, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,10 @@ def subject(text: str, named: bool = False) -> Subject | None:
     """The name a code span writes (``client.send(x)``, ``Client#send``, ``new Client()``),
     or None when it is not a name (a literal, an expression, a path, a plain word unless
     ``named``: the prose calls it a method or function)."""
-    match = _SUBJECT.fullmatch(text.strip())
+    # `.dict()`, `.run()`: a method written with the dot of its call, as docs write them.
+    bare = text.strip()
+    bare = bare[1:] if bare[:1] == "." and bare[1:2].isalpha() else bare
+    match = _SUBJECT.fullmatch(bare)
     if match is None:
         return None
     parts: list[str] = []
@@ -287,12 +295,13 @@ def _pronoun_claims(
         back -= 1
     if referent is None and pronoun.group("demonstrative"):
         referent = _last_named(spans, sentences, index)
-    if referent is None:
+    group = None if referent is not None else _listed_subject(text, spans, sentences, index)
+    if referent is None and group is None:
         return []
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= sentences[index][1]]
     if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
         return []
-    caller = subject(referent[2], named=True)
+    caller = group if referent is None else subject(referent[2], named=True)
     callees = [
         found
         for found in (
@@ -304,6 +313,40 @@ def _pronoun_claims(
     if caller is None or not callees or verb.group("passive"):
         return []
     return [CallSubjects(caller, tuple(callees))]
+
+
+# A sentence whose subject is a list of functions: "Methods like `a`, `b`, and `c` ...".
+_LIST_LEAD = re.compile(
+    r"(?:the\s+)?(?:methods|functions|helpers)\s+(?:like|such as|named)?\s*$", re.IGNORECASE
+)
+# Between two names of such a list, the serial comma included ("`a`, `b`, and `c`").
+_LIST_JOINT = re.compile(r"\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s)\s*")
+
+
+def _listed_subject(
+    text: str, spans: list[tuple[int, int, str]], sentences: list[tuple[int, int]], index: int
+) -> Subject | None:
+    """The list of functions a run of "It ..." sentences goes back to (see
+    :data:`_LIST_LEAD`), as one caller whose ``members`` are the list's names."""
+    back = index - 1
+    while back >= 0 and _STARTS_WITH_IT.match(text, sentences[back][0]) is not None:
+        back -= 1
+    if back < 0:
+        return None
+    start, end = sentences[back]
+    inside = [s for s in spans if start <= s[0] and s[1] <= end]
+    if len(inside) < 2 or not _LIST_LEAD.fullmatch(text[start : inside[0][0]]):
+        return None
+    listed = [inside[0]]
+    for span in inside[1:]:
+        if not _LIST_JOINT.fullmatch(text[listed[-1][1] : span[0]]):
+            break
+        listed.append(span)
+    members = tuple(m for m in (subject(s[2], named=True) for s in listed) if m is not None)
+    if len(members) < 2:
+        return None
+    shown = ", ".join(m.text for m in members[:-1]) + f" and {members[-1].text}"
+    return Subject(shown, members[0].name, members=members)
 
 
 def _last_named(

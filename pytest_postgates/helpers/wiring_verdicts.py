@@ -145,12 +145,38 @@ def judge_call(
 ) -> Judged:
     """The verdict on "``who`` calls ``what``" (see the module doc). ``named``: the
     product classes the post names, which say whose method a bare method name is."""
+    if who.members:
+        return _judge_together(graph, classes, who, what, depth, named)
     found = callers(graph, classes, who)
     if isinstance(found, str):
         return Judged("unjudged", found)
     found, note = _by_named_class(graph, classes, _by_receiver(found, who), who, named)
     judged = _judge_found(graph, classes, found, who, what, depth)
     return replace(judged, evidence=note + judged.evidence) if note else judged
+
+
+def _judge_together(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    who: Subject,
+    what: Subject,
+    depth: int,
+    named: frozenset[str],
+) -> Judged:
+    """A claim about a list of callers together: verified when one of them reaches the
+    callee, contradicted only when every one is contradicted, else unjudged."""
+    each = [judge_call(graph, classes, member, what, depth, named) for member in who.members]
+    for judged in each:
+        if judged.verdict == "verified":
+            return judged
+    if all(judged.verdict == "contradicted" for judged in each):
+        return Judged(
+            "contradicted",
+            "; ".join(judged.evidence for judged in each),
+            "; ".join(f"{m.text}: {j.instead}" for m, j in zip(who.members, each, strict=True)),
+        )
+    unjudged = next(judged for judged in each if judged.verdict == "unjudged")
+    return Judged("unjudged", f"one of the listed callers: {unjudged.evidence}")
 
 
 def _judge_found(

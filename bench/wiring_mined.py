@@ -1,0 +1,110 @@
+"""Gate 16 held out on mined claims: call-graph claims the maintainers of public projects
+removed or rewrote in a documentation fix (bench/labels/gate16_mined.jsonl, its labelling
+rules at its top), each gated at the fix's parent.
+
+For each labelled row, a ``git clone --shared --no-checkout`` of the project's mirror
+``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (default /work/.mirror), the doc page written
+from the parent into the clone (bench/wiring_holdout.py's flat layout), and gate 16 run
+against the repository at the parent, as bench/wiring_planted.py runs it. A claim counts as
+contradicted when gate 16 contradicts a claim on its line. It prints each row's outcome
+(the gate's claims on the line, with their evidence) and, per half (a project of
+bench/wiring_recall.py's TUNE_PROJECTS is tune, any other report), the recall of the false
+claims and the contradicted true ones (each with a 95% Wilson interval).
+
+    python bench/wiring_mined.py [--labels FILE] [--mirrors DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+LABELS = HERE / "labels" / "gate16_mined.jsonl"
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+from holdout_precision import wilson  # noqa: E402
+from wiring_recall import CODES, TUNE_PROJECTS  # noqa: E402
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
+
+
+def gate_line(row: dict[str, Any], mirrors: Path) -> tuple[str, list[dict[str, Any]]]:
+    """Gate 16's claims on the row's line, the page gated at the row's parent; and the
+    parent's full commit (or why the row could not be gated)."""
+    import wiring_planted as planted
+
+    mirror = mirrors / str(row["project"]).replace("/", "+") / "repo"
+    if not mirror.is_dir():
+        return f"no mirror at {mirror}", []
+    with tempfile.TemporaryDirectory() as scratch:
+        clone = Path(scratch) / "clone"
+        _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
+        parent = _git("-C", str(clone), "rev-parse", str(row["parent"])).strip()
+        flat = clone / "_postgates_docs"
+        flat.mkdir()
+        page = flat / "__".join(Path(str(row["path"])).parts)
+        page.write_bytes(
+            subprocess.run(
+                ["git", "-C", str(clone), "show", f"{parent}:{row['path']}"],
+                capture_output=True,
+                check=True,
+            ).stdout
+        )
+        with tempfile.TemporaryDirectory() as cache:
+            cards = planted._gate16_cards([page], planted._context(clone, parent, Path(cache)))
+    claims = cards[page.name]["detail"]["claims"]
+    return parent, [c for c in claims if c["line"] == row["line"] and c["code"] in CODES]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument(
+        "--mirrors", type=Path, default=Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
+    )
+    args = parser.parse_args(argv)
+    rows = [
+        json.loads(t)
+        for t in args.labels.read_text(encoding="utf-8").splitlines()
+        if t.startswith("{")
+    ]
+    # half -> label -> [contradicted, claims]
+    tally: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for row in rows:
+        half = "tune" if row["project"] in TUNE_PROJECTS else "report"
+        parent, found = gate_line(row, args.mirrors)
+        contradicted = any(c["verdict"] == "contradicted" for c in found)
+        cell = tally[half][row["label"]]
+        cell[0] += contradicted
+        cell[1] += 1
+        print(
+            f"{row['project']} {row['path']}:{row['line']} at {parent[:12]} ({half}): "
+            f"{row['claim']} [{row['label']}] -> "
+            + ("contradicted" if contradicted else "not contradicted")
+        )
+        for claim in found or [{"code": "-", "verdict": "-", "evidence": "gate 16 lists no claim"}]:
+            print(f"    {claim['code']} {claim['verdict']}: {claim['evidence'][:150]}")
+    for half in ("tune", "report"):
+        for label, what in (
+            ("false", "recall of false claims"),
+            ("true", "true claims contradicted"),
+        ):
+            hit, total = tally[half][label]
+            bounds = wilson(hit, total)
+            shown = "n/a" if bounds is None else f"{100 * bounds[0]:.1f}-{100 * bounds[1]:.1f}%"
+            print(f"{half} half, mined: {what}: {hit}/{total} (95% Wilson {shown})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
