@@ -91,6 +91,14 @@ PROJECTS = (
         ("_config.yml", "_layouts", "_includes", "about.md", "index.html"),
         "Jekyll blog (reported: validation)",
     ),
+    # Reported only, fetched to validate gate 1's Jekyll date rule, which jalammar's posts
+    # (dated by their file names, no `date` key) led to; never looked at while making it.
+    Project(
+        "ljvmiranda921/ljvmiranda921.github.io",
+        "notebook/_posts",
+        ("_config.yml", "_layouts", "_includes", "index.html"),
+        "Jekyll blog (reported: validation)",
+    ),
 )
 
 
