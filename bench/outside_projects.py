@@ -5,7 +5,8 @@ projects (a MkDocs Python project, a TypeScript docs folder, a Jekyll or Hugo bl
 prints, per gate, pages failing and a seeded labelled sample of failing items; on each
 project at least 80% of failing hard items are real problems".
 
-- Projects: :data:`PROJECTS`. Each project's bare mirror is read from
+- Projects: :data:`PROJECTS` (the last one reported only: fetched to validate fixes made
+  from the others, never looked at while making them). Each project's bare mirror is read from
   ``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (default /work/.mirror), at the commit pinned
   for it in the label file (``# pin <project> <commit>``): the labels name pages and gates
   of that very text.
@@ -50,6 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -80,6 +82,22 @@ PROJECTS = (
         "_posts",
         ("_config.yml", "_layouts", "_includes", "about.md", "index.html"),
         "Jekyll blog",
+    ),
+    # Reported only: fetched to validate the fixes the projects above led to (gate 11's house
+    # style, gate 7 without a product), and never looked at while making them.
+    Project(
+        "jalammar/jalammar.github.io",
+        "_posts",
+        ("_config.yml", "_layouts", "_includes", "about.md", "index.html"),
+        "Jekyll blog (reported: validation)",
+    ),
+    # Reported only, fetched to validate gate 1's Jekyll date rule, which jalammar's posts
+    # (dated by their file names, no `date` key) led to; never looked at while making it.
+    Project(
+        "ljvmiranda921/ljvmiranda921.github.io",
+        "notebook/_posts",
+        ("_config.yml", "_layouts", "_includes", "index.html"),
+        "Jekyll blog (reported: validation)",
     ),
 )
 
@@ -177,7 +195,7 @@ def sarif_findings(sarif: Path) -> dict[tuple[str, int], list[Finding]]:
     for run in json.loads(sarif.read_text(encoding="utf-8")).get("runs", []):
         for result in run.get("results", []):
             location = result["locations"][0]["physicalLocation"]
-            doc = str(location["artifactLocation"]["uri"])
+            doc = unquote(str(location["artifactLocation"]["uri"]))  # a URI: "a%20b.md"
             gate = int(result["properties"]["gate"])
             line = int((location.get("region") or {}).get("startLine", 0))
             code = str(result["properties"].get("code", ""))
@@ -431,6 +449,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     summaries = [project_summary(run, labels, args.seed, args.sample, excluded) for run in runs]
     for run, data in zip(runs, summaries, strict=True):
         print("\n".join(report_lines(run, data, args.seed, args.findings)))
+    print("real share of the sampled failing hard items (labelled), per project:")
+    for data in summaries:
+        print(
+            f"  {data['project']:<30} {data['real']}/{data['labelled']} real"
+            f" ({_pct(data['real_share'])}), {data['sampled'] - data['labelled']} unlabelled,"
+            f" {data['failing_hard_items']} failing hard items"
+        )
     if args.unlabelled:
         with args.unlabelled.open("w", encoding="utf-8") as handle:
             for data in summaries:

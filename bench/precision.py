@@ -70,6 +70,7 @@ TEAM_CONFIG = HERE / "blog_team.toml"
 HOUSE_STYLE = (
     "[tool.postgates]\nmax_paragraph_sentences = 8\nflesch_floor = 25.0\n"
     "post_flesch_floor = 30.0\nmax_hard_prose_share = 0.10\n"
+    "opening_entity_required = true\nenforce_banned_phrases = true\n"
 )
 # The scorecard list each gate's findings are read from (the seeds' keys; see DESIGN.md).
 FINDING_KEYS: dict[int, str] = {2: "ungrounded", 6: "low_flesch", 7: "uncited"}

@@ -17,6 +17,8 @@ import pytest
 import yaml
 from hypothesis import settings
 
+from tests.helpers import GATE11_ADOPTED
+
 # `pytest --hypothesis-profile=thorough`: every generated test without its own count makes
 # 2,000 examples, and the costliest ones (tests/test_fuzz.py) go back to their full count.
 settings.register_profile("thorough", max_examples=2000)
@@ -30,6 +32,10 @@ class Blog:
     # PYTEST_ADDOPTS of every inner run (see the ``blog`` fixture).
     ACTIVATE = "--postgates"
     ONLY_PINNED = "--postgates-only=11,13"
+    # Gate 11's checks are house style (enforced where a project sets these keys); this
+    # blog adopts them, as the blog they were calibrated on does, so NO_ENTITY and BROCHURE
+    # below fail (tests/test_gate_narrative_opening.py checks the unadopted default).
+    HOUSE_STYLE = GATE11_ADOPTED
     QUIET_INNER_RUNS = (
         "-p no:cacheprovider -p no:hypothesispytest -W ignore::pytest.PytestAssertRewriteWarning"
     )
@@ -129,6 +135,8 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Blog:
     - ``--postgates`` asks for posts, as a project's ``[tool.postgates]`` table would, so
       that a run naming no path still collects the blog (tests/test_activation.py checks
       the runs that ask for nothing).
+    - gate 11's house style adopted (``HOUSE_STYLE``), as the blog the gates were
+      calibrated on adopts it;
     - ``--postgates-only=11,13`` pins the gates these plugin tests are written against, so
       that registering another gate (which has its own tests) does not change every outcome
       here; a later ``--postgates-only`` on the command line still wins. One collection
@@ -139,7 +147,8 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Blog:
       assertion-rewritten.
     """
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", f"{Blog.ACTIVATE} {Blog.ONLY_PINNED} {Blog.QUIET_INNER_RUNS}"
+        "PYTEST_ADDOPTS",
+        f"{Blog.ACTIVATE} {Blog.ONLY_PINNED} {Blog.HOUSE_STYLE} {Blog.QUIET_INNER_RUNS}",
     )
     monkeypatch.delenv("CALL_GRAPH_CLAIM_THRESHOLD", raising=False)
     monkeypatch.delenv("SYMBOL_GROUNDING_THRESHOLD", raising=False)

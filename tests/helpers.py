@@ -10,6 +10,16 @@ from pytest_postgates.gates import GateContext, default_settings
 from pytest_postgates.post import Post, parse_post
 
 FRONT_MATTER = "---\nlayout: post\ntitle: Test post\ndate: 2026-06-03\n---\n"
+# Gate 11's house style adopted, as the blog the seeds calibrated it on adopts it: for inner
+# runs whose tests count on NO_ENTITY and BANNED_PHRASE failing (the unadopted default lists
+# them as advice: tests/test_gate_narrative_opening.py).
+GATE11_ADOPTED = (
+    "-o postgates_opening_entity_required=true -o postgates_enforce_banned_phrases=true"
+)
+GATE11_ADOPTED_SETTINGS: dict[str, object] = {
+    "opening_entity_required": True,
+    "enforce_banned_phrases": True,
+}
 
 
 def make_post(

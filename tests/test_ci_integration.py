@@ -146,6 +146,8 @@ def test_hook_runs_without_the_projects_pytest_plugins(tmp_path: Path) -> None:
             "[pytest]\naddopts = -p trio --strict-config\nrequired_plugins = pytest-trio\n"
             "filterwarnings = error::trio.TrioDeprecationWarning\n"
             "postgates_paths = docs\npostgates_body_line_floor = 1\n"
+            # gate 11's brochure phrases are house style: this project adopts them
+            "postgates_enforce_banned_phrases = true\n"
         ),
         "conftest.py": "import trio\n",
         "docs/good.md": GOOD,
@@ -216,7 +218,9 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path: Path) -> None:
             "_posts/2026-01-01-good.md": GOOD,
             "_posts/2026-01-01-brochure.md": BROCHURE,
             "README.md": "# Readme\n\nTODO\n",
-            "pyproject.toml": "[tool.postgates]\nbody_line_floor = 1\n",
+            "pyproject.toml": (
+                "[tool.postgates]\nbody_line_floor = 1\nenforce_banned_phrases = true\n"
+            ),
         },
     )
     passed = _try_repo(repo, home, "_posts/2026-01-01-good.md", "README.md")
@@ -393,7 +397,9 @@ def test_action_steps_run_on_a_scratch_repository(tmp_path: Path) -> None:
         {
             "_posts/2026-01-01-good.md": GOOD,
             "_posts/2026-01-01-brochure.md": BROCHURE,
-            "pyproject.toml": "[tool.postgates]\nbody_line_floor = 1\n",
+            "pyproject.toml": (
+                "[tool.postgates]\nbody_line_floor = 1\nenforce_banned_phrases = true\n"
+            ),
         },
     )
     ran = run_action_locally(

@@ -239,6 +239,23 @@ def test_required_front_matter_follows_the_site_generator(
     assert card.detail["front_matter"]["missing"] == missing
 
 
+def test_a_jekyll_post_is_dated_by_its_file_name(tmp_path: Path, cache_dir: Path) -> None:
+    """Jekyll takes a post's date from its ``YYYY-MM-DD-slug`` file name and a front matter
+    ``date`` only overrides it: a dated post without the key is complete (issue 27: a blog
+    of 30 posts failed 29 on "'date' is missing"). A page whose name carries no date still
+    needs the key, and a date written must still parse."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "_config.yml").write_text("title: T\n", encoding="utf-8")
+    dated = write(tmp_path, "layout: post\ntitle: T\n")
+    card = run(dated, cache_dir)
+    assert card.verdict == "PASS", card.findings
+    assert card.detail["front_matter"]["required"] == ["layout", "title"]
+    undated = write(tmp_path, "layout: post\ntitle: T\n", name="about.md")
+    assert run(undated, cache_dir).detail["front_matter"]["missing"] == ["date"]
+    bad = write(tmp_path, "layout: post\ntitle: T\ndate: someday\n", name="2026-06-04-b.md")
+    assert [f.code for f in run(bad, cache_dir).findings] == ["FRONT_MATTER_DATE"]
+
+
 def test_an_mkdocs_config_claims_only_the_pages_of_its_docs_dir(
     tmp_path: Path, cache_dir: Path
 ) -> None:
@@ -251,7 +268,7 @@ def test_an_mkdocs_config_claims_only_the_pages_of_its_docs_dir(
         tmp_path, "corpus/_posts/2026-01-01-a.md", "---\ndescription: A post\n---\n" + BODY
     )
     page = _bare(tmp_path, "docs/guide.md", "---\ndescription: A guide\n---\n" + BODY)
-    assert run(post, cache_dir).detail["front_matter"]["missing"] == ["layout", "title", "date"]
+    assert run(post, cache_dir).detail["front_matter"]["missing"] == ["layout", "title"]
     assert run(page, cache_dir).detail["front_matter"]["missing"] == []
     assert site.find_site_config(post.path.parent) is None
     assert site.page_generator(page.path.parent) == "mkdocs"

@@ -586,3 +586,34 @@ def test_on_a_docs_page_only_measured_figures_need_a_source(tmp_path: Path) -> N
     post = make_post(body, blog_root / "_posts", name="2026-06-03-a.md")
     blog = gate.GATE.evaluate(post, repo_context(blog_root, tmp_path / "cache3"))
     assert [c["number"] for c in blog.detail["uncited"]] == ["5", "100", "3"]
+
+
+def test_a_repository_without_a_product_lists_uncited_numbers_as_advice(tmp_path: Path) -> None:
+    """An essay blog (issue 27: karpathy.github.io failed 9 of 23 posts on the author's own
+    measurements, worked examples and a short story): a repository that declares no product
+    and keeps no CHANGELOG, for a post naming no evidence files, has nothing to hold a
+    number against. Its uncited numbers are advice with the reason, never a failure; a
+    package name, a CHANGELOG, evidence files or the setting make them findings again."""
+    body = "Home scales overstate body fat by 60% on average.\n"
+    blog = make_repo(tmp_path / "blog", {"_config.yml": "title: x\n", "_posts/.keep": ""})
+    post = make_post(body, blog / "_posts", name="2026-06-03-a.md")
+    card = gate.GATE.evaluate(post, repo_context(blog, tmp_path / "c1"))
+    assert card.verdict == "PASS" and card.findings == []
+    assert [c["number"] for c in card.detail["uncited"]] == ["60"]
+    advice = card.detail["house_style"]["numbers_need_sources"]
+    assert [f["code"] for f in advice["findings"]] == ["UNCITED_NUMBER"]
+    assert "declares no product" in advice["reason"] and "`numbers_need_sources" in advice["reason"]
+    assert "1 UNCITED_NUMBER" in card.summary
+    forced = gate.GATE.evaluate(
+        post, repo_context(blog, tmp_path / "c2", numbers_need_sources=True)
+    )
+    assert [f.code for f in forced.findings] == ["UNCITED_NUMBER"]
+    assert "house_style" not in forced.detail
+    front = "---\nlayout: post\ntitle: T\ndate: 2026-06-03\nanchor_paths: [_config.yml]\n---\n"
+    anchored = make_post(body, blog / "_posts", name="2026-06-03-b.md", front=front)
+    assert gate.GATE.evaluate(anchored, repo_context(blog, tmp_path / "c3")).verdict == "FAIL"
+    for name, text in (("package.json", '{"name": "acme"}'), ("CHANGELOG.md", "# Changelog\n")):
+        product = make_repo(tmp_path / name, {"_posts/.keep": "", name: text})
+        post = make_post(body, product / "_posts", name="2026-06-03-a.md")
+        card = gate.GATE.evaluate(post, repo_context(product, tmp_path / f"cache-{name}"))
+        assert [f.code for f in card.findings] == ["UNCITED_NUMBER"], name

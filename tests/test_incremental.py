@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo, git
+from tests.helpers import BLOG_FRONT, GATE11_ADOPTED, GROUNDED, blog_repo, git
 
 FRONT, GOOD = BLOG_FRONT, GROUNDED
 
@@ -21,7 +21,8 @@ FRONT, GOOD = BLOG_FRONT, GROUNDED
 def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "--postgates -p no:hypothesispytest --postgates-only=2,11,13"
+        "PYTEST_ADDOPTS",
+        f"{GATE11_ADOPTED} --postgates -p no:hypothesispytest --postgates-only=2,11,13",
     )
     # Distinct bodies: identical bytes would share one cached result, by design.
     posts = {f"2026-01-0{i + 1}-post.md": FRONT + GOOD + f"\nPost {i}.\n" for i in range(3)}
@@ -148,7 +149,9 @@ def test_sigint_mid_corpus_leaves_no_partial_files(blog: pytest.Pytester) -> Non
         "@pytest.fixture(autouse=True)\ndef slow():\n    time.sleep(0.01)\n"
     )
     env = dict(
-        os.environ, PYTEST_ADDOPTS="--postgates -p no:hypothesispytest --postgates-only=11,13"
+        os.environ,
+        PYTEST_ADDOPTS=f"{GATE11_ADOPTED} --postgates -p no:hypothesispytest "
+        "--postgates-only=11,13",
     )
     # A background job inherits SIGINT as ignored, and Python then installs no handler for
     # it: the child installs Python's own, so the signal below is a Ctrl-C wherever CI runs.
@@ -180,7 +183,9 @@ def test_two_runs_sharing_a_cache_folder_at_once(blog: pytest.Pytester) -> None:
     for i in range(60):
         (posts / f"2026-03-01-more-{i:02d}.md").write_text(FRONT + GOOD)
     env = dict(
-        os.environ, PYTEST_ADDOPTS="--postgates -p no:hypothesispytest --postgates-only=2,11,13"
+        os.environ,
+        PYTEST_ADDOPTS=f"{GATE11_ADOPTED} --postgates -p no:hypothesispytest "
+        "--postgates-only=2,11,13",
     )
     runs = [
         subprocess.Popen(

@@ -24,7 +24,7 @@ from pytest_postgates.gates import BY_ID, GATES, SETTINGS_TYPES
 from pytest_postgates.gates.base import GateContext
 from pytest_postgates.lookahead import PostJob, WorkerSetup, gate_post, workers_for
 from pytest_postgates.results import CODE_FINGERPRINT, settings_fingerprint
-from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo
+from tests.helpers import BLOG_FRONT, GATE11_ADOPTED, GROUNDED, blog_repo
 
 FRONT, GOOD = BLOG_FRONT, GROUNDED
 # Gate 2 FAIL (an invented symbol), which short-circuits gates 11 and 13.
@@ -204,7 +204,8 @@ def corpus(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest
     monkeypatch.delenv("POSTGATES_JOBS", raising=False)
     monkeypatch.setenv(
         "PYTEST_ADDOPTS",
-        "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=2,11,13",
+        f"{GATE11_ADOPTED} --postgates -p no:hypothesispytest -p no:randomly "
+        "--postgates-only=2,11,13",
     )
     posts: dict[str, str | bytes] = {
         f"2026-01-0{number + 1}-post-{number}.md": FRONT

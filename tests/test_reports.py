@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_postgates import reports
+from tests.helpers import GATE11_ADOPTED
 
 if TYPE_CHECKING:
     from tests.conftest import Blog
@@ -44,7 +45,8 @@ def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Py
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv(
         "PYTEST_ADDOPTS",
-        "--postgates -p no:cacheprovider -p no:hypothesispytest --postgates-only=11,13",
+        f"{GATE11_ADOPTED} --postgates -p no:cacheprovider -p no:hypothesispytest "
+        "--postgates-only=11,13",
     )
     posts = pytester.path / "_posts"
     posts.mkdir()

@@ -15,7 +15,7 @@ from pytest_postgates import __version__, results
 from pytest_postgates.config import Settings
 from pytest_postgates.results import ResultCache
 from pytest_postgates.scorecard import Finding, Scorecard
-from tests.helpers import BLOG_FRONT, GROUNDED, blog_repo
+from tests.helpers import BLOG_FRONT, GATE11_ADOPTED, GROUNDED, blog_repo
 
 
 def _card(gate: int, verdict: str = "PASS", detail: dict | None = None) -> Scorecard:
@@ -198,7 +198,8 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv(
         "PYTEST_ADDOPTS",
-        "--postgates -p no:hypothesispytest -p no:randomly --postgates-only=2,11,13",
+        f"{GATE11_ADOPTED} --postgates -p no:hypothesispytest -p no:randomly "
+        "--postgates-only=2,11,13",
     )
     posts = {f"2026-01-0{i + 1}-post.md": FRONT + GOOD + f"\nPost {i}.\n" for i in range(3)}
     posts["2026-01-04-post.md"] = FRONT + "`app.invented_call()` does it.\n"

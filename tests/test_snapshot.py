@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.helpers import GATE11_ADOPTED
+
 FRONT = "---\nlayout: post\ntitle: T\ndate: 2026-01-01\n---\n"
 CLEAN = "We run pytest over Python posts.\n"
 BROCHURE = "Our plugin is a paradigm shift for teams.\n"  # gate 11 FAIL (no entity, phrase)
@@ -16,7 +18,8 @@ def blog(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv(
         "PYTEST_ADDOPTS",
-        "--postgates -p no:cacheprovider -p no:hypothesispytest --postgates-only=11,13 "
+        f"{GATE11_ADOPTED} --postgates -p no:cacheprovider -p no:hypothesispytest "
+        "--postgates-only=11,13 "
         "--postgates-snapshot",
     )
     posts = pytester.path / "_posts"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pytest_postgates.gates import BY_ID, GATES
 from pytest_postgates.runner import PostRun
-from tests.helpers import FRONT_MATTER, context
+from tests.helpers import FRONT_MATTER, GATE11_ADOPTED_SETTINGS, context
 
 CLAIMS = "\n".join(f"Line {i}: the runner calls the gate." for i in range(7))  # score 7 > 6
 
@@ -14,7 +14,13 @@ CLAIMS = "\n".join(f"Line {i}: the runner calls the gate." for i in range(7))  #
 def _run(tmp_path: Path, body: str) -> PostRun:
     path = tmp_path / "2026-01-01-post.md"
     path.write_text(FRONT_MATTER + body)
-    return PostRun(path, path.name, path.stem, context(repo=tmp_path / "none"), list(GATES))
+    return PostRun(
+        path,
+        path.name,
+        path.stem,
+        context(repo=tmp_path / "none", **GATE11_ADOPTED_SETTINGS),
+        list(GATES),
+    )
 
 
 def _card(tmp_path: Path, body: str, gate: int = 13):

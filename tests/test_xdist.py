@@ -454,11 +454,12 @@ def test_the_second_worker_builds_the_index_before_its_first_item(
     """A cold -n 2 run: gw1 has the repository index (built, or loaded once gw0's gate 2
     built it) before it runs any item; gw0 starts on its first post. A cached rerun needs
     no index and loads none."""
-    from tests.helpers import git
+    from tests.helpers import GATE11_ADOPTED, git
 
     monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
     monkeypatch.setenv(
-        "PYTEST_ADDOPTS", "--postgates -p no:hypothesispytest --postgates-only=2,11,13"
+        "PYTEST_ADDOPTS",
+        f"{GATE11_ADOPTED} --postgates -p no:hypothesispytest --postgates-only=2,11,13",
     )
     (pytester.path / "src").mkdir()
     (pytester.path / "src" / "app.py").write_text("def render():\n    pass\n")

@@ -85,6 +85,20 @@ class RepositoryNumbers:
     the constants a post quotes when it describes the code ("polls every 3 seconds" next
     to `POLL_INTERVAL_MS`, whose definition reads ``3_000``)."""
 
+    @classmethod
+    def shared(
+        cls, index: RepoIndex | None, memo: dict[object, object]
+    ) -> RepositoryNumbers | None:
+        """One per index for the run (``memo``: the run's memo): what it learns of the
+        repository's text (which files write a figure, their lines) serves every post."""
+        if index is None:
+            return None
+        key = ("numerical_claims.repository_numbers", id(index))
+        numbers = memo.get(key)
+        if not isinstance(numbers, cls) or numbers.index is not index:
+            numbers = memo[key] = cls(index)
+        return numbers
+
     def __init__(self, index: RepoIndex) -> None:
         self.index = index
         self._lines: dict[int, list[str]] = {}

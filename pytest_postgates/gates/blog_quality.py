@@ -711,7 +711,8 @@ class BlogQualitySettings:
         None,
         "strs",
         "front matter keys a post needs",
-        shown_default="by site generator: Jekyll `layout`, `title`, `date`; Hugo `title`; "
+        shown_default="by site generator: Jekyll `layout`, `title`, `date` (not `date` for a "
+        "file named `YYYY-MM-DD-slug`); Hugo `title`; "
         "MkDocs, VitePress, Docusaurus none",
     )
     # None: required under a ``_posts`` folder only (see front_matter_required).

@@ -99,9 +99,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
-from pytest_postgates.evidence.repo_numbers import (
-    RepositoryNumbers,
-)
+from pytest_postgates.evidence.repo_numbers import RepositoryNumbers
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -110,11 +108,8 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers.code_values import (
-    SampleLine,
-    sample_lines,
-    symbols_in,
-)
+from pytest_postgates.helpers import house_style
+from pytest_postgates.helpers.code_values import SampleLine, sample_lines, symbols_in
 from pytest_postgates.helpers.number_cues import (
     ADVICE,
     BOUND_WORDS,
@@ -137,7 +132,11 @@ from pytest_postgates.helpers.number_cues import (
     measured_cue,
     sentence_at,
 )
-from pytest_postgates.helpers.number_repository import RepositoryCitations
+from pytest_postgates.helpers.number_repository import (
+    SOURCES_KEY,
+    RepositoryCitations,
+    unenforced_reason,
+)
 from pytest_postgates.helpers.numbers import (
     CLAIM,
     UNIT_FAMILY,
@@ -567,19 +566,6 @@ class _Judge(RepositoryCitations):
         return _Claimed(None)
 
 
-def _repository_numbers(index: RepoIndex | None, context: GateContext) -> RepositoryNumbers | None:
-    """One RepositoryNumbers per index for the run: what it learns of the repository's
-    text (which files write a figure, their lines) serves every post."""
-    if index is None:
-        return None
-    key = ("numerical_claims.repository_numbers", id(index))
-    numbers = context.memo.get(key)
-    if numbers is None or numbers.index is not index:
-        numbers = context.memo[key] = RepositoryNumbers(index)
-    assert isinstance(numbers, RepositoryNumbers)
-    return numbers
-
-
 def check(post: Post, context: GateContext) -> CheckResult:
     raw_claims = find_claims(post)
     links = []
@@ -612,7 +598,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         generator = page_kind.generator_of_page(post.path, context.memo)
         has_front_matter = post.front_matter_format is not None
         unmeasured_are_claims = not page_kind.is_docs_page(generator, post.path, has_front_matter)
-    numbers = _repository_numbers(index, context)
+    numbers = RepositoryNumbers.shared(index, context.memo)
     judge = _Judge(post, raw_claims, index, numbers, unmeasured_are_claims is not False)
     claims: list[Claim] = []
     exempt: list[Exempt] = []
@@ -694,15 +680,23 @@ def check(post: Post, context: GateContext) -> CheckResult:
         )
         for c in uncited
     ]
+    if findings and index is not None:  # the repository was read (else an ERROR above)
+        package = context.evidence.for_post(post.path).package_name
+        repos, anchored = len(context.settings.repos), bool(_anchor_paths(post))
+        why = unenforced_reason(own.numbers_need_sources, package, index.changelog, repos, anchored)
+        if why:
+            detail[house_style.DETAIL_KEY] = {SOURCES_KEY: house_style.listed(findings, why)}
+            findings = []
     return CheckResult(findings, detail)
 
 
 def decide(result: CheckResult, settings: NumericalClaimsSettings) -> Decision:
     uncited, claims = len(result.findings), len(result.detail["claims"])
+    advised = house_style.summary_note(result.detail)
     summary = (
         f"{uncited} of {claims} numbers with units uncited"
         if uncited
-        else f"{claims} numbers with units, all cited"
+        else f"{claims} numbers with units" + (advised or ", all cited")
     )
     exempt = len(result.detail.get("exempt", []))
     if exempt:
@@ -720,6 +714,13 @@ REFERENCE_REASON = (
 class NumericalClaimsSettings:
     """Gate 7's settings."""
 
+    numbers_need_sources: bool | None = option(
+        None,
+        "bool",
+        "an uncited number fails the post (false: uncited numbers are listed as advice)",
+        shown_default="true, except in a repository that declares no product and keeps no "
+        "CHANGELOG, for a post naming no evidence files (an essay blog): there advice",
+    )
     unmeasured_numbers_are_claims: bool | None = option(
         None,
         "bool",

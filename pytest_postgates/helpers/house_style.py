@@ -29,11 +29,19 @@ def advice(findings: Sequence[Finding], keys: Sequence[str], calibrated: str) ->
     """One unenforced threshold's entry in the detail: why it is advice, and what the
     ``calibrated`` value would have found."""
     names = ", ".join(f"`{key}`" for key in keys)
-    return {
-        "enforced": False,
-        "reason": f"house style of the seeds' blog ({calibrated}) that this project has not "
+    return listed(
+        findings,
+        f"house style of the seeds' blog ({calibrated}) that this project has not "
         f"adopted (none of {names} is set): listed as advice, never a failure; set "
         f"`{keys[0]}` to enforce it",
+    )
+
+
+def listed(findings: Sequence[Finding], reason: str) -> dict[str, Any]:
+    """An entry of findings a gate lists as advice, never a failure, with the ``reason``."""
+    return {
+        "enforced": False,
+        "reason": reason,
         "findings": [
             {"line": finding.line, "code": finding.code, "message": finding.message}
             for finding in findings

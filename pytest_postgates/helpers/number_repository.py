@@ -183,3 +183,30 @@ class RepositoryCitations(PostNumbers):
         left, right = sentence_bounds(self.searchable, start, start + 1)
         excerpt = self.raw[left:right].strip()[:60]
         return bool(excerpt) and excerpt in (self.numbers.index.file_text(path) or "")
+
+
+# The key that makes gate 7 require a source for every number whatever the project holds.
+SOURCES_KEY = "numbers_need_sources"
+
+
+def unenforced_reason(
+    setting: bool | None, package: str | None, changelog: str, repos: int, anchored: bool
+) -> str:
+    """Why gate 7 lists a post's uncited numbers as advice ("" when they are findings).
+    ``setting`` (``numbers_need_sources``) decides where set. Unset, the seeds' rule is a
+    product blog's (a number is a claim about the product, found in its CHANGELOG, commits
+    or source, or linked): a repository that declares no product (no package name, no
+    ``package`` or ``repos`` setting) and keeps no CHANGELOG, for a post that names no
+    evidence files, is a site of essays whose numbers are the author's own (observations,
+    worked examples, a story), and the gate could only ask for a link."""
+    if setting is not None:
+        return "" if setting else f"`{SOURCES_KEY} = false`: uncited numbers are advice"
+    if package or changelog or repos or anchored:
+        return ""
+    return (
+        "the repository declares no product (no package name in package.json or "
+        "pyproject.toml, no `package` or `repos` setting), keeps no CHANGELOG, and the post "
+        "names no evidence files: its numbers are the author's own, with nothing here to "
+        "check them against; uncited ones are listed as advice, never a failure; set "
+        f"`{SOURCES_KEY} = true` to require a source for each"
+    )

@@ -248,11 +248,19 @@ REQUIRED_BY_GENERATOR: dict[str, tuple[str, ...]] = {
 }
 
 
+# Jekyll dates a post by its file name (``YYYY-MM-DD-slug.md``); a front matter ``date``
+# only overrides that one, so a post with a dated file name does not need the key.
+_JEKYLL_DATED_NAME = re.compile(r"\d{4}-\d{2}-\d{2}-")
+
+
 def generator_front_matter(generator: str | None, path: Path) -> tuple[str, ...]:
     """The front matter keys a page of ``generator`` needs (:func:`page_generator`); with
     none found, a post under ``_posts`` is Jekyll's and any other page needs none."""
     found = generator or ("jekyll" if "_posts" in path.parts else "")
-    return REQUIRED_BY_GENERATOR.get(found, ())
+    keys = REQUIRED_BY_GENERATOR.get(found, ())
+    if found == "jekyll" and _JEKYLL_DATED_NAME.match(path.name):
+        keys = tuple(key for key in keys if key != "date")
+    return keys
 
 
 def generator_of(config: Path | None) -> str:

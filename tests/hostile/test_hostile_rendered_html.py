@@ -27,9 +27,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _gate7(body: str, tmp_path: Path, repo: Path) -> Scorecard:
-    return gate7.GATE.evaluate(
-        make_post(INTRO + body, tmp_path), repo_context(repo, tmp_path / "c")
-    )
+    # The repository declares no product: a number's source is required explicitly.
+    context = repo_context(repo, tmp_path / "c", numbers_need_sources=True)
+    return gate7.GATE.evaluate(make_post(INTRO + body, tmp_path), context)
 
 
 def _claims(card: Scorecard) -> list[tuple[int, str, str]]:
