@@ -62,6 +62,11 @@ MONOREPO = {
     "packages/tool/bin/tool.js": "console.log('tool');\n",
     "packages/helpers/package.json": json.dumps(HELPERS),
     "packages/helpers/src/index.ts": "export function slugify(text: string): string {}\n",
+    # A CommonJS workspace package: Node's default import of it is its module.exports.
+    "packages/js/package.json": json.dumps({"name": "@tool/js", "main": "./src/index.js"}),
+    "packages/js/src/index.js": (
+        "module.exports = {\n  meta: { name: 'x' },\n  configs: { all: {} },\n};\n"
+    ),
     # A private playground package and a test fixture are not the product.
     "playground/demo/package.json": json.dumps({"name": "demo", "private": True}),
     "packages/tool/__tests__/fixture/package.json": json.dumps({"name": "fixture-pkg"}),
@@ -92,7 +97,7 @@ def test_workspace_packages_are_the_public_ones_of_the_globs(
 ) -> None:
     index = _index(tmp_path, layout)
     sites = product_packages(index)
-    assert sorted(sites) == ["@tool/helpers", "tool"]
+    assert sorted(sites) == ["@tool/helpers", "@tool/js", "tool"]
     assert sites["tool"].folder == "packages/tool"
     primary = primary_package("@tool/tool-monorepo", sites)
     assert primary is not None and primary.name == "tool"
@@ -101,8 +106,13 @@ def test_workspace_packages_are_the_public_ones_of_the_globs(
 def test_negated_globs_and_double_star(tmp_path: Path) -> None:
     layout = {"pnpm-workspace.yaml": "packages:\n  - 'packages/**'\n  - '!packages/helpers'\n"}
     index = _index(tmp_path, layout)
-    assert workspace_folders(index) == ["packages/tool", "packages/tool/__tests__/fixture"]
-    assert sorted(product_packages(index)) == ["tool"]  # the fixture is test code
+    assert workspace_folders(index) == [
+        "packages/js",
+        "packages/tool",
+        "packages/tool/__tests__/fixture",
+    ]
+    # The fixture is test code.
+    assert sorted(product_packages(index)) == ["@tool/js", "tool"]
 
 
 def test_no_workspaces_no_packages_beyond_the_root(tmp_path: Path) -> None:
@@ -164,3 +174,15 @@ def test_without_workspaces_a_private_root_judges_nothing(tmp_path: Path) -> Non
     card = _card(tmp_path, repo, 'import { defineConfg } from "tool/config";\n')
     assert card.detail["violations"] == []
     assert card.detail["checked"] == 0
+
+
+def test_a_default_import_of_a_commonjs_package_is_its_module_exports(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, PNPM)
+    card = _card(
+        tmp_path,
+        repo,
+        'import js from "@tool/js";\nexport default [js.configs, js.confgs];\n',
+    )
+    found = [(v["kind"], v["name"]) for v in card.detail["violations"]]
+    assert found == [("member", "default.confgs")]  # named as the module exports it
+    assert card.detail["resolved"]["@tool/js"] == "packages/js/src/index.js"
