@@ -62,6 +62,7 @@ from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
 from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.gates.base import (
@@ -72,6 +73,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.helpers import sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import ENV, RUNNERS, shell_commands
 from pytest_postgates.helpers.js_samples import JsSample
@@ -290,8 +292,16 @@ def check(post: Post, context: GateContext) -> CheckResult:
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)
                 run.check_cli_line(first + offset, text, found[1], cli, found[0])
 
+    # A sample the page shows as the old way beside its fix is read (its imports bind
+    # names for the samples after it) but judged by none of its names (sample_sides).
+    old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
     for fence, kind in fences:
+        mark = report.mark() if fence.start_line in old_way else None
         check_fence(fence, kind)
+        if mark is not None:
+            report.unjudge_since(
+                mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)
+            )
     tables.save()
     if python_sample is not None:
         report.resolved.update(python_sample.resolved)
@@ -333,6 +343,20 @@ _CODE_SUFFIXES = (".py", ".pyi", *SOURCE_EXTENSIONS)
 def _has_code(index: RepoIndex) -> bool:
     """Whether the repository tracks any JavaScript, TypeScript or Python source."""
     return any(path.endswith(_CODE_SUFFIXES) for path in index.text_paths)
+
+
+def _past_release(index: RepoIndex, context: GateContext, name: str) -> str | None:
+    """The newest earlier release whose code declares the last part of ``name`` (a
+    finding's name: ``Config.old_flag``, ``default.confgs``), None when none did."""
+    parts = re.findall(r"[A-Za-z_$][\w$]*", name)
+    if not parts:
+        return None
+    past = past_releases(index.root, index.commit, context.evidence.cache_dir)
+    try:
+        found = past.last_declared(parts[-1:])
+    except GitError:
+        return None
+    return found.release if found is not None else None
 
 
 def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
@@ -471,13 +495,14 @@ def _rules_digest() -> str:
         python_samples,
         python_types,
         sample_checks,
+        sample_sides,
     )
 
     digest = hashlib.sha1()
     modules = (js_samples, js_tree, js_free_calls, js_signatures, js_types, sample_checks,
                api_lookup, python_samples, python_types, api_model, model_facts, model_python,
                model_js, type_model, type_tables, public_functions, workspaces,
-               build_entries)  # fmt: skip
+               build_entries, sample_sides)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
