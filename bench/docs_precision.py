@@ -138,6 +138,10 @@ class ProjectRun:
     findings: list[Finding] = field(default_factory=list)
     unjudged_by_rule: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
+    # Gate 15's coverage: the uses its cards judged (``detail.checked``), and the docs
+    # whose card judged at least one.
+    checked: int = 0
+    docs_checked: int = 0
 
 
 def mirror_of(project: str, mirrors: Path) -> Path:
@@ -267,6 +271,9 @@ def read_gate15_cards(project: str, commit: str, cards: Path) -> ProjectRun:
             )  # fmt: skip
         for item in detail.get("unjudged", []):
             run.unjudged_by_rule[unjudged_reason(str(item.get("reason", "")))] += 1
+        checked = int(detail.get("checked") or 0)
+        run.checked += checked
+        run.docs_checked += checked > 0
     return run
 
 
@@ -371,6 +378,9 @@ def project_summary(
         **figures(counts),
         "false_classes": dict(false_classes.most_common()),
         "unjudged_by_rule": dict(run.unjudged_by_rule.most_common()),
+        "checked": run.checked,
+        "docs_checked": run.docs_checked,
+        "unjudged": sum(run.unjudged_by_rule.values()),
         "labelled_by_rule": _by_rule(
             (drawn[i].rule or "-", lab["label"]) for i, lab in paired.items()
         ),
@@ -439,6 +449,9 @@ def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "weighted_precision": sum(n * p for n, p in weighted) / total if total else None,
         "false_classes": dict(classes.most_common()),
         "unjudged_by_rule": dict(unjudged.most_common()),
+        "checked": sum(d.get("checked", 0) for d in projects),
+        "docs_checked": sum(d.get("docs_checked", 0) for d in projects),
+        "unjudged": sum(d.get("unjudged", 0) for d in projects),
         "labelled_by_rule": _by_rule(
             (rule, label)
             for d in projects
@@ -471,6 +484,8 @@ def report_lines(title: str, data: dict[str, Any]) -> list[str]:
         f" false..defect: {_pct(data['precision_low'])}..{_pct(data['precision_high'])});"
         f" 95% Wilson {_interval(data['wilson'])}",
         f"  false by class   {_counts(data['false_classes'])}",
+        f"  uses judged {data.get('checked', 0)} (in {data.get('docs_checked', 0)} docs),"
+        f" unjudged {data.get('unjudged', 0)} (gate 15 only)",
         f"  unjudged by rule (gate 15: by reason) {_counts(data['unjudged_by_rule'])}",
         "  labelled by the rule that made it a claim: "
         + (

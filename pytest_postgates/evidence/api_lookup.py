@@ -19,12 +19,14 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_postgates.evidence import resolution
+from pytest_postgates.evidence import build_entries, resolution
 from pytest_postgates.evidence.code_tables import CodeTables
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
+from pytest_postgates.evidence.workspaces import PackageSite
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
@@ -109,10 +111,14 @@ class ApiLookup:
     _found: dict[tuple[str, str], tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
     # Answers of the run's other readers of the tables (public_functions), by question.
     shared: dict[Any, Any] = field(default_factory=dict)
+    # The repository's other packages (a monorepo's workspaces): a module of one that
+    # re-exports another (`export * from "@scope/utils"`) is followed into its source.
+    sites: Mapping[str, PackageSite] = field(default_factory=dict)
 
     def for_post(self) -> ApiLookup:
         """A view for one post: the shared answers, its own list of files read."""
         view = ApiLookup(self.tables, self.files, self.manifest, self.source_map)
+        view.sites = self.sites
         view._layouts = self.layouts()
         view._names = self._names
         view._found = self._found
@@ -125,35 +131,76 @@ class ApiLookup:
                 self.read.append(path)
 
     # -------------------------------------------------------------- build -> source
-    def layouts(self) -> tuple[tuple[str, str, str], ...]:
-        """(build prefix, source prefix, how) in the order they are tried."""
+    def layouts(self, folder: str = "") -> tuple[tuple[str, str, str], ...]:
+        """(build prefix, source prefix, how) in the order they are tried, for the package
+        in ``folder`` (prefixes relative to it; ``""`` is the repository's top package)."""
         if self._layouts is None:
-            found: list[tuple[str, str, str]] = [
-                (b, s, f"source_map {b!r} = {s!r}") for b, s in self.source_map
-            ]
-            for config in ("tsconfig.build.json", "tsconfig.json"):
-                text = self.files.read_text(config)
-                if not text:
-                    continue
-                options = _tsconfig_options(text)
-                out_dir = _prefix(options.get("outDir"))
-                root_dir = _prefix(options.get("rootDir")) or ""
-                if out_dir:
-                    found.append((out_dir, root_dir, f"{config} outDir/rootDir"))
-            found.extend((b, s, f"layout {b} <- {s or './'}") for b, s in DEFAULT_LAYOUTS)
-            self._layouts = tuple(found)
-        return self._layouts
+            self._layouts = self._folder_layouts("")
+        if not folder:
+            return self._layouts
+        key = ("layouts", folder)
+        if key not in self.shared:
+            self.shared[key] = self._folder_layouts(folder)
+        found: tuple[tuple[str, str, str], ...] = self.shared[key]
+        return found
 
-    def source_for(self, target: str) -> SourceFile:
-        build = posixpath.normpath(target.removeprefix("./"))
+    def _folder_layouts(self, folder: str) -> tuple[tuple[str, str, str], ...]:
+        found: list[tuple[str, str, str]] = [
+            (b, s, f"source_map {b!r} = {s!r}") for b, s in self.source_map
+        ]
+        for config in ("tsconfig.build.json", "tsconfig.json"):
+            text = self.files.read_text(posixpath.join(folder, config) if folder else config)
+            if not text:
+                continue
+            options = _tsconfig_options(text)
+            out_dir = _prefix(options.get("outDir"))
+            root_dir = _prefix(options.get("rootDir")) or ""
+            if out_dir:
+                found.append((out_dir, root_dir, f"{config} outDir/rootDir"))
+        found.extend((b, s, f"layout {b} <- {s or './'}") for b, s in DEFAULT_LAYOUTS)
+        return tuple(found)
+
+    def bundled(self, folder: str) -> dict[str, str]:
+        """Output name -> source file, as the bundler configs of the package in ``folder``
+        declare them (:mod:`.build_entries`); read once per folder."""
+        key = ("bundled", folder)
+        if key not in self.shared:
+            from pytest_postgates.evidence.repomap import load_parsers
+
+            parsers = load_parsers()
+            self.shared[key] = (
+                {}
+                if isinstance(parsers, str)
+                else build_entries.config_entries(
+                    folder, self.files.read_text, self.tables.files.__contains__, parsers
+                )
+            )
+        entries: dict[str, str] = self.shared[key]
+        return entries
+
+    def source_for(self, target: str, folder: str = "") -> SourceFile:
+        """The source of ``target`` (a path in the package in ``folder``, as its manifest
+        writes it)."""
+        relative = posixpath.normpath(target.removeprefix("./"))
+        build = posixpath.normpath(posixpath.join(folder, relative)) if folder else relative
         if build in self.tables.files:
             return SourceFile(target, build, "the target is a tracked source file")
-        stem = next((build[: -len(e)] for e in BUILD_EXTENSIONS if build.endswith(e)), build)
+        stem = next(
+            (relative[: -len(e)] for e in BUILD_EXTENSIONS if relative.endswith(e)), relative
+        )
+        bundled = self.bundled(folder)
+        if bundled:
+            # The name the bundler writes the output under: the path in the output folder
+            # (`dist/node/index.js` -> `node/index`), else the file's own name.
+            inner = stem.split("/", 1)[1] if "/" in stem else stem
+            for name in (inner, posixpath.basename(stem)):
+                if name in bundled:
+                    return SourceFile(target, bundled[name], "the bundler config's entry")
         expected = ""
-        for build_prefix, source_prefix, how in self.layouts():
-            if not build.startswith(build_prefix):
+        for build_prefix, source_prefix, how in self.layouts(folder):
+            if not relative.startswith(build_prefix):
                 continue
-            base = source_prefix + stem[len(build_prefix) :]
+            base = posixpath.join(folder, source_prefix + stem[len(build_prefix) :])
             for extension in SOURCE_EXTENSIONS:
                 if base + extension in self.tables.files:
                     return SourceFile(target, base + extension, how)
@@ -176,6 +223,42 @@ class ApiLookup:
             expected=expected + ".ts",
             index=index,
         )
+
+    def package_source(self, spec: str) -> str | None:
+        """The source file a bare specifier of one of the repository's packages resolves
+        to (its own ``exports`` with its own files, ``import`` conditions), else None."""
+        key = ("package_source", spec)
+        if key not in self.shared:
+            self.shared[key] = self._package_source(spec)
+        found: str | None = self.shared[key]
+        return found
+
+    def _package_source(self, spec: str) -> str | None:
+        site = next(
+            (s for n, s in sorted(self.sites.items(), key=lambda i: -len(i[0]))
+             if spec == n or spec.startswith(n + "/")),
+            None,
+        )  # fmt: skip
+        if site is None or not isinstance(self.files, resolution.IndexFiles):
+            return None
+        files = resolution.IndexFiles(self.files.index, site.folder)
+        result = resolution.resolve_specifier(site.manifest, spec, "import", False, files)
+        targets = [result.target] if result.ok and result.target else []
+        if spec == site.name and site.manifest.get("exports") is None:
+            # A legacy entry that is a build output absent from the repository does not
+            # resolve (Node finds no file): the path written still says what it is built from.
+            written = [site.manifest.get(f) for f in ("main", "module", "types", "typings")]
+            targets += [w for w in written if isinstance(w, str) and w]
+        for target in targets:
+            found = self.source_for(target, site.folder).path
+            if found is not None:
+                return found
+        return None
+
+    def module_named(self, path: str, spec: str) -> str | None:
+        """The source file a specifier written in ``path`` names: a relative one, or a
+        package of the repository's own."""
+        return self.relative(path, spec) if spec.startswith(".") else self.package_source(spec)
 
     # -------------------------------------------------------------- module exports
     def relative(self, path: str, spec: str) -> str | None:
@@ -236,7 +319,7 @@ class ApiLookup:
             else:
                 names.update(members)
         for spec in table.stars:
-            target = self.relative(path, spec) if spec.startswith(".") else None
+            target = self.module_named(path, spec)
             if target is None:
                 unknown.append(f"{path} re-exports everything of {spec!r}, outside the tables")
                 continue
@@ -290,7 +373,7 @@ class ApiLookup:
                 return Binding(path, "", "member")
         pending: list[str] = []
         for spec in table.stars:
-            target = self.relative(path, spec) if spec.startswith(".") else None
+            target = self.module_named(path, spec)
             if target is None:
                 pending.append(spec)
                 continue
@@ -307,7 +390,11 @@ class ApiLookup:
         self, path: str, spec: str, imported: str, seen: set[Any], depth: int
     ) -> Binding | Unknown | None:
         if not spec.startswith("."):
-            return Unknown(f"{imported!r} comes from the package {spec!r}, outside the tables")
+            target = self.package_source(spec)
+            if target is None:
+                return Unknown(f"{imported!r} comes from the package {spec!r}, outside the tables")
+            return Binding(target, "*", "namespace") if imported == "*" else (
+                self._find(target, imported, seen, depth + 1))  # fmt: skip
         target = self.relative(path, spec)
         if target is None:
             return Unknown(f"{spec!r} imported by {path} is not a tracked source file")

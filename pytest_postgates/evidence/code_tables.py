@@ -219,12 +219,62 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
     root = tree.root_node
     if language == "python":
         return PythonTables(source).build(root)
+    if root.has_error:
+        source, tree = _recovered(parsers[language], source, tree)
+        root = tree.root_node
     declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
     builder = JsTables(source, getattr(tree, "language", None), declarations)
     table = builder.build(root)
     if table.cli_frameworks:
         builder.option_specs(root)
     return table
+
+
+# A line that starts a top-level statement: where a statement the grammar could not parse
+# ends at the latest.
+_STATEMENT_START = re.compile(
+    rb"^(?:export|import|interface|type|class|abstract|function|async|const|let|var|declare"
+    rb"|enum|namespace|module)\b",
+    re.M,
+)
+MAX_RECOVERIES = 20
+MAX_CUT_LINES = 50
+
+
+def _recovered(parser: Any, source: bytes, tree: Any) -> tuple[bytes, Any]:
+    """The file with each top-level statement the grammar cannot parse blanked (up to the
+    next line that starts a statement; byte offsets kept), so that one construct an older
+    grammar misreads does not swallow every declaration after it into an error node. Only
+    a top-level error node (or a stray block holding one) is such a swallow; a statement
+    with an error inside it (a class with one member misread) keeps the rest it was read
+    with."""
+    for _ in range(MAX_RECOVERIES):
+        children = tree.root_node.children
+        at = next(
+            (i for i, c in enumerate(children)
+             if c.type == "ERROR" or (c.type == "statement_block" and c.has_error)),
+            None,
+        )  # fmt: skip
+        if at is None:
+            break
+        # The misread starts at the statement before the error node when that one is broken
+        # and short (cut off by the error); a long one (a class) keeps what was read of it.
+        broken = children[at]
+        before: Any = children[at - 1] if at else None
+        short = before is not None and before.end_point[0] - before.start_point[0] <= MAX_CUT_LINES
+        if short and before.has_error:
+            broken = before
+        start = source.rfind(b"\n", 0, broken.start_byte) + 1
+        following = _STATEMENT_START.search(source, source.find(b"\n", start) + 1)
+        if following is None or source.find(b"\n", start) < 0:
+            break
+        end = following.start()
+        if not source[start:end].strip():
+            break  # blanked already: the error is elsewhere, nothing more to take out
+        blank = bytes(b if b in b"\n" else 32 for b in source[start:end])
+        source = source[:start] + blank + source[end:]
+        tree = parser.parse(source)
+    return source, tree
 
 
 def extractor_source() -> bytes:

@@ -111,7 +111,7 @@ def _namespaces(lookup: ApiLookup, module: str) -> list[tuple[str, str, tuple[st
                 if inner is not None and inner[2] == "namespace":
                     found.append((name, inner[0], (*passed, target, *inner[3])))
         for spec in table.stars:
-            target = lookup.relative(path, spec) if spec.startswith(".") else None
+            target = lookup.module_named(path, spec)
             if target is not None:
                 todo.append((target, (*passed, target)))
     return found

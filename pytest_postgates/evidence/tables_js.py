@@ -395,6 +395,10 @@ class JsTables:
                     else:
                         table.export_equals = ""
                 table.locals.setdefault("module.exports", "object")
+                # Node's `import x from` a CommonJS module is its `module.exports`: the
+                # object is the module's default export, its keys the object's members.
+                table.exports.setdefault("default", "module.exports")
+                table.objects["module.exports"] = self.object_keys(right)
                 self.required_members(right)
             elif right.type == "identifier":
                 table.export_equals = self.text(right)

@@ -20,7 +20,12 @@ would copy and checks, against the repository's API tables at the ref
   (the samples' import of it, else the function the package's entry points export under
   it; a same-named function elsewhere leaves it unjudged:
   :mod:`pytest_postgates.helpers.js_signatures`); an ``exports`` target whose source does
-  not exist is ``missing_target``.
+  not exist is ``missing_target``. In a monorepo every public workspace package is the
+  product's (:mod:`pytest_postgates.evidence.workspaces`), each specifier resolved through
+  its own package's ``exports`` and files, a build output mapped back through the
+  package's bundler config (:mod:`pytest_postgates.evidence.build_entries`) or its layout,
+  and an ``export *`` of another workspace package followed into its source; a private
+  root stands for the workspace package of its name (``@vitejs/vite-monorepo``: ``vite``).
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
   ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source, a flag by
   the subcommand it follows where the parser ties options to commands (click, typer). A
@@ -42,6 +47,7 @@ gives its samples nothing to be checked against: the gate is a SKIP that says so
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,12 +56,13 @@ from typing import TYPE_CHECKING, Any
 import tomllib
 
 from pytest_postgates.config import Settings, option
-from pytest_postgates.evidence import GitError, model_packages, resolution
+from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
 from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.gates.base import (
@@ -66,6 +73,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.helpers import sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import ENV, RUNNERS, shell_commands
 from pytest_postgates.helpers.js_samples import JsSample
@@ -77,7 +85,7 @@ from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
-    from pytest_postgates.post import Post
+    from pytest_postgates.post import Fence, Post
 
 GATE_VERSION = 1
 CODES = {
@@ -138,6 +146,20 @@ def _bins(manifest: dict[str, Any], package: str) -> dict[str, str]:
     return {}
 
 
+def _bins_in(folder: str, bins: dict[str, str]) -> dict[str, str]:
+    """A workspace package's bins as paths from the repository's top."""
+    return {name: posixpath.join(folder, target) for name, target in bins.items()}
+
+
+def _product_packages(index: RepoIndex) -> dict[str, workspaces.PackageSite]:
+    """The product's packages at the commit (workspaces read once per index)."""
+    memo = index.memo("code_samples.workspaces")
+    if "sites" not in memo:
+        memo["sites"] = workspaces.product_packages(index)
+    sites: dict[str, workspaces.PackageSite] = memo["sites"]
+    return sites
+
+
 def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] | None:
     text = files.read_text("pyproject.toml")
     if not text:
@@ -189,7 +211,22 @@ def check(post: Post, context: GateContext) -> CheckResult:
     except ValueError:
         raise CannotJudge("ERROR", f"package.json at {settings.ref} is not valid JSON") from None
     python = _python_project(files)
-    given = settings.package or manifest.get("name") or evidence.package_name
+    sites = _product_packages(index)
+    primary = sites.get(settings.package) if settings.package else None
+    if primary is None and not settings.package and manifest.get("private") is True:
+        # A private root (a monorepo's): its workspace package of the same name stands
+        # for it, and gives the name, manifest and bins the checks read.
+        primary = workspaces.primary_package(str(manifest.get("name") or ""), sites)
+    if primary is not None:
+        manifest = dict(primary.manifest)
+        if primary.folder and isinstance(manifest.get("bin"), (str, dict)):
+            manifest["bin"] = _bins_in(primary.folder, _bins(manifest, primary.name))
+    given = (
+        (primary.name if primary else None)
+        or settings.package
+        or manifest.get("name")
+        or evidence.package_name
+    )
     named = isinstance(given, str) and bool(given)
     package = given if isinstance(given, str) else ""
     python_fences = any(kind == "python" for _, kind in fences)
@@ -210,9 +247,18 @@ def check(post: Post, context: GateContext) -> CheckResult:
     shared = context.memo.get(shared_key)
     if shared is None or shared.tables is not tables:
         shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, source_map)
+        shared.sites = sites
     lookup = shared.for_post()
+    if package not in sites:
+        sites = {**sites, package: workspaces.PackageSite(package, "", manifest)}
     run = SampleChecker(
-        package, manifest, lookup, parsers, settings.ref, lambda spec: _model_entry(index, spec)
+        package,
+        manifest,
+        lookup,
+        parsers,
+        settings.ref,
+        lambda spec: _model_entry(index, spec),
+        sites,
     )
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
@@ -222,7 +268,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
     python_top = python[0].replace("-", "_").lower() if python else None
     if python:
         bins.update({name: target for name, target in python[1].items()})
-    for fence, kind in fences:
+
+    def check_fence(fence: Fence, kind: str | None) -> None:
+        nonlocal cli
         first = fence.start_line + 1
         if kind == "code" and named:
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"))
@@ -243,6 +291,17 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     if isinstance(cli, CliTable):
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)
                 run.check_cli_line(first + offset, text, found[1], cli, found[0])
+
+    # A sample the page shows as the old way beside its fix is read (its imports bind
+    # names for the samples after it) but judged by none of its names (sample_sides).
+    old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
+    for fence, kind in fences:
+        mark = report.mark() if fence.start_line in old_way else None
+        check_fence(fence, kind)
+        if mark is not None:
+            report.unjudge_since(
+                mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)
+            )
     tables.save()
     if python_sample is not None:
         report.resolved.update(python_sample.resolved)
@@ -284,6 +343,20 @@ _CODE_SUFFIXES = (".py", ".pyi", *SOURCE_EXTENSIONS)
 def _has_code(index: RepoIndex) -> bool:
     """Whether the repository tracks any JavaScript, TypeScript or Python source."""
     return any(path.endswith(_CODE_SUFFIXES) for path in index.text_paths)
+
+
+def _past_release(index: RepoIndex, context: GateContext, name: str) -> str | None:
+    """The newest earlier release whose code declares the last part of ``name`` (a
+    finding's name: ``Config.old_flag``, ``default.confgs``), None when none did."""
+    parts = re.findall(r"[A-Za-z_$][\w$]*", name)
+    if not parts:
+        return None
+    past = past_releases(index.root, index.commit, context.evidence.cache_dir)
+    try:
+        found = past.last_declared(parts[-1:])
+    except GitError:
+        return None
+    return found.release if found is not None else None
 
 
 def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
@@ -403,6 +476,7 @@ def _rules_digest() -> str:
     from pytest_postgates.evidence import (
         api_lookup,
         api_model,
+        build_entries,
         code_tables,
         model_facts,
         model_js,
@@ -410,6 +484,7 @@ def _rules_digest() -> str:
         public_functions,
         type_model,
         type_tables,
+        workspaces,
     )
     from pytest_postgates.helpers import (
         js_free_calls,
@@ -420,12 +495,14 @@ def _rules_digest() -> str:
         python_samples,
         python_types,
         sample_checks,
+        sample_sides,
     )
 
     digest = hashlib.sha1()
     modules = (js_samples, js_tree, js_free_calls, js_signatures, js_types, sample_checks,
                api_lookup, python_samples, python_types, api_model, model_facts, model_python,
-               model_js, type_model, type_tables, public_functions)  # fmt: skip
+               model_js, type_model, type_tables, public_functions, workspaces,
+               build_entries, sample_sides)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -88,7 +88,7 @@ class JsSample:
 
     def uses(self, content: str, first_line: int, tsx: bool) -> None:
         if (
-            self.gate.package not in content
+            not any(package in content for package in self.gate.packages)
             and not any(name.split(".")[-1] in content for name in self.values)
             and not self.uses_conventional(content)
             and not self.calls_unqualified(content)
@@ -164,8 +164,7 @@ class JsSample:
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
-        package = self.gate.package
-        return bool(spec) and (spec == package or str(spec).startswith(package + "/"))
+        return self.gate.site_of(spec) is not None
 
     def import_statement(self, node: Any) -> None:
         spec = node_string(self.source, node.child_by_field_name("source"))

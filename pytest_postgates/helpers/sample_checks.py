@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from pytest_postgates.evidence.api_lookup import (
     normal_flag,
 )
 from pytest_postgates.evidence.public_functions import PublicFunctions, Reached
+from pytest_postgates.evidence.workspaces import PackageSite
 
 # Flags every CLI of a framework has without declaring them.
 BUILTIN_FLAGS = {
@@ -58,6 +59,39 @@ class SampleReport:
         entry = {"line": line, "text": text.strip()[:160], "reason": reason}
         if entry not in self.unjudged:
             self.unjudged.append(entry)
+
+    def mark(self) -> tuple[int, dict[str, int], int]:
+        """Where the report stands (see :meth:`unjudge_since`)."""
+        return self.checked, dict(self.checked_by_kind), len(self.violations)
+
+    def unjudge_since(
+        self,
+        mark: tuple[int, dict[str, int], int],
+        why: str,
+        past: Callable[[str], str | None] = lambda name: "",
+    ) -> None:
+        """What was judged since ``mark`` is listed unjudged with ``why`` instead: nothing
+        of it counts as checked, and a violation becomes an unjudged use when ``past``
+        names an earlier release that declared the name (a name no release declared is
+        an invention even on the old side, and stays a violation)."""
+        self.checked, self.checked_by_kind, first = mark[0], dict(mark[1]), mark[2]
+        kept: list[dict[str, Any]] = []
+        hints: list[list[str]] = []
+        for number, item in enumerate(self.violations[first:], first):
+            release = past(item["name"])
+            if release is None:
+                item["reason"] += "; no earlier release declares it either"
+                kept.append(item)
+                hints.append(self.suggestions.get(number) or [])
+                continue
+            where = f" (declared in {release})" if release else ""
+            self.skip(item["line"], item["name"], f"{item['name']}: {why}{where}")
+        del self.violations[first:]
+        for number in [n for n in self.suggestions if n >= first]:
+            del self.suggestions[number]
+        for item, close in zip(kept, hints, strict=True):
+            self.suggestions[len(self.violations)] = close
+            self.violations.append(item)
 
     def violation(
         self, line: int, kind: str, name: str, where: str, reason: str, close: list[str]
@@ -120,9 +154,17 @@ class SampleChecker:
         parsers: dict[str, Any],
         ref: str,
         model_entry: Callable[[str], str | None] = lambda spec: None,
+        sites: Mapping[str, PackageSite] | None = None,
     ) -> None:
         self.package = package
         self.manifest = manifest
+        # Every package of the product a sample may import (a monorepo's workspace
+        # packages), each resolved through its own manifest and files; the one package
+        # at the repository's top otherwise.
+        self.sites: dict[str, PackageSite] = dict(
+            sites or {package: PackageSite(package, "", manifest)}
+        )
+        self.packages = tuple(sorted(self.sites, key=len, reverse=True))
         self.lookup = lookup
         self.parsers = parsers
         self.ref = ref
@@ -133,6 +175,16 @@ class SampleChecker:
         self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
 
     # -------------------------------------------------------------- modules
+    def site_of(self, spec: str | None) -> PackageSite | None:
+        """The product package a specifier names (``vitest/config``: ``vitest``), None
+        when it names none."""
+        if not spec:
+            return None
+        for name in self.packages:  # longest first: `@x/a-b` before `@x/a`
+            if spec == name or spec.startswith(name + "/"):
+                return self.sites[name]
+        return None
+
     def module_for(self, spec: str, type_only: bool, line: int, text: str) -> str | None:
         """The source file a product specifier's module is read from; None after reporting
         why it cannot be (unjudged, or a missing_target violation)."""
@@ -152,15 +204,16 @@ class SampleChecker:
         marked read."""
         key = ("public_functions", self.package)
         if key not in self.lookup.shared:
-            exports = self.manifest.get("exports")
-            subpaths = [k for k in exports if k.startswith("./") and "*" not in k] if isinstance(
-                exports, dict) else []  # fmt: skip
+            specs: list[str] = []
+            for site in self.sites.values():
+                exports = site.manifest.get("exports")
+                keys = list(exports) if isinstance(exports, dict) else []
+                subpaths = [k for k in keys if k.startswith("./") and "*" not in k]
+                specs += [site.name, *(site.name + k[1:] for k in subpaths)]
             entries: list[tuple[str, str]] = []
             report, self.report = self.report, SampleReport()  # entries resolved quietly
             try:
-                for spec in dict.fromkeys(
-                    [self.package, *(self.package + k[1:] for k in subpaths)]
-                ):
+                for spec in dict.fromkeys(specs):
                     module = self._modules.get((spec, False)) or self._resolve(spec, False, 0, "")
                     if isinstance(module, str):
                         entries.append((spec, module))
@@ -173,16 +226,20 @@ class SampleChecker:
         return found
 
     def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
-        result = resolution.resolve_specifier(
-            self.manifest, spec, "import", type_only, self.lookup.files
+        site = self.site_of(spec) or PackageSite(self.package, "", self.manifest)
+        files = (
+            resolution.IndexFiles(self.lookup.files.index, site.folder)
+            if site.folder and isinstance(self.lookup.files, resolution.IndexFiles)
+            else self.lookup.files
         )
-        entry = self.model_entry(spec) if spec == self.package else None
+        result = resolution.resolve_specifier(site.manifest, spec, "import", type_only, files)
+        entry = self.model_entry(spec) if spec == site.name else None
         if not result.ok or result.target is None:
             if entry:
                 self.report.resolved[spec] = entry
                 return entry
             return Unknown(f"{spec} does not resolve ({result.code}); gate 14 reports it")
-        source = self.lookup.source_for(result.target)
+        source = self.lookup.source_for(result.target, site.folder)
         if source.path is None and not source.expected and entry:
             source.path = entry
         if source.path is not None:
