@@ -235,3 +235,17 @@ def test_the_card_names_a_dependency_that_is_not_installed(
     assert card["detail"]["dependencies_not_installed"] == [
         "dependency missingdep not installed: its names are unjudged"
     ]
+
+
+def test_setup_cfg_requirements_are_declared(tmp_path: Path) -> None:
+    from pytest_postgates.evidence.grounding import dependencies_of
+    from pytest_postgates.evidence.index import open_index
+
+    setup_cfg = (
+        "[options]\ninstall_requires =\n    fakedep>=1\n    # a comment\n\n"
+        "[options.extras_require]\nhttp2 =\n    h2>=3,<5\n"
+    )
+    root = make_repo(tmp_path / "cfg", {"setup.cfg": setup_cfg, "pkg/__init__.py": ""})
+    index = open_index(root, git(root, "rev-parse", "HEAD").strip(), tmp_path / "c")
+    deps = dependencies_of(index)
+    assert {"fakedep", "h2"} <= deps.direct and deps.source("h2") == "setup.cfg"

@@ -7,6 +7,7 @@ post's own text; nothing from a post is ever executed or passed to git.
 
 from __future__ import annotations
 
+import configparser
 import json
 import re
 import sys
@@ -148,7 +149,7 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
 
     def add(name: str, source: str) -> None:
         base = source.rsplit("/", 1)[-1]
-        if base in ("package.json", "pyproject.toml", "Cargo.toml") or base.startswith(
+        if base in ("package.json", "pyproject.toml", "Cargo.toml", "setup.cfg") or base.startswith(
             "requirements"
         ):
             deps.direct.add(name)
@@ -167,6 +168,7 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             "yarn.lock",
             "pyproject.toml",
             "Cargo.toml",
+            "setup.cfg",
         ) and not re.fullmatch(r"requirements[\w.-]*\.txt", base):
             continue
         text = index.file_text(path)
@@ -235,6 +237,9 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 if isinstance(table, dict):
                     for name in table:
                         add(str(name), path)
+        elif base == "setup.cfg":
+            for name in _setup_cfg_requirements(text):
+                add(name, path)
         else:  # requirements*.txt
             for line in text.splitlines():
                 if line.strip().startswith(("#", "-")):
@@ -243,6 +248,21 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 if requirement:
                     add(requirement.group(1), path)
     return deps
+
+
+def _setup_cfg_requirements(text: str) -> list[str]:
+    """The names setuptools' setup.cfg requires (``install_requires``, ``extras_require``)."""
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    lines = parser.get("options", "install_requires", fallback="").splitlines()
+    if parser.has_section("options.extras_require"):
+        for _extra, value in parser.items("options.extras_require"):
+            lines += value.splitlines()
+    found = [_REQUIREMENT_NAME.match(line) for line in lines if line.strip()[:1] != "#"]
+    return [match.group(1) for match in found if match]
 
 
 # Scorecards name the repository that grounded a token. Folder names differ between
