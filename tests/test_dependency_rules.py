@@ -36,6 +36,9 @@ def measure(gauge: Gauge) -> int:
 FAKEDEP_GAUGES = "class Gauge:\n    def read(self) -> int:\n        return 0\n"
 # A module whose names are made at run time: the model cannot list them.
 FAKEDEP_LAZY = "def __getattr__(name: str) -> object:\n    raise AttributeError(name)\n"
+# A module whose `__all__` grows from another's: its names are not all written here.
+FAKEDEP_GROWN = 'from . import gauges\n\n__all__ = ["local"]\n__all__ += gauges.__all__\n'
+
 PRODUCT: dict[str, str | bytes] = {
     "pyproject.toml": ('[project]\nname = "mylib"\ndependencies = ["fakedep>=1", "missingdep"]\n'),
     "package.json": json.dumps({"name": "mylib-ui", "dependencies": {"fake-js": "^2"}}),
@@ -49,6 +52,7 @@ def fake_site(root: Path) -> Path:
         "fakedep/__init__.py": FAKEDEP_INIT,
         "fakedep/gauges.py": FAKEDEP_GAUGES,
         "fakedep/lazy.py": FAKEDEP_LAZY,
+        "fakedep/grown.py": FAKEDEP_GROWN,
     }
     info = root / "fakedep-1.0.dist-info"
     info.mkdir(parents=True)
@@ -123,8 +127,9 @@ def test_an_invented_member_of_a_dependency_is_a_finding(tmp_path: Path, ctx: Ga
 
 
 def test_an_open_module_leaves_the_member_unjudged(tmp_path: Path, ctx: GateContext) -> None:
-    entry = _outcome("Use `fakedep.lazy.anything`.\n", "fakedep.lazy.anything", tmp_path, ctx)
-    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-open"), entry
+    for token in ("fakedep.lazy.anything", "fakedep.grown.Gauge"):
+        entry = _outcome(f"Use `{token}`.\n", token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-open"), entry
 
 
 def test_a_standard_library_miss_is_a_finding_only_where_the_page_imports_it(

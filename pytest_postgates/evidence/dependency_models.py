@@ -23,6 +23,7 @@ Models are built on first use and cached on disk per dependency and installed ve
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.metadata
 import json
@@ -36,6 +37,7 @@ from pathlib import Path
 
 from pytest_postgates import signing
 from pytest_postgates.evidence import api_model as api_model_module
+from pytest_postgates.evidence import model_python
 from pytest_postgates.evidence.api_model import ApiModel, build_model
 from pytest_postgates.evidence.grounding import Dependencies
 from pytest_postgates.evidence.model_facts import ModelFacts
@@ -437,12 +439,50 @@ def _cached_model(
         for module in compiled:
             if module not in model.facts.modules:
                 model.facts.modules[module] = ["*"]
+        for module in _open_modules(sources):
+            names = model.facts.modules.setdefault(module, [])
+            if "*" not in names:
+                names.append("*")
         model = ApiModel(model.commit, model.facts)
         payload = {"commit": model.commit, "facts": model.facts.to_json()}
         cache_dir.mkdir(parents=True, exist_ok=True)
         write_atomic(target.with_suffix(".json"), json.dumps(signing.signed(payload)))
     with _MODELS_LOCK:
         return _MODELS.setdefault(str(target), model)
+
+
+def _open_modules(sources: dict[str, str]) -> set[str]:
+    """The Python modules whose names a static read cannot list: a star import, an
+    ``__all__`` that is not a literal list of strings or is changed after (``+=``,
+    ``extend``), a module ``__getattr__``. A name missing from them is unjudged, not a miss."""
+    found: set[str] = set()
+    for path, module in model_python.module_names(sources).items():
+        try:
+            tree = ast.parse(sources[path])
+        except (SyntaxError, ValueError):
+            continue
+        if any(_opens(node) for node in ast.walk(tree)):
+            found.add(module)
+    return found
+
+
+def _opens(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return any(alias.name == "*" for alias in node.names)
+    if isinstance(node, ast.FunctionDef):
+        return node.name == "__getattr__" and node.col_offset == 0
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return False
+        literal = isinstance(node.value, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
+        )
+        return isinstance(node, ast.AugAssign) or not literal
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        owner = node.func.value
+        return isinstance(owner, ast.Name) and owner.id == "__all__"
+    return False
 
 
 _MODELS: dict[str, ApiModel] = {}

@@ -715,8 +715,8 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere): an ablation, or a rule "
-        "that misfires on a project; the token then goes to the next rule",
+        "samples' rules, past-release, historical, linked-elsewhere, the dependency rules): an "
+        "ablation, or a rule that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,

@@ -115,14 +115,15 @@ def _rooted(
     if not imported:
         return None
     module, *name = imported
-    if module.startswith("@") or "/" in module:
-        package = "/".join(module.split("/")[: 2 if module.startswith("@") else 1])
-        dependency = dependencies.for_root(package)
-        path = [module, *name, *parts[1:]]
-    else:
-        dependency = dependencies.for_root(module.split(".")[0])
-        path = [*module.split("."), *name, *parts[1:]]
-    return (dependency, path, True) if dependency is not None else None
+    # A Python module path (`a.b`), else an npm specifier (`chart.js`, `@scope/p/sub`).
+    dependency = dependencies.for_root(module.split(".")[0])
+    if dependency is not None and dependency.ecosystem != "javascript":
+        return dependency, [*module.split("."), *name, *parts[1:]], True
+    package = "/".join(module.split("/")[: 2 if module.startswith("@") else 1])
+    dependency = dependencies.for_root(package)
+    if dependency is None or dependency.ecosystem != "javascript":
+        return None
+    return dependency, [module, *name, *parts[1:]], True
 
 
 def _page_imports(page: Callable[[], PageNames] | None, module: str) -> bool:
