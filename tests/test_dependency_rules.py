@@ -42,7 +42,9 @@ FAKEDEP_GROWN = 'from . import gauges\n\n__all__ = ["local"]\n__all__ += gauges.
 PRODUCT: dict[str, str | bytes] = {
     "pyproject.toml": ('[project]\nname = "mylib"\ndependencies = ["fakedep>=1", "missingdep"]\n'),
     "package.json": json.dumps({"name": "mylib-ui", "dependencies": {"fake-js": "^2"}}),
-    "mylib/__init__.py": "class Client:\n    def open(self) -> None: ...\n",
+    "mylib/__init__.py": (
+        "from fakedep import Gt\n\n\nclass Client:\n    def open(self) -> None: ...\n"
+    ),
 }
 
 
@@ -158,6 +160,8 @@ def test_a_bare_name_a_dependency_exports_is_external(tmp_path: Path, ctx: GateC
     # The product's own names stay the product's; an unknown name is still a claim.
     assert _outcome("Use `Client`.\n", "Client", tmp_path, ctx)["outcome"] == "grounded"
     assert _outcome("Use `Gte`.\n", "Gte", tmp_path, ctx)["outcome"] == "ungrounded"
+    # Exported, but nothing of the product writes it: a claim like any other.
+    assert _outcome("Use `measure`.\n", "measure", tmp_path, ctx)["outcome"] == "ungrounded"
 
 
 def test_each_rule_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -125,6 +125,7 @@ class DependencyModels:
         self._built: dict[str, DependencyModel] = {}
         self._python: dict[str, str] = {}  # normalised name -> declaring file
         self._js: dict[str, str] = {}
+        self._runtime = {normal_name(n) for n in declared.runtime} | declared.runtime
         for name in sorted(declared.direct):
             source = declared.source(name) or ""
             base = source.rsplit("/", 1)[-1]
@@ -159,8 +160,10 @@ class DependencyModels:
         return None
 
     def exporting(self, name: str) -> DependencyModel | None:
-        """The first installed declared dependency whose top module (a Python package's
-        ``__init__``, a JavaScript package's entry) exports ``name``."""
+        """The first installed runtime dependency whose top module (a Python package's
+        ``__init__``, a JavaScript package's entry) declares and exports ``name`` (a name
+        it only imports is not its own; a dev or docs tool's names are not the product's
+        concern)."""
         if not name or name.startswith("_"):
             return None
         for key in self._top_keys():
@@ -171,8 +174,9 @@ class DependencyModels:
 
     def _top_keys(self) -> list[str]:
         installed = _installed(tuple(str(p) for p in self.search))
-        keys = [f"python:{n}" for n in self._python if n in installed]
-        return keys + [f"javascript:{n}" for n in self._js if self._js_folder(n) is not None]
+        keys = [f"python:{n}" for n in self._python if n in installed and n in self._runtime]
+        scripts = [n for n in self._js if n in self._runtime and self._js_folder(n) is not None]
+        return keys + [f"javascript:{n}" for n in scripts]
 
     def _top_exports(self, key: str) -> frozenset[str]:
         with self._lock:
@@ -184,7 +188,9 @@ class DependencyModels:
         entries = {name: tuple(files)} if ecosystem == "javascript" else None
         top = f"{name}-top"
         model = _cached_model(ecosystem, top, version, files, self.cache_dir, set(), entries)
-        exports = frozenset(n for m in modules for n in model.modules.get(m, ()) if n != "*")
+        exports = frozenset(
+            n for m in modules for n in model.modules.get(m, ()) if n in model.by_name
+        )
         with self._lock:
             return self._tops.setdefault(key, exports)
 

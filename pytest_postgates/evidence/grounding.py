@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.repo import GitError, find_repo_root, resolve_commit
 
 if sys.version_info >= (3, 11):
@@ -120,6 +121,9 @@ class Dependencies:
 
     names: dict[str, str] = field(default_factory=dict)  # package name -> declaring file
     direct: set[str] = field(default_factory=set)  # declared in a manifest, not only locked
+    # Declared as what the product needs to run (not a dev, test or docs tool), by a
+    # manifest of the product's own code.
+    runtime: set[str] = field(default_factory=set)
 
     def source(self, name: str) -> str | None:
         return self.names.get(name)
@@ -133,6 +137,8 @@ _MANIFEST_FIELDS = (
     "bundleDependencies",
     "bundledDependencies",
 )
+# package.json fields of what the package needs at run time.
+_RUNTIME_FIELDS = frozenset({"dependencies", "peerDependencies", "optionalDependencies"})
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _PNPM_KEY = re.compile(r"^\s{2,4}'?/?(@?[^@\s'/][^@\s']*(?:/[^@\s']+)?)@", re.M)
 _YARN_KEY = re.compile(r'^"?(@?[^@\s",][^@\s",]*(?:/[^@\s",]+)?)@', re.M)
@@ -185,6 +191,8 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                     if isinstance(value, (dict, list)):
                         for name in value:
                             add(str(name), path)
+                            if key in _RUNTIME_FIELDS and is_product_code(path):
+                                deps.runtime.add(str(name))
         elif base == "package-lock.json":
             try:
                 lock = json.loads(text)
@@ -217,12 +225,15 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 if isinstance(optional, dict):
                     for group in optional.values():
                         lines += [d for d in group if isinstance(d, str)]
-            groups = data.get("dependency-groups", {})  # PEP 735
-            for group in groups.values() if isinstance(groups, dict) else ():
-                lines += [d for d in group if isinstance(d, str)]
             poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data, dict) else {}
             if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
                 lines += list(poetry["dependencies"])
+            if is_product_code(path):
+                runtime = [_REQUIREMENT_NAME.match(line) for line in lines if line != "python"]
+                deps.runtime.update(match.group(1) for match in runtime if match)
+            groups = data.get("dependency-groups", {})  # PEP 735
+            for group in groups.values() if isinstance(groups, dict) else ():
+                lines += [d for d in group if isinstance(d, str)]
             for line in lines:
                 requirement = _REQUIREMENT_NAME.match(line)
                 if requirement:
@@ -240,6 +251,8 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
         elif base == "setup.cfg":
             for name in _setup_cfg_requirements(text):
                 add(name, path)
+                if is_product_code(path):
+                    deps.runtime.add(name)
         else:  # requirements*.txt
             for line in text.splitlines():
                 if line.strip().startswith(("#", "-")):

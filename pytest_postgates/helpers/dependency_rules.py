@@ -12,8 +12,8 @@ model, member by member: found, it is the dependency's (``external``); absent wh
 model lists the owner's names, a finding with the nearest real names; where the model
 cannot finish (a star import, a module ``__getattr__``, a base class outside it, a compiled
 module) or the dependency is not installed, ``unjudged`` with the reason. A bare name the
-product's code does not ground but a dependency's top module exports is that
-dependency's.
+product's code does not declare but writes, and a dependency's top module exports, is
+that dependency's.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ RULES = (
     Rule(
         "dependency-export",
         "external",
-        "a bare name the product's code does not ground is exported by the top module of an "
-        "installed declared dependency (`IsDigit` of annotated_types): that package's name",
+        "a bare name the product's code does not declare but writes (it imports it) is "
+        "exported by the top module of an installed declared dependency (`ReplacedByInfo` of "
+        "@eslint/core): that package's name",
         "tests/test_dependency_rules.py::test_a_bare_name_a_dependency_exports_is_external",
     ),
 )
@@ -89,7 +90,11 @@ def judge_dependency(
         return None
     rooted = _rooted(parts, dependencies, page)
     if rooted is None:
-        if len(parts) == 1 and "dependency-export" not in rules_off:
+        # Only a name the product's own code writes (it imports the dependency's name): a
+        # tool's export that happens to spell a renamed product name (pytest's `RunResult`
+        # for the product's `AgentRunResult`) stays the product's near miss.
+        written = parts[0] in product.facts.identifiers
+        if len(parts) == 1 and written and "dependency-export" not in rules_off:
             exporter = dependencies.exporting(parts[0])
             if exporter is not None:
                 where = f"exported by {exporter.label} (module {exporter.roots[0]})"
