@@ -48,7 +48,10 @@ from pytest_postgates.evidence.model_facts import is_product_code  # noqa: E402
 
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?\s*([^;#]*)")
 _NPM_FIELDS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
-_NPM_ABSENT = re.compile(r"(?:No matching version found for |404 Not Found - GET \S+/)(@?[^\s@]+)")
+_NPM_ABSENT = re.compile(
+    r"(?:No matching version found for |404 Not Found - GET \S+/|Unsupported platform for )"
+    r"(@?[^\s@]+)"
+)
 _LOCAL_SPEC = ("workspace:", "file:", "link:", "portal:", "catalog:")
 
 
@@ -169,8 +172,8 @@ def install(project: str, mirror: Path, commit: str, target: Path) -> list[str]:
         npm += ["--no-fund", "--no-package-lock", "--legacy-peer-deps", "--loglevel=error"]
         for _attempt in range(6):
             npm_run = subprocess.run([*npm, *specs], capture_output=True, text=True, check=False)
-            # A spec the registry does not have (a test fixture's `foobar@0.0.0`) fails the
-            # whole install: drop it and try again.
+            # A spec the registry does not have (a test fixture's `foobar@0.0.0`) or that is
+            # for another platform (`fsevents`) fails the whole install: drop it, try again.
             found = _NPM_ABSENT.findall(npm_run.stderr) if npm_run.returncode else []
             absent = {name.replace("%2f", "/").replace("%2F", "/") for name in found}
             wrong = [spec for spec in specs if spec.rsplit("@", 1)[0] in absent]
