@@ -41,9 +41,11 @@ FAKEDEP_GROWN = 'from . import gauges\n\n__all__ = ["local"]\n__all__ += gauges.
 
 PRODUCT: dict[str, str | bytes] = {
     "pyproject.toml": ('[project]\nname = "mylib"\ndependencies = ["fakedep>=1", "missingdep"]\n'),
-    "package.json": json.dumps({"name": "mylib-ui", "dependencies": {"fake-js": "^2"}}),
+    "package.json": json.dumps(
+        {"name": "mylib-ui", "dependencies": {"fake-css": "^1", "fake-js": "^2"}}
+    ),
     "mylib/__init__.py": (
-        "from fakedep import Gt\n\n\nclass Client:\n    def open(self) -> None: ...\n"
+        "from fakedep import Gt, Nowhere\n\n\nclass Client:\n    def open(self) -> None: ...\n"
     ),
 }
 
@@ -67,6 +69,11 @@ def fake_site(root: Path) -> Path:
 
 
 def fake_node_modules(root: Path) -> Path:
+    # A stylesheet package: its entry is no script, and no model reads it.
+    styles = root / "node_modules" / "fake-css"
+    styles.mkdir(parents=True)
+    (styles / "package.json").write_text(json.dumps({"name": "fake-css", "main": "x.css"}))
+    (styles / "x.css").write_text("a { color: red }\n")
     package = root / "node_modules" / "fake-js"
     package.mkdir(parents=True)
     manifest = {"name": "fake-js", "version": "2.1.0", "types": "index.d.ts"}
@@ -118,6 +125,11 @@ def test_a_name_the_page_imports_from_a_dependency_is_judged_there(
     card = _card(body, tmp_path, ctx)
     assert token_outcome(card, "Widget.render")["outcome"] == "external"
     assert token_outcome(card, "Widget.paint")["rule"] == "dependency-miss"
+    # A file named after a dependency is no chain of it; a stylesheet package is read safely.
+    body = "Edit `fakedep.config.js`; `Nowhere` is exported by none.\n"
+    card = _card(body, tmp_path, ctx)
+    assert not token_outcome(card, "fakedep.config.js").get("rule", "").startswith("dependency")
+    assert card.verdict != "ERROR"
 
 
 def test_an_invented_member_of_a_dependency_is_a_finding(tmp_path: Path, ctx: GateContext) -> None:

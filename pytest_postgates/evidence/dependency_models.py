@@ -402,6 +402,8 @@ def _js_entry(manifest: dict[str, object], folder: Path, files: dict[str, Path])
         if found.target:
             targets.append(found.target)
     entries: list[str] = []
+    readable = (*_DECLARATIONS, *_SCRIPTS)
+    targets = [t for t in targets if t.endswith(readable) or "." not in t.rsplit("/", 1)[-1]]
     for target in targets:
         path = os.path.normpath(target).replace(os.sep, "/").removeprefix("./")
         stem = re.sub(r"\.(d\.)?[mc]?[jt]s$", "", path)
@@ -440,7 +442,8 @@ def _cached_model(
         return known
     model = _load(target.with_suffix(".json"))
     if model is None:
-        sources = {rel: _read(path) for rel, path in files.items()}
+        # Only what the extractors read (a package's entry may be a stylesheet).
+        sources = {rel: _read(path) for rel, path in files.items() if _readable(rel)}
         model = build_model(f"{name}=={version}", sources, entries=entries)
         for module in compiled:
             if module not in model.facts.modules:
@@ -493,6 +496,10 @@ def _opens(node: ast.AST) -> bool:
 
 _MODELS: dict[str, ApiModel] = {}
 _MODELS_LOCK = threading.Lock()
+
+
+def _readable(relative: str) -> bool:
+    return relative.endswith((*_PY_SOURCES, *_DECLARATIONS, *_SCRIPTS))
 
 
 def _read(path: Path) -> str:

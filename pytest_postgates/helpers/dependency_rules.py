@@ -18,6 +18,7 @@ that dependency's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,6 +69,12 @@ RULES = (
 )
 
 
+# The suffix of a file's name (`vite.config.js`, `pyproject.toml`).
+_FILE_SUFFIX = re.compile(
+    r"\.(?:[cm]?[jt]sx?|json5?|ya?ml|toml|md|mdx|py|pyi|cfg|ini|txt|css|html?|lock|sh)$"
+)
+
+
 @dataclass(frozen=True)
 class DependencyDecision:
     outcome: str  # external, ungrounded or unjudged
@@ -88,6 +95,8 @@ def judge_dependency(
     parts = chain_parts(signature_name(text))
     if not parts or parts[0] in product.modules or parts[0] in product.classes:
         return None
+    if len(parts) > 1 and _FILE_SUFFIX.search(text):
+        return None  # `vite.config.js` is a file's name, not a member chain of vite
     rooted = _rooted(parts, dependencies, page)
     if rooted is None:
         # Only a name the product's own code writes (it imports the dependency's name): a
