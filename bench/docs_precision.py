@@ -215,6 +215,9 @@ def prepare_site(mirror: Path, commit: str, docs: str, scratch: Path) -> Path:
 def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
     run = ProjectRun(project, commit)
     for doc, detail in holdout.gate2_cards(cards, run.verdicts, run.problems):
+        if run.verdicts[doc] == "ERROR":
+            # An ERROR card holds no findings: a crash must never read as precision.
+            run.problems.append(f"{doc}: gate 2 ERROR: {detail.get('error', '')}"[:200])
         listed = detail.get("ungrounded", [])
         # The card lists at most MAX_REPORT findings per doc: a cut list would bias the sample.
         if len(listed) < int(detail.get("claims", 0)) - int(detail.get("grounded", 0)):
