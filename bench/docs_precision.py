@@ -36,6 +36,12 @@ rules, its own pins); seed and sampling are the same.
     python bench/docs_precision.py --json OUT.json
     python bench/docs_precision.py --results bench/results/docs_precision.json
 
+Dependencies: gate 2 judges names rooted in the project's declared dependencies against
+their installed code. ``bench/install_dependencies.py`` installs them per project under
+``$POSTGATES_BENCH_DEPENDENCIES``; with that variable set the bench points gate 2 at them
+(``POSTGATES_DEPENDENCY_PATH``), without it at nothing (and says the dependencies are
+absent): the bench's own environment never decides.
+
 ``--json OUT`` writes every figure and labelled finding (bench/ablation.py reads it);
 ``--results OUT`` writes the figures for the docs (bench/results_json.py).
 
@@ -79,6 +85,10 @@ GATE15_TUNE_LABELS = HERE / "labels" / "gate15_docs_tune.jsonl"
 # The gates this bench measures and the scorecard name of each.
 GATE_NAMES = {2: "symbol_grounding", 15: "code_samples"}
 MIRRORS_ENV = "POSTGATES_MIRRORS"
+# The held-out projects' installed dependencies (bench/install_dependencies.py), and the
+# variable gate 2 reads them from (evidence/dependency_models.py).
+BENCH_DEPENDENCIES_ENV = "POSTGATES_BENCH_DEPENDENCIES"
+DEPENDENCY_PATH_ENV = "POSTGATES_DEPENDENCY_PATH"
 DEFAULT_MIRRORS = "/work/.mirror"
 LABEL_VALUES = ("defect", "false", "unsure")
 # `--set key=value` lines added to every site's [tool.postgates] (an ablation: one rule's
@@ -209,6 +219,9 @@ def prepare_site(mirror: Path, commit: str, docs: str, scratch: Path) -> Path:
 def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
     run = ProjectRun(project, commit)
     for doc, detail in holdout.gate2_cards(cards, run.verdicts, run.problems):
+        if run.verdicts[doc] == "ERROR":
+            # An ERROR card holds no findings: a crash must never read as precision.
+            run.problems.append(f"{doc}: gate 2 ERROR: {detail.get('error', '')}"[:200])
         listed = detail.get("ungrounded", [])
         # The card lists at most MAX_REPORT findings per doc: a cut list would bias the sample.
         if len(listed) < int(detail.get("claims", 0)) - int(detail.get("grounded", 0)):
@@ -294,6 +307,7 @@ def run_gate2(
         "-q", "--tb=no", "--no-header",
     ]  # fmt: skip
     env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "xdg-cache"), "PYTEST_ADDOPTS": ""}
+    env[DEPENDENCY_PATH_ENV] = dependency_path(project.name)
     done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):
         sys.exit(
@@ -303,6 +317,17 @@ def run_gate2(
     if gate == 15:
         return read_gate15_cards(project.name, commit, cards)
     return read_cards(project.name, commit, cards)
+
+
+def dependency_path(project: str) -> str:
+    """Where gate 2 finds the project's installed dependencies: the folders
+    bench/install_dependencies.py filled under ``$POSTGATES_BENCH_DEPENDENCIES``; without
+    it none (never the bench's own environment: the run must not depend on it)."""
+    cache = os.environ.get(BENCH_DEPENDENCIES_ENV)
+    if not cache:
+        return ""
+    folder = Path(cache) / project.replace("/", "+")
+    return os.pathsep.join(str(folder / part) for part in ("python", "js"))
 
 
 def sample_key(seed: int, finding: Finding) -> int:
@@ -548,6 +573,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.project and len(chosen) != len(set(args.project)):
         sys.exit(f"docs_precision: known projects: {', '.join(p.name for p in projects)}")
     pins, _labels = load_labels(args.labels)
+    if not os.environ.get(BENCH_DEPENDENCIES_ENV):
+        print(
+            f"dependencies absent: ${BENCH_DEPENDENCIES_ENV} is not set (bench/"
+            "install_dependencies.py installs them); names rooted in them are unjudged"
+        )
     record = _results_run(args)
     runs: list[ProjectRun] = []
     for project in chosen:

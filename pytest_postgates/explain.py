@@ -23,6 +23,7 @@ import pytest
 from pytest_postgates.escaping import one_line
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.anchor_rules import Anchor
+from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.model_grounding import RULES, Rule
 
 EXIT_FOUND = 0
@@ -97,7 +98,9 @@ def matching(card: dict[str, Any], token: str) -> Iterator[dict[str, Any]]:
             yield {**entry, "outcome": outcome}
 
 
-_DECLARED: dict[str, Rule | Anchor] = {rule.name: rule for rule in (*RULES, *ANCHORS)}
+_DECLARED: dict[str, Rule | Anchor] = {
+    rule.name: rule for rule in (*RULES, *ANCHORS, *DEPENDENCY_RULES)
+}
 
 
 def describe(entry: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates.evidence.dependency_models import DEPENDENCY_PATH_ENV
 from pytest_postgates.evidence.grounding import dependencies_of
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
@@ -159,14 +160,28 @@ def test_the_rules_can_be_turned_off(tmp_path: Path, repo: Path) -> None:
     assert {rule.name for rule in RULES} == {"defined-in-page", "imported-elsewhere"}
 
 
-def test_a_chain_rooted_in_a_declared_dependency_is_third_party(tmp_path: Path, repo: Path) -> None:
+def test_a_chain_rooted_in_a_declared_dependency_is_third_party(
+    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Counted as claims (the seeds' way), the chains would be findings without the rule.
+    # Nothing installed where the run looks: the dependency rule says so (logfire's import
+    # name is its distribution's); the namespaced google.genai is the attribution rule's.
+    monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(tmp_path / "nothing-installed"))
     claims = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
-    for token, package in (
-        ("logfire.configure()", "logfire"),
-        ("google.genai.types.CachedContent", "google-genai"),
+    entry = _outcome("Call `logfire.configure()` first.\n", "logfire.configure()", tmp_path, claims)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-not-installed"), entry
+    assert "dependency logfire not installed" in entry["reason"]
+    off = repo_context(
+        repo,
+        tmp_path / "cache",
+        symbol_unanchored_claims=True,
+        symbol_rules_off=("dependency-not-installed",),
+    )
+    for token, package, context in (
+        ("logfire.configure()", "logfire", off),
+        ("google.genai.types.CachedContent", "google-genai", claims),
     ):
-        entry = _outcome(f"Call `{token}` first.\n", token, tmp_path, claims)
+        entry = _outcome(f"Call `{token}` first.\n", token, tmp_path, context)
         assert (entry["outcome"], entry["rule"]) == ("unjudged", "third-party-package"), entry
         assert f"rooted in {package}" in entry["reason"]
 

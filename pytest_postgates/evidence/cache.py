@@ -11,9 +11,11 @@ import os
 import shutil
 import tempfile
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from pytest_postgates.config import GroundingRepo, Settings
+from pytest_postgates.evidence.dependency_models import DependencyModels
 from pytest_postgates.evidence.grounding import (
     Dependencies,
     NamedIndex,
@@ -42,6 +44,7 @@ class EvidenceCache:
         self._lint: dict[Path, LintRules | None] = {}
         self._extra: dict[tuple[Path, Path], list[NamedIndex] | GitError] = {}
         self._deps: dict[tuple[Path, str], Dependencies] = {}
+        self._dep_models: dict[tuple[Path, str], DependencyModels] = {}
 
     def root_for(self, post_path: Path) -> Path:
         """The repository a post is grounded against: the configured one, else the git
@@ -148,6 +151,19 @@ class EvidenceCache:
         if key not in self._deps:
             self._deps[key] = dependencies_of(index)
         return self._deps[key]
+
+    def dependency_models_for(
+        self, index: RepoIndex, python_product: Callable[[], bool]
+    ) -> DependencyModels:
+        """The models of the repository's declared dependencies (each built on first use);
+        ``python_product`` says whether the standard library is Python's (asked once)."""
+        key = (index.root, index.commit)
+        if key not in self._dep_models:
+            declared = self.dependencies_for(index)
+            self._dep_models[key] = DependencyModels(
+                declared, index.root, self.cache_dir, python_product=python_product()
+            )
+        return self._dep_models[key]
 
     def lint_rules_for(self, post_path: Path) -> LintRules | None:
         """Lint-rule evidence when ``lint_rule_prefix`` and ``lint_rules_dir`` are set."""

@@ -7,6 +7,7 @@ post's own text; nothing from a post is ever executed or passed to git.
 
 from __future__ import annotations
 
+import configparser
 import json
 import re
 import sys
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.repo import GitError, find_repo_root, resolve_commit
 
 if sys.version_info >= (3, 11):
@@ -119,6 +121,9 @@ class Dependencies:
 
     names: dict[str, str] = field(default_factory=dict)  # package name -> declaring file
     direct: set[str] = field(default_factory=set)  # declared in a manifest, not only locked
+    # Declared as what the product needs to run (not a dev, test or docs tool), by a
+    # manifest of the product's own code.
+    runtime: set[str] = field(default_factory=set)
 
     def source(self, name: str) -> str | None:
         return self.names.get(name)
@@ -132,6 +137,8 @@ _MANIFEST_FIELDS = (
     "bundleDependencies",
     "bundledDependencies",
 )
+# package.json fields of what the package needs at run time.
+_RUNTIME_FIELDS = frozenset({"dependencies", "peerDependencies", "optionalDependencies"})
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 _PNPM_KEY = re.compile(r"^\s{2,4}'?/?(@?[^@\s'/][^@\s']*(?:/[^@\s']+)?)@", re.M)
 _YARN_KEY = re.compile(r'^"?(@?[^@\s",][^@\s",]*(?:/[^@\s",]+)?)@', re.M)
@@ -148,7 +155,7 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
 
     def add(name: str, source: str) -> None:
         base = source.rsplit("/", 1)[-1]
-        if base in ("package.json", "pyproject.toml", "Cargo.toml") or base.startswith(
+        if base in ("package.json", "pyproject.toml", "Cargo.toml", "setup.cfg") or base.startswith(
             "requirements"
         ):
             deps.direct.add(name)
@@ -167,6 +174,7 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             "yarn.lock",
             "pyproject.toml",
             "Cargo.toml",
+            "setup.cfg",
         ) and not re.fullmatch(r"requirements[\w.-]*\.txt", base):
             continue
         text = index.file_text(path)
@@ -183,6 +191,8 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                     if isinstance(value, (dict, list)):
                         for name in value:
                             add(str(name), path)
+                            if key in _RUNTIME_FIELDS and is_product_code(path):
+                                deps.runtime.add(str(name))
         elif base == "package-lock.json":
             try:
                 lock = json.loads(text)
@@ -215,12 +225,15 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 if isinstance(optional, dict):
                     for group in optional.values():
                         lines += [d for d in group if isinstance(d, str)]
-            groups = data.get("dependency-groups", {})  # PEP 735
-            for group in groups.values() if isinstance(groups, dict) else ():
-                lines += [d for d in group if isinstance(d, str)]
             poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data, dict) else {}
             if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
                 lines += list(poetry["dependencies"])
+            if is_product_code(path):
+                runtime = [_REQUIREMENT_NAME.match(line) for line in lines if line != "python"]
+                deps.runtime.update(match.group(1) for match in runtime if match)
+            groups = data.get("dependency-groups", {})  # PEP 735
+            for group in groups.values() if isinstance(groups, dict) else ():
+                lines += [d for d in group if isinstance(d, str)]
             for line in lines:
                 requirement = _REQUIREMENT_NAME.match(line)
                 if requirement:
@@ -235,6 +248,11 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 if isinstance(table, dict):
                     for name in table:
                         add(str(name), path)
+        elif base == "setup.cfg":
+            for name in _setup_cfg_requirements(text):
+                add(name, path)
+                if is_product_code(path):
+                    deps.runtime.add(name)
         else:  # requirements*.txt
             for line in text.splitlines():
                 if line.strip().startswith(("#", "-")):
@@ -243,6 +261,21 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                 if requirement:
                     add(requirement.group(1), path)
     return deps
+
+
+def _setup_cfg_requirements(text: str) -> list[str]:
+    """The names setuptools' setup.cfg requires (``install_requires``, ``extras_require``)."""
+    parser = configparser.ConfigParser()
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    lines = parser.get("options", "install_requires", fallback="").splitlines()
+    if parser.has_section("options.extras_require"):
+        for _extra, value in parser.items("options.extras_require"):
+            lines += value.splitlines()
+    found = [_REQUIREMENT_NAME.match(line) for line in lines if line.strip()[:1] != "#"]
+    return [match.group(1) for match in found if match]
 
 
 # Scorecards name the repository that grounded a token. Folder names differ between

@@ -18,6 +18,7 @@ from pytest_postgates.code_references import CODE_SPAN
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.api_model import ApiModel, api_model
+from pytest_postgates.evidence.dependency_models import DependencyModels, environment_fingerprint
 from pytest_postgates.evidence.grounding import (
     CODE_KINDS,
     PRIMARY_REPOSITORY,
@@ -54,6 +55,7 @@ from pytest_postgates.helpers.command_lines import (
     page_command_lines,
     runs_product,
 )
+from pytest_postgates.helpers.dependency_rules import judge_dependency
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -64,6 +66,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     classify,
     ground_in,
 )
+from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import historical
 from pytest_postgates.helpers.model_grounding import (
     judge_with_model,
@@ -184,6 +187,7 @@ def judge(
     rules_off: frozenset[str] = frozenset(),
     page: Callable[[], PageNames] | None = None,
     commands: Callable[[], list[CommandLine]] | None = None,
+    dependencies: DependencyModels | None = None,
 ) -> Verdict:
     text = token.text
     kind = classify(text, lint_prefix)
@@ -242,6 +246,14 @@ def judge(
     )
     if decided is not None and decided.outcome == "grounded":
         return verdict("grounded", where=decided.where, repo=primary.name, rule=decided.rule)
+    # Rooted in a declared dependency or the standard library: judged against its model.
+    owned = (
+        judge_dependency(text, model, dependencies, page, rules_off)
+        if dependencies is not None and model is not None and kind != "flag"
+        else None
+    )
+    if owned is not None and owned.outcome == "external":
+        return verdict("external", where=owned.where, rule=owned.rule)
     why = decided.reason if decided is not None else ""
     prose_only = False
     if decided is None:
@@ -303,6 +315,8 @@ def judge(
     if past:
         # A name written as the product's past is no claim that the product has it now.
         return verdict("unjudged", rule="historical", reason=past)
+    if owned is not None:  # rooted in a dependency: its model decides (dependency_rules)
+        return verdict(owned.outcome, rule=owned.rule, reason=owned.reason)
     if decided is not None and decided.rule != "model-near-miss":
         # Rooted in the product: the product's code decides, whatever the sentence says.
         return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
@@ -435,6 +449,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
     off = frozenset(own.symbol_rules_off)
     page = page_reader(post, model, repos.product_names, package, is_repo_file)
     lines: list[list[CommandLine]] = []
+    dependencies = context.evidence.dependency_models_for(
+        index, lambda: any(d.path.endswith((".py", ".pyi")) for d in model.facts.decls)
+    )
 
     def commands() -> list[CommandLine]:  # read on the first flag only
         if not lines:
@@ -454,6 +471,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             off,
             page,
             commands,
+            dependencies,
         )
         for token in tokens
     ]
@@ -488,6 +506,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
         # The type-directed key rule was asked and could not read the product's types: it
         # decided nothing (the tokens stay claims); say why rather than stay silent.
         detail["typed_keys_unavailable"] = unavailable
+    missing = sorted({v.reason for v in verdicts if v.rule == "dependency-not-installed"})
+    if missing:
+        detail["dependencies_not_installed"] = missing  # why those names are unjudged
     if repos.unavailable:
         detail["unavailable_repos"] = sorted(r.name for r in repos.unavailable)
     if repos.extras:
@@ -558,43 +579,7 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
         detail["claims"] = claims
     comparison = ">=" if pct >= threshold else "<"
     summary = f"{grounded}/{claims} claims grounded ({pct}% {comparison} {threshold}%)"
-    others = total - claims
-    if others:
-        summary += f"; {others} of {total} tokens are not claims about the repository"
-    unjudged = detail.get("outcomes", {}).get("unjudged", [])
-    declared = [entry for entry in unjudged if entry.get("repo")]
-    if declared:
-        names = ", ".join(detail.get("unavailable_repos", []))
-        summary += (
-            f"; {len(declared)} unjudged (they name code in {names}, not available to this run)"
-        )
-    by_model = [
-        entry
-        for entry in unjudged
-        if entry.get("rule") in ("model-unjudged", "model-module-member")
-    ]
-    if by_model:
-        summary += f"; {len(by_model)} unjudged (the API model cannot finish their lookup)"
-    past = [entry for entry in unjudged if entry.get("rule") == "historical"]
-    if past:
-        summary += f"; {len(past)} unjudged (written as the product's past)"
-        by_model = by_model + past
-    prose = [entry for entry in unjudged if entry.get("rule") == "prose-only"]
-    if prose:
-        summary += f"; {len(prose)} unjudged (only prose writes them, and prose is no evidence)"
-        by_model = by_model + prose
-    unanchored = [entry for entry in unjudged if entry.get("rule") == "not-anchored"]
-    if unanchored:
-        summary += f"; {len(unanchored)} unjudged (nothing ties them to the product)"
-        by_model = by_model + unanchored
-    if len(unjudged) > len(declared) + len(by_model):
-        # Another party's names, an OpenRouter variant: what the repositories cannot judge.
-        summary += (
-            f"; {len(unjudged) - len(declared) - len(by_model)} unjudged (names of other"
-            " parties the repositories cannot judge)"
-        )
-    if invisible:
-        summary += f"; {len(invisible)} token(s) hold invisible characters"
+    summary += unjudged_summary(detail, total - claims, len(invisible))
     return Decision(verdict, summary, pct, detail)
 
 
@@ -606,9 +591,11 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
         return None
     try:
         extras = context.evidence.extra_indexes_for(post_path)
+        root = context.evidence.index_for(post_path).root
     except GitError:
         return None
-    parts = [primary, _rules_fingerprint()]
+    # The installed dependencies are evidence too: a changed environment is another key.
+    parts = [primary, _rules_fingerprint(), environment_fingerprint(root)]
     return ";".join(parts + [f"{r.name}={r.index.root}@{r.index.commit}" for r in extras])
 
 
@@ -623,6 +610,7 @@ def _source_fingerprint() -> str:
         api_model,
         cli_model,
         cli_python,
+        dependency_models,
         grounding,
         model_facts,
         model_js,
@@ -635,6 +623,7 @@ def _source_fingerprint() -> str:
         anchor_rules,
         attribution_rules,
         command_lines,
+        dependency_rules,
         grounding_rules,
         history_cues,
         model_grounding,
@@ -658,6 +647,8 @@ def _source_fingerprint() -> str:
         model_python,
         model_grounding,
         command_lines,  # whose a flag on the page's command lines is
+        dependency_models,  # the declared dependencies' and the standard library's names
+        dependency_rules,
         grounding,
         grounding_rules,
         history_cues,
@@ -697,8 +688,8 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere): an ablation, or a rule "
-        "that misfires on a project; the token then goes to the next rule",
+        "samples' rules, past-release, historical, linked-elsewhere, the dependency rules): an "
+        "ablation, or a rule that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,

@@ -69,6 +69,15 @@ class PageNames:
     members: dict[str, int] = field(default_factory=dict)  # "head.name" -> fence line
     decorated: dict[str, int] = field(default_factory=dict)  # a decorated name -> fence line
     foreign: dict[str, tuple[str, int]] = field(default_factory=dict)  # name -> (package, line)
+    # A foreign name -> what it names: the module or package, then the name imported from
+    # it (`from a.b import c as d`: d -> ("a.b", "c"); `import a.b as m`: m -> ("a.b",);
+    # `import x from "p"`: x -> ("p", "default")).
+    imported: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def bring(self, local: str, package: str, line: int, name: str = "") -> None:
+        if local not in self.foreign:
+            self.foreign[local] = (package, line)
+            self.imported[local] = (package, name) if name else (package,)
 
     def declare(self, name: str, line: int) -> None:
         if name and name not in _PY_SELF:
@@ -133,13 +142,14 @@ def _python(content: str, line: int, is_product: Callable[[str], bool], names: P
                 if not is_product(alias.name):
                     local = alias.asname or alias.name.split(".")[0]
                     names.foreign.setdefault(local, (alias.name, line))
+                    names.imported.setdefault(local, (alias.name if alias.asname else local,))
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level or not module or is_product(module):
                 continue  # a relative import is the reader's; the product's are its own
             for alias in node.names:
                 if alias.name != "*":
-                    names.foreign.setdefault(alias.asname or alias.name, (module, line))
+                    names.bring(alias.asname or alias.name, module, line, alias.name)
 
 
 def _python_target(target: ast.expr, line: int, names: PageNames) -> None:
@@ -241,8 +251,9 @@ def _declarator(
     required = _required(value, text)
     if required is not None and not required.startswith("."):
         if not is_product(required):
+            whole = name is not None and name.type == "identifier"  # `const x = require(p)`
             for bound in _bound(name):
-                names.foreign.setdefault(text(bound), (required, line))
+                names.bring(text(bound), required, line, "" if whole else text(bound))
         return  # the product's names, or another package's: never the page's own
     for bound in _bound(name):
         names.declare(text(bound), line)
@@ -293,9 +304,10 @@ def _import(
         return  # the reader's own module, or the product's names
     for child in _walk(node):
         if child.type == "import_specifier":
-            alias = child.child_by_field_name("alias") or child.child_by_field_name("name")
+            imported = child.child_by_field_name("name")
+            alias = child.child_by_field_name("alias") or imported
             if alias is not None:
-                names.foreign.setdefault(text(alias), (specifier, line))
+                names.bring(text(alias), specifier, line, text(imported) if imported else "")
         elif child.type == "namespace_import" or (
             child.type == "identifier" and child.parent is not None
             and child.parent.type == "import_clause"
@@ -306,7 +318,8 @@ def _import(
                 else next((c for c in child.named_children if c.type == "identifier"), None)
             )
             if bound is not None:
-                names.foreign.setdefault(text(bound), (specifier, line))
+                default = child.type == "identifier"  # `import x from p`; else `* as x`
+                names.bring(text(bound), specifier, line, "default" if default else "")
 
 
 # ---------------------------------------------------------------------- the rules

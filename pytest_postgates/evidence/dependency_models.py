@@ -1,0 +1,520 @@
+"""The models of the product's declared dependencies and of the standard library: what
+another party's code exports, read where a user of the product has it, with the same
+machinery as the product's own model (:func:`~.api_model.build_model`: Python's ``ast``,
+tree-sitter for JavaScript/TypeScript). Nothing is imported or run.
+
+- Python: a dependency the product declares (pyproject, setup.cfg, requirements) is read
+  from its installed distribution (``importlib.metadata`` over the search path: its
+  ``RECORD`` names the files, ``top_level.txt`` or those files its import names).
+- JavaScript/TypeScript: a package in package.json's dependency fields is read from
+  ``node_modules`` (the repository's own, or one on the search path): its declarations
+  when it ships any (the API a reader sees), else its scripts; the package's name is a
+  module of the model with the public names of its ``types``/``exports``/``main`` entry.
+- The standard library: a top-level module of ``sys.stdlib_module_names``, read from the
+  running interpreter's source; a module built into the interpreter has no source and is
+  open (names it exports are not listed: a member of it is never a miss).
+
+The search path is ``POSTGATES_DEPENDENCY_PATH`` (folders, ``os.pathsep``-separated: a
+``pip install --target`` folder, or a folder holding ``node_modules``) when set, else the
+running interpreter's ``sys.path``. A declared dependency that is not installed has no
+model: :attr:`DependencyModel.reason` says so, and a gate lists its names unjudged.
+Models are built on first use and cached on disk per dependency and installed version.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.metadata
+import json
+import os
+import re
+import sys
+import sysconfig
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_postgates import signing
+from pytest_postgates.evidence import api_model as api_model_module
+from pytest_postgates.evidence import model_python
+from pytest_postgates.evidence.api_model import ApiModel, build_model
+from pytest_postgates.evidence.grounding import Dependencies
+from pytest_postgates.evidence.model_facts import ModelFacts
+from pytest_postgates.evidence.resolution import resolve_subpath
+from pytest_postgates.fileio import write_atomic
+
+DEPENDENCY_PATH_ENV = "POSTGATES_DEPENDENCY_PATH"
+DEPENDENCY_MODEL_VERSION = 1
+STDLIB = "the standard library"
+# A package bigger than this is read up to it (its first files by path): a model, not a mirror.
+MAX_FILES = 4000
+MAX_FILE_CHARS = 1024 * 1024
+_PY_SOURCES = (".py", ".pyi")
+_COMPILED = (".so", ".pyd")
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+_SCRIPTS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+_PYTHON_MANIFESTS = ("pyproject.toml", "setup.cfg")
+_TYPE_CONDITIONS = ("types", "import", "node", "default")
+
+
+@dataclass(frozen=True)
+class DependencyModel:
+    """One dependency: its declared name, where it is declared, the names a reader imports
+    it by (``roots``), and its model (None with the ``reason`` when it has none)."""
+
+    name: str
+    ecosystem: str  # "python", "javascript" or "stdlib"
+    declared_in: str
+    roots: tuple[str, ...]
+    version: str = ""
+    model: ApiModel | None = None
+    reason: str = ""
+
+    @property
+    def label(self) -> str:
+        if self.ecosystem == "stdlib":
+            return f"{STDLIB} (Python {sys.version_info[0]}.{sys.version_info[1]})"
+        return f"dependency {self.name} {self.version}".rstrip()
+
+
+def search_path() -> list[Path]:
+    """Where installed dependencies are looked for (see the module doc)."""
+    written = os.environ.get(DEPENDENCY_PATH_ENV)
+    if written is not None:
+        return [Path(p) for p in written.split(os.pathsep) if p]
+    return [Path(p) for p in sys.path if p and Path(p).is_dir()]
+
+
+def environment_fingerprint(repo_root: Path) -> str:
+    """What a result of the dependency models depends on: the search path and when each of
+    its folders (and the repository's node_modules) last changed (an install or an
+    uninstall changes its folder)."""
+    digest = hashlib.sha1()
+    for folder in [*search_path(), repo_root / "node_modules"]:
+        try:
+            changed = folder.stat().st_mtime_ns
+        except OSError:
+            changed = 0
+        digest.update(f"{folder}\0{changed}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:12]
+
+
+def normal_name(name: str) -> str:
+    """A distribution name as PEP 503 compares it."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+class DependencyModels:
+    """The declared dependencies of one repository, each modelled on first use."""
+
+    def __init__(
+        self,
+        declared: Dependencies,
+        repo_root: Path,
+        cache_dir: Path,
+        search: list[Path] | None = None,
+        python_product: bool = True,
+    ) -> None:
+        self.cache_dir = cache_dir
+        # The standard library is Python's: in a JavaScript product `signal.aborted` is no
+        # chain of Python's `signal` module.
+        self.python_product = python_product
+        self.search = search_path() if search is None else search
+        self._lock = threading.Lock()
+        self._built: dict[str, DependencyModel] = {}
+        self._python: dict[str, str] = {}  # normalised name -> declaring file
+        self._js: dict[str, str] = {}
+        self._runtime = {normal_name(n) for n in declared.runtime} | declared.runtime
+        for name in sorted(declared.direct):
+            source = declared.source(name) or ""
+            base = source.rsplit("/", 1)[-1]
+            if base == "package.json":
+                self._js.setdefault(name, source)
+            elif base in _PYTHON_MANIFESTS or base.startswith("requirements"):
+                self._python.setdefault(normal_name(name), source)
+        self._node_modules = [
+            folder
+            for base in [repo_root, *self.search]
+            for folder in (base / "node_modules", base)
+            if folder.name == "node_modules" and folder.is_dir()
+        ]
+        self._roots: dict[str, str] | None = None  # import root -> dependency key
+        self._tops: dict[str, frozenset[str]] = {}  # dependency key -> its top exports
+
+    def declared(self) -> list[str]:
+        return sorted([*self._python, *self._js])
+
+    def for_root(self, root: str) -> DependencyModel | None:
+        """The dependency (or standard-library module) a reader imports as ``root``: a
+        Python import name, or an npm package name (``@scope/name``)."""
+        if not root:
+            return None
+        key = self._root_index().get(root)
+        if key is None and root in self._js:
+            key = f"javascript:{root}"
+        if key is not None:
+            return self._model(key)
+        if self.python_product and root in sys.stdlib_module_names and root[:1] != "_":
+            return self._model(f"stdlib:{root}")
+        return None
+
+    def exporting(self, name: str) -> DependencyModel | None:
+        """The first installed runtime dependency whose top module (a Python package's
+        ``__init__``, a JavaScript package's entry) declares and exports ``name`` (a name
+        it only imports is not its own; a dev or docs tool's names are not the product's
+        concern)."""
+        if not name or name.startswith("_"):
+            return None
+        for key in self._top_keys():
+            exports = self._top_exports(key)
+            if name in exports:
+                return self._model(key)
+        return None
+
+    def _top_keys(self) -> list[str]:
+        installed = _installed(tuple(str(p) for p in self.search))
+        keys = [f"python:{n}" for n in self._python if n in installed and n in self._runtime]
+        scripts = [n for n in self._js if n in self._runtime and self._js_folder(n) is not None]
+        return keys + [f"javascript:{n}" for n in scripts]
+
+    def _top_exports(self, key: str) -> frozenset[str]:
+        with self._lock:
+            known = self._tops.get(key)
+        if known is not None:
+            return known
+        ecosystem, name = key.split(":", 1)
+        files, modules, version = self._top_files(ecosystem, name)
+        entries = {name: tuple(files)} if ecosystem == "javascript" else None
+        top = f"{name}-top"
+        model = _cached_model(ecosystem, top, version, files, self.cache_dir, set(), entries)
+        exports = frozenset(
+            n for m in modules for n in model.modules.get(m, ()) if n in model.by_name
+        )
+        with self._lock:
+            return self._tops.setdefault(key, exports)
+
+    def _top_files(self, ecosystem: str, name: str) -> tuple[dict[str, Path], tuple[str, ...], str]:
+        """The files of a dependency's top module, the modules they are, its version."""
+        if ecosystem == "python":
+            dist = _installed(tuple(str(p) for p in self.search))[name]
+            roots = _import_roots(dist)
+            tops = {f"{r}/__init__{s}" for r in roots for s in _PY_SOURCES}
+            tops |= {f"{r}{s}" for r in roots for s in _PY_SOURCES}
+            files = {
+                str(e): Path(str(dist.locate_file(e))) for e in dist.files or () if str(e) in tops
+            }
+            return files, roots, dist.version or ""
+        folder = self._js_folder(name)
+        manifest = _manifest(folder) if folder is not None else None
+        if folder is None or manifest is None:
+            return {}, (), ""
+        every = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
+        entry = _js_entry(manifest, folder, every)
+        files = {p: every[p] for p in entry}
+        return files, (name,), str(manifest.get("version", ""))
+
+    def _js_folder(self, name: str) -> Path | None:
+        return next((nm / name for nm in self._node_modules if (nm / name).is_dir()), None)
+
+    def not_installed(self) -> list[DependencyModel]:
+        """The declared dependencies asked about that have no model, with why."""
+        with self._lock:
+            built = list(self._built.values())
+        return sorted((d for d in built if d.model is None), key=lambda d: d.name)
+
+    # ------------------------------------------------------------------ internals
+    def _root_index(self) -> dict[str, str]:
+        with self._lock:
+            if self._roots is None:
+                roots: dict[str, str] = {}
+                installed = _installed(tuple(str(p) for p in self.search))
+                for name in self._python:
+                    dist = installed.get(name)
+                    for root in _import_roots(dist) if dist else (name.replace("-", "_"),):
+                        roots.setdefault(root, f"python:{name}")
+                self._roots = roots
+            return self._roots
+
+    def _model(self, key: str) -> DependencyModel:
+        with self._lock:
+            known = self._built.get(key)
+        if known is not None:
+            return known
+        ecosystem, name = key.split(":", 1)
+        if ecosystem == "python":
+            made = self._python_model(name)
+        elif ecosystem == "javascript":
+            made = self._js_model(name)
+        else:
+            made = _stdlib_model(name, self.cache_dir)
+        with self._lock:
+            return self._built.setdefault(key, made)
+
+    def _python_model(self, name: str) -> DependencyModel:
+        declared_in = self._python[name]
+        dist = _installed(tuple(str(p) for p in self.search)).get(name)
+        if dist is None:
+            return DependencyModel(
+                name,
+                "python",
+                declared_in,
+                (name.replace("-", "_"),),
+                reason=f"dependency {name} not installed: its names are unjudged",
+            )
+        roots = _import_roots(dist)
+        version = dist.version or ""
+        files: dict[str, Path] = {}
+        compiled: set[str] = set()
+        for entry in dist.files or ():
+            relative = str(entry)
+            top = relative.split("/", 1)[0].split(".", 1)[0]
+            if top not in roots or "__pycache__" in relative:
+                continue
+            if relative.endswith(_PY_SOURCES):
+                files[relative] = Path(str(dist.locate_file(entry)))
+            elif relative.endswith(_COMPILED):
+                compiled.add(relative.split(".", 1)[0].replace("/", "."))
+        model = _cached_model("python", name, version, files, self.cache_dir, compiled)
+        return DependencyModel(name, "python", declared_in, roots, version, model)
+
+    def _js_model(self, name: str) -> DependencyModel:
+        declared_in = self._js[name]
+        folder = self._js_folder(name)
+        manifest = _manifest(folder) if folder is not None else None
+        if folder is None or manifest is None:
+            return DependencyModel(
+                name,
+                "javascript",
+                declared_in,
+                (name,),
+                reason=f"dependency {name} not installed: its names are unjudged",
+            )
+        version = str(manifest.get("version", ""))
+        every = sorted(
+            p.relative_to(folder).as_posix()
+            for p in folder.rglob("*")
+            if "node_modules" not in p.relative_to(folder).parts and p.is_file()
+        )
+        declarations = [p for p in every if p.endswith(_DECLARATIONS)]
+        chosen = declarations or [p for p in every if p.endswith(_SCRIPTS)]
+        files = {p: folder / p for p in chosen[:MAX_FILES]}
+        entry = _js_entry(manifest, folder, files)
+        model = _cached_model(
+            "javascript", name, version, files, self.cache_dir, set(), {name: entry}
+        )
+        return DependencyModel(name, "javascript", declared_in, (name,), version, model)
+
+
+def _installed(search: tuple[str, ...]) -> dict[str, importlib.metadata.Distribution]:
+    """Normalised name -> the first distribution of that name on ``search``."""
+    with _INSTALLED_LOCK:
+        known = _INSTALLED.get(search)
+        if known is None:
+            known = {}
+            for dist in importlib.metadata.distributions(path=list(search)):
+                name = dist.metadata["Name"] if dist.metadata else None
+                if name:
+                    known.setdefault(normal_name(str(name)), dist)
+            _INSTALLED[search] = known
+        return known
+
+
+_INSTALLED: dict[tuple[str, ...], dict[str, importlib.metadata.Distribution]] = {}
+_INSTALLED_LOCK = threading.Lock()
+
+
+def _import_roots(dist: importlib.metadata.Distribution) -> tuple[str, ...]:
+    """The top-level names a distribution installs: its ``top_level.txt``, else the first
+    part of the Python files its ``RECORD`` lists."""
+    listed = (dist.read_text("top_level.txt") or "").split()
+    if listed:
+        return tuple(dict.fromkeys(listed))
+    roots: list[str] = []
+    for entry in dist.files or ():
+        parts = str(entry).split("/")
+        if parts[0].endswith((".dist-info", ".data")) or parts[0] in ("..", "__pycache__"):
+            continue
+        top = parts[0].split(".", 1)[0]
+        if str(entry).endswith((*_PY_SOURCES, *_COMPILED)) and top.isidentifier():
+            roots.append(top)
+    return tuple(dict.fromkeys(roots))
+
+
+def _stdlib_model(name: str, cache_dir: Path) -> DependencyModel:
+    """A module of the standard library, read from the running interpreter's source."""
+    folder = Path(sysconfig.get_paths()["stdlib"])
+    files: dict[str, Path] = {}
+    if (folder / name).is_dir():
+        for path in sorted((folder / name).rglob("*.py")):
+            relative = path.relative_to(folder).as_posix()
+            if "test" not in relative.split("/")[1:2]:
+                files[relative] = path
+    elif (folder / f"{name}.py").is_file():
+        files[f"{name}.py"] = folder / f"{name}.py"
+    version = ".".join(str(v) for v in sys.version_info[:3])
+    # A module built into the interpreter (`sys`, `math`) has no source: open.
+    compiled = set() if files else {name}
+    model = _cached_model("stdlib", name, version, files, cache_dir, compiled)
+    return DependencyModel(name, "stdlib", STDLIB, (name,), version, model)
+
+
+def _manifest(folder: Path) -> dict[str, object] | None:
+    try:
+        data = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+class _FolderFiles:
+    """A :class:`~.resolution.PackageFiles` view of an installed package's folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def is_file(self, path: str) -> bool:
+        return (self.folder / path).is_file()
+
+    def is_dir(self, path: str) -> bool:
+        return (self.folder / path).is_dir()
+
+    def read_text(self, path: str) -> str | None:
+        try:
+            return (self.folder / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+
+def _js_entry(manifest: dict[str, object], folder: Path, files: dict[str, Path]) -> tuple[str, ...]:
+    """The files of the package's main entry the model read: its ``types`` first (the
+    declarations a reader's editor shows), then what ``import``/``require`` resolve to."""
+    targets: list[str] = []
+    for field in ("types", "typings"):
+        written = manifest.get(field)
+        if isinstance(written, str):
+            targets.append(written)
+    for system, conditions in (("import", _TYPE_CONDITIONS), ("require", None)):
+        try:
+            found = resolve_subpath(dict(manifest), ".", system, conditions, _FolderFiles(folder))
+        except (ValueError, TypeError):
+            continue
+        if found.target:
+            targets.append(found.target)
+    entries: list[str] = []
+    readable = (*_DECLARATIONS, *_SCRIPTS)
+    targets = [t for t in targets if t.endswith(readable) or "." not in t.rsplit("/", 1)[-1]]
+    for target in targets:
+        path = os.path.normpath(target).replace(os.sep, "/").removeprefix("./")
+        stem = re.sub(r"\.(d\.)?[mc]?[jt]s$", "", path)
+        for candidate in (path, *(stem + suffix for suffix in (*_DECLARATIONS, *_SCRIPTS))):
+            if candidate in files:
+                entries.append(candidate)
+                break
+    return tuple(dict.fromkeys(entries))
+
+
+def _cached_model(
+    ecosystem: str,
+    name: str,
+    version: str,
+    files: dict[str, Path],
+    cache_dir: Path,
+    compiled: set[str],
+    entries: dict[str, tuple[str, ...]] | None = None,
+) -> ApiModel:
+    """The model of ``files`` (relative path -> file): from memory, the cache folder (keyed
+    by the dependency, its version, its files' sizes and times and the extractors), or
+    built. A compiled module without a stub is open (``*``): its names are not listed."""
+    digest = hashlib.sha1(api_model_module._extractor_digest(sorted(files)).encode())
+    digest.update(Path(__file__).read_bytes())
+    for relative, path in sorted(files.items()):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        digest.update(f"{relative}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    safe = re.sub(r"[^\w.-]+", "_", f"{ecosystem}-{name}-{version}")
+    target = cache_dir / f"depmodel-v{DEPENDENCY_MODEL_VERSION}-{safe}-{digest.hexdigest()[:12]}"
+    with _MODELS_LOCK:
+        known = _MODELS.get(str(target))
+    if known is not None:
+        return known
+    model = _load(target.with_suffix(".json"))
+    if model is None:
+        # Only what the extractors read (a package's entry may be a stylesheet).
+        sources = {rel: _read(path) for rel, path in files.items() if _readable(rel)}
+        model = build_model(f"{name}=={version}", sources, entries=entries)
+        for module in compiled:
+            if module not in model.facts.modules:
+                model.facts.modules[module] = ["*"]
+        for module in _open_modules(sources):
+            names = model.facts.modules.setdefault(module, [])
+            if "*" not in names:
+                names.append("*")
+        model = ApiModel(model.commit, model.facts)
+        payload = {"commit": model.commit, "facts": model.facts.to_json()}
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(target.with_suffix(".json"), json.dumps(signing.signed(payload)))
+    with _MODELS_LOCK:
+        return _MODELS.setdefault(str(target), model)
+
+
+def _open_modules(sources: dict[str, str]) -> set[str]:
+    """The Python modules whose names a static read cannot list: a star import, an
+    ``__all__`` that is not a literal list of strings or is changed after (``+=``,
+    ``extend``), a module ``__getattr__``. A name missing from them is unjudged, not a miss."""
+    found: set[str] = set()
+    for path, module in model_python.module_names(sources).items():
+        try:
+            tree = ast.parse(sources[path])
+        except (SyntaxError, ValueError):
+            continue
+        if any(_opens(node) for node in ast.walk(tree)):
+            found.add(module)
+    return found
+
+
+def _opens(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return any(alias.name == "*" for alias in node.names)
+    if isinstance(node, ast.FunctionDef):
+        return node.name == "__getattr__" and node.col_offset == 0
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+            return False
+        literal = isinstance(node.value, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
+        )
+        return isinstance(node, ast.AugAssign) or not literal
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        owner = node.func.value
+        return isinstance(owner, ast.Name) and owner.id == "__all__"
+    return False
+
+
+_MODELS: dict[str, ApiModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _readable(relative: str) -> bool:
+    return relative.endswith((*_PY_SOURCES, *_DECLARATIONS, *_SCRIPTS))
+
+
+def _read(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text if len(text) <= MAX_FILE_CHARS else ""
+
+
+def _load(target: Path) -> ApiModel | None:
+    try:
+        payload = signing.verified(json.loads(target.read_text(encoding="utf-8")))
+        if payload is None:
+            return None
+        return ApiModel(str(payload["commit"]), ModelFacts.from_json(payload["facts"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None

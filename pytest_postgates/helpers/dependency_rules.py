@@ -1,0 +1,178 @@
+"""Gate 2's rules for names of the product's declared dependencies and of the standard
+library, judged against their models (:mod:`pytest_postgates.evidence.dependency_models`)
+rather than the product's (issue 24).
+
+A token is rooted in a dependency when its first name is what one of the page's samples
+imports from it (``from annotated_types import Gt`` then `` `Gt` ``), or when it is
+qualified by the dependency's import name (`` `httpcore.ConnectionPool` ``,
+`` `json.JSONEncoder` ``: a standard-library root counts for a chain only, a bare `` `json` ``
+may be anything). A name the product's own code declares at its root (a module, a class)
+is the product's, never a dependency's. A rooted token is looked up in that dependency's
+model, member by member: found, it is the dependency's (``external``); absent where the
+model lists the owner's names, a finding with the nearest real names; where the model
+cannot finish (a star import, a module ``__getattr__``, a base class outside it, a compiled
+module) or the dependency is not installed, ``unjudged`` with the reason. A bare name the
+product's code does not declare but writes, and a dependency's top module exports, is
+that dependency's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_postgates.evidence.api_model import ApiModel
+from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
+from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
+from pytest_postgates.helpers.page_names import PageNames
+
+RULES = (
+    Rule(
+        "dependency-found",
+        "external",
+        "the token is rooted in a declared dependency or the standard library (imported from "
+        "it in the page's sample, or qualified by its import name) and resolves in that "
+        "dependency's model, read from where it is installed: another party's name, verified",
+        "tests/test_dependency_rules.py::test_a_chain_rooted_in_a_dependency_resolves_there",
+    ),
+    Rule(
+        "dependency-miss",
+        "ungrounded",
+        "the token is rooted in a modelled dependency and a part of it is not declared where "
+        "the model lists every name (an invented member pinned on another package)",
+        "tests/test_dependency_rules.py::test_an_invented_member_of_a_dependency_is_a_finding",
+    ),
+    Rule(
+        "dependency-open",
+        "unjudged",
+        "the token is rooted in a modelled dependency but its model cannot finish the lookup "
+        "(a star import, a module `__getattr__`, a base class outside it, a compiled module)",
+        "tests/test_dependency_rules.py::test_an_open_module_leaves_the_member_unjudged",
+    ),
+    Rule(
+        "dependency-not-installed",
+        "unjudged",
+        "the token is rooted in a declared dependency that is not installed where the run "
+        "looks (the environment pytest runs in, node_modules, POSTGATES_DEPENDENCY_PATH): "
+        "its names are unjudged, and the card says which dependency is missing",
+        "tests/test_dependency_rules.py::test_a_dependency_not_installed_is_unjudged_with_why",
+    ),
+    Rule(
+        "dependency-export",
+        "external",
+        "a bare name the product's code does not declare but writes (it imports it) is "
+        "exported by the top module of an installed declared dependency (`ReplacedByInfo` of "
+        "@eslint/core): that package's name",
+        "tests/test_dependency_rules.py::test_a_bare_name_a_dependency_exports_is_external",
+    ),
+)
+
+
+# The suffix of a file's name (`vite.config.js`, `pyproject.toml`).
+_FILE_SUFFIX = re.compile(
+    r"\.(?:[cm]?[jt]sx?|json5?|ya?ml|toml|md|mdx|py|pyi|cfg|ini|txt|css|html?|lock|sh)$"
+)
+
+
+@dataclass(frozen=True)
+class DependencyDecision:
+    outcome: str  # external, ungrounded or unjudged
+    rule: str
+    where: str = ""
+    reason: str = ""
+
+
+def judge_dependency(
+    text: str,
+    product: ApiModel,
+    dependencies: DependencyModels,
+    page: Callable[[], PageNames] | None,
+    rules_off: frozenset[str] = frozenset(),
+) -> DependencyDecision | None:
+    """The decision on ``text`` when it is rooted in a dependency (or, bare, exported by
+    one), else None: the product's model and the gate's other rules decide."""
+    parts = chain_parts(signature_name(text))
+    if not parts or parts[0] in product.modules or parts[0] in product.classes:
+        return None
+    if len(parts) > 1 and _FILE_SUFFIX.search(text):
+        return None  # `vite.config.js` is a file's name, not a member chain of vite
+    rooted = _rooted(parts, dependencies, page)
+    if rooted is None:
+        # Only a name the product's own code writes (it imports the dependency's name): a
+        # tool's export that happens to spell a renamed product name (pytest's `RunResult`
+        # for the product's `AgentRunResult`) stays the product's near miss.
+        written = parts[0] in product.facts.identifiers
+        if len(parts) == 1 and written and "dependency-export" not in rules_off:
+            exporter = dependencies.exporting(parts[0])
+            if exporter is not None:
+                where = f"exported by {exporter.label} (module {exporter.roots[0]})"
+                return DependencyDecision("external", "dependency-export", where=where)
+        return None
+    dependency, path, imported = rooted
+    decision = _resolve(dependency, path, imported)
+    return None if decision.rule in rules_off else decision
+
+
+def _rooted(
+    parts: list[str], dependencies: DependencyModels, page: Callable[[], PageNames] | None
+) -> tuple[DependencyModel, list[str], bool] | None:
+    """The dependency ``parts`` is rooted in, the path to look up in its model, and
+    whether the page's sample imports it."""
+    head = parts[0]
+    qualified = dependencies.for_root(head)
+    if qualified is not None and (len(parts) > 1 or qualified.ecosystem != "stdlib"):
+        by_page = qualified.ecosystem == "stdlib" and _page_imports(page, head)
+        return qualified, list(parts), by_page
+    names = page() if page is not None else None
+    imported = names.imported.get(head) if names is not None else None
+    if not imported:
+        return None
+    module, *name = imported
+    # A Python module path (`a.b`), else an npm specifier (`chart.js`, `@scope/p/sub`).
+    dependency = dependencies.for_root(module.split(".")[0])
+    if dependency is not None and dependency.ecosystem != "javascript":
+        return dependency, [*module.split("."), *name, *parts[1:]], True
+    package = "/".join(module.split("/")[: 2 if module.startswith("@") else 1])
+    dependency = dependencies.for_root(package)
+    if dependency is None or dependency.ecosystem != "javascript":
+        return None
+    return dependency, [module, *name, *parts[1:]], True
+
+
+def _page_imports(page: Callable[[], PageNames] | None, module: str) -> bool:
+    return page is not None and page().imported.get(module) == (module,)
+
+
+def _resolve(dependency: DependencyModel, path: list[str], imported: bool) -> DependencyDecision:
+    model = dependency.model
+    if model is None:
+        return DependencyDecision("unjudged", "dependency-not-installed", reason=dependency.reason)
+    label = dependency.label
+    if path[0] not in model.modules:
+        return DependencyDecision(
+            "unjudged", "dependency-open", reason=f"{label}: no module {path[0]} in its model"
+        )
+    found = model.resolve(path)
+    if found.outcome == "found":
+        return DependencyDecision("external", "dependency-found", where=f"{label}: {found.where}")
+    open_owner = (
+        found.outcome == "unjudged"
+        or not (found.owner in model.modules or found.owner in model.classes)
+        or any(d.owner == found.owner for d in model.declares("__getattr__"))
+        or (found.missing == "default" and dependency.ecosystem == "javascript")
+    )
+    if open_owner:
+        why = found.reason or f"its model cannot finish the lookup of `{found.missing}`"
+        return DependencyDecision("unjudged", "dependency-open", reason=f"{label}: {why}")
+    if dependency.ecosystem == "stdlib" and not imported:
+        # `token.value`, `signal.aborted`: a standard-library module's name is a common
+        # word, and the page imports no such module: the chain may start at a value.
+        why = f"not declared in {found.owner}, and the page does not import {path[0]}"
+        return DependencyDecision("unjudged", "dependency-open", reason=f"{label}: {why}")
+    near = f"; did you mean `{found.nearest[0]}`?" if found.nearest else ""
+    return DependencyDecision(
+        "ungrounded",
+        "dependency-miss",
+        reason=f"`{found.missing}` is not declared in {found.owner} ({label}){near}",
+    )
