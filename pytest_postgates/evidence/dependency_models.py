@@ -24,6 +24,7 @@ Models are built on first use and cached on disk per dependency and installed ve
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -87,17 +88,38 @@ def search_path() -> list[Path]:
 
 
 def environment_fingerprint(repo_root: Path) -> str:
-    """What a result of the dependency models depends on: the search path and when each of
-    its folders (and the repository's node_modules) last changed (an install or an
-    uninstall changes its folder)."""
+    """What a result of the dependency models depends on: the search path, the
+    distributions installed in each of its folders (their ``*.dist-info`` names carry the
+    version), and the packages of the repository's node_modules with npm's lock of them.
+    Not a folder's modification time: a run that writes its own cache or bytecode into a
+    folder on ``sys.path`` (the project's root) installs nothing."""
+    return _fingerprint(tuple(search_path()), repo_root / "node_modules")
+
+
+@functools.lru_cache(maxsize=16)
+def _fingerprint(folders: tuple[Path, ...], node_modules: Path) -> str:
     digest = hashlib.sha1()
-    for folder in [*search_path(), repo_root / "node_modules"]:
-        try:
-            changed = folder.stat().st_mtime_ns
-        except OSError:
-            changed = 0
-        digest.update(f"{folder}\0{changed}\0".encode("utf-8", "surrogateescape"))
+    for folder in folders:
+        digest.update(f"{folder}\0".encode("utf-8", "surrogateescape"))
+        for name in _entries(folder):
+            if name.endswith((".dist-info", ".egg-info", ".egg-link", ".pth")):
+                digest.update(f"{name}\0".encode("utf-8", "surrogateescape"))
+    lock = node_modules / ".package-lock.json"
+    try:
+        locked = lock.stat().st_mtime_ns
+    except OSError:
+        locked = 0
+    digest.update(f"{node_modules}\0{locked}\0".encode("utf-8", "surrogateescape"))
+    for name in _entries(node_modules):
+        digest.update(f"{name}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()[:12]
+
+
+def _entries(folder: Path) -> list[str]:
+    try:
+        return sorted(entry.name for entry in os.scandir(folder))
+    except OSError:
+        return []
 
 
 def normal_name(name: str) -> str:
