@@ -75,7 +75,8 @@ class DependencyModel:
     @property
     def label(self) -> str:
         if self.ecosystem == "stdlib":
-            return f"{STDLIB} (Python {sys.version_info[0]}.{sys.version_info[1]})"
+            # No version: a scorecard must read the same under every supported Python.
+            return STDLIB
         return f"dependency {self.name} {self.version}".rstrip()
 
 

@@ -591,7 +591,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
         return None
     try:
         extras = context.evidence.extra_indexes_for(post_path)
-        root = context.evidence.index_for(post_path).root
+        root = context.evidence.root_for(post_path)  # not the index: a cached run loads none
     except GitError:
         return None
     # The installed dependencies are evidence too: a changed environment is another key.

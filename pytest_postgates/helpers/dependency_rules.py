@@ -155,7 +155,10 @@ def _resolve(dependency: DependencyModel, path: list[str], imported: bool) -> De
         )
     found = model.resolve(path)
     if found.outcome == "found":
-        return DependencyDecision("external", "dependency-found", where=f"{label}: {found.where}")
+        # The standard library's module, not its file (`re/__init__.py` here, `re.py` in 3.10).
+        shown = path[0] if dependency.ecosystem == "stdlib" else found.where
+        where = f"{label}: {shown}"
+        return DependencyDecision("external", "dependency-found", where=where)
     open_owner = (
         found.outcome == "unjudged"
         or not (found.owner in model.modules or found.owner in model.classes)
