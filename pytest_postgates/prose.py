@@ -558,14 +558,7 @@ class ProseView:
             for number in range(post.body_start_line, len(post.lines) + 1):
                 if number in code:
                     continue
-                # The pieces of a code span that wraps lines go first, so that the line's
-                # own scan never pairs their backtick with another on the line.
-                source = post.lines[number - 1]
-                for piece in self._wrapped_code_pieces.get(number, ()):
-                    at = source.find(piece)
-                    # Rendered, a piece holding markup would not keep its columns.
-                    if at >= 0 and not (rendered and ("<" in piece or "&" in piece)):
-                        source = source[:at] + " " * len(piece) + source[at + len(piece) :]
+                source = self._line_source(number, rendered)
                 if not rendered:
                     lines.append((number, blank(source)))
                     continue
@@ -575,6 +568,18 @@ class ProseView:
                 lines.append((number, text))
             found = self._lines[key] = tuple(lines)
         return found
+
+    def _line_source(self, number: int, rendered: bool) -> str:
+        """Body line ``number`` with the pieces of a code span that wraps lines blanked
+        first, so that the line's own scan never pairs their backtick with another on the
+        line (`` ` `` ending a wrapped span, then `code` and `<a>` after it)."""
+        source = self._post.lines[number - 1]
+        for piece in self._wrapped_code_pieces.get(number, ()):
+            at = source.find(piece)
+            # Rendered, a piece holding markup would not keep its columns.
+            if at >= 0 and not (rendered and ("<" in piece or "&" in piece)):
+                source = source[:at] + " " * len(piece) + source[at + len(piece) :]
+        return source
 
     @cached_property
     def _wrapped_code_pieces(self) -> dict[int, list[str]]:
@@ -596,8 +601,9 @@ class ProseView:
 
     def rendered_line(self, number: int) -> str:
         """The rendered text of body line ``number`` with its code kept: what
-        ``lines(html="rendered", ...)`` blanks, column for column."""
-        return self._rendered(number)[0]
+        ``lines(html="rendered", ...)`` blanks, column for column (a wrapped code span's
+        pieces are blanked in both: they pair backticks across lines)."""
+        return self._rendered(number, self._line_source(number, rendered=True))[0]
 
     @cached_property
     def _html_blocks(self) -> dict[int, tuple[str, str]]:
