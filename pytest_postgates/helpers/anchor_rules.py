@@ -180,8 +180,15 @@ def anchor(
     ``runs_product``: whether the page runs the product's command line."""
     shown = presented if kind != "flag" else None  # anchor-flag decides a flag
 
+    # Three ways hold only where the product's code, not a word list, backs them.
+    backed: dict[str, Callable[[], bool]] = {
+        "path": lambda: _into_product_tree(text, repos),
+        "catalogue": lambda: _family_written(text, repos),
+        "member": lambda: _head_declared(text, model),
+    }
+
     def presented_as(way: str) -> Callable[[], bool]:
-        return lambda: shown == way
+        return lambda: shown == way and backed.get(way, lambda: True)()
 
     checks: dict[str, Callable[[], bool]] = {
         "anchor-typed-key": lambda: (
@@ -193,10 +200,6 @@ def anchor(
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
         },
-        # Three ways hold only where the product's code, not a word list, says so.
-        "anchor-presented-path": lambda: shown == "path" and _into_product_tree(text, repos),
-        "anchor-presented-id": lambda: shown == "catalogue" and _family_written(text, repos),
-        "anchor-presented-member": lambda: shown == "member" and _head_declared(text, model),
         "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
         "anchor-values": lambda: _listed_with_product_values(text, sentence, repos),
