@@ -1,6 +1,8 @@
 """Gate 16 held out on mined claims: call-graph claims the maintainers of public projects
 removed or rewrote in a documentation fix (bench/labels/gate16_mined.jsonl, its labelling
-rules at its top), each gated at the fix's parent.
+rules at its top), each gated at the fix's parent; and the claims of the split projects' docs
+at their pinned commits that gate 16 lists no claim for (that file's frame B: its rows give the
+pinned commit as both ``commit`` and ``parent``).
 
 For each labelled row, a ``git clone --shared --no-checkout`` of the project's mirror
 ``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (default /work/.mirror), the doc page written

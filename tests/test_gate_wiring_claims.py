@@ -626,6 +626,48 @@ def test_a_method_name_several_classes_define_is_read_as_the_named_classes(
     assert claim["verdict"] == "unjudged"
 
 
+def test_a_method_name_several_modules_define_is_read_as_the_named_modules(
+    tmp_path: Path,
+) -> None:
+    # A page about the `attribute` module (pytype's docs/developers/attributes.md) means
+    # its `set_attribute`, not another module's: a module named by its name, its path or a
+    # dotted name's head picks the one function of that file. A name two files share, or a
+    # page naming both files, says nothing.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/attribute.py": (
+                "class Handler:\n"
+                "    def set_attribute(self):\n        self._set_member()\n\n"
+                "    def _set_member(self):\n        return None\n"
+            ),
+            "pkg/convert.py": (
+                "class Converter:\n    def set_attribute(self):\n        return None\n"
+            ),
+            "pkg/one/util.py": "def set_attribute():\n    return None\n",
+            "pkg/two/util.py": "def _set_member():\n    return None\n",
+        },
+    )
+    claim_line = "`set_attribute` then calls `_set_member`.\n"
+    for index, lead in enumerate(
+        ("The `attribute` module.", "See `pkg/attribute.py`.", "`attribute.get_attribute` too.")
+    ):
+        folder = tmp_path / f"read{index}"
+        folder.mkdir()
+        claim = _by_subject(_card(repo, folder, f"{lead}\n\n{claim_line}"))
+        judged = claim["set_attribute -> _set_member"]
+        assert judged["verdict"] == "verified", lead
+        assert "read as `Handler.set_attribute` of `pkg/attribute.py`" in judged["evidence"]
+    for index, lead in enumerate(
+        ("The `util` module.", "The `attribute` and `convert` modules.", "No module.")
+    ):
+        folder = tmp_path / f"unread{index}"
+        folder.mkdir()
+        claim = _by_subject(_card(repo, folder, f"{lead}\n\n{claim_line}"))
+        assert claim["set_attribute -> _set_member"]["verdict"] == "unjudged", lead
+
+
 def test_a_named_class_whose_base_name_several_classes_bear_says_nothing(
     tmp_path: Path,
 ) -> None:

@@ -51,7 +51,7 @@ from pytest_postgates.helpers.wiring_subjects import (
     mermaid_edges,
     subject,
 )
-from pytest_postgates.helpers.wiring_verdicts import Judged, judge_call, judge_edge
+from pytest_postgates.helpers.wiring_verdicts import Judged, files_named, judge_call, judge_edge
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -212,6 +212,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         model = _model(post, context)
         graph = model.call_graph
         named = _named_classes(post, model)
+        files = files_named(graph, (span.text for span in post.prose_code_spans))
         for line, code, text, shape in declared:
             assert shape.who is not None
             if code == "RETURN_TYPE":
@@ -244,7 +245,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for line, code, text, caller, target, is_edge in asked:
             judge = judge_edge if is_edge else judge_call
             reach = edge_depth if is_edge else depth
-            judged = judge(graph, model.classes, caller, target, reach, named)
+            judged = judge(graph, model.classes, caller, target, reach, named, files)
             entries.append(_entry(line, code, text, judged, _pair(caller, target)))
             if judged.verdict == "contradicted":
                 message = (

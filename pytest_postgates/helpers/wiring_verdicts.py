@@ -12,7 +12,9 @@ A call claim ``X calls Y`` is
 
 A bare method name several classes define is read as the method of the classes the post
 names, when those name one body (a post about `TogetherAIProvider` means its inherited
-`executeStream`); otherwise a name whose classes disagree is unjudged.
+`executeStream`), else as the one function of that name in the files the post names (a
+page about the `attribute` module means its `set_attribute`); otherwise a name whose
+classes disagree is unjudged.
 
 A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a sequence
 (a function calls A, then B); contradicted when neither holds.
@@ -21,7 +23,7 @@ A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
@@ -142,15 +144,19 @@ def judge_call(
     what: Subject,
     depth: int,
     named: frozenset[str] = frozenset(),
+    files: frozenset[str] = frozenset(),
 ) -> Judged:
     """The verdict on "``who`` calls ``what``" (see the module doc). ``named``: the
-    product classes the post names, which say whose method a bare method name is."""
+    product classes the post names, and ``files`` the product files it names
+    (:func:`files_named`), which say whose method a bare method name is."""
     if who.members:
-        return _judge_together(graph, classes, who, what, depth, named)
+        return _judge_together(graph, classes, who, what, depth, named, files)
     found = callers(graph, classes, who)
     if isinstance(found, str):
         return Judged("unjudged", found)
     found, note = _by_named_class(graph, classes, _by_receiver(found, who), who, named)
+    if not note:
+        found, note = _by_named_file(found, who, files)
     judged = _judge_found(graph, classes, found, who, what, depth)
     return replace(judged, evidence=note + judged.evidence) if note else judged
 
@@ -162,10 +168,11 @@ def _judge_together(
     what: Subject,
     depth: int,
     named: frozenset[str],
+    files: frozenset[str],
 ) -> Judged:
     """A claim about a list of callers together: verified when one of them reaches the
     callee, contradicted only when every one is contradicted, else unjudged."""
-    each = [judge_call(graph, classes, member, what, depth, named) for member in who.members]
+    each = [judge_call(graph, classes, member, what, depth, named, files) for member in who.members]
     for judged in each:
         if judged.verdict == "verified":
             return judged
@@ -281,6 +288,63 @@ def _by_named_class(
     return [function], note
 
 
+def _by_named_file(
+    found: list[FunctionCalls], who: Subject, files: frozenset[str]
+) -> tuple[list[FunctionCalls], str]:
+    """A bare name functions of several files bear, in a post that names files holding
+    exactly one of them: that one, with a note saying so. Unchanged (and no note) when the
+    post names none of their files, or files holding several."""
+    if who.owner or len({f.path for f in found}) < 2:
+        return found, ""
+    mine = [f for f in found if f.path in files]
+    if len(mine) != 1:
+        return found, ""
+    function = mine[0]
+    written = f"{function.owner}.{function.name}" if function.owner else function.name
+    return [
+        function
+    ], f"`{who.text}` read as `{written}` of `{function.path}`, the file the post names: "
+
+
+# A source file's suffix, dropped from a path to give the module it holds.
+_SOURCE_SUFFIX = re.compile(r"\.(?:pyi?|[cm]?[jt]sx?)$")
+_PACKAGE_FILE = re.compile(r"/(?:__init__|index)$")
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+def files_named(graph: CallGraph, written: Iterable[str]) -> frozenset[str]:
+    """The product files a post's code spans name: a path or file name
+    (`pkg/attribute.py`, `attribute.py`), a dotted module (`pkg.attribute`), a module's
+    bare name (`attribute`) or a dotted name's head (`attribute.get_attribute`). A span
+    counts only when it names one file of the product (`util`, which two folders hold,
+    names none)."""
+    by_tail: dict[str, list[tuple[str, str]]] = {}
+    for path in {f.path for f in graph.by_qualname.values()}:
+        module = _PACKAGE_FILE.sub("", _SOURCE_SUFFIX.sub("", path))
+        by_tail.setdefault(module.rsplit("/", 1)[-1], []).append((module, path))
+    found: set[str] = set()
+    for text in written:
+        for key in _module_keys(text):
+            tail = key.rsplit("/", 1)[-1]
+            hits = {p for m, p in by_tail.get(tail, []) if m == key or m.endswith("/" + key)}
+            if hits:
+                found |= hits if len(hits) == 1 else set()
+                break
+    return frozenset(found)
+
+
+def _module_keys(text: str) -> list[str]:
+    """The modules a span may name, the longest first: a path without its suffix, or
+    each head of a dotted name as a path (`a.b.c`: `a/b/c`, `a/b`, `a`)."""
+    bare = text.strip().removeprefix("./").removesuffix("()")
+    if "/" in bare or _SOURCE_SUFFIX.search(bare):
+        return [_SOURCE_SUFFIX.sub("", bare).strip("/")]
+    if not _DOTTED.fullmatch(bare):
+        return []
+    parts = bare.split(".")
+    return ["/".join(parts[:end]) for end in range(len(parts), 0, -1)]
+
+
 def _owned(functions: Sequence[FunctionCalls]) -> str:
     """ "`A.x` (path:line), `B.x` (...)" for the first few functions."""
     shown = [f"`{f.owner + '.' if f.owner else ''}{f.name}` ({_place(f)})" for f in functions[:2]]
@@ -330,6 +394,7 @@ def judge_edge(
     target_subject: Subject,
     depth: int,
     named: frozenset[str] = frozenset(),
+    files: frozenset[str] = frozenset(),
 ) -> Judged:
     """A flowchart edge as a call edge, or as a sequence one function runs in order."""
     if source.constructs and _has_method(graph, classes, source.name, target_subject.name):
@@ -338,7 +403,7 @@ def judge_edge(
             f"a flow on one object: `{target_subject.text}` is a method of the class "
             f"`{source.text}` constructs, called on what it made",
         )
-    judged = judge_call(graph, classes, source, target_subject, depth, named)
+    judged = judge_call(graph, classes, source, target_subject, depth, named, files)
     if judged.verdict != "contradicted":
         return judged
     first, then = callee(graph, classes, source), callee(graph, classes, target_subject)
