@@ -167,7 +167,18 @@ def test_a_dependency_not_installed_is_unjudged_with_why(tmp_path: Path, ctx: Ga
 
 
 def test_a_bare_name_a_dependency_exports_is_external(tmp_path: Path, ctx: GateContext) -> None:
+    # The product imports `Gt` from fakedep: a name it uses, grounded with the import
+    # (tests/test_dependency_imports.py); without that rule, fakedep's export.
     entry = _outcome("Wrap it in `Gt`.\n", "Gt", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
+    assert ctx.settings.repo is not None
+    off = repo_context(
+        ctx.settings.repo,
+        tmp_path / "off",
+        symbol_unanchored_claims=True,
+        symbol_rules_off=("dependency-imported",),
+    )
+    entry = _outcome("Wrap it in `Gt`.\n", "Gt", tmp_path, off)
     assert (entry["outcome"], entry["rule"]) == ("external", "dependency-export"), entry
     # The product's own names stay the product's; an unknown name is still a claim.
     assert _outcome("Use `Client`.\n", "Client", tmp_path, ctx)["outcome"] == "grounded"

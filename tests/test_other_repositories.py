@@ -60,3 +60,48 @@ def test_a_path_placed_in_another_repository_is_unjudged_even_in_the_products_tr
         gate.GATE.evaluate(make_post(body, tmp_path), ctx), "tools/release-data.js"
     )
     assert entry["outcome"] == "ungrounded"
+
+
+LISTS = """Plugins:
+
+- [`eslint-plugin-foo`](https://github.com/someone/eslint-plugin-foo) - adds `fooRule` and
+  works with `Linter`.
+- **[`lib/api.js`](https://github.com/eslint/eslint/blob/main/lib/api.js)** - adds `quxRule`.
+- Use `zedRule` with [another plugin](https://github.com/someone/x).
+
+| Plugin | Rules |
+|---|---|
+| [foo](https://www.npmjs.com/package/eslint-plugin-foo) | `bazRule` |
+| [ours](https://eslint.org/docs/latest/rules) | `oursRule` |
+"""
+
+
+def test_a_list_item_led_by_another_projects_link_is_unjudged(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "eslint", "main": "lib/api.js"}',
+            "lib/api.js": "class Linter { verify() {} }\nmodule.exports = { Linter };\n",
+        },
+    )
+    ctx = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
+    card = gate.GATE.evaluate(make_post(LISTS, tmp_path), ctx)
+    for token in ("fooRule", "Linter", "bazRule"):
+        entry = token_outcome(card, token)
+        # Never a finding, never grounded (a product name in that item is the other's too).
+        assert (entry["outcome"], entry["rule"]) == ("unjudged", "other-project-link"), entry
+    assert "github.com/someone/eslint-plugin-foo" in token_outcome(card, "fooRule")["reason"]
+    # The link's own text is linked-elsewhere's.
+    assert token_outcome(card, "eslint-plugin-foo")["rule"] == "linked-elsewhere"
+    # Led by a link to the product's own repository or docs site, or not led by a link at
+    # all: the item's names are claims as before.
+    for token in ("quxRule", "oursRule", "zedRule"):
+        assert token_outcome(card, token)["outcome"] == "ungrounded", token
+    off = repo_context(
+        repo,
+        tmp_path / "off",
+        symbol_unanchored_claims=True,
+        symbol_rules_off=("other-project-link",),
+    )
+    card = gate.GATE.evaluate(make_post(LISTS, tmp_path), off)
+    assert token_outcome(card, "Linter")["outcome"] == "grounded"

@@ -52,6 +52,7 @@ from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
     Decl,
+    ImportSite,
     ModelFacts,
     is_product_code,
     names_shown_real,
@@ -175,6 +176,10 @@ class ApiModel:
 
     def declares(self, name: str) -> list[Decl]:
         return self.by_name.get(name, [])
+
+    def imported(self, name: str) -> list[ImportSite]:
+        """Where the product's code imports ``name`` from outside the product."""
+        return self.facts.imports.get(name, [])
 
     def instance_class(self, name: str) -> str | None:
         """The product class a variable named ``name`` conventionally holds (``client`` ->
@@ -504,6 +509,12 @@ class ApiModel:
         return Resolution("found", where=f"a member of a product class (after {after})")
 
 
+def package_root(specifier: str) -> str:
+    """The package an npm specifier names (``@scope/name/sub`` -> ``@scope/name``); a
+    Python module path is its own."""
+    return "/".join(specifier.split("/")[: 2 if specifier.startswith("@") else 1])
+
+
 def _holds_whole(name: str, other: str) -> bool:
     """Whether one name spells the other whole (separators and case aside)."""
     mine, theirs = squash(name), squash(other)
@@ -578,6 +589,13 @@ def build_model(
             facts.merge(model_js.read_js(scripts, parsers))
     # The published packages' names, as modules with their entry files' public names.
     model_packages.add_entry_points(facts, entries or {})
+    # A package the repository publishes itself (a workspace's sibling) is no other party.
+    facts.imports = {
+        local: kept
+        for local, sites in facts.imports.items()
+        if (kept := [s for s in sites if package_root(s.module) not in facts.modules])
+    }
+    facts.constant_owners &= set(facts.imports)
     facts.executables, facts.main_modules = dict(runs[0]), list(runs[1])  # what runs its CLI
     written: set[str] = set()
     for text in sources.values():

@@ -34,6 +34,9 @@ class FileTable:
     # a value, as before.
     required_exports: dict[str, list[str]] = field(default_factory=dict)
     imports: dict[str, list[str]] = field(default_factory=dict)  # local -> [spec, name]
+    # The line of each import and re-export from another file or package (local or
+    # exported name -> line): where the model says the product imports it.
+    import_lines: dict[str, int] = field(default_factory=dict)
     # local name -> kind (class, interface, function, const, type, enum, namespace, ...)
     locals: dict[str, str] = field(default_factory=dict)
     # class or interface -> {"members": [...], "static": [...], "extends": [...]}

@@ -88,6 +88,15 @@ def unconfirmed(facts: ModelFacts, sources: Mapping[str, str], others: Mapping[s
                 return f"call {call.name} of {caller.qualname} in {caller.path}"
             if call.kind == "resolved" and call.target not in known:
                 return f"call target {call.target} of {caller.qualname}"
+    for sites in facts.imports.values():
+        for site in sites:
+            # An import grounds the names taken from another package: its names and module
+            # are written in the file that imports them.
+            for name in (site.local, site.name, site.module):
+                if name not in ("", "*", "default") and not words.written(name, site.path):
+                    return f"import {site.local} from {site.module} in {site.path}"
+    if facts.constant_owners - set(facts.imports):
+        return "a constant's owner that the product does not import"
     for flag, path in facts.flags.items():
         text = sources.get(path, "").lower()
         if any(part not in text for part in flag.split("-") if part):

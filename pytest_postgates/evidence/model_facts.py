@@ -79,6 +79,22 @@ class Decl:
         return self.path
 
 
+@dataclass(frozen=True)
+class ImportSite:
+    """Where the product's code imports a name from outside the product: ``module`` (a
+    Python module path, an npm specifier) and the ``name`` imported from it ("" for the
+    module itself, ``default``, ``*`` for a namespace), bound as ``local`` in ``path``."""
+
+    local: str
+    module: str
+    name: str
+    path: str
+    line: int
+
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
 @dataclass
 class ClassFacts:
     """A class or interface: its own members and its bases as written."""
@@ -204,6 +220,17 @@ class ModelFacts:
     # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
     # their own, naming no other type (an alias `type A = B` may be B under another name).
     literal_types: set[str] = field(default_factory=set)
+    # What the product's code imports from outside the product (a dependency, the standard
+    # library): the local name -> where each distinct import of it is (first file first).
+    imports: dict[str, list[ImportSite]] = field(default_factory=dict)
+    # Imported names whose CONSTANT_CASE members the code reads (`EventType.RUN_ERROR`): an
+    # enum of another package the product uses, whose other members a page may name bare.
+    constant_owners: set[str] = field(default_factory=set)
+
+    def add_import(self, site: ImportSite) -> None:
+        known = self.imports.setdefault(site.local, [])
+        if all((k.module, k.name) != (site.module, site.name) for k in known):
+            known.append(site)
 
     def merge(self, other: ModelFacts) -> None:
         self.decls.extend(other.decls)
@@ -230,6 +257,10 @@ class ModelFacts:
         self.surface |= other.surface
         self.functions.extend(other.functions)
         self.literal_types |= other.literal_types
+        for sites in other.imports.values():
+            for site in sites:
+                self.add_import(site)
+        self.constant_owners |= other.constant_owners
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -259,6 +290,11 @@ class ModelFacts:
             "surface": sorted(self.surface),
             "functions": [f.to_json() for f in self.functions],
             "literal_types": sorted(self.literal_types),
+            "imports": {
+                local: [[s.module, s.name, s.path, s.line] for s in sites]
+                for local, sites in sorted(self.imports.items())
+            },
+            "constant_owners": sorted(self.constant_owners),
         }
 
     @classmethod
@@ -284,6 +320,11 @@ class ModelFacts:
             surface=set(data.get("surface", [])),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
             literal_types=set(data.get("literal_types", [])),
+            imports={
+                local: [ImportSite(local, *row) for row in rows]
+                for local, rows in data.get("imports", {}).items()
+            },
+            constant_owners=set(data.get("constant_owners", [])),
         )
 
 

@@ -22,6 +22,7 @@ from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
     Decl,
+    ImportSite,
     ModelFacts,
     normal_flag,
 )
@@ -65,6 +66,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             units[path] = unit
         first_class = len(facts.classes)
         _add_table(facts, path, table)
+        _add_imports(facts, path, table)
         if table.cli_frameworks:
             derive_js_flags(facts, path, table.options, sources[path])
         _add_types(facts, path, types, first_class)
@@ -130,6 +132,17 @@ def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> N
             qualname = f"{path}:{alias}"
             if all(entry.qualname != qualname for entry in facts.classes):
                 facts.classes.append(ClassFacts(qualname, alias, path, 0, [], [name], kind))
+
+
+def _add_imports(facts: ModelFacts, path: str, table: FileTable) -> None:
+    """What the file imports or re-exports from a package (a bare specifier: not a file of
+    the product, ``./x``, nor a subpath import, ``#x``), with the line."""
+    bound = [*table.imports.items(), *table.reexports.items()]
+    for local, (spec, name) in sorted(bound):
+        if spec.startswith((".", "/", "#")):
+            continue
+        line = table.import_lines.get(local, 0)
+        facts.add_import(ImportSite(local, spec, name, path, line))
 
 
 def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:

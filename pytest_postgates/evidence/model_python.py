@@ -26,6 +26,7 @@ from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
     Decl,
+    ImportSite,
     ModelFacts,
     normal_flag,
 )
@@ -36,6 +37,8 @@ _OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "ad
 DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
 _LONG_FLAG = re.compile(r"--[A-Za-z][\w-]*")
 _CODE_PREFIX = re.compile(r"[A-Za-z][A-Za-z0-9_]*[_.:-]")
+# A constant's name with at least two words (`RUN_ERROR`, not `OK`): an enum member.
+CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _CLI_MODULES = frozenset({"argparse", "click", "typer", "optparse", "rich_click", "cyclopts"})
 
 
@@ -115,6 +118,13 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
         units[module] = read_unit(tree, path, module)
     _expand_stars(facts)
     tops = frozenset(module.split(".")[0] for module in modules.values())
+    # Only what comes from outside the product: its own modules are modelled themselves.
+    facts.imports = {
+        local: kept
+        for local, sites in facts.imports.items()
+        if (kept := [s for s in sites if s.module.split(".")[0] not in tops])
+    }
+    facts.constant_owners &= set(facts.imports)
     facts.functions.extend(resolve_python(units, tops))
     return facts
 
@@ -134,6 +144,7 @@ class _ModuleReader:
     def read(self, tree: ast.Module) -> None:
         self.decl(self.module.rsplit(".", 1)[-1], "module", self.module, 1)
         self.body(tree.body)
+        self.imports(tree)
         frameworks = _cli_frameworks(tree)
         for framework in frameworks:
             if framework not in self.facts.cli_frameworks:
@@ -163,6 +174,35 @@ class _ModuleReader:
         self.facts.modules[self.module] = sorted(set(public))
         if self.stars and self.all is None:
             self.facts.stars[self.module] = self.stars
+
+    def imports(self, tree: ast.Module) -> None:
+        """Every absolute import of the file, wherever it is (a function's lazy import of
+        an optional dependency, a ``TYPE_CHECKING`` block): the names the code takes from
+        other packages. ``import a.b`` binds ``a``, a root readers write anyway; only an
+        alias (``import numpy as np``) is a name of the file's own."""
+        bound: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                for alias in node.names:
+                    if alias.name != "*":
+                        local = alias.asname or alias.name
+                        site = ImportSite(local, node.module, alias.name, self.path, node.lineno)
+                        self.facts.add_import(site)
+                        bound.add(local)
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        site = ImportSite(alias.asname, alias.name, "", self.path, node.lineno)
+                        self.facts.add_import(site)
+                        bound.add(alias.asname)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and CONSTANT_NAME.fullmatch(node.attr)
+            ):
+                self.facts.constant_owners.add(node.value.id)
 
     def body(self, statements: list[ast.stmt]) -> None:
         for node in statements:

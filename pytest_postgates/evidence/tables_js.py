@@ -159,6 +159,7 @@ class JsTables:
                     continue
                 if spec is not None:
                     table.imports[local] = [spec, imported]
+                    table.import_lines[local] = declarator.start_point[0] + 1
                 else:
                     table.locals.setdefault(local, "const")
                 if exported:
@@ -171,6 +172,7 @@ class JsTables:
             spec = self.require_spec(value)
             if spec is not None:
                 table.imports[name] = [spec, "*"]
+                table.import_lines[name] = declarator.start_point[0] + 1
                 if spec.startswith("."):
                     table.deps.append(spec)
                 if exported:
@@ -264,6 +266,7 @@ class JsTables:
                 alias = self.text(alias_node).strip("'\"") if alias_node is not None else name
                 if spec is not None:
                     table.reexports[alias] = [spec, name]
+                    table.import_lines[alias] = node.start_point[0] + 1
                 else:
                     table.exports[alias] = name
             return
@@ -307,13 +310,16 @@ class JsTables:
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         if clause is None:
             return
+        line = node.start_point[0] + 1
         for part in clause.named_children:
             if part.type == "identifier":
+                table.import_lines[self.text(part)] = line
                 table.imports[self.text(part)] = [spec, "default"]
             elif part.type == "namespace_import":
                 ids = [c for c in part.named_children if c.type == "identifier"]
                 if ids:
                     table.imports[self.text(ids[0])] = [spec, "*"]
+                    table.import_lines[self.text(ids[0])] = line
             elif part.type == "named_imports":
                 for specifier in part.named_children:
                     if specifier.type != "import_specifier":
@@ -322,6 +328,7 @@ class JsTables:
                     alias = field_of(specifier, "alias")
                     local = self.text(alias) if alias is not None else name
                     table.imports[local] = [spec, name]
+                    table.import_lines[local] = line
 
     def class_members(self, node: Any, name: str) -> None:
         body = field_of(node, "body")

@@ -71,7 +71,7 @@ from pytest_postgates.helpers.history_cues import historical
 from pytest_postgates.helpers.model_grounding import (
     judge_with_model,
 )
-from pytest_postgates.helpers.other_repositories import placed_elsewhere
+from pytest_postgates.helpers.other_repositories import linked_project, placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -230,6 +230,13 @@ def judge(
         # A package the repository depends on is another product, even though its name is
         # written in the manifest.
         return verdict("external", repo=dependency[0], where=dependency[1])
+    # A list item or table row led by a link to another project is about that project:
+    # its names are that project's, whatever the product's code declares (other_repositories).
+    # The link's own text is linked-elsewhere's to decide (a name that grounds stays so).
+    if "other-project-link" not in rules_off and not token.href:
+        project = linked_project(post.prose.lead_link(token.line), repos.product_names)
+        if project is not None:
+            return verdict("unjudged", rule=project[0], reason=project[1])
     # The API model first: a token anchored to the product is judged name for name against
     # its code, never by a search of text (model_grounding).
     decided = (
@@ -254,6 +261,8 @@ def judge(
     )
     if owned is not None and owned.outcome == "external":
         return verdict("external", where=owned.where, rule=owned.rule)
+    if owned is not None and owned.outcome == "grounded":  # the product imports it
+        return verdict("grounded", where=owned.where, repo=primary.name, rule=owned.rule)
     why = decided.reason if decided is not None else ""
     prose_only = False
     if decided is None:
@@ -605,7 +614,7 @@ def _source_fingerprint() -> str:
     file the old code's verdicts under the new code's key."""
     import hashlib
 
-    from pytest_postgates import code_references, html_text
+    from pytest_postgates import code_references, html_text, prose
     from pytest_postgates.evidence import (
         api_model,
         cli_model,
@@ -627,6 +636,7 @@ def _source_fingerprint() -> str:
         grounding_rules,
         history_cues,
         model_grounding,
+        other_repositories,
         outcome_rules,
         page_names,
         tokens,
@@ -637,6 +647,8 @@ def _source_fingerprint() -> str:
     modules = (
         code_references,  # which references outside code spans are tokens
         html_text,
+        prose,  # the list items and table rows a link leads (other-project-link)
+        other_repositories,
         api_model,
         cli_model,  # the product's CLI: executables, commands, derived flags
         cli_python,
@@ -688,7 +700,8 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere, the dependency rules): an "
+        "samples' rules, past-release, historical, linked-elsewhere, other-project-link, the "
+        "dependency rules): an "
         "ablation, or a rule that misfires on a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(

@@ -619,7 +619,7 @@ _CODE_HOSTS = frozenset({"github.com", "gitlab.com", "bitbucket.org", "codeberg.
 _REGISTRIES = {"npmjs.com": "package", "pypi.org": "project", "crates.io": "crates"}
 
 
-def _products_address(url: str, names: frozenset[str]) -> bool | None:
+def products_address(url: str, names: frozenset[str]) -> bool | None:
     """Whether ``url`` is the product's own address (None: not an absolute web address)."""
     try:
         parts = urlsplit(url)
@@ -654,7 +654,7 @@ def linked_elsewhere(token: Token, repos: Repos) -> Outcome | None:
     if not token.href:
         return None
     names = frozenset(n.lower() for n in repos.product_names if len(n) >= 2)
-    if not names or _products_address(token.href, names) is not False:
+    if not names or products_address(token.href, names) is not False:
         return None
     host = (urlsplit(token.href).hostname or "").lower().removeprefix("www.")
     return (

@@ -14,6 +14,13 @@ cannot finish (a star import, a module ``__getattr__``, a base class outside it,
 module) or the dependency is not installed, ``unjudged`` with the reason. A bare name the
 product's code does not declare but writes, and a dependency's top module exports, is
 that dependency's.
+
+A token whose first name the product's own code imports from a declared dependency or the
+standard library (the API model records every such import with its file and line) is
+looked up the same way, and found, it is ``grounded``: the product uses that name, and the
+evidence names the dependency and the importing line. A class the product declares only in
+a file that imports the same name (a stand-in for when the dependency is absent) does not
+make the name the product's own.
 """
 
 from __future__ import annotations
@@ -22,8 +29,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pytest_postgates.evidence.api_model import ApiModel
+from pytest_postgates.evidence.api_model import ApiModel, package_root
 from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
+from pytest_postgates.evidence.model_facts import ImportSite
+from pytest_postgates.evidence.model_python import CONSTANT_NAME
 from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
 from pytest_postgates.helpers.page_names import PageNames
 
@@ -66,6 +75,20 @@ RULES = (
         "@eslint/core): that package's name",
         "tests/test_dependency_rules.py::test_a_bare_name_a_dependency_exports_is_external",
     ),
+    Rule(
+        "dependency-imported",
+        "grounded",
+        "the token's first name is one the product's own code imports from a declared "
+        "dependency or the standard library (`from ag_ui.core import Interrupt`, `import type "
+        '{ DeprecatedInfo } from "@eslint/core"`; the API model records each import with '
+        "its file and line) and the chain resolves in that dependency's model: a name the "
+        "product uses, with the dependency and the importing line as evidence (a class the "
+        "product declares only beside that import, a fallback stub, does not shadow it); "
+        "a bare constant (`RUN_ERROR`) found in an enum the product imports and reads "
+        "constants of (`EventType.TOOL_CALL_RESULT`) too; not installed, the dependency "
+        "rules above leave it unjudged; a missing member is a `dependency-miss`",
+        "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
+    ),
 )
 
 
@@ -77,7 +100,7 @@ _FILE_SUFFIX = re.compile(
 
 @dataclass(frozen=True)
 class DependencyDecision:
-    outcome: str  # external, ungrounded or unjudged
+    outcome: str  # external, grounded (the product imports it), ungrounded or unjudged
     rule: str
     where: str = ""
     reason: str = ""
@@ -93,25 +116,97 @@ def judge_dependency(
     """The decision on ``text`` when it is rooted in a dependency (or, bare, exported by
     one), else None: the product's model and the gate's other rules decide."""
     parts = chain_parts(signature_name(text))
-    if not parts or parts[0] in product.modules or parts[0] in product.classes:
+    if not parts or parts[0] in product.modules:
+        return None
+    if parts[0] in product.classes and not _fallback_class(parts[0], product):
         return None
     if len(parts) > 1 and _FILE_SUFFIX.search(text):
         return None  # `vite.config.js` is a file's name, not a member chain of vite
     rooted = _rooted(parts, dependencies, page)
+    site = None
+    if rooted is None and "dependency-imported" not in rules_off:
+        rooted, site = _imported_by_product(parts, product, dependencies)
+        if rooted is None and len(parts) == 1:
+            constant = _imported_constant(parts[0], product, dependencies)
+            if constant is not None:
+                return constant
     if rooted is None:
-        # Only a name the product's own code writes (it imports the dependency's name): a
-        # tool's export that happens to spell a renamed product name (pytest's `RunResult`
-        # for the product's `AgentRunResult`) stays the product's near miss.
-        written = parts[0] in product.facts.identifiers
-        if len(parts) == 1 and written and "dependency-export" not in rules_off:
-            exporter = dependencies.exporting(parts[0])
-            if exporter is not None:
-                where = f"exported by {exporter.label} (module {exporter.roots[0]})"
-                return DependencyDecision("external", "dependency-export", where=where)
+        if len(parts) == 1 and "dependency-export" not in rules_off:
+            return _exported(parts[0], product, dependencies)
         return None
     dependency, path, imported = rooted
-    decision = _resolve(dependency, path, imported)
+    decision = _resolve(dependency, path, imported, site)
     return None if decision.rule in rules_off else decision
+
+
+def _fallback_class(name: str, product: ApiModel) -> bool:
+    """Whether every class ``name`` the product declares is declared in a file that also
+    imports ``name`` from outside the product: a stand-in for when the dependency is not
+    installed (``try: from ag_ui.core import Interrupt`` / ``except ImportError: class
+    Interrupt: ...``), not a class of the product's own."""
+    importing = {site.path for site in product.imported(name)}
+    return bool(importing) and all(c.path in importing for c in product.classes[name])
+
+
+def _imported_by_product(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> tuple[tuple[DependencyModel, list[str], bool] | None, ImportSite | None]:
+    """The dependency the product's own code imports ``parts[0]`` from (the first import
+    of it from a declared dependency or the standard library), the path to look up in its
+    model, and the import."""
+    for site in product.imported(parts[0]):
+        python = site.path.endswith((".py", ".pyi"))
+        root = site.module.split(".")[0] if python else package_root(site.module)
+        dependency = dependencies.for_root(root)
+        if dependency is None or (dependency.ecosystem == "javascript") == python:
+            continue
+        head = site.module.split(".") if dependency.ecosystem != "javascript" else [site.module]
+        name = [] if site.name in ("", "*") else [site.name]
+        return (dependency, [*head, *name, *parts[1:]], True), site
+    return None, None
+
+
+def _imported_constant(
+    name: str, product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A bare constant (`RUN_ERROR`) that is a member of an enum the product's code imports
+    from a dependency and reads constants of (`EventType.TOOL_CALL_RESULT`), found there in
+    that dependency's model: grounded, with the enum and its import as evidence. None
+    otherwise: the gate's other rules decide (a constant found in no such enum stays what
+    it was)."""
+    if not CONSTANT_NAME.fullmatch(name):
+        return None
+    for owner in sorted(product.facts.constant_owners):
+        rooted, site = _imported_by_product([owner, name], product, dependencies)
+        if rooted is None or site is None or rooted[0].model is None:
+            continue
+        dependency, path, _imported = rooted
+        model = rooted[0].model
+        if path[0] not in model.modules or model.resolve(path).outcome != "found":
+            continue
+        where = (
+            f"{dependency.label}: a member of {'.'.join(path[:-1])}, whose constants the "
+            f"product reads; imported by the product at {site.where()}"
+        )
+        return DependencyDecision("grounded", "dependency-imported", where=where)
+    return None
+
+
+def _exported(
+    name: str, product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """``dependency-export``: a bare name an installed runtime dependency's top module
+    exports, when the product's own code writes it (it imports it). Only then: a tool's
+    export that happens to spell a renamed product name (pytest's `RunResult` for the
+    product's `AgentRunResult`, @fastify/ajv-compiler's `SerializerCompiler` for fastify's
+    `serializerCompiler`) stays the product's near miss."""
+    if name not in product.facts.identifiers:
+        return None
+    exporter = dependencies.exporting(name)
+    if exporter is None:
+        return None
+    where = f"exported by {exporter.label} (module {exporter.roots[0]})"
+    return DependencyDecision("external", "dependency-export", where=where)
 
 
 def _rooted(
@@ -144,10 +239,15 @@ def _page_imports(page: Callable[[], PageNames] | None, module: str) -> bool:
     return page is not None and page().imported.get(module) == (module,)
 
 
-def _resolve(dependency: DependencyModel, path: list[str], imported: bool) -> DependencyDecision:
+def _resolve(
+    dependency: DependencyModel, path: list[str], imported: bool, site: ImportSite | None = None
+) -> DependencyDecision:
     model = dependency.model
     if model is None:
-        return DependencyDecision("unjudged", "dependency-not-installed", reason=dependency.reason)
+        reason = dependency.reason
+        if site is not None:
+            reason += f" (the product imports it at {site.where()})"
+        return DependencyDecision("unjudged", "dependency-not-installed", reason=reason)
     label = dependency.label
     if path[0] not in model.modules:
         return DependencyDecision(
@@ -158,6 +258,10 @@ def _resolve(dependency: DependencyModel, path: list[str], imported: bool) -> De
         # The standard library's module, not its file (`re/__init__.py` here, `re.py` in 3.10).
         shown = path[0] if dependency.ecosystem == "stdlib" else found.where
         where = f"{label}: {shown}"
+        if site is not None:
+            # The product's own code uses it: a claim about the product that holds.
+            where += f"; imported by the product at {site.where()}"
+            return DependencyDecision("grounded", "dependency-imported", where=where)
         return DependencyDecision("external", "dependency-found", where=where)
     open_owner = (
         found.outcome == "unjudged"
