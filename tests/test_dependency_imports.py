@@ -70,7 +70,7 @@ def test_a_member_of_a_name_the_product_imports_is_grounded(
     assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
     # The evidence names the dependency and the product's line that imports the name.
     assert "dependency fakedep 1.0" in entry["where"]
-    assert "imported by the product at mylib/_adapter.py:2" in entry["where"]
+    assert "imported by the product at mylib/_adapter.py" in entry["where"]
     # The stand-in class does not shadow the import: a missing member is the dependency's miss.
     missed = token_outcome(card, "Gauge.raed")
     assert (missed["outcome"], missed["rule"]) == ("ungrounded", "dependency-miss")
@@ -84,7 +84,7 @@ def test_a_name_imported_from_a_dependency_not_installed_is_unjudged(
     entry = token_outcome(card, "Pool.connect()")
     assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-not-installed")
     assert "missingdep not installed" in entry["reason"]
-    assert "mylib/_adapter.py:9" in entry["reason"]
+    assert "mylib/_adapter.py" in entry["reason"]
 
 
 def test_a_typescript_import_of_a_package_is_judged_in_its_declarations(
@@ -93,7 +93,7 @@ def test_a_typescript_import_of_a_package_is_judged_in_its_declarations(
     card = _card("`Widget.render` draws and `Widget.paint` paints.\n", tmp_path, ctx)
     entry = token_outcome(card, "Widget.render")
     assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
-    assert "src/index.ts:1" in entry["where"]
+    assert "src/index.ts" in entry["where"]
     assert token_outcome(card, "Widget.paint")["rule"] == "dependency-miss"
 
 
@@ -116,7 +116,7 @@ def test_a_bare_constant_of_an_enum_the_product_reads_is_grounded(
     entry = token_outcome(card, "BAD_GATEWAY")
     assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
     assert "a member of http.HTTPStatus" in entry["where"]
-    assert "mylib/status.py:1" in entry["where"]
+    assert "mylib/status.py" in entry["where"]
     assert token_outcome(card, "BAD_GATEWAYS")["rule"] != "dependency-imported"
 
 
@@ -143,7 +143,7 @@ def test_the_model_records_imports_from_outside_the_product_with_their_lines() -
     facts = build_model("c0", sources).facts
     assert facts.constant_owners == set()  # no constant of an import is read
     seen = {
-        local: [(s.module, s.name, s.where()) for s in sites]
+        local: [(s.module, s.name, f"{s.path}:{s.line}") for s in sites]
         for local, sites in facts.imports.items()
     }
     assert seen["Gt"] == [("fakedep", "Gt", "pkg/__init__.py:1")]

@@ -92,7 +92,9 @@ class ImportSite:
     line: int
 
     def where(self) -> str:
-        return f"{self.path}:{self.line}"
+        """The importing file. (Not its line, as :meth:`Decl.where`: a scorecard must not
+        change when an unrelated edit moves the import.)"""
+        return self.path
 
 
 @dataclass

@@ -18,7 +18,7 @@ that dependency's.
 A token whose first name the product's own code imports from a declared dependency or the
 standard library (the API model records every such import with its file and line) is
 looked up the same way, and found, it is ``grounded``: the product uses that name, and the
-evidence names the dependency and the importing line. A class the product declares only in
+evidence names the dependency and the importing file. A class the product declares only in
 a file that imports the same name (a stand-in for when the dependency is absent) does not
 make the name the product's own.
 """
@@ -82,7 +82,7 @@ RULES = (
         "dependency or the standard library (`from ag_ui.core import Interrupt`, `import type "
         '{ DeprecatedInfo } from "@eslint/core"`; the API model records each import with '
         "its file and line) and the chain resolves in that dependency's model: a name the "
-        "product uses, with the dependency and the importing line as evidence (a class the "
+        "product uses, with the dependency and the importing file as evidence (a class the "
         "product declares only beside that import, a fallback stub, does not shadow it); "
         "a bare constant (`RUN_ERROR`) found in an enum the product imports and reads "
         "constants of (`EventType.TOOL_CALL_RESULT`) too; not installed, the dependency "
