@@ -51,3 +51,44 @@ def test_reader_local_and_example_links_are_examples_not_dead_links(blog: Blog) 
     assert "reserved for examples" in listed[2]["reason"]
     preview = _links(blog, "2026-01-03-preview")
     assert preview["verdict"] == "FAIL"
+
+
+def test_a_jekyll_sites_links_resolve_to_every_folder_of_the_site(blog: Blog) -> None:
+    """Issue 27 (ljvmiranda921.github.io): a post in ``notebook/_posts`` links a post of
+    ``projects/_posts`` (category ``projects`` from its folder: ``/projects/2023/08/01/
+    calamancy/`` under the pretty style), a page whose ``permalink`` differs from its path,
+    a page at its path, a collection document, a redirect and a static file; each resolves
+    as Jekyll builds the site. A post-shaped path no post has is broken; a site path the
+    model cannot find (a plugin's tag page) is listed as not judged, never a failure."""
+    blog.raw(
+        "_config.yml",
+        b"permalink: pretty\nurl: https://blog.example.org\n"
+        b"collections:\n  talks:\n    output: true\n",
+    )
+    front = {"layout": "post", "title": "T", "date": "2023-08-01", "category": "projects"}
+    blog.post("2023-08-01-calamancy.md", folder="projects/_posts", front=front)
+    moved = {**front, "date": "2017-01-25", "category": "notebook"}
+    blog.post("2017-01-25-forward-kinematics.md", folder="notebook/_posts", front=moved)
+    blog.raw("cv.md", b"---\nlayout: page\npermalink: /curriculum/\n---\nCV\n")
+    blog.raw("research/index.md", b"---\nlayout: page\nredirect_from: /papers/\n---\nR\n")
+    blog.raw("_talks/acl.md", b"---\ntitle: ACL\n---\nTalk\n")
+    blog.raw("assets/header.png", b"\x89PNG")
+    links = (
+        "[calamanCy](/projects/2023/08/01/calamancy/) and [its benchmarks]"
+        "(https://blog.example.org/projects/2023/08/01/calamancy/#benchmarks),\n"
+        "[my CV](/curriculum/), [research](/research/), [papers](/papers/),"
+        " [a talk](/talks/acl/), ![header](/assets/header.png),\n"
+        "[the FK post](/notebook/2017/01/25/forward-kinematics/),"
+        " [a moved post](/projects/2017/01/25/forward-kinematics/) and [tags](/tags/nlp/).\n"
+    )
+    notebook = {**front, "date": "2023-11-20", "category": "notebook"}
+    blog.post("2023-11-20-ner.md", EASY + links, folder="notebook/_posts", front=notebook)
+
+    result = blog.pytester.runpytest("--postgates-only=6", "--postgates-offline", "notebook")
+    result.assert_outcomes(passed=1, failed=1)
+    card = blog.card("2023-11-20-ner-gate6-readability_links.json")
+    internal = card["detail"]["internal_links"]
+    assert [b["url"] for b in internal["broken"]] == ["/projects/2017/01/25/forward-kinematics/"]
+    assert internal["checked"] == 9
+    assert [row["url"] for row in internal["not_judged"]["links"]] == ["/tags/nlp/"]
+    assert "not judged" in internal["not_judged"]["reason"]

@@ -112,6 +112,12 @@ LONG_CODES = frozenset({"LONG_PARAGRAPH"})
 FLESCH_CODES = frozenset({"LOW_FLESCH", "HARD_TO_READ"})
 FLESCH_KEYS = ("flesch_floor", "post_flesch_floor", "max_hard_prose_share")
 BATCH_NAME = "readability_links-urls"
+DETAIL_LIMIT = 100  # site links listed as not judged
+SITE_PATH_UNJUDGED = (
+    "a site path that is not shaped like a post's URL and names no post, page or file the "
+    "site model finds (a theme, a plugin or the build may make it; a relative link to a "
+    "non-Markdown file is not resolved): not judged"
+)
 
 
 # =========================================================================== readability
@@ -198,8 +204,8 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
         return None
     if path.startswith("/"):
         is_post, resolves = site.resolve(path)
-        if not is_post:
-            return None
+        if not is_post:  # a page or file the model finds, else not judged (a theme, a plugin)
+            return InternalLink(link.line, url, True, "") if resolves else None
         reason = "" if resolves else f"no post in the corpus has the URL {site.normalise(path)}/"
         return InternalLink(link.line, url, resolves, reason)
     if path.lower().endswith((".md", ".markdown")):
@@ -389,7 +395,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     external: list[tuple[int, Link, str]] = []
     malformed: list[tuple[int, dict[str, Any]]] = []
     examples: list[tuple[int, dict[str, Any]]] = []  # reader-local and example addresses
-    site_paths = 0
+    site_paths: list[dict[str, Any]] = []  # site links not judged
     for position, link in enumerate(all_links):
         if link.kind != "liquid" and is_external(link.url):
             url = external_url(link.url)
@@ -418,7 +424,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         if verdict is not None:
             internal.append(verdict)
         elif link.url and not link.url.startswith("#") and ":" not in link.url.split("/")[0]:
-            site_paths += 1
+            site_paths.append({"line": link.line, "url": link.url})
     broken = [i for i in internal if not i.resolves]
     for item in broken:
         findings.append(
@@ -532,7 +538,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             "broken": [{"line": i.line, "url": i.url, "reason": i.reason} for i in broken],
             "permalink": site.template,
             "site": site.generator,
-            "site_paths_not_checked": site_paths,
+            "site_paths_not_checked": len(site_paths),
+            "not_judged": {"links": site_paths[:DETAIL_LIMIT], "reason": SITE_PATH_UNJUDGED},
         },
         "links": links_detail,
     }
