@@ -3,7 +3,10 @@ Jekyll blog laid out as the outside blogs of issue 27 are (bench/outside_project
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from pytest_postgates.tools.jekyll_site import jekyll_site
 
 if TYPE_CHECKING:
     from tests.conftest import Blog
@@ -92,3 +95,14 @@ def test_a_jekyll_sites_links_resolve_to_every_folder_of_the_site(blog: Blog) ->
     assert internal["checked"] == 9
     assert [row["url"] for row in internal["not_judged"]["links"]] == ["/tags/nlp/"]
     assert "not judged" in internal["not_judged"]["reason"]
+
+
+def test_the_jekyll_walk_leaves_out_node_modules_and_excluded_folders(tmp_path: Path) -> None:
+    """A node_modules folder at any depth and the ``exclude`` list are not read as the
+    site's pages (Jekyll excludes them; a walk of one cost more than the site)."""
+    for relative in ("a/node_modules/pkg/readme.md", "drafts/notes.md", "kept/page.md"):
+        page = tmp_path / relative
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("---\ntitle: x\n---\nx\n", encoding="utf-8")
+    site = jekyll_site(tmp_path, {"exclude": ["drafts"], "permalink": "pretty"}, 100)
+    assert site.paths == {"/kept/page"}

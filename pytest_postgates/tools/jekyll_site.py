@@ -247,10 +247,13 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
         in_posts = "_posts" in parts
         label = parts[0][1:] if parts and parts[0].startswith("_") else None
         label = label if label in collections else None
+        # A node_modules folder at any depth holds no page a post links, and walking one
+        # costs more than the rest of the site.
         dirs[:] = sorted(
             d
             for d in dirs
             if not d.startswith(".")
+            and d != "node_modules"
             and (not d.startswith("_") or d == "_posts" or (not parts and d[1:] in collections))
             and not _excluded((relative_folder / d).as_posix(), exclude)
         )
