@@ -97,12 +97,22 @@ def test_a_jekyll_sites_links_resolve_to_every_folder_of_the_site(blog: Blog) ->
     assert "not judged" in internal["not_judged"]["reason"]
 
 
-def test_the_jekyll_walk_leaves_out_node_modules_and_excluded_folders(tmp_path: Path) -> None:
+def test_the_jekyll_walk_reads_what_jekyll_builds(tmp_path: Path) -> None:
     """A node_modules folder at any depth and the ``exclude`` list are not read as the
-    site's pages (Jekyll excludes them; a walk of one cost more than the site)."""
-    for relative in ("a/node_modules/pkg/readme.md", "drafts/notes.md", "kept/page.md"):
+    site's pages (Jekyll excludes them; a walk of one cost more than the site); an ``_``
+    folder named in ``include`` is."""
+    pages = ("a/node_modules/pkg/readme.md", "drafts/notes.md", "kept/page.md", "_pages/cv.md")
+    for relative in (*pages, "_talks/slides.pdf", "_posts/figure.png"):
         page = tmp_path / relative
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text("---\ntitle: x\n---\nx\n", encoding="utf-8")
-    site = jekyll_site(tmp_path, {"exclude": ["drafts"], "permalink": "pretty"}, 100)
-    assert site.paths == {"/kept/page"}
+    config = {
+        "exclude": ["drafts"],
+        "include": ["_pages"],
+        "permalink": "pretty",
+        "collections": {"talks": {"output": True}},
+    }
+    site = jekyll_site(tmp_path, config, 100)
+    # A collection's static file is copied under its label; a file in _posts that is no
+    # dated post is not built.
+    assert site.paths == {"/kept/page", "/_pages/cv", "/talks/slides.pdf"}

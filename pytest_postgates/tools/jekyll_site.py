@@ -15,7 +15,9 @@ model, :mod:`pytest_postgates.tools.site`, uses it for a site with a ``_config.y
   other file outside ``_`` and ``.`` folders, ``.scss``/``.sass`` with front matter as
   ``.css``) at their own path.
 
-Folders in ``exclude`` and Jekyll's default exclusions are left out. What a theme gem or a
+Folders in ``exclude``, Jekyll's default exclusions and ``node_modules`` are left out;
+``_`` folders named in ``include`` (``include: [_pages]``) are read as pages. Only dated
+Markdown and HTML files are read in ``_posts``. What a theme gem or a
 plugin makes (archives, pagination, a feed) is not known here: gate 6 lists a site path
 it cannot find as not judged, and fails only a post-shaped path no post has.
 """
@@ -235,6 +237,7 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
     collections = _collections(config)
     exclude = tuple(str(p) for p in config.get("exclude") or () if isinstance(p, str))
     exclude += DEFAULT_EXCLUDE
+    include = {str(p).strip("/") for p in config.get("include") or () if isinstance(p, str)}
     paths: set[str] = set()
     posts: set[Path] = set()
     slugs: set[str] = set()
@@ -254,7 +257,12 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
             for d in dirs
             if not d.startswith(".")
             and d != "node_modules"
-            and (not d.startswith("_") or d == "_posts" or (not parts and d[1:] in collections))
+            and (
+                not d.startswith("_")
+                or d == "_posts"
+                or (not parts and d[1:] in collections)
+                or (relative_folder / d).as_posix() in include  # ``include: [_pages]``
+            )
             and not _excluded((relative_folder / d).as_posix(), exclude)
         )
         for name in sorted(names):
@@ -262,18 +270,22 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
             relative = relative_folder / name
             if name.startswith((".", "#", "~")) or _excluded(relative.as_posix(), exclude):
                 continue
-            if in_posts or label is not None or name.lower().endswith(PAGE_SUFFIXES):
-                if read >= limit or admission_problem(path, (root,)) is not None:
+            if not name.lower().endswith(PAGE_SUFFIXES):
+                if in_posts:  # Jekyll reads only dated posts there
                     continue
-                read += 1
-                front = front_matter(path, stamp(path))
-                for alias in _names(front.get("redirect_from")):
-                    paths.add(normal_path(alias))
-            else:
+                if label is not None:  # a collection's static file
+                    paths.add(normal_path(f"/{label}/" + Path(*relative.parts[1:]).as_posix()))
+                    continue
                 if name.lower().endswith((".scss", ".sass")) and _has_front_matter(path):
                     paths.add(normal_path("/" + relative.with_suffix(".css").as_posix()))
                 paths.add(normal_path("/" + relative.as_posix()))  # a static file
                 continue
+            if read >= limit or admission_problem(path, (root,)) is not None:
+                continue
+            read += 1
+            front = front_matter(path, stamp(path))
+            for alias in _names(front.get("redirect_from")):
+                paths.add(normal_path(alias))
             if front.get("published") is False:  # not built
                 continue
             if in_posts:
