@@ -115,7 +115,9 @@ def test_batches_cover_only_the_selected_posts(
     batch a gate declares covers the posts whose item of that gate is selected."""
     for n, name in enumerate(("2026-01-01-a.md", "2026-01-02-b.md", "2026-01-03-c.md")):
         blog.post(name, PAGE.replace("{n}", str(n)))
-    blog.pyproject('lint_backend = "rumdl"\nbody_line_floor = 1\n')
+    # Allowed, the loopback link is one to check (not a reader-local example): the batch
+    # prefetches it (port 9 refuses at once; nothing leaves the machine).
+    blog.pyproject('lint_backend = "rumdl"\nbody_line_floor = 1\nallow_hosts = ["127.0.0.1:9"]\n')
     blog.pytester.makeconftest(SPY_CONFTEST)
     blog.pytester.runpytest_subprocess(
         "--postgates-only=1,6,12", "--postgates-all", "_posts", *selection

@@ -75,7 +75,16 @@ def test_dates_that_parse_and_match_the_file_name(
 
 
 def test_a_date_that_disagrees_with_the_file_name(tmp_path: Path, cache_dir: Path) -> None:
-    card = run(write(tmp_path, FRONT.format(date="'2026-06-04 10:00:00 +0530'")), cache_dir)
+    post = write(tmp_path, FRONT.format(date="'2026-06-04 10:00:00 +0530'"))
+    # House style: listed as advice where the project has not adopted the agreement.
+    unadopted = run(post, cache_dir)
+    assert unadopted.verdict == "PASS" and unadopted.findings == []
+    advice = unadopted.detail["house_style"]["enforce_date_matches_file_name"]
+    assert [f["code"] for f in advice["findings"]] == ["FRONT_MATTER_DATE"]
+    declined = run(post, cache_dir, enforce_date_matches_file_name=False)
+    assert declined.verdict == "PASS"
+    assert "enforce_date_matches_file_name" not in declined.detail.get("house_style", {})
+    card = run(post, cache_dir, enforce_date_matches_file_name=True)
     assert card.verdict == "FAIL"
     assert codes(card) == [(4, "FRONT_MATTER_DATE")]
     assert "2026-06-04 does not match the file name's 2026-06-03" in card.findings[0].message
@@ -294,11 +303,11 @@ def test_toml_and_json_front_matter_dates_are_checked(
     front: str, line: int, tmp_path: Path, cache_dir: Path
 ) -> None:
     post = _bare(tmp_path, f"content/posts/{NAME}", front + BODY)
-    card = run(post, cache_dir)
+    card = run(post, cache_dir, enforce_date_matches_file_name=True)
     assert codes(card) == [(line, "FRONT_MATTER_DATE")]
     assert "2026-06-04 does not match the file name's 2026-06-03" in card.findings[0].message
     fixed = _bare(tmp_path, f"content/posts/{NAME}", front.replace("06-04", "06-03") + BODY)
-    assert run(fixed, cache_dir).verdict == "PASS"
+    assert run(fixed, cache_dir, enforce_date_matches_file_name=True).verdict == "PASS"
 
 
 @pytest.mark.parametrize(

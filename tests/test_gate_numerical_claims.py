@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_postgates.evidence.changelog import records_releases
 from pytest_postgates.gates import numerical_claims as gate
 from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
@@ -617,3 +618,51 @@ def test_a_repository_without_a_product_lists_uncited_numbers_as_advice(tmp_path
         post = make_post(body, product / "_posts", name="2026-06-03-a.md")
         card = gate.GATE.evaluate(post, repo_context(product, tmp_path / f"cache-{name}"))
         assert [f.code for f in card.findings] == ["UNCITED_NUMBER"], name
+
+
+def test_a_sites_news_page_is_not_a_changelog(tmp_path: Path) -> None:
+    """A Jekyll blog's ``news.md`` is a page of announcements, not a record of releases
+    (issue 27: ljvmiranda921.github.io's news page made its essays a product's, and the
+    author's own measurements failed as uncited). A NEWS file that records releases, and a
+    file named CHANGELOG, still make a product's repository."""
+    body = "Our method recalls 85.5% of the spans.\n"
+    news_page = (
+        "---\nlayout: null\ntitle: News\ndate: 2026-08-01\n---\n\n"
+        '<div class="news-item">\n<p>**Aug 2026**: my paper on v2 data was accepted.</p>\n'
+        "</div>\n\n* Jun 2026: I gave a talk at 2026-06-01's workshop.\n"
+    )
+    blog = make_repo(tmp_path / "blog", {"_config.yml": "title: x\n", "news.md": news_page})
+    (blog / "_posts").mkdir()
+    post = make_post(body, blog / "_posts", name="2026-06-03-a.md")
+    card = gate.GATE.evaluate(post, repo_context(blog, tmp_path / "c1"))
+    assert card.verdict == "PASS" and card.findings == []
+    assert "keeps no CHANGELOG" in card.detail["house_style"]["numbers_need_sources"]["reason"]
+    for name, text in (
+        ("NEWS.md", "# acme 1.2.0\n\n* Faster parsing.\n"),
+        ("NEWS", "* Noteworthy changes in release 1.2 (2024-01-05) [stable]\n"),
+        ("HISTORY.rst", "History\n=======\n\n0.3.0 (2024-01-05)\n------------------\n"),
+        ("CHANGELOG.md", "# Changelog\n"),
+    ):
+        product = make_repo(tmp_path / name, {"_config.yml": "title: x\n", name: text})
+        (product / "_posts").mkdir()
+        post = make_post(body, product / "_posts", name="2026-06-03-a.md")
+        card = gate.GATE.evaluate(post, repo_context(product, tmp_path / f"cache-{name}"))
+        assert [f.code for f in card.findings] == ["UNCITED_NUMBER"], name
+
+
+@pytest.mark.parametrize(
+    ("text", "releases"),
+    [
+        ("## [1.2.0] - 2024-01-05\n", True),
+        ("## 2024-01-05\n\n- fixed\n", True),
+        ("v2.0\n----\n", True),
+        ("Version 1.2 brings speed.\n", True),
+        ("Release notes\n\n1.0.3 (2023)\n", True),
+        ("acme 3.1\n=======\n", True),
+        ("---\ntitle: News\ndate: 2024-01-05\n---\n\nI gave a talk.\n", False),
+        ("* Jun 2026: a talk on v2.0 of our tool\n", False),
+        ("## Talks\n\nAt 2024-01-05 I spoke about 1.5x speedups.\n", False),
+    ],
+)
+def test_what_records_releases(text: str, releases: bool) -> None:
+    assert records_releases(text) is releases

@@ -47,3 +47,36 @@ def test_one_flesch_key_adopts_the_flesch_verdict(blog: Blog, key: str) -> None:
     result.assert_outcomes(passed=1)
     card = blog.card("2026-01-01-short-gate6-readability_links.json")
     assert list(card["detail"]["house_style"]) == ["max_paragraph_sentences"]
+
+
+def test_a_front_matter_date_that_differs_from_the_file_name_is_advice_until_adopted(
+    blog: Blog,
+) -> None:
+    """Jekyll builds a post whose front matter date differs from its file name's (the front
+    matter date dates and links it): a blog that never adopted the agreement gets it as
+    advice; one that sets ``enforce_date_matches_file_name`` fails the post on it."""
+    front = {"layout": "post", "title": "A post", "date": "2026-01-02"}
+    blog.post("2026-01-01-moved.md", front=front)
+    run = ("--postgates-only=1", "--postgates-offline", "-o", "postgates_body_line_floor=1")
+
+    result = blog.pytester.runpytest(*run, "_posts")
+    result.assert_outcomes(passed=1)
+    card = blog.card("2026-01-01-moved-gate1-blog_quality.json")
+    assert card["verdict"] == "PASS" and card["detail"]["by_code"] == {}
+    advice = card["detail"]["house_style"]["enforce_date_matches_file_name"]
+    (finding,) = advice["findings"]
+    assert finding["code"] == "FRONT_MATTER_DATE"
+    assert "2026-01-02 does not match the file name's 2026-01-01" in finding["message"]
+    assert "`enforce_date_matches_file_name = true`" in advice["reason"]
+    assert card["detail"]["front_matter"]["date_matches_filename"] is False
+
+    blog.pyproject("enforce_date_matches_file_name = true\n")
+    result = blog.pytester.runpytest(*run, "_posts")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*FRONT_MATTER_DATE*does not match the file name*"])
+
+    # A date that does not parse is never house style: it fails unadopted too.
+    blog.pyproject("")
+    blog.post("2026-01-01-moved.md", front={**front, "date": "next tuesday"})
+    result = blog.pytester.runpytest(*run, "_posts")
+    result.assert_outcomes(failed=1)

@@ -41,6 +41,7 @@ from typing import Any
 
 from pytest_postgates import signing
 from pytest_postgates.evidence.blobs import ObjectProbe, regular_files, text_files
+from pytest_postgates.evidence.changelog import CHANGELOG_NAME, changelog_of
 from pytest_postgates.evidence.index_seal import is_sealed, matches_tree, write_seal
 from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.evidence.substring import Haystack, TextProbe
@@ -54,9 +55,6 @@ MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024
 MAX_INDEXED_TOTAL_BYTES = 512 * 1024 * 1024
 COMMIT_MESSAGE_LIMIT = 2000
 _WORD_RUN = re.compile(rb"[A-Za-z0-9_]+")
-_CHANGELOG = re.compile(
-    r"^(changelog|changes|history|releases?|news)(\.(md|markdown|txt|rst))?$", re.I
-)
 _GLOB = re.compile(r"[*?\[]")
 # A run of a token whose words number more than this is not used to pick the files to scan.
 _MAX_RUN_WORDS = 2000
@@ -547,8 +545,11 @@ def build_index_files(
     offsets: list[int] = []
     position = 0
     postings_of = Postings()
+    named_like_changelog: dict[str, str] = {}  # root files with a changelog's name
     with open(target / "text.bin", "wb") as text_file, collector_paused():
         for file_id, (path, content) in enumerate(text_files(root, candidates)):
+            if "/" not in path and CHANGELOG_NAME.match(path):
+                named_like_changelog[path] = content.decode("utf-8", "replace")
             text_paths.append(path)
             offsets.append(position)
             text_file.write(content)
@@ -565,7 +566,7 @@ def build_index_files(
     (target / "reversed_ids.bin").write_bytes(array("I", order).tobytes())
     (target / "paths.bin").write_bytes("\0".join(paths).encode("utf-8", "surrogateescape"))
     commits, tags, messages = read_history(root, commit)
-    changelog_path = changelog_of(text_paths)
+    changelog_path = changelog_of(text_paths, named_like_changelog.get)
     (target / "messages.txt").write_text(messages, encoding="utf-8")
     meta = {
         "version": INDEX_VERSION,
@@ -589,11 +590,6 @@ def read_history(root: Path, commit: str) -> tuple[list[str], list[str], str]:
         root, "log", f"-n{COMMIT_MESSAGE_LIMIT}", "--format=%B%x00", commit, "--"
     ).decode("utf-8", "replace")
     return commits, tags, messages
-
-
-def changelog_of(text_paths: list[str]) -> str | None:
-    """The CHANGELOG among the searched files: the first at the root named like one."""
-    return next((p for p in text_paths if "/" not in p and _CHANGELOG.match(p)), None)
 
 
 def load_index_files(root: Path, folder: Path) -> RepoIndex:
@@ -625,6 +621,9 @@ def load_index_files(root: Path, folder: Path) -> RepoIndex:
         changelog="",
         messages=(folder / "messages.txt").read_text(encoding="utf-8"),
     )
+    # Read again, not taken from meta.json: an index built before a name alone stopped
+    # making a CHANGELOG (evidence/changelog.py) must not keep a site's news page as one.
+    index.changelog_path = changelog_of(index.text_paths, index.file_text)
     if index.changelog_path:
         index.changelog = index.file_text(index.changelog_path) or ""
     return index
@@ -713,7 +712,7 @@ def _load_checked(
                 index.commits, index.tags, index.messages = read_history(root, commit)
             except GitError:
                 return None
-            index.changelog_path = changelog_of(index.text_paths)
+            index.changelog_path = changelog_of(index.text_paths, index.file_text)
             index.changelog = index.file_text(index.changelog_path or "") or ""
     return index if genuine else None
 

@@ -10,14 +10,15 @@ still gets them, and the tools themselves can still be run (``audit_commands``):
    page, it is a post with empty front matter and nothing here to check. The keys a Jekyll
    post needs (``required_front_matter``; a key set to null or "" is missing). ``date``
    parses: a YAML date or timestamp, or a string ``YYYY-MM-DD[ HH:MM[:SS[.f]]][ zone]``
-   (zone ``Z``, ``UTC``, ``+0530``, ``+05:30``), which is what Jekyll writes and reads; the
-   calendar date *as written* (its own time zone) agrees with a ``YYYY-MM-DD-slug.md`` file
-   name, which Jekyll also requires to be a real date (Jekyll stops the build on a date it
-   cannot parse; a front matter date that differs moves the post's URL away from its file
-   name). ``categories``/``tags``: Jekyll takes a YAML list, or a string it splits on
-   spaces. A list holds only non-empty strings: YAML turns ``2026``, ``yes`` or ``1.10``
-   into numbers and booleans, which Jekyll keeps in ``tags``, so tag pages see ``1.1`` for
-   ``1.10``. A string is accepted, except with a comma (``tags: ai, rag``).
+   (zone ``Z``, ``UTC``, ``+0530``, ``+05:30``), which is what Jekyll writes and reads. A
+   ``YYYY-MM-DD-slug.md`` file name's date is a real date (Jekyll stops the build on a date
+   it cannot parse). That the calendar date *as written* (its own time zone) agrees with
+   the file name's is house style (``enforce_date_matches_file_name``): Jekyll builds a post
+   whose dates differ, dated and linked by its front matter, so unset a difference is
+   listed as advice, never a failure. ``categories``/``tags``: Jekyll takes a YAML list, or
+   a string it splits on spaces. A list holds only non-empty strings: YAML turns ``2026``,
+   ``yes`` or ``1.10`` into numbers and booleans, which Jekyll keeps in ``tags``, so tag
+   pages see ``1.1`` for ``1.10``. A string is accepted, except with a comma (``tags: ai, rag``).
 2. Body-line floor (BODY_TOO_SHORT): lines after the front matter, blank lines and code
    included, trailing blank lines not, enforced where ``body_line_floor`` is set. It is
    house style (helpers/house_style.py): unset, a blog post under the seeds' calibrated
@@ -45,7 +46,6 @@ still gets them, and the tools themselves can still be run (``audit_commands``):
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import re
 from collections import Counter
@@ -57,6 +57,7 @@ from typing import Any
 from pytest_postgates.config import option
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Decision, Gate, GateContext
 from pytest_postgates.helpers import house_style
+from pytest_postgates.helpers.front_matter_rules import check_front_matter
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import blank_code_and_urls
 from pytest_postgates.scan import Delimited, Scanner, closed_by
@@ -82,202 +83,8 @@ AUDIT_BATCH = "blog_quality.audit"
 DEFAULT_BODY_LINE_FLOOR = 200
 AUDIT_TIMEOUT = 600.0  # seconds per audit command (the seeds' tools scan the whole blog)
 DETAIL_LIMIT = 200  # placeholder hits listed in a scorecard (all of them are findings)
-
-# ------------------------------------------------------------------------ front matter
-_FILENAME_DATE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})-(.+)\.[^.]+$")
-_DATE_STRING = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})"
-    r"(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?"
-    r"\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?"
-)
-LIST_KEYS = ("categories", "tags")
-
-
-def parse_date(value: object) -> tuple[dt.date | None, str]:
-    """(the calendar date as written, a problem or ""). YAML already turned unquoted
-    dates and timestamps into ``date``/``datetime``; strings are read as Jekyll writes
-    them. The date stays in its own time zone: that is the date the author chose."""
-    if isinstance(value, dt.datetime):
-        return value.date(), ""
-    if isinstance(value, dt.date):
-        return value, ""
-    if not isinstance(value, str):
-        return None, f"date is {_type_name(value)}, not a date"
-    match = _DATE_STRING.fullmatch(value.strip())
-    if match is None:
-        return None, f"date {value!r} does not parse (expected YYYY-MM-DD[ HH:MM:SS][ +HHMM])"
-    year, month, day, hour, minute, second, _fraction, zone = match.groups()
-    try:
-        written = dt.date(int(year), int(month), int(day))
-        dt.time(int(hour or 0), int(minute or 0), int(second or 0))
-    except ValueError as exc:
-        return None, f"date {value!r} is not a real date or time: {exc}"
-    if zone and zone[0] in "+-":
-        digits = zone[1:].replace(":", "")
-        hours, minutes = int(digits[:2]), int(digits[2:] or 0)
-        if hours > 23 or minutes > 59:
-            return None, f"date {value!r} has an impossible time-zone offset {zone}"
-    return written, ""
-
-
-def filename_date(path: Path) -> tuple[dt.date | None, str]:
-    """The date of a ``YYYY-MM-DD-slug.md`` file name, or (None, "") for other names."""
-    match = _FILENAME_DATE.match(path.name)
-    if match is None:
-        return None, ""
-    try:
-        return dt.date(int(match[1]), int(match[2]), int(match[3])), ""
-    except ValueError:
-        return None, f"file name date {match[1]}-{match[2]}-{match[3]} is not a real date"
-
-
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    names = {bool: "a boolean", int: "an integer", float: "a number", dict: "a mapping"}
-    names.update({list: "a list", dt.date: "a date", dt.datetime: "a timestamp"})
-    return names.get(type(value), type(value).__name__)
-
-
-def _key_line(post: Post, key: str) -> int:
-    """File line of a top-level front matter key (line 1 when it is absent): ``key:`` in
-    YAML, ``key =`` in TOML, ``"key":`` (indented) in JSON."""
-    if post.front_matter_format == "toml":
-        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*=")
-    elif post.front_matter_format == "json":
-        pattern = re.compile(rf"^\s*\"{re.escape(key)}\"\s*:")
-    else:
-        pattern = re.compile(rf"^['\"]?{re.escape(key)}['\"]?\s*:")
-    for number in range(2, post.body_start_line - 1):
-        if pattern.match(post.lines[number - 1]):
-            return number
-    return 1
-
-
-def _check_list(key: str, value: object) -> tuple[list[str], list[str]]:
-    """(the entries Jekyll derives, problems)."""
-    if value is None:
-        return [], []
-    if isinstance(value, str):
-        if "," in value:
-            return value.split(), [
-                f"{key} is the string {value!r}: Jekyll splits it on spaces, so the commas "
-                "stay in the names; write a YAML list"
-            ]
-        return value.split(), []
-    if not isinstance(value, list):
-        return [], [f"{key} is {_type_name(value)}; write a YAML list of strings"]
-    problems = []
-    entries = []
-    for index, item in enumerate(value, start=1):
-        if isinstance(item, str) and item.strip():
-            entries.append(item)
-        elif isinstance(item, str):
-            problems.append(f"{key} item {index} is an empty string")
-        else:
-            problems.append(
-                f"{key} item {index} is {_type_name(item)} ({item!r}), not a string; quote it"
-            )
-    return entries, problems
-
-
-def check_front_matter(
-    post: Post, required: tuple[str, ...], front_matter_required: bool = True
-) -> tuple[list[Finding], dict[str, Any]]:
-    """Findings on the front matter. A file without any is a finding (NO_FRONT_MATTER) only
-    where front matter is required; elsewhere (a docs page) there is nothing to check."""
-    data = post.front_matter or {}
-    findings: list[Finding] = []
-    if post.front_matter_format is None:
-        if front_matter_required:
-            findings.append(
-                Finding(
-                    1,
-                    "NO_FRONT_MATTER",
-                    "no front matter: a post starts with a '---' (YAML), '+++' (TOML) or '{' "
-                    "(JSON) block",
-                    fix="add front matter with " + ", ".join(required)
-                    if required
-                    else "add front matter",
-                )
-            )
-        named, name_problem = filename_date(post.path)
-        if name_problem and front_matter_required:
-            findings.append(
-                Finding(
-                    1, "FRONT_MATTER_DATE", name_problem, fix="rename the file with a real date"
-                )
-            )
-        return findings, {
-            "format": None,
-            "required": list(required) if front_matter_required else [],
-            "front_matter_required": front_matter_required,
-            "missing": list(required) if front_matter_required else [],
-            "date": None,
-            "filename_date": named.isoformat() if named else None,
-            "date_matches_filename": None,
-            "lists": {},
-        }
-    missing = [key for key in required if data.get(key) in (None, "")]
-    for key in missing:
-        state = "is empty" if key in data else "is missing"
-        findings.append(
-            Finding(
-                _key_line(post, key),
-                "FRONT_MATTER_KEY",
-                f"front matter key {key!r} {state}; a Jekyll post needs it",
-                fix=f"add '{key}:' with a value to the front matter",
-            )
-        )
-    written: dt.date | None = None
-    named, name_problem = filename_date(post.path)
-    if name_problem:
-        findings.append(
-            Finding(1, "FRONT_MATTER_DATE", name_problem, fix="rename the file with a real date")
-        )
-    if "date" in data and data["date"] not in (None, ""):
-        written, problem = parse_date(data["date"])
-        line = _key_line(post, "date")
-        if problem:
-            findings.append(
-                Finding(line, "FRONT_MATTER_DATE", problem, fix="write date: YYYY-MM-DD HH:MM:SS")
-            )
-        elif named is not None and written is not None and written != named:
-            findings.append(
-                Finding(
-                    line,
-                    "FRONT_MATTER_DATE",
-                    f"date {written.isoformat()} does not match the file name's "
-                    f"{named.isoformat()}",
-                    fix="make the front matter date and the file name's date the same day",
-                )
-            )
-    lists: dict[str, list[str]] = {}
-    for key in LIST_KEYS:
-        if key not in data:
-            continue
-        entries, problems = _check_list(key, data[key])
-        lists[key] = entries
-        findings.extend(
-            Finding(
-                _key_line(post, key),
-                "FRONT_MATTER_LIST",
-                problem,
-                fix=f"write {key} as a YAML list of quoted strings",
-            )
-            for problem in problems
-        )
-    detail = {
-        "format": post.front_matter_format,
-        "required": list(required),
-        "front_matter_required": front_matter_required,
-        "missing": missing,
-        "date": written.isoformat() if written else None,
-        "filename_date": named.isoformat() if named else None,
-        "date_matches_filename": None if written is None or named is None else written == named,
-        "lists": lists,
-    }
-    return findings, detail
+# House style (helpers/house_style.py): a front matter date that is not the file name's.
+DATE_NAME_KEYS = ("enforce_date_matches_file_name",)
 
 
 # ------------------------------------------------------------------------ body lines
@@ -596,9 +403,18 @@ def check(post: Post, context: GateContext) -> CheckResult:
     house: dict[str, Any] = {}
 
     required = settings.front_matter_required(post.path)
-    findings, front_detail = check_front_matter(
+    findings, front_detail, mismatch = check_front_matter(
         post, required_keys(settings, post.path, context), required
     )
+    if mismatch is not None and not settings.enforce_date_matches_file_name:
+        findings = [finding for finding in findings if finding is not mismatch]
+        if settings.enforce_date_matches_file_name is None:  # not adopted: advice
+            house[DATE_NAME_KEYS[0]] = house_style.listed(
+                [mismatch],
+                "Jekyll dates and links a post by its front matter date when it differs "
+                "from the file name's, and builds it: the agreement is house style this "
+                f"project has not adopted; set `{DATE_NAME_KEYS[0]} = true` to enforce it",
+            )
     body_lines = body_line_count(post)
     # The calibrated floor is a blog-post length: a docs page (no front matter, none required,
     # or a docs-site generator's page, short by design) gets a floor only when one is set.
@@ -714,6 +530,13 @@ class BlogQualitySettings:
         shown_default="by site generator: Jekyll `layout`, `title`, `date` (not `date` for a "
         "file named `YYYY-MM-DD-slug`); Hugo `title`; "
         "MkDocs, VitePress, Docusaurus none",
+    )
+    enforce_date_matches_file_name: bool | None = option(
+        None,
+        "bool",
+        "a front matter date that differs from a `YYYY-MM-DD-slug` file name's fails "
+        "(FRONT_MATTER_DATE; house style)",
+        shown_default="not enforced; a date that differs is listed as advice",
     )
     # None: required under a ``_posts`` folder only (see front_matter_required).
     require_front_matter: bool | None = option(

@@ -44,7 +44,11 @@ existing post. Other site paths (``/assets/...``) are listed, not judged.
 
 External links: :mod:`pytest_postgates.tools.links`, every URL of the run in one batch.
 Dead (404, 410, unknown host), blocked and malformed links fail; unverified ones (timeouts,
-5xx, 429) only with ``unverified_links_fail``; excluded and offline ones never do.
+5xx, 429) only with ``unverified_links_fail``; excluded and offline ones never do. An
+address on the reader's own machine or network (``localhost``, ``127.0.0.1``, a private
+address) and a domain reserved for examples (``example.com``) are examples, listed with
+the reason and never requested (:mod:`pytest_postgates.tools.reader_local`), except a
+loopback link to a page of the post's own site: a local preview, LOCAL_PREVIEW_LINK.
 """
 
 from __future__ import annotations
@@ -72,11 +76,17 @@ from pytest_postgates.helpers.readability import (
     why_hard,
 )
 from pytest_postgates.post import Post, PostRefused, parse_post, read_post_bytes
-from pytest_postgates.prose import HTML_URL, LIQUID_LINK, Link
-from pytest_postgates.scan_markdown import CodeSpanNoRepeat
+from pytest_postgates.prose import LIQUID_LINK, Link
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import links as linkcheck
 from pytest_postgates.tools.link_guard import CHECKED_SCHEMES, url_problem
+from pytest_postgates.tools.raw_links import raw_link_urls
+from pytest_postgates.tools.reader_local import (
+    EXAMPLE,
+    preview_path,
+    reader_local,
+    reserved_example,
+)
 from pytest_postgates.tools.site import (
     SiteIndex,
     _site_file,
@@ -102,6 +112,12 @@ LONG_CODES = frozenset({"LONG_PARAGRAPH"})
 FLESCH_CODES = frozenset({"LOW_FLESCH", "HARD_TO_READ"})
 FLESCH_KEYS = ("flesch_floor", "post_flesch_floor", "max_hard_prose_share")
 BATCH_NAME = "readability_links-urls"
+DETAIL_LIMIT = 100  # site links listed as not judged
+SITE_PATH_UNJUDGED = (
+    "a site path that is not shaped like a post's URL and names no post, page or file the "
+    "site model finds (a theme, a plugin or the build may make it; a relative link to a "
+    "non-Markdown file is not resolved): not judged"
+)
 
 
 # =========================================================================== readability
@@ -188,8 +204,8 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
         return None
     if path.startswith("/"):
         is_post, resolves = site.resolve(path)
-        if not is_post:
-            return None
+        if not is_post:  # a page or file the model finds, else not judged (a theme, a plugin)
+            return InternalLink(link.line, url, True, "") if resolves else None
         reason = "" if resolves else f"no post in the corpus has the URL {site.normalise(path)}/"
         return InternalLink(link.line, url, resolves, reason)
     if path.lower().endswith((".md", ".markdown")):
@@ -200,46 +216,6 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
         ok = inside and (target in site.files or _site_file(root, target))
         return InternalLink(link.line, url, ok, "" if ok else f"no file {unquote(path)}")
     return None
-
-
-_RAW_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-# (`+)(?:(?!\1).)+?\1 in linear time (as a regex, 1,600 backticks took 100 s).
-_RAW_CODE_SPAN = CodeSpanNoRepeat()
-# Link destinations as CommonMark and HTML write them: [text](url), ![alt](url), <scheme:...>
-# autolinks and href/src attributes. Reference definitions are left to the gate: one is a
-# link only where its label is used, and the batch must not request what no gate judges.
-_RAW_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)|<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\s]*)>")
-_RAW_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:")
-
-
-def raw_link_urls(text: str) -> list[str]:
-    """Link destinations read from a post's text without a Markdown parse, outside fenced
-    code and code spans.
-
-    Only a prefetch for the run's URL batch, like the mermaid batch of gate 1: a URL this
-    misses is checked when its post is gated, from the exact links of the parsed post.
-    Parsing every post for the batch, in one process while the other workers wait, cost
-    as much as parsing them all again for their own gates."""
-    urls: list[str] = []
-    fence: str | None = None
-    for line in text.split("\n"):
-        opener = _RAW_FENCE_OPEN.match(line)
-        if fence is not None:
-            stripped = line.strip()
-            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
-                fence = None
-            continue
-        if opener:
-            fence = opener.group(1)
-            continue
-        if _RAW_DEFINITION.match(line):
-            continue
-        line = _RAW_CODE_SPAN.sub("", line)
-        for match in _RAW_LINK.finditer(line):
-            urls.append(match.group(1) or match.group(2))
-        for match in HTML_URL.finditer(line):
-            urls.append((match.group(1) if match.group(1) is not None else match.group(2)).strip())
-    return urls
 
 
 def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
@@ -258,9 +234,11 @@ def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
             if url_problem(url):
                 continue
             try:
-                if site.is_own_host(urlsplit(url).hostname):
-                    continue
+                host = urlsplit(url).hostname
             except ValueError:
+                continue
+            # The site's own links are judged by its model; example domains never requested.
+            if site.is_own_host(host) or reserved_example(host or ""):
                 continue
             urls[url] = None
     return list(urls)
@@ -353,8 +331,8 @@ _LINK_CODES = {
     ),
     linkcheck.BLOCKED: (
         "BLOCKED_LINK",
-        "link a public address; if readers are meant to open it on their own machine, add "
-        "the URL to link_exclude; a trusted host can be listed in allow_hosts",
+        "link a public address (the host resolves to a private one); a trusted host can be "
+        "listed in allow_hosts",
     ),
     linkcheck.MALFORMED: ("MALFORMED_URL", "fix the URL: scheme, host name and port"),
     linkcheck.UNVERIFIED: (
@@ -362,6 +340,17 @@ _LINK_CODES = {
         "check the link by hand; if it is fine, add it to link_exclude",
     ),
 }
+
+
+def local_preview_finding(link: Link, path: str) -> Finding:
+    """A loopback link to a page of the post's own site: the author's local preview."""
+    return Finding(
+        link.line,
+        "LOCAL_PREVIEW_LINK",
+        f"{link.url}: the address of a local preview of this site's own page {path}, "
+        "dead for every reader",
+        f"link the page by its site path ({path})",
+    )
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
@@ -405,7 +394,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
     internal: list[InternalLink] = []
     external: list[tuple[int, Link, str]] = []
     malformed: list[tuple[int, dict[str, Any]]] = []
-    site_paths = 0
+    examples: list[tuple[int, dict[str, Any]]] = []  # reader-local and example addresses
+    site_paths: list[dict[str, Any]] = []  # site links not judged
     for position, link in enumerate(all_links):
         if link.kind != "liquid" and is_external(link.url):
             url = external_url(link.url)
@@ -416,8 +406,17 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 )
                 continue
             verdict = judge_internal(link, post, site)
+            local = reader_local(url, _checker(context)) if verdict is None else None
             if verdict is not None:
                 internal.append(verdict)
+            elif local is not None:
+                path = preview_path(url, local)
+                if path is not None and site.resolve(path)[1]:
+                    findings.append(local_preview_finding(link, path))
+                examples.append(
+                    (position, {"line": link.line, "url": link.url, "status": EXAMPLE,
+                                "code": None, "reason": local.reason})
+                )  # fmt: skip
             else:
                 external.append((position, link, url))
             continue
@@ -425,7 +424,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         if verdict is not None:
             internal.append(verdict)
         elif link.url and not link.url.startswith("#") and ":" not in link.url.split("/")[0]:
-            site_paths += 1
+            site_paths.append({"line": link.line, "url": link.url})
     broken = [i for i in internal if not i.resolves]
     for item in broken:
         findings.append(
@@ -465,6 +464,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             findings.append(Finding(link.line, code, f"{link.url}: {result.status}{reason}", fix))
     for position, row in malformed:
         rows.append((position, {**row, "status": linkcheck.MALFORMED, "code": None}))
+    rows.extend(examples)
     ordered = [row for _, row in sorted(rows, key=lambda pair: pair[0])]
 
     def with_status(status: str) -> list[dict[str, Any]]:
@@ -483,6 +483,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "unchecked": with_status(linkcheck.UNCHECKED),
         "excluded": with_status(linkcheck.EXCLUDED),
         "malformed": with_status(linkcheck.MALFORMED),
+        "examples": with_status(EXAMPLE),
         "urls": ordered,
         "offline": settings.offline,
         "unverified_fails": own.unverified_links_fail,
@@ -537,7 +538,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             "broken": [{"line": i.line, "url": i.url, "reason": i.reason} for i in broken],
             "permalink": site.template,
             "site": site.generator,
-            "site_paths_not_checked": site_paths,
+            "site_paths_not_checked": len(site_paths),
+            "not_judged": {"links": site_paths[:DETAIL_LIMIT], "reason": SITE_PATH_UNJUDGED},
         },
         "links": links_detail,
     }
@@ -552,7 +554,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         f"{len(ordered)} external links ({len(links_detail['dead'])} dead, "
         f"{len(links_detail['blocked'])} blocked, {len(malformed)} malformed, "
         f"{len(links_detail['unverified'])} unverified, {len(links_detail['unchecked'])} "
-        "unchecked)",
+        f"unchecked, {len(examples)} examples)",
     ]
     facts = {
         "summary": "; ".join(parts) + house_style.summary_note(detail),

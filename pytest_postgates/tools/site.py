@@ -2,9 +2,10 @@
 links. Three generators are understood, each found by its configuration file, the nearest
 upward from a post's folder:
 
-- Jekyll (``_config.yml``): posts named ``YYYY-MM-DD-slug.md`` under ``_posts``, URLs from
-  ``permalink`` (a style name or a template; ``collections.posts``/``defaults`` override),
-  ``url`` and ``baseurl``.
+- Jekyll (``_config.yml``): the whole site as Jekyll builds it (every ``_posts`` folder,
+  pages, collections, redirects and static files: :mod:`pytest_postgates.tools.jekyll_site`),
+  ``url`` and ``baseurl``; without a configuration, the posts of the gated folder and of
+  the run.
 - Hugo (``hugo.toml``/``hugo.yaml``/``hugo.json``, or ``config.toml``/``config.yaml``
   beside a ``content`` folder): every page under ``content/``, URLs ``/<section>/<slug or
   file name>/`` unless ``permalinks`` in the configuration names a template for the
@@ -41,13 +42,18 @@ import yaml
 
 from pytest_postgates.post import (
     Post,
-    PostRefused,
     admission_problem,
     load_yaml,
-    read_front_matter,
-    read_post_bytes,
 )
 from pytest_postgates.prose import LIQUID_LINK, Link
+from pytest_postgates.tools.jekyll_site import (
+    POST_NAME,
+    jekyll_site,
+    permalink_template,
+    render_permalink,
+    template_regex,
+)
+from pytest_postgates.tools.site_files import front_matter, normal_path, stamp
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,39 +71,6 @@ CONFIG_SEARCH_LEVELS = 8
 # few thousand).
 MAX_SITE_PAGES = 20_000
 MARKDOWN = (".md", ".markdown")
-
-
-JEKYLL_STYLES = {
-    "date": "/:categories/:year/:month/:day/:title:output_ext",
-    "pretty": "/:categories/:year/:month/:day/:title/",
-    "ordinal": "/:categories/:year/:y_day/:title:output_ext",
-    "weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
-    "none": "/:categories/:title:output_ext",
-}
-_POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)\.(?:md|markdown|mkd|mdown|html)$")
-_PLACEHOLDER = re.compile(
-    r":(year|month|day|i_month|i_day|short_year|y_day|hour|minute|second|"
-    r"title|slug|name|basename|categories|output_ext|week|short_day)"
-)
-_PLACEHOLDER_REGEX = {
-    "year": r"\d{4}",
-    "month": r"\d{2}",
-    "day": r"\d{2}",
-    "i_month": r"\d{1,2}",
-    "i_day": r"\d{1,2}",
-    "short_year": r"\d{2}",
-    "y_day": r"\d{3}",
-    "hour": r"\d{2}",
-    "minute": r"\d{2}",
-    "second": r"\d{2}",
-    "week": r"\d{2}",
-    "short_day": r"[A-Za-z]{3}",
-    "title": r"[^/]+",
-    "slug": r"[^/]+",
-    "name": r"[^/]+",
-    "basename": r"[^/]+",
-    "output_ext": r"",
-}
 
 
 @dataclass(frozen=True)
@@ -124,7 +97,7 @@ class SiteIndex:
             return None
         if self.generator == "hugo":
             return _hugo_template_regex(self.template)
-        return _template_regex(self.template)
+        return template_regex(self.template)
 
     def is_own_host(self, host: str | None) -> bool:
         return (
@@ -157,35 +130,7 @@ class SiteIndex:
         path = unquote(path.split("#", 1)[0].split("?", 1)[0])
         if self.baseurl and (path == self.baseurl or path.startswith(self.baseurl + "/")):
             path = path[len(self.baseurl) :]
-        return _normal_path(path)
-
-
-def _normal_path(path: str) -> str:
-    path = "/" + path.lstrip("/")
-    for suffix in ("/index.html", ".html"):
-        if path.endswith(suffix):
-            path = path[: -len(suffix)]
-    path = re.sub(r"/+", "/", path)
-    return path.rstrip("/") or "/"
-
-
-@lru_cache(maxsize=64)
-def _template_regex(template: str) -> re.Pattern[str] | None:
-    normal = _normal_path(template.replace(":output_ext", ""))
-    has_anchor = any(
-        name in normal for name in (":year", ":month", ":day", ":y_day", ":i_month")
-    ) or any(part and not part.startswith(":") for part in normal.split("/"))
-    if not has_anchor:
-        return None
-    pattern = ""
-    position = 0
-    source = normal.replace("/:categories", "\x01")
-    for match in _PLACEHOLDER.finditer(source):
-        pattern += re.escape(source[position : match.start()]).replace("\x01", "(?:/[^/]+)*")
-        pattern += _PLACEHOLDER_REGEX.get(match.group(1), r"[^/]+")
-        position = match.end()
-    pattern += re.escape(source[position:]).replace("\x01", "(?:/[^/]+)*")
-    return re.compile(pattern)
+        return normal_path(path)
 
 
 def find_site_config(folder: Path) -> Path | None:
@@ -274,7 +219,7 @@ def generator_of(config: Path | None) -> str:
 
 def _mkdocs_docs(config: Path) -> Path:
     """The ``docs_dir`` of an MkDocs configuration, resolved (default ``docs``)."""
-    settings = _site_config(config, _stamp(config)[0])
+    settings = _site_config(config, stamp(config)[0])
     docs_dir = settings["docs_dir"] if isinstance(settings.get("docs_dir"), str) else "docs"
     return (config.parent / docs_dir).resolve()
 
@@ -296,8 +241,8 @@ _ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, 
 
 
 @lru_cache(maxsize=32)
-def _site_config(config: Path | None, stamp: int) -> dict[str, Any]:
-    del stamp  # part of the cache key only
+def _site_config(config: Path | None, version: int) -> dict[str, Any]:
+    del version  # part of the cache key only
     if config is None:
         return {}
     try:
@@ -315,83 +260,6 @@ def _site_config(config: Path | None, stamp: int) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def _permalink_template(config: dict[str, Any]) -> str:
-    template: Any = config.get("permalink")
-    collections = config.get("collections")
-    if isinstance(collections, dict) and isinstance(collections.get("posts"), dict):
-        template = collections["posts"].get("permalink", template)
-    for default in config.get("defaults") or ():
-        if not isinstance(default, dict):
-            continue
-        scope, values = default.get("scope") or {}, default.get("values") or {}
-        if (
-            isinstance(scope, dict)
-            and isinstance(values, dict)
-            and scope.get("type") == "posts"
-            and isinstance(values.get("permalink"), str)
-        ):
-            template = values["permalink"]
-    chosen = template.strip() if isinstance(template, str) and template.strip() else "date"
-    return JEKYLL_STYLES.get(chosen, chosen)
-
-
-@lru_cache(maxsize=32768)
-def _front_matter(path: Path, stamp: tuple[int, int]) -> dict[str, Any]:
-    """A page's front matter (YAML, TOML or JSON), read without parsing its Markdown
-    (cached per file version)."""
-    del stamp
-    try:
-        data = read_post_bytes(path)
-    except PostRefused:
-        return {}
-    return read_front_matter(data) or {}
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    try:
-        stat = path.stat()
-    except OSError:
-        return (0, 0)
-    return (stat.st_mtime_ns, stat.st_size)
-
-
-def _render_permalink(template: str, path: Path, front: dict[str, Any]) -> str | None:
-    match = _POST_NAME.match(path.name)
-    if match is None:
-        return None
-    year, month, day, name_slug = match.groups()
-    when: date | datetime = date(int(year), int(month), int(day))
-    front_date = front.get("date")
-    if isinstance(front_date, (date, datetime)):
-        when = front_date
-    slug = str(front.get("slug") or name_slug)
-    categories = front.get("categories") or front.get("category") or []
-    if isinstance(categories, str):
-        categories = categories.split()
-    category_path = "/".join(str(c).lower().replace(" ", "-") for c in categories)
-    values = {
-        "year": f"{when.year:04d}",
-        "month": f"{when.month:02d}",
-        "day": f"{when.day:02d}",
-        "i_month": str(when.month),
-        "i_day": str(when.day),
-        "short_year": f"{when.year % 100:02d}",
-        "y_day": f"{when.timetuple().tm_yday:03d}",
-        "hour": f"{getattr(when, 'hour', 0):02d}",
-        "minute": f"{getattr(when, 'minute', 0):02d}",
-        "second": f"{getattr(when, 'second', 0):02d}",
-        "week": f"{when.isocalendar()[1]:02d}",
-        "short_day": when.strftime("%a"),
-        "title": slug,
-        "slug": re.sub(r"[^A-Za-z0-9]+", "-", slug).strip("-").lower(),
-        "name": path.stem,
-        "basename": path.stem,
-        "categories": category_path,
-        "output_ext": ".html",
-    }
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
-
-
 def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
     """The posts an internal link may name: the post's folder and every collected post.
 
@@ -400,11 +268,11 @@ def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
     """
     folder = post_path.resolve().parent
     config_path = find_site_config(folder)
-    config_stamp = _stamp(config_path) if config_path else (0, 0)
+    config_stamp = stamp(config_path) if config_path else (0, 0)
     if config_path is not None and generator_of(config_path) != "jekyll":
         # A Hugo or MkDocs site is one index for every folder of it.
         return _whole_site_index(config_path, config_stamp, tuple(batch_posts))
-    return _site_index(folder, tuple(batch_posts), _stamp(folder), config_path, config_stamp)
+    return _site_index(folder, tuple(batch_posts), stamp(folder), config_path, config_stamp)
 
 
 @lru_cache(maxsize=8)
@@ -427,7 +295,7 @@ def _site_index(
 ) -> SiteIndex:
     del folder_stamp
     config = _site_config(config_path, config_stamp[0])
-    template = _permalink_template(config)
+    template = permalink_template(config)
     files = {p.resolve() for p in batch_posts}
     site_root = config_path.parent if config_path else folder.parent
     with contextlib.suppress(OSError):
@@ -442,25 +310,35 @@ def _site_index(
     slugs: set[str] = set()
     paths: set[str] = set()
     stems: set[str] = set()
+    root = site_root.resolve()
+    if config_path is not None:
+        # A site's links name any of its posts, pages and files, not only this folder's.
+        whole = jekyll_site(root, config, MAX_SITE_PAGES)
+        files |= whole.posts
+        paths |= whole.paths
+        slugs |= whole.slugs
+        stems |= whole.stems
     for path in files:
-        front = _front_matter(path, _stamp(path))
+        front = front_matter(path, stamp(path))
         stems.add(path.stem)
-        match = _POST_NAME.match(path.name)
+        match = POST_NAME.match(path.name)
         if match:
             slugs.add(match.group(4))
         if isinstance(front.get("slug"), str):
             slugs.add(front["slug"])
         permalink = front.get("permalink")
         if isinstance(permalink, str) and permalink.strip():
-            paths.add(_normal_path(permalink.strip()))
+            paths.add(normal_path(permalink.strip()))
+        parts = path.relative_to(root).parts if path.is_relative_to(root) else ()
+        folders = parts[: parts.index("_posts")] if "_posts" in parts else ()
         try:
-            rendered = _render_permalink(template, path, front)
+            rendered = render_permalink(template, path, front, folders)
         except (ValueError, TypeError, OverflowError):
             # One post's impossible date or odd categories cost that post its URL (its own
             # gate 1 reports them), never another post's gate.
             rendered = None
         if rendered is not None:
-            paths.add(_normal_path(rendered))
+            paths.add(normal_path(rendered))
     url = config.get("url")
     host = urlsplit(url).hostname if isinstance(url, str) and "://" in url else None
     baseurl = config.get("baseurl")
@@ -576,7 +454,7 @@ def _render_hugo(template: str, page: Path, section_path: str, front: dict[str, 
 
 @lru_cache(maxsize=64)
 def _hugo_template_regex(template: str) -> re.Pattern[str] | None:
-    normal = _normal_path(template)
+    normal = normal_path(template)
     if not any(part and not part.startswith(":") for part in normal.split("/")) and not any(
         name in normal for name in (":year", ":month", ":day")
     ):
@@ -606,27 +484,27 @@ def _hugo_index(root: Path, config: dict[str, Any], batch_posts: tuple[Path, ...
         section_path = "/".join(relative.parts[:-1])
         if section_path:
             sections.add(relative.parts[0])
-        front = _front_matter(page, _stamp(page))
+        front = front_matter(page, stamp(page))
         if isinstance(front.get("slug"), str) and front["slug"]:
             slugs.add(front["slug"])
         slugs.add(page.stem)
         url = front.get("url")
         if isinstance(url, str) and url.strip():
-            paths.add(_normal_path(url.strip()))
+            paths.add(normal_path(url.strip()))
             continue
         template = permalinks.get(relative.parts[0]) if len(relative.parts) > 1 else None
         if page.stem == "_index":  # a section's own page
-            paths.add(_normal_path("/" + section_path))
+            paths.add(normal_path("/" + section_path))
         elif template is not None:
-            paths.add(_normal_path(_render_hugo(template, page, section_path, front)))
+            paths.add(normal_path(_render_hugo(template, page, section_path, front)))
         else:
             stem = page.parent.name if page.stem == "index" else page.stem
             slug = front.get("slug") if isinstance(front.get("slug"), str) else ""
             parent = "/".join(relative.parts[:-2] if page.stem == "index" else relative.parts[:-1])
-            paths.add(_normal_path(f"/{parent}/{slug or stem}"))
+            paths.add(normal_path(f"/{parent}/{slug or stem}"))
         for alias in front.get("aliases") or ():
             if isinstance(alias, str):
-                paths.add(_normal_path(alias))
+                paths.add(normal_path(alias))
     host, base = _host_and_base(config.get("baseURL") or config.get("baseurl"))
     template = next(iter(permalinks.values()), "/:section/:slugorfilename/")
     return SiteIndex(
@@ -658,7 +536,7 @@ def _mkdocs_index(root: Path, config: dict[str, Any], batch_posts: tuple[Path, .
             url = "/" + "/".join(parts)
         else:
             url = "/" + "/".join(parts) + ("/" if directory_urls else ".html")
-        paths.add(_normal_path(url))
+        paths.add(normal_path(url))
     host, base = _host_and_base(config.get("site_url"))
     return SiteIndex(
         template="",

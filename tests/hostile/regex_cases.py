@@ -20,9 +20,9 @@ from pytest_postgates.gates import (
     call_graph_claims,
     import_specifiers,
     numerical_claims,
-    readability_links,
 )
 from pytest_postgates.helpers import claim_scan
+from pytest_postgates.tools import raw_links
 
 _I = re.IGNORECASE | re.ASCII
 _Q = r"""(['"`])([^'"`\n]+)\1"""
@@ -177,7 +177,7 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "gate 6 prefetch code span",
-        readability_links._RAW_CODE_SPAN,
+        raw_links._RAW_CODE_SPAN,
         re.compile(r"(`+)(?:(?!\1).)+?\1"),
         _repeat("`"),
         pieces=("`", "``", "```", "a", " ", "\n"),
