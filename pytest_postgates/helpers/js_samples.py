@@ -172,8 +172,9 @@ class JsSample:
             return
         assert spec is not None
         type_only = any(c.type == "type" for c in node.children)
-        module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node),
+                                      side_effect=clause is None)  # fmt: skip
         if clause is None or module is None:
             return
         for part in clause.named_children:
