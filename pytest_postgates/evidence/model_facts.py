@@ -204,6 +204,9 @@ class ModelFacts:
     # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
     # their own, naming no other type (an alias `type A = B` may be B under another name).
     literal_types: set[str] = field(default_factory=set)
+    # Python: module -> {name it binds with `from X import Y [as name]`: "X:Y"} (X
+    # absolute): where a name a module re-exports is declared, followed import by import.
+    imports: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def merge(self, other: ModelFacts) -> None:
         self.decls.extend(other.decls)
@@ -230,6 +233,8 @@ class ModelFacts:
         self.surface |= other.surface
         self.functions.extend(other.functions)
         self.literal_types |= other.literal_types
+        for module, names in other.imports.items():
+            self.imports.setdefault(module, {}).update(names)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -259,6 +264,7 @@ class ModelFacts:
             "surface": sorted(self.surface),
             "functions": [f.to_json() for f in self.functions],
             "literal_types": sorted(self.literal_types),
+            "imports": self.imports,
         }
 
     @classmethod
@@ -284,6 +290,7 @@ class ModelFacts:
             surface=set(data.get("surface", [])),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
             literal_types=set(data.get("literal_types", [])),
+            imports={k: dict(v) for k, v in data.get("imports", {}).items()},
         )
 
 
