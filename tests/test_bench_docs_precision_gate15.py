@@ -105,3 +105,26 @@ def test_gate_15_end_to_end_against_its_own_labels(
     monkeypatch.setattr(docs, "GATE15_TUNE_LABELS", tune_labels)
     with pytest.raises(SystemExit, match=r"no '# pin encode/httpx <commit>' line in .*gate15_tune"):
         docs.main(["--gate", "15", "--half", "tune", "--project", "encode/httpx"])
+
+
+def _rules(path: Path) -> list[str]:
+    """The labelling rules of a gate-15 label file: its comment lines from the rules' title
+    to the pins (each half's own header and pins left out)."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#")]
+    start = next(n for n, line in enumerate(lines) if line.startswith("# LABELLING RULES"))
+    end = next(n for n, line in enumerate(lines) if line.startswith("# Pinned commits"))
+    return lines[start:end]
+
+
+def test_both_halves_label_gate_15_by_the_same_rules_with_an_old_way_clause() -> None:
+    """A name in a sample the page shows as the old API, which the page says no longer
+    exists, is labelled the same way on both halves: false, class old-way-sample."""
+    report, tune = _rules(docs.GATE15_LABELS), _rules(docs.GATE15_TUNE_LABELS)
+    assert report == tune
+    assert any("old-way-sample" in line for line in report)
+    assert "old-way-sample" in docs.FALSE_CLASSES
+    for path in (docs.GATE15_LABELS, docs.GATE15_TUNE_LABELS):
+        _pins, labels = docs.load_labels(path)
+        assert all(
+            item["label"] == "false" for item in labels if item.get("class") == "old-way-sample"
+        )

@@ -115,3 +115,27 @@ def test_a_member_found_only_loosely_in_a_release_is_no_past_name(
     # would find `define_rule` as a member of some class; that is no declaration.
     assert past.last_declared(["lintlib", "Linter", "define_rule"]) is not None
     assert past.last_declared(["Linter", "verify", "define_rule"]) is None
+
+
+def test_an_old_major_released_from_a_maintenance_branch_is_its_past(tmp_path: Path) -> None:
+    """An old major's last release, cut from a branch the gated commit's history never
+    merges (fastify's v2.15.3), is that major's past: its newest tag, not the newest one the
+    history holds; a newer or current major's tag off the history is no past of it."""
+    root = make_repo(
+        tmp_path / "lintlib",
+        {"lintlib/__init__.py": "from .linter import Linter\n", "lintlib/linter.py": V2},
+    )
+    git(root, "tag", "v1.3.0")
+    main = git(root, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    git(root, "checkout", "-qb", "1.x")
+    _commit_and_tag(root, V1 + "\n# 1.4\n", "v1.4.0")  # define_rule only here
+    git(root, "checkout", "-q", main)
+    _commit_and_tag(root, V2 + "\n# 2.0\n", "v2.0.0")
+    git(root, "checkout", "-qb", "next")
+    _commit_and_tag(root, V2 + "\n# 3.0\n", "v3.0.0")  # a newer major, not in main's history
+    git(root, "checkout", "-q", main)
+    head = git(root, "rev-parse", "HEAD").strip()
+    past = PastReleases(root, head, tmp_path / "cache")
+    assert [r.tag for r in past.releases()] == ["v1.4.0"]
+    declared = past.last_declared(["Linter", "define_rule"])
+    assert declared is not None and declared.release == "v1.4.0"

@@ -42,6 +42,10 @@ class FileTable:
     # class or interface -> {"members": [...], "static": [...], "extends": [...]}
     classes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     objects: dict[str, list[str]] = field(default_factory=dict)  # const x = {keys}
+    # A constant whose value's type the declaration says: local -> "type:<annotation>"
+    # (``const vi: VitestUtils = ...``), "call:<function>" (``const vi = createVitest()``)
+    # or "new:<class>" (``const client = new Client()``).
+    value_types: dict[str, str] = field(default_factory=dict)
     # TypeScript namespace -> the names it exports (what ``export = ns`` makes the module's)
     namespaces: dict[str, list[str]] = field(default_factory=dict)
     deps: list[str] = field(default_factory=list)  # relative import specifiers

@@ -228,6 +228,9 @@ class ModelFacts:
     # Imported names whose CONSTANT_CASE members the code reads (`EventType.RUN_ERROR`): an
     # enum of another package the product uses, whose other members a page may name bare.
     constant_owners: set[str] = field(default_factory=set)
+    # Python: module -> {name it binds with `from X import Y [as name]`: "X:Y"} (X
+    # absolute): where a name a module re-exports is declared, followed import by import.
+    module_imports: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def add_import(self, site: ImportSite) -> None:
         known = self.imports.setdefault(site.local, [])
@@ -263,6 +266,8 @@ class ModelFacts:
             for site in sites:
                 self.add_import(site)
         self.constant_owners |= other.constant_owners
+        for module, names in other.module_imports.items():
+            self.module_imports.setdefault(module, {}).update(names)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -297,6 +302,7 @@ class ModelFacts:
                 for local, sites in sorted(self.imports.items())
             },
             "constant_owners": sorted(self.constant_owners),
+            "module_imports": self.module_imports,
         }
 
     @classmethod
@@ -327,6 +333,7 @@ class ModelFacts:
                 for local, rows in data.get("imports", {}).items()
             },
             constant_owners=set(data.get("constant_owners", [])),
+            module_imports={k: dict(v) for k, v in data.get("module_imports", {}).items()},
         )
 
 

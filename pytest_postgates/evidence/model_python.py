@@ -216,9 +216,12 @@ class _ModuleReader:
                 for alias in node.names:
                     self.top[alias.asname or alias.name.split(".")[0]] = "import"
             elif isinstance(node, ast.ImportFrom):
+                source = _absolute(self.module, self.path, node)
                 for alias in node.names:
                     if alias.name != "*":
                         self.top[alias.asname or alias.name] = "import"
+                        imported = self.facts.module_imports.setdefault(self.module, {})
+                        imported.setdefault(alias.asname or alias.name, f"{source}:{alias.name}")
                     else:
                         self.stars.append(_absolute(self.module, self.path, node))
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):

@@ -7,8 +7,12 @@ from the code at that release's tag (never from text), so that gate 2 can tell a
 about the past from a page that invents a name, and say in a finding which release
 dropped the name it reports.
 
-Releases are the repository's version tags (``v9.39.1``, ``9.39.1``) reachable from the
-commit gated: for each major version below the newest, its newest tag. Each model is
+Releases are the repository's version tags (``v9.39.1``, ``9.39.1``). The current major is
+the newest one tagged in the history of the commit gated; for each major below it, its
+newest tag, whether or not the commit's history holds it: an old major's last releases are
+often cut from a maintenance branch that never merges back (fastify's v2.15.3 on the 2.x
+branch, while main's v2.15.1 was cut from the v3 work), and they are the past a migration
+guide writes about. Each model is
 built from the product's source files at that tag when first asked, and cached on disk
 per commit like the current one.
 """
@@ -104,34 +108,36 @@ def past_releases(root: Path, commit: str, cache_dir: Path) -> PastReleases:
 
 
 def _earlier_majors(root: Path, commit: str) -> list[Release]:
+    merged = _version_tags(root, "--merged", commit)
+    if not merged:
+        return []
+    current = max(number[0] for number, _release in merged)
+    newest: dict[int, tuple[tuple[int, int, int], Release]] = {}
+    for number, release in _version_tags(root):
+        known = newest.get(number[0])
+        if number[0] < current and (known is None or number > known[0]):
+            newest[number[0]] = (number, release)
+    earlier = sorted(newest, reverse=True)
+    return [newest[major][1] for major in earlier[:MAX_RELEASES]]
+
+
+def _version_tags(root: Path, *only: str) -> list[tuple[tuple[int, int, int], Release]]:
+    """The repository's version tags (``only``: git's filter, ``--merged <commit>``) with
+    their version numbers; an annotated tag stands for its commit."""
     try:
-        listed = git(
-            root,
-            "tag",
-            "--merged",
-            commit,
-            "--format=%(refname:strip=2) %(objectname) %(*objectname)",
-        )
+        listed = git(root, "tag", *only, "--format=%(refname:strip=2) %(objectname) %(*objectname)")
     except GitError:
         return []
-    newest: dict[int, tuple[tuple[int, int, int], Release]] = {}
+    found: list[tuple[tuple[int, int, int], Release]] = []
     for line in listed.stdout.decode("utf-8", "replace").splitlines():
         fields = line.split()
-        if len(fields) < 2:
-            continue
-        version = _VERSION_TAG.match(fields[0])
+        version = _VERSION_TAG.match(fields[0]) if len(fields) >= 2 else None
         if version is None:
             continue
         number = (int(version.group(1)), int(version.group(2)), int(version.group(3)))
         target = fields[2] if len(fields) > 2 else fields[1]  # an annotated tag's commit
-        known = newest.get(number[0])
-        if known is None or number > known[0]:
-            newest[number[0]] = (number, Release(fields[0], target))
-    if len(newest) < 2:
-        return []
-    current = max(newest)
-    earlier = sorted((major for major in newest if major < current), reverse=True)
-    return [newest[major][1] for major in earlier[:MAX_RELEASES]]
+        found.append((number, Release(fields[0], target)))
+    return found
 
 
 def _past_model(root: Path, commit: str, cache_dir: Path) -> ApiModel:

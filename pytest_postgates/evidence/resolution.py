@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from pytest_postgates.evidence.exports import (
     IMPORT_CONDITIONS,
     REQUIRE_CONDITIONS,
+    TYPES_CONDITION,
     Resolution,
     ResolutionError,
     check_encoded_separators,
@@ -289,6 +290,25 @@ def resolve_specifier(
         check_exports_files,
         package_json or f"{name}/package.json",
     )
+
+
+def types_only_entry(manifest: dict[str, Any], specifier: str) -> bool:
+    """Whether the package's ``exports`` entry of the specifier's subpath has ``types`` as
+    its only condition (``"./client": {"types": "./client.d.ts"}``): declarations
+    TypeScript loads (a side-effect ``import "pkg/client"``, a type import), with no file
+    Node would run."""
+    exports = manifest.get("exports")
+    try:
+        _name, subpath = split_specifier(specifier)
+    except ResolutionError:
+        return False
+    if not isinstance(exports, dict):
+        return False
+    if not any(str(key).startswith(".") for key in exports):
+        entry: Any = exports if subpath == "." else None  # the conditions of "." alone
+    else:
+        entry = exports.get(subpath)
+    return isinstance(entry, dict) and list(entry) == [TYPES_CONDITION]
 
 
 def read_manifest(files: PackageFiles) -> dict[str, Any] | None:

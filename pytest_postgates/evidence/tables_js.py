@@ -191,9 +191,30 @@ class JsTables:
             elif inner.type == "object":
                 kind = "object"
                 table.objects[name] = self.object_keys(inner)
+        if kind == "const":
+            typed = self.value_type(declarator, value)
+            if typed:
+                table.value_types.setdefault(name, typed)
         table.locals.setdefault(name, kind)
         if exported:
             table.exports[name] = name
+
+    def value_type(self, declarator: Any, value: Any) -> str:
+        """How a constant's declaration says its type (see ``FileTable.value_types``):
+        its annotation, else the function a call makes it with or the class it is a
+        ``new`` of, named bare; "" when it says none."""
+        annotation = field_of(declarator, "type")
+        if annotation is not None:
+            return "type:" + self.text(annotation).lstrip(":").strip()
+        inner = value
+        while inner is not None and inner.type in ("await_expression", "parenthesized_expression"):
+            inner = inner.named_children[0] if inner.named_children else None
+        if inner is None or inner.type not in ("call_expression", "new_expression"):
+            return ""
+        made = field_of(inner, "function" if inner.type == "call_expression" else "constructor")
+        if made is None or made.type != "identifier":
+            return ""
+        return ("call:" if inner.type == "call_expression" else "new:") + self.text(made)
 
     def require_spec(self, value: Any) -> str | None:
         """``require("x")`` / ``await import("x")`` -> ``x``."""

@@ -481,7 +481,9 @@ def _rules_digest() -> str:
         model_facts,
         model_js,
         model_python,
+        past_releases,
         public_functions,
+        resolution,
         type_model,
         type_tables,
         workspaces,
@@ -502,7 +504,7 @@ def _rules_digest() -> str:
     modules = (js_samples, js_tree, js_free_calls, js_signatures, js_types, sample_checks,
                api_lookup, python_samples, python_types, api_model, model_facts, model_python,
                model_js, type_model, type_tables, public_functions, workspaces,
-               build_entries, sample_sides)  # fmt: skip
+               build_entries, sample_sides, resolution, past_releases)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -628,6 +628,7 @@ def _source_fingerprint() -> str:
         type_model,
         type_tables,
     )
+    from pytest_postgates.evidence import past_releases as past_releases_module
     from pytest_postgates.helpers import (
         anchor_rules,
         attribution_rules,
@@ -639,6 +640,7 @@ def _source_fingerprint() -> str:
         other_repositories,
         outcome_rules,
         page_names,
+        past_names,
         tokens,
         typed_keys,
     )
@@ -671,6 +673,8 @@ def _source_fingerprint() -> str:
         typed_keys,
         type_model,
         type_tables,
+        past_releases_module,  # which earlier releases a removed name is looked up in
+        past_names,
     )
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())

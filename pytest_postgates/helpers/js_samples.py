@@ -172,8 +172,9 @@ class JsSample:
             return
         assert spec is not None
         type_only = any(c.type == "type" for c in node.children)
-        module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node),
+                                      side_effect=clause is None)  # fmt: skip
         if clause is None or module is None:
             return
         for part in clause.named_children:
@@ -365,6 +366,13 @@ class JsSample:
             cls = (binding.local, binding.path)
             return cls if types.entries(cls) else self.required_class(held)
         return None
+
+    def constant_class(self, held: SampleValue) -> Cls | str | None:
+        """What an exported constant's declaration says it holds (JsTypes.constant_class)."""
+        types, binding = self.types(), held.binding
+        if types is None or not isinstance(binding, Binding) or binding.kind != "const":
+            return None
+        return types.constant_class(self.gate.lookup, binding)
 
     def required_class(self, held: SampleValue) -> Cls | None:
         """The class a CommonJS value names (``const { Agent } = require("./agent");
@@ -596,8 +604,11 @@ class JsSample:
         elif held.kind == "typed":
             assumed = held.origin == _CONVENTION
             self.typed_member((held.name, held.module), used, name, line, text, assumed)
-        elif (cls := self.required_class(held)) is not None:
-            self.typed_member(cls, used, name, line, text)
+        elif (cls := self.required_class(held) or self.constant_class(held)) is not None:
+            if isinstance(cls, str):  # a constant whose declared type the model cannot follow
+                self.report.skip(line, text, f"{used}: {cls}")
+            else:
+                self.typed_member(cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
 

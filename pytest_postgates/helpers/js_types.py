@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
@@ -243,6 +244,38 @@ class JsTypes:
         if found is None and declarations:
             found = self._returns(self.model.callables.get(f"{declarations}.{name}", []), None)
         return found
+
+    def constant_class(self, lookup: ApiLookup, binding: Binding) -> Cls | str | None:
+        """The product class or interface a constant's declaration says it holds: its
+        annotation (``const vi: VitestUtils``), the declared return type of the function
+        it is made with (``const vi = createVitest()``, the function local or imported) or
+        the class it is a ``new`` of; the reason when the declaration says one the model
+        cannot resolve; None when it says none (``const x = 1``)."""
+        table = lookup.table(binding.path)
+        said = table.value_types.get(binding.local, "") if table is not None else ""
+        how, _, written = said.partition(":")
+        if how == "type":
+            found = self.type_named(written, binding.path)
+            return (
+                found
+                or f"{binding.local} is declared {written}, no product class or "
+                "interface the model resolves"
+            )
+        if how == "new":
+            return (
+                self.resolve(written, binding.path)
+                or f"{binding.local} is a new {written}, no product class the model resolves"
+            )
+        if how != "call":
+            return None
+        made = lookup.local_binding(binding.path, written)
+        found = None
+        if isinstance(made, Binding) and made.kind == "function":
+            found = self.function_returns(made.path, made.local)
+        return found or (
+            f"{binding.local} is made by {written}(), whose declared return type names no "
+            "product class or interface the model resolves"
+        )
 
     def method_returns(self, cls: Cls, method: str) -> Cls | None:
         """The product class a method (inherited ones included) declares it returns."""

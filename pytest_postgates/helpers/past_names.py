@@ -43,7 +43,8 @@ RULES = (
         "past-release",
         "unjudged",
         "the name is no longer declared, but the code of an earlier release declares it (the "
-        "newest tag of each earlier major version, read as syntax trees), and the page is "
+        "newest tag of each earlier major version, a maintenance branch's included, read as "
+        "syntax trees), and the page is "
         "about the past (its path or title: a migration guide, a changelog, release notes): "
         "listed with that release; elsewhere the finding stays",
         "tests/test_past_releases.py::test_a_removed_name_is_unjudged_on_a_migration_guide_only",

@@ -410,6 +410,12 @@ class PythonSample:
             callee = PyValue("callable", "__call__", callee.shown, found, callee.name)
         if callee.kind == INVENTED:
             return PyValue(INVENTED, callee.name, shown)
+        if callee.kind == "unknown" and callee.reason:
+            # A callee the model can name but not read (another library's, an assignment):
+            # its keywords are listed, not judged against a same-named function.
+            for keyword in node.keywords:
+                if keyword.arg:
+                    self._skip(keyword, f"{callee.shown}({keyword.arg}=): {callee.reason}")
         if callee.kind == "callable":
             self.check_callable(node, callee)
             typed = self.types.returned(callee)

@@ -53,6 +53,7 @@ class PyValue:
     shown: str
     callables: tuple[CallableFacts, ...] = ()
     receiver: str = ""
+    reason: str = ""  # unknown: why the model cannot say what it is (when it can tell)
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,15 @@ class PythonTypes:
         return Miss(name, module, tuple(self.model.nearest(name, pool)), self.paths[module])
 
     def _named(self, module: str, name: str, shown: str) -> PyValue:
-        """The value of a name ``module`` declares or re-exports. A re-exported name is
-        looked for in the module's own package first, then in its top-level package; where
-        several declarations remain (two functions named ``type``), their facts are merged:
+        """The value of a name ``module`` declares or re-exports. A name the module binds
+        with ``from X import Y`` is the Y that import names, followed import by import
+        (:meth:`_imported`), never a same-named one elsewhere. Otherwise it is looked for in
+        the module's own package first, then in its top-level package; where several
+        declarations remain (two functions named ``type``), their facts are merged:
         parameters are any of theirs, and a return type only one they agree on."""
+        imported = self._imported(module, name, shown)
+        if imported is not None:
+            return imported
         top = module.split(".")[0]
         declared = [d for d in self.model.declares(name) if d.kind in ("class", "function")]
         for group in (
@@ -170,6 +176,43 @@ class PythonTypes:
             if found:
                 return PyValue("callable", name, shown, tuple(found))
         return PyValue("unknown", name, shown)
+
+    def _imported(self, module: str, name: str, shown: str) -> PyValue | None:
+        """What ``module``'s ``from X import Y`` binding of ``name`` names: Y's class or
+        function in X, after X's own imports of it; unknown, with the reason, when the
+        import leads outside the product or to no class or function the model reads there
+        (a same-named function elsewhere is not the one imported). None when ``module``
+        declares ``name`` itself or binds it by no ``from`` import."""
+        imports = self.model.facts.module_imports
+        if name not in imports.get(module, {}) or self._declared_in(module, name):
+            return None
+        seen: set[tuple[str, str]] = set()
+        while name in imports.get(module, {}) and (module, name) not in seen:
+            seen.add((module, name))
+            module, _, name = imports[module][name].partition(":")
+            if self.is_module(f"{module}.{name}"):
+                return PyValue("module", f"{module}.{name}", shown)
+            if not self.is_module(module):
+                reason = f"{shown} is imported from {module}, outside the product's code"
+                return PyValue("unknown", name, shown, reason=reason)
+            if self._declared_in(module, name):
+                break
+        declared = self._declared_in(module, name)
+        if declared and declared[0].kind == "class" and name in self.model.classes:
+            return PyValue("class", name, shown)
+        found = [f for d in declared for f in self.model.callables.get(f"{d.owner}.{name}", [])]
+        if found:
+            return PyValue("callable", name, shown, tuple(found))
+        reason = f"{shown} is {module}.{name}, which the model reads as no function or class"
+        return PyValue("unknown", name, shown, reason=reason)
+
+    def _declared_in(self, module: str, name: str) -> list[Decl]:
+        """The classes and functions named ``name`` that ``module`` itself declares."""
+        return [
+            d
+            for d in self._by_owner.get(module, [])
+            if d.name == name and d.kind in ("class", "function")
+        ]
 
     # -------------------------------------------------------------- classes
     def entries(self, class_name: str) -> list[ClassFacts]:

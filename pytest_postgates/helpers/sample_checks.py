@@ -185,9 +185,16 @@ class SampleChecker:
                 return self.sites[name]
         return None
 
-    def module_for(self, spec: str, type_only: bool, line: int, text: str) -> str | None:
+    def module_for(
+        self, spec: str, type_only: bool, line: int, text: str, side_effect: bool = False
+    ) -> str | None:
         """The source file a product specifier's module is read from; None after reporting
-        why it cannot be (unjudged, or a missing_target violation)."""
+        why it cannot be (unjudged, or a missing_target violation). A side-effect import
+        of a subpath whose only condition is ``types`` reads its declarations, as a type
+        import does (:func:`~pytest_postgates.evidence.resolution.types_only_entry`)."""
+        site = self.site_of(spec)
+        if side_effect and site and resolution.types_only_entry(site.manifest, spec):
+            type_only = True
         key = (spec, type_only)
         if key not in self._modules:
             self._modules[key] = self._resolve(spec, type_only, line, text)

@@ -1,0 +1,92 @@
+"""Gate 15 on members of a product constant a factory builds (``export const vi =
+createVitest()``): judged against the type the model resolves for it (the constant's
+annotation, the declared return type of the function that makes it, the class it is a
+``new`` of); otherwise unjudged with the reason, never grounded by text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+FILES = {
+    "package.json": json.dumps({"name": "mockkit", "exports": {".": "./src/index.ts"}}),
+    "src/index.ts": ('export { mk, annotated, made, loose, helpers } from "./utils.js";\n'),
+    "src/types.ts": (
+        "export interface MockUtils {\n"
+        "  fn(): void;\n"
+        "  spyOn(target: object, name: string): void;\n"
+        "}\n"
+    ),
+    "src/factory.ts": (
+        'import type { MockUtils } from "./types.js";\n'
+        "export function createMockUtils(): MockUtils { return {} as MockUtils; }\n"
+        "export function untyped() { return {}; }\n"
+    ),
+    "src/utils.ts": (
+        'import { createMockUtils, untyped } from "./factory.js";\n'
+        'import type { MockUtils } from "./types.js";\n'
+        "export class Recorder { start(): void {} }\n"
+        "export const mk = createMockUtils();\n"
+        "export const annotated: MockUtils = build();\n"
+        "export const made = new Recorder();\n"
+        "export const loose = untyped();\n"
+        "export const helpers = { format: () => '' };\n"
+        "function build(): any { return {}; }\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def mock_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("mockkit"), FILES)
+
+
+def _check(code: str, tmp_path: Path, repo: Path) -> Scorecard:
+    body = f"Intro.\n\n```ts\n{code}\n```\n"
+    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def _violations(card: Scorecard) -> list[tuple[str, str]]:
+    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
+
+
+def _unjudged(card: Scorecard) -> list[str]:
+    return [str(item.get("reason", "")) for item in card.detail["unjudged"]]
+
+
+def test_members_of_a_constant_a_factory_makes_are_judged_against_its_return_type(
+    tmp_path: Path, mock_repo: Path
+) -> None:
+    card = _check(
+        'import { mk } from "mockkit";\nmk.fn();\nmk.spyOn(console, "log");\nmk.mocked();',
+        tmp_path,
+        mock_repo,
+    )
+    assert _violations(card) == [("member", "mk.mocked")]
+    assert card.detail["checked_by_kind"].get("member", 0) >= 3
+
+
+def test_an_annotated_constant_and_a_new_instance_are_judged_against_their_types(
+    tmp_path: Path, mock_repo: Path
+) -> None:
+    card = _check(
+        'import { annotated, made } from "mockkit";\n'
+        "annotated.fn();\nannotated.fnn();\nmade.start();\nmade.stop();",
+        tmp_path,
+        mock_repo,
+    )
+    assert _violations(card) == [("member", "annotated.fnn"), ("member", "made.stop")]
+
+
+def test_a_constant_whose_type_the_model_cannot_resolve_is_unjudged_with_the_reason(
+    tmp_path: Path, mock_repo: Path
+) -> None:
+    card = _check('import { loose } from "mockkit";\nloose.anything();', tmp_path, mock_repo)
+    assert _violations(card) == []
+    assert any("loose.anything" in r and "untyped" in r for r in _unjudged(card))
