@@ -54,7 +54,9 @@ def git(repo: Path, *args: str) -> str:
     return result.stdout.decode("utf-8", "replace")
 
 
-def make_repo(root: Path, files: dict[str, str | bytes], message: str = "initial commit") -> Path:
+def make_repo(
+    root: Path, files: Mapping[str, str | bytes], message: str = "initial commit"
+) -> Path:
     """A fresh git repository holding ``files``, all committed."""
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")
@@ -119,3 +121,24 @@ def token_outcome(card: Any, token: str) -> dict[str, Any]:
     ]
     assert len(found) == 1, (token, card.detail)
     return found[0]
+
+
+def sample_card(code: str, lang: str, tmp_path: Path, repo: Path) -> Any:
+    """Gate 15's scorecard of a post whose one sample is ``code`` in a ``lang`` fence,
+    against the repository at ``repo``."""
+    from pytest_postgates.gates import code_samples
+
+    body = f"Intro.\n\n```{lang}\n{code}\n```\n"
+    return code_samples.GATE.evaluate(
+        make_post(body, tmp_path), repo_context(repo, tmp_path / "cache")
+    )
+
+
+def sample_violations(card: Any) -> list[tuple[str, str]]:
+    """Gate 15's findings as sorted (kind, name) pairs."""
+    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
+
+
+def unjudged_reasons(card: Any) -> list[str]:
+    """Why gate 15 judged none of each unjudged use."""
+    return [str(item.get("reason", "")) for item in card.detail["unjudged"]]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,9 +15,8 @@ from pytest_postgates.evidence.dependency_models import DEPENDENCY_PATH_ENV
 from pytest_postgates.evidence.model_check import unconfirmed
 from pytest_postgates.evidence.model_facts import ImportSite, ModelFacts
 from pytest_postgates.gates import GateContext
-from pytest_postgates.gates import symbol_grounding as gate
-from tests.helpers import make_post, make_repo, repo_context, token_outcome
-from tests.test_dependency_rules import fake_node_modules, fake_site
+from tests.helpers import make_repo, repo_context, token_outcome
+from tests.test_dependency_rules import _card, dependency_context, fake_site
 
 # The product imports fakedep's Gauge, with a stand-in class for when fakedep is absent
 # (as pydantic-ai's AG-UI adapter does with ag_ui's `Interrupt`), and missingdep's Pool.
@@ -51,15 +49,7 @@ PRODUCT: dict[str, str | bytes] = {
 
 @pytest.fixture
 def ctx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GateContext:
-    site = fake_site(tmp_path / "site")
-    modules = fake_node_modules(tmp_path / "js")
-    monkeypatch.setenv(DEPENDENCY_PATH_ENV, f"{site}:{modules}")
-    repo = make_repo(tmp_path / "repo", PRODUCT)
-    return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
-
-
-def _card(body: str, tmp_path: Path, ctx: GateContext) -> Any:
-    return gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    return dependency_context(tmp_path, monkeypatch, PRODUCT)
 
 
 def test_a_member_of_a_name_the_product_imports_is_grounded(
@@ -68,7 +58,7 @@ def test_a_member_of_a_name_the_product_imports_is_grounded(
     card = _card("The adapter reads `Gauge.read` and `Gauge.raed`.\n", tmp_path, ctx)
     entry = token_outcome(card, "Gauge.read")
     assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
-    # The evidence names the dependency and the product's line that imports the name.
+    # The evidence names the dependency and the product's file that imports the name.
     assert "dependency fakedep 1.0" in entry["where"]
     assert "imported by the product at mylib/_adapter.py" in entry["where"]
     # The stand-in class does not shadow the import: a missing member is the dependency's miss.

@@ -87,10 +87,18 @@ def fake_node_modules(root: Path) -> Path:
 
 @pytest.fixture
 def ctx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GateContext:
+    return dependency_context(tmp_path, monkeypatch, PRODUCT)
+
+
+def dependency_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, product: dict[str, str | bytes]
+) -> GateContext:
+    """Gate 2's context on a repository of ``product`` whose dependencies are the fake
+    site-packages and node_modules above (every token a claim, so the rules decide)."""
     site = fake_site(tmp_path / "site")
     modules = fake_node_modules(tmp_path / "js")
     monkeypatch.setenv(DEPENDENCY_PATH_ENV, f"{site}:{modules}")
-    repo = make_repo(tmp_path / "repo", PRODUCT)
+    repo = make_repo(tmp_path / "repo", product)
     return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.scorecard import Scorecard
-from tests.helpers import make_post, make_repo, repo_context
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+from tests.helpers import unjudged_reasons as _unjudged
 
 FILES = {
     "package.json": json.dumps({"name": "mockkit", "exports": {".": "./src/index.ts"}}),
@@ -48,16 +49,8 @@ def mock_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _check(code: str, tmp_path: Path, repo: Path) -> Scorecard:
-    body = f"Intro.\n\n```ts\n{code}\n```\n"
-    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
-
-
-def _violations(card: Scorecard) -> list[tuple[str, str]]:
-    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
-
-
-def _unjudged(card: Scorecard) -> list[str]:
-    return [str(item.get("reason", "")) for item in card.detail["unjudged"]]
+    card: Scorecard = sample_card(code, "ts", tmp_path, repo)
+    return card
 
 
 def test_members_of_a_constant_a_factory_makes_are_judged_against_its_return_type(

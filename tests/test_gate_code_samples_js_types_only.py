@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.scorecard import Scorecard
-from tests.helpers import make_post, make_repo, repo_context
+from tests.helpers import make_repo, sample_card
+from tests.helpers import unjudged_reasons as _unjudged
 
 FILES = {
     "package.json": json.dumps(
@@ -41,12 +41,8 @@ def web_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _check(code: str, tmp_path: Path, repo: Path, lang: str = "ts") -> Scorecard:
-    body = f"Intro.\n\n```{lang}\n{code}\n```\n"
-    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
-
-
-def _unjudged(card: Scorecard) -> list[str]:
-    return [str(item.get("reason", "")) for item in card.detail["unjudged"]]
+    card: Scorecard = sample_card(code, lang, tmp_path, repo)
+    return card
 
 
 def test_a_side_effect_import_of_a_types_only_subpath_resolves_to_its_declarations(

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.scorecard import Scorecard
-from tests.helpers import make_post, make_repo, repo_context
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+from tests.helpers import unjudged_reasons as _unjudged
 
 FETCHKIT = {
     "pyproject.toml": '[project]\nname = "fetchkit"\nversion = "1.0"\n',
@@ -36,16 +37,8 @@ def fetch_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _check(code: str, tmp_path: Path, repo: Path) -> Scorecard:
-    body = f"Intro.\n\n```python\n{code}\n```\n"
-    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
-
-
-def _violations(card: Scorecard) -> list[tuple[str, str]]:
-    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
-
-
-def _unjudged(card: Scorecard) -> list[str]:
-    return [str(item.get("reason", "")) for item in card.detail["unjudged"]]
+    card: Scorecard = sample_card(code, "python", tmp_path, repo)
+    return card
 
 
 def test_a_keyword_is_judged_against_the_function_the_import_names(
