@@ -14,7 +14,7 @@ import pytest
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.anchor_rules import PRESENTED_WAYS, RULES
-from tests.helpers import make_post, make_repo, repo_context, token_outcome
+from tests.helpers import git, make_post, make_repo, repo_context, token_outcome
 
 # Every way of presenting a token as the product's off: the anchor under test alone decides.
 PRESENTED_OFF = tuple(f"anchor-presented-{way}" for way in PRESENTED_WAYS)
@@ -92,6 +92,45 @@ def test_a_flag_is_a_claim_only_where_the_product_has_a_cli(
     off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-flag",))
     entry = _outcome(runs, "--dry-run-all", tmp_path, off)
     assert _decided(entry) == ("unjudged", "not-anchored")
+
+
+def test_a_product_without_code_has_no_member_or_flag_to_claim(tmp_path: Path) -> None:
+    # A blog's own repository: a site configuration, posts, the site's served script.
+    site = make_repo(
+        tmp_path / "site",
+        {
+            "_config.yml": "title: Notes\n",
+            "_layouts/post.html": "{{ content }}\n",
+            "assets/page.js": "function Doc() {}\n",
+        },
+    )
+    ctx = _anchored(site, tmp_path / "cache")
+    body = "Read `Doc.ents` and pass `-inf` as the mask.\n"
+    for token in ("Doc.ents", "-inf"):
+        assert _decided(_outcome(body, token, tmp_path, ctx)) == ("unjudged", "not-anchored")
+    # With code, the same shapes are claims (the member of a declared class).
+    coded = _anchored(make_repo(tmp_path / "coded", PY_FILES), tmp_path / "coded-cache")
+    entry = _outcome("Call `Cleaner.sweep`.\n", "Cleaner.sweep", tmp_path, coded)
+    assert entry["outcome"] == "ungrounded"
+
+
+def test_a_version_is_a_claim_only_where_the_product_has_releases(
+    py_repo: Path, tmp_path: Path
+) -> None:
+    body = "The loss fell to `3.68027206479e-08` after `2.4.1`.\n"
+    # No CHANGELOG, no tag (a blog's own repository): no release a version could name.
+    none = _anchored(py_repo, tmp_path / "none")
+    for token in ("3.68027206479e-08", "2.4.1"):
+        assert _decided(_outcome(body, token, tmp_path, none)) == ("unjudged", "not-anchored")
+    # A tag makes versions claims about the product's releases: one it lacks is a finding.
+    tagged = make_repo(tmp_path / "tagged", PY_FILES)
+    git(tagged, "tag", "v1.0.0")
+    ctx = _anchored(tagged, tmp_path / "tagged-cache")
+    assert _decided(_outcome(body, "2.4.1", tmp_path, ctx)) == ("ungrounded", "anchor-shape")
+    assert _outcome("Since `1.0.0`.\n", "1.0.0", tmp_path, ctx)["outcome"] == "grounded"
+    with_log = make_repo(tmp_path / "log", {**PY_FILES, "CHANGELOG.md": "## 1.0.0\n"})
+    ctx = _anchored(with_log, tmp_path / "log-cache")
+    assert _decided(_outcome(body, "2.4.1", tmp_path, ctx)) == ("ungrounded", "anchor-shape")
 
 
 @pytest.mark.parametrize(

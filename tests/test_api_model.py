@@ -109,6 +109,53 @@ def test_only_product_code_is_read(model: ApiModel) -> None:
     assert all(is_product_code(d.path) for d in model.facts.decls)
 
 
+SITE_SCRIPT = "function display(el) { el.hidden = false; }\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "read"),
+    [
+        # A Jekyll blog: its scripts are files the site serves; its plugins are code.
+        (
+            {
+                "_config.yml": "title: Notes\n",
+                "_layouts/post.html": "{{ content }}\n",
+                "_plugins/tags.rb": "module Jekyll; end\n",
+                "assets/js/page.js": SITE_SCRIPT,
+            },
+            False,
+        ),
+        (
+            {
+                "hugo.toml": "title = 'Notes'\n",
+                "content/a.md": "A\n",
+                "static/page.js": SITE_SCRIPT,
+            },
+            False,
+        ),
+        # A library whose `_config.yml` only picks a GitHub Pages theme keeps its code.
+        ({"_config.yml": "theme: minima\n", "src/page.js": SITE_SCRIPT}, True),
+        # A Python package that also builds a Jekyll site at its root is still a package.
+        (
+            {
+                "_config.yml": "title: Notes\n",
+                "_layouts/post.html": "{{ content }}\n",
+                "pyproject.toml": "[project]\nname = 'pages'\n",
+                "assets/page.js": SITE_SCRIPT,
+            },
+            True,
+        ),
+    ],
+)
+def test_a_static_sites_served_scripts_are_not_the_product(
+    files: dict[str, str], read: bool, tmp_path: Path
+) -> None:
+    index = open_index(make_repo(tmp_path / "site", files), "HEAD", tmp_path / "cache")
+    model = build_model(index.commit, product_sources(index))
+    assert bool(model.declares("display")) is read
+    assert not any(path.endswith(".rb") for path in product_sources(index))
+
+
 def test_python_modules_public_names_members_and_parameters(model: ApiModel) -> None:
     assert model.resolve(["mylib", "client", "Client"]).outcome == "found"
     assert model.resolve(["mylib", "Client"]).outcome == "found"  # re-exported

@@ -151,6 +151,8 @@ def test_required_keys_come_from_the_settings(tmp_path: Path, cache_dir: Path) -
             {"categories": ["Tutorial"], "tags": ["python", "pytest"]},
         ),
         ("tags: []\ncategories:\n", {"tags": [], "categories": []}),
+        # An integer written as one is its text to Jekyll: the tag is 2026.
+        ("tags: [2026, python]\n", {"tags": ["2026", "python"]}),
     ],
 )
 def test_list_shapes_jekyll_reads_as_intended(
@@ -165,7 +167,9 @@ def test_list_shapes_jekyll_reads_as_intended(
     ("lists", "words"),
     [
         ("tags: python, pytest\n", "the commas stay in the names"),
-        ("tags: [2026, python]\n", "tags item 1 is an integer (2026)"),
+        # YAML 1.1 reads 010 as 8 and 1_000 as 1000: not the tag the author wrote.
+        ("tags: [010, python]\n", "tags item 1 is an integer (8)"),
+        ("tags: [1_000]\n", "tags item 1 is an integer (1000)"),
         ("tags:\n  - yes\n", "is a boolean (True)"),
         ("tags: [1.10]\n", "is a number (1.1)"),
         ("categories:\n  - ''\n", "categories item 1 is an empty string"),
@@ -313,8 +317,8 @@ def test_toml_and_json_front_matter_dates_are_checked(
 @pytest.mark.parametrize(
     ("front", "line"),
     [
-        ('+++\ntitle = "T"\nlayout = ""\ndate = 2026-06-03\ntags = [2026]\n+++\n', 3),
-        ('{\n  "title": "T",\n  "layout": "",\n  "date": "2026-06-03",\n  "tags": [2026]\n}\n', 3),
+        ('+++\ntitle = "T"\nlayout = ""\ndate = 2026-06-03\ntags = [true]\n+++\n', 3),
+        ('{\n  "title": "T",\n  "layout": "",\n  "date": "2026-06-03",\n  "tags": [true]\n}\n', 3),
     ],
 )
 def test_toml_and_json_front_matter_keys_and_lists_are_checked(

@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,6 +118,9 @@ class ApiModel:
         self.facts = facts
         self.available = available
         self.reason = reason
+        # Built, yet no product source to read (a blog's own repository): no API at all,
+        # unlike a model that could not be built, where gates fall back to the seeds' way.
+        self.without_code = available and not facts.identifiers and not facts.unread
         self.by_name: dict[str, list[Decl]] = {}
         for decl in facts.decls:
             self.by_name.setdefault(decl.name, []).append(decl)
@@ -538,12 +541,34 @@ def vouch_in(folder: Path | None) -> None:
     _VOUCHES[:] = [] if folder is None else [folder]
 
 
+# A repository whose root is a static site's source and nothing else: Jekyll (its
+# `_config.yml` beside `_layouts/` or `_posts/`; a library's lone `_config.yml` only picks
+# a GitHub Pages theme) or Hugo (`hugo.toml`), and no Python package. Its scripts are the
+# site's own JavaScript, served to browsers as files: no API a page documents.
+_SITE_CONFIGS = ("_config.yml", "hugo.toml", "hugo.yaml", "hugo.json")
+_SITE_FOLDERS = ("_layouts/", "_posts/", "content/", "layouts/")
+_PACKAGE_MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg"})
+
+
+def _site_scripts(index: RepoIndex) -> Callable[[str], bool]:
+    """Whether a path is a script the repository's static site serves as a file (Jekyll
+    runs its `_plugins/`, Hugo no code of the repository)."""
+    roots = {path for path in index.paths if "/" not in path}
+    site = any(name in roots for name in _SITE_CONFIGS) and not roots & _PACKAGE_MANIFESTS
+    if not site or not any(path.startswith(_SITE_FOLDERS) for path in index.paths):
+        return lambda path: False
+    return lambda path: not path.startswith("_plugins/")
+
+
 def product_sources(index: RepoIndex) -> dict[str, str]:
     """The text of every product source file at the index's commit (no tests, examples,
-    docs, builds, nor files over the size cut)."""
+    docs, builds, a static site's served scripts, nor files over the size cut)."""
     sources: dict[str, str] = {}
+    served = _site_scripts(index)
     for path in index.text_paths:
         if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
+            continue
+        if served(path):
             continue
         text = index.file_text(path)
         if text is not None and len(text) <= MAX_SOURCE_CHARS:
@@ -552,6 +577,8 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
         # An empty `__init__.py` is no text file of the index, yet it makes its folder a
         # package: without it `pkg/sub/mod.py` would be read as a top-level `mod`.
         if path.endswith(("/__init__.py", "/__init__.pyi")) and is_product_code(path):
+            if served(path):
+                continue
             sources.setdefault(path, "")
     return sources
 
@@ -559,8 +586,11 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
 def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
     """The text of the repository's other source files: its tests, scripts, examples."""
     sources: dict[str, str] = {}
+    served = _site_scripts(index)
     for path in index.text_paths:
-        if Path(path).suffix.lower() not in LANGUAGES or is_product_code(path):
+        if Path(path).suffix.lower() not in LANGUAGES or (
+            is_product_code(path) and not served(path)
+        ):
             continue
         text = index.file_text(path)
         if text is not None and len(text) <= MAX_SOURCE_CHARS:

@@ -46,7 +46,8 @@ RULES = (
         "anchor-shape",
         "a claim",
         "a rule of the product's lint namespace, a commit id or a version is a claim about "
-        "the product by its shape",
+        "the product by its shape; a version only where the product has releases (a "
+        "CHANGELOG or a tag): a repository with none (a blog's own) has no version to claim",
         "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
     ),
     Anchor(
@@ -163,6 +164,12 @@ PRESENTED_WAYS = {
 ANCHORED_KINDS = frozenset({"lint-rule", "sha", "version"})
 
 
+def _has_releases(repos: Repos) -> bool:
+    """Whether the product's repository has releases a version could name."""
+    index = repos.primary.index
+    return bool(index.changelog or index.tags)
+
+
 def anchor(
     text: str,
     kind: str,
@@ -194,7 +201,9 @@ def anchor(
         "anchor-typed-key": lambda: (
             keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
         ),
-        "anchor-shape": lambda: kind in ANCHORED_KINDS,
+        "anchor-shape": lambda: (
+            kind in ANCHORED_KINDS and (kind != "version" or _has_releases(repos))
+        ),
         "anchor-flag": lambda: kind == "flag" and _flag_of_product(model, runs_product),
         **{
             f"anchor-presented-{suffix}": presented_as(way)
@@ -242,6 +251,8 @@ def _head_declared(text: str, model: ApiModel | None) -> bool:
     function: `PipelinePresets.x`); a capitalised word its files only write (a built-in
     `Symbol`, an imported `React`, a name in a comment) is not the product's. With no model,
     as the seeds, any capitalised word of the repository."""
+    if model is not None and model.without_code:
+        return False  # no product code: no name of it could head the chain
     if model is None or not model.available or not model.facts.decls:
         return True
     head = re.split(r"[.#(\s]", text.strip().lstrip("."), maxsplit=1)[0]
@@ -254,6 +265,8 @@ _HEAD_KINDS = frozenset({"module", "class", "interface", "type", "enum", "functi
 
 
 def _flag_of_product(model: ApiModel | None, runs_product: bool) -> bool:
+    if model is not None and model.without_code:
+        return False  # no product code, no command line of it
     if model is None or not model.available or not model.facts.decls:
         return True  # no model: every flag is a claim, as the seeds have it
     return model.cli.present and runs_product

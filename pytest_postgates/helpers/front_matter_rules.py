@@ -87,8 +87,17 @@ def _key_line(post: Post, key: str) -> int:
     return 1
 
 
-def _check_list(key: str, value: object) -> tuple[list[str], list[str]]:
-    """(the entries Jekyll derives, problems)."""
+def _written_as(number: int, source: str) -> bool:
+    """Whether the integer ``number`` is written in ``source`` (the raw front matter) as its
+    own decimal text: then the site renders the tag as the author wrote it. YAML 1.1 reads
+    `010` as 8 and `1_000` as 1000, which the text of the number would not show."""
+    return re.search(rf"(?<![\w.:-]){number}(?![\w.:-])", source) is not None
+
+
+def _check_list(key: str, value: object, source: str = "") -> tuple[list[str], list[str]]:
+    """(the entries Jekyll derives, problems). An integer item written as such is its
+    text to Jekyll and Hugo alike (`tags: [python, 2020]` makes the tag 2020); a float
+    (`1.10` read as 1.1), a boolean (`yes` read as true) or a date is not what was written."""
     if value is None:
         return [], []
     if isinstance(value, str):
@@ -105,6 +114,8 @@ def _check_list(key: str, value: object) -> tuple[list[str], list[str]]:
     for index, item in enumerate(value, start=1):
         if isinstance(item, str) and item.strip():
             entries.append(item)
+        elif type(item) is int and _written_as(item, source):
+            entries.append(str(item))
         elif isinstance(item, str):
             problems.append(f"{key} item {index} is an empty string")
         else:
@@ -194,7 +205,7 @@ def check_front_matter(
     for key in LIST_KEYS:
         if key not in data:
             continue
-        entries, problems = _check_list(key, data[key])
+        entries, problems = _check_list(key, data[key], post.front_matter_text)
         lists[key] = entries
         findings.extend(
             Finding(
