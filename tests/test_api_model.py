@@ -397,6 +397,41 @@ def test_a_class_exported_under_another_name_has_its_members() -> None:
     assert model.resolve(["Schema", "parse"]).outcome == "found"
 
 
+def test_an_alias_has_the_members_of_the_types_it_names() -> None:
+    model = build_model(
+        "c",
+        {
+            "config.ts": (
+                "import { chai } from 'chai'\n"
+                "export interface Options { retries: number; chaiConfig?: ChaiConfig }\n"
+                "export type Loose = Partial<Options>\n"
+                "export type Narrow = Omit<Readonly<Options>, 'retries'> & { extra: string }\n"
+                "export type ChaiConfig = Omit<Partial<typeof chai.config>, 'useProxy'>\n"
+                "export type Mapped = { [K in keyof Options]: string }\n"
+                "export type Mode = 'a' | 'b'\n"
+                "export class Factory { build(): void {} }\n"
+                "export type Make = (options: Options) => Factory\n"
+            ),
+            "types.ts": "export type Factory = (options: Options) => Loose\n",
+        },
+    )
+    assert model.resolve(["Loose", "retries"]).outcome == "found"
+    assert model.resolve(["Loose", "retry"]).outcome == "missing"
+    assert model.resolve(["Narrow", "extra"]).outcome == "found"
+    assert model.resolve(["Narrow", "chaiConfig"]).outcome == "found"
+    # Members of a type the model does not read are unjudged, never "not declared".
+    for alias in ("ChaiConfig", "Mapped"):
+        resolved = model.resolve([alias, "includeStack"])
+        assert resolved.outcome == "unjudged", resolved
+        assert "does not read" in resolved.reason
+    assert model.resolve(["Mode", "length"]).outcome == "missing"  # a literal union: as before
+    # A function type has what every function has; a class of the same name keeps its own.
+    assert model.resolve(["Make", "bind"]).outcome == "found"
+    assert model.resolve(["Make", "build"]).outcome == "missing"
+    assert model.resolve(["Factory", "build"]).outcome == "found"
+    assert model.resolve(["Factory", "loadCursor"]).outcome == "missing"
+
+
 def test_a_rest_parameter_is_named_without_its_dots() -> None:
     # `...items` declares the parameter `items` (as TypeScript names it); still a rest.
     model = build_model(

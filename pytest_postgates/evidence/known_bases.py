@@ -73,6 +73,8 @@ for _enum_name, _enum_value in (("Enum", 1), ("IntEnum", 1), ("StrEnum", "a"), (
 SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
 JS_BASES: dict[str, frozenset[str]] = {
     "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
+    # A function type's (`type Factory = (config) => Provider`): what every function has.
+    "Function": frozenset({"apply", "bind", "call", "length", "name", "toString"}),
     "Object": frozenset({"constructor", "toString", "valueOf", "hasOwnProperty"}),
     "EventEmitter": frozenset(
         {

@@ -195,6 +195,8 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                 entry.members.extend(f for f, _ in fields if f not in entry.members)
                 continue
             bases = [_ref_name(e) for e in declaration.extends]
+            if declaration.kind == "alias" and not _literal_union(declaration.body):
+                bases.extend(_alias_bases(declaration.body))
             facts.classes.append(
                 ClassFacts(
                     qualname,
@@ -246,6 +248,30 @@ def _fields(body: Expr) -> list[tuple[str, int]]:
     if body[0] in ("union", "inter"):
         return [f for item in body[1] for f in _fields(item)]
     return []
+
+
+# Utility types whose members are (a subset of) their first argument's.
+_SAME_MEMBERS = frozenset({"Partial", "Required", "Readonly", "Pick", "Omit", "NonNullable"})
+
+
+def _alias_bases(body: Expr) -> list[str]:
+    """What an alias's members come from besides its own object fields: the types it
+    names (`type A = B & {x}`, `Partial<B>`, `Omit<B, "k">`), and, for a type the model
+    does not read (`typeof x.config`, a mapped or conditional type), a base outside the
+    product, so a member it lacks is unjudged, never "not declared"."""
+    if not body or body[0] in ("obj", "prim", "str"):
+        return []
+    if body[0] in ("union", "inter"):
+        return [base for item in body[1] for base in _alias_bases(item)]
+    if body[0] == "ref":
+        if body[1] in _SAME_MEMBERS and body[2]:
+            return _alias_bases(body[2][0])
+        return [str(body[1])] if body[1] else ["an unnamed type"]
+    if body[0] == "array":
+        return ["Array"]
+    if body[1] in ("function_type", "constructor_type"):
+        return ["Function"]
+    return [f"a type the model does not read ({body[1]})"]
 
 
 def _ref_name(expr: Expr) -> str:
