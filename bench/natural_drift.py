@@ -93,6 +93,19 @@ SPLIT = {
     "tj/commander.js": "report",
     "vitest-dev/vitest": "report",
     "vitejs/vite": "report",
+    # Second wave (session 15), split by random.Random(2027) before mining.
+    "encode/starlette": "tune",
+    "encode/django-rest-framework": "tune",
+    "mkdocstrings/griffe": "tune",
+    "nodejs/undici": "tune",
+    "sindresorhus/got": "tune",
+    "jestjs/jest": "tune",
+    "pydantic/pydantic-settings": "report",
+    "encode/uvicorn": "report",
+    "SWE-agent/SWE-agent": "report",
+    "yargs/yargs": "report",
+    "koajs/koa": "report",
+    "pinojs/pino": "report",
 }
 # The distribution name a team sets as ``package`` for a Python project: without it gate 15
 # stops with "no package name" on a repository whose packaging it cannot read (setup.py,
@@ -104,6 +117,12 @@ PYTHON_PACKAGES = {
     "strawberry-graphql/strawberry": "strawberry-graphql",
     "fastapi/typer": "typer",
     "Textualize/textual": "textual",
+    "encode/starlette": "starlette",
+    "encode/django-rest-framework": "djangorestframework",
+    "mkdocstrings/griffe": "griffe",
+    "pydantic/pydantic-settings": "pydantic-settings",
+    "encode/uvicorn": "uvicorn",
+    "SWE-agent/SWE-agent": "sweagent",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
