@@ -22,8 +22,8 @@ How a commit is gated (as bench/holdout_precision.py prepares its scratch reposi
 writes nothing into it), a branch ``drift-ref`` at the commit, the cases' docs written from
 that commit into the clone's working tree, and a ``pyproject.toml`` with ``[tool.postgates]
 paths = [<docs folder>]`` (the configuration a team running the plugin over its docs folder
-writes; the text of that folder is then left out of the evidence) and, for a Python project,
-``package`` (its distribution name, PYTHON_PACKAGES). The plugin reads the code
+writes; the text of that folder is then left out of the evidence) and, for a Python project
+or a JS monorepo without a root package name, ``package`` (PACKAGES). The plugin reads the code
 from git at ``drift-ref``, offline, ``--postgates-all``, gates 2, 14 and 15 only. One clone
 serves every case of one (project, commit).
 
@@ -93,17 +93,38 @@ SPLIT = {
     "tj/commander.js": "report",
     "vitest-dev/vitest": "report",
     "vitejs/vite": "report",
+    # Second wave (session 15), split by random.Random(2027) before mining.
+    "encode/starlette": "tune",
+    "encode/django-rest-framework": "tune",
+    "mkdocstrings/griffe": "tune",
+    "nodejs/undici": "tune",
+    "sindresorhus/got": "tune",
+    "jestjs/jest": "tune",
+    "pydantic/pydantic-settings": "report",
+    "encode/uvicorn": "report",
+    "SWE-agent/SWE-agent": "report",
+    "yargs/yargs": "report",
+    "koajs/koa": "report",
+    "pinojs/pino": "report",
 }
-# The distribution name a team sets as ``package`` for a Python project: without it gate 15
-# stops with "no package name" on a repository whose packaging it cannot read (setup.py,
-# poetry), which would hide what the gate does. JS projects: package.json names it.
-PYTHON_PACKAGES = {
+# The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
+# name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
+# whose root package.json has no name), which would hide what the gates do. Python projects:
+# their distribution name; JS projects: package.json names it, except jest's monorepo root.
+PACKAGES = {
     "encode/httpx": "httpx",
     "pydantic/pydantic": "pydantic",
     "pydantic/pydantic-ai": "pydantic-ai",
     "strawberry-graphql/strawberry": "strawberry-graphql",
     "fastapi/typer": "typer",
     "Textualize/textual": "textual",
+    "encode/starlette": "starlette",
+    "encode/django-rest-framework": "djangorestframework",
+    "mkdocstrings/griffe": "griffe",
+    "pydantic/pydantic-settings": "pydantic-settings",
+    "encode/uvicorn": "uvicorn",
+    "SWE-agent/SWE-agent": "sweagent",
+    "jestjs/jest": "jest",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
@@ -348,7 +369,7 @@ def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
             folder = scratch / project.replace("/", "+")
             folder.mkdir(exist_ok=True)
             cache = scratch / "xdg-cache" / project.replace("/", "+")
-            package = PYTHON_PACKAGES.get(project)
+            package = PACKAGES.get(project)
             gated = gate_commit(mirror, commit, docs, folder, cache, package)
             for doc, result in gated.items():
                 results[(project, commit, doc)] = result
