@@ -6,6 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
+from pytest_postgates.tools import jekyll_site as jekyll_module
+from pytest_postgates.tools import site
 from pytest_postgates.tools.jekyll_site import jekyll_site
 
 if TYPE_CHECKING:
@@ -116,3 +120,57 @@ def test_the_jekyll_walk_reads_what_jekyll_builds(tmp_path: Path) -> None:
     # A collection's static file is copied under its label; a file in _posts that is no
     # dated post is not built.
     assert site.paths == {"/kept/page", "/_pages/cv", "/talks/slides.pdf"}
+
+
+def _two_folder_site(root: Path) -> tuple[Path, Path]:
+    """A Jekyll site with posts in ``notebook/_posts`` and ``projects/_posts``."""
+    (root / "_config.yml").write_text("permalink: pretty\n", encoding="utf-8")
+    made = []
+    for folder, name in (("notebook", "2023-11-20-ner.md"), ("projects", "2023-08-01-cal.md")):
+        post = root / folder / "_posts" / name
+        post.parent.mkdir(parents=True)
+        post.write_text("---\ntitle: T\n---\nText\n", encoding="utf-8")
+        made.append(post)
+    return made[0], made[1]
+
+
+@pytest.fixture
+def walks(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The roots of the Jekyll site walks made while the test runs."""
+    made: list[Path] = []
+
+    def counted(root: Path, config: dict[str, object], limit: int) -> jekyll_module.JekyllSite:
+        made.append(root)
+        return jekyll_site(root, config, limit)
+
+    monkeypatch.setattr(jekyll_module, "jekyll_site", counted)
+    return made
+
+
+def test_a_second_folder_of_a_jekyll_site_does_not_walk_the_site_again(
+    tmp_path: Path, walks: list[Path]
+) -> None:
+    notebook, projects = _two_folder_site(tmp_path)
+    first = site.site_index(notebook)
+    second = site.site_index(projects)
+    assert walks == [tmp_path.resolve()]  # one walk for both folders
+    # Each folder's index still names the other folder's post.
+    assert "/projects/2023/08/01/cal" in first.paths
+    assert "/notebook/2023/11/20/ner" in second.paths
+
+
+def test_an_edit_elsewhere_in_a_jekyll_site_is_noticed(tmp_path: Path, walks: list[Path]) -> None:
+    """A post added to another folder, or another folder's post given a permalink, is in
+    the next index of this folder (the walk is kept while nothing it read has changed)."""
+    notebook, projects = _two_folder_site(tmp_path)
+    assert "/projects/2023/08/02/new" not in site.site_index(notebook).paths
+    assert len(walks) == 1
+    site.site_index(notebook)
+    assert len(walks) == 1  # nothing changed: no walk
+    added = projects.parent / "2023-08-02-new.md"
+    added.write_text("---\ntitle: New\n---\nText\n", encoding="utf-8")
+    assert "/projects/2023/08/02/new" in site.site_index(notebook).paths
+    assert len(walks) == 2
+    projects.write_text("---\ntitle: T\npermalink: /calamancy/\n---\nText\n", encoding="utf-8")
+    assert "/calamancy" in site.site_index(notebook).paths
+    assert len(walks) == 3

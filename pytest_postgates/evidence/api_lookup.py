@@ -8,7 +8,7 @@
   cycles cut) and ``export =``, and where each name is finally declared.
 * The members of a class, interface or object, inherited ones within the repository.
 * The CLI of the package's ``bin``: its framework, commands and long options.
-* For a Python package: the module a dotted name names and the names it defines.
+* For a Python package: the file a dotted module name names (its CLI's entry).
 
 Every answer that cannot be had says why (an external ``export *``, an unknown base
 class, an unreadable framework), so the gate can list it as unjudged instead of guessing.
@@ -528,36 +528,6 @@ class ApiLookup:
                     return candidate
         return None
 
-    def python_names(self, path: str, depth: int = 0) -> set[str] | Unknown:
-        table = self.table(path)
-        if table is None:
-            return Unknown(f"{path} could not be read")
-        if table.module_getattr:
-            return Unknown(f"{path} defines a module __getattr__ (names made at run time)")
-        names = set(table.locals) | set(table.imports) | set(table.all or [])
-        for module in table.stars:
-            dotted = _absolute_module(path, module)
-            target = self.python_module(dotted) if dotted else None
-            if target is None or depth > MAX_DEPTH:
-                return Unknown(f"{path} star-imports {module}, outside the tables")
-            found = self.python_names(target, depth + 1)
-            if isinstance(found, Unknown):
-                return found
-            names |= {n for n in found if not n.startswith("_")}
-        # Submodules are importable names of a package.
-        if path.endswith("/__init__.py"):
-            folder = path[: -len("__init__.py")]
-            for other in self.tables.files:
-                if other.startswith(folder) and other.count("/") == folder.count("/"):
-                    names.add(posixpath.basename(other).removesuffix(".py"))
-                elif (
-                    other.startswith(folder)
-                    and other.endswith("/__init__.py")
-                    and other.count("/") == folder.count("/") + 1
-                ):
-                    names.add(other[len(folder) :].split("/")[0])
-        return names
-
 
 @dataclass
 class CliTable:
@@ -610,15 +580,3 @@ def _tsconfig_options(text: str) -> dict[str, Any]:
         return {}
     options = data.get("compilerOptions") if isinstance(data, dict) else None
     return options if isinstance(options, dict) else {}
-
-
-def _absolute_module(path: str, module: str) -> str | None:
-    if not module.startswith("."):
-        return module
-    dots = len(module) - len(module.lstrip("."))
-    package = path.removeprefix("src/").split("/")[:-1]
-    if dots - 1 > len(package):
-        return None
-    base = package[: len(package) - (dots - 1)]
-    rest = module[dots:]
-    return ".".join([*base, *([rest] if rest else [])])

@@ -71,7 +71,7 @@ from pytest_postgates.evidence.name_spelling import (
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
-MODEL_VERSION = 4
+MODEL_VERSION = 5  # 5: the imports are one record (ModelFacts.import_sites)
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -620,11 +620,7 @@ def build_model(
     # The published packages' names, as modules with their entry files' public names.
     model_packages.add_entry_points(facts, entries or {})
     # A package the repository publishes itself (a workspace's sibling) is no other party.
-    facts.imports = {
-        local: kept
-        for local, sites in facts.imports.items()
-        if (kept := [s for s in sites if package_root(s.module) not in facts.modules])
-    }
+    facts.keep_external(lambda module: package_root(module) in facts.modules)
     facts.constant_owners &= set(facts.imports)
     facts.executables, facts.main_modules = dict(runs[0]), list(runs[1])  # what runs its CLI
     written: set[str] = set()

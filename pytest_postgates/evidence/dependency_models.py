@@ -46,7 +46,7 @@ from pytest_postgates.evidence.resolution import resolve_subpath
 from pytest_postgates.fileio import write_atomic
 
 DEPENDENCY_PATH_ENV = "POSTGATES_DEPENDENCY_PATH"
-DEPENDENCY_MODEL_VERSION = 1
+DEPENDENCY_MODEL_VERSION = 2  # 2: ModelFacts.import_sites
 STDLIB = "the standard library"
 # A package bigger than this is read up to it (its first files by path): a model, not a mirror.
 MAX_FILES = 4000

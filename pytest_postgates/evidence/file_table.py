@@ -25,7 +25,8 @@ class FileTable:
     exports: dict[str, str] = field(default_factory=dict)
     # exported name -> [specifier, imported name] ("*" for ``export * as ns from``).
     reexports: dict[str, list[str]] = field(default_factory=dict)
-    stars: list[str] = field(default_factory=list)  # ``export * from`` specifiers
+    # ``export * from`` specifiers (Python: ``from m import *`` modules)
+    stars: list[str] = field(default_factory=list)
     export_equals: str | None = None  # ``export = X`` / ``module.exports = X`` binding
     # CommonJS exports whose value is a required module or one of its members: exported
     # name -> [specifier, imported name] ("*": the whole module), the name "*" for
@@ -33,7 +34,8 @@ class FileTable:
     # points reach reads them (public_functions): the import checks read such a value as
     # a value, as before.
     required_exports: dict[str, list[str]] = field(default_factory=dict)
-    imports: dict[str, list[str]] = field(default_factory=dict)  # local -> [spec, name]
+    # JavaScript: local -> [spec, name] (a Python file's imports are the model's record).
+    imports: dict[str, list[str]] = field(default_factory=dict)
     # The line of each import and re-export from another file or package (local or
     # exported name -> line): where the model says the product imports it.
     import_lines: dict[str, int] = field(default_factory=dict)
@@ -49,9 +51,6 @@ class FileTable:
     # TypeScript namespace -> the names it exports (what ``export = ns`` makes the module's)
     namespaces: dict[str, list[str]] = field(default_factory=dict)
     deps: list[str] = field(default_factory=list)  # relative import specifiers
-    # Python: __all__ (None when absent), ``from m import *`` modules, module __getattr__.
-    all: list[str] | None = None
-    module_getattr: bool = False
     # CLI definitions found in the file.
     cli_frameworks: list[str] = field(default_factory=list)
     commands: list[list[Any]] = field(default_factory=list)  # [name, nested, line]

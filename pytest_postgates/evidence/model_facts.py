@@ -8,7 +8,8 @@ model the gates ask. Everything here round-trips JSON, so a model is cached per 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # Paths that hold code, but not the product's: its tests, examples, docs, benchmarks and
@@ -81,15 +82,20 @@ class Decl:
 
 @dataclass(frozen=True)
 class ImportSite:
-    """Where the product's code imports a name from outside the product: ``module`` (a
-    Python module path, an npm specifier) and the ``name`` imported from it ("" for the
-    module itself, ``default``, ``*`` for a namespace), bound as ``local`` in ``path``."""
+    """One import of the product's code: ``module`` (a Python module path, absolute; an
+    npm specifier) and the ``name`` imported from it ("" for the module itself,
+    ``default``, ``*`` for a namespace), bound as ``local`` in ``path``. ``binds``: the
+    Python module whose top-level name a ``from`` import binds ("" for an import inside a
+    function, a plain ``import``, JavaScript); ``external``: ``module`` is outside the
+    product (a dependency, the standard library)."""
 
     local: str
     module: str
     name: str
     path: str
     line: int
+    binds: str = ""
+    external: bool = True
 
     def where(self) -> str:
         """The importing file. (Not its line, as :meth:`Decl.where`: a scorecard must not
@@ -222,20 +228,57 @@ class ModelFacts:
     # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
     # their own, naming no other type (an alias `type A = B` may be B under another name).
     literal_types: set[str] = field(default_factory=set)
-    # What the product's code imports from outside the product (a dependency, the standard
-    # library): the local name -> where each distinct import of it is (first file first).
-    imports: dict[str, list[ImportSite]] = field(default_factory=dict)
     # Imported names whose CONSTANT_CASE members the code reads (`EventType.RUN_ERROR`): an
     # enum of another package the product uses, whose other members a page may name bare.
     constant_owners: set[str] = field(default_factory=set)
-    # Python: module -> {name it binds with `from X import Y [as name]`: "X:Y"} (X
-    # absolute): where a name a module re-exports is declared, followed import by import.
-    module_imports: dict[str, dict[str, str]] = field(default_factory=dict)
+    # The one record of the product's imports, in the order the files were read (see
+    # ImportSite): :attr:`imports` and :attr:`module_imports` are read from it.
+    import_sites: list[ImportSite] = field(default_factory=list)
+    _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    @property
+    def imports(self) -> dict[str, list[ImportSite]]:
+        """What the product's code imports from outside the product (a dependency, the
+        standard library): the local name -> each distinct import of it (first file first)."""
+        return self._views()[0]
+
+    @property
+    def module_imports(self) -> dict[str, dict[str, str]]:
+        """Python: module -> {name it binds with a top-level `from X import Y [as name]`:
+        "X:Y"} (X absolute; the first such line wins): where a name a module re-exports is
+        declared, followed import by import."""
+        return self._views()[1]
+
+    def _views(self) -> tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]]:
+        if self._import_views is None:
+            imports: dict[str, list[ImportSite]] = {}
+            for site in (s for s in self.import_sites if s.external):
+                known = imports.setdefault(site.local, [])
+                if all((k.module, k.name) != (site.module, site.name) for k in known):
+                    known.append(site)
+            bound: dict[str, dict[str, str]] = {}
+            # By line: the record is in walk order (breadth first), names bind in source order.
+            for site in sorted((s for s in self.import_sites if s.binds), key=lambda s: s.line):
+                names = bound.setdefault(site.binds, {})
+                names.setdefault(site.local, f"{site.module}:{site.name}")
+            self._import_views = (imports, bound)
+        return self._import_views
 
     def add_import(self, site: ImportSite) -> None:
-        known = self.imports.setdefault(site.local, [])
-        if all((k.module, k.name) != (site.module, site.name) for k in known):
-            known.append(site)
+        self.import_sites.append(site)
+        self._import_views = None
+
+    def keep_external(self, inside: Callable[[str], bool]) -> None:
+        """Mark the imports of the modules ``inside`` says are the product's as its own
+        (a workspace's sibling package); one that binds no module name is dropped."""
+        kept = [
+            replace(s, external=False) if s.external and inside(s.module) else s
+            for s in self.import_sites
+        ]
+        self.import_sites = [s for s in kept if s.external or s.binds]
+        self._import_views = None
 
     def merge(self, other: ModelFacts) -> None:
         self.decls.extend(other.decls)
@@ -262,12 +305,9 @@ class ModelFacts:
         self.surface |= other.surface
         self.functions.extend(other.functions)
         self.literal_types |= other.literal_types
-        for sites in other.imports.values():
-            for site in sites:
-                self.add_import(site)
+        self.import_sites.extend(other.import_sites)
+        self._import_views = None
         self.constant_owners |= other.constant_owners
-        for module, names in other.module_imports.items():
-            self.module_imports.setdefault(module, {}).update(names)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -297,12 +337,11 @@ class ModelFacts:
             "surface": sorted(self.surface),
             "functions": [f.to_json() for f in self.functions],
             "literal_types": sorted(self.literal_types),
-            "imports": {
-                local: [[s.module, s.name, s.path, s.line] for s in sites]
-                for local, sites in sorted(self.imports.items())
-            },
             "constant_owners": sorted(self.constant_owners),
-            "module_imports": self.module_imports,
+            "import_sites": [
+                [s.local, s.module, s.name, s.path, s.line, s.binds, s.external]
+                for s in self.import_sites
+            ],
         }
 
     @classmethod
@@ -328,12 +367,8 @@ class ModelFacts:
             surface=set(data.get("surface", [])),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
             literal_types=set(data.get("literal_types", [])),
-            imports={
-                local: [ImportSite(local, *row) for row in rows]
-                for local, rows in data.get("imports", {}).items()
-            },
             constant_owners=set(data.get("constant_owners", [])),
-            module_imports={k: dict(v) for k, v in data.get("module_imports", {}).items()},
+            import_sites=[ImportSite(*row) for row in data["import_sites"]],
         )
 
 

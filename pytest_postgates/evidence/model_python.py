@@ -102,6 +102,7 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     """The facts of the Python files in ``sources`` (path -> text, product code only)."""
     facts = ModelFacts()
     modules = module_names(sources)
+    tops = frozenset(module.split(".")[0] for module in modules.values())
     units: dict[str, UnitCalls] = {}
     for path in sorted(sources):
         module = modules.get(path)
@@ -114,29 +115,24 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
             facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
             continue
         facts.files += 1
-        _ModuleReader(path, module, facts).read(tree)
+        _ModuleReader(path, module, facts, tops).read(tree)
         units[module] = read_unit(tree, path, module)
     _expand_stars(facts)
-    tops = frozenset(module.split(".")[0] for module in modules.values())
-    # Only what comes from outside the product: its own modules are modelled themselves.
-    facts.imports = {
-        local: kept
-        for local, sites in facts.imports.items()
-        if (kept := [s for s in sites if s.module.split(".")[0] not in tops])
-    }
     facts.constant_owners &= set(facts.imports)
     facts.functions.extend(resolve_python(units, tops))
     return facts
 
 
 class _ModuleReader:
-    def __init__(self, path: str, module: str, facts: ModelFacts) -> None:
+    def __init__(self, path: str, module: str, facts: ModelFacts, tops: frozenset[str]) -> None:
         self.path = path
         self.module = module
         self.facts = facts
+        self.tops = tops  # the product's top-level packages and modules
         self.top: dict[str, str] = {}  # top-level name -> kind
         self.all: list[str] | None = None
         self.stars: list[str] = []  # modules star-imported (absolute)
+        self.binding: set[int] = set()  # the ``from`` imports that bind top-level names
 
     def decl(self, name: str, kind: str, owner: str, line: int) -> None:
         self.facts.decls.append(Decl(name, kind, owner, self.path, line))
@@ -144,17 +140,10 @@ class _ModuleReader:
     def read(self, tree: ast.Module) -> None:
         self.decl(self.module.rsplit(".", 1)[-1], "module", self.module, 1)
         self.body(tree.body)
-        self.imports(tree)
-        frameworks = _cli_frameworks(tree)
+        bound, frameworks, declares_options = self.imports(tree)
         for framework in frameworks:
             if framework not in self.facts.cli_frameworks:
                 self.facts.cli_frameworks.append(framework)
-        # A module that declares options (pytest's `addoption`, argparse's `add_argument`)
-        # may name them in a table it loops over: its `--long` strings are its flags.
-        declares_options = any(
-            isinstance(n, ast.Call) and _callee_name(n.func) in _OPTION_CALLS
-            for n in ast.walk(tree)
-        )
         read = read_cli(tree, frameworks) if frameworks else CliRead()
         self.cli(read)
         tabled = {flag for flag, _command, _line in read.declared}  # under their commands
@@ -165,6 +154,13 @@ class _ModuleReader:
                 value = node.value
                 if isinstance(value, str) and _LONG_FLAG.fullmatch(value) and value not in tabled:
                     self.flag(value, node.lineno)
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in bound
+                and CONSTANT_NAME.fullmatch(node.attr)
+            ):
+                self.facts.constant_owners.add(node.value.id)
         public = [n for n in self.top if n[:1] != "_"]
         if self.all is not None:
             # `__all__` governs `import *`; a name the module imports is still its attribute
@@ -175,34 +171,49 @@ class _ModuleReader:
         if self.stars and self.all is None:
             self.facts.stars[self.module] = self.stars
 
-    def imports(self, tree: ast.Module) -> None:
-        """Every absolute import of the file, wherever it is (a function's lazy import of
-        an optional dependency, a ``TYPE_CHECKING`` block): the names the code takes from
-        other packages. ``import a.b`` binds ``a``, a root readers write anyway; only an
-        alias (``import numpy as np``) is a name of the file's own."""
+    def imports(self, tree: ast.Module) -> tuple[set[str], list[str], bool]:
+        """One walk recording every import of the file that takes a name from another
+        package, wherever it is (a function's lazy import, a ``TYPE_CHECKING`` block), or
+        binds a top-level name (relative ones too). ``import a.b`` binds ``a``, a root
+        readers write anyway; only an alias (``import numpy as np``) is the file's own.
+        Returns the names absolute imports bind (constant owners), the CLI frameworks
+        imported (only their calls declare commands and flags) and whether the file
+        declares options (``addoption``, ``add_argument``: its ``--long`` strings, which it
+        may keep in a table it loops over, are its flags)."""
         bound: set[str] = set()
+        frameworks: list[str] = []
+        declares_options = False
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if isinstance(node, ast.ImportFrom):
+                binds = self.module if id(node) in self.binding else ""
+                if node.level and not binds:
+                    continue  # a relative import inside a function: the product's own
+                source = _absolute(self.module, self.path, node)
+                if not node.level:
+                    _add_framework(frameworks, source)
                 for alias in node.names:
-                    if alias.name != "*":
-                        local = alias.asname or alias.name
-                        site = ImportSite(local, node.module, alias.name, self.path, node.lineno)
+                    if alias.name == "*":
+                        continue
+                    local = alias.asname or alias.name
+                    external = not node.level and source.split(".")[0] not in self.tops
+                    if external or binds:
+                        site = ImportSite(
+                            local, source, alias.name, self.path, node.lineno, binds, external
+                        )
                         self.facts.add_import(site)
+                    if not node.level:
                         bound.add(local)
             elif isinstance(node, ast.Import):
                 for alias in node.names:
+                    _add_framework(frameworks, alias.name)
                     if alias.asname:
-                        site = ImportSite(alias.asname, alias.name, "", self.path, node.lineno)
-                        self.facts.add_import(site)
+                        if alias.name.split(".")[0] not in self.tops:
+                            site = ImportSite(alias.asname, alias.name, "", self.path, node.lineno)
+                            self.facts.add_import(site)
                         bound.add(alias.asname)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in bound
-                and CONSTANT_NAME.fullmatch(node.attr)
-            ):
-                self.facts.constant_owners.add(node.value.id)
+            elif isinstance(node, ast.Call) and _callee_name(node.func) in _OPTION_CALLS:
+                declares_options = True
+        return bound, frameworks, declares_options
 
     def body(self, statements: list[ast.stmt]) -> None:
         for node in statements:
@@ -216,12 +227,10 @@ class _ModuleReader:
                 for alias in node.names:
                     self.top[alias.asname or alias.name.split(".")[0]] = "import"
             elif isinstance(node, ast.ImportFrom):
-                source = _absolute(self.module, self.path, node)
+                self.binding.add(id(node))  # recorded by :meth:`imports`
                 for alias in node.names:
                     if alias.name != "*":
                         self.top[alias.asname or alias.name] = "import"
-                        imported = self.facts.module_imports.setdefault(self.module, {})
-                        imported.setdefault(alias.asname or alias.name, f"{source}:{alias.name}")
                     else:
                         self.stars.append(_absolute(self.module, self.path, node))
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -352,20 +361,11 @@ class _ModuleReader:
         self.decl(command, "command", self.module, line)
 
 
-def _cli_frameworks(tree: ast.Module) -> list[str]:
-    """The CLI frameworks a module imports (only their calls declare commands and flags)."""
-    found: list[str] = []
-    for node in ast.walk(tree):
-        modules: list[str] = []
-        if isinstance(node, ast.Import):
-            modules = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            modules = [node.module]
-        for module in modules:
-            head = module.split(".")[0]
-            if head in _CLI_MODULES and head not in found:
-                found.append(head)
-    return found
+def _add_framework(found: list[str], module: str) -> None:
+    """Note the CLI framework ``module`` belongs to, if any, once."""
+    head = module.split(".")[0]
+    if head in _CLI_MODULES and head not in found:
+        found.append(head)
 
 
 def _blocks(node: ast.If | ast.Try | ast.With | ast.For | ast.While) -> list[list[ast.stmt]]:

@@ -32,7 +32,7 @@ from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.fileio import locked, write_atomic
 
-PAST_VERSION = 1
+PAST_VERSION = 2  # 2: ModelFacts.import_sites
 # The majors looked at, newest first: a migration guide is about the last few; older ones
 # cost a model build each for little.
 MAX_RELEASES = 8

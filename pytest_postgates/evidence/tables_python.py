@@ -1,6 +1,9 @@
-"""The API table of a Python file (see :mod:`.code_tables`): top-level names
-(``__all__``, assignments, defs, classes, imports), star imports, a module
-``__getattr__``, and argparse/click/typer commands and options."""
+"""The CLI table of a Python file (see :mod:`.code_tables`): the argparse/click/typer
+commands and options it declares, its top-level functions and classes (a command a
+function makes is tabled where it is declared) and star imports. Gate 15 judges Python
+samples against the API model, which records what a file imports
+(:class:`~.model_facts.ImportSite`, read by :mod:`.model_python`); only the CLI
+frameworks a file imports are read from its imports here."""
 
 from __future__ import annotations
 
@@ -43,54 +46,15 @@ class PythonTables:
         if kind in ("function_definition", "class_definition"):
             name = self.text(field_of(node, "name"))
             table.locals[name] = "class" if kind == "class_definition" else "function"
-            if name == "__getattr__":
-                table.module_getattr = True
-            if kind == "class_definition":
-                self.python_class(node, name)
         elif kind == "import_statement":
             for name in node.named_children:
-                target = field_of(name, "alias") if name.type == "aliased_import" else None
-                dotted = self.text(field_of(name, "name") if target is not None else name)
-                local = self.text(target) if target is not None else dotted.split(".")[0]
-                table.imports[local] = [dotted, "*"]
-                head = PY_CLI_MODULES.get(dotted.split(".")[0])
-                if head and head not in table.cli_frameworks:
-                    table.cli_frameworks.append(head)
+                dotted = field_of(name, "name") if name.type == "aliased_import" else name
+                self.framework(self.text(dotted))
         elif kind == "import_from_statement":
             module = self.text(field_of(node, "module_name"))
-            head = PY_CLI_MODULES.get(module.split(".")[0])
-            if head and head not in table.cli_frameworks:
-                table.cli_frameworks.append(head)
+            self.framework(module)
             if any(c.type == "wildcard_import" for c in node.named_children):
                 table.stars.append(module)
-                return
-            for name in node.named_children[1:]:
-                if name.type == "aliased_import":
-                    imported = self.text(field_of(name, "name"))
-                    local = self.text(field_of(name, "alias"))
-                elif name.type == "dotted_name":
-                    imported = local = self.text(name)
-                else:
-                    continue
-                table.imports[local] = [module, imported]
-        elif kind in ("expression_statement", "assignment", "augmented_assignment"):
-            # Grammar versions differ on whether an assignment is wrapped in a statement.
-            expression = node.named_children[0] if kind == "expression_statement" else node
-            if expression is not None and expression.type in ("assignment", "augmented_assignment"):
-                left = field_of(expression, "left")
-                for name in self._targets(left):
-                    table.locals.setdefault(name, "const")
-                if left is not None and self.text(left) == "__all__":
-                    right = field_of(expression, "right")
-                    values = [
-                        self.text(c)[1:-1]
-                        for c in (right.named_children if right is not None else [])
-                        if c.type == "string"
-                    ]
-                    if expression.type == "augmented_assignment":
-                        table.all = [*(table.all or []), *values]
-                    else:
-                        table.all = values
         elif kind in ("if_statement", "try_statement", "with_statement"):
             # Names bound under `if TYPE_CHECKING:` / `try: import x except: ...` exist too.
             for child in node.named_children:
@@ -108,31 +72,11 @@ class PythonTables:
                             for inner in block.named_children:
                                 self.statement(inner)
 
-    def _targets(self, node: Any) -> list[str]:
-        if node is None:
-            return []
-        if node.type == "identifier":
-            return [self.text(node)]
-        if node.type in ("pattern_list", "tuple_pattern", "list_pattern"):
-            return [n for child in node.named_children for n in self._targets(child)]
-        return []
-
-    def python_class(self, node: Any, name: str) -> None:
-        members: list[str] = []
-        body = field_of(node, "body")
-        for child in body.named_children if body is not None else ():
-            inner = field_of(child, "definition") if child.type == "decorated_definition" else child
-            if inner is None:
-                continue
-            if inner.type in ("function_definition", "class_definition"):
-                members.append(self.text(field_of(inner, "name")))
-            elif inner.type in ("expression_statement", "assignment"):
-                expression = inner.named_children[0] if inner.type != "assignment" else inner
-                if expression is not None and expression.type == "assignment":
-                    members.extend(self._targets(field_of(expression, "left")))
-        bases = field_of(node, "superclasses")
-        extends = [self.text(c) for c in bases.named_children] if bases is not None else []
-        self.table.classes[name] = {"members": members, "static": [], "extends": extends}
+    def framework(self, module: str) -> None:
+        """Note the CLI framework ``module`` belongs to, if any, once."""
+        head = PY_CLI_MODULES.get(module.split(".")[0])
+        if head and head not in self.table.cli_frameworks:
+            self.table.cli_frameworks.append(head)
 
     def cli(self, root: Any) -> None:
         stack: list[Any] = [root]

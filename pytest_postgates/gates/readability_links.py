@@ -221,12 +221,14 @@ def judge_internal(link: Link, post: Post, site: SiteIndex) -> InternalLink | No
 def _corpus_urls(paths: tuple[Path, ...]) -> list[str]:
     """The external URLs of every collected post (the batch the checker answers)."""
     urls: dict[str, None] = {}
+    sites: dict[Path, SiteIndex] = {}  # by folder: one look at the site's files each
     for path in paths:
         try:
             text = read_post_bytes(path).decode("utf-8", errors="replace")
         except PostRefused:  # an unreadable or oversized post gets its own ERROR item
             continue
-        site = site_index(path, paths)
+        folder = path.resolve().parent
+        site = sites.get(folder) or sites.setdefault(folder, site_index(path, paths))
         for url in raw_link_urls(text.replace("\r\n", "\n")):
             if not is_external(url):
                 continue

@@ -172,7 +172,8 @@ def render_permalink(
 
 
 # ============================================================================ the site
-@dataclass(frozen=True)
+# Compared by identity: :func:`walked_site` hands out one object per version of a site.
+@dataclass(frozen=True, eq=False)
 class JekyllSite:
     """Every URL a Jekyll site builds that this model knows, and its posts' files."""
 
@@ -180,6 +181,36 @@ class JekyllSite:
     posts: frozenset[Path]  # the posts of every _posts folder (resolved)
     slugs: frozenset[str]
     stems: frozenset[str]
+    # What the walk read, each with its stamp: every folder it listed (a file added,
+    # removed or renamed changes the folder's) and every file it opened. The site is the
+    # same while these are.
+    read: tuple[tuple[Path, tuple[int, int]], ...] = ()
+
+    def unchanged(self) -> bool:
+        """Whether every folder and file the walk read is as it was (a stat of each)."""
+        return all(stamp(path) == seen for path, seen in self.read)
+
+
+# The last walk of each site (root, configuration and its stamp): a site is walked once
+# for all its folders, and again only when something the walk read has changed.
+_WALKS: dict[tuple[Path, Path, tuple[int, int]], JekyllSite] = {}
+MAX_WALKS_KEPT = 8
+
+
+def walked_site(
+    root: Path, config: dict[str, Any], config_key: tuple[Path, tuple[int, int]], limit: int
+) -> JekyllSite:
+    """:func:`jekyll_site` of ``root``, from the last walk while nothing it read has
+    changed (``config_key``: the configuration file and its stamp, ``config`` read from
+    it)."""
+    key = (root, *config_key)
+    known = _WALKS.get(key)
+    if known is not None and known.unchanged():
+        return known
+    if len(_WALKS) >= MAX_WALKS_KEPT:
+        _WALKS.clear()
+    site = _WALKS[key] = jekyll_site(root, config, limit)
+    return site
 
 
 def _pretty(template: str) -> bool:
@@ -242,9 +273,11 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
     posts: set[Path] = set()
     slugs: set[str] = set()
     stems: set[str] = set()
+    seen: list[tuple[Path, tuple[int, int]]] = []
     read = 0
     for current, dirs, names in os.walk(root):
         folder = Path(current)
+        seen.append((folder, stamp(folder)))
         relative_folder = folder.relative_to(root)
         parts = relative_folder.parts
         in_posts = "_posts" in parts
@@ -276,14 +309,17 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
                 if label is not None:  # a collection's static file
                     paths.add(normal_path(f"/{label}/" + Path(*relative.parts[1:]).as_posix()))
                     continue
-                if name.lower().endswith((".scss", ".sass")) and _has_front_matter(path):
-                    paths.add(normal_path("/" + relative.with_suffix(".css").as_posix()))
+                if name.lower().endswith((".scss", ".sass")):
+                    seen.append((path, stamp(path)))
+                    if _has_front_matter(path):
+                        paths.add(normal_path("/" + relative.with_suffix(".css").as_posix()))
                 paths.add(normal_path("/" + relative.as_posix()))  # a static file
                 continue
             if read >= limit or admission_problem(path, (root,)) is not None:
                 continue
             read += 1
-            front = front_matter(path, stamp(path))
+            seen.append((path, stamp(path)))
+            front = front_matter(path, seen[-1][1])
             for alias in _names(front.get("redirect_from")):
                 paths.add(normal_path(alias))
             if front.get("published") is False:  # not built
@@ -303,7 +339,8 @@ def jekyll_site(root: Path, config: dict[str, Any], limit: int) -> JekyllSite:
                 paths.add(normal_path(_page_url(relative, front, template)))
             else:  # no front matter: copied as it is
                 paths.add(normal_path("/" + relative.as_posix()))
-    return JekyllSite(frozenset(paths), frozenset(posts), frozenset(slugs), frozenset(stems))
+    found = (frozenset(paths), frozenset(posts), frozenset(slugs), frozenset(stems))
+    return JekyllSite(*found, tuple(seen))
 
 
 def _has_front_matter(path: Path) -> bool:

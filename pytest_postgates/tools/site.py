@@ -48,10 +48,11 @@ from pytest_postgates.post import (
 from pytest_postgates.prose import LIQUID_LINK, Link
 from pytest_postgates.tools.jekyll_site import (
     POST_NAME,
-    jekyll_site,
+    JekyllSite,
     permalink_template,
     render_permalink,
     template_regex,
+    walked_site,
 )
 from pytest_postgates.tools.site_files import front_matter, normal_path, stamp
 
@@ -263,8 +264,10 @@ def _site_config(config: Path | None, version: int) -> dict[str, Any]:
 def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
     """The posts an internal link may name: the post's folder and every collected post.
 
-    Built once per (folder, collected posts, folder and config versions) in a process:
-    every post of a folder shares it.
+    Built once per (folder, collected posts, folder and config versions, version of the
+    site) in a process: every post of a folder shares it. A Jekyll site is walked once for
+    all its folders (:func:`~.jekyll_site.walked_site`), again when a folder or file the
+    walk read has changed.
     """
     folder = post_path.resolve().parent
     config_path = find_site_config(folder)
@@ -272,7 +275,14 @@ def site_index(post_path: Path, batch_posts: Iterable[Path] = ()) -> SiteIndex:
     if config_path is not None and generator_of(config_path) != "jekyll":
         # A Hugo or MkDocs site is one index for every folder of it.
         return _whole_site_index(config_path, config_stamp, tuple(batch_posts))
-    return _site_index(folder, tuple(batch_posts), stamp(folder), config_path, config_stamp)
+    whole = None
+    if config_path is not None:
+        # A site's links name any of its posts, pages and files, not only this folder's.
+        config = _site_config(config_path, config_stamp[0])
+        root = config_path.parent.resolve()
+        whole = walked_site(root, config, (config_path, config_stamp), MAX_SITE_PAGES)
+    batch = tuple(batch_posts)
+    return _site_index(folder, batch, stamp(folder), config_path, config_stamp, whole)
 
 
 @lru_cache(maxsize=8)
@@ -292,6 +302,7 @@ def _site_index(
     folder_stamp: tuple[int, int],
     config_path: Path | None,
     config_stamp: tuple[int, int],
+    whole: JekyllSite | None,
 ) -> SiteIndex:
     del folder_stamp
     config = _site_config(config_path, config_stamp[0])
@@ -311,9 +322,7 @@ def _site_index(
     paths: set[str] = set()
     stems: set[str] = set()
     root = site_root.resolve()
-    if config_path is not None:
-        # A site's links name any of its posts, pages and files, not only this folder's.
-        whole = jekyll_site(root, config, MAX_SITE_PAGES)
+    if whole is not None:
         files |= whole.posts
         paths |= whole.paths
         slugs |= whole.slugs
