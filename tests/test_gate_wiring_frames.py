@@ -200,3 +200,82 @@ def test_this_method_is_the_function_its_section_heading_names(tmp_path: Path) -
     # a heading that is no name: "this method" names nothing, the claim is unjudged
     (unread,) = [c for c in card.detail["claims"] if c["line"] - 5 == 15]
     assert unread["verdict"] == "unjudged" and "subject" not in unread
+
+
+def test_a_parenthesised_aside_after_the_subject_is_skipped(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", TS_SOURCES)
+    body = (
+        "`loadIndex` (`@acme/kit/load`) returns a `Promise` of data.\n"
+        "`countAll` (`@acme/kit/load`) returns a `PackageData`.\n"
+        "`quiet()` (`@acme/kit/load`) calls `countAll()`.\n"
+        "`quiet()` (see `update()` too) calls `countAll()`.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {(c["line"] - 5, c["code"]): c for c in card.detail["claims"]}
+    assert claims[1, "RETURN_TYPE"]["verdict"] == "verified"
+    assert claims[2, "RETURN_TYPE"]["verdict"] == "contradicted"
+    assert claims[3, "CALLS"]["subject"] == "quiet() -> countAll()"
+    assert claims[3, "CALLS"]["verdict"] == "contradicted"
+    # an aside that says more than a name is no aside: the caller is not read
+    assert claims[4, "CALLS"]["verdict"] == "unjudged"
+
+
+def test_calls_itself_is_a_claim_of_recursion(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/walk.py": (
+                "def walk_tree(node):\n"
+                "    for child in node:\n"
+                "        walk_tree(child)\n\n"
+                "def flat_walk(node):\n"
+                "    return list(node)\n"
+            ),
+        },
+    )
+    body = (
+        "Like a visitor, `walk_tree` recursively calls itself on each child.\n"
+        "`flat_walk` calls itself too.\n"
+        "`missing_walk` calls itself.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["walk_tree -> walk_tree"]["verdict"] == "verified"
+    assert claims["flat_walk -> flat_walk"]["verdict"] == "contradicted"
+    assert claims["missing_walk -> missing_walk"]["verdict"] == "unjudged"
+
+
+def test_a_heading_s_anchor_and_badges_and_a_linked_type_are_markup(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PY_SOURCES | TS_SOURCES)
+    body = (
+        '## build_inner <Version type="experimental">4.1</Version> {#build-inner}\n\n'
+        "This method is called automatically by [`getitem_slot`](#getitem) when read.\n\n"
+        "## getitem_slot <Badge />\n\n"
+        "This method is only called by `get_super`.\n\n"
+        "`countAll` function returns [`PackageData`](/api/data) instance.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = _by_subject(card)
+    assert claims["getitem_slot -> build_inner"]["verdict"] == "verified"
+    assert claims["get_super -> getitem_slot"]["verdict"] == "contradicted"
+    assert claims["countAll: PackageData"]["verdict"] == "contradicted"
+
+
+def test_a_callee_wrapped_onto_the_next_line_is_read(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "1.  Once unpacked, each helper is called.\n\n"
+        "    b. `get_instance` and `get_class` forward to\n"
+        "    `look_up`.\n\n"
+        "    c. `get_super` determines the class and calls\n"
+        "    `look_up` on it.\n\n"
+        "`getitem_slot` calls\n"
+        "- `build_inner`, a list item of its own.\n"
+    )
+    card = _card(repo, tmp_path, body)
+    claims = {(c["line"] - 5, c.get("subject")): c for c in card.detail["claims"]}
+    assert claims[3, "get_instance -> look_up"]["verdict"] == "verified"
+    assert claims[3, "get_class -> look_up"]["frame"] == "forwards to"
+    assert claims[6, "get_super -> look_up"]["verdict"] == "contradicted"
+    # a list item is a block of its own, no continuation: the callee is not read
+    assert claims[9, None]["verdict"] == "unjudged"

@@ -16,6 +16,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pytest_postgates.helpers.wiring_subjects import continuation
+
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
@@ -23,12 +25,16 @@ TEXT_LIMIT = 160
 # Gate 13's shapes each frame stands in for: a line gate 13 already flags with one of them
 # is read as gate 13's claim, not again.
 _CALL_CODES = frozenset({"CALLS", "CALL_DIRECTION"})
-# (frame, shape, pattern): a code span before the verb, and one after it.
+# (frame, shape, pattern): a code span before the verb, and one after it (a call frame's
+# ``verb`` group: its callee may be wrapped onto the paragraph's next line).
 FRAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     (
         "forwards to",
         "CALLS",
-        re.compile(r"`[^`\n]+`[^`\n]{0,60}?\b(?:forwards?|hands? off) to\b[^`\n]{0,30}`", re.I),
+        re.compile(
+            r"`[^`\n]+`[^`\n]{0,60}?\b(?P<verb>(?:forwards?|hands? off) to)\b[^`\n]{0,30}`",
+            re.I,
+        ),
     ),
     (
         "is called by",
@@ -36,8 +42,8 @@ FRAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # the passive gate 13's "is called by" misses: a plural, "gets", or an adverb
         re.compile(
             r"(?:`[^`\n]+`[^`\n]{0,60}?|\bthis (?:method|function)\s+)"
-            r"\b(?:is|are|gets?)\s+(?:\w+ly\s+)?(?:called|invoked)\s+(?:\w+ly\s+)?"
-            r"(?:by|from)\b[^`\n]{0,30}`",
+            r"\b(?P<verb>(?:is|are|gets?)\s+(?:\w+ly\s+)?(?:called|invoked)\s+(?:\w+ly\s+)?"
+            r"(?:by|from))\b[^`\n]{0,30}`",
             re.I,
         ),
     ),
@@ -46,7 +52,8 @@ FRAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "CALLS",
         # "This method resolves the files by calling `x`": gate 13 wants "calls"
         re.compile(
-            r"\bthis (?:method|function)\s[^`\n]{0,100}?\b(?:calling|invoking)\b[^`\n]{0,30}`",
+            r"\bthis (?:method|function)\s[^`\n]{0,100}?\b(?P<verb>calling|invoking)\b"
+            r"[^`\n]{0,30}`",
             re.I,
         ),
     ),
@@ -58,8 +65,9 @@ FRAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         # (`true`, `None`, `result.data`, `status: "done"`) is no type
         re.compile(
             r"`[^`\n]+`[^`\n]{0,60}?\b[Rr]eturns?\s+(?:a\s+|an\s+)?"
-            # a MyST role before the span is markup ("returns a {js:class}`Promise`")
-            r"(?:\{[\w:.-]+\})?`(?!(?:None|True|False|NaN|Infinity)`)"
+            # a MyST role or a link's bracket before the span is markup ("returns a
+            # {js:class}`Promise`", "returns [`Vitest`](/api/vitest) instance")
+            r"(?:\{[\w:.-]+\}|\[)?`(?!(?:None|True|False|NaN|Infinity)`)"
             r"(?:[A-Z][\w$]*|string|number|boolean|void|bigint|str|int|float|bool|bytes|dict"
             r"|list|tuple|set|frozenset)(?:[<\[][^`\n]*)?`"
         ),
@@ -94,13 +102,27 @@ def extra_claims(post: Post, flagged: Collection[tuple[int, str]]) -> list[Frame
         if "`" not in text:
             continue
         taken: set[str] = set()
+        following = continuation(post, number)
         for frame, code, pattern in FRAMES:
             if code in taken or _flagged(flagged, number, code):
                 continue
-            if pattern.search(text):
+            if pattern.search(text) or _wrapped(pattern, text, following):
                 taken.add(code)
                 found.append(FrameClaim(number, code, text.strip()[:TEXT_LIMIT], frame))
     return found
+
+
+def _wrapped(
+    pattern: re.Pattern[str],
+    text: str,
+    following: tuple[str, list[tuple[int, int, str]]] | None,
+) -> bool:
+    """Whether a call frame's verb is on ``text`` and its callee on the next line of the
+    paragraph."""
+    if following is None or "verb" not in pattern.groupindex:
+        return False
+    found = pattern.search(f"{text} {following[0]}")
+    return found is not None and found.start("verb") < len(text)
 
 
 def _flagged(flagged: Collection[tuple[int, str]], line: int, code: str) -> bool:

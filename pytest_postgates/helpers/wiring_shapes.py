@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.call_graph import CallGraph
 from pytest_postgates.evidence.model_facts import FunctionCalls
-from pytest_postgates.helpers.wiring_subjects import CALLER_GAP, Subject, spans_in, subject
+from pytest_postgates.helpers.wiring_subjects import (
+    CALLER_GAP,
+    Subject,
+    spans_in,
+    subject,
+    without_aside,
+)
 from pytest_postgates.helpers.wiring_verdicts import Judged
 
 if TYPE_CHECKING:
@@ -26,8 +32,9 @@ if TYPE_CHECKING:
 _RETURNS = re.compile(r"\breturns?\s+(?:a\s+|an\s+)?", re.IGNORECASE)
 _TYPE = re.compile(r"`?([A-Za-z_$][\w$.]*)")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
-# A MyST/Sphinx role written before a code span (``{py:class}`dict` ``): markup.
-_ROLE = re.compile(r"\{[\w:.-]+\}(?=`)")
+# Markup written before a code span: a MyST/Sphinx role (``{py:class}`dict` ``), or the
+# bracket of a link whose text it is (``[`Vitest`](/api/vitest)``).
+_ROLE = re.compile(r"(?:\{[\w:.-]+\}|\[)(?=`)")
 _VISIBILITY = re.compile(
     r"\b(?P<before>private|public|protected)\s+(?:static\s+)?(?:method|function|helper)\b"
     r"|\bis (?:a )?(?P<after>private|public|protected)\b",
@@ -75,7 +82,7 @@ def return_claims(post: Post, line: int) -> list[ShapeClaim]:
     spans = spans_in(post, line)
     found: list[ShapeClaim] = []
     for verb in _RETURNS.finditer(text):
-        before = [s for s in spans if s[1] <= verb.start()]
+        before = without_aside(text, [s for s in spans if s[1] <= verb.start()])
         if not before or not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
             continue
         who = subject(before[-1][2])

@@ -181,24 +181,21 @@ def _autoref(
 
 def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     """The callers and callees of the call claims on ``line``, one per sentence (see the
-    module doc); one without a caller, with the reason, when none is read."""
+    module doc); one without a caller, with the reason, when none is read. A sentence
+    whose callee is wrapped onto the next line of its paragraph ("... forward to" /
+    "`_get_attribute`.") is read across the two lines, for the verbs of ``line``."""
     text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
     spans = spans_in(post, line)
     if not spans:
         return [CallSubjects(reason="no code span names a function on the line")]
-    blanked = list(text)
-    for start, end, _text in spans:
-        blanked[start:end] = "x" * (end - start)
-    plain = "".join(blanked)
-    claims: list[CallSubjects] = []
-    sentences = sentence_spans(plain)
-    heading = section_name(post, line)
-    for index, (first, last) in enumerate(sentences):
-        for verb in _VERB.finditer(plain, first, last):
-            found = _around(text, spans, verb, first, last)
-            if not found:
-                found = _pronoun_claims(text, spans, verb, sentences, index, heading)
-            claims += found
+    claims = _claims_of(text, spans, section_name(post, line), len(text))
+    if not any(c.caller is not None for c in claims):
+        following = continuation(post, line)
+        if following is not None:
+            joined = f"{text} {following[0]}"
+            shifted = [(a + len(text) + 1, b + len(text) + 1, t) for a, b, t in following[1]]
+            wrapped = _claims_of(joined, spans + shifted, section_name(post, line), len(text))
+            claims = wrapped if any(c.caller is not None for c in wrapped) else claims
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
     if claims:
@@ -206,16 +203,88 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
 
 
+def _claims_of(
+    text: str, spans: list[tuple[int, int, str]], heading: Subject | None, verbs_before: int
+) -> list[CallSubjects]:
+    """The claims of each verb starting before ``verbs_before`` in ``text``."""
+    blanked = list(text)
+    for start, end, _text in spans:
+        blanked[start:end] = "x" * (end - start)
+    plain = "".join(blanked)
+    claims: list[CallSubjects] = []
+    sentences = sentence_spans(plain)
+    for index, (first, last) in enumerate(sentences):
+        for verb in _VERB.finditer(plain, first, last):
+            if verb.start() >= verbs_before:
+                break
+            found = _around(text, spans, verb, first, last) or _recursion(text, spans, verb, first)
+            if not found:
+                found = _pronoun_claims(text, spans, verb, sentences, index, heading)
+            claims += found
+    return claims
+
+
+# A line that starts a block of its own rather than continuing a paragraph: a list item, a
+# heading, a quote, a table row, a fence.
+_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|[a-z][.)]\s|#|>|\||```|~~~)")
+
+
+def continuation(post: Post, line: int) -> tuple[str, list[tuple[int, int, str]]] | None:
+    """The next line's text and code spans when it continues ``line``'s paragraph (not
+    blank, not code, no block of its own), else None."""
+    following = line + 1
+    if following > len(post.lines) or following in post.code_lines:
+        return None
+    text = post.lines[following - 1]
+    if not text.strip() or _BLOCK_START.match(text):
+        return None
+    return text, spans_in(post, following)
+
+
+def without_aside(text: str, before: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans before a verb less a parenthesised aside right after the name it follows
+    ("`useFocusTrap` (`@lexical/react/useFocusTrap`) returns"): the aside's span, when
+    the parentheses hold it alone and only a space parts them from the span before, is
+    left out, and the claim's subject is that span."""
+    if len(before) < 2:
+        return before
+    (_, end_before, _t), (start, end, _a) = before[-2], before[-1]
+    if (
+        text[start - 1 : start] == "("
+        and text[end : end + 1] == ")"
+        and not text[end_before : start - 1].strip()
+    ):
+        return [*before[:-2], (before[-2][0], end + 1, before[-2][2])]
+    return before
+
+
+# A predicate of the caller before the calling one, joined by "and" ("`x` determines the
+# class and calls `y`"): words only, no code span, clause or sentence break; read only when
+# the caller is its sentence's subject (:data:`_LEADS`).
+_PREDICATE_GAP = re.compile(
+    r"\s+[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+and\s+"
+    r"(?:(?:\w+ly|then|also|in turn|now|only|first|just|always|still)\s+)*"
+)
+# What may come before a sentence's subject: a list item's marker, an article.
+_LEADS = re.compile(
+    r"\s*(?:(?:[-*+]|\d+[.)]|[a-z][.)])\s+)?(?:(?:the|our|its|this|[A-Z][\w-]*'s)\s+)?",
+    re.IGNORECASE,
+)
+
+
 def _around(
     text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], first: int, last: int
 ) -> list[CallSubjects]:
     """The claims one verb makes: its callers (one, or a list before a plural verb) and
     its callees (the span after it and the ones joined to it)."""
-    before = [s for s in spans if first <= s[0] and s[1] <= verb.start()]
+    before = without_aside(text, [s for s in spans if first <= s[0] and s[1] <= verb.start()])
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
     if not before or not after:
         return []
-    if not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
+    gap = text[before[-1][1] : verb.start()]
+    if not CALLER_GAP.fullmatch(gap) and not (
+        _PREDICATE_GAP.fullmatch(gap) and _LEADS.fullmatch(text[first : before[-1][0]])
+    ):
         return []
     if not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
         return []
@@ -245,6 +314,22 @@ def _around(
     return [CallSubjects(left, tuple(rights)) for left in lefts]
 
 
+_ITSELF = re.compile(r"\s+itself\b", re.IGNORECASE)
+
+
+def _recursion(
+    text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], first: int
+) -> list[CallSubjects]:
+    """ "`X` recursively calls itself": the claim X -> X."""
+    if verb.group("passive") or _ITSELF.match(text, verb.end()) is None:
+        return []
+    before = without_aside(text, [s for s in spans if first <= s[0] and s[1] <= verb.start()])
+    if not before or not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
+        return []
+    caller = subject(before[-1][2], _NOUN.match(text, before[-1][1]) is not None)
+    return [] if caller is None else [CallSubjects(caller, (caller,))]
+
+
 # Between two callees whose first has its purpose said: "`a` to read it and `b` to ...".
 _PURPOSE_JOINT = re.compile(r"\s+(?:to|for)\s+[a-z][\w' -]{0,40}?\s+and\s+(?:then\s+)?")
 
@@ -264,6 +349,9 @@ def _callee_chain(text: str, after: list[tuple[int, int, str]]) -> list[tuple[in
 # the function its section is about.
 _HEADING = re.compile(r"#{1,6}\s+`?(?P<name>[A-Za-z_$][\w$.#]*)(?:\([^()]*\))?`?\s*#*\s*")
 _ANY_HEADING = re.compile(r"#{1,6}\s")
+# A heading's markup besides its words: an anchor (``{#standalone}``) and inline HTML
+# components (VitePress's ``<Version type="experimental">4.1.1</Version>``, ``<Badge />``).
+_HEADING_MARKUP = re.compile(r"\s*(?:\{#[^{}]*\}|<(\w+)[^<>]*>[^<>]*</\1>|<\w+[^<>]*/>)")
 
 
 def section_name(post: Post, line: int) -> Subject | None:
@@ -276,7 +364,7 @@ def section_name(post: Post, line: int) -> Subject | None:
         text = post.lines[number - 1]
         if _ANY_HEADING.match(text) is None:
             continue
-        found = _HEADING.fullmatch(text.rstrip())
+        found = _HEADING.fullmatch(_HEADING_MARKUP.sub("", text).rstrip())
         return subject(found.group("name"), named=True) if found is not None else None
     return None
 
