@@ -18,6 +18,7 @@ Repositories are the bare mirrors ``$POSTGATES_MIRRORS/<owner>+<name>/repo`` (de
 
     python bench/wiring_frames.py fixes PROJECT... [--any-subject] [--seed 20261206]
     python bench/wiring_frames.py pinned PROJECT=COMMIT... [--exclude FILE] [--seed 20261206]
+        [--under docs]
 """
 
 from __future__ import annotations
@@ -160,12 +161,17 @@ def fixes(project: str, repo: Path, any_subject: bool = False) -> list[Candidate
 
 
 def pinned(
-    project: str, repo: Path, commit: str, labelled: set[tuple[str, int]]
+    project: str,
+    repo: Path,
+    commit: str,
+    labelled: set[tuple[str, int]],
+    under: str = "docs",
 ) -> list[Candidate]:
     """The pinned frame of one project at ``commit`` (see the module doc); ``labelled``: the
-    (flat post name, line) pairs already labelled, left out."""
+    (flat post name, line) pairs already labelled, left out; ``under``: the folder of the
+    docs pages read (mypy keeps its internals guide in ``mypyc/doc``)."""
     found: list[Candidate] = []
-    listed = _git(repo, "ls-tree", "-r", "--name-only", commit, "--", "docs").split("\n")
+    listed = _git(repo, "ls-tree", "-r", "--name-only", commit, "--", under).split("\n")
     for path in sorted(p for p in listed if p.endswith(".md")):
         post = _flat(path)
         fenced = False
@@ -208,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("frame", choices=("fixes", "pinned"))
     parser.add_argument("projects", nargs="+", help="owner/name (pinned: owner/name=COMMIT)")
     parser.add_argument("--any-subject", action="store_true", help="fixes: every commit")
+    parser.add_argument("--under", default="docs", help="pinned: the folder of the pages read")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--exclude", type=Path, default=HERE / "labels" / "gate16_holdout.jsonl")
     parser.add_argument(
@@ -221,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.frame == "fixes":
             found += fixes(project, repo, args.any_subject)
         else:
-            found += pinned(project, repo, commit, _labelled(args.exclude, project))
+            found += pinned(project, repo, commit, _labelled(args.exclude, project), args.under)
     for candidate in seeded(found, args.seed, args.frame == "pinned"):
         print(json.dumps(asdict(candidate)))
     return 0

@@ -10,7 +10,8 @@ from the parent into the clone (bench/wiring_holdout.py's flat layout), and gate
 against the repository at the parent, as bench/wiring_planted.py runs it. A claim counts as
 contradicted when gate 16 contradicts a claim on its line. It prints each row's outcome
 (the gate's claims on the line, with their evidence) and, per half (a project of
-bench/wiring_recall.py's TUNE_PROJECTS is tune, any other report), the recall of the false
+bench/wiring_recall.py's TUNE_PROJECTS or of :data:`DRAWN_TUNE` is tune, any other
+report), the recall of the false
 claims and the contradicted true ones (each with a 95% Wilson interval).
 
     python bench/wiring_mined.py [--labels FILE] [--mirrors DIR]
@@ -34,6 +35,11 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 from holdout_precision import wilson  # noqa: E402
 from wiring_recall import CODES, TUNE_PROJECTS  # noqa: E402
+
+# Session 15 drew four more projects into the tune half (bench/labels/gate16_mined.jsonl
+# says how); they have no census in gate16_holdout.jsonl, so wiring_recall's halves are
+# unchanged and only this bench counts them as tune.
+DRAWN_TUNE = ("python/mypy", "pyodide/pyodide", "excalidraw/excalidraw", "facebook/lexical")
 
 
 def _git(*args: str) -> str:
@@ -83,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     # half -> label -> [contradicted, claims]
     tally: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     for row in rows:
-        half = "tune" if row["project"] in TUNE_PROJECTS else "report"
+        half = "tune" if row["project"] in TUNE_PROJECTS + DRAWN_TUNE else "report"
         parent, found = gate_line(row, args.mirrors)
         contradicted = any(c["verdict"] == "contradicted" for c in found)
         cell = tally[half][row["label"]]

@@ -92,3 +92,18 @@ def test_the_pinned_frame_leaves_out_fenced_code_and_labelled_lines(
     assert [(r["path"], r["line"], r["commit"], r["parent"]) for r in rows] == [
         ("docs/api/jobs.md", 3, commit, commit)
     ]
+
+
+def test_the_pinned_frame_reads_the_folder_it_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = "# Dev\n\n`run_jobs()` calls `flush_metrics()` at the end.\n"
+    work = make_repo(tmp_path / "work", {"tool/doc/dev-intro.md": page, "docs/x.md": page})
+    commit = git(work, "rev-parse", "HEAD").strip()
+    mirrors = tmp_path / "mirrors"
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(mirrors / "acme+kit" / "repo"))
+    bench = load_bench("wiring_frames", "wiring_frames.py")
+    argv = ["pinned", f"acme/kit={commit}", "--mirrors", str(mirrors), "--under", "tool/doc"]
+    assert bench.main([*argv, "--exclude", str(tmp_path / "none.jsonl")]) == 0
+    rows = [json.loads(t) for t in capsys.readouterr().out.splitlines()]
+    assert [(r["path"], r["line"]) for r in rows] == [("tool/doc/dev-intro.md", 3)]

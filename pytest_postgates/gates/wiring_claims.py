@@ -15,7 +15,7 @@ component's role ("thin", "the gate", "orchestrates") are listed as unjudged.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,6 +38,7 @@ from pytest_postgates.helpers.wiring_bodies import (
     judge_switch,
     switch_claims,
 )
+from pytest_postgates.helpers.wiring_lines import extra_claims
 from pytest_postgates.helpers.wiring_shapes import (
     ShapeClaim,
     judge_return,
@@ -57,7 +58,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 8
+GATE_VERSION = 9
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -93,7 +94,9 @@ class WiringClaimsSettings:
     )
 
 
-def _entry(line: int, code: str, text: str, judged: Judged, subject: str = "") -> dict[str, Any]:
+def _entry(
+    line: int, code: str, text: str, judged: Judged, subject: str = "", frame: str = ""
+) -> dict[str, Any]:
     entry = {
         "line": line,
         "code": code,
@@ -103,6 +106,9 @@ def _entry(line: int, code: str, text: str, judged: Judged, subject: str = "") -
     }
     if subject:
         entry["subject"] = subject
+    if frame:
+        # read by a gate-16 frame (helpers/wiring_lines.py), not by gate 13's pattern
+        entry["frame"] = frame
     return entry
 
 
@@ -141,10 +147,11 @@ def _model(post: Post, context: GateContext) -> ApiModel:
     return api_model(index, context.evidence.cache_dir)
 
 
-# (line, code, text, caller, callee, is_edge): a call the call graph is asked about.
-Asked = tuple[int, str, str, Subject, Subject, bool]
-# (line, code, text, claim): a RETURN_TYPE or VISIBILITY claim about a declaration.
-Declared = tuple[int, str, str, ShapeClaim]
+# (line, code, text, caller, callee, is_edge, frame): a call the call graph is asked about
+# (frame: the gate-16 frame that read the line, "" for gate 13's claims).
+Asked = tuple[int, str, str, Subject, Subject, bool, str]
+# (line, code, text, claim, frame): a RETURN_TYPE or VISIBILITY claim about a declaration.
+Declared = tuple[int, str, str, ShapeClaim, str]
 # (line, code, text, claim): a FN_CONTAINS or SWITCH claim about a body.
 Held = tuple[int, str, str, BodyClaim]
 
@@ -158,10 +165,29 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
     held: list[Held] = []
     seen_lines: dict[int, str] = {}
 
-    def unjudged(line: int, code: str, text: str, reason: str) -> None:
-        entries.append(_entry(line, code, text, Judged("unjudged", reason)))
+    def unjudged(line: int, code: str, text: str, reason: str, frame: str = "") -> None:
+        entries.append(_entry(line, code, text, Judged("unjudged", reason), frame=frame))
 
-    for claim in scan_claims(post):
+    def ask_calls(line: int, code: str, text: str, frame: str = "") -> None:
+        for subjects in call_subjects(post, line):
+            caller = subjects.caller
+            if caller is None:
+                unjudged(line, code, text, subjects.reason, frame)
+                continue
+            asked.extend(
+                (line, code, text, caller, target, False, frame) for target in subjects.callees
+            )
+
+    def ask_shapes(line: int, code: str, text: str, frame: str = "") -> None:
+        for shape in SHAPES[code](post, line):
+            if shape.who is None:
+                unjudged(line, code, text, shape.reason, frame)
+            else:
+                strict = replace(shape, own_types_only=True) if frame else shape
+                declared.append((line, code, text, strict, frame))
+
+    scanned = scan_claims(post)
+    for claim in scanned:
         line, code, text = claim.line, claim.code, claim.text
         if claim.in_code:
             unjudged(line, code, text, "a line of fenced code, not a claim of the prose")
@@ -182,24 +208,20 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
                 line, code, text, f"the same sentence as the {seen_lines[line]} claim of this line"
             )
         elif code in SHAPES:
-            for shape in SHAPES[code](post, line):
-                if shape.who is None:
-                    unjudged(line, code, text, shape.reason)
-                else:
-                    declared.append((line, code, text, shape))
+            ask_shapes(line, code, text)
         else:
             seen_lines[line] = code
-            for subjects in call_subjects(post, line):
-                caller = subjects.caller
-                if caller is None:
-                    unjudged(line, code, text, subjects.reason)
-                    continue
-                asked += [(line, code, text, caller, target, False) for target in subjects.callees]
+            ask_calls(line, code, text)
+    for extra in extra_claims(post, {(c.line, c.code) for c in scanned if not c.in_code}):
+        if extra.code in SHAPES:
+            ask_shapes(extra.line, extra.code, extra.text, extra.frame)
+        else:
+            ask_calls(extra.line, extra.code, extra.text, extra.frame)
     fences = {fence.start_line: fence for fence in post.fences}
     for flow in scan_mermaid(post):
         fence = fences.get(flow.line)
         for edge in mermaid_edges(fence.content, flow.line + 1) if fence is not None else []:
-            asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True))
+            asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True, ""))
     return entries, asked, declared, held
 
 
@@ -213,14 +235,14 @@ def check(post: Post, context: GateContext) -> CheckResult:
         graph = model.call_graph
         named = _named_classes(post, model)
         files = files_named(graph, (span.text for span in post.prose_code_spans))
-        for line, code, text, shape in declared:
+        for line, code, text, shape, frame in declared:
             assert shape.who is not None
             if code == "RETURN_TYPE":
                 judged = judge_return(graph, shape, lambda name: _own_type(model, name))
             else:
                 judged = judge_visibility(graph, shape)
             who = shape.who.text
-            entries.append(_entry(line, code, text, judged, f"{who}: {shape.says}"))
+            entries.append(_entry(line, code, text, judged, f"{who}: {shape.says}", frame))
             if judged.verdict == "contradicted":
                 returns = code == "RETURN_TYPE"
                 said = f"does not return {shape.says}" if returns else f"is not {shape.says}"
@@ -242,11 +264,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     else f"{who} {judged.instead}"
                 )
                 findings.append(Finding(line, code, message, FIX))
-        for line, code, text, caller, target, is_edge in asked:
+        for line, code, text, caller, target, is_edge, frame in asked:
             judge = judge_edge if is_edge else judge_call
             reach = edge_depth if is_edge else depth
             judged = judge(graph, model.classes, caller, target, reach, named, files)
-            entries.append(_entry(line, code, text, judged, _pair(caller, target)))
+            entries.append(_entry(line, code, text, judged, _pair(caller, target), frame))
             if judged.verdict == "contradicted":
                 message = (
                     f"{caller.text} does not call {target.text}; "

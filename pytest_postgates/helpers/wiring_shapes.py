@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.call_graph import CallGraph
 from pytest_postgates.evidence.model_facts import FunctionCalls
-from pytest_postgates.helpers.wiring_subjects import CALLER_GAP, Subject, spans_in, subject
+from pytest_postgates.helpers.wiring_subjects import (
+    CALLER_GAP,
+    Subject,
+    spans_in,
+    subject,
+    without_aside,
+)
 from pytest_postgates.helpers.wiring_verdicts import Judged
 
 if TYPE_CHECKING:
@@ -26,6 +32,9 @@ if TYPE_CHECKING:
 _RETURNS = re.compile(r"\breturns?\s+(?:a\s+|an\s+)?", re.IGNORECASE)
 _TYPE = re.compile(r"`?([A-Za-z_$][\w$.]*)")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# Markup written before a code span: a MyST/Sphinx role (``{py:class}`dict` ``), or the
+# bracket of a link whose text it is (``[`Vitest`](/api/vitest)``).
+_ROLE = re.compile(r"(?:\{[\w:.-]+\}|\[)(?=`)")
 _VISIBILITY = re.compile(
     r"\b(?P<before>private|public|protected)\s+(?:static\s+)?(?:method|function|helper)\b"
     r"|\bis (?:a )?(?P<after>private|public|protected)\b",
@@ -41,6 +50,10 @@ class ShapeClaim:
     who: Subject | None = None
     says: str = ""
     reason: str = ""
+    # Read by a gate-16 frame, not gate 13's pattern ("returns a `Selection`"): the type is
+    # any code span, so it is contradicted only when it is the product's own type or a
+    # primitive (a third party's or a platform's type may be what the declared one is).
+    own_types_only: bool = False
 
 
 def _balanced_type(text: str, start: int) -> str:
@@ -69,11 +82,12 @@ def return_claims(post: Post, line: int) -> list[ShapeClaim]:
     spans = spans_in(post, line)
     found: list[ShapeClaim] = []
     for verb in _RETURNS.finditer(text):
-        before = [s for s in spans if s[1] <= verb.start()]
+        before = without_aside(text, [s for s in spans if s[1] <= verb.start()])
         if not before or not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
             continue
         who = subject(before[-1][2])
-        says = _balanced_type(text, verb.end())
+        role = _ROLE.match(text, verb.end())  # "returns a {js:class}`Promise`"
+        says = _balanced_type(text, role.end() if role else verb.end())
         if who is not None and says:
             found.append(ShapeClaim(who, says))
     return found or [ShapeClaim(reason="no code span names the function that returns it")]
@@ -119,6 +133,13 @@ def judge_return(
     functions = _functions(graph, claim.who)
     if not functions:
         return Judged("unjudged", f"`{claim.who.text}` is no function or method of the product")
+    if claim.says.strip() == "Promise":  # a bare Promise: any async function returns one
+        for function in functions:
+            if "async" in function.modifiers and not function.path.endswith((".py", ".pyi")):
+                where = f"{function.path}:{function.line}"
+                return Judged(
+                    "verified", f"`{function.name}` is async at {where}: it returns a Promise"
+                )
     declared = [f for f in functions if f.returns]
     if not declared:
         return Judged("unjudged", f"`{claim.who.text}` declares no return type")
@@ -132,7 +153,14 @@ def judge_return(
             return Judged("verified", f"`{function.name}` declares `{function.returns}` at {where}")
     first = declared[0]
     where = f"{first.path}:{first.line}"
-    if all(_outer(claim.says) not in _IDENT.findall(f.returns) for f in declared) or all(
+    outer = _outer(claim.says)
+    if claim.own_types_only and not (outer in _PRIMITIVES or is_own_type(outer)):
+        return Judged(
+            "unjudged",
+            f"declared `{first.returns}` at {where}; the claim's `{claim.says}` is no type "
+            "the product declares, so whether the declared type is one is not known",
+        )
+    if all(outer not in _IDENT.findall(f.returns) for f in declared) or all(
         _other_type(claim.says, f.returns, is_own_type) for f in declared
     ):
         return Judged(

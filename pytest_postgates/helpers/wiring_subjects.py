@@ -24,20 +24,26 @@ if TYPE_CHECKING:
 # The verbs of a call claim; "is called by" turns the claim round. A bare "call" is mostly
 # a noun ("one `generate()` call"), so it is no verb here.
 _VERB = re.compile(
-    r"\b(?P<passive>(?:is|are|gets?|get) (?:called|invoked) (?:by|from))\b"
+    # the passive, an adverb allowed ("`b` is directly called by `a`"); "are" after a list
+    r"\b(?P<passive>(?:(?P<passive_plural>are|get)|is|gets) (?:\w+ly )?(?:called|invoked)"
+    r" (?:\w+ly )?(?:by|from))\b"
     r"|\b(?:calls|calling|invokes|invoking|delegates to|delegating to|dispatches to"
     r"|hands off to|forwards to|then calls"
+    # a future is a claim too ("`dispatchCommand` will implicitly call `editor.update`")
+    r"|will (?:\w+ly |also |then |first |in turn )*call"
     # "uses" names a call only with a noun that says its object is a function
     r"|uses (?:the )?(?:helpers?|functions?)(?: like| such as)?"
-    # the plural verb after a list of callers ("`a()` and `b()` each call `c()`")
-    r"|(?P<plural>(?:each|both|all|also|then) (?:call|invoke|delegate to)))\b",
+    # the plural verb after a list of callers ("`a()` and `b()` each call `c()`",
+    # "`a` and `b` forward to `c`")
+    r"|(?P<plural>(?:(?:each|both|all|also|then) (?:call|invoke|delegate to|forward to))"
+    r"|delegate to|forward to))\b",
     re.IGNORECASE,
 )
 # Between a caller and the verb: a noun for it, "which", adverbs ("`run()` then calls",
 # "`Client.send`, which in turn calls"); between the verb and its first callee: an article
 # or a word ("calls the `foo` method", "delegates to its `bar()`").
 CALLER_GAP = re.compile(
-    r"\s*(?:(?:method|function|helper|class|constructor|handler)\s+)?(?:,?\s*(?:which|that)\s+)?"
+    r"\s*(?:(?:method|function|helper|class|constructor|handler)s?\s+)?(?:,?\s*(?:which|that)\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|never|still)\s+)*",
     re.IGNORECASE,
 )
@@ -97,6 +103,8 @@ def subject(text: str, named: bool = False) -> Subject | None:
     ``named``: the prose calls it a method or function)."""
     # `.dict()`, `.run()`: a method written with the dot of its call, as docs write them.
     bare = text.strip()
+    # a Sphinx target's `~` (show the last part only) is markup: `~pyodide.loadPackage`
+    bare = bare[1:] if bare[:1] == "~" and bare[1:2].isalpha() else bare
     bare = bare[1:] if bare[:1] == "." and bare[1:2].isalpha() else bare
     match = _SUBJECT.fullmatch(bare)
     if match is None:
@@ -173,11 +181,32 @@ def _autoref(
 
 def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     """The callers and callees of the call claims on ``line``, one per sentence (see the
-    module doc); one without a caller, with the reason, when none is read."""
+    module doc); one without a caller, with the reason, when none is read. A sentence
+    whose callee is wrapped onto the next line of its paragraph ("... forward to" /
+    "`_get_attribute`.") is read across the two lines, for the verbs of ``line``."""
     text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
     spans = spans_in(post, line)
     if not spans:
         return [CallSubjects(reason="no code span names a function on the line")]
+    claims = _claims_of(text, spans, section_name(post, line), len(text))
+    if not any(c.caller is not None for c in claims):
+        following = continuation(post, line)
+        if following is not None:
+            joined = f"{text} {following[0]}"
+            shifted = [(a + len(text) + 1, b + len(text) + 1, t) for a, b, t in following[1]]
+            wrapped = _claims_of(joined, spans + shifted, section_name(post, line), len(text))
+            claims = wrapped if any(c.caller is not None for c in wrapped) else claims
+    if any(c.caller is not None for c in claims):
+        return [c for c in claims if c.caller is not None]
+    if claims:
+        return claims[:1]
+    return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
+
+
+def _claims_of(
+    text: str, spans: list[tuple[int, int, str]], heading: Subject | None, verbs_before: int
+) -> list[CallSubjects]:
+    """The claims of each verb starting before ``verbs_before`` in ``text``."""
     blanked = list(text)
     for start, end, _text in spans:
         blanked[start:end] = "x" * (end - start)
@@ -186,15 +215,61 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     sentences = sentence_spans(plain)
     for index, (first, last) in enumerate(sentences):
         for verb in _VERB.finditer(plain, first, last):
-            found = _around(text, spans, verb, first, last)
+            if verb.start() >= verbs_before:
+                break
+            found = _around(text, spans, verb, first, last) or _recursion(text, spans, verb, first)
             if not found:
-                found = _pronoun_claims(text, spans, verb, sentences, index)
+                found = _pronoun_claims(text, spans, verb, sentences, index, heading)
             claims += found
-    if any(c.caller is not None for c in claims):
-        return [c for c in claims if c.caller is not None]
-    if claims:
-        return claims[:1]
-    return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
+    return claims
+
+
+# A line that starts a block of its own rather than continuing a paragraph: a list item, a
+# heading, a quote, a table row, a fence.
+_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|[a-z][.)]\s|#|>|\||```|~~~)")
+
+
+def continuation(post: Post, line: int) -> tuple[str, list[tuple[int, int, str]]] | None:
+    """The next line's text and code spans when it continues ``line``'s paragraph (not
+    blank, not code, no block of its own), else None."""
+    following = line + 1
+    if following > len(post.lines) or following in post.code_lines:
+        return None
+    text = post.lines[following - 1]
+    if not text.strip() or _BLOCK_START.match(text):
+        return None
+    return text, spans_in(post, following)
+
+
+def without_aside(text: str, before: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans before a verb less a parenthesised aside right after the name it follows
+    ("`useFocusTrap` (`@lexical/react/useFocusTrap`) returns"): the aside's span, when
+    the parentheses hold it alone and only a space parts them from the span before, is
+    left out, and the claim's subject is that span."""
+    if len(before) < 2:
+        return before
+    (_, end_before, _t), (start, end, _a) = before[-2], before[-1]
+    if (
+        text[start - 1 : start] == "("
+        and text[end : end + 1] == ")"
+        and not text[end_before : start - 1].strip()
+    ):
+        return [*before[:-2], (before[-2][0], end + 1, before[-2][2])]
+    return before
+
+
+# A predicate of the caller before the calling one, joined by "and" ("`x` determines the
+# class and calls `y`"): words only, no code span, clause or sentence break; read only when
+# the caller is its sentence's subject (:data:`_LEADS`).
+_PREDICATE_GAP = re.compile(
+    r"\s+[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+and\s+"
+    r"(?:(?:\w+ly|then|also|in turn|now|only|first|just|always|still)\s+)*"
+)
+# What may come before a sentence's subject: a list item's marker, an article.
+_LEADS = re.compile(
+    r"\s*(?:(?:[-*+]|\d+[.)]|[a-z][.)])\s+)?(?:(?:the|our|its|this|[A-Z][\w-]*'s)\s+)?",
+    re.IGNORECASE,
+)
 
 
 def _around(
@@ -202,16 +277,19 @@ def _around(
 ) -> list[CallSubjects]:
     """The claims one verb makes: its callers (one, or a list before a plural verb) and
     its callees (the span after it and the ones joined to it)."""
-    before = [s for s in spans if first <= s[0] and s[1] <= verb.start()]
+    before = without_aside(text, [s for s in spans if first <= s[0] and s[1] <= verb.start()])
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
     if not before or not after:
         return []
-    if not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
+    gap = text[before[-1][1] : verb.start()]
+    if not CALLER_GAP.fullmatch(gap) and not (
+        _PREDICATE_GAP.fullmatch(gap) and _LEADS.fullmatch(text[first : before[-1][0]])
+    ):
         return []
     if not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
         return []
     left_chain = [before[-1]]
-    if verb.group("plural"):
+    if verb.group("plural") or verb.group("passive_plural"):
         for span in reversed(before[:-1]):
             if not _JOINT.fullmatch(text[span[1] : left_chain[0][0]]):
                 break
@@ -230,9 +308,26 @@ def _around(
     if not lefts or not rights:
         return [CallSubjects(reason="a code span next to the verb is not a function name")]
     if verb.group("passive"):
-        # "Y is called by X": X is the caller (one caller, the first named after the verb).
-        return [CallSubjects(rights[0], (lefts[-1],))]
+        # "Y is called by X": X is the caller (one caller, the first named after the verb);
+        # "`a` and `b` are called by X": each of the list.
+        return [CallSubjects(rights[0], tuple(lefts))]
     return [CallSubjects(left, tuple(rights)) for left in lefts]
+
+
+_ITSELF = re.compile(r"\s+itself\b", re.IGNORECASE)
+
+
+def _recursion(
+    text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], first: int
+) -> list[CallSubjects]:
+    """ "`X` recursively calls itself": the claim X -> X."""
+    if verb.group("passive") or _ITSELF.match(text, verb.end()) is None:
+        return []
+    before = without_aside(text, [s for s in spans if first <= s[0] and s[1] <= verb.start()])
+    if not before or not CALLER_GAP.fullmatch(text[before[-1][1] : verb.start()]):
+        return []
+    caller = subject(before[-1][2], _NOUN.match(text, before[-1][1]) is not None)
+    return [] if caller is None else [CallSubjects(caller, (caller,))]
 
 
 # Between two callees whose first has its purpose said: "`a` to read it and `b` to ...".
@@ -250,14 +345,39 @@ def _callee_chain(text: str, after: list[tuple[int, int, str]]) -> list[tuple[in
     return chain
 
 
+# An ATX heading whose text is one name (``## mergeReports``, ``### `Vitest.start()` ``):
+# the function its section is about.
+_HEADING = re.compile(r"#{1,6}\s+`?(?P<name>[A-Za-z_$][\w$.#]*)(?:\([^()]*\))?`?\s*#*\s*")
+_ANY_HEADING = re.compile(r"#{1,6}\s")
+# A heading's markup besides its words: an anchor (``{#standalone}``) and inline HTML
+# components (VitePress's ``<Version type="experimental">4.1.1</Version>``, ``<Badge />``).
+_HEADING_MARKUP = re.compile(r"\s*(?:\{#[^{}]*\}|<(\w+)[^<>]*>[^<>]*</\1>|<\w+[^<>]*/>)")
+
+
+def section_name(post: Post, line: int) -> Subject | None:
+    """The function the section holding ``line`` is about: its heading's one name, or
+    None when the nearest heading above (fenced code left out) says more than a name."""
+    code = post.code_lines
+    for number in range(line - 1, max(post.body_start_line, 1) - 1, -1):
+        if number in code:
+            continue
+        text = post.lines[number - 1]
+        if _ANY_HEADING.match(text) is None:
+            continue
+        found = _HEADING.fullmatch(_HEADING_MARKUP.sub("", text).rstrip())
+        return subject(found.group("name"), named=True) if found is not None else None
+    return None
+
+
 # A caller written as a pronoun right before the verb, at a sentence's start or after a
 # dash or semicolon ("It also calls", "— it calls", "This method then calls").
 _PRONOUN = re.compile(
     r"(?:^|[\u2014;]\s*|--\s*)"
     r"(?:it|(?P<demonstrative>this (?:method|function|helper|constructor)))\s+"
     # a predicate before the calling one, joined by "and" ("This method iterates through
-    # the exporters and calls"): words only, no code span, clause or sentence break
-    r"(?:[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+and\s+)?"
+    # the exporters and calls") or "by" ("This method resolves the files by calling"):
+    # words only, no code span, clause or sentence break
+    r"(?:[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+(?:and|by)\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|still)\s+)*$",
     re.IGNORECASE,
 )
@@ -275,12 +395,15 @@ def _pronoun_claims(
     verb: re.Match[str],
     sentences: list[tuple[int, int]],
     index: int,
+    heading: Subject | None = None,
 ) -> list[CallSubjects]:
     """The claim of a verb whose caller is a pronoun (see :data:`_PRONOUN`): the pronoun
     stands for the subject of the sentence that introduced it, the first code span of the
     same sentence when the sentence starts with it, else of the nearest sentence before
     that does not itself start with "It" (a run of "It ..." sentences keeps one
-    subject). A referent that is not a sentence's subject leaves the claim unread."""
+    subject). A referent that is not a sentence's subject leaves the claim unread.
+    "This method" with no name before it on the line is the function its section's
+    ``heading`` names, and may be called ("This method is called by `startVitest`")."""
     first = sentences[index][0]
     pronoun = _PRONOUN.search(text[first : verb.start()])
     if pronoun is None:
@@ -293,15 +416,21 @@ def _pronoun_claims(
             referent = _sentence_subject(text, spans, start, end)
             break
         back -= 1
-    if referent is None and pronoun.group("demonstrative"):
+    demonstrative = pronoun.group("demonstrative") is not None
+    if referent is None and demonstrative:
         referent = _last_named(spans, sentences, index)
-    group = None if referent is not None else _listed_subject(text, spans, sentences, index)
-    if referent is None and group is None:
+    named = heading if referent is None and demonstrative else None
+    group = (
+        None
+        if referent is not None or named is not None
+        else _listed_subject(text, spans, sentences, index)
+    )
+    if referent is None and group is None and named is None:
         return []
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= sentences[index][1]]
     if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
         return []
-    caller = group if referent is None else subject(referent[2], named=True)
+    caller = named or (group if referent is None else subject(referent[2], named=True))
     callees = [
         found
         for found in (
@@ -310,8 +439,11 @@ def _pronoun_claims(
         )
         if found is not None
     ]
-    if caller is None or not callees or verb.group("passive"):
+    if caller is None or not callees:
         return []
+    if verb.group("passive"):
+        # "This method is called by `X`": X calls the section's method
+        return [CallSubjects(callees[0], (caller,))] if named is not None else []
     return [CallSubjects(caller, tuple(callees))]
 
 
