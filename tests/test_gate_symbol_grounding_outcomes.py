@@ -445,6 +445,21 @@ def test_not_a_reference_rules(sentence: str, rule: str, tmp_path: Path, ctx: Ga
 
 
 @pytest.mark.parametrize(
+    "token",
+    [
+        "NeuroLink.generateWithAvatar(options, **extra)",
+        "NeuroLink.renderAvatar(): Promise<?string>",
+    ],
+)
+def test_a_signature_with_a_star_or_a_question_mark_is_no_glob(
+    token: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(f"Call `{token}` to render.\n", tmp_path, ctx)
+    outcome, entry = _outcome(card, token)
+    assert outcome == "ungrounded", entry
+
+
+@pytest.mark.parametrize(
     "sentence",
     [
         # A cue must never ground the product's API.

@@ -218,7 +218,9 @@ def not_a_reference(
             return "other-package", f"a package of the {scope} scope, not the product's"
     if PLACEHOLDER.search(text) and not is_route_template(text):
         return "placeholder", "a placeholder, not a name"
-    if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*"):
+    # A call's signature (`.connect(url, **options)`, `f(): Promise<?string>`) is no
+    # pattern, whatever its `*` and `?` say.
+    if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*") and "(" not in text:
         return "glob", "a file-name pattern, not a file"
     if (
         offset >= 0
