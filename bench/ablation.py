@@ -31,6 +31,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
+from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
 from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E402
@@ -38,7 +39,10 @@ from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E40
 # The rules that can be turned off: the API model's, the anchors, the page's own samples'
 # and the history cue.
 ABLATABLE = (
-    *(rule.name for rule in (*RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *DEPENDENCY_RULES)),
+    *(
+        rule.name
+        for rule in (*RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES)
+    ),
     "historical",
     "linked-elsewhere",
 )

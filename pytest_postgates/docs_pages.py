@@ -128,18 +128,28 @@ def model_rules_table() -> str:
     """Gate 2's rules for names judged against the API model and the anchors that make a
     name the model did not decide a claim, from their declarations
     (``helpers/model_grounding.py``, ``helpers/anchor_rules.py`` and
-    ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/dependency_rules.py``,
+    ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/history_cues.py``,
+    ``helpers/dependency_rules.py``,
     ``helpers/other_repositories.py``, ``RULES``): what
     each decides, why, and its test."""
     from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
     from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
+    from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
     from pytest_postgates.helpers.model_grounding import RULES
     from pytest_postgates.helpers.other_repositories import RULES as OTHER_PROJECT_RULES
     from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
     from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 
     rows = ["| rule | outcome | when | test |", "|---|---|---|---|"]
-    every = (*RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *DEPENDENCY_RULES, *OTHER_PROJECT_RULES)
+    every = (
+        *RULES,
+        *ANCHORS,
+        *PAGE_RULES,
+        *PAST_RULES,
+        *CUE_RULES,
+        *DEPENDENCY_RULES,
+        *OTHER_PROJECT_RULES,
+    )
     for rule in every:
         rows.append(
             f"| `{rule.name}` | `{rule.decides}` | {_escape_cell(rule.why)} | `{rule.tests}` |"

@@ -4,12 +4,15 @@ in a finding anywhere else."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from pytest_postgates.evidence import past_releases as past_releases_module
 from pytest_postgates.evidence.past_releases import PastReleases, past_releases
 from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.past_names import _past_parts, page_majors
 from tests.helpers import git, make_post, make_repo, repo_context, token_outcome
 
 V1 = (
@@ -139,3 +142,106 @@ def test_an_old_major_released_from_a_maintenance_branch_is_its_past(tmp_path: P
     assert [r.tag for r in past.releases()] == ["v1.4.0"]
     declared = past.last_declared(["Linter", "define_rule"])
     assert declared is not None and declared.release == "v1.4.0"
+
+
+V0 = (
+    "class Linter:\n"
+    "    def verify(self, text: str) -> list[str]:\n        return []\n\n"
+    "    def old_rule(self) -> None: ...\n\n\n"
+    "def configure(options: object) -> object:\n    return options.legacyFlag\n"
+)
+
+
+@pytest.fixture(scope="module")
+def old_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """old_rule and legacyFlag only in 0.x, define_rule in 1.x, neither in 2.x."""
+    root = make_repo(
+        tmp_path_factory.mktemp("oldlib"),
+        {"lintlib/__init__.py": "from .linter import Linter\n", "lintlib/linter.py": V0},
+    )
+    git(root, "tag", "v0.9.0")
+    _commit_and_tag(root, V1, "v1.0.0")
+    _commit_and_tag(root, V2, "v2.0.0")
+    return root
+
+
+def test_a_migration_guide_reads_the_major_it_migrates_from_however_old(
+    old_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(past_releases_module, "MAX_RELEASES", 1)  # the newest earlier major only
+    head = git(old_repo, "rev-parse", "HEAD").strip()
+    assert [r.tag for r in PastReleases(old_repo, head, tmp_path / "c").releases()] == ["v1.0.0"]
+    body = "`Linter.old_rule()` is gone.\n"
+    ctx = repo_context(old_repo, tmp_path / "cache")
+    to_one = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-1.0.0.md"), ctx)
+    entry = token_outcome(to_one, "Linter.old_rule()")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "past-release"), entry
+    assert "v0.9.0" in entry["reason"]
+    # A guide to 2.0 is about 1.x (read) and the newest majors: 0.x is not its past.
+    to_two = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-2.0.0.md"), ctx)
+    assert token_outcome(to_two, "Linter.old_rule()")["outcome"] == "ungrounded"
+
+
+def test_a_page_whose_opening_says_its_subject_was_removed_is_about_the_past(
+    repo: Path, tmp_path: Path
+) -> None:
+    ctx = repo_context(repo, tmp_path / "cache")
+    removed = "This rule was removed in v2.0.0.\n\n`Linter.define_rule()` checks names.\n"
+    card = gate.GATE.evaluate(make_post(removed, tmp_path, name="define-rule.md"), ctx)
+    entry = token_outcome(card, "Linter.define_rule()")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "past-release"), entry
+    assert "was removed in v2.0.0" in entry["reason"]
+    current = "This rule checks names.\n\n`Linter.define_rule()` checks names.\n"
+    card = gate.GATE.evaluate(make_post(current, tmp_path, name="define-rule.md"), ctx)
+    assert token_outcome(card, "Linter.define_rule()")["outcome"] == "ungrounded"
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "opening", "majors"),
+    [
+        ("migrating-to-2.0.0.md", "", "", [1]),
+        ("migrate-to-10.0.0.md", "", "", [9]),
+        ("Migration-Guide-V5.md", "", "", [4]),
+        ("upgrading.md", "Migrate to v3.x", "", [2]),
+        ("valid-jsdoc.md", "", "This rule was removed in ESLint v9.0.0 and replaced.", [8]),
+        ("migration.md", "", "", []),
+        ("usage.md", "", "Options were removed from the defaults.", []),
+    ],
+)
+def test_the_majors_a_page_is_about(
+    name: str, title: str, opening: str, majors: list[int], tmp_path: Path
+) -> None:
+    front = f"---\ntitle: {title or 'T'}\n---\n"
+    post = make_post(f"{opening}\n\nText.\n", tmp_path, name=name, front=front)
+    assert page_majors(post) == majors
+
+
+def test_a_single_name_an_old_release_wrote_and_the_name_a_near_miss_is_about(
+    old_repo: Path, tmp_path: Path
+) -> None:
+    head = git(old_repo, "rev-parse", "HEAD").strip()
+    past = PastReleases(old_repo, head, tmp_path / "cache")
+    written = past.last_declared(["legacyFlag"])  # an attribute 0.x's code reads
+    assert written is not None and written.release == "v0.9.0"
+    assert past.last_declared(["legacyFlags"]) is None
+
+    @dataclass
+    class Judged:
+        token: str
+        reason: str
+        rule: str = "model-near-miss"
+        outcome: str = "ungrounded"
+
+    near = "is not declared in the product; did you mean `x`?"
+    # A member of a value the model cannot type: looked up by the member's name.
+    assert _past_parts(Judged("engine.getFormatter()", f"`getFormatter` {near}")) == [
+        "getFormatter"
+    ]
+    # A near miss of the chain's head: the chain, as written.
+    assert _past_parts(Judged("McpServer.list_prompts", f"`McpServer` {near}")) == [
+        "McpServer",
+        "list_prompts",
+    ]
+    assert _past_parts(Judged('"requireReturn": false', f"the key `requireReturn` {near}")) == [
+        "requireReturn"
+    ]

@@ -57,6 +57,7 @@ _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _SCRIPTS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
 _PYTHON_MANIFESTS = ("pyproject.toml", "setup.cfg")
 _TYPE_CONDITIONS = ("types", "import", "node", "default")
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,8 @@ class DependencyModels:
         self._python: dict[str, str] = {}  # normalised name -> declaring file
         self._js: dict[str, str] = {}
         self._runtime = {normal_name(n) for n in declared.runtime} | declared.runtime
+        # What every install of the product has (no optional extra), by declared name.
+        self.required = frozenset({normal_name(n) for n in declared.required} | declared.required)
         for name in sorted(declared.direct):
             source = declared.source(name) or ""
             base = source.rsplit("/", 1)[-1]
@@ -164,6 +167,7 @@ class DependencyModels:
         ]
         self._roots: dict[str, str] | None = None  # import root -> dependency key
         self._tops: dict[str, frozenset[str]] = {}  # dependency key -> its top exports
+        self._words: dict[str, frozenset[str]] = {}  # dependency key -> the words its source writes
 
     def declared(self) -> list[str]:
         return sorted([*self._python, *self._js])
@@ -171,16 +175,53 @@ class DependencyModels:
     def for_root(self, root: str) -> DependencyModel | None:
         """The dependency (or standard-library module) a reader imports as ``root``: a
         Python import name, or an npm package name (``@scope/name``)."""
+        key = self.key_for(root)
+        return self._model(key) if key is not None else None
+
+    def key_for(self, root: str) -> str | None:
+        """``ecosystem:name`` of what ``root`` imports, or None (no model is built)."""
         if not root:
             return None
         key = self._root_index().get(root)
         if key is None and root in self._js:
             key = f"javascript:{root}"
         if key is not None:
-            return self._model(key)
+            return key
         if self.python_product and root in sys.stdlib_module_names and root[:1] != "_":
-            return self._model(f"stdlib:{root}")
+            return f"stdlib:{root}"
         return None
+
+    def mentions(self, root: str, name: str) -> bool:
+        """Whether the source of what ``root`` imports (a dependency, a standard-library
+        module) writes ``name`` as a word: asked before a model is built (a build costs
+        seconds; reading its words, a fraction of one)."""
+        key = self.key_for(root)
+        if key is None:
+            return False
+        with self._lock:
+            known = self._words.get(key)
+        if known is None:
+            files = self._source_files(key)
+            known = frozenset(w for path in files.values() for w in _WORD.findall(_read(path)))
+            with self._lock:
+                known = self._words.setdefault(key, known)
+        return name in known
+
+    def _source_files(self, key: str) -> dict[str, Path]:
+        ecosystem, name = key.split(":", 1)
+        if ecosystem == "stdlib":
+            return _stdlib_files(name)
+        if ecosystem == "javascript":
+            folder = self._js_folder(name)
+            return _js_files(folder) if folder is not None else {}
+        dist = _installed(tuple(str(p) for p in self.search)).get(name)
+        return _python_files(dist)[0] if dist is not None else {}
+
+    def is_required(self, root: str) -> bool:
+        """Whether ``root`` imports a dependency every install of the product has (no
+        optional extra), asked without building its model."""
+        key = self._root_index().get(root) or (f"javascript:{root}" if root in self._js else "")
+        return bool(key) and key.split(":", 1)[1] in self.required
 
     def exporting(self, name: str) -> DependencyModel | None:
         """The first installed runtime dependency whose top module (a Python package's
@@ -287,17 +328,7 @@ class DependencyModels:
             )
         roots = _import_roots(dist)
         version = dist.version or ""
-        files: dict[str, Path] = {}
-        compiled: set[str] = set()
-        for entry in dist.files or ():
-            relative = str(entry)
-            top = relative.split("/", 1)[0].split(".", 1)[0]
-            if top not in roots or "__pycache__" in relative:
-                continue
-            if relative.endswith(_PY_SOURCES):
-                files[relative] = Path(str(dist.locate_file(entry)))
-            elif relative.endswith(_COMPILED):
-                compiled.add(relative.split(".", 1)[0].replace("/", "."))
+        files, compiled = _python_files(dist)
         model = _cached_model("python", name, version, files, self.cache_dir, compiled)
         return DependencyModel(name, "python", declared_in, roots, version, model)
 
@@ -314,19 +345,42 @@ class DependencyModels:
                 reason=f"dependency {name} not installed: its names are unjudged",
             )
         version = str(manifest.get("version", ""))
-        every = sorted(
-            p.relative_to(folder).as_posix()
-            for p in folder.rglob("*")
-            if "node_modules" not in p.relative_to(folder).parts and p.is_file()
-        )
-        declarations = [p for p in every if p.endswith(_DECLARATIONS)]
-        chosen = declarations or [p for p in every if p.endswith(_SCRIPTS)]
-        files = {p: folder / p for p in chosen[:MAX_FILES]}
+        files = _js_files(folder)
         entry = _js_entry(manifest, folder, files)
         model = _cached_model(
             "javascript", name, version, files, self.cache_dir, set(), {name: entry}
         )
         return DependencyModel(name, "javascript", declared_in, (name,), version, model)
+
+
+def _python_files(dist: importlib.metadata.Distribution) -> tuple[dict[str, Path], set[str]]:
+    """An installed distribution's source files under its import names, and its compiled
+    modules."""
+    roots = _import_roots(dist)
+    files: dict[str, Path] = {}
+    compiled: set[str] = set()
+    for entry in dist.files or ():
+        relative = str(entry)
+        top = relative.split("/", 1)[0].split(".", 1)[0]
+        if top not in roots or "__pycache__" in relative:
+            continue
+        if relative.endswith(_PY_SOURCES):
+            files[relative] = Path(str(dist.locate_file(entry)))
+        elif relative.endswith(_COMPILED):
+            compiled.add(relative.split(".", 1)[0].replace("/", "."))
+    return files, compiled
+
+
+def _js_files(folder: Path) -> dict[str, Path]:
+    """A package's declarations when it ships any (the API a reader sees), else its scripts."""
+    every = sorted(
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if "node_modules" not in p.relative_to(folder).parts and p.is_file()
+    )
+    declarations = [p for p in every if p.endswith(_DECLARATIONS)]
+    chosen = declarations or [p for p in every if p.endswith(_SCRIPTS)]
+    return {p: folder / p for p in chosen[:MAX_FILES]}
 
 
 def _installed(search: tuple[str, ...]) -> dict[str, importlib.metadata.Distribution]:
@@ -364,8 +418,8 @@ def _import_roots(dist: importlib.metadata.Distribution) -> tuple[str, ...]:
     return tuple(dict.fromkeys(roots))
 
 
-def _stdlib_model(name: str, cache_dir: Path) -> DependencyModel:
-    """A module of the standard library, read from the running interpreter's source."""
+def _stdlib_files(name: str) -> dict[str, Path]:
+    """A standard-library module's source files in the running interpreter."""
     folder = Path(sysconfig.get_paths()["stdlib"])
     files: dict[str, Path] = {}
     if (folder / name).is_dir():
@@ -375,6 +429,12 @@ def _stdlib_model(name: str, cache_dir: Path) -> DependencyModel:
                 files[relative] = path
     elif (folder / f"{name}.py").is_file():
         files[f"{name}.py"] = folder / f"{name}.py"
+    return files
+
+
+def _stdlib_model(name: str, cache_dir: Path) -> DependencyModel:
+    """A module of the standard library, read from the running interpreter's source."""
+    files = _stdlib_files(name)
     version = ".".join(str(v) for v in sys.version_info[:3])
     # A module built into the interpreter (`sys`, `math`) has no source: open.
     compiled = set() if files else {name}

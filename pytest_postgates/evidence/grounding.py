@@ -124,6 +124,9 @@ class Dependencies:
     # Declared as what the product needs to run (not a dev, test or docs tool), by a
     # manifest of the product's own code.
     runtime: set[str] = field(default_factory=set)
+    # Of those, what every install of the product has: not an optional extra (pyproject's
+    # `optional-dependencies`, package.json's `optionalDependencies`).
+    required: set[str] = field(default_factory=set)
 
     def source(self, name: str) -> str | None:
         return self.names.get(name)
@@ -193,6 +196,8 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                             add(str(name), path)
                             if key in _RUNTIME_FIELDS and is_product_code(path):
                                 deps.runtime.add(str(name))
+                                if key != "optionalDependencies":
+                                    deps.required.add(str(name))
         elif base == "package-lock.json":
             try:
                 lock = json.loads(text)
@@ -219,8 +224,11 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             # Dependencies a Hatch metadata hook fills in (`dynamic = ["dependencies"]`).
             hooks = data.get("tool", {}).get("hatch", {}).get("metadata", {}).get("hooks", {})
             tables += [hook for hook in hooks.values() if isinstance(hook, dict)]
+            required = [
+                d for table in tables for d in table.get("dependencies", []) if isinstance(d, str)
+            ]
+            lines += required
             for table in tables:
-                lines += [d for d in table.get("dependencies", []) if isinstance(d, str)]
                 optional = table.get("optional-dependencies", {})
                 if isinstance(optional, dict):
                     for group in optional.values():
@@ -228,9 +236,12 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data, dict) else {}
             if isinstance(poetry, dict) and isinstance(poetry.get("dependencies"), dict):
                 lines += list(poetry["dependencies"])
+                required += list(poetry["dependencies"])
             if is_product_code(path):
                 runtime = [_REQUIREMENT_NAME.match(line) for line in lines if line != "python"]
                 deps.runtime.update(match.group(1) for match in runtime if match)
+                needed = [_REQUIREMENT_NAME.match(line) for line in required if line != "python"]
+                deps.required.update(match.group(1) for match in needed if match)
             groups = data.get("dependency-groups", {})  # PEP 735
             for group in groups.values() if isinstance(groups, dict) else ():
                 lines += [d for d in group if isinstance(d, str)]

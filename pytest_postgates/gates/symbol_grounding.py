@@ -55,7 +55,7 @@ from pytest_postgates.helpers.command_lines import (
     page_command_lines,
     runs_product,
 )
-from pytest_postgates.helpers.dependency_rules import judge_dependency
+from pytest_postgates.helpers.dependency_rules import dependency_name, judge_dependency
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -67,7 +67,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     ground_in,
 )
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
-from pytest_postgates.helpers.history_cues import historical
+from pytest_postgates.helpers.history_cues import denied, historical
 from pytest_postgates.helpers.model_grounding import (
     judge_with_model,
 )
@@ -324,8 +324,23 @@ def judge(
     if past:
         # A name written as the product's past is no claim that the product has it now.
         return verdict("unjudged", rule="historical", reason=past)
+    denial = "" if "page-denies" in rules_off else denied(sentence, offset, text)
+    if denial:
+        # Nor is a name the sentence says the product lacks, or will add.
+        return verdict("unjudged", rule="page-denies", reason=denial)
     if owned is not None:  # rooted in a dependency: its model decides (dependency_rules)
         return verdict(owned.outcome, rule=owned.rule, reason=owned.reason)
+    named = (
+        dependency_name(text, model, dependencies)
+        if decided is not None
+        and decided.outcome == "ungrounded"
+        and dependencies is not None
+        and model is not None
+        and "dependency-name" not in rules_off
+        else None
+    )
+    if named is not None:  # a name of what the product builds on (dependency_rules)
+        return verdict(named.outcome, rule=named.rule, reason=named.reason)
     if decided is not None and decided.rule != "model-near-miss":
         # Rooted in the product: the product's code decides, whatever the sentence says.
         return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
@@ -704,9 +719,9 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere, other-project-link, the "
-        "dependency rules): an "
-        "ablation, or a rule that misfires on a project; the token then goes to the next rule",
+        "samples' rules, past-release, historical, page-denies, linked-elsewhere, "
+        "other-project-link, the dependency rules): an ablation, or a rule that misfires on "
+        "a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
         False,

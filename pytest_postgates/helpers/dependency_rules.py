@@ -25,13 +25,14 @@ make the name the product's own.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_postgates.evidence.api_model import ApiModel, package_root
 from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
-from pytest_postgates.evidence.model_facts import ImportSite
+from pytest_postgates.evidence.model_facts import Decl, ImportSite, is_product_code
 from pytest_postgates.evidence.model_python import CONSTANT_NAME
 from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
 from pytest_postgates.helpers.page_names import PageNames
@@ -74,6 +75,19 @@ RULES = (
         "exported by the top module of an installed declared dependency (`ReplacedByInfo` of "
         "@eslint/core): that package's name",
         "tests/test_dependency_rules.py::test_a_bare_name_a_dependency_exports_is_external",
+    ),
+    Rule(
+        "dependency-name",
+        "unjudged",
+        "a name the product's model misses (a near miss, or a member missing from a product "
+        "class) that a dependency every install of the product has, and the product's code "
+        "imports, or a standard-library module it imports, declares as a public name or "
+        "member (`isModule` of eslint-scope's ScopeManager, `Program#sourceType` of ESTree, "
+        "pydantic's `experimental_allow_partial` keyword): another party's name the product "
+        "builds on, not the page's invention; listed with the dependency and where it "
+        "declares it. A bare name that differs from a product name only in case or "
+        "separators (`SerializerCompiler` for `serializerCompiler`) stays the product's",
+        "tests/test_dependency_names.py::test_a_member_of_an_imported_dependency_is_unjudged",
     ),
     Rule(
         "dependency-imported",
@@ -283,3 +297,135 @@ def _resolve(
         "dependency-miss",
         reason=f"`{found.missing}` is not declared in {found.owner} ({label}){near}",
     )
+
+
+# What a dependency declares that a reader of its API sees: not Python's keys the code
+# reads (`x.get("k")`), flags, commands or name patterns.
+_PUBLIC_KINDS = frozenset(
+    {"class", "interface", "type", "enum", "function", "method", "attribute", "member",
+     "parameter", "constant", "key"}
+)  # fmt: skip
+_MEMBER_KINDS = frozenset({"method", "attribute", "member", "parameter", "key"})
+# A segment of a path or qualified name that its package keeps private (`_internal`, `_x`;
+# not a dunder such as `__init__`), or a folder of its tests.
+_PRIVATE_SEGMENT = re.compile(r"(?:^|[/.:])(?:_(?!_)|tests?/|testing/)")
+
+
+def dependency_name(
+    text: str, product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """``dependency-name``: the decision on a token the product's model misses that a
+    required dependency the product's code imports (or a standard-library module it
+    imports) declares as a public name (a bare name) or as a member of its class of that
+    name (`Owner.member`, `Owner#member`); None otherwise."""
+    parts = chain_parts(signature_name(text))
+    if not parts or len(parts) > 2:
+        return None
+    if len(parts) == 1 and _variant_of_product_name(parts[0], product):
+        return None
+    for root, site in _imported_dependencies(product, dependencies):
+        if not all(dependencies.mentions(root, part) for part in parts):
+            continue  # its source never writes the name: no model need be built to say so
+        dependency = dependencies.for_root(root)
+        model = dependency.model if dependency is not None else None
+        if dependency is None or model is None:
+            continue
+        found = _public_member(parts, model) if len(parts) == 2 else _public_name(parts[0], model)
+        if found:
+            reason = (
+                f"`{'.'.join(parts)}` is not the product's: {dependency.label} declares it "
+                f"({found}), and the product's code imports {site.module} ({site.where()})"
+            )
+            return DependencyDecision("unjudged", "dependency-name", reason=reason)
+    return None
+
+
+def _public_name(name: str, model: ApiModel) -> str:
+    """Where ``model`` declares ``name`` as a public name or member ("" when it does not)."""
+    for decl in model.declares(name):
+        if not _public(decl, model):
+            continue
+        article = "an" if decl.kind[0] in "aeiou" else "a"
+        if decl.kind in _MEMBER_KINDS:
+            owner = re.split(r"[.:]", decl.owner)[-1]
+            return f"{article} {decl.kind} of {owner} in {decl.path}"
+        return f"{article} {decl.kind} in {decl.path}"
+    return ""
+
+
+def _public(decl: Decl, model: ApiModel) -> bool:
+    python = decl.path.endswith((".py", ".pyi"))
+    if decl.kind not in _PUBLIC_KINDS or (python and decl.kind == "key"):
+        return False  # a key Python code reads is no name it declares
+    if _PRIVATE_SEGMENT.search(decl.path) or _PRIVATE_SEGMENT.search(decl.owner):
+        return False
+    if decl.kind in _MEMBER_KINDS:
+        return not decl.name.startswith("_")
+    # A top-level name: one its module exports (a script's local is not).
+    exported = model.facts.modules.get(decl.owner)
+    return decl.name in exported if exported is not None else python
+
+
+def _public_member(parts: list[str], model: ApiModel) -> str:
+    """Where ``model``'s public class ``parts[0]`` has the member ``parts[1]`` (its own or
+    inherited within the dependency; "" when it has not)."""
+    owner, member = parts
+    classes = [c for c in model.classes.get(owner, []) if not _PRIVATE_SEGMENT.search(c.path)]
+    if not classes or member.startswith("_"):
+        return ""
+    members, _open = model.members(owner)
+    if member not in members:
+        return ""
+    return f"a member of {owner} in {classes[0].path}"
+
+
+def _shipped(path: str) -> bool:
+    """Whether ``path`` is code the product ships: not its tests or examples, nor a hidden
+    folder's (`.claude/skills/`, `.github/`)."""
+    return is_product_code(path) and not any(part.startswith(".") for part in path.split("/"))
+
+
+def _variant_of_product_name(name: str, product: ApiModel) -> bool:
+    """Whether ``name`` is a product name written with another case or separators."""
+    return _squeezed(name) in _product_spellings(product)
+
+
+def _squeezed(name: str) -> str:
+    return re.sub(r"[-_]", "", name).lower()
+
+
+@functools.lru_cache(maxsize=4)
+def _product_spellings(product: ApiModel) -> frozenset[str]:
+    return frozenset(_squeezed(n) for n in (*product.by_name, *product.facts.identifiers))
+
+
+@functools.lru_cache(maxsize=4)
+def _imported_dependencies(
+    product: ApiModel, dependencies: DependencyModels
+) -> tuple[tuple[str, ImportSite], ...]:
+    """The import root of each dependency the product's own code (not its tests or
+    examples) imports, once, with its first import: a required one (no optional extra), or
+    a standard-library module. A TypeScript import of `x` with no package `x` declared is
+    `@types/x`'s. No model is built here."""
+    sites = sorted(
+        (s for found in product.facts.imports.values() for s in found if _shipped(s.path)),
+        key=lambda s: (s.path, s.line, s.module),
+    )
+    chosen: dict[str, ImportSite] = {}
+    for site in sites:
+        if site.module.startswith((".", "node:")) or not site.module:
+            continue
+        python = site.path.endswith((".py", ".pyi"))
+        root = site.module.split(".")[0] if python else package_root(site.module)
+        if root in product.modules:
+            continue  # the product's own package (a workspace member installed beside it)
+        if not python and not dependencies.is_required(root):
+            typed = root[1:].replace("/", "__") if root.startswith("@") else root
+            root = f"@types/{typed}"
+        key = dependencies.key_for(root) or ""
+        ecosystem = key.split(":", 1)[0]
+        if not key or (ecosystem == "javascript") == python:
+            continue
+        if ecosystem == "stdlib" or dependencies.is_required(root):
+            chosen.setdefault(root, site)
+    return tuple(chosen.items())

@@ -5,11 +5,35 @@ deprecated or renamed, or a section whose heading says so ("Removes `getDefaultR
 present ("now", "use", "instead"). Such a name is not a claim that the product has it now, so gate 2
 lists it as ``unjudged`` (rule ``historical``) when the product's code lacks it; a
 replacement the sentence offers (after "renamed to", "use", an arrow) is still a claim.
+
+The page may also deny a name or defer it: "Pydantic AI does not expose a
+`dynamic_filtering` option", "`mediaType` is not read", "we intend to add `line_number`".
+Such a sentence claims the product lacks the name (or will have it), not that it has it:
+gate 2 lists the token as ``unjudged`` (rule ``page-denies``, :func:`denied`). Only the
+name the negation is about: the subject of "does not <verb>" is a claim (`retry_policy`
+"does not retry on 4xx" says the option exists), and so is what the sentence offers
+instead ("only `media_type`").
 """
 
 from __future__ import annotations
 
 import re
+
+from pytest_postgates.helpers.model_grounding import Rule
+
+RULES = (
+    Rule(
+        "page-denies",
+        "unjudged",
+        "the token's own sentence denies or defers the name itself: the object of a negated "
+        'verb of having ("does not expose a `dynamic_filtering` option", "has no `x`"), '
+        'the subject of a negated "is read / supported / available" ("`mediaType` is '
+        'not read"), or what the page says will be added ("we intend to add '
+        '`line_number`"): no claim that the product has it; the subject of a negated verb '
+        'of behaviour ("`retry_policy` does not retry") and a replacement stay claims',
+        "tests/test_page_denies.py::test_a_name_the_sentence_denies_is_unjudged",
+    ),
+)
 
 # A sentence that says a name is gone or going.
 _GONE = re.compile(
@@ -93,3 +117,42 @@ def _version(text: str) -> tuple[int, int] | None:
     if match is None:
         return None
     return int(match.group(1)), int(match.group(2) or 0)
+
+
+# Before the token: a negated verb of having, or a plan to add it, with only an article
+# (and a few words of it: "a dedicated") between it and the token.
+_DENIED_BEFORE = re.compile(
+    r"(?:\b(?:does|do|did|will|can|could|would|should)(?:\s+not|n't)\s+(?:\w+\s+)?"
+    r"(?:have|expose|provide|support|accept|read|offer|include|implement|define|export"
+    r"|recogni[sz]e|take|ship|add)"
+    r"|\b(?:has|have|there is|there are) no"
+    r"|\b(?:intends?|plans?|planning|hope|going|want) to (?:add|introduce|support|expose"
+    r"|provide|implement))"
+    r"(?:\s+(?:a|an|the|any|such an?|a dedicated|an explicit|its own))?\s*$",
+    re.IGNORECASE,
+)
+# After the token: it is not read / supported / available, or will be added.
+_DENIED_AFTER = re.compile(
+    r"^\s*(?:(?:option|parameter|argument|field|key|attribute|method|function|setting|flag)"
+    r"\s+)?(?:(?:is|are)(?:\s+not|n't)\s+(?:yet\s+)?(?:read|supported|exposed|available"
+    r"|provided|accepted|recogni[sz]ed|implemented|defined|exported)\b"
+    r"|(?:does|do)(?:\s+not|n't) exist\b"
+    r"|(?:will be|is to be|are to be) (?:added|introduced|supported)\b)",
+    re.IGNORECASE,
+)
+
+
+def denied(sentence: str, offset: int, token: str) -> str:
+    """Why ``token``'s sentence denies or defers the name ("" when it does not):
+    ``sentence`` and ``offset`` place the token (its backticks excluded) in it."""
+    if offset < 0 or not sentence:
+        return ""
+    before = sentence[:offset].rstrip("`").rstrip()
+    after = sentence[offset + len(token) :].lstrip("`")
+    cue = _DENIED_BEFORE.search(before)
+    if cue is not None:
+        return f'the sentence denies or defers it ("{cue.group(0).strip()}")'
+    cue = _DENIED_AFTER.match(after)
+    if cue is not None:
+        return f'the sentence denies or defers it ("{cue.group(0).strip()}")'
+    return ""

@@ -35,6 +35,9 @@ class _Judged(Protocol):
     @property
     def rule(self) -> str: ...
 
+    @property
+    def reason(self) -> str: ...
+
 
 _V = TypeVar("_V", bound=_Judged)
 
@@ -42,11 +45,15 @@ RULES = (
     Rule(
         "past-release",
         "unjudged",
-        "the name is no longer declared, but the code of an earlier release declares it (the "
-        "newest tag of each earlier major version, a maintenance branch's included, read as "
-        "syntax trees), and the page is "
-        "about the past (its path or title: a migration guide, a changelog, release notes): "
-        "listed with that release; elsewhere the finding stays",
+        "the name is no longer declared, but the code of an earlier release declares it (a "
+        "single name: declares or writes it, an option it reads), and the page is about the "
+        "past (its path or title: a migration guide, a changelog, release notes; or its "
+        "opening says its subject was removed): listed with that release; elsewhere the "
+        "finding stays. Read: the newest tag of each of the last earlier major versions (a "
+        "maintenance branch's included), and first the major a page migrates from "
+        "(`migrating-to-2.0.0`: 1.x) or that its opening says removed its subject "
+        '("removed in v9.0.0": 8.x), however old; a near miss on a member of a value the '
+        "model cannot type (`engine.getFormatter()`) or on a key is looked up by that name",
         "tests/test_past_releases.py::test_a_removed_name_is_unjudged_on_a_migration_guide_only",
     ),
 )
@@ -55,8 +62,20 @@ _ABOUT_THE_PAST = re.compile(
     r"migrat|upgrad|change[-_ ]?log|release[-_ ]?notes|breaking[-_ ]changes|what'?s[-_ ]new",
     re.IGNORECASE,
 )
-# Rules whose finding says a name is missing from the product's code now.
-_MISSING_NOW = frozenset({"model-near-miss", "model-rooted-miss"})
+# A page that migrates to a major version (`migrating-to-2.0.0`, `Migration-Guide-V5`,
+# "Migrate to v10.x"): it is about the major before.
+_MIGRATES_TO = re.compile(
+    r"migrat\w*[-_ ]+(?:guide[-_ ]+)?(?:to[-_ ]+)?v?(\d+)(?:\.|x\b|$|[-_ ])", re.IGNORECASE
+)
+# A page whose opening says its subject was removed ("This rule was removed in ESLint
+# v9.0.0"): about the release before that one.
+_REMOVED = re.compile(
+    r"\b(?:was|were|has been|have been) removed(?: in (?:[A-Za-z][\w.-]* )?v?(\d+)(?:\.\d+)*\b)?",
+    re.IGNORECASE,
+)
+_OPENING_LINES = 6
+# The name a near miss is about (`the key `x``, `the type `X``, `` `x` ``).
+_NEAR_MISS_NAME = re.compile(r"^(?:the (?:key|type) )?`([^`]+)` is not declared in the product")
 
 
 def page_about_the_past(post: Post) -> str:
@@ -66,7 +85,44 @@ def page_about_the_past(post: Post) -> str:
         found = _ABOUT_THE_PAST.search(text)
         if found:
             return f'its {what} says "{found.group(0)}"'
+    removed = _REMOVED.search(_opening(post))
+    if removed:
+        return f'its opening says "{removed.group(0)}"'
     return ""
+
+
+def page_majors(post: Post) -> list[int]:
+    """The earlier major versions the page is about: the one before the major it migrates
+    to (its file name or title), or before the release its opening says removed its
+    subject."""
+    title = str((post.front_matter or {}).get("title", "")) if post.front_matter else ""
+    majors = [
+        int(found.group(1)) - 1
+        for text in (post.path.stem, title)
+        for found in [_MIGRATES_TO.search(text)]
+        if found
+    ]
+    removed = _REMOVED.search(_opening(post))
+    if removed and removed.group(1):
+        majors.append(int(removed.group(1)) - 1)
+    return [m for m in dict.fromkeys(majors) if m >= 0]
+
+
+def _opening(post: Post) -> str:
+    """The first lines of the page's body with text."""
+    lines = [text for _number, text in post.body_lines() if text.strip()]
+    return " ".join(lines[:_OPENING_LINES])
+
+
+def _past_parts(verdict: _Judged) -> list[str] | None:
+    """The names to look up in earlier releases for an ungrounded ``verdict``: its chain,
+    or the name its near miss is about when that is not the chain's head (a member of a
+    value the model cannot type, `engine.getFormatter()`; a key, `"requireReturn": false`)."""
+    parts = chain_parts(signature_name(verdict.token))
+    named = _NEAR_MISS_NAME.match(verdict.reason) if verdict.rule == "model-near-miss" else None
+    if named is not None and (parts is None or named.group(1) != parts[0]):
+        return [named.group(1)]
+    return parts
 
 
 def with_the_past(
@@ -78,14 +134,11 @@ def with_the_past(
     about = "" if "past-release" in rules_off else page_about_the_past(post)
     if not about:
         return list(verdicts)
+    majors = page_majors(post)
     out: list[_V] = []
     for verdict in verdicts:
-        parts = (
-            chain_parts(signature_name(verdict.token))
-            if verdict.outcome == "ungrounded" and verdict.rule in _MISSING_NOW
-            else None
-        )
-        declared = past.last_declared(parts) if parts else None
+        parts = _past_parts(verdict) if verdict.outcome == "ungrounded" else None
+        declared = past.last_declared(parts, majors) if parts else None
         if declared is None:
             out.append(verdict)
             continue
@@ -94,7 +147,7 @@ def with_the_past(
                 cast(Any, verdict),
                 outcome="unjudged",
                 rule="past-release",
-                reason=f"declared until {declared.release} ({declared.where}), not now; "
+                reason=f"in the code until {declared.release} ({declared.where}), not now; "
                 f"the page is about an earlier release ({about})",
             )
         )
