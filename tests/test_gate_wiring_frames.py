@@ -279,3 +279,36 @@ def test_a_callee_wrapped_onto_the_next_line_is_read(tmp_path: Path) -> None:
     assert claims[6, "get_super -> look_up"]["verdict"] == "contradicted"
     # a list item is a block of its own, no continuation: the callee is not read
     assert claims[9, None]["verdict"] == "unjudged"
+
+
+def test_delegating_to_a_class_through_a_module_instance_is_not_contradicted(
+    tmp_path: Path,
+) -> None:
+    # pydantic-evals' `evaluate()` returns `DEFAULT_CONFIG.evaluate(...)`: it delegates to a
+    # global OnlineEvalConfig, a call the graph cannot type. A caller that calls nothing
+    # of the class is still contradicted.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "evals/__init__.py": "",
+            "evals/online.py": (
+                "class OnlineEvalConfig:\n"
+                "    def evaluate(self, fn):\n"
+                "        return fn\n\n"
+                "DEFAULT_CONFIG = make_default()\n\n"
+                "def evaluate(fn):\n"
+                "    return DEFAULT_CONFIG.evaluate(fn)\n\n"
+                "def reset():\n"
+                "    return len([])\n"
+            ),
+        },
+    )
+    body = (
+        "The module-level `evaluate()` delegates to `OnlineEvalConfig`.\n\n"
+        "The module-level `reset()` delegates to `OnlineEvalConfig`.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    delegated = claims["evaluate() -> OnlineEvalConfig"]
+    assert delegated["verdict"] == "unjudged", delegated
+    assert "may be `OnlineEvalConfig`'s" in delegated["evidence"]
+    assert claims["reset() -> OnlineEvalConfig"]["verdict"] == "contradicted"

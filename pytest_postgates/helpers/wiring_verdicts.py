@@ -50,6 +50,9 @@ class Callee:
 
     targets: frozenset[str]
     names: frozenset[str]
+    # A class's own methods: "X delegates to C" holds when X calls into an instance of C
+    # (`DEFAULT_CONFIG.evaluate(...)`), which the graph may not resolve to C.
+    methods: frozenset[str] = frozenset()
 
 
 def _place(function: FunctionCalls) -> str:
@@ -102,7 +105,8 @@ def callee(
     if what.name in classes and not what.owner and (what.constructs or not graph.named(what.name)):
         constructors = [f for name in _CONSTRUCTORS for f in graph.named(name, what.name)]
         targets = {c.qualname for c in classes[what.name]} | {f.qualname for f in constructors}
-        return Callee(frozenset(targets), frozenset({what.name}))
+        methods = {m for c in classes[what.name] for m in c.members}
+        return Callee(frozenset(targets), frozenset({what.name}), frozenset(methods))
     found = (graph.named(what.name, what.owner) if what.owner else []) or graph.named(what.name)
     if not found:
         return None
@@ -154,7 +158,10 @@ def judge_call(
     found = callers(graph, classes, who)
     if isinstance(found, str):
         return Judged("unjudged", found)
-    found, note = _by_named_class(graph, classes, _by_receiver(found, who), who, named)
+    # The callee's own class says nothing of whose method the caller is ("`evaluate()`
+    # delegates to `OnlineEvalConfig`" is about a function outside that class).
+    others = named - {what.name}
+    found, note = _by_named_class(graph, classes, _by_receiver(found, who), who, others)
     if not note:
         found, note = _by_named_file(found, who, files)
     judged = _judge_found(graph, classes, found, who, what, depth)
@@ -371,6 +378,13 @@ def _unless_possible(
         )
     for function in found:
         for call in function.calls:
+            if call.name in target.methods and not call.target:
+                return Judged(
+                    "unjudged",
+                    f"`{who.text}` calls a `{call.name}` on a value the model does not type "
+                    f"(`{call.text}`), which may be `{what.text}`'s, at "
+                    f"{function.path}:{call.line}",
+                )
             if call.name in target.names:  # an external call of the same name
                 return Judged(
                     "unjudged",
