@@ -553,9 +553,15 @@ _PACKAGE_MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg"})
 def _site_scripts(index: RepoIndex) -> Callable[[str], bool]:
     """Whether a path is a script the repository's static site serves as a file (Jekyll
     runs its `_plugins/`, Hugo no code of the repository)."""
-    roots = {path for path in index.paths if "/" not in path}
-    site = any(name in roots for name in _SITE_CONFIGS) and not roots & _PACKAGE_MANIFESTS
-    if not site or not any(path.startswith(_SITE_FOLDERS) for path in index.paths):
+    known = index.memo("static_site")  # asked by every reading of the sources: once
+    if "site" not in known:
+        roots = {path for path in index.paths if "/" not in path}
+        known["site"] = (
+            any(name in roots for name in _SITE_CONFIGS)
+            and not roots & _PACKAGE_MANIFESTS
+            and any(path.startswith(_SITE_FOLDERS) for path in index.paths)
+        )
+    if not known["site"]:
         return lambda path: False
     return lambda path: not path.startswith("_plugins/")
 
