@@ -418,6 +418,44 @@ def test_not_placeholders(text: str, tmp_path: Path, cache_dir: Path) -> None:
     assert card.verdict == "PASS"
 
 
+@pytest.mark.parametrize(
+    ("line", "match"),
+    [
+        (
+            '- "Will it help with [insert downstream application]?"',
+            "[insert downstream application]",
+        ),
+        ("She asks \u201cis [placeholder] enough?\u201d each time.", "[placeholder]"),
+        ('The template reads "Dear <insert name>," at the top.', "<insert name>"),
+    ],
+)
+def test_quoted_placeholders_are_listed_not_failed(
+    line: str, match: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n" + line + "\n")
+    card = run(post, cache_dir)
+    assert card.verdict == "PASS"
+    assert card.detail["placeholders"] == []
+    assert [hit["match"] for hit in card.detail["quoted_placeholders"]] == [match]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'He said "done" and left [insert the summary here].',  # the quotation closed before it
+        "[insert screenshot]: \u201cthe report\u201d follows.",  # opened after it
+        'An unclosed "quote before [insert name] runs on.',
+    ],
+)
+def test_placeholders_outside_a_quotation_still_fail(
+    line: str, tmp_path: Path, cache_dir: Path
+) -> None:
+    post = write(tmp_path, FRONT.format(date="2026-06-03"), body=BODY + "\n" + line + "\n")
+    card = run(post, cache_dir)
+    assert codes(card) == [(10, "PLACEHOLDER")]
+    assert card.detail["quoted_placeholders"] == []
+
+
 def test_placeholders_in_front_matter_values(tmp_path: Path, cache_dir: Path) -> None:
     front = FRONT.format(date="2026-06-03") + "description: TBD\nTODO_key: fine\n"
     card = run(write(tmp_path, front), cache_dir)

@@ -43,9 +43,7 @@ def _placeholders_unfiltered(post: Post) -> list[dict[str, object]]:
     for number, raw, text in blog_quality._scanned_lines(post):
         for _kind, pattern in blog_quality.PLACEHOLDER_PATTERNS:
             for match in pattern.finditer(text):
-                hits.append(
-                    {"line": number, "match": match.group(0).strip(), "text": raw.strip()[:160]}
-                )
+                hits.append(blog_quality.placeholder_hit(number, raw, text, match))
     return hits
 
 

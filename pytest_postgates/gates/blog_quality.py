@@ -32,6 +32,8 @@ still gets them, and the tools themselves can still be run (``audit_commands``):
    todo app", "sk-xxx" for a redacted key); "TODOs" (talk about markers) is not a marker.
    ``lorem ipsum``, ``[insert ...]``, ``[placeholder ...]``, ``<placeholder>`` and ``<insert
    ...>`` are matched in any case. A line that says only "coming soon" is a placeholder.
+   One a quotation on its line encloses (``"will it help [insert application]?"``) is the
+   post quoting a template: listed as ``quoted_placeholders``, not failed.
    Calibrated on the real corpus: zero hits in 130 published posts.
 4. Every ``mermaid`` block parses with real mermaid.js (MERMAID_PARSE, with the diagram's
    own line when mermaid names one). Liquid ``{% raw %}`` tags are removed first: Jekyll
@@ -60,7 +62,7 @@ from pytest_postgates.helpers import house_style
 from pytest_postgates.helpers.front_matter_rules import check_front_matter
 from pytest_postgates.post import Post, PostRefused, read_post_bytes
 from pytest_postgates.prose import blank_code_and_urls
-from pytest_postgates.scan import Delimited, Scanner, closed_by
+from pytest_postgates.scan import Delimited, Found, Scanner, closed_by
 from pytest_postgates.scorecard import Finding
 from pytest_postgates.tools import mermaid as mermaid_module
 from pytest_postgates.tools import page_kind, site
@@ -166,10 +168,41 @@ def find_placeholders(post: Post) -> list[dict[str, Any]]:
     for number, raw, text in lines:
         for _kind, pattern in patterns:
             for match in pattern.finditer(text):
-                hits.append(
-                    {"line": number, "match": match.group(0).strip(), "text": raw.strip()[:160]}
-                )
+                hits.append(placeholder_hit(number, raw, text, match))
     return hits
+
+
+def placeholder_hit(
+    number: int, raw: str, text: str, match: re.Match[str] | Found
+) -> dict[str, Any]:
+    """One placeholder match; ``quoted`` when a quotation on its line encloses it."""
+    hit: dict[str, Any] = {
+        "line": number,
+        "match": match.group(0).strip(),
+        "text": raw.strip()[:160],
+    }
+    if in_quotation(text, match.start(), match.end()):
+        hit["quoted"] = True
+    return hit
+
+
+_CLOSING_QUOTE = {'"': '"', "\u201c": "\u201d"}
+
+
+def in_quotation(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies between an opening quotation mark and its closing
+    one on the same line: the post quotes a template or a question with the blank in it
+    ("will it help [insert downstream application]?"), a mention of a placeholder as
+    backticks are, not a blank the author forgot to fill."""
+    for opening, closing in _CLOSING_QUOTE.items():
+        if opening == closing:
+            if text.count(opening, 0, start) % 2 == 1 and closing in text[end:]:
+                return True
+        elif (
+            text.rfind(opening, 0, start) > text.rfind(closing, 0, start) and closing in text[end:]
+        ):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------------ mermaid
@@ -434,7 +467,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
         house["body_line_floor"] = house_style.advice(short, ["body_line_floor"], floor_text)
         floor, short = 0, []
     findings.extend(short)
-    placeholders = find_placeholders(post)
+    found = find_placeholders(post)
+    placeholders = [hit for hit in found if not hit.get("quoted")]
+    # A quoted one is listed on the card, not failed: quoting is how prose mentions a blank.
+    quoted = [hit for hit in found if hit.get("quoted")]
     findings.extend(
         Finding(
             hit["line"],
@@ -459,6 +495,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "body_line_floor_default": floor_is_default,
         "placeholders": placeholders[:DETAIL_LIMIT],
         "placeholder_count": len(placeholders),
+        "quoted_placeholders": quoted[:DETAIL_LIMIT],
         "mermaid": mermaid_detail,
         "audit": audit_detail,
         "by_code": dict(sorted(by_code.items())),
