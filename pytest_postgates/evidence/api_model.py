@@ -70,8 +70,9 @@ from pytest_postgates.evidence.name_spelling import (
 )
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
+from pytest_postgates.site_configs import is_static_site_root
 
-MODEL_VERSION = 5  # 5: the imports are one record (ModelFacts.import_sites)
+MODEL_VERSION = 6  # 6: a `_config.yaml` or `hugo.yml` root is a static site too (site_configs)
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -541,26 +542,12 @@ def vouch_in(folder: Path | None) -> None:
     _VOUCHES[:] = [] if folder is None else [folder]
 
 
-# A repository whose root is a static site's source and nothing else: Jekyll (its
-# `_config.yml` beside `_layouts/` or `_posts/`; a library's lone `_config.yml` only picks
-# a GitHub Pages theme) or Hugo (`hugo.toml`), and no Python package. Its scripts are the
-# site's own JavaScript, served to browsers as files: no API a page documents.
-_SITE_CONFIGS = ("_config.yml", "hugo.toml", "hugo.yaml", "hugo.json")
-_SITE_FOLDERS = ("_layouts/", "_posts/", "content/", "layouts/")
-_PACKAGE_MANIFESTS = frozenset({"pyproject.toml", "setup.py", "setup.cfg"})
-
-
 def _site_scripts(index: RepoIndex) -> Callable[[str], bool]:
     """Whether a path is a script the repository's static site serves as a file (Jekyll
     runs its `_plugins/`, Hugo no code of the repository)."""
     known = index.memo("static_site")  # asked by every reading of the sources: once
     if "site" not in known:
-        roots = {path for path in index.paths if "/" not in path}
-        known["site"] = (
-            any(name in roots for name in _SITE_CONFIGS)
-            and not roots & _PACKAGE_MANIFESTS
-            and any(path.startswith(_SITE_FOLDERS) for path in index.paths)
-        )
+        known["site"] = is_static_site_root(index.paths)
     if not known["site"]:
         return lambda path: False
     return lambda path: not path.startswith("_plugins/")

@@ -46,6 +46,12 @@ from pytest_postgates.post import (
     load_yaml,
 )
 from pytest_postgates.prose import LIQUID_LINK, Link
+from pytest_postgates.site_configs import (
+    HUGO_CONFIGS,
+    HUGO_LEGACY_CONFIGS,
+    JEKYLL_CONFIGS,
+    MKDOCS_CONFIGS,
+)
 from pytest_postgates.tools.jekyll_site import (
     POST_NAME,
     JekyllSite,
@@ -61,11 +67,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-JEKYLL_CONFIGS = ("_config.yml", "_config.yaml")
-HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json")
-# Hugo's older names; only a Hugo site's when a ``content`` folder sits beside them.
-HUGO_LEGACY_CONFIGS = ("config.toml", "config.yaml", "config.yml", "config.json")
-MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
 # How far up from a post's folder a site configuration is looked for.
 CONFIG_SEARCH_LEVELS = 8
 # At most this many pages are read for one site's URLs (a docs tree of a big project has a
