@@ -524,6 +524,19 @@ def test_a_repository_without_code_or_package_is_skipped_with_the_reason(tmp_pat
     card = _check(_ts('import { x } from "y";') + _sh("pip install numpy"), tmp_path, blog)
     assert card.verdict == "SKIP", card.detail
     assert "no package" in card.detail["reason"] and "no JavaScript" in card.detail["reason"]
+    # A blog whose site serves scripts of its own (assets/js/) has no product code either.
+    served = make_repo(
+        tmp_path / "served",
+        {
+            "_config.yml": "title: a blog\n",
+            "_layouts/post.html": "<html>{{ content }}</html>\n",
+            "assets/js/lightbox.js": "export const open = () => 1;\n",
+        },
+    )
+    card = _check(
+        _ts('import { x } from "y";') + "Then:\n\n```python\nimport numpy\n```\n", tmp_path, served
+    )
+    assert card.verdict == "SKIP", card.detail
     # Code without a package name is still an ERROR that says what to set.
     coded = make_repo(tmp_path / "coded", {"lib/tool.js": "export const x = 1;\n"})
     card = _check(_ts('import { x } from "y";'), tmp_path, coded)

@@ -542,7 +542,7 @@ def vouch_in(folder: Path | None) -> None:
     _VOUCHES[:] = [] if folder is None else [folder]
 
 
-def _site_scripts(index: RepoIndex) -> Callable[[str], bool]:
+def site_scripts(index: RepoIndex) -> Callable[[str], bool]:
     """Whether a path is a script the repository's static site serves as a file (Jekyll
     runs its `_plugins/`, Hugo no code of the repository)."""
     known = index.memo("static_site")  # asked by every reading of the sources: once
@@ -557,7 +557,7 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
     """The text of every product source file at the index's commit (no tests, examples,
     docs, builds, a static site's served scripts, nor files over the size cut)."""
     sources: dict[str, str] = {}
-    served = _site_scripts(index)
+    served = site_scripts(index)
     for path in index.text_paths:
         if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
             continue
@@ -579,7 +579,7 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
 def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
     """The text of the repository's other source files: its tests, scripts, examples."""
     sources: dict[str, str] = {}
-    served = _site_scripts(index)
+    served = site_scripts(index)
     for path in index.text_paths:
         if Path(path).suffix.lower() not in LANGUAGES or (
             is_product_code(path) and not served(path)

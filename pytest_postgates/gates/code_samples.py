@@ -58,7 +58,7 @@ import tomllib
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
-from pytest_postgates.evidence.api_model import api_model
+from pytest_postgates.evidence.api_model import api_model, site_scripts
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
@@ -334,15 +334,18 @@ def check(post: Post, context: GateContext) -> CheckResult:
 
 NO_PRODUCT_CODE = (
     "nothing to check the samples against: the repository has no package (no package.json "
-    "name, no Python package) and no JavaScript, TypeScript or Python code at {ref}; set "
+    "name, no Python package) and no JavaScript, TypeScript or Python code (other than a "
+    "static site's served scripts) at {ref}; set "
     "'package' and 'repo' to the product's repository to check them"
 )
 _CODE_SUFFIXES = (".py", ".pyi", *SOURCE_EXTENSIONS)
 
 
 def _has_code(index: RepoIndex) -> bool:
-    """Whether the repository tracks any JavaScript, TypeScript or Python source."""
-    return any(path.endswith(_CODE_SUFFIXES) for path in index.text_paths)
+    """Whether the repository tracks any JavaScript, TypeScript or Python source other than
+    the scripts its static site serves as files (a Jekyll blog's `assets/js/`)."""
+    served = site_scripts(index)
+    return any(path.endswith(_CODE_SUFFIXES) and not served(path) for path in index.text_paths)
 
 
 def _past_release(index: RepoIndex, context: GateContext, name: str) -> str | None:
