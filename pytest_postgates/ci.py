@@ -22,12 +22,11 @@ appends to ``--output`` (``$GITHUB_STEP_SUMMARY`` in a GitHub job), else prints.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -86,7 +85,7 @@ def hook(arguments: Sequence[str]) -> int:
         pytest_args += ["-W", "ignore::pytest.PytestAssertRewriteWarning", *extra]
         if not args.online:
             pytest_args.append("--postgates-offline")
-        with _without_pytest_addopts():
+        with hook_config.without_pytest_addopts():
             code = pytest.main(pytest_args)
     if code == pytest.ExitCode.OK:
         return EXIT_OK
@@ -103,18 +102,6 @@ def hook(arguments: Sequence[str]) -> int:
         file=sys.stderr,
     )
     return EXIT_COULD_NOT_RUN
-
-
-@contextlib.contextmanager
-def _without_pytest_addopts() -> Iterator[None]:
-    """PYTEST_ADDOPTS is meant for the project's own test runs (``-p trio`` there would
-    stop the hook's): the hook's pytest options go after ``--``."""
-    saved = os.environ.pop("PYTEST_ADDOPTS", None)
-    try:
-        yield
-    finally:
-        if saved is not None:
-            os.environ["PYTEST_ADDOPTS"] = saved
 
 
 # ---------------------------------------------------------------------- the summary

@@ -1,7 +1,8 @@
 """``postgates explain POST TOKEN``: why gate 2 decided what it did about a token.
 
-Runs gate 2 on the post (through pytest, as ``postgates run`` does: the project's settings,
-repositories and caches), reads back its scorecard, and prints each token that holds
+Runs gate 2 on the post (through pytest, as the pre-commit hook does: the project's
+postgates settings, repositories and caches, without its own pytest plugins, conftest.py
+and warning filters), reads back its scorecard, and prints each token that holds
 ``TOKEN``: its line, outcome, the rule that decided and that rule's declaration (what it
 decides, why, the test that shows it) where the rule is declared as data, and the reason
 or the place of the code that grounded it. Exit 0 when the token was found, 2 when it
@@ -20,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates import hook_config
+from pytest_postgates.config import SettingsError
 from pytest_postgates.escaping import one_line
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.anchor_rules import Anchor
@@ -49,21 +52,32 @@ def main(argv: Sequence[str]) -> int:
         cut = argv.index("--")
         argv, extra = argv[:cut], argv[cut + 1 :]
     args = build_parser().parse_args(argv)
+    try:
+        setup = hook_config.project_setup([args.post], Path.cwd())
+    except SettingsError as exc:
+        print(f"postgates explain: could not run gate 2: {one_line(str(exc))}", file=sys.stderr)
+        return EXIT_NOT_FOUND
     with tempfile.TemporaryDirectory(prefix="postgates-explain-") as folder:
-        code = pytest.main(
-            [
-                args.post,
-                "--postgates",
-                "--postgates-only=2",
-                "--postgates-all",
-                f"--postgates-scorecards={folder}",
-                "-p",
-                "no:terminal",
-                "-p",
-                "no:cacheprovider",
-                *extra,
-            ]
-        )
+        # The project's postgates settings without the rest of its pytest setup (as the
+        # pre-commit hook runs): its plugins, conftest.py and warning filters are its tests'.
+        empty_config = Path(folder) / "pytest.ini"
+        empty_config.write_text("[pytest]\n", encoding="utf-8")
+        with hook_config.without_pytest_addopts():
+            code = pytest.main(
+                [
+                    args.post,
+                    *setup.pytest_arguments(empty_config),
+                    "--postgates",
+                    "--postgates-only=2",
+                    "--postgates-all",
+                    f"--postgates-scorecards={folder}",
+                    "-p",
+                    "no:terminal",
+                    "-W",
+                    "ignore::pytest.PytestAssertRewriteWarning",
+                    *extra,
+                ]
+            )
         cards = sorted(Path(folder).glob(f"*{GATE_CARD}"))
         if not cards:
             print(f"postgates explain: gate 2 did not run on {one_line(args.post)} "

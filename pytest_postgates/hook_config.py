@@ -19,10 +19,11 @@ The same settings decide which staged files are posts (:func:`ProjectSetup.is_po
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,15 @@ def project_setup(files: Sequence[str], cwd: Path) -> ProjectSetup:
             continue
         settings = settings_module.apply(settings, {key: raw}, base, f"ini key {PREFIX}{key}")
     return ProjectSetup(rootdir, config_file, ini_values, settings)
+
+
+@contextlib.contextmanager
+def without_pytest_addopts() -> Iterator[None]:
+    """PYTEST_ADDOPTS is meant for the project's own test runs (``-p trio`` there would
+    stop a run of the gates): the gates' pytest options go after ``--``."""
+    saved = os.environ.pop("PYTEST_ADDOPTS", None)
+    try:
+        yield
+    finally:
+        if saved is not None:
+            os.environ["PYTEST_ADDOPTS"] = saved

@@ -209,6 +209,32 @@ def test_explain_prints_the_rule_that_decided_a_token(
     assert "no token holding" in capsys.readouterr().err
 
 
+def test_explain_runs_without_the_projects_own_pytest_setup(
+    pytester: pytest.Pytester,
+    blog: Blog,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A project whose own pytest setup needs what this environment lacks (httpx's warning
+    filter naming trio, a conftest.py importing it): explain gates the post all the same,
+    as the pre-commit hook does, under the project's postgates settings."""
+    monkeypatch.chdir(pytester.path)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-p no_such_plugin_here")
+    blog.raw(
+        "pyproject.toml",
+        b"[tool.pytest.ini_options]\n"
+        b'filterwarnings = ["error", "ignore:x:no_such_module_here.SomeWarning"]\n'
+        b"[tool.postgates]\nsymbol_unanchored_claims = true\n",
+    )
+    blog.raw("conftest.py", b"import no_such_module_here\n")
+    blog.raw("src/app.py", b"class Renderer:\n    def render(self) -> None: ...\n")
+    blog.post("2026-01-01-good.md", "This post shows how pytest calls `Renderer.paint`.\n")
+    blog.git_init()
+    capsys.readouterr()
+    assert cli.main(["explain", GOOD, "Renderer"]) == 0
+    assert "`Renderer.paint` is ungrounded" in capsys.readouterr().out
+
+
 def test_explain_says_when_gate_2_could_not_run(
     pytester: pytest.Pytester,
     blog: Blog,
