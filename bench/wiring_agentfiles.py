@@ -11,9 +11,9 @@ census and sample rows, a fix's parent for the mined ones): a ``git clone --shar
 A claim counts as contradicted when gate 16 contradicts a claim on its line.
 
     python bench/wiring_agentfiles.py [--half tune] [--half report] [--neurolink]
-    python bench/wiring_agentfiles.py frame [--half tune] [--tier 2]   # the census and sample lines,
-        in their seeded order, with gate 16's claims on each (for labelling; prints file text)
-    python bench/wiring_agentfiles.py mined [--half tune]   # the mined frame, seeded
+    python bench/wiring_agentfiles.py frame [--half tune] [--tier 2]   # the census and
+        sample lines, seeded, with gate 16's claims on each (for labelling; prints file text)
+    python bench/wiring_agentfiles.py mined [--half tune] [--tier 2]   # the mined frame, seeded
 
 The default prints, per half, each labelled row's outcome and the false claims contradicted
 / labelled, the true claims contradicted / labelled (95% Wilson intervals), and the claims
@@ -246,17 +246,25 @@ def show_frame(halves: list[str], mirrors: Path, tier: int) -> None:
                                             c["evidence"][:160]) for c in on_line]}))  # fmt: skip
 
 
-def show_mined(halves: list[str], mirrors: Path) -> None:
-    """The mined frame: wiring_frames.fixes's rule over the agent files' histories."""
-    pathspecs = [
+def show_mined(halves: list[str], mirrors: Path, tier: int) -> None:
+    """The mined frame: wiring_frames.fixes's rule over the agent files' histories (tier 2:
+    the tier-2 files', those at the pin and the pattern-named ones)."""
+    tier_one = [
         ":(glob)**/AGENTS.md", ":(glob)**/CLAUDE.md", ":(glob)**/GEMINI.md",
         ":(glob)**/.github/copilot-instructions.md", ":(glob)**/.cursorrules",
         ":(glob)**/docs/**/architecture*.md",
+    ]  # fmt: skip
+    tier_two = [
+        ":(glob,icase)**/ARCHITECTURE.md", ":(glob)**/.cursor/rules/**",
+        ":(glob)**/.github/instructions/**", ":(glob)**/.claude/**",
     ]  # fmt: skip
     for half in halves:
         found = []
         for project in HALVES[half]:
             repo = _mirror(mirrors, project)
+            pathspecs = tier_one
+            if tier == 2:
+                pathspecs = tier_two + agent_files(repo, PINS[project], 2)
             log = _git(repo, "log", "--no-merges", "-p", "-U0",
                        "--format=@@@COMMIT %H %P%n%s", "--", *pathspecs)  # fmt: skip
             files_at: dict[str, list[str]] = {}
@@ -265,7 +273,7 @@ def show_mined(halves: list[str], mirrors: Path) -> None:
                 for candidate in _commit_candidates(project, head, body, True):
                     parent = candidate.parent
                     if parent not in files_at:
-                        files_at[parent] = agent_files(repo, parent)
+                        files_at[parent] = agent_files(repo, parent, tier)
                     if candidate.path in files_at[parent]:
                         found.append(candidate)
         ordered = sorted(found, key=lambda c: (c.project, c.commit, c.path, c.line))
@@ -315,6 +323,8 @@ def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> Non
                 unjudged[half].update(
                     _reason(c["evidence"]) for c in on_line if c["verdict"] == "unjudged"
                 )
+                if not on_line:
+                    unjudged[half]["no claim listed: gate 13's shapes find none on the line"] += 1
     for half in halves:
         for label, what in (("false", "false claims contradicted"),
                             ("true", "true claims contradicted")):  # fmt: skip
@@ -330,7 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", nargs="?", default="measure", choices=("measure", "frame", "mined"))
     parser.add_argument("--half", action="append", choices=sorted(HALVES), default=[])
-    parser.add_argument("--tier", type=int, choices=(1, 2), default=1, help="frame: file tier")
+    parser.add_argument(
+        "--tier", type=int, choices=(1, 2), default=1, help="frame, mined: file tier"
+    )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--neurolink", action="store_true", help="the NeuroLink control too")
     parser.add_argument(
@@ -341,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "frame":
         show_frame(halves, args.mirrors, args.tier)
     elif args.what == "mined":
-        show_mined(halves, args.mirrors)
+        show_mined(halves, args.mirrors, args.tier)
     else:
         measure(_rows(args.labels), halves, args.mirrors)
         if args.neurolink:
