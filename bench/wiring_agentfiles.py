@@ -55,8 +55,14 @@ TUNE = (
     "pyodide/pyodide",
     "excalidraw/excalidraw",
     "facebook/lexical",
+    "RESMP-DEV/metal-marlin",
+    "Invigorated1/habit-wellness-app",
 )
-REPORT = ("InnovateonSolutions/ebuddy", "InnovationMachineRu/designmd_editor")
+REPORT = (
+    "InnovateonSolutions/ebuddy",
+    "InnovationMachineRu/designmd_editor",
+    "RFLOVE-Glitch/servicenow-security-incident-automation-lab",
+)
 HALVES = {"tune": TUNE, "report": REPORT}
 PINS = {
     "colinhacks/zod": "e516c3baf",
@@ -69,6 +75,9 @@ PINS = {
     "facebook/lexical": "5d5102235",
     "InnovateonSolutions/ebuddy": "4641e43",
     "InnovationMachineRu/designmd_editor": "bdb348e",
+    "RESMP-DEV/metal-marlin": "a901e52",
+    "Invigorated1/habit-wellness-app": "89ab4cc",
+    "RFLOVE-Glitch/servicenow-security-incident-automation-lab": "1efd874",
 }
 AGENT_FILE = re.compile(
     r"(?:^|/)(?:(?:AGENTS|CLAUDE|GEMINI)\.md|\.github/copilot-instructions\.md|\.cursorrules)$"
@@ -219,11 +228,13 @@ def seeded(items: list[Any]) -> list[Any]:
     return ordered
 
 
-def show_frame(halves: list[str], mirrors: Path, tier: int) -> None:
+def show_frame(halves: list[str], mirrors: Path, tier: int, only: list[str]) -> None:
     for half in halves:
         found: dict[str, list[tuple[str, str, int]]] = {"census": [], "sample": []}
         context: dict[tuple[str, str, int], tuple[str, list[dict[str, Any]], str]] = {}
         for project in HALVES[half]:
+            if only and project not in only:
+                continue
             repo = _mirror(mirrors, project)
             paths = agent_files(repo, PINS[project], tier)
             if not paths:
@@ -343,6 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tier", type=int, choices=(1, 2), default=1, help="frame, mined: file tier"
     )
+    parser.add_argument("--project", action="append", default=[], help="frame: these only")
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument("--neurolink", action="store_true", help="the NeuroLink control too")
     parser.add_argument(
@@ -351,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     halves = args.half or ["tune"]
     if args.what == "frame":
-        show_frame(halves, args.mirrors, args.tier)
+        show_frame(halves, args.mirrors, args.tier, args.project)
     elif args.what == "mined":
         show_mined(halves, args.mirrors, args.tier)
     else:
