@@ -62,6 +62,14 @@ REPORT = (
     "InnovateonSolutions/ebuddy",
     "InnovationMachineRu/designmd_editor",
     "RFLOVE-Glitch/servicenow-security-incident-automation-lab",
+    # tier 4: existing report-half projects (the labels file's PROJECT TIER 4)
+    "google-gemini/gemini-cli",
+    "conda/conda",
+    "pydantic/pydantic-ai",
+    "strawberry-graphql/strawberry",
+    "vitejs/vite",
+    "eslint/eslint",
+    "jestjs/jest",
 )
 HALVES = {"tune": TUNE, "report": REPORT}
 PINS = {
@@ -78,6 +86,13 @@ PINS = {
     "RESMP-DEV/metal-marlin": "a901e52",
     "Invigorated1/habit-wellness-app": "89ab4cc",
     "RFLOVE-Glitch/servicenow-security-incident-automation-lab": "1efd874",
+    "google-gemini/gemini-cli": "5411f113c",
+    "conda/conda": "0f64223fb",
+    "pydantic/pydantic-ai": "4fda38988",
+    "strawberry-graphql/strawberry": "53008d932",
+    "vitejs/vite": "a98c8d95d",
+    "eslint/eslint": "c27bc926e",
+    "jestjs/jest": "52db46e50",
 }
 AGENT_FILE = re.compile(
     r"(?:^|/)(?:(?:AGENTS|CLAUDE|GEMINI)\.md|\.github/copilot-instructions\.md|\.cursorrules)$"
@@ -318,7 +333,7 @@ def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> Non
         for row in group:
             on_line = [c for c in _listed(claims[row["path"]]) if c["line"] == row["line"]]
             contradicted = any(c["verdict"] == "contradicted" for c in on_line)
-            if row["label"] in ("true", "false"):
+            if row["label"] in ("true", "false", "not a claim"):
                 cell = tally[half][row["label"]]
                 cell[0] += contradicted
                 cell[1] += 1
@@ -338,7 +353,8 @@ def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> Non
                     unjudged[half]["no claim listed: gate 13's shapes find none on the line"] += 1
     for half in halves:
         for label, what in (("false", "false claims contradicted"),
-                            ("true", "true claims contradicted")):  # fmt: skip
+                            ("true", "true claims contradicted"),
+                            ("not a claim", "lines read holding no claim, contradicted")):  # fmt: skip
             hit, total = tally[half][label]
             bounds = wilson(hit, total)
             shown = "n/a" if bounds is None else f"{100 * bounds[0]:.1f}-{100 * bounds[1]:.1f}%"
