@@ -352,9 +352,11 @@ def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> Non
                 if not on_line:
                     unjudged[half]["no claim listed: gate 13's shapes find none on the line"] += 1
     for half in halves:
-        for label, what in (("false", "false claims contradicted"),
-                            ("true", "true claims contradicted"),
-                            ("not a claim", "lines read holding no claim, contradicted")):  # fmt: skip
+        for label, what in (
+            ("false", "false claims contradicted"),
+            ("true", "true claims contradicted"),
+            ("not a claim", "lines read holding no claim, contradicted"),
+        ):
             hit, total = tally[half][label]
             bounds = wilson(hit, total)
             shown = "n/a" if bounds is None else f"{100 * bounds[0]:.1f}-{100 * bounds[1]:.1f}%"
