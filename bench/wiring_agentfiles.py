@@ -313,8 +313,8 @@ def _rows(path: Path) -> list[dict[str, Any]]:
 
 
 def _reason(evidence: str) -> str:
-    """An unjudged claim's reason, cut to its kind (names and lines left out)."""
-    return re.split(r"[:;(`]", evidence, maxsplit=1)[0].strip()[:90]
+    """An unjudged claim's reason, cut to its kind (code spans written `X`, places left out)."""
+    return re.split(r"[:;(]", _SPAN.sub("`X`", evidence), maxsplit=1)[0].strip()[:90]
 
 
 def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> None:
