@@ -57,6 +57,10 @@ TUNE = (
     "facebook/lexical",
     "RESMP-DEV/metal-marlin",
     "Invigorated1/habit-wellness-app",
+    # tier 5 (nested agent notes)
+    "3wz/opencode-mem",
+    "A1pha3/openclaw",
+    "Kolonie-AI/kolonie-platform",
 )
 REPORT = (
     "InnovateonSolutions/ebuddy",
@@ -70,6 +74,10 @@ REPORT = (
     "vitejs/vite",
     "eslint/eslint",
     "jestjs/jest",
+    # tier 5, report
+    "Casual-AI-Coding/shard-den",
+    "PROJECT-OBA/krynix",
+    "AbdullahBakir97/DevTrust",
 )
 HALVES = {"tune": TUNE, "report": REPORT}
 PINS = {
@@ -93,6 +101,12 @@ PINS = {
     "vitejs/vite": "a98c8d95d",
     "eslint/eslint": "c27bc926e",
     "jestjs/jest": "52db46e50",
+    "3wz/opencode-mem": "c16488b",
+    "A1pha3/openclaw": "e8f7a5c4a",
+    "Kolonie-AI/kolonie-platform": "f62ccdc5",
+    "Casual-AI-Coding/shard-den": "83be266",
+    "PROJECT-OBA/krynix": "2c76862",
+    "AbdullahBakir97/DevTrust": "986ce3e",
 }
 AGENT_FILE = re.compile(
     r"(?:^|/)(?:(?:AGENTS|CLAUDE|GEMINI)\.md|\.github/copilot-instructions\.md|\.cursorrules)$"
