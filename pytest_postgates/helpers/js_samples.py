@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
-from pytest_postgates.helpers import js_free_calls, js_signatures
+from pytest_postgates.helpers import js_free_calls, js_option_keys, js_signatures
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -21,8 +20,9 @@ from pytest_postgates.helpers.js_tree import (
     query_nodes,
     unwrap,
 )
-from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
+from pytest_postgates.helpers.js_types import Cls, JsTypes
 from pytest_postgates.helpers.sample_checks import (
+    ASSUMED_FROM_NAME,
     SampleChecker,
     SampleReport,
     SampleValue,
@@ -31,9 +31,8 @@ from pytest_postgates.helpers.sample_checks import (
 
 _IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 _DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
+_NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
 _STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
-# Where the keys of a callee's argument are declared: (position, key path) -> keys.
-KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
 # Nodes that bind a name without an initial value: parameters, loop variables, catches.
 _BINDERS = frozenset(
     {"required_parameter", "optional_parameter", "arrow_function", "for_in_statement",
@@ -48,8 +47,9 @@ def _package_word(name: str) -> str:
 
 # The name of an unknown value reached from another unknown one (listed once, at its first use).
 _FOLLOWS = "follows"
-# The origin of a value whose type is assumed from its name (and of the chain after it).
-_CONVENTION = "a type assumed from the name"
+# The name of a value imported from a product specifier that does not resolve: its uses are
+# listed once per fence, together (the import line says why).
+_UNRESOLVED = "unresolved"
 
 
 class JsSample:
@@ -74,6 +74,8 @@ class JsSample:
         # Parameters, loop variables and caught errors of the fence read: (name, the bytes
         # of the function, loop or clause they are bound in).
         self.scoped: list[tuple[str, int, int]] = []
+        # Uses of values from a specifier that does not resolve, by why: (line, text, use).
+        self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
@@ -92,6 +94,7 @@ class JsSample:
             and not any(name.split(".")[-1] in content for name in self.values)
             and not self.uses_conventional(content)
             and not self.calls_unqualified(content)
+            and not self.constructs_unbound(content)
             and not any(_package_word(n) == self.package_word for n in _IDENTIFIER.findall(content))
         ):
             return  # neither imports the product nor uses a name bound to it
@@ -102,8 +105,18 @@ class JsSample:
         self.first = first_line
         self.scoped = []
         self.lines = content.splitlines()
+        self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
         self.free_calls(tree.root_node)
+        for origin, uses in self.unresolved.items():
+            names = ", ".join(dict.fromkeys(used for _, _, used in uses))
+            self.report.skip(uses[0][0], uses[0][1], f"{len(uses)} use(s) in this sample not "
+                             f"judged ({names[:200]}): {origin}")  # fmt: skip
+
+    def unresolved_value(self, local: str, spec: str) -> None:
+        """``local`` holds what a product specifier that does not resolve gives."""
+        self.bound.add(local)
+        self.values[local] = SampleValue("unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve")
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
         """The parameters of product functions the fence documents (js_signatures), each
@@ -154,7 +167,7 @@ class JsSample:
             elif kind == "member_expression":
                 self.member(node)
             elif kind in ("call_expression", "new_expression"):
-                self.options(node)
+                js_option_keys.options(self, node)
             elif kind in _BINDERS:
                 self.parameter(node)
             elif kind in ("function_declaration", "class_declaration"):
@@ -175,6 +188,9 @@ class JsSample:
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node),
                                       side_effect=clause is None)  # fmt: skip
+        if clause is not None and module is None:
+            for local in pattern_names(clause):
+                self.unresolved_value(node_text(self.source, local), spec)
         if clause is None or module is None:
             return
         for part in clause.named_children:
@@ -288,13 +304,25 @@ class JsSample:
                     continue
                 self.bind(local, held.module, imported, node)
             return
+        if held is not None and held.name == _UNRESOLVED and pattern:
+            for bound in pattern_names(name):
+                self.unresolved_value(node_text(self.source, bound), spec or "")
+            return
         if spec is not None:
             if held is not None and name.type == "identifier":
                 self.values[node_text(self.source, name)] = held
             return
         if name.type != "identifier":
-            for bound in pattern_names(name):  # `const { data } = x`: types not followed
-                self.values.pop(node_text(self.source, bound), None)
+            # `const { redirect } = interceptors`: what a product value's parts hold is not
+            # followed, but they are the product's, and their uses are listed unjudged.
+            whole = self.value_of(value) if value is not None else None
+            shown = " ".join(node_text(self.source, value).split())[:60] if value else ""
+            for bound in pattern_names(name):
+                local = node_text(self.source, bound)
+                self.values.pop(local, None)
+                if whole is not None:
+                    origin = f"{local}, taken apart from {shown}"
+                    self.values[local] = SampleValue("unknown", origin=origin)
             return
         local = node_text(self.source, name)
         # `const c: Client = ...`: the annotation says what it holds.
@@ -391,7 +419,10 @@ class JsSample:
         reached from one whose type was assumed from its name is assumed too."""
         if cls is not None:
             return SampleValue(
-                "typed", cls[1], cls[0], origin=_CONVENTION if origin == _CONVENTION else ""
+                "typed",
+                cls[1],
+                cls[0],
+                origin=ASSUMED_FROM_NAME if origin == ASSUMED_FROM_NAME else "",
             )
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
@@ -406,7 +437,8 @@ class JsSample:
         if held is None or prop is None:
             return None
         if held.kind == "unknown":
-            return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
+            follows = _UNRESOLVED if held.name == _UNRESOLVED else _FOLLOWS
+            return SampleValue("unknown", name=follows, origin=held.origin)
         return held, node_text(self.source, prop)
 
     def value_of(self, node: Any) -> SampleValue | None:
@@ -448,6 +480,8 @@ class JsSample:
                 module = (
                     self.gate.module_for(spec, False, line, shown) if self.product(spec) else None
                 )
+                if module is None and self.product(spec):
+                    return SampleValue("unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve")
                 return SampleValue("namespace", module) if module else None
             if function is None:
                 return None
@@ -462,8 +496,8 @@ class JsSample:
                 typed = types.method_returns(cls, name) if cls and types else None
                 return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
-            if held is None:
-                return None
+            if held is None or held.name == _UNRESOLVED:
+                return held
             binding = held.binding
             typed = None
             if held.kind == "export" and isinstance(binding, Binding) and types is not None:
@@ -502,6 +536,14 @@ class JsSample:
             return False
         types = self.types()
         return types is not None and js_free_calls.anchor(types.model, names) is not None
+
+    def constructs_unbound(self, content: str) -> bool:
+        """Whether the fence makes, with ``new``, a product class it never binds."""
+        names = {m.group(1) for m in _NEW.finditer(content)} - self.bound
+        types = self.types() if names else None
+        return types is not None and any(
+            types.entries((name, "")) or self.home_class(name) for name in names
+        )
 
     def free_calls(self, root: Any) -> None:
         """The fence's bare calls of a product file's functions (js_free_calls)."""
@@ -545,7 +587,7 @@ class JsSample:
         convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
         types = self.types()
         cls = types.conventional(name, self.gate.package) if types is not None else None
-        return SampleValue("typed", cls[1], cls[0], origin=_CONVENTION) if cls else None
+        return SampleValue("typed", cls[1], cls[0], origin=ASSUMED_FROM_NAME) if cls else None
 
     def package_called(self, function: Any) -> SampleValue | None:
         """``Fastify()`` or ``express()`` in a sample that never binds the name: the
@@ -563,11 +605,16 @@ class JsSample:
         constructor = node.child_by_field_name("constructor")
         if constructor is None:
             return None
-        held = self.values.get(node_text(self.source, constructor))
+        written = node_text(self.source, constructor)
+        held = self.values.get(written)
+        if held is None and constructor.type == "identifier" and not self.is_bound(node, written):
+            held = self.unbound_class(written, node)
         if held is not None and held.kind == "export":
             return SampleValue("instance", held.module, held.name, held.binding)
         if held is not None and held.kind == "unknown":
             return held
+        if held is not None and held.kind == "namespace":
+            return self.module_class(held.module, written)
         if constructor.type == "member_expression":
             target = self.values.get(
                 node_text(self.source, constructor.child_by_field_name("object"))
@@ -576,6 +623,65 @@ class JsSample:
                 prop = node_text(self.source, constructor.child_by_field_name("property"))
                 found = self.gate.lookup.find_export(target.module, prop)
                 return SampleValue("instance", target.module, prop, found)
+        return None
+
+    def module_class(self, module: str, shown: str) -> SampleValue:
+        """What ``new`` of a module makes: an instance of the class a CommonJS module is
+        (``module.exports = RetryAgent``), else a value of a type not known."""
+        table = self.gate.lookup.table(module)
+        local = table.export_equals if table is not None else None
+        if table is not None and local and table.locals.get(local) == "class":
+            types = self.types()
+            if types is not None and types.entries((local, module)):
+                return SampleValue("typed", module, local)
+            return SampleValue("instance", module, local, Binding(module, local, "class"))
+        return SampleValue("unknown", origin=f"new {shown}: {module} is no class the tables read")
+
+    def unbound_class(self, name: str, node: Any) -> SampleValue | None:
+        """``new LeakDetector()`` where no sample of the page binds the name: in the docs of
+        a workspace package that exports a class of that name, or whose default export is
+        a class (anonymous or so named: the import the reader adds), that export; another
+        product class of that name is listed unjudged (None: the product declares no class
+        so named, so the value is not the product's)."""
+        line, text = self.line(node), self.linenode_text(node)
+        found = self.home_class(name, line, text)
+        if found is not None:
+            self.values[name] = found
+            return found
+        types = self.types()
+        entries = types.entries((name, "")) if types is not None else []
+        if not entries:
+            return None
+        where = ", ".join(sorted({e.path for e in entries})[:2])
+        reason = (
+            f"{name} is never imported in the page's samples (the product declares it in {where})"
+        )
+        self.report.skip(line, text, f"new {name}(): {reason}")
+        return SampleValue("unknown", origin=reason)
+
+    def home_class(self, name: str, line: int = 0, text: str = "") -> SampleValue | None:
+        """The class ``name`` stands for in the docs of the workspace package holding the
+        page: its export of that name, or its default export when that is a class
+        anonymous or so named."""
+        home = self.gate.home
+        module = self.gate.module_for(home, False, line, text) if home else None
+        if not module:
+            return None
+        lookup = self.gate.lookup
+        found = lookup.find_export(module, name)
+        if isinstance(found, Binding) and found.kind == "class":
+            return SampleValue("export", module, name, found)
+        default = lookup.find_export(module, "default")
+        if (
+            isinstance(default, Binding)
+            and default.kind == "class"
+            and default.local
+            in (
+                name,
+                "default",
+            )
+        ):
+            return SampleValue("export", module, name, default)  # shown as the page names it
         return None
 
     # -------------------------------------------------------------- uses
@@ -592,6 +698,9 @@ class JsSample:
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"
+        if held.kind == "unknown" and held.name == _UNRESOLVED:
+            self.unresolved.setdefault(held.origin, []).append((line, text, used))
+            return
         if held.kind == "unknown":
             self.report.skip(
                 line,
@@ -602,7 +711,7 @@ class JsSample:
         if held.kind == "namespace":
             self.gate.check_export(held.module, name, line, text)
         elif held.kind == "typed":
-            assumed = held.origin == _CONVENTION
+            assumed = held.origin == ASSUMED_FROM_NAME
             self.typed_member((held.name, held.module), used, name, line, text, assumed)
         elif (cls := self.required_class(held) or self.constant_class(held)) is not None:
             if isinstance(cls, str):  # a constant whose declared type the model cannot follow
@@ -661,90 +770,3 @@ class JsSample:
         self.report.violation(line, "member", used, cls[1],
                               f"{cls[0]} declares no member {name}{did_you_mean(close)}",
                               close)  # fmt: skip
-
-    def options(self, node: Any) -> None:
-        """The keys of an object literal passed to a product callable whose parameter's
-        declared type the model has (nested objects' keys included)."""
-        arguments = node.child_by_field_name("arguments")
-        if arguments is None or not any(a.type == "object" for a in arguments.named_children):
-            return
-        target = self.callee(node)
-        if target is None:
-            return
-        keys_at, shown = target
-        for position, argument in enumerate(arguments.named_children):
-            if argument.type == "object":
-                self.object_keys(keys_at, argument, position, (), shown)
-
-    def callee(self, node: Any) -> tuple[KeysAt, str] | None:
-        """Where the option keys of a call or ``new`` are declared, and the callee as
-        shown: a method of an instance (or a constructor) of a product class, or a
-        function the sample imported from the product."""
-        types = self.types()
-        if types is None:
-            return None
-        if node.type == "new_expression":
-            held = self.constructed(node)
-            made = self.class_of(held) if held is not None else None
-            if made is None:
-                return None
-            return partial(types.method_keys, made, "constructor"), f"new {made[0]}()"
-        function = node.child_by_field_name("function")
-        if function is None:
-            return None
-        function = unwrap(function)
-        if function.type == "member_expression":
-            inner = function.child_by_field_name("object")
-            prop = function.child_by_field_name("property")
-            held = self.value_of(inner) if inner is not None else None
-            cls = self.class_of(held) if held is not None else None
-            if cls is None or prop is None or (held and held.origin == _CONVENTION):
-                return None  # keys of a type assumed from a name are not judged
-            method = node_text(self.source, prop)
-            return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
-        held = self.called(function)
-        binding = held.binding if held is not None else None
-        if held is None or held.kind != "export" or not isinstance(binding, Binding):
-            return None
-        if binding.kind != "function":
-            return None
-        keys_at = partial(types.function_keys, binding.path, binding.local)
-        return keys_at, f"{binding.local}()"
-
-    def object_keys(
-        self, keys_at: KeysAt, node: Any, position: int, path: tuple[str, ...], shown: str
-    ) -> None:
-        keys = keys_at(position, path)
-        line, text = self.line(node), self.linenode_text(node)
-        if keys is None:
-            return  # not a callable of the model's (its name is judged as a member)
-        if keys.reason:
-            self.report.skip(line, text, f"keys of {shown}'s options: {keys.reason}")
-            return
-        for pair in node.named_children:
-            if pair.type == "pair":
-                key_node = pair.child_by_field_name("key")
-                value = pair.child_by_field_name("value")
-            elif pair.type == "shorthand_property_identifier":
-                key_node, value = pair, None
-            elif pair.type == "method_definition":
-                key_node, value = pair.child_by_field_name("name"), None
-            else:
-                continue  # a spread: its keys are not written here
-            if key_node is None or key_node.type not in ("property_identifier", "string"):
-                continue
-            key = node_text(self.source, key_node).strip("'\"")
-            line, text = self.line(pair), self.linenode_text(pair)
-            self.report.count("option_key")
-            if key not in keys.fields:
-                close = self.gate_types_nearest(key, keys)
-                dotted = ".".join((*path, key))
-                self.report.violation(line, "option_key", key, keys.owner,
-                                      f"{shown} takes no option {dotted} ({keys.owner} declares "
-                                      f"no {key}){did_you_mean(close)}", close)  # fmt: skip
-            elif value is not None and unwrap(value).type == "object":
-                self.object_keys(keys_at, unwrap(value), position, (*path, key), shown)
-
-    def gate_types_nearest(self, key: str, keys: Keys) -> list[str]:
-        types = self.types()
-        return types.nearest(key, set(keys.fields)) if types is not None else []

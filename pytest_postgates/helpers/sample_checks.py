@@ -41,6 +41,9 @@ READER_PROGRAM = re.compile(
     r"[/\\]|\.(?:py|pyw|js|mjs|cjs|jsx|ts|mts|cts|tsx|sh|rb)$|^[a-z_]\w*(?:\.[a-z_]\w*)+$"
 )
 
+# The origin of a value whose type is assumed from its name (and of the chain after it).
+ASSUMED_FROM_NAME = "a type assumed from the name"
+
 
 @dataclass
 class SampleReport:
@@ -172,6 +175,9 @@ class SampleChecker:
         # output absent from the repository (`main: dist/index.js`) is built from.
         self.model_entry = model_entry
         self.report = SampleReport()
+        # The workspace package whose folder holds the page (its README), if any: a class
+        # the page uses without importing it is that package's.
+        self.home: str | None = None
         self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
 
     # -------------------------------------------------------------- modules
