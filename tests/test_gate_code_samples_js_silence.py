@@ -107,3 +107,22 @@ def test_a_readme_makes_its_packages_default_class_without_importing_it(
     names = [v["name"] for v in card.detail["violations"]]
     assert names == ["LeakDetector.isLeaked"], card.detail
     assert "did you mean `isLeaking`?" in card.detail["violations"][0]["reason"]
+
+
+def test_a_folder_main_not_built_is_read_from_the_source_tsc_compiles_it_from(
+    tmp_path: Path,
+) -> None:
+    # `"main": "dist"` (a folder, absent: never built) and a tsconfig with outDir but no
+    # rootDir, including one folder: tsc writes source/index.ts to dist/index.js.
+    repo = make_repo(
+        tmp_path / "unbuilt",
+        {
+            "package.json": json.dumps({"name": "fetcher", "main": "dist"}),
+            "tsconfig.json": '{\n  "compilerOptions": {"outDir": "dist"}, // built\n'
+            '  "include": ["source"],\n}\n',
+            "source/index.ts": "export function fetchJson(url: string): string { return url; }\n",
+        },
+    )
+    card = _check('import { fetchJson, fetchJsn } from "fetcher";', tmp_path, repo)
+    assert card.detail["resolved"] == {"fetcher": "source/index.ts"}
+    assert [v["name"] for v in card.detail["violations"]] == ["fetchJsn"]

@@ -116,7 +116,9 @@ class JsSample:
     def unresolved_value(self, local: str, spec: str) -> None:
         """``local`` holds what a product specifier that does not resolve gives."""
         self.bound.add(local)
-        self.values[local] = SampleValue("unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve")
+        self.values[local] = SampleValue(
+            "unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve"
+        )
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
         """The parameters of product functions the fence documents (js_signatures), each
@@ -481,7 +483,9 @@ class JsSample:
                     self.gate.module_for(spec, False, line, shown) if self.product(spec) else None
                 )
                 if module is None and self.product(spec):
-                    return SampleValue("unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve")
+                    return SampleValue(
+                        "unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve"
+                    )
                 return SampleValue("namespace", module) if module else None
             if function is None:
                 return None

@@ -248,6 +248,9 @@ class SampleChecker:
         result = resolution.resolve_specifier(site.manifest, spec, "import", type_only, files)
         entry = self.model_entry(spec) if spec == site.name else None
         if not result.ok or result.target is None:
+            # A legacy `main` that is a build output absent from the repository (got's
+            # `"main": "dist"`): the source it is built from, as the layouts map it.
+            entry = entry or (self.lookup.package_source(spec) if spec == site.name else None)
             if entry:
                 self.report.resolved[spec] = entry
                 return entry
