@@ -126,3 +126,38 @@ def test_a_folder_main_not_built_is_read_from_the_source_tsc_compiles_it_from(
     card = _check('import { fetchJson, fetchJsn } from "fetcher";', tmp_path, repo)
     assert card.detail["resolved"] == {"fetcher": "source/index.ts"}
     assert [v["name"] for v in card.detail["violations"]] == ["fetchJsn"]
+
+
+def test_a_commonjs_class_is_typed_by_the_declarations_the_package_ships(
+    tmp_path: Path,
+) -> None:
+    # lib/agent.js implements the class; types/*.d.ts declare it (package.json "types"),
+    # with the base class's overloads (a promise, or void with a callback) and the result
+    # type inside a namespace.
+    repo = make_repo(
+        tmp_path / "typed",
+        {
+            "package.json": json.dumps({"name": "net", "main": "index.js", "types": "index.d.ts"}),
+            "index.js": "const Agent = require('./lib/agent')\nmodule.exports.Agent = Agent\n",
+            "lib/agent.js": "class Agent {\n  close () {}\n}\nmodule.exports = Agent\n",
+            "index.d.ts": "export { default as Agent } from './types/agent'\n",
+            "types/agent.d.ts": (
+                "import Base from './base'\nexport default Agent\n"
+                "declare class Agent extends Base {\n  close(): void\n}\n"
+            ),
+            "types/base.d.ts": (
+                "export default Base\ndeclare class Base {\n"
+                "  request(url: string): Promise<Base.ResponseData>\n"
+                "  request(url: string, cb: (data: Base.ResponseData) => void): void\n}\n"
+                "declare namespace Base {\n"
+                "  export interface ResponseData { statusCode: number; body: unknown }\n}\n"
+            ),
+        },
+    )
+    code = (
+        'import { Agent } from "net";\nconst agent = new Agent();\n'
+        "const res = await agent.request('x');\nres.statusCode;\nres.statuCode;\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert [v["name"] for v in card.detail["violations"]] == ["res.statuCode"], card.detail
+    assert "did you mean `statusCode`?" in card.detail["violations"][0]["reason"]

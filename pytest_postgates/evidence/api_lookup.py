@@ -30,6 +30,7 @@ from pytest_postgates.evidence.workspaces import PackageSite
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
+DECLARATION_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts")
 DEFAULT_LAYOUTS: tuple[tuple[str, str], ...] = (
     ("dist/", "src/lib/"),
     ("dist/", "src/"),
@@ -278,6 +279,10 @@ class ApiLookup:
             base,
             *(stem + e for e in SOURCE_EXTENSIONS),
             *(base + "/index" + e for e in SOURCE_EXTENSIONS),
+            # As TypeScript resolves it: a declaration file (`import D from './dispatcher'`
+            # in types/agent.d.ts is types/dispatcher.d.ts).
+            *(stem + e for e in DECLARATION_EXTENSIONS),
+            *(base + "/index" + e for e in DECLARATION_EXTENSIONS),
         ):
             if candidate in self.tables.files:
                 return candidate
