@@ -509,6 +509,7 @@ def _rules_digest() -> str:
         js_signatures,
         js_tree,
         js_types,
+        js_unbound,
         python_samples,
         python_types,
         sample_checks,
@@ -516,10 +517,11 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_option_keys, js_tree, js_free_calls, js_signatures, js_types,
-               sample_checks, api_lookup, python_samples, python_types, api_model, model_facts,
-               model_python, model_js, type_model, type_tables, public_functions, workspaces,
-               build_entries, sample_sides, resolution, past_releases)  # fmt: skip
+    modules = (js_samples, js_option_keys, js_unbound, js_tree, js_free_calls,
+               js_signatures, js_types, sample_checks, api_lookup, python_samples,
+               python_types, api_model, model_facts, model_python, model_js, type_model,
+               type_tables, public_functions, workspaces, build_entries, sample_sides,
+               resolution, past_releases)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
-from pytest_postgates.helpers import js_free_calls, js_option_keys, js_signatures
+from pytest_postgates.helpers import js_option_keys, js_signatures, js_unbound
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -21,6 +21,7 @@ from pytest_postgates.helpers.js_tree import (
     unwrap,
 )
 from pytest_postgates.helpers.js_types import Cls, JsTypes
+from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
     ASSUMED_FROM_NAME,
     SampleChecker,
@@ -29,20 +30,13 @@ from pytest_postgates.helpers.sample_checks import (
     did_you_mean,
 )
 
-_IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 _DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
-_NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
 _STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
 # Nodes that bind a name without an initial value: parameters, loop variables, catches.
 _BINDERS = frozenset(
     {"required_parameter", "optional_parameter", "arrow_function", "for_in_statement",
      "catch_clause"}
 )  # fmt: skip
-
-
-def _package_word(name: str) -> str:
-    """A name as a package name is compared with (``Fastify``, ``fast-ify``: ``fastify``)."""
-    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 # The name of an unknown value reached from another unknown one (listed once, at its first use).
@@ -70,7 +64,7 @@ class JsSample:
         # Every name the post's fences bind (imports, declarations, parameters): a name
         # never bound is one the reader is expected to have (``Fastify()``).
         self.bound: set[str] = set()
-        self.package_word = _package_word(gate.package.rsplit("/", 1)[-1])
+        self.package_word = package_word(gate.package.rsplit("/", 1)[-1])
         # Parameters, loop variables and caught errors of the fence read: (name, the bytes
         # of the function, loop or clause they are bound in).
         self.scoped: list[tuple[str, int, int]] = []
@@ -92,10 +86,10 @@ class JsSample:
         if (
             not any(package in content for package in self.gate.packages)
             and not any(name.split(".")[-1] in content for name in self.values)
-            and not self.uses_conventional(content)
-            and not self.calls_unqualified(content)
-            and not self.constructs_unbound(content)
-            and not any(_package_word(n) == self.package_word for n in _IDENTIFIER.findall(content))
+            and not js_unbound.uses_conventional(self, content)
+            and not js_unbound.calls_unqualified(self, content)
+            and not js_unbound.constructs_unbound(self, content)
+            and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
             return  # neither imports the product nor uses a name bound to it
         parsers = self.gate.parsers
@@ -107,7 +101,7 @@ class JsSample:
         self.lines = content.splitlines()
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
-        self.free_calls(tree.root_node)
+        js_unbound.free_calls(self, tree.root_node)
         for origin, uses in self.unresolved.items():
             names = ", ".join(dict.fromkeys(used for _, _, used in uses))
             self.report.skip(uses[0][0], uses[0][1], f"{len(uses)} use(s) in this sample not "
@@ -453,7 +447,7 @@ class JsSample:
         if node.type in ("identifier", "this") or text in self.values:
             held = self.values.get(text)
             if held is None and node.type == "identifier" and not self.is_bound(node, text):
-                held = self.conventional(text)
+                held = js_unbound.conventional(self, text)
             return held
         if node.type == "new_expression":
             return self.constructed(node)
@@ -521,7 +515,7 @@ class JsSample:
         else:
             held = self.value_of(function)
         if held is None and function.type == "identifier":
-            held = self.package_called(function)
+            held = js_unbound.package_called(self, function)
         if held is not None and held.kind == "namespace":
             found = self.gate.lookup.find_export(held.module, "default")
             table = self.gate.lookup.table(held.module)
@@ -533,42 +527,6 @@ class JsSample:
             held = SampleValue("export", held.module, "default", found)
         return held
 
-    def calls_unqualified(self, content: str) -> bool:
-        """Whether the fence calls, bare, at least two functions of one product file."""
-        names = js_free_calls.bare_calls(content) - self.bound
-        if len(names) < 2:
-            return False
-        types = self.types()
-        return types is not None and js_free_calls.anchor(types.model, names) is not None
-
-    def constructs_unbound(self, content: str) -> bool:
-        """Whether the fence makes, with ``new``, a product class it never binds."""
-        names = {m.group(1) for m in _NEW.finditer(content)} - self.bound
-        types = self.types() if names else None
-        return types is not None and any(
-            types.entries((name, "")) or self.home_class(name) for name in names
-        )
-
-    def free_calls(self, root: Any) -> None:
-        """The fence's bare calls of a product file's functions (js_free_calls)."""
-        types = self.types()
-        if types is None:
-            return
-        calls = js_free_calls.free_callees(root, self.source)
-        js_free_calls.check_free_calls(
-            types.model,
-            calls,
-            lambda node, name: name in self.values or self.is_bound(node, name),
-            self.free_call,
-        )
-
-    def free_call(self, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
-        self.report.count("export")
-        types = self.types()
-        if name not in anchor.functions and types is not None:
-            reason, close = js_free_calls.finding(types.model, name, anchor)
-            self.report.violation(self.line(node), "named_export", name, anchor.path, reason, close)
-
     def is_bound(self, node: Any, name: str) -> bool:
         """Whether the post binds ``name`` where ``node`` uses it (a declaration or import
         anywhere in the post, a parameter of a function around it)."""
@@ -577,34 +535,6 @@ class JsSample:
         at = node.start_byte
         return any(n == name and start <= at < end for n, start, end in self.scoped)
 
-    def uses_conventional(self, content: str) -> bool:
-        """Whether the fence uses, unbound, a name that holds a product type by convention."""
-        names = set(_IDENTIFIER.findall(content)) - self.bound
-        if not any(name[:1].islower() for name in names):
-            return False
-        types = self.types()
-        package = self.gate.package
-        return types is not None and any(types.conventional(n, package) for n in names)
-
-    def conventional(self, name: str) -> SampleValue | None:
-        """An instance of the product type a name the post never binds holds by the docs'
-        convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
-        types = self.types()
-        cls = types.conventional(name, self.gate.package) if types is not None else None
-        return SampleValue("typed", cls[1], cls[0], origin=ASSUMED_FROM_NAME) if cls else None
-
-    def package_called(self, function: Any) -> SampleValue | None:
-        """``Fastify()`` or ``express()`` in a sample that never binds the name: the
-        package's own name (any case), called, is its entry module called, the import
-        the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
-        is as often an instance as the module)."""
-        name = node_text(self.source, function)
-        if name in self.bound or not self.package_word or _package_word(name) != self.package_word:
-            return None
-        line, text = self.line(function), self.linenode_text(function)
-        module = self.gate.module_for(self.gate.package, False, line, text)
-        return SampleValue("namespace", module) if module else None
-
     def constructed(self, node: Any) -> SampleValue | None:
         constructor = node.child_by_field_name("constructor")
         if constructor is None:
@@ -612,7 +542,7 @@ class JsSample:
         written = node_text(self.source, constructor)
         held = self.values.get(written)
         if held is None and constructor.type == "identifier" and not self.is_bound(node, written):
-            held = self.unbound_class(written, node)
+            held = js_unbound.unbound_class(self, written, node)
         if held is not None and held.kind == "export":
             return SampleValue("instance", held.module, held.name, held.binding)
         if held is not None and held.kind == "unknown":
@@ -641,53 +571,6 @@ class JsSample:
             return SampleValue("instance", module, local, Binding(module, local, "class"))
         return SampleValue("unknown", origin=f"new {shown}: {module} is no class the tables read")
 
-    def unbound_class(self, name: str, node: Any) -> SampleValue | None:
-        """``new LeakDetector()`` where no sample of the page binds the name: in the docs of
-        a workspace package that exports a class of that name, or whose default export is
-        a class (anonymous or so named: the import the reader adds), that export; another
-        product class of that name is listed unjudged (None: the product declares no class
-        so named, so the value is not the product's)."""
-        line, text = self.line(node), self.linenode_text(node)
-        found = self.home_class(name, line, text)
-        if found is not None:
-            self.values[name] = found
-            return found
-        types = self.types()
-        entries = types.entries((name, "")) if types is not None else []
-        if not entries:
-            return None
-        where = ", ".join(sorted({e.path for e in entries})[:2])
-        reason = (
-            f"{name} is never imported in the page's samples (the product declares it in {where})"
-        )
-        self.report.skip(line, text, f"new {name}(): {reason}")
-        return SampleValue("unknown", origin=reason)
-
-    def home_class(self, name: str, line: int = 0, text: str = "") -> SampleValue | None:
-        """The class ``name`` stands for in the docs of the workspace package holding the
-        page: its export of that name, or its default export when that is a class
-        anonymous or so named."""
-        home = self.gate.home
-        module = self.gate.module_for(home, False, line, text) if home else None
-        if not module:
-            return None
-        lookup = self.gate.lookup
-        found = lookup.find_export(module, name)
-        if isinstance(found, Binding) and found.kind == "class":
-            return SampleValue("export", module, name, found)
-        default = lookup.find_export(module, "default")
-        if (
-            isinstance(default, Binding)
-            and default.kind == "class"
-            and default.local
-            in (
-                name,
-                "default",
-            )
-        ):
-            return SampleValue("export", module, name, default)  # shown as the page names it
-        return None
-
     # -------------------------------------------------------------- uses
     def member(self, node: Any) -> None:
         obj = node.child_by_field_name("object")
@@ -697,8 +580,8 @@ class JsSample:
         held = self.value_of(obj)
         name = node_text(self.source, prop)
         line, text = self.line(node), self.linenode_text(node)
-        if held is None and obj.type == "identifier":
-            self.untyped_member(obj, name, line, text)
+        if held is None:
+            js_unbound.untyped_member(self, obj, name, line, text)
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"
@@ -724,23 +607,6 @@ class JsSample:
                 self.typed_member(cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
-
-    def untyped_member(self, obj: Any, name: str, line: int, text: str) -> None:
-        """A member on a parameter the sample does not type (a plugin's ``app``, a
-        handler's ``reply``): judged only when it is a typo of a product member that the
-        code never writes (``decorareRequest``); any other name may be anyone's."""
-        local = node_text(self.source, obj)
-        at = obj.start_byte
-        if not any(n == local and start <= at < end for n, start, end in self.scoped):
-            return  # a name of the reader's or another library's, not a parameter
-        types = self.types()
-        real = types.misspelled_member(name) if types is not None else None
-        if real is None:
-            return
-        self.report.count("member")
-        self.report.violation(line, "member", f"{local}.{name}", "",
-                              f"{name} is nowhere in the product's code, one letter off its "
-                              f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
 
     def typed_member(
         self, cls: Cls, used: str, name: str, line: int, text: str, assumed: bool = False
