@@ -197,12 +197,17 @@ class JsTypes:
         name the product's code writes somewhere is not judged missing (None: the
         class is no such declaration, or the code never writes the name)."""
         entries = self.entries(cls)
-        if not entries or not all(_declaration_only(e.path) for e in entries):
+        if not entries or not self.written(name):
             return None
-        if not self.written(name):
-            return None
-        return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
-                "code names it (hand-written declarations may lag the JavaScript)")  # fmt: skip
+        if all(_declaration_only(e.path) for e in entries):
+            return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
+                    "code names it (hand-written declarations may lag the JavaScript)")  # fmt: skip
+        if all(e.path.endswith((".js", ".cjs", ".mjs", ".jsx")) for e in entries):
+            # A JavaScript class gets members at run time too (`Object.assign(X.prototype,
+            # api)`), which its class body does not show.
+            return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
+                    "code names it (a JavaScript class may get members at run time)")  # fmt: skip
+        return None
 
     def nearest(self, name: str, pool: set[str]) -> list[str]:
         return self.model.nearest(name, pool)
