@@ -30,6 +30,7 @@ from pytest_postgates.evidence.workspaces import PackageSite
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 BUILD_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx")
+DECLARATION_EXTENSIONS = (".d.ts", ".d.mts", ".d.cts")
 DEFAULT_LAYOUTS: tuple[tuple[str, str], ...] = (
     ("dist/", "src/lib/"),
     ("dist/", "src/"),
@@ -154,9 +155,14 @@ class ApiLookup:
                 continue
             options = _tsconfig_options(text)
             out_dir = _prefix(options.get("outDir"))
-            root_dir = _prefix(options.get("rootDir")) or ""
+            root_dir = _prefix(options.get("rootDir"))
+            included = _tsconfig_include(text)
+            if out_dir and root_dir is None and len(included) == 1:
+                # No rootDir: tsc takes the common folder of its inputs, the one folder
+                # `include` names (`"include": ["source"]`: dist/index.js <- source/index.ts).
+                found.append((out_dir, included[0], f"{config} outDir, include {included[0]}"))
             if out_dir:
-                found.append((out_dir, root_dir, f"{config} outDir/rootDir"))
+                found.append((out_dir, root_dir or "", f"{config} outDir/rootDir"))
         found.extend((b, s, f"layout {b} <- {s or './'}") for b, s in DEFAULT_LAYOUTS)
         return tuple(found)
 
@@ -248,7 +254,10 @@ class ApiLookup:
             # A legacy entry that is a build output absent from the repository does not
             # resolve (Node finds no file): the path written still says what it is built from.
             written = [site.manifest.get(f) for f in ("main", "module", "types", "typings")]
-            targets += [w for w in written if isinstance(w, str) and w]
+            for target in (w for w in written if isinstance(w, str) and w):
+                # A `main` naming a folder (`"main": "dist"`) loads its index.js.
+                suffixed = re.search(r"\.[cm]?[jt]sx?$", target)
+                targets += [target] if suffixed else [target, target.rstrip("/") + "/index.js"]
         for target in targets:
             found = self.source_for(target, site.folder).path
             if found is not None:
@@ -270,6 +279,10 @@ class ApiLookup:
             base,
             *(stem + e for e in SOURCE_EXTENSIONS),
             *(base + "/index" + e for e in SOURCE_EXTENSIONS),
+            # As TypeScript resolves it: a declaration file (`import D from './dispatcher'`
+            # in types/agent.d.ts is types/dispatcher.d.ts).
+            *(stem + e for e in DECLARATION_EXTENSIONS),
+            *(base + "/index" + e for e in DECLARATION_EXTENSIONS),
         ):
             if candidate in self.tables.files:
                 return candidate
@@ -568,8 +581,8 @@ def _prefix(value: Any) -> str | None:
     return "" if cleaned == "." else cleaned.rstrip("/") + "/"
 
 
-def _tsconfig_options(text: str) -> dict[str, Any]:
-    """compilerOptions of a tsconfig (JSON with comments and trailing commas)."""
+def _tsconfig(text: str) -> dict[str, Any]:
+    """A tsconfig (JSON with comments and trailing commas), {} when it cannot be read."""
     cleaned = re.sub(
         r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', lambda m: m.group(1) or "", text, flags=re.S
     )
@@ -578,5 +591,18 @@ def _tsconfig_options(text: str) -> dict[str, Any]:
         data = json.loads(cleaned)
     except ValueError:
         return {}
-    options = data.get("compilerOptions") if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def _tsconfig_options(text: str) -> dict[str, Any]:
+    """compilerOptions of a tsconfig."""
+    options = _tsconfig(text).get("compilerOptions")
     return options if isinstance(options, dict) else {}
+
+
+def _tsconfig_include(text: str) -> list[str]:
+    """The folders a tsconfig's ``include`` names (as prefixes; a glob or a file is none)."""
+    written = _tsconfig(text).get("include")
+    items = written if isinstance(written, list) else []
+    folders = [_prefix(i) for i in items if isinstance(i, str) and not re.search(r"[*?]|\.\w+$", i)]
+    return [f for f in folders if f]

@@ -260,6 +260,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         lambda spec: _model_entry(index, spec),
         sites,
     )
+    run.home = _home_package(post.path, index.root, sites)
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
@@ -339,6 +340,16 @@ NO_PRODUCT_CODE = (
     "'package' and 'repo' to the product's repository to check them"
 )
 _CODE_SUFFIXES = (".py", ".pyi", *SOURCE_EXTENSIONS)
+
+
+def _home_package(page: Path, root: Path, sites: dict[str, workspaces.PackageSite]) -> str | None:
+    """The workspace package (not the repository's top one) whose folder holds the page."""
+    try:
+        where = page.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+    held = [s for s in sites.values() if s.folder and where.startswith(s.folder.rstrip("/") + "/")]
+    return max(held, key=lambda s: len(s.folder)).name if held else None
 
 
 def _has_code(index: RepoIndex) -> bool:
@@ -493,10 +504,12 @@ def _rules_digest() -> str:
     )
     from pytest_postgates.helpers import (
         js_free_calls,
+        js_option_keys,
         js_samples,
         js_signatures,
         js_tree,
         js_types,
+        js_unbound,
         python_samples,
         python_types,
         sample_checks,
@@ -504,10 +517,11 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_tree, js_free_calls, js_signatures, js_types, sample_checks,
-               api_lookup, python_samples, python_types, api_model, model_facts, model_python,
-               model_js, type_model, type_tables, public_functions, workspaces,
-               build_entries, sample_sides, resolution, past_releases)  # fmt: skip
+    modules = (js_samples, js_option_keys, js_unbound, js_tree, js_free_calls,
+               js_signatures, js_types, sample_checks, api_lookup, python_samples,
+               python_types, api_model, model_facts, model_python, model_js, type_model,
+               type_tables, public_functions, workspaces, build_entries, sample_sides,
+               resolution, past_releases)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

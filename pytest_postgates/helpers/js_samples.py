@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
-from pytest_postgates.helpers import js_free_calls, js_signatures
+from pytest_postgates.helpers import js_option_keys, js_signatures, js_unbound
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -21,19 +20,18 @@ from pytest_postgates.helpers.js_tree import (
     query_nodes,
     unwrap,
 )
-from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
+from pytest_postgates.helpers.js_types import Cls, JsTypes
+from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
+    ASSUMED_FROM_NAME,
     SampleChecker,
     SampleReport,
     SampleValue,
     did_you_mean,
 )
 
-_IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 _DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
 _STRING_NAME = re.compile(r"""(['"`])([A-Za-z_$][\w$]*)\1""")
-# Where the keys of a callee's argument are declared: (position, key path) -> keys.
-KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
 # Nodes that bind a name without an initial value: parameters, loop variables, catches.
 _BINDERS = frozenset(
     {"required_parameter", "optional_parameter", "arrow_function", "for_in_statement",
@@ -41,15 +39,11 @@ _BINDERS = frozenset(
 )  # fmt: skip
 
 
-def _package_word(name: str) -> str:
-    """A name as a package name is compared with (``Fastify``, ``fast-ify``: ``fastify``)."""
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
 # The name of an unknown value reached from another unknown one (listed once, at its first use).
 _FOLLOWS = "follows"
-# The origin of a value whose type is assumed from its name (and of the chain after it).
-_CONVENTION = "a type assumed from the name"
+# The name of a value imported from a product specifier that does not resolve: its uses are
+# listed once per fence, together (the import line says why).
+_UNRESOLVED = "unresolved"
 
 
 class JsSample:
@@ -70,10 +64,12 @@ class JsSample:
         # Every name the post's fences bind (imports, declarations, parameters): a name
         # never bound is one the reader is expected to have (``Fastify()``).
         self.bound: set[str] = set()
-        self.package_word = _package_word(gate.package.rsplit("/", 1)[-1])
+        self.package_word = package_word(gate.package.rsplit("/", 1)[-1])
         # Parameters, loop variables and caught errors of the fence read: (name, the bytes
         # of the function, loop or clause they are bound in).
         self.scoped: list[tuple[str, int, int]] = []
+        # Uses of values from a specifier that does not resolve, by why: (line, text, use).
+        self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
 
     def fence(self, content: str, first_line: int, tsx: bool) -> None:
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
@@ -90,9 +86,10 @@ class JsSample:
         if (
             not any(package in content for package in self.gate.packages)
             and not any(name.split(".")[-1] in content for name in self.values)
-            and not self.uses_conventional(content)
-            and not self.calls_unqualified(content)
-            and not any(_package_word(n) == self.package_word for n in _IDENTIFIER.findall(content))
+            and not js_unbound.uses_conventional(self, content)
+            and not js_unbound.calls_unqualified(self, content)
+            and not js_unbound.constructs_unbound(self, content)
+            and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
             return  # neither imports the product nor uses a name bound to it
         parsers = self.gate.parsers
@@ -102,8 +99,20 @@ class JsSample:
         self.first = first_line
         self.scoped = []
         self.lines = content.splitlines()
+        self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
-        self.free_calls(tree.root_node)
+        js_unbound.free_calls(self, tree.root_node)
+        for origin, uses in self.unresolved.items():
+            names = ", ".join(dict.fromkeys(used for _, _, used in uses))
+            self.report.skip(uses[0][0], uses[0][1], f"{len(uses)} use(s) in this sample not "
+                             f"judged ({names[:200]}): {origin}")  # fmt: skip
+
+    def unresolved_value(self, local: str, spec: str) -> None:
+        """``local`` holds what a product specifier that does not resolve gives."""
+        self.bound.add(local)
+        self.values[local] = SampleValue(
+            "unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve"
+        )
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
         """The parameters of product functions the fence documents (js_signatures), each
@@ -154,7 +163,7 @@ class JsSample:
             elif kind == "member_expression":
                 self.member(node)
             elif kind in ("call_expression", "new_expression"):
-                self.options(node)
+                js_option_keys.options(self, node)
             elif kind in _BINDERS:
                 self.parameter(node)
             elif kind in ("function_declaration", "class_declaration"):
@@ -175,6 +184,9 @@ class JsSample:
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node),
                                       side_effect=clause is None)  # fmt: skip
+        if clause is not None and module is None:
+            for local in pattern_names(clause):
+                self.unresolved_value(node_text(self.source, local), spec)
         if clause is None or module is None:
             return
         for part in clause.named_children:
@@ -288,13 +300,25 @@ class JsSample:
                     continue
                 self.bind(local, held.module, imported, node)
             return
+        if held is not None and held.name == _UNRESOLVED and pattern:
+            for bound in pattern_names(name):
+                self.unresolved_value(node_text(self.source, bound), spec or "")
+            return
         if spec is not None:
             if held is not None and name.type == "identifier":
                 self.values[node_text(self.source, name)] = held
             return
         if name.type != "identifier":
-            for bound in pattern_names(name):  # `const { data } = x`: types not followed
-                self.values.pop(node_text(self.source, bound), None)
+            # `const { redirect } = interceptors`: what a product value's parts hold is not
+            # followed, but they are the product's, and their uses are listed unjudged.
+            whole = self.value_of(value) if value is not None else None
+            shown = " ".join(node_text(self.source, value).split())[:60] if value else ""
+            for bound in pattern_names(name):
+                local = node_text(self.source, bound)
+                self.values.pop(local, None)
+                if whole is not None:
+                    origin = f"{local}, taken apart from {shown}"
+                    self.values[local] = SampleValue("unknown", origin=origin)
             return
         local = node_text(self.source, name)
         # `const c: Client = ...`: the annotation says what it holds.
@@ -391,7 +415,10 @@ class JsSample:
         reached from one whose type was assumed from its name is assumed too."""
         if cls is not None:
             return SampleValue(
-                "typed", cls[1], cls[0], origin=_CONVENTION if origin == _CONVENTION else ""
+                "typed",
+                cls[1],
+                cls[0],
+                origin=ASSUMED_FROM_NAME if origin == ASSUMED_FROM_NAME else "",
             )
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
@@ -406,7 +433,8 @@ class JsSample:
         if held is None or prop is None:
             return None
         if held.kind == "unknown":
-            return SampleValue("unknown", name=_FOLLOWS, origin=held.origin)
+            follows = _UNRESOLVED if held.name == _UNRESOLVED else _FOLLOWS
+            return SampleValue("unknown", name=follows, origin=held.origin)
         return held, node_text(self.source, prop)
 
     def value_of(self, node: Any) -> SampleValue | None:
@@ -419,7 +447,7 @@ class JsSample:
         if node.type in ("identifier", "this") or text in self.values:
             held = self.values.get(text)
             if held is None and node.type == "identifier" and not self.is_bound(node, text):
-                held = self.conventional(text)
+                held = js_unbound.conventional(self, text)
             return held
         if node.type == "new_expression":
             return self.constructed(node)
@@ -448,6 +476,10 @@ class JsSample:
                 module = (
                     self.gate.module_for(spec, False, line, shown) if self.product(spec) else None
                 )
+                if module is None and self.product(spec):
+                    return SampleValue(
+                        "unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve"
+                    )
                 return SampleValue("namespace", module) if module else None
             if function is None:
                 return None
@@ -462,8 +494,8 @@ class JsSample:
                 typed = types.method_returns(cls, name) if cls and types else None
                 return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
-            if held is None:
-                return None
+            if held is None or held.name == _UNRESOLVED:
+                return held
             binding = held.binding
             typed = None
             if held.kind == "export" and isinstance(binding, Binding) and types is not None:
@@ -483,7 +515,7 @@ class JsSample:
         else:
             held = self.value_of(function)
         if held is None and function.type == "identifier":
-            held = self.package_called(function)
+            held = js_unbound.package_called(self, function)
         if held is not None and held.kind == "namespace":
             found = self.gate.lookup.find_export(held.module, "default")
             table = self.gate.lookup.table(held.module)
@@ -495,34 +527,6 @@ class JsSample:
             held = SampleValue("export", held.module, "default", found)
         return held
 
-    def calls_unqualified(self, content: str) -> bool:
-        """Whether the fence calls, bare, at least two functions of one product file."""
-        names = js_free_calls.bare_calls(content) - self.bound
-        if len(names) < 2:
-            return False
-        types = self.types()
-        return types is not None and js_free_calls.anchor(types.model, names) is not None
-
-    def free_calls(self, root: Any) -> None:
-        """The fence's bare calls of a product file's functions (js_free_calls)."""
-        types = self.types()
-        if types is None:
-            return
-        calls = js_free_calls.free_callees(root, self.source)
-        js_free_calls.check_free_calls(
-            types.model,
-            calls,
-            lambda node, name: name in self.values or self.is_bound(node, name),
-            self.free_call,
-        )
-
-    def free_call(self, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
-        self.report.count("export")
-        types = self.types()
-        if name not in anchor.functions and types is not None:
-            reason, close = js_free_calls.finding(types.model, name, anchor)
-            self.report.violation(self.line(node), "named_export", name, anchor.path, reason, close)
-
     def is_bound(self, node: Any, name: str) -> bool:
         """Whether the post binds ``name`` where ``node`` uses it (a declaration or import
         anywhere in the post, a parameter of a function around it)."""
@@ -531,43 +535,20 @@ class JsSample:
         at = node.start_byte
         return any(n == name and start <= at < end for n, start, end in self.scoped)
 
-    def uses_conventional(self, content: str) -> bool:
-        """Whether the fence uses, unbound, a name that holds a product type by convention."""
-        names = set(_IDENTIFIER.findall(content)) - self.bound
-        if not any(name[:1].islower() for name in names):
-            return False
-        types = self.types()
-        package = self.gate.package
-        return types is not None and any(types.conventional(n, package) for n in names)
-
-    def conventional(self, name: str) -> SampleValue | None:
-        """An instance of the product type a name the post never binds holds by the docs'
-        convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
-        types = self.types()
-        cls = types.conventional(name, self.gate.package) if types is not None else None
-        return SampleValue("typed", cls[1], cls[0], origin=_CONVENTION) if cls else None
-
-    def package_called(self, function: Any) -> SampleValue | None:
-        """``Fastify()`` or ``express()`` in a sample that never binds the name: the
-        package's own name (any case), called, is its entry module called, the import
-        the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
-        is as often an instance as the module)."""
-        name = node_text(self.source, function)
-        if name in self.bound or not self.package_word or _package_word(name) != self.package_word:
-            return None
-        line, text = self.line(function), self.linenode_text(function)
-        module = self.gate.module_for(self.gate.package, False, line, text)
-        return SampleValue("namespace", module) if module else None
-
     def constructed(self, node: Any) -> SampleValue | None:
         constructor = node.child_by_field_name("constructor")
         if constructor is None:
             return None
-        held = self.values.get(node_text(self.source, constructor))
+        written = node_text(self.source, constructor)
+        held = self.values.get(written)
+        if held is None and constructor.type == "identifier" and not self.is_bound(node, written):
+            held = js_unbound.unbound_class(self, written, node)
         if held is not None and held.kind == "export":
             return SampleValue("instance", held.module, held.name, held.binding)
         if held is not None and held.kind == "unknown":
             return held
+        if held is not None and held.kind == "namespace":
+            return self.module_class(held.module, written)
         if constructor.type == "member_expression":
             target = self.values.get(
                 node_text(self.source, constructor.child_by_field_name("object"))
@@ -578,6 +559,18 @@ class JsSample:
                 return SampleValue("instance", target.module, prop, found)
         return None
 
+    def module_class(self, module: str, shown: str) -> SampleValue:
+        """What ``new`` of a module makes: an instance of the class a CommonJS module is
+        (``module.exports = RetryAgent``), else a value of a type not known."""
+        table = self.gate.lookup.table(module)
+        local = table.export_equals if table is not None else None
+        if table is not None and local and table.locals.get(local) == "class":
+            types = self.types()
+            if types is not None and types.entries((local, module)):
+                return SampleValue("typed", module, local)
+            return SampleValue("instance", module, local, Binding(module, local, "class"))
+        return SampleValue("unknown", origin=f"new {shown}: {module} is no class the tables read")
+
     # -------------------------------------------------------------- uses
     def member(self, node: Any) -> None:
         obj = node.child_by_field_name("object")
@@ -587,11 +580,14 @@ class JsSample:
         held = self.value_of(obj)
         name = node_text(self.source, prop)
         line, text = self.line(node), self.linenode_text(node)
-        if held is None and obj.type == "identifier":
-            self.untyped_member(obj, name, line, text)
+        if held is None:
+            js_unbound.untyped_member(self, obj, name, line, text)
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"
+        if held.kind == "unknown" and held.name == _UNRESOLVED:
+            self.unresolved.setdefault(held.origin, []).append((line, text, used))
+            return
         if held.kind == "unknown":
             self.report.skip(
                 line,
@@ -602,7 +598,7 @@ class JsSample:
         if held.kind == "namespace":
             self.gate.check_export(held.module, name, line, text)
         elif held.kind == "typed":
-            assumed = held.origin == _CONVENTION
+            assumed = held.origin == ASSUMED_FROM_NAME
             self.typed_member((held.name, held.module), used, name, line, text, assumed)
         elif (cls := self.required_class(held) or self.constant_class(held)) is not None:
             if isinstance(cls, str):  # a constant whose declared type the model cannot follow
@@ -611,23 +607,6 @@ class JsSample:
                 self.typed_member(cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
-
-    def untyped_member(self, obj: Any, name: str, line: int, text: str) -> None:
-        """A member on a parameter the sample does not type (a plugin's ``app``, a
-        handler's ``reply``): judged only when it is a typo of a product member that the
-        code never writes (``decorareRequest``); any other name may be anyone's."""
-        local = node_text(self.source, obj)
-        at = obj.start_byte
-        if not any(n == local and start <= at < end for n, start, end in self.scoped):
-            return  # a name of the reader's or another library's, not a parameter
-        types = self.types()
-        real = types.misspelled_member(name) if types is not None else None
-        if real is None:
-            return
-        self.report.count("member")
-        self.report.violation(line, "member", f"{local}.{name}", "",
-                              f"{name} is nowhere in the product's code, one letter off its "
-                              f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
 
     def typed_member(
         self, cls: Cls, used: str, name: str, line: int, text: str, assumed: bool = False
@@ -661,90 +640,3 @@ class JsSample:
         self.report.violation(line, "member", used, cls[1],
                               f"{cls[0]} declares no member {name}{did_you_mean(close)}",
                               close)  # fmt: skip
-
-    def options(self, node: Any) -> None:
-        """The keys of an object literal passed to a product callable whose parameter's
-        declared type the model has (nested objects' keys included)."""
-        arguments = node.child_by_field_name("arguments")
-        if arguments is None or not any(a.type == "object" for a in arguments.named_children):
-            return
-        target = self.callee(node)
-        if target is None:
-            return
-        keys_at, shown = target
-        for position, argument in enumerate(arguments.named_children):
-            if argument.type == "object":
-                self.object_keys(keys_at, argument, position, (), shown)
-
-    def callee(self, node: Any) -> tuple[KeysAt, str] | None:
-        """Where the option keys of a call or ``new`` are declared, and the callee as
-        shown: a method of an instance (or a constructor) of a product class, or a
-        function the sample imported from the product."""
-        types = self.types()
-        if types is None:
-            return None
-        if node.type == "new_expression":
-            held = self.constructed(node)
-            made = self.class_of(held) if held is not None else None
-            if made is None:
-                return None
-            return partial(types.method_keys, made, "constructor"), f"new {made[0]}()"
-        function = node.child_by_field_name("function")
-        if function is None:
-            return None
-        function = unwrap(function)
-        if function.type == "member_expression":
-            inner = function.child_by_field_name("object")
-            prop = function.child_by_field_name("property")
-            held = self.value_of(inner) if inner is not None else None
-            cls = self.class_of(held) if held is not None else None
-            if cls is None or prop is None or (held and held.origin == _CONVENTION):
-                return None  # keys of a type assumed from a name are not judged
-            method = node_text(self.source, prop)
-            return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
-        held = self.called(function)
-        binding = held.binding if held is not None else None
-        if held is None or held.kind != "export" or not isinstance(binding, Binding):
-            return None
-        if binding.kind != "function":
-            return None
-        keys_at = partial(types.function_keys, binding.path, binding.local)
-        return keys_at, f"{binding.local}()"
-
-    def object_keys(
-        self, keys_at: KeysAt, node: Any, position: int, path: tuple[str, ...], shown: str
-    ) -> None:
-        keys = keys_at(position, path)
-        line, text = self.line(node), self.linenode_text(node)
-        if keys is None:
-            return  # not a callable of the model's (its name is judged as a member)
-        if keys.reason:
-            self.report.skip(line, text, f"keys of {shown}'s options: {keys.reason}")
-            return
-        for pair in node.named_children:
-            if pair.type == "pair":
-                key_node = pair.child_by_field_name("key")
-                value = pair.child_by_field_name("value")
-            elif pair.type == "shorthand_property_identifier":
-                key_node, value = pair, None
-            elif pair.type == "method_definition":
-                key_node, value = pair.child_by_field_name("name"), None
-            else:
-                continue  # a spread: its keys are not written here
-            if key_node is None or key_node.type not in ("property_identifier", "string"):
-                continue
-            key = node_text(self.source, key_node).strip("'\"")
-            line, text = self.line(pair), self.linenode_text(pair)
-            self.report.count("option_key")
-            if key not in keys.fields:
-                close = self.gate_types_nearest(key, keys)
-                dotted = ".".join((*path, key))
-                self.report.violation(line, "option_key", key, keys.owner,
-                                      f"{shown} takes no option {dotted} ({keys.owner} declares "
-                                      f"no {key}){did_you_mean(close)}", close)  # fmt: skip
-            elif value is not None and unwrap(value).type == "object":
-                self.object_keys(keys_at, unwrap(value), position, (*path, key), shown)
-
-    def gate_types_nearest(self, key: str, keys: Keys) -> list[str]:
-        types = self.types()
-        return types.nearest(key, set(keys.fields)) if types is not None else []

@@ -88,6 +88,18 @@ class JsTypes:
                     found = self.resolve(_simple(base), entry.path)
                     if found is not None:
                         todo.append(found)
+                twin = self.declared_twin(entry)
+                if twin is not None:
+                    todo.append(twin)
+
+    def declared_twin(self, entry: ClassFacts) -> Cls | None:
+        """The declaration of a JavaScript class in the package's declaration files (a
+        CommonJS package typed by hand, ``types/*.d.ts``): the one class of that name a
+        ``.d.ts`` file declares, which TypeScript reads for the JavaScript."""
+        if not entry.path.endswith((".js", ".cjs", ".mjs")):
+            return None
+        paths = {e.path for e in self.entries((entry.name, "")) if _declaration_only(e.path)}
+        return (entry.name, paths.pop()) if len(paths) == 1 else None
 
     def members(self, cls: Cls) -> tuple[set[str], str | None]:
         """Every member of the class (inherited ones included) and why the list may be
@@ -185,12 +197,17 @@ class JsTypes:
         name the product's code writes somewhere is not judged missing (None: the
         class is no such declaration, or the code never writes the name)."""
         entries = self.entries(cls)
-        if not entries or not all(_declaration_only(e.path) for e in entries):
+        if not entries or not self.written(name):
             return None
-        if not self.written(name):
-            return None
-        return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
-                "code names it (hand-written declarations may lag the JavaScript)")  # fmt: skip
+        if all(_declaration_only(e.path) for e in entries):
+            return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
+                    "code names it (hand-written declarations may lag the JavaScript)")  # fmt: skip
+        if all(e.path.endswith((".js", ".cjs", ".mjs", ".jsx")) for e in entries):
+            # A JavaScript class gets members at run time too (`Object.assign(X.prototype,
+            # api)`), which its class body does not show.
+            return (f"{cls[0]} ({entries[0].path}) does not declare {name}, but the product's "
+                    "code names it (a JavaScript class may get members at run time)")  # fmt: skip
+        return None
 
     def nearest(self, name: str, pool: set[str]) -> list[str]:
         return self.model.nearest(name, pool)
@@ -213,8 +230,12 @@ class JsTypes:
         head = head.strip()
         if head in _WRAPPERS and rest.endswith(">"):
             return self.type_named(rest[:-1], path, receiver)
+        if re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", head):
+            # `Dispatcher.ResponseData`: a type declared in a namespace, read as the one
+            # product type of its last name (resolve says None when there are several).
+            return self.resolve(head.rsplit(".", 1)[1], path)
         if not re.fullmatch(r"[A-Za-z_$][\w$]*", head):
-            return None  # `A & B`, `ns.X`, a function or object type: not followed
+            return None  # `A & B`, a function or object type: not followed
         return self.resolve(head, path)
 
     def _intersection(self, parts: list[str], path: str, receiver: Cls | None) -> Cls | None:
@@ -282,8 +303,20 @@ class JsTypes:
         for entry in self.lineage(cls):
             found = self.model.callables.get(f"{entry.qualname}.{method}", [])
             if found:
-                return self._returns(found, cls)
+                return self._returns(found, cls) or self._overload_returns(entry, method, cls)
         return None
+
+    def _overload_returns(self, entry: ClassFacts, method: str, receiver: Cls) -> Cls | None:
+        """What a method's overloads declare they return, those returning nothing left out
+        (``request(opts): Promise<ResponseData>`` beside ``request(opts, callback): void``:
+        a value a sample uses is the one an overload returns)."""
+        found = self.declared.signatures(entry.path, entry.name, method) if self.declared else None
+        if found is None:
+            return None
+        where, signatures = found
+        returns = {s.returns for s in signatures if s.returns and s.returns not in _NOTHING}
+        named = {self.type_named(text, where, receiver) for text in returns}
+        return named.pop() if len(named) == 1 else None
 
     def _returns(self, found: list[CallableFacts], receiver: Cls | None) -> Cls | None:
         named = {self.type_named(f.returns, f.path, receiver) for f in found if f.returns}

@@ -41,6 +41,9 @@ READER_PROGRAM = re.compile(
     r"[/\\]|\.(?:py|pyw|js|mjs|cjs|jsx|ts|mts|cts|tsx|sh|rb)$|^[a-z_]\w*(?:\.[a-z_]\w*)+$"
 )
 
+# The origin of a value whose type is assumed from its name (and of the chain after it).
+ASSUMED_FROM_NAME = "a type assumed from the name"
+
 
 @dataclass
 class SampleReport:
@@ -172,6 +175,9 @@ class SampleChecker:
         # output absent from the repository (`main: dist/index.js`) is built from.
         self.model_entry = model_entry
         self.report = SampleReport()
+        # The workspace package whose folder holds the page (its README), if any: a class
+        # the page uses without importing it is that package's.
+        self.home: str | None = None
         self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
 
     # -------------------------------------------------------------- modules
@@ -242,6 +248,9 @@ class SampleChecker:
         result = resolution.resolve_specifier(site.manifest, spec, "import", type_only, files)
         entry = self.model_entry(spec) if spec == site.name else None
         if not result.ok or result.target is None:
+            # A legacy `main` that is a build output absent from the repository (got's
+            # `"main": "dist"`): the source it is built from, as the layouts map it.
+            entry = entry or (self.lookup.package_source(spec) if spec == site.name else None)
             if entry:
                 self.report.resolved[spec] = entry
                 return entry

@@ -1,0 +1,136 @@
+"""Gate 15's reading of the object literals a JavaScript/TypeScript sample passes to the
+product: each key (nested ones included) against the fields of the parameter's declared
+type (:meth:`~pytest_postgates.helpers.js_types.JsTypes.method_keys`,
+:meth:`~pytest_postgates.helpers.js_types.JsTypes.function_keys`). An object passed to a
+product value whose parameter types the model cannot read is listed unjudged with the
+reason, never passed over."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates.evidence.api_lookup import Binding
+from pytest_postgates.helpers.js_tree import node_text, unwrap
+from pytest_postgates.helpers.js_types import Keys
+from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, did_you_mean
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_samples import JsSample
+
+# Where the keys of a callee's argument are declared: (position, key path) -> keys.
+KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
+
+
+def options(sample: JsSample, node: Any) -> None:
+    """The keys of the object literals a call or ``new`` passes to a product callable."""
+    arguments = node.child_by_field_name("arguments")
+    if arguments is None or not any(a.type == "object" for a in arguments.named_children):
+        return
+    target = callee(sample, node)
+    if target is None:
+        return  # not a call of the product's
+    for position, argument in enumerate(arguments.named_children):
+        if argument.type != "object" or not argument.named_children:
+            continue
+        if isinstance(target, str):
+            line, text = sample.line(argument), sample.linenode_text(argument)
+            sample.report.skip(line, text, f"the keys passed to {target}")
+            continue
+        keys_at, shown = target
+        object_keys(sample, keys_at, argument, position, (), shown)
+
+
+def callee(sample: JsSample, node: Any) -> tuple[KeysAt, str] | str | None:
+    """Where the option keys of a call or ``new`` are declared, and the callee as shown: a
+    method of an instance (or a constructor) of a product class, or a function of the
+    product. A product callee whose parameters the model cannot type gives the reason
+    (a string); None when the callee is not the product's."""
+    types = sample.types()
+    source = sample.source
+    if node.type == "new_expression":
+        held = sample.constructed(node)
+        if held is None:
+            return None
+        made = sample.class_of(held)
+        shown = " ".join(node_text(source, node.child_by_field_name("constructor")).split())
+        if made is None or types is None:
+            why = held.origin if held.kind == "unknown" else "a class the model does not read"
+            return f"new {shown[:60]}() ({why}) are not judged"
+        return partial(types.method_keys, made, "constructor"), f"new {made[0]}()"
+    function = node.child_by_field_name("function")
+    if function is None:
+        return None
+    function = unwrap(function)
+    shown = " ".join(node_text(source, function).split())[:60]
+    if function.type == "member_expression":
+        inner = function.child_by_field_name("object")
+        prop = function.child_by_field_name("property")
+        held = sample.value_of(inner) if inner is not None else None
+        if held is None or prop is None:
+            return None
+        method = node_text(source, prop)
+        if held.kind == "namespace":
+            found = sample.gate.lookup.find_export(held.module, method)
+            if types is not None and isinstance(found, Binding) and found.kind == "function":
+                keys_at = partial(types.function_keys, found.path, found.local)
+                return keys_at, f"{method}()"
+            return f"{shown}() are not judged: it is no function of the module the model reads"
+        cls = sample.class_of(held)
+        if held.origin == ASSUMED_FROM_NAME:
+            return f"{shown}() are not judged: its object's type is assumed from its name"
+        if cls is None or types is None:
+            why = held.origin if held.kind == "unknown" else f"{held.name or held.kind}"
+            return f"{shown}() are not judged: the type of its object ({why}) is not known"
+        return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
+    held = sample.called(function)
+    if held is None:
+        return None
+    binding = held.binding
+    if types is None or held.kind != "export" or not isinstance(binding, Binding):
+        why = held.origin if held.kind == "unknown" else "a value the model does not type"
+        return f"{shown}() are not judged: {why}"
+    if binding.kind != "function":
+        return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
+    keys_at = partial(types.function_keys, binding.path, binding.local)
+    return keys_at, f"{binding.local}()"
+
+
+def object_keys(
+    sample: JsSample, keys_at: KeysAt, node: Any, position: int, path: tuple[str, ...], shown: str
+) -> None:
+    keys = keys_at(position, path)
+    line, text = sample.line(node), sample.linenode_text(node)
+    if keys is None:
+        where = f" at {'.'.join(path)}" if path else ""
+        sample.report.skip(line, text, f"the keys passed to {shown}{where} are not judged: "
+                           "its declared parameters are not in the model")  # fmt: skip
+        return
+    if keys.reason:
+        sample.report.skip(line, text, f"keys of {shown}'s options: {keys.reason}")
+        return
+    types = sample.types()
+    for pair in node.named_children:
+        if pair.type == "pair":
+            key_node = pair.child_by_field_name("key")
+            value = pair.child_by_field_name("value")
+        elif pair.type == "shorthand_property_identifier":
+            key_node, value = pair, None
+        elif pair.type == "method_definition":
+            key_node, value = pair.child_by_field_name("name"), None
+        else:
+            continue  # a spread: its keys are not written here
+        if key_node is None or key_node.type not in ("property_identifier", "string"):
+            continue
+        key = node_text(sample.source, key_node).strip("'\"")
+        line, text = sample.line(pair), sample.linenode_text(pair)
+        sample.report.count("option_key")
+        if key not in keys.fields:
+            close = types.nearest(key, set(keys.fields)) if types is not None else []
+            dotted = ".".join((*path, key))
+            sample.report.violation(line, "option_key", key, keys.owner,
+                                    f"{shown} takes no option {dotted} ({keys.owner} declares "
+                                    f"no {key}){did_you_mean(close)}", close)  # fmt: skip
+        elif value is not None and unwrap(value).type == "object":
+            object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)

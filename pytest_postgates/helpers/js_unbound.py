@@ -1,0 +1,166 @@
+"""What gate 15's JavaScript/TypeScript fence reader makes of names a page uses without
+binding them: the package called by its own name (``Fastify()``), a variable named for a
+product type (``reply``), a product file's functions called bare, a class made with ``new``
+(a workspace package's own class in its README), and a typo of a product member on a
+parameter the sample does not type (a handler's ``reply``). Each
+function takes the fence reader (:class:`~pytest_postgates.helpers.js_samples.JsSample`)."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates.evidence.api_lookup import Binding
+from pytest_postgates.helpers import js_free_calls
+from pytest_postgates.helpers.js_tree import node_text
+from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_samples import JsSample
+
+IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+_NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
+
+
+def package_word(name: str) -> str:
+    """A name as a package name is compared with (``Fastify``, ``fast-ify``: ``fastify``)."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def calls_unqualified(sample: JsSample, content: str) -> bool:
+    """Whether the fence calls, bare, at least two functions of one product file."""
+    names = js_free_calls.bare_calls(content) - sample.bound
+    if len(names) < 2:
+        return False
+    types = sample.types()
+    return types is not None and js_free_calls.anchor(types.model, names) is not None
+
+
+def constructs_unbound(sample: JsSample, content: str) -> bool:
+    """Whether the fence makes, with ``new``, a product class it never binds."""
+    names = {m.group(1) for m in _NEW.finditer(content)} - sample.bound
+    types = sample.types() if names else None
+    return types is not None and any(
+        types.entries((name, "")) or home_class(sample, name) for name in names
+    )
+
+
+def free_calls(sample: JsSample, root: Any) -> None:
+    """The fence's bare calls of a product file's functions (js_free_calls)."""
+    types = sample.types()
+    if types is None:
+        return
+    calls = js_free_calls.free_callees(root, sample.source)
+    js_free_calls.check_free_calls(
+        types.model,
+        calls,
+        lambda node, name: name in sample.values or sample.is_bound(node, name),
+        partial(free_call, sample),
+    )
+
+
+def free_call(sample: JsSample, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
+    sample.report.count("export")
+    types = sample.types()
+    if name not in anchor.functions and types is not None:
+        reason, close = js_free_calls.finding(types.model, name, anchor)
+        sample.report.violation(sample.line(node), "named_export", name, anchor.path, reason, close)
+
+
+def uses_conventional(sample: JsSample, content: str) -> bool:
+    """Whether the fence uses, unbound, a name that holds a product type by convention."""
+    names = set(IDENTIFIER.findall(content)) - sample.bound
+    if not any(name[:1].islower() for name in names):
+        return False
+    types = sample.types()
+    package = sample.gate.package
+    return types is not None and any(types.conventional(n, package) for n in names)
+
+
+def conventional(sample: JsSample, name: str) -> SampleValue | None:
+    """An instance of the product type a name the post never binds holds by the docs'
+    convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
+    types = sample.types()
+    cls = types.conventional(name, sample.gate.package) if types is not None else None
+    return SampleValue("typed", cls[1], cls[0], origin=ASSUMED_FROM_NAME) if cls else None
+
+
+def package_called(sample: JsSample, function: Any) -> SampleValue | None:
+    """``Fastify()`` or ``express()`` in a sample that never binds the name: the
+    package's own name (any case), called, is its entry module called, the import
+    the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
+    is as often an instance as the module)."""
+    name = node_text(sample.source, function)
+    if name in sample.bound or not sample.package_word or package_word(name) != sample.package_word:
+        return None
+    line, text = sample.line(function), sample.linenode_text(function)
+    module = sample.gate.module_for(sample.gate.package, False, line, text)
+    return SampleValue("namespace", module) if module else None
+
+
+def unbound_class(sample: JsSample, name: str, node: Any) -> SampleValue | None:
+    """``new LeakDetector()`` where no sample of the page binds the name: in the docs of
+    a workspace package that exports a class of that name, or whose default export is
+    a class (anonymous or so named: the import the reader adds), that export; another
+    product class of that name is listed unjudged (None: the product declares no class
+    so named, so the value is not the product's)."""
+    line, text = sample.line(node), sample.linenode_text(node)
+    found = home_class(sample, name, line, text)
+    if found is not None:
+        sample.values[name] = found
+        return found
+    types = sample.types()
+    entries = types.entries((name, "")) if types is not None else []
+    if not entries:
+        return None
+    where = ", ".join(sorted({e.path for e in entries})[:2])
+    reason = f"{name} is never imported in the page's samples (the product declares it in {where})"
+    sample.report.skip(line, text, f"new {name}(): {reason}")
+    return SampleValue("unknown", origin=reason)
+
+
+def home_class(sample: JsSample, name: str, line: int = 0, text: str = "") -> SampleValue | None:
+    """The class ``name`` stands for in the docs of the workspace package holding the
+    page: its export of that name, or its default export when that is a class
+    anonymous or so named."""
+    home = sample.gate.home
+    module = sample.gate.module_for(home, False, line, text) if home else None
+    if not module:
+        return None
+    lookup = sample.gate.lookup
+    found = lookup.find_export(module, name)
+    if isinstance(found, Binding) and found.kind == "class":
+        return SampleValue("export", module, name, found)
+    default = lookup.find_export(module, "default")
+    if (
+        isinstance(default, Binding)
+        and default.kind == "class"
+        and default.local
+        in (
+            name,
+            "default",
+        )
+    ):
+        return SampleValue("export", module, name, default)  # shown as the page names it
+    return None
+
+
+def untyped_member(sample: JsSample, obj: Any, name: str, line: int, text: str) -> None:
+    """A member on a parameter the sample does not type (a plugin's ``app``, a handler's
+    ``reply``): judged only when it is a typo of a product member that the code never
+    writes (``decorareRequest``); any other name may be anyone's."""
+    if obj.type != "identifier":
+        return
+    local = node_text(sample.source, obj)
+    at = obj.start_byte
+    if not any(n == local and start <= at < end for n, start, end in sample.scoped):
+        return  # a name of the reader's or another library's, not a parameter
+    types = sample.types()
+    real = types.misspelled_member(name) if types is not None else None
+    if real is None:
+        return
+    sample.report.count("member")
+    sample.report.violation(line, "member", f"{local}.{name}", "",
+                            f"{name} is nowhere in the product's code, one letter off its "
+                            f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
