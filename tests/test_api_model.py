@@ -654,3 +654,28 @@ def test_a_near_miss_is_of_a_name_the_product_shows_not_of_a_local_or_an_import(
     assert model.resembles("content_block_stop") == "content_block_start"
     assert model.resembles("max_retry_delays") == "max_retry_delay"
     assert model.resembles("status_texts") == "status_text"
+
+
+def test_the_cached_model_is_named_by_the_sources_the_index_holds(tmp_path: Path) -> None:
+    """Two indexes of one commit that hold different source texts (one file over the size
+    cut, listed by name only) get two models, not the first one's from the shared cache
+    folder (a stale model hid a package's code after the index changed what it holds)."""
+    from pytest_postgates.evidence.index import build_index_files, load_index_files
+    from pytest_postgates.evidence.repo import resolve_commit
+
+    repo = make_repo(
+        tmp_path / "repo",
+        {"pkg/__init__.py": "", "pkg/a.py": "def alpha():\n    return 1\n",
+         "pkg/b.py": "def beta():\n    return 2\n" + "# pad\n" * 50},
+    )  # fmt: skip
+    commit = resolve_commit(repo, "HEAD")
+    cache = tmp_path / "cache"
+    models = []
+    for limit, folder in ((10_000, "whole"), (100, "cut")):
+        target = tmp_path / folder
+        target.mkdir()
+        build_index_files(repo, commit, target, max_file_bytes=limit)
+        models.append(api_model(load_index_files(repo, target), cache))
+    whole, cut = models
+    assert "beta" in whole.by_name and "alpha" in whole.by_name
+    assert "beta" not in cut.by_name and "alpha" in cut.by_name

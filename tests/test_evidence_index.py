@@ -244,3 +244,30 @@ def test_file_scans_agree_with_a_brute_force_scan_of_every_file(
         for path in index.text_paths[:3]:
             outside = any(token in text for other, text in texts_by_path.items() if other != path)
             assert index.contains_outside(token, path) == outside, (token, path)
+
+
+def test_an_excluded_folder_keeps_its_source_code_in_the_evidence(tmp_path: Path) -> None:
+    """A folder gated as posts (`paths`) leaves its pages out of the evidence, never its
+    code or manifest: a package's README gated where it lives keeps the package (jest's
+    packages/jest-leak-detector), a docs folder its examples' code."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "packages/leak/README.md": "Use `new LeakDetector(x)`.\n",
+            "packages/leak/src/index.ts": "export default class LeakDetector {}\n",
+            "packages/leak/package.json": '{"name": "leak"}\n',
+            "docs/guide.md": "A guide naming `exampleHelper`.\n",
+            "docs/examples/demo.py": "def example_helper():\n    return 1\n",
+            "docs/notes.txt": "prose\n",
+            "_posts/2026-01-01-a.md": "A post.\n",
+            "_posts/tool.py": "x = 1\n",
+        },
+    )
+    commit = resolve_commit(repo, "HEAD")
+    index = open_index(repo, commit, tmp_path / "cache", ("packages/leak", "docs"))
+    assert set(index.text_paths) == {
+        "packages/leak/src/index.ts",
+        "packages/leak/package.json",
+        "docs/examples/demo.py",
+    }
+    assert "packages/leak/README.md" in index.paths  # listed, so a post may still cite it

@@ -72,7 +72,7 @@ from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_p
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.site_configs import is_static_site_root
 
-MODEL_VERSION = 6  # 6: a `_config.yaml` or `hugo.yml` root is a static site too (site_configs)
+MODEL_VERSION = 7  # 7: named by the sources the index holds text of, not every path
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -650,7 +650,11 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
     names = index.memo("api_model")  # the name costs a pass over every path: once an index
     name = names.get(MODEL_VERSION)
     if name is None:
-        paths = [p for p in index.paths if Path(p).suffix.lower() in LANGUAGES]
+        # The sources whose text the index holds (a folder of posts leaves out its pages,
+        # a file over the size cut is listed by name only), and the empty `__init__.py`
+        # files that make packages: what the model reads, so the name changes with it.
+        paths = [p for p in index.text_paths if Path(p).suffix.lower() in LANGUAGES]
+        paths += [p for p in index.paths if p.endswith(("/__init__.py", "/__init__.pyi"))]
         name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
         names[MODEL_VERSION] = name
     key = (str(cache_dir), name)
