@@ -128,3 +128,44 @@ def test_members_inherited_from_a_dependency_are_judged_there(tmp_path: Path) ->
     assert "did you mean `add_argument`" in violations[0]["reason"]
     reasons = [item["reason"] for item in card.detail["unjudged"]]
     assert any("q.hook" in r and "pluggy is no declared dependency" in r for r in reasons)
+
+
+# A product that calls its visitors' methods by a name made at run time.
+HOOKS = {
+    "pyproject.toml": '[project]\nname = "kit"\n',
+    "kit/__init__.py": "",
+    "kit/visit.py": (
+        "class Base:\n"
+        "    def visit(self, node) -> None:\n"
+        '        getattr(self, f"visit_{node.kind}", self.generic)(node)\n\n'
+        "    def generic(self, node) -> None: ...\n\n"
+        "class Visitor(Base):\n"
+        "    def visit_classdef(self, node) -> None: ...\n\n"
+        "    def visit_module(self, node) -> None: ...\n\n"
+        "class Extension(Base):\n    pass\n\n"
+        "class Plain:\n    pass\n"
+    ),
+}
+
+
+def test_hook_names_of_a_family_the_product_calls_by_name(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "hooks", HOOKS)
+    code = (
+        "```python\nfrom kit.visit import Extension, Plain\n\n"
+        "class Mine(Extension):\n"
+        "    def visit_module(self, node): ...\n"  # one of the product's own: true
+        "    def visit_ClassDef(self, node): ...\n"  # its spelling differs in case
+        "    def visit_lambda(self, node): ...\n"  # a name the product may make: listed
+        "    def helper(self): ...\n\n"  # the subclass's own method
+        "class Other(Plain):\n    def visit_ClassDef(self, node): ...\n```\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    violations = card.detail["violations"]
+    assert [v["name"] for v in violations] == ["Mine.visit_ClassDef"]
+    assert "did you mean `visit_classdef`" in violations[0]["reason"]
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert [r for r in reasons if "visit_" in r] == [
+        'Mine.visit_lambda: Extension calls its methods by a name made at run time (getattr('
+        'self, f"visit_...")); the product defines no visit_ method of that name, so it is '
+        "not judged"
+    ]

@@ -178,8 +178,14 @@ class PythonSample:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.function(node)
         elif isinstance(node, ast.ClassDef):
-            for expression in (*node.decorator_list, *node.bases):
+            for expression in node.decorator_list:
                 self.value(expression)
+            bases = [self.value(expression) for expression in node.bases]
+            for base in bases:
+                if base is not None and base.kind == "class":
+                    for child in node.body:
+                        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                            self.hook(child, base, node.name)
             for keyword in node.keywords:
                 self.value(keyword.value)
             saved = dict(self.env)
@@ -188,6 +194,37 @@ class PythonSample:
             self.env[node.name] = None
         else:
             self.children(node)
+
+    def hook(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, base: PyValue, owner: str
+    ) -> None:
+        """A method a sample's subclass of a product class defines, where the product calls
+        methods of that class by a name made at run time (``getattr(self, f"visit_{...}")``)
+        and the method's name has that prefix: one of the product's own hooks of the
+        family is judged true, a spelling of one that differs only in case is a finding
+        (the lookup is by exact name), any other name is listed (the names the product
+        makes are not known). A method of no such family is the subclass's own."""
+        name = method.name
+        prefixes = [p for p in self.types.dispatch_prefixes(base.name) if name.startswith(p)]
+        if not prefixes:
+            return
+        prefix = prefixes[0]
+        family = self.types.hook_names(prefix)
+        made = f'getattr(self, f"{prefix}...")'
+        dispatch = f"{base.name} calls its methods by a name made at run time ({made})"
+        if name in family:
+            self.report.count("member")
+            return
+        same = sorted(f for f in family if f.lower() == name.lower())
+        if not same:
+            self._skip(method, f"{owner}.{name}: {dispatch}; the product defines no "
+                       f"{prefix} method of that name, so it is not judged")  # fmt: skip
+            return
+        self.report.count("member")
+        miss = Miss(name, base.name, tuple(same))
+        self._miss(method, "member", f"{owner}.{name}",
+                   f"{dispatch}, and the product's own methods of that family spell it "
+                   f"{same[0]}", miss)  # fmt: skip
 
     def children(self, node: ast.AST) -> None:
         """Every statement and expression under ``node``, in order (an except handler's

@@ -94,6 +94,7 @@ class PythonTypes:
     # product class inherits from a dependency's class is judged there.
     dependencies: DependencyModels | None = None
     _by_owner: dict[str, list[Decl]] = field(default_factory=dict)
+    _hooks: dict[str, frozenset[str]] = field(default_factory=dict)  # prefix -> hook names
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -341,6 +342,29 @@ class PythonTypes:
             return f"{outside} ({dependency.label} declares no class {base})"
         found, problem = dependency.model.members(base)
         return dependency.label, dotted, found, problem
+
+    def dispatch_prefixes(self, class_name: str) -> list[str]:
+        """The prefixes of the methods ``class_name`` (or a product class it extends) calls
+        on itself by a name made at run time (:attr:`ModelFacts.name_dispatch`)."""
+        dispatch = self.model.facts.name_dispatch
+        found: list[str] = []
+        for entry in self._lineage(class_name):
+            if isinstance(entry, ClassFacts):
+                found += [p for p in dispatch.get(entry.qualname, []) if p not in found]
+        return found
+
+    def hook_names(self, prefix: str) -> frozenset[str]:
+        """The methods with ``prefix`` that product classes calling ``prefix`` methods by a
+        made name (themselves or through a base) define: the family's names the product
+        itself spells."""
+        if prefix not in self._hooks:
+            names: set[str] = set()
+            for entry in self.model.facts.classes:
+                own = [m for m in entry.members if m.startswith(prefix)]
+                if own and prefix in self.dispatch_prefixes(entry.name):
+                    names.update(own)
+            self._hooks[prefix] = frozenset(names)
+        return self._hooks[prefix]
 
     def method(self, class_name: str, name: str) -> tuple[CallableFacts, ...]:
         """The facts of the method ``name`` of each product class named ``class_name``:
