@@ -165,7 +165,7 @@ def test_hook_names_of_a_family_the_product_calls_by_name(tmp_path: Path) -> Non
     assert "did you mean `visit_classdef`" in violations[0]["reason"]
     reasons = [item["reason"] for item in card.detail["unjudged"]]
     assert [r for r in reasons if "visit_" in r] == [
-        'Mine.visit_lambda: Extension calls its methods by a name made at run time (getattr('
+        "Mine.visit_lambda: Extension calls its methods by a name made at run time (getattr("
         'self, f"visit_...")); the product defines no visit_ method of that name, so it is '
         "not judged"
     ]
