@@ -31,7 +31,8 @@ would copy and checks, against the repository's API tables at the ref
   the subcommand it follows where the parser ties options to commands (click, typer). A
   program of the reader's that the tool runs (``typer main.py run --name``) is not the
   tool's command, and what follows it is that program's interface: unjudged.
-* Python (REPL ``>>>`` fences included), against the API model
+* Python (REPL ``>>>`` fences and indented code blocks included:
+  :mod:`pytest_postgates.helpers.code_fences`), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
   Python packages of the repository's code, however it is packaged) and each imported name,
   module attributes, members through chains (inherited ones included) on values the sample
