@@ -30,6 +30,7 @@ CASES = {
     "another library's return type": "```python\nd = wirekit.get('/').json()\nd.keys()\n```\n",
     "container": "```python\nit = wirekit.Client().stream('GET', '/')\nit.close()\n```\n",
     "after a missing member": "```python\nx = wirekit.Client().shutt\nx.url\n```\n",
+    "an item of a product value": "```python\nr = wirekit.get('/')\nr.request['a'].upper()\n```\n",
 }
 
 

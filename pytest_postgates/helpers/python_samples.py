@@ -388,6 +388,12 @@ class PythonSample:
                 return PyValue(INVENTED, held.name, f"{held.shown}[]")
             if held is not None and held.kind == "class":
                 return held  # a generic class subscripted (`Box[int]`)
+            if held is not None and held.kind in (OUTSIDE, "unknown", "instance"):
+                # An item of a product value (`r.headers["x"]`): from the product, its type
+                # not known (another library's, when the value is).
+                why = held.reason or f"an item of {held.shown}, whose type the model does not know"
+                kind = OUTSIDE if held.kind == OUTSIDE else "unknown"
+                return PyValue(kind, held.name, f"{held.shown}[]", reason=why)
             return None
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             saved = dict(self.env)
