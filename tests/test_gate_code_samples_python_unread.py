@@ -95,6 +95,16 @@ def test_a_caught_exception_is_an_instance_of_its_class(tmp_path: Path, wirekit:
     assert names == [("member", "exc.statuss")]
 
 
+def test_a_name_except_star_binds_is_a_group_not_an_instance(tmp_path: Path, wirekit: Path) -> None:
+    code = (
+        "```python\ntry:\n    pass\nexcept* wirekit.Response as group:\n    group.exceptions\n```\n"
+    )
+    card = _check(SETUP + code, tmp_path, wirekit)
+    assert card.detail["violations"] == []
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert any("group.exceptions: group is an ExceptionGroup of Response" in r for r in reasons)
+
+
 def test_a_name_imported_from_a_wrong_module_is_the_products_one_class(
     tmp_path: Path, wirekit: Path
 ) -> None:

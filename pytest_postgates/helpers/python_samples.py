@@ -41,6 +41,8 @@ BUILTIN_MEMBERS = frozenset(
 INDENTED_NOT_PYTHON = (
     "an indented code block with no language that does not parse as Python: not read"
 )
+# `try: ... except* E as group:` (Python 3.11+): its handlers bind exception groups.
+_TRY_STAR: tuple[type[ast.AST], ...] = (ast.TryStar,) if hasattr(ast, "TryStar") else ()
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
@@ -235,16 +237,23 @@ class PythonSample:
             elif isinstance(child, ast.expr):
                 self.value(child)
             elif isinstance(child, ast.ExceptHandler):
-                # `except APIException as exc`: an instance of the class it catches.
-                caught = self.value(child.type) if child.type is not None else None
-                if child.name:
-                    typed = caught is not None and caught.kind == "class"
-                    self.env[child.name] = (
-                        PyValue("instance", caught.name, child.name) if typed and caught else None
-                    )
-                self.block(child.body)
+                self.handler(child, isinstance(node, _TRY_STAR))
             else:
                 self.children(child)
+
+    def handler(self, node: ast.ExceptHandler, group: bool) -> None:
+        """``except APIException as exc``: ``exc`` is an instance of the class it catches;
+        under ``except*`` it is an ExceptionGroup of them (the standard library's type)."""
+        caught = self.value(node.type) if node.type is not None else None
+        if node.name:
+            held: PyValue | None = None
+            if caught is not None and caught.kind == "class" and group:
+                why = f"{node.name} is an ExceptionGroup of {caught.name} (except*), a type "
+                held = PyValue(OUTSIDE, caught.name, node.name, reason=why + "outside the product")
+            elif caught is not None and caught.kind == "class":
+                held = PyValue("instance", caught.name, node.name)
+            self.env[node.name] = held
+        self.block(node.body)
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for expression in node.decorator_list:
