@@ -377,8 +377,13 @@ def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
         return known
     known = None
     if any(p.endswith((".py", ".pyi")) and is_product_code(p) for p in index.text_paths):
-        known = PythonTypes.of(api_model(index, context.evidence.cache_dir))
-        known.dependencies = context.evidence.dependency_models_for(index, lambda: True)
+        model = api_model(index, context.evidence.cache_dir)
+        known = PythonTypes.of(model)
+        # Shared with gate 2 (made once per commit by whichever gate asks first): the same
+        # answer to whether the standard library is the product's, as gate 2 gives it.
+        known.dependencies = context.evidence.dependency_models_for(
+            index, lambda: any(d.path.endswith((".py", ".pyi")) for d in model.facts.decls)
+        )
     context.memo[key] = known
     return known
 
