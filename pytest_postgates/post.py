@@ -165,6 +165,18 @@ class Post:
         return tuple(fences)
 
     @cached_property
+    def indented_code(self) -> tuple[Fence, ...]:
+        """CommonMark's indented code blocks, as fences with no marker (``markup`` empty,
+        ``start_line`` the line before the block, ``info`` empty). A fence written inside
+        one (the indented body of a MkDocs tab or admonition, which CommonMark reads as
+        code) is given as that fence, at its own lines, in place of the block around it."""
+        blocks: list[Fence] = []
+        for token in self.tokens:
+            if token.type == "code_block" and token.map is not None:
+                blocks.extend(_indented(token, self._file_line(token.map[0]), 0))
+        return tuple(blocks)
+
+    @cached_property
     def code_lines(self) -> frozenset[int]:
         """File lines inside fenced or indented code, fence markers included."""
         lines: set[int] = set()
@@ -245,6 +257,28 @@ class Post:
 
     def _file_line(self, body_index: int) -> int:
         return self.body_start_line + body_index
+
+
+def _indented(token: Token, first: int, depth: int) -> list[Fence]:
+    """The fences an indented code block holds (see :attr:`Post.indented_code`); the block
+    itself when it holds none. ``first`` is the file line of its first line."""
+    inner = _MARKDOWN.parse(token.content) if depth < 3 else []
+    nested: list[Fence] = []
+    lines = token.content.splitlines()
+    for part in inner:
+        if part.map is None:
+            continue
+        start, stop = first + part.map[0], first + part.map[1] - 1
+        if part.type == "fence":
+            closer = _FENCE_CLOSER.match(lines[part.map[1] - 1]) if stop > start else None
+            closed = bool(closer) and closer is not None and closer.group(1)[0] == part.markup[0]
+            nested.append(Fence(start, stop, part.info.strip(), part.markup, part.content, closed))
+        elif part.type == "code_block":
+            nested.extend(_indented(part, start, depth + 1))
+    if any(fence.markup for fence in nested):
+        return nested
+    last = first + len(lines) - 1
+    return [Fence(first - 1, last + 1, "", "", token.content, True)]
 
 
 class PostRefused(Exception):

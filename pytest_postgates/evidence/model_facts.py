@@ -234,6 +234,9 @@ class ModelFacts:
     # The one record of the product's imports, in the order the files were read (see
     # ImportSite): :attr:`imports` and :attr:`module_imports` are read from it.
     import_sites: list[ImportSite] = field(default_factory=list)
+    # Python: class qualname -> the prefixes of the methods it calls on itself by a name
+    # made at run time (`getattr(self, f"visit_{node.kind}")`): hooks a subclass defines.
+    name_dispatch: dict[str, list[str]] = field(default_factory=dict)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -308,6 +311,7 @@ class ModelFacts:
         self.import_sites.extend(other.import_sites)
         self._import_views = None
         self.constant_owners |= other.constant_owners
+        self.name_dispatch.update(other.name_dispatch)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -342,6 +346,7 @@ class ModelFacts:
                 [s.local, s.module, s.name, s.path, s.line, s.binds, s.external]
                 for s in self.import_sites
             ],
+            "name_dispatch": self.name_dispatch,
         }
 
     @classmethod
@@ -369,6 +374,7 @@ class ModelFacts:
             literal_types=set(data.get("literal_types", [])),
             constant_owners=set(data.get("constant_owners", [])),
             import_sites=[ImportSite(*row) for row in data["import_sites"]],
+            name_dispatch={k: list(v) for k, v in data.get("name_dispatch", {}).items()},
         )
 
 

@@ -69,6 +69,29 @@ def module_names(paths: Iterable[str]) -> dict[str, str]:
     return names
 
 
+def _dispatched(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The prefixes of the methods ``method`` looks up on its own instance by a name made
+    at run time: ``getattr(self, f"visit_{node.kind}", ...)`` gives ``visit_``."""
+    arguments = method.args.posonlyargs + method.args.args
+    if not arguments:
+        return []
+    own = arguments[0].arg
+    prefixes: list[str] = []
+    for node in ast.walk(method):
+        if not (isinstance(node, ast.Call) and _callee_name(node.func) == "getattr"):
+            continue
+        if len(node.args) < 2 or not isinstance(node.args[0], ast.Name):
+            continue
+        name = node.args[1]
+        if node.args[0].id != own or not isinstance(name, ast.JoinedStr) or not name.values:
+            continue
+        head = name.values[0]
+        text = head.value if isinstance(head, ast.Constant) else None
+        if isinstance(text, str) and text.isidentifier() and len(name.values) > 1:
+            prefixes.append(text)
+    return prefixes
+
+
 def _absolute(module: str, path: str, node: ast.ImportFrom) -> str:
     """The absolute module a ``from ... import`` names (relative levels resolved)."""
     if not node.level:
@@ -297,6 +320,10 @@ class _ModuleReader:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 member(child.name, "method", child.lineno)
                 self.function(child, qualname, "method")
+                for prefix in _dispatched(child):
+                    known = self.facts.name_dispatch.setdefault(qualname, [])
+                    if prefix not in known:
+                        known.append(prefix)
                 for inner in ast.walk(child):
                     for target in _self_targets(inner):
                         member(target, "attribute", getattr(inner, "lineno", child.lineno))

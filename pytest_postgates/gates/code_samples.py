@@ -31,7 +31,8 @@ would copy and checks, against the repository's API tables at the ref
   the subcommand it follows where the parser ties options to commands (click, typer). A
   program of the reader's that the tool runs (``typer main.py run --name``) is not the
   tool's command, and what follows it is that program's interface: unjudged.
-* Python (REPL ``>>>`` fences included), against the API model
+* Python (REPL ``>>>`` fences and indented code blocks included:
+  :mod:`pytest_postgates.helpers.code_fences`), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
   Python packages of the repository's code, however it is packaged) and each imported name,
   module attributes, members through chains (inherited ones included) on values the sample
@@ -60,6 +61,7 @@ from pytest_postgates.evidence import GitError, model_packages, resolution, work
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model, site_scripts
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
+from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.past_releases import past_releases
@@ -193,7 +195,9 @@ def _empty_detail(settings: Settings) -> dict[str, Any]:
 
 def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
-    fences = [(fence, fence_kind(fence)) for fence in post.fences]
+    # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
+    every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
+    fences = [(fence, fence_kind(fence)) for fence in every]
     fences = [(fence, kind) for fence, kind in fences if kind is not None]
     if not fences:
         return CheckResult([], _empty_detail(settings))
@@ -277,6 +281,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"))
         elif kind == "python" and python_sample is not None:
             python_sample.fence(fence.content, first)
+        elif kind == "indented" and python_sample is not None:
+            python_sample.indented(fence.content, first)
+        elif kind == "indented" and named and package in fence.content:
+            report.skip(first, fence.content.split("\n", 1)[0], INDENTED_NOT_READ)
         elif kind == "shell" and bins and named:
             for offset, text, words in shell_commands(fence.content):
                 found = _invocation(words, package, bins, python_top)
@@ -333,6 +341,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
+INDENTED_NOT_READ = "an indented code block has no language: its code is not read"
 NO_PRODUCT_CODE = (
     "nothing to check the samples against: the repository has no package (no package.json "
     "name, no Python package) and no JavaScript, TypeScript or Python code (other than a "
@@ -382,7 +391,13 @@ def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
         return known
     known = None
     if any(p.endswith((".py", ".pyi")) and is_product_code(p) for p in index.text_paths):
-        known = PythonTypes.of(api_model(index, context.evidence.cache_dir))
+        model = api_model(index, context.evidence.cache_dir)
+        known = PythonTypes.of(model)
+        # Shared with gate 2 (made once per commit by whichever gate asks first): the same
+        # answer to whether the standard library is the product's, as gate 2 gives it.
+        known.dependencies = context.evidence.dependency_models_for(
+            index, lambda: any(d.path.endswith((".py", ".pyi")) for d in model.facts.decls)
+        )
     context.memo[key] = known
     return known
 
@@ -537,7 +552,9 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
         return None
     source_map = context.settings.for_gate(CodeSamplesSettings).source_map
     layout = ",".join(f"{b}={s}" for b, s in source_map)
-    return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}"
+    # The installed dependencies are evidence (a base class of theirs): another key.
+    deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
+    return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
 
 __all__ = ["GATE", "PYTHON_LANGS", "check", "decide"]

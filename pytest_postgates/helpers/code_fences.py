@@ -3,6 +3,11 @@
 Gate 15 reads the same JavaScript/TypeScript and shell fences as gate 14 (the languages
 are the same sets; an untagged fence is shell when it runs a package manager or the
 product's CLI, code when it reads as JavaScript) and Python fences too.
+
+An indented code block (CommonMark's, with no language: :attr:`~pytest_postgates.post.Post.
+indented_code`) is ``python`` when it is a REPL session (``>>>`` prompts) and ``indented``
+otherwise: the gate reads it as Python only when all of it parses as Python (DRF's docs
+write their samples as indented blocks), and lists it with that reason when it does not.
 """
 
 from __future__ import annotations
@@ -20,10 +25,14 @@ SHELL_LANGS = frozenset({"bash", "sh", "shell", "console", "zsh", "shell-session
 PYTHON_LANGS = frozenset({"python", "py", "python3", "pycon"})
 _SHELLISH = re.compile(r"^\s*(?:\$\s+)?(?:npx|pnpm|yarn|bunx|npm|bun)\s", re.MULTILINE)
 _JSISH = re.compile(r"\b(import|export|require|const|let|function)\b")
+_REPL = re.compile(r"^>>>(?: |$)", re.MULTILINE)
 
 
 def fence_kind(fence: Fence) -> str | None:
-    """``code`` (JavaScript/TypeScript), ``shell``, ``python`` or None (not read)."""
+    """``code`` (JavaScript/TypeScript), ``shell``, ``python``, ``indented`` (an indented
+    block that is no REPL session) or None (not read)."""
+    if not fence.markup:
+        return "python" if _REPL.search(fence.content) else "indented"
     lang = fence.lang
     if lang in CODE_LANGS:
         return "code"

@@ -15,6 +15,7 @@ its business. Findings name the nearest real names.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from collections.abc import Iterable
 from dataclasses import replace
@@ -24,6 +25,11 @@ from pytest_postgates.helpers.sample_checks import SampleReport
 
 # The kind of a value reached through a member the model says is missing.
 INVENTED = "invented"
+# The kind of a value the product gives whose declared type is another library's (``->
+# str``, ``-> Path``): its members are listed unjudged with that reason, never dropped.
+OUTSIDE = "outside"
+# Names every module has without binding them: a sample's use of one is no free name.
+_BUILTIN_NAMES = frozenset(dir(builtins))
 # Members of the built-in types a product value may be (a str, a dict, a list...).
 BUILTIN_MEMBERS = frozenset(
     name
@@ -32,6 +38,11 @@ BUILTIN_MEMBERS = frozenset(
     for name in dir(kind)
 )  # fmt: skip
 
+INDENTED_NOT_PYTHON = (
+    "an indented code block with no language that does not parse as Python: not read"
+)
+# `try: ... except* E as group:` (Python 3.11+): its handlers bind exception groups.
+_TRY_STAR: tuple[type[ast.AST], ...] = (ast.TryStar,) if hasattr(ast, "TryStar") else ()
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
@@ -94,9 +105,10 @@ class PythonSample:
 
     def fence(self, content: str, first_line: int) -> None:
         watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
-        if not watched or not watched & set(_IDENTIFIER.findall(content)):
-            return  # neither imports the product nor uses a name bound to it
         code, where = sample_code(content)
+        repl = code is not content  # a `>>>` session: Python by its prompts, always read
+        if not repl and not watched & set(_IDENTIFIER.findall(content)):
+            return  # neither imports the product nor uses a name bound to it
         self._lines, self._map, self._first = content.splitlines(), where, first_line
         tree = parse_leniently(code)
         if tree is None:
@@ -104,6 +116,19 @@ class PythonSample:
                              "the fence does not parse as Python")  # fmt: skip
             return
         self.block(tree.body)
+
+    def indented(self, content: str, first_line: int) -> None:
+        """An indented code block that is no REPL session: read as Python when all of it
+        parses as Python (no line repaired: an untagged block is Python only if it says so
+        by its syntax); one that names the product and does not parse is listed unread."""
+        try:
+            ast.parse(content)
+        except (SyntaxError, ValueError):
+            watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
+            if watched & set(_IDENTIFIER.findall(content)):
+                self.report.skip(first_line, content.split("\n", 1)[0], INDENTED_NOT_PYTHON)
+            return
+        self.fence(content, first_line)
 
     # -------------------------------------------------------------- reporting
     def _line(self, node: ast.AST) -> tuple[int, str]:
@@ -155,8 +180,14 @@ class PythonSample:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.function(node)
         elif isinstance(node, ast.ClassDef):
-            for expression in (*node.decorator_list, *node.bases):
+            for expression in node.decorator_list:
                 self.value(expression)
+            bases = [self.value(expression) for expression in node.bases]
+            for base in bases:
+                if base is not None and base.kind == "class":
+                    for child in node.body:
+                        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                            self.hook(child, base, node.name)
             for keyword in node.keywords:
                 self.value(keyword.value)
             saved = dict(self.env)
@@ -166,6 +197,37 @@ class PythonSample:
         else:
             self.children(node)
 
+    def hook(
+        self, method: ast.FunctionDef | ast.AsyncFunctionDef, base: PyValue, owner: str
+    ) -> None:
+        """A method a sample's subclass of a product class defines, where the product calls
+        methods of that class by a name made at run time (``getattr(self, f"visit_{...}")``)
+        and the method's name has that prefix: one of the product's own hooks of the
+        family is judged true, a spelling of one that differs only in case is a finding
+        (the lookup is by exact name), any other name is listed (the names the product
+        makes are not known). A method of no such family is the subclass's own."""
+        name = method.name
+        prefixes = [p for p in self.types.dispatch_prefixes(base.name) if name.startswith(p)]
+        if not prefixes:
+            return
+        prefix = prefixes[0]
+        family = self.types.hook_names(prefix)
+        made = f'getattr(self, f"{prefix}...")'
+        dispatch = f"{base.name} calls its methods by a name made at run time ({made})"
+        if name in family:
+            self.report.count("member")
+            return
+        same = sorted(f for f in family if f.lower() == name.lower())
+        if not same:
+            self._skip(method, f"{owner}.{name}: {dispatch}; the product defines no "
+                       f"{prefix} method of that name, so it is not judged")  # fmt: skip
+            return
+        self.report.count("member")
+        miss = Miss(name, base.name, tuple(same))
+        self._miss(method, "member", f"{owner}.{name}",
+                   f"{dispatch}, and the product's own methods of that family spell it "
+                   f"{same[0]}", miss)  # fmt: skip
+
     def children(self, node: ast.AST) -> None:
         """Every statement and expression under ``node``, in order (an except handler's
         name and a match capture bind nothing of the product's)."""
@@ -174,10 +236,24 @@ class PythonSample:
                 self.statement(child)
             elif isinstance(child, ast.expr):
                 self.value(child)
+            elif isinstance(child, ast.ExceptHandler):
+                self.handler(child, isinstance(node, _TRY_STAR))
             else:
-                if isinstance(child, ast.ExceptHandler) and child.name:
-                    self.env[child.name] = None
                 self.children(child)
+
+    def handler(self, node: ast.ExceptHandler, group: bool) -> None:
+        """``except APIException as exc``: ``exc`` is an instance of the class it catches;
+        under ``except*`` it is an ExceptionGroup of them (the standard library's type)."""
+        caught = self.value(node.type) if node.type is not None else None
+        if node.name:
+            held: PyValue | None = None
+            if caught is not None and caught.kind == "class" and group:
+                why = f"{node.name} is an ExceptionGroup of {caught.name} (except*), a type "
+                held = PyValue(OUTSIDE, caught.name, node.name, reason=why + "outside the product")
+            elif caught is not None and caught.kind == "class":
+                held = PyValue("instance", caught.name, node.name)
+            self.env[node.name] = held
+        self.block(node.body)
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for expression in node.decorator_list:
@@ -202,10 +278,15 @@ class PythonSample:
             # Findings show the name the sample gave the value (`client.shut`).
             self.env[target.id] = replace(value, shown=target.id) if value else None
         elif isinstance(target, (ast.Tuple, ast.List)):
+            # An element of a product value: from the product, of a type not known.
+            element_value = None
+            if value is not None:
+                why = f"an element of {value.shown}, which the model does not split"
+                element_value = PyValue("unknown", "", "", reason=why)
             for element in target.elts:
-                self.bind(element, None)
+                self.bind(element, element_value)
         elif isinstance(target, ast.Starred):
-            self.bind(target.value, None)
+            self.bind(target.value, value)
         else:
             self.value(target)  # `client.timeout = 3`: the member must exist
 
@@ -246,11 +327,18 @@ class PythonSample:
         self.report.count("python")
         if not self.types.is_module(module):
             miss = self.types.module_miss(module)
-            self._miss(node, "python_import", module,
+            # The names the line imports are named too: none of them can be imported.
+            shown = f"from {module} import {', '.join(a.name for a in names)}" if names else module
+            self._miss(node, "python_import", shown,
                        f"no module {module} at {self.ref}: {miss.owner} has no submodule "
                        f"{miss.missing}", miss)  # fmt: skip
             for alias in names:
-                self.env[alias.asname or alias.name] = None
+                # The path is wrong, not the name when the product has one class of that
+                # name (`When`, imported from a module that moved): its uses are judged.
+                bound = alias.asname or alias.name
+                classes = {entry.qualname for entry in self.types.entries(alias.name)}
+                one = len(classes) == 1
+                self.env[bound] = PyValue("class", alias.name, bound) if one else None
             return
         self._resolved(module)
         for alias in names:
@@ -281,6 +369,11 @@ class PythonSample:
                 return PyValue("module", node.id, node.id)
             return self.env.get(node.id)
         if isinstance(node, ast.Attribute):
+            root = node.value
+            if isinstance(root, ast.Name) and self._free(root.id):
+                # A name no sample binds (`exc` in a REPL line): its type is not shown.
+                self._skip(node, f"{root.id}.{node.attr}: the page's samples never bind "
+                           f"{root.id}, so its type is not known")  # fmt: skip
             return self.attribute(self.value(node.value), node)
         if isinstance(node, ast.Call):
             callee = self.value(node.func)
@@ -304,6 +397,12 @@ class PythonSample:
                 return PyValue(INVENTED, held.name, f"{held.shown}[]")
             if held is not None and held.kind == "class":
                 return held  # a generic class subscripted (`Box[int]`)
+            if held is not None and held.kind in (OUTSIDE, "unknown", "instance"):
+                # An item of a product value (`r.headers["x"]`): from the product, its type
+                # not known (another library's, when the value is).
+                why = held.reason or f"an item of {held.shown}, whose type the model does not know"
+                kind = OUTSIDE if held.kind == OUTSIDE else "unknown"
+                return PyValue(kind, held.name, f"{held.shown}[]", reason=why)
             return None
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             saved = dict(self.env)
@@ -326,28 +425,41 @@ class PythonSample:
         self.children(node)
         return None
 
+    def _free(self, name: str) -> bool:
+        return name not in self.env and name not in self.types.tops and name not in _BUILTIN_NAMES
+
     def item(self, held: PyValue | None) -> PyValue | None:
         """What iterating over ``held`` gives (a container's item; an unknown's unknown)."""
         if held is None:
             return None
         if held.kind == "container":
             return PyValue("instance", held.name, f"an item of {held.shown}")
-        if held.kind == INVENTED:
-            return PyValue(INVENTED, held.name, f"an item of {held.shown}")
+        if held.kind in (INVENTED, OUTSIDE):
+            return replace(held, shown=f"an item of {held.shown}")
         if held.kind in ("unknown", "instance", "callable"):
             return PyValue("unknown", held.name, f"an item of {held.shown}")
         return None
 
     def attribute(self, held: PyValue | None, node: ast.Attribute) -> PyValue | None:
         name = node.attr
-        if held is None or held.kind == "container":
+        if held is None:
             return None
         shown = f"{held.shown}.{name}"
+        if held.kind == "container":
+            self._skip(node, f"{shown}: {held.shown} holds {held.name} items; the container's "
+                       "own type is not known")  # fmt: skip
+            return None
+        if held.kind == OUTSIDE:
+            self._skip(node, f"{shown}: {held.reason}")
+            return PyValue(OUTSIDE, name, shown, reason=held.reason)
         if held.kind == "callable":
             # A member read without a call after a method: a property's value.
             typed = self.types.returned(held)
             if typed is None and self.types.outside(held):
-                return None  # `-> str`: not the product's value
+                # `-> str`: not the product's value
+                outside = self._outside(held)
+                self._skip(node, f"{shown}: {outside.reason}")
+                return replace(outside, name=name, shown=shown)
             if typed is None:
                 self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
                 return PyValue("unknown", name, shown)
@@ -363,7 +475,8 @@ class PythonSample:
         elif held.kind == INVENTED:
             return self.after_miss(node, held, name, shown)
         else:
-            self._skip(node, f"{shown}: the model does not know the type of {held.shown}")
+            why = held.reason or f"the model does not know the type of {held.shown}"
+            self._skip(node, f"{shown}: {why}")
             return PyValue("unknown", name, shown)
         if isinstance(found, Unjudged):
             self._skip(node, f"{shown}: {found.reason}")
@@ -375,6 +488,12 @@ class PythonSample:
             return PyValue(INVENTED, name, shown)
         return found
 
+    def _outside(self, held: PyValue) -> PyValue:
+        """What a product callable whose declared return type is another library's gives."""
+        returns = " | ".join(dict.fromkeys(f.returns for f in held.callables if f.returns))
+        reason = f"{held.shown} returns {returns}, a type outside the product's code"
+        return PyValue(OUTSIDE, held.name, f"{held.shown}()", reason=reason)
+
     def after_miss(self, node: ast.Attribute, held: PyValue, name: str, shown: str) -> PyValue:
         """A member of a value reached through a missing member (``item`` of a
         ``result.history`` the class does not have): no type says what it has, but a name no
@@ -385,6 +504,9 @@ class PythonSample:
             self.report.violation(self._line(node)[0], "member", shown, "",
                                   f"{name}: {held.shown} follows a missing member, and no code "
                                   f"of the product names {name}", [])  # fmt: skip
+        else:
+            self._skip(node, f"{shown}: {held.shown} follows a missing member; {name} is not "
+                       "judged on it")  # fmt: skip
         return PyValue(INVENTED, name, shown)
 
     def call(self, callee: PyValue | None, node: ast.Call) -> PyValue | None:
@@ -408,8 +530,8 @@ class PythonSample:
             if not found:
                 return PyValue("unknown", callee.name, shown)
             callee = PyValue("callable", "__call__", callee.shown, found, callee.name)
-        if callee.kind == INVENTED:
-            return PyValue(INVENTED, callee.name, shown)
+        if callee.kind in (INVENTED, OUTSIDE):
+            return replace(callee, shown=shown)
         if callee.kind == "unknown" and callee.reason:
             # A callee the model can name but not read (another library's, an assignment):
             # its keywords are listed, not judged against a same-named function.
@@ -420,7 +542,7 @@ class PythonSample:
             self.check_callable(node, callee)
             typed = self.types.returned(callee)
             if typed is None and self.types.outside(callee):
-                return None  # `-> Path`: a value of another library, not the product's
+                return self._outside(callee)  # `-> Path`: another library's value
             return typed or PyValue("unknown", callee.name, shown)
         return PyValue("unknown", callee.name, shown)
 

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pytest_postgates.evidence.api_model import ApiModel
+from pytest_postgates.evidence.dependency_models import DependencyModels
+from pytest_postgates.evidence.known_bases import PY_BASES
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts, Decl
 from pytest_postgates.helpers.type_text import split_top_level
 
@@ -88,7 +90,11 @@ class PythonTypes:
     model: ApiModel
     paths: dict[str, str] = field(default_factory=dict)  # dotted module -> its file
     tops: frozenset[str] = frozenset()
+    # The product's declared dependencies, read where they are installed: a member a
+    # product class inherits from a dependency's class is judged there.
+    dependencies: DependencyModels | None = None
     _by_owner: dict[str, list[Decl]] = field(default_factory=dict)
+    _hooks: dict[str, frozenset[str]] = field(default_factory=dict)  # prefix -> hook names
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -256,7 +262,8 @@ class PythonTypes:
         members, problem = self.model.members(class_name)
         if name not in members:
             if problem:
-                return Unjudged(problem)
+                inherited = self._inherited(class_name, name, shown, members)
+                return inherited if inherited is not None else Unjudged(problem)
             where = self.entries(class_name)[0].path if self.entries(class_name) else ""
             return Miss(name, class_name, tuple(self.model.nearest(name, members)), where)
         found = self.method(class_name, name)
@@ -270,6 +277,94 @@ class PythonTypes:
         if static and own and any(e.kind == "enum" for e in self.entries(class_name)):
             return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
         return PyValue("unknown", name, shown)
+
+    def _inherited(
+        self, class_name: str, name: str, shown: str, members: set[str]
+    ) -> PyValue | Miss | Unjudged | None:
+        """``name`` looked up in the classes outside the product that ``class_name``
+        extends, each read in the model of the installed dependency it is imported from
+        (``requests.Session``): the member found there (a value of the dependency's, its
+        type not the product's to say), a miss when every such base was read whole and none
+        has it, or why not (None: no base outside the product was found to read)."""
+        reasons: list[str] = []
+        pool = set(members)
+        for entry in self._lineage(class_name):
+            if isinstance(entry, ClassFacts):
+                continue
+            if _simple(entry) in PY_BASES or not _simple(entry):
+                continue  # a built-in base: the model lists its members already
+            read = self._dependency_class(entry, class_name)
+            if isinstance(read, str):
+                reasons.append(read)
+                continue
+            label, base, found, problem = read
+            if name in found:
+                reason = f"{shown} is {base}.{name} of {label}, whose types are not the product's"
+                return PyValue("unknown", name, shown, reason=reason)
+            pool |= found
+            if problem:
+                reasons.append(f"{base} in {label}: {problem}")
+        if reasons:
+            return Unjudged("; ".join(dict.fromkeys(reasons)))
+        if pool == members:
+            return None
+        where = self.entries(class_name)[0].path if self.entries(class_name) else ""
+        return Miss(name, class_name, tuple(self.model.nearest(name, pool)), where)
+
+    def _dependency_class(
+        self, written: str, class_name: str
+    ) -> tuple[str, str, set[str], str | None] | str:
+        """(the dependency's label, the base as written, its members, why they may be
+        incomplete) for a base ``class_name`` extends outside the product, read in the
+        installed dependency's model; or why it cannot be read."""
+        outside = f"{class_name} extends {written}, outside the product's code"
+        if self.dependencies is None:
+            return outside
+        dotted = re.sub(r"[\[(].*", "", written, flags=re.S).strip()
+        parts = dotted.split(".")
+        sites = self.model.facts.imports.get(parts[0], [])
+        if sites:
+            site = sites[0]
+            module = ".".join([site.module, *([site.name] if site.name else []), *parts[1:-1]])
+            base = parts[-1] if len(parts) > 1 or not site.name else site.name
+        elif len(parts) > 1:
+            # `import requests` binds the module's own name: the model records no alias.
+            module, base = ".".join(parts[:-1]), parts[-1]
+        else:
+            return f"{outside} (no import of {parts[0]} in the product's code)"
+        root = module.split(".")[0]
+        dependency = self.dependencies.for_root(root)
+        if dependency is None:
+            return f"{outside} ({root} is no declared dependency)"
+        if dependency.model is None:
+            return f"{outside} ({dependency.reason})"
+        if base not in dependency.model.classes:
+            return f"{outside} ({dependency.label} declares no class {base})"
+        found, problem = dependency.model.members(base)
+        return dependency.label, dotted, found, problem
+
+    def dispatch_prefixes(self, class_name: str) -> list[str]:
+        """The prefixes of the methods ``class_name`` (or a product class it extends) calls
+        on itself by a name made at run time (:attr:`ModelFacts.name_dispatch`)."""
+        dispatch = self.model.facts.name_dispatch
+        found: list[str] = []
+        for entry in self._lineage(class_name):
+            if isinstance(entry, ClassFacts):
+                found += [p for p in dispatch.get(entry.qualname, []) if p not in found]
+        return found
+
+    def hook_names(self, prefix: str) -> frozenset[str]:
+        """The methods with ``prefix`` that product classes calling ``prefix`` methods by a
+        made name (themselves or through a base) define: the family's names the product
+        itself spells."""
+        if prefix not in self._hooks:
+            names: set[str] = set()
+            for entry in self.model.facts.classes:
+                own = [m for m in entry.members if m.startswith(prefix)]
+                if own and prefix in self.dispatch_prefixes(entry.name):
+                    names.update(own)
+            self._hooks[prefix] = frozenset(names)
+        return self._hooks[prefix]
 
     def method(self, class_name: str, name: str) -> tuple[CallableFacts, ...]:
         """The facts of the method ``name`` of each product class named ``class_name``:

@@ -1,0 +1,182 @@
+"""Gate 15 says what it does not read (issue 26): every attribute use on a value a Python
+sample takes from the product is judged or listed unjudged with the reason, in fenced
+samples, REPL sessions, indented code blocks and fences inside a MkDocs tab; members a
+product class inherits from a dependency's class are judged in that dependency's model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+from tests.test_gate_code_samples_python import WIREKIT
+
+SETUP = "Intro.\n\n```python\nimport wirekit\n```\n\n"
+# Each case: Markdown after SETUP whose LAST line of code is the one attribute use on a
+# product value that the test asks about (every line before it only sets the value up).
+CASES = {
+    "indented REPL": "    >>> c = wirekit.Client()\n    >>> c.shutt()\n",
+    "indented Python": "    c = wirekit.Client()\n    c.shutt()\n",
+    "fence in a MkDocs tab": (
+        '=== "Sync"\n\n    ```python\n    c = wirekit.Client()\n    c.shutt()\n    ```\n'
+    ),
+    "except handler": (
+        "```python\ntry:\n    pass\nexcept wirekit.Response as exc:\n    exc.statuss\n```\n"
+    ),
+    "tuple unpacking": "```python\na, b = wirekit.get('/')\na.whatever\n```\n",
+    "another library's return type": "```python\nd = wirekit.get('/').json()\nd.keys()\n```\n",
+    "container": "```python\nit = wirekit.Client().stream('GET', '/')\nit.close()\n```\n",
+    "after a missing member": "```python\nx = wirekit.Client().shutt\nx.url\n```\n",
+    "an item of a product value": "```python\nr = wirekit.get('/')\nr.request['a'].upper()\n```\n",
+}
+
+
+@pytest.fixture(scope="module")
+def wirekit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("wirekit"), dict(WIREKIT))
+
+
+def _check(body: str, tmp_path: Path, repo: Path) -> Scorecard:
+    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "c"))
+
+
+def _judged(card: Scorecard) -> int:
+    kinds = card.detail["checked_by_kind"]
+    return int(kinds.get("member", 0)) + int(kinds.get("python_attribute", 0))
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_attribute_use_on_a_product_value_is_judged_or_listed(
+    case: str, tmp_path: Path, wirekit: Path
+) -> None:
+    body = SETUP + CASES[case]
+    card = _check(body, tmp_path, wirekit)
+    # The use's file line: the last line of the body that is code.
+    lines = body.splitlines()
+    use = max(n for n, text in enumerate(lines, 1) if "." in text and "```" not in text)
+    offset = len(make_post(body, tmp_path).lines) - len(lines)
+    line = use + offset
+    without = "\n".join(lines[: use - 1] + lines[use:]) + "\n"
+    before = _judged(_check(without, tmp_path, wirekit))
+    listed = {item["line"] for item in card.detail["unjudged"]}
+    found = {item["line"] for item in card.detail["violations"]}
+    assert _judged(card) > before or line in listed | found, (case, card.detail)
+
+
+def test_an_indented_repl_session_is_read_as_python(tmp_path: Path, wirekit: Path) -> None:
+    card = _check(SETUP + CASES["indented REPL"], tmp_path, wirekit)
+    assert [(v["kind"], v["name"]) for v in card.detail["violations"]] == [("member", "c.shutt")]
+
+
+def test_an_indented_block_that_is_not_python_is_listed_unread(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    body = SETUP + "    $ wirekit get https://example.com | jq .\n"
+    card = _check(body, tmp_path, wirekit)
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert any("does not parse as Python: not read" in r for r in reasons), reasons
+    # A block that names nothing of the product is not the gate's business.
+    quiet = _check(SETUP + "    GET /users HTTP/1.1\n", tmp_path, wirekit)
+    assert quiet.detail["unjudged"] == []
+
+
+def test_a_name_no_sample_binds_is_listed(tmp_path: Path, wirekit: Path) -> None:
+    card = _check(SETUP + "    >>> print(exc.full_details())\n", tmp_path, wirekit)
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert any("never bind exc" in r for r in reasons), reasons
+
+
+def test_a_caught_exception_is_an_instance_of_its_class(tmp_path: Path, wirekit: Path) -> None:
+    card = _check(SETUP + CASES["except handler"], tmp_path, wirekit)
+    names = [(v["kind"], v["name"]) for v in card.detail["violations"]]
+    assert names == [("member", "exc.statuss")]
+
+
+def test_a_name_except_star_binds_is_a_group_not_an_instance(tmp_path: Path, wirekit: Path) -> None:
+    code = (
+        "```python\ntry:\n    pass\nexcept* wirekit.Response as group:\n    group.exceptions\n```\n"
+    )
+    card = _check(SETUP + code, tmp_path, wirekit)
+    assert card.detail["violations"] == []
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert any("group.exceptions: group is an ExceptionGroup of Response" in r for r in reasons)
+
+
+def test_a_name_imported_from_a_wrong_module_is_the_products_one_class(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    code = "```python\nfrom wirekit.client import MockTransport\nMockTransport.mokc\n```\n"
+    card = _check("Intro.\n\n" + code, tmp_path, wirekit)
+    names = [v["name"] for v in card.detail["violations"]]
+    assert names == ["from wirekit.client import MockTransport", "MockTransport.mokc"]
+
+
+# A product class extending classes outside it: the standard library's (read in its model),
+# and an undeclared package's (listed).
+KIT = {
+    "pyproject.toml": '[project]\nname = "kit"\ndependencies = []\n',
+    "kit/__init__.py": "from kit.cli import Parser, Plugin\n__all__ = ['Parser', 'Plugin']\n",
+    "kit/cli.py": (
+        "import argparse\n\nimport pluggy\n\n"
+        "class Parser(argparse.ArgumentParser):\n    def run(self) -> None: ...\n\n"
+        "class Plugin(pluggy.Base):\n    pass\n"
+    ),
+}
+
+
+def test_members_inherited_from_a_dependency_are_judged_there(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "kit", KIT)
+    code = (
+        "```python\nimport kit\np = kit.Parser()\np.run()\np.add_argument('--x')\n"
+        "p.add_arguments('--y')\nq = kit.Plugin()\nq.hook\n```\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    violations = card.detail["violations"]
+    assert [v["name"] for v in violations] == ["p.add_arguments"]
+    assert "did you mean `add_argument`" in violations[0]["reason"]
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert any("q.hook" in r and "pluggy is no declared dependency" in r for r in reasons)
+
+
+# A product that calls its visitors' methods by a name made at run time.
+HOOKS = {
+    "pyproject.toml": '[project]\nname = "kit"\n',
+    "kit/__init__.py": "",
+    "kit/visit.py": (
+        "class Base:\n"
+        "    def visit(self, node) -> None:\n"
+        '        getattr(self, f"visit_{node.kind}", self.generic)(node)\n\n'
+        "    def generic(self, node) -> None: ...\n\n"
+        "class Visitor(Base):\n"
+        "    def visit_classdef(self, node) -> None: ...\n\n"
+        "    def visit_module(self, node) -> None: ...\n\n"
+        "class Extension(Base):\n    pass\n\n"
+        "class Plain:\n    pass\n"
+    ),
+}
+
+
+def test_hook_names_of_a_family_the_product_calls_by_name(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "hooks", HOOKS)
+    code = (
+        "```python\nfrom kit.visit import Extension, Plain\n\n"
+        "class Mine(Extension):\n"
+        "    def visit_module(self, node): ...\n"  # one of the product's own: true
+        "    def visit_ClassDef(self, node): ...\n"  # its spelling differs in case
+        "    def visit_lambda(self, node): ...\n"  # a name the product may make: listed
+        "    def helper(self): ...\n\n"  # the subclass's own method
+        "class Other(Plain):\n    def visit_ClassDef(self, node): ...\n```\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    violations = card.detail["violations"]
+    assert [v["name"] for v in violations] == ["Mine.visit_ClassDef"]
+    assert "did you mean `visit_classdef`" in violations[0]["reason"]
+    reasons = [item["reason"] for item in card.detail["unjudged"]]
+    assert [r for r in reasons if "visit_" in r] == [
+        "Mine.visit_lambda: Extension calls its methods by a name made at run time (getattr("
+        'self, f"visit_...")); the product defines no visit_ method of that name, so it is '
+        "not judged"
+    ]
