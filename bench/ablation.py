@@ -38,6 +38,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
 
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
@@ -66,19 +67,55 @@ ABLATABLE = (
     "linked-elsewhere",
     "other-repository",
 )
+# Rules whose every effect is on the tokens they decide (each such outcome names them):
+# turned off, only a project where one decided a token can change, so only those projects
+# are run again. A model rule whose miss a later rule may overrule (a near miss the
+# sentence gives to another party) can change tokens it is not named on: run everywhere.
+DECIDES_ALONE = frozenset(
+    {
+        *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES)),
+        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES)),
+        "model-found", "model-code-usage", "model-command", "other-command",
+        "historical", "linked-elsewhere", "other-repository",
+    }
+)  # fmt: skip
 HALVES = ("tune", "report")
 ALL_ON = "all rules on"
 
 
-def run_docs(half: str, rules_off: Sequence[str], runs: Path, cache: Path) -> dict[str, Any]:
-    """bench/docs_precision.py on ``half`` with ``rules_off`` turned off: its whole JSON
-    (kept in ``runs``; a run already there is read back)."""
+def projects_to_run(rule: str, base: dict[str, Any]) -> list[str] | None:
+    """The projects where turning ``rule`` off can change anything (None: every one)."""
+    if rule not in DECIDES_ALONE:
+        return None
+    return [p["project"] for p in base["projects"] if p.get("decided_by_rule", {}).get(rule)]
+
+
+def with_projects(base: dict[str, Any], rerun: dict[str, Any]) -> dict[str, Any]:
+    """The all-on run with the projects ``rerun`` holds replaced by its runs of them."""
+    import docs_precision
+
+    again = {p["project"]: p for p in rerun["projects"]}
+    projects = [again.get(p["project"], p) for p in base["projects"]]
+    return {**base, "projects": projects, "overall": docs_precision.overall(projects)}
+
+
+def run_docs(
+    half: str,
+    rules_off: Sequence[str],
+    runs: Path,
+    cache: Path,
+    projects: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """bench/docs_precision.py on ``half`` (``projects`` of it; None: all) with ``rules_off``
+    turned off: its whole JSON (kept in ``runs``; a run already there is read back)."""
     out = runs / f"docs-{half}-{'-'.join(rules_off) or 'all-on'}.json"
     if not out.is_file():
         command = [
             sys.executable, str(HERE / "docs_precision.py"), "--half", half,
             "--json", str(out), "--cache", str(cache),
         ]  # fmt: skip
+        for project in projects or ():
+            command += ["--project", project]
         if rules_off:
             command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -280,8 +317,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for rule in rules:
             changes[rule] = {}
             for half in halves:
-                off = run_docs(half, [rule], runs, cache)
+                where = projects_to_run(rule, base[half])
+                if where == []:  # it decided no token here: turned off, nothing changes
+                    off = base[half]
+                else:
+                    off = with_projects(base[half], run_docs(half, [rule], runs, cache, where))
                 changes[rule][half] = contribution(off, base[half])
+                changes[rule][half]["projects_run"] = (
+                    len(base[half]["projects"]) if where is None else len(where)
+                )
                 print(f"[{half}] " + _line(rule, changes[rule][half], off["overall"]).lstrip())
             print(f"  {rule}: {verdict(changes[rule])}", flush=True)
             if args.drift:
