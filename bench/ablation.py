@@ -178,11 +178,14 @@ def _shown(item: dict[str, Any]) -> str:
 
 
 def earns(change: dict[str, Any]) -> bool:
-    """Whether turning the rule off moved a labelled finding or the findings at all."""
-    moved = ("findings_change", "defects_lost", "false_back", "defects_gained", "false_gone")
-    return any(change[key] for key in moved) or bool(
-        change["unlabelled_came"] or change["unlabelled_went"]
-    )
+    """Whether turning the rule off cost something labelled: a real finding lost or a false
+    one back. (Off, a rule that only brings false findings or hides real ones costs.)"""
+    return bool(change["defects_lost"] or change["false_back"])
+
+
+def unlabelled_moved(change: dict[str, Any]) -> bool:
+    """Whether findings with no label came or went: to be read before the rule is judged."""
+    return bool(change["unlabelled_came"] or change["unlabelled_went"])
 
 
 def decided(data: dict[str, Any], rule: str) -> int:
@@ -216,15 +219,20 @@ def _percent(value: object) -> str:
 
 
 def verdict(changes: dict[str, dict[str, Any]]) -> str:
-    """The rule's standing from its changes per half (DEVELOPERS: deleted when idle held
-    out)."""
+    """The rule's standing from its changes per half (DEVELOPERS: deleted when it earns
+    nothing held out; one that earns on the tune half only is kept and says so)."""
     if any(change["new_problems"] for change in changes.values()):
         return "rerun: a doc failed or timed out"
-    if "report" in changes and earns(changes["report"]):
+    report, tune = changes.get("report"), changes.get("tune")
+    if report is not None and earns(report):
         return "earns held out"
-    if "tune" in changes and earns(changes["tune"]):
+    if report is not None and unlabelled_moved(report):
+        return "read: unlabelled findings move held out"
+    if tune is not None and earns(tune):
         return "earns on the tune half only"
-    return "earns nothing" if "report" in changes else "not run held out"
+    if tune is not None and unlabelled_moved(tune):
+        return "read: unlabelled findings move on the tune half"
+    return "earns nothing" if report is not None else "not run held out"
 
 
 def write_results(
@@ -238,12 +246,15 @@ def write_results(
     record.notes.append(
         "each row is the docs-precision bench with one rule turned off (symbol_rules_off) "
         "against every rule on: labelled defects lost and labelled false findings back are "
-        "over every labelled finding, sampled or not"
+        "over every labelled finding, sampled or not; a rule whose every effect is on the "
+        "tokens it decides is run again only on the projects where it decided one (projects "
+        "run 0: it decided none, so nothing could change)"
     )
     columns = [{"name": "rule", "kind": "label"}]
     for half in halves:
         columns += [
             {"name": f"{half}: tokens decided", "kind": "control"},
+            {"name": f"{half}: projects run", "kind": "control"},
             {"name": f"{half}: findings change", "kind": "figure"},
             {"name": f"{half}: defects lost", "kind": "figure"},
             {"name": f"{half}: false back", "kind": "figure"},
@@ -267,10 +278,11 @@ def write_results(
         for half in halves:
             change = changes.get(half)
             if change is None:
-                row += [None] * 5
+                row += [None] * 6
                 continue
             row += [
-                decided(base[half], name), change["findings_change"], change["defects_lost"],
+                decided(base[half], name), change.get("projects_run"),
+                change["findings_change"], change["defects_lost"],
                 change["false_back"],
                 len(change["unlabelled_came"]) + len(change["unlabelled_went"]),
             ]  # fmt: skip
