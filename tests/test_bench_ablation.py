@@ -60,6 +60,29 @@ def test_a_rule_that_moves_nothing_held_out_earns_nothing_there() -> None:
     assert not ablation.earns(same)
     assert ablation.verdict({"tune": same, "report": same}) == "earns nothing"
     assert ablation.verdict({"tune": moved, "report": same}) == "earns on the tune half only"
+    # Off, a rule that only made false findings costs nothing: it earns nothing either.
+    noisy = _run(("a.md", 1, "real", "defect"), ("a.md", 2, "noise", "false"))
+    quieter = ablation.contribution(base, noisy)
+    assert quieter["false_gone"] == 1 and not ablation.earns(quieter)
+    assert ablation.verdict({"tune": quieter, "report": same}) == "earns nothing"
+    # Findings with no label that move are to be read first.
+    unread = ablation.contribution(
+        _run(("a.md", 1, "real", "defect"), ("c.md", 4, "x", None)), base
+    )
+    assert ablation.verdict({"tune": same, "report": unread}).startswith("read:")
+
+
+def test_a_rule_that_decides_alone_is_run_again_only_where_it_decided() -> None:
+    base = {
+        "projects": [
+            {"project": "o/a", "decided_by_rule": {"anchor-path": 2}},
+            {"project": "o/b", "decided_by_rule": {}},
+        ]
+    }
+    assert ablation.projects_to_run("anchor-path", base) == ["o/a"]
+    assert ablation.projects_to_run("anchor-named", base) == []
+    # A model miss a later rule may overrule can change tokens it is not named on.
+    assert ablation.projects_to_run("model-near-miss", base) is None
 
 
 def test_a_run_with_a_doc_that_failed_is_to_be_run_again() -> None:

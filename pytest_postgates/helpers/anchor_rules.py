@@ -39,6 +39,9 @@ class Anchor:
     decides: str
     why: str
     tests: str
+    # What turning it off changed (bench/ablation.py, bench/results/ablation.json): held out
+    # (the report half) and on the tune half; empty until it is measured.
+    earns: str = ""
 
 
 RULES = (

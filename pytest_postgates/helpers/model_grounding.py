@@ -29,6 +29,9 @@ class Rule:
     decides: str
     why: str
     tests: str
+    # What turning it off changed (bench/ablation.py, bench/results/ablation.json): held out
+    # (the report half) and on the tune half; empty until it is measured.
+    earns: str = ""
 
 
 RULES = (
