@@ -13,6 +13,16 @@ On the held-out docs (bench/docs_precision.py) it anchored 0 real of 40 sampled 
 (33 false on the tune half, 7 on the report half), on natural drift it caught one tune case
 and no report case, and turning it off cost the planted inventions nothing (94.8% off,
 94.6% on).
+
+Deleted at session 16 by bench/ablation.py (every finding of both halves of
+bench/docs_precision.py, each rule off against every rule on, at 9accc41): ``anchor-flag``
+(an invented flag where the page runs the product), ``anchor-presented-lint``, ``-import``,
+``-root`` (a name in the product's lint namespace, imported from its package, rooted in its
+name), ``anchor-typed-key`` (a key of a closed product type) and ``anchor-values`` (a value
+listed with the product's) decided no token on either half; ``anchor-presented-member`` (a
+member of a capitalised product name) and ``anchor-presented-sentence`` (named after the
+product's name and a verb) decided none held out and, on the tune half, only findings labelled
+false (2 and 1): turned off, nothing real was lost.
 """
 
 from __future__ import annotations
@@ -29,7 +39,6 @@ from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
-from pytest_postgates.helpers.typed_keys import TypedKeys, closed_product_key
 from pytest_postgates.post import Post
 
 
@@ -54,16 +63,6 @@ RULES = (
         "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
     ),
     Anchor(
-        "anchor-flag",
-        "a claim",
-        "a command-line flag no command line of the page carries is a claim about the "
-        "product when the model reads a command line of the product and the page runs it "
-        "(its executable, `python -m` of its package); a page that runs no product command "
-        "names other programs' flags (node's, uv's, the reader's own app's); with no model "
-        "at all, as the seeds, always",
-        "tests/test_anchor_rules.py::test_a_flag_is_a_claim_only_where_the_product_has_a_cli",
-    ),
-    Anchor(
         "anchor-presented-path",
         "a claim",
         "a path into the product's tree: its first segment is a source root (`src/`, "
@@ -75,36 +74,6 @@ RULES = (
         "a claim",
         "a model id of the catalogue's shape (`claude-sonnet-4-5`): a claim about the "
         "product's catalogue",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-lint",
-        "a claim",
-        "a name in the product's lint namespace (`neurolink/x`) that is not of a rule's shape",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-import",
-        "a claim",
-        "a name a sample of the page imports from the product's package, or a member of one",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-root",
-        "a claim",
-        "rooted in the product's name (`neurolink.x`, `NeuroLink.x`)",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-member",
-        "a claim",
-        "a member of a capitalised name the product's repository writes (`Provider.x`)",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-sentence",
-        "a claim",
-        "named right after the product's name and a verb (`NeuroLink exposes x`, `NeuroLink's x`)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
     ),
     Anchor(
@@ -123,44 +92,17 @@ RULES = (
         "tests/test_anchor_rules.py::test_a_name_spelled_for_the_product_is_a_claim",
     ),
     Anchor(
-        "anchor-typed-key",
-        "a claim",
-        "the post's own sample writes it as a key of an object whose declared product type is "
-        "closed (an option of `generate()`): the model follows the sample to the type, so "
-        "the name is an option the product must have (no sample mention alone anchors)",
-        "tests/test_gate_symbol_grounding_typed_keys.py::test_a_key_of_a_closed_product_type_is_a_claim",
-    ),
-    Anchor(
         "anchor-listed",
         "a claim",
         "it opens a list item, table row or definition-list term among items that open with "
         "the product's names",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
     ),
-    Anchor(
-        "anchor-values",
-        "a claim",
-        "a quoted value listed in one sentence with two or more quoted values the product's "
-        'code writes as string literals (`"16:9"`, `"4:3"` and `"16:10"`): the '
-        "sentence enumerates the product's accepted values",
-        "tests/test_anchor_rules.py::test_a_value_listed_with_the_products_values_is_a_claim",
-    ),
 )
 
-# A code span that is one quoted string literal.
-_QUOTED_SPAN = re.compile(r"""`(["'])([^`"'\n]+)\1`""")
-
-# The ways a page presents a token as the product's (outcome_rules.presentation), each its
-# own anchor; ``catalogue`` covers flags, which anchor-flag decides, and model ids.
-PRESENTED_WAYS = {
-    "path": "path",
-    "id": "catalogue",
-    "lint": "lint",
-    "import": "import",
-    "root": "root",
-    "member": "member",
-    "sentence": "sentence",
-}
+# The ways a page presents a token as the product's (outcome_rules.presentation) that
+# anchor it, each its own anchor: a path into its tree, a model id of its catalogue.
+PRESENTED_WAYS = {"path": "path", "id": "catalogue"}
 
 # Kinds that are claims about the product by their shape: a rule of its lint namespace, a
 # commit of its repository, a version of its releases.
@@ -183,38 +125,29 @@ def anchor(
     model: ApiModel | None,
     presented: str | None,
     rules_off: frozenset[str] = frozenset(),
-    keys: TypedKeys | None = None,
-    runs_product: bool = True,
 ) -> str | None:
-    """The name of the first anchor that ties the token to the product, or None.
-    ``runs_product``: whether the page runs the product's command line."""
-    shown = presented if kind != "flag" else None  # anchor-flag decides a flag
+    """The name of the first anchor that ties the token to the product, or None."""
+    shown = presented if kind != "flag" else None  # a flag is no model id of the catalogue
 
-    # Three ways hold only where the product's code, not a word list, backs them.
+    # Each way holds only where the product's code, not a word list, backs it.
     backed: dict[str, Callable[[], bool]] = {
         "path": lambda: _into_product_tree(text, repos),
         "catalogue": lambda: _family_written(text, repos),
-        "member": lambda: _head_declared(text, model),
     }
 
     def presented_as(way: str) -> Callable[[], bool]:
         return lambda: shown == way and backed.get(way, lambda: True)()
 
     checks: dict[str, Callable[[], bool]] = {
-        "anchor-typed-key": lambda: (
-            keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
-        ),
         "anchor-shape": lambda: (
             kind in ANCHORED_KINDS and (kind != "version" or _has_releases(repos))
         ),
-        "anchor-flag": lambda: kind == "flag" and _flag_of_product(model, runs_product),
         **{
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
         },
         "anchor-path": lambda: kind in ("path", "filename") and _near_product_file(text, repos),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
-        "anchor-values": lambda: _listed_with_product_values(text, sentence, repos),
         "anchor-listed": lambda: (
             model is not None and _listed_with_product_names(text, line, post, model)
         ),
@@ -247,32 +180,6 @@ def _family_written(text: str, repos: Repos) -> bool:
     index = repos.primary.index
     family = found.group("family")
     return any(code_file_writing(index, f"{q}{family}") for q in ('"', "'", "`", "/"))
-
-
-def _head_declared(text: str, model: ApiModel | None) -> bool:
-    """Whether the member's head is a name the product's code declares (a class, constant,
-    function: `PipelinePresets.x`); a capitalised word its files only write (a built-in
-    `Symbol`, an imported `React`, a name in a comment) is not the product's. With no model,
-    as the seeds, any capitalised word of the repository."""
-    if model is not None and model.without_code:
-        return False  # no product code: no name of it could head the chain
-    if model is None or not model.available or not model.facts.decls:
-        return True
-    head = re.split(r"[.#(\s]", text.strip().lstrip("."), maxsplit=1)[0]
-    return any(decl.kind in _HEAD_KINDS for decl in model.declares(head))
-
-
-# Declarations whose name can head a member chain (not a dict key `{"Symbol": ...}`, a
-# parameter, a method or a flag).
-_HEAD_KINDS = frozenset({"module", "class", "interface", "type", "enum", "function", "constant"})
-
-
-def _flag_of_product(model: ApiModel | None, runs_product: bool) -> bool:
-    if model is not None and model.without_code:
-        return False  # no product code, no command line of it
-    if model is None or not model.available or not model.facts.decls:
-        return True  # no model: every flag is a claim, as the seeds have it
-    return model.cli.present and runs_product
 
 
 def _names(repos: Repos) -> list[str]:
@@ -432,22 +339,6 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
             real += 1  # a name the product's code writes (a tool it registers by string)
         if real >= 2:
             return True
-    return False
-
-
-def _listed_with_product_values(text: str, sentence: str, repos: Repos) -> bool:
-    """Whether the sentence quotes ``text`` among two or more other quoted values that the
-    product's code writes as string literals."""
-    values = [m.group(2) for m in _QUOTED_SPAN.finditer(sentence)]
-    if text not in values:
-        return False
-    index = repos.primary.index
-    real = 0
-    for value in dict.fromkeys(v for v in values if v != text):
-        if any(code_file_writing(index, f"{q}{value}{q}") for q in ('"', "'")):
-            real += 1
-            if real >= 2:
-                return True
     return False
 
 
