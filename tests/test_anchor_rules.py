@@ -137,8 +137,14 @@ def test_a_path_is_anchored_by_the_products_files_only(
         ("The tidy docs mention `tidy/plugin/extra.py`.\n", "tidy/plugin/extra.py", "path"),
         ("Pick the model `tidy-large-v9` here.\n", "tidy-large-v9", "id"),
         ("Call `Cleaner.sweep()` then.\n", "Cleaner.sweep()", None),  # the model decides
-        # What the product's code does not back is no claim: an id of a family its code
-        # never writes (an ABI tag), a path under a source root the product does not have.
+        # A constant whose members the model cannot list: its name roots the claim.
+        ("Call `Presets.sweep()` then.\n", "Presets.sweep()", "member"),
+        ("Tidy exposes `sweep_everything` for that.\n", "sweep_everything", "sentence"),
+        ("Tidy's `sweep_everything` does that.\n", "sweep_everything", "sentence"),
+        # What the product's code does not back is no claim: a capitalised word only a
+        # comment writes, an id of a family its code never writes (an ABI tag), a path
+        # under a source root the product does not have.
+        ("Call `Sweeper.sweep()` then.\n", "Sweeper.sweep()", "none"),
         ("Pick the wheel for `cpython-310` here.\n", "cpython-310", "none"),
         ("The tidy docs mention `src/plugin/extra.py`.\n", "src/plugin/extra.py", "none"),
     ],
@@ -324,3 +330,13 @@ def test_a_bare_file_name_is_anchored_as_the_products_one_file_misnamed(tmp_path
         entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
         expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
         assert _decided(entry) == expected, token
+
+
+def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/modes.py": 'MODES = ("fast", "safe")\n'})
+    ctx = _anchored(repo, tmp_path)
+    body = 'Three modes are supported: `"fast"`, `"safe"` and `"turbo"`.\n'
+    assert _decided(_outcome(body, "turbo", tmp_path, ctx)) == ("ungrounded", "anchor-values")
+    # One value of the product's beside it is no enumeration of the product's values.
+    body = 'Pick `"fast"` or `"hyper"`.\n'
+    assert _decided(_outcome(body, "hyper", tmp_path, ctx)) == ("unjudged", "not-anchored")

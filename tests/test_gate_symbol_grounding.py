@@ -153,6 +153,11 @@ def test_each_kind_is_classified_and_verified(tmp_path: Path, ctx: GateContext, 
         "MadeUpThing": ("symbol", "not-anchored"),
     }
     assert bad.detail["grounded_pct"] == 0.0
+    # Presented as the product's, the same names are claims, and ungrounded.
+    presented = _card(
+        "NeuroLink exposes `MadeUpThing`. NeuroLink ships `nope.ts`.\n", tmp_path, anchored
+    )
+    assert {u["token"] for u in presented.detail["ungrounded"]} == {"MadeUpThing", "nope.ts"}
 
 
 def test_tokens_come_only_from_prose_code_spans(tmp_path: Path) -> None:
