@@ -159,24 +159,17 @@ def test_a_dependency_not_installed_is_unjudged_with_why(tmp_path: Path, ctx: Ga
     assert "1 unjudged (their dependency is not installed)" in card.summary
 
 
-def test_a_bare_name_a_dependency_exports_is_external(tmp_path: Path, ctx: GateContext) -> None:
+def test_a_bare_name_the_product_imports_is_grounded_and_an_unknown_one_is_a_claim(
+    tmp_path: Path, ctx: GateContext
+) -> None:
     # The product imports `Gt` from fakedep: a name it uses, grounded with the import
-    # (tests/test_dependency_imports.py); without that rule, fakedep's export.
+    # (tests/test_dependency_imports.py).
     entry = _outcome("Wrap it in `Gt`.\n", "Gt", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
-    assert ctx.settings.repo is not None
-    off = repo_context(
-        ctx.settings.repo,
-        tmp_path / "off",
-        symbol_unanchored_claims=True,
-        symbol_rules_off=("dependency-imported",),
-    )
-    entry = _outcome("Wrap it in `Gt`.\n", "Gt", tmp_path, off)
-    assert (entry["outcome"], entry["rule"]) == ("external", "dependency-export"), entry
     # The product's own names stay the product's; an unknown name is still a claim.
     assert _outcome("Use `Client`.\n", "Client", tmp_path, ctx)["outcome"] == "grounded"
     assert _outcome("Use `Gte`.\n", "Gte", tmp_path, ctx)["outcome"] == "ungrounded"
-    # Exported, but nothing of the product writes it: a claim like any other.
+    # Exported by fakedep, but nothing of the product writes it: a claim like any other.
     assert _outcome("Use `measure`.\n", "measure", tmp_path, ctx)["outcome"] == "ungrounded"
 
 

@@ -62,14 +62,6 @@ RULES = (
         "tests/test_dependency_rules.py::test_a_dependency_not_installed_is_unjudged_with_why",
     ),
     Rule(
-        "dependency-export",
-        "external",
-        "a bare name the product's code does not declare but writes (it imports it) is "
-        "exported by the top module of an installed declared dependency (`ReplacedByInfo` of "
-        "@eslint/core): that package's name",
-        "tests/test_dependency_rules.py::test_a_bare_name_a_dependency_exports_is_external",
-    ),
-    Rule(
         "dependency-name",
         "unjudged",
         "a name the product's model misses (a near miss, or a member missing from a product "
@@ -138,8 +130,6 @@ def judge_dependency(
             if constant is not None:
                 return constant
     if rooted is None:
-        if len(parts) == 1 and "dependency-export" not in rules_off:
-            return _exported(parts[0], product, dependencies)
         return None
     dependency, path, imported = rooted
     decision = _resolve(dependency, path, imported, site)
@@ -197,23 +187,6 @@ def _imported_constant(
         )
         return DependencyDecision("grounded", "dependency-imported", where=where)
     return None
-
-
-def _exported(
-    name: str, product: ApiModel, dependencies: DependencyModels
-) -> DependencyDecision | None:
-    """``dependency-export``: a bare name an installed runtime dependency's top module
-    exports, when the product's own code writes it (it imports it). Only then: a tool's
-    export that happens to spell a renamed product name (pytest's `RunResult` for the
-    product's `AgentRunResult`, @fastify/ajv-compiler's `SerializerCompiler` for fastify's
-    `serializerCompiler`) stays the product's near miss."""
-    if name not in product.facts.identifiers:
-        return None
-    exporter = dependencies.exporting(name)
-    if exporter is None:
-        return None
-    where = f"exported by {exporter.label} (module {exporter.roots[0]})"
-    return DependencyDecision("external", "dependency-export", where=where)
 
 
 def _rooted(
