@@ -60,6 +60,12 @@ RULES = (
         "the product by its shape; a version only where the product has releases (a "
         "CHANGELOG or a tag): a repository with none (a blog's own) has no version to claim",
         "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -1, 1 labelled false gone; tune: findings -2, 2 labelled false gone; "
+            "bench/fabrication_recall.py off: lint-rule 47 -> 1 caught (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-path",
@@ -67,6 +73,11 @@ RULES = (
         "a path into the product's tree: its first segment is a source root (`src/`, "
         "`lib/`) or a folder of the product (never the reader's paths)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -6, 6 labelled false gone; tune: findings -1, 1 labelled false gone; "
+            "bench/fabrication_recall.py off: path 27 -> 9 caught (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-id",
@@ -74,24 +85,48 @@ RULES = (
         "a model id of the catalogue's shape (`claude-sonnet-4-5`): a claim about the "
         "product's catalogue",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -2, 2 labelled false gone; tune: findings -3, 3 labelled false gone; "
+            "bench/fabrication_recall.py off: model-id 10 -> 0 caught (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-import",
         "a claim",
         "a name a sample of the page imports from the product's package, or a member of one",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
+            "bench/fabrication_recall.py off: member 44 -> 43 caught (Memory.flushBudget) "
+            "(bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-member",
         "a claim",
         "a member of a capitalised name the product's repository writes (`Provider.x`)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings -2, 2 labelled false gone; "
+            "bench/fabrication_recall.py off: member 44 -> 42, member-call 28 -> 27 caught "
+            "(bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-sentence",
         "a claim",
         "named right after the product's name and a verb (`NeuroLink exposes x`, `NeuroLink's x`)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings -1, 1 labelled false gone; "
+            "bench/fabrication_recall.py off: joined 29 -> 28 caught (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
     Anchor(
         "anchor-path",
@@ -101,12 +136,23 @@ RULES = (
         "of its examples, tests or docs, nor the reader's paths: absolute, home, URLs, globs, "
         "node_modules, example names)",
         "tests/test_anchor_rules.py::test_a_path_is_anchored_by_the_products_files_only",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -5, 4 labelled false gone, 1 unlabelled moved; tune: findings -2, 2 "
+            "labelled false gone; the unlabelled finding it makes held out, vitest's "
+            "vi.mock('./module.js'), is the reader's module (false); bench/fabrication_recall.py "
+            "off: path 27 -> 20 caught (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-named",
         "a claim",
         "an identifier whose first word is the product's name (`FastifyDeprecation`)",
         "tests/test_anchor_rules.py::test_a_name_spelled_for_the_product_is_a_claim",
+        earns=(
+            "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
+            "tune: findings -1, 1 labelled defects lost (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-typed-key",
@@ -115,6 +161,12 @@ RULES = (
         "closed (an option of `generate()`): the model follows the sample to the type, so "
         "the name is an option the product must have (no sample mention alone anchors)",
         "tests/test_gate_symbol_grounding_typed_keys.py::test_a_key_of_a_closed_product_type_is_a_claim",
+        earns=(
+            "earns nothing on the docs; kept, the NeuroLink labels need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
+            "bench/precision.py off: 2 labelled defects lost (scoreThreshold) (bench/ablation.py "
+            "at f373629)"
+        ),
     ),
     Anchor(
         "anchor-listed",
@@ -122,6 +174,10 @@ RULES = (
         "it opens a list item, table row or definition-list term among items that open with "
         "the product's names",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
+        earns=(
+            "earns held out; off, held out: findings -1, 1 labelled defects lost; tune: findings "
+            "-6, 2 labelled defects lost, 1 labelled false gone (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-values",
@@ -130,6 +186,12 @@ RULES = (
         'code writes as string literals (`"16:9"`, `"4:3"` and `"16:10"`): the '
         "sentence enumerates the product's accepted values",
         "tests/test_anchor_rules.py::test_a_value_listed_with_the_products_values_is_a_claim",
+        earns=(
+            "earns nothing on the docs; kept, the NeuroLink labels need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
+            "bench/precision.py off: 1 labelled defect lost (16:10) (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
 )
 
