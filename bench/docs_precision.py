@@ -34,6 +34,7 @@ rules, its own pins); seed and sampling are the same.
     python bench/docs_precision.py --half tune             # the tune half and its labels
     python bench/docs_precision.py --unlabelled OUT.jsonl   # sampled findings with no label
     python bench/docs_precision.py --json OUT.json
+    python bench/docs_precision.py --cache DIR   # a shared XDG cache: reruns reuse models
     python bench/docs_precision.py --results bench/results/docs_precision.json
 
 Dependencies: gate 2 judges names rooted in the project's declared dependencies against
@@ -94,6 +95,8 @@ LABEL_VALUES = ("defect", "false", "unsure")
 # `--set key=value` lines added to every site's [tool.postgates] (an ablation: one rule's
 # setting changed, every other thing equal).
 EXTRA_SETTINGS: list[str] = []
+# The XDG cache folder of the gate runs (``--cache``); None: a private one per project run.
+SHARED_CACHE: list[Path] = []
 # old-way-sample: a name in a sample the page shows as the old API, which the page says no
 # longer exists (gate 15's labels; the clause at the top of bench/labels/gate15_docs.jsonl).
 FALSE_CLASSES = (
@@ -157,6 +160,9 @@ class ProjectRun:
     verdicts: dict[str, str] = field(default_factory=dict)  # doc path -> gate 2 verdict
     findings: list[Finding] = field(default_factory=list)
     unjudged_by_rule: Counter[str] = field(default_factory=Counter)
+    # Every outcome (grounded, ungrounded, unjudged) by the rule that decided it: how many
+    # tokens each rule decides (bench/ablation.py orders its runs by it).
+    decided_by_rule: Counter[str] = field(default_factory=Counter)
     problems: list[str] = field(default_factory=list)
     # Gate 15's coverage: the uses its cards judged (``detail.checked``), and the docs
     # whose card judged at least one.
@@ -244,6 +250,8 @@ def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
             )  # fmt: skip
         for item in (detail.get("outcomes") or {}).get("unjudged", []):
             run.unjudged_by_rule[str(item.get("rule", "?"))] += 1
+        for items in [listed, *(detail.get("outcomes") or {}).values()]:
+            run.decided_by_rule.update(str(item.get("rule") or "-") for item in items)
     return run
 
 
@@ -316,7 +324,8 @@ def run_gate2(
         "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist",
         "-q", "--tb=no", "--no-header",
     ]  # fmt: skip
-    env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "xdg-cache"), "PYTEST_ADDOPTS": ""}
+    xdg_cache = SHARED_CACHE[0] if SHARED_CACHE else scratch / "xdg-cache"
+    env = {**os.environ, "XDG_CACHE_HOME": str(xdg_cache), "PYTEST_ADDOPTS": ""}
     env[DEPENDENCY_PATH_ENV] = dependency_path(project.name)
     done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):
@@ -396,7 +405,8 @@ def project_summary(
     counts: Counter[str] = Counter(lab["label"] for lab in paired.values())
     # Every labelled finding still reported, sampled or not: what an ablation compares
     # (the sample's cut-off moves with the findings; the labels do not).
-    flagged: Counter[str] = Counter(lab["label"] for lab in match(run.findings, own).values())
+    every = match(run.findings, own)
+    flagged: Counter[str] = Counter(lab["label"] for lab in every.values())
     false_classes: Counter[str] = Counter(
         str(lab.get("class")) for lab in paired.values() if lab["label"] == "false"
     )
@@ -413,6 +423,7 @@ def project_summary(
         **figures(counts),
         "false_classes": dict(false_classes.most_common()),
         "unjudged_by_rule": dict(run.unjudged_by_rule.most_common()),
+        "decided_by_rule": dict(run.decided_by_rule.most_common()),
         "checked": run.checked,
         "docs_checked": run.docs_checked,
         "unjudged": sum(run.unjudged_by_rule.values()),
@@ -447,6 +458,19 @@ def project_summary(
             }
             for i, lab in sorted(paired.items())
         ],
+        # Every finding with its label if it has one: what an ablation diffs (which findings
+        # a rule turned off brings or takes away, labelled or not).
+        "every_finding": [
+            {
+                "doc": f.doc,
+                "line": f.line,
+                "token": f.token,
+                "rule": f.rule,
+                "reason": f.reason,
+                "label": every[i]["label"] if i in every else None,
+            }
+            for i, f in enumerate(run.findings)
+        ],
         "problems": run.problems,
     }
 
@@ -465,10 +489,12 @@ def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     classes: Counter[str] = Counter()
     unjudged: Counter[str] = Counter()
+    decided: Counter[str] = Counter()
     for data in projects:
         counts.update({value: data[value] for value in LABEL_VALUES})
         classes.update(data["false_classes"])
         unjudged.update(data["unjudged_by_rule"])
+        decided.update(data.get("decided_by_rule", {}))
     # Each project's sample precision weighted by its share of all findings.
     weighted = [(d["findings"], d["precision"]) for d in projects if d["precision"] is not None]
     total = sum(n for n, _p in weighted)
@@ -484,6 +510,7 @@ def overall(projects: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "weighted_precision": sum(n * p for n, p in weighted) / total if total else None,
         "false_classes": dict(classes.most_common()),
         "unjudged_by_rule": dict(unjudged.most_common()),
+        "decided_by_rule": dict(decided.most_common()),
         "checked": sum(d.get("checked", 0) for d in projects),
         "docs_checked": sum(d.get("docs_checked", 0) for d in projects),
         "unjudged": sum(d.get("unjudged", 0) for d in projects),
@@ -568,7 +595,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a [tool.postgates] setting for every site (TOML value; repeatable)",
     )  # fmt: skip
     parser.add_argument("--unlabelled", type=Path, help="write the sampled findings with no label")
+    parser.add_argument(
+        "--cache", type=Path,
+        help="XDG cache folder shared by the runs (indexes and API models are keyed by "
+        "commit: repeated runs, as bench/ablation.py's, reuse them); default a private one",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    SHARED_CACHE[:] = [args.cache.resolve()] if args.cache else []
     EXTRA_SETTINGS[:] = [
         f"{key.strip()} = {value.strip()}" for key, value in (s.split("=", 1) for s in args.set)
     ]

@@ -92,6 +92,13 @@ BENCHES = (
         flag="--results",
     ),
     Bench(
+        "ablation",
+        "Gate 2 rule ablation",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "measure_readability",
         "Gate 6 readability",
         ("gates/06-readability-links.md",),

@@ -131,7 +131,7 @@ def model_rules_table() -> str:
     ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/history_cues.py``,
     ``helpers/dependency_rules.py``,
     ``helpers/other_repositories.py``, ``RULES``): what
-    each decides, why, and its test."""
+    each decides, why, its test, and what turning it off changed (bench/ablation.py)."""
     from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
     from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
     from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
@@ -140,7 +140,10 @@ def model_rules_table() -> str:
     from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
     from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 
-    rows = ["| rule | outcome | when | test |", "|---|---|---|---|"]
+    rows = [
+        "| rule | outcome | when | test | turned off (bench/ablation.py) |",
+        "|---|---|---|---|---|",
+    ]
     every = (
         *RULES,
         *ANCHORS,
@@ -153,6 +156,7 @@ def model_rules_table() -> str:
     for rule in every:
         rows.append(
             f"| `{rule.name}` | `{rule.decides}` | {_escape_cell(rule.why)} | `{rule.tests}` |"
+            f" {_escape_cell(rule.earns) or 'not measured'} |"
         )
     return "\n".join(rows) + "\n"
 

@@ -5,7 +5,6 @@ finding whose ``rule`` names its anchor."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -36,21 +35,11 @@ PY_FILES = {
     "tidy/models.py": 'DEFAULT_MODEL = "vendor/tidy-large-v2"\n',
     "tidy/tools.py": 'TOOLS = {"clean_file": 1, "scan_tree": 2, "clean": 3, "scan": 4}\n',
 }
-JS_FILES = {
-    "package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
-    "app.js": "function build() { return {}; }\nmodule.exports = { build };\n",
-    "lib/server.js": "module.exports = {};\n",
-}
 
 
 @pytest.fixture(scope="module")
 def py_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return make_repo(tmp_path_factory.mktemp("tidy"), PY_FILES)
-
-
-@pytest.fixture(scope="module")
-def js_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_repo(tmp_path_factory.mktemp("hookapp"), JS_FILES)
 
 
 def _anchored(repo: Path, tmp_path: Path, **settings: Any) -> GateContext:
@@ -72,26 +61,6 @@ def test_every_anchor_names_a_test_that_exists() -> None:
         path, _, test_name = rule.tests.partition("::")
         assert rule.why and rule.decides
         assert f"def {test_name}(" in Path(path).read_text(encoding="utf-8"), rule.tests
-
-
-def test_a_flag_is_a_claim_only_where_the_product_has_a_cli(
-    py_repo: Path, js_repo: Path, tmp_path: Path
-) -> None:
-    with_cli = _anchored(py_repo, tmp_path / "py")
-    runs = "```console\n$ tidy\n```\n\nRun it with `--dry-run-all`.\n"
-    entry = _outcome(runs, "--dry-run-all", tmp_path, with_cli)
-    assert _decided(entry) == ("ungrounded", "anchor-flag")
-    # A page that runs no command of the product names other programs' flags.
-    entry = _outcome("Run it with `--dry-run-all`.\n", "--dry-run-all", tmp_path, with_cli)
-    assert _decided(entry) == ("unjudged", "not-anchored")
-    # A product with no command line: the flag is node's, npm's or a server's.
-    no_cli = _anchored(js_repo, tmp_path / "js")
-    entry = _outcome("Start node with `--trace-warnings`.\n", "--trace-warnings", tmp_path, no_cli)
-    assert _decided(entry) == ("unjudged", "not-anchored")
-    # Turned off, the anchor ties nothing.
-    off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-flag",))
-    entry = _outcome(runs, "--dry-run-all", tmp_path, off)
-    assert _decided(entry) == ("unjudged", "not-anchored")
 
 
 def test_a_product_without_code_has_no_member_or_flag_to_claim(tmp_path: Path) -> None:

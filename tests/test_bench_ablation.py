@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
+from pytest_postgates.helpers.other_repositories import RULES as OTHER_RULES
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
 from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 from tests.helpers import load_bench
@@ -16,9 +19,12 @@ ablation = load_bench("ablation", "ablation.py")
 
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
-    rules = (*RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES)
+    rules = (
+        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES
+    )  # fmt: skip
     declared = {rule.name for rule in rules}
-    assert set(ablation.ABLATABLE) == declared | {"historical", "linked-elsewhere"}
+    checks = {"historical", "linked-elsewhere", "other-repository"}
+    assert set(ablation.ABLATABLE) == declared | checks
 
 
 def test_an_unknown_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
@@ -27,16 +33,72 @@ def test_an_unknown_rule_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not a rule that can be turned off" in capsys.readouterr().err
 
 
-def test_a_line_shows_the_change_against_every_rule_on() -> None:
+def _run(
+    *findings: tuple[str, int, str, str | None], problems: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A docs-precision run's JSON holding only ``findings`` (doc, line, token, label)."""
+    every = [{"doc": doc, "line": line, "token": token, "rule": "r", "label": label}
+             for doc, line, token, label in findings]  # fmt: skip
+    return {"projects": [{"project": "o/p", "every_finding": every, "problems": list(problems)}]}
+
+
+def test_the_change_counts_labelled_findings_lost_and_back_and_lists_unlabelled_ones() -> None:
+    base = _run(("a.md", 1, "real", "defect"), ("a.md", 2, "kept", "false"), ("a.md", 3, "u", None))
+    off = _run(("a.md", 2, "kept", "false"), ("a.md", 5, "noise", "false"), ("b.md", 1, "v", None))
+    change = ablation.contribution(off, base)
+    assert change["findings_change"] == 0
+    assert (change["defects_lost"], change["false_back"]) == (1, 1)
+    assert change["unlabelled_came"] == ["b.md:1 `v` (r)"]
+    assert change["unlabelled_went"] == ["a.md:3 `u` (r)"]
+    assert ablation.verdict({"tune": change, "report": change}) == "earns held out"
+
+
+def test_a_rule_that_moves_nothing_held_out_earns_nothing_there() -> None:
+    base = _run(("a.md", 1, "real", "defect"))
+    same = ablation.contribution(_run(("a.md", 1, "real", "defect")), base)
+    moved = ablation.contribution(_run(), base)
+    assert not ablation.earns(same)
+    assert ablation.verdict({"tune": same, "report": same}) == "earns nothing"
+    assert ablation.verdict({"tune": moved, "report": same}) == "earns on the tune half only"
+    # Off, a rule that only made false findings costs nothing: it earns nothing either.
+    noisy = _run(("a.md", 1, "real", "defect"), ("a.md", 2, "noise", "false"))
+    quieter = ablation.contribution(base, noisy)
+    assert quieter["false_gone"] == 1 and not ablation.earns(quieter)
+    assert ablation.verdict({"tune": quieter, "report": same}) == "earns nothing"
+    # Findings with no label that move are to be read first.
+    unread = ablation.contribution(
+        _run(("a.md", 1, "real", "defect"), ("c.md", 4, "x", None)), base
+    )
+    assert ablation.verdict({"tune": same, "report": unread}).startswith("read:")
+
+
+def test_a_rule_that_decides_alone_is_run_again_only_where_it_decided() -> None:
     base = {
-        "findings": 900,
-        "defect": 5,
-        "labelled": 135,
-        "precision": 5 / 135,
-        "labelled_flagged": {"defect": 9, "false": 200},
+        "projects": [
+            {"project": "o/a", "decided_by_rule": {"anchor-path": 2}},
+            {"project": "o/b", "decided_by_rule": {}},
+        ]
     }
+    assert ablation.projects_to_run("anchor-path", base) == ["o/a"]
+    assert ablation.projects_to_run("anchor-named", base) == []
+    # A model miss a later rule may overrule can change tokens it is not named on.
+    assert ablation.projects_to_run("model-near-miss", base) is None
+
+
+def test_a_run_with_a_doc_that_failed_is_to_be_run_again() -> None:
+    base = _run(("a.md", 1, "real", "defect"))
+    stopped = _run(problems=("a.md: gate 2 ERROR: took longer than gate_timeout",))
+    change = ablation.contribution(stopped, base)
+    assert change["new_problems"]
+    assert ablation.verdict({"report": change}).startswith("rerun")
+
+
+def test_a_line_shows_the_change_against_every_rule_on() -> None:
     off = {"findings": 1000, "defect": 5, "labelled": 155, "precision": 5 / 155,
            "labelled_flagged": {"defect": 8, "false": 230}}  # fmt: skip
-    line = ablation._line("historical", off, base)
-    assert "findings 1000 (+100)" in line
-    assert "defects 8 (-1), false 230 (+30)" in line and "precision 3.2% (5/155)" in line
+    base = _run(("a.md", 1, "real", "defect"))
+    change = ablation.contribution(_run(("a.md", 2, "noise", "false")), base)
+    line = ablation._line("historical", change, off)
+    assert "findings 1000" in line and "defects 8, false 230" in line
+    assert "precision 3.2% (5/155)" in line
+    assert "change +0: defects lost 1, false back 1" in line

@@ -111,17 +111,17 @@ def test_a_flag_of_another_program_is_not_the_products(
     assert f"a flag of `{program}`" in entry["reason"]
 
 
-def test_a_flag_on_no_command_line_is_a_claim_only_where_the_page_runs_the_product(
+def test_a_flag_on_no_command_line_is_a_claim_only_as_a_near_miss_of_a_real_flag(
     repo: Path, tmp_path: Path
 ) -> None:
     ctx = _ctx(repo, tmp_path)
-    # The page runs the product: an invented flag in its prose is the product's.
-    runs = "```console\n$ tidy clean\n```\n\nPass `--purge-all` too.\n"
-    assert _outcome(runs, "--purge-all", tmp_path, ctx)["rule"] == "anchor-flag"
-    # The page runs nothing of the product: the flag names nothing of it.
-    silent = "A generic bool option is `--something`.\n"
-    entry = _outcome(silent, "--something", tmp_path, ctx)
-    assert (entry["outcome"], entry["rule"]) == ("unjudged", "not-anchored")
+    # On no command line, and no near miss of the product's flags: it names nothing of the
+    # product, whether or not the page runs the product (the deleted anchor-flag made it a
+    # claim there; held out it decided no token).
+    for body in ("```console\n$ tidy clean\n```\n\nPass `--purge-all` too.\n",
+                 "A generic bool option is `--purge-all`.\n"):  # fmt: skip
+        entry = _outcome(body, "--purge-all", tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == ("unjudged", "not-anchored")
     # A near miss of a real flag is a claim wherever it is written.
     near = _outcome("Pass `--dry-runs`.\n", "--dry-runs", tmp_path, ctx)
     assert (near["outcome"], near["rule"]) == ("ungrounded", "model-cli")

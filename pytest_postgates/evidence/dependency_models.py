@@ -166,7 +166,6 @@ class DependencyModels:
             if folder.name == "node_modules" and folder.is_dir()
         ]
         self._roots: dict[str, str] | None = None  # import root -> dependency key
-        self._tops: dict[str, frozenset[str]] = {}  # dependency key -> its top exports
         self._words: dict[str, frozenset[str]] = {}  # dependency key -> the words its source writes
 
     def declared(self) -> list[str]:
@@ -222,61 +221,6 @@ class DependencyModels:
         optional extra), asked without building its model."""
         key = self._root_index().get(root) or (f"javascript:{root}" if root in self._js else "")
         return bool(key) and key.split(":", 1)[1] in self.required
-
-    def exporting(self, name: str) -> DependencyModel | None:
-        """The first installed runtime dependency whose top module (a Python package's
-        ``__init__``, a JavaScript package's entry) declares and exports ``name`` (a name
-        it only imports is not its own; a dev or docs tool's names are not the product's
-        concern)."""
-        if not name or name.startswith("_"):
-            return None
-        for key in self._top_keys():
-            exports = self._top_exports(key)
-            if name in exports:
-                return self._model(key)
-        return None
-
-    def _top_keys(self) -> list[str]:
-        installed = _installed(tuple(str(p) for p in self.search))
-        keys = [f"python:{n}" for n in self._python if n in installed and n in self._runtime]
-        scripts = [n for n in self._js if n in self._runtime and self._js_folder(n) is not None]
-        return keys + [f"javascript:{n}" for n in scripts]
-
-    def _top_exports(self, key: str) -> frozenset[str]:
-        with self._lock:
-            known = self._tops.get(key)
-        if known is not None:
-            return known
-        ecosystem, name = key.split(":", 1)
-        files, modules, version = self._top_files(ecosystem, name)
-        entries = {name: tuple(files)} if ecosystem == "javascript" else None
-        top = f"{name}-top"
-        model = _cached_model(ecosystem, top, version, files, self.cache_dir, set(), entries)
-        exports = frozenset(
-            n for m in modules for n in model.modules.get(m, ()) if n in model.by_name
-        )
-        with self._lock:
-            return self._tops.setdefault(key, exports)
-
-    def _top_files(self, ecosystem: str, name: str) -> tuple[dict[str, Path], tuple[str, ...], str]:
-        """The files of a dependency's top module, the modules they are, its version."""
-        if ecosystem == "python":
-            dist = _installed(tuple(str(p) for p in self.search))[name]
-            roots = _import_roots(dist)
-            tops = {f"{r}/__init__{s}" for r in roots for s in _PY_SOURCES}
-            tops |= {f"{r}{s}" for r in roots for s in _PY_SOURCES}
-            files = {
-                str(e): Path(str(dist.locate_file(e))) for e in dist.files or () if str(e) in tops
-            }
-            return files, roots, dist.version or ""
-        folder = self._js_folder(name)
-        manifest = _manifest(folder) if folder is not None else None
-        if folder is None or manifest is None:
-            return {}, (), ""
-        every = {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
-        entry = _js_entry(manifest, folder, every)
-        files = {p: every[p] for p in entry}
-        return files, (name,), str(manifest.get("version", ""))
 
     def _js_folder(self, name: str) -> Path | None:
         return next((nm / name for nm in self._node_modules if (nm / name).is_dir()), None)

@@ -53,7 +53,6 @@ from pytest_postgates.helpers.command_lines import (
     judge_command_span,
     judge_flag_on_page,
     page_command_lines,
-    runs_product,
 )
 from pytest_postgates.helpers.dependency_rules import dependency_name, judge_dependency
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
@@ -381,9 +380,8 @@ def judge(
             reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
             "it: prose is no evidence for a code name",
         )
-    runs = kind == "flag" and commands is not None and runs_product(commands())
     anchored = anchor(
-        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys, runs
+        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys
     )
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim

@@ -13,6 +13,14 @@ On the held-out docs (bench/docs_precision.py) it anchored 0 real of 40 sampled 
 (33 false on the tune half, 7 on the report half), on natural drift it caught one tune case
 and no report case, and turning it off cost the planted inventions nothing (94.8% off,
 94.6% on).
+
+Deleted at session 16 by bench/ablation.py (every finding of both halves of
+bench/docs_precision.py, each rule off against every rule on, at 9accc41): ``anchor-flag``
+(an invented flag where the page runs the product), ``anchor-presented-lint`` and
+``anchor-presented-root`` (a name in the product's lint namespace, rooted in its name)
+decided no token on either half; without them the planted inventions
+(bench/fabrication_recall.py, 310 of 353) and the NeuroLink labels (bench/precision.py) are
+caught as before.
 """
 
 from __future__ import annotations
@@ -39,6 +47,9 @@ class Anchor:
     decides: str
     why: str
     tests: str
+    # What turning it off changed (bench/ablation.py, bench/results/ablation.json): held out
+    # (the report half) and on the tune half; empty until it is measured.
+    earns: str = ""
 
 
 RULES = (
@@ -49,16 +60,12 @@ RULES = (
         "the product by its shape; a version only where the product has releases (a "
         "CHANGELOG or a tag): a repository with none (a blog's own) has no version to claim",
         "tests/test_gate_symbol_grounding.py::test_each_kind_is_classified_and_verified",
-    ),
-    Anchor(
-        "anchor-flag",
-        "a claim",
-        "a command-line flag no command line of the page carries is a claim about the "
-        "product when the model reads a command line of the product and the page runs it "
-        "(its executable, `python -m` of its package); a page that runs no product command "
-        "names other programs' flags (node's, uv's, the reader's own app's); with no model "
-        "at all, as the seeds, always",
-        "tests/test_anchor_rules.py::test_a_flag_is_a_claim_only_where_the_product_has_a_cli",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -1, 1 labelled false gone; tune: findings -2, 2 labelled false gone; "
+            "bench/fabrication_recall.py off: lint-rule 47 -> 1 caught (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-path",
@@ -66,6 +73,11 @@ RULES = (
         "a path into the product's tree: its first segment is a source root (`src/`, "
         "`lib/`) or a folder of the product (never the reader's paths)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -6, 6 labelled false gone; tune: findings -1, 1 labelled false gone; "
+            "bench/fabrication_recall.py off: path 27 -> 9 caught (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-id",
@@ -73,36 +85,48 @@ RULES = (
         "a model id of the catalogue's shape (`claude-sonnet-4-5`): a claim about the "
         "product's catalogue",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-lint",
-        "a claim",
-        "a name in the product's lint namespace (`neurolink/x`) that is not of a rule's shape",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -2, 2 labelled false gone; tune: findings -3, 3 labelled false gone; "
+            "bench/fabrication_recall.py off: model-id 10 -> 0 caught (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-import",
         "a claim",
         "a name a sample of the page imports from the product's package, or a member of one",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
-    ),
-    Anchor(
-        "anchor-presented-root",
-        "a claim",
-        "rooted in the product's name (`neurolink.x`, `NeuroLink.x`)",
-        "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
+            "bench/fabrication_recall.py off: member 44 -> 43 caught (Memory.flushBudget) "
+            "(bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-member",
         "a claim",
         "a member of a capitalised name the product's repository writes (`Provider.x`)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings -2, 2 labelled false gone; "
+            "bench/fabrication_recall.py off: member 44 -> 42, member-call 28 -> 27 caught "
+            "(bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-presented-sentence",
         "a claim",
         "named right after the product's name and a verb (`NeuroLink exposes x`, `NeuroLink's x`)",
         "tests/test_anchor_rules.py::test_each_way_of_presenting_is_an_anchor_of_its_own",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings -1, 1 labelled false gone; "
+            "bench/fabrication_recall.py off: joined 29 -> 28 caught (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
     Anchor(
         "anchor-path",
@@ -112,12 +136,23 @@ RULES = (
         "of its examples, tests or docs, nor the reader's paths: absolute, home, URLs, globs, "
         "node_modules, example names)",
         "tests/test_anchor_rules.py::test_a_path_is_anchored_by_the_products_files_only",
+        earns=(
+            "earns nothing on the docs; kept, the planted inventions need it; off, held out: "
+            "findings -5, 4 labelled false gone, 1 unlabelled moved; tune: findings -2, 2 "
+            "labelled false gone; the unlabelled finding it makes held out, vitest's "
+            "vi.mock('./module.js'), is the reader's module (false); bench/fabrication_recall.py "
+            "off: path 27 -> 20 caught (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-named",
         "a claim",
         "an identifier whose first word is the product's name (`FastifyDeprecation`)",
         "tests/test_anchor_rules.py::test_a_name_spelled_for_the_product_is_a_claim",
+        earns=(
+            "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
+            "tune: findings -1, 1 labelled defects lost (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-typed-key",
@@ -126,6 +161,12 @@ RULES = (
         "closed (an option of `generate()`): the model follows the sample to the type, so "
         "the name is an option the product must have (no sample mention alone anchors)",
         "tests/test_gate_symbol_grounding_typed_keys.py::test_a_key_of_a_closed_product_type_is_a_claim",
+        earns=(
+            "earns nothing on the docs; kept, the NeuroLink labels need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
+            "bench/precision.py off: 2 labelled defects lost (scoreThreshold) (bench/ablation.py "
+            "at f373629)"
+        ),
     ),
     Anchor(
         "anchor-listed",
@@ -133,6 +174,10 @@ RULES = (
         "it opens a list item, table row or definition-list term among items that open with "
         "the product's names",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
+        earns=(
+            "earns held out; off, held out: findings -1, 1 labelled defects lost; tune: findings "
+            "-6, 2 labelled defects lost, 1 labelled false gone (bench/ablation.py at f373629)"
+        ),
     ),
     Anchor(
         "anchor-values",
@@ -141,20 +186,24 @@ RULES = (
         'code writes as string literals (`"16:9"`, `"4:3"` and `"16:10"`): the '
         "sentence enumerates the product's accepted values",
         "tests/test_anchor_rules.py::test_a_value_listed_with_the_products_values_is_a_claim",
+        earns=(
+            "earns nothing on the docs; kept, the NeuroLink labels need it; off, held out: "
+            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
+            "bench/precision.py off: 1 labelled defect lost (16:10) (bench/ablation.py at "
+            "f373629)"
+        ),
     ),
 )
 
 # A code span that is one quoted string literal.
 _QUOTED_SPAN = re.compile(r"""`(["'])([^`"'\n]+)\1`""")
 
-# The ways a page presents a token as the product's (outcome_rules.presentation), each its
-# own anchor; ``catalogue`` covers flags, which anchor-flag decides, and model ids.
+# The ways a page presents a token as the product's (outcome_rules.presentation) that
+# anchor it, each its own anchor (``catalogue``: a model id; a flag is no model id).
 PRESENTED_WAYS = {
     "path": "path",
     "id": "catalogue",
-    "lint": "lint",
     "import": "import",
-    "root": "root",
     "member": "member",
     "sentence": "sentence",
 }
@@ -181,11 +230,9 @@ def anchor(
     presented: str | None,
     rules_off: frozenset[str] = frozenset(),
     keys: TypedKeys | None = None,
-    runs_product: bool = True,
 ) -> str | None:
-    """The name of the first anchor that ties the token to the product, or None.
-    ``runs_product``: whether the page runs the product's command line."""
-    shown = presented if kind != "flag" else None  # anchor-flag decides a flag
+    """The name of the first anchor that ties the token to the product, or None."""
+    shown = presented if kind != "flag" else None  # a flag is no model id of the catalogue
 
     # Three ways hold only where the product's code, not a word list, backs them.
     backed: dict[str, Callable[[], bool]] = {
@@ -204,7 +251,6 @@ def anchor(
         "anchor-shape": lambda: (
             kind in ANCHORED_KINDS and (kind != "version" or _has_releases(repos))
         ),
-        "anchor-flag": lambda: kind == "flag" and _flag_of_product(model, runs_product),
         **{
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
@@ -262,14 +308,6 @@ def _head_declared(text: str, model: ApiModel | None) -> bool:
 # Declarations whose name can head a member chain (not a dict key `{"Symbol": ...}`, a
 # parameter, a method or a flag).
 _HEAD_KINDS = frozenset({"module", "class", "interface", "type", "enum", "function", "constant"})
-
-
-def _flag_of_product(model: ApiModel | None, runs_product: bool) -> bool:
-    if model is not None and model.without_code:
-        return False  # no product code, no command line of it
-    if model is None or not model.available or not model.facts.decls:
-        return True  # no model: every flag is a claim, as the seeds have it
-    return model.cli.present and runs_product
 
 
 def _names(repos: Repos) -> list[str]:

@@ -331,8 +331,3 @@ def _hosts(line: CommandLine, model: ApiModel) -> bool:
     """Whether the line runs a program the product is a plugin of (pytest)."""
     name = line.program.rsplit(" ", 1)[-1].rsplit("/", 1)[-1]
     return model.facts.executables.get(name, "").startswith(HOST_PREFIX)
-
-
-def runs_product(lines: Sequence[CommandLine]) -> bool:
-    """Whether the page runs the product's command line."""
-    return any(line.product for line in lines)

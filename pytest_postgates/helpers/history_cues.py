@@ -32,6 +32,10 @@ RULES = (
         '`line_number`"): no claim that the product has it; the subject of a negated verb '
         'of behaviour ("`retry_policy` does not retry") and a replacement stay claims',
         "tests/test_page_denies.py::test_a_name_the_sentence_denies_is_unjudged",
+        earns=(
+            "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
+            "tune: findings +2, 2 labelled false back (bench/ablation.py at f373629)"
+        ),
     ),
 )
 
