@@ -247,9 +247,9 @@ def test_file_scans_agree_with_a_brute_force_scan_of_every_file(
 
 
 def test_an_excluded_folder_keeps_its_source_code_in_the_evidence(tmp_path: Path) -> None:
-    """A folder gated as posts (`paths`) leaves its pages out of the evidence, never its
-    code or manifest: a package's README gated where it lives keeps the package (jest's
-    packages/jest-leak-detector), a docs folder its examples' code."""
+    """A folder gated as posts (`paths`) leaves its pages and data (a scorecard's JSON) out
+    of the evidence, never its code or manifest: a package's README gated where it lives
+    keeps the package (jest's packages/jest-leak-detector), a docs folder its examples."""
     repo = make_repo(
         tmp_path / "repo",
         {
@@ -259,6 +259,7 @@ def test_an_excluded_folder_keeps_its_source_code_in_the_evidence(tmp_path: Path
             "docs/guide.md": "A guide naming `exampleHelper`.\n",
             "docs/examples/demo.py": "def example_helper():\n    return 1\n",
             "docs/notes.txt": "prose\n",
+            "docs/cards/post-gate2.json": '{"token": "exampleHelper"}\n',
             "_posts/2026-01-01-a.md": "A post.\n",
             "_posts/tool.py": "x = 1\n",
         },

@@ -48,7 +48,7 @@ from pytest_postgates.evidence.substring import Haystack, TextProbe
 from pytest_postgates.evidence.word_table import Postings, WordCheck, collector_paused
 from pytest_postgates.fileio import locked
 
-INDEX_VERSION = 6  # 6: an excluded (posts) folder leaves out its pages only
+INDEX_VERSION = 6  # 6: an excluded folder keeps its code and manifests
 # A tracked file larger than this is indexed by name only: its path is listed (a post may
 # cite it) but its text is not searched. One 95 MB text file cost 50 s and 2.8 GB to index.
 MAX_INDEXED_FILE_BYTES = 4 * 1024 * 1024
@@ -489,21 +489,17 @@ def _run(root: Path, *args: str) -> bytes:
     return git(root, *args).stdout
 
 
-# What a folder of posts leaves out of the evidence: its pages (Markdown, the other markup
-# a docs folder holds, rendered pages), never its code, manifests or data.
-PAGE_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".rst", ".txt", ".adoc", ".html",
-                           ".htm"})  # fmt: skip
+# What a folder of posts keeps as evidence: code and manifests (a README gated in its package).
+KEPT_SUFFIXES = (".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".py", ".pyi")
+KEPT_NAMES = frozenset({"package.json", "pyproject.toml", "setup.cfg", "tsconfig.json"})
 
 
 def is_excluded(path: str, exclude: tuple[str, ...]) -> bool:
     """Whether a tracked path is blog content rather than evidence: any ``_posts`` folder,
-    or a page (:data:`PAGE_SUFFIXES`) in a folder named in ``exclude`` (paths relative to
-    the repository root): a package's README gated where it lives (``packages/x``) leaves
-    the package's code and manifest in the evidence, as a docs folder does its examples."""
-    parts = path.split("/")
-    if "_posts" in parts[:-1]:
+    or a file other than code or a manifest in a folder named in ``exclude``."""
+    if "_posts" in path.split("/")[:-1]:
         return True
-    if os.path.splitext(path)[1].lower() not in PAGE_SUFFIXES:
+    if path.lower().endswith(KEPT_SUFFIXES) or path.rsplit("/", 1)[-1] in KEPT_NAMES:
         return False
     return any(path == folder or path.startswith(folder.rstrip("/") + "/") for folder in exclude)
 

@@ -17,13 +17,13 @@ from pytest_postgates.helpers.js_types import Keys
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, did_you_mean
 
 if TYPE_CHECKING:
-    from pytest_postgates.helpers.js_samples import JsSample
+    from pytest_postgates.helpers.js_reading import FenceReading
 
 # Where the keys of a callee's argument are declared: (position, key path) -> keys.
 KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
 
 
-def options(sample: JsSample, node: Any) -> None:
+def options(sample: FenceReading, node: Any) -> None:
     """The keys of the object literals a call or ``new`` passes to a product callable."""
     arguments = node.child_by_field_name("arguments")
     if arguments is None or not any(a.type == "object" for a in arguments.named_children):
@@ -42,7 +42,7 @@ def options(sample: JsSample, node: Any) -> None:
         object_keys(sample, keys_at, argument, position, (), shown)
 
 
-def callee(sample: JsSample, node: Any) -> tuple[KeysAt, str] | str | None:
+def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
     """Where the option keys of a call or ``new`` are declared, and the callee as shown: a
     method of an instance (or a constructor) of a product class, or a function of the
     product. A product callee whose parameters the model cannot type gives the reason
@@ -98,7 +98,12 @@ def callee(sample: JsSample, node: Any) -> tuple[KeysAt, str] | str | None:
 
 
 def object_keys(
-    sample: JsSample, keys_at: KeysAt, node: Any, position: int, path: tuple[str, ...], shown: str
+    sample: FenceReading,
+    keys_at: KeysAt,
+    node: Any,
+    position: int,
+    path: tuple[str, ...],
+    shown: str,
 ) -> None:
     keys = keys_at(position, path)
     line, text = sample.line(node), sample.linenode_text(node)

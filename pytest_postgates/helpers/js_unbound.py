@@ -3,7 +3,7 @@ binding them: the package called by its own name (``Fastify()``), a variable nam
 product type (``reply``), a product file's functions called bare, a class made with ``new``
 (a workspace package's own class in its README), and a typo of a product member on a
 parameter the sample does not type (a handler's ``reply``). Each
-function takes the fence reader (:class:`~pytest_postgates.helpers.js_samples.JsSample`)."""
+function takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.FenceReading`)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pytest_postgates.helpers.js_tree import node_text
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
-    from pytest_postgates.helpers.js_samples import JsSample
+    from pytest_postgates.helpers.js_reading import FenceReading
 
 IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 _NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
@@ -28,7 +28,7 @@ def package_word(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-def calls_unqualified(sample: JsSample, content: str) -> bool:
+def calls_unqualified(sample: FenceReading, content: str) -> bool:
     """Whether the fence calls, bare, at least two functions of one product file."""
     names = js_free_calls.bare_calls(content) - sample.bound
     if len(names) < 2:
@@ -37,7 +37,7 @@ def calls_unqualified(sample: JsSample, content: str) -> bool:
     return types is not None and js_free_calls.anchor(types.model, names) is not None
 
 
-def constructs_unbound(sample: JsSample, content: str) -> bool:
+def constructs_unbound(sample: FenceReading, content: str) -> bool:
     """Whether the fence makes, with ``new``, a product class it never binds."""
     names = {m.group(1) for m in _NEW.finditer(content)} - sample.bound
     types = sample.types() if names else None
@@ -46,7 +46,7 @@ def constructs_unbound(sample: JsSample, content: str) -> bool:
     )
 
 
-def free_calls(sample: JsSample, root: Any) -> None:
+def free_calls(sample: FenceReading, root: Any) -> None:
     """The fence's bare calls of a product file's functions (js_free_calls)."""
     types = sample.types()
     if types is None:
@@ -60,7 +60,7 @@ def free_calls(sample: JsSample, root: Any) -> None:
     )
 
 
-def free_call(sample: JsSample, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
+def free_call(sample: FenceReading, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
     sample.report.count("export")
     types = sample.types()
     if name not in anchor.functions and types is not None:
@@ -68,7 +68,7 @@ def free_call(sample: JsSample, name: str, node: Any, anchor: js_free_calls.Anch
         sample.report.violation(sample.line(node), "named_export", name, anchor.path, reason, close)
 
 
-def uses_conventional(sample: JsSample, content: str) -> bool:
+def uses_conventional(sample: FenceReading, content: str) -> bool:
     """Whether the fence uses, unbound, a name that holds a product type by convention."""
     names = set(IDENTIFIER.findall(content)) - sample.bound
     if not any(name[:1].islower() for name in names):
@@ -78,7 +78,7 @@ def uses_conventional(sample: JsSample, content: str) -> bool:
     return types is not None and any(types.conventional(n, package) for n in names)
 
 
-def conventional(sample: JsSample, name: str) -> SampleValue | None:
+def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     """An instance of the product type a name the post never binds holds by the docs'
     convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
     types = sample.types()
@@ -86,7 +86,7 @@ def conventional(sample: JsSample, name: str) -> SampleValue | None:
     return SampleValue("typed", cls[1], cls[0], origin=ASSUMED_FROM_NAME) if cls else None
 
 
-def package_called(sample: JsSample, function: Any) -> SampleValue | None:
+def package_called(sample: FenceReading, function: Any) -> SampleValue | None:
     """``Fastify()`` or ``express()`` in a sample that never binds the name: the
     package's own name (any case), called, is its entry module called, the import
     the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
@@ -99,7 +99,7 @@ def package_called(sample: JsSample, function: Any) -> SampleValue | None:
     return SampleValue("namespace", module) if module else None
 
 
-def unbound_class(sample: JsSample, name: str, node: Any) -> SampleValue | None:
+def unbound_class(sample: FenceReading, name: str, node: Any) -> SampleValue | None:
     """``new LeakDetector()`` where no sample of the page binds the name: in the docs of
     a workspace package that exports a class of that name, or whose default export is
     a class (anonymous or so named: the import the reader adds), that export; another
@@ -120,7 +120,9 @@ def unbound_class(sample: JsSample, name: str, node: Any) -> SampleValue | None:
     return SampleValue("unknown", origin=reason)
 
 
-def home_class(sample: JsSample, name: str, line: int = 0, text: str = "") -> SampleValue | None:
+def home_class(
+    sample: FenceReading, name: str, line: int = 0, text: str = ""
+) -> SampleValue | None:
     """The class ``name`` stands for in the docs of the workspace package holding the
     page: its export of that name, or its default export when that is a class
     anonymous or so named."""
@@ -146,7 +148,7 @@ def home_class(sample: JsSample, name: str, line: int = 0, text: str = "") -> Sa
     return None
 
 
-def untyped_member(sample: JsSample, obj: Any, name: str, line: int, text: str) -> None:
+def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: str) -> None:
     """A member on a parameter the sample does not type (a plugin's ``app``, a handler's
     ``reply``): judged only when it is a typo of a product member that the code never
     writes (``decorareRequest``); any other name may be anyone's."""

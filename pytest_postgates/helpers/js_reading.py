@@ -1,0 +1,37 @@
+"""What gate 15's JavaScript fence reader (``js_samples.JsSample``) offers the modules it
+hands parts of its reading to (``js_unbound``, ``js_option_keys``): a protocol, so that they
+type their argument without importing the reader that imports them."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pytest_postgates.helpers.js_types import Cls, JsTypes
+from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport, SampleValue
+
+
+class FenceReading(Protocol):
+    gate: SampleChecker
+    report: SampleReport
+    values: dict[str, SampleValue]
+    bound: set[str]
+    package_word: str
+    source: bytes
+    # Parameters, loop variables and caught errors: (name, start byte, end byte).
+    scoped: list[tuple[str, int, int]]
+
+    def line(self, node: Any) -> int: ...
+
+    def linenode_text(self, node: Any) -> str: ...
+
+    def types(self) -> JsTypes | None: ...
+
+    def class_of(self, held: SampleValue) -> Cls | None: ...
+
+    def value_of(self, node: Any) -> SampleValue | None: ...
+
+    def called(self, function: Any) -> SampleValue | None: ...
+
+    def is_bound(self, node: Any, name: str) -> bool: ...
+
+    def constructed(self, node: Any) -> SampleValue | None: ...
