@@ -29,9 +29,7 @@ import os
 import posixpath
 import random
 import re
-import subprocess
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -41,7 +39,8 @@ LABELS = HERE / "labels" / "gate16_agentfiles.jsonl"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 from holdout_precision import wilson  # noqa: E402
-from wiring_frames import PINNED_VERB, _commit_candidates  # noqa: E402
+from wiring_frames import PINNED_VERB, _commit_candidates, _git  # noqa: E402
+from wiring_mined import gate_pages  # noqa: E402
 from wiring_recall import CODES  # noqa: E402
 
 SEED = 20261204
@@ -131,16 +130,6 @@ _SPAN = re.compile(r"`[^`\n]+`")
 _FENCE = ("```", "~~~")
 
 
-def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "--git-dir", str(repo), *args],
-        capture_output=True,
-        text=True,
-        errors="replace",
-        check=True,
-    ).stdout
-
-
 def _mirror(mirrors: Path, project: str) -> Path:
     return mirrors / project.replace("/", "+") / "repo"
 
@@ -178,41 +167,12 @@ def agent_files(repo: Path, commit: str, tier: int = 1) -> list[str]:
     return sorted(second - first)
 
 
-def page_name(path: str) -> str:
-    """The flat name a file is gated under (a Markdown name: ``.cursorrules`` is prose too)."""
-    flat = "__".join(Path(path).parts)
-    return flat if flat.endswith(".md") else flat + ".md"
-
-
 def gate_files(
     project: str, commit: str, paths: list[str], mirrors: Path
 ) -> tuple[str, dict[str, list[dict[str, Any]]], dict[str, list[str]]]:
     """Gate 16's claims on each file at ``commit`` and each file's lines; the full commit."""
-    import wiring_planted as planted
-
-    with tempfile.TemporaryDirectory() as scratch:
-        clone = Path(scratch) / "clone"
-        subprocess.run(
-            ["git", "clone", "-q", "--shared", "--no-checkout",
-             str(_mirror(mirrors, project)), str(clone)],
-            check=True,
-        )  # fmt: skip
-        full = _git(clone / ".git", "rev-parse", commit).strip()
-        flat = clone / "_postgates_docs"
-        flat.mkdir()
-        pages: dict[str, Path] = {}
-        texts: dict[str, list[str]] = {}
-        for path in paths:
-            text = _git(clone / ".git", "show", f"{full}:{path}")
-            page = flat / page_name(path)
-            page.write_text(text, encoding="utf-8")
-            pages[path], texts[path] = page, text.splitlines()
-        with tempfile.TemporaryDirectory() as cache:
-            cards = planted._gate16_cards(
-                list(pages.values()), planted._context(clone, full, Path(cache))
-            )
-    claims = {path: list(cards[page.name]["detail"]["claims"]) for path, page in pages.items()}
-    return full, claims, texts
+    full, claims, texts = gate_pages(_mirror(mirrors, project), commit, dict.fromkeys(paths))
+    return full, claims, {path: text.splitlines() for path, text in texts.items()}
 
 
 def _listed(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:

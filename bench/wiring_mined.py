@@ -43,35 +43,56 @@ DRAWN_TUNE = ("python/mypy", "pyodide/pyodide", "excalidraw/excalidraw", "facebo
 
 
 def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
+    return subprocess.run(
+        ["git", *args], capture_output=True, text=True, errors="replace", check=True
+    ).stdout
+
+
+def page_name(path: str) -> str:
+    """The flat name a repository file is gated under (a Markdown name: ``.cursorrules``
+    is prose too)."""
+    flat = "__".join(Path(path).parts)
+    return flat if flat.endswith(".md") else flat + ".md"
+
+
+def gate_pages(
+    mirror: Path, commit: str, pages: dict[str, str | None]
+) -> tuple[str, dict[str, list[dict[str, Any]]], dict[str, str]]:
+    """Gate 16 on ``pages`` (a repository path, read at ``commit`` when its text is None,
+    or a name with its text), written flat into a shared clone of ``mirror`` and gated at
+    ``commit``: the full commit, each page's claims and each page's text. The benches of
+    gate 16's held-out frames (mined, outsider, agent files) all gate this way."""
+    import wiring_planted as planted
+
+    with tempfile.TemporaryDirectory() as scratch:
+        clone = Path(scratch) / "clone"
+        _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
+        full = _git("-C", str(clone), "rev-parse", commit).strip()
+        flat = clone / "_postgates_docs"
+        flat.mkdir()
+        files: dict[str, Path] = {}
+        texts: dict[str, str] = {}
+        for key, given in pages.items():
+            text = given if given is not None else _git("-C", str(clone), "show", f"{full}:{key}")
+            files[key], texts[key] = flat / page_name(key), text
+            files[key].write_text(text, encoding="utf-8")
+        with tempfile.TemporaryDirectory() as cache:
+            cards = planted._gate16_cards(
+                list(files.values()), planted._context(clone, full, Path(cache))
+            )
+    claims = {key: list(cards[page.name]["detail"]["claims"]) for key, page in files.items()}
+    return full, claims, texts
 
 
 def gate_line(row: dict[str, Any], mirrors: Path) -> tuple[str, list[dict[str, Any]]]:
     """Gate 16's claims on the row's line, the page gated at the row's parent; and the
     parent's full commit (or why the row could not be gated)."""
-    import wiring_planted as planted
-
     mirror = mirrors / str(row["project"]).replace("/", "+") / "repo"
     if not mirror.is_dir():
         return f"no mirror at {mirror}", []
-    with tempfile.TemporaryDirectory() as scratch:
-        clone = Path(scratch) / "clone"
-        _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
-        parent = _git("-C", str(clone), "rev-parse", str(row["parent"])).strip()
-        flat = clone / "_postgates_docs"
-        flat.mkdir()
-        page = flat / "__".join(Path(str(row["path"])).parts)
-        page.write_bytes(
-            subprocess.run(
-                ["git", "-C", str(clone), "show", f"{parent}:{row['path']}"],
-                capture_output=True,
-                check=True,
-            ).stdout
-        )
-        with tempfile.TemporaryDirectory() as cache:
-            cards = planted._gate16_cards([page], planted._context(clone, parent, Path(cache)))
-    claims = cards[page.name]["detail"]["claims"]
-    return parent, [c for c in claims if c["line"] == row["line"] and c["code"] in CODES]
+    path = str(row["path"])
+    parent, claims, _texts = gate_pages(mirror, str(row["parent"]), {path: None})
+    return parent, [c for c in claims[path] if c["line"] == row["line"] and c["code"] in CODES]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,9 +34,7 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -49,7 +47,7 @@ PAGES = Path(
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 from holdout_precision import wilson  # noqa: E402
-from wiring_mined import DRAWN_TUNE  # noqa: E402
+from wiring_mined import DRAWN_TUNE, gate_pages  # noqa: E402
 from wiring_recall import CODES, TUNE_PROJECTS  # noqa: E402
 
 CLAIM_LINES_PER_PAGE = 3
@@ -64,10 +62,6 @@ _CODE_SHAPED = re.compile(
     r"|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"
     r"|\b[a-z][a-z0-9]*_[a-z0-9_]+"
 )
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(["git", *args], capture_output=True, text=True, check=True).stdout
 
 
 def page_file(pages: Path, url: str) -> Path:
@@ -87,22 +81,11 @@ def gate_page(
 ) -> tuple[str, list[dict[str, Any]]]:
     """Gate 16's claims on the page, gated at the commit; and the full commit (or why the
     page could not be gated, with no claims)."""
-    import wiring_planted as planted
-
     mirror = mirrors / project.replace("/", "+") / "repo"
     if not mirror.is_dir():
         return f"no mirror at {mirror}", []
-    with tempfile.TemporaryDirectory() as scratch:
-        clone = Path(scratch) / "clone"
-        _git("clone", "-q", "--shared", "--no-checkout", str(mirror), str(clone))
-        full = _git("-C", str(clone), "rev-parse", commit).strip()
-        flat = clone / "_postgates_docs"
-        flat.mkdir()
-        page = flat / "outsider-page.md"
-        page.write_text(text, encoding="utf-8")
-        with tempfile.TemporaryDirectory() as cache:
-            cards = planted._gate16_cards([page], planted._context(clone, full, Path(cache)))
-    return full, list(cards[page.name]["detail"]["claims"])
+    full, claims, _texts = gate_pages(mirror, commit, {"outsider-page.md": text})
+    return full, claims["outsider-page.md"]
 
 
 def frame_lines(text: str, claims: list[dict[str, Any]]) -> list[int]:

@@ -56,7 +56,9 @@ def test_the_files_of_each_tier_follow_the_labels_rules(tmp_path: Path) -> None:
         "Architecture/01-jobs.md",
         "notes/plan.md",
     ]
-    assert bench.page_name(".cursor/rules/style.mdc") == ".cursor__rules__style.mdc.md"
+    assert load_bench("wiring_mined", "wiring_mined.py").page_name(".cursor/rules/style.mdc") == (
+        ".cursor__rules__style.mdc.md"
+    )
 
 
 def test_a_false_row_is_contradicted_and_counted_in_its_half(
