@@ -109,7 +109,7 @@ class ApiLookup:
     _layouts: tuple[tuple[str, str, str], ...] | None = None
     # Answers shared by every post of a run (the tables do not change within it).
     _names: dict[str, tuple[set[str] | Unknown, tuple[str, ...]]] = field(default_factory=dict)
-    _found: dict[tuple[str, str], tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
+    _found: dict[tuple[str, str, bool], tuple[Any, tuple[str, ...]]] = field(default_factory=dict)
     # Answers of the run's other readers of the tables (public_functions), by question.
     shared: dict[Any, Any] = field(default_factory=dict)
     # The repository's other packages (a monorepo's workspaces): a module of one that
@@ -350,21 +350,25 @@ class ApiLookup:
             return {*table.objects[local], "default"}
         return Unknown(f"{path} is `export =` of a value the tables cannot read")
 
-    def find_export(self, path: str, name: str, depth: int = 0) -> Binding | Unknown | None:
-        """Where ``name`` exported by ``path`` is declared; None when it is not exported."""
-        cached = self._found.get((path, name))
+    def find_export(
+        self, path: str, name: str, depth: int = 0, declared: bool = False
+    ) -> Binding | Unknown | None:
+        """Where ``name`` exported by ``path`` is declared; None when it is not exported.
+        ``declared``: as TypeScript's declarations of the module have it, which leave out
+        a ``module.exports =`` beside ES exports (FileTable.commonjs_shim)."""
+        cached = self._found.get((path, name, declared))
         if cached is None:
             before = list(self.read)
             self.read = []
-            answer = self._find(path, name, set(), depth)
-            cached = self._found[(path, name)] = (answer, tuple(self.read))
+            answer = self._find(path, name, set(), depth, declared)
+            cached = self._found[(path, name, declared)] = (answer, tuple(self.read))
             self.read = before
         self._mark(cached[1])
         found: Binding | Unknown | None = cached[0]
         return found
 
     def _find(
-        self, path: str, name: str, seen: set[tuple[str, str]], depth: int
+        self, path: str, name: str, seen: set[tuple[str, str]], depth: int, declared: bool = False
     ) -> Binding | Unknown | None:
         if (path, name) in seen or depth > MAX_DEPTH:
             return None
@@ -377,8 +381,8 @@ class ApiLookup:
             return self.local_binding(path, local) if local else Binding(path, "", "value")
         if name in table.reexports:
             spec, imported = table.reexports[name]
-            return self._imported(path, spec, imported, seen, depth)
-        if table.export_equals is not None:
+            return self._imported(path, spec, imported, seen, depth, declared)
+        if table.export_equals is not None and not (declared and table.commonjs_shim):
             members = self._equals_members(path, table)
             if isinstance(members, Unknown):
                 return members
@@ -392,7 +396,7 @@ class ApiLookup:
                 continue
             if name == "default":
                 continue
-            found = self._find(target, name, seen, depth + 1)
+            found = self._find(target, name, seen, depth + 1, declared)
             if found is not None:
                 return found
         if pending:
@@ -400,20 +404,26 @@ class ApiLookup:
         return None
 
     def _imported(
-        self, path: str, spec: str, imported: str, seen: set[Any], depth: int
+        self,
+        path: str,
+        spec: str,
+        imported: str,
+        seen: set[Any],
+        depth: int,
+        declared: bool = False,
     ) -> Binding | Unknown | None:
         if not spec.startswith("."):
             target = self.package_source(spec)
             if target is None:
                 return Unknown(f"{imported!r} comes from the package {spec!r}, outside the tables")
             return Binding(target, "*", "namespace") if imported == "*" else (
-                self._find(target, imported, seen, depth + 1))  # fmt: skip
+                self._find(target, imported, seen, depth + 1, declared))  # fmt: skip
         target = self.relative(path, spec)
         if target is None:
             return Unknown(f"{spec!r} imported by {path} is not a tracked source file")
         if imported == "*":
             return Binding(target, "*", "namespace")
-        return self._find(target, imported, seen, depth + 1)
+        return self._find(target, imported, seen, depth + 1, declared)
 
     def local_binding(self, path: str, local: str, depth: int = 0) -> Binding | Unknown | None:
         table = self.table(path)

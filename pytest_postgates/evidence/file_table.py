@@ -28,6 +28,10 @@ class FileTable:
     # ``export * from`` specifiers (Python: ``from m import *`` modules)
     stars: list[str] = field(default_factory=list)
     export_equals: str | None = None  # ``export = X`` / ``module.exports = X`` binding
+    # ``module.exports = X`` in a file that also has ES exports (got's ``export default got;
+    # module.exports = got``): what ``require`` gives, while TypeScript's declarations of the
+    # file hold its ES exports only.
+    commonjs_shim: bool = False
     # CommonJS exports whose value is a required module or one of its members: exported
     # name -> [specifier, imported name] ("*": the whole module), the name "*" for
     # ``module.exports = require(spec)``. Only the walk of the functions a package's entry

@@ -32,6 +32,7 @@ class JsTables:
         self.language = language
         self.table = FileTable("js")
         self.declarations = declarations  # a declaration file (.d.ts, .d.mts, .d.cts)
+        self.assigned_exports = False  # `module.exports = <a value, not an object>`
 
     def text(self, node: Any) -> str:
         return node_text(self.source, node)
@@ -49,6 +50,12 @@ class JsTables:
         for child in statements:
             self.statement(child, exported=implicit)
         table = self.table
+        es_exports = any(
+            c.type == "export_statement" and not any(t.type == "=" for t in c.children)
+            for c in exports
+        )
+        if self.assigned_exports and es_exports and table.export_equals is not None:
+            table.commonjs_shim = True
         # `export { a as b }` of an imported name is a re-export in all but syntax.
         for name, local in list(table.exports.items()):
             if local in table.imports and local not in table.locals:
@@ -430,8 +437,10 @@ class JsTables:
                 self.required_members(right)
             elif right.type == "identifier":
                 table.export_equals = self.text(right)
+                self.assigned_exports = True
             else:
                 table.export_equals = ""
+                self.assigned_exports = True
                 required = self.required(right)
                 if required is not None and required[1] == "*":
                     table.required_exports["*"] = required

@@ -278,7 +278,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         nonlocal cli
         first = fence.start_line + 1
         if kind == "code" and named:
-            sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"))
+            typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+            sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"), typescript)
         elif kind == "python" and python_sample is not None:
             python_sample.fence(fence.content, first)
         elif kind == "indented" and python_sample is not None:

@@ -70,8 +70,12 @@ class JsSample:
         self.scoped: list[tuple[str, int, int]] = []
         # Uses of values from a specifier that does not resolve, by why: (line, text, use).
         self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
+        self.typescript = False  # the fence read is TypeScript
 
-    def fence(self, content: str, first_line: int, tsx: bool) -> None:
+    def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
+        # A TypeScript fence's imports are checked as TypeScript checks them: against the
+        # module's declarations (ApiLookup.find_export's ``declared``).
+        self.typescript = typescript
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
         # A plugin's members are judged unjudged in the fence that registers it only (a
         # post registering one somewhere says nothing of the instance in its other fences).
@@ -191,7 +195,7 @@ class JsSample:
             return
         for part in clause.named_children:
             if part.type == "identifier":
-                self.bind(node_text(self.source, part), module, "default", node)
+                self.bind(node_text(self.source, part), module, "default", node, type_only)
             elif part.type == "namespace_import":
                 ids = [c for c in part.named_children if c.type == "identifier"]
                 if ids:
@@ -207,7 +211,7 @@ class JsSample:
                     name = name.strip("'\"")
                     inline_type = any(c.type == "type" for c in specifier.children)
                     self.bind(local, self.typed_module(spec, module, name, inline_type, node),
-                              name, node)  # fmt: skip
+                              name, node, type_only or inline_type)  # fmt: skip
 
     def reexport(self, node: Any) -> None:
         spec = node_string(self.source, node.child_by_field_name("source"))
@@ -237,9 +241,10 @@ class JsSample:
             return typed
         return module
 
-    def bind(self, local: str, module: str, name: str, node: Any) -> None:
+    def bind(self, local: str, module: str, name: str, node: Any, typed: bool = False) -> None:
         self.bound.add(local)
-        binding = self.gate.check_export(module, name, self.line(node), self.linenode_text(node))
+        line, text = self.line(node), self.linenode_text(node)
+        binding = self.gate.check_export(module, name, line, text, typed or self.typescript)
         if binding is not None and binding.kind == "namespace":  # `export * as builders`
             self.values[local] = SampleValue("namespace", binding.path)
         elif binding is not None:

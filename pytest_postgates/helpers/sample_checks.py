@@ -272,8 +272,11 @@ class SampleChecker:
             return None
         return Unknown(f"{spec} resolves to {result.target}: {source.missing}; set source_map")
 
-    def check_export(self, module: str, name: str, line: int, text: str) -> Binding | None:
-        found = self.lookup.find_export(module, name)
+    def check_export(
+        self, module: str, name: str, line: int, text: str, declared: bool = False
+    ) -> Binding | None:
+        """``declared``: the name as TypeScript imports it (ApiLookup.find_export)."""
+        found = self.lookup.find_export(module, name, declared=declared)
         if isinstance(found, Unknown):
             self.report.skip(line, text, f"{name}: {found.reason}")
             return None
