@@ -47,6 +47,13 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         source = sources[path].encode("utf-8")
         try:
             tree = parser.parse(source)
+            if tree.root_node.has_error and language == "javascript" and "typescript" in parsers:
+                # Flow-typed JavaScript (`const matchers: MatchersObject = {...}`): the
+                # TypeScript grammar reads its annotations, the JavaScript one loses the
+                # statement they are in.
+                typed = parsers["typescript"].parse(source)
+                if not typed.root_node.has_error:
+                    tree, language = typed, "typescript"
             declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
             builder = JsTables(source, getattr(tree, "language", None), declarations)
             table = builder.build(tree.root_node)

@@ -93,6 +93,7 @@ class JsSample:
             and not js_unbound.uses_conventional(self, content)
             and not js_unbound.calls_unqualified(self, content)
             and not js_unbound.constructs_unbound(self, content)
+            and not js_unbound.misspells_member(self, content)
             and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
             return  # neither imports the product nor uses a name bound to it
@@ -181,11 +182,14 @@ class JsSample:
 
     def import_statement(self, node: Any) -> None:
         spec = node_string(self.source, node.child_by_field_name("source"))
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         if not self.product(spec):
+            # Another package's names are bound too: not globals the reader is expected to have.
+            if clause is not None:
+                self.bound.update(node_text(self.source, n) for n in pattern_names(clause))
             return
         assert spec is not None
         type_only = any(c.type == "type" for c in node.children)
-        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         module = self.gate.module_for(spec, type_only, self.line(node), self.linenode_text(node),
                                       side_effect=clause is None)  # fmt: skip
         if clause is not None and module is None:

@@ -189,6 +189,8 @@ class JsTypes:
                 continue
             if one_letter_changed(name, real) or one_letter_slipped(name, real):
                 return real
+            if _hump_changed(name, real):
+                return real
         return None
 
     def named_by_code(self, cls: Cls, name: str) -> str | None:
@@ -392,6 +394,15 @@ def _keys(shapes: list[Shape], method: str, through: str) -> Keys:
     owners = sorted({s.owner for s in shapes if s.owner})
     fields = frozenset(name for s in shapes for name in s.fields)
     return Keys(fields, " | ".join(owners) or through or f"{method}()'s options")
+
+
+def _hump_changed(name: str, other: str) -> bool:
+    """One letter after the first in the other case (``toBeinstanceOf``, ``toBeInstanceOf``):
+    JavaScript's names are case-sensitive, so that is another name, and a typo of this one."""
+    if len(name) != len(other) or name == other or name[0] != other[0]:
+        return False
+    changed = [(a, b) for a, b in zip(name, other, strict=True) if a != b]
+    return len(changed) == 1 and changed[0][0].lower() == changed[0][1].lower()
 
 
 def _declaration_only(path: str) -> bool:

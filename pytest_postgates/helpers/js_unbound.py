@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
 
 IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+# A member written after a call (``expect(x).toBeinstanceOf``): long enough to be judged a typo.
+_CALLED_MEMBER = re.compile(r"\)\s*\.\s*([A-Za-z_$][\w$]{4,})")
+# Calls that load a module: what they return is the module's, read elsewhere.
+_LOADERS = frozenset({"require", "import"})
 _NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
 
 
@@ -66,6 +70,15 @@ def free_call(sample: FenceReading, name: str, node: Any, anchor: js_free_calls.
     if name not in anchor.functions and types is not None:
         reason, close = js_free_calls.finding(types.model, name, anchor)
         sample.report.violation(sample.line(node), "named_export", name, anchor.path, reason, close)
+
+
+def misspells_member(sample: FenceReading, content: str) -> bool:
+    """Whether the fence calls, after a call, a member that is a typo of a product member
+    the code never writes (a reason to read a fence that names nothing else of the
+    product's: ``expect(x).toBeinstanceOf(A)``)."""
+    names = {m.group(1) for m in _CALLED_MEMBER.finditer(content)}
+    types = sample.types() if names else None
+    return types is not None and any(types.misspelled_member(n) for n in names)
 
 
 def uses_conventional(sample: FenceReading, content: str) -> bool:
@@ -150,14 +163,25 @@ def home_class(
 
 def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: str) -> None:
     """A member on a parameter the sample does not type (a plugin's ``app``, a handler's
-    ``reply``): judged only when it is a typo of a product member that the code never
-    writes (``decorareRequest``); any other name may be anyone's."""
-    if obj.type != "identifier":
+    ``reply``) or on what a function the page never binds returns (a global the reader is
+    expected to have: jest's ``expect(x)``): judged only when it is a typo of a product
+    member that the code never writes (``decorareRequest``, ``toBeinstanceOf``); any
+    other name may be anyone's."""
+    if obj.type == "call_expression":
+        function = obj.child_by_field_name("function")
+        called = node_text(sample.source, function) if function is not None else ""
+        if function is None or function.type != "identifier" or called in _LOADERS:
+            return
+        if sample.is_bound(function, called):
+            return  # the reader's own function, or another library's import
+        local = f"{called}()"
+    elif obj.type == "identifier":
+        local = node_text(sample.source, obj)
+        at = obj.start_byte
+        if not any(n == local and start <= at < end for n, start, end in sample.scoped):
+            return  # a name of the reader's or another library's, not a parameter
+    else:
         return
-    local = node_text(sample.source, obj)
-    at = obj.start_byte
-    if not any(n == local and start <= at < end for n, start, end in sample.scoped):
-        return  # a name of the reader's or another library's, not a parameter
     types = sample.types()
     real = types.misspelled_member(name) if types is not None else None
     if real is None:

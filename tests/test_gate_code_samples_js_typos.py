@@ -1,0 +1,76 @@
+"""Gate 15 on a typo of a product member written after a call of a global the page never
+binds (jest's ``expect(x).toBeinstanceOf(A)``): JavaScript's names are case-sensitive, so
+one letter in the other case is a typo too, and the product's members include the methods
+of its object literals, Flow-typed files included (read with the TypeScript grammar when
+the JavaScript one cannot read them)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import make_repo, sample_card, sample_violations
+
+FILES = {
+    "package.json": json.dumps({"name": "jestish", "main": "src/index.js"}),
+    "src/index.js": (
+        "const matchers = require('./matchers');\n"
+        "module.exports = function expect(actual) { return matchers; };\n"
+    ),
+    # Flow annotations: the JavaScript grammar loses the object they are in.
+    "src/matchers.js": (
+        "// @flow\n"
+        "import type {MatchersObject} from './types';\n"
+        "const matchers: MatchersObject = {\n"
+        "  toEqual(received: any, expected: any) {\n"
+        "    const pass = received === expected;\n"
+        "    return {pass};\n"
+        "  },\n"
+        "\n"
+        "  toBeInstanceOf(received: any, constructor: Function) {\n"
+        "    const pass = received instanceof constructor;\n"
+        "    return {pass};\n"
+        "  },\n"
+        "  toHaveLength(received: any, length: number) { return {pass: true}; },\n"
+        "};\n"
+        "module.exports = matchers;\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def jest_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("jestish"), FILES)
+
+
+def test_a_typo_after_a_call_of_an_unbound_global_is_a_finding(
+    tmp_path: Path, jest_repo: Path
+) -> None:
+    code = (
+        "class A {}\n"
+        "expect(new A()).toBeInstanceOf(A);\n"
+        "expect(new A()).toBeinstanceOf(A);\n"
+        "expect([1]).toHaveLenth(1);\n"
+    )
+    card = sample_card(code, "js", tmp_path, jest_repo)
+    assert sample_violations(card) == [
+        ("member", "expect().toBeinstanceOf"),
+        ("member", "expect().toHaveLenth"),
+    ]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "did you mean `toBeInstanceOf`?" in reasons["expect().toBeinstanceOf"]
+
+
+def test_a_bound_function_or_a_name_the_code_writes_is_not_judged(
+    tmp_path: Path, jest_repo: Path
+) -> None:
+    code = (
+        "import {expect} from 'chai';\n"
+        "expect(1).toBeinstanceOf(Number);\n"  # chai's expect: another library's value
+        "check(1).toBeInstanceOf(Number);\n"  # the product's own name
+        "require('x').toHaveLenth;\n"  # what a loader returns is read elsewhere
+    )
+    card = sample_card(code, "js", tmp_path, jest_repo)
+    assert sample_violations(card) == []
