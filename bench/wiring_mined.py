@@ -15,7 +15,7 @@ report), the recall of the false
 claims and the contradicted true ones (each with a 95% Wilson interval).
 
     python bench/wiring_mined.py [--labels FILE] [--mirrors DIR]
-    python bench/wiring_mined.py --extraction [--neurolink] [--pages DIR]
+    python bench/wiring_mined.py --extraction [--half report] [--neurolink] [--pages DIR]
 
 ``--extraction`` measures gate 16's extraction recall (issue 30: the held-out misses are
 lines gate 16 never reads) on the tune rows of the four label files beside ``--labels``
@@ -190,8 +190,8 @@ def extraction_outcome(row: CallRow, claims: list[dict[str, Any]], text: str) ->
     return "not read", "gate 16 lists no call claim on the line"
 
 
-def tune_call_rows(labels: Path, pages: Path) -> list[CallRow]:
-    """The call-claim rows of the four files' tune halves, each with its page and commit."""
+def call_rows(labels: Path, pages: Path, half: str = "tune") -> list[CallRow]:
+    """The call-claim rows of the four files' ``half``, each with its page and commit."""
     from wiring_agentfiles import TUNE as AGENT_TUNE
     from wiring_outsider import page_file
 
@@ -207,10 +207,10 @@ def tune_call_rows(labels: Path, pages: Path) -> list[CallRow]:
         for row in rows:
             claim = call_claim(row)
             project = str(row.get("project"))
-            tune = AGENT_TUNE if source == "agentfiles" else drawn
-            if claim is None or project not in tune:
-                continue
-            if source == "holdout" and project not in TUNE_PROJECTS:
+            tune: tuple[str, ...] = AGENT_TUNE if source == "agentfiles" else drawn
+            if source == "holdout":
+                tune = TUNE_PROJECTS
+            if claim is None or (project in tune) != (half == "tune"):
                 continue
             text: str | None = None
             if source == "outsider":
@@ -230,11 +230,11 @@ def tune_call_rows(labels: Path, pages: Path) -> list[CallRow]:
     return found
 
 
-def extraction(labels: Path, pages: Path, mirrors: Path) -> dict[str, Any]:
-    """Print each tune call-claim row's outcome and the extraction-recall line; return the
-    figures."""
+def extraction(labels: Path, pages: Path, mirrors: Path, half: str = "tune") -> dict[str, Any]:
+    """Print each call-claim row's outcome and the half's extraction-recall line; return
+    the figures."""
     groups: dict[tuple[str, str, str], list[CallRow]] = defaultdict(list)
-    for row in tune_call_rows(labels, pages):
+    for row in call_rows(labels, pages, half):
         groups[(row.project, row.commit, row.source)].append(row)
     outcomes: Counter[str] = Counter()
     by_label: Counter[tuple[str, str]] = Counter()
@@ -263,11 +263,12 @@ def extraction(labels: Path, pages: Path, mirrors: Path) -> dict[str, Any]:
     )
     true_total = sum(n for (label, _o), n in by_label.items() if label == "true")
     print(
-        f"tune extraction recall (call claims): {read}/{total} read (verified "
+        f"{half} extraction recall (call claims): {read}/{total} read (verified "
         f"{outcomes['verified']}, contradicted {outcomes['contradicted']}, unjudged "
         f"{outcomes['unjudged']}); listed with ends not read {outcomes['listed, ends not read']};"
         f" not read {outcomes['not read']}; false claims read {false_read}/{false_total}; "
-        f"true claims contradicted {by_label[('true', 'contradicted')]}/{true_total}"
+        f"true claims contradicted {by_label[('true', 'contradicted')]}/{true_total}; "
+        f"false claims contradicted {by_label[('false', 'contradicted')]}/{false_total}"
     )
     for reason, count in reasons.most_common():
         print(f"    unjudged: {count} x {reason}")
@@ -284,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--neurolink", action="store_true", help="with --extraction: control")
     parser.add_argument(
+        "--half", choices=("tune", "report"), default="tune", help="with --extraction"
+    )
+    parser.add_argument(
         "--pages",
         type=Path,
         default=Path(
@@ -295,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.extraction:
-        extraction(args.labels.parent, args.pages, args.mirrors)
+        extraction(args.labels.parent, args.pages, args.mirrors, args.half)
         if args.neurolink:
             import wiring_recall
 
