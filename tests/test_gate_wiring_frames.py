@@ -386,3 +386,32 @@ def test_which_after_a_dash_keeps_its_caller(tmp_path: Path) -> None:
     body = "The walk goes on, calling `get_instance` - which in turn calls `look_up` - twice.\n"
     claims = _by_subject(_card(repo, tmp_path, body))
     assert claims["get_instance -> look_up"]["verdict"] == "verified"
+
+
+def test_a_second_verb_of_a_line_reads_its_callee_wrapped_onto_the_next(
+    tmp_path: Path,
+) -> None:
+    """pytype's attributes.md ("`set_attribute` then calls `_set_member`, which first
+    calls" / "`_maybe_load_as_instance_attribute` to make sure ...")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "Lookup starts in `get_module`, and `get_module` calls `get_instance`, which calls\n"
+        "`look_up` to find the name.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["get_module -> get_instance"]["verdict"] == "verified"
+    assert claims["get_instance -> look_up"]["verdict"] == "verified"
+
+
+def test_a_sentence_adverb_before_this_method_keeps_the_sections_function(
+    tmp_path: Path,
+) -> None:
+    """Vitest's locators.md ("### all ... Internally, this method calls `.elements`")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "## get_class\n\nInternally, this method calls `.look_up` once.\n\n"
+        "## get_super\n\nInternally, this method calls `.look_up` once.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["get_class -> .look_up"]["verdict"] == "verified"
+    assert claims["get_super -> .look_up"]["verdict"] == "contradicted"

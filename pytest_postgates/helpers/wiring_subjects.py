@@ -193,18 +193,29 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     if not spans:
         return [CallSubjects(reason="no code span names a function on the line")]
     claims = _claims_of(text, spans, section_name(post, line), len(text))
-    if not any(c.caller is not None for c in claims):
-        following = continuation(post, line)
-        if following is not None:
-            joined = f"{text} {following[0]}"
-            shifted = [(a + len(text) + 1, b + len(text) + 1, t) for a, b, t in following[1]]
-            wrapped = _claims_of(joined, spans + shifted, section_name(post, line), len(text))
+    following = continuation(post, line)
+    if following is not None:
+        joined = f"{text} {following[0]}"
+        shifted = [(a + len(text) + 1, b + len(text) + 1, t) for a, b, t in following[1]]
+        wrapped = _claims_of(joined, spans + shifted, section_name(post, line), len(text))
+        if not any(c.caller is not None for c in claims):
             claims = wrapped if any(c.caller is not None for c in wrapped) else claims
+        else:
+            # a second verb of the line whose callee is wrapped ("`a` calls `b`, which
+            # first calls" / "`c`"): its claim, beside the line's own
+            read = {_first_call(c) for c in claims}
+            claims += [c for c in wrapped if c.caller is not None and _first_call(c) not in read]
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
     if claims:
         return claims[:1]
     return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
+
+
+def _first_call(claim: CallSubjects) -> tuple[str, str]:
+    """A claim's caller and first callee, as written (which claims are the same one)."""
+    caller = "" if claim.caller is None else claim.caller.text
+    return caller, claim.callees[0].text if claim.callees else ""
 
 
 def _claims_of(
@@ -466,6 +477,8 @@ def section_name(post: Post, line: int) -> Subject | None:
 # dash or semicolon ("It also calls", "— it calls", "This method then calls").
 _PRONOUN = re.compile(
     r"(?:^|[\u2014;]\s*|--\s*)"
+    # a sentence adverb before it ("Internally, this method calls")
+    r"(?:[A-Z][a-z]+ly,?\s+)?"
     r"(?:it|(?P<demonstrative>this (?:method|function|helper|constructor)))\s+"
     # a predicate before the calling one, joined by "and" ("This method iterates through
     # the exporters and calls") or "by" ("This method resolves the files by calling"):
