@@ -415,3 +415,24 @@ def test_a_sentence_adverb_before_this_method_keeps_the_sections_function(
     claims = _by_subject(_card(repo, tmp_path, body))
     assert claims["get_class -> .look_up"]["verdict"] == "verified"
     assert claims["get_super -> .look_up"]["verdict"] == "contradicted"
+
+
+def test_a_plain_word_written_with_a_members_dot_is_a_name(tmp_path: Path) -> None:
+    """Vitest's locators.md ("Internally, this method calls `.elements`"): the dot says
+    `elements` is a member, so the plain word is read as a function's name."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/loc.py": "def every():\n    return elements()\n\n\n"
+            "def elements():\n    return []\n\n\n"
+            "def first():\n    return 0\n",
+        },
+    )
+    body = (
+        "## every\n\nInternally, this method calls `.elements` once.\n\n"
+        "## first\n\nInternally, this method calls `.elements` once.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["every -> .elements"]["verdict"] == "verified"
+    assert claims["first -> .elements"]["verdict"] == "contradicted"

@@ -109,7 +109,9 @@ def subject(text: str, named: bool = False) -> Subject | None:
     bare = text.strip()
     # a Sphinx target's `~` (show the last part only) is markup: `~pyodide.loadPackage`
     bare = bare[1:] if bare[:1] == "~" and bare[1:2].isalpha() else bare
-    bare = bare[1:] if bare[:1] == "." and bare[1:2].isalpha() else bare
+    if bare[:1] == "." and bare[1:2].isalpha():
+        # the dot says it is a member, so a plain word is a name here (`.elements`)
+        bare, named = bare[1:], True
     match = _SUBJECT.fullmatch(bare)
     if match is None:
         return None
