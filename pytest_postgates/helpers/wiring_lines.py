@@ -3,10 +3,11 @@
 Gate 13's nine patterns are the seeds' and keep their scores (its seed-parity test), so
 they miss call claims a docs page words otherwise: "`a` forwards to `b`", "`b` is
 directly called by `a`", "by calling `b` in `a`", "`a`, which wraps the `b` method",
-"`f` returns a `Promise`" (gate 13's return pattern wants a generic's ``<``). :func:`extra_claims` lists the prose lines that hold one of these
-frames and that gate 13 flags with no claim of the same kind, each as the gate-13 shape
-its frame is (``CALLS``, ``RETURN_TYPE``) and the frame's name; gate 16 reads their ends
-and judges them as it judges gate 13's claims.
+"`f` returns a `Promise`" (gate 13's return pattern wants a generic's ``<``).
+:func:`extra_claims` lists the prose lines that hold one of these frames and that gate 13
+flags with no claim of the same kind, each as the gate-13 shape its frame is (``CALLS``,
+``RETURN_TYPE``) and the frame's name; gate 16 reads their ends and judges them as it
+judges gate 13's claims.
 """
 
 from __future__ import annotations
