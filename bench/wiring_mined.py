@@ -15,6 +15,15 @@ report), the recall of the false
 claims and the contradicted true ones (each with a 95% Wilson interval).
 
     python bench/wiring_mined.py [--labels FILE] [--mirrors DIR]
+    python bench/wiring_mined.py --extraction [--half report] [--neurolink] [--pages DIR]
+
+``--extraction`` measures gate 16's extraction recall (issue 30: the held-out misses are
+lines gate 16 never reads) on the tune rows of the four label files beside ``--labels``
+(gate16_outsider, gate16_agentfiles, gate16_mined, gate16_holdout), under the rule in
+gate16_holdout.jsonl's header (EXTRACTION RECALL): each call-claim row is verified,
+contradicted, unjudged (with the gate's reason), listed with its ends not read, or not read;
+pages of one project and commit are gated together. ``--neurolink`` runs
+bench/wiring_recall.py's NeuroLink control after it.
 """
 
 from __future__ import annotations
@@ -22,10 +31,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -95,13 +106,206 @@ def gate_line(row: dict[str, Any], mirrors: Path) -> tuple[str, list[dict[str, A
     return parent, [c for c in claims[path] if c["line"] == row["line"] and c["code"] in CODES]
 
 
+# --- extraction recall (bench/labels/gate16_holdout.jsonl's EXTRACTION RECALL rule) ---
+EXTRACTION_FILES = ("outsider", "agentfiles", "mined", "holdout")
+_CALL_CODES = frozenset({"CALLS", "CALL_DIRECTION", "MERMAID_EDGE"})
+_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_FILE_SUFFIX = re.compile(r"\.(?:py|ts|tsx|js|jsx|mjs|md)$")
+
+
+@dataclass
+class CallRow:
+    """A tune row whose claim is a call claim: where its page is and how to gate it."""
+
+    source: str
+    project: str
+    commit: str
+    page: str
+    text: str | None
+    line: int
+    claim: str
+    label: str
+
+
+def call_claim(row: dict[str, Any]) -> str | None:
+    """The row's claim when it is a call claim under the labels' rule ("X -> Y", labelled
+    true or false, not a claim that X throws)."""
+    claim = str(row.get("claim") or row.get("subject") or "")
+    if row.get("label") not in ("true", "false") or " -> " not in claim:
+        return None
+    return None if "throws" in claim else claim
+
+
+def end_names(side: str) -> frozenset[str]:
+    """The last identifiers of the names an end is written with: outside its parenthesised
+    comments, or inside them when the end is written only there (a file's name by its stem)."""
+    outside = side
+    while True:
+        stripped = re.sub(r"\([^()]*\)", " ", outside)
+        if stripped == outside:
+            break
+        outside = stripped
+    names = _NAME.findall(_FILE_SUFFIX.sub("", outside.strip())) or _NAME.findall(side)
+    return frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+
+def names_both_ends(subject: str, claim: str) -> bool:
+    """Whether a gate entry's subject ("X() -> Y()") names the claim's two ends."""
+    gate_ends = subject.split(" -> ")
+    claim_ends = claim.split(" -> ", 1)
+    if len(gate_ends) != 2 or len(claim_ends) != 2:
+        return False
+    return all(
+        bool(end_names(gate) & end_names(labelled))
+        for gate, labelled in zip(gate_ends, claim_ends, strict=True)
+    )
+
+
+def paragraph(lines: list[str], number: int) -> range:
+    """The line numbers of the paragraph holding ``number`` (no blank line between)."""
+    first = last = number
+    while first > 1 and lines[first - 2].strip():
+        first -= 1
+    while last < len(lines) and lines[last].strip():
+        last += 1
+    return range(first, last + 1)
+
+
+def extraction_outcome(row: CallRow, claims: list[dict[str, Any]], text: str) -> tuple[str, str]:
+    """The row's outcome under the rule (verified, contradicted, unjudged, listed with ends
+    not read, not read) and the evidence or reason that goes with it."""
+    near = paragraph(text.splitlines(), row.line)
+    calls = [c for c in claims if c["code"] in _CALL_CODES and c["line"] in near]
+    named = [c for c in calls if names_both_ends(str(c.get("subject", "")), row.claim)]
+    for verdict in ("contradicted", "verified", "unjudged"):
+        for claim in named:
+            if claim["verdict"] == verdict:
+                return verdict, str(claim["evidence"])
+    on_line = [c for c in calls if c["line"] == row.line]
+    if on_line:
+        return "listed, ends not read", "; ".join(
+            f"{c['code']} {c.get('subject', '-')} {c['verdict']}: {c['evidence'][:90]}"
+            for c in on_line
+        )
+    return "not read", "gate 16 lists no call claim on the line"
+
+
+def call_rows(labels: Path, pages: Path, half: str = "tune") -> list[CallRow]:
+    """The call-claim rows of the four files' ``half``, each with its page and commit."""
+    from wiring_agentfiles import TUNE as AGENT_TUNE
+    from wiring_outsider import page_file
+
+    drawn = TUNE_PROJECTS + DRAWN_TUNE
+    found: list[CallRow] = []
+    for source in EXTRACTION_FILES:
+        rows = [
+            json.loads(t)
+            for t in (labels / f"gate16_{source}.jsonl").read_text(encoding="utf-8").splitlines()
+            if t.startswith("{")
+        ]
+        pins = {r["project"]: str(r["commit"]) for r in rows if "lines" in r}
+        for row in rows:
+            claim = call_claim(row)
+            project = str(row.get("project"))
+            tune: tuple[str, ...] = AGENT_TUNE if source == "agentfiles" else drawn
+            if source == "holdout":
+                tune = TUNE_PROJECTS
+            if claim is None or (project in tune) != (half == "tune"):
+                continue
+            text: str | None = None
+            if source == "outsider":
+                commit, page = str(row["commit"]), "outsider-page.md"
+                stored = page_file(pages, str(row["url"]))
+                if not stored.is_file():
+                    print(f"{project} {row['url']}:{row['line']}: {claim} -> page not stored")
+                    continue
+                text = stored.read_text(encoding="utf-8")
+            elif source == "holdout":
+                commit, page = pins[project], "docs/" + str(row["post"]).replace("__", "/")
+            else:
+                commit, page = str(row["parent"]), str(row["path"])
+            found.append(
+                CallRow(source, project, commit, page, text, int(row["line"]), claim, row["label"])
+            )
+    return found
+
+
+def extraction(labels: Path, pages: Path, mirrors: Path, half: str = "tune") -> dict[str, Any]:
+    """Print each call-claim row's outcome and the half's extraction-recall line; return
+    the figures."""
+    groups: dict[tuple[str, str, str], list[CallRow]] = defaultdict(list)
+    for row in call_rows(labels, pages, half):
+        groups[(row.project, row.commit, row.source)].append(row)
+    outcomes: Counter[str] = Counter()
+    by_label: Counter[tuple[str, str]] = Counter()
+    reasons: Counter[str] = Counter()
+    for (project, commit, _source), group in sorted(groups.items()):
+        mirror = mirrors / project.replace("/", "+") / "repo"
+        wanted = {row.page: row.text for row in group}
+        full, claims, texts = gate_pages(mirror, commit, wanted)
+        for row in sorted(group, key=lambda r: (r.page, r.line)):
+            outcome, evidence = extraction_outcome(row, claims[row.page], texts[row.page])
+            outcomes[outcome] += 1
+            by_label[(row.label, outcome)] += 1
+            if outcome == "unjudged":
+                reasons[re.split(r"[:;(]", evidence, maxsplit=1)[0][:80]] += 1
+            print(
+                f"{project} {row.page}:{row.line} at {full[:12]} ({row.source}): {row.claim} "
+                f"[{row.label}] -> {outcome}\n    {evidence[:200]}"
+            )
+    total = sum(outcomes.values())
+    read = outcomes["verified"] + outcomes["contradicted"] + outcomes["unjudged"]
+    false_total = sum(n for (label, _o), n in by_label.items() if label == "false")
+    false_read = sum(
+        n
+        for (label, o), n in by_label.items()
+        if label == "false" and o in ("verified", "contradicted", "unjudged")
+    )
+    true_total = sum(n for (label, _o), n in by_label.items() if label == "true")
+    print(
+        f"{half} extraction recall (call claims): {read}/{total} read (verified "
+        f"{outcomes['verified']}, contradicted {outcomes['contradicted']}, unjudged "
+        f"{outcomes['unjudged']}); listed with ends not read {outcomes['listed, ends not read']};"
+        f" not read {outcomes['not read']}; false claims read {false_read}/{false_total}; "
+        f"true claims contradicted {by_label[('true', 'contradicted')]}/{true_total}; "
+        f"false claims contradicted {by_label[('false', 'contradicted')]}/{false_total}"
+    )
+    for reason, count in reasons.most_common():
+        print(f"    unjudged: {count} x {reason}")
+    return {"read": read, "total": total, "outcomes": dict(outcomes)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument(
+        "--extraction",
+        action="store_true",
+        help="the tune call claims of the four gate16 label files: which gate 16 reads",
+    )
+    parser.add_argument("--neurolink", action="store_true", help="with --extraction: control")
+    parser.add_argument(
+        "--half", choices=("tune", "report"), default="tune", help="with --extraction"
+    )
+    parser.add_argument(
+        "--pages",
+        type=Path,
+        default=Path(
+            os.environ.get("POSTGATES_OUTSIDER_PAGES", "/work/shared/corpus/gate16-outsider/pages")
+        ),
+    )
+    parser.add_argument(
         "--mirrors", type=Path, default=Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
     )
     args = parser.parse_args(argv)
+    if args.extraction:
+        extraction(args.labels.parent, args.pages, args.mirrors, args.half)
+        if args.neurolink:
+            import wiring_recall
+
+            print("NeuroLink control (bench/wiring_recall.py):")
+            wiring_recall.main([])
+        return 0
     rows = [
         json.loads(t)
         for t in args.labels.read_text(encoding="utf-8").splitlines()

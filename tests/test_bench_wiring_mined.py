@@ -46,3 +46,21 @@ def test_a_row_is_gated_at_its_parent_and_counted_in_its_half(
     assert "[false] -> contradicted" in out
     assert "report half, mined: recall of false claims: 1/1" in out
     assert "tune half, mined: recall of false claims: 0/0" in out
+
+
+def test_extraction_outcome_reads_a_claim_by_its_two_ends_in_the_paragraph() -> None:
+    bench = load_bench("wiring_mined", "wiring_mined.py")
+    text = "# A\n\n`run()` does the work and\nthen calls `load()`.\n\n`stop()` calls `x`.\n"
+    row = bench.CallRow("mined", "acme/kit", "c", "p.md", None, 4, "Engine.run -> load", "true")
+    entry = {"code": "CALLS", "verdict": "verified", "evidence": "run calls load at a.py:2"}
+    read = [{**entry, "line": 3, "subject": "run() -> load()"}]
+    assert bench.extraction_outcome(row, read, text)[0] == "verified"
+    # the same ends outside the paragraph, or other ends on the line, are no extraction
+    elsewhere = [{**entry, "line": 6, "subject": "run() -> load()"}]
+    assert bench.extraction_outcome(row, elsewhere, text)[0] == "not read"
+    other = [{**entry, "line": 4, "subject": "run() -> save()"}]
+    assert bench.extraction_outcome(row, other, text)[0] == "listed, ends not read"
+    # a claim end written only inside its comment is read there; a throw is no call claim
+    assert bench.end_names("(the disposer vi.doMock() returns)") >= {"doMock"}
+    assert bench.call_claim({"claim": "f -> E (throws)", "label": "false"}) is None
+    assert bench.call_claim({"subject": "f() -> g()", "label": "false"}) == "f() -> g()"

@@ -312,3 +312,127 @@ def test_delegating_to_a_class_through_a_module_instance_is_not_contradicted(
     assert delegated["verdict"] == "unjudged", delegated
     assert "may be `OnlineEvalConfig`'s" in delegated["evidence"]
     assert claims["reset() -> OnlineEvalConfig"]["verdict"] == "contradicted"
+
+
+def test_calling_a_callee_in_a_named_caller_is_read_as_a_call(tmp_path: Path) -> None:
+    """Frame "calling in" (pytype's special_builtins.md: "The VM loads python builtins by
+    calling `load_builtin()` in `byte_LOAD_NAME`"): the caller is named after the callee."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "The handler resolves names by calling `get_instance()` in `get_module`.\n\n"
+        "It builds values by calling `build_value()` in `get_module`.\n\n"
+        "Settings are read by calling `look_up()` in `settings.py`.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    read = claims["get_module -> get_instance()"]
+    assert read["verdict"] == "verified" and read["frame"] == "calling in"
+    assert claims["get_module -> build_value()"]["verdict"] == "contradicted"
+    assert not any("settings" in s for s in claims)  # a file is no caller
+
+
+def test_a_function_that_wraps_a_named_method_is_read_as_a_call(tmp_path: Path) -> None:
+    """Frame "wraps a method" (pytype's abstract_values.md: "`Converter.constant_to_value`,
+    which wraps the `_constant_to_value` method")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "The main lookup is `get_instance`, which wraps the `look_up` method and caches.\n\n"
+        "`get_super` wraps the `look_up` method.\n\n"
+        "`get_class` wraps the `look_up` result in a list.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    read = claims["get_instance -> look_up"]
+    assert read["verdict"] == "verified" and read["frame"] == "wraps a method"
+    assert claims["get_super -> look_up"]["verdict"] == "contradicted"
+    assert "get_class -> look_up" not in claims  # no noun says `look_up` is a function
+
+
+def test_a_sentence_opening_with_calls_is_about_its_sections_function(tmp_path: Path) -> None:
+    """Vitest's vi.md ("### vi.clearAllMocks ... Calls [`.mockClear()`](...) on all
+    spies."): the caller is the one name of the section's heading."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "## get_class\n\nCalls [`.look_up()`](#look-up) on the name.\n\n"
+        "## get_super\n\nCalls `look_up` first.\n\n"
+        "## The handler\n\nCalls `look_up` first.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["get_class -> .look_up()"]["verdict"] == "verified"
+    assert claims["get_super -> look_up"]["verdict"] == "contradicted"
+    assert len(claims) == 2  # a heading that is no name names no caller
+
+
+def test_a_table_row_names_its_caller_in_its_first_cell(tmp_path: Path) -> None:
+    """Lexical's dom-render.md ("| `$generateHtmlFromNodes(editor)` | Convenience:
+    creates a `<div>`, calls `$generateDOMFromNodes`, ... |")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "| Function | What it does |\n| --- | --- |\n"
+        "| `getitem_slot(self)` | Sums: builds a `<div>`, calls `build_inner` and "
+        "`build_value`. |\n"
+        "| `get_super(name)` | Calls `look_up`. |\n"
+        "| The `get_class` helper | Calls `look_up`. |\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["getitem_slot(self) -> build_inner"]["verdict"] == "verified"
+    assert claims["getitem_slot(self) -> build_value"]["verdict"] == "verified"
+    assert claims["get_super(name) -> look_up"]["verdict"] == "contradicted"
+    assert len(claims) == 3  # a first cell that says more than a name names no caller
+
+
+def test_which_after_a_dash_keeps_its_caller(tmp_path: Path) -> None:
+    """pytype's attributes.md ("calling `_get_attribute_flat` - which in turn calls
+    `_get_member` -")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = "The walk goes on, calling `get_instance` - which in turn calls `look_up` - twice.\n"
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["get_instance -> look_up"]["verdict"] == "verified"
+
+
+def test_a_second_verb_of_a_line_reads_its_callee_wrapped_onto_the_next(
+    tmp_path: Path,
+) -> None:
+    """pytype's attributes.md ("`set_attribute` then calls `_set_member`, which first
+    calls" / "`_maybe_load_as_instance_attribute` to make sure ...")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "Lookup starts in `get_module`, and `get_module` calls `get_instance`, which calls\n"
+        "`look_up` to find the name.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["get_module -> get_instance"]["verdict"] == "verified"
+    assert claims["get_instance -> look_up"]["verdict"] == "verified"
+
+
+def test_a_sentence_adverb_before_this_method_keeps_the_sections_function(
+    tmp_path: Path,
+) -> None:
+    """Vitest's locators.md ("### all ... Internally, this method calls `.elements`")."""
+    repo = make_repo(tmp_path / "repo", PY_SOURCES)
+    body = (
+        "## get_class\n\nInternally, this method calls `.look_up` once.\n\n"
+        "## get_super\n\nInternally, this method calls `.look_up` once.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["get_class -> .look_up"]["verdict"] == "verified"
+    assert claims["get_super -> .look_up"]["verdict"] == "contradicted"
+
+
+def test_a_plain_word_written_with_a_members_dot_is_a_name(tmp_path: Path) -> None:
+    """Vitest's locators.md ("Internally, this method calls `.elements`"): the dot says
+    `elements` is a member, so the plain word is read as a function's name."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pkg/__init__.py": "",
+            "pkg/loc.py": "def every():\n    return elements()\n\n\n"
+            "def elements():\n    return []\n\n\n"
+            "def first():\n    return 0\n",
+        },
+    )
+    body = (
+        "## every\n\nInternally, this method calls `.elements` once.\n\n"
+        "## first\n\nInternally, this method calls `.elements` once.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    assert claims["every -> .elements"]["verdict"] == "verified"
+    assert claims["first -> .elements"]["verdict"] == "contradicted"

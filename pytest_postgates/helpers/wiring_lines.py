@@ -2,11 +2,12 @@
 
 Gate 13's nine patterns are the seeds' and keep their scores (its seed-parity test), so
 they miss call claims a docs page words otherwise: "`a` forwards to `b`", "`b` is
-directly called by `a`", "`f` returns a `Promise`" (gate 13's return pattern wants a
-generic's ``<``). :func:`extra_claims` lists the prose lines that hold one of these
-frames and that gate 13 flags with no claim of the same kind, each as the gate-13 shape
-its frame is (``CALLS``, ``RETURN_TYPE``) and the frame's name; gate 16 reads their ends
-and judges them as it judges gate 13's claims.
+directly called by `a`", "by calling `b` in `a`", "`a`, which wraps the `b` method",
+"`f` returns a `Promise`" (gate 13's return pattern wants a generic's ``<``).
+:func:`extra_claims` lists the prose lines that hold one of these frames and that gate 13
+flags with no claim of the same kind, each as the gate-13 shape its frame is (``CALLS``,
+``RETURN_TYPE``) and the frame's name; gate 16 reads their ends and judges them as it
+judges gate 13's claims.
 """
 
 from __future__ import annotations
@@ -44,6 +45,28 @@ FRAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
             r"(?:`[^`\n]+`[^`\n]{0,60}?|\bthis (?:method|function)\s+)"
             r"\b(?P<verb>(?:is|are|gets?)\s+(?:\w+ly\s+)?(?:called|invoked)\s+(?:\w+ly\s+)?"
             r"(?:by|from))\b[^`\n]{0,30}`",
+            re.I,
+        ),
+    ),
+    (
+        "calling in",
+        "CALLS",
+        # "The VM loads builtins by calling `load_builtin()` in `byte_LOAD_NAME`": the
+        # caller after the callee
+        re.compile(
+            r"\b(?P<verb>calling|invoking)\s+(?:the\s+)?`[^`\n]+`\s+(?:in|inside|within)\s+"
+            r"(?:the\s+)?`",
+            re.I,
+        ),
+    ),
+    (
+        "wraps a method",
+        "CALLS",
+        # "`constant_to_value`, which wraps the `_constant_to_value` method": gate 13's
+        # "wraps" wants "function" or "method" before it
+        re.compile(
+            r"`[^`\n]+`[^`\n]{0,60}?\b(?P<verb>wraps)\s+(?:the\s+)?`[^`\n]+`\s+"
+            r"(?:method|function|helper)s?\b",
             re.I,
         ),
     ),

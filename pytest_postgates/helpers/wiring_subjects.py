@@ -31,6 +31,9 @@ _VERB = re.compile(
     r"|hands off to|forwards to|then calls"
     # a future is a claim too ("`dispatchCommand` will implicitly call `editor.update`")
     r"|will (?:\w+ly |also |then |first |in turn )*call"
+    # "`a`, which wraps the `b` method": only with the noun that says `b` is a function
+    # (a span is blanked to x's when this runs)
+    r"|wraps(?=\s+(?:the\s+)?x+\s+(?:method|function|helper)s?\b)"
     # "uses" names a call only with a noun that says its object is a function
     r"|uses (?:the )?(?:helpers?|functions?)(?: like| such as)?"
     # the plural verb after a list of callers ("`a()` and `b()` each call `c()`",
@@ -43,7 +46,8 @@ _VERB = re.compile(
 # "`Client.send`, which in turn calls"); between the verb and its first callee: an article
 # or a word ("calls the `foo` method", "delegates to its `bar()`").
 CALLER_GAP = re.compile(
-    r"\s*(?:(?:method|function|helper|class|constructor|handler)s?\s+)?(?:,?\s*(?:which|that)\s+)?"
+    r"\s*(?:(?:method|function|helper|class|constructor|handler)s?\s+)?"
+    r"(?:(?:,|\s[-\u2013\u2014])?\s*(?:which|that)\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|never|still)\s+)*",
     re.IGNORECASE,
 )
@@ -105,7 +109,9 @@ def subject(text: str, named: bool = False) -> Subject | None:
     bare = text.strip()
     # a Sphinx target's `~` (show the last part only) is markup: `~pyodide.loadPackage`
     bare = bare[1:] if bare[:1] == "~" and bare[1:2].isalpha() else bare
-    bare = bare[1:] if bare[:1] == "." and bare[1:2].isalpha() else bare
+    if bare[:1] == "." and bare[1:2].isalpha():
+        # the dot says it is a member, so a plain word is a name here (`.elements`)
+        bare, named = bare[1:], True
     match = _SUBJECT.fullmatch(bare)
     if match is None:
         return None
@@ -189,18 +195,29 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
     if not spans:
         return [CallSubjects(reason="no code span names a function on the line")]
     claims = _claims_of(text, spans, section_name(post, line), len(text))
-    if not any(c.caller is not None for c in claims):
-        following = continuation(post, line)
-        if following is not None:
-            joined = f"{text} {following[0]}"
-            shifted = [(a + len(text) + 1, b + len(text) + 1, t) for a, b, t in following[1]]
-            wrapped = _claims_of(joined, spans + shifted, section_name(post, line), len(text))
+    following = continuation(post, line)
+    if following is not None:
+        joined = f"{text} {following[0]}"
+        shifted = [(a + len(text) + 1, b + len(text) + 1, t) for a, b, t in following[1]]
+        wrapped = _claims_of(joined, spans + shifted, section_name(post, line), len(text))
+        if not any(c.caller is not None for c in claims):
             claims = wrapped if any(c.caller is not None for c in wrapped) else claims
+        else:
+            # a second verb of the line whose callee is wrapped ("`a` calls `b`, which
+            # first calls" / "`c`"): its claim, beside the line's own
+            read = {_first_call(c) for c in claims}
+            claims += [c for c in wrapped if c.caller is not None and _first_call(c) not in read]
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None]
     if claims:
         return claims[:1]
     return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
+
+
+def _first_call(claim: CallSubjects) -> tuple[str, str]:
+    """A claim's caller and first callee, as written (which claims are the same one)."""
+    caller = "" if claim.caller is None else claim.caller.text
+    return caller, claim.callees[0].text if claim.callees else ""
 
 
 def _claims_of(
@@ -220,6 +237,12 @@ def _claims_of(
             found = _around(text, spans, verb, first, last) or _recursion(text, spans, verb, first)
             if not found:
                 found = _pronoun_claims(text, spans, verb, sentences, index, heading)
+            if not found:
+                found = (
+                    _opening_verb(text, spans, verb, first, last, heading)
+                    or _called_in(text, spans, verb, last)
+                    or _table_row(text, spans, verb)
+                )
             claims += found
     return claims
 
@@ -345,6 +368,89 @@ def _callee_chain(text: str, after: list[tuple[int, int, str]]) -> list[tuple[in
     return chain
 
 
+# A sentence opening with its verb ("Calls [`.mockClear()`](...) on all spies."), an API
+# page's way of saying what its section's function does.
+_OPENING = re.compile(r"\s*(?:[-*+]\s+)?$")
+
+
+def _opening_verb(
+    text: str,
+    spans: list[tuple[int, int, str]],
+    verb: re.Match[str],
+    first: int,
+    last: int,
+    heading: Subject | None,
+) -> list[CallSubjects]:
+    """ "Calls `Y` ..." at a sentence's start, in a section whose heading is one name: the
+    claim heading -> Y."""
+    if heading is None or verb.group("passive") or not verb.group(0)[:1].isupper():
+        return []
+    if not _OPENING.fullmatch(text[first : verb.start()]):
+        return []
+    after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
+    if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    callees = _names(text, _callee_chain(text, after))
+    return [CallSubjects(heading, tuple(callees))] if callees else []
+
+
+# "by calling `Y` in `X`": the caller named after the callee; a file is no caller.
+_IN_CALLER = re.compile(r"\s+(?:in|inside|within)\s+(?:the\s+)?$", re.IGNORECASE)
+_FILE_NAME = re.compile(r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|md|json)$")
+
+
+def _called_in(
+    text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], last: int
+) -> list[CallSubjects]:
+    """ "... by calling `Y` in `X`" (no caller before the verb): the claim X -> Y."""
+    if verb.group(0).lower() not in ("calling", "calls", "invoking", "invokes"):
+        return []
+    after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
+    if len(after) < 2 or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    if not _IN_CALLER.fullmatch(text[after[0][1] : after[1][0]]) or _FILE_NAME.search(after[1][2]):
+        return []
+    callee = subject(after[0][2], _NOUN.match(text, after[0][1]) is not None)
+    caller = subject(after[1][2], named=True)
+    return [] if callee is None or caller is None else [CallSubjects(caller, (callee,))]
+
+
+def _table_row(
+    text: str, spans: list[tuple[int, int, str]], verb: re.Match[str]
+) -> list[CallSubjects]:
+    """A table row whose first cell is one function's name and whose later cell says what
+    it calls ("| `f(a)` | Creates a `<div>`, calls `g` ... |"): the claim f -> g."""
+    if not text.lstrip().startswith("|") or verb.group("passive"):
+        return []
+    opening = text.index("|")
+    second = text.find("|", opening + 1)
+    if second < 0 or verb.start() < second:
+        return []
+    first_cell = [s for s in spans if opening < s[0] and s[1] <= second]
+    if (
+        len(first_cell) != 1
+        or text[opening + 1 : second].strip() != text[first_cell[0][0] : first_cell[0][1]]
+    ):
+        return []
+    cell_start = text.rfind("|", 0, verb.start())
+    if any(cell_start < s[0] < verb.start() and subject(s[2]) for s in spans):
+        return []
+    after = [s for s in spans if verb.end() <= s[0] and text.find("|", verb.end()) > s[0]]
+    if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    caller = subject(first_cell[0][2], named=True)
+    callees = _names(text, _callee_chain(text, after))
+    return [CallSubjects(caller, tuple(callees))] if caller is not None and callees else []
+
+
+def _names(text: str, chain: list[tuple[int, int, str]]) -> list[Subject]:
+    return [
+        found
+        for found in (subject(span[2], _NOUN.match(text, span[1]) is not None) for span in chain)
+        if found is not None
+    ]
+
+
 # An ATX heading whose text is one name (``## mergeReports``, ``### `Vitest.start()` ``):
 # the function its section is about.
 _HEADING = re.compile(r"#{1,6}\s+`?(?P<name>[A-Za-z_$][\w$.#]*)(?:\([^()]*\))?`?\s*#*\s*")
@@ -373,6 +479,8 @@ def section_name(post: Post, line: int) -> Subject | None:
 # dash or semicolon ("It also calls", "— it calls", "This method then calls").
 _PRONOUN = re.compile(
     r"(?:^|[\u2014;]\s*|--\s*)"
+    # a sentence adverb before it ("Internally, this method calls")
+    r"(?:[A-Z][a-z]+ly,?\s+)?"
     r"(?:it|(?P<demonstrative>this (?:method|function|helper|constructor)))\s+"
     # a predicate before the calling one, joined by "and" ("This method iterates through
     # the exporters and calls") or "by" ("This method resolves the files by calling"):
