@@ -434,6 +434,27 @@ class ApiModel:
             return self._loose(rest, f"{head}()" if callable_head else "", rooted=callable_head)
         return Resolution("missing", owner="the product", missing=head, nearest=self._near(head))
 
+    def script_value(self, name: str) -> Decl | None:
+        """A JS/TS value the product's code declares under ``name`` (the ``jest`` object,
+        the ``expect`` function), or None."""
+        return next(
+            (
+                d
+                for d in self.declares(name)
+                if d.kind in ("constant", "function", "class") and d.path.endswith(_SCRIPT_SUFFIXES)
+            ),
+            None,
+        )
+
+    def declared_anywhere(self, name: str) -> bool:
+        """Whether some product class or object has ``name`` as a member, or the product
+        declares it (a parameter's name aside)."""
+        return (
+            name in self._member_names
+            or name in self.classes
+            or any(d.kind != "parameter" for d in self.declares(name))
+        )
+
     def _near(self, name: str, pool: Iterable[str] | None = None) -> tuple[str, ...]:
         return tuple(self.nearest(name, pool))
 

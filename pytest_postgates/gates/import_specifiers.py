@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import option
-from pytest_postgates.evidence import GitError, exports, resolution
+from pytest_postgates.evidence import GitError, exports, resolution, workspaces
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -209,7 +209,19 @@ def check(post: Post, context: GateContext) -> CheckResult:
         raise CannotJudge("ERROR", message)
     own = settings.for_gate(ImportSpecifiersSettings)
     pattern = re.compile(own.product_pattern or product_pattern(package), re.IGNORECASE)
-    judge = _Judge(package, manifest, found is not None, files, settings.ref)
+    # A monorepo publishes more than one package (``jest`` and ``@jest/globals`` from
+    # packages/*): a specifier of any of the product's packages is resolved in that
+    # package's own folder, with its own manifest.
+    sites = workspaces.product_packages_of(index)
+    home = sites.get(package)
+    judge = (
+        _Judge(
+            package, home.manifest, True, resolution.IndexFiles(index, home.folder), settings.ref
+        )
+        if home is not None
+        else _Judge(package, manifest, found is not None, files, settings.ref)
+    )
+    siblings: dict[str, _Judge] = {package: judge}
     violations: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     resolved: list[dict[str, Any]] = []
@@ -220,7 +232,12 @@ def check(post: Post, context: GateContext) -> CheckResult:
             continue
         judged += 1
         where = {"line": item.line, "specifier": text, "kind": item.kind}
-        outcome = judge.judge(item)
+        named = workspaces.package_name_of(text)
+        site = sites.get(named)
+        if site is not None and named not in siblings:
+            site_files = resolution.IndexFiles(index, site.folder)
+            siblings[named] = _Judge(named, site.manifest, True, site_files, settings.ref)
+        outcome = siblings.get(named, judge).judge(item)
         if isinstance(outcome, _Violation):
             violations.append({**where, "reason": outcome.reason, "code": outcome.code})
         elif isinstance(outcome, _Unjudged):
