@@ -215,6 +215,22 @@ def test_an_unknown_base_makes_a_missing_member_unjudged(tmp_path: Path) -> None
     assert model.resolve(["Local", "a"]).outcome == "found"
 
 
+def test_a_class_with_getattr_makes_a_missing_member_unjudged() -> None:
+    # starlette's `State`: `request.state.http_client` is set by the reader at run time.
+    source = (
+        "class State:\n"
+        "    def __init__(self) -> None:\n        self._state = {}\n"
+        "    def __getattr__(self, key: str) -> object:\n        return self._state[key]\n"
+        "class Sub(State):\n    pass\n"
+        "class Plain:\n    a = 1\n"
+    )
+    model = build_model("c", {"pkg/m.py": source})
+    for chain in (["State", "http_client"], ["Sub", "http_client"]):
+        answer = model.resolve(chain)
+        assert answer.outcome == "unjudged" and "__getattr__" in answer.reason, answer
+    assert model.resolve(["Plain", "b"]).outcome == "missing"
+
+
 def test_typer_options_in_annotated_types_are_flags(tmp_path: Path) -> None:
     # `Annotated[int, typer.Option("-p", "--port")]`: the Option is in the type, not the default.
     app = (

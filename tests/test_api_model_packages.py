@@ -292,3 +292,12 @@ def test_a_script_packages_value_is_reached_through_its_name(tmp_path: Path) -> 
     assert _outcome("Call `jest.runCLI()`.\n", "jest.runCLI()", tmp_path, ctx)["outcome"] == (
         "grounded"
     )
+
+
+def test_a_class_named_like_nothing_else_keeps_its_complete_member_list(tmp_path: Path) -> None:
+    # model-module-value asks only of a package's module: a class's own members are all
+    # there is, so another class's member name does not excuse a miss on it.
+    files = {**GLOBALS_FILES, "packages/globals/src/more.ts": "export class Timers { tick() {} }\n"}
+    ctx = repo_context(make_repo(tmp_path / "repo", files), tmp_path / "cache", package="jest")
+    entry = _outcome("Call `Timers.fn()`.\n", "Timers.fn()", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry

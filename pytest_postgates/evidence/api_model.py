@@ -388,6 +388,9 @@ class ApiModel:
         for entry in self.classes.get(class_name, []):
             names.update(entry.members)
             python = entry.path.endswith((".py", ".pyi"))
+            if python and "__getattr__" in entry.members:
+                # Any attribute a lookup does not find is made at run time.
+                problems.append(f"{class_name} defines __getattr__ (attributes made at run time)")
             if python and not entry.bases:
                 names.update(PY_BASES["object"])  # every class is an object
             for base in entry.bases:

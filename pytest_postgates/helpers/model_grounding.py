@@ -342,8 +342,8 @@ def _module_value(parts: list[str], resolution: Resolution, model: ApiModel) -> 
     at, when every part after the root is a name the product declares: docs reach a
     script package's members through that value (the ``jest`` object's ``jest.Mocked``,
     the ``expect`` function's ``expect.not``), not only through its module."""
-    if resolution.owner != parts[0]:
-        return None
+    if resolution.owner != parts[0] or parts[0] not in model.modules:
+        return None  # rooted at a class or an instance: its member list is complete
     value = model.script_value(parts[0])
     if value is None or not all(model.declared_anywhere(part) for part in parts[1:]):
         return None
