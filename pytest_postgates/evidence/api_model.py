@@ -407,8 +407,10 @@ class ApiModel:
                     problems.append(f"{class_name} extends {base}, outside the product's code")
 
     # -------------------------------------------------------------- resolution
-    def resolve(self, parts: Sequence[str]) -> Resolution:
-        """Resolve a dotted name or member chain, name for name (see the module doc)."""
+    def resolve(self, parts: Sequence[str], head_called: bool = True) -> Resolution:
+        """Resolve a dotted name or member chain, name for name (see the module doc).
+        ``head_called`` False: the chain does not call its first name (``request.session``),
+        so a product function of that name does not make the rest the product's."""
         if not parts:
             return Resolution("unjudged", reason="nothing to resolve")
         for depth in range(len(parts), 0, -1):
@@ -433,7 +435,7 @@ class ApiModel:
                 return Resolution("found", where=declared[0].where())
             # After a product function's result the members must be the product's; after
             # a value of unknown type (a constant, a key) the chain is not the product's.
-            callable_head = any(d.kind in ("function", "method") for d in declared)
+            callable_head = head_called and any(d.kind in ("function", "method") for d in declared)
             return self._loose(rest, f"{head}()" if callable_head else "", rooted=callable_head)
         return Resolution("missing", owner="the product", missing=head, nearest=self._near(head))
 

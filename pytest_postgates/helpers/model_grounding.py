@@ -218,7 +218,9 @@ def _judge(
     parts = chain_parts(token)
     if not parts:
         return _judge_keys(token, model)
-    resolution = model.resolve(parts)
+    # `request.session` reads a variable named like the product's `request()`, not a call.
+    head_called = re.match(rf"\s*{re.escape(parts[0])}\s*\(", token) is not None
+    resolution = model.resolve(parts, head_called)
     if resolution.outcome == "found":
         keys = argument_keys(token)
         known = (
