@@ -397,3 +397,20 @@ def test_a_monorepo_sibling_package_is_resolved_in_its_own_folder(
     assert (card.verdict == "PASS") is ok, card.detail
     if not ok:
         assert card.detail["violations"][0]["specifier"] == specifier
+
+
+def test_a_package_the_page_links_to_another_project_is_unjudged(tmp_path: Path) -> None:
+    # got's docs: [`gh-got`](https://github.com/sindresorhus/gh-got) is a package built on
+    # got; `gh-got` matches got's product pattern, yet the page says whose package it is.
+    repo = make_repo(tmp_path / "got", {"package.json": json.dumps({"name": "got"})})
+    body = (
+        "See [`gh-got`](https://github.com/sindresorhus/gh-got) and "
+        "[got4aws](https://www.npmjs.com/package/got4aws).\n\n"
+        "```js\nimport ghGot from 'gh-got';\nimport x from 'got4aws';\nimport y from 'got-invented';\n"
+        "```\n\nOur own [`got`](https://github.com/sindresorhus/got) is not elsewhere.\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert [v["specifier"] for v in card.detail["violations"]] == ["got-invented"]
+    unjudged = {u["specifier"]: u["reason"] for u in card.detail["unjudged"]}
+    assert set(unjudged) == {"gh-got", "got4aws"}
+    assert "github.com/sindresorhus/gh-got" in unjudged["gh-got"]

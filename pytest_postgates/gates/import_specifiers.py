@@ -29,6 +29,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.helpers.attribution_rules import products_address
 from pytest_postgates.scan import Scanner
 from pytest_postgates.scan_code import ImportFrom
 from pytest_postgates.scorecard import Finding
@@ -222,6 +223,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         else _Judge(package, manifest, found is not None, files, settings.ref)
     )
     siblings: dict[str, _Judge] = {package: judge}
+    elsewhere = _linked_elsewhere(post.text, {package, *sites})
     violations: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     resolved: list[dict[str, Any]] = []
@@ -238,6 +240,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
             site_files = resolution.IndexFiles(index, site.folder)
             siblings[named] = _Judge(named, site.manifest, True, site_files, settings.ref)
         outcome = siblings.get(named, judge).judge(item)
+        if isinstance(outcome, _Violation) and outcome.code == "UNKNOWN_PACKAGE":
+            url = elsewhere.get(named)
+            if url is not None:
+                outcome = _Unjudged(
+                    f"the page links {named} to {url}, another project's: its package, "
+                    "which this repository cannot judge"
+                )
         if isinstance(outcome, _Violation):
             violations.append({**where, "reason": outcome.reason, "code": outcome.code})
         elif isinstance(outcome, _Unjudged):
@@ -382,6 +391,24 @@ class _Judge:
         close += difflib.get_close_matches(wanted, exported, n=3, cutoff=0.6)
         names = [self.package + k[1:] for k in dict.fromkeys(close)][:3]
         return f"; closest exported: {', '.join(names)}" if names else ""
+
+
+# A link whose text is a package name: [`gh-got`](https://github.com/sindresorhus/gh-got).
+_PACKAGE_LINK = re.compile(r"\[\s*`?(@?[\w.-]+(?:/[\w.-]+)?)`?\s*\]\((\S+?)\)")
+
+
+def _linked_elsewhere(text: str, packages: set[str]) -> dict[str, str]:
+    """Package name -> the address the page links it to, for each package the page links
+    to another project's repository or registry page (not the product's own)."""
+    names = frozenset(
+        word.lower() for package in packages for word in (package, package.rsplit("/", 1)[-1])
+    )
+    found: dict[str, str] = {}
+    for match in _PACKAGE_LINK.finditer(text):
+        label, url = match.group(1), match.group(2)
+        if products_address(url, names) is False:
+            found.setdefault(label, url)
+    return found
 
 
 def _shipped_paths(manifest: dict[str, Any]) -> list[str]:
