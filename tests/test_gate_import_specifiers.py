@@ -406,8 +406,9 @@ def test_a_package_the_page_links_to_another_project_is_unjudged(tmp_path: Path)
     body = (
         "See [`gh-got`](https://github.com/sindresorhus/gh-got) and "
         "[got4aws](https://www.npmjs.com/package/got4aws).\n\n"
-        "```js\nimport ghGot from 'gh-got';\nimport x from 'got4aws';\nimport y from 'got-invented';\n"
-        "```\n\nOur own [`got`](https://github.com/sindresorhus/got) is not elsewhere.\n"
+        "```js\nimport ghGot from 'gh-got';\nimport x from 'got4aws';\n"
+        "import y from 'got-invented';\n```\n\n"
+        "Our own [`got`](https://github.com/sindresorhus/got) is not elsewhere.\n"
     )
     card = _check(body, tmp_path, repo)
     assert [v["specifier"] for v in card.detail["violations"]] == ["got-invented"]
