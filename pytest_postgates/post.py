@@ -250,6 +250,20 @@ class Post:
         return tuple(found)
 
     @cached_property
+    def linked_names(self) -> dict[str, str]:
+        """The address each code span or code-shaped link text is linked to, by its name
+        spelled as Python packaging compares names (``griffe-pydantic`` and
+        ``griffe_pydantic`` are one): the page saying where a name lives."""
+        linked: dict[str, str] = {}
+        for text, href in (
+            *((s.text, s.href) for s in self.prose_code_spans),
+            *((r.text, r.href) for r in self.code_references),
+        ):
+            if href:
+                linked.setdefault(package_spelling(text), href)
+        return linked
+
+    @cached_property
     def prose(self) -> ProseView:
         """The post's prose (paragraphs, sentences, words, links, blanked lines), built on
         first use from the tokens and kept: every gate of the post reads this one view."""
@@ -600,3 +614,8 @@ def read_front_matter(data: bytes) -> dict[str, Any] | None:
         return load_front_matter(found)
     except FrontMatterError:
         return None
+
+
+def package_spelling(name: str) -> str:
+    """A name as package indexes compare them (PEP 503: case and runs of ``-_.`` aside)."""
+    return re.sub(r"[-_.]+", "-", name.strip()).lower()

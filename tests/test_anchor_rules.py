@@ -243,6 +243,19 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
             "Cleaner.verify()",
             ("unjudged", "linked-elsewhere"),
         ),
+        # A linked package's name spelled as its import name, elsewhere on the page.
+        (
+            "- PyPI: [`tidy-extras`](https://pypi.org/project/tidy-extras/)\n"
+            "- Extension name: `tidy_extras`\n",
+            "tidy_extras",
+            ("unjudged", "linked-elsewhere"),
+        ),
+        # The product's own package linked so places nothing elsewhere.
+        (
+            "- PyPI: [`tidy-core`](https://pypi.org/project/tidy/)\n- Module: `tidy_core`\n",
+            "tidy_core",
+            ("ungrounded", "anchor-named"),
+        ),
     ],
 )
 def test_a_name_the_page_links_to_another_partys_address_is_not_judged(

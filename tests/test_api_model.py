@@ -215,6 +215,56 @@ def test_an_unknown_base_makes_a_missing_member_unjudged(tmp_path: Path) -> None
     assert model.resolve(["Local", "a"]).outcome == "found"
 
 
+def test_a_class_with_getattr_makes_a_missing_member_unjudged() -> None:
+    # starlette's `State`: `request.state.http_client` is set by the reader at run time.
+    source = (
+        "class State:\n"
+        "    def __init__(self) -> None:\n        self._state = {}\n"
+        "    def __getattr__(self, key: str) -> object:\n        return self._state[key]\n"
+        "class Sub(State):\n    pass\n"
+        "class Plain:\n    a = 1\n"
+    )
+    model = build_model("c", {"pkg/m.py": source})
+    for chain in (["State", "http_client"], ["Sub", "http_client"]):
+        answer = model.resolve(chain)
+        assert answer.outcome == "unjudged" and "__getattr__" in answer.reason, answer
+    assert model.resolve(["Plain", "b"]).outcome == "missing"
+
+
+def test_javascript_classes_keep_their_base_fields_and_commonjs_class_export() -> None:
+    # undici's shapes: `class EventSource extends EventTarget`, fields a constructor sets on
+    # `this`, and `module.exports = class SqliteCacheStore { ... }`.
+    model = build_model(
+        "c",
+        {
+            "lib/base.js": (
+                "class PoolBase {\n  get stats () { return 1 }\n}\nmodule.exports = PoolBase\n"
+            ),
+            "lib/pool.js": (
+                "const PoolBase = require('./base')\n"
+                "class BalancedPool extends PoolBase {\n"
+                "  constructor (opts) {\n    super()\n    this.location = null\n"
+                "    const later = function () { this.notMine = 1 }\n"
+                "    const arrow = () => { this.history = [] }\n  }\n}\n"
+                "class EventSource extends EventTarget {}\n"
+                "class Remote extends require('events').Other {}\n"
+                "module.exports = { BalancedPool, EventSource, Remote }\n"
+            ),
+            "lib/store.js": (
+                "module.exports = class SqliteCacheStore {\n"
+                "  set (k, v) {}\n  get size () { return 1 }\n}\n"
+            ),
+        },
+    )
+    for chain in (["BalancedPool", "stats"], ["BalancedPool", "location"],
+                  ["BalancedPool", "history"], ["EventSource", "addEventListener"],
+                  ["SqliteCacheStore", "set"], ["SqliteCacheStore", "size"]):  # fmt: skip
+        assert model.resolve(chain).outcome == "found", chain
+    assert model.resolve(["BalancedPool", "notMine"]).outcome == "missing"
+    assert model.resolve(["EventSource", "addListener"]).outcome == "missing"
+    assert model.resolve(["Remote", "anything"]).outcome == "unjudged"
+
+
 def test_typer_options_in_annotated_types_are_flags(tmp_path: Path) -> None:
     # `Annotated[int, typer.Option("-p", "--port")]`: the Option is in the type, not the default.
     app = (

@@ -55,6 +55,9 @@ class ResultStore:
 
 
 def configure(name: str, **options: object) -> None: ...
+
+
+def request(url: str) -> Client: ...
 """
 FILES = {
     "mylib/__init__.py": "from .client import Client, Limits, make_client\n",
@@ -347,3 +350,14 @@ def test_a_generic_type_is_judged_by_its_name_not_its_parameters(
     assert (real["outcome"], real["rule"]) == ("grounded", "model-found")
     typo = _outcome("Use `Cliennt[MyDeps]` here.\n", "Cliennt[MyDeps]", tmp_path, ctx)
     assert typo["outcome"] == "ungrounded" and "`Client`" in typo["reason"]
+
+
+def test_a_chain_that_does_not_call_a_product_function_is_not_rooted_in_it(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `request.session` reads a variable named like the product's `request()` (DRF's
+    # request object); `request().session` calls it, and its result is the product's.
+    entry = _outcome("Use `request.session` there.\n", "request.session", tmp_path, ctx)
+    assert entry["outcome"] != "ungrounded", entry
+    called = _outcome("Use `request().session` there.\n", "request().session", tmp_path, ctx)
+    assert (called["outcome"], called["rule"]) == ("ungrounded", "model-rooted-miss"), called

@@ -254,3 +254,50 @@ def test_a_scoped_package_is_judged_by_the_packages_published(
         body = f"The prettyfmt team publishes `{token}`.\n"
         theirs = _outcome(body, token, tmp_path, ctx)
         assert (theirs["outcome"], theirs["rule"]) == ("unjudged", "model-package"), theirs
+
+
+# jest's shape: the package `jest` exports a few functions, while docs write `jest.Mocked<T>`
+# and `expect.not.arrayContaining()`: names reached through the values named like the
+# packages (the global `jest` object with its namespace, the `expect` function).
+GLOBALS_FILES = {
+    "package.json": json.dumps({"name": "root", "private": True, "workspaces": ["packages/*"]}),
+    "packages/jest/package.json": json.dumps({"name": "jest", "main": "src/index.ts"}),
+    "packages/jest/src/index.ts": "export function runCLI(): void {}\n",
+    "packages/globals/package.json": json.dumps({"name": "@jest/globals", "main": "src/index.ts"}),
+    "packages/globals/src/index.ts": (
+        "export interface Jest { fn(): Jest }\n"
+        "export declare const jest: Jest;\n"
+        "export declare namespace jest { export type Mocked<T> = T }\n"
+    ),
+    "packages/expect/package.json": json.dumps({"name": "expect", "main": "src/index.ts"}),
+    "packages/expect/src/index.ts": (
+        "export type Inverse<M> = { not: M }\n"
+        "export interface Asymmetric { arrayContaining(x: unknown[]): void }\n"
+        "export const expect = (actual: unknown) => actual\n"
+    ),
+}
+
+
+def test_a_script_packages_value_is_reached_through_its_name(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", GLOBALS_FILES)
+    ctx = repo_context(repo, tmp_path / "cache", package="jest")
+    for token in ("jest.Mocked<T>", "expect.not.arrayContaining(array)"):
+        entry = _outcome(f"Use `{token}` here.\n", token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-module-value"), entry
+        assert "src/index.ts" in entry["reason"]
+    # A part the product declares nowhere stays a rooted miss; the module's own names are
+    # found as before.
+    entry = _outcome("Use `jest.Mockedd<T>` here.\n", "jest.Mockedd<T>", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss")
+    assert _outcome("Call `jest.runCLI()`.\n", "jest.runCLI()", tmp_path, ctx)["outcome"] == (
+        "grounded"
+    )
+
+
+def test_a_class_named_like_nothing_else_keeps_its_complete_member_list(tmp_path: Path) -> None:
+    # model-module-value asks only of a package's module: a class's own members are all
+    # there is, so another class's member name does not excuse a miss on it.
+    files = {**GLOBALS_FILES, "packages/globals/src/more.ts": "export class Timers { tick() {} }\n"}
+    ctx = repo_context(make_repo(tmp_path / "repo", files), tmp_path / "cache", package="jest")
+    entry = _outcome("Call `Timers.fn()`.\n", "Timers.fn()", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry

@@ -423,3 +423,32 @@ def test_keywords_of_a_class_with_an_outside_base_are_unjudged(
     card = _check(_py(code), tmp_path, wirekit)
     assert _violations(card) == []
     assert any("extends pluggy.Base, outside the product" in r for r in _unjudged(card))
+
+
+def test_open_attributes_and_another_partys_type_are_not_product_misses(tmp_path: Path) -> None:
+    # starlette's shapes: `State` makes attributes at run time (`__getattr__`), and the test
+    # client's `get` returns `httpx.Response`, not the product's own `Response` class.
+    files = {
+        "setup.py": "from setuptools import setup\nsetup(name='webkit', packages=['webkit'])\n",
+        "webkit/__init__.py": "from webkit.app import State, Response, TestClient\n",
+        "webkit/app.py": (
+            "import httpx\n\n"
+            "class State:\n"
+            "    def __getattr__(self, key: str) -> object: ...\n\n"
+            "class Response:\n    status_code: int = 200\n\n"
+            "class TestClient(httpx.Client):\n"
+            "    def get(self, url: str) -> httpx.Response: ...\n"
+            "    def mine(self, url: str) -> Response: ...\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "from webkit import State, TestClient\n"
+        "State().http_client\n"
+        "response = TestClient().get('/')\n"
+        "response.template\n"
+        "TestClient().mine('/').template\n"
+    )
+    card = _check(_py(code), tmp_path, repo)
+    assert _violations(card) == [("member", "TestClient().mine().template")], card.detail
+    assert any("__getattr__" in r for r in _unjudged(card)), _unjudged(card)

@@ -357,3 +357,61 @@ def test_retry_feedback_names_the_closest_exported_subpaths(tmp_path: Path, repo
     fixes = [finding.fix for finding in card.findings]
     assert fixes[0].endswith("closest exported: @juspay/neurolink/processors/*")
     assert "closest" not in fixes[1]  # not the product's name at all: nothing to suggest
+
+
+@pytest.fixture(scope="module")
+def monorepo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """jest's shape: a private root, the product and its sibling packages in workspaces."""
+    files = {
+        "package.json": json.dumps(
+            {"name": "jest-monorepo", "private": True, "workspaces": ["packages/*"]}
+        ),
+        "packages/jest/package.json": json.dumps({"name": "jest", "main": "./build/index.js"}),
+        "packages/jest/src/index.ts": "export const run = 1;\n",
+        "packages/jest-globals/package.json": json.dumps(
+            {"name": "@jest/globals", "exports": {".": "./build/index.js"}}
+        ),
+        "packages/jest-globals/src/index.ts": "export const jest = 1;\n",
+        "packages/jest-private/package.json": json.dumps(
+            {"name": "@jest/internal", "private": True}
+        ),
+    }
+    return make_repo(tmp_path_factory.mktemp("mono"), files)
+
+
+@pytest.mark.parametrize(
+    ("specifier", "ok"),
+    [
+        ("jest", True),
+        ("@jest/globals", True),  # a sibling the repository publishes
+        ("@jest/globals/build/index.js", False),  # resolved through its own exports map
+        ("@jest/internal", False),  # private: no reader installs it
+        ("@jest/invented", False),
+    ],
+)
+def test_a_monorepo_sibling_package_is_resolved_in_its_own_folder(
+    specifier: str, ok: bool, tmp_path: Path, monorepo: Path
+) -> None:
+    body = f'```ts\nimport {{ x }} from "{specifier}";\n```\n\n```bash\nnpm i -D {specifier}\n```\n'
+    card = _check(body, tmp_path, monorepo, package="jest")
+    assert (card.verdict == "PASS") is ok, card.detail
+    if not ok:
+        assert card.detail["violations"][0]["specifier"] == specifier
+
+
+def test_a_package_the_page_links_to_another_project_is_unjudged(tmp_path: Path) -> None:
+    # got's docs: [`gh-got`](https://github.com/sindresorhus/gh-got) is a package built on
+    # got; `gh-got` matches got's product pattern, yet the page says whose package it is.
+    repo = make_repo(tmp_path / "got", {"package.json": json.dumps({"name": "got"})})
+    body = (
+        "See [`gh-got`](https://github.com/sindresorhus/gh-got) and "
+        "[got4aws](https://www.npmjs.com/package/got4aws).\n\n"
+        "```js\nimport ghGot from 'gh-got';\nimport x from 'got4aws';\n"
+        "import y from 'got-invented';\n```\n\n"
+        "Our own [`got`](https://github.com/sindresorhus/got) is not elsewhere.\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert [v["specifier"] for v in card.detail["violations"]] == ["got-invented"]
+    unjudged = {u["specifier"]: u["reason"] for u in card.detail["unjudged"]}
+    assert set(unjudged) == {"gh-got", "got4aws"}
+    assert "github.com/sindresorhus/gh-got" in unjudged["gh-got"]

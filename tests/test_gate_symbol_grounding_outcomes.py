@@ -277,6 +277,18 @@ def test_names_the_posts_own_fences_declare_are_defined_in_post(
     assert entry["where"].startswith("fence at line ")
 
 
+def test_an_indented_code_block_declares_as_a_fence_does(tmp_path: Path, ctx: GateContext) -> None:
+    # DRF's docs write every sample as an indented block.
+    body = (
+        "Intro.\n\n    class StringListField(serializers.ListField):\n"
+        "        child = serializers.CharField()\n\n"
+        "Reuse `StringListField` anywhere.\n"
+    )
+    outcome, entry = _outcome(_card(body, tmp_path, ctx), "StringListField")
+    assert outcome == "defined-in-post", entry
+    assert entry["where"].startswith("fence at line ")
+
+
 @pytest.mark.parametrize(
     "sentence",
     [

@@ -72,7 +72,7 @@ from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_p
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.site_configs import is_static_site_root
 
-MODEL_VERSION = 7  # 7: named by the sources the index holds text of, not every path
+MODEL_VERSION = 8  # 8: JS bases, constructor `this` fields, `module.exports = class`
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -388,6 +388,9 @@ class ApiModel:
         for entry in self.classes.get(class_name, []):
             names.update(entry.members)
             python = entry.path.endswith((".py", ".pyi"))
+            if python and "__getattr__" in entry.members:
+                # Any attribute a lookup does not find is made at run time.
+                problems.append(f"{class_name} defines __getattr__ (attributes made at run time)")
             if python and not entry.bases:
                 names.update(PY_BASES["object"])  # every class is an object
             for base in entry.bases:
@@ -404,8 +407,10 @@ class ApiModel:
                     problems.append(f"{class_name} extends {base}, outside the product's code")
 
     # -------------------------------------------------------------- resolution
-    def resolve(self, parts: Sequence[str]) -> Resolution:
-        """Resolve a dotted name or member chain, name for name (see the module doc)."""
+    def resolve(self, parts: Sequence[str], head_called: bool = True) -> Resolution:
+        """Resolve a dotted name or member chain, name for name (see the module doc).
+        ``head_called`` False: the chain does not call its first name (``request.session``),
+        so a product function of that name does not make the rest the product's."""
         if not parts:
             return Resolution("unjudged", reason="nothing to resolve")
         for depth in range(len(parts), 0, -1):
@@ -430,9 +435,30 @@ class ApiModel:
                 return Resolution("found", where=declared[0].where())
             # After a product function's result the members must be the product's; after
             # a value of unknown type (a constant, a key) the chain is not the product's.
-            callable_head = any(d.kind in ("function", "method") for d in declared)
+            callable_head = head_called and any(d.kind in ("function", "method") for d in declared)
             return self._loose(rest, f"{head}()" if callable_head else "", rooted=callable_head)
         return Resolution("missing", owner="the product", missing=head, nearest=self._near(head))
+
+    def script_value(self, name: str) -> Decl | None:
+        """A JS/TS value the product's code declares under ``name`` (the ``jest`` object,
+        the ``expect`` function), or None."""
+        return next(
+            (
+                d
+                for d in self.declares(name)
+                if d.kind in ("constant", "function", "class") and d.path.endswith(_SCRIPT_SUFFIXES)
+            ),
+            None,
+        )
+
+    def declared_anywhere(self, name: str) -> bool:
+        """Whether some product class or object has ``name`` as a member, or the product
+        declares it (a parameter's name aside)."""
+        return (
+            name in self._member_names
+            or name in self.classes
+            or any(d.kind != "parameter" for d in self.declares(name))
+        )
 
     def _near(self, name: str, pool: Iterable[str] | None = None) -> tuple[str, ...]:
         return tuple(self.nearest(name, pool))

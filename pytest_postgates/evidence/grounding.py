@@ -488,7 +488,8 @@ def post_definitions(
         lowered = specifier.lower()
         return any(lowered == p or lowered.startswith(p + "/") for p in products)
 
-    for fence in post.fences:
+    # Indented code blocks are samples too (DRF's and many MkDocs sites' only kind).
+    for fence in (*post.fences, *post.indented_code):
         content = fence.content
         if callable(is_repo_file) and any(is_repo_file(n) for n in quoted_source_file(content)):
             continue

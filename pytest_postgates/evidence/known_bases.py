@@ -95,4 +95,6 @@ JS_BASES: dict[str, frozenset[str]] = {
             "eventNames",
         }
     ),
+    # The web platform's (Node's global since 15): WebSocket, EventSource extend it.
+    "EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent"}),
 }

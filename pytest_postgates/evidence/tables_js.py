@@ -365,13 +365,17 @@ class JsTables:
         extends: list[str] = []
         for child in node.named_children:
             if child.type == "class_heritage":
-                for clause in child.named_children:
+                clauses = child.named_children
+                for clause in clauses:
                     if clause.type == "extends_clause":
                         value = field_of(clause, "value")
                         if value is not None:
                             extends.append(self.text(value))
                         else:
                             extends.extend(self.text(c) for c in clause.named_children[:1])
+                if clauses and not any(c.type.endswith("_clause") for c in clauses):
+                    # JavaScript's grammar: `extends Base` holds the expression itself.
+                    extends.append(self.text(clauses[0]))
             elif child.type in ("extends_type_clause", "extends_clause"):
                 extends.extend(
                     self.text(c) for c in child.named_children if c.type != "type_arguments"
@@ -398,6 +402,8 @@ class JsTables:
                 ):
                     is_static = any(c.type == "static" for c in member.children)
                     if member_name == "constructor" and kind == "method_definition":
+                        # `this.location = null` in the constructor makes a field.
+                        members.extend(self._this_fields(field_of(member, "body")))
                         params = field_of(member, "parameters")
                         for param in params.named_children if params is not None else ():
                             modifier = any(
@@ -414,6 +420,30 @@ class JsTables:
         entry["members"].extend(m for m in members if m not in entry["members"])
         entry["static"].extend(m for m in static if m not in entry["static"])
         entry["extends"].extend(e for e in extends if e not in entry["extends"])
+
+    def _this_fields(self, body: Any) -> list[str]:
+        """The names a constructor body assigns on ``this`` (nested functions and classes,
+        which have a ``this`` of their own, aside; arrow functions share it)."""
+        found: list[str] = []
+        pending = list(body.named_children) if body is not None else []
+        while pending:
+            node = pending.pop()
+            if node.type in (
+                "function_expression",
+                "function_declaration",
+                "class",
+                "class_declaration",
+            ):
+                continue
+            if node.type == "assignment_expression":
+                left = field_of(node, "left")
+                target = field_of(left, "object") if left is not None else None
+                name = field_of(left, "property") if left is not None else None
+                this = target is not None and target.type == "this"
+                if left is not None and left.type == "member_expression" and this and name:
+                    found.append(self.text(name))
+            pending.extend(node.named_children)
+        return found
 
     def commonjs(self, assignment: Any) -> None:
         table = self.table
@@ -437,6 +467,15 @@ class JsTables:
                 self.required_members(right)
             elif right.type == "identifier":
                 table.export_equals = self.text(right)
+                self.assigned_exports = True
+            elif (
+                right.type in ("class", "class_expression") and field_of(right, "name") is not None
+            ):
+                # `module.exports = class SqliteCacheStore { ... }`: the module is the class.
+                name = self.text(field_of(right, "name"))
+                self.class_members(right, name)
+                table.locals.setdefault(name, "class")
+                table.export_equals = name
                 self.assigned_exports = True
             else:
                 table.export_equals = ""

@@ -153,15 +153,6 @@ def _bins_in(folder: str, bins: dict[str, str]) -> dict[str, str]:
     return {name: posixpath.join(folder, target) for name, target in bins.items()}
 
 
-def _product_packages(index: RepoIndex) -> dict[str, workspaces.PackageSite]:
-    """The product's packages at the commit (workspaces read once per index)."""
-    memo = index.memo("code_samples.workspaces")
-    if "sites" not in memo:
-        memo["sites"] = workspaces.product_packages(index)
-    sites: dict[str, workspaces.PackageSite] = memo["sites"]
-    return sites
-
-
 def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] | None:
     text = files.read_text("pyproject.toml")
     if not text:
@@ -215,7 +206,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     except ValueError:
         raise CannotJudge("ERROR", f"package.json at {settings.ref} is not valid JSON") from None
     python = _python_project(files)
-    sites = _product_packages(index)
+    sites = workspaces.product_packages_of(index)
     primary = sites.get(settings.package) if settings.package else None
     if primary is None and not settings.package and manifest.get("private") is True:
         # A private root (a monorepo's): its workspace package of the same name stands

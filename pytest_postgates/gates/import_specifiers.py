@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import option
-from pytest_postgates.evidence import GitError, exports, resolution
+from pytest_postgates.evidence import GitError, exports, resolution, workspaces
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -29,6 +29,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.helpers.attribution_rules import products_address
 from pytest_postgates.scan import Scanner
 from pytest_postgates.scan_code import ImportFrom
 from pytest_postgates.scorecard import Finding
@@ -209,7 +210,20 @@ def check(post: Post, context: GateContext) -> CheckResult:
         raise CannotJudge("ERROR", message)
     own = settings.for_gate(ImportSpecifiersSettings)
     pattern = re.compile(own.product_pattern or product_pattern(package), re.IGNORECASE)
-    judge = _Judge(package, manifest, found is not None, files, settings.ref)
+    # A monorepo publishes more than one package (``jest`` and ``@jest/globals`` from
+    # packages/*): a specifier of any of the product's packages is resolved in that
+    # package's own folder, with its own manifest.
+    sites = workspaces.product_packages_of(index)
+    home = sites.get(package)
+    judge = (
+        _Judge(
+            package, home.manifest, True, resolution.IndexFiles(index, home.folder), settings.ref
+        )
+        if home is not None
+        else _Judge(package, manifest, found is not None, files, settings.ref)
+    )
+    siblings: dict[str, _Judge] = {package: judge}
+    elsewhere = _linked_elsewhere(post.text, {package, *sites})
     violations: list[dict[str, Any]] = []
     unjudged: list[dict[str, Any]] = []
     resolved: list[dict[str, Any]] = []
@@ -220,7 +234,19 @@ def check(post: Post, context: GateContext) -> CheckResult:
             continue
         judged += 1
         where = {"line": item.line, "specifier": text, "kind": item.kind}
-        outcome = judge.judge(item)
+        named = workspaces.package_name_of(text)
+        site = sites.get(named)
+        if site is not None and named not in siblings:
+            site_files = resolution.IndexFiles(index, site.folder)
+            siblings[named] = _Judge(named, site.manifest, True, site_files, settings.ref)
+        outcome = siblings.get(named, judge).judge(item)
+        if isinstance(outcome, _Violation) and outcome.code == "UNKNOWN_PACKAGE":
+            url = elsewhere.get(named)
+            if url is not None:
+                outcome = _Unjudged(
+                    f"the page links {named} to {url}, another project's: its package, "
+                    "which this repository cannot judge"
+                )
         if isinstance(outcome, _Violation):
             violations.append({**where, "reason": outcome.reason, "code": outcome.code})
         elif isinstance(outcome, _Unjudged):
@@ -365,6 +391,24 @@ class _Judge:
         close += difflib.get_close_matches(wanted, exported, n=3, cutoff=0.6)
         names = [self.package + k[1:] for k in dict.fromkeys(close)][:3]
         return f"; closest exported: {', '.join(names)}" if names else ""
+
+
+# A link whose text is a package name: [`gh-got`](https://github.com/sindresorhus/gh-got).
+_PACKAGE_LINK = re.compile(r"\[\s*`?(@?[\w.-]+(?:/[\w.-]+)?)`?\s*\]\((\S+?)\)")
+
+
+def _linked_elsewhere(text: str, packages: set[str]) -> dict[str, str]:
+    """Package name -> the address the page links it to, for each package the page links
+    to another project's repository or registry page (not the product's own)."""
+    names = frozenset(
+        word.lower() for package in packages for word in (package, package.rsplit("/", 1)[-1])
+    )
+    found: dict[str, str] = {}
+    for match in _PACKAGE_LINK.finditer(text):
+        label, url = match.group(1), match.group(2)
+        if products_address(url, names) is False:
+            found.setdefault(label, url)
+    return found
 
 
 def _shipped_paths(manifest: dict[str, Any]) -> list[str]:

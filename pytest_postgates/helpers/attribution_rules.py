@@ -83,6 +83,7 @@ from pytest_postgates.evidence.grounding import quoted_source_file
 from pytest_postgates.helpers.grounding_rules import LINE_SUFFIX
 from pytest_postgates.helpers.model_grounding import chain_parts
 from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
+from pytest_postgates.post import package_spelling
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
@@ -649,20 +650,30 @@ def products_address(url: str, names: frozenset[str]) -> bool | None:
     )
 
 
-def linked_elsewhere(token: Token, repos: Repos) -> Outcome | None:
-    """``linked-elsewhere``: the page links the token to an address not the product's."""
-    if not token.href:
+def linked_elsewhere(token: Token, repos: Repos, post: Post) -> Outcome | None:
+    """``linked-elsewhere``: the page links the token, or a package name it spells
+    another way (``griffe_pydantic`` for a linked ``griffe-pydantic``), to an address not
+    the product's."""
+    href = token.href
+    if not href and _DISTRIBUTION.fullmatch(token.text):
+        href = post.linked_names.get(package_spelling(token.text), "")
+    if not href:
         return None
     names = frozenset(n.lower() for n in repos.product_names if len(n) >= 2)
-    if not names or products_address(token.href, names) is not False:
+    if not names or products_address(href, names) is not False:
         return None
-    host = (urlsplit(token.href).hostname or "").lower().removeprefix("www.")
+    host = (urlsplit(href).hostname or "").lower().removeprefix("www.")
+    how = "it" if token.href else "the package it names"
     return (
         "unjudged",
         "linked-elsewhere",
-        f"the page links it to {host}, not to the product: another party's name, which "
+        f"the page links {how} to {host}, not to the product: another party's name, which "
         "this repository cannot judge",
     )
+
+
+# A distribution's name as packaging spells it (``griffe_pydantic``, ``tidy-extras``).
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9][\w.-]*[A-Za-z0-9]")
 
 
 def link_label(token: Token, kind: str, repos: Repos) -> tuple[str, str, str] | None:

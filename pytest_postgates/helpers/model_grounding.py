@@ -85,6 +85,17 @@ RULES = (
         "tests/test_api_model_packages.py::test_a_module_rooted_member_of_a_class_is_unjudged",
     ),
     Rule(
+        "model-module-value",
+        "unjudged",
+        "a chain rooted at a script package misses a name its module does not export, but "
+        "the product's code declares a JS/TS value of the package's name (the `jest` object, "
+        "the `expect` function) and every later part is a name the product declares "
+        "(`jest.Mocked`, `expect.not.arrayContaining`): the model does not follow the "
+        "value's type, so it is listed, never grounded; a part declared nowhere stays a "
+        "rooted miss",
+        "tests/test_api_model_packages.py::test_a_script_packages_value_is_reached_through_its_name",
+    ),
+    Rule(
         "model-near-miss",
         "ungrounded",
         "the name is not declared but is a near miss of a product name (a rename, a typo) "
@@ -207,7 +218,9 @@ def _judge(
     parts = chain_parts(token)
     if not parts:
         return _judge_keys(token, model)
-    resolution = model.resolve(parts)
+    # `request.session` reads a variable named like the product's `request()`, not a call.
+    head_called = re.match(rf"\s*{re.escape(parts[0])}\s*\(", token) is not None
+    resolution = model.resolve(parts, head_called)
     if resolution.outcome == "found":
         keys = argument_keys(token)
         known = (
@@ -239,6 +252,17 @@ def _judge(
                 reason=f"`{resolution.missing}` is no public name of module {resolution.owner}, "
                 f"but a member of {_names(holders)}: the chain may reach it through a value "
                 "the model cannot type (an instance the module's factory returns)",
+            )
+        value = (
+            None if "model-module-value" in rules_off else _module_value(parts, resolution, model)
+        )
+        if value is not None:
+            return ModelDecision(
+                "unjudged",
+                "model-module-value",
+                reason=f"`{resolution.missing}` is no public name of module {resolution.owner}, "
+                f"but `{parts[0]}` is also a value of the product ({value}) whose type the "
+                "model does not follow, and every later part is a name the product declares",
             )
         return ModelDecision("ungrounded", "model-rooted-miss", reason=_miss(resolution))
     near = model.resembles(resolution.missing)
@@ -313,6 +337,19 @@ def _member_holders(resolution: Resolution, model: ApiModel) -> tuple[str, ...]:
         if d.kind in ("method", "member", "attribute")
     }
     return tuple(sorted(o for o in owners if o in model.classes))
+
+
+def _module_value(parts: list[str], resolution: Resolution, model: ApiModel) -> str | None:
+    """Where the product declares a JS/TS value named like the package a chain is rooted
+    at, when every part after the root is a name the product declares: docs reach a
+    script package's members through that value (the ``jest`` object's ``jest.Mocked``,
+    the ``expect`` function's ``expect.not``), not only through its module."""
+    if resolution.owner != parts[0] or parts[0] not in model.modules:
+        return None  # rooted at a class or an instance: its member list is complete
+    value = model.script_value(parts[0])
+    if value is None or not all(model.declared_anywhere(part) for part in parts[1:]):
+        return None
+    return value.where()
 
 
 # Doc notation around a name: `def .json()`, `async function run(x)`, `read(n) -> bytes`.

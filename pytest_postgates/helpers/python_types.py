@@ -95,6 +95,8 @@ class PythonTypes:
     dependencies: DependencyModels | None = None
     _by_owner: dict[str, list[Decl]] = field(default_factory=dict)
     _hooks: dict[str, frozenset[str]] = field(default_factory=dict)  # prefix -> hook names
+    # Every segment of a product module's dotted name (``starlette``, ``responses``).
+    module_words: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -108,6 +110,7 @@ class PythonTypes:
             for depth in range(1, len(parts)):
                 types.paths.setdefault(".".join(parts[:depth]), "")
         types.tops = frozenset(_packages(types.paths))
+        types.module_words = frozenset(w for m in model.modules for w in m.split("."))
         return types
 
     def written(self, name: str) -> bool:
@@ -446,7 +449,9 @@ class PythonTypes:
             names = set(re.findall(r"[A-Za-z_]\w*", text))
             if not text or _typevar(text) or names & {"Any", "object", "Self"}:
                 return False
-            if names & set(self.model.classes):
+            simple = {part.rsplit(".", 1)[-1] for part in re.findall(r"[A-Za-z_][\w.]*", text)
+                      if not self.foreign(part)}  # fmt: skip
+            if simple & set(self.model.classes):
                 return False
         return bool(value.callables)
 
@@ -477,9 +482,17 @@ class PythonTypes:
             inner = self.annotation(arguments[0], shown, receiver)
             made = inner is not None and inner.kind == "instance"
             return PyValue("class", inner.name, shown) if inner is not None and made else None
-        if name in self.model.classes:
+        if name in self.model.classes and not self.foreign(head):
             return PyValue("instance", name, shown)
         return None
+
+    def foreign(self, qualified: str) -> bool:
+        """Whether a dotted type name is another party's (``httpx.Response``): its module
+        part is neither a product module nor a short name of one, so a product class of
+        the same simple name (starlette's ``Response``) is not the type."""
+        if "." not in qualified:
+            return False
+        return qualified.split(".", 1)[0] not in self.module_words
 
     def entered(self, value: PyValue) -> PyValue | None:
         """What ``with value as x`` binds: the item of a context-manager generator, or what
