@@ -48,6 +48,7 @@ def main(cache_dir: str) -> None:
     cache = cache_dir  # a variable named like a flag's word
     result_store = ResultStore()
     result_store.flush_all()  # duck-typed: no class declares it, the code writes it
+    result_store.stale_after = 3  # set on an instance, never declared by the class
 
 
 class ResultStore:
@@ -147,6 +148,17 @@ def test_a_chain_the_code_writes_is_grounded(tmp_path: Path, ctx: GateContext) -
         "ungrounded",
         "`drop_all` is not declared in ResultStore",
     )
+
+
+def test_a_member_the_code_sets_on_an_instance_of_the_class_is_grounded(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # `ResultStore` declares no `stale_after`; the code sets it on `result_store`.
+    entry = _outcome("Read `ResultStore.stale_after`.\n", "ResultStore.stale_after", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "model-code-usage")
+    # The head of that member is not written whole: still a miss.
+    entry = _outcome("Read `ResultStore.stale`.\n", "ResultStore.stale", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss")
 
 
 def test_a_helper_of_the_tests_is_no_near_miss(tmp_path: Path, ctx: GateContext) -> None:

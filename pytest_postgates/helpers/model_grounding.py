@@ -59,7 +59,9 @@ RULES = (
         "model-code-usage",
         "grounded",
         "a chain the model cannot type is written as it is in the product's own code (a "
-        "member reached through a cast or a duck-typed value)",
+        "member reached through a cast or a duck-typed value), or a class's member that the "
+        "code writes whole on an instance named for the class (`variable.writeable` for "
+        "`Variable#writeable`: a member it sets on values of that type)",
         "tests/test_api_model_grounding.py::test_a_chain_the_code_writes_is_grounded",
         earns=(
             "earns nothing on the docs; kept, asked; off, held out: findings +0, nothing labelled "
@@ -239,8 +241,10 @@ def _judge(
     if rooted:
         written = ".".join(parts)
         where = in_code(written) if in_code is not None and len(parts) > 1 else None
+        where = where or _on_instance(parts, model, in_code)
         if where is not None:
-            # The code itself writes the chain (a member of a duck-typed value).
+            # The code itself writes the chain (a member of a duck-typed value, or of an
+            # instance named for the class: `variable.writeable` for `Variable#writeable`).
             return ModelDecision("grounded", "model-code-usage", where=where)
         holders = (
             _member_holders(resolution, model) if "model-module-member" not in rules_off else ()
@@ -275,6 +279,30 @@ def _judge(
                                     nearest=nearest[:3])),
         )  # fmt: skip
     return None
+
+
+def _on_instance(
+    parts: list[str], model: ApiModel, in_code: Callable[[str], str | None] | None
+) -> str | None:
+    """Where the product's code writes ``Class.member`` on an instance named for the class
+    (``variable.writeable``, ``run_result.output``): a member the code sets or reads on
+    values of that type, which the class's declaration may not list."""
+    if in_code is None or len(parts) != 2 or parts[0] not in model.classes:
+        return None
+    owner, member = parts
+    camel = owner[0].lower() + owner[1:]
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", owner).lower()
+    for instance in dict.fromkeys((camel, snake)):
+        # The member whole, never the head of a longer one (`client.max_retry` is not
+        # written by `client.max_retry_delay`).
+        for end in _MEMBER_ENDS:
+            where = in_code(f"{instance}.{member}{end}")
+            if where is not None:
+                return where
+    return None
+
+
+_MEMBER_ENDS = (" ", ";", ")", ",", "\n", "(", ".", "]", "?", ":")
 
 
 def _judge_package(token: str, model: ApiModel, product_package: str) -> ModelDecision:
