@@ -180,3 +180,55 @@ def test_hook_names_of_a_family_the_product_calls_by_name(tmp_path: Path) -> Non
         'self, f"visit_...")); the product defines no visit_ method of that name, so it is '
         "not judged"
     ]
+
+
+# Visitor and inspector extensions joined by a union type alias, the base a page's
+# extension subclasses (griffe's `Extension = Union[VisitorExtension, InspectorExtension]`).
+UNION_HOOKS = {
+    "pyproject.toml": '[project]\nname = "kit"\n',
+    "kit/__init__.py": "",
+    "kit/walk.py": (
+        "from typing import Union\n\n"
+        "class Visits:\n"
+        "    def visit(self, node) -> None:\n"
+        '        getattr(self, f"visit_{node.kind}", self.generic)(node)\n\n'
+        "    def generic(self, node) -> None: ...\n\n"
+        "class Inspects:\n"
+        "    def inspect(self, node) -> None:\n"
+        '        getattr(self, f"inspect_{node.kind}", self.generic)(node)\n\n'
+        "    def generic(self, node) -> None: ...\n\n"
+        "class Visitor(Visits):\n"
+        "    def visit_classdef(self, node) -> None: ...\n\n"
+        "class VisitorExtension(Visits):\n    pass\n\n"
+        "class InspectorExtension(Inspects):\n"
+        "    def inspect_module(self, node) -> None: ...\n\n"
+        "Extension = Union[VisitorExtension, InspectorExtension]\n"
+        "Flags = VisitorExtension | None\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("module", ["kit.walk", "kit.moved"])
+def test_hooks_of_a_subclass_of_a_union_type_alias(module: str, tmp_path: Path) -> None:
+    # Imported from where the alias is, or from a module that does not exist (the name's
+    # one alias is still what the page subclasses).
+    repo = make_repo(tmp_path / "hooks", UNION_HOOKS)
+    code = (
+        f"```python\nfrom {module} import Extension\n\n"
+        "class Mine(Extension):\n"
+        "    def visit_classdef(self, node): ...\n"  # the product's own spelling: true
+        "    def inspect_module(self, node): ...\n"  # an override of the other side
+        "    def visit_ClassDef(self, node): ...\n"  # differs in case: never called
+        "    def helper(self): ...\n```\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    names = [v["name"] for v in card.detail["violations"]]
+    assert names[-1:] == ["Mine.visit_ClassDef"]
+    reason = card.detail["violations"][-1]["reason"]
+    assert reason.startswith(
+        "Extension is the type alias VisitorExtension | InspectorExtension, and VisitorExtension "
+        'calls its methods by a name made at run time (getattr(self, f"visit_..."))'
+    )
+    assert "did you mean `visit_classdef`" in reason
+    assert ("kit.moved" in names[0]) == (module == "kit.moved")
+    assert len(names) == 1 + (module == "kit.moved")

@@ -72,7 +72,7 @@ from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_p
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.site_configs import is_static_site_root
 
-MODEL_VERSION = 7  # 7: named by the sources the index holds text of, not every path
+MODEL_VERSION = 8  # 8: ModelFacts.union_aliases (Python type aliases of a union)
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024

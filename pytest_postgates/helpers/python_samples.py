@@ -184,7 +184,7 @@ class PythonSample:
                 self.value(expression)
             bases = [self.value(expression) for expression in node.bases]
             for base in bases:
-                if base is not None and base.kind == "class":
+                if base is not None and base.kind in ("class", "union"):
                     for child in node.body:
                         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                             self.hook(child, base, node.name)
@@ -205,16 +205,23 @@ class PythonSample:
         and the method's name has that prefix: one of the product's own hooks of the
         family is judged true, a spelling of one that differs only in case is a finding
         (the lookup is by exact name), any other name is listed (the names the product
-        makes are not known). A method of no such family is the subclass's own."""
+        makes are not known). A method of no such family is the subclass's own. A base that
+        is a type alias of a union of product classes (``Extension = Union[VisitorExtension,
+        InspectorExtension]``) is judged by the classes of it that make such names; a
+        method any of them declares is an override."""
         name = method.name
-        prefixes = [p for p in self.types.dispatch_prefixes(base.name) if name.startswith(p)]
-        if not prefixes:
+        classes = base.alternatives or (base.name,)
+        found = [(c, p) for c in classes for p in self.types.dispatch_prefixes(c)]
+        dispatchers = [(c, p) for c, p in found if name.startswith(p)]
+        if not dispatchers:
             return
-        prefix = prefixes[0]
+        caller, prefix = dispatchers[0]
         family = self.types.hook_names(prefix)
         made = f'getattr(self, f"{prefix}...")'
-        dispatch = f"{base.name} calls its methods by a name made at run time ({made})"
-        if name in family:
+        dispatch = f"{caller} calls its methods by a name made at run time ({made})"
+        if base.kind == "union":
+            dispatch = f"{base.name} is the type alias {' | '.join(classes)}, and {dispatch}"
+        if name in family or any(name in self.types.model.members(c)[0] for c in classes):
             self.report.count("member")
             return
         same = sorted(f for f in family if f.lower() == name.lower())
@@ -333,12 +340,15 @@ class PythonSample:
                        f"no module {module} at {self.ref}: {miss.owner} has no submodule "
                        f"{miss.missing}", miss)  # fmt: skip
             for alias in names:
-                # The path is wrong, not the name when the product has one class of that
-                # name (`When`, imported from a module that moved): its uses are judged.
+                # The path is wrong, not the name when the product has one class (or one
+                # union type alias of classes) of that name (`When`, imported from a module
+                # that moved): its uses are judged.
                 bound = alias.asname or alias.name
                 classes = {entry.qualname for entry in self.types.entries(alias.name)}
-                one = len(classes) == 1
-                self.env[bound] = PyValue("class", alias.name, bound) if one else None
+                one = PyValue("class", alias.name, bound) if len(classes) == 1 else None
+                self.env[bound] = one or (
+                    None if classes else self.types.union_named(alias.name, bound)
+                )
             return
         self._resolved(module)
         for alias in names:
