@@ -232,3 +232,50 @@ def test_hooks_of_a_subclass_of_a_union_type_alias(module: str, tmp_path: Path) 
     assert "did you mean `visit_classdef`" in reason
     assert ("kit.moved" in names[0]) == (module == "kit.moved")
     assert len(names) == 1 + (module == "kit.moved")
+
+
+# Exceptions whose members a page's REPL session shows on a name it never binds.
+ERRORS = {
+    "pyproject.toml": '[project]\nname = "kit"\n',
+    "kit/__init__.py": "",
+    "kit/errors.py": (
+        "class Problem(Exception):\n"
+        "    detail = ''\n"
+        "    def get_codes(self): ...\n"
+        "    def get_full_details(self): ...\n\n"
+        "class Invalid(Problem):\n    pass\n\n"
+        "class Other:\n"
+        "    detail = ''\n"
+        "    def get_codes(self): ...\n\n"
+        "class Lazy:\n"
+        "    def lookup(self): ...\n"
+        "    def summary(self): ...\n"
+        "    def __getattr__(self, name): ...\n"
+    ),
+}
+
+
+def test_members_on_a_name_the_page_never_binds(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "errors", ERRORS)
+    code = (
+        "```python\nimport kit\n```\n\n"
+        "    >>> print(exc.detail)\n    >>> print(exc.get_codes())\n"
+        "    >>> print(exc.full_details())\n    >>> print(exc.get_full_details())\n\n"
+        # One product member beside the unknown one: the name's type is not shown.
+        "    >>> err.get_codes()\n    >>> err.full_details()\n\n"
+        # Members of two classes of no common lineage: not one family.
+        "    >>> other.detail\n    >>> other.get_codes()\n    >>> other.full_details()\n\n"
+        # A family that makes members at run time.
+        "    >>> lazy.lookup()\n    >>> lazy.summary()\n    >>> lazy.full_details()\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    violations = card.detail["violations"]
+    assert [v["name"] for v in violations] == ["exc.full_details"]
+    assert violations[0]["reason"].startswith(
+        "the page never binds exc, but the other members it uses on it (detail, get_codes, "
+        "get_full_details) are together only Problem's (or a subclass's), and no code of the "
+        "product names full_details; did you mean `get_full_details`"
+    )
+    listed = {r["reason"].split(":")[0] for r in card.detail["unjudged"]}
+    assert {"err.full_details", "other.full_details", "lazy.full_details"} <= listed
+    assert "exc.full_details" not in listed and "exc.detail" in listed

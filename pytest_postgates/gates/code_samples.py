@@ -313,6 +313,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             )
     tables.save()
     if python_sample is not None:
+        python_sample.untyped_members({line + 1 for line in old_way})
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
@@ -48,6 +48,10 @@ _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
 # How many broken lines (a placeholder, a shell escape) a fence may have blanked.
 _MAX_REPAIRS = 12
+
+
+def _never_bound(root: str, member: str) -> str:
+    return f"{root}.{member}: the page's samples never bind {root}, so its type is not known"
 
 
 def sample_code(content: str) -> tuple[str, list[int]]:
@@ -99,6 +103,9 @@ class PythonSample:
         self.ref = ref
         self.env: dict[str, PyValue | None] = {}
         self.resolved: dict[str, str] = {}  # imported product module -> its file
+        # The members the page uses on each name its samples never bind: (member, file
+        # line, line text, the fence's first line), judged once the page is read.
+        self.free_uses: dict[str, list[tuple[str, int, str, int]]] = {}
         self._lines: list[str] = []
         self._map: list[int] = []
         self._first = 0
@@ -382,8 +389,10 @@ class PythonSample:
             root = node.value
             if isinstance(root, ast.Name) and self._free(root.id):
                 # A name no sample binds (`exc` in a REPL line): its type is not shown.
-                self._skip(node, f"{root.id}.{node.attr}: the page's samples never bind "
-                           f"{root.id}, so its type is not known")  # fmt: skip
+                line, text = self._line(node)
+                uses = self.free_uses.setdefault(root.id, [])
+                uses.append((node.attr, line, text, self._first))
+                self.report.skip(line, text, _never_bound(root.id, node.attr))
             return self.attribute(self.value(node.value), node)
         if isinstance(node, ast.Call):
             callee = self.value(node.func)
@@ -434,6 +443,42 @@ class PythonSample:
             return None
         self.children(node)
         return None
+
+    def untyped_members(self, old_way: Collection[int] = ()) -> None:
+        """The members the page uses on a name its samples never bind (``exc`` in a REPL
+        session), judged once the page is read: where its other members there, two or
+        more that no built-in type has, are together those of one product class (and its
+        subclasses) only, a member that no code of the product names is a finding; the
+        rest stay listed unjudged. ``old_way``: the first lines of the fences the page
+        shows as the old way, whose uses neither type the name nor are judged."""
+        for root, every in self.free_uses.items():
+            uses = [use for use in every if use[3] not in old_way]
+            used = {use[0] for use in uses}
+            missing = {n for n in used if not self.types.written(n) and n not in BUILTIN_MEMBERS}
+            known = used - missing
+            if not missing or len(known - BUILTIN_MEMBERS) < 2:
+                continue
+            family = self.types.family(known)
+            if family is None:
+                continue
+            members = self.types.model.members(family)[0]
+            where = self.types.entries(family)[0].path
+            shared = ", ".join(sorted(known))
+            for name, line, text, _first in uses:
+                if name not in missing:
+                    continue
+                entry = {"line": line, "text": text.strip()[:160],
+                         "reason": _never_bound(root, name)}  # fmt: skip
+                if entry in self.report.unjudged:
+                    self.report.unjudged.remove(entry)
+                self.report.count("member")
+                nearest = list(self.types.model.nearest(name, members))
+                reason = (f"the page never binds {root}, but the other members it uses on it "
+                          f"({shared}) are together only {family}'s (or a subclass's), and no "
+                          f"code of the product names {name}")  # fmt: skip
+                if nearest:
+                    reason += "; did you mean " + " or ".join(f"`{n}`" for n in nearest[:3]) + "?"
+                self.report.violation(line, "member", f"{root}.{name}", where, reason, nearest)
 
     def _free(self, name: str) -> bool:
         return name not in self.env and name not in self.types.tops and name not in _BUILTIN_NAMES

@@ -98,6 +98,7 @@ class PythonTypes:
     dependencies: DependencyModels | None = None
     _by_owner: dict[str, list[Decl]] = field(default_factory=dict)
     _hooks: dict[str, frozenset[str]] = field(default_factory=dict)  # prefix -> hook names
+    _members: dict[str, tuple[set[str], str | None]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -377,6 +378,32 @@ class PythonTypes:
             return f"{outside} ({dependency.label} declares no class {base})"
         found, problem = dependency.model.members(base)
         return dependency.label, dotted, found, problem
+
+    def family(self, used: set[str]) -> str | None:
+        """The one product class whose instances, its subclasses' included, have every
+        member in ``used`` (the other product classes that have them all extend it), when
+        its members are all known (no base outside the product the model cannot read, no
+        ``__getattr__``); else None."""
+        having: list[str] = []
+        for class_name, entries in self.model.classes.items():
+            if not any(e.path.endswith((".py", ".pyi")) for e in entries):
+                continue
+            if class_name not in self._members:
+                self._members[class_name] = self.model.members(class_name)
+            if used <= self._members[class_name][0]:
+                having.append(class_name)
+        roots = [
+            name
+            for name in having
+            if not any(
+                isinstance(e, ClassFacts) and e.name != name and e.name in having
+                for e in self._lineage(name)
+            )
+        ]
+        if len(roots) != 1:
+            return None
+        members, problem = self._members[roots[0]]
+        return None if problem or "__getattr__" in members else roots[0]
 
     def dispatch_prefixes(self, class_name: str) -> list[str]:
         """The prefixes of the methods ``class_name`` (or a product class it extends) calls
