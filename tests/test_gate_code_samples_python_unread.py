@@ -230,6 +230,7 @@ def test_hooks_of_a_subclass_of_a_union_type_alias(module: str, tmp_path: Path) 
         'calls its methods by a name made at run time (getattr(self, f"visit_..."))'
     )
     assert "did you mean `visit_classdef`" in reason
+    assert "so visit_ClassDef is not the method it calls" in reason
     assert ("kit.moved" in names[0]) == (module == "kit.moved")
     assert len(names) == 1 + (module == "kit.moved")
 

@@ -240,7 +240,8 @@ class PythonSample:
         miss = Miss(name, base.name, tuple(same))
         self._miss(method, "member", f"{owner}.{name}",
                    f"{dispatch}, and the product's own methods of that family spell it "
-                   f"{same[0]}", miss)  # fmt: skip
+                   f"{same[0]}: getattr looks a name up by its exact spelling, so {name} is "
+                   "not the method it calls", miss)  # fmt: skip
 
     def children(self, node: ast.AST) -> None:
         """Every statement and expression under ``node``, in order (an except handler's
