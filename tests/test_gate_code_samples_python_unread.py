@@ -267,16 +267,20 @@ def test_members_on_a_name_the_page_never_binds(tmp_path: Path) -> None:
         # Members of two classes of no common lineage: not one family.
         "    >>> other.detail\n    >>> other.get_codes()\n    >>> other.full_details()\n\n"
         # A family that makes members at run time.
-        "    >>> lazy.lookup()\n    >>> lazy.summary()\n    >>> lazy.full_details()\n"
+        "    >>> lazy.lookup()\n    >>> lazy.summary()\n    >>> lazy.full_details()\n\n"
+        # A member like no member of the family: a subclass's own (a model's field).
+        "    >>> mine.detail\n    >>> mine.get_codes()\n    >>> mine.owner_name\n"
     )
     card = _check("Intro.\n\n" + code, tmp_path, repo)
     violations = card.detail["violations"]
     assert [v["name"] for v in violations] == ["exc.full_details"]
     assert violations[0]["reason"].startswith(
         "the page never binds exc, but the other members it uses on it (detail, get_codes, "
-        "get_full_details) are together only Problem's (or a subclass's), and no code of the "
-        "product names full_details; did you mean `get_full_details`"
+        "get_full_details) are together only Problem's (or a subclass's); no code of the "
+        "product names full_details, a near miss of Problem's get_full_details; did you mean "
+        "`get_full_details`"
     )
     listed = {r["reason"].split(":")[0] for r in card.detail["unjudged"]}
     assert {"err.full_details", "other.full_details", "lazy.full_details"} <= listed
+    assert "mine.owner_name" in listed
     assert "exc.full_details" not in listed and "exc.detail" in listed

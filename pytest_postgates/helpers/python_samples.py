@@ -449,9 +449,12 @@ class PythonSample:
         """The members the page uses on a name its samples never bind (``exc`` in a REPL
         session), judged once the page is read: where its other members there, two or
         more that no built-in type has, are together those of one product class (and its
-        subclasses) only, a member that no code of the product names is a finding; the
-        rest stay listed unjudged. ``old_way``: the first lines of the fences the page
+        subclasses) only, a member that no code of the product names and that is a near
+        miss of one of that class's members is a finding. A subclass may add members of
+        its own (a model's fields), so any other name stays listed unjudged, as does every
+        use of a name not so typed. ``old_way``: the first lines of the fences the page
         shows as the old way, whose uses neither type the name nor are judged."""
+        model = self.types.model
         for root, every in self.free_uses.items():
             uses = [use for use in every if use[3] not in old_way]
             used = {use[0] for use in uses}
@@ -462,23 +465,24 @@ class PythonSample:
             family = self.types.family(known)
             if family is None:
                 continue
-            members = self.types.model.members(family)[0]
+            members = model.members(family)[0]
             where = self.types.entries(family)[0].path
             shared = ", ".join(sorted(known))
             for name, line, text, _first in uses:
-                if name not in missing:
+                real = model.resembles(name) if name in missing else None
+                if real is None or real not in members:
                     continue
                 entry = {"line": line, "text": text.strip()[:160],
                          "reason": _never_bound(root, name)}  # fmt: skip
                 if entry in self.report.unjudged:
                     self.report.unjudged.remove(entry)
                 self.report.count("member")
-                nearest = list(self.types.model.nearest(name, members))
+                nearest = list(dict.fromkeys([real, *model.nearest(name, members)]))
                 reason = (f"the page never binds {root}, but the other members it uses on it "
-                          f"({shared}) are together only {family}'s (or a subclass's), and no "
-                          f"code of the product names {name}")  # fmt: skip
-                if nearest:
-                    reason += "; did you mean " + " or ".join(f"`{n}`" for n in nearest[:3]) + "?"
+                          f"({shared}) are together only {family}'s (or a subclass's); no code "
+                          f"of the product names {name}, a near miss of {family}'s {real}; "
+                          "did you mean ")  # fmt: skip
+                reason += " or ".join(f"`{n}`" for n in nearest[:3]) + "?"
                 self.report.violation(line, "member", f"{root}.{name}", where, reason, nearest)
 
     def _free(self, name: str) -> bool:
