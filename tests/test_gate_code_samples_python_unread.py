@@ -180,3 +180,107 @@ def test_hook_names_of_a_family_the_product_calls_by_name(tmp_path: Path) -> Non
         'self, f"visit_...")); the product defines no visit_ method of that name, so it is '
         "not judged"
     ]
+
+
+# Visitor and inspector extensions joined by a union type alias, the base a page's
+# extension subclasses (griffe's `Extension = Union[VisitorExtension, InspectorExtension]`).
+UNION_HOOKS = {
+    "pyproject.toml": '[project]\nname = "kit"\n',
+    "kit/__init__.py": "",
+    "kit/walk.py": (
+        "from typing import Union\n\n"
+        "class Visits:\n"
+        "    def visit(self, node) -> None:\n"
+        '        getattr(self, f"visit_{node.kind}", self.generic)(node)\n\n'
+        "    def generic(self, node) -> None: ...\n\n"
+        "class Inspects:\n"
+        "    def inspect(self, node) -> None:\n"
+        '        getattr(self, f"inspect_{node.kind}", self.generic)(node)\n\n'
+        "    def generic(self, node) -> None: ...\n\n"
+        "class Visitor(Visits):\n"
+        "    def visit_classdef(self, node) -> None: ...\n\n"
+        "class VisitorExtension(Visits):\n    pass\n\n"
+        "class InspectorExtension(Inspects):\n"
+        "    def inspect_module(self, node) -> None: ...\n\n"
+        "Extension = Union[VisitorExtension, InspectorExtension]\n"
+        "Flags = VisitorExtension | None\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("module", ["kit.walk", "kit.moved"])
+def test_hooks_of_a_subclass_of_a_union_type_alias(module: str, tmp_path: Path) -> None:
+    # Imported from where the alias is, or from a module that does not exist (the name's
+    # one alias is still what the page subclasses).
+    repo = make_repo(tmp_path / "hooks", UNION_HOOKS)
+    code = (
+        f"```python\nfrom {module} import Extension\n\n"
+        "class Mine(Extension):\n"
+        "    def visit_classdef(self, node): ...\n"  # the product's own spelling: true
+        "    def inspect_module(self, node): ...\n"  # an override of the other side
+        "    def visit_ClassDef(self, node): ...\n"  # differs in case: never called
+        "    def helper(self): ...\n```\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    names = [v["name"] for v in card.detail["violations"]]
+    assert names[-1:] == ["Mine.visit_ClassDef"]
+    reason = card.detail["violations"][-1]["reason"]
+    assert reason.startswith(
+        "Extension is the type alias VisitorExtension | InspectorExtension, and VisitorExtension "
+        'calls its methods by a name made at run time (getattr(self, f"visit_..."))'
+    )
+    assert "did you mean `visit_classdef`" in reason
+    assert "so visit_ClassDef is not the method it calls" in reason
+    assert ("kit.moved" in names[0]) == (module == "kit.moved")
+    assert len(names) == 1 + (module == "kit.moved")
+
+
+# Exceptions whose members a page's REPL session shows on a name it never binds.
+ERRORS = {
+    "pyproject.toml": '[project]\nname = "kit"\n',
+    "kit/__init__.py": "",
+    "kit/errors.py": (
+        "class Problem(Exception):\n"
+        "    detail = ''\n"
+        "    def get_codes(self): ...\n"
+        "    def get_full_details(self): ...\n\n"
+        "class Invalid(Problem):\n    pass\n\n"
+        "class Other:\n"
+        "    detail = ''\n"
+        "    def get_codes(self): ...\n\n"
+        "class Lazy:\n"
+        "    def lookup(self): ...\n"
+        "    def summary(self): ...\n"
+        "    def __getattr__(self, name): ...\n"
+    ),
+}
+
+
+def test_members_on_a_name_the_page_never_binds(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "errors", ERRORS)
+    code = (
+        "```python\nimport kit\n```\n\n"
+        "    >>> print(exc.detail)\n    >>> print(exc.get_codes())\n"
+        "    >>> print(exc.full_details())\n    >>> print(exc.get_full_details())\n\n"
+        # One product member beside the unknown one: the name's type is not shown.
+        "    >>> err.get_codes()\n    >>> err.full_details()\n\n"
+        # Members of two classes of no common lineage: not one family.
+        "    >>> other.detail\n    >>> other.get_codes()\n    >>> other.full_details()\n\n"
+        # A family that makes members at run time.
+        "    >>> lazy.lookup()\n    >>> lazy.summary()\n    >>> lazy.full_details()\n\n"
+        # A member like no member of the family: a subclass's own (a model's field).
+        "    >>> mine.detail\n    >>> mine.get_codes()\n    >>> mine.owner_name\n"
+    )
+    card = _check("Intro.\n\n" + code, tmp_path, repo)
+    violations = card.detail["violations"]
+    assert [v["name"] for v in violations] == ["exc.full_details"]
+    assert violations[0]["reason"].startswith(
+        "the page never binds exc, but the other members it uses on it (detail, get_codes, "
+        "get_full_details) are together only Problem's (or a subclass's); no code of the "
+        "product names full_details, a near miss of Problem's get_full_details; did you mean "
+        "`get_full_details`"
+    )
+    listed = {r["reason"].split(":")[0] for r in card.detail["unjudged"]}
+    assert {"err.full_details", "other.full_details", "lazy.full_details"} <= listed
+    assert "mine.owner_name" in listed
+    assert "exc.full_details" not in listed and "exc.detail" in listed

@@ -72,7 +72,9 @@ from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_p
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.site_configs import is_static_site_root
 
-MODEL_VERSION = 8  # 8: JS bases, constructor `this` fields, `module.exports = class`
+# 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
+# `this` fields, `module.exports = class`
+MODEL_VERSION = 9
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024

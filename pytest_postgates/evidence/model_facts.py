@@ -237,6 +237,10 @@ class ModelFacts:
     # Python: class qualname -> the prefixes of the methods it calls on itself by a name
     # made at run time (`getattr(self, f"visit_{node.kind}")`): hooks a subclass defines.
     name_dispatch: dict[str, list[str]] = field(default_factory=dict)
+    # Python: module-level type aliases that are a union of names ("module.Extension" ->
+    # ["VisitorExtension", "InspectorExtension"] for `Extension = Union[VisitorExtension,
+    # InspectorExtension]`), the names as written: a sample may subclass or annotate one.
+    union_aliases: dict[str, list[str]] = field(default_factory=dict)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -312,6 +316,7 @@ class ModelFacts:
         self._import_views = None
         self.constant_owners |= other.constant_owners
         self.name_dispatch.update(other.name_dispatch)
+        self.union_aliases.update(other.union_aliases)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -347,6 +352,7 @@ class ModelFacts:
                 for s in self.import_sites
             ],
             "name_dispatch": self.name_dispatch,
+            "union_aliases": self.union_aliases,
         }
 
     @classmethod
@@ -375,6 +381,7 @@ class ModelFacts:
             constant_owners=set(data.get("constant_owners", [])),
             import_sites=[ImportSite(*row) for row in data["import_sites"]],
             name_dispatch={k: list(v) for k, v in data.get("name_dispatch", {}).items()},
+            union_aliases={k: list(v) for k, v in data.get("union_aliases", {}).items()},
         )
 
 

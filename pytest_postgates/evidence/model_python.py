@@ -269,10 +269,13 @@ class _ModuleReader:
 
     def assignment(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        alternatives = _union(node.value) if node.value is not None else []
         for target in targets:
             for name in _names(target):
                 self.top.setdefault(name, "constant")
                 self.decl(name, "constant", self.module, node.lineno)
+                if alternatives and isinstance(target, ast.Name):
+                    self.facts.union_aliases[f"{self.module}.{name}"] = alternatives
                 if name == "__all__" and node.value is not None:
                     values = _strings(node.value)
                     if isinstance(node, ast.AugAssign):
@@ -393,6 +396,29 @@ def _add_framework(found: list[str], module: str) -> None:
     head = module.split(".")[0]
     if head in _CLI_MODULES and head not in found:
         found.append(head)
+
+
+def _union(value: ast.expr) -> list[str]:
+    """The names a union type alias joins (``Union[A, B]``, ``A | B``, ``None`` left out),
+    as written; [] for any other value. ``A | B`` may be flags or numbers or'd together: a
+    reader takes it for a union only where every name is a class."""
+    if isinstance(value, ast.Subscript) and _callee_name(value.value) == "Union":
+        parts = value.slice.elts if isinstance(value.slice, ast.Tuple) else [value.slice]
+    elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+        parts = []
+        stack: list[ast.expr] = [value]
+        while stack:
+            part = stack.pop()
+            if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
+                stack += [part.right, part.left]
+            else:
+                parts.append(part)
+    else:
+        return []
+    kept = [p for p in parts if not (isinstance(p, ast.Constant) and p.value is None)]
+    if len(kept) < 2 or not all(isinstance(p, (ast.Name, ast.Attribute)) for p in kept):
+        return []
+    return [ast.unparse(p) for p in kept]
 
 
 def _blocks(node: ast.If | ast.Try | ast.With | ast.For | ast.While) -> list[list[ast.stmt]]:

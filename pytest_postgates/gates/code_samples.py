@@ -36,7 +36,10 @@ would copy and checks, against the repository's API tables at the ref
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
   Python packages of the repository's code, however it is packaged) and each imported name,
   module attributes, members through chains (inherited ones included) on values the sample
-  makes, and keyword arguments against the callee's parameters.
+  makes, and keyword arguments against the callee's parameters; the hook methods a sample's
+  subclass defines where its base (a class, or a type alias of a union of classes) calls
+  methods by a name made at run time; members on a name the page never binds where its
+  other members there are together only one product class's.
 
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
@@ -305,6 +308,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             )
     tables.save()
     if python_sample is not None:
+        python_sample.untyped_members({line + 1 for line in old_way})
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
@@ -48,6 +48,10 @@ _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
 # How many broken lines (a placeholder, a shell escape) a fence may have blanked.
 _MAX_REPAIRS = 12
+
+
+def _never_bound(root: str, member: str) -> str:
+    return f"{root}.{member}: the page's samples never bind {root}, so its type is not known"
 
 
 def sample_code(content: str) -> tuple[str, list[int]]:
@@ -99,6 +103,9 @@ class PythonSample:
         self.ref = ref
         self.env: dict[str, PyValue | None] = {}
         self.resolved: dict[str, str] = {}  # imported product module -> its file
+        # The members the page uses on each name its samples never bind: (member, file
+        # line, line text, the fence's first line), judged once the page is read.
+        self.free_uses: dict[str, list[tuple[str, int, str, int]]] = {}
         self._lines: list[str] = []
         self._map: list[int] = []
         self._first = 0
@@ -184,7 +191,7 @@ class PythonSample:
                 self.value(expression)
             bases = [self.value(expression) for expression in node.bases]
             for base in bases:
-                if base is not None and base.kind == "class":
+                if base is not None and base.kind in ("class", "union"):
                     for child in node.body:
                         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                             self.hook(child, base, node.name)
@@ -205,16 +212,23 @@ class PythonSample:
         and the method's name has that prefix: one of the product's own hooks of the
         family is judged true, a spelling of one that differs only in case is a finding
         (the lookup is by exact name), any other name is listed (the names the product
-        makes are not known). A method of no such family is the subclass's own."""
+        makes are not known). A method of no such family is the subclass's own. A base that
+        is a type alias of a union of product classes (``Extension = Union[VisitorExtension,
+        InspectorExtension]``) is judged by the classes of it that make such names; a
+        method any of them declares is an override."""
         name = method.name
-        prefixes = [p for p in self.types.dispatch_prefixes(base.name) if name.startswith(p)]
-        if not prefixes:
+        classes = base.alternatives or (base.name,)
+        found = [(c, p) for c in classes for p in self.types.dispatch_prefixes(c)]
+        dispatchers = [(c, p) for c, p in found if name.startswith(p)]
+        if not dispatchers:
             return
-        prefix = prefixes[0]
+        caller, prefix = dispatchers[0]
         family = self.types.hook_names(prefix)
         made = f'getattr(self, f"{prefix}...")'
-        dispatch = f"{base.name} calls its methods by a name made at run time ({made})"
-        if name in family:
+        dispatch = f"{caller} calls its methods by a name made at run time ({made})"
+        if base.kind == "union":
+            dispatch = f"{base.name} is the type alias {' | '.join(classes)}, and {dispatch}"
+        if name in family or any(name in self.types.model.members(c)[0] for c in classes):
             self.report.count("member")
             return
         same = sorted(f for f in family if f.lower() == name.lower())
@@ -226,7 +240,8 @@ class PythonSample:
         miss = Miss(name, base.name, tuple(same))
         self._miss(method, "member", f"{owner}.{name}",
                    f"{dispatch}, and the product's own methods of that family spell it "
-                   f"{same[0]}", miss)  # fmt: skip
+                   f"{same[0]}: getattr looks a name up by its exact spelling, so {name} is "
+                   "not the method it calls", miss)  # fmt: skip
 
     def children(self, node: ast.AST) -> None:
         """Every statement and expression under ``node``, in order (an except handler's
@@ -333,12 +348,15 @@ class PythonSample:
                        f"no module {module} at {self.ref}: {miss.owner} has no submodule "
                        f"{miss.missing}", miss)  # fmt: skip
             for alias in names:
-                # The path is wrong, not the name when the product has one class of that
-                # name (`When`, imported from a module that moved): its uses are judged.
+                # The path is wrong, not the name when the product has one class (or one
+                # union type alias of classes) of that name (`When`, imported from a module
+                # that moved): its uses are judged.
                 bound = alias.asname or alias.name
                 classes = {entry.qualname for entry in self.types.entries(alias.name)}
-                one = len(classes) == 1
-                self.env[bound] = PyValue("class", alias.name, bound) if one else None
+                one = PyValue("class", alias.name, bound) if len(classes) == 1 else None
+                self.env[bound] = one or (
+                    None if classes else self.types.union_named(alias.name, bound)
+                )
             return
         self._resolved(module)
         for alias in names:
@@ -372,8 +390,10 @@ class PythonSample:
             root = node.value
             if isinstance(root, ast.Name) and self._free(root.id):
                 # A name no sample binds (`exc` in a REPL line): its type is not shown.
-                self._skip(node, f"{root.id}.{node.attr}: the page's samples never bind "
-                           f"{root.id}, so its type is not known")  # fmt: skip
+                line, text = self._line(node)
+                uses = self.free_uses.setdefault(root.id, [])
+                uses.append((node.attr, line, text, self._first))
+                self.report.skip(line, text, _never_bound(root.id, node.attr))
             return self.attribute(self.value(node.value), node)
         if isinstance(node, ast.Call):
             callee = self.value(node.func)
@@ -424,6 +444,46 @@ class PythonSample:
             return None
         self.children(node)
         return None
+
+    def untyped_members(self, old_way: Collection[int] = ()) -> None:
+        """The members the page uses on a name its samples never bind (``exc`` in a REPL
+        session), judged once the page is read: where its other members there, two or
+        more that no built-in type has, are together those of one product class (and its
+        subclasses) only, a member that no code of the product names and that is a near
+        miss of one of that class's members is a finding. A subclass may add members of
+        its own (a model's fields), so any other name stays listed unjudged, as does every
+        use of a name not so typed. ``old_way``: the first lines of the fences the page
+        shows as the old way, whose uses neither type the name nor are judged."""
+        model = self.types.model
+        for root, every in self.free_uses.items():
+            uses = [use for use in every if use[3] not in old_way]
+            used = {use[0] for use in uses}
+            missing = {n for n in used if not self.types.written(n) and n not in BUILTIN_MEMBERS}
+            known = used - missing
+            if not missing or len(known - BUILTIN_MEMBERS) < 2:
+                continue
+            family = self.types.family(known)
+            if family is None:
+                continue
+            members = model.members(family)[0]
+            where = self.types.entries(family)[0].path
+            shared = ", ".join(sorted(known))
+            for name, line, text, _first in uses:
+                real = model.resembles(name) if name in missing else None
+                if real is None or real not in members:
+                    continue
+                entry = {"line": line, "text": text.strip()[:160],
+                         "reason": _never_bound(root, name)}  # fmt: skip
+                if entry in self.report.unjudged:
+                    self.report.unjudged.remove(entry)
+                self.report.count("member")
+                nearest = list(dict.fromkeys([real, *model.nearest(name, members)]))
+                reason = (f"the page never binds {root}, but the other members it uses on it "
+                          f"({shared}) are together only {family}'s (or a subclass's); no code "
+                          f"of the product names {name}, a near miss of {family}'s {real}; "
+                          "did you mean ")  # fmt: skip
+                reason += " or ".join(f"`{n}`" for n in nearest[:3]) + "?"
+                self.report.violation(line, "member", f"{root}.{name}", where, reason, nearest)
 
     def _free(self, name: str) -> bool:
         return name not in self.env and name not in self.types.tops and name not in _BUILTIN_NAMES

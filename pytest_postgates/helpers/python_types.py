@@ -47,8 +47,9 @@ _OPTIONALS = frozenset({"Optional", "Union"})
 class PyValue:
     """What a sample expression holds. ``kind``: module (``name`` the dotted module),
     class / instance (``name`` the class), callable (``callables``; ``receiver`` the class
-    a method was reached through), container (``name`` the class of its items) or unknown
-    (from the product, type not known). ``shown`` is how the sample writes it."""
+    a method was reached through), container (``name`` the class of its items), union (a
+    type alias of product classes, ``alternatives``) or unknown (from the product, type not
+    known). ``shown`` is how the sample writes it."""
 
     kind: str
     name: str
@@ -56,6 +57,8 @@ class PyValue:
     callables: tuple[CallableFacts, ...] = ()
     receiver: str = ""
     reason: str = ""  # unknown: why the model cannot say what it is (when it can tell)
+    # union: the product classes a type alias joins (``name`` the alias).
+    alternatives: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class PythonTypes:
     dependencies: DependencyModels | None = None
     _by_owner: dict[str, list[Decl]] = field(default_factory=dict)
     _hooks: dict[str, frozenset[str]] = field(default_factory=dict)  # prefix -> hook names
+    _members: dict[str, tuple[set[str], str | None]] = field(default_factory=dict)
     # Every segment of a product module's dotted name (``starlette``, ``responses``).
     module_words: frozenset[str] = frozenset()
 
@@ -173,6 +177,12 @@ class PythonTypes:
         if imported is not None:
             return imported
         top = module.split(".")[0]
+        owners = [module] if module in self._union_owners(name) else []
+        owners = owners or [o for o in self._union_owners(name) if o.split(".")[0] == top]
+        if len(owners) == 1:  # several aliases of the name: the sample does not say which
+            union = self.union(f"{owners[0]}.{name}", shown)
+            if union is not None:
+                return union
         declared = [d for d in self.model.declares(name) if d.kind in ("class", "function")]
         for group in (
             [d for d in declared if d.owner == module],
@@ -206,6 +216,9 @@ class PythonTypes:
                 return PyValue("unknown", name, shown, reason=reason)
             if self._declared_in(module, name):
                 break
+        union = self.union(f"{module}.{name}", shown)
+        if union is not None:
+            return union
         declared = self._declared_in(module, name)
         if declared and declared[0].kind == "class" and name in self.model.classes:
             return PyValue("class", name, shown)
@@ -214,6 +227,29 @@ class PythonTypes:
             return PyValue("callable", name, shown, tuple(found))
         reason = f"{shown} is {module}.{name}, which the model reads as no function or class"
         return PyValue("unknown", name, shown, reason=reason)
+
+    def union(self, qualified: str, shown: str) -> PyValue | None:
+        """The type alias ``qualified`` (``module.Name``) as a union of product classes;
+        None when it is no such alias (one of its names is no product class: flags or'd
+        together, another library's types)."""
+        written = self.model.facts.union_aliases.get(qualified)
+        if not written:
+            return None
+        names = tuple(dict.fromkeys(_simple(w) for w in written))
+        if not all(self.entries(n) for n in names):
+            return None
+        return PyValue("union", qualified.rsplit(".", 1)[-1], shown, alternatives=names)
+
+    def _union_owners(self, name: str) -> set[str]:
+        """The modules that declare a union type alias named ``name``."""
+        suffix = "." + name
+        return {q[: -len(suffix)] for q in self.model.facts.union_aliases if q.endswith(suffix)}
+
+    def union_named(self, name: str, shown: str) -> PyValue | None:
+        """The one union type alias of product classes named ``name`` anywhere in the
+        product (None when none is, or several are)."""
+        found = [u for m in self._union_owners(name) if (u := self.union(f"{m}.{name}", shown))]
+        return found[0] if len(found) == 1 else None
 
     def _declared_in(self, module: str, name: str) -> list[Decl]:
         """The classes and functions named ``name`` that ``module`` itself declares."""
@@ -345,6 +381,32 @@ class PythonTypes:
             return f"{outside} ({dependency.label} declares no class {base})"
         found, problem = dependency.model.members(base)
         return dependency.label, dotted, found, problem
+
+    def family(self, used: set[str]) -> str | None:
+        """The one product class whose instances, its subclasses' included, have every
+        member in ``used`` (the other product classes that have them all extend it), when
+        its members are all known (no base outside the product the model cannot read, no
+        ``__getattr__``); else None."""
+        having: list[str] = []
+        for class_name, entries in self.model.classes.items():
+            if not any(e.path.endswith((".py", ".pyi")) for e in entries):
+                continue
+            if class_name not in self._members:
+                self._members[class_name] = self.model.members(class_name)
+            if used <= self._members[class_name][0]:
+                having.append(class_name)
+        roots = [
+            name
+            for name in having
+            if not any(
+                isinstance(e, ClassFacts) and e.name != name and e.name in having
+                for e in self._lineage(name)
+            )
+        ]
+        if len(roots) != 1:
+            return None
+        members, problem = self._members[roots[0]]
+        return None if problem or "__getattr__" in members else roots[0]
 
     def dispatch_prefixes(self, class_name: str) -> list[str]:
         """The prefixes of the methods ``class_name`` (or a product class it extends) calls
