@@ -340,3 +340,32 @@ def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> N
     # One value of the product's beside it is no enumeration of the product's values.
     body = 'Pick `"fast"` or `"hyper"`.\n'
     assert _decided(_outcome(body, "hyper", tmp_path, ctx)) == ("unjudged", "not-anchored")
+
+
+def test_a_member_of_a_name_imported_from_a_workspace_package_is_a_claim(
+    tmp_path: Path,
+) -> None:
+    # A monorepo's workspace package is the product's own: a name the page's sample imports
+    # from it, and its members, are presented as the product's (jest's `jest-changed-files`
+    # README kept `hg.isHGRepository` after the package stopped exporting `hg`).
+    files = {
+        "package.json": '{"name": "tidy-root", "private": true, "workspaces": ["packages/*"]}\n',
+        "packages/tidy-changes/package.json": (
+            '{"name": "tidy-changes", "main": "src/index.js"}\n'
+        ),
+        "packages/tidy-changes/src/index.js": (
+            "const findRepos = roots => roots;\nmodule.exports = { findRepos };\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "mono", files)
+    body = (
+        "## API\n\n### `hg.isHgRoot(cwd: string): Promise<?string>`\n\nThe root.\n\n"
+        "```js\nimport {git, hg} from 'tidy-changes';\n\nhg.isHgRoot(process.cwd());\n```\n"
+    )
+    token = "hg.isHgRoot(cwd: string): Promise<?string>"
+    entry = _outcome(body, token, tmp_path, _anchored(repo, tmp_path))
+    assert _decided(entry) == ("ungrounded", "anchor-presented-import")
+    # Imported from a package the repository does not publish, it is another party's.
+    other = body.replace("'tidy-changes'", "'other-changes'")
+    entry = _outcome(other, token, tmp_path, _anchored(repo, tmp_path / "other"))
+    assert entry["outcome"] != "ungrounded"

@@ -67,12 +67,13 @@ from pytest_postgates.evidence.name_spelling import (
     squash,
     word_distance,
     words,
+    words_swapped,
 )
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.site_configs import is_static_site_root
 
-MODEL_VERSION = 7  # 7: named by the sources the index holds text of, not every path
+MODEL_VERSION = 8  # 8: CallableFacts.keywords_of, the TypedDict of `**kwargs: Unpack[T]`
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -202,11 +203,15 @@ class ApiModel:
                 return decl.where()
         return None
 
-    def keyword_parameters(self, parts: Sequence[str]) -> tuple[frozenset[str], bool] | None:
+    def keyword_parameters(
+        self, parts: Sequence[str], where: str = ""
+    ) -> tuple[frozenset[str], bool] | None:
         """The keyword parameters of the Python callable a resolved chain ends at (a class:
         its ``__init__``), and whether it takes any keyword (``**kwargs``); None when the
         model does not know them (no such callable, a class without its own ``__init__``,
-        a script's function, whose options are an object, not keywords)."""
+        a script's function, whose options are an object, not keywords). ``where``: the
+        file the chain resolved to; where callables of that name live in several files
+        (pydantic's `Field` and its `v1` copy's), the ones of that file."""
         if not parts:
             return None
         name = parts[-1]
@@ -226,8 +231,28 @@ class ApiModel:
             ]
         if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
             return None
-        names = frozenset(p for f in found for p in f.params if not p.startswith("*"))
-        return names, any(f.var_keyword for f in found)
+        found = [f for f in found if f.path == where] or found
+        names = {p for f in found for p in f.params if not p.startswith("*")}
+        # `**extra: Unpack[T]` takes the keys of the TypedDict T and no other keyword.
+        typed = [self._typed_dict_keys(f.keywords_of) for f in found if f.var_keyword]
+        names.update(*(keys for keys in typed if keys is not None))
+        return frozenset(names), any(keys is None for keys in typed)
+
+    def _typed_dict_keys(self, name: str, seen: frozenset[str] = frozenset()) -> set[str] | None:
+        """The keys of the product's TypedDict ``name`` (its own and its product bases'
+        fields), or None when ``name`` is no TypedDict the model can read whole."""
+        keys: set[str] = set()
+        for entry in self.classes.get(name, []) if name else []:
+            for base in entry.bases or ["object"]:  # a plain class is no TypedDict
+                simple = re.sub(r"\[.*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+                inherited: set[str] | None = set() if simple == "TypedDict" else None
+                if inherited is None and simple not in seen | {name}:
+                    inherited = self._typed_dict_keys(simple, seen | {name})
+                if inherited is None:
+                    return None
+                keys |= inherited
+            keys |= set(entry.members)
+        return keys if name in self.classes else None
 
     # -------------------------------------------------------------- near names
     def _word_index(self) -> dict[str, set[str]]:
@@ -350,6 +375,8 @@ class ApiModel:
                 return candidate  # one word added, dropped or changed among three or more
             if one_word_changed(mine, theirs):
                 return candidate  # `renderGadget` for `renderWidget`
+            if words_swapped(mine, theirs):
+                return candidate  # `AgentProxy` for `ProxyAgent`
             if len(name) >= 6 and one_letter_changed(name, candidate):
                 # `snream` for `stream`, `apaKey` for `apiKey`; five letters are too few:
                 # `axios` is no typo of `axiom`.

@@ -408,8 +408,9 @@ def code_file_writing(index: RepoIndex, text: str) -> str | None:
     return None
 
 
-# A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`).
-_ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?`([^`\n]+)`")
+# A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`),
+# bare or as a link's text (a contents list: `- [`config.bail` [boolean]](#config-bail)`).
+_ITEM_HEAD = re.compile(r"^\s*(?:[-*+]|\d+[.)]|\|)\s*(?:\*\*)?\[?`([^`\n]+)`")
 
 
 # A definition list's term (Python-Markdown, kramdown, Pandoc): a line that is one code

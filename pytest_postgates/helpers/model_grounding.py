@@ -73,7 +73,8 @@ RULES = (
         "grounded / ungrounded",
         "a keyword argument of a call to a product callable whose parameters the model "
         "knows (a function, a class's own `__init__`) must be one of them; under `**kwargs` an "
-        "unknown keyword is left to the other rules",
+        "unknown keyword is left to the other rules, unless they are typed "
+        "`Unpack[SomeTypedDict]`, whose keys are then the only keywords",
         "tests/test_api_model_grounding.py::test_keywords_are_judged_against_the_parameters",
     ),
     Rule(
@@ -211,7 +212,9 @@ def _judge(
     if resolution.outcome == "found":
         keys = argument_keys(token)
         known = (
-            model.keyword_parameters(parts) if keys and "model-argument" not in rules_off else None
+            model.keyword_parameters(parts, resolution.where)
+            if keys and "model-argument" not in rules_off
+            else None
         )
         if known is not None:
             return _judge_arguments(keys, known, parts[-1], resolution.where, model)
