@@ -396,7 +396,7 @@ def test_a_name_a_sample_uses_as_the_products_is_a_claim(tmp_path: Path) -> None
     assert _decided(entry) == ("ungrounded", "anchor-sample-use")
     free = (
         "It is a `multiGroup`, broken when a part is.\n\n"
-        "```js\nreturn multiGroup(concat([indent(line), \"]\"]))\n```\n"
+        '```js\nreturn multiGroup(concat([indent(line), "]"]))\n```\n'
     )
     entry = _outcome(free, "multiGroup", tmp_path, ctx)
     assert _decided(entry) == ("ungrounded", "anchor-sample-use")
