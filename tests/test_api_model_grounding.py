@@ -381,10 +381,6 @@ def test_keywords_unpacked_from_a_typed_dict_are_its_keys_only(tmp_path: Path) -
             "**extra: Unpack[_NoExtras]):\n    return default\n\n\n"
             "def paint(**options: Unpack[_Paint]):\n    return options\n"
         ),
-        # An old copy of the API in another module (pydantic's `v1`) takes any keyword:
-        # `Field` resolves to the package's own, which decides.
-        "mylib/v1/__init__.py": "",
-        "mylib/v1/fields.py": "def Field(default=None, **extra):\n    return default\n",
     }
     repo = make_repo(tmp_path / "unpacked", files)
     ctx = repo_context(repo, tmp_path / "c2")

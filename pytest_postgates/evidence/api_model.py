@@ -203,15 +203,11 @@ class ApiModel:
                 return decl.where()
         return None
 
-    def keyword_parameters(
-        self, parts: Sequence[str], where: str = ""
-    ) -> tuple[frozenset[str], bool] | None:
+    def keyword_parameters(self, parts: Sequence[str]) -> tuple[frozenset[str], bool] | None:
         """The keyword parameters of the Python callable a resolved chain ends at (a class:
         its ``__init__``), and whether it takes any keyword (``**kwargs``); None when the
         model does not know them (no such callable, a class without its own ``__init__``,
-        a script's function, whose options are an object, not keywords). ``where``: the
-        file the chain resolved to; where callables of that name live in several files
-        (pydantic's `Field` and its `v1` copy's), the ones of that file."""
+        a script's function, whose options are an object, not keywords)."""
         if not parts:
             return None
         name = parts[-1]
@@ -231,7 +227,6 @@ class ApiModel:
             ]
         if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
             return None
-        found = [f for f in found if f.path == where] or found
         names = {p for f in found for p in f.params if not p.startswith("*")}
         # `**extra: Unpack[T]` takes the keys of the TypedDict T and no other keyword.
         typed = [self._typed_dict_keys(f.keywords_of) for f in found if f.var_keyword]

@@ -212,9 +212,7 @@ def _judge(
     if resolution.outcome == "found":
         keys = argument_keys(token)
         known = (
-            model.keyword_parameters(parts, resolution.where)
-            if keys and "model-argument" not in rules_off
-            else None
+            model.keyword_parameters(parts) if keys and "model-argument" not in rules_off else None
         )
         if known is not None:
             return _judge_arguments(keys, known, parts[-1], resolution.where, model)
