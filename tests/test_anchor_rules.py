@@ -353,3 +353,71 @@ def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> N
     # One value of the product's beside it is no enumeration of the product's values.
     body = 'Pick `"fast"` or `"hyper"`.\n'
     assert _decided(_outcome(body, "hyper", tmp_path, ctx)) == ("unjudged", "not-anchored")
+
+
+def test_a_member_of_a_name_imported_from_a_workspace_package_is_a_claim(
+    tmp_path: Path,
+) -> None:
+    # A monorepo's workspace package is the product's own: a name the page's sample imports
+    # from it, and its members, are presented as the product's (jest's `jest-changed-files`
+    # README kept `hg.isHGRepository` after the package stopped exporting `hg`).
+    files = {
+        "package.json": '{"name": "tidy-root", "private": true, "workspaces": ["packages/*"]}\n',
+        "packages/tidy-changes/package.json": (
+            '{"name": "tidy-changes", "main": "src/index.js"}\n'
+        ),
+        "packages/tidy-changes/src/index.js": (
+            "const findRepos = roots => roots;\nmodule.exports = { findRepos };\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "mono", files)
+    body = (
+        "## API\n\n### `hg.isHgRoot(cwd: string): Promise<?string>`\n\nThe root.\n\n"
+        "```js\nimport {git, hg} from 'tidy-changes';\n\nhg.isHgRoot(process.cwd());\n```\n"
+    )
+    token = "hg.isHgRoot(cwd: string): Promise<?string>"
+    entry = _outcome(body, token, tmp_path, _anchored(repo, tmp_path))
+    assert _decided(entry) == ("ungrounded", "anchor-presented-import")
+    # Imported from a package the repository does not publish, it is another party's.
+    other = body.replace("'tidy-changes'", "'other-changes'")
+    entry = _outcome(other, token, tmp_path, _anchored(repo, tmp_path / "other"))
+    assert entry["outcome"] != "ungrounded"
+
+
+def test_a_name_a_sample_uses_as_the_products_is_a_claim(tmp_path: Path) -> None:
+    # The page's sample calls the name as the product's and the model finds it missing
+    # there: the prose mention of it is a claim (fastify's migration guide named
+    # `acceptHTTPMethod` for `addHttpMethod`; prettier's `multilineGroup` for `group`).
+    files = {
+        "package.json": '{"name": "tidyjs", "main": "index.js"}\n',
+        "index.js": (
+            "class Tidy {\n  addMethod(name) { return name }\n}\n"
+            "function tidyjs() { return new Tidy() }\nmodule.exports = tidyjs\n"
+        ),
+        "src/builders.js": (
+            "function concat(parts) { return parts }\nfunction indent(doc) { return doc }\n"
+            "function group(doc) { return doc }\nmodule.exports = { concat, indent, group }\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "js", files)
+    ctx = _anchored(repo, tmp_path)
+    member = (
+        "Add one with the `acceptMethod` method.\n\n"
+        "```js\nconst tidyjs = require('tidyjs')()\n\ntidyjs.acceptMethod('REBIND')\n```\n"
+    )
+    entry = _outcome(member, "acceptMethod", tmp_path, ctx)
+    assert _decided(entry) == ("ungrounded", "anchor-sample-use")
+    free = (
+        "It is a `multiGroup`, broken when a part is.\n\n"
+        '```js\nreturn multiGroup(concat([indent(line), "]"]))\n```\n'
+    )
+    entry = _outcome(free, "multiGroup", tmp_path, ctx)
+    assert _decided(entry) == ("ungrounded", "anchor-sample-use")
+    # A name the sample calls on the reader's own value, or among no product functions,
+    # is no claim (the deleted anchor-sample anchored those, all false held out).
+    for body, token in [
+        (member.replace("tidyjs.acceptMethod", "server.acceptMethod"), "acceptMethod"),
+        (free.replace("concat([indent(line)", "join([wrap(line)"), "multiGroup"),
+    ]:
+        entry = _outcome(body, token, tmp_path, _anchored(repo, tmp_path / token))
+        assert _decided(entry) == ("unjudged", "not-anchored"), body

@@ -373,3 +373,71 @@ def test_a_chain_that_does_not_call_a_product_function_is_not_rooted_in_it(
     assert entry["outcome"] != "ungrounded", entry
     called = _outcome("Use `request().session` there.\n", "request().session", tmp_path, ctx)
     assert (called["outcome"], called["rule"]) == ("ungrounded", "model-rooted-miss"), called
+
+
+def test_a_name_of_the_products_words_in_another_order_is_a_near_miss(tmp_path: Path) -> None:
+    # `AgentProxy` for the product's `ProxyAgent`: the same words swapped is a name
+    # misremembered (undici's proxy guide linked its `ProxyAgent` page so); a name that
+    # only shares a word (`ProxyPool`) is another thing.
+    files = {
+        "pyproject.toml": '[project]\nname = "mylib"\n',
+        "mylib/__init__.py": "class ProxyAgent:\n    pass\n\n\nclass PoolStats:\n    pass\n",
+    }
+    repo = make_repo(tmp_path / "swapped", files)
+    anchored = repo_context(repo, tmp_path / "c2", symbol_unanchored_claims=False)
+    body = "Connect by:\n\n- Using [AgentProxy](api/ProxyAgent.md).\n- Using `ProxyPool`.\n"
+    entry = _outcome(body, "AgentProxy", tmp_path, anchored)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss")
+    assert "did you mean `ProxyAgent`" in entry["reason"]
+    assert _outcome(body, "ProxyPool", tmp_path, anchored)["outcome"] != "ungrounded"
+
+
+def test_keywords_unpacked_from_a_typed_dict_are_its_keys_only(tmp_path: Path) -> None:
+    # `**extra: Unpack[_NoExtras]` takes the TypedDict's keys and no other keyword (pydantic's
+    # `Field` so refuses stray keywords): a misspelt keyword is a miss, not left open.
+    files = {
+        "pyproject.toml": '[project]\nname = "mylib"\n',
+        "mylib/__init__.py": "from .fields import Field, paint\n",
+        "mylib/fields.py": (
+            "from typing import TypedDict\n"
+            "from typing_extensions import Unpack\n\n\n"
+            "class _NoExtras(TypedDict):\n    pass\n\n\n"
+            "class _Paint(TypedDict, total=False):\n    colour: str\n\n\n"
+            "def Field(default=None, *, validate_default: bool = False, "
+            "**extra: Unpack[_NoExtras]):\n    return default\n\n\n"
+            "def paint(**options: Unpack[_Paint]):\n    return options\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "unpacked", files)
+    ctx = repo_context(repo, tmp_path / "c2")
+    for token, outcome in [
+        ("Field(validate_defaults=True)", "ungrounded"),
+        ("Field(validate_default=True)", "grounded"),
+        ("paint(colour='red')", "grounded"),
+        ("paint(color='red')", "ungrounded"),
+    ]:
+        entry = _outcome(f"Write `{token}`.\n", token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == (
+            outcome,
+            "model-" + ("found" if outcome == "grounded" else "argument"),
+        ), entry
+    entry = _outcome("Write `Field(validate_defaults=True)`.\n", "Field(validate_defaults=True)",
+                     tmp_path, ctx)  # fmt: skip
+    assert "did you mean `validate_default`" in entry["reason"]
+
+
+def test_a_name_in_a_contents_list_of_the_products_names_is_a_claim(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # A contents list links each of the product's names to its section: the link around
+    # the code span does not make the list any less the product's (jest's API page listed
+    # `config.baild` among its real config options).
+    listed = (
+        "Contents:\n\n"
+        "- [`make_client`](#make-client)\n"
+        "- [`open_streams` [method]](#open-streams)\n"
+        "- [`drain_queue`](#drain-queue)\n"
+    )
+    anchored = repo_context(ctx.settings.repo, tmp_path / "c2", symbol_unanchored_claims=False)
+    entry = _outcome(listed, "drain_queue", tmp_path, anchored)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "anchor-listed")

@@ -67,14 +67,16 @@ from pytest_postgates.evidence.name_spelling import (
     squash,
     word_distance,
     words,
+    words_swapped,
 )
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 from pytest_postgates.site_configs import is_static_site_root
 
 # 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
-# `this` fields, `module.exports = class`
-MODEL_VERSION = 9
+# `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
+# `**kwargs: Unpack[T]`
+MODEL_VERSION = 10
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -228,8 +230,27 @@ class ApiModel:
             ]
         if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
             return None
-        names = frozenset(p for f in found for p in f.params if not p.startswith("*"))
-        return names, any(f.var_keyword for f in found)
+        names = {p for f in found for p in f.params if not p.startswith("*")}
+        # `**extra: Unpack[T]` takes the keys of the TypedDict T and no other keyword.
+        typed = [self._typed_dict_keys(f.keywords_of) for f in found if f.var_keyword]
+        names.update(*(keys for keys in typed if keys is not None))
+        return frozenset(names), any(keys is None for keys in typed)
+
+    def _typed_dict_keys(self, name: str, seen: frozenset[str] = frozenset()) -> set[str] | None:
+        """The keys of the product's TypedDict ``name`` (its own and its product bases'
+        fields), or None when ``name`` is no TypedDict the model can read whole."""
+        keys: set[str] = set()
+        for entry in self.classes.get(name, []) if name else []:
+            for base in entry.bases or ["object"]:  # a plain class is no TypedDict
+                simple = re.sub(r"\[.*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+                inherited: set[str] | None = set() if simple == "TypedDict" else None
+                if inherited is None and simple not in seen | {name}:
+                    inherited = self._typed_dict_keys(simple, seen | {name})
+                if inherited is None:
+                    return None
+                keys |= inherited
+            keys |= set(entry.members)
+        return keys if name in self.classes else None
 
     # -------------------------------------------------------------- near names
     def _word_index(self) -> dict[str, set[str]]:
@@ -352,6 +373,8 @@ class ApiModel:
                 return candidate  # one word added, dropped or changed among three or more
             if one_word_changed(mine, theirs):
                 return candidate  # `renderGadget` for `renderWidget`
+            if words_swapped(mine, theirs):
+                return candidate  # `AgentProxy` for `ProxyAgent`
             if len(name) >= 6 and one_letter_changed(name, candidate):
                 # `snream` for `stream`, `apaKey` for `apiKey`; five letters are too few:
                 # `axios` is no typo of `axiom`.

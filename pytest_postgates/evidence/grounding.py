@@ -12,7 +12,7 @@ import json
 import re
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -473,12 +473,15 @@ def post_definitions(
     product_names: Iterable[str],
     is_repo_class: object = None,
     is_repo_file: object = None,
+    is_product_package: Callable[[str], bool] | None = None,
 ) -> PostDefinitions:
     """Scan every fence of the post for declarations (see the module docstring of gate 2
     for the rule); ``is_repo_class(name) -> bool`` says whether a class name is a real
     class of the repository (its fenced re-sketch then declares nothing), and
     ``is_repo_file(name) -> bool`` whether a file name is the repository's (a fence that
-    says it is quoted from one is the product's code: it declares nothing either)."""
+    says it is quoted from one is the product's code: it declares nothing either);
+    ``is_product_package(specifier)`` whether an import specifier is the product's beyond
+    its names (a package the repository publishes)."""
     products = tuple(name.lower() for name in product_names if name)
     declared: dict[str, int] = {}
     imported: set[str] = set()
@@ -486,7 +489,9 @@ def post_definitions(
 
     def is_product(specifier: str) -> bool:
         lowered = specifier.lower()
-        return any(lowered == p or lowered.startswith(p + "/") for p in products)
+        if any(lowered == p or lowered.startswith(p + "/") for p in products):
+            return True
+        return is_product_package is not None and is_product_package(specifier)
 
     # Indented code blocks are samples too (DRF's and many MkDocs sites' only kind).
     for fence in (*post.fences, *post.indented_code):

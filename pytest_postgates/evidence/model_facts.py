@@ -128,6 +128,9 @@ class CallableFacts:
     params: list[str] = field(default_factory=list)
     var_keyword: bool = False
     returns: str = ""
+    # The TypedDict a Python ``**kwargs: Unpack[T]`` names: its keys are the only keywords
+    # the ``**kwargs`` takes (empty: any keyword, or none).
+    keywords_of: str = ""
 
 
 @dataclass

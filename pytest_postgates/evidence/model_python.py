@@ -299,7 +299,14 @@ class _ModuleReader:
         returns = ast.unparse(node.returns) if node.returns is not None else ""
         self.facts.callables.append(
             CallableFacts(
-                qualname, node.name, self.path, node.lineno, params, args.kwarg is not None, returns
+                qualname,
+                node.name,
+                self.path,
+                node.lineno,
+                params,
+                args.kwarg is not None,
+                returns,
+                _unpacked(args.kwarg.annotation) if args.kwarg is not None else "",
             )
         )
 
@@ -473,3 +480,16 @@ def _strings(node: ast.expr) -> list[str]:
 
 def _strings_of(nodes: Iterable[ast.expr]) -> list[str]:
     return [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _unpacked(annotation: ast.expr | None) -> str:
+    """The TypedDict named by ``Unpack[T]`` (``typing.Unpack``, ``typing_extensions.Unpack``)
+    as the annotation of ``**kwargs``, else ""."""
+    if not isinstance(annotation, ast.Subscript):
+        return ""
+    if _callee_name(annotation.value) != "Unpack":
+        return ""
+    inner = annotation.slice
+    if isinstance(inner, ast.Name):
+        return inner.id
+    return inner.attr if isinstance(inner, ast.Attribute) else ""

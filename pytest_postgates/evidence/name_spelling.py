@@ -106,6 +106,18 @@ def one_word_changed(mine: list[str], theirs: list[str]) -> bool:
     return len(mine) >= 3 or difflib.SequenceMatcher(None, old, new).ratio() >= 0.6
 
 
+def words_swapped(mine: list[str], theirs: list[str]) -> bool:
+    """The same words of three letters or more in another order (``AgentProxy`` for
+    ``ProxyAgent``): a name misremembered, not another name that shares a word."""
+    return (
+        mine != theirs
+        and len(mine) >= 2
+        and sorted(mine) == sorted(theirs)
+        and len(set(mine)) == len(mine)
+        and all(len(word) >= 3 for word in mine)
+    )
+
+
 def singular(name: str) -> str:
     return name[:-1] if name.endswith("s") else name
 

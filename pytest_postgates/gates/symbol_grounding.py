@@ -88,6 +88,7 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     unavailable_codebase,
 )
 from pytest_postgates.helpers.page_names import PageNames, page_outcome, page_reader
+from pytest_postgates.helpers.page_names import product_specifier as product_package
 from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     ALLOWLIST,
@@ -463,8 +464,9 @@ def check(post: Post, context: GateContext) -> CheckResult:
         spec = name.removeprefix("./")
         return bool(index.match_path(spec) or index.match_filename(spec.rsplit("/", 1)[-1]))
 
-    definitions = post_definitions(post, repos.product_names, is_repo_class, is_repo_file)
     package = settings.package or context.evidence.for_post(post.path).package_name
+    ours = product_package(model, (*repos.product_names, package or ""))
+    definitions = post_definitions(post, repos.product_names, is_repo_class, is_repo_file, ours)
     keys = TypedKeys(
         post,
         index,
@@ -642,6 +644,7 @@ def _source_fingerprint() -> str:
         model_js,
         model_packages,
         model_python,
+        name_spelling,
         type_model,
         type_tables,
     )
@@ -676,6 +679,7 @@ def _source_fingerprint() -> str:
         model_js,
         model_packages,
         model_python,
+        name_spelling,  # which spellings are near misses of the product's names
         model_grounding,
         command_lines,  # whose a flag on the page's command lines is
         dependency_models,  # the declared dependencies' and the standard library's names

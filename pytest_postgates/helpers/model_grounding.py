@@ -75,7 +75,8 @@ RULES = (
         "grounded / ungrounded",
         "a keyword argument of a call to a product callable whose parameters the model "
         "knows (a function, a class's own `__init__`) must be one of them; under `**kwargs` an "
-        "unknown keyword is left to the other rules",
+        "unknown keyword is left to the other rules, unless they are typed "
+        "`Unpack[SomeTypedDict]`, whose keys are then the only keywords",
         "tests/test_api_model_grounding.py::test_keywords_are_judged_against_the_parameters",
     ),
     Rule(

@@ -378,6 +378,23 @@ def page_outcome(
     )
 
 
+def product_specifier(model: ApiModel, product_names: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether an import specifier names the product: its package, a module of it, or a
+    package the repository publishes (a monorepo's workspace: `jest-changed-files` in jest's
+    repository)."""
+    names = {n.lower() for n in product_names if n}
+
+    def is_product(spec: str) -> bool:
+        lowered = spec.lower()
+        if any(lowered == n or lowered.startswith((n + "/", n + ".")) for n in names):
+            return True
+        top = spec.split(".")[0]
+        scoped = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+        return spec in model.modules or top in model.modules or scoped in model.modules
+
+    return is_product
+
+
 def page_reader(
     post: Post,
     model: ApiModel,
@@ -388,16 +405,8 @@ def page_reader(
     """The names of the post's own samples, read on the first question only (most posts
     never ask: their tokens ground). A fence that says it quotes a file of the product
     (`// From src/x.ts`) is the product's code, not the page's."""
-    names = {n.lower() for n in (*product_names, package or "") if n}
+    is_product = product_specifier(model, (*product_names, package or ""))
     read: list[PageNames] = []
-
-    def is_product(spec: str) -> bool:
-        lowered = spec.lower()
-        if any(lowered == n or lowered.startswith((n + "/", n + ".")) for n in names):
-            return True
-        top = spec.split(".")[0]
-        scoped = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
-        return spec in model.modules or top in model.modules or scoped in model.modules
 
     def page() -> PageNames:
         if not read:
