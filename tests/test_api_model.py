@@ -11,15 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.evidence.api_model import (
-    ApiModel,
-    api_model,
-    build_model,
-    product_sources,
-)
+from pytest_postgates.evidence.api_model import ApiModel, api_model, build_model
 from pytest_postgates.evidence.index import open_index
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.model_python import module_names
+from pytest_postgates.evidence.model_sources import product_sources
 from pytest_postgates.evidence.name_spelling import words
 from tests.helpers import make_repo
 

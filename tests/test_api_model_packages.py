@@ -1,5 +1,5 @@
 """The API model's view of how a repository is published (evidence/model_packages.py,
-and the package layout of api_model.product_sources), and gate 2's rules that rest on it:
+and the package layout of model_sources.product_sources), and gate 2's rules that rest on it:
 a package.json name is a module with its entry file's names, an empty ``__init__.py`` still
 makes a package, a top-level script is no module, a module-rooted miss of a class member
 is unjudged, and a name written as the product's past is no claim about it now."""

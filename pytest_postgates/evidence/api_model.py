@@ -24,7 +24,7 @@ import hashlib
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,9 +54,9 @@ from pytest_postgates.evidence.model_facts import (
     Decl,
     ImportSite,
     ModelFacts,
-    is_product_code,
     names_shown_real,
 )
+from pytest_postgates.evidence.model_sources import elsewhere_sources, product_sources
 from pytest_postgates.evidence.name_spelling import (
     one_letter_changed,
     one_letter_slipped,
@@ -71,7 +71,6 @@ from pytest_postgates.evidence.name_spelling import (
 )
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
-from pytest_postgates.site_configs import is_static_site_root
 
 # 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
 # `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
@@ -79,7 +78,6 @@ from pytest_postgates.site_configs import is_static_site_root
 MODEL_VERSION = 10
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
-MAX_SOURCE_CHARS = 4 * 1024 * 1024
 _EXTRACTORS = (
     model_facts,
     model_python,
@@ -591,55 +589,6 @@ def vouch_in(folder: Path | None) -> None:
     """Note and trust the models this process builds or checks in ``folder`` (a run's
     scratch folder, which only that run writes); None: no more."""
     _VOUCHES[:] = [] if folder is None else [folder]
-
-
-def site_scripts(index: RepoIndex) -> Callable[[str], bool]:
-    """Whether a path is a script the repository's static site serves as a file (Jekyll
-    runs its `_plugins/`, Hugo no code of the repository)."""
-    known = index.memo("static_site")  # asked by every reading of the sources: once
-    if "site" not in known:
-        known["site"] = is_static_site_root(index.paths)
-    if not known["site"]:
-        return lambda path: False
-    return lambda path: not path.startswith("_plugins/")
-
-
-def product_sources(index: RepoIndex) -> dict[str, str]:
-    """The text of every product source file at the index's commit (no tests, examples,
-    docs, builds, a static site's served scripts, nor files over the size cut)."""
-    sources: dict[str, str] = {}
-    served = site_scripts(index)
-    for path in index.text_paths:
-        if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
-            continue
-        if served(path):
-            continue
-        text = index.file_text(path)
-        if text is not None and len(text) <= MAX_SOURCE_CHARS:
-            sources[path] = text
-    for path in index.paths:
-        # An empty `__init__.py` is no text file of the index, yet it makes its folder a
-        # package: without it `pkg/sub/mod.py` would be read as a top-level `mod`.
-        if path.endswith(("/__init__.py", "/__init__.pyi")) and is_product_code(path):
-            if served(path):
-                continue
-            sources.setdefault(path, "")
-    return sources
-
-
-def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
-    """The text of the repository's other source files: its tests, scripts, examples."""
-    sources: dict[str, str] = {}
-    served = site_scripts(index)
-    for path in index.text_paths:
-        if Path(path).suffix.lower() not in LANGUAGES or (
-            is_product_code(path) and not served(path)
-        ):
-            continue
-        text = index.file_text(path)
-        if text is not None and len(text) <= MAX_SOURCE_CHARS:
-            sources[path] = text
-    return sources
 
 
 def build_model(

@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_postgates.evidence.api_model import MAX_SOURCE_CHARS, ApiModel, build_model
+from pytest_postgates.evidence.api_model import ApiModel, build_model
 from pytest_postgates.evidence.blobs import regular_files, text_files
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
+from pytest_postgates.evidence.model_sources import MAX_SOURCE_CHARS
 from pytest_postgates.evidence.repo import GitError, git
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.fileio import locked, write_atomic

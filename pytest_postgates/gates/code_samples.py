@@ -62,11 +62,12 @@ import tomllib
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
-from pytest_postgates.evidence.api_model import api_model, site_scripts
+from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.model_sources import site_scripts
 from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
 from pytest_postgates.evidence.type_model import TypeModel

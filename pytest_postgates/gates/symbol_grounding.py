@@ -67,9 +67,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 )
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import denied, historical
-from pytest_postgates.helpers.model_grounding import (
-    judge_with_model,
-)
+from pytest_postgates.helpers.model_grounding import judge_with_model
 from pytest_postgates.helpers.near_miss_owners import near_miss_owner
 from pytest_postgates.helpers.other_repositories import linked_project, placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)

@@ -1,0 +1,65 @@
+"""The source files the API model reads at a commit: the product's code (no tests,
+examples, docs, builds, a static site's served scripts, nor files over the size cut) and
+the repository's other sources (its tests, scripts, examples), each read once per index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pytest_postgates.evidence.index import RepoIndex
+from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.site_configs import is_static_site_root
+
+MAX_SOURCE_CHARS = 4 * 1024 * 1024
+
+
+def site_scripts(index: RepoIndex) -> Callable[[str], bool]:
+    """Whether a path is a script the repository's static site serves as a file (Jekyll
+    runs its `_plugins/`, Hugo no code of the repository)."""
+    known = index.memo("static_site")  # asked by every reading of the sources: once
+    if "site" not in known:
+        known["site"] = is_static_site_root(index.paths)
+    if not known["site"]:
+        return lambda path: False
+    return lambda path: not path.startswith("_plugins/")
+
+
+def product_sources(index: RepoIndex) -> dict[str, str]:
+    """The text of every product source file at the index's commit (no tests, examples,
+    docs, builds, a static site's served scripts, nor files over the size cut)."""
+    sources: dict[str, str] = {}
+    served = site_scripts(index)
+    for path in index.text_paths:
+        if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
+            continue
+        if served(path):
+            continue
+        text = index.file_text(path)
+        if text is not None and len(text) <= MAX_SOURCE_CHARS:
+            sources[path] = text
+    for path in index.paths:
+        # An empty `__init__.py` is no text file of the index, yet it makes its folder a
+        # package: without it `pkg/sub/mod.py` would be read as a top-level `mod`.
+        if path.endswith(("/__init__.py", "/__init__.pyi")) and is_product_code(path):
+            if served(path):
+                continue
+            sources.setdefault(path, "")
+    return sources
+
+
+def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
+    """The text of the repository's other source files: its tests, scripts, examples."""
+    sources: dict[str, str] = {}
+    served = site_scripts(index)
+    for path in index.text_paths:
+        if Path(path).suffix.lower() not in LANGUAGES or (
+            is_product_code(path) and not served(path)
+        ):
+            continue
+        text = index.file_text(path)
+        if text is not None and len(text) <= MAX_SOURCE_CHARS:
+            sources[path] = text
+    return sources
