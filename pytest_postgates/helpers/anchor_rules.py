@@ -192,6 +192,12 @@ RULES = (
         "never names (js_free_calls: `multilineGroup(concat(...))`); a name the sample only "
         "writes is no claim (the deleted anchor-sample)",
         "tests/test_anchor_rules.py::test_a_name_a_sample_uses_as_the_products_is_a_claim",
+        earns=(
+            "earns nothing held out, and costs: off, held out: findings -1, 1 labelled false "
+            "gone, no defect lost; tune docs: findings +0; its tune gain is natural drift "
+            "(fastify acceptHTTPMethod, prettier multilineGroup), none on the report half "
+            "(19/43 before and after); a candidate for deletion (bench/ablation.py at 16debed)"
+        ),
     ),
     Anchor(
         "anchor-values",

@@ -69,10 +69,10 @@ RULES = (
         "product's code cannot judge it; a sentence that names the product decides nothing",
         "tests/test_near_miss_owners.py::test_a_near_miss_the_sentence_gives_to_another_party_is_unjudged",
         earns=(
-            "earns on the tune half; on, tune: findings -6, 6 labelled false gone "
-            "(EJENTUM_API_KEY, onevar, RequestException, retry_delay, model_provider, "
-            "baseURL), no labelled defect lost; held out not measured (bench/docs_precision.py "
-            "--half tune at 4304415 + this rule)"
+            "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
+            "tune: findings +6, 6 labelled false back (EJENTUM_API_KEY, onevar, "
+            "RequestException, retry_delay, model_provider, baseURL), no defect gained; a "
+            "candidate for deletion (bench/ablation.py at 16debed)"
         ),
     ),
 )
