@@ -44,7 +44,6 @@ from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
-from pytest_postgates.helpers.near_miss_owners import RULES as OWNER_RULES  # noqa: E402
 from pytest_postgates.helpers.other_repositories import RULES as OTHER_RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
 from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E402
@@ -62,7 +61,6 @@ ABLATABLE = (
             *CUE_RULES,
             *DEPENDENCY_RULES,
             *OTHER_RULES,
-            *OWNER_RULES,
         )
     ),
     "historical",
@@ -76,7 +74,7 @@ ABLATABLE = (
 DECIDES_ALONE = frozenset(
     {
         *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES)),
-        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES, *OWNER_RULES)),
+        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES)),
         "model-found", "model-code-usage", "model-command", "other-command",
         "historical", "linked-elsewhere", "other-repository",
     }

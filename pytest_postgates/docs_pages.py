@@ -129,14 +129,13 @@ def model_rules_table() -> str:
     name the model did not decide a claim, from their declarations
     (``helpers/model_grounding.py``, ``helpers/anchor_rules.py`` and
     ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/history_cues.py``,
-    ``helpers/dependency_rules.py``, ``helpers/near_miss_owners.py``,
+    ``helpers/dependency_rules.py``,
     ``helpers/other_repositories.py``, ``RULES``): what
     each decides, why, its test, and what turning it off changed (bench/ablation.py)."""
     from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
     from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
     from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
     from pytest_postgates.helpers.model_grounding import RULES
-    from pytest_postgates.helpers.near_miss_owners import RULES as OWNER_RULES
     from pytest_postgates.helpers.other_repositories import RULES as OTHER_PROJECT_RULES
     from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
     from pytest_postgates.helpers.past_names import RULES as PAST_RULES
@@ -152,7 +151,6 @@ def model_rules_table() -> str:
         *PAST_RULES,
         *CUE_RULES,
         *DEPENDENCY_RULES,
-        *OWNER_RULES,
         *OTHER_PROJECT_RULES,
     )
     for rule in every:

@@ -10,7 +10,6 @@ from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
-from pytest_postgates.helpers.near_miss_owners import RULES as OWNER_RULES
 from pytest_postgates.helpers.other_repositories import RULES as OTHER_RULES
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
 from pytest_postgates.helpers.past_names import RULES as PAST_RULES
@@ -21,8 +20,7 @@ ablation = load_bench("ablation", "ablation.py")
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
     rules = (
-        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES,
-        *OWNER_RULES,
+        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES
     )  # fmt: skip
     declared = {rule.name for rule in rules}
     checks = {"historical", "linked-elsewhere", "other-repository"}

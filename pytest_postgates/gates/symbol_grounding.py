@@ -68,7 +68,6 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import denied, historical
 from pytest_postgates.helpers.model_grounding import judge_with_model
-from pytest_postgates.helpers.near_miss_owners import near_miss_owner
 from pytest_postgates.helpers.other_repositories import linked_project, placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
@@ -356,9 +355,6 @@ def judge(
     presented = presentation(text, sentence, offset, repos, definitions)
     if attributed is None and not presented:
         attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
-        attributed = attributed or near_miss_owner(
-            text, decided, sentence, offset, repos, model, rules_off
-        )
         # A key of an object the product's own types declare free-form (typed_keys).
         attributed = attributed or free_form_record(text, kind, keys)
     if attributed:

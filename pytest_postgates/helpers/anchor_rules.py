@@ -35,10 +35,7 @@ from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.repomap import LANGUAGES
-from pytest_postgates.helpers.code_fences import fence_kind
-from pytest_postgates.helpers.js_free_calls import anchor as free_call_anchor
-from pytest_postgates.helpers.js_free_calls import bare_calls, unknown_function
-from pytest_postgates.helpers.model_grounding import chain_parts, judge_with_model, signature_name
+from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import READERS_PATH, Repos
 from pytest_postgates.helpers.typed_keys import TypedKeys, closed_product_key
 from pytest_postgates.post import Post
@@ -183,23 +180,6 @@ RULES = (
         ),
     ),
     Anchor(
-        "anchor-sample-use",
-        "a claim",
-        "a bare name a sample of the page uses as the product's where the model finds it "
-        "missing: a member of a chain rooted in a product module, class or instance that "
-        "no product class declares (`fastify.acceptHTTPMethod(...)`), or a free call in a "
-        "fence whose other free calls are one product file's functions and that the code "
-        "never names (js_free_calls: `multilineGroup(concat(...))`); a name the sample only "
-        "writes is no claim (the deleted anchor-sample)",
-        "tests/test_anchor_rules.py::test_a_name_a_sample_uses_as_the_products_is_a_claim",
-        earns=(
-            "earns nothing held out, and costs: off, held out: findings -1, 1 labelled false "
-            "gone, no defect lost; tune docs: findings +0; its tune gain is natural drift "
-            "(fastify acceptHTTPMethod, prettier multilineGroup), none on the report half "
-            "(19/43 before and after); a candidate for deletion (bench/ablation.py at 16debed)"
-        ),
-    ),
-    Anchor(
         "anchor-values",
         "a claim",
         "a quoted value listed in one sentence with two or more quoted values the product's "
@@ -281,7 +261,6 @@ def anchor(
         "anchor-listed": lambda: (
             model is not None and _listed_with_product_names(text, line, post, model)
         ),
-        "anchor-sample-use": lambda: model is not None and _used_as_product(text, post, model),
     }
     for rule in RULES:
         if rule.name not in rules_off and checks[rule.name]():
@@ -517,32 +496,3 @@ def _named_for_product(name: str, products: list[str]) -> bool:
     parts = [part.lower() for part in words(name)]
     # `NeuroLinkConfig` reads as neuro-link-config: the product's name may span words.
     return any("".join(parts[:k]) in products for k in range(1, len(parts)))
-
-
-# A bare name (what a prose mention of a sample's call writes), and a member chain that
-# ends at it with a call (`fastify.acceptHTTPMethod(`).
-_BARE_NAME = re.compile(r"[A-Za-z_$][\w$]{3,}")
-
-
-def _used_as_product(text: str, post: Post, model: ApiModel) -> bool:
-    """Whether a JavaScript/TypeScript or Python sample of the page calls the bare name
-    ``text`` as the product's and the model finds no such name there: after a chain
-    rooted in the product (a rooted miss no product class's member explains), or free
-    among one product file's functions (js_free_calls) where the code never names it."""
-    if not _BARE_NAME.fullmatch(text) or not model.available or not model.facts.decls:
-        return False
-    member = re.compile(rf"(?<![\w$.])((?:[A-Za-z_$][\w$]*\.)+){re.escape(text)}\s*\(")
-    for fence in post.fences:
-        kind = fence_kind(fence)
-        if kind not in ("code", "python"):
-            continue
-        for found in member.finditer(fence.content):
-            chain = found.group(1) + text
-            decided = judge_with_model(chain, "symbol", model)
-            if decided is not None and decided.rule == "model-rooted-miss":
-                return True
-        if kind == "code" and text in (calls := bare_calls(fence.content)):
-            tied = free_call_anchor(model, calls - {text})
-            if tied is not None and unknown_function(model, text):
-                return True
-    return False
