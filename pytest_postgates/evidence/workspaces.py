@@ -140,13 +140,6 @@ def product_packages_of(index: RepoIndex) -> dict[str, PackageSite]:
     return sites
 
 
-def package_name_of(specifier: str) -> str:
-    """The package a bare specifier names: ``@scope/pkg/sub`` -> ``@scope/pkg``,
-    ``pkg/sub`` -> ``pkg``."""
-    parts = specifier.split("/")
-    return "/".join(parts[:2]) if specifier.startswith("@") else parts[0]
-
-
 def primary_package(root_name: str, sites: dict[str, PackageSite]) -> PackageSite | None:
     """The workspace package a private root stands for: the one whose unscoped name is a
     word of the root's name (``@vitejs/vite-monorepo`` -> ``vite``, ``@vitest/monorepo``

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError, exports, resolution, workspaces
+from pytest_postgates.evidence.api_model import package_root
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -234,7 +235,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
             continue
         judged += 1
         where = {"line": item.line, "specifier": text, "kind": item.kind}
-        named = workspaces.package_name_of(text)
+        named = package_root(text)
         site = sites.get(named)
         if site is not None and named not in siblings:
             site_files = resolution.IndexFiles(index, site.folder)
