@@ -138,6 +138,12 @@ PACKAGES = {
     "encode/uvicorn": "uvicorn",
     "SWE-agent/SWE-agent": "sweagent",
     "jestjs/jest": "jest",
+    "mkdocs/mkdocs": "mkdocs",
+    "pypa/hatch": "hatch",
+    "pdm-project/pdm": "pdm",
+    "ansible/ansible-lint": "ansible-lint",
+    "httpie/cli": "httpie",
+    "jazzband/pip-tools": "pip-tools",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
