@@ -106,6 +106,19 @@ SPLIT = {
     "yargs/yargs": "report",
     "koajs/koa": "report",
     "pinojs/pino": "report",
+    # Third wave (session 18): CLI products, split by random.Random(2028) before mining.
+    "mkdocs/mkdocs": "tune",
+    "pypa/hatch": "tune",
+    "pdm-project/pdm": "tune",
+    "webpack/webpack-cli": "tune",
+    "raineorshine/npm-check-updates": "tune",
+    "lerna/lerna": "tune",
+    "ansible/ansible-lint": "report",
+    "httpie/cli": "report",
+    "jazzband/pip-tools": "report",
+    "Unitech/pm2": "report",
+    "conventional-changelog/commitlint": "report",
+    "igorshubovych/markdownlint-cli": "report",
 }
 # The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
 # name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
@@ -125,6 +138,12 @@ PACKAGES = {
     "encode/uvicorn": "uvicorn",
     "SWE-agent/SWE-agent": "sweagent",
     "jestjs/jest": "jest",
+    "mkdocs/mkdocs": "mkdocs",
+    "pypa/hatch": "hatch",
+    "pdm-project/pdm": "pdm",
+    "ansible/ansible-lint": "ansible-lint",
+    "httpie/cli": "httpie",
+    "jazzband/pip-tools": "pip-tools",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
