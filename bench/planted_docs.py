@@ -71,6 +71,7 @@ from fabrication_recall import (  # noqa: E402
     PLAIN_PATH,
     Invention,
     Repository,
+    camel_words,
     flag_probes,
     invented_member,
     joined,
@@ -119,8 +120,30 @@ def reals_of(cards: Path) -> dict[str, list[Real]]:
     return found
 
 
-def candidates(reals: Sequence[Real], rng: random.Random, rounds: int = 4) -> list[Invention]:
-    """Inventions for one doc, shapes round robin, not yet checked against the repository."""
+def snake(name: str) -> str:
+    """``loadEnvelope`` -> ``load_envelope``."""
+    return "_".join(w.lower() for w in camel_words(name))
+
+
+def joined_in_style(first: str, second: str) -> str | None:
+    """Two real names joined as bench/fabrication_recall.py joins them, in the first one's
+    writing: a snake_case name joins snake_case words (``retry_task`` and ``max_uses`` ->
+    ``retry_uses``), never a camelCase name a Python reader would not take for the
+    product's."""
+    if "_" in first.strip("_") or first.islower():
+        head, rest = first.strip("_").split("_"), second.strip("_").lower().split("_")
+        words = [w.lower() for w in camel_words(second)] if "_" not in second else rest
+        if len(words) < 2:
+            return None
+        return "_".join([head[0], *words[1:]])
+    return joined(first, second)
+
+
+def candidates(
+    reals: Sequence[Real], rng: random.Random, python: bool = False, rounds: int = 4
+) -> list[Invention]:
+    """Inventions for one doc, shapes round robin, not yet checked against the repository;
+    in a Python project an invented member is snake_case, as the language writes it."""
     names = [r for r in reals if r.rule == "model-found" and IDENT.match(r.token)]
     classes = [r for r in names if CLASS.match(r.token)]
     paths = [r for r in reals if r.rule == "model-found" and "/" in r.token]
@@ -137,10 +160,11 @@ def candidates(reals: Sequence[Real], rng: random.Random, rounds: int = 4) -> li
                 text = letter_changed(real.token, rng)
             elif shape == "joined" and len(names) > 1:
                 real, other = rng.sample(names, 2)
-                text = joined(real.token, other.token)
+                text = joined_in_style(real.token, other.token)
             elif shape in ("member", "member-call") and classes:
                 real = rng.choice(classes)
                 member = invented_member(rng)
+                member = snake(member) if python else member
                 text = f"{real.token}.{member}{'()' if shape == 'member-call' else ''}"
                 probes = (member,)
             elif shape == "path" and paths:
@@ -213,7 +237,11 @@ def measure(
     reals = reals_of(scratch / "plain-cards")
     repository = Repository(mirror, commit)
     pools = {
-        doc: candidates(reals[doc], random.Random(f"{seed}:{project.name}:{doc}"))
+        doc: candidates(
+            reals[doc],
+            random.Random(f"{seed}:{project.name}:{doc}"),
+            python=project.language == "python",
+        )
         for doc in sorted(reals)
     }
     repository.prefetch(p for pool in pools.values() for c in pool for p in c.probes)

@@ -52,6 +52,17 @@ def test_candidates_take_real_names_by_shape_and_are_seeded() -> None:
     assert member.original == "StreamClient" and member.probes == (member.text.split(".")[1],)
     flag = next(i for i in first if i.shape == "flag")
     assert flag.text.startswith("--") and flag.text != "--max-depth"
+    # In a Python project an invented member is written as Python writes it.
+    python = planted.candidates(reals, random.Random(1), python=True)
+    member = next(i for i in python if i.shape == "member")
+    assert member.text.split(".")[1].islower() and "_" in member.text
+
+
+def test_joined_names_keep_the_first_names_writing() -> None:
+    assert planted.joined_in_style("retry_task", "max_uses") == "retry_uses"
+    assert planted.joined_in_style("retry_task", "maxUses") == "retry_uses"
+    assert planted.joined_in_style("DynamicToolset", "RunAgent") == "DynamicAgent"
+    assert planted.joined_in_style("strict", "strict") is None
 
 
 def test_a_small_project_end_to_end(
