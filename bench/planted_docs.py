@@ -52,10 +52,11 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,34 @@ def candidates(
     return made
 
 
+def prefetch(repo: Repository, texts: Iterable[str]) -> None:
+    """Settle whether each text occurs in the repository at the ref, a few passes of one
+    ``git grep -o`` over the whole tree each (Repository.prefetch's group testing runs a
+    pass per batch and per hit: minutes on a large tree). A pass prints every match; a text
+    matched, or inside a match, occurs. A text can hide behind an overlapping match of
+    another one, so the texts still unmatched are searched again without the matched ones,
+    until a pass matches none: those occur nowhere."""
+    todo = {t for t in texts if t and "\n" not in t and t not in repo._known}
+    while todo:
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+            handle.write("\n".join(sorted(todo)) + "\n")
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(repo.root), "grep", "-h", "-o", "-a", "-F", "-f", handle.name,
+                 repo.ref, "--"],
+                capture_output=True, check=False, timeout=600,
+            )  # fmt: skip
+        finally:
+            os.unlink(handle.name)
+        matches = set(done.stdout.decode("utf-8", "replace").splitlines())
+        found = {t for t in todo if t in matches or any(t in m for m in matches)}
+        repo._known.update(dict.fromkeys(found, True))
+        todo -= found
+        if not found:
+            repo._known.update(dict.fromkeys(todo, False))
+            break
+
+
 def choose(pool: Sequence[Invention], repo: Repository, per_doc: int) -> list[Invention]:
     """The first ``per_doc`` inventions absent from the repository, on distinct lines, each
     replacing a distinct real token."""
@@ -244,7 +273,7 @@ def measure(
         )
         for doc in sorted(reals)
     }
-    repository.prefetch(p for pool in pools.values() for c in pool for p in c.probes)
+    prefetch(repository, (p for pool in pools.values() for c in pool for p in c.probes))
     site = dp.prepare_site(mirror, commit, project.docs, scratch / "planted")
     for doc, pool in pools.items():
         target = site / doc
