@@ -313,7 +313,13 @@ def run_gate2(
 ) -> ProjectRun:
     """Run ``gate`` (2 or 15) alone on the project's docs folder and read its cards."""
     site = prepare_site(mirror, commit, project.docs, scratch)
-    cards = scratch / "cards"
+    return gate_site(project, commit, site, scratch / "cards", gate)
+
+
+def gate_site(project: Project, commit: str, site: Path, cards: Path, gate: int = 2) -> ProjectRun:
+    """Run ``gate`` alone on the docs folder of a prepared site (:func:`prepare_site`, whose
+    docs a bench may have edited, as bench/planted_docs.py does) and read its cards."""
+    scratch = site.parent
     command = [
         sys.executable, "-m", "pytest", project.docs,
         f"--rootdir={site}", f"--postgates-repo={site}", "--postgates-ref=docs-ref",

@@ -125,6 +125,14 @@ def test_a_flag_on_no_command_line_is_a_claim_only_as_a_near_miss_of_a_real_flag
     # A near miss of a real flag is a claim wherever it is written.
     near = _outcome("Pass `--dry-runs`.\n", "--dry-runs", tmp_path, ctx)
     assert (near["outcome"], near["rule"]) == ("ungrounded", "model-cli")
+    # So is a typo of a one-word flag (a letter left out, changed or typed in).
+    for typo in ("--outpt", "--outpot", "--outputt"):
+        near = _outcome(f"Pass `{typo}`.\n", typo, tmp_path, ctx)
+        assert (near["outcome"], near["rule"]) == ("ungrounded", "model-cli"), typo
+        assert "did you mean `--output`?" in near["reason"]
+    # A short flag is no typo of another short one.
+    entry = _outcome("Pass `--dept`.\n", "--dept", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "not-anchored")
 
 
 def test_page_command_lines_read_prompts_outputs_runners_and_spans(
@@ -188,6 +196,48 @@ def test_a_package_script_that_runs_the_bin_runs_the_product(tmp_path: Path) -> 
     # A script that runs something else (`vitest run`) is another program's.
     entry = _outcome("```bash\nnpm run test --watch\n```\n\n`--watch`.\n", "--watch", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("unjudged", "other-command")
+
+
+def test_an_optionator_option_list_declares_the_products_flags(tmp_path: Path) -> None:
+    """optionator (eslint's parser) takes a list of ``{ option, type }`` objects; a Boolean
+    one is also taken negated. A typo of one of them is a near miss wherever it is written,
+    and another program's ``{ option, type }`` objects (no optionator) declare nothing."""
+    options = (
+        'const optionator = require("optionator");\n'
+        "module.exports = () => optionator({\n  options: [\n"
+        '    { heading: "Caching" },\n'
+        '    { option: "cache-location", type: "path::String", description: "Where" },\n'
+        '    { option: "config-lookup", type: "Boolean", default: "true" },\n'
+        '    { option: "format", alias: "f", type: "String" },\n  ],\n});\n'
+    )
+    manifest = '{"name": "lintr", "bin": {"lintr": "./bin/lintr.js"}}'
+    bin_file = 'require("../lib/options.js")().parse(process.argv);\n'
+    repo = make_repo(
+        tmp_path / "repo",
+        {"package.json": manifest, "bin/lintr.js": bin_file, "lib/options.js": options},
+    )
+    ctx = _ctx(repo, tmp_path)
+    for token, outcome, rule in (
+        ("--cache-location", "grounded", "model-cli"),
+        ("--no-config-lookup", "grounded", "model-cli"),
+        ("--format", "grounded", "model-cli"),
+        ("--cache-locaton", "ungrounded", "model-cli"),
+        ("--formatt", "ungrounded", "model-cli"),
+    ):
+        entry = _outcome(f"Pass `{token}` to it.\n", token, tmp_path, ctx)
+        assert (entry["outcome"], entry.get("rule")) == (outcome, rule), token
+    body = "```bash\nlintr --cache-strategy x\n```\n\nSee `--cache-strategy`.\n"
+    with_command = _outcome(body, "--cache-strategy", tmp_path, ctx)
+    assert (with_command["outcome"], with_command["rule"]) == ("ungrounded", "model-command")
+    # The same objects in a file that does not import optionator are no option list.
+    other = make_repo(
+        tmp_path / "other",
+        {"package.json": manifest, "bin/lintr.js": bin_file,
+         "lib/options.js": options.replace('require("optionator")', 'require("./opts")')},
+    )  # fmt: skip
+    entry = _outcome("Pass `--cache-locaton`.\n", "--cache-locaton", tmp_path,
+                     _ctx(other, tmp_path / "o"))  # fmt: skip
+    assert entry["outcome"] == "unjudged", entry
 
 
 @pytest.mark.parametrize(

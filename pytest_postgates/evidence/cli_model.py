@@ -133,7 +133,9 @@ def _bins(text: str, path: str) -> dict[str, str]:
 def derive_js_flags(facts: ModelFacts, path: str, options: list[str], source: str) -> None:
     """The flags yargs and commander accept beyond the options ``path`` declares."""
     frameworks = facts.cli_frameworks
-    derived: list[tuple[str, str]] = [("--help", "yargs and commander add --help")]
+    derived: list[tuple[str, str]] = []
+    if {"yargs", "commander"} & set(frameworks):
+        derived.append(("--help", "yargs and commander add --help"))
     if "yargs" in frameworks:
         derived.append(("--version", "yargs adds --version"))
         derived += [(f"--no-{o}", f"yargs negates every option (--{o})") for o in options]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # The CLI frameworks the extractors read, by the module a file imports.
-JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander"}
+JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander", "optionator": "optionator"}
 PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
 # The command name that marks a CLI making commands at run time (no closed table).
 OPEN_COMMANDS = "+"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from pytest_postgates.evidence.api_model import ApiModel, Resolution
 from pytest_postgates.evidence.model_facts import normal_flag
-from pytest_postgates.evidence.name_spelling import words
+from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
 
 
 @dataclass(frozen=True)
@@ -510,12 +510,13 @@ def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
     where = model.cli.flag(flag)
     if where is not None:
         return ModelDecision("grounded", "model-cli", where=where)
-    mine = words(normal_flag(flag))
+    normal = normal_flag(flag)
+    mine = words(normal)
     declared = sorted(model.facts.flags)
     near = [
         f"--{name}"
         for name in declared
-        if _flag_near(mine, words(name)) or normal_flag(flag) in name.split("-")
+        if _flag_near(mine, words(name)) or normal in name.split("-") or _flag_typo(normal, name)
     ]
     if not near:
         return None
@@ -524,6 +525,15 @@ def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
         "model-cli",
         reason=f"the product's command line declares no {flag}; did you mean {_names(near)}?",
     )
+
+
+def _flag_typo(mine: str, theirs: str) -> bool:
+    """A letter changed, typed in or left out of a declared flag's name (``--outpt`` for
+    ``--output``), as the model takes a typo of any name: five letters or more, so that a
+    short flag is not a typo of every other short flag."""
+    if min(len(mine), len(theirs)) < 5:
+        return False
+    return one_letter_changed(mine, theirs) or one_letter_slipped(mine, theirs)
 
 
 def _flag_near(mine: list[str], theirs: list[str]) -> bool:
