@@ -331,6 +331,30 @@ CASES = (
         absent=({"subject has": "settings"},),  # a file is no caller
     ),
     Case(
+        # the labelling rules' "the reader's call" (textual's design.md: "You can register
+        # this theme by calling `App.register_theme` in the `on_mount` method of your
+        # `App`"): a caller written as the reader's, or a "calling in" the reader or an
+        # instruction does, is listed unjudged with that reason, never judged; the
+        # product's own "calling in" still is
+        "a call made by the reader's code is no claim",
+        PY_SOURCES,
+        "You can resolve names by calling `build_value()` in `get_module`.\n\n"
+        "Resolve the names by calling `build_value()` in the `get_module` method.\n\n"
+        "Names resolve by calling `build_value()` in the `get_module` method of your"
+        " `Handler`.\n\n"
+        "Your `get_module` calls `build_value()`.\n\n"
+        # "you" in another sentence of the line leaves this one the product's
+        "The handler resolves names by calling `build_value()` in `get_module`. You may"
+        " skip it.\n",
+        (
+            *(
+                _row(row, "unjudged", subject=None, **{"evidence has": "the reader's code"})
+                for row in (1, 3, 5, 7)
+            ),
+            _row(9, "contradicted", subject="get_module -> build_value()", frame="calling in"),
+        ),
+    ),
+    Case(
         # frame "wraps a method" (pytype's abstract_values.md:
         # "`Converter.constant_to_value`, which wraps the `_constant_to_value` method")
         "a function that wraps a named method is read as a call",
