@@ -345,13 +345,18 @@ CASES = (
         "Your `get_module` calls `build_value()`.\n\n"
         # "you" in another sentence of the line leaves this one the product's
         "The handler resolves names by calling `build_value()` in `get_module`. You may"
-        " skip it.\n",
+        " skip it.\n\n"
+        # a statement's opening word is no instruction, capitalised or not
+        "The `Handler` resolves names by calling `build_value()` in `get_module`.\n",
         (
             *(
                 _row(row, "unjudged", subject=None, **{"evidence has": "the reader's code"})
                 for row in (1, 3, 5, 7)
             ),
-            _row(9, "contradicted", subject="get_module -> build_value()", frame="calling in"),
+            *(
+                _row(row, "contradicted", subject="get_module -> build_value()", frame="calling in")
+                for row in (9, 11)
+            ),
         ),
     ),
     Case(

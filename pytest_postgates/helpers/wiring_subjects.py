@@ -266,7 +266,7 @@ _YOU = re.compile(r"\byou\b", re.IGNORECASE)
 # words a statement opens with, are no bare verb.
 _IMPERATIVE = re.compile(
     r"\s*(?:(?:[-*+]|\d+[.)])\s+)?"
-    r"(?!(?:the|this|that|these|those|it|its|our|we|each|every|when|if|then|next|here|now"
+    r"(?!(?i:the|this|that|these|those|it|its|our|we|each|every|when|if|then|next|here|now"
     r"|first|finally|also|once|after|before|while|in|on|for|to)\b)"
     r"[A-Z][a-z]+(?<!s)(?<!ly)(?<!ed)(?<!ing)\s+(?:the|a|an|this|that|these|your|its|x+)\b"
 )
