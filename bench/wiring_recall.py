@@ -396,6 +396,12 @@ def _census(cards: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> tup
             row = labels.get((name, claim["line"], claim["subject"]))
             label = row["label"] if row is not None else "not labelled"
             tally[claim["verdict"], label] += 1
+            if row is None:
+                # a claim the gate reads now that the census was not labelled for
+                misses.append(
+                    f"  not labelled (read) {name}:{claim['line']} {claim['subject']}: "
+                    f"{claim['verdict']}"
+                )
             if label == "false" and claim["verdict"] != "contradicted":
                 misses.append(
                     f"  miss (read) {name}:{claim['line']} {claim['subject']}: "

@@ -4,6 +4,7 @@ package however it is packaged."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -155,30 +156,6 @@ def test_a_card_that_checked_nothing_says_so(tmp_path: Path, wirekit: Path) -> N
 # ---------------------------------------------------------------------- point 2
 
 
-def test_imports_resolve_to_modules_and_public_names(tmp_path: Path, wirekit: Path) -> None:
-    code = (
-        "import wirekit.transports.mock\n"
-        "import wirekit.transport\n"
-        "from wirekit.transports import MockTransport, MockTransprt\n"
-        "from wirekit.transports.mok import MockTransport\n"
-        "from wirekit._models import Request\n"
-        "import os.path\n"
-        "from wirekit import (\n    Client,\n    Clientt,\n)\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [
-        ("python_import", "wirekit.transport"),
-        ("python_import", "wirekit.transports.MockTransprt"),
-        ("python_import", "from wirekit.transports.mok import MockTransport"),
-        ("python_import", "wirekit.Clientt"),
-    ]
-    reasons = _reasons(card)
-    assert "did you mean `transports`" in reasons[0]
-    assert "did you mean `MockTransport`" in reasons[1]
-    assert "did you mean `mock`" in reasons[2]
-    assert [v["line"] for v in card.detail["violations"]] == [10, 11, 12, 17]
-
-
 def test_repl_fences_are_read_without_prompts_and_output(tmp_path: Path, wirekit: Path) -> None:
     code = (
         ">>> from wirekit import Limit\n"
@@ -217,117 +194,12 @@ def test_a_fence_with_lines_that_are_not_python_is_still_read(
 # ---------------------------------------------------------------------- point 3
 
 
-def test_module_attributes_and_members_through_chains(tmp_path: Path, wirekit: Path) -> None:
-    code = (
-        "import wirekit\n"
-        "auth = wirekit.BasicAuthentication('u', 'p')\n"
-        "mock = wirekit.transports.MockTransport(None)\n"
-        "client = wirekit.Client()\n"
-        "client.timeout\n"  # inherited from BaseClient
-        "client.close()\n"
-        "client.shut()\n"
-        "response = client.get('https://example.com')\n"  # the declared return type
-        "response.json()\n"
-        "response.jsn()\n"
-        "response.request.url\n"  # a property's declared type
-        "response.request.uri\n"
-        "with wirekit.Client() as other:\n"
-        "    with other.stream('GET', '/') as streamed:\n"  # Iterator[Response]
-        "        streamed.iter_bytes()\n"
-        "        streamed.iter_content()\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [
-        ("python_attribute", "wirekit.BasicAuthentication"),
-        ("member", "client.shut"),
-        ("member", "response.jsn"),
-        ("member", "response.request.uri"),
-        ("member", "streamed.iter_content"),
-    ]
-    reasons = _reasons(card)
-    assert "did you mean `BasicAuth`" in reasons[0]
-    assert reasons[2].startswith("Response has no member jsn; did you mean `json`")
-    assert "did you mean `url`" in reasons[3]
-    assert "did you mean `iter_bytes`" in reasons[4]
-
-
-def test_what_follows_a_missing_member_is_judged_by_the_names_the_code_writes(
-    tmp_path: Path, wirekit: Path
-) -> None:
-    code = (
-        "import wirekit\n"
-        "client = wirekit.Client()\n"
-        "for item in client.history:\n"  # Client has no history
-        "    item.data_snapshot()\n"  # and no code of wirekit names data_snapshot
-        "    item.status_code\n"  # a name the code writes: the miss before it is the finding
-        "    item.upper()\n"  # a built-in type's member
-        "last = client.history[0].snapshot_of_data\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [
-        ("member", "client.history"),
-        ("member", "item.data_snapshot"),
-        ("member", "client.history"),
-        ("member", "client.history[].snapshot_of_data"),
-    ]
-    assert (
-        "follows a missing member, and no code of the product names data_snapshot"
-        in (_reasons(card)[1])
-    )
-
-
-def test_a_package_whose_init_is_empty(tmp_path: Path, wirekit: Path) -> None:
-    code = "from wirekit.contrib.retry import Retry\nimport wirekit.contrib.retri\n"
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [("python_import", "wirekit.contrib.retri")]
-    assert "did you mean `retry`" in _reasons(card)[0]
-
-
-def test_overloads_that_return_different_types_type_nothing(tmp_path: Path, wirekit: Path) -> None:
-    code = "import wirekit\nwirekit.Client().fetch('/', raw=True).anything\n"
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == []
-    assert any("fetch().anything" in r for r in _unjudged(card)), _unjudged(card)
-
-
 def test_a_package_named_without_its_import_is_the_package(tmp_path: Path, wirekit: Path) -> None:
     code = ">>> auth = wirekit.BasicAuthentication(username='u', password='p')\n"
     card = _check(_py(code, "pycon"), tmp_path, wirekit)
     assert _violations(card) == [("python_attribute", "wirekit.BasicAuthentication")]
     shadowed = _check(_py("wirekit = object()\nwirekit.BasicAuthentication\n"), tmp_path, wirekit)
     assert _violations(shadowed) == []
-
-
-def test_enum_members_have_their_name_and_value(tmp_path: Path, wirekit: Path) -> None:
-    code = (
-        "import wirekit\n"
-        "status = wirekit.get('/').status\n"
-        "status.value, status.name, status.describe()\n"
-        "status.valeu\n"
-        "wirekit._models.Status.OK.value\n"
-        "wirekit._models.Status.OK.nmae\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [
-        ("member", "status.valeu"),
-        ("member", "wirekit._models.Status.OK.nmae"),
-    ]
-    assert "did you mean `value`" in _reasons(card)[0]
-
-
-def test_names_several_packages_declare_are_judged_by_where_they_come_from(
-    tmp_path: Path, wirekit: Path
-) -> None:
-    code = (
-        "import wirekit\n"
-        "wirekit.extras.connect('/', retries=1)\n"  # the extras' own connect
-        "wirekit.connect('/', timeout=1)\n"
-        "wirekit.extras.Client(proxy='p')\n"  # either Client's constructor
-        "wirekit.Client(timeout=1)\n"
-        "wirekit.Client(proxi='p')\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [("keyword_argument", "wirekit.Client(proxi=)")]
 
 
 def test_a_later_fence_uses_what_an_earlier_one_bound(tmp_path: Path, wirekit: Path) -> None:
@@ -344,85 +216,7 @@ def test_a_later_fence_uses_what_an_earlier_one_bound(tmp_path: Path, wirekit: P
     assert "did you mean `aiter_bytes`" in _reasons(card)[0]
 
 
-def test_uses_the_gate_cannot_type_are_unjudged_with_the_reason(
-    tmp_path: Path, wirekit: Path
-) -> None:
-    code = (
-        "import wirekit\n"
-        "data = wirekit.get('/').json()\n"  # a dict: another library's type, listed
-        "data.whatever\n"
-        "chunks = wirekit.get('/').iter_bytes()\n"  # no declared return type
-        "chunks.whatever\n"
-        "err = wirekit._config.Plugin()\n"  # extends a class outside the product
-        "err.anything\n"
-        "helper = make_client()\n"  # not tied to the product: not listed
-        "helper.nothing\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == []
-    reasons = _unjudged(card)
-    assert any("chunks.whatever" in r and "does not know the type" in r for r in reasons)
-    assert any("data.whatever" in r and "returns dict, a type outside" in r for r in reasons)
-    assert not any("helper" in r for r in reasons), reasons
-    assert card.verdict == "PASS" and "not judged" in card.summary
-
-
-def test_names_the_sample_defines_shadow_the_product(tmp_path: Path, wirekit: Path) -> None:
-    code = (
-        "from wirekit import Client\n"
-        "class Client:\n    def own(self): ...\n"
-        "Client().own()\n"
-        "def use(client: 'x'):\n    client.anything()\n"
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == []
-
-
-def test_an_annotated_parameter_is_an_instance(tmp_path: Path, wirekit: Path) -> None:
-    code = "import wirekit\n\ndef use(client: wirekit.Client) -> None:\n    client.sned()\n"
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [("member", "client.sned")]
-
-
 # ---------------------------------------------------------------------- point 4
-
-
-def test_keyword_arguments_against_the_callee_parameters(tmp_path: Path, wirekit: Path) -> None:
-    code = (
-        "import wirekit\n"
-        "limits = wirekit.Limits(max_keepalive=5, max_connections=10)\n"
-        "client = wirekit.Client(limits=limits, timeout=3)\n"  # the inherited __init__
-        "client = wirekit.Client(timeot=3)\n"
-        "client.get('/', params={}, parms={})\n"
-        "wirekit.get('/', timeout=1)\n"
-        "wirekit.Timeout(connect=1, reed=2)\n"  # a dataclass: its fields
-        "client.request('GET', '/', anything=1)\n"
-        "wirekit._config.MoreOptions(verbose=True, color='red', colour='red')\n"  # TypedDict
-    )
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == [
-        ("keyword_argument", "wirekit.Limits(max_keepalive=)"),
-        ("keyword_argument", "wirekit.Client(timeot=)"),
-        ("keyword_argument", "client.get(parms=)"),
-        ("keyword_argument", "wirekit.Timeout(reed=)"),
-        ("keyword_argument", "wirekit._config.MoreOptions(colour=)"),
-    ]
-    reasons = _reasons(card)
-    assert "did you mean `max_keepalive_connections`" in reasons[0]
-    assert "did you mean `timeout`" in reasons[1]
-    assert "did you mean `read`" in reasons[3]
-    assert any("accepts **kwargs" in r for r in _unjudged(card))
-    assert "did you mean `color`" in reasons[4]
-    assert card.detail["checked_by_kind"]["keyword"] == 13
-
-
-def test_keywords_of_a_class_with_an_outside_base_are_unjudged(
-    tmp_path: Path, wirekit: Path
-) -> None:
-    code = "from wirekit._config import Plugin\nPlugin(message='x')\n"
-    card = _check(_py(code), tmp_path, wirekit)
-    assert _violations(card) == []
-    assert any("extends pluggy.Base, outside the product" in r for r in _unjudged(card))
 
 
 def test_open_attributes_and_another_partys_type_are_not_product_misses(tmp_path: Path) -> None:
@@ -452,3 +246,230 @@ def test_open_attributes_and_another_partys_type_are_not_product_misses(tmp_path
     card = _check(_py(code), tmp_path, repo)
     assert _violations(card) == [("member", "TestClient().mine().template")], card.detail
     assert any("__getattr__" in r for r in _unjudged(card)), _unjudged(card)
+
+
+# ---------------------------------------------------------------------- points 2-4: one fence
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One Python fence gated against wirekit, and what the card must say of it."""
+
+    id: str
+    code: str
+    # (kind, name) of each violation, in order
+    violations: tuple[tuple[str, str], ...]
+    # (which violation, a part of its reason)
+    reasons: tuple[tuple[int, str], ...] = ()
+    # (which violation, how its reason opens)
+    reason_openings: tuple[tuple[int, str], ...] = ()
+    # each: the parts one reason of the unjudged list holds together
+    unjudged: tuple[tuple[str, ...], ...] = ()
+    # a part no unjudged reason holds
+    never_unjudged: tuple[str, ...] = ()
+    # the post's line of each violation
+    lines: tuple[int, ...] | None = None
+    verdict: str | None = None
+    summary_has: str = ""
+    keywords_checked: int | None = None
+
+
+SAMPLES = (
+    # point 2: imports
+    Sample(
+        "imports resolve to modules and public names",
+        "import wirekit.transports.mock\n"
+        "import wirekit.transport\n"
+        "from wirekit.transports import MockTransport, MockTransprt\n"
+        "from wirekit.transports.mok import MockTransport\n"
+        "from wirekit._models import Request\n"
+        "import os.path\n"
+        "from wirekit import (\n    Client,\n    Clientt,\n)\n",
+        (
+            ("python_import", "wirekit.transport"),
+            ("python_import", "wirekit.transports.MockTransprt"),
+            ("python_import", "from wirekit.transports.mok import MockTransport"),
+            ("python_import", "wirekit.Clientt"),
+        ),
+        reasons=(
+            (0, "did you mean `transports`"),
+            (1, "did you mean `MockTransport`"),
+            (2, "did you mean `mock`"),
+        ),
+        lines=(10, 11, 12, 17),
+    ),
+    # point 3: attributes and members
+    Sample(
+        "module attributes and members through chains",
+        "import wirekit\n"
+        "auth = wirekit.BasicAuthentication('u', 'p')\n"
+        "mock = wirekit.transports.MockTransport(None)\n"
+        "client = wirekit.Client()\n"
+        "client.timeout\n"  # inherited from BaseClient
+        "client.close()\n"
+        "client.shut()\n"
+        "response = client.get('https://example.com')\n"  # the declared return type
+        "response.json()\n"
+        "response.jsn()\n"
+        "response.request.url\n"  # a property's declared type
+        "response.request.uri\n"
+        "with wirekit.Client() as other:\n"
+        "    with other.stream('GET', '/') as streamed:\n"  # Iterator[Response]
+        "        streamed.iter_bytes()\n"
+        "        streamed.iter_content()\n",
+        (
+            ("python_attribute", "wirekit.BasicAuthentication"),
+            ("member", "client.shut"),
+            ("member", "response.jsn"),
+            ("member", "response.request.uri"),
+            ("member", "streamed.iter_content"),
+        ),
+        reasons=(
+            (0, "did you mean `BasicAuth`"),
+            (3, "did you mean `url`"),
+            (4, "did you mean `iter_bytes`"),
+        ),
+        reason_openings=((2, "Response has no member jsn; did you mean `json`"),),
+    ),
+    Sample(
+        "what follows a missing member is judged by the names the code writes",
+        "import wirekit\n"
+        "client = wirekit.Client()\n"
+        "for item in client.history:\n"  # Client has no history
+        "    item.data_snapshot()\n"  # and no code of wirekit names data_snapshot
+        "    item.status_code\n"  # a name the code writes: the miss before it is the finding
+        "    item.upper()\n"  # a built-in type's member
+        "last = client.history[0].snapshot_of_data\n",
+        (
+            ("member", "client.history"),
+            ("member", "item.data_snapshot"),
+            ("member", "client.history"),
+            ("member", "client.history[].snapshot_of_data"),
+        ),
+        reasons=((1, "follows a missing member, and no code of the product names data_snapshot"),),
+    ),
+    Sample(
+        "a package whose init is empty",
+        "from wirekit.contrib.retry import Retry\nimport wirekit.contrib.retri\n",
+        (("python_import", "wirekit.contrib.retri"),),
+        reasons=((0, "did you mean `retry`"),),
+    ),
+    Sample(
+        "overloads that return different types type nothing",
+        "import wirekit\nwirekit.Client().fetch('/', raw=True).anything\n",
+        (),
+        unjudged=(("fetch().anything",),),
+    ),
+    Sample(
+        "enum members have their name and value",
+        "import wirekit\n"
+        "status = wirekit.get('/').status\n"
+        "status.value, status.name, status.describe()\n"
+        "status.valeu\n"
+        "wirekit._models.Status.OK.value\n"
+        "wirekit._models.Status.OK.nmae\n",
+        (("member", "status.valeu"), ("member", "wirekit._models.Status.OK.nmae")),
+        reasons=((0, "did you mean `value`"),),
+    ),
+    Sample(
+        "names several packages declare are judged by where they come from",
+        "import wirekit\n"
+        "wirekit.extras.connect('/', retries=1)\n"  # the extras' own connect
+        "wirekit.connect('/', timeout=1)\n"
+        "wirekit.extras.Client(proxy='p')\n"  # either Client's constructor
+        "wirekit.Client(timeout=1)\n"
+        "wirekit.Client(proxi='p')\n",
+        (("keyword_argument", "wirekit.Client(proxi=)"),),
+    ),
+    Sample(
+        "uses the gate cannot type are unjudged with the reason",
+        "import wirekit\n"
+        "data = wirekit.get('/').json()\n"  # a dict: another library's type, listed
+        "data.whatever\n"
+        "chunks = wirekit.get('/').iter_bytes()\n"  # no declared return type
+        "chunks.whatever\n"
+        "err = wirekit._config.Plugin()\n"  # extends a class outside the product
+        "err.anything\n"
+        "helper = make_client()\n"  # not tied to the product: not listed
+        "helper.nothing\n",
+        (),
+        unjudged=(
+            ("chunks.whatever", "does not know the type"),
+            ("data.whatever", "returns dict, a type outside"),
+        ),
+        never_unjudged=("helper",),
+        verdict="PASS",
+        summary_has="not judged",
+    ),
+    Sample(
+        "names the sample defines shadow the product",
+        "from wirekit import Client\n"
+        "class Client:\n    def own(self): ...\n"
+        "Client().own()\n"
+        "def use(client: 'x'):\n    client.anything()\n",
+        (),
+    ),
+    Sample(
+        "an annotated parameter is an instance",
+        "import wirekit\n\ndef use(client: wirekit.Client) -> None:\n    client.sned()\n",
+        (("member", "client.sned"),),
+    ),
+    # point 4: keyword arguments
+    Sample(
+        "keyword arguments against the callee parameters",
+        "import wirekit\n"
+        "limits = wirekit.Limits(max_keepalive=5, max_connections=10)\n"
+        "client = wirekit.Client(limits=limits, timeout=3)\n"  # the inherited __init__
+        "client = wirekit.Client(timeot=3)\n"
+        "client.get('/', params={}, parms={})\n"
+        "wirekit.get('/', timeout=1)\n"
+        "wirekit.Timeout(connect=1, reed=2)\n"  # a dataclass: its fields
+        "client.request('GET', '/', anything=1)\n"
+        "wirekit._config.MoreOptions(verbose=True, color='red', colour='red')\n",  # TypedDict
+        (
+            ("keyword_argument", "wirekit.Limits(max_keepalive=)"),
+            ("keyword_argument", "wirekit.Client(timeot=)"),
+            ("keyword_argument", "client.get(parms=)"),
+            ("keyword_argument", "wirekit.Timeout(reed=)"),
+            ("keyword_argument", "wirekit._config.MoreOptions(colour=)"),
+        ),
+        reasons=(
+            (0, "did you mean `max_keepalive_connections`"),
+            (1, "did you mean `timeout`"),
+            (3, "did you mean `read`"),
+            (4, "did you mean `color`"),
+        ),
+        unjudged=(("accepts **kwargs",),),
+        keywords_checked=13,
+    ),
+    Sample(
+        "keywords of a class with an outside base are unjudged",
+        "from wirekit._config import Plugin\nPlugin(message='x')\n",
+        (),
+        unjudged=(("extends pluggy.Base, outside the product",),),
+    ),
+)
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[s.id for s in SAMPLES])
+def test_a_fence_is_judged_against_the_product(
+    sample: Sample, tmp_path: Path, wirekit: Path
+) -> None:
+    card = _check(_py(sample.code), tmp_path, wirekit)
+    assert _violations(card) == list(sample.violations), card.detail
+    reasons, unjudged = _reasons(card), _unjudged(card)
+    for index, part in sample.reasons:
+        assert part in reasons[index], reasons
+    for index, opening in sample.reason_openings:
+        assert reasons[index].startswith(opening), reasons
+    for parts in sample.unjudged:
+        assert any(all(p in r for p in parts) for r in unjudged), unjudged
+    for part in sample.never_unjudged:
+        assert not any(part in r for r in unjudged), unjudged
+    if sample.lines is not None:
+        assert [v["line"] for v in card.detail["violations"]] == list(sample.lines)
+    if sample.verdict is not None:
+        assert card.verdict == sample.verdict
+    assert sample.summary_has in card.summary
+    if sample.keywords_checked is not None:
+        assert card.detail["checked_by_kind"]["keyword"] == sample.keywords_checked

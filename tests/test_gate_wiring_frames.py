@@ -4,8 +4,11 @@ and judged like gate 13's, each verified, contradicted or unjudged with its reas
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from pytest_postgates.gates import BY_ID
 from pytest_postgates.helpers.claim_scan import scan_claims
@@ -60,95 +63,441 @@ def _card(repo: Path, tmp_path: Path, body: str) -> Any:
     return BY_ID[16].evaluate(make_post(body, posts), repo_context(repo, tmp_path / "cache"))
 
 
-def _by_subject(card: Any) -> dict[str, dict[str, Any]]:
-    return {c["subject"]: c for c in card.detail["claims"] if "subject" in c}
+# What a case asks of the claims gate 16 lists: which claim (its fields; "row" is its line
+# in the body, "subject has" a part of its subject), and what it holds (a field's value,
+# None for a field it lacks, "evidence has" a part of its evidence, "listed" how many
+# claims ``which`` picks).
+Which = dict[str, object]
+Holds = dict[str, object]
+
+EVALS_SOURCES = {
+    "evals/__init__.py": "",
+    "evals/online.py": (
+        "class OnlineEvalConfig:\n"
+        "    def evaluate(self, fn):\n"
+        "        return fn\n\n"
+        "DEFAULT_CONFIG = make_default()\n\n"
+        "def evaluate(fn):\n"
+        "    return DEFAULT_CONFIG.evaluate(fn)\n\n"
+        "def reset():\n"
+        "    return len([])\n"
+    ),
+}
+WALK_SOURCES = {
+    "pkg/__init__.py": "",
+    "pkg/walk.py": (
+        "def walk_tree(node):\n"
+        "    for child in node:\n"
+        "        walk_tree(child)\n\n"
+        "def flat_walk(node):\n"
+        "    return list(node)\n"
+    ),
+}
+LOC_SOURCES = {
+    "pkg/__init__.py": "",
+    "pkg/loc.py": "def every():\n    return elements()\n\n\n"
+    "def elements():\n    return []\n\n\n"
+    "def first():\n    return 0\n",
+}
 
 
-def test_forwards_to_and_the_adverbed_passive_are_read_as_calls(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
+@dataclass(frozen=True)
+class Case:
+    """A post body gated against a repository, and what gate 16 must list for it."""
+
+    id: str
+    sources: dict[str, str]
+    body: str
+    expect: tuple[tuple[Which, Holds], ...]
+    # claims that must not be listed
+    absent: tuple[Which, ...] = ()
+    # every subject the card lists, when the case names them all
+    subjects: frozenset[str] | None = None
+    verdict: str | None = None
+    # the rows of the card's findings, in order
+    finding_rows: tuple[int, ...] | None = None
+    # how some finding's message opens
+    messages: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _verdict(subject: str, verdict: str, **more: object) -> tuple[Which, Holds]:
+    return {"subject": subject}, {"verdict": verdict, **more}
+
+
+def _row(row: int, verdict: str, code: str = "", **more: object) -> tuple[Which, Holds]:
+    which: Which = {"row": row, "code": code} if code else {"row": row}
+    return which, {"verdict": verdict, **more}
+
+
+CASES = (
+    Case(
+        "forwards to and the adverbed passive are read as calls",
+        PY_SOURCES,
         "`get_module` forwards to `get_instance`.\n"
         "`get_instance` and `get_class` forward to `look_up`.\n"
         "`get_super` forwards to `look_up`.\n"
         "You can override the `build_inner` and `build_value` methods that are directly "
         "called by `getitem_slot`.\n"
-        "`build_value` is only called by `setitem_slot`.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = _by_subject(card)
-    forwards = claims["get_module -> get_instance"]
-    assert forwards["verdict"] == "verified" and forwards["frame"] == "forwards to"
-    assert forwards["code"] == "CALLS"
-    # a plural verb after a list of callers: each of them is asked
-    assert claims["get_instance -> look_up"]["verdict"] == "verified"
-    assert claims["get_class -> look_up"]["verdict"] == "verified"
-    assert claims["get_super -> look_up"]["verdict"] == "contradicted"
-    # "`a` and `b` ... are directly called by `c`": c calls each of them
-    assert claims["getitem_slot -> build_inner"]["verdict"] == "verified"
-    assert claims["getitem_slot -> build_value"]["frame"] == "is called by"
-    assert claims["setitem_slot -> build_value"]["verdict"] == "contradicted"
-    assert card.verdict == "FAIL"
-    messages = [f.message for f in card.findings]
-    assert any(m.startswith("get_super does not call look_up") for m in messages)
-
-
-def test_a_forwarding_claim_with_an_unknown_end_is_unjudged(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = "`_getitem_slot` forwards to `build_value`.\n"
-    (claim,) = _by_subject(_card(repo, tmp_path, body)).values()
-    assert claim["verdict"] == "unjudged" and claim["frame"] == "forwards to"
-
-
-def test_a_return_type_written_as_a_code_span_is_judged(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", TS_SOURCES)
-    body = (
+        "`build_value` is only called by `setitem_slot`.\n",
+        (
+            _verdict("get_module -> get_instance", "verified", frame="forwards to", code="CALLS"),
+            # a plural verb after a list of callers: each of them is asked
+            _verdict("get_instance -> look_up", "verified"),
+            _verdict("get_class -> look_up", "verified"),
+            _verdict("get_super -> look_up", "contradicted"),
+            # "`a` and `b` ... are directly called by `c`": c calls each of them
+            _verdict("getitem_slot -> build_inner", "verified"),
+            ({"subject": "getitem_slot -> build_value"}, {"frame": "is called by"}),
+            _verdict("setitem_slot -> build_value", "contradicted"),
+        ),
+        verdict="FAIL",
+        messages=("get_super does not call look_up",),
+    ),
+    Case(
+        "a forwarding claim with an unknown end is unjudged",
+        PY_SOURCES,
+        "`_getitem_slot` forwards to `build_value`.\n",
+        (_verdict("_getitem_slot -> build_value", "unjudged", frame="forwards to"),),
+        subjects=frozenset({"_getitem_slot -> build_value"}),
+    ),
+    Case(
+        "a return type written as a code span is judged",
+        TS_SOURCES,
         "`loadPackage` returns a `Promise`.\n"
         "`loadIndex` returns a `Promise` of package data.\n"
         "`countAll` returns a `PackageData`.\n"
         "`readPoints` returns a `Selection` in the light DOM.\n"
         "`quiet()` returns `true` when nothing is pending.\n"
-        "`missing()` returns a `Promise`.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "RETURN_TYPE"}
-    # an async function (no declared type) returns a Promise
-    assert claims[1]["verdict"] == "verified" and "async" in claims[1]["evidence"]
-    assert claims[1]["frame"] == "returns a code type"
-    assert claims[2]["verdict"] == "verified"  # declared Promise<PackageData[]>
-    assert claims[3]["verdict"] == "contradicted"  # the product's class, declared number
-    assert "declares `number`" in claims[3]["evidence"]
-    # the claimed Selection is a class of the product's, and the declared Points another
-    assert claims[4]["verdict"] == "contradicted"
-    assert 5 not in claims  # a literal value is no type: the frame does not read it
-    assert claims[6]["verdict"] == "unjudged"
-    assert "no function" in claims[6]["evidence"]
-    assert [f.line - 5 for f in card.findings] == [3, 4]
-
-
-def test_a_return_type_the_product_does_not_declare_is_never_contradicted(
-    tmp_path: Path,
-) -> None:
-    """A third party's or the platform's type ("returns a `Response`") may be what the
-    declared type is; only the product's own types and primitives contradict."""
-    repo = make_repo(tmp_path / "repo", TS_SOURCES)
-    body = "`readPoints` returns a `Response` here.\n`countAll` returns a `string`.\n"
-    card = _card(repo, tmp_path, body)
-    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "RETURN_TYPE"}
-    assert claims[1]["verdict"] == "unjudged"
-    assert "no type the product declares" in claims[1]["evidence"]
-    assert claims[2]["verdict"] == "contradicted"  # a primitive: declared number
-
-
-def test_will_call_is_a_call_claim(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", TS_SOURCES)
-    body = (
+        "`missing()` returns a `Promise`.\n",
+        (
+            # an async function (no declared type) returns a Promise
+            _row(
+                1,
+                "verified",
+                "RETURN_TYPE",
+                frame="returns a code type",
+                **{"evidence has": "async"},
+            ),
+            _row(2, "verified", "RETURN_TYPE"),  # declared Promise<PackageData[]>
+            # the product's class, declared number
+            _row(3, "contradicted", "RETURN_TYPE", **{"evidence has": "declares `number`"}),
+            # the claimed Selection is a class of the product's, and the declared Points another
+            _row(4, "contradicted", "RETURN_TYPE"),
+            _row(6, "unjudged", "RETURN_TYPE", **{"evidence has": "no function"}),
+        ),
+        # a literal value is no type: the frame does not read it
+        absent=({"row": 5, "code": "RETURN_TYPE"},),
+        finding_rows=(3, 4),
+    ),
+    Case(
+        # a third party's or the platform's type ("returns a `Response`") may be what the
+        # declared type is; only the product's own types and primitives contradict
+        "a return type the product does not declare is never contradicted",
+        TS_SOURCES,
+        "`readPoints` returns a `Response` here.\n`countAll` returns a `string`.\n",
+        (
+            _row(1, "unjudged", "RETURN_TYPE", **{"evidence has": "no type the product declares"}),
+            _row(2, "contradicted", "RETURN_TYPE"),  # a primitive: declared number
+        ),
+    ),
+    Case(
+        "will call is a call claim",
+        TS_SOURCES,
         "Calling `dispatchCommand` will implicitly call `editor.update` first.\n"
-        "`quiet()` will call `update()` too.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["dispatchCommand -> editor.update"]["verdict"] == "verified"
-    assert "frame" not in claims["dispatchCommand -> editor.update"]  # gate 13 flags "call"
-    assert claims["quiet() -> update()"]["verdict"] == "contradicted"
+        "`quiet()` will call `update()` too.\n",
+        (
+            # gate 13 flags "call": no frame of gate 16's read it
+            _verdict("dispatchCommand -> editor.update", "verified", frame=None),
+            _verdict("quiet() -> update()", "contradicted"),
+        ),
+    ),
+    Case(
+        "myst roles around the names are markup",
+        TS_SOURCES,
+        "{js:func}`~acme.loadPackage` returns a {js:class}`Promise` which resolves.\n"
+        "{js:func}`~acme.countAll` returns a {js:class}`PackageData`.\n",
+        (
+            _row(1, "verified", "RETURN_TYPE", subject="~acme.loadPackage: Promise"),
+            _row(2, "contradicted", "RETURN_TYPE"),
+        ),
+    ),
+    Case(
+        "this method is the function its section heading names",
+        PY_SOURCES,
+        "## build_inner\n\n"
+        "This method is called automatically by `getitem_slot` when a slot is read.\n\n"
+        "## `get_module()`\n\n"
+        "This method finds the module by calling `get_instance`.\n\n"
+        "## setitem_slot\n\n"
+        "This method is only called by `get_super` in tests.\n\n"
+        "## How slots work\n\n"
+        "This method is called by `getitem_slot`.\n",
+        (
+            _verdict("getitem_slot -> build_inner", "verified", frame="is called by"),
+            _verdict("get_module -> get_instance", "verified", frame="this method calls"),
+            _verdict("get_super -> setitem_slot", "contradicted"),
+            # a heading that is no name: "this method" names nothing, the claim is unjudged
+            _row(15, "unjudged", subject=None, listed=1),
+        ),
+    ),
+    Case(
+        "a parenthesised aside after the subject is skipped",
+        TS_SOURCES,
+        "`loadIndex` (`@acme/kit/load`) returns a `Promise` of data.\n"
+        "`countAll` (`@acme/kit/load`) returns a `PackageData`.\n"
+        "`quiet()` (`@acme/kit/load`) calls `countAll()`.\n"
+        "`quiet()` (see `update()` too) calls `countAll()`.\n",
+        (
+            _row(1, "verified", "RETURN_TYPE"),
+            _row(2, "contradicted", "RETURN_TYPE"),
+            _row(3, "contradicted", "CALLS", subject="quiet() -> countAll()"),
+            # an aside that says more than a name is no aside: the caller is not read
+            _row(4, "unjudged", "CALLS"),
+        ),
+    ),
+    Case(
+        "calls itself is a claim of recursion",
+        WALK_SOURCES,
+        "Like a visitor, `walk_tree` recursively calls itself on each child.\n"
+        "`flat_walk` calls itself too.\n"
+        "`missing_walk` calls itself.\n",
+        (
+            _verdict("walk_tree -> walk_tree", "verified"),
+            _verdict("flat_walk -> flat_walk", "contradicted"),
+            _verdict("missing_walk -> missing_walk", "unjudged"),
+        ),
+    ),
+    Case(
+        "a heading's anchor and badges and a linked type are markup",
+        PY_SOURCES | TS_SOURCES,
+        '## build_inner <Version type="experimental">4.1</Version> {#build-inner}\n\n'
+        "This method is called automatically by [`getitem_slot`](#getitem) when read.\n\n"
+        "## getitem_slot <Badge />\n\n"
+        "This method is only called by `get_super`.\n\n"
+        "`countAll` function returns [`PackageData`](/api/data) instance.\n",
+        (
+            _verdict("getitem_slot -> build_inner", "verified"),
+            _verdict("get_super -> getitem_slot", "contradicted"),
+            _verdict("countAll: PackageData", "contradicted"),
+        ),
+    ),
+    Case(
+        "a callee wrapped onto the next line is read",
+        PY_SOURCES,
+        "1.  Once unpacked, each helper is called.\n\n"
+        "    b. `get_instance` and `get_class` forward to\n"
+        "    `look_up`.\n\n"
+        "    c. `get_super` determines the class and calls\n"
+        "    `look_up` on it.\n\n"
+        "`getitem_slot` calls\n"
+        "- `build_inner`, a list item of its own.\n",
+        (
+            ({"row": 3, "subject": "get_instance -> look_up"}, {"verdict": "verified"}),
+            ({"row": 3, "subject": "get_class -> look_up"}, {"frame": "forwards to"}),
+            ({"row": 6, "subject": "get_super -> look_up"}, {"verdict": "contradicted"}),
+            # a list item is a block of its own, no continuation: the callee is not read
+            _row(9, "unjudged", subject=None),
+        ),
+    ),
+    Case(
+        # pydantic-evals' `evaluate()` returns `DEFAULT_CONFIG.evaluate(...)`: it delegates
+        # to a global OnlineEvalConfig, a call the graph cannot type. A caller that calls
+        # nothing of the class is still contradicted.
+        "delegating to a class through a module instance is not contradicted",
+        EVALS_SOURCES,
+        "The module-level `evaluate()` delegates to `OnlineEvalConfig`.\n\n"
+        "The module-level `reset()` delegates to `OnlineEvalConfig`.\n",
+        (
+            _verdict(
+                "evaluate() -> OnlineEvalConfig",
+                "unjudged",
+                **{"evidence has": "may be `OnlineEvalConfig`'s"},
+            ),
+            _verdict("reset() -> OnlineEvalConfig", "contradicted"),
+        ),
+    ),
+    Case(
+        # frame "calling in" (pytype's special_builtins.md: "The VM loads python builtins by
+        # calling `load_builtin()` in `byte_LOAD_NAME`"): the caller is named after the callee
+        "calling a callee in a named caller is read as a call",
+        PY_SOURCES,
+        "The handler resolves names by calling `get_instance()` in `get_module`.\n\n"
+        "It builds values by calling `build_value()` in `get_module`.\n\n"
+        "Settings are read by calling `look_up()` in `settings.py`.\n",
+        (
+            _verdict("get_module -> get_instance()", "verified", frame="calling in"),
+            _verdict("get_module -> build_value()", "contradicted"),
+        ),
+        absent=({"subject has": "settings"},),  # a file is no caller
+    ),
+    Case(
+        # the labelling rules' "the reader's call" (textual's design.md: "You can register
+        # this theme by calling `App.register_theme` in the `on_mount` method of your
+        # `App`"): a caller written as the reader's, or a "calling in" the reader or an
+        # instruction does, is listed unjudged with that reason, never judged; the
+        # product's own "calling in" still is
+        "a call made by the reader's code is no claim",
+        PY_SOURCES,
+        "You can resolve names by calling `build_value()` in `get_module`.\n\n"
+        "Resolve the names by calling `build_value()` in the `get_module` method.\n\n"
+        "Names resolve by calling `build_value()` in the `get_module` method of your"
+        " `Handler`.\n\n"
+        "Your `get_module` calls `build_value()`.\n\n"
+        # "you" in another sentence of the line leaves this one the product's
+        "The handler resolves names by calling `build_value()` in `get_module`. You may"
+        " skip it.\n\n"
+        # a statement's opening word is no instruction, capitalised or not
+        "The `Handler` resolves names by calling `build_value()` in `get_module`.\n",
+        (
+            *(
+                _row(row, "unjudged", subject=None, **{"evidence has": "the reader's code"})
+                for row in (1, 3, 5, 7)
+            ),
+            *(
+                _row(row, "contradicted", subject="get_module -> build_value()", frame="calling in")
+                for row in (9, 11)
+            ),
+        ),
+    ),
+    Case(
+        # frame "wraps a method" (pytype's abstract_values.md:
+        # "`Converter.constant_to_value`, which wraps the `_constant_to_value` method")
+        "a function that wraps a named method is read as a call",
+        PY_SOURCES,
+        "The main lookup is `get_instance`, which wraps the `look_up` method and caches.\n\n"
+        "`get_super` wraps the `look_up` method.\n\n"
+        "`get_class` wraps the `look_up` result in a list.\n",
+        (
+            _verdict("get_instance -> look_up", "verified", frame="wraps a method"),
+            _verdict("get_super -> look_up", "contradicted"),
+        ),
+        absent=({"subject": "get_class -> look_up"},),  # no noun says `look_up` is a function
+    ),
+    Case(
+        # vitest's vi.md ("### vi.clearAllMocks ... Calls [`.mockClear()`](...) on all
+        # spies."): the caller is the one name of the section's heading
+        "a sentence opening with calls is about its section's function",
+        PY_SOURCES,
+        "## get_class\n\nCalls [`.look_up()`](#look-up) on the name.\n\n"
+        "## get_super\n\nCalls `look_up` first.\n\n"
+        "## The handler\n\nCalls `look_up` first.\n",
+        (
+            _verdict("get_class -> .look_up()", "verified"),
+            _verdict("get_super -> look_up", "contradicted"),
+        ),
+        # a heading that is no name names no caller
+        subjects=frozenset({"get_class -> .look_up()", "get_super -> look_up"}),
+    ),
+    Case(
+        # lexical's dom-render.md ("| `$generateHtmlFromNodes(editor)` | Convenience:
+        # creates a `<div>`, calls `$generateDOMFromNodes`, ... |")
+        "a table row names its caller in its first cell",
+        PY_SOURCES,
+        "| Function | What it does |\n| --- | --- |\n"
+        "| `getitem_slot(self)` | Sums: builds a `<div>`, calls `build_inner` and "
+        "`build_value`. |\n"
+        "| `get_super(name)` | Calls `look_up`. |\n"
+        "| The `get_class` helper | Calls `look_up`. |\n",
+        (
+            _verdict("getitem_slot(self) -> build_inner", "verified"),
+            _verdict("getitem_slot(self) -> build_value", "verified"),
+            _verdict("get_super(name) -> look_up", "contradicted"),
+        ),
+        # a first cell that says more than a name names no caller
+        subjects=frozenset(
+            {
+                "getitem_slot(self) -> build_inner",
+                "getitem_slot(self) -> build_value",
+                "get_super(name) -> look_up",
+            }
+        ),
+    ),
+    Case(
+        # pytype's attributes.md ("calling `_get_attribute_flat` - which in turn calls
+        # `_get_member` -")
+        "which after a dash keeps its caller",
+        PY_SOURCES,
+        "The walk goes on, calling `get_instance` - which in turn calls `look_up` - twice.\n",
+        (_verdict("get_instance -> look_up", "verified"),),
+    ),
+    Case(
+        # pytype's attributes.md ("`set_attribute` then calls `_set_member`, which first
+        # calls" / "`_maybe_load_as_instance_attribute` to make sure ...")
+        "a second verb of a line reads its callee wrapped onto the next",
+        PY_SOURCES,
+        "Lookup starts in `get_module`, and `get_module` calls `get_instance`, which calls\n"
+        "`look_up` to find the name.\n",
+        (
+            _verdict("get_module -> get_instance", "verified"),
+            _verdict("get_instance -> look_up", "verified"),
+        ),
+    ),
+    Case(
+        # vitest's locators.md ("### all ... Internally, this method calls `.elements`")
+        "a sentence adverb before this method keeps the section's function",
+        PY_SOURCES,
+        "## get_class\n\nInternally, this method calls `.look_up` once.\n\n"
+        "## get_super\n\nInternally, this method calls `.look_up` once.\n",
+        (
+            _verdict("get_class -> .look_up", "verified"),
+            _verdict("get_super -> .look_up", "contradicted"),
+        ),
+    ),
+    Case(
+        # vitest's locators.md ("Internally, this method calls `.elements`"): the dot says
+        # `elements` is a member, so the plain word is read as a function's name
+        "a plain word written with a member's dot is a name",
+        LOC_SOURCES,
+        "## every\n\nInternally, this method calls `.elements` once.\n\n"
+        "## first\n\nInternally, this method calls `.elements` once.\n",
+        (
+            _verdict("every -> .elements", "verified"),
+            _verdict("first -> .elements", "contradicted"),
+        ),
+    ),
+)
+
+
+def _matches(claim: dict[str, Any], which: Which) -> bool:
+    for key, wanted in which.items():
+        if key == "row":
+            if claim["line"] - 5 != wanted:  # the front matter's 5 lines come first
+                return False
+        elif key == "subject has":
+            if not isinstance(wanted, str) or wanted not in claim.get("subject", ""):
+                return False
+        elif claim.get(key) != wanted:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_gate_16_lists_the_claims_of_its_frames(case: Case, tmp_path: Path) -> None:
+    card = _card(make_repo(tmp_path / "repo", case.sources), tmp_path, case.body)
+    claims: list[dict[str, Any]] = card.detail["claims"]
+    for which, holds in case.expect:
+        chosen = [c for c in claims if _matches(c, which)]
+        assert chosen, (which, claims)
+        claim = chosen[-1]  # the last listed, as a dict keyed by ``which`` would keep
+        for key, wanted in holds.items():
+            if key == "listed":
+                assert len(chosen) == wanted, (which, chosen)
+            elif key == "evidence has":
+                assert isinstance(wanted, str) and wanted in claim["evidence"], claim
+            elif wanted is None:
+                assert key not in claim, claim
+            else:
+                assert claim.get(key) == wanted, (key, claim)
+    for which in case.absent:
+        assert not [c for c in claims if _matches(c, which)], (which, claims)
+    if case.subjects is not None:
+        assert {c["subject"] for c in claims if "subject" in c} == case.subjects
+    if case.verdict is not None:
+        assert card.verdict == case.verdict
+    if case.finding_rows is not None:
+        assert [f.line - 5 for f in card.findings] == list(case.finding_rows)
+    for opening in case.messages:
+        assert any(f.message.startswith(opening) for f in card.findings), card.findings
 
 
 def test_the_frames_leave_gate_13s_lines_and_code_alone(tmp_path: Path) -> None:
@@ -163,276 +512,3 @@ def test_the_frames_leave_gate_13s_lines_and_code_alone(tmp_path: Path) -> None:
     flagged = {(c.line, c.code) for c in scan_claims(post) if not c.in_code}
     found = {(e.line - 5, e.code, e.frame) for e in extra_claims(post, flagged)}
     assert found == {(6, "RETURN_TYPE", "returns a code type")}
-
-
-def test_myst_roles_around_the_names_are_markup(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", TS_SOURCES)
-    body = (
-        "{js:func}`~acme.loadPackage` returns a {js:class}`Promise` which resolves.\n"
-        "{js:func}`~acme.countAll` returns a {js:class}`PackageData`.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = {c["line"] - 5: c for c in card.detail["claims"] if c["code"] == "RETURN_TYPE"}
-    assert claims[1]["verdict"] == "verified"
-    assert claims[1]["subject"] == "~acme.loadPackage: Promise"
-    assert claims[2]["verdict"] == "contradicted"
-
-
-def test_this_method_is_the_function_its_section_heading_names(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "## build_inner\n\n"
-        "This method is called automatically by `getitem_slot` when a slot is read.\n\n"
-        "## `get_module()`\n\n"
-        "This method finds the module by calling `get_instance`.\n\n"
-        "## setitem_slot\n\n"
-        "This method is only called by `get_super` in tests.\n\n"
-        "## How slots work\n\n"
-        "This method is called by `getitem_slot`.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = _by_subject(card)
-    called = claims["getitem_slot -> build_inner"]
-    assert called["verdict"] == "verified" and called["frame"] == "is called by"
-    calling = claims["get_module -> get_instance"]
-    assert calling["verdict"] == "verified" and calling["frame"] == "this method calls"
-    assert claims["get_super -> setitem_slot"]["verdict"] == "contradicted"
-    # a heading that is no name: "this method" names nothing, the claim is unjudged
-    (unread,) = [c for c in card.detail["claims"] if c["line"] - 5 == 15]
-    assert unread["verdict"] == "unjudged" and "subject" not in unread
-
-
-def test_a_parenthesised_aside_after_the_subject_is_skipped(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", TS_SOURCES)
-    body = (
-        "`loadIndex` (`@acme/kit/load`) returns a `Promise` of data.\n"
-        "`countAll` (`@acme/kit/load`) returns a `PackageData`.\n"
-        "`quiet()` (`@acme/kit/load`) calls `countAll()`.\n"
-        "`quiet()` (see `update()` too) calls `countAll()`.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = {(c["line"] - 5, c["code"]): c for c in card.detail["claims"]}
-    assert claims[1, "RETURN_TYPE"]["verdict"] == "verified"
-    assert claims[2, "RETURN_TYPE"]["verdict"] == "contradicted"
-    assert claims[3, "CALLS"]["subject"] == "quiet() -> countAll()"
-    assert claims[3, "CALLS"]["verdict"] == "contradicted"
-    # an aside that says more than a name is no aside: the caller is not read
-    assert claims[4, "CALLS"]["verdict"] == "unjudged"
-
-
-def test_calls_itself_is_a_claim_of_recursion(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path / "repo",
-        {
-            "pkg/__init__.py": "",
-            "pkg/walk.py": (
-                "def walk_tree(node):\n"
-                "    for child in node:\n"
-                "        walk_tree(child)\n\n"
-                "def flat_walk(node):\n"
-                "    return list(node)\n"
-            ),
-        },
-    )
-    body = (
-        "Like a visitor, `walk_tree` recursively calls itself on each child.\n"
-        "`flat_walk` calls itself too.\n"
-        "`missing_walk` calls itself.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["walk_tree -> walk_tree"]["verdict"] == "verified"
-    assert claims["flat_walk -> flat_walk"]["verdict"] == "contradicted"
-    assert claims["missing_walk -> missing_walk"]["verdict"] == "unjudged"
-
-
-def test_a_heading_s_anchor_and_badges_and_a_linked_type_are_markup(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", PY_SOURCES | TS_SOURCES)
-    body = (
-        '## build_inner <Version type="experimental">4.1</Version> {#build-inner}\n\n'
-        "This method is called automatically by [`getitem_slot`](#getitem) when read.\n\n"
-        "## getitem_slot <Badge />\n\n"
-        "This method is only called by `get_super`.\n\n"
-        "`countAll` function returns [`PackageData`](/api/data) instance.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = _by_subject(card)
-    assert claims["getitem_slot -> build_inner"]["verdict"] == "verified"
-    assert claims["get_super -> getitem_slot"]["verdict"] == "contradicted"
-    assert claims["countAll: PackageData"]["verdict"] == "contradicted"
-
-
-def test_a_callee_wrapped_onto_the_next_line_is_read(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "1.  Once unpacked, each helper is called.\n\n"
-        "    b. `get_instance` and `get_class` forward to\n"
-        "    `look_up`.\n\n"
-        "    c. `get_super` determines the class and calls\n"
-        "    `look_up` on it.\n\n"
-        "`getitem_slot` calls\n"
-        "- `build_inner`, a list item of its own.\n"
-    )
-    card = _card(repo, tmp_path, body)
-    claims = {(c["line"] - 5, c.get("subject")): c for c in card.detail["claims"]}
-    assert claims[3, "get_instance -> look_up"]["verdict"] == "verified"
-    assert claims[3, "get_class -> look_up"]["frame"] == "forwards to"
-    assert claims[6, "get_super -> look_up"]["verdict"] == "contradicted"
-    # a list item is a block of its own, no continuation: the callee is not read
-    assert claims[9, None]["verdict"] == "unjudged"
-
-
-def test_delegating_to_a_class_through_a_module_instance_is_not_contradicted(
-    tmp_path: Path,
-) -> None:
-    # pydantic-evals' `evaluate()` returns `DEFAULT_CONFIG.evaluate(...)`: it delegates to a
-    # global OnlineEvalConfig, a call the graph cannot type. A caller that calls nothing
-    # of the class is still contradicted.
-    repo = make_repo(
-        tmp_path / "repo",
-        {
-            "evals/__init__.py": "",
-            "evals/online.py": (
-                "class OnlineEvalConfig:\n"
-                "    def evaluate(self, fn):\n"
-                "        return fn\n\n"
-                "DEFAULT_CONFIG = make_default()\n\n"
-                "def evaluate(fn):\n"
-                "    return DEFAULT_CONFIG.evaluate(fn)\n\n"
-                "def reset():\n"
-                "    return len([])\n"
-            ),
-        },
-    )
-    body = (
-        "The module-level `evaluate()` delegates to `OnlineEvalConfig`.\n\n"
-        "The module-level `reset()` delegates to `OnlineEvalConfig`.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    delegated = claims["evaluate() -> OnlineEvalConfig"]
-    assert delegated["verdict"] == "unjudged", delegated
-    assert "may be `OnlineEvalConfig`'s" in delegated["evidence"]
-    assert claims["reset() -> OnlineEvalConfig"]["verdict"] == "contradicted"
-
-
-def test_calling_a_callee_in_a_named_caller_is_read_as_a_call(tmp_path: Path) -> None:
-    """Frame "calling in" (pytype's special_builtins.md: "The VM loads python builtins by
-    calling `load_builtin()` in `byte_LOAD_NAME`"): the caller is named after the callee."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "The handler resolves names by calling `get_instance()` in `get_module`.\n\n"
-        "It builds values by calling `build_value()` in `get_module`.\n\n"
-        "Settings are read by calling `look_up()` in `settings.py`.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    read = claims["get_module -> get_instance()"]
-    assert read["verdict"] == "verified" and read["frame"] == "calling in"
-    assert claims["get_module -> build_value()"]["verdict"] == "contradicted"
-    assert not any("settings" in s for s in claims)  # a file is no caller
-
-
-def test_a_function_that_wraps_a_named_method_is_read_as_a_call(tmp_path: Path) -> None:
-    """Frame "wraps a method" (pytype's abstract_values.md: "`Converter.constant_to_value`,
-    which wraps the `_constant_to_value` method")."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "The main lookup is `get_instance`, which wraps the `look_up` method and caches.\n\n"
-        "`get_super` wraps the `look_up` method.\n\n"
-        "`get_class` wraps the `look_up` result in a list.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    read = claims["get_instance -> look_up"]
-    assert read["verdict"] == "verified" and read["frame"] == "wraps a method"
-    assert claims["get_super -> look_up"]["verdict"] == "contradicted"
-    assert "get_class -> look_up" not in claims  # no noun says `look_up` is a function
-
-
-def test_a_sentence_opening_with_calls_is_about_its_sections_function(tmp_path: Path) -> None:
-    """Vitest's vi.md ("### vi.clearAllMocks ... Calls [`.mockClear()`](...) on all
-    spies."): the caller is the one name of the section's heading."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "## get_class\n\nCalls [`.look_up()`](#look-up) on the name.\n\n"
-        "## get_super\n\nCalls `look_up` first.\n\n"
-        "## The handler\n\nCalls `look_up` first.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["get_class -> .look_up()"]["verdict"] == "verified"
-    assert claims["get_super -> look_up"]["verdict"] == "contradicted"
-    assert len(claims) == 2  # a heading that is no name names no caller
-
-
-def test_a_table_row_names_its_caller_in_its_first_cell(tmp_path: Path) -> None:
-    """Lexical's dom-render.md ("| `$generateHtmlFromNodes(editor)` | Convenience:
-    creates a `<div>`, calls `$generateDOMFromNodes`, ... |")."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "| Function | What it does |\n| --- | --- |\n"
-        "| `getitem_slot(self)` | Sums: builds a `<div>`, calls `build_inner` and "
-        "`build_value`. |\n"
-        "| `get_super(name)` | Calls `look_up`. |\n"
-        "| The `get_class` helper | Calls `look_up`. |\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["getitem_slot(self) -> build_inner"]["verdict"] == "verified"
-    assert claims["getitem_slot(self) -> build_value"]["verdict"] == "verified"
-    assert claims["get_super(name) -> look_up"]["verdict"] == "contradicted"
-    assert len(claims) == 3  # a first cell that says more than a name names no caller
-
-
-def test_which_after_a_dash_keeps_its_caller(tmp_path: Path) -> None:
-    """pytype's attributes.md ("calling `_get_attribute_flat` - which in turn calls
-    `_get_member` -")."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = "The walk goes on, calling `get_instance` - which in turn calls `look_up` - twice.\n"
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["get_instance -> look_up"]["verdict"] == "verified"
-
-
-def test_a_second_verb_of_a_line_reads_its_callee_wrapped_onto_the_next(
-    tmp_path: Path,
-) -> None:
-    """pytype's attributes.md ("`set_attribute` then calls `_set_member`, which first
-    calls" / "`_maybe_load_as_instance_attribute` to make sure ...")."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "Lookup starts in `get_module`, and `get_module` calls `get_instance`, which calls\n"
-        "`look_up` to find the name.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["get_module -> get_instance"]["verdict"] == "verified"
-    assert claims["get_instance -> look_up"]["verdict"] == "verified"
-
-
-def test_a_sentence_adverb_before_this_method_keeps_the_sections_function(
-    tmp_path: Path,
-) -> None:
-    """Vitest's locators.md ("### all ... Internally, this method calls `.elements`")."""
-    repo = make_repo(tmp_path / "repo", PY_SOURCES)
-    body = (
-        "## get_class\n\nInternally, this method calls `.look_up` once.\n\n"
-        "## get_super\n\nInternally, this method calls `.look_up` once.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["get_class -> .look_up"]["verdict"] == "verified"
-    assert claims["get_super -> .look_up"]["verdict"] == "contradicted"
-
-
-def test_a_plain_word_written_with_a_members_dot_is_a_name(tmp_path: Path) -> None:
-    """Vitest's locators.md ("Internally, this method calls `.elements`"): the dot says
-    `elements` is a member, so the plain word is read as a function's name."""
-    repo = make_repo(
-        tmp_path / "repo",
-        {
-            "pkg/__init__.py": "",
-            "pkg/loc.py": "def every():\n    return elements()\n\n\n"
-            "def elements():\n    return []\n\n\n"
-            "def first():\n    return 0\n",
-        },
-    )
-    body = (
-        "## every\n\nInternally, this method calls `.elements` once.\n\n"
-        "## first\n\nInternally, this method calls `.elements` once.\n"
-    )
-    claims = _by_subject(_card(repo, tmp_path, body))
-    assert claims["every -> .elements"]["verdict"] == "verified"
-    assert claims["first -> .elements"]["verdict"] == "contradicted"

@@ -208,7 +208,7 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
             read = {_first_call(c) for c in claims}
             claims += [c for c in wrapped if c.caller is not None and _first_call(c) not in read]
     if any(c.caller is not None for c in claims):
-        return [c for c in claims if c.caller is not None]
+        return [c for c in claims if c.caller is not None or c.reason == READERS_CODE]
     if claims:
         return claims[:1]
     return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
@@ -243,8 +243,58 @@ def _claims_of(
                     or _called_in(text, spans, verb, last)
                     or _table_row(text, spans, verb)
                 )
-            claims += found
+            claims += [_unless_readers(plain, spans, verb, first, last, c) for c in found]
     return claims
+
+
+# The labelling rules' "the reader's call": a caller written as the reader's own code
+# ("your `App`", "the `on_mount` method of your `App`"), or a "by calling `Y` in `X`" whose
+# doer is the reader ("You can ...", "Register the theme ..."), is no claim about the product.
+READERS_CODE = (
+    'the caller is the reader\'s code ("your", "you" or an instruction), no claim about the'
+    " product's code"
+)
+_YOUR_BEFORE = re.compile(r"\byour\s+(?:own\s+)?\[?$", re.IGNORECASE)
+_YOUR_AFTER = re.compile(
+    r"\s*(?:(?:method|function|hook|handler|callback|class)s?\s+)?(?:of|in|on)\s+your\b",
+    re.IGNORECASE,
+)
+_GERUNDS = frozenset({"calling", "invoking"})
+_YOU = re.compile(r"\byou\b", re.IGNORECASE)
+# An instruction: a sentence opening with a bare verb and its object ("Register the theme
+# by calling", "Override `x` by calling"); a word ending in -s, -ly, -ed or -ing, and the
+# words a statement opens with, are no bare verb.
+_IMPERATIVE = re.compile(
+    r"\s*(?:(?:[-*+]|\d+[.)])\s+)?"
+    r"(?!(?i:the|this|that|these|those|it|its|our|we|each|every|when|if|then|next|here|now"
+    r"|first|finally|also|once|after|before|while|in|on|for|to)\b)"
+    r"[A-Z][a-z]+(?<!s)(?<!ly)(?<!ed)(?<!ing)\s+(?:the|a|an|this|that|these|your|its|x+)\b"
+)
+
+
+def _unless_readers(
+    text: str,
+    spans: list[tuple[int, int, str]],
+    verb: re.Match[str],
+    first: int,
+    last: int,
+    claim: CallSubjects,
+) -> CallSubjects:
+    """``claim``, or an unjudged one with :data:`READERS_CODE` when its caller is the
+    reader's code (``text`` has its spans blanked to x's)."""
+    caller = claim.caller
+    if caller is None:
+        return claim
+    written = [s for s in spans if first <= s[0] and s[1] <= last and s[2].strip() == caller.text]
+    for start, end, _span in written:
+        if _YOUR_BEFORE.search(text, first, start) or _YOUR_AFTER.match(text, end):
+            return CallSubjects(reason=READERS_CODE)
+        # "by calling `Y` in `X`": the doer of the gerund is the sentence's subject
+        if verb.group(0).lower() in _GERUNDS and start > verb.start():
+            opening = text[first : verb.start()]
+            if _YOU.search(opening) or _IMPERATIVE.match(opening):
+                return CallSubjects(reason=READERS_CODE)
+    return claim
 
 
 # A line that starts a block of its own rather than continuing a paragraph: a list item, a
