@@ -150,6 +150,42 @@ def test_a_chain_the_code_writes_is_grounded(tmp_path: Path, ctx: GateContext) -
     )
 
 
+NESTED_CONFIG = """
+class Features:
+    strict: bool = False
+
+
+class ParserOptions:
+    features: Features = Features()
+
+
+class Config:
+    parser_options: object = None
+
+
+def read(config: Config) -> bool:
+    return config.parser_options.features.global_return
+"""
+
+
+def test_a_nested_key_the_code_reads_as_written_is_grounded(tmp_path: Path) -> None:
+    # `Config.parser_options` holds an untyped value: `global_return` is declared by no
+    # class, but the code reads `parser_options.features.global_return` as the page writes
+    # it (eslint's `languageOptions.parserOptions.ecmaFeatures.globalReturn`).
+    repo = make_repo(
+        tmp_path / "nested",
+        {"nested/__init__.py": "from .config import Config\n", "nested/config.py": NESTED_CONFIG},
+    )
+    ctx = repo_context(repo, tmp_path / "cache")
+    token = "Config.parser_options.features.global_return"
+    entry = _outcome(f"Set `{token}` first.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "model-code-usage"), entry
+    # A key the code never reads after those names stays a miss.
+    token = "Config.parser_options.features.global_mode"
+    entry = _outcome(f"Set `{token}` first.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry
+
+
 def test_a_member_the_code_sets_on_an_instance_of_the_class_is_grounded(
     tmp_path: Path, ctx: GateContext
 ) -> None:

@@ -24,6 +24,7 @@ import { clearCache } from "./config.js";
 function format(text, options) { return text; }
 function resolveConfig(path) { return {}; }
 export { clearCache as clearConfigCache, format, resolveConfig };
+export * as util from "./util.js";
 """
 APP_JS = """
 function build(options) {
@@ -41,6 +42,9 @@ JS_FILES = {
     "package.json": json.dumps({"name": "prettyfmt", "exports": {".": "./src/index.js"}}),
     "src/index.js": INDEX_JS,
     "src/config.js": "export function clearCache() {}\n",
+    # A namespace the entry re-exports (`export * as util`), itself re-exporting.
+    "src/util.js": 'export { addTrailingComment } from "./comments.js";\n',
+    "src/comments.js": "export function addTrailingComment() {}\n",
     # A top-level config file is a script, not a module `prettyfmt` with a submodule.
     "prettyfmt.config.js": "export const semi = false;\n",
     "packages/app/package.json": json.dumps({"name": "hookapp", "main": "app.js"}),
@@ -96,6 +100,18 @@ def test_a_miss_in_a_package_names_the_nearest_export(js_repo: Path, tmp_path: P
     resolution = _resolve(js_repo, tmp_path, "prettyfmt.formatt")
     assert (resolution.outcome, resolution.owner) == ("missing", "prettyfmt")
     assert "format" in resolution.nearest
+
+
+def test_a_namespace_the_entry_re_exports_is_a_module_of_the_package(
+    js_repo: Path, tmp_path: Path
+) -> None:
+    # `export * as util from "./util.js"`: `prettyfmt.util` has util.js's names (prettier's
+    # `prettier.util.addTrailingComment`), and a miss there names its owner and nearest.
+    resolution = _resolve(js_repo, tmp_path, "prettyfmt.util.addTrailingComment")
+    assert resolution.outcome == "found", resolution
+    resolution = _resolve(js_repo, tmp_path, "prettyfmt.util.addTrailingComent")
+    assert (resolution.outcome, resolution.owner) == ("missing", "prettyfmt.util"), resolution
+    assert "addTrailingComment" in resolution.nearest
 
 
 def test_a_package_whose_entry_is_not_in_the_repository_is_unjudged(

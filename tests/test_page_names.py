@@ -128,6 +128,19 @@ def test_a_name_imported_from_another_package_is_unjudged(
     assert f"imports from {package}" in entry["reason"]
 
 
+def test_a_fence_naming_a_repository_file_still_imports_from_another_package(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # The fence's first comment names a file the repository has (a project that dogfoods
+    # its own config file, eslint's `eslint.config.js`): its declarations may be the
+    # product's code, but what it imports from another package is that package's, wherever
+    # the code lives. `Sesion` is a near miss of the product's `Session`: a finding without it.
+    sample = "```python\n# mylib/client.py\nfrom requests import Sesion\n```\n\n"
+    entry = _outcome(f"{sample}Then `Sesion` runs.\n", "Sesion", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "imported-elsewhere"), entry
+    assert "imports from requests" in entry["reason"]
+
+
 def test_the_products_own_imports_instances_and_keys_stay_claims(
     tmp_path: Path, ctx: GateContext
 ) -> None:

@@ -244,6 +244,9 @@ class ModelFacts:
     # ["VisitorExtension", "InspectorExtension"] for `Extension = Union[VisitorExtension,
     # InspectorExtension]`), the names as written: a sample may subclass or annotate one.
     union_aliases: dict[str, list[str]] = field(default_factory=dict)
+    # JS/TS: "path:alias" -> the file whose names `export * as alias from "./file"` in
+    # ``path`` re-exports as one namespace (a package's `util`: `prettier.util.x`).
+    namespaces: dict[str, str] = field(default_factory=dict)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -320,6 +323,7 @@ class ModelFacts:
         self.constant_owners |= other.constant_owners
         self.name_dispatch.update(other.name_dispatch)
         self.union_aliases.update(other.union_aliases)
+        self.namespaces.update(other.namespaces)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -356,6 +360,7 @@ class ModelFacts:
             ],
             "name_dispatch": self.name_dispatch,
             "union_aliases": self.union_aliases,
+            "namespaces": self.namespaces,
         }
 
     @classmethod
@@ -385,6 +390,7 @@ class ModelFacts:
             import_sites=[ImportSite(*row) for row in data["import_sites"]],
             name_dispatch={k: list(v) for k, v in data.get("name_dispatch", {}).items()},
             union_aliases={k: list(v) for k, v in data.get("union_aliases", {}).items()},
+            namespaces=dict(data.get("namespaces", {})),
         )
 
 

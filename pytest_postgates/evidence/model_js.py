@@ -79,6 +79,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         _add_types(facts, path, types, first_class)
     _follow_star_exports(facts, tables)
     _add_export_aliases(facts, tables)
+    _add_namespaces(facts, tables)
     facts.functions.extend(
         calls_js.resolve_js(units, lambda importer, spec: resolve_specifier(importer, spec, tables))
     )
@@ -139,6 +140,16 @@ def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> N
             qualname = f"{path}:{alias}"
             if all(entry.qualname != qualname for entry in facts.classes):
                 facts.classes.append(ClassFacts(qualname, alias, path, 0, [], [name], kind))
+
+
+def _add_namespaces(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+    """``export * as util from "./x"`` (or an ``import * as`` re-exported): the file x of
+    the product whose names the namespace holds."""
+    for path, table in tables.items():
+        for alias, (spec, name) in table.reexports.items():
+            target = resolve_specifier(path, spec, tables) if name == "*" else None
+            if target is not None:
+                facts.namespaces[f"{path}:{alias}"] = target
 
 
 def _add_imports(facts: ModelFacts, path: str, table: FileTable) -> None:

@@ -130,3 +130,9 @@ def add_entry_points(facts: ModelFacts, entries: Mapping[str, tuple[str, ...]]) 
         facts.modules[name] = (
             list(dict.fromkeys(n for names in read for n in names)) if read else ["*"]
         )
+        # A namespace an entry file re-exports is a module of the package (`prettier.util`).
+        for path in paths:
+            for key, target in facts.namespaces.items():
+                origin, _, alias = key.rpartition(":")
+                if origin == path and target in facts.modules:
+                    facts.modules.setdefault(f"{name}.{alias}", list(facts.modules[target]))

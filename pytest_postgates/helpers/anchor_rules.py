@@ -401,11 +401,23 @@ def _product_code_under(index: RepoIndex, prefix: str) -> bool:
 
 
 def code_file_writing(index: RepoIndex, text: str) -> str | None:
-    """The first product source file that writes ``text`` as it is (never prose)."""
+    """The first product source file that writes ``text`` as it is (never prose); a
+    ``text`` ending in a line break: written at the end of a line."""
+    if text.endswith("\n"):
+        # The index finds no text across a line break: the end of line is read from the
+        # character after each occurrence.
+        for path, _before, after in index.occurrences(text[:-1]):
+            if after in ("\n", "\r", "") and _source(path):
+                return path
+        return None
     for path, _offset in index.files_containing(text):
-        if is_product_code(path) and Path(path).suffix.lower() in LANGUAGES:
+        if _source(path):
             return path
     return None
+
+
+def _source(path: str) -> bool:
+    return is_product_code(path) and Path(path).suffix.lower() in LANGUAGES
 
 
 # A list item or table row that opens with a code span (`- `name` - ...`, `| `name` |`),

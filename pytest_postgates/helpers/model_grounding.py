@@ -61,7 +61,10 @@ RULES = (
         "a chain the model cannot type is written as it is in the product's own code (a "
         "member reached through a cast or a duck-typed value), or a class's member that the "
         "code writes whole on an instance named for the class (`variable.writeable` for "
-        "`Variable#writeable`: a member it sets on values of that type)",
+        "`Variable#writeable`: a member it sets on values of that type), or a chain whose "
+        "last three names or more, up to the missed one, the code writes as they are (a "
+        "nested key it reads on an untyped value: "
+        "`parserOptions.ecmaFeatures.globalReturn`)",
         "tests/test_api_model_grounding.py::test_a_chain_the_code_writes_is_grounded",
         earns=(
             "earns nothing on the docs; kept, asked; off, held out: findings +0, nothing labelled "
@@ -249,6 +252,7 @@ def _judge(
         written = ".".join(parts)
         where = in_code(written) if in_code is not None and len(parts) > 1 else None
         where = where or _on_instance(parts, model, in_code)
+        where = where or _tail_in_code(parts, resolution.missing, in_code)
         if where is not None:
             # The code itself writes the chain (a member of a duck-typed value, or of an
             # instance named for the class: `variable.writeable` for `Variable#writeable`).
@@ -310,6 +314,28 @@ def _on_instance(
 
 
 _MEMBER_ENDS = (" ", ";", ")", ",", "\n", "(", ".", "]", "?", ":")
+# How many names a chain's tail must share with the code, the missed one included, before
+# the code's reading of it stands for the chain: two would let any `x.y` of the code do.
+_TAIL_NAMES = 3
+
+
+def _tail_in_code(
+    parts: list[str], missing: str, in_code: Callable[[str], str | None] | None
+) -> str | None:
+    """Where the product's code writes the tail of a chain, from a name after the root up
+    to the missed one, three names or more whole (`parserOptions.ecmaFeatures.globalReturn`
+    of `languageOptions.parserOptions.ecmaFeatures.globalReturn`): a nested key the code
+    reads on an untyped value, which no class declares."""
+    at = next((i for i in range(1, len(parts)) if parts[i] == missing), None)
+    if in_code is None or at is None:
+        return None
+    for start in range(1, at - _TAIL_NAMES + 2):
+        tail = ".".join(parts[start : at + 1])
+        for end in _MEMBER_ENDS:
+            where = in_code(f"{tail}{end}")
+            if where is not None:
+                return where
+    return None
 
 
 def _judge_package(token: str, model: ApiModel, product_package: str) -> ModelDecision:

@@ -60,8 +60,10 @@ RULES = (
         "unjudged",
         "the token is a name one of the page's samples imports from a package that is not "
         "the product's (`from tenacity import stop_after_delay`): another package's name, "
-        "which the product's code cannot judge (a member after it stays with the other "
-        "rules: an invented member pinned on that package is still an invention)",
+        "which the product's code cannot judge, also in a fence that names a file of the "
+        "repository (`// eslint.config.js`), whose own declarations are the product's (a "
+        "member after it stays with the other rules: an invented member pinned on that "
+        "package is still an invention)",
         "tests/test_page_names.py::test_a_name_imported_from_another_package_is_unjudged",
         earns=(
             "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
@@ -104,19 +106,28 @@ def page_names(
     says whether an import specifier or module names the product (its imports are the
     product's names, not another package's); ``parsers`` are tree-sitter parsers by
     language (None: JavaScript/TypeScript fences are not read); a fence whose first
-    comment names a file ``is_repo_file`` knows quotes the product's code: it is skipped."""
+    comment names a file ``is_repo_file`` knows quotes the product's code: it declares
+    nothing, but its imports from other packages count."""
     names = PageNames()
     for fence in post.fences:
-        if any(is_repo_file(name) for name in quoted_source_file(fence.content)):
-            continue
+        quoted = any(is_repo_file(name) for name in quoted_source_file(fence.content))
+        # A quoted fence's declarations are the product's, never the page's; what it
+        # imports from another package is still that package's (a config file the
+        # product's repository also has, `eslint.config.js`, importing a shareable config).
+        read = PageNames() if quoted else names
         kind = fence_kind(fence)
         line = fence.start_line
         if kind == "python":
-            _python(fence.content, line, is_product, names)
+            _python(fence.content, line, is_product, read)
         elif kind == "code" and parsers:
             parser = parsers.get("tsx" if fence.lang in _TSX_LANGS else "typescript")
             if parser is not None:
-                _script(parser, fence.content, line, is_product, names)
+                _script(parser, fence.content, line, is_product, read)
+        if quoted:
+            for local, (package, at) in read.foreign.items():
+                if local not in names.foreign:
+                    names.foreign[local] = (package, at)
+                    names.imported[local] = read.imported[local]
     return names
 
 
