@@ -283,3 +283,21 @@ def test_a_plugin_is_judged_on_its_hosts_command_line(tmp_path: Path) -> None:
         body = f"```bash\n{line}\n```\n\nSee `{token}`.\n"
         entry = _outcome(body, token, tmp_path, ctx)
         assert (entry["outcome"], entry.get("rule")) == decided, line
+
+
+@pytest.mark.parametrize(
+    ("span", "outcome"),
+    [
+        ("-d/--depth <n>", "grounded"),
+        ("-d, --depth", "grounded"),
+        ("--depth, -d", "grounded"),
+        ("-d/--deptth <n>", "ungrounded"),  # a near miss of --depth, as `--deptth` alone is
+    ],
+)
+def test_a_short_option_written_with_its_long_one_is_judged_by_the_long_one(
+    span: str, outcome: str, repo: Path, tmp_path: Path
+) -> None:
+    entry = _outcome(f"Pass `{span}` to scan deeper.\n", span, tmp_path, _ctx(repo, tmp_path))
+    assert (entry["kind"], entry["outcome"]) == ("flag", outcome)
+    if outcome == "ungrounded":
+        assert "did you mean `--depth`?" in entry["reason"]
