@@ -75,7 +75,7 @@ from pytest_postgates.fileio import locked, write_atomic
 # 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
 # `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
 # `**kwargs: Unpack[T]`; 11: optionator option lists (evidence/cli_js.py)
-MODEL_VERSION = 11
+MODEL_VERSION = 12
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
