@@ -4,10 +4,10 @@ parser), and the questions gate 2 asks of it.
 
 * :func:`executables`: the console scripts of a Python project (PEP 621
   ``[project.scripts]``, poetry's ``[tool.poetry.scripts]``, PDM's legacy ``[tool.pdm.cli]``,
-  setup.cfg's and setup.py's ``console_scripts``), each package.json's ``bin``, and the packages ``python -m`` runs
-  (a product package with a ``__main__.py``); a package.json script that runs a ``bin``
-  is one too, keyed ``npm run <script>``; a pytest plugin (a ``pytest11`` entry point)
-  makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
+  setup.cfg's and setup.py's ``console_scripts``), each package.json's ``bin``, and the
+  packages ``python -m`` runs (a product package with a ``__main__.py``); a package.json
+  script that runs a ``bin`` is one too, keyed ``npm run <script>``; a pytest plugin (a
+  ``pytest11`` entry point) makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
 * :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
   ``--help``, and ``--version`` where the program calls ``.version()``).
@@ -73,7 +73,8 @@ def _pyproject_scripts(text: str) -> dict[str, str]:
     except tomllib.TOMLDecodeError:
         return {}
     project = data.get("project")
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    tool = data.get("tool")
+    tool = tool if isinstance(tool, dict) else {}
     poetry = tool.get("poetry")
     # PDM's metadata before PEP 621 (pdm-pep517 built it) declared console scripts as
     # `[tool.pdm.cli]`: name = "module:function".
