@@ -67,6 +67,24 @@ def executables(index: RepoIndex) -> tuple[dict[str, str], list[str]]:
     return found, mains
 
 
+def python_project(text: str) -> tuple[str, dict[str, str]] | None:
+    """(name, console scripts) a pyproject.toml declares, in PEP 621's table, poetry's or
+    PDM's legacy one (None: no name); a pytest plugin's host is no script of its own."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    tool = data.get("tool")
+    tool = tool if isinstance(tool, dict) else {}
+    tables = (data.get("project"), tool.get("poetry"), tool.get("pdm"))
+    names = [t.get("name") for t in tables if isinstance(t, dict)]
+    name = next((n for n in names if isinstance(n, str) and n), None)
+    if name is None:
+        return None
+    scripts = _pyproject_scripts(text)
+    return name, {k: v for k, v in scripts.items() if not v.startswith(HOST_PREFIX)}
+
+
 def _pyproject_scripts(text: str) -> dict[str, str]:
     try:
         data = tomllib.loads(text)
