@@ -283,3 +283,35 @@ def test_a_plugin_is_judged_on_its_hosts_command_line(tmp_path: Path) -> None:
         body = f"```bash\n{line}\n```\n\nSee `{token}`.\n"
         entry = _outcome(body, token, tmp_path, ctx)
         assert (entry["outcome"], entry.get("rule")) == decided, line
+
+
+@pytest.mark.parametrize(
+    ("span", "outcome"),
+    [
+        ("-d/--depth <n>", "grounded"),
+        ("-d, --depth", "grounded"),
+        ("--depth, -d", "grounded"),
+        ("-d/--deptth <n>", "ungrounded"),  # a near miss of --depth, as `--deptth` alone is
+    ],
+)
+def test_a_short_option_written_with_its_long_one_is_judged_by_the_long_one(
+    span: str, outcome: str, repo: Path, tmp_path: Path
+) -> None:
+    entry = _outcome(f"Pass `{span}` to scan deeper.\n", span, tmp_path, _ctx(repo, tmp_path))
+    assert (entry["kind"], entry["outcome"]) == ("flag", outcome)
+    if outcome == "ungrounded":
+        assert "did you mean `--depth`?" in entry["reason"]
+
+
+def test_pdms_legacy_cli_table_declares_the_products_executable(tmp_path: Path) -> None:
+    # PDM's metadata before PEP 621: the console scripts are `[tool.pdm.cli]`.
+    pyproject = (
+        '[tool.pdm]\nname = "tidy"\nversion = "1.0"\n\n[tool.pdm.cli]\ntidier = "tidy.cli:main"\n'
+    )
+    repo = make_repo(tmp_path / "repo", {**FILES, "pyproject.toml": pyproject})
+    ctx = _ctx(repo, tmp_path)
+    for line, outcome in (("$ tidier scan --depth 2", "grounded"),
+                          ("$ tidier clean --depth 2", "ungrounded")):  # fmt: skip
+        body = f"```console\n{line}\n```\n\nThe `--depth` flag.\n"
+        entry = _outcome(body, "--depth", tmp_path, ctx)
+        assert (entry["outcome"], entry.get("rule")) == (outcome, "model-command"), line

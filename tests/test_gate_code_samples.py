@@ -612,3 +612,21 @@ def test_flags_are_judged_per_subcommand_where_the_parser_ties_them(tmp_path: Pa
     assert reasons[0].startswith("tyke docs has no option --port (an option of serve)")
     assert reasons[1].startswith("tyke serve has no option --output (an option of docs)")
     assert "for any command" in reasons[2]
+
+
+@pytest.mark.parametrize(
+    "pyproject",
+    [
+        '[tool.poetry]\nname = "tyke"\n\n[tool.poetry.scripts]\ntyke = "tyke.cli:main"\n',
+        # PDM's metadata before PEP 621
+        '[tool.pdm]\nname = "tyke"\n\n[tool.pdm.cli]\ntyke = "tyke.cli:main"\n',
+    ],
+)
+def test_a_poetry_or_legacy_pdm_script_runs_the_products_cli(
+    pyproject: str, tmp_path: Path
+) -> None:
+    repo = _typer_tool(tmp_path)
+    (repo / "pyproject.toml").write_text(pyproject)
+    git(repo, "commit", "-qam", "scripts")
+    card = _check(_sh("tyke utils docs --output x\ntyke utlis"), tmp_path, repo)
+    assert _names(card) == [("cli_command", "utlis")]

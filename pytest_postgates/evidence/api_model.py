@@ -75,8 +75,9 @@ from pytest_postgates.fileio import locked, write_atomic
 # 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
 # `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
 # `**kwargs: Unpack[T]`; 11: optionator option lists (evidence/cli_js.py) on one branch,
-# ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both
-MODEL_VERSION = 12
+# ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
+# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three
+MODEL_VERSION = 13
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (

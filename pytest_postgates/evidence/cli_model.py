@@ -3,11 +3,11 @@ commands it has and which long flags each command accepts (declared or derived b
 parser), and the questions gate 2 asks of it.
 
 * :func:`executables`: the console scripts of a Python project (PEP 621
-  ``[project.scripts]``, poetry's ``[tool.poetry.scripts]``, setup.cfg's and setup.py's
-  ``console_scripts``), each package.json's ``bin``, and the packages ``python -m`` runs
-  (a product package with a ``__main__.py``); a package.json script that runs a ``bin``
-  is one too, keyed ``npm run <script>``; a pytest plugin (a ``pytest11`` entry point)
-  makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
+  ``[project.scripts]``, poetry's ``[tool.poetry.scripts]``, PDM's legacy ``[tool.pdm.cli]``,
+  setup.cfg's and setup.py's ``console_scripts``), each package.json's ``bin``, and the
+  packages ``python -m`` runs (a product package with a ``__main__.py``); a package.json
+  script that runs a ``bin`` is one too, keyed ``npm run <script>``; a pytest plugin (a
+  ``pytest11`` entry point) makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
 * :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
   ``--help``, and ``--version`` where the program calls ``.version()``).
@@ -67,13 +67,36 @@ def executables(index: RepoIndex) -> tuple[dict[str, str], list[str]]:
     return found, mains
 
 
+def python_project(text: str) -> tuple[str, dict[str, str]] | None:
+    """(name, console scripts) a pyproject.toml declares, in PEP 621's table, poetry's or
+    PDM's legacy one (None: no name); a pytest plugin's host is no script of its own."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    tool = data.get("tool")
+    tool = tool if isinstance(tool, dict) else {}
+    tables = (data.get("project"), tool.get("poetry"), tool.get("pdm"))
+    names = [t.get("name") for t in tables if isinstance(t, dict)]
+    name = next((n for n in names if isinstance(n, str) and n), None)
+    if name is None:
+        return None
+    scripts = _pyproject_scripts(text)
+    return name, {k: v for k, v in scripts.items() if not v.startswith(HOST_PREFIX)}
+
+
 def _pyproject_scripts(text: str) -> dict[str, str]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return {}
     project = data.get("project")
-    poetry = data.get("tool", {}).get("poetry") if isinstance(data.get("tool"), dict) else None
+    tool = data.get("tool")
+    tool = tool if isinstance(tool, dict) else {}
+    poetry = tool.get("poetry")
+    # PDM's metadata before PEP 621 (pdm-pep517 built it) declared console scripts as
+    # `[tool.pdm.cli]`: name = "module:function".
+    pdm = tool.get("pdm")
     found: dict[str, str] = {}
     points = project.get("entry-points") if isinstance(project, dict) else None
     if isinstance(points, dict) and points.get("pytest11"):
@@ -82,6 +105,7 @@ def _pyproject_scripts(text: str) -> dict[str, str]:
     for table in (
         project.get("scripts") if isinstance(project, dict) else None,
         poetry.get("scripts") if isinstance(poetry, dict) else None,
+        pdm.get("cli") if isinstance(pdm, dict) else None,
     ):
         if isinstance(table, dict):
             found.update({k: str(v) for k, v in table.items() if isinstance(k, str)})

@@ -57,12 +57,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import tomllib
-
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
+from pytest_postgates.evidence.cli_model import python_project
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
@@ -159,20 +158,7 @@ def _bins_in(folder: str, bins: dict[str, str]) -> dict[str, str]:
 
 def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] | None:
     text = files.read_text("pyproject.toml")
-    if not text:
-        return None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return None
-    project = data.get("project")
-    project = project if isinstance(project, dict) else {}
-    name = project.get("name")
-    if not isinstance(name, str):
-        return None
-    scripts = project.get("scripts")
-    scripts = scripts if isinstance(scripts, dict) else {}
-    return name, {k: v for k, v in scripts.items() if isinstance(v, str)}
+    return python_project(text) if text else None
 
 
 def _empty_detail(settings: Settings) -> dict[str, Any]:
@@ -225,6 +211,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         or settings.package
         or manifest.get("name")
         or evidence.package_name
+        or (python[0] if python else None)  # poetry's or PDM's legacy table names it
     )
     named = isinstance(given, str) and bool(given)
     package = given if isinstance(given, str) else ""

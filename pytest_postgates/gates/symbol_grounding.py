@@ -64,6 +64,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     Grounding,
     classify,
     ground_in,
+    long_flag_of_pair,
 )
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import denied, historical
@@ -187,11 +188,11 @@ def judge(
     commands: Callable[[], list[CommandLine]] | None = None,
     dependencies: DependencyModels | None = None,
 ) -> Verdict:
-    text = token.text
+    text = long_flag_of_pair(token.text) or token.text  # `-L/--lockfile`: judged as --lockfile
     kind = classify(text, lint_prefix)
 
     def verdict(outcome: str, **fields: str) -> Verdict:
-        return Verdict(text, token.line, kind, outcome, source=token.source, **fields)
+        return Verdict(token.text, token.line, kind, outcome, source=token.source, **fields)
 
     primary = repos.primary
     if invisible_characters(text):

@@ -70,6 +70,20 @@ def _version_in(version: str, text: str) -> bool:
 # ---------------------------------------------------------------------- token shapes
 
 FLAG = re.compile(r"^(?:--[A-Za-z][\w-]*|-[A-Za-z]{1,3})(?:[= ].*)?$")
+# A short option written with its long one (`-L/--lockfile <path>`, `--lockfile, -L`), as
+# help output and option tables write them: the long option is the claim the model can judge.
+_SHORT_WITH_LONG = re.compile(
+    r"^(?:-[A-Za-z]\s*[/,|]\s*(?P<after>--[A-Za-z][\w-]*(?:[= ].*)?)"
+    r"|(?P<before>--[A-Za-z][\w-]*)\s*[/,|]\s*-[A-Za-z](?:[= ].*)?)$"
+)
+
+
+def long_flag_of_pair(token: str) -> str | None:
+    """The long option of a span writing a short option with it (None: no such span)."""
+    pair = _SHORT_WITH_LONG.match(token)
+    return (pair["after"] or pair["before"]) if pair else None
+
+
 # `a.b`, `a?.b`, `A::b`, `A#b`, `a!.b`, optionally called: `a.b()`, `a.b(x, y)`.
 IDENT = r"[A-Za-z_$][\w$]*"
 MEMBER_CHAIN = re.compile(rf"^\.?{IDENT}(?:(?:\?\.|!\.|\.|::|#){IDENT})*$")
