@@ -503,6 +503,7 @@ def _rules_digest() -> str:
     )
     from pytest_postgates.helpers import (
         js_free_calls,
+        js_namespaces,
         js_option_keys,
         js_samples,
         js_signatures,
@@ -516,7 +517,7 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_option_keys, js_unbound, js_tree, js_free_calls,
+    modules = (js_samples, js_namespaces, js_option_keys, js_unbound, js_tree, js_free_calls,
                js_signatures, js_types, sample_checks, api_lookup, python_samples,
                python_types, api_model, model_facts, model_python, model_js, type_model,
                type_tables, public_functions, workspaces, build_entries, sample_sides,

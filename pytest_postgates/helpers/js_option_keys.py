@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Keys
-from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, did_you_mean
+from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -71,6 +71,8 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
         if held is None or prop is None:
             return None
         method = node_text(source, prop)
+        if held.kind == "declared":  # a function of a declared namespace: as one called
+            return _function_callee(sample, sample.value_of(function), shown)
         if held.kind == "namespace":
             found = sample.gate.lookup.find_export(held.module, method)
             if types is not None and isinstance(found, Binding) and found.kind == "function":
@@ -84,7 +86,13 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
             why = held.origin if held.kind == "unknown" else f"{held.name or held.kind}"
             return f"{shown}() are not judged: the type of its object ({why}) is not known"
         return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
-    held = sample.called(function)
+    return _function_callee(sample, sample.called(function), shown)
+
+
+def _function_callee(
+    sample: FenceReading, held: SampleValue | None, shown: str
+) -> tuple[KeysAt, str] | str | None:
+    types = sample.types()
     if held is None:
         return None
     binding = held.binding
@@ -130,6 +138,13 @@ def object_keys(
             continue
         key = node_text(sample.source, key_node).strip("'\"")
         line, text = sample.line(pair), sample.linenode_text(pair)
+        if key not in keys.fields and keys.hand_written and types and types.written(key):
+            # As for members (JsTypes.named_by_code): the JavaScript may read a key its
+            # hand-written declarations leave out.
+            sample.report.skip(line, text, f"{shown}'s option {key}: {keys.hand_written} does "
+                               "not declare it, but the product's code names it (hand-written "
+                               "declarations may lag the JavaScript)")  # fmt: skip
+            continue
         sample.report.count("option_key")
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
-from pytest_postgates.helpers import js_option_keys, js_signatures, js_unbound
+from pytest_postgates.helpers import js_namespaces, js_option_keys, js_signatures, js_unbound
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -249,7 +249,10 @@ class JsSample:
         self.bound.add(local)
         line, text = self.line(node), self.linenode_text(node)
         binding = self.gate.check_export(module, name, line, text, typed or self.typescript)
-        if binding is not None and binding.kind == "namespace":  # `export * as builders`
+        declared = js_namespaces.declared_namespace(self, binding, name)
+        if declared is not None:  # `declare namespace Interceptors { function redirect() }`
+            self.values[local] = declared
+        elif binding is not None and binding.kind == "namespace":  # `export * as builders`
             self.values[local] = SampleValue("namespace", binding.path)
         elif binding is not None:
             self.values[local] = SampleValue("export", module, name, binding)
@@ -298,6 +301,15 @@ class JsSample:
         # `const { group } = require("pkg").doc.builders` or `= builders`: a namespace's names.
         pattern = name.type == "object_pattern"
         held = self.value_of(value) if value is not None and (pattern or spec) else None
+        if held is not None and held.kind == "declared" and pattern:
+            for item in name.named_children:  # `const { redirect } = interceptors`
+                imported, local = js_namespaces.pattern_item(self.source, item)
+                if local:
+                    shown = f"{node_text(self.source, value)}.{imported}"
+                    line, text = self.line(item), self.linenode_text(item)
+                    js_namespaces.check_member(self, held, shown, imported, line, text)
+                    self.values[local] = js_namespaces.member_value(self, held, imported)
+            return
         if held is not None and held.kind == "namespace" and pattern:
             for item in name.named_children:
                 if item.type == "shorthand_property_identifier_pattern":
@@ -466,6 +478,8 @@ class JsSample:
             if not isinstance(member, tuple):
                 return member
             owner, name = member
+            if owner.kind == "declared":
+                return js_namespaces.member_value(self, owner, name)
             if owner.kind == "namespace":
                 found = self.gate.lookup.find_export(owner.module, name)
                 if isinstance(found, Binding) and found.kind == "namespace":
@@ -606,6 +620,8 @@ class JsSample:
             return
         if held.kind == "namespace":
             self.gate.check_export(held.module, name, line, text)
+        elif held.kind == "declared":
+            js_namespaces.check_member(self, held, used, name, line, text)
         elif held.kind == "typed":
             assumed = held.origin == ASSUMED_FROM_NAME
             self.typed_member((held.name, held.module), used, name, line, text, assumed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.api_model import ApiModel
@@ -33,6 +33,9 @@ class Keys:
     fields: frozenset[str] = frozenset()
     owner: str = ""
     reason: str = ""
+    # The declaration file (``.d.ts``) that declares them by hand for a JavaScript
+    # implementation, which may lag it; "" when the code's own types declare them.
+    hand_written: str = ""
 
 
 # A product class or interface: its name and the file that declares it ("" when the name
@@ -263,7 +266,7 @@ class JsTypes:
         returns; for a JavaScript file, as its sibling declaration file declares it
         (``fastify.js`` -> ``fastify.d.ts``: how TypeScript types a .js module)."""
         found = self._returns(self.model.callables.get(f"{path}.{name}", []), None)
-        declarations = _declaration_file(path)
+        declarations = declaration_file(path)
         if found is None and declarations:
             found = self._returns(self.model.callables.get(f"{declarations}.{name}", []), None)
         return found
@@ -347,7 +350,7 @@ class JsTypes:
         self, file: str, name: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:
         """The same for the function ``name`` of ``file`` (or of its declaration file)."""
-        places = [(file, "")] + [(d, "") for d in [_declaration_file(file)] if d]
+        places = [(file, "")] + [(d, "") for d in [declaration_file(file)] if d]
         return self._keys_at(places, name, position, path)
 
     def _keys_at(
@@ -381,7 +384,10 @@ class JsTypes:
                     return Keys(reason=f"the type of {method}()'s options cannot be followed")
                 shapes += held[0]
                 through |= {f"{f.owner}.{f.name}" for f in held[1] if f.owner}
-            return _keys(shapes, method, " | ".join(sorted(through)))
+            found_keys = _keys(shapes, method, " | ".join(sorted(through)))
+            if _declaration_only(where):
+                found_keys = replace(found_keys, hand_written=where)
+            return found_keys
         return None
 
 
@@ -410,7 +416,7 @@ def _declaration_only(path: str) -> bool:
     return path.endswith((".d.ts", ".d.mts", ".d.cts"))
 
 
-def _declaration_file(path: str) -> str:
+def declaration_file(path: str) -> str:
     """The declaration file TypeScript reads for a JavaScript file (``x.js`` -> ``x.d.ts``,
     ``x.mjs`` -> ``x.d.mts``), or "" for a file that is not JavaScript."""
     stem, dot, suffix = path.rpartition(".")
