@@ -42,7 +42,7 @@ are not inventions, unplanted and planted (planting must not move the rest of th
     python bench/planted_docs.py [--half report|tune] [--project X] [--per-doc 3]
         [--seed 20261205] [--set KEY=VALUE] [--cache DIR] [--json OUT]
 
-``--set symbol_rules_off=["anchor-path"]`` turns rules off (an ablation), as in
+``--set symbol_rules_off=["anchor-listed"]`` turns rules off (an ablation), as in
 bench/docs_precision.py.
 """
 

@@ -83,64 +83,53 @@ def test_a_product_without_code_has_no_member_or_flag_to_claim(tmp_path: Path) -
     assert entry["outcome"] == "ungrounded"
 
 
-def test_a_version_is_a_claim_only_where_the_product_has_releases(
-    py_repo: Path, tmp_path: Path
-) -> None:
+def test_a_version_is_no_claim_by_its_shape(py_repo: Path, tmp_path: Path) -> None:
+    """anchor-shape made a version a claim where the product has releases; deleted at
+    session 18 (no held-out defect nor invention anchored, a held-out false finding): a
+    version nothing else ties to the product is listed, a real one still grounds."""
     body = "The loss fell to `3.68027206479e-08` after `2.4.1`.\n"
-    # No CHANGELOG, no tag (a blog's own repository): no release a version could name.
-    none = _anchored(py_repo, tmp_path / "none")
-    for token in ("3.68027206479e-08", "2.4.1"):
-        assert _decided(_outcome(body, token, tmp_path, none)) == ("unjudged", "not-anchored")
-    # A tag makes versions claims about the product's releases: one it lacks is a finding.
     tagged = make_repo(tmp_path / "tagged", PY_FILES)
     git(tagged, "tag", "v1.0.0")
     ctx = _anchored(tagged, tmp_path / "tagged-cache")
-    assert _decided(_outcome(body, "2.4.1", tmp_path, ctx)) == ("ungrounded", "anchor-shape")
+    for token in ("3.68027206479e-08", "2.4.1"):
+        assert _decided(_outcome(body, token, tmp_path, ctx)) == ("unjudged", "not-anchored")
     assert _outcome("Since `1.0.0`.\n", "1.0.0", tmp_path, ctx)["outcome"] == "grounded"
-    with_log = make_repo(tmp_path / "log", {**PY_FILES, "CHANGELOG.md": "## 1.0.0\n"})
-    ctx = _anchored(with_log, tmp_path / "log-cache")
-    assert _decided(_outcome(body, "2.4.1", tmp_path, ctx)) == ("ungrounded", "anchor-shape")
 
 
 @pytest.mark.parametrize(
-    ("token", "anchored"),
+    "token",
     [
-        ("tidy/plugins/extra.py", True),  # a file in one of the product's folders
-        ("tidy/core.js", True),  # one of its files with another extension
-        ("/etc/tidy/extra.py", False),  # the reader's machine
-        ("~/.config/tidy.toml", False),
-        ("tidy/reports/*.csv", False),  # a glob
-        ("tidy/plugins/my-plugin.py", False),  # an example's name
-        ("node_modules/tidy/index.js", False),
-        ("reports/out.txt", False),  # no folder of the product
-        ("tidi/plugins/extra.py", True),  # the first segment alone off
-        ("acme-models/tidy-large-v2", True),  # the product's code writes `*/tidy-large-v2`
-        ("docs.tidy.dev/v1/guide", True),  # the product's own host
-        ("docs.other.dev/v1/guide", False),
+        "tidy/plugins/extra.py",  # a file in one of the product's folders
+        "tidy/core.js",  # one of its files with another extension
+        "/etc/tidy/extra.py",  # the reader's machine
+        "tidy/reports/*.csv",  # a glob
+        "tidi/plugins/extra.py",  # the first segment alone off
+        "docs.tidy.dev/v1/guide",  # the product's own host
     ],
 )
-def test_a_path_is_anchored_by_the_products_files_only(
-    token: str, anchored: bool, py_repo: Path, tmp_path: Path
+def test_a_path_is_no_claim_by_resembling_the_products_files(
+    token: str, py_repo: Path, tmp_path: Path
 ) -> None:
-    # A path into the product's tree is also presented as the product's: that anchor off,
-    # this one alone decides.
+    """anchor-path made a near miss of the product's files a claim; deleted at session 18
+    (held out it anchored no defect and no invention, and 5 false findings): with the
+    presented ways off, nothing ties such a path to the product."""
     ctx = _anchored(py_repo, tmp_path, symbol_rules_off=PRESENTED_OFF)
-    # The sentence names the product: no anchor for a path by itself.
     entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
-    expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
-    assert _decided(entry) == expected
+    assert _decided(entry) == ("unjudged", "not-anchored")
 
 
 @pytest.mark.parametrize(
     ("body", "token", "way"),
     [
         ("The tidy docs mention `tidy/plugin/extra.py`.\n", "tidy/plugin/extra.py", "path"),
-        ("Pick the model `tidy-large-v9` here.\n", "tidy-large-v9", "id"),
+        # A model id or a sentence naming the product is no longer a way (deleted at session
+        # 18: neither anchored a held-out defect or invention).
+        ("Pick the model `tidy-large-v9` here.\n", "tidy-large-v9", "none"),
         ("Call `Cleaner.sweep()` then.\n", "Cleaner.sweep()", None),  # the model decides
         # A constant whose members the model cannot list: its name roots the claim.
         ("Call `Presets.sweep()` then.\n", "Presets.sweep()", "member"),
-        ("Tidy exposes `sweep_everything` for that.\n", "sweep_everything", "sentence"),
-        ("Tidy's `sweep_everything` does that.\n", "sweep_everything", "sentence"),
+        ("Tidy exposes `sweep_everything` for that.\n", "sweep_everything", "none"),
+        ("Tidy's `sweep_everything` does that.\n", "sweep_everything", "none"),
         # What the product's code does not back is no claim: a capitalised word only a
         # comment writes, an id of a family its code never writes (an ABI tag), a path
         # under a source root the product does not have.
@@ -167,11 +156,12 @@ def test_each_way_of_presenting_is_an_anchor_of_its_own(
     assert _decided(_outcome(body, token, tmp_path, off)) == ("unjudged", "not-anchored")
 
 
-def test_a_name_spelled_for_the_product_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
+def test_a_name_spelled_with_the_products_name_is_no_claim_by_that(
+    py_repo: Path, tmp_path: Path
+) -> None:
+    """anchor-named (deleted at session 18: one tune defect, nothing held out)."""
     ctx = _anchored(py_repo, tmp_path)
     entry = _outcome("Catch `TidyTimeoutError` here.\n", "TidyTimeoutError", tmp_path, ctx)
-    assert _decided(entry) == ("ungrounded", "anchor-named")
-    entry = _outcome("Catch `TimeoutErrorX` here.\n", "TimeoutErrorX", tmp_path, ctx)
     assert _decided(entry) == ("unjudged", "not-anchored")
 
 
@@ -254,7 +244,7 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
         (
             "- PyPI: [`tidy-core`](https://pypi.org/project/tidy/)\n- Module: `tidy_core`\n",
             "tidy_core",
-            ("ungrounded", "anchor-named"),
+            ("unjudged", "not-anchored"),
         ),
     ],
 )
@@ -328,21 +318,6 @@ def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -
     for token in ("index.ts", "users/delete.py"):
         entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
         assert _decided(entry) == ("unjudged", "not-anchored"), token
-
-
-def test_a_bare_file_name_is_anchored_as_the_products_one_file_misnamed(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path / "repo",
-        {**PY_FILES, "web/docusaurus.config.ts": "export default {};\n", "tidy/mypy.py": ""},
-    )
-    ctx = _anchored(repo, tmp_path, symbol_rules_off=PRESENTED_OFF)
-    for token, anchored in (
-        ("docusaurus.config.js", True),  # the product's only docusaurus.config, in .ts
-        ("mypy.ini", False),  # another language's file of the same stem
-    ):
-        entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
-        expected = ("ungrounded", "anchor-path") if anchored else ("unjudged", "not-anchored")
-        assert _decided(entry) == expected, token
 
 
 def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> None:

@@ -75,12 +75,12 @@ def test_a_rule_that_moves_nothing_held_out_earns_nothing_there() -> None:
 def test_a_rule_that_decides_alone_is_run_again_only_where_it_decided() -> None:
     base = {
         "projects": [
-            {"project": "o/a", "decided_by_rule": {"anchor-path": 2}},
+            {"project": "o/a", "decided_by_rule": {"anchor-presented-path": 2}},
             {"project": "o/b", "decided_by_rule": {}},
         ]
     }
-    assert ablation.projects_to_run("anchor-path", base) == ["o/a"]
-    assert ablation.projects_to_run("anchor-named", base) == []
+    assert ablation.projects_to_run("anchor-presented-path", base) == ["o/a"]
+    assert ablation.projects_to_run("anchor-listed", base) == []
     # A model miss a later rule may overrule can change tokens it is not named on.
     assert ablation.projects_to_run("model-near-miss", base) is None
 
