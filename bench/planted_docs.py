@@ -85,7 +85,7 @@ DEFAULT_PER_DOC = 3
 SHAPES = ("letter", "member", "path", "flag", "joined", "member-call")
 # Flags of the product's command line: what grounds them (the parser the model reads, or
 # the command line a file of the repository writes).
-FLAG_RULES = frozenset({"flag-as-written", "model-flag", "model-command"})
+FLAG_RULES = frozenset({"flag-as-written", "model-flag", "model-cli", "model-command"})
 
 
 @dataclass(frozen=True)
