@@ -245,3 +245,42 @@ def test_a_single_name_an_old_release_wrote_and_the_name_a_near_miss_is_about(
     assert _past_parts(Judged('"requireReturn": false', f"the key `requireReturn` {near}")) == [
         "requireReturn"
     ]
+
+
+CLI_V1 = (
+    "import argparse\n\n\ndef main() -> None:\n"
+    '    parser = argparse.ArgumentParser(prog="lint")\n'
+    '    parser.add_argument("--old-style")\n    parser.parse_args()\n'
+)
+
+
+def test_a_flag_an_earlier_release_declared_is_unjudged_on_a_migration_guide_only(
+    tmp_path: Path,
+) -> None:
+    """A flag the parser of an earlier release declared (eslint's `--no-eslintrc` on its
+    migration guides) is the page's subject there, and a finding anywhere else."""
+    root = make_repo(
+        tmp_path / "cli",
+        {
+            "pyproject.toml": '[project]\nname = "lintlib"\nversion = "1.0"\n'
+            '[project.scripts]\nlint = "lintlib.cli:main"\n',
+            "lintlib/__init__.py": "",
+            "lintlib/cli.py": CLI_V1,
+        },
+    )
+    git(root, "tag", "v1.0.0")
+    (root / "lintlib" / "cli.py").write_text(CLI_V1.replace("--old-style", "--new-style"))
+    git(root, "commit", "-qam", "2.0")
+    git(root, "tag", "v2.0.0")
+    body = "The `--old-style` flag is gone.\n"
+    guide = gate.GATE.evaluate(
+        make_post(body, tmp_path, name="migrating-to-2.0.0.md"),
+        repo_context(root, tmp_path / "cache"),
+    )
+    removed = token_outcome(guide, "--old-style")
+    assert (removed["outcome"], removed["rule"]) == ("unjudged", "past-release")
+    assert "v1.0.0" in removed["reason"]
+    usage = gate.GATE.evaluate(
+        make_post(body, tmp_path, name="usage.md"), repo_context(root, tmp_path / "c2")
+    )
+    assert token_outcome(usage, "--old-style")["outcome"] == "ungrounded"

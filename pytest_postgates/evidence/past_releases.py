@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_postgates.evidence.api_model import ApiModel, build_model
+from pytest_postgates.evidence.api_model import MODEL_VERSION, ApiModel, build_model
 from pytest_postgates.evidence.blobs import regular_files, text_files
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.model_sources import MAX_SOURCE_CHARS
@@ -107,6 +107,15 @@ class PastReleases:
                 return PastDeclaration(release.tag, resolution.where)
         return None
 
+    def last_flag(self, flag: str, majors: Sequence[int] = ()) -> PastDeclaration | None:
+        """The newest earlier release whose command line declares ``flag`` (read from its
+        parser, derived flags included: ``--no-x``), or None."""
+        for release in self._looked_at(majors):
+            where = self._model(release).cli.flag(flag)
+            if where:
+                return PastDeclaration(release.tag, where)
+        return None
+
     def _looked_at(self, majors: Sequence[int]) -> list[Release]:
         first = [r for r in (self.release_of(m) for m in majors) if r is not None]
         return [*dict.fromkeys([*first, *self.releases()])]
@@ -176,7 +185,9 @@ def _written(name: str, model: ApiModel) -> str:
 
 
 def _past_model(root: Path, commit: str, cache_dir: Path) -> ApiModel:
-    target = cache_dir / f"pastmodel-v{PAST_VERSION}-{commit}.json"
+    # Keyed by the model's version too: a past model read by older extractors lacks what
+    # the model now reads (a parser's flags).
+    target = cache_dir / f"pastmodel-v{PAST_VERSION}-m{MODEL_VERSION}-{commit}.json"
     if target.is_file():
         try:
             return ApiModel(commit, ModelFacts.from_json(json.loads(target.read_text("utf-8"))))

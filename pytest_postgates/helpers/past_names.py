@@ -46,7 +46,8 @@ RULES = (
         "past-release",
         "unjudged",
         "the name is no longer declared, but the code of an earlier release declares it (a "
-        "single name: declares or writes it, an option it reads), and the page is about the "
+        "single name: declares or writes it, an option it reads; a flag: its command line "
+        "declared it), and the page is about the "
         "past (its path or title: a migration guide, a changelog, release notes; or its "
         "opening says its subject was removed): listed with that release; elsewhere the "
         "finding stays. Read: the newest tag of each of the last earlier major versions (a "
@@ -79,6 +80,9 @@ _REMOVED = re.compile(
     re.IGNORECASE,
 )
 _OPENING_LINES = 6
+# A long option opening the token (`--ignore-path path/to/x`): judged against the
+# command lines of earlier releases.
+_FLAG = re.compile(r"--[A-Za-z][\w-]*")
 # The name a near miss is about (`the key `x``, `the type `X``, `` `x` ``).
 _NEAR_MISS_NAME = re.compile(r"^(?:the (?:key|type) )?`([^`]+)` is not declared in the product")
 
@@ -142,8 +146,14 @@ def with_the_past(
     majors = page_majors(post)
     out: list[_V] = []
     for verdict in verdicts:
-        parts = _past_parts(verdict) if verdict.outcome == "ungrounded" else None
-        declared = past.last_declared(parts, majors) if parts else None
+        declared = None
+        if verdict.outcome == "ungrounded":
+            flag = _FLAG.match(verdict.token)
+            if flag is not None:
+                declared = past.last_flag(flag.group(0), majors)
+            else:
+                parts = _past_parts(verdict)
+                declared = past.last_declared(parts, majors) if parts else None
         if declared is None:
             out.append(verdict)
             continue
