@@ -22,7 +22,8 @@ Per project:
    - ``joined``: the first word of one real name joined to the rest of another;
    - ``member`` / ``member-call``: an invented member of a real class, without and with
      call parentheses (``Client.scheduleLedger``, ``Client.scheduleLedger()``);
-   - ``path``: a wrong segment in a real repository path;
+   - ``path``: a wrong segment in a real repository path (a path grounded on a tracked
+     file; drawn from a stream of its own, at most one per doc, after the others);
    - ``flag``: a letter of a real flag of the product's command line changed
      (``--check`` -> ``--chuck``), where the flag was written.
 
@@ -86,6 +87,11 @@ SHAPES = ("letter", "member", "path", "flag", "joined", "member-call")
 # Flags of the product's command line: what grounds them (the parser the model reads, or
 # the command line a file of the repository writes).
 FLAG_RULES = frozenset({"flag-as-written", "model-flag", "model-cli", "model-command"})
+# A path grounded on a tracked file (a card names no rule for it, only the file).
+PATH_GROUNDING = "tracked-file"
+# Paths are drawn from a stream of their own, one per doc at most, after the other shapes
+# (added in a second version of the bench: the other shapes' draws stay as they were).
+PATHS_PER_DOC = 1
 
 
 @dataclass(frozen=True)
@@ -114,7 +120,11 @@ def reals_of(cards: Path) -> dict[str, list[Real]]:
     for post, detail in dp.holdout.gate2_cards(cards, {}, []):
         for item in (detail.get("outcomes") or {}).get("grounded", []):
             rule = str(item.get("rule") or "")
-            if rule == "model-found" or rule in FLAG_RULES:
+            # A repository path: grounded on a tracked file of that name (not on text).
+            where = str(item.get("where") or "")
+            if not rule and item.get("kind") == "path" and where not in ("", "text"):
+                rule = PATH_GROUNDING
+            if rule in (*FLAG_RULES, "model-found", PATH_GROUNDING):
                 found[post].append(
                     Real(str(item["token"]), str(item.get("kind", "")), int(item["line"]), rule)
                 )
@@ -210,6 +220,21 @@ def prefetch(repo: Repository, texts: Iterable[str]) -> None:
             break
 
 
+def path_candidates(reals: Sequence[Real], rng: random.Random, rounds: int = 4) -> list[Invention]:
+    """Wrong segments of the real repository paths of one doc (their own stream)."""
+    paths = [
+        r for r in reals if r.rule == PATH_GROUNDING and "/" in r.token.strip("./")
+        and PLAIN_PATH.match(r.token.removeprefix("./"))
+    ]  # fmt: skip
+    made: list[Invention] = []
+    for _round in range(rounds if paths else 0):
+        real = rng.choice(paths)
+        text = wrong_segment(real.token, rng)
+        if text and text != real.token:
+            made.append(Invention("path", real.token, real.line, text, (text.removeprefix("./"),)))
+    return made
+
+
 def choose(pool: Sequence[Invention], repo: Repository, per_doc: int) -> list[Invention]:
     """The first ``per_doc`` inventions absent from the repository, on distinct lines, each
     replacing a distinct real token."""
@@ -273,13 +298,22 @@ def measure(
         )
         for doc in sorted(reals)
     }
-    prefetch(repository, (p for pool in pools.values() for c in pool for p in c.probes))
+    path_pools = {
+        doc: path_candidates(reals[doc], random.Random(f"{seed}:path:{project.name}:{doc}"))
+        for doc in sorted(reals)
+    }
+    every = [*pools.values(), *path_pools.values()]
+    prefetch(repository, (p for pool in every for c in pool for p in c.probes))
     site = dp.prepare_site(mirror, commit, project.docs, scratch / "planted")
     for doc, pool in pools.items():
         target = site / doc
         if not target.is_file():
             continue
-        text, done = plant(target.read_text(encoding="utf-8"), choose(pool, repository, per_doc))
+        chosen = choose(pool, repository, per_doc)
+        taken = {t for i in chosen for t in (i.original, i.text)} | {i.line for i in chosen}
+        free = [c for c in path_pools[doc] if not {c.original, c.text, c.line} & taken]
+        chosen += choose(free, repository, PATHS_PER_DOC)
+        text, done = plant(target.read_text(encoding="utf-8"), chosen)
         if done:
             target.write_text(text, encoding="utf-8")
             result.planted += [(doc, invention) for invention in done]

@@ -81,7 +81,8 @@ def test_a_small_project_end_to_end(
             "    return side * side\n",
             "docs/guide.md": "# Guide\n\nCall `square_area` for a square.\n\n"
             "The `Square` class measures one.\n\nMake a `Square` first.\n\n"
-            "Its `Square.diagonal()` method.\n\nCall `shapes.circle_area()` for a circle.\n",
+            "Its `Square.diagonal()` method.\n\nCall `shapes.circle_area()` for a circle.\n\n"
+            "It is written in `shapes/area.py`.\n",
         },
     )
     commit = git(mirror, "rev-parse", "HEAD").strip()
@@ -101,7 +102,10 @@ def test_a_small_project_end_to_end(
     for item in inventions:
         # Each invention is absent from the code, and sits where its original was written.
         assert item["invention"] not in (mirror / "shapes" / "area.py").read_text()
-        assert item["doc"] == "docs/guide.md" and item["line"] in (3, 5, 7, 9)
+        assert item["doc"] == "docs/guide.md" and item["line"] in (3, 5, 7, 9, 13)
+    # A path of the repository gets a wrong segment of its own stream, on top of the rest.
+    (path,) = [i for i in inventions if i["shape"] == "path"]
+    assert path["original"] == "shapes/area.py" and path["line"] == 13
     members = [i for i in inventions if i["shape"] in ("member", "member-call")]
     assert members and all(i["outcome"] == "ungrounded" for i in members), inventions
     assert payload["overall"]["caught"] == sum(i["outcome"] == "ungrounded" for i in inventions)
