@@ -89,9 +89,7 @@ def test_real_eslint_rule_grounds_and_invented_one_fails(tmp_path: Path, ctx: Ga
             "line": 6,
             "reason": "no rule file eslint-rules/no-magic-numbers.(c|m)js/ts "
             "and no registered rule 'no-magic-numbers'",
-            # No anchor ties a lint rule to the product by its shape (anchor-shape was deleted,
-            # earning nothing held out): it is a claim here as every token is by default.
-            "rule": "unanchored-claims",
+            "rule": "anchor-lint-rule",  # a rule of the namespace the project configures
         }
     ]
     assert card.detail["grounded"] == 1

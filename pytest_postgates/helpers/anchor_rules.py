@@ -24,16 +24,18 @@ caught as before.
 
 Deleted at session 18, when held-out inventions could first be measured
 (bench/planted_docs.py: inventions planted where real product names are written in the
-report half's docs, 900 of them, seed 20261205): ``anchor-shape`` (a lint rule, commit or
-version by its shape), ``anchor-presented-id`` (a model id of the catalogue's shape),
-``anchor-presented-sentence`` (named after the product's name and a verb), ``anchor-path``
-(a near miss of one of the product's files) and ``anchor-named`` (an identifier spelled
-with the product's name). None anchored one held-out invention, none anchored a held-out
-defect (bench/ablation.py on both halves of bench/docs_precision.py), and three cost
-held-out precision (off: 1, 2 and 5 false findings gone). What they caught was on the
-NeuroLink corpus they were written on (bench/fabrication_recall.py: lint-rule 47 -> 1,
-model-id 10 -> 0, path 27 -> 20, joined 29 -> 28 caught off) and one tune defect
-(`FastifyDeprecation`).
+report half's docs, 900 of them, seed 20261205): ``anchor-shape``'s commit and version
+parts (a commit id or a version by its shape; its lint part stays as ``anchor-lint-rule``,
+which only a project's own ``lint_rule_prefix`` sets off), ``anchor-presented-id`` (a
+model id of the catalogue's shape), ``anchor-presented-sentence`` (named after the
+product's name and a verb), ``anchor-path`` (a near miss of one of the product's files)
+and ``anchor-named`` (an identifier spelled with the product's name). None anchored one
+held-out invention, none anchored a held-out defect (bench/ablation.py on both halves of
+bench/docs_precision.py), and three cost held-out precision (off: 1, 2 and 5 false
+findings gone). What they caught was on the NeuroLink corpus they were written on
+(bench/fabrication_recall.py off: model-id 10 -> 0, path 27 -> 20, joined 29 -> 28
+caught; five labelled NeuroLink defects, all paths anchor-path anchored) and one tune
+defect (`FastifyDeprecation`).
 
 Kept although no held-out material exercises them, because they are judgments of the
 product's code rather than of the page's wording: ``anchor-typed-key`` (a key of a closed
@@ -71,6 +73,19 @@ class Anchor:
 
 
 RULES = (
+    Anchor(
+        "anchor-lint-rule",
+        "a claim",
+        "a rule in the lint namespace the project configures (`lint_rule_prefix`): the project "
+        "declares that namespace its own, so a rule named in it is a claim about its rules",
+        "tests/test_gate_symbol_grounding.py::test_real_eslint_rule_grounds_and_invented_one_fails",
+        earns=(
+            "configuration, not a heuristic: no held-out project configures a lint namespace, "
+            "so it decides no held-out token; bench/fabrication_recall.py (NeuroLink, which "
+            "configures `neurolink`) off: lint-rule 47 -> 1 caught (the lint part of the "
+            "deleted anchor-shape)"
+        ),
+    ),
     Anchor(
         "anchor-presented-path",
         "a claim",
@@ -189,6 +204,7 @@ def anchor(
         return lambda: shown == way and backed.get(way, lambda: True)()
 
     checks: dict[str, Callable[[], bool]] = {
+        "anchor-lint-rule": lambda: kind == "lint-rule",
         "anchor-typed-key": lambda: (
             keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
         ),
