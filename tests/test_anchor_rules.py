@@ -156,12 +156,11 @@ def test_each_way_of_presenting_is_an_anchor_of_its_own(
     assert _decided(_outcome(body, token, tmp_path, off)) == ("unjudged", "not-anchored")
 
 
-def test_a_name_spelled_with_the_products_name_is_no_claim_by_that(
-    py_repo: Path, tmp_path: Path
-) -> None:
-    """anchor-named (deleted at session 18: one tune defect, nothing held out)."""
+def test_a_name_spelled_for_the_product_is_a_claim(py_repo: Path, tmp_path: Path) -> None:
     ctx = _anchored(py_repo, tmp_path)
     entry = _outcome("Catch `TidyTimeoutError` here.\n", "TidyTimeoutError", tmp_path, ctx)
+    assert _decided(entry) == ("ungrounded", "anchor-named")
+    entry = _outcome("Catch `TimeoutErrorX` here.\n", "TimeoutErrorX", tmp_path, ctx)
     assert _decided(entry) == ("unjudged", "not-anchored")
 
 
@@ -244,7 +243,7 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
         (
             "- PyPI: [`tidy-core`](https://pypi.org/project/tidy/)\n- Module: `tidy_core`\n",
             "tidy_core",
-            ("unjudged", "not-anchored"),
+            ("ungrounded", "anchor-named"),
         ),
     ],
 )

@@ -328,10 +328,9 @@ def test_a_signature_in_doc_notation_is_judged_by_its_name(
     assert reason in entry.get("reason", "")
 
 
-def test_a_name_spelled_with_the_products_name_is_no_claim_by_that(tmp_path: Path) -> None:
-    # `MylibWarning` is spelled with the product's name, but that alone made a claim only
-    # through anchor-named, deleted at session 18 (it anchored nothing held out): like
-    # `OtherWarning` and the package name `mylib-extras`, it is listed, not judged.
+def test_a_name_spelled_with_the_products_name_is_a_claim(tmp_path: Path) -> None:
+    # `MylibWarning` claims to be the product's by its spelling; `mylib-extras` is a
+    # package name a third party may choose, and `OtherWarning` is nobody's in particular.
     files = {
         "pyproject.toml": '[project]\nname = "mylib"\n',
         "mylib/__init__.py": "class MylibError(Exception):\n    pass\n",
@@ -339,7 +338,8 @@ def test_a_name_spelled_with_the_products_name_is_no_claim_by_that(tmp_path: Pat
     repo = make_repo(tmp_path / "named", files)
     anchored = repo_context(repo, tmp_path / "c2", symbol_unanchored_claims=False)
     body = "It emits `MylibWarning`, unlike `OtherWarning` or `mylib-extras`.\n"
-    for token in ("MylibWarning", "OtherWarning", "mylib-extras"):
+    assert _outcome(body, "MylibWarning", tmp_path, anchored)["outcome"] == "ungrounded"
+    for token in ("OtherWarning", "mylib-extras"):
         entry = _outcome(body, token, tmp_path, anchored)
         assert entry["outcome"] != "ungrounded", entry
 
