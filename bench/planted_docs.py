@@ -53,7 +53,6 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -204,15 +203,11 @@ def prefetch(repo: Repository, texts: Iterable[str]) -> None:
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
             handle.write("\n".join(sorted(todo)) + "\n")
         try:
-            done = subprocess.run(
-                ["git", "-C", str(repo.root), "grep", "-h", "-o", "-a", "-F", "-f", handle.name,
-                 repo.ref, "--"],
-                capture_output=True, check=False, timeout=600,
-            )  # fmt: skip
+            done = repo._git("grep", "-h", "-o", "-a", "-F", "-f", handle.name, repo.ref, "--")
         finally:
             os.unlink(handle.name)
         matches = set(done.stdout.decode("utf-8", "replace").splitlines())
-        found = {t for t in todo if t in matches or any(t in m for m in matches)}
+        found = {t for t in todo if any(t in m for m in matches)}  # a match is in itself
         repo._known.update(dict.fromkeys(found, True))
         todo -= found
         if not found:
