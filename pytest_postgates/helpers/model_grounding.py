@@ -526,13 +526,19 @@ def argument_keys(token: str) -> list[str]:
     return keys
 
 
+def long_flag(token: str) -> str | None:
+    """The long option a token writes (``--ignore-path`` of ``--ignore-path path/to/x`` or
+    ``--depth=2``), or None."""
+    match = _FLAG.fullmatch(token)
+    return "--" + match.group(1) if match is not None else None
+
+
 def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
     """A long option against every flag of the product's parser: grounded when declared or
     derived, ungrounded when only a near miss of a declared one, else None."""
-    match = _FLAG.fullmatch(token)
-    if match is None or not model.cli.present:
+    flag = long_flag(token)
+    if flag is None or not model.cli.present:
         return None
-    flag = "--" + match.group(1)
     where = model.cli.flag(flag)
     if where is not None:
         return ModelDecision("grounded", "model-cli", where=where)

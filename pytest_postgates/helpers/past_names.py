@@ -16,7 +16,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from pytest_postgates.evidence.past_releases import PastReleases
-from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
+from pytest_postgates.helpers.model_grounding import (
+    Rule,
+    chain_parts,
+    long_flag,
+    signature_name,
+)
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
@@ -80,9 +85,6 @@ _REMOVED = re.compile(
     re.IGNORECASE,
 )
 _OPENING_LINES = 6
-# A long option opening the token (`--ignore-path path/to/x`): judged against the
-# command lines of earlier releases.
-_FLAG = re.compile(r"--[A-Za-z][\w-]*")
 # The name a near miss is about (`the key `x``, `the type `X``, `` `x` ``).
 _NEAR_MISS_NAME = re.compile(r"^(?:the (?:key|type) )?`([^`]+)` is not declared in the product")
 
@@ -148,9 +150,9 @@ def with_the_past(
     for verdict in verdicts:
         declared = None
         if verdict.outcome == "ungrounded":
-            flag = _FLAG.match(verdict.token)
+            flag = long_flag(verdict.token)
             if flag is not None:
-                declared = past.last_flag(flag.group(0), majors)
+                declared = past.last_flag(flag, majors)
             else:
                 parts = _past_parts(verdict)
                 declared = past.last_declared(parts, majors) if parts else None
