@@ -158,6 +158,12 @@ PACKAGES = {
     "ansible/ansible-lint": "ansible-lint",
     "httpie/cli": "httpie",
     "jazzband/pip-tools": "pip-tools",
+    "pallets/click": "click",
+    "pola-rs/polars": "polars",
+    "hynek/structlog": "structlog",
+    "python-attrs/attrs": "attrs",
+    "python-attrs/cattrs": "cattrs",
+    "tiangolo/sqlmodel": "sqlmodel",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
