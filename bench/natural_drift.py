@@ -119,6 +119,20 @@ SPLIT = {
     "Unitech/pm2": "report",
     "conventional-changelog/commitlint": "report",
     "igorshubovych/markdownlint-cli": "report",
+    # Fourth wave (session 19): code-sample-heavy docs, split by random.Random(2029) before
+    # mining.
+    "pallets/click": "tune",
+    "pola-rs/polars": "tune",
+    "hynek/structlog": "tune",
+    "axios/axios": "tune",
+    "pinojs/pino-pretty": "tune",
+    "sindresorhus/ky": "tune",
+    "python-attrs/cattrs": "report",
+    "python-attrs/attrs": "report",
+    "tiangolo/sqlmodel": "report",
+    "chalk/chalk": "report",
+    "sindresorhus/execa": "report",
+    "sindresorhus/p-queue": "report",
 }
 # The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
 # name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
@@ -144,6 +158,12 @@ PACKAGES = {
     "ansible/ansible-lint": "ansible-lint",
     "httpie/cli": "httpie",
     "jazzband/pip-tools": "pip-tools",
+    "pallets/click": "click",
+    "pola-rs/polars": "polars",
+    "hynek/structlog": "structlog",
+    "python-attrs/attrs": "attrs",
+    "python-attrs/cattrs": "cattrs",
+    "tiangolo/sqlmodel": "sqlmodel",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
