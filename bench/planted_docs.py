@@ -390,25 +390,32 @@ def record_figures(run: Any, halves: dict[str, dict[str, Any]]) -> None:
         "an invention is caught when gate 2 reports it (ungrounded) on its line; every "
         "invention was checked absent from the repository at the pinned commit"
     )
-    rows = run.table(
+    totals = run.table(
         "Planted inventions in held-out docs folders, caught by gate 2",
         [{"name": "half", "kind": "label"},
-         {"name": "shape", "kind": "label"},
          {"name": "planted", "kind": "figure"},
          {"name": "caught", "kind": "figure"},
          {"name": "recall", "kind": "figure", "unit": "%"},
          {"name": "other findings, unplanted", "kind": "control"},
          {"name": "other findings, planted", "kind": "control"}],
     )  # fmt: skip
+    shapes = run.table(
+        "Recall per shape of invention",
+        [{"name": "half", "kind": "label"},
+         {"name": "shape", "kind": "label"},
+         {"name": "planted", "kind": "figure"},
+         {"name": "caught", "kind": "figure"},
+         {"name": "recall", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
     for half, data in halves.items():
+        plain, planted_other = data["other_findings"]
+        totals.append(
+            [half, data["planted"], data["caught"], _rounded(data["caught"], data["planted"]),
+             plain, planted_other]
+        )  # fmt: skip
         for shape, counts in data["by_shape"].items():
             caught, planted = counts.get("caught", 0), counts.get("planted", 0)
-            rows.append([half, shape, planted, caught, _rounded(caught, planted), None, None])
-        plain, planted_other = data["other_findings"]
-        rows.append(
-            [half, "all", data["planted"], data["caught"],
-             _rounded(data["caught"], data["planted"]), plain, planted_other]
-        )  # fmt: skip
+            shapes.append([half, shape, planted, caught, _rounded(caught, planted)])
 
 
 def _rounded(part: int, whole: int) -> float | None:
