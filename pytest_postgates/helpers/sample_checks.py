@@ -32,6 +32,7 @@ BUILTIN_FLAGS = {
     "commander": {"help", "version"},
     "argparse": {"help"},
     "click": {"help"},
+    "rich_click": {"help"},
     "typer": {"help", "install-completion", "show-completion"},
 }
 PLACEHOLDER = re.compile(r"^[<\[{].*[>\]}]$|^\.\.\.$|\$")
@@ -421,8 +422,17 @@ class SampleChecker:
         own = cli.per_command.get(owner) if owner else None
         if own is not None:  # what every command takes: the root's and the framework's
             own = own | cli.root_options | (options - cli.options)
-        for word in args:
+        handed = _handed_on(args, owner) if owner in cli.passthrough else None
+        for index, word in enumerate(args):
             if not word.startswith("--") or len(word) < 3:
+                continue
+            if handed is not None and index > handed:
+                self.report.skip(
+                    line,
+                    text,
+                    f"{word}: {bin_name} {owner} hands what follows {args[handed]} to it "
+                    "(the parser passes the rest of the line through)",
+                )
                 continue
             flag = word[2:].split("=", 1)[0]
             if PLACEHOLDER.search(flag) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", flag):
@@ -458,3 +468,14 @@ class SampleChecker:
                 f"{bin_name} defines no option --{flag} (for any command){did_you_mean(close)}",
                 close,
             )
+
+
+def _handed_on(args: list[str], command: str) -> int | None:
+    """The index of the first positional word after ``command`` in ``args`` (the program a
+    pass-through command runs: what follows it is that program's), or None."""
+    if command not in args:
+        return None
+    return next(
+        (i for i in range(args.index(command) + 1, len(args)) if not args[i].startswith("-")),
+        None,
+    )
