@@ -658,6 +658,16 @@ def _option_wrapper_tool(tmp_path: Path) -> Path:
                 '    run.add_argument("--list", action="store_true")\n'
                 '    run.add_argument("script", nargs="?")\n'
                 '    run.add_argument("args", nargs=argparse.REMAINDER)\n'
+                '    commands.add_parser("exec")\n'
+            ),
+            # A command module whose parser comes as a parameter (pdm's own shape): its
+            # pass-through is tied to no command the reader can name.
+            "pdx/exec_cmd.py": (
+                "import argparse\n\n"
+                "def add_arguments(parser: argparse.ArgumentParser) -> None:\n"
+                '    parser.add_argument("--env")\n'
+                '    parser.add_argument("command")\n'
+                '    parser.add_argument("args", nargs=argparse.REMAINDER)\n'
             ),
         },
     )
@@ -667,7 +677,10 @@ def test_options_a_wrapper_forwards_and_what_a_pass_through_command_hands_on(
     tmp_path: Path,
 ) -> None:
     card = _check(
-        _sh("pdx lock --lockfile py38.lock\npdx run test --user --provided\npdx run --lsit x"),
+        _sh(
+            "pdx lock --lockfile py38.lock\npdx run test --user --provided\npdx run --lsit x\n"
+            "pdx exec --env=e ls --color"
+        ),
         tmp_path,
         _option_wrapper_tool(tmp_path),
     )
@@ -676,6 +689,7 @@ def test_options_a_wrapper_forwards_and_what_a_pass_through_command_hands_on(
     assert _names(card) == [("cli_flag", "--lsit")]
     reasons = [u["reason"] for u in card.detail["unjudged"]]
     assert any("--user: pdx run hands what follows test to it" in r for r in reasons), reasons
+    assert any("--color: pdx exec hands what follows ls to it" in r for r in reasons), reasons
 
 
 def test_options_of_the_modules_own_click_decorators_are_the_commands(tmp_path: Path) -> None:

@@ -422,7 +422,7 @@ class SampleChecker:
         own = cli.per_command.get(owner) if owner else None
         if own is not None:  # what every command takes: the root's and the framework's
             own = own | cli.root_options | (options - cli.options)
-        handed = _handed_on(args, owner) if owner in cli.passthrough else None
+        handed = _handed_on(args, owner, cli)
         for index, word in enumerate(args):
             if not word.startswith("--") or len(word) < 3:
                 continue
@@ -430,7 +430,8 @@ class SampleChecker:
                 self.report.skip(
                     line,
                     text,
-                    f"{word}: {bin_name} {owner} hands what follows {args[handed]} to it "
+                    f"{word}: {' '.join(filter(None, (bin_name, owner)))} hands what follows "
+                    f"{args[handed]} to it "
                     "(the parser passes the rest of the line through)",
                 )
                 continue
@@ -470,12 +471,18 @@ class SampleChecker:
             )
 
 
-def _handed_on(args: list[str], command: str) -> int | None:
-    """The index of the first positional word after ``command`` in ``args`` (the program a
-    pass-through command runs: what follows it is that program's), or None."""
-    if command not in args:
+def _handed_on(args: list[str], owner: str, cli: CliTable) -> int | None:
+    """The index of the word whose program what follows belongs to, for a command that
+    passes the rest of its line through (None: none does). A pass-through the reader could
+    not tie to a command (``""`` in a CLI with commands: a command module's parser given as
+    a parameter) is taken as the named command's: the gate cannot tell it is not."""
+    positions = [i for i, word in enumerate(args) if not word.startswith("-")]
+    if owner and owner in cli.passthrough:
+        after = args.index(owner)
+    elif "" in cli.passthrough and cli.commands and positions:
+        after = positions[0]  # the command word, whichever command it names
+    elif "" in cli.passthrough and not cli.commands:
+        return positions[0] if positions else None  # the root runs the program it names
+    else:
         return None
-    return next(
-        (i for i in range(args.index(command) + 1, len(args)) if not args[i].startswith("-")),
-        None,
-    )
+    return next((i for i in positions if i > after), None)
