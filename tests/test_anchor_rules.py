@@ -334,16 +334,6 @@ def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -
         assert _decided(entry) == ("unjudged", "not-anchored"), token
 
 
-def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/modes.py": 'MODES = ("fast", "safe")\n'})
-    ctx = _anchored(repo, tmp_path)
-    body = 'Three modes are supported: `"fast"`, `"safe"` and `"turbo"`.\n'
-    assert _decided(_outcome(body, "turbo", tmp_path, ctx)) == ("ungrounded", "anchor-values")
-    # One value of the product's beside it is no enumeration of the product's values.
-    body = 'Pick `"fast"` or `"hyper"`.\n'
-    assert _decided(_outcome(body, "hyper", tmp_path, ctx)) == ("unjudged", "not-anchored")
-
-
 def test_a_member_of_a_name_imported_from_a_workspace_package_is_a_claim(
     tmp_path: Path,
 ) -> None:
