@@ -1,0 +1,78 @@
+"""Names of other parties that the API model must not take for the product's: a class the
+product defines only in place of another package's (the fallback of a ``try`` that imports
+it), a member the product's code writes on a name it imports from another package, and a
+bare method name whose owner the model cannot tell (issue 24, gate 2's precision)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.evidence.api_model import build_model
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import symbol_grounding as gate
+from tests.helpers import make_post, make_repo, repo_context, token_outcome
+
+# The shape of pydantic-ai's AG-UI adapter: the protocol's classes are imported from the
+# protocol's package, with stand-ins for an old version that lacks them.
+ADAPTER_PY = """
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from protocol.core import Interrupt
+else:
+    try:
+        from protocol.core import Interrupt
+    except ImportError:
+        class Interrupt:
+            '''Stand-in for an old protocol version.'''
+
+try:
+    from protocol.core import approve
+except ImportError:
+    def approve(x):
+        return x
+
+
+class Adapter:
+    def interrupt(self) -> "Interrupt":
+        return Interrupt(reason="tool_call")
+"""
+
+FILES = {
+    "mylib/__init__.py": "from .adapter import Adapter, Interrupt\n",
+    "mylib/adapter.py": ADAPTER_PY,
+    # The distribution's name is not its module's (`ag-ui-protocol`, `ag_ui`).
+    "pyproject.toml": '[project]\nname = "mylib"\ndependencies = ["protocol-sdk"]\n',
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("mylib"), FILES)
+
+
+@pytest.fixture
+def ctx(repo: Path, tmp_path: Path) -> GateContext:
+    return repo_context(repo, tmp_path / "cache")
+
+
+def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+
+
+def test_a_fallback_class_for_another_packages_import_is_not_the_products() -> None:
+    model = build_model("c", {"mylib/__init__.py": "", "mylib/adapter.py": ADAPTER_PY})
+    assert not model.declares("Interrupt")  # the protocol's class, not the product's
+    assert {site.module for site in model.imported("Interrupt")} == {"protocol.core"}
+    assert not model.declares("approve")
+    assert model.resolve(["Adapter", "interrupt"]).outcome == "found"
+
+
+def test_a_member_of_another_packages_class_is_no_finding(tmp_path: Path, ctx: GateContext) -> None:
+    # The page's table names the protocol's fields; the product has no class of its own
+    # named `Interrupt`, so `metadata` is no rooted miss of the product's.
+    entry = _outcome("Each `Interrupt.metadata` is set.\n", "Interrupt.metadata", tmp_path, ctx)
+    assert entry["outcome"] != "ungrounded", entry
