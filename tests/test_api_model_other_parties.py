@@ -76,3 +76,46 @@ def test_a_member_of_another_packages_class_is_no_finding(tmp_path: Path, ctx: G
     # named `Interrupt`, so `metadata` is no rooted miss of the product's.
     entry = _outcome("Each `Interrupt.metadata` is set.\n", "Interrupt.metadata", tmp_path, ctx)
     assert entry["outcome"] != "ungrounded", entry
+
+
+# The product reads the protocol's event types on the protocol's enum, and names its own.
+STREAM_PY = """
+from protocol.core import EventType
+import protocol.core as core
+
+
+class EventStream:
+    def finish(self) -> object:
+        return {"type": EventType.TOOL_CALL_RESULT, "kind": core.RUN_FINISHED_EVENT}
+
+    def own(self) -> object:
+        return self.tool_call_args
+"""
+
+STREAM_JS = """
+import { EventType } from "protocol";
+import { helper } from "./helper.js";
+export function finish(state) {
+  return [EventType.TOOL_CALL_RESULT, helper.localMember, state.openStream];
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "theirs", "mine"),
+    [
+        ("mylib/stream.py", STREAM_PY, ("TOOL_CALL_RESULT", "RUN_FINISHED_EVENT"),
+         ("tool_call_args",)),
+        ("lib/stream.js", STREAM_JS, ("TOOL_CALL_RESULT",), ("localMember", "openStream")),
+    ],
+)  # fmt: skip
+def test_a_member_read_on_another_packages_name_is_not_the_products(
+    path: str, source: str, theirs: tuple[str, ...], mine: tuple[str, ...]
+) -> None:
+    model = build_model("c", {path: source, "mylib/__init__.py": ""})
+    for name in theirs:
+        assert name not in model.facts.surface, name
+    for name in mine:
+        assert name in model.facts.surface, name
+    # So the page's other event type is no near miss of the product's names.
+    assert model.resembles("TOOL_CALL_START") is None

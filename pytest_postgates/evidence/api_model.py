@@ -78,7 +78,8 @@ from pytest_postgates.fileio import locked, write_atomic
 # ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
 # branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: a class or function a
 # `try`'s fallback defines in place of a name it imports from another package is no
-# declaration (model_python)
+# declaration (model_python); a member read on a name a file imports from another package
+# is no name of the product's surface (code_surface)
 MODEL_VERSION = 14
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
@@ -624,7 +625,12 @@ def build_model(
     for text in sources.values():
         written.update(_IDENTIFIER.findall(text))
     facts.identifiers = written
-    facts.surface = code_surface.surface_names(sources)
+    # A member read on a name the file imports from another package is that package's.
+    foreign: dict[str, set[str]] = {}
+    for site in facts.import_sites:
+        if site.external:
+            foreign.setdefault(site.path, set()).add(site.local)
+    facts.surface = code_surface.surface_names(sources, foreign)
     # What the repository's tests, scripts and examples define is real code, though not
     # the product's API: a post about the test suite names it (a regex over definitions:
     # these files are not modelled).
