@@ -119,3 +119,33 @@ def test_a_member_read_on_another_packages_name_is_not_the_products(
         assert name in model.facts.surface, name
     # So the page's other event type is no near miss of the product's names.
     assert model.resembles("TOOL_CALL_START") is None
+
+
+NET_PY = """
+class Stream:
+    def read(self) -> bytes:
+        return b""
+
+
+def fetch(url: str, timeout: float = 1.0) -> Stream:
+    return Stream()
+"""
+
+
+@pytest.fixture(scope="module")
+def net_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    files = {"netlib/__init__.py": "from .net import Stream, fetch\n", "netlib/net.py": NET_PY}
+    return make_repo(tmp_path_factory.mktemp("netlib"), files)
+
+
+def test_a_method_named_alone_is_no_known_callee(net_repo: Path, tmp_path: Path) -> None:
+    # httpx's docs list the methods of httpcore's network stream; `read` is only a method
+    # of the product's own `Stream`, and the token names no class.
+    ctx = repo_context(net_repo, tmp_path / "cache")
+    token = "read(max_bytes, timeout = None) -> bytes"
+    entry = _outcome(f"* `{token}`\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-unjudged"), entry
+    assert "`Stream`" in entry["reason"]
+    # A module's function named alone is a known callee: its keywords are judged.
+    entry = _outcome("Call `fetch(url, retries=3)`.\n", "fetch(url, retries=3)", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-argument"), entry

@@ -229,6 +229,10 @@ class ApiModel:
                 f
                 for qualname, functions in self.callables.items()
                 if qualname.endswith(suffix)
+                # A name alone calls a module's function; a method named alone (`read(...)`
+                # in a list of some stream's methods) is of a class the token does not
+                # name, and any other party's class may have a method of that name.
+                and (len(parts) > 1 or qualname[: -len(suffix)] in self.facts.modules)
                 for f in functions
             ]
         if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
@@ -238,6 +242,18 @@ class ApiModel:
         typed = [self._typed_dict_keys(f.keywords_of) for f in found if f.var_keyword]
         names.update(*(keys for keys in typed if keys is not None))
         return frozenset(names), any(keys is None for keys in typed)
+
+    def method_owners(self, name: str) -> list[str]:
+        """The product classes with a Python method ``name``, when no product module has a
+        function of that name (a name alone that is only a method)."""
+        owners = [
+            qualname[: -len(name) - 1]
+            for qualname, functions in self.callables.items()
+            if qualname.endswith("." + name) and functions[0].path.endswith((".py", ".pyi"))
+        ]
+        if name in self.classes or any(owner in self.facts.modules for owner in owners):
+            return []
+        return sorted(owner.rsplit(".", 1)[-1] for owner in owners)
 
     def _typed_dict_keys(self, name: str, seen: frozenset[str] = frozenset()) -> set[str] | None:
         """The keys of the product's TypedDict ``name`` (its own and its product bases'

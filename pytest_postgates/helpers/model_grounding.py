@@ -240,6 +240,15 @@ def _judge(
         )
         if known is not None:
             return _judge_arguments(keys, known, parts[-1], resolution.where, model)
+        owners = model.method_owners(parts[0]) if keys and len(parts) == 1 else []
+        if owners:
+            return ModelDecision(
+                "unjudged",
+                "model-unjudged",
+                reason=f"`{parts[0]}` is no function of a product module, only a method of "
+                f"{_names(tuple(owners))}; the token names no class, so whose keywords these "
+                "are is not known",
+            )
         if any(not model.declares(key) for key in keys):
             # The callee's parameters are not known (an untyped options object): the
             # arguments stay with the gate's argument rule.
