@@ -149,3 +149,38 @@ def test_a_method_named_alone_is_no_known_callee(net_repo: Path, tmp_path: Path)
     # A module's function named alone is a known callee: its keywords are judged.
     entry = _outcome("Call `fetch(url, retries=3)`.\n", "fetch(url, retries=3)", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-argument"), entry
+
+
+OUTPUT_PY = """
+from pydlib import TypeAdapter
+
+
+def validate_output(data: str, allow_partial: bool = False) -> object:
+    return TypeAdapter(object).validate_json(data)
+"""
+
+
+@pytest.fixture(scope="module")
+def output_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    files = {"outlib/__init__.py": "from .output import validate_output\n",
+             "outlib/output.py": OUTPUT_PY}  # fmt: skip
+    return make_repo(tmp_path_factory.mktemp("outlib"), files)
+
+
+def test_a_name_an_autoref_gives_to_an_imported_package_is_not_the_products(
+    output_repo: Path, tmp_path: Path
+) -> None:
+    # pydantic-ai's output.md: `allow_partial=True` enables pydantic's
+    # [`experimental_allow_partial` flag on `TypeAdapter`][pydantic.type_adapter...].
+    ctx = repo_context(output_repo, tmp_path / "cache")
+    body = (
+        "It enables the [`experimental_allow_partial` flag on `TypeAdapter`]"
+        "[pydlib.type_adapter.TypeAdapter.validate_json].\n"
+    )
+    entry = _outcome(body, "experimental_allow_partial", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "linked-elsewhere"), entry
+    assert "pydlib" in entry["reason"]
+    # An autoref to the product's own object leaves the near miss a finding.
+    body = "It enables the [`experimental_allow_partial` flag][outlib.validate_output].\n"
+    entry = _outcome(body, "experimental_allow_partial", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss"), entry

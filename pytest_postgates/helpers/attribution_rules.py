@@ -86,6 +86,7 @@ from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 from pytest_postgates.post import package_spelling
 
 if TYPE_CHECKING:
+    from pytest_postgates.evidence.api_model import ApiModel
     from pytest_postgates.evidence.grounding import PostDefinitions
     from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
@@ -650,10 +651,22 @@ def products_address(url: str, names: frozenset[str]) -> bool | None:
     )
 
 
-def linked_elsewhere(token: Token, repos: Repos, post: Post) -> Outcome | None:
+def linked_elsewhere(
+    token: Token, repos: Repos, post: Post, model: ApiModel | None = None
+) -> Outcome | None:
     """``linked-elsewhere``: the page links the token, or a package name it spells
     another way (``griffe_pydantic`` for a linked ``griffe-pydantic``), to an address not
-    the product's."""
+    the product's, or writes it in the text of an MkDocs autoref to an object of a package
+    the product imports from outside (``[`x` flag on `TypeAdapter`][pydantic.TypeAdapter]``
+    in pydantic-ai's docs)."""
+    theirs = _autoref_elsewhere(token, post, model)
+    if theirs:
+        return (
+            "unjudged",
+            "linked-elsewhere",
+            f"the page links it to `{theirs}`, an object of the package `{theirs.split('.')[0]}` "
+            "the product imports from outside: another party's name",
+        )
     href = token.href
     if not href and _DISTRIBUTION.fullmatch(token.text):
         href = post.linked_names.get(package_spelling(token.text), "")
@@ -671,6 +684,23 @@ def linked_elsewhere(token: Token, repos: Repos, post: Post) -> Outcome | None:
         "this repository cannot judge",
     )
 
+
+def _autoref_elsewhere(token: Token, post: Post, model: ApiModel | None) -> str:
+    """The target of an autoref whose text holds the token in backticks, when the target's
+    package is none of the product's modules but one its code imports from outside."""
+    if model is None or token.href or not 0 < token.line <= len(post.lines):
+        return ""
+    for found in _AUTOREF.finditer(post.lines[token.line - 1]):
+        text, target = found.group(1), found.group(2)
+        root = target.split(".")[0]
+        if f"`{token.text}`" not in text or not root or root in model.modules:
+            continue
+        if any(site.module.split(".")[0] == root for site in model.facts.import_sites):
+            return target
+    return ""
+
+
+_AUTOREF = re.compile(r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\[([\w.]+)\]")
 
 # A distribution's name as packaging spells it (``griffe_pydantic``, ``tidy-extras``).
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9][\w.-]*[A-Za-z0-9]")
