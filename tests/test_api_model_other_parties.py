@@ -184,3 +184,27 @@ def test_a_name_an_autoref_gives_to_an_imported_package_is_not_the_products(
     body = "It enables the [`experimental_allow_partial` flag][outlib.validate_output].\n"
     entry = _outcome(body, "experimental_allow_partial", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss"), entry
+
+
+def test_a_base_of_another_packages_namespace_is_outside_the_product() -> None:
+    # eslint's types: `interface Program extends ESTree.Program` adds members to the
+    # parser's node; `Program#sourceType` is ESTree's, which the model does not read.
+    model = build_model(
+        "c",
+        {
+            "lib/types/index.d.ts": (
+                'import * as ESTree from "estree";\n'
+                "export namespace AST {\n"
+                "  interface Program extends ESTree.Program {\n    tokens: string[];\n  }\n"
+                "  interface Token {\n    value: string;\n  }\n"
+                "  interface Template extends Token {\n    raw: string;\n  }\n"
+                "}\n"
+            )
+        },
+    )
+    answer = model.resolve(["Program", "sourceType"])
+    assert answer.outcome == "unjudged" and "ESTree.Program" in answer.reason, answer
+    assert model.resolve(["Program", "tokens"]).outcome == "found"
+    # A base of the product's own keeps the list closed.
+    assert model.resolve(["Template", "value"]).outcome == "found"
+    assert model.resolve(["Template", "cooked"]).outcome == "missing"

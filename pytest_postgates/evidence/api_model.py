@@ -244,8 +244,7 @@ class ApiModel:
         return frozenset(names), any(keys is None for keys in typed)
 
     def method_owners(self, name: str) -> list[str]:
-        """The product classes with a Python method ``name``, when no product module has a
-        function of that name (a name alone that is only a method)."""
+        """The product classes with a Python method ``name`` no product module's function has."""
         owners = [
             qualname[: -len(name) - 1]
             for qualname, functions in self.callables.items()
@@ -440,8 +439,13 @@ class ApiModel:
             for base in entry.bases:
                 if python and "[" in base:
                     names.update(SUBSCRIPTED_BASE_MEMBERS)
-                simple = re.sub(r"[\[<].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
-                if simple in self.classes:
+                bare = re.sub(r"[\[<].*", "", base, flags=re.S).strip()
+                simple = bare.rsplit(".", 1)[-1]
+                qualifier = bare.split(".", 1)[0] if "." in bare else ""
+                if qualifier and any(s.path == entry.path for s in self.imported(qualifier)):
+                    # `extends ESTree.Program`: the other package's, not the product's Program
+                    problems.append(f"{class_name} extends {base}, outside the product's code")
+                elif simple in self.classes:
                     self._collect_members(simple, names, problems, seen)
                 elif simple in PY_BASES and python:
                     names.update(PY_BASES[simple])
