@@ -208,3 +208,31 @@ def test_a_base_of_another_packages_namespace_is_outside_the_product() -> None:
     # A base of the product's own keeps the list closed.
     assert model.resolve(["Template", "value"]).outcome == "found"
     assert model.resolve(["Template", "cooked"]).outcome == "missing"
+
+
+@pytest.fixture(scope="module")
+def node_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = (
+        "export interface NodeListener { (node: object): void }\n"
+        "export class RuleRunner {}\n"
+        "export function run(options) { return options.ruleTimeout; }\n"
+    )
+    files = {
+        "package.json": '{"name": "linter", "main": "lib/index.js"}\n',
+        "lib/index.ts": source,
+    }
+    return make_repo(tmp_path_factory.mktemp("linter"), files)
+
+
+def test_a_key_is_no_near_miss_of_a_class(node_repo: Path, tmp_path: Path) -> None:
+    # eslint's mcp.md: Yarn's `nodeLinker: pnpm` setting is no rename of the product's
+    # interface `NodeListener`: a key's real spelling is a key, member or parameter.
+    ctx = repo_context(node_repo, tmp_path / "cache")
+    entry = _outcome("The `nodeLinker: pnpm` setting works.\n", "nodeLinker: pnpm", tmp_path, ctx)
+    assert entry["outcome"] != "ungrounded", entry
+    # A key near one the product's code reads stays a near miss.
+    entry = _outcome("Set `ruleTimeouts: 5`.\n", "ruleTimeouts: 5", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss"), entry
+    # A class's near miss written as a name (not a key) still is one.
+    entry = _outcome("Pass a `NodeListeners`.\n", "NodeListeners", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss"), entry

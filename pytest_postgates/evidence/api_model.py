@@ -353,11 +353,16 @@ class ApiModel:
     def _on_surface(self, name: str) -> bool:
         return name in self.by_name or name in self.facts.surface
 
-    def resembles(self, name: str) -> str | None:
+    def _only_a_type(self, name: str) -> bool:
+        types = ("class", "interface", "type", "enum", "module")
+        return name not in self.facts.surface and all(d.kind in types for d in self.declares(name))
+
+    def resembles(self, name: str, key: bool = False) -> str | None:
         """The product name ``name`` is a near miss of (spelled alike but for separators,
         one word added, dropped or changed among two or more, or a typo of a long name), or
         None. A name the product declares, or one its code writes (an imported
-        ``execSync``, an environment variable), is no near miss."""
+        ``execSync``, an environment variable), is no near miss. ``key``: ``name`` is a key
+        or keyword, which no class is the real spelling of (`nodeLinker`, `NodeListener`)."""
         if not name or name in self.by_name or name in self.facts.identifiers:
             return None
         if name in self.facts.elsewhere:
@@ -371,7 +376,7 @@ class ApiModel:
         for candidate in dict.fromkeys(ordered):
             if candidate.startswith("-"):
                 continue  # a flag is no spelling of an identifier
-            if not self._on_surface(candidate):
+            if not self._on_surface(candidate) or (key and self._only_a_type(candidate)):
                 # A local variable, an imported name or a test's (`myVar`, a retry
                 # library's `stop_after_attempt`) is nothing of the product a reader meets.
                 continue
@@ -645,12 +650,7 @@ def build_model(
     for text in sources.values():
         written.update(_IDENTIFIER.findall(text))
     facts.identifiers = written
-    # A member read on a name the file imports from another package is that package's.
-    foreign: dict[str, set[str]] = {}
-    for site in facts.import_sites:
-        if site.external:
-            foreign.setdefault(site.path, set()).add(site.local)
-    facts.surface = code_surface.surface_names(sources, foreign)
+    facts.surface = code_surface.surface_names(sources, facts.import_sites)
     # What the repository's tests, scripts and examples define is real code, though not
     # the product's API: a post about the test suite names it (a regex over definitions:
     # these files are not modelled).

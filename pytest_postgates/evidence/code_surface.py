@@ -18,8 +18,12 @@ import contextlib
 import io
 import re
 import tokenize
-from collections.abc import Mapping, Set
+from collections.abc import Iterable, Set
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_postgates.evidence.model_facts import ImportSite
 
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 # A Python string literal's quotes and prefix (`r"x"`, `b'x'`, `"""x"""`).
@@ -35,15 +39,17 @@ _JS_MEMBER = re.compile(r"(?:(?<![\w$.?])([A-Za-z_$][\w$]*)\s*)?(?:\?\.|\.)\s*([
 _JS_KEY = re.compile(r"[{,]\s*([A-Za-z_$][\w$]*)\s*:")
 
 
-def surface_names(
-    sources: dict[str, str], foreign: Mapping[str, Set[str]] | None = None
-) -> set[str]:
+def surface_names(sources: dict[str, str], imports: Iterable[ImportSite] = ()) -> set[str]:
     """Every member, key, keyword argument and identifier-shaped string value that the
-    code of ``sources`` (path -> text) writes; ``foreign`` (path -> names the file imports
-    from other packages): a member read directly on one of those is left out."""
+    code of ``sources`` (path -> text) writes; a member read directly on a name the file
+    imports from another package (``imports``, the model's import sites) is left out."""
+    foreign: dict[str, set[str]] = {}
+    for site in imports:
+        if site.external:
+            foreign.setdefault(site.path, set()).add(site.local)
     found: set[str] = set()
     for path, text in sources.items():
-        theirs = (foreign or {}).get(path, frozenset())
+        theirs = foreign.get(path, set())
         if Path(path).suffix.lower() in (".py", ".pyi"):
             found |= _python_surface(text, theirs)
         else:

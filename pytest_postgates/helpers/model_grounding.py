@@ -500,7 +500,7 @@ def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
     for key in keys:
         if model.declares(key) or key in model.facts.identifiers:
             continue
-        near = model.resembles(key)
+        near = model.resembles(key, key=True)
         if near is not None:
             return ModelDecision(
                 "ungrounded",
