@@ -67,7 +67,8 @@ while the options the page passes are a closed type; a key name cannot tell them
   (``Defined in: [types/cli.ts:762](https://github.com/o/p/blob/<sha>/src/lib/types/cli.ts#L762)``,
   as API reference generators write): where the link is a file of the product's
   repository that exists, the token is grounded by it (``link-target``); a relative link
-  to it is the site's own (``link-label``, not a reference: gate 6 checks the target).
+  to it is the site's own (``link-label``, not a reference: gate 6 checks the target); a
+  permalink (a commit's full id) names that commit's file, unjudged against the checkout.
 
 The declared codebase's own rule (``declared-tree``: a path through two or more folders the
 product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
@@ -736,4 +737,8 @@ def link_label(token: Token, kind: str, repos: Repos) -> tuple[str, str, str] | 
         index = repos.primary.index
         if index.is_file(path) or index.is_dir(path):
             return ("grounded", "link-target", path)
+        if re.fullmatch(r"[0-9a-f]{40}", segments[3]):
+            # A permalink: the page names the file of that commit, not of the checkout.
+            why = f"the label of a permalink to {path} at commit {segments[3][:12]}"
+            return ("unjudged", "link-target", why + ", not a claim about the checkout")
     return None
