@@ -236,3 +236,21 @@ def test_a_key_is_no_near_miss_of_a_class(node_repo: Path, tmp_path: Path) -> No
     # A class's near miss written as a name (not a key) still is one.
     entry = _outcome("Pass a `NodeListeners`.\n", "NodeListeners", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-near-miss"), entry
+
+
+def test_a_camel_case_name_is_no_rename_of_a_python_class_or_constant() -> None:
+    # pydantic-ai's AG-UI and Vercel AI pages name the protocols' fields (`parentRunId`,
+    # `mediaType`): Python writes no name of its own in camelCase.
+    python = build_model(
+        "c",
+        {
+            "graph/ids.py": "NodeRunID = str\nImageMediaType = str\n",
+            "graph/keys.py": "SCHEMA = {'parentRunIds': 1}\n",
+        },
+    )
+    assert python.resembles("mediaType") is None
+    assert python.resembles("parentRunId") == "parentRunIds"  # a key it writes, camelCase
+    # In TypeScript the same names cross conventions in a rename (fastify's
+    # `ValidationCompiler` for `validatorCompiler`).
+    script = build_model("c", {"src/ids.ts": "export type NodeRunID = string;\n"})
+    assert script.resembles("parentRunId") == "NodeRunID"

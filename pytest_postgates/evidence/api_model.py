@@ -76,10 +76,8 @@ from pytest_postgates.fileio import locked, write_atomic
 # `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
 # `**kwargs: Unpack[T]`; 11: optionator option lists (evidence/cli_js.py) on one branch,
 # ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
-# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: a class or function a
-# `try`'s fallback defines in place of a name it imports from another package is no
-# declaration (model_python); a member read on a name a file imports from another package
-# is no name of the product's surface (code_surface)
+# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: a `try`'s fallback for
+# another package's name, a member read on another package's name: not the product's
 MODEL_VERSION = 14
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
@@ -353,6 +351,10 @@ class ApiModel:
     def _on_surface(self, name: str) -> bool:
         return name in self.by_name or name in self.facts.surface
 
+    def _python_only(self, name: str) -> bool:
+        found = self.declares(name)  # declared, and in Python code only
+        return bool(found) and all(d.path.endswith((".py", ".pyi")) for d in found)
+
     def _only_a_type(self, name: str) -> bool:
         types = ("class", "interface", "type", "enum", "module")
         return name not in self.facts.surface and all(d.kind in types for d in self.declares(name))
@@ -370,8 +372,7 @@ class ApiModel:
         if self.made_by_pattern(name) is not None:
             return None
         mine = words(name)
-        # The closest spellings first, then every name one word away (sharing all words of
-        # the token but one: the closest spellings need not include a renamed word).
+        # The closest spellings first, then every name one word away (all words but one).
         ordered = [*self.nearest(name, limit=5, api_only=True), *self._word_neighbours(mine)]
         for candidate in dict.fromkeys(ordered):
             if candidate.startswith("-"):
@@ -381,7 +382,7 @@ class ApiModel:
                 # library's `stop_after_attempt`) is nothing of the product a reader meets.
                 continue
             theirs = words(candidate)
-            if other_convention(name, candidate):
+            if other_convention(name, candidate, self._python_only(candidate)):
                 continue  # `get_branch` is another party's, not a spelling of `getBranch`
             if candidate.strip("_$").lower() == name.strip("_$").lower():
                 # Case and edge underscores alone: an instance (`neurolink`), an
