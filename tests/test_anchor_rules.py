@@ -191,28 +191,6 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
 
 
-def test_plain_member_words_do_not_make_a_list_the_products(tmp_path: Path) -> None:
-    # httpx's list of httpcore's stream methods: `read`, `write` and `close` are only
-    # attributes, parameters and methods of product classes, which any party's class has.
-    stream = (
-        "class Timeout:\n    def __init__(self, read: float, write: float) -> None:\n"
-        "        self.read = read\n        self.write = write\n"
-        "class Client:\n    def close(self) -> None: ...\n"
-    )
-    repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/net.py": stream})
-    ctx = _anchored(repo, tmp_path)
-    body = (
-        "* `read(max_bytes, timeout = None) -> bytes`\n* `write(buffer, timeout = None)`\n"
-        "* `close()`\n* `start_tls(ssl_context, server_hostname = None) -> NetworkStream`\n"
-    )
-    token = "start_tls(ssl_context, server_hostname = None) -> NetworkStream"
-    assert _decided(_outcome(body, token, tmp_path, ctx)) == ("unjudged", "not-anchored")
-    # Listed with names the product's modules declare, it is still a claim.
-    listed = "* `tidy.Cleaner`\n* `Timeout`\n* `close()`\n* `start_tls(ctx) -> Stream`\n"
-    entry = _outcome(listed, "start_tls(ctx) -> Stream", tmp_path, ctx)
-    assert _decided(entry) == ("ungrounded", "anchor-listed")
-
-
 @pytest.mark.parametrize(
     ("body", "token", "decided"),
     [

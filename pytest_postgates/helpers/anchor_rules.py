@@ -347,21 +347,13 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
         if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
             real += 1
         parts = chain_parts(name)
-        if parts and model.resolve(parts).outcome == "found" and _names_product(parts, model):
+        if parts and model.resolve(parts).outcome == "found":
             real += 1
         elif _DISTINCTIVE.fullmatch(name) and name in model.facts.identifiers:
             real += 1  # a name the product's code writes (a tool it registers by string)
         if real >= 2:
             return True
     return False
-
-
-def _names_product(parts: list[str], model: ApiModel) -> bool:
-    """Whether a resolved name is one a list of the product's names would hold: a chain, or
-    a name its modules declare (a class, function, constant); a plain word that is only
-    some class's attribute, method or parameter (`read`, `close`) is as likely another
-    party's (httpx's list of httpcore's stream methods)."""
-    return len(parts) > 1 or any(decl.kind in _HEAD_KINDS for decl in model.declares(parts[0]))
 
 
 def _listed_with_product_values(text: str, sentence: str, repos: Repos) -> bool:
