@@ -159,7 +159,9 @@ RULES = (
         "model-unjudged",
         "unjudged",
         "a chain rooted in the product that the model cannot finish (a base class outside "
-        "the product, a star import): listed with the reason, never grounded",
+        "the product, a star import), or keywords after a name alone that is only a method "
+        "of product classes (whose, the token does not say): listed with the reason, never "
+        "grounded",
         "tests/test_api_model_grounding.py::test_an_external_base_leaves_the_member_unjudged",
     ),
 )
