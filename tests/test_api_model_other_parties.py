@@ -254,3 +254,23 @@ def test_a_camel_case_name_is_no_rename_of_a_python_class_or_constant() -> None:
     # `ValidationCompiler` for `validatorCompiler`).
     script = build_model("c", {"src/ids.ts": "export type NodeRunID = string;\n"})
     assert script.resembles("parentRunId") == "NodeRunID"
+
+
+def test_a_dependency_model_is_cached_per_file_digest_not_per_version_prefix(
+    tmp_path: Path,
+) -> None:
+    # The cache file's name ended in the version's last dot (`with_suffix`), so a model
+    # built by other extractors, or of other files under the same version, was reused.
+    from pytest_postgates.evidence import dependency_models
+
+    source = tmp_path / "site" / "dep" / "__init__.py"
+    source.parent.mkdir(parents=True)
+    source.write_text("def first() -> None: ...\n")
+    files = {"dep/__init__.py": source}
+    cache = tmp_path / "cache"
+    model = dependency_models._cached_model("python", "dep", "1.2.3", files, cache, set())
+    assert model.declares("first")
+    dependency_models._MODELS.clear()  # a new process: only the disk cache is left
+    source.write_text("def first() -> None: ...\ndef second_one() -> None: ...\n")
+    model = dependency_models._cached_model("python", "dep", "1.2.3", files, cache, set())
+    assert model.declares("second_one")
