@@ -61,7 +61,8 @@ while the options the page passes are a closed type; a key name cannot tell them
   ``python-httpx.org``) and, on a code host or package registry, the product's repository
   or package; a relative link is the site's own. Unlike the rules above it also decides a
   token that a product name roots or resembles (``reply.sendFile`` linked to the
-  repository of the plugin that adds it): only a token that grounds stays grounded.
+  repository of the plugin that adds it): only a token that grounds stays grounded. The
+  text of an MkDocs autoref to an object of a package the product imports is that package's.
 
 - ``link-label`` / ``link-target``: a path that is the label of a link to that very file
   (``Defined in: [types/cli.ts:762](https://github.com/o/p/blob/<sha>/src/lib/types/cli.ts#L762)``,
