@@ -298,6 +298,13 @@ def test_a_name_that_grounds_stays_grounded_wherever_it_links(
             "plugins/base.py",
             ("grounded", "link-target"),
         ),
+        # A permalink names the file at that commit (fastify's Hooks.md links
+        # test/hooks-async.js at 94ea67ef; the file was renamed since).
+        (
+            "See [tidy/old.py](https://github.com/acme/tidy/blob/94ea67ef2d8dce8a955d510cd9081aabd036fa85/tidy/old.py#L2).\n",
+            "tidy/old.py",
+            ("unjudged", "link-target"),
+        ),
         # The site's own link to the file: gate 6 checks the target.
         ("See [plugins/base.py](../tidy/plugins/base.py).\n", "plugins/base.py",
          ("not-a-reference", "link-label")),

@@ -72,13 +72,11 @@ from pytest_postgates.evidence.name_spelling import (
 from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
-# 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
-# `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
-# `**kwargs: Unpack[T]`; 11: optionator option lists (evidence/cli_js.py) on one branch,
-# ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
-# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: click option decorators
-# a module defines (cli_python)
-MODEL_VERSION = 14
+# Bumped whenever what the extractors read changes: a cached model of another version is
+# rebuilt. What each version added is in git (`git log -S "MODEL_VERSION =" -p` on this
+# file); 15: click option decorators a module defines (cli_python), and a `try`'s fallback
+# for another package's name or a member read on another package's name not the product's.
+MODEL_VERSION = 15
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -227,6 +225,10 @@ class ApiModel:
                 f
                 for qualname, functions in self.callables.items()
                 if qualname.endswith(suffix)
+                # A name alone calls a module's function; a method named alone (`read(...)`
+                # in a list of some stream's methods) is of a class the token does not
+                # name, and any other party's class may have a method of that name.
+                and (len(parts) > 1 or qualname[: -len(suffix)] in self.facts.modules)
                 for f in functions
             ]
         if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
@@ -236,6 +238,17 @@ class ApiModel:
         typed = [self._typed_dict_keys(f.keywords_of) for f in found if f.var_keyword]
         names.update(*(keys for keys in typed if keys is not None))
         return frozenset(names), any(keys is None for keys in typed)
+
+    def method_owners(self, name: str) -> list[str]:
+        """The product classes with a Python method ``name`` no product module's function has."""
+        owners = [
+            qualname[: -len(name) - 1]
+            for qualname, functions in self.callables.items()
+            if qualname.endswith("." + name) and functions[0].path.endswith((".py", ".pyi"))
+        ]
+        if name in self.classes or any(owner in self.facts.modules for owner in owners):
+            return []
+        return sorted(owner.rsplit(".", 1)[-1] for owner in owners)
 
     def _typed_dict_keys(self, name: str, seen: frozenset[str] = frozenset()) -> set[str] | None:
         """The keys of the product's TypedDict ``name`` (its own and its product bases'
@@ -336,11 +349,20 @@ class ApiModel:
     def _on_surface(self, name: str) -> bool:
         return name in self.by_name or name in self.facts.surface
 
-    def resembles(self, name: str) -> str | None:
+    def _python_only(self, name: str) -> bool:
+        found = self.declares(name)  # declared, and in Python code only
+        return bool(found) and all(d.path.endswith((".py", ".pyi")) for d in found)
+
+    def _only_a_type(self, name: str) -> bool:
+        types = ("class", "interface", "type", "enum", "module")
+        return name not in self.facts.surface and all(d.kind in types for d in self.declares(name))
+
+    def resembles(self, name: str, key: bool = False) -> str | None:
         """The product name ``name`` is a near miss of (spelled alike but for separators,
         one word added, dropped or changed among two or more, or a typo of a long name), or
         None. A name the product declares, or one its code writes (an imported
-        ``execSync``, an environment variable), is no near miss."""
+        ``execSync``, an environment variable), is no near miss. ``key``: ``name`` is a key
+        or keyword, which no class is the real spelling of (`nodeLinker`, `NodeListener`)."""
         if not name or name in self.by_name or name in self.facts.identifiers:
             return None
         if name in self.facts.elsewhere:
@@ -348,18 +370,17 @@ class ApiModel:
         if self.made_by_pattern(name) is not None:
             return None
         mine = words(name)
-        # The closest spellings first, then every name one word away (sharing all words of
-        # the token but one: the closest spellings need not include a renamed word).
+        # The closest spellings first, then every name one word away (all words but one).
         ordered = [*self.nearest(name, limit=5, api_only=True), *self._word_neighbours(mine)]
         for candidate in dict.fromkeys(ordered):
             if candidate.startswith("-"):
                 continue  # a flag is no spelling of an identifier
-            if not self._on_surface(candidate):
+            if not self._on_surface(candidate) or (key and self._only_a_type(candidate)):
                 # A local variable, an imported name or a test's (`myVar`, a retry
                 # library's `stop_after_attempt`) is nothing of the product a reader meets.
                 continue
             theirs = words(candidate)
-            if other_convention(name, candidate):
+            if other_convention(name, candidate, self._python_only(candidate)):
                 continue  # `get_branch` is another party's, not a spelling of `getBranch`
             if candidate.strip("_$").lower() == name.strip("_$").lower():
                 # Case and edge underscores alone: an instance (`neurolink`), an
@@ -422,8 +443,13 @@ class ApiModel:
             for base in entry.bases:
                 if python and "[" in base:
                     names.update(SUBSCRIPTED_BASE_MEMBERS)
-                simple = re.sub(r"[\[<].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
-                if simple in self.classes:
+                bare = re.sub(r"[\[<].*", "", base, flags=re.S).strip()
+                simple = bare.rsplit(".", 1)[-1]
+                qualifier = bare.split(".", 1)[0] if "." in bare else ""
+                if qualifier and any(s.path == entry.path for s in self.imported(qualifier)):
+                    # `extends ESTree.Program`: the other package's, not the product's Program
+                    problems.append(f"{class_name} extends {base}, outside the product's code")
+                elif simple in self.classes:
                     self._collect_members(simple, names, problems, seen)
                 elif simple in PY_BASES and python:
                     names.update(PY_BASES[simple])
@@ -623,7 +649,7 @@ def build_model(
     for text in sources.values():
         written.update(_IDENTIFIER.findall(text))
     facts.identifiers = written
-    facts.surface = code_surface.surface_names(sources)
+    facts.surface = code_surface.surface_names(sources, facts.import_sites)
     # What the repository's tests, scripts and examples define is real code, though not
     # the product's API: a post about the test suite names it (a regex over definitions:
     # these files are not modelled).

@@ -7,7 +7,9 @@ These, with the declarations, are what a misspelt name in a page can be a near m
 Local variables, the names a file imports from other packages and the words of comments
 are not: a page's `myCustomVar` is no rename of a rule's local `myVar`, and
 `stop_after_delay` is no typo of the `stop_after_attempt` the product imports from a
-retry library.
+retry library. Nor is a member the code reads on a name it imports from another package
+(``EventType.TOOL_CALL_RESULT`` after ``from ag_ui.core import EventType``): that member
+is the other package's, and a page's ``TOOL_CALL_START`` is no near miss of the product's.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ import contextlib
 import io
 import re
 import tokenize
+from collections.abc import Iterable, Set
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_postgates.evidence.model_facts import ImportSite
 
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 # A Python string literal's quotes and prefix (`r"x"`, `b'x'`, `"""x"""`).
@@ -27,25 +34,34 @@ _JS_LEXEME = re.compile(
     r"""|(?P<comment>//[^\n]*|/\*.*?\*/)""",
     re.S,
 )
-_JS_MEMBER = re.compile(r"(?:\?\.|\.)\s*([A-Za-z_$][\w$]*)")
+# A member, with the name it is read on when that is a chain's head (`EventType.X`).
+_JS_MEMBER = re.compile(r"(?:(?<![\w$.?])([A-Za-z_$][\w$]*)\s*)?(?:\?\.|\.)\s*([A-Za-z_$][\w$]*)")
 _JS_KEY = re.compile(r"[{,]\s*([A-Za-z_$][\w$]*)\s*:")
 
 
-def surface_names(sources: dict[str, str]) -> set[str]:
+def surface_names(sources: dict[str, str], imports: Iterable[ImportSite] = ()) -> set[str]:
     """Every member, key, keyword argument and identifier-shaped string value that the
-    code of ``sources`` (path -> text) writes."""
+    code of ``sources`` (path -> text) writes; a member read directly on a name the file
+    imports from another package (``imports``, the model's import sites) is left out."""
+    foreign: dict[str, set[str]] = {}
+    for site in imports:
+        if site.external:
+            foreign.setdefault(site.path, set()).add(site.local)
     found: set[str] = set()
     for path, text in sources.items():
+        theirs = foreign.get(path, set())
         if Path(path).suffix.lower() in (".py", ".pyi"):
-            found |= _python_surface(text)
+            found |= _python_surface(text, theirs)
         else:
-            found |= _script_surface(text)
+            found |= _script_surface(text, theirs)
     return found
 
 
-def _python_surface(text: str) -> set[str]:
+def _python_surface(text: str, foreign: Set[str] = frozenset()) -> set[str]:
     found: set[str] = set()
     previous = ""
+    receiver = ""  # the name before the last `.`, when it heads its chain
+    before, previous_kind = "", -1
     depth = 0
     tokens: list[tokenize.TokenInfo] = []
     # A file tokenize cannot finish (an unclosed bracket) gives what was read before.
@@ -59,18 +75,23 @@ def _python_surface(text: str) -> set[str]:
                 depth = max(0, depth - 1)
         elif token.type == tokenize.NAME:
             after = tokens[at + 1].string if at + 1 < len(tokens) else ""
-            if previous == "." or (depth and after == "="):
+            if previous == "." and receiver in foreign:
+                pass  # the other package's member (`EventType.TOOL_CALL_RESULT`)
+            elif previous == "." or (depth and after == "="):
                 found.add(token.string)
         elif token.type == tokenize.STRING:
             quoted = _PY_STRING.match(token.string)
             if quoted and _NAME.fullmatch(quoted.group(2)):
                 found.add(quoted.group(2))
         if token.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT):
-            previous = token.string
+            if token.string == ".":
+                head = previous_kind == tokenize.NAME and before != "."
+                receiver = previous if head else ""
+            before, previous, previous_kind = previous, token.string, token.type
     return found
 
 
-def _script_surface(text: str) -> set[str]:
+def _script_surface(text: str, foreign: Set[str] = frozenset()) -> set[str]:
     found: set[str] = set()
     code: list[str] = []
     end = 0
@@ -86,6 +107,6 @@ def _script_surface(text: str) -> set[str]:
             found.add(string[1:-1])
     code.append(text[end:])
     bare = "".join(code)
-    found.update(_JS_MEMBER.findall(bare))
+    found.update(member for head, member in _JS_MEMBER.findall(bare) if head not in foreign)
     found.update(_JS_KEY.findall(bare))
     return found

@@ -467,7 +467,9 @@ def _cached_model(
         known = _MODELS.get(str(target))
     if known is not None:
         return known
-    model = _load(target.with_suffix(".json"))
+    # The name's own ".json" (`with_suffix` would drop the digest after a version's dot).
+    stored = target.parent / f"{target.name}.json"
+    model = _load(stored)
     if model is None:
         # Only what the extractors read (a package's entry may be a stylesheet).
         sources = {rel: _read(path) for rel, path in files.items() if _readable(rel)}
@@ -482,7 +484,7 @@ def _cached_model(
         model = ApiModel(model.commit, model.facts)
         payload = {"commit": model.commit, "facts": model.facts.to_json()}
         cache_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(target.with_suffix(".json"), json.dumps(signing.signed(payload)))
+        write_atomic(stored, json.dumps(signing.signed(payload)))
     with _MODELS_LOCK:
         return _MODELS.setdefault(str(target), model)
 

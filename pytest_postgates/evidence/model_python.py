@@ -238,8 +238,22 @@ class _ModuleReader:
                 declares_options = True
         return bound, frameworks, declares_options
 
-    def body(self, statements: list[ast.stmt]) -> None:
+    def body(self, statements: list[ast.stmt], stand_ins: frozenset[str] = frozenset()) -> None:
+        """Read a block's declarations; ``stand_ins`` are names the block defines only in
+        place of another package's (the fallback of a ``try`` that imports them): the
+        import binds them, the block's class or function is no declaration of the product."""
         for node in statements:
+            if _defined_names(node) & stand_ins:
+                continue
+            if isinstance(node, ast.Try):
+                # `try: from ag_ui.core import Interrupt` / `except ImportError: class
+                # Interrupt: ...`: the fallback stands in for the other package's class.
+                taken = self.external_names(node.body)
+                for block in (node.body, node.orelse, node.finalbody):
+                    self.body(block, stand_ins)
+                for handler in node.handlers:
+                    self.body(handler.body, stand_ins | taken)
+                continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.top[node.name] = "function"
                 self.function(node, self.module, "function")
@@ -265,7 +279,19 @@ class _ModuleReader:
                     for name in _names(node.target):
                         self.top.setdefault(name, "constant")
                 for block in _blocks(node):
-                    self.body(block)
+                    self.body(block, stand_ins)
+
+    def external_names(self, statements: list[ast.stmt]) -> frozenset[str]:
+        """The names a block's absolute ``from`` imports take from other packages."""
+        return frozenset(
+            alias.asname or alias.name
+            for node in statements
+            if isinstance(node, ast.ImportFrom)
+            and not node.level
+            and (node.module or "").split(".")[0] not in self.tops
+            for alias in node.names
+            if alias.name != "*"
+        )
 
     def assignment(self, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -434,6 +460,17 @@ def _blocks(node: ast.If | ast.Try | ast.With | ast.For | ast.While) -> list[lis
     if isinstance(node, ast.Try):
         return [node.body, node.orelse, node.finalbody, *(h.body for h in node.handlers)]
     return [node.body]
+
+
+def _defined_names(node: ast.stmt) -> set[str]:
+    """The names a class, function or assignment statement binds (none for the others)."""
+    if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {node.name}
+    if isinstance(node, ast.Assign):
+        return {name for target in node.targets for name in _names(target)}
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        return set(_names(node.target))
+    return set()
 
 
 def _names(target: ast.expr) -> list[str]:

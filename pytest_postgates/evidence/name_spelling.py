@@ -59,9 +59,20 @@ _OTHER_CONVENTIONS = {
 }
 
 
-def other_convention(name: str, other: str) -> bool:
-    """The two names are written in conventions a rename does not cross."""
-    return frozenset((convention(name), convention(other))) in _OTHER_CONVENTIONS
+# Python writes no name of its own in camelCase: beside a Python class or constant
+# (pydantic-ai's `NodeRunID`, `ImageMediaType`), a camelCase name is a wire format's or
+# another SDK's field (AG-UI's `parentRunId`, the Vercel AI SDK's `mediaType`), no rename.
+_PYTHON_SHAPES = ("class", "constant")
+
+
+def other_convention(name: str, other: str, python: bool = False) -> bool:
+    """The two names are written in conventions a rename does not cross; ``python``:
+    ``other`` is declared only in Python code (then a camelCase ``name`` is no rename of
+    its class or constant ``other``)."""
+    ours, theirs = convention(name), convention(other)
+    if python and ours == "camel" and theirs in _PYTHON_SHAPES:
+        return True
+    return frozenset((ours, theirs)) in _OTHER_CONVENTIONS
 
 
 def one_letter_changed(name: str, other: str) -> bool:

@@ -278,7 +278,9 @@ def judge(
             return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
     # The page links the name to another party's address: whose it is, said by the page's
     # structure (a name that grounds is grounded above, wherever it links).
-    linked = None if "linked-elsewhere" in rules_off else linked_elsewhere(token, repos, post)
+    linked = (
+        None if "linked-elsewhere" in rules_off else linked_elsewhere(token, repos, post, model)
+    )
     if linked:
         return verdict(linked[0], rule=linked[1], reason=linked[2])
     label = link_label(token, kind, repos)

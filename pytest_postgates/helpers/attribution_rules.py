@@ -61,13 +61,15 @@ while the options the page passes are a closed type; a key name cannot tell them
   ``python-httpx.org``) and, on a code host or package registry, the product's repository
   or package; a relative link is the site's own. Unlike the rules above it also decides a
   token that a product name roots or resembles (``reply.sendFile`` linked to the
-  repository of the plugin that adds it): only a token that grounds stays grounded.
+  repository of the plugin that adds it): only a token that grounds stays grounded. The
+  text of an MkDocs autoref to an object of a package the product imports is that package's.
 
 - ``link-label`` / ``link-target``: a path that is the label of a link to that very file
   (``Defined in: [types/cli.ts:762](https://github.com/o/p/blob/<sha>/src/lib/types/cli.ts#L762)``,
   as API reference generators write): where the link is a file of the product's
   repository that exists, the token is grounded by it (``link-target``); a relative link
-  to it is the site's own (``link-label``, not a reference: gate 6 checks the target).
+  to it is the site's own (``link-label``, not a reference: gate 6 checks the target); a
+  permalink (a commit's full id) names that commit's file, unjudged against the checkout.
 
 The declared codebase's own rule (``declared-tree``: a path through two or more folders the
 product's tree never uses) lives with the other declared-codebase rules in outcome_rules.
@@ -86,6 +88,7 @@ from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
 from pytest_postgates.post import package_spelling
 
 if TYPE_CHECKING:
+    from pytest_postgates.evidence.api_model import ApiModel
     from pytest_postgates.evidence.grounding import PostDefinitions
     from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
@@ -650,10 +653,22 @@ def products_address(url: str, names: frozenset[str]) -> bool | None:
     )
 
 
-def linked_elsewhere(token: Token, repos: Repos, post: Post) -> Outcome | None:
+def linked_elsewhere(
+    token: Token, repos: Repos, post: Post, model: ApiModel | None = None
+) -> Outcome | None:
     """``linked-elsewhere``: the page links the token, or a package name it spells
     another way (``griffe_pydantic`` for a linked ``griffe-pydantic``), to an address not
-    the product's."""
+    the product's, or writes it in the text of an MkDocs autoref to an object of a package
+    the product imports from outside (``[`x` flag on `TypeAdapter`][pydantic.TypeAdapter]``
+    in pydantic-ai's docs)."""
+    theirs = _autoref_elsewhere(token, post, model)
+    if theirs:
+        return (
+            "unjudged",
+            "linked-elsewhere",
+            f"the page links it to `{theirs}`, an object of the package `{theirs.split('.')[0]}` "
+            "the product imports from outside: another party's name",
+        )
     href = token.href
     if not href and _DISTRIBUTION.fullmatch(token.text):
         href = post.linked_names.get(package_spelling(token.text), "")
@@ -671,6 +686,23 @@ def linked_elsewhere(token: Token, repos: Repos, post: Post) -> Outcome | None:
         "this repository cannot judge",
     )
 
+
+def _autoref_elsewhere(token: Token, post: Post, model: ApiModel | None) -> str:
+    """The target of an autoref whose text holds the token in backticks, when the target's
+    package is none of the product's modules but one its code imports from outside."""
+    if model is None or token.href or not 0 < token.line <= len(post.lines):
+        return ""
+    for found in _AUTOREF.finditer(post.lines[token.line - 1]):
+        text, target = found.group(1), found.group(2)
+        root = target.split(".")[0]
+        if f"`{token.text}`" not in text or not root or root in model.modules:
+            continue
+        if any(site.module.split(".")[0] == root for site in model.facts.import_sites):
+            return target
+    return ""
+
+
+_AUTOREF = re.compile(r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\[([\w.]+)\]")
 
 # A distribution's name as packaging spells it (``griffe_pydantic``, ``tidy-extras``).
 _DISTRIBUTION = re.compile(r"[A-Za-z0-9][\w.-]*[A-Za-z0-9]")
@@ -706,4 +738,8 @@ def link_label(token: Token, kind: str, repos: Repos) -> tuple[str, str, str] | 
         index = repos.primary.index
         if index.is_file(path) or index.is_dir(path):
             return ("grounded", "link-target", path)
+        if re.fullmatch(r"[0-9a-f]{40}", segments[3]):
+            # A permalink: the page names the file of that commit, not of the checkout.
+            why = f"the label of a permalink to {path} at commit {segments[3][:12]}"
+            return ("unjudged", "link-target", why + ", not a claim about the checkout")
     return None

@@ -159,7 +159,9 @@ RULES = (
         "model-unjudged",
         "unjudged",
         "a chain rooted in the product that the model cannot finish (a base class outside "
-        "the product, a star import): listed with the reason, never grounded",
+        "the product, a star import), or keywords after a name alone that is only a method "
+        "of product classes (whose, the token does not say): listed with the reason, never "
+        "grounded",
         "tests/test_api_model_grounding.py::test_an_external_base_leaves_the_member_unjudged",
     ),
 )
@@ -240,6 +242,15 @@ def _judge(
         )
         if known is not None:
             return _judge_arguments(keys, known, parts[-1], resolution.where, model)
+        owners = model.method_owners(parts[0]) if keys and len(parts) == 1 else []
+        if owners:
+            return ModelDecision(
+                "unjudged",
+                "model-unjudged",
+                reason=f"`{parts[0]}` is no function of a product module, only a method of "
+                f"{_names(tuple(owners))}; the token names no class, so whose keywords these "
+                "are is not known",
+            )
         if any(not model.declares(key) for key in keys):
             # The callee's parameters are not known (an untyped options object): the
             # arguments stay with the gate's argument rule.
@@ -491,7 +502,7 @@ def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
     for key in keys:
         if model.declares(key) or key in model.facts.identifiers:
             continue
-        near = model.resembles(key)
+        near = model.resembles(key, key=True)
         if near is not None:
             return ModelDecision(
                 "ungrounded",
