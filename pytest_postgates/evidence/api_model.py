@@ -69,15 +69,21 @@ from pytest_postgates.evidence.name_spelling import (
     words,
     words_swapped,
 )
-from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
+from pytest_postgates.evidence.repomap import (
+    grammar_version,
+    load_parsers,
+    source_language,
+    source_paths,
+)
 from pytest_postgates.fileio import locked, write_atomic
 
 # 8: ModelFacts.union_aliases (Python type aliases of a union); 9: JS bases, constructor
 # `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
 # `**kwargs: Unpack[T]`; 11: optionator option lists (evidence/cli_js.py) on one branch,
 # ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
-# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three
-MODEL_VERSION = 13
+# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: a script without a
+# suffix read by its shebang, command-line-args and meow flags, open flag sets
+MODEL_VERSION = 14
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -603,8 +609,9 @@ def build_model(
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
     uses (imported from elsewhere, an environment variable) is real, if not declared."""
-    python = {p: t for p, t in sources.items() if LANGUAGES[Path(p).suffix.lower()] == "python"}
-    scripts = {p: t for p, t in sources.items() if p not in python}
+    languages = {p: source_language(p, t) for p, t in sources.items()}
+    python = {p: t for p, t in sources.items() if languages[p] == "python"}
+    scripts = {p: t for p, t in sources.items() if languages[p] not in (None, "python")}
     facts = model_python.read_python(python)
     if scripts:
         parsers = load_parsers()
@@ -655,7 +662,7 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
         # The sources whose text the index holds (a folder of posts leaves out its pages,
         # a file over the size cut is listed by name only), and the empty `__init__.py`
         # files that make packages: what the model reads, so the name changes with it.
-        paths = [p for p in index.text_paths if Path(p).suffix.lower() in LANGUAGES]
+        paths = source_paths(index)
         paths += [p for p in index.paths if p.endswith(("/__init__.py", "/__init__.pyi"))]
         name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
         names[MODEL_VERSION] = name

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Collection, Mapping
-from pathlib import Path
 from typing import Any
 
 from pytest_postgates.evidence import calls_js
@@ -26,7 +25,7 @@ from pytest_postgates.evidence.model_facts import (
     ModelFacts,
     normal_flag,
 )
-from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.evidence.repomap import source_language
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
 
@@ -39,7 +38,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     tables: dict[str, FileTable] = {}
     units: dict[str, UnitCalls] = {}
     for path in sorted(sources):
-        language = LANGUAGES.get(Path(path).suffix.lower())
+        language = source_language(path, sources[path])
         parser = parsers.get(language or "")
         if parser is None:
             facts.unread[path] = f"no {language} parser"
