@@ -13,6 +13,7 @@ from pytest_postgates.evidence.api_model import build_model
 from pytest_postgates.evidence.repomap import source_language
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.model_grounding import judge_flag
 from tests.helpers import make_post, make_repo, repo_context, token_outcome
 
 
@@ -81,3 +82,173 @@ def test_a_bin_without_a_suffix_is_read_by_its_shebang(tmp_path: Path) -> None:
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-cli")
     model = build_model("c", {"bin/ncu": NCU_BIN, "bin/notes": notes})
     assert "json-all" in model.facts.flags and "bin/notes" not in model.facts.unread
+
+
+DEFINITIONS = (
+    "module.exports = [\n"
+    "  { name: 'output', alias: 'o', type: String, description: 'json or markdown' },\n"
+    "  { name: 'json-all', type: Boolean },\n"
+    "  { name: 'registry', type: String, multiple: true },\n"
+    "];\n"
+)
+CLA_BIN = (
+    "#!/usr/bin/env node\n"
+    "const commandLineArgs = require('command-line-args');\n"
+    "const definitions = require('../lib/options');\n"
+    "const options = commandLineArgs(definitions);\n"
+)
+
+
+def test_command_line_args_definitions_declare_the_products_flags(tmp_path: Path) -> None:
+    """command-line-args parses by a list of ``{ name, type, alias }`` definitions, kept in a
+    module of their own that imports nothing: their names are the product's flags when the
+    product parses with command-line-args, and nothing when it does not."""
+    manifest = '{"name": "info", "bin": {"info": "./bin/info"}}'
+    files = {"package.json": manifest, "bin/info": CLA_BIN, "lib/options.js": DEFINITIONS}
+    ctx = _ctx(make_repo(tmp_path / "repo", files), tmp_path)
+    for token, outcome in (
+        ("--output", "grounded"),
+        ("--json-all", "grounded"),
+        ("--output-json", "ungrounded"),  # a near miss of --output
+        ("--registy", "ungrounded"),
+    ):
+        entry = _outcome(f"Pass `{token}` to it.\n", token, tmp_path, ctx)
+        assert (entry["outcome"], entry.get("rule")) == (outcome, "model-cli"), token
+    entry = _outcome(
+        "```bash\ninfo --markdown\n```\n\n`--markdown`.\n", "--markdown", tmp_path, ctx
+    )
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-command")
+    # The same list in a product that parses with something else declares no flag.
+    other = build_model("c", {"lib/options.js": DEFINITIONS, "bin/x.js": "main();\n"})
+    assert not other.facts.flags and not other.cli.present
+
+
+def test_definitions_from_another_package_leave_the_flag_set_open(tmp_path: Path) -> None:
+    """A parser also fed definitions the model cannot read (another package's, or a list
+    made at run time) takes flags the model cannot list: an undeclared flag is unjudged,
+    with the place, never a finding; a declared one still grounds."""
+    serve = (
+        "const commandLineArgs = require('command-line-args');\n"
+        "const { devServer } = require('dev-server/bin/cli-flags');\n"
+        "const args = commandLineArgs(devServer, { partial: true });\n"
+    )
+    manifest = '{"name": "info", "bin": {"info": "./bin/info"}}'
+    files = {
+        "package.json": manifest,
+        "bin/info": CLA_BIN,
+        "lib/options.js": DEFINITIONS,
+        "lib/serve.js": serve,
+    }
+    ctx = _ctx(make_repo(tmp_path / "repo", files), tmp_path)
+    entry = _outcome("Pass `--output-json` to it.\n", "--output-json", tmp_path, ctx)
+    assert (entry["outcome"], entry.get("rule")) == ("unjudged", "model-cli")
+    assert "lib/serve.js:3" in entry["reason"] and "dev-server/bin/cli-flags" in entry["reason"]
+    entry = _outcome(
+        "```bash\ninfo --markdown\n```\n\n`--markdown`.\n", "--markdown", tmp_path, ctx
+    )
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-command")
+    assert _outcome("Pass `--output`.\n", "--output", tmp_path, ctx)["outcome"] == "grounded"
+    # A list spread with one made at run time is open too; one written here is not.
+    listed = "module.exports = [...core, { name: 'x', type: String }];\n"
+    made = "const core = cli.getArguments();\n" + listed
+    written = "const core = [{ name: 'y', type: Boolean }];\n" + listed
+    for text, open_ in ((made, True), (written, False)):
+        model = build_model("c", {"bin/info.js": CLA_BIN, "lib/options.js": text})
+        assert bool(model.facts.open_flags) is open_, text
+        assert "x" in model.facts.flags
+
+
+MEOW_HELP = "`\n  Usage\n    $ ncu [options]\n`"
+
+
+def test_meows_flag_spec_declares_the_products_flags(tmp_path: Path) -> None:
+    """meow 4 and later: ``flags`` declares each flag (a boolean one negated too, as its
+    parser takes ``--no-x``), ``alias`` a long alias; meow adds ``--help`` and ``--version``."""
+    cli = (
+        "import meow from 'meow';\n"
+        f"const cli = meow({MEOW_HELP}, {{\n"
+        "  flags: {\n"
+        "    jsonAll: { type: 'boolean', alias: 'j' },\n"
+        "    registry: { type: 'string', alias: 'registry-url' },\n"
+        "  },\n"
+        "});\n"
+    )
+    manifest = '{"name": "ncu", "type": "module", "bin": {"ncu": "./cli.js"}}'
+    ctx = _ctx(make_repo(tmp_path / "repo", {"package.json": manifest, "cli.js": cli}), tmp_path)
+    for line, token, outcome in (
+        ("ncu --json-all", "--json-all", "grounded"),
+        ("ncu --jsonAll", "--jsonAll", "grounded"),
+        ("ncu --no-json-all", "--no-json-all", "grounded"),
+        ("ncu --registry-url x", "--registry-url", "grounded"),
+        ("ncu --help", "--help", "grounded"),
+        ("ncu --json", "--json", "ungrounded"),
+    ):
+        body = f"```bash\n{line}\n```\n\nSee `{token}`.\n"
+        entry = _outcome(body, token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == (outcome, "model-command"), line
+
+
+def test_meow_without_a_flag_spec_leaves_the_flag_set_open(tmp_path: Path) -> None:
+    """meow 3 has no flag spec: it hands minimist options (``alias``, ``boolean``,
+    ``string``) on, and minimist takes any flag. The names it gives are declared; any
+    other flag is unjudged with that reason."""
+    cli = (
+        "#!/usr/bin/env node\n"
+        "var meow = require('meow');\n"
+        "var cli = meow(['Usage', '  $ lerna [command]'], {\n"
+        "  alias: { independent: 'i', forcePublish: 'force-version' },\n"
+        "  boolean: ['canary'],\n"
+        "});\n"
+    )
+    manifest = '{"name": "lerna", "bin": {"lerna": "./bin/lerna.js"}}'
+    files = {"package.json": manifest, "bin/lerna.js": cli}
+    ctx = _ctx(make_repo(tmp_path / "repo", files), tmp_path)
+    for token in ("--independent", "--force-version", "--force-publish", "--canary"):
+        assert _outcome(f"Pass `{token}`.\n", token, tmp_path, ctx)["outcome"] == "grounded"
+    entry = _outcome("Pass `--exclude` to it.\n", "--exclude", tmp_path, ctx)
+    assert (entry["outcome"], entry.get("rule")) == ("unjudged", "model-cli")
+    assert "bin/lerna.js:3" in entry["reason"] and "minimist" in entry["reason"]
+    body = "```bash\nlerna publish --canaryy\n```\n\nSee `--canaryy`.\n"
+    entry = _outcome(body, "--canaryy", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-command")
+
+
+@pytest.mark.parametrize(
+    ("cli", "open_"),
+    [
+        ("program.option('--upgrade').option('--slow');", False),
+        ("for (const f of flags) { program.option(f.flags, f.description); }", True),
+        ("program.addOption(new Option(spec.flags));", True),
+        ("program.addOption(new Option('--upgrade'));", False),
+    ],
+)
+def test_commander_options_named_at_run_time_leave_the_flag_set_open(cli: str, open_: bool) -> None:
+    source = "const { program, Option } = require('commander');\n" + cli + "\nprogram.parse();\n"
+    model = build_model("c", {"bin/cli.js": source})
+    assert bool(model.facts.open_flags) is open_
+    decision = judge_flag("--upgrad", model)  # a near miss, when the set is closed
+    assert decision is not None
+    assert decision.outcome == ("unjudged" if open_ else "ungrounded")
+
+
+@pytest.mark.parametrize(
+    ("head", "spread", "open_"),
+    [
+        ("const shared = { verbose: { type: 'boolean' } };", "...shared", False),
+        ("import { shared } from 'other-cli/options';", "...shared", True),
+        ("", "...CommandFactory.common", False),  # a class written in the file
+        ("const shared = loadOptions();", "...shared", True),
+    ],
+)
+def test_a_yargs_table_spread_from_elsewhere_leaves_the_flag_set_open(
+    head: str, spread: str, open_: bool
+) -> None:
+    source = (
+        "import yargs from 'yargs';\n"
+        f"{head}\n"
+        "class CommandFactory { static common = { quiet: { type: 'boolean' } }; }\n"
+        f"yargs.options({{ {spread}, fast: {{ type: 'boolean' }} }}).parse();\n"
+    )
+    model = build_model("c", {"src/cli.ts": source})
+    assert bool(model.facts.open_flags) is open_, model.facts.open_flags
+    assert "fast" in model.facts.flags
