@@ -20,7 +20,9 @@ libraries themselves where they are installed):
   ``_cmd``, ``_group`` or ``_grp`` suffix.
 * argparse: ``--help`` unless ``add_help=False``; ``action=BooleanOptionalAction`` adds
   ``--no-x`` for each ``--x``; ``add_parser("run")`` makes a command, and the options added
-  to the parser it returns (or to a group of it) are that command's.
+  to the parser it returns (or to a group of it) are that command's; ``add_parser(name)``
+  of a name made at run time (pdm's commands, one a module of a package, registered by a
+  loop) leaves the table of commands open.
 
 Options whose command the reader cannot tell are the root's (accepted by every command).
 """
@@ -265,6 +267,8 @@ class _CliReader(ast.NodeVisitor):
         if callee == "ArgumentParser" and not _keyword_false(node, "add_help"):
             self.derive("--help", "", "argparse adds -h/--help")
         elif callee == "add_parser":
+            if node.args and not _strings(node.args[:1]):
+                self.found.open.append(node.lineno)  # `add_parser(name or cls.name)`
             names = _strings(node.args[:1]) + _keyword_strings(node, "aliases")
             for name in names:
                 self.found.commands.append((name, node.lineno))

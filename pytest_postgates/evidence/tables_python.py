@@ -25,6 +25,7 @@ class PythonTables:
     def __init__(self, source: bytes) -> None:
         self.source = source
         self.table = FileTable("python")
+        self.subparsers = 0  # the line of the file's first `add_subparsers()`
 
     def text(self, node: Any) -> str:
         return node_text(self.source, node)
@@ -87,6 +88,10 @@ class PythonTables:
             elif node.type == "decorated_definition":
                 self.cli_decorated(node)
             stack.extend(node.named_children)
+        if self.subparsers and not self.table.commands:
+            # Subparsers made here and filled elsewhere (a loop registering the modules of
+            # a package, pdm's `register_command`): the commands are not written here.
+            self.table.commands.append([OPEN_COMMANDS, False, self.subparsers])
 
     def strings(self, arguments: Any) -> list[str]:
         return [self.text(c).strip("'\"") for c in arguments.named_children if c.type == "string"]
@@ -108,7 +113,13 @@ class PythonTables:
                 for match in LONG_FLAG.finditer(text):
                     if text.startswith("--"):
                         self.table.options.append(match.group(1))
+        elif method == "add_subparsers":
+            self.subparsers = self.subparsers or node.start_point[0] + 1
         elif method == "add_parser":
+            first = next((c for c in arguments.named_children if c.type != "comment"), None)
+            if first is not None and first.type not in ("string", "keyword_argument"):
+                # `add_parser(name or cls.name)`: a command named at run time.
+                self.table.commands.append([OPEN_COMMANDS, False, node.start_point[0] + 1])
             names = self.strings(arguments)[:1]
             aliases = self.keyword(arguments, "aliases")
             if aliases is not None:
