@@ -252,3 +252,25 @@ def test_a_yargs_table_spread_from_elsewhere_leaves_the_flag_set_open(
     model = build_model("c", {"src/cli.ts": source})
     assert bool(model.facts.open_flags) is open_, model.facts.open_flags
     assert "fast" in model.facts.flags
+
+
+def test_gate_15_leaves_a_flag_of_an_open_parser_unjudged(tmp_path: Path) -> None:
+    """Gate 15 reads the bin's parser from its tables: a flag it does not declare is a
+    finding while the options are all written, and unjudged with the place once one is
+    named at run time."""
+    from pytest_postgates.gates import code_samples
+
+    base = "const { program } = require('commander');\nprogram.option('--upgrade');\n"
+    dynamic = "for (const f of extra) { program.option(f.flags); }\n"
+    manifest = '{"name": "tool", "bin": {"tool": "./bin/tool.js"}}'
+    body = "Run it:\n\n```bash\ntool --upgrad\n```\n"
+    for tail, found in (("", True), (dynamic, False)):
+        files = {"package.json": manifest, "bin/tool.js": base + tail + "program.parse();\n"}
+        repo = make_repo(tmp_path / f"repo{len(tail)}", files)
+        ctx = repo_context(repo, tmp_path / f"cache{len(tail)}")
+        card = code_samples.GATE.evaluate(make_post(body, tmp_path), ctx)
+        names = [(v["kind"], v["name"]) for v in card.detail["violations"]]
+        assert names == ([("cli_flag", "--upgrad")] if found else []), tail
+        if not found:
+            reasons = [u["reason"] for u in card.detail["unjudged"]]
+            assert any("takes flags it does not list (bin/tool.js:3)" in r for r in reasons)

@@ -539,7 +539,15 @@ class ApiLookup:
                     tied.update(normal_flag(o) for o in own)
             root.update(normal_flag(o) for o in table.options if normal_flag(o) not in tied)
             root.update(normal_flag(o) for o in table.command_options.get("", []))
-        return CliTable(entry, frameworks, commands, options, read, per_command, root)
+        unlisted: list[str] = []
+        for path in read:
+            for line, why, spec in self.tables.files[path].open_flags:
+                # A table spread from a file of the CLI whose options are read is listed.
+                target = self.relative(path, spec) if spec else None
+                table = self.tables.files.get(target) if target in files else None
+                if table is None or not table.options:
+                    unlisted.append(f"{path}:{line}: {why}")
+        return CliTable(entry, frameworks, commands, options, read, per_command, root, unlisted)
 
     # -------------------------------------------------------------- Python
     def python_module(self, dotted: str) -> str | None:
@@ -563,6 +571,8 @@ class CliTable:
     # tied to no one command (the root's, or a framework whose options are not attributed).
     per_command: dict[str, set[str]] = field(default_factory=dict)
     root_options: set[str] = field(default_factory=set)
+    # Where the parser takes flags the tables do not list (FileTable.open_flags).
+    open_flags: list[str] = field(default_factory=list)
 
     @property
     def has_default_command(self) -> bool:
