@@ -238,6 +238,7 @@ def test_commander_options_named_at_run_time_leave_the_flag_set_open(cli: str, o
         ("import { shared } from 'other-cli/options';", "...shared", True),
         ("", "...CommandFactory.common", False),  # a class written in the file
         ("const shared = loadOptions();", "...shared", True),
+        ("", "...require('other-cli/options')", True),
     ],
 )
 def test_a_yargs_table_spread_from_elsewhere_leaves_the_flag_set_open(

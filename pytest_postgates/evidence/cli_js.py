@@ -307,6 +307,11 @@ class JsCliReader:
             return
         name = self.text(head)
         imported = self.table.imports.get(name)
+        if name in ("require", "import") and value.type == "call_expression":
+            arguments = field_of(value, "arguments")
+            first = arguments.named_children[0] if arguments is not None else None
+            spec = string_value(self.source, first) if first is not None else None
+            imported = [spec, "*"] if spec else None
         if imported is not None:
             spec = imported[0] if imported[0].startswith(".") else ""
             self.open_at(at, f"a table from another module ({written}, from {imported[0]})", spec)
