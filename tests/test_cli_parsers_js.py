@@ -1,6 +1,7 @@
 """The product's command line read from JavaScript bins and parsers beyond yargs and
-commander (issue 24): a bin without a suffix read by its shebang, command-line-args option
-definitions, meow's flags, and a parser read only in part leaving the flag set open."""
+commander (issue 24): a bin without a suffix read by its shebang (a Python script's too),
+command-line-args option definitions, meow's flags, and a parser read only in part leaving
+the flag set open."""
 
 from __future__ import annotations
 
@@ -82,6 +83,16 @@ def test_a_bin_without_a_suffix_is_read_by_its_shebang(tmp_path: Path) -> None:
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-cli")
     model = build_model("c", {"bin/ncu": NCU_BIN, "bin/notes": notes})
     assert "json-all" in model.facts.flags and "bin/notes" not in model.facts.unread
+
+
+def test_a_python_script_without_a_suffix_is_read_by_its_shebang() -> None:
+    """A Python script run by its shebang is no module one imports: keyed by its path (it
+    names no module of the product), its parser is read; a shell script is not a source."""
+    script = "#!/usr/bin/env python3\nimport argparse\n\np = argparse.ArgumentParser()\n"
+    script += 'p.add_argument("--fast")\n'
+    model = build_model("c", {"bin/tool": script, "tool/__init__.py": "", "bin/run": "#!/bin/sh\n"})
+    assert model.facts.flags == {"fast": "bin/tool"} and not model.facts.unread
+    assert "bin/tool" not in model.modules and "tool" in model.modules
 
 
 DEFINITIONS = (
