@@ -541,7 +541,18 @@ class ApiLookup:
             root.update(normal_flag(o) for o in table.options if normal_flag(o) not in tied)
             root.update(normal_flag(o) for o in table.command_options.get("", []))
             passthrough.update(table.passthrough)
-        return CliTable(entry, frameworks, commands, options, read, per_command, root, passthrough)
+        unlisted: list[str] = []
+        for path in read:
+            for line, why, spec in self.tables.files[path].open_flags:
+                # A table spread from a file of the CLI whose options are read is listed.
+                target = self.relative(path, spec) if spec else None
+                table = self.tables.files.get(target) if target in files else None
+                if table is None or not table.options:
+                    unlisted.append(f"{path}:{line}: {why}")
+        return CliTable(
+            entry, frameworks, commands, options, read, per_command, root,
+            passthrough=passthrough, open_flags=unlisted,
+        )  # fmt: skip
 
     # -------------------------------------------------------------- Python
     def python_module(self, dotted: str) -> str | None:
@@ -567,6 +578,8 @@ class CliTable:
     root_options: set[str] = field(default_factory=set)
     # The commands that hand what follows their first positional word to another program.
     passthrough: set[str] = field(default_factory=set)
+    # Where the parser takes flags the tables do not list (FileTable.open_flags).
+    open_flags: list[str] = field(default_factory=list)
 
     @property
     def has_default_command(self) -> bool:

@@ -41,6 +41,7 @@ from pytest_postgates.evidence import (
     model_js,
     model_packages,
     model_python,
+    repomap,
     tables_js,
     type_tables,
 )
@@ -69,14 +70,11 @@ from pytest_postgates.evidence.name_spelling import (
     words,
     words_swapped,
 )
-from pytest_postgates.evidence.repomap import LANGUAGES, grammar_version, load_parsers
 from pytest_postgates.fileio import locked, write_atomic
 
-# Bumped whenever what the extractors read changes: a cached model of another version is
-# rebuilt. What each version added is in git (`git log -S "MODEL_VERSION =" -p` on this
-# file); 15: click option decorators a module defines (cli_python), and a `try`'s fallback
-# for another package's name or a member read on another package's name not the product's.
-MODEL_VERSION = 15
+# Bumped whenever what the extractors read changes (a cached model of another version is
+# rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
+MODEL_VERSION = 16
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -630,11 +628,12 @@ def build_model(
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
     uses (imported from elsewhere, an environment variable) is real, if not declared."""
-    python = {p: t for p, t in sources.items() if LANGUAGES[Path(p).suffix.lower()] == "python"}
-    scripts = {p: t for p, t in sources.items() if p not in python}
+    languages = {p: repomap.source_language(p, t) for p, t in sources.items()}
+    python = {p: t for p, t in sources.items() if languages[p] == "python"}
+    scripts = {p: t for p, t in sources.items() if languages[p] not in (None, "python")}
     facts = model_python.read_python(python)
     if scripts:
-        parsers = load_parsers()
+        parsers = repomap.load_parsers()
         if isinstance(parsers, str):
             facts.unread.update({path: parsers for path in scripts})
         else:
@@ -664,7 +663,7 @@ def build_model(
 
 
 def _extractor_digest(paths: Iterable[str]) -> str:
-    digest = hashlib.sha1(grammar_version().encode())
+    digest = hashlib.sha1(repomap.grammar_version().encode())
     for module in _EXTRACTORS:
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(__file__).read_bytes())
@@ -682,7 +681,7 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
         # The sources whose text the index holds (a folder of posts leaves out its pages,
         # a file over the size cut is listed by name only), and the empty `__init__.py`
         # files that make packages: what the model reads, so the name changes with it.
-        paths = [p for p in index.text_paths if Path(p).suffix.lower() in LANGUAGES]
+        paths = repomap.source_paths(index)
         paths += [p for p in index.paths if p.endswith(("/__init__.py", "/__init__.pyi"))]
         name = f"apimodel-v{MODEL_VERSION}-{index.commit}-{_extractor_digest(paths)}"
         names[MODEL_VERSION] = name

@@ -12,7 +12,9 @@ parser), and the questions gate 2 asks of it.
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
   ``--help``, and ``--version`` where the program calls ``.version()``).
 * :class:`CliModel`: a flag of the whole CLI, or of one command (its own flags and the
-  root's), and whether a command is one the CLI makes at run time.
+  root's), whether a command is one the CLI makes at run time, and whether the flag set
+  is open (a parser read only in part, or one that takes any flag): then a flag it does
+  not declare is not judged.
 """
 
 from __future__ import annotations
@@ -165,6 +167,8 @@ def derive_js_flags(facts: ModelFacts, path: str, options: list[str], source: st
         derived += [(f"--no-{o}", f"yargs negates every option (--{o})") for o in options]
     if "commander" in frameworks and ".version(" in source:
         derived.append(("--version", "commander's .version() adds --version"))
+    if "meow" in frameworks:  # autoHelp and autoVersion, on unless turned off
+        derived += [("--help", "meow adds --help"), ("--version", "meow adds --version")]
     for flag, how in derived:
         name = normal_flag(flag)
         if name not in facts.flags:
@@ -180,8 +184,9 @@ class CliModel:
 
     @property
     def present(self) -> bool:
-        """Whether the model read a command line of the product."""
-        return bool(self.facts.flags or self.facts.commands)
+        """Whether the model read a command line of the product (one whose options are
+        all made at run time too)."""
+        return bool(self.facts.flags or self.facts.commands or self.facts.open_flags)
 
     def flag(self, flag: str) -> str | None:
         """Where the parser declares or derives ``flag`` for any command (None: nowhere)."""
@@ -206,3 +211,9 @@ class CliModel:
     def open(self) -> bool:
         """Whether the CLI makes commands at run time (its command table is not closed)."""
         return bool(self.facts.open_commands)
+
+    @property
+    def open_flags(self) -> str | None:
+        """Why the CLI may take flags the model does not list ("path:line: why"), the first
+        place; None when its flag set is closed."""
+        return self.facts.open_flags[0] if self.facts.open_flags else None

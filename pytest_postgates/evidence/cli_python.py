@@ -20,7 +20,9 @@ libraries themselves where they are installed):
   ``_cmd``, ``_group`` or ``_grp`` suffix.
 * argparse: ``--help`` unless ``add_help=False``; ``action=BooleanOptionalAction`` adds
   ``--no-x`` for each ``--x``; ``add_parser("run")`` makes a command, and the options added
-  to the parser it returns (or to a group of it) are that command's.
+  to the parser it returns (or to a group of it) are that command's; ``add_parser(name)``
+  of a name made at run time (pdm's commands, one a module of a package, registered by a
+  loop) leaves the table of commands open.
 
 * decorators the module defines that apply click options (``def quiet_option(f): return
   click.option("--quiet", ...)(f)``, ``common = add_options(click.option("--theme"),
@@ -82,6 +84,10 @@ def read_cli(tree: ast.Module, frameworks: Iterable[str]) -> CliRead:
     reader = _CliReader(frozenset(frameworks))
     reader.visit(tree)
     found = reader.found
+    if reader.subparsers and not found.commands:
+        # Subparsers made here and filled elsewhere (a loop registering the modules of a
+        # package, pdm's `register_command`): the commands are not written here.
+        found.open.append(reader.subparsers)
     for alias, command in reader.aliases.items():  # an alias takes its command's flags
         found.declared += [(f, alias, line) for f, c, line in found.declared if c == command]
         found.derived += [(f, alias, how) for f, c, how in found.derived if c == command]
@@ -136,6 +142,7 @@ class _CliReader(ast.NodeVisitor):
         self.imported: set[str] = set()
         # Decorators the module defines that apply click options -> (flag, line).
         self.option_decorators: dict[str, list[tuple[str, int]]] = {}
+        self.subparsers = 0  # the line of the module's first `add_subparsers()`
 
     # ------------------------------------------------------------------ helpers
     def declare(self, flag: str, command: str, line: int) -> None:
@@ -312,7 +319,11 @@ class _CliReader(ast.NodeVisitor):
         owner = _dotted(node.func.value) if isinstance(node.func, ast.Attribute) else ""
         if callee == "ArgumentParser" and not _keyword_false(node, "add_help"):
             self.derive("--help", "", "argparse adds -h/--help")
+        elif callee == "add_subparsers":
+            self.subparsers = self.subparsers or node.lineno
         elif callee == "add_parser":
+            if node.args and not _strings(node.args[:1]):
+                self.found.open.append(node.lineno)  # `add_parser(name or cls.name)`
             names = _strings(node.args[:1]) + _keyword_strings(node, "aliases")
             for name in names:
                 self.found.commands.append((name, node.lineno))

@@ -43,9 +43,9 @@ from pytest_postgates.evidence import cli_python, file_table, tables_js, tables_
 from pytest_postgates.evidence.file_table import JS_CLI_MODULES, PY_CLI_MODULES, FileTable
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.repomap import (
-    LANGUAGES,
     grammar_version,
     load_parsers,
+    source_language,
     source_paths,
 )
 from pytest_postgates.evidence.tables_js import JsTables
@@ -161,8 +161,9 @@ class CodeTables:
         Python file or a file the tables do not read)."""
         found = self._imports.get(path)
         if found is None:
-            language = LANGUAGES.get(Path(path).suffix.lower())
-            text = self.text(path) if self.text is not None and language != "python" else None
+            python = source_language(path) == "python"
+            text = self.text(path) if self.text is not None and not python else None
+            text = None if text is None or source_language(path, text) == "python" else text
             found = self._imports[path] = scan_imports(text) if text is not None else []
         return found
 
@@ -172,7 +173,8 @@ class CodeTables:
         if self.text is None:
             return True
         text = self.text(path)
-        modules = PY_CLI_MODULES if path.endswith((".py", ".pyi")) else JS_CLI_MODULES
+        python = text is not None and source_language(path, text) == "python"
+        modules = PY_CLI_MODULES if python else JS_CLI_MODULES
         return text is not None and any(module in text for module in modules)
 
     def save(self) -> None:
@@ -213,7 +215,7 @@ class CodeTables:
 
 def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTable | None:
     """The table of one file (None for languages not read)."""
-    language = LANGUAGES.get(Path(path).suffix.lower())
+    language = source_language(path, text)
     if language is None or language not in parsers:
         return None
     source = text.encode("utf-8")

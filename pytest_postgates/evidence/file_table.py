@@ -9,7 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # The CLI frameworks the extractors read, by the module a file imports.
-JS_CLI_MODULES = {"yargs": "yargs", "commander": "commander", "optionator": "optionator"}
+JS_CLI_MODULES = {
+    "yargs": "yargs",
+    "commander": "commander",
+    "optionator": "optionator",
+    "meow": "meow",
+    # command-line-args parses by a list of option definitions that command-line-usage
+    # prints: a file of either reads the same `[{ name, type, alias }]` lists.
+    "command-line-args": "command-line-args",
+    "command-line-usage": "command-line-args",
+}
 PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
 # The command name that marks a CLI making commands at run time (no closed table).
 OPEN_COMMANDS = "+"
@@ -65,6 +74,9 @@ class FileTable:
     # Python: the commands that hand what follows their first positional word to another
     # program (argparse's REMAINDER, click's UNPROCESSED arguments).
     passthrough: list[str] = field(default_factory=list)
+    # Where the file's parser takes flags it does not list: [line, why, specifier] (the
+    # specifier of a table spread from another module, "" when nothing can close it).
+    open_flags: list[list[Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, [], {}, False)}

@@ -250,6 +250,10 @@ class ModelFacts:
     command_flags: dict[str, list[str]] = field(default_factory=dict)
     # Where the CLI makes commands at run time ("path:line"): its command table is open.
     open_commands: list[str] = field(default_factory=list)
+    # Where the parser takes flags the model cannot list ("path:line: why": options added at
+    # run time, a table spread from what the model does not read, a parser taking any flag):
+    # its flag set is open, and a flag it does not declare is not judged.
+    open_flags: list[str] = field(default_factory=list)
     # The product's executables (console scripts, package.json `bin`) -> what they run, and
     # its modules `python -m` runs (a package with a `__main__`).
     executables: dict[str, str] = field(default_factory=dict)
@@ -346,6 +350,7 @@ class ModelFacts:
         for command, flags in other.command_flags.items():
             self.add_command_flags(command, flags)
         self.open_commands.extend(other.open_commands)
+        self.open_flags.extend(other.open_flags)
         self.executables.update(other.executables)
         self.main_modules.extend(m for m in other.main_modules if m not in self.main_modules)
         self.unread.update(other.unread)
@@ -381,6 +386,7 @@ class ModelFacts:
             "derived_flags": self.derived_flags,
             "command_flags": self.command_flags,
             "open_commands": self.open_commands,
+            "open_flags": self.open_flags,
             "executables": self.executables,
             "main_modules": self.main_modules,
             "unread": self.unread,
@@ -414,6 +420,7 @@ class ModelFacts:
             derived_flags=dict(data["derived_flags"]),
             command_flags={k: list(v) for k, v in data["command_flags"].items()},
             open_commands=list(data["open_commands"]),
+            open_flags=list(data["open_flags"]),
             executables=dict(data["executables"]),
             main_modules=list(data["main_modules"]),
             unread=dict(data["unread"]),

@@ -10,8 +10,8 @@ keys included). A file tree-sitter cannot read is listed in ``unread``.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Collection, Mapping
-from pathlib import Path
 from typing import Any
 
 from pytest_postgates.evidence import calls_js
@@ -26,7 +26,7 @@ from pytest_postgates.evidence.model_facts import (
     ModelFacts,
     normal_flag,
 )
-from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.evidence.repomap import source_language
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
 
@@ -38,8 +38,11 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     facts = ModelFacts()
     tables: dict[str, FileTable] = {}
     units: dict[str, UnitCalls] = {}
+    # command-line-args definitions in files that import no parser: the product's options
+    # when it parses with command-line-args (a module of option lists its parser reads).
+    definitions: list[tuple[str, FileTable]] = []
     for path in sorted(sources):
-        language = LANGUAGES.get(Path(path).suffix.lower())
+        language = source_language(path, sources[path])
         parser = parsers.get(language or "")
         if parser is None:
             facts.unread[path] = f"no {language} parser"
@@ -59,6 +62,11 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             table = builder.build(tree.root_node)
             if table.cli_frameworks:
                 builder.option_specs(tree.root_node)
+            elif _DEFINITION_HINT.search(source):
+                spare = JsTables(source, getattr(tree, "language", None))
+                spare.table.imports = table.imports
+                if spare.definitions(tree.root_node):
+                    definitions.append((path, spare.table))
             types = read_type_tree(source, tree.root_node)
             unit = calls_js.read_unit(path, source, tree, language or "", table)
         except Exception as exc:  # a grammar failure on one file must not lose the rest
@@ -77,6 +85,12 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         if table.cli_frameworks:
             derive_js_flags(facts, path, table.options, sources[path])
         _add_types(facts, path, types, first_class)
+    if "command-line-args" in facts.cli_frameworks:
+        for path, table in definitions:
+            _add_options(facts, path, table)
+            tables[path].options += table.options
+            tables[path].open_flags += table.open_flags
+    _add_open_flags(facts, tables)
     _follow_star_exports(facts, tables)
     _add_export_aliases(facts, tables)
     _add_namespaces(facts, tables)
@@ -84,6 +98,21 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         calls_js.resolve_js(units, lambda importer, spec: resolve_specifier(importer, spec, tables))
     )
     return facts
+
+
+# A file that may hold command-line-args definitions (`type: Boolean` and a `name`).
+_DEFINITION_HINT = re.compile(rb"\btype\s*:\s*\[?\s*(?:Boolean|String|Number)\b|commandLineArgs")
+
+
+def _add_open_flags(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+    """Where each file's parser takes flags it does not list; a table spread from a
+    product module whose options the model read is listed, and closes again."""
+    for path, table in tables.items():
+        for line, why, spec in table.open_flags:
+            target = resolve_specifier(path, spec, tables) if spec else None
+            if target is not None and tables[target].options:
+                continue
+            facts.open_flags.append(f"{path}:{line}: {why}")
 
 
 # What a relative specifier may name: a TypeScript file for the JavaScript it compiles
@@ -185,15 +214,19 @@ def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
         for key in keys:
             if key != "...":
                 facts.decls.append(Decl(key, "key", f"{path}:{name}", path, 0))
-    for option in table.options:
-        facts.flags.setdefault(normal_flag(option), path)
-        facts.add_command_flags("", [normal_flag(option)])  # not attributed to a command
-        facts.decls.append(Decl("--" + option, "flag", path, path, 0))
+    _add_options(facts, path, table)
     for name, _nested, line in table.commands:
         command = str(name).split(" ")[0]
         facts.commands.setdefault(command, path)
         facts.decls.append(Decl(command, "command", path, path, int(line)))
     facts.cli_frameworks.extend(f for f in table.cli_frameworks if f not in facts.cli_frameworks)
+
+
+def _add_options(facts: ModelFacts, path: str, table: FileTable) -> None:
+    for option in table.options:
+        facts.flags.setdefault(normal_flag(option), path)
+        facts.add_command_flags("", [normal_flag(option)])  # not attributed to a command
+        facts.decls.append(Decl("--" + option, "flag", path, path, 0))
 
 
 def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int) -> None:

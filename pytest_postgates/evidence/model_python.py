@@ -128,7 +128,9 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     tops = frozenset(module.split(".")[0] for module in modules.values())
     units: dict[str, UnitCalls] = {}
     for path in sorted(sources):
-        module = modules.get(path)
+        # A script without a suffix (Python by its shebang, `bin/tool`) is no module one
+        # imports: it is keyed by its path, as a JavaScript file is, and its parser read.
+        module = modules.get(path) or (path if "." not in posixpath.basename(path) else None)
         if module is None:
             facts.unread[path] = "not importable under its package layout"
             continue

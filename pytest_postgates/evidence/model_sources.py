@@ -6,11 +6,10 @@ the repository's other sources (its tests, scripts, examples), each read once pe
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import product_code_of
-from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.evidence.repomap import may_be_script, source_language
 from pytest_postgates.site_configs import is_static_site_root
 
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -34,12 +33,12 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
     served = site_scripts(index)
     is_product_code = _product_code(index)
     for path in index.text_paths:
-        if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
+        if not may_be_script(path) or not is_product_code(path):
             continue
         if served(path):
             continue
         text = index.file_text(path)
-        if text is not None and len(text) <= MAX_SOURCE_CHARS:
+        if text is not None and len(text) <= MAX_SOURCE_CHARS and source_language(path, text):
             sources[path] = text
     for path in index.paths:
         # An empty `__init__.py` is no text file of the index, yet it makes its folder a
@@ -57,12 +56,10 @@ def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
     served = site_scripts(index)
     is_product_code = _product_code(index)
     for path in index.text_paths:
-        if Path(path).suffix.lower() not in LANGUAGES or (
-            is_product_code(path) and not served(path)
-        ):
+        if not may_be_script(path) or (is_product_code(path) and not served(path)):
             continue
         text = index.file_text(path)
-        if text is not None and len(text) <= MAX_SOURCE_CHARS:
+        if text is not None and len(text) <= MAX_SOURCE_CHARS and source_language(path, text):
             sources[path] = text
     return sources
 

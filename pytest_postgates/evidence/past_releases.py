@@ -31,7 +31,7 @@ from pytest_postgates.evidence.blobs import regular_files, text_files
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.model_sources import MAX_SOURCE_CHARS
 from pytest_postgates.evidence.repo import GitError, git
-from pytest_postgates.evidence.repomap import LANGUAGES
+from pytest_postgates.evidence.repomap import LANGUAGES, may_be_script, source_language
 from pytest_postgates.fileio import locked, write_atomic
 
 PAST_VERSION = 2  # 2: ModelFacts.import_sites
@@ -209,10 +209,11 @@ def _sources_at(root: Path, commit: str) -> dict[str, str]:
         meta, _, name = entry.partition(b"\t")
         fields = meta.decode().split()
         path = name.decode("utf-8", "surrogateescape")
-        if len(fields) == 3 and Path(path).suffix.lower() in LANGUAGES and is_product_code(path):
+        if len(fields) == 3 and may_be_script(path) and is_product_code(path):
             rows.append((fields[0], fields[1], fields[2], path))
-    return {
+    texts = {
         path: data.decode("utf-8", "replace")
         for path, data in text_files(root, regular_files(rows))
         if len(data) <= MAX_SOURCE_CHARS
     }
+    return {path: text for path, text in texts.items() if source_language(path, text)}

@@ -51,6 +51,36 @@ LANGUAGES = {
     ".py": "python",
     ".pyi": "python",
 }
+# The interpreters a script without a suffix names in its shebang (`#!/usr/bin/env node`,
+# `#!/usr/bin/python3`), and the language each runs.
+_SHEBANG = re.compile(
+    r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(nodejs|node|ts-node|python(?:\d+(?:\.\d+)*)?)(?:\s|$)"
+)
+_INTERPRETERS = {"node": "javascript", "nodejs": "javascript", "ts-node": "typescript"}
+
+
+def source_language(path: str, text: str | None = None) -> str | None:
+    """The language of a source file: its suffix's (:data:`LANGUAGES`), else, for a file
+    without a suffix (a package.json ``bin`` such as ``bin/cli``), its shebang's, read from
+    ``text`` (None: not a source file the map and the model read)."""
+    name = path.rsplit("/", 1)[-1]
+    language = LANGUAGES.get(Path(name).suffix.lower())
+    if language is not None or "." in name or not text or not text.startswith("#!"):
+        return language
+    match = _SHEBANG.match(text[:200].split("\n", 1)[0])
+    if match is None:
+        return None
+    interpreter = match.group(1)
+    return "python" if interpreter.startswith("python") else _INTERPRETERS[interpreter]
+
+
+def may_be_script(path: str) -> bool:
+    """Whether ``path`` may be a source file by its name alone: a suffix of
+    :data:`LANGUAGES`, or no suffix (then its shebang tells, :func:`source_language`)."""
+    name = path.rsplit("/", 1)[-1]
+    return Path(name).suffix.lower() in LANGUAGES or "." not in name
+
+
 # Minified bundles and generated files are not what a post describes.
 MAX_SOURCE_CHARS = 512 * 1024
 SIGNATURE_LIMIT = 160
@@ -405,7 +435,7 @@ def _cut(text: str, limit: int = CONSTANT_LIMIT) -> str:
 
 def extract_definitions(path: str, text: str, parsers: dict[str, Any]) -> list[Definition]:
     """The definitions of one source file (empty for languages the map does not read)."""
-    language = LANGUAGES.get(Path(path).suffix.lower())
+    language = source_language(path, text)
     if language is None or language not in parsers:
         return []
     source = text.encode("utf-8")
@@ -423,7 +453,17 @@ _MAPS_LOCK = threading.Lock()
 
 
 def source_paths(index: RepoIndex) -> list[str]:
-    return [path for path in index.text_paths if Path(path).suffix.lower() in LANGUAGES]
+    """The repository's source files (a script without a suffix by its shebang)."""
+    return [
+        path
+        for path in index.text_paths
+        if may_be_script(path) and source_language(path, _unsuffixed_text(index, path)) is not None
+    ]
+
+
+def _unsuffixed_text(index: RepoIndex, path: str) -> str | None:
+    """The text of ``path`` when its name alone does not tell its language (no suffix)."""
+    return None if "." in path.rsplit("/", 1)[-1] else index.file_text(path)
 
 
 def repo_map(index: RepoIndex, cache_dir: Path) -> RepoMap:

@@ -52,6 +52,8 @@ class JsTables(JsCliReader):
                 del table.exports[name]
         if table.cli_frameworks:
             self.cli(root, nested=False)
+        if "command-line-args" in table.cli_frameworks:
+            self.definitions(root)
         return table
 
     # -------------------------------------------------------------- statements

@@ -26,7 +26,11 @@ from typing import TYPE_CHECKING
 from pytest_postgates.evidence.cli_model import HOST_PREFIX, SCRIPT_PREFIX
 from pytest_postgates.evidence.model_facts import normal_flag
 from pytest_postgates.helpers.code_fences import fence_kind
-from pytest_postgates.helpers.model_grounding import ModelDecision, judge_flag
+from pytest_postgates.helpers.model_grounding import (
+    ModelDecision,
+    judge_flag,
+    open_flag_decision,
+)
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.api_model import ApiModel
@@ -307,6 +311,8 @@ def _judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -
             reason=f"`{ours[0].program}` runs a command its CLI makes at run time: its "
             "flags are not in the model",
         )
+    if cli.open_flags is not None:
+        return open_flag_decision(option, model, "model-command")
     line = ours[0]
     known = (
         cli.flags_of(line.command)

@@ -553,6 +553,8 @@ def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
     where = model.cli.flag(flag)
     if where is not None:
         return ModelDecision("grounded", "model-cli", where=where)
+    if model.cli.open_flags is not None:
+        return open_flag_decision(flag, model, "model-cli")
     normal = normal_flag(flag)
     mine = words(normal)
     declared = sorted(model.facts.flags)
@@ -567,6 +569,16 @@ def judge_flag(token: str, model: ApiModel) -> ModelDecision | None:
         "ungrounded",
         "model-cli",
         reason=f"the product's command line declares no {flag}; did you mean {_names(near)}?",
+    )
+
+
+def open_flag_decision(flag: str, model: ApiModel, rule: str) -> ModelDecision:
+    """A flag the parser does not declare, when its flag set is open: not judged."""
+    return ModelDecision(
+        "unjudged",
+        rule,
+        reason=f"the product's parser takes flags the model cannot list ({model.cli.open_flags}):"
+        f" {flag} is not declared, nor known not to be taken",
     )
 
 
