@@ -80,7 +80,14 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
-from pytest_postgates.helpers.command_lines import ENV, RUNNERS, shell_commands
+from pytest_postgates.helpers.command_lines import (
+    ENV,
+    RUNNERS,
+    CommandLine,
+    page_command_lines,
+    shell_commands,
+)
+from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listing, report_listing
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
@@ -178,8 +185,16 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
     every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
+    # What a program's --help prints, shown in a fence or an indented block (help_listings).
+    listings = {
+        fence.start_line: listing
+        for fence in every
+        if not fence.markup or fence.lang in LISTING_LANGS
+        for listing in (read_listing(fence.content, fence.start_line + 1),)
+        if listing is not None
+    }
     fences = [(fence, fence_kind(fence)) for fence in every]
-    fences = [(fence, kind) for fence, kind in fences if kind is not None]
+    fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings]
     if not fences:
         return CheckResult([], _empty_detail(settings))
     try:
@@ -256,9 +271,19 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if python:
         bins.update({name: target for name, target in python[1].items()})
 
+    page_lines: list[list[CommandLine]] = []
+
     def check_fence(fence: Fence, kind: str | None) -> None:
         nonlocal cli
         first = fence.start_line + 1
+        listing = listings.get(fence.start_line)
+        if listing is not None:
+            model = api_model(index, context.evidence.cache_dir)
+            if not page_lines:  # the page's command lines, read for the first listing only
+                page_lines.append(page_command_lines(post, model, package))
+            report_listing(report, listing, fence.content, page_lines[0], model, package)
+            if kind != "shell":
+                return  # a listing, not code: its entries are all it says
         if kind == "code" and named:
             typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"), typescript)
@@ -490,6 +515,8 @@ def _rules_digest() -> str:
         api_lookup,
         api_model,
         build_entries,
+        cli_model,
+        cli_python,
         code_tables,
         model_facts,
         model_js,
@@ -502,6 +529,8 @@ def _rules_digest() -> str:
         workspaces,
     )
     from pytest_postgates.helpers import (
+        command_lines,
+        help_listings,
         js_free_calls,
         js_namespaces,
         js_option_keys,
@@ -521,7 +550,8 @@ def _rules_digest() -> str:
                js_signatures, js_types, sample_checks, api_lookup, python_samples,
                python_types, api_model, model_facts, model_python, model_js, type_model,
                type_tables, public_functions, workspaces, build_entries, sample_sides,
-               resolution, past_releases)  # fmt: skip
+               resolution, past_releases, help_listings, command_lines, cli_model,
+               cli_python)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
