@@ -31,6 +31,11 @@ would copy and checks, against the repository's API tables at the ref
   the subcommand it follows where the parser ties options to commands (click, typer). A
   program of the reader's that the tool runs (``typer main.py run --name``) is not the
   tool's command, and what follows it is that program's interface: unjudged.
+* Help listings (what a program's ``--help`` prints, in a fence or an indented block:
+  :mod:`pytest_postgates.helpers.help_listings`): each listed long flag and command of the
+  product's program against its parser in the API model, by the command whose help it is;
+  another program's listing, or one of a parser that makes commands or options at run
+  time, unjudged.
 * Python (REPL ``>>>`` fences and indented code blocks included:
   :mod:`pytest_postgates.helpers.code_fences`), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
