@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_postgates.evidence.api_model import build_model
-from pytest_postgates.helpers.help_listings import Entry, read_listing
+from pytest_postgates.helpers.help_listings import Entry, read_listing, read_listings
 
 # ---------------------------------------------------------------------- the reader
 
@@ -75,6 +75,30 @@ def test_argparse_help_with_metavars_and_a_prompt() -> None:
     assert listing is not None
     assert listing.prompted == (("tidy", "lock", "--help"), 1)
     assert [e.name for e in listing.entries] == ["--help", "--lockfile"]
+
+
+def test_each_prompted_help_in_one_block_is_its_own_listing() -> None:
+    text = (
+        "$ tool --help\n"
+        "Usage: tool [options] [command]\n"
+        "  --verbose   say more\n"
+        "$ tool serve --help\n"
+        "Usage: tool serve [options]\n"
+        "  --port <n>  the port\n"
+        "Usage: other [options]\n"
+        "  --flag      another's\n"
+    )
+    listings = read_listings(text, 5)
+    assert [(lst.line, lst.prompted, [e.name for e in lst.entries]) for lst in listings] == [
+        (5, (("tool", "--help"), 5), ["--verbose"]),
+        (8, (("tool", "serve", "--help"), 8), ["--port"]),
+        (11, None, ["--flag"]),
+    ]
+    assert [lst.head for lst in listings] == [
+        "$ tool --help",
+        "$ tool serve --help",
+        "Usage: other [options]",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,7 @@ from pytest_postgates.helpers.command_lines import (
     page_command_lines,
     shell_commands,
 )
-from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listing, report_listing
+from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
@@ -192,11 +192,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
     every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
     # What a program's --help prints, shown in a fence or an indented block (help_listings).
     listings = {
-        fence.start_line: listing
+        fence.start_line: found
         for fence in every
         if not fence.markup or fence.lang in LISTING_LANGS
-        for listing in (read_listing(fence.content, fence.start_line + 1),)
-        if listing is not None
+        for found in (read_listings(fence.content, fence.start_line + 1),)
+        if found
     }
     fences = [(fence, fence_kind(fence)) for fence in every]
     fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings]
@@ -281,12 +281,13 @@ def check(post: Post, context: GateContext) -> CheckResult:
     def check_fence(fence: Fence, kind: str | None) -> None:
         nonlocal cli
         first = fence.start_line + 1
-        listing = listings.get(fence.start_line)
-        if listing is not None:
+        listed = listings.get(fence.start_line)
+        if listed:
             model = api_model(index, context.evidence.cache_dir)
             if not page_lines:  # the page's command lines, read for the first listing only
                 page_lines.append(page_command_lines(post, model, package))
-            report_listing(report, listing, fence.content, page_lines[0], model, package)
+            for listing in listed:
+                report_listing(report, listing, page_lines[0], model, package)
             if kind != "shell":
                 return  # a listing, not code: its entries are all it says
         if kind == "code" and named:

@@ -81,13 +81,34 @@ class Entry:
 class Listing:
     """A help listing: where it starts, its usage line's words after ``usage:`` and the
     words of a command line the block prompts (each with its line), its entries, and
-    whether a usage line or a header opens it (else its entries alone gave its shape)."""
+    whether a usage line or a header opens it (else its entries alone gave its shape);
+    ``head``, its first line as written."""
 
     line: int
     entries: tuple[Entry, ...]
     usage: tuple[tuple[str, ...], int] | None = None
     prompted: tuple[tuple[str, ...], int] | None = None
     headed: bool = True
+    head: str = ""
+
+
+def read_listings(text: str, first: int) -> list[Listing]:
+    """The help listings of one block (its first line is page line ``first``): one per
+    command line it prompts (``$ tool --help``, then ``$ tool serve --help``) and per usage
+    line that follows entries, each read by :func:`read_listing`."""
+    lines = text.splitlines()
+    starts = [0]
+    seen = False  # an entry-like line since the last start
+    for at, line in enumerate(lines):
+        if at and (_PROMPTED.match(line) or (seen and _USAGE.match(line))):
+            starts.append(at)
+            seen = False
+        seen = seen or line.lstrip().startswith("-")
+    ends = [*starts[1:], len(lines)]
+    found = (
+        read_listing("\n".join(lines[a:b]), first + a) for a, b in zip(starts, ends, strict=True)
+    )
+    return [listing for listing in found if listing is not None]
 
 
 def read_listing(text: str, first: int) -> Listing | None:
@@ -135,7 +156,8 @@ def read_listing(text: str, first: int) -> Listing | None:
         kinds = {e.kind for e in entries}
         if len(indents) < 2 or len(kinds) > 1 or any(s <= min(indents) for s in stray):
             return None
-    return Listing(first, tuple(entries), usage, prompted, headed)
+    head = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return Listing(first, tuple(entries), usage, prompted, headed, head)
 
 
 def _section(title: str) -> str:
@@ -267,7 +289,6 @@ def _judge_command(entry: Entry, model: ApiModel) -> ModelDecision:
 def report_listing(
     report: SampleReport,
     listing: Listing,
-    text: str,
     lines: Sequence[CommandLine],
     model: ApiModel,
     package: str,
@@ -279,8 +300,7 @@ def report_listing(
         return  # names and descriptions, not shown as any program's help: no listing
     decisions, why = judge_listing(listing, program, model)
     if why is not None:
-        head = next((t for t in text.splitlines() if t.strip()), "")
-        report.skip(listing.line, head, f"{why} ({len(listing.entries)} listed)")
+        report.skip(listing.line, listing.head, f"{why} ({len(listing.entries)} listed)")
         return
     for entry, decided in decisions:
         if decided.outcome == "unjudged":
