@@ -181,18 +181,3 @@ def test_a_parser_that_makes_its_commands_at_run_time_is_marked() -> None:
     assert model.facts.open_commands == ["cli.js:4"]  # yargs' command modules leave it closed
     assert [where.split(": ")[0] for where in model.facts.open_flags] == ["cli.js:5"]
     assert model.cli.partly_read == "cli.js:4"
-
-
-def test_argparse_options_of_computed_names_are_marked() -> None:
-    source = (
-        "import argparse\n\n"
-        "parser = argparse.ArgumentParser()\n"
-        'parser.add_argument("--lockfile")\n'
-        "for option in OPTIONS:\n"
-        "    parser.add_argument(*option.args, **option.kwargs)\n"
-    )
-    model = build_model("c", {"tool/cli.py": source})
-    assert model.facts.open_flags == [
-        "tool/cli.py:6: an option named at run time (add_argument(*names))"
-    ]
-    assert "lockfile" in model.facts.flags

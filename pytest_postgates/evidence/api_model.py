@@ -83,7 +83,7 @@ from pytest_postgates.fileio import locked, write_atomic
 # ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
 # branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: a script without a
 # suffix read by its shebang, command-line-args and meow flags, open flag sets; 15: JS commands
-# named at run time (`program.command(spec.name)`), argparse options of computed names
+# named at run time (`program.command(spec.name)`) leave the command table open
 MODEL_VERSION = 15
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")

@@ -53,14 +53,12 @@ class CliRead:
     """What one module's parser declares. ``declared``: (flag as the code writes it, its
     command, line); ``derived``: (flag, command, how the parser derives it); ``commands``:
     (name, line); ``open``: lines where commands are made at run time (the table of
-    commands is not closed there); ``open_flags``: lines where options are made from names
-    the code computes (``add_argument(*option.args)``). The root's command is ``""``."""
+    commands is not closed there). The root's command is ``""``."""
 
     declared: list[tuple[str, str, int]] = field(default_factory=list)
     derived: list[tuple[str, str, str]] = field(default_factory=list)
     commands: list[tuple[str, int]] = field(default_factory=list)
     open: list[int] = field(default_factory=list)
-    open_flags: list[int] = field(default_factory=list)
 
 
 def read_cli(tree: ast.Module, frameworks: Iterable[str]) -> CliRead:
@@ -197,8 +195,6 @@ class _CliReader(ast.NodeVisitor):
             tail = _tail(decorator.func)
             names = long_names(_strings(decorator.args))
             if tail == "option" and _dotted(decorator.func) != "typer.Option":
-                if decorator.args and not isinstance(decorator.args[0], ast.Constant):
-                    self.found.open_flags.append(decorator.lineno)  # names the code computes
                 for flag in names:
                     self.declare(flag, command, decorator.lineno)
             elif tail in _CLICK_OPTION_DECORATORS:
@@ -283,8 +279,6 @@ class _CliReader(ast.NodeVisitor):
         elif callee in ("add_argument", "add_option", "addoption"):
             command = self.parsers.get(owner, "")
             names = long_names(_strings(node.args))
-            if node.args and not isinstance(node.args[0], ast.Constant):
-                self.found.open_flags.append(node.lineno)  # names the code computes
             for flag in names:
                 self.declare(flag, command, node.lineno)
             action = _keyword(node, "action")

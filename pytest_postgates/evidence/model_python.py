@@ -387,10 +387,6 @@ class _ModuleReader:
             self.facts.derived_flags.setdefault(normal_flag(flag), f"{self.path}: {how}")
             self.facts.add_command_flags(command, [normal_flag(flag)])
         self.facts.open_commands.extend(f"{self.path}:{line}" for line in read.open)
-        self.facts.open_flags.extend(
-            f"{self.path}:{line}: an option named at run time (add_argument(*names))"
-            for line in read.open_flags
-        )
 
     def flag(self, flag: str, line: int, command: str = "") -> None:
         self.facts.flags.setdefault(normal_flag(flag), self.path)
