@@ -77,6 +77,22 @@ def test_argparse_help_with_metavars_and_a_prompt() -> None:
     assert [e.name for e in listing.entries] == ["--help", "--lockfile"]
 
 
+def test_options_grouped_under_headers_of_their_own() -> None:
+    text = (
+        "Usage: tool [options] file.js\n\n"
+        "Basic configuration:\n"
+        "  --no-config-lookup          Disable look up\n"
+        "  -c, --config path::String   Use this configuration\n\n"
+        "Caching:\n"
+        "  --cache                     Only check changed files\n\n"
+        "Commands:\n"
+        "  --not-a-command             an option's line among commands is not read\n"
+    )
+    listing = read_listing(text, 1)
+    assert listing is not None
+    assert [e.name for e in listing.entries] == ["--no-config-lookup", "--config", "--cache"]
+
+
 def test_each_prompted_help_in_one_block_is_its_own_listing() -> None:
     text = (
         "$ tool --help\n"

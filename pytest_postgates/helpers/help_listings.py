@@ -173,7 +173,9 @@ def _entry(line: str, at: int, section: str | None, headed: bool) -> list[Entry]
     """The entries one line lists: its long flags (an option's line) or its command."""
     body = line.strip()
     term, *rest = _COLUMNS.split(body, maxsplit=1)
-    if term.startswith("-") and section in (None, "flag"):
+    if term.startswith("-") and section != "command":
+        # An option's line under any header but the commands' (help groups its options
+        # under names of its own: `Basic configuration:`, `Caching:`).
         if not headed and not rest:
             return []  # with no header, an option's line has its description beside it
         bare = _PLACEHOLDER.sub(" ", term)
