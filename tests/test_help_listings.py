@@ -93,6 +93,21 @@ def test_options_grouped_under_headers_of_their_own() -> None:
     assert [e.name for e in listing.entries] == ["--no-config-lookup", "--config", "--cache"]
 
 
+def test_options_grouped_under_headers_with_a_bare_usage_line() -> None:
+    text = (
+        "tool [options] file.js [dir]\n\n"
+        "Basic configuration:\n"
+        "  --no-config-lookup          Disable look up\n"
+        "  --ext [String]              Specify extensions\n"
+    )
+    listing = read_listing(text, 1)
+    assert listing is not None and not listing.usage
+    assert [e.name for e in listing.entries] == ["--no-config-lookup", "--ext"]
+    # One option under a header is no listing's shape, nor is a header over prose.
+    assert read_listing("Note:\n  --ext [String]   Specify extensions\n", 1) is None
+    assert read_listing("Note:\n  the tool reads files.\n  It is fast.\n", 1) is None
+
+
 def test_each_prompted_help_in_one_block_is_its_own_listing() -> None:
     text = (
         "$ tool --help\n"

@@ -12,9 +12,10 @@ language, a shell fence after its command) or an indented block::
 
 A block is such a listing when its text has that shape (:func:`read_listing`): a
 ``Usage: <prog>`` line or a section header (``Options:``, ``Global options:``,
-``Commands:``) with entries under it, or, with no header, lines that are all option
-entries (``-f, --force   description``, descriptions wrapped deeper) or all command
-entries (``name|alias [args]   description``).
+``Commands:``) with entries under it, option entries grouped under headers of their own
+(``Basic configuration:``), or, with no header, lines that are all option entries
+(``-f, --force   description``, descriptions wrapped deeper) or all command entries
+(``name|alias [args]   description``).
 
 Whose listing it is (:func:`listing_program`): the program its usage line runs, else the
 command line the block prompts (``$ tidy clean --help``), else the page's command line
@@ -121,6 +122,7 @@ def read_listing(text: str, first: int) -> Listing | None:
     entries: list[Entry] = []
     indents: list[int] = []
     stray: list[int] = []  # indentation of lines that are neither entries nor headers
+    grouped = False  # a header of any name (`Basic configuration:`)
     for offset, raw in enumerate(text.splitlines()):
         line = raw.rstrip()
         if not line.strip():
@@ -142,6 +144,7 @@ def read_listing(text: str, first: int) -> Listing | None:
         if header is not None:
             section = _section(header.group(1))
             headed = headed or section in ("flag", "command")
+            grouped = True
             continue
         found = _entry(line, at, section, headed)
         if found:
@@ -151,11 +154,13 @@ def read_listing(text: str, first: int) -> Listing | None:
             stray.append(indent)
     if not entries:
         return None
-    if not headed:
-        # No usage line, no header: only entries, and wrapped descriptions deeper than them.
-        kinds = {e.kind for e in entries}
-        if len(indents) < 2 or len(kinds) > 1 or any(s <= min(indents) for s in stray):
-            return None
+    kinds = {e.kind for e in entries}
+    grouped = grouped and kinds == {"flag"} and len(indents) >= 2
+    # No usage line, no header of options or commands, no options grouped under headers of
+    # their own: only entries, and wrapped descriptions deeper than them.
+    bare = len(indents) >= 2 and len(kinds) == 1 and all(s > min(indents) for s in stray)
+    if not (headed or grouped or bare):
+        return None
     head = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return Listing(first, tuple(entries), usage, prompted, headed, head)
 
