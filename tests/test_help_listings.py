@@ -209,6 +209,22 @@ def test_a_parser_that_makes_its_commands_at_run_time_is_marked() -> None:
             ),
         },
     )
-    assert model.facts.open_commands == ["cli.js:4"]  # yargs' command modules leave it closed
+    # yargs' command modules (a variable, a factory's call) leave it closed.
+    assert model.facts.open_commands == ["cli.js:4"]
     assert [where.split(": ")[0] for where in model.facts.open_flags] == ["cli.js:5"]
     assert model.cli.partly_read == "cli.js:4"
+
+
+def test_a_commander_command_named_by_a_variable_is_made_at_run_time() -> None:
+    model = build_model(
+        "c",
+        {
+            "cli.js": (
+                'const { Command } = require("commander");\n'
+                "const program = new Command();\n"
+                'for (const name of ["build", "watch"]) program.command(name);\n'
+                'program.command("serve");\n'
+            ),
+        },
+    )
+    assert model.facts.open_commands == ["cli.js:3"]

@@ -26,6 +26,7 @@ import configparser
 import json
 import posixpath
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,10 +190,15 @@ _LITERAL = frozenset({"string", "array", "object"})
 _MODULE = frozenset({"identifier", "call_expression", "await_expression"})
 
 
-def js_run_time_commands(root: Any, source: bytes, language: Any) -> list[int]:
+def js_run_time_commands(
+    root: Any, source: bytes, language: Any, frameworks: Collection[str] = ()
+) -> list[int]:
     """The lines where the file's parser makes a command from a name it computes: a
-    ``.command()`` whose first argument is no literal and no command module (a member,
-    a template with substitutions, a concatenation)."""
+    ``.command()`` whose first argument is no literal (a member, a template with
+    substitutions, a concatenation) and, where the file uses yargs, no command module (a
+    variable or a call may hold one, read where it is declared); commander's
+    ``.command()`` takes only a name, so a variable's is made at run time too."""
+    modules = _MODULE if "yargs" in frameworks or "commander" not in frameworks else frozenset()
     found = captured(root, language, _RUN_TIME_QUERY)
     if found is None:
         found, stack = [], [root]
@@ -209,7 +215,7 @@ def js_run_time_commands(root: Any, source: bytes, language: Any) -> list[int]:
             continue
         first = arguments.named_children[0] if arguments.named_children else None
         method = node_text(source, field_of(function, "property") or function)
-        opened = first is not None and first.type not in _MODULE and not _literal(first)
+        opened = first is not None and first.type not in modules and not _literal(first)
         if method == "command" and opened:
             lines.add(node.start_point[0] + 1)
     return sorted(lines)

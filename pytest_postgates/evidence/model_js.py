@@ -63,7 +63,9 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             made: list[int] = []  # where the parser makes commands at run time
             if table.cli_frameworks:
                 builder.option_specs(tree.root_node)
-                made = js_run_time_commands(tree.root_node, source, getattr(tree, "language", None))
+                made = js_run_time_commands(
+                    tree.root_node, source, getattr(tree, "language", None), table.cli_frameworks
+                )
             elif _DEFINITION_HINT.search(source):
                 spare = JsTables(source, getattr(tree, "language", None))
                 spare.table.imports = table.imports
