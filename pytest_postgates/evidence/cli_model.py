@@ -11,6 +11,9 @@ parser), and the questions gate 2 asks of it.
 * :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
   ``--help``, and ``--version`` where the program calls ``.version()``).
+* :func:`js_run_time_commands`: where a JavaScript/TypeScript parser makes commands from
+  names it computes (commander's ``program.command(spec.name)``): the table of commands
+  the model read there is not closed.
 * :class:`CliModel`: a flag of the whole CLI, or of one command (its own flags and the
   root's), whether a command is one the CLI makes at run time, and whether the flag set
   is open (a parser read only in part, or one that takes any flag): then a flag it does
@@ -23,10 +26,13 @@ import configparser
 import json
 import posixpath
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 import tomllib
 
+from pytest_postgates.evidence.file_table import captured, field_of, node_text
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code, normal_flag
 
@@ -176,6 +182,51 @@ def derive_js_flags(facts: ModelFacts, path: str, options: list[str], source: st
         facts.add_command_flags("", [name])
 
 
+_RUN_TIME_QUERY = "(call_expression) @n"
+# A first argument that names the command as written: a string, an array of them, or a
+# yargs command module (an object, a variable, a factory's call) the model reads where it
+# is declared.
+_LITERAL = frozenset({"string", "array", "object"})
+_MODULE = frozenset({"identifier", "call_expression", "await_expression"})
+
+
+def js_run_time_commands(
+    root: Any, source: bytes, language: Any, frameworks: Collection[str] = ()
+) -> list[int]:
+    """The lines where the file's parser makes a command from a name it computes: a
+    ``.command()`` whose first argument is no literal (a member, a template with
+    substitutions, a concatenation) and, where the file uses yargs, no command module (a
+    variable or a call may hold one, read where it is declared); commander's
+    ``.command()`` takes only a name, so a variable's is made at run time too."""
+    modules = _MODULE if "yargs" in frameworks or "commander" not in frameworks else frozenset()
+    found = captured(root, language, _RUN_TIME_QUERY)
+    if found is None:
+        found, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "call_expression":
+                found.append(node)
+            stack.extend(node.named_children)
+    lines: set[int] = set()
+    for node in found:
+        function = field_of(node, "function")
+        arguments = field_of(node, "arguments")
+        if function is None or function.type != "member_expression" or arguments is None:
+            continue
+        first = arguments.named_children[0] if arguments.named_children else None
+        method = node_text(source, field_of(function, "property") or function)
+        opened = first is not None and first.type not in modules and not _literal(first)
+        if method == "command" and opened:
+            lines.add(node.start_point[0] + 1)
+    return sorted(lines)
+
+
+def _literal(node: Any) -> bool:
+    if node.type == "template_string":
+        return not any(c.type == "template_substitution" for c in node.named_children)
+    return node.type in _LITERAL
+
+
 @dataclass(frozen=True)
 class CliModel:
     """Questions about the product's command line (over the model's facts)."""
@@ -217,3 +268,11 @@ class CliModel:
         """Why the CLI may take flags the model does not list ("path:line: why"), the first
         place; None when its flag set is closed."""
         return self.facts.open_flags[0] if self.facts.open_flags else None
+
+    @property
+    def partly_read(self) -> str | None:
+        """Where the CLI makes commands at run time or takes flags the model cannot list
+        (the first place), so that the model's tables are not the whole CLI; None when
+        they are."""
+        made = [*self.facts.open_commands, *self.facts.open_flags]
+        return made[0] if made else None

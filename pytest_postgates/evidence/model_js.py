@@ -16,7 +16,7 @@ from typing import Any
 
 from pytest_postgates.evidence import calls_js
 from pytest_postgates.evidence.call_resolution import UnitCalls
-from pytest_postgates.evidence.cli_model import derive_js_flags
+from pytest_postgates.evidence.cli_model import derive_js_flags, js_run_time_commands
 from pytest_postgates.evidence.file_table import FileTable
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
@@ -60,8 +60,12 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
             builder = JsTables(source, getattr(tree, "language", None), declarations)
             table = builder.build(tree.root_node)
+            made: list[int] = []  # where the parser makes commands at run time
             if table.cli_frameworks:
                 builder.option_specs(tree.root_node)
+                made = js_run_time_commands(
+                    tree.root_node, source, getattr(tree, "language", None), table.cli_frameworks
+                )
             elif _DEFINITION_HINT.search(source):
                 spare = JsTables(source, getattr(tree, "language", None))
                 spare.table.imports = table.imports
@@ -84,6 +88,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         _add_imports(facts, path, table)
         if table.cli_frameworks:
             derive_js_flags(facts, path, table.options, sources[path])
+            facts.open_commands.extend(f"{path}:{line}" for line in made)
         _add_types(facts, path, types, first_class)
     if "command-line-args" in facts.cli_frameworks:
         for path, table in definitions:

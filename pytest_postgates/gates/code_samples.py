@@ -31,6 +31,11 @@ would copy and checks, against the repository's API tables at the ref
   the subcommand it follows where the parser ties options to commands (click, typer). A
   program of the reader's that the tool runs (``typer main.py run --name``) is not the
   tool's command, and what follows it is that program's interface: unjudged.
+* Help listings (what a program's ``--help`` prints, in a fence or an indented block:
+  :mod:`pytest_postgates.helpers.help_listings`): each listed long flag and command of the
+  product's program against its parser in the API model, by the command whose help it is;
+  another program's listing, or one of a parser that makes commands or options at run
+  time, unjudged.
 * Python (REPL ``>>>`` fences and indented code blocks included:
   :mod:`pytest_postgates.helpers.code_fences`), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
@@ -80,7 +85,14 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
-from pytest_postgates.helpers.command_lines import ENV, RUNNERS, shell_commands
+from pytest_postgates.helpers.command_lines import (
+    ENV,
+    RUNNERS,
+    CommandLine,
+    page_command_lines,
+    shell_commands,
+)
+from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
@@ -178,8 +190,16 @@ def check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
     every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
+    # What a program's --help prints, shown in a fence or an indented block (help_listings).
+    listings = {
+        fence.start_line: found
+        for fence in every
+        if not fence.markup or fence.lang in LISTING_LANGS
+        for found in (read_listings(fence.content, fence.start_line + 1),)
+        if found
+    }
     fences = [(fence, fence_kind(fence)) for fence in every]
-    fences = [(fence, kind) for fence, kind in fences if kind is not None]
+    fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings]
     if not fences:
         return CheckResult([], _empty_detail(settings))
     try:
@@ -256,9 +276,20 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if python:
         bins.update({name: target for name, target in python[1].items()})
 
+    page_lines: list[list[CommandLine]] = []
+
     def check_fence(fence: Fence, kind: str | None) -> None:
         nonlocal cli
         first = fence.start_line + 1
+        listed = listings.get(fence.start_line)
+        if listed:
+            model = api_model(index, context.evidence.cache_dir)
+            if not page_lines:  # the page's command lines, read for the first listing only
+                page_lines.append(page_command_lines(post, model, package))
+            for listing in listed:
+                report_listing(report, listing, page_lines[0], model, package)
+            if kind != "shell":
+                return  # a listing, not code: its entries are all it says
         if kind == "code" and named:
             typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"), typescript)
@@ -491,6 +522,8 @@ def _rules_digest() -> str:
         api_lookup,
         api_model,
         build_entries,
+        cli_model,
+        cli_python,
         code_tables,
         model_facts,
         model_js,
@@ -503,6 +536,8 @@ def _rules_digest() -> str:
         workspaces,
     )
     from pytest_postgates.helpers import (
+        command_lines,
+        help_listings,
         js_free_calls,
         js_namespaces,
         js_option_keys,
@@ -522,7 +557,8 @@ def _rules_digest() -> str:
                js_signatures, js_types, sample_checks, api_lookup, python_samples,
                python_types, api_model, model_facts, model_python, model_js, type_model,
                type_tables, public_functions, workspaces, build_entries, sample_sides,
-               resolution, past_releases)  # fmt: skip
+               resolution, past_releases, help_listings, command_lines, cli_model,
+               cli_python)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

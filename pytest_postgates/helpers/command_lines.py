@@ -149,6 +149,20 @@ def page_command_lines(post: Post, model: ApiModel, package: str) -> list[Comman
     return found
 
 
+def read_command_line(
+    words: list[str], line: int, model: ApiModel, package: str
+) -> CommandLine | None:
+    """The command line ``words`` make (a help listing's usage line, say), or None when
+    they name no program."""
+    return _command_line(words, line, model, package)
+
+
+def judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -> ModelDecision:
+    """A long flag given to the product's command lines ``ours``, judged against the
+    flags of the commands they run (gate 15 judges a help listing's flags so)."""
+    return _judge_on_lines(option, ours, model)
+
+
 def _with_flags(line: CommandLine, at: int, flags: frozenset[str]) -> CommandLine:
     return CommandLine(at, line.program, line.product, line.command, flags)
 

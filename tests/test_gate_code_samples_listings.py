@@ -1,0 +1,168 @@
+"""Gate 15 on help-output listings (helpers/help_listings.py): a flag or command a page
+lists as the product's --help output is judged against the product's parser in the API
+model, by the command whose help it is; another program's listing, or a listing of a
+parser that makes options at run time, is listed unjudged, never a finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+CLI_JS = (
+    'const { Command, Option } = require("commander");\n'
+    'const program = new Command("tool");\n'
+    'program.version("1.0").option("-t, --temperature <value>", "t");\n'
+    'program.command("serve <dir>").option("--port <n>").option("--no-open");\n'
+    'program.addOption(new Option("--log-level <level>"));\n'
+)
+
+
+def _repo(root: Path, cli: str = CLI_JS) -> Path:
+    manifest = {"name": "tool", "bin": "./lib/cli.js", "main": "./lib/index.js"}
+    return make_repo(
+        root,
+        {
+            "package.json": json.dumps(manifest),
+            "lib/index.js": "module.exports = { run };\nfunction run() {}\n",
+            "lib/cli.js": cli,
+        },
+    )
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _repo(tmp_path_factory.mktemp("tool"))
+
+
+POST = "2026-06-03-test.md"  # make_post's file name
+
+
+def _check(body: str, tmp_path: Path, repo: Path) -> Scorecard:
+    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def _found(card: Scorecard) -> list[tuple[str, str, int]]:
+    return [(v["kind"], v["name"], v["line"]) for v in card.detail["violations"]]
+
+
+def _line(tmp_path: Path, text: str) -> int:
+    """The file line of ``text`` in the post _check wrote (front matter included)."""
+    lines = (tmp_path / POST).read_text(encoding="utf-8").splitlines()
+    return next(at for at, line in enumerate(lines, 1) if text in line)
+
+
+HELP = """Intro.
+
+```text
+Usage: tool [options] [command]
+
+Options:
+  -V, --version               output the version number
+  -t, --temperature <value>   t
+  --tempo <value>             an option the parser does not declare
+  --log-level <level>         how much to log
+  -h, --help                  display help for command
+
+Commands:
+  serve <dir>                 serve a folder
+  deploy [target]             a command the parser does not declare
+  help [command]              display help for command
+```
+"""
+
+
+def test_a_listed_flag_or_command_the_parser_does_not_declare_is_a_finding(
+    tmp_path: Path, repo: Path
+) -> None:
+    card = _check(HELP, tmp_path, repo)
+    assert card.verdict == "FAIL"
+    assert _found(card) == [
+        ("cli_flag", "--tempo", _line(tmp_path, "--tempo")),
+        ("cli_command", "deploy", _line(tmp_path, "deploy [target]")),
+    ]
+    # The rest were judged: the declared flags, the derived --version and --help, the
+    # commands `serve` and commander's own `help`.
+    assert card.detail["checked_by_kind"] == {"flag": 5, "command": 3}
+    assert "`tool`, run on line" in card.detail["violations"][0]["reason"]
+
+
+def test_a_subcommands_listing_is_judged_by_that_command(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "tidy",
+        {
+            "pyproject.toml": '[project]\nname = "tidy"\nversion = "1.0"\n\n'
+            '[project.scripts]\ntidy = "tidy.cli:main"\n',
+            "tidy/__init__.py": "",
+            "tidy/cli.py": (
+                "import typer\n\napp = typer.Typer()\n\n\n@app.command()\n"
+                "def clean(dry_run: bool = False) -> None:\n    pass\n\n\n@app.command()\n"
+                "def scan(depth: int = 1) -> None:\n    pass\n"
+            ),
+        },
+    )
+    body = (
+        "Its help:\n\n```console\n$ tidy clean --help\nUsage: tidy clean [OPTIONS]\n\n"
+        "Options:\n  --dry-run / --no-dry-run\n  --depth INTEGER  [default: 1]\n"
+        "  --help           Show this message and exit.\n```\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert _found(card) == [("cli_flag", "--depth", _line(tmp_path, "--depth INTEGER"))]
+    assert "`tidy clean`" in card.detail["violations"][0]["reason"]
+
+
+def test_an_option_block_after_the_products_command_line(tmp_path: Path, repo: Path) -> None:
+    body = (
+        "Serve a folder:\n\n```bash\n$ tool serve ./site\n```\n\nOptions\n-------\n\n"
+        "    --port <n>           the port\n"
+        "    --no-open            do not open a browser\n"
+        "    --livereload         reload the page on change, a flag the parser\n"
+        "                         does not declare\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert _found(card) == [("cli_flag", "--livereload", _line(tmp_path, "--livereload"))]
+
+
+def test_another_programs_listing_is_unjudged(tmp_path: Path, repo: Path) -> None:
+    body = (
+        "npm's own help:\n\n```\nUsage: npm <command>\n\nOptions:\n"
+        "  --tempo          not the product's\n  --workspaces     npm's\n```\n"
+    )
+    card = _check(body, tmp_path, repo)
+    assert card.verdict == "PASS" and not card.detail["violations"]
+    assert "another program's" in card.detail["unjudged"][0]["reason"]
+    # The same flags after the product's --help prompt are the product's.
+    card = _check(body.replace("npm <command>", "tool [options]"), tmp_path, repo)
+    assert _found(card) == [
+        ("cli_flag", "--tempo", _line(tmp_path, "--tempo")),
+        ("cli_flag", "--workspaces", _line(tmp_path, "--workspaces")),
+    ]
+
+
+def test_names_and_descriptions_are_commands_only_after_a_request_for_help(
+    tmp_path: Path, repo: Path
+) -> None:
+    table = "```\n  serve <dir>       serve a folder\n  deploy [target]   deploy it\n```\n"
+    after_run = f"Run it:\n\n```bash\ntool serve .\n```\n\nThen:\n\n{table}"
+    card = _check(after_run, tmp_path, repo)
+    assert not card.detail["violations"] and not card.detail["unjudged"]
+    after_help = f"Its commands:\n\n```bash\nnpx tool --help\n```\n\n{table}"
+    card = _check(after_help, tmp_path, repo)
+    assert _found(card) == [("cli_command", "deploy", _line(tmp_path, "deploy [target]"))]
+
+
+def test_a_parser_that_makes_options_at_run_time_leaves_its_listing_unjudged(
+    tmp_path: Path,
+) -> None:
+    cli = CLI_JS + "for (const spec of specs) program.addOption(new Option(spec.flags));\n"
+    repo = _repo(tmp_path / "open", cli)
+    card = _check(HELP, tmp_path, repo)
+    assert card.verdict == "PASS" and not card.detail["violations"]
+    [unjudged] = card.detail["unjudged"]
+    assert "only in part (lib/cli.js:6: " in unjudged["reason"]
+    assert "(8 listed)" in unjudged["reason"]
