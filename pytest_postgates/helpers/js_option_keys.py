@@ -149,8 +149,18 @@ def object_keys(
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
             dotted = ".".join((*path, key))
-            sample.report.violation(line, "option_key", key, keys.owner,
-                                    f"{shown} takes no option {dotted} ({keys.owner} declares "
-                                    f"no {key}){did_you_mean(close)}", close)  # fmt: skip
+            sample.report.violation(line, "option_key", key, keys.owner or keys.read_by,
+                                    f"{shown} takes no option {dotted} ({_why(keys, key)})"
+                                    f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
+
+
+def _why(keys: Keys, key: str) -> str:
+    """Where the key is missing: the declared type, the keys the function's code reads,
+    or both."""
+    if not keys.owner:
+        return f"{keys.read_by} reads no {key}"
+    if keys.read_by:
+        return f"{keys.owner} declares no {key}, and {keys.read_by} reads none"
+    return f"{keys.owner} declares no {key}"

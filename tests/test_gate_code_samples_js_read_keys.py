@@ -1,0 +1,107 @@
+"""Gate 15 on the keys a JavaScript function reads from its options parameter (issue 26):
+an option object passed to a function nothing declares is judged against the keys its
+code reads (member reads, destructuring, merges with a defaults object, calls of another
+function of the file it is passed to); beside a hand-written declaration file, a key the
+code reads is no defect; a read that may be incomplete leaves the keys unjudged with the
+reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+PRETTY = {
+    "package.json": json.dumps({"name": "pretty", "main": "index.js"}),
+    "index.js": (
+        "const defaultOptions = { colorize: false, crlf: false, messageKey: 'msg' }\n"
+        "function prettyFactory (options) {\n"
+        "  const opts = Object.assign({}, defaultOptions, options)\n"
+        "  const { levelFirst, ignore = '' } = opts\n"
+        "  return function pretty (line) { return opts.translateTime ? line : '' }\n"
+        "}\n"
+        "function build (opts = {}) {\n"
+        "  const pretty = prettyFactory(opts)\n"
+        "  if (typeof opts.destination === 'object') return pretty\n"
+        "  return { dest: opts.destination || 1, mkdir: opts.mkdir, sync: opts['sync'] }\n"
+        "}\n"
+        "function open (opts) { return send(opts.url, opts) }\n"
+        "module.exports = build\n"
+        "module.exports.open = open\n"
+    ),
+}
+
+
+def _check(code: str, tmp_path: Path, repo: Path) -> Scorecard:
+    body = f"Intro.\n\n```js\n{code}\n```\n"
+    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def _names(card: Scorecard) -> list[tuple[str, str]]:
+    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
+
+
+def test_keys_a_function_reads_through_merges_and_the_functions_it_calls(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    code = (
+        "const pretty = require('pretty')\n"
+        "const stream = pretty({\n"
+        "  colorize: true,\n"  # a key of the defaults merged with the options
+        "  levelFirst: true, ignore: 'pid',\n"  # destructured from the merged object
+        "  translateTime: 'SYS:standard',\n"  # read in a nested function
+        "  destination: 1, sync: false,\n"
+        "  mkdir: true,\n"
+        "  mdkdir: true,\n"
+        "})\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "mdkdir")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "build() in index.js reads no mdkdir" in reason, reason
+    assert "did you mean `mkdir`?" in reason
+    assert card.detail["checked_by_kind"]["option_key"] == 8
+
+
+def test_a_parameter_passed_to_a_function_not_followed_leaves_the_keys_open(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    code = "const { open } = require('pretty')\nopen({ url: 'x', tiemout: 5 })\n"
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("open() passes opts to send(), which is not followed" in r for r in reasons), reasons
+
+
+def test_a_key_the_code_reads_is_no_defect_beside_a_lagging_declaration(
+    tmp_path: Path,
+) -> None:
+    # The hand-written serve.d.ts leaves out `port`, which serve.js reads: not a defect;
+    # a key neither declares nor reads is.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(
+                {"name": "serve", "main": "serve.js", "types": "serve.d.ts"}
+            ),
+            "serve.js": (
+                "function serve(opts) { return { port: opts.port, log: opts.logger } }\n"
+                "module.exports = serve;\n"
+            ),
+            "serve.d.ts": (
+                "interface Options { logger?: boolean }\n"
+                "declare function serve(opts?: Options): void;\n"
+                "export default serve;\n"
+            ),
+        },
+    )
+    code = 'require("serve")({ logger: true, port: 80, prot: 81 });\n'
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "prot")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "Options declares no prot, and serve() in serve.js reads none" in reason, reason
