@@ -105,3 +105,66 @@ def test_a_key_the_code_reads_is_no_defect_beside_a_lagging_declaration(
     assert _names(card) == [("option_key", "prot")]
     reason = card.detail["violations"][0]["reason"]
     assert "Options declares no prot, and serve() in serve.js reads none" in reason, reason
+
+
+def test_a_default_export_made_by_a_call_is_typed_by_the_functions_return_type(
+    tmp_path: Path,
+) -> None:
+    # `export default createInstance()`: the value is what createInstance declares it
+    # returns, so its members and the keys passed to them are judged.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "@acme/http", "exports": {".": "./src/index.ts"}}),
+            "src/index.ts": (
+                "export interface Options { timeout?: number; prefix?: string }\n"
+                "export interface Instance {\n"
+                "  get(url: string, options?: Options): void;\n"
+                "  extend(options: Options): Instance;\n"
+                "}\n"
+                "export function createInstance(defaults?: Options): Instance {\n"
+                "  return {} as Instance;\n"
+                "}\n"
+                "export default createInstance();\n"
+            ),
+        },
+    )
+    code = (
+        'import http from "@acme/http";\n'
+        'http.get("x", { timeout: 1, prefx: "/" });\n'
+        'http.gte("x");\n'
+        "http.extend({ prefix: '/api' });\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("member", "http.gte"), ("option_key", "prefx")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "Options declares no prefx" in reasons["prefx"], reasons
+    assert "did you mean `get`?" in reasons["http.gte"], reasons
+
+
+def test_a_default_export_made_by_a_function_with_no_declared_type_says_so(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "fetchy", "main": "index.js"}),
+            "index.js": (
+                "const createInstance = defaults => {\n"
+                "  const http = (input, options) => fetch(input, { ...defaults, ...options })\n"
+                "  http.get = (input, options) => http(input, options)\n"
+                "  return http\n"
+                "}\n"
+                "export default createInstance();\n"
+            ),
+        },
+    )
+    code = 'import http from "fetchy";\nawait http.get("x", { prefx: "/" });\n'
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any(
+        "default is made by createInstance(), whose declared return type names no product "
+        "class or interface the model resolves" in r
+        for r in reasons
+    ), reasons

@@ -80,6 +80,13 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
                 return keys_at, f"{method}()"
             return f"{shown}() are not judged: it is no function of the module the model reads"
         cls = sample.class_of(held)
+        if cls is None and held.kind == "export":
+            # An exported constant: typed by its declaration (`const vi: VitestUtils`,
+            # `export default createInstance()` and the function's declared return type).
+            constant = sample.required_class(held) or sample.constant_class(held)
+            if isinstance(constant, str):
+                return f"{shown}() are not judged: {constant}"
+            cls = constant
         if held.origin == ASSUMED_FROM_NAME:
             return f"{shown}() are not judged: its object's type is assumed from its name"
         if cls is None or types is None:
