@@ -96,7 +96,9 @@ class _Reader:
             walk.pattern(param)
         elif param is not None and param.type == "identifier":
             body = node.child_by_field_name("body")
-            if body is not None:
+            if body is not None and walk.uses(body, "arguments"):
+                walk.open(f"{name}() reads its arguments through `arguments`")
+            elif body is not None:
                 walk.follow(body, self.text(param))
         else:
             kind = param.type if param is not None else "missing"
@@ -116,6 +118,10 @@ class _Walk:
         self.body: Any = None
         self.aliases: list[str] = []
 
+    def alias(self, name: str) -> None:
+        if name not in self.aliases:
+            self.aliases.append(name)
+
     def open(self, reason: str) -> None:
         if not self.reason:
             self.reason = reason
@@ -127,12 +133,12 @@ class _Walk:
         while done < len(self.aliases) and not self.reason:
             name = self.aliases[done]
             done += 1
-            for use in self._uses(body, name):
+            for use in self.uses(body, name):
                 self.value(use, name)
                 if self.reason:
                     return
 
-    def _uses(self, node: Any, name: str) -> list[Any]:
+    def uses(self, node: Any, name: str) -> list[Any]:
         found: list[Any] = []
         todo = [node]
         while todo:
@@ -224,7 +230,7 @@ class _Walk:
         elif kind == "variable_declarator" and field == "value":
             target = parent.child_by_field_name("name")
             if target is not None and target.type == "identifier":
-                self.aliases.append(text(target))
+                self.alias(text(target))
             elif target is not None and target.type == "object_pattern":
                 self.pattern(target)
             else:
@@ -234,7 +240,7 @@ class _Walk:
             if field == "left":
                 return  # reassigned: the new value's own uses are read where they are
             if target is not None and target.type == "identifier":
-                self.aliases.append(text(target))
+                self.alias(text(target))
             else:
                 self.open(f"{self.function}() stores {shown} in {text(target)[:40]}")
         elif kind == "binary_expression":
