@@ -106,6 +106,15 @@ def _function_callee(
     if types is None or held.kind != "export" or not isinstance(binding, Binding):
         why = held.origin if held.kind == "unknown" else "a value the model does not type"
         return f"{shown}() are not judged: {why}"
+    if binding.kind == "const":
+        # A constant called (`export default createInstance()`): what its declaration says
+        # it holds, whose call signatures are not read.
+        constant = sample.required_class(held) or sample.constant_class(held)
+        if isinstance(constant, str):
+            return f"{shown}() are not judged: {constant}"
+        if constant is not None:
+            return (f"{shown}() are not judged: {binding.local or held.name} holds a "
+                    f"{constant[0]}, whose call signatures the model does not read")  # fmt: skip
     if binding.kind != "function":
         return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
     keys_at = partial(types.function_keys, binding.path, binding.local)
