@@ -169,3 +169,30 @@ def test_a_default_export_made_by_a_function_with_no_declared_type_says_so(
     )
     assert f"the keys passed to http.get() are not judged: {said}" in reasons, reasons
     assert f"the keys passed to http() are not judged: {said}" in reasons, reasons
+
+
+def test_a_javascript_default_export_typed_by_its_declaration_file(tmp_path: Path) -> None:
+    # index.js makes the value with a function that declares nothing; index.d.ts, which
+    # TypeScript reads for index.js, declares it `declare const inst: Static`.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "reqs", "main": "index.js"}),
+            "index.js": (
+                "const make = () => ({ get: (url, o) => o })\n"
+                "const inst = make()\n"
+                "export default inst\n"
+            ),
+            "index.d.ts": (
+                "interface Options { timeout?: number; params?: object }\n"
+                "interface Static { get(url: string, options?: Options): void }\n"
+                "declare const inst: Static;\n"
+                "export default inst;\n"
+            ),
+        },
+    )
+    code = 'import reqs from "reqs";\nreqs.get("x", { timeot: 1, params: {} });\nreqs.gett();\n'
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("member", "reqs.gett"), ("option_key", "timeot")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "Options declares no timeot" in reasons["timeot"], reasons
