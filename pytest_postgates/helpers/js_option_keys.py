@@ -1,7 +1,9 @@
 """Gate 15's reading of the object literals a JavaScript/TypeScript sample passes to the
 product: each key (nested ones included) against the fields of the parameter's declared
 type (:meth:`~pytest_postgates.helpers.js_types.JsTypes.method_keys`,
-:meth:`~pytest_postgates.helpers.js_types.JsTypes.function_keys`). An object passed to a
+:meth:`~pytest_postgates.helpers.js_types.JsTypes.function_keys`, which for a JavaScript
+function adds the keys its code reads from the parameter,
+:mod:`pytest_postgates.evidence.read_keys`). An object passed to a
 product value whose parameter types the model cannot read is listed unjudged with the
 reason, never passed over."""
 
