@@ -141,6 +141,10 @@ FLAG = re.compile(r"^--[a-z][a-z0-9-]+$")
 FLAG_TOKEN = re.compile(r"^--[A-Za-z][A-Za-z0-9-]+$")  # a bare long flag (`--maxTokens`)
 PLAIN_PATH = re.compile(r"^[\w.@+-]+(?:/[\w.@+-]+)+/?$")  # no URL, template or glob
 
+# A whole-tree `git grep` of a large repository (vitest's, with a few thousand patterns)
+# took over 120 s on a loaded two-core machine; a slow answer is still an answer.
+GIT_TIMEOUT = 900
+
 
 @dataclass(frozen=True)
 class Invention:
@@ -170,7 +174,10 @@ class Repository:
 
     def _git(self, *args: str) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
-            ["git", "-C", str(self.root), *args], capture_output=True, check=False, timeout=120
+            ["git", "-C", str(self.root), *args],
+            capture_output=True,
+            check=False,
+            timeout=GIT_TIMEOUT,
         )
 
     def holds(self, text: str) -> bool:

@@ -40,8 +40,11 @@ outcome and rule; the caught ones by the rule that made them a claim (an anchor 
 rule: what an ablation of that rule would lose). Controls: the findings of the docs that
 are not inventions, unplanted and planted (planting must not move the rest of the page).
 
-    python bench/planted_docs.py [--half report|tune] [--project X] [--per-doc 3]
-        [--seed 20261205] [--set KEY=VALUE] [--cache DIR] [--json OUT]
+    python bench/planted_docs.py [--half report|tune|all] [--project X] [--per-doc 3]
+        [--seed 20261205] [--set KEY=VALUE] [--cache DIR] [--json OUT] [--results OUT]
+
+``--results bench/results/planted_docs.json`` writes the figures for the Benchmarks page
+(bench/results_json.py): per half, recall per shape, with the control beside it.
 
 ``--set symbol_rules_off=["anchor-listed"]`` turns rules off (an ablation), as in
 bench/docs_precision.py.
@@ -380,26 +383,48 @@ def report_lines(title: str, data: dict[str, Any]) -> list[str]:
     return lines
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=sorted(dp.HALVES), default="report")
-    parser.add_argument("--project", action="append", help="owner/name (repeatable)")
-    parser.add_argument("--per-doc", type=int, default=DEFAULT_PER_DOC)
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    parser.add_argument("--cache", type=Path, help="XDG cache folder shared by the runs")
-    parser.add_argument("--json", type=Path, help="also write the figures and inventions")
-    parser.add_argument("--verbose", action="store_true", help="print every miss")
-    args = parser.parse_args(argv)
-    dp.SHARED_CACHE[:] = [args.cache.resolve()] if args.cache else []
-    dp.EXTRA_SETTINGS[:] = [
-        f"{key.strip()} = {value.strip()}" for key, value in (s.split("=", 1) for s in args.set)
-    ]
-    if dp.EXTRA_SETTINGS:
-        print(f"settings added to [tool.postgates]: {'; '.join(dp.EXTRA_SETTINGS)}")
-    if not os.environ.get(dp.BENCH_DEPENDENCIES_ENV):
-        print(f"dependencies absent: ${dp.BENCH_DEPENDENCIES_ENV} is not set")
-    projects, labels = dp.HALVES[args.half]
+def record_figures(run: Any, halves: dict[str, dict[str, Any]]) -> None:
+    """Per half, recall per shape of invention, with the control (the docs' other findings,
+    unplanted and planted) beside each half's total."""
+    run.notes.append(
+        "an invention is caught when gate 2 reports it (ungrounded) on its line; every "
+        "invention was checked absent from the repository at the pinned commit"
+    )
+    totals = run.table(
+        "Planted inventions in held-out docs folders, caught by gate 2",
+        [{"name": "half", "kind": "label"},
+         {"name": "planted", "kind": "figure"},
+         {"name": "caught", "kind": "figure"},
+         {"name": "recall", "kind": "figure", "unit": "%"},
+         {"name": "other findings, unplanted", "kind": "control"},
+         {"name": "other findings, planted", "kind": "control"}],
+    )  # fmt: skip
+    shapes = run.table(
+        "Recall per shape of invention",
+        [{"name": "half", "kind": "label"},
+         {"name": "shape", "kind": "label"},
+         {"name": "planted", "kind": "figure"},
+         {"name": "caught", "kind": "figure"},
+         {"name": "recall", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
+    for half, data in halves.items():
+        plain, planted_other = data["other_findings"]
+        totals.append(
+            [half, data["planted"], data["caught"], _rounded(data["caught"], data["planted"]),
+             plain, planted_other]
+        )  # fmt: skip
+        for shape, counts in data["by_shape"].items():
+            caught, planted = counts.get("caught", 0), counts.get("planted", 0)
+            shapes.append([half, shape, planted, caught, _rounded(caught, planted)])
+
+
+def _rounded(part: int, whole: int) -> float | None:
+    return round(100 * part / whole, 1) if whole else None
+
+
+def measure_half(half: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Plant and gate every chosen project of ``half``; print as it goes; the pooled summary."""
+    projects, labels = dp.HALVES[half]
     chosen = [p for p in projects if not args.project or p.name in args.project]
     pins, _ = dp.load_labels(labels)
     mirrors = Path(os.environ.get(dp.MIRRORS_ENV, dp.DEFAULT_MIRRORS))
@@ -418,12 +443,55 @@ def main(argv: Sequence[str] | None = None) -> int:
                           f"{item['original']} -> {item['invention']}: "
                           f"{item['outcome']} ({item['rule']})")  # fmt: skip
     total = summary(results)
-    print("\n".join(report_lines(f"OVERALL ({args.half} half, seed {args.seed})", total)))
+    print("\n".join(report_lines(f"OVERALL ({half} half, seed {args.seed})", total)))
+    return {"overall": total, "projects": {r.project: summary([r]) for r in results}}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--half", choices=[*sorted(dp.HALVES), "all"], default="report")
+    parser.add_argument("--project", action="append", help="owner/name (repeatable)")
+    parser.add_argument("--per-doc", type=int, default=DEFAULT_PER_DOC)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--cache", type=Path, help="XDG cache folder shared by the runs")
+    parser.add_argument("--json", type=Path, help="also write the figures and inventions")
+    parser.add_argument("--verbose", action="store_true", help="print every miss")
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
+    args = parser.parse_args(argv)
+    dp.SHARED_CACHE[:] = [args.cache.resolve()] if args.cache else []
+    dp.EXTRA_SETTINGS[:] = [
+        f"{key.strip()} = {value.strip()}" for key, value in (s.split("=", 1) for s in args.set)
+    ]
+    if dp.EXTRA_SETTINGS:
+        print(f"settings added to [tool.postgates]: {'; '.join(dp.EXTRA_SETTINGS)}")
+    if not os.environ.get(dp.BENCH_DEPENDENCIES_ENV):
+        print(f"dependencies absent: ${dp.BENCH_DEPENDENCIES_ENV} is not set")
+    run = None
+    if args.results:
+        sys.path.insert(0, str(HERE.parent))
+        from bench.results_json import Run
+
+        run = Run(
+            "planted_docs",
+            {"half": args.half, "seed": args.seed, "per_doc": args.per_doc,
+             "projects": args.project or "all", "settings_added": list(dp.EXTRA_SETTINGS),
+             "dependencies": bool(os.environ.get(dp.BENCH_DEPENDENCIES_ENV))},
+        )  # fmt: skip
+    halves = ["report", "tune"] if args.half == "all" else [args.half]
+    measured = {half: measure_half(half, args) for half in halves}
     if args.json:
-        payload = {"half": args.half, "seed": args.seed, "per_doc": args.per_doc,
-                   "settings_added": list(dp.EXTRA_SETTINGS), "overall": total,
-                   "projects": {r.project: summary([r]) for r in results}}  # fmt: skip
+        payload = {"seed": args.seed, "per_doc": args.per_doc,
+                   "settings_added": list(dp.EXTRA_SETTINGS),
+                   "halves": measured}  # fmt: skip
+        if len(measured) == 1:  # the shape earlier runs wrote, kept for their readers
+            ((half, data),) = measured.items()
+            payload = {**payload, "half": half, **data}
+            del payload["halves"]
         args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    if run is not None and args.results:
+        record_figures(run, {half: data["overall"] for half, data in measured.items()})
+        run.write(args.results)
     return 0
 
 

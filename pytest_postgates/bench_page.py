@@ -85,6 +85,13 @@ BENCHES = (
         flag="--results",
     ),
     Bench(
+        "planted_docs",
+        "Gate 2 planted inventions held out",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "docs_precision",
         "Gate 2 docs precision",
         ("gates/02-symbol-grounding.md",),

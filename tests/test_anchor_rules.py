@@ -189,6 +189,21 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(terms, "ScrubDsn", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
     words = "- `clean` cleans\n- `scan` scans\n- `zap_cache` zaps\n"
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
+    # An options reference titling each name with a heading (mkdocs's configuration page),
+    # section after section: the page's other headings of that level name the product's.
+    reference = (
+        "## Options\n\n#### clean_file\n\nCleans.\n\n#### scan_tree {#scan}\n\nScans.\n\n"
+        "## Other\n\n#### zap_cache\n\nZaps.\n\n### zap_cache_dir\n\nElsewhere.\n"
+    )
+    assert _decided(_outcome(reference, "zap_cache", tmp_path, ctx)) == (
+        "ungrounded",
+        "anchor-listed",
+    )
+    # A heading of another level is not among them.
+    assert _decided(_outcome(reference, "zap_cache_dir", tmp_path, ctx)) == (
+        "unjudged",
+        "not-anchored",
+    )
 
 
 @pytest.mark.parametrize(
@@ -317,16 +332,6 @@ def test_a_bare_file_name_or_an_example_folder_anchors_no_path(tmp_path: Path) -
     for token in ("index.ts", "users/delete.py"):
         entry = _outcome(f"The tidy docs mention `{token}`.\n", token, tmp_path, ctx)
         assert _decided(entry) == ("unjudged", "not-anchored"), token
-
-
-def test_a_value_listed_with_the_products_values_is_a_claim(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo", {**PY_FILES, "tidy/modes.py": 'MODES = ("fast", "safe")\n'})
-    ctx = _anchored(repo, tmp_path)
-    body = 'Three modes are supported: `"fast"`, `"safe"` and `"turbo"`.\n'
-    assert _decided(_outcome(body, "turbo", tmp_path, ctx)) == ("ungrounded", "anchor-values")
-    # One value of the product's beside it is no enumeration of the product's values.
-    body = 'Pick `"fast"` or `"hyper"`.\n'
-    assert _decided(_outcome(body, "hyper", tmp_path, ctx)) == ("unjudged", "not-anchored")
 
 
 def test_a_member_of_a_name_imported_from_a_workspace_package_is_a_claim(

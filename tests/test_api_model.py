@@ -105,6 +105,32 @@ def test_only_product_code_is_read(model: ApiModel) -> None:
     assert all(is_product_code(d.path) for d in model.facts.decls)
 
 
+def test_a_subpackage_named_like_a_test_folder_is_product_code(tmp_path: Path) -> None:
+    # hatch's `test` command lives in `hatch/cli/test/`; a package's own `tests/` holding
+    # test modules, and the repository's `tests/`, are still tests.
+    files = {
+        "src/tool/__init__.py": "",
+        "src/tool/cli/__init__.py": "",
+        "src/tool/cli/test/__init__.py": (
+            "import click\n\n@click.command()\n"
+            '@click.option("--cover-quiet", is_flag=True)\ndef test(cover_quiet): ...\n'
+        ),
+        "src/tool/cli/test/runner.py": "def run_suite() -> None: ...\n",
+        "src/tool/tests/__init__.py": "",
+        "src/tool/tests/test_cli.py": "def packaged_check() -> None: ...\n",
+        "src/tool/tests/helpers.py": "def packaged_helper() -> None: ...\n",
+        "tests/__init__.py": "",
+        "tests/unit/__init__.py": "",
+        "tests/unit/fakes.py": "def repository_fake() -> None: ...\n",
+    }
+    index = open_index(make_repo(tmp_path / "repo", files), "HEAD", tmp_path / "cache")
+    model = build_model(index.commit, product_sources(index))
+    assert model.declares("run_suite")
+    assert "cover-quiet" in model.facts.flags
+    for name in ("packaged_check", "packaged_helper", "repository_fake"):
+        assert not model.declares(name), name
+
+
 SITE_SCRIPT = "function display(el) { el.hidden = false; }\n"
 
 

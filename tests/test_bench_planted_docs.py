@@ -92,8 +92,9 @@ def test_a_small_project_end_to_end(
     monkeypatch.setitem(docs.HALVES, "tune", ((project,), labels))
     monkeypatch.setenv(docs.MIRRORS_ENV, str(tmp_path / "mirrors"))
     monkeypatch.delenv(docs.BENCH_DEPENDENCIES_ENV, raising=False)
-    out = tmp_path / "run.json"
-    assert planted.main(["--half", "tune", "--per-doc", "5", "--json", str(out)]) == 0
+    out, results = tmp_path / "run.json", tmp_path / "results.json"
+    argv = ["--half", "tune", "--per-doc", "5", "--json", str(out), "--results", str(results)]
+    assert planted.main(argv) == 0
     printed = capsys.readouterr().out
     assert f"encode/httpx at {commit[:12]}" in printed
     payload = json.loads(out.read_text(encoding="utf-8"))
@@ -111,3 +112,16 @@ def test_a_small_project_end_to_end(
     assert payload["overall"]["caught"] == sum(i["outcome"] == "ungrounded" for i in inventions)
     # The control: the page's own finding (circle_area) is there, planted or not.
     assert payload["overall"]["other_findings"] == [1, 1]
+    # The results file for the Benchmarks page: a row per shape and the half's total with
+    # the control beside it, the same figures as the JSON.
+    record = json.loads(results.read_text(encoding="utf-8"))
+    assert record["bench"] == "planted_docs" and record["settings"]["half"] == "tune"
+    totals, shapes = record["tables"]
+    overall = payload["overall"]
+    caught, planted_count = overall["caught"], overall["planted"]
+    assert totals["rows"] == [
+        ["tune", planted_count, caught, round(100 * caught / planted_count, 1), 1, 1]
+    ]
+    rows = {(row[0], row[1]): row[2:] for row in shapes["rows"]}
+    for shape, counts in overall["by_shape"].items():
+        assert rows[("tune", shape)][:2] == [counts["planted"], counts.get("caught", 0)]

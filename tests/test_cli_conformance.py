@@ -11,6 +11,7 @@ argparse is the standard library's and always runs; click and typer run where in
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import importlib.util
 import sys
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates.evidence.cli_python import read_cli
 from pytest_postgates.evidence.model_facts import ModelFacts, normal_flag
 from pytest_postgates.evidence.model_python import read_python
 
@@ -67,6 +69,57 @@ def greet_command(shout, count, quiet, verbose, upper):
 @click.confirmation_option()
 @click.password_option("--secret")
 def remove(secret):
+    pass
+"""
+
+# Options a module's own decorators apply (mkdocs's shape): a function applying one, a
+# name bound to a helper's call over option calls and such functions.
+CLICK_SHARED_CLI = """
+import click
+
+
+def add_options(*opts):
+    def inner(f):
+        for option in reversed(opts):
+            f = option(f)
+        return f
+
+    return inner
+
+
+def quiet_option(f):
+    return click.option("-q", "--quiet", is_flag=True, expose_value=False)(f)
+
+
+def color_option(f):
+    return click.option("--color/--no-color", default=None, expose_value=False)(f)
+
+
+common_options = add_options(quiet_option, color_option)
+common_config_options = add_options(
+    click.option("-f", "--config-file", expose_value=False),
+    click.option("-s", "--strict/--no-strict", default=None, expose_value=False),
+)
+
+
+@click.group()
+@click.version_option("1.0", "-V", "--version")
+@common_options
+def cli():
+    pass
+
+
+@cli.command(name="build")
+@common_config_options
+@common_options
+@click.option("--clean", is_flag=True)
+def build_command(clean):
+    pass
+
+
+@cli.command(name="new")
+@common_options
+def new_command():
     pass
 """
 
@@ -178,6 +231,29 @@ def test_click_cli_matches_click(tmp_path: Path) -> None:
     click = pytest.importorskip("click", reason="click is not installed in this environment")
     module = _module(CLICK_CLI, tmp_path, "tiny_click")
     assert _model_view(_model(CLICK_CLI)) == _click_view(module.cli, click)
+
+
+def test_click_options_of_the_modules_own_decorators_match_click(tmp_path: Path) -> None:
+    click = pytest.importorskip("click", reason="click is not installed in this environment")
+    module = _module(CLICK_SHARED_CLI, tmp_path, "tiny_click_shared")
+    real = _click_view(module.cli, click)
+    assert real["build"] >= {"config-file", "strict", "no-strict", "quiet", "color", "clean"}
+    assert _model_view(_model(CLICK_SHARED_CLI)) == real
+
+
+def test_a_command_passing_the_rest_of_its_line_through_is_read() -> None:
+    source = (
+        "import argparse\nimport click\n\n"
+        "def build():\n    parser = argparse.ArgumentParser()\n"
+        "    commands = parser.add_subparsers()\n    run = commands.add_parser('run')\n"
+        "    run.add_argument('script', nargs='?')\n"
+        "    run.add_argument('args', nargs=argparse.REMAINDER)\n"
+        "    show = commands.add_parser('show')\n    show.add_argument('names', nargs='*')\n\n"
+        "@click.command(name='exec')\n"
+        "@click.argument('argv', nargs=-1, type=click.UNPROCESSED)\ndef exec_(argv): ...\n"
+    )
+    read = read_cli(ast.parse(source), ["argparse", "click"])
+    assert sorted(command for command, _line in read.passthrough) == ["exec", "run"]
 
 
 def _typer_click(typer: ModuleType) -> ModuleType:

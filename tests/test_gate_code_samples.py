@@ -630,3 +630,98 @@ def test_a_poetry_or_legacy_pdm_script_runs_the_products_cli(
     git(repo, "commit", "-qam", "scripts")
     card = _check(_sh("tyke utils docs --output x\ntyke utlis"), tmp_path, repo)
     assert _names(card) == [("cli_command", "utlis")]
+
+
+def _option_wrapper_tool(tmp_path: Path) -> Path:
+    """An argparse CLI like pdm's: options made as objects of a wrapper class that forwards
+    to ``add_argument``, added to each command's parser in a method, and a ``run`` command
+    handing the rest of its line to the script it runs."""
+    return make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": '[project]\nname = "pdx"\n[project.scripts]\npdx = "pdx.cli:main"\n',
+            "pdx/__init__.py": "",
+            "pdx/cli.py": (
+                "import argparse\n\n"
+                "class Option:\n"
+                "    def __init__(self, *args, **kwargs):\n"
+                "        self.args, self.kwargs = args, kwargs\n"
+                "    def add_to_parser(self, parser):\n"
+                "        parser.add_argument(*self.args, **self.kwargs)\n\n"
+                'lockfile_option = Option("-L", "--lockfile")\n\n'
+                "def main():\n"
+                "    parser = argparse.ArgumentParser()\n"
+                "    commands = parser.add_subparsers()\n"
+                '    lock = commands.add_parser("lock")\n'
+                "    lockfile_option.add_to_parser(lock)\n"
+                '    run = commands.add_parser("run")\n'
+                '    run.add_argument("--list", action="store_true")\n'
+                '    run.add_argument("script", nargs="?")\n'
+                '    run.add_argument("args", nargs=argparse.REMAINDER)\n'
+                '    commands.add_parser("exec")\n'
+            ),
+            # A command module whose parser comes as a parameter (pdm's own shape): its
+            # pass-through is tied to no command the reader can name.
+            "pdx/exec_cmd.py": (
+                "import argparse\n\n"
+                "def add_arguments(parser: argparse.ArgumentParser) -> None:\n"
+                '    parser.add_argument("--env")\n'
+                '    parser.add_argument("command")\n'
+                '    parser.add_argument("args", nargs=argparse.REMAINDER)\n'
+            ),
+        },
+    )
+
+
+def test_options_a_wrapper_forwards_and_what_a_pass_through_command_hands_on(
+    tmp_path: Path,
+) -> None:
+    card = _check(
+        _sh(
+            "pdx lock --lockfile py38.lock\npdx run test --user --provided\npdx run --lsit x\n"
+            "pdx exec --env=e ls --color"
+        ),
+        tmp_path,
+        _option_wrapper_tool(tmp_path),
+    )
+    # --lockfile is an option the file declares through its wrapper; --user and --provided
+    # are the script's; --lsit, before the script, is run's own and misspelt.
+    assert _names(card) == [("cli_flag", "--lsit")]
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("--user: pdx run hands what follows test to it" in r for r in reasons), reasons
+    assert any("--color: pdx exec hands what follows ls to it" in r for r in reasons), reasons
+
+
+def test_options_of_the_modules_own_click_decorators_are_the_commands(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": '[project]\nname = "mkd"\n[project.scripts]\nmkd = "mkd.cli:cli"\n',
+            "mkd/__init__.py": "",
+            "mkd/cli.py": (
+                "import click\n\n"
+                "def add_options(*opts):\n"
+                "    def inner(f):\n"
+                "        for option in reversed(opts):\n"
+                "            f = option(f)\n"
+                "        return f\n"
+                "    return inner\n\n"
+                "common_config_options = add_options(\n"
+                '    click.option("-f", "--config-file"),\n'
+                '    click.option("-t", "--theme"),\n)\n\n'
+                "@click.group()\n"
+                '@click.version_option("1.0", "-V", "--version")\n'
+                "def cli(): ...\n\n"
+                '@cli.command(name="deploy")\n'
+                "@common_config_options\n"
+                '@click.option("--force", is_flag=True)\n'
+                "def deploy_command(config_file, theme, force): ...\n\n"
+                '@cli.command(name="get-deps")\n'
+                '@click.option("-f", "--config-file")\n'
+                "def get_deps(config_file): ...\n"
+            ),
+        },
+    )
+    code = "mkd --version\nmkd deploy --config-file x.yml --theme y\nmkd get-deps --theme y"
+    card = _check(_sh(code), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--theme")]  # get-deps has no --theme

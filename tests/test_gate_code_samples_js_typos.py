@@ -74,3 +74,20 @@ def test_a_bound_function_or_a_name_the_code_writes_is_not_judged(
     )
     card = sample_card(code, "js", tmp_path, jest_repo)
     assert sample_violations(card) == []
+
+
+def test_a_parameter_of_a_function_the_sample_only_calls_itself_is_the_samples(
+    tmp_path: Path, jest_repo: Path
+) -> None:
+    # jest's own docs: `function cleanUpDatabase(db) { db.cleanUp(); }` called with the
+    # page's database is the reader's object; a function handed over by name may be the
+    # product's callback, and its parameter is judged as before.
+    code = (
+        "const expect = require('jestish');\n"
+        "function cleanUp(db) {\n  db.toHaveLenth(1);\n}\n"
+        "cleanUp(makeDatabase());\n"
+        "function plugin(api) {\n  api.toHaveLenth(1);\n}\n"
+        "register(plugin);\n"
+    )
+    card = sample_card(code, "js", tmp_path, jest_repo)
+    assert sample_violations(card) == [("member", "api.toHaveLenth")]

@@ -12,7 +12,7 @@ import pytest
 from pytest_postgates.evidence import past_releases as past_releases_module
 from pytest_postgates.evidence.past_releases import PastReleases, past_releases
 from pytest_postgates.gates import symbol_grounding as gate
-from pytest_postgates.helpers.past_names import _past_parts, page_majors
+from pytest_postgates.helpers.past_names import _past_parts, page_about_the_past, page_majors
 from tests.helpers import git, make_post, make_repo, repo_context, token_outcome
 
 V1 = (
@@ -194,6 +194,23 @@ def test_a_page_whose_opening_says_its_subject_was_removed_is_about_the_past(
     current = "This rule checks names.\n\n`Linter.define_rule()` checks names.\n"
     card = gate.GATE.evaluate(make_post(current, tmp_path, name="define-rule.md"), ctx)
     assert token_outcome(card, "Linter.define_rule()")["outcome"] == "ungrounded"
+
+
+@pytest.mark.parametrize(
+    ("name", "about"),
+    [
+        ("history/tool.md", 'its folder says "history"'),
+        ("HISTORY.md", 'its file says "HISTORY"'),
+        ("changelog.md", 'its file says "changelog"'),
+        ("guide/history-of-errors.md", ""),
+        ("usage.md", ""),
+    ],
+)
+def test_a_page_on_earlier_releases_is_known_by_its_file_or_folder(
+    name: str, about: str, tmp_path: Path
+) -> None:
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    assert page_about_the_past(make_post("Text.\n", tmp_path, name=name)) == about
 
 
 @pytest.mark.parametrize(

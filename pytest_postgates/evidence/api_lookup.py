@@ -520,6 +520,7 @@ class ApiLookup:
         per_command: dict[str, set[str]] = {}
         root: set[str] = set()
         read: list[str] = []
+        passthrough: set[str] = set()
         for path in files:
             table = self.tables.files.get(path) if self.tables.may_define_cli(path) else None
             if table is None or not table.cli_frameworks:
@@ -539,7 +540,8 @@ class ApiLookup:
                     tied.update(normal_flag(o) for o in own)
             root.update(normal_flag(o) for o in table.options if normal_flag(o) not in tied)
             root.update(normal_flag(o) for o in table.command_options.get("", []))
-        return CliTable(entry, frameworks, commands, options, read, per_command, root)
+            passthrough.update(table.passthrough)
+        return CliTable(entry, frameworks, commands, options, read, per_command, root, passthrough)
 
     # -------------------------------------------------------------- Python
     def python_module(self, dotted: str) -> str | None:
@@ -563,6 +565,8 @@ class CliTable:
     # tied to no one command (the root's, or a framework whose options are not attributed).
     per_command: dict[str, set[str]] = field(default_factory=dict)
     root_options: set[str] = field(default_factory=set)
+    # The commands that hand what follows their first positional word to another program.
+    passthrough: set[str] = field(default_factory=set)
 
     @property
     def has_default_command(self) -> bool:

@@ -76,9 +76,10 @@ from pytest_postgates.fileio import locked, write_atomic
 # `this` fields, `module.exports = class`; 10: CallableFacts.keywords_of, the TypedDict of
 # `**kwargs: Unpack[T]`; 11: optionator option lists (evidence/cli_js.py) on one branch,
 # ModelFacts.namespaces (`export * as util from "./x"`) on another; 12: both, and on a third
-# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: `export default make()`
-# is a constant typed by make's declared return type (tables_js)
-MODEL_VERSION = 14
+# branch PDM's legacy `[tool.pdm.cli]` scripts; 13: all three; 14: click option decorators
+# a module defines (cli_python); 15: `export default make()` is a constant typed by make's
+# declared return type (tables_js)
+MODEL_VERSION = 15
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (

@@ -22,12 +22,23 @@ libraries themselves where they are installed):
   ``--no-x`` for each ``--x``; ``add_parser("run")`` makes a command, and the options added
   to the parser it returns (or to a group of it) are that command's.
 
+* decorators the module defines that apply click options (``def quiet_option(f): return
+  click.option("--quiet", ...)(f)``, ``common = add_options(click.option("--theme"),
+  quiet_option)``) add those options to each command they decorate.
+* a command that hands the rest of its line to another program (argparse's
+  ``nargs=REMAINDER``, click's ``nargs=-1`` of ``click.UNPROCESSED``) is a pass-through:
+  what follows its first positional word is that program's, not the parser's.
+
 Options whose command the reader cannot tell are the root's (accepted by every command).
+A file that declares options keeps its other ``--long`` strings as the root's options too
+(:func:`option_constants`: a table of options it loops over, a wrapper class that forwards
+to ``add_argument``).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -44,6 +55,10 @@ _CONTEXT_TYPES = frozenset({"Context"})
 _FRAMEWORK_MODULES = frozenset({"click", "typer", "rich_click", "argparse"})
 _DECORATING = frozenset({"click", "typer", "rich_click"})  # frameworks of decorated commands
 TYPER_COMPLETION = ("--install-completion", "--show-completion")
+# Calls that declare options: a file that makes one keeps its other `--long` strings as
+# flags too (a table of options it loops over, a wrapper class forwarding to add_argument).
+OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "addoption"})
+_LONG_CONSTANT = re.compile(r"--[A-Za-z][\w-]*")
 
 
 @dataclass
@@ -51,12 +66,15 @@ class CliRead:
     """What one module's parser declares. ``declared``: (flag as the code writes it, its
     command, line); ``derived``: (flag, command, how the parser derives it); ``commands``:
     (name, line); ``open``: lines where commands are made at run time (the table of
-    commands is not closed there). The root's command is ``""``."""
+    commands is not closed there); ``passthrough``: (command, line) of the commands that hand
+    what follows their first positional word to another program. The root's command is
+    ``""``."""
 
     declared: list[tuple[str, str, int]] = field(default_factory=list)
     derived: list[tuple[str, str, str]] = field(default_factory=list)
     commands: list[tuple[str, int]] = field(default_factory=list)
     open: list[int] = field(default_factory=list)
+    passthrough: list[tuple[str, int]] = field(default_factory=list)  # (command, line)
 
 
 def read_cli(tree: ast.Module, frameworks: Iterable[str]) -> CliRead:
@@ -68,6 +86,23 @@ def read_cli(tree: ast.Module, frameworks: Iterable[str]) -> CliRead:
         found.declared += [(f, alias, line) for f, c, line in found.declared if c == command]
         found.derived += [(f, alias, how) for f, c, how in found.derived if c == command]
     return found
+
+
+def option_constants(tree: ast.Module) -> list[tuple[str, int]]:
+    """The ``--long`` strings of a file that declares options (:data:`OPTION_CALLS`), with
+    their lines; none for a file that makes no such call."""
+    constants: list[tuple[str, int]] = []
+    declares = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _tail(node.func) in OPTION_CALLS:
+            declares = True
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and _LONG_CONSTANT.fullmatch(node.value)
+        ):
+            constants.append((node.value, node.lineno))
+    return constants if declares else []
 
 
 def long_names(texts: Iterable[str]) -> list[str]:
@@ -99,6 +134,8 @@ class _CliReader(ast.NodeVisitor):
         # Names imported from a CLI framework (`from click import command`): a bare
         # decorator is a command only when it is one of them (rich's `@group()` is not).
         self.imported: set[str] = set()
+        # Decorators the module defines that apply click options -> (flag, line).
+        self.option_decorators: dict[str, list[tuple[str, int]]] = {}
 
     # ------------------------------------------------------------------ helpers
     def declare(self, flag: str, command: str, line: int) -> None:
@@ -136,6 +173,8 @@ class _CliReader(ast.NodeVisitor):
                 self.typer_functions[target.id] = (
                     given[0] if given else target.id.lower().replace("_", "-")
                 )
+        if self.frameworks & {"click", "rich_click"}:
+            self.option_decorators = _option_decorators(node)
         self.generic_visit(node)
 
     # ------------------------------------------------------------------ click / typer
@@ -151,10 +190,15 @@ class _CliReader(ast.NodeVisitor):
         command: str | None = self.typer_functions.get(node.name)
         by_typer = command is not None
         click_options = False
+        shared: list[tuple[str, int]] = []  # options of the module's own option decorators
         for decorator in node.decorator_list:
             call = decorator if isinstance(decorator, ast.Call) else None
             callee = call.func if call is not None else decorator
             tail = _tail(callee)
+            if isinstance(callee, ast.Name) and callee.id in self.option_decorators:
+                shared += self.option_decorators[callee.id]
+                click_options = True
+                continue
             if isinstance(callee, ast.Name) and callee.id not in self.imported:
                 continue  # a decorator of another library (`from rich.console import group`)
             if not self.frameworks & _DECORATING:
@@ -187,11 +231,15 @@ class _CliReader(ast.NodeVisitor):
                 self.typer_parameters(node, "", options_only=True)  # a command made elsewhere
             return
         self.derive("--help", command, "every click and typer command takes --help")
+        for flag, line in shared:
+            self.declare(flag, command, line)
         for decorator in node.decorator_list:
             if not isinstance(decorator, ast.Call):
                 continue
             tail = _tail(decorator.func)
             names = long_names(_strings(decorator.args))
+            if tail == "argument" and _passes_through(decorator):
+                self.found.passthrough.append((command, decorator.lineno))
             if tail == "option" and _dotted(decorator.func) != "typer.Option":
                 for flag in names:
                     self.declare(flag, command, decorator.lineno)
@@ -277,6 +325,8 @@ class _CliReader(ast.NodeVisitor):
             names = long_names(_strings(node.args))
             for flag in names:
                 self.declare(flag, command, node.lineno)
+            if not names and _passes_through(node):
+                self.found.passthrough.append((command, node.lineno))
             action = _keyword(node, "action")
             if action is not None and "BooleanOptionalAction" in ast.unparse(action):
                 for flag in names:
@@ -302,6 +352,69 @@ class _CliReader(ast.NodeVisitor):
             elif not (isinstance(first, ast.Name) and first.id in self.functions):
                 self.found.open.append(node.lineno)  # a command object made at run time
         self.generic_visit(node)
+
+
+def _passes_through(call: ast.Call) -> bool:
+    """Whether a positional argument takes the rest of the line as it is: argparse's
+    ``nargs=argparse.REMAINDER`` (``"..."``), click's ``nargs=-1, type=click.UNPROCESSED``."""
+    nargs = _keyword(call, "nargs")
+    if nargs is None:
+        return False
+    if _tail(nargs) == "REMAINDER" or (isinstance(nargs, ast.Constant) and nargs.value == "..."):
+        return True
+    unprocessed = _tail(_keyword(call, "type")) == "UNPROCESSED"
+    return unprocessed and ast.unparse(nargs) == "-1"
+
+
+def _option_decorators(module: ast.Module) -> dict[str, list[tuple[str, int]]]:
+    """The module's own decorators that apply click options, with their long options:
+    a function whose body applies them (``def quiet_option(f): return
+    click.option("--quiet")(f)``) and a name bound to an expression of them
+    (``common = add_options(click.option("--theme"), quiet_option)``), followed through
+    the names they use."""
+    own: dict[str, list[tuple[str, int]]] = {}
+    uses: dict[str, set[str]] = {}
+    for statement in module.body:
+        scope: ast.AST
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if statement.decorator_list:
+                continue  # a command or a decorated helper, not an option decorator
+            name, scope = statement.name, statement
+        elif (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            name, scope = statement.targets[0].id, statement.value
+        else:
+            continue
+        flags: list[tuple[str, int]] = []
+        names: set[str] = set()
+        for inner in ast.walk(scope):
+            if isinstance(inner, ast.Call) and _dotted(inner.func) != "typer.Option":
+                tail = _tail(inner.func)
+                if tail == "option" or tail in _CLICK_OPTION_DECORATORS:
+                    given = long_names(_strings(inner.args))
+                    if not given and tail in _CLICK_OPTION_DECORATORS:
+                        given = [_CLICK_OPTION_DECORATORS[tail]]
+                    flags += [(flag, inner.lineno) for flag in given]
+            elif isinstance(inner, ast.Name) and inner.id != name:
+                names.add(inner.id)
+        own[name], uses[name] = flags, names
+    found: dict[str, list[tuple[str, int]]] = {}
+    for name in own:
+        collected: list[tuple[str, int]] = []
+        todo, seen = [name], set()
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in own:
+                continue
+            seen.add(current)
+            collected += own[current]
+            todo.extend(sorted(uses[current]))
+        if collected:
+            found[name] = collected
+    return found
 
 
 def _typer_info(default: ast.expr | None, annotation: ast.expr | None) -> ast.Call | str | None:

@@ -62,6 +62,9 @@ class FileTable:
     # Python click/typer: command -> the long options its function declares ("" for a
     # group's callback: options of the root). Empty when the options are not attributed.
     command_options: dict[str, list[str]] = field(default_factory=dict)
+    # Python: the commands that hand what follows their first positional word to another
+    # program (argparse's REMAINDER, click's UNPROCESSED arguments).
+    passthrough: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, [], {}, False)}

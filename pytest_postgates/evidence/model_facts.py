@@ -8,7 +8,7 @@ model the gates ask. Everything here round-trips JSON, so a model is cached per 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,6 +28,44 @@ NOT_PRODUCT_CODE = re.compile(
 def is_product_code(path: str) -> bool:
     """Whether ``path`` is source the product ships (not tests, examples, docs, builds)."""
     return NOT_PRODUCT_CODE.search(path) is None
+
+
+_TEST_MODULE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.pyi?$")
+
+
+def product_code_of(paths: Iterable[str]) -> Callable[[str], bool]:
+    """:func:`is_product_code`, corrected by what the file list shows: a subpackage of the
+    product's Python package whose name is a test, docs or build folder's (hatch's
+    ``hatch/cli/test/``, the code of its ``test`` command) is the product's when it holds
+    no test module. A top-level ``tests`` package, or a ``tests`` subpackage holding
+    ``test_*.py`` files, stays outside."""
+    listed = set(paths)
+    tested = {path.rsplit("/", 1)[0] for path in listed if _TEST_MODULE.search(path)}
+    rescued: list[str] = []
+    for path in sorted(listed):
+        if not path.endswith(("/__init__.py", "/__init__.pyi")):
+            continue
+        folder = path.rsplit("/", 1)[0]
+        parent = folder.rsplit("/", 1)[0] if "/" in folder else ""
+        subpackage = bool(parent) and (
+            f"{parent}/__init__.py" in listed or f"{parent}/__init__.pyi" in listed
+        )
+        if subpackage and folder not in tested and not is_product_code(path):
+            rescued.append(folder)
+    if not rescued:
+        return is_product_code
+    rescued.sort(key=len, reverse=True)
+
+    def product(path: str) -> bool:
+        if is_product_code(path) or _TEST_MODULE.search(path):
+            return is_product_code(path)
+        for folder in rescued:  # deepest first: `a/test/build/x.py` neutralises both
+            if path.startswith(folder + "/"):
+                head, _, name = folder.rpartition("/")
+                path = f"{head}/_{name}{path[len(folder) :]}"
+        return is_product_code(path)
+
+    return product
 
 
 # Names the repository's other code (tests, examples, scripts) shows to be real without

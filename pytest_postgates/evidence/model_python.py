@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.calls_python import read_unit, resolve_python
-from pytest_postgates.evidence.cli_python import CliRead, read_cli
+from pytest_postgates.evidence.cli_python import OPTION_CALLS, CliRead, read_cli
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
@@ -32,7 +32,7 @@ from pytest_postgates.evidence.model_facts import (
 )
 
 # Calls that declare options (a module making them may list its flags in a table).
-_OPTION_CALLS = frozenset({"option", "Option", "add_argument", "add_option", "addoption"})
+
 # What the dataclass decorator adds to a class, as the running interpreter makes it.
 DATACLASS_MEMBERS = sorted(set(dir(dataclasses.make_dataclass("_Probe", []))) - set(dir(object)))
 _LONG_FLAG = re.compile(r"--[A-Za-z][\w-]*")
@@ -234,7 +234,7 @@ class _ModuleReader:
                             site = ImportSite(alias.asname, alias.name, "", self.path, node.lineno)
                             self.facts.add_import(site)
                         bound.add(alias.asname)
-            elif isinstance(node, ast.Call) and _callee_name(node.func) in _OPTION_CALLS:
+            elif isinstance(node, ast.Call) and _callee_name(node.func) in OPTION_CALLS:
                 declares_options = True
         return bound, frameworks, declares_options
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pytest_postgates.evidence.index import RepoIndex
-from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.model_facts import product_code_of
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.site_configs import is_static_site_root
 
@@ -32,6 +32,7 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
     docs, builds, a static site's served scripts, nor files over the size cut)."""
     sources: dict[str, str] = {}
     served = site_scripts(index)
+    is_product_code = _product_code(index)
     for path in index.text_paths:
         if Path(path).suffix.lower() not in LANGUAGES or not is_product_code(path):
             continue
@@ -54,6 +55,7 @@ def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
     """The text of the repository's other source files: its tests, scripts, examples."""
     sources: dict[str, str] = {}
     served = site_scripts(index)
+    is_product_code = _product_code(index)
     for path in index.text_paths:
         if Path(path).suffix.lower() not in LANGUAGES or (
             is_product_code(path) and not served(path)
@@ -63,3 +65,13 @@ def elsewhere_sources(index: RepoIndex) -> dict[str, str]:
         if text is not None and len(text) <= MAX_SOURCE_CHARS:
             sources[path] = text
     return sources
+
+
+def _product_code(index: RepoIndex) -> Callable[[str], bool]:
+    """Whether a path is the product's code (:func:`~.model_facts.product_code_of` over the
+    commit's files), made once per index."""
+    known = index.memo("product_code")
+    if "of" not in known:
+        known["of"] = product_code_of(index.paths)
+    found: Callable[[str], bool] = known["of"]
+    return found

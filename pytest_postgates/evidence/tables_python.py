@@ -7,10 +7,11 @@ frameworks a file imports are read from its imports here."""
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
+from pytest_postgates.evidence.cli_python import option_constants, read_cli
 from pytest_postgates.evidence.file_table import (
-    LONG_FLAG,
     OPEN_COMMANDS,
     PY_CLI_MODULES,
     FileTable,
@@ -34,7 +35,7 @@ class PythonTables:
         for child in root.named_children:
             self.statement(child)
         if table.cli_frameworks:
-            self.cli(root)
+            self.cli()
         return table
 
     def statement(self, node: Any) -> None:
@@ -78,112 +79,41 @@ class PythonTables:
         if head and head not in self.table.cli_frameworks:
             self.table.cli_frameworks.append(head)
 
-    def cli(self, root: Any) -> None:
-        stack: list[Any] = [root]
-        while stack:
-            node = stack.pop()
-            if node.type == "call":
-                self.cli_call(node)
-            elif node.type == "decorated_definition":
-                self.cli_decorated(node)
-            stack.extend(node.named_children)
+    def cli(self) -> None:
+        """The commands and options of the file's parser, as the API model reads them
+        (:func:`~.cli_python.read_cli`): one reading of a Python command line for gates 2
+        and 15."""
+        try:
+            tree = ast.parse(self.source)
+        except (SyntaxError, ValueError):
+            return  # Python cannot run it: no parser of the product is declared here
+        table = self.table
+        read = read_cli(tree, table.cli_frameworks)
+        table.commands += [[name, False, line] for name, line in read.commands]
+        table.commands += [[OPEN_COMMANDS, False, line] for line in read.open]
+        tabled: set[str] = set()
+        for flag, command, _line in read.declared:
+            tabled.add(flag)
+            self.option(flag, command)
+        # A derived option (`--no-x`, `--help`) joins the options of a command the code
+        # gives options; it alone does not close a command's options (as before the model
+        # read them: a command without declared options is judged against all of them).
+        for flag, command, _how in read.derived:
+            self.option(flag, command if command in table.command_options else None)
+        # The file's other `--long` strings: options it declares through a table or a
+        # wrapper the reader does not follow, accepted by every command (as the model has it).
+        for flag, _line in option_constants(tree):
+            name = flag.removeprefix("--")
+            if flag not in tabled and name not in table.options:
+                table.options.append(name)
+                table.command_options.setdefault("", []).append(name)
+        table.passthrough = sorted({command for command, _line in read.passthrough})
 
-    def strings(self, arguments: Any) -> list[str]:
-        return [self.text(c).strip("'\"") for c in arguments.named_children if c.type == "string"]
-
-    def keyword(self, arguments: Any, name: str) -> Any:
-        for child in arguments.named_children:
-            if child.type == "keyword_argument" and self.text(field_of(child, "name")) == name:
-                return field_of(child, "value")
-        return None
-
-    def cli_call(self, node: Any) -> None:
-        function = field_of(node, "function")
-        arguments = field_of(node, "arguments")
-        if function is None or arguments is None or function.type != "attribute":
-            return
-        method = self.text(field_of(function, "attribute"))
-        if method == "add_argument":
-            for text in self.strings(arguments):
-                for match in LONG_FLAG.finditer(text):
-                    if text.startswith("--"):
-                        self.table.options.append(match.group(1))
-        elif method == "add_parser":
-            names = self.strings(arguments)[:1]
-            aliases = self.keyword(arguments, "aliases")
-            if aliases is not None:
-                names += [self.text(c).strip("'\"") for c in aliases.named_children]
-            for name in names:
-                self.table.commands.append([name, False, node.start_point[0] + 1])
-        elif method in ("add_typer", "add_command"):
-            self.added_command(node, method, arguments)
-
-    def added_command(self, node: Any, method: str, arguments: Any) -> None:
-        """``app.add_typer(sub, name="utils")``, ``group.add_command(cmd, "name")``: a
-        command of that name. ``add_command(obj)`` of an object this file does not define as
-        a function (typer's own CLI adds the reader's app as ``run``) or a name that is no
-        string makes a command at run time: the table of commands is then open."""
-        given = self.keyword(arguments, "name")
-        strings = self.strings(arguments)
-        line = node.start_point[0] + 1
-        if given is not None:
-            name = self.text(given).strip("'\"") if given.type == "string" else OPEN_COMMANDS
-        elif method == "add_command" and strings:
-            name = strings[0]
-        elif method == "add_command":
-            first = arguments.named_children[0] if arguments.named_children else None
-            local = first is not None and self.table.locals.get(self.text(first)) == "function"
-            name = "" if local else OPEN_COMMANDS  # a decorated function: already tabled
-        else:
-            name = ""  # add_typer(sub): sub's own commands, already tabled where declared
-        if name:
-            self.table.commands.append([name, False, line])
-
-    def cli_decorated(self, node: Any) -> None:
-        definition = field_of(node, "definition")
-        function_name = self.text(field_of(definition, "name")) if definition is not None else ""
-        own: list[str] = []  # the options this function declares
-        command_of: str | None = None  # the command it defines (None: none, a root callback)
-        for decorator in (c for c in node.named_children if c.type == "decorator"):
-            call = decorator.named_children[0] if decorator.named_children else None
-            if call is None:
-                continue
-            function = field_of(call, "function") if call.type == "call" else call
-            arguments = field_of(call, "arguments") if call.type == "call" else None
-            name = self.text(function) if function is not None else ""
-            tail = name.rsplit(".", 1)[-1]
-            if tail in ("command", "group"):
-                given = self.strings(arguments)[:1] if arguments is not None else []
-                keyword = self.keyword(arguments, "name") if arguments is not None else None
-                if keyword is not None:
-                    given = [self.text(keyword).strip("'\"")]
-                command = given[0] if given else function_name.replace("_", "-")
-                if name not in ("click.group", "click.command") or given:
-                    self.table.commands.append([command, False, node.start_point[0] + 1])
-                    command_of = command
-            elif tail == "option" and arguments is not None:
-                for text in self.strings(arguments):
-                    for flag in text.split("/"):
-                        match = LONG_FLAG.search(flag.strip())
-                        if match and flag.strip().startswith("--"):
-                            own.append(match.group(1))
-        if definition is not None and "typer" in self.table.cli_frameworks:
-            params = field_of(definition, "parameters")
-            for param in params.named_children if params is not None else ():
-                value = field_of(param, "value")
-                annotation = field_of(param, "type")
-                # `port: Annotated[int, typer.Option("--port")] = 8000`: the Option is in
-                # the parameter's type, its default (if any) is a plain value.
-                if annotation is not None and "Option(" in self.text(annotation):
-                    value = annotation
-                if value is not None and "Option(" in self.text(value):
-                    declared = [m.group(1) for m in LONG_FLAG.finditer(self.text(value))]
-                    if declared:
-                        own.extend(declared)
-                    else:
-                        pname = self.text(field_of(param, "name") or param)
-                        own.append(pname.replace("_", "-"))
-        self.table.options.extend(own)
-        # A command's options are its own; a callback's or root group's are the root's.
-        attributed = self.table.command_options.setdefault(command_of or "", [])
-        attributed.extend(o for o in own if o not in attributed)
+    def option(self, flag: str, command: str | None) -> None:
+        """Table ``flag`` (``--x``) as an option of the file, and of ``command`` unless None."""
+        name = flag.removeprefix("--")
+        if name not in self.table.options:
+            self.table.options.append(name)
+        own = self.table.command_options.setdefault(command, []) if command is not None else []
+        if command is not None and name not in own:
+            own.append(name)

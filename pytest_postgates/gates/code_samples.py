@@ -460,6 +460,7 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
                 table.commands.setdefault(name, []).extend(where)
             table.options |= more.options
             table.root_options |= more.root_options
+            table.passthrough |= more.passthrough
             for name, own in more.per_command.items():
                 table.per_command.setdefault(name, set()).update(own)
         return table

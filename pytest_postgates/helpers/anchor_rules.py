@@ -39,11 +39,17 @@ caught; five labelled NeuroLink defects, all paths anchor-path anchored).
 half holds two real defects only it makes claims (pm2's ``pm2_*`` variables), so it earns
 held out.
 
-Kept although no held-out material exercises them, because they are judgments of the
-product's code rather than of the page's wording: ``anchor-typed-key`` (a key of a closed
-declared type the sample passes) and ``anchor-values`` (a value listed with values the
-code writes). They decide no token of either held-out set, and each keeps real labelled
-NeuroLink defects (bench/precision.py); planting their shapes held out is what remains.
+Deleted at session 19: ``anchor-values`` (a quoted value listed in one sentence with two
+or more quoted values the product's code writes). It decided no token of either held-out
+half (bench/ablation.py at f373629: off, nothing moved), and its shape can hardly be
+planted there: the report half's docs hold 6 lines with three quoted values or more in
+all. Off, bench/precision.py loses one labelled NeuroLink defect (`"16:10"`), listed
+unjudged (``not-anchored``), never counted as grounded.
+
+Kept although no held-out token has its shape: ``anchor-typed-key`` (a key the post's
+sample passes in an object whose declared product type is closed). It is the API model's
+verdict on the sample's own code (the type says the key is not accepted), the judgment
+gate 15 makes of the same key in the fence, applied to the prose that repeats it.
 """
 
 from __future__ import annotations
@@ -159,32 +165,15 @@ RULES = (
         "anchor-listed",
         "a claim",
         "it opens a list item, table row or definition-list term among items that open with "
-        "the product's names",
+        "the product's names, or is the whole of a heading among the page's other headings "
+        "of its level that are the product's names (an options reference)",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
         earns=(
             "earns held out; off, held out: findings -1, 1 labelled defects lost; tune: findings "
             "-6, 2 labelled defects lost, 1 labelled false gone (bench/ablation.py at f373629)"
         ),
     ),
-    Anchor(
-        "anchor-values",
-        "a claim",
-        "a quoted value listed in one sentence with two or more quoted values the product's "
-        'code writes as string literals (`"16:9"`, `"4:3"` and `"16:10"`): the '
-        "sentence enumerates the product's accepted values",
-        "tests/test_anchor_rules.py::test_a_value_listed_with_the_products_values_is_a_claim",
-        earns=(
-            "decides no held-out token (docs nor inventions); kept, a judgment of the code that "
-            "the NeuroLink labels need; off, held out: "
-            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
-            "bench/precision.py off: 1 labelled defect lost (16:10) (bench/ablation.py at "
-            "f373629)"
-        ),
-    ),
 )
-
-# A code span that is one quoted string literal.
-_QUOTED_SPAN = re.compile(r"""`(["'])([^`"'\n]+)\1`""")
 
 # The ways a page presents a token as the product's (outcome_rules.presentation) that
 # anchor it, each its own anchor.
@@ -229,7 +218,6 @@ def anchor(
             for suffix, way in PRESENTED_WAYS.items()
         },
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
-        "anchor-values": lambda: _listed_with_product_values(text, sentence, repos),
         "anchor-listed": lambda: (
             model is not None and _listed_with_product_names(text, line, post, model)
         ),
@@ -322,12 +310,30 @@ def _terms_around(lines: list[str], at: int) -> list[str]:
 _DISTINCTIVE = re.compile(r"[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
 
 
+# A heading's attribute list (`{#id}`, `{: .class}`) names the heading, not code.
+_HEADING_ATTRIBUTES = re.compile(r"\s*\{[:#.][^}]*\}\s*$")
+
+
+def _heading_name(heading: str) -> str:
+    """A heading's text as a name: its attribute list and code-span ticks dropped."""
+    return _HEADING_ATTRIBUTES.sub("", heading).strip().strip("`")
+
+
 def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
-    """Whether the token opens a list item or table row among items that open with the
-    product's names (at least two of the others resolve in the model): a list of the
-    product's tools or functions presents each of its names as the product's."""
+    """Whether the token opens a list item or table row, or is the whole of a heading,
+    among items or sibling headings that are the product's names (at least two of the
+    others resolve in the model): a list of the product's tools or functions, or a
+    reference titling each of its options, presents each of its names as the product's."""
     lines, at = post.lines, line - 1
-    if _term(lines, at) == text:
+    headings = post.prose.sibling_headings(line)
+    if headings is not None:
+        # A heading among sibling headings (an options reference: `#### docs_dir`,
+        # `#### site_dir`): the heading must be the name alone.
+        heading, others = headings
+        if _heading_name(heading) != text:
+            return False
+        siblings = [_heading_name(other) for other in others]
+    elif _term(lines, at) == text:
         siblings = _terms_around(lines, at)
     else:
         head = _ITEM_HEAD.match(lines[at]) if 0 <= at < len(lines) else None
@@ -353,22 +359,6 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
             real += 1  # a name the product's code writes (a tool it registers by string)
         if real >= 2:
             return True
-    return False
-
-
-def _listed_with_product_values(text: str, sentence: str, repos: Repos) -> bool:
-    """Whether the sentence quotes ``text`` among two or more other quoted values that the
-    product's code writes as string literals."""
-    values = [m.group(2) for m in _QUOTED_SPAN.finditer(sentence)]
-    if text not in values:
-        return False
-    index = repos.primary.index
-    real = 0
-    for value in dict.fromkeys(v for v in values if v != text):
-        if any(code_file_writing(index, f"{q}{value}{q}") for q in ('"', "'")):
-            real += 1
-            if real >= 2:
-                return True
     return False
 
 

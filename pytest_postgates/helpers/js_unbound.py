@@ -180,6 +180,8 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
         at = obj.start_byte
         if not any(n == local and start <= at < end for n, start, end in sample.scoped):
             return  # a name of the reader's or another library's, not a parameter
+        if _called_by_the_sample(sample, obj, local):
+            return  # the sample's own function, given the sample's own values
     else:
         return
     types = sample.types()
@@ -190,3 +192,33 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
     sample.report.violation(line, "member", f"{local}.{name}", "",
                             f"{name} is nowhere in the product's code, one letter off its "
                             f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
+
+
+def _called_by_the_sample(sample: FenceReading, obj: Any, local: str) -> bool:
+    """Whether ``local`` is a parameter of a function the sample declares and only ever
+    calls itself (``function cleanUp(db) {...}; cleanUp(globalDatabase)``): its values are
+    what the sample passes, not what the product hands a callback (a function passed by
+    name, ``app.register(routes)``, is still the product's to call)."""
+    function = obj.parent
+    while function is not None and function.type not in _FUNCTIONS:
+        function = function.parent
+    if function is None or function.type != "function_declaration":
+        return False
+    name_node = function.child_by_field_name("name")
+    parameters = function.child_by_field_name("parameters")
+    if name_node is None or parameters is None:
+        return False
+    if local not in IDENTIFIER.findall(node_text(sample.source, parameters)):
+        return False  # a name of an outer function's, or the reader's
+    name = node_text(sample.source, name_node)
+    text = sample.source.decode("utf-8", "replace")
+    uses = [m.end() for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", text)]
+    calls = [end for end in uses if text[end:].lstrip().startswith("(")]
+    # Every use but the declaration is a call: nothing hands the function to the product.
+    return len(calls) >= 2 and len(calls) == len(uses)
+
+
+_FUNCTIONS = frozenset(
+    {"function_declaration", "function_expression", "arrow_function", "method_definition",
+     "generator_function_declaration", "function"}
+)  # fmt: skip

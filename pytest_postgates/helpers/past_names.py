@@ -53,7 +53,8 @@ RULES = (
         "the name is no longer declared, but the code of an earlier release declares it (a "
         "single name: declares or writes it, an option it reads; a flag: its command line "
         "declared it), and the page is about the "
-        "past (its path or title: a migration guide, a changelog, release notes; or its "
+        "past (its file, folder or title: a migration guide, a changelog, release notes, a "
+        "history; or its "
         "opening says its subject was removed): listed with that release; elsewhere the "
         "finding stays. Read: the newest tag of each of the last earlier major versions (a "
         "maintenance branch's included), and first the major a page migrates from "
@@ -70,7 +71,8 @@ RULES = (
 )
 # A page whose subject is an earlier release: its file name or title says so.
 _ABOUT_THE_PAST = re.compile(
-    r"migrat|upgrad|change[-_ ]?log|release[-_ ]?notes|breaking[-_ ]changes|what'?s[-_ ]new",
+    r"migrat|upgrad|change[-_ ]?log|release[-_ ]?notes|breaking[-_ ]changes|what'?s[-_ ]new"
+    r"|^history(?=\.\w+$|$)",
     re.IGNORECASE,
 )
 # A page that migrates to a major version (`migrating-to-2.0.0`, `Migration-Guide-V5`,
@@ -92,7 +94,10 @@ _NEAR_MISS_NAME = re.compile(r"^(?:the (?:key|type) )?`([^`]+)` is not declared 
 def page_about_the_past(post: Post) -> str:
     """Why the page is about an earlier release ("" when it is not)."""
     title = str((post.front_matter or {}).get("title", "")) if post.front_matter else ""
-    for what, text in (("file", post.path.name), ("title", title)):
+    # A changelog kept as a folder of pages (hatch's `docs/history/hatch.md`) is named by
+    # its folder.
+    where = (("file", post.path.name), ("folder", post.path.parent.name), ("title", title))
+    for what, text in where:
         found = _ABOUT_THE_PAST.search(text)
         if found:
             return f'its {what} says "{found.group(0)}"'

@@ -32,6 +32,7 @@ BUILTIN_FLAGS = {
     "commander": {"help", "version"},
     "argparse": {"help"},
     "click": {"help"},
+    "rich_click": {"help"},
     "typer": {"help", "install-completion", "show-completion"},
 }
 PLACEHOLDER = re.compile(r"^[<\[{].*[>\]}]$|^\.\.\.$|\$")
@@ -421,8 +422,18 @@ class SampleChecker:
         own = cli.per_command.get(owner) if owner else None
         if own is not None:  # what every command takes: the root's and the framework's
             own = own | cli.root_options | (options - cli.options)
-        for word in args:
+        handed = _handed_on(args, owner, cli)
+        for index, word in enumerate(args):
             if not word.startswith("--") or len(word) < 3:
+                continue
+            if handed is not None and index > handed:
+                self.report.skip(
+                    line,
+                    text,
+                    f"{word}: {' '.join(filter(None, (bin_name, owner)))} hands what follows "
+                    f"{args[handed]} to it "
+                    "(the parser passes the rest of the line through)",
+                )
                 continue
             flag = word[2:].split("=", 1)[0]
             if PLACEHOLDER.search(flag) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", flag):
@@ -458,3 +469,20 @@ class SampleChecker:
                 f"{bin_name} defines no option --{flag} (for any command){did_you_mean(close)}",
                 close,
             )
+
+
+def _handed_on(args: list[str], owner: str, cli: CliTable) -> int | None:
+    """The index of the word whose program what follows belongs to, for a command that
+    passes the rest of its line through (None: none does). A pass-through the reader could
+    not tie to a command (``""`` in a CLI with commands: a command module's parser given as
+    a parameter) is taken as the named command's: the gate cannot tell it is not."""
+    positions = [i for i, word in enumerate(args) if not word.startswith("-")]
+    if owner and owner in cli.passthrough:
+        after = args.index(owner)
+    elif "" in cli.passthrough and cli.commands and positions:
+        after = positions[0]  # the command word, whichever command it names
+    elif "" in cli.passthrough and not cli.commands:
+        return positions[0] if positions else None  # the root runs the program it names
+    else:
+        return None
+    return next((i for i in positions if i > after), None)
