@@ -201,7 +201,7 @@ class JsTables(JsCliReader):
         """How a constant's declaration says its type (see ``FileTable.value_types``):
         its annotation, else the function a call makes it with or the class it is a
         ``new`` of, named bare; "" when it says none."""
-        annotation = field_of(declarator, "type")
+        annotation = field_of(declarator, "type") if declarator is not None else None
         if annotation is not None:
             return "type:" + self.text(annotation).lstrip(":").strip()
         inner = value
@@ -270,6 +270,12 @@ class JsTables(JsCliReader):
             elif value is not None and value.type == "object":
                 table.objects["default"] = self.object_keys(value)
                 table.locals.setdefault("default", "object")
+                table.exports["default"] = "default"
+            elif value is not None and (typed := self.value_type(None, value)):
+                # `export default createInstance()`: a constant made by a call (or a
+                # `new`), typed by what the function declares it returns.
+                table.value_types["default"] = typed
+                table.locals.setdefault("default", "const")
                 table.exports["default"] = "default"
             else:
                 table.exports["default"] = ""

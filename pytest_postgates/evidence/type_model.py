@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
+from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
 from pytest_postgates.evidence.type_tables import (
     Declaration,
     Expr,
@@ -94,10 +95,14 @@ class FreeForm:
 class TypeModel:
     """Types of one repository commit, read lazily file by file."""
 
-    def __init__(self, lookup: ApiLookup, parser_for: Any) -> None:
+    def __init__(self, lookup: ApiLookup, parser_for: Any, code_parser_for: Any = None) -> None:
         self.lookup = lookup
         self._parser_for = parser_for  # path -> tree-sitter parser or None
+        # path -> the parser of a JavaScript file's code (the keys a function reads), or None
+        self._code_parser_for = code_parser_for
         self._tables: dict[str, TypeTable | None] = {}
+        self._read: dict[tuple[str, str, int], ReadKeys | None] = {}
+        self._code: dict[str, tuple[bytes, Any] | None] = {}
         self._lock = threading.Lock()
 
     def table(self, path: str) -> TypeTable | None:
@@ -110,6 +115,29 @@ class TypeModel:
         with self._lock:
             self._tables.setdefault(path, table)
             return self._tables[path]
+
+    def read_keys(self, path: str, name: str, position: int) -> ReadKeys | None:
+        """The keys the JavaScript function ``name`` of ``path`` reads from its parameter
+        ``position`` (:mod:`.read_keys`); None when the file or function is not read."""
+        key = (path, name, position)
+        with self._lock:
+            if key in self._read:
+                return self._read[key]
+            known = path in self._code
+        if not known:
+            parser = self._code_parser_for(path) if self._code_parser_for is not None else None
+            text = self.lookup.tables.text(path) if self.lookup.tables.text is not None else None
+            parsed: tuple[bytes, Any] | None = None
+            if parser is not None and text is not None:
+                source = text.encode("utf-8")
+                parsed = (source, parser.parse(source).root_node)
+            with self._lock:
+                self._code[path] = parsed
+        parsed = self._code[path]
+        found = read_keys(parsed[0], parsed[1], name, position) if parsed else None
+        with self._lock:
+            self._read.setdefault(key, found)
+            return self._read[key]
 
     # ---------------------------------------------------------------- names
     def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None:

@@ -451,8 +451,15 @@ def _js_types(
                 return None
             return parsers.get(language)
 
+        def code_parser_for(path: str) -> Any:
+            language = LANGUAGES.get("." + path.rsplit(".", 1)[-1].lower())
+            if isinstance(parsers, str) or language != "javascript":
+                return None
+            return parsers.get(language)
+
         model = api_model(index, context.evidence.cache_dir)
-        context.memo[key] = JsTypes(model, TypeModel(lookup, parser_for))
+        types = TypeModel(lookup, parser_for, code_parser_for)
+        context.memo[key] = JsTypes(model, types)
     known: JsTypes | None = context.memo[key]
     return known
 

@@ -1,7 +1,9 @@
 """Gate 15's reading of the object literals a JavaScript/TypeScript sample passes to the
 product: each key (nested ones included) against the fields of the parameter's declared
 type (:meth:`~pytest_postgates.helpers.js_types.JsTypes.method_keys`,
-:meth:`~pytest_postgates.helpers.js_types.JsTypes.function_keys`). An object passed to a
+:meth:`~pytest_postgates.helpers.js_types.JsTypes.function_keys`, which for a JavaScript
+function adds the keys its code reads from the parameter,
+:mod:`pytest_postgates.evidence.read_keys`). An object passed to a
 product value whose parameter types the model cannot read is listed unjudged with the
 reason, never passed over."""
 
@@ -80,6 +82,13 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
                 return keys_at, f"{method}()"
             return f"{shown}() are not judged: it is no function of the module the model reads"
         cls = sample.class_of(held)
+        if cls is None and held.kind == "export":
+            # An exported constant: typed by its declaration (`const vi: VitestUtils`,
+            # `export default createInstance()` and the function's declared return type).
+            constant = sample.required_class(held) or sample.constant_class(held)
+            if isinstance(constant, str):
+                return f"{shown}() are not judged: {constant}"
+            cls = constant
         if held.origin == ASSUMED_FROM_NAME:
             return f"{shown}() are not judged: its object's type is assumed from its name"
         if cls is None or types is None:
@@ -99,6 +108,15 @@ def _function_callee(
     if types is None or held.kind != "export" or not isinstance(binding, Binding):
         why = held.origin if held.kind == "unknown" else "a value the model does not type"
         return f"{shown}() are not judged: {why}"
+    if binding.kind == "const":
+        # A constant called (`export default createInstance()`): what its declaration says
+        # it holds, whose call signatures are not read.
+        constant = sample.required_class(held) or sample.constant_class(held)
+        if isinstance(constant, str):
+            return f"{shown}() are not judged: {constant}"
+        if constant is not None:
+            return (f"{shown}() are not judged: {binding.local or held.name} holds a "
+                    f"{constant[0]}, whose call signatures the model does not read")  # fmt: skip
     if binding.kind != "function":
         return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
     keys_at = partial(types.function_keys, binding.path, binding.local)
@@ -149,8 +167,18 @@ def object_keys(
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
             dotted = ".".join((*path, key))
-            sample.report.violation(line, "option_key", key, keys.owner,
-                                    f"{shown} takes no option {dotted} ({keys.owner} declares "
-                                    f"no {key}){did_you_mean(close)}", close)  # fmt: skip
+            sample.report.violation(line, "option_key", key, keys.owner or keys.read_by,
+                                    f"{shown} takes no option {dotted} ({_why(keys, key)})"
+                                    f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
+
+
+def _why(keys: Keys, key: str) -> str:
+    """Where the key is missing: the declared type, the keys the function's code reads,
+    or both."""
+    if not keys.owner:
+        return f"{keys.read_by} reads no {key}"
+    if keys.read_by:
+        return f"{keys.owner} declares no {key}, and {keys.read_by} reads none"
+    return f"{keys.owner} declares no {key}"

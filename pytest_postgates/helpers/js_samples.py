@@ -20,7 +20,7 @@ from pytest_postgates.helpers.js_tree import (
     query_nodes,
     unwrap,
 )
-from pytest_postgates.helpers.js_types import Cls, JsTypes
+from pytest_postgates.helpers.js_types import Cls, JsTypes, declaration_file
 from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
     ASSUMED_FROM_NAME,
@@ -417,7 +417,18 @@ class JsSample:
         types, binding = self.types(), held.binding
         if types is None or not isinstance(binding, Binding) or binding.kind != "const":
             return None
-        return types.constant_class(self.gate.lookup, binding)
+        found = types.constant_class(self.gate.lookup, binding)
+        # TypeScript types a JavaScript module by its declaration file (`index.js` ->
+        # `index.d.ts`: `declare const axios: AxiosStatic; export default axios`).
+        twin_file = declaration_file(held.module) if held.kind == "export" else ""
+        if isinstance(found, tuple) or not twin_file or not held.name:
+            return found
+        twin = self.gate.lookup.find_export(twin_file, held.name)
+        if isinstance(twin, Binding) and twin.kind == "const" and twin.path != binding.path:
+            declared = types.constant_class(self.gate.lookup, twin)
+            if isinstance(declared, tuple):
+                return declared
+        return found
 
     def required_class(self, held: SampleValue) -> Cls | None:
         """The class a CommonJS value names (``const { Agent } = require("./agent");

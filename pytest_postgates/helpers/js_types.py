@@ -36,6 +36,9 @@ class Keys:
     # The declaration file (``.d.ts``) that declares them by hand for a JavaScript
     # implementation, which may lag it; "" when the code's own types declare them.
     hand_written: str = ""
+    # The function whose code reads the keys (``build() in index.js``), when they are
+    # the keys its code reads (with the declared ones, if any); "" when declared only.
+    read_by: str = ""
 
 
 # A product class or interface: its name and the file that declares it ("" when the name
@@ -349,9 +352,32 @@ class JsTypes:
     def function_keys(
         self, file: str, name: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:
-        """The same for the function ``name`` of ``file`` (or of its declaration file)."""
+        """The same for the function ``name`` of ``file`` (or of its declaration file). For
+        a JavaScript function, the keys its code reads from the parameter
+        (:meth:`TypeModel.read_keys`) count too: alone when nothing declares the parameter,
+        beside a hand-written declaration (which may lag the code) when both are closed."""
         places = [(file, "")] + [(d, "") for d in [declaration_file(file)] if d]
-        return self._keys_at(places, name, position, path)
+        declared = self._keys_at(places, name, position, path)
+        if not declaration_file(file) or self.declared is None:
+            return declared
+        read = self.declared.read_keys(file, name, position)
+        if read is None:
+            return declared
+        by = f"{name}() in {file}"
+        if read.reason:
+            if declared is None:
+                return Keys(reason=f"the keys {by} reads cannot all be told: {read.reason}")
+            return declared
+        if path:
+            if declared is None:
+                where = ".".join(path)
+                return Keys(reason=f"the keys {by} reads below {where} are not followed")
+            return declared
+        if declared is None:
+            return Keys(read.fields, read_by=by)
+        if declared.reason:
+            return declared
+        return replace(declared, fields=declared.fields | read.fields, read_by=by)
 
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]

@@ -117,7 +117,12 @@ def product_api(index: RepoIndex, cache_dir: Any, package: str | None) -> Produc
                 language = LANGUAGES.get("." + path.rsplit(".", 1)[-1].lower())
                 return parsers.get(language) if language in ("typescript", "tsx") else None
 
-            api = ProductApi(package, lookup, TypeModel(lookup, parser_for), parsers, manifest)
+            def code_parser_for(path: str) -> Any:
+                language = LANGUAGES.get("." + path.rsplit(".", 1)[-1].lower())
+                return parsers.get(language) if language == "javascript" else None
+
+            types = TypeModel(lookup, parser_for, code_parser_for)
+            api = ProductApi(package, lookup, types, parsers, manifest)
     memo[key] = api
     return api
 

@@ -1,0 +1,326 @@
+"""The keys a JavaScript function reads from an options parameter (issue 26): what gate 15
+judges an option object's keys against when no declaration types the parameter
+(``function build(opts) { ... opts.mkdir ... }``), or beside a hand-written declaration
+that may lag the code (a key the code reads is no defect).
+
+A parameter is followed through the function's body (nested functions included, as they
+close over it): member reads (``opts.mkdir``, ``opts['sync']``), destructuring (in the
+parameter list or ``const { a, b } = opts``), ``'key' in opts``, aliases (``const o =
+opts || {}``), merges with defaults (``Object.assign({}, defaults, opts)``, ``{
+...defaults, ...opts }``: the merged object is followed too, and the keys of a
+defaults object the file writes as a literal count as read) and calls of another top-level
+function of the same file it is passed to. Any other use can read keys the reader does not
+see (passed to a function it does not follow, stored on ``this``, returned, a computed key,
+a rest pattern, its keys iterated): the key set is then open, with the reason, and the
+caller judges nothing against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+MAX_DEPTH = 6
+# Operators whose value is one of their operands: the options flow through them.
+_FLOWS = frozenset({"||", "??", "&&"})
+# Operators that only test the value.
+_TESTS = frozenset({"===", "!==", "==", "!=", "instanceof"})
+_ITERATES = frozenset({"keys", "entries", "values", "getOwnPropertyNames", "freeze"})
+_FUNCTIONS = frozenset(
+    {"function_declaration", "function_expression", "function", "arrow_function"}
+)
+
+
+@dataclass(frozen=True)
+class ReadKeys:
+    """The keys read (``fields``); ``reason`` when the read may be incomplete (open)."""
+
+    fields: frozenset[str] = frozenset()
+    reason: str = ""
+
+
+def read_keys(source: bytes, root: Any, name: str, position: int) -> ReadKeys | None:
+    """The keys the top-level function ``name`` of a file (its syntax tree's ``root``)
+    reads from its parameter ``position``; None when the file has no such function."""
+    reader = _Reader(source, root)
+    if name not in reader.functions:
+        return None
+    return reader.function(name, position, frozenset())
+
+
+def _named(node: Any) -> list[Any]:
+    return [c for c in node.named_children if c.type != "comment"]
+
+
+class _Reader:
+    def __init__(self, source: bytes, root: Any) -> None:
+        self.source = source
+        self.functions: dict[str, Any] = {}
+        self.objects: dict[str, Any] = {}  # top-level `const NAME = { ... }`
+        for node in _named(root):
+            if node.type == "export_statement":
+                node = node.child_by_field_name("declaration") or node
+            if node.type == "function_declaration":
+                named = node.child_by_field_name("name")
+                if named is not None:
+                    self.functions.setdefault(self.text(named), node)
+            elif node.type in ("lexical_declaration", "variable_declaration"):
+                for declarator in _named(node):
+                    target = declarator.child_by_field_name("name")
+                    value = declarator.child_by_field_name("value")
+                    if target is None or value is None or target.type != "identifier":
+                        continue
+                    if value.type in _FUNCTIONS:
+                        self.functions.setdefault(self.text(target), value)
+                    elif value.type == "object":
+                        self.objects.setdefault(self.text(target), value)
+
+    def text(self, node: Any) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    # ------------------------------------------------------------ one function
+    def function(self, name: str, position: int, seen: frozenset[tuple[str, int]]) -> ReadKeys:
+        node = self.functions[name]
+        seen = seen | {(name, position)}
+        params = node.child_by_field_name("parameters")
+        found = _named(params) if params is not None else []
+        if params is None and node.child_by_field_name("parameter") is not None:
+            found = [node.child_by_field_name("parameter")]  # `opts => ...`
+        if position >= len(found):
+            return ReadKeys(reason=f"{name}() declares no parameter {position + 1}")
+        param = found[position]
+        if param.type == "assignment_pattern":
+            param = param.child_by_field_name("left")
+        walk = _Walk(self, name, seen)
+        if param is not None and param.type == "object_pattern":
+            walk.pattern(param)
+        elif param is not None and param.type == "identifier":
+            body = node.child_by_field_name("body")
+            if body is not None and walk.uses(body, "arguments"):
+                walk.open(f"{name}() reads its arguments through `arguments`")
+            elif body is not None:
+                walk.follow(body, self.text(param))
+        else:
+            kind = param.type if param is not None else "missing"
+            walk.open(f"{name}()'s parameter {position + 1} is a {kind.replace('_', ' ')}")
+        return ReadKeys(frozenset(walk.keys), walk.reason)
+
+
+class _Walk:
+    """One parameter's reads in one function's body."""
+
+    def __init__(self, reader: _Reader, function: str, seen: frozenset[tuple[str, int]]) -> None:
+        self.reader = reader
+        self.function = function
+        self.seen = seen
+        self.keys: set[str] = set()
+        self.reason = ""
+        self.body: Any = None
+        self.aliases: list[str] = []
+
+    def alias(self, name: str) -> None:
+        if name not in self.aliases:
+            self.aliases.append(name)
+
+    def open(self, reason: str) -> None:
+        if not self.reason:
+            self.reason = reason
+
+    def follow(self, body: Any, alias: str) -> None:
+        self.body = body
+        self.aliases.append(alias)
+        done = 0
+        while done < len(self.aliases) and not self.reason:
+            name = self.aliases[done]
+            done += 1
+            for use in self.uses(body, name):
+                self.value(use, name)
+                if self.reason:
+                    return
+
+    def uses(self, node: Any, name: str) -> list[Any]:
+        found: list[Any] = []
+        todo = [node]
+        while todo:
+            current = todo.pop()
+            if current.type in ("identifier", "shorthand_property_identifier"):
+                if self.reader.text(current) == name and not self._declares(current):
+                    found.append(current)
+                continue
+            todo.extend(reversed(current.named_children))
+        return found
+
+    @staticmethod
+    def _declares(node: Any) -> bool:
+        parent = node.parent
+        if parent is None:
+            return False
+        if parent.type == "variable_declarator":
+            return bool(parent.child_by_field_name("name") == node)
+        if parent.type == "formal_parameters":
+            return True
+        if parent.type == "assignment_pattern" and parent.parent is not None:
+            left = parent.child_by_field_name("left")
+            return bool(parent.parent.type == "formal_parameters" and left == node)
+        if parent.type == "arrow_function":
+            return bool(parent.child_by_field_name("parameter") == node)
+        return False
+
+    def pattern(self, node: Any) -> None:
+        """The keys a destructuring pattern takes (``{ a, b: c, d = 1 }``)."""
+        text = self.reader.text
+        for part in _named(node):
+            if part.type == "shorthand_property_identifier_pattern":
+                self.keys.add(text(part))
+            elif part.type == "object_assignment_pattern":
+                left = part.child_by_field_name("left")
+                if left is not None:
+                    self.keys.add(text(left))
+            elif part.type == "pair_pattern":
+                key = part.child_by_field_name("key")
+                if key is not None and key.type in ("property_identifier", "string"):
+                    self.keys.add(text(key).strip("'\"`"))
+                else:
+                    self.open(f"{self.function}() destructures its options with a computed key")
+            elif part.type == "rest_pattern":
+                self.open(f"{self.function}() keeps the rest of its options (...{text(part)[3:]})")
+            else:
+                self.open(f"{self.function}() destructures its options as {part.type}")
+
+    def literal_keys(self, node: Any) -> None:
+        """The keys an object literal writes (a defaults object merged with the options)."""
+        for part in _named(node):
+            if part.type == "pair":
+                key = part.child_by_field_name("key")
+                if key is not None and key.type in ("property_identifier", "string"):
+                    self.keys.add(self.reader.text(key).strip("'\"`"))
+            elif part.type == "shorthand_property_identifier":
+                self.keys.add(self.reader.text(part))
+
+    def merged(self, node: Any) -> None:
+        """A defaults object merged beside the options: a literal's keys, or a top-level
+        constant object's."""
+        if node.type == "object":
+            self.literal_keys(node)
+        elif node.type == "identifier" and self.reader.text(node) in self.reader.objects:
+            self.literal_keys(self.reader.objects[self.reader.text(node)])
+
+    # ------------------------------------------------------------ where a value goes
+    def value(self, node: Any, shown: str) -> None:
+        """``node`` holds the options (or an object made of them): read what its parent
+        does with it."""
+        parent = node.parent
+        while parent is not None and parent.type == "parenthesized_expression":
+            node, parent = parent, parent.parent
+        if parent is None:
+            return
+        kind = parent.type
+        field = _field_of(parent, node)
+        text = self.reader.text
+        if node.type == "shorthand_property_identifier":
+            self.open(f"{self.function}() puts its options {shown} in an object")
+        elif kind in ("member_expression", "subscript_expression") and field == "object":
+            key = parent.child_by_field_name("property" if kind == "member_expression" else "index")
+            if key is not None and key.type.endswith("property_identifier"):
+                self.keys.add(text(key))
+            elif key is not None and key.type == "string":
+                self.keys.add(text(key).strip("'\"`"))
+            else:
+                self.open(f"{self.function}() reads {shown} with a computed key")
+        elif kind == "variable_declarator" and field == "value":
+            target = parent.child_by_field_name("name")
+            if target is not None and target.type == "identifier":
+                self.alias(text(target))
+            elif target is not None and target.type == "object_pattern":
+                self.pattern(target)
+            else:
+                self.open(f"{self.function}() destructures {shown} as an array")
+        elif kind == "assignment_expression":
+            target = parent.child_by_field_name("left")
+            if field == "left":
+                return  # reassigned: the new value's own uses are read where they are
+            if target is not None and target.type == "identifier":
+                self.alias(text(target))
+            else:
+                self.open(f"{self.function}() stores {shown} in {text(target)[:40]}")
+        elif kind == "binary_expression":
+            operator = parent.child_by_field_name("operator")
+            op = text(operator) if operator is not None else ""
+            if op in _FLOWS:
+                self.value(parent, shown)
+            elif op == "in" and field == "right":
+                left = parent.child_by_field_name("left")
+                if left is not None and left.type == "string":
+                    self.keys.add(text(left).strip("'\"`"))
+                else:
+                    self.open(f"{self.function}() tests {shown} for a computed key")
+            elif op not in _TESTS:
+                self.open(f"{self.function}() uses {shown} with {op}")
+        elif kind == "ternary_expression":
+            if field != "condition":
+                self.value(parent, shown)
+        elif kind in ("unary_expression", "expression_statement"):
+            if kind == "unary_expression" and text(parent).startswith("delete"):
+                self.open(f"{self.function}() deletes from {shown}")
+        elif kind in ("if_statement", "while_statement", "do_statement"):
+            pass  # a test of the value
+        elif kind == "spread_element":
+            self.spread(parent, shown)
+        elif kind == "arguments":
+            self.argument(parent, node, shown)
+        elif kind == "for_in_statement":
+            self.open(f"{self.function}() iterates the keys of {shown}")
+        else:
+            where = kind.replace("_", " ")
+            self.open(f"{self.function}() uses its options {shown} in a {where}")
+
+    def spread(self, spread: Any, shown: str) -> None:
+        holder = spread.parent
+        if holder is None or holder.type != "object":
+            self.open(f"{self.function}() spreads {shown} into a call")
+            return
+        for part in _named(holder):
+            if part.type == "spread_element":
+                inner = _named(part)
+                if inner:
+                    self.merged(inner[0])
+        self.literal_keys(holder)
+        self.value(holder, shown)
+
+    def argument(self, arguments: Any, node: Any, shown: str) -> None:
+        call = arguments.parent
+        callee = call.child_by_field_name("function") if call is not None else None
+        if callee is None:
+            self.open(f"{self.function}() passes {shown} to a constructor it does not read")
+            return
+        name = self.reader.text(callee)
+        index = next(i for i, a in enumerate(_named(arguments)) if a == node)
+        if name == "Object.assign" and index > 0:
+            for other in _named(arguments):
+                if other != node:
+                    self.merged(other)
+            first = _named(arguments)[0]
+            held = call.parent.type if call.parent is not None else ""
+            if first.type == "object" or held in ("variable_declarator", "assignment_expression"):
+                self.value(call, shown)
+            else:
+                self.open(f"{self.function}() copies {shown} onto {self.reader.text(first)[:40]}")
+        elif name.startswith("Object.") and name[7:] in _ITERATES:
+            self.open(f"{self.function}() iterates the keys of {shown} ({name}())")
+        elif name in self.reader.functions and len(self.seen) < MAX_DEPTH:
+            if (name, index) in self.seen:
+                return
+            found = self.reader.function(name, index, self.seen)
+            self.keys |= found.fields
+            if found.reason:
+                self.open(found.reason)
+        else:
+            self.open(f"{self.function}() passes {shown} to {name[:40]}(), which is not followed")
+
+
+def _field_of(parent: Any, child: Any) -> str:
+    """The field name ``child`` fills in ``parent`` ("" when none)."""
+    for index, candidate in enumerate(parent.children):
+        if candidate == child:
+            return parent.field_name_for_child(index) or ""
+    return ""

@@ -1,0 +1,198 @@
+"""Gate 15 on the keys a JavaScript function reads from its options parameter (issue 26):
+an option object passed to a function nothing declares is judged against the keys its
+code reads (member reads, destructuring, merges with a defaults object, calls of another
+function of the file it is passed to); beside a hand-written declaration file, a key the
+code reads is no defect; a read that may be incomplete leaves the keys unjudged with the
+reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+PRETTY = {
+    "package.json": json.dumps({"name": "pretty", "main": "index.js"}),
+    "index.js": (
+        "const defaultOptions = { colorize: false, crlf: false, messageKey: 'msg' }\n"
+        "function prettyFactory (options) {\n"
+        "  const opts = Object.assign({}, defaultOptions, options)\n"
+        "  const { levelFirst, ignore = '' } = opts\n"
+        "  return function pretty (line) { return opts.translateTime ? line : '' }\n"
+        "}\n"
+        "function build (opts = {}) {\n"
+        "  const pretty = prettyFactory(opts)\n"
+        "  if (typeof opts.destination === 'object') return pretty\n"
+        "  return { dest: opts.destination || 1, mkdir: opts.mkdir, sync: opts['sync'] }\n"
+        "}\n"
+        "function open (opts) { return send(opts.url, opts) }\n"
+        "module.exports = build\n"
+        "module.exports.open = open\n"
+    ),
+}
+
+
+def _check(code: str, tmp_path: Path, repo: Path) -> Scorecard:
+    body = f"Intro.\n\n```js\n{code}\n```\n"
+    return gate.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def _names(card: Scorecard) -> list[tuple[str, str]]:
+    return sorted((v["kind"], v["name"]) for v in card.detail["violations"])
+
+
+def test_keys_a_function_reads_through_merges_and_the_functions_it_calls(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    code = (
+        "const pretty = require('pretty')\n"
+        "const stream = pretty({\n"
+        "  colorize: true,\n"  # a key of the defaults merged with the options
+        "  levelFirst: true, ignore: 'pid',\n"  # destructured from the merged object
+        "  translateTime: 'SYS:standard',\n"  # read in a nested function
+        "  destination: 1, sync: false,\n"
+        "  mkdir: true,\n"
+        "  mdkdir: true,\n"
+        "})\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "mdkdir")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "build() in index.js reads no mdkdir" in reason, reason
+    assert "did you mean `mkdir`?" in reason
+    assert card.detail["checked_by_kind"]["option_key"] == 8
+
+
+def test_a_parameter_passed_to_a_function_not_followed_leaves_the_keys_open(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    code = "const { open } = require('pretty')\nopen({ url: 'x', tiemout: 5 })\n"
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("open() passes opts to send(), which is not followed" in r for r in reasons), reasons
+
+
+def test_a_key_the_code_reads_is_no_defect_beside_a_lagging_declaration(
+    tmp_path: Path,
+) -> None:
+    # The hand-written serve.d.ts leaves out `port`, which serve.js reads: not a defect;
+    # a key neither declares nor reads is.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(
+                {"name": "serve", "main": "serve.js", "types": "serve.d.ts"}
+            ),
+            "serve.js": (
+                "function serve(opts) { return { port: opts.port, log: opts.logger } }\n"
+                "module.exports = serve;\n"
+            ),
+            "serve.d.ts": (
+                "interface Options { logger?: boolean }\n"
+                "declare function serve(opts?: Options): void;\n"
+                "export default serve;\n"
+            ),
+        },
+    )
+    code = 'require("serve")({ logger: true, port: 80, prot: 81 });\n'
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "prot")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "Options declares no prot, and serve() in serve.js reads none" in reason, reason
+
+
+def test_a_default_export_made_by_a_call_is_typed_by_the_functions_return_type(
+    tmp_path: Path,
+) -> None:
+    # `export default createInstance()`: the value is what createInstance declares it
+    # returns, so its members and the keys passed to them are judged.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "@acme/http", "exports": {".": "./src/index.ts"}}),
+            "src/index.ts": (
+                "export interface Options { timeout?: number; prefix?: string }\n"
+                "export interface Instance {\n"
+                "  get(url: string, options?: Options): void;\n"
+                "  extend(options: Options): Instance;\n"
+                "}\n"
+                "export function createInstance(defaults?: Options): Instance {\n"
+                "  return {} as Instance;\n"
+                "}\n"
+                "export default createInstance();\n"
+            ),
+        },
+    )
+    code = (
+        'import http from "@acme/http";\n'
+        'http.get("x", { timeout: 1, prefx: "/" });\n'
+        'http.gte("x");\n'
+        "http.extend({ prefix: '/api' });\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("member", "http.gte"), ("option_key", "prefx")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "Options declares no prefx" in reasons["prefx"], reasons
+    assert "did you mean `get`?" in reasons["http.gte"], reasons
+
+
+def test_a_default_export_made_by_a_function_with_no_declared_type_says_so(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "fetchy", "main": "index.js"}),
+            "index.js": (
+                "const createInstance = defaults => {\n"
+                "  const http = (input, options) => fetch(input, { ...defaults, ...options })\n"
+                "  http.get = (input, options) => http(input, options)\n"
+                "  return http\n"
+                "}\n"
+                "export default createInstance();\n"
+            ),
+        },
+    )
+    code = 'import http from "fetchy";\nawait http.get("x", { prefx: "/" });\nhttp({ prefx: 1 });\n'
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    said = (
+        "default is made by createInstance(), whose declared return type names no product "
+        "class or interface the model resolves"
+    )
+    assert f"the keys passed to http.get() are not judged: {said}" in reasons, reasons
+    assert f"the keys passed to http() are not judged: {said}" in reasons, reasons
+
+
+def test_a_javascript_default_export_typed_by_its_declaration_file(tmp_path: Path) -> None:
+    # index.js makes the value with a function that declares nothing; index.d.ts, which
+    # TypeScript reads for index.js, declares it `declare const inst: Static`.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "reqs", "main": "index.js"}),
+            "index.js": (
+                "const make = () => ({ get: (url, o) => o })\n"
+                "const inst = make()\n"
+                "export default inst\n"
+            ),
+            "index.d.ts": (
+                "interface Options { timeout?: number; params?: object }\n"
+                "interface Static { get(url: string, options?: Options): void }\n"
+                "declare const inst: Static;\n"
+                "export default inst;\n"
+            ),
+        },
+    )
+    code = 'import reqs from "reqs";\nreqs.get("x", { timeot: 1, params: {} });\nreqs.gett();\n'
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("member", "reqs.gett"), ("option_key", "timeot")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "Options declares no timeot" in reasons["timeot"], reasons

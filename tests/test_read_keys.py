@@ -1,0 +1,69 @@
+"""The keys a JavaScript function reads from an options parameter (evidence/read_keys.py):
+closed where every use of the parameter is read, open with the reason where a use may read
+keys the reader does not see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
+from pytest_postgates.evidence.repomap import load_parsers
+
+
+def _read(code: str, name: str = "f", position: int = 0) -> ReadKeys | None:
+    parsers: Any = load_parsers()
+    if isinstance(parsers, str):
+        pytest.skip(parsers)
+    source = code.encode("utf-8")
+    return read_keys(source, parsers["javascript"].parse(source).root_node, name, position)
+
+
+@pytest.mark.parametrize(
+    ("code", "keys"),
+    [
+        ("function f(o) { return o.a + o['b'] }", {"a", "b"}),
+        ("function f({ a, b: c, d = 1 }) {}", {"a", "b", "d"}),
+        ("const f = (o = {}) => { const { a } = o; if ('b' in o) {} }", {"a", "b"}),
+        (
+            "const D = { a: 1 }\nfunction f(o) { const m = { ...D, ...o, c: 2 }; m.b }",
+            {"a", "b", "c"},
+        ),
+        ("function f(o) { o = o || {}; const p = o.x ? o : null; p.y }", {"x", "y"}),
+        ("function g(p) { p.b }\nfunction f(x, o) { g(o); o.a }", {"a", "b"}),
+        ("function f(o) { if (!o || typeof o.a === 'string') {} }", {"a"}),
+    ],
+)
+def test_closed_reads(code: str, keys: set[str]) -> None:
+    position = 1 if "f(x, o)" in code else 0
+    found = _read(code, position=position)
+    assert found == ReadKeys(frozenset(keys)), found
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("function f(o) { send(o) }", "f() passes o to send(), which is not followed"),
+        ("function f(o) { return o }", "in a return statement"),
+        ("function f(o) { this.o = o }", "f() stores o in this.o"),
+        ("function f(o) { o[k] }", "f() reads o with a computed key"),
+        ("function f({ a, ...rest }) {}", "f() keeps the rest of its options (...rest)"),
+        ("function f(o) { for (const k in o) {} }", "f() iterates the keys of o"),
+        ("function f(o) { Object.keys(o) }", "iterates the keys of o (Object.keys())"),
+        ("function f(o) { Object.assign(this, o) }", "f() copies o onto this"),
+        ("function f(o) { g({ o }) }", "f() puts its options o in an object"),
+        ("function f(o) { h(...o) }", "f() spreads o into a call"),
+        ("function f(o) { o.a; return arguments[0].b }", "f() reads its arguments through"),
+    ],
+)
+def test_open_reads(code: str, reason: str) -> None:
+    found = _read(code)
+    assert found is not None and found.reason, found
+    assert reason in found.reason, found.reason
+
+
+def test_no_such_function_or_parameter() -> None:
+    assert _read("function g(o) {}") is None
+    found = _read("function f() {}")
+    assert found is not None and found.reason == "f() declares no parameter 1"
