@@ -307,3 +307,28 @@ def test_typers_own_cli_matches_typer() -> None:
     real = _click_view(typer.main.get_command(cli.app), _typer_click(typer))
     assert _model_view(facts) == real
     assert facts.open_commands  # `typer main.py run ...` runs a command made at run time
+
+
+def test_commands_a_loop_makes_from_a_literal_are_read_and_any_other_loop_leaves_them_open(
+    tmp_path: Path,
+) -> None:
+    # This project's own CLI: commands declared for --help from a module-level table.
+    source = (
+        "import argparse\n\n"
+        "def build():\n    parser = argparse.ArgumentParser()\n"
+        "    commands = parser.add_subparsers(dest='command')\n"
+        "    commands.add_parser('run')\n"
+        "    for name, text in DELEGATED.items():\n"
+        "        commands.add_parser(name, help=text)\n"
+        "    for name in ('check', 'fix'):\n        commands.add_parser(name)\n"
+        "    return parser\n\n"
+        "DELEGATED = {'hook': 'the hook', 'explain': 'why'}\n"
+    )
+    read = read_cli(ast.parse(source), ["argparse"])
+    real = _module(source, tmp_path, "tiny_looped").build()
+    (subparsers,) = [a for a in real._actions if isinstance(a, argparse._SubParsersAction)]
+    assert sorted(name for name, _line in read.commands) == sorted(subparsers.choices)
+    assert read.open == []
+    # Names a loop takes from anything else (a registry, a call) are made at run time.
+    registry = source.replace("DELEGATED.items()", "registry().items()")
+    assert read_cli(ast.parse(registry), ["argparse"]).open

@@ -143,6 +143,8 @@ class _CliReader(ast.NodeVisitor):
         # Decorators the module defines that apply click options -> (flag, line).
         self.option_decorators: dict[str, list[tuple[str, int]]] = {}
         self.subparsers = 0  # the line of the module's first `add_subparsers()`
+        # A loop variable's uses (by node id) -> the strings a literal the loop walks holds.
+        self.looped: dict[int, list[str]] = {}
 
     # ------------------------------------------------------------------ helpers
     def declare(self, flag: str, command: str, line: int) -> None:
@@ -182,6 +184,7 @@ class _CliReader(ast.NodeVisitor):
                 )
         if self.frameworks & {"click", "rich_click"}:
             self.option_decorators = _option_decorators(node)
+        self.looped = _looped_names(node)
         self.generic_visit(node)
 
     # ------------------------------------------------------------------ click / typer
@@ -322,9 +325,10 @@ class _CliReader(ast.NodeVisitor):
         elif callee == "add_subparsers":
             self.subparsers = self.subparsers or node.lineno
         elif callee == "add_parser":
-            if node.args and not _strings(node.args[:1]):
+            looped = self.looped.get(id(node.args[0])) if node.args else None
+            if node.args and not _strings(node.args[:1]) and looped is None:
                 self.found.open.append(node.lineno)  # `add_parser(name or cls.name)`
-            names = _strings(node.args[:1]) + _keyword_strings(node, "aliases")
+            names = (looped or _strings(node.args[:1])) + _keyword_strings(node, "aliases")
             for name in names:
                 self.found.commands.append((name, node.lineno))
                 if name != names[0]:
@@ -363,6 +367,49 @@ class _CliReader(ast.NodeVisitor):
             elif not (isinstance(first, ast.Name) and first.id in self.functions):
                 self.found.open.append(node.lineno)  # a command object made at run time
         self.generic_visit(node)
+
+
+def _looped_names(module: ast.Module) -> dict[int, list[str]]:
+    """Each use of a loop variable that walks a literal of strings (``for name in ("a",
+    "b")``, ``for name, text in TABLE.items()`` over a module-level dict literal): the
+    strings it takes, by the use's node id (``add_parser(name)`` in such a loop makes each
+    of those commands, no command named at run time)."""
+    literals: dict[str, list[str]] = {}
+    for statement in module.body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            held = _literal_strings(statement.value)
+            for target in targets:
+                if isinstance(target, ast.Name) and held is not None:
+                    literals[target.id] = held
+    found: dict[int, list[str]] = {}
+    for loop in ast.walk(module):
+        if not isinstance(loop, ast.For):
+            continue
+        walked = loop.iter
+        if isinstance(walked, ast.Call) and _tail(walked.func) in ("items", "keys"):
+            walked = walked.func.value if isinstance(walked.func, ast.Attribute) else walked
+        held = _literal_strings(walked)
+        if held is None and isinstance(walked, ast.Name):
+            held = literals.get(walked.id)
+        target = loop.target
+        if isinstance(target, ast.Tuple) and target.elts:
+            target = target.elts[0]  # `for name, text in TABLE.items()`: the key
+        if held is None or not isinstance(target, ast.Name):
+            continue
+        for inner in ast.walk(loop):
+            if isinstance(inner, ast.Name) and inner.id == target.id and inner is not target:
+                found[id(inner)] = held
+    return found
+
+
+def _literal_strings(node: ast.expr) -> list[str] | None:
+    """The strings a literal holds (a dict's keys), or None when it holds anything else."""
+    items = node.keys if isinstance(node, ast.Dict) else getattr(node, "elts", None)
+    if not isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set)) or items is None:
+        return None
+    strings = _strings([item for item in items if item is not None])
+    return strings if len(strings) == len(items) and strings else None
 
 
 def _passes_through(call: ast.Call) -> bool:
