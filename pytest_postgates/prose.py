@@ -435,27 +435,6 @@ class ProseView:
             if token.type == "heading_open" and token.map is not None and at + 1 < len(tokens)
         )
 
-    def sibling_headings(self, line: int) -> tuple[str, list[str]] | None:
-        """When file ``line`` is a heading: its text and the text of the page's other
-        headings of its level (an options reference titles each option so, section after
-        section); None for any other line."""
-        levels = self._heading_levels
-        found = next(((lvl, text) for at, lvl, text in levels if at == line), None)
-        if found is None:
-            return None
-        level, own = found
-        return own, [text for at, lvl, text in levels if lvl == level and at != line]
-
-    @cached_property
-    def _heading_levels(self) -> tuple[tuple[int, int, str], ...]:
-        """(file line, level, inline text) of every heading, in order."""
-        post, tokens = self._post, self._post.tokens
-        return tuple(
-            (post.body_start_line + token.map[0], int(token.tag[1:]), tokens[at + 1].content)
-            for at, token in enumerate(tokens)
-            if token.type == "heading_open" and token.map is not None and at + 1 < len(tokens)
-        )
-
     def column_header(self, line: int, text: str) -> str:
         """The header of the table column whose body cell on file ``line`` holds ``text``
         ("" when no such cell): a column headed "Before" or "V1" says what its cells

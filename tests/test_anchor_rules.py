@@ -189,21 +189,6 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(terms, "ScrubDsn", tmp_path, ctx)) == ("ungrounded", "anchor-listed")
     words = "- `clean` cleans\n- `scan` scans\n- `zap_cache` zaps\n"
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
-    # An options reference titling each name with a heading (mkdocs's configuration page),
-    # section after section: the page's other headings of that level name the product's.
-    reference = (
-        "## Options\n\n#### clean_file\n\nCleans.\n\n#### scan_tree {#scan}\n\nScans.\n\n"
-        "## Other\n\n#### zap_cache\n\nZaps.\n\n### zap_cache_dir\n\nElsewhere.\n"
-    )
-    assert _decided(_outcome(reference, "zap_cache", tmp_path, ctx)) == (
-        "ungrounded",
-        "anchor-listed",
-    )
-    # A heading of another level is not among them.
-    assert _decided(_outcome(reference, "zap_cache_dir", tmp_path, ctx)) == (
-        "unjudged",
-        "not-anchored",
-    )
 
 
 @pytest.mark.parametrize(
