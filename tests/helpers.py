@@ -123,6 +123,13 @@ def token_outcome(card: Any, token: str) -> dict[str, Any]:
     return found[0]
 
 
+def gate2_outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    """Gate 2's entry for ``token`` on a post of ``body`` (:func:`token_outcome`)."""
+    from pytest_postgates.gates import symbol_grounding
+
+    return token_outcome(symbol_grounding.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+
+
 def sample_card(code: str, lang: str, tmp_path: Path, repo: Path) -> Any:
     """Gate 15's scorecard of a post whose one sample is ``code`` in a ``lang`` fence,
     against the repository at ``repo``."""

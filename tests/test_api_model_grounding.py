@@ -4,7 +4,6 @@ judged name for name against its code; text (and above all prose) never grounds 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -13,7 +12,7 @@ from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.model_grounding import RULES, argument_keys, chain_parts
 from pytest_postgates.post import parse_post
 from pytest_postgates.scorecard import Scorecard
-from tests.helpers import make_post, make_repo, repo_context, token_outcome
+from tests.helpers import gate2_outcome, make_post, make_repo, repo_context
 
 CLIENT_PY = """
 import click
@@ -82,8 +81,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
     return repo_context(repo, tmp_path / "cache")
 
 
-def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
-    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+_outcome = gate2_outcome
 
 
 @pytest.mark.parametrize(

@@ -6,14 +6,12 @@ bare method name whose owner the model cannot tell (issue 24, gate 2's precision
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pytest_postgates.evidence.api_model import build_model
 from pytest_postgates.gates import GateContext
-from pytest_postgates.gates import symbol_grounding as gate
-from tests.helpers import make_post, make_repo, repo_context, token_outcome
+from tests.helpers import gate2_outcome, make_repo, repo_context
 
 # The shape of pydantic-ai's AG-UI adapter: the protocol's classes are imported from the
 # protocol's package, with stand-ins for an old version that lacks them.
@@ -59,8 +57,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
     return repo_context(repo, tmp_path / "cache")
 
 
-def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
-    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+_outcome = gate2_outcome
 
 
 def test_a_fallback_class_for_another_packages_import_is_not_the_products() -> None:

@@ -6,7 +6,6 @@ import (``imported-elsewhere``); and a chain rooted in a declared dependency
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,7 +14,7 @@ from pytest_postgates.evidence.grounding import dependencies_of
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
 from pytest_postgates.helpers.page_names import RULES, page_names, page_outcome
-from tests.helpers import make_post, make_repo, repo_context, token_outcome
+from tests.helpers import gate2_outcome, make_post, make_repo, repo_context, token_outcome
 
 CLIENT_PY = """
 class Session:
@@ -67,8 +66,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
     return repo_context(repo, tmp_path / "cache")
 
 
-def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
-    return token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+_outcome = gate2_outcome
 
 
 PYTHON_SAMPLE = """```python
