@@ -185,6 +185,9 @@ def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -
     [
         ("`a.b` -> `a.c`", "a.b", "", [], True),
         ("`a.b` -> `a.c`", "a.c", "", [], False),
+        # An arrow to a description defines the name (polars's README lists its variables
+        # so), no rename: the new side of a rename is a name too.
+        ("`X_MAX_ROW` -> maximum number of rows shown.", "X_MAX_ROW", "", [], False),
         ("The `x` option has been removed.", "x", "", [], True),
         ("`x` is deprecated; use `y` instead.", "y", "", [], False),
         ("`x` is used to configure the client.", "x", "", [], False),
