@@ -460,6 +460,34 @@ def test_keywords_unpacked_from_a_typed_dict_are_its_keys_only(tmp_path: Path) -
     assert "did you mean `validate_default`" in entry["reason"]
 
 
+def test_a_bare_call_takes_the_keywords_of_what_the_package_exports(tmp_path: Path) -> None:
+    # A package that keeps a legacy copy of its API (pydantic's `pydantic.v1`, whose `Field`
+    # takes any keyword) still exports one `Field`: `Field(...)` named alone is that one, so
+    # the copy's open `**extra` does not leave a misspelt keyword open.
+    files = {
+        "pyproject.toml": '[project]\nname = "mylib"\n',
+        "mylib/__init__.py": "from .fields import Field\n",
+        "mylib/fields.py": (
+            "from typing import TypedDict\n"
+            "from typing_extensions import Unpack\n\n\n"
+            "class _NoExtras(TypedDict):\n    pass\n\n\n"
+            "def Field(default=None, *, validate_default: bool = False, "
+            "**extra: Unpack[_NoExtras]):\n    return default\n"
+        ),
+        "mylib/v1/__init__.py": "from .fields import Field\n",
+        "mylib/v1/fields.py": "def Field(default=None, **extra):\n    return default\n",
+    }
+    repo = make_repo(tmp_path / "legacy", files)
+    ctx = repo_context(repo, tmp_path / "c3")
+    token = "Field(validate_defaults=True)"
+    entry = _outcome(f"Write `{token}`.\n", token, tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-argument"), entry
+    # Named through the legacy module, the open copy is the one called.
+    token = "mylib.v1.Field(validate_defaults=True)"
+    entry = _outcome(f"Write `{token}`.\n", token, tmp_path, ctx)
+    assert entry["outcome"] != "ungrounded", entry
+
+
 def test_a_name_in_a_contents_list_of_the_products_names_is_a_claim(
     tmp_path: Path, ctx: GateContext
 ) -> None:

@@ -247,6 +247,10 @@ def test_a_camel_case_name_is_no_rename_of_a_python_class_or_constant() -> None:
     )
     assert python.resembles("mediaType") is None
     assert python.resembles("parentRunId") == "parentRunIds"  # a key it writes, camelCase
+    # One letter typed in before a class's name is a typo whatever the conventions
+    # (pydantic-ai's `cAgent[Foobar, list[str]]` for its `Agent`).
+    agent = build_model("c", {"agents/core.py": "class Agent:\n    pass\n"})
+    assert agent.resembles("cAgent") == "Agent"
     # In TypeScript the same names cross conventions in a rename (fastify's
     # `ValidationCompiler` for `validatorCompiler`).
     script = build_model("c", {"src/ids.ts": "export type NodeRunID = string;\n"})

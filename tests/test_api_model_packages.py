@@ -185,6 +185,9 @@ def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -
     [
         ("`a.b` -> `a.c`", "a.b", "", [], True),
         ("`a.b` -> `a.c`", "a.c", "", [], False),
+        # An arrow to a description defines the name (polars's README lists its variables
+        # so), no rename: the new side of a rename is a name too.
+        ("`X_MAX_ROW` -> maximum number of rows shown.", "X_MAX_ROW", "", [], False),
         ("The `x` option has been removed.", "x", "", [], True),
         ("`x` is deprecated; use `y` instead.", "y", "", [], False),
         ("`x` is used to configure the client.", "x", "", [], False),
@@ -317,3 +320,39 @@ def test_a_class_named_like_nothing_else_keeps_its_complete_member_list(tmp_path
     ctx = repo_context(make_repo(tmp_path / "repo", files), tmp_path / "cache", package="jest")
     entry = _outcome("Call `Timers.fn()`.\n", "Timers.fn()", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry
+
+
+FACTORY_JS = """
+function addHook(name, fn) { return this; }
+function route(options) { return this; }
+function server(options) {
+  const app = { addHook, route, close: function () {} };
+  Object.defineProperties(app, { prefix: { get () { return ''; } } });
+  app.ready = function ready () {};
+  return app;
+}
+module.exports = server;
+"""
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome"),
+    [
+        # What the package's factory puts on the instance it returns: docs name the
+        # instance after the package (fastify's `fastify.addHook`).
+        ("server.addHook", "grounded"),
+        ("server.close", "grounded"),
+        ("server.prefix", "grounded"),
+        ("server.ready", "grounded"),
+        # A member it does not put there is a miss rooted in the product.
+        ("server.acceptHTTPMethod", "ungrounded"),
+    ],
+)
+def test_a_member_of_what_the_package_factory_returns_is_the_products(
+    tmp_path: Path, token: str, outcome: str
+) -> None:
+    files = {"package.json": '{"name": "server", "main": "index.js"}\n', "index.js": FACTORY_JS}
+    ctx = repo_context(make_repo(tmp_path / "factory", files), tmp_path / "cache")
+    body = f"Call `{token}` on the instance.\n"
+    entry = token_outcome(gate.GATE.evaluate(make_post(body, tmp_path), ctx), token)
+    assert entry["outcome"] == outcome, entry

@@ -784,3 +784,22 @@ def test_the_rules_fingerprint_covers_the_helpers_and_is_the_loaded_codes(
     monkeypatch.setattr(outcome_rules, "__file__", str(edited))
     assert gate._source_fingerprint() != loaded
     assert gate._rules_fingerprint() == loaded
+
+
+def test_a_name_grounds_as_a_whole_word_never_inside_another(tmp_path: Path) -> None:
+    # polars's Rust core reads `POLARS_FMT_MAX_ROWS` (code the model does not read): the
+    # README's `POLARS_FMT_MAX_ROW` is no word of it, though the text holds it as a part.
+    repo = make_repo(
+        tmp_path / "tabular",
+        {
+            "pyproject.toml": '[project]\nname = "tabular"\n',
+            "tabular/__init__.py": "def read_csv(path):\n    return path\n",
+            "src/fmt.rs": 'fn rows() { std::env::var("TABULAR_FMT_MAX_ROWS"); }\n',
+        },
+    )
+    ctx = repo_context(repo, tmp_path / "cache")
+    body = "Set `TABULAR_FMT_MAX_ROW` or `TABULAR_FMT_MAX_ROWS` to 20.\n"
+    card = _card(body, tmp_path, ctx)
+    assert _outcome(card, "TABULAR_FMT_MAX_ROWS")[0] == "grounded"
+    outcome, entry = _outcome(card, "TABULAR_FMT_MAX_ROW")
+    assert outcome == "ungrounded", entry  # named for the product, and no word of its code

@@ -12,8 +12,7 @@ It answers the questions the name-judging gates ask:
 * :attr:`ApiModel.cli` (:mod:`.cli_model`), :attr:`ApiModel.commands`: the product's CLI, read
   from its parser.
 
-Only the product's own code counts (:func:`~.model_facts.is_product_code`: not its tests,
-examples, docs or builds), and no Markdown file is ever read.
+Only the product's own code counts (:func:`~.model_facts.is_product_code`), never Markdown.
 """
 
 from __future__ import annotations
@@ -74,7 +73,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 18
+MODEL_VERSION = 19
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -205,9 +204,8 @@ class ApiModel:
 
     def keyword_parameters(self, parts: Sequence[str]) -> tuple[frozenset[str], bool] | None:
         """The keyword parameters of the Python callable a resolved chain ends at (a class:
-        its ``__init__``), and whether it takes any keyword (``**kwargs``); None when the
-        model does not know them (no such callable, a class without its own ``__init__``,
-        a script's function, whose options are an object, not keywords)."""
+        its ``__init__``), and whether it takes any keyword (``**kwargs``); None when not
+        known (no such callable, no own ``__init__``, a script's function: options object)."""
         if not parts:
             return None
         name = parts[-1]
@@ -229,6 +227,11 @@ class ApiModel:
                 and (len(parts) > 1 or qualname[: -len(suffix)] in self.facts.modules)
                 for f in functions
             ]
+        if len(parts) == 1 and len({f.path for f in found}) > 1:
+            # A name alone is what a top-level package exports (not `pydantic.v1`'s copy).
+            tops = [root for root, public in self.modules.items() if "." not in root]
+            exported = {self._in_module(r, [name]).where for r in tops if name in self.modules[r]}
+            found = [f for f in found if f.path in exported] or found
         if not found or not all(f.path.endswith((".py", ".pyi")) for f in found):
             return None
         names = {p for f in found for p in f.params if not p.startswith("*")}
@@ -378,7 +381,8 @@ class ApiModel:
                 # library's `stop_after_attempt`) is nothing of the product a reader meets.
                 continue
             theirs = words(candidate)
-            if other_convention(name, candidate, self._python_only(candidate)):
+            slipped = min(len(name), len(candidate)) >= 5 and one_letter_slipped(name, candidate)
+            if other_convention(name, candidate, self._python_only(candidate)) and not slipped:
                 continue  # `get_branch` is another party's, not a spelling of `getBranch`
             if candidate.strip("_$").lower() == name.strip("_$").lower():
                 # Case and edge underscores alone: an instance (`neurolink`), an
@@ -399,7 +403,7 @@ class ApiModel:
                 # `snream` for `stream`, `apaKey` for `apiKey`; five letters are too few:
                 # `axios` is no typo of `axiom`.
                 return candidate
-            if min(len(name), len(candidate)) >= 5 and one_letter_slipped(name, candidate):
+            if slipped:
                 return candidate  # `cAgent` for `Agent`, `onReponse` for `onResponse`
             if (
                 len(name) >= 8
@@ -701,8 +705,8 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
                 entries = model_packages.entry_points(index, sources)
                 others = elsewhere_sources(index)
                 model = build_model(index.commit, sources, others, entries, executables(index))
-                payload = {"commit": index.commit, "facts": model.facts.to_json()}
-                text = json.dumps(signing.signed(payload), sort_keys=True)
+                payload = signing.signed({"commit": index.commit, "facts": model.facts.to_json()})
+                text = json.dumps(payload, sort_keys=True)
                 write_atomic(target, text)
                 _vouch(target, text.encode("utf-8"))
     with _MODELS_LOCK:
@@ -720,11 +724,10 @@ def _vouched(target: Path, data: bytes) -> bool:
     """Whether a process of this run built or checked exactly these bytes."""
     if not _VOUCHES:
         return False
-    try:
+    with contextlib.suppress(OSError, UnicodeDecodeError):
         noted = (_VOUCHES[0] / f"{target.stem}.vouched").read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return noted == hashlib.sha256(data).hexdigest()
+        return noted == hashlib.sha256(data).hexdigest()
+    return False
 
 
 def _load(target: Path, index: RepoIndex) -> ApiModel | None:

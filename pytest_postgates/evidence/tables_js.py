@@ -67,7 +67,10 @@ class JsTables(JsCliReader):
             self.import_statement(node)
             return
         if kind in ("function_declaration", "generator_function_declaration", "function_signature"):
-            self.declare(node, "function", exported)
+            name = self.declare(node, "function", exported)
+            keys = self.returned_keys(field_of(node, "body"))
+            if name and keys:
+                table.objects[f"{name}()"] = keys
         elif kind in ("class_declaration", "abstract_class_declaration", "class"):
             name = self.declare(node, "class", exported)
             if name:
@@ -417,6 +420,54 @@ class JsTables(JsCliReader):
         entry["members"].extend(m for m in members if m not in entry["members"])
         entry["static"].extend(m for m in static if m not in entry["static"])
         entry["extends"].extend(e for e in extends if e not in entry["extends"])
+
+    def returned_keys(self, body: Any) -> list[str]:
+        """The keys of the object a factory returns (``return { a, b }``, or ``const app =
+        { a, b }; ... return app``, with what ``Object.defineProperties(app, {...})``,
+        ``Object.assign(app, {...})`` and ``app.c = ...`` add in the body's own statements):
+        the members of the instance a package's factory makes (fastify's ``fastify()``)."""
+        statements = body.named_children if body is not None else []
+        returned = next((s for s in reversed(statements) if s.type == "return_statement"), None)
+        value = (
+            returned.named_children[0] if returned is not None and returned.named_children else None
+        )
+        if value is None or value.type not in ("object", "identifier"):
+            return []
+        if value.type == "object":
+            return self.object_keys(value)
+        local, keys = self.text(value), []
+        for statement in statements:
+            for node in statement.named_children:
+                if (
+                    node.type == "variable_declarator"
+                    and self.text(field_of(node, "name")) == local
+                ):
+                    made = field_of(node, "value")
+                    if made is None or made.type != "object":
+                        return []  # an instance of another make: its members are not these
+                    keys += self.object_keys(made)
+                elif node.type == "call_expression":
+                    keys += self._added_keys(node, local)
+                elif node.type == "assignment_expression":
+                    left = field_of(node, "left")
+                    if left is not None and left.type == "member_expression":
+                        target, name = field_of(left, "object"), field_of(left, "property")
+                        if target is not None and name is not None and self.text(target) == local:
+                            keys.append(self.text(name))
+        return keys
+
+    def _added_keys(self, call: Any, local: str) -> list[str]:
+        """The keys ``Object.defineProperties(local, {...})`` / ``Object.assign(local,
+        {...})`` add to ``local``."""
+        function, arguments = field_of(call, "function"), field_of(call, "arguments")
+        if function is None or arguments is None or len(arguments.named_children) < 2:
+            return []
+        target, added = arguments.named_children[:2]
+        if self.text(function) not in ("Object.defineProperties", "Object.assign"):
+            return []
+        if self.text(target) != local or added.type != "object":
+            return []
+        return self.object_keys(added)
 
     def _this_fields(self, body: Any) -> list[str]:
         """The names a constructor body assigns on ``this`` (nested functions and classes,

@@ -34,6 +34,7 @@ SYMBOL_SHAPES = (
 KEBAB_OR_DOTTED_LITERAL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
 CAMEL_WORD = re.compile(r"[a-z][a-zA-Z0-9_]{3,}|[A-Z][a-zA-Z0-9_]{3,}")
 _WHITESPACE = re.compile(r"\s")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
@@ -161,6 +162,10 @@ def _text_grounding(index: RepoIndex, text: str) -> Grounding | None:
 
 def _text_grounding_uncached(index: RepoIndex, text: str) -> Grounding | None:
     if not index.contains(text):
+        return None
+    if _IDENTIFIER.fullmatch(text) and not index.has_word(text):
+        # A name grounds as a whole word, never as part of another (`POLARS_FMT_MAX_ROW`
+        # inside the real `POLARS_FMT_MAX_ROWS`, in code the model does not read).
         return None
     changelog = index.changelog_path
     if not changelog or not index.in_changelog(text):

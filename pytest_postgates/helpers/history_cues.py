@@ -53,7 +53,10 @@ _REPLACEMENT = re.compile(
 # What separates a cue from a name it is not about: another clause.
 _CLAUSE_BREAK = re.compile(r"[;:()\u2014\u2013]|\s-\s|\.\s")  # em and en dashes too
 _NEAR_WORDS = 8
-_ARROW_AFTER = re.compile(r"^`?\s*(?:\(\))?\s*(?:→|->|=>|⟶)")
+# An arrow to another name (`old` -> `new`); an arrow to words describes the name.
+_ARROW_AFTER = re.compile(
+    r"^`?\s*(?:\(\))?\s*(?:→|->|=>|⟶)\s*(?:`|[\w.$]+(?:\(\))?\s*(?:$|[,;.)]))"
+)
 # A column of the product's past.
 _PAST_HEADER = re.compile(
     r"\b(?:before|old|previous|deprecated|removed|legacy|was|from|v1 name|former)\b", re.I

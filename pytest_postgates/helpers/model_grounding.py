@@ -264,6 +264,7 @@ def _judge(
         where = in_code(written) if in_code is not None and len(parts) > 1 else None
         where = where or _on_instance(parts, model, in_code)
         where = where or _tail_in_code(parts, resolution.missing, in_code)
+        where = where or _factory_member(parts, resolution, model)
         if where is not None:
             # The code itself writes the chain (a member of a duck-typed value, or of an
             # instance named for the class: `variable.writeable` for `Variable#writeable`).
@@ -395,6 +396,19 @@ def _judge_arguments(
         "ungrounded",
         "model-argument",
         reason=f"`{callee}` takes no keyword `{key}`{hint}",
+    )
+
+
+def _factory_member(parts: list[str], resolution: Resolution, model: ApiModel) -> str | None:
+    """Where the function named like the package a chain is rooted at returns an object
+    with the chain's member (``fastify.addHook``: docs name the instance ``fastify()``
+    makes after the package), or None; a member of that member is not typed."""
+    if len(parts) != 2 or resolution.owner != parts[0] or resolution.missing != parts[1]:
+        return None
+    made = f":{parts[0]}()"
+    return next(
+        (d.where() for d in model.declares(parts[1]) if d.kind == "key" and d.owner.endswith(made)),
+        None,
     )
 
 
