@@ -474,6 +474,13 @@ class JsTables(JsCliReader):
                 table.locals.setdefault(name, "class")
                 table.export_equals = name
                 self.assigned_exports = True
+            elif right.type in ("function_expression", "function") and field_of(right, "name"):
+                # `module.exports = function prettyFactory (options) { ... }`: the module
+                # is that function, as a declaration of the name exported would make it.
+                name = self.text(field_of(right, "name"))
+                table.locals.setdefault(name, "function")
+                table.export_equals = name
+                self.assigned_exports = True
             else:
                 table.export_equals = ""
                 self.assigned_exports = True
