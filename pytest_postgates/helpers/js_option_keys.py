@@ -14,6 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Keys
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
@@ -115,8 +116,13 @@ def _function_callee(
         if isinstance(constant, str):
             return f"{shown}() are not judged: {constant}"
         if constant is not None:
+            # A value of a callable type (`declare const ky: { (url, options?): R }`, an
+            # interface with a call signature): its call signatures' parameters.
+            keys_at = partial(types.method_keys, constant, CALL_SIGNATURE)
+            if keys_at(0, ()) is not None:
+                return keys_at, f"{constant[0]}()"
             return (f"{shown}() are not judged: {binding.local or held.name} holds a "
-                    f"{constant[0]}, whose call signatures the model does not read")  # fmt: skip
+                    f"{constant[0]}, whose declaration has no call signature")  # fmt: skip
     if binding.kind != "function":
         return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
     keys_at = partial(types.function_keys, binding.path, binding.local)
