@@ -83,3 +83,49 @@ def test_a_constant_whose_type_the_model_cannot_resolve_is_unjudged_with_the_rea
     card = _check('import { loose } from "mockkit";\nloose.anything();', tmp_path, mock_repo)
     assert _violations(card) == []
     assert any("loose.anything" in r and "untyped" in r for r in _unjudged(card))
+
+
+# A JavaScript module typed by its hand-written declaration file, whose default export is a
+# constant of an inline type with a call signature (ky's `declare const ky: { ... }`).
+CALLABLE = {
+    "package.json": json.dumps({"name": "fetchy", "main": "index.js", "types": "index.d.ts"}),
+    "index.js": (
+        "const createInstance = defaults => {\n"
+        "  const fetchy = (input, options) => send(input, options)\n"
+        "  fetchy.get = (input, options) => fetchy(input, options)\n"
+        "  return fetchy\n"
+        "}\n"
+        "export default createInstance()\n"
+    ),
+    "index.d.ts": (
+        "export interface Options {\n"
+        "  json?: unknown;\n"
+        "  onDownloadProgress?: (percent: number) => void;\n"
+        "  prefixUrl?: string;\n"
+        "}\n"
+        "declare const fetchy: {\n"
+        "  (url: string, options?: Options): Promise<Response>;\n"
+        "  get(url: string, options?: Options): Promise<Response>;\n"
+        "};\n"
+        "export default fetchy;\n"
+    ),
+}
+
+
+def test_a_constant_of_an_inline_callable_type_is_judged_by_its_declaration(
+    tmp_path: Path,
+) -> None:
+    # Its members are the inline type's; calling it takes the call signature's options.
+    repo = make_repo(tmp_path / "repo", CALLABLE)
+    code = (
+        "import fetchy from 'fetchy';\n"
+        "await fetchy('https://example.com', { onProgress: () => {}, json: {} });\n"
+        "await fetchy.get('https://example.com', { prefixUrl: '/api' });\n"
+        "fetchy.gett('https://example.com');\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("member", "fetchy.gett"), ("option_key", "onProgress")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "fetchy() takes no option onProgress" in reasons["onProgress"], reasons
+    assert "`onDownloadProgress`" in reasons["onProgress"], reasons
+    assert card.detail["checked_by_kind"]["option_key"] == 3

@@ -196,3 +196,62 @@ def test_a_javascript_default_export_typed_by_its_declaration_file(tmp_path: Pat
     assert _names(card) == [("member", "reqs.gett"), ("option_key", "timeot")]
     reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
     assert "Options declares no timeot" in reasons["timeot"], reasons
+
+
+FACTORY = {
+    "package.json": json.dumps({"name": "pretty", "main": "index.js"}),
+    "index.js": (
+        "const defaultOptions = { colorize: false, crlf: false }\n"
+        "module.exports = function prettyFactory (options) {\n"
+        "  const opts = Object.assign({}, defaultOptions, options)\n"
+        "  return opts.translateTime ? opts.messageKey : opts.levelFirst\n"
+        "}\n"
+    ),
+}
+
+
+def test_a_module_that_is_a_named_function_expression_reads_its_keys(tmp_path: Path) -> None:
+    # `module.exports = function prettyFactory (options) { ... }`: the module is that
+    # function, as `function prettyFactory ...; module.exports = prettyFactory` makes it.
+    repo = make_repo(tmp_path / "repo", FACTORY)
+    code = "const pretty = require('pretty')\npretty({ colorize: true, dateFormat: 'x' })\n"
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "dateFormat")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "prettyFactory() in index.js reads no dateFormat" in reason, reason
+
+
+def test_an_object_literal_shown_alone_is_judged_as_the_options_it_matches(
+    tmp_path: Path,
+) -> None:
+    # A README's options block: a fence that is one object literal, whose keys are mostly
+    # those build() reads; the one it does not read is a finding (a syntax slip after a key,
+    # the missing comma, does not hide the keys before it).
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    code = (
+        "{\n"
+        "  colorize: false, // --colorize\n"
+        "  levelFirst: false,\n"
+        "  translateTime: false // --translateTime\n"
+        "  destination: 1,\n"
+        "  sync: false,\n"
+        "  mdkdir: true,\n"
+        "}"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "mdkdir")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "build() in index.js reads no mdkdir" in reason and "`mkdir`" in reason, reason
+
+
+def test_an_object_literal_shown_alone_that_matches_no_function_is_not_judged(
+    tmp_path: Path,
+) -> None:
+    # Two of five keys are build()'s: the literal does not say it is build()'s options.
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    code = "{\n  colorize: false,\n  sync: true,\n  compilerOptions: {},\n  include: [],\n  x: 1\n}"
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    shown = "no function of the product takes most of its keys (2 of 5"
+    assert any(shown in r for r in reasons), reasons

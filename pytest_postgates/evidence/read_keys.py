@@ -74,6 +74,14 @@ class _Reader:
                         self.functions.setdefault(self.text(target), value)
                     elif value.type == "object":
                         self.objects.setdefault(self.text(target), value)
+            elif node.type == "expression_statement" and _named(node):
+                # `module.exports = function prettyFactory (options) { ... }`
+                assigned = _named(node)[0]
+                value = assigned.child_by_field_name("right")
+                if assigned.type == "assignment_expression" and value is not None:
+                    named = value.child_by_field_name("name")
+                    if value.type in ("function_expression", "function") and named is not None:
+                        self.functions.setdefault(self.text(named), value)
 
     def text(self, node: Any) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")

@@ -194,11 +194,28 @@ class JsTables(JsCliReader):
                 table.objects[name] = self.object_keys(inner)
         if kind == "const":
             typed = self.value_type(declarator, value)
+            annotation = field_of(declarator, "type") if value is None else None
+            inline = annotation.named_children[0] if annotation is not None else None
+            if inline is not None and inline.type == "object_type" and name not in table.classes:
+                # `declare const ky: { (url, options?): R; get(...): R }`: the inline type
+                # is read as an interface of the constant's name (type_tables does too).
+                table.classes[name] = {"members": self.type_members(inline), "static": [],
+                                       "extends": []}  # fmt: skip
+                typed = f"type:{name}"
             if typed:
                 table.value_types.setdefault(name, typed)
         table.locals.setdefault(name, kind)
         if exported:
             table.exports[name] = name
+
+    def type_members(self, node: Any) -> list[str]:
+        """The members an object type declares (methods and properties)."""
+        found: list[str] = []
+        for member in node.named_children:
+            key = field_of(member, "name")
+            if member.type in ("method_signature", "property_signature") and key is not None:
+                found.append(self.text(key).strip("'\""))
+        return list(dict.fromkeys(found))
 
     def value_type(self, declarator: Any, value: Any) -> str:
         """How a constant's declaration says its type (see ``FileTable.value_types``):
@@ -523,6 +540,13 @@ class JsTables(JsCliReader):
                 name = self.text(field_of(right, "name"))
                 self.class_members(right, name)
                 table.locals.setdefault(name, "class")
+                table.export_equals = name
+                self.assigned_exports = True
+            elif right.type in ("function_expression", "function") and field_of(right, "name"):
+                # `module.exports = function prettyFactory (options) { ... }`: the module
+                # is that function, as a declaration of the name exported would make it.
+                name = self.text(field_of(right, "name"))
+                table.locals.setdefault(name, "function")
                 table.export_equals = name
                 self.assigned_exports = True
             else:

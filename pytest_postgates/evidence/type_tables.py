@@ -19,6 +19,10 @@ from pytest_postgates.evidence.file_table import field_of, node_text
 #   ("str", value)                  a string literal type
 #   ("other", node type)            a function, tuple, literal, conditional, mapped ... type
 Expr = tuple[Any, ...]
+# The callable name under which a type's call signatures are kept (``(url, options?):
+# ResponsePromise`` in ``declare const ky: { ... }`` or an interface): what calling a
+# value of that type takes.
+CALL_SIGNATURE = "(call)"
 
 
 # ---------------------------------------------------------------------- one file's table
@@ -141,10 +145,14 @@ class _Reader:
             return self.object_type(node)
         return ("other", kind)
 
-    def object_type(self, node: Any) -> Expr:
+    def object_type(self, node: Any, callable_ok: bool = False) -> Expr:
+        """``callable_ok``: the type of a value (``declare const ky: { ... }``), whose call
+        signatures are kept apart (:data:`CALL_SIGNATURE`) rather than making it no record."""
         fields: dict[str, tuple[Expr, int, str]] = {}
         index: tuple[Expr, str] | None = None
         for member in _named(node):
+            if member.type == "call_signature" and callable_ok:
+                continue
             if member.type == "property_signature":
                 name = _field(member, "name")
                 annotation = _field(member, "type")
@@ -284,6 +292,10 @@ class _Reader:
             for declarator in node.named_children:
                 value = _field(declarator, "value")
                 target = _field(declarator, "name")
+                annotation = _field(declarator, "type") if value is None else None
+                typed = _first(annotation) if annotation is not None else None
+                if typed is not None and typed.type == "object_type" and target is not None:
+                    self.value_type(self.text(target), typed)
                 if (
                     declarator.type == "variable_declarator"
                     and target is not None
@@ -293,7 +305,21 @@ class _Reader:
                 ):
                     self.add_callable("", self.text(target), value, False)
 
+    def value_type(self, name: str, node: Any) -> None:
+        """``declare const ky: { (url, options?): R; get(url, options?): R }``: the inline
+        type is declared under the constant's name, as an interface is (its members, and
+        its call signatures as :data:`CALL_SIGNATURE`), unless a type of that name is."""
+        if name in self.table.types:
+            return
+        body = self.object_type(node, callable_ok=True)
+        self.declare(Declaration(name, "interface", self.line(node), (), body))
+        for member in _named(node):
+            self.member_callable(name, member)
+
     def member_callable(self, container: str, member: Any) -> None:
+        if member.type == "call_signature":
+            self.add_callable(container, CALL_SIGNATURE, member, True)
+            return
         name = _field(member, "name")
         if name is None:
             return

@@ -114,6 +114,7 @@ CODES = {
     "cli_flag": "UNKNOWN_FLAG",
     "python_import": "UNKNOWN_PYTHON_NAME",
     "python_attribute": "UNKNOWN_PYTHON_NAME",
+    "python_name": "UNKNOWN_PYTHON_NAME",
     "keyword_argument": "UNKNOWN_KEYWORD",
     "option_key": "UNKNOWN_OPTION_KEY",
     "parameter": "UNKNOWN_PARAMETER",
@@ -328,6 +329,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     tables.save()
     if python_sample is not None:
         python_sample.untyped_members({line + 1 for line in old_way})
+        python_sample.free.judge(python_sample.types, report, {line + 1 for line in old_way})
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {

@@ -14,6 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Keys
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
@@ -115,8 +116,13 @@ def _function_callee(
         if isinstance(constant, str):
             return f"{shown}() are not judged: {constant}"
         if constant is not None:
+            # A value of a callable type (`declare const ky: { (url, options?): R }`, an
+            # interface with a call signature): its call signatures' parameters.
+            keys_at = partial(types.method_keys, constant, CALL_SIGNATURE)
+            if keys_at(0, ()) is not None:
+                return keys_at, f"{constant[0]}()"
             return (f"{shown}() are not judged: {binding.local or held.name} holds a "
-                    f"{constant[0]}, whose call signatures the model does not read")  # fmt: skip
+                    f"{constant[0]}, whose declaration has no call signature")  # fmt: skip
     if binding.kind != "function":
         return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
     keys_at = partial(types.function_keys, binding.path, binding.local)
@@ -182,3 +188,83 @@ def _why(keys: Keys, key: str) -> str:
     if keys.read_by:
         return f"{keys.owner} declares no {key}, and {keys.read_by} reads none"
     return f"{keys.owner} declares no {key}"
+
+
+# A fence that is only an object literal (a README's "Options" block) is judged as the
+# options of the entry's function that takes the most of its keys, when it takes at least
+# this many of them and this share of them (fewer: the literal says nothing of whose it is).
+BARE_SHARED = 3
+BARE_SHARE = 2 / 3
+MAX_CANDIDATES = 200
+
+
+def bare(sample: FenceReading, node: Any) -> None:
+    """The keys of an object literal a fence shows alone, against the options of the
+    product function it is (:data:`BARE_SHARED`, :data:`BARE_SHARE`): a function its
+    entry points export, at the position of a parameter whose keys the model closes."""
+    written = _keys_written(sample, node)
+    types = sample.types()
+    if len(written) < BARE_SHARED or types is None:
+        return
+    scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
+    for at, shown in _entry_functions(sample, types):
+        for position in (0, 1):
+            keys = at(position, ())
+            if keys is None or keys.reason or not keys.fields:
+                continue
+            shared = len(written & keys.fields)
+            if shared and keys.fields not in scored:
+                scored[keys.fields] = (shared, at, shown)
+    if not scored:
+        return
+    best = max(shared for shared, _, _ in scored.values())
+    top = [(keys_at, shown) for shared, keys_at, shown in scored.values() if shared == best]
+    line, text = sample.line(node), sample.linenode_text(node)
+    if best < BARE_SHARED or best < BARE_SHARE * len(written):
+        sample.report.skip(line, text, "an object literal shown alone: no function of the "
+                           f"product takes most of its keys ({best} of {len(written)} at "
+                           "most)")  # fmt: skip
+        return
+    if len(top) > 1:
+        names = ", ".join(sorted(shown for _, shown in top))[:120]
+        sample.report.skip(line, text, f"an object literal shown alone: {len(top)} functions "
+                           f"take {best} of its {len(written)} keys ({names})")  # fmt: skip
+        return
+    keys_at, shown = top[0]
+    position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason
+                    and len(written & k.fields) == best)  # fmt: skip
+    object_keys(sample, keys_at, node, position, (), shown)
+
+
+def _keys_written(sample: FenceReading, node: Any) -> set[str]:
+    found: set[str] = set()
+    for pair in node.named_children:
+        key = pair.child_by_field_name("key") if pair.type == "pair" else pair
+        if key is not None and key.type in ("property_identifier", "string",
+                                             "shorthand_property_identifier"):  # fmt: skip
+            found.add(node_text(sample.source, key).strip("'\""))
+    return found
+
+
+def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str]]:
+    """The functions the package's entry points export (by any name; a CommonJS module
+    that is a function, ``module.exports = build``, is that function), each once."""
+    lookup = sample.gate.lookup
+    found: dict[tuple[str, str], tuple[KeysAt, str]] = {}
+    for _, module in sample.gate.entries():
+        table = lookup.table(module)
+        names = lookup.export_names(module)
+        if not isinstance(names, set):  # `module.exports = build`, with members of its own
+            names = set(table.exports) if table is not None else set()
+        bindings = [lookup.find_export(module, name) for name in sorted(names)]
+        if table is not None and table.export_equals:
+            local = table.export_equals
+            bindings.append(Binding(module, local, table.locals.get(local, "value")))
+        for binding in bindings:
+            if not isinstance(binding, Binding) or binding.kind != "function":
+                continue
+            place = (binding.path, binding.local)
+            if binding.local and place not in found and len(found) < MAX_CANDIDATES:
+                at = partial(types.function_keys, binding.path, binding.local)
+                found[place] = (at, f"{binding.local}()")
+    return list(found.values())

@@ -82,6 +82,8 @@ class JsSample:
         self.plugins = plugins_passed(content, self.gate.package)
         # What a fence declares binds its names for the fences after it, read or not.
         self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
+        if content.lstrip().startswith("{") and content.rstrip().endswith("}"):
+            self.bare_object(content, first_line, tsx)
         self.uses(content, first_line, tsx)
         if HINT.search(content):  # after the fence's imports: a signature may name one
             self.signatures(content, first_line, tsx)
@@ -111,6 +113,19 @@ class JsSample:
             names = ", ".join(dict.fromkeys(used for _, _, used in uses))
             self.report.skip(uses[0][0], uses[0][1], f"{len(uses)} use(s) in this sample not "
                              f"judged ({names[:200]}): {origin}")  # fmt: skip
+
+    def bare_object(self, content: str, first_line: int, tsx: bool) -> None:
+        """A fence that is one object literal (``{ colorize: false, ... }``, which a
+        parser reads as a block): read as the expression it shows."""
+        self.source = f"({content}\n)".encode()
+        self.first, self.lines = first_line, content.splitlines()
+        parser = self.gate.parsers["tsx" if tsx else "typescript"]
+        statements = parser.parse(self.source).root_node.named_children
+        shown = statements[0].named_children if len(statements) == 1 else []
+        if shown and shown[0].type == "parenthesized_expression":
+            literal = unwrap(shown[0])
+            if literal.type == "object":
+                js_option_keys.bare(self, literal)
 
     def unresolved_value(self, local: str, spec: str) -> None:
         """``local`` holds what a product specifier that does not resolve gives."""

@@ -18,6 +18,7 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
 from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
@@ -393,6 +394,7 @@ class JsTypes:
     ) -> Keys | None:
         if self.declared is None:
             return None
+        shown = "the call signature" if method == CALL_SIGNATURE else f"{method}()"
         for file, container in places:
             found = self.declared.signatures(file, container, method)
             if found is None:
@@ -400,32 +402,32 @@ class JsTypes:
             where, signatures = found
             typed = [s.params[position].type for s in signatures if position < len(s.params)]
             if not typed or any(t is None for t in typed):
-                return Keys(reason=f"{method}()'s parameter {position + 1} has no declared type")
+                return Keys(reason=f"{shown}'s parameter {position + 1} has no declared type")
             shapes: list[Shape] = []
             through: set[str] = set()
             for expr in typed:
                 assert expr is not None
                 held = self.declared.container(TypeRef(expr, where), path)
                 if held is None:
-                    return Keys(reason=f"the type of {method}()'s options cannot be followed")
+                    return Keys(reason=f"the type of {shown}'s options cannot be followed")
                 shapes += held[0]
                 through |= {f"{f.owner}.{f.name}" for f in held[1] if f.owner}
-            found_keys = _keys(shapes, method, " | ".join(sorted(through)))
+            found_keys = _keys(shapes, shown, " | ".join(sorted(through)))
             if _declaration_only(where):
                 found_keys = replace(found_keys, hand_written=where)
             return found_keys
         return None
 
 
-def _keys(shapes: list[Shape], method: str, through: str) -> Keys:
+def _keys(shapes: list[Shape], shown: str, through: str) -> Keys:
     """``through``: the declared field an inline object type is written at (``Config.info``)."""
     if not shapes:
-        return Keys(reason=f"{method}() takes no object there")
+        return Keys(reason=f"{shown} takes no object there")
     if any(s.array_of is not None or s.index for s in shapes):
-        return Keys(reason=f"{method}()'s options take any key (an index signature)")
+        return Keys(reason=f"{shown}'s options take any key (an index signature)")
     owners = sorted({s.owner for s in shapes if s.owner})
     fields = frozenset(name for s in shapes for name in s.fields)
-    return Keys(fields, " | ".join(owners) or through or f"{method}()'s options")
+    return Keys(fields, " | ".join(owners) or through or f"{shown}'s options")
 
 
 def _hump_changed(name: str, other: str) -> bool:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 
+from pytest_postgates.helpers.python_free_names import FreeNames
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
@@ -109,15 +110,18 @@ class PythonSample:
         self._lines: list[str] = []
         self._map: list[int] = []
         self._first = 0
+        self.free = FreeNames()
 
     def fence(self, content: str, first_line: int) -> None:
         watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
         code, where = sample_code(content)
         repl = code is not content  # a `>>>` session: Python by its prompts, always read
+        tree = parse_leniently(code)
+        if tree is not None:  # the class names it uses free (python_free_names)
+            self.free.read(tree, (content.splitlines(), where, first_line))
         if not repl and not watched & set(_IDENTIFIER.findall(content)):
             return  # neither imports the product nor uses a name bound to it
         self._lines, self._map, self._first = content.splitlines(), where, first_line
-        tree = parse_leniently(code)
         if tree is None:
             self.report.skip(first_line, content.splitlines()[0] if content else "",
                              "the fence does not parse as Python")  # fmt: skip

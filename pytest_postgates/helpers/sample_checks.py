@@ -218,26 +218,31 @@ class SampleChecker:
         marked read."""
         key = ("public_functions", self.package)
         if key not in self.lookup.shared:
-            specs: list[str] = []
-            for site in self.sites.values():
-                exports = site.manifest.get("exports")
-                keys = list(exports) if isinstance(exports, dict) else []
-                subpaths = [k for k in keys if k.startswith("./") and "*" not in k]
-                specs += [site.name, *(site.name + k[1:] for k in subpaths)]
-            entries: list[tuple[str, str]] = []
-            report, self.report = self.report, SampleReport()  # entries resolved quietly
-            try:
-                for spec in dict.fromkeys(specs):
-                    module = self._modules.get((spec, False)) or self._resolve(spec, False, 0, "")
-                    if isinstance(module, str):
-                        entries.append((spec, module))
-            finally:
-                self.report = report
-            self.lookup.shared[key] = PublicFunctions.of(self.lookup, entries)
+            self.lookup.shared[key] = PublicFunctions.of(self.lookup, self.entries())
         found: list[Reached] = self.lookup.shared[key].functions(name, self.lookup)
         for reached in found:
             self.lookup.read.extend(p for p in reached.files if p not in self.lookup.read)
         return found
+
+    def entries(self) -> list[tuple[str, str]]:
+        """The package's entry points, resolved quietly: (specifier, module) of its main
+        entry and of each ``exports`` subpath without a pattern, per product package."""
+        specs: list[str] = []
+        for site in self.sites.values():
+            exports = site.manifest.get("exports")
+            keys = list(exports) if isinstance(exports, dict) else []
+            subpaths = [k for k in keys if k.startswith("./") and "*" not in k]
+            specs += [site.name, *(site.name + k[1:] for k in subpaths)]
+        entries: list[tuple[str, str]] = []
+        report, self.report = self.report, SampleReport()  # entries resolved quietly
+        try:
+            for spec in dict.fromkeys(specs):
+                module = self._modules.get((spec, False)) or self._resolve(spec, False, 0, "")
+                if isinstance(module, str):
+                    entries.append((spec, module))
+        finally:
+            self.report = report
+        return entries
 
     def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
         site = self.site_of(spec) or PackageSite(self.package, "", self.manifest)

@@ -1,0 +1,53 @@
+"""Gate 15 on the class names a page's Python samples use without binding them (issue 26):
+judged where the same sample uses a product class free by its exact name (a near miss of a
+product class that no code writes is then a finding); listed unjudged where it uses none;
+never judged where the page binds the name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+from tests.helpers import unjudged_reasons as _unjudged
+
+FILES = {
+    "pyproject.toml": "[project]\nname = 'restkit'\n",
+    "restkit/__init__.py": "",
+    "restkit/permissions.py": (
+        "class BasePermission:\n    pass\n"
+        "class IsAuthenticated(BasePermission):\n    pass\n"
+        "class IsAdminUser(BasePermission):\n    pass\n"
+    ),
+}
+CODE = (
+    "def get_permissions(self):\n"
+    "    if self.action == 'list':\n"
+    "        permission_classes = [IsAuthenticated]\n"
+    "    else:\n"
+    "        permission_classes = [IsAdmin]\n"
+    "    return [permission() for permission in permission_classes]"
+)
+
+
+def test_a_near_miss_beside_a_product_class_used_free_is_a_finding(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", FILES)
+    card = sample_card(CODE, "python", tmp_path, repo)
+    assert _violations(card) == [("python_name", "IsAdmin")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "without importing them (IsAuthenticated)" in reason, reason
+    assert "did you mean `IsAdminUser`?" in reason, reason
+
+
+def test_a_near_miss_in_a_sample_using_no_product_class_is_unjudged(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", FILES)
+    card = sample_card(CODE.replace("IsAuthenticated", "MyPermission"), "python", tmp_path, repo)
+    assert _violations(card) == []
+    assert any("IsAdmin: the page never binds it" in r for r in _unjudged(card)), _unjudged(card)
+
+
+def test_a_name_the_page_binds_is_not_free(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", FILES)
+    card = sample_card("class IsAdmin:\n    pass\n\n" + CODE, "python", tmp_path, repo)
+    assert _violations(card) == []
+    assert not any("IsAdmin" in r for r in _unjudged(card)), _unjudged(card)
