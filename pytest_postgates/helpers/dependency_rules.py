@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytest_postgates.evidence import reexports
 from pytest_postgates.evidence.api_model import ApiModel, package_root
 from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
 from pytest_postgates.evidence.model_facts import Decl, ImportSite, is_product_code
@@ -104,7 +105,11 @@ RULES = (
         "product declares only beside that import, a fallback stub, does not shadow it); "
         "a bare constant (`RUN_ERROR`) found in an enum the product imports and reads "
         "constants of (`EventType.TOOL_CALL_RESULT`) too; not installed, the dependency "
-        "rules above leave it unjudged; a missing member is left to the other rules",
+        "rules above leave it unjudged; a missing member is left to the other rules. A chain "
+        "through a product module to a name it re-exports from a dependency (`from pydep "
+        'import Widget` in its `__init__`, `export * from "expect"`) is looked up there the '
+        "same way; missed there, the product's model lists it unjudged as that dependency's "
+        "API (evidence/reexports.py), never a miss of the product's",
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
         earns=(
             "earns held out; off, held out: findings +2, 2 unlabelled moved; tune: findings +5, 5 "
@@ -140,6 +145,8 @@ def judge_dependency(
     """The decision on ``text`` when it is rooted in a dependency (or, bare, exported by
     one), else None: the product's model and the gate's other rules decide."""
     parts = chain_parts(signature_name(text))
+    if parts and parts[0] in product.modules and "dependency-imported" not in rules_off:
+        return _reexported(parts, product, dependencies)
     if not parts or parts[0] in product.modules:
         return None
     if parts[0] in product.classes and not _fallback_class(parts[0], product):
@@ -159,6 +166,43 @@ def judge_dependency(
     dependency, path, imported = rooted
     decision = _resolve(dependency, path, imported, site)
     return None if decision is None or decision.rule in rules_off else decision
+
+
+def _reexported(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A chain through a product module to a name the module re-exports from a dependency
+    (`mylib.Widget.resize` after `from pydep import Widget` in mylib; `mylib.expectAny`
+    after `export * from "expect"`), looked up in that dependency's model: found, the
+    product's name that holds (grounded, the re-export as evidence); the dependency not
+    installed, unjudged with why. None otherwise: the product's model says the rest (a name
+    or member of a dependency's it cannot list is unjudged there, never a miss)."""
+    depth = next(d for d in range(len(parts), 0, -1) if ".".join(parts[:d]) in product.modules)
+    module, rest = ".".join(parts[:depth]), parts[depth:]
+    if not rest:
+        return None
+    public = product.modules[module]
+    routes: list[tuple[str, str, ImportSite]] = []  # (specifier, name in it, the import)
+    if rest[0] in public and len(rest) > 1 and rest[0] not in product.classes:
+        site = reexports.reexport_site(product.facts, module, rest[0])
+        if site is not None:
+            routes.append((site.module, site.name, site))
+    elif rest[0] not in public and "*" in public:
+        for spec in reexports.foreign_stars(product.facts, product.modules, module):
+            routes.append((spec, rest[0], ImportSite(rest[0], spec, "*", module, 0)))
+    for spec, name, site in routes:
+        for python in (False, True):
+            dependency = dependencies.for_root(reexports.package_of(spec, python))
+            if dependency is None or (dependency.ecosystem == "javascript") == python:
+                continue
+            head = spec.split(".") if python else [spec]
+            named = [] if name in ("", "*") else [name]
+            decision = _resolve(dependency, [*head, *named, *rest[1:]], True, site)
+            if decision is not None and decision.outcome != "grounded" and len(routes) > 1:
+                continue  # another star may hold it
+            if decision is not None:
+                return decision
+    return None
 
 
 def _fallback_class(name: str, product: ApiModel) -> bool:
