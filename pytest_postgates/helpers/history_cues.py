@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from pytest_postgates.helpers.model_grounding import Rule
+from pytest_postgates.prose import ProseView
 
 RULES = (
     Rule(
@@ -69,6 +70,23 @@ _PRESENT = re.compile(
     r"\b(?:now|new|newly|instead|use|using|replacement|in favou?r of|migrate to|switch to)\b", re.I
 )
 _VERSION = re.compile(r"\bv(?:ersion\s*)?(\d+)(?:\.(\d+))?\b", re.I)
+
+
+def gone_or_denied(
+    prose: ProseView, line: int, span: str, text: str, rules_off: frozenset[str]
+) -> tuple[str, str] | None:
+    """The rule and reason when the page writes ``text`` (its code span ``span`` on
+    ``line``) as the product's past (``historical``) or says the product lacks it or will
+    add it (``page-denies``): a name, or a flag or command line (jest's "`jest --init` has
+    been **removed**"), that is no claim the product has it now. None otherwise."""
+    sentence, offset = prose.code_span_sentence(line, span)
+    if "historical" not in rules_off:
+        header, headers = prose.column_header(line, text), prose.table_headers(line, text)
+        past = historical(sentence, offset, text, header, headers, prose.section_heading(line))
+        if past:
+            return "historical", past
+    denial = "" if "page-denies" in rules_off else denied(sentence, offset, text)
+    return ("page-denies", denial) if denial else None
 
 
 def historical(
