@@ -71,3 +71,26 @@ def test_a_name_the_sentence_denies_is_unjudged(tmp_path: Path) -> None:
     off = repo_context(repo, tmp_path / "off", symbol_rules_off=("page-denies",))
     card = gate.GATE.evaluate(make_post(body, tmp_path), off)
     assert token_outcome(card, "retry_delay")["outcome"] == "ungrounded"
+
+
+def test_a_list_item_of_the_name_alone_is_denied_by_its_next_sentence(tmp_path: Path) -> None:
+    """got's migration guide from axios: "- `onUploadProgress`" with the nested item "This
+    option does not exist. Instead, use ...": the page says the product lacks it."""
+    repo = make_repo(tmp_path / "repo", {"mylib/__init__.py": CODE})
+    ctx = repo_context(repo, tmp_path / "cache")
+    body = (
+        "Breaking changes:\n\n"
+        "- `retry_delay`\n"
+        "  - This option does not exist. Instead, use `line_numbers`.\n"
+        "- `line_number`\n"
+        "  - It was removed in 2.0.\n"
+        "- `retry_delay_secs`\n"
+        "  - This option works the same.\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    entry = token_outcome(card, "retry_delay")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "page-denies"), entry
+    entry = token_outcome(card, "line_number")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "historical"), entry
+    # The next sentence says nothing of the kind: still a claim, and a miss.
+    assert token_outcome(card, "retry_delay_secs")["outcome"] == "ungrounded"
