@@ -81,3 +81,41 @@ def test_the_products_own_names_are_still_judged(tmp_path: Path, ctx: GateContex
     # mylib star-imports nothing: a name it lacks is a miss of the product's.
     assert _outcome("mylib.Clinet", tmp_path, ctx)["outcome"] == "ungrounded"
     assert _outcome("mylib.Client.opne", tmp_path, ctx)["outcome"] == "ungrounded"
+
+
+# Classes of the product whose base is a dependency's class.
+BASES: dict[str, str | bytes] = {
+    "pyproject.toml": '[project]\nname = "meters"\ndependencies = ["fakedep>=1", "missingdep"]\n',
+    "meters/__init__.py": (
+        "from fakedep.gauges import Gauge\nfrom missingdep import Pool\n\n\n"
+        "class Meter(Gauge):\n    def zero(self) -> None: ...\n\n\n"
+        "class Dial(Meter):\n    pass\n\n\n"
+        "class Tank(Pool):\n    pass\n"
+    ),
+    "package.json": json.dumps({"name": "panels", "dependencies": {"fake-js": "^2"}}),
+    "src/index.ts": (
+        'import { Widget } from "fake-js";\n\nexport class Panel extends Widget {\n'
+        "  open(): void {}\n}\n"
+    ),
+}
+
+
+def test_a_member_a_class_inherits_from_a_dependency_is_judged_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctx = dependency_context(tmp_path, monkeypatch, BASES)
+    for token in ("Meter.read()", "Dial.read()", "Panel.render()"):
+        entry = _outcome(token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
+    assert "fakedep" in _outcome("Dial.read()", tmp_path, ctx)["where"]
+    # Neither the class nor its dependency's base has it: the dependency's API, unjudged.
+    for token, dependency in (("Meter.raed()", "fakedep"), ("Panel.paint()", "fake-js")):
+        entry = _outcome(token, tmp_path, ctx)
+        assert entry["outcome"] == "unjudged", entry
+        assert f"a dependency's API ({dependency}" in entry["reason"], entry
+    # A base whose dependency is not installed: unjudged with why.
+    entry = _outcome("Tank.connect()", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-not-installed"), entry
+    # The class's own members stay the product's.
+    assert _outcome("Meter.zero()", tmp_path, ctx)["outcome"] == "grounded"
+    assert _outcome("Panel.open()", tmp_path, ctx)["outcome"] == "grounded"

@@ -57,6 +57,11 @@ def reexport_site(facts: ModelFacts, module: str, name: str) -> ImportSite | Non
     return None
 
 
+def dependency_reason(label: str, why: str) -> str:
+    """An unjudged reason naming the dependency whose API a name is."""
+    return f"a dependency's API ({label}): {why}"
+
+
 def star_reason(facts: ModelFacts, modules: Mapping[str, object], module: str) -> str:
     """Why a name ``module`` may hold by a star import is unjudged: the other party whose
     names it re-exports, else the star the model does not follow."""

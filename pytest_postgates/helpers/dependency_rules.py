@@ -109,7 +109,9 @@ RULES = (
         "through a product module to a name it re-exports from a dependency (`from pydep "
         'import Widget` in its `__init__`, `export * from "expect"`) is looked up there the '
         "same way; missed there, the product's model lists it unjudged as that dependency's "
-        "API (evidence/reexports.py), never a miss of the product's",
+        "API (evidence/reexports.py), never a miss of the product's. A member a product class "
+        "lacks, whose base is a dependency's class its file imports (`class Meter(Gauge)`), "
+        "is looked up in that base there too",
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
         earns=(
             "earns held out; off, held out: findings +2, 2 unlabelled moved; tune: findings +5, 5 "
@@ -150,7 +152,11 @@ def judge_dependency(
     if not parts or parts[0] in product.modules:
         return None
     if parts[0] in product.classes and not _fallback_class(parts[0], product):
-        return None
+        return (
+            _inherited(parts, product, dependencies)
+            if "dependency-imported" not in rules_off
+            else None
+        )
     if len(parts) > 1 and _FILE_SUFFIX.search(text):
         return None  # `vite.config.js` is a file's name, not a member chain of vite
     rooted = _rooted(parts, dependencies, page)
@@ -203,6 +209,56 @@ def _reexported(
             if decision is not None:
                 return decision
     return None
+
+
+def _inherited(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A member a product class does not declare, whose bases (its own, or its product
+    bases') include a dependency's class the class's file imports (`class Meter(Gauge)`
+    after `from fakedep.gauges import Gauge`): looked up in that dependency's model, member
+    of that base. Found, grounded (the product's class has it by inheritance); the
+    dependency not installed, unjudged with why; not found, unjudged as the dependency's
+    API (the product's model cannot list what the base has). None when the product's own
+    classes decide (the member is theirs, or no base is a dependency's)."""
+    if len(parts) < 2:
+        return None
+    members, problem = product.members(parts[0])
+    if parts[1] in members or problem is None:
+        return None
+    outside: list[tuple[ImportSite, str]] = []
+    seen: set[str] = set()
+    pending = [parts[0]]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for entry in product.classes.get(name, []):
+            for base in entry.bases:
+                simple = re.sub(r"[\[<(].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+                sites = [s for s in product.imported(simple) if s.path == entry.path]
+                if sites:
+                    outside.append((sites[0], simple))
+                elif simple in product.classes:
+                    pending.append(simple)
+    decision = None
+    for site, base in outside:
+        python = site.path.endswith((".py", ".pyi"))
+        dependency = dependencies.for_root(reexports.package_of(site.module, python))
+        if dependency is None or (dependency.ecosystem == "javascript") == python:
+            continue
+        head = site.module.split(".") if python else [site.module]
+        named = [] if site.name in ("", "*", "default") else [site.name]
+        decision = _resolve(dependency, [*head, *(named or [base]), *parts[1:]], True, site)
+        if decision is not None and decision.outcome == "grounded":
+            return decision
+        if decision is None:
+            why = f"{parts[0]} extends {base} ({dependency.label}), whose model has no `{parts[1]}`"
+            root = reexports.package_of(site.module, python)
+            reason = reexports.dependency_reason(root, why)
+            decision = DependencyDecision("unjudged", "dependency-open", reason=reason)
+    return decision
 
 
 def _fallback_class(name: str, product: ApiModel) -> bool:
