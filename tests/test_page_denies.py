@@ -27,6 +27,8 @@ def _where(sentence: str, token: str) -> str:
         ("There is no `Agent.stop()` method.", "Agent.stop()"),
         ("The `retry_budget` setting is not yet supported.", "retry_budget"),
         ("A `stream_id` key will be added in a later release.", "stream_id"),
+        # got's migration guide from request: "No `followAllRedirects` option."
+        ("No `followAllRedirects` option.", "followAllRedirects"),
     ],
 )
 def test_the_name_the_sentence_denies_or_defers(sentence: str, token: str) -> None:
@@ -45,6 +47,7 @@ def test_the_name_the_sentence_denies_or_defers(sentence: str, token: str) -> No
         ("It does not read the config, so call `load_config_file()`.", "load_config_file()"),
         ("`Client.send()` is not thread-safe.", "Client.send()"),
         ("Set `max_retry` to a number; it does not default to 3.", "max_retry"),
+        ("No need to set `max_retry` again.", "max_retry"),
     ],
 )
 def test_a_claim_beside_a_negation_stays_a_claim(sentence: str, token: str) -> None:

@@ -27,7 +27,8 @@ RULES = (
         "page-denies",
         "unjudged",
         "the token's own sentence denies or defers the name itself: the object of a negated "
-        'verb of having ("does not expose a `dynamic_filtering` option", "has no `x`"), '
+        'verb of having ("does not expose a `dynamic_filtering` option", "has no `x`", "No '
+        '`x` option."), '
         'the subject of a negated "is read / supported / available" ("`mediaType` is '
         'not read"), or what the page says will be added ("we intend to add '
         '`line_number`"): no claim that the product has it; the subject of a negated verb '
@@ -179,7 +180,7 @@ _DENIED_BEFORE = re.compile(
     r"(?:\b(?:does|do|did|will|can|could|would|should)(?:\s+not|n't)\s+(?:\w+\s+)?"
     r"(?:have|expose|provide|support|accept|read|offer|include|implement|define|export"
     r"|recogni[sz]e|take|ship|add)"
-    r"|\b(?:has|have|there is|there are) no"
+    r"|\b(?:has|have|there is|there are) no|^\s*no"
     r"|\b(?:intends?|plans?|planning|hope|going|want) to (?:add|introduce|support|expose"
     r"|provide|implement))"
     r"(?:\s+(?:a|an|the|any|such an?|a dedicated|an explicit|its own))?\s*$",
