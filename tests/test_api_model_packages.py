@@ -195,6 +195,11 @@ def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -
         ("", "x", "Name", ["Name", "Description"], False),
         ("Update deprecated `FlatESLint` and `Legacy` usage.", "Legacy", "", [], True),
         ("The `result_type` and `x` arguments were removed in 1.0.", "x", "", [], True),
+        # A release note's imperative (starlette's "Rename `max_file_size` to `spool_max_size`"):
+        # the old side is the past, the new one a claim.
+        ("`Parser`: Rename `max_file_size` to `spool_max_size`.", "max_file_size", "", [], True),
+        ("`Parser`: Rename `max_file_size` to `spool_max_size`.", "spool_max_size", "", [], False),
+        ("Deprecate `old_hook` in favour of `on_event`.", "old_hook", "", [], True),
         # A cue about something else, in another clause: the temp folder is removed.
         (
             "Kept in a temp folder removed on `exit` — `ensureAdc` in `auth.ts`.",
