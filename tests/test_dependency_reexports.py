@@ -119,3 +119,22 @@ def test_a_member_a_class_inherits_from_a_dependency_is_judged_there(
     # The class's own members stay the product's.
     assert _outcome("Meter.zero()", tmp_path, ctx)["outcome"] == "grounded"
     assert _outcome("Panel.open()", tmp_path, ctx)["outcome"] == "grounded"
+
+
+def test_a_name_no_star_holds_is_a_miss_when_every_star_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """solo star-exports only fake-js, which is installed and whose model lists its names:
+    a name neither solo nor fake-js has is solo's miss, as without the star."""
+    solo: dict[str, str | bytes] = {
+        "package.json": json.dumps(
+            {"name": "solo", "main": "src/index.ts", "dependencies": {"fake-js": "^2"}}
+        ),
+        "src/index.ts": 'export * from "fake-js";\n\nexport const owned = 1;\n',
+    }
+    ctx = dependency_context(tmp_path, monkeypatch, solo)
+    assert _outcome("solo.makeWidget", tmp_path, ctx)["outcome"] == "grounded"
+    for token in ("solo.makeWidgit", "solo.ownd"):
+        entry = _outcome(token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry
+        assert "fake-js" in entry["reason"], entry

@@ -148,7 +148,8 @@ def judge_dependency(
     one), else None: the product's model and the gate's other rules decide."""
     parts = chain_parts(signature_name(text))
     if parts and parts[0] in product.modules and "dependency-imported" not in rules_off:
-        return _reexported(parts, product, dependencies)
+        decision = _reexported(parts, product, dependencies)
+        return None if decision is None or decision.rule in rules_off else decision
     if not parts or parts[0] in product.modules:
         return None
     if parts[0] in product.classes and not _fallback_class(parts[0], product):
@@ -181,8 +182,10 @@ def _reexported(
     (`mylib.Widget.resize` after `from pydep import Widget` in mylib; `mylib.expectAny`
     after `export * from "expect"`), looked up in that dependency's model: found, the
     product's name that holds (grounded, the re-export as evidence); the dependency not
-    installed, unjudged with why. None otherwise: the product's model says the rest (a name
-    or member of a dependency's it cannot list is unjudged there, never a miss)."""
+    installed, unjudged with why; a name that every star's installed model misses, the
+    product module's miss (model-rooted-miss), as without the stars. None otherwise: the
+    product's model says the rest (a name or member of a dependency's it cannot list is
+    unjudged there, never a miss)."""
     depth = next(d for d in range(len(parts), 0, -1) if ".".join(parts[:d]) in product.modules)
     module, rest = ".".join(parts[:depth]), parts[depth:]
     if not rest:
@@ -196,6 +199,7 @@ def _reexported(
     elif rest[0] not in public and "*" in public:
         for spec in reexports.foreign_stars(product.facts, product.modules, module):
             routes.append((spec, rest[0], ImportSite(rest[0], spec, "*", module, 0)))
+    missed = []  # the stars whose installed model says it has no such name
     for spec, name, site in routes:
         for python in (False, True):
             dependency = dependencies.for_root(reexports.package_of(spec, python))
@@ -204,10 +208,15 @@ def _reexported(
             head = spec.split(".") if python else [spec]
             named = [] if name in ("", "*") else [name]
             decision = _resolve(dependency, [*head, *named, *rest[1:]], True, site)
+            missed += [spec] if decision is None and site.name == "*" else []
             if decision is not None and decision.outcome != "grounded" and len(routes) > 1:
                 continue  # another star may hold it
             if decision is not None:
                 return decision
+    if routes and len(missed) == len(routes):
+        # Every star read, and none holds it: the product's module misses it, as without them.
+        why = f"`{rest[0]}` is not declared in {module}, nor in {', '.join(missed)} it re-exports"
+        return DependencyDecision("ungrounded", "model-rooted-miss", reason=why)
     return None
 
 
