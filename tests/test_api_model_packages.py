@@ -200,6 +200,22 @@ def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -
         ("`Parser`: Rename `max_file_size` to `spool_max_size`.", "max_file_size", "", [], True),
         ("`Parser`: Rename `max_file_size` to `spool_max_size`.", "spool_max_size", "", [], False),
         ("Deprecate `old_hook` in favour of `on_event`.", "old_hook", "", [], True),
+        # jest's upgrade guide: what the reader "was using" is the old API; its replacement
+        # after "update to" is a claim.
+        (
+            "If you were using `jest.SpyInstance` (to annotate it), update to `jest.Spied`.",
+            "jest.SpyInstance",
+            "",
+            [],
+            True,
+        ),
+        (
+            "If you were using `jest.SpyInstance` (to annotate it), update to `jest.Spied`.",
+            "jest.Spied",
+            "",
+            [],
+            False,
+        ),
         # A cue about something else, in another clause: the temp folder is removed.
         (
             "Kept in a temp folder removed on `exit` — `ensureAdc` in `auth.ts`.",

@@ -47,7 +47,7 @@ RULES = (
 # A sentence that says a name is gone or going.
 _GONE = re.compile(
     r"\b(?:removed|deprecated|deprecation|renamed|no longer|replaced|formerly|previously"
-    r"|dropped|was moved|has been moved|obsolete"
+    r"|dropped|was moved|has been moved|obsolete|(?:were|was) using|used to use"
     # A release note's imperative, before the old name: "Rename `a` to `b`" (not "Remove
     # `x`": a page tells its reader to remove the product's own option too).
     r"|(?<![\w-])(?:rename|deprecate)(?=\s+`))\b",
