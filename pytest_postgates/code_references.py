@@ -55,6 +55,9 @@ _HOSTNAME = re.compile(
 _ATTRIBUTE_LIST = re.compile(r"\{[:#][^{}]*\}")
 _AUTOREF = re.compile(r"\[([^\[\]\n]*)\]\[([^\[\]\s]*)\]")
 _CODE_PLACEHOLDER = "\x00"
+# A heading's bracket right after its code span, to the heading's end: the type of what the
+# code span names, in the page's notation (jest's "### `transform` [object<string, ...>]").
+_TYPE_AFTER_CODE = re.compile(r"\x00\s*\[.*\]\s*$", re.S)
 _CODE_OPEN = re.compile(r"<code(?=[\s>])[^>]*>$", re.IGNORECASE)
 _CODE_CLOSE = re.compile(r"</code\s*>$", re.IGNORECASE)
 
@@ -178,6 +181,8 @@ def _inline_references(inline: Token, first_line: int, heading: bool) -> Iterato
     for run in runs:
         text = "".join(run.parts)
         if heading:
+            # "### `transform` [object<string, pathToTransformer>]": the option's type.
+            text = _TYPE_AFTER_CODE.sub(_CODE_PLACEHOLDER, text)
             for word in code_shaped_words(_AUTOREF.sub(" ", text)):
                 yield CodeReference(word, run.line, "heading")
         for found in _AUTOREF.finditer(text):

@@ -430,7 +430,8 @@ def test_a_name_a_module_imports_is_its_attribute_beside_all() -> None:
 
 def test_star_re_exports_are_followed_across_files() -> None:
     # `export * from` a folder (its index), a `.js` specifier naming the `.ts` file, chained;
-    # the default export is not carried, and a star from another package adds nothing.
+    # the default export is not carried; a star from another package adds names the model
+    # cannot list (`*`), and which package they are from (evidence/reexports.py).
     model = build_model(
         "c",
         {
@@ -447,7 +448,8 @@ def test_star_re_exports_are_followed_across_files() -> None:
     )
     assert model.facts.modules["lib/types.d.ts"] == ["Schema", "parse"]
     assert model.facts.modules["lib/index.d.ts"] == ["Schema", "parse", "version"]
-    assert model.facts.modules["index.d.ts"] == ["Schema", "parse", "version"]
+    assert model.facts.modules["index.d.ts"] == ["*", "Schema", "parse", "version"]
+    assert model.facts.stars == {"index.d.ts": ["other-package"]}
 
 
 def test_a_class_exported_under_another_name_has_its_members() -> None:

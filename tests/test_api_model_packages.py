@@ -198,6 +198,27 @@ def test_a_name_written_as_the_past_is_unjudged(py_repo: Path, tmp_path: Path) -
         ("", "x", "Name", ["Name", "Description"], False),
         ("Update deprecated `FlatESLint` and `Legacy` usage.", "Legacy", "", [], True),
         ("The `result_type` and `x` arguments were removed in 1.0.", "x", "", [], True),
+        # A release note's imperative (starlette's "Rename `max_file_size` to `spool_max_size`"):
+        # the old side is the past, the new one a claim.
+        ("`Parser`: Rename `max_file_size` to `spool_max_size`.", "max_file_size", "", [], True),
+        ("`Parser`: Rename `max_file_size` to `spool_max_size`.", "spool_max_size", "", [], False),
+        ("Deprecate `old_hook` in favour of `on_event`.", "old_hook", "", [], True),
+        # jest's upgrade guide: what the reader "was using" is the old API; its replacement
+        # after "update to" is a claim.
+        (
+            "If you were using `jest.SpyInstance` (to annotate it), update to `jest.Spied`.",
+            "jest.SpyInstance",
+            "",
+            [],
+            True,
+        ),
+        (
+            "If you were using `jest.SpyInstance` (to annotate it), update to `jest.Spied`.",
+            "jest.Spied",
+            "",
+            [],
+            False,
+        ),
         # A cue about something else, in another clause: the temp folder is removed.
         (
             "Kept in a temp folder removed on `exit` — `ensureAdc` in `auth.ts`.",

@@ -28,6 +28,23 @@ def test_an_autoref_keeps_the_underscores_markdown_reads_as_emphasis(tmp_path: P
     assert ("_private_name", "heading") in found
 
 
+def test_a_type_annotation_after_a_headings_code_span_is_notation(tmp_path: Path) -> None:
+    """jest's configuration reference titles each option `### \\`transform\\` \\[object<string,
+    pathToTransformer | [pathToTransformer, object]>]`: the bracket after the option's code
+    span is its type, written in the page's notation, not a reference to code."""
+    post = make_post(
+        "### `transform` \\[object&lt;string, pathToTransformer | \\[pathToTransformer, "
+        "object]&gt;]\n\nText.\n\n"
+        "### The camelCase heading: `setupFiles` and otherName \\[string]\n\n"
+        "## onTestRunComplete [hook]\n",
+        tmp_path,
+    )
+    found = {ref.text for ref in find_code_references(post.tokens, post.body_start_line, None)}
+    assert "pathToTransformer" not in found
+    # A bracket that follows no code span, and a name before a bracket, are still read.
+    assert {"camelCase", "otherName", "onTestRunComplete"} <= found
+
+
 def test_a_call_whose_arguments_hold_spaces_is_one_reference(tmp_path: Path) -> None:
     # markdown-it splits link text at its brackets, and a call's arguments hold spaces:
     # the call is read whole, in link text and in headings.

@@ -315,3 +315,18 @@ def test_pdms_legacy_cli_table_declares_the_products_executable(tmp_path: Path) 
         body = f"```console\n{line}\n```\n\nThe `--depth` flag.\n"
         entry = _outcome(body, "--depth", tmp_path, ctx)
         assert (entry["outcome"], entry.get("rule")) == (outcome, "model-command"), line
+
+
+def test_a_command_line_the_sentence_says_is_gone_is_no_claim(repo: Path, tmp_path: Path) -> None:
+    """jest's upgrade guide: "The interactive config initialization command `jest --init`
+    has been **removed**": a flag the page says the product dropped is its past, unjudged
+    (historical), as a name is; one the page says the product lacks, too (page-denies)."""
+    ctx = _ctx(repo, tmp_path)
+    body = "The config command `tidy clean --init` has been **removed**.\n"
+    entry = _outcome(body, "tidy clean --init", tmp_path, ctx)
+    assert (entry["outcome"], entry.get("rule")) == ("unjudged", "historical"), entry
+    entry = _outcome("The `--purge` flag was removed in 2.0.\n", "--purge", tmp_path, ctx)
+    assert (entry["outcome"], entry.get("rule")) == ("unjudged", "historical"), entry
+    # Still a claim when the page offers it as the present.
+    body = "Run `tidy clean --purge` now.\n"
+    assert _outcome(body, "tidy clean --purge", tmp_path, ctx)["outcome"] == "ungrounded"

@@ -296,6 +296,28 @@ def test_a_fence_quoting_the_products_source_passes_nothing_in(
     assert _outcome(_card(body, tmp_path, ctx), "wantedName")[0] == "ungrounded"
 
 
+def test_a_bare_name_in_a_json_sample_is_the_pages_placeholder(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    """eslint's rule docs: `{ "blankLine": LINEBREAK_TYPE, "prev": STATEMENT_TYPE }` in a
+    JSON fence, then "`LINEBREAK_TYPE` is one of the following": JSON has no names, so a
+    bare one there is the page's placeholder (sample-input), in any case."""
+    body = (
+        '```json\n{\n  "rules": [\n    "error",\n    { "blankLine": LINEBREAK_TYPE, "next": '
+        "stmtType },\n    ...\n  ]\n}\n```\n\n"
+        "- `LINEBREAK_TYPE` is one of the following.\n- `stmtType` is a statement type.\n"
+        "- `BLANK_TYPE` is a claim.\n"
+    )
+    card = _card(body, tmp_path, ctx)
+    for token in ("LINEBREAK_TYPE", "stmtType"):
+        found, entry = _outcome(card, token)
+        assert (found, entry.get("rule")) == ("not-a-reference", "sample-input"), entry
+    # Not in the sample: still a claim. A string value or key of JSON is no placeholder.
+    assert _outcome(card, "BLANK_TYPE")[0] == "ungrounded"
+    body = '```json\n{ "blankLine": "LINEBREAK_KIND" }\n```\n\nSet `LINEBREAK_KIND`.\n'
+    assert _outcome(_card(body, tmp_path, ctx), "LINEBREAK_KIND")[0] == "ungrounded"
+
+
 # ---------------------------------------------------------------------- grounded outline
 
 

@@ -27,6 +27,8 @@ def _where(sentence: str, token: str) -> str:
         ("There is no `Agent.stop()` method.", "Agent.stop()"),
         ("The `retry_budget` setting is not yet supported.", "retry_budget"),
         ("A `stream_id` key will be added in a later release.", "stream_id"),
+        # got's migration guide from request: "No `followAllRedirects` option."
+        ("No `followAllRedirects` option.", "followAllRedirects"),
     ],
 )
 def test_the_name_the_sentence_denies_or_defers(sentence: str, token: str) -> None:
@@ -45,6 +47,7 @@ def test_the_name_the_sentence_denies_or_defers(sentence: str, token: str) -> No
         ("It does not read the config, so call `load_config_file()`.", "load_config_file()"),
         ("`Client.send()` is not thread-safe.", "Client.send()"),
         ("Set `max_retry` to a number; it does not default to 3.", "max_retry"),
+        ("No need to set `max_retry` again.", "max_retry"),
     ],
 )
 def test_a_claim_beside_a_negation_stays_a_claim(sentence: str, token: str) -> None:
@@ -71,3 +74,26 @@ def test_a_name_the_sentence_denies_is_unjudged(tmp_path: Path) -> None:
     off = repo_context(repo, tmp_path / "off", symbol_rules_off=("page-denies",))
     card = gate.GATE.evaluate(make_post(body, tmp_path), off)
     assert token_outcome(card, "retry_delay")["outcome"] == "ungrounded"
+
+
+def test_a_list_item_of_the_name_alone_is_denied_by_its_next_sentence(tmp_path: Path) -> None:
+    """got's migration guide from axios: "- `onUploadProgress`" with the nested item "This
+    option does not exist. Instead, use ...": the page says the product lacks it."""
+    repo = make_repo(tmp_path / "repo", {"mylib/__init__.py": CODE})
+    ctx = repo_context(repo, tmp_path / "cache")
+    body = (
+        "Breaking changes:\n\n"
+        "- `retry_delay`\n"
+        "  - This option does not exist. Instead, use `line_numbers`.\n"
+        "- `line_number`\n"
+        "  - It was removed in 2.0.\n"
+        "- `retry_delay_secs`\n"
+        "  - This option works the same.\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    entry = token_outcome(card, "retry_delay")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "page-denies"), entry
+    entry = token_outcome(card, "line_number")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "historical"), entry
+    # The next sentence says nothing of the kind: still a claim, and a miss.
+    assert token_outcome(card, "retry_delay_secs")["outcome"] == "ungrounded"

@@ -40,6 +40,7 @@ from pytest_postgates.evidence import (
     model_js,
     model_packages,
     model_python,
+    reexports,
     repomap,
     tables_js,
     type_tables,
@@ -526,9 +527,8 @@ class ApiModel:
         here = {d.name for d in self.declares(name) if d.owner == module}
         if name not in public and name not in submodules and not here:
             if "*" in public:
-                return Resolution(
-                    "unjudged", reason=f"{module} star-imports names the model does not follow"
-                )
+                why = reexports.star_reason(self.facts, self.modules, module)
+                return Resolution("unjudged", reason=why)
             pool = {*public, *submodules} - {"*"}
             return Resolution("missing", owner=module, missing=name, nearest=self._near(name, pool))
         if not after:
@@ -541,6 +541,9 @@ class ApiModel:
             return Resolution("found", where=where)
         if name in self.classes:
             return self._chain(name, after, name)
+        site = reexports.reexport_site(self.facts, module, name)
+        if site is not None:  # another party's name the product re-exports: its members too
+            return Resolution("unjudged", reason=reexports.site_reason(module, name, site))
         return self._loose(after, f"{module}.{name}")
 
     def _chain(self, class_name: str, rest: list[str], shown: str) -> Resolution:

@@ -144,18 +144,33 @@ def resolve_specifier(importer: str, spec: str, paths: Collection[str]) -> str |
 
 def _follow_star_exports(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
     """``export * from "./x"`` exports x's names (all but its default): followed across
-    the product's files until nothing changes (stars may chain, even in a cycle)."""
+    the product's files until nothing changes (stars may chain, even in a cycle). A star
+    from a package (``export * from "expect"``) exports names the product's model cannot
+    list: the file's names hold ``*`` and ``facts.stars`` the package (evidence/reexports)."""
+    for path, table in tables.items():
+        foreign = [spec for spec in table.stars if not spec.startswith((".", "/", "#"))]
+        if foreign:
+            facts.stars[path] = foreign
+            facts.modules[path] = sorted({*facts.modules[path], "*"})
     changed = True
     while changed:
         changed = False
         for path, table in tables.items():
             names = set(facts.modules[path])
+            stars = list(facts.stars.get(path, []))
             for spec in table.stars:
                 target = resolve_specifier(path, spec, tables)
-                if target is not None and not set(facts.modules[target]) <= names:
+                if target is None:
+                    continue
+                if not set(facts.modules[target]) <= names:
                     names |= set(facts.modules[target])
                     changed = True
+                more = [s for s in facts.stars.get(target, []) if s not in stars]
+                stars += more
+                changed = changed or bool(more)
             facts.modules[path] = sorted(names)
+            if stars:
+                facts.stars[path] = stars
 
 
 def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:

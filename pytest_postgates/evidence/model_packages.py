@@ -130,6 +130,11 @@ def add_entry_points(facts: ModelFacts, entries: Mapping[str, tuple[str, ...]]) 
         facts.modules[name] = (
             list(dict.fromkeys(n for names in read for n in names)) if read else ["*"]
         )
+        # The packages an entry file star-exports (`export * from "expect"`) are the
+        # package's too (evidence/reexports.py).
+        stars = [s for path in paths for s in facts.stars.get(path, [])]
+        if stars:
+            facts.stars[name] = list(dict.fromkeys(stars))
         # A namespace an entry file re-exports is a module of the package (`prettier.util`).
         for path in paths:
             for key, target in facts.namespaces.items():

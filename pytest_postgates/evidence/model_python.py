@@ -156,6 +156,9 @@ class _ModuleReader:
         self.tops = tops  # the product's top-level packages and modules
         self.top: dict[str, str] = {}  # top-level name -> kind
         self.all: list[str] | None = None
+        self.all_grown = False  # `__all__ += other.__all__`: names written elsewhere
+        self.lazy: list[str] = []  # names a module `__getattr__` answers for (PEP 562)
+        self.literals: dict[str, list[str]] = {}  # module constants: a collection of strings
         self.stars: list[str] = []  # modules star-imported (absolute)
         self.binding: set[int] = set()  # the ``from`` imports that bind top-level names
 
@@ -192,8 +195,11 @@ class _ModuleReader:
             # (`pkg.agent.AgentSpec` where `pkg/agent/__init__.py` imports `AgentSpec`).
             imported = [n for n in public if self.top[n] == "import"]
             public = [*self.all, *imported]
-        self.facts.modules[self.module] = sorted(set(public))
-        if self.stars and self.all is None:
+        self.facts.modules[self.module] = sorted({*public, *self.lazy})
+        for name in self.lazy:
+            self.decl(name, "constant", self.module, 0)
+        if self.stars and (self.all is None or self.all_grown):
+            # An `__all__` grown by a star-imported module's (`__all__ += __cli_all__`).
             self.facts.stars[self.module] = self.stars
 
     def imports(self, tree: ast.Module) -> tuple[set[str], list[str], bool]:
@@ -259,6 +265,8 @@ class _ModuleReader:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.top[node.name] = "function"
                 self.function(node, self.module, "function")
+                if node.name == "__getattr__":
+                    self.lazy += _answered_names(node, self.literals)
             elif isinstance(node, ast.ClassDef):
                 self.top[node.name] = "class"
                 self.klass(node, self.module)
@@ -304,10 +312,17 @@ class _ModuleReader:
                 self.decl(name, "constant", self.module, node.lineno)
                 if alternatives and isinstance(target, ast.Name):
                     self.facts.union_aliases[f"{self.module}.{name}"] = alternatives
+                if node.value is not None and isinstance(
+                    node.value, (ast.Set, ast.List, ast.Tuple)
+                ):
+                    self.literals[name] = _strings(node.value)
                 if name == "__all__" and node.value is not None:
                     values = _strings(node.value)
                     if isinstance(node, ast.AugAssign):
                         self.all = [*(self.all or []), *values]
+                        self.all_grown = self.all_grown or not isinstance(
+                            node.value, (ast.List, ast.Tuple, ast.Set, ast.Constant)
+                        )
                     else:
                         self.all = values
 
@@ -509,6 +524,29 @@ def _callee_name(func: ast.expr) -> str:
     if isinstance(func, ast.Name):
         return func.id
     return ""
+
+
+def _answered_names(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, literals: dict[str, list[str]]
+) -> list[str]:
+    """The names a module ``__getattr__(name)`` tests its argument against (``name ==
+    "x"``, ``name in ("a", "b")``, ``name in _DEPRECATED`` over a module constant): the
+    attributes it answers for (PEP 562; click's deprecated names)."""
+    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    if not params:
+        return []
+    found: list[str] = []
+    for test in ast.walk(node):
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+            continue
+        if not (isinstance(test.left, ast.Name) and test.left.id == params[0]):
+            continue
+        other = test.comparators[0]
+        if isinstance(test.ops[0], ast.Eq):
+            found += _strings_of([other])
+        elif isinstance(test.ops[0], ast.In):
+            found += literals.get(other.id, []) if isinstance(other, ast.Name) else _strings(other)
+    return [name for name in dict.fromkeys(found) if name.isidentifier()]
 
 
 def _strings(node: ast.expr) -> list[str]:

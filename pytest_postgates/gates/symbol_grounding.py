@@ -67,7 +67,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
     long_flag_of_pair,
 )
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
-from pytest_postgates.helpers.history_cues import denied, historical
+from pytest_postgates.helpers.history_cues import gone_or_denied
 from pytest_postgates.helpers.model_grounding import judge_with_model
 from pytest_postgates.helpers.other_repositories import linked_project, placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
@@ -216,6 +216,11 @@ def judge(
         package = repos.product_names[0] if repos.product_names else ""
         on_page = judge_command_span(text, token.line, model, package)
     if on_page is not None and on_page.rule not in rules_off:
+        gone = on_page.outcome == "ungrounded" and gone_or_denied(
+            post.prose, token.line, token.text, text, rules_off
+        )
+        if gone:  # a flag the page says the product dropped (or lacks): its past
+            return verdict("unjudged", rule=gone[0], reason=gone[1])
         repo = primary.name if on_page.outcome == "grounded" else ""
         return verdict(
             on_page.outcome,
@@ -314,21 +319,11 @@ def judge(
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
-    past = "historical" not in rules_off and historical(
-        sentence,
-        offset,
-        text,
-        post.prose.column_header(token.line, text),
-        post.prose.table_headers(token.line, text),
-        post.prose.section_heading(token.line),
-    )
-    if past:
-        # A name written as the product's past is no claim that the product has it now.
-        return verdict("unjudged", rule="historical", reason=past)
-    denial = "" if "page-denies" in rules_off else denied(sentence, offset, text)
-    if denial:
-        # Nor is a name the sentence says the product lacks, or will add.
-        return verdict("unjudged", rule="page-denies", reason=denial)
+    # A name written as the product's past, or one the sentence says the product lacks (or
+    # will add), is no claim that the product has it now (history_cues).
+    gone = gone_or_denied(post.prose, token.line, token.text, text, rules_off)
+    if gone:
+        return verdict("unjudged", rule=gone[0], reason=gone[1])
     if owned is not None:  # rooted in a dependency: its model decides (dependency_rules)
         return verdict(owned.outcome, rule=owned.rule, reason=owned.reason)
     named = (

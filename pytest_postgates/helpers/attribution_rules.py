@@ -27,7 +27,7 @@ grounded:
   declares it (two spellings are two names: `apiKey`, `API_KEY`).
 - ``sample-input`` (not-a-reference): a bare name the post's own sample passes in (an
   argument or an array element, not a string literal) and never declares: the reader's
-  own data.
+  own data; and a name a JSON sample writes bare (JSON has none): the page's placeholder.
 
 A ``vendor-namespace-model`` rule (a model id in an `org/` namespace no file of the
 repository names: the vendor's catalogue) was dropped: it cleared one held-out finding
@@ -82,6 +82,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from pytest_postgates.evidence.grounding import quoted_source_file
+from pytest_postgates.helpers.code_fences import json_placeholder
 from pytest_postgates.helpers.grounding_rules import LINE_SUFFIX
 from pytest_postgates.helpers.model_grounding import chain_parts
 from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
@@ -432,6 +433,10 @@ def _quotes_product_source(content: str, repos: Repos) -> bool:
 def sample_input(
     text: str, post: Post, repos: Repos, definitions: PostDefinitions
 ) -> Outcome | None:
+    placeholder = json_placeholder(text, post.fences)  # JSON has no names: the page's
+    if placeholder is not None and text not in definitions.product_imports:
+        why = f"a bare word of the post's JSON sample (fence at line {placeholder}): a placeholder"
+        return "not-a-reference", "sample-input", why
     if not re.fullmatch(r"[a-z][A-Za-z0-9_]*", text) or text in definitions.product_imports:
         return None
     pattern = re.compile(rf"(?<![\w$.]){re.escape(text)}(?![\w$])")

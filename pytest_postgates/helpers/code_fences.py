@@ -13,6 +13,7 @@ write their samples as indented blocks), and lists it with that reason when it d
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -44,4 +45,25 @@ def fence_kind(fence: Fence) -> str | None:
         if _SHELLISH.search(fence.content):
             return "shell"
         return "code" if _JSISH.search(fence.content) else None
+    return None
+
+
+# JSON's own words: the only bare words a JSON document may hold.
+_JSON_WORDS = frozenset({"true", "false", "null"})
+# A JSON string (keys and string values), left out before names are looked for.
+_JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def json_placeholder(name: str, fences: Iterable[Fence]) -> int | None:
+    """The line of a JSON fence that writes ``name`` bare, outside its strings (eslint's
+    rule docs: `{ "blankLine": LINEBREAK_TYPE }`): JSON has no names, so the bare word is
+    the page's placeholder for a value the page goes on to describe. None otherwise."""
+    if name in _JSON_WORDS or not re.fullmatch(r"[A-Za-z_$][\w$]*", name):
+        return None
+    bare = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    for fence in fences:
+        if fence.lang in ("json", "jsonc", "json5") and bare.search(
+            _JSON_STRING.sub('""', fence.content)
+        ):
+            return fence.start_line
     return None

@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pytest_postgates.evidence import reexports
 from pytest_postgates.evidence.api_model import ApiModel, package_root
 from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
 from pytest_postgates.evidence.model_facts import Decl, ImportSite, is_product_code
@@ -104,7 +105,13 @@ RULES = (
         "product declares only beside that import, a fallback stub, does not shadow it); "
         "a bare constant (`RUN_ERROR`) found in an enum the product imports and reads "
         "constants of (`EventType.TOOL_CALL_RESULT`) too; not installed, the dependency "
-        "rules above leave it unjudged; a missing member is left to the other rules",
+        "rules above leave it unjudged; a missing member is left to the other rules. A chain "
+        "through a product module to a name it re-exports from a dependency (`from pydep "
+        'import Widget` in its `__init__`, `export * from "expect"`) is looked up there the '
+        "same way; missed there, the product's model lists it unjudged as that dependency's "
+        "API (evidence/reexports.py), never a miss of the product's. A member a product class "
+        "lacks, whose base is a dependency's class its file imports (`class Meter(Gauge)`), "
+        "is looked up in that base there too",
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
         earns=(
             "earns held out; off, held out: findings +2, 2 unlabelled moved; tune: findings +5, 5 "
@@ -140,10 +147,17 @@ def judge_dependency(
     """The decision on ``text`` when it is rooted in a dependency (or, bare, exported by
     one), else None: the product's model and the gate's other rules decide."""
     parts = chain_parts(signature_name(text))
+    if parts and parts[0] in product.modules and "dependency-imported" not in rules_off:
+        decision = _reexported(parts, product, dependencies)
+        return None if decision is None or decision.rule in rules_off else decision
     if not parts or parts[0] in product.modules:
         return None
     if parts[0] in product.classes and not _fallback_class(parts[0], product):
-        return None
+        return (
+            _inherited(parts, product, dependencies)
+            if "dependency-imported" not in rules_off
+            else None
+        )
     if len(parts) > 1 and _FILE_SUFFIX.search(text):
         return None  # `vite.config.js` is a file's name, not a member chain of vite
     rooted = _rooted(parts, dependencies, page)
@@ -159,6 +173,101 @@ def judge_dependency(
     dependency, path, imported = rooted
     decision = _resolve(dependency, path, imported, site)
     return None if decision is None or decision.rule in rules_off else decision
+
+
+def _reexported(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A chain through a product module to a name the module re-exports from a dependency
+    (`mylib.Widget.resize` after `from pydep import Widget` in mylib; `mylib.expectAny`
+    after `export * from "expect"`), looked up in that dependency's model: found, the
+    product's name that holds (grounded, the re-export as evidence); the dependency not
+    installed, unjudged with why; a name that every star's installed model misses, the
+    product module's miss (model-rooted-miss), as without the stars. None otherwise: the
+    product's model says the rest (a name or member of a dependency's it cannot list is
+    unjudged there, never a miss)."""
+    depth = next(d for d in range(len(parts), 0, -1) if ".".join(parts[:d]) in product.modules)
+    module, rest = ".".join(parts[:depth]), parts[depth:]
+    if not rest:
+        return None
+    public = product.modules[module]
+    routes: list[tuple[str, str, ImportSite]] = []  # (specifier, name in it, the import)
+    if rest[0] in public and len(rest) > 1 and rest[0] not in product.classes:
+        site = reexports.reexport_site(product.facts, module, rest[0])
+        if site is not None:
+            routes.append((site.module, site.name, site))
+    elif rest[0] not in public and "*" in public:
+        for spec in reexports.foreign_stars(product.facts, product.modules, module):
+            routes.append((spec, rest[0], ImportSite(rest[0], spec, "*", module, 0)))
+    missed = []  # the stars whose installed model says it has no such name
+    for spec, name, site in routes:
+        for python in (False, True):
+            dependency = dependencies.for_root(reexports.package_of(spec, python))
+            if dependency is None or (dependency.ecosystem == "javascript") == python:
+                continue
+            head = spec.split(".") if python else [spec]
+            named = [] if name in ("", "*") else [name]
+            decision = _resolve(dependency, [*head, *named, *rest[1:]], True, site)
+            missed += [spec] if decision is None and site.name == "*" else []
+            if decision is not None and decision.outcome != "grounded" and len(routes) > 1:
+                continue  # another star may hold it
+            if decision is not None:
+                return decision
+    if routes and len(missed) == len(routes):
+        # Every star read, and none holds it: the product's module misses it, as without them.
+        why = f"`{rest[0]}` is not declared in {module}, nor in {', '.join(missed)} it re-exports"
+        return DependencyDecision("ungrounded", "model-rooted-miss", reason=why)
+    return None
+
+
+def _inherited(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A member a product class does not declare, whose bases (its own, or its product
+    bases') include a dependency's class the class's file imports (`class Meter(Gauge)`
+    after `from fakedep.gauges import Gauge`): looked up in that dependency's model, member
+    of that base. Found, grounded (the product's class has it by inheritance); the
+    dependency not installed, unjudged with why; not found, unjudged as the dependency's
+    API (the product's model cannot list what the base has). None when the product's own
+    classes decide (the member is theirs, or no base is a dependency's)."""
+    if len(parts) < 2:
+        return None
+    members, problem = product.members(parts[0])
+    if parts[1] in members or problem is None:
+        return None
+    outside: list[tuple[ImportSite, str]] = []
+    seen: set[str] = set()
+    pending = [parts[0]]
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for entry in product.classes.get(name, []):
+            for base in entry.bases:
+                simple = re.sub(r"[\[<(].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
+                sites = [s for s in product.imported(simple) if s.path == entry.path]
+                if sites:
+                    outside.append((sites[0], simple))
+                elif simple in product.classes:
+                    pending.append(simple)
+    decision = None
+    for site, base in outside:
+        python = site.path.endswith((".py", ".pyi"))
+        dependency = dependencies.for_root(reexports.package_of(site.module, python))
+        if dependency is None or (dependency.ecosystem == "javascript") == python:
+            continue
+        head = site.module.split(".") if python else [site.module]
+        named = [] if site.name in ("", "*", "default") else [site.name]
+        decision = _resolve(dependency, [*head, *(named or [base]), *parts[1:]], True, site)
+        if decision is not None and decision.outcome == "grounded":
+            return decision
+        if decision is None:
+            why = f"{parts[0]} extends {base} ({dependency.label}), whose model has no `{parts[1]}`"
+            root = reexports.package_of(site.module, python)
+            reason = reexports.dependency_reason(root, why)
+            decision = DependencyDecision("unjudged", "dependency-open", reason=reason)
+    return decision
 
 
 def _fallback_class(name: str, product: ApiModel) -> bool:

@@ -20,17 +20,22 @@ from __future__ import annotations
 import re
 
 from pytest_postgates.helpers.model_grounding import Rule
+from pytest_postgates.prose import ProseView
 
 RULES = (
     Rule(
         "page-denies",
         "unjudged",
         "the token's own sentence denies or defers the name itself: the object of a negated "
-        'verb of having ("does not expose a `dynamic_filtering` option", "has no `x`"), '
+        'verb of having ("does not expose a `dynamic_filtering` option", "has no `x`", "No '
+        '`x` option."), '
         'the subject of a negated "is read / supported / available" ("`mediaType` is '
         'not read"), or what the page says will be added ("we intend to add '
         '`line_number`"): no claim that the product has it; the subject of a negated verb '
-        'of behaviour ("`retry_policy` does not retry") and a replacement stay claims',
+        'of behaviour ("`retry_policy` does not retry") and a replacement stay claims. A '
+        'name written alone (a list item "- `onUploadProgress`") is read with the next '
+        'sentence when that one speaks of it ("This option does not exist"); a flag or '
+        "command line the page denies too",
         "tests/test_page_denies.py::test_a_name_the_sentence_denies_is_unjudged",
         earns=(
             "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
@@ -42,7 +47,10 @@ RULES = (
 # A sentence that says a name is gone or going.
 _GONE = re.compile(
     r"\b(?:removed|deprecated|deprecation|renamed|no longer|replaced|formerly|previously"
-    r"|dropped|was moved|has been moved|obsolete)\b",
+    r"|dropped|was moved|has been moved|obsolete|(?:were|was) using|used to use"
+    # A release note's imperative, before the old name: "Rename `a` to `b`" (not "Remove
+    # `x`": a page tells its reader to remove the product's own option too).
+    r"|(?<![\w-])(?:rename|deprecate)(?=\s+`))\b",
     re.I,
 )
 # Where the sentence turns to the replacement: what follows is the current name.
@@ -72,6 +80,52 @@ _PRESENT = re.compile(
     r"\b(?:now|new|newly|instead|use|using|replacement|in favou?r of|migrate to|switch to)\b", re.I
 )
 _VERSION = re.compile(r"\bv(?:ersion\s*)?(\d+)(?:\.(\d+))?\b", re.I)
+
+
+def gone_or_denied(
+    prose: ProseView, line: int, span: str, text: str, rules_off: frozenset[str]
+) -> tuple[str, str] | None:
+    """The rule and reason when the page writes ``text`` (its code span ``span`` on
+    ``line``) as the product's past (``historical``) or says the product lacks it or will
+    add it (``page-denies``): a name, or a flag or command line (jest's "`jest --init` has
+    been **removed**"), that is no claim the product has it now. None otherwise."""
+    sentence, offset = prose.code_span_sentence(line, span)
+    if offset >= 0 and not _ALONE_TRIM.sub("", sentence.replace(span, "", 1)):
+        # The name alone (a list item "- `x`"): the page's next sentence is about it.
+        sentence, offset = _next_about(prose, line, text, sentence, offset)
+    if "historical" not in rules_off:
+        header, headers = prose.column_header(line, text), prose.table_headers(line, text)
+        past = historical(sentence, offset, text, header, headers, prose.section_heading(line))
+        if past:
+            return "historical", past
+    denial = "" if "page-denies" in rules_off else denied(sentence, offset, text)
+    return ("page-denies", denial) if denial else None
+
+
+# What a line that holds only the name may hold beside it: list marks, emphasis, a colon.
+_ALONE_TRIM = re.compile(r"[\s`*_:.\-+>]+")
+# The next sentence's subject when it speaks of the name alone: "This option ...", "It ...".
+_ABOUT_IT = re.compile(
+    r"^(?:this|that|it)(?:\s+(?:option|parameter|argument|field|key|attribute|method"
+    r"|function|setting|flag|property|hook|command|event|class|type))?\s+(?=\w)",
+    re.IGNORECASE,
+)
+
+
+def _next_about(
+    prose: ProseView, line: int, text: str, sentence: str, offset: int
+) -> tuple[str, int]:
+    """A name written alone, followed on the next line by a sentence about it ("This option
+    does not exist", "It was removed in 2.0"): that sentence with the name for its subject,
+    and the name's offset in it; else the name's own sentence."""
+    after = next((p for p in prose.paragraphs if line < p.line <= line + 2), None)
+    if after is None:
+        return sentence, offset
+    first = re.split(r"(?<=[.!?])\s", after.source.strip(), maxsplit=1)[0]
+    subject = _ABOUT_IT.match(first)
+    if subject is None:
+        return sentence, offset
+    return f"`{text}` {first[subject.end() :]}", 1
 
 
 def historical(
@@ -132,7 +186,7 @@ _DENIED_BEFORE = re.compile(
     r"(?:\b(?:does|do|did|will|can|could|would|should)(?:\s+not|n't)\s+(?:\w+\s+)?"
     r"(?:have|expose|provide|support|accept|read|offer|include|implement|define|export"
     r"|recogni[sz]e|take|ship|add)"
-    r"|\b(?:has|have|there is|there are) no"
+    r"|\b(?:has|have|there is|there are) no|^\s*no"
     r"|\b(?:intends?|plans?|planning|hope|going|want) to (?:add|introduce|support|expose"
     r"|provide|implement))"
     r"(?:\s+(?:a|an|the|any|such an?|a dedicated|an explicit|its own))?\s*$",
