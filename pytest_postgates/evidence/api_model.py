@@ -59,6 +59,7 @@ from pytest_postgates.evidence.model_facts import (
 )
 from pytest_postgates.evidence.model_sources import elsewhere_sources, product_sources
 from pytest_postgates.evidence.name_spelling import (
+    holds_whole,
     one_letter_changed,
     one_letter_slipped,
     one_word_changed,
@@ -74,7 +75,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 19
+MODEL_VERSION = 20
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -409,7 +410,7 @@ class ApiModel:
             if (
                 len(name) >= 8
                 and singular(name) != singular(candidate)
-                and not _holds_whole(name, candidate)
+                and not holds_whole(name, candidate)
                 and difflib.SequenceMatcher(None, name, candidate).ratio() >= 0.88
             ):
                 # A typo of a long name (a plural is a word of its own; a name holding the
@@ -600,12 +601,6 @@ def package_root(specifier: str) -> str:
     """The package an npm specifier names (``@scope/name/sub`` -> ``@scope/name``); a
     Python module path is its own."""
     return "/".join(specifier.split("/")[: 2 if specifier.startswith("@") else 1])
-
-
-def _holds_whole(name: str, other: str) -> bool:
-    """Whether one name spells the other whole (separators and case aside)."""
-    mine, theirs = squash(name), squash(other)
-    return bool(mine and theirs) and (mine in theirs or theirs in mine)
 
 
 # ---------------------------------------------------------------------- build and cache
