@@ -33,6 +33,7 @@ from pytest_postgates.evidence import (
     call_resolution,
     calls_js,
     calls_python,
+    cli_js,
     cli_model,
     cli_python,
     code_surface,
@@ -74,7 +75,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 18
+MODEL_VERSION = 19
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -86,6 +87,7 @@ _EXTRACTORS = (
     type_tables,
     call_resolution,
     calls_js,
+    cli_js,
     cli_model,
     cli_python,
     calls_python,

@@ -10,7 +10,8 @@ parser), and the questions gate 2 asks of it.
   ``pytest11`` entry point) makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
 * :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
-  ``--help``, and ``--version`` where the program calls ``.version()``).
+  ``--help``, and ``--version`` where the program calls ``.version()``; meow and args:
+  ``--help`` and ``--version``).
 * :func:`js_run_time_commands`: where a JavaScript/TypeScript parser makes commands from
   names it computes (commander's ``program.command(spec.name)``): the table of commands
   the model read there is not closed.
@@ -180,6 +181,8 @@ def derive_js_flags(facts: ModelFacts, path: str, options: list[str], source: st
         derived += [(f"--no-{o}", f"yargs negates every option (--{o})") for o in options]
     if "commander" in frameworks and ".version(" in source:
         derived.append(("--version", "commander's .version() adds --version"))
+    if "args" in frameworks:  # args adds both unless told not to (`help: false`)
+        derived += [("--help", "args adds --help"), ("--version", "args adds --version")]
     if "meow" in frameworks:  # autoHelp and autoVersion, on unless turned off
         derived += [("--help", "meow adds --help"), ("--version", "meow adds --version")]
     for flag, how in derived:
