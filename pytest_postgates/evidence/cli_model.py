@@ -274,6 +274,12 @@ class CliModel:
         return bool(self.facts.open_commands)
 
     @property
+    def open_command(self) -> str | None:
+        """Where the CLI makes commands at run time (the first place), None when its table
+        of commands is closed."""
+        return self.facts.open_commands[0] if self.facts.open_commands else None
+
+    @property
     def open_flags(self) -> str | None:
         """Why the CLI may take flags the model does not list ("path:line: why"), the first
         place; None when its flag set is closed."""

@@ -231,11 +231,16 @@ def judge_listing(
     if program is None:
         return [], NO_PROGRAM
     why = _not_judged(program, model)
-    if why is not None:
+    # A table of commands the model reads whole is judged though the flag set is open.
+    commands_why = _not_judged(program, model, "command")
+    listed = any(entry.kind == "command" for entry in listing.entries)
+    if why is not None and (commands_why is not None or program.command or not listed):
         return [], why
     decisions: list[tuple[Entry, ModelDecision]] = []
     for entry in listing.entries:
-        if entry.kind == "flag":
+        if entry.kind == "flag" and why is not None:
+            decisions.append((entry, ModelDecision("unjudged", "model-listing", reason=why)))
+        elif entry.kind == "flag":
             decided = judge_on_lines(entry.name, [program], model)
             if decided.outcome == "ungrounded":
                 decided = ModelDecision(
@@ -252,14 +257,15 @@ NO_PROGRAM = (
 )
 
 
-def _not_judged(program: CommandLine, model: ApiModel) -> str | None:
-    """Why a listing of ``program``'s help is not judged (None: it is)."""
+def _not_judged(program: CommandLine, model: ApiModel, kind: str = "") -> str | None:
+    """Why a listing of ``program``'s help is not judged (None: it is); of its commands
+    alone (``kind`` ``command``), the flag set may be open."""
     name = f"the help of `{program.program}`"
     if not program.product:
         return f"{name} (line {program.line}): another program's flags and commands"
     if not model.cli.present:
         return f"{name}: the model read no parser of the product's command line"
-    made = model.cli.partly_read
+    made = model.cli.partly_read if kind != "command" else model.cli.open_command
     if made is not None or program.command == OPEN:
         return (
             f"{name}: the model reads the product's parser only in part "
