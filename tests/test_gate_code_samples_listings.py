@@ -228,3 +228,25 @@ def test_commands_a_factory_makes_from_what_its_callers_pass(tmp_path: Path) -> 
     assert _found(card) == [("cli_command", "init", _line(tmp_path, "init|new"))]
     computed = FACTORY.replace("watching ? watch : build", "specs[watching]")
     assert build_model("c", {"lib/cli.js": computed}).facts.open_commands == ["lib/cli.js:5"]
+
+
+YARGS_CLI = (
+    'const yargs = require("yargs");\n'
+    "yargs(process.argv.slice(2))\n"
+    '  .command("serve [port]", "start the server", (y) => y.option("watch"))\n'
+    '  .command("build", "build it")\n'
+    "  .parse();\n"
+)
+
+
+def test_a_yargs_listing_of_commands_after_the_programs_name(tmp_path: Path) -> None:
+    """yargs writes the program's name before each command it lists: the command after it
+    is judged, and one the parser does not make is a finding."""
+    listing = (
+        "```bash\ntool --help\n```\n\n```text\ntool <command>\n\nCommands:\n"
+        "  tool serve [port]  start the server\n  tool deploy        deploy it\n\n"
+        "Options:\n  --version  Show version number  [boolean]\n```\n"
+    )
+    card = _check(listing, tmp_path, _repo(tmp_path / "yargs", YARGS_CLI))
+    assert _found(card) == [("cli_command", "deploy", _line(tmp_path, "tool deploy"))]
+    assert card.detail["checked_by_kind"].get("command") == 2
