@@ -174,7 +174,7 @@ RULES = (
         "anchor-listed",
         "a claim",
         "it opens a list item, table row or definition-list term among items that open with "
-        "the product's names",
+        "the product's names (a flag: among flags the product's parser takes)",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
         earns=(
             "earns held out; off, held out: findings -1, 1 labelled defects lost; tune: findings "
