@@ -358,7 +358,10 @@ def package_cli(model: Model, folder: str) -> Model:
         return model
     derived = {f: how for f, how in facts.derived_flags.items() if inside(how)}
     command_flags = {"": sorted({*flags, *derived})}
-    command_flags.update({c: list(facts.command_flags.get(c, [])) for c in commands})
+    # A command whose flags the parser does not tie to it keeps none listed (any flag).
+    command_flags.update(
+        {c: list(facts.command_flags[c]) for c in commands if c in facts.command_flags}
+    )
     scoped = replace(
         facts,
         flags=flags,
