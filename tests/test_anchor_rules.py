@@ -191,6 +191,42 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
 
 
+PRETTY_CLI = """import argparse
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="pretty")
+    parser.add_argument("-c", "--colorize", action="store_true")
+    parser.add_argument("-f", "--crlf", action="store_true")
+    parser.add_argument("-t", "--translate-time")
+    parser.parse_args()
+"""
+
+
+def test_a_flag_listed_with_the_products_flags_is_a_claim(tmp_path: Path) -> None:
+    """A list of flags two of which the product's parser takes presents each of its flags
+    as the product's: one it does not take is a finding, not `not-anchored`."""
+    files = {
+        "pyproject.toml": '[project]\nname = "pretty"\nversion = "1.0"\n'
+        '[project.scripts]\npretty = "pretty.cli:main"\n',
+        "pretty/__init__.py": "",
+        "pretty/cli.py": PRETTY_CLI,
+    }
+    ctx = _anchored(make_repo(tmp_path / "repo", files), tmp_path)
+    listed = (
+        "+ `--colorize` (`-c`): adds colour.\n+ `--crlf` (`-f`): ends lines with CRLF.\n"
+        "+ `--date-format` (`-d`): the format of dates.\n"
+    )
+    assert _decided(_outcome(listed, "--date-format", tmp_path, ctx)) == (
+        "ungrounded",
+        "anchor-listed",
+    )
+    others = listed.replace("--colorize", "--color").replace("--crlf", "--eol")
+    assert _decided(_outcome(others, "--date-format", tmp_path, ctx)) == (
+        "unjudged",
+        "not-anchored",
+    )
+
+
 @pytest.mark.parametrize(
     ("body", "token", "decided"),
     [

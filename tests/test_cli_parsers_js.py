@@ -199,6 +199,33 @@ def test_meows_flag_spec_declares_the_products_flags(tmp_path: Path) -> None:
         assert (entry["outcome"], entry["rule"]) == (outcome, "model-command"), line
 
 
+PRETTY_BIN = (
+    "#!/usr/bin/env node\n"
+    "const args = require('args')\n"
+    "args\n"
+    "  .option(['c', 'colorize'], 'Force adding color sequences to the output')\n"
+    "  .option(['t', 'translateTime'], 'Display epoch timestamps as UTC ISO format')\n"
+    "  .option('search', 'specify a search pattern')\n"
+    "  .options([{ name: ['k', 'errorLikeObjectKeys'], description: 'error keys' }])\n"
+    "const opts = args.parse(process.argv)\n"
+)
+
+
+def test_the_args_packages_options_declare_the_products_flags(tmp_path: Path) -> None:
+    """args names an option by a string or by an array of its short and long names
+    (``.option(["c", "colorize"], ...)``, ``.options([{ name: [...] }])``), and adds
+    ``--help`` and ``--version``: the flag set is closed, so a near miss is a finding."""
+    model = build_model("c", {"bin.js": PRETTY_BIN})
+    assert not model.facts.open_flags
+    for flag in ("--colorize", "--translateTime", "--search", "--errorLikeObjectKeys"):
+        assert model.cli.flag(flag) == "bin.js", flag
+    assert model.cli.flag("--help") and model.cli.flag("--version")
+    decision = judge_flag("--translateTimes", model)
+    assert decision is not None and decision.outcome == "ungrounded"
+    named_at_run_time = PRETTY_BIN.replace("['c', 'colorize']", "[short, long]")
+    assert build_model("c", {"bin.js": named_at_run_time}).facts.open_flags
+
+
 def test_meow_without_a_flag_spec_leaves_the_flag_set_open(tmp_path: Path) -> None:
     """meow 3 has no flag spec: it hands minimist options (``alias``, ``boolean``,
     ``string``) on, and minimist takes any flag. The names it gives are declared; any

@@ -156,13 +156,97 @@ def test_names_and_descriptions_are_commands_only_after_a_request_for_help(
     assert _found(card) == [("cli_command", "deploy", _line(tmp_path, "deploy [target]"))]
 
 
-def test_a_parser_that_makes_options_at_run_time_leaves_its_listing_unjudged(
+def test_a_parser_that_makes_options_at_run_time_leaves_its_listed_flags_unjudged(
     tmp_path: Path,
 ) -> None:
+    """Options made at run time leave each listed flag unjudged; the commands, a table the
+    model reads whole, are judged all the same."""
     cli = CLI_JS + "for (const spec of specs) program.addOption(new Option(spec.flags));\n"
     repo = _repo(tmp_path / "open", cli)
     card = _check(HELP, tmp_path, repo)
+    assert _found(card) == [("cli_command", "deploy", _line(tmp_path, "deploy [target]"))]
+    unjudged = card.detail["unjudged"]
+    assert [u["text"] for u in unjudged] == [
+        "--version",
+        "--temperature",
+        "--tempo",
+        "--log-level",
+        "--help",
+    ]
+    assert all("only in part (lib/cli.js:6: " in u["reason"] for u in unjudged)
+    only_flags = HELP.split("\nCommands:")[0] + "\n```\n"
+    card = _check(only_flags, tmp_path, repo)
+    [whole] = card.detail["unjudged"]
+    assert card.verdict == "PASS" and "(5 listed)" in whole["reason"]
+
+
+def test_a_parser_that_makes_commands_at_run_time_leaves_its_listing_unjudged(
+    tmp_path: Path,
+) -> None:
+    cli = CLI_JS + "for (const spec of specs) program.command(spec.name);\n"
+    card = _check(HELP, tmp_path, _repo(tmp_path / "open", cli))
     assert card.verdict == "PASS" and not card.detail["violations"]
     [unjudged] = card.detail["unjudged"]
-    assert "only in part (lib/cli.js:6: " in unjudged["reason"]
-    assert "(8 listed)" in unjudged["reason"]
+    assert "only in part (lib/cli.js:6" in unjudged["reason"] and "(8 listed)" in unjudged["reason"]
+
+
+FACTORY = (
+    'const { Command } = require("commander");\n'
+    "class Cli {\n"
+    '  constructor() { this.program = new Command("tool"); }\n'
+    "  makeCommand(options, action) {\n"
+    "    const command = this.program.command(options.name);\n"
+    "    command.alias(options.alias);\n"
+    "    return command.action(action);\n"
+    "  }\n"
+    "  run(watching) {\n"
+    '    const build = { name: "build [entries...]", alias: ["bundle", "b"] };\n'
+    '    const watch = { name: "watch [entries...]", alias: "w" };\n'
+    "    this.makeCommand(watching ? watch : build, () => {});\n"
+    '    this.makeCommand({ name: "help [command]", alias: "h" }, () => {});\n'
+    "  }\n"
+    "}\n"
+    "module.exports = Cli;\n"
+)
+
+
+def test_commands_a_factory_makes_from_what_its_callers_pass(tmp_path: Path) -> None:
+    """A method that makes a command from its parameter's ``name`` makes the commands its
+    callers pass as objects written in place or as constants (cli_factories); a listed
+    command none of them makes is a finding."""
+    from pytest_postgates.evidence.api_model import build_model
+
+    model = build_model("c", {"lib/cli.js": FACTORY})
+    assert not model.facts.open_commands
+    assert {"build", "bundle", "b", "watch", "w", "help", "h"} <= set(model.commands)
+    listing = (
+        "```text\nUsage: tool [options] [command]\n\nCommands:\n"
+        "  build|bundle|b [entries...]   Run it.\n  watch|w [entries...]   Watch.\n"
+        "  init|new [path]   Scaffold.\n```\n"
+    )
+    card = _check(listing, tmp_path, _repo(tmp_path / "factory", FACTORY))
+    assert _found(card) == [("cli_command", "init", _line(tmp_path, "init|new"))]
+    computed = FACTORY.replace("watching ? watch : build", "specs[watching]")
+    assert build_model("c", {"lib/cli.js": computed}).facts.open_commands == ["lib/cli.js:5"]
+
+
+YARGS_CLI = (
+    'const yargs = require("yargs");\n'
+    "yargs(process.argv.slice(2))\n"
+    '  .command("serve [port]", "start the server", (y) => y.option("watch"))\n'
+    '  .command("build", "build it")\n'
+    "  .parse();\n"
+)
+
+
+def test_a_yargs_listing_of_commands_after_the_programs_name(tmp_path: Path) -> None:
+    """yargs writes the program's name before each command it lists: the command after it
+    is judged, and one the parser does not make is a finding."""
+    listing = (
+        "```bash\ntool --help\n```\n\n```text\ntool <command>\n\nCommands:\n"
+        "  tool serve [port]  start the server\n  tool deploy        deploy it\n\n"
+        "Options:\n  --version  Show version number  [boolean]\n```\n"
+    )
+    card = _check(listing, tmp_path, _repo(tmp_path / "yargs", YARGS_CLI))
+    assert _found(card) == [("cli_command", "deploy", _line(tmp_path, "tool deploy"))]
+    assert card.detail["checked_by_kind"].get("command") == 2

@@ -108,6 +108,36 @@ def test_options_grouped_under_headers_with_a_bare_usage_line() -> None:
     assert read_listing("Note:\n  the tool reads files.\n  It is fast.\n", 1) is None
 
 
+YARGS_STYLE = """tool <command>
+
+Commands:
+  tool serve [port]  start the server
+  tool remote <cmd>  manage remotes
+  tool completion    generate a completion script
+
+Options:
+  --version  Show version number                                       [boolean]
+  --help     Show help                                                 [boolean]
+"""
+
+
+def test_yargs_writes_the_program_before_each_command_it_lists() -> None:
+    """yargs lists each command after the program's name (`$0 serve [port]`): the name is
+    the program's, the command is the word after it."""
+    listing = read_listing(YARGS_STYLE, 1)
+    assert listing is not None
+    assert [(e.kind, e.name) for e in listing.entries] == [
+        ("command", "serve"),
+        ("command", "remote"),
+        ("command", "completion"),
+        ("flag", "--version"),
+        ("flag", "--help"),
+    ]
+    usage = "Usage: tool remote <command>\n\nCommands:\n  tool remote add  add one\n"
+    listing = read_listing(usage, 1)
+    assert listing is not None and [e.name for e in listing.entries] == ["add"]
+
+
 def test_each_prompted_help_in_one_block_is_its_own_listing() -> None:
     text = (
         "$ tool --help\n"

@@ -9,8 +9,7 @@ It answers the questions the name-judging gates ask:
   it was looked up, and the nearest real names; a lookup the model cannot finish (a base
   class outside the product, a star import it cannot follow) is ``unjudged`` with why.
 * :meth:`ApiModel.resembles`: is a name a near miss of a product name (a rename, a typo)?
-* :attr:`ApiModel.cli` (:mod:`.cli_model`), :attr:`ApiModel.commands`: the product's CLI, read
-  from its parser.
+* :attr:`ApiModel.cli`, :attr:`ApiModel.commands`: the product's CLI (:mod:`.cli_model`).
 
 Only the product's own code counts (:func:`~.model_facts.is_product_code`), never Markdown.
 """
@@ -32,6 +31,8 @@ from pytest_postgates.evidence import (
     call_resolution,
     calls_js,
     calls_python,
+    cli_factories,
+    cli_js,
     cli_model,
     cli_python,
     code_surface,
@@ -75,7 +76,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 20
+MODEL_VERSION = 21
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -87,6 +88,8 @@ _EXTRACTORS = (
     type_tables,
     call_resolution,
     calls_js,
+    cli_factories,
+    cli_js,
     cli_model,
     cli_python,
     calls_python,
@@ -149,9 +152,8 @@ class ApiModel:
                 self.modules.setdefault(".".join(parts[:depth]), frozenset())
         self.commands = dict(facts.commands)
         self.cli = CliModel(facts)
-        # A variable named for a class holds one (``vectorStore``, ``http_client``) only
-        # when the name is distinctive: ``result`` or ``context`` say nothing of a class
-        # named ``Result`` or ``Context``.
+        # A variable named for a class holds one (``vectorStore``, ``http_client``) only when
+        # the name is distinctive: ``result`` says nothing of a class named ``Result``.
         distinctive = [n for n in self.classes if len(words(n)) >= 2]
         self._instances = {n.lower(): n for n in distinctive}
         self._instances.update({"_".join(words(n)): n for n in distinctive})

@@ -3,7 +3,8 @@ the file's table (:mod:`.tables_js`): yargs and commander commands and options, 
 tables (``{ name: { type, describe } }``), optionator's option lists
 (``{ option: "name", type }``), command-line-args option definitions
 (``[{ name: "json", type: Boolean, alias: "j" }]``) and meow's flags
-(``meow(help, { flags: { json: { type: "boolean" } } })``).
+(``meow(help, { flags: { json: { type: "boolean" } } })``) and args' options
+(``.option(["c", "colorize"], "Force color")``, a name or an array of a short and a long one).
 
 Where the parser takes flags the file does not list, the file's flag set is open
 (``FileTable.open_flags``): an option named by a value made at run time
@@ -146,6 +147,9 @@ class JsCliReader:
             return bool(names)
         if method in ("option", "requiredOption", "addOption", "positional"):
             text = string_value(self.source, first)
+            if text is None and first.type == "array" and "args" in self.table.cli_frameworks:
+                self.names_of(first)  # args: `.option(["c", "colorize"], ...)`
+                return False
             if text is None:
                 if method in ("option", "requiredOption") and first.type != "object":
                     why = f".{method}({self.text(first)[:40]}): an option named at run time"
@@ -160,7 +164,14 @@ class JsCliReader:
                 if len(args) >= 2 and args[1].type == "object":
                     self.aliases(args[1])
             return False
-        if method == "options" and first.type == "object":
+        if method == "options" and first.type == "array" and "args" in self.table.cli_frameworks:
+            for spec in first.named_children:  # args: `.options([{ name, description }])`
+                given = self.pairs(spec).get("name")
+                if given is not None and given.type == "array":
+                    self.names_of(given)
+                elif given is not None:
+                    self.add_option(string_value(self.source, given) or "")
+        elif method == "options" and first.type == "object":
             self.option_table(first)
         elif method == "options":
             self.spread(first, node)  # `.options(shared)`: a table from elsewhere
@@ -180,6 +191,16 @@ class JsCliReader:
                 if value:
                     self.add_option(value)
         return False
+
+    def names_of(self, array: Any) -> None:
+        """An option named by an array of its names (args: ``["c", "colorize"]``): the long
+        ones are its flags; a name made at run time leaves the flag set open."""
+        for item in array.named_children:
+            value = string_value(self.source, item)
+            if value is None:
+                self.open_at(array, f"{self.text(array)[:40]}: an option named at run time")
+            elif len(value) > 1:
+                self.add_option(value)
 
     def command_names(self, node: Any) -> list[str]:
         value = string_value(self.source, node)

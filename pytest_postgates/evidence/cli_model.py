@@ -10,10 +10,15 @@ parser), and the questions gate 2 asks of it.
   ``pytest11`` entry point) makes ``pytest`` one, as the host of its options (:data:`HOST_PREFIX`).
 * :func:`derive_js_flags`: what yargs and commander accept beyond the options a file
   declares (yargs: ``--no-x`` for every option, ``--help``, ``--version``; commander:
-  ``--help``, and ``--version`` where the program calls ``.version()``).
+  ``--help``, and ``--version`` where the program calls ``.version()``; meow and args:
+  ``--help`` and ``--version``).
 * :func:`js_run_time_commands`: where a JavaScript/TypeScript parser makes commands from
   names it computes (commander's ``program.command(spec.name)``): the table of commands
   the model read there is not closed.
+* :func:`package_cli`: the command line of one workspace package of a monorepo (the
+  flags, commands and openings its own files declare), for a page that sits in that
+  package's folder: another package's parser, one that takes options named at run time
+  say, does not open this package's flags, nor do its flags ground this package's.
 * :class:`CliModel`: a flag of the whole CLI, or of one command (its own flags and the
   root's), whether a command is one the CLI makes at run time, and whether the flag set
   is open (a parser read only in part, or one that takes any flag): then a flag it does
@@ -23,18 +28,21 @@ parser), and the questions gate 2 asks of it.
 from __future__ import annotations
 
 import configparser
+import copy
 import json
 import posixpath
 import re
-from collections.abc import Collection
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 import tomllib
 
 from pytest_postgates.evidence.file_table import captured, field_of, node_text
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code, normal_flag
+from pytest_postgates.evidence.workspaces import workspace_folders
 
 # The key of a package script that runs the product's bin, among the executables.
 SCRIPT_PREFIX = "npm run "
@@ -173,6 +181,8 @@ def derive_js_flags(facts: ModelFacts, path: str, options: list[str], source: st
         derived += [(f"--no-{o}", f"yargs negates every option (--{o})") for o in options]
     if "commander" in frameworks and ".version(" in source:
         derived.append(("--version", "commander's .version() adds --version"))
+    if "args" in frameworks:  # args adds both unless told not to (`help: false`)
+        derived += [("--help", "args adds --help"), ("--version", "args adds --version")]
     if "meow" in frameworks:  # autoHelp and autoVersion, on unless turned off
         derived += [("--help", "meow adds --help"), ("--version", "meow adds --version")]
     for flag, how in derived:
@@ -264,6 +274,12 @@ class CliModel:
         return bool(self.facts.open_commands)
 
     @property
+    def open_command(self) -> str | None:
+        """Where the CLI makes commands at run time (the first place), None when its table
+        of commands is closed."""
+        return self.facts.open_commands[0] if self.facts.open_commands else None
+
+    @property
     def open_flags(self) -> str | None:
         """Why the CLI may take flags the model does not list ("path:line: why"), the first
         place; None when its flag set is closed."""
@@ -276,3 +292,89 @@ class CliModel:
         they are."""
         made = [*self.facts.open_commands, *self.facts.open_flags]
         return made[0] if made else None
+
+
+class _WithCli(Protocol):
+    """What :func:`package_cli` replaces in a model (the API model, which imports this)."""
+
+    facts: ModelFacts
+    commands: dict[str, str]
+    cli: CliModel
+
+
+Model = TypeVar("Model", bound=_WithCli)
+
+
+def page_cli(model: Model, index: RepoIndex, page: Path) -> Model:
+    """The model whose command line a page at ``page`` is judged against: the command line
+    of the workspace package whose folder holds it (:func:`package_cli`), else the whole
+    repository's."""
+    try:
+        where = page.resolve().relative_to(index.root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return model
+    memo = index.memo("cli_model.workspace_folders")
+    if "folders" not in memo:
+        memo["folders"] = workspace_folders(index)
+    folder = home_folder(where, memo["folders"])
+    return package_cli(model, folder) if folder else model
+
+
+def home_folder(page: str, folders: Sequence[str]) -> str | None:
+    """The deepest of the workspace package ``folders`` that holds ``page`` (a path from
+    the repository's top), or None."""
+    held = [f for f in folders if f and page.startswith(f.rstrip("/") + "/")]
+    return max(held, key=len) if held else None
+
+
+def package_cli(model: Model, folder: str) -> Model:
+    """``model`` with the command line of the package in ``folder`` only: the flags,
+    commands, derived flags and openings declared by its own files (each fact keeps the
+    file it was read from). A package whose files declare no command line of their own
+    leaves the model whole (its page may be about the repository's CLI)."""
+    memo: dict[str, Model] = model.__dict__.setdefault("_package_cli", {})
+    known = memo.get(folder)
+    if known is not None:
+        return known
+    prefix = folder.rstrip("/") + "/"
+    facts = model.facts
+
+    def inside(where: str) -> bool:
+        return where.startswith(prefix)
+
+    flags = {f: w for f, w in facts.flags.items() if inside(w)}
+    # A flag two packages declare is recorded at the first; the declarations say each.
+    for decl in facts.decls:
+        if decl.kind == "flag" and inside(decl.path):
+            flags.setdefault(normal_flag(decl.name), decl.path)
+    commands = {c: w for c, w in facts.commands.items() if inside(w)}
+    for decl in facts.decls:
+        if decl.kind == "command" and inside(decl.path):
+            commands.setdefault(decl.name, decl.path)
+    open_commands = [w for w in facts.open_commands if inside(w)]
+    open_flags = [w for w in facts.open_flags if inside(w)]
+    if not (flags or commands or open_commands or open_flags):
+        memo[folder] = model
+        return model
+    derived = {f: how for f, how in facts.derived_flags.items() if inside(how)}
+    command_flags = {"": sorted({*flags, *derived})}
+    # A command whose flags the parser does not tie to it keeps none listed (any flag).
+    command_flags.update(
+        {c: list(facts.command_flags[c]) for c in commands if c in facts.command_flags}
+    )
+    scoped = replace(
+        facts,
+        flags=flags,
+        commands=commands,
+        derived_flags=derived,
+        command_flags=command_flags,
+        open_commands=open_commands,
+        open_flags=open_flags,
+    )
+    scoped._import_views = facts._import_views
+    view = copy.copy(model)
+    view.facts = scoped
+    view.commands = dict(commands)
+    view.cli = CliModel(scoped)
+    memo[folder] = view
+    return view

@@ -18,6 +18,8 @@ JS_CLI_MODULES = {
     # prints: a file of either reads the same `[{ name, type, alias }]` lists.
     "command-line-args": "command-line-args",
     "command-line-usage": "command-line-args",
+    # args: `.option(["c", "colorize"], description, default)`, a name or [short, long].
+    "args": "args",
 }
 PY_CLI_MODULES = {"argparse": "argparse", "click": "click", "typer": "typer"}
 # The command name that marks a CLI making commands at run time (no closed table).

@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_postgates.evidence import calls_js
 from pytest_postgates.evidence.call_resolution import UnitCalls
+from pytest_postgates.evidence.cli_factories import Factory, factories, resolve
 from pytest_postgates.evidence.cli_model import derive_js_flags, js_run_time_commands
 from pytest_postgates.evidence.file_table import FileTable
 from pytest_postgates.evidence.model_facts import (
@@ -41,6 +42,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     # command-line-args definitions in files that import no parser: the product's options
     # when it parses with command-line-args (a module of option lists its parser reads).
     definitions: list[tuple[str, FileTable]] = []
+    made_by: list[Factory] = []
     for path in sorted(sources):
         language = source_language(path, sources[path])
         parser = parsers.get(language or "")
@@ -66,6 +68,12 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
                 made = js_run_time_commands(
                     tree.root_node, source, getattr(tree, "language", None), table.cli_frameworks
                 )
+                if made:  # a command named by what the callers of its function pass
+                    made_by.extend(
+                        factories(
+                            path, tree.root_node, source, getattr(tree, "language", None), made
+                        )
+                    )
             elif _DEFINITION_HINT.search(source):
                 spare = JsTables(source, getattr(tree, "language", None))
                 spare.table.imports = table.imports
@@ -96,6 +104,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             tables[path].options += table.options
             tables[path].open_flags += table.open_flags
     _add_open_flags(facts, tables)
+    _add_factory_commands(facts, resolve(made_by, sources, parsers, source_language))
     _follow_star_exports(facts, tables)
     _add_export_aliases(facts, tables)
     _add_namespaces(facts, tables)
@@ -107,6 +116,19 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
 
 # A file that may hold command-line-args definitions (`type: Boolean` and a `name`).
 _DEFINITION_HINT = re.compile(rb"\btype\s*:\s*\[?\s*(?:Boolean|String|Number)\b|commandLineArgs")
+
+
+def _add_factory_commands(facts: ModelFacts, made: Mapping[Factory, list[str] | None]) -> None:
+    """The commands each factory makes, from the calls of its function: its table is
+    closed there (:mod:`.cli_factories`)."""
+    for factory, names in made.items():
+        if names is None:
+            continue
+        where = f"{factory.path}:{factory.line}"
+        facts.open_commands[:] = [w for w in facts.open_commands if w != where]
+        for name in names:
+            facts.commands.setdefault(name, factory.path)
+            facts.decls.append(Decl(name, "command", factory.path, factory.path, factory.line))
 
 
 def _add_open_flags(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:

@@ -66,7 +66,7 @@ from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
-from pytest_postgates.evidence.cli_model import python_project
+from pytest_postgates.evidence.cli_model import page_cli, python_project
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
@@ -284,7 +284,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         first = fence.start_line + 1
         listed = listings.get(fence.start_line)
         if listed:
-            model = api_model(index, context.evidence.cache_dir)
+            # Judged against the command line of the workspace package holding the page.
+            model = page_cli(api_model(index, context.evidence.cache_dir), index, post.path)
             if not page_lines:  # the page's command lines, read for the first listing only
                 page_lines.append(page_command_lines(post, model, package))
             for listing in listed:

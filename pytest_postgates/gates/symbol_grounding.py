@@ -18,6 +18,7 @@ from pytest_postgates.code_references import CODE_SPAN
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.api_model import ApiModel, api_model
+from pytest_postgates.evidence.cli_model import page_cli
 from pytest_postgates.evidence.dependency_models import DependencyModels, environment_fingerprint
 from pytest_postgates.evidence.grounding import (
     CODE_KINDS,
@@ -445,7 +446,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     index = repos.primary.index
 
     cache_dir = context.evidence.cache_dir
-    model = api_model(index, cache_dir)
+    model = page_cli(api_model(index, cache_dir), index, post.path)
 
     def is_repo_class(name: str) -> bool:
         # The product's code declares the class (a fenced re-sketch of it is no

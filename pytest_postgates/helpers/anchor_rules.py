@@ -174,7 +174,7 @@ RULES = (
         "anchor-listed",
         "a claim",
         "it opens a list item, table row or definition-list term among items that open with "
-        "the product's names",
+        "the product's names (a flag: among flags the product's parser takes)",
         "tests/test_anchor_rules.py::test_a_name_listed_with_product_names_is_a_claim",
         earns=(
             "earns held out; off, held out: findings -1, 1 labelled defects lost; tune: findings "
@@ -321,7 +321,8 @@ _DISTINCTIVE = re.compile(r"[A-Za-z][a-z0-9]*(?:_[A-Za-z0-9]+|[A-Z][a-z0-9]+)+")
 def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel) -> bool:
     """Whether the token opens a list item or table row among items that open with the
     product's names (at least two of the others resolve in the model): a list of the
-    product's tools or functions presents each of its names as the product's."""
+    product's tools or functions presents each of its names as the product's, and a list
+    of flags two of which the product's parser takes presents each flag as its own."""
     lines, at = post.lines, line - 1
     if _term(lines, at) == text:
         siblings = _terms_around(lines, at)
@@ -339,6 +340,12 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
                 other += step
     real = 0
     for sibling in siblings:
+        if text.startswith("--") and sibling.startswith("--"):
+            # A list of flags: a sibling is the product's when its parser takes it.
+            real += model.cli.flag(sibling.split()[0].split("=")[0]) is not None
+            if real >= 2:
+                return True
+            continue
         name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
         if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
             real += 1

@@ -123,6 +123,9 @@ def read_listing(text: str, first: int) -> Listing | None:
     indents: list[int] = []
     stray: list[int] = []  # indentation of lines that are neither entries nor headers
     grouped = False  # a header of any name (`Basic configuration:`)
+    # The program's words that yargs writes before each command it lists (`tool serve
+    # [port]`): its usage line's, or a bare one's (`tool <command>`) opening the block.
+    program: tuple[str, ...] = ()
     for offset, raw in enumerate(text.splitlines()):
         line = raw.rstrip()
         if not line.strip():
@@ -133,8 +136,11 @@ def read_listing(text: str, first: int) -> Listing | None:
         if usage_line is not None:
             if usage is None:
                 usage = (tuple(_words(usage_line.group(1))), at)
+                program = _program_words(usage[0])
             headed, section = True, None
             continue
+        if not entries and not program and indent == 0 and not _HEADER.match(line):
+            program = _program_words(tuple(line.split()))
         if _PROMPTED.match(line):
             if prompted is None and not entries:
                 words = next(split_commands(PROMPT.sub("", line, count=1)), [])
@@ -146,7 +152,9 @@ def read_listing(text: str, first: int) -> Listing | None:
             headed = headed or section in ("flag", "command")
             grouped = True
             continue
-        found = _entry(line, at, section, headed)
+        found = _entry(
+            _unprefixed(line, program) if section == "command" else line, at, section, headed
+        )
         if found:
             entries.extend(found)
             indents.append(indent)
@@ -163,6 +171,22 @@ def read_listing(text: str, first: int) -> Listing | None:
         return None
     head = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return Listing(first, tuple(entries), usage, prompted, headed, head)
+
+
+def _program_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The literal words a usage line opens with (the program and its command path), when
+    a placeholder follows them (``tool remote <command>``); else none."""
+    literal = [w for w in words[: next((i for i, w in enumerate(words) if w[:1] in "<[-"), 0)]]
+    return tuple(literal) if literal and len(literal) < len(words) else ()
+
+
+def _unprefixed(line: str, program: tuple[str, ...]) -> str:
+    """A command entry without the program's words yargs writes before it."""
+    words = line.split()
+    if program and len(words) > len(program) and tuple(words[: len(program)]) == program:
+        indent = line[: len(line) - len(line.lstrip())]
+        return indent + line.lstrip()[len(" ".join(program)) :].lstrip()
+    return line
 
 
 def _section(title: str) -> str:
@@ -231,11 +255,16 @@ def judge_listing(
     if program is None:
         return [], NO_PROGRAM
     why = _not_judged(program, model)
-    if why is not None:
+    # A table of commands the model reads whole is judged though the flag set is open.
+    commands_why = _not_judged(program, model, "command")
+    listed = any(entry.kind == "command" for entry in listing.entries)
+    if why is not None and (commands_why is not None or program.command or not listed):
         return [], why
     decisions: list[tuple[Entry, ModelDecision]] = []
     for entry in listing.entries:
-        if entry.kind == "flag":
+        if entry.kind == "flag" and why is not None:
+            decisions.append((entry, ModelDecision("unjudged", "model-listing", reason=why)))
+        elif entry.kind == "flag":
             decided = judge_on_lines(entry.name, [program], model)
             if decided.outcome == "ungrounded":
                 decided = ModelDecision(
@@ -252,14 +281,15 @@ NO_PROGRAM = (
 )
 
 
-def _not_judged(program: CommandLine, model: ApiModel) -> str | None:
-    """Why a listing of ``program``'s help is not judged (None: it is)."""
+def _not_judged(program: CommandLine, model: ApiModel, kind: str = "") -> str | None:
+    """Why a listing of ``program``'s help is not judged (None: it is); of its commands
+    alone (``kind`` ``command``), the flag set may be open."""
     name = f"the help of `{program.program}`"
     if not program.product:
         return f"{name} (line {program.line}): another program's flags and commands"
     if not model.cli.present:
         return f"{name}: the model read no parser of the product's command line"
-    made = model.cli.partly_read
+    made = model.cli.partly_read if kind != "command" else model.cli.open_command
     if made is not None or program.command == OPEN:
         return (
             f"{name}: the model reads the product's parser only in part "
