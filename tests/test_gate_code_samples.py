@@ -281,6 +281,16 @@ def test_commander_commands_and_flags(tmp_path: Path, commander_repo: Path) -> N
     assert _names(card) == [("named_export", "walk")]
 
 
+def test_in_a_prompted_fence_only_the_prompted_lines_are_commands(
+    tmp_path: Path, commander_repo: Path
+) -> None:
+    # The lines after `$ tool --help` are what it printed: a line of that output that
+    # starts with the program's name (`tool deploy  deploy it`) is no command the page runs.
+    code = "$ tool --help\n  tool deploy  deploy it\n  tool serv\n$ tool serv"
+    card = _check(f"Run it:\n\n```console\n{code}\n```\n", tmp_path, commander_repo)
+    assert _names(card) == [("cli_command", "serv")]  # the prompted line's alone
+
+
 def test_unknown_cli_framework_is_unjudged(tmp_path: Path) -> None:
     repo = make_repo(
         tmp_path / "repo",

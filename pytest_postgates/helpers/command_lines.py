@@ -71,8 +71,12 @@ OPEN = "\0open"
 
 
 def shell_commands(content: str) -> Iterator[tuple[int, str, list[str]]]:
-    """(line offset, text, words) of each simple command, continuation lines joined."""
+    """(line offset, text, words) of each simple command, continuation lines joined; in a
+    fence with ``$`` prompts, of the prompted lines only (the others are their output)."""
+    prompted = any(_DOLLAR_PROMPT.match(line) for line in content.splitlines())
     for start, joined in _joined_lines(content):
+        if prompted and not _DOLLAR_PROMPT.match(joined):
+            continue
         text = PROMPT.sub("", joined, count=1)
         yield from ((start, text, words) for words in split_commands(text))
 
