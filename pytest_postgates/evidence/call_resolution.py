@@ -20,6 +20,17 @@ from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 # Call forms as the readers write them.
 NAME, THIS, SUPER, MEMBER, NEW, DYNAMIC = "name", "this", "super", "member", "new", "dynamic"
 FIELD = "field"  # a method of a field of the enclosing class (`this.store.save()`)
+# A call whose callee the code computes: a member by a computed key (`handlers[kind]()`,
+# `getattr(self, name)()`), a call's result called, a wrapping decorator, an outside
+# base's method through `super()`. It may call any function, so a body that makes one is
+# not fully read for a claim that it calls nothing of a name.
+OPAQUE = "opaque"
+# A call of a function the caller was given (its own parameter: a callback). It may call
+# whatever its callers pass: a function of the product only where one is passed as a value.
+CALLBACK = "callback"
+# A product function's name passed as a value (`register(handler)`, `map(self.step)`): no
+# call, but whatever receives it may call it.
+PASSED = "passed"
 _HOPS = 8  # re-export chains followed at most this deep (a cycle ends there)
 # The languages' own global objects and builtin types (JavaScript's `JSON`, `Math`,
 # `console`; Python's `str`, `dict`): a member call on one of them, when no name of the
@@ -166,6 +177,17 @@ class _Resolver:
         def made(kind: str, target: str = "") -> CallSite:
             return CallSite(call.name, call.text, call.line, kind, target)
 
+        if call.form == OPAQUE and call.base:
+            # a computed member of another package's object (`chalk[color]()`) is that
+            # package's function, never the product's
+            holder = self.dotted(unit, call.base)
+            root = call.base.split(".")[0]
+            if (holder is not None and holder[0] == "external") or (
+                holder is None and root in _GLOBAL_OBJECTS
+            ):
+                return made("external")
+        if call.form in (OPAQUE, CALLBACK, PASSED):
+            return made(call.form)
         if call.form in (THIS, SUPER):
             entry = unit.classes.get(owner)
             if entry is None:
@@ -180,6 +202,10 @@ class _Resolver:
                         hit = self.method(found[1], call.name)  # type: ignore[arg-type]
                         if hit:
                             break
+                if hit is None and self.outside_base(unit, entry):
+                    # a base outside the product: its method may call back into this
+                    # class's overrides (a template method), which the model cannot read
+                    return made("opaque")
             return made("resolved", hit) if hit else made("dynamic")
         if call.form == FIELD:
             held = self.field_class(unit, owner, call.base)
@@ -203,6 +229,19 @@ class _Resolver:
                 return made("resolved", hit) if hit else made("dynamic")
             return made("dynamic")
         return made("dynamic")
+
+    def outside_base(self, unit: UnitCalls, entry: ClassEntry, depth: int = 0) -> bool:
+        """Whether ``entry`` or one of its product bases has a base imported from outside
+        the product (a builtin base, `Exception`, is not: the file binds no such name)."""
+        for base in entry.bases:
+            found = self.dotted(unit, base)
+            if found is not None and found[0] == "external":
+                return True
+            if found is not None and found[0] == "class" and depth < _HOPS:
+                held: ClassEntry = found[1]  # type: ignore[assignment]
+                if self.outside_base(self.units[held.unit], held, depth + 1):
+                    return True
+        return False
 
     def field_class(self, unit: UnitCalls, owner: str, name: str) -> ClassEntry | None:
         """The product class the field ``name`` of class ``owner`` holds, when declared."""
@@ -234,10 +273,16 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
     """Every function of ``units`` with its calls resolved (see the module doc)."""
     resolver = _Resolver(units, locate)
     result: list[FunctionCalls] = []
+    # a value passed is kept only when it is named like a product function
+    named = {function.name for unit in units.values() for function in unit.functions}
     for key in sorted(units):
         unit = units[key]
         for function in unit.functions:
-            sites = [resolver.site(unit, function.owner, call) for call in function.calls]
+            sites = [
+                resolver.site(unit, function.owner, call)
+                for call in function.calls
+                if call.form != PASSED or call.name in named
+            ]
             result.append(
                 FunctionCalls(
                     function.qualname,

@@ -6,7 +6,11 @@ included) and ``const f = () => ...``; a function written inside another belongs
 (its calls are that body's). ``this.x()`` and ``super.x()`` are calls on the enclosing
 class, ``name()``, ``ns.name()`` and ``new Name()`` go through the file's names and imports
 (:class:`~.file_table.FileTable`'s, followed through re-exports by
-:mod:`.call_resolution`); any other receiver is dynamic dispatch.
+:mod:`.call_resolution`); any other receiver is dynamic dispatch. A callee the code computes
+(``handlers[kind]()``, ``r[name]?.()``, a call's result called) is opaque: it may be any
+function; the function's own parameter called is a callback (whatever its callers pass),
+and a name passed to a call as a value is recorded as passed. ``this.#x()`` is the
+class's private method ``#x``.
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pytest_postgates.evidence.call_resolution import (
+    CALLBACK,
     DYNAMIC,
     FIELD,
     MEMBER,
     NAME,
     NEW,
+    OPAQUE,
+    PASSED,
     SUPER,
     THIS,
     ClassEntry,
@@ -44,6 +51,12 @@ _PATTERNS = (
     "(call_expression function: (_) @call)",
     "(new_expression constructor: (_) @new)",
     "(switch_statement value: (_) @switch)",
+    # the names a function is given: a callback called by its name is opaque
+    "(formal_parameters) @params",
+    "(arrow_function parameter: (identifier) @params)",
+    # the names passed to a call as values: whatever receives one may call it
+    "(arguments (identifier) @passed)",
+    "(arguments (member_expression) @passed)",
     "(class_declaration name: (_)) @class",
     "(abstract_class_declaration name: (_)) @class",
     "(class name: (_)) @class",
@@ -105,6 +118,12 @@ def raw_call(source: bytes, callee: Any, constructs: bool) -> RawCall:
     if callee.type == "identifier":
         name = _text(source, callee)
         return RawCall(NEW if constructs else NAME, name, "", shown, line)
+    if callee.type in _COMPUTED:
+        held = (
+            callee.child_by_field_name("object") if callee.type == "subscript_expression" else None
+        )
+        base = _dotted(source, held) if held is not None else None
+        return RawCall(OPAQUE, "", base or "", shown, line)
     if callee.type == "member_expression":
         obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
         name = _text(source, prop) if prop is not None else ""
@@ -122,6 +141,36 @@ def raw_call(source: bytes, callee: Any, constructs: bool) -> RawCall:
             return RawCall(MEMBER, name, base, shown, line)
         return RawCall(DYNAMIC, name, "", shown, line)
     return RawCall(DYNAMIC, "", "", shown, line)
+
+
+# Callees the code computes: an item by a key, a call's result, an await's.
+_COMPUTED = frozenset({"subscript_expression", "call_expression", "await_expression"})
+# Parts of a parameter that name no parameter: its type, its default value.
+_NOT_NAMES = frozenset({"type_annotation", "value", "right"})
+
+
+def _parameter_names(source: bytes, node: Any) -> set[str]:
+    """The names a parameter list (or an arrow's one parameter) binds, destructured ones
+    included; types and default values left out."""
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return {_text(source, node)}
+    names: set[str] = set()
+    for index, child in enumerate(node.children):
+        field_name = node.field_name_for_child(index)
+        if child.type == "type_annotation" or field_name in _NOT_NAMES:
+            continue
+        if node.type == "pair_pattern" and field_name == "key":
+            continue
+        names |= _parameter_names(source, child)
+    return names
+
+
+def _passed(source: bytes, node: Any) -> RawCall:
+    """A name passed to a call as a value (``register(handler)``, ``xs.map(this.step)``)."""
+    held = node.child_by_field_name("property") if node.type == "member_expression" else node
+    name = _text(source, held) if held is not None else ""
+    shown = " ".join(_text(source, node).split())[:_TEXT_LIMIT]
+    return RawCall(PASSED, name, "", shown, node.start_point[0] + 1)
 
 
 def _name_of(source: bytes, node: Any) -> str:
@@ -170,7 +219,7 @@ def read_unit(
         return None
     unit = UnitCalls(path, path, "constructor")
     found = [(node, _name_of(source, node)) for node in captures.get("fn", [])]
-    calls = [(node, False) for node in captures.get("call", [])]
+    calls: list[tuple[Any, bool | None]] = [(node, False) for node in captures.get("call", [])]
     calls += [(node, True) for node in captures.get("new", [])]
     for node in captures.get("class", []):
         name = _name_of(source, node)
@@ -204,11 +253,30 @@ def read_unit(
     starts = [start for start, _end, _function in functions]
     # A chain's calls start at one byte: the inner one (ending first) comes first, whatever
     # order the query returned them in.
+    calls += [(node, None) for node in captures.get("passed", [])]
     ordered = sorted(calls, key=lambda item: (item[0].start_byte, item[0].end_byte))
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         if at >= 0 and callee.start_byte < functions[at][1]:
-            functions[at][2].calls.append(raw_call(source, callee, constructs))
+            made = raw_call(source, callee, constructs) if constructs is not None else None
+            functions[at][2].calls.append(made or _passed(source, callee))
+    # the function's own parameters (not a closure's): a callback called by its name
+    own: dict[int, set[str]] = {}
+    for params in captures.get("params", []):
+        at = bisect.bisect_right(starts, params.start_byte) - 1
+        holder = params.parent
+        if holder is not None and holder.type in ("arrow_function", "function_expression"):
+            holder = holder.parent if holder.start_byte != starts[at] else holder
+        if at >= 0 and holder is not None and holder.start_byte == starts[at]:
+            own.setdefault(at, set()).update(_parameter_names(source, params))
+    for at, names in own.items():
+        function = functions[at][2]
+        function.calls = [
+            RawCall(CALLBACK, c.name, "", c.text, c.line)
+            if c.form == NAME and c.name in names
+            else c
+            for c in function.calls
+        ]
     for value in sorted(captures.get("switch", []), key=lambda node: node.start_byte):
         at = bisect.bisect_right(starts, value.start_byte) - 1
         if at >= 0 and value.start_byte < functions[at][1]:

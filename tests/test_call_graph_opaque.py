@@ -1,0 +1,208 @@
+"""The call graph's soundness: a callee the code computes (a computed key, ``getattr``, a
+wrapping decorator, an outside base's method through ``super()``) is an opaque call, which
+may be any function; a parameter called is a callback, which may be any function the
+product passes as a value; a function passed as a value may be called by whatever receives
+it. Gate 16 never contradicts a claim whose caller runs one of these within the depth that
+may be the callee, and still contradicts one whose caller runs none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pytest_postgates.evidence.model_facts import ModelFacts
+from pytest_postgates.evidence.model_js import read_js
+from pytest_postgates.evidence.model_python import read_python
+from pytest_postgates.evidence.repomap import load_parsers
+from pytest_postgates.gates import BY_ID
+from tests.helpers import make_post, make_repo, repo_context
+
+PY_APP = """
+import functools
+from external_lib import Handler, registry, traced
+
+
+class Base(Handler):
+    pass
+
+
+class App(Base):
+    def run(self, name, callback):
+        getattr(self, name)()
+        fn = getattr(self, name)
+        fn()
+        self.table[name]()
+        registry[name]()
+        callback()
+        helper()
+        self.step()
+
+    def register(self):
+        self.hooks.append(self.plain)
+        self.later(callback=helper)
+
+    @traced
+    def wrapped(self):
+        self.step()
+
+    @functools.lru_cache
+    def cached(self):
+        self.step()
+
+    def __init__(self):
+        super().__init__()
+
+    def step(self):
+        pass
+
+    def plain(self):
+        self.step()
+
+
+class Local(Exception):
+    def __init__(self):
+        super().__init__()
+
+
+def helper():
+    pass
+"""
+
+TS_APP = """
+import { EventEmitter } from "events";
+import chalk from "chalk";
+
+export class Runner extends EventEmitter {
+  constructor() { super(); }
+  async report(name: string, ...args: unknown[]) {
+    await Promise.all(this.reporters.map(r => r[name]?.(...args)));
+  }
+  async start() { await this.report("onInit", this); }
+  each(done: () => void, { onEnd }: { onEnd: () => void }) { done(); onEnd(); this.#tick(); }
+  #tick() {}
+  stop() { this.#tick(); chalk[this.color](this.name); }
+  make() { return factory()(); }
+}
+export function factory() { return () => {}; }
+export function boot(r: Runner) { r.each(idle, { onEnd: () => {} }); }
+export function idle(): void {}
+export function spare(): void {}
+"""
+
+
+def _kinds(facts: ModelFacts) -> dict[str, list[tuple[str, str]]]:
+    return {f.qualname: [(c.text, c.kind) for c in f.calls] for f in facts.functions}
+
+
+def test_python_callees_the_code_computes_are_opaque() -> None:
+    facts = read_python({"pkg/__init__.py": "", "pkg/app.py": PY_APP})
+    calls = _kinds(facts)
+    assert calls["pkg.app.App.run"] == [
+        ("getattr(self, name)", "opaque"),  # a call's result called
+        ("getattr", "unresolved"),
+        ("getattr", "unresolved"),
+        ("fn", "opaque"),  # a local bound to getattr's result
+        ("self.table[name]", "opaque"),  # an item by a key
+        ("registry[name]", "external"),  # another package's item: its function
+        ("callback", "callback"),  # a parameter: the caller's callback
+        ("helper", "resolved"),
+        ("self.step", "resolved"),
+    ]
+    # product functions passed as values (a closure's parameter called is no callback of
+    # the function: its own body passes the closure)
+    assert calls["pkg.app.App.register"] == [
+        ("self.hooks.append", "dynamic"),
+        ("self.plain", "passed"),
+        ("self.later", "dynamic"),
+        ("helper", "passed"),
+    ]
+    # a decorator from outside wraps the body; Python's own caches do not
+    assert calls["pkg.app.App.wrapped"][0] == ("@traced", "opaque")
+    assert calls["pkg.app.App.cached"] == [("self.step", "resolved")]
+    # super() into a base outside the product (through a product base) may call back into
+    # this class's overrides; a base the file binds no name for (a builtin) is no such base
+    assert calls["pkg.app.App.__init__"] == [
+        ("super().__init__", "opaque"),
+        ("super", "unresolved"),
+    ]
+    assert calls["pkg.app.Local.__init__"] == [
+        ("super().__init__", "dynamic"),
+        ("super", "unresolved"),
+    ]
+    assert calls["pkg.app.App.plain"] == [("self.step", "resolved")]
+
+
+def test_typescript_callees_the_code_computes_are_opaque() -> None:
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    calls = _kinds(read_js({"src/runner.ts": TS_APP}, parsers))
+    assert ("r[name]", "opaque") in calls["src/runner.ts:Runner.report"]
+    assert calls["src/runner.ts:Runner.constructor"] == [("super", "opaque")]
+    # parameters called, a destructured one included; `this.#tick()` is the private method
+    assert calls["src/runner.ts:Runner.each"] == [
+        ("done", "callback"),
+        ("onEnd", "callback"),
+        ("this.#tick", "resolved"),
+    ]
+    assert calls["src/runner.ts.boot"] == [("r.each", "dynamic"), ("idle", "passed")]
+    # a computed member of another package's object is that package's function
+    assert calls["src/runner.ts:Runner.stop"] == [
+        ("this.#tick", "resolved"),
+        ("chalk[this.color]", "external"),
+    ]
+    assert calls["src/runner.ts:Runner.make"] == [("factory", "resolved"), ("factory()", "opaque")]
+
+
+def _claims(repo: Path, tmp_path: Path, body: str) -> dict[str, dict[str, Any]]:
+    posts = tmp_path / "posts"
+    posts.mkdir(exist_ok=True)
+    card = BY_ID[16].evaluate(make_post(body, posts), repo_context(repo, tmp_path / "cache"))
+    return {c["subject"]: c for c in card.detail["claims"] if "subject" in c}
+
+
+def test_a_caller_running_an_opaque_call_within_the_depth_is_never_contradicted(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "runner", "version": "1.0.0"}\n',
+            "src/runner.ts": TS_APP + "export class Reporter { onInit(): void {} }\n",
+        },
+    )
+    body = (
+        "`Runner.start()` calls `onInit()` on every reporter.\n\n"
+        "`Runner.each()` calls `idle()` at the end.\n\n"
+        "`Runner.each()` calls `spare()` at the end.\n\n"
+        "`Runner.stop()` calls `idle()` at the end.\n"
+    )
+    claims = _claims(repo, tmp_path, body)
+    # start -> this.report("onInit") -> r[name]?.(): two hops, within the depth of 3
+    through = claims["Runner.start() -> onInit()"]
+    assert through["verdict"] == "unjudged"
+    assert "`r[name]` at src/runner.ts:8 (in `report`, which it calls)" in through["evidence"]
+    # `done` may be `idle`, which `boot` passes as a value; never `spare`, passed nowhere
+    callback = claims["Runner.each() -> idle()"]
+    assert callback["verdict"] == "unjudged" and "`done`" in callback["evidence"]
+    assert claims["Runner.each() -> spare()"]["verdict"] == "contradicted"
+    # the control: a body that runs no such call is still contradicted
+    assert claims["Runner.stop() -> idle()"]["verdict"] == "contradicted"
+
+
+def test_a_python_caller_with_getattr_or_a_wrapping_decorator_is_never_contradicted(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", {"pkg/__init__.py": "", "pkg/app.py": PY_APP})
+    body = (
+        "`App.run()` calls `App.plain()` by its name.\n\n"
+        "`App.wrapped()` calls `helper()` around the step.\n\n"
+        "`App.cached()` calls `helper()` around the step.\n\n"
+        "`App.register()` calls `helper()` later.\n"
+    )
+    claims = _claims(repo, tmp_path, body)
+    assert claims["App.run() -> App.plain()"]["verdict"] == "unjudged"
+    wrapped = claims["App.wrapped() -> helper()"]
+    assert wrapped["verdict"] == "unjudged" and "`@traced`" in wrapped["evidence"]
+    assert claims["App.cached() -> helper()"]["verdict"] == "contradicted"
+    passed = claims["App.register() -> helper()"]  # `self.later(callback=helper)`
+    assert passed["verdict"] == "unjudged" and "passed as a value" in passed["evidence"]
