@@ -52,8 +52,17 @@ class App(Base):
     def __init__(self):
         super().__init__()
 
+    def close(self):
+        super().close()
+
     def step(self):
         pass
+
+    def dispatch(self, name):
+        return getattr(self, name)()
+
+    def go(self):
+        self.dispatch("plain")
 
     def plain(self):
         self.step()
@@ -74,19 +83,24 @@ import chalk from "chalk";
 
 export class Runner extends EventEmitter {
   constructor() { super(); }
+  emit(name: string) { return super.emit(name); }
   async report(name: string, ...args: unknown[]) {
     await Promise.all(this.reporters.map(r => r[name]?.(...args)));
   }
   async start() { await this.report("onInit", this); }
   each(done: () => void, { onEnd }: { onEnd: () => void }) { done(); onEnd(); this.#tick(); }
   #tick() {}
-  stop() { this.#tick(); chalk[this.color](this.name); }
+  stop() {
+    this.#tick(); chalk[this.color](this.name); this.items[Symbol.iterator](); this["save"]();
+  }
   make() { return factory()(); }
 }
 export function factory() { return () => {}; }
 export function boot(r: Runner) { r.each(idle, { onEnd: () => {} }); }
 export function idle(): void {}
 export function spare(): void {}
+export function runAsync(api: any) { return api.code.spare.callKwargs(1); }
+export function viaCall(o: any) { return o.tools.idle.call(o); }
 """
 
 
@@ -120,9 +134,11 @@ def test_python_callees_the_code_computes_are_opaque() -> None:
     assert calls["pkg.app.App.wrapped"][0] == ("@traced", "opaque")
     assert calls["pkg.app.App.cached"] == [("self.step", "resolved")]
     # super() into a base outside the product (through a product base) may call back into
-    # this class's overrides; a base the file binds no name for (a builtin) is no such base
+    # this class's overrides; a base the file binds no name for (a builtin) is no such
+    # base, and a base's constructor is not read so
+    assert calls["pkg.app.App.close"] == [("super().close", "opaque"), ("super", "unresolved")]
     assert calls["pkg.app.App.__init__"] == [
-        ("super().__init__", "opaque"),
+        ("super().__init__", "dynamic"),
         ("super", "unresolved"),
     ]
     assert calls["pkg.app.Local.__init__"] == [
@@ -130,6 +146,11 @@ def test_python_callees_the_code_computes_are_opaque() -> None:
         ("super", "unresolved"),
     ]
     assert calls["pkg.app.App.plain"] == [("self.step", "resolved")]
+    # a string passed to a dispatch by that parameter is a call of that name
+    assert calls["pkg.app.App.go"] == [
+        ("self.dispatch", "resolved"),
+        ("self.dispatch('plain') -> [plain]", "dynamic"),
+    ]
 
 
 def test_typescript_callees_the_code_computes_are_opaque() -> None:
@@ -137,7 +158,8 @@ def test_typescript_callees_the_code_computes_are_opaque() -> None:
     assert not isinstance(parsers, str)
     calls = _kinds(read_js({"src/runner.ts": TS_APP}, parsers))
     assert ("r[name]", "opaque") in calls["src/runner.ts:Runner.report"]
-    assert calls["src/runner.ts:Runner.constructor"] == [("super", "opaque")]
+    assert calls["src/runner.ts:Runner.constructor"] == [("super", "dynamic")]
+    assert calls["src/runner.ts:Runner.emit"] == [("super.emit", "opaque")]
     # parameters called, a destructured one included; `this.#tick()` is the private method
     assert calls["src/runner.ts:Runner.each"] == [
         ("done", "callback"),
@@ -146,9 +168,12 @@ def test_typescript_callees_the_code_computes_are_opaque() -> None:
     ]
     assert calls["src/runner.ts.boot"] == [("r.each", "dynamic"), ("idle", "passed")]
     # a computed member of another package's object is that package's function
+    # a key the code writes is a member by its name, dynamic dispatch
     assert calls["src/runner.ts:Runner.stop"] == [
         ("this.#tick", "resolved"),
         ("chalk[this.color]", "external"),
+        ("this.items[Symbol.iterator]", "dynamic"),
+        ('this["save"]', "dynamic"),
     ]
     assert calls["src/runner.ts:Runner.make"] == [("factory", "resolved"), ("factory()", "opaque")]
 
@@ -167,26 +192,41 @@ def test_a_caller_running_an_opaque_call_within_the_depth_is_never_contradicted(
         tmp_path / "repo",
         {
             "package.json": '{"name": "runner", "version": "1.0.0"}\n',
-            "src/runner.ts": TS_APP + "export class Reporter { onInit(): void {} }\n",
+            "src/runner.ts": TS_APP
+            + "export class Reporter { onInit(): void {} onEnd(): void {} }\n",
         },
     )
     body = (
         "`Runner.start()` calls `onInit()` on every reporter.\n\n"
+        "`Runner.start()` calls `onEnd()` on every reporter.\n\n"
         "`Runner.each()` calls `idle()` at the end.\n\n"
         "`Runner.each()` calls `spare()` at the end.\n\n"
-        "`Runner.stop()` calls `idle()` at the end.\n"
+        "`Runner.stop()` calls `idle()` at the end.\n\n"
+        "`runAsync()` calls `spare()` with keywords.\n\n"
+        "`viaCall()` calls `idle()` on its object.\n"
     )
     claims = _claims(repo, tmp_path, body)
-    # start -> this.report("onInit") -> r[name]?.(): two hops, within the depth of 3
+    # start -> this.report("onInit") -> r[name]?.(): a string-keyed dispatch, read as a
+    # call named `onInit` on a value the model does not type
     through = claims["Runner.start() -> onInit()"]
-    assert through["verdict"] == "unjudged"
-    assert "`r[name]` at src/runner.ts:8 (in `report`, which it calls)" in through["evidence"]
+    assert through["verdict"] == "verified"
+    assert "this.report('onInit') -> [onInit]" in through["evidence"]
+    # the key passed is not `onEnd`: the opaque call in `report` leaves it unjudged
+    other = claims["Runner.start() -> onEnd()"]
+    assert other["verdict"] == "unjudged"
+    assert "`r[name]` at src/runner.ts:9 (in `report`, which it calls)" in other["evidence"]
     # `done` may be `idle`, which `boot` passes as a value; never `spare`, passed nowhere
     callback = claims["Runner.each() -> idle()"]
     assert callback["verdict"] == "unjudged" and "`done`" in callback["evidence"]
     assert claims["Runner.each() -> spare()"]["verdict"] == "contradicted"
     # the control: a body that runs no such call is still contradicted
     assert claims["Runner.stop() -> idle()"]["verdict"] == "contradicted"
+    # a member called on a value named like the callee (pyodide's
+    # `API.pyodide_code.eval_code_async.callKwargs(...)`) may be the callee called
+    held = claims["runAsync() -> spare()"]
+    assert held["verdict"] == "unjudged" and "on a value named `spare`" in held["evidence"]
+    # `o.tools.idle.call(o)` calls `idle`
+    assert claims["viaCall() -> idle()"]["verdict"] == "verified"
 
 
 def test_a_python_caller_with_getattr_or_a_wrapping_decorator_is_never_contradicted(
@@ -197,12 +237,64 @@ def test_a_python_caller_with_getattr_or_a_wrapping_decorator_is_never_contradic
         "`App.run()` calls `App.plain()` by its name.\n\n"
         "`App.wrapped()` calls `helper()` around the step.\n\n"
         "`App.cached()` calls `helper()` around the step.\n\n"
-        "`App.register()` calls `helper()` later.\n"
+        "`App.register()` calls `helper()` later.\n\n"
+        "`App.go()` calls `App.plain()` by its name.\n"
     )
     claims = _claims(repo, tmp_path, body)
     assert claims["App.run() -> App.plain()"]["verdict"] == "unjudged"
     wrapped = claims["App.wrapped() -> helper()"]
     assert wrapped["verdict"] == "unjudged" and "`@traced`" in wrapped["evidence"]
     assert claims["App.cached() -> helper()"]["verdict"] == "contradicted"
+    assert claims["App.go() -> App.plain()"]["verdict"] == "verified"
     passed = claims["App.register() -> helper()"]  # `self.later(callback=helper)`
     assert passed["verdict"] == "unjudged" and "passed as a value" in passed["evidence"]
+
+
+def test_a_function_assigned_to_a_member_is_read_and_reached_by_its_name(tmp_path: Path) -> None:
+    """`Module.loadAll = async function () {...}` (pyodide's `Module.loadPackagesFromImports`)
+    is a function of the product, reached by its member's name; `module.exports = function`
+    names none."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    source = (
+        "const Module = {};\n"
+        "Module.loadAll = async function (code) { await fetchAll(code); };\n"
+        "Runner.prototype.step = (x) => { helper(x); };\n"
+        "module.exports = function () { helper(1); };\n"
+        "function fetchAll(code) { return code; }\n"
+        "function helper(x) { return x; }\n"
+        "function boot() { return Module.loadAll('x'); }\n"
+    )
+    calls = _kinds(read_js({"src/api.js": source}, parsers))
+    assert calls["src/api.js.Module.loadAll@2"] == [("fetchAll", "resolved")]
+    assert calls["src/api.js.Runner.prototype.step@3"] == [("helper", "resolved")]
+    assert not [q for q in calls if "exports" in q]
+    repo = make_repo(
+        tmp_path / "repo",
+        {"package.json": '{"name": "api", "version": "1.0.0"}\n', "src/api.js": source},
+    )
+    claims = _claims(repo, tmp_path, "`loadAll` calls `fetchAll` first.\n")
+    assert claims["loadAll -> fetchAll"]["verdict"] == "verified"
+
+
+def test_a_method_called_on_a_local_the_function_made_resolves_to_its_class() -> None:
+    """`store = Store(); store.save()` and `const s = new Store(); s.save()`: the method of
+    the class the local was made by (a local bound twice stays dynamic dispatch)."""
+    python = (
+        "class Store:\n    def save(self):\n        pass\n\n"
+        "def keep():\n    store = Store()\n    store.save()\n\n"
+        "def twice(flag):\n    store = Store()\n    store = flag\n    store.save()\n"
+    )
+    calls = _kinds(read_python({"pkg/__init__.py": "", "pkg/s.py": python}))
+    assert calls["pkg.s.keep"] == [("Store", "constructor"), ("store.save", "resolved")]
+    assert calls["pkg.s.twice"][-1] == ("store.save", "dynamic")
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    source = (
+        "export class Store { save(): void {} }\n"
+        "export function keep() { const s = new Store(); s.save(); }\n"
+        "export function other(s: any) { s.save(); }\n"
+    )
+    js = _kinds(read_js({"src/s.ts": source}, parsers))
+    assert js["src/s.ts.keep"] == [("Store", "constructor"), ("s.save", "resolved")]
+    assert js["src/s.ts.other"] == [("s.save", "dynamic")]

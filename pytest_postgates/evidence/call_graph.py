@@ -29,6 +29,8 @@ _MATCHED_BY_NAME = (*_BY_NAME, "opaque", "callback")
 # named `get` or `fetch` may be any of dozens, and following it reaches most of the code.
 DYNAMIC_FANOUT = 5
 _DIRECT = ("resolved", "constructor")
+# A function's own members that call it (JavaScript's Function.prototype).
+_INVOKERS = frozenset({"call", "apply"})
 
 
 @dataclass(frozen=True)
@@ -180,4 +182,8 @@ def _hit(
     receiver, dot, _member = call.text.partition(".")
     if dot and receiver in names:
         return Hop(caller, call, by_name=call.kind not in _DIRECT)
+    # `handler.call(this, x)`, `this.save.apply(this, args)`: the function itself, called
+    parts = call.text.split("(", 1)[0].split(".")
+    if call.name in _INVOKERS and len(parts) > 2 and parts[-2] in names:
+        return Hop(caller, call, by_name=True)
     return None

@@ -7,7 +7,9 @@ classes, and the names it imports. :func:`resolve_units` then resolves every cal
 product function where the code says which one it is: a function of the same file, an
 imported one (followed through re-exports), a method of the enclosing class or of its
 product bases, a static method or a constructor. A call on a value whose type the code
-does not state is dynamic dispatch and stays unresolved, marked so.
+does not state is dynamic dispatch and stays unresolved, marked so. A call that passes a
+string literal to a function that calls a member by that parameter (``this.report('onInit')``
+into ``r[name]()``) is also a dynamic call of that name.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class RawCall:
     base: str
     text: str
     line: int
+    # the string literals it passes, by argument position (None: not a literal)
+    literals: tuple[str | None, ...] = ()
 
 
 @dataclass
@@ -67,6 +71,11 @@ class RawFunction:
     returns: str = ""
     modifiers: list[str] = field(default_factory=list)
     switches: list[tuple[str, int]] = field(default_factory=list)  # (switched over, line)
+    # local -> the class it holds, as written: made once by a constructor call
+    made_by: dict[str, str] = field(default_factory=dict)
+    # the argument position of the parameter it calls a member by (`r[name]()`,
+    # `getattr(self, name)()`): a string-keyed dispatch; -1 when none
+    dispatch: int = -1
 
 
 @dataclass
@@ -173,7 +182,9 @@ class _Resolver:
             found = step
         return found
 
-    def site(self, unit: UnitCalls, owner: str, call: RawCall) -> CallSite:
+    def site(
+        self, unit: UnitCalls, owner: str, call: RawCall, made_by: dict[str, str] | None = None
+    ) -> CallSite:
         def made(kind: str, target: str = "") -> CallSite:
             return CallSite(call.name, call.text, call.line, kind, target)
 
@@ -202,9 +213,11 @@ class _Resolver:
                         hit = self.method(found[1], call.name)  # type: ignore[arg-type]
                         if hit:
                             break
-                if hit is None and self.outside_base(unit, entry):
+                if hit is None and call.name != unit.constructor and self.outside_base(unit, entry):
                     # a base outside the product: its method may call back into this
                     # class's overrides (a template method), which the model cannot read
+                    # (its constructor is not read so: a base constructor calling an
+                    # override sees a half-built object, which code avoids)
                     return made("opaque")
             return made("resolved", hit) if hit else made("dynamic")
         if call.form == FIELD:
@@ -213,6 +226,12 @@ class _Resolver:
             return made("resolved", hit) if hit else made("dynamic")
         if call.form in (NAME, NEW):
             return self.settle(unit, self.in_scope(unit, call.name), made, call.form == NEW)
+        if call.form == MEMBER and made_by and call.base in made_by:
+            # a local the function made (`store = Store()`, `const s = new Store()`)
+            found = self.dotted(unit, made_by[call.base])
+            if found is not None and found[0] == "class":
+                hit = self.method(found[1], call.name)  # type: ignore[arg-type]
+                return made("resolved", hit) if hit else made("dynamic")
         if call.form == MEMBER:
             holder = self.dotted(unit, call.base)
             if holder is None and call.base.split(".")[0] in _GLOBAL_OBJECTS:
@@ -275,14 +294,28 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
     result: list[FunctionCalls] = []
     # a value passed is kept only when it is named like a product function
     named = {function.name for unit in units.values() for function in unit.functions}
+    dispatches = {
+        function.qualname: function.dispatch
+        for unit in units.values()
+        for function in unit.functions
+        if function.dispatch >= 0
+    }
     for key in sorted(units):
         unit = units[key]
         for function in unit.functions:
-            sites = [
-                resolver.site(unit, function.owner, call)
-                for call in function.calls
-                if call.form != PASSED or call.name in named
-            ]
+            sites: list[CallSite] = []
+            for call in function.calls:
+                if call.form == PASSED and call.name not in named:
+                    continue
+                site = resolver.site(unit, function.owner, call, function.made_by)
+                sites.append(site)
+                keyed = dispatches.get(site.target, -1) if site.kind == "resolved" else -1
+                literal = call.literals[keyed] if 0 <= keyed < len(call.literals) else None
+                if literal:
+                    # `this.report('onInit')` into `r[name]()`: a call named `onInit` on a
+                    # value the model does not type
+                    shown = f"{call.text}({literal!r}) -> [{literal}]"
+                    sites.append(CallSite(literal, shown, call.line, "dynamic"))
             result.append(
                 FunctionCalls(
                     function.qualname,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from dataclasses import replace
 
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
@@ -115,6 +116,29 @@ def _passed(call: ast.Call) -> list[RawCall]:
     return found
 
 
+def dispatch(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """The position (``self`` and ``cls`` left out) of the parameter the body calls a
+    member by (``getattr(self, name)()``, ``self.handlers[name]()``); -1 when none."""
+    arguments = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+    arguments = [a for a in arguments if a not in ("self", "cls")]
+    for inner in ast.walk(node):
+        if not isinstance(inner, ast.Call):
+            continue
+        func, key = inner.func, None
+        if isinstance(func, ast.Subscript):
+            key = func.slice
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr"
+            and len(func.args) >= 2
+        ):
+            key = func.args[1]
+        if isinstance(key, ast.Name) and key.id in arguments:
+            return arguments.index(key.id)
+    return -1
+
+
 def _calls_in(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
     """Every call in ``node``'s body, nested closures included, in source order, and the
     names its calls pass as values."""
@@ -133,7 +157,11 @@ def _calls_in(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
             base = (_dotted(held) if held is not None else None) or ""
             found.append(RawCall(OPAQUE, "", base, shown, inner.lineno))
         else:
-            found.append(raw_call(inner))
+            literals = tuple(
+                a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                for a in inner.args
+            )
+            found.append(replace(raw_call(inner), literals=literals))
         found += _passed(inner)
     found.sort(key=lambda call: call.line)
     return found
@@ -172,8 +200,48 @@ def _function(
         (ast.unparse(n.subject), n.lineno) for n in ast.walk(node) if isinstance(n, ast.Match)
     )
     return RawFunction(
-        qualname, node.name, owner, node.lineno, True, calls, returns, modifiers, switches
+        qualname,
+        node.name,
+        owner,
+        node.lineno,
+        True,
+        calls,
+        returns,
+        modifiers,
+        switches,
+        made_by=_made_by(node),
+        dispatch=dispatch(node),
     )
+
+
+def _made_by(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """The locals bound once, to a call of a dotted name (``store = Store()``): the name
+    called, which the resolution reads as a class where it names one."""
+    made: dict[str, str] = {}
+    bound: dict[str, int] = {}
+    for inner in ast.walk(node):
+        targets: list[ast.expr] = []
+        if isinstance(inner, ast.Assign):
+            targets = inner.targets
+        elif isinstance(inner, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            targets = [inner.target]
+        elif isinstance(inner, (ast.For, ast.AsyncFor, ast.withitem)):
+            held = inner.target if not isinstance(inner, ast.withitem) else inner.optional_vars
+            targets = [held] if held is not None else []
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    bound[name.id] = bound.get(name.id, 0) + 1
+        if (
+            isinstance(inner, ast.Assign)
+            and len(inner.targets) == 1
+            and isinstance(inner.targets[0], ast.Name)
+            and isinstance(inner.value, ast.Call)
+        ):
+            written = _dotted(inner.value.func)
+            if written:
+                made.setdefault(inner.targets[0].id, written)
+    return {name: written for name, written in made.items() if bound.get(name) == 1}
 
 
 def _held(annotation: ast.expr | None) -> str:

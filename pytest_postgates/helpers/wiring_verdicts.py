@@ -387,6 +387,15 @@ def _unless_possible(
         for call in function.calls:
             if call.kind == "passed":
                 continue
+            held = set(call.text.split("(", 1)[0].split(".")[1:-1]) & target.names
+            if held:
+                # `API.pyodide_code.eval_code_async.callKwargs(...)`: a member called on a
+                # value named like the callee, which may be the callee called another way
+                return Judged(
+                    "unjudged",
+                    f"`{who.text}` calls `{call.text}` on a value named `{held.pop()}` at "
+                    f"{function.path}:{call.line}, which may call `{what.text}` itself",
+                )
             if call.name in target.methods and not call.target:
                 return Judged(
                     "unjudged",
