@@ -519,6 +519,40 @@ CASES = (
         ),
         absent=({"row": 9, "subject has": "->"},),
     ),
+    Case(
+        # pyodide's changelog ("`runPythonAsync` now runs the code with `eval_code_async`")
+        # and vitest's locators.md:1052 ("Internally, this method calls `.elements` and
+        # wraps every element using [`page.elementLocator`](...)"): "using" is a call only
+        # joined to a call verb of the same caller
+        "runs with and a using joined to a call are read as calls",
+        PY_SOURCES,
+        "`get_module` now runs the lookup with `get_instance`.\n\n"
+        "## get_class\n\nInternally, this method calls `.look_up` and wraps every result "
+        "using [`build_value`](#b).\n\n"
+        "`get_instance` does the work using `build_inner`.\n",
+        (
+            _verdict("get_module -> get_instance", "verified"),
+            _verdict("get_class -> .look_up", "verified"),
+            _verdict("get_class -> build_value", "contradicted"),
+        ),
+        absent=({"subject": "get_instance -> build_inner"},),
+    ),
+    Case(
+        # vitest's vitest.md:279 ("This method emits `reporter.onWatcherRerun` and
+        # `onTestsRerun` events, then it runs tests with [`runTestSpecifications`](...)")
+        "it after then is the subject of its own sentence",
+        PY_SOURCES,
+        "## get_instance\n\nThis method emits `build_inner` events, then it runs the search "
+        "with [`look_up`](#l).\n\n"
+        "`get_super` reads `build_inner`, then it runs the search with `look_up`.\n\n"
+        "Lookups are slow, then it runs the search with `look_up`.\n",
+        (
+            _verdict("get_instance -> look_up", "verified"),
+            _verdict("get_super -> look_up", "contradicted"),
+        ),
+        # a sentence whose subject is no name: "it" is not read
+        absent=({"row": 7, "subject has": "->"},),
+    ),
 )
 
 

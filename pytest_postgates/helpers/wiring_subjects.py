@@ -40,6 +40,11 @@ _VERB = re.compile(
     r"|wraps(?=\s+(?:the\s+)?x+\s+(?:method|function|helper)s?\b)"
     # "uses" names a call only with a noun that says its object is a function
     r"|uses (?:the )?(?:helpers?|functions?)(?: like| such as)?"
+    # "`runPythonAsync` now runs the code with `eval_code_async`"
+    r"|runs (?:(?:the|its|a|an) )?(?:[a-z]+ ){0,2}?(?:with|via|through)"
+    # "calls `a` and wraps every element using `b`": a call only joined to a call verb
+    # before it in the sentence (:func:`_coordinated`)
+    r"|(?P<using>using)"
     # the plural verb after a list of callers ("`a()` and `b()` each call `c()`",
     # "`a` and `b` forward to `c`")
     r"|(?P<plural>(?:(?:each|both|all|also|then) (?:call|invoke|delegate to|forward to))"
@@ -176,12 +181,14 @@ def _claims_of(
         for verb in _VERB.finditer(plain, first, last):
             if verb.start() >= verbs_before:
                 break
-            found = _around(text, spans, verb, first, last, plain) or _recursion(
-                text, spans, verb, first
-            )
-            if not found:
+            found: list[CallSubjects] = []
+            if not verb.group("using"):
+                found = _around(text, spans, verb, first, last, plain) or _recursion(
+                    text, spans, verb, first
+                )
+            if not found and not verb.group("using"):
                 found = _pronoun_claims(text, spans, verb, sentences, index, heading)
-            if not found:
+            if not found and not verb.group("using"):
                 found = (
                     _opening_verb(text, spans, verb, first, last, heading)
                     or _called_in(text, spans, verb, last)
@@ -199,11 +206,14 @@ def _claims_of(
 
 
 # A verb joined to the one before it in its sentence, so sharing its caller: "`a` first
-# calls `b`, then calls `c`", "..., and finally calls `d`", "`a` reads `b` and calls `c`".
+# calls `b`, then calls `c`", "..., and finally calls `d`", "`a` reads `b` and calls `c`";
+# "using" only so ("`a` calls `b` and wraps each result using `c`").
 _COORDINATED = re.compile(
     r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:then|finally|also|later|next|afterwards)\s+)?$",
     re.IGNORECASE,
 )
+# "... and wraps every element using `b`": a verb of the caller's before "using".
+_USING_JOINT = re.compile(r"\s+and\s+[a-z]+s\b[^`,;:.]{0,40}?\s+$", re.IGNORECASE)
 
 
 def _coordinated(
@@ -216,7 +226,8 @@ def _coordinated(
 ) -> list[CallSubjects]:
     """The claim of an active verb joined to the sentence's previous call verb (see
     :data:`_COORDINATED`): the previous verb's caller calls this verb's callees."""
-    if verb.group("passive") or not _COORDINATED.search(plain, 0, verb.start()):
+    joint = _USING_JOINT if verb.group("using") else _COORDINATED
+    if verb.group("passive") or not joint.search(plain, 0, verb.start()):
         return []
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
     if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
@@ -486,7 +497,9 @@ def _names(text: str, chain: list[tuple[int, int, str]]) -> list[Subject]:
 # A caller written as a pronoun right before the verb, at a sentence's start or after a
 # dash or semicolon ("It also calls", "— it calls", "This method then calls").
 _PRONOUN = re.compile(
-    r"(?:^|[\u2014;]\s*|--\s*)"
+    r"(?:^|[\u2014;]\s*|--\s*"
+    # a second clause of the sentence's subject ("This method emits `x`, then it runs")
+    r"|(?P<then>,\s*(?:and\s+)?then\s+))"
     # a sentence adverb before it ("Internally, this method calls")
     r"(?:[A-Z][a-z]+ly,?\s+)?"
     r"(?:it|(?P<demonstrative>this (?:method|function|helper|constructor)))\s+"
@@ -496,6 +509,11 @@ _PRONOUN = re.compile(
     r"(?:[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+(?:and|by)\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|still)\s+)*$",
     re.IGNORECASE,
+)
+# A sentence opening with "this method" (a sentence adverb allowed): the subject ", then
+# it" goes back to.
+_THIS_OPENS = re.compile(
+    r"\s*(?:[A-Z][a-z]+ly,?\s+)?this (?:method|function|helper|constructor)\b", re.IGNORECASE
 )
 # How many sentences back "this method" may point for the function it names.
 _DEMONSTRATIVE_REACH = 2
@@ -524,15 +542,20 @@ def _pronoun_claims(
     pronoun = _PRONOUN.search(text[first : verb.start()])
     if pronoun is None:
         return []
+    joined = pronoun.group("then") is not None
     referent = _sentence_subject(text, spans, first, verb.start())
-    back = index - 1
+    back = -1 if joined else index - 1
     while referent is None and back >= 0:
         start, end = sentences[back]
         if _STARTS_WITH_IT.match(text, start) is None:
             referent = _sentence_subject(text, spans, start, end)
             break
         back -= 1
-    demonstrative = pronoun.group("demonstrative") is not None
+    demonstrative = pronoun.group("demonstrative") is not None or bool(
+        joined and referent is None and _THIS_OPENS.match(text, first)
+    )
+    if joined and referent is None and not demonstrative:
+        return []
     if referent is None and demonstrative:
         referent = _last_named(spans, sentences, index)
     named = heading if referent is None and demonstrative else None
