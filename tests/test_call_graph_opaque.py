@@ -298,3 +298,14 @@ def test_a_method_called_on_a_local_the_function_made_resolves_to_its_class() ->
     js = _kinds(read_js({"src/s.ts": source}, parsers))
     assert js["src/s.ts.keep"] == [("Store", "constructor"), ("s.save", "resolved")]
     assert js["src/s.ts.other"] == [("s.save", "dynamic")]
+
+
+def test_a_file_whose_parameters_are_outside_any_function_is_read() -> None:
+    """A file of top-level callbacks only (`module.exports = (o) => parse(o)`, no function
+    the call graph lists) is read: its parameters belong to no function (the reader once
+    failed on it, and the file went unread by the whole model)."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    source = "module.exports = (opts) => parse(opts);\napp.get('/', (req, res) => res.send());\n"
+    facts = read_js({"lib/options.js": source}, parsers)
+    assert "lib/options.js" not in facts.unread

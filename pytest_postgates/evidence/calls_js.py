@@ -324,6 +324,8 @@ def read_unit(
     positions: dict[int, list[str | None]] = {}
     for params in captures.get("params", []):
         at = bisect.bisect_right(starts, params.start_byte) - 1
+        if at < 0:
+            continue  # a closure outside any function (a file of top-level callbacks)
         holder = params.parent
         if holder is not None and holder.type in ("arrow_function", "function_expression"):
             holder = holder.parent if holder.start_byte != starts[at] else holder
