@@ -9,7 +9,7 @@ one exists at all when dynamic calls are followed to the product functions of th
 (then the claim is possible, not shown); a name shared by many functions (`get`, `fetch`)
 is not followed. :meth:`CallGraph.opaque` finds the calls within reach that may call a
 function the graph does not show: a callee the code computes (``opaque``: a computed key, a
-wrapping decorator, an outside base's method called through ``super()``), a callback (a
+wrapping decorator), a callback (a
 parameter called) where the function is passed as a value somewhere, or the function
 passed as a value; where one is, no path shown does not mean none exists.
 """

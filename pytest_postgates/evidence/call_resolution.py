@@ -23,9 +23,9 @@ from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 NAME, THIS, SUPER, MEMBER, NEW, DYNAMIC = "name", "this", "super", "member", "new", "dynamic"
 FIELD = "field"  # a method of a field of the enclosing class (`this.store.save()`)
 # A call whose callee the code computes: a member by a computed key (`handlers[kind]()`,
-# `getattr(self, name)()`), a call's result called, a wrapping decorator, an outside
-# base's method through `super()`. It may call any function, so a body that makes one is
-# not fully read for a claim that it calls nothing of a name.
+# `getattr(self, name)()`), a call's result called, a wrapping decorator. It may call any
+# function, so a body that makes one is not fully read for a claim that it calls nothing
+# of a name.
 OPAQUE = "opaque"
 # A call of a function the caller was given (its own parameter: a callback). It may call
 # whatever its callers pass: a function of the product only where one is passed as a value.
@@ -213,12 +213,6 @@ class _Resolver:
                         hit = self.method(found[1], call.name)  # type: ignore[arg-type]
                         if hit:
                             break
-                if hit is None and call.name != unit.constructor and self.outside_base(unit, entry):
-                    # a base outside the product: its method may call back into this
-                    # class's overrides (a template method), which the model cannot read
-                    # (its constructor is not read so: a base constructor calling an
-                    # override sees a half-built object, which code avoids)
-                    return made("opaque")
             return made("resolved", hit) if hit else made("dynamic")
         if call.form == FIELD:
             held = self.field_class(unit, owner, call.base)
@@ -248,19 +242,6 @@ class _Resolver:
                 return made("resolved", hit) if hit else made("dynamic")
             return made("dynamic")
         return made("dynamic")
-
-    def outside_base(self, unit: UnitCalls, entry: ClassEntry, depth: int = 0) -> bool:
-        """Whether ``entry`` or one of its product bases has a base imported from outside
-        the product (a builtin base, `Exception`, is not: the file binds no such name)."""
-        for base in entry.bases:
-            found = self.dotted(unit, base)
-            if found is not None and found[0] == "external":
-                return True
-            if found is not None and found[0] == "class" and depth < _HOPS:
-                held: ClassEntry = found[1]  # type: ignore[assignment]
-                if self.outside_base(self.units[held.unit], held, depth + 1):
-                    return True
-        return False
 
     def field_class(self, unit: UnitCalls, owner: str, name: str) -> ClassEntry | None:
         """The product class the field ``name`` of class ``owner`` holds, when declared."""

@@ -180,7 +180,7 @@ class CallSite:
     whose type the model does not know: dynamic dispatch), ``unresolved`` (a bare name
     that is no product function: a local, a global), ``external`` (imported from outside
     the product) or ``opaque`` (a callee the code computes: a computed key, a callback
-    parameter, a wrapping decorator, an outside base's method through ``super()``; any
+    parameter, a wrapping decorator; any
     function)."""
 
     name: str

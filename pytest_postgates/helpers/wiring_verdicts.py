@@ -10,7 +10,7 @@ A call claim ``X calls Y`` is
 * ``unjudged`` otherwise, with the reason (a name the model does not know, a body read
   with syntax errors, a path that exists only through dynamic dispatch, a call within the
   depth whose callee the code computes: ``handlers[kind]()``, ``getattr(o, name)()``, a
-  callback parameter, a wrapping decorator, an outside base's method through ``super()``).
+  callback parameter, a wrapping decorator).
 
 A bare method name several classes define is read as the method of the classes the post
 names, when those name one body (a post about `TogetherAIProvider` means its inherited
@@ -420,8 +420,7 @@ def _unless_possible(
 
 
 _OPAQUE_WHY = {
-    "opaque": "a callee the code computes (a computed key, a wrapping decorator or an "
-    "outside base's method)",
+    "opaque": "a callee the code computes (a computed key or a wrapping decorator)",
     "callback": "a callback it is given, and the product passes functions of that name as values",
     "passed": "passed as a value: whatever receives it may call it",
 }
