@@ -11,7 +11,8 @@ import pytest
 
 from pytest_postgates.gates import BY_ID, GATES
 from pytest_postgates.gates.wiring_claims import WiringClaimsSettings
-from pytest_postgates.helpers.wiring_subjects import call_subjects, mermaid_edges, subject
+from pytest_postgates.helpers.wiring_mermaid import mermaid_edges
+from pytest_postgates.helpers.wiring_subjects import call_subjects, subject
 from tests.helpers import git, make_post, make_repo, repo_context
 
 TS_SOURCES = {

@@ -93,6 +93,20 @@ WALK_SOURCES = {
         "    return list(node)\n"
     ),
 }
+SEQ_SOURCES = {
+    "pkg/__init__.py": "",
+    "pkg/attr.py": (
+        "class Attr:\n"
+        "    def get_attribute(self, obj):\n"
+        "        self.get_computed('a')\n"
+        "        found = self.find_member() if obj else self.find_in_mro()\n"
+        "        return self.get_computed('b') or found\n\n"
+        "    def get_computed(self, name):\n        return name\n\n"
+        "    def find_member(self):\n        return 1\n\n"
+        "    def find_in_mro(self):\n        return 2\n\n"
+        "    def run_other(self):\n        return 3\n"
+    ),
+}
 LOC_SOURCES = {
     "pkg/__init__.py": "",
     "pkg/loc.py": "def every():\n    return elements()\n\n\n"
@@ -127,6 +141,10 @@ def _verdict(subject: str, verdict: str, **more: object) -> tuple[Which, Holds]:
 def _row(row: int, verdict: str, code: str = "", **more: object) -> tuple[Which, Holds]:
     which: Which = {"row": row, "code": code} if code else {"row": row}
     return which, {"verdict": verdict, **more}
+
+
+def _in_row(row: int, subject: str, verdict: str, **more: object) -> tuple[Which, Holds]:
+    return {"row": row, "subject": subject}, {"verdict": verdict, **more}
 
 
 CASES = (
@@ -454,6 +472,86 @@ CASES = (
             _verdict("every -> .elements", "verified"),
             _verdict("first -> .elements", "contradicted"),
         ),
+    ),
+    Case(
+        # pytype's attributes.md:78-82: the sentence opens on a line before the verb, and
+        # verbs joined by ", then" / ", and finally" share the first verb's caller
+        "verbs joined to a sentence's first call share its caller across wrapped lines",
+        SEQ_SOURCES,
+        "To mimic this, `get_attribute` first calls\n"
+        '`get_computed("a")`, then calls either\n'
+        "`find_member` or `find_in_mro` depending on\n"
+        "the target, and finally calls `run_other`.\n",
+        (
+            _in_row(1, 'get_attribute -> get_computed("a")', "verified"),
+            _in_row(2, "get_attribute -> find_member", "verified"),
+            _in_row(2, "get_attribute -> find_in_mro", "verified", listed=1),
+            _in_row(4, "get_attribute -> run_other", "contradicted"),
+        ),
+    ),
+    Case(
+        # Kolonie's D-020 ("`bookTaskReward` lives in `rewards.ts`, is" / "called by
+        # `recordVerdict` inside its transaction"): the sentence's subject with its
+        # predicates joined by commas
+        "a passive after a predicate joined by a comma keeps the sentence's subject",
+        PY_SOURCES,
+        "**Decision.** `look_up` lives in `pkg/attribute.py`, is\n"
+        "called by `get_instance` inside its loop, and takes a name.\n\n"
+        "`get_super` lives in `pkg/attribute.py`, is called by `get_module`.\n",
+        (
+            _in_row(1, "get_instance -> look_up", "verified"),
+            _in_row(4, "get_module -> get_super", "contradicted"),
+        ),
+    ),
+    Case(
+        # vitest's reporters.md:58 ("### onInit ... Internally this method is called inside
+        # [`vitest.start`](...), [`vitest.init`](...) or [`vitest.mergeReports`](...)")
+        "this method is called inside a list of callers, together",
+        PY_SOURCES,
+        "## look_up\n\nInternally this method is called inside [`get_instance`](#a), "
+        "[`get_super`](#b) or [`get_module`](#c).\n\n"
+        "## build_inner\n\nInternally this method is called inside [`get_module`](#a) "
+        "or [`get_super`](#b).\n\n"
+        "`look_up` is called in `attribute.py` once.\n",
+        (
+            _verdict("get_instance, get_super and get_module -> look_up", "verified"),
+            _verdict("get_module and get_super -> build_inner", "contradicted"),
+        ),
+        absent=({"row": 9, "subject has": "->"},),
+    ),
+    Case(
+        # pyodide's changelog ("`runPythonAsync` now runs the code with `eval_code_async`")
+        # and vitest's locators.md:1052 ("Internally, this method calls `.elements` and
+        # wraps every element using [`page.elementLocator`](...)"): "using" is a call only
+        # joined to a call verb of the same caller
+        "runs with and a using joined to a call are read as calls",
+        PY_SOURCES,
+        "`get_module` now runs the lookup with `get_instance`.\n\n"
+        "## get_class\n\nInternally, this method calls `.look_up` and wraps every result "
+        "using [`build_value`](#b).\n\n"
+        "`get_instance` does the work using `build_inner`.\n",
+        (
+            _verdict("get_module -> get_instance", "verified"),
+            _verdict("get_class -> .look_up", "verified"),
+            _verdict("get_class -> build_value", "contradicted"),
+        ),
+        absent=({"subject": "get_instance -> build_inner"},),
+    ),
+    Case(
+        # vitest's vitest.md:279 ("This method emits `reporter.onWatcherRerun` and
+        # `onTestsRerun` events, then it runs tests with [`runTestSpecifications`](...)")
+        "it after then is the subject of its own sentence",
+        PY_SOURCES,
+        "## get_instance\n\nThis method emits `build_inner` events, then it runs the search "
+        "with [`look_up`](#l).\n\n"
+        "`get_super` reads `build_inner`, then it runs the search with `look_up`.\n\n"
+        "Lookups are slow, then it runs the search with `look_up`.\n",
+        (
+            _verdict("get_instance -> look_up", "verified"),
+            _verdict("get_super -> look_up", "contradicted"),
+        ),
+        # a sentence whose subject is no name: "it" is not read
+        absent=({"row": 7, "subject has": "->"},),
     ),
 )
 

@@ -7,7 +7,11 @@ only by its name, and only as the last hop (``X`` calls ``this.store.save()``: i
 ``Store.save``). :meth:`CallGraph.reach` says whether a path exists that way, and whether
 one exists at all when dynamic calls are followed to the product functions of their name
 (then the claim is possible, not shown); a name shared by many functions (`get`, `fetch`)
-is not followed.
+is not followed. :meth:`CallGraph.opaque` finds the calls within reach that may call a
+function the graph does not show: a callee the code computes (``opaque``: a computed key, a
+wrapping decorator), a callback (a
+parameter called) where the function is passed as a value somewhere, or the function
+passed as a value; where one is, no path shown does not mean none exists.
 """
 
 from __future__ import annotations
@@ -18,10 +22,15 @@ from dataclasses import dataclass
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 
 _BY_NAME = ("dynamic", "unresolved")
+# An opaque call matches a callee by its name as written (a callback called `onDone`), like
+# a dynamic one, but is never followed by that name: it may be any function.
+_MATCHED_BY_NAME = (*_BY_NAME, "opaque", "callback")
 # A dynamic call is followed to the functions of its name only when they are few: a call
 # named `get` or `fetch` may be any of dozens, and following it reaches most of the code.
 DYNAMIC_FANOUT = 5
 _DIRECT = ("resolved", "constructor")
+# A function's own members that call it (JavaScript's Function.prototype).
+_INVOKERS = frozenset({"call", "apply"})
 
 
 @dataclass(frozen=True)
@@ -56,7 +65,10 @@ class CallGraph:
         self.by_qualname: dict[str, FunctionCalls] = {}
         self.by_name: dict[str, list[FunctionCalls]] = {}
         self.by_owner: dict[str, list[FunctionCalls]] = {}
+        # the names passed as values somewhere: what a callback may be
+        self.passed: set[str] = set()
         for function in functions:
+            self.passed.update(c.name for c in function.calls if c.kind == "passed")
             self.by_qualname.setdefault(function.qualname, function)
             self.by_name.setdefault(function.name, []).append(function)
             if function.owner:
@@ -104,6 +116,37 @@ class CallGraph:
                 break
         return Reach()
 
+    def opaque(
+        self, sources: Sequence[FunctionCalls], depth: int, names: frozenset[str]
+    ) -> Hop | None:
+        """The first call made by ``sources``, or by a function they reach through at most
+        ``depth - 1`` resolved calls, that may be a call of a function named one of
+        ``names`` the graph does not show: an opaque call (a callee the code computes), a
+        callback called when a product function of one of the names is passed as a value
+        somewhere, or one of the names passed as a value (whatever receives it may call
+        it). None when there is none."""
+        seen = {s.qualname for s in sources}
+        frontier = list(dict.fromkeys(s.qualname for s in sources))
+        passed = bool(names & self.passed)
+        for _level in range(depth):
+            following: list[str] = []
+            for qualname in frontier:
+                caller = self.by_qualname.get(qualname)
+                if caller is None:
+                    continue
+                for call in caller.calls:
+                    if (
+                        call.kind == "opaque"
+                        or (call.kind == "callback" and passed)
+                        or (call.kind == "passed" and call.name in names)
+                    ):
+                        return Hop(caller, call)
+                    if call.kind == "resolved" and call.target not in seen:
+                        seen.add(call.target)
+                        following.append(call.target)
+            frontier = following
+        return None
+
     def _steps(self, call: CallSite, follow_dynamic: bool) -> list[str]:
         if call.kind == "resolved":
             return [call.target]
@@ -128,13 +171,19 @@ class CallGraph:
 def _hit(
     caller: FunctionCalls, call: CallSite, targets: frozenset[str], names: frozenset[str]
 ) -> Hop | None:
+    if call.kind == "passed":  # a value passed, no call
+        return None
     if call.kind in _DIRECT and call.target in targets:
         return Hop(caller, call)
-    if call.kind in _BY_NAME and call.name in names:
+    if call.kind in _MATCHED_BY_NAME and call.name in names:
         return Hop(caller, call, by_name=True)
     # A member of the target named as the receiver (`PostFile.from_parent(...)` uses the
     # class PostFile): a call of it, certain when the member resolved.
     receiver, dot, _member = call.text.partition(".")
     if dot and receiver in names:
         return Hop(caller, call, by_name=call.kind not in _DIRECT)
+    # `handler.call(this, x)`, `this.save.apply(this, args)`: the function itself, called
+    parts = call.text.split("(", 1)[0].split(".")
+    if call.name in _INVOKERS and len(parts) > 2 and parts[-2] in names:
+        return Hop(caller, call, by_name=True)
     return None

@@ -7,7 +7,9 @@ classes, and the names it imports. :func:`resolve_units` then resolves every cal
 product function where the code says which one it is: a function of the same file, an
 imported one (followed through re-exports), a method of the enclosing class or of its
 product bases, a static method or a constructor. A call on a value whose type the code
-does not state is dynamic dispatch and stays unresolved, marked so.
+does not state is dynamic dispatch and stays unresolved, marked so. A call that passes a
+string literal to a function that calls a member by that parameter (``this.report('onInit')``
+into ``r[name]()``) is also a dynamic call of that name.
 """
 
 from __future__ import annotations
@@ -20,6 +22,17 @@ from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 # Call forms as the readers write them.
 NAME, THIS, SUPER, MEMBER, NEW, DYNAMIC = "name", "this", "super", "member", "new", "dynamic"
 FIELD = "field"  # a method of a field of the enclosing class (`this.store.save()`)
+# A call whose callee the code computes: a member by a computed key (`handlers[kind]()`,
+# `getattr(self, name)()`), a call's result called, a wrapping decorator. It may call any
+# function, so a body that makes one is not fully read for a claim that it calls nothing
+# of a name.
+OPAQUE = "opaque"
+# A call of a function the caller was given (its own parameter: a callback). It may call
+# whatever its callers pass: a function of the product only where one is passed as a value.
+CALLBACK = "callback"
+# A product function's name passed as a value (`register(handler)`, `map(self.step)`): no
+# call, but whatever receives it may call it.
+PASSED = "passed"
 _HOPS = 8  # re-export chains followed at most this deep (a cycle ends there)
 # The languages' own global objects and builtin types (JavaScript's `JSON`, `Math`,
 # `console`; Python's `str`, `dict`): a member call on one of them, when no name of the
@@ -43,6 +56,8 @@ class RawCall:
     base: str
     text: str
     line: int
+    # the string literals it passes, by argument position (None: not a literal)
+    literals: tuple[str | None, ...] = ()
 
 
 @dataclass
@@ -56,6 +71,11 @@ class RawFunction:
     returns: str = ""
     modifiers: list[str] = field(default_factory=list)
     switches: list[tuple[str, int]] = field(default_factory=list)  # (switched over, line)
+    # local -> the class it holds, as written: made once by a constructor call
+    made_by: dict[str, str] = field(default_factory=dict)
+    # the argument position of the parameter it calls a member by (`r[name]()`,
+    # `getattr(self, name)()`): a string-keyed dispatch; -1 when none
+    dispatch: int = -1
 
 
 @dataclass
@@ -162,10 +182,23 @@ class _Resolver:
             found = step
         return found
 
-    def site(self, unit: UnitCalls, owner: str, call: RawCall) -> CallSite:
+    def site(
+        self, unit: UnitCalls, owner: str, call: RawCall, made_by: dict[str, str] | None = None
+    ) -> CallSite:
         def made(kind: str, target: str = "") -> CallSite:
             return CallSite(call.name, call.text, call.line, kind, target)
 
+        if call.form == OPAQUE and call.base:
+            # a computed member of another package's object (`chalk[color]()`) is that
+            # package's function, never the product's
+            holder = self.dotted(unit, call.base)
+            root = call.base.split(".")[0]
+            if (holder is not None and holder[0] == "external") or (
+                holder is None and root in _GLOBAL_OBJECTS
+            ):
+                return made("external")
+        if call.form in (OPAQUE, CALLBACK, PASSED):
+            return made(call.form)
         if call.form in (THIS, SUPER):
             entry = unit.classes.get(owner)
             if entry is None:
@@ -187,6 +220,12 @@ class _Resolver:
             return made("resolved", hit) if hit else made("dynamic")
         if call.form in (NAME, NEW):
             return self.settle(unit, self.in_scope(unit, call.name), made, call.form == NEW)
+        if call.form == MEMBER and made_by and call.base in made_by:
+            # a local the function made (`store = Store()`, `const s = new Store()`)
+            found = self.dotted(unit, made_by[call.base])
+            if found is not None and found[0] == "class":
+                hit = self.method(found[1], call.name)  # type: ignore[arg-type]
+                return made("resolved", hit) if hit else made("dynamic")
         if call.form == MEMBER:
             holder = self.dotted(unit, call.base)
             if holder is None and call.base.split(".")[0] in _GLOBAL_OBJECTS:
@@ -234,10 +273,30 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
     """Every function of ``units`` with its calls resolved (see the module doc)."""
     resolver = _Resolver(units, locate)
     result: list[FunctionCalls] = []
+    # a value passed is kept only when it is named like a product function
+    named = {function.name for unit in units.values() for function in unit.functions}
+    dispatches = {
+        function.qualname: function.dispatch
+        for unit in units.values()
+        for function in unit.functions
+        if function.dispatch >= 0
+    }
     for key in sorted(units):
         unit = units[key]
         for function in unit.functions:
-            sites = [resolver.site(unit, function.owner, call) for call in function.calls]
+            sites: list[CallSite] = []
+            for call in function.calls:
+                if call.form == PASSED and call.name not in named:
+                    continue
+                site = resolver.site(unit, function.owner, call, function.made_by)
+                sites.append(site)
+                keyed = dispatches.get(site.target, -1) if site.kind == "resolved" else -1
+                literal = call.literals[keyed] if 0 <= keyed < len(call.literals) else None
+                if literal:
+                    # `this.report('onInit')` into `r[name]()`: a call named `onInit` on a
+                    # value the model does not type
+                    shown = f"{call.text}({literal!r}) -> [{literal}]"
+                    sites.append(CallSite(literal, shown, call.line, "dynamic"))
             result.append(
                 FunctionCalls(
                     function.qualname,

@@ -2,11 +2,17 @@
 the tree-sitter tree the model already parsed (one query, run in C).
 
 Functions are function declarations, methods (class fields holding an arrow function
-included) and ``const f = () => ...``; a function written inside another belongs to it
-(its calls are that body's). ``this.x()`` and ``super.x()`` are calls on the enclosing
-class, ``name()``, ``ns.name()`` and ``new Name()`` go through the file's names and imports
-(:class:`~.file_table.FileTable`'s, followed through re-exports by
-:mod:`.call_resolution`); any other receiver is dynamic dispatch.
+included), ``const f = () => ...`` and functions assigned to a member
+(``Module.load = function () {}``, reached by that member's name); a function written
+inside another belongs to it (its calls are that body's). ``this.x()`` and ``super.x()``
+are calls on the enclosing class, ``name()``, ``ns.name()`` and ``new Name()`` go through
+the file's names and imports (:class:`~.file_table.FileTable`'s, followed through
+re-exports by :mod:`.call_resolution`); any other receiver is dynamic dispatch, and so is a
+key the code writes (``obj["save"]()``, ``s[Symbol.asyncIterator]()``). A callee the code
+computes (``handlers[kind]()``, ``r[name]?.()``, a call's result called) is opaque: it may
+be any function; the function's own parameter called is a callback (whatever its callers
+pass), and a name passed to a call as a value is recorded as passed. ``this.#x()`` is the
+class's private method ``#x``.
 """
 
 from __future__ import annotations
@@ -14,14 +20,18 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from pytest_postgates.evidence.call_resolution import (
+    CALLBACK,
     DYNAMIC,
     FIELD,
     MEMBER,
     NAME,
     NEW,
+    OPAQUE,
+    PASSED,
     SUPER,
     THIS,
     ClassEntry,
@@ -41,9 +51,20 @@ _PATTERNS = (
     f"(variable_declarator name: (identifier) value: {_FUNCTION_VALUE}) @fn",
     f"(public_field_definition name: (_) value: {_FUNCTION_VALUE}) @fn",
     f"(field_definition property: (_) value: {_FUNCTION_VALUE}) @fn",
+    # a function assigned to a member (`Module.loadAll = async function () {}`,
+    # `Foo.prototype.run = function () {}`, `exports.read = () => {}`)
+    f"(assignment_expression left: (member_expression) right: {_FUNCTION_VALUE}) @fn",
     "(call_expression function: (_) @call)",
     "(new_expression constructor: (_) @new)",
     "(switch_statement value: (_) @switch)",
+    # the names a function is given: a callback called by its name is opaque
+    "(formal_parameters) @params",
+    "(arrow_function parameter: (identifier) @params)",
+    # a local made by a constructor (`const store = new Store()`)
+    "(variable_declarator name: (identifier) value: (new_expression)) @made",
+    # the names passed to a call as values: whatever receives one may call it
+    "(arguments (identifier) @passed)",
+    "(arguments (member_expression) @passed)",
     "(class_declaration name: (_)) @class",
     "(abstract_class_declaration name: (_)) @class",
     "(class name: (_)) @class",
@@ -105,6 +126,20 @@ def raw_call(source: bytes, callee: Any, constructs: bool) -> RawCall:
     if callee.type == "identifier":
         name = _text(source, callee)
         return RawCall(NEW if constructs else NAME, name, "", shown, line)
+    if callee.type == "subscript_expression":
+        index = callee.child_by_field_name("index")
+        key = _text(source, index) if index is not None else ""
+        if index is not None and (index.type == "string" or key.startswith("Symbol.")):
+            # a key the code writes (`obj["save"]()`, `s[Symbol.asyncIterator]()`): a
+            # member by its name on a value of unknown type
+            name = key[1:-1] if index.type == "string" else f"[{key}]"
+            return RawCall(DYNAMIC, name, "", shown, line)
+    if callee.type in _COMPUTED:
+        held = (
+            callee.child_by_field_name("object") if callee.type == "subscript_expression" else None
+        )
+        base = _dotted(source, held) if held is not None else None
+        return RawCall(OPAQUE, "", base or "", shown, line)
     if callee.type == "member_expression":
         obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
         name = _text(source, prop) if prop is not None else ""
@@ -124,7 +159,64 @@ def raw_call(source: bytes, callee: Any, constructs: bool) -> RawCall:
     return RawCall(DYNAMIC, "", "", shown, line)
 
 
+# Callees the code computes: an item by a key, a call's result, an await's.
+_COMPUTED = frozenset({"subscript_expression", "call_expression", "await_expression"})
+# Parts of a parameter that name no parameter: its type, its default value.
+_NOT_NAMES = frozenset({"type_annotation", "value", "right"})
+
+
+def _parameter_names(source: bytes, node: Any) -> set[str]:
+    """The names a parameter list (or an arrow's one parameter) binds, destructured ones
+    included; types and default values left out."""
+    if node.type in ("identifier", "shorthand_property_identifier_pattern"):
+        return {_text(source, node)}
+    names: set[str] = set()
+    for index, child in enumerate(node.children):
+        field_name = node.field_name_for_child(index)
+        if child.type == "type_annotation" or field_name in _NOT_NAMES:
+            continue
+        if node.type == "pair_pattern" and field_name == "key":
+            continue
+        names |= _parameter_names(source, child)
+    return names
+
+
+def _passed(source: bytes, node: Any) -> RawCall:
+    """A name passed to a call as a value (``register(handler)``, ``xs.map(this.step)``)."""
+    held = node.child_by_field_name("property") if node.type == "member_expression" else node
+    name = _text(source, held) if held is not None else ""
+    shown = " ".join(_text(source, node).split())[:_TEXT_LIMIT]
+    return RawCall(PASSED, name, "", shown, node.start_point[0] + 1)
+
+
+def _literals(source: bytes, callee: Any) -> tuple[str | None, ...]:
+    """The string literals a call passes, by argument position (None: not a literal)."""
+    call = callee.parent
+    arguments = call.child_by_field_name("arguments") if call is not None else None
+    if arguments is None or arguments.type != "arguments":
+        return ()
+    return tuple(
+        _text(source, a)[1:-1] if a.type == "string" else None for a in arguments.named_children
+    )
+
+
+def _positional(source: bytes, params: Any) -> list[str | None]:
+    """A parameter list's names by position (None: destructured), or an arrow's one name."""
+    if params.type == "identifier":
+        return [_text(source, params)]
+    names: list[str | None] = []
+    for child in params.named_children:
+        typed = child.type.endswith("_parameter")
+        pattern = child.child_by_field_name("pattern") if typed else child
+        if child.type != "comment":
+            found = pattern is not None and pattern.type == "identifier"
+            names.append(_text(source, pattern) if found else None)
+    return names
+
+
 def _name_of(source: bytes, node: Any) -> str:
+    if node.type == "assignment_expression":
+        node = node.child_by_field_name("left")
     name = node.child_by_field_name("name") or node.child_by_field_name("property")
     return _text(source, name) if name is not None else ""
 
@@ -170,7 +262,7 @@ def read_unit(
         return None
     unit = UnitCalls(path, path, "constructor")
     found = [(node, _name_of(source, node)) for node in captures.get("fn", [])]
-    calls = [(node, False) for node in captures.get("call", [])]
+    calls: list[tuple[Any, bool | None]] = [(node, False) for node in captures.get("call", [])]
     calls += [(node, True) for node in captures.get("new", [])]
     for node in captures.get("class", []):
         name = _name_of(source, node)
@@ -193,10 +285,18 @@ def read_unit(
                 entry.methods.setdefault(name, qualname)
         elif node.parent is not None and node.parent.type == "object":
             qualname = f"{path}.{name}@{line}"  # an object literal's method
+        elif node.type == "assignment_expression":
+            if name in ("exports", "default"):
+                continue  # `module.exports = function`: the module's, no name of its own
+            left = node.child_by_field_name("left")
+            written = _dotted(source, left) if left is not None else None
+            # reached by its member's name (dynamic dispatch), not as a name in scope
+            qualname = f"{path}.{written or name}@{line}"
         else:
             qualname = f"{path}.{name}"
             unit.top.setdefault(name, qualname)
-        returns, modifiers = _declared(source, node)
+        value = node.child_by_field_name("right") if node.type == "assignment_expression" else None
+        returns, modifiers = _declared(source, value if value is not None else node)
         function = RawFunction(
             qualname, name, owner, line, not node.has_error, [], returns, modifiers
         )
@@ -204,11 +304,54 @@ def read_unit(
     starts = [start for start, _end, _function in functions]
     # A chain's calls start at one byte: the inner one (ending first) comes first, whatever
     # order the query returned them in.
+    calls += [(node, None) for node in captures.get("passed", [])]
     ordered = sorted(calls, key=lambda item: (item[0].start_byte, item[0].end_byte))
+    keys: dict[int, set[str]] = {}  # function -> the names it indexes a callee by
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         if at >= 0 and callee.start_byte < functions[at][1]:
-            functions[at][2].calls.append(raw_call(source, callee, constructs))
+            if constructs is None:
+                functions[at][2].calls.append(_passed(source, callee))
+                continue
+            made = raw_call(source, callee, constructs)
+            functions[at][2].calls.append(replace(made, literals=_literals(source, callee)))
+            index = callee.child_by_field_name("index")
+            if callee.type == "subscript_expression" and index is not None:
+                keys.setdefault(at, set()).add(_text(source, index))
+    # the function's own parameters (not a closure's): a callback called by its name, or
+    # the key of a string-keyed dispatch (`r[name]()`)
+    own: dict[int, set[str]] = {}
+    positions: dict[int, list[str | None]] = {}
+    for params in captures.get("params", []):
+        at = bisect.bisect_right(starts, params.start_byte) - 1
+        if at < 0:
+            continue  # a closure outside any function (a file of top-level callbacks)
+        holder = params.parent
+        if holder is not None and holder.type in ("arrow_function", "function_expression"):
+            holder = holder.parent if holder.start_byte != starts[at] else holder
+        if at >= 0 and holder is not None and holder.start_byte == starts[at]:
+            own.setdefault(at, set()).update(_parameter_names(source, params))
+            positions.setdefault(at, []).extend(_positional(source, params))
+    for at, names in own.items():
+        function = functions[at][2]
+        function.calls = [
+            RawCall(CALLBACK, c.name, "", c.text, c.line)
+            if c.form == NAME and c.name in names
+            else c
+            for c in function.calls
+        ]
+        keyed = [i for i, n in enumerate(positions.get(at, [])) if n in keys.get(at, set())]
+        function.dispatch = keyed[0] if keyed else -1
+    declared: dict[int, dict[str, list[str]]] = {}
+    for maker in captures.get("made", []):
+        at = bisect.bisect_right(starts, maker.start_byte) - 1
+        bound, value = maker.child_by_field_name("name"), maker.child_by_field_name("value")
+        held = value.child_by_field_name("constructor") if value is not None else None
+        written = _dotted(source, held) if held is not None else None
+        if at >= 0 and maker.start_byte < functions[at][1] and bound is not None and written:
+            declared.setdefault(at, {}).setdefault(_text(source, bound), []).append(written)
+    for at, locals_made in declared.items():
+        functions[at][2].made_by = {n: w[0] for n, w in locals_made.items() if len(w) == 1}
     for value in sorted(captures.get("switch", []), key=lambda node: node.start_byte):
         at = bisect.bisect_right(starts, value.start_byte) - 1
         if at >= 0 and value.start_byte < functions[at][1]:

@@ -3,19 +3,30 @@
 A nested function or lambda belongs to the function it is written in (its calls are that
 body's). ``self.x()`` and ``cls.x()`` are calls on the enclosing class, ``super().x()`` on
 its bases, ``name()`` and ``mod.name()`` go through the module's names and imports; any
-other receiver is a value whose type the code does not state (dynamic dispatch).
+other receiver is a value whose type the code does not state (dynamic dispatch). A callee
+the code computes (``getattr(obj, name)()``, ``handlers[kind]()``, a call's result called, a
+local bound to such a value called) is opaque: it may be any function; the function's own
+parameter called is a callback (whatever its callers pass), and a name passed to a call as
+a value is recorded as passed (a product function's name only). A
+decorator that is not one of Python's own descriptors or caches wraps the body: its wrapper
+runs around it, so the decorated function's body is not all it runs (an opaque call at the
+decorator's line).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from dataclasses import replace
 
 from pytest_postgates.evidence.call_resolution import (
+    CALLBACK,
     DYNAMIC,
     FIELD,
     MEMBER,
     NAME,
+    OPAQUE,
+    PASSED,
     SUPER,
     THIS,
     ClassEntry,
@@ -69,10 +80,111 @@ def raw_call(node: ast.Call) -> RawCall:
     return RawCall(DYNAMIC, "", "", "(...)", line)
 
 
-def _calls_in(node: ast.AST) -> list[RawCall]:
-    """Every call in ``node``'s body, nested closures included, in source order."""
-    found = [raw_call(n) for n in ast.walk(node) if isinstance(n, ast.Call)]
+def _computed(value: ast.expr | None) -> bool:
+    """Whether ``value`` is a callee the code computes: an item by a key, a call's result
+    (``getattr(o, name)``, ``make()``)."""
+    return isinstance(value, (ast.Subscript, ast.Call))
+
+
+def _given(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[str], set[str]]:
+    """The function's own parameters (``self`` and ``cls`` left out: the callbacks it is
+    given), and the locals its body binds to a computed value (``fn = getattr(self,
+    name)``, ``handler = table[kind]``)."""
+    arguments = node.args
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    computed: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Assign) and _computed(inner.value):
+            computed |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
+        elif isinstance(inner, ast.NamedExpr) and _computed(inner.value):
+            computed.add(inner.target.id)
+    return {a.arg for a in every} - {"self", "cls"}, computed
+
+
+def _passed(call: ast.Call) -> list[RawCall]:
+    """The names a call passes as values (``register(handler)``, ``map(self.step, xs)``)."""
+    found: list[RawCall] = []
+    for value in [*call.args, *(k.value for k in call.keywords)]:
+        if isinstance(value, ast.Starred):
+            value = value.value
+        name = value.id if isinstance(value, ast.Name) else ""
+        if isinstance(value, ast.Attribute):
+            name = value.attr
+        if name:
+            found.append(RawCall(PASSED, name, "", ast.unparse(value)[:60], value.lineno))
+    return found
+
+
+def dispatch(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """The position (``self`` and ``cls`` left out) of the parameter the body calls a
+    member by (``getattr(self, name)()``, ``self.handlers[name]()``); -1 when none."""
+    arguments = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+    arguments = [a for a in arguments if a not in ("self", "cls")]
+    for inner in ast.walk(node):
+        if not isinstance(inner, ast.Call):
+            continue
+        func, key = inner.func, None
+        if isinstance(func, ast.Subscript):
+            key = func.slice
+        elif (
+            isinstance(func, ast.Call)
+            and isinstance(func.func, ast.Name)
+            and func.func.id == "getattr"
+            and len(func.args) >= 2
+        ):
+            key = func.args[1]
+        if isinstance(key, ast.Name) and key.id in arguments:
+            return arguments.index(key.id)
+    return -1
+
+
+def _calls_in(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
+    """Every call in ``node``'s body, nested closures included, in source order, and the
+    names its calls pass as values."""
+    own, computed = _given(node)
+    found: list[RawCall] = []
+    for inner in ast.walk(node):
+        if not isinstance(inner, ast.Call):
+            continue
+        func = inner.func
+        if isinstance(func, ast.Name) and func.id in own:
+            found.append(RawCall(CALLBACK, func.id, "", func.id, inner.lineno))
+        elif (isinstance(func, ast.Name) and func.id in computed) or _computed(func):
+            shown = ast.unparse(func)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            held = func.value if isinstance(func, ast.Subscript) else None
+            base = (_dotted(held) if held is not None else None) or ""
+            found.append(RawCall(OPAQUE, "", base, shown, inner.lineno))
+        else:
+            literals = tuple(
+                a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None
+                for a in inner.args
+            )
+            found.append(replace(raw_call(inner), literals=literals))
+        found += _passed(inner)
     found.sort(key=lambda call: call.line)
+    return found
+
+
+# Decorators that run no code of their own around the body: Python's descriptors, caches
+# and markers (by their last name).
+_PLAIN_DECORATORS = frozenset(
+    {"staticmethod", "classmethod", "property", "setter", "getter", "deleter"}
+    | {"abstractmethod", "abstractproperty", "cache", "lru_cache", "cached_property"}
+    | {"override", "overload", "final", "wraps", "total_ordering", "dataclass"}
+    | {"contextmanager", "asynccontextmanager", "no_type_check", "runtime_checkable"}
+)
+
+
+def _wrapping(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
+    """An opaque call for each decorator that may wrap the body (see the module doc)."""
+    found: list[RawCall] = []
+    for decorator in node.decorator_list:
+        named = decorator.func if isinstance(decorator, ast.Call) else decorator
+        last = ast.unparse(named).rsplit(".", 1)[-1]
+        if last not in _PLAIN_DECORATORS:
+            found.append(RawCall(OPAQUE, "", "", "@" + ast.unparse(named), decorator.lineno))
     return found
 
 
@@ -83,13 +195,53 @@ def _function(
     modifiers = ["async"] if isinstance(node, ast.AsyncFunctionDef) else []
     decorators = {ast.unparse(d).rsplit(".", 1)[-1] for d in node.decorator_list}
     modifiers += sorted(decorators & {"staticmethod", "classmethod", "property"})
-    calls = _calls_in(node)
+    calls = _wrapping(node) + _calls_in(node)
     switches = sorted(
         (ast.unparse(n.subject), n.lineno) for n in ast.walk(node) if isinstance(n, ast.Match)
     )
     return RawFunction(
-        qualname, node.name, owner, node.lineno, True, calls, returns, modifiers, switches
+        qualname,
+        node.name,
+        owner,
+        node.lineno,
+        True,
+        calls,
+        returns,
+        modifiers,
+        switches,
+        made_by=_made_by(node),
+        dispatch=dispatch(node),
     )
+
+
+def _made_by(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """The locals bound once, to a call of a dotted name (``store = Store()``): the name
+    called, which the resolution reads as a class where it names one."""
+    made: dict[str, str] = {}
+    bound: dict[str, int] = {}
+    for inner in ast.walk(node):
+        targets: list[ast.expr] = []
+        if isinstance(inner, ast.Assign):
+            targets = inner.targets
+        elif isinstance(inner, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+            targets = [inner.target]
+        elif isinstance(inner, (ast.For, ast.AsyncFor, ast.withitem)):
+            held = inner.target if not isinstance(inner, ast.withitem) else inner.optional_vars
+            targets = [held] if held is not None else []
+        for target in targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    bound[name.id] = bound.get(name.id, 0) + 1
+        if (
+            isinstance(inner, ast.Assign)
+            and len(inner.targets) == 1
+            and isinstance(inner.targets[0], ast.Name)
+            and isinstance(inner.value, ast.Call)
+        ):
+            written = _dotted(inner.value.func)
+            if written:
+                made.setdefault(inner.targets[0].id, written)
+    return {name: written for name, written in made.items() if bound.get(name) == 1}
 
 
 def _held(annotation: ast.expr | None) -> str:

@@ -178,8 +178,10 @@ class CallSite:
     (``target`` is a product function's qualname), ``constructor`` (``target`` is a
     product class without a constructor of its own), ``dynamic`` (a member of a value
     whose type the model does not know: dynamic dispatch), ``unresolved`` (a bare name
-    that is no product function: a parameter, a local, a global) or ``external`` (imported
-    from outside the product)."""
+    that is no product function: a local, a global), ``external`` (imported from outside
+    the product) or ``opaque`` (a callee the code computes: a computed key, a callback
+    parameter, a wrapping decorator; any
+    function)."""
 
     name: str
     text: str

@@ -39,6 +39,7 @@ from pytest_postgates.helpers.wiring_bodies import (
     switch_claims,
 )
 from pytest_postgates.helpers.wiring_lines import extra_claims
+from pytest_postgates.helpers.wiring_mermaid import mermaid_edges
 from pytest_postgates.helpers.wiring_shapes import (
     ShapeClaim,
     judge_return,
@@ -49,7 +50,6 @@ from pytest_postgates.helpers.wiring_shapes import (
 from pytest_postgates.helpers.wiring_subjects import (
     Subject,
     call_subjects,
-    mermaid_edges,
     subject,
 )
 from pytest_postgates.helpers.wiring_verdicts import Judged, files_named, judge_call, judge_edge

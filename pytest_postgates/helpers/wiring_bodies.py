@@ -193,6 +193,13 @@ def _no_switch(graph: CallGraph, found: list[FunctionCalls], who: str, depth: in
     if partial:
         where = f"{partial[0].path}:{partial[0].line}"
         return Judged("unjudged", f"the body of `{partial[0].name}` at {where} was not fully read")
+    computed = graph.opaque(found, depth, frozenset())
+    if computed is not None:
+        return Judged(
+            "unjudged",
+            f"`{computed.caller.name}` runs `{computed.call.text}` at {computed.where()}, a "
+            "callee the code computes, which may hold a switch",
+        )
     python = [f for f in found if f.path.endswith(".py")]
     if python:
         return Judged(

@@ -2,12 +2,12 @@
 
 Gate 13's nine patterns are the seeds' and keep their scores (its seed-parity test), so
 they miss call claims a docs page words otherwise: "`a` forwards to `b`", "`b` is
-directly called by `a`", "by calling `b` in `a`", "`a`, which wraps the `b` method",
-"`f` returns a `Promise`" (gate 13's return pattern wants a generic's ``<``).
-:func:`extra_claims` lists the prose lines that hold one of these frames and that gate 13
-flags with no claim of the same kind, each as the gate-13 shape its frame is (``CALLS``,
-``RETURN_TYPE``) and the frame's name; gate 16 reads their ends and judges them as it
-judges gate 13's claims.
+directly called by `a`", "this method is called inside `a`", "by calling `b` in `a`",
+"`a`, which wraps the `b` method", "`a` runs the code with `b`", "`f` returns a
+`Promise`" (gate 13's return pattern wants a generic's ``<``). :func:`extra_claims` lists
+the prose lines that hold one of these frames and that gate 13 flags with no claim of the
+same kind, each as the gate-13 shape its frame is (``CALLS``, ``RETURN_TYPE``) and the
+frame's name; gate 16 reads their ends and judges them as it judges gate 13's claims.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pytest_postgates.helpers.wiring_subjects import continuation
+from pytest_postgates.helpers.wiring_names import continuation
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
@@ -40,11 +40,22 @@ FRAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     (
         "is called by",
         "CALLS",
-        # the passive gate 13's "is called by" misses: a plural, "gets", or an adverb
+        # the passive gate 13's "is called by" misses: a plural, "gets", an adverb, or
+        # "is called inside `X`" (the caller's body holds the call)
         re.compile(
             r"(?:`[^`\n]+`[^`\n]{0,60}?|\bthis (?:method|function)\s+)"
             r"\b(?P<verb>(?:is|are|gets?)\s+(?:\w+ly\s+)?(?:called|invoked)\s+(?:\w+ly\s+)?"
-            r"(?:by|from))\b[^`\n]{0,30}`",
+            r"(?:by|from|inside|within|in))\b[^`\n]{0,30}`",
+            re.I,
+        ),
+    ),
+    (
+        "runs with",
+        "CALLS",
+        # "`runPythonAsync` now runs the code with `eval_code_async`"
+        re.compile(
+            r"`[^`\n]+`[^`\n]{0,60}?\b(?P<verb>runs\s+(?:(?:the|its|a|an)\s+)?(?:[a-z]+\s+){0,2}?"
+            r"(?:with|via|through))\b[^`\n]{0,30}`",
             re.I,
         ),
     ),

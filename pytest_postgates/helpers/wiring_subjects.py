@@ -5,17 +5,20 @@ invokes Y``) names its caller and callees in code spans next to the verb, within
 sentence; :func:`call_subjects` reads them from the line's code spans (the post's own
 parse, nothing re-parsed). A pronoun caller stands for its sentence's subject, or for a
 list of functions together ("Methods like `a` and `b` ... It calls `c`").
-:func:`mermaid_edges` reads the edges of a flowchart between nodes that name functions
-(a ``name()`` label, or a camelCase node id as gate 13's detector reads them).
+The edges of a flowchart are read by :mod:`.wiring_mermaid`.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pytest_postgates.helpers.wiring_names import Subject as Subject
+from pytest_postgates.helpers.wiring_names import continuation as continuation
+from pytest_postgates.helpers.wiring_names import section_name as section_name
+from pytest_postgates.helpers.wiring_names import spans_in as spans_in
+from pytest_postgates.helpers.wiring_names import subject as subject
 from pytest_postgates.prose import sentence_spans
 
 if TYPE_CHECKING:
@@ -26,7 +29,8 @@ if TYPE_CHECKING:
 _VERB = re.compile(
     # the passive, an adverb allowed ("`b` is directly called by `a`"); "are" after a list
     r"\b(?P<passive>(?:(?P<passive_plural>are|get)|is|gets) (?:\w+ly )?(?:called|invoked)"
-    r" (?:\w+ly )?(?:by|from))\b"
+    # "is called inside `X`": the caller's body holds the call
+    r" (?:\w+ly )?(?:by|from|(?P<inside>inside|within|in)))\b"
     r"|\b(?:calls|calling|invokes|invoking|delegates to|delegating to|dispatches to"
     r"|hands off to|forwards to|then calls"
     # a future is a claim too ("`dispatchCommand` will implicitly call `editor.update`")
@@ -36,6 +40,11 @@ _VERB = re.compile(
     r"|wraps(?=\s+(?:the\s+)?x+\s+(?:method|function|helper)s?\b)"
     # "uses" names a call only with a noun that says its object is a function
     r"|uses (?:the )?(?:helpers?|functions?)(?: like| such as)?"
+    # "`runPythonAsync` now runs the code with `eval_code_async`"
+    r"|runs (?:(?:the|its|a|an) )?(?:[a-z]+ ){0,2}?(?:with|via|through)"
+    # "calls `a` and wraps every element using `b`": a call only joined to a call verb
+    # before it in the sentence (:func:`_coordinated`)
+    r"|(?P<using>using)"
     # the plural verb after a list of callers ("`a()` and `b()` each call `c()`",
     # "`a` and `b` forward to `c`")
     r"|(?P<plural>(?:(?:each|both|all|also|then) (?:call|invoke|delegate to|forward to))"
@@ -56,30 +65,6 @@ _CALLEE_GAP = re.compile(r"\s*(?:(?:the|a|an|its|their|into)\s+)?(?:[A-Za-z-]+\s
 _NOUN = re.compile(r"\s+(?:method|function|helper|constructor|hook)s?\b", re.IGNORECASE)
 # Between two callees of one verb: a list's joints only.
 _JOINT = re.compile(r"\s*(?:,\s*|\s(?:and|or|then|and then|before|after)\s|/|\s*)\s*(?:then\s+)?")
-_SUBJECT = re.compile(
-    r"(?P<new>new\s+)?(?P<chain>[A-Za-z_$#][\w$]*(?:(?:\.|#|::)[A-Za-z_$#][\w$]*)*)"
-    r"\s*(?P<call>\(.*\))?;?"
-)
-# A name a writer would not take for a word: camelCase, PascalCase, snake_case, #private.
-_CODE_SHAPED = re.compile(r"^#|.[A-Z_$]|^[A-Z]")
-_RECEIVERS = frozenset({"this", "self", "cls", "super"})
-
-
-@dataclass(frozen=True)
-class Subject:
-    """A code name as a claim writes it: ``name`` (the function, method or class), the
-    class it is qualified by (``Client.send`` -> ``Client``; "" when none or a variable),
-    whether it is written as a call, and whether as a construction (``new Client()``)."""
-
-    text: str
-    name: str
-    owner: str = ""
-    called: bool = False
-    constructs: bool = False
-    # A caller written as a list that a pronoun stands for ("Methods like `a`, `b` and
-    # `c` ... It calls `d`"): the claim is about them together, so one reaching the callee
-    # verifies it and only all failing contradicts it.
-    members: tuple[Subject, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,100 +74,6 @@ class CallSubjects:
     caller: Subject | None = None
     callees: tuple[Subject, ...] = ()
     reason: str = ""
-
-
-@dataclass(frozen=True)
-class Edge:
-    """A flowchart edge between two nodes that name functions."""
-
-    line: int
-    source: Subject
-    target: Subject
-    text: str
-
-
-def subject(text: str, named: bool = False) -> Subject | None:
-    """The name a code span writes (``client.send(x)``, ``Client#send``, ``new Client()``),
-    or None when it is not a name (a literal, an expression, a path, a plain word unless
-    ``named``: the prose calls it a method or function)."""
-    # `.dict()`, `.run()`: a method written with the dot of its call, as docs write them.
-    bare = text.strip()
-    # a Sphinx target's `~` (show the last part only) is markup: `~pyodide.loadPackage`
-    bare = bare[1:] if bare[:1] == "~" and bare[1:2].isalpha() else bare
-    if bare[:1] == "." and bare[1:2].isalpha():
-        # the dot says it is a member, so a plain word is a name here (`.elements`)
-        bare, named = bare[1:], True
-    match = _SUBJECT.fullmatch(bare)
-    if match is None:
-        return None
-    parts: list[str] = []
-    for part in re.split(r"\.|::", match.group("chain")):
-        # `Client#send` is the instance method send (JSDoc's notation); `#send` alone, or
-        # `this.#send`, is a private member of that name.
-        head, _hash, rest = part[1:].partition("#")
-        parts += [part[0] + head, rest] if rest else [part]
-    parts = [p for p in parts if p]
-    if not parts or "/" in text:
-        return None
-    name = parts[-1]
-    owners = [p for p in parts[:-1] if p not in _RECEIVERS]
-    if not (named or match.group("call") or owners or _CODE_SHAPED.search(name)):
-        return None  # a plain word (`text`, `timeout`) is no claim about a function
-    owner = owners[-1] if owners and owners[-1][:1].isupper() else ""
-    return Subject(text.strip(), name, owner, bool(match.group("call")), bool(match.group("new")))
-
-
-def spans_in(post: Post, line: int) -> list[tuple[int, int, str]]:
-    """(start, end, text) of the line's code spans in the line's text, in order. A span
-    that is a link's text (``[`x()`](url)``), and an autoref (``[x()][pkg.Cls.x]``, read
-    as its target, the name it resolves to), covers the whole link: its brackets are
-    markup, not words between the claim's verb and its name."""
-    text = post.lines[line - 1] if 0 < line <= len(post.lines) else ""
-    found: list[tuple[int, int, str]] = []
-    cursor = 0
-    for span in post.code_spans:
-        if span.line != line:
-            continue
-        written = f"{span.markup}{span.text}{span.markup}"
-        at = text.find(written, cursor)
-        width = len(written)
-        if at < 0:
-            at, width = text.find(span.text, cursor), len(span.text)
-        if at < 0:
-            continue
-        found.append((*_whole_link(text, at, at + width), span.text))
-        cursor = at + width
-    for reference in post.code_references:
-        if reference.line == line and reference.source == "autoref":
-            found += _autoref(text, reference.text, found)
-    return sorted(found)
-
-
-# A link's closing part: ``](url)`` or ``][ref]`` (``[]`` when the text is the ref).
-_LINK_TAIL = re.compile(r"\]\((?:[^()\s]|\([^()\s]*\))*\)|\]\[[^\[\]]*\]")
-
-
-def _whole_link(text: str, start: int, end: int) -> tuple[int, int]:
-    """The extent of the link whose whole text is ``text[start:end]``, or the span's."""
-    if start > 0 and text[start - 1] == "[":
-        tail = _LINK_TAIL.match(text, end)
-        if tail is not None:
-            return start - 1, tail.end()
-    return start, end
-
-
-def _autoref(
-    text: str, target: str, spans: list[tuple[int, int, str]]
-) -> list[tuple[int, int, str]]:
-    """The autoref ``[label][target]`` on the line as one span named by its target,
-    replacing a code span that is its label; nothing when its label is not found."""
-    tail = text.find(f"][{target}]")
-    start = text.rfind("[", 0, tail) if tail >= 0 else -1
-    if start < 0:
-        return []
-    end = tail + len(target) + 3
-    spans[:] = [s for s in spans if not (start <= s[0] and s[1] <= end)]
-    return [(start, end, target)]
 
 
 def call_subjects(post: Post, line: int) -> list[CallSubjects]:
@@ -207,11 +98,60 @@ def call_subjects(post: Post, line: int) -> list[CallSubjects]:
             # first calls" / "`c`"): its claim, beside the line's own
             read = {_first_call(c) for c in claims}
             claims += [c for c in wrapped if c.caller is not None and _first_call(c) not in read]
+    if not any(c.caller is not None for c in claims):
+        # the line's sentence opened on a line before it: read from there
+        opened = _sentence_opening(post, line, text, spans, following)
+        claims = opened if any(c.caller is not None for c in opened) else claims
     if any(c.caller is not None for c in claims):
         return [c for c in claims if c.caller is not None or c.reason == READERS_CODE]
     if claims:
         return claims[:1]
     return [CallSubjects(reason="no code span names the caller and the callee next to the verb")]
+
+
+# How many lines before a claim's line its sentence may have opened on.
+_OPENING_LINES = 4
+
+
+def _sentence_opening(
+    post: Post,
+    line: int,
+    text: str,
+    spans: list[tuple[int, int, str]],
+    following: tuple[str, list[tuple[int, int, str]]] | None,
+) -> list[CallSubjects]:
+    """The claims of the verbs of ``line`` read in their sentence from where it opened on
+    an earlier line of the paragraph ("To mimic this, `a` first calls" / "`b`, then calls
+    either" / "`c` or `d`"), the next line included for a wrapped callee."""
+    lines: list[tuple[str, list[tuple[int, int, str]]]] = []
+    number = line - 1
+    while number >= max(post.body_start_line, line - _OPENING_LINES):
+        if continuation(post, number) is None:
+            break
+        lines.insert(0, (post.lines[number - 1], spans_in(post, number)))
+        number -= 1
+    if not lines:
+        return []
+    parts = [*lines, (text, spans), *([following] if following is not None else [])]
+    joined, every, starts = "", [], []
+    for part_text, part_spans in parts:
+        offset = len(joined) + (1 if joined else 0)
+        joined = f"{joined} {part_text}" if joined else part_text
+        starts.append(offset)
+        every += [(a + offset, b + offset, t) for a, b, t in part_spans]
+    mine = starts[len(lines)]
+    blanked = list(joined)
+    for start, end, _text in every:
+        blanked[start:end] = "x" * (end - start)
+    opening = next(
+        (a for a, b in sentence_spans("".join(blanked)) if a <= mine < b or a >= mine), mine
+    )
+    if opening >= mine:
+        return []  # the line opens its own sentence: read already
+    kept = [(a - opening, b - opening, t) for a, b, t in every if a >= opening]
+    return _claims_of(
+        joined[opening:], kept, section_name(post, line), mine - opening + len(text), mine - opening
+    )
 
 
 def _first_call(claim: CallSubjects) -> tuple[str, str]:
@@ -221,9 +161,15 @@ def _first_call(claim: CallSubjects) -> tuple[str, str]:
 
 
 def _claims_of(
-    text: str, spans: list[tuple[int, int, str]], heading: Subject | None, verbs_before: int
+    text: str,
+    spans: list[tuple[int, int, str]],
+    heading: Subject | None,
+    verbs_before: int,
+    verbs_from: int = 0,
 ) -> list[CallSubjects]:
-    """The claims of each verb starting before ``verbs_before`` in ``text``."""
+    """The claims of each verb starting from ``verbs_from`` and before ``verbs_before`` in
+    ``text`` (the verbs before ``verbs_from`` are read for the caller a later verb of their
+    sentence shares: "`a` first calls `b`, then calls `c`")."""
     blanked = list(text)
     for start, end, _text in spans:
         blanked[start:end] = "x" * (end - start)
@@ -231,20 +177,63 @@ def _claims_of(
     claims: list[CallSubjects] = []
     sentences = sentence_spans(plain)
     for index, (first, last) in enumerate(sentences):
+        leading: Subject | None = None  # the caller of the sentence's last active claim
         for verb in _VERB.finditer(plain, first, last):
             if verb.start() >= verbs_before:
                 break
-            found = _around(text, spans, verb, first, last) or _recursion(text, spans, verb, first)
-            if not found:
+            found: list[CallSubjects] = []
+            if not verb.group("using"):
+                found = _around(text, spans, verb, first, last, plain) or _recursion(
+                    text, spans, verb, first
+                )
+            if not found and not verb.group("using"):
                 found = _pronoun_claims(text, spans, verb, sentences, index, heading)
-            if not found:
+            if not found and not verb.group("using"):
                 found = (
                     _opening_verb(text, spans, verb, first, last, heading)
                     or _called_in(text, spans, verb, last)
                     or _table_row(text, spans, verb)
                 )
-            claims += [_unless_readers(plain, spans, verb, first, last, c) for c in found]
+            if not found and leading is not None:
+                found = _coordinated(text, plain, spans, verb, last, leading)
+            read = [_unless_readers(plain, spans, verb, first, last, c) for c in found]
+            callers = [c.caller for c in read if c.caller is not None]
+            if not verb.group("passive"):
+                leading = callers[-1] if callers else None
+            if verb.start() >= verbs_from:
+                claims += read
     return claims
+
+
+# A verb joined to the one before it in its sentence, so sharing its caller: "`a` first
+# calls `b`, then calls `c`", "..., and finally calls `d`", "`a` reads `b` and calls `c`";
+# "using" only so ("`a` calls `b` and wraps each result using `c`").
+_COORDINATED = re.compile(
+    r"(?:,\s*(?:and\s+)?|\s+and\s+)(?:(?:then|finally|also|later|next|afterwards)\s+)?$",
+    re.IGNORECASE,
+)
+# "... and wraps every element using `b`": a verb of the caller's before "using".
+_USING_JOINT = re.compile(r"\s+and\s+[a-z]+s\b[^`,;:.]{0,40}?\s+$", re.IGNORECASE)
+
+
+def _coordinated(
+    text: str,
+    plain: str,
+    spans: list[tuple[int, int, str]],
+    verb: re.Match[str],
+    last: int,
+    leading: Subject,
+) -> list[CallSubjects]:
+    """The claim of an active verb joined to the sentence's previous call verb (see
+    :data:`_COORDINATED`): the previous verb's caller calls this verb's callees."""
+    joint = _USING_JOINT if verb.group("using") else _COORDINATED
+    if verb.group("passive") or not joint.search(plain, 0, verb.start()):
+        return []
+    after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
+    if not after or not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
+        return []
+    callees = _names(text, _callee_chain(text, after))
+    return [CallSubjects(leading, tuple(callees))] if callees else []
 
 
 # The labelling rules' "the reader's call": a caller written as the reader's own code
@@ -297,23 +286,6 @@ def _unless_readers(
     return claim
 
 
-# A line that starts a block of its own rather than continuing a paragraph: a list item, a
-# heading, a quote, a table row, a fence.
-_BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|[a-z][.)]\s|#|>|\||```|~~~)")
-
-
-def continuation(post: Post, line: int) -> tuple[str, list[tuple[int, int, str]]] | None:
-    """The next line's text and code spans when it continues ``line``'s paragraph (not
-    blank, not code, no block of its own), else None."""
-    following = line + 1
-    if following > len(post.lines) or following in post.code_lines:
-        return None
-    text = post.lines[following - 1]
-    if not text.strip() or _BLOCK_START.match(text):
-        return None
-    return text, spans_in(post, following)
-
-
 def without_aside(text: str, before: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """The spans before a verb less a parenthesised aside right after the name it follows
     ("`useFocusTrap` (`@lexical/react/useFocusTrap`) returns"): the aside's span, when
@@ -338,6 +310,11 @@ _PREDICATE_GAP = re.compile(
     r"\s+[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+and\s+"
     r"(?:(?:\w+ly|then|also|in turn|now|only|first|just|always|still)\s+)*"
 )
+# The predicates of a sentence's subject before a verb, joined by commas: "`b` lives in
+# `x.ts`, is called by `a`" (spans blanked): a verb in -s first, no clause or sentence break.
+# A paragraph's bold label before its first sentence's subject ("**Decision.** `b` ...").
+_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_\n]{1,40}(?:\*\*|__)\s*")
+_COMMA_PREDICATE = re.compile(r"\s+[a-z]+s\b[^,;.:\u2014]{0,80}?,\s+(?:and\s+)?")
 # What may come before a sentence's subject: a list item's marker, an article.
 _LEADS = re.compile(
     r"\s*(?:(?:[-*+]|\d+[.)]|[a-z][.)])\s+)?(?:(?:the|our|its|this|[A-Z][\w-]*'s)\s+)?",
@@ -346,10 +323,17 @@ _LEADS = re.compile(
 
 
 def _around(
-    text: str, spans: list[tuple[int, int, str]], verb: re.Match[str], first: int, last: int
+    text: str,
+    spans: list[tuple[int, int, str]],
+    verb: re.Match[str],
+    first: int,
+    last: int,
+    plain: str = "",
 ) -> list[CallSubjects]:
     """The claims one verb makes: its callers (one, or a list before a plural verb) and
-    its callees (the span after it and the ones joined to it)."""
+    its callees (the span after it and the ones joined to it). ``plain``: ``text`` with
+    its spans blanked, for a predicate before the verb that holds a span ("`b` lives in
+    `rewards.ts`, is called by `a`")."""
     before = without_aside(text, [s for s in spans if first <= s[0] and s[1] <= verb.start()])
     after = [s for s in spans if verb.end() <= s[0] and s[1] <= last]
     if not before or not after:
@@ -358,9 +342,18 @@ def _around(
     if not CALLER_GAP.fullmatch(gap) and not (
         _PREDICATE_GAP.fullmatch(gap) and _LEADS.fullmatch(text[first : before[-1][0]])
     ):
-        return []
+        lead = before[0]
+        if not (
+            plain
+            and _COMMA_PREDICATE.fullmatch(plain, lead[1], verb.start())
+            and _LEADS.fullmatch(_LABEL.sub("", text[first : lead[0]], count=1))
+        ):
+            return []
+        before = [lead]  # the sentence's subject, its predicates joined by commas
     if not _CALLEE_GAP.fullmatch(text[verb.end() : after[0][0]]):
         return []
+    if verb.group("inside") and _FILE_NAME.search(after[0][2]):
+        return []  # "is called in `main.py`": a file, no caller
     left_chain = [before[-1]]
     if verb.group("plural") or verb.group("passive_plural"):
         for span in reversed(before[:-1]):
@@ -501,34 +494,12 @@ def _names(text: str, chain: list[tuple[int, int, str]]) -> list[Subject]:
     ]
 
 
-# An ATX heading whose text is one name (``## mergeReports``, ``### `Vitest.start()` ``):
-# the function its section is about.
-_HEADING = re.compile(r"#{1,6}\s+`?(?P<name>[A-Za-z_$][\w$.#]*)(?:\([^()]*\))?`?\s*#*\s*")
-_ANY_HEADING = re.compile(r"#{1,6}\s")
-# A heading's markup besides its words: an anchor (``{#standalone}``) and inline HTML
-# components (VitePress's ``<Version type="experimental">4.1.1</Version>``, ``<Badge />``).
-_HEADING_MARKUP = re.compile(r"\s*(?:\{#[^{}]*\}|<(\w+)[^<>]*>[^<>]*</\1>|<\w+[^<>]*/>)")
-
-
-def section_name(post: Post, line: int) -> Subject | None:
-    """The function the section holding ``line`` is about: its heading's one name, or
-    None when the nearest heading above (fenced code left out) says more than a name."""
-    code = post.code_lines
-    for number in range(line - 1, max(post.body_start_line, 1) - 1, -1):
-        if number in code:
-            continue
-        text = post.lines[number - 1]
-        if _ANY_HEADING.match(text) is None:
-            continue
-        found = _HEADING.fullmatch(_HEADING_MARKUP.sub("", text).rstrip())
-        return subject(found.group("name"), named=True) if found is not None else None
-    return None
-
-
 # A caller written as a pronoun right before the verb, at a sentence's start or after a
 # dash or semicolon ("It also calls", "— it calls", "This method then calls").
 _PRONOUN = re.compile(
-    r"(?:^|[\u2014;]\s*|--\s*)"
+    r"(?:^|[\u2014;]\s*|--\s*"
+    # a second clause of the sentence's subject ("This method emits `x`, then it runs")
+    r"|(?P<then>,\s*(?:and\s+)?then\s+))"
     # a sentence adverb before it ("Internally, this method calls")
     r"(?:[A-Z][a-z]+ly,?\s+)?"
     r"(?:it|(?P<demonstrative>this (?:method|function|helper|constructor)))\s+"
@@ -538,6 +509,11 @@ _PRONOUN = re.compile(
     r"(?:[a-z]+s\b[^`,;.:\u2014]{0,80}?\s+(?:and|by)\s+)?"
     r"(?:(?:\w+ly|then|also|in turn|itself|now|only|first|just|always|still)\s+)*$",
     re.IGNORECASE,
+)
+# A sentence opening with "this method" (a sentence adverb allowed): the subject ", then
+# it" goes back to.
+_THIS_OPENS = re.compile(
+    r"\s*(?:[A-Z][a-z]+ly,?\s+)?this (?:method|function|helper|constructor)\b", re.IGNORECASE
 )
 # How many sentences back "this method" may point for the function it names.
 _DEMONSTRATIVE_REACH = 2
@@ -566,15 +542,20 @@ def _pronoun_claims(
     pronoun = _PRONOUN.search(text[first : verb.start()])
     if pronoun is None:
         return []
+    joined = pronoun.group("then") is not None
     referent = _sentence_subject(text, spans, first, verb.start())
-    back = index - 1
+    back = -1 if joined else index - 1
     while referent is None and back >= 0:
         start, end = sentences[back]
         if _STARTS_WITH_IT.match(text, start) is None:
             referent = _sentence_subject(text, spans, start, end)
             break
         back -= 1
-    demonstrative = pronoun.group("demonstrative") is not None
+    demonstrative = pronoun.group("demonstrative") is not None or bool(
+        joined and referent is None and _THIS_OPENS.match(text, first)
+    )
+    if joined and referent is None and not demonstrative:
+        return []
     if referent is None and demonstrative:
         referent = _last_named(spans, sentences, index)
     named = heading if referent is None and demonstrative else None
@@ -600,8 +581,9 @@ def _pronoun_claims(
     if caller is None or not callees:
         return []
     if verb.group("passive"):
-        # "This method is called by `X`": X calls the section's method
-        return [CallSubjects(callees[0], (caller,))] if named is not None else []
+        # "This method is called by `X`": X calls the section's method; "is called inside
+        # `A`, `B` or `C`": the list together (one of them calling it shows the claim)
+        return [CallSubjects(_together(callees), (caller,))] if named is not None else []
     return [CallSubjects(caller, tuple(callees))]
 
 
@@ -639,6 +621,14 @@ def _listed_subject(
     return Subject(shown, members[0].name, members=members)
 
 
+def _together(names: list[Subject]) -> Subject:
+    """One name, or a list of names as one caller whose ``members`` they are."""
+    if len(names) == 1:
+        return names[0]
+    shown = ", ".join(n.text for n in names[:-1]) + f" and {names[-1].text}"
+    return Subject(shown, names[0].name, members=tuple(names))
+
+
 def _last_named(
     spans: list[tuple[int, int, str]], sentences: list[tuple[int, int]], index: int
 ) -> tuple[int, int, str] | None:
@@ -662,75 +652,3 @@ def _sentence_subject(
     if not inside or not _SUBJECT_LEAD.fullmatch(text[start : inside[0][0]]):
         return None
     return inside[0]
-
-
-# ------------------------------------------------------------------ mermaid flowcharts
-
-_NODE = re.compile(
-    r"(?P<id>[A-Za-z_][\w-]*)\s*"
-    r"(?P<shape>\[\[.*?\]\]|\[\(.*?\)\]|\(\[.*?\]\)|\(\(.*?\)\)|\[.*?\]|\(.*?\)|\{.*?\}|>.*?\])?"
-)
-_ARROW = re.compile(
-    r"\s*(?:<?-->|<?==>|<?-\.->|--\s(?P<mid>[^-\n]*?)-->|==\s(?P<mid2>[^=\n]*?)==>"
-    r"|-\.\s(?P<mid3>[^.\n]*?)\.->)(?:\|(?P<pipe>[^|\n]*)\|)?\s*"
-)
-# An edge's label that says it is a call; any other label ("throws", "yes", "result")
-# makes the edge control or data flow, not a call.
-_CALL_LABEL = re.compile(r"^\W*(?:calls?|invokes?|delegates?(?: to)?)\W*$", re.IGNORECASE)
-_LABEL_CALL = re.compile(r"(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*\s*\([^()]*\)")
-_CAMEL_ID = re.compile(r"[a-z][a-zA-Z]{4,}")
-_CAMEL = re.compile(r"[a-z][A-Z]")
-
-
-def _node_subject(node_id: str, shape: str | None) -> Subject | None:
-    """The function a node names: its label is that call or name and nothing else (a
-    label that says more, "`streamText()` via executeStreamInner", is a stage, not a
-    function); a node without a label by a camelCase id."""
-    if not shape:
-        return subject(node_id) if _CAMEL_ID.fullmatch(node_id) and _CAMEL.search(node_id) else None
-    label = re.sub(r"^[\[({>\"' ]+|[\]}\"' ]+$", "", shape)
-    while label.endswith(")") and label.count(")") > label.count("("):
-        label = label[:-1]  # the shape's own `)`
-    if _LABEL_CALL.fullmatch(label) or (_CAMEL_ID.fullmatch(label) and _CAMEL.search(label)):
-        return subject(label)
-    return None
-
-
-def mermaid_edges(content: str, first_line: int) -> list[Edge]:
-    """The edges between function-naming nodes of one flowchart's text (``first_line``:
-    the file line of its first line). A node's label, once given, names it everywhere."""
-    labels: dict[str, Subject | None] = {}
-    pairs: list[tuple[int, str, str, str]] = []  # (line, source id, target id, text)
-    for offset, raw in enumerate(content.splitlines()):
-        for statement in raw.split(";"):
-            chain: list[str] = []
-            labelled: list[bool] = []  # whether the arrow after chain[i] has a label not a call
-            at = 0
-            statement = statement.strip()
-            while at < len(statement):
-                node = _NODE.match(statement, at)
-                if node is None:
-                    break
-                node_id = node.group("id")
-                if node.group("shape") or node_id not in labels:
-                    labels[node_id] = _node_subject(node_id, node.group("shape"))
-                chain.append(node_id)
-                arrow = _ARROW.match(statement, node.end())
-                if arrow is None:
-                    break
-                label = next((g for g in arrow.group("mid", "mid2", "mid3", "pipe") if g), "")
-                labelled.append(bool(label.strip()) and not _CALL_LABEL.match(label))
-                at = arrow.end()
-            for (source_id, target_id), flow in zip(
-                itertools.pairwise(chain), labelled, strict=False
-            ):
-                if not flow:
-                    pairs.append((first_line + offset, source_id, target_id, statement))
-    edges: list[Edge] = []
-    for line, source_id, target_id, text in pairs:
-        source, target = labels.get(source_id), labels.get(target_id)
-        if source is None or target is None:
-            continue
-        if (source.name, source.owner) != (target.name, target.owner):  # one call twice
-            edges.append(Edge(line, source, target, text))
-    return edges

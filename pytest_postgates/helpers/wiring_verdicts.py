@@ -8,7 +8,9 @@ A call claim ``X calls Y`` is
   path of at most ``depth`` calls leads from X to Y, not even through dynamic dispatch
   followed to the functions of its name (a name only a few functions have);
 * ``unjudged`` otherwise, with the reason (a name the model does not know, a body read
-  with syntax errors, a path that exists only through dynamic dispatch).
+  with syntax errors, a path that exists only through dynamic dispatch, a call within the
+  depth whose callee the code computes: ``handlers[kind]()``, ``getattr(o, name)()``, a
+  callback parameter, a wrapping decorator).
 
 A bare method name several classes define is read as the method of the classes the post
 names, when those name one body (a post about `TogetherAIProvider` means its inherited
@@ -128,6 +130,8 @@ def calls_of(functions: Sequence[FunctionCalls]) -> str:
     names: list[str] = []
     for function in functions:
         for call in function.calls:
+            if call.kind == "passed":
+                continue
             shown = call.target.rsplit(".", 1)[-1].rsplit(":", 1)[-1] if call.target else ""
             shown = shown or call.text
             if shown and shown not in names:
@@ -205,7 +209,7 @@ def _judge_found(
     if target is None:
         for function in found:
             for call in function.calls:
-                if call.name == what.name:
+                if call.name == what.name and call.kind != "passed":
                     where = f"{function.path}:{call.line}"
                     return Judged("verified", f"`{who.text}` calls {call.text}() at {where}")
         return Judged(
@@ -376,8 +380,22 @@ def _unless_possible(
         return Judged(
             "unjudged", f"the body of `{who.text}` at {_place(partial[0])} was not fully read"
         )
+    computed = graph.opaque(found, depth, target.names)
+    if computed is not None:
+        return Judged("unjudged", _opaque_text(who, what, computed, found))
     for function in found:
         for call in function.calls:
+            if call.kind == "passed":
+                continue
+            held = set(call.text.split("(", 1)[0].split(".")[1:-1]) & target.names
+            if held:
+                # `API.pyodide_code.eval_code_async.callKwargs(...)`: a member called on a
+                # value named like the callee, which may be the callee called another way
+                return Judged(
+                    "unjudged",
+                    f"`{who.text}` calls `{call.text}` on a value named `{held.pop()}` at "
+                    f"{function.path}:{call.line}, which may call `{what.text}` itself",
+                )
             if call.name in target.methods and not call.target:
                 return Judged(
                     "unjudged",
@@ -398,6 +416,23 @@ def _unless_possible(
         f"`{who.text}` ({places}) does not call `{what.text}` within {depth} calls; "
         f"it calls {instead}",
         instead,
+    )
+
+
+_OPAQUE_WHY = {
+    "opaque": "a callee the code computes (a computed key or a wrapping decorator)",
+    "callback": "a callback it is given, and the product passes functions of that name as values",
+    "passed": "passed as a value: whatever receives it may call it",
+}
+
+
+def _opaque_text(who: Subject, what: Subject, hop: Hop, found: Sequence[FunctionCalls]) -> str:
+    """Why a call the graph cannot follow leaves a claim unjudged."""
+    inside = "" if hop.caller in found else f" (in `{hop.caller.name}`, which it calls)"
+    return (
+        f"the body of `{who.text}` is not fully read: it runs `{hop.call.text}` at "
+        f"{hop.where()}{inside}, {_OPAQUE_WHY.get(hop.call.kind, '')}, which may be "
+        f"`{what.text}`"
     )
 
 
