@@ -16,8 +16,9 @@ passed as a value; where one is, no path shown does not mean none exists.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 
@@ -96,24 +97,11 @@ class CallGraph:
         ``follow_dynamic``: dynamic calls lead on to the functions of their name (when
         there are at most :data:`DYNAMIC_FANOUT`)."""
         parents: dict[str, tuple[str, Hop] | None] = {s.qualname: None for s in sources}
-        frontier = list(dict.fromkeys(s.qualname for s in sources))
-        for _level in range(depth):
-            following: list[str] = []
-            for qualname in frontier:
-                caller = self.by_qualname.get(qualname)
-                if caller is None:
-                    continue
-                for call in caller.calls:
-                    hop = _hit(caller, call, targets, names)
-                    if hop is not None:
-                        return self._path(parents, qualname, hop)
-                    for step in self._steps(call, follow_dynamic):
-                        if step not in parents:
-                            parents[step] = (qualname, Hop(caller, call, call.kind in _BY_NAME))
-                            following.append(step)
-            frontier = following
-            if not frontier:
-                break
+        steps = partial(self._steps, follow_dynamic=follow_dynamic)
+        for qualname, caller, call in self._breadth_first(parents, depth, steps):
+            hop = _hit(caller, call, targets, names)
+            if hop is not None:
+                return self._path(parents, qualname, hop)
         return Reach()
 
     def opaque(
@@ -125,9 +113,27 @@ class CallGraph:
         callback called when a product function of one of the names is passed as a value
         somewhere, or one of the names passed as a value (whatever receives it may call
         it). None when there is none."""
-        seen = {s.qualname for s in sources}
-        frontier = list(dict.fromkeys(s.qualname for s in sources))
         passed = bool(names & self.passed)
+        parents: dict[str, tuple[str, Hop] | None] = {s.qualname: None for s in sources}
+        for _qualname, caller, call in self._breadth_first(parents, depth, self._resolved):
+            if (
+                call.kind == "opaque"
+                or (call.kind == "callback" and passed)
+                or (call.kind == "passed" and call.name in names)
+            ):
+                return Hop(caller, call)
+        return None
+
+    def _breadth_first(
+        self,
+        parents: dict[str, tuple[str, Hop] | None],
+        depth: int,
+        steps: Callable[[CallSite], list[str]],
+    ) -> Iterator[tuple[str, FunctionCalls, CallSite]]:
+        """Each call made by the functions in ``parents`` (the sources, mapped to None) and
+        by those ``steps`` leads them to, level by level for at most ``depth`` levels, each
+        function once; ``parents`` records the call that first led to each function."""
+        frontier = list(parents)
         for _level in range(depth):
             following: list[str] = []
             for qualname in frontier:
@@ -135,17 +141,18 @@ class CallGraph:
                 if caller is None:
                     continue
                 for call in caller.calls:
-                    if (
-                        call.kind == "opaque"
-                        or (call.kind == "callback" and passed)
-                        or (call.kind == "passed" and call.name in names)
-                    ):
-                        return Hop(caller, call)
-                    if call.kind == "resolved" and call.target not in seen:
-                        seen.add(call.target)
-                        following.append(call.target)
+                    yield qualname, caller, call
+                    for step in steps(call):
+                        if step not in parents:
+                            parents[step] = (qualname, Hop(caller, call, call.kind in _BY_NAME))
+                            following.append(step)
             frontier = following
-        return None
+            if not frontier:
+                break
+
+    @staticmethod
+    def _resolved(call: CallSite) -> list[str]:
+        return [call.target] if call.kind == "resolved" else []
 
     def _steps(self, call: CallSite, follow_dynamic: bool) -> list[str]:
         if call.kind == "resolved":
