@@ -599,12 +599,6 @@ class ApiModel:
         return Resolution("found", where=f"a member of a product class (after {after})")
 
 
-def package_root(specifier: str) -> str:
-    """The package an npm specifier names (``@scope/name/sub`` -> ``@scope/name``); a
-    Python module path is its own."""
-    return "/".join(specifier.split("/")[: 2 if specifier.startswith("@") else 1])
-
-
 # ---------------------------------------------------------------------- build and cache
 
 _MODELS: dict[tuple[str, str], ApiModel] = {}
@@ -645,7 +639,7 @@ def build_model(
     # The published packages' names, as modules with their entry files' public names.
     model_packages.add_entry_points(facts, entries or {})
     # A package the repository publishes itself (a workspace's sibling) is no other party.
-    facts.keep_external(lambda module: package_root(module) in facts.modules)
+    facts.keep_external(lambda module: reexports.package_root(module) in facts.modules)
     facts.constant_owners &= set(facts.imports)
     facts.executables, facts.main_modules = dict(runs[0]), list(runs[1])  # what runs its CLI
     written: set[str] = set()

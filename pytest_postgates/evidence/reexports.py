@@ -23,8 +23,12 @@ from pytest_postgates.evidence.model_facts import ImportSite, ModelFacts
 def package_of(specifier: str, python: bool) -> str:
     """The package a Python module path (``a.b`` -> ``a``) or an npm specifier
     (``@scope/name/sub`` -> ``@scope/name``) names."""
-    if python:
-        return specifier.split(".")[0]
+    return specifier.split(".")[0] if python else package_root(specifier)
+
+
+def package_root(specifier: str) -> str:
+    """The package an npm specifier names (``@scope/name/sub`` -> ``@scope/name``); a
+    Python module path is its own."""
     return "/".join(specifier.split("/")[: 2 if specifier.startswith("@") else 1])
 
 
@@ -33,7 +37,7 @@ def outside(specifier: str, modules: Mapping[str, object]) -> bool:
     the product, not relative)."""
     if not specifier or specifier.startswith((".", "/", "#")) or specifier in modules:
         return False
-    return specifier.split(".")[0] not in modules and package_of(specifier, False) not in modules
+    return specifier.split(".")[0] not in modules and package_root(specifier) not in modules
 
 
 def foreign_stars(facts: ModelFacts, modules: Mapping[str, object], module: str) -> list[str]:

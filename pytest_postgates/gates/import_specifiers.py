@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import option
 from pytest_postgates.evidence import GitError, exports, resolution, workspaces
-from pytest_postgates.evidence.api_model import package_root
+from pytest_postgates.evidence.reexports import package_root
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pytest_postgates.evidence import reexports
-from pytest_postgates.evidence.api_model import ApiModel, package_root
+from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
 from pytest_postgates.evidence.model_facts import Decl, ImportSite, is_product_code
 from pytest_postgates.evidence.model_python import CONSTANT_NAME
@@ -287,7 +287,7 @@ def _imported_by_product(
     model, and the import."""
     for site in product.imported(parts[0]):
         python = site.path.endswith((".py", ".pyi"))
-        root = site.module.split(".")[0] if python else package_root(site.module)
+        root = reexports.package_of(site.module, python)
         dependency = dependencies.for_root(root)
         if dependency is None or (dependency.ecosystem == "javascript") == python:
             continue
@@ -514,7 +514,7 @@ def _imported_dependencies(
         if site.module.startswith((".", "node:")) or not site.module:
             continue
         python = site.path.endswith((".py", ".pyi"))
-        root = site.module.split(".")[0] if python else package_root(site.module)
+        root = reexports.package_of(site.module, python)
         if root in product.modules:
             continue  # the product's own package (a workspace member installed beside it)
         if not python and not dependencies.is_required(root):
