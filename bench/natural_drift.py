@@ -133,6 +133,20 @@ SPLIT = {
     "chalk/chalk": "report",
     "sindresorhus/execa": "report",
     "sindresorhus/p-queue": "report",
+    # Fifth wave (session 21): projects of the report half's kinds, split by
+    # random.Random(2030) before mining.
+    "koxudaxi/datamodel-code-generator": "tune",
+    "BeanieODM/beanie": "tune",
+    "samuelcolvin/watchfiles": "tune",
+    "hapijs/joi": "tune",
+    "avajs/ava": "tune",
+    "google/zx": "tune",
+    "vitalik/django-ninja": "report",
+    "python-poetry/poetry": "report",
+    "psf/black": "report",
+    "rollup/rollup": "report",
+    "winstonjs/winston": "report",
+    "oclif/oclif": "report",
 }
 # The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
 # name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
@@ -164,6 +178,12 @@ PACKAGES = {
     "python-attrs/attrs": "attrs",
     "python-attrs/cattrs": "cattrs",
     "tiangolo/sqlmodel": "sqlmodel",
+    "koxudaxi/datamodel-code-generator": "datamodel-code-generator",
+    "BeanieODM/beanie": "beanie",
+    "samuelcolvin/watchfiles": "watchfiles",
+    "vitalik/django-ninja": "django-ninja",
+    "python-poetry/poetry": "poetry",
+    "psf/black": "black",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
