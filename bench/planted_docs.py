@@ -68,6 +68,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import docs_precision as dp  # noqa: E402
+from miss_anatomy import card_entries, near_entries, where_written  # noqa: E402
 from fabrication_recall import (  # noqa: E402
     CLASS,
     FLAG,
@@ -113,6 +114,9 @@ class ProjectResult:
     # (doc, invention) -> (outcome, rule)
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     other_findings: tuple[int, int] = (0, 0)  # plain, planted (inventions left out)
+    # (doc, invention, line) -> gate 2's card entries of it, where it is written, the
+    # card's verdict (bench/miss_anatomy.py)
+    anatomy: dict[tuple[str, str, int], dict[str, Any]] = field(default_factory=dict)
 
 
 def reals_of(cards: Path) -> dict[str, list[Real]]:
@@ -315,13 +319,23 @@ def measure(
         if done:
             target.write_text(text, encoding="utf-8")
             result.planted += [(doc, invention) for invention in done]
+            for invention in done:
+                where = where_written(text, invention.line, (invention.text,), 1)
+                result.anatomy[(doc, invention.text, invention.line)] = {"where": where}
     planted_cards = scratch / "planted-cards"
     planted = dp.gate_site(project, commit, site, planted_cards)
-    details = dict(dp.holdout.gate2_cards(planted_cards, {}, []))
+    verdicts: dict[str, str] = {}
+    details = dict(dp.holdout.gate2_cards(planted_cards, verdicts, []))
     inventions = {(doc, i.text, i.line) for doc, i in result.planted}
     for doc, invention in result.planted:
         key = (doc, invention.text, invention.line)
         result.outcomes[key] = outcome_of(details.get(doc, {}), invention)
+        detail = details.get(doc, {})
+        result.anatomy[key].update(
+            entries=near_entries(card_entries(2, detail), (invention.text,), invention.line, 1),
+            verdict=verdicts.get(doc, "MISSING"),
+            verdict_reason=str(detail.get("error") or detail.get("reason") or ""),
+        )
     others = [
         f for f in planted.findings if not any((f.doc, f.token) == (d, t) for d, t, _ in inventions)
     ]
@@ -346,7 +360,8 @@ def summary(results: Sequence[ProjectResult]) -> dict[str, Any]:
             examples.append(
                 {"project": result.project, "doc": doc, "line": invention.line,
                  "shape": invention.shape, "original": invention.original,
-                 "invention": invention.text, "outcome": outcome, "rule": rule}
+                 "invention": invention.text, "outcome": outcome, "rule": rule,
+                 **result.anatomy.get((doc, invention.text, invention.line), {})}
             )  # fmt: skip
     planted = sum(c["planted"] for c in by_shape.values())
     caught = sum(c["caught"] for c in by_shape.values())

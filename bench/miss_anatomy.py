@@ -1,0 +1,295 @@
+"""Where recall goes: each missed defect token, by the mechanism that decided it.
+
+bench/natural_drift.py (``--json``) and bench/planted_docs.py (``--json``) keep, for every
+case and every invention, the scorecard entries of the defect token at the parent: the
+entries of gates 2, 14 and 15 whose token (gate 2), specifier (gate 14) or text (gate 15)
+contains the defect's name within ``LINE_SLACK`` lines of its line (the benches' own
+matching), each gate's verdict there, and where the token is written on the page (prose
+code span, heading, a fence and its language, ...). This bench reads those files, never a
+page, and sorts every miss into one mechanism:
+
+1. ``not read``: no gate's card has an entry for the name near the line (its extractor
+   never saw the token), by where it is written (a fence that gate 15 does not read is
+   named with its language);
+2. ``grounded``: the token was judged present, by the rule (else the evidence) that
+   grounded it; gate 2's other clearing outcomes (external, defined-in-post,
+   not-a-reference) likewise, by rule;
+3. ``unjudged``: listed with a reason: gate 2's rule, gate 14's or 15's reason with its
+   numbers and quoted names blanked;
+4. ``gate error``: the gate that reads the token where it is written did not PASS or FAIL
+   (an ERROR, a SKIP such as no package, a card missing), with its reason blanked.
+
+Gate 15 lists no entry for a name it checked and found (its card counts what it checked),
+so a fence token with no entry in a fence gate 15 reads is ``not read or checked present``:
+the two are not told apart by the card.
+
+Per half (tune, report) x shape x mechanism the counts are printed; for the tune half the
+case ids too (natural drift: ``project fix[:10] doc:line``; planted: ``project doc:line
+invention``). The report half is counts only, never a token, doc or line: nobody reads a
+held-out page for causes.
+
+    python bench/miss_anatomy.py --drift ND.json --planted PD.json [--json OUT]
+                                 [--results bench/results/miss_anatomy.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pytest_postgates.helpers.code_fences import fence_kind  # noqa: E402
+from pytest_postgates.post import parse_post  # noqa: E402
+
+LINE_SLACK = 2
+# Gate 2 outcomes that clear a token (the card's ``outcomes``): judged as not a miss.
+CLEARED = ("grounded", "external", "defined-in-post", "not-a-reference")
+# The gates that read a token where it is written: gate 2 in prose, 14 and 15 in code.
+READERS = {"prose": (2,), "code": (14, 15)}
+
+
+def where_written(text: str, line: int, names: Sequence[str], slack: int = LINE_SLACK) -> str:
+    """Where the defect token sits on the page: the line nearest ``line`` (within
+    ``slack``) that holds one of ``names``, read with the plugin's own Markdown parser:
+    ``fence <lang> (read|not read by gate 15)``, ``indented code``, ``heading``, ``link
+    text``, ``prose code span``, ``prose outside code span``, ``html``; ``line not found``
+    when no line near holds the name."""
+    post = parse_post(Path("page.md"), text.encode("utf-8"))
+    near = sorted(range(line - slack, line + slack + 1), key=lambda n: (abs(n - line), n))
+    at = next(
+        (n for n in near if 1 <= n <= len(post.lines) and any(m in post.lines[n - 1] for m in names)),
+        None,
+    )
+    if at is None:
+        return "line not found"
+    for fence in post.fences:
+        if at in fence.content_lines:
+            kind = fence_kind(fence)
+            read = "not read by gate 15" if kind is None else f"gate 15 reads as {kind}"
+            return f"fence {fence.lang or '(no language)'}, {read}"
+    for block in post.indented_code:
+        if block.start_line < at <= block.start_line + block.content.count("\n"):
+            kind = fence_kind(block)
+            return f"indented code, gate 15 reads as {kind}" if kind else "indented code"
+    if at in post.html_lines:
+        return "html"
+    written = post.lines[at - 1]
+    if re.match(r"\s{0,3}#{1,6}\s", written):
+        return "heading"
+    spans = [s for s in post.code_spans if s.line == at and any(m in s.text for m in names)]
+    if spans:
+        return "link text code span" if spans[0].href else "prose code span"
+    return "prose outside code span"
+
+
+def _blank(reason: str) -> str:
+    """A reason with its numbers and quoted names blanked, so one reason counts once."""
+    reason = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"", "_", reason)
+    return re.sub(r"\d+", "N", reason).strip()[:90]
+
+
+def _medium(where: str) -> str:
+    return "code" if where.startswith(("fence", "indented")) else "prose"
+
+
+def classify(
+    entries: Sequence[dict[str, Any]], verdicts: dict[str, str], reasons: dict[str, str],
+    where: str,
+) -> str:
+    """The mechanism that decided one missed token, from the card entries kept for it
+    (``gate``, ``outcome``, ``rule``, ``where``, ``reason``, ``line`` and ``distance``: how
+    far from the labelled line), the gates' verdicts at the parent (by gate number as a
+    string) and their reasons, and where the token is written (:func:`where_written`).
+
+    The entry nearest the line decides (a gate's own reading of the token before another's:
+    the gate that reads the token where it is written first)."""
+    readers = READERS[_medium(where)]
+    ranked = sorted(
+        entries,
+        key=lambda e: (int(e.get("distance", 0)), int(e["gate"]) not in readers, int(e["gate"])),
+    )
+    for entry in ranked:
+        gate, outcome = int(entry["gate"]), str(entry.get("outcome", ""))
+        if outcome in CLEARED:
+            how = entry.get("rule") or entry.get("where") or "no rule recorded"
+            if outcome == "grounded" and not entry.get("rule") and entry.get("where"):
+                how = "evidence " + _evidence(str(entry["where"]))
+            return f"{outcome}: gate {gate} {how}"
+        if outcome == "unjudged":
+            why = entry.get("rule") or _blank(str(entry.get("reason", "")))
+            return f"unjudged: gate {gate} {why}"
+        if outcome in ("ungrounded", "violation"):
+            # Reported, yet not a catch (another line than the slack allows was kept out
+            # before this point): named as such rather than hidden.
+            return f"reported elsewhere: gate {gate} {outcome}"
+    for gate in readers:
+        verdict = verdicts.get(str(gate), "")
+        if verdict and verdict not in ("PASS", "FAIL"):
+            return f"gate error: gate {gate} {verdict} {_blank(reasons.get(str(gate), ''))}".strip()
+    if where.startswith("fence") and "gate 15 reads" in where:
+        return f"not read or checked present: {where}"
+    return f"not read: {where}"
+
+
+def _evidence(where: str) -> str:
+    """Gate 2's ``where`` of a grounding without a rule, as a kind: ``text``, a file's
+    extension (``file .py``), else the value's first word."""
+    if where in ("text", "") or " " not in where and "." not in where:
+        return where or "none"
+    head = where.split()[0].split(":")[0]
+    suffix = Path(head).suffix
+    return f"file {suffix}" if suffix else head[:40]
+
+
+def near_entries(
+    entries: Iterable[dict[str, Any]], names: Sequence[str], line: int, slack: int = LINE_SLACK
+) -> list[dict[str, Any]]:
+    """The card entries whose token contains one of ``names`` within ``slack`` lines, each
+    with its ``distance`` from ``line``."""
+    kept = []
+    for entry in entries:
+        distance = abs(int(entry.get("line", 0)) - line)
+        if distance <= slack and any(n in str(entry.get("token", "")) for n in names):
+            kept.append({**entry, "distance": distance})
+    return kept
+
+
+def card_entries(gate: int, detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every entry of one gate's card detail, in one shape: ``gate``, ``line``, ``token``,
+    ``outcome`` and what the card says of it (``rule``, ``where``, ``reason``, ``source``)."""
+    out: list[dict[str, Any]] = []
+    if gate == 2:
+        listed = [("ungrounded", i) for i in detail.get("ungrounded") or []]
+        for outcome, items in (detail.get("outcomes") or {}).items():
+            listed += [(outcome, i) for i in items]
+        for outcome, item in listed:
+            entry = {"gate": 2, "line": int(item.get("line", 0)), "token": str(item["token"]),
+                     "outcome": outcome}  # fmt: skip
+            entry.update({k: str(item[k]) for k in ("rule", "where", "reason", "source")
+                          if item.get(k)})  # fmt: skip
+            out.append(entry)
+        return out
+    key = "specifier" if gate == 14 else "name"
+    for listing, outcome in (("violations", "violation"), ("unjudged", "unjudged")):
+        for item in detail.get(listing) or []:
+            token = str(item.get(key) or item.get("text") or item.get("specifier") or "")
+            out.append({"gate": gate, "line": int(item.get("line", 0)), "token": token,
+                        "outcome": outcome, "reason": str(item.get("reason", ""))})  # fmt: skip
+    return out
+
+
+# ------------------------------------------------------------------------ the tables
+def drift_misses(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """natural_drift's missed cases, each with its mechanism."""
+    out = []
+    for case in data.get("cases", []):
+        if case["caught"] or "entries" not in case:
+            continue
+        mechanism = classify(case["entries"], case.get("verdicts", {}),
+                             case.get("reasons", {}), case.get("where", "line not found"))  # fmt: skip
+        ident = f"{case['project']} {case['fix'][:10]} {case['doc']}:{case['line']}"
+        out.append({"half": case["split"], "shape": case["shape"], "mechanism": mechanism,
+                    "id": ident})  # fmt: skip
+    return out
+
+
+def planted_misses(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """planted_docs' missed inventions (every half of the file), each with its mechanism."""
+    halves = data.get("halves") or {data.get("half", "report"): data}
+    out = []
+    for half, measured in halves.items():
+        for item in measured["overall"]["inventions"]:
+            if item["outcome"] == "ungrounded" or "entries" not in item:
+                continue
+            mechanism = classify(item["entries"], {"2": item.get("verdict", "")},
+                                 {"2": item.get("verdict_reason", "")},
+                                 item.get("where", "line not found"))  # fmt: skip
+            ident = f"{item['project']} {item['doc']}:{item['line']} {item['invention']}"
+            out.append({"half": half, "shape": item["shape"], "mechanism": mechanism,
+                        "id": ident})  # fmt: skip
+    return out
+
+
+def table(misses: Sequence[dict[str, Any]]) -> dict[tuple[str, str, str], list[str]]:
+    """(half, shape, mechanism) -> the ids of its misses."""
+    cells: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for miss in misses:
+        cells[(miss["half"], miss["shape"], miss["mechanism"])].append(miss["id"])
+    return dict(cells)
+
+
+def print_table(title: str, cells: dict[tuple[str, str, str], list[str]]) -> None:
+    for half in ("tune", "report"):
+        chosen = {k: v for k, v in cells.items() if k[0] == half}
+        print(f"\n== {title}, {half} half: {sum(map(len, chosen.values()))} misses")
+        totals = Counter({k[2]: 0 for k in chosen})
+        for (_, _, mechanism), ids in chosen.items():
+            totals[mechanism] += len(ids)
+        print("  by mechanism, all shapes:")
+        for mechanism, count in totals.most_common():
+            print(f"    {count:>4}  {mechanism}")
+        for shape in sorted({k[1] for k in chosen}):
+            rows = sorted(((k[2], v) for k, v in chosen.items() if k[1] == shape),
+                          key=lambda kv: (-len(kv[1]), kv[0]))  # fmt: skip
+            print(f"  {shape}: {sum(len(v) for _, v in rows)}")
+            for mechanism, ids in rows:
+                print(f"    {len(ids):>4}  {mechanism}")
+                if half == "tune":  # held-out ids are never printed
+                    for ident in sorted(ids):
+                        print(f"            {ident}")
+
+
+def record(run: Any, name: str, cells: dict[tuple[str, str, str], list[str]]) -> None:
+    rows = run.table(
+        f"{name}: misses per half, shape and mechanism",
+        [{"name": "half", "kind": "label"}, {"name": "shape", "kind": "label"},
+         {"name": "mechanism", "kind": "label"}, {"name": "misses", "kind": "figure"}],
+    )  # fmt: skip
+    for (half, shape, mechanism), ids in sorted(cells.items(), key=lambda kv: (kv[0][0] != "tune", kv[0][1], -len(kv[1]), kv[0][2])):
+        rows.append([half, shape, mechanism, len(ids)])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--drift", type=Path, help="bench/natural_drift.py --json output")
+    parser.add_argument("--planted", type=Path, help="bench/planted_docs.py --json output")
+    parser.add_argument("--json", type=Path, help="write the tables (report half: counts)")
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
+    args = parser.parse_args(argv)
+    from bench.results_json import Run
+
+    run = Run("miss_anatomy", {"drift": str(args.drift), "planted": str(args.planted),
+                               "line_slack": LINE_SLACK})  # fmt: skip
+    payload: dict[str, Any] = {}
+    for name, path, read in (("natural drift", args.drift, drift_misses),
+                             ("planted inventions", args.planted, planted_misses)):  # fmt: skip
+        if path is None:
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        cells = table(read(data))
+        measured = data.get("plugin_commit") or data.get("commit")
+        if measured:
+            run.notes.append(f"{name}: gates at plugin commit {measured}")
+        print_table(name, cells)
+        record(run, name, cells)
+        payload[name] = [
+            {"half": h, "shape": s, "mechanism": m, "misses": len(ids),
+             **({"ids": sorted(ids)} if h == "tune" else {})}
+            for (h, s, m), ids in sorted(cells.items())
+        ]  # fmt: skip
+    if args.json:
+        args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+    if args.results:
+        run.write(args.results)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
