@@ -19,9 +19,10 @@ page, and sorts every miss into one mechanism:
 4. ``gate error``: the gate that reads the token where it is written did not PASS or FAIL
    (an ERROR, a SKIP such as no package, a card missing), with its reason blanked.
 
-Gate 15 lists no entry for a name it checked and found (its card counts what it checked),
-so a fence token with no entry in a fence gate 15 reads is ``not read or checked present``:
-the two are not told apart by the card.
+Gate 15's card lists what it checked by line and name (``checked_names``); a checked name
+that is no violation was found present (``grounded: gate 15 checked <kind>``). A card
+without that list (written before it) cannot tell a fence token it found present from one
+it never read: ``not read or checked present``.
 
 Per half (tune, report) x shape x mechanism the counts are printed; for the tune half the
 case ids too (natural drift: ``project fix[:10] doc:line``; planted: ``project doc:line
@@ -45,8 +46,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pytest_postgates.helpers.code_fences import fence_kind  # noqa: E402
-from pytest_postgates.post import parse_post  # noqa: E402
+from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.post import parse_post
 
 LINE_SLACK = 2
 # Gate 2 outcomes that clear a token (the card's ``outcomes``): judged as not a miss.
@@ -64,7 +65,11 @@ def where_written(text: str, line: int, names: Sequence[str], slack: int = LINE_
     post = parse_post(Path("page.md"), text.encode("utf-8"))
     near = sorted(range(line - slack, line + slack + 1), key=lambda n: (abs(n - line), n))
     at = next(
-        (n for n in near if 1 <= n <= len(post.lines) and any(m in post.lines[n - 1] for m in names)),
+        (
+            n
+            for n in near
+            if 1 <= n <= len(post.lines) and any(m in post.lines[n - 1] for m in names)
+        ),
         None,
     )
     if at is None:
@@ -100,17 +105,41 @@ def _medium(where: str) -> str:
 
 
 def classify(
-    entries: Sequence[dict[str, Any]], verdicts: dict[str, str], reasons: dict[str, str],
+    entries: Sequence[dict[str, Any]],
+    verdicts: dict[str, str],
+    reasons: dict[str, str],
     where: str,
+    checked_listed: bool = True,
+    slack: int = LINE_SLACK,
 ) -> str:
-    """The mechanism that decided one missed token, from the card entries kept for it
-    (``gate``, ``outcome``, ``rule``, ``where``, ``reason``, ``line`` and ``distance``: how
-    far from the labelled line), the gates' verdicts at the parent (by gate number as a
-    string) and their reasons, and where the token is written (:func:`where_written`).
+    """The mechanism that decided one missed token, from the card entries of its name on
+    the page (``gate``, ``outcome``, ``rule``, ``where``, ``reason``, ``line`` and
+    ``distance``: how far from the labelled line), the gates' verdicts at the parent (by
+    gate number as a string) and their reasons, where the token is written
+    (:func:`where_written`) and whether gate 15's card lists the names it checked.
 
-    The entry nearest the line decides (a gate's own reading of the token before another's:
-    the gate that reads the token where it is written first)."""
+    An entry within ``slack`` lines decides, the nearest first (and at one distance the
+    gate that reads the token where it is written); with none near, an entry of the name
+    elsewhere on the page is named as such (a gate lists a token once per page)."""
     readers = READERS[_medium(where)]
+    near = [e for e in entries if int(e.get("distance", 0)) <= slack]
+    decided = _decision(near, readers)
+    if decided:
+        return decided
+    elsewhere = _decision([e for e in entries if int(e.get("distance", 0)) > slack], readers)
+    if elsewhere:
+        return f"judged elsewhere on the page: {elsewhere}"
+    for gate in readers:
+        verdict = verdicts.get(str(gate), "")
+        if verdict and verdict not in ("PASS", "FAIL"):
+            return f"gate error: gate {gate} {verdict} {_blank(reasons.get(str(gate), ''))}".strip()
+    if "gate 15 reads" in where and not checked_listed:
+        return f"not read or checked present: {where}"
+    return f"not read: {where}"
+
+
+def _decision(entries: Sequence[dict[str, Any]], readers: tuple[int, ...]) -> str | None:
+    """What the entry nearest the line says (None without entries)."""
     ranked = sorted(
         entries,
         key=lambda e: (int(e.get("distance", 0)), int(e["gate"]) not in readers, int(e["gate"])),
@@ -118,7 +147,7 @@ def classify(
     for entry in ranked:
         gate, outcome = int(entry["gate"]), str(entry.get("outcome", ""))
         if outcome in CLEARED:
-            how = entry.get("rule") or entry.get("where") or "no rule recorded"
+            how = entry.get("rule") or "no rule recorded"
             if outcome == "grounded" and not entry.get("rule") and entry.get("where"):
                 how = "evidence " + _evidence(str(entry["where"]))
             return f"{outcome}: gate {gate} {how}"
@@ -126,39 +155,30 @@ def classify(
             why = entry.get("rule") or _blank(str(entry.get("reason", "")))
             return f"unjudged: gate {gate} {why}"
         if outcome in ("ungrounded", "violation"):
-            # Reported, yet not a catch (another line than the slack allows was kept out
-            # before this point): named as such rather than hidden.
-            return f"reported elsewhere: gate {gate} {outcome}"
-    for gate in readers:
-        verdict = verdicts.get(str(gate), "")
-        if verdict and verdict not in ("PASS", "FAIL"):
-            return f"gate error: gate {gate} {verdict} {_blank(reasons.get(str(gate), ''))}".strip()
-    if where.startswith("fence") and "gate 15 reads" in where:
-        return f"not read or checked present: {where}"
-    return f"not read: {where}"
+            return f"reported: gate {gate} {outcome}"
+    return None
 
 
 def _evidence(where: str) -> str:
     """Gate 2's ``where`` of a grounding without a rule, as a kind: ``text``, a file's
     extension (``file .py``), else the value's first word."""
-    if where in ("text", "") or " " not in where and "." not in where:
+    if where in ("text", "") or (" " not in where and "." not in where):
         return where or "none"
     head = where.split()[0].split(":")[0]
     suffix = Path(head).suffix
     return f"file {suffix}" if suffix else head[:40]
 
 
-def near_entries(
-    entries: Iterable[dict[str, Any]], names: Sequence[str], line: int, slack: int = LINE_SLACK
+def name_entries(
+    entries: Iterable[dict[str, Any]], names: Sequence[str], line: int
 ) -> list[dict[str, Any]]:
-    """The card entries whose token contains one of ``names`` within ``slack`` lines, each
-    with its ``distance`` from ``line``."""
-    kept = []
-    for entry in entries:
-        distance = abs(int(entry.get("line", 0)) - line)
-        if distance <= slack and any(n in str(entry.get("token", "")) for n in names):
-            kept.append({**entry, "distance": distance})
-    return kept
+    """The card entries whose token contains one of ``names``, each with its ``distance``
+    from ``line``."""
+    return [
+        {**entry, "distance": abs(int(entry.get("line", 0)) - line)}
+        for entry in entries
+        if any(n in str(entry.get("token", "")) for n in names)
+    ]
 
 
 def card_entries(gate: int, detail: dict[str, Any]) -> list[dict[str, Any]]:
@@ -182,6 +202,15 @@ def card_entries(gate: int, detail: dict[str, Any]) -> list[dict[str, Any]]:
             token = str(item.get(key) or item.get("text") or item.get("specifier") or "")
             out.append({"gate": gate, "line": int(item.get("line", 0)), "token": token,
                         "outcome": outcome, "reason": str(item.get("reason", ""))})  # fmt: skip
+    # Gate 15's checked names: what it checked and did not report was found present.
+    reported = {
+        (int(v.get("line", 0)), str(v.get("name", ""))) for v in detail.get("violations") or []
+    }
+    for item in detail.get("checked_names") or []:
+        line, name = int(item.get("line", 0)), str(item.get("name", ""))
+        if not any(at == line and name in shown for at, shown in reported):
+            out.append({"gate": gate, "line": line, "token": name, "outcome": "grounded",
+                        "rule": f"checked {item.get('kind', '')}"})  # fmt: skip
     return out
 
 
@@ -193,7 +222,8 @@ def drift_misses(data: dict[str, Any]) -> list[dict[str, Any]]:
         if case["caught"] or "entries" not in case:
             continue
         mechanism = classify(case["entries"], case.get("verdicts", {}),
-                             case.get("reasons", {}), case.get("where", "line not found"))  # fmt: skip
+                             case.get("reasons", {}), case.get("where", "line not found"),
+                             bool(case.get("checked_listed")))  # fmt: skip
         ident = f"{case['project']} {case['fix'][:10]} {case['doc']}:{case['line']}"
         out.append({"half": case["split"], "shape": case["shape"], "mechanism": mechanism,
                     "id": ident})  # fmt: skip
@@ -210,7 +240,7 @@ def planted_misses(data: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             mechanism = classify(item["entries"], {"2": item.get("verdict", "")},
                                  {"2": item.get("verdict_reason", "")},
-                                 item.get("where", "line not found"))  # fmt: skip
+                                 item.get("where", "line not found"), slack=1)  # fmt: skip
             ident = f"{item['project']} {item['doc']}:{item['line']} {item['invention']}"
             out.append({"half": half, "shape": item["shape"], "mechanism": mechanism,
                         "id": ident})  # fmt: skip
@@ -252,7 +282,9 @@ def record(run: Any, name: str, cells: dict[tuple[str, str, str], list[str]]) ->
         [{"name": "half", "kind": "label"}, {"name": "shape", "kind": "label"},
          {"name": "mechanism", "kind": "label"}, {"name": "misses", "kind": "figure"}],
     )  # fmt: skip
-    for (half, shape, mechanism), ids in sorted(cells.items(), key=lambda kv: (kv[0][0] != "tune", kv[0][1], -len(kv[1]), kv[0][2])):
+    for (half, shape, mechanism), ids in sorted(
+        cells.items(), key=lambda kv: (kv[0][0] != "tune", kv[0][1], -len(kv[1]), kv[0][2])
+    ):
         rows.append([half, shape, mechanism, len(ids)])
 
 

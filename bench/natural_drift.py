@@ -57,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.miss_anatomy import card_entries, near_entries, where_written
+from bench.miss_anatomy import card_entries, name_entries, where_written
 from bench.results_json import Run
 
 HERE = Path(__file__).resolve().parent
@@ -215,6 +215,7 @@ class DocResult:
     # Every entry of the three cards, in one shape (bench/miss_anatomy.py), and the doc.
     entries: list[dict[str, Any]] = field(default_factory=list)
     text: str = ""
+    checked_listed: bool = False  # gate 15's card lists the names it checked
 
 
 @dataclass
@@ -228,6 +229,7 @@ class Outcome:
     # The parent's card entries of the defect token and where it is written (miss_anatomy).
     entries: list[dict[str, Any]] = field(default_factory=list)
     where: str = ""
+    checked_listed: bool = False
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -319,6 +321,7 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
             listing, key = FINDING_FIELDS[gate]
             detail = card.get("detail") or {}
             result.entries += card_entries(gate, detail)
+            result.checked_listed |= gate == 15 and "checked_names" in detail
             for item in detail.get(listing) or []:
                 line, token = int(item.get("line", 0)), str(item[key])
                 result.findings.append(Finding(gate, line, token, str(item.get("rule", ""))))
@@ -390,11 +393,11 @@ def judge(case: Case, at_parent: DocResult, at_fix: DocResult) -> Outcome:
     near = [f for f in at_parent.findings if abs(f.line - case.line) <= LINE_SLACK]
     caught = any(matches(case, finding) for finding in near)
     clean = None if at_fix.missing else not any(matches(case, f) for f in at_fix.findings)
-    entries = near_entries(at_parent.entries, case.names, case.line, LINE_SLACK)
+    entries = name_entries(at_parent.entries, case.names, case.line)
     where = where_written(at_parent.text, case.line, case.names) if at_parent.text else ""
     return Outcome(
         case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near,
-        entries, where or "no doc",
+        entries, where or "no doc", at_parent.checked_listed,
     )  # fmt: skip
 
 
@@ -559,7 +562,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         {"project": o.case.project, "fix": o.case.fix, "doc": o.case.doc, "line": o.case.line,
          "token": o.case.token, "shape": o.case.shape, "split": o.case.split,
          "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts,
-         "reasons": o.reasons, "entries": o.entries, "where": o.where}
+         "reasons": o.reasons, "entries": o.entries, "where": o.where,
+         "checked_listed": o.checked_listed}
         for o in outcomes
     ]  # fmt: skip
     if args.json:

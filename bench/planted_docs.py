@@ -68,7 +68,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import docs_precision as dp  # noqa: E402
-from miss_anatomy import card_entries, near_entries, where_written  # noqa: E402
 from fabrication_recall import (  # noqa: E402
     CLASS,
     FLAG,
@@ -83,6 +82,7 @@ from fabrication_recall import (  # noqa: E402
     letter_changed,
     wrong_segment,
 )
+from miss_anatomy import card_entries, name_entries, where_written  # noqa: E402
 
 DEFAULT_SEED = 20261205
 DEFAULT_PER_DOC = 3
@@ -332,7 +332,7 @@ def measure(
         result.outcomes[key] = outcome_of(details.get(doc, {}), invention)
         detail = details.get(doc, {})
         result.anatomy[key].update(
-            entries=near_entries(card_entries(2, detail), (invention.text,), invention.line, 1),
+            entries=name_entries(card_entries(2, detail), (invention.text,), invention.line),
             verdict=verdicts.get(doc, "MISSING"),
             verdict_reason=str(detail.get("error") or detail.get("reason") or ""),
         )
