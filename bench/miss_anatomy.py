@@ -118,8 +118,9 @@ def classify(
     gate number as a string) and their reasons, where the token is written
     (:func:`where_written`) and whether gate 15's card lists the names it checked.
 
-    An entry within ``slack`` lines decides, the nearest first (and at one distance the
-    gate that reads the token where it is written); with none near, an entry of the name
+    An entry within ``slack`` lines decides, the nearest first (at one distance the name
+    itself before a token holding it, then the gate that reads the token where it is
+    written); with none near, an entry of the name
     elsewhere on the page is named as such (a gate lists a token once per page)."""
     readers = READERS[_medium(where)]
     near = [e for e in entries if int(e.get("distance", 0)) <= slack]
@@ -142,7 +143,12 @@ def _decision(entries: Sequence[dict[str, Any]], readers: tuple[int, ...]) -> st
     """What the entry nearest the line says (None without entries)."""
     ranked = sorted(
         entries,
-        key=lambda e: (int(e.get("distance", 0)), int(e["gate"]) not in readers, int(e["gate"])),
+        key=lambda e: (
+            int(e.get("distance", 0)),
+            not e.get("exact"),
+            int(e["gate"]) not in readers,
+            int(e["gate"]),
+        ),
     )
     for entry in ranked:
         gate, outcome = int(entry["gate"]), str(entry.get("outcome", ""))
@@ -173,12 +179,16 @@ def name_entries(
     entries: Iterable[dict[str, Any]], names: Sequence[str], line: int
 ) -> list[dict[str, Any]]:
     """The card entries whose token contains one of ``names``, each with its ``distance``
-    from ``line``."""
-    return [
-        {**entry, "distance": abs(int(entry.get("line", 0)) - line)}
-        for entry in entries
-        if any(n in str(entry.get("token", "")) for n in names)
-    ]
+    from ``line`` and whether the token is the name itself (``exact``: without call
+    parentheses, leading dashes or dots, or an assignment)."""
+    kept = []
+    for entry in entries:
+        token = str(entry.get("token", ""))
+        if any(n in token for n in names):
+            bare = re.sub(r"\(.*\)$|=.*$", "", token).strip("`").lstrip("-.")
+            distance = abs(int(entry.get("line", 0)) - line)
+            kept.append({**entry, "distance": distance, "exact": bare in names})
+    return kept
 
 
 def card_entries(gate: int, detail: dict[str, Any]) -> list[dict[str, Any]]:
@@ -203,72 +213,85 @@ def card_entries(gate: int, detail: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"gate": gate, "line": int(item.get("line", 0)), "token": token,
                         "outcome": outcome, "reason": str(item.get("reason", ""))})  # fmt: skip
     # Gate 15's checked names: what it checked and did not report was found present.
+    # A violation's name is shown with its owner (``client.gett``, ``Client(tmeout=)``).
     reported = {
-        (int(v.get("line", 0)), str(v.get("name", ""))) for v in detail.get("violations") or []
+        (int(v.get("line", 0)), word)
+        for v in detail.get("violations") or []
+        for word in re.findall(r"[\w$-]+", str(v.get("name", "")))
     }
     for item in detail.get("checked_names") or []:
         line, name = int(item.get("line", 0)), str(item.get("name", ""))
-        if not any(at == line and name in shown for at, shown in reported):
+        if (line, name) not in reported:
             out.append({"gate": gate, "line": line, "token": name, "outcome": "grounded",
                         "rule": f"checked {item.get('kind', '')}"})  # fmt: skip
     return out
 
 
 # ------------------------------------------------------------------------ the tables
-def drift_misses(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """natural_drift's missed cases, each with its mechanism."""
+def drift_items(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """natural_drift's cases: half, shape, caught, and for a miss its mechanism and id."""
     out = []
     for case in data.get("cases", []):
-        if case["caught"] or "entries" not in case:
-            continue
-        mechanism = classify(case["entries"], case.get("verdicts", {}),
-                             case.get("reasons", {}), case.get("where", "line not found"),
-                             bool(case.get("checked_listed")))  # fmt: skip
-        ident = f"{case['project']} {case['fix'][:10]} {case['doc']}:{case['line']}"
-        out.append({"half": case["split"], "shape": case["shape"], "mechanism": mechanism,
-                    "id": ident})  # fmt: skip
+        item = {"half": case["split"], "shape": case["shape"], "caught": bool(case["caught"])}
+        if not case["caught"]:
+            item["mechanism"] = classify(
+                case.get("entries", []), case.get("verdicts", {}), case.get("reasons", {}),
+                case.get("where", "line not found"), bool(case.get("checked_listed")),
+            )  # fmt: skip
+            item["id"] = f"{case['project']} {case['fix'][:10]} {case['doc']}:{case['line']}"
+        out.append(item)
     return out
 
 
-def planted_misses(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """planted_docs' missed inventions (every half of the file), each with its mechanism."""
+def planted_items(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """planted_docs' inventions (every half of the file), as :func:`drift_items`."""
     halves = data.get("halves") or {data.get("half", "report"): data}
     out = []
     for half, measured in halves.items():
-        for item in measured["overall"]["inventions"]:
-            if item["outcome"] == "ungrounded" or "entries" not in item:
-                continue
-            mechanism = classify(item["entries"], {"2": item.get("verdict", "")},
-                                 {"2": item.get("verdict_reason", "")},
-                                 item.get("where", "line not found"), slack=1)  # fmt: skip
-            ident = f"{item['project']} {item['doc']}:{item['line']} {item['invention']}"
-            out.append({"half": half, "shape": item["shape"], "mechanism": mechanism,
-                        "id": ident})  # fmt: skip
+        for invention in measured["overall"]["inventions"]:
+            caught = invention["outcome"] == "ungrounded"
+            item = {"half": half, "shape": invention["shape"], "caught": caught}
+            if not caught:
+                item["mechanism"] = classify(
+                    invention.get("entries", []), {"2": invention.get("verdict", "")},
+                    {"2": invention.get("verdict_reason", "")},
+                    invention.get("where", "line not found"), slack=1,
+                )  # fmt: skip
+                item["id"] = (f"{invention['project']} {invention['doc']}:{invention['line']} "
+                              f"{invention['invention']}")  # fmt: skip
+            out.append(item)
     return out
 
 
-def table(misses: Sequence[dict[str, Any]]) -> dict[tuple[str, str, str], list[str]]:
+def cells_of(items: Sequence[dict[str, Any]]) -> dict[tuple[str, str, str], list[str]]:
     """(half, shape, mechanism) -> the ids of its misses."""
     cells: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-    for miss in misses:
-        cells[(miss["half"], miss["shape"], miss["mechanism"])].append(miss["id"])
+    for item in items:
+        if not item["caught"]:
+            cells[(item["half"], item["shape"], item["mechanism"])].append(item["id"])
     return dict(cells)
 
 
-def print_table(title: str, cells: dict[tuple[str, str, str], list[str]]) -> None:
+def print_table(title: str, items: Sequence[dict[str, Any]]) -> None:
+    cells = cells_of(items)
     for half in ("tune", "report"):
         chosen = {k: v for k, v in cells.items() if k[0] == half}
-        print(f"\n== {title}, {half} half: {sum(map(len, chosen.values()))} misses")
-        totals = Counter({k[2]: 0 for k in chosen})
+        cases = [i for i in items if i["half"] == half]
+        if not cases:
+            continue
+        missed = sum(not i["caught"] for i in cases)
+        print(f"\n== {title}, {half} half: {missed} misses of {len(cases)}")
+        totals: Counter[str] = Counter()
         for (_, _, mechanism), ids in chosen.items():
             totals[mechanism] += len(ids)
         print("  by mechanism, all shapes:")
-        for mechanism, count in totals.most_common():
+        for mechanism, count in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"    {count:>4}  {mechanism}")
-        for shape in sorted({k[1] for k in chosen}):
+        for shape in sorted({i["shape"] for i in cases}):
             rows = sorted(((k[2], v) for k, v in chosen.items() if k[1] == shape),
                           key=lambda kv: (-len(kv[1]), kv[0]))  # fmt: skip
-            print(f"  {shape}: {sum(len(v) for _, v in rows)}")
+            whole = sum(i["shape"] == shape for i in cases)
+            print(f"  {shape}: {sum(len(v) for _, v in rows)} missed of {whole}")
             for mechanism, ids in rows:
                 print(f"    {len(ids):>4}  {mechanism}")
                 if half == "tune":  # held-out ids are never printed
@@ -276,16 +299,47 @@ def print_table(title: str, cells: dict[tuple[str, str, str], list[str]]) -> Non
                         print(f"            {ident}")
 
 
-def record(run: Any, name: str, cells: dict[tuple[str, str, str], list[str]]) -> None:
+def record(run: Any, name: str, items: Sequence[dict[str, Any]]) -> None:
+    """Three tables: per half and shape the cases and catches (controls: the bench's own
+    figures) beside the misses classified; per half the misses by mechanism; per half,
+    shape and mechanism."""
+    totals = run.table(
+        f"{name}: misses classified per half and shape",
+        [{"name": "half", "kind": "label"}, {"name": "shape", "kind": "label"},
+         {"name": "cases", "kind": "control"}, {"name": "caught", "kind": "control"},
+         {"name": "misses classified", "kind": "figure"}],
+    )  # fmt: skip
+    for half, shape in sorted({(i["half"], i["shape"]) for i in items}, key=_order):
+        chosen = [i for i in items if (i["half"], i["shape"]) == (half, shape)]
+        caught = sum(i["caught"] for i in chosen)
+        totals.append([half, shape, len(chosen), caught, len(chosen) - caught])
+    cells = cells_of(items)
+    by_mechanism = run.table(
+        f"{name}: misses per half and mechanism (all shapes)",
+        [{"name": "half", "kind": "label"}, {"name": "mechanism", "kind": "label"},
+         {"name": "misses", "kind": "figure"}],
+    )  # fmt: skip
+    pooled: Counter[tuple[str, str]] = Counter()
+    for (half, _shape, mechanism), ids in cells.items():
+        pooled[(half, mechanism)] += len(ids)
+    for (half, mechanism), count in sorted(
+        pooled.items(), key=lambda kv: (*_order(kv[0][:1]), -kv[1], kv[0][1])
+    ):
+        by_mechanism.append([half, mechanism, count])
     rows = run.table(
         f"{name}: misses per half, shape and mechanism",
         [{"name": "half", "kind": "label"}, {"name": "shape", "kind": "label"},
          {"name": "mechanism", "kind": "label"}, {"name": "misses", "kind": "figure"}],
     )  # fmt: skip
     for (half, shape, mechanism), ids in sorted(
-        cells.items(), key=lambda kv: (kv[0][0] != "tune", kv[0][1], -len(kv[1]), kv[0][2])
+        cells.items(), key=lambda kv: (*_order(kv[0][:2]), -len(kv[1]), kv[0][2])
     ):
         rows.append([half, shape, mechanism, len(ids)])
+
+
+def _order(key: tuple[str, ...]) -> tuple[Any, ...]:
+    """Tune before report, then as written."""
+    return (key[0] != "tune", *key)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -300,21 +354,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     run = Run("miss_anatomy", {"drift": str(args.drift), "planted": str(args.planted),
                                "line_slack": LINE_SLACK})  # fmt: skip
     payload: dict[str, Any] = {}
-    for name, path, read in (("natural drift", args.drift, drift_misses),
-                             ("planted inventions", args.planted, planted_misses)):  # fmt: skip
+    for name, path, read in (("natural drift", args.drift, drift_items),
+                             ("planted inventions", args.planted, planted_items)):  # fmt: skip
         if path is None:
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
-        cells = table(read(data))
-        measured = data.get("plugin_commit") or data.get("commit")
-        if measured:
-            run.notes.append(f"{name}: gates at plugin commit {measured}")
-        print_table(name, cells)
-        record(run, name, cells)
+        items = read(data)
+        measured = data.get("plugin_commit") or "not recorded in the file"
+        run.notes.append(f"{name}: {path.name}, gates at plugin commit {measured}")
+        print_table(name, items)
+        record(run, name, items)
         payload[name] = [
             {"half": h, "shape": s, "mechanism": m, "misses": len(ids),
              **({"ids": sorted(ids)} if h == "tune" else {})}
-            for (h, s, m), ids in sorted(cells.items())
+            for (h, s, m), ids in sorted(cells_of(items).items())
         ]  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")

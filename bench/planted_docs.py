@@ -56,6 +56,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -68,6 +69,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import docs_precision as dp  # noqa: E402
+import holdout_precision as holdout  # noqa: E402
 from fabrication_recall import (  # noqa: E402
     CLASS,
     FLAG,
@@ -123,7 +125,7 @@ def reals_of(cards: Path) -> dict[str, list[Real]]:
     """Per doc, the real names to replace: what the model found in the product's code and
     the product's flags."""
     found: dict[str, list[Real]] = defaultdict(list)
-    for post, detail in dp.holdout.gate2_cards(cards, {}, []):
+    for post, detail in holdout.gate2_cards(cards, {}, []):
         for item in (detail.get("outcomes") or {}).get("grounded", []):
             rule = str(item.get("rule") or "")
             # A repository path: grounded on a tracked file of that name (not on text).
@@ -325,7 +327,7 @@ def measure(
     planted_cards = scratch / "planted-cards"
     planted = dp.gate_site(project, commit, site, planted_cards)
     verdicts: dict[str, str] = {}
-    details = dict(dp.holdout.gate2_cards(planted_cards, verdicts, []))
+    details = dict(holdout.gate2_cards(planted_cards, verdicts, []))
     inventions = {(doc, i.text, i.line) for doc, i in result.planted}
     for doc, invention in result.planted:
         key = (doc, invention.text, invention.line)
@@ -462,6 +464,13 @@ def measure_half(half: str, args: argparse.Namespace) -> dict[str, Any]:
     return {"overall": total, "projects": {r.project: summary([r]) for r in results}}
 
 
+def plugin_commit() -> str:
+    """The commit of the plugin measured (bench/miss_anatomy.py names it)."""
+    done = subprocess.run(["git", "-C", str(HERE.parent), "rev-parse", "HEAD"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", choices=[*sorted(dp.HALVES), "all"], default="report")
@@ -496,7 +505,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     halves = ["report", "tune"] if args.half == "all" else [args.half]
     measured = {half: measure_half(half, args) for half in halves}
     if args.json:
-        payload = {"seed": args.seed, "per_doc": args.per_doc,
+        payload = {"seed": args.seed, "per_doc": args.per_doc, "plugin_commit": plugin_commit(),
                    "settings_added": list(dp.EXTRA_SETTINGS),
                    "halves": measured}  # fmt: skip
         if len(measured) == 1:  # the shape earlier runs wrote, kept for their readers
