@@ -2,22 +2,27 @@
 
 bench/natural_drift.py (``--json``) and bench/planted_docs.py (``--json``) keep, for every
 case and every invention, the scorecard entries of the defect token at the parent: the
-entries of gates 2, 14 and 15 whose token (gate 2), specifier (gate 14) or text (gate 15)
-contains the defect's name within ``LINE_SLACK`` lines of its line (the benches' own
-matching), each gate's verdict there, and where the token is written on the page (prose
+entries of gates 2, 14 and 15 whose token (gate 2), specifier (gate 14), text or name
+(gate 15) contains the defect's name (the benches' own matching), with their distance from
+its line, each gate's verdict there, and where the token is written on the page (prose
 code span, heading, a fence and its language, ...). This bench reads those files, never a
-page, and sorts every miss into one mechanism:
+page, and sorts every miss into one mechanism, decided by the entry nearest the line
+within ``LINE_SLACK`` lines (natural drift; planted inventions: 1, as that bench counts a
+catch):
 
 1. ``not read``: no gate's card has an entry for the name near the line (its extractor
    never saw the token), by where it is written (a fence that gate 15 does not read is
-   named with its language);
+   named with its language); ``judged elsewhere on the page`` when the only entries of the
+   name are farther (a gate lists a token once per page), with what they say;
 2. ``grounded``: the token was judged present, by the rule (else the evidence) that
    grounded it; gate 2's other clearing outcomes (external, defined-in-post,
    not-a-reference) likewise, by rule;
 3. ``unjudged``: listed with a reason: gate 2's rule, gate 14's or 15's reason with its
    numbers and quoted names blanked;
 4. ``gate error``: the gate that reads the token where it is written did not PASS or FAIL
-   (an ERROR, a SKIP such as no package, a card missing), with its reason blanked.
+   (an ERROR, a SKIP such as no package, a card missing), with its reason blanked;
+5. ``reported``: a finding of the name near the line that the bench did not count (gate
+   2's ``ungrounded`` list beyond its cap of 50, say): named, never hidden.
 
 Gate 15's card lists what it checked by line and name (``checked_names``); a checked name
 that is no violation was found present (``grounded: gate 15 checked <kind>``). A card
