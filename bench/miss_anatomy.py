@@ -34,7 +34,8 @@ case ids too (natural drift: ``project fix[:10] doc:line``; planted: ``project d
 invention``). The report half is counts only, never a token, doc or line: nobody reads a
 held-out page for causes.
 
-    python bench/miss_anatomy.py --drift ND.json --planted PD.json [--json OUT]
+    python bench/miss_anatomy.py --drift ND.json --planted PD.json [--planted PD2.json]
+                                 [--json OUT]
                                  [--results bench/results/miss_anatomy.json]
 """
 
@@ -349,24 +350,34 @@ def _order(key: tuple[str, ...]) -> tuple[Any, ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--drift", type=Path, help="bench/natural_drift.py --json output")
-    parser.add_argument("--planted", type=Path, help="bench/planted_docs.py --json output")
+    parser.add_argument("--drift", type=Path, action="append", default=[],
+                        help="bench/natural_drift.py --json output (repeatable)")  # fmt: skip
+    parser.add_argument("--planted", type=Path, action="append", default=[],
+                        help="bench/planted_docs.py --json output (repeatable)")  # fmt: skip
     parser.add_argument("--json", type=Path, help="write the tables (report half: counts)")
     parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
     from bench.results_json import Run
 
-    run = Run("miss_anatomy", {"drift": str(args.drift), "planted": str(args.planted),
+    run = Run("miss_anatomy", {"drift": [str(p) for p in args.drift],
+                               "planted": [str(p) for p in args.planted],
                                "line_slack": LINE_SLACK})  # fmt: skip
     payload: dict[str, Any] = {}
-    for name, path, read in (("natural drift", args.drift, drift_items),
-                             ("planted inventions", args.planted, planted_items)):  # fmt: skip
-        if path is None:
+    for name, paths, read in (("natural drift", args.drift, drift_items),
+                              ("planted inventions", args.planted, planted_items)):  # fmt: skip
+        items: list[dict[str, Any]] = []
+        for path in paths:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            read_here = read(data)
+            items += read_here
+            measured = data.get("plugin_commit") or "not recorded in the file"
+            halves = ", ".join(sorted({i["half"] for i in read_here}))
+            projects = sorted(data.get("projects") or {})  # a planted file of one half
+            run.notes.append(f"{name} ({halves} half{'s' if ',' in halves else ''}"
+                             f"{', projects ' + ', '.join(projects) if projects else ''}): "
+                             f"{path.name}, gates at plugin commit {measured}")  # fmt: skip
+        if not items:
             continue
-        data = json.loads(path.read_text(encoding="utf-8"))
-        items = read(data)
-        measured = data.get("plugin_commit") or "not recorded in the file"
-        run.notes.append(f"{name}: {path.name}, gates at plugin commit {measured}")
         print_table(name, items)
         record(run, name, items)
         payload[name] = [
