@@ -503,9 +503,10 @@ def main(argv: Sequence[str] | None = None) -> int:
              "dependencies": bool(os.environ.get(dp.BENCH_DEPENDENCIES_ENV))},
         )  # fmt: skip
     halves = ["report", "tune"] if args.half == "all" else [args.half]
+    commit = plugin_commit()  # the code measured is the code at the start
     measured = {half: measure_half(half, args) for half in halves}
     if args.json:
-        payload = {"seed": args.seed, "per_doc": args.per_doc, "plugin_commit": plugin_commit(),
+        payload = {"seed": args.seed, "per_doc": args.per_doc, "plugin_commit": commit,
                    "settings_added": list(dp.EXTRA_SETTINGS),
                    "halves": measured}  # fmt: skip
         if len(measured) == 1:  # the shape earlier runs wrote, kept for their readers
