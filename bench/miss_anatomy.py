@@ -373,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             measured = data.get("plugin_commit") or "not recorded in the file"
             halves = ", ".join(sorted({i["half"] for i in read_here}))
             projects = sorted(data.get("projects") or {})  # a planted file of one half
-            run.notes.append(f"{name} ({halves} half{'s' if ',' in halves else ''}"
+            run.notes.append(f"{name} (half: {halves}"
                              f"{', projects ' + ', '.join(projects) if projects else ''}): "
                              f"{path.name}, gates at plugin commit {measured}")  # fmt: skip
         if not items:
