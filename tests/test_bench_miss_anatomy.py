@@ -62,7 +62,7 @@ def test_a_gate_error_is_told_only_for_the_gate_that_reads_the_token_there() -> 
     reasons = {"15": "no package name: set 'package' (at drift-ref 12)"}
     fence = "fence python, gate 15 reads as python"
     assert _classify([], fence, verdicts=verdicts, reasons=reasons) == (
-        "gate error: gate 15 ERROR no package name: set _ (at drift-ref N)"
+        "gate error: gate 15 ERROR no package name: set _ (_)"
     )
     # Gate 15's error says nothing of a token in prose: gate 2 reads it, and saw nothing.
     assert _classify([], verdicts=verdicts, reasons=reasons) == "not read: prose code span"
@@ -73,8 +73,26 @@ def test_gate15_unjudged_reasons_are_counted_with_names_and_numbers_blanked() ->
     detail = {"unjudged": [{"line": 20, "text": "client.send(timeout=3)", "reason": reason}]}
     entries = _entries(15, detail, ("timeout",), 20)
     assert _classify(entries, "fence python, gate 15 reads as python") == (
-        "unjudged: gate 15 client.send: the type of _ is not shown (N)"
+        "unjudged: gate 15 the type of _ is not shown (_)"
     )
+
+
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "$_.pipeStdin: the type of the value ($_) is not shown in the sample",
+        "expect(getApples).toHaveReturnedNthTimeWith: the type of the value (expect(x)) is not",
+        "the bin ./bin/pm2 has no source file; set source_map",
+        "gate symbol_grounding on docs/x.md took longer than gate_timeout (120 s); stopped",
+    ],
+)
+def test_a_reason_shows_no_name_path_or_expression_of_its_page(reason: str) -> None:
+    """Held-out reasons are printed: none of the page's or the code's names may show."""
+    shown = anatomy._blank(reason)
+    for word in ("pipeStdin", "getApples", "NthTime", "pm2", "./bin", "source_map", "x.md",
+                 "symbol_grounding", "gate_timeout", "120"):  # fmt: skip
+        assert word not in shown, (word, shown)
+    assert "the type of the value" in anatomy._blank(reason) or "type" not in reason
 
 
 def test_gate15_checked_names_are_found_present_unless_a_violation() -> None:
