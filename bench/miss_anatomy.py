@@ -102,13 +102,14 @@ def where_written(text: str, line: int, names: Sequence[str], slack: int = LINE_
 
 def _blank(reason: str) -> str:
     """A reason with the page's and the code's names blanked, so that one reason counts
-    once and a held-out reason shows no token, path or expression of its page: the use it
+    once (each blanked to ``…``: an underscore would read as emphasis on a rendered page) and
+    a held-out reason shows no token, path or expression of its page: the use it
     opens with (``client.send: ...``), quoted names, parenthesised code, paths, dotted,
     snake_case and camelCase words, numbers."""
     reason = re.sub(r"^[^\s:]+: ", "", reason)
-    reason = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"", "_", reason)
-    reason = re.sub(r"\([^()]*\)", "(_)", reason)
-    reason = re.sub(r"\S*[/.$]\S*|\b\w*[a-z][A-Z]\w*\b|\b\w+_\w+\b", "_", reason)
+    reason = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"", "…", reason)
+    reason = re.sub(r"\([^()]*\)", "(…)", reason)
+    reason = re.sub(r"\S*[/.$]\S*|\b\w*[a-z][A-Z]\w*\b|\b\w+_\w+\b", "…", reason)
     return re.sub(r"\d+", "N", reason).strip()[:90]
 
 

@@ -62,7 +62,7 @@ def test_a_gate_error_is_told_only_for_the_gate_that_reads_the_token_there() -> 
     reasons = {"15": "no package name: set 'package' (at drift-ref 12)"}
     fence = "fence python, gate 15 reads as python"
     assert _classify([], fence, verdicts=verdicts, reasons=reasons) == (
-        "gate error: gate 15 ERROR no package name: set _ (_)"
+        "gate error: gate 15 ERROR no package name: set … (…)"
     )
     # Gate 15's error says nothing of a token in prose: gate 2 reads it, and saw nothing.
     assert _classify([], verdicts=verdicts, reasons=reasons) == "not read: prose code span"
@@ -73,7 +73,7 @@ def test_gate15_unjudged_reasons_are_counted_with_names_and_numbers_blanked() ->
     detail = {"unjudged": [{"line": 20, "text": "client.send(timeout=3)", "reason": reason}]}
     entries = _entries(15, detail, ("timeout",), 20)
     assert _classify(entries, "fence python, gate 15 reads as python") == (
-        "unjudged: gate 15 the type of _ is not shown (_)"
+        "unjudged: gate 15 the type of … is not shown (…)"
     )
 
 
