@@ -57,6 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.miss_anatomy import card_entries, name_entries, where_written
 from bench.results_json import Run
 
 HERE = Path(__file__).resolve().parent
@@ -231,6 +232,10 @@ class DocResult:
     missing: bool = False  # the doc does not exist at this commit
     # Why a gate neither passed nor failed (its card's summary), per gate.
     reasons: dict[int, str] = field(default_factory=dict)
+    # Every entry of the three cards, in one shape (bench/miss_anatomy.py), and the doc.
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    text: str = ""
+    checked_listed: bool = False  # gate 15's card lists the names it checked
 
 
 @dataclass
@@ -241,6 +246,10 @@ class Outcome:
     verdicts: dict[int, str]
     reasons: dict[int, str]
     near: list[Finding]  # the parent's findings within the slack of the labelled line
+    # The parent's card entries of the defect token and where it is written (miss_anatomy).
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    where: str = ""
+    checked_listed: bool = False
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -331,6 +340,8 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
                 result.reasons[gate] = str(reason or "")[:160]
             listing, key = FINDING_FIELDS[gate]
             detail = card.get("detail") or {}
+            result.entries += card_entries(gate, detail)
+            result.checked_listed |= gate == 15 and "checked_names" in detail
             for item in detail.get(listing) or []:
                 line, token = int(item.get("line", 0)), str(item[key])
                 result.findings.append(Finding(gate, line, token, str(item.get("rule", ""))))
@@ -384,11 +395,13 @@ def gate_commit(
         for doc in targets:
             if doc in found:
                 results[doc] = found[doc]
+                results[doc].text = (site / doc).read_text(encoding="utf-8", errors="replace")
             else:
                 tail = (done.stdout + done.stderr)[-400:].strip().replace("\n", " | ")
                 print(f"natural_drift: no scorecard for {doc} at {commit[:12]} "
                       f"(pytest exit {done.returncode}): {tail}", file=sys.stderr)  # fmt: skip
                 results[doc] = DocResult(verdicts=dict.fromkeys(GATES, "NO-CARD"))
+                results[doc].text = (site / doc).read_text(encoding="utf-8", errors="replace")
     return results
 
 
@@ -400,7 +413,12 @@ def judge(case: Case, at_parent: DocResult, at_fix: DocResult) -> Outcome:
     near = [f for f in at_parent.findings if abs(f.line - case.line) <= LINE_SLACK]
     caught = any(matches(case, finding) for finding in near)
     clean = None if at_fix.missing else not any(matches(case, f) for f in at_fix.findings)
-    return Outcome(case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near)
+    entries = name_entries(at_parent.entries, case.names, case.line)
+    where = where_written(at_parent.text, case.line, case.names) if at_parent.text else ""
+    return Outcome(
+        case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near,
+        entries, where or "no doc", at_parent.checked_listed,
+    )  # fmt: skip
 
 
 def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
@@ -563,7 +581,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     report["cases"] = [
         {"project": o.case.project, "fix": o.case.fix, "doc": o.case.doc, "line": o.case.line,
          "token": o.case.token, "shape": o.case.shape, "split": o.case.split,
-         "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts}
+         "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts,
+         "reasons": o.reasons, "entries": o.entries, "where": o.where,
+         "checked_listed": o.checked_listed}
         for o in outcomes
     ]  # fmt: skip
     if args.json:

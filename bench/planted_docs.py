@@ -56,6 +56,7 @@ import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -68,6 +69,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import docs_precision as dp  # noqa: E402
+import holdout_precision as holdout  # noqa: E402
 from fabrication_recall import (  # noqa: E402
     CLASS,
     FLAG,
@@ -82,6 +84,7 @@ from fabrication_recall import (  # noqa: E402
     letter_changed,
     wrong_segment,
 )
+from miss_anatomy import card_entries, name_entries, where_written  # noqa: E402
 
 DEFAULT_SEED = 20261205
 DEFAULT_PER_DOC = 3
@@ -113,13 +116,16 @@ class ProjectResult:
     # (doc, invention) -> (outcome, rule)
     outcomes: dict[tuple[str, str, int], tuple[str, str]] = field(default_factory=dict)
     other_findings: tuple[int, int] = (0, 0)  # plain, planted (inventions left out)
+    # (doc, invention, line) -> gate 2's card entries of it, where it is written, the
+    # card's verdict (bench/miss_anatomy.py)
+    anatomy: dict[tuple[str, str, int], dict[str, Any]] = field(default_factory=dict)
 
 
 def reals_of(cards: Path) -> dict[str, list[Real]]:
     """Per doc, the real names to replace: what the model found in the product's code and
     the product's flags."""
     found: dict[str, list[Real]] = defaultdict(list)
-    for post, detail in dp.holdout.gate2_cards(cards, {}, []):
+    for post, detail in holdout.gate2_cards(cards, {}, []):
         for item in (detail.get("outcomes") or {}).get("grounded", []):
             rule = str(item.get("rule") or "")
             # A repository path: grounded on a tracked file of that name (not on text).
@@ -315,13 +321,23 @@ def measure(
         if done:
             target.write_text(text, encoding="utf-8")
             result.planted += [(doc, invention) for invention in done]
+            for invention in done:
+                where = where_written(text, invention.line, (invention.text,), 1)
+                result.anatomy[(doc, invention.text, invention.line)] = {"where": where}
     planted_cards = scratch / "planted-cards"
     planted = dp.gate_site(project, commit, site, planted_cards)
-    details = dict(dp.holdout.gate2_cards(planted_cards, {}, []))
+    verdicts: dict[str, str] = {}
+    details = dict(holdout.gate2_cards(planted_cards, verdicts, []))
     inventions = {(doc, i.text, i.line) for doc, i in result.planted}
     for doc, invention in result.planted:
         key = (doc, invention.text, invention.line)
         result.outcomes[key] = outcome_of(details.get(doc, {}), invention)
+        detail = details.get(doc, {})
+        result.anatomy[key].update(
+            entries=name_entries(card_entries(2, detail), (invention.text,), invention.line),
+            verdict=verdicts.get(doc, "MISSING"),
+            verdict_reason=str(detail.get("error") or detail.get("reason") or ""),
+        )
     others = [
         f for f in planted.findings if not any((f.doc, f.token) == (d, t) for d, t, _ in inventions)
     ]
@@ -346,7 +362,8 @@ def summary(results: Sequence[ProjectResult]) -> dict[str, Any]:
             examples.append(
                 {"project": result.project, "doc": doc, "line": invention.line,
                  "shape": invention.shape, "original": invention.original,
-                 "invention": invention.text, "outcome": outcome, "rule": rule}
+                 "invention": invention.text, "outcome": outcome, "rule": rule,
+                 **result.anatomy.get((doc, invention.text, invention.line), {})}
             )  # fmt: skip
     planted = sum(c["planted"] for c in by_shape.values())
     caught = sum(c["caught"] for c in by_shape.values())
@@ -447,6 +464,13 @@ def measure_half(half: str, args: argparse.Namespace) -> dict[str, Any]:
     return {"overall": total, "projects": {r.project: summary([r]) for r in results}}
 
 
+def plugin_commit() -> str:
+    """The commit of the plugin measured (bench/miss_anatomy.py names it)."""
+    done = subprocess.run(["git", "-C", str(HERE.parent), "rev-parse", "HEAD"],
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    return done.stdout.strip() if done.returncode == 0 else "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", choices=[*sorted(dp.HALVES), "all"], default="report")
@@ -479,9 +503,10 @@ def main(argv: Sequence[str] | None = None) -> int:
              "dependencies": bool(os.environ.get(dp.BENCH_DEPENDENCIES_ENV))},
         )  # fmt: skip
     halves = ["report", "tune"] if args.half == "all" else [args.half]
+    commit = plugin_commit()  # the code measured is the code at the start
     measured = {half: measure_half(half, args) for half in halves}
     if args.json:
-        payload = {"seed": args.seed, "per_doc": args.per_doc,
+        payload = {"seed": args.seed, "per_doc": args.per_doc, "plugin_commit": commit,
                    "settings_added": list(dp.EXTRA_SETTINGS),
                    "halves": measured}  # fmt: skip
         if len(measured) == 1:  # the shape earlier runs wrote, kept for their readers

@@ -92,6 +92,13 @@ BENCHES = (
         flag="--results",
     ),
     Bench(
+        "miss_anatomy",
+        "Gate 2 and 15 misses by mechanism",
+        ("gates/02-symbol-grounding.md", "gates/15-code-samples.md"),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "docs_precision",
         "Gate 2 docs precision",
         ("gates/02-symbol-grounding.md",),

@@ -473,3 +473,18 @@ def test_a_fence_is_judged_against_the_product(
     assert sample.summary_has in card.summary
     if sample.keywords_checked is not None:
         assert card.detail["checked_by_kind"]["keyword"] == sample.keywords_checked
+
+
+def test_the_card_lists_what_it_checked_by_line_and_name(tmp_path: Path, wirekit: Path) -> None:
+    """What the gate checked, found or not, by line and name (bench/miss_anatomy.py reads a
+    checked name that is no violation as found present)."""
+    code = "from wirekit import Client, Clint\nclient = Client(tmeout=1)\n"
+    code += "client.get('u', params={})\n"
+    card = _check(_py(code), tmp_path, wirekit)
+    first = min(item["line"] for item in card.detail["checked_names"])
+    assert [(i["line"] - first, i["name"], i["kind"]) for i in card.detail["checked_names"]] == [
+        (0, "wirekit", "python"), (0, "Client", "python"), (0, "Clint", "python"),
+        (1, "tmeout", "keyword"), (2, "get", "member"), (2, "params", "keyword"),
+    ]  # fmt: skip
+    assert len(card.detail["checked_names"]) == card.detail["checked"]
+    assert {v["line"] - first for v in card.detail["violations"]} == {0, 1}

@@ -86,3 +86,5 @@ def test_a_before_sample_beside_its_fix_is_unjudged(tmp_path: Path, released_rep
     assert len(old) == 1 and "old way" in old[0]["reason"] and "v1.0.0" in old[0]["reason"]
     # Only the fix's two names count as checked: nothing of the old sample.
     assert card.detail["checked_by_kind"]["export"] == 2
+    # And only they are listed as checked: the old side's names are not.
+    assert sorted(i["name"] for i in card.detail["checked_names"]) == ["NewThinq", "Renamed"]

@@ -105,6 +105,9 @@ if TYPE_CHECKING:
     from pytest_postgates.post import Fence, Post
 
 GATE_VERSION = 1
+# The checked names a card lists (what it found present is read from them): a bound on the
+# card of a page of thousands of samples.
+MAX_CHECKED_NAMES = 2000
 CODES = {
     "named_export": "UNKNOWN_EXPORT",
     "default_export": "NO_DEFAULT_EXPORT",
@@ -338,6 +341,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "checked_by_kind": report.checked_by_kind,
         "unjudged": report.unjudged,
         "violations": report.violations,
+        # What was checked, by line and name: the card's record of what it found present.
+        "checked_names": report.checked_names[:MAX_CHECKED_NAMES],
         "sources_read": list(lookup.read),
         "resolved": report.resolved,
         "package": package,

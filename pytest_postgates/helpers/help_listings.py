@@ -343,7 +343,7 @@ def report_listing(
         if decided.outcome == "unjudged":
             report.skip(entry.line, entry.name, decided.reason)
             continue
-        report.count(entry.kind)
+        report.count(entry.kind, entry.line, entry.name)
         if decided.outcome == "ungrounded":
             kind = "cli_flag" if entry.kind == "flag" else "cli_command"
             where = "the API model's command line"

@@ -95,7 +95,7 @@ def check_member(
 ) -> None:
     """``name`` against the names the namespace exports."""
     names = _members(sample, held)
-    sample.report.count("member")
+    sample.report.count("member", line, name)
     if name in names or name in OBJECT_MEMBERS:
         return
     types = sample.types()

@@ -169,7 +169,7 @@ def object_keys(
                                "not declare it, but the product's code names it (hand-written "
                                "declarations may lag the JavaScript)")  # fmt: skip
             continue
-        sample.report.count("option_key")
+        sample.report.count("option_key", line, key)
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
             dotted = ".".join((*path, key))

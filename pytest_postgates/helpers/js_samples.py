@@ -684,7 +684,7 @@ class JsSample:
         if name not in members and name not in OBJECT_MEMBERS and problem:
             self.report.skip(line, text, f"{used}: {problem}")
             return
-        self.report.count("member")
+        self.report.count("member", line, name)
         if name in members or name in OBJECT_MEMBERS:
             return
         close = types.nearest(name, members)

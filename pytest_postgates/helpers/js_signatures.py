@@ -184,7 +184,7 @@ def report_parameters(
             subject = f"{item.function}({item.name})" if verdict.where else item.function
             report.skip(line, text, f"{subject}: {verdict.reason}")
             continue
-        report.count("parameter")
+        report.count("parameter", line, item.name)
         if verdict.outcome == "ok":
             continue
         real = " or ".join(f"`{r}`" for r in verdict.real)

@@ -65,7 +65,7 @@ def free_calls(sample: FenceReading, root: Any) -> None:
 
 
 def free_call(sample: FenceReading, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
-    sample.report.count("export")
+    sample.report.count("export", sample.line(node), name)
     types = sample.types()
     if name not in anchor.functions and types is not None:
         reason, close = js_free_calls.finding(types.model, name, anchor)
@@ -188,7 +188,7 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
     real = types.misspelled_member(name) if types is not None else None
     if real is None:
         return
-    sample.report.count("member")
+    sample.report.count("member", line, name)
     sample.report.violation(line, "member", f"{local}.{name}", "",
                             f"{name} is nowhere in the product's code, one letter off its "
                             f"member {real}{did_you_mean([real])}", [real])  # fmt: skip

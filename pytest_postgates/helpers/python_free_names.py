@@ -77,7 +77,7 @@ class FreeNames:
                                 "uses no class of the product without an import; it may be "
                                 f"the reader's own (a near miss of {real})")  # fmt: skip
                     continue
-                report.count("python_name")
+                report.count("python_name", line, name)
                 shown = ", ".join(products[:3])
                 nearest = list(dict.fromkeys([real, *model.nearest(name, limit=3)]))[:3]
                 report.violation(line, "python_name", name, types.entries(real)[0].path,

@@ -148,6 +148,9 @@ class PythonSample:
         text = self._lines[index] if index < len(self._lines) else ""
         return self._first + index, text
 
+    def _count(self, node: ast.AST, kind: str, name: str) -> None:
+        self.report.count(kind, self._line(node)[0], name)
+
     def _skip(self, node: ast.AST, reason: str) -> None:
         line, text = self._line(node)
         self.report.skip(line, text, reason)
@@ -233,14 +236,14 @@ class PythonSample:
         if base.kind == "union":
             dispatch = f"{base.name} is the type alias {' | '.join(classes)}, and {dispatch}"
         if name in family or any(name in self.types.model.members(c)[0] for c in classes):
-            self.report.count("member")
+            self._count(method, "member", name)
             return
         same = sorted(f for f in family if f.lower() == name.lower())
         if not same:
             self._skip(method, f"{owner}.{name}: {dispatch}; the product defines no "
                        f"{prefix} method of that name, so it is not judged")  # fmt: skip
             return
-        self.report.count("member")
+        self._count(method, "member", name)
         miss = Miss(name, base.name, tuple(same))
         self._miss(method, "member", f"{owner}.{name}",
                    f"{dispatch}, and the product's own methods of that family spell it "
@@ -325,7 +328,7 @@ class PythonSample:
             if top not in self.types.tops:
                 self.env[bound] = None
                 continue
-            self.report.count("python")
+            self._count(node, "python", dotted)
             if not self.types.is_module(dotted):
                 miss = self.types.module_miss(dotted)
                 self._miss(node, "python_import", dotted,
@@ -343,7 +346,7 @@ class PythonSample:
             for alias in names:
                 self.env[alias.asname or alias.name] = None
             return
-        self.report.count("python")
+        self._count(node, "python", module)
         if not self.types.is_module(module):
             miss = self.types.module_miss(module)
             # The names the line imports are named too: none of them can be imported.
@@ -370,7 +373,7 @@ class PythonSample:
             if isinstance(found, Unjudged):
                 self._skip(alias, f"{alias.name}: {found.reason}")
                 continue
-            self.report.count("python")
+            self._count(alias, "python", alias.name)
             if isinstance(found, Miss):
                 self._miss(alias, "python_import", f"{module}.{alias.name}",
                            f"{alias.name} is not a public name of {module}", found)  # fmt: skip
@@ -480,7 +483,7 @@ class PythonSample:
                          "reason": _never_bound(root, name)}  # fmt: skip
                 if entry in self.report.unjudged:
                     self.report.unjudged.remove(entry)
-                self.report.count("member")
+                self.report.count("member", line, name)
                 nearest = list(dict.fromkeys([real, *model.nearest(name, members)]))
                 reason = (f"the page never binds {root}, but the other members it uses on it "
                           f"({shared}) are together only {family}'s (or a subclass's); no code "
@@ -545,7 +548,7 @@ class PythonSample:
         if isinstance(found, Unjudged):
             self._skip(node, f"{shown}: {found.reason}")
             return None
-        self.report.count(kind)
+        self._count(node, kind, name)
         if isinstance(found, Miss):
             self._miss(node, kind, label, reason, found)
             # What the sample goes on to use of it is built on a member that is not there.
@@ -564,7 +567,7 @@ class PythonSample:
         code of the product writes and no built-in type has is invented as well; any other
         name is left alone (the miss before it is the finding)."""
         if not self.types.written(name) and name not in BUILTIN_MEMBERS:
-            self.report.count("member")
+            self._count(node, "member", name)
             self.report.violation(self._line(node)[0], "member", shown, "",
                                   f"{name}: {held.shown} follows a missing member, and no code "
                                   f"of the product names {name}", [])  # fmt: skip
@@ -629,11 +632,11 @@ class PythonSample:
             if not name:
                 continue  # `**options`: keys the sample does not show
             if name in accepted:
-                self.report.count("keyword")
+                self._count(keyword, "keyword", name)
             elif var_keyword:
                 self._skip(keyword, f"{shown}({name}=): {shown} accepts **kwargs")
             else:
-                self.report.count("keyword")
+                self._count(keyword, "keyword", name)
                 nearest = tuple(self.types.model.nearest(name, pool))
                 miss = Miss(name, shown, nearest)
                 self._miss(keyword, "keyword_argument", f"{shown}({name}=)",

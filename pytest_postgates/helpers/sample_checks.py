@@ -54,23 +54,28 @@ class SampleReport:
     violations: list[dict[str, Any]] = field(default_factory=list)
     resolved: dict[str, str] = field(default_factory=dict)  # specifier -> source file
     suggestions: dict[int, list[str]] = field(default_factory=dict)
+    # What was checked, by line and name (a violation among them is in ``violations``).
+    checked_names: list[dict[str, Any]] = field(default_factory=list)
 
-    def count(self, kind: str) -> None:
+    def count(self, kind: str, line: int = 0, name: str = "") -> None:
         self.checked += 1
         self.checked_by_kind[kind] = self.checked_by_kind.get(kind, 0) + 1
+        if name:
+            self.checked_names.append({"line": line, "name": name, "kind": kind})
 
     def skip(self, line: int, text: str, reason: str) -> None:
         entry = {"line": line, "text": text.strip()[:160], "reason": reason}
         if entry not in self.unjudged:
             self.unjudged.append(entry)
 
-    def mark(self) -> tuple[int, dict[str, int], int]:
+    def mark(self) -> tuple[int, dict[str, int], int, int]:
         """Where the report stands (see :meth:`unjudge_since`)."""
-        return self.checked, dict(self.checked_by_kind), len(self.violations)
+        counts = dict(self.checked_by_kind)
+        return self.checked, counts, len(self.violations), len(self.checked_names)
 
     def unjudge_since(
         self,
-        mark: tuple[int, dict[str, int], int],
+        mark: tuple[int, dict[str, int], int, int],
         why: str,
         past: Callable[[str], str | None] = lambda name: "",
     ) -> None:
@@ -79,6 +84,7 @@ class SampleReport:
         names an earlier release that declared the name (a name no release declared is
         an invention even on the old side, and stays a violation)."""
         self.checked, self.checked_by_kind, first = mark[0], dict(mark[1]), mark[2]
+        del self.checked_names[mark[3] :]
         kept: list[dict[str, Any]] = []
         hints: list[list[str]] = []
         for number, item in enumerate(self.violations[first:], first):
@@ -268,7 +274,7 @@ class SampleChecker:
             self.report.resolved[spec] = source.path
             return source.path
         if source.expected:
-            self.report.count("target")
+            self.report.count("target", 0, spec)
             where = f"exports {result.key or '.'} -> {result.target} -> {source.expected}"
             reason = f"{spec} resolves to {result.target}, but {source.missing}"
             if source.index:
@@ -286,7 +292,7 @@ class SampleChecker:
         if isinstance(found, Unknown):
             self.report.skip(line, text, f"{name}: {found.reason}")
             return None
-        self.report.count("export")
+        self.report.count("export", line, name)
         if found is not None:
             return found
         exported = self.lookup.export_names(module)
@@ -331,16 +337,16 @@ class SampleChecker:
             )
             return
         if name in OBJECT_MEMBERS:
-            self.report.count("member")
+            self.report.count("member", line, name)
             return
         members, incomplete = self.lookup.members(binding, static)
         if name in members:
-            self.report.count("member")
+            self.report.count("member", line, name)
             return
         if incomplete is not None:
             self.report.skip(line, text, f"{held.name}.{name}: {incomplete.reason}")
             return
-        self.report.count("member")
+        self.report.count("member", line, name)
         which = "static member" if static and binding.kind == "class" else "member"
         other, _ = self.lookup.members(binding, not static)
         note = ""
@@ -394,7 +400,7 @@ class SampleChecker:
             elif not cli.commands:
                 self.report.skip(line, text, f"{cli.entry} defines no commands the gate reads")
             elif command in cli.commands:
-                self.report.count("command")
+                self.report.count("command", line, command)
             elif cli.open_commands:
                 where = cli.open_commands[0].split(" ")[0]
                 self.report.skip(line, text, f"{command}: the CLI adds commands at run time "
@@ -407,7 +413,7 @@ class SampleChecker:
                     f"{command}: the CLI has a default command, so this may be its argument",
                 )
             else:
-                self.report.count("command")
+                self.report.count("command", line, command)
                 close = close_names(command, cli.commands)
                 self.report.violation(
                     line,
@@ -444,7 +450,7 @@ class SampleChecker:
             if PLACEHOLDER.search(flag) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", flag):
                 self.report.skip(line, text, f"--{flag} is a placeholder, not a flag")
                 continue
-            self.report.count("flag")
+            self.report.count("flag", line, f"--{flag}")
             normal = normal_flag(flag)
             negated = normal[3:] if normal.startswith("no-") else None
             names = {normal} | ({negated} if negated is not None else set())
