@@ -156,3 +156,25 @@ def test_a_member_the_sample_declares_itself_is_the_samples(
     )
     card = sample_card(code, "js", tmp_path, private_repo)
     assert sample_violations(card) == []
+
+
+def test_a_class_assigned_to_a_member_path_is_the_products(tmp_path: Path) -> None:
+    # hapi's style: `internals.Base = class { ... }`, members added on its prototype.
+    files = dict(PRIVATE)
+    files["lib/base.js"] = (
+        "const internals = {};\n"
+        "internals.Base = class {\n"
+        "  $_getRule(name) { return this._rules[name]; }\n"
+        "};\n"
+        "internals.Base.prototype.$_setFlag = function (name, value) { return this; };\n"
+        "module.exports = new internals.Base();\n"
+    )
+    repo = make_repo(tmp_path / "hapi", files)
+    code = (
+        "const custom = require('schemer').extend((schemer) => ({\n"
+        "  coerce(schema, value) { return schema.getRule('round') && value; },\n"
+        "  rules: { big: { method() { return this.setFlag('big', true); } } },\n"
+        "}));\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert sample_violations(card) == [("member", "schema.getRule"), ("member", "this.setFlag")]

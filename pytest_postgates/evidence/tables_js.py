@@ -596,6 +596,16 @@ class JsTables(JsCliReader):
                     local = rest
                 table.exports[rest] = local
                 return
+        if left.type != "member_expression" or "." not in target:
+            return
+        owner, _, member = target.rpartition(".")
+        if right.type in ("class", "class_expression"):
+            # `internals.Base = class { ... }`: a class of the product's under a path, whose
+            # members are the product's (module.exports may be an instance of it).
+            self.class_members(right, target)
+        elif owner.endswith(".prototype") and owner[: -len(".prototype")] in table.classes:
+            # `internals.Base.prototype.deny = ...`: a member added to that class.
+            table.classes[owner[: -len(".prototype")]]["members"].append(member)
 
     def required_members(self, node: Any) -> None:
         """The keys of ``module.exports = { ... }`` whose value is a required module or a
