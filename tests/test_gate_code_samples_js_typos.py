@@ -91,3 +91,90 @@ def test_a_parameter_of_a_function_the_sample_only_calls_itself_is_the_samples(
     )
     card = sample_card(code, "js", tmp_path, jest_repo)
     assert sample_violations(card) == [("member", "api.toHaveLenth")]
+
+
+PRIVATE = {
+    "package.json": json.dumps({"name": "schemer", "main": "lib/index.js"}),
+    "lib/base.js": (
+        "module.exports = class Base {\n"
+        "  $_getRule(name) { return this._rules[name]; }\n"
+        "  $_setFlag(name, value) { this._flags[name] = value; return this; }\n"
+        "  _addRule(rule) { return this; }\n"
+        "  validate(value) { return value; }\n"
+        "};\n"
+    ),
+    "lib/index.js": (
+        "const Base = require('./base');\n"
+        "exports.extend = function (factory) { return factory(new Base()); };\n"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def private_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("schemer"), PRIVATE)
+
+
+def test_a_member_the_code_has_only_under_a_private_prefix_is_a_finding(
+    tmp_path: Path, private_repo: Path
+) -> None:
+    # joi's extension docs: `schema.getRule('round')` and `this.setFlag('big', true)` in the
+    # methods of an extension, while the code has only `$_getRule` and `$_setFlag`.
+    code = (
+        "const Schemer = require('schemer');\n"
+        "const custom = Schemer.extend((schemer) => ({\n"
+        "  coerce(schema, value) {\n"
+        "    if (schema.getRule('round')) { return value; }\n"
+        "    return schema.frobnicate(value);\n"  # near no product member: anyone's
+        "  },\n"
+        "  rules: {\n"
+        "    big: { method() { return this.setFlag('big', true); } },\n"
+        "    round: { method() { return this.addRule('round'); } },\n"
+        "  },\n"
+        "}));\n"
+    )
+    card = sample_card(code, "js", tmp_path, private_repo)
+    assert sorted(sample_violations(card)) == [
+        ("member", "schema.getRule"),
+        ("member", "this.addRule"),
+        ("member", "this.setFlag"),
+    ]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "did you mean `$_getRule`?" in reasons["schema.getRule"]
+
+
+def test_a_member_the_sample_declares_itself_is_the_samples(
+    tmp_path: Path, private_repo: Path
+) -> None:
+    code = (
+        "const helper = {\n"
+        "  setFlag(name) { return name; },\n"
+        "  run() { return this.setFlag('big'); },\n"
+        "};\n"
+        "class Mine { getRule() { return 1; } check() { return this.getRule(); } }\n"
+        "class Other { run() { return this.addRule('x'); } }\n"  # a class's own `this`
+    )
+    card = sample_card(code, "js", tmp_path, private_repo)
+    assert sample_violations(card) == []
+
+
+def test_a_class_assigned_to_a_member_path_is_the_products(tmp_path: Path) -> None:
+    # hapi's style: `internals.Base = class { ... }`, members added on its prototype.
+    files = dict(PRIVATE)
+    files["lib/base.js"] = (
+        "const internals = {};\n"
+        "internals.Base = class {\n"
+        "  $_getRule(name) { return this._rules[name]; }\n"
+        "};\n"
+        "internals.Base.prototype.$_setFlag = function (name, value) { return this; };\n"
+        "module.exports = new internals.Base();\n"
+    )
+    repo = make_repo(tmp_path / "hapi", files)
+    code = (
+        "const custom = require('schemer').extend((schemer) => ({\n"
+        "  coerce(schema, value) { return schema.getRule('round') && value; },\n"
+        "  rules: { big: { method() { return this.setFlag('big', true); } } },\n"
+        "}));\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert sample_violations(card) == [("member", "schema.getRule"), ("member", "this.setFlag")]

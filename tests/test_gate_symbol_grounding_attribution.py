@@ -44,7 +44,7 @@ FILES: dict[str, str | bytes] = {
 }
 COMMIT_MESSAGE = (
     "feat: twelve providers\n\nNEW PROVIDERS (2)\n- Alpha, Beta\n\nNEW MODALITIES\n"
-    "- Widgets: three adapters\n"
+    "- Widgets: three adapters\n- startSpinner() shows a spinner while a command runs\n"
 )
 
 
@@ -338,6 +338,23 @@ def test_a_rendered_commit_message_outline_grounds_on_the_message(
     assert found == outcome, entry
     if outcome == "grounded":
         assert (entry["where"], entry["rule"]) == ("commit message", "commit-message-outline")
+
+
+@pytest.mark.parametrize(
+    ("token", "outcome"),
+    [
+        # A call is a code name: the message that names it is prose, no evidence for it.
+        ("startSpinner()", "ungrounded"),
+        # A phrase of the message is grounded by it, as before.
+        ("shows a spinner while a command runs", "grounded"),
+    ],
+)
+def test_a_commit_message_grounds_phrases_never_a_code_name(
+    token: str, outcome: str, tmp_path: Path, ctx: GateContext
+) -> None:
+    card = _card(f"The release notes say `{token}`.\n", tmp_path, ctx)
+    found, entry = _outcome(card, token)
+    assert found == outcome, entry
 
 
 # ---------------------------------------------------------------------- declared posts

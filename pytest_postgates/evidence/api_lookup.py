@@ -325,6 +325,11 @@ class ApiLookup:
             return
         names.update(table.exports)
         names.update(table.reexports)
+        handed = self._handed_members(path, table)
+        if isinstance(handed, Unknown):
+            unknown.append(handed.reason)
+        else:
+            names.update(handed)
         if table.export_equals is not None:
             members = self._equals_members(path, table)
             if isinstance(members, Unknown):
@@ -341,6 +346,20 @@ class ApiLookup:
             # `export *` never re-exports a default.
             if "default" in names and "default" not in before:
                 names.discard("default")
+
+    def _handed_members(self, path: str, table: FileTable) -> set[str] | Unknown:
+        """What the functions a factory-made ``module.exports`` is handed to add to it
+        (``Trace.setup(root)`` assigning ``root.trace``: FileTable.handed_exports)."""
+        members: set[str] = set()
+        for spec, function in table.handed_exports:
+            target = self.module_named(path, spec)
+            other = self.table(target) if target is not None else None
+            added = other.parameter_members.get(function) if other is not None else None
+            if added is None or "*" in added:
+                return Unknown(f"{path}'s exports are handed to {spec}'s {function}(), "
+                               "which may add members the tables cannot read")  # fmt: skip
+            members.update(added)
+        return members
 
     def _equals_members(self, path: str, table: FileTable) -> set[str] | Unknown:
         local = table.export_equals or ""
@@ -382,6 +401,10 @@ class ApiLookup:
         if name in table.reexports:
             spec, imported = table.reexports[name]
             return self._imported(path, spec, imported, seen, depth, declared)
+        if table.handed_exports:
+            handed = self._handed_members(path, table)
+            if isinstance(handed, Unknown) or name in handed:
+                return handed if isinstance(handed, Unknown) else Binding(path, "", "member")
         if table.export_equals is not None and not (declared and table.commonjs_shim):
             members = self._equals_members(path, table)
             if isinstance(members, Unknown):

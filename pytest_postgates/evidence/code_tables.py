@@ -39,7 +39,14 @@ from pathlib import Path
 from typing import Any
 
 from pytest_postgates import signing
-from pytest_postgates.evidence import cli_js, cli_python, file_table, tables_js, tables_python
+from pytest_postgates.evidence import (
+    cli_js,
+    cli_python,
+    file_table,
+    made_objects,
+    tables_js,
+    tables_python,
+)
 from pytest_postgates.evidence.file_table import JS_CLI_MODULES, PY_CLI_MODULES, FileTable
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.repomap import (
@@ -54,7 +61,7 @@ from pytest_postgates.fileio import locked
 
 # The modules whose code decides what a table holds: a cached table built by other code
 # is stale (part of the cache key, and of gate 15's result-cache key).
-EXTRACTOR_MODULES = (file_table, tables_js, cli_js, tables_python, cli_python)
+EXTRACTOR_MODULES = (file_table, tables_js, made_objects, cli_js, tables_python, cli_python)
 
 # 2: the cache file is JSON lines, appended to; 3: no Python imports; 4: a Python CLI as
 # the API model reads it (cli_python), pass-through commands

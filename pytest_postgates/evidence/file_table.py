@@ -49,6 +49,13 @@ class FileTable:
     # points reach reads them (public_functions): the import checks read such a value as
     # a value, as before.
     required_exports: dict[str, list[str]] = field(default_factory=dict)
+    # ``module.exports = internals.root()``, an object the file's own factory makes
+    # (evidence/made_objects.py): the required modules' functions it is handed to,
+    # [specifier, function], whose parameter's members are exports too.
+    handed_exports: list[list[str]] = field(default_factory=list)
+    # CommonJS: exported function -> the members it assigns on its first parameter
+    # ("*" among them: it may add others).
+    parameter_members: dict[str, list[str]] = field(default_factory=dict)
     # JavaScript: local -> [spec, name] (a Python file's imports are the model's record).
     imports: dict[str, list[str]] = field(default_factory=dict)
     # The line of each import and re-export from another file or package (local or

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pytest_postgates.evidence import made_objects
 from pytest_postgates.evidence.cli_js import JsCliReader
 from pytest_postgates.evidence.file_table import (
     JS_CLI_MODULES,
@@ -36,9 +37,12 @@ class JsTables(JsCliReader):
             and (bool(exports) or any(c.type == "import_statement" for c in statements))
             and all(field_of(c, "declaration") is not None for c in exports)
         )
+        self.root = root
         for child in statements:
             self.statement(child, exported=implicit)
         table = self.table
+        if b"exports." in self.source:
+            table.parameter_members = made_objects.parameter_members(self.source, root)
         es_exports = any(
             c.type == "export_statement" and not any(t.type == "=" for t in c.children)
             for c in exports
@@ -510,6 +514,27 @@ class JsTables(JsCliReader):
             pending.extend(node.named_children)
         return found
 
+    def made(self, call: Any) -> bool:
+        """``module.exports = internals.root()``: the object the file's own factory makes,
+        when its members are all shown (evidence/made_objects.py); False otherwise."""
+        made = made_objects.made_object(self.source, self.root, call)
+        if made is None or made.open:
+            return False
+        table = self.table
+        handed: list[list[str]] = []
+        for owner, function in made.handed:
+            imported = table.imports.get(owner)
+            if imported is None or imported[1] != "*":
+                return False  # handed to a function of no module the tables follow
+            handed.append([imported[0], function])
+        for key in made.members:
+            table.exports[key] = key if key in table.locals else ""
+        table.locals.setdefault("module.exports", "object")
+        table.exports.setdefault("default", "module.exports")
+        table.objects["module.exports"] = list(made.members)
+        table.handed_exports = handed
+        return True
+
     def commonjs(self, assignment: Any) -> None:
         table = self.table
         left = field_of(assignment, "left")
@@ -549,6 +574,8 @@ class JsTables(JsCliReader):
                 table.locals.setdefault(name, "function")
                 table.export_equals = name
                 self.assigned_exports = True
+            elif right.type == "call_expression" and self.made(right):
+                pass
             else:
                 table.export_equals = ""
                 self.assigned_exports = True
@@ -569,6 +596,16 @@ class JsTables(JsCliReader):
                     local = rest
                 table.exports[rest] = local
                 return
+        if left.type != "member_expression" or "." not in target:
+            return
+        owner, _, member = target.rpartition(".")
+        if right.type in ("class", "class_expression"):
+            # `internals.Base = class { ... }`: a class of the product's under a path, whose
+            # members are the product's (module.exports may be an instance of it).
+            self.class_members(right, target)
+        elif owner.endswith(".prototype") and owner[: -len(".prototype")] in table.classes:
+            # `internals.Base.prototype.deny = ...`: a member added to that class.
+            table.classes[owner[: -len(".prototype")]]["members"].append(member)
 
     def required_members(self, node: Any) -> None:
         """The keys of ``module.exports = { ... }`` whose value is a required module or a

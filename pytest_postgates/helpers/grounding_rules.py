@@ -294,11 +294,19 @@ def _ground_in(
     found = _text_grounding(index, text)
     if found:
         return found, ""
-    if kind == "phrase" and len(text) >= 12 and index.in_messages(text):
+    # A commit message is prose: it grounds a phrase it quotes, never a code name (a call
+    # such as `startSpinner()` a message mentions is no evidence the code has it).
+    if kind == "phrase" and len(text) >= 12 and not _code_call(text) and index.in_messages(text):
         return Grounding("commit message", "commit-message"), ""
     if kind == "phrase" and OUTLINE_STEP.search(text) and _outline_in_messages(index, text):
         return Grounding("commit message", "commit-message-outline"), ""
     return _decomposed(index, text, kind)
+
+
+def _code_call(text: str) -> bool:
+    """Whether ``text`` is a call of a code name (``startSpinner()``, ``$.spawn(cmd)``)."""
+    call = CALL.match(text)
+    return call is not None and MEMBER_CHAIN.match(call.group("callee").strip()) is not None
 
 
 # `HEADING → Item`: a place in a text's outline, a heading and an entry under it.

@@ -23,6 +23,8 @@ from pytest_postgates.helpers.type_text import split_top_level
 
 # Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
 _WRAPPERS = frozenset({"Promise", "PromiseLike", "Awaited", "Readonly", "NonNullable"})
+# The prefixes JavaScript code marks a member private or internal with.
+PRIVATE_PREFIXES = ("$_", "_", "$")
 _NOTHING = frozenset({"undefined", "null", "void"})
 
 
@@ -191,6 +193,11 @@ class JsTypes:
         model = self.model
         if len(name) < 5 or self.written(name):
             return None
+        # The same name behind a private prefix (`getRule` where the code has only
+        # `$_getRule`, `_addRule`): the product's member, not the page's own name.
+        for prefix in PRIVATE_PREFIXES:
+            if prefix + name in model.member_names:
+                return prefix + name
         for real in sorted(model.member_names):
             if abs(len(real) - len(name)) > 1 or len(real) < 5:
                 continue

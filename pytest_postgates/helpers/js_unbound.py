@@ -175,6 +175,10 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
         if sample.is_bound(function, called):
             return  # the reader's own function, or another library's import
         local = f"{called}()"
+    elif obj.type == "this":
+        local = "this"
+        if _in_a_class(obj) or _declared_by_sample(sample, name):
+            return  # a class's own `this`, or an object of the sample's with that member
     elif obj.type == "identifier":
         local = node_text(sample.source, obj)
         at = obj.start_byte
@@ -188,10 +192,32 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
     real = types.misspelled_member(name) if types is not None else None
     if real is None:
         return
+    how = (
+        f"its member {real} is the name behind a private prefix"
+        if real.endswith(name)
+        else f"one letter off its member {real}"
+    )
     sample.report.count("member", line, name)
     sample.report.violation(line, "member", f"{local}.{name}", "",
-                            f"{name} is nowhere in the product's code, one letter off its "
-                            f"member {real}{did_you_mean([real])}", [real])  # fmt: skip
+                            f"{name} is nowhere in the product's code, {how}"
+                            f"{did_you_mean([real])}", [real])  # fmt: skip
+
+
+def _in_a_class(node: Any) -> bool:
+    """Whether ``this`` at ``node`` is a class's (its nearest function, arrow functions
+    aside, is a method of a class body)."""
+    function = node.parent
+    while function is not None and function.type not in _FUNCTIONS - {"arrow_function"}:
+        function = function.parent
+    parent = function.parent if function is not None else None
+    return parent is not None and parent.type == "class_body"
+
+
+def _declared_by_sample(sample: FenceReading, name: str) -> bool:
+    """Whether the sample writes ``name`` other than as a member it reads (a method or
+    key of its own object, a function or variable of its own)."""
+    text = sample.source.decode("utf-8", "replace")
+    return re.search(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", text) is not None
 
 
 def _called_by_the_sample(sample: FenceReading, obj: Any, local: str) -> bool:
