@@ -17,7 +17,7 @@ figures are kept in ``--runs DIR`` when given: a run already there is read, not 
 (a long ablation can be stopped and resumed). Rules are run in the order given, by
 default the most decisive first (tokens each decided in the all-on runs of both halves).
 Held-out recall is ``--drift`` (bench/natural_drift.py) and ``--planted``
-(bench/planted_docs.py): each is run once with every rule on (both halves), and with a rule
+(bench/planted_docs.py): each is run once with every rule on (report half), and with a rule
 off only on the report half's projects where the rule decided a case (a token about the
 defect, at the parent or the fix) or an invention; a rule that decided none there has no
 held-out occasion and is not run. Turned off, a rule that earns nothing held out, on the
@@ -132,14 +132,14 @@ def run_docs(
 def run_drift(
     rules_off: Sequence[str], runs: Path, projects: Sequence[str] | None = None
 ) -> dict[str, Any]:
-    """bench/natural_drift.py with ``rules_off`` turned off: every split with every rule on,
-    else the report half's cases of ``projects`` (kept in ``runs``, read back if there)."""
+    """bench/natural_drift.py's report half with ``rules_off`` turned off, on the cases of
+    ``projects`` (None: every one); kept in ``runs``, read back if there."""
     name = "-".join(rules_off) or "all-on"
     out = runs / f"drift-{name}.json"
     if not out.is_file():
         command = [
             sys.executable, str(HERE / "natural_drift.py"), "--json", str(out), "--jobs", "2",
-            "--cache", str(runs / "drift-cache"), "--split", "report" if rules_off else "all",
+            "--cache", str(runs / "drift-cache"), "--split", "report",
         ]  # fmt: skip
         for project in projects or ():
             command += ["--project", project]
@@ -153,13 +153,13 @@ def run_drift(
 def run_planted(
     rules_off: Sequence[str], runs: Path, cache: Path, projects: Sequence[str] | None = None
 ) -> dict[str, Any]:
-    """bench/planted_docs.py with ``rules_off`` turned off: both halves with every rule on,
-    else the report half's ``projects``; its inventions per half (kept in ``runs``)."""
+    """bench/planted_docs.py's report half with ``rules_off`` turned off, on ``projects``
+    (None: every one); its inventions per half (kept in ``runs``)."""
     out = runs / f"planted-{'-'.join(rules_off) or 'all-on'}.json"
     if not out.is_file():
         command = [
             sys.executable, str(HERE / "planted_docs.py"), "--json", str(out),
-            "--cache", str(cache), "--half", "report" if rules_off else "all",
+            "--cache", str(cache), "--half", "report",
         ]  # fmt: skip
         for project in projects or ():
             command += ["--project", project]
@@ -359,10 +359,12 @@ def verdict(changes: dict[str, dict[str, Any]]) -> str:
     if report is None:
         return "not run held out"
     on_tune = (
-        "earns on the tune half"
-        if tune is not None and earns(tune)
+        "tune half not run"
+        if tune is None
+        else "earns on the tune half"
+        if earns(tune)
         else "read: unlabelled findings move on the tune half"
-        if tune is not None and unlabelled_moved(tune)
+        if unlabelled_moved(tune)
         else "earns nothing on the tune half"
     )
     if occasion(changes):

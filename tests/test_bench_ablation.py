@@ -116,6 +116,7 @@ def test_a_rule_that_decided_no_held_out_token_has_no_occasion_and_says_what_tun
     # A drift case it decided is an occasion; a caught case lost off is held-out recall.
     decided = {**no_drift, "cases_run": 2}
     assert ablation.verdict({**changes, "drift": decided}).startswith("decides held-out")
+    assert ablation.verdict({"report": same}) == "no held-out occasion; tune half not run"
     lost = {"report": same, "planted": {"planted_run": 4, "caught_lost": 1}}
     assert ablation.verdict(lost) == "earns held out"
 
