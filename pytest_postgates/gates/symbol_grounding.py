@@ -70,7 +70,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import gone_or_denied
 from pytest_postgates.helpers.model_grounding import judge_with_model
-from pytest_postgates.helpers.other_repositories import linked_project, placed_elsewhere
+from pytest_postgates.helpers.other_repositories import placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -235,13 +235,6 @@ def judge(
         # A package the repository depends on is another product, even though its name is
         # written in the manifest.
         return verdict("external", repo=dependency[0], where=dependency[1])
-    # A list item or table row led by a link to another project is about that project:
-    # its names are that project's, whatever the product's code declares (other_repositories).
-    # The link's own text is linked-elsewhere's to decide (a name that grounds stays so).
-    if "other-project-link" not in rules_off and not token.href:
-        project = linked_project(post.prose.lead_link(token.line), repos.product_names)
-        if project is not None:
-            return verdict("unjudged", rule=project[0], reason=project[1])
     # The API model first: a token anchored to the product is judged name for name against
     # its code, never by a search of text (model_grounding).
     decided = (
@@ -662,7 +655,7 @@ def _source_fingerprint() -> str:
     modules = (
         code_references,  # which references outside code spans are tokens
         html_text,
-        prose,  # the list items and table rows a link leads (other-project-link)
+        prose,
         other_repositories,
         api_model,
         cli_model,  # the product's CLI: executables, commands, derived flags
@@ -719,7 +712,7 @@ class SymbolGroundingSettings:
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
         "samples' rules, past-release, historical, page-denies, linked-elsewhere, "
-        "other-project-link, the dependency rules): an ablation, or a rule that misfires on "
+        "the dependency rules): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
