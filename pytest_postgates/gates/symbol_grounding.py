@@ -711,7 +711,7 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, page-denies, linked-elsewhere, "
+        "samples' rules, past-release, historical, linked-elsewhere, "
         "the dependency rules): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
     )
