@@ -86,7 +86,7 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     router_variant,
     unavailable_codebase,
 )
-from pytest_postgates.helpers.page_names import PageNames, page_outcome, page_reader
+from pytest_postgates.helpers.page_names import PageNames, page_reader
 from pytest_postgates.helpers.page_names import product_specifier as product_package
 from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
@@ -296,20 +296,6 @@ def judge(
     # product, never the post's own definition (typed_keys).
     if declared and not closed_product_key(text, kind, keys):
         return verdict("defined-in-post", where=declared)
-    # What the page's own samples (read as syntax trees) say the name is: another
-    # package's import, or the page's own declaration (page_names).
-    own = (
-        page_outcome(
-            text,
-            page(),
-            rules_off,
-            lambda: presented_as_product(text, sentence, offset, repos, definitions),
-        )
-        if page is not None
-        else None
-    )
-    if own:
-        return verdict("unjudged", rule=own[0], reason=own[1])
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
@@ -461,7 +447,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     )
     own = settings.for_gate(SymbolGroundingSettings)
     off = frozenset(own.symbol_rules_off)
-    page = page_reader(post, model, repos.product_names, package, is_repo_file)
+    page = page_reader(post, model, repos.product_names, package)
     lines: list[list[CommandLine]] = []
     dependencies = context.evidence.dependency_models_for(
         index, lambda: any(d.path.endswith((".py", ".pyi")) for d in model.facts.decls)
