@@ -55,10 +55,12 @@ on the report half it made 32 more findings (bench/docs_precision.py at a9511b9:
 (chai's `assert`, in vitest's docs): a heading names what the page documents, whoever's
 it is.
 
-Kept although no held-out token has its shape: ``anchor-typed-key`` (a key the post's
-sample passes in an object whose declared product type is closed). It is the API model's
-verdict on the sample's own code (the type says the key is not accepted), the judgment
-gate 15 makes of the same key in the fence, applied to the prose that repeats it.
+Deleted at session 21: ``anchor-typed-key`` (a key the post's sample passes in an object
+whose declared product type is closed). It decided no token anywhere held out (the docs of
+both halves, the natural-drift report half, the planted inventions: bench/ablation.py at
+b9a2a19) nor on the tune half's docs; what it anchored was on the NeuroLink corpus
+(bench/precision.py: two labelled defects, `scoreThreshold`, now listed unjudged,
+``not-anchored``, never counted as grounded).
 """
 
 from __future__ import annotations
@@ -75,7 +77,6 @@ from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.repomap import LANGUAGES
 from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.outcome_rules import Repos
-from pytest_postgates.helpers.typed_keys import TypedKeys, closed_product_key
 from pytest_postgates.post import Post
 
 
@@ -156,21 +157,6 @@ RULES = (
         ),
     ),
     Anchor(
-        "anchor-typed-key",
-        "a claim",
-        "the post's own sample writes it as a key of an object whose declared product type is "
-        "closed (an option of `generate()`): the model follows the sample to the type, so "
-        "the name is an option the product must have (no sample mention alone anchors)",
-        "tests/test_gate_symbol_grounding_typed_keys.py::test_a_key_of_a_closed_product_type_is_a_claim",
-        earns=(
-            "decides no held-out token (docs nor inventions); kept, a judgment of the code that "
-            "the NeuroLink labels need; off, held out: "
-            "findings +0, nothing labelled moved; tune: findings +0, nothing labelled moved; "
-            "bench/precision.py off: 2 labelled defects lost (scoreThreshold) (bench/ablation.py "
-            "at f373629)"
-        ),
-    ),
-    Anchor(
         "anchor-listed",
         "a claim",
         "it opens a list item, table row or definition-list term among items that open with "
@@ -202,7 +188,6 @@ def anchor(
     model: ApiModel | None,
     presented: str | None,
     rules_off: frozenset[str] = frozenset(),
-    keys: TypedKeys | None = None,
 ) -> str | None:
     """The name of the first anchor that ties the token to the product, or None."""
     shown = presented if kind != "flag" else None
@@ -218,9 +203,6 @@ def anchor(
 
     checks: dict[str, Callable[[], bool]] = {
         "anchor-lint-rule": lambda: kind == "lint-rule",
-        "anchor-typed-key": lambda: (
-            keys is not None and closed_product_key(_bare(text), "symbol", keys) is not None
-        ),
         **{
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
