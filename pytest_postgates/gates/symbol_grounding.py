@@ -244,7 +244,6 @@ def judge(
             model,
             lambda chain: code_file_writing(primary.index, chain),
             rules_off,
-            repos.product_names[0] if repos.product_names else "",
         )
         if model is not None
         else None

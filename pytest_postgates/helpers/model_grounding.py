@@ -146,16 +146,6 @@ RULES = (
         "tests/test_command_lines.py::test_a_flag_of_another_program_is_not_the_products",
     ),
     Rule(
-        "model-package",
-        "grounded / unjudged",
-        "a scoped package name (`@scope/name`) is grounded when a package.json of the "
-        "repository publishes it, a miss when it is in the product package's own scope or "
-        "spells the product's name under another scope (`@juspays/neurolink`); any "
-        "other is another party's package (a plugin, a codemod, an integration): listed, "
-        "never a miss of the product's files",
-        "tests/test_api_model_packages.py::test_a_scoped_package_is_judged_by_the_packages_published",
-    ),
-    Rule(
         "model-unjudged",
         "unjudged",
         "a chain rooted in the product that the model cannot finish (a base class outside "
@@ -171,8 +161,6 @@ RULES = (
 _SEGMENT = r"[A-Za-z_$][\w$]*(?:\([^()]*\))?"
 _CHAIN = re.compile(rf"{_SEGMENT}(?:(?:\?\.|\.|::|#){_SEGMENT})*(?:\(\))?")
 _FLAG = re.compile(r"--([A-Za-z0-9][\w.-]*)(?:[= ].*)?")
-# npm's scoped package name, with an optional subpath (`@fastify/cors`, `@eslint/js/src`).
-_SCOPED_PACKAGE = re.compile(r"(@[a-z0-9][\w.-]*/[a-z0-9][\w.-]*)(?:/[\w./-]*)?")
 
 
 @dataclass(frozen=True)
@@ -197,14 +185,12 @@ def judge_with_model(
     model: ApiModel,
     in_code: Callable[[str], str | None] | None = None,
     rules_off: frozenset[str] = frozenset(),
-    product_package: str = "",
 ) -> ModelDecision | None:
     """The model's decision on ``token`` (of the gate's ``kind``), or None when the token
     is not anchored to the product (the gate's other rules then decide). ``in_code`` says
     where the product's code writes a chain as it is written (None: nowhere). A rule named
-    in ``rules_off`` decides nothing: the next rule does (an ablation).
-    ``product_package`` is the product's package name (its scope anchors a package)."""
-    decision = _judge(token, kind, model, in_code, rules_off, product_package)
+    in ``rules_off`` decides nothing: the next rule does (an ablation)."""
+    decision = _judge(token, kind, model, in_code, rules_off)
     if decision is not None and decision.rule in rules_off:
         return None
     return decision
@@ -216,14 +202,11 @@ def _judge(
     model: ApiModel,
     in_code: Callable[[str], str | None] | None,
     rules_off: frozenset[str],
-    product_package: str,
 ) -> ModelDecision | None:
     if not model.available or not model.facts.decls:
         return None
     if kind == "flag":
         return judge_flag(token, model)
-    if kind == "path" and _SCOPED_PACKAGE.fullmatch(token):
-        return _judge_package(token, model, product_package)
     if kind not in ("symbol", "phrase"):  # a call or chain with arguments reads as a phrase
         return None
     token = signature_name(token)
@@ -348,29 +331,6 @@ def _tail_in_code(
             if where is not None:
                 return where
     return None
-
-
-def _judge_package(token: str, model: ApiModel, product_package: str) -> ModelDecision:
-    match = _SCOPED_PACKAGE.fullmatch(token)
-    package = match.group(1) if match else token
-    if package in model.modules:
-        return ModelDecision("grounded", "model-package", where=f"the package {package}")
-    scope, name = package.split("/", 1)
-    product_scope, _, product_name = product_package.rpartition("/")
-    if product_scope and (scope == product_scope or name == product_name):
-        # In the scoped product's scope, or its name under a misspelt scope (an unscoped
-        # product's name under a scope is another party's: `@types/express`).
-        return ModelDecision(
-            "ungrounded",
-            "model-package",
-            reason=f"no package.json of the repository publishes {package}; the product's "
-            f"package is {product_package}",
-        )
-    return ModelDecision(
-        "unjudged",
-        "model-package",
-        reason=f"no package.json of the repository publishes {package}: another party's package",
-    )
 
 
 def _judge_arguments(
