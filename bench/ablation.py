@@ -229,7 +229,7 @@ def planted_change(
         return (item["project"], item["doc"], int(item["line"]), item["invention"])
 
     before = {key(i): i for i in base["inventions"] if i["project"] in projects}
-    now = {key(i): i for i in off["inventions"]}
+    now = {key(i): i for i in off["inventions"] if i["project"] in projects}
     caught = [k for k, i in before.items() if i["outcome"] == "ungrounded"]
     return {
         "planted_run": len(before),

@@ -155,3 +155,5 @@ def test_planted_inventions_lost_count_only_those_caught_with_every_rule_on() ->
     off = {"inventions": [item("opin", "unjudged", "-"), item("clse", "ungrounded", "-")]}
     change = ablation.planted_change(off, base, ["o/a"])
     assert (change["caught_lost"], change["caught_gained"]) == (1, 1)
+    # Where it decided none, nothing is run and nothing moves.
+    assert ablation.planted_change(base, base, [])["caught_gained"] == 0
