@@ -337,7 +337,11 @@ def occasion(changes: dict[str, dict[str, Any]]) -> bool:
     without the count (older runs) is taken to have decided some."""
     report = changes.get("report") or {}
     drift, planted = changes.get("drift") or {}, changes.get("planted") or {}
-    return bool(report.get("decided", 1) or drift.get("cases_run") or planted.get("planted_run"))
+    return bool(
+        report.get("decided", 1)
+        or drift.get("decided", drift.get("cases_run"))
+        or planted.get("decided", planted.get("planted_run"))
+    )
 
 
 def verdict(changes: dict[str, dict[str, Any]]) -> str:
@@ -348,6 +352,13 @@ def verdict(changes: dict[str, dict[str, Any]]) -> str:
     report, tune = changes.get("report"), changes.get("tune")
     if (report is not None and earns(report)) or recall_lost(changes):
         return "earns held out"
+    unrun = sum(
+        int(changes[m].get("caught_decided") or 0)
+        for m in ("drift", "planted")
+        if m in changes and changes[m].get("caught_lost") is None
+    )
+    if unrun:
+        return f"read: held-out recall not run with it off (its claims: {unrun} caught)"
     if report is not None and unlabelled_moved(report):
         return "read: unlabelled findings move held out"
     if report is None:
@@ -381,7 +392,8 @@ def write_results(
         "tokens it decides is run again only on the projects where it decided one (projects "
         "run 0: it decided none, so nothing could change); natural drift and planted "
         "inventions (report half) are run again with the rule off only on the projects where "
-        "it decided a case or an invention (cases run 0: no held-out occasion)"
+        "it decided a case or an invention (cases decided 0: no held-out occasion); a loss "
+        "left empty was not run (--kept-only: only the runs already made are read)"
     )
     columns = [{"name": "rule", "kind": "label"}]
     for half in halves:
@@ -396,13 +408,15 @@ def write_results(
     recall = [m for m in ("drift", "planted") if any(m in c for c in results.values())]
     if "drift" in recall:
         columns += [
-            {"name": "drift report: cases run", "kind": "control"},
+            {"name": "drift report: cases decided", "kind": "control"},
+            {"name": "drift report: caught it decided", "kind": "control"},
             {"name": "drift report: caught lost", "kind": "figure"},
             {"name": "drift report: clean lost", "kind": "figure"},
         ]
     if "planted" in recall:
         columns += [
-            {"name": "planted report: inventions run", "kind": "control"},
+            {"name": "planted report: inventions decided", "kind": "control"},
+            {"name": "planted report: caught it decided", "kind": "control"},
             {"name": "planted report: caught lost", "kind": "figure"},
         ]
     columns.append({"name": "standing", "kind": "label"})
@@ -433,31 +447,51 @@ def write_results(
             ]  # fmt: skip
         if "drift" in recall:
             drift = changes.get("drift") or {}
-            row += [drift.get("cases_run"), drift.get("caught_lost"), drift.get("clean_lost")]
+            row += [drift.get("decided"), drift.get("caught_decided"), drift.get("caught_lost"),
+                    drift.get("clean_lost")]  # fmt: skip
         if "planted" in recall:
             planted = changes.get("planted") or {}
-            row += [planted.get("planted_run"), planted.get("caught_lost")]
+            row += [planted.get("decided"), planted.get("caught_decided"),
+                    planted.get("caught_lost")]  # fmt: skip
         row.append(verdict(changes))
         rows.append(row)
     record.write(out)
 
 
-def held_out_drift(rule: str, base: dict[str, Any], runs: Path) -> dict[str, Any]:
-    """The rule off on the held-out drift cases where it decided a token (none: no run)."""
-    where = where_decided(rule, held_out_cases(base), drift_rules)
+def held_out_drift(
+    rule: str, base: dict[str, Any], runs: Path, kept_only: bool = False
+) -> dict[str, Any]:
+    """The rule off on the held-out drift cases where it decided a token (none: no run);
+    ``kept_only``: a run not already in ``runs`` is not made (its losses are None)."""
+    cases = held_out_cases(base)
+    where = where_decided(rule, cases, drift_rules)
+    mine = [c for c in cases if rule in drift_rules(c)]
+    decided = {"decided": len(mine), "caught_decided": sum(bool(c["caught"]) for c in mine)}
     if not where:
-        return drift_change(base, base, where)
-    return drift_change(run_drift([rule], runs, where), base, where)
+        return {**drift_change(base, base, where), **decided}
+    if kept_only and not (runs / f"drift-{rule}.json").is_file():
+        return {"cases_run": len(mine), "caught_lost": None, "clean_lost": None, **decided}
+    return {**drift_change(run_drift([rule], runs, where), base, where), **decided}
 
 
-def held_out_planted(rule: str, base: dict[str, Any], runs: Path, cache: Path) -> dict[str, Any]:
-    """The rule off on the held-out projects where it decided an invention (none: no run)."""
+def held_out_planted(
+    rule: str, base: dict[str, Any], runs: Path, cache: Path, kept_only: bool = False
+) -> dict[str, Any]:
+    """The rule off on the held-out projects where it decided an invention (none: no run);
+    ``kept_only`` as for :func:`held_out_drift`."""
     inventions = base["report"]["inventions"]
     where = where_decided(rule, inventions, planted_rules)
+    mine = [i for i in inventions if rule in planted_rules(i)]
+    decided = {
+        "decided": len(mine),
+        "caught_decided": sum(i["outcome"] == "ungrounded" for i in mine),
+    }
     if not where:
-        return planted_change(base["report"], base["report"], where)
+        return {**planted_change(base["report"], base["report"], where), **decided}
+    if kept_only and not (runs / f"planted-{rule}.json").is_file():
+        return {"planted_run": len(mine), "caught_lost": None, **decided}
     off = run_planted([rule], runs, cache, where)["report"]
-    return planted_change(off, base["report"], where)
+    return {**planted_change(off, base["report"], where), **decided}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -467,6 +501,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=Path, help="keep (and reuse) each run's figures here")
     parser.add_argument("--drift", action="store_true", help="also natural-drift recall")
     parser.add_argument("--planted", action="store_true", help="also planted-invention recall")
+    parser.add_argument(
+        "--kept-only", action="store_true", help="recall: read the runs kept in --runs, make none"
+    )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--results", type=Path, help="write the per-rule table for the docs")
     args = parser.parse_args(argv)
@@ -510,10 +547,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 changes[rule][half]["decided"] = decided(base[half], rule)
                 print(f"[{half}] " + _line(rule, changes[rule][half], off["overall"]).lstrip())
             if args.drift:
-                changes[rule]["drift"] = held_out_drift(rule, drift_base, runs)
+                changes[rule]["drift"] = held_out_drift(rule, drift_base, runs, args.kept_only)
                 print(f"[drift report] {changes[rule]['drift']}")
             if args.planted:
-                changes[rule]["planted"] = held_out_planted(rule, planted_base, runs, cache)
+                changes[rule]["planted"] = held_out_planted(
+                    rule, planted_base, runs, cache, args.kept_only
+                )
                 print(f"[planted report] {changes[rule]['planted']}")
             print(f"  {rule}: {verdict(changes[rule])}", flush=True)
     if args.json:

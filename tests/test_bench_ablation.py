@@ -19,10 +19,8 @@ ablation = load_bench("ablation", "ablation.py")
 
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
-    rules = (
-        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES
-    )  # fmt: skip
-    declared = {rule.name for rule in rules}
+    tables = (RULES, ANCHORS, PAGE_RULES, PAST_RULES, CUE_RULES, DEPENDENCY_RULES, OTHER_RULES)
+    declared = {rule.name for table in tables for rule in table}
     checks = {"historical", "linked-elsewhere", "other-repository"}
     assert set(ablation.ABLATABLE) == declared | checks
 
@@ -119,6 +117,9 @@ def test_a_rule_that_decided_no_held_out_token_has_no_occasion_and_says_what_tun
     assert ablation.verdict({"report": same}) == "no held-out occasion; tune half not run"
     lost = {"report": same, "planted": {"planted_run": 4, "caught_lost": 1}}
     assert ablation.verdict(lost) == "earns held out"
+    # Recall not run with it off (--kept-only) where it made caught claims: to be read.
+    unrun = {"report": same, "drift": {"decided": 2, "caught_decided": 2, "caught_lost": None}}
+    assert ablation.verdict(unrun).startswith("read: held-out recall not run")
 
 
 def _case(project: str, caught: bool, clean: bool | None, rules: list[str]) -> dict[str, Any]:

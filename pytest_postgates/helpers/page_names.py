@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.helpers.code_fences import fence_kind
-from pytest_postgates.helpers.model_grounding import Rule
 from pytest_postgates.helpers.python_samples import parse_leniently, sample_code
 
 if TYPE_CHECKING:
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
 _TSX_LANGS = frozenset({"tsx", "jsx"})
 
 
-RULES: tuple[Rule, ...] = ()
+RULES: tuple[()] = ()
 
 
 @dataclass
