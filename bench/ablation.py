@@ -16,12 +16,16 @@ The runs share one XDG cache (indexes and API models are keyed by commit), and e
 figures are kept in ``--runs DIR`` when given: a run already there is read, not repeated
 (a long ablation can be stopped and resumed). Rules are run in the order given, by
 default the most decisive first (tokens each decided in the all-on runs of both halves).
-Recall on the natural-drift cases is ``--drift``: bench/natural_drift.py with the same
-setting (slow: every case's commits are gated again).
+Held-out recall is ``--drift`` (bench/natural_drift.py) and ``--planted``
+(bench/planted_docs.py): each is run once with every rule on (report half), and with a rule
+off only on the report half's projects where the rule decided a case (a token about the
+defect, at the parent or the fix) or an invention; a rule that decided none there has no
+held-out occasion and is not run. Turned off, a rule that earns nothing held out, on the
+docs or in recall, is deleted; one with no held-out occasion says what the tune half shows.
 
     python bench/ablation.py [--rules historical,model-argument] [--halves report]
     python bench/ablation.py --runs /tmp/ablation --results bench/results/ablation.json
-    python bench/ablation.py [--drift] [--json OUT]
+    python bench/ablation.py [--drift] [--planted] [--json OUT]
 """
 
 from __future__ import annotations
@@ -125,14 +129,117 @@ def run_docs(
     return data
 
 
-def run_drift(rules_off: Sequence[str], scratch: Path) -> dict[str, Any]:
-    out = scratch / f"drift-{'-'.join(rules_off) or 'all-on'}.json"
-    command = [sys.executable, str(HERE / "natural_drift.py"), "--json", str(out)]
-    if rules_off:
-        command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
-    subprocess.run(command, check=True, capture_output=True, text=True)
+def run_drift(
+    rules_off: Sequence[str], runs: Path, projects: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """bench/natural_drift.py's report half with ``rules_off`` turned off, on the cases of
+    ``projects`` (None: every one); kept in ``runs``, read back if there."""
+    name = "-".join(rules_off) or "all-on"
+    out = runs / f"drift-{name}.json"
+    if not out.is_file():
+        command = [
+            sys.executable, str(HERE / "natural_drift.py"), "--json", str(out), "--jobs", "2",
+            "--cache", str(runs / "drift-cache"), "--split", "report",
+        ]  # fmt: skip
+        for project in projects or ():
+            command += ["--project", project]
+        if rules_off:
+            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
+        _run_bench(command)
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return {half: data[half] for half in HALVES if half in data}
+    return data
+
+
+def run_planted(
+    rules_off: Sequence[str], runs: Path, cache: Path, projects: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """bench/planted_docs.py's report half with ``rules_off`` turned off, on ``projects``
+    (None: every one); its inventions per half (kept in ``runs``)."""
+    out = runs / f"planted-{'-'.join(rules_off) or 'all-on'}.json"
+    if not out.is_file():
+        command = [
+            sys.executable, str(HERE / "planted_docs.py"), "--json", str(out),
+            "--cache", str(cache), "--half", "report",
+        ]  # fmt: skip
+        for project in projects or ():
+            command += ["--project", project]
+        if rules_off:
+            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
+        _run_bench(command)
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    if "halves" not in data:  # one half: the flat shape
+        data = {"halves": {data["half"]: {"overall": data["overall"]}}}
+    return {half: figures["overall"] for half, figures in data["halves"].items()}
+
+
+def _run_bench(command: list[str]) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"ablation: {' '.join(command)} exited {done.returncode}\n{done.stderr}")
+
+
+def held_out_cases(drift: dict[str, Any]) -> list[dict[str, Any]]:
+    return [case for case in drift.get("cases", []) if case.get("split") == "report"]
+
+
+def where_decided(rule: str, items: Sequence[dict[str, Any]], rules_of: Any) -> list[str]:
+    """The projects of ``items`` (drift cases or planted inventions) where ``rule`` decided
+    one: only there can turning it off move one. (A model rule whose miss a later rule
+    overruled is not followed here, as it is on the docs: the recall runs are too slow to
+    repeat everywhere for each such rule.) Empty: no held-out occasion."""
+    return sorted({item["project"] for item in items if rule in rules_of(item)})
+
+
+def drift_rules(case: dict[str, Any]) -> list[str]:
+    return list(case.get("rules", []))
+
+
+def planted_rules(invention: dict[str, Any]) -> list[str]:
+    return [str(invention.get("rule") or "-")]
+
+
+def drift_change(
+    off: dict[str, Any], base: dict[str, Any], projects: Sequence[str]
+) -> dict[str, Any]:
+    """Held-out natural-drift cases of ``projects`` caught and clean, all on against off."""
+
+    def key(case: dict[str, Any]) -> tuple[str, str, str, int, str]:
+        return (case["project"], case["fix"], case["doc"], int(case["line"]), case["token"])
+
+    before = {key(c): c for c in held_out_cases(base) if c["project"] in projects}
+    now = {key(c): c for c in held_out_cases(off)}
+    pairs = [(before[k], now[k]) for k in before if k in now]
+    return {
+        "cases_run": len(before),
+        "cases_gated": len(pairs),
+        "caught_lost": sum(b["caught"] and not a["caught"] for b, a in pairs),
+        "caught_gained": sum(a["caught"] and not b["caught"] for b, a in pairs),
+        "clean_lost": sum(b["clean"] is True and a["clean"] is False for b, a in pairs),
+        "clean_gained": sum(b["clean"] is False and a["clean"] is True for b, a in pairs),
+    }
+
+
+def planted_change(
+    off: dict[str, Any], base: dict[str, Any], projects: Sequence[str]
+) -> dict[str, Any]:
+    """Held-out planted inventions of ``projects`` caught, all on against off (by the
+    invention planted: a rule that chose the real names moves the inventions too)."""
+
+    def key(item: dict[str, Any]) -> tuple[str, str, int, str]:
+        return (item["project"], item["doc"], int(item["line"]), item["invention"])
+
+    before = {key(i): i for i in base["inventions"] if i["project"] in projects}
+    now = {key(i): i for i in off["inventions"] if i["project"] in projects}
+    caught = [k for k, i in before.items() if i["outcome"] == "ungrounded"]
+    return {
+        "planted_run": len(before),
+        "caught_lost": sum(now.get(k, {}).get("outcome") != "ungrounded" for k in caught),
+        "caught_gained": sum(
+            i["outcome"] == "ungrounded" and before.get(k, {}).get("outcome") != "ungrounded"
+            for k, i in now.items()
+        ),
+        "not_planted_off": sum(k not in now for k in before),
+    }
 
 
 Key = tuple[str, str, int, str]
@@ -218,21 +325,56 @@ def _percent(value: object) -> str:
     return f"{value:.1%}" if isinstance(value, float) else "-"
 
 
+def recall_lost(changes: dict[str, dict[str, Any]]) -> bool:
+    """Whether turning the rule off lost held-out recall or a clean control (natural drift,
+    planted inventions)."""
+    drift, planted = changes.get("drift") or {}, changes.get("planted") or {}
+    return bool(drift.get("caught_lost") or drift.get("clean_lost") or planted.get("caught_lost"))
+
+
+def occasion(changes: dict[str, dict[str, Any]]) -> bool:
+    """Whether the rule decided any held-out token (docs, drift cases, inventions); a change
+    without the count (older runs) is taken to have decided some."""
+    report = changes.get("report") or {}
+    drift, planted = changes.get("drift") or {}, changes.get("planted") or {}
+    return bool(
+        report.get("decided", 1)
+        or drift.get("decided", drift.get("cases_run"))
+        or planted.get("decided", planted.get("planted_run"))
+    )
+
+
 def verdict(changes: dict[str, dict[str, Any]]) -> str:
-    """The rule's standing from its changes per half (DEVELOPERS: deleted when it earns
-    nothing held out; one that earns on the tune half only is kept and says so)."""
-    if any(change["new_problems"] for change in changes.values()):
+    """The rule's standing from its changes (DEVELOPERS: deleted when it earns nothing held
+    out; one with no held-out occasion that earns on the tune half is the lead's to judge)."""
+    if any(change.get("new_problems") for change in changes.values()):
         return "rerun: a doc failed or timed out"
     report, tune = changes.get("report"), changes.get("tune")
-    if report is not None and earns(report):
+    if (report is not None and earns(report)) or recall_lost(changes):
         return "earns held out"
+    unrun = sum(
+        int(changes[m].get("caught_decided") or 0)
+        for m in ("drift", "planted")
+        if m in changes and changes[m].get("caught_lost") is None
+    )
+    if unrun:
+        return f"read: held-out recall not run with it off (its claims: {unrun} caught)"
     if report is not None and unlabelled_moved(report):
         return "read: unlabelled findings move held out"
-    if tune is not None and earns(tune):
-        return "earns on the tune half only"
-    if tune is not None and unlabelled_moved(tune):
-        return "read: unlabelled findings move on the tune half"
-    return "earns nothing" if report is not None else "not run held out"
+    if report is None:
+        return "not run held out"
+    on_tune = (
+        "tune half not run"
+        if tune is None
+        else "earns on the tune half"
+        if earns(tune)
+        else "read: unlabelled findings move on the tune half"
+        if unlabelled_moved(tune)
+        else "earns nothing on the tune half"
+    )
+    if occasion(changes):
+        return f"decides held-out tokens, earns nothing there; {on_tune}"
+    return f"no held-out occasion; {on_tune}"
 
 
 def write_results(
@@ -248,7 +390,10 @@ def write_results(
         "against every rule on: labelled defects lost and labelled false findings back are "
         "over every labelled finding, sampled or not; a rule whose every effect is on the "
         "tokens it decides is run again only on the projects where it decided one (projects "
-        "run 0: it decided none, so nothing could change)"
+        "run 0: it decided none, so nothing could change); natural drift and planted "
+        "inventions (report half) are run again with the rule off only on the projects where "
+        "it decided a case or an invention (cases decided 0: no held-out occasion); a loss "
+        "left empty was not run (--kept-only: only the runs already made are read)"
     )
     columns = [{"name": "rule", "kind": "label"}]
     for half in halves:
@@ -259,6 +404,20 @@ def write_results(
             {"name": f"{half}: defects lost", "kind": "figure"},
             {"name": f"{half}: false back", "kind": "figure"},
             {"name": f"{half}: unlabelled changed", "kind": "figure"},
+        ]
+    recall = [m for m in ("drift", "planted") if any(m in c for c in results.values())]
+    if "drift" in recall:
+        columns += [
+            {"name": "drift report: cases decided", "kind": "control"},
+            {"name": "drift report: caught it decided", "kind": "control"},
+            {"name": "drift report: caught lost", "kind": "figure"},
+            {"name": "drift report: clean lost", "kind": "figure"},
+        ]
+    if "planted" in recall:
+        columns += [
+            {"name": "planted report: inventions decided", "kind": "control"},
+            {"name": "planted report: caught it decided", "kind": "control"},
+            {"name": "planted report: caught lost", "kind": "figure"},
         ]
     columns.append({"name": "standing", "kind": "label"})
     rows = record.table("What each rule of gate 2 earns, turned off in turn", columns)
@@ -286,9 +445,53 @@ def write_results(
                 change["false_back"],
                 len(change["unlabelled_came"]) + len(change["unlabelled_went"]),
             ]  # fmt: skip
+        if "drift" in recall:
+            drift = changes.get("drift") or {}
+            row += [drift.get("decided"), drift.get("caught_decided"), drift.get("caught_lost"),
+                    drift.get("clean_lost")]  # fmt: skip
+        if "planted" in recall:
+            planted = changes.get("planted") or {}
+            row += [planted.get("decided"), planted.get("caught_decided"),
+                    planted.get("caught_lost")]  # fmt: skip
         row.append(verdict(changes))
         rows.append(row)
     record.write(out)
+
+
+def held_out_drift(
+    rule: str, base: dict[str, Any], runs: Path, kept_only: bool = False
+) -> dict[str, Any]:
+    """The rule off on the held-out drift cases where it decided a token (none: no run);
+    ``kept_only``: a run not already in ``runs`` is not made (its losses are None)."""
+    cases = held_out_cases(base)
+    where = where_decided(rule, cases, drift_rules)
+    mine = [c for c in cases if rule in drift_rules(c)]
+    decided = {"decided": len(mine), "caught_decided": sum(bool(c["caught"]) for c in mine)}
+    if not where:
+        return {**drift_change(base, base, where), **decided}
+    if kept_only and not (runs / f"drift-{rule}.json").is_file():
+        return {"cases_run": len(mine), "caught_lost": None, "clean_lost": None, **decided}
+    return {**drift_change(run_drift([rule], runs, where), base, where), **decided}
+
+
+def held_out_planted(
+    rule: str, base: dict[str, Any], runs: Path, cache: Path, kept_only: bool = False
+) -> dict[str, Any]:
+    """The rule off on the held-out projects where it decided an invention (none: no run);
+    ``kept_only`` as for :func:`held_out_drift`."""
+    inventions = base["report"]["inventions"]
+    where = where_decided(rule, inventions, planted_rules)
+    mine = [i for i in inventions if rule in planted_rules(i)]
+    decided = {
+        "decided": len(mine),
+        "caught_decided": sum(i["outcome"] == "ungrounded" for i in mine),
+    }
+    if not where:
+        return {**planted_change(base["report"], base["report"], where), **decided}
+    if kept_only and not (runs / f"planted-{rule}.json").is_file():
+        return {"planted_run": len(mine), "caught_lost": None, **decided}
+    off = run_planted([rule], runs, cache, where)["report"]
+    return {**planted_change(off, base["report"], where), **decided}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -297,6 +500,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--halves", default=",".join(HALVES), help="default tune,report")
     parser.add_argument("--runs", type=Path, help="keep (and reuse) each run's figures here")
     parser.add_argument("--drift", action="store_true", help="also natural-drift recall")
+    parser.add_argument("--planted", action="store_true", help="also planted-invention recall")
+    parser.add_argument(
+        "--kept-only", action="store_true", help="recall: read the runs kept in --runs, make none"
+    )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--results", type=Path, help="write the per-rule table for the docs")
     args = parser.parse_args(argv)
@@ -318,9 +525,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.rules:  # the most decisive rules first
             rules.sort(key=lambda rule: -sum(decided(base[h], rule) for h in halves))
         changes: dict[str, dict[str, Any]] = {}
-        drift: dict[str, dict[str, Any]] = {}
-        if args.drift:
-            drift[ALL_ON] = run_drift([], Path(folder))
+        drift_base = run_drift([], runs) if args.drift else {}
+        planted_base = run_planted([], runs, cache) if args.planted else {}
         for half in halves:
             print(f"== docs precision, {half} half (each rule off against every rule on)")
             print(_line(ALL_ON, None, base[half]["overall"]))
@@ -338,18 +544,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 changes[rule][half]["projects_run"] = (
                     len(base[half]["projects"]) if where is None else len(where)
                 )
+                changes[rule][half]["decided"] = decided(base[half], rule)
                 print(f"[{half}] " + _line(rule, changes[rule][half], off["overall"]).lstrip())
-            print(f"  {rule}: {verdict(changes[rule])}", flush=True)
             if args.drift:
-                drift[rule] = run_drift([rule], Path(folder))
-    if args.drift:
-        print("== natural drift caught (each line one rule off)")
-        for name, figures in drift.items():
-            caught = {h: f"{d.get('caught')}/{d.get('cases')}" for h, d in figures.items()}
-            print(f"  {name:<26} " + "  ".join(f"{h} {c}" for h, c in caught.items()))
+                changes[rule]["drift"] = held_out_drift(rule, drift_base, runs, args.kept_only)
+                print(f"[drift report] {changes[rule]['drift']}")
+            if args.planted:
+                changes[rule]["planted"] = held_out_planted(
+                    rule, planted_base, runs, cache, args.kept_only
+                )
+                print(f"[planted report] {changes[rule]['planted']}")
+            print(f"  {rule}: {verdict(changes[rule])}", flush=True)
     if args.json:
-        payload = {"base": {h: base[h]["overall"] for h in halves}, "rules": changes,
-                   "drift": drift}  # fmt: skip
+        payload = {"base": {h: base[h]["overall"] for h in halves}, "rules": changes}
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if record is not None and args.results:
         write_results(args.results, record, changes, halves, base)

@@ -33,9 +33,11 @@ project at ``<owner>+<name>/repo`` (the layout the search tool's ``fetch`` write
 
     python bench/natural_drift.py [--split tune|report|all] [--project OWNER/NAME]
                                   [--json OUT] [--results OUT] [--jobs N] [--cases FILE]
-                                  [--verbose]
+                                  [--verbose] [--cache DIR]
 
-``--json OUT`` writes every case's outcome (bench/ablation.py reads it); ``--results
+``--json OUT`` writes every case's outcome, with the gate-2 rules that decided a token
+about the defect (bench/ablation.py re-runs a rule off only where it decided one);
+``--cache DIR`` keeps the gate runs' XDG cache across runs; ``--results
 bench/results/natural_drift.json`` writes the figures for the Benchmarks page
 (bench/results_json.py): recall per split and shape with the clean controls beside it.
 """
@@ -236,6 +238,8 @@ class DocResult:
     entries: list[dict[str, Any]] = field(default_factory=list)
     text: str = ""
     checked_listed: bool = False  # gate 15's card lists the names it checked
+    # Every token gate 2 decided (reported or not), with the rule that decided it.
+    decided: list[Finding] = field(default_factory=list)
 
 
 @dataclass
@@ -250,6 +254,9 @@ class Outcome:
     entries: list[dict[str, Any]] = field(default_factory=list)
     where: str = ""
     checked_listed: bool = False
+    # The gate-2 rules that decided a token about the defect (at the parent near the line,
+    # at the fix anywhere): only these can move the case when turned off (bench/ablation.py).
+    rules: list[str] = field(default_factory=list)
 
 
 def load_cases(path: Path) -> list[Case]:
@@ -345,6 +352,13 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
             for item in detail.get(listing) or []:
                 line, token = int(item.get("line", 0)), str(item[key])
                 result.findings.append(Finding(gate, line, token, str(item.get("rule", ""))))
+            if gate == 2:
+                decided = [detail.get(listing) or [], *(detail.get("outcomes") or {}).values()]
+                result.decided += [
+                    Finding(2, int(item.get("line", 0)), str(item["token"]),
+                            str(item.get("rule") or "-"))
+                    for items in decided for item in items if "token" in item
+                ]  # fmt: skip
     return results
 
 
@@ -415,13 +429,22 @@ def judge(case: Case, at_parent: DocResult, at_fix: DocResult) -> Outcome:
     clean = None if at_fix.missing else not any(matches(case, f) for f in at_fix.findings)
     entries = name_entries(at_parent.entries, case.names, case.line)
     where = where_written(at_parent.text, case.line, case.names) if at_parent.text else ""
+    about = [
+        *(f for f in at_parent.decided if abs(f.line - case.line) <= LINE_SLACK),
+        *at_fix.decided,
+    ]
+    rules = sorted({f.rule for f in about if matches(case, f)})
     return Outcome(
         case, caught, clean, dict(at_parent.verdicts), dict(at_parent.reasons), near,
-        entries, where or "no doc", at_parent.checked_listed,
+        entries, where or "no doc", at_parent.checked_listed, rules,
     )  # fmt: skip
 
 
-def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
+def run_cases(
+    cases: Sequence[Case], mirrors: Path, jobs: int, shared_cache: Path | None = None
+) -> list[Outcome]:
+    """Every case gated at its parent and its fix; ``shared_cache``: the XDG cache folder
+    kept across runs (one subfolder per project), else a scratch one."""
     by_project: dict[str, list[Case]] = {}
     for case in cases:
         by_project.setdefault(case.project, []).append(case)
@@ -445,7 +468,7 @@ def run_cases(cases: Sequence[Case], mirrors: Path, jobs: int) -> list[Outcome]:
             project, mirror, commit, docs = item
             folder = scratch / project.replace("/", "+")
             folder.mkdir(exist_ok=True)
-            cache = scratch / "xdg-cache" / project.replace("/", "+")
+            cache = (shared_cache or scratch / "xdg-cache") / project.replace("/", "+")
             package = PACKAGES.get(project)
             gated = gate_commit(mirror, commit, docs, folder, cache, package)
             for doc, result in gated.items():
@@ -543,6 +566,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="projects gated side by side")
     parser.add_argument("--cases", type=Path, default=CASES)
     parser.add_argument("--verbose", action="store_true", help="one line per case")
+    parser.add_argument("--cache", type=Path, help="XDG cache folder kept across runs")
     parser.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE",
         help="a [tool.postgates] setting for every site (TOML value; repeatable)",
@@ -564,7 +588,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         {"split": args.split, "projects": args.project or "all", "line_slack": LINE_SLACK,
          "settings_added": EXTRA_SETTINGS, "cases_file": args.cases.name},
     )  # fmt: skip
-    outcomes = run_cases(cases, mirrors, args.jobs)
+    outcomes = run_cases(cases, mirrors, args.jobs, args.cache.resolve() if args.cache else None)
     commit = plugin_commit()
     print(f"natural_drift: plugin commit {commit}; {len(outcomes)} of {len(cases)} cases gated")
     if args.verbose:
@@ -583,7 +607,7 @@ def main(argv: Iterable[str] | None = None) -> int:
          "token": o.case.token, "shape": o.case.shape, "split": o.case.split,
          "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts,
          "reasons": o.reasons, "entries": o.entries, "where": o.where,
-         "checked_listed": o.checked_listed}
+         "checked_listed": o.checked_listed, "rules": o.rules}
         for o in outcomes
     ]  # fmt: skip
     if args.json:

@@ -344,17 +344,6 @@ def _inline_links(inline: Token, first_line: int) -> Iterator[Link]:
         # source's: those are softbreak and hardbreak children.
 
 
-def _opening_url(inline: Token) -> str:
-    """The URL of the link an inline block opens with (after emphasis marks), else ""."""
-    for child in inline.children or ():
-        if child.type == "text" and not child.content.strip():
-            continue
-        if child.type in ("strong_open", "em_open"):
-            continue
-        return str(child.attrs.get("href", "")) if child.type == "link_open" else ""
-    return ""
-
-
 def html_links(html: str, first_line: int) -> Iterator[Link]:
     """``href`` and ``src`` attributes of raw HTML, with their file lines."""
     for match in HTML_URL.finditer(html):
@@ -524,28 +513,6 @@ class ProseView:
                         folded = _SPACE_RUN.sub(" ", source[start:end])
                         return folded, len(_SPACE_RUN.sub(" ", source[start:at]))
         return "", -1
-
-    def lead_link(self, line: int) -> str:
-        """The URL that the innermost list item or table row holding file ``line`` opens
-        with (``- [`pkg`](https://github.com/o/pkg) - ...``, a row whose first cell is such
-        a link, bold or not); "" when it opens with anything else or ``line`` is in none.
-        Such an item or row is about what the link names."""
-        return self._lead_links.get(line, "")
-
-    @cached_property
-    def _lead_links(self) -> dict[int, str]:
-        post, tokens = self._post, self._post.tokens
-        found: dict[int, str] = {}
-        for index, token in enumerate(tokens):
-            if token.type not in ("list_item_open", "tr_open") or token.map is None:
-                continue
-            inline = next((t for t in tokens[index + 1 :] if t.type == "inline"), None)
-            url = _opening_url(inline) if inline is not None else ""
-            first = post.body_start_line + token.map[0]
-            # An item nested in another comes after it: the innermost one holds the line.
-            for number in range(first, post.body_start_line + token.map[1]):
-                found[number] = url
-        return found
 
     @cached_property
     def links(self) -> tuple[Link, ...]:

@@ -282,20 +282,6 @@ def test_historical_turned_off_leaves_the_old_name_a_claim(py_repo: Path, tmp_pa
     assert _outcome(sentence, "pkg.start", tmp_path, ctx)["outcome"] == "ungrounded"
 
 
-def test_a_scoped_package_is_judged_by_the_packages_published(
-    js_repo: Path, tmp_path: Path
-) -> None:
-    ctx = repo_context(js_repo, tmp_path / "cache")
-    ours = _outcome("Install `@prettyfmt/cli` first.\n", "@prettyfmt/cli", tmp_path, ctx)
-    assert (ours["outcome"], ours["rule"]) == ("grounded", "model-package")
-    # Another party's package under any scope, the product's own included, is not a file of
-    # the repository: listed, never a miss.
-    for token in ("@prettyfmt/codemods", "@someone/prettyfmt-plugin", "@someone/prettyfmt"):
-        body = f"The prettyfmt team publishes `{token}`.\n"
-        theirs = _outcome(body, token, tmp_path, ctx)
-        assert (theirs["outcome"], theirs["rule"]) == ("unjudged", "model-package"), theirs
-
-
 # jest's shape: the package `jest` exports a few functions, while docs write `jest.Mocked<T>`
 # and `expect.not.arrayContaining()`: names reached through the values named like the
 # packages (the global `jest` object with its namespace, the `expect` function).

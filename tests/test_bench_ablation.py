@@ -19,10 +19,8 @@ ablation = load_bench("ablation", "ablation.py")
 
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
-    rules = (
-        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES
-    )  # fmt: skip
-    declared = {rule.name for rule in rules}
+    tables = (RULES, ANCHORS, PAGE_RULES, PAST_RULES, CUE_RULES, DEPENDENCY_RULES, OTHER_RULES)
+    declared = {rule.name for table in tables for rule in table}
     checks = {"historical", "linked-elsewhere", "other-repository"}
     assert set(ablation.ABLATABLE) == declared | checks
 
@@ -58,13 +56,15 @@ def test_a_rule_that_moves_nothing_held_out_earns_nothing_there() -> None:
     same = ablation.contribution(_run(("a.md", 1, "real", "defect")), base)
     moved = ablation.contribution(_run(), base)
     assert not ablation.earns(same)
-    assert ablation.verdict({"tune": same, "report": same}) == "earns nothing"
-    assert ablation.verdict({"tune": moved, "report": same}) == "earns on the tune half only"
+    idle = "decides held-out tokens, earns nothing there; earns nothing on the tune half"
+    assert ablation.verdict({"tune": same, "report": same}) == idle
+    on_tune = "decides held-out tokens, earns nothing there; earns on the tune half"
+    assert ablation.verdict({"tune": moved, "report": same}) == on_tune
     # Off, a rule that only made false findings costs nothing: it earns nothing either.
     noisy = _run(("a.md", 1, "real", "defect"), ("a.md", 2, "noise", "false"))
     quieter = ablation.contribution(base, noisy)
     assert quieter["false_gone"] == 1 and not ablation.earns(quieter)
-    assert ablation.verdict({"tune": quieter, "report": same}) == "earns nothing"
+    assert ablation.verdict({"tune": quieter, "report": same}) == idle
     # Findings with no label that move are to be read first.
     unread = ablation.contribution(
         _run(("a.md", 1, "real", "defect"), ("c.md", 4, "x", None)), base
@@ -102,3 +102,59 @@ def test_a_line_shows_the_change_against_every_rule_on() -> None:
     assert "findings 1000" in line and "defects 8, false 230" in line
     assert "precision 3.2% (5/155)" in line
     assert "change +0: defects lost 1, false back 1" in line
+
+
+def test_a_rule_that_decided_no_held_out_token_has_no_occasion_and_says_what_tune_shows() -> None:
+    base = _run(("a.md", 1, "real", "defect"))
+    same = {**ablation.contribution(base, base), "decided": 0}
+    moved = {**ablation.contribution(_run(), base), "decided": 3}
+    no_drift = {"cases_run": 0, "caught_lost": 0, "clean_lost": 0}
+    changes = {"tune": moved, "report": same, "drift": no_drift}
+    assert ablation.verdict(changes) == "no held-out occasion; earns on the tune half"
+    # A drift case it decided is an occasion; a caught case lost off is held-out recall.
+    decided = {**no_drift, "cases_run": 2}
+    assert ablation.verdict({**changes, "drift": decided}).startswith("decides held-out")
+    assert ablation.verdict({"report": same}) == "no held-out occasion; tune half not run"
+    lost = {"report": same, "planted": {"planted_run": 4, "caught_lost": 1}}
+    assert ablation.verdict(lost) == "earns held out"
+    # Recall not run with it off (--kept-only) where it made caught claims: to be read.
+    unrun = {"report": same, "drift": {"decided": 2, "caught_decided": 2, "caught_lost": None}}
+    assert ablation.verdict(unrun).startswith("read: held-out recall not run")
+
+
+def _case(project: str, caught: bool, clean: bool | None, rules: list[str]) -> dict[str, Any]:
+    return {"project": project, "fix": "f", "doc": "d.md", "line": 3, "token": project,
+            "split": "report", "caught": caught, "clean": clean, "rules": rules}  # fmt: skip
+
+
+def test_drift_is_run_again_only_on_the_projects_where_the_rule_decided_a_held_out_case() -> None:
+    base = {"cases": [
+        _case("o/a", True, True, ["anchor-listed"]),
+        _case("o/b", False, True, ["model-near-miss", "historical"]),
+        _case("o/c", False, True, []),
+        {**_case("o/d", True, True, ["anchor-listed"]), "split": "tune"},
+    ]}  # fmt: skip
+    cases = ablation.held_out_cases(base)
+    assert ablation.where_decided("anchor-listed", cases, ablation.drift_rules) == ["o/a"]
+    assert ablation.where_decided("past-release", cases, ablation.drift_rules) == []
+    assert ablation.where_decided("model-near-miss", cases, ablation.drift_rules) == ["o/b"]
+    off = {"cases": [_case("o/a", False, False, [])]}
+    change = ablation.drift_change(off, base, ["o/a"])
+    assert (change["cases_run"], change["caught_lost"], change["clean_lost"]) == (1, 1, 1)
+    assert ablation.drift_change(base, base, [])["cases_run"] == 0
+
+
+def test_planted_inventions_lost_count_only_those_caught_with_every_rule_on() -> None:
+    def item(name: str, outcome: str, rule: str) -> dict[str, Any]:
+        return {"project": "o/a", "doc": "d.md", "line": 1, "invention": name,
+                "outcome": outcome, "rule": rule}  # fmt: skip
+
+    base = {"inventions": [item("opin", "ungrounded", "anchor-named"),
+                           item("clse", "grounded", "dependency-found")]}  # fmt: skip
+    found = ablation.where_decided("dependency-found", base["inventions"], ablation.planted_rules)
+    assert found == ["o/a"]
+    off = {"inventions": [item("opin", "unjudged", "-"), item("clse", "ungrounded", "-")]}
+    change = ablation.planted_change(off, base, ["o/a"])
+    assert (change["caught_lost"], change["caught_gained"]) == (1, 1)
+    # Where it decided none, nothing is run and nothing moves.
+    assert ablation.planted_change(base, base, [])["caught_gained"] == 0

@@ -75,6 +75,34 @@ def test_caught_near_the_line_and_clean_when_the_fix_has_no_such_finding() -> No
     assert drift.judge(case, at_parent, drift.DocResult(missing=True)).clean is None
 
 
+def test_the_rules_of_a_case_are_those_that_decided_a_token_about_the_defect() -> None:
+    case = _case(token="max_keepalive", shape="prose-identifier")
+    at_parent = drift.DocResult(decided=[
+        drift.Finding(2, 11, "max_keepalive", "model-near-miss"),
+        drift.Finding(2, 30, "max_keepalive", "historical"),  # far from the line
+        drift.Finding(2, 10, "tqdm", "dependency-found"),  # another name
+    ])  # fmt: skip
+    at_fix = drift.DocResult(decided=[drift.Finding(2, 70, "max_keepalive", "past-release")])
+    assert drift.judge(case, at_parent, at_fix).rules == ["model-near-miss", "past-release"]
+
+
+def test_a_gate_2_card_gives_every_token_it_decided_with_its_rule(tmp_path: Path) -> None:
+    (tmp_path / "api-overall.json").write_text(json.dumps({"post": "docs/api.md"}))
+    card = {"verdict": "FAIL", "detail": {
+        "ungrounded": [{"line": 3, "token": "opin", "rule": "model-near-miss"}],
+        "outcomes": {"grounded": [{"line": 4, "token": "open", "rule": "model-found"}],
+                     "unjudged": [{"line": 5, "token": "x.y"}]},
+    }}  # fmt: skip
+    (tmp_path / "api-gate2-symbol_grounding.json").write_text(json.dumps(card))
+    result = drift.read_cards(tmp_path)["docs/api.md"]
+    assert [(f.line, f.token, f.rule) for f in result.findings] == [(3, "opin", "model-near-miss")]
+    assert sorted((f.token, f.rule) for f in result.decided) == [
+        ("open", "model-found"),
+        ("opin", "model-near-miss"),
+        ("x.y", "-"),
+    ]
+
+
 def test_docs_of_one_base_name_never_share_a_run() -> None:
     batches = drift.batches(["docs/index.md", "docs/api/index.md", "docs/api.md"])
     assert batches == [["docs/index.md", "docs/api.md"], ["docs/api/index.md"]]

@@ -320,7 +320,7 @@ def test_pdms_legacy_cli_table_declares_the_products_executable(tmp_path: Path) 
 def test_a_command_line_the_sentence_says_is_gone_is_no_claim(repo: Path, tmp_path: Path) -> None:
     """jest's upgrade guide: "The interactive config initialization command `jest --init`
     has been **removed**": a flag the page says the product dropped is its past, unjudged
-    (historical), as a name is; one the page says the product lacks, too (page-denies)."""
+    (historical), as a name is."""
     ctx = _ctx(repo, tmp_path)
     body = "The config command `tidy clean --init` has been **removed**.\n"
     entry = _outcome(body, "tidy clean --init", tmp_path, ctx)

@@ -136,20 +136,6 @@ def test_a_name_the_page_imports_from_a_dependency_is_judged_there(
     assert card.verdict != "ERROR"
 
 
-def test_an_open_module_leaves_the_member_unjudged(tmp_path: Path, ctx: GateContext) -> None:
-    for token in ("fakedep.lazy.anything", "fakedep.grown.Gauge"):
-        entry = _outcome(f"Use `{token}`.\n", token, tmp_path, ctx)
-        assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-open"), entry
-
-
-def test_a_standard_library_name_the_page_does_not_import_is_left_open(
-    tmp_path: Path, ctx: GateContext
-) -> None:
-    # `token.value` may start at a variable named `token`: not the module's miss.
-    entry = _outcome("Read `json.JSONEncodr`.\n", "json.JSONEncodr", tmp_path, ctx)
-    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-open"), entry
-
-
 def test_a_dependency_not_installed_is_unjudged_with_why(tmp_path: Path, ctx: GateContext) -> None:
     card = _card("Call `missingdep.connect()`.\n", tmp_path, ctx)
     entry = token_outcome(card, "missingdep.connect()")

@@ -70,7 +70,7 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import gone_or_denied
 from pytest_postgates.helpers.model_grounding import judge_with_model
-from pytest_postgates.helpers.other_repositories import linked_project, placed_elsewhere
+from pytest_postgates.helpers.other_repositories import placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     PURE_PLACEHOLDER,
@@ -86,7 +86,7 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     router_variant,
     unavailable_codebase,
 )
-from pytest_postgates.helpers.page_names import PageNames, page_outcome, page_reader
+from pytest_postgates.helpers.page_names import PageNames, page_reader
 from pytest_postgates.helpers.page_names import product_specifier as product_package
 from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
@@ -235,13 +235,6 @@ def judge(
         # A package the repository depends on is another product, even though its name is
         # written in the manifest.
         return verdict("external", repo=dependency[0], where=dependency[1])
-    # A list item or table row led by a link to another project is about that project:
-    # its names are that project's, whatever the product's code declares (other_repositories).
-    # The link's own text is linked-elsewhere's to decide (a name that grounds stays so).
-    if "other-project-link" not in rules_off and not token.href:
-        project = linked_project(post.prose.lead_link(token.line), repos.product_names)
-        if project is not None:
-            return verdict("unjudged", rule=project[0], reason=project[1])
     # The API model first: a token anchored to the product is judged name for name against
     # its code, never by a search of text (model_grounding).
     decided = (
@@ -251,7 +244,6 @@ def judge(
             model,
             lambda chain: code_file_writing(primary.index, chain),
             rules_off,
-            repos.product_names[0] if repos.product_names else "",
         )
         if model is not None
         else None
@@ -303,20 +295,6 @@ def judge(
     # product, never the post's own definition (typed_keys).
     if declared and not closed_product_key(text, kind, keys):
         return verdict("defined-in-post", where=declared)
-    # What the page's own samples (read as syntax trees) say the name is: another
-    # package's import, or the page's own declaration (page_names).
-    own = (
-        page_outcome(
-            text,
-            page(),
-            rules_off,
-            lambda: presented_as_product(text, sentence, offset, repos, definitions),
-        )
-        if page is not None
-        else None
-    )
-    if own:
-        return verdict("unjudged", rule=own[0], reason=own[1])
     rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
@@ -378,9 +356,7 @@ def judge(
             reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
             "it: prose is no evidence for a code name",
         )
-    anchored = anchor(
-        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys
-    )
+    anchored = anchor(text, kind, token.line, post, sentence, repos, model, presented, rules_off)
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim
     if anchored is None:
@@ -468,7 +444,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     )
     own = settings.for_gate(SymbolGroundingSettings)
     off = frozenset(own.symbol_rules_off)
-    page = page_reader(post, model, repos.product_names, package, is_repo_file)
+    page = page_reader(post, model, repos.product_names, package)
     lines: list[list[CommandLine]] = []
     dependencies = context.evidence.dependency_models_for(
         index, lambda: any(d.path.endswith((".py", ".pyi")) for d in model.facts.decls)
@@ -662,7 +638,7 @@ def _source_fingerprint() -> str:
     modules = (
         code_references,  # which references outside code spans are tokens
         html_text,
-        prose,  # the list items and table rows a link leads (other-project-link)
+        prose,
         other_repositories,
         api_model,
         cli_model,  # the product's CLI: executables, commands, derived flags
@@ -718,8 +694,8 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, page-denies, linked-elsewhere, "
-        "other-project-link, the dependency rules): an ablation, or a rule that misfires on "
+        "samples' rules, past-release, historical, linked-elsewhere, "
+        "the dependency rules): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(

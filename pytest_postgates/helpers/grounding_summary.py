@@ -12,7 +12,6 @@ _GROUPS = (
     (("prose-only",), "only prose writes them, and prose is no evidence"),
     (("not-anchored",), "nothing ties them to the product"),
     (("dependency-not-installed",), "their dependency is not installed"),
-    (("dependency-open",), "their dependency's model cannot finish the lookup"),
 )
 
 

@@ -1,4 +1,4 @@
-"""Gate 2's ``other-repository`` and ``other-project-link`` rules.
+"""Gate 2's ``other-repository`` rule.
 
 ``other-repository``: the sentence places the token in a repository that
 is not the product's ("In the `eslint/eslint.org` repository, submit a PR to set `x` in
@@ -10,42 +10,17 @@ Unlike the attribution rules it decides a token the page presents as the product
 whose first folder the product also has, `tools/`, `src/`): the sentence says in so many
 words where the file is. The product's own repository named so ("In the `eslint/eslint`
 repository") places nothing elsewhere.
-
-``other-project-link``: the list item or table row holding the token opens with a link to
-another project's repository or site (``- [`pydantic-ai-todo`](https://github.com/vstorm-co/
-pydantic-ai-todo) - `TodoToolset` with `read_todos`...``, a community list, a capability
-table): the item is about that project, so its names are that project's. Listed unjudged,
-never grounded and never a finding. A link to the product's own repository, package or site
-(:func:`~.attribution_rules.products_address`) places nothing elsewhere, and the link's own
-text is left to ``linked-elsewhere`` (where a name that grounds stays grounded).
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
-from pytest_postgates.helpers.attribution_rules import products_address
-from pytest_postgates.helpers.model_grounding import Rule
-
-RULES = (
-    Rule(
-        "other-project-link",
-        "unjudged",
-        "the list item or table row holding the token opens with a link to another "
-        "project's repository, package or site (a community list's item opening with a "
-        "link to github.com/other/pkg, then `SomeTool` with ...): the item is about that "
-        "project, and its names are that "
-        "project's, which this run does not hold; a link to the product's own repository, "
-        "package or docs site places nothing elsewhere",
-        "tests/test_other_repositories.py::test_a_list_item_led_by_another_projects_link_is_unjudged",
-        earns=(
-            "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
-            "tune: findings +9, 8 labelled false back, 1 labelled defects gained "
-            "(bench/ablation.py at f373629)"
-        ),
-    ),
-)
+# Its table is empty: ``other-project-link`` (a list item or table row led by a link to
+# another project's address makes the item's names that project's) was deleted at session
+# 21 (bench/ablation.py at b9a2a19): it decided 13 tokens of the held-out docs and no
+# held-out drift case or planted invention, and turned off nothing held out moved.
+RULES: tuple[()] = ()
 
 _SLUG = r"(?P<slug>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)"
 # "the `owner/name` repository", "owner/name repo".
@@ -81,20 +56,4 @@ def placed_elsewhere(sentence: str, product_names: tuple[str, ...]) -> tuple[str
     return (
         "other-repository",
         f"the sentence places it in the {slug} repository, which this run does not hold",
-    )
-
-
-def linked_project(lead_url: str, product_names: tuple[str, ...]) -> tuple[str, str] | None:
-    """(rule, reason) when ``lead_url`` (the link the token's list item or table row opens
-    with) is another project's address, not the product's."""
-    names = frozenset(n.lower() for n in product_names if len(n) >= 2)
-    if not lead_url or not names or products_address(lead_url, names) is not False:
-        return None
-    parts = urlsplit(lead_url)
-    host = (parts.hostname or "").lower().removeprefix("www.")
-    shown = "/".join([host, *[s for s in parts.path.split("/") if s][:2]])
-    return (
-        "other-project-link",
-        f"its list item or table row opens with a link to {shown}, another project: the "
-        "item's names are that project's, which this run does not hold",
     )

@@ -63,9 +63,11 @@ RULES = (
         "model cannot type (`engine.getFormatter()`) or on a key is looked up by that name",
         "tests/test_past_releases.py::test_a_removed_name_is_unjudged_on_a_migration_guide_only",
         earns=(
-            "earns on the tune half only; off, held out: findings +0, nothing labelled moved; "
-            "tune: findings +29, 20 labelled false back, 9 unlabelled moved (bench/ablation.py at "
-            "f373629)"
+            "no held-out occasion: it decided no token of the report half's docs, no drift "
+            "case, no invention; earns on the tune half: 35 tokens decided there (at f373629, "
+            "off: findings +29, 20 labelled false back). Kept for the lead's decision "
+            "(bench/ablation.py at b9a2a19: docs and natural drift of the report half; "
+            "planted inventions of the report half at 1835184, gate 2 as b9a2a19)"
         ),
     ),
 )
