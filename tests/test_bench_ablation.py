@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
+from pytest_postgates.helpers.clearing_rules import RULES as CLEARING
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
@@ -20,7 +21,8 @@ ablation = load_bench("ablation", "ablation.py")
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
     rules = (
-        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES
+        *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES,
+        *CLEARING,
     )  # fmt: skip
     declared = {rule.name for rule in rules}
     checks = {"historical", "linked-elsewhere", "other-repository"}

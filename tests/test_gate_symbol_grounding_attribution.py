@@ -19,6 +19,7 @@ import pytest
 from pytest_postgates.config import GroundingRepo
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.clearing_rules import NAMES as CLEARING_NAMES
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import make_post, make_repo, repo_context
 
@@ -602,3 +603,61 @@ def test_model_ids_in_a_vendor_namespace_stay_claims(
 ) -> None:
     outcome, _entry = _outcome(_card(sentence + "\n", tmp_path, ctx), token)
     assert outcome == "ungrounded"
+
+
+# ---------------------------------------------------------------------- turned off
+
+_QUOTED = (
+    "> New accounts get 402 (quota_left: 0) until billing is set up.\n\nIt says `quota_left: 0`."
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "token", "rule"),
+    [
+        ("Zephyr's free access is one model, `zephyrlite`.", "zephyrlite", "vendor"),
+        (
+            "Escape names with a library like `sql-escape-kit` first.",
+            "sql-escape-kit",
+            "third-party-package",
+        ),
+        (
+            "- **`:exacto`** - routes to accurate hosts (e.g., `zvendor/zmodel-v3.1:exacto`).",
+            "zvendor/zmodel-v3.1:exacto",
+            "router-variant-example",
+        ),
+        ("Zephyr's guide says it plainly:\n\n" + _QUOTED, "quota_left: 0", "quoted-source"),
+        (
+            "So `archiveUser`, `archive_user`, and `archive-user` all match the keyword.",
+            "archive-user",
+            "spelling-variant",
+        ),
+        (
+            "Each entry flags a conflict when two servers expose one name -- for example,"
+            " both a Gitea server and a Forgejo server exposing `openMergeRequest`.",
+            "openMergeRequest",
+            "example-clause",
+        ),
+        (
+            "The router cannot rank tools it knows nothing about. A `listRows` call weighs"
+            " the same as a `purgeRows` call.",
+            "purgeRows",
+            "example-instance",
+        ),
+        (SAMPLE + "The sample passes `pastChunks` along.", "pastChunks", "sample-input"),
+        ("| `FALLBACK_WINDOW` | `128,000` | when unknown |", "128,000", "number-spelling"),
+        (SERVER_CATALOGUE, "move_card", "third-party-server-tool"),
+    ],
+)
+def test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step(
+    body: str, token: str, rule: str, repo: Path, tmp_path: Path
+) -> None:
+    """Each attribution rule of helpers/clearing_rules.py's table can be turned off by name
+    (``symbol_rules_off``), and then decides nothing: the next step of gate 2 does."""
+    assert rule in CLEARING_NAMES
+    on = repo_context(repo, tmp_path / "on", symbol_unanchored_claims=True)
+    assert _outcome(_card(body + "\n", tmp_path, on), token)[1].get("rule") == rule
+    off = repo_context(
+        repo, tmp_path / "off", symbol_unanchored_claims=True, symbol_rules_off=(rule,)
+    )
+    assert _outcome(_card(body + "\n", tmp_path, off), token)[1].get("rule") != rule

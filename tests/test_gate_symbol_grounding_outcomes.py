@@ -25,6 +25,7 @@ from pytest_postgates.evidence.grounding import (
 )
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.clearing_rules import NAMES as CLEARING_NAMES
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import make_post, make_repo, repo_context
 
@@ -425,29 +426,29 @@ def test_a_model_id_is_not_a_packages_subpath(tmp_path: Path, ctx: GateContext) 
 # ---------------------------------------------------------------------- not-a-reference
 
 
-@pytest.mark.parametrize(
-    ("sentence", "rule"),
-    [
-        ("Find the author with `git blame src/x.ts`.", "command"),
-        ("Each item goes through `.map()` first.", "builtin"),
-        ("It calls `JSON.parse()` on the body.", "builtin"),
-        ("It exits with `process.exit(1)` then.", "builtin"),
-        ("Replace `<provider>` with yours.", "placeholder"),
-        ("Export `YOUR_API_KEY` first.", "placeholder"),
-        ("Tickets look like `OPS-1234`.", "placeholder"),
-        ("Generated files such as `*.pb.go` are skipped.", "glob"),
-        ("A tool named `deleteRepo` is flagged destructive.", "hypothetical"),
-        ("A rogue server could expose a tool called `dumpSecrets`.", "hypothetical"),
-        ("Pick a name (e.g. `ticketLookup`) for it.", "hypothetical"),
-        ("The package `@acme/sdk` has never existed.", "negated"),
-        ("There is no `--fast-mode` flag.", "negated"),
-        ("Newer ids `neuro-9-9` and `neuro-9-8` that aren't in the SDK catalog yet.", "negated"),
-        ("Copy it as `.github/workflows/ship.yml` in your repository.", "reader-file"),
-        ("LaTeX `\\begin{table}` blocks are kept whole.", "markup"),
-        ("Plain `if/else` chains are fine.", "syntax"),
-        ("It stores vectors with `@vendor/vector-db`.", "other-package"),
-    ],
-)
+NOT_A_REFERENCE = [
+    ("Find the author with `git blame src/x.ts`.", "command"),
+    ("Each item goes through `.map()` first.", "builtin"),
+    ("It calls `JSON.parse()` on the body.", "builtin"),
+    ("It exits with `process.exit(1)` then.", "builtin"),
+    ("Replace `<provider>` with yours.", "placeholder"),
+    ("Export `YOUR_API_KEY` first.", "placeholder"),
+    ("Tickets look like `OPS-1234`.", "placeholder"),
+    ("Generated files such as `*.pb.go` are skipped.", "glob"),
+    ("A tool named `deleteRepo` is flagged destructive.", "hypothetical"),
+    ("A rogue server could expose a tool called `dumpSecrets`.", "hypothetical"),
+    ("Pick a name (e.g. `ticketLookup`) for it.", "hypothetical"),
+    ("The package `@acme/sdk` has never existed.", "negated"),
+    ("There is no `--fast-mode` flag.", "negated"),
+    ("Newer ids `neuro-9-9` and `neuro-9-8` that aren't in the SDK catalog yet.", "negated"),
+    ("Copy it as `.github/workflows/ship.yml` in your repository.", "reader-file"),
+    ("LaTeX `\\begin{table}` blocks are kept whole.", "markup"),
+    ("Plain `if/else` chains are fine.", "syntax"),
+    ("It stores vectors with `@vendor/vector-db`.", "other-package"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "rule"), NOT_A_REFERENCE)
 def test_not_a_reference_rules(sentence: str, rule: str, tmp_path: Path, ctx: GateContext) -> None:
     token = sentence.split("`")[1]
     card = _card(sentence + "\n", tmp_path, ctx)
@@ -727,6 +728,25 @@ def test_an_openrouter_variant_of_a_catalogue_id_is_unjudged_and_nothing_else_is
     if outcome == "unjudged":
         assert entry["rule"] == "router-variant"
         assert "OpenRouter model variant" in entry["reason"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "rule"), [*NOT_A_REFERENCE, ("Use `:nitro`.", "router-variant")]
+)
+def test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step(
+    sentence: str, rule: str, repo: Path, router_repo: Path, tmp_path: Path
+) -> None:
+    """Every clearing rule (helpers/clearing_rules.py) can be turned off by name, and then
+    decides nothing: the token goes on down gate 2's chain (an ablation measures it so)."""
+    token = sentence.split("`")[1].strip("'\"")
+    where = router_repo if rule == "router-variant" else repo
+    on = repo_context(where, tmp_path / "on", symbol_unanchored_claims=True)
+    assert _outcome(_card(sentence + "\n", tmp_path, on), token)[1].get("rule") == rule
+    off = repo_context(
+        where, tmp_path / "off", symbol_unanchored_claims=True, symbol_rules_off=(rule,)
+    )
+    assert rule in CLEARING_NAMES
+    assert _outcome(_card(sentence + "\n", tmp_path, off), token)[1].get("rule") != rule
 
 
 def test_a_variant_needs_a_product_that_routes_through_openrouter(

@@ -19,6 +19,8 @@ import pytest
 
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.clearing_rules import NAMES as CLEARING_NAMES
+from pytest_postgates.helpers.typed_keys import RULE
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import make_post, make_repo, repo_context
 
@@ -179,6 +181,19 @@ def test_a_key_of_an_object_the_product_types_free_form_is_the_readers_data(
     assert (outcome, entry.get("rule")) == ("not-a-reference", "free-form-record"), entry
     assert container in entry["reason"]
     assert "src/lib/types/generate.ts:" in entry["reason"]
+
+
+def test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step(
+    repo: Path, tmp_path: Path
+) -> None:
+    """free-form-record (helpers/clearing_rules.py) turned off by name decides nothing."""
+    code = IMPORT + "await neurolink.generate({ input: { text: q }, context: { tenantTier } });"
+    body = _fence(code) + "Each call carries `tenantTier`.\n"
+    off = repo_context(
+        repo, tmp_path / "off", symbol_unanchored_claims=True, symbol_rules_off=(RULE,)
+    )
+    assert RULE in CLEARING_NAMES
+    assert _outcome(body, "tenantTier", tmp_path, off)[1].get("rule") != RULE
 
 
 def test_the_reason_names_the_type_the_field_and_the_file_line(

@@ -207,7 +207,7 @@ def judge(
             )
         names = ", ".join(invisible_characters(text))
         return verdict("ungrounded", reason=f"holds invisible {names}; not found as written")
-    if PURE_PLACEHOLDER.match(text):
+    if PURE_PLACEHOLDER.match(text) and "placeholder" not in rules_off:
         return verdict("not-a-reference", rule="placeholder", reason="a placeholder, not a name")
     # A flag belongs to the command it follows on the page (command_lines).
     on_page = None
@@ -279,7 +279,7 @@ def judge(
             found, prose_only = None, True
         if found:
             return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
-        spelled = number_spelling(text, repos)
+        spelled = None if "number-spelling" in rules_off else number_spelling(text, repos)
         if spelled:
             return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
     # The page links the name to another party's address: whose it is, said by the page's
@@ -317,7 +317,7 @@ def judge(
     )
     if own:
         return verdict("unjudged", rule=own[0], reason=own[1])
-    rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
+    rule = not_a_reference(text, kind, sentence, offset, repos, definitions, rules_off)
     if rule:
         return verdict("not-a-reference", rule=rule[0], reason=rule[1])
     # A name written as the product's past, or one the sentence says the product lacks (or
@@ -343,19 +343,23 @@ def judge(
         return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
     # A near miss is a weak anchor: a sentence that gives the name to another party, or
     # presents it as an example, still decides (attribution, below).
-    variant = router_variant(text, repos)
+    variant = None if "router-variant" in rules_off else router_variant(text, repos)
     if variant:
         return verdict("unjudged", rule="router-variant", reason=variant)
     # Attribution (issue 10): whose thing the sentence or the sample says the token is.
-    attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
+    routes = _routes(repos)
+    attributed = router_variant_example(text, sentence, offset, rules_off) if routes else None
     if attributed is None and "other-repository" not in rules_off:
         elsewhere = placed_elsewhere(sentence, repos.product_names)
         attributed = ("unjudged", *elsewhere) if elsewhere else None
     presented = presentation(text, sentence, offset, repos, definitions)
     if attributed is None and not presented:
-        attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
+        attributed = attribute(
+            text, kind, token, post, sentence, offset, repos, definitions, rules_off
+        )
         # A key of an object the product's own types declare free-form (typed_keys).
-        attributed = attributed or free_form_record(text, kind, keys)
+        if "free-form-record" not in rules_off:
+            attributed = attributed or free_form_record(text, kind, keys)
     if attributed:
         outcome, by, reason = attributed
         if outcome == "defined-in-post":
@@ -719,7 +723,8 @@ class SymbolGroundingSettings:
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
         "samples' rules, past-release, historical, page-denies, linked-elsewhere, "
-        "other-project-link, the dependency rules): an ablation, or a rule that misfires on "
+        "other-project-link, the dependency rules, the clearing rules of "
+        "helpers/clearing_rules.py): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(

@@ -6,53 +6,15 @@ the post does not present as the product's API (a model id, a flag, a rule of th
 product's lint namespace, a member of a product class, a name after the product's name or
 imported from the product's package, a path into the product's tree stay claims). Each
 says which rule decided, and what the run could not judge stays ``unjudged``, never
-grounded:
+grounded.
 
-- ``vendor`` (unjudged): the clause attributes the token to another named party: a
-  possessive ("Acme's free tier is one model, `x`"), the party's name right before the
-  token ("the Acme `x` / `y` endpoints"), or a package's possessive ("the `@acme/sdk`
-  SDK's `x()`"). The product's repository cannot judge another party's API.
-- ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
-  package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
-  than the product's and declared by no manifest: the registry is not consulted offline;
-  also an install command of such a package (`npm -g @acme-mcp/server-x`, `npx y`).
-- ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
-  the token on another party's server ("-- for example, both a Gitea server and a Forgejo
-  server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
-- ``example-instance`` (not-a-reference): an indefinite article makes the token one call of
-  a tool ("A `x` call gets ...") in a paragraph about tools; its counterpart in the same
-  sentence (the same name with another verb) too. "A `x` tool is registered" is a claim.
-- ``spelling-variant`` (not-a-reference): one of three or more spellings of one name listed
-  together (`fooBar`, `foo_bar`, `foo-bar`), where another spelling grounds or the post
-  declares it (two spellings are two names: `apiKey`, `API_KEY`).
-- ``sample-input`` (not-a-reference): a bare name the post's own sample passes in (an
-  argument or an array element, not a string literal) and never declares: the reader's
-  own data; and a name a JSON sample writes bare (JSON has none): the page's placeholder.
-
-A ``vendor-namespace-model`` rule (a model id in an `org/` namespace no file of the
-repository names: the vendor's catalogue) was dropped: it cleared one held-out finding
-(`EleutherAI/gpt-neo-2.7B`) and let 5 of the fabrication bench's planted namespace
-segments through (`anthropics/claude-3-opus`, `deepseek-ais/DeepSeek-V3`: a namespace one
-letter off the product's is as foreign to the repository as a real vendor's).
-
-A ``free-form-key`` rule (a key the sample writes under a key the product types as a
-free-form record) was dropped: held out on NeuroLink's docs/ it cleared `officeFiles`
-under `input`, a real defect, because one product type declares some `input` free-form
-while the options the page passes are a closed type; a key name cannot tell them apart.
-- ``quoted-source`` (unjudged): the token restates what the post's own block quotation of
-  a source says (the quotation holds it as written); the quoted source is not available.
-- ``third-party-server-tool`` (unjudged): a tool name that opens an item of a list or a
-  row of a table in a section whose heading or prose (before the token) names the MCP
-  server package it belongs to, of another scope than the product's (``### GitHub`` ...
-  ``**Install**: `npx @acme-mcp/server-github``` ... ``- `create_issue` - ...``): another
-  party's server's tool, which the product's repository cannot judge. A list under a
-  heading that names no such package (the product's own servers) stays a claim.
-- ``number-spelling`` (grounded): a number written with digit separators (`128,000`)
-  that the repository writes in another spelling (`128_000`, `128000`) as a whole word:
-  the same literal, so the token is grounded, honestly (the number is there).
-- ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
-  sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
-  router's catalogue, not the product's.
+The rules (``vendor``, ``third-party-package``, ``example-clause``, ``example-instance``,
+``spelling-variant``, ``sample-input``, ``quoted-source``, ``third-party-server-tool``,
+``number-spelling``, ``router-variant-example``) are declared, with what each decides and
+why, in helpers/clearing_rules.py's table; ``symbol_rules_off`` turns any of them off.
+Two were dropped on held-out evidence (docs/history.md): ``vendor-namespace-model`` (it
+let planted namespace inventions through) and ``free-form-key`` (it cleared a real
+defect held out).
 
 - ``linked-elsewhere`` (unjudged): the token is the text of a link (or inside it) to an
   address that is not the product's (another project's repository or package page, a
@@ -558,13 +520,15 @@ def number_spelling(text: str, repos: Repos) -> tuple[str, str] | None:
     return None
 
 
-def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | None:
+def router_variant_example(
+    text: str, sentence: str, offset: int, rules_off: frozenset[str] = frozenset()
+) -> Outcome | None:
     """Decided before the product check: the id has a model id's shape, and it is the
     router's example (the caller runs it only where the product routes through OpenRouter)."""
     match = _ROUTER_VARIANT_ID.match(text)
     if not match or offset < 0 or match.group("variant") not in ROUTER_VARIANTS:
         return None
-    if "router-variant-example" in disabled:
+    if "router-variant-example" in rules_off:
         return None
     bare = f"`:{match.group('variant')}`"
     before = sentence[:offset]
@@ -578,7 +542,7 @@ def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | N
     return None
 
 
-# The rules in the order they are tried; a bench can measure one by leaving it out.
+# The rules in the order they are tried (each in helpers/clearing_rules.py's table).
 RULES: tuple[str, ...] = (
     "third-party-server-tool",
     "vendor",
@@ -589,7 +553,6 @@ RULES: tuple[str, ...] = (
     "example-clause",
     "example-instance",
 )
-disabled: set[str] = set()
 
 
 def attribute(
@@ -601,9 +564,11 @@ def attribute(
     offset: int,
     repos: Repos,
     definitions: PostDefinitions,
+    rules_off: frozenset[str] = frozenset(),
 ) -> Outcome | None:
-    """The first attribution rule that decides an ungrounded token the post does not
-    present as the product's (the caller checks that), as (outcome, rule, reason)."""
+    """The first attribution rule not in ``rules_off`` that decides an ungrounded token the
+    post does not present as the product's (the caller checks that), as (outcome, rule,
+    reason)."""
     checks = {
         "third-party-server-tool": lambda: third_party_server_tool(text, token, post, repos),
         "vendor": lambda: vendor(text, kind, sentence, offset, repos),
@@ -615,7 +580,7 @@ def attribute(
         "example-instance": lambda: example_instance(text, token.line, post, sentence, offset),
     }
     for name in RULES:
-        if name in disabled:
+        if name in rules_off:
             continue
         decided = checks[name]()
         if decided:

@@ -7,6 +7,7 @@ codebase this run cannot read). Split from the gate module (issue 14): behaviour
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -180,9 +181,24 @@ def presentation(
 
 
 def not_a_reference(
-    text: str, kind: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
+    text: str,
+    kind: str,
+    sentence: str,
+    offset: int,
+    repos: Repos,
+    definitions: PostDefinitions,
+    rules_off: frozenset[str] = frozenset(),
 ) -> tuple[str, str] | None:
-    """(rule, reason) when the token is not a claim about any repository."""
+    """(rule, reason) when the token is not a claim about any repository: the first rule
+    that decides it and is not in ``rules_off`` (helpers/clearing_rules.py)."""
+    decisions = _not_a_reference(text, kind, sentence, offset, repos, definitions)
+    return next((d for d in decisions if d[0] not in rules_off), None)
+
+
+def _not_a_reference(
+    text: str, kind: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
+) -> Iterator[tuple[str, str]]:
+    """Every not-a-reference rule that decides the token, in the order they are tried."""
     words = text.split()
     names = {n.lower() for n in repos.product_names}
     names_product = any(name in text.lower() for name in names)
@@ -191,12 +207,12 @@ def not_a_reference(
             head = segment.split()[0] if segment.split() else ""
             tool = head.rsplit("/", 1)[-1]
             if tool in SHELL_TOOLS or head.startswith(("/bin/", "/usr/bin/", "/usr/local/bin/")):
-                return "command", f"a {tool} command line, not a repository name"
+                yield "command", f"a {tool} command line, not a repository name"
     chain = _normalise_chain(CALL.sub(lambda m: m.group("callee"), text))
     if MEMBER_CHAIN.match(chain):
         parts = [p for p in chain.split(".") if p]
         if chain.startswith(".") and parts and all(p in BUILTIN_METHODS for p in parts):
-            return "builtin", f"a built-in method ({'.'.join(parts)})"
+            yield "builtin", f"a built-in method ({'.'.join(parts)})"
         # A runtime global's member, only when the member is a known built-in one: an
         # invented `sys.hashInfoX` is no more a built-in than any other invention.
         if (
@@ -205,31 +221,31 @@ def not_a_reference(
             and parts[0].lower() not in names
             and all(p in BUILTIN_METHODS for p in parts[1:])
         ):
-            return "builtin", f"a member of the built-in {parts[0]}"
+            yield "builtin", f"a member of the built-in {parts[0]}"
     if LATEX_COMMAND.match(text):
-        return "markup", "a LaTeX command, not a name"
+        yield "markup", "a LaTeX command, not a name"
     if "/" in text and all(part in SYNTAX_WORDS for part in text.split("/")):
-        return "syntax", "language keywords, not a path"
+        yield "syntax", "language keywords, not a path"
     package = re.fullmatch(r"@([a-z0-9][\w.-]*)/([a-z0-9][\w.-]*)", text)
     if package and not any(n.lower() in text.lower() for n in repos.product_names if len(n) > 2):
         scope = "@" + package.group(1)
         product_scopes = {n.split("/")[0] for n in repos.product_names if n.startswith("@")}
         if scope not in product_scopes:
-            return "other-package", f"a package of the {scope} scope, not the product's"
+            yield "other-package", f"a package of the {scope} scope, not the product's"
     if PLACEHOLDER.search(text) and not is_route_template(text):
-        return "placeholder", "a placeholder, not a name"
+        yield "placeholder", "a placeholder, not a name"
     # A call's signature (`.connect(url, **options)`, `f(): Promise<?string>`) is no
     # pattern, whatever its `*` and `?` say.
     if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*") and "(" not in text:
-        return "glob", "a file-name pattern, not a file"
+        yield "glob", "a file-name pattern, not a file"
     if (
         offset >= 0
         and kind in ("path", "filename")
         and READER_FILE.match(sentence[offset + len(text) : offset + len(text) + 40])
     ):
-        return "reader-file", "a file the reader creates in their own repository"
+        yield "reader-file", "a file the reader creates in their own repository"
     if offset < 0:
-        return None
+        return
     # A cue decides only for the token it introduces: just before it ("there is no `x`",
     # "a tool named `x`", "e.g. `x`"), or right after it ("`x` has never existed", "`x`,
     # for example"), with nothing between them but a list of other code spans; a cue
@@ -239,7 +255,7 @@ def not_a_reference(
     if _cue_before(NEGATED_CUE, before) or _cue_after(NEGATED_CUE, after):
         # Saying a name does not exist claims nothing about the repository, even for a
         # name of the product's shape.
-        return "negated", "the sentence says it does not exist"
+        yield "negated", "the sentence says it does not exist"
     if not presented_as_product(text, sentence, offset, repos, definitions):
         named = _cue_before(NAMED_CUE, before) and (
             MODAL.search(sentence) is not None
@@ -250,8 +266,7 @@ def not_a_reference(
             or _cue_before(HYPOTHETICAL_CUE, before)
             or re.match(rf"^`?\)?,?\s*(?:{EXAMPLE})", after, re.I)
         ) and not _listed_with_real_names(text, sentence, offset, repos):
-            return "hypothetical", "the sentence presents it as an example, not a real name"
-    return None
+            yield "hypothetical", "the sentence presents it as an example, not a real name"
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
