@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS  # noqa: E402
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
 from pytest_postgates.helpers.clearing_rules import RULES as CLEARING  # noqa: E402
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
@@ -63,6 +64,7 @@ ABLATABLE = (
             *DEPENDENCY_RULES,
             *OTHER_RULES,
             *CLEARING,
+            *NEAR_WAYS,
         )
     ),
     "historical",

@@ -130,8 +130,10 @@ def model_rules_table() -> str:
     (``helpers/model_grounding.py``, ``helpers/anchor_rules.py`` and
     ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/history_cues.py``,
     ``helpers/dependency_rules.py``,
-    ``helpers/other_repositories.py``, ``helpers/clearing_rules.py``, ``RULES``): what
+    ``helpers/other_repositories.py``, ``helpers/clearing_rules.py``,
+    ``evidence/near_miss.py``, ``RULES``): what
     each decides, why, its test, and what turning it off changed (bench/ablation.py)."""
+    from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS
     from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
     from pytest_postgates.helpers.clearing_rules import RULES as CLEARING
     from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
@@ -154,6 +156,7 @@ def model_rules_table() -> str:
         *DEPENDENCY_RULES,
         *OTHER_PROJECT_RULES,
         *CLEARING,
+        *NEAR_WAYS,
     )
     for rule in every:
         rows.append(

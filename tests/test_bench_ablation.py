@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.clearing_rules import RULES as CLEARING
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
@@ -22,7 +23,7 @@ ablation = load_bench("ablation", "ablation.py")
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
     rules = (
         *RULES, *ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES, *DEPENDENCY_RULES, *OTHER_RULES,
-        *CLEARING,
+        *CLEARING, *NEAR_WAYS,
     )  # fmt: skip
     declared = {rule.name for rule in rules}
     checks = {"historical", "linked-elsewhere", "other-repository"}

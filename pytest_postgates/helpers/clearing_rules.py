@@ -13,7 +13,7 @@ reader and the ablation bench see of them.
 
 from __future__ import annotations
 
-from pytest_postgates.helpers.model_grounding import Rule
+from pytest_postgates.helpers.rule import Rule
 
 _OUTCOMES = "tests/test_gate_symbol_grounding_outcomes.py"
 _ATTRIBUTION = "tests/test_gate_symbol_grounding_attribution.py"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from pytest_postgates.helpers.model_grounding import Rule
+from pytest_postgates.helpers.rule import Rule
 from pytest_postgates.prose import ProseView
 
 RULES = (

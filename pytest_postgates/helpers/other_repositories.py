@@ -26,7 +26,7 @@ import re
 from urllib.parse import urlsplit
 
 from pytest_postgates.helpers.attribution_rules import products_address
-from pytest_postgates.helpers.model_grounding import Rule
+from pytest_postgates.helpers.rule import Rule
 
 RULES = (
     Rule(

@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.evidence.grounding import quoted_source_file
 from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.helpers.code_fences import fence_kind
-from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
+from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.python_samples import parse_leniently, sample_code
+from pytest_postgates.helpers.rule import Rule
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.api_model import ApiModel
