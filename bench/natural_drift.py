@@ -313,8 +313,17 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
             detail = card.get("detail") or {}
             for item in detail.get(listing) or []:
                 line, token = int(item.get("line", 0)), str(item[key])
-                result.findings.append(Finding(gate, line, token, str(item.get("rule", ""))))
+                rule = decided_by(item)
+                result.findings.append(Finding(gate, line, token, rule))
     return results
+
+
+def decided_by(item: dict[str, Any]) -> str:
+    """A finding's rule, with the way it is near when a near miss made it a claim
+    (``model-near-miss (near-letter-changed)``: evidence/near_miss.py)."""
+    rule = str(item.get("rule") or "")
+    way = re.search(r"\((near-[a-z-]+)\)$", str(item.get("reason") or ""))
+    return f"{rule} ({way.group(1)})" if way else rule
 
 
 def batches(docs: Sequence[str]) -> list[list[str]]:
@@ -543,7 +552,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     report["cases"] = [
         {"project": o.case.project, "fix": o.case.fix, "doc": o.case.doc, "line": o.case.line,
          "token": o.case.token, "shape": o.case.shape, "split": o.case.split,
-         "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts}
+         "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts,
+         "caught_by": sorted({f.rule or "-" for f in o.near if matches(o.case, f)})}
         for o in outcomes
     ]  # fmt: skip
     if args.json:
