@@ -12,6 +12,7 @@ SOURCE = (
     "class RenderWidget: ...\n"
     "class ProxyAgent: ...\n"
     "def read_text_content(): ...\n"
+    "def stop_after_attempt(): ...\n"
     "def dispatcher(): ...\n"
     "def serializer(): ...\n"
     "def configureTransport(): ...\n"
@@ -21,6 +22,7 @@ SOURCE = (
 CASES = [
     ("RabbitMQ_Dsn", "RabbitMQDsn", "near-spelling"),
     ("read_content", "read_text_content", "near-word-added"),
+    ("stop_after_delay", "stop_after_attempt", "near-word-replaced"),
     ("RenderGadget", "RenderWidget", "near-word-changed"),
     ("AgentProxy", "ProxyAgent", "near-words-swapped"),
     ("dispatchar", "dispatcher", "near-letter-changed"),

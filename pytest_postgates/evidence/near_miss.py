@@ -45,7 +45,15 @@ WAYS = (
     Rule(
         "near-word-added",
         "ungrounded (model-near-miss)",
-        "one word added, dropped or changed among three or more, two of them shared",
+        "one word added or dropped, two words or more shared (`read_content` for "
+        "`read_text_content`)",
+        f"{_TESTS}; {_OFF}",
+    ),
+    Rule(
+        "near-word-replaced",
+        "ungrounded (model-near-miss)",
+        "one word replaced among three or more, the others shared in place "
+        "(`stop_after_delay` for `stop_after_attempt`)",
         f"{_TESTS}; {_OFF}",
     ),
     Rule(
@@ -92,7 +100,7 @@ def _ways(name: str, candidate: str, mine: list[str], slipped: bool) -> Iterator
         # the others (`IsFinite`, `is_finite`) was set aside by the caller.
         yield "near-spelling"
     if word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
-        yield "near-word-added"
+        yield "near-word-replaced" if len(mine) == len(theirs) else "near-word-added"
     if one_word_changed(mine, theirs):
         yield "near-word-changed"
     if words_swapped(mine, theirs):
