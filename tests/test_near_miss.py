@@ -20,14 +20,12 @@ SOURCE = (
 
 # (a name the product does not have, the real one it is near, the way it is near).
 CASES = [
-    ("RabbitMQ_Dsn", "RabbitMQDsn", "near-spelling"),
     ("read_content", "read_text_content", "near-word-added"),
     ("stop_after_delay", "stop_after_attempt", "near-word-replaced"),
     ("RenderGadget", "RenderWidget", "near-word-changed"),
     ("AgentProxy", "ProxyAgent", "near-words-swapped"),
     ("dispatchar", "dispatcher", "near-letter-changed"),
     ("serialzer", "serializer", "near-letter-slipped"),
-    ("configurTransprt", "configureTransport", "near-long-typo"),
 ]
 
 
