@@ -44,7 +44,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS  # noqa: E402
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS  # noqa: E402
+from pytest_postgates.helpers.clearing_rules import RULES as CLEARING  # noqa: E402
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
@@ -65,6 +67,8 @@ ABLATABLE = (
             *CUE_RULES,
             *DEPENDENCY_RULES,
             *OTHER_RULES,
+            *CLEARING,
+            *NEAR_WAYS,
         )
     ),
     "historical",
@@ -78,7 +82,7 @@ ABLATABLE = (
 DECIDES_ALONE = frozenset(
     {
         *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES)),
-        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES)),
+        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES, *CLEARING)),
         "model-found", "model-code-usage", "model-command", "other-command",
         "historical", "linked-elsewhere", "other-repository",
     }

@@ -91,7 +91,7 @@ ATTRIBUTION_RULES = frozenset(
         "third-party-server-tool",
         "number-spelling",
         "vendor-namespace-model",  # dropped: kept so an older run's decisions still count
-        # An older rule, collected since its cues gained helpers/cues.py's NEGATION.
+        # An older rule (deleted in session 21 with the other not-a-reference rules).
         "negated",
     )
 )

@@ -351,7 +351,7 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
             result.checked_listed |= gate == 15 and "checked_names" in detail
             for item in detail.get(listing) or []:
                 line, token = int(item.get("line", 0)), str(item[key])
-                result.findings.append(Finding(gate, line, token, str(item.get("rule", ""))))
+                result.findings.append(Finding(gate, line, token, decided_by(item)))
             if gate == 2:
                 decided = [detail.get(listing) or [], *(detail.get("outcomes") or {}).values()]
                 result.decided += [
@@ -360,6 +360,14 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
                     for items in decided for item in items if "token" in item
                 ]  # fmt: skip
     return results
+
+
+def decided_by(item: dict[str, Any]) -> str:
+    """A finding's rule, with the way it is near when a near miss made it a claim
+    (``model-near-miss (near-letter-changed)``: evidence/near_miss.py)."""
+    rule = str(item.get("rule") or "")
+    way = re.search(r"\((near-[a-z-]+)\)$", str(item.get("reason") or ""))
+    return f"{rule} ({way.group(1)})" if way else rule
 
 
 def batches(docs: Sequence[str]) -> list[list[str]]:
@@ -607,7 +615,8 @@ def main(argv: Iterable[str] | None = None) -> int:
          "token": o.case.token, "shape": o.case.shape, "split": o.case.split,
          "caught": o.caught, "clean": o.clean, "verdicts": o.verdicts,
          "reasons": o.reasons, "entries": o.entries, "where": o.where,
-         "checked_listed": o.checked_listed, "rules": o.rules}
+         "checked_listed": o.checked_listed, "rules": o.rules,
+         "caught_by": sorted({f.rule or "-" for f in o.near if matches(o.case, f)})}
         for o in outcomes
     ]  # fmt: skip
     if args.json:

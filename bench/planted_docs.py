@@ -70,6 +70,7 @@ sys.path.insert(0, str(HERE))
 
 import docs_precision as dp  # noqa: E402
 import holdout_precision as holdout  # noqa: E402
+import natural_drift as nd  # noqa: E402
 from fabrication_recall import (  # noqa: E402
     CLASS,
     FLAG,
@@ -277,7 +278,7 @@ def outcome_of(detail: dict[str, Any], invention: Invention) -> tuple[str, str]:
     for item in detail.get("ungrounded", []):
         near = abs(int(item.get("line", 0)) - invention.line) <= 1
         if item.get("token") == invention.text and near:
-            return "ungrounded", str(item.get("rule") or "-")
+            return "ungrounded", nd.decided_by(item) or "-"
     for outcome, items in (detail.get("outcomes") or {}).items():
         for item in items:
             if item.get("token") == invention.text:

@@ -130,9 +130,12 @@ def model_rules_table() -> str:
     (``helpers/model_grounding.py``, ``helpers/anchor_rules.py`` and
     ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/history_cues.py``,
     ``helpers/dependency_rules.py``,
-    ``helpers/other_repositories.py``, ``RULES``): what
+    ``helpers/other_repositories.py``, ``helpers/clearing_rules.py``,
+    ``evidence/near_miss.py``, ``RULES``): what
     each decides, why, its test, and what turning it off changed (bench/ablation.py)."""
+    from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS
     from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
+    from pytest_postgates.helpers.clearing_rules import RULES as CLEARING
     from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
     from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
     from pytest_postgates.helpers.model_grounding import RULES
@@ -152,6 +155,8 @@ def model_rules_table() -> str:
         *CUE_RULES,
         *DEPENDENCY_RULES,
         *OTHER_PROJECT_RULES,
+        *CLEARING,
+        *NEAR_WAYS,
     )
     for rule in every:
         rows.append(

@@ -28,8 +28,9 @@ from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
 from pytest_postgates.helpers.anchor_rules import Anchor
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
-from pytest_postgates.helpers.model_grounding import RULES, Rule
+from pytest_postgates.helpers.model_grounding import RULES
 from pytest_postgates.helpers.other_repositories import RULES as OTHER_PROJECT_RULES
+from pytest_postgates.helpers.rule import Rule
 
 EXIT_FOUND = 0
 EXIT_NOT_FOUND = 2

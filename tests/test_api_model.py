@@ -17,6 +17,7 @@ from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.model_python import module_names
 from pytest_postgates.evidence.model_sources import product_sources
 from pytest_postgates.evidence.name_spelling import words
+from pytest_postgates.evidence.near_miss import near_name
 from tests.helpers import make_repo
 
 PY_CLIENT = '''
@@ -312,21 +313,21 @@ def test_cli_flags_and_commands_come_from_the_parser(model: ApiModel) -> None:
 
 
 def test_near_misses(model: ApiModel) -> None:
-    assert model.resembles("open_straems") == "open_streams"  # a typo
+    assert near_name(model, "open_straems") == "open_streams"  # a typo
     # In a name of several words, a plural is a rename (`skipComment`, `skipComments`);
     # alone, a plural is a word of its own (`stream` is no near miss of `streams`).
-    assert model.resembles("open_stream") == "open_streams"
-    assert model.resembles("max_retry") is None or model.resembles("max_retry") == (
+    assert near_name(model, "open_stream") == "open_streams"
+    assert near_name(model, "max_retry") is None or near_name(model, "max_retry") == (
         "max_retry_delay"
     )
-    assert model.resembles("max_retry_delays") == "max_retry_delay"
-    assert model.resembles("Client") is None  # declared
-    assert model.resembles("EventEmitter") is None  # written in the code (imported)
-    assert model.resembles("totally_unrelated_name") is None
+    assert near_name(model, "max_retry_delays") == "max_retry_delay"
+    assert near_name(model, "Client") is None  # declared
+    assert near_name(model, "EventEmitter") is None  # written in the code (imported)
+    assert near_name(model, "totally_unrelated_name") is None
     # One letter typed in or left out of a name of five letters or more.
-    assert model.resembles("cClient") in ("Client", "client")
-    assert model.resembles("opn_streams") == "open_streams"
-    assert model.resembles("Clients") is None  # a plural is a word of its own
+    assert near_name(model, "cClient") in ("Client", "client")
+    assert near_name(model, "opn_streams") == "open_streams"
+    assert near_name(model, "Clients") is None  # a plural is a word of its own
 
 
 def test_unparsable_files_are_listed_not_guessed(tmp_path: Path) -> None:
@@ -636,15 +637,15 @@ def test_a_changed_word_of_two_must_still_look_like_the_real_one() -> None:
         },
     )
     # A rename keeps the word's look (`validation`/`validator`, `gadget`/`widget`).
-    assert model.resembles("validation_compiler") == "validator_compiler"
-    assert model.resembles("RenderGadget") == "RenderWidget"
+    assert near_name(model, "validation_compiler") == "validator_compiler"
+    assert near_name(model, "RenderGadget") == "RenderWidget"
     # Another thing of the same family, often another party's: not a near miss.
-    assert model.resembles("ConsoleToolset") is None
+    assert near_name(model, "ConsoleToolset") is None
     # Among three words or more, the shared words tie it to the product's name.
-    assert model.resembles("stop_after_delay") == "stop_after_attempt"
-    assert model.resembles("iter_content") is None
+    assert near_name(model, "stop_after_delay") == "stop_after_attempt"
+    assert near_name(model, "iter_content") is None
     # A word added or dropped is still a near miss.
-    assert model.resembles("read_content") == "read_text_content"
+    assert near_name(model, "read_content") == "read_text_content"
 
 
 def test_a_name_in_the_other_convention_is_no_near_miss() -> None:
@@ -660,13 +661,13 @@ def test_a_name_in_the_other_convention_is_no_near_miss() -> None:
     )
     # snake_case beside a camelCase product: another party's API or a wire format
     # (a Bitbucket tool's `get_branch`), not a rename of the product's name.
-    assert model.resembles("get_branch") is None
-    assert model.resembles("exclude_patterns") is None
-    assert model.resembles("retry_attempts") is None
+    assert near_name(model, "get_branch") is None
+    assert near_name(model, "exclude_patterns") is None
+    assert near_name(model, "retry_attempts") is None
     # In the product's own convention the same edits are still near misses.
-    assert model.resembles("getBranches") == "getBranch"
-    assert model.resembles("excludePattern") == "excludePatterns"
-    assert model.resembles("retryAttempts") == "retryAttempt"
+    assert near_name(model, "getBranches") == "getBranch"
+    assert near_name(model, "excludePattern") == "excludePatterns"
+    assert near_name(model, "retryAttempts") == "retryAttempt"
 
 
 def test_a_key_is_no_near_miss_of_a_constant_or_a_class() -> None:
@@ -681,19 +682,19 @@ def test_a_key_is_no_near_miss_of_a_constant_or_a_class() -> None:
         },
     )
     # A constant and a camelCase name do cross in a rename: an error code for an option.
-    assert model.resembles("ERR_AVVIO_PLUGIN_TIMEOUT") == "avvioPluginTimeout"
-    assert model.resembles("retry_attempts") is None
-    assert model.resembles("line_type") is None
-    assert model.resembles("DEFAULT_RETRY_ATTEMPT") == "DEFAULT_RETRY_ATTEMPTS"
-    assert model.resembles("LineType") == "LinkType"
+    assert near_name(model, "ERR_AVVIO_PLUGIN_TIMEOUT") == "avvioPluginTimeout"
+    assert near_name(model, "retry_attempts") is None
+    assert near_name(model, "line_type") is None
+    assert near_name(model, "DEFAULT_RETRY_ATTEMPT") == "DEFAULT_RETRY_ATTEMPTS"
+    assert near_name(model, "LineType") == "LinkType"
 
 
 def test_a_letter_changed_in_a_name_of_five_letters_is_another_word() -> None:
     model = build_model(
         "c", {"src/log.ts": "export const axiom = 1;\nexport function stream() {}\n"}
     )
-    assert model.resembles("axios") is None  # the npm package, not a typo of `axiom`
-    assert model.resembles("snream") == "stream"
+    assert near_name(model, "axios") is None  # the npm package, not a typo of `axiom`
+    assert near_name(model, "snream") == "stream"
 
 
 def test_a_near_miss_is_of_a_name_the_product_shows_not_of_a_local_or_an_import() -> None:
@@ -718,16 +719,16 @@ def test_a_near_miss_is_of_a_name_the_product_shows_not_of_a_local_or_an_import(
     )
     # A local variable, a comment's word, an imported name and a test's name are nothing
     # of the product a reader meets: a name spelled like one renames nothing.
-    assert model.resembles("myVariables") is None
-    assert model.resembles("retry_budgets") is None
-    assert model.resembles("somethingBadHappen") is None
-    assert model.resembles("stopAfterAttempts") is None
-    assert model.resembles("myVariableNames") is None
+    assert near_name(model, "myVariables") is None
+    assert near_name(model, "retry_budgets") is None
+    assert near_name(model, "somethingBadHappen") is None
+    assert near_name(model, "stopAfterAttempts") is None
+    assert near_name(model, "myVariableNames") is None
     # Members, keys, keyword arguments and string values the code writes are.
-    assert model.resembles("wrapStreams") == "wrapStream"
-    assert model.resembles("content_block_stop") == "content_block_start"
-    assert model.resembles("max_retry_delays") == "max_retry_delay"
-    assert model.resembles("status_texts") == "status_text"
+    assert near_name(model, "wrapStreams") == "wrapStream"
+    assert near_name(model, "content_block_stop") == "content_block_start"
+    assert near_name(model, "max_retry_delays") == "max_retry_delay"
+    assert near_name(model, "status_texts") == "status_text"
 
 
 def test_the_cached_model_is_named_by_the_sources_the_index_holds(tmp_path: Path) -> None:

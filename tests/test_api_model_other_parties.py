@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_postgates.evidence.api_model import build_model
+from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.gates import GateContext
 from tests.helpers import gate2_outcome, make_repo, repo_context
 
@@ -115,7 +116,7 @@ def test_a_member_read_on_another_packages_name_is_not_the_products(
     for name in mine:
         assert name in model.facts.surface, name
     # So the page's other event type is no near miss of the product's names.
-    assert model.resembles("TOOL_CALL_START") is None
+    assert near_name(model, "TOOL_CALL_START") is None
 
 
 NET_PY = """
@@ -245,16 +246,16 @@ def test_a_camel_case_name_is_no_rename_of_a_python_class_or_constant() -> None:
             "graph/keys.py": "SCHEMA = {'parentRunIds': 1}\n",
         },
     )
-    assert python.resembles("mediaType") is None
-    assert python.resembles("parentRunId") == "parentRunIds"  # a key it writes, camelCase
+    assert near_name(python, "mediaType") is None
+    assert near_name(python, "parentRunId") == "parentRunIds"  # a key it writes, camelCase
     # One letter typed in before a class's name is a typo whatever the conventions
     # (pydantic-ai's `cAgent[Foobar, list[str]]` for its `Agent`).
     agent = build_model("c", {"agents/core.py": "class Agent:\n    pass\n"})
-    assert agent.resembles("cAgent") == "Agent"
+    assert near_name(agent, "cAgent") == "Agent"
     # In TypeScript the same names cross conventions in a rename (fastify's
     # `ValidationCompiler` for `validatorCompiler`).
     script = build_model("c", {"src/ids.ts": "export type NodeRunID = string;\n"})
-    assert script.resembles("parentRunId") == "NodeRunID"
+    assert near_name(script, "parentRunId") == "NodeRunID"
 
 
 def test_a_dependency_model_is_cached_per_file_digest_not_per_version_prefix(

@@ -269,16 +269,14 @@ def test_no_gate_imports_another_gate() -> None:
 
 def test_shared_patterns_live_in_one_helper_module() -> None:
     """Issue 14 step 4: gates 10 and 13 read one set of call-graph claim shapes
-    (``helpers/claims.py``), gates 2 and 7 one list of example cues (``helpers/cues.py``),
-    each imported from there and compiled nowhere else."""
+    (``helpers/claims.py``), imported from there and compiled nowhere else. (Gates 2 and 7
+    shared a list of example cues until gate 2's example rules were deleted in session 21.)"""
     from pytest_postgates.gates import call_graph_claims, claim_review
     from pytest_postgates.helpers import claims
 
     assert claim_review.PATTERNS is claims.PATTERNS is call_graph_claims.PATTERNS
     for gate in ("claim_review", "call_graph_claims"):
         assert "pytest_postgates.helpers.claims" in GRAPH[f"pytest_postgates.gates.{gate}"]
-    for helper in ("outcome_rules", "number_cues"):
-        assert "pytest_postgates.helpers.cues" in GRAPH[f"pytest_postgates.helpers.{helper}"]
     # No gate module spells a claim shape of its own (the seeds' CALLS verbs).
     for gate in ("claim_review", "call_graph_claims"):
         text = (PACKAGE / "gates" / f"{gate}.py").read_text(encoding="utf-8")

@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
+from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS
 from pytest_postgates.helpers.anchor_rules import RULES as ANCHORS
+from pytest_postgates.helpers.clearing_rules import RULES as CLEARING
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
@@ -19,7 +21,10 @@ ablation = load_bench("ablation", "ablation.py")
 
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
-    tables = (RULES, ANCHORS, PAGE_RULES, PAST_RULES, CUE_RULES, DEPENDENCY_RULES, OTHER_RULES)
+    tables = (
+        RULES, ANCHORS, PAGE_RULES, PAST_RULES, CUE_RULES, DEPENDENCY_RULES, OTHER_RULES,
+        CLEARING, NEAR_WAYS,
+    )  # fmt: skip
     declared = {rule.name for table in tables for rule in table}
     checks = {"historical", "linked-elsewhere", "other-repository"}
     assert set(ablation.ABLATABLE) == declared | checks

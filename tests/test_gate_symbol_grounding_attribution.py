@@ -19,6 +19,7 @@ import pytest
 from pytest_postgates.config import GroundingRepo
 from pytest_postgates.gates import GateContext
 from pytest_postgates.gates import symbol_grounding as gate
+from pytest_postgates.helpers.clearing_rules import NAMES as CLEARING_NAMES
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import make_post, make_repo, repo_context
 
@@ -79,53 +80,6 @@ def _outcome(card: Scorecard, token: str) -> tuple[str, dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("sentence", "token", "rule"),
-    [
-        # A possessive naming another vendor, plain words between it and the token.
-        ("Zephyr's free access is one model, `zephyrlite`.", "zephyrlite", "vendor"),
-        # The vendor's name right before a list of its endpoints.
-        (
-            "It proxies the Zephyr `runContent` / `streamRunContent` endpoints its CLI calls.",
-            "streamRunContent",
-            "vendor",
-        ),
-        # A package's possessive: a member of that package.
-        ("The `@zephyr/genai` SDK's `checkTurns()` rejects it.", "checkTurns()", "vendor"),
-        # A package named as one of a kind, alone or in a list.
-        (
-            "Escape names with a library like `sql-escape-kit` first.",
-            "sql-escape-kit",
-            "third-party-package",
-        ),
-        (
-            "Use client generators like `spec-gen-cli`, `swag-gen`, or `spec-typed`.",
-            "swag-gen",
-            "third-party-package",
-        ),
-        # An example id of an OpenRouter variant the sentence describes.
-        (
-            "- **`:exacto`** - routes to accurate hosts (e.g., `zvendor/zmodel-v3.1:exacto`).",
-            "zvendor/zmodel-v3.1:exacto",
-            "router-variant-example",
-        ),
-    ],
-)
-def test_another_partys_names_are_unjudged_with_the_rule(
-    sentence: str, token: str, rule: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    card = _card(sentence + "\n", tmp_path, ctx)
-    outcome, entry = _outcome(card, token)
-    assert (outcome, entry.get("rule")) == ("unjudged", rule), entry
-    assert entry["reason"]
-    unjudged = len(card.detail["outcomes"]["unjudged"])
-    assert f"{unjudged} unjudged (names of other parties the repositories" in card.summary
-    # Unjudged is no claim: it never counts as grounded.
-    assert card.detail["grounded"] == sum(
-        1 for e in card.detail["outcomes"]["grounded"] if e["token"] != token
-    )
-
-
-@pytest.mark.parametrize(
     "sentence",
     [
         # The product's own possessive, a member of a real class, a model id, a flag, a
@@ -160,60 +114,7 @@ def test_attribution_never_reaches_what_the_post_presents_as_the_products(
     assert _outcome(card, token)[0] == "ungrounded"
 
 
-def test_a_restatement_of_the_posts_quotation_is_unjudged_unless_it_quotes_the_product(
-    tmp_path: Path, ctx: GateContext
-) -> None:
-    body = (
-        "Zephyr's guide says it plainly:\n\n"
-        "> New accounts get 402 on every call (quota_left: 0) until billing is set up.\n\n"
-        "The error body says why: `quota_left: 0`.\n\n"
-        "> NeuroLink documents `retry_window: 9` for this.\n\n"
-        "The post then claims `retry_window: 9`.\n"
-    )
-    card = _card(body, tmp_path, ctx)
-    outcome, entry = _outcome(card, "quota_left: 0")
-    assert (outcome, entry["rule"]) == ("unjudged", "quoted-source")
-    assert "line" in entry["reason"]
-    assert _outcome(card, "retry_window: 9")[0] == "ungrounded"
-
-
 # ---------------------------------------------------------------------- examples
-
-
-@pytest.mark.parametrize(
-    ("sentence", "token", "rule"),
-    [
-        (
-            "Each entry flags a conflict when two servers expose one name -- for example,"
-            " both a Gitea server and a Forgejo server exposing `openMergeRequest`.",
-            "openMergeRequest",
-            "example-clause",
-        ),
-        (
-            "The router cannot rank tools it knows nothing about. A `listRows` call weighs"
-            " the same as a `purgeRows` call.",
-            "purgeRows",
-            "example-instance",
-        ),
-        (
-            "Idempotent tools are cached briefly. A `setUserTheme` call is idempotent, but"
-            " the result of `getUserTheme` may change after it.",
-            "getUserTheme",
-            "example-instance",
-        ),
-        (
-            "So `archiveUser`, `archive_user`, and `archive-user` all match the keyword.",
-            "archive-user",
-            "spelling-variant",
-        ),
-    ],
-)
-def test_examples_the_sentence_gives_are_not_references(
-    sentence: str, token: str, rule: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    card = _card(sentence + "\n", tmp_path, ctx)
-    outcome, entry = _outcome(card, token)
-    assert (outcome, entry.get("rule")) == ("not-a-reference", rule), entry
 
 
 @pytest.mark.parametrize(
@@ -504,99 +405,10 @@ def test_tool_lists_the_page_does_not_give_to_another_server_stay_claims(
     assert "third-party-server-tool" not in rules
 
 
-@pytest.mark.parametrize(
-    ("command", "outcome"),
-    [
-        ("npx @boardco-mcp/server-kanban", "unjudged"),
-        ("npm -g @boardco-mcp/server-ledger", "unjudged"),
-        ("npm install -D kanban-kit@2", "unjudged"),
-        # The product's own package, or one named after it, is a claim (a wrong name of
-        # the product is a fabrication).
-        ("npx @acme/neurolinkx", "ungrounded"),
-        ("npm install neurolink-sdk", "ungrounded"),
-    ],
-)
-def test_install_commands_of_another_partys_package_are_unjudged(
-    command: str, outcome: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    card = _card(f"Run `{command}` first.\n", tmp_path, ctx)
-    found, entry = _outcome(card, command)
-    assert found == outcome, entry
-    if outcome == "unjudged":
-        assert entry["rule"] == "third-party-package"
-
-
 # ---------------------------------------------------------------------- number spellings
 
 
-@pytest.mark.parametrize(
-    ("row", "token", "spelling"),
-    [
-        # A constants table in prose writes the code's `128_000` with commas.
-        (
-            "| `FALLBACK_WINDOW` | `128,000` | used when the model is unknown |",
-            "128,000",
-            "128_000",
-        ),
-        ("| `OUTPUT_RESERVE` | `64,000` | the output reserve cap |", "64,000", "64000"),
-        ("The reserve is `64_000` tokens.", "64_000", "64000"),
-    ],
-)
-def test_a_number_in_another_spelling_grounds_with_the_rule_named(
-    row: str, token: str, spelling: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    card = _card(row + "\n", tmp_path, ctx)
-    outcome, entry = _outcome(card, token)
-    assert (outcome, entry["rule"]) == ("grounded", "number-spelling"), entry
-    assert entry["where"] == f"src/lib/constants/windows.ts (as `{spelling}`)"
-
-
-@pytest.mark.parametrize("token", ["28,000", "256,000", "1,128", "12,80,000"])
-def test_a_number_no_spelling_of_which_the_code_holds_stays_ungrounded(
-    token: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    # `28,000` is inside `128_000` and `1128_000`, never a whole word: not grounded.
-    card = _card(f"The window is `{token}` tokens.\n", tmp_path, ctx)
-    outcome, _entry = _outcome(card, token)
-    assert outcome == "ungrounded"
-
-
 # ---------------------------------------------------------------------- negation cues
-
-
-@pytest.mark.parametrize(
-    ("sentence", "token"),
-    [
-        # The shared cues (helpers/cues.py), read just before the token as gate 2 reads
-        # its others.
-        ("There is no separate `clipSecondsEach` field: the length is reused.", "clipSecondsEach"),
-        ("There's no dedicated `padAlphabet` option; pass a function.", "padAlphabet"),
-        ("There are no standalone `zeroSizeMode` settings.", "zeroSizeMode"),
-    ],
-)
-def test_a_name_the_sentence_says_is_absent_or_unused_is_not_a_reference(
-    sentence: str, token: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    outcome, entry = _outcome(_card(sentence + "\n", tmp_path, ctx), token)
-    assert (outcome, entry["rule"]) == ("not-a-reference", "negated"), entry
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        # A cue elsewhere in the sentence is about something else.
-        "There is no separate step: `clipSecondsEach` sets the length.",
-        "It never retries, and `clipSecondsEach` sets the length.",
-        # "never (with) `x`" says how a name is used, not that it is absent.
-        "NeuroLink never calls `clipSecondsEach` twice.",
-        "The SDK calls `generate()` plainly, never with `clipSecondsEach`.",
-    ],
-)
-def test_a_negation_about_something_else_leaves_the_token_a_claim(
-    sentence: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    outcome, _entry = _outcome(_card(sentence + "\n", tmp_path, ctx), "clipSecondsEach")
-    assert outcome == "ungrounded"
 
 
 # ---------------------------------------------------------------------- vendor namespaces
@@ -619,3 +431,27 @@ def test_model_ids_in_a_vendor_namespace_stay_claims(
 ) -> None:
     outcome, _entry = _outcome(_card(sentence + "\n", tmp_path, ctx), token)
     assert outcome == "ungrounded"
+
+
+# ---------------------------------------------------------------------- turned off
+
+
+@pytest.mark.parametrize(
+    ("body", "token", "rule"),
+    [
+        (SAMPLE + "The sample passes `pastChunks` along.", "pastChunks", "sample-input"),
+        (SERVER_CATALOGUE, "move_card", "third-party-server-tool"),
+    ],
+)
+def test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step(
+    body: str, token: str, rule: str, repo: Path, tmp_path: Path
+) -> None:
+    """Each attribution rule of helpers/clearing_rules.py's table can be turned off by name
+    (``symbol_rules_off``), and then decides nothing: the next step of gate 2 does."""
+    assert rule in CLEARING_NAMES
+    on = repo_context(repo, tmp_path / "on", symbol_unanchored_claims=True)
+    assert _outcome(_card(body + "\n", tmp_path, on), token)[1].get("rule") == rule
+    off = repo_context(
+        repo, tmp_path / "off", symbol_unanchored_claims=True, symbol_rules_off=(rule,)
+    )
+    assert _outcome(_card(body + "\n", tmp_path, off), token)[1].get("rule") != rule

@@ -422,40 +422,6 @@ def test_a_model_id_is_not_a_packages_subpath(tmp_path: Path, ctx: GateContext) 
     assert _outcome(card, "zod/gpt-9.9-ultra")[0] == "ungrounded"
 
 
-# ---------------------------------------------------------------------- not-a-reference
-
-
-@pytest.mark.parametrize(
-    ("sentence", "rule"),
-    [
-        ("Find the author with `git blame src/x.ts`.", "command"),
-        ("Each item goes through `.map()` first.", "builtin"),
-        ("It calls `JSON.parse()` on the body.", "builtin"),
-        ("It exits with `process.exit(1)` then.", "builtin"),
-        ("Replace `<provider>` with yours.", "placeholder"),
-        ("Export `YOUR_API_KEY` first.", "placeholder"),
-        ("Tickets look like `OPS-1234`.", "placeholder"),
-        ("Generated files such as `*.pb.go` are skipped.", "glob"),
-        ("A tool named `deleteRepo` is flagged destructive.", "hypothetical"),
-        ("A rogue server could expose a tool called `dumpSecrets`.", "hypothetical"),
-        ("Pick a name (e.g. `ticketLookup`) for it.", "hypothetical"),
-        ("The package `@acme/sdk` has never existed.", "negated"),
-        ("There is no `--fast-mode` flag.", "negated"),
-        ("Newer ids `neuro-9-9` and `neuro-9-8` that aren't in the SDK catalog yet.", "negated"),
-        ("Copy it as `.github/workflows/ship.yml` in your repository.", "reader-file"),
-        ("LaTeX `\\begin{table}` blocks are kept whole.", "markup"),
-        ("Plain `if/else` chains are fine.", "syntax"),
-        ("It stores vectors with `@vendor/vector-db`.", "other-package"),
-    ],
-)
-def test_not_a_reference_rules(sentence: str, rule: str, tmp_path: Path, ctx: GateContext) -> None:
-    token = sentence.split("`")[1]
-    card = _card(sentence + "\n", tmp_path, ctx)
-    outcome, entry = _outcome(card, token.strip("'\""))
-    assert (outcome, entry.get("rule")) == ("not-a-reference", rule), entry
-    assert entry["reason"]
-
-
 @pytest.mark.parametrize(
     "token",
     [
@@ -502,8 +468,8 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
     tmp_path: Path, ctx: GateContext
 ) -> None:
     body = SAMPLE + (
-        "We call `NeuroLink.generate()` and `scoreDraft()`, validate with `zod`, run "
-        "`git blame` and mention `inventedHelper`.\n"
+        "We call `NeuroLink.generate()` and `scoreDraft()`, validate with `zod`, see "
+        "[`guide/setup.md`](guide/setup.md) and mention `inventedHelper`.\n"
     )
     card = _card(body, tmp_path, ctx)
     outcomes = _outcomes(card)
@@ -511,7 +477,7 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
         "NeuroLink.generate()": "grounded",
         "scoreDraft()": "defined-in-post",
         "zod": "external",
-        "git blame": "not-a-reference",
+        "guide/setup.md": "not-a-reference",
         "inventedHelper": "ungrounded",
     }
     assert card.detail["total"] == 5
@@ -539,11 +505,6 @@ def test_every_token_ends_in_exactly_one_outcome_and_only_claims_count(
         (
             "Register your own (`ProviderMint`, `ProviderFactory`, for example) at startup.",
             {"ProviderFactory": "grounded", "ProviderMint": "ungrounded"},
-        ),
-        # Examples with no real name beside them stay examples.
-        (
-            "A new provider (e.g., `AcmeSpeech`, `ZetaSpeech`) can be added at runtime.",
-            {"AcmeSpeech": "not-a-reference", "ZetaSpeech": "not-a-reference"},
         ),
     ],
 )
@@ -685,57 +646,6 @@ def test_without_a_declaration_nothing_is_unjudged(tmp_path: Path, ctx: GateCont
     assert _outcomes(card) == {"publisher.mjs": "ungrounded", "held_reason": "ungrounded"}
     assert "unjudged" not in card.detail["outcomes"]
     assert "unavailable_repos" not in card.detail
-
-
-# ---------------------------------------------------------------------- router variants
-
-ROUTER_FILES: dict[str, str | bytes] = {
-    "package.json": '{"name": "@acme/neurolink"}',
-    "src/lib/providers/openRouter.ts": (
-        'const BASE = "https://openrouter.ai/api/v1";\n'
-        'export const DEFAULT_OPENROUTER_MODEL = "anthropic/claude-3-5-sonnet";\n'
-    ),
-    "src/lib/models.ts": 'export const MODELS = ["deepseek/deepseek-r1", "gpt-4o"];\n',
-}
-
-
-@pytest.fixture(scope="module")
-def router_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_repo(tmp_path_factory.mktemp("router") / "neuro", ROUTER_FILES)
-
-
-@pytest.mark.parametrize(
-    ("token", "outcome"),
-    [
-        # A catalogue id with one of OpenRouter's documented variants: the router's suffix.
-        ("anthropic/claude-3-5-sonnet:online", "unjudged"),
-        ("deepseek/deepseek-r1:thinking", "unjudged"),
-        (":nitro", "unjudged"),
-        # An invented id with a real variant, a real id with an invented variant.
-        ("anthropic/claude-3-9-sonnet:online", "ungrounded"),
-        ("deepseek/deepseek-r1:turbo", "ungrounded"),
-        (":turbo", "ungrounded"),
-    ],
-)
-def test_an_openrouter_variant_of_a_catalogue_id_is_unjudged_and_nothing_else_is(
-    token: str, outcome: str, router_repo: Path, tmp_path: Path
-) -> None:
-    ctx = repo_context(router_repo, tmp_path / "cache", symbol_unanchored_claims=True)
-    body = f"Route the request to `{token}` for lower latency on OpenRouter.\n"
-    found, entry = _outcome(_card(body, tmp_path, ctx), token)
-    assert found == outcome, entry
-    if outcome == "unjudged":
-        assert entry["rule"] == "router-variant"
-        assert "OpenRouter model variant" in entry["reason"]
-
-
-def test_a_variant_needs_a_product_that_routes_through_openrouter(
-    repo: Path, tmp_path: Path
-) -> None:
-    # The main fixture repository never mentions OpenRouter.
-    ctx = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
-    card = _card("Use `:nitro` for speed.\n", tmp_path, ctx)
-    assert _outcome(card, ":nitro")[0] == "ungrounded"
 
 
 # ---------------------------------------------------------------------- parsers

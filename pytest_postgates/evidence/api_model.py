@@ -60,17 +60,8 @@ from pytest_postgates.evidence.model_facts import (
 )
 from pytest_postgates.evidence.model_sources import elsewhere_sources, product_sources
 from pytest_postgates.evidence.name_spelling import (
-    holds_whole,
-    one_letter_changed,
-    one_letter_slipped,
-    one_word_changed,
-    other_convention,
-    shape,
-    singular,
     squash,
-    word_distance,
     words,
-    words_swapped,
 )
 from pytest_postgates.fileio import locked, write_atomic
 
@@ -287,7 +278,7 @@ class ApiModel:
                 self._by_length = by_length
             return self._by_word
 
-    def _word_neighbours(self, mine: list[str]) -> list[str]:
+    def word_neighbours(self, mine: list[str]) -> list[str]:
         """Names sharing all of ``mine``'s words but one (at least one), in name order."""
         index = self._word_index()
         distinct = [w for w in dict.fromkeys(mine) if len(w) >= 3]
@@ -339,7 +330,7 @@ class ApiModel:
         if len(candidates) < 50:
             candidates |= set(difflib.get_close_matches(name, self._spelled_near(name), 5, 0.8))
         if api_only:
-            candidates = {c for c in candidates if self._on_surface(c)}
+            candidates = {c for c in candidates if self.on_surface(c)}
         return self._closest(name, candidates, limit)
 
     @staticmethod
@@ -351,75 +342,16 @@ class ApiModel:
         ordered = list(dict.fromkeys([*alike, *close]))
         return ordered[:limit]
 
-    def _on_surface(self, name: str) -> bool:
+    def on_surface(self, name: str) -> bool:
         return name in self.by_name or name in self.facts.surface
 
-    def _python_only(self, name: str) -> bool:
+    def python_only(self, name: str) -> bool:
         found = self.declares(name)  # declared, and in Python code only
         return bool(found) and all(d.path.endswith((".py", ".pyi")) for d in found)
 
-    def _only_a_type(self, name: str) -> bool:
+    def only_a_type(self, name: str) -> bool:
         types = ("class", "interface", "type", "enum", "module")
         return name not in self.facts.surface and all(d.kind in types for d in self.declares(name))
-
-    def resembles(self, name: str, key: bool = False) -> str | None:
-        """The product name ``name`` is a near miss of (spelled alike but for separators,
-        one word added, dropped or changed among two or more, or a typo of a long name), or
-        None. A name the product declares, or one its code writes (an imported
-        ``execSync``, an environment variable), is no near miss. ``key``: ``name`` is a key
-        or keyword, which no class is the real spelling of (`nodeLinker`, `NodeListener`)."""
-        if not name or name in self.by_name or name in self.facts.identifiers:
-            return None
-        if name in self.facts.elsewhere:
-            return None  # the repository's tests or scripts define it: real, not the API
-        if self.made_by_pattern(name) is not None:
-            return None
-        mine = words(name)
-        # The closest spellings first, then every name one word away (all words but one).
-        ordered = [*self.nearest(name, limit=5, api_only=True), *self._word_neighbours(mine)]
-        for candidate in dict.fromkeys(ordered):
-            if candidate.startswith("-"):
-                continue  # a flag is no spelling of an identifier
-            if not self._on_surface(candidate) or (key and self._only_a_type(candidate)):
-                # A local variable, an imported name or a test's (`myVar`, a retry
-                # library's `stop_after_attempt`) is nothing of the product a reader meets.
-                continue
-            theirs = words(candidate)
-            slipped = min(len(name), len(candidate)) >= 5 and one_letter_slipped(name, candidate)
-            if other_convention(name, candidate, self._python_only(candidate)) and not slipped:
-                continue  # `get_branch` is another party's, not a spelling of `getBranch`
-            if candidate.strip("_$").lower() == name.strip("_$").lower():
-                # Case and edge underscores alone: an instance (`neurolink`), an
-                # environment variable (`THRESHOLD`), a prefix notation (`research_`).
-                continue
-            if squash(candidate) == squash(name) and shape(candidate) == shape(name):
-                # Spelled alike in the same case (`RabbitMqDsn`, `RabbitMQDsn`); a constant
-                # is no spelling of a variable's (`API_KEY`, `apiKey`); snake_case beside
-                # the others (`IsFinite`, `is_finite`) was set aside above.
-                return candidate
-            if word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
-                return candidate  # one word added, dropped or changed among three or more
-            if one_word_changed(mine, theirs):
-                return candidate  # `renderGadget` for `renderWidget`
-            if words_swapped(mine, theirs):
-                return candidate  # `AgentProxy` for `ProxyAgent`
-            if len(name) >= 6 and one_letter_changed(name, candidate):
-                # `snream` for `stream`, `apaKey` for `apiKey`; five letters are too few:
-                # `axios` is no typo of `axiom`.
-                return candidate
-            if slipped:
-                return candidate  # `cAgent` for `Agent`, `onReponse` for `onResponse`
-            if (
-                len(name) >= 8
-                and singular(name) != singular(candidate)
-                and not holds_whole(name, candidate)
-                and difflib.SequenceMatcher(None, name, candidate).ratio() >= 0.88
-            ):
-                # A typo of a long name (a plural is a word of its own; a name holding the
-                # other whole adds a word, which the word rules above judge: `MyCapability`
-                # is no typo of `Capability`).
-                return candidate
-        return None
 
     # -------------------------------------------------------------- members
     def members(self, class_name: str) -> tuple[set[str], str | None]:

@@ -46,8 +46,6 @@ from pytest_postgates.helpers.attribution_rules import (
     attribute,
     link_label,
     linked_elsewhere,
-    number_spelling,
-    router_variant_example,
 )
 from pytest_postgates.helpers.command_lines import (
     CommandLine,
@@ -73,17 +71,13 @@ from pytest_postgates.helpers.model_grounding import judge_with_model
 from pytest_postgates.helpers.other_repositories import placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
-    PURE_PLACEHOLDER,
     READERS_PATH,
-    ROUTER_VARIANTS,
     Repos,
     _dependency,
     defined_in_post,
     external,
-    not_a_reference,
     presentation,
     presented_as_product,
-    router_variant,
     unavailable_codebase,
 )
 from pytest_postgates.helpers.page_names import PageNames, page_reader
@@ -102,7 +96,6 @@ from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
 from pytest_postgates.helpers.typed_keys import (
     TypedKeys,
     closed_product_key,
-    free_form_record,
     product_api,
     unavailable_reason,
 )
@@ -207,8 +200,6 @@ def judge(
             )
         names = ", ".join(invisible_characters(text))
         return verdict("ungrounded", reason=f"holds invisible {names}; not found as written")
-    if PURE_PLACEHOLDER.match(text):
-        return verdict("not-a-reference", rule="placeholder", reason="a placeholder, not a name")
     # A flag belongs to the command it follows on the page (command_lines).
     on_page = None
     if kind == "flag" and commands is not None and model is not None:
@@ -271,9 +262,6 @@ def judge(
             found, prose_only = None, True
         if found:
             return verdict("grounded", where=found.where, repo=primary.name, rule=found.rule)
-        spelled = number_spelling(text, repos)
-        if spelled:
-            return verdict("grounded", where=spelled[1], repo=spelled[0], rule="number-spelling")
     # The page links the name to another party's address: whose it is, said by the page's
     # structure (a name that grounds is grounded above, wherever it links).
     linked = (
@@ -295,9 +283,6 @@ def judge(
     # product, never the post's own definition (typed_keys).
     if declared and not closed_product_key(text, kind, keys):
         return verdict("defined-in-post", where=declared)
-    rule = not_a_reference(text, kind, sentence, offset, repos, definitions)
-    if rule:
-        return verdict("not-a-reference", rule=rule[0], reason=rule[1])
     # A name written as the product's past, or one the sentence says the product lacks (or
     # will add), is no claim that the product has it now (history_cues).
     gone = gone_or_denied(post.prose, token.line, token.text, text, rules_off)
@@ -320,20 +305,14 @@ def judge(
         # Rooted in the product: the product's code decides, whatever the sentence says.
         return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
     # A near miss is a weak anchor: a sentence that gives the name to another party, or
-    # presents it as an example, still decides (attribution, below).
-    variant = router_variant(text, repos)
-    if variant:
-        return verdict("unjudged", rule="router-variant", reason=variant)
-    # Attribution (issue 10): whose thing the sentence or the sample says the token is.
-    attributed = router_variant_example(text, sentence, offset) if _routes(repos) else None
-    if attributed is None and "other-repository" not in rules_off:
+    # the page's own sample that passes it in, still decides (attribution, below).
+    attributed = None
+    if "other-repository" not in rules_off:
         elsewhere = placed_elsewhere(sentence, repos.product_names)
         attributed = ("unjudged", *elsewhere) if elsewhere else None
     presented = presentation(text, sentence, offset, repos, definitions)
     if attributed is None and not presented:
-        attributed = attribute(text, kind, token, post, sentence, offset, repos, definitions)
-        # A key of an object the product's own types declare free-form (typed_keys).
-        attributed = attributed or free_form_record(text, kind, keys)
+        attributed = attribute(text, token, post, repos, definitions, rules_off)
     if attributed:
         outcome, by, reason = attributed
         if outcome == "defined-in-post":
@@ -369,12 +348,6 @@ def judge(
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
     return verdict("ungrounded", rule=anchored, reason=why)
-
-
-def _routes(repos: Repos) -> bool:
-    """Whether the product routes through OpenRouter (its repository names it)."""
-    index = repos.primary.index
-    return index.contains("openrouter") or index.contains("OpenRouter")
 
 
 def _repos_for(post: Post, context: GateContext) -> Repos:
@@ -694,8 +667,9 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere, "
-        "the dependency rules): an ablation, or a rule that misfires on "
+        "samples' rules, past-release, historical, linked-elsewhere, the dependency rules, "
+        "the clearing rules of helpers/clearing_rules.py, the near-miss ways of "
+        "evidence/near_miss.py): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(

@@ -6,53 +6,17 @@ the post does not present as the product's API (a model id, a flag, a rule of th
 product's lint namespace, a member of a product class, a name after the product's name or
 imported from the product's package, a path into the product's tree stay claims). Each
 says which rule decided, and what the run could not judge stays ``unjudged``, never
-grounded:
+grounded.
 
-- ``vendor`` (unjudged): the clause attributes the token to another named party: a
-  possessive ("Acme's free tier is one model, `x`"), the party's name right before the
-  token ("the Acme `x` / `y` endpoints"), or a package's possessive ("the `@acme/sdk`
-  SDK's `x()`"). The product's repository cannot judge another party's API.
-- ``third-party-package`` (unjudged): a package-shaped name the sentence introduces as a
-  package of a kind ("a library like `x`", "generators like `x`, `y`"), of another scope
-  than the product's and declared by no manifest: the registry is not consulted offline;
-  also an install command of such a package (`npm -g @acme-mcp/server-x`, `npx y`).
-- ``example-clause`` (not-a-reference): a clause that opens with an example cue and puts
-  the token on another party's server ("-- for example, both a Gitea server and a Forgejo
-  server exposing `x`"); an example cue elsewhere in the sentence decides nothing.
-- ``example-instance`` (not-a-reference): an indefinite article makes the token one call of
-  a tool ("A `x` call gets ...") in a paragraph about tools; its counterpart in the same
-  sentence (the same name with another verb) too. "A `x` tool is registered" is a claim.
-- ``spelling-variant`` (not-a-reference): one of three or more spellings of one name listed
-  together (`fooBar`, `foo_bar`, `foo-bar`), where another spelling grounds or the post
-  declares it (two spellings are two names: `apiKey`, `API_KEY`).
-- ``sample-input`` (not-a-reference): a bare name the post's own sample passes in (an
-  argument or an array element, not a string literal) and never declares: the reader's
-  own data; and a name a JSON sample writes bare (JSON has none): the page's placeholder.
-
-A ``vendor-namespace-model`` rule (a model id in an `org/` namespace no file of the
-repository names: the vendor's catalogue) was dropped: it cleared one held-out finding
-(`EleutherAI/gpt-neo-2.7B`) and let 5 of the fabrication bench's planted namespace
-segments through (`anthropics/claude-3-opus`, `deepseek-ais/DeepSeek-V3`: a namespace one
-letter off the product's is as foreign to the repository as a real vendor's).
-
-A ``free-form-key`` rule (a key the sample writes under a key the product types as a
-free-form record) was dropped: held out on NeuroLink's docs/ it cleared `officeFiles`
-under `input`, a real defect, because one product type declares some `input` free-form
-while the options the page passes are a closed type; a key name cannot tell them apart.
-- ``quoted-source`` (unjudged): the token restates what the post's own block quotation of
-  a source says (the quotation holds it as written); the quoted source is not available.
-- ``third-party-server-tool`` (unjudged): a tool name that opens an item of a list or a
-  row of a table in a section whose heading or prose (before the token) names the MCP
-  server package it belongs to, of another scope than the product's (``### GitHub`` ...
-  ``**Install**: `npx @acme-mcp/server-github``` ... ``- `create_issue` - ...``): another
-  party's server's tool, which the product's repository cannot judge. A list under a
-  heading that names no such package (the product's own servers) stays a claim.
-- ``number-spelling`` (grounded): a number written with digit separators (`128,000`)
-  that the repository writes in another spelling (`128_000`, `128000`) as a whole word:
-  the same literal, so the token is grounded, honestly (the number is there).
-- ``router-variant-example`` (unjudged): an example id of an OpenRouter variant the
-  sentence describes (`**`:exacto`** - ... (e.g., `vendor/model:exacto`)`): an id of the
-  router's catalogue, not the product's.
+The two rules (``third-party-server-tool``, ``sample-input``) are declared, with what each
+decides and why, in helpers/clearing_rules.py's table; ``symbol_rules_off`` turns either
+off. The others were deleted on held-out evidence (docs/history.md): ``vendor``,
+``third-party-package``, ``quoted-source``, ``spelling-variant``, ``example-clause``,
+``example-instance``, ``number-spelling`` and ``router-variant-example`` changed no finding
+of the held-out docs of other projects or of NeuroLink's own docs folder when turned off
+(session 21): a token nothing ties to the product is unjudged (``not-anchored``) whatever
+the sentence says, so they decided nothing the anchors had not. ``vendor-namespace-model``
+and ``free-form-key`` were dropped earlier.
 
 - ``linked-elsewhere`` (unjudged): the token is the text of a link (or inside it) to an
   address that is not the product's (another project's repository or package page, a
@@ -84,8 +48,7 @@ from urllib.parse import unquote, urlsplit
 from pytest_postgates.evidence.grounding import quoted_source_file
 from pytest_postgates.helpers.code_fences import json_placeholder
 from pytest_postgates.helpers.grounding_rules import LINE_SUFFIX
-from pytest_postgates.helpers.model_grounding import chain_parts
-from pytest_postgates.helpers.outcome_rules import ROUTER_VARIANTS, Repos
+from pytest_postgates.helpers.outcome_rules import Repos
 from pytest_postgates.post import package_spelling
 
 if TYPE_CHECKING:
@@ -93,51 +56,9 @@ if TYPE_CHECKING:
     from pytest_postgates.evidence.grounding import PostDefinitions
     from pytest_postgates.helpers.tokens import Token
     from pytest_postgates.post import Post
-    from pytest_postgates.prose import Paragraph
 
 Outcome = tuple[str, str, str]  # (outcome, rule, reason)
 
-_CODE_SPAN = re.compile(r"`([^`]+)`")
-# Between a cue and its token: other code spans of one list, and list words.
-_LIST_GLUE = r"(?:\s|,|/|\(|`[^`]*`|\b(?:or|and|a|an|the)\b)*"
-_WORD_NAME = r"[A-Z][A-Za-z0-9+.-]*[A-Za-z0-9]"
-_PARTY = rf"{_WORD_NAME}(?:\s{_WORD_NAME})?"
-# "Acme's free access is one model, `x`": the possessive, then plain words to the token.
-_POSSESSIVE = re.compile(
-    rf"(?<![\w`@/.-])(?P<party>{_PARTY})(?:'s|\u2019s)\s+(?P<gap>[^`.;:\u2014\u2013(]{{0,40}})$"
-)
-# "It's wrapped in ...", "That's ...": contractions, not possessives; "the SDK's", "the
-# API's": a generic noun, whose owner the sentence names elsewhere, not a party.
-_CONTRACTIONS = frozenset(
-    "it that there what here let he she who where this one everyone nobody someone today"
-    " now how why when sdk api cli ui server client model provider".split()
-)
-# "the Acme `x` / `y` endpoints": the party's name right before the list.
-_ADJECTIVE = re.compile(rf"\bthe\s+(?P<party>{_PARTY})\s+{_LIST_GLUE}$")
-_ADJECTIVE_NOUN = re.compile(
-    r"^`?(?:\s*(?:/|,|or|and)\s*`[^`]+`)*\s+(?:endpoints?|APIs?|methods?|fields?|parameters?"
-    r"|options?|headers?|events?|errors?|calls?|SDKs?|functions?)\b"
-)
-# "the `@acme/sdk` SDK's `x()`", "`acme`'s `x`".
-_PACKAGE_POSSESSIVE = re.compile(
-    r"`(?P<package>[^`]+)`(?:\s+(?:SDK|package|library|client|CLI|module))?(?:'s|\u2019s)"
-    r"\s+(?:own\s+)?$"
-)
-_PACKAGE_CUE = re.compile(
-    r"\b(?:librar(?:y|ies)|packages?|generators?|linters?|formatters?|bundlers?"
-    r"|frameworks?)\s+(?:like|such as)\s+" + _LIST_GLUE + "$",
-    re.I,
-)
-_PACKAGE_NAME = re.compile(r"^(?:@[a-z0-9][\w.-]*/)?[a-z0-9][a-z0-9._-]*$")
-_EXAMPLE_CLAUSE = re.compile(
-    r"(?:^|--|\u2014|\u2013|;|:|\()\s*(?:for example|for instance|e\.g\.),?\s+(?P<gap>[^`.;:]*)$",
-    re.I,
-)
-_PARTY_SERVER = re.compile(rf"\b({_WORD_NAME})\s+(?:MCP\s+)?(?:servers?|services?|APIs?|SDKs?)\b")
-_INDEFINITE = re.compile(r"(?:^|[\s(])an?\s+$", re.I)
-# "a `x` call": one call of a tool; "a `x` tool is registered" says the product has one.
-_INSTANCE_NOUN = re.compile(r"^`?\s+(?:calls?|invocations?)\b")
-_TOOL_TALK = re.compile(r"\btools?\b", re.I)
 # A list item or table row whose first code span is the token.
 _ITEM_HEAD = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+|\|\s*)(?:\*\*|__)?`(?P<first>[^`]+)`")
 # A list item that is only a list of code spans, after an optional short label
@@ -152,32 +73,8 @@ _INSTALL = re.compile(
     r"\b(?:npx|bunx|uvx|npm\s+(?:i|install|add|-g)|pnpm\s+(?:add|dlx)|yarn\s+(?:add|dlx)"
     r"|pip\s+install)\s+(?:-{1,2}[\w-]+\s+)*(?P<package>@?[a-z0-9][\w.-]*(?:/[\w.-]+)?)"
 )
-_INSTALL_COMMAND = re.compile(
-    r"^(?:npx|bunx|npm\s+(?:i|install|add|-g|exec)|pnpm\s+(?:add|dlx)|yarn\s+(?:add|dlx))"
-    r"(?:\s+-{1,2}[\w-]+)*\s+(?P<package>@?[a-z0-9][\w.-]*(?:/[\w.-]+)?)(?:@[\w.^~-]+)?"
-    r"(?:\s+[^\s;&|`$]+)*$"
-)
 _SCOPED_SPAN = re.compile(r"`(?P<package>@[a-z0-9][\w.-]*/[\w.-]+)`")
 _MCP_TALK = re.compile(r"\bMCP\b|\bmodel ?context ?protocol\b|\bservers?\b", re.I)
-_ROUTER_VARIANT_ID = re.compile(r"^[a-z0-9][\w.-]*/[\w.-]+:(?P<variant>[a-z]+)$")
-
-
-def _is_other_party(party: str, repos: Repos) -> bool:
-    """A capitalised name that is neither the product nor a configured repository, nor a
-    name the repository declares in code (a class, type or constant of its own)."""
-    lowered = party.lower()
-    names = {n.lower() for n in repos.product_names} | {r.name.lower() for r in repos.extras}
-    names |= {r.name.lower() for r in repos.unavailable}
-    if any(n and (n in lowered or lowered in n) for n in names):
-        return False
-    index = repos.primary.index
-    head = party.split()[0]
-    declared = (
-        f"{keyword} {head}{end}"
-        for keyword in ("class", "interface", "enum")
-        for end in (" ", "<", "{")
-    )
-    return not index.contains(f"type {head} =") and not any(index.contains(d) for d in declared)
 
 
 def _is_product_package(name: str, repos: Repos) -> bool:
@@ -186,206 +83,6 @@ def _is_product_package(name: str, repos: Repos) -> bool:
         n and (lowered == n.lower() or lowered.startswith(n.lower() + "/"))
         for n in repos.product_names
     )
-
-
-def vendor(text: str, kind: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
-    # A path names a file of a tree: the product's files are named after the vendors it
-    # wraps ("DeepSeek's version, from `src/.../deepseek.ts`"), so a path stays a claim.
-    if offset < 0 or kind in ("path", "filename"):
-        return None
-    before = sentence[:offset].removesuffix("`")
-    after = sentence[offset + len(text) :]
-    package = _PACKAGE_POSSESSIVE.search(before)
-    if package:
-        name = package.group("package").strip()
-        # `@neurolink/sdk`'s `x`: a package named after the product is presented as the
-        # product's (a wrong name for it), so its member is a claim about the product.
-        named_after = any(n.lower() in name.lower() for n in repos.product_names if len(n) > 2)
-        if _PACKAGE_NAME.match(name) and not named_after and not _is_product_package(name, repos):
-            return (
-                "unjudged",
-                "vendor",
-                f"a member of {name}, whose source this run does not hold",
-            )
-    tail = before[-80:]
-    possessive = _POSSESSIVE.search(tail)
-    if (
-        possessive
-        and not tail[: possessive.start()].rstrip().endswith("`")
-        and possessive.group("party").lower() not in _CONTRACTIONS
-        and " -" not in possessive.group("gap")
-        and _is_other_party(possessive.group("party"), repos)
-    ):
-        party = possessive.group("party")
-        return ("unjudged", "vendor", f"names {party}'s thing, which the repository cannot judge")
-    adjective = _ADJECTIVE.search(before[-80:])
-    party = adjective.group("party") if adjective else ""
-    if (
-        adjective
-        and party.lower() not in _CONTRACTIONS
-        and _ADJECTIVE_NOUN.match(after)
-        and _is_other_party(party, repos)
-    ):
-        return ("unjudged", "vendor", f"names {party}'s API, which the repository cannot judge")
-    return None
-
-
-def third_party_package(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
-    install = _INSTALL_COMMAND.match(text)
-    if install and _third_party_packages(f"npx {install.group('package')}", repos):
-        # `npx @acme-mcp/server-x`, `npm -g @acme-mcp/server-x`: installing another
-        # party's package (the product's own install line stays a claim: a wrong name or
-        # scope of the product is a fabrication).
-        return (
-            "unjudged",
-            "third-party-package",
-            f"installs {install.group('package')}, a package of another scope than the"
-            " product's; its registry is not consulted offline",
-        )
-    rooted = dependency_root(text, repos)
-    if rooted is not None:
-        return (
-            "unjudged",
-            "third-party-package",
-            f"rooted in {rooted[0]}, a package the repository declares as a dependency"
-            f" ({rooted[1]}): another package's API, whose source this run does not hold",
-        )
-    if offset < 0 or not _PACKAGE_NAME.match(text) or _is_product_package(text, repos):
-        return None
-    # A package named after the product, or in the product's scope, is the product's.
-    lowered = text.lower()
-    if any(n.lower() in lowered for n in repos.product_names if len(n) > 2):
-        return None
-    scopes = {n.split("/")[0].lower() for n in repos.product_names if n.startswith("@")}
-    if text.startswith("@") and text.split("/")[0] in scopes:
-        return None
-    if repos.lint is not None and text.startswith(repos.lint.prefix + "/"):
-        return None
-    cue = _PACKAGE_CUE.search(sentence[max(0, offset - 120) : offset].removesuffix("`"))
-    if cue is None:
-        return None
-    return (
-        "unjudged",
-        "third-party-package",
-        "a third-party package the sentence names as one of a kind; no manifest of the"
-        " repository declares it, and its registry is not consulted offline",
-    )
-
-
-def _distribution_key(name: str) -> str:
-    """A package's name as Python imports it (PEP 503 normalised: `-`, `.` -> `_`)."""
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
-def dependency_root(text: str, repos: Repos) -> tuple[str, str] | None:
-    """(package, manifest) when the token's chain starts at a package a manifest of the
-    repository declares (`logfire.configure()`, `tqdm.tqdm`, `google.genai.types.X` for
-    `google-genai`); never the product's own package. A bare package name is
-    `_dependency`'s (an external, by name)."""
-    parts = chain_parts(text.strip())
-    if not parts or (len(parts) < 2 and "(" not in text):
-        return None
-    products = {_distribution_key(n) for n in repos.product_names}
-    for _name, deps in repos.dependencies:
-        direct = {_distribution_key(d): d for d in deps.direct}
-        for size in range(len(parts), 0, -1):
-            key = _distribution_key(".".join(parts[:size]))
-            if key in direct and key not in products:
-                package = direct[key]
-                return package, deps.source(package) or "a manifest"
-    return None
-
-
-def example_clause(text: str, sentence: str, offset: int, repos: Repos) -> Outcome | None:
-    """An example clause that puts the token on another party's server ("-- for example,
-    both a GitHub server and a GitLab server exposing `x`"): a cue elsewhere in the
-    sentence, or an example that names no other party, decides nothing."""
-    if offset < 0:
-        return None
-    cue = _EXAMPLE_CLAUSE.search(sentence[max(0, offset - 120) : offset].removesuffix("`"))
-    if cue is None:
-        return None
-    gap = cue.group("gap")
-    if any(n.lower() in gap.lower() for n in repos.product_names if len(n) > 2):
-        return None
-    parties = [m.group(1) for m in _PARTY_SERVER.finditer(gap)]
-    if not parties or not all(_is_other_party(party, repos) for party in parties):
-        return None
-    return (
-        "not-a-reference",
-        "example-clause",
-        f"the clause's example puts it on {parties[0]}'s server, another party's",
-    )
-
-
-def _camel_words(name: str) -> list[str]:
-    return re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", name)
-
-
-def _paragraph(post: Post, line: int) -> Paragraph | None:
-    return next((p for p in post.prose.paragraphs if p.line <= line <= p.end_line), None)
-
-
-def example_instance(
-    text: str, line: int, post: Post, sentence: str, offset: int
-) -> Outcome | None:
-    if offset < 0 or not re.fullmatch(r"[a-z][A-Za-z0-9]*", text):
-        return None
-    paragraph = _paragraph(post, line)
-    if not _TOOL_TALK.search(paragraph.source if paragraph else sentence):
-        return None
-    after = sentence[offset + len(text) :]
-    if _INDEFINITE.search(sentence[:offset].removesuffix("`")) and _INSTANCE_NOUN.match(after):
-        return (
-            "not-a-reference",
-            "example-instance",
-            "an indefinite article makes it one example of the tools the sentence speaks of",
-        )
-    # Its counterpart: the same name with another verb, introduced as an example above.
-    words = _camel_words(text)
-    for match in _CODE_SPAN.finditer(sentence[:offset]):
-        other = match.group(1)
-        other_words = _camel_words(other)
-        if (
-            len(words) > 1
-            and other_words[1:] == words[1:]
-            and other != text
-            and _INDEFINITE.search(sentence[: match.start()])
-            and _INSTANCE_NOUN.match(sentence[match.end() - 1 :])
-        ):
-            return (
-                "not-a-reference",
-                "example-instance",
-                f"the counterpart of the sentence's example `{other}`",
-            )
-    return None
-
-
-def _spelling(name: str) -> str:
-    return re.sub(r"[-_\s]", "", name).lower()
-
-
-def spelling_variant(
-    text: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
-) -> Outcome | None:
-    if offset < 0:
-        return None
-    mine = _spelling(text)
-    index = repos.primary.index
-    spellings = {m.group(1) for m in _CODE_SPAN.finditer(sentence)} - {text}
-    spellings = {other for other in spellings if _spelling(other) == mine}
-    if len(spellings) < 2:
-        # Two names that differ only in case and separators are two names
-        # (`apiKey`, `API_KEY`); a list of three spellings of one is a demonstration.
-        return None
-    for other in sorted(spellings):
-        if other in definitions.declared or (re.fullmatch(r"\w+", other) and index.has_word(other)):
-            return (
-                "not-a-reference",
-                "spelling-variant",
-                f"one spelling of `{other}`, listed beside it",
-            )
-    return None
 
 
 def _enclosing_bracket(content: str, at: int) -> tuple[str, int]:
@@ -463,24 +160,6 @@ def sample_input(
     return None
 
 
-def quoted_source(text: str, token: Token, post: Post, repos: Repos) -> Outcome | None:
-    """The token restates the post's own block quotation of a source that does not name
-    the product (a quotation of the product's own words stays a claim about it)."""
-    code = post.code_lines
-    names = [n.lower() for n in repos.product_names if len(n) > 2]
-    for number, line in enumerate(post.lines, 1):
-        if number == token.line or number in code or not line.lstrip().startswith(">"):
-            continue
-        if text in line and not any(n in line.lower() for n in names):
-            return (
-                "unjudged",
-                "quoted-source",
-                f"the post's own quotation of a source holds it (line {number}); the quoted"
-                " source is not available to this run",
-            )
-    return None
-
-
 def _section(post: Post, line: int) -> tuple[str, list[str]]:
     """The nearest heading above ``line`` (outside fences) and the prose lines from it to
     ``line``. Only the token's own section: a parent section's install line says nothing
@@ -539,83 +218,27 @@ def third_party_server_tool(text: str, token: Token, post: Post, repos: Repos) -
     )
 
 
-_SEPARATED_NUMBER = re.compile(r"^\d{1,3}(?:(?P<sep>[,_])\d{3})(?:(?P=sep)\d{3})*$")
-
-
-def number_spelling(text: str, repos: Repos) -> tuple[str, str] | None:
-    """`128,000` where the code has `128_000` or `128000`: one literal, three spellings,
-    as (repository, where). Each spelling is looked up as a whole word (never
-    `1128_000`)."""
-    match = _SEPARATED_NUMBER.match(text)
-    if match is None:
-        return None
-    digits = text.replace(match.group("sep"), "")
-    for spelling in dict.fromkeys((text.replace(",", "_"), digits)):
-        for named in (repos.primary, *repos.extras):
-            if named.index.has_word(spelling):
-                where = named.index.locate(spelling) or "text"
-                return named.name, f"{where} (as `{spelling}`)"
-    return None
-
-
-def router_variant_example(text: str, sentence: str, offset: int) -> Outcome | None:
-    """Decided before the product check: the id has a model id's shape, and it is the
-    router's example (the caller runs it only where the product routes through OpenRouter)."""
-    match = _ROUTER_VARIANT_ID.match(text)
-    if not match or offset < 0 or match.group("variant") not in ROUTER_VARIANTS:
-        return None
-    if "router-variant-example" in disabled:
-        return None
-    bare = f"`:{match.group('variant')}`"
-    before = sentence[:offset]
-    if bare in sentence and re.search(r"(?:e\.g\.|for example|for instance),?\s*`?$", before, re.I):
-        return (
-            "unjudged",
-            "router-variant-example",
-            f"an example id of OpenRouter's {bare[1:-1]} variant, which the sentence describes:"
-            " an id of the router's catalogue, which the repository cannot judge",
-        )
-    return None
-
-
-# The rules in the order they are tried; a bench can measure one by leaving it out.
-RULES: tuple[str, ...] = (
-    "third-party-server-tool",
-    "vendor",
-    "third-party-package",
-    "quoted-source",
-    "spelling-variant",
-    "sample-input",
-    "example-clause",
-    "example-instance",
-)
-disabled: set[str] = set()
+# The rules in the order they are tried (each in helpers/clearing_rules.py's table).
+RULES: tuple[str, ...] = ("third-party-server-tool", "sample-input")
 
 
 def attribute(
     text: str,
-    kind: str,
     token: Token,
     post: Post,
-    sentence: str,
-    offset: int,
     repos: Repos,
     definitions: PostDefinitions,
+    rules_off: frozenset[str] = frozenset(),
 ) -> Outcome | None:
-    """The first attribution rule that decides an ungrounded token the post does not
-    present as the product's (the caller checks that), as (outcome, rule, reason)."""
+    """The first attribution rule not in ``rules_off`` that decides an ungrounded token the
+    post does not present as the product's (the caller checks that), as (outcome, rule,
+    reason)."""
     checks = {
         "third-party-server-tool": lambda: third_party_server_tool(text, token, post, repos),
-        "vendor": lambda: vendor(text, kind, sentence, offset, repos),
-        "third-party-package": lambda: third_party_package(text, sentence, offset, repos),
-        "quoted-source": lambda: quoted_source(text, token, post, repos),
-        "spelling-variant": lambda: spelling_variant(text, sentence, offset, repos, definitions),
         "sample-input": lambda: sample_input(text, post, repos, definitions),
-        "example-clause": lambda: example_clause(text, sentence, offset, repos),
-        "example-instance": lambda: example_instance(text, token.line, post, sentence, offset),
     }
     for name in RULES:
-        if name in disabled:
+        if name in rules_off:
             continue
         decided = checks[name]()
         if decided:

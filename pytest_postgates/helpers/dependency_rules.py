@@ -35,8 +35,9 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.dependency_models import DependencyModel, DependencyModels
 from pytest_postgates.evidence.model_facts import Decl, ImportSite, is_product_code
 from pytest_postgates.evidence.model_python import CONSTANT_NAME
-from pytest_postgates.helpers.model_grounding import Rule, chain_parts, signature_name
+from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
 from pytest_postgates.helpers.page_names import PageNames
+from pytest_postgates.helpers.rule import Rule
 
 RULES = (
     Rule(

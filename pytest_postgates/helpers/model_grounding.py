@@ -21,18 +21,8 @@ from dataclasses import dataclass
 from pytest_postgates.evidence.api_model import ApiModel, Resolution
 from pytest_postgates.evidence.model_facts import normal_flag
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    decides: str
-    why: str
-    tests: str
-    # What turning it off changed (bench/ablation.py, bench/results/ablation.json): held out
-    # (the report half) and on the tune half; empty until it is measured.
-    earns: str = ""
-
+from pytest_postgates.evidence.near_miss import resemblance
+from pytest_postgates.helpers.rule import Rule
 
 RULES = (
     Rule(
@@ -265,10 +255,10 @@ def _judge(
         return None
     token = signature_name(token)
     if token.startswith(".") and not token.startswith(".."):
-        return _judge_bare_member(token[1:], model)
+        return _judge_bare_member(token[1:], model, rules_off)
     parts = chain_parts(token)
     if not parts:
-        return _judge_keys(token, model)
+        return _judge_keys(token, model, rules_off)
     # `request.session` reads a variable named like the product's `request()`, not a call.
     head_called = re.match(rf"\s*{re.escape(parts[0])}\s*\(", token) is not None
     resolution = model.resolve(parts, head_called)
@@ -329,14 +319,15 @@ def _judge(
                 "model does not follow, and every later part is a name the product declares",
             )
         return ModelDecision("ungrounded", "model-rooted-miss", reason=_miss(resolution))
-    near = model.resembles(resolution.missing)
-    if near is not None:
+    found = resemblance(model, resolution.missing, off=rules_off)
+    if found is not None:
+        near, way = found
         nearest = (near, *(n for n in resolution.nearest if n != near))
         return ModelDecision(
             "ungrounded",
             "model-near-miss",
             reason=_miss(Resolution("missing", owner="the product", missing=resolution.missing,
-                                    nearest=nearest[:3])),
+                                    nearest=nearest[:3])) + f" ({way})",
         )  # fmt: skip
     return None
 
@@ -476,7 +467,7 @@ def signature_name(token: str) -> str:
     return _RETURNS.sub(")", bare)
 
 
-def _judge_bare_member(token: str, model: ApiModel) -> ModelDecision | None:
+def _judge_bare_member(token: str, model: ApiModel, off: frozenset[str]) -> ModelDecision | None:
     """A member written without its owner (``.aread()``): it must be a member of some
     product class; a near miss of one is a finding, anything else the other rules'."""
     parts = chain_parts(token)
@@ -488,11 +479,13 @@ def _judge_bare_member(token: str, model: ApiModel) -> ModelDecision | None:
             return ModelDecision("grounded", "model-found", where="a member of a product class")
         return None
     near = model.nearest(parts[0], members)
-    if near and model.resembles(parts[0]) is not None:
+    found = resemblance(model, parts[0], off=off) if near else None
+    if found is not None:
         return ModelDecision(
             "ungrounded",
             "model-near-miss",
-            reason=f"no product class declares `{parts[0]}`; did you mean {_names(near)}?",
+            reason=f"no product class declares `{parts[0]}`; did you mean {_names(near)}?"
+            f" ({found[1]})",
         )
     return None
 
@@ -500,7 +493,7 @@ def _judge_bare_member(token: str, model: ApiModel) -> ModelDecision | None:
 _KEY_VALUE = re.compile(r"""["']?([A-Za-z_$][\w$]*)["']?\s*(?::|=(?!=))\s*[^\s,}]""")
 
 
-def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
+def _judge_keys(token: str, model: ApiModel, off: frozenset[str]) -> ModelDecision | None:
     """A key and its value (`"allowAfterThis": true`, `{ retries: 3 }`, `timeout=5`): the
     value is the reader's, the key a claim when it is a near miss of a name the product
     declares or writes. A key the code has is left to the gate's value rules (None)."""
@@ -519,23 +512,24 @@ def _judge_keys(token: str, model: ApiModel) -> ModelDecision | None:
     if typed is not None:
         type_name = typed.group(1)
         if not model.declares(type_name) and type_name not in model.facts.identifiers:
-            near = model.resembles(type_name)
-            if near is not None:
+            found = resemblance(model, type_name, off=off)
+            if found is not None:
                 return ModelDecision(
                     "ungrounded",
                     "model-near-miss",
                     reason=f"the type `{type_name}` is not declared in the product; "
-                    f"did you mean `{near}`?",
+                    f"did you mean `{found[0]}`? ({found[1]})",
                 )
     for key in keys:
         if model.declares(key) or key in model.facts.identifiers:
             continue
-        near = model.resembles(key, key=True)
-        if near is not None:
+        found = resemblance(model, key, key=True, off=off)
+        if found is not None:
             return ModelDecision(
                 "ungrounded",
                 "model-near-miss",
-                reason=f"the key `{key}` is not declared in the product; did you mean `{near}`?",
+                reason=f"the key `{key}` is not declared in the product; did you mean "
+                f"`{found[0]}`? ({found[1]})",
             )
     return None
 

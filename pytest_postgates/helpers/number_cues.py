@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pytest_postgates.helpers.cues import EXAMPLE
 from pytest_postgates.helpers.number_arithmetic import (
     arithmetic,
     counted,
@@ -16,6 +15,11 @@ from pytest_postgates.helpers.number_arithmetic import (
     sentence_bounds,
 )
 from pytest_postgates.scan import Alternation, Delimited, closed_by, markdown_link
+
+# "for example", "for instance", "e.g.": what follows is an example (a number given as an
+# example is the post's own input). A fragment of a regex alternation, anchored near one
+# number by EXAMPLE_CUE.
+EXAMPLE = r"for example|for instance|e\.g\."
 
 # cited_by of a number the repository's own code or files hold (not links or evidence),
 # and of a number whose footnote links a source.

@@ -1,8 +1,11 @@
 """Gate 2's outcomes other than grounded-in-the-configured-repository: which tokens the post
 presents as the product's, which it defines itself, which another repository or a declared
-dependency grounds, which are not references (commands, builtins, placeholders, globs,
-negated or hypothetical mentions), and which are unjudged (an OpenRouter variant, a declared
-codebase this run cannot read). Split from the gate module (issue 14): behaviour unchanged."""
+dependency grounds, and which are unjudged (a declared codebase this run cannot read).
+The not-a-reference rules that read a token's shape or the words around it (commands,
+builtins, placeholders, globs, reader files, LaTeX, keywords, other scopes' packages,
+negated or hypothetical mentions) and the OpenRouter variant rule were deleted in session
+21: turned off, they changed no finding held out (a token nothing ties to the product is
+unjudged, ``not-anchored``, whatever its shape)."""
 
 from __future__ import annotations
 
@@ -18,16 +21,13 @@ from pytest_postgates.evidence.grounding import (
     NamedIndex,
     PostDefinitions,
     code_evidence,
-    is_route_template,
 )
-from pytest_postgates.helpers.cues import EXAMPLE, NEGATION
 from pytest_postgates.helpers.grounding_rules import (
     CALL,
     FLAG,
     LINE_SUFFIX,
     MEMBER_CHAIN,
     _normalise_chain,
-    _text_grounding,
     ground_in,
 )
 
@@ -37,66 +37,6 @@ if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
 
-SHELL_TOOLS = frozenset(
-    """git gh curl wget docker docker-compose kubectl helm ls cd cat echo export grep rg sed
-    awk ssh scp brew apt apt-get sudo chmod chown mkdir rm cp mv tar jq openssl sh bash zsh
-    make cmake launchctl systemctl crontab tail head less wc sort uniq xargs find kill ps
-    env source diff patch ln touch which dig nslookup ping redis-cli psql sqlite3 python
-    python3 pip pip3 pipx uv go cargo rustup terraform aws gcloud az ollama test""".split()
-)
-BUILTIN_GLOBALS = frozenset(
-    """Array Object JSON Math Promise String Number Date RegExp Reflect Symbol Map Set
-    WeakMap Intl Buffer console process crypto globalThis window document navigator
-    performance URL Response Request Headers Error fetch os sys re json asyncio""".split()
-)
-BUILTIN_METHODS = frozenset(
-    """map filter reduce reduceRight forEach find findIndex findLast some every includes
-    indexOf lastIndexOf join split slice splice push pop shift unshift concat sort reverse
-    flat flatMap fill keys values entries from of isArray then catch finally all allSettled
-    race any resolve reject toString toFixed valueOf trim trimStart trimEnd startsWith
-    endsWith replace replaceAll match matchAll padStart padEnd toLowerCase toUpperCase
-    charAt at length parse stringify assign freeze create defineProperty hasOwnProperty
-    getTime now toISOString log warn error info debug abort signal next return throw
-    append get set has delete clear size add apply call bind exit argv path environ
-    stdout stderr cwd env platform nextTick hrtime memoryUsage uptime floor ceil round
-    random max min abs sqrt pow""".split()
-)
-PLACEHOLDER = re.compile(
-    r"^<[^<>]+>$|YOUR[_-]|your[_-]|\bxxx+\b|XXX|\.\.\.|…|^\$\([^)]*\)$|^(?:\[[A-Z_ ]+\])+$"
-    r"|^[A-Z]{2,10}-\d{1,6}$|^\$\{[^}]*\}$|^<\w+>$"
-)
-PARAM_SEGMENT = re.compile(r"<[^<>/]+>|\{[^{}/]+\}|\$\{[^}]*\}")
-HYPOTHETICAL_CUE = re.compile(
-    rf"(?<!\w)(?:{EXAMPLE}|i\.e\.,? a|imagine|hypothetical(?:ly)?|suppose"
-    r"|pretend|illustrative|made[- ]up|fictional|invented)(?!\w)",
-    re.I,
-)
-# "a tool named `x`" introduces an example only where the sentence is one: it opens with
-# the phrase or speaks of what could be ("a server could advertise a tool named `x`");
-# "creating a function named `x`" states what the product does.
-NAMED_CUE = re.compile(
-    r"(?<!\w)an? (?:\w+ )?(?:tool|function|server|method|file|package|class|variable|"
-    r"endpoint|rule|module|service|field|key|command|prompt|table|column|event|step)"
-    r" (?:named|called)(?!\w)",
-    re.I,
-)
-READER_FILE = re.compile(
-    r"^`?\s*(?:in|to|into|at the root of) your (?:own )?(?:repository|repo|project|codebase)\b",
-    re.I,
-)
-MODAL = re.compile(r"\b(?:could|would|might|may|if|suppose|say|hypothetically)\b", re.I)
-NEGATED_CUE = re.compile(
-    # The shared cues first: at one position the longer "there is no separate" must win.
-    rf"(?<!\w)(?:{NEGATION}|never existed|does not exist|doesn't exist|did not exist"
-    r"|didn't exist|no such|is not a real|isn't a real|not a real|nonexistent|non-existent"
-    r"|there is no|there's no"
-    r"|was never (?:a|an|the|part)|does not ship|doesn't ship|is not part of|isn't part of"
-    r"|fabricated|hallucinated|not (?:an? )?(?:actual|real) "
-    r"|(?:aren't|isn't|is not|are not|was not|wasn't) in the \w+ "
-    r"(?:catalog|catalogue|list|registry)"
-    r")",
-    re.I,
-)
 PRODUCT_VERBS = (
     r"(?:'s|\u2019s|\s+(?:exposes|provides|ships|exports|offers|adds|has|supports|includes"
     r"|introduces|calls|uses|defines|registers|returns|accepts))\b"
@@ -179,141 +119,8 @@ def presentation(
     return None
 
 
-def not_a_reference(
-    text: str, kind: str, sentence: str, offset: int, repos: Repos, definitions: PostDefinitions
-) -> tuple[str, str] | None:
-    """(rule, reason) when the token is not a claim about any repository."""
-    words = text.split()
-    names = {n.lower() for n in repos.product_names}
-    names_product = any(name in text.lower() for name in names)
-    if len(words) > 1 and not names_product:
-        for segment in re.split(r"\s*(?:;|&&|\|\||\|)\s*", text):
-            head = segment.split()[0] if segment.split() else ""
-            tool = head.rsplit("/", 1)[-1]
-            if tool in SHELL_TOOLS or head.startswith(("/bin/", "/usr/bin/", "/usr/local/bin/")):
-                return "command", f"a {tool} command line, not a repository name"
-    chain = _normalise_chain(CALL.sub(lambda m: m.group("callee"), text))
-    if MEMBER_CHAIN.match(chain):
-        parts = [p for p in chain.split(".") if p]
-        if chain.startswith(".") and parts and all(p in BUILTIN_METHODS for p in parts):
-            return "builtin", f"a built-in method ({'.'.join(parts)})"
-        # A runtime global's member, only when the member is a known built-in one: an
-        # invented `sys.hashInfoX` is no more a built-in than any other invention.
-        if (
-            len(parts) > 1
-            and parts[0] in BUILTIN_GLOBALS
-            and parts[0].lower() not in names
-            and all(p in BUILTIN_METHODS for p in parts[1:])
-        ):
-            return "builtin", f"a member of the built-in {parts[0]}"
-    if LATEX_COMMAND.match(text):
-        return "markup", "a LaTeX command, not a name"
-    if "/" in text and all(part in SYNTAX_WORDS for part in text.split("/")):
-        return "syntax", "language keywords, not a path"
-    package = re.fullmatch(r"@([a-z0-9][\w.-]*)/([a-z0-9][\w.-]*)", text)
-    if package and not any(n.lower() in text.lower() for n in repos.product_names if len(n) > 2):
-        scope = "@" + package.group(1)
-        product_scopes = {n.split("/")[0] for n in repos.product_names if n.startswith("@")}
-        if scope not in product_scopes:
-            return "other-package", f"a package of the {scope} scope, not the product's"
-    if PLACEHOLDER.search(text) and not is_route_template(text):
-        return "placeholder", "a placeholder, not a name"
-    # A call's signature (`.connect(url, **options)`, `f(): Promise<?string>`) is no
-    # pattern, whatever its `*` and `?` say.
-    if _GLOB_TOKEN.search(text) and "/" not in text.rstrip("/").rstrip("*") and "(" not in text:
-        return "glob", "a file-name pattern, not a file"
-    if (
-        offset >= 0
-        and kind in ("path", "filename")
-        and READER_FILE.match(sentence[offset + len(text) : offset + len(text) + 40])
-    ):
-        return "reader-file", "a file the reader creates in their own repository"
-    if offset < 0:
-        return None
-    # A cue decides only for the token it introduces: just before it ("there is no `x`",
-    # "a tool named `x`", "e.g. `x`"), or right after it ("`x` has never existed", "`x`,
-    # for example"), with nothing between them but a list of other code spans; a cue
-    # elsewhere in the sentence is about something else.
-    before = sentence[max(0, offset - CUE_WINDOW) : offset]
-    after = sentence[offset + len(text) : offset + len(text) + CUE_WINDOW]
-    if _cue_before(NEGATED_CUE, before) or _cue_after(NEGATED_CUE, after):
-        # Saying a name does not exist claims nothing about the repository, even for a
-        # name of the product's shape.
-        return "negated", "the sentence says it does not exist"
-    if not presented_as_product(text, sentence, offset, repos, definitions):
-        named = _cue_before(NAMED_CUE, before) and (
-            MODAL.search(sentence) is not None
-            or re.match(r"^[\s*_(\[\d.-]*an? ", sentence, re.I) is not None
-        )
-        if (
-            named
-            or _cue_before(HYPOTHETICAL_CUE, before)
-            or re.match(rf"^`?\)?,?\s*(?:{EXAMPLE})", after, re.I)
-        ) and not _listed_with_real_names(text, sentence, offset, repos):
-            return "hypothetical", "the sentence presents it as an example, not a real name"
-    return None
-
-
-_CODE_SPAN = re.compile(r"`([^`]+)`")
-_LIST_GAP = re.compile(r"^\s*,?\s*(?:(?:and|or)\s+)?$")
-
-
-def _listed_with_real_names(text: str, sentence: str, offset: int, repos: Repos) -> bool:
-    """Whether the token stands in one list with a name the repository holds as written
-    ("e.g., `OpenAITTS`, `DeepgramSTT`"): examples of the product's real things, so each
-    of them is a claim (an invented one among them is a fabrication, not an example)."""
-    spans = list(_CODE_SPAN.finditer(sentence))
-    at = next((i for i, m in enumerate(spans) if m.start(1) == offset), None)
-    if at is None:
-        return False
-    group = [spans[at]]
-    for step in (-1, 1):
-        i = at
-        while 0 <= i + step < len(spans):
-            a, b = (spans[i + step], spans[i]) if step < 0 else (spans[i], spans[i + step])
-            if not _LIST_GAP.match(sentence[a.end() : b.start()]):
-                break
-            i += step
-            group.append(spans[i])
-    index = repos.primary.index
-
-    def real(name: str) -> bool:
-        # A short or common word (`id`, `list`) is in any repository: it proves nothing.
-        if len(name) < 4:
-            return False
-        return index.has_word(name) if re.fullmatch(r"\w+", name) else index.contains(name)
-
-    return any(m.group(1) != text and real(m.group(1)) for m in group)
-
-
-# Between a cue and its token: other code spans of the same list, and these small words.
-_LIST_GLUE = re.compile(r"^(?:\s|,|\(|:|`[^`]*`|\b(?:or|and|nor|a|an|the|any|special)\b)*`?$", re.I)
-
-
-def _cue_before(cue: re.Pattern[str], before: str) -> bool:
-    matches = list(cue.finditer(before))
-    return bool(matches) and _LIST_GLUE.match(before[matches[-1].end() :]) is not None
-
-
-def _cue_after(cue: re.Pattern[str], after: str) -> bool:
-    match = cue.search(after)
-    if match is None:
-        return False
-    gap = after[: match.start()]
-    glue = (
-        r"`?(?:\s|,|—|-|`[^`]*`|\b(?:and|or|nor|that|which|has|have|had|is|was|does|did"
-        r"|simply|just|both)\b)*"
-    )
-    return re.fullmatch(glue, gap) is not None
-
-
-_GLOB_TOKEN = re.compile(r"[*?]")
 # `gpt-4o`, `claude-sonnet-4-6`, `openai/gpt-4o:nitro`: letters, a dash or slash, a digit.
 MODEL_ID = re.compile(r"^(?:[a-z][\w.-]*/)?[a-z][a-z0-9]*-[\w.:-]*\d[\w.:-]*$")
-LATEX_COMMAND = re.compile(r"^\\[A-Za-z]+(?:\{[^}]*\})*$")
-SYNTAX_WORDS = frozenset("if else elif try catch finally for while do switch case".split())
-CUE_WINDOW = 60
-PURE_PLACEHOLDER = re.compile(r"^<[\w .:-]+>$")
 # Folders a path in prose names as the product's own source tree.
 SOURCE_ROOTS = frozenset("src lib test tests docs packages scripts bin dist examples".split())
 
@@ -396,35 +203,6 @@ def _package_of(text: str) -> str | None:
     """The npm/PyPI/crates package a token names (`@scope/name/sub` -> `@scope/name`)."""
     match = re.fullmatch(r"(@[a-z0-9][\w.-]*/[a-z0-9][\w.-]*|[a-z0-9][\w.-]*)(?:/[\w./-]*)?", text)
     return match.group(1) if match else None
-
-
-# OpenRouter's documented model variants (openrouter.ai/docs, "Model variants"): a suffix
-# the router, not the product, gives a model id (`openai/gpt-4o:nitro`).
-ROUTER_VARIANTS = frozenset("free beta extended thinking online nitro floor exacto".split())
-ROUTER_VARIANT = re.compile(r"^(?P<base>(?:[a-z0-9][\w.-]*/[\w.-]+)?):(?P<variant>[a-z]+)$")
-
-
-def router_variant(text: str, repos: Repos) -> str | None:
-    """The reason an OpenRouter variant of a model id is unjudged: the product routes
-    through OpenRouter (its repository names it), the id before the suffix grounds in the
-    repository as written, and the suffix is one of the router's documented variants (a
-    bare `:nitro` is the suffix alone). An invented id or an invented suffix stays a
-    claim."""
-    match = ROUTER_VARIANT.match(text)
-    if not match or match.group("variant") not in ROUTER_VARIANTS:
-        return None
-    index = repos.primary.index
-    if not (index.contains("openrouter") or index.contains("OpenRouter")):
-        return None
-    base, suffix = match.group("base"), ":" + match.group("variant")
-    if not base:
-        return f"`{suffix}` is an OpenRouter model variant, which the repository cannot judge"
-    if _text_grounding(index, base) is None:
-        return None
-    return (
-        f"`{base}` is in the repository; `{suffix}` is an OpenRouter model variant,"
-        " which the repository cannot judge"
-    )
 
 
 def _product_path(text: str, repos: Repos) -> bool:

@@ -16,12 +16,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from pytest_postgates.evidence.past_releases import PastReleases
-from pytest_postgates.helpers.model_grounding import (
-    Rule,
-    chain_parts,
-    long_flag,
-    signature_name,
-)
+from pytest_postgates.helpers.model_grounding import chain_parts, long_flag, signature_name
+from pytest_postgates.helpers.rule import Rule
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post

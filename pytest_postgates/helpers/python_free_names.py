@@ -18,6 +18,7 @@ import builtins
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleReport
 
@@ -69,7 +70,7 @@ class FreeNames:
             for name, (line, text) in sorted(free.items()):
                 if types.written(name):
                     continue
-                real = model.resembles(name)
+                real = near_name(model, name)
                 if real is None or not types.entries(real):
                     continue
                 if not products:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 
+from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.python_free_names import FreeNames
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
@@ -476,7 +477,7 @@ class PythonSample:
             where = self.types.entries(family)[0].path
             shared = ", ".join(sorted(known))
             for name, line, text, _first in uses:
-                real = model.resembles(name) if name in missing else None
+                real = near_name(model, name) if name in missing else None
                 if real is None or real not in members:
                     continue
                 entry = {"line": line, "text": text.strip()[:160],

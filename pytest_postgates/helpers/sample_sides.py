@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_postgates.helpers.model_grounding import Rule
+from pytest_postgates.helpers.rule import Rule
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Fence, Post

@@ -1,8 +1,9 @@
-"""Gate 2's type-directed key rule (issue 10): ``free-form-record`` (not-a-reference).
-
-A key the post's own sample writes in an object literal is the reader's own data, not a
-name of the product, when the product declares the type of that object as a free-form
-record. The repository's TypeScript decides, never the key's name:
+"""Gate 2's type-directed reading of the keys a post's own samples write in the product's
+objects (issue 10): a key of an object of a closed product type is a claim about the
+product (``closed_product_key``: never the post's own definition, an anchor). The
+``free-form-record`` rule that read the same types the other way (a key of a free-form
+record is the reader's data) was deleted in session 21: turned off, it changed no finding
+held out. The repository's TypeScript decides, never the key's name:
 
 1. the object literal's place: the argument of a call (``neurolink.generate({...})``), or
    a value annotated with a type (``const o: GenerateOptions = {...}``, ``{...} satisfies
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     from pytest_postgates.post import Fence, Post
 
 Outcome = tuple[str, str, str]  # (outcome, rule, reason)
-RULE = "free-form-record"
 # A question about the type at a key path: (start type, key path, label) -> answer or None.
 Ask = Callable[[TypeRef, tuple[str, ...], str], Any]
 _KEY = re.compile(r"^[A-Za-z_$][\w$-]*$")
@@ -498,32 +498,6 @@ def _key_occurrences(
         return None
     found, words = samples.key_nodes(text)
     return samples, found, words
-
-
-def free_form_record(text: str, kind: str, keys: TypedKeys | None) -> Outcome | None:
-    """``not-a-reference`` when every occurrence of ``text`` in the post's code samples is
-    a key of an object the product types as a free-form record (module docstring)."""
-    occurrences = _key_occurrences(text, kind, keys)
-    if occurrences is None:
-        return None
-    samples, found, words = occurrences
-    if not found or len(found) != words:
-        return None  # the name is also used otherwise (read back, called, declared)
-    answers = [samples.place(sample, node) for sample, node in found]
-    if any(answer is None for answer in answers):
-        return None
-    first = answers[0]
-    assert first is not None
-    line = found[0][0].fence.start_line + found[0][1].start_point[0] + 1
-    passed = f" of the object passed to `{first.call}`" if first.call else ""
-    expands = f" = `{first.expands_to}`" if first.expands_to != first.declared else ""
-    return (
-        "not-a-reference",
-        RULE,
-        f"a key the post's own sample writes (line {line}) in `{first.container}`{passed},"
-        f" which the product declares `{first.declared}`{expands} ({first.where}): a"
-        " free-form record, so the key is the reader's own data",
-    )
 
 
 def closed_product_key(text: str, kind: str, keys: TypedKeys | None) -> str | None:
