@@ -101,7 +101,7 @@ def ctx(repo: Path, tmp_path: Path) -> GateContext:
     return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
 
 
-def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> tuple[str, dict[str, Any]]:
+def _outcome(body: str, token: str, tmp_path: Path, ctx: GateContext) -> tuple[str, dict]:
     card: Scorecard = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
     found: list[tuple[str, dict[str, Any]]] = [
         (outcome, entry)
@@ -160,3 +160,27 @@ def test_when_the_types_cannot_be_read_the_card_says_why(tmp_path: Path) -> None
     card = gate.GATE.evaluate(make_post(body, tmp_path), context)
     assert [e["token"] for e in card.detail["outcomes"]["defined-in-post"]] == ["tenantTier"]
     assert card.detail["typed_keys_unavailable"] == "no package.json at the ref"
+
+
+def test_a_key_of_a_closed_product_type_is_a_claim(repo: Path, tmp_path: Path) -> None:
+    # Anchored (symbol_unanchored_claims = false): the model follows the sample's key to a
+    # closed product type, so a key that type lacks is a finding (anchor-typed-key); the
+    # rule turned off, nothing else anchors it.
+    anchored = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=False)
+    body = (
+        _fence(
+            IMPORT + "await neurolink.generate({\n  input: { text: q },\n"
+            "  rag: { topK: 5, scoreCutoff: 0.7 },\n});"
+        )
+        + "Set `scoreCutoff: 0.7` to keep only close matches.\n"
+    )
+    outcome, entry = _outcome(body, "scoreCutoff: 0.7", tmp_path, anchored)
+    assert (outcome, entry.get("rule")) == ("ungrounded", "anchor-typed-key")
+    off = repo_context(
+        repo,
+        tmp_path / "cache-off",
+        symbol_unanchored_claims=False,
+        symbol_rules_off=("anchor-typed-key",),
+    )
+    outcome, entry = _outcome(body, "scoreCutoff: 0.7", tmp_path, off)
+    assert (outcome, entry.get("rule")) == ("unjudged", "not-anchored")

@@ -335,7 +335,9 @@ def judge(
             reason="not anchored to the product's code, and only prose (docs, READMEs) writes "
             "it: prose is no evidence for a code name",
         )
-    anchored = anchor(text, kind, token.line, post, sentence, repos, model, presented, rules_off)
+    anchored = anchor(
+        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys
+    )
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim
     if anchored is None:
