@@ -138,20 +138,9 @@ def run_drift(
 ) -> dict[str, Any]:
     """bench/natural_drift.py's report half with ``rules_off`` turned off, on the cases of
     ``projects`` (None: every one); kept in ``runs``, read back if there."""
-    name = "-".join(rules_off) or "all-on"
-    out = runs / f"drift-{name}.json"
-    if not out.is_file():
-        command = [
-            sys.executable, str(HERE / "natural_drift.py"), "--json", str(out), "--jobs", "2",
-            "--cache", str(runs / "drift-cache"), "--split", "report",
-        ]  # fmt: skip
-        for project in projects or ():
-            command += ["--project", project]
-        if rules_off:
-            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
-        _run_bench(command)
-    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return data
+    out = runs / f"drift-{'-'.join(rules_off) or 'all-on'}.json"
+    options = ["--jobs", "2", "--cache", str(runs / "drift-cache"), "--split", "report"]
+    return _report_half("natural_drift.py", out, options, rules_off, projects)
 
 
 def run_planted(
@@ -160,20 +149,31 @@ def run_planted(
     """bench/planted_docs.py's report half with ``rules_off`` turned off, on ``projects``
     (None: every one); its inventions per half (kept in ``runs``)."""
     out = runs / f"planted-{'-'.join(rules_off) or 'all-on'}.json"
+    options = ["--cache", str(cache), "--half", "report"]
+    data = _report_half("planted_docs.py", out, options, rules_off, projects)
+    if "halves" not in data:  # one half: the flat shape
+        data = {"halves": {data["half"]: {"overall": data["overall"]}}}
+    return {half: figures["overall"] for half, figures in data["halves"].items()}
+
+
+def _report_half(
+    script: str,
+    out: Path,
+    options: list[str],
+    rules_off: Sequence[str],
+    projects: Sequence[str] | None,
+) -> dict[str, Any]:
+    """``script``'s JSON at ``out``: read back if there, else run with ``options`` on
+    ``projects`` (None: every one) and ``rules_off`` turned off."""
     if not out.is_file():
-        command = [
-            sys.executable, str(HERE / "planted_docs.py"), "--json", str(out),
-            "--cache", str(cache), "--half", "report",
-        ]  # fmt: skip
+        command = [sys.executable, str(HERE / script), "--json", str(out), *options]
         for project in projects or ():
             command += ["--project", project]
         if rules_off:
             command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
         _run_bench(command)
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    if "halves" not in data:  # one half: the flat shape
-        data = {"halves": {data["half"]: {"overall": data["overall"]}}}
-    return {half: figures["overall"] for half, figures in data["halves"].items()}
+    return data
 
 
 def _run_bench(command: list[str]) -> None:

@@ -163,3 +163,33 @@ def test_planted_inventions_lost_count_only_those_caught_with_every_rule_on() ->
     assert (change["caught_lost"], change["caught_gained"]) == (1, 1)
     # Where it decided none, nothing is run and nothing moves.
     assert ablation.planted_change(base, base, [])["caught_gained"] == 0
+
+
+def test_the_report_half_runs_pass_the_rules_off_and_the_projects(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    commands: list[list[str]] = []
+
+    def fake(command: list[str]) -> None:
+        commands.append(command)
+        out = command[command.index("--json") + 1]
+        data = {"half": "report", "overall": {"caught": 1}}
+        with open(out, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+
+    monkeypatch.setattr(ablation, "_run_bench", fake)
+    ablation.run_drift(["historical"], tmp_path, ["a/b"])
+    assert ablation.run_planted(["historical"], tmp_path, tmp_path / "c") == {
+        "report": {"caught": 1}
+    }
+    drift, planted = commands
+    assert drift[1].endswith("natural_drift.py") and planted[1].endswith("planted_docs.py")
+    assert drift[drift.index("--project") :][:2] == ["--project", "a/b"]
+    for command in (drift, planted):
+        assert 'symbol_rules_off=["historical"]' in command
+        assert "report" in command
+    # A run already kept is read back, never repeated.
+    ablation.run_drift(["historical"], tmp_path, ["a/b"])
+    assert len(commands) == 2
