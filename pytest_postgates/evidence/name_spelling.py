@@ -144,9 +144,3 @@ def word_distance(a: list[str], b: list[str]) -> int:
             )
         previous = current
     return previous[-1]
-
-
-def holds_whole(name: str, other: str) -> bool:
-    """Whether one name spells the other whole (separators and case aside)."""
-    mine, theirs = squash(name), squash(other)
-    return bool(mine and theirs) and (mine in theirs or theirs in mine)

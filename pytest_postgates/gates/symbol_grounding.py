@@ -116,8 +116,6 @@ OUTCOMES = (
     "unjudged",
     "ungrounded",
 )
-# Outcomes that are claims about the repositories: the grounded share is taken over these.
-CLAIM_OUTCOMES = ("grounded", "ungrounded")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,6 @@ SYMBOL_SHAPES = (
     re.compile(r"^[A-Za-z][A-Za-z0-9_.]+$"),  # dotted reference
 )
 KEBAB_OR_DOTTED_LITERAL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]*$")
-CAMEL_WORD = re.compile(r"[a-z][a-zA-Z0-9_]{3,}|[A-Z][a-zA-Z0-9_]{3,}")
 _WHITESPACE = re.compile(r"\s")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)?|#L\d+(?:-L?\d+)?)$")
