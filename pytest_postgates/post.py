@@ -466,14 +466,22 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
 
     post.tokens = _MARKDOWN.parse(body)
     for fence in post.fences:
-        if not fence.closed:
+        if fence.closed:
+            continue
+        opened = f"code fence {fence.markup}{fence.info} opened at line {fence.start_line}"
+        if fence.end_line >= len(post.lines):
+            message = f"{opened} is never closed: everything after it renders as code"
+            post.problems.append(InputProblem("UNCLOSED_FENCE", message, line=fence.start_line))
+        else:
+            # CommonMark closes a fence where its list item or block quote ends: the page
+            # still parses, but what follows the cut renders as text, not as the sample.
+            message = (
+                f"{opened} is cut off after line {fence.end_line}: line {fence.end_line + 1} "
+                "ends the list item or quote holding it, so the rest of the sample renders "
+                "as text (indent it into the item, or close the fence)"
+            )
             post.problems.append(
-                InputProblem(
-                    "UNCLOSED_FENCE",
-                    f"code fence {fence.markup}{fence.info} opened at line {fence.start_line} is "
-                    "never closed: everything after it renders as code",
-                    line=fence.start_line,
-                )
+                InputProblem("FENCE_CUT", message, line=fence.end_line + 1, fatal=False)
             )
     return post
 

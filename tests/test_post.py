@@ -99,6 +99,10 @@ def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
         (b"---\n- a list\n---\nbody\n", "FRONT_MATTER_TYPE", True),
         (b"---\ntitle: x\nbody without a closing line\n", "FRONT_MATTER_UNCLOSED", True),
         (b"---\ntitle: x\n---\n\n```python\nopen fence\n", "UNCLOSED_FENCE", True),
+        # A fence inside a list item ends with the item (CommonMark): cut, not unclosed.
+        (b"1. Run:\n\n    ```sh\n    cd x\n# a comment\n    ls\n    ```\n", "FENCE_CUT", False),
+        (b"> ```sh\n> cd x\n\nafter the quote\n", "FENCE_CUT", False),
+        (b"- item\n\n  ```sh\n  runs to the end\n", "UNCLOSED_FENCE", True),
         (b"---\ntitle: x\n---\nbad \xff byte\n", "NOT_UTF8", True),
         (b"---\ntitle: x\n---\nnul \x00 byte\n", "BINARY", True),
         (b"---\ntitle: x\n---\n\n  \n", "EMPTY_BODY", True),
@@ -117,6 +121,7 @@ def test_bad_input_is_recorded_not_raised(
     assert code in problems
     assert problems[code].fatal is fatal
     assert problems[code].message
+    assert not {"UNCLOSED_FENCE", "FENCE_CUT"} <= problems.keys()
 
 
 def test_no_front_matter_is_an_empty_front_matter_not_a_problem(tmp_path: Path) -> None:
