@@ -554,6 +554,7 @@ def _rules_digest() -> str:
         command_lines,
         help_listings,
         js_free_calls,
+        js_handed,
         js_namespaces,
         js_option_keys,
         js_samples,
@@ -568,8 +569,8 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_namespaces, js_option_keys, js_unbound, js_tree, js_free_calls,
-               js_signatures, js_types, sample_checks, api_lookup, python_samples,
+    modules = (js_samples, js_handed, js_namespaces, js_option_keys, js_unbound, js_tree,
+               js_free_calls, js_signatures, js_types, sample_checks, api_lookup, python_samples,
                python_types, api_model, model_facts, model_python, model_js, type_model,
                type_tables, public_functions, workspaces, build_entries, sample_sides,
                resolution, past_releases, help_listings, command_lines, cli_model,
