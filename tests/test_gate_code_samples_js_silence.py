@@ -210,3 +210,25 @@ def test_a_member_of_the_package_named_but_never_bound_is_listed(
         "cjslib.helpers.retry: cjslib is never bound in the page's samples (the product's "
         "module or an instance of it: not told)"
     ], card.detail
+
+
+def test_a_fence_in_a_language_the_gate_does_not_read_is_listed_when_it_imports_the_product(
+    tmp_path: Path, cjs_repo: Path
+) -> None:
+    body = (
+        "Intro.\n\n```vue\n<script setup>\nimport { Agent } from 'cjslib'\n</script>\n```\n\n"
+        "```vue\n<script setup>\nimport { ref } from 'vue'\n</script>\n```\n"
+    )
+    post = make_post(body, tmp_path)
+    card = gate.GATE.evaluate(post, repo_context(cjs_repo, tmp_path / "c"))
+    line = next(n for n, text in enumerate(post.lines, 1) if "from 'cjslib'" in text)
+    listed = [(u["line"], u["reason"]) for u in card.detail["unjudged"]]
+    assert listed == [
+        (
+            line,
+            "a `vue` fence imports the product, and its code is not read: its language is "
+            "not one the gate reads",
+        ),
+    ], card.detail
+    decision = gate.decide(gate.CheckResult([], card.detail), gate.CodeSamplesSettings())
+    assert decision.summary == "nothing checked: 1 use(s) of the product not judged"
