@@ -284,3 +284,13 @@ def test_members_on_a_name_the_page_never_binds(tmp_path: Path) -> None:
     assert {"err.full_details", "other.full_details", "lazy.full_details"} <= listed
     assert "mine.owner_name" in listed
     assert "exc.full_details" not in listed and "exc.detail" in listed
+
+
+def test_an_untagged_fence_that_is_python_is_read_as_python(tmp_path: Path, wirekit: Path) -> None:
+    # Its `import` made it JavaScript to the fence reader, which read nothing in it.
+    body = "Intro.\n\n```\nfrom wirekit import Client\nc = Client()\nc.shutt()\n```\n"
+    card = _check(body, tmp_path, wirekit)
+    assert [(v["kind"], v["name"]) for v in card.detail["violations"]] == [("member", "c.shutt")]
+    # Untagged JavaScript that does not parse as Python is left to the JavaScript reader.
+    js = _check("Intro.\n\n```\nimport { Client } from 'wirekit'\n```\n", tmp_path, wirekit)
+    assert js.detail["violations"] == []

@@ -56,6 +56,7 @@ gives its samples nothing to be checked against: the gate is a SKIP that says so
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from collections.abc import Iterable
@@ -305,7 +306,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 report_listing(report, listing, page_lines[0], model, package)
             if kind != "shell":
                 return  # a listing, not code: its entries are all it says
-        if kind == "code" and named:
+        if kind == "code" and not fence.lang and _python_untagged(fence.content, python_sample):
+            # An untagged fence read as JavaScript for its `import` that is Python's.
+            assert python_sample is not None
+            python_sample.fence(fence.content, first)
+        elif kind == "code" and named:
             typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"), typescript)
         elif kind == "python" and python_sample is not None:
@@ -374,6 +379,20 @@ def check(post: Post, context: GateContext) -> CheckResult:
             fix += f"; close real names: {', '.join(close)}"
         findings.append(Finding(item["line"], CODES[item["kind"]], item["reason"], fix))
     return CheckResult(findings, detail)
+
+
+def _python_untagged(content: str, python: PythonSample | None) -> bool:
+    """Whether an untagged fence is Python that uses the product: all of it parses as
+    Python and it names one of the product's top packages."""
+    if python is None or not python.types.tops:
+        return False
+    if not python.types.tops & set(re.findall(r"[A-Za-z_]\w*", content)):
+        return False
+    try:
+        ast.parse(content)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _unread_fence(
