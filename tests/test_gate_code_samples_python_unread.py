@@ -294,3 +294,20 @@ def test_an_untagged_fence_that_is_python_is_read_as_python(tmp_path: Path, wire
     # Untagged JavaScript that does not parse as Python is left to the JavaScript reader.
     js = _check("Intro.\n\n```\nimport { Client } from 'wirekit'\n```\n", tmp_path, wirekit)
     assert js.detail["violations"] == []
+
+
+def test_a_fence_in_a_language_not_read_that_uses_the_product_is_listed(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    body = (
+        "Intro.\n\n```rust\nuse wirekit::prelude::*;\nlet c = Client::new();\n```\n\n"
+        "```rust\nuse serde::Deserialize;\n```\n"
+    )
+    card = _check(body, tmp_path, wirekit)
+    assert [(u["text"], u["reason"]) for u in card.detail["unjudged"]] == [
+        (
+            "use wirekit::prelude::*;",
+            "a `rust` fence imports the product, and its code is "
+            "not read: its language is not one the gate reads",
+        ),
+    ], card.detail

@@ -399,14 +399,15 @@ def _unread_fence(
     report: SampleReport, fence: Fence, packages: Iterable[str], tops: Iterable[str]
 ) -> None:
     """List a fence the gate reads in no language when it imports the product (a JavaScript
-    specifier of one of its packages, or a Python import of one of its top packages)."""
+    specifier of one of its packages, or an import of one of its top Python packages)."""
     names = "|".join(re.escape(p) for p in sorted({*packages, *tops}, key=len, reverse=True) if p)
     if not names:
         return
     spec = (
         rf"""(?:\bfrom\s+|\brequire\s*\(\s*|\bimport\s*\(?\s*)['"`](?:{names})(?:/[^'"`]*)?['"`]"""
     )
-    python = rf"^\s*(?:from|import)\s+(?:{names})\b" if tops else ""
+    # A Python import, or a Rust `use` of a crate of the same name (polars' README).
+    python = rf"^\s*(?:from|import|use)\s+(?:{names})\b" if tops else ""
     found = re.search(spec, fence.content) or (
         re.search(python, fence.content, re.MULTILINE) if python else None
     )
@@ -425,7 +426,7 @@ def _unread_fence(
 
 # An import in any language the gate knows of: a quoted specifier, or a Python import line.
 _IMPORTS = re.compile(
-    r"""\b(?:from|require\s*\(|import\s*\(?)\s*['"`]|^\s*(?:from|import)\s+[A-Za-z_]""", re.M
+    r"""\b(?:from|require\s*\(|import\s*\(?)\s*['"`]|^\s*(?:from|import|use)\s+[A-Za-z_]""", re.M
 )
 INDENTED_NOT_READ = "an indented code block has no language: its code is not read"
 NO_PRODUCT_CODE = (
