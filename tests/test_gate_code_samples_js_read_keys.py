@@ -266,7 +266,9 @@ def test_an_object_literal_shown_alone_is_never_passed_over(tmp_path: Path) -> N
         "an object literal shown alone: its 1 key(s) are too few to tell which function of "
         "the product takes it"
     ], few.detail
+    assert [u["text"] for u in few.detail["unjudged"]] == ["{ pos }"]
     none = _check("{\n  alpha: 1,\n  beta: 2,\n  gamma: 3\n}", tmp_path, repo)
+    assert [u["text"] for u in none.detail["unjudged"]] == ["{ alpha, beta, gamma }"]
     assert [u["reason"] for u in none.detail["unjudged"]] == [
         "an object literal shown alone: no function of the product whose keys the model "
         "closes takes any of its keys"
