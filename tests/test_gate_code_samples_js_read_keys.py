@@ -255,3 +255,21 @@ def test_an_object_literal_shown_alone_that_matches_no_function_is_not_judged(
     reasons = [u["reason"] for u in card.detail["unjudged"]]
     shown = "no function of the product takes most of its keys (2 of 5"
     assert any(shown in r for r in reasons), reasons
+
+
+def test_an_object_literal_shown_alone_is_never_passed_over(tmp_path: Path) -> None:
+    # Too few keys to tell whose options they are, or keys no function of the product
+    # takes: listed with why (a bare object type of a doc's error context, `{ pos: number }`).
+    repo = make_repo(tmp_path / "repo", PRETTY)
+    few = _check("{\n  pos: number // where it was found\n}", tmp_path, repo)
+    assert [u["reason"] for u in few.detail["unjudged"]] == [
+        "an object literal shown alone: its 1 key(s) are too few to tell which function of "
+        "the product takes it"
+    ], few.detail
+    assert [u["text"] for u in few.detail["unjudged"]] == ["{ pos }"]
+    none = _check("{\n  alpha: 1,\n  beta: 2,\n  gamma: 3\n}", tmp_path, repo)
+    assert [u["text"] for u in none.detail["unjudged"]] == ["{ alpha, beta, gamma }"]
+    assert [u["reason"] for u in none.detail["unjudged"]] == [
+        "an object literal shown alone: no function of the product whose keys the model "
+        "closes takes any of its keys"
+    ], none.detail

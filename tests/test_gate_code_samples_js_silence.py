@@ -28,7 +28,8 @@ FILES = {
         "module.exports.helpers = { retry: require('./lib/retry') }\n"
     ),
     "lib/agent.js": (
-        "class Agent {\n  constructor (opts) { this.opts = opts }\n  close () {}\n}\n"
+        "class Agent {\n  constructor (opts) { this.opts = opts }\n  close () {}\n"
+        "  on (event, listener) { this.listener = listener }\n}\n"
         "module.exports = Agent\n"
     ),
     "lib/retry.js": "module.exports = function retry (opts) { return opts }\n",
@@ -161,3 +162,73 @@ def test_a_commonjs_class_is_typed_by_the_declarations_the_package_ships(
     card = _check(code, tmp_path, repo)
     assert [v["name"] for v in card.detail["violations"]] == ["res.statuCode"], card.detail
     assert "did you mean `statusCode`?" in card.detail["violations"][0]["reason"]
+
+
+def _listed(card: Scorecard, text: list[str], use: str) -> list[str]:
+    line = next(number for number, written in enumerate(text, 1) if use in written)
+    return [u["reason"] for u in card.detail["unjudged"] if u["line"] == line]
+
+
+HANDED = (
+    'const { Agent } = require("cjslib");\nconst a = new Agent({\n'
+    "  hooks: { done: [(res) => res.body.text] },\n});\n"
+    'a.on("done", function (job, { retries }) {\n  job.result.value;\n  retries.left;\n});\n'
+    'const other = require("other");\nother.on("done", (job) => job.result.value);\n'
+)
+
+
+def test_members_of_a_callbacks_parameters_are_listed_with_the_call(
+    tmp_path: Path, cjs_repo: Path
+) -> None:
+    # The product calls a callback it is handed with values the sample does not type: each
+    # chain on a parameter is listed once, with the call; another library's callback is not
+    # the product's.
+    card = _check(HANDED, tmp_path, cjs_repo)
+    text = (tmp_path / "2026-06-03-a.md").read_text(encoding="utf-8").splitlines()
+    assert _listed(card, text, "res.body.text") == [
+        "res.body.text: res is a parameter of the callback handed to new Agent(), whose "
+        "type the sample does not show"
+    ], card.detail
+    assert _listed(card, text, "job.result.value;") == [
+        "job.result.value: job is a parameter of the callback handed to a.on(), whose "
+        "type the sample does not show"
+    ]
+    assert _listed(card, text, "retries.left") == [
+        "retries.left: retries is a parameter of the callback handed to a.on(), whose "
+        "type the sample does not show"
+    ]
+    assert _listed(card, text, "other.on") == [], card.detail
+    assert card.detail["violations"] == []
+
+
+def test_a_member_of_the_package_named_but_never_bound_is_listed(
+    tmp_path: Path, cjs_repo: Path
+) -> None:
+    card = _check("cjslib.helpers.retry({ n: 1 });\nconst x = 1;\nx.toFixed();", tmp_path, cjs_repo)
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert reasons == [
+        "cjslib.helpers.retry: cjslib is never bound in the page's samples (the product's "
+        "module or an instance of it: not told)"
+    ], card.detail
+
+
+def test_a_fence_in_a_language_the_gate_does_not_read_is_listed_when_it_imports_the_product(
+    tmp_path: Path, cjs_repo: Path
+) -> None:
+    body = (
+        "Intro.\n\n```vue\n<script setup>\nimport { Agent } from 'cjslib'\n</script>\n```\n\n"
+        "```vue\n<script setup>\nimport { ref } from 'vue'\n</script>\n```\n"
+    )
+    post = make_post(body, tmp_path)
+    card = gate.GATE.evaluate(post, repo_context(cjs_repo, tmp_path / "c"))
+    line = next(n for n, text in enumerate(post.lines, 1) if "from 'cjslib'" in text)
+    listed = [(u["line"], u["reason"]) for u in card.detail["unjudged"]]
+    assert listed == [
+        (
+            line,
+            "a `vue` fence imports the product, and its code is not read: its language is "
+            "not one the gate reads",
+        ),
+    ], card.detail
+    decision = gate.decide(gate.CheckResult([], card.detail), gate.CodeSamplesSettings())
+    assert decision.summary == "nothing checked: 1 use(s) of the product not judged"

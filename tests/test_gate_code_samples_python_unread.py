@@ -284,3 +284,30 @@ def test_members_on_a_name_the_page_never_binds(tmp_path: Path) -> None:
     assert {"err.full_details", "other.full_details", "lazy.full_details"} <= listed
     assert "mine.owner_name" in listed
     assert "exc.full_details" not in listed and "exc.detail" in listed
+
+
+def test_an_untagged_fence_that_is_python_is_read_as_python(tmp_path: Path, wirekit: Path) -> None:
+    # Its `import` made it JavaScript to the fence reader, which read nothing in it.
+    body = "Intro.\n\n```\nfrom wirekit import Client\nc = Client()\nc.shutt()\n```\n"
+    card = _check(body, tmp_path, wirekit)
+    assert [(v["kind"], v["name"]) for v in card.detail["violations"]] == [("member", "c.shutt")]
+    # Untagged JavaScript that does not parse as Python is left to the JavaScript reader.
+    js = _check("Intro.\n\n```\nimport { Client } from 'wirekit'\n```\n", tmp_path, wirekit)
+    assert js.detail["violations"] == []
+
+
+def test_a_fence_in_a_language_not_read_that_uses_the_product_is_listed(
+    tmp_path: Path, wirekit: Path
+) -> None:
+    body = (
+        "Intro.\n\n```rust\nuse wirekit::prelude::*;\nlet c = Client::new();\n```\n\n"
+        "```rust\nuse serde::Deserialize;\n```\n"
+    )
+    card = _check(body, tmp_path, wirekit)
+    assert [(u["text"], u["reason"]) for u in card.detail["unjudged"]] == [
+        (
+            "use wirekit::prelude::*;",
+            "a `rust` fence imports the product, and its code is "
+            "not read: its language is not one the gate reads",
+        ),
+    ], card.detail

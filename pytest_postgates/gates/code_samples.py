@@ -56,8 +56,10 @@ gives its samples nothing to be checked against: the gate is a SKIP that says so
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -97,7 +99,7 @@ from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
-from pytest_postgates.helpers.sample_checks import SampleChecker
+from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
 from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
 
@@ -203,8 +205,15 @@ def check(post: Post, context: GateContext) -> CheckResult:
         if found
     }
     fences = [(fence, fence_kind(fence)) for fence in every]
+    # Fences the gate reads in no language (a `vue` or `coffee` sample, an untagged one that
+    # reads as neither JavaScript nor a command): their uses of the product are listed.
+    unread = [
+        f
+        for f, kind in fences
+        if kind is None and f.markup and f.start_line not in listings and _IMPORTS.search(f.content)
+    ]
     fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings]
-    if not fences:
+    if not fences and not unread:
         return CheckResult([], _empty_detail(settings))
     try:
         index = context.evidence.index_for(post.path)
@@ -245,6 +254,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         # No package name anywhere (setup.py, poetry): the Python packages of the code are
         # the product; the JavaScript and shell checks need a name and are not run.
         if types is None or not types.tops:
+            if not fences:  # only fences it does not read: nothing to list them against
+                return CheckResult([], _empty_detail(settings))
             if not _has_code(index):
                 # A blog or docs repository with no code (a Jekyll blog, say): the samples
                 # have no product to be checked against, which is not a failure to run.
@@ -295,7 +306,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 report_listing(report, listing, page_lines[0], model, package)
             if kind != "shell":
                 return  # a listing, not code: its entries are all it says
-        if kind == "code" and named:
+        if kind == "code" and not fence.lang and _python_untagged(fence.content, python_sample):
+            # An untagged fence read as JavaScript for its `import` that is Python's.
+            assert python_sample is not None
+            python_sample.fence(fence.content, first)
+        elif kind == "code" and named:
             typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
             sample.fence(fence.content, first, fence.lang in ("tsx", "jsx"), typescript)
         elif kind == "python" and python_sample is not None:
@@ -330,6 +345,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             report.unjudge_since(
                 mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)
             )
+    for fence in unread:
+        _unread_fence(report, fence, run.packages, types.tops if types is not None else ())
     tables.save()
     if python_sample is not None:
         python_sample.untyped_members({line + 1 for line in old_way})
@@ -364,6 +381,53 @@ def check(post: Post, context: GateContext) -> CheckResult:
     return CheckResult(findings, detail)
 
 
+def _python_untagged(content: str, python: PythonSample | None) -> bool:
+    """Whether an untagged fence is Python that uses the product: all of it parses as
+    Python and it names one of the product's top packages."""
+    if python is None or not python.types.tops:
+        return False
+    if not python.types.tops & set(re.findall(r"[A-Za-z_]\w*", content)):
+        return False
+    try:
+        ast.parse(content)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _unread_fence(
+    report: SampleReport, fence: Fence, packages: Iterable[str], tops: Iterable[str]
+) -> None:
+    """List a fence the gate reads in no language when it imports the product (a JavaScript
+    specifier of one of its packages, or an import of one of its top Python packages)."""
+    names = "|".join(re.escape(p) for p in sorted({*packages, *tops}, key=len, reverse=True) if p)
+    if not names:
+        return
+    spec = (
+        rf"""(?:\bfrom\s+|\brequire\s*\(\s*|\bimport\s*\(?\s*)['"`](?:{names})(?:/[^'"`]*)?['"`]"""
+    )
+    # A Python import, or a Rust `use` of a crate of the same name (polars' README).
+    python = rf"^\s*(?:from|import|use)\s+(?:{names})\b" if tops else ""
+    found = re.search(spec, fence.content) or (
+        re.search(python, fence.content, re.MULTILINE) if python else None
+    )
+    if found is None:
+        return
+    line = fence.start_line + 1 + fence.content.count("\n", 0, found.start())
+    written = fence.content[found.start() :].split("\n", 1)[0]
+    tag = f"a `{fence.lang}` fence" if fence.lang else "a fence without a language tag"
+    why = (
+        "its language is not one the gate reads"
+        if fence.lang
+        else ("it reads as neither JavaScript, Python nor a shell command")
+    )
+    report.skip(line, written, f"{tag} imports the product, and its code is not read: {why}")
+
+
+# An import in any language the gate knows of: a quoted specifier, or a Python import line.
+_IMPORTS = re.compile(
+    r"""\b(?:from|require\s*\(|import\s*\(?)\s*['"`]|^\s*(?:from|import|use)\s+[A-Za-z_]""", re.M
+)
 INDENTED_NOT_READ = "an indented code block has no language: its code is not read"
 NO_PRODUCT_CODE = (
     "nothing to check the samples against: the repository has no package (no package.json "
@@ -554,6 +618,7 @@ def _rules_digest() -> str:
         command_lines,
         help_listings,
         js_free_calls,
+        js_handed,
         js_namespaces,
         js_option_keys,
         js_samples,
@@ -568,8 +633,8 @@ def _rules_digest() -> str:
     )
 
     digest = hashlib.sha1()
-    modules = (js_samples, js_namespaces, js_option_keys, js_unbound, js_tree, js_free_calls,
-               js_signatures, js_types, sample_checks, api_lookup, python_samples,
+    modules = (js_samples, js_handed, js_namespaces, js_option_keys, js_unbound, js_tree,
+               js_free_calls, js_signatures, js_types, sample_checks, api_lookup, python_samples,
                python_types, api_model, model_facts, model_python, model_js, type_model,
                type_tables, public_functions, workspaces, build_entries, sample_sides,
                resolution, past_releases, help_listings, command_lines, cli_model,

@@ -204,6 +204,13 @@ def bare(sample: FenceReading, node: Any) -> None:
     entry points export, at the position of a parameter whose keys the model closes."""
     written = _keys_written(sample, node)
     types = sample.types()
+    line, text = sample.line(node), sample.linenode_text(node)
+    # A listing names the keys it leaves (its first line is often a bare `{`).
+    keys_shown = "{ " + ", ".join(sorted(written)) + " }"
+    if written and len(written) < BARE_SHARED:
+        sample.report.skip(line, keys_shown, f"an object literal shown alone: its {len(written)} "
+                           "key(s) are too few to tell which function of the product takes "
+                           "it")  # fmt: skip
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
@@ -216,10 +223,11 @@ def bare(sample: FenceReading, node: Any) -> None:
             if shared and keys.fields not in scored:
                 scored[keys.fields] = (shared, at, shown)
     if not scored:
+        sample.report.skip(line, keys_shown, "an object literal shown alone: no function of the "
+                           "product whose keys the model closes takes any of its keys")  # fmt: skip
         return
     best = max(shared for shared, _, _ in scored.values())
     top = [(keys_at, shown) for shared, keys_at, shown in scored.values() if shared == best]
-    line, text = sample.line(node), sample.linenode_text(node)
     if best < BARE_SHARED or best < BARE_SHARE * len(written):
         sample.report.skip(line, text, "an object literal shown alone: no function of the "
                            f"product takes most of its keys ({best} of {len(written)} at "

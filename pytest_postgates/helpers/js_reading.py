@@ -19,6 +19,8 @@ class FenceReading(Protocol):
     source: bytes
     # Parameters, loop variables and caught errors: (name, start byte, end byte).
     scoped: list[tuple[str, int, int]]
+    # Parameters of callbacks handed to the product: (name, start byte, end byte, the call).
+    handed: list[tuple[str, int, int, str]]
 
     def line(self, node: Any) -> int: ...
 

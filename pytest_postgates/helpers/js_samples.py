@@ -10,7 +10,13 @@ from collections.abc import Callable
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
-from pytest_postgates.helpers import js_namespaces, js_option_keys, js_signatures, js_unbound
+from pytest_postgates.helpers import (
+    js_handed,
+    js_namespaces,
+    js_option_keys,
+    js_signatures,
+    js_unbound,
+)
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -68,6 +74,8 @@ class JsSample:
         # Parameters, loop variables and caught errors of the fence read: (name, the bytes
         # of the function, loop or clause they are bound in).
         self.scoped: list[tuple[str, int, int]] = []
+        # Parameters of the callbacks the fence read hands to the product (js_handed).
+        self.handed: list[tuple[str, int, int, str]] = []
         # Uses of values from a specifier that does not resolve, by why: (line, text, use).
         self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
         self.typescript = False  # the fence read is TypeScript
@@ -104,7 +112,7 @@ class JsSample:
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
         self.source = source
         self.first = first_line
-        self.scoped = []
+        self.scoped, self.handed = [], []
         self.lines = content.splitlines()
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
@@ -184,6 +192,7 @@ class JsSample:
                 self.member(node)
             elif kind in ("call_expression", "new_expression"):
                 js_option_keys.options(self, node)
+                js_handed.handed(self, node)
             elif kind in _BINDERS:
                 self.parameter(node)
             elif kind in ("function_declaration", "class_declaration"):
@@ -629,8 +638,8 @@ class JsSample:
         held = self.value_of(obj)
         name = node_text(self.source, prop)
         line, text = self.line(node), self.linenode_text(node)
-        if held is None:
-            js_unbound.untyped_member(self, obj, name, line, text)
+        if held is None and not js_unbound.untyped_member(self, obj, name, line, text):
+            js_handed.unjudged_member(self, node, obj, name, line, text)
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"

@@ -161,37 +161,37 @@ def home_class(
     return None
 
 
-def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: str) -> None:
+def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: str) -> bool:
     """A member on a parameter the sample does not type (a plugin's ``app``, a handler's
     ``reply``) or on what a function the page never binds returns (a global the reader is
     expected to have: jest's ``expect(x)``): judged only when it is a typo of a product
     member that the code never writes (``decorareRequest``, ``toBeinstanceOf``); any
-    other name may be anyone's."""
+    other name may be anyone's. True when it judged the member."""
     if obj.type == "call_expression":
         function = obj.child_by_field_name("function")
         called = node_text(sample.source, function) if function is not None else ""
         if function is None or function.type != "identifier" or called in _LOADERS:
-            return
+            return False
         if sample.is_bound(function, called):
-            return  # the reader's own function, or another library's import
+            return False  # the reader's own function, or another library's import
         local = f"{called}()"
     elif obj.type == "this":
         local = "this"
         if _in_a_class(obj) or _declared_by_sample(sample, name):
-            return  # a class's own `this`, or an object of the sample's with that member
+            return False  # a class's own `this`, or an object of the sample's with that member
     elif obj.type == "identifier":
         local = node_text(sample.source, obj)
         at = obj.start_byte
         if not any(n == local and start <= at < end for n, start, end in sample.scoped):
-            return  # a name of the reader's or another library's, not a parameter
+            return False  # a name of the reader's or another library's, not a parameter
         if _called_by_the_sample(sample, obj, local):
-            return  # the sample's own function, given the sample's own values
+            return False  # the sample's own function, given the sample's own values
     else:
-        return
+        return False
     types = sample.types()
     real = types.misspelled_member(name) if types is not None else None
     if real is None:
-        return
+        return False
     how = (
         f"its member {real} is the name behind a private prefix"
         if real.endswith(name)
@@ -201,6 +201,7 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
     sample.report.violation(line, "member", f"{local}.{name}", "",
                             f"{name} is nowhere in the product's code, {how}"
                             f"{did_you_mean([real])}", [real])  # fmt: skip
+    return True
 
 
 def _in_a_class(node: Any) -> bool:

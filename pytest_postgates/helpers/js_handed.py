@@ -1,0 +1,188 @@
+"""What gate 15's JavaScript/TypeScript fence reader makes of a member whose value no rule
+types: the parameters of the callbacks a sample hands to the product
+(``app.get("/", (request, reply) => ...)``, ``hooks: { afterResponse: [response => ...] }``,
+``schema.error((errors) => ...)``), which the product calls with values the sample does not
+show, and a name the page never binds that is the product's by its name (``fastify.get``
+with no ``fastify`` bound: its module or an instance of it, not told). A member used on
+either, not judged otherwise, is listed ``unjudged`` with the reason, never passed over.
+Each function takes the fence reader
+(:class:`~pytest_postgates.helpers.js_reading.FenceReading`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pytest_postgates.helpers.js_tree import node_text, unwrap
+from pytest_postgates.helpers.js_unbound import package_word
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_reading import FenceReading
+
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
+# Where a callback sits in a call's arguments: itself, or inside an object or array literal
+# (an option's value, a list of hooks), an object's pair or a spread.
+_HOLDERS = frozenset({"object", "array", "pair"})
+_PATTERNS = frozenset(
+    {"identifier", "required_parameter", "optional_parameter", "object_pattern",
+     "array_pattern", "assignment_pattern", "shorthand_property_identifier_pattern",
+     "pair_pattern", "rest_pattern", "formal_parameters"}
+)  # fmt: skip
+
+
+def handed(sample: FenceReading, node: Any) -> None:
+    """Record the parameters of the functions a call or ``new`` of the product's is passed
+    (directly, or inside the object and array literals it is passed): (name, the bytes of
+    the function, the call as shown)."""
+    shown = _product_call(sample, node)
+    arguments = node.child_by_field_name("arguments") if shown else None
+    if arguments is None or shown is None:
+        return
+    for function in _callbacks(arguments):
+        parameters = function.child_by_field_name("parameters")
+        if parameters is None:
+            parameters = function.child_by_field_name("parameter")
+        for name in _parameter_names(parameters):
+            local = node_text(sample.source, name)
+            sample.handed.append((local, function.start_byte, function.end_byte, shown))
+
+
+def unjudged_member(sample: FenceReading, node: Any, obj: Any, name: str, line: int,
+                    text: str) -> None:  # fmt: skip
+    """List a member use no rule typed when its chain starts at a parameter of a callback
+    handed to the product, or at a name never bound that is the product's by its name
+    (once per chain, at its outermost member)."""
+    if not _outermost(node):
+        return
+    root = _root(obj)
+    if root is None or root.type != "identifier":
+        return
+    local = node_text(sample.source, root)
+    used = " ".join(node_text(sample.source, node).split())[:80]
+    at = root.start_byte
+    around = [h for h in sample.handed if h[0] == local and h[1] <= at < h[2]]
+    if around:
+        # The innermost function around the use binds the name.
+        call = max(around, key=lambda h: h[1])[3]
+        sample.report.skip(line, text, f"{used}: {local} is a parameter of the callback "
+                           f"handed to {call}, whose type the sample does not show")  # fmt: skip
+        return
+    if sample.is_bound(root, local) or local in sample.values:
+        return
+    if sample.package_word and package_word(local) == sample.package_word:
+        sample.report.skip(line, text, f"{used}: {local} is never bound in the page's samples "
+                           "(the product's module or an instance of it: not told)")  # fmt: skip
+
+
+def _product_call(sample: FenceReading, node: Any) -> str | None:
+    """The call as shown (``app.get()``) when its callee is the product's (a value the
+    reader holds as the product's, through chains, or a name never bound that is the
+    product's by its name), else None."""
+    if node.type == "new_expression":
+        constructor = node.child_by_field_name("constructor")
+        if constructor is None or sample.constructed(node) is None:
+            return None
+        return f"new {' '.join(node_text(sample.source, constructor).split())[:60]}()"
+    function = node.child_by_field_name("function")
+    if function is None:
+        return None
+    function = unwrap(function)
+    shown = f"{' '.join(node_text(sample.source, function).split())[:60]}()"
+    if function.type == "member_expression":
+        inner = function.child_by_field_name("object")
+        held = sample.value_of(inner) if inner is not None else None
+    elif function.type == "identifier":
+        held = sample.called(function)
+    else:
+        return None
+    if held is not None:
+        return shown
+    root = _root(function)
+    if root is None or root.type != "identifier":
+        return None
+    local = node_text(sample.source, root)
+    if sample.is_bound(root, local) or not sample.package_word:
+        return None
+    return shown if package_word(local) == sample.package_word else None
+
+
+def _callbacks(arguments: Any) -> list[Any]:
+    found: list[Any] = []
+    stack = list(arguments.named_children)
+    while stack:
+        part = unwrap(stack.pop())
+        if part.type in _FUNCTIONS:
+            found.append(part)
+        elif part.type in _HOLDERS or part.type == "spread_element":
+            stack.extend(part.named_children)
+    return found
+
+
+def _parameter_names(parameters: Any) -> list[Any]:
+    """The identifiers a parameter list binds (patterns taken apart, defaults and type
+    annotations left out)."""
+    if parameters is None:
+        return []
+    if parameters.type == "identifier":
+        return [parameters]
+    names: list[Any] = []
+    stack = [parameters]
+    while stack:
+        part = stack.pop()
+        if part.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.append(part)
+            continue
+        if part.type == "assignment_pattern":
+            left = part.child_by_field_name("left")
+            stack.extend([left] if left is not None else [])
+            continue
+        if part.type == "pair_pattern":
+            value = part.child_by_field_name("value")
+            stack.extend([value] if value is not None else [])
+            continue
+        if part.type in ("required_parameter", "optional_parameter"):
+            pattern = part.child_by_field_name("pattern")
+            stack.extend([pattern] if pattern is not None else [])
+            continue
+        if part.type in _PATTERNS:
+            stack.extend(part.named_children)
+    return names
+
+
+def _root(node: Any) -> Any:
+    """The start of a chain of members and calls (``a`` of ``a.b().c``)."""
+    while node is not None:
+        node = unwrap(node)
+        if node.type == "member_expression":
+            node = node.child_by_field_name("object")
+        elif node.type == "call_expression":
+            node = node.child_by_field_name("function")
+        else:
+            return node
+    return None
+
+
+def _same(one: Any, other: Any) -> bool:
+    return other is not None and (one.start_byte, one.end_byte, one.type) == (
+        other.start_byte, other.end_byte, other.type
+    )  # fmt: skip
+
+
+def _outermost(node: Any) -> bool:
+    """Whether the member expression ``node`` is not itself the object of a longer chain
+    (``a.b`` of ``a.b.c`` or of ``a.b().c``)."""
+    current, parent = node, node.parent
+    while parent is not None:
+        called = (
+            parent.child_by_field_name("function") if parent.type == "call_expression" else None
+        )
+        if called is not None and _same(current, called):
+            current, parent = parent, parent.parent
+            continue
+        if parent.type in ("parenthesized_expression", "non_null_expression"):
+            current, parent = parent, parent.parent
+            continue
+        return not (
+            parent.type == "member_expression"
+            and _same(current, parent.child_by_field_name("object"))
+        )
+    return True
