@@ -219,6 +219,11 @@ def test_a_name_linked_to_the_products_api_is_a_claim(
     # A real name so linked grounds.
     real = "Use [`Cleaner`][tidy.core.Cleaner] to clean.\n"
     assert _outcome(real, "Cleaner", tmp_path, ctx)["outcome"] == "grounded"
+    # A text that ends in the target's own name reaches it through a value the page or
+    # another party makes (the page's `my_cleaner`, a subclass of another package).
+    for text in ("my_cleaner.run()", "SpecialCleaner(...).run()"):
+        body = f"Call [`{text}`][tidy.core.Cleaner.run] then.\n"
+        assert _outcome(body, text, tmp_path, ctx).get("rule") != "anchor-link-target"
 
 
 OPTION_TABLE = """export const options = {

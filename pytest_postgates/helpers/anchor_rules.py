@@ -199,7 +199,8 @@ RULES = (
         "a claim",
         "the text of a link whose target is a name the product declares, rooted at one of its "
         "modules: an MkDocs autoref (`[`Text`][pkg.mod.Name]`) or a URL whose fragment is such a "
-        "chain (`api.md#pkg.mod.Name`): the page links the name to the product's own API",
+        "chain (`api.md#pkg.mod.Name`): the page links the name to the product's own API (a text "
+        "ending in the target's own name, `graph.render()`, reaches that name)",
         "tests/test_anchor_rules.py::test_a_name_linked_to_the_products_api_is_a_claim",
     ),
     Anchor(
@@ -264,7 +265,8 @@ def anchor(
             and _enumerated_with_product_names(text, sentence, model)
         ),
         "anchor-link-target": lambda: (
-            model is not None and _linked_to_product(_link_targets(text, line, post, href), model)
+            model is not None
+            and _linked_to_product(text, _link_targets(text, line, post, href), model)
         ),
         "anchor-option-near": lambda: (
             kind == "flag" and model is not None and _near_an_option(text, model, rules_off)
@@ -469,16 +471,21 @@ def _link_targets(text: str, line: int, post: Post, href: str) -> list[str]:
     return targets
 
 
-def _linked_to_product(targets: list[str], model: ApiModel) -> bool:
+def _linked_to_product(text: str, targets: list[str], model: ApiModel) -> bool:
     """Whether a target is a name the product declares, rooted at one of its modules
-    (`pkg.mod.Name`): a fragment such as `#install` or `#cleaner` names a section, not the
-    API."""
+    (`pkg.mod.Name`), that the text does not end in: a fragment such as `#install` or
+    `#cleaner` names a section, not the API, and a text ending in the target's own name
+    (`graph.render()` for `pkg.Graph.render`, a value of the page's sample or another
+    party's subclass) reaches that very name."""
     if not model.available or not model.facts.decls:
         return False
+    mine = chain_parts(signature_name(text)) or []
     for target in targets:
         parts = chain_parts(target)
         rooted = parts is not None and len(parts) >= 2 and parts[0] in model.modules
-        if rooted and parts and model.resolve(parts).outcome == "found":
+        if not rooted or not parts or (mine and mine[-1] == parts[-1]):
+            continue
+        if model.resolve(parts).outcome == "found":
             return True
     return False
 
