@@ -229,6 +229,7 @@ def test_a_name_linked_to_the_products_api_is_a_claim(
 OPTION_TABLE = """export const options = {
   cacheStrategy: { type: "choice", description: "What the cache keys on." },
   ignorePath: { type: "path", description: "The ignore file." },
+  maxCacheAge: { type: "int", description: "Seconds a cache entry lives." },
 };
 """
 
@@ -244,6 +245,9 @@ OPTION_TABLE = """export const options = {
         # Near no option of the product: another program's flag, or too short to tell.
         ("--save-exact", ("unjudged", "not-anchored")),
         ("--cachy", ("unjudged", "not-anchored")),
+        # A word added to or replaced in an option: as likely another option of its family.
+        ("--cache-strategy-mode", ("unjudged", "not-anchored")),
+        ("--max-cache-size", ("unjudged", "not-anchored")),
     ],
 )
 def test_a_flag_near_an_option_the_product_declares_is_a_claim(

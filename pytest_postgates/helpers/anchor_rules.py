@@ -208,7 +208,9 @@ RULES = (
         "a claim",
         "a long option the product's code does not write, whose option name (as written, "
         "camelCased or snake_cased: `--cache-strotegy` -> `cacheStrotegy`) is a near miss of "
-        "a name the product declares or writes as a key, member or parameter (`cacheStrategy`): "
+        "a name the product declares or writes as a key, member or parameter (`cacheStrategy`) "
+        "by a misspelling (a letter, or the words swapped; a word added, replaced or changed "
+        "is another option of the family as often): "
         "a parser whose options are read from the product's own option table, which the model "
         "does not read as a command line",
         "tests/test_anchor_rules.py::test_a_flag_near_an_option_the_product_declares_is_a_claim",
@@ -450,6 +452,12 @@ def _near_an_option(text: str, model: ApiModel, off: frozenset[str]) -> bool:
         return False  # a short word is near too many names
     camel = re.sub(r"-([a-z0-9])", lambda m: m.group(1).upper(), name)
     snake = name.replace("-", "_")
+    # A flag that shares all its words but one with an option (one added, replaced or
+    # changed) is as often another option of its family (`--rag-embedding-model` beside
+    # `embeddingModel` and `RAG_EMBEDDING_ERROR`, in a post that says the CLI lacks it) as
+    # a misspelt one: only a misspelling (a letter changed, added, dropped or swapped; the
+    # words swapped) anchors a flag.
+    off = off | {"near-word-added", "near-word-replaced", "near-word-changed"}
     return any(
         resemblance(model, variant, key=True, off=off) is not None
         for variant in dict.fromkeys((camel, snake))
