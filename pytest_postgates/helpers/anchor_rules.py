@@ -59,6 +59,15 @@ it is.
 type is closed) was deleted in session 21 on the other projects' held-out figures, where it
 decides no token, and restored the same session: on NeuroLink's own docs folder, held out
 from the blog it was written on, it anchors real defects (the invented `officeFiles`).
+
+Added in session 22 for the tokens nothing tied to the product (issue 24: 145 of the 198
+held-out planted inventions missed were ``not-anchored``), each read off the product's code,
+never its prose: ``anchor-enumerated`` (a sentence that lists the product's names presents
+each item as the product's), ``anchor-link-target`` (a link, an MkDocs autoref above all,
+whose target is a declared name rooted at a product module) and ``anchor-option-near`` (a
+flag misspelling an option the product's own option table declares, where the model reads
+no parser: prettier's). Their figures are in the commit messages until bench/ablation.py
+measures them.
 """
 
 from __future__ import annotations
