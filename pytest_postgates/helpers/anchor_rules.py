@@ -202,6 +202,13 @@ RULES = (
         "two other items or more, and more than half of them, are the product's names: a "
         "sentence listing the product's fields or options presents each item as the product's",
         "tests/test_anchor_rules.py::test_a_name_enumerated_with_product_names_is_a_claim",
+        earns=(
+            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
+            "its claims are 3 caught planted inventions of the tune half (pydantic-ai) and 0 "
+            "of the report half's commander.js and vite; it made no finding on either half's "
+            "docs (bench/docs_precision.py) and decided no natural-drift case; on the NeuroLink "
+            "blog 2 findings, both labelled unsure (later-release codexProxy, geminiProxy)"
+        ),
     ),
     Anchor(
         "anchor-link-target",
@@ -211,6 +218,13 @@ RULES = (
         "chain (`api.md#pkg.mod.Name`): the page links the name to the product's own API (a text "
         "ending in the target's own name, `graph.render()`, reaches that name)",
         "tests/test_anchor_rules.py::test_a_name_linked_to_the_products_api_is_a_claim",
+        earns=(
+            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
+            "its claims are 19 caught planted inventions of the tune half (pydantic-ai's "
+            "autorefs) and 0 of the report half's commander.js and vite; no finding on either "
+            "half's docs (2 false ones before aec3575, a text ending in the target's name), no "
+            "natural-drift case, nothing on the NeuroLink benches"
+        ),
     ),
     Anchor(
         "anchor-option-near",
@@ -223,6 +237,12 @@ RULES = (
         "a parser whose options are read from the product's own option table, which the model "
         "does not read as a command line",
         "tests/test_anchor_rules.py::test_a_flag_near_an_option_the_product_declares_is_a_claim",
+        earns=(
+            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
+            "its claims are 10 of prettier's 11 planted flags (tune; 0 before) and 1 of vite's "
+            "7 (report half, commander.js and vite run); no finding on either half's docs, no "
+            "natural-drift case, nothing on the NeuroLink benches"
+        ),
     ),
 )
 
