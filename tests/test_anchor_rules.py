@@ -191,6 +191,113 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
 
 
+@pytest.mark.parametrize(
+    ("body", "decided"),
+    [
+        # An MkDocs autoref to a product class, and a link into its API page's fragment.
+        ("Use [`Scrubber`][tidy.core.Cleaner] to clean.\n", ("ungrounded", "anchor-link-target")),
+        (
+            "Use the [`Scrubber`](api.md#tidy.core.Cleaner) class.\n",
+            ("ungrounded", "anchor-link-target"),
+        ),
+        # A target the product does not declare, another package's, or a section's fragment.
+        ("Use [`Scrubber`][tidy.core.Sweeper] to clean.\n", ("unjudged", "not-anchored")),
+        ("Use [`Scrubber`][scrubkit.Scrubber] to clean.\n", ("unjudged", "not-anchored")),
+        ("Use the [`Scrubber`](api.md#cleaner) class.\n", ("unjudged", "not-anchored")),
+    ],
+)
+def test_a_name_linked_to_the_products_api_is_a_claim(
+    body: str, decided: tuple[str, str], py_repo: Path, tmp_path: Path
+) -> None:
+    """A link whose target is a declared name rooted at a product module (an autoref, or a
+    URL fragment naming one) presents its text as the product's: a text the product's code
+    does not have is a finding, named for the anchor; turned off, it is not anchored."""
+    ctx = _anchored(py_repo, tmp_path)
+    assert _decided(_outcome(body, "Scrubber", tmp_path, ctx)) == decided
+    off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-link-target",))
+    assert _decided(_outcome(body, "Scrubber", tmp_path, off)) == ("unjudged", "not-anchored")
+    # A real name so linked grounds.
+    real = "Use [`Cleaner`][tidy.core.Cleaner] to clean.\n"
+    assert _outcome(real, "Cleaner", tmp_path, ctx)["outcome"] == "grounded"
+    # A text that ends in the target's own name reaches it through a value the page or
+    # another party makes (the page's `my_cleaner`, a subclass of another package).
+    for text in ("my_cleaner.run()", "SpecialCleaner(...).run()"):
+        body = f"Call [`{text}`][tidy.core.Cleaner.run] then.\n"
+        assert _outcome(body, text, tmp_path, ctx).get("rule") != "anchor-link-target"
+
+
+OPTION_TABLE = """export const options = {
+  cacheStrategy: { type: "choice", description: "What the cache keys on." },
+  ignorePath: { type: "path", description: "The ignore file." },
+  maxCacheAge: { type: "int", description: "Seconds a cache entry lives." },
+};
+"""
+
+
+@pytest.mark.parametrize(
+    ("token", "decided"),
+    [
+        ("--cache-strotegy", ("ungrounded", "anchor-option-near")),
+        ("--ignori-path=.gitignore", ("ungrounded", "anchor-option-near")),
+        ("--no-cache-strotegy", ("ungrounded", "anchor-option-near")),
+        # Declared by name: the option table's key grounds it.
+        ("--cache-strategy", ("grounded", "flag-option-name")),
+        # Near no option of the product: another program's flag, or too short to tell.
+        ("--save-exact", ("unjudged", "not-anchored")),
+        ("--cachy", ("unjudged", "not-anchored")),
+        # A word added to or replaced in an option: as likely another option of its family.
+        ("--cache-strategy-mode", ("unjudged", "not-anchored")),
+        ("--max-cache-size", ("unjudged", "not-anchored")),
+    ],
+)
+def test_a_flag_near_an_option_the_product_declares_is_a_claim(
+    token: str, decided: tuple[str, str], tmp_path: Path
+) -> None:
+    """A product whose command line takes the options of its own option table (prettier's
+    `cacheStrategy: {type: ...}` for `--cache-strategy`), which the model does not read as
+    a parser: a flag whose name is a near miss of one of those options is a claim."""
+    files = {
+        "package.json": '{"name": "prim", "version": "1.0.0", "main": "src/index.js"}\n',
+        "src/index.js": "export { options } from './options.js';\n",
+        "src/options.js": OPTION_TABLE,
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    ctx = _anchored(repo, tmp_path)
+    body = f"Run prim with `{token}` to change it.\n"
+    assert _decided(_outcome(body, token, tmp_path, ctx)) == decided
+    if decided[1] == "anchor-option-near":
+        off = _anchored(repo, tmp_path / "off", symbol_rules_off=("anchor-option-near",))
+        assert _decided(_outcome(body, token, tmp_path, off)) == ("unjudged", "not-anchored")
+
+
+@pytest.mark.parametrize(
+    ("body", "decided"),
+    [
+        ("Its tools: `clean_file`, `scan_tree` and `zap_cache`.\n", "anchor-enumerated"),
+        ("Pass `zap_cache`, `clean_file` or `scan_tree` here.\n", "anchor-enumerated"),
+        # Not one enumeration: the items are joined by words of the sentence.
+        ("Run `clean_file` after `scan_tree` with `zap_cache` set.\n", "not-anchored"),
+        # Half of the other items or fewer are the product's.
+        (
+            "Its tools: `clean_file`, `scan_tree`, `zip_it`, `frob_it` and `zap_cache`.\n",
+            "not-anchored",
+        ),
+        ("Its tools: `clean_file`, `frob_it` and `zap_cache`.\n", "not-anchored"),
+    ],
+)
+def test_a_name_enumerated_with_product_names_is_a_claim(
+    body: str, decided: str, py_repo: Path, tmp_path: Path
+) -> None:
+    """A sentence that lists the product's names (two other items or more, more than half
+    of them) presents each item as the product's: one the product's code does not have is
+    a finding; turned off, it is not anchored."""
+    ctx = _anchored(py_repo, tmp_path)
+    outcome = "ungrounded" if decided != "not-anchored" else "unjudged"
+    assert _decided(_outcome(body, "zap_cache", tmp_path, ctx)) == (outcome, decided)
+    off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-enumerated",))
+    assert _decided(_outcome(body, "zap_cache", tmp_path, off)) == ("unjudged", "not-anchored")
+
+
 PRETTY_CLI = """import argparse
 
 def main() -> None:

@@ -334,7 +334,17 @@ def judge(
             "it: prose is no evidence for a code name",
         )
     anchored = anchor(
-        text, kind, token.line, post, sentence, repos, model, presented, rules_off, keys
+        text,
+        kind,
+        token.line,
+        post,
+        sentence,
+        repos,
+        model,
+        presented,
+        rules_off,
+        keys,
+        token.href,
     )
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim

@@ -59,6 +59,15 @@ it is.
 type is closed) was deleted in session 21 on the other projects' held-out figures, where it
 decides no token, and restored the same session: on NeuroLink's own docs folder, held out
 from the blog it was written on, it anchors real defects (the invented `officeFiles`).
+
+Added in session 22 for the tokens nothing tied to the product (issue 24: 145 of the 198
+held-out planted inventions missed were ``not-anchored``), each read off the product's code,
+never its prose: ``anchor-enumerated`` (a sentence that lists the product's names presents
+each item as the product's), ``anchor-link-target`` (a link, an MkDocs autoref above all,
+whose target is a declared name rooted at a product module) and ``anchor-option-near`` (a
+flag misspelling an option the product's own option table declares, where the model reads
+no parser: prettier's). Their figures are in the commit messages until bench/ablation.py
+measures them.
 """
 
 from __future__ import annotations
@@ -72,8 +81,9 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.name_spelling import words
+from pytest_postgates.evidence.near_miss import resemblance
 from pytest_postgates.evidence.repomap import LANGUAGES
-from pytest_postgates.helpers.model_grounding import chain_parts, signature_name
+from pytest_postgates.helpers.model_grounding import chain_parts, long_flag, signature_name
 from pytest_postgates.helpers.outcome_rules import Repos
 from pytest_postgates.helpers.typed_keys import TypedKeys, closed_product_key
 from pytest_postgates.post import Post
@@ -185,6 +195,55 @@ RULES = (
             "b9a2a19)"
         ),
     ),
+    Anchor(
+        "anchor-enumerated",
+        "a claim",
+        "an item of an enumeration of code spans in one sentence (`a`, `b` and `c`) in which "
+        "two other items or more, and more than half of them, are the product's names: a "
+        "sentence listing the product's fields or options presents each item as the product's",
+        "tests/test_anchor_rules.py::test_a_name_enumerated_with_product_names_is_a_claim",
+        earns=(
+            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
+            "its claims are 3 caught planted inventions of the tune half (pydantic-ai) and 0 "
+            "of the report half's commander.js and vite; it made no finding on either half's "
+            "docs (bench/docs_precision.py) and decided no natural-drift case; on the NeuroLink "
+            "blog 2 findings, both labelled unsure (later-release codexProxy, geminiProxy)"
+        ),
+    ),
+    Anchor(
+        "anchor-link-target",
+        "a claim",
+        "the text of a link whose target is a name the product declares, rooted at one of its "
+        "modules: an MkDocs autoref (`[`Text`][pkg.mod.Name]`) or a URL whose fragment is such a "
+        "chain (`api.md#pkg.mod.Name`): the page links the name to the product's own API (a text "
+        "ending in the target's own name, `graph.render()`, reaches that name)",
+        "tests/test_anchor_rules.py::test_a_name_linked_to_the_products_api_is_a_claim",
+        earns=(
+            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
+            "its claims are 19 caught planted inventions of the tune half (pydantic-ai's "
+            "autorefs) and 0 of the report half's commander.js and vite; no finding on either "
+            "half's docs (2 false ones before aec3575, a text ending in the target's name), no "
+            "natural-drift case, nothing on the NeuroLink benches"
+        ),
+    ),
+    Anchor(
+        "anchor-option-near",
+        "a claim",
+        "a long option the product's code does not write, whose option name (as written, "
+        "camelCased or snake_cased: `--cache-strotegy` -> `cacheStrotegy`) is a near miss of "
+        "a name the product declares or writes as a key, member or parameter (`cacheStrategy`) "
+        "by a misspelling (a letter, or the words swapped; a word added, replaced or changed "
+        "is another option of the family as often): "
+        "a parser whose options are read from the product's own option table, which the model "
+        "does not read as a command line",
+        "tests/test_anchor_rules.py::test_a_flag_near_an_option_the_product_declares_is_a_claim",
+        earns=(
+            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
+            "its claims are 10 of prettier's 11 planted flags (tune; 0 before) and 1 of vite's "
+            "7 (report half, commander.js and vite run); no finding on either half's docs, no "
+            "natural-drift case, nothing on the NeuroLink benches"
+        ),
+    ),
 )
 
 # The ways a page presents a token as the product's (outcome_rules.presentation) that
@@ -207,8 +266,10 @@ def anchor(
     presented: str | None,
     rules_off: frozenset[str] = frozenset(),
     keys: TypedKeys | None = None,
+    href: str = "",
 ) -> str | None:
-    """The name of the first anchor that ties the token to the product, or None."""
+    """The name of the first anchor that ties the token to the product, or None. ``href``:
+    the URL of a link whose text holds the token ("" if none)."""
     shown = presented if kind != "flag" else None
 
     # Two ways hold only where the product's code, not a word list, backs them.
@@ -229,6 +290,18 @@ def anchor(
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
         },
+        "anchor-enumerated": lambda: (
+            model is not None
+            and kind in ("symbol", "flag")
+            and _enumerated_with_product_names(text, sentence, model)
+        ),
+        "anchor-link-target": lambda: (
+            model is not None
+            and _linked_to_product(text, _link_targets(text, line, post, href), model)
+        ),
+        "anchor-option-near": lambda: (
+            kind == "flag" and model is not None and _near_an_option(text, model, rules_off)
+        ),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
         "anchor-listed": lambda: (
             model is not None and _listed_with_product_names(text, line, post, model)
@@ -344,21 +417,112 @@ def _listed_with_product_names(text: str, line: int, post: Post, model: ApiModel
                 other += step
     real = 0
     for sibling in siblings:
-        if text.startswith("--") and sibling.startswith("--"):
-            # A list of flags: a sibling is the product's when its parser takes it.
-            real += model.cli.flag(sibling.split()[0].split("=")[0]) is not None
-            if real >= 2:
-                return True
-            continue
-        name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
-        if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
-            real += 1
-        parts = chain_parts(name)
-        if parts and model.resolve(parts).outcome == "found":
-            real += 1
-        elif _DISTINCTIVE.fullmatch(name) and name in model.facts.identifiers:
-            real += 1  # a name the product's code writes (a tool it registers by string)
+        real += _product_name(text, sibling, model)
         if real >= 2:
+            return True
+    return False
+
+
+def _product_name(text: str, sibling: str, model: ApiModel) -> int:
+    """How many ways (0, 1 or 2) a sibling of ``text`` in a list is the product's name."""
+    if text.startswith("--") and sibling.startswith("--"):
+        # A list of flags: a sibling is the product's when its parser takes it.
+        return int(model.cli.flag(sibling.split()[0].split("=")[0]) is not None)
+    real = 0
+    name = signature_name(sibling)  # `def .json()` in a method listing is `.json()`
+    if name.startswith(".") and (chain_parts(name[1:]) or [""])[0] in model.member_names:
+        real += 1
+    parts = chain_parts(name)
+    if parts and model.resolve(parts).outcome == "found":
+        real += 1
+    elif _DISTINCTIVE.fullmatch(name) and name in model.facts.identifiers:
+        real += 1  # a name the product's code writes (a tool it registers by string)
+    return real
+
+
+# A code span of a sentence, and what may join two items of one enumeration.
+_SPAN = re.compile(r"(`+)(.+?)\1")
+_JOINER = re.compile(r"(?:,|;|/|,?\s*(?:and|or|and/or|as well as)|,?\s*(?:and|or)\s+also)", re.I)
+
+
+def _enumerated_with_product_names(text: str, sentence: str, model: ApiModel) -> bool:
+    """Whether the token is an item of an enumeration of code spans in its sentence
+    (`a`, `b` and `c`) in which two other items or more, and more than half of them, are
+    the product's names: a sentence that lists the product's fields, options or functions
+    presents each item as the product's."""
+    spans = [(m.start(), m.end(), m.group(2).strip()) for m in _SPAN.finditer(sentence)]
+    groups: list[list[str]] = []
+    last_end = -1
+    for start, end, content in spans:
+        if groups and _JOINER.fullmatch(sentence[last_end:start].strip()):
+            groups[-1].append(content)
+        else:
+            groups.append([content])
+        last_end = end
+    for group in groups:
+        if text not in group:
+            continue
+        siblings = [item for item in group if item != text]
+        real = sum(_product_name(text, sibling, model) > 0 for sibling in siblings)
+        if real >= 2 and 2 * real > len(siblings):
+            return True
+    return False
+
+
+def _near_an_option(text: str, model: ApiModel, off: frozenset[str]) -> bool:
+    """Whether a long option's name, as an identifier (as written, camelCased or
+    snake_cased), is a near miss of a name the product declares or writes: the option an
+    option table declares by that name (`cacheStrategy: { type: "choice" }`), misspelt."""
+    flag = long_flag(text)
+    if flag is None or not model.available or not model.facts.decls:
+        return False
+    name = flag[2:].removeprefix("no-")
+    if "-" not in name and len(name) < 5:
+        return False  # a short word is near too many names
+    camel = re.sub(r"-([a-z0-9])", lambda m: m.group(1).upper(), name)
+    snake = name.replace("-", "_")
+    # A flag that shares all its words but one with an option (one added, replaced or
+    # changed) is as often another option of its family (`--rag-embedding-model` beside
+    # `embeddingModel` and `RAG_EMBEDDING_ERROR`, in a post that says the CLI lacks it) as
+    # a misspelt one: only a misspelling (a letter changed, added, dropped or swapped; the
+    # words swapped) anchors a flag.
+    off = off | {"near-word-added", "near-word-replaced", "near-word-changed"}
+    return any(
+        resemblance(model, variant, key=True, off=off) is not None
+        for variant in dict.fromkeys((camel, snake))
+        if re.fullmatch(r"[A-Za-z_][\w]*", variant)
+    )
+
+
+def _link_targets(text: str, line: int, post: Post, href: str) -> list[str]:
+    """What the links holding the token point at: the identifier of an MkDocs autoref on
+    its line whose text holds it as a code span (`[`Text`][pkg.mod.Name]`, which Markdown
+    leaves as literal text), and the fragment of its link's URL."""
+    targets: list[str] = []
+    if 0 < line <= len(post.lines):
+        autoref = re.compile(r"\[[^\[\]\n]*`" + re.escape(text) + r"`[^\[\]\n]*\]\[([^\[\]\s]+)\]")
+        targets += [found.group(1) for found in autoref.finditer(post.lines[line - 1])]
+    fragment = href.partition("#")[2]
+    if fragment:
+        targets.append(fragment)
+    return targets
+
+
+def _linked_to_product(text: str, targets: list[str], model: ApiModel) -> bool:
+    """Whether a target is a name the product declares, rooted at one of its modules
+    (`pkg.mod.Name`), that the text does not end in: a fragment such as `#install` or
+    `#cleaner` names a section, not the API, and a text ending in the target's own name
+    (`graph.render()` for `pkg.Graph.render`, a value of the page's sample or another
+    party's subclass) reaches that very name."""
+    if not model.available or not model.facts.decls:
+        return False
+    mine = chain_parts(signature_name(text)) or []
+    for target in targets:
+        parts = chain_parts(target)
+        rooted = parts is not None and len(parts) >= 2 and parts[0] in model.modules
+        if not rooted or not parts or (mine and mine[-1] == parts[-1]):
+            continue
+        if model.resolve(parts).outcome == "found":
             return True
     return False
 
