@@ -67,7 +67,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 23
+MODEL_VERSION = 24
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -416,6 +416,26 @@ class ApiModel:
                 return Resolution("found", where=made)
         if head in self.classes:
             return self._chain(head, rest, head)
+        resolution = self._from_value(head, rest, head_called)
+        if resolution.outcome != "found" and rest:
+            # A name the code declares with a type holds a value of that type (`jestHooks:
+            # JestHookEmitter`): a chain found there is found, whatever the name's guess was.
+            for typed in self.typed_classes(head):
+                if typed != self.instance_class(head):
+                    found = self._chain(typed, rest, head)
+                    if found.outcome == "found":
+                        return found
+        return resolution
+
+    def typed_classes(self, name: str) -> list[str]:
+        """The product classes and interfaces the code declares ``name`` as (a typed field
+        or parameter of that name: :attr:`ModelFacts.typed_names`)."""
+        named = (t.rsplit(".", 1)[-1] for t in self.facts.typed_names.get(name, ()))
+        return [t for t in dict.fromkeys(named) if t in self.classes]
+
+    def _from_value(self, head: str, rest: list[str], head_called: bool) -> Resolution:
+        """A chain rooted at a name that is no module or class: an instance named for a
+        class, a declared function or value, or nothing the product declares."""
         instance = self.instance_class(head)
         if instance is not None:
             return self._chain(instance, rest, head)

@@ -302,6 +302,9 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                 )
             )
             known[qualname] = facts.classes[-1]
+    for declarations in types.types.values():
+        for declaration in declarations:
+            _add_typed_names(facts, declaration.body)
     for container, callables in types.callables.items():
         owner = f"{path}:{container}" if container else path
         for name, signatures in callables.items():
@@ -312,6 +315,8 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                     if parameter.name and parameter.name not in params:
                         params.append(parameter.name)
                     var_keyword = var_keyword or parameter.rest
+                    if parameter.type is not None:
+                        _add_typed_name(facts, parameter.name, parameter.type)
             line = signatures[0].line if signatures else 0
             qualname = f"{owner}.{name}"
             # One declared return type, when the signatures that declare one agree on it.
@@ -322,6 +327,46 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
             )
             for parameter_name in params:
                 facts.decls.append(Decl(parameter_name, "parameter", qualname, path, line))
+
+
+def _add_typed_names(facts: ModelFacts, body: Expr) -> None:
+    """Each field of an object type (nested object types and the members of unions and
+    intersections included) with the named types it is declared as."""
+    if not body:
+        return
+    if body[0] in ("union", "inter"):
+        for item in body[1]:
+            _add_typed_names(facts, item)
+    elif body[0] == "obj":
+        for field_name, (typed, _line, _text) in body[1].items():
+            _add_typed_name(facts, field_name, typed)
+
+
+def _add_typed_name(facts: ModelFacts, name: str, typed: Expr) -> None:
+    """Note that the code declares ``name`` (a field, a parameter) as the named types of
+    ``typed`` (`hooks: JestHookEmitter`, `server?: ServerOptions | null`), and go on into an
+    object type it is written as (a parameter's `{jestHooks?: JestHookEmitter}`)."""
+    if typed and typed[0] == "obj":
+        _add_typed_names(facts, typed)
+        return
+    named = _type_names(typed)
+    if name and named:
+        known = facts.typed_names.setdefault(name, [])
+        known.extend(n for n in named if n not in known)
+
+
+def _type_names(typed: Expr) -> list[str]:
+    """The named types a declared type is (`A`, `A | null`, `A & B`, `Readonly<A>`): the
+    name as written, generic arguments left out; none for any other shape."""
+    if not typed:
+        return []
+    if typed[0] == "ref":
+        if typed[1] in _SAME_MEMBERS and typed[2]:
+            return _type_names(typed[2][0])
+        return [str(typed[1])] if typed[1] else []
+    if typed[0] in ("union", "inter"):
+        return [name for item in typed[1] for name in _type_names(item)]
+    return []
 
 
 def _literal_union(body: Expr) -> bool:
