@@ -76,8 +76,10 @@ def test_python_annotations_of_parameters_and_class_attributes_are_typed_names()
                 "    def start(self) -> None: ...\n"
                 "class PollingObserver:\n"
                 "    def schedule(self) -> None: ...\n"
+                "from watchdog.observers import Observer\n"
                 "class Runner:\n"
                 "    file_watcher: 'Optional[PollingObserver]' = None\n"
+                "    observer: Observer\n"
                 "    def run(self, observer_pool: PollingObserver | None, count: int,\n"
                 "            *, watch_list: Union[FileWatcher, str]) -> None: ...\n"
             ),
@@ -93,3 +95,52 @@ def test_python_annotations_of_parameters_and_class_attributes_are_typed_names()
     assert model.resolve(["file_watcher", "schedule"]).outcome == "found"
     assert model.resolve(["file_watcher", "start"]).outcome == "found"
     assert model.resolve(["file_watcher", "stop"]).outcome == "missing"
+    # A class attribute's annotation types the chain through it: another package's class.
+    assert model.resolve(["Runner", "observer", "schedule"]).outcome == "unjudged"
+
+
+# As a bundler's configuration types: options typed as the product's own interfaces, as
+# another package's types, and as object types written inline.
+_CONFIG = {
+    "src/config.ts": (
+        "import type { WatchOptions } from 'chokidar'\n"
+        "import type { RollupOptions } from 'rollup'\n"
+        "export interface ServerOptions {\n"
+        "  watch?: WatchOptions | null; hmr?: HmrOptions | boolean\n"
+        "}\n"
+        "export interface HmrOptions { overlay?: boolean }\n"
+        "export interface BuildOptions { rollupOptions?: RollupOptions; minify?: boolean }\n"
+        "export interface UserConfig {\n"
+        "  server?: ServerOptions\n"
+        "  build?: BuildOptions\n"
+        "  css?: { modules?: { scopeBehaviour?: 'global' | 'local' } }\n"
+        "}\n"
+        "export function build(config: UserConfig): void {}\n"
+    ),
+}
+
+
+def test_a_chain_goes_on_into_the_declared_type_of_a_field() -> None:
+    model = build_model("c", _CONFIG)
+    assert model.resolve(["UserConfig", "server", "hmr", "overlay"]).outcome == "found"
+    # The field's own type decides, not any class's member of that name.
+    missed = model.resolve(["UserConfig", "server", "hmr", "minify"])
+    assert (missed.outcome, missed.owner, missed.missing) == ("missing", "HmrOptions", "minify")
+    # An object type written inline as a field's type: its fields are keys of the product.
+    assert model.resolve(["UserConfig", "css", "modules", "scopeBehaviour"]).outcome == "found"
+
+
+def test_members_of_a_field_declared_as_another_packages_type_are_unjudged() -> None:
+    model = build_model("c", _CONFIG)
+    for chain in (
+        ["UserConfig", "server", "watch", "usePolling"],
+        ["UserConfig", "build", "rollupOptions", "output", "manualChunks"],
+        # Rooted at the name a field is declared with (`server?: ServerOptions`), as a
+        # configuration reference writes its options.
+        ["server", "watch", "usePolling"],
+        ["rollupOptions", "output"],
+    ):
+        resolved = model.resolve(chain, head_called=False)
+        assert resolved.outcome == "unjudged", (chain, resolved)
+        assert "does not declare" in resolved.reason
+    assert model.resolve(["server", "hmr", "overlay"], head_called=False).outcome == "found"

@@ -295,6 +295,9 @@ class ModelFacts:
     # parameter or class attribute) -> the named types it is declared as, as written
     # (`jestHooks: JestHookEmitter`): what a value of that name holds.
     typed_names: dict[str, list[str]] = field(default_factory=dict)
+    # "<class qualname>.<field>" -> the named types the class declares that field as (a TS
+    # field, a Python annotated class attribute), as written: what a chain goes on into.
+    field_types: dict[str, list[str]] = field(default_factory=dict)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -376,6 +379,7 @@ class ModelFacts:
         for name, types in other.typed_names.items():
             known = self.typed_names.setdefault(name, [])
             known.extend(t for t in types if t not in known)
+        self.field_types.update(other.field_types)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -415,6 +419,7 @@ class ModelFacts:
             "union_aliases": self.union_aliases,
             "namespaces": self.namespaces,
             "typed_names": self.typed_names,
+            "field_types": self.field_types,
         }
 
     @classmethod
@@ -447,6 +452,7 @@ class ModelFacts:
             union_aliases={k: list(v) for k, v in data.get("union_aliases", {}).items()},
             namespaces=dict(data.get("namespaces", {})),
             typed_names={k: list(v) for k, v in data.get("typed_names", {}).items()},
+            field_types={k: list(v) for k, v in data.get("field_types", {}).items()},
         )
 
 

@@ -302,9 +302,9 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                 )
             )
             known[qualname] = facts.classes[-1]
-    for declarations in types.types.values():
+    for name, declarations in types.types.items():
         for declaration in declarations:
-            _add_typed_names(facts, declaration.body)
+            _add_field_types(facts, f"{path}:{name}", declaration.body, path)
     for container, callables in types.callables.items():
         owner = f"{path}:{container}" if container else path
         for name, signatures in callables.items():
@@ -340,6 +340,31 @@ def _add_typed_names(facts: ModelFacts, body: Expr) -> None:
     elif body[0] == "obj":
         for field_name, (typed, _line, _text) in body[1].items():
             _add_typed_name(facts, field_name, typed)
+
+
+def _add_field_types(
+    facts: ModelFacts, owner: str, body: Expr, path: str, nested: bool = False
+) -> None:
+    """Each field of a declared object type with the named types it is declared as
+    (:attr:`ModelFacts.field_types`, and as a typed name), and the fields of an object type
+    written inline as a field's type (`css?: { modules?: {...} }`): keys of their own."""
+    if not body:
+        return
+    if body[0] in ("union", "inter"):
+        for item in body[1]:
+            _add_field_types(facts, owner, item, path, nested)
+        return
+    if body[0] != "obj":
+        return
+    for field_name, (typed, line, _text) in body[1].items():
+        if nested:
+            facts.decls.append(Decl(field_name, "key", owner, path, line))
+        named = _type_names(typed)
+        if named:
+            _add_typed_name(facts, field_name, typed)
+            known = facts.field_types.setdefault(f"{owner}.{field_name}", [])
+            known.extend(n for n in named if n not in known)
+        _add_field_types(facts, f"{owner}.{field_name}", typed, path, nested=True)
 
 
 def _add_typed_name(facts: ModelFacts, name: str, typed: Expr) -> None:

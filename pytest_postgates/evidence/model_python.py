@@ -388,7 +388,7 @@ class _ModuleReader:
             elif isinstance(child, (ast.Assign, ast.AnnAssign)):
                 assigned = child.targets if isinstance(child, ast.Assign) else [child.target]
                 if isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name):
-                    self.typed(child.target.id, child.annotation)
+                    self.typed(child.target.id, child.annotation, f"{qualname}.{child.target.id}")
                 for expression in assigned:
                     for name in _names(expression):
                         member(name, "attribute", child.lineno)
@@ -396,13 +396,16 @@ class _ModuleReader:
             ClassFacts(qualname, node.name, self.path, node.lineno, members, bases, kind)
         )
 
-    def typed(self, name: str, annotation: ast.expr | None) -> None:
-        """Note the classes a parameter or class attribute is annotated as."""
+    def typed(self, name: str, annotation: ast.expr | None, field_of: str = "") -> None:
+        """Note the classes a parameter or (``field_of``: its qualname) a class attribute
+        is annotated as."""
         # A built-in (`str`, `int`) is no class of the product's: not kept.
         named = [n for n in _annotation_names(annotation) if n.rsplit(".", 1)[-1][:1].isupper()]
         if named:
             known = self.facts.typed_names.setdefault(name, [])
             known.extend(n for n in named if n not in known)
+            if field_of:
+                self.facts.field_types[field_of] = named
 
     def keys_read(self, node: ast.AST) -> None:
         """``x.get("key")``, ``x["key"]``, ``os.getenv("KEY")``: keys the code reads."""
