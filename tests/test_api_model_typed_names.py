@@ -1,6 +1,8 @@
-"""A name the product's code declares with a type holds a value of that type: a chain rooted
-at it is found when that type has the chain (issue 24: the model's own declarations, not a
-guess from the name, say what a documented value is)."""
+"""What the product's code says about its values beyond their declarations (issue 24: the
+model's own reading of the code, not a guess from a name, says what a documented value is):
+a name declared with a type holds that type, a chain goes on into a field's declared type
+(unjudged where that type is another package's), and a member assigned to a class after it
+is the class's."""
 
 from __future__ import annotations
 
@@ -144,3 +146,20 @@ def test_members_of_a_field_declared_as_another_packages_type_are_unjudged() -> 
         assert resolved.outcome == "unjudged", (chain, resolved)
         assert "does not declare" in resolved.reason
     assert model.resolve(["server", "hmr", "overlay"], head_called=False).outcome == "found"
+
+
+def test_a_member_assigned_to_a_class_after_it_is_a_static_member() -> None:
+    model = build_model(
+        "c",
+        {
+            "lib/AxiosError.js": (
+                "class AxiosError extends Error { toJSON() { return {} } }\n"
+                "AxiosError.from = (error, code) => new AxiosError(error.message, code)\n"
+                "AxiosError.prototype.isAxiosError = true\n"
+                "export default AxiosError\n"
+            ),
+        },
+    )
+    assert model.resolve(["AxiosError", "from"]).outcome == "found"
+    assert model.resolve(["AxiosError", "isAxiosError"]).outcome == "found"
+    assert model.resolve(["AxiosError", "fromError"]).outcome == "missing"
