@@ -163,3 +163,25 @@ def test_a_member_assigned_to_a_class_after_it_is_a_static_member() -> None:
     assert model.resolve(["AxiosError", "from"]).outcome == "found"
     assert model.resolve(["AxiosError", "isAxiosError"]).outcome == "found"
     assert model.resolve(["AxiosError", "fromError"]).outcome == "missing"
+
+
+def test_a_type_with_an_index_signature_takes_any_member() -> None:
+    model = build_model(
+        "c",
+        {
+            "lib/types/index.d.ts": (
+                "export interface ParserOptions {\n"
+                "  ecmaFeatures?: { jsx?: boolean; [key: string]: any } | undefined;\n"
+                "  [key: string]: any;\n"
+                "}\n"
+                "export interface LanguageOptions { parserOptions?: ParserOptions | undefined }\n"
+                "export interface Strict { parserOptions?: ParserOptions; name: string }\n"
+            ),
+        },
+    )
+    chain = ["LanguageOptions", "parserOptions", "ecmaVersion"]
+    resolved = model.resolve(chain)
+    assert resolved.outcome == "unjudged", resolved
+    assert "index signature" in resolved.reason
+    assert model.resolve(["LanguageOptions", "parserOptions", "ecmaFeatures"]).outcome == "found"
+    assert model.resolve(["Strict", "nme"]).outcome == "missing"  # no index signature: closed

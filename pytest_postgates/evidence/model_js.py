@@ -283,11 +283,13 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
             for field_name, line in fields:
                 facts.decls.append(Decl(field_name, "key", qualname, path, line))
             entry = known.get(qualname)
+            open_keys = [_ANY_KEY] if _any_key(declaration.body) else []
             if entry is not None:
                 entry.line = entry.line or declaration.line
                 entry.members.extend(f for f, _ in fields if f not in entry.members)
+                entry.bases.extend(b for b in open_keys if b not in entry.bases)
                 continue
-            bases = [_ref_name(e) for e in declaration.extends]
+            bases = [_ref_name(e) for e in declaration.extends] + open_keys
             if declaration.kind == "alias" and not _literal_union(declaration.body):
                 bases.extend(_alias_bases(declaration.body))
             facts.classes.append(
@@ -392,6 +394,22 @@ def _type_names(typed: Expr) -> list[str]:
     if typed[0] in ("union", "inter"):
         return [name for item in typed[1] for name in _type_names(item)]
     return []
+
+
+# The base a type with a string index signature (`[key: string]: any`) is given: it takes
+# any key, so a member it does not list is not judged (never "not declared").
+_ANY_KEY = "an index signature (any key)"
+
+
+def _any_key(body: Expr) -> bool:
+    """Whether an object type (or a member of its intersection) takes any string key."""
+    if not body:
+        return False
+    if body[0] == "obj":
+        return body[2] is not None
+    if body[0] == "inter":
+        return any(_any_key(item) for item in body[1])
+    return False
 
 
 def _literal_union(body: Expr) -> bool:
