@@ -67,7 +67,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 23
+MODEL_VERSION = 24
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -416,6 +416,41 @@ class ApiModel:
                 return Resolution("found", where=made)
         if head in self.classes:
             return self._chain(head, rest, head)
+        resolution = self._from_value(head, rest, head_called)
+        if resolution.outcome != "missing" or not rest:
+            return resolution
+        # A name the code declares with a type holds a value of that type (`jestHooks:
+        # JestHookEmitter`): a chain found there is found, whatever the name's guess was;
+        # a name declared only as types the product does not have (`watch: WatchOptions`
+        # from chokidar) holds another party's value, whose members are not judged.
+        typed = self.facts.typed_names.get(head, [])
+        product = self.typed_classes(head)
+        tried = [self._chain(name, rest, head) for name in product]
+        for outcome in ("found", "unjudged"):
+            for chained in tried:
+                if chained.outcome == outcome:
+                    return chained
+        if typed and not product:
+            return Resolution("unjudged", reason=_outside(head, typed))
+        return resolution
+
+    def typed_classes(self, name: str) -> list[str]:
+        """The product classes and interfaces the code declares ``name`` as (a typed field
+        or parameter of that name: :attr:`ModelFacts.typed_names`)."""
+        named = (t.rsplit(".", 1)[-1] for t in self.facts.typed_names.get(name, ()))
+        return [t for t in dict.fromkeys(named) if t in self.classes]
+
+    def _field_types(self, class_name: str, member: str) -> list[str]:
+        """The named types the class ``class_name`` declares its field ``member`` as."""
+        return [
+            typed
+            for entry in self.classes.get(class_name, [])
+            for typed in self.facts.field_types.get(f"{entry.qualname}.{member}", [])
+        ]
+
+    def _from_value(self, head: str, rest: list[str], head_called: bool) -> Resolution:
+        """A chain rooted at a name that is no module or class: an instance named for a
+        class, a declared function or value, or nothing the product declares."""
         instance = self.instance_class(head)
         if instance is not None:
             return self._chain(instance, rest, head)
@@ -492,6 +527,11 @@ class ApiModel:
                     "missing", owner=current, missing=part, nearest=self._near(part, members)
                 )
             following = self._member_type(current, part)
+            declared = self._field_types(current, part) if following is None else []
+            if declared and position + 1 < len(rest):
+                # A field declared as a type the product does not have (`rollupOptions:
+                # RollupOptions`): what follows is that type's, not the product's.
+                return Resolution("unjudged", reason=_outside(f"{current}.{part}", declared))
             if following is None:
                 return (
                     self._loose(rest[position + 1 :], part)
@@ -513,6 +553,10 @@ class ApiModel:
         a method whose return annotation names a product class)."""
         if member in self.classes:
             return member
+        for typed in self._field_types(class_name, member):
+            simple = typed.rsplit(".", 1)[-1]
+            if simple in self.classes:
+                return simple
         for entry in self.classes.get(class_name, []):
             for function in self.callables.get(f"{entry.qualname}.{member}", []):
                 named = re.sub(r"[\[<].*|^[\"']|[\"']$", "", function.returns).rsplit(".", 1)[-1]
@@ -529,6 +573,14 @@ class ApiModel:
                 owner = f"any product class (after {after})" if rooted else "the product"
                 return Resolution("missing", owner=owner, missing=part, nearest=self._near(part))
         return Resolution("found", where=f"a member of a product class (after {after})")
+
+
+def _outside(name: str, types: Sequence[str]) -> str:
+    return (
+        f"{name} is declared as {' | '.join(types)}, a type the product's code does not "
+        "declare (another package's, or one the model does not read): its members are not "
+        "judged"
+    )
 
 
 # ---------------------------------------------------------------------- build and cache

@@ -291,6 +291,13 @@ class ModelFacts:
     # JS/TS: "path:alias" -> the file whose names `export * as alias from "./file"` in
     # ``path`` re-exports as one namespace (a package's `util`: `prettier.util.x`).
     namespaces: dict[str, str] = field(default_factory=dict)
+    # A name the code declares with a type (a TS field or parameter, a Python annotated
+    # parameter or class attribute) -> the named types it is declared as, as written
+    # (`jestHooks: JestHookEmitter`): what a value of that name holds.
+    typed_names: dict[str, list[str]] = field(default_factory=dict)
+    # "<class qualname>.<field>" -> the named types the class declares that field as (a TS
+    # field, a Python annotated class attribute), as written: what a chain goes on into.
+    field_types: dict[str, list[str]] = field(default_factory=dict)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -369,6 +376,10 @@ class ModelFacts:
         self.name_dispatch.update(other.name_dispatch)
         self.union_aliases.update(other.union_aliases)
         self.namespaces.update(other.namespaces)
+        for name, types in other.typed_names.items():
+            known = self.typed_names.setdefault(name, [])
+            known.extend(t for t in types if t not in known)
+        self.field_types.update(other.field_types)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -407,6 +418,8 @@ class ModelFacts:
             "name_dispatch": self.name_dispatch,
             "union_aliases": self.union_aliases,
             "namespaces": self.namespaces,
+            "typed_names": self.typed_names,
+            "field_types": self.field_types,
         }
 
     @classmethod
@@ -438,6 +451,8 @@ class ModelFacts:
             name_dispatch={k: list(v) for k, v in data.get("name_dispatch", {}).items()},
             union_aliases={k: list(v) for k, v in data.get("union_aliases", {}).items()},
             namespaces=dict(data.get("namespaces", {})),
+            typed_names={k: list(v) for k, v in data.get("typed_names", {}).items()},
+            field_types={k: list(v) for k, v in data.get("field_types", {}).items()},
         )
 
 

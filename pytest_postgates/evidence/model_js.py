@@ -283,11 +283,13 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
             for field_name, line in fields:
                 facts.decls.append(Decl(field_name, "key", qualname, path, line))
             entry = known.get(qualname)
+            open_keys = [_ANY_KEY] if _any_key(declaration.body) else []
             if entry is not None:
                 entry.line = entry.line or declaration.line
                 entry.members.extend(f for f, _ in fields if f not in entry.members)
+                entry.bases.extend(b for b in open_keys if b not in entry.bases)
                 continue
-            bases = [_ref_name(e) for e in declaration.extends]
+            bases = [_ref_name(e) for e in declaration.extends] + open_keys
             if declaration.kind == "alias" and not _literal_union(declaration.body):
                 bases.extend(_alias_bases(declaration.body))
             facts.classes.append(
@@ -302,6 +304,9 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                 )
             )
             known[qualname] = facts.classes[-1]
+    for name, declarations in types.types.items():
+        for declaration in declarations:
+            _add_field_types(facts, f"{path}:{name}", declaration.body, path)
     for container, callables in types.callables.items():
         owner = f"{path}:{container}" if container else path
         for name, signatures in callables.items():
@@ -312,6 +317,8 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
                     if parameter.name and parameter.name not in params:
                         params.append(parameter.name)
                     var_keyword = var_keyword or parameter.rest
+                    if parameter.type is not None:
+                        _add_typed_name(facts, parameter.name, parameter.type)
             line = signatures[0].line if signatures else 0
             qualname = f"{owner}.{name}"
             # One declared return type, when the signatures that declare one agree on it.
@@ -322,6 +329,87 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
             )
             for parameter_name in params:
                 facts.decls.append(Decl(parameter_name, "parameter", qualname, path, line))
+
+
+def _add_typed_names(facts: ModelFacts, body: Expr) -> None:
+    """Each field of an object type (nested object types and the members of unions and
+    intersections included) with the named types it is declared as."""
+    if not body:
+        return
+    if body[0] in ("union", "inter"):
+        for item in body[1]:
+            _add_typed_names(facts, item)
+    elif body[0] == "obj":
+        for field_name, (typed, _line, _text) in body[1].items():
+            _add_typed_name(facts, field_name, typed)
+
+
+def _add_field_types(
+    facts: ModelFacts, owner: str, body: Expr, path: str, nested: bool = False
+) -> None:
+    """Each field of a declared object type with the named types it is declared as
+    (:attr:`ModelFacts.field_types`, and as a typed name), and the fields of an object type
+    written inline as a field's type (`css?: { modules?: {...} }`): keys of their own."""
+    if not body:
+        return
+    if body[0] in ("union", "inter"):
+        for item in body[1]:
+            _add_field_types(facts, owner, item, path, nested)
+        return
+    if body[0] != "obj":
+        return
+    for field_name, (typed, line, _text) in body[1].items():
+        if nested:
+            facts.decls.append(Decl(field_name, "key", owner, path, line))
+        named = _type_names(typed)
+        if named:
+            _add_typed_name(facts, field_name, typed)
+            known = facts.field_types.setdefault(f"{owner}.{field_name}", [])
+            known.extend(n for n in named if n not in known)
+        _add_field_types(facts, f"{owner}.{field_name}", typed, path, nested=True)
+
+
+def _add_typed_name(facts: ModelFacts, name: str, typed: Expr) -> None:
+    """Note that the code declares ``name`` (a field, a parameter) as the named types of
+    ``typed`` (`hooks: JestHookEmitter`, `server?: ServerOptions | null`), and go on into an
+    object type it is written as (a parameter's `{jestHooks?: JestHookEmitter}`)."""
+    if typed and typed[0] == "obj":
+        _add_typed_names(facts, typed)
+        return
+    named = _type_names(typed)
+    if name and named:
+        known = facts.typed_names.setdefault(name, [])
+        known.extend(n for n in named if n not in known)
+
+
+def _type_names(typed: Expr) -> list[str]:
+    """The named types a declared type is (`A`, `A | null`, `A & B`, `Readonly<A>`): the
+    name as written, generic arguments left out; none for any other shape."""
+    if not typed:
+        return []
+    if typed[0] == "ref":
+        if typed[1] in _SAME_MEMBERS and typed[2]:
+            return _type_names(typed[2][0])
+        return [str(typed[1])] if typed[1] else []
+    if typed[0] in ("union", "inter"):
+        return [name for item in typed[1] for name in _type_names(item)]
+    return []
+
+
+# The base a type with a string index signature (`[key: string]: any`) is given: it takes
+# any key, so a member it does not list is not judged (never "not declared").
+_ANY_KEY = "an index signature (any key)"
+
+
+def _any_key(body: Expr) -> bool:
+    """Whether an object type (or a member of its intersection) takes any string key."""
+    if not body:
+        return False
+    if body[0] == "obj":
+        return body[2] is not None
+    if body[0] == "inter":
+        return any(_any_key(item) for item in body[1])
+    return False
 
 
 def _literal_union(body: Expr) -> bool:

@@ -335,6 +335,8 @@ class _ModuleReader:
         if kind == "method" and positional and not static:
             positional = positional[1:]  # the instance or class it is bound to
         params = [a.arg for a in (*positional, *args.kwonlyargs)]
+        for arg in (*positional, *args.kwonlyargs):
+            self.typed(arg.arg, arg.annotation)
         if args.vararg is not None:
             params.append("*" + args.vararg.arg)
         for name in params:
@@ -385,12 +387,25 @@ class _ModuleReader:
                 self.klass(child, qualname)
             elif isinstance(child, (ast.Assign, ast.AnnAssign)):
                 assigned = child.targets if isinstance(child, ast.Assign) else [child.target]
+                if isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name):
+                    self.typed(child.target.id, child.annotation, f"{qualname}.{child.target.id}")
                 for expression in assigned:
                     for name in _names(expression):
                         member(name, "attribute", child.lineno)
         self.facts.classes.append(
             ClassFacts(qualname, node.name, self.path, node.lineno, members, bases, kind)
         )
+
+    def typed(self, name: str, annotation: ast.expr | None, field_of: str = "") -> None:
+        """Note the classes a parameter or (``field_of``: its qualname) a class attribute
+        is annotated as."""
+        # A built-in (`str`, `int`) is no class of the product's: not kept.
+        named = [n for n in _annotation_names(annotation) if n.rsplit(".", 1)[-1][:1].isupper()]
+        if named:
+            known = self.facts.typed_names.setdefault(name, [])
+            known.extend(n for n in named if n not in known)
+            if field_of:
+                self.facts.field_types[field_of] = named
 
     def keys_read(self, node: ast.AST) -> None:
         """``x.get("key")``, ``x["key"]``, ``os.getenv("KEY")``: keys the code reads."""
@@ -469,6 +484,34 @@ def _union(value: ast.expr) -> list[str]:
     if len(kept) < 2 or not all(isinstance(p, (ast.Name, ast.Attribute)) for p in kept):
         return []
     return [ast.unparse(p) for p in kept]
+
+
+# Annotations whose first argument is the type itself (``Optional[Client]``).
+_SAME_TYPE = frozenset({"Optional", "Annotated", "Final", "ClassVar", "Required", "NotRequired"})
+
+
+def _annotation_names(annotation: ast.expr | None) -> list[str]:
+    """The named types an annotation is (``Client``, ``mod.Client``, ``Client | None``,
+    ``Optional[Client]``, ``Union[A, B]``, ``"Client"``), as written; [] for any other
+    (a container of them, a callable, a literal)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return []
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        return [ast.unparse(annotation)]
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return [*_annotation_names(annotation.left), *_annotation_names(annotation.right)]
+    if isinstance(annotation, ast.Subscript):
+        wrapper = _callee_name(annotation.value)
+        inner = annotation.slice
+        items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        if wrapper in _SAME_TYPE:
+            return _annotation_names(items[0])
+        if wrapper == "Union":
+            return [name for item in items for name in _annotation_names(item)]
+    return []
 
 
 def _blocks(node: ast.If | ast.Try | ast.With | ast.For | ast.While) -> list[list[ast.stmt]]:

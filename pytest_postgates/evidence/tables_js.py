@@ -606,6 +606,9 @@ class JsTables(JsCliReader):
         elif owner.endswith(".prototype") and owner[: -len(".prototype")] in table.classes:
             # `internals.Base.prototype.deny = ...`: a member added to that class.
             table.classes[owner[: -len(".prototype")]]["members"].append(member)
+        elif owner in table.classes and member not in table.classes[owner]["static"]:
+            # `AxiosError.from = (...) => ...` after `class AxiosError`: a static member.
+            table.classes[owner]["static"].append(member)
 
     def required_members(self, node: Any) -> None:
         """The keys of ``module.exports = { ... }`` whose value is a required module or a
