@@ -22,16 +22,21 @@ off only on the report half's projects where the rule decided a case (a token ab
 defect, at the parent or the fix) or an invention; a rule that decided none there has no
 held-out occasion and is not run. Turned off, a rule that earns nothing held out, on the
 docs or in recall, is deleted; one with no held-out occasion says what the tune half shows.
+``--holdout`` also reads NeuroLink's own docs folder (bench/holdout_precision.py, held out
+too, against its labels): run once with every rule on, and with a rule off where it decided
+a token there (everywhere for a rule not in DECIDES_ALONE); its labelled defects lost and
+false findings back count as the docs half's do.
 
     python bench/ablation.py [--rules historical,model-argument] [--halves report]
     python bench/ablation.py --runs /tmp/ablation --results bench/results/ablation.json
-    python bench/ablation.py [--drift] [--planted] [--json OUT]
+    python bench/ablation.py [--drift] [--planted] [--holdout] [--json OUT]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -176,10 +181,56 @@ def _report_half(
     return data
 
 
-def _run_bench(command: list[str]) -> None:
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+def _run_bench(command: list[str], env: dict[str, str] | None = None) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         sys.exit(f"ablation: {' '.join(command)} exited {done.returncode}\n{done.stderr}")
+
+
+HOLDOUT_PROJECT = "NeuroLink docs/"
+
+
+def run_holdout(rules_off: Sequence[str], runs: Path, cache: Path) -> dict[str, Any]:
+    """bench/holdout_precision.py (NeuroLink's docs folder, its default draw of files) with
+    ``rules_off`` turned off, in the docs-precision run's shape (one project, every finding
+    with its label, the tokens each rule decided); kept in ``runs``, read back if there."""
+    out = runs / f"holdout-{'-'.join(rules_off) or 'all-on'}.json"
+    if not out.is_file():
+        command = [sys.executable, str(HERE / "holdout_precision.py"), "--json", str(out)]
+        if rules_off:
+            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
+        _run_bench(command, {**os.environ, "XDG_CACHE_HOME": str(cache)})
+    return as_docs_run(json.loads(out.read_text(encoding="utf-8")))
+
+
+def as_docs_run(holdout: dict[str, Any]) -> dict[str, Any]:
+    """A holdout_precision JSON as a docs-precision run of one project, so that
+    :func:`contribution` and :func:`decided` read it as they read a half."""
+    flagged = Counter(str(item.get("label")) for item in holdout.get("every_finding", []))
+    decided_by_rule = dict(holdout.get("decided_by_rule", {}))
+    project = {"project": HOLDOUT_PROJECT, "every_finding": holdout.get("every_finding", []),
+               "problems": list(holdout.get("problems", [])),
+               "decided_by_rule": decided_by_rule}  # fmt: skip
+    overall = {
+        "findings": holdout.get("ungrounded", 0),
+        "labelled_flagged": {"defect": flagged["defect"], "false": flagged["false"]},
+        "defect": holdout.get("defect", 0),
+        "labelled": holdout.get("labelled_flagged", 0),
+        "precision": holdout.get("precision"),
+        "decided_by_rule": decided_by_rule,
+    }
+    return {"projects": [project], "overall": overall}
+
+
+def held_out_holdout(rule: str, base: dict[str, Any], runs: Path, cache: Path) -> dict[str, Any]:
+    """What turning ``rule`` off changed on NeuroLink's docs folder (not run where a rule
+    whose every effect is on its own tokens decided none: nothing could change)."""
+    where = projects_to_run(rule, base)
+    off = base if where == [] else run_holdout([rule], runs, cache)
+    return {
+        **contribution(off, base), "decided": decided(base, rule), "run": where != [],
+        "overall": off["overall"],
+    }  # fmt: skip
 
 
 def held_out_cases(drift: dict[str, Any]) -> list[dict[str, Any]]:
@@ -343,6 +394,7 @@ def occasion(changes: dict[str, dict[str, Any]]) -> bool:
     drift, planted = changes.get("drift") or {}, changes.get("planted") or {}
     return bool(
         report.get("decided", 1)
+        or (changes.get("holdout") or {}).get("decided")
         or drift.get("decided", drift.get("cases_run"))
         or planted.get("decided", planted.get("planted_run"))
     )
@@ -354,8 +406,11 @@ def verdict(changes: dict[str, dict[str, Any]]) -> str:
     if any(change.get("new_problems") for change in changes.values()):
         return "rerun: a doc failed or timed out"
     report, tune = changes.get("report"), changes.get("tune")
+    holdout = changes.get("holdout")
     if (report is not None and earns(report)) or recall_lost(changes):
         return "earns held out"
+    if holdout is not None and earns(holdout):
+        return "earns held out (NeuroLink docs)"
     unrun = sum(
         int(changes[m].get("caught_decided") or 0)
         for m in ("drift", "planted")
@@ -365,6 +420,8 @@ def verdict(changes: dict[str, dict[str, Any]]) -> str:
         return f"read: held-out recall not run with it off (its claims: {unrun} caught)"
     if report is not None and unlabelled_moved(report):
         return "read: unlabelled findings move held out"
+    if holdout is not None and unlabelled_moved(holdout):
+        return "read: unlabelled findings move on NeuroLink docs"
     if report is None:
         return "not run held out"
     on_tune = (
@@ -399,6 +456,13 @@ def write_results(
         "it decided a case or an invention (cases decided 0: no held-out occasion); a loss "
         "left empty was not run (--kept-only: only the runs already made are read)"
     )
+    if "holdout" in base:
+        record.notes.append(
+            "NeuroLink docs: bench/holdout_precision.py (NeuroLink's own docs folder, its "
+            "default draw of files, against bench/labels/gate2_holdout.jsonl) with the rule "
+            "off, run where the rule decided a token there (everywhere for a rule whose "
+            "misses a later rule may overrule)"
+        )
     columns = [{"name": "rule", "kind": "label"}]
     for half in halves:
         columns += [
@@ -408,6 +472,15 @@ def write_results(
             {"name": f"{half}: defects lost", "kind": "figure"},
             {"name": f"{half}: false back", "kind": "figure"},
             {"name": f"{half}: unlabelled changed", "kind": "figure"},
+        ]
+    holdout = any("holdout" in c for c in results.values())
+    if holdout:
+        columns += [
+            {"name": "NeuroLink docs: tokens decided", "kind": "control"},
+            {"name": "NeuroLink docs: findings change", "kind": "figure"},
+            {"name": "NeuroLink docs: defects lost", "kind": "figure"},
+            {"name": "NeuroLink docs: false back", "kind": "figure"},
+            {"name": "NeuroLink docs: unlabelled changed", "kind": "figure"},
         ]
     recall = [m for m in ("drift", "planted") if any(m in c for c in results.values())]
     if "drift" in recall:
@@ -431,10 +504,11 @@ def write_results(
          {"name": "labelled defects flagged", "kind": "control"},
          {"name": "labelled false flagged", "kind": "control"}],
     )  # fmt: skip
-    for half in halves:
+    for half in [h for h in (*halves, "holdout") if h in base]:
         flagged = base[half]["overall"]["labelled_flagged"]
+        name = "NeuroLink docs" if half == "holdout" else half
         totals.append(
-            [half, base[half]["overall"]["findings"], flagged["defect"], flagged["false"]]
+            [name, base[half]["overall"]["findings"], flagged["defect"], flagged["false"]]
         )
     for name, changes in results.items():
         row: list[Any] = [f"`{name}`"]
@@ -449,6 +523,15 @@ def write_results(
                 change["false_back"],
                 len(change["unlabelled_came"]) + len(change["unlabelled_went"]),
             ]  # fmt: skip
+        if holdout:
+            on_docs = changes.get("holdout")
+            row += (
+                [None] * 5
+                if on_docs is None
+                else [on_docs["decided"], on_docs["findings_change"], on_docs["defects_lost"],
+                      on_docs["false_back"],
+                      len(on_docs["unlabelled_came"]) + len(on_docs["unlabelled_went"])]
+            )  # fmt: skip
         if "drift" in recall:
             drift = changes.get("drift") or {}
             row += [drift.get("decided"), drift.get("caught_decided"), drift.get("caught_lost"),
@@ -506,6 +589,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--drift", action="store_true", help="also natural-drift recall")
     parser.add_argument("--planted", action="store_true", help="also planted-invention recall")
     parser.add_argument(
+        "--holdout", action="store_true", help="also NeuroLink's docs folder (holdout_precision)"
+    )
+    parser.add_argument(
         "--kept-only", action="store_true", help="recall: read the runs kept in --runs, make none"
     )
     parser.add_argument("--json", type=Path)
@@ -529,6 +615,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.rules:  # the most decisive rules first
             rules.sort(key=lambda rule: -sum(decided(base[h], rule) for h in halves))
         changes: dict[str, dict[str, Any]] = {}
+        if args.holdout:
+            base["holdout"] = run_holdout([], runs, cache)
+            print("== NeuroLink docs folder (bench/holdout_precision.py, held out)")
+            print(_line(ALL_ON, None, base["holdout"]["overall"]))
         drift_base = run_drift([], runs) if args.drift else {}
         planted_base = run_planted([], runs, cache) if args.planted else {}
         for half in halves:
@@ -550,6 +640,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 changes[rule][half]["decided"] = decided(base[half], rule)
                 print(f"[{half}] " + _line(rule, changes[rule][half], off["overall"]).lstrip())
+            if args.holdout:
+                changes[rule]["holdout"] = held_out_holdout(rule, base["holdout"], runs, cache)
+                shown = _line(rule, changes[rule]["holdout"], changes[rule]["holdout"]["overall"])
+                print("[NeuroLink docs] " + shown.lstrip())
             if args.drift:
                 changes[rule]["drift"] = held_out_drift(rule, drift_base, runs, args.kept_only)
                 print(f"[drift report] {changes[rule]['drift']}")
@@ -560,7 +654,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"[planted report] {changes[rule]['planted']}")
             print(f"  {rule}: {verdict(changes[rule])}", flush=True)
     if args.json:
-        payload = {"base": {h: base[h]["overall"] for h in halves}, "rules": changes}
+        payload = {"base": {h: base[h]["overall"] for h in base}, "rules": changes}
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if record is not None and args.results:
         write_results(args.results, record, changes, halves, base)

@@ -193,3 +193,50 @@ def test_the_report_half_runs_pass_the_rules_off_and_the_projects(
     # A run already kept is read back, never repeated.
     ablation.run_drift(["historical"], tmp_path, ["a/b"])
     assert len(commands) == 2
+
+
+def _holdout(*findings: tuple[str, int, str, str | None], decided: dict[str, int]) -> Any:
+    """A holdout_precision JSON holding ``findings`` (doc, line, token, label)."""
+    every = [{"doc": doc, "line": line, "token": token, "rule": "r", "label": label}
+             for doc, line, token, label in findings]  # fmt: skip
+    defects = sum(label == "defect" for *_, label in findings)
+    return {"ungrounded": len(every), "every_finding": every, "decided_by_rule": decided,
+            "defect": defects, "labelled_flagged": defects, "precision": 1.0,
+            "problems": []}  # fmt: skip
+
+
+def test_a_rule_that_keeps_a_real_defect_flagged_on_neurolink_docs_earns_held_out(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    # anchor-typed-key (session 21): no docs-precision token held out, but 2 labelled
+    # defects of NeuroLink's own docs folder are flagged through it.
+    on = _holdout(("docs/a.md", 3, "fooKey", "defect"), ("docs/b.md", 5, "barKey", "defect"),
+                  ("docs/b.md", 9, "x", None), decided={"anchor-typed-key": 2})  # fmt: skip
+    off = _holdout(("docs/b.md", 9, "x", None), decided={})
+    commands: list[list[str]] = []
+
+    def fake(command: list[str], env: dict[str, str] | None = None) -> None:
+        commands.append(command)
+        data = off if "--set" in command else on
+        with open(command[command.index("--json") + 1], "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+
+    monkeypatch.setattr(ablation, "_run_bench", fake)
+    base = ablation.run_holdout([], tmp_path, tmp_path / "cache")
+    assert ablation.decided(base, "anchor-typed-key") == 2
+    assert base["overall"]["labelled_flagged"] == {"defect": 2, "false": 0}
+    change = ablation.held_out_holdout("anchor-typed-key", base, tmp_path, tmp_path / "cache")
+    assert (change["defects_lost"], change["findings_change"]) == (2, -2)
+    assert 'symbol_rules_off=["anchor-typed-key"]' in commands[-1]
+    docs = {**ablation.contribution(_run(), _run()), "decided": 0}
+    verdict = ablation.verdict({"report": docs, "holdout": change})
+    assert verdict == "earns held out (NeuroLink docs)"
+    # Without the NeuroLink docs run, the same rule had no held-out occasion.
+    assert ablation.verdict({"report": docs}).startswith("no held-out occasion")
+    # A rule that decides alone and decided nothing there is not run: nothing can change.
+    runs = len(commands)
+    idle = ablation.held_out_holdout("anchor-listed", base, tmp_path, tmp_path / "cache")
+    assert len(commands) == runs and not idle["run"] and not ablation.earns(idle)
+    assert ablation.verdict({"report": docs, "holdout": idle}).startswith("no held-out")
