@@ -242,7 +242,13 @@ def where_decided(rule: str, items: Sequence[dict[str, Any]], rules_of: Any) -> 
     one: only there can turning it off move one. (A model rule whose miss a later rule
     overruled is not followed here, as it is on the docs: the recall runs are too slow to
     repeat everywhere for each such rule.) Empty: no held-out occasion."""
-    return sorted({item["project"] for item in items if rule in rules_of(item)})
+    return sorted({item["project"] for item in items if named(rule, rules_of(item))})
+
+
+def named(rule: str, recorded: Sequence[str]) -> bool:
+    """Whether ``rule`` decided an item whose rules are ``recorded``: by name, or as the
+    way of a near miss (``model-near-miss (near-word-added)``, natural_drift.decided_by)."""
+    return any(r == rule or r.endswith(f" ({rule})") or r.startswith(f"{rule} (") for r in recorded)
 
 
 def drift_rules(case: dict[str, Any]) -> list[str]:
@@ -552,7 +558,7 @@ def held_out_drift(
     ``kept_only``: a run not already in ``runs`` is not made (its losses are None)."""
     cases = held_out_cases(base)
     where = where_decided(rule, cases, drift_rules)
-    mine = [c for c in cases if rule in drift_rules(c)]
+    mine = [c for c in cases if named(rule, drift_rules(c))]
     decided = {"decided": len(mine), "caught_decided": sum(bool(c["caught"]) for c in mine)}
     if not where:
         return {**drift_change(base, base, where), **decided}
@@ -568,7 +574,7 @@ def held_out_planted(
     ``kept_only`` as for :func:`held_out_drift`."""
     inventions = base["report"]["inventions"]
     where = where_decided(rule, inventions, planted_rules)
-    mine = [i for i in inventions if rule in planted_rules(i)]
+    mine = [i for i in inventions if named(rule, planted_rules(i))]
     decided = {
         "decided": len(mine),
         "caught_decided": sum(i["outcome"] == "ungrounded" for i in mine),

@@ -56,6 +56,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -185,6 +186,14 @@ def gate2_cards(
         yield post, detail
 
 
+def rules_named(item: dict[str, Any]) -> list[str]:
+    """The rules a card's outcome names: its ``rule`` ("-" for none), and for a near miss
+    the way it is near too (``(near-word-added)`` ending its reason: evidence/near_miss.py),
+    so that a way's tokens are counted as decided by it (bench/ablation.py)."""
+    way = re.search(r"\((near-[a-z-]+)\)$", str(item.get("reason") or ""))
+    return [str(item.get("rule") or "-"), *([way.group(1)] if way else [])]
+
+
 def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
     """Gate 2's findings per post, through each overall file (its ``post`` is the path)."""
     run = HoldoutRun()
@@ -192,7 +201,7 @@ def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
         run.ungrounded += precision.card_findings(2, post, detail)
         outcomes = detail.get("outcomes") or {}
         for items in [detail.get("ungrounded", []), *outcomes.values()]:
-            run.decided_by_rule.update(str(item.get("rule") or "-") for item in items)
+            run.decided_by_rule.update(r for item in items for r in rules_named(item))
         for outcome in CLEARING_OUTCOMES:
             for item in (detail.get("outcomes") or {}).get(outcome, []):
                 if item.get("rule") in ATTRIBUTION_RULES:

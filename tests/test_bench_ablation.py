@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -240,3 +241,17 @@ def test_a_rule_that_keeps_a_real_defect_flagged_on_neurolink_docs_earns_held_ou
     idle = ablation.held_out_holdout("anchor-listed", base, tmp_path, tmp_path / "cache")
     assert len(commands) == runs and not idle["run"] and not ablation.earns(idle)
     assert ablation.verdict({"report": docs, "holdout": idle}).startswith("no held-out")
+
+
+def test_a_near_miss_way_is_found_where_it_made_the_claim() -> None:
+    # natural_drift.decided_by records a near miss with its way: the way decided the case.
+    base = {"cases": [
+        _case("o/a", True, True, ["model-near-miss (near-word-added)"]),
+        _case("o/b", True, True, ["model-near-miss (near-letter-changed)"]),
+    ]}  # fmt: skip
+    cases = ablation.held_out_cases(base)
+    assert ablation.where_decided("near-word-added", cases, ablation.drift_rules) == ["o/a"]
+    where = ablation.where_decided("model-near-miss", cases, ablation.drift_rules)
+    assert where == ["o/a", "o/b"]
+    held = ablation.held_out_drift("near-word-replaced", base, Path("/nonexistent"))
+    assert (held["decided"], held["cases_run"]) == (0, 0)

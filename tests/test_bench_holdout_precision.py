@@ -95,6 +95,12 @@ def test_collects_ungrounded_and_only_attribution_rule_decisions(tmp_path: Path)
     }  # fmt: skip
 
 
+def test_a_near_miss_is_decided_by_its_rule_and_by_the_way_it_is_near() -> None:
+    miss = {"rule": "model-near-miss", "reason": "did you mean `a_b_c`? (near-word-added)"}
+    assert holdout.rules_named(miss) == ["model-near-miss", "near-word-added"]
+    assert holdout.rules_named({"reason": "(near-word-added) is not last"}) == ["-"]
+
+
 def test_a_setting_given_on_the_command_line_is_a_line_of_the_sites_configuration() -> None:
     lines = holdout.settings_lines(['symbol_rules_off=["near-word-added"]', " a = 1"])
     assert lines == ['symbol_rules_off = ["near-word-added"]', "a = 1"]
