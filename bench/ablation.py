@@ -121,7 +121,7 @@ def run_docs(
 ) -> dict[str, Any]:
     """bench/docs_precision.py on ``half`` (``projects`` of it; None: all) with ``rules_off``
     turned off: its whole JSON (kept in ``runs``; a run already there is read back)."""
-    out = runs / f"docs-{half}-{'-'.join(rules_off) or 'all-on'}.json"
+    out = docs_out(half, rules_off, runs)
     if not out.is_file():
         command = [
             sys.executable, str(HERE / "docs_precision.py"), "--half", half,
@@ -136,6 +136,11 @@ def run_docs(
             sys.exit(f"ablation: {' '.join(command)} exited {done.returncode}\n{done.stderr}")
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return data
+
+
+def docs_out(half: str, rules_off: Sequence[str], runs: Path) -> Path:
+    """Where the docs run of ``half`` with ``rules_off`` is kept."""
+    return runs / f"docs-{half}-{'-'.join(rules_off) or 'all-on'}.json"
 
 
 def run_drift(
@@ -194,13 +199,17 @@ def run_holdout(rules_off: Sequence[str], runs: Path, cache: Path) -> dict[str, 
     """bench/holdout_precision.py (NeuroLink's docs folder, its default draw of files) with
     ``rules_off`` turned off, in the docs-precision run's shape (one project, every finding
     with its label, the tokens each rule decided); kept in ``runs``, read back if there."""
-    out = runs / f"holdout-{'-'.join(rules_off) or 'all-on'}.json"
+    out = holdout_out(rules_off, runs)
     if not out.is_file():
         command = [sys.executable, str(HERE / "holdout_precision.py"), "--json", str(out)]
         if rules_off:
             command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
         _run_bench(command, {**os.environ, "XDG_CACHE_HOME": str(cache)})
     return as_docs_run(json.loads(out.read_text(encoding="utf-8")))
+
+
+def holdout_out(rules_off: Sequence[str], runs: Path) -> Path:
+    return runs / f"holdout-{'-'.join(rules_off) or 'all-on'}.json"
 
 
 def as_docs_run(holdout: dict[str, Any]) -> dict[str, Any]:
@@ -222,10 +231,15 @@ def as_docs_run(holdout: dict[str, Any]) -> dict[str, Any]:
     return {"projects": [project], "overall": overall}
 
 
-def held_out_holdout(rule: str, base: dict[str, Any], runs: Path, cache: Path) -> dict[str, Any]:
+def held_out_holdout(
+    rule: str, base: dict[str, Any], runs: Path, cache: Path, kept_only: bool = False
+) -> dict[str, Any] | None:
     """What turning ``rule`` off changed on NeuroLink's docs folder (not run where a rule
-    whose every effect is on its own tokens decided none: nothing could change)."""
+    whose every effect is on its own tokens decided none: nothing could change);
+    ``kept_only``: None when that run is not already kept in ``runs``."""
     where = projects_to_run(rule, base)
+    if where != [] and kept_only and not holdout_out([rule], runs).is_file():
+        return None
     off = base if where == [] else run_holdout([rule], runs, cache)
     return {
         **contribution(off, base), "decided": decided(base, rule), "run": where != [],
@@ -590,7 +604,9 @@ def held_out_planted(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rules", help=f"comma-separated, from: {', '.join(ABLATABLE)}")
-    parser.add_argument("--halves", default=",".join(HALVES), help="default tune,report")
+    parser.add_argument(
+        "--halves", default=",".join(HALVES), help="default tune,report ('': none, --holdout only)"
+    )
     parser.add_argument("--runs", type=Path, help="keep (and reuse) each run's figures here")
     parser.add_argument("--drift", action="store_true", help="also natural-drift recall")
     parser.add_argument("--planted", action="store_true", help="also planted-invention recall")
@@ -598,12 +614,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--holdout", action="store_true", help="also NeuroLink's docs folder (holdout_precision)"
     )
     parser.add_argument(
-        "--kept-only", action="store_true", help="recall: read the runs kept in --runs, make none"
+        "--kept-only",
+        action="store_true",
+        help="read the runs with a rule off kept in --runs, make none (all-on runs are made)",
     )
     parser.add_argument("--json", type=Path)
     parser.add_argument("--results", type=Path, help="write the per-rule table for the docs")
     args = parser.parse_args(argv)
-    halves = args.halves.split(",")
+    halves = [half for half in args.halves.split(",") if half]
     rules = args.rules.split(",") if args.rules else list(ABLATABLE)
     unknown = [r for r in rules if r not in ABLATABLE]
     if unknown or not set(halves) <= set(HALVES):
@@ -636,6 +654,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             changes[rule] = {}
             for half in halves:
                 where = projects_to_run(rule, base[half])
+                if where != [] and args.kept_only and not docs_out(half, [rule], runs).is_file():
+                    print(f"[{half}] {rule}: not run (--kept-only, no run kept)")
+                    continue
                 if where == []:  # it decided no token here: turned off, nothing changes
                     off = base[half]
                 else:
@@ -646,10 +667,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 changes[rule][half]["decided"] = decided(base[half], rule)
                 print(f"[{half}] " + _line(rule, changes[rule][half], off["overall"]).lstrip())
-            if args.holdout:
-                changes[rule]["holdout"] = held_out_holdout(rule, base["holdout"], runs, cache)
-                shown = _line(rule, changes[rule]["holdout"], changes[rule]["holdout"]["overall"])
-                print("[NeuroLink docs] " + shown.lstrip())
+            on_docs = (
+                held_out_holdout(rule, base["holdout"], runs, cache, args.kept_only)
+                if args.holdout
+                else None
+            )
+            if on_docs is not None:
+                changes[rule]["holdout"] = on_docs
+                print("[NeuroLink docs] " + _line(rule, on_docs, on_docs["overall"]).lstrip())
             if args.drift:
                 changes[rule]["drift"] = held_out_drift(rule, drift_base, runs, args.kept_only)
                 print(f"[drift report] {changes[rule]['drift']}")

@@ -241,6 +241,11 @@ def test_a_rule_that_keeps_a_real_defect_flagged_on_neurolink_docs_earns_held_ou
     idle = ablation.held_out_holdout("anchor-listed", base, tmp_path, tmp_path / "cache")
     assert len(commands) == runs and not idle["run"] and not ablation.earns(idle)
     assert ablation.verdict({"report": docs, "holdout": idle}).startswith("no held-out")
+    # --kept-only: a run not kept is not made (None), one kept is read back.
+    kept = ablation.held_out_holdout("model-near-miss", base, tmp_path, tmp_path, kept_only=True)
+    assert kept is None and len(commands) == runs
+    again = ablation.held_out_holdout("anchor-typed-key", base, tmp_path, tmp_path, kept_only=True)
+    assert again is not None and again["defects_lost"] == 2 and len(commands) == runs
 
 
 def test_a_near_miss_way_is_found_where_it_made_the_claim() -> None:
