@@ -55,7 +55,6 @@ from pytest_postgates.helpers.clearing_rules import RULES as CLEARING  # noqa: E
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
-from pytest_postgates.helpers.other_repositories import RULES as OTHER_RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
 from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E402
 
@@ -71,14 +70,12 @@ ABLATABLE = (
             *PAST_RULES,
             *CUE_RULES,
             *DEPENDENCY_RULES,
-            *OTHER_RULES,
             *CLEARING,
             *NEAR_WAYS,
         )
     ),
     "historical",
     "linked-elsewhere",
-    "other-repository",
 )
 # Rules whose every effect is on the tokens they decide (each such outcome names them):
 # turned off, only a project where one decided a token can change, so only those projects
@@ -87,9 +84,9 @@ ABLATABLE = (
 DECIDES_ALONE = frozenset(
     {
         *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES)),
-        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES, *CLEARING)),
+        *(rule.name for rule in (*DEPENDENCY_RULES, *CLEARING)),
         "model-found", "model-code-usage", "model-command", "other-command",
-        "historical", "linked-elsewhere", "other-repository",
+        "historical", "linked-elsewhere",
     }
 )  # fmt: skip
 HALVES = ("tune", "report")

@@ -68,7 +68,6 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import gone_or_denied
 from pytest_postgates.helpers.model_grounding import judge_with_model
-from pytest_postgates.helpers.other_repositories import placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     READERS_PATH,
@@ -305,11 +304,8 @@ def judge(
     # A near miss is a weak anchor: a sentence that gives the name to another party, or
     # the page's own sample that passes it in, still decides (attribution, below).
     attributed = None
-    if "other-repository" not in rules_off:
-        elsewhere = placed_elsewhere(sentence, repos.product_names)
-        attributed = ("unjudged", *elsewhere) if elsewhere else None
     presented = presentation(text, sentence, offset, repos, definitions)
-    if attributed is None and not presented:
+    if not presented:
         attributed = attribute(text, token, post, repos, definitions, rules_off)
     if attributed:
         outcome, by, reason = attributed
@@ -599,7 +595,6 @@ def _source_fingerprint() -> str:
         grounding_rules,
         history_cues,
         model_grounding,
-        other_repositories,
         outcome_rules,
         page_names,
         past_names,
@@ -612,7 +607,6 @@ def _source_fingerprint() -> str:
         code_references,  # which references outside code spans are tokens
         html_text,
         prose,
-        other_repositories,
         api_model,
         cli_model,  # the product's CLI: executables, commands, derived flags
         cli_python,
