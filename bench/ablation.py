@@ -56,7 +56,6 @@ from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES 
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
-from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E402
 
 # The rules that can be turned off: every rule table's, and the gate's own checks that
 # ``symbol_rules_off`` names (gates/symbol_grounding.py).
@@ -67,7 +66,6 @@ ABLATABLE = (
             *RULES,
             *ANCHORS,
             *PAGE_RULES,
-            *PAST_RULES,
             *CUE_RULES,
             *DEPENDENCY_RULES,
             *CLEARING,
@@ -83,7 +81,7 @@ ABLATABLE = (
 # sentence gives to another party) can change tokens it is not named on: run everywhere.
 DECIDES_ALONE = frozenset(
     {
-        *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES)),
+        *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *CUE_RULES)),
         *(rule.name for rule in (*DEPENDENCY_RULES, *CLEARING)),
         "model-found", "model-code-usage", "model-command", "other-command",
         "historical", "linked-elsewhere",

@@ -14,7 +14,6 @@ from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
-from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 from tests.helpers import load_bench
 
 ablation = load_bench("ablation", "ablation.py")
@@ -22,7 +21,7 @@ ablation = load_bench("ablation", "ablation.py")
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
     tables = (
-        RULES, ANCHORS, PAGE_RULES, PAST_RULES, CUE_RULES, DEPENDENCY_RULES,
+        RULES, ANCHORS, PAGE_RULES, CUE_RULES, DEPENDENCY_RULES,
         CLEARING, NEAR_WAYS,
     )  # fmt: skip
     declared = {rule.name for table in tables for rule in table}

@@ -29,7 +29,6 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
-from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -81,7 +80,6 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
 )
 from pytest_postgates.helpers.page_names import PageNames, page_reader
 from pytest_postgates.helpers.page_names import product_specifier as product_package
-from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     ALLOWLIST,
     MAX_TOKEN,
@@ -441,9 +439,6 @@ def check(post: Post, context: GateContext) -> CheckResult:
         )
         for token in tokens
     ]
-    verdicts = with_the_past(
-        verdicts, post, past_releases(index.root, index.commit, cache_dir), off
-    )
     keys.save()
     unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
@@ -586,7 +581,6 @@ def _source_fingerprint() -> str:
         type_model,
         type_tables,
     )
-    from pytest_postgates.evidence import past_releases as past_releases_module
     from pytest_postgates.helpers import (
         anchor_rules,
         attribution_rules,
@@ -597,7 +591,6 @@ def _source_fingerprint() -> str:
         model_grounding,
         outcome_rules,
         page_names,
-        past_names,
         tokens,
         typed_keys,
     )
@@ -630,8 +623,6 @@ def _source_fingerprint() -> str:
         typed_keys,
         type_model,
         type_tables,
-        past_releases_module,  # which earlier releases a removed name is looked up in
-        past_names,
     )
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())
@@ -661,7 +652,7 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere, the dependency rules, "
+        "samples' rules, historical, linked-elsewhere, the dependency rules, "
         "the clearing rules of helpers/clearing_rules.py, the near-miss ways of "
         "evidence/near_miss.py): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
