@@ -614,6 +614,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="read the runs with a rule off kept in --runs, make none (all-on runs are made)",
     )
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--note", action="append", default=[], help="a note for --results (where runs came from)"
+    )
     parser.add_argument("--results", type=Path, help="write the per-rule table for the docs")
     args = parser.parse_args(argv)
     halves = [half for half in args.halves.split(",") if half]
@@ -626,6 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.results_json import Run
 
         record = Run("ablation", {"halves": halves, "rules": rules})
+        record.notes.extend(args.note)
     with tempfile.TemporaryDirectory(prefix="ablation-") as folder:
         runs = args.runs or Path(folder)
         runs.mkdir(parents=True, exist_ok=True)
