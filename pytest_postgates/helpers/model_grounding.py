@@ -193,9 +193,10 @@ RULES = (
         "tests/test_api_model_grounding.py::test_an_external_base_leaves_the_member_unjudged",
         earns=(
             "decides held-out tokens, earns nothing there: 4 decided on the report half's "
-            "docs, off nothing moved; 8 planted inventions, misses it made (bench/ablation.py "
-            "at b9a2a19); NeuroLink's docs folder: decides none; the blog, off: planted "
-            "inventions 279 -> 280 caught, findings unchanged (f288d88). Kept (session 22): "
+            "docs, off nothing moved; off, the 8 planted report-half inventions it lists "
+            "unjudged are caught, none lost; NeuroLink's docs folder: decides none; the blog, "
+            "off: planted inventions 279 -> 280 caught, findings unchanged (bench/ablation.py, "
+            "gate 2 at f288d88). Kept (session 22), at that recall cost: "
             "it is the standard, not a heuristic: a chain the model cannot finish is listed "
             "unjudged with the reason; off, the gate's later rules, the text search among "
             "them, judge a chain the model could not finish"
