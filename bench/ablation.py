@@ -22,16 +22,21 @@ off only on the report half's projects where the rule decided a case (a token ab
 defect, at the parent or the fix) or an invention; a rule that decided none there has no
 held-out occasion and is not run. Turned off, a rule that earns nothing held out, on the
 docs or in recall, is deleted; one with no held-out occasion says what the tune half shows.
+``--holdout`` also reads NeuroLink's own docs folder (bench/holdout_precision.py, held out
+too, against its labels): run once with every rule on, and with a rule off where it decided
+a token there (everywhere for a rule not in DECIDES_ALONE); its labelled defects lost and
+false findings back count as the docs half's do.
 
     python bench/ablation.py [--rules historical,model-argument] [--halves report]
     python bench/ablation.py --runs /tmp/ablation --results bench/results/ablation.json
-    python bench/ablation.py [--drift] [--planted] [--json OUT]
+    python bench/ablation.py [--drift] [--planted] [--holdout] [--json OUT]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -50,9 +55,7 @@ from pytest_postgates.helpers.clearing_rules import RULES as CLEARING  # noqa: E
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES  # noqa: E402
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES  # noqa: E402
 from pytest_postgates.helpers.model_grounding import RULES  # noqa: E402
-from pytest_postgates.helpers.other_repositories import RULES as OTHER_RULES  # noqa: E402
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES  # noqa: E402
-from pytest_postgates.helpers.past_names import RULES as PAST_RULES  # noqa: E402
 
 # The rules that can be turned off: every rule table's, and the gate's own checks that
 # ``symbol_rules_off`` names (gates/symbol_grounding.py).
@@ -63,17 +66,14 @@ ABLATABLE = (
             *RULES,
             *ANCHORS,
             *PAGE_RULES,
-            *PAST_RULES,
             *CUE_RULES,
             *DEPENDENCY_RULES,
-            *OTHER_RULES,
             *CLEARING,
             *NEAR_WAYS,
         )
     ),
     "historical",
     "linked-elsewhere",
-    "other-repository",
 )
 # Rules whose every effect is on the tokens they decide (each such outcome names them):
 # turned off, only a project where one decided a token can change, so only those projects
@@ -81,10 +81,10 @@ ABLATABLE = (
 # sentence gives to another party) can change tokens it is not named on: run everywhere.
 DECIDES_ALONE = frozenset(
     {
-        *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *PAST_RULES, *CUE_RULES)),
-        *(rule.name for rule in (*DEPENDENCY_RULES, *OTHER_RULES, *CLEARING)),
+        *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *CUE_RULES)),
+        *(rule.name for rule in (*DEPENDENCY_RULES, *CLEARING)),
         "model-found", "model-code-usage", "model-command", "other-command",
-        "historical", "linked-elsewhere", "other-repository",
+        "historical", "linked-elsewhere",
     }
 )  # fmt: skip
 HALVES = ("tune", "report")
@@ -116,7 +116,7 @@ def run_docs(
 ) -> dict[str, Any]:
     """bench/docs_precision.py on ``half`` (``projects`` of it; None: all) with ``rules_off``
     turned off: its whole JSON (kept in ``runs``; a run already there is read back)."""
-    out = runs / f"docs-{half}-{'-'.join(rules_off) or 'all-on'}.json"
+    out = docs_out(half, rules_off, runs)
     if not out.is_file():
         command = [
             sys.executable, str(HERE / "docs_precision.py"), "--half", half,
@@ -131,6 +131,11 @@ def run_docs(
             sys.exit(f"ablation: {' '.join(command)} exited {done.returncode}\n{done.stderr}")
     data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return data
+
+
+def docs_out(half: str, rules_off: Sequence[str], runs: Path) -> Path:
+    """Where the docs run of ``half`` with ``rules_off`` is kept."""
+    return runs / f"docs-{half}-{'-'.join(rules_off) or 'all-on'}.json"
 
 
 def run_drift(
@@ -176,10 +181,65 @@ def _report_half(
     return data
 
 
-def _run_bench(command: list[str]) -> None:
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+def _run_bench(command: list[str], env: dict[str, str] | None = None) -> None:
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         sys.exit(f"ablation: {' '.join(command)} exited {done.returncode}\n{done.stderr}")
+
+
+HOLDOUT_PROJECT = "NeuroLink docs/"
+
+
+def run_holdout(rules_off: Sequence[str], runs: Path, cache: Path) -> dict[str, Any]:
+    """bench/holdout_precision.py (NeuroLink's docs folder, its default draw of files) with
+    ``rules_off`` turned off, in the docs-precision run's shape (one project, every finding
+    with its label, the tokens each rule decided); kept in ``runs``, read back if there."""
+    out = holdout_out(rules_off, runs)
+    if not out.is_file():
+        command = [sys.executable, str(HERE / "holdout_precision.py"), "--json", str(out)]
+        if rules_off:
+            command += ["--set", f"symbol_rules_off={json.dumps(list(rules_off))}"]
+        _run_bench(command, {**os.environ, "XDG_CACHE_HOME": str(cache)})
+    return as_docs_run(json.loads(out.read_text(encoding="utf-8")))
+
+
+def holdout_out(rules_off: Sequence[str], runs: Path) -> Path:
+    return runs / f"holdout-{'-'.join(rules_off) or 'all-on'}.json"
+
+
+def as_docs_run(holdout: dict[str, Any]) -> dict[str, Any]:
+    """A holdout_precision JSON as a docs-precision run of one project, so that
+    :func:`contribution` and :func:`decided` read it as they read a half."""
+    flagged = Counter(str(item.get("label")) for item in holdout.get("every_finding", []))
+    decided_by_rule = dict(holdout.get("decided_by_rule", {}))
+    project = {"project": HOLDOUT_PROJECT, "every_finding": holdout.get("every_finding", []),
+               "problems": list(holdout.get("problems", [])),
+               "decided_by_rule": decided_by_rule}  # fmt: skip
+    overall = {
+        "findings": holdout.get("ungrounded", 0),
+        "labelled_flagged": {"defect": flagged["defect"], "false": flagged["false"]},
+        "defect": holdout.get("defect", 0),
+        "labelled": holdout.get("labelled_flagged", 0),
+        "precision": holdout.get("precision"),
+        "decided_by_rule": decided_by_rule,
+    }
+    return {"projects": [project], "overall": overall}
+
+
+def held_out_holdout(
+    rule: str, base: dict[str, Any], runs: Path, cache: Path, kept_only: bool = False
+) -> dict[str, Any] | None:
+    """What turning ``rule`` off changed on NeuroLink's docs folder (not run where a rule
+    whose every effect is on its own tokens decided none: nothing could change);
+    ``kept_only``: None when that run is not already kept in ``runs``."""
+    where = projects_to_run(rule, base)
+    if where != [] and kept_only and not holdout_out([rule], runs).is_file():
+        return None
+    off = base if where == [] else run_holdout([rule], runs, cache)
+    return {
+        **contribution(off, base), "decided": decided(base, rule), "run": where != [],
+        "overall": off["overall"],
+    }  # fmt: skip
 
 
 def held_out_cases(drift: dict[str, Any]) -> list[dict[str, Any]]:
@@ -191,7 +251,13 @@ def where_decided(rule: str, items: Sequence[dict[str, Any]], rules_of: Any) -> 
     one: only there can turning it off move one. (A model rule whose miss a later rule
     overruled is not followed here, as it is on the docs: the recall runs are too slow to
     repeat everywhere for each such rule.) Empty: no held-out occasion."""
-    return sorted({item["project"] for item in items if rule in rules_of(item)})
+    return sorted({item["project"] for item in items if named(rule, rules_of(item))})
+
+
+def named(rule: str, recorded: Sequence[str]) -> bool:
+    """Whether ``rule`` decided an item whose rules are ``recorded``: by name, or as the
+    way of a near miss (``model-near-miss (near-word-added)``, natural_drift.decided_by)."""
+    return any(r == rule or r.endswith(f" ({rule})") or r.startswith(f"{rule} (") for r in recorded)
 
 
 def drift_rules(case: dict[str, Any]) -> list[str]:
@@ -343,6 +409,7 @@ def occasion(changes: dict[str, dict[str, Any]]) -> bool:
     drift, planted = changes.get("drift") or {}, changes.get("planted") or {}
     return bool(
         report.get("decided", 1)
+        or (changes.get("holdout") or {}).get("decided")
         or drift.get("decided", drift.get("cases_run"))
         or planted.get("decided", planted.get("planted_run"))
     )
@@ -354,8 +421,11 @@ def verdict(changes: dict[str, dict[str, Any]]) -> str:
     if any(change.get("new_problems") for change in changes.values()):
         return "rerun: a doc failed or timed out"
     report, tune = changes.get("report"), changes.get("tune")
+    holdout = changes.get("holdout")
     if (report is not None and earns(report)) or recall_lost(changes):
         return "earns held out"
+    if holdout is not None and earns(holdout):
+        return "earns held out (NeuroLink docs)"
     unrun = sum(
         int(changes[m].get("caught_decided") or 0)
         for m in ("drift", "planted")
@@ -365,6 +435,8 @@ def verdict(changes: dict[str, dict[str, Any]]) -> str:
         return f"read: held-out recall not run with it off (its claims: {unrun} caught)"
     if report is not None and unlabelled_moved(report):
         return "read: unlabelled findings move held out"
+    if holdout is not None and unlabelled_moved(holdout):
+        return "read: unlabelled findings move on NeuroLink docs"
     if report is None:
         return "not run held out"
     on_tune = (
@@ -399,6 +471,13 @@ def write_results(
         "it decided a case or an invention (cases decided 0: no held-out occasion); a loss "
         "left empty was not run (--kept-only: only the runs already made are read)"
     )
+    if "holdout" in base:
+        record.notes.append(
+            "NeuroLink docs: bench/holdout_precision.py (NeuroLink's own docs folder, its "
+            "default draw of files, against bench/labels/gate2_holdout.jsonl) with the rule "
+            "off, run where the rule decided a token there (everywhere for a rule whose "
+            "misses a later rule may overrule)"
+        )
     columns = [{"name": "rule", "kind": "label"}]
     for half in halves:
         columns += [
@@ -408,6 +487,15 @@ def write_results(
             {"name": f"{half}: defects lost", "kind": "figure"},
             {"name": f"{half}: false back", "kind": "figure"},
             {"name": f"{half}: unlabelled changed", "kind": "figure"},
+        ]
+    holdout = any("holdout" in c for c in results.values())
+    if holdout:
+        columns += [
+            {"name": "NeuroLink docs: tokens decided", "kind": "control"},
+            {"name": "NeuroLink docs: findings change", "kind": "figure"},
+            {"name": "NeuroLink docs: defects lost", "kind": "figure"},
+            {"name": "NeuroLink docs: false back", "kind": "figure"},
+            {"name": "NeuroLink docs: unlabelled changed", "kind": "figure"},
         ]
     recall = [m for m in ("drift", "planted") if any(m in c for c in results.values())]
     if "drift" in recall:
@@ -431,10 +519,11 @@ def write_results(
          {"name": "labelled defects flagged", "kind": "control"},
          {"name": "labelled false flagged", "kind": "control"}],
     )  # fmt: skip
-    for half in halves:
+    for half in [h for h in (*halves, "holdout") if h in base]:
         flagged = base[half]["overall"]["labelled_flagged"]
+        name = "NeuroLink docs" if half == "holdout" else half
         totals.append(
-            [half, base[half]["overall"]["findings"], flagged["defect"], flagged["false"]]
+            [name, base[half]["overall"]["findings"], flagged["defect"], flagged["false"]]
         )
     for name, changes in results.items():
         row: list[Any] = [f"`{name}`"]
@@ -449,6 +538,15 @@ def write_results(
                 change["false_back"],
                 len(change["unlabelled_came"]) + len(change["unlabelled_went"]),
             ]  # fmt: skip
+        if holdout:
+            on_docs = changes.get("holdout")
+            row += (
+                [None] * 5
+                if on_docs is None
+                else [on_docs["decided"], on_docs["findings_change"], on_docs["defects_lost"],
+                      on_docs["false_back"],
+                      len(on_docs["unlabelled_came"]) + len(on_docs["unlabelled_went"])]
+            )  # fmt: skip
         if "drift" in recall:
             drift = changes.get("drift") or {}
             row += [drift.get("decided"), drift.get("caught_decided"), drift.get("caught_lost"),
@@ -469,7 +567,7 @@ def held_out_drift(
     ``kept_only``: a run not already in ``runs`` is not made (its losses are None)."""
     cases = held_out_cases(base)
     where = where_decided(rule, cases, drift_rules)
-    mine = [c for c in cases if rule in drift_rules(c)]
+    mine = [c for c in cases if named(rule, drift_rules(c))]
     decided = {"decided": len(mine), "caught_decided": sum(bool(c["caught"]) for c in mine)}
     if not where:
         return {**drift_change(base, base, where), **decided}
@@ -485,7 +583,7 @@ def held_out_planted(
     ``kept_only`` as for :func:`held_out_drift`."""
     inventions = base["report"]["inventions"]
     where = where_decided(rule, inventions, planted_rules)
-    mine = [i for i in inventions if rule in planted_rules(i)]
+    mine = [i for i in inventions if named(rule, planted_rules(i))]
     decided = {
         "decided": len(mine),
         "caught_decided": sum(i["outcome"] == "ungrounded" for i in mine),
@@ -501,17 +599,27 @@ def held_out_planted(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rules", help=f"comma-separated, from: {', '.join(ABLATABLE)}")
-    parser.add_argument("--halves", default=",".join(HALVES), help="default tune,report")
+    parser.add_argument(
+        "--halves", default=",".join(HALVES), help="default tune,report ('': none, --holdout only)"
+    )
     parser.add_argument("--runs", type=Path, help="keep (and reuse) each run's figures here")
     parser.add_argument("--drift", action="store_true", help="also natural-drift recall")
     parser.add_argument("--planted", action="store_true", help="also planted-invention recall")
     parser.add_argument(
-        "--kept-only", action="store_true", help="recall: read the runs kept in --runs, make none"
+        "--holdout", action="store_true", help="also NeuroLink's docs folder (holdout_precision)"
+    )
+    parser.add_argument(
+        "--kept-only",
+        action="store_true",
+        help="read the runs with a rule off kept in --runs, make none (all-on runs are made)",
     )
     parser.add_argument("--json", type=Path)
+    parser.add_argument(
+        "--note", action="append", default=[], help="a note for --results (where runs came from)"
+    )
     parser.add_argument("--results", type=Path, help="write the per-rule table for the docs")
     args = parser.parse_args(argv)
-    halves = args.halves.split(",")
+    halves = [half for half in args.halves.split(",") if half]
     rules = args.rules.split(",") if args.rules else list(ABLATABLE)
     unknown = [r for r in rules if r not in ABLATABLE]
     if unknown or not set(halves) <= set(HALVES):
@@ -521,6 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bench.results_json import Run
 
         record = Run("ablation", {"halves": halves, "rules": rules})
+        record.notes.extend(args.note)
     with tempfile.TemporaryDirectory(prefix="ablation-") as folder:
         runs = args.runs or Path(folder)
         runs.mkdir(parents=True, exist_ok=True)
@@ -529,6 +638,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.rules:  # the most decisive rules first
             rules.sort(key=lambda rule: -sum(decided(base[h], rule) for h in halves))
         changes: dict[str, dict[str, Any]] = {}
+        if args.holdout:
+            base["holdout"] = run_holdout([], runs, cache)
+            print("== NeuroLink docs folder (bench/holdout_precision.py, held out)")
+            print(_line(ALL_ON, None, base["holdout"]["overall"]))
         drift_base = run_drift([], runs) if args.drift else {}
         planted_base = run_planted([], runs, cache) if args.planted else {}
         for half in halves:
@@ -540,6 +653,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             changes[rule] = {}
             for half in halves:
                 where = projects_to_run(rule, base[half])
+                if where != [] and args.kept_only and not docs_out(half, [rule], runs).is_file():
+                    print(f"[{half}] {rule}: not run (--kept-only, no run kept)")
+                    continue
                 if where == []:  # it decided no token here: turned off, nothing changes
                     off = base[half]
                 else:
@@ -550,6 +666,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 changes[rule][half]["decided"] = decided(base[half], rule)
                 print(f"[{half}] " + _line(rule, changes[rule][half], off["overall"]).lstrip())
+            on_docs = (
+                held_out_holdout(rule, base["holdout"], runs, cache, args.kept_only)
+                if args.holdout
+                else None
+            )
+            if on_docs is not None:
+                changes[rule]["holdout"] = on_docs
+                print("[NeuroLink docs] " + _line(rule, on_docs, on_docs["overall"]).lstrip())
             if args.drift:
                 changes[rule]["drift"] = held_out_drift(rule, drift_base, runs, args.kept_only)
                 print(f"[drift report] {changes[rule]['drift']}")
@@ -560,7 +684,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"[planted report] {changes[rule]['planted']}")
             print(f"  {rule}: {verdict(changes[rule])}", flush=True)
     if args.json:
-        payload = {"base": {h: base[h]["overall"] for h in halves}, "rules": changes}
+        payload = {"base": {h: base[h]["overall"] for h in base}, "rules": changes}
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     if record is not None and args.results:
         write_results(args.results, record, changes, halves, base)

@@ -257,7 +257,7 @@ def read_cards(project: str, commit: str, cards: Path) -> ProjectRun:
         for item in (detail.get("outcomes") or {}).get("unjudged", []):
             run.unjudged_by_rule[str(item.get("rule", "?"))] += 1
         for items in [listed, *(detail.get("outcomes") or {}).values()]:
-            run.decided_by_rule.update(str(item.get("rule") or "-") for item in items)
+            run.decided_by_rule.update(rule for item in items for rule in holdout.rules_named(item))
     return run
 
 

@@ -38,6 +38,11 @@ same repository at the same ref.
     python bench/holdout_precision.py --files 0 --unlabelled OUT.jsonl  # what needs a label
     python bench/holdout_precision.py --files 0 --keep-cards DIR  # then --from-cards DIR
     python bench/holdout_precision.py --results bench/results/holdout_precision.json
+    python bench/holdout_precision.py --set 'symbol_rules_off=["historical"]' --json OUT
+
+``--set KEY=VALUE`` adds a line to the site's ``[tool.postgates]`` (an ablation:
+bench/ablation.py turns one rule off so); the JSON then lists every finding with its label
+(``every_finding``) and how many tokens each rule decided (``decided_by_rule``).
 
 ``--json OUT`` writes every figure; ``--results OUT`` the figures for the docs
 (bench/results_json.py).
@@ -51,9 +56,11 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,9 +122,11 @@ def sample_files(files: Sequence[str], count: int, seed: int = SEED) -> list[str
     return sorted(random.Random(seed).sample(ordered, min(count, len(ordered))))
 
 
-def prepare_site(repo: Path, ref: str, files: Sequence[str], scratch: Path) -> Path:
+def prepare_site(
+    repo: Path, ref: str, files: Sequence[str], scratch: Path, settings: Sequence[str] = ()
+) -> Path:
     """A shared clone of ``repo`` with no checkout but ``files`` written from ``ref``, and
-    the docs-folder configuration at its root."""
+    the docs-folder configuration at its root (with ``settings``, ``key = value`` lines)."""
     site = scratch / "site"
     subprocess.run(
         ["git", "clone", "-q", "--shared", "--no-checkout", str(repo), str(site)], check=True
@@ -138,7 +147,9 @@ def prepare_site(repo: Path, ref: str, files: Sequence[str], scratch: Path) -> P
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(blob)
     (site / "pyproject.toml").write_text(
-        f'[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = ["{DOCS}"]\n', encoding="utf-8"
+        f'[tool.pytest.ini_options]\n\n[tool.postgates]\npaths = ["{DOCS}"]\n'
+        + "".join(f"{setting}\n" for setting in settings),
+        encoding="utf-8",
     )
     return site
 
@@ -149,6 +160,8 @@ class HoldoutRun:
     ungrounded: list[precision.Finding] = field(default_factory=list)
     cleared: list[precision.Finding] = field(default_factory=list)  # by an attribution rule
     problems: list[str] = field(default_factory=list)
+    # Tokens each rule decided (a finding's rule, every outcome's; "-": none named).
+    decided_by_rule: Counter[str] = field(default_factory=Counter)
 
 
 def gate2_cards(
@@ -173,11 +186,22 @@ def gate2_cards(
         yield post, detail
 
 
+def rules_named(item: dict[str, Any]) -> list[str]:
+    """The rules a card's outcome names: its ``rule`` ("-" for none), and for a near miss
+    the way it is near too (``(near-word-added)`` ending its reason: evidence/near_miss.py),
+    so that a way's tokens are counted as decided by it (bench/ablation.py)."""
+    way = re.search(r"\((near-[a-z-]+)\)$", str(item.get("reason") or ""))
+    return [str(item.get("rule") or "-"), *([way.group(1)] if way else [])]
+
+
 def read_cards(cards: Path, files: Sequence[str]) -> HoldoutRun:
     """Gate 2's findings per post, through each overall file (its ``post`` is the path)."""
     run = HoldoutRun()
     for post, detail in gate2_cards(cards, run.verdicts, run.problems):
         run.ungrounded += precision.card_findings(2, post, detail)
+        outcomes = detail.get("outcomes") or {}
+        for items in [detail.get("ungrounded", []), *outcomes.values()]:
+            run.decided_by_rule.update(r for item in items for r in rules_named(item))
         for outcome in CLEARING_OUTCOMES:
             for item in (detail.get("outcomes") or {}).get(outcome, []):
                 if item.get("rule") in ATTRIBUTION_RULES:
@@ -200,8 +224,9 @@ def run_gate2(
     scratch: Path,
     whole_folder: bool = False,
     keep: Path | None = None,
+    settings: Sequence[str] = (),
 ) -> HoldoutRun:
-    site = prepare_site(repo, ref, files, scratch)
+    site = prepare_site(repo, ref, files, scratch, settings)
     cards = keep or scratch / "cards"
     # Thousands of file arguments make pytest's collection quadratic (each argument walks
     # its parents again): the whole folder is one argument.
@@ -366,7 +391,21 @@ def summary(
         "unlabelled_cleared": len(cleared.unmatched_findings),
         "stale_cleared_labels": len(cleared.unmatched_labels),
         "problems": run.problems,
+        "decided_by_rule": dict(run.decided_by_rule.most_common()),
+        "every_finding": every_finding(flagged),
     }
+
+
+def every_finding(flagged: precision.Match) -> list[dict[str, Any]]:
+    """Each finding with its label (None: no label matches it), sorted by doc and line."""
+    labelled = [(finding, str(label["label"])) for finding, label in flagged.pairs]
+    unlabelled = [(finding, None) for finding in flagged.unmatched_findings]
+    items = [
+        {"doc": f.post, "line": f.line, "token": f.key,
+         "rule": str(f.extra.get("rule") or ""), "label": label}
+        for f, label in [*labelled, *unlabelled]
+    ]  # fmt: skip
+    return sorted(items, key=lambda item: (item["doc"], item["line"], item["token"]))
 
 
 def _interval(bounds: Sequence[float] | None) -> str:
@@ -488,6 +527,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     parser.add_argument("--keep-cards", type=Path, help="keep the run's scorecards in this folder")
     parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="add KEY = VALUE to the site's [tool.postgates] (an ablation's rule off)",
+    )  # fmt: skip
+    parser.add_argument(
         "--from-cards",
         type=Path,
         help="score a --keep-cards folder again (after labelling) instead of running gate 2",
@@ -504,7 +547,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         run = read_cards(args.from_cards, files)
     else:
         with tempfile.TemporaryDirectory(prefix="postgates-holdout-") as scratch:
-            run = run_gate2(repo, args.ref, files, Path(scratch), args.files <= 0, args.keep_cards)
+            run = run_gate2(
+                repo, args.ref, files, Path(scratch), args.files <= 0, args.keep_cards,
+                settings_lines(args.set),
+            )  # fmt: skip
     # Read after the run: labels written while gate 2 ran count.
     labels = precision.load_labels(args.labels) if args.labels.is_file() else []
     data = summary(run, labels, args.seed, args.sample_rate)
@@ -525,6 +571,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def settings_lines(pairs: Sequence[str]) -> list[str]:
+    """``key = value`` lines of ``--set KEY=VALUE`` arguments (the value as TOML)."""
+    return [f"{key.strip()} = {value.strip()}" for key, value in (p.split("=", 1) for p in pairs)]
+
+
 def _results_run(args: argparse.Namespace, repo: Path) -> Any:
     """The results record of this run (bench/results_json.py), started before the work."""
     if not args.results:
@@ -536,7 +587,7 @@ def _results_run(args: argparse.Namespace, repo: Path) -> Any:
         "holdout_precision",
         {"repo": str(repo), "ref": args.ref, "files": args.files, "seed": args.seed,
          "sample_rate": args.sample_rate, "labels": args.labels.name,
-         "from_cards": bool(args.from_cards)},
+         "from_cards": bool(args.from_cards), "settings_added": settings_lines(args.set)},
     )  # fmt: skip
 
 

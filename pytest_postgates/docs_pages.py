@@ -128,9 +128,9 @@ def model_rules_table() -> str:
     """Gate 2's rules for names judged against the API model and the anchors that make a
     name the model did not decide a claim, from their declarations
     (``helpers/model_grounding.py``, ``helpers/anchor_rules.py`` and
-    ``helpers/page_names.py``, ``helpers/past_names.py``, ``helpers/history_cues.py``,
+    ``helpers/page_names.py``, ``helpers/history_cues.py``,
     ``helpers/dependency_rules.py``,
-    ``helpers/other_repositories.py``, ``helpers/clearing_rules.py``,
+    ``helpers/clearing_rules.py``,
     ``evidence/near_miss.py``, ``RULES``): what
     each decides, why, its test, and what turning it off changed (bench/ablation.py)."""
     from pytest_postgates.evidence.near_miss import WAYS as NEAR_WAYS
@@ -139,9 +139,7 @@ def model_rules_table() -> str:
     from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
     from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
     from pytest_postgates.helpers.model_grounding import RULES
-    from pytest_postgates.helpers.other_repositories import RULES as OTHER_PROJECT_RULES
     from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
-    from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 
     rows = [
         "| rule | outcome | when | test | turned off (bench/ablation.py) |",
@@ -151,10 +149,8 @@ def model_rules_table() -> str:
         *RULES,
         *ANCHORS,
         *PAGE_RULES,
-        *PAST_RULES,
         *CUE_RULES,
         *DEPENDENCY_RULES,
-        *OTHER_PROJECT_RULES,
         *CLEARING,
         *NEAR_WAYS,
     )

@@ -29,7 +29,6 @@ from pytest_postgates.helpers.anchor_rules import Anchor
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
-from pytest_postgates.helpers.other_repositories import RULES as OTHER_PROJECT_RULES
 from pytest_postgates.helpers.rule import Rule
 
 EXIT_FOUND = 0
@@ -122,7 +121,6 @@ _DECLARED: dict[str, Rule | Anchor] = {
         *ANCHORS,
         *CUE_RULES,
         *DEPENDENCY_RULES,
-        *OTHER_PROJECT_RULES,
     )
 }
 

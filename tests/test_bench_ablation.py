@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,9 +13,7 @@ from pytest_postgates.helpers.clearing_rules import RULES as CLEARING
 from pytest_postgates.helpers.dependency_rules import RULES as DEPENDENCY_RULES
 from pytest_postgates.helpers.history_cues import RULES as CUE_RULES
 from pytest_postgates.helpers.model_grounding import RULES
-from pytest_postgates.helpers.other_repositories import RULES as OTHER_RULES
 from pytest_postgates.helpers.page_names import RULES as PAGE_RULES
-from pytest_postgates.helpers.past_names import RULES as PAST_RULES
 from tests.helpers import load_bench
 
 ablation = load_bench("ablation", "ablation.py")
@@ -22,11 +21,11 @@ ablation = load_bench("ablation", "ablation.py")
 
 def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off() -> None:
     tables = (
-        RULES, ANCHORS, PAGE_RULES, PAST_RULES, CUE_RULES, DEPENDENCY_RULES, OTHER_RULES,
+        RULES, ANCHORS, PAGE_RULES, CUE_RULES, DEPENDENCY_RULES,
         CLEARING, NEAR_WAYS,
     )  # fmt: skip
     declared = {rule.name for table in tables for rule in table}
-    checks = {"historical", "linked-elsewhere", "other-repository"}
+    checks = {"historical", "linked-elsewhere"}
     assert set(ablation.ABLATABLE) == declared | checks
 
 
@@ -193,3 +192,69 @@ def test_the_report_half_runs_pass_the_rules_off_and_the_projects(
     # A run already kept is read back, never repeated.
     ablation.run_drift(["historical"], tmp_path, ["a/b"])
     assert len(commands) == 2
+
+
+def _holdout(*findings: tuple[str, int, str, str | None], decided: dict[str, int]) -> Any:
+    """A holdout_precision JSON holding ``findings`` (doc, line, token, label)."""
+    every = [{"doc": doc, "line": line, "token": token, "rule": "r", "label": label}
+             for doc, line, token, label in findings]  # fmt: skip
+    defects = sum(label == "defect" for *_, label in findings)
+    return {"ungrounded": len(every), "every_finding": every, "decided_by_rule": decided,
+            "defect": defects, "labelled_flagged": defects, "precision": 1.0,
+            "problems": []}  # fmt: skip
+
+
+def test_a_rule_that_keeps_a_real_defect_flagged_on_neurolink_docs_earns_held_out(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    # anchor-typed-key (session 21): no docs-precision token held out, but 2 labelled
+    # defects of NeuroLink's own docs folder are flagged through it.
+    on = _holdout(("docs/a.md", 3, "fooKey", "defect"), ("docs/b.md", 5, "barKey", "defect"),
+                  ("docs/b.md", 9, "x", None), decided={"anchor-typed-key": 2})  # fmt: skip
+    off = _holdout(("docs/b.md", 9, "x", None), decided={})
+    commands: list[list[str]] = []
+
+    def fake(command: list[str], env: dict[str, str] | None = None) -> None:
+        commands.append(command)
+        data = off if "--set" in command else on
+        with open(command[command.index("--json") + 1], "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+
+    monkeypatch.setattr(ablation, "_run_bench", fake)
+    base = ablation.run_holdout([], tmp_path, tmp_path / "cache")
+    assert ablation.decided(base, "anchor-typed-key") == 2
+    assert base["overall"]["labelled_flagged"] == {"defect": 2, "false": 0}
+    change = ablation.held_out_holdout("anchor-typed-key", base, tmp_path, tmp_path / "cache")
+    assert (change["defects_lost"], change["findings_change"]) == (2, -2)
+    assert 'symbol_rules_off=["anchor-typed-key"]' in commands[-1]
+    docs = {**ablation.contribution(_run(), _run()), "decided": 0}
+    verdict = ablation.verdict({"report": docs, "holdout": change})
+    assert verdict == "earns held out (NeuroLink docs)"
+    # Without the NeuroLink docs run, the same rule had no held-out occasion.
+    assert ablation.verdict({"report": docs}).startswith("no held-out occasion")
+    # A rule that decides alone and decided nothing there is not run: nothing can change.
+    runs = len(commands)
+    idle = ablation.held_out_holdout("anchor-listed", base, tmp_path, tmp_path / "cache")
+    assert len(commands) == runs and not idle["run"] and not ablation.earns(idle)
+    assert ablation.verdict({"report": docs, "holdout": idle}).startswith("no held-out")
+    # --kept-only: a run not kept is not made (None), one kept is read back.
+    kept = ablation.held_out_holdout("model-near-miss", base, tmp_path, tmp_path, kept_only=True)
+    assert kept is None and len(commands) == runs
+    again = ablation.held_out_holdout("anchor-typed-key", base, tmp_path, tmp_path, kept_only=True)
+    assert again is not None and again["defects_lost"] == 2 and len(commands) == runs
+
+
+def test_a_near_miss_way_is_found_where_it_made_the_claim() -> None:
+    # natural_drift.decided_by records a near miss with its way: the way decided the case.
+    base = {"cases": [
+        _case("o/a", True, True, ["model-near-miss (near-word-added)"]),
+        _case("o/b", True, True, ["model-near-miss (near-letter-changed)"]),
+    ]}  # fmt: skip
+    cases = ablation.held_out_cases(base)
+    assert ablation.where_decided("near-word-added", cases, ablation.drift_rules) == ["o/a"]
+    where = ablation.where_decided("model-near-miss", cases, ablation.drift_rules)
+    assert where == ["o/a", "o/b"]
+    held = ablation.held_out_drift("near-word-replaced", base, Path("/nonexistent"))
+    assert (held["decided"], held["cases_run"]) == (0, 0)

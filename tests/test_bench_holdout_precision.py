@@ -84,6 +84,26 @@ def test_collects_ungrounded_and_only_attribution_rule_decisions(tmp_path: Path)
     assert data["hidden_fabrications"] == ["docs/a.md:5 'streamX' (vendor)"]
     assert data["cleared_by_rule"]["vendor"] == {"tokens": 1, "defect": 1}
     assert "A RULE HID A LABELLED DEFECT" in holdout.report(data, "release", 1)
+    # For an ablation (bench/ablation.py): every finding with its label, and what each rule
+    # decided (the findings' rules and every outcome's, unnamed ones as "-").
+    assert data["every_finding"] == [
+        {"doc": "docs/a.md", "line": 9, "token": "invented", "rule": "", "label": "defect"}
+    ]
+    assert data["decided_by_rule"] == {
+        "commit-message-outline": 1, "-": 2, "vendor": 1, "placeholder": 1,
+        "spelling-variant": 1, "free-form-key": 1,
+    }  # fmt: skip
+
+
+def test_a_near_miss_is_decided_by_its_rule_and_by_the_way_it_is_near() -> None:
+    miss = {"rule": "model-near-miss", "reason": "did you mean `a_b_c`? (near-word-added)"}
+    assert holdout.rules_named(miss) == ["model-near-miss", "near-word-added"]
+    assert holdout.rules_named({"reason": "(near-word-added) is not last"}) == ["-"]
+
+
+def test_a_setting_given_on_the_command_line_is_a_line_of_the_sites_configuration() -> None:
+    lines = holdout.settings_lines(['symbol_rules_off=["near-word-added"]', " a = 1"])
+    assert lines == ['symbol_rules_off = ["near-word-added"]', "a = 1"]
 
 
 def _finding(post: str, line: int, token: str) -> Any:

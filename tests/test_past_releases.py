@@ -1,19 +1,15 @@
-"""The product's past (evidence/past_releases.py, helpers/past_names.py): a name an
-earlier release declared is the subject of a page about that release, and named as removed
-in a finding anywhere else."""
+"""The product's past (evidence/past_releases.py): the newest release of each earlier major
+and where it declared a name (gate 15 reads it; gate 2's past-release rule, which read it
+for pages about the past, was deleted in session 22)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from pytest_postgates.evidence import past_releases as past_releases_module
 from pytest_postgates.evidence.past_releases import PastReleases, past_releases
-from pytest_postgates.gates import symbol_grounding as gate
-from pytest_postgates.helpers.past_names import _past_parts, page_about_the_past, page_majors
-from tests.helpers import git, make_post, make_repo, repo_context, token_outcome
+from tests.helpers import git, make_repo
 
 V1 = (
     "class Linter:\n"
@@ -81,34 +77,6 @@ def test_a_repository_with_one_major_or_no_tags_has_no_past(tmp_path: Path) -> N
     assert PastReleases(root, head, tmp_path / "cache2").releases() == []
 
 
-def test_a_removed_name_is_unjudged_on_a_migration_guide_only(repo: Path, tmp_path: Path) -> None:
-    ctx = repo_context(repo, tmp_path / "cache")
-    body = "`Linter.define_rule()` is gone; `Linter.define_rulez()` never was.\n"
-    guide = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-2.0.0.md"), ctx)
-    removed = token_outcome(guide, "Linter.define_rule()")
-    assert (removed["outcome"], removed["rule"]) == ("unjudged", "past-release")
-    assert "v1.3.0" in removed["reason"] and "migrat" in removed["reason"]
-    # An invented name on the same page is still an invention.
-    invented = token_outcome(guide, "Linter.define_rulez()")
-    assert invented["outcome"] == "ungrounded"
-    # On any other page the removed name is a finding, and no past model is built for it.
-    cache = tmp_path / "elsewhere"
-    usage = gate.GATE.evaluate(
-        make_post(body, tmp_path, name="usage.md"), repo_context(repo, cache)
-    )
-    stale = token_outcome(usage, "Linter.define_rule()")
-    assert stale["outcome"] == "ungrounded"
-    assert not list(cache.rglob("pastmodel-*.json"))
-
-
-def test_the_rule_can_be_turned_off(repo: Path, tmp_path: Path) -> None:
-    ctx = repo_context(repo, tmp_path / "cache", symbol_rules_off=("past-release",))
-    body = "`Linter.define_rule()` is gone.\n"
-    card = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-2.0.0.md"), ctx)
-    entry = token_outcome(card, "Linter.define_rule()")
-    assert entry["outcome"] == "ungrounded" and "v1.3.0" not in entry["reason"]
-
-
 def test_a_member_found_only_loosely_in_a_release_is_no_past_name(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -165,139 +133,9 @@ def old_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def test_a_migration_guide_reads_the_major_it_migrates_from_however_old(
-    old_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(past_releases_module, "MAX_RELEASES", 1)  # the newest earlier major only
-    head = git(old_repo, "rev-parse", "HEAD").strip()
-    assert [r.tag for r in PastReleases(old_repo, head, tmp_path / "c").releases()] == ["v1.0.0"]
-    body = "`Linter.old_rule()` is gone.\n"
-    ctx = repo_context(old_repo, tmp_path / "cache")
-    to_one = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-1.0.0.md"), ctx)
-    entry = token_outcome(to_one, "Linter.old_rule()")
-    assert (entry["outcome"], entry["rule"]) == ("unjudged", "past-release"), entry
-    assert "v0.9.0" in entry["reason"]
-    # A guide to 2.0 is about 1.x (read) and the newest majors: 0.x is not its past.
-    to_two = gate.GATE.evaluate(make_post(body, tmp_path, name="migrating-to-2.0.0.md"), ctx)
-    assert token_outcome(to_two, "Linter.old_rule()")["outcome"] == "ungrounded"
-
-
-def test_a_page_whose_opening_says_its_subject_was_removed_is_about_the_past(
-    repo: Path, tmp_path: Path
-) -> None:
-    ctx = repo_context(repo, tmp_path / "cache")
-    removed = "This rule was removed in v2.0.0.\n\n`Linter.define_rule()` checks names.\n"
-    card = gate.GATE.evaluate(make_post(removed, tmp_path, name="define-rule.md"), ctx)
-    entry = token_outcome(card, "Linter.define_rule()")
-    assert (entry["outcome"], entry["rule"]) == ("unjudged", "past-release"), entry
-    assert "was removed in v2.0.0" in entry["reason"]
-    current = "This rule checks names.\n\n`Linter.define_rule()` checks names.\n"
-    card = gate.GATE.evaluate(make_post(current, tmp_path, name="define-rule.md"), ctx)
-    assert token_outcome(card, "Linter.define_rule()")["outcome"] == "ungrounded"
-
-
-@pytest.mark.parametrize(
-    ("name", "about"),
-    [
-        ("history/tool.md", 'its folder says "history"'),
-        ("HISTORY.md", 'its file says "HISTORY"'),
-        ("changelog.md", 'its file says "changelog"'),
-        ("guide/history-of-errors.md", ""),
-        ("usage.md", ""),
-    ],
-)
-def test_a_page_on_earlier_releases_is_known_by_its_file_or_folder(
-    name: str, about: str, tmp_path: Path
-) -> None:
-    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-    assert page_about_the_past(make_post("Text.\n", tmp_path, name=name)) == about
-
-
-@pytest.mark.parametrize(
-    ("name", "title", "opening", "majors"),
-    [
-        ("migrating-to-2.0.0.md", "", "", [1]),
-        ("migrate-to-10.0.0.md", "", "", [9]),
-        ("Migration-Guide-V5.md", "", "", [4]),
-        ("upgrading.md", "Migrate to v3.x", "", [2]),
-        ("valid-jsdoc.md", "", "This rule was removed in ESLint v9.0.0 and replaced.", [8]),
-        ("migration.md", "", "", []),
-        ("usage.md", "", "Options were removed from the defaults.", []),
-    ],
-)
-def test_the_majors_a_page_is_about(
-    name: str, title: str, opening: str, majors: list[int], tmp_path: Path
-) -> None:
-    front = f"---\ntitle: {title or 'T'}\n---\n"
-    post = make_post(f"{opening}\n\nText.\n", tmp_path, name=name, front=front)
-    assert page_majors(post) == majors
-
-
-def test_a_single_name_an_old_release_wrote_and_the_name_a_near_miss_is_about(
-    old_repo: Path, tmp_path: Path
-) -> None:
+def test_a_single_name_an_old_release_wrote(old_repo: Path, tmp_path: Path) -> None:
     head = git(old_repo, "rev-parse", "HEAD").strip()
     past = PastReleases(old_repo, head, tmp_path / "cache")
     written = past.last_declared(["legacyFlag"])  # an attribute 0.x's code reads
     assert written is not None and written.release == "v0.9.0"
     assert past.last_declared(["legacyFlags"]) is None
-
-    @dataclass
-    class Judged:
-        token: str
-        reason: str
-        rule: str = "model-near-miss"
-        outcome: str = "ungrounded"
-
-    near = "is not declared in the product; did you mean `x`?"
-    # A member of a value the model cannot type: looked up by the member's name.
-    assert _past_parts(Judged("engine.getFormatter()", f"`getFormatter` {near}")) == [
-        "getFormatter"
-    ]
-    # A near miss of the chain's head: the chain, as written.
-    assert _past_parts(Judged("McpServer.list_prompts", f"`McpServer` {near}")) == [
-        "McpServer",
-        "list_prompts",
-    ]
-    assert _past_parts(Judged('"requireReturn": false', f"the key `requireReturn` {near}")) == [
-        "requireReturn"
-    ]
-
-
-CLI_V1 = (
-    "import argparse\n\n\ndef main() -> None:\n"
-    '    parser = argparse.ArgumentParser(prog="lint")\n'
-    '    parser.add_argument("--old-style")\n    parser.parse_args()\n'
-)
-
-
-def test_a_flag_an_earlier_release_declared_is_unjudged_on_a_migration_guide_only(
-    tmp_path: Path,
-) -> None:
-    """A flag the parser of an earlier release declared (eslint's `--no-eslintrc` on its
-    migration guides) is the page's subject there, and a finding anywhere else."""
-    root = make_repo(
-        tmp_path / "cli",
-        {
-            "pyproject.toml": '[project]\nname = "lintlib"\nversion = "1.0"\n'
-            '[project.scripts]\nlint = "lintlib.cli:main"\n',
-            "lintlib/__init__.py": "",
-            "lintlib/cli.py": CLI_V1,
-        },
-    )
-    git(root, "tag", "v1.0.0")
-    (root / "lintlib" / "cli.py").write_text(CLI_V1.replace("--old-style", "--new-style"))
-    git(root, "commit", "-qam", "2.0")
-    git(root, "tag", "v2.0.0")
-    body = "The `--old-style` flag is gone.\n"
-    guide = gate.GATE.evaluate(
-        make_post(body, tmp_path, name="migrating-to-2.0.0.md"),
-        repo_context(root, tmp_path / "cache"),
-    )
-    removed = token_outcome(guide, "--old-style")
-    assert (removed["outcome"], removed["rule"]) == ("unjudged", "past-release")
-    assert "v1.0.0" in removed["reason"]
-    usage = gate.GATE.evaluate(
-        make_post(body, tmp_path, name="usage.md"), repo_context(root, tmp_path / "c2")
-    )
-    assert token_outcome(usage, "--old-style")["outcome"] == "ungrounded"

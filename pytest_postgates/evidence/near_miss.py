@@ -56,10 +56,11 @@ WAYS = (
         "(`stop_after_delay` for `stop_after_attempt`)",
         f"{_TESTS}; {_OFF}",
         earns=(
-            "earns held out on recall: it made 98 of the 714 caught held-out planted inventions "
-            "and 4 of the 29 caught held-out drift defects claims (at 6650f48; another way may "
-            "catch some of them when it is off); off, held-out docs: 4 labelled false findings "
-            "gone; tune: 1 defect lost (bench/ablation.py at a5be222)"
+            "earns held out on recall, at a precision cost (bench/ablation.py, gate 2 at "
+            "f288d88): off, 6 of the 98 caught planted report-half inventions it made claims "
+            "are lost (no other way catches them); held-out docs: findings -4, 4 labelled "
+            "false gone, no defect lost; NeuroLink's docs folder: nothing moved; the blog: "
+            "planted inventions 279 -> 275 caught"
         ),
     ),
     Rule(

@@ -29,7 +29,6 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
-from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -68,7 +67,6 @@ from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exporte
 from pytest_postgates.helpers.grounding_summary import unjudged_summary
 from pytest_postgates.helpers.history_cues import gone_or_denied
 from pytest_postgates.helpers.model_grounding import judge_with_model
-from pytest_postgates.helpers.other_repositories import placed_elsewhere
 from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
     MODEL_ID,
     READERS_PATH,
@@ -82,7 +80,6 @@ from pytest_postgates.helpers.outcome_rules import (  # noqa: F401 (re-exported)
 )
 from pytest_postgates.helpers.page_names import PageNames, page_reader
 from pytest_postgates.helpers.page_names import product_specifier as product_package
-from pytest_postgates.helpers.past_names import with_the_past
 from pytest_postgates.helpers.tokens import (  # noqa: F401 (re-exported)
     ALLOWLIST,
     MAX_TOKEN,
@@ -305,11 +302,8 @@ def judge(
     # A near miss is a weak anchor: a sentence that gives the name to another party, or
     # the page's own sample that passes it in, still decides (attribution, below).
     attributed = None
-    if "other-repository" not in rules_off:
-        elsewhere = placed_elsewhere(sentence, repos.product_names)
-        attributed = ("unjudged", *elsewhere) if elsewhere else None
     presented = presentation(text, sentence, offset, repos, definitions)
-    if attributed is None and not presented:
+    if not presented:
         attributed = attribute(text, token, post, repos, definitions, rules_off)
     if attributed:
         outcome, by, reason = attributed
@@ -455,9 +449,6 @@ def check(post: Post, context: GateContext) -> CheckResult:
         )
         for token in tokens
     ]
-    verdicts = with_the_past(
-        verdicts, post, past_releases(index.root, index.commit, cache_dir), off
-    )
     keys.save()
     unavailable = keys.unavailable()
     by_outcome: dict[str, list[Verdict]] = {outcome: [] for outcome in OUTCOMES}
@@ -600,7 +591,6 @@ def _source_fingerprint() -> str:
         type_model,
         type_tables,
     )
-    from pytest_postgates.evidence import past_releases as past_releases_module
     from pytest_postgates.helpers import (
         anchor_rules,
         attribution_rules,
@@ -609,10 +599,8 @@ def _source_fingerprint() -> str:
         grounding_rules,
         history_cues,
         model_grounding,
-        other_repositories,
         outcome_rules,
         page_names,
-        past_names,
         tokens,
         typed_keys,
     )
@@ -622,7 +610,6 @@ def _source_fingerprint() -> str:
         code_references,  # which references outside code spans are tokens
         html_text,
         prose,
-        other_repositories,
         api_model,
         cli_model,  # the product's CLI: executables, commands, derived flags
         cli_python,
@@ -646,8 +633,6 @@ def _source_fingerprint() -> str:
         typed_keys,
         type_model,
         type_tables,
-        past_releases_module,  # which earlier releases a removed name is looked up in
-        past_names,
     )
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())
@@ -677,7 +662,7 @@ class SymbolGroundingSettings:
         (),
         "strs",
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
-        "samples' rules, past-release, historical, linked-elsewhere, the dependency rules, "
+        "samples' rules, historical, linked-elsewhere, the dependency rules, "
         "the clearing rules of helpers/clearing_rules.py, the near-miss ways of "
         "evidence/near_miss.py): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",

@@ -64,13 +64,13 @@ RULES = (
             "decides held-out tokens, earns nothing there: 4 decided on the report half's "
             "docs, off nothing moved; off, the natural-drift report half catches one case "
             "more (vite's css.lightingcss) and loses none; 1 planted invention, a miss it "
-            "made. Kept for the lead's decision: deleted, a name rooted in a dependency the "
-            "run cannot read is judged as if it were read (a star re-export through a package "
-            "not installed becomes a miss: uikit.makeWidgit in "
-            "tests/test_dependency_reexports.py), against the standard that a token not "
-            "judged is listed unjudged (bench/ablation.py at b9a2a19: docs and natural drift "
-            "of the report half; planted inventions of the report half at 1835184, gate 2 as "
-            "b9a2a19)"
+            "made (bench/ablation.py at b9a2a19); NeuroLink's docs folder: decides none; the "
+            "blog: 2 decided, off nothing moved (f288d88). Kept (session 22): it is the "
+            "standard, not a heuristic: deleted, a name rooted in a dependency the run cannot "
+            "read is judged "
+            "as if it were read (a star re-export through a package not installed becomes a "
+            "miss: uikit.makeWidgit in tests/test_dependency_reexports.py); the drift case it "
+            "hides is left to a better reading of what is rooted in a dependency"
         ),
     ),
     Rule(

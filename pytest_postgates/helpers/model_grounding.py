@@ -65,12 +65,13 @@ RULES = (
         "tests/test_api_model_grounding.py::test_a_chain_the_code_writes_is_grounded",
         earns=(
             "decides held-out tokens, earns nothing there: 49 decided on the report half's "
-            "docs, off nothing moved; no drift case, no invention. Kept for the lead's "
-            "decision: off, the model stands aside and the text search grounds the same "
-            "tokens; deleting its check instead would make them rooted misses, which is not "
-            "what was measured (bench/ablation.py at b9a2a19: docs and natural drift of the "
-            "report half; planted inventions of the report half at 1835184, gate 2 as "
-            "b9a2a19)"
+            "docs, off nothing moved; no drift case, no invention (bench/ablation.py at "
+            "b9a2a19); NeuroLink's docs folder: decides none; the blog: 5 decided, off "
+            "nothing moved (precision.py, fabrication_recall.py at f288d88). Kept (session "
+            "22): off, the model stands aside and the text search grounds the same tokens on "
+            "the same code, so deleting it sheds no code (its checks decide when the model "
+            "stands aside; without them the tokens are rooted misses, unmeasured) and only "
+            "trades the model's evidence for the text search's"
         ),
     ),
     Rule(
@@ -83,11 +84,13 @@ RULES = (
         "tests/test_api_model_grounding.py::test_keywords_are_judged_against_the_parameters",
         earns=(
             "no held-out occasion: it decided no token of either half's docs, no drift case, "
-            "no invention; off, the report half's docs did not move. Kept for the lead's "
-            "decision: the keywords it grounds are named model-found, so its count "
-            "undercounts what it decides (bench/ablation.py at b9a2a19: docs and natural "
-            "drift of the report half; planted inventions of the report half at 1835184, gate "
-            "2 as b9a2a19)"
+            "no invention; off, the report half's docs did not move (bench/ablation.py at "
+            "b9a2a19); NeuroLink's docs folder and the blog (TypeScript: no keyword "
+            "arguments) decide none (f288d88). Kept (session 22): it is the model's "
+            "resolution of a call's keywords against the callee's parameters, name for name, "
+            "which the issue asks of the model; off, a keyword counts when any product name "
+            "spells it, and `Limits(max_retry=2)` is no longer the miss of `max_retry_delay` "
+            "(tests/test_api_model_grounding.py)"
         ),
     ),
     Rule(
@@ -190,12 +193,13 @@ RULES = (
         "tests/test_api_model_grounding.py::test_an_external_base_leaves_the_member_unjudged",
         earns=(
             "decides held-out tokens, earns nothing there: 4 decided on the report half's "
-            "docs, off nothing moved; 8 planted inventions, misses it made. Kept for the "
-            "lead's decision: it is the model's own unjudged listing (a chain the model "
-            "cannot finish is listed with the reason, never grounded; off, the text search "
-            "may ground it) (bench/ablation.py at b9a2a19: docs and natural drift of the "
-            "report half; planted inventions of the report half at 1835184, gate 2 as "
-            "b9a2a19)"
+            "docs, off nothing moved; off, the 8 planted report-half inventions it lists "
+            "unjudged are caught, none lost; NeuroLink's docs folder: decides none; the blog, "
+            "off: planted inventions 279 -> 280 caught, findings unchanged (bench/ablation.py, "
+            "gate 2 at f288d88). Kept (session 22), at that recall cost: "
+            "it is the standard, not a heuristic: a chain the model cannot finish is listed "
+            "unjudged with the reason; off, the gate's later rules, the text search among "
+            "them, judge a chain the model could not finish"
         ),
     ),
 )
