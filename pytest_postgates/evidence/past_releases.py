@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +61,6 @@ class PastReleases:
         self.commit = commit
         self.cache_dir = cache_dir
         self._releases: list[Release] | None = None
-        self._tags: list[tuple[tuple[int, int, int], Release]] | None = None  # earlier majors'
         self._models: dict[str, ApiModel] = {}
         self._lock = threading.Lock()
 
@@ -72,24 +70,11 @@ class PastReleases:
                 self._releases = _earlier_majors(self.root, self.commit)
             return self._releases
 
-    def release_of(self, major: int) -> Release | None:
-        """The newest release of ``major`` when it is earlier than the commit gated's
-        (whether or not among the :data:`MAX_RELEASES` read by default), else None."""
-        with self._lock:
-            if self._tags is None:
-                merged = _version_tags(self.root, "--merged", self.commit)
-                current = max((number[0] for number, _r in merged), default=0)
-                tags = _version_tags(self.root)
-                self._tags = [(n, r) for n, r in tags if n[0] < current]
-            tags = [(number, r) for number, r in self._tags if number[0] == major]
-        return max(tags, key=lambda found: found[0])[1] if tags else None
-
-    def last_declared(self, parts: list[str], majors: Sequence[int] = ()) -> PastDeclaration | None:
-        """The newest earlier release whose code resolves the chain ``parts``, or None.
-        ``majors``: releases a page says it is about, looked at first. A single name the
-        release's code declares, or writes (an option it reads, a key of its objects),
-        counts: a page about that release names what its code used."""
-        for release in self._looked_at(majors):
+    def last_declared(self, parts: list[str]) -> PastDeclaration | None:
+        """The newest earlier release whose code resolves the chain ``parts``, or None. A
+        single name the release's code declares, or writes (an option it reads, a key of
+        its objects), counts: a page about that release names what its code used."""
+        for release in self.releases():
             model = self._model(release)
             if len(parts) == 1:
                 written = _written(parts[0], model)
@@ -106,19 +91,6 @@ class PastReleases:
             if resolution.outcome == "found" and Path(resolution.where).suffix in LANGUAGES:
                 return PastDeclaration(release.tag, resolution.where)
         return None
-
-    def last_flag(self, flag: str, majors: Sequence[int] = ()) -> PastDeclaration | None:
-        """The newest earlier release whose command line declares ``flag`` (read from its
-        parser, derived flags included: ``--no-x``), or None."""
-        for release in self._looked_at(majors):
-            where = self._model(release).cli.flag(flag)
-            if where:
-                return PastDeclaration(release.tag, where)
-        return None
-
-    def _looked_at(self, majors: Sequence[int]) -> list[Release]:
-        first = [r for r in (self.release_of(m) for m in majors) if r is not None]
-        return [*dict.fromkeys([*first, *self.releases()])]
 
     def _model(self, release: Release) -> ApiModel:
         with self._lock:
