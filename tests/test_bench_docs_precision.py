@@ -168,7 +168,7 @@ def test_a_small_project_end_to_end(tmp_path: Path) -> None:
 
 def test_the_halves_never_share_a_project() -> None:
     report, tune = (docs.HALVES[half][0] for half in ("report", "tune"))
-    assert report == docs.PROJECTS and len(tune) == 6
+    assert report == docs.PROJECTS and len(tune) == 10
     assert not {p.name for p in report} & {p.name for p in tune}
 
 
