@@ -356,7 +356,7 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
                 decided = [detail.get(listing) or [], *(detail.get("outcomes") or {}).values()]
                 result.decided += [
                     Finding(2, int(item.get("line", 0)), str(item["token"]),
-                            str(item.get("rule") or "-"))
+                            decided_by(item) or "-")
                     for items in decided for item in items if "token" in item
                 ]  # fmt: skip
     return results
