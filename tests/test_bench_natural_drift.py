@@ -106,8 +106,12 @@ def test_a_gate_2_card_gives_every_token_it_decided_with_its_rule(tmp_path: Path
 def test_a_near_miss_a_card_decided_names_its_way(tmp_path: Path) -> None:
     # bench/ablation.py finds a near-miss way's drift cases by "model-near-miss (way)".
     (tmp_path / "api-overall.json").write_text(json.dumps({"post": "docs/api.md"}))
-    near = {"line": 3, "token": "opin", "rule": "model-near-miss",
-            "reason": "`opin` is not declared; did you mean `open`? (near-letter-changed)"}
+    near = {
+        "line": 3,
+        "token": "opin",
+        "rule": "model-near-miss",
+        "reason": "`opin` is not declared; did you mean `open`? (near-letter-changed)",
+    }
     card = {"verdict": "FAIL", "detail": {"ungrounded": [near], "outcomes": {}}}
     (tmp_path / "api-gate2-symbol_grounding.json").write_text(json.dumps(card))
     result = drift.read_cards(tmp_path)["docs/api.md"]
