@@ -286,7 +286,7 @@ def judge(
     if owned is not None:  # rooted in a dependency: its model decides (dependency_rules)
         return verdict(owned.outcome, rule=owned.rule, reason=owned.reason)
     named = (
-        dependency_name(text, model, dependencies)
+        dependency_name(decided.missed or text, model, dependencies)
         if decided is not None
         and decided.outcome == "ungrounded"
         and dependencies is not None

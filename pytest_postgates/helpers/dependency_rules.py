@@ -76,14 +76,16 @@ RULES = (
     Rule(
         "dependency-name",
         "unjudged",
-        "a name the product's model misses (a near miss, or a member missing from a product "
-        "class) that a dependency every install of the product has, and the product's code "
-        "imports, or a standard-library module it imports, declares as a public name or "
-        "member (`isModule` of eslint-scope's ScopeManager, `Program#sourceType` of ESTree, "
-        "pydantic's `experimental_allow_partial` keyword): another party's name the product "
-        "builds on, not the page's invention; listed with the dependency and where it "
-        "declares it. A bare name that differs from a product name only in case or "
-        "separators (`SerializerCompiler` for `serializerCompiler`) stays the product's",
+        "a name the product's model misses (a near miss, a member missing from a product "
+        "class, or the key of an object the page writes: babel's `rootMode` in "
+        "`['babel-jest', {rootMode: 'upward'}]`) that a dependency every install of the "
+        "product has, and the product's code imports, or a standard-library module it "
+        "imports, declares as a public name or member (`isModule` of eslint-scope's "
+        "ScopeManager, `Program#sourceType` of ESTree, pydantic's "
+        "`experimental_allow_partial` keyword): another party's name the product builds on, "
+        "not the page's invention; listed with the dependency and where it declares it. A "
+        "bare name that differs from a product name only in case or separators "
+        "(`SerializerCompiler` for `serializerCompiler`) stays the product's",
         "tests/test_dependency_names.py::test_a_member_of_an_imported_dependency_is_unjudged",
         earns=(
             "earns held out; off, held out: findings +13, 8 labelled false back, 5 unlabelled "
