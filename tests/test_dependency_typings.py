@@ -1,0 +1,92 @@
+"""Where another party's API is read from when the product names it (issue 24): a package
+that ships scripts only is read from its DefinitelyTyped declarations (`@types/fs-extra`
+for `fs-extra`, `@types/babel__core` for `@babel/core`), where TypeScript reads its types
+from; its own scripts only when none are installed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_postgates.evidence.dependency_models import DEPENDENCY_PATH_ENV
+from pytest_postgates.gates import GateContext
+from pytest_postgates.gates import symbol_grounding as gate
+from tests.helpers import make_post, make_repo, repo_context, token_outcome
+
+PRODUCT: dict[str, str | bytes] = {
+    "package.json": json.dumps(
+        {
+            "name": "shellkit",
+            "main": "src/index.ts",
+            "dependencies": {"plainfs": "^11", "@tools/plain": "^1", "bare-js": "^1"},
+        }
+    ),
+    "src/index.ts": 'import * as fsx from "plainfs";\n\nexport const size = fsx;\n',
+}
+
+
+def _package(root: Path, name: str, files: dict[str, str], manifest: dict[str, Any]) -> None:
+    folder = root / "node_modules" / name
+    folder.mkdir(parents=True)
+    (folder / "package.json").write_text(json.dumps({"name": name, **manifest}))
+    for path, text in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text)
+
+
+def typed_node_modules(root: Path) -> Path:
+    """plainfs and @tools/plain ship scripts whose names a static read cannot list, and
+    their declarations come from @types; bare-js ships scripts only, with no @types."""
+    made = "Object.assign(module.exports, require('./make')());\n"
+    _package(root, "plainfs", {"lib/index.js": made}, {"version": "11.3.4", "main": "lib/index.js"})
+    _package(
+        root,
+        "@types/plainfs",
+        {"index.d.ts": "export function readJson(file: string): Promise<any>;\n"},
+        {"version": "11.0.4", "types": "index.d.ts"},
+    )
+    _package(root, "@tools/plain", {"index.js": made}, {"version": "1.0.0", "main": "index.js"})
+    _package(
+        root,
+        "@types/tools__plain",
+        {"index.d.ts": "export declare function transform(code: string): string;\n"},
+        {"version": "1.0.1"},
+    )
+    _package(root, "bare-js", {"index.js": made}, {"version": "1.0.0", "main": "index.js"})
+    return root
+
+
+@pytest.fixture
+def ctx(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GateContext:
+    monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(typed_node_modules(tmp_path / "js")))
+    repo = make_repo(tmp_path / "repo", PRODUCT)
+    return repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=True)
+
+
+def _outcome(token: str, tmp_path: Path, ctx: GateContext) -> dict[str, Any]:
+    card = gate.GATE.evaluate(make_post(f"Call `{token}` here.\n", tmp_path), ctx)
+    return token_outcome(card, token)
+
+
+def test_a_script_package_is_read_from_its_definitely_typed_declarations(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    entry = _outcome("plainfs.readJson", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("external", "dependency-found"), entry
+    assert "dependency plainfs 11.3.4" in entry["where"], entry
+    # A scoped package's declarations are @types/<scope>__<name>'s (index.d.ts by default).
+    body = '```ts\nimport { transform } from "@tools/plain";\n```\n\nCall `transform()`.\n'
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    entry = token_outcome(card, "transform()")
+    assert (entry["outcome"], entry["rule"]) == ("external", "dependency-found"), entry
+
+
+def test_without_declarations_a_script_package_is_not_judged_by_them(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    # No @types for bare-js: its scripts are read, and what they cannot list is not found.
+    entry = _outcome("bare-js.readJson", tmp_path, ctx)
+    assert entry.get("rule") != "dependency-found", entry
