@@ -25,6 +25,17 @@ PRODUCT: dict[str, str | bytes] = {
         }
     ),
     "src/index.ts": 'import * as fsx from "plainfs";\n\nexport const size = fsx;\n',
+    # Values the product exports typed as another party's API (zx's `fs`, `chalk`).
+    "src/vendor.ts": (
+        'import * as _fs from "plainfs";\nimport { Sheet } from "@tools/plain";\n'
+        'import { wrap } from "./wrap";\n\n'
+        'export const files: typeof import("plainfs") = wrap("fs", _fs);\n'
+        'export const filesx: typeof _fs = wrap("filesx", _fs);\n'
+        'export const sheet: Sheet = wrap("sheet", {});\n'
+        "export const own: Local = { size: 1 };\n\n"
+        "export interface Local {\n  size: number;\n}\n"
+    ),
+    "src/wrap.ts": "export function wrap<T>(name: string, value: T): T {\n  return value;\n}\n",
 }
 
 
@@ -52,7 +63,10 @@ def typed_node_modules(root: Path) -> Path:
     _package(
         root,
         "@types/tools__plain",
-        {"index.d.ts": "export declare function transform(code: string): string;\n"},
+        {
+            "index.d.ts": "export declare function transform(code: string): string;\n"
+            "export interface Sheet {\n  rules: string[];\n}\n"
+        },
         {"version": "1.0.1"},
     )
     _package(root, "bare-js", {"index.js": made}, {"version": "1.0.0", "main": "index.js"})
@@ -90,3 +104,22 @@ def test_without_declarations_a_script_package_is_not_judged_by_them(
     # No @types for bare-js: its scripts are read, and what they cannot list is not found.
     entry = _outcome("bare-js.readJson", tmp_path, ctx)
     assert entry.get("rule") != "dependency-found", entry
+
+
+def test_a_member_of_a_value_typed_as_a_dependencys_api_is_judged_there(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    """`export const fs: typeof import("fs-extra") = wrap(...)`: the product's `fs` is
+    fs-extra's API, so `fs.readJson` is looked up in fs-extra's model (grounded: the
+    product exports it), and a member that model lacks is that dependency's to judge,
+    never the product's miss."""
+    for token in ("files.readJson", "filesx.readJson", "sheet.rules"):
+        entry = _outcome(token, tmp_path, ctx)
+        assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
+    entry = _outcome("files.readJson", tmp_path, ctx)
+    assert "dependency plainfs 11.3.4" in entry["where"] and "src/vendor.ts" in entry["where"]
+    entry = _outcome("files.readJsn", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-imported"), entry
+    assert "a dependency's API (plainfs)" in entry["reason"], entry
+    # A value typed as the product's own type is the product's to judge.
+    assert _outcome("own.size", tmp_path, ctx)["rule"] != "dependency-imported"

@@ -110,7 +110,9 @@ RULES = (
         "same way; missed there, the product's model lists it unjudged as that dependency's "
         "API (evidence/reexports.py), never a miss of the product's. A member a product class "
         "lacks, whose base is a dependency's class its file imports (`class Meter(Gauge)`), "
-        "is looked up in that base there too",
+        "is looked up in that base there too, and a member of a value the product declares "
+        'as a dependency\'s API (`export const fs: typeof import("fs-extra")`, `chalk: '
+        "typeof _chalk`) in that dependency's model: missed there, unjudged as its API",
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
         earns=(
             "earns held out; off, held out: findings +1, 1 labelled false back (expect-type's "
@@ -159,6 +161,10 @@ def judge_dependency(
         )
     if len(parts) > 1 and _FILE_SUFFIX.search(text):
         return None  # `vite.config.js` is a file's name, not a member chain of vite
+    if len(parts) > 1 and "dependency-imported" not in rules_off:
+        typed = _typed_value(parts, product, dependencies)
+        if typed is not None:
+            return None if typed.rule in rules_off else typed
     rooted = _rooted(parts, dependencies, page)
     site = None
     if rooted is None and "dependency-imported" not in rules_off:
@@ -266,6 +272,72 @@ def _inherited(
             root = reexports.package_of(site.module, python)
             reason = reexports.dependency_reason(root, why)
             decision = DependencyDecision("unjudged", "dependency-imported", reason=reason)
+    return decision
+
+
+# A declared type that names another party's API: `typeof import("fs-extra")`, or a name
+# the declaring file imports (`typeof _fs` after `import * as _fs from "fs-extra"`,
+# `Sheet` or `Sheet<T>` after `import { Sheet } from "dep"`).
+_TYPE_OF_IMPORT = re.compile(r"""typeof import\(\s*["']([^"']+)["']\s*\)""")
+_TYPE_NAME = re.compile(r"(?:typeof\s+)?([A-Za-z_$][\w$]*)(?:<.*>)?", re.S)
+
+
+@functools.lru_cache(maxsize=4)
+def _value_types(product: ApiModel) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Name -> (file, declared type as written) of each value the product's code declares
+    with a type (:attr:`ModelFacts.value_types`)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for key, written in sorted(product.facts.value_types.items()):
+        path, _, name = key.rpartition(":")
+        found.setdefault(name, []).append((path, written))
+    return {name: tuple(entries) for name, entries in found.items()}
+
+
+def _type_route(written: str, path: str, product: ApiModel) -> tuple[str, list[str]] | None:
+    """The npm specifier and the names in it a declared type is of another party's API,
+    or None (a type of the product's own, or one not written in these shapes)."""
+    imported = _TYPE_OF_IMPORT.fullmatch(written)
+    if imported is not None:
+        return imported.group(1), []
+    named = _TYPE_NAME.fullmatch(written)
+    if named is None:
+        return None
+    for site in product.imported(named.group(1)):
+        if site.path == path and not site.path.endswith((".py", ".pyi")):
+            return site.module, [] if site.name in ("", "*") else [site.name]
+    return None
+
+
+def _typed_value(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A member of a value the product declares as another party's API (zx's `export
+    const fs: typeof import("fs-extra") = wrap("fs", _fs)`, `chalk: typeof _chalk`): looked
+    up in that dependency's model. Found, grounded (the product's value has it, the
+    declaration as evidence); the dependency not installed, unjudged with why; not found,
+    unjudged as that dependency's API (its model may not list everything: a default
+    export, a star of another package), never the product's miss. None when no declared
+    type of the name is another party's."""
+    decision = None
+    for path, written in _value_types(product).get(parts[0], ()):
+        route = _type_route(written, path, product)
+        if route is None:
+            continue
+        spec, named = route
+        root = reexports.package_root(spec)
+        dependency = dependencies.for_root(root) if root not in product.modules else None
+        if dependency is None or dependency.ecosystem != "javascript":
+            continue  # the product's own package (a workspace's), or no dependency
+        declared = f"the product's `{parts[0]}` is declared as {written} ({path})"
+        found = _resolve(dependency, [spec, *named, *parts[1:]])
+        if found is not None and found.outcome == "external":
+            where = f"{found.where}; {declared}"
+            return DependencyDecision("grounded", "dependency-imported", where=where)
+        if found is not None:  # not installed
+            return found
+        why = f"{declared}, whose model does not resolve `{'.'.join(parts[1:])}`"
+        reason = reexports.dependency_reason(root, why)
+        decision = DependencyDecision("unjudged", "dependency-imported", reason=reason)
     return decision
 
 
