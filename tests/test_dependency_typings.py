@@ -35,6 +35,11 @@ PRODUCT: dict[str, str | bytes] = {
         "export const own: Local = { size: 1 };\n\n"
         "export interface Local {\n  size: number;\n}\n"
     ),
+    # Declaration merging: the product adds a member to another party's interface.
+    "src/augment.ts": (
+        'declare module "@tools/plain" {\n  interface Sheet {\n    media: string;\n  }\n}\n\n'
+        "export {};\n"
+    ),
     "src/wrap.ts": "export function wrap<T>(name: string, value: T): T {\n  return value;\n}\n",
 }
 
@@ -123,3 +128,21 @@ def test_a_member_of_a_value_typed_as_a_dependencys_api_is_judged_there(
     assert "a dependency's API (plainfs)" in entry["reason"], entry
     # A value typed as the product's own type is the product's to judge.
     assert _outcome("own.size", tmp_path, ctx)["rule"] != "dependency-imported"
+
+
+def test_an_interface_the_product_augments_keeps_the_dependencys_members(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    """`declare module "dep" { interface Sheet { media: string } }` adds a member to the
+    dependency's `Sheet` (as a test runner adds its matchers to an assertion library's
+    interface): the product's declaration lists only what it adds, so the others are
+    looked up in the dependency's model, and a member neither has is unjudged as the
+    dependency's API, never the product's miss."""
+    entry = _outcome("Sheet.media", tmp_path, ctx)
+    assert entry["outcome"] == "grounded", entry
+    entry = _outcome("Sheet.rules", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
+    assert "dependency @tools/plain 1.0.0" in entry["where"], entry
+    entry = _outcome("Sheet.colour", tmp_path, ctx)
+    assert entry["outcome"] == "unjudged", entry
+    assert "@tools/plain" in entry["reason"], entry

@@ -379,6 +379,11 @@ class ApiModel:
             if python and not entry.bases:
                 names.update(PY_BASES["object"])  # every class is an object
             for base in entry.bases:
+                augmented = reexports.AUGMENTED.fullmatch(base)
+                if augmented is not None:  # `declare module "dep" { interface X { } }`
+                    if reexports.outside(augmented.group(1), self.modules):
+                        problems.append(f"{class_name} adds to {base}, outside the product's code")
+                    continue
                 if python and "[" in base:
                     names.update(SUBSCRIPTED_BASE_MEMBERS)
                 bare = re.sub(r"[\[<].*", "", base, flags=re.S).strip()

@@ -110,7 +110,9 @@ RULES = (
         "same way; missed there, the product's model lists it unjudged as that dependency's "
         "API (evidence/reexports.py), never a miss of the product's. A member a product class "
         "lacks, whose base is a dependency's class its file imports (`class Meter(Gauge)`), "
-        "is looked up in that base there too, and a member of a value the product declares "
+        "is looked up in that base there too, as is a member of an interface the product "
+        'adds to by declaration merging (`declare module "chai" { interface Assertion '
+        "{ ... } }`), and a member of a value the product declares "
         'as a dependency\'s API (`export const fs: typeof import("fs-extra")`, `chalk: '
         "typeof _chalk`) in that dependency's model: missed there, unjudged as its API",
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
@@ -250,6 +252,11 @@ def _inherited(
         seen.add(name)
         for entry in product.classes.get(name, []):
             for base in entry.bases:
+                augmented = reexports.AUGMENTED.fullmatch(base)
+                if augmented is not None and reexports.outside(augmented[1], product.modules):
+                    spec, type_name = augmented[1], augmented[2]
+                    outside.append((ImportSite(type_name, spec, type_name, entry.path, 0), base))
+                    continue
                 simple = re.sub(r"[\[<(].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
                 sites = [s for s in product.imported(simple) if s.path == entry.path]
                 if sites:
