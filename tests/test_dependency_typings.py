@@ -24,7 +24,10 @@ PRODUCT: dict[str, str | bytes] = {
             "dependencies": {"plainfs": "^11", "@tools/plain": "^1", "bare-js": "^1"},
         }
     ),
-    "src/index.ts": 'import * as fsx from "plainfs";\n\nexport const size = fsx;\n',
+    "src/index.ts": (
+        'import * as fsx from "plainfs";\n\nexport const size = fsx;\n'
+        'export { Pen } from "@tools/plain";\n'
+    ),
     # Values the product exports typed as another party's API (zx's `fs`, `chalk`).
     "src/vendor.ts": (
         'import * as _fs from "plainfs";\nimport { Sheet } from "@tools/plain";\n'
@@ -71,6 +74,7 @@ def typed_node_modules(root: Path) -> Path:
         {
             "index.d.ts": "export declare function transform(code: string): string;\n"
             "export interface Sheet {\n  rules: string[];\n}\n"
+            "export declare class Pen {\n  draw(): void;\n}\n"
         },
         {"version": "1.0.1"},
     )
@@ -146,3 +150,17 @@ def test_an_interface_the_product_augments_keeps_the_dependencys_members(
     entry = _outcome("Sheet.colour", tmp_path, ctx)
     assert entry["outcome"] == "unjudged", entry
     assert "@tools/plain" in entry["reason"], entry
+
+
+def test_a_member_of_a_name_the_product_reexports_is_the_dependencys(
+    tmp_path: Path, ctx: GateContext
+) -> None:
+    """`export { Pen } from "dep"`: `Pen` is the product's to import, but its members are
+    dep's API. Written bare (`Pen.drow`, as a page names what it imports), a member dep's
+    model lacks is unjudged with the dependency named, as `shellkit.Pen.drow` is, never
+    the product's miss."""
+    entry = _outcome("Pen.draw", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
+    entry = _outcome("Pen.drow", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-imported"), entry
+    assert "a dependency's API (@tools/plain)" in entry["reason"], entry

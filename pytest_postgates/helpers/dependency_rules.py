@@ -114,7 +114,9 @@ RULES = (
         'adds to by declaration merging (`declare module "chai" { interface Assertion '
         "{ ... } }`), and a member of a value the product declares "
         'as a dependency\'s API (`export const fs: typeof import("fs-extra")`, `chalk: '
-        "typeof _chalk`) in that dependency's model: missed there, unjudged as its API",
+        "typeof _chalk`) in that dependency's model: missed there, unjudged as its API; so "
+        "is a member of a name the product re-exports from a dependency written bare "
+        '(`Pen.drow` after `export { Pen } from "dep"`)',
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
         earns=(
             "earns held out; off, held out: findings +1, 1 labelled false back (expect-type's "
@@ -179,7 +181,25 @@ def judge_dependency(
         return None
     dependency, path = rooted
     decision = _resolve(dependency, path, site)
+    if decision is None and site is not None and len(parts) > 1 and _reexport(site, product):
+        # A name the product publishes from a dependency: its members are that party's.
+        root = reexports.package_of(site.module, site.path.endswith((".py", ".pyi")))
+        why = (
+            f"`{parts[0]}` is {root}'s, re-exported at {site.path}, and its model does not "
+            f"resolve `{'.'.join(parts[1:])}`"
+        )
+        reason = reexports.dependency_reason(root, why)
+        decision = DependencyDecision("unjudged", "dependency-imported", reason=reason)
     return None if decision is None or decision.rule in rules_off else decision
+
+
+def _reexport(site: ImportSite, product: ApiModel) -> bool:
+    """Whether the import ``site`` puts a public name in a product module (a JavaScript
+    file that exports what it imports; a Python `from dep import X` at the top of a module
+    whose public names hold X), not a name the product's code only uses."""
+    if site.path.endswith((".py", ".pyi")):
+        return bool(site.binds) and site.local in product.modules.get(site.binds, ())
+    return site.local in product.facts.modules.get(site.path, ())
 
 
 def _reexported(
