@@ -107,7 +107,9 @@ RULES = (
         "rules above leave it unjudged; a missing member is left to the other rules. A chain "
         "through a product module to a name it re-exports from a dependency (`from pydep "
         'import Widget` in its `__init__`, `export * from "expect"`) is looked up there the '
-        "same way; missed there, the product's model lists it unjudged as that dependency's "
+        "same way, through the product's own packages it star-exports (a workspace's "
+        "sibling that star-exports the dependency in turn); missed there, the product's "
+        "model lists it unjudged as that dependency's "
         "API (evidence/reexports.py), never a miss of the product's. A member a product class "
         "lacks, whose base is a dependency's class its file imports (`class Meter(Gauge)`), "
         "is looked up in that base there too, as is a member of an interface the product "
@@ -235,6 +237,14 @@ def _reexported(
             head = spec.split(".") if python else [spec]
             named = [] if name in ("", "*") else [name]
             decision = _resolve(dependency, [*head, *named, *rest[1:]], site)
+            if decision is None and site.name == "*" and len(rest) > 1:
+                holds = _resolve(dependency, [*head, *named], site)
+                if holds is not None and holds.outcome == "grounded":
+                    # The star holds the name; a member of it is the dependency's API.
+                    member = ".".join(rest[1:])
+                    why = f"`{rest[0]}` is {spec}'s, whose model does not resolve `{member}`"
+                    reason = reexports.dependency_reason(reexports.package_root(spec), why)
+                    return DependencyDecision("unjudged", "dependency-imported", reason=reason)
             missed += [spec] if decision is None and site.name == "*" else []
             if decision is not None and decision.outcome != "grounded" and len(routes) > 1:
                 continue  # another star may hold it
