@@ -77,7 +77,8 @@ RULES = (
         "dependency-name",
         "unjudged",
         "a name the product's model misses (a near miss, a member missing from a product "
-        "class, or the key of an object the page writes: babel's `rootMode` in "
+        "class, a name an anchor makes a claim such as one listed among the product's, or "
+        "the key of an object the page writes: babel's `rootMode` in "
         "`['babel-jest', {rootMode: 'upward'}]`) that a dependency every install of the "
         "product has, and the product's code imports, or a standard-library module it "
         "imports, declares as a public name or member (`isModule` of eslint-scope's "
