@@ -22,7 +22,15 @@ PRODUCT: dict[str, str | bytes] = {
             "name": "shellkit",
             "main": "src/index.ts",
             "dependencies": {"plainfs": "^11", "@tools/plain": "^1", "bare-js": "^1"},
+            # Bundled into the build: what its shipped code imports from it, every
+            # install has.
+            "devDependencies": {"scopes-js": "^3"},
         }
+    ),
+    "src/scopes.ts": (
+        'import { ScopeManager } from "scopes-js";\n\n'
+        "export function isModuleExports(manager: ScopeManager): boolean {\n"
+        "  return Boolean(manager);\n}\n"
     ),
     "src/index.ts": (
         'import * as fsx from "plainfs";\n\nexport const size = fsx;\n'
@@ -79,6 +87,12 @@ def typed_node_modules(root: Path) -> Path:
         {"version": "1.0.1"},
     )
     _package(root, "bare-js", {"index.js": made}, {"version": "1.0.0", "main": "index.js"})
+    _package(
+        root,
+        "scopes-js",
+        {"index.d.ts": "export declare class ScopeManager {\n  isModule(): boolean;\n}\n"},
+        {"version": "3.0.0", "types": "index.d.ts"},
+    )
     return root
 
 
@@ -164,3 +178,19 @@ def test_a_member_of_a_name_the_product_reexports_is_the_dependencys(
     entry = _outcome("Pen.drow", tmp_path, ctx)
     assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-imported"), entry
     assert "a dependency's API (@tools/plain)" in entry["reason"], entry
+
+
+def test_a_dependency_bundled_into_the_build_is_one_the_product_builds_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A devDependency the product's shipped code imports is bundled into what it
+    publishes (zx and prettier declare every dependency so): a name the model misses that
+    it declares (`isModule`, a near miss of the product's `isModuleExports`) is that
+    party's, as for a runtime dependency; a name it does not declare stays a finding."""
+    monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(typed_node_modules(tmp_path / "js")))
+    repo = make_repo(tmp_path / "repo", PRODUCT)
+    ctx = repo_context(repo, tmp_path / "cache")
+    entry = _outcome("isModule()", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-name"), entry
+    assert "dependency scopes-js 3.0.0" in entry["reason"], entry
+    assert _outcome("isModuleExport()", tmp_path, ctx)["outcome"] == "ungrounded"

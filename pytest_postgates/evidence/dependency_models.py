@@ -222,6 +222,12 @@ class DependencyModels:
         key = self._root_index().get(root) or (f"javascript:{root}" if root in self._js else "")
         return bool(key) and key.split(":", 1)[1] in self.required
 
+    def is_bundled(self, root: str) -> bool:
+        """Whether ``root`` is a package the product declares for development only (a
+        devDependency): one its shipped code imports is bundled into what it publishes
+        (or is a type it exposes), so every install has it, as a runtime dependency."""
+        return root in self._js and root not in self._runtime
+
     def _js_folder(self, name: str) -> Path | None:
         return next((nm / name for nm in self._node_modules if (nm / name).is_dir()), None)
 

@@ -80,7 +80,8 @@ RULES = (
         "class, a name an anchor makes a claim such as one listed among the product's, or "
         "the key of an object the page writes: babel's `rootMode` in "
         "`['babel-jest', {rootMode: 'upward'}]`) that a dependency every install of the "
-        "product has, and the product's code imports, or a standard-library module it "
+        "product has (a runtime one, or a devDependency its shipped code imports: bundled), "
+        "and the product's code imports, or a standard-library module it "
         "imports, declares as a public name or member (`isModule` of eslint-scope's "
         "ScopeManager, `Program#sourceType` of ESTree, pydantic's "
         "`experimental_allow_partial` keyword): another party's name the product builds on, "
@@ -606,13 +607,15 @@ def _imported_dependencies(
         root = reexports.package_of(site.module, python)
         if root in product.modules:
             continue  # the product's own package (a workspace member installed beside it)
-        if not python and not dependencies.is_required(root):
+        # A devDependency the shipped code imports is bundled into the build.
+        bundled = not python and dependencies.is_bundled(root)
+        if not python and not bundled and not dependencies.is_required(root):
             typed = root[1:].replace("/", "__") if root.startswith("@") else root
             root = f"@types/{typed}"
         key = dependencies.key_for(root) or ""
         ecosystem = key.split(":", 1)[0]
         if not key or (ecosystem == "javascript") == python:
             continue
-        if ecosystem == "stdlib" or dependencies.is_required(root):
+        if ecosystem == "stdlib" or bundled or dependencies.is_required(root):
             chosen.setdefault(root, site)
     return tuple(chosen.items())
