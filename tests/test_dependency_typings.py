@@ -24,9 +24,11 @@ PRODUCT: dict[str, str | bytes] = {
             "dependencies": {"plainfs": "^11", "@tools/plain": "^1", "bare-js": "^1"},
             # Bundled into the build: what its shipped code imports from it, every
             # install has.
-            "devDependencies": {"scopes-js": "^3"},
+            "devDependencies": {"scopes-js": "^3", "walk-js": "^1"},
         }
     ),
+    # The repository's own tooling: nothing of it is published.
+    "eslint.config.js": 'import { Walker } from "walk-js";\n\nexport default [Walker];\n',
     "src/scopes.ts": (
         'import { ScopeManager } from "scopes-js";\n\n'
         "export function isModuleExports(manager: ScopeManager): boolean {\n"
@@ -92,6 +94,12 @@ def typed_node_modules(root: Path) -> Path:
         "scopes-js",
         {"index.d.ts": "export declare class ScopeManager {\n  isModule(): boolean;\n}\n"},
         {"version": "3.0.0", "types": "index.d.ts"},
+    )
+    _package(
+        root,
+        "walk-js",
+        {"index.d.ts": "export declare class Walker {\n  isModuleScope(): boolean;\n}\n"},
+        {"version": "1.0.0", "types": "index.d.ts"},
     )
     return root
 
@@ -194,3 +202,6 @@ def test_a_dependency_bundled_into_the_build_is_one_the_product_builds_on(
     assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-name"), entry
     assert "dependency scopes-js 3.0.0" in entry["reason"], entry
     assert _outcome("isModuleExport()", tmp_path, ctx)["outcome"] == "ungrounded"
+    # A devDependency only the repository's tool configuration imports is not bundled.
+    entry = _outcome("isModuleScope()", tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded", entry

@@ -573,6 +573,16 @@ def _shipped(path: str) -> bool:
     return is_product_code(path) and not any(part.startswith(".") for part in path.split("/"))
 
 
+# A tool's configuration file (`eslint.config.js`, `vite.config.mts`, `.prettierrc.cjs`).
+_TOOL_FILE = re.compile(r"(?:^|/)(?:[^/]*\.config|\.[^/]*rc)\.[cm]?[jt]sx?$")
+
+
+def _built_source(path: str) -> bool:
+    """Whether ``path`` is source a build bundles (in a folder, not a tool's configuration
+    file nor a file at the repository's top, where a repository keeps its own tooling)."""
+    return "/" in path and not _TOOL_FILE.search(path)
+
+
 def _variant_of_product_name(name: str, product: ApiModel) -> bool:
     """Whether ``name`` is a product name written with another case or separators."""
     return _squeezed(name) in _product_spellings(product)
@@ -607,8 +617,9 @@ def _imported_dependencies(
         root = reexports.package_of(site.module, python)
         if root in product.modules:
             continue  # the product's own package (a workspace member installed beside it)
-        # A devDependency the shipped code imports is bundled into the build.
-        bundled = not python and dependencies.is_bundled(root)
+        # A devDependency the shipped code imports is bundled into the build: code in a
+        # package's folders, not the repository's own tool files (`eslint.config.js`).
+        bundled = not python and _built_source(site.path) and dependencies.is_bundled(root)
         if not python and not bundled and not dependencies.is_required(root):
             typed = root[1:].replace("/", "__") if root.startswith("@") else root
             root = f"@types/{typed}"
