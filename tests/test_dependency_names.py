@@ -146,3 +146,40 @@ def test_the_rule_can_be_turned_off(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     ctx = _context(tmp_path, monkeypatch, symbol_rules_off=("dependency-name",))
     entry = _outcome("is_module()", tmp_path, ctx)
     assert entry["outcome"] == "ungrounded", entry
+
+
+def test_a_key_of_a_dependency_in_an_object_is_unjudged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key the model misses in an object a page writes (`{allow_partial_input: true}`, a
+    near miss of the product's `allow_partial_output`) that the dependency declares (a
+    keyword of scopedep's `parse`): that party's option, as babel's `rootMode` is in
+    `['babel-jest', {rootMode: 'upward'}]`, not the product's misspelt name. The rule reads
+    the name the model missed, not the token's text, which is no name at all."""
+    ctx = _context(tmp_path, monkeypatch)
+    entry = _outcome("{allow_partial_input: true}", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-name"), entry
+    assert "dependency scopedep 1.0" in entry["reason"], entry
+    # A key no dependency declares is still the product's near miss.
+    entry = _outcome("{allow_partial_outpt: true}", tmp_path, ctx)
+    assert entry["outcome"] == "ungrounded", entry
+
+
+def test_a_listed_name_a_dependency_declares_is_unjudged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name an anchor makes a claim (listed among the product's names) that the model
+    does not have but the dependency the product imports declares (scopedep's `parse`, as
+    httpx's docs list httpcore's stream method `start_tls(...)` among its own): that
+    party's name, not the page's invention; a listed name no one declares stays a
+    finding."""
+    ctx = _context(tmp_path, monkeypatch)
+    body = (
+        "The helpers:\n\n- `serializerCompiler()`: compiles.\n- `allow_partial_output()`: "
+        "allows.\n- `parse(text)`: parses.\n- `parse_fully(text)`: parses all.\n"
+    )
+    card = gate.GATE.evaluate(make_post(body, tmp_path), ctx)
+    entry = token_outcome(card, "parse(text)")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-name"), entry
+    entry = token_outcome(card, "parse_fully(text)")
+    assert entry["outcome"] == "ungrounded", entry

@@ -138,3 +138,39 @@ def test_a_name_no_star_holds_is_a_miss_when_every_star_is_read(
         entry = _outcome(token, tmp_path, ctx)
         assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry
         assert "fake-js" in entry["reason"], entry
+
+
+# A monorepo: the runner's package star-exports its sibling @x/expect, which star-exports
+# the installed fake-js (a test runner re-exporting its assertion package's API).
+MONOREPO: dict[str, str | bytes] = {
+    "package.json": json.dumps({"name": "mono", "private": True, "workspaces": ["packages/*"]}),
+    "packages/runner/package.json": json.dumps(
+        {"name": "runner", "main": "src/index.ts", "dependencies": {"@x/expect": "^1"}}
+    ),
+    "packages/runner/src/index.ts": 'export * from "@x/expect";\nexport function run(): void {}\n',
+    "packages/expect/package.json": json.dumps(
+        {"name": "@x/expect", "main": "src/index.ts", "dependencies": {"fake-js": "^2"}}
+    ),
+    "packages/expect/src/index.ts": (
+        'export * from "fake-js";\nexport function expectThing(): void {}\n'
+    ),
+}
+
+
+def test_a_star_through_a_sibling_package_is_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`export * from "@x/expect"`, a workspace package of the product: its names are the
+    runner's (a renamed one a miss, not unjudged), and the package it star-exports in turn
+    is followed to its model; a member that model lacks is its API, never the product's
+    miss."""
+    ctx = dependency_context(tmp_path, monkeypatch, MONOREPO)
+    assert _outcome("runner.expectThing", tmp_path, ctx)["outcome"] == "grounded"
+    entry = _outcome("runner.expectThang", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("ungrounded", "model-rooted-miss"), entry
+    entry = _outcome("runner.makeWidget", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("grounded", "dependency-imported"), entry
+    assert "fake-js" in entry["where"], entry
+    entry = _outcome("runner.Widget.rendr", tmp_path, ctx)
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "dependency-imported"), entry
+    assert "a dependency's API (fake-js)" in entry["reason"], entry

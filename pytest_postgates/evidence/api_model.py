@@ -67,7 +67,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 24
+MODEL_VERSION = 25
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -379,6 +379,11 @@ class ApiModel:
             if python and not entry.bases:
                 names.update(PY_BASES["object"])  # every class is an object
             for base in entry.bases:
+                augmented = reexports.AUGMENTED.fullmatch(base)
+                if augmented is not None:  # `declare module "dep" { interface X { } }`
+                    if reexports.outside(augmented.group(1), self.modules):
+                        problems.append(f"{class_name} adds to {base}, outside the product's code")
+                    continue
                 if python and "[" in base:
                     names.update(SUBSCRIPTED_BASE_MEMBERS)
                 bare = re.sub(r"[\[<].*", "", base, flags=re.S).strip()

@@ -8,7 +8,8 @@ tree-sitter for JavaScript/TypeScript). Nothing is imported or run.
   ``RECORD`` names the files, ``top_level.txt`` or those files its import names).
 - JavaScript/TypeScript: a package in package.json's dependency fields is read from
   ``node_modules`` (the repository's own, or one on the search path): its declarations
-  when it ships any (the API a reader sees), else its scripts; the package's name is a
+  when it ships any (the API a reader sees), else those of its DefinitelyTyped package
+  (``@types/x``) when installed, else its scripts; the package's name is a
   module of the model with the public names of its ``types``/``exports``/``main`` entry.
 - The standard library: a top-level module of ``sys.stdlib_module_names``, read from the
   running interpreter's source; a module built into the interpreter has no source and is
@@ -211,8 +212,7 @@ class DependencyModels:
         if ecosystem == "stdlib":
             return _stdlib_files(name)
         if ecosystem == "javascript":
-            folder = self._js_folder(name)
-            return _js_files(folder) if folder is not None else {}
+            return self._js_sources(name)[1]
         dist = _installed(tuple(str(p) for p in self.search)).get(name)
         return _python_files(dist)[0] if dist is not None else {}
 
@@ -222,8 +222,31 @@ class DependencyModels:
         key = self._root_index().get(root) or (f"javascript:{root}" if root in self._js else "")
         return bool(key) and key.split(":", 1)[1] in self.required
 
+    def is_bundled(self, root: str) -> bool:
+        """Whether ``root`` is a package the product declares for development only (a
+        devDependency): one its shipped code imports is bundled into what it publishes
+        (or is a type it exposes), so every install has it, as a runtime dependency."""
+        return root in self._js and root not in self._runtime
+
     def _js_folder(self, name: str) -> Path | None:
         return next((nm / name for nm in self._node_modules if (nm / name).is_dir()), None)
+
+    def _js_sources(self, name: str) -> tuple[Path | None, dict[str, Path]]:
+        """The folder a package's API is read from and its files: the package's own
+        declarations; for a package that ships scripts only, the declarations of its
+        DefinitelyTyped package (`@types/fs-extra`, `@types/babel__core` for
+        `@babel/core`), where TypeScript reads its types from; else its scripts."""
+        folder = self._js_folder(name)
+        if folder is None:
+            return None, {}
+        files = _js_files(folder)
+        if not any(path.endswith(_DECLARATIONS) for path in files):
+            typed = name[1:].replace("/", "__") if name.startswith("@") else name
+            types = self._js_folder(f"@types/{typed}")
+            declared = _js_files(types) if types is not None else {}
+            if any(path.endswith(_DECLARATIONS) for path in declared):
+                return types, declared
+        return folder, files
 
     def not_installed(self) -> list[DependencyModel]:
         """The declared dependencies asked about that have no model, with why."""
@@ -289,8 +312,12 @@ class DependencyModels:
                 reason=f"dependency {name} not installed: its names are unjudged",
             )
         version = str(manifest.get("version", ""))
-        files = _js_files(folder)
-        entry = _js_entry(manifest, folder, files)
+        read, files = self._js_sources(name)
+        typings = _manifest(read) if read is not None and read != folder else None
+        if read is not None and typings is not None:  # its declarations, from @types
+            entry = _js_entry(typings, read, files) or _index_declarations(files)
+        else:
+            entry = _js_entry(manifest, folder, files)
         model = _cached_model(
             "javascript", name, version, files, self.cache_dir, set(), {name: entry}
         )
@@ -439,6 +466,11 @@ def _js_entry(manifest: dict[str, object], folder: Path, files: dict[str, Path])
                 entries.append(candidate)
                 break
     return tuple(dict.fromkeys(entries))
+
+
+def _index_declarations(files: dict[str, Path]) -> tuple[str, ...]:
+    """A types package's entry when its manifest names none: its ``index.d.ts``."""
+    return tuple(path for path in ("index.d.ts",) if path in files)
 
 
 def _cached_model(

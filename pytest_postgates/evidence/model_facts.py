@@ -298,6 +298,10 @@ class ModelFacts:
     # "<class qualname>.<field>" -> the named types the class declares that field as (a TS
     # field, a Python annotated class attribute), as written: what a chain goes on into.
     field_types: dict[str, list[str]] = field(default_factory=dict)
+    # JS/TS: "path:name" -> the type a variable of the file is declared as, as written
+    # (`typeof import("fs-extra")`, `typeof _chalk`, `Jest`): what the value is, where
+    # its initializer does not say (`wrap("fs", _fs)`).
+    value_types: dict[str, str] = field(default_factory=dict)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -380,6 +384,7 @@ class ModelFacts:
             known = self.typed_names.setdefault(name, [])
             known.extend(t for t in types if t not in known)
         self.field_types.update(other.field_types)
+        self.value_types.update(other.value_types)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -420,6 +425,7 @@ class ModelFacts:
             "namespaces": self.namespaces,
             "typed_names": self.typed_names,
             "field_types": self.field_types,
+            "value_types": self.value_types,
         }
 
     @classmethod
@@ -453,6 +459,7 @@ class ModelFacts:
             namespaces=dict(data.get("namespaces", {})),
             typed_names={k: list(v) for k, v in data.get("typed_names", {}).items()},
             field_types={k: list(v) for k, v in data.get("field_types", {}).items()},
+            value_types=dict(data.get("value_types", {})),
         )
 
 

@@ -307,6 +307,8 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
     for name, declarations in types.types.items():
         for declaration in declarations:
             _add_field_types(facts, f"{path}:{name}", declaration.body, path)
+    for name, written in types.values.items():
+        facts.value_types[f"{path}:{name}"] = written
     for container, callables in types.callables.items():
         owner = f"{path}:{container}" if container else path
         for name, signatures in callables.items():

@@ -141,3 +141,34 @@ def add_entry_points(facts: ModelFacts, entries: Mapping[str, tuple[str, ...]]) 
                 origin, _, alias = key.rpartition(":")
                 if origin == path and target in facts.modules:
                     facts.modules.setdefault(f"{name}.{alias}", list(facts.modules[target]))
+    _follow_package_stars(facts)
+
+
+def _follow_package_stars(facts: ModelFacts) -> None:
+    """``export * from "@scope/sibling"``, a package of the product's own (a workspace's):
+    its names are the star-exporting module's, and so are the packages it star-exports in
+    turn (``export * from "chai"``, evidence/reexports.py), followed until nothing changes.
+    A module whose every star is the product's lists its names whole (no ``*``)."""
+    rounds = len(facts.stars) + 2  # each round follows one hop; a cycle ends too
+    changed = True
+    while changed and rounds > 0:
+        changed, rounds = False, rounds - 1
+        for module, stars in list(facts.stars.items()):
+            own = [spec for spec in stars if spec in facts.modules and spec != module]
+            if not own:
+                continue
+            names = set(facts.modules.get(module, []))
+            rest = [spec for spec in stars if spec not in own]
+            # A sibling whose names are open for another reason (no entry file read).
+            opened = any("*" in facts.modules[spec] and not facts.stars.get(spec) for spec in own)
+            for spec in own:
+                names |= set(facts.modules[spec])
+                rest += [s for s in facts.stars.get(spec, []) if s != module and s not in rest]
+            if not opened and all(s in facts.modules for s in rest):
+                names.discard("*")  # every star followed: nothing unread behind them
+            facts.modules[module] = sorted(names)
+            if rest:
+                facts.stars[module] = rest
+            else:
+                del facts.stars[module]
+            changed = True

@@ -15,9 +15,14 @@ their path and its packages by their name) and the import record (``import_sites
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from pytest_postgates.evidence.model_facts import ImportSite, ModelFacts
+
+# The base the model gives an interface a file declares inside `declare module "dep" { }`
+# (declaration merging into another package's type): TypeScript's name of dep's type.
+AUGMENTED = re.compile(r'import\("([^"]+)"\)\.([A-Za-z_$][\w$]*)')
 
 
 def package_of(specifier: str, python: bool) -> str:

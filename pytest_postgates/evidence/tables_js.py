@@ -26,6 +26,8 @@ class JsTables(JsCliReader):
         self.table = FileTable("js")
         self.declarations = declarations  # a declaration file (.d.ts, .d.mts, .d.cts)
         self.assigned_exports = False  # `module.exports = <a value, not an object>`
+        # Inside `declare module "dep" { }`: the package whose declarations it augments.
+        self.augments = ""
 
     def build(self, root: Any) -> FileTable:
         statements = root.named_children
@@ -98,7 +100,13 @@ class JsTables(JsCliReader):
             name = self.declare(node, "namespace", exported and not augments)
             body = field_of(node, "body")
             if name and body is not None:
-                self.namespace(name, body, ambient)
+                outer = self.augments
+                if augments and not name.startswith((".", "/")):
+                    self.augments = name
+                try:
+                    self.namespace(name, body, ambient)
+                finally:
+                    self.augments = outer
         elif kind in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 if declarator.type == "variable_declarator":
@@ -401,9 +409,10 @@ class JsTables(JsCliReader):
                 extends.extend(
                     self.text(c) for c in child.named_children if c.type != "type_arguments"
                 )
-        if node.type in ("class", "class_expression"):
-            # `class extends Base {}` as an expression: the heritage is a direct child too.
-            pass
+        if self.augments:
+            # Declaration merging into another package's type: the rest of its members are
+            # that package's (written as TypeScript names a module's type).
+            extends.append(f'import("{self.augments}").{name}')
         if body is not None:
             for member in body.named_children:
                 kind = member.type

@@ -62,6 +62,9 @@ class TypeTable:
     types: dict[str, list[Declaration]] = field(default_factory=dict)
     # container ("" for the file's functions) -> callable name -> its signatures
     callables: dict[str, dict[str, list[Signature]]] = field(default_factory=dict)
+    # A variable the file declares with a type (`const fs: typeof import("fs-extra")`,
+    # `declare const jest: Jest`) -> that type as written, spaces collapsed.
+    values: dict[str, str] = field(default_factory=dict)
 
 
 # A JavaScript file's parameters (the TypeScript grammar wraps each in required_parameter).
@@ -292,7 +295,11 @@ class _Reader:
             for declarator in node.named_children:
                 value = _field(declarator, "value")
                 target = _field(declarator, "name")
-                annotation = _field(declarator, "type") if value is None else None
+                declared = _field(declarator, "type")
+                if declared is not None and target is not None and target.type == "identifier":
+                    written = " ".join(self.text(declared).lstrip(":").split())
+                    self.table.values.setdefault(self.text(target), written)
+                annotation = declared if value is None else None
                 typed = _first(annotation) if annotation is not None else None
                 if typed is not None and typed.type == "object_type" and target is not None:
                     self.value_type(self.text(target), typed)

@@ -286,7 +286,7 @@ def judge(
     if owned is not None:  # rooted in a dependency: its model decides (dependency_rules)
         return verdict(owned.outcome, rule=owned.rule, reason=owned.reason)
     named = (
-        dependency_name(text, model, dependencies)
+        dependency_name(decided.missed or text, model, dependencies)
         if decided is not None
         and decided.outcome == "ungrounded"
         and dependencies is not None
@@ -351,6 +351,16 @@ def judge(
             rule="not-anchored",
             reason=f"not the product's: nothing ties it to the product's code ({why})",
         )
+    if (
+        anchored != "unanchored-claims"
+        and dependencies is not None
+        and model is not None
+        and "dependency-name" not in rules_off
+    ):
+        # Claimed by an anchor, yet a name of what the product builds on (dependency_rules).
+        named = dependency_name(text, model, dependencies)
+        if named is not None:
+            return verdict(named.outcome, rule=named.rule, reason=named.reason)
     return verdict("ungrounded", rule=anchored, reason=why)
 
 

@@ -76,14 +76,18 @@ RULES = (
     Rule(
         "dependency-name",
         "unjudged",
-        "a name the product's model misses (a near miss, or a member missing from a product "
-        "class) that a dependency every install of the product has, and the product's code "
-        "imports, or a standard-library module it imports, declares as a public name or "
-        "member (`isModule` of eslint-scope's ScopeManager, `Program#sourceType` of ESTree, "
-        "pydantic's `experimental_allow_partial` keyword): another party's name the product "
-        "builds on, not the page's invention; listed with the dependency and where it "
-        "declares it. A bare name that differs from a product name only in case or "
-        "separators (`SerializerCompiler` for `serializerCompiler`) stays the product's",
+        "a name the product's model misses (a near miss, a member missing from a product "
+        "class, a name an anchor makes a claim such as one listed among the product's, or "
+        "the key of an object the page writes: babel's `rootMode` in "
+        "`['babel-jest', {rootMode: 'upward'}]`) that a dependency every install of the "
+        "product has (a runtime one, or a devDependency its shipped code imports: bundled), "
+        "and the product's code imports, or a standard-library module it "
+        "imports, declares as a public name or member (`isModule` of eslint-scope's "
+        "ScopeManager, `Program#sourceType` of ESTree, pydantic's "
+        "`experimental_allow_partial` keyword): another party's name the product builds on, "
+        "not the page's invention; listed with the dependency and where it declares it. A "
+        "bare name that differs from a product name only in case or separators "
+        "(`SerializerCompiler` for `serializerCompiler`) stays the product's",
         "tests/test_dependency_names.py::test_a_member_of_an_imported_dependency_is_unjudged",
         earns=(
             "earns held out; off, held out: findings +13, 8 labelled false back, 5 unlabelled "
@@ -105,10 +109,18 @@ RULES = (
         "rules above leave it unjudged; a missing member is left to the other rules. A chain "
         "through a product module to a name it re-exports from a dependency (`from pydep "
         'import Widget` in its `__init__`, `export * from "expect"`) is looked up there the '
-        "same way; missed there, the product's model lists it unjudged as that dependency's "
+        "same way, through the product's own packages it star-exports (a workspace's "
+        "sibling that star-exports the dependency in turn); missed there, the product's "
+        "model lists it unjudged as that dependency's "
         "API (evidence/reexports.py), never a miss of the product's. A member a product class "
         "lacks, whose base is a dependency's class its file imports (`class Meter(Gauge)`), "
-        "is looked up in that base there too",
+        "is looked up in that base there too, as is a member of an interface the product "
+        'adds to by declaration merging (`declare module "chai" { interface Assertion '
+        "{ ... } }`), and a member of a value the product declares "
+        'as a dependency\'s API (`export const fs: typeof import("fs-extra")`, `chalk: '
+        "typeof _chalk`) in that dependency's model: missed there, unjudged as its API; so "
+        "is a member of a name the product re-exports from a dependency written bare "
+        '(`Pen.drow` after `export { Pen } from "dep"`)',
         "tests/test_dependency_imports.py::test_a_member_of_a_name_the_product_imports_is_grounded",
         earns=(
             "earns held out; off, held out: findings +1, 1 labelled false back (expect-type's "
@@ -157,6 +169,10 @@ def judge_dependency(
         )
     if len(parts) > 1 and _FILE_SUFFIX.search(text):
         return None  # `vite.config.js` is a file's name, not a member chain of vite
+    if len(parts) > 1 and "dependency-imported" not in rules_off:
+        typed = _typed_value(parts, product, dependencies)
+        if typed is not None:
+            return None if typed.rule in rules_off else typed
     rooted = _rooted(parts, dependencies, page)
     site = None
     if rooted is None and "dependency-imported" not in rules_off:
@@ -169,7 +185,25 @@ def judge_dependency(
         return None
     dependency, path = rooted
     decision = _resolve(dependency, path, site)
+    if decision is None and site is not None and len(parts) > 1 and _reexport(site, product):
+        # A name the product publishes from a dependency: its members are that party's.
+        root = reexports.package_of(site.module, site.path.endswith((".py", ".pyi")))
+        why = (
+            f"`{parts[0]}` is {root}'s, re-exported at {site.path}, and its model does not "
+            f"resolve `{'.'.join(parts[1:])}`"
+        )
+        reason = reexports.dependency_reason(root, why)
+        decision = DependencyDecision("unjudged", "dependency-imported", reason=reason)
     return None if decision is None or decision.rule in rules_off else decision
+
+
+def _reexport(site: ImportSite, product: ApiModel) -> bool:
+    """Whether the import ``site`` puts a public name in a product module (a JavaScript
+    file that exports what it imports; a Python `from dep import X` at the top of a module
+    whose public names hold X), not a name the product's code only uses."""
+    if site.path.endswith((".py", ".pyi")):
+        return bool(site.binds) and site.local in product.modules.get(site.binds, ())
+    return site.local in product.facts.modules.get(site.path, ())
 
 
 def _reexported(
@@ -205,6 +239,14 @@ def _reexported(
             head = spec.split(".") if python else [spec]
             named = [] if name in ("", "*") else [name]
             decision = _resolve(dependency, [*head, *named, *rest[1:]], site)
+            if decision is None and site.name == "*" and len(rest) > 1:
+                holds = _resolve(dependency, [*head, *named], site)
+                if holds is not None and holds.outcome == "grounded":
+                    # The star holds the name; a member of it is the dependency's API.
+                    member = ".".join(rest[1:])
+                    why = f"`{rest[0]}` is {spec}'s, whose model does not resolve `{member}`"
+                    reason = reexports.dependency_reason(reexports.package_root(spec), why)
+                    return DependencyDecision("unjudged", "dependency-imported", reason=reason)
             missed += [spec] if decision is None and site.name == "*" else []
             if decision is not None and decision.outcome != "grounded" and len(routes) > 1:
                 continue  # another star may hold it
@@ -242,6 +284,11 @@ def _inherited(
         seen.add(name)
         for entry in product.classes.get(name, []):
             for base in entry.bases:
+                augmented = reexports.AUGMENTED.fullmatch(base)
+                if augmented is not None and reexports.outside(augmented[1], product.modules):
+                    spec, type_name = augmented[1], augmented[2]
+                    outside.append((ImportSite(type_name, spec, type_name, entry.path, 0), base))
+                    continue
                 simple = re.sub(r"[\[<(].*", "", base, flags=re.S).strip().rsplit(".", 1)[-1]
                 sites = [s for s in product.imported(simple) if s.path == entry.path]
                 if sites:
@@ -264,6 +311,72 @@ def _inherited(
             root = reexports.package_of(site.module, python)
             reason = reexports.dependency_reason(root, why)
             decision = DependencyDecision("unjudged", "dependency-imported", reason=reason)
+    return decision
+
+
+# A declared type that names another party's API: `typeof import("fs-extra")`, or a name
+# the declaring file imports (`typeof _fs` after `import * as _fs from "fs-extra"`,
+# `Sheet` or `Sheet<T>` after `import { Sheet } from "dep"`).
+_TYPE_OF_IMPORT = re.compile(r"""typeof import\(\s*["']([^"']+)["']\s*\)""")
+_TYPE_NAME = re.compile(r"(?:typeof\s+)?([A-Za-z_$][\w$]*)(?:<.*>)?", re.S)
+
+
+@functools.lru_cache(maxsize=4)
+def _value_types(product: ApiModel) -> dict[str, tuple[tuple[str, str], ...]]:
+    """Name -> (file, declared type as written) of each value the product's code declares
+    with a type (:attr:`ModelFacts.value_types`)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for key, written in sorted(product.facts.value_types.items()):
+        path, _, name = key.rpartition(":")
+        found.setdefault(name, []).append((path, written))
+    return {name: tuple(entries) for name, entries in found.items()}
+
+
+def _type_route(written: str, path: str, product: ApiModel) -> tuple[str, list[str]] | None:
+    """The npm specifier and the names in it a declared type is of another party's API,
+    or None (a type of the product's own, or one not written in these shapes)."""
+    imported = _TYPE_OF_IMPORT.fullmatch(written)
+    if imported is not None:
+        return imported.group(1), []
+    named = _TYPE_NAME.fullmatch(written)
+    if named is None:
+        return None
+    for site in product.imported(named.group(1)):
+        if site.path == path and not site.path.endswith((".py", ".pyi")):
+            return site.module, [] if site.name in ("", "*") else [site.name]
+    return None
+
+
+def _typed_value(
+    parts: list[str], product: ApiModel, dependencies: DependencyModels
+) -> DependencyDecision | None:
+    """A member of a value the product declares as another party's API (zx's `export
+    const fs: typeof import("fs-extra") = wrap("fs", _fs)`, `chalk: typeof _chalk`): looked
+    up in that dependency's model. Found, grounded (the product's value has it, the
+    declaration as evidence); the dependency not installed, unjudged with why; not found,
+    unjudged as that dependency's API (its model may not list everything: a default
+    export, a star of another package), never the product's miss. None when no declared
+    type of the name is another party's."""
+    decision = None
+    for path, written in _value_types(product).get(parts[0], ()):
+        route = _type_route(written, path, product)
+        if route is None:
+            continue
+        spec, named = route
+        root = reexports.package_root(spec)
+        dependency = dependencies.for_root(root) if root not in product.modules else None
+        if dependency is None or dependency.ecosystem != "javascript":
+            continue  # the product's own package (a workspace's), or no dependency
+        declared = f"the product's `{parts[0]}` is declared as {written} ({path})"
+        found = _resolve(dependency, [spec, *named, *parts[1:]])
+        if found is not None and found.outcome == "external":
+            where = f"{found.where}; {declared}"
+            return DependencyDecision("grounded", "dependency-imported", where=where)
+        if found is not None:  # not installed
+            return found
+        why = f"{declared}, whose model does not resolve `{'.'.join(parts[1:])}`"
+        reason = reexports.dependency_reason(root, why)
+        decision = DependencyDecision("unjudged", "dependency-imported", reason=reason)
     return decision
 
 
@@ -460,6 +573,16 @@ def _shipped(path: str) -> bool:
     return is_product_code(path) and not any(part.startswith(".") for part in path.split("/"))
 
 
+# A tool's configuration file (`eslint.config.js`, `vite.config.mts`, `.prettierrc.cjs`).
+_TOOL_FILE = re.compile(r"(?:^|/)(?:[^/]*\.config|\.[^/]*rc)\.[cm]?[jt]sx?$")
+
+
+def _built_source(path: str) -> bool:
+    """Whether ``path`` is source a build bundles (in a folder, not a tool's configuration
+    file nor a file at the repository's top, where a repository keeps its own tooling)."""
+    return "/" in path and not _TOOL_FILE.search(path)
+
+
 def _variant_of_product_name(name: str, product: ApiModel) -> bool:
     """Whether ``name`` is a product name written with another case or separators."""
     return _squeezed(name) in _product_spellings(product)
@@ -494,13 +617,16 @@ def _imported_dependencies(
         root = reexports.package_of(site.module, python)
         if root in product.modules:
             continue  # the product's own package (a workspace member installed beside it)
-        if not python and not dependencies.is_required(root):
+        # A devDependency the shipped code imports is bundled into the build: code in a
+        # package's folders, not the repository's own tool files (`eslint.config.js`).
+        bundled = not python and _built_source(site.path) and dependencies.is_bundled(root)
+        if not python and not bundled and not dependencies.is_required(root):
             typed = root[1:].replace("/", "__") if root.startswith("@") else root
             root = f"@types/{typed}"
         key = dependencies.key_for(root) or ""
         ecosystem = key.split(":", 1)[0]
         if not key or (ecosystem == "javascript") == python:
             continue
-        if ecosystem == "stdlib" or dependencies.is_required(root):
+        if ecosystem == "stdlib" or bundled or dependencies.is_required(root):
             chosen.setdefault(root, site)
     return tuple(chosen.items())

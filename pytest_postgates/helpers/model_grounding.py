@@ -217,6 +217,9 @@ class ModelDecision:
     rule: str
     where: str = ""
     reason: str = ""
+    # The name the model missed when the token is no name itself (the key of a `{key:
+    # value}` token, the type of a typed property): what another party may declare.
+    missed: str = ""
 
 
 def chain_parts(token: str) -> list[str] | None:
@@ -523,6 +526,7 @@ def _judge_keys(token: str, model: ApiModel, off: frozenset[str]) -> ModelDecisi
                     "model-near-miss",
                     reason=f"the type `{type_name}` is not declared in the product; "
                     f"did you mean `{found[0]}`? ({found[1]})",
+                    missed=type_name,
                 )
     for key in keys:
         if model.declares(key) or key in model.facts.identifiers:
@@ -534,6 +538,7 @@ def _judge_keys(token: str, model: ApiModel, off: frozenset[str]) -> ModelDecisi
                 "model-near-miss",
                 reason=f"the key `{key}` is not declared in the product; did you mean "
                 f"`{found[0]}`? ({found[1]})",
+                missed=key,
             )
     return None
 
