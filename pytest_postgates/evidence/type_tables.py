@@ -17,6 +17,7 @@ from pytest_postgates.evidence.file_table import field_of, node_text
 #   ("union", (items...)) / ("inter", (items...)) / ("array", elem)
 #   ("prim", word)                  string, number, unknown, any, object, undefined, ...
 #   ("str", value)                  a string literal type
+#   ("keyof", expr)                 `keyof T`
 #   ("other", node type)            a function, tuple, literal, conditional, mapped ... type
 Expr = tuple[Any, ...]
 # The callable name under which a type's call signatures are kept (``(url, options?):
@@ -141,6 +142,8 @@ class _Reader:
             return ("array", self.expr(_first(node)))
         if kind == "readonly_type":
             return self.expr(_first(node))
+        if kind == "index_type_query":
+            return ("keyof", self.expr(_first(node)))
         if kind == "object_type":
             return self.object_type(node)
         return ("other", kind)
