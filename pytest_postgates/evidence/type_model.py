@@ -508,7 +508,7 @@ def _omitted(picked: Expr, keys: Expr) -> Expr | None:
     if keys[0] != "ref" or keys[1] != "Exclude" or len(keys[2]) != 2:
         return None
     whole, left_out = keys[2]
-    return left_out if whole == ("keyof", picked) else None
+    return left_out if whole == ("other", "index_type_query", picked) else None
 
 
 def _show(expr: Expr) -> str:
