@@ -51,6 +51,18 @@ def test_declarations_a_misread_statement_swallows_are_still_tabled() -> None:
     assert table is not None
     assert {"$", "ProcessPromise"} <= set(table.exports)
     assert set(table.classes["ProcessPromise"]["members"]) == {"run"}
+    # The statement taken out is still declared, as a name whose members are not known.
+    assert "Shell" in table.exports and "Shell" not in table.classes
+
+
+def test_a_statement_taken_out_stays_declared_in_javascript_too() -> None:
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    # The class is never closed: the grammar reads the statement after it as its body.
+    text = "export class Parser {\n  parse() { return 1 }\n\nexport const after = 1\n"
+    table = tables_for_source("src/parser.js", text, parsers)
+    assert table is not None
+    assert {"Parser", "after"} <= set(table.exports)
 
 
 FILES = {

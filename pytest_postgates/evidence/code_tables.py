@@ -297,10 +297,43 @@ def _recovered(parser: Any, source: bytes, tree: Any) -> tuple[bytes, Any]:
         end = following.start()
         if not source[start:end].strip():
             break  # blanked already: the error is elsewhere, nothing more to take out
-        blank = bytes(b if b in b"\n" else 32 for b in source[start:end])
+        blank = _stand_in(source[start:end])
+        if blank == source[start:end]:
+            break  # taken out already: the error is elsewhere
         source = source[:start] + blank + source[end:]
         tree = parser.parse(source)
     return source, tree
+
+
+# A statement's first words that declare a name: what stands in for it once it is taken out.
+_DECLARES = re.compile(
+    rb"\s*(export\s+)?(?:declare\s+)?(?:abstract\s+)?"
+    rb"(class|interface|type|enum|function|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)"
+)
+
+
+def _stand_in(statement: bytes) -> bytes:
+    """``statement`` blanked (its line breaks kept), with a declaration of the name it
+    declares written in the blank when it fits (``export let Parser;``, ``export type Shell
+    = any;`` for an interface or type alias): the name is still the module's, what it has
+    unknown."""
+    blank = bytes(b if b in b"\n" else 32 for b in statement)
+    found = _DECLARES.match(statement)
+    if found is None:
+        return blank
+    exported = [b"export"] if found.group(1) else []
+    name = found.group(3)
+    if found.group(2) in (b"interface", b"type"):
+        words = [*exported, b"type", name, b"=", b"any;"]
+    else:
+        words = [*exported, b"let", name + b";"]  # JavaScript and TypeScript alike
+    lines = []
+    for line in blank.split(b"\n"):
+        room, placed = len(line), b""
+        while words and len(placed) + len(words[0]) + (1 if placed else 0) <= room:
+            placed += (b" " if placed else b"") + words.pop(0)
+        lines.append(placed.ljust(room))
+    return blank if words else b"\n".join(lines)
 
 
 def _swallows(source: bytes, node: Any) -> bool:
