@@ -129,3 +129,72 @@ def test_a_constant_of_an_inline_callable_type_is_judged_by_its_declaration(
     assert "fetchy() takes no option onProgress" in reasons["onProgress"], reasons
     assert "`onDownloadProgress`" in reasons["onProgress"], reasons
     assert card.detail["checked_by_kind"]["option_key"] == 3
+
+
+# ky's Options extends RequestInit, a global type of the web platform (lib.dom, Node's
+# fetch): its keys are known, so the keys of an options object are judged; a file that
+# imports its own RequestInit (node-fetch's) means that one, which the model does not read.
+EXTENDED = {
+    **CALLABLE,
+    "index.d.ts": (
+        "export interface Options extends RequestInit {\n"
+        "  onDownloadProgress?: (percent: number) => void;\n"
+        "}\n"
+        "declare const fetchy: {\n"
+        "  (url: string, options?: Options): Promise<Response>;\n"
+        "};\n"
+        "export default fetchy;\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("imported", [False, True])
+def test_option_keys_of_a_type_extending_the_global_request_init_are_judged(
+    tmp_path: Path, imported: bool
+) -> None:
+    files = dict(EXTENDED)
+    if imported:
+        files["index.d.ts"] = (
+            "import type { RequestInit } from 'node-fetch';\n" + files["index.d.ts"]
+        )
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import fetchy from 'fetchy';\n"
+        "await fetchy('/a', { onProgress: () => {}, method: 'POST', signal: ac.signal });\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    if imported:
+        assert _violations(card) == []
+        assert any("fetchy()" in r for r in _unjudged(card)), _unjudged(card)
+    else:
+        assert _violations(card) == [("option_key", "onProgress")]
+        assert card.detail["checked_by_kind"]["option_key"] == 3
+
+
+def test_omit_written_as_pick_of_exclude_keyof_is_read_as_omit(tmp_path: Path) -> None:
+    # ky's `_Omit<T, K> = Pick<T, Exclude<keyof T, K>>`, Omit before TypeScript had it:
+    # the keys are judged (they were all unjudged: the type "cannot be followed").
+    files = dict(CALLABLE)
+    files["index.d.ts"] = (
+        "type _Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;\n"
+        "export interface Options {\n"
+        "  body?: string;\n"
+        "  json?: unknown;\n"
+        "  onDownloadProgress?: (percent: number) => void;\n"
+        "}\n"
+        "interface WithoutBody extends _Omit<Options, 'body'> { method?: 'get' }\n"
+        "declare const fetchy: {\n"
+        "  get(url: string, options?: WithoutBody): Promise<Response>;\n"
+        "};\n"
+        "export default fetchy;\n"
+    )
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import fetchy from 'fetchy';\n"
+        "await fetchy.get('/a', { onProgress: () => {}, json: {}, method: 'get', body: 'x' });\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "onProgress")]
+    # The key the alias leaves out is no key of the type (the declaration file names it for
+    # the other type, so it stays unjudged, as a key the code names that a .d.ts lacks).
+    assert any("option body" in r and "does not declare it" in r for r in _unjudged(card))

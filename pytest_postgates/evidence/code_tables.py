@@ -87,16 +87,29 @@ class LazyFiles(Mapping[str, FileTable]):
         parsed: dict[str, FileTable],
         absent: set[str],
         read: Callable[[str], FileTable | None] | None,
+        readable: Callable[[str], bool] | None = None,
     ) -> None:
         self._paths = frozenset(p for p in paths if p not in absent)
         self._parsed = parsed
         self._absent = set(absent)
         self._read = read
+        # Whether a file not parsed yet has a text the tables read (not a bundle, not over
+        # the size cut): a file that has none is not in the tables, known cold or warm.
+        self._readable = readable
         self._lock = threading.Lock()
         self.fresh: set[str] = set()  # parsed in this process, not yet in the cache file
 
     def __contains__(self, path: object) -> bool:
-        return path in self._parsed or (path in self._paths and path not in self._absent)
+        if path in self._parsed:
+            return True
+        if not isinstance(path, str) or path not in self._paths or path in self._absent:
+            return False
+        if self._readable is not None and not self._readable(path):
+            with self._lock:
+                self._absent.add(path)
+                self.fresh.add(path)
+            return False
+        return True
 
     def __getitem__(self, path: str) -> FileTable:
         table = self._parsed.get(path)
@@ -256,14 +269,16 @@ def _recovered(parser: Any, source: bytes, tree: Any) -> tuple[bytes, Any]:
     """The file with each top-level statement the grammar cannot parse blanked (up to the
     next line that starts a statement; byte offsets kept), so that one construct an older
     grammar misreads does not swallow every declaration after it into an error node. Only
-    a top-level error node (or a stray block holding one) is such a swallow; a statement
-    with an error inside it (a class with one member misread) keeps the rest it was read
-    with."""
+    a top-level error node (or a stray block holding one), or a statement with an error
+    inside it that holds a line starting a statement of its own, is such a swallow; a
+    statement with an error inside it and no such line (a class with one member misread)
+    keeps the rest it was read with."""
     for _ in range(MAX_RECOVERIES):
         children = tree.root_node.children
         at = next(
             (i for i, c in enumerate(children)
-             if c.type == "ERROR" or (c.type == "statement_block" and c.has_error)),
+             if c.type == "ERROR" or (c.type == "statement_block" and c.has_error)
+             or (c.has_error and _swallows(source, c))),
             None,
         )  # fmt: skip
         if at is None:
@@ -282,10 +297,50 @@ def _recovered(parser: Any, source: bytes, tree: Any) -> tuple[bytes, Any]:
         end = following.start()
         if not source[start:end].strip():
             break  # blanked already: the error is elsewhere, nothing more to take out
-        blank = bytes(b if b in b"\n" else 32 for b in source[start:end])
+        blank = _stand_in(source[start:end])
+        if blank == source[start:end]:
+            break  # taken out already: the error is elsewhere
         source = source[:start] + blank + source[end:]
         tree = parser.parse(source)
     return source, tree
+
+
+# A statement's first words that declare a name: what stands in for it once it is taken out.
+_DECLARES = re.compile(
+    rb"\s*(export\s+)?(?:declare\s+)?(?:abstract\s+)?"
+    rb"(class|interface|type|enum|function|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)"
+)
+
+
+def _stand_in(statement: bytes) -> bytes:
+    """``statement`` blanked (its line breaks kept), with a declaration of the name it
+    declares written in the blank when it fits (``export let Parser;``, ``export type Shell
+    = any;`` for an interface or type alias): the name is still the module's, what it has
+    unknown."""
+    blank = bytes(b if b in b"\n" else 32 for b in statement)
+    found = _DECLARES.match(statement)
+    if found is None:
+        return blank
+    exported = [b"export"] if found.group(1) else []
+    name = found.group(3)
+    if found.group(2) in (b"interface", b"type"):
+        words = [*exported, b"type", name, b"=", b"any;"]
+    else:
+        words = [*exported, b"let", name + b";"]  # JavaScript and TypeScript alike
+    lines = []
+    for line in blank.split(b"\n"):
+        room, placed = len(line), b""
+        while words and len(placed) + len(words[0]) + (1 if placed else 0) <= room:
+            placed += (b" " if placed else b"") + words.pop(0)
+        lines.append(placed.ljust(room))
+    return blank if words else b"\n".join(lines)
+
+
+def _swallows(source: bytes, node: Any) -> bool:
+    """Whether a line after the first of ``node`` starts a top-level statement (at the
+    line's start: a body's lines are indented): the grammar read it as part of ``node``."""
+    after = source.find(b"\n", node.start_byte, node.end_byte)
+    return after >= 0 and _STATEMENT_START.search(source, after + 1, node.end_byte) is not None
 
 
 def extractor_source() -> bytes:
@@ -344,7 +399,7 @@ def code_tables(index: RepoIndex, cache_dir: Path) -> CodeTables:
     result = CodeTables(
         index.commit,
         True,
-        files=LazyFiles(paths, parsed, absent, read),
+        files=LazyFiles(paths, parsed, absent, read, lambda p: _source_text(index, p) is not None),
         cache_file=target,
         text=lambda path: _source_text(index, path),
     )

@@ -98,3 +98,16 @@ JS_BASES: dict[str, frozenset[str]] = {
     # The web platform's (Node's global since 15): WebSocket, EventSource extend it.
     "EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent"}),
 }
+# The web platform's option dictionaries (global types in TypeScript's lib.dom and Node's
+# fetch, undici's fields included) that a product's option types extend (ky's `interface
+# Options extends RequestInit`): their keys are known without reading anyone's code. Read
+# only where the name is the global one (a file importing its own RequestInit, node-fetch's
+# say, means that one).
+_REQUEST_INIT = (
+    "body cache credentials headers integrity keepalive method mode priority redirect referrer"
+    " referrerPolicy signal window dispatcher duplex"
+)
+JS_DICTIONARIES: dict[str, frozenset[str]] = {
+    "RequestInit": frozenset(_REQUEST_INIT.split()),
+    "ResponseInit": frozenset({"headers", "status", "statusText"}),
+}

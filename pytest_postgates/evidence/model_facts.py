@@ -169,6 +169,13 @@ class CallableFacts:
     # The TypedDict a Python ``**kwargs: Unpack[T]`` names: its keys are the only keywords
     # the ``**kwargs`` takes (empty: any keyword, or none).
     keywords_of: str = ""
+    # What a Python body does with its ``**kwargs``: the keys it reads by name
+    # (``kwargs.get("x")``, ``kwargs["x"]``, ``"x" in kwargs``), the callees it passes them
+    # all to as written (``super().__init__``, ``self.run``, ``helper``), and whether it uses
+    # them any other way (then the keywords it takes are not all known).
+    kwargs_read: list[str] = field(default_factory=list)
+    kwargs_to: list[str] = field(default_factory=list)
+    kwargs_open: bool = False
 
 
 @dataclass

@@ -342,18 +342,19 @@ class _ModuleReader:
         for name in params:
             self.decl(name.lstrip("*"), "parameter", qualname, node.lineno)
         returns = ast.unparse(node.returns) if node.returns is not None else ""
-        self.facts.callables.append(
-            CallableFacts(
-                qualname,
-                node.name,
-                self.path,
-                node.lineno,
-                params,
-                args.kwarg is not None,
-                returns,
-                _unpacked(args.kwarg.annotation) if args.kwarg is not None else "",
-            )
+        made = CallableFacts(
+            qualname,
+            node.name,
+            self.path,
+            node.lineno,
+            params,
+            args.kwarg is not None,
+            returns,
+            _unpacked(args.kwarg.annotation) if args.kwarg is not None else "",
         )
+        if args.kwarg is not None:
+            made.kwargs_read, made.kwargs_to, made.kwargs_open = _kwargs_use(node, args.kwarg.arg)
+        self.facts.callables.append(made)
 
     def klass(self, node: ast.ClassDef, owner: str) -> None:
         qualname = f"{owner}.{node.name}"
@@ -559,6 +560,67 @@ def _self_targets(node: ast.AST) -> list[str]:
             ):
                 found.append(element.attr)
     return found
+
+
+_KWARGS_READS = frozenset({"get", "pop", "setdefault"})
+
+
+def _kwargs_use(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str
+) -> tuple[list[str], list[str], bool]:
+    """What ``function``'s body does with its ``**kwargs`` named ``kwargs`` (see
+    :class:`CallableFacts`): keys read by name, callees passed them all, any other use."""
+    read: list[str] = []
+    to: list[str] = []
+    parents: dict[ast.AST, ast.AST] = {}
+    for parent in ast.walk(function):
+        for child in ast.iter_child_nodes(parent):
+            parents[child] = parent
+    for node in ast.walk(function):
+        if node is not function and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            if kwargs in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}:
+                return read, to, True  # a nested function's own name: not followed
+        if not (isinstance(node, ast.Name) and node.id == kwargs):
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return read, to, True  # rebound: what it holds then is not the keywords
+        above = parents.get(node)
+        if isinstance(above, ast.keyword) and above.arg is None:
+            call = parents.get(above)
+            if isinstance(call, ast.Call):
+                to.append(ast.unparse(call.func))
+                continue
+        key = _read_key(node, above, parents.get(above) if above is not None else None)
+        if key is None:
+            return read, to, True
+        read.append(key)
+    return sorted(set(read)), sorted(set(to)), False
+
+
+def _read_key(node: ast.Name, above: ast.AST | None, higher: ast.AST | None) -> str | None:
+    """The key ``kwargs.get("x")``, ``kwargs["x"]`` or ``"x" in kwargs`` reads, else None."""
+    if isinstance(above, ast.Attribute) and above.attr in _KWARGS_READS:
+        if isinstance(higher, ast.Call) and higher.func is above and higher.args:
+            first = higher.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                return first.value
+        return None
+    if isinstance(above, ast.Subscript) and above.value is node:
+        index = above.slice
+        if isinstance(index, ast.Constant) and isinstance(index.value, str):
+            return index.value
+        return None
+    if (
+        isinstance(above, ast.Compare)
+        and len(above.ops) == 1
+        and above.comparators[0] is node
+        and isinstance(above.ops[0], (ast.In, ast.NotIn))
+        and isinstance(above.left, ast.Constant)
+        and isinstance(above.left.value, str)
+    ):
+        return above.left.value
+    return None
 
 
 def _callee_name(func: ast.expr) -> str:

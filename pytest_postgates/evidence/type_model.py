@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
+from pytest_postgates.evidence.known_bases import JS_DICTIONARIES
 from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
 from pytest_postgates.evidence.type_tables import (
     Declaration,
@@ -325,6 +326,16 @@ class TypeModel:
                     {k: [FieldRef(arg[1], "", k, ref.path, _show(args[1]))] for k in keys}, [], ""
                 )
             ]
+        if name in JS_DICTIONARIES and not arg and self._global(ref.path, name):
+            unknown = TypeRef(("prim", "unknown"), ref.path)
+            fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in JS_DICTIONARIES[name]}
+            return [Shape(dict(sorted(fields.items())), [], name)]
+        left_out = _omitted(args[0], args[1]) if name == "Pick" and len(arg) == 2 else None
+        if left_out is not None:
+            # `Pick<T, Exclude<keyof T, K>>`: Omit as written before TypeScript had it (K
+            # a parameter of the alias it is written in: the argument bound to it).
+            bound = ref.lookup(left_out[1]) if left_out[0] == "ref" and not left_out[2] else None
+            name, args = "Omit", (args[0], bound.expr if bound is not None else left_out)
         if name in ("Omit", "Pick") and len(arg) == 2:
             keys = _string_keys(args[1])
             shapes = self.shapes(arg[0], depth + 1)
@@ -342,6 +353,11 @@ class TypeModel:
                     kept.append(Shape(fields, [], shape.owner))
             return kept
         return None
+
+    def _global(self, path: str, name: str) -> bool:
+        """Whether ``name`` in ``path`` is the global type (neither imported nor declared)."""
+        table = self.lookup.tables.files.get(path)
+        return table is not None and name not in table.imports and name not in table.locals
 
     def is_free_value(self, ref: TypeRef, depth: int = 0) -> bool:
         """Whether an index signature's value type is unknown or any (through aliases)."""
@@ -485,6 +501,14 @@ def _string_keys(expr: Expr) -> set[str] | None:
             keys.add(item[1])
         return keys
     return None
+
+
+def _omitted(picked: Expr, keys: Expr) -> Expr | None:
+    """``K`` when ``keys`` is ``Exclude<keyof picked, K>``, else None."""
+    if keys[0] != "ref" or keys[1] != "Exclude" or len(keys[2]) != 2:
+        return None
+    whole, left_out = keys[2]
+    return left_out if whole == ("other", "index_type_query", picked) else None
 
 
 def _show(expr: Expr) -> str:

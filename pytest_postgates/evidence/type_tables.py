@@ -18,6 +18,7 @@ from pytest_postgates.evidence.file_table import field_of, node_text
 #   ("prim", word)                  string, number, unknown, any, object, undefined, ...
 #   ("str", value)                  a string literal type
 #   ("other", node type)            a function, tuple, literal, conditional, mapped ... type
+#   ("other", "index_type_query", expr)   `keyof T`, with the type it takes the keys of
 Expr = tuple[Any, ...]
 # The callable name under which a type's call signatures are kept (``(url, options?):
 # ResponsePromise`` in ``declare const ky: { ... }`` or an interface): what calling a
@@ -144,6 +145,8 @@ class _Reader:
             return ("array", self.expr(_first(node)))
         if kind == "readonly_type":
             return self.expr(_first(node))
+        if kind == "index_type_query":
+            return ("other", kind, self.expr(_first(node)))
         if kind == "object_type":
             return self.object_type(node)
         return ("other", kind)

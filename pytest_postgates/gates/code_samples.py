@@ -604,6 +604,7 @@ def _rules_digest() -> str:
         cli_model,
         cli_python,
         code_tables,
+        known_bases,
         model_facts,
         model_js,
         model_python,
@@ -638,7 +639,7 @@ def _rules_digest() -> str:
                python_types, api_model, model_facts, model_python, model_js, type_model,
                type_tables, public_functions, workspaces, build_entries, sample_sides,
                resolution, past_releases, help_listings, command_lines, cli_model,
-               cli_python)  # fmt: skip
+               cli_python, known_bases)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

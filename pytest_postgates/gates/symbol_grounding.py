@@ -593,6 +593,7 @@ def _source_fingerprint() -> str:
         cli_python,
         dependency_models,
         grounding,
+        known_bases,
         model_facts,
         model_js,
         model_packages,
@@ -643,6 +644,7 @@ def _source_fingerprint() -> str:
         typed_keys,
         type_model,
         type_tables,
+        known_bases,  # the types outside the product whose members and keys are known
     )
     for module_file in (__file__, *(module.__file__ or "" for module in modules)):
         digest.update(Path(module_file).read_bytes())

@@ -588,9 +588,8 @@ class PythonSample:
                 for keyword in keywords:
                     self._skip(keyword, f"{callee.shown}({keyword.arg}=): {made.problem}")
             else:
-                params = {p for f in made.callables for p in f.params if not p.startswith("*")}
+                params, var_keyword = self.types.taken(made.callables)
                 params |= made.fields or frozenset()
-                var_keyword = any(f.var_keyword for f in made.callables)
                 self.keywords(node, callee.shown, params, var_keyword, params)
             return PyValue("instance", callee.name, shown)
         if callee.kind == "instance":
@@ -615,8 +614,7 @@ class PythonSample:
         return PyValue("unknown", callee.name, shown)
 
     def check_callable(self, node: ast.Call, callee: PyValue) -> None:
-        params = {p for f in callee.callables for p in f.params if not p.startswith("*")}
-        var_keyword = any(f.var_keyword for f in callee.callables)
+        params, var_keyword = self.types.taken(callee.callables)
         self.keywords(node, callee.shown, params, var_keyword, params)
 
     def keywords(

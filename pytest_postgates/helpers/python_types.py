@@ -29,6 +29,8 @@ MODULE_DUNDERS = frozenset(
 )  # fmt: skip
 # Bases that give a class no constructor parameters of their own.
 _PLAIN_BASES = frozenset({"object", "Generic", "Protocol", "ABC"})
+# How many ``**kwargs`` passed on a call's keywords are followed through.
+_MAX_FORWARDS = 4
 # Bases whose subclasses take their annotated fields as keyword arguments.
 _FIELD_BASES = frozenset({"NamedTuple", "TypedDict"})
 _DATACLASS_MARK = "__dataclass_fields__"
@@ -447,6 +449,80 @@ class PythonTypes:
                         found += own
                         break
         return tuple(found)
+
+    def taken(self, callables: tuple[CallableFacts, ...]) -> tuple[set[str], bool]:
+        """The keywords calling any of ``callables`` takes, and whether that is open: a
+        ``**kwargs`` whose use the body shows whole (:meth:`forwarded`) adds its keywords;
+        any other makes the call take any keyword."""
+        names = {p for f in callables for p in f.params if not p.startswith("*")}
+        open_ = False
+        for function in callables:
+            if function.var_keyword:
+                more = self.forwarded(function)
+                open_ = open_ or more is None
+                names |= more or set()
+        return names, open_
+
+    def forwarded(self, function: CallableFacts, depth: int = 0) -> set[str] | None:
+        """The keywords ``function``'s ``**kwargs`` takes, as its body uses them: the keys it
+        reads by name and what each callee it passes them all to accepts (``super().__init__
+        (**kwargs)``, ``self.run(**kwargs)``, a function or class of its module), through
+        those callees' own ``**kwargs``; None when that is not all known (another use, a
+        callee the model cannot follow, none at all)."""
+        if function.kwargs_open or function.keywords_of or depth > _MAX_FORWARDS:
+            return None
+        if not function.kwargs_read and not function.kwargs_to:
+            return None  # taken and never used: nothing says which
+        taken = set(function.kwargs_read)
+        for callee in function.kwargs_to:
+            targets = self._forward_target(function, callee)
+            if targets is None:
+                return None
+            for target in targets:
+                taken.update(p for p in target.params if not p.startswith("*"))
+                more = self.forwarded(target, depth + 1) if target.var_keyword else set()
+                if more is None:
+                    return None
+                taken |= more
+        return taken
+
+    def _forward_target(
+        self, function: CallableFacts, callee: str
+    ) -> tuple[CallableFacts, ...] | None:
+        """The product callables ``callee`` (as ``function`` writes it) runs, None when the
+        model cannot tell; ``()`` for ``object.__init__``, which takes no keyword."""
+        owner = function.qualname.rsplit(".", 1)[0]
+        cls = next((e for e in self.entries(owner.rsplit(".", 1)[-1]) if e.qualname == owner), None)
+        head, _, name = callee.partition(".")
+        if head in ("super()", "self", "cls") and (cls is None or not name or "." in name):
+            return None
+        if head == "super()":
+            assert cls is not None
+            for generation in list(self._generations([cls]))[1:]:
+                if isinstance(generation, str):
+                    if name == "__init__" and _simple(generation) in _PLAIN_BASES:
+                        continue
+                    return None
+                own = [f for e in generation
+                       for f in self.model.callables.get(f"{e.qualname}.{name}", [])]  # fmt: skip
+                if own:
+                    return tuple(own)
+            return () if name == "__init__" else None
+        if head in ("self", "cls"):
+            assert cls is not None
+            return self.method(cls.name, name) or None
+        if not callee.isidentifier():
+            return None
+        module = cls.qualname.rsplit(".", 1)[0] if cls is not None else owner
+        functions = self.model.callables.get(f"{module}.{callee}", [])
+        if functions:
+            return tuple(functions)
+        made = [
+            self._constructor(e) for e in self.entries(callee) if e.qualname == f"{module}.{callee}"
+        ]
+        if len(made) == 1 and not made[0].problem and made[0].fields is None:
+            return made[0].callables
+        return None
 
     def constructor(self, class_name: str) -> Constructor:
         """What calling the class accepts (see :class:`Constructor`); where several
