@@ -753,3 +753,37 @@ def test_a_caller_declared_only_in_stub_files_is_unjudged(tmp_path: Path) -> Non
     stub = claims["Meta.invoke() -> helper()"]
     assert stub["verdict"] == "unjudged" and "stub files" in stub["evidence"]
     assert claims["run() -> helper()"]["verdict"] == "contradicted"
+
+
+def test_a_call_matched_by_name_on_this_is_no_call_of_another_receivers_member(
+    tmp_path: Path,
+) -> None:
+    """vitest's locators.md:1052 ("this method calls `.elements` and wraps every element
+    using `page.elementLocator`"): `all()` calls `this.elementLocator()`, its own class's
+    method matched by name, which is not `page`'s; a receiver named after the caller's
+    class (`locator.locate`) is the same object."""
+    sources = {
+        "src/locators.ts": (
+            "export abstract class Locator {\n"
+            "  protected abstract locate(x: string): string\n"
+            "  all(): string[] { return [this.locate('a')]; }\n"
+            "}\n"
+            "export class PwLocator extends Locator {\n"
+            "  protected locate(x: string): string { return x; }\n"
+            "}\n"
+            "export class Page {\n"
+            "  locate(x: string): string { return x; }\n"
+            "}\n"
+            "export const page = new Page();\n"
+        )
+    }
+    repo = make_repo(tmp_path / "repo", sources)
+    body = (
+        "The `all` method calls `page.locate` on each.\n\n"
+        "The `all` method calls `locator.locate` once.\n"
+    )
+    claims = _by_subject(_card(repo, tmp_path, body))
+    other = claims["all -> page.locate"]
+    assert other["verdict"] == "unjudged", other
+    assert "this.locate" in other["evidence"], other
+    assert claims["all -> locator.locate"]["verdict"] == "verified"

@@ -209,7 +209,12 @@ def _judge_found(
     if target is None:
         for function in found:
             for call in function.calls:
-                if call.name == what.name and call.kind != "passed":
+                own = Hop(function, call, by_name=True)
+                if (
+                    call.name == what.name
+                    and call.kind != "passed"
+                    and not _other_receiver(own, what)
+                ):
                     where = f"{function.path}:{call.line}"
                     return Judged("verified", f"`{who.text}` calls {call.text}() at {where}")
         return Judged(
@@ -223,9 +228,35 @@ def _judge_found(
         if split is not None:
             return split
         if len(strict.hops) == 1:
-            return Judged("verified", f"`{who.text}` calls {_hop_text(strict.hops[0])}")
+            hop = strict.hops[0]
+            other = _other_receiver(hop, what)
+            if other:
+                return Judged(
+                    "unjudged",
+                    f"`{who.text}` calls {_hop_text(hop)}, a member of its own object; the "
+                    f"claim names `{other}`'s, which the call graph cannot tell apart",
+                )
+            return Judged("verified", f"`{who.text}` calls {_hop_text(hop)}")
         return Judged("verified", f"through {len(strict.hops)} calls: {_path_text(strict)}")
     return _unless_possible(graph, found, target, who, what, depth)
+
+
+_OWN = frozenset({"this", "self"})
+
+
+def _other_receiver(hop: Hop, what: Subject) -> str:
+    """The receiver the claim writes its callee on (`page.elementLocator`), when the call
+    it matched by name is on the caller's own object (`this.elementLocator()`) and the
+    receiver is not named after the caller's class (`locator` for `Locator`): another
+    object's member, so the match shows nothing ("" when it may be the same)."""
+    head = what.text.split("(", 1)[0].split(".")
+    receiver = head[-2] if len(head) > 1 else ""
+    own = hop.call.text.split(".", 1)[0]
+    if not hop.by_name or own not in _OWN or not receiver or receiver in _OWN:
+        return ""
+    if not receiver.isidentifier() or not receiver[:1].islower():
+        return ""  # a class (`Page.locate`) is judged by its own methods
+    return "" if receiver.lower() in hop.caller.owner.lower() else receiver
 
 
 def _owners_disagree(
