@@ -519,8 +519,9 @@ def _linked_to_product(text: str, targets: list[str], model: ApiModel) -> bool:
     mine = chain_parts(signature_name(text)) or []
     for target in targets:
         parts = chain_parts(target)
-        rooted = parts is not None and len(parts) >= 2 and parts[0] in model.modules
-        if not rooted or not parts or (mine and mine[-1] == parts[-1]):
+        if not parts or len(parts) < 2 or parts[0] not in model.modules:
+            continue  # not rooted at a product module
+        if mine and mine[-1] == parts[-1]:
             continue
         if model.resolve(parts).outcome == "found":
             return True
