@@ -298,7 +298,9 @@ def read_gate15_cards(project: str, commit: str, cards: Path) -> ProjectRun:
         if run.verdicts[doc] in ("PASS", "FAIL") and "violations" not in detail:
             run.problems.append(f"{card_path.name}: no 'violations' list in detail")
         if run.verdicts[doc] == "ERROR":
-            run.problems.append(f"{doc}: gate 15 ERROR: {card.get('summary', '')}"[:200])
+            # A scorecard file keeps the reason in detail (bench/natural_drift.py reads it so).
+            why = card.get("summary") or detail.get("error") or detail.get("reason") or ""
+            run.problems.append(f"{doc}: gate 15 ERROR: {why}"[:200])
         for item in detail.get("violations", []):
             run.findings.append(
                 # The check that made it a finding stands for gate 2's rule.

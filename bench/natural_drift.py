@@ -516,12 +516,36 @@ def figures(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "cases": len(outcomes),
         "caught": sum(o.caught for o in outcomes),
         "by_shape": {shape: by_shape[shape] for shape in SHAPES if shape in by_shape},
+        **per_fix(outcomes),
         "clean": sum(bool(c) for c in controls),
         "controls": len(controls),
         "not_judged_at_parent": sum(
             any(v not in ("PASS", "FAIL") for v in o.verdicts.values()) for o in outcomes
         ),
         "not_judged_reasons": _reasons(outcomes),
+    }
+
+
+def per_fix(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    """The figures by fix and by project beside the per-case ones: one fix commit can carry
+    dozens of cases (a renamed option documented on many lines), so a project with one
+    large fix weighs on the per-case recall as much as dozens of fixes. ``fixes_caught``
+    counts the fixes with at least one case caught; ``fix_recall`` is the mean over fixes
+    of the share of their cases caught (each fix weighs one)."""
+    fixes: dict[tuple[str, str], list[bool]] = {}
+    projects: dict[str, dict[str, int]] = {}
+    for outcome in outcomes:
+        case = outcome.case
+        fixes.setdefault((case.project, case.fix), []).append(outcome.caught)
+        entry = projects.setdefault(case.project, {"caught": 0, "total": 0})
+        entry["total"] += 1
+        entry["caught"] += outcome.caught
+    shares = [sum(caught) / len(caught) for caught in fixes.values()]
+    return {
+        "fixes": len(fixes),
+        "fixes_caught": sum(any(caught) for caught in fixes.values()),
+        "fix_recall": round(100 * sum(shares) / len(shares), 1) if shares else None,
+        "by_project": dict(sorted(projects.items(), key=lambda kv: (-kv[1]["total"], kv[0]))),
     }
 
 
@@ -541,6 +565,12 @@ def print_figures(title: str, data: dict[str, Any]) -> None:
     for shape, entry in data["by_shape"].items():
         print(f"  {shape:<18} {_ratio(entry['caught'], entry['total'])}")
     print(f"  {'overall':<18} {_ratio(data['caught'], data['cases'])}")
+    print(
+        f"  {'by fix':<18} {_ratio(data['fixes_caught'], data['fixes'])} of the fixes with "
+        f"a case caught; mean share caught per fix {data['fix_recall']}%"
+    )
+    for project, entry in data["by_project"].items():
+        print(f"    {project:<40} {_ratio(entry['caught'], entry['total'])}")
     print(f"  clean controls     {_ratio(data['clean'], data['controls'])}")
     print(f"  a gate not PASS/FAIL at the parent: {data['not_judged_at_parent']} case(s)")
     for reason, count in data["not_judged_reasons"].items():
@@ -633,7 +663,8 @@ def _percent(part: int, whole: int) -> float | None:
 
 def record_figures(run: Run, report: dict[str, Any], cases: int) -> None:
     """The figures of ``report`` as results tables: recall at the parent (the figure) with
-    the clean controls at the fix beside it, per split, then per split and shape."""
+    the clean controls at the fix beside it, per split, then per split and shape, per fix
+    and per project (:func:`per_fix`)."""
     gated = report["all"]["cases"]
     run.notes.append(
         f"{gated} of {cases} cases gated (a project without a mirror is skipped); a case is "
@@ -671,6 +702,38 @@ def record_figures(run: Run, report: dict[str, Any], cases: int) -> None:
         for shape, entry in report[half]["by_shape"].items():
             shapes.append(
                 [half, shape, entry["total"], entry["caught"],
+                 _percent(entry["caught"], entry["total"])]
+            )  # fmt: skip
+    by_fix = run.table(
+        "Recall per fix (a fix commit can carry many cases)",
+        [{"name": "split", "kind": "label"},
+         {"name": "fixes", "kind": "figure"},
+         {"name": "fixes with a case caught", "kind": "figure"},
+         {"name": "fixes with a case caught", "kind": "figure", "unit": "%"},
+         {"name": "mean share of a fix's cases caught", "kind": "figure", "unit": "%"},
+         {"name": "cases of the largest project", "kind": "figure"}],
+    )  # fmt: skip
+    for half in splits:
+        data = report[half]
+        largest = max((e["total"] for e in data["by_project"].values()), default=0)
+        by_fix.append(
+            [half, data["fixes"], data["fixes_caught"],
+             _percent(data["fixes_caught"], data["fixes"]), data["fix_recall"], largest]
+        )  # fmt: skip
+    projects = run.table(
+        "Recall per project",
+        [{"name": "split", "kind": "label"},
+         {"name": "project", "kind": "label"},
+         {"name": "cases", "kind": "figure"},
+         {"name": "caught", "kind": "figure"},
+         {"name": "recall", "kind": "figure", "unit": "%"}],
+    )  # fmt: skip
+    for half in splits:
+        if half == "all":
+            continue
+        for project, entry in report[half]["by_project"].items():
+            projects.append(
+                [half, project, entry["total"], entry["caught"],
                  _percent(entry["caught"], entry["total"])]
             )  # fmt: skip
 

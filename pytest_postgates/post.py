@@ -121,6 +121,11 @@ class Post:
     body_start_line: int = 1
     problems: list[InputProblem] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
+    # A page of a site (not a blog post under ``_posts``) whose front matter holds values
+    # and whose body is empty: its generator renders it from the front matter (a VitePress
+    # home page's hero, a rule page built from its data, a redirect). Not bad input: the
+    # runner skips each gate with :data:`FRONT_MATTER_ONLY`.
+    front_matter_only: bool = False
     # The name its scorecards use; the runner sets it (a short hash is added when two posts
     # of a run share a file name).
     stem: str = ""
@@ -377,6 +382,14 @@ def read_post_bytes(path: Path, roots: Iterable[Path] = ()) -> bytes:
     return data
 
 
+# Why every gate skips a page that is front matter only (:attr:`Post.front_matter_only`).
+FRONT_MATTER_ONLY = (
+    "the page is front matter only, with no body: its site generator renders it from the "
+    "front matter (a home page's hero, a page built from its data, a redirect); there is no "
+    "text for the gate to check"
+)
+
+
 def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()) -> Post:
     """Read and parse a post. Never raises for bad content; see :attr:`Post.problems`."""
     post = Post(path=path)
@@ -453,6 +466,9 @@ def parse_post(path: Path, data: bytes | None = None, roots: Iterable[Path] = ()
         return post
     body = post.body
     if not body.strip():
+        if post.front_matter and "_posts" not in post.path.parts:
+            post.front_matter_only = True
+            return post
         post.problems.append(
             InputProblem(
                 "EMPTY_BODY",

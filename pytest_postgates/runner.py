@@ -20,6 +20,7 @@ from pytest_postgates import budget, suppression
 from pytest_postgates.gates import BY_NAME, GATES
 from pytest_postgates.gates.base import CannotJudge, CheckResult, Gate, GateContext
 from pytest_postgates.post import (
+    FRONT_MATTER_ONLY,
     FrontMatterBlock,
     InputProblem,
     Post,
@@ -279,6 +280,10 @@ class PostRun:
                 post = self.post
                 if post.fatal_problems:
                     return self._input_error(spec, post)
+                if post.front_matter_only:
+                    return spec.card(
+                        "SKIP", {"reason": FRONT_MATTER_ONLY}, summary=FRONT_MATTER_ONLY
+                    )
                 return self._run_check(spec, post)
         except budget.BudgetExceeded:
             if "post" not in self.__dict__:  # the parse itself overran: every gate would

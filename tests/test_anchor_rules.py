@@ -191,41 +191,6 @@ def test_a_name_listed_with_product_names_is_a_claim(py_repo: Path, tmp_path: Pa
     assert _decided(_outcome(words, "zap_cache", tmp_path, ctx)) == ("unjudged", "not-anchored")
 
 
-@pytest.mark.parametrize(
-    ("body", "decided"),
-    [
-        # An MkDocs autoref to a product class, and a link into its API page's fragment.
-        ("Use [`Scrubber`][tidy.core.Cleaner] to clean.\n", ("ungrounded", "anchor-link-target")),
-        (
-            "Use the [`Scrubber`](api.md#tidy.core.Cleaner) class.\n",
-            ("ungrounded", "anchor-link-target"),
-        ),
-        # A target the product does not declare, another package's, or a section's fragment.
-        ("Use [`Scrubber`][tidy.core.Sweeper] to clean.\n", ("unjudged", "not-anchored")),
-        ("Use [`Scrubber`][scrubkit.Scrubber] to clean.\n", ("unjudged", "not-anchored")),
-        ("Use the [`Scrubber`](api.md#cleaner) class.\n", ("unjudged", "not-anchored")),
-    ],
-)
-def test_a_name_linked_to_the_products_api_is_a_claim(
-    body: str, decided: tuple[str, str], py_repo: Path, tmp_path: Path
-) -> None:
-    """A link whose target is a declared name rooted at a product module (an autoref, or a
-    URL fragment naming one) presents its text as the product's: a text the product's code
-    does not have is a finding, named for the anchor; turned off, it is not anchored."""
-    ctx = _anchored(py_repo, tmp_path)
-    assert _decided(_outcome(body, "Scrubber", tmp_path, ctx)) == decided
-    off = _anchored(py_repo, tmp_path / "off", symbol_rules_off=("anchor-link-target",))
-    assert _decided(_outcome(body, "Scrubber", tmp_path, off)) == ("unjudged", "not-anchored")
-    # A real name so linked grounds.
-    real = "Use [`Cleaner`][tidy.core.Cleaner] to clean.\n"
-    assert _outcome(real, "Cleaner", tmp_path, ctx)["outcome"] == "grounded"
-    # A text that ends in the target's own name reaches it through a value the page or
-    # another party makes (the page's `my_cleaner`, a subclass of another package).
-    for text in ("my_cleaner.run()", "SpecialCleaner(...).run()"):
-        body = f"Call [`{text}`][tidy.core.Cleaner.run] then.\n"
-        assert _outcome(body, text, tmp_path, ctx).get("rule") != "anchor-link-target"
-
-
 OPTION_TABLE = """export const options = {
   cacheStrategy: { type: "choice", description: "What the cache keys on." },
   ignorePath: { type: "path", description: "The ignore file." },

@@ -197,3 +197,23 @@ def test_clean_text_with_defect_still_fails_not_passes(
     blog.pyproject('short_circuit = "all"\n')
     short = pytester.runpytest()
     short.assert_outcomes(failed=1, skipped=1)
+
+
+def test_a_site_page_of_front_matter_only_skips_every_gate_with_why(
+    pytester: pytest.Pytester, blog: Blog
+) -> None:
+    """A docs page that is front matter only (a VitePress home page's hero) is no bad input:
+    each gate is a SKIP that says the page has no body to check, not an ERROR, and the run
+    passes; the same page as a blog post under ``_posts`` is still an empty post (ERROR)."""
+    blog.pyproject('paths = ["docs"]\n')
+    blog.raw("docs/index.md", b"---\nlayout: home\nhero:\n  name: Tidy\n---\n")
+    blog.raw("docs/guide.md", FRONT + BODY)
+    result = pytester.runpytest("--postgates-all", "-rs", "docs")
+    assert_no_internal_error(result)
+    result.assert_outcomes(passed=1, xpassed=1, skipped=2)
+    result.stdout.fnmatch_lines(["SKIPPED*docs/index.md*front matter only, with no body*"])
+    blog.pyproject('paths = ["_posts"]\n')
+    blog.raw("_posts/2026-01-02-empty.md", b"---\nlayout: post\ntitle: T\n---\n")
+    result = pytester.runpytest("--postgates-all", "-rA", "_posts")
+    assert_no_internal_error(result)
+    result.assert_outcomes(errors=2)

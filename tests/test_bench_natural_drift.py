@@ -164,6 +164,21 @@ def test_figures_count_by_shape_and_controls() -> None:
     assert data["not_judged_reasons"] == {"gate 15 ERROR: no package name N": 1}
 
 
+def test_figures_by_fix_weigh_each_fix_once() -> None:
+    """A fix with many cases (one renamed option on many lines) counts once in the per-fix
+    figures: here 3 of 4 cases are caught, but only 1 of the 2 fixes has a case caught."""
+    big = [drift.Outcome(_case(line=n), True, True, {2: "FAIL"}, {}, []) for n in (1, 2, 3)]
+    other = drift.Outcome(_case(fix="e" * 40, project="pydantic/pydantic"), False, True,
+                          {2: "PASS"}, {}, [])  # fmt: skip
+    data = drift.figures([*big, other])
+    assert (data["caught"], data["cases"]) == (3, 4)
+    assert (data["fixes_caught"], data["fixes"], data["fix_recall"]) == (1, 2, 50.0)
+    assert data["by_project"] == {
+        "encode/httpx": {"caught": 3, "total": 3},
+        "pydantic/pydantic": {"caught": 0, "total": 1},
+    }
+
+
 def test_the_results_file_carries_the_commit_and_the_controls_beside_recall(
     tmp_path: Path,
 ) -> None:
@@ -194,3 +209,6 @@ def test_the_results_file_carries_the_commit_and_the_controls_beside_recall(
     ]
     shapes = record["tables"][1]["rows"]
     assert ["tune", "path", 1, 0, 0.0] in shapes and ["all", "fence-member", 1, 1, 100.0] in shapes
+    by_fix = record["tables"][2]["rows"]
+    assert by_fix == [["tune", 1, 1, 100.0, 50.0, 2], ["all", 1, 1, 100.0, 50.0, 2]]
+    assert record["tables"][3]["rows"] == [["tune", "encode/httpx", 2, 1, 50.0]]

@@ -114,7 +114,8 @@ def test_related_posts_boundary_outside_code_only(tmp_path: Path) -> None:
 def test_bad_input_is_recorded_not_raised(
     content: bytes, code: str, fatal: bool, tmp_path: Path
 ) -> None:
-    path = tmp_path / "post.md"
+    path = tmp_path / "_posts" / "post.md"  # a blog post: an empty body is bad input
+    path.parent.mkdir()
     path.write_bytes(content)
     post = parse_post(path)
     problems = {p.code: p for p in post.problems}
@@ -122,6 +123,32 @@ def test_bad_input_is_recorded_not_raised(
     assert problems[code].fatal is fatal
     assert problems[code].message
     assert not {"UNCLOSED_FENCE", "FENCE_CUT"} <= problems.keys()
+
+
+@pytest.mark.parametrize(
+    ("relative", "content", "front_matter_only"),
+    [
+        # A VitePress home page, a page a layout builds from its data: rendered from the
+        # front matter, nothing for a gate to check, not bad input.
+        ("docs/index.md", b"---\nlayout: home\nhero:\n  name: zx\n---\n", True),
+        ("docs/rules/id-blacklist.md", b"---\ntitle: id-blacklist\nrule_type: x\n---\n\n", True),
+        # A blog post with no body is an empty post; so is a file with nothing in it, and
+        # front matter holding no value.
+        ("_posts/2026-01-01-x.md", b"---\ntitle: x\n---\n\n", False),
+        ("docs/empty.md", b"", False),
+        ("docs/blank.md", b"---\n---\n\n", False),
+    ],
+)
+def test_a_site_page_of_front_matter_only_is_no_bad_input(
+    relative: str, content: bytes, front_matter_only: bool, tmp_path: Path
+) -> None:
+    path = tmp_path / relative
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    post = parse_post(path)
+    assert post.front_matter_only is front_matter_only
+    codes = [p.code for p in post.problems]
+    assert codes == ([] if front_matter_only else ["EMPTY_BODY"])
 
 
 def test_no_front_matter_is_an_empty_front_matter_not_a_problem(tmp_path: Path) -> None:

@@ -338,7 +338,6 @@ def judge(
         presented,
         rules_off,
         keys,
-        token.href,
     )
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim

@@ -63,11 +63,12 @@ from the blog it was written on, it anchors real defects (the invented `officeFi
 Added in session 22 for the tokens nothing tied to the product (issue 24: 145 of the 198
 held-out planted inventions missed were ``not-anchored``), each read off the product's code,
 never its prose: ``anchor-enumerated`` (a sentence that lists the product's names presents
-each item as the product's), ``anchor-link-target`` (a link, an MkDocs autoref above all,
-whose target is a declared name rooted at a product module) and ``anchor-option-near`` (a
-flag misspelling an option the product's own option table declares, where the model reads
-no parser: prettier's). Their figures are in the commit messages until bench/ablation.py
-measures them.
+each item as the product's) and ``anchor-option-near`` (a flag misspelling an option the
+product's own option table declares, where the model reads no parser: prettier's). A third,
+``anchor-link-target`` (the text of a link, an MkDocs autoref above all, whose target is a
+declared name rooted at a product module), was deleted in session 23: its claims were 19
+planted inventions of the tune half and none held out (the report half's planted run at
+490b56b, its docs, natural drift and NeuroLink's benches).
 """
 
 from __future__ import annotations
@@ -211,22 +212,6 @@ RULES = (
         ),
     ),
     Anchor(
-        "anchor-link-target",
-        "a claim",
-        "the text of a link whose target is a name the product declares, rooted at one of its "
-        "modules: an MkDocs autoref (`[`Text`][pkg.mod.Name]`) or a URL whose fragment is such a "
-        "chain (`api.md#pkg.mod.Name`): the page links the name to the product's own API (a text "
-        "ending in the target's own name, `graph.render()`, reaches that name)",
-        "tests/test_anchor_rules.py::test_a_name_linked_to_the_products_api_is_a_claim",
-        earns=(
-            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
-            "its claims are 19 caught planted inventions of the tune half (pydantic-ai's "
-            "autorefs) and 0 of the report half's commander.js and vite; no finding on either "
-            "half's docs (2 false ones before aec3575, a text ending in the target's name), no "
-            "natural-drift case, nothing on the NeuroLink benches"
-        ),
-    ),
-    Anchor(
         "anchor-option-near",
         "a claim",
         "a long option the product's code does not write, whose option name (as written, "
@@ -266,10 +251,8 @@ def anchor(
     presented: str | None,
     rules_off: frozenset[str] = frozenset(),
     keys: TypedKeys | None = None,
-    href: str = "",
 ) -> str | None:
-    """The name of the first anchor that ties the token to the product, or None. ``href``:
-    the URL of a link whose text holds the token ("" if none)."""
+    """The name of the first anchor that ties the token to the product, or None."""
     shown = presented if kind != "flag" else None
 
     # Two ways hold only where the product's code, not a word list, backs them.
@@ -294,10 +277,6 @@ def anchor(
             model is not None
             and kind in ("symbol", "flag")
             and _enumerated_with_product_names(text, sentence, model)
-        ),
-        "anchor-link-target": lambda: (
-            model is not None
-            and _linked_to_product(text, _link_targets(text, line, post, href), model)
         ),
         "anchor-option-near": lambda: (
             kind == "flag" and model is not None and _near_an_option(text, model, rules_off)
@@ -492,39 +471,6 @@ def _near_an_option(text: str, model: ApiModel, off: frozenset[str]) -> bool:
         for variant in dict.fromkeys((camel, snake))
         if re.fullmatch(r"[A-Za-z_][\w]*", variant)
     )
-
-
-def _link_targets(text: str, line: int, post: Post, href: str) -> list[str]:
-    """What the links holding the token point at: the identifier of an MkDocs autoref on
-    its line whose text holds it as a code span (`[`Text`][pkg.mod.Name]`, which Markdown
-    leaves as literal text), and the fragment of its link's URL."""
-    targets: list[str] = []
-    if 0 < line <= len(post.lines):
-        autoref = re.compile(r"\[[^\[\]\n]*`" + re.escape(text) + r"`[^\[\]\n]*\]\[([^\[\]\s]+)\]")
-        targets += [found.group(1) for found in autoref.finditer(post.lines[line - 1])]
-    fragment = href.partition("#")[2]
-    if fragment:
-        targets.append(fragment)
-    return targets
-
-
-def _linked_to_product(text: str, targets: list[str], model: ApiModel) -> bool:
-    """Whether a target is a name the product declares, rooted at one of its modules
-    (`pkg.mod.Name`), that the text does not end in: a fragment such as `#install` or
-    `#cleaner` names a section, not the API, and a text ending in the target's own name
-    (`graph.render()` for `pkg.Graph.render`, a value of the page's sample or another
-    party's subclass) reaches that very name."""
-    if not model.available or not model.facts.decls:
-        return False
-    mine = chain_parts(signature_name(text)) or []
-    for target in targets:
-        parts = chain_parts(target)
-        rooted = parts is not None and len(parts) >= 2 and parts[0] in model.modules
-        if not rooted or not parts or (mine and mine[-1] == parts[-1]):
-            continue
-        if model.resolve(parts).outcome == "found":
-            return True
-    return False
 
 
 def _named_for_product(name: str, products: list[str]) -> bool:
