@@ -91,3 +91,18 @@ def test_a_two_word_name_with_another_word_is_no_near_miss(name: str) -> None:
     model = build_model("c", {"lib/toolset.py": FAMILY})
     assert resemblance(model, name) is None
 
+
+HELPERS = "export function usePowerShell() {}\nexport function readTextContent() {}\n"
+
+
+def test_a_word_added_in_the_real_names_convention_is_near() -> None:
+    model = build_model("c", {"src/helpers.js": HELPERS})
+    assert resemblance(model, "readContent") == ("readTextContent", "near-word-added")
+
+
+@pytest.mark.parametrize("name", ["PowerShell", "ReadContent"])
+def test_a_word_added_with_the_capital_changed_is_no_near_miss(name: str) -> None:
+    # A word dropped and the name capitalised: a program (`PowerShell` beside the
+    # product's `usePowerShell`), another thing of that name, no rename.
+    model = build_model("c", {"src/helpers.js": HELPERS})
+    assert resemblance(model, name) is None

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.name_spelling import (
+    convention,
     one_letter_changed,
     one_letter_slipped,
     one_word_changed,
@@ -38,8 +39,8 @@ WAYS = (
     Rule(
         "near-word-added",
         "ungrounded (model-near-miss)",
-        "one word added or dropped, two words or more shared (`read_content` for "
-        "`read_text_content`)",
+        "one word added or dropped, two words or more shared, capitalised as the real name "
+        "is (`read_content` for `read_text_content`; not `PowerShell` for `usePowerShell`)",
         f"{_TESTS}; {_OFF}",
         earns=(
             "earns held out, at a precision cost: off, held out (bench/ablation.py at a5be222): "
@@ -117,7 +118,10 @@ def _ways(name: str, candidate: str, mine: list[str], slipped: bool) -> Iterator
     """Every way ``name`` is near ``candidate``, in the order they are tried."""
     theirs = words(candidate)
     if word_distance(mine, theirs) == 1 and len(set(mine) & set(theirs)) >= 2:
-        yield "near-word-replaced" if len(mine) == len(theirs) else "near-word-added"
+        if len(mine) == len(theirs):
+            yield "near-word-replaced"
+        elif _one_convention(name, candidate):
+            yield "near-word-added"
     if one_word_changed(mine, theirs):
         yield "near-word-changed"
     if words_swapped(mine, theirs):
@@ -127,6 +131,17 @@ def _ways(name: str, candidate: str, mine: list[str], slipped: bool) -> Iterator
         yield "near-letter-changed"
     if slipped:
         yield "near-letter-slipped"
+
+
+def _one_convention(name: str, candidate: str) -> bool:
+    """Whether a word added or dropped keeps the name a rename of ``candidate``: not when
+    one of the two is capitalised (a class, a type, a program) and the other not. A name
+    with a word more or less and its capital changed too (`PowerShell`, `CalledWith` beside
+    the product's `usePowerShell`, `whenCalledWith`) is another thing of that name: a
+    program, a family of names. (A constant and a camelCase name do cross in a rename: an
+    error code `ERR_AVVIO_PLUGIN_TIMEOUT` written for the option `avvioPluginTimeout`.)"""
+    ours, theirs = convention(name), convention(candidate)
+    return ours is None or theirs is None or (ours == "class") == (theirs == "class")
 
 
 def resemblance(
