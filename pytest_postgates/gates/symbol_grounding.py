@@ -304,7 +304,8 @@ def judge(
     attributed = None
     presented = presentation(text, sentence, offset, repos, definitions)
     if not presented:
-        attributed = attribute(text, token, post, repos, definitions, rules_off)
+        near_miss = decided is not None  # only a near miss gets this far decided
+        attributed = attribute(text, token, post, repos, definitions, rules_off, near_miss)
     if attributed:
         outcome, by, reason = attributed
         if outcome == "defined-in-post":

@@ -26,6 +26,20 @@ _OFF = "::test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step"
 
 RULES = (
     Rule(
+        "item-elsewhere",
+        "unjudged",
+        "a near miss in a list item that opens with a link to an address not the product's "
+        "(another project's repository or package page): the item lists that project's names",
+        f"{_ATTRIBUTION}::test_a_near_miss_in_an_item_about_another_project_is_theirs; "
+        f"{_ATTRIBUTION}{_OFF}",
+        earns=(
+            "tune half's docs, by its labels (session 23, before it was measured on any "
+            "bench): 5 labelled false near misses of pydantic-ai's third-party page and 1 of "
+            "prettier's related projects are in such items, and 1 labelled real one "
+            "(`history_processors`, a removed keyword the item says a plugin replaces)"
+        ),
+    ),
+    Rule(
         "third-party-server-tool",
         "unjudged",
         "a tool listed under a heading that names another scope's MCP server package",
