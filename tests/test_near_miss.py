@@ -10,7 +10,6 @@ from pytest_postgates.evidence.near_miss import NAMES, WAYS, near_name, resembla
 SOURCE = (
     "class RabbitMQDsn: ...\n"
     "class RenderWidget: ...\n"
-    "class ValidatorCompiler: ...\n"
     "class ProxyAgent: ...\n"
     "def read_text_content(): ...\n"
     "def stop_after_attempt(): ...\n"
@@ -23,7 +22,7 @@ SOURCE = (
 CASES = [
     ("read_content", "read_text_content", "near-word-added"),
     ("stop_after_delay", "stop_after_attempt", "near-word-replaced"),
-    ("ValidationCompiler", "ValidatorCompiler", "near-word-changed"),
+    ("RenderGadget", "RenderWidget", "near-word-changed"),
     ("AgentProxy", "ProxyAgent", "near-words-swapped"),
     ("dispatchar", "dispatcher", "near-letter-changed"),
     ("serialzer", "serializer", "near-letter-slipped"),
@@ -56,39 +55,6 @@ def test_a_way_turned_off_decides_nothing(name: str, real: str, way: str, model:
 
 @pytest.mark.parametrize("name", ["RabbitMQDsn", "RabbitMqDsn", "render_widget", "Widget"])
 def test_a_real_name_or_another_convention_is_no_near_miss(name: str, model: ApiModel) -> None:
-    assert resemblance(model, name) is None
-
-
-FAMILY = (
-    "class Toolset:\n"
-    "    def add_tool(self): ...\n"
-    "    def compile(self, validator_compiler=None, server_name=None): ...\n"
-    "def get_client(): ...\n"
-)
-
-
-@pytest.mark.parametrize(
-    ("name", "real"),
-    [
-        # The changed word a misspelling or an inflection of the real one: a rename.
-        ("validation_compiler", "validator_compiler"),
-        ("get_clients", "get_client"),
-    ],
-)
-def test_a_two_word_name_with_its_changed_word_alike_is_near(name: str, real: str) -> None:
-    model = build_model("c", {"lib/toolset.py": FAMILY})
-    assert resemblance(model, name) == (real, "near-word-changed")
-
-
-@pytest.mark.parametrize(
-    "name",
-    # The changed word only shares letters with the real one (0.75, 0.77): another thing
-    # of the same family, often another party's (a third-party tool `add_todo`, a
-    # Logfire column `service_name`), no rename of the product's.
-    ["add_todo", "service_name"],
-)
-def test_a_two_word_name_with_another_word_is_no_near_miss(name: str) -> None:
-    model = build_model("c", {"lib/toolset.py": FAMILY})
     assert resemblance(model, name) is None
 
 

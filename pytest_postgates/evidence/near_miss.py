@@ -67,8 +67,7 @@ WAYS = (
     Rule(
         "near-word-changed",
         "ungrounded (model-near-miss)",
-        "one word of two or more changed, among two words into one alike (`validationCompiler` "
-        "for `validatorCompiler`)",
+        "one word of two or more changed (`renderGadget` for `renderWidget`)",
         f"{_TESTS}; {_OFF}",
         earns=(
             "earns held out: off, held-out docs: findings -7, 1 labelled defect lost, 6 labelled "
