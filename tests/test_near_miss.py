@@ -58,12 +58,17 @@ def test_a_real_name_or_another_convention_is_no_near_miss(name: str, model: Api
     assert resemblance(model, name) is None
 
 
-HELPERS = "export function usePowerShell() {}\nexport function readTextContent() {}\n"
+HELPERS = (
+    "export function usePowerShell() {}\nexport function readTextContent() {}\n"
+    "export const PPT_GENERATION_FAILED = 1;\n"
+)
 
 
 def test_a_word_added_in_the_real_names_convention_is_near() -> None:
     model = build_model("c", {"src/helpers.js": HELPERS})
     assert resemblance(model, "readContent") == ("readTextContent", "near-word-added")
+    # A class-shaped name for a constant still crosses (an invented `PptFailed`).
+    assert resemblance(model, "PptFailed") == ("PPT_GENERATION_FAILED", "near-word-added")
 
 
 @pytest.mark.parametrize("name", ["PowerShell", "ReadContent"])
