@@ -405,44 +405,6 @@ def test_tool_lists_the_page_does_not_give_to_another_server_stay_claims(
     assert "third-party-server-tool" not in rules
 
 
-# ---------------------------------------------------------------------- items elsewhere
-
-OTHER_ITEM = (
-    "Plugins by others:\n\n"
-    "* [`acme-extras`](https://github.com/otherco/acme-extras) - adds\n"
-    "  `createProvidor` and `routeQuery` tools\n"
-)
-
-
-def test_a_near_miss_in_an_item_about_another_project_is_theirs(
-    tmp_path: Path, ctx: GateContext
-) -> None:
-    # The item opens with a link to another project's repository: `createProvidor` (one
-    # letter off the product's `createProvider`) is that project's name.
-    outcome, entry = _outcome(_card(OTHER_ITEM, tmp_path, ctx), "createProvidor")
-    assert (outcome, entry.get("rule")) == ("unjudged", "item-elsewhere"), entry
-    assert "github.com" in entry["reason"]
-
-
-@pytest.mark.parametrize(
-    "item",
-    [
-        # The product's own repository, a page of the site, no link: the product's item.
-        "* [NeuroLink](https://github.com/acme/neurolink) - `createProvidor` makes one\n",
-        "* [Providers](providers.md) - `createProvidor` makes one\n",
-        "* Providers - `createProvidor` makes one\n",
-        # Another item of the list, not the one the link opens.
-        "* [`acme-extras`](https://github.com/otherco/acme-extras) - extras\n"
-        "* `createProvidor` makes one\n",
-    ],
-)
-def test_a_near_miss_in_the_products_item_stays_a_claim(
-    item: str, tmp_path: Path, ctx: GateContext
-) -> None:
-    outcome, entry = _outcome(_card(item, tmp_path, ctx), "createProvidor")
-    assert outcome == "ungrounded", entry
-
-
 # ---------------------------------------------------------------------- number spellings
 
 
@@ -479,7 +441,6 @@ def test_model_ids_in_a_vendor_namespace_stay_claims(
     [
         (SAMPLE + "The sample passes `pastChunks` along.", "pastChunks", "sample-input"),
         (SERVER_CATALOGUE, "move_card", "third-party-server-tool"),
-        (OTHER_ITEM, "createProvidor", "item-elsewhere"),
     ],
 )
 def test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step(

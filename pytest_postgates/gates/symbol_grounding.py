@@ -304,8 +304,7 @@ def judge(
     attributed = None
     presented = presentation(text, sentence, offset, repos, definitions)
     if not presented:
-        near_miss = decided is not None  # only a near miss gets this far decided
-        attributed = attribute(text, token, post, repos, definitions, rules_off, near_miss)
+        attributed = attribute(text, token, post, repos, definitions, rules_off)
     if attributed:
         outcome, by, reason = attributed
         if outcome == "defined-in-post":

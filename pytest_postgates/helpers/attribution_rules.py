@@ -218,45 +218,8 @@ def third_party_server_tool(text: str, token: Token, post: Post, repos: Repos) -
     )
 
 
-# A list item that opens with a link (`* [`name`](https://...) - ...`), bold or not.
-_ITEM_LEAD_LINK = re.compile(
-    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?\[[^\]\n]*\]\(\s*<?(?P<href>[^)\s>]+)"
-)
-_ITEM_START = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
-
-
-def item_elsewhere(token: Token, post: Post, repos: Repos) -> Outcome | None:
-    """``item-elsewhere``: a near miss in a list item that opens with a link to an address
-    not the product's (another project's repository or package page): the item describes
-    that project (`* [`subagents-pydantic-ai`](https://github.com/vstorm-co/...) -
-    `SubAgentCapability` adds ... `list_active_tasks`), and the names it lists are that
-    project's, whatever they resemble of the product's."""
-    if not 0 < token.line <= len(post.lines):
-        return None
-    code = post.code_lines
-    lead = None
-    for number in range(token.line, max(0, token.line - 12), -1):
-        line = post.lines[number - 1]
-        if number in code or not line.strip():
-            return None
-        lead = _ITEM_LEAD_LINK.match(line)
-        if lead is not None or _ITEM_START.match(line):
-            break  # the item's first line (one that opens with no link is the product's)
-    names = frozenset(n.lower() for n in repos.product_names if len(n) >= 2)
-    if lead is None or not names or products_address(lead.group("href"), names) is not False:
-        return None
-    host = (urlsplit(lead.group("href")).hostname or "").lower().removeprefix("www.")
-    return (
-        "unjudged",
-        "item-elsewhere",
-        f"in a list item that opens with a link to {host}, not to the product: the item is "
-        "another party's, whose names this repository cannot judge",
-    )
-
-
-# The rules in the order they are tried (each in helpers/clearing_rules.py's table);
-# ``item-elsewhere`` only for a near miss (the caller says).
-RULES: tuple[str, ...] = ("item-elsewhere", "third-party-server-tool", "sample-input")
+# The rules in the order they are tried (each in helpers/clearing_rules.py's table).
+RULES: tuple[str, ...] = ("third-party-server-tool", "sample-input")
 
 
 def attribute(
@@ -266,16 +229,11 @@ def attribute(
     repos: Repos,
     definitions: PostDefinitions,
     rules_off: frozenset[str] = frozenset(),
-    near_miss: bool = False,
 ) -> Outcome | None:
     """The first attribution rule not in ``rules_off`` that decides an ungrounded token the
     post does not present as the product's (the caller checks that), as (outcome, rule,
-    reason). ``near_miss``: the token is only a near miss of a product name (the
-    ``item-elsewhere`` rule judges no other)."""
-    if not near_miss:
-        rules_off = rules_off | {"item-elsewhere"}
+    reason)."""
     checks = {
-        "item-elsewhere": lambda: item_elsewhere(token, post, repos),
         "third-party-server-tool": lambda: third_party_server_tool(text, token, post, repos),
         "sample-input": lambda: sample_input(text, post, repos, definitions),
     }

@@ -13,7 +13,11 @@ projects' docs (bench/ablation.py) nor on NeuroLink's own docs folder
 placeholder, glob, reader-file, negated, hypothetical (outcome_rules), vendor,
 third-party-package, quoted-source, spelling-variant, example-clause, example-instance,
 router-variant-example, number-spelling (attribution_rules), router-variant and
-free-form-record (docs/history.md).
+free-form-record (docs/history.md). ``item-elsewhere`` (session 23: a near miss in a
+list item that opens with a link to another project's address is that project's) was
+measured and not kept: on the tune half's docs it cleared 6 labelled false near misses and
+1 real one, but held out it decided no token of the report half's docs, of NeuroLink's docs
+folder or of the blog, and made 1 planted invention of each half a miss.
 """
 
 from __future__ import annotations
@@ -25,20 +29,6 @@ _OFF = "::test_a_clearing_rule_turned_off_leaves_the_token_to_the_next_step"
 
 
 RULES = (
-    Rule(
-        "item-elsewhere",
-        "unjudged",
-        "a near miss in a list item that opens with a link to an address not the product's "
-        "(another project's repository or package page): the item lists that project's names",
-        f"{_ATTRIBUTION}::test_a_near_miss_in_an_item_about_another_project_is_theirs; "
-        f"{_ATTRIBUTION}{_OFF}",
-        earns=(
-            "tune half's docs, by its labels (session 23, before it was measured on any "
-            "bench): 5 labelled false near misses of pydantic-ai's third-party page and 1 of "
-            "prettier's related projects are in such items, and 1 labelled real one "
-            "(`history_processors`, a removed keyword the item says a plugin replaces)"
-        ),
-    ),
     Rule(
         "third-party-server-tool",
         "unjudged",
