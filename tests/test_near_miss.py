@@ -61,6 +61,8 @@ def test_a_real_name_or_another_convention_is_no_near_miss(name: str, model: Api
 HELPERS = (
     "export function usePowerShell() {}\nexport function readTextContent() {}\n"
     "export const PPT_GENERATION_FAILED = 1;\n"
+    "export const options = { serializerCompiler: 1 };\n"
+    "export function setSerializerCompiler() {}\n"
 )
 
 
@@ -69,6 +71,10 @@ def test_a_word_added_in_the_real_names_convention_is_near() -> None:
     assert resemblance(model, "readContent") == ("readTextContent", "near-word-added")
     # A class-shaped name for a constant still crosses (an invented `PptFailed`).
     assert resemblance(model, "PptFailed") == ("PPT_GENERATION_FAILED", "near-word-added")
+    # The product's own option in another case names the product's thing: its near miss
+    # stands, capital or not (fastify's docs: `SerializerCompiler`).
+    found = resemblance(model, "SerializerCompiler")
+    assert found == ("setSerializerCompiler", "near-word-added")
 
 
 @pytest.mark.parametrize("name", ["PowerShell", "ReadContent"])
