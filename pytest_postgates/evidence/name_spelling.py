@@ -114,6 +114,11 @@ def one_word_changed(mine: list[str], theirs: list[str]) -> bool:
     # 15 of 54 false ones. Among three words or more the shared words tie the name to the
     # product's (`mintHitlDeclineMessage`, `buildHitlDeclineMessage`); the same bar there
     # also cost a real near miss and a fifth of the planted inventions of that shape.
+    # 0.8 was tried in session 23: on the ten projects of the tune half it dropped 10 of
+    # the 47 labelled false near misses (`add_todo` for `add_tool`, `service_name` for
+    # `server_name`) for 1 real one, but held out it lost 2 labelled defects of NeuroLink's
+    # docs folder (invented `X_TIMEOUT` environment variables beside the real ones), 1 of
+    # the report half's docs and 4 planted blog inventions, for 3 false findings gone.
     return len(mine) >= 3 or difflib.SequenceMatcher(None, old, new).ratio() >= 0.6
 
 
