@@ -56,30 +56,3 @@ def test_a_way_turned_off_decides_nothing(name: str, real: str, way: str, model:
 @pytest.mark.parametrize("name", ["RabbitMQDsn", "RabbitMqDsn", "render_widget", "Widget"])
 def test_a_real_name_or_another_convention_is_no_near_miss(name: str, model: ApiModel) -> None:
     assert resemblance(model, name) is None
-
-
-HELPERS = (
-    "export function usePowerShell() {}\nexport function readTextContent() {}\n"
-    "export const PPT_GENERATION_FAILED = 1;\n"
-    "export const options = { serializerCompiler: 1 };\n"
-    "export function setSerializerCompiler() {}\n"
-)
-
-
-def test_a_word_added_in_the_real_names_convention_is_near() -> None:
-    model = build_model("c", {"src/helpers.js": HELPERS})
-    assert resemblance(model, "readContent") == ("readTextContent", "near-word-added")
-    # A class-shaped name for a constant still crosses (an invented `PptFailed`).
-    assert resemblance(model, "PptFailed") == ("PPT_GENERATION_FAILED", "near-word-added")
-    # The product's own option in another case names the product's thing: its near miss
-    # stands, capital or not (fastify's docs: `SerializerCompiler`).
-    found = resemblance(model, "SerializerCompiler")
-    assert found == ("setSerializerCompiler", "near-word-added")
-
-
-@pytest.mark.parametrize("name", ["PowerShell", "ReadContent"])
-def test_a_word_added_with_the_capital_changed_is_no_near_miss(name: str) -> None:
-    # A word dropped and the name capitalised: a program (`PowerShell` beside the
-    # product's `usePowerShell`), another thing of that name, no rename.
-    model = build_model("c", {"src/helpers.js": HELPERS})
-    assert resemblance(model, name) is None
