@@ -96,6 +96,7 @@ class LazyFiles(Mapping[str, FileTable]):
         # Whether a file not parsed yet has a text the tables read (not a bundle, not over
         # the size cut): a file that has none is not in the tables, known cold or warm.
         self._readable = readable
+        self._known_readable: set[str] = set()  # asked once: reading the text is not free
         self._lock = threading.Lock()
         self.fresh: set[str] = set()  # parsed in this process, not yet in the cache file
 
@@ -104,11 +105,14 @@ class LazyFiles(Mapping[str, FileTable]):
             return True
         if not isinstance(path, str) or path not in self._paths or path in self._absent:
             return False
-        if self._readable is not None and not self._readable(path):
+        if self._readable is None or path in self._known_readable:
+            return True
+        if not self._readable(path):
             with self._lock:
                 self._absent.add(path)
                 self.fresh.add(path)
             return False
+        self._known_readable.add(path)
         return True
 
     def __getitem__(self, path: str) -> FileTable:

@@ -148,6 +148,11 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
     return facts
 
 
+# The methods by which code reads one key of a mapping (`x.get("key")`): the keys the
+# model records (keys_read) and the keys a function's ``**kwargs`` is read for (_kwargs_use).
+_KEY_READS = frozenset({"get", "pop", "setdefault"})
+
+
 class _ModuleReader:
     def __init__(self, path: str, module: str, facts: ModelFacts, tops: frozenset[str]) -> None:
         self.path = path
@@ -417,7 +422,7 @@ class _ModuleReader:
             isinstance(node, ast.Call)
             and node.args
             and isinstance(node.func, (ast.Attribute, ast.Name))
-            and _callee_name(node.func) in ("get", "getenv", "pop", "setdefault")
+            and (_callee_name(node.func) in _KEY_READS or _callee_name(node.func) == "getenv")
         ):
             key = node.args[0]
         value = key.value if isinstance(key, ast.Constant) else None
@@ -562,9 +567,6 @@ def _self_targets(node: ast.AST) -> list[str]:
     return found
 
 
-_KWARGS_READS = frozenset({"get", "pop", "setdefault"})
-
-
 def _kwargs_use(
     function: ast.FunctionDef | ast.AsyncFunctionDef, kwargs: str
 ) -> tuple[list[str], list[str], bool]:
@@ -600,7 +602,7 @@ def _kwargs_use(
 
 def _read_key(node: ast.Name, above: ast.AST | None, higher: ast.AST | None) -> str | None:
     """The key ``kwargs.get("x")``, ``kwargs["x"]`` or ``"x" in kwargs`` reads, else None."""
-    if isinstance(above, ast.Attribute) and above.attr in _KWARGS_READS:
+    if isinstance(above, ast.Attribute) and above.attr in _KEY_READS:
         if isinstance(higher, ast.Call) and higher.func is above and higher.args:
             first = higher.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
