@@ -27,6 +27,9 @@ _QUOTED = re.compile(r"`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`")
 _STATEMENTS = frozenset({"expression_statement", "lexical_declaration", "variable_declaration"})
 # ... that reaches the API (a bare word or a literal is prose or a value, not a use).
 _USES = frozenset({"call_expression", "member_expression", "new_expression"})
+# A whole-line comment that may be code: after its `//`, a word (a keyword before it, say
+# `const` or `await`), then a member, a call or an assignment.
+_CODE_LINE = re.compile(r"^[ \t]*//[ \t]*(?:[\w$]+[ \t]+)?[\w$]+[ \t]*[.(=]", re.MULTILINE)
 QUOTED_REASON = "named in a comment of the sample: prose, which gate 15 does not judge"
 
 
@@ -34,8 +37,10 @@ def read_comments(content: str, first_line: int, parser: Any, report: SampleRepo
     """``content`` with its commented-out lines of code uncommented; each name a comment
     quotes in backticks listed unjudged (``first_line``: the page line of the fence's
     first line)."""
-    if "//" not in content and "/*" not in content:
-        return content
+    if ("//" not in content and "/*" not in content) or (
+        "`" not in content and not _CODE_LINE.search(content)
+    ):
+        return content  # no comment, or none that quotes a name or reads as a use
     source = content.encode("utf-8")
     tree = parser.parse(source)
     lines = content.split("\n")
