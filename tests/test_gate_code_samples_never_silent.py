@@ -122,6 +122,9 @@ def test_a_name_a_comment_quotes_is_listed(tmp_path: Path) -> None:
     [entry] = [u for u in card.detail["unjudged"] if u.get("name") == "resposeType"]
     assert entry["line"] == _line_of(tmp_path, "`resposeType`")
     assert entry["reason"].startswith("named in a comment of the sample"), entry
+    # A fence that uses nothing of the product's: its comments name another's API.
+    other = 'const fs = require("fs");\n// `readFileSync` blocks\nfs.readFileSync("x");\n'
+    assert _check(other, tmp_path, repo).detail["unjudged"] == []
 
 
 def test_a_member_of_a_module_the_products_mock_replaces_is_listed(tmp_path: Path) -> None:

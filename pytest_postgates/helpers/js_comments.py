@@ -16,10 +16,7 @@ takes for the product's:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pytest_postgates.helpers.sample_checks import SampleReport
+from typing import Any
 
 # A name a comment quotes: an identifier, a dotted chain, a call of one.
 _QUOTED = re.compile(r"`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`")
@@ -33,10 +30,13 @@ _CODE_LINE = re.compile(r"^[ \t]*//[ \t]*(?:[\w$]+[ \t]+)?[\w$]+[ \t]*[.(=]", re
 QUOTED_REASON = "named in a comment of the sample: prose, which gate 15 does not judge"
 
 
-def read_comments(content: str, first_line: int, parser: Any, report: SampleReport) -> str:
+def read_comments(
+    content: str, first_line: int, parser: Any, quoted: list[tuple[int, str, str]]
+) -> str:
     """``content`` with its commented-out lines of code uncommented; each name a comment
-    quotes in backticks listed unjudged (``first_line``: the page line of the fence's
-    first line)."""
+    quotes in backticks added to ``quoted`` (page line, line text, name), which the reader
+    lists unjudged in a fence of the product's (``first_line``: the page line of the
+    fence's first line)."""
     if ("//" not in content and "/*" not in content) or (
         "`" not in content and not _CODE_LINE.search(content)
     ):
@@ -57,7 +57,7 @@ def read_comments(content: str, first_line: int, parser: Any, report: SampleRepo
             for match in _QUOTED.finditer(part):
                 line = row + offset
                 shown = lines[line] if line < len(lines) else part
-                report.skip(first_line + line, shown, QUOTED_REASON, match.group(1))
+                quoted.append((first_line + line, shown, match.group(1)))
     if not code_rows:
         return content
     if tree.root_node.has_error:  # the fence is not read whole: each line alone is code
