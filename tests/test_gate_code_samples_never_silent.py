@@ -168,3 +168,25 @@ def test_the_keys_of_an_object_a_handed_callback_throws_are_listed(tmp_path: Pat
     [entry] = [u for u in card.detail["unjudged"] if u.get("name") == "appCode"]
     assert entry["line"] == _line_of(tmp_path, "appCode")
     assert "an object thrown by the callback handed to mocky.get()" in entry["reason"]
+
+
+def test_python_code_commented_out_is_read_and_quoted_names_are_listed(tmp_path: Path) -> None:
+    from tests.test_gate_code_samples_python import WIREKIT
+
+    repo = make_repo(tmp_path / "repo", dict(WIREKIT))
+    code = (
+        "import wirekit\n"
+        "client = wirekit.Client()\n"
+        "if True:\n"
+        "    # or, depending on the case:\n"
+        "    # client.shutt()\n"
+        "# `timeot` is in seconds\n"
+        "client.close()\n"
+    )
+    card = _check(code, tmp_path, repo, "python")
+    assert [(v["name"], v["line"]) for v in card.detail["violations"]] == [
+        ("client.shutt", _line_of(tmp_path, "# client.shutt"))
+    ], card.detail
+    [entry] = [u for u in card.detail["unjudged"] if u.get("name") == "timeot"]
+    assert entry["line"] == _line_of(tmp_path, "`timeot`")
+    assert entry["reason"].startswith("named in a comment of the sample"), entry
