@@ -285,6 +285,21 @@ def cells_of(items: Sequence[dict[str, Any]]) -> dict[tuple[str, str, str], list
     return dict(cells)
 
 
+SILENT = "gate 15 reads"  # in a `not read: ...` mechanism: a sample gate 15 reads
+
+
+def silent_in_samples(items: Sequence[dict[str, Any]], half: str) -> int:
+    """Issue 26's silence figure: the misses of ``half`` written in a code sample gate 15
+    reads that no card names at all (``not read: fence js, gate 15 reads as code``): gate
+    15 neither checked nor listed them unjudged."""
+    return sum(
+        1
+        for i in items
+        if i["half"] == half and not i["caught"]
+        and i["mechanism"].startswith("not read") and SILENT in i["mechanism"]
+    )  # fmt: skip
+
+
 def print_table(title: str, items: Sequence[dict[str, Any]]) -> None:
     cells = cells_of(items)
     for half in ("tune", "report"):
@@ -294,6 +309,8 @@ def print_table(title: str, items: Sequence[dict[str, Any]]) -> None:
             continue
         missed = sum(not i["caught"] for i in cases)
         print(f"\n== {title}, {half} half: {missed} misses of {len(cases)}")
+        print(f"  silent (named by no card) in samples gate 15 reads: "
+              f"{silent_in_samples(items, half)}")  # fmt: skip
         totals: Counter[str] = Counter()
         for (_, _, mechanism), ids in chosen.items():
             totals[mechanism] += len(ids)
@@ -326,6 +343,12 @@ def record(run: Any, name: str, items: Sequence[dict[str, Any]]) -> None:
         chosen = [i for i in items if (i["half"], i["shape"]) == (half, shape)]
         caught = sum(i["caught"] for i in chosen)
         totals.append([half, shape, len(chosen), caught, len(chosen) - caught])
+    silence = run.table(
+        f"{name}: misses named by no card in samples gate 15 reads (never silent: 0)",
+        [{"name": "half", "kind": "label"}, {"name": "silent misses", "kind": "figure"}],
+    )  # fmt: skip
+    for half in sorted({i["half"] for i in items}, key=lambda h: _order((h,))):
+        silence.append([half, silent_in_samples(items, half)])
     cells = cells_of(items)
     by_mechanism = run.table(
         f"{name}: misses per half and mechanism (all shapes)",

@@ -205,3 +205,22 @@ def test_the_tables_count_misses_per_half_shape_and_mechanism_beside_the_cases()
     anatomy.record(run, "natural drift", items)
     totals = dict(run.tables)["natural drift: misses classified per half and shape"]
     assert totals == [["tune", "cli-flag", 2, 1, 1], ["report", "cli-flag", 1, 0, 1]]
+    silence = "natural drift: misses named by no card in samples gate 15 reads (never silent: 0)"
+    assert dict(run.tables)[silence] == [["tune", 0], ["report", 0]]
+
+
+def test_the_silence_figure_counts_misses_no_card_names_in_samples_gate15_reads() -> None:
+    def case(line: int, where: str, entries: list[Any]) -> dict[str, Any]:
+        return {"split": "tune", "shape": "fence-member", "caught": False, "project": "o/p",
+                "fix": "a" * 40, "doc": "README.md", "line": line, "entries": entries,
+                "verdicts": PASSED, "where": where, "checked_listed": True}  # fmt: skip
+
+    listed = {"gate": 15, "line": 7, "token": "a.b", "outcome": "unjudged", "reason": "why",
+              "distance": 0, "exact": True}  # fmt: skip
+    items = anatomy.drift_items({"cases": [
+        case(3, "fence js, gate 15 reads as code", []),  # silent
+        case(5, "fence rust, not read by gate 15", []),  # a fence the gate does not read
+        case(7, "fence js, gate 15 reads as code", [listed]),  # listed unjudged: not silent
+    ]})  # fmt: skip
+    assert anatomy.silent_in_samples(items, "tune") == 1
+    assert anatomy.silent_in_samples(items, "report") == 0

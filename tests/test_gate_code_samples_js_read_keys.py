@@ -262,14 +262,17 @@ def test_an_object_literal_shown_alone_is_never_passed_over(tmp_path: Path) -> N
     # takes: listed with why (a bare object type of a doc's error context, `{ pos: number }`).
     repo = make_repo(tmp_path / "repo", PRETTY)
     few = _check("{\n  pos: number // where it was found\n}", tmp_path, repo)
-    assert [u["reason"] for u in few.detail["unjudged"]] == [
+    # The literal is listed, then each key by name at its line.
+    assert {u["reason"] for u in few.detail["unjudged"]} == {
         "an object literal shown alone: its 1 key(s) are too few to tell which function of "
         "the product takes it"
-    ], few.detail
-    assert [u["text"] for u in few.detail["unjudged"]] == ["{ pos }"]
+    }, few.detail
+    assert [u["text"] for u in few.detail["unjudged"]][:1] == ["{ pos }"]
+    assert [u.get("name") for u in few.detail["unjudged"]] == [None, "pos"]
     none = _check("{\n  alpha: 1,\n  beta: 2,\n  gamma: 3\n}", tmp_path, repo)
-    assert [u["text"] for u in none.detail["unjudged"]] == ["{ alpha, beta, gamma }"]
-    assert [u["reason"] for u in none.detail["unjudged"]] == [
+    assert [u["text"] for u in none.detail["unjudged"]][:1] == ["{ alpha, beta, gamma }"]
+    assert [u.get("name") for u in none.detail["unjudged"]] == [None, "alpha", "beta", "gamma"]
+    assert {u["reason"] for u in none.detail["unjudged"]} == {
         "an object literal shown alone: no function of the product whose keys the model "
         "closes takes any of its keys"
-    ], none.detail
+    }, none.detail

@@ -185,9 +185,15 @@ def test_members_of_a_callbacks_parameters_are_listed_with_the_call(
     # the product's.
     card = _check(HANDED, tmp_path, cjs_repo)
     text = (tmp_path / "2026-06-03-a.md").read_text(encoding="utf-8").splitlines()
+    keys = (
+        "the keys passed to new Agent() are not judged: its declared parameters are not in "
+        "the model"
+    )
     assert _listed(card, text, "res.body.text") == [
+        keys,  # hooks, then hooks.done: each key is named (test_gate_code_samples_never_silent)
+        keys,
         "res.body.text: res is a parameter of the callback handed to new Agent(), whose "
-        "type the sample does not show"
+        "type the sample does not show",
     ], card.detail
     assert _listed(card, text, "job.result.value;") == [
         "job.result.value: job is a parameter of the callback handed to a.on(), whose "

@@ -176,8 +176,14 @@ def test_a_parser_that_makes_options_at_run_time_leaves_its_listed_flags_unjudge
     assert all("only in part (lib/cli.js:6: " in u["reason"] for u in unjudged)
     only_flags = HELP.split("\nCommands:")[0] + "\n```\n"
     card = _check(only_flags, tmp_path, repo)
-    [whole] = card.detail["unjudged"]
+    whole, *each = card.detail["unjudged"]
     assert card.verdict == "PASS" and "(5 listed)" in whole["reason"]
+    # Never silent: each listed flag is named unjudged at its own line, with the reason.
+    flags = ["--version", "--temperature", "--tempo", "--log-level", "--help"]
+    assert [(u["text"], u["line"]) for u in each] == [
+        (flag, _line(tmp_path, flag + " ")) for flag in flags
+    ], each
+    assert all(u["reason"] == each[0]["reason"] and "only in part" in u["reason"] for u in each)
 
 
 def test_a_parser_that_makes_commands_at_run_time_leaves_its_listing_unjudged(
@@ -186,8 +192,9 @@ def test_a_parser_that_makes_commands_at_run_time_leaves_its_listing_unjudged(
     cli = CLI_JS + "for (const spec of specs) program.command(spec.name);\n"
     card = _check(HELP, tmp_path, _repo(tmp_path / "open", cli))
     assert card.verdict == "PASS" and not card.detail["violations"]
-    [unjudged] = card.detail["unjudged"]
+    unjudged, *each = card.detail["unjudged"]
     assert "only in part (lib/cli.js:6" in unjudged["reason"] and "(8 listed)" in unjudged["reason"]
+    assert [u["text"] for u in each][-3:] == ["serve", "deploy", "help"] and len(each) == 8
 
 
 FACTORY = (

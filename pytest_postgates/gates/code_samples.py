@@ -618,6 +618,7 @@ def _rules_digest() -> str:
     from pytest_postgates.helpers import (
         command_lines,
         help_listings,
+        js_comments,
         js_free_calls,
         js_handed,
         js_namespaces,
@@ -627,6 +628,7 @@ def _rules_digest() -> str:
         js_tree,
         js_types,
         js_unbound,
+        python_comments,
         python_samples,
         python_types,
         sample_checks,
@@ -635,11 +637,11 @@ def _rules_digest() -> str:
 
     digest = hashlib.sha1()
     modules = (js_samples, js_handed, js_namespaces, js_option_keys, js_unbound, js_tree,
-               js_free_calls, js_signatures, js_types, sample_checks, api_lookup, python_samples,
-               python_types, api_model, model_facts, model_python, model_js, type_model,
-               type_tables, public_functions, workspaces, build_entries, sample_sides,
-               resolution, past_releases, help_listings, command_lines, cli_model,
-               cli_python, known_bases)  # fmt: skip
+               js_comments, js_free_calls, js_signatures, js_types, sample_checks, api_lookup,
+               python_comments, python_samples, python_types, api_model, model_facts,
+               model_python, model_js, type_model, type_tables, public_functions, workspaces,
+               build_entries, sample_sides, resolution, past_releases, help_listings,
+               command_lines, cli_model, cli_python, known_bases)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

@@ -338,6 +338,8 @@ def report_listing(
     decisions, why = judge_listing(listing, program, model)
     if why is not None:
         report.skip(listing.line, listing.head, f"{why} ({len(listing.entries)} listed)")
+        for entry in listing.entries:  # each listed flag and command, by its name
+            report.skip(entry.line, entry.name, why)
         return
     for entry, decided in decisions:
         if decided.outcome == "unjudged":

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.helpers.js_tree import node_text, unwrap
+from pytest_postgates.helpers.js_option_keys import skip_keys
+from pytest_postgates.helpers.js_tree import node_string, node_text, unwrap
 from pytest_postgates.helpers.js_unbound import package_word
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ def handed(sample: FenceReading, node: Any) -> None:
     arguments = node.child_by_field_name("arguments") if shown else None
     if arguments is None or shown is None:
         return
+    _mocks(sample, node, arguments)
     for function in _callbacks(arguments):
         parameters = function.child_by_field_name("parameters")
         if parameters is None:
@@ -44,6 +46,79 @@ def handed(sample: FenceReading, node: Any) -> None:
         for name in _parameter_names(parameters):
             local = node_text(sample.source, name)
             sample.handed.append((local, function.start_byte, function.end_byte, shown))
+        for made, how in _objects_out(function):
+            skip_keys(sample, made, f"the keys of an object {how} by the callback handed to "
+                      f"{shown} are not judged: what the product reads of it is not in the "
+                      "model")  # fmt: skip
+
+
+# The product's calls that replace a module by a mock (``jest.mock("axios")``): the sample's
+# uses of that module are then uses of the product's mock functions.
+_MOCKERS = frozenset({"mock", "doMock", "unstable_mockModule", "setMock"})
+
+
+def _mocks(sample: FenceReading, node: Any, arguments: Any) -> None:
+    function = node.child_by_field_name("function")
+    prop = function.child_by_field_name("property") if function is not None else None
+    if function is None or function.type != "member_expression" or prop is None:
+        return
+    first = arguments.named_children[0] if arguments.named_children else None
+    if node_text(sample.source, prop) in _MOCKERS and first is not None:
+        spec = node_string(sample.source, first)
+        if spec:
+            sample.mocked.add(spec)
+
+
+def _objects_out(function: Any) -> list[tuple[Any, str]]:
+    """The object literals a callback throws or returns (its own statements, not those of
+    the functions inside it), each with how it hands them back."""
+    found: list[tuple[Any, str]] = []
+    body = function.child_by_field_name("body")
+    if body is not None and unwrap(body).type == "object":  # `() => ({ ... })`
+        found.append((unwrap(body), "returned"))
+    stack = list(body.named_children) if body is not None else []
+    while stack:
+        part = stack.pop()
+        if part.type in _FUNCTIONS or part.type in ("method_definition", "class_declaration"):
+            continue
+        if part.type in ("throw_statement", "return_statement") and part.named_children:
+            value = unwrap(part.named_children[0])
+            if value.type == "object":
+                found.append((value, "thrown" if part.type == "throw_statement" else "returned"))
+                continue
+        stack.extend(part.named_children)
+    return found
+
+
+def foreign_member(sample: FenceReading, root: Any, local: str, used: str, line: int,
+                   text: str) -> bool:  # fmt: skip
+    """A chain on a name bound to another package's module: listed unjudged when that
+    module is one the sample mocks with the product's ``mock()`` (its members are the
+    product's mock functions) or a package named like the product's that none of its
+    repository's packages is; True when the name is bound to another package's module."""
+    spec = sample.foreign.get(local)
+    at = root.start_byte
+    if spec is None or any(n == local and s <= at < e for n, s, e in sample.scoped):
+        return False
+    if spec in sample.mocked:
+        why = ("a module the sample replaces with the product's mock: its members are the "
+               "product's mock functions, whose type the model does not follow")  # fmt: skip
+    elif sample.package_word and _named_like(spec, sample.package_word):
+        why = ("a package named like the product's that is none of its repository's "
+               "packages: its API is not in the model")  # fmt: skip
+    else:
+        return True
+    sample.report.skip(line, text, f"{used}: {local} is bound to {spec!r}, {why}", used)
+    return True
+
+
+def _named_like(spec: str, word: str) -> bool:
+    """Whether a package specifier names a package of the product's family
+    (``jest-react-native``, ``@jest/x`` of ``jest``)."""
+    parts = spec.split("/")
+    if spec.startswith("@") and len(parts) > 1:
+        return package_word(parts[0]) == word or package_word(parts[1]).startswith(word)
+    return package_word(parts[0]).startswith(word)
 
 
 def unjudged_member(sample: FenceReading, node: Any, obj: Any, name: str, line: int,
@@ -65,6 +140,8 @@ def unjudged_member(sample: FenceReading, node: Any, obj: Any, name: str, line: 
         call = max(around, key=lambda h: h[1])[3]
         sample.report.skip(line, text, f"{used}: {local} is a parameter of the callback "
                            f"handed to {call}, whose type the sample does not show")  # fmt: skip
+        return
+    if foreign_member(sample, root, local, used, line, text):
         return
     if sample.is_bound(root, local) or local in sample.values:
         return

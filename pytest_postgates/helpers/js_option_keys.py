@@ -38,8 +38,7 @@ def options(sample: FenceReading, node: Any) -> None:
         if argument.type != "object" or not argument.named_children:
             continue
         if isinstance(target, str):
-            line, text = sample.line(argument), sample.linenode_text(argument)
-            sample.report.skip(line, text, f"the keys passed to {target}")
+            skip_keys(sample, argument, f"the keys passed to {target}")
             continue
         keys_at, shown = target
         object_keys(sample, keys_at, argument, position, (), shown)
@@ -138,14 +137,13 @@ def object_keys(
     shown: str,
 ) -> None:
     keys = keys_at(position, path)
-    line, text = sample.line(node), sample.linenode_text(node)
     if keys is None:
         where = f" at {'.'.join(path)}" if path else ""
-        sample.report.skip(line, text, f"the keys passed to {shown}{where} are not judged: "
-                           "its declared parameters are not in the model")  # fmt: skip
+        skip_keys(sample, node, f"the keys passed to {shown}{where} are not judged: "
+                  "its declared parameters are not in the model", path)  # fmt: skip
         return
     if keys.reason:
-        sample.report.skip(line, text, f"keys of {shown}'s options: {keys.reason}")
+        skip_keys(sample, node, f"keys of {shown}'s options: {keys.reason}", path)
         return
     types = sample.types()
     for pair in node.named_children:
@@ -180,6 +178,40 @@ def object_keys(
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
 
 
+def skip_keys(sample: FenceReading, node: Any, reason: str, path: tuple[str, ...] = ()) -> None:
+    """An object literal whose keys are not judged: the object listed with ``reason``, and
+    each key it writes (nested ones, and those of objects in arrays, included) listed at
+    its own line by its dotted path, so that no key is passed over unnamed."""
+    sample.report.skip(sample.line(node), sample.linenode_text(node), reason)
+    _skip_each_key(sample, node, reason, path)
+
+
+def _skip_each_key(sample: FenceReading, node: Any, reason: str, path: tuple[str, ...]) -> None:
+    for pair in node.named_children:
+        key_node = pair.child_by_field_name("key") if pair.type == "pair" else pair
+        if pair.type == "method_definition":
+            key_node = pair.child_by_field_name("name")
+        if key_node is None or key_node.type not in _KEY_NODES:
+            continue  # a spread or a computed key: no key is written here
+        where = (*path, node_text(sample.source, key_node).strip("'\""))
+        sample.report.skip(sample.line(pair), sample.linenode_text(pair), reason, ".".join(where))
+        value = pair.child_by_field_name("value") if pair.type == "pair" else None
+        for inner in _objects_in(unwrap(value)) if value is not None else ():
+            _skip_each_key(sample, inner, reason, where)
+
+
+_KEY_NODES = ("property_identifier", "string", "shorthand_property_identifier")
+
+
+def _objects_in(value: Any) -> list[Any]:
+    """The object literals a key's value writes: itself, or the items of an array."""
+    if value.type == "object":
+        return [value]
+    if value.type == "array":
+        return [unwrap(item) for item in value.named_children if unwrap(item).type == "object"]
+    return []
+
+
 def _why(keys: Keys, key: str) -> str:
     """Where the key is missing: the declared type, the keys the function's code reads,
     or both."""
@@ -204,13 +236,14 @@ def bare(sample: FenceReading, node: Any) -> None:
     entry points export, at the position of a parameter whose keys the model closes."""
     written = _keys_written(sample, node)
     types = sample.types()
-    line, text = sample.line(node), sample.linenode_text(node)
+    line = sample.line(node)
     # A listing names the keys it leaves (its first line is often a bare `{`).
     keys_shown = "{ " + ", ".join(sorted(written)) + " }"
     if written and len(written) < BARE_SHARED:
-        sample.report.skip(line, keys_shown, f"an object literal shown alone: its {len(written)} "
-                           "key(s) are too few to tell which function of the product takes "
-                           "it")  # fmt: skip
+        why = (f"an object literal shown alone: its {len(written)} key(s) are too few to tell "
+               "which function of the product takes it")  # fmt: skip
+        sample.report.skip(line, keys_shown, why)
+        _skip_each_key(sample, node, why, ())
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
@@ -223,20 +256,21 @@ def bare(sample: FenceReading, node: Any) -> None:
             if shared and keys.fields not in scored:
                 scored[keys.fields] = (shared, at, shown)
     if not scored:
-        sample.report.skip(line, keys_shown, "an object literal shown alone: no function of the "
-                           "product whose keys the model closes takes any of its keys")  # fmt: skip
+        why = ("an object literal shown alone: no function of the product whose keys the "
+               "model closes takes any of its keys")  # fmt: skip
+        sample.report.skip(line, keys_shown, why)
+        _skip_each_key(sample, node, why, ())
         return
     best = max(shared for shared, _, _ in scored.values())
     top = [(keys_at, shown) for shared, keys_at, shown in scored.values() if shared == best]
     if best < BARE_SHARED or best < BARE_SHARE * len(written):
-        sample.report.skip(line, text, "an object literal shown alone: no function of the "
-                           f"product takes most of its keys ({best} of {len(written)} at "
-                           "most)")  # fmt: skip
+        skip_keys(sample, node, "an object literal shown alone: no function of the product "
+                  f"takes most of its keys ({best} of {len(written)} at most)")  # fmt: skip
         return
     if len(top) > 1:
         names = ", ".join(sorted(shown for _, shown in top))[:120]
-        sample.report.skip(line, text, f"an object literal shown alone: {len(top)} functions "
-                           f"take {best} of its {len(written)} keys ({names})")  # fmt: skip
+        skip_keys(sample, node, f"an object literal shown alone: {len(top)} functions take "
+                  f"{best} of its {len(written)} keys ({names})")  # fmt: skip
         return
     keys_at, shown = top[0]
     position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason

@@ -21,6 +21,10 @@ class FenceReading(Protocol):
     scoped: list[tuple[str, int, int]]
     # Parameters of callbacks handed to the product: (name, start byte, end byte, the call).
     handed: list[tuple[str, int, int, str]]
+    # Names bound to another package's module (local -> specifier), and the modules the
+    # sample replaces with the product's mock (``jest.mock("axios")``).
+    foreign: dict[str, str]
+    mocked: set[str]
 
     def line(self, node: Any) -> int: ...
 

@@ -17,6 +17,7 @@ from pytest_postgates.helpers import (
     js_signatures,
     js_unbound,
 )
+from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -76,27 +77,38 @@ class JsSample:
         self.scoped: list[tuple[str, int, int]] = []
         # Parameters of the callbacks the fence read hands to the product (js_handed).
         self.handed: list[tuple[str, int, int, str]] = []
+        self.foreign: dict[str, str] = {}  # local -> another package's module (js_handed)
+        self.mocked: set[str] = set()  # modules the product's mock() replaces (js_handed)
         # Uses of values from a specifier that does not resolve, by why: (line, text, use).
         self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
         self.typescript = False  # the fence read is TypeScript
+        self.shown: list[str] = []  # its lines as the page writes them (comments kept)
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
         # A TypeScript fence's imports are checked as TypeScript checks them: against the
         # module's declarations (ApiLookup.find_export's ``declared``).
         self.typescript = typescript
+        parser = self.gate.parsers["tsx" if tsx else "typescript"]
+        self.shown = content.splitlines()  # the lines as the page writes them
+        quoted: list[tuple[int, str, str]] = []
+        content = read_comments(content, first_line, parser, quoted)
         self.named.update(match.group(2) for match in _STRING_NAME.finditer(content))
         # A plugin's members are judged unjudged in the fence that registers it only (a
         # post registering one somewhere says nothing of the instance in its other fences).
         self.plugins = plugins_passed(content, self.gate.package)
         # What a fence declares binds its names for the fences after it, read or not.
         self.bound.update(m.group(1) for m in _DECLARED.finditer(content))
-        if content.lstrip().startswith("{") and content.rstrip().endswith("}"):
+        bare = content.lstrip().startswith("{") and content.rstrip().endswith("}")
+        if bare:
             self.bare_object(content, first_line, tsx)
-        self.uses(content, first_line, tsx)
+        if self.uses(content, first_line, tsx) or bare:  # a fence of the product's
+            for line, text, name in quoted:
+                self.report.skip(line, text, QUOTED_REASON, name)
         if HINT.search(content):  # after the fence's imports: a signature may name one
             self.signatures(content, first_line, tsx)
 
-    def uses(self, content: str, first_line: int, tsx: bool) -> None:
+    def uses(self, content: str, first_line: int, tsx: bool) -> bool:
+        """Read the fence's uses of the product; False when it has none to read."""
         if (
             not any(package in content for package in self.gate.packages)
             and not any(name.split(".")[-1] in content for name in self.values)
@@ -106,14 +118,14 @@ class JsSample:
             and not js_unbound.misspells_member(self, content)
             and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
-            return  # neither imports the product nor uses a name bound to it
+            return False  # neither imports the product nor uses a name bound to it
         parsers = self.gate.parsers
         source = content.encode("utf-8")
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
         self.source = source
         self.first = first_line
         self.scoped, self.handed = [], []
-        self.lines = content.splitlines()
+        self.lines = self.shown
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
         js_unbound.free_calls(self, tree.root_node)
@@ -121,6 +133,7 @@ class JsSample:
             names = ", ".join(dict.fromkeys(used for _, _, used in uses))
             self.report.skip(uses[0][0], uses[0][1], f"{len(uses)} use(s) in this sample not "
                              f"judged ({names[:200]}): {origin}")  # fmt: skip
+        return True
 
     def bare_object(self, content: str, first_line: int, tsx: bool) -> None:
         """A fence that is one object literal (``{ colorize: false, ... }``, which a
@@ -211,6 +224,8 @@ class JsSample:
             # Another package's names are bound too: not globals the reader is expected to have.
             if clause is not None:
                 self.bound.update(node_text(self.source, n) for n in pattern_names(clause))
+                self.foreign.update((node_text(self.source, n), spec or "")
+                                    for n in pattern_names(clause))  # fmt: skip
             return
         assert spec is not None
         type_only = any(c.type == "type" for c in node.children)
@@ -321,6 +336,8 @@ class JsSample:
             self.bound.add(node_text(self.source, bound))
         spec = self.require(value) if value is not None else None
         if spec is not None and not self.product(spec):
+            for bound in [name] if name.type == "identifier" else pattern_names(name):
+                self.foreign[node_text(self.source, bound)] = spec
             return
         # `const { group } = require("pkg").doc.builders` or `= builders`: a namespace's names.
         pattern = name.type == "object_pattern"

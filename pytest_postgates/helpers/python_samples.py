@@ -21,6 +21,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from pytest_postgates.evidence.near_miss import near_name
+from pytest_postgates.helpers.js_comments import QUOTED_REASON
+from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
@@ -117,12 +119,17 @@ class PythonSample:
         watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
         code, where = sample_code(content)
         repl = code is not content  # a `>>>` session: Python by its prompts, always read
+        code, quoted = read_comments(code)  # code commented out read as code
         tree = parse_leniently(code)
         if tree is not None:  # the class names it uses free (python_free_names)
             self.free.read(tree, (content.splitlines(), where, first_line))
         if not repl and not watched & set(_IDENTIFIER.findall(content)):
             return  # neither imports the product nor uses a name bound to it
         self._lines, self._map, self._first = content.splitlines(), where, first_line
+        for row, name in quoted:  # a name a comment quotes: prose, listed
+            line = where[row] if row < len(where) else 0
+            text = self._lines[line] if line < len(self._lines) else ""
+            self.report.skip(first_line + line, text, QUOTED_REASON, name)
         if tree is None:
             self.report.skip(first_line, content.splitlines()[0] if content else "",
                              "the fence does not parse as Python")  # fmt: skip

@@ -63,8 +63,11 @@ class SampleReport:
         if name:
             self.checked_names.append({"line": line, "name": name, "kind": kind})
 
-    def skip(self, line: int, text: str, reason: str) -> None:
+    def skip(self, line: int, text: str, reason: str, name: str = "") -> None:
+        """``name``: the one name the entry leaves unjudged, when its text holds more."""
         entry = {"line": line, "text": text.strip()[:160], "reason": reason}
+        if name:
+            entry["name"] = name
         if entry not in self.unjudged:
             self.unjudged.append(entry)
 
