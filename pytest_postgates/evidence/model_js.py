@@ -28,6 +28,7 @@ from pytest_postgates.evidence.model_facts import (
     normal_flag,
 )
 from pytest_postgates.evidence.repomap import source_language
+from pytest_postgates.evidence.source_repairs import parse_repaired
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
 
@@ -51,7 +52,7 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
             continue
         source = sources[path].encode("utf-8")
         try:
-            tree = parser.parse(source)
+            source, tree = parse_repaired(parser, source)
             if tree.root_node.has_error and language == "javascript" and "typescript" in parsers:
                 # Flow-typed JavaScript (`const matchers: MatchersObject = {...}`): the
                 # TypeScript grammar reads its annotations, the JavaScript one loses the
