@@ -118,3 +118,16 @@ def test_repairs_keep_every_offset(lines: list[str]) -> None:
         assert [i for i, b in enumerate(out) if b == 10] == [
             i for i, b in enumerate(data) if b == 10
         ]
+
+
+def test_typeof_import_is_blanked_only_as_a_type_argument() -> None:
+    # A variable's annotation the grammar reads is what the model types the variable by.
+    data = (
+        b"const fs: typeof import('fs-extra') = load()\n"
+        b"const j = r.requireInternalModule<typeof import('./jasmineLight')>(\n  J,\n);\n"
+    )
+    assert _typescript().parse(data).root_node.has_error
+    repaired, tree = parse_repaired(_typescript(), data)
+    assert not tree.root_node.has_error
+    assert repaired.startswith(b"const fs: typeof import('fs-extra')")
+    assert b"jasmineLight" not in repaired

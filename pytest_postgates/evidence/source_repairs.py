@@ -12,7 +12,8 @@ export of it lost). Two steps, each taken only while it leaves fewer bytes in er
      above: a `;` is written in the indent before it;
    - `export type * from "./x"` (TypeScript 5.0): read as `export * from "./x"`, the
      names it re-exports being types or not alike to the model;
-   - `typeof import("./x")` as a type: blanked to `any`, a type the tables do not follow.
+   - `typeof import("./x")` as a type argument (`load<typeof import("./x")>(...)`): blanked
+     to `any` (a variable's annotation, which the grammar reads, is left as written).
 2. Each top-level statement the grammar still cannot parse is blanked up to the next line
    that starts a statement, a declaration of the name it declares standing in for it
    (``export type Shell = any;``): the name stays the module's, what it holds unknown.
@@ -27,7 +28,7 @@ from typing import Any
 _CALL_SIGNATURE_LINE = re.compile(rb"(?m)^([ \t]+)<[A-Za-z_$][\w$]*(?:\s+extends\b|\s*[,=>])")
 _PREVIOUS_LINE_END = re.compile(rb"[;,{(\[|&=:]\s*$")
 _EXPORT_TYPE_STAR = re.compile(rb"\bexport\s+(type)\s+\*\s*(?:as\s+[\w$]+\s+)?from\b")
-_TYPEOF_IMPORT = re.compile(rb"""\btypeof\s+import\s*\(\s*(["'])[^"'\n]*\1\s*\)""")
+_TYPEOF_IMPORT = re.compile(rb"""(?<=<)\s*typeof\s+import\s*\(\s*(["'])[^"'\n]*\1\s*\)(?=\s*>)""")
 
 
 def error_bytes(node: Any) -> int:
