@@ -131,3 +131,27 @@ def test_typeof_import_is_blanked_only_as_a_type_argument() -> None:
     assert not tree.root_node.has_error
     assert repaired.startswith(b"const fs: typeof import('fs-extra')")
     assert b"jasmineLight" not in repaired
+
+
+def test_flow_typed_javascript_is_read_by_the_typescript_grammar_before_any_blanking() -> None:
+    # jest's Flow-typed matchers: the JavaScript grammar misreads `import type` and the
+    # annotations, the TypeScript one reads them; blanking the JavaScript parse first lost
+    # the matchers object (and gate 15 went silent on `expect().toBeinstanceOf`).
+    source = (
+        "import type {\n  MatchersObject,\n} from './types';\n\n"
+        "const matchers: MatchersObject = {\n"
+        "  toBeInstanceOf(received: any, constructor: Function) {\n    return true;\n  },\n"
+        "};\n\nmodule.exports = matchers;\n"
+    )
+    model = build_model("c0ffee", {"packages/jest-matchers/src/matchers.js": source})
+    assert not model.facts.unread
+    assert "toBeInstanceOf" in model.member_names
+
+
+def test_a_statement_left_out_is_named_on_the_model() -> None:
+    # A class never closed: the grammar reads what follows as its body; the statement is
+    # left out, the names after it read, and the file named as read in part.
+    source = "export class Parser {\n  parse() { return 1 }\n\nexport const after = 1\n"
+    model = build_model("c0ffee", {"src/parser.js": source})
+    assert model.declares("after") and model.declares("Parser")
+    assert "left out" in model.facts.unread["src/parser.js"]

@@ -56,7 +56,7 @@ from pytest_postgates.evidence.repomap import (
     source_language,
     source_paths,
 )
-from pytest_postgates.evidence.source_repairs import recovered, repaired
+from pytest_postgates.evidence.source_repairs import parse_repaired
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.tables_python import PythonTables
 from pytest_postgates.fileio import locked
@@ -253,14 +253,10 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
     if language is None or language not in parsers:
         return None
     source = text.encode("utf-8")
-    tree = parsers[language].parse(source)
-    root = tree.root_node
     if language == "python":
-        return PythonTables(source).build(root)
-    if root.has_error:
-        source, tree = repaired(parsers[language], source, tree)
-        source, tree = recovered(parsers[language], source, tree)
-        root = tree.root_node
+        return PythonTables(source).build(parsers[language].parse(source).root_node)
+    source, tree = parse_repaired(parsers[language], source)
+    root = tree.root_node
     declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
     builder = JsTables(source, getattr(tree, "language", None), declarations)
     table = builder.build(root)
