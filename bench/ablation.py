@@ -74,6 +74,10 @@ ABLATABLE = (
     ),
     "historical",
     "linked-elsewhere",
+    # What the model did not decide and text search grounds (every text grounding of a code
+    # name at once), and the listing of a name only prose writes (session 24).
+    "text-grounding",
+    "prose-only",
 )
 # Rules whose every effect is on the tokens they decide (each such outcome names them):
 # turned off, only a project where one decided a token can change, so only those projects
@@ -84,7 +88,7 @@ DECIDES_ALONE = frozenset(
         *(rule.name for rule in (*ANCHORS, *PAGE_RULES, *CUE_RULES)),
         *(rule.name for rule in (*DEPENDENCY_RULES, *CLEARING)),
         "model-found", "model-code-usage", "model-command", "other-command",
-        "historical", "linked-elsewhere",
+        "historical", "linked-elsewhere", "prose-only",
     }
 )  # fmt: skip
 HALVES = ("tune", "report")

@@ -754,3 +754,26 @@ def test_the_cached_model_is_named_by_the_sources_the_index_holds(tmp_path: Path
     whole, cut = models
     assert "beta" in whole.by_name and "alpha" in whole.by_name
     assert "beta" not in cut.by_name and "alpha" in cut.by_name
+
+
+def test_a_callable_type_keeps_its_own_members() -> None:
+    # A function with properties (`type Log = { (entry): void; formatters?: ... }`, an
+    # interface with a call signature): its properties are members, as are a function's;
+    # google/zx's `$.log.formatters` was "not declared in any product class".
+    model = build_model(
+        "c",
+        {
+            "src/log.ts": (
+                "type Log = {\n  (entry: string): void\n  formatters?: Record<string, string>\n}\n"
+                "export const log: Log = function (entry) {}\n"
+                "export interface Shell {\n  (pieces: TemplateStringsArray): number\n"
+                "  sync: boolean\n}\n"
+                "export type Options = { log: Log, verbose: boolean }\n"
+                "export declare const $: Shell & Options\n"
+            )
+        },
+    )
+    assert model.resolve(["$", "log", "formatters"], False).outcome == "found"
+    assert model.resolve(["$", "sync"], False).outcome == "found"
+    assert model.resolve(["log", "bind"], False).outcome == "found"
+    assert model.resolve(["log", "formatterz"], False).outcome == "missing"

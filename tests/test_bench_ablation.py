@@ -25,7 +25,7 @@ def test_every_declared_model_rule_anchor_and_the_history_cue_can_be_turned_off(
         CLEARING, NEAR_WAYS,
     )  # fmt: skip
     declared = {rule.name for table in tables for rule in table}
-    checks = {"historical", "linked-elsewhere"}
+    checks = {"historical", "linked-elsewhere", "text-grounding", "prose-only"}
     assert set(ablation.ABLATABLE) == declared | checks
 
 

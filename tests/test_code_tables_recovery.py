@@ -11,6 +11,7 @@ from pathlib import Path
 from pytest_postgates.evidence import code_tables
 from pytest_postgates.evidence.code_tables import tables_for_source
 from pytest_postgates.evidence.repomap import load_parsers
+from pytest_postgates.evidence.source_repairs import recovered
 from pytest_postgates.gates import code_samples
 from tests.helpers import make_post, make_repo, repo_context, sample_violations, unjudged_reasons
 
@@ -47,12 +48,21 @@ export class ProcessPromise extends Promise<number> {
 def test_declarations_a_misread_statement_swallows_are_still_tabled() -> None:
     parsers = load_parsers()
     assert not isinstance(parsers, str)
+    source = SWALLOWING.encode()
+    tree = parsers["typescript"].parse(source)
+    assert tree.root_node.has_error
+    # Blanking alone (no repair): the statement taken out is still declared, as a name
+    # whose members are not known, and what it swallowed is read.
+    blanked, tree = recovered(parsers["typescript"], source, tree)
+    assert blanked.split()[:5] == [b"export", b"type", b"Shell", b"=", b"any;"]
+    assert not tree.root_node.has_error
+    assert len(blanked) == len(source)
+    # With the repair first (evidence/source_repairs.py), the interface itself is read.
     table = tables_for_source("src/core.ts", SWALLOWING, parsers)
     assert table is not None
-    assert {"$", "ProcessPromise"} <= set(table.exports)
+    assert {"$", "ProcessPromise", "Shell"} <= set(table.exports)
     assert set(table.classes["ProcessPromise"]["members"]) == {"run"}
-    # The statement taken out is still declared, as a name whose members are not known.
-    assert "Shell" in table.exports and "Shell" not in table.classes
+    assert set(table.classes["Shell"]["members"]) == {"sync"}
 
 
 def test_a_statement_taken_out_stays_declared_in_javascript_too() -> None:

@@ -43,6 +43,7 @@ from pytest_postgates.evidence import (
     model_python,
     reexports,
     repomap,
+    source_repairs,
     tables_js,
     type_tables,
 )
@@ -67,7 +68,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 26
+MODEL_VERSION = 27
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -85,6 +86,7 @@ _EXTRACTORS = (
     cli_python,
     calls_python,
     code_surface,
+    source_repairs,
 )
 # (model_check reads a cached model; it changes no model, so it is no part of the key.)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")

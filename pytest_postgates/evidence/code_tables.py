@@ -44,6 +44,7 @@ from pytest_postgates.evidence import (
     cli_python,
     file_table,
     made_objects,
+    source_repairs,
     tables_js,
     tables_python,
 )
@@ -55,13 +56,22 @@ from pytest_postgates.evidence.repomap import (
     source_language,
     source_paths,
 )
+from pytest_postgates.evidence.source_repairs import parse_repaired
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.tables_python import PythonTables
 from pytest_postgates.fileio import locked
 
 # The modules whose code decides what a table holds: a cached table built by other code
 # is stale (part of the cache key, and of gate 15's result-cache key).
-EXTRACTOR_MODULES = (file_table, tables_js, made_objects, cli_js, tables_python, cli_python)
+EXTRACTOR_MODULES = (
+    file_table,
+    tables_js,
+    made_objects,
+    cli_js,
+    tables_python,
+    cli_python,
+    source_repairs,
+)
 
 # 2: the cache file is JSON lines, appended to; 3: no Python imports; 4: a Python CLI as
 # the API model reads it (cli_python), pass-through commands
@@ -243,108 +253,16 @@ def tables_for_source(path: str, text: str, parsers: dict[str, Any]) -> FileTabl
     if language is None or language not in parsers:
         return None
     source = text.encode("utf-8")
-    tree = parsers[language].parse(source)
-    root = tree.root_node
     if language == "python":
-        return PythonTables(source).build(root)
-    if root.has_error:
-        source, tree = _recovered(parsers[language], source, tree)
-        root = tree.root_node
+        return PythonTables(source).build(parsers[language].parse(source).root_node)
+    source, tree = parse_repaired(parsers[language], source)
+    root = tree.root_node
     declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
     builder = JsTables(source, getattr(tree, "language", None), declarations)
     table = builder.build(root)
     if table.cli_frameworks:
         builder.option_specs(root)
     return table
-
-
-# A line that starts a top-level statement: where a statement the grammar could not parse
-# ends at the latest.
-_STATEMENT_START = re.compile(
-    rb"^(?:export|import|interface|type|class|abstract|function|async|const|let|var|declare"
-    rb"|enum|namespace|module)\b",
-    re.M,
-)
-MAX_RECOVERIES = 20
-MAX_CUT_LINES = 50
-
-
-def _recovered(parser: Any, source: bytes, tree: Any) -> tuple[bytes, Any]:
-    """The file with each top-level statement the grammar cannot parse blanked (up to the
-    next line that starts a statement; byte offsets kept), so that one construct an older
-    grammar misreads does not swallow every declaration after it into an error node. Only
-    a top-level error node (or a stray block holding one), or a statement with an error
-    inside it that holds a line starting a statement of its own, is such a swallow; a
-    statement with an error inside it and no such line (a class with one member misread)
-    keeps the rest it was read with."""
-    for _ in range(MAX_RECOVERIES):
-        children = tree.root_node.children
-        at = next(
-            (i for i, c in enumerate(children)
-             if c.type == "ERROR" or (c.type == "statement_block" and c.has_error)
-             or (c.has_error and _swallows(source, c))),
-            None,
-        )  # fmt: skip
-        if at is None:
-            break
-        # The misread starts at the statement before the error node when that one is broken
-        # and short (cut off by the error); a long one (a class) keeps what was read of it.
-        broken = children[at]
-        before: Any = children[at - 1] if at else None
-        short = before is not None and before.end_point[0] - before.start_point[0] <= MAX_CUT_LINES
-        if short and before.has_error:
-            broken = before
-        start = source.rfind(b"\n", 0, broken.start_byte) + 1
-        following = _STATEMENT_START.search(source, source.find(b"\n", start) + 1)
-        if following is None or source.find(b"\n", start) < 0:
-            break
-        end = following.start()
-        if not source[start:end].strip():
-            break  # blanked already: the error is elsewhere, nothing more to take out
-        blank = _stand_in(source[start:end])
-        if blank == source[start:end]:
-            break  # taken out already: the error is elsewhere
-        source = source[:start] + blank + source[end:]
-        tree = parser.parse(source)
-    return source, tree
-
-
-# A statement's first words that declare a name: what stands in for it once it is taken out.
-_DECLARES = re.compile(
-    rb"\s*(export\s+)?(?:declare\s+)?(?:abstract\s+)?"
-    rb"(class|interface|type|enum|function|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)"
-)
-
-
-def _stand_in(statement: bytes) -> bytes:
-    """``statement`` blanked (its line breaks kept), with a declaration of the name it
-    declares written in the blank when it fits (``export let Parser;``, ``export type Shell
-    = any;`` for an interface or type alias): the name is still the module's, what it has
-    unknown."""
-    blank = bytes(b if b in b"\n" else 32 for b in statement)
-    found = _DECLARES.match(statement)
-    if found is None:
-        return blank
-    exported = [b"export"] if found.group(1) else []
-    name = found.group(3)
-    if found.group(2) in (b"interface", b"type"):
-        words = [*exported, b"type", name, b"=", b"any;"]
-    else:
-        words = [*exported, b"let", name + b";"]  # JavaScript and TypeScript alike
-    lines = []
-    for line in blank.split(b"\n"):
-        room, placed = len(line), b""
-        while words and len(placed) + len(words[0]) + (1 if placed else 0) <= room:
-            placed += (b" " if placed else b"") + words.pop(0)
-        lines.append(placed.ljust(room))
-    return blank if words else b"\n".join(lines)
-
-
-def _swallows(source: bytes, node: Any) -> bool:
-    """Whether a line after the first of ``node`` starts a top-level statement (at the
-    line's start: a body's lines are indented): the grammar read it as part of ``node``."""
-    after = source.find(b"\n", node.start_byte, node.end_byte)
-    return after >= 0 and _STATEMENT_START.search(source, after + 1, node.end_byte) is not None
 
 
 def extractor_source() -> bytes:

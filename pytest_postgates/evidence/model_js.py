@@ -28,6 +28,7 @@ from pytest_postgates.evidence.model_facts import (
     normal_flag,
 )
 from pytest_postgates.evidence.repomap import source_language
+from pytest_postgates.evidence.source_repairs import recovered, repaired
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
 
@@ -59,6 +60,12 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
                 typed = parsers["typescript"].parse(source)
                 if not typed.root_node.has_error:
                     tree, language = typed, "typescript"
+            left_out = False
+            if tree.root_node.has_error:  # a misread the grammar is known for, then the rest
+                source, tree = repaired(parser, source, tree)
+            if tree.root_node.has_error:
+                blanked, tree = recovered(parser, source, tree)
+                left_out, source = blanked != source, blanked
             declarations = path.endswith((".d.ts", ".d.mts", ".d.cts"))
             builder = JsTables(source, getattr(tree, "language", None), declarations)
             table = builder.build(tree.root_node)
@@ -87,6 +94,10 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
         if tree.root_node.has_error:
             # tree-sitter recovers: what it read is kept, and the file is named as partial.
             facts.unread[path] = "parsed with syntax errors (what parsed is kept)"
+        elif left_out:
+            facts.unread[path] = (
+                "statements the grammar misreads were left out (the names they declare kept)"
+            )
         facts.files += 1
         tables[path] = table
         if unit is not None:

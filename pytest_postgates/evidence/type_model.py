@@ -30,6 +30,7 @@ from typing import Any
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.known_bases import JS_DICTIONARIES
 from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
+from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_tables import (
     Declaration,
     Expr,
@@ -131,7 +132,10 @@ class TypeModel:
             parsed: tuple[bytes, Any] | None = None
             if parser is not None and text is not None:
                 source = text.encode("utf-8")
-                parsed = (source, parser.parse(source).root_node)
+                tree = parser.parse(source)
+                if tree.root_node.has_error:  # a known misread only; the rest as read
+                    source, tree = repaired(parser, source, tree)
+                parsed = (source, tree.root_node)
             with self._lock:
                 self._code[path] = parsed
         parsed = self._code[path]

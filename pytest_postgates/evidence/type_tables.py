@@ -90,6 +90,17 @@ def _field(node: Any, name: str) -> Any:
     return found
 
 
+# What a callable object type's members come from besides its own: a function's.
+_FUNCTION: Expr = ("ref", "Function", ())
+
+
+def _callable(node: Any) -> bool:
+    """Whether an object type has a call signature (and no construct signature, which
+    keeps it unread)."""
+    kinds = {member.type for member in _named(node)}
+    return "call_signature" in kinds and "construct_signature" not in kinds
+
+
 def _first(node: Any) -> Any:
     rest = _named(node)
     return rest[0] if rest else None
@@ -266,19 +277,34 @@ class _Reader:
                     self.statement(child)  # `namespace X {}` at the top level
             return
         if kind in ("internal_module", "module"):
-            body = _field(node, "body")
-            for child in _named(body) if body is not None else ():
+            block = _field(node, "body")
+            for child in _named(block) if block is not None else ():
                 self.statement(child)  # a namespace's types are read as the file's
             return
         name_node = _field(node, "name")
         name = self.text(name_node) if name_node is not None else ""
+        body: Expr
         if kind == "type_alias_declaration" and name:
-            body = self.expr(_field(node, "value"))
+            value = _field(node, "value")
+            if value is not None and value.type == "object_type" and _callable(value):
+                # `type Log = { (entry: LogEntry): void; formatters?: ... }`: a function with
+                # properties of its own; its call signatures are kept as callables.
+                body = ("inter", (_FUNCTION, self.object_type(value, callable_ok=True)))
+                for member in _named(value):
+                    self.member_callable(name, member)
+            else:
+                body = self.expr(value)
             self.declare(Declaration(name, "alias", self.line(node), self.type_params(node), body))
         elif kind == "interface_declaration" and name:
             body_node = _field(node, "body")
-            body = self.object_type(body_node) if body_node is not None else ("obj", {}, None)
-            extends: list[Expr] = []
+            body = (
+                self.object_type(body_node, callable_ok=True)
+                if body_node is not None
+                else ("obj", {}, None)
+            )
+            extends: list[Expr] = (
+                [_FUNCTION] if body_node is not None and _callable(body_node) else []
+            )
             for child in _named(node):
                 if child.type == "extends_type_clause":
                     extends += [self.expr(t) for t in _named(child)]

@@ -250,6 +250,9 @@ def judge(
     prose_only = False
     if decided is None:
         found, why = ground_in(primary.index, text, kind, repos.lint)
+        if found and kind in CODE_KINDS and _text_rule_off(found.rule, rules_off):
+            why = f"found in the code's text by {found.rule or 'text'}, turned off"
+            found = None
         if found and kind in CODE_KINDS and not code_evidence(primary.index, text, found.where):
             # Prose is never evidence for a code name: the README or a doc repeating a name
             # does not make it the code's (DESIGN.md, non-negotiables). Not anchored to the
@@ -320,7 +323,7 @@ def judge(
         )
     if decided is not None:
         return verdict("ungrounded", rule=decided.rule, reason=decided.reason)
-    if prose_only:
+    if prose_only and "prose-only" not in rules_off:
         return verdict(
             "unjudged",
             rule="prose-only",
@@ -361,6 +364,12 @@ def judge(
         if named is not None:
             return verdict(named.outcome, rule=named.rule, reason=named.reason)
     return verdict("ungrounded", rule=anchored, reason=why)
+
+
+def _text_rule_off(rule: str, rules_off: frozenset[str]) -> bool:
+    """Whether a text grounding of a code name is turned off (an ablation): by its rule's
+    name (``text`` for a grounding with none), or all of them as ``text-grounding``."""
+    return "text-grounding" in rules_off or (rule or "text") in rules_off
 
 
 def _repos_for(post: Post, context: GateContext) -> Repos:
@@ -675,7 +684,8 @@ class SymbolGroundingSettings:
         "gate 2 rules to turn off, by name (the API model's rules, the anchors, the page's own "
         "samples' rules, historical, linked-elsewhere, the dependency rules, "
         "the clearing rules of helpers/clearing_rules.py, the near-miss ways of "
-        "evidence/near_miss.py): an ablation, or a rule that misfires on "
+        "evidence/near_miss.py, prose-only, and the text groundings of code names by their "
+        "rule, or all of them as text-grounding): an ablation, or a rule that misfires on "
         "a project; the token then goes to the next rule",
     )
     symbol_unanchored_claims: bool = option(
