@@ -16,7 +16,8 @@ takes for the product's:
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 # A name a comment quotes: an identifier, a dotted chain, a call of one.
 _QUOTED = re.compile(r"`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`")
@@ -27,6 +28,8 @@ _USES = frozenset({"call_expression", "member_expression", "new_expression"})
 # A whole-line comment that may be code: after its `//`, a word (a keyword before it, say
 # `const` or `await`), then a member, a call or an assignment.
 _CODE_LINE = re.compile(r"^[ \t]*//[ \t]*(?:[\w$]+[ \t]+)?[\w$]+[ \t]*[.(=]", re.MULTILINE)
+Row = TypeVar("Row")
+
 QUOTED_REASON = "named in a comment of the sample: prose, which gate 15 does not judge"
 
 
@@ -60,16 +63,33 @@ def read_comments(
                 quoted.append((first_line + line, shown, match.group(1)))
     if not code_rows:
         return content
-    if tree.root_node.has_error:  # the fence is not read whole: each line alone is code
-        return _uncomment(lines, code_rows)
-    whole = _uncomment(lines, code_rows)
-    if not _breaks(whole, parser):
+    return uncomment_where_it_parses(
+        content,
+        code_rows,
+        lambda rows: _uncomment(lines, rows),
+        lambda text: not _breaks(text, parser),
+        parses_as_written=not tree.root_node.has_error,
+    )
+
+
+def uncomment_where_it_parses(
+    code: str,
+    rows: Sequence[Row],
+    uncomment: Callable[[Sequence[Row]], str],
+    parses: Callable[[str], bool],
+    parses_as_written: bool,
+) -> str:
+    """``code`` with the commented-out lines of ``rows`` uncommented (by ``uncomment``):
+    all of them in a sample that does not parse as written (each line alone is code);
+    else all where the sample still parses, else each that keeps it parsing alone (a line
+    that is code alone may not be where it stands: an object's key, a branch cut), so long
+    as together they do too; else none. Shared by the JavaScript and Python readers."""
+    whole = uncomment(rows)
+    if not parses_as_written or parses(whole):
         return whole
-    # A line that is code alone may not be where it stands (an object's key, a branch cut):
-    # each is uncommented only where the fence still parses with no error.
-    kept = [row for row in code_rows if not _breaks(_uncomment(lines, [row]), parser)]
-    whole = _uncomment(lines, kept)
-    return content if _breaks(whole, parser) else whole
+    kept = [row for row in rows if parses(uncomment([row]))]
+    whole = uncomment(kept)
+    return whole if parses(whole) else code
 
 
 def _breaks(text: str, parser: Any) -> bool:
@@ -105,7 +125,7 @@ def _is_code(text: str, parser: Any) -> bool:
     return False
 
 
-def _uncomment(lines: list[str], rows: list[int]) -> str:
+def _uncomment(lines: list[str], rows: Sequence[int]) -> str:
     """The lines with the ``//`` that opens each of ``rows`` blanked."""
     out = list(lines)
     for row in rows:

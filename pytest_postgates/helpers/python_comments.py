@@ -11,6 +11,9 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Sequence
+
+from pytest_postgates.helpers.js_comments import uncomment_where_it_parses
 
 # A name a comment quotes: an identifier, a dotted chain, a call of one.
 _QUOTED = re.compile(r"`([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?:\(\))?`")
@@ -45,14 +48,10 @@ def read_comments(code: str) -> tuple[str, list[tuple[int, str]]]:
         quoted += [(row, match.group(1)) for match in _QUOTED.finditer(text)]
     if not rows:
         return code, quoted
-    if not _parses(code):  # the sample is repaired line by line: each line alone is code
-        return _uncomment(lines, rows), quoted
-    whole = _uncomment(lines, rows)
-    if _parses(whole):
-        return whole, quoted
-    kept = [one for one in rows if _parses(_uncomment(lines, [one]))]
-    whole = _uncomment(lines, kept)
-    return (whole if _parses(whole) else code), quoted
+    # The sample is repaired line by line when it does not parse as written.
+    return uncomment_where_it_parses(
+        code, rows, lambda some: _uncomment(lines, some), _parses, _parses(code)
+    ), quoted
 
 
 def _is_code(text: str) -> bool:
@@ -75,7 +74,7 @@ def _parses(code: str) -> bool:
     return True
 
 
-def _uncomment(lines: list[str], rows: list[tuple[int, int, str]]) -> str:
+def _uncomment(lines: list[str], rows: Sequence[tuple[int, int, str]]) -> str:
     """The lines with each of ``rows`` replaced by the code its comment holds, at the
     comment's column."""
     out = list(lines)
