@@ -52,6 +52,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pytest_postgates.gates.symbol_grounding import entry_lines
 from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.post import parse_post
 
@@ -213,11 +214,9 @@ def card_entries(gate: int, detail: dict[str, Any]) -> list[dict[str, Any]]:
         for outcome, items in (detail.get("outcomes") or {}).items():
             listed += [(outcome, i) for i in items]
         for outcome, item in listed:
-            entry = {"gate": 2, "line": int(item.get("line", 0)), "token": str(item["token"]),
-                     "outcome": outcome}  # fmt: skip
-            entry.update({k: str(item[k]) for k in ("rule", "where", "reason", "source")
-                          if item.get(k)})  # fmt: skip
-            out.append(entry)
+            said = {k: str(item[k]) for k in ("rule", "where", "reason", "source") if item.get(k)}
+            out += [{"gate": 2, "line": line, "token": str(item["token"]), "outcome": outcome,
+                     **said} for line in entry_lines(item)]  # fmt: skip
         return out
     key = "specifier" if gate == 14 else "name"
     for listing, outcome in (("violations", "violation"), ("unjudged", "unjudged")):

@@ -61,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.miss_anatomy import card_entries, name_entries, where_written
 from bench.results_json import Run
+from pytest_postgates.gates.symbol_grounding import entry_lines
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "labels" / "drift_cases.jsonl"
@@ -350,8 +351,10 @@ def read_cards(cards: Path) -> dict[str, DocResult]:
             result.entries += card_entries(gate, detail)
             result.checked_listed |= gate == 15 and "checked_names" in detail
             for item in detail.get(listing) or []:
-                line, token = int(item.get("line", 0)), str(item[key])
-                result.findings.append(Finding(gate, line, token, decided_by(item)))
+                token = str(item[key])
+                # Gate 2 lists a token once, with every line it is written on.
+                lines = entry_lines(item) if gate == 2 else [int(item.get("line", 0))]
+                result.findings += [Finding(gate, n, token, decided_by(item)) for n in lines]
             if gate == 2:
                 decided = [detail.get(listing) or [], *(detail.get("outcomes") or {}).values()]
                 result.decided += [

@@ -276,7 +276,7 @@ def outcome_of(detail: dict[str, Any], invention: Invention) -> tuple[str, str]:
     """What gate 2 made of the invention on its line: ``ungrounded`` (caught) with the rule
     that made it a claim, or another outcome with the rule that decided it."""
     for item in detail.get("ungrounded", []):
-        near = abs(int(item.get("line", 0)) - invention.line) <= 1
+        near = any(abs(line - invention.line) <= 1 for line in nd.entry_lines(item))
         if item.get("token") == invention.text and near:
             return "ungrounded", nd.decided_by(item) or "-"
     for outcome, items in (detail.get("outcomes") or {}).items():

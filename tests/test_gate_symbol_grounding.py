@@ -226,6 +226,30 @@ def test_token_extraction_never_raises_and_respects_limits(tmp_path: Path, body:
         gate.classify(token.text, "neurolink")
 
 
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["alpha_one", "BetaTwo", "gamma.three", "plain"]), max_size=3),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_each_token_names_every_line_it_is_written_on(
+    tmp_path: Path, paragraphs: list[list[str]]
+) -> None:
+    body = "\n\n".join(" ".join(f"`{n}`" if n != "plain" else n for n in p) or "text"
+                         for p in paragraphs) + "\n"  # fmt: skip
+    post = make_post(body, tmp_path)
+    written: dict[str, list[int]] = {}
+    for span in post.prose_code_spans:
+        if span.line not in written.setdefault(span.text, []):
+            written[span.text].append(span.line)
+    tokens = gate.extract_tokens(post)
+    assert {t.text: [t.line, *t.also] for t in tokens} == written
+
+
 @pytest.mark.parametrize(
     "token", [".json", "MD022", "EACCES", "O_EXCL", "SIGTERM", "zlib.inflate", "fs.readFile()"]
 )

@@ -112,3 +112,48 @@ def test_symbol_grounding_share_is_recomputed_without_suppressed_tokens(tmp_path
     assert (card.verdict, card.detail["total"], card.detail["grounded_pct"]) == ("PASS", 1, 100.0)
     assert card.detail["ungrounded"] == []
     assert card.detail["suppressed"][0]["line"] == 8
+
+
+def _grounding_card(tmp_path: Path, body: str):
+    from tests.helpers import make_repo
+
+    repo = make_repo(tmp_path / "repo", {"src/a.py": "def real_one():\n    pass\n"})
+    posts = repo / "_posts"
+    posts.mkdir()
+    path = posts / "2026-01-01-p.md"
+    path.write_text(FRONT_MATTER + body)
+    settings = context(repo=repo, symbol_unanchored_claims=True)
+    run = PostRun(path, path.name, path.stem, settings, [BY_ID[2]])
+    return run.evaluate(BY_ID[2])
+
+
+def test_an_ungrounded_token_is_a_finding_on_every_line_it_is_written_on(tmp_path: Path) -> None:
+    card = _grounding_card(
+        tmp_path,
+        "Uses `real_one`.\n\nCall `made_up_name` first.\n\nThen `made_up_name` again.\n",
+    )
+    assert card.verdict == "FAIL"
+    assert [f.line for f in card.findings if f.code == "UNGROUNDED"] == [8, 10]
+    (entry,) = card.detail["ungrounded"]
+    assert (entry["line"], entry["also_lines"]) == (8, [10])
+    assert card.detail["total"] == 2  # one token, however often it is written
+
+
+def test_a_token_keeps_its_unsuppressed_lines_and_leaves_the_count_when_all_are_suppressed(
+    tmp_path: Path,
+) -> None:
+    skip = "<!-- postgates-disable-next-line symbol_grounding -->\n"
+    body = "Uses `real_one`.\n\n" + skip + "Call `made_up_name` first.\n\nThen `made_up_name`.\n"
+    card = _grounding_card(tmp_path / "one", body)
+    assert card.verdict == "FAIL"
+    (entry,) = card.detail["ungrounded"]
+    assert (entry["line"], "also_lines" in entry) == (11, False)
+    assert card.detail["grounded_pct"] == 50.0
+    both = body.replace("Then `", skip + "Then `")
+    card = _grounding_card(tmp_path / "both", both)
+    assert (card.verdict, card.detail["ungrounded"], card.detail["grounded_pct"]) == (
+        "PASS",
+        [],
+        100.0,
+    )
+    assert card.detail["total"] == 1

@@ -129,6 +129,7 @@ class Verdict:
     repo: str = ""
     rule: str = ""
     source: str = CODE_SPAN  # where the token was written (Token.source)
+    also: tuple[int, ...] = ()  # the later lines it is written on again (Token.also)
 
     @property
     def grounded(self) -> bool:
@@ -146,6 +147,8 @@ class Verdict:
             entry["source"] = self.source
         if self.rule:
             entry["rule"] = self.rule  # which rule decided (none: every token is a claim)
+        if self.also:
+            entry["also_lines"] = list(self.also)
         return entry
 
     def outcome_dict(self) -> dict[str, Any]:
@@ -181,7 +184,9 @@ def judge(
     kind = classify(text, lint_prefix)
 
     def verdict(outcome: str, **fields: str) -> Verdict:
-        return Verdict(token.text, token.line, kind, outcome, source=token.source, **fields)
+        return Verdict(
+            token.text, token.line, kind, outcome, source=token.source, also=token.also, **fields
+        )
 
     primary = repos.primary
     if invisible_characters(text):
@@ -525,23 +530,45 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for t in tokens
         if invisible_characters(t.text)
     ]
+    # One finding per line the token is written on: each place is one a reader must fix,
+    # and each can be suppressed on its own line.
     findings += [
         Finding(
-            v.line,
+            line,
             "UNGROUNDED",
             f"`{v.token}` ({v.kind}): {v.reason}",
             "not a real repo symbol: remove it, replace it with a real one, "
             "or move the example into a fenced code block",
         )
         for v in ungrounded
+        for line in (v.line, *v.also)
     ]
     return CheckResult(findings, detail)
 
 
+def entry_lines(entry: dict[str, Any]) -> list[int]:
+    """Every line an ``ungrounded`` entry of the card names: its first, then ``also_lines``."""
+    return [int(entry.get("line", 0)), *(int(n) for n in entry.get("also_lines") or ())]
+
+
+def _kept(entry: dict[str, Any], kept_lines: set[int | None]) -> dict[str, Any] | None:
+    """An ``ungrounded`` entry as suppression leaves it: its lines still holding a finding
+    (the first of them its ``line``), or None when every one was suppressed."""
+    lines = [n for n in entry_lines(entry) if n in kept_lines]
+    if not lines:
+        return None
+    kept = {k: v for k, v in entry.items() if k != "also_lines"}
+    kept["line"] = lines[0]
+    if lines[1:]:
+        kept["also_lines"] = lines[1:]
+    return kept
+
+
 def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
-    """The grounded share of the claims left: one UNGROUNDED finding per ungrounded token,
-    so suppressed tokens leave the count (tokens and claims) and the share is computed over
-    the rest. A kept INVISIBLE_CHARACTER finding fails the post whatever the share."""
+    """The grounded share of the claims left: one UNGROUNDED finding per line an ungrounded
+    token is written on, so a token every one of whose lines is suppressed leaves the count
+    (tokens and claims) and the share is computed over the rest. A kept
+    INVISIBLE_CHARACTER finding fails the post whatever the share."""
     detail = result.detail
     if not detail["total"]:
         return Decision("PASS", "no inline code tokens in prose", 100.0)
@@ -550,8 +577,11 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     grounded = detail["grounded"]
     claims_before = detail.get("claims", detail["total"])
     ungrounded_before = claims_before - grounded
-    suppressed = max(0, ungrounded_before - len(kept))
-    claims = grounded + len(kept)
+    # A token's findings share one message (tokens of a page are distinct, and the message
+    # names the token), so the tokens left are the distinct messages left.
+    kept_tokens = len({f.message for f in kept})
+    suppressed = max(0, ungrounded_before - kept_tokens)
+    claims = grounded + kept_tokens
     total = detail["total"] - suppressed
     pct = round(grounded / claims * 1000) / 10 if claims else 100.0
     threshold = detail["threshold"]
@@ -562,7 +592,11 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     detail.update(
         total=total,
         grounded_pct=pct,
-        ungrounded=[u for u in detail["ungrounded"] if u["line"] in kept_lines],
+        ungrounded=[
+            entry
+            for entry in (_kept(u, kept_lines) for u in detail["ungrounded"])
+            if entry is not None
+        ],
     )
     if "claims" in detail:
         detail["claims"] = claims

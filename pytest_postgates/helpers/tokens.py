@@ -75,12 +75,16 @@ class Token:
     # The URL of a link whose text holds the token, at any of its places ("" if none): the
     # page saying where the name lives.
     href: str = ""
+    # The later lines the same token is written on (a gate lists a token once, and points
+    # at every place a reader would have to fix).
+    also: tuple[int, ...] = ()
 
 
 def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[Token]:
-    """Distinct prose tokens, each with the line it first appears on: the code spans in
-    document order, then the code-shaped references outside backticks not already among
-    them (a name written both ways is judged where it stands in backticks)."""
+    """Distinct prose tokens, each with the line it first appears on and the later lines it
+    is written on again: the code spans in document order, then the code-shaped references
+    outside backticks not already among them (a name written both ways is judged where it
+    stands in backticks)."""
     seen: dict[str, Token] = {}
     candidates = [(s.text, s.line, CODE_SPAN, s.href) for s in post.prose_code_spans]
     candidates += [(ref.text, ref.line, ref.source, ref.href) for ref in post.code_references]
@@ -91,8 +95,12 @@ def extract_tokens(post: Post, allowlist: frozenset[str] = ALLOWLIST) -> list[To
         if quoted:  # `'gpt'` names the string gpt
             raw = quoted.group(2)
         if raw in seen:
-            if href and not seen[raw].href:
-                seen[raw] = replace(seen[raw], href=href)
+            first = seen[raw]
+            if href and not first.href:
+                first = replace(first, href=href)
+            if line != first.line and line not in first.also:
+                first = replace(first, also=tuple(sorted((*first.also, line))))
+            seen[raw] = first
             continue
         if not raw or len(raw) > MAX_TOKEN or len(raw) < 2:
             continue
