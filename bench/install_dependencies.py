@@ -37,6 +37,7 @@ import sys
 from pathlib import Path
 
 import tomllib
+import yaml
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -52,7 +53,12 @@ _NPM_ABSENT = re.compile(
     r"(?:No matching version found for |404 Not Found - GET \S+/|Unsupported platform for )"
     r"(@?[^\s@]+)"
 )
-_LOCAL_SPEC = ("workspace:", "file:", "link:", "portal:", "catalog:")
+_LOCAL_SPEC = ("workspace:", "file:", "link:", "portal:")
+# pnpm's catalogs: `"chai": "catalog:"` names a version range that pnpm-workspace.yaml keeps
+# (`catalog:` or a named group under `catalogs:`); the package is another party's, as
+# installed as any other (https://pnpm.io/catalogs).
+PNPM_WORKSPACE = "pnpm-workspace.yaml"
+_CATALOG = "catalog:"
 
 
 def _git(mirror: Path, *args: str) -> str:
@@ -67,8 +73,10 @@ def manifests(mirror: Path, commit: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for path in _git(mirror, "ls-tree", "-r", "--name-only", commit).splitlines():
         base = posixpath.basename(path)
-        wanted = base in ("pyproject.toml", "setup.cfg", "package.json") or re.fullmatch(
-            r"requirements[\w.-]*\.txt", base
+        wanted = (
+            base in ("pyproject.toml", "setup.cfg", "package.json")
+            or path == (PNPM_WORKSPACE)
+            or re.fullmatch(r"requirements[\w.-]*\.txt", base)
         )
         if wanted and "node_modules/" not in path and is_product_code(path):
             found[path] = _git(mirror, "show", f"{commit}:{path}")
@@ -124,9 +132,29 @@ def python_requirements(files: dict[str, str]) -> tuple[list[str], set[str]]:
     return sorted(kept.values()), normal
 
 
+def pnpm_catalogs(files: dict[str, str]) -> dict[str, dict[str, str]]:
+    """pnpm-workspace.yaml's catalogs: group -> name -> range (``default`` for ``catalog``)."""
+    try:
+        data = yaml.safe_load(files.get(PNPM_WORKSPACE, "")) or {}
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    groups = dict(data.get("catalogs") or {}) if isinstance(data.get("catalogs"), dict) else {}
+    if isinstance(data.get("catalog"), dict):
+        groups["default"] = data["catalog"]
+    return {
+        str(group): {str(k): str(v) for k, v in table.items()}
+        for group, table in groups.items()
+        if isinstance(table, dict)
+    }
+
+
 def npm_specs(files: dict[str, str]) -> list[str]:
     """``name@range`` of every npm dependency the manifests declare (the project's own
-    workspace packages and local specifiers left out)."""
+    workspace packages and local specifiers left out; a pnpm catalog reference resolved to
+    the range its catalog keeps, or left out when no catalog has it)."""
+    catalogs = pnpm_catalogs(files)
     own: set[str] = set()
     wanted: dict[str, str] = {}
     for path, text in sorted(files.items()):
@@ -143,7 +171,9 @@ def npm_specs(files: dict[str, str]) -> list[str]:
         for field in _NPM_FIELDS:
             table = manifest.get(field)
             for name, spec in table.items() if isinstance(table, dict) else ():
-                if isinstance(spec, str) and not spec.startswith(_LOCAL_SPEC):
+                if isinstance(spec, str) and spec.startswith(_CATALOG):
+                    spec = catalogs.get(spec[len(_CATALOG) :] or "default", {}).get(name, "")
+                if isinstance(spec, str) and spec and not spec.startswith(_LOCAL_SPEC):
                     wanted.setdefault(name, spec)
     return [f"{name}@{spec}" for name, spec in sorted(wanted.items()) if name not in own]
 

@@ -1,0 +1,53 @@
+"""bench/install_dependencies.py: which npm packages a project's manifests declare."""
+
+from __future__ import annotations
+
+import json
+
+from tests.helpers import load_bench
+
+bench = load_bench("install_dependencies", "install_dependencies.py")
+
+WORKSPACE = """packages:
+  - packages/*
+catalog:
+  chai: ^5.2.0
+  '@types/chai': ^5.2.2
+catalogs:
+  legacy:
+    tinyspy: ^3.0.0
+"""
+
+
+def _manifest(deps: dict[str, str], name: str = "") -> str:
+    return json.dumps({"name": name, "dependencies": deps} if name else {"dependencies": deps})
+
+
+def test_a_pnpm_catalog_reference_is_installed_at_the_range_its_catalog_keeps() -> None:
+    files = {
+        "pnpm-workspace.yaml": WORKSPACE,
+        "packages/expect/package.json": _manifest(
+            {
+                "chai": "catalog:",
+                "@types/chai": "catalog:default",
+                "tinyspy": "catalog:legacy",
+                "nowhere": "catalog:",
+                "@vitest/utils": "workspace:*",
+                "pathe": "^2.0.0",
+            },
+            name="@vitest/expect",
+        ),
+        "packages/utils/package.json": _manifest({}, name="@vitest/utils"),
+    }
+    assert bench.npm_specs(files) == [
+        "@types/chai@^5.2.2",
+        "chai@^5.2.0",
+        "pathe@^2.0.0",
+        "tinyspy@^3.0.0",
+    ]
+
+
+def test_without_a_workspace_file_catalog_references_are_left_out() -> None:
+    files = {"package.json": _manifest({"chai": "catalog:", "pathe": "^2.0.0"})}
+    assert bench.npm_specs(files) == ["pathe@^2.0.0"]
+    assert bench.pnpm_catalogs({"pnpm-workspace.yaml": "catalog: [not, a, table]\n"}) == {}
