@@ -461,30 +461,3 @@ def test_a_member_of_a_name_imported_from_a_workspace_package_is_a_claim(
     other = body.replace("'tidy-changes'", "'other-changes'")
     entry = _outcome(other, token, tmp_path, _anchored(repo, tmp_path / "other"))
     assert entry["outcome"] != "ungrounded"
-
-
-def test_a_name_an_earlier_release_declared_is_a_claim(tmp_path: Path) -> None:
-    repo = make_repo(
-        tmp_path / "tidy",
-        {**PY_FILES, "tidy/core.py": PY_FILES["tidy/core.py"] + "def sweep_all() -> None: ...\n"},
-    )
-    git(repo, "tag", "v1.4.2")
-    (repo / "tidy/core.py").write_text(PY_FILES["tidy/core.py"] + "def sweep() -> None: ...\n")
-    (repo / "pyproject.toml").write_text(PY_FILES["pyproject.toml"].replace("1.0", "2.0"))
-    git(repo, "commit", "-q", "-am", "rename sweep_all to sweep")
-    git(repo, "tag", "v2.0.0")
-    for page in ("p1", "p2", "p3", "p4"):
-        (tmp_path / page).mkdir()
-    ctx = _anchored(repo, tmp_path / "on")
-    entry = _outcome("Call `sweep_all` to clean the tree.\n", "sweep_all", tmp_path / "p1", ctx)
-    assert _decided(entry) == ("ungrounded", "anchor-past-release")
-    assert "release v1.4.2 declared it (tidy/core.py" in entry["reason"]
-    # A page about the past says so, and is no claim about the product now.
-    gone = "`sweep_all` was removed in 2.0.\n"
-    assert _outcome(gone, "sweep_all", tmp_path / "p2", ctx)["outcome"] == "unjudged"
-    # Never declared in any release: nothing ties it to the product.
-    made_up = _outcome("Call `sweep_every` first.\n", "sweep_every", tmp_path / "p3", ctx)
-    assert _decided(made_up) == ("unjudged", "not-anchored")
-    off = _anchored(repo, tmp_path / "off", symbol_rules_off=["anchor-past-release"])
-    entry = _outcome("Call `sweep_all` to clean the tree.\n", "sweep_all", tmp_path / "p4", off)
-    assert _decided(entry) == ("unjudged", "not-anchored")

@@ -38,7 +38,6 @@ PAST_VERSION = 2  # 2: ModelFacts.import_sites
 # cost a model build each for little.
 MAX_RELEASES = 8
 _VERSION_TAG = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
-_WRITTEN_ONLY = "written there, not declared"
 
 
 @dataclass(frozen=True)
@@ -71,17 +70,14 @@ class PastReleases:
                 self._releases = _earlier_majors(self.root, self.commit)
             return self._releases
 
-    def last_declared(self, parts: list[str], declared: bool = False) -> PastDeclaration | None:
+    def last_declared(self, parts: list[str]) -> PastDeclaration | None:
         """The newest earlier release whose code resolves the chain ``parts``, or None. A
         single name the release's code declares, or writes (an option it reads, a key of
-        its objects), counts: a page about that release names what its code used.
-        ``declared``: a single name must be declared there (written is not enough)."""
+        its objects), counts: a page about that release names what its code used."""
         for release in self.releases():
             model = self._model(release)
             if len(parts) == 1:
                 written = _written(parts[0], model)
-                if declared and written == _WRITTEN_ONLY:
-                    continue
                 if written:
                     return PastDeclaration(release.tag, written)
                 continue
@@ -157,7 +153,7 @@ def _written(name: str, model: ApiModel) -> str:
     for decl in model.declares(name):
         if Path(decl.path).suffix in LANGUAGES:
             return decl.where()
-    return _WRITTEN_ONLY if name in model.facts.identifiers else ""
+    return "written there, not declared" if name in model.facts.identifiers else ""
 
 
 def _past_model(root: Path, commit: str, cache_dir: Path) -> ApiModel:

@@ -29,7 +29,6 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
-from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -38,7 +37,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers.anchor_rules import anchor, code_file_writing, past_reason
+from pytest_postgates.helpers.anchor_rules import anchor, code_file_writing
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
 # their names stay importable from here.
@@ -369,8 +368,6 @@ def judge(
         named = dependency_name(text, model, dependencies)
         if named is not None:
             return verdict(named.outcome, rule=named.rule, reason=named.reason)
-    if anchored == "anchor-past-release":
-        why = past_reason(text, repos) or why
     return verdict("ungrounded", rule=anchored, reason=why)
 
 
@@ -393,7 +390,6 @@ def _repos_for(post: Post, context: GateContext) -> Repos:
         dependencies=deps,
         product_names=tuple(evidence.product_names) + _product_words(evidence.product_names),
         unavailable=tuple(context.evidence.unavailable_repos_for(post.path)),
-        past=past_releases(index.root, index.commit, context.evidence.cache_dir),
     )
 
 

@@ -78,7 +78,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_postgates.evidence import GitError
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
@@ -102,7 +101,7 @@ class Anchor:
     earns: str = ""
 
 
-RULES: tuple[Anchor, ...] = (
+RULES = (
     Anchor(
         "anchor-lint-rule",
         "a claim",
@@ -232,19 +231,6 @@ RULES: tuple[Anchor, ...] = (
     ),
 )
 
-RULES += (
-    Anchor(
-        "anchor-past-release",
-        "a claim",
-        "a name or chain the product's code does not declare at this commit, which the code "
-        "of one of its earlier releases declared (evidence/past_releases.py: the last release "
-        "of each earlier major, read from git, never from text): the product's own past "
-        "name, so a page that writes it as current is stale (a page about the past is "
-        "unjudged before any anchor: history_cues)",
-        "tests/test_anchor_rules.py::test_a_name_an_earlier_release_declared_is_a_claim",
-    ),
-)
-
 # The ways a page presents a token as the product's (outcome_rules.presentation) that
 # anchor it, each its own anchor.
 PRESENTED_WAYS = {
@@ -296,7 +282,6 @@ def anchor(
             kind == "flag" and model is not None and _near_an_option(text, model, rules_off)
         ),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
-        "anchor-past-release": lambda: kind == "symbol" and past_reason(text, repos) is not None,
         "anchor-listed": lambda: (
             model is not None and _listed_with_product_names(text, line, post, model)
         ),
@@ -305,24 +290,6 @@ def anchor(
         if rule.name not in rules_off and checks[rule.name]():
             return rule.name
     return None
-
-
-def past_reason(text: str, repos: Repos) -> str | None:
-    """Why a name the product's code lacks is its past one: the newest earlier release
-    whose code declares it, and where (None when none did, or the past cannot be read)."""
-    parts = chain_parts(text)
-    if not parts or repos.past is None:
-        return None
-    try:
-        found = repos.past.last_declared(parts, declared=True)
-    except GitError:
-        return None
-    if found is None:
-        return None
-    return (
-        f"`{text}` is not declared in the product's code at this commit; release "
-        f"{found.release} declared it ({found.where})"
-    )
 
 
 def _into_product_tree(text: str, repos: Repos) -> bool:

@@ -22,7 +22,6 @@ from pytest_postgates.evidence.grounding import (
     PostDefinitions,
     code_evidence,
 )
-from pytest_postgates.evidence.past_releases import PastReleases
 from pytest_postgates.helpers.grounding_rules import (
     CALL,
     FLAG,
@@ -56,8 +55,6 @@ class Repos:
     # ``repos`` entries this run cannot read (declared without a path, posts in no git
     # repository): the tokens they claim are listed as unjudged, never grounded.
     unavailable: tuple[GroundingRepo, ...] = ()
-    # The product's earlier releases and their models (anchor-past-release); None: not read.
-    past: PastReleases | None = None
 
 
 # ---------------------------------------------------------------------- the other outcomes
