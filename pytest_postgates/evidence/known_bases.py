@@ -111,3 +111,25 @@ JS_DICTIONARIES: dict[str, frozenset[str]] = {
     "RequestInit": frozenset(_REQUEST_INIT.split()),
     "ResponseInit": frozenset({"headers", "status", "statusText"}),
 }
+# Node's option interfaces (@types/node) that a product's option types are built from
+# (got's `Options = Merge<https.RequestOptions, ...>`), by (module, interface): the keys,
+# recent releases' included, so a key an older release lacks is still taken.
+_HTTP_REQUEST = (
+    "_defaultAgent agent auth createConnection defaultPort family headers host hostname"
+    " httpValidation insecureHTTPParser localAddress localPort lookup maxHeaderSize method path"
+    " port protocol setDefaultHeaders setHost signal socketPath timeout uniqueHeaders"
+    " joinDuplicateHeaders hints"
+)
+_TLS_CONTEXT = (
+    "ALPNCallback allowPartialTrustChain ca cert certificateCompression sigalgs ciphers"
+    " clientCertEngine crl dhparam ecdhCurve honorCipherOrder key privateKeyEngine"
+    " privateKeyIdentifier maxVersion minVersion passphrase pfx secureOptions secureProtocol"
+    " sessionIdContext ticketKeys sessionTimeout"
+)
+_HTTPS_REQUEST = f"{_HTTP_REQUEST} {_TLS_CONTEXT} checkServerIdentity rejectUnauthorized servername"
+NODE_OPTIONS: dict[tuple[str, str], frozenset[str]] = {
+    ("http", "RequestOptions"): frozenset(_HTTP_REQUEST.split()),
+    ("http", "ClientRequestArgs"): frozenset(_HTTP_REQUEST.split()),
+    ("https", "RequestOptions"): frozenset(_HTTPS_REQUEST.split()),
+    ("tls", "SecureContextOptions"): frozenset(_TLS_CONTEXT.split()),
+}

@@ -555,7 +555,7 @@ class JsSample:
                     return SampleValue(
                         "unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve"
                     )
-                return SampleValue("namespace", module) if module else None
+                return self._required_default(module) if module else None
             if function is None:
                 return None
             function = unwrap(function)
@@ -577,6 +577,18 @@ class JsSample:
                 typed = types.function_returns(binding.path, binding.local)
             return self.typed(typed, shown, None, "")
         return None
+
+    def _required_default(self, module: str) -> SampleValue:
+        """What ``require()`` of a product module gives: the module, or, where it is
+        ``export default got`` with the CommonJS shim ``module.exports = got`` beside it,
+        that constant (typed by its declaration, as ``import got from`` has it)."""
+        table = self.gate.lookup.table(module)
+        local = table.export_equals if table is not None else None
+        if local and table is not None and table.locals.get(local) == "const":
+            found = self.gate.lookup.find_export(module, "default")
+            if isinstance(found, Binding) and found.kind == "const" and found.local == local:
+                return SampleValue("export", module, "default", found)
+        return SampleValue("namespace", module)
 
     def called(self, function: Any) -> SampleValue | None:
         """What a called name holds: a module called as a function (``require("pkg")()``,

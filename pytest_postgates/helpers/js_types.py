@@ -18,7 +18,7 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
 from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
-from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Expr, Signature
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
@@ -355,7 +355,13 @@ class JsTypes:
         ``method`` (``constructor`` for ``new``), below the key ``path`` of it. None when
         the declared types have no such method."""
         places = [(entry.path, entry.name) for entry in self.lineage(cls)]
-        return self._keys_at(places, method, position, path)
+        found = self._keys_at(places, method, position, path)
+        if found is not None or method == CALL_SIGNATURE:
+            return found
+        # A field of a callable type called (got's `post: GotFunctions`, from
+        # `Record<HTTPAlias, GotFunctions>`): that type's call signatures.
+        held = self.field_type(cls, method)
+        return self.method_keys(held, CALL_SIGNATURE, position, path) if held else None
 
     def function_keys(
         self, file: str, name: str, position: int, path: tuple[str, ...]
@@ -407,13 +413,16 @@ class JsTypes:
             if found is None:
                 continue
             where, signatures = found
-            typed = [s.params[position].type for s in signatures if position < len(s.params)]
+            typed = [_parameter_type(s, position) for s in signatures]
+            typed = [t for t in typed if t != ()]
             if not typed or any(t is None for t in typed):
                 return Keys(reason=f"{shown}'s parameter {position + 1} has no declared type")
             shapes: list[Shape] = []
             through: set[str] = set()
             for expr in typed:
                 assert expr is not None
+                if path and len(typed) > 1 and self.declared.shapes(TypeRef(expr, where)) == []:
+                    continue  # an overload that takes no object there (`options?: undefined`)
                 held = self.declared.container(TypeRef(expr, where), path)
                 if held is None:
                     return Keys(reason=f"the type of {shown}'s options cannot be followed")
@@ -426,8 +435,33 @@ class JsTypes:
         return None
 
 
+def _parameter_type(signature: Signature, position: int) -> Expr | tuple[()] | None:
+    """The declared type of the argument at ``position``: its parameter's, or the element
+    type of a rest parameter before it (``...items: Array<Got | ExtendOptions>``); None when
+    not declared (or a rest type not an array); ``()`` when the signature takes no argument
+    there."""
+    for at, parameter in enumerate(signature.params):
+        if parameter.rest and at <= position:
+            typed = parameter.type
+            if typed is not None and typed[0] == "ref" and not typed[2]:
+                # `...items: T` with `T extends Array<...>`: the constraint's elements.
+                typed = dict(signature.bounds).get(typed[1], typed)
+            if typed is None:
+                return None
+            if typed[0] == "array":
+                return typed[1]  # type: ignore[no-any-return]
+            if typed[0] == "ref" and typed[1] in ("Array", "ReadonlyArray") and len(typed[2]) == 1:
+                return typed[2][0]  # type: ignore[no-any-return]
+            return None
+        if at == position:
+            return parameter.type
+    return ()
+
+
 def _keys(shapes: list[Shape], shown: str, through: str) -> Keys:
-    """``through``: the declared field an inline object type is written at (``Config.info``)."""
+    """``through``: the declared field an inline object type is written at (``Config.info``).
+    A function type in a union (``Got | ExtendOptions``) is no object literal's type."""
+    shapes = [s for s in shapes if not s.callable] or shapes
     if not shapes:
         return Keys(reason=f"{shown} takes no object there")
     if any(s.array_of is not None or s.index for s in shapes):
