@@ -167,3 +167,55 @@ def test_keys_are_judged_through_aliases_of_a_class_of_accessors(tmp_path: Path)
         ("option_key", "toJSON"),
     ], _unjudged(card)
     assert card.detail["checked_by_kind"]["option_key"] == 9
+
+
+# A callback handed inside the options (got's hooks): its parameters have the types the
+# option's declared function type gives them, so their members are judged.
+HOOKED = dict(INTERFACES)
+HOOKED["src/types.ts"] = INTERFACES["src/types.ts"].replace(
+    "export interface Hooks { beforeRequest: Hook[]; beforeError: Hook[] }\n",
+    "import http = require('http');\n"
+    "export interface Response extends http.IncomingMessage {\n"
+    "  retryCount: number;\n"
+    "  request: { options: BaseOptions };\n"
+    "}\n"
+    "export type AfterResponseHook = (response: Response) => Response;\n"
+    "export interface Hooks {\n"
+    "  beforeRequest: Hook[];\n"
+    "  beforeError: Hook[];\n"
+    "  afterResponse: AfterResponseHook[];\n"
+    "}\n",
+)
+
+
+def test_members_of_a_callback_parameter_are_judged_by_the_options_declared_type(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", HOOKED)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "fetcher.extend({hooks: {afterResponse: [response => {\n"
+        "  response.statusCode;\n"
+        "  response.retryCount;\n"
+        "  response.request.options;\n"
+        "  response.request.gotOptions;\n"
+        "  response.retryCountt;\n"
+        "  return response;\n"
+        "}], beforeRequest: [options => options.anything]}});\n"
+        "fetcher('/x', {hooks: {afterResponse: [(response: any) => response.whatever]}});\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [
+        ("member", "response.request.gotOptions"),
+        ("member", "response.retryCountt"),
+    ], _unjudged(card)
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert (
+        "Response.request declares no member gotOptions" in reasons["response.request.gotOptions"]
+    )
+    assert "`retryCount`" in reasons["response.retryCountt"]
+    # A parameter the declared type does not give (a hook of no parameters) stays listed.
+    unjudged = _unjudged(card)
+    assert any(r.startswith("options.anything: options is a parameter of the callback")
+               for r in unjudged), unjudged  # fmt: skip
+    assert card.detail["checked_by_kind"]["member"] >= 5

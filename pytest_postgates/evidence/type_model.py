@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
-from pytest_postgates.evidence.known_bases import JS_DICTIONARIES, NODE_OPTIONS
+from pytest_postgates.evidence.known_bases import JS_DICTIONARIES, NODE_TYPES
 from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_tables import (
@@ -444,8 +444,9 @@ class TypeModel:
         return name if found[1] == "*" else found[1]
 
     def _node_keys(self, path: str, name: str) -> frozenset[str] | None:
-        """The keys of one of Node's option interfaces (``https.RequestOptions``, or
-        ``RequestOptions`` imported from ``https``), known without reading @types/node."""
+        """The keys of one of Node's types (``https.RequestOptions``, or ``RequestOptions``
+        imported from ``https``; ``http.IncomingMessage``), known without reading
+        @types/node."""
         module, dot, member = name.rpartition(".")
         if dot:
             table = self.lookup.tables.files.get(path)
@@ -462,7 +463,7 @@ class TypeModel:
             if not found or len(found) != 2:
                 return None
             spec, member = found
-        return NODE_OPTIONS.get((spec.removeprefix("node:"), member))
+        return NODE_TYPES.get((spec.removeprefix("node:"), member))
 
     def _merged(self, first: TypeRef, second: TypeRef, depth: int) -> list[Shape] | None:
         """type-fest's ``Merge<A, B>``: A's keys that B does not declare, and B's."""
@@ -569,6 +570,59 @@ class TypeModel:
             return f"{field_ref.owner}.{field_ref.name}" if field_ref.owner else field_ref.name
         owners = sorted({shape.owner for shape in shapes if shape.owner})
         return " | ".join(owners) if owners else _show(start.expr)
+
+    def callback_parameter(
+        self, start: TypeRef, path: tuple[str, ...], index: int
+    ) -> TypeRef | None:
+        """The declared type of parameter ``index`` of a function written at ``path`` of a
+        value of type ``start`` (``hooks.afterResponse[]`` of got's options: its
+        ``AfterResponseHook``'s ``response``); None when a step, or which function type it
+        is, cannot be told."""
+        if not path:
+            held = [start]
+        else:
+            found = self.container(start, path[:-1])
+            if found is None:
+                return None
+            held = []
+            for shape in found[0]:
+                if path[-1] == "[]":
+                    held += [shape.array_of] if shape.array_of is not None else []
+                elif shape.array_of is None:
+                    held += [entry.type for entry in shape.fields.get(path[-1], [])]
+        typed = {self._parameter(ref, index, 0) for ref in held}
+        return typed.pop() if len(typed) == 1 else None
+
+    def _parameter(self, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
+        expr = ref.expr
+        if depth > MAX_DEPTH:
+            return None
+        if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
+            params = expr[2]
+            return TypeRef(params[index], ref.path, ref.bound) if index < len(params) else None
+        if expr[0] == "union":  # `Hook | undefined`: the one function type
+            kept = [e for e in expr[1] if e not in (("prim", "undefined"), ("prim", "null"))]
+            if len(kept) != 1:
+                return None
+            return self._parameter(TypeRef(kept[0], ref.path, ref.bound), index, depth + 1)
+        if expr[0] == "array" or expr[0] != "ref":
+            return None
+        bound = ref.lookup(expr[1])
+        if bound is not None and not expr[2]:
+            return self._parameter(bound, index, depth + 1)
+        if expr[1] in _BUILTIN_WRAPPERS and len(expr[2]) == 1:
+            return self._parameter(TypeRef(expr[2][0], ref.path, ref.bound), index, depth + 1)
+        declared = self.declarations(ref.path, expr[1]) if "." not in expr[1] else None
+        if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+            return None
+        path, (alias,) = declared
+        if len(alias.params) != len(expr[2]):
+            return None
+        args = tuple(
+            (name, TypeRef(arg, ref.path, ref.bound))
+            for (name, _default), arg in zip(alias.params, expr[2], strict=True)
+        )
+        return self._parameter(TypeRef(alias.body, path, args), index, depth + 1)
 
     def closed_with(self, start: TypeRef, path: tuple[str, ...], key: str) -> bool:
         """Whether the object written at ``path`` has a closed type in every declaration

@@ -172,6 +172,10 @@ class _Reader:
             return self.expr(_first(node))
         if kind == "index_type_query":
             return ("other", kind, self.expr(_first(node)))
+        if kind == "function_type":
+            # Its parameters' types: what a callback of this type is called with.
+            params = tuple(p.type or ("prim", "any") for p in self.parameters(node))
+            return ("other", kind, params)
         if kind == "object_type":
             return self.object_type(node)
         return ("other", kind)

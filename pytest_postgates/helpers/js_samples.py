@@ -77,6 +77,8 @@ class JsSample:
         self.scoped: list[tuple[str, int, int]] = []
         # Parameters of the callbacks the fence read hands to the product (js_handed).
         self.handed: list[tuple[str, int, int, str]] = []
+        # Those of them the product's declared types type (js_handed): name, scope, value.
+        self.typed_parameters: list[tuple[str, int, int, SampleValue]] = []
         self.foreign: dict[str, str] = {}  # local -> another package's module (js_handed)
         self.mocked: set[str] = set()  # modules the product's mock() replaces (js_handed)
         # Uses of values from a specifier that does not resolve, by why: (line, text, use).
@@ -124,7 +126,7 @@ class JsSample:
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
         self.source = source
         self.first = first_line
-        self.scoped, self.handed = [], []
+        self.scoped, self.handed, self.typed_parameters = [], [], []
         self.lines = self.shown
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
@@ -518,6 +520,10 @@ class JsSample:
         node = unwrap(node)
         text = node_text(self.source, node)
         if node.type in ("identifier", "this") or text in self.values:
+            at = node.start_byte
+            around = [p for p in self.typed_parameters if p[0] == text and p[1] <= at < p[2]]
+            if around:  # the innermost callback around the use binds the name
+                return max(around, key=lambda p: p[1])[3]
             held = self.values.get(text)
             if held is None and node.type == "identifier" and not self.is_bound(node, text):
                 held = js_unbound.conventional(self, text)

@@ -118,16 +118,17 @@ class JsTypes:
         if cls not in self._members:
             entries = self.entries(cls)
             found = self.model.members(cls[0])
-            if entries and all(e.kind == "interface" for e in entries):
+            in_place = not entries and "." in cls[0]  # a field's in-place object type
+            if in_place or (entries and all(e.kind == "interface" for e in entries)):
                 found = self._declared_members(cls, entries)
             self._members[cls] = found
         return self._members[cls]
 
     def _declared_members(self, cls: Cls, entries: list[ClassFacts]) -> tuple[set[str], str | None]:
         names: set[str] = set()
-        shapes = self._shapes(cls[0], entries)
+        shapes = self._class_shapes(cls)
         if shapes is None:
-            where = ", ".join(sorted({e.path for e in entries}))
+            where = ", ".join(sorted({e.path for e in entries} or {cls[1]}))
             return names, f"the declared type {cls[0]} ({where}) cannot be followed to its end"
         if not shapes:
             return names, f"{cls[0]} is not an object type (a function or primitive type)"
@@ -339,13 +340,36 @@ class JsTypes:
         return named.pop() if len(named) == 1 else None
 
     def field_type(self, cls: Cls, name: str) -> Cls | None:
-        """The product class a field (inherited ones included) is declared to hold."""
+        """The product class a field (inherited ones included) is declared to hold; for a
+        field declared with an object type written in place (got's ``request: { options:
+        NormalizedOptions }``), that type, named ``Owner.field`` (:meth:`members` reads it)."""
         named = {
-            self.type_named(field.text, field.type.path, cls)
-            for shape in self._shapes(cls[0], self.entries(cls)) or []
+            (f"{cls[0]}.{name}", cls[1])
+            if field.type.expr[0] == "obj"
+            else self.type_named(field.text, field.type.path, cls)
+            for shape in self._class_shapes(cls) or []
             for field in shape.fields.get(name, [])
         }
         return named.pop() if len(named) == 1 else None
+
+    def _class_shapes(self, cls: Cls) -> list[Shape] | None:
+        """The shapes of a class or declared type, or of the in-place object type of a field
+        (``Response.request``) through its owner's."""
+        entries = self.entries(cls)
+        if entries or "." not in cls[0] or self.declared is None:
+            return self._shapes(cls[0], entries)
+        owner, _, field = cls[0].rpartition(".")
+        found = self._class_shapes((owner, cls[1]))
+        if found is None:
+            return None
+        shapes: list[Shape] = []
+        for shape in found:
+            for entry in shape.fields.get(field, []):
+                more = self.declared.shapes(entry.type)
+                if more is None:
+                    return None
+                shapes += more
+        return shapes
 
     # -------------------------------------------------------------- option objects
     def method_keys(
@@ -392,6 +416,47 @@ class JsTypes:
         if declared.reason:
             return declared
         return replace(declared, fields=declared.fields | read.fields, read_by=by)
+
+    def callback_class(
+        self, callee: tuple[Cls | str, str], position: int, path: tuple[str, ...], index: int
+    ) -> Cls | None:
+        """The product class or interface parameter ``index`` of a callback has, the callback
+        written at ``path`` of argument ``position`` of a call of ``callee`` (a class and
+        method, or a file and function): the parameter's declared type, through the
+        argument's declared type (``hooks: { afterResponse: [response => ...] }``)."""
+        owner, method = callee
+        if self.declared is None:
+            return None
+        if isinstance(owner, tuple):
+            places = [(entry.path, entry.name) for entry in self.lineage(owner)]
+        else:
+            places = [(owner, "")] + [(d, "") for d in [declaration_file(owner)] if d]
+        for file, container in places:
+            found = self.declared.signatures(file, container, method)
+            if found is None:
+                continue
+            where, signatures = found
+            named: set[Cls | None] = set()
+            for signature in signatures:
+                typed = _parameter_type(signature, position)
+                if typed == ():
+                    continue
+                if typed is None:
+                    return None
+                assert isinstance(typed, tuple)
+                ref = self.declared.callback_parameter(TypeRef(typed, where), path, index)
+                if ref is None:
+                    return None
+                while ref.expr[0] == "ref" and not ref.expr[2] and ref.lookup(ref.expr[1]):
+                    ref = ref.lookup(ref.expr[1]) or ref
+                if ref.expr[0] != "ref":
+                    return None
+                named.add(self.resolve(ref.expr[1], ref.path))
+            return named.pop() if len(named) == 1 else None
+        held = self.field_type(owner, method) if isinstance(owner, tuple) else None
+        if held is None or method == CALL_SIGNATURE:
+            return None
+        return self.callback_class((held, CALL_SIGNATURE), position, path, index)
 
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
