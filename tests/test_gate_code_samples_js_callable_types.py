@@ -219,3 +219,28 @@ def test_members_of_a_callback_parameter_are_judged_by_the_options_declared_type
     assert any(r.startswith("options.anything: options is a parameter of the callback")
                for r in unjudged), unjudged  # fmt: skip
     assert card.detail["checked_by_kind"]["member"] >= 5
+
+
+def test_keys_of_an_object_a_variable_holds_are_judged_where_it_is_passed(
+    tmp_path: Path,
+) -> None:
+    # `const options = {...}; got(url, options)`: the keys were neither judged nor listed.
+    repo = make_repo(tmp_path / "repo", INTERFACES)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "const options = {\n  prefixUrll: '/',\n  hooks: {onError: []}\n};\n"
+        "await fetcher('https://x', options);\n"
+        "const client = fetcher.extend(options);\n"
+        "const shared = {jsonn: 1};\n"
+        "console.log(shared);\n"
+        "await fetcher.post('/a', shared);\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "onError"), ("option_key", "prefixUrll")]
+    # An object the sample also uses otherwise (logged, spread, passed elsewhere) is not
+    # taken for the call's options alone: its keys are listed with the reason.
+    unjudged = card.detail["unjudged"]
+    assert any(
+        u.get("name") == "jsonn" and "uses shared otherwise too" in str(u.get("reason"))
+        for u in unjudged
+    ), unjudged

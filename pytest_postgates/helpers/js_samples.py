@@ -79,6 +79,8 @@ class JsSample:
         self.handed: list[tuple[str, int, int, str]] = []
         # Those of them the product's declared types type (js_handed): name, scope, value.
         self.typed_parameters: list[tuple[str, int, int, SampleValue]] = []
+        self.literals: dict[str, tuple[Any, int]] = {}  # js_option_keys: `const o = { }`
+        self.judged_literals: set[int] = set()
         self.foreign: dict[str, str] = {}  # local -> another package's module (js_handed)
         self.mocked: set[str] = set()  # modules the product's mock() replaces (js_handed)
         # Uses of values from a specifier that does not resolve, by why: (line, text, use).
@@ -127,6 +129,7 @@ class JsSample:
         self.source = source
         self.first = first_line
         self.scoped, self.handed, self.typed_parameters = [], [], []
+        self.literals, self.judged_literals = {}, set()
         self.lines = self.shown
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
@@ -336,6 +339,9 @@ class JsSample:
             return
         for bound in [name] if name.type == "identifier" else pattern_names(name):
             self.bound.add(node_text(self.source, bound))
+            self.literals.pop(node_text(self.source, bound), None)
+        if name.type == "identifier" and value is not None and unwrap(value).type == "object":
+            self.literals[node_text(self.source, name)] = (unwrap(value), node.end_byte)
         spec = self.require(value) if value is not None else None
         if spec is not None and not self.product(spec):
             for bound in [name] if name.type == "identifier" else pattern_names(name):
