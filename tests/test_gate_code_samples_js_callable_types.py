@@ -244,3 +244,22 @@ def test_keys_of_an_object_a_variable_holds_are_judged_where_it_is_passed(
         u.get("name") == "jsonn" and "uses shared otherwise too" in str(u.get("reason"))
         for u in unjudged
     ), unjudged
+
+
+def test_what_a_method_of_the_constant_returns_is_typed_by_its_declaration(
+    tmp_path: Path,
+) -> None:
+    # `const client = got.extend({...})`: a method of the alias's object type, returning
+    # the alias, so the client's members and options are judged too.
+    repo = make_repo(tmp_path / "repo", ALIASES)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "const client = fetcher.extend({prefixUrl: '/'});\n"
+        "client.defaults;\nclient.defaultss;\n"
+        "await client.post('/b', {prefixUrll: '/'});\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [
+        ("member", "client.defaultss"),
+        ("option_key", "prefixUrll"),
+    ], _unjudged(card)

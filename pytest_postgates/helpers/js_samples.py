@@ -577,7 +577,7 @@ class JsSample:
                 if not isinstance(member, tuple):
                     return member
                 owner, name = member
-                cls = self.class_of(owner)
+                cls = self.class_of(owner) or self._constant_of(owner)
                 typed = types.method_returns(cls, name) if cls and types else None
                 return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
@@ -589,6 +589,13 @@ class JsSample:
                 typed = types.function_returns(binding.path, binding.local)
             return self.typed(typed, shown, None, "")
         return None
+
+    def _constant_of(self, held: SampleValue) -> Cls | None:
+        """The class an exported constant's declaration gives (``got.extend()``'s got)."""
+        if held.kind != "export":
+            return None
+        found = self.required_class(held) or self.constant_class(held)
+        return found if isinstance(found, tuple) else None
 
     def _required_default(self, module: str) -> SampleValue:
         """What ``require()`` of a product module gives: the module, or, where it is

@@ -321,6 +321,11 @@ class JsTypes:
             found = self.model.callables.get(f"{entry.qualname}.{method}", [])
             if found:
                 return self._returns(found, cls) or self._overload_returns(entry, method, cls)
+            # A method of an alias's object type (`type Got = { extend(): Got } & ...`),
+            # which the model's facts do not list: its declared signatures say.
+            declared = self._overload_returns(entry, method, cls)
+            if declared is not None:
+                return declared
         return None
 
     def _overload_returns(self, entry: ClassFacts, method: str, receiver: Cls) -> Cls | None:
