@@ -111,3 +111,41 @@ JS_DICTIONARIES: dict[str, frozenset[str]] = {
     "RequestInit": frozenset(_REQUEST_INIT.split()),
     "ResponseInit": frozenset({"headers", "status", "statusText"}),
 }
+# Node's interfaces and classes (@types/node) that a product's types are built from (got's
+# `Options = Merge<https.RequestOptions, ...>`, `Response extends http.IncomingMessage`), by
+# (module, name): their keys or members, inherited ones and recent releases' included, so a
+# key an older release lacks is still taken.
+_HTTP_REQUEST = (
+    "_defaultAgent agent auth createConnection defaultPort family headers host hostname"
+    " httpValidation insecureHTTPParser localAddress localPort lookup maxHeaderSize method path"
+    " port protocol setDefaultHeaders setHost signal socketPath timeout uniqueHeaders"
+    " joinDuplicateHeaders hints"
+)
+_TLS_CONTEXT = (
+    "ALPNCallback allowPartialTrustChain ca cert certificateCompression sigalgs ciphers"
+    " clientCertEngine crl dhparam ecdhCurve honorCipherOrder key privateKeyEngine"
+    " privateKeyIdentifier maxVersion minVersion passphrase pfx secureOptions secureProtocol"
+    " sessionIdContext ticketKeys sessionTimeout"
+)
+_HTTPS_REQUEST = f"{_HTTP_REQUEST} {_TLS_CONTEXT} checkServerIdentity rejectUnauthorized servername"
+_READABLE = (
+    "_construct _destroy _read addListener closed compose destroy destroyed drop emit errored"
+    " every filter find flatMap forEach isPaused iterator listenerCount map pause push read"
+    " readable readableAborted readableDidRead readableEncoding readableEnded readableFlowing"
+    " readableHighWaterMark readableLength readableObjectMode reduce resume setEncoding some"
+    " take toArray unpipe unshift wrap asIndexedPairs pipe"
+)
+_INCOMING = (
+    "aborted complete connection headers headersDistinct httpVersion httpVersionMajor"
+    " httpVersionMinor method rawHeaders rawTrailers setTimeout signal socket statusCode"
+    " statusMessage trailers trailersDistinct url"
+)
+NODE_TYPES: dict[tuple[str, str], frozenset[str]] = {
+    ("http", "IncomingMessage"): frozenset(
+        f"{_INCOMING} {_READABLE}".split() + list(JS_BASES["EventEmitter"])
+    ),
+    ("http", "RequestOptions"): frozenset(_HTTP_REQUEST.split()),
+    ("http", "ClientRequestArgs"): frozenset(_HTTP_REQUEST.split()),
+    ("https", "RequestOptions"): frozenset(_HTTPS_REQUEST.split()),
+    ("tls", "SecureContextOptions"): frozenset(_TLS_CONTEXT.split()),
+}

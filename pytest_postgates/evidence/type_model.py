@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
-from pytest_postgates.evidence.known_bases import JS_DICTIONARIES
+from pytest_postgates.evidence.known_bases import JS_DICTIONARIES, NODE_TYPES
 from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_tables import (
@@ -39,9 +39,18 @@ from pytest_postgates.evidence.type_tables import (
     read_type_table,
 )
 
-MAX_DEPTH = 24
+MAX_DEPTH = 64  # nested type expressions followed (got: a chain of ~30 aliases deep)
 _BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
+# type-fest's wrappers (read only where the name is imported from it): those whose keys are
+# their first argument's, and Merge and Except (the module's Omit), expanded below.
+_TYPE_FEST_MODULES = frozenset({"type-fest"})
+_TYPE_FEST_SAME = frozenset(
+    {"PartialDeep", "ReadonlyDeep", "RequiredDeep", "Simplify", "Writable", "SetOptional",
+     "SetRequired", "SetNonNullable", "PartialOnUndefinedDeep"}
+)  # fmt: skip
+_FUNCTION_MEMBERS = ("apply", "arguments", "bind", "call", "caller", "length", "name",
+                     "prototype", "toString")  # fmt: skip
 # Value types that make an index signature free-form: any key, any value.
 FREE_VALUES = frozenset({"unknown", "any"})
 
@@ -81,6 +90,7 @@ class Shape:
     index: list[FieldRef]
     owner: str
     array_of: TypeRef | None = None  # set for an array type instead
+    callable: bool = False  # a function type (with call signatures): no object literal is one
 
 
 @dataclass
@@ -218,6 +228,8 @@ class TypeModel:
         if tag == "inter":
             parts = []
             for item in expr[1]:
+                if item == ("obj", {}, None) and len(expr[1]) > 1:
+                    continue  # `T & {}` (a callable type's body of call signatures): T's keys
                 shapes = self.shapes(TypeRef(item, ref.path, ref.bound), depth + 1)
                 if shapes is None or len(shapes) != 1 or shapes[0].array_of is not None:
                     return None
@@ -319,7 +331,7 @@ class TypeModel:
         if name in _ARRAYS and len(arg) == 1:
             return [Shape({}, [], "", array_of=arg[0])]
         if name == "Record" and len(arg) == 2:
-            keys = _string_keys(args[0])
+            keys = self._literal_keys(arg[0])
             if args[0] == ("prim", "string"):
                 text = f"Record<string, {_show(args[1])}>"
                 return [Shape({}, [FieldRef(arg[1], "", "[key: string]", ref.path, text)], "")]
@@ -330,6 +342,24 @@ class TypeModel:
                     {k: [FieldRef(arg[1], "", k, ref.path, _show(args[1]))] for k in keys}, [], ""
                 )
             ]
+        if name == "Function" and not arg and self._global(ref.path, name):
+            # What an interface with call signatures extends (type_tables): a function's
+            # own members; no object literal is one.
+            unknown = TypeRef(("prim", "unknown"), ref.path)
+            members = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in _FUNCTION_MEMBERS}
+            return [Shape(members, [], name, callable=True)]
+        wrapper = self._imported(ref.path, name, _TYPE_FEST_MODULES)
+        if wrapper in _TYPE_FEST_SAME and arg:
+            return self.shapes(arg[0], depth + 1)  # the keys are T's (PartialDeep<T>, ...)
+        if wrapper == "Merge" and len(arg) == 2:
+            return self._merged(arg[0], arg[1], depth)
+        if wrapper == "Except":
+            name = "Omit"  # type-fest's Omit, written before TypeScript had one
+        node_keys = self._node_keys(ref.path, name) if not arg else None
+        if node_keys is not None:
+            unknown = TypeRef(("prim", "unknown"), ref.path)
+            fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in sorted(node_keys)}
+            return [Shape(fields, [], name)]
         if name in JS_DICTIONARIES and not arg and self._global(ref.path, name):
             unknown = TypeRef(("prim", "unknown"), ref.path)
             fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in JS_DICTIONARIES[name]}
@@ -339,9 +369,11 @@ class TypeModel:
             # `Pick<T, Exclude<keyof T, K>>`: Omit as written before TypeScript had it (K
             # a parameter of the alias it is written in: the argument bound to it).
             bound = ref.lookup(left_out[1]) if left_out[0] == "ref" and not left_out[2] else None
-            name, args = "Omit", (args[0], bound.expr if bound is not None else left_out)
+            name, keys_ref = "Omit", bound or TypeRef(left_out, ref.path, ref.bound)
+        elif len(arg) == 2:
+            keys_ref = arg[1]
         if name in ("Omit", "Pick") and len(arg) == 2:
-            keys = _string_keys(args[1])
+            keys = self._literal_keys(keys_ref)
             shapes = self.shapes(arg[0], depth + 1)
             if keys is None or shapes is None:
                 return None
@@ -357,6 +389,92 @@ class TypeModel:
                     kept.append(Shape(fields, [], shape.owner))
             return kept
         return None
+
+    def _literal_keys(self, ref: TypeRef, depth: int = 0) -> set[str] | None:
+        """The string literals a key type is (``'get' | 'post'``, through aliases:
+        ``Record<HTTPAlias, ...>``); None when it is anything else."""
+        keys = _string_keys(ref.expr)
+        if keys is not None or depth > MAX_DEPTH:
+            return keys
+        expr = ref.expr
+        if expr[0] == "other" and expr[1] == "index_type_query" and len(expr) == 3:
+            # `keyof T`: the keys of a closed object type (one shape, no index signature)
+            shapes = self.shapes(TypeRef(expr[2], ref.path, ref.bound), depth + 1)
+            if not shapes or len(shapes) != 1 or shapes[0].index or shapes[0].array_of:
+                return None
+            return set(shapes[0].fields)
+        if expr[0] == "union":
+            found: set[str] = set()
+            for item in expr[1]:
+                more = self._literal_keys(TypeRef(item, ref.path, ref.bound), depth + 1)
+                if more is None:
+                    return None
+                found |= more
+            return found
+        if expr[0] != "ref":
+            return None
+        if expr[1] in ("Extract", "Exclude") and len(expr[2]) == 2 and not self._declared(ref):
+            whole, by = (self._literal_keys(TypeRef(e, ref.path, ref.bound), depth + 1)
+                         for e in expr[2])  # fmt: skip
+            if whole is None or by is None:
+                return None
+            return whole & by if expr[1] == "Extract" else whole - by
+        if expr[2]:
+            return None
+        bound = ref.lookup(ref.expr[1])
+        if bound is not None:
+            return self._literal_keys(bound, depth + 1)
+        declared = self.declarations(ref.path, ref.expr[1])
+        if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+            return None
+        return self._literal_keys(TypeRef(declared[1][0].body, declared[0]), depth + 1)
+
+    def _declared(self, ref: TypeRef) -> bool:
+        """Whether the name a reference uses is declared or imported in its file (not
+        TypeScript's own utility type of that name)."""
+        return ref.lookup(ref.expr[1]) is not None or not self._global(ref.path, ref.expr[1])
+
+    def _imported(self, path: str, name: str, modules: frozenset[str]) -> str:
+        """The name ``name`` (written in ``path``) has in the module it is imported from,
+        when that is one of ``modules``; else ""."""
+        table = self.lookup.tables.files.get(path)
+        found = table.imports.get(name) if table is not None else None
+        if not found or len(found) != 2 or found[0] not in modules:
+            return ""
+        return name if found[1] == "*" else found[1]
+
+    def _node_keys(self, path: str, name: str) -> frozenset[str] | None:
+        """The keys of one of Node's types (``https.RequestOptions``, or ``RequestOptions``
+        imported from ``https``; ``http.IncomingMessage``), known without reading
+        @types/node."""
+        module, dot, member = name.rpartition(".")
+        if dot:
+            table = self.lookup.tables.files.get(path)
+            found = table.imports.get(module) if table is not None else None
+            types = self.table(path)
+            if types is not None and module in types.required:
+                found = [types.required[module], "*"]
+            if not found or found[1] not in ("*", "default"):
+                return None
+            spec = found[0]
+        else:
+            table = self.lookup.tables.files.get(path)
+            found = table.imports.get(name) if table is not None else None
+            if not found or len(found) != 2:
+                return None
+            spec, member = found
+        return NODE_TYPES.get((spec.removeprefix("node:"), member))
+
+    def _merged(self, first: TypeRef, second: TypeRef, depth: int) -> list[Shape] | None:
+        """type-fest's ``Merge<A, B>``: A's keys that B does not declare, and B's."""
+        left, right = self.shapes(first, depth + 1), self.shapes(second, depth + 1)
+        if left is None or right is None or len(left) != 1 or len(right) != 1:
+            return None
+        if left[0].array_of is not None or right[0].array_of is not None:
+            return None
+        kept = {k: v for k, v in left[0].fields.items() if k not in right[0].fields}
+        fields = {**kept, **right[0].fields}
+        return [Shape(fields, left[0].index + right[0].index, "")]  # named by its alias
 
     def _global(self, path: str, name: str) -> bool:
         """Whether ``name`` in ``path`` is the global type (neither imported nor declared)."""
@@ -453,6 +571,59 @@ class TypeModel:
         owners = sorted({shape.owner for shape in shapes if shape.owner})
         return " | ".join(owners) if owners else _show(start.expr)
 
+    def callback_parameter(
+        self, start: TypeRef, path: tuple[str, ...], index: int
+    ) -> TypeRef | None:
+        """The declared type of parameter ``index`` of a function written at ``path`` of a
+        value of type ``start`` (``hooks.afterResponse[]`` of got's options: its
+        ``AfterResponseHook``'s ``response``); None when a step, or which function type it
+        is, cannot be told."""
+        if not path:
+            held = [start]
+        else:
+            found = self.container(start, path[:-1])
+            if found is None:
+                return None
+            held = []
+            for shape in found[0]:
+                if path[-1] == "[]":
+                    held += [shape.array_of] if shape.array_of is not None else []
+                elif shape.array_of is None:
+                    held += [entry.type for entry in shape.fields.get(path[-1], [])]
+        typed = {self._parameter(ref, index, 0) for ref in held}
+        return typed.pop() if len(typed) == 1 else None
+
+    def _parameter(self, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
+        expr = ref.expr
+        if depth > MAX_DEPTH:
+            return None
+        if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
+            params = expr[2]
+            return TypeRef(params[index], ref.path, ref.bound) if index < len(params) else None
+        if expr[0] == "union":  # `Hook | undefined`: the one function type
+            kept = [e for e in expr[1] if e not in (("prim", "undefined"), ("prim", "null"))]
+            if len(kept) != 1:
+                return None
+            return self._parameter(TypeRef(kept[0], ref.path, ref.bound), index, depth + 1)
+        if expr[0] == "array" or expr[0] != "ref":
+            return None
+        bound = ref.lookup(expr[1])
+        if bound is not None and not expr[2]:
+            return self._parameter(bound, index, depth + 1)
+        if expr[1] in _BUILTIN_WRAPPERS and len(expr[2]) == 1:
+            return self._parameter(TypeRef(expr[2][0], ref.path, ref.bound), index, depth + 1)
+        declared = self.declarations(ref.path, expr[1]) if "." not in expr[1] else None
+        if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+            return None
+        path, (alias,) = declared
+        if len(alias.params) != len(expr[2]):
+            return None
+        args = tuple(
+            (name, TypeRef(arg, ref.path, ref.bound))
+            for (name, _default), arg in zip(alias.params, expr[2], strict=True)
+        )
+        return self._parameter(TypeRef(alias.body, path, args), index, depth + 1)
+
     def closed_with(self, start: TypeRef, path: tuple[str, ...], key: str) -> bool:
         """Whether the object written at ``path`` has a closed type in every declaration
         that can hold it (no index signature) and one of them declares ``key``: an
@@ -475,7 +646,7 @@ def _owned(shape: Shape, owner: str) -> Shape:
         return [FieldRef(r.type, r.owner or owner, r.name, r.where, r.text) for r in refs]
 
     fields = {name: rename(refs) for name, refs in shape.fields.items()}
-    return Shape(fields, rename(shape.index), owner)
+    return Shape(fields, rename(shape.index), owner, callable=shape.callable)
 
 
 def _index_text(entry: FieldRef) -> str:
@@ -491,7 +662,8 @@ def _merge(parts: list[Shape], own: str = "") -> Shape:
         for name, refs in part.fields.items():
             fields.setdefault(name, []).extend(refs)
         index += part.index
-    return Shape(fields, index, own or (parts[0].owner if parts else ""))
+    callable_ = any(part.callable for part in parts)
+    return Shape(fields, index, own or (parts[0].owner if parts else ""), callable=callable_)
 
 
 def _string_keys(expr: Expr) -> set[str] | None:

@@ -56,6 +56,8 @@ class Signature:
     params: tuple[Parameter, ...]
     declared_only: bool  # an overload or interface signature, not an implementation
     returns: str = ""  # the declared return type as written ("" when not declared)
+    # Its type parameters' constraints (`extend<T extends Array<Got | Options>>`): name, type.
+    bounds: tuple[tuple[str, Expr], ...] = ()
 
 
 @dataclass
@@ -66,6 +68,8 @@ class TypeTable:
     # A variable the file declares with a type (`const fs: typeof import("fs-extra")`,
     # `declare const jest: Jest`) -> that type as written, spaces collapsed.
     values: dict[str, str] = field(default_factory=dict)
+    # `import https = require("https")`: name -> the module required.
+    required: dict[str, str] = field(default_factory=dict)
 
 
 # A JavaScript file's parameters (the TypeScript grammar wraps each in required_parameter).
@@ -99,6 +103,16 @@ def _callable(node: Any) -> bool:
     keeps it unread)."""
     kinds = {member.type for member in _named(node)}
     return "call_signature" in kinds and "construct_signature" not in kinds
+
+
+def _intersected(node: Any) -> list[Any]:
+    """The parts of an intersection type (``A & B & C`` nests), none for another type."""
+    if node is None or node.type != "intersection_type":
+        return []
+    parts: list[Any] = []
+    for part in _named(node):
+        parts += _intersected(part) if part.type == "intersection_type" else [part]
+    return parts
 
 
 def _first(node: Any) -> Any:
@@ -158,6 +172,10 @@ class _Reader:
             return self.expr(_first(node))
         if kind == "index_type_query":
             return ("other", kind, self.expr(_first(node)))
+        if kind == "function_type":
+            # Its parameters' types: what a callback of this type is called with.
+            params = tuple(p.type or ("prim", "any") for p in self.parameters(node))
+            return ("other", kind, params)
         if kind == "object_type":
             return self.object_type(node)
         return ("other", kind)
@@ -251,8 +269,19 @@ class _Reader:
         declared = _field(node, "return_type")
         returns = self.text(declared).lstrip(":").strip() if declared is not None else ""
         by_name.setdefault(name, []).append(
-            Signature(self.line(node), self.parameters(node), declared_only, returns)
+            Signature(
+                self.line(node), self.parameters(node), declared_only, returns, self.bounds(node)
+            )
         )
+
+    def bounds(self, node: Any) -> tuple[tuple[str, Expr], ...]:
+        params = _field(node, "type_parameters")
+        found = []
+        for param in _named(params) if params is not None else ():
+            name, constraint = _field(param, "name"), _field(param, "constraint")
+            if name is not None and constraint is not None and _first(constraint) is not None:
+                found.append((self.text(name), self.expr(_first(constraint))))
+        return tuple(found)
 
     # ---------------------------------------------------------------- statements
     def build(self, root: Any) -> TypeTable:
@@ -276,6 +305,16 @@ class _Reader:
                 if child.type in ("internal_module", "module"):
                     self.statement(child)  # `namespace X {}` at the top level
             return
+        if kind == "import_statement":
+            # `import https = require("https")`: the module a name is (Node's option types).
+            for clause in _named(node):
+                if clause.type == "import_require_clause":
+                    names = [c for c in _named(clause) if c.type == "identifier"]
+                    spec = [c for c in _named(clause) if c.type == "string"]
+                    if names and spec:
+                        required = self.text(spec[0]).strip("'\"`")
+                        self.table.required[self.text(names[0])] = required
+            return
         if kind in ("internal_module", "module"):
             block = _field(node, "body")
             for child in _named(block) if block is not None else ():
@@ -294,6 +333,12 @@ class _Reader:
                     self.member_callable(name, member)
             else:
                 body = self.expr(value)
+                # `type Got = { extend(...): Got } & Record<...>`: the methods an object
+                # part declares are the alias's, as an interface's would be.
+                for part in _intersected(value):
+                    for member in _named(part) if part.type == "object_type" else ():
+                        if member.type in ("method_signature", "property_signature"):
+                            self.member_callable(name, member)
             self.declare(Declaration(name, "alias", self.line(node), self.type_params(node), body))
         elif kind == "interface_declaration" and name:
             body_node = _field(node, "body")
@@ -385,6 +430,12 @@ class _Reader:
             if member_name is None:
                 continue
             key = self.text(member_name)
+            # What `keyof` of the class has (got's `Except<Options, ...>` of a class of
+            # accessors): its public instance members, not #private, private, protected.
+            public = member_name.type == "property_identifier" and not any(
+                c.type == "accessibility_modifier" and self.text(c) != "public"
+                for c in member.children
+            )
             if member.type in (
                 "method_definition",
                 "method_signature",
@@ -393,11 +444,14 @@ class _Reader:
                 if any(c.type == "static" or self.text(c) == "static" for c in member.children[:3]):
                     continue  # a static method is not called on an instance
                 self.add_callable(name, key, member, member.type != "method_definition")
+                if public and key != "constructor":
+                    self.class_member(fields, key, member)
             elif member.type == "public_field_definition":
                 annotation = _field(member, "type")
                 typed = self.expr(annotation) if annotation is not None else ("other", "untyped")
                 text = self.text(annotation).lstrip(":").strip() if annotation else ""
-                fields[key] = (typed, self.line(member), text)
+                if public:
+                    fields[key] = (typed, self.line(member), text)
         self.declare(
             Declaration(
                 name,
@@ -408,6 +462,29 @@ class _Reader:
                 tuple(extends),
             )
         )
+
+    def class_member(self, fields: dict[str, tuple[Expr, int, str]], key: str, member: Any) -> None:
+        """A method or accessor as a field: a setter's value type (what an object literal
+        writes there), else a getter's declared type, else a method."""
+        words = [self.text(c) for c in member.children[:2]]
+        how = next((w for w in words if w in ("get", "set")), "")
+        typed: Expr = ("other", "method")
+        text = "method"
+        if how == "set":
+            params = self.parameters(member)
+            if params and params[0].type is not None:
+                typed = params[0].type
+                annotation = next((c for c in _named(_field(member, "parameters"))), None)
+                written = _field(annotation, "type") if annotation is not None else None
+                text = self.text(written).lstrip(":").strip() if written is not None else ""
+        elif how == "get":
+            declared = _field(member, "return_type")
+            if declared is None or (key in fields and fields[key][2] != "method"):
+                return  # a setter's type already read, or none said
+            typed, text = self.expr(declared), self.text(declared).lstrip(":").strip()
+        elif key in fields:
+            return
+        fields[key] = (typed, self.line(member), text)
 
     def declare(self, declaration: Declaration) -> None:
         self.table.types.setdefault(declaration.name, []).append(declaration)

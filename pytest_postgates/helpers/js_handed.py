@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.helpers.js_option_keys import skip_keys
+from pytest_postgates.helpers.js_option_keys import callee, skip_keys
 from pytest_postgates.helpers.js_tree import node_string, node_text, unwrap
 from pytest_postgates.helpers.js_unbound import package_word
+from pytest_postgates.helpers.sample_checks import SampleValue
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
+    from pytest_postgates.helpers.js_types import JsTypes
 
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 # Where a callback sits in a call's arguments: itself, or inside an object or array literal
@@ -39,13 +41,20 @@ def handed(sample: FenceReading, node: Any) -> None:
     if arguments is None or shown is None:
         return
     _mocks(sample, node, arguments)
-    for function in _callbacks(arguments):
+    target = callee(sample, node)
+    types = sample.types()
+    for function, position, path in _callback_paths(sample.source, arguments):
         parameters = function.child_by_field_name("parameters")
         if parameters is None:
             parameters = function.child_by_field_name("parameter")
         for name in _parameter_names(parameters):
             local = node_text(sample.source, name)
             sample.handed.append((local, function.start_byte, function.end_byte, shown))
+        # The callee's (class or file, method or function), as its option keys are found.
+        owner: tuple[Any, ...] = getattr(target[0], "args", ()) if isinstance(target, tuple) else ()
+        if types is not None and path is not None and len(owner) == 2:
+            callee_of = (owner[0], owner[1])
+            _typed_parameters(sample, types, function, parameters, (callee_of, position, path))
         for made, how in _objects_out(function):
             skip_keys(sample, made, f"the keys of an object {how} by the callback handed to "
                       f"{shown} are not judged: what the product reads of it is not in the "
@@ -182,15 +191,72 @@ def _product_call(sample: FenceReading, node: Any) -> str | None:
     return shown if package_word(local) == sample.package_word else None
 
 
-def _callbacks(arguments: Any) -> list[Any]:
-    found: list[Any] = []
-    stack = list(arguments.named_children)
-    while stack:
-        part = unwrap(stack.pop())
-        if part.type in _FUNCTIONS:
-            found.append(part)
-        elif part.type in _HOLDERS or part.type == "spread_element":
-            stack.extend(part.named_children)
+def _typed_parameters(
+    sample: FenceReading,
+    types: JsTypes,
+    function: Any,
+    parameters: Any,
+    where: tuple[tuple[Any, Any], int, tuple[str, ...]],
+) -> None:
+    """The parameters of a callback the product's declared types type (got's ``response``
+    of an ``afterResponse`` hook): their members are judged as that type's."""
+    callee, position, path = where
+    for index, name in _plain_parameters(parameters):
+        cls = types.callback_class(callee, position, path, index)
+        if cls is not None:
+            local = node_text(sample.source, name)
+            held = SampleValue("typed", cls[1], cls[0])
+            sample.typed_parameters.append((local, function.start_byte, function.end_byte, held))
+
+
+def _callback_paths(source: bytes, arguments: Any) -> list[tuple[Any, int, tuple[str, ...] | None]]:
+    """The functions passed in a call's arguments, each with its argument's position and
+    its key path in that argument (``("hooks", "afterResponse", "[]")``; None when a
+    spread or a computed key leaves the path untold)."""
+    found: list[tuple[Any, int, tuple[str, ...] | None]] = []
+    for position, argument in enumerate(arguments.named_children):
+        stack: list[tuple[Any, tuple[str, ...] | None]] = [(argument, ())]
+        while stack:
+            part, path = stack.pop()
+            part = unwrap(part)
+            if part.type in _FUNCTIONS:
+                found.append((part, position, path))
+            elif part.type == "object":
+                for pair in part.named_children:
+                    key = pair.child_by_field_name("key") if pair.type == "pair" else None
+                    value = pair.child_by_field_name("value") if key is not None else None
+                    written = key is not None and key.type in ("property_identifier", "string")
+                    if written and value is not None and path is not None:
+                        named = node_text(source, key).strip("'\"")
+                        stack.append((value, (*path, named)))
+                        continue
+                    stack.extend((child, None) for child in pair.named_children)
+            elif part.type == "array":
+                stack.extend(
+                    (item, (*path, "[]") if path is not None else None)
+                    for item in part.named_children
+                )
+            elif part.type in _HOLDERS or part.type == "spread_element":
+                stack.extend((child, None) for child in part.named_children)
+    return found
+
+
+def _plain_parameters(parameters: Any) -> list[tuple[int, Any]]:
+    """The parameters written as a plain name (``response``, ``response: Response``), by
+    position; a pattern or rest parameter is left out."""
+    if parameters is None:
+        return []
+    if parameters.type == "identifier":
+        return [(0, parameters)]
+    found = []
+    for index, part in enumerate(parameters.named_children):
+        if part.type in ("required_parameter", "optional_parameter"):
+            pattern = part.child_by_field_name("pattern")
+            if part.child_by_field_name("type") is not None:
+                continue  # annotated in the sample: that type, not the declared one
+            part = pattern if pattern is not None else part
+        if part.type == "identifier":
+            found.append((index, part))
     return found
 
 

@@ -27,21 +27,72 @@ KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
 
 
 def options(sample: FenceReading, node: Any) -> None:
-    """The keys of the object literals a call or ``new`` passes to a product callable."""
+    """The keys of the object literals a call or ``new`` passes to a product callable,
+    written in place or held by a variable the fence binds to one (``const options = {
+    ... }; got(url, options)``)."""
     arguments = node.child_by_field_name("arguments")
-    if arguments is None or not any(a.type == "object" for a in arguments.named_children):
+    if arguments is None:
+        return
+    passed = [_literal(sample, a) for a in arguments.named_children]
+    if not any(passed):
         return
     target = callee(sample, node)
     if target is None:
         return  # not a call of the product's
-    for position, argument in enumerate(arguments.named_children):
-        if argument.type != "object" or not argument.named_children:
+    for position, found in enumerate(passed):
+        argument, through = found if found is not None else (None, "")
+        if argument is None or not argument.named_children:
             continue
-        if isinstance(target, str):
-            skip_keys(sample, argument, f"the keys passed to {target}")
+        if through and argument.id in sample.judged_literals:
+            continue  # passed again: judged at its first call
+        if through:
+            sample.judged_literals.add(argument.id)
+        elsewhere = _used_elsewhere(sample, node, through) if through else ""
+        if isinstance(target, str) or elsewhere:
+            why = elsewhere or target
+            skip_keys(sample, argument, f"the keys passed to {why}")
             continue
         keys_at, shown = target
         object_keys(sample, keys_at, argument, position, (), shown)
+
+
+def _literal(sample: FenceReading, argument: Any) -> tuple[Any, str] | None:
+    """The object literal an argument is: written in place (``""``), or the one a variable
+    of the fence is bound to (its name)."""
+    if argument.type == "object":
+        return argument, ""
+    if argument.type == "identifier":
+        name = node_text(sample.source, argument)
+        bound = sample.literals.get(name)
+        if bound is not None and bound[1] <= argument.start_byte:
+            return bound[0], name
+    return None
+
+
+def _used_elsewhere(sample: FenceReading, call: Any, name: str) -> str:
+    """Why the keys of the object ``name`` holds are not judged as this call's options: it
+    is used otherwise than passed to the product's calls or read by member (spread, passed
+    to another function, reassigned); "" when it is not."""
+    root = call
+    while root.parent is not None:
+        root = root.parent
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "identifier" or node_text(sample.source, node) != name:
+            continue
+        parent = node.parent
+        if parent is None or parent.type == "variable_declarator":
+            continue
+        if parent.type == "member_expression" and parent.child_by_field_name("object") == node:
+            continue
+        caller = parent.parent if parent.type == "arguments" else None
+        if caller is not None and callee(sample, caller) is not None:
+            continue
+        return (f"{' '.join(node_text(sample.source, call).split())[:40]}() through {name} "
+                f"are not judged: the sample uses {name} otherwise too")  # fmt: skip
+    return ""
 
 
 def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:

@@ -21,6 +21,11 @@ class FenceReading(Protocol):
     scoped: list[tuple[str, int, int]]
     # Parameters of callbacks handed to the product: (name, start byte, end byte, the call).
     handed: list[tuple[str, int, int, str]]
+    # Those the product's declared types type: (name, start byte, end byte, the value).
+    typed_parameters: list[tuple[str, int, int, SampleValue]]
+    # A variable the fence binds to an object literal: name -> (the literal, where bound).
+    literals: dict[str, tuple[Any, int]]
+    judged_literals: set[int]  # the literals whose keys were judged (by node id)
     # Names bound to another package's module (local -> specifier), and the modules the
     # sample replaces with the product's mock (``jest.mock("axios")``).
     foreign: dict[str, str]

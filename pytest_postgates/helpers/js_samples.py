@@ -77,6 +77,10 @@ class JsSample:
         self.scoped: list[tuple[str, int, int]] = []
         # Parameters of the callbacks the fence read hands to the product (js_handed).
         self.handed: list[tuple[str, int, int, str]] = []
+        # Those of them the product's declared types type (js_handed): name, scope, value.
+        self.typed_parameters: list[tuple[str, int, int, SampleValue]] = []
+        self.literals: dict[str, tuple[Any, int]] = {}  # js_option_keys: `const o = { }`
+        self.judged_literals: set[int] = set()
         self.foreign: dict[str, str] = {}  # local -> another package's module (js_handed)
         self.mocked: set[str] = set()  # modules the product's mock() replaces (js_handed)
         # Uses of values from a specifier that does not resolve, by why: (line, text, use).
@@ -124,7 +128,8 @@ class JsSample:
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
         self.source = source
         self.first = first_line
-        self.scoped, self.handed = [], []
+        self.scoped, self.handed, self.typed_parameters = [], [], []
+        self.literals, self.judged_literals = {}, set()
         self.lines = self.shown
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
@@ -334,6 +339,9 @@ class JsSample:
             return
         for bound in [name] if name.type == "identifier" else pattern_names(name):
             self.bound.add(node_text(self.source, bound))
+            self.literals.pop(node_text(self.source, bound), None)
+        if name.type == "identifier" and value is not None and unwrap(value).type == "object":
+            self.literals[node_text(self.source, name)] = (unwrap(value), node.end_byte)
         spec = self.require(value) if value is not None else None
         if spec is not None and not self.product(spec):
             for bound in [name] if name.type == "identifier" else pattern_names(name):
@@ -518,6 +526,10 @@ class JsSample:
         node = unwrap(node)
         text = node_text(self.source, node)
         if node.type in ("identifier", "this") or text in self.values:
+            at = node.start_byte
+            around = [p for p in self.typed_parameters if p[0] == text and p[1] <= at < p[2]]
+            if around:  # the innermost callback around the use binds the name
+                return max(around, key=lambda p: p[1])[3]
             held = self.values.get(text)
             if held is None and node.type == "identifier" and not self.is_bound(node, text):
                 held = js_unbound.conventional(self, text)
@@ -555,7 +567,7 @@ class JsSample:
                     return SampleValue(
                         "unknown", name=_UNRESOLVED, origin=f"{spec} does not resolve"
                     )
-                return SampleValue("namespace", module) if module else None
+                return self._required_default(module) if module else None
             if function is None:
                 return None
             function = unwrap(function)
@@ -565,7 +577,7 @@ class JsSample:
                 if not isinstance(member, tuple):
                     return member
                 owner, name = member
-                cls = self.class_of(owner)
+                cls = self.class_of(owner) or self._constant_of(owner)
                 typed = types.method_returns(cls, name) if cls and types else None
                 return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
@@ -577,6 +589,25 @@ class JsSample:
                 typed = types.function_returns(binding.path, binding.local)
             return self.typed(typed, shown, None, "")
         return None
+
+    def _constant_of(self, held: SampleValue) -> Cls | None:
+        """The class an exported constant's declaration gives (``got.extend()``'s got)."""
+        if held.kind != "export":
+            return None
+        found = self.required_class(held) or self.constant_class(held)
+        return found if isinstance(found, tuple) else None
+
+    def _required_default(self, module: str) -> SampleValue:
+        """What ``require()`` of a product module gives: the module, or, where it is
+        ``export default got`` with the CommonJS shim ``module.exports = got`` beside it,
+        that constant (typed by its declaration, as ``import got from`` has it)."""
+        table = self.gate.lookup.table(module)
+        local = table.export_equals if table is not None else None
+        if local and table is not None and table.locals.get(local) == "const":
+            found = self.gate.lookup.find_export(module, "default")
+            if isinstance(found, Binding) and found.kind == "const" and found.local == local:
+                return SampleValue("export", module, "default", found)
+        return SampleValue("namespace", module)
 
     def called(self, function: Any) -> SampleValue | None:
         """What a called name holds: a module called as a function (``require("pkg")()``,

@@ -18,7 +18,7 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
 from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
-from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Expr, Signature
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
@@ -118,16 +118,17 @@ class JsTypes:
         if cls not in self._members:
             entries = self.entries(cls)
             found = self.model.members(cls[0])
-            if entries and all(e.kind == "interface" for e in entries):
+            in_place = not entries and "." in cls[0]  # a field's in-place object type
+            if in_place or (entries and all(e.kind == "interface" for e in entries)):
                 found = self._declared_members(cls, entries)
             self._members[cls] = found
         return self._members[cls]
 
     def _declared_members(self, cls: Cls, entries: list[ClassFacts]) -> tuple[set[str], str | None]:
         names: set[str] = set()
-        shapes = self._shapes(cls[0], entries)
+        shapes = self._class_shapes(cls)
         if shapes is None:
-            where = ", ".join(sorted({e.path for e in entries}))
+            where = ", ".join(sorted({e.path for e in entries} or {cls[1]}))
             return names, f"the declared type {cls[0]} ({where}) cannot be followed to its end"
         if not shapes:
             return names, f"{cls[0]} is not an object type (a function or primitive type)"
@@ -320,6 +321,11 @@ class JsTypes:
             found = self.model.callables.get(f"{entry.qualname}.{method}", [])
             if found:
                 return self._returns(found, cls) or self._overload_returns(entry, method, cls)
+            # A method of an alias's object type (`type Got = { extend(): Got } & ...`),
+            # which the model's facts do not list: its declared signatures say.
+            declared = self._overload_returns(entry, method, cls)
+            if declared is not None:
+                return declared
         return None
 
     def _overload_returns(self, entry: ClassFacts, method: str, receiver: Cls) -> Cls | None:
@@ -339,13 +345,36 @@ class JsTypes:
         return named.pop() if len(named) == 1 else None
 
     def field_type(self, cls: Cls, name: str) -> Cls | None:
-        """The product class a field (inherited ones included) is declared to hold."""
+        """The product class a field (inherited ones included) is declared to hold; for a
+        field declared with an object type written in place (got's ``request: { options:
+        NormalizedOptions }``), that type, named ``Owner.field`` (:meth:`members` reads it)."""
         named = {
-            self.type_named(field.text, field.type.path, cls)
-            for shape in self._shapes(cls[0], self.entries(cls)) or []
+            (f"{cls[0]}.{name}", cls[1])
+            if field.type.expr[0] == "obj"
+            else self.type_named(field.text, field.type.path, cls)
+            for shape in self._class_shapes(cls) or []
             for field in shape.fields.get(name, [])
         }
         return named.pop() if len(named) == 1 else None
+
+    def _class_shapes(self, cls: Cls) -> list[Shape] | None:
+        """The shapes of a class or declared type, or of the in-place object type of a field
+        (``Response.request``) through its owner's."""
+        entries = self.entries(cls)
+        if entries or "." not in cls[0] or self.declared is None:
+            return self._shapes(cls[0], entries)
+        owner, _, field = cls[0].rpartition(".")
+        found = self._class_shapes((owner, cls[1]))
+        if found is None:
+            return None
+        shapes: list[Shape] = []
+        for shape in found:
+            for entry in shape.fields.get(field, []):
+                more = self.declared.shapes(entry.type)
+                if more is None:
+                    return None
+                shapes += more
+        return shapes
 
     # -------------------------------------------------------------- option objects
     def method_keys(
@@ -355,7 +384,13 @@ class JsTypes:
         ``method`` (``constructor`` for ``new``), below the key ``path`` of it. None when
         the declared types have no such method."""
         places = [(entry.path, entry.name) for entry in self.lineage(cls)]
-        return self._keys_at(places, method, position, path)
+        found = self._keys_at(places, method, position, path)
+        if found is not None or method == CALL_SIGNATURE:
+            return found
+        # A field of a callable type called (got's `post: GotFunctions`, from
+        # `Record<HTTPAlias, GotFunctions>`): that type's call signatures.
+        held = self.field_type(cls, method)
+        return self.method_keys(held, CALL_SIGNATURE, position, path) if held else None
 
     def function_keys(
         self, file: str, name: str, position: int, path: tuple[str, ...]
@@ -387,6 +422,47 @@ class JsTypes:
             return declared
         return replace(declared, fields=declared.fields | read.fields, read_by=by)
 
+    def callback_class(
+        self, callee: tuple[Cls | str, str], position: int, path: tuple[str, ...], index: int
+    ) -> Cls | None:
+        """The product class or interface parameter ``index`` of a callback has, the callback
+        written at ``path`` of argument ``position`` of a call of ``callee`` (a class and
+        method, or a file and function): the parameter's declared type, through the
+        argument's declared type (``hooks: { afterResponse: [response => ...] }``)."""
+        owner, method = callee
+        if self.declared is None:
+            return None
+        if isinstance(owner, tuple):
+            places = [(entry.path, entry.name) for entry in self.lineage(owner)]
+        else:
+            places = [(owner, "")] + [(d, "") for d in [declaration_file(owner)] if d]
+        for file, container in places:
+            found = self.declared.signatures(file, container, method)
+            if found is None:
+                continue
+            where, signatures = found
+            named: set[Cls | None] = set()
+            for signature in signatures:
+                typed = _parameter_type(signature, position)
+                if typed == ():
+                    continue
+                if typed is None:
+                    return None
+                assert isinstance(typed, tuple)
+                ref = self.declared.callback_parameter(TypeRef(typed, where), path, index)
+                if ref is None:
+                    return None
+                while ref.expr[0] == "ref" and not ref.expr[2] and ref.lookup(ref.expr[1]):
+                    ref = ref.lookup(ref.expr[1]) or ref
+                if ref.expr[0] != "ref":
+                    return None
+                named.add(self.resolve(ref.expr[1], ref.path))
+            return named.pop() if len(named) == 1 else None
+        held = self.field_type(owner, method) if isinstance(owner, tuple) else None
+        if held is None or method == CALL_SIGNATURE:
+            return None
+        return self.callback_class((held, CALL_SIGNATURE), position, path, index)
+
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:
@@ -407,13 +483,16 @@ class JsTypes:
             if found is None:
                 continue
             where, signatures = found
-            typed = [s.params[position].type for s in signatures if position < len(s.params)]
+            typed = [_parameter_type(s, position) for s in signatures]
+            typed = [t for t in typed if t != ()]
             if not typed or any(t is None for t in typed):
                 return Keys(reason=f"{shown}'s parameter {position + 1} has no declared type")
             shapes: list[Shape] = []
             through: set[str] = set()
             for expr in typed:
                 assert expr is not None
+                if path and len(typed) > 1 and self.declared.shapes(TypeRef(expr, where)) == []:
+                    continue  # an overload that takes no object there (`options?: undefined`)
                 held = self.declared.container(TypeRef(expr, where), path)
                 if held is None:
                     return Keys(reason=f"the type of {shown}'s options cannot be followed")
@@ -426,8 +505,33 @@ class JsTypes:
         return None
 
 
+def _parameter_type(signature: Signature, position: int) -> Expr | tuple[()] | None:
+    """The declared type of the argument at ``position``: its parameter's, or the element
+    type of a rest parameter before it (``...items: Array<Got | ExtendOptions>``); None when
+    not declared (or a rest type not an array); ``()`` when the signature takes no argument
+    there."""
+    for at, parameter in enumerate(signature.params):
+        if parameter.rest and at <= position:
+            typed = parameter.type
+            if typed is not None and typed[0] == "ref" and not typed[2]:
+                # `...items: T` with `T extends Array<...>`: the constraint's elements.
+                typed = dict(signature.bounds).get(typed[1], typed)
+            if typed is None:
+                return None
+            if typed[0] == "array":
+                return typed[1]  # type: ignore[no-any-return]
+            if typed[0] == "ref" and typed[1] in ("Array", "ReadonlyArray") and len(typed[2]) == 1:
+                return typed[2][0]  # type: ignore[no-any-return]
+            return None
+        if at == position:
+            return parameter.type
+    return ()
+
+
 def _keys(shapes: list[Shape], shown: str, through: str) -> Keys:
-    """``through``: the declared field an inline object type is written at (``Config.info``)."""
+    """``through``: the declared field an inline object type is written at (``Config.info``).
+    A function type in a union (``Got | ExtendOptions``) is no object literal's type."""
+    shapes = [s for s in shapes if not s.callable] or shapes
     if not shapes:
         return Keys(reason=f"{shown} takes no object there")
     if any(s.array_of is not None or s.index for s in shapes):
