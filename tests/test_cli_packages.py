@@ -72,3 +72,78 @@ def test_a_package_without_a_command_line_of_its_own_keeps_the_whole_one(
     repo = make_repo(tmp_path / "repo", files)
     outcome = _outcome(repo, "packages/utils", "--output-json", tmp_path)
     assert outcome["outcome"] == "unjudged"
+
+
+# The package's own parser, closed: its table declares `--output` only; `npmPackages` is a
+# key of a value the command hands another library (no option of the parser).
+INFO_WITH_DETAILS = INFO + "const DETAILS = { npmPackages: '*tool*', System: ['OS'] };\n"
+
+
+def test_a_flag_a_closed_parser_does_not_declare_is_a_miss_not_a_text_match(
+    tmp_path: Path,
+) -> None:
+    """The package's parser is read whole: a flag it does not declare, near none of its
+    own, is a miss naming what it takes, never grounded by the flag's name written as a
+    key elsewhere (flag-option-name) nor left to the text (issue 24)."""
+    files = {**FILES, "packages/info/src/index.js": INFO_WITH_DETAILS}
+    repo = make_repo(tmp_path / "repo", files)
+    page = PAGE + "| `--npmPackages` | the packages |\n| `--system` | the system |\n"
+    ctx = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=False)
+    (repo / "packages/info").mkdir(parents=True, exist_ok=True)
+    card = gate.GATE.evaluate(make_post(page, repo / "packages/info", name="README.md"), ctx)
+    for token in ("--npmPackages", "--system"):
+        outcome = token_outcome(card, token)
+        assert (outcome["outcome"], outcome["rule"]) == ("ungrounded", "model-cli-closed"), token
+        assert "`--output`" in str(outcome["reason"]), token
+
+
+def test_help_and_version_are_not_misses_of_a_table_handed_to_an_unnamed_parser(
+    tmp_path: Path,
+) -> None:
+    """A table of options handed to a parser the model does not name may get `--help` and
+    `--version` from it: they are left to the other rules, not a closed parser's misses."""
+    files = {**FILES, "packages/info/src/index.js": INFO_WITH_DETAILS}
+    repo = make_repo(tmp_path / "repo", files)
+    page = PAGE + "| `--help` | help |\n"
+    ctx = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=False)
+    (repo / "packages/info").mkdir(parents=True, exist_ok=True)
+    card = gate.GATE.evaluate(make_post(page, repo / "packages/info", name="README.md"), ctx)
+    assert token_outcome(card, "--help")["outcome"] != "ungrounded"
+
+
+def test_a_flag_a_closed_parser_does_not_declare_is_never_grounded_by_the_text(
+    tmp_path: Path,
+) -> None:
+    """The repository's one parser, read whole: a flag it does not declare is not grounded
+    by its name written as a key (flag-option-name) nor by the flag written in a string
+    (flag-as-written, another program's command); near none of its flags and on no page
+    of a package of its own, it is listed unjudged (issue 24)."""
+    files = {
+        "package.json": '{"name": "tool", "bin": {"tool": "./cli.js"}}',
+        "cli.js": (
+            "const { program } = require('commander');\n"
+            "program.option('--cache-dir <dir>', 'where');\n"
+            "const settings = { purge: true };\n"
+            "const install = ['npm', 'install', '--legacy-peer-deps'];\n"
+            "program.parse();\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    ctx = repo_context(repo, tmp_path / "cache", symbol_unanchored_claims=False)
+    page = "# Use\n\nPass `--purge`, or `--legacy-peer-deps`, or `--cache`.\n"
+    (repo / "docs").mkdir()
+    card = gate.GATE.evaluate(make_post(page, repo / "docs", name="use.md"), ctx)
+    for token in ("--purge", "--legacy-peer-deps"):
+        outcome = token_outcome(card, token)
+        assert (outcome["outcome"], outcome["rule"]) == ("unjudged", "model-cli-closed"), token
+    near = token_outcome(card, "--cache")
+    assert (near["outcome"], near["rule"]) == ("ungrounded", "model-cli")
+    assert "`--cache-dir`" in str(near["reason"])
+    # Listed among flags the parser takes, the page presents it as the product's: a claim,
+    # and a miss (anchor-listed), with the model's reason.
+    listing = "# Flags\n\n- `--cache-dir`: where\n- `--purge`: clear\n- `--help`: help\n"
+    listing += "- `--version`: version\n"
+    card = gate.GATE.evaluate(make_post(listing, repo / "docs", name="flags.md"), ctx)
+    listed = token_outcome(card, "--purge")
+    assert (listed["outcome"], listed["rule"]) == ("ungrounded", "anchor-listed")
+    assert "read whole, declares no --purge" in str(listed["reason"])

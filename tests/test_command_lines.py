@@ -117,11 +117,13 @@ def test_a_flag_on_no_command_line_is_a_claim_only_as_a_near_miss_of_a_real_flag
     ctx = _ctx(repo, tmp_path)
     # On no command line, and no near miss of the product's flags: it names nothing of the
     # product, whether or not the page runs the product (the deleted anchor-flag made it a
-    # claim there; held out it decided no token).
+    # claim there; held out it decided no token; a miss of the whole parser read closed
+    # made 16 findings on the tune half's docs, none a defect). The parser is read whole,
+    # so it is listed, never grounded by the text (issue 24).
     for body in ("```console\n$ tidy clean\n```\n\nPass `--purge-all` too.\n",
                  "A generic bool option is `--purge-all`.\n"):  # fmt: skip
         entry = _outcome(body, "--purge-all", tmp_path, ctx)
-        assert (entry["outcome"], entry["rule"]) == ("unjudged", "not-anchored")
+        assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-cli-closed")
     # A near miss of a real flag is a claim wherever it is written.
     near = _outcome("Pass `--dry-runs`.\n", "--dry-runs", tmp_path, ctx)
     assert (near["outcome"], near["rule"]) == ("ungrounded", "model-cli")
@@ -132,7 +134,7 @@ def test_a_flag_on_no_command_line_is_a_claim_only_as_a_near_miss_of_a_real_flag
         assert "did you mean `--output`?" in near["reason"]
     # A short flag is no typo of another short one.
     entry = _outcome("Pass `--dept`.\n", "--dept", tmp_path, ctx)
-    assert (entry["outcome"], entry["rule"]) == ("unjudged", "not-anchored")
+    assert (entry["outcome"], entry["rule"]) == ("unjudged", "model-cli-closed")
 
 
 def test_page_command_lines_read_prompts_outputs_runners_and_spans(

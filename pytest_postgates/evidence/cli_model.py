@@ -242,6 +242,9 @@ class CliModel:
     """Questions about the product's command line (over the model's facts)."""
 
     facts: ModelFacts
+    # The workspace package whose own command line this is (:func:`package_cli`), "" for
+    # the whole repository's.
+    package: str = ""
 
     @property
     def present(self) -> bool:
@@ -375,6 +378,6 @@ def package_cli(model: Model, folder: str) -> Model:
     view = copy.copy(model)
     view.facts = scoped
     view.commands = dict(commands)
-    view.cli = CliModel(scoped)
+    view.cli = CliModel(scoped, package=folder)
     memo[folder] = view
     return view

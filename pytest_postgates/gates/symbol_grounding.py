@@ -304,7 +304,13 @@ def judge(
     )
     if named is not None:  # a name of what the product builds on (dependency_rules)
         return verdict(named.outcome, rule=named.rule, reason=named.reason)
-    if decided is not None and decided.rule != "model-near-miss":
+    # A flag the product's parser, read whole, does not declare (near none of its flags,
+    # on no page of a package of its own) is never grounded by the text, and a claim only
+    # where the page presents it as the product's (the anchors below).
+    listed = decided is not None and decided.rule == "model-cli-closed"
+    listed = listed and decided is not None and decided.outcome == "unjudged"
+    weak = decided is not None and decided.rule in ("model-near-miss", "model-cli-closed")
+    if decided is not None and not weak:
         # Rooted in the product: the product's code decides, whatever the sentence says.
         return verdict(decided.outcome, rule=decided.rule, reason=decided.reason)
     # A near miss is a weak anchor: a sentence that gives the name to another party, or
@@ -326,7 +332,7 @@ def judge(
             rule=codebase[1],
             reason=f"names code in {codebase[0].name}, which is not available to this run",
         )
-    if decided is not None:
+    if decided is not None and not listed:
         return verdict("ungrounded", rule=decided.rule, reason=decided.reason)
     if prose_only and "prose-only" not in rules_off:
         return verdict(
@@ -349,6 +355,8 @@ def judge(
     )
     if anchored is None and unanchored_claims:
         anchored = "unanchored-claims"  # the seeds' way: every token is a claim
+    if anchored is None and listed and decided is not None:
+        return verdict("unjudged", rule=decided.rule, reason=decided.reason)
     if anchored is None:
         # Nothing ties the token to the product: not rooted in it, no near miss of its
         # names, not presented as its by the sentence. A third party's name, an example

@@ -309,7 +309,7 @@ def _judge_on_lines(option: str, ours: Sequence[CommandLine], model: ApiModel) -
         # first word: `--postgates-al`); the host's (`--snapshot-update`) stays theirs.
         miss = judge_flag(option, model)
         ours_first = {flag.split("-", 1)[0] for flag in model.facts.flags}
-        if miss is not None and key.split("-", 1)[0] in ours_first:
+        if miss is not None and miss.outcome == "ungrounded" and key.split("-", 1)[0] in ours_first:
             return miss  # model-cli: a near miss of the product's own flag
         return ModelDecision(
             "unjudged",
