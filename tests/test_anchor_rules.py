@@ -235,6 +235,32 @@ def test_a_flag_near_an_option_the_product_declares_is_a_claim(
         assert _decided(_outcome(body, token, tmp_path, off)) == ("unjudged", "not-anchored")
 
 
+def test_a_flag_a_parser_read_whole_lacks_is_not_claimed_by_an_option_near_it(
+    tmp_path: Path,
+) -> None:
+    """The option-near anchor stands in for a parser the model does not read. Where the
+    product's parser is read whole and lacks the flag, a flag near one of the option table's
+    keys is another program's (pytest's `--showlocals` in a test script) or no flag at
+    all: listed with the parser's reason, never claimed by the table."""
+    cli = (
+        "import argparse\n\ndef main() -> None:\n"
+        '    parser = argparse.ArgumentParser(prog="prim")\n'
+        '    parser.add_argument("--output")\n    parser.parse_args()\n'
+    )
+    files = {
+        "pyproject.toml": '[project]\nname = "prim"\nversion = "1.0"\n'
+        '[project.scripts]\nprim = "prim.cli:main"\n',
+        "prim/__init__.py": "",
+        "prim/cli.py": cli,
+        "prim/options.py": "OPTIONS = {'cacheStrategy': 1, 'ignorePath': 2}\n"
+        "def configure(cacheStrategy: str = '', ignorePath: str = '') -> None: ...\n",
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    ctx = _anchored(repo, tmp_path)
+    entry = _outcome("Tests run with `--cache-strotegy` on.\n", "--cache-strotegy", tmp_path, ctx)
+    assert _decided(entry) == ("unjudged", "model-cli-closed")
+
+
 @pytest.mark.parametrize(
     ("body", "decided"),
     [

@@ -84,7 +84,12 @@ from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.name_spelling import words
 from pytest_postgates.evidence.near_miss import resemblance
 from pytest_postgates.evidence.repomap import LANGUAGES
-from pytest_postgates.helpers.model_grounding import chain_parts, long_flag, signature_name
+from pytest_postgates.helpers.model_grounding import (
+    chain_parts,
+    judge_flag,
+    long_flag,
+    signature_name,
+)
 from pytest_postgates.helpers.outcome_rules import Repos
 from pytest_postgates.helpers.typed_keys import TypedKeys, closed_product_key
 from pytest_postgates.post import Post
@@ -279,7 +284,10 @@ def anchor(
             and _enumerated_with_product_names(text, sentence, model)
         ),
         "anchor-option-near": lambda: (
-            kind == "flag" and model is not None and _near_an_option(text, model, rules_off)
+            kind == "flag"
+            and model is not None
+            and not _parser_read_whole(text, model)
+            and _near_an_option(text, model, rules_off)
         ),
         "anchor-named": lambda: _named_for_product(_bare(text), _names(repos)),
         "anchor-listed": lambda: (
@@ -446,6 +454,15 @@ def _enumerated_with_product_names(text: str, sentence: str, model: ApiModel) ->
         if real >= 2 and 2 * real > len(siblings):
             return True
     return False
+
+
+def _parser_read_whole(text: str, model: ApiModel) -> bool:
+    """Whether the product's parser, read whole, already said the flag is none of its own
+    (model-cli-closed): the option table this anchor stands in for is then read as a
+    command line, and a flag near one of its keys is another program's (pytest's
+    `--showlocals` in a test script) or no flag at all (an id prefix `--content-tab-`)."""
+    decided = judge_flag(text, model)
+    return decided is not None and decided.rule == "model-cli-closed"
 
 
 def _near_an_option(text: str, model: ApiModel, off: frozenset[str]) -> bool:
