@@ -304,11 +304,10 @@ def judge(
     )
     if named is not None:  # a name of what the product builds on (dependency_rules)
         return verdict(named.outcome, rule=named.rule, reason=named.reason)
-    # A flag the product's parser, read whole, does not declare (near none of its flags,
-    # on no page of a package of its own) is never grounded by the text, and a claim only
-    # where the page presents it as the product's (the anchors below).
-    listed = decided is not None and decided.rule == "model-cli-closed"
-    listed = listed and decided is not None and decided.outcome == "unjudged"
+    # A flag the product's parser, read whole, lacks (near none of its flags, on no page of
+    # a package of its own): never grounded by the text, a claim only if an anchor says so.
+    closed = ("model-cli-closed", "unjudged")
+    listed = decided is not None and (decided.rule, decided.outcome) == closed
     weak = decided is not None and decided.rule in ("model-near-miss", "model-cli-closed")
     if decided is not None and not weak:
         # Rooted in the product: the product's code decides, whatever the sentence says.
@@ -538,8 +537,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for t in tokens
         if invisible_characters(t.text)
     ]
-    # One finding per line the token is written on: each place is one a reader must fix,
-    # and each can be suppressed on its own line.
+    # One finding per line the token is written on: each a place to fix, each suppressible.
     findings += [
         Finding(
             line,
