@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     run.notes.append(
         f"Targets (issue 24): precision >= {PRECISION_TARGET}% on the held-out docs, "
         f"natural-drift recall >= {RECALL_TARGET}%. The third-party ceiling is an upper "
-        "bound (every other party's name counted as refutable by a model)."
+        "bound (every other party's name counted as refutable by a model)"
     )
     if args.results:
         run.write(args.results)

@@ -113,6 +113,13 @@ BENCHES = (
         flag="--results",
     ),
     Bench(
+        "precision_ceiling",
+        "Gate 2 precision ceiling",
+        ("gates/02-symbol-grounding.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "measure_readability",
         "Gate 6 readability",
         ("gates/06-readability-links.md",),
