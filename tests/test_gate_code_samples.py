@@ -425,9 +425,7 @@ def test_a_script_whose_module_lives_in_a_workspace_member_is_read(tmp_path: Pat
     repo = make_repo(
         tmp_path / "repo",
         {
-            "pyproject.toml": (
-                '[project]\nname = "kit"\n[project.scripts]\nkit = "kitcli:main"\n'
-            ),
+            "pyproject.toml": ('[project]\nname = "kit"\n[project.scripts]\nkit = "kitcli:main"\n'),
             "packages/kitlib/src/kitlib/__init__.py": "def load(path): ...\n",
             "packages/kitcli/src/kitcli/__init__.py": "from kitcli._cli import main\n",
             "packages/kitcli/src/kitcli/_cli.py": (
