@@ -141,6 +141,16 @@ TUNE_PROJECTS = (
     Project("jestjs/jest", "docs", "typescript"),
     Project("google/zx", "docs", "typescript"),
 )
+# Gate 15's tune half only (session 26): tune-half projects drawn at random (criterion and
+# draw in bench/labels/gate15_docs_tune.jsonl); gate 2's tune half is TUNE_PROJECTS alone.
+GATE15_TUNE_EXTRA = (
+    Project("koxudaxi/datamodel-code-generator", "docs", "python"),
+    Project("hynek/structlog", "docs", "python"),
+    Project("sindresorhus/got", "documentation", "typescript"),
+    Project("encode/starlette", "docs", "python"),
+    Project("lerna/lerna", "website", "typescript"),
+    Project("mkdocstrings/griffe", "docs", "python"),
+)
 # --half: the projects and the label file (its pins and labels) of each half.
 HALVES = {
     "report": (PROJECTS, LABELS),
@@ -625,6 +635,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     projects, half_labels = HALVES[args.half]
     if args.gate == 15:
         half_labels = GATE15_LABELS if args.half == "report" else GATE15_TUNE_LABELS
+        projects = projects if args.half == "report" else (*projects, *GATE15_TUNE_EXTRA)
     args.labels = args.labels or half_labels
     chosen = [p for p in projects if not args.project or p.name in args.project]
     if args.project and len(chosen) != len(set(args.project)):

@@ -231,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     for half in halves:
         projects, labels = bench.HALVES[half]
         pins, _labels = bench.load_labels(labels)
+        if half == "tune":  # gate 15's wider tune half (its pins in its own label file)
+            projects = (*projects, *bench.GATE15_TUNE_EXTRA)
+            pins.update(bench.load_labels(bench.GATE15_TUNE_LABELS)[0])
         for project in projects:
             if args.project and project.name not in args.project:
                 continue

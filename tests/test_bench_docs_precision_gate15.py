@@ -60,7 +60,8 @@ def test_the_committed_gate15_labels_pin_every_report_project() -> None:
 
 def test_the_committed_gate15_tune_labels_pin_every_tune_project() -> None:
     pins, labels = docs.load_labels(docs.GATE15_TUNE_LABELS)
-    assert set(pins) == {project.name for project in docs.TUNE_PROJECTS}
+    tune = (*docs.TUNE_PROJECTS, *docs.GATE15_TUNE_EXTRA)
+    assert set(pins) == {project.name for project in tune}
     assert labels and all(label["label"] in docs.LABEL_VALUES for label in labels)
 
 
@@ -128,3 +129,13 @@ def test_both_halves_label_gate_15_by_the_same_rules_with_an_old_way_clause() ->
         assert all(
             item["label"] == "false" for item in labels if item.get("class") == "old-way-sample"
         )
+
+
+def test_gate15s_wider_tune_half_holds_tune_projects_only() -> None:
+    """The projects gate 15's tune half adds are tune-half projects of the natural-drift
+    split, and neither gate 2's tune half nor the held-out half lists them."""
+    from bench.natural_drift import SPLIT
+
+    extra = {project.name for project in docs.GATE15_TUNE_EXTRA}
+    assert extra and all(SPLIT[name] == "tune" for name in extra)
+    assert not extra & {p.name for p in (*docs.TUNE_PROJECTS, *docs.PROJECTS)}

@@ -281,6 +281,34 @@ def test_commander_commands_and_flags(tmp_path: Path, commander_repo: Path) -> N
     assert _names(card) == [("named_export", "walk")]
 
 
+def test_a_yargs_command_named_at_run_time_leaves_the_commands_open(tmp_path: Path) -> None:
+    """A CommandModule whose ``command`` is computed (lerna's removed commands, registered in
+    a loop) is a command the gate cannot name: the command table is open there, so a word
+    no written command has is unjudged with the place, never called missing."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "tool", "bin": "./cli.js"}),
+            "cli.js": (
+                'const yargs = require("yargs");\n'
+                "const cli = yargs(process.argv.slice(2));\n"
+                'cli.command({ command: "run", describe: "run it", handler() {} });\n'
+                '["add", "link"].forEach((name) => {\n'
+                "  cli.command({\n"
+                '    command: name === "add" ? "add <pkg>" : name,\n'
+                '    describe: "removed",\n'
+                "    handler() {},\n"
+                "  });\n"
+                "});\n"
+            ),
+        },
+    )
+    card = _check(_sh("tool run\ntool add foo\ntool link"), tmp_path, repo)
+    assert _names(card) == []
+    reasons = " ".join(u["reason"] for u in card.detail["unjudged"])
+    assert "the CLI adds commands at run time (cli.js:5" in reasons, reasons
+
+
 def test_in_a_prompted_fence_only_the_prompted_lines_are_commands(
     tmp_path: Path, commander_repo: Path
 ) -> None:
@@ -388,6 +416,32 @@ def test_typer_commands_and_options(tmp_path: Path) -> None:
     assert _names(card) == [("cli_flag", "--prot"), ("cli_command", "deploy")]
     assert card.detail["cli"]["frameworks"] == ["typer"]
     assert card.detail["cli"]["read"] == ["tyke/app.py"]
+
+
+def test_a_script_whose_module_lives_in_a_workspace_member_is_read(tmp_path: Path) -> None:
+    """A console script naming a module that only a workspace member's src layout holds
+    (``packages/kitcli/src/kitcli``): its parser is read, as under the root or ``src/``;
+    before, every flag was unjudged ("the script's module ... is not a tracked file")."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": ('[project]\nname = "kit"\n[project.scripts]\nkit = "kitcli:main"\n'),
+            "packages/kitlib/src/kitlib/__init__.py": "def load(path): ...\n",
+            "packages/kitcli/src/kitcli/__init__.py": "from kitcli._cli import main\n",
+            "packages/kitcli/src/kitcli/_cli.py": (
+                "import argparse\n\n"
+                "def main():\n"
+                "    parser = argparse.ArgumentParser()\n"
+                "    parser.add_argument('--output')\n"
+                "    parser.parse_args()\n"
+            ),
+            # A test's copy of the module is never taken for the script's.
+            "tests/fixtures/kitcli/__init__.py": "",
+        },
+    )
+    card = _check(_sh("kit --output out.json\nkit --outptu x"), tmp_path, repo)
+    assert _names(card) == [("cli_flag", "--outptu")]
+    assert card.detail["cli"]["read"] == ["packages/kitcli/src/kitcli/_cli.py"]
 
 
 def test_typer_options_declared_in_annotated(tmp_path: Path) -> None:

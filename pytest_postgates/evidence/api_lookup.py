@@ -16,7 +16,6 @@ class, an unreadable framework), so the gate can list it as unjudged instead of 
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Mapping
@@ -26,6 +25,14 @@ from typing import Any
 from pytest_postgates.evidence import build_entries, resolution
 from pytest_postgates.evidence.code_tables import CodeTables
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
+from pytest_postgates.evidence.model_facts import is_product_code
+from pytest_postgates.evidence.model_python import module_names
+from pytest_postgates.evidence.tsconfig_paths import (
+    Alias,
+    alias_targets,
+    aliases_for,
+    read_tsconfig,
+)
 from pytest_postgates.evidence.workspaces import PackageSite
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -270,10 +277,29 @@ class ApiLookup:
         return self.relative(path, spec) if spec.startswith(".") else self.package_source(spec)
 
     # -------------------------------------------------------------- module exports
+    def _aliases(self, path: str) -> tuple[Alias, ...]:
+        folder = posixpath.dirname(path)
+        key = ("tsconfig paths", folder)
+        if key not in self.shared:
+            self.shared[key] = aliases_for(folder, self.files.read_text)
+        found: tuple[Alias, ...] = self.shared[key]
+        return found
+
+    def aliased(self, path: str, spec: str) -> str | None:
+        """The source file a bare specifier in ``path`` names through the tsconfig
+        ``paths`` aliases it is compiled with (:mod:`.tsconfig_paths`), or None."""
+        for target in alias_targets(spec, self._aliases(path)):
+            found = self._source_at(target)
+            if found is not None:
+                return found
+        return None
+
     def relative(self, path: str, spec: str) -> str | None:
         """The source file a relative specifier in ``path`` names (TypeScript style:
         ``./x.js`` may be ``./x.ts``)."""
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
+        return self._source_at(posixpath.normpath(posixpath.join(posixpath.dirname(path), spec)))
+
+    def _source_at(self, base: str) -> str | None:
         stem = next((base[: -len(e)] for e in BUILD_EXTENSIONS if base.endswith(e)), base)
         for candidate in (
             base,
@@ -537,6 +563,12 @@ class ApiLookup:
                 target = self.relative(path, spec)
                 if target is not None:
                     todo.append(target)
+            # A monorepo's own libraries imported by a tsconfig alias (`@lerna/core`).
+            if self._aliases(path):
+                for spec in self.tables.bare_imports_of(path):
+                    target = self.aliased(path, spec)
+                    if target is not None:
+                        todo.append(target)
         frameworks: list[str] = []
         commands: dict[str, list[str]] = {}
         options: set[str] = set()
@@ -579,13 +611,23 @@ class ApiLookup:
 
     # -------------------------------------------------------------- Python
     def python_module(self, dotted: str) -> str | None:
+        """The file of the Python module ``dotted``: under the repository's root or
+        ``src/``, else where the package layout puts it (a workspace member's
+        ``packages/cli/src/cli/__init__.py``), the product's code before tests' copies."""
         parts = dotted.split(".")
         for root in ("", "src/"):
             base = root + "/".join(parts)
             for candidate in (base + ".py", base + "/__init__.py", base + ".pyi"):
                 if candidate in self.tables.files:
                     return candidate
-        return None
+        if "python_modules" not in self.shared:
+            by_module: dict[str, list[str]] = {}
+            for path, module in module_names(self.tables.files).items():
+                by_module.setdefault(module, []).append(path)
+            self.shared["python_modules"] = by_module
+        found: list[str] = self.shared["python_modules"].get(dotted, [])
+        ranked = sorted(found, key=lambda p: (not is_product_code(p), p.count("/"), p))
+        return ranked[0] if ranked else None
 
 
 @dataclass
@@ -631,28 +673,15 @@ def _prefix(value: Any) -> str | None:
     return "" if cleaned == "." else cleaned.rstrip("/") + "/"
 
 
-def _tsconfig(text: str) -> dict[str, Any]:
-    """A tsconfig (JSON with comments and trailing commas), {} when it cannot be read."""
-    cleaned = re.sub(
-        r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', lambda m: m.group(1) or "", text, flags=re.S
-    )
-    cleaned = re.sub(r",(\s*[}\]])", r"\1", cleaned)
-    try:
-        data = json.loads(cleaned)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _tsconfig_options(text: str) -> dict[str, Any]:
     """compilerOptions of a tsconfig."""
-    options = _tsconfig(text).get("compilerOptions")
+    options = read_tsconfig(text).get("compilerOptions")
     return options if isinstance(options, dict) else {}
 
 
 def _tsconfig_include(text: str) -> list[str]:
     """The folders a tsconfig's ``include`` names (as prefixes; a glob or a file is none)."""
-    written = _tsconfig(text).get("include")
+    written = read_tsconfig(text).get("include")
     items = written if isinstance(written, list) else []
     folders = [_prefix(i) for i in items if isinstance(i, str) and not re.search(r"[*?]|\.\w+$", i)]
     return [f for f in folders if f]

@@ -68,7 +68,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 28
+MODEL_VERSION = 29
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -160,6 +160,8 @@ class ApiModel:
         self._patterns = [d for d in facts.decls if d.kind == "pattern"]
         self._lock = threading.Lock()
         self._calls: CallGraph | None = None
+        # (file, local name) of each name a file imports from outside the product.
+        self._outside_bindings = {(s.path, s.local) for s in facts.import_sites if s.external}
 
     @property
     def call_graph(self) -> CallGraph:
@@ -181,6 +183,13 @@ class ApiModel:
     def imported(self, name: str) -> list[ImportSite]:
         """Where the product's code imports ``name`` from outside the product."""
         return self.facts.imports.get(name, [])
+
+    def base_outside(self, base: str, path: str) -> bool:
+        """Whether a base class as written in the file ``path`` is another party's: its
+        first name is imported there from outside the product (``from pydantic import
+        BaseModel``, ``ESTree.Program``), whatever product class shares the name."""
+        head = re.split(r"[.\[<]", base.strip(), maxsplit=1)[0]
+        return (path, head) in self._outside_bindings
 
     def instance_class(self, name: str) -> str | None:
         """The product class a variable named ``name`` conventionally holds (``client`` ->
@@ -390,11 +399,12 @@ class ApiModel:
                     names.update(SUBSCRIPTED_BASE_MEMBERS)
                 bare = re.sub(r"[\[<].*", "", base, flags=re.S).strip()
                 simple = bare.rsplit(".", 1)[-1]
-                qualifier = bare.split(".", 1)[0] if "." in bare else ""
-                if qualifier and any(s.path == entry.path for s in self.imported(qualifier)):
-                    # `extends ESTree.Program`: the other package's, not the product's Program
+                # `extends ESTree.Program`, `(BaseModel)` imported from pydantic: the other
+                # package's, not the product's class of that name.
+                outside = self.base_outside(bare, entry.path)
+                if outside and not (simple in PY_BASES and python) and simple not in JS_BASES:
                     problems.append(f"{class_name} extends {base}, outside the product's code")
-                elif simple in self.classes:
+                elif simple in self.classes and not outside:
                     self._collect_members(simple, names, problems, seen)
                 elif simple in PY_BASES and python:
                     names.update(PY_BASES[simple])

@@ -18,6 +18,7 @@ from typing import Any
 
 from pytest_postgates.evidence.file_table import (
     LONG_FLAG,
+    OPEN_COMMANDS,
     FileTable,
     captured,
     field_of,
@@ -243,10 +244,13 @@ class JsCliReader:
         names = self.command_names(command)
         for name in names:
             self.add_command(name, inside, node)
+        if not names:
+            # `command: name === "add" ? "add <pkg>" : name`: a command named at run time.
+            self.table.commands.append([OPEN_COMMANDS, inside, node.start_point[0] + 1])
         builder = pairs.get("builder")
         if builder is not None and builder.type == "object":
             self.option_table(builder)
-        return bool(names)
+        return True
 
     def option_table(self, node: Any) -> None:
         """``{ name: { type, alias, describe }, ... }``: option names and long aliases."""

@@ -83,6 +83,7 @@ _BUNDLE = re.compile(r"(?:^|/)(?:[^/]*-dist|dist|build|vendor|node_modules)/|\.m
 # A relative specifier in quotes, and what must stand before it for it to be imported
 # (``from "./x"``, ``import "./x"``, ``import("./x")``, ``require("./x")``).
 _RELATIVE_STRING = re.compile(r"""(["'`])(\.[^"'`\n]*)\1""")
+_BARE_STRING = re.compile(r"""(["'`])([@\w][^"'`\s]*)\1""")
 _IMPORT_BEFORE = re.compile(r"(?:\bfrom|\bimport|\brequire)\s*\(?\s*$")
 
 
@@ -157,7 +158,7 @@ class LazyFiles(Mapping[str, FileTable]):
         return rows
 
 
-def scan_imports(text: str) -> list[str]:
+def scan_imports(text: str, pattern: re.Pattern[str] = _RELATIVE_STRING) -> list[str]:
     """The relative specifiers a JavaScript/TypeScript file imports, static or dynamic
     (``import ... from``, ``export ... from``, ``import "./x"``, ``import("./x")``,
     ``require("./x")``, anywhere but on comment lines), in source order.
@@ -168,7 +169,7 @@ def scan_imports(text: str) -> list[str]:
     functions (a CLI's lazily loaded command modules belong to it).
     """
     found: list[str] = []
-    for match in _RELATIVE_STRING.finditer(text):
+    for match in pattern.finditer(text):
         start = match.start()
         if not _IMPORT_BEFORE.search(text, max(0, start - 40), start):
             continue
@@ -200,6 +201,14 @@ class CodeTables:
             text = None if text is None or source_language(path, text) == "python" else text
             found = self._imports[path] = scan_imports(text) if text is not None else []
         return found
+
+    def bare_imports_of(self, path: str) -> list[str]:
+        """The bare specifiers (``@scope/lib``, ``yargs``) ``path`` imports, scanned as
+        :meth:`imports_of` scans the relative ones: what a tsconfig alias may name."""
+        text = self.text(path) if self.text is not None else None
+        if text is None or source_language(path, text) in (None, "python"):
+            return []
+        return scan_imports(text, _BARE_STRING)
 
     def may_define_cli(self, path: str) -> bool:
         """False when ``path`` cannot import a CLI framework (the name is not in its

@@ -74,8 +74,13 @@ SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
 JS_BASES: dict[str, frozenset[str]] = {
     "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
     # A function type's (`type Factory = (config) => Provider`): what every function has.
-    "Function": frozenset({"apply", "bind", "call", "length", "name", "toString"}),
-    "Object": frozenset({"constructor", "toString", "valueOf", "hasOwnProperty"}),
+    "Function": frozenset(
+        {"apply", "arguments", "bind", "call", "caller", "length", "name", "prototype", "toString"}
+    ),
+    "Object": frozenset(
+        "constructor hasOwnProperty isPrototypeOf propertyIsEnumerable toLocaleString toString"
+        " valueOf".split()
+    ),
     "EventEmitter": frozenset(
         {
             "on",

@@ -18,7 +18,7 @@ from pytest_postgates.evidence import calls_js
 from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.cli_factories import Factory, factories, resolve
 from pytest_postgates.evidence.cli_model import derive_js_flags, js_run_time_commands
-from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
@@ -269,6 +269,11 @@ def _add_table(facts: ModelFacts, path: str, table: FileTable) -> None:
                 facts.decls.append(Decl(key, "key", f"{path}:{name}", path, 0))
     _add_options(facts, path, table)
     for name, _nested, line in table.commands:
+        if name == OPEN_COMMANDS:  # a command named at run time: the table is open there
+            where = f"{path}:{line}"
+            if where not in facts.open_commands:
+                facts.open_commands.append(where)
+            continue
         command = str(name).split(" ")[0]
         facts.commands.setdefault(command, path)
         facts.decls.append(Decl(command, "command", path, path, int(line)))

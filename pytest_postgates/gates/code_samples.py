@@ -543,7 +543,10 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
         path = lookup.python_module(module)
         if path is None:
             return Unknown(f"the script's module {module} is not a tracked file")
-        top = path.split("/")[0] if not path.startswith("src/") else "/".join(path.split("/")[:2])
+        # The package's folder: the path up to the module's first part (`src/pkg`,
+        # `packages/cli/src/cli`).
+        at = re.search(rf"(?:^|/)({re.escape(module.replace('.', '/'))})(?:/|\.py)", path)
+        top = path[: at.start(1)] + module.split(".")[0] if at else path.split("/")[0]
         table = lookup.cli(path)
         # A Python CLI's parts are the package's modules that import the framework.
         extra = []
@@ -567,7 +570,10 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
             for name, own in more.per_command.items():
                 table.per_command.setdefault(name, set()).update(own)
         return table
-    source = lookup.source_for(target)
+    # A workspace package's bin is mapped to its source by that package's own layout.
+    folders = sorted((s.folder for s in lookup.sites.values() if s.folder), key=len)
+    folder = next((f for f in reversed(folders) if target.startswith(f + "/")), "")
+    source = lookup.source_for(target[len(folder) + 1 :] if folder else target, folder)
     if source.path is None:
         return Unknown(f"the bin {target} has no source file ({source.missing}); set source_map")
     return lookup.cli(source.path)

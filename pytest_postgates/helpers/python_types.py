@@ -103,6 +103,7 @@ class PythonTypes:
     _members: dict[str, tuple[set[str], str | None]] = field(default_factory=dict)
     # Every segment of a product module's dotted name (``starlette``, ``responses``).
     module_words: frozenset[str] = frozenset()
+    _modules: dict[str, str] = field(default_factory=dict)  # file -> its dotted module
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -115,6 +116,7 @@ class PythonTypes:
             parts = module.split(".")
             for depth in range(1, len(parts)):
                 types.paths.setdefault(".".join(parts[:depth]), "")
+        types._modules = {path: module for module, path in types.paths.items() if path}
         types.tops = frozenset(_packages(types.paths))
         types.module_words = frozenset(w for m in model.modules for w in m.split("."))
         return types
@@ -270,22 +272,41 @@ class PythonTypes:
     ) -> Iterator[list[ClassFacts] | str]:
         """``first``, then its bases, depth first (about the method resolution order): the
         product classes of each base name (the model knows classes by name), or a base
-        outside the product as it is written."""
+        outside the product as it is written (one its file imports from another package,
+        whatever product class shares its name)."""
         seen = seen if seen is not None else {entry.name for entry in first}
         yield first
-        stack = [base for entry in first for base in entry.bases]
+        stack = [(base, entry.path) for entry in first for base in entry.bases]
         while stack:
-            written = stack.pop(0)
+            written, path = stack.pop(0)
             current = _simple(written)
             if not current or current in seen:
                 continue
             seen.add(current)
-            entries = self.entries(current)
+            entries = self._base_entries(written, current, path)
             if not entries:
                 yield written
                 continue
             yield entries
-            stack[0:0] = [base for entry in entries for base in entry.bases]
+            stack[0:0] = [(base, entry.path) for entry in entries for base in entry.bases]
+
+    def _base_entries(self, written: str, name: str, path: str) -> list[ClassFacts]:
+        """The product classes a base written in the file ``path`` is: none when the file
+        imports it from another package; where several product classes share its name, the
+        one the file imports or declares (else all of them)."""
+        if self.model.base_outside(written, path):
+            return []
+        module = self._modules.get(path, "")
+        imported = self.model.facts.module_imports.get(module, {}).get(written.split(".")[0])
+        if imported and "." not in written:  # `from x.y import Base [as Alias]`
+            source, _, bound = imported.partition(":")
+            chosen = [e for e in self.entries(bound) if e.qualname == f"{source}.{bound}"]
+            if chosen:
+                return chosen
+        entries = self.entries(name)
+        if len(entries) < 2:
+            return entries
+        return [e for e in entries if e.path == path] or entries
 
     def _lineage(self, class_name: str) -> Iterator[ClassFacts | str]:
         for generation in self._generations(self.entries(class_name)):
