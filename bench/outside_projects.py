@@ -22,6 +22,9 @@ project at least 80% of failing hard items are real problems".
   gated folder and the site files written from it, a private ``XDG_CACHE_HOME`` and
   scorecards folder, SARIF written for the findings. The project's own Python (docs
   examples, conftest files) is not collected: it is the project's test code, not ours.
+  Gate 2 models the dependencies a user's checkout has installed, as docs_precision's runs
+  do: those bench/install_dependencies.py installed under ``$POSTGATES_BENCH_DEPENDENCIES``
+  (typer's and vitest's); without that variable none, never the bench's own environment.
 - Printed per project and gate: pages gated (a verdict other than SKIP), failing, advisory
   failing, errors, skipped (short-circuit), and pages whose card lists house-style advice
   (a threshold of the seeds' blog the project has not adopted: helpers/house_style.py).
@@ -289,6 +292,8 @@ def run_gates(project: Project, mirror: Path, commit: str, scratch: Path) -> Pro
         "-q", "--tb=no", "--no-header",
     ]  # fmt: skip
     env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "xdg-cache"), "PYTEST_ADDOPTS": ""}
+    # Gate 2 models the dependencies a user's checkout has installed: docs_precision's.
+    env[docs_precision.DEPENDENCY_PATH_ENV] = docs_precision.dependency_path(project.name)
     done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):
         sys.exit(

@@ -213,6 +213,30 @@ def test_the_ceiling_drops_gate_2s_refutable_false_items_then_the_other_gates(
     assert "gate 4 example 1" in printed
 
 
+def test_gate_2_reads_the_installed_dependencies_docs_precision_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As bench/docs_precision.py: with $POSTGATES_BENCH_DEPENDENCIES set, gate 2 models the
+    project's dependencies bench/install_dependencies.py installed there (a user's checkout
+    has them installed); without it none, never the bench's own environment."""
+    seen: list[str] = []
+
+    def fake_run(command: list[str], **kwargs: Any) -> Any:
+        seen.append(kwargs["env"][outside.docs_precision.DEPENDENCY_PATH_ENV])
+        return outside.subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(outside, "prepare_site", lambda *args: tmp_path)
+    monkeypatch.setattr(outside.subprocess, "run", fake_run)
+    project = outside.PROJECTS[1]
+    monkeypatch.setenv("POSTGATES_BENCH_DEPENDENCIES", str(tmp_path / "deps"))
+    outside.run_gates(project, tmp_path, "c" * 40, tmp_path)
+    monkeypatch.delenv("POSTGATES_BENCH_DEPENDENCIES")
+    monkeypatch.setenv(outside.docs_precision.DEPENDENCY_PATH_ENV, "/somewhere/else")
+    outside.run_gates(project, tmp_path, "c" * 40, tmp_path)
+    folder = tmp_path / "deps" / project.name.replace("/", "+")
+    assert seen == [os.pathsep.join([str(folder / "python"), str(folder / "js")]), ""]
+
+
 def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A mirror of a two-post blog with one broken post: the run finds its failing hard
     item, draws it, and matches its label."""
