@@ -627,7 +627,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
     settings = {"seed": args.seed, "sample": args.sample, "labels": args.labels.name,
-                "excluded_gates": sorted(args.exclude_gate), "ceiling": args.ceiling}  # fmt: skip
+                "excluded_gates": sorted(args.exclude_gate), "ceiling": args.ceiling,
+                "dependencies": "installed" if os.environ.get(
+                    docs_precision.BENCH_DEPENDENCIES_ENV) else "none"}  # fmt: skip
     record = Run("outside_projects", settings) if args.results else None
     mirrors = Path(os.environ.get(docs_precision.MIRRORS_ENV, docs_precision.DEFAULT_MIRRORS))
     chosen = [p for p in PROJECTS if not args.project or p.name in args.project]

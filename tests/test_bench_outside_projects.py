@@ -266,6 +266,7 @@ def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.M
         encoding="utf-8",
     )
     monkeypatch.setenv("POSTGATES_MIRRORS", str(tmp_path / "mirrors"))
+    monkeypatch.delenv("POSTGATES_BENCH_DEPENDENCIES", raising=False)
     out, results = tmp_path / "out.json", tmp_path / "results.json"
     code = outside.main(
         ["--project", "karpathy/karpathy.github.io", "--labels", str(labels), "--json", str(out),
@@ -276,6 +277,7 @@ def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.M
     assert written["ceiling"][0]["real"] == 1 and written["ceiling"][0]["share_now"] == 1
     record = json.loads(results.read_text(encoding="utf-8"))
     assert record["bench"] == "outside_projects" and len(record["tables"]) == 2
+    assert record["settings"]["dependencies"] == "none"
     kinds = [{c["kind"] for c in table["columns"]} for table in record["tables"]]
     assert all({"figure", "control"} <= k for k in kinds)
     data = written["projects"][0]
