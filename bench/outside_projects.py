@@ -22,6 +22,9 @@ project at least 80% of failing hard items are real problems".
   gated folder and the site files written from it, a private ``XDG_CACHE_HOME`` and
   scorecards folder, SARIF written for the findings. The project's own Python (docs
   examples, conftest files) is not collected: it is the project's test code, not ours.
+  Gate 2 models the dependencies a user's checkout has installed, as docs_precision's runs
+  do: those bench/install_dependencies.py installed under ``$POSTGATES_BENCH_DEPENDENCIES``
+  (typer's and vitest's); without that variable none, never the bench's own environment.
 - Printed per project and gate: pages gated (a verdict other than SKIP), failing, advisory
   failing, errors, skipped (short-circuit), and pages whose card lists house-style advice
   (a threshold of the seeds' blog the project has not adopted: helpers/house_style.py).
@@ -35,6 +38,19 @@ project at least 80% of failing hard items are real problems".
     python bench/outside_projects.py [--project fastapi/typer] [--sample 10] [--json OUT]
     python bench/outside_projects.py --unlabelled OUT.jsonl   # sampled items with no label
     python bench/outside_projects.py --exclude-gate 2   # the share the other gates leave
+    python bench/outside_projects.py --ceiling --results bench/results/outside_projects.json
+
+``--ceiling``: how far gate 2 at its precision ceiling (issue 24, bench/precision_ceiling.py)
+could take each project's share. Gate 2's false items are split as that bench splits false
+findings: refutable by a model of the code (``exists-in-code``, ``defined-in-page``), another
+party's name (``third-party``: refutable only by a model of a dependency, an upper bound), or
+decided by the page's prose alone (the reader's examples, notation, history...). A label's
+class lists every class its findings have, joined by ``+``; an item is refutable only when
+each one is. The shares printed: now; with gate 2's code-refutable false items gone; with its
+third-party ones gone too; and with every other gate's false items gone as well (gate 2's
+prose-decided ones left). Cosmetic items stay in every denominator. Controls beside them: the
+share of the other gates' own sample (``--exclude-gate 2``, same seed) and the target.
+``--results`` writes the figures for the docs (bench/results_json.py).
 """
 
 from __future__ import annotations
@@ -57,6 +73,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import docs_precision  # noqa: E402
+import precision_ceiling  # noqa: E402
+
+sys.path.insert(0, str(HERE.parent))
+from bench.results_json import Run  # noqa: E402
 
 SEED = 20261203  # the day the sample was drawn
 DEFAULT_SAMPLE = 20
@@ -64,6 +84,10 @@ LABELS = HERE / "labels" / "outside_projects.jsonl"
 LABEL_VALUES = ("real", "cosmetic", "false")
 LABEL_KEYS = ("project", "doc", "gate", "label", "class", "why")
 TARGET = 0.80
+# --ceiling: the gate whose false items are split by what could refute them, and the classes
+# a model of the code refutes (this file's defined-in-page is precision_ceiling's defined-in-doc).
+CEILING_GATE = 2
+CODE_REFUTABLE = frozenset({*precision_ceiling.CODE_DECIDABLE, "defined-in-page"})
 
 
 @dataclass(frozen=True)
@@ -268,6 +292,8 @@ def run_gates(project: Project, mirror: Path, commit: str, scratch: Path) -> Pro
         "-q", "--tb=no", "--no-header",
     ]  # fmt: skip
     env = {**os.environ, "XDG_CACHE_HOME": str(scratch / "xdg-cache"), "PYTEST_ADDOPTS": ""}
+    # Gate 2 models the dependencies a user's checkout has installed: docs_precision's.
+    env[docs_precision.DEPENDENCY_PATH_ENV] = docs_precision.dependency_path(project.name)
     done = subprocess.run(command, cwd=site, env=env, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 1):
         sys.exit(
@@ -389,6 +415,152 @@ def project_summary(
     }
 
 
+def refutability(label: dict[str, Any]) -> str:
+    """What could refute a false item of gate 2: ``code`` (a model of the project's code),
+    ``third-party`` (only a model of another party's code), ``prose`` (nothing but the
+    page's prose): the weakest of its classes (``a+b``: every class its findings have)."""
+    classes = {c.strip() for c in str(label["class"]).split("+") if c.strip()}
+    if classes <= CODE_REFUTABLE:
+        return "code"
+    if classes <= CODE_REFUTABLE | {precision_ceiling.OTHER_PARTY}:
+        return "third-party"
+    return "prose"
+
+
+def _share(real: int, whole: int) -> float | None:
+    return real / whole if whole else None
+
+
+def ceiling(data: dict[str, Any], others: dict[str, Any]) -> dict[str, Any]:
+    """A project's real share now and with false items gone, from its labelled sample
+    (``data``: :func:`project_summary`), beside the share of the other gates' own sample
+    (``others``: the same run's summary with gate 2 excluded)."""
+    paired = [(int(e["gate"]), e["label"]) for e in data["sample"] if e["label"]]
+    real = sum(lab["label"] == "real" for _gate, lab in paired)
+    cosmetic = sum(lab["label"] == "cosmetic" for _gate, lab in paired)
+    false = [(gate, lab) for gate, lab in paired if lab["label"] == "false"]
+    gate2: Counter[str] = Counter(refutability(lab) for g, lab in false if g == CEILING_GATE)
+    rest: Counter[str] = Counter(
+        f"gate {g} {lab['class']}" for g, lab in false if g != CEILING_GATE
+    )
+    code_gone = len(paired) - gate2["code"]
+    party_gone = code_gone - gate2["third-party"]
+    others_gone = party_gone - sum(rest.values())
+    return {
+        "project": data["project"],
+        "commit": data["commit"],
+        "labelled": len(paired),
+        "real": real,
+        "cosmetic": cosmetic,
+        "false_gate2_code": gate2["code"],
+        "false_gate2_third_party": gate2["third-party"],
+        "false_gate2_prose": gate2["prose"],
+        "false_other_gates": sum(rest.values()),
+        "false_other_gates_by_class": dict(sorted(rest.items())),
+        "share_now": _share(real, len(paired)),
+        "ceiling_code_gone": _share(real, code_gone),
+        "ceiling_third_party_gone": _share(real, party_gone),
+        "ceiling_other_gates_false_gone": _share(real, others_gone),
+        "other_gates_real": others["real"],
+        "other_gates_labelled": others["labelled"],
+        "other_gates_share": others["real_share"],
+        "target": TARGET,
+    }
+
+
+def ceiling_lines(rows: Sequence[dict[str, Any]]) -> list[str]:
+    lines = [
+        f"ceiling: gate {CEILING_GATE}'s false items split as bench/precision_ceiling.py splits"
+        " false findings (code-refutable / third-party / prose-decided); cosmetic items stay"
+        " in every denominator",
+        f"  {'project':<30} {'real':>4} {'cosm':>4} {'g2 code/3rd/prose':>17} {'other':>5}"
+        f" {'now':>5} {'-code':>5} {'-3rd':>5} {'-other':>6} | control: other gates' sample,"
+        " target",
+    ]
+    for row in rows:
+        g2 = (
+            f"{row['false_gate2_code']}/{row['false_gate2_third_party']}/{row['false_gate2_prose']}"
+        )
+        lines.append(
+            f"  {row['project']:<30} {row['real']:>4} {row['cosmetic']:>4} {g2:>17}"
+            f" {row['false_other_gates']:>5} {_pct(row['share_now']):>5}"
+            f" {_pct(row['ceiling_code_gone']):>5} {_pct(row['ceiling_third_party_gone']):>5}"
+            f" {_pct(row['ceiling_other_gates_false_gone']):>6} | {row['other_gates_real']}/"
+            f"{row['other_gates_labelled']} ({_pct(row['other_gates_share'])}),"
+            f" {_pct(row['target'])}"
+        )
+        if row["false_other_gates_by_class"]:
+            lines.append(
+                "      other gates' false items: "
+                + ", ".join(f"{k} {n}" for k, n in row["false_other_gates_by_class"].items())
+            )
+    return lines
+
+
+def _percent(value: float | None) -> float | None:
+    return None if value is None else round(100 * value, 1)
+
+
+def record_figures(
+    record: Any, summaries: Sequence[dict[str, Any]], ceilings: Sequence[dict[str, Any]]
+) -> None:
+    """The results file's tables: per project, the failing hard items and the labelled
+    sample's real share beside the target; with ``--ceiling``, the ceiling table."""
+    record.notes.append(
+        f"real share is real / labelled in the seeded sample of failing hard items (page x"
+        f" blocking gate, verdict FAIL); issue 27's target is >= {_pct(TARGET)} per project"
+    )
+    rows = record.table(
+        "Failing hard items with the README's setup, and the real share of a labelled sample",
+        [{"name": "project", "kind": "label"}, {"name": "commit", "kind": "label"},
+         {"name": "pages", "kind": "figure"}, {"name": "pages failing a hard gate",
+                                               "kind": "figure"},
+         {"name": "failing hard items", "kind": "figure"}, {"name": "sampled", "kind": "figure"},
+         {"name": "labelled", "kind": "figure"}, {"name": "real", "kind": "figure"},
+         {"name": "cosmetic", "kind": "figure"}, {"name": "false", "kind": "figure"},
+         {"name": "real share", "kind": "figure", "unit": "%"},
+         {"name": "target", "kind": "control", "unit": "%"}],
+    )  # fmt: skip
+    for data in summaries:
+        rows.append([data["project"], data["commit"][:10], data["pages"],
+                     data["pages_failing_hard"], data["failing_hard_items"], data["sampled"],
+                     data["labelled"], data["real"], data["cosmetic"], data["false"],
+                     _percent(data["real_share"]), _percent(TARGET)])  # fmt: skip
+    if not ceilings:
+        return
+    record.notes.append(
+        f"ceiling: gate {CEILING_GATE}'s false items split as bench/precision_ceiling.py splits"
+        " false findings; an item is refutable only when every class of its findings is;"
+        " cosmetic items stay in every denominator"
+    )
+    table = record.table(
+        f"Real share with false items gone: gate {CEILING_GATE} at its ceiling, then the other"
+        " gates clean",
+        [{"name": "project", "kind": "label"}, {"name": "labelled", "kind": "figure"},
+         {"name": "real", "kind": "figure"}, {"name": "cosmetic", "kind": "figure"},
+         {"name": "gate 2 false, code-refutable", "kind": "figure"},
+         {"name": "gate 2 false, third-party", "kind": "figure"},
+         {"name": "gate 2 false, prose-decided", "kind": "figure"},
+         {"name": "other gates false", "kind": "figure"},
+         {"name": "share now", "kind": "figure", "unit": "%"},
+         {"name": "gate 2 code-refutable gone", "kind": "figure", "unit": "%"},
+         {"name": "gate 2 third-party gone too", "kind": "figure", "unit": "%"},
+         {"name": "other gates false gone too", "kind": "figure", "unit": "%"},
+         {"name": "other gates' sample real/labelled", "kind": "control"},
+         {"name": "other gates' sample share", "kind": "control", "unit": "%"},
+         {"name": "target", "kind": "control", "unit": "%"}],
+    )  # fmt: skip
+    for row in ceilings:
+        table.append([row["project"], row["labelled"], row["real"], row["cosmetic"],
+                      row["false_gate2_code"], row["false_gate2_third_party"],
+                      row["false_gate2_prose"], row["false_other_gates"],
+                      _percent(row["share_now"]), _percent(row["ceiling_code_gone"]),
+                      _percent(row["ceiling_third_party_gone"]),
+                      _percent(row["ceiling_other_gates_false_gone"]),
+                      f"{row['other_gates_real']}/{row['other_gates_labelled']}",
+                      _percent(row["other_gates_share"]), _percent(TARGET)])  # fmt: skip
+
+
 def _pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.0f}%"
 
@@ -447,7 +619,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="draw the sample from the other gates' failing hard items (repeatable)",
     )
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help=f"print how far gate {CEILING_GATE} at its precision ceiling takes each share",
+    )
+    parser.add_argument("--results", type=Path, help="write the figures for the docs here")
     args = parser.parse_args(argv)
+    settings = {"seed": args.seed, "sample": args.sample, "labels": args.labels.name,
+                "excluded_gates": sorted(args.exclude_gate), "ceiling": args.ceiling,
+                "dependencies": "installed" if os.environ.get(
+                    docs_precision.BENCH_DEPENDENCIES_ENV) else "none"}  # fmt: skip
+    record = Run("outside_projects", settings) if args.results else None
     mirrors = Path(os.environ.get(docs_precision.MIRRORS_ENV, docs_precision.DEFAULT_MIRRORS))
     chosen = [p for p in PROJECTS if not args.project or p.name in args.project]
     if args.project and len(chosen) != len(set(args.project)):
@@ -464,6 +647,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _pins, labels = load_labels(args.labels)  # labels written during the runs count
     excluded = frozenset(args.exclude_gate)
     summaries = [project_summary(run, labels, args.seed, args.sample, excluded) for run in runs]
+    ceilings = [
+        ceiling(
+            data, project_summary(run, labels, args.seed, args.sample, excluded | {CEILING_GATE})
+        )
+        for run, data in zip(runs, summaries, strict=True)
+        if args.ceiling
+    ]
     for run, data in zip(runs, summaries, strict=True):
         print("\n".join(report_lines(run, data, args.seed, args.findings)))
     print("real share of the sampled failing hard items (labelled), per project:")
@@ -473,13 +663,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" ({_pct(data['real_share'])}), {data['sampled'] - data['labelled']} unlabelled,"
             f" {data['failing_hard_items']} failing hard items"
         )
+    if ceilings:
+        print("\n".join(ceiling_lines(ceilings)))
     if args.unlabelled:
         with args.unlabelled.open("w", encoding="utf-8") as handle:
             for data in summaries:
                 for entry in data["sample"]:
                     if entry["label"] is None:
-                        record = {"project": data["project"], **entry}
-                        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+                        unlabelled = {"project": data["project"], **entry}
+                        handle.write(json.dumps(unlabelled, ensure_ascii=False) + "\n")
         print(f"sampled items with no label written to {args.unlabelled}")
     if args.json:
         payload = {
@@ -487,8 +679,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "sample": args.sample,
             "excluded_gates": sorted(excluded),
             "projects": summaries,
+            **({"ceiling": ceilings} if args.ceiling else {}),
         }
         args.json.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    if record is not None and args.results:
+        record_figures(record, summaries, ceilings)
+        record.write(args.results)
     return 0
 
 

@@ -40,6 +40,13 @@ class Bench:
 # Benches the docs cite, in the order of the page: the run-wide ones, then by gate.
 BENCHES = (
     Bench("docs_folder", "Docs folder", ("getting-started.md",), "docs-folder-figures"),
+    Bench(
+        "outside_projects",
+        "Public projects out of the box",
+        ("configuration.md",),
+        writes_results=True,
+        flag="--results",
+    ),
     Bench("corpus_speed", "Corpus scale", ("performance.md",)),
     Bench("real_speed", "Real corpus speed", ()),
     Bench("regex_growth", "Regex growth", ("security.md",), writes_results=True),

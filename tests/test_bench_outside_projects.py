@@ -163,6 +163,80 @@ def test_an_excluded_gate_leaves_the_sample_to_the_other_gates_in_seeded_order()
     assert "gates 2 excluded" in outside.report_lines(run, without, 5, 1)[0]
 
 
+@pytest.mark.parametrize(
+    ("classes", "expected"),
+    [("exists-in-code", "code"), ("defined-in-page", "code"), ("defined-in-doc", "code"),
+     ("third-party", "third-party"), ("exists-in-code+third-party", "third-party"),
+     ("example", "prose"), ("third-party+notation", "prose"), ("not-a-claim", "prose")],
+)  # fmt: skip
+def test_an_item_is_refutable_only_as_far_as_its_weakest_class(classes: str, expected: str) -> None:
+    assert outside.refutability({"class": classes}) == expected
+
+
+def test_the_ceiling_drops_gate_2s_refutable_false_items_then_the_other_gates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 27's target against issue 24's ceiling: gate 2's false items go by what could
+    refute them (code, then another party's code); prose-decided ones stay; then every
+    other gate's false items go; cosmetic items stay in each denominator; the share of the
+    other gates' own sample is the control beside it."""
+    run = outside.ProjectRun("o/p", "c" * 40)
+    run.failing_hard = _items(9)  # gates 2, 3, 4, 2, 3, 4, ...
+    kinds = [("real", "wrong-name"), ("false", "exists-in-code"), ("false", "example"),
+             ("false", "third-party"), ("false", "not-a-claim"), ("cosmetic", "style"),
+             ("false", "defined-in-page+third-party"), ("real", "broken-link"),
+             ("real", "wrong-name")]  # fmt: skip
+    labels = [
+        {"project": "o/p", "doc": item.doc, "gate": item.gate, "label": label, "class": cls,
+         "why": "w"}
+        for item, (label, cls) in zip(run.failing_hard, kinds, strict=True)
+    ]  # fmt: skip
+    data = outside.project_summary(run, labels, 3, 9)
+    others = outside.project_summary(run, labels, 3, 9, frozenset({2}))
+    row = outside.ceiling(data, others)
+    # Gate 2: items 0 (real), 3 (third-party), 6 (third-party at best); gate 3: 1
+    # (exists-in-code, but another gate's), 4, 7; gate 4: 2, 5, 8.
+    assert (row["real"], row["cosmetic"], row["labelled"]) == (3, 1, 9)
+    assert (row["false_gate2_code"], row["false_gate2_third_party"]) == (0, 2)
+    assert row["false_gate2_prose"] == 0 and row["false_other_gates"] == 3
+    assert row["false_other_gates_by_class"] == {
+        "gate 3 exists-in-code": 1, "gate 3 not-a-claim": 1, "gate 4 example": 1,
+    }  # fmt: skip
+    assert row["share_now"] == pytest.approx(3 / 9)
+    assert row["ceiling_code_gone"] == pytest.approx(3 / 9)
+    assert row["ceiling_third_party_gone"] == pytest.approx(3 / 7)
+    assert row["ceiling_other_gates_false_gone"] == pytest.approx(3 / 4)
+    assert (row["other_gates_real"], row["other_gates_labelled"]) == (2, 6)
+    assert row["target"] == outside.TARGET
+    printed = "\n".join(outside.ceiling_lines([row]))
+    assert "0/2/0" in printed and "75%" in printed and "2/6 (33%)" in printed
+    assert "gate 4 example 1" in printed
+
+
+def test_gate_2_reads_the_installed_dependencies_docs_precision_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As bench/docs_precision.py: with $POSTGATES_BENCH_DEPENDENCIES set, gate 2 models the
+    project's dependencies bench/install_dependencies.py installed there (a user's checkout
+    has them installed); without it none, never the bench's own environment."""
+    seen: list[str] = []
+
+    def fake_run(command: list[str], **kwargs: Any) -> Any:
+        seen.append(kwargs["env"][outside.docs_precision.DEPENDENCY_PATH_ENV])
+        return outside.subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(outside, "prepare_site", lambda *args: tmp_path)
+    monkeypatch.setattr(outside.subprocess, "run", fake_run)
+    project = outside.PROJECTS[1]
+    monkeypatch.setenv("POSTGATES_BENCH_DEPENDENCIES", str(tmp_path / "deps"))
+    outside.run_gates(project, tmp_path, "c" * 40, tmp_path)
+    monkeypatch.delenv("POSTGATES_BENCH_DEPENDENCIES")
+    monkeypatch.setenv(outside.docs_precision.DEPENDENCY_PATH_ENV, "/somewhere/else")
+    outside.run_gates(project, tmp_path, "c" * 40, tmp_path)
+    folder = tmp_path / "deps" / project.name.replace("/", "+")
+    assert seen == [os.pathsep.join([str(folder / "python"), str(folder / "js")]), ""]
+
+
 def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A mirror of a two-post blog with one broken post: the run finds its failing hard
     item, draws it, and matches its label."""
@@ -192,12 +266,21 @@ def test_end_to_end_on_a_small_jekyll_blog(tmp_path: Path, monkeypatch: pytest.M
         encoding="utf-8",
     )
     monkeypatch.setenv("POSTGATES_MIRRORS", str(tmp_path / "mirrors"))
-    out = tmp_path / "out.json"
+    monkeypatch.delenv("POSTGATES_BENCH_DEPENDENCIES", raising=False)
+    out, results = tmp_path / "out.json", tmp_path / "results.json"
     code = outside.main(
-        ["--project", "karpathy/karpathy.github.io", "--labels", str(labels), "--json", str(out)]
-    )
+        ["--project", "karpathy/karpathy.github.io", "--labels", str(labels), "--json", str(out),
+         "--ceiling", "--results", str(results)]
+    )  # fmt: skip
     assert code == 0
-    data = json.loads(out.read_text(encoding="utf-8"))["projects"][0]
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["ceiling"][0]["real"] == 1 and written["ceiling"][0]["share_now"] == 1
+    record = json.loads(results.read_text(encoding="utf-8"))
+    assert record["bench"] == "outside_projects" and len(record["tables"]) == 2
+    assert record["settings"]["dependencies"] == "none"
+    kinds = [{c["kind"] for c in table["columns"]} for table in record["tables"]]
+    assert all({"figure", "control"} <= k for k in kinds)
+    data = written["projects"][0]
     assert data["pages"] == 2
     sampled = {(entry["doc"], entry["gate"]): entry for entry in data["sample"]}
     broken = sampled[("_posts/2024-01-03-broken.md", 1)]
