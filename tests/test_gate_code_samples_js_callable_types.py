@@ -263,3 +263,22 @@ def test_what_a_method_of_the_constant_returns_is_typed_by_its_declaration(
         ("member", "client.defaultss"),
         ("option_key", "prefixUrll"),
     ], _unjudged(card)
+
+
+def test_an_instance_a_method_returns_is_called_with_judged_keys(tmp_path: Path) -> None:
+    """``const client = fetcher.extend({...}); client(url, {...})``: extend is declared to
+    return a Fetcher, a callable type, so the keys passed to the instance are judged by its
+    call signature (they were listed as 'a value the model does not type')."""
+    repo = make_repo(tmp_path / "repo", INTERFACES)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "const client = fetcher.extend({prefixUrl: '/'});\n"
+        "await client('a', {json: {}, prefixUrll: '/b'});\n"
+        "await client.post('a', {jsonn: {}});\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "jsonn"), ("option_key", "prefixUrll")], _unjudged(
+        card
+    )
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "Fetcher() takes no option prefixUrll" in reasons["prefixUrll"], reasons

@@ -156,6 +156,14 @@ def _function_callee(
     if held is None:
         return None
     binding = held.binding
+    if types is not None and held.kind == "typed" and held.name:
+        # A value of a product type called (`const instance = got.extend(); instance(url,
+        # {...})`: a Got, returned by a method declared to return one): its call signatures.
+        cls = (held.name, held.module)
+        keys_at = partial(types.method_keys, cls, CALL_SIGNATURE)
+        if keys_at(0, ()) is not None:
+            return keys_at, f"{cls[0]}()"
+        return f"{shown}() are not judged: a {cls[0]}, whose declaration has no call signature"
     if types is None or held.kind != "export" or not isinstance(binding, Binding):
         why = held.origin if held.kind == "unknown" else "a value the model does not type"
         return f"{shown}() are not judged: {why}"
