@@ -127,7 +127,6 @@ def test_a_name_a_comment_quotes_is_listed(tmp_path: Path) -> None:
     assert _check(other, tmp_path, repo).detail["unjudged"] == []
 
 
-
 def test_a_quoted_name_that_is_a_near_miss_of_the_api_is_a_finding(tmp_path: Path) -> None:
     """axios's README at the parent of its fix: `` // `resposeType` indicates ... `` beside
     the config key `responseType`, which the product declares and no code spells the other
@@ -149,6 +148,7 @@ def test_a_quoted_name_that_is_a_near_miss_of_the_api_is_a_finding(tmp_path: Pat
     ], card.detail
     assert "did you mean `responseType`?" in card.detail["violations"][0]["reason"]
     assert [u["name"] for u in card.detail["unjudged"] if u.get("name")] == ["Buffer"]
+
 
 def test_a_member_of_a_module_the_products_mock_replaces_is_listed(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", MOCKY)
