@@ -151,6 +151,20 @@ SPLIT = {
     "rollup/rollup": "report",
     "winstonjs/winston": "report",
     "oclif/oclif": "report",
+    # Sixth wave (session 26): code-sample-heavy docs of typed APIs, split by
+    # random.Random(2031) before mining.
+    "encode/httpcore": "tune",
+    "pydantic/logfire": "tune",
+    "pypa/cibuildwheel": "tune",
+    "pmndrs/zustand": "tune",
+    "unjs/nitro": "tune",
+    "motdotla/dotenv": "tune",
+    "modelcontextprotocol/python-sdk": "report",
+    "huggingface/huggingface_hub": "report",
+    "simonw/llm": "report",
+    "node-fetch/node-fetch": "report",
+    "vuejs/pinia": "report",
+    "typeorm/typeorm": "report",
 }
 # The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
 # name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
@@ -188,6 +202,14 @@ PACKAGES = {
     "vitalik/django-ninja": "django-ninja",
     "python-poetry/poetry": "poetry",
     "psf/black": "black",
+    # Sixth wave (session 26); pinia's monorepo root package.json is named @pinia/root.
+    "encode/httpcore": "httpcore",
+    "pydantic/logfire": "logfire",
+    "pypa/cibuildwheel": "cibuildwheel",
+    "modelcontextprotocol/python-sdk": "mcp",
+    "huggingface/huggingface_hub": "huggingface_hub",
+    "simonw/llm": "llm",
+    "vuejs/pinia": "pinia",
 }
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
