@@ -23,7 +23,8 @@ writes nothing into it), a branch ``drift-ref`` at the commit, the cases' docs w
 that commit into the clone's working tree, and a ``pyproject.toml`` with ``[tool.postgates]
 paths = [<docs folder>]`` (the configuration a team running the plugin over its docs folder
 writes; the text of that folder is then left out of the evidence) and, for a Python project
-or a JS monorepo without a root package name, ``package`` (PACKAGES). The plugin reads the code
+or a JS monorepo whose root package name is not the one its docs import, ``package``
+(PACKAGES, bench/drift_projects.py). The plugin reads the code
 from git at ``drift-ref``, offline, ``--postgates-all``, gates 2, 14 and 15 only. One clone
 serves every case of one (project, commit).
 
@@ -59,6 +60,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.drift_projects import PACKAGES, SPLIT
 from bench.miss_anatomy import card_entries, name_entries, where_written
 from bench.results_json import Run
 from pytest_postgates.gates.symbol_grounding import entry_lines
@@ -83,112 +85,6 @@ SHAPES = (
     "fence-member",
     "fence-argument",
 )
-# The split fixed before any case was mined (the header of the cases file): never moved.
-SPLIT = {
-    "pydantic/pydantic-ai": "tune",
-    "encode/httpx": "tune",
-    "pydantic/pydantic": "tune",
-    "eslint/eslint": "tune",
-    "fastify/fastify": "tune",
-    "prettier/prettier": "tune",
-    "strawberry-graphql/strawberry": "report",
-    "fastapi/typer": "report",
-    "Textualize/textual": "report",
-    "tj/commander.js": "report",
-    "vitest-dev/vitest": "report",
-    "vitejs/vite": "report",
-    # Second wave (session 15), split by random.Random(2027) before mining.
-    "encode/starlette": "tune",
-    "encode/django-rest-framework": "tune",
-    "mkdocstrings/griffe": "tune",
-    "nodejs/undici": "tune",
-    "sindresorhus/got": "tune",
-    "jestjs/jest": "tune",
-    "pydantic/pydantic-settings": "report",
-    "encode/uvicorn": "report",
-    "SWE-agent/SWE-agent": "report",
-    "yargs/yargs": "report",
-    "koajs/koa": "report",
-    "pinojs/pino": "report",
-    # Third wave (session 18): CLI products, split by random.Random(2028) before mining.
-    "mkdocs/mkdocs": "tune",
-    "pypa/hatch": "tune",
-    "pdm-project/pdm": "tune",
-    "webpack/webpack-cli": "tune",
-    "raineorshine/npm-check-updates": "tune",
-    "lerna/lerna": "tune",
-    "ansible/ansible-lint": "report",
-    "httpie/cli": "report",
-    "jazzband/pip-tools": "report",
-    "Unitech/pm2": "report",
-    "conventional-changelog/commitlint": "report",
-    "igorshubovych/markdownlint-cli": "report",
-    # Fourth wave (session 19): code-sample-heavy docs, split by random.Random(2029) before
-    # mining.
-    "pallets/click": "tune",
-    "pola-rs/polars": "tune",
-    "hynek/structlog": "tune",
-    "axios/axios": "tune",
-    "pinojs/pino-pretty": "tune",
-    "sindresorhus/ky": "tune",
-    "python-attrs/cattrs": "report",
-    "python-attrs/attrs": "report",
-    "tiangolo/sqlmodel": "report",
-    "chalk/chalk": "report",
-    "sindresorhus/execa": "report",
-    "sindresorhus/p-queue": "report",
-    # Fifth wave (session 21): projects of the report half's kinds, split by
-    # random.Random(2030) before mining.
-    "koxudaxi/datamodel-code-generator": "tune",
-    "BeanieODM/beanie": "tune",
-    "samuelcolvin/watchfiles": "tune",
-    "hapijs/joi": "tune",
-    "avajs/ava": "tune",
-    "google/zx": "tune",
-    "vitalik/django-ninja": "report",
-    "python-poetry/poetry": "report",
-    "psf/black": "report",
-    "rollup/rollup": "report",
-    "winstonjs/winston": "report",
-    "oclif/oclif": "report",
-}
-# The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
-# name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
-# whose root package.json has no name), which would hide what the gates do. Python projects:
-# their distribution name; JS projects: package.json names it, except jest's monorepo root.
-PACKAGES = {
-    "encode/httpx": "httpx",
-    "pydantic/pydantic": "pydantic",
-    "pydantic/pydantic-ai": "pydantic-ai",
-    "strawberry-graphql/strawberry": "strawberry-graphql",
-    "fastapi/typer": "typer",
-    "Textualize/textual": "textual",
-    "encode/starlette": "starlette",
-    "encode/django-rest-framework": "djangorestframework",
-    "mkdocstrings/griffe": "griffe",
-    "pydantic/pydantic-settings": "pydantic-settings",
-    "encode/uvicorn": "uvicorn",
-    "SWE-agent/SWE-agent": "sweagent",
-    "jestjs/jest": "jest",
-    "mkdocs/mkdocs": "mkdocs",
-    "pypa/hatch": "hatch",
-    "pdm-project/pdm": "pdm",
-    "ansible/ansible-lint": "ansible-lint",
-    "httpie/cli": "httpie",
-    "jazzband/pip-tools": "pip-tools",
-    "pallets/click": "click",
-    "pola-rs/polars": "polars",
-    "hynek/structlog": "structlog",
-    "python-attrs/attrs": "attrs",
-    "python-attrs/cattrs": "cattrs",
-    "tiangolo/sqlmodel": "sqlmodel",
-    "koxudaxi/datamodel-code-generator": "datamodel-code-generator",
-    "BeanieODM/beanie": "beanie",
-    "samuelcolvin/watchfiles": "watchfiles",
-    "vitalik/django-ninja": "django-ninja",
-    "python-poetry/poetry": "poetry",
-    "psf/black": "black",
-}
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
 REF = "drift-ref"
