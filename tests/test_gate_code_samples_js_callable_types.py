@@ -299,3 +299,24 @@ def test_a_key_the_sample_names_as_a_string_is_its_own(tmp_path: Path) -> None:
     card = sample_card(code, "js", tmp_path, repo)
     assert _violations(card) == [("option_key", "prefixUrll")], _unjudged(card)
     assert any("names 'secret' as a string" in r for r in _unjudged(card)), _unjudged(card)
+
+
+def test_a_callback_parameter_of_an_object_type_written_in_place_is_read(tmp_path: Path) -> None:
+    """A hook typed ``(options: {url: string}) => void`` handed in the options: its
+    parameter's type is an object type written in place (fields held in a dict), which
+    the type model compares rather than hashes (it raised TypeError on a NeuroLink post
+    once instances returned by a product method were typed)."""
+    files = dict(INTERFACES)
+    files["src/types.ts"] = files["src/types.ts"].replace(
+        "export type Hook = () => void;",
+        "export type Hook = (options: {url: string; retry: number}) => void;",
+    )
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "const client = fetcher.extend({prefixUrl: '/'});\n"
+        "await client('a', {hooks: {beforeRequest: [(o) => o.url]}});\n"
+        "await fetcher('a', {hooks: {beforeRequest: [(o) => o.url]}});\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert card.verdict == "PASS", card.detail

@@ -590,8 +590,13 @@ class TypeModel:
                     held += [shape.array_of] if shape.array_of is not None else []
                 elif shape.array_of is None:
                     held += [entry.type for entry in shape.fields.get(path[-1], [])]
-        typed = {self._parameter(ref, index, 0) for ref in held}
-        return typed.pop() if len(typed) == 1 else None
+        # Compared, not hashed: an object type written in place holds its fields as a dict.
+        typed: list[TypeRef | None] = []
+        for ref in held:
+            parameter = self._parameter(ref, index, 0)
+            if parameter not in typed:
+                typed.append(parameter)
+        return typed[0] if len(typed) == 1 else None
 
     def _parameter(self, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
         expr = ref.expr
