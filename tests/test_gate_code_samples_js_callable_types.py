@@ -284,23 +284,6 @@ def test_an_instance_a_method_returns_is_called_with_judged_keys(tmp_path: Path)
     assert "Fetcher() takes no option prefixUrll" in reasons["prefixUrll"], reasons
 
 
-def test_a_key_the_sample_names_as_a_string_is_its_own(tmp_path: Path) -> None:
-    """got's custom options: an init hook the sample hands to extend() reads the key
-    (``if ('secret' in plain)``), so the instance takes it; listed, not a finding. A key
-    the sample names nowhere else is still judged."""
-    repo = make_repo(tmp_path / "repo", INTERFACES)
-    code = (
-        "import fetcher from 'fetcher';\n"
-        "const client = fetcher.extend({hooks: {beforeRequest: [(plain) => {\n"
-        "  if ('secret' in plain) { delete plain.secret; }\n"
-        "}]}});\n"
-        "await client('a', {secret: 'x', prefixUrll: '/b'});\n"
-    )
-    card = sample_card(code, "js", tmp_path, repo)
-    assert _violations(card) == [("option_key", "prefixUrll")], _unjudged(card)
-    assert any("names 'secret' as a string" in r for r in _unjudged(card)), _unjudged(card)
-
-
 def test_a_callback_parameter_of_an_object_type_written_in_place_is_read(tmp_path: Path) -> None:
     """A hook typed ``(options: {url: string}) => void`` handed in the options: its
     parameter's type is an object type written in place (fields held in a dict), which

@@ -226,12 +226,6 @@ def object_keys(
                                "not declare it, but the product's code names it (hand-written "
                                "declarations may lag the JavaScript)")  # fmt: skip
             continue
-        if key not in keys.fields and key in sample.named:
-            # As for members: `if ('secret' in plain)` in a hook the sample hands the
-            # product reads the key itself (got's custom options, taken by an init hook).
-            sample.report.skip(line, text, f"{shown}'s option {key}: the sample names {key!r} "
-                               "as a string: its own code may take it")  # fmt: skip
-            continue
         sample.report.count("option_key", line, key)
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []

@@ -30,7 +30,6 @@ class FenceReading(Protocol):
     # sample replaces with the product's mock (``jest.mock("axios")``).
     foreign: dict[str, str]
     mocked: set[str]
-    named: set[str]  # identifiers the post's fences write as strings
 
     def line(self, node: Any) -> int: ...
 
