@@ -127,29 +127,6 @@ def test_a_name_a_comment_quotes_is_listed(tmp_path: Path) -> None:
     assert _check(other, tmp_path, repo).detail["unjudged"] == []
 
 
-def test_a_quoted_name_that_is_a_near_miss_of_the_api_is_a_finding(tmp_path: Path) -> None:
-    """axios's README at the parent of its fix: `` // `resposeType` indicates ... `` beside
-    the config key `responseType`, which the product declares and no code spells the other
-    way: a typo of the API in the comment, judged as gate 2 judges a code span."""
-    files = dict(MOCKY)
-    files["index.js"] += "function request (config) { return config.responseType }\n"
-    files["index.js"] += "module.exports.request = request\n"
-    repo = make_repo(tmp_path / "repo", files)
-    code = (
-        'const { request } = require("mocky");\n'
-        "request({\n"
-        "  // `resposeType` indicates the type of data; `Buffer` is Node's\n"
-        "  responseType: 'json',\n"
-        "});\n"
-    )
-    card = _check(code, tmp_path, repo)
-    assert [(v["kind"], v["name"]) for v in card.detail["violations"]] == [
-        ("quoted_name", "resposeType")
-    ], card.detail
-    assert "did you mean `responseType`?" in card.detail["violations"][0]["reason"]
-    assert [u["name"] for u in card.detail["unjudged"] if u.get("name")] == ["Buffer"]
-
-
 def test_a_member_of_a_module_the_products_mock_replaces_is_listed(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", MOCKY)
     mocked = 'import axios from "axios";\nmocky.mock("axios");\naxios.get.mockResolvedValue(1);\n'
@@ -193,12 +170,7 @@ def test_the_keys_of_an_object_a_handed_callback_throws_are_listed(tmp_path: Pat
     assert "an object thrown by the callback handed to mocky.get()" in entry["reason"]
 
 
-def test_python_code_commented_out_is_read_and_quoted_names_are_judged_or_listed(
-    tmp_path: Path,
-) -> None:
-    """A name a comment quotes is a finding when it is a near miss of the API that no code
-    of the product writes (`timeot` for the Client's `timeout`), as gate 2 judges a code
-    span; any other (`asyncio.run`, another party's) is listed with the reason."""
+def test_python_code_commented_out_is_read_and_quoted_names_are_listed(tmp_path: Path) -> None:
     from tests.test_gate_code_samples_python import WIREKIT
 
     repo = make_repo(tmp_path / "repo", dict(WIREKIT))
@@ -208,17 +180,13 @@ def test_python_code_commented_out_is_read_and_quoted_names_are_judged_or_listed
         "if True:\n"
         "    # or, depending on the case:\n"
         "    # client.shutt()\n"
-        "# `timeot` is in seconds; see `asyncio.run`\n"
+        "# `timeot` is in seconds\n"
         "client.close()\n"
     )
     card = _check(code, tmp_path, repo, "python")
-    found = sorted((v["kind"], v["name"], v["line"]) for v in card.detail["violations"])
-    assert found == [
-        ("member", "client.shutt", _line_of(tmp_path, "# client.shutt")),
-        ("quoted_name", "timeot", _line_of(tmp_path, "`timeot`")),
+    assert [(v["name"], v["line"]) for v in card.detail["violations"]] == [
+        ("client.shutt", _line_of(tmp_path, "# client.shutt"))
     ], card.detail
-    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
-    assert "did you mean `timeout`?" in reasons["timeot"], reasons
-    [entry] = [u for u in card.detail["unjudged"] if u.get("name") == "asyncio.run"]
+    [entry] = [u for u in card.detail["unjudged"] if u.get("name") == "timeot"]
     assert entry["line"] == _line_of(tmp_path, "`timeot`")
     assert entry["reason"].startswith("named in a comment of the sample"), entry

@@ -123,7 +123,6 @@ CODES = {
     "keyword_argument": "UNKNOWN_KEYWORD",
     "option_key": "UNKNOWN_OPTION_KEY",
     "parameter": "UNKNOWN_PARAMETER",
-    "quoted_name": "UNKNOWN_QUOTED_NAME",
 }
 
 

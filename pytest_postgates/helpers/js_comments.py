@@ -9,23 +9,15 @@ takes for the product's:
   statement that declares or is an expression and calls or reaches a member; the ``//`` is
   blanked (lines and columns kept) when the fence still parses as well as before;
 - a name a comment quotes in backticks (``// `responseType` must be 'json'``): prose in
-  the sample, judged only as gate 2 judges a code span that is a near miss of the API (a
-  name no code of the product writes, one typo or renamed word from one it declares: a
-  finding, :func:`judge_quoted`); any other is named ``unjudged`` at its line, never
-  passed over.
+  the sample, which this gate does not judge; each is named ``unjudged`` at its line with
+  that reason, never passed over.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
-
-from pytest_postgates.evidence.near_miss import near_name
-
-if TYPE_CHECKING:
-    from pytest_postgates.evidence.api_model import ApiModel
-    from pytest_postgates.helpers.sample_checks import SampleReport
+from typing import Any, TypeVar
 
 # A name a comment quotes: an identifier, a dotted chain, a call of one.
 _QUOTED = re.compile(r"`([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`")
@@ -39,25 +31,6 @@ _CODE_LINE = re.compile(r"^[ \t]*//[ \t]*(?:[\w$]+[ \t]+)?[\w$]+[ \t]*[.(=]", re
 Row = TypeVar("Row")
 
 QUOTED_REASON = "named in a comment of the sample: prose, which gate 15 does not judge"
-
-
-def judge_quoted(
-    report: SampleReport, model: ApiModel | None, line: int, text: str, name: str
-) -> None:
-    """A name a comment quotes: a finding when its last part is a near miss of a product
-    name that no code of the product writes (a typo or a stale rename of the API,
-    `` `resposeType` `` for ``responseType``: evidence/near_miss.py, as gate 2 judges a
-    code span); any other is listed unjudged, prose like the rest of the comment."""
-    last = name.rsplit(".", 1)[-1]
-    usable = model is not None and model.available and not model.without_code
-    found = near_name(model, last, key=not last[:1].isupper()) if usable and model else None
-    if found is None:
-        report.skip(line, text, QUOTED_REASON, name)
-        return
-    report.count("quoted_name", line, name)
-    report.violation(line, "quoted_name", name, "", f"{last}, named in a comment of the "
-                     f"sample, is no name of the product's code; did you mean `{found}`?",
-                     [found])  # fmt: skip
 
 
 def read_comments(

@@ -17,7 +17,7 @@ from pytest_postgates.helpers import (
     js_signatures,
     js_unbound,
 )
-from pytest_postgates.helpers.js_comments import judge_quoted, read_comments
+from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
     node_string,
@@ -106,9 +106,8 @@ class JsSample:
         if bare:
             self.bare_object(content, first_line, tsx)
         if self.uses(content, first_line, tsx) or bare:  # a fence of the product's
-            types = self.types()
             for line, text, name in quoted:
-                judge_quoted(self.report, types.model if types else None, line, text, name)
+                self.report.skip(line, text, QUOTED_REASON, name)
         if HINT.search(content):  # after the fence's imports: a signature may name one
             self.signatures(content, first_line, tsx)
 

@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from pytest_postgates.evidence.near_miss import near_name
-from pytest_postgates.helpers.js_comments import judge_quoted
+from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames
 from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
@@ -129,7 +129,7 @@ class PythonSample:
         for row, name in quoted:  # a name a comment quotes: prose, listed
             line = where[row] if row < len(where) else 0
             text = self._lines[line] if line < len(self._lines) else ""
-            judge_quoted(self.report, self.types.model, first_line + line, text, name)
+            self.report.skip(first_line + line, text, QUOTED_REASON, name)
         if tree is None:
             self.report.skip(first_line, content.splitlines()[0] if content else "",
                              "the fence does not parse as Python")  # fmt: skip
