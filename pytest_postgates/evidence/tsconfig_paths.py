@@ -82,16 +82,13 @@ def alias_targets(spec: str, aliases: tuple[Alias, ...]) -> Iterator[str]:
 
 
 def _nearest_config(folder: str, read_text: Callable[[str], str | None]) -> str | None:
-    current = posixpath.normpath(folder) if folder else ""
+    current = posixpath.normpath(folder or ".")
+    current = "" if current == "." else current  # the repository's top
     while True:
-        config = (
-            posixpath.join(current, "tsconfig.json")
-            if current not in ("", ".")
-            else ("tsconfig.json")
-        )
+        config = posixpath.join(current, "tsconfig.json")  # "tsconfig.json" at the top
         if read_text(config):
             return config
-        if current in ("", "."):
+        if not current:
             return None
         current = posixpath.dirname(current)
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers.js_tree import node_text, unwrap
-from pytest_postgates.helpers.js_types import Keys
+from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
@@ -160,10 +160,7 @@ def _function_callee(
         # A value of a product type called (`const instance = got.extend(); instance(url,
         # {...})`: a Got, returned by a method declared to return one): its call signatures.
         cls = (held.name, held.module)
-        keys_at = partial(types.method_keys, cls, CALL_SIGNATURE)
-        if keys_at(0, ()) is not None:
-            return keys_at, f"{cls[0]}()"
-        return f"{shown}() are not judged: a {cls[0]}, whose declaration has no call signature"
+        return _call_signature_keys(types, cls, f"{shown}() are not judged: a {held.name}")
     if types is None or held.kind != "export" or not isinstance(binding, Binding):
         why = held.origin if held.kind == "unknown" else "a value the model does not type"
         return f"{shown}() are not judged: {why}"
@@ -176,15 +173,23 @@ def _function_callee(
         if constant is not None:
             # A value of a callable type (`declare const ky: { (url, options?): R }`, an
             # interface with a call signature): its call signatures' parameters.
-            keys_at = partial(types.method_keys, constant, CALL_SIGNATURE)
-            if keys_at(0, ()) is not None:
-                return keys_at, f"{constant[0]}()"
-            return (f"{shown}() are not judged: {binding.local or held.name} holds a "
-                    f"{constant[0]}, whose declaration has no call signature")  # fmt: skip
+            holder = binding.local or held.name
+            return _call_signature_keys(
+                types, constant, f"{shown}() are not judged: {holder} holds a {constant[0]}"
+            )
     if binding.kind != "function":
         return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
     keys_at = partial(types.function_keys, binding.path, binding.local)
     return keys_at, f"{binding.local}()"
+
+
+def _call_signature_keys(types: JsTypes, cls: Cls, not_judged: str) -> tuple[KeysAt, str] | str:
+    """The keys a value of a callable type takes by its call signatures, or why not
+    (``not_judged``, completed: its declaration has none)."""
+    keys_at = partial(types.method_keys, cls, CALL_SIGNATURE)
+    if keys_at(0, ()) is not None:
+        return keys_at, f"{cls[0]}()"
+    return f"{not_judged}, whose declaration has no call signature"
 
 
 def object_keys(
