@@ -9,10 +9,10 @@ its parameters' types. Names are followed across files by gate 15's module looku
 (:class:`~pytest_postgates.evidence.api_lookup.ApiLookup`: imports, re-exports,
 ``export *``), so a name means what the file that writes it imports, never "some type of
 that name somewhere". The resolver (:class:`TypeModel`) expands aliases, generics,
-unions, intersections, ``Partial``/``Omit``/``Pick``/``Record`` and ``extends``, and
-answers ``None`` (cannot tell) for anything else: a conditional or mapped type,
-``typeof``, an indexed access, a type parameter without an argument, a name it cannot
-follow. Nothing is guessed.
+unions, intersections, ``Partial``/``Omit``/``Pick``/``Record``, ``extends``, mapped types,
+indexed access and conditional types that test for an object (:mod:`.type_operators`), and
+answers ``None`` (cannot tell) for anything else: any other conditional, ``typeof``, a
+type parameter without an argument, a name it cannot follow. Nothing is guessed.
 
 Each file is parsed the first time a question reaches it and kept as long as the
 repository index (the model lives in ``RepoIndex.memo``: one commit), so a process parses
@@ -31,6 +31,13 @@ from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.known_bases import JS_DICTIONARIES, NODE_TYPES
 from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
+from pytest_postgates.evidence.type_operators import (
+    any_string,
+    conditional_shapes,
+    indexed_shapes,
+    mapped_shapes,
+)
+from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
 from pytest_postgates.evidence.type_tables import (
     Declaration,
     Expr,
@@ -39,7 +46,6 @@ from pytest_postgates.evidence.type_tables import (
     read_type_table,
 )
 
-MAX_DEPTH = 64  # nested type expressions followed (got: a chain of ~30 aliases deep)
 _BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
 # type-fest's wrappers (read only where the name is imported from it): those whose keys are
@@ -56,41 +62,6 @@ FREE_VALUES = frozenset({"unknown", "any"})
 
 
 # ---------------------------------------------------------------------- resolution
-
-
-@dataclass(frozen=True)
-class TypeRef:
-    """A type expression and the file whose names it uses (with generic arguments bound)."""
-
-    expr: Expr
-    path: str
-    bound: tuple[tuple[str, TypeRef], ...] = ()
-
-    def lookup(self, name: str) -> TypeRef | None:
-        return next((ref for key, ref in self.bound if key == name), None)
-
-
-@dataclass(frozen=True)
-class FieldRef:
-    """One declared field (or an index signature) a key path passes through."""
-
-    type: TypeRef
-    owner: str  # the declared type the field belongs to ("" for an anonymous object)
-    name: str  # the field name, "[key: string]" for an index signature
-    where: str  # path:line
-    text: str  # the declared type as written
-
-
-@dataclass
-class Shape:
-    """An object type after expansion: its fields (each may come from several declarations
-    of an intersection) and its string index signatures."""
-
-    fields: dict[str, list[FieldRef]]
-    index: list[FieldRef]
-    owner: str
-    array_of: TypeRef | None = None  # set for an array type instead
-    callable: bool = False  # a function type (with call signatures): no object literal is one
 
 
 @dataclass
@@ -242,6 +213,12 @@ class TypeModel:
             return [self._object_shape("", fields, index, ref)]
         if tag == "ref":
             return self._ref_shapes(ref, depth)
+        if tag == "mapped":
+            return mapped_shapes(self, ref, depth)
+        if tag == "cond":
+            return conditional_shapes(self, ref, depth)
+        if tag == "index":
+            return indexed_shapes(self, ref, depth)
         return None
 
     def _object_shape(
@@ -331,8 +308,8 @@ class TypeModel:
         if name in _ARRAYS and len(arg) == 1:
             return [Shape({}, [], "", array_of=arg[0])]
         if name == "Record" and len(arg) == 2:
-            keys = self._literal_keys(arg[0])
-            if args[0] == ("prim", "string"):
+            keys = self.literal_keys(arg[0])
+            if any_string(self, arg[0], depth):
                 text = f"Record<string, {_show(args[1])}>"
                 return [Shape({}, [FieldRef(arg[1], "", "[key: string]", ref.path, text)], "")]
             if keys is None:
@@ -373,7 +350,7 @@ class TypeModel:
         elif len(arg) == 2:
             keys_ref = arg[1]
         if name in ("Omit", "Pick") and len(arg) == 2:
-            keys = self._literal_keys(keys_ref)
+            keys = self.literal_keys(keys_ref)
             shapes = self.shapes(arg[0], depth + 1)
             if keys is None or shapes is None:
                 return None
@@ -390,7 +367,7 @@ class TypeModel:
             return kept
         return None
 
-    def _literal_keys(self, ref: TypeRef, depth: int = 0) -> set[str] | None:
+    def literal_keys(self, ref: TypeRef, depth: int = 0) -> set[str] | None:
         """The string literals a key type is (``'get' | 'post'``, through aliases:
         ``Record<HTTPAlias, ...>``); None when it is anything else."""
         keys = _string_keys(ref.expr)
@@ -406,7 +383,7 @@ class TypeModel:
         if expr[0] == "union":
             found: set[str] = set()
             for item in expr[1]:
-                more = self._literal_keys(TypeRef(item, ref.path, ref.bound), depth + 1)
+                more = self.literal_keys(TypeRef(item, ref.path, ref.bound), depth + 1)
                 if more is None:
                     return None
                 found |= more
@@ -414,7 +391,7 @@ class TypeModel:
         if expr[0] != "ref":
             return None
         if expr[1] in ("Extract", "Exclude") and len(expr[2]) == 2 and not self._declared(ref):
-            whole, by = (self._literal_keys(TypeRef(e, ref.path, ref.bound), depth + 1)
+            whole, by = (self.literal_keys(TypeRef(e, ref.path, ref.bound), depth + 1)
                          for e in expr[2])  # fmt: skip
             if whole is None or by is None:
                 return None
@@ -423,11 +400,11 @@ class TypeModel:
             return None
         bound = ref.lookup(ref.expr[1])
         if bound is not None:
-            return self._literal_keys(bound, depth + 1)
+            return self.literal_keys(bound, depth + 1)
         declared = self.declarations(ref.path, ref.expr[1])
         if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
             return None
-        return self._literal_keys(TypeRef(declared[1][0].body, declared[0]), depth + 1)
+        return self.literal_keys(TypeRef(declared[1][0].body, declared[0]), depth + 1)
 
     def _declared(self, ref: TypeRef) -> bool:
         """Whether the name a reference uses is declared or imported in its file (not

@@ -19,6 +19,9 @@ from pytest_postgates.evidence.file_table import field_of, node_text
 #   ("str", value)                  a string literal type
 #   ("other", node type)            a function, tuple, literal, conditional, mapped ... type
 #   ("other", "index_type_query", expr)   `keyof T`, with the type it takes the keys of
+#   ("mapped", P, keys, value)      `{ [P in keys]: value }` (no `as` clause)
+#   ("cond", checked, extends, then, else)   `checked extends extends ? then : else`
+#   ("index", object, key)          `object[key]`, an indexed access
 Expr = tuple[Any, ...]
 # The callable name under which a type's call signatures are kept (``(url, options?):
 # ResponsePromise`` in ``declare const ky: { ... }`` or an interface): what calling a
@@ -172,6 +175,14 @@ class _Reader:
             return self.expr(_first(node))
         if kind == "index_type_query":
             return ("other", kind, self.expr(_first(node)))
+        if kind == "conditional_type":
+            parts = ("left", "right", "consequence", "alternative")
+            return ("cond", *(self.expr(_field(node, part)) for part in parts))
+        if kind == "lookup_type" and len(_named(node)) == 2:
+            whole, key = _named(node)
+            return ("index", self.expr(whole), self.expr(key))
+        if kind in ("opting_type_annotation", "omitting_type_annotation"):
+            return self.expr(_first(node))
         if kind == "function_type":
             # Its parameters' types: what a callback of this type is called with.
             params = tuple(p.type or ("prim", "any") for p in self.parameters(node))
@@ -202,8 +213,9 @@ class _Reader:
                 if name is not None:
                     fields[self.text(name)] = (("other", "method"), self.line(member), "method")
             elif member.type == "index_signature":
-                if any(c.type == "mapped_type_clause" for c in _named(member)):
-                    return ("other", "mapped_type")
+                clause = next((c for c in _named(member) if c.type == "mapped_type_clause"), None)
+                if clause is not None:
+                    return self.mapped(clause, _field(member, "type"), len(_named(node)))
                 key_type = _field(member, "index_type")
                 value = _field(member, "type")
                 if key_type is None or self.text(key_type) != "string" or value is None:
@@ -213,6 +225,16 @@ class _Reader:
                 # call or construct signatures: not a plain record of fields
                 return ("other", member.type)
         return ("obj", fields, index)
+
+    def mapped(self, clause: Any, value: Any, members: int) -> Expr:
+        """``{ [P in K]: V }``: the parameter, the keys and the value type; a key remapped
+        with ``as``, or a mapped member beside other members, is not read."""
+        parts = _named(clause)
+        name, keys = _field(clause, "name"), _field(clause, "type")
+        if members != 1 or len(parts) != 2 or name is None or keys is None:
+            return ("other", "mapped_type")
+        typed = self.expr(value) if value is not None else ("prim", "any")
+        return ("mapped", self.text(name), self.expr(keys), typed)
 
     def type_params(self, node: Any) -> tuple[tuple[str, Expr | None], ...]:
         params = _field(node, "type_parameters")

@@ -206,6 +206,9 @@ def object_keys(
         skip_keys(sample, node, f"the keys passed to {shown}{where} are not judged: "
                   "its declared parameters are not in the model", path)  # fmt: skip
         return
+    if keys.any_key:
+        _any_key(sample, keys_at, node, position, path, shown, keys.reason)
+        return
     if keys.reason:
         skip_keys(sample, node, f"keys of {shown}'s options: {keys.reason}", path)
         return
@@ -240,6 +243,38 @@ def object_keys(
                                     f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
+
+
+def _any_key(
+    sample: FenceReading,
+    keys_at: KeysAt,
+    node: Any,
+    position: int,
+    path: tuple[str, ...],
+    shown: str,
+    reason: str,
+) -> None:
+    """An object whose type takes any key: each key listed unjudged, and an object written
+    under one judged by the index signature's value type when that is closed."""
+    why = f"keys of {shown}'s options: {reason}"
+    sample.report.skip(sample.line(node), sample.linenode_text(node), why)
+    for pair in node.named_children:
+        key_node = pair.child_by_field_name("key") if pair.type == "pair" else pair
+        if key_node is None or key_node.type not in _KEY_NODES:
+            continue
+        where = (*path, node_text(sample.source, key_node).strip("'\""))
+        sample.report.skip(sample.line(pair), sample.linenode_text(pair), why, ".".join(where))
+        value = pair.child_by_field_name("value") if pair.type == "pair" else None
+        inner = unwrap(value) if value is not None else None
+        if inner is None or inner.type != "object":
+            for each in _objects_in(inner) if inner is not None else ():
+                _skip_each_key(sample, each, why, where)
+            continue
+        nested = keys_at(position, where)
+        if nested is None or (nested.reason and not nested.any_key):
+            _skip_each_key(sample, inner, why, where)
+        else:
+            object_keys(sample, keys_at, inner, position, where, shown)
 
 
 def skip_keys(sample: FenceReading, node: Any, reason: str, path: tuple[str, ...] = ()) -> None:

@@ -17,7 +17,8 @@ from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
-from pytest_postgates.evidence.type_model import Shape, TypeModel, TypeRef
+from pytest_postgates.evidence.type_model import TypeModel
+from pytest_postgates.evidence.type_shapes import Shape, TypeRef
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Expr, Signature
 from pytest_postgates.helpers.type_text import split_top_level
 
@@ -42,6 +43,9 @@ class Keys:
     # The function whose code reads the keys (``build() in index.js``), when they are
     # the keys its code reads (with the declared ones, if any); "" when declared only.
     read_by: str = ""
+    # Any key is taken here (an index signature), though an object written under a key
+    # may still have a declared type (`Record<string, ConnectionConfig>`).
+    any_key: bool = False
 
 
 # A product class or interface: its name and the file that declares it ("" when the name
@@ -535,7 +539,8 @@ def _keys(shapes: list[Shape], shown: str, through: str) -> Keys:
     if not shapes:
         return Keys(reason=f"{shown} takes no object there")
     if any(s.array_of is not None or s.index for s in shapes):
-        return Keys(reason=f"{shown}'s options take any key (an index signature)")
+        reason = f"{shown}'s options take any key (an index signature)"
+        return Keys(reason=reason, any_key=not any(s.array_of is not None for s in shapes))
     owners = sorted({s.owner for s in shapes if s.owner})
     fields = frozenset(name for s in shapes for name in s.fields)
     return Keys(fields, " | ".join(owners) or through or f"{shown}'s options")

@@ -33,8 +33,11 @@ def package_word(name: str) -> str:
 
 
 def calls_unqualified(sample: FenceReading, content: str) -> bool:
-    """Whether the fence calls, bare, at least two functions of one product file."""
+    """Whether the fence calls, bare, at least two functions of one product file, or one
+    an entry point exports (:func:`public_called`)."""
     names = js_free_calls.bare_calls(content) - sample.bound
+    if any(_public_function(sample, name) is not None for name in sorted(names)):
+        return True
     if len(names) < 2:
         return False
     types = sample.types()
@@ -103,13 +106,39 @@ def package_called(sample: FenceReading, function: Any) -> SampleValue | None:
     """``Fastify()`` or ``express()`` in a sample that never binds the name: the
     package's own name (any case), called, is its entry module called, the import
     the reader is expected to add (only as a call: a bare ``fastify.get`` in a doc
-    is as often an instance as the module)."""
+    is as often an instance as the module). Any other name: :func:`public_called`."""
     name = node_text(sample.source, function)
     if name in sample.bound or not sample.package_word or package_word(name) != sample.package_word:
-        return None
+        return public_called(sample, function)
     line, text = sample.line(function), sample.linenode_text(function)
     module = sample.gate.module_for(sample.gate.package, False, line, text)
     return SampleValue("namespace", module) if module else None
+
+
+def public_called(sample: FenceReading, function: Any) -> SampleValue | None:
+    """``defineNitroConfig({...})`` in a sample that never binds the name: the one function
+    the product's entry points export under it at their top level (the import the reader
+    adds, or the framework's auto-import); None when none or several do, or for a name
+    JavaScript or a test runner provides."""
+    name = node_text(sample.source, function)
+    if function.type != "identifier" or sample.is_bound(function, name):
+        return None
+    found = _public_function(sample, name)
+    if found is None:
+        return None
+    return SampleValue("export", found.path, name, Binding(found.path, found.local, "function"))
+
+
+def _public_function(sample: FenceReading, name: str) -> Binding | None:
+    if name in js_free_calls.JS_GLOBALS:
+        return None
+    specs = {spec for spec, _module in sample.gate.entries()}
+    top = {(r.path, r.local) for r in sample.gate.public_functions(name)
+           if r.via.removesuffix(f".{name}") in specs}  # fmt: skip
+    if len(top) != 1:
+        return None
+    ((path, local),) = top
+    return Binding(path, local, "function")
 
 
 def unbound_class(sample: FenceReading, name: str, node: Any) -> SampleValue | None:

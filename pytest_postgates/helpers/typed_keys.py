@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.file_table import field_of, node_text
 from pytest_postgates.evidence.grounding import quoted_source_file
-from pytest_postgates.evidence.type_model import FreeForm, TypeModel, TypeRef
+from pytest_postgates.evidence.type_model import FreeForm, TypeModel
+from pytest_postgates.evidence.type_shapes import TypeRef
 from pytest_postgates.helpers.code_fences import fence_kind
 
 if TYPE_CHECKING:
