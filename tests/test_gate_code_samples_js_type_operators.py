@@ -102,9 +102,7 @@ def test_an_object_under_an_index_signature_is_judged_by_its_value_type(tmp_path
 
 def test_a_function_an_entry_exports_called_bare_is_that_function(tmp_path: Path) -> None:
     code = (
-        "export default defineStackConfig({\n"
-        "  database: { default: { driver: 'sqlite' } },\n"
-        "});\n"
+        "export default defineStackConfig({\n  database: { default: { driver: 'sqlite' } },\n});\n"
     )
     card = _card(tmp_path, code)
     assert _violations(card) == [("option_key", "driver")], _unjudged(card)
@@ -114,7 +112,10 @@ def test_a_function_an_entry_exports_called_bare_is_that_function(tmp_path: Path
     ("code", "expected"),
     [
         # A mapped type over a union of literal keys.
-        ("import { run } from 'stack';\nrun({ verbose: true, loud: true });\n", [("option_key", "loud")]),
+        (
+            "import { run } from 'stack';\nrun({ verbose: true, loud: true });\n",
+            [("option_key", "loud")],
+        ),
         # An indexed access through a generic alias.
         (
             "import { retrying } from 'stack';\nretrying({ limit: 2, method: ['GET'] });\n",
