@@ -303,3 +303,25 @@ def test_a_callback_parameter_of_an_object_type_written_in_place_is_read(tmp_pat
     )
     card = sample_card(code, "js", tmp_path, repo)
     assert card.verdict == "PASS", card.detail
+
+
+def test_an_instance_made_with_the_sample_s_own_hooks_takes_keys_unjudged(tmp_path: Path) -> None:
+    """got's custom options: an instance made by ``extend`` handed the sample's own hook
+    (which reads a key the product declares nowhere and moves it elsewhere) may take that
+    key; the keys passed to it are listed with why. An instance made with no function of
+    the sample's is judged as before."""
+    repo = make_repo(tmp_path / "repo", INTERFACES)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "const hooked = fetcher.extend({hooks: {beforeRequest: [(o) => { delete o.secret; }]}});\n"
+        "await hooked('a', {secret: 'x'});\n"
+        "const plain = fetcher.extend({prefixUrl: '/'});\n"
+        "await plain('a', {secrett: 'x'});\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "secrett")], _unjudged(card)
+    assert any(
+        "hooked() are not judged: it holds what fetcher.extend() returned, handed the sample's "
+        "own functions" in reason
+        for reason in _unjudged(card)
+    ), _unjudged(card)

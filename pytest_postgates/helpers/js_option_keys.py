@@ -146,7 +146,67 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
             why = held.origin if held.kind == "unknown" else f"{held.name or held.kind}"
             return f"{shown}() are not judged: the type of its object ({why}) is not known"
         return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
-    return _function_callee(sample, sample.called(function), shown)
+    held = sample.called(function)
+    maker = _made_with_own_functions(sample, function) if held is not None else ""
+    if maker:
+        # got's `instance = got.extend({hooks: {init: [...]}}); instance(url, {secret})`:
+        # the sample's own hooks may take keys the product declares nowhere.
+        return (
+            f"{shown}() are not judged: it holds what {maker} returned, handed the sample's "
+            "own functions, which may take keys the product does not declare"
+        )
+    return _function_callee(sample, held, shown)
+
+
+def _made_with_own_functions(sample: FenceReading, function: Any) -> str:
+    """The call that made the value a called name holds (declared in the same fence), when
+    a function the sample writes is among its arguments (inside an object or array literal
+    too); "" otherwise."""
+    if function.type != "identifier":
+        return ""
+    name = node_text(sample.source, function)
+    root = function
+    while root.parent is not None:
+        root = root.parent
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        todo.extend(node.named_children)
+        if node.type != "variable_declarator":
+            continue
+        bound, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if bound is None or value is None or node_text(sample.source, bound) != name:
+            continue
+        value = unwrap(value)
+        arguments = (
+            value.child_by_field_name("arguments") if value.type == "call_expression" else None
+        )
+        if arguments is not None and _holds_function(arguments):
+            callee = value.child_by_field_name("function")
+            return " ".join(node_text(sample.source, callee).split())[:60] + "()" if callee else ""
+    return ""
+
+
+def _holds_function(node: Any) -> bool:
+    """Whether a function literal is written in a call's arguments, directly or inside the
+    object and array literals passed."""
+    for child in node.named_children:
+        child = unwrap(child)
+        if child.type in ("arrow_function", "function_expression", "function"):
+            return True
+        if child.type == "pair":
+            value = child.child_by_field_name("value")
+            if value is not None and _holds_function_value(unwrap(value)):
+                return True
+        elif child.type in ("object", "array") and _holds_function(child):
+            return True
+    return False
+
+
+def _holds_function_value(value: Any) -> bool:
+    if value.type in ("arrow_function", "function_expression", "function"):
+        return True
+    return value.type in ("object", "array") and _holds_function(value)
 
 
 def _function_callee(
