@@ -4,7 +4,9 @@ a mapped type over another type's keys (``DeepPartial<T>``, the way a config API
 (``T[P]``), and ``Record`` keyed by ``"default" | (string & {})``. Under a key that takes
 any key (an index signature), an object written there is still judged against the index
 signature's value type. A function an entry point exports, called bare in a fence that
-never imports it (a framework's auto-import, a config file's helper), is that function."""
+never imports it (a framework's auto-import, a config file's helper), is that function. A
+type named through a namespace its declaration file declares (``fastify.FastifyHttpOptions``
+in ``declare namespace fastify { ... }; export = fastify``) is that namespace's type."""
 
 from __future__ import annotations
 
@@ -152,3 +154,26 @@ def test_a_conditional_type_the_model_cannot_decide_leaves_the_keys_unjudged(
     card = sample_card("import { odd } from 'stack';\nodd({ c: 1 });\n", "ts", tmp_path, repo)
     assert _violations(card) == [], _unjudged(card)
     assert any("cannot be followed" in entry for entry in _unjudged(card)), _unjudged(card)
+
+
+NAMESPACED = {
+    "package.json": json.dumps({"name": "serve", "main": "serve.js", "types": "serve.d.ts"}),
+    "serve.js": "module.exports = function serve(opts) { return {}; };\n",
+    "serve.d.ts": (
+        "declare namespace serve {\n"
+        "  export type ServerOptions<Server> = { bodyLimit?: number; logger?: boolean };\n"
+        "  export type HttpOptions<Server> = ServerOptions<Server> & { http2?: false };\n"
+        "  export type Http2Options<Server> = ServerOptions<Server> & { http2: true };\n"
+        "}\n"
+        "declare function serve<S>(opts: serve.Http2Options<S>): void;\n"
+        "declare function serve<S>(opts?: serve.HttpOptions<S>): void;\n"
+        "export = serve;\n"
+    ),
+}
+
+
+def test_a_type_named_through_the_file_s_namespace_is_followed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", NAMESPACED)
+    code = "const app = require('serve')({ logger: true, http2: true, bodyLimitt: 10 });\n"
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "bodyLimitt")], _unjudged(card)

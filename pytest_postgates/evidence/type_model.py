@@ -132,6 +132,9 @@ class TypeModel:
         table = self.table(path)
         if table is None:
             return None
+        space, dot, last = name.partition(".")
+        if dot and space in table.namespaces and last in table.types:
+            return path, table.types[last]  # a type of a namespace the file declares
         if name in table.types:
             return path, table.types[name]
         binding = self.lookup.local_binding(path, name)
@@ -257,7 +260,7 @@ class TypeModel:
         bound = ref.lookup(name)
         if bound is not None and not args:
             return self.shapes(bound, depth + 1)
-        declared = self.declarations(ref.path, name) if "." not in name else None
+        declared = self.declarations(ref.path, name)
         if declared is None:
             return self._builtin_shapes(ref, depth)
         path, declarations = declared

@@ -73,6 +73,9 @@ class TypeTable:
     values: dict[str, str] = field(default_factory=dict)
     # `import https = require("https")`: name -> the module required.
     required: dict[str, str] = field(default_factory=dict)
+    # The namespaces the file declares (`declare namespace fastify { ... }`), whose types
+    # are read as the file's own: `fastify.FastifyHttpOptions` is `FastifyHttpOptions`.
+    namespaces: set[str] = field(default_factory=set)
 
 
 # A JavaScript file's parameters (the TypeScript grammar wraps each in required_parameter).
@@ -338,6 +341,9 @@ class _Reader:
                         self.table.required[self.text(names[0])] = required
             return
         if kind in ("internal_module", "module"):
+            named = _field(node, "name")
+            if named is not None and named.type == "identifier":
+                self.table.namespaces.add(self.text(named))
             block = _field(node, "body")
             for child in _named(block) if block is not None else ():
                 self.statement(child)  # a namespace's types are read as the file's
