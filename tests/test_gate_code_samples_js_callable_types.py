@@ -325,3 +325,39 @@ def test_an_instance_made_with_the_sample_s_own_hooks_takes_keys_unjudged(tmp_pa
         "own functions" in reason
         for reason in _unjudged(card)
     ), _unjudged(card)
+
+
+ROUTES = {
+    "package.json": json.dumps({"name": "router", "exports": {".": "./src/index.ts"}}),
+    "src/index.ts": (
+        "export interface Reply { send(payload?: unknown): Reply; code(status: number): Reply }\n"
+        "export interface Request { query: unknown; params: unknown }\n"
+        "export type Handler = (this: App, request: Request, reply: Reply) => unknown;\n"
+        "export interface RouteOptions { schema?: object }\n"
+        "export interface RouteOptionsWithHandler extends RouteOptions { handler: Handler }\n"
+        "export interface Shorthand {\n"
+        "  (path: string, opts: RouteOptions, handler: Handler): App;\n"
+        "  (path: string, handler: Handler): App;\n"
+        "  (path: string, opts: RouteOptionsWithHandler): App;\n"
+        "}\n"
+        "export interface App { get: Shorthand }\n"
+        "export function createApp(): App { return {} as App; }\n"
+    ),
+}
+
+
+def test_a_callback_s_parameters_are_typed_by_the_overload_that_takes_a_function_there(
+    tmp_path: Path,
+) -> None:
+    """``app.get('/', (request, reply) => ...)``: of the three overloads, the one that takes
+    a function at position 1 types the handler (the others take an options object there);
+    its parameters' members are judged."""
+    repo = make_repo(tmp_path / "repo", ROUTES)
+    code = (
+        "import { createApp } from 'router';\n"
+        "const app = createApp();\n"
+        "app.get('/', (request, reply) => { reply.sendd(request.query); });\n"
+        "app.get('/b', {schema: {}}, function (request, reply) { reply.code(200).send(); });\n"
+    )
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "reply.sendd")], _unjudged(card)

@@ -454,6 +454,8 @@ class JsTypes:
                     return None
                 assert isinstance(typed, tuple)
                 ref = self.declared.callback_parameter(TypeRef(typed, where), path, index)
+                if ref is None and not path and self._no_function(TypeRef(typed, where)):
+                    continue  # an overload taking an options object there, not the callback
                 if ref is None:
                     return None
                 while ref.expr[0] == "ref" and not ref.expr[2] and ref.lookup(ref.expr[1]):
@@ -466,6 +468,12 @@ class JsTypes:
         if held is None or method == CALL_SIGNATURE:
             return None
         return self.callback_class((held, CALL_SIGNATURE), position, path, index)
+
+    def _no_function(self, ref: TypeRef) -> bool:
+        """Whether a parameter's declared type takes no function: object types only, none
+        of them callable (an overload's options object where another takes the callback)."""
+        shapes = self.declared.shapes(ref) if self.declared is not None else None
+        return bool(shapes) and all(s.array_of is None and not s.callable for s in shapes or ())
 
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
