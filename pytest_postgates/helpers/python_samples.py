@@ -308,6 +308,13 @@ class PythonSample:
             # Findings show the name the sample gave the value (`client.shut`).
             self.env[target.id] = replace(value, shown=target.id) if value else None
         elif isinstance(target, (ast.Tuple, ast.List)):
+            plain = not any(isinstance(e, ast.Starred) for e in target.elts)
+            tupled = value is not None and value.kind == "tuple" and plain
+            if tupled and value is not None and len(value.elements) == len(target.elts):
+                # A declared fixed-length tuple, unpacked by position.
+                for element, held in zip(target.elts, value.elements, strict=True):
+                    self.bind(element, held)
+                return
             # An element of a product value: from the product, of a type not known.
             element_value = None
             if value is not None:

@@ -61,6 +61,8 @@ class PyValue:
     reason: str = ""  # unknown: why the model cannot say what it is (when it can tell)
     # union: the product classes a type alias joins (``name`` the alias).
     alternatives: tuple[str, ...] = ()
+    # tuple: what each element of a fixed-length tuple holds (None: not the product's).
+    elements: tuple[PyValue | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -635,6 +637,11 @@ class PythonTypes:
             if inner is not None and inner.kind == "instance":
                 return PyValue("container", inner.name, shown)
             return None
+        if name in ("Tuple", "tuple") and arguments and "..." not in (a.strip() for a in arguments):
+            # `-> Tuple[bytes, int, AsyncByteStream]`: unpacked by position.
+            items = tuple(self.annotation(a, f"{shown}[{i}]", receiver)
+                          for i, a in enumerate(arguments))  # fmt: skip
+            return PyValue("tuple", "", shown, elements=items)
         if name == "Self" and receiver:
             return PyValue("instance", receiver, shown)
         if name == "type" and arguments:
