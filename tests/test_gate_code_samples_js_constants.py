@@ -198,3 +198,39 @@ def test_omit_written_as_pick_of_exclude_keyof_is_read_as_omit(tmp_path: Path) -
     # The key the alias leaves out is no key of the type (the declaration file names it for
     # the other type, so it stays unjudged, as a key the code names that a .d.ts lacks).
     assert any("option body" in r and "does not declare it" in r for r in _unjudged(card))
+
+
+def test_a_computed_default_export_is_typed_by_its_declaration_file(tmp_path: Path) -> None:
+    """ava's entry: ``export {default} from '../lib/worker/main.js'``, whose default is a value
+    the code computes (``export default refs.runnerChain``); the entry's declaration file
+    says what it is (``declare const test: TestFn; export default test``), as TypeScript
+    reads it."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(
+                {
+                    "name": "runner",
+                    "exports": {".": {"types": "./entry/main.d.ts", "default": "./entry/main.js"}},
+                }
+            ),
+            "entry/main.js": "export {default} from '../lib/main.js';\n",
+            "entry/main.d.ts": (
+                "import type {TestFn} from '../types/test-fn.js';\n"
+                "declare const test: TestFn;\n"
+                "export default test;\n"
+            ),
+            "types/test-fn.d.ts": (
+                "export interface TestFn {\n"
+                "  (title: string, run: () => void): void;\n"
+                "  serial: TestFn;\n"
+                "  before(run: () => void): void;\n"
+                "}\n"
+            ),
+            "lib/main.js": "import {refs} from './state.js';\nexport default refs.runnerChain;\n",
+            "lib/state.js": "export const refs = {runnerChain: null};\n",
+        },
+    )
+    code = "import test from 'runner';\ntest.serail('x', () => {});\ntest.before(() => {});\n"
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("member", "test.serail")], _unjudged(card)

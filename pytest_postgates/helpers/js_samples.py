@@ -51,6 +51,7 @@ _FOLLOWS = "follows"
 # The name of a value imported from a product specifier that does not resolve: its uses are
 # listed once per fence, together (the import line says why).
 _UNRESOLVED = "unresolved"
+_HELD = frozenset({"const", "value"})  # exports a declaration file may type
 
 
 class JsSample:
@@ -464,11 +465,10 @@ class JsSample:
     def constant_class(self, held: SampleValue) -> Cls | str | None:
         """What an exported constant's declaration says it holds (JsTypes.constant_class)."""
         types, binding = self.types(), held.binding
-        if types is None or not isinstance(binding, Binding) or binding.kind != "const":
+        if types is None or not isinstance(binding, Binding) or binding.kind not in _HELD:
             return None
-        found = types.constant_class(self.gate.lookup, binding)
-        # TypeScript types a JavaScript module by its declaration file (`index.js` ->
-        # `index.d.ts`: `declare const axios: AxiosStatic; export default axios`).
+        found = types.constant_class(self.gate.lookup, binding) if binding.kind == "const" else None
+        # A JavaScript module typed by its declaration file, a computed value too (`index.d.ts`).
         twin_file = declaration_file(held.module) if held.kind == "export" else ""
         if isinstance(found, tuple) or not twin_file or not held.name:
             return found
