@@ -51,6 +51,10 @@ TUNE = (
     "14Lucifer/hackathon_ecs_creator",
     "Alerxian/enhanced-form-render",
     "AndriiPopovDev/finTracker",
+    # tier 2 (the labels file's TIER 2 DRAW)
+    "CoderWanFeng/python-office",
+    "Alvin-Li-C/WorldCupGame",
+    "20012002er/Vibe-Trading",
 )
 REPORT = (
     "757607106/universal-bi",
@@ -58,6 +62,11 @@ REPORT = (
     "Aimank96/quran_app",
     "Anna0314zy/designable-editor",
     "Adityayadav9/Eco-Score-Predictor",
+    # tier 2
+    "BoboVincy/TripStar",
+    "BruceLee569/CosyVoice",
+    "1996Paul-Wen/HarnessAIDemo",
+    "Avi-Bendetsky/Quiz-to-build",
 )
 HALVES = {"tune": TUNE, "report": REPORT}
 PINS = {
@@ -72,6 +81,13 @@ PINS = {
     "Alerxian/enhanced-form-render": "df61f8e85cb4",
     "Adityayadav9/Eco-Score-Predictor": "1d7b8dac2e40",
     "AndriiPopovDev/finTracker": "3489f9a69f18",
+    "BoboVincy/TripStar": "c6593b157282",
+    "CoderWanFeng/python-office": "2b1996b557c7",
+    "BruceLee569/CosyVoice": "bd32aeaa2741",
+    "Alvin-Li-C/WorldCupGame": "a7f3e397cc57",
+    "1996Paul-Wen/HarnessAIDemo": "405fbb51d138",
+    "20012002er/Vibe-Trading": "1862366e3400",
+    "Avi-Bendetsky/Quiz-to-build": "d07a6d71a7b3",
 }
 WIKI = re.compile(
     r"^(?:.*/)?(?:\.qoder/repowiki/[^/]+/content/|\.devin/wiki/|\.codewiki/|docs/deepwiki/)"
@@ -147,19 +163,23 @@ def seeded_capped(keys: list[tuple[str, str, str, int]]) -> list[tuple[str, str,
     return kept
 
 
-def show_frame(halves: list[str], mirrors: Path) -> None:
+def show_frame(halves: list[str], mirrors: Path, only: list[str] | None = None) -> None:
+    """Each half's LISTED and VERB lines in their seeded, capped order (``only``: the lines of
+    these projects alone, in one seeded order of their own: the labels file's tier 2)."""
     for half in halves:
         found: dict[str, list[tuple[str, str, str, int]]] = {"listed": [], "verb": []}
         context: dict[tuple[str, str, str, int], tuple[list[dict[str, Any]], str]] = {}
         for project in HALVES[half]:
+            if only and project not in only:
+                continue
             repo = _mirror(mirrors, project)
             pin = PINS[project]
             for commit, pages in sorted(page_commits(repo, pin, wiki_pages(repo, pin)).items()):
                 full, claims, texts = gate_pages(repo, commit, dict.fromkeys(pages))
                 lines = {path: text.splitlines() for path, text in texts.items()}
                 listed, verb = frame_lines(claims, lines)
-                for stratum, keys in (("listed", listed), ("verb", verb)):
-                    for path, line in keys:
+                for stratum, lines_of in (("listed", listed), ("verb", verb)):
+                    for path, line in lines_of:
                         key = (project, full[:12], path, line)
                         found[stratum].append(key)
                         on_line = [c for c in claims[path] if c["line"] == line]
@@ -232,6 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", nargs="?", default="measure", choices=("measure", "frame"))
     parser.add_argument("--half", action="append", choices=sorted(HALVES), default=[])
+    parser.add_argument("--project", action="append", default=[], help="frame: these only")
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument(
         "--mirrors", type=Path, default=Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
@@ -239,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     halves = args.half or ["tune"]
     if args.what == "frame":
-        show_frame(halves, args.mirrors)
+        show_frame(halves, args.mirrors, args.project)
     else:
         measure(_rows(args.labels), halves, args.mirrors)
     return 0
