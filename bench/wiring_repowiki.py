@@ -67,6 +67,15 @@ REPORT = (
     "BruceLee569/CosyVoice",
     "1996Paul-Wen/HarnessAIDemo",
     "Avi-Bendetsky/Quiz-to-build",
+    # tier 3 (report only)
+    "Atom151627/Secure-Data-Encapsulation-Using-Post-Quantum-Cryptographic-Techniques",
+    "Carlchenqqq/pici-daily-newspaper0326",
+    "Brave-peng/brief-agent",
+    "CedarVerse/vandamme-proxy",
+    "16499259-oss/GLM-sniper",
+    "1847123733/dev-toolbox",
+    "Dequeue-Tech/DeQ-Bite",
+    "Archdogms/knowledge_graph",
 )
 HALVES = {"tune": TUNE, "report": REPORT}
 PINS = {
@@ -88,6 +97,14 @@ PINS = {
     "1996Paul-Wen/HarnessAIDemo": "405fbb51d138",
     "20012002er/Vibe-Trading": "1862366e3400",
     "Avi-Bendetsky/Quiz-to-build": "d07a6d71a7b3",
+    "Atom151627/Secure-Data-Encapsulation-Using-Post-Quantum-Cryptographic-Techniques": "9f48d6bc1661",
+    "Carlchenqqq/pici-daily-newspaper0326": "576e616e791e",
+    "Brave-peng/brief-agent": "cd7c153cac4e",
+    "CedarVerse/vandamme-proxy": "f1e64e60f082",
+    "16499259-oss/GLM-sniper": "4c818ecce655",
+    "1847123733/dev-toolbox": "8d9966653078",
+    "Dequeue-Tech/DeQ-Bite": "8538e1494592",
+    "Archdogms/knowledge_graph": "6519316065c3",
 }
 WIKI = re.compile(
     r"^(?:.*/)?(?:\.qoder/repowiki/[^/]+/content/|\.devin/wiki/|\.codewiki/|docs/deepwiki/)"
