@@ -97,7 +97,7 @@ PINS = {
     "1996Paul-Wen/HarnessAIDemo": "405fbb51d138",
     "20012002er/Vibe-Trading": "1862366e3400",
     "Avi-Bendetsky/Quiz-to-build": "d07a6d71a7b3",
-    "Atom151627/Secure-Data-Encapsulation-Using-Post-Quantum-Cryptographic-Techniques": (  # noqa: E501
+    "Atom151627/Secure-Data-Encapsulation-Using-Post-Quantum-Cryptographic-Techniques": (
         "9f48d6bc1661"
     ),
     "Carlchenqqq/pici-daily-newspaper0326": "576e616e791e",
