@@ -168,21 +168,25 @@ def frame_lines(
     return listed, verb - listed
 
 
-def seeded_capped(keys: list[tuple[str, str, str, int]]) -> list[tuple[str, str, str, int]]:
+def seeded_capped(
+    keys: list[tuple[str, str, str, int]], cap: int = PER_PROJECT
+) -> list[tuple[str, str, str, int]]:
     """(project, commit, path, line) keys sorted by (project, path, line), in the seed's order,
-    a key passed over once its project has :data:`PER_PROJECT` keys before it."""
+    a key passed over once its project has ``cap`` keys before it."""
     ordered = sorted(keys, key=lambda k: (k[0], k[2], k[3]))
     random.Random(SEED).shuffle(ordered)
     taken: Counter[str] = Counter()
     kept = []
     for key in ordered:
-        if taken[key[0]] < PER_PROJECT:
+        if taken[key[0]] < cap:
             taken[key[0]] += 1
             kept.append(key)
     return kept
 
 
-def show_frame(halves: list[str], mirrors: Path, only: list[str] | None = None) -> None:
+def show_frame(
+    halves: list[str], mirrors: Path, only: list[str] | None = None, cap: int = PER_PROJECT
+) -> None:
     """Each half's LISTED and VERB lines in their seeded, capped order (``only``: the lines of
     these projects alone, in one seeded order of their own: the labels file's tier 2)."""
     for half in halves:
@@ -204,7 +208,7 @@ def show_frame(halves: list[str], mirrors: Path, only: list[str] | None = None) 
                         on_line = [c for c in claims[path] if c["line"] == line]
                         context[key] = (on_line, lines[path][line - 1])
         for stratum, keys in found.items():
-            kept = seeded_capped(keys)
+            kept = seeded_capped(keys, cap)
             print(f"## {half} {stratum}: {len(keys)} lines, {len(kept)} within the cap")
             for index, key in enumerate(kept, 1):
                 on_line, text = context[key]
@@ -272,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", nargs="?", default="measure", choices=("measure", "frame"))
     parser.add_argument("--half", action="append", choices=sorted(HALVES), default=[])
     parser.add_argument("--project", action="append", default=[], help="frame: these only")
+    parser.add_argument(
+        "--cap", type=int, default=PER_PROJECT, help="frame: lines per repository and stratum"
+    )
     parser.add_argument("--labels", type=Path, default=LABELS)
     parser.add_argument(
         "--mirrors", type=Path, default=Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
@@ -279,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     halves = args.half or ["tune"]
     if args.what == "frame":
-        show_frame(halves, args.mirrors, args.project)
+        show_frame(halves, args.mirrors, args.project, args.cap)
     else:
         measure(_rows(args.labels), halves, args.mirrors)
     return 0
