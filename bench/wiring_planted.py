@@ -427,12 +427,20 @@ def main(argv: list[str] | None = None) -> int:
     # target (mutual calls), nor an edge whose two ends a function runs in that order (a
     # flow's arrow, by the labelling rules): reported, and left out of the share. A
     # verification that matched a call by its name only proves nothing and stays a miss.
-    true_paths = [r for r in results if r[1] == "verified" and "matched by name" not in r[2]]
+    # An edge left unjudged because only a function the diagram does not draw runs its two
+    # ends in order is such an edge too (the gate no longer verifies it, the rules still
+    # call it no wrong wiring).
+    true_paths = [
+        r
+        for r in results
+        if (r[1] == "verified" and "matched by name" not in r[2])
+        or (r[1] == "unjudged" and "in sequence only where" in r[2])
+    ]
     for plant, _verdict, evidence in true_paths:
         where = f"{plant.post}:{plant.line}"
         how = (
             "run in that order"
-            if evidence.startswith("in sequence")
+            if evidence.startswith("in sequence") or "in sequence only where" in evidence
             else "through a path"
             if evidence.startswith("through ")
             else "a direct call"

@@ -146,6 +146,26 @@ def test_a_mermaid_edge_has_a_depth_of_its_own(ts_repo: Path, tmp_path: Path) ->
     assert WiringClaimsSettings().wiring_edge_depth == 6
 
 
+def test_a_sequence_edge_is_verified_only_by_a_function_the_diagram_draws(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    """`validate --> render`: no call path, but `Engine.run` calls the two in turn. Drawn in
+    a diagram that names `run` (a step flowchart of what it does), the edge is that
+    sequence; in one that does not, whether that is the flow it draws is not told: the
+    edge is unjudged, never verified by some other function's order."""
+    step = (
+        '```mermaid\nflowchart TD\n    R["run()"] --> V["validate()"]\n'
+        '    V --> D["render()"]\n```\n'
+    )
+    claims = _by_subject(_card(ts_repo, tmp_path, step))
+    assert claims["validate() -> render()"]["verdict"] == "verified"
+    assert "in sequence" in claims["validate() -> render()"]["evidence"]
+    apart = '```mermaid\nflowchart TD\n    V["validate()"] --> D["render()"]\n```\n'
+    (edge,) = _by_subject(_card(ts_repo, tmp_path, apart)).values()
+    assert edge["verdict"] == "unjudged", edge
+    assert "`run` calls the first" in edge["evidence"]
+
+
 def test_names_the_model_does_not_know_are_unjudged_never_contradicted(
     ts_repo: Path, tmp_path: Path
 ) -> None:

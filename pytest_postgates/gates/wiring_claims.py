@@ -14,6 +14,7 @@ component's role ("thin", "the gate", "orchestrates") are listed as unjudged.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -147,9 +148,11 @@ def _model(post: Post, context: GateContext) -> ApiModel:
     return api_model(index, context.evidence.cache_dir)
 
 
-# (line, code, text, caller, callee, is_edge, frame): a call the call graph is asked about
-# (frame: the gate-16 frame that read the line, "" for gate 13's claims).
-Asked = tuple[int, str, str, Subject, Subject, bool, str]
+# (line, code, text, caller, callee, diagram, frame): a call the call graph is asked about
+# (diagram: for a flowchart edge, the functions its diagram names, else None; frame: the
+# gate-16 frame that read the line, "" for gate 13's claims).
+Asked = tuple[int, str, str, Subject, Subject, frozenset[str] | None, str]
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # (line, code, text, claim, frame): a RETURN_TYPE or VISIBILITY claim about a declaration.
 Declared = tuple[int, str, str, ShapeClaim, str]
 # (line, code, text, claim): a FN_CONTAINS or SWITCH claim about a body.
@@ -175,7 +178,7 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
                 unjudged(line, code, text, subjects.reason, frame)
                 continue
             asked.extend(
-                (line, code, text, caller, target, False, frame) for target in subjects.callees
+                (line, code, text, caller, target, None, frame) for target in subjects.callees
             )
 
     def ask_shapes(line: int, code: str, text: str, frame: str = "") -> None:
@@ -220,8 +223,13 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
     fences = {fence.start_line: fence for fence in post.fences}
     for flow in scan_mermaid(post):
         fence = fences.get(flow.line)
-        for edge in mermaid_edges(fence.content, flow.line + 1) if fence is not None else []:
-            asked.append((edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, True, ""))
+        edges = mermaid_edges(fence.content, flow.line + 1) if fence is not None else []
+        # Every name the diagram writes (its nodes, labels and titles: "saveImage flow").
+        diagram = frozenset(_WORD.findall(fence.content)) if fence is not None else frozenset()
+        for edge in edges:
+            asked.append(
+                (edge.line, "MERMAID_EDGE", edge.text, edge.source, edge.target, diagram, "")
+            )
     return entries, asked, declared, held
 
 
@@ -264,10 +272,12 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     else f"{who} {judged.instead}"
                 )
                 findings.append(Finding(line, code, message, FIX))
-        for line, code, text, caller, target, is_edge, frame in asked:
-            judge = judge_edge if is_edge else judge_call
-            reach = edge_depth if is_edge else depth
-            judged = judge(graph, model.classes, caller, target, reach, named, files)
+        for line, code, text, caller, target, diagram, frame in asked:
+            if diagram is not None:
+                judged = judge_edge(graph, model.classes, caller, target, edge_depth, named,
+                                    files, diagram)  # fmt: skip
+            else:
+                judged = judge_call(graph, model.classes, caller, target, depth, named, files)
             entries.append(_entry(line, code, text, judged, _pair(caller, target), frame))
             if judged.verdict == "contradicted":
                 message = (

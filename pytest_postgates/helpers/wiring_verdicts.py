@@ -475,8 +475,11 @@ def judge_edge(
     depth: int,
     named: frozenset[str] = frozenset(),
     files: frozenset[str] = frozenset(),
+    diagram: frozenset[str] = frozenset(),
 ) -> Judged:
-    """A flowchart edge as a call edge, or as a sequence one function runs in order."""
+    """A flowchart edge as a call edge, or as a sequence a function the same diagram
+    draws runs in order (a step flowchart of what it does); a sequence only a function
+    the diagram does not draw runs leaves the edge unjudged."""
     if source.constructs and _has_method(graph, classes, source.name, target_subject.name):
         return Judged(
             "unjudged",
@@ -488,9 +491,17 @@ def judge_edge(
         return judged
     first, then = callee(graph, classes, source), callee(graph, classes, target_subject)
     if first is not None and then is not None:
-        sequence = _in_order(graph, first, then)
-        if sequence:
+        sequence, drawn = _in_order(graph, first, then, diagram)
+        if sequence and (drawn or not diagram):
             return Judged("verified", f"in sequence: {sequence}")
+        if sequence:
+            # Only a function the diagram does not draw runs the two in order: whether
+            # that is the flow it draws is not told (an architecture diagram's arrow
+            # between two hooks a component happens to call in turn is no step of it).
+            return Judged(
+                "unjudged",
+                f"no call path; in sequence only where the diagram does not look: {sequence}",
+            )
     return Judged(
         "contradicted",
         judged.evidence + f", and no function calls `{source.text}` and then "
@@ -532,8 +543,13 @@ def inherited(
     return []
 
 
-def _in_order(graph: CallGraph, first: Callee, then: Callee) -> str:
-    """A function that calls ``first`` and later ``then`` (by line), as evidence; ""."""
+def _in_order(
+    graph: CallGraph, first: Callee, then: Callee, diagram: frozenset[str] = frozenset()
+) -> tuple[str, bool]:
+    """A function that calls ``first`` and later ``then`` (by line), as evidence, and
+    whether ``diagram`` names it; ("", False) when none does. One the diagram names is
+    preferred."""
+    found = ""
     for function in graph.by_qualname.values():
         first_line = then_line = 0
         for call in function.calls:
@@ -543,11 +559,14 @@ def _in_order(graph: CallGraph, first: Callee, then: Callee) -> str:
                 then_line = call.line
                 break
         if first_line and then_line:
-            return (
+            evidence = (
                 f"`{function.name}` calls the first at {function.path}:{first_line} and the "
                 f"second at {function.path}:{then_line}"
             )
-    return ""
+            if function.name in diagram:
+                return evidence, True
+            found = found or evidence
+    return found, False
 
 
 def _names(kind: str, target: str, name: str, wanted: Callee) -> bool:
