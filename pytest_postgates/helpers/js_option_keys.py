@@ -9,7 +9,7 @@ reason, never passed over."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -73,13 +73,7 @@ def _used_elsewhere(sample: FenceReading, call: Any, name: str) -> str:
     """Why the keys of the object ``name`` holds are not judged as this call's options: it
     is used otherwise than passed to the product's calls or read by member (spread, passed
     to another function, reassigned); "" when it is not."""
-    root = call
-    while root.parent is not None:
-        root = root.parent
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
+    for node in _fence_nodes(call):
         if node.type != "identifier" or node_text(sample.source, node) != name:
             continue
         parent = node.parent
@@ -165,13 +159,7 @@ def _made_with_own_functions(sample: FenceReading, function: Any) -> str:
     if function.type != "identifier":
         return ""
     name = node_text(sample.source, function)
-    root = function
-    while root.parent is not None:
-        root = root.parent
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        todo.extend(node.named_children)
+    for node in _fence_nodes(function):
         if node.type != "variable_declarator":
             continue
         bound, value = node.child_by_field_name("name"), node.child_by_field_name("value")
@@ -185,6 +173,18 @@ def _made_with_own_functions(sample: FenceReading, function: Any) -> str:
             callee = value.child_by_field_name("function")
             return " ".join(node_text(sample.source, callee).split())[:60] + "()" if callee else ""
     return ""
+
+
+def _fence_nodes(node: Any) -> Iterator[Any]:
+    """Every named node of the fence ``node`` is in (its tree from the root, depth first)."""
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    todo = [root]
+    while todo:
+        here = todo.pop()
+        todo.extend(here.named_children)
+        yield here
 
 
 def _holds_function(node: Any) -> bool:
