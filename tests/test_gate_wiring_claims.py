@@ -166,6 +166,38 @@ def test_a_sequence_edge_is_verified_only_by_a_function_the_diagram_draws(
     assert "`run` calls the first" in edge["evidence"]
 
 
+def test_a_sequence_through_a_call_matched_by_name_alone_is_not_refuted(
+    tmp_path: Path,
+) -> None:
+    """`createElement() --> execute()` in a step flowchart: `onDrop` calls `createElement`
+    and then `engine.execute(...)` on a value of unknown type, which may be any of four
+    classes' `execute`. No function provably runs the two in order, but none provably
+    does not: the edge is unjudged, not contradicted."""
+    commands = "".join(
+        f"export class {name} {{ execute(): void {{}} }}\n"
+        for name in ("AddCommand", "MoveCommand", "DeleteCommand", "ResizeCommand")
+    )
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": '{"name": "canvas", "version": "1.0.0"}\n',
+            "src/commands.ts": commands,
+            "src/canvas.ts": (
+                "import { AddCommand } from './commands';\n"
+                "export function createElement(kind: string): object { return { kind }; }\n"
+                "export function onDrop(engine: any, kind: string): void {\n"
+                "  const element = createElement(kind);\n"
+                "  engine.execute(new AddCommand());\n"
+                "}\n"
+            ),
+        },
+    )
+    body = '```mermaid\nflowchart TD\n    C["createElement()"] --> E["execute()"]\n```\n'
+    (edge,) = _by_subject(_card(repo, tmp_path, body)).values()
+    assert edge["verdict"] == "unjudged", edge
+    assert "matches by its name alone" in edge["evidence"], edge
+
+
 def test_names_the_model_does_not_know_are_unjudged_never_contradicted(
     ts_repo: Path, tmp_path: Path
 ) -> None:

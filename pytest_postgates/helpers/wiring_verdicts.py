@@ -25,7 +25,7 @@ A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
@@ -502,6 +502,13 @@ def judge_edge(
                 "unjudged",
                 f"no call path; in sequence only where the diagram does not look: {sequence}",
             )
+        by_name = _in_order_by_name(graph, first, then)
+        if by_name:
+            return Judged(
+                "unjudged",
+                f"no call path; in sequence if a call the model matches by its name alone "
+                f"is the one drawn: {by_name}",
+            )
     return Judged(
         "contradicted",
         judged.evidence + f", and no function calls `{source.text}` and then "
@@ -548,14 +555,32 @@ def _in_order(
 ) -> tuple[str, bool]:
     """A function that calls ``first`` and later ``then`` (by line), as evidence, and
     whether ``diagram`` names it; ("", False) when none does. One the diagram names is
-    preferred."""
+    preferred. A call on a value of unknown type matches by its name alone only when the
+    name is distinctive; :func:`_in_order_by_name` reads the others."""
+    return _ordered(graph, first, then, diagram, _names)
+
+
+def _in_order_by_name(graph: CallGraph, first: Callee, then: Callee) -> str:
+    """As :func:`_in_order`, any call on a value of unknown type matching by its name (an
+    `engine.execute(...)` among a command pattern's many `execute` methods): a sequence
+    the graph cannot refute."""
+    return _ordered(graph, first, then, frozenset(), _names_any)[0]
+
+
+def _ordered(
+    graph: CallGraph,
+    first: Callee,
+    then: Callee,
+    diagram: frozenset[str],
+    matches: Callable[[str, str, str, Callee], bool],
+) -> tuple[str, bool]:
     found = ""
     for function in graph.by_qualname.values():
         first_line = then_line = 0
         for call in function.calls:
-            if _names(call.kind, call.target, call.name, first) and not first_line:
+            if matches(call.kind, call.target, call.name, first) and not first_line:
                 first_line = call.line
-            elif _names(call.kind, call.target, call.name, then) and first_line:
+            elif matches(call.kind, call.target, call.name, then) and first_line:
                 then_line = call.line
                 break
         if first_line and then_line:
@@ -567,6 +592,12 @@ def _in_order(
                 return evidence, True
             found = found or evidence
     return found, False
+
+
+def _names_any(kind: str, target: str, name: str, wanted: Callee) -> bool:
+    return _names(kind, target, name, wanted) or (
+        kind in ("dynamic", "unresolved") and name in wanted.names
+    )
 
 
 def _names(kind: str, target: str, name: str, wanted: Callee) -> bool:
