@@ -76,6 +76,15 @@ REPORT = (
     "1847123733/dev-toolbox",
     "Dequeue-Tech/DeQ-Bite",
     "Archdogms/knowledge_graph",
+    # tier 6 (report only)
+    "steamdeck/attgnext",
+    "Jayint/Jayint-repo",
+    "Pavan-PSPK9032/TrendsandToss",
+    "RedMagicVer7/tribridge-crossroads",
+    "Glimora-X/work-helper",
+    "hashiryo/SvelteShogi",
+    "MapleWan/MSR",
+    "AliAsghar366/Patch-Byte",
 )
 HALVES = {"tune": TUNE, "report": REPORT}
 PINS = {
@@ -107,6 +116,14 @@ PINS = {
     "1847123733/dev-toolbox": "8d9966653078",
     "Dequeue-Tech/DeQ-Bite": "8538e1494592",
     "Archdogms/knowledge_graph": "6519316065c3",
+    "steamdeck/attgnext": "0c6e8a28c4d6",
+    "Jayint/Jayint-repo": "8424bddee0c3",
+    "Pavan-PSPK9032/TrendsandToss": "5ceac557b1a1",
+    "RedMagicVer7/tribridge-crossroads": "6e790bd2ee22",
+    "Glimora-X/work-helper": "e43b7e9df94f",
+    "hashiryo/SvelteShogi": "59bf03abb59b",
+    "MapleWan/MSR": "6cdf7eeefec8",
+    "AliAsghar366/Patch-Byte": "2cc1056506be",
 }
 WIKI = re.compile(
     r"^(?:.*/)?(?:\.qoder/repowiki/[^/]+/content/|\.devin/wiki/|\.codewiki/|docs/deepwiki/)"
