@@ -8,13 +8,22 @@ the model and a :class:`~.type_shapes.TypeRef` whose expression is the operator.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
-from pytest_postgates.evidence.type_tables import Expr
+from pytest_postgates.evidence.type_tables import Declaration, Expr
 
-if TYPE_CHECKING:
-    from pytest_postgates.evidence.type_model import TypeModel
+
+class Resolver(Protocol):
+    """What these operators ask of :class:`~.type_model.TypeModel` (named here by what it
+    does, so this module does not import the one that imports it)."""
+
+    def shapes(self, ref: TypeRef, depth: int = 0) -> list[Shape] | None: ...
+
+    def literal_keys(self, ref: TypeRef, depth: int = 0) -> set[str] | None: ...
+
+    def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None: ...
+
 
 _STRING: Expr = ("prim", "string")
 # The tests a conditional type makes that ask only "is it an object?": `object`, `{}`,
@@ -26,7 +35,7 @@ _ANY_OBJECT: tuple[Expr, ...] = (
 )  # fmt: skip
 
 
-def mapped_shapes(model: TypeModel, ref: TypeRef, depth: int) -> list[Shape] | None:
+def mapped_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
     """``{ [P in K]: V }``: for ``K = keyof T``, T's keys (and its index signature); for a
     union of string literals, those keys. Each key's type is V with P bound to the key."""
     _tag, param, keys, value = ref.expr
@@ -56,7 +65,7 @@ def _bound(ref: TypeRef, value: Expr, param: str, key: Expr, at: list[FieldRef])
     return [FieldRef(typed, owner, name, where, at[0].text if at else "")]
 
 
-def conditional_shapes(model: TypeModel, ref: TypeRef, depth: int) -> list[Shape] | None:
+def conditional_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
     """``C extends object ? A : B``: A when C is object types only, B when it is no object
     type (a primitive, a literal), else unknown; any other test is not decided."""
     _tag, checked, test, then, otherwise = ref.expr
@@ -69,7 +78,7 @@ def conditional_shapes(model: TypeModel, ref: TypeRef, depth: int) -> list[Shape
     return model.shapes(TypeRef(branch, ref.path, ref.bound), depth + 1)
 
 
-def indexed_shapes(model: TypeModel, ref: TypeRef, depth: int) -> list[Shape] | None:
+def indexed_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
     """``T[K]``: the type of T's field K (its index signature's for ``string``)."""
     found = indexed_type(model, ref, depth)
     if found is None:
@@ -83,7 +92,7 @@ def indexed_shapes(model: TypeModel, ref: TypeRef, depth: int) -> list[Shape] | 
     return shapes
 
 
-def indexed_type(model: TypeModel, ref: TypeRef, depth: int) -> list[FieldRef] | None:
+def indexed_type(model: Resolver, ref: TypeRef, depth: int) -> list[FieldRef] | None:
     """The declared fields ``T[K]`` reads (one key; a union of keys is not read)."""
     _tag, whole, key = ref.expr
     key_ref = TypeRef(key, ref.path, ref.bound)
@@ -105,7 +114,7 @@ def indexed_type(model: TypeModel, ref: TypeRef, depth: int) -> list[FieldRef] |
     return shape.fields.get(name) or shape.index or None
 
 
-def any_string(model: TypeModel, ref: TypeRef, depth: int) -> bool:
+def any_string(model: Resolver, ref: TypeRef, depth: int) -> bool:
     """Whether a key type takes any string: ``string``, or a union with ``string`` (or
     ``string & {}``, the spelling that keeps an editor's suggestions) among its members."""
     expr = ref.expr
