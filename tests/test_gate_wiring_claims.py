@@ -166,6 +166,25 @@ def test_a_sequence_edge_is_verified_only_by_a_function_the_diagram_draws(
     assert "`run` calls the first" in edge["evidence"]
 
 
+def test_a_step_the_diagram_s_function_reaches_through_a_helper_is_in_sequence(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    """`parseYaml --> validate` drawn with `run()`: `run` reaches `parseYaml` through
+    `loadConfig` and then calls `validate`, so the edge is a step of its flow; the same
+    edge in a diagram that names no function reaching both is contradicted."""
+    drawn = (
+        '```mermaid\nflowchart TD\n    R["run()"] --> P["parseYaml()"]\n'
+        '    P --> V["validate()"]\n```\n'
+    )
+    claims = _by_subject(_card(ts_repo, tmp_path, drawn))
+    edge = claims["parseYaml() -> validate()"]
+    assert edge["verdict"] == "verified", edge
+    assert "`run` reaches the first through its call" in edge["evidence"], edge
+    alone = '```mermaid\nflowchart TD\n    P["parseYaml()"] --> V["validate()"]\n```\n'
+    (edge,) = _by_subject(_card(ts_repo, tmp_path, alone)).values()
+    assert edge["verdict"] == "contradicted", edge
+
+
 def test_a_sequence_through_a_call_matched_by_name_alone_is_not_refuted(
     tmp_path: Path,
 ) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
-from pytest_postgates.evidence.model_facts import ClassFacts, FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
@@ -494,6 +494,9 @@ def judge_edge(
         sequence, drawn = _in_order(graph, first, then, diagram)
         if sequence and (drawn or not diagram):
             return Judged("verified", f"in sequence: {sequence}")
+        through = _in_order_through(graph, first, then, diagram, depth)
+        if through:
+            return Judged("verified", f"in sequence: {through}")
         if sequence:
             # Only a function the diagram does not draw runs the two in order: whether
             # that is the flow it draws is not told (an architecture diagram's arrow
@@ -558,6 +561,42 @@ def _in_order(
     preferred. A call on a value of unknown type matches by its name alone only when the
     name is distinctive; :func:`_in_order_by_name` reads the others."""
     return _ordered(graph, first, then, diagram, _names)
+
+
+def _in_order_through(
+    graph: CallGraph, first: Callee, then: Callee, diagram: frozenset[str], depth: int
+) -> str:
+    """A function the diagram writes that reaches ``first`` and later ``then`` through the
+    calls it makes (each within ``depth`` calls: a step flowchart's steps may sit in the
+    helpers its function calls), as evidence; ""."""
+    for function in graph.by_qualname.values():
+        if function.name not in diagram:
+            continue
+        first_line = then_line = 0
+        for call in function.calls:
+            if not first_line and _reaches(graph, call, first, depth):
+                first_line = call.line
+            elif first_line and _reaches(graph, call, then, depth):
+                then_line = call.line
+                break
+        if first_line and then_line:
+            return (
+                f"`{function.name}` reaches the first through its call at "
+                f"{function.path}:{first_line} and the second through its call at "
+                f"{function.path}:{then_line}"
+            )
+    return ""
+
+
+def _reaches(graph: CallGraph, call: CallSite, wanted: Callee, depth: int) -> bool:
+    """Whether a call is ``wanted``, or a resolved call of a function that reaches it."""
+    if _names(call.kind, call.target, call.name, wanted):
+        return True
+    called = graph.by_qualname.get(call.target) if call.kind == "resolved" else None
+    if called is None or depth < 2:
+        return False
+    names = wanted.names if 0 < len(wanted.targets) <= _DISTINCTIVE else frozenset()
+    return graph.reach([called], wanted.targets, names, depth - 1).found
 
 
 def _in_order_by_name(graph: CallGraph, first: Callee, then: Callee) -> str:
