@@ -31,6 +31,7 @@ import random
 import re
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -292,17 +293,40 @@ def _reason(evidence: str) -> str:
 
 
 def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> None:
+    def gate(project: str, parent: str, paths: list[str]) -> tuple[str, Claims]:
+        full, claims, _texts = gate_files(project, parent, paths, mirrors)
+        return full, claims
+
+    judge_rows(rows, halves, (TUNE, REPORT), gate, "agent files")
+
+
+# A commit's full sha and, per file gated there, its gate-16 claims.
+Claims = dict[str, list[dict[str, Any]]]
+
+
+def judge_rows(
+    rows: list[dict[str, Any]],
+    halves: list[str],
+    split: tuple[tuple[str, ...], tuple[str, ...]],
+    gate: Callable[[str, str, list[str]], tuple[str, Claims]],
+    frame: str,
+) -> None:
+    """Each labelled row's outcome (gate 16 run at the row's commit by ``gate``), then per
+    half (``split``: its tune and report projects): false and true claims contradicted,
+    lines with no claim contradicted, and the reasons claims were left unjudged. Shared
+    by the frames whose rows carry project, parent, path, line, claim, label and frame."""
+    tune, report = split
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         groups[(row["project"], row["parent"])].append(row)
     tally: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
     unjudged: dict[str, Counter[str]] = defaultdict(Counter)
     for (project, parent), group in sorted(groups.items()):
-        half = "tune" if project in TUNE else "report" if project in REPORT else ""
+        half = "tune" if project in tune else "report" if project in report else ""
         if half not in halves:
             continue
         paths = sorted({str(r["path"]) for r in group})
-        full, claims, _texts = gate_files(project, parent, paths, mirrors)
+        full, claims = gate(project, parent, paths)
         seen_lines: set[tuple[str, int]] = set()
         for row in group:
             on_line = [c for c in _listed(claims[row["path"]]) if c["line"] == row["line"]]
@@ -334,7 +358,7 @@ def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> Non
             hit, total = tally[half][label]
             bounds = wilson(hit, total)
             shown = "n/a" if bounds is None else f"{100 * bounds[0]:.1f}-{100 * bounds[1]:.1f}%"
-            print(f"{half} half, agent files: {what}: {hit}/{total} (95% Wilson {shown})")
+            print(f"{half} half, {frame}: {what}: {hit}/{total} (95% Wilson {shown})")
         for reason, count in unjudged[half].most_common():
             print(f"{half} half, unjudged on labelled lines: {count} x {reason}")
 
