@@ -370,3 +370,65 @@ def test_typescript_edges_are_exactly_the_calls_written(
     for index, callees in enumerate(edges):
         expected = {("resolved", f"{prefix}f{c}") if c < count else (missing, "") for c in callees}
         assert got[f"f{index}"] == expected
+
+
+def test_the_calls_outside_any_function_are_the_module_code_s() -> None:
+    """A route handler written at a file's top level (`app.get("/x", (req, res) => ...)`)
+    and a script's `if __name__ == "__main__":` block run product calls no function
+    holds: they are the file's module code, in order, with its callbacks' parameters
+    called as callbacks and the names it passes recorded as passed."""
+    from pytest_postgates.evidence.call_resolution import MODULE_CODE
+
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    server = (
+        'import { parseQuery, runSearch, onClose } from "./search";\n'
+        "const app = makeApp();\n"
+        'app.get("/search", async (req, res, next) => {\n'
+        "  const query = parseQuery(req.query.q);\n"
+        "  res.json(await runSearch(query));\n"
+        "  next();\n"
+        "});\n"
+        'app.on("close", onClose);\n'
+        "export function unrelated(): void {}\n"
+    )
+    search = (
+        "export function parseQuery(q: string): string { return q; }\n"
+        "export async function runSearch(q: string): Promise<string> { return q; }\n"
+        "export function onClose(): void {}\n"
+    )
+    facts = read_js({"src/server.ts": server, "src/search.ts": search}, parsers)
+    calls = _calls(facts)
+    assert calls[f"src/server.ts.{MODULE_CODE}"] == [
+        ("makeApp", "unresolved", ""),
+        ("app.get", "dynamic", ""),
+        ("parseQuery", "resolved", "src/search.ts.parseQuery"),
+        ("res.json", "dynamic", ""),
+        ("runSearch", "resolved", "src/search.ts.runSearch"),
+        ("next", "callback", ""),
+        ("app.on", "dynamic", ""),
+        ("onClose", "passed", ""),
+    ]
+    assert "onClose" in CallGraph(facts.functions).passed
+    assert f"src/search.ts.{MODULE_CODE}" not in calls  # no code outside its functions
+    python = (
+        "from pkg.steps import load, save\n"
+        "def main():\n"
+        "    pass\n"
+        "@register(key=load)\n"
+        "def handler():\n"
+        "    save()\n"
+        "if __name__ == '__main__':\n"
+        "    data = load()\n"
+        "    save(data)\n"
+    )
+    steps = "def load():\n    pass\n\ndef save(data=None):\n    pass\n\ndef register(key):\n    pass\n"
+    facts = read_python({"pkg/__init__.py": "", "pkg/run.py": python, "pkg/steps.py": steps})
+    calls = _calls(facts)
+    assert calls[f"pkg.run.{MODULE_CODE}"] == [
+        ("register", "unresolved", ""),
+        ("load", "passed", ""),
+        ("load", "resolved", "pkg.steps.load"),
+        ("save", "resolved", "pkg.steps.save"),
+    ]
+    assert calls["pkg.run.handler"][-1] == ("save", "resolved", "pkg.steps.save")

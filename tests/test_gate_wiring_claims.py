@@ -217,6 +217,36 @@ def test_a_sequence_through_a_call_matched_by_name_alone_is_not_refuted(
     assert "matches by its name alone" in edge["evidence"], edge
 
 
+def test_a_sequence_run_by_code_outside_any_function_is_not_refuted(tmp_path: Path) -> None:
+    """`parseQuery() --> runSearch()`: neither calls the other, and no function runs the two
+    in turn, but the route handler written at the server's top level does. Code outside
+    any function is code all the same: the edge is unjudged, not contradicted (the same
+    edge with the handler gone is contradicted)."""
+    search = (
+        "export function parseQuery(q: string): string { return q; }\n"
+        "export async function runSearch(q: string): Promise<string> { return q; }\n"
+    )
+    server = (
+        'import { parseQuery, runSearch } from "./search";\n'
+        "const app = makeApp();\n"
+        'app.get("/search", async (req: any, res: any) => {\n'
+        "  const query = parseQuery(req.query.q);\n"
+        "  res.json(await runSearch(query));\n"
+        "});\n"
+    )
+    files = {"package.json": '{"name": "finder", "version": "1.0.0"}\n', "src/search.ts": search}
+    body = '```mermaid\nflowchart TD\n    P["parseQuery()"] --> S["runSearch()"]\n```\n'
+    bare = make_repo(tmp_path / "bare", files)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "s").mkdir()
+    (edge,) = _by_subject(_card(bare, tmp_path / "b", body)).values()
+    assert edge["verdict"] == "contradicted", edge
+    served = make_repo(tmp_path / "served", {**files, "src/server.ts": server})
+    (edge,) = _by_subject(_card(served, tmp_path / "s", body)).values()
+    assert edge["verdict"] == "unjudged", edge
+    assert "the code of src/server.ts outside any function calls the first" in edge["evidence"]
+
+
 def test_names_the_model_does_not_know_are_unjudged_never_contradicted(
     ts_repo: Path, tmp_path: Path
 ) -> None:

@@ -33,6 +33,10 @@ CALLBACK = "callback"
 # A product function's name passed as a value (`register(handler)`, `map(self.step)`): no
 # call, but whatever receives it may call it.
 PASSED = "passed"
+# The name of a file's code outside any function (module-level statements, and the
+# callbacks written there: `app.get("/x", (req, res) => {...})`, `if __name__ ...`): a
+# pseudo-function no claim can name, which runs calls in order all the same.
+MODULE_CODE = "<module>"
 _HOPS = 8  # re-export chains followed at most this deep (a cycle ends there)
 # The languages' own global objects and builtin types (JavaScript's `JSON`, `Math`,
 # `console`; Python's `str`, `dict`): a member call on one of them, when no name of the

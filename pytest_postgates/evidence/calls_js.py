@@ -4,7 +4,9 @@ the tree-sitter tree the model already parsed (one query, run in C).
 Functions are function declarations, methods (class fields holding an arrow function
 included), ``const f = () => ...`` and functions assigned to a member
 (``Module.load = function () {}``, reached by that member's name); a function written
-inside another belongs to it (its calls are that body's). ``this.x()`` and ``super.x()``
+inside another belongs to it (its calls are that body's), and the calls outside any function
+(module statements, the callbacks written there) belong to the file's module code
+(:data:`~.call_resolution.MODULE_CODE`). ``this.x()`` and ``super.x()``
 are calls on the enclosing class, ``name()``, ``ns.name()`` and ``new Name()`` go through
 the file's names and imports (:class:`~.file_table.FileTable`'s, followed through
 re-exports by :mod:`.call_resolution`); any other receiver is dynamic dispatch, and so is a
@@ -28,6 +30,7 @@ from pytest_postgates.evidence.call_resolution import (
     DYNAMIC,
     FIELD,
     MEMBER,
+    MODULE_CODE,
     NAME,
     NEW,
     OPAQUE,
@@ -307,25 +310,29 @@ def read_unit(
     calls += [(node, None) for node in captures.get("passed", [])]
     ordered = sorted(calls, key=lambda item: (item[0].start_byte, item[0].end_byte))
     keys: dict[int, set[str]] = {}  # function -> the names it indexes a callee by
+    module = RawFunction(f"{path}.{MODULE_CODE}", MODULE_CODE, "", 1, not tree.root_node.has_error)
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
-        if at >= 0 and callee.start_byte < functions[at][1]:
-            if constructs is None:
-                functions[at][2].calls.append(_passed(source, callee))
-                continue
-            made = raw_call(source, callee, constructs)
-            functions[at][2].calls.append(replace(made, literals=_literals(source, callee)))
-            index = callee.child_by_field_name("index")
-            if callee.type == "subscript_expression" and index is not None:
-                keys.setdefault(at, set()).add(_text(source, index))
+        inside = at >= 0 and callee.start_byte < functions[at][1]
+        body = functions[at][2] if inside else module
+        if constructs is None:
+            body.calls.append(_passed(source, callee))
+            continue
+        made = raw_call(source, callee, constructs)
+        body.calls.append(replace(made, literals=_literals(source, callee)))
+        index = callee.child_by_field_name("index")
+        if inside and callee.type == "subscript_expression" and index is not None:
+            keys.setdefault(at, set()).add(_text(source, index))
     # the function's own parameters (not a closure's): a callback called by its name, or
     # the key of a string-keyed dispatch (`r[name]()`)
     own: dict[int, set[str]] = {}
     positions: dict[int, list[str | None]] = {}
+    given: set[str] = set()  # the parameters of the callbacks written outside any function
     for params in captures.get("params", []):
         at = bisect.bisect_right(starts, params.start_byte) - 1
-        if at < 0:
-            continue  # a closure outside any function (a file of top-level callbacks)
+        if at < 0 or params.start_byte >= functions[at][1]:
+            given |= _parameter_names(source, params)
+            continue
         holder = params.parent
         if holder is not None and holder.type in ("arrow_function", "function_expression"):
             holder = holder.parent if holder.start_byte != starts[at] else holder
@@ -360,6 +367,13 @@ def read_unit(
             switched = " ".join(written.split())[:_TEXT_LIMIT]
             functions[at][2].switches.append((switched, value.start_point[0] + 1))
     unit.functions = [function for _start, _end, function in functions]
+    if module.calls:
+        callback = [c.form == NAME and c.name in given for c in module.calls]
+        module.calls = [
+            RawCall(CALLBACK, c.name, "", c.text, c.line) if given_one else c
+            for c, given_one in zip(module.calls, callback, strict=True)
+        ]
+        unit.functions.append(module)
     for local, (spec, name) in ((k, (v[0], v[1])) for k, v in table.imports.items()):
         unit.bindings[local] = (spec, name)
     for alias, (spec, name) in ((k, (v[0], v[1])) for k, v in table.reexports.items()):

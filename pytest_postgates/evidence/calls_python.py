@@ -1,22 +1,23 @@
 """The call graph's Python reader: each function's and method's calls, from ``ast``.
 
 A nested function or lambda belongs to the function it is written in (its calls are that
-body's). ``self.x()`` and ``cls.x()`` are calls on the enclosing class, ``super().x()`` on
-its bases, ``name()`` and ``mod.name()`` go through the module's names and imports; any
-other receiver is a value whose type the code does not state (dynamic dispatch). A callee
-the code computes (``getattr(obj, name)()``, ``handlers[kind]()``, a call's result called, a
-local bound to such a value called) is opaque: it may be any function; the function's own
-parameter called is a callback (whatever its callers pass), and a name passed to a call as
-a value is recorded as passed (a product function's name only). A
-decorator that is not one of Python's own descriptors or caches wraps the body: its wrapper
-runs around it, so the decorated function's body is not all it runs (an opaque call at the
-decorator's line).
+body's); the calls outside any function (module statements, class bodies, decorators) belong
+to the module's code (:data:`~.call_resolution.MODULE_CODE`). ``self.x()`` and ``cls.x()``
+are calls on the enclosing class, ``super().x()`` on its bases, ``name()`` and
+``mod.name()`` go through the module's names and imports; any other receiver is a value
+whose type the code does not state (dynamic dispatch). A callee the code computes
+(``getattr(obj, name)()``, ``handlers[kind]()``, a call's result called, a local bound to
+such a value called) is opaque: it may be any function; the function's own parameter called
+is a callback (whatever its callers pass), and a name passed to a call as a value is
+recorded as passed (a product function's name only). A decorator that is not one of
+Python's own descriptors or caches wraps the body: its wrapper runs around it, so the
+decorated function's body is not all it runs (an opaque call at the decorator's line).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from pytest_postgates.evidence.call_resolution import (
@@ -24,6 +25,7 @@ from pytest_postgates.evidence.call_resolution import (
     DYNAMIC,
     FIELD,
     MEMBER,
+    MODULE_CODE,
     NAME,
     OPAQUE,
     PASSED,
@@ -143,8 +145,45 @@ def _calls_in(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
     """Every call in ``node``'s body, nested closures included, in source order, and the
     names its calls pass as values."""
     own, computed = _given(node)
+    return _calls_of(ast.walk(node), own, computed)
+
+
+def _outside_functions(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes of the module's code that runs outside any function: its statements,
+    class bodies, decorators and default values, lambdas written there."""
+    pending: list[ast.AST] = list(reversed(tree.body))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _FUNCTIONS):
+            outer = [*node.decorator_list, *node.args.defaults]
+            outer += [d for d in node.args.kw_defaults if d is not None]
+            pending.extend(reversed(outer))
+            continue
+        yield node
+        pending.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _module_code(tree: ast.Module, module: str) -> RawFunction | None:
+    """The calls of the module's code outside any function, as one pseudo-function
+    (:data:`~.call_resolution.MODULE_CODE`); None when it makes none."""
+    nodes = list(_outside_functions(tree))
+    own = {a.arg for n in nodes if isinstance(n, ast.Lambda) for a in n.args.args}
+    computed = {
+        t.id
+        for n in nodes
+        if isinstance(n, ast.Assign) and _computed(n.value)
+        for t in n.targets
+        if isinstance(t, ast.Name)
+    }
+    calls = _calls_of(nodes, own, computed)
+    if not calls:
+        return None
+    return RawFunction(f"{module}.{MODULE_CODE}", MODULE_CODE, "", 1, True, calls)
+
+
+def _calls_of(nodes: Iterable[ast.AST], own: set[str], computed: set[str]) -> list[RawCall]:
     found: list[RawCall] = []
-    for inner in ast.walk(node):
+    for inner in nodes:
         if not isinstance(inner, ast.Call):
             continue
         func = inner.func
@@ -338,6 +377,9 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
                 klass(child, qualname)
 
     statements(tree.body)
+    module_code = _module_code(tree, module)
+    if module_code is not None:
+        unit.functions.append(module_code)
     return unit
 
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
+from pytest_postgates.evidence.call_resolution import MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
 from pytest_postgates.helpers.wiring_subjects import Subject
 
@@ -624,13 +625,19 @@ def _ordered(
                 break
         if first_line and then_line:
             evidence = (
-                f"`{function.name}` calls the first at {function.path}:{first_line} and the "
+                f"{_runner(function)} calls the first at {function.path}:{first_line} and the "
                 f"second at {function.path}:{then_line}"
             )
             if function.name in diagram:
                 return evidence, True
             found = found or evidence
     return found, False
+
+
+def _runner(function: FunctionCalls) -> str:
+    if function.name == MODULE_CODE:
+        return f"the code of {function.path} outside any function"
+    return f"`{function.name}`"
 
 
 def _names_any(kind: str, target: str, name: str, wanted: Callee) -> bool:
