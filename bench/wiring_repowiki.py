@@ -62,6 +62,13 @@ TUNE = (
     "CoderWanFeng/python-office",
     "Alvin-Li-C/WorldCupGame",
     "20012002er/Vibe-Trading",
+    # tier 7 (tune only)
+    "dtsroy/FinSight",
+    "Moon-Force/DouYin_llm",
+    "SEVENTEEN-TAN/gemini-nexus",
+    "ChangingSelf/unknown-diegesis",
+    "250shiwo/MySmallAgent",
+    "JadeXusq/qr-generator",
 )
 REPORT = (
     "757607106/universal-bi",
@@ -131,6 +138,12 @@ PINS = {
     "hashiryo/SvelteShogi": "59bf03abb59b",
     "MapleWan/MSR": "6cdf7eeefec8",
     "AliAsghar366/Patch-Byte": "2cc1056506be",
+    "dtsroy/FinSight": "9e5bbe7e1598",
+    "Moon-Force/DouYin_llm": "be36e5f6da64",
+    "SEVENTEEN-TAN/gemini-nexus": "2a79bd15fd26",
+    "ChangingSelf/unknown-diegesis": "22e5a2e1f296",
+    "250shiwo/MySmallAgent": "6e0057c43f95",
+    "JadeXusq/qr-generator": "0ba9e05b64b7",
 }
 WIKI = re.compile(
     r"^(?:.*/)?(?:\.qoder/repowiki/[^/]+/content/|\.devin/wiki/|\.codewiki/|docs/deepwiki/)"
