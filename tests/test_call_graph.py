@@ -422,7 +422,9 @@ def test_the_calls_outside_any_function_are_the_module_code_s() -> None:
         "    data = load()\n"
         "    save(data)\n"
     )
-    steps = "def load():\n    pass\n\ndef save(data=None):\n    pass\n\ndef register(key):\n    pass\n"
+    steps = (
+        "def load():\n    pass\n\ndef save(data=None):\n    pass\n\ndef register(key):\n    pass\n"
+    )
     facts = read_python({"pkg/__init__.py": "", "pkg/run.py": python, "pkg/steps.py": steps})
     calls = _calls(facts)
     assert calls[f"pkg.run.{MODULE_CODE}"] == [
@@ -432,3 +434,40 @@ def test_the_calls_outside_any_function_are_the_module_code_s() -> None:
         ("save", "resolved", "pkg.steps.save"),
     ]
     assert calls["pkg.run.handler"][-1] == ("save", "resolved", "pkg.steps.save")
+
+
+def test_a_python_file_opening_with_a_byte_order_mark_is_read() -> None:
+    """Python runs a file whose text opens with a UTF-8 byte order mark (Windows editors
+    write one); the model reads it like any other, its functions and calls included."""
+    source = '\ufeff"""Entry point."""\nfrom pkg.steps import load\n\ndef main():\n    load()\n'
+    facts = read_python(
+        {"pkg/__init__.py": "", "pkg/app.py": source, "pkg/steps.py": "def load():\n    pass\n"}
+    )
+    assert "pkg/app.py" not in facts.unread
+    assert _calls(facts)["pkg.app.main"] == [("load", "resolved", "pkg.steps.load")]
+
+
+def test_getattr_with_an_attribute_the_code_names_is_a_call_of_that_attribute() -> None:
+    """`getattr(obj, "extract", None)` names the attribute: calling it (directly, or
+    through a local bound once to it) calls `obj.extract`. A name the code computes, or a
+    local bound twice, stays opaque."""
+    source = (
+        "class Extractor:\n"
+        "    def extract(self, event):\n"
+        "        return []\n"
+        "    def again(self):\n"
+        "        getattr(self, 'extract')(1)\n"
+        "def process(extractor, name):\n"
+        "    method = getattr(extractor, 'extract', None)\n"
+        "    for found in method(2):\n"
+        "        pass\n"
+        "    computed = getattr(extractor, name)\n"
+        "    computed()\n"
+        "    twice = getattr(extractor, 'a')\n"
+        "    twice = getattr(extractor, 'b')\n"
+        "    twice()\n"
+    )
+    calls = _calls(read_python({"pkg/__init__.py": "", "pkg/m.py": source}))
+    assert ("self.extract", "resolved", "pkg.m.Extractor.extract") in calls["pkg.m.Extractor.again"]
+    made = [(text, kind) for text, kind, _target in calls["pkg.m.process"] if text != "getattr"]
+    assert made == [("extractor.extract", "dynamic"), ("computed", "opaque"), ("twice", "opaque")]

@@ -88,20 +88,53 @@ def _computed(value: ast.expr | None) -> bool:
     return isinstance(value, (ast.Subscript, ast.Call))
 
 
-def _given(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[set[str], set[str]]:
+def attribute_named(value: ast.expr | None) -> tuple[ast.expr, str] | None:
+    """``getattr(obj, "extract")`` or ``getattr(obj, "extract", None)``: the attribute is
+    named in the code, so calling it is ``obj.extract(...)``; (obj, the name), else None."""
+    if not (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "getattr"
+        and len(value.args) in (2, 3)
+        and isinstance(value.args[1], ast.Constant)
+        and isinstance(value.args[1].value, str)
+        and value.args[1].value.isidentifier()
+    ):
+        return None
+    return value.args[0], value.args[1].value
+
+
+def _given(
+    node: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[set[str], set[str], dict[str, RawCall]]:
     """The function's own parameters (``self`` and ``cls`` left out: the callbacks it is
-    given), and the locals its body binds to a computed value (``fn = getattr(self,
-    name)``, ``handler = table[kind]``)."""
+    given), the locals its body binds to a computed value (``fn = getattr(self,
+    name)``, ``handler = table[kind]``), and those bound once to an attribute the code
+    names (``fn = getattr(obj, "extract", None)``: a call of ``obj.extract``)."""
     arguments = node.args
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
     computed: set[str] = set()
+    named: dict[str, RawCall] = {}
     for inner in ast.walk(node):
-        if isinstance(inner, ast.Assign) and _computed(inner.value):
-            computed |= {t.id for t in inner.targets if isinstance(t, ast.Name)}
-        elif isinstance(inner, ast.NamedExpr) and _computed(inner.value):
-            computed.add(inner.target.id)
-    return {a.arg for a in every} - {"self", "cls"}, computed
+        if isinstance(inner, (ast.Assign, ast.NamedExpr)) and _computed(inner.value):
+            targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target]
+            bound = {t.id for t in targets if isinstance(t, ast.Name)}
+            attribute = attribute_named(inner.value)
+            if attribute is not None and len(bound) == 1 and not bound & (computed | set(named)):
+                named[bound.pop()] = _attribute_call(*attribute, inner.lineno)
+            else:
+                computed |= bound
+    stores = [
+        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    ]
+    computed |= {name for name in named if stores.count(name) > 1}  # bound again elsewhere
+    return {a.arg for a in every} - {"self", "cls"}, computed, named
+
+
+def _attribute_call(held: ast.expr, name: str, line: int) -> RawCall:
+    """The call of attribute ``name`` of ``held``, as if written ``held.name()``."""
+    return raw_call(ast.Call(ast.Attribute(held, name, ast.Load()), [], [], lineno=line))
 
 
 def _passed(call: ast.Call) -> list[RawCall]:
@@ -144,8 +177,8 @@ def dispatch(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
 def _calls_in(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
     """Every call in ``node``'s body, nested closures included, in source order, and the
     names its calls pass as values."""
-    own, computed = _given(node)
-    return _calls_of(ast.walk(node), own, computed)
+    own, computed, named = _given(node)
+    return _calls_of(ast.walk(node), own, computed, named)
 
 
 def _outside_functions(tree: ast.Module) -> Iterator[ast.AST]:
@@ -175,20 +208,27 @@ def _module_code(tree: ast.Module, module: str) -> RawFunction | None:
         for t in n.targets
         if isinstance(t, ast.Name)
     }
-    calls = _calls_of(nodes, own, computed)
+    calls = _calls_of(nodes, own, computed, {})
     if not calls:
         return None
     return RawFunction(f"{module}.{MODULE_CODE}", MODULE_CODE, "", 1, True, calls)
 
 
-def _calls_of(nodes: Iterable[ast.AST], own: set[str], computed: set[str]) -> list[RawCall]:
+def _calls_of(
+    nodes: Iterable[ast.AST], own: set[str], computed: set[str], named: dict[str, RawCall]
+) -> list[RawCall]:
     found: list[RawCall] = []
     for inner in nodes:
         if not isinstance(inner, ast.Call):
             continue
         func = inner.func
+        attribute = attribute_named(func)
         if isinstance(func, ast.Name) and func.id in own:
             found.append(RawCall(CALLBACK, func.id, "", func.id, inner.lineno))
+        elif isinstance(func, ast.Name) and func.id in named and func.id not in computed:
+            found.append(replace(named[func.id], line=inner.lineno))
+        elif attribute is not None:
+            found.append(_attribute_call(*attribute, inner.lineno))
         elif (isinstance(func, ast.Name) and func.id in computed) or _computed(func):
             shown = ast.unparse(func)
             shown = shown if len(shown) <= 60 else shown[:57] + "..."

@@ -121,6 +121,9 @@ def _expand_stars(facts: ModelFacts) -> None:
         facts.modules[module] = sorted(set(names(module, frozenset({module}))))
 
 
+_BOM = "\ufeff"
+
+
 def read_python(sources: Mapping[str, str]) -> ModelFacts:
     """The facts of the Python files in ``sources`` (path -> text, product code only)."""
     facts = ModelFacts()
@@ -135,7 +138,8 @@ def read_python(sources: Mapping[str, str]) -> ModelFacts:
             facts.unread[path] = "not importable under its package layout"
             continue
         try:
-            tree = ast.parse(sources[path], filename=path)
+            # A UTF-8 byte order mark opens some files (Windows editors): Python runs them
+            tree = ast.parse(sources[path].removeprefix(_BOM), filename=path)
         except (SyntaxError, ValueError) as exc:
             facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
             continue
