@@ -247,6 +247,23 @@ def test_a_sequence_run_by_code_outside_any_function_is_not_refuted(tmp_path: Pa
     assert "the code of src/server.ts outside any function calls the first" in edge["evidence"]
 
 
+def test_an_edge_from_a_class_to_its_own_method_is_not_refuted(
+    ts_repo: Path, tmp_path: Path
+) -> None:
+    """`Engine --> shutdown()` in a diagram of components and their methods: no method of
+    Engine calls `shutdown`, but the edge may draw what the class has, so it is unjudged;
+    an edge from the class to a function it does not have is still contradicted."""
+    body = (
+        '```mermaid\nflowchart TD\n    E["Engine (engine.ts)"] --> S["shutdown()"]\n'
+        '    E --> A["auditTrail()"]\n```\n'
+    )
+    claims = _by_subject(_card(ts_repo, tmp_path, body))
+    member = claims["Engine (engine.ts) -> shutdown()"]
+    assert member["verdict"] == "unjudged", member
+    assert "is a method of `Engine (engine.ts)`" in member["evidence"]
+    assert claims["Engine (engine.ts) -> auditTrail()"]["verdict"] == "contradicted"
+
+
 def test_names_the_model_does_not_know_are_unjudged_never_contradicted(
     ts_repo: Path, tmp_path: Path
 ) -> None:

@@ -490,6 +490,14 @@ def judge_edge(
     judged = judge_call(graph, classes, source, target_subject, depth, named, files)
     if judged.verdict != "contradicted":
         return judged
+    if _member_drawn(graph, classes, source, target_subject):
+        # `Agent --> run_turn()` in a diagram of components and what they have: the edge
+        # draws a method under its class, which says nothing of what calls it.
+        return Judged(
+            "unjudged",
+            f"`{target_subject.text}` is a method of `{source.text}`: an edge from a class to "
+            "its own method may draw what it has, not a call",
+        )
     first, then = callee(graph, classes, source), callee(graph, classes, target_subject)
     if first is not None and then is not None:
         sequence, drawn = _in_order(graph, first, then, diagram)
@@ -519,6 +527,18 @@ def judge_edge(
         f"`{target_subject.text}`",
         judged.instead,
     )
+
+
+def _member_drawn(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], source: Subject, target: Subject
+) -> bool:
+    """Whether ``source`` names a product class (not one of its methods) and ``target`` a
+    method that class has, its own or inherited."""
+    if source.name not in classes or source.owner or graph.named(source.name):
+        return False
+    if target.owner and target.owner != source.name:
+        return False
+    return _has_method(graph, classes, source.name, target.name)
 
 
 def _has_method(
