@@ -310,11 +310,12 @@ def judge_rows(
     split: tuple[tuple[str, ...], tuple[str, ...]],
     gate: Callable[[str, str, list[str]], tuple[str, Claims]],
     frame: str,
-) -> None:
+) -> dict[str, dict[str, list[int]]]:
     """Each labelled row's outcome (gate 16 run at the row's commit by ``gate``), then per
     half (``split``: its tune and report projects): false and true claims contradicted,
     lines with no claim contradicted, and the reasons claims were left unjudged. Shared
-    by the frames whose rows carry project, parent, path, line, claim, label and frame."""
+    by the frames whose rows carry project, parent, path, line, claim, label and frame.
+    Returns the tally: half -> label -> [contradicted, labelled]."""
     tune, report = split
     groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
@@ -361,6 +362,7 @@ def judge_rows(
             print(f"{half} half, {frame}: {what}: {hit}/{total} (95% Wilson {shown})")
         for reason, count in unjudged[half].most_common():
             print(f"{half} half, unjudged on labelled lines: {count} x {reason}")
+    return {half: dict(tally[half]) for half in halves}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 LABELS = HERE / "labels" / "gate16_repowiki.jsonl"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
+from holdout_precision import wilson  # noqa: E402
 from wiring_agentfiles import (  # noqa: E402
     _SPAN,
     Claims,
@@ -252,12 +253,52 @@ def show_frame(
                                  ensure_ascii=False))  # fmt: skip
 
 
-def measure(rows: list[dict[str, Any]], halves: list[str], mirrors: Path) -> None:
+def measure(
+    rows: list[dict[str, Any]], halves: list[str], mirrors: Path
+) -> dict[str, dict[str, list[int]]]:
     def gate(project: str, parent: str, paths: list[str]) -> tuple[str, Claims]:
         full, claims, _texts = gate_pages(_mirror(mirrors, project), parent, dict.fromkeys(paths))
         return full, claims
 
-    judge_rows(rows, halves, (TUNE, REPORT), gate, "repository wikis")
+    return judge_rows(rows, halves, (TUNE, REPORT), gate, "repository wikis")
+
+
+def _record(record: Any, tally: dict[str, dict[str, list[int]]]) -> None:
+    """Per half: false claims contradicted (recall), true claims contradicted, and the
+    precision of contradicted, with 95% Wilson intervals."""
+    rows = record.table(
+        "Gate 16 on committed repository wikis: false and true claims contradicted, by half"
+        " (95% Wilson intervals)",
+        [
+            {"name": "half", "kind": "label"},
+            {"name": "false claims", "kind": "control"},
+            {"name": "false contradicted", "kind": "figure"},
+            {"name": "recall", "kind": "figure", "unit": "%"},
+            {"name": "recall low", "kind": "figure", "unit": "%"},
+            {"name": "recall high", "kind": "figure", "unit": "%"},
+            {"name": "true claims", "kind": "control"},
+            {"name": "true contradicted", "kind": "figure"},
+            {"name": "precision of contradicted", "kind": "figure", "unit": "%"},
+            {"name": "no-claim lines contradicted", "kind": "control"},
+        ],
+    )
+    for half, by_label in tally.items():
+        false_hit, false_total = by_label.get("false", [0, 0])
+        true_hit, true_total = by_label.get("true", [0, 0])
+        none_hit, none_total = by_label.get("not a claim", [0, 0])
+        bounds = wilson(false_hit, false_total)
+        share = [None if not false_total else round(100 * false_hit / false_total, 1)]
+        share += [None, None] if bounds is None else [round(100 * b, 1) for b in bounds]
+        said = false_hit + true_hit
+        precision = None if not said else round(100 * false_hit / said, 1)
+        rows.append(
+            [half, false_total, false_hit, *share, true_total, true_hit, precision,
+             f"{none_hit}/{none_total}"]
+        )  # fmt: skip
+    record.notes.append(
+        "the report half is held out: no gate was changed for what it shows; the tune half"
+        " is what gate 16 is tuned on (bench/labels/gate16_repowiki.jsonl, its frame and tiers)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -269,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         "--cap", type=int, default=PER_PROJECT, help="frame: lines per repository and stratum"
     )
     parser.add_argument("--labels", type=Path, default=LABELS)
+    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
     parser.add_argument(
         "--mirrors", type=Path, default=Path(os.environ.get("POSTGATES_MIRRORS", "/work/.mirror"))
     )
@@ -277,7 +319,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "frame":
         show_frame(halves, args.mirrors, args.project, args.cap)
     else:
-        measure(_rows(args.labels), halves, args.mirrors)
+        record = None
+        if args.json:
+            if str(HERE.parent) not in sys.path:
+                sys.path.insert(0, str(HERE.parent))
+            from bench.results_json import Run
+
+            record = Run("wiring_repowiki", {"halves": halves, "labels": args.labels.name})
+        tally = measure(_rows(args.labels), halves, args.mirrors)
+        if record is not None:
+            _record(record, tally)
+            record.write(args.json)
     return 0
 
 

@@ -191,6 +191,12 @@ BENCHES = (
         ("gates/16-wiring-claims.md",),
         writes_results=True,
     ),
+    Bench(
+        "wiring_repowiki",
+        "Gate 16 repository wikis",
+        ("gates/16-wiring-claims.md",),
+        writes_results=True,
+    ),
 )
 
 INTRO = """\
