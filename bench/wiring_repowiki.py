@@ -296,8 +296,9 @@ def _record(record: Any, tally: dict[str, dict[str, list[int]]]) -> None:
              f"{none_hit}/{none_total}"]
         )  # fmt: skip
     record.notes.append(
-        "the report half is held out: no gate was changed for what it shows; the tune half"
-        " is what gate 16 is tuned on (bench/labels/gate16_repowiki.jsonl, its frame and tiers)"
+        "the tune half is what gate 16 is tuned on; the report half is held out, and what of"
+        " it was read in a session (labelling, an audit) is disclosed in docs/history.md"
+        " (bench/labels/gate16_repowiki.jsonl: the frame, its tiers and the labelling rules)"
     )
 
 
