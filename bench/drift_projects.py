@@ -144,4 +144,18 @@ PACKAGES = {
     "huggingface/huggingface_hub": "huggingface_hub",
     "simonw/llm": "llm",
     "vuejs/pinia": "pinia",
+    # Seventh wave (session 28): the Python distributions, and the JS monorepos whose root
+    # package.json is not named as their docs import (@mikro-orm/root, redis-monorepo,
+    # @vueuse/monorepo, root: TanStack/query's docs import one package per framework, React's
+    # first).
+    "huggingface/trl": "trl",
+    "huggingface/peft": "peft",
+    "stanfordnlp/dspy": "dspy",
+    "marimo-team/marimo": "marimo",
+    "openai/openai-agents-python": "openai-agents",
+    "huggingface/accelerate": "accelerate",
+    "mikro-orm/mikro-orm": "@mikro-orm/core",
+    "redis/node-redis": "redis",
+    "vueuse/vueuse": "@vueuse/core",
+    "TanStack/query": "@tanstack/react-query",
 }
