@@ -84,6 +84,20 @@ SPLIT = {
     "node-fetch/node-fetch": "report",
     "vuejs/pinia": "report",
     "typeorm/typeorm": "report",
+    # Seventh wave (session 28): code-sample-heavy docs of their own API, split by
+    # random.Random(2032) before mining.
+    "huggingface/trl": "tune",
+    "huggingface/peft": "tune",
+    "stanfordnlp/dspy": "tune",
+    "Automattic/mongoose": "tune",
+    "mikro-orm/mikro-orm": "tune",
+    "chartjs/Chart.js": "tune",
+    "marimo-team/marimo": "report",
+    "openai/openai-agents-python": "report",
+    "huggingface/accelerate": "report",
+    "redis/node-redis": "report",
+    "vueuse/vueuse": "report",
+    "TanStack/query": "report",
 }
 # The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
 # name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
@@ -130,4 +144,18 @@ PACKAGES = {
     "huggingface/huggingface_hub": "huggingface_hub",
     "simonw/llm": "llm",
     "vuejs/pinia": "pinia",
+    # Seventh wave (session 28): the Python distributions, and the JS monorepos whose root
+    # package.json is not named as their docs import (@mikro-orm/root, redis-monorepo,
+    # @vueuse/monorepo, root: TanStack/query's docs import one package per framework, React's
+    # first).
+    "huggingface/trl": "trl",
+    "huggingface/peft": "peft",
+    "stanfordnlp/dspy": "dspy",
+    "marimo-team/marimo": "marimo",
+    "openai/openai-agents-python": "openai-agents",
+    "huggingface/accelerate": "accelerate",
+    "mikro-orm/mikro-orm": "@mikro-orm/core",
+    "redis/node-redis": "redis",
+    "vueuse/vueuse": "@vueuse/core",
+    "TanStack/query": "@tanstack/react-query",
 }
