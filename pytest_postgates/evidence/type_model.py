@@ -355,8 +355,12 @@ class TypeModel:
         if name in ("Omit", "Pick") and len(arg) == 2:
             keys = self.literal_keys(keys_ref)
             shapes = self.shapes(arg[0], depth + 1)
-            if keys is None or shapes is None:
+            if shapes is None:
                 return None
+            if keys is None:
+                # Keys the model cannot list (`Exclude<keyof T, keyof typeof C.DEFAULTS>`):
+                # T's own keys bound what is kept, and a key outside them is none of its.
+                return shapes
             kept = []
             for shape in shapes:
                 if shape.array_of is not None:

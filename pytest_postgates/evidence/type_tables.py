@@ -84,6 +84,12 @@ _JS_PARAMETERS = frozenset(
 )
 
 
+def static_side(name: str) -> str:
+    """The container a class's static methods are tabled under (TypeScript writes the
+    class's static side ``typeof Name``)."""
+    return f"typeof {name}"
+
+
 def _named(node: Any) -> list[Any]:
     """A node's named children without comments (tree-sitter keeps comments as named
     nodes, and may even give one a field name)."""
@@ -470,7 +476,11 @@ class _Reader:
                 "abstract_method_signature",
             ):
                 if any(c.type == "static" or self.text(c) == "static" for c in member.children[:3]):
-                    continue  # a static method is not called on an instance
+                    # called on the class, never on an instance: the class's static side
+                    self.add_callable(
+                        static_side(name), key, member, member.type != "method_definition"
+                    )
+                    continue
                 self.add_callable(name, key, member, member.type != "method_definition")
                 if public and key != "constructor":
                     self.class_member(fields, key, member)

@@ -127,6 +127,9 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
                 return keys_at, f"{method}()"
             return f"{shown}() are not judged: it is no function of the module the model reads"
         cls = sample.class_of(held)
+        static = _static_owner(sample, held) if cls is None and held.kind == "export" else None
+        if static is not None and types is not None:
+            return partial(types.static_keys, static, method), f"{static[0]}.{method}()"
         if cls is None and held.kind == "export":
             # An exported constant: typed by its declaration (`const vi: VitestUtils`,
             # `export default createInstance()` and the function's declared return type).
@@ -150,6 +153,17 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
             "own functions, which may take keys the product does not declare"
         )
     return _function_callee(sample, held, shown)
+
+
+def _static_owner(sample: FenceReading, held: SampleValue) -> Cls | None:
+    """The product class an exported class value is (``MikroORM`` in
+    ``MikroORM.init({...})``: a static method's options are declared on the class), or None
+    when the export is no class the model reads."""
+    binding, types = held.binding, sample.types()
+    if types is None or not isinstance(binding, Binding) or binding.kind != "class":
+        return None
+    cls = (binding.local or held.name, binding.path)
+    return cls if types.entries(cls) else None
 
 
 def _made_with_own_functions(sample: FenceReading, function: Any) -> str:

@@ -117,10 +117,7 @@ class JsSample:
         if (
             not any(package in content for package in self.gate.packages)
             and not any(name.split(".")[-1] in content for name in self.values)
-            and not js_unbound.uses_conventional(self, content)
-            and not js_unbound.calls_unqualified(self, content)
-            and not js_unbound.constructs_unbound(self, content)
-            and not js_unbound.misspells_member(self, content)
+            and not js_unbound.uses_unbound(self, content)
             and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
             return False  # neither imports the product nor uses a name bound to it
@@ -532,7 +529,7 @@ class JsSample:
                 return max(around, key=lambda p: p[1])[3]
             held = self.values.get(text)
             if held is None and node.type == "identifier" and not self.is_bound(node, text):
-                held = js_unbound.conventional(self, text)
+                held = js_unbound.conventional(self, text) or js_unbound.public_class(self, text)
             return held
         if node.type == "new_expression":
             return self.constructed(node)

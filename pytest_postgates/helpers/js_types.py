@@ -19,7 +19,7 @@ from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
 from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.evidence.type_shapes import Shape, TypeRef
-from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Expr, Signature
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Expr, Signature, static_side
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Wrappers a declared return type is unwrapped of: what ``await`` (or the value) gives.
@@ -395,6 +395,14 @@ class JsTypes:
         # `Record<HTTPAlias, GotFunctions>`): that type's call signatures.
         held = self.field_type(cls, method)
         return self.method_keys(held, CALL_SIGNATURE, position, path) if held else None
+
+    def static_keys(
+        self, cls: Cls, method: str, position: int, path: tuple[str, ...]
+    ) -> Keys | None:
+        """:meth:`method_keys` for a static method of ``cls`` (``MikroORM.init({...})``),
+        its bases' static methods included (a class inherits its base's static side)."""
+        places = [(entry.path, static_side(entry.name)) for entry in self.lineage(cls)]
+        return self._keys_at(places, method, position, path)
 
     def function_keys(
         self, file: str, name: str, position: int, path: tuple[str, ...]

@@ -1,8 +1,9 @@
 """What gate 15's JavaScript/TypeScript fence reader makes of names a page uses without
 binding them: the package called by its own name (``Fastify()``), a variable named for a
 product type (``reply``), a product file's functions called bare, a class made with ``new``
-(a workspace package's own class in its README), and a typo of a product member on a
-parameter the sample does not type (a handler's ``reply``). Each
+(a workspace package's own class in its README) or whose static member is read
+(``MikroORM.init``: the one class the entry points export so named), and a typo of a
+product member on a parameter the sample does not type (a handler's ``reply``). Each
 function takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.FenceReading`)."""
 
 from __future__ import annotations
@@ -25,11 +26,26 @@ _CALLED_MEMBER = re.compile(r"\)\s*\.\s*([A-Za-z_$][\w$]{4,})")
 # Calls that load a module: what they return is the module's, read elsewhere.
 _LOADERS = frozenset({"require", "import"})
 _NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
+# A capitalised name whose member the fence reads (`MikroORM.init`): a class's static side.
+_CLASS_NAME = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*[A-Za-z_$]")
 
 
 def package_word(name: str) -> str:
     """A name as a package name is compared with (``Fastify``, ``fast-ify``: ``fastify``)."""
     return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def uses_unbound(sample: FenceReading, content: str) -> bool:
+    """Whether the fence uses the product through a name it never binds: one held by
+    convention, functions called bare, a class made or whose static member it reads, a
+    typo of a product member."""
+    return (
+        uses_conventional(sample, content)
+        or calls_unqualified(sample, content)
+        or constructs_unbound(sample, content)
+        or uses_public_class(sample, content)
+        or misspells_member(sample, content)
+    )
 
 
 def calls_unqualified(sample: FenceReading, content: str) -> bool:
@@ -139,6 +155,32 @@ def _public_function(sample: FenceReading, name: str) -> Binding | None:
         return None
     ((path, local),) = top
     return Binding(path, local, "function")
+
+
+def uses_public_class(sample: FenceReading, content: str) -> bool:
+    """Whether the fence uses, never binding it, a name that one class the product's
+    entry points export goes by (:func:`public_class`)."""
+    names = {m.group(1) for m in _CLASS_NAME.finditer(content)} - sample.bound
+    return any(public_class(sample, name) is not None for name in sorted(names))
+
+
+def public_class(sample: FenceReading, name: str) -> SampleValue | None:
+    """``MikroORM.init({...})`` in a sample that never binds ``MikroORM``: the one class
+    the product's entry points export under that name (the import the reader adds), as
+    an export; None when none or several do, or for a name JavaScript provides."""
+    if not name[:1].isupper() or name in js_free_calls.JS_GLOBALS:
+        return None
+    key = ("public_class", sample.gate.package, name)
+    shared = sample.gate.lookup.shared
+    if key not in shared:
+        found: dict[tuple[str, str], tuple[str, Binding]] = {}
+        for _spec, module in sample.gate.entries():
+            binding = sample.gate.lookup.find_export(module, name)
+            if isinstance(binding, Binding) and binding.kind == "class":
+                found.setdefault((binding.path, binding.local), (module, binding))
+        shared[key] = next(iter(found.values())) if len(found) == 1 else None
+    held = shared[key]
+    return None if held is None else SampleValue("export", held[0], name, held[1])
 
 
 def unbound_class(sample: FenceReading, name: str, node: Any) -> SampleValue | None:
