@@ -68,7 +68,7 @@ from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 30
+MODEL_VERSION = 31
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -648,6 +648,7 @@ def build_model(
         written.update(_IDENTIFIER.findall(text))
     facts.identifiers = written
     facts.surface = code_surface.surface_names(sources, facts.import_sites)
+    facts.file_names = code_surface.file_names(sources)
     # What the repository's tests, scripts and examples define is real code, though not
     # the product's API: a post about the test suite names it (a regex over definitions:
     # these files are not modelled).
