@@ -132,8 +132,7 @@ def test_a_file_the_code_does_not_open_is_not_read_as_its_configuration(
     tmp_path: Path, js_repo: Path
 ) -> None:
     body = (
-        "Intro.\n\n### other.json\n\n```json\n"
-        '{\n  "linkedFiles": {},\n  "version": "1"\n}\n```\n'
+        'Intro.\n\n### other.json\n\n```json\n{\n  "linkedFiles": {},\n  "version": "1"\n}\n```\n'
     )
     card = _check(body, tmp_path, js_repo)
     assert _violations(card) == []
