@@ -26,6 +26,7 @@ JS_FILES = {
         "    this.file = path.join(root, 'mono.json');\n"
         "    this.json = JSON.parse(read(this.file));\n"
         "    this.conf = pkgConf.sync('mono');\n"
+        "    this.ts = JSON.parse(read(path.join(root, 'tsconfig.json')));\n"
         "  }\n"
         "  get version() { return this.json.version; }\n"
         "  get publishConfig() { return this.json.publishConfig || {}; }\n"
@@ -134,6 +135,17 @@ def test_a_file_the_code_does_not_open_is_not_read_as_its_configuration(
     body = (
         'Intro.\n\n### other.json\n\n```json\n{\n  "linkedFiles": {},\n  "version": "1"\n}\n```\n'
     )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == []
+    assert "config_key" not in card.detail["checked_by_kind"]
+
+
+def test_a_file_of_another_tool_the_code_opens_is_not_the_products_configuration(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    """The product reads tsconfig.json, but its keys are TypeScript's: only a file named
+    after the product (its package or executable) is the product's configuration."""
+    body = 'Intro.\n\n### tsconfig.json\n\n```json\n{\n  "references": []\n}\n```\n'
     card = _check(body, tmp_path, js_repo)
     assert _violations(card) == []
     assert "config_key" not in card.detail["checked_by_kind"]

@@ -1,8 +1,8 @@
 """Gate 15's reading of the product's configuration files a page shows: the keys of a
-``package.json`` section named by the product (``{"ava": {...}}``), of a file the page
-shows under a name the product's code opens (``lerna.json``, ``ava.config.js``: a fence's
-``title``, or the heading or the ``...:`` line right above it naming the file) and of a
-``pyproject.toml`` table ``[tool.<product>]``.
+``package.json`` section named after the product (``{"ava": {...}}``), of a file named
+after the product that its code opens by name (``lerna.json``, ``ava.config.js``; the
+file a fence shows is its ``title``, or the one the heading or the ``...:`` line right
+above it names) and of a ``pyproject.toml`` table ``[tool.<product>]``.
 
 Each top-level key is judged against the API model: a key is one the product takes when
 its code names it somewhere (a member it reads, a key, a parameter, a string: the model's
@@ -117,9 +117,17 @@ def read_config(
                 )
                 why = f"the section of {PACKAGE_JSON} named after the product, `{product}`"
                 return ConfigSample(f"{PACKAGE_JSON}'s `{product}` key", why, section)
-    if shown and shown != PACKAGE_JSON and shown in opened:
+    if shown and shown != PACKAGE_JSON and shown in opened and named_after(shown, products):
         return ConfigSample(shown, f"the product's code opens `{shown}`", tuple(keys))
     return None
+
+
+def named_after(file: str, products: Set[str]) -> bool:
+    """Whether a file's name holds one of the product's names (``lerna.json``,
+    ``.prettierrc``, ``ava.config.js``): a file the product opens but another tool owns
+    (``tsconfig.json``) has that tool's keys."""
+    name = file.lower()
+    return any(len(p) >= 3 and p.lower() in name for p in products)
 
 
 def _pyproject(content: str, first_line: int, products: Set[str]) -> ConfigSample | None:
