@@ -46,6 +46,12 @@ would copy and checks, against the repository's API tables at the ref
   methods by a name made at run time; members on a name the page never binds where its
   other members there are together only one product class's.
 
+* Configuration files (:mod:`pytest_postgates.helpers.config_samples`): the top-level keys
+  of the product's ``package.json`` section, of a file named after the product that its
+  code opens by name (``lerna.json``, ``ava.config.js``) and of a pyproject
+  ``[tool.<product>]`` table, against the names the product's code writes; a nested key is
+  unjudged.
+
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
 or one that adds commands at run time, a callee taking ``**kwargs``) is
