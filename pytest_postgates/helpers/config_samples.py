@@ -89,7 +89,7 @@ def shown_file(lines: list[str], start_line: int, info: str) -> str:
 def read_config(
     content: str,
     first_line: int,
-    lang: str,
+    language: str,
     shown: str,
     products: Set[str],
     opened: Set[str],
@@ -97,13 +97,13 @@ def read_config(
     """The configuration of the product a fence shows, or None when it shows none the
     product's code is seen to read (``products``: the names its sections go by; ``opened``:
     the file names its code writes)."""
-    if lang == "toml":
+    if language == "toml":
         return _pyproject(content, first_line, products) if PYPROJECT in opened else None
-    if lang not in _OBJECT_LANGS:
+    if language not in _OBJECT_LANGS:
         return None
     stripped = content.lstrip()
     start = len(content) - len(stripped) if stripped.startswith("{") else -1
-    if start < 0 and lang not in ("json", "jsonc", "json5"):
+    if start < 0 and language not in ("json", "jsonc", "json5"):
         found = _JS_OBJECT.search(content)
         start = found.end() if found else -1
     if start < 0:
@@ -243,12 +243,12 @@ def _token_end(text: str, at: int) -> int:
     return max(end, at + 1)
 
 
-def shaped(content: str, lang: str) -> bool:
+def shaped(content: str, language: str) -> bool:
     """Whether a fence may show a configuration: a TOML ``[tool.*]`` table, or an object
     (alone, or what a JavaScript file exports)."""
-    if lang == "toml":
+    if language == "toml":
         return any(_TOOL_TABLE.match(line) for line in content.split("\n"))
-    if lang not in _OBJECT_LANGS:
+    if language not in _OBJECT_LANGS:
         return False
     return content.lstrip().startswith("{") or bool(_JS_OBJECT.search(content))
 
