@@ -648,6 +648,7 @@ def build_model(
         written.update(_IDENTIFIER.findall(text))
     facts.identifiers = written
     facts.surface = code_surface.surface_names(sources, facts.import_sites)
+    facts.file_names = code_surface.file_names(sources)
     # What the repository's tests, scripts and examples define is real code, though not
     # the product's API: a post about the test suite names it (a regex over definitions:
     # these files are not modelled).

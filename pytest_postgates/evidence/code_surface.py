@@ -110,3 +110,18 @@ def _script_surface(text: str, foreign: Set[str] = frozenset()) -> set[str]:
     found.update(member for head, member in _JS_MEMBER.findall(bare) if head not in foreign)
     found.update(_JS_KEY.findall(bare))
     return found
+
+
+# A string that names a file by a data or script suffix (``"lerna.json"``,
+# ``path.join(dir, 'ava.config.js')``, ``'pyproject.toml'``, ``".prettierrc"``): its last
+# path part is kept. A name made at run time (``\`${name}.config.js\```) is none.
+_FILE_STRING = re.compile(
+    r"""(['"`])(?:[^'"`\n$]*[/\\])?(\.?[\w-]+(?:\.[\w-]+)*"""
+    r"""\.(?:json[c5]?|ya?ml|toml|[cm]?[jt]s|ini|cfg|conf)|\.[\w-]+rc)\1"""
+)
+
+
+def file_names(sources: dict[str, str]) -> set[str]:
+    """The file names the code of ``sources`` writes in its string literals: the files it
+    may open by name (a configuration file it reads among them)."""
+    return {match.group(2) for text in sources.values() for match in _FILE_STRING.finditer(text)}

@@ -277,6 +277,9 @@ class ModelFacts:
     # Members, keys, keyword arguments and string values the product's code writes
     # (:mod:`.code_surface`): with the declarations, what a near miss can be of.
     surface: set[str] = field(default_factory=set)
+    # The names of the files the product's code writes in its strings (``"lerna.json"``,
+    # ``'pyproject.toml'``): the configuration files it may read (:mod:`.code_surface`).
+    file_names: set[str] = field(default_factory=set)
     # The call graph: every product function and method with the calls its body makes.
     functions: list[FunctionCalls] = field(default_factory=list)
     # Type aliases that are a union of literal values (`type Mode = "a" | "b"`): a type of
@@ -379,6 +382,7 @@ class ModelFacts:
         self.identifiers |= other.identifiers
         self.elsewhere |= other.elsewhere
         self.surface |= other.surface
+        self.file_names |= other.file_names
         self.functions.extend(other.functions)
         self.literal_types |= other.literal_types
         self.import_sites.extend(other.import_sites)
@@ -420,6 +424,7 @@ class ModelFacts:
             "identifiers": sorted(self.identifiers),
             "elsewhere": sorted(self.elsewhere),
             "surface": sorted(self.surface),
+            "file_names": sorted(self.file_names),
             "functions": [f.to_json() for f in self.functions],
             "literal_types": sorted(self.literal_types),
             "constant_owners": sorted(self.constant_owners),
@@ -457,6 +462,7 @@ class ModelFacts:
             identifiers=set(data["identifiers"]),
             elsewhere=set(data["elsewhere"]),
             surface=set(data.get("surface", [])),
+            file_names=set(data.get("file_names", [])),
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
             literal_types=set(data.get("literal_types", [])),
             constant_owners=set(data.get("constant_owners", [])),

@@ -46,6 +46,12 @@ would copy and checks, against the repository's API tables at the ref
   methods by a name made at run time; members on a name the page never binds where its
   other members there are together only one product class's.
 
+* Configuration files (:mod:`pytest_postgates.helpers.config_samples`): the top-level keys
+  of the product's ``package.json`` section, of a file named after the product that its
+  code opens by name (``lerna.json``, ``ava.config.js``) and of a pyproject
+  ``[tool.<product>]`` table, against the names the product's code writes; a nested key is
+  unjudged.
+
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
 or one that adds commands at run time, a callee taking ``**kwargs``) is
@@ -85,7 +91,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers import sample_sides
+from pytest_postgates.helpers import config_samples, sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import (
     ENV,
@@ -122,6 +128,7 @@ CODES = {
     "python_name": "UNKNOWN_PYTHON_NAME",
     "keyword_argument": "UNKNOWN_KEYWORD",
     "option_key": "UNKNOWN_OPTION_KEY",
+    "config_key": "UNKNOWN_CONFIG_KEY",
     "parameter": "UNKNOWN_PARAMETER",
 }
 
@@ -212,7 +219,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
         for f, kind in fences
         if kind is None and f.markup and f.start_line not in listings and _IMPORTS.search(f.content)
     ]
-    fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings]
+    # Fences that may show the product's configuration (config_samples), in any language.
+    shaped = {f.start_line for f in every if f.markup and config_samples.shaped(f.content, f.lang)}
+    fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings
+              or f.start_line in shaped]  # fmt: skip
     if not fences and not unread:
         return CheckResult([], _empty_detail(settings))
     try:
@@ -292,6 +302,26 @@ def check(post: Post, context: GateContext) -> CheckResult:
         bins.update({name: target for name, target in python[1].items()})
 
     page_lines: list[list[CommandLine]] = []
+    sections = config_samples.section_names(package, [*bins, python_top or ""])
+
+    def config_of(fence: Fence) -> config_samples.ConfigSample | None:
+        """The product's configuration the fence shows (config_samples), or None."""
+        if fence.start_line not in shaped:
+            return None
+        files = api_model(index, context.evidence.cache_dir).facts.file_names
+        shown = config_samples.shown_file(post.lines, fence.start_line, fence.info)
+        first = fence.start_line + 1
+        return config_samples.read_config(fence.content, first, fence.lang, shown, sections, files)
+
+    def check_config(found: config_samples.ConfigSample) -> None:
+        facts = api_model(index, context.evidence.cache_dir).facts
+        done = {(c["line"], c["name"]) for c in report.checked_names}
+        where = f"{package} at {settings.ref}"
+        judged = config_samples.judge(
+            report, found, post.lines, facts.identifiers, facts.surface, where, done
+        )
+        kept = [u for u in report.unjudged if (u["line"], u.get("name")) not in judged]
+        report.unjudged[:] = kept
 
     def check_fence(fence: Fence, kind: str | None) -> None:
         nonlocal cli
@@ -340,7 +370,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
     old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
     for fence, kind in fences:
         mark = report.mark() if fence.start_line in old_way else None
-        check_fence(fence, kind)
+        config = config_of(fence)
+        if config is None or not fence.content.lstrip().startswith("{"):
+            check_fence(fence, kind)  # an object shown alone as a file is no call's options
+        if config is not None:
+            check_config(config)
         if mark is not None:
             report.unjudge_since(
                 mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)
@@ -609,6 +643,7 @@ def _rules_digest() -> str:
         build_entries,
         cli_model,
         cli_python,
+        code_surface,
         code_tables,
         known_bases,
         model_facts,
@@ -623,6 +658,7 @@ def _rules_digest() -> str:
     )
     from pytest_postgates.helpers import (
         command_lines,
+        config_samples,
         help_listings,
         js_comments,
         js_free_calls,
@@ -647,7 +683,8 @@ def _rules_digest() -> str:
                python_comments, python_samples, python_types, api_model, model_facts,
                model_python, model_js, type_model, type_tables, public_functions, workspaces,
                build_entries, sample_sides, resolution, past_releases, help_listings,
-               command_lines, cli_model, cli_python, known_bases)  # fmt: skip
+               command_lines, cli_model, cli_python, known_bases, config_samples,
+               code_surface)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
