@@ -48,6 +48,7 @@ from wiring_agentfiles import (  # noqa: E402
 )
 from wiring_frames import PINNED_VERB, _git  # noqa: E402
 from wiring_mined import gate_pages  # noqa: E402
+from wiring_recall import _cells  # noqa: E402
 
 SEED = 20261210
 PER_PROJECT = 25  # lines of one repository's stratum read at most (the labels file's rule)
@@ -286,9 +287,8 @@ def _record(record: Any, tally: dict[str, dict[str, list[int]]]) -> None:
         false_hit, false_total = by_label.get("false", [0, 0])
         true_hit, true_total = by_label.get("true", [0, 0])
         none_hit, none_total = by_label.get("not a claim", [0, 0])
-        bounds = wilson(false_hit, false_total)
-        share = [None if not false_total else round(100 * false_hit / false_total, 1)]
-        share += [None, None] if bounds is None else [round(100 * b, 1) for b in bounds]
+        recall = None if not false_total else false_hit / false_total
+        share = _cells(recall, wilson(false_hit, false_total))
         said = false_hit + true_hit
         precision = None if not said else round(100 * false_hit / said, 1)
         rows.append(

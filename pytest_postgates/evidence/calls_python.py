@@ -55,31 +55,34 @@ def _dotted(node: ast.expr) -> str | None:
 def raw_call(node: ast.Call) -> RawCall:
     """A call as written (see :class:`~.call_resolution.RawCall`)."""
     func = node.func
-    line = node.lineno
     if isinstance(func, ast.Name):
-        return RawCall(NAME, func.id, "", func.id, line)
+        return RawCall(NAME, func.id, "", func.id, node.lineno)
     if isinstance(func, ast.Attribute):
-        value = func.value
-        if isinstance(value, ast.Name) and value.id in ("self", "cls"):
-            return RawCall(THIS, func.attr, "", f"{value.id}.{func.attr}", line)
-        if (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Name)
-            and value.func.id == "super"
-        ):
-            return RawCall(SUPER, func.attr, "", f"super().{func.attr}", line)
-        base = _dotted(value)
-        if (
-            isinstance(value, ast.Attribute)
-            and isinstance(value.value, ast.Name)
-            and value.value.id == "self"
-        ):
-            return RawCall(FIELD, func.attr, value.attr, f"self.{value.attr}.{func.attr}", line)
-        if base is not None and base.split(".")[0] not in ("self", "cls"):
-            return RawCall(MEMBER, func.attr, base, f"{base}.{func.attr}", line)
-        shown = f"{base}.{func.attr}" if base is not None else f"(...).{func.attr}"
-        return RawCall(DYNAMIC, func.attr, "", shown, line)
-    return RawCall(DYNAMIC, "", "", "(...)", line)
+        return raw_member_call(func.value, func.attr, node.lineno)
+    return RawCall(DYNAMIC, "", "", "(...)", node.lineno)
+
+
+def raw_member_call(value: ast.expr, attr: str, line: int) -> RawCall:
+    """The call of member ``attr`` of ``value``, written ``value.attr(...)``."""
+    if isinstance(value, ast.Name) and value.id in ("self", "cls"):
+        return RawCall(THIS, attr, "", f"{value.id}.{attr}", line)
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "super"
+    ):
+        return RawCall(SUPER, attr, "", f"super().{attr}", line)
+    base = _dotted(value)
+    if (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == "self"
+    ):
+        return RawCall(FIELD, attr, value.attr, f"self.{value.attr}.{attr}", line)
+    if base is not None and base.split(".")[0] not in ("self", "cls"):
+        return RawCall(MEMBER, attr, base, f"{base}.{attr}", line)
+    shown = f"{base}.{attr}" if base is not None else f"(...).{attr}"
+    return RawCall(DYNAMIC, attr, "", shown, line)
 
 
 def _computed(value: ast.expr | None) -> bool:
@@ -105,7 +108,7 @@ def attribute_named(value: ast.expr | None) -> tuple[ast.expr, str] | None:
 
 
 def _given(
-    node: ast.FunctionDef | ast.AsyncFunctionDef,
+    node: ast.FunctionDef | ast.AsyncFunctionDef, bindings: dict[str, int]
 ) -> tuple[set[str], set[str], dict[str, RawCall]]:
     """The function's own parameters (``self`` and ``cls`` left out: the callbacks it is
     given), the locals its body binds to a computed value (``fn = getattr(self,
@@ -122,19 +125,11 @@ def _given(
             bound = {t.id for t in targets if isinstance(t, ast.Name)}
             attribute = attribute_named(inner.value)
             if attribute is not None and len(bound) == 1 and not bound & (computed | set(named)):
-                named[bound.pop()] = _attribute_call(*attribute, inner.lineno)
+                named[bound.pop()] = raw_member_call(*attribute, inner.lineno)
             else:
                 computed |= bound
-    stores = [
-        n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    ]
-    computed |= {name for name in named if stores.count(name) > 1}  # bound again elsewhere
+    computed |= {name for name in named if bindings.get(name, 0) > 1}  # bound again elsewhere
     return {a.arg for a in every} - {"self", "cls"}, computed, named
-
-
-def _attribute_call(held: ast.expr, name: str, line: int) -> RawCall:
-    """The call of attribute ``name`` of ``held``, as if written ``held.name()``."""
-    return raw_call(ast.Call(ast.Attribute(held, name, ast.Load()), [], [], lineno=line))
 
 
 def _passed(call: ast.Call) -> list[RawCall]:
@@ -174,10 +169,12 @@ def dispatch(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     return -1
 
 
-def _calls_in(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[RawCall]:
+def _calls_in(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, bindings: dict[str, int]
+) -> list[RawCall]:
     """Every call in ``node``'s body, nested closures included, in source order, and the
     names its calls pass as values."""
-    own, computed, named = _given(node)
+    own, computed, named = _given(node, bindings)
     return _calls_of(ast.walk(node), own, computed, named)
 
 
@@ -228,7 +225,7 @@ def _calls_of(
         elif isinstance(func, ast.Name) and func.id in named and func.id not in computed:
             found.append(replace(named[func.id], line=inner.lineno))
         elif attribute is not None:
-            found.append(_attribute_call(*attribute, inner.lineno))
+            found.append(raw_member_call(*attribute, inner.lineno))
         elif (isinstance(func, ast.Name) and func.id in computed) or _computed(func):
             shown = ast.unparse(func)
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
@@ -274,7 +271,8 @@ def _function(
     modifiers = ["async"] if isinstance(node, ast.AsyncFunctionDef) else []
     decorators = {ast.unparse(d).rsplit(".", 1)[-1] for d in node.decorator_list}
     modifiers += sorted(decorators & {"staticmethod", "classmethod", "property"})
-    calls = _wrapping(node) + _calls_in(node)
+    bindings = _bindings(node)
+    calls = _wrapping(node) + _calls_in(node, bindings)
     switches = sorted(
         (ast.unparse(n.subject), n.lineno) for n in ast.walk(node) if isinstance(n, ast.Match)
     )
@@ -288,15 +286,14 @@ def _function(
         returns,
         modifiers,
         switches,
-        made_by=_made_by(node),
+        made_by=_made_by(node, bindings),
         dispatch=dispatch(node),
     )
 
 
-def _made_by(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """The locals bound once, to a call of a dotted name (``store = Store()``): the name
-    called, which the resolution reads as a class where it names one."""
-    made: dict[str, str] = {}
+def _bindings(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, int]:
+    """How many times the body binds each name (assignments, ``for`` and ``with``
+    targets, walrus), nested closures included."""
     bound: dict[str, int] = {}
     for inner in ast.walk(node):
         targets: list[ast.expr] = []
@@ -311,6 +308,16 @@ def _made_by(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
             for name in ast.walk(target):
                 if isinstance(name, ast.Name):
                     bound[name.id] = bound.get(name.id, 0) + 1
+    return bound
+
+
+def _made_by(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, bindings: dict[str, int]
+) -> dict[str, str]:
+    """The locals bound once, to a call of a dotted name (``store = Store()``): the name
+    called, which the resolution reads as a class where it names one."""
+    made: dict[str, str] = {}
+    for inner in ast.walk(node):
         if (
             isinstance(inner, ast.Assign)
             and len(inner.targets) == 1
@@ -320,7 +327,7 @@ def _made_by(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
             written = _dotted(inner.value.func)
             if written:
                 made.setdefault(inner.targets[0].id, written)
-    return {name: written for name, written in made.items() if bound.get(name) == 1}
+    return {name: written for name, written in made.items() if bindings.get(name) == 1}
 
 
 def _held(annotation: ast.expr | None) -> str:
