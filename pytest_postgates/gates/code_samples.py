@@ -94,10 +94,9 @@ from pytest_postgates.gates.base import (
 from pytest_postgates.helpers import config_samples, sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import (
-    ENV,
-    RUNNERS,
     CommandLine,
     page_command_lines,
+    product_invocation,
     shell_commands,
 )
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
@@ -106,6 +105,7 @@ from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
+from pytest_postgates.helpers.script_runs import script_run
 from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
 
@@ -131,37 +131,6 @@ CODES = {
     "config_key": "UNKNOWN_CONFIG_KEY",
     "parameter": "UNKNOWN_PARAMETER",
 }
-
-
-def _invocation(
-    words: list[str], package: str, bins: dict[str, str], python_top: str | None = None
-) -> tuple[str, list[str]] | None:
-    """(bin name, arguments) when ``words`` run the product's CLI."""
-    while words and (ENV.match(words[0]) or words[0] in ("sudo", "time", "env")):
-        words = words[1:]
-    if not words:
-        return None
-    if python_top and len(words) >= 3 and re.fullmatch(r"python3?(?:\.\d+)?", words[0]):
-        # `python -m pkg ...` runs the package's __main__, the same CLI as its script.
-        if words[1] == "-m" and words[2] == python_top and bins:
-            return next(iter(bins)), words[3:]
-        return None
-    for runner in RUNNERS:
-        if tuple(words[: len(runner)]) == runner:
-            rest = words[len(runner) :]
-            while rest and rest[0].startswith("-"):
-                rest = rest[1:]  # npx -y / --yes / --package=...
-            if not rest:
-                return None
-            name = rest[0]
-            bare = name[: name.index("@", 1)] if name.find("@", 1) > 0 else name
-            if bare == package or bare in bins:
-                bin_name = bare if bare in bins else next(iter(bins), bare)
-                return bin_name, rest[1:]
-            return None
-    if words[0] in bins:
-        return words[0], words[1:]
-    return None
 
 
 # ---------------------------------------------------------------------- check / decide
@@ -292,6 +261,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         sites,
     )
     run.home = _home_package(post.path, index.root, sites)
+    page_folder = posixpath.dirname(_relative(post.path, index.root) or "")
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
@@ -349,9 +319,16 @@ def check(post: Post, context: GateContext) -> CheckResult:
             python_sample.indented(fence.content, first)
         elif kind == "indented" and named and package in fence.content:
             report.skip(first, fence.content.split("\n", 1)[0], INDENTED_NOT_READ)
-        elif kind == "shell" and bins and named:
+        elif kind == "shell":
+            physical = fence.content.splitlines()
             for offset, text, words in shell_commands(fence.content):
-                found = _invocation(words, package, bins, python_top)
+                found = (
+                    product_invocation(words, package, bins, python_top) if bins and named else None
+                )
+                script = script_run(words, page_folder, lambda path: path in tables.files)
+                if found is None and script is not None:
+                    run.check_cli_line(first + offset, text, script.args, lookup.cli(script.path),
+                                       script.shown, physical[offset:])  # fmt: skip
                 if found is None:
                     continue
                 if cli is None:
@@ -363,7 +340,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                     cli = context.memo[cli_key]
                     if isinstance(cli, CliTable):
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)
-                run.check_cli_line(first + offset, text, found[1], cli, found[0])
+                run.check_cli_line(first + offset, text, found[1], cli, found[0], physical[offset:])
 
     # A sample the page shows as the old way beside its fix is read (its imports bind
     # names for the samples after it) but judged by none of its names (sample_sides).
@@ -472,11 +449,18 @@ NO_PRODUCT_CODE = (
 _CODE_SUFFIXES = (".py", ".pyi", *SOURCE_EXTENSIONS)
 
 
+def _relative(page: Path, root: Path) -> str | None:
+    """The page's path from the repository's top (None: outside it)."""
+    try:
+        return page.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
 def _home_package(page: Path, root: Path, sites: dict[str, workspaces.PackageSite]) -> str | None:
     """The workspace package (not the repository's top one) whose folder holds the page."""
-    try:
-        where = page.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
+    where = _relative(page, root)
+    if where is None:
         return None
     held = [s for s in sites.values() if s.folder and where.startswith(s.folder.rstrip("/") + "/")]
     return max(held, key=lambda s: len(s.folder)).name if held else None

@@ -355,3 +355,34 @@ def _hosts(line: CommandLine, model: ApiModel) -> bool:
     """Whether the line runs a program the product is a plugin of (pytest)."""
     name = line.program.rsplit(" ", 1)[-1].rsplit("/", 1)[-1]
     return model.facts.executables.get(name, "").startswith(HOST_PREFIX)
+
+
+def product_invocation(
+    words: list[str], package: str, bins: dict[str, str], python_top: str | None = None
+) -> tuple[str, list[str]] | None:
+    """(bin name, arguments) when ``words`` run the product's CLI."""
+    while words and (ENV.match(words[0]) or words[0] in ("sudo", "time", "env")):
+        words = words[1:]
+    if not words:
+        return None
+    if python_top and len(words) >= 3 and re.fullmatch(r"python3?(?:\.\d+)?", words[0]):
+        # `python -m pkg ...` runs the package's __main__, the same CLI as its script.
+        if words[1] == "-m" and words[2] == python_top and bins:
+            return next(iter(bins)), words[3:]
+        return None
+    for runner in RUNNERS:
+        if tuple(words[: len(runner)]) == runner:
+            rest = words[len(runner) :]
+            while rest and rest[0].startswith("-"):
+                rest = rest[1:]  # npx -y / --yes / --package=...
+            if not rest:
+                return None
+            name = rest[0]
+            bare = name[: name.index("@", 1)] if name.find("@", 1) > 0 else name
+            if bare == package or bare in bins:
+                bin_name = bare if bare in bins else next(iter(bins), bare)
+                return bin_name, rest[1:]
+            return None
+    if words[0] in bins:
+        return words[0], words[1:]
+    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +25,7 @@ from pytest_postgates.evidence.api_lookup import (
 )
 from pytest_postgates.evidence.public_functions import PublicFunctions, Reached
 from pytest_postgates.evidence.workspaces import PackageSite
+from pytest_postgates.helpers.script_runs import flag_line
 
 # Flags every CLI of a framework has without declaring them.
 BUILTIN_FLAGS = {
@@ -371,8 +372,16 @@ class SampleChecker:
 
     # -------------------------------------------------------------- CLI
     def check_cli_line(
-        self, line: int, text: str, words: list[str], cli: CliTable | Unknown, bin_name: str
+        self,
+        line: int,
+        text: str,
+        words: list[str],
+        cli: CliTable | Unknown,
+        bin_name: str,
+        lines: Sequence[str] = (),
     ) -> None:
+        """The command and flags of a line running ``bin_name`` against its parser
+        ``cli``; ``lines``: the command's physical lines, to place each flag on its own."""
         if isinstance(cli, Unknown):
             self.report.skip(line, text, cli.reason)
             return
@@ -440,9 +449,10 @@ class SampleChecker:
         for index, word in enumerate(args):
             if not word.startswith("--") or len(word) < 3:
                 continue
+            at = flag_line(line, lines, word)
             if handed is not None and index > handed:
                 self.report.skip(
-                    line,
+                    at,
                     text,
                     f"{word}: {' '.join(filter(None, (bin_name, owner)))} hands what follows "
                     f"{args[handed]} to it "
@@ -451,9 +461,9 @@ class SampleChecker:
                 continue
             flag = word[2:].split("=", 1)[0]
             if PLACEHOLDER.search(flag) or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", flag):
-                self.report.skip(line, text, f"--{flag} is a placeholder, not a flag")
+                self.report.skip(at, text, f"--{flag} is a placeholder, not a flag")
                 continue
-            self.report.count("flag", line, f"--{flag}")
+            self.report.count("flag", at, f"--{flag}")
             normal = normal_flag(flag)
             negated = normal[3:] if normal.startswith("no-") else None
             names = {normal} | ({negated} if negated is not None else set())
@@ -463,7 +473,7 @@ class SampleChecker:
                 elsewhere = sorted(c for c, o in cli.per_command.items() if names & o)
                 close = [f"--{c}" for c in close_names(normal, own)]
                 self.report.violation(
-                    line,
+                    at,
                     "cli_flag",
                     f"--{flag}",
                     ", ".join(cli.read[:4]),
@@ -476,12 +486,12 @@ class SampleChecker:
                 continue
             if cli.open_flags:
                 where = cli.open_flags[0].split(": ", 1)[0]
-                self.report.skip(line, text, f"--{flag}: the CLI takes flags it does not list "
+                self.report.skip(at, text, f"--{flag}: the CLI takes flags it does not list "
                                  f"({where}), so its flags are not all written")  # fmt: skip
                 continue
             close = [f"--{c}" for c in close_names(normal, options)]
             self.report.violation(
-                line,
+                at,
                 "cli_flag",
                 f"--{flag}",
                 ", ".join(cli.read[:4]),

@@ -1,0 +1,132 @@
+"""Gate 15 on shell lines running the repository's own Python scripts (script_runs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.helpers.script_runs import flag_line, script_run
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+TRAIN = (
+    "import argparse\n\n"
+    "def main():\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--base_model', type=str)\n"
+    "    parser.add_argument('--target_modules', type=str)\n"
+    "    parser.add_argument('--rank', type=int)\n"
+    "    args = parser.parse_args()\n"
+)
+# A script whose flags a dataclass parser of another library derives: no parser read.
+MERGE = (
+    "from dataclasses import dataclass\n"
+    "from transformers import HfArgumentParser\n\n"
+    "@dataclass\nclass ScriptArguments:\n    base_model_name: str = ''\n\n"
+    "args = HfArgumentParser(ScriptArguments).parse_args_into_dataclasses()[0]\n"
+)
+FILES = {
+    "pyproject.toml": '[project]\nname = "lorakit"\n',
+    "lorakit/__init__.py": "def tune(model): ...\n",
+    "examples/finetune/train.py": TRAIN,
+    "examples/finetune/merge.py": MERGE,
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("scripts"), FILES)
+
+
+def _check(body: str, tmp_path: Path, repo: Path, where: Path | None = None) -> Scorecard:
+    post = make_post(body, where or tmp_path)
+    return gate.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+
+
+def _sh(code: str) -> str:
+    return f"Run it:\n\n```bash\n{code}\n```\n"
+
+
+def _flags(card: Scorecard) -> list[tuple[int, str]]:
+    return [(v["line"], v["name"]) for v in card.detail["violations"] if v["kind"] == "cli_flag"]
+
+
+def test_a_flag_the_scripts_parser_does_not_declare_is_a_finding(
+    tmp_path: Path, repo: Path
+) -> None:
+    code = (
+        "python examples/finetune/train.py --base_model m --delora_target_modules q,v\n"
+        "python examples/finetune/train.py --base_model m --target_modules q,v --rank 8"
+    )
+    card = _check(_sh(code), tmp_path, repo)
+    assert _flags(card) == [(card.detail["violations"][0]["line"], "--delora_target_modules")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "train.py" in reason and "--target-modules" in reason  # the nearest real flag
+    assert {"line": card.detail["violations"][0]["line"] + 1, "name": "--rank", "kind": "flag"} in (
+        card.detail["checked_names"]
+    )
+
+
+def test_launchers_hand_the_words_after_the_script_to_it(tmp_path: Path, repo: Path) -> None:
+    code = (
+        "torchrun --nproc_per_node 8 examples/finetune/train.py --rnak 8\n"
+        "accelerate launch --num_processes 2 examples/finetune/train.py --rank 8"
+    )
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--rnak"]  # not the launchers' own flags
+
+
+def test_a_continued_command_places_each_flag_on_its_own_line(tmp_path: Path, repo: Path) -> None:
+    code = "python examples/finetune/train.py \\\n    --base_model m \\\n    --rank_size 8"
+    card = _check(_sh(code), tmp_path, repo)
+    fence_first = card.detail["violations"][0]["line"] - 2
+    assert _flags(card) == [(fence_first + 2, "--rank_size")]
+
+
+def test_a_script_named_from_the_pages_folder_is_found(tmp_path: Path, repo: Path) -> None:
+    page_folder = repo / "examples" / "finetune"
+    card = _check(_sh("python train.py --rank 8 --lr 3"), tmp_path, repo, where=page_folder)
+    assert [name for _, name in _flags(card)] == ["--lr"]
+
+
+def test_a_parser_the_gate_cannot_read_is_unjudged_with_its_reason(
+    tmp_path: Path, repo: Path
+) -> None:
+    card = _check(_sh("python examples/finetune/merge.py --base_model_id x"), tmp_path, repo)
+    assert card.detail["violations"] == []
+    assert any("merge.py" in u["text"] and "framework" in u["reason"] for u in card.detail["unjudged"])
+
+
+def test_the_readers_own_script_and_modules_are_not_the_repositorys(
+    tmp_path: Path, repo: Path
+) -> None:
+    code = "python my_train.py --anything 1\npython -m examples.finetune.train --zz\npytest x.py --q"
+    card = _check(_sh(code), tmp_path, repo)
+    assert card.detail["violations"] == []
+    assert not any("my_train" in u["text"] for u in card.detail["unjudged"])
+
+
+def test_script_run_reads_interpreter_options_and_paths() -> None:
+    tracked = {"a/run.py", "run.py"}.__contains__
+    found = script_run(["python3", "-u", "-X", "dev", "./run.py", "--x"], "", tracked)
+    assert found is not None and (found.path, found.args) == ("run.py", ["--x"])
+    found = script_run(["python", "run.py"], "a", tracked)
+    assert found is not None and found.path == "a/run.py"  # the page's folder first
+    assert script_run(["python", "../run.py"], "", tracked) is None
+    assert script_run(["python", "-c", "run.py"], "", tracked) is None
+    assert script_run(["deepspeed", "--num_gpus", "2"], "", tracked) is None
+
+
+@given(
+    st.lists(st.sampled_from(["--rank", "--rank_size", "x", "\\", "'--rank'"]), max_size=6),
+    st.integers(min_value=0, max_value=5),
+)
+def test_flag_line_finds_the_first_line_writing_the_flag_whole(words: list[str], at: int) -> None:
+    lines = [" ".join(words)] * at + ["  --rank 8 \\"]
+    line = flag_line(10, lines, "--rank")
+    before = [i for i, text in enumerate(lines) if "--rank" in text.replace("--rank_size", "")]
+    assert line == 10 + before[0]
