@@ -98,13 +98,17 @@ def test_a_parser_the_gate_cannot_read_is_unjudged_with_its_reason(
 ) -> None:
     card = _check(_sh("python examples/finetune/merge.py --base_model_id x"), tmp_path, repo)
     assert card.detail["violations"] == []
-    assert any("merge.py" in u["text"] and "framework" in u["reason"] for u in card.detail["unjudged"])
+    assert any(
+        "merge.py" in u["text"] and "framework" in u["reason"] for u in card.detail["unjudged"]
+    )
 
 
 def test_the_readers_own_script_and_modules_are_not_the_repositorys(
     tmp_path: Path, repo: Path
 ) -> None:
-    code = "python my_train.py --anything 1\npython -m examples.finetune.train --zz\npytest x.py --q"
+    code = (
+        "python my_train.py --anything 1\npython -m examples.finetune.train --zz\npytest x.py --q"
+    )
     card = _check(_sh(code), tmp_path, repo)
     assert card.detail["violations"] == []
     assert not any("my_train" in u["text"] for u in card.detail["unjudged"])
@@ -130,3 +134,14 @@ def test_flag_line_finds_the_first_line_writing_the_flag_whole(words: list[str],
     line = flag_line(10, lines, "--rank")
     before = [i for i, text in enumerate(lines) if "--rank" in text.replace("--rank_size", "")]
     assert line == 10 + before[0]
+
+
+def test_a_parser_keeping_unknown_flags_leaves_them_unjudged(tmp_path: Path) -> None:
+    known = TRAIN.replace("parser.parse_args()", "parser.parse_known_args()")
+    repo = make_repo(tmp_path / "repo", {**FILES, "examples/finetune/train.py": known})
+    card = _check(_sh("python examples/finetune/train.py --rank 8 --lora_alpha 4"), tmp_path, repo)
+    assert card.detail["violations"] == []
+    assert any(
+        "flags it does not list (examples/finetune/train.py:8)" in u["reason"]
+        for u in card.detail["unjudged"]
+    )

@@ -19,6 +19,9 @@ from pytest_postgates.evidence.file_table import (
     node_text,
 )
 
+# argparse's parse calls that return the words they do not take instead of failing.
+_KEEPS_UNKNOWN = frozenset({"parse_known_args", "parse_known_intermixed_args"})
+
 
 class PythonTables:
     """The table of one Python file, read from its syntax tree."""
@@ -108,6 +111,13 @@ class PythonTables:
                 table.options.append(name)
                 table.command_options.setdefault("", []).append(name)
         table.passthrough = sorted({command for command, _line in read.passthrough})
+        for node in ast.walk(tree):
+            # `parser.parse_known_args()` keeps what it does not declare for other code (a
+            # second parser, a library's): the file's flags are not all written here.
+            called = node.func if isinstance(node, ast.Call) else None
+            if isinstance(called, ast.Attribute) and called.attr in _KEEPS_UNKNOWN:
+                why = f"{called.attr}() keeps the flags its parser does not declare"
+                table.open_flags.append([called.lineno, why, ""])
 
     def option(self, flag: str, command: str | None) -> None:
         """Table ``flag`` (``--x``) as an option of the file, and of ``command`` unless None."""
