@@ -150,6 +150,11 @@ GATE15_TUNE_EXTRA = (
     Project("encode/starlette", "docs", "python"),
     Project("lerna/lerna", "website", "typescript"),
     Project("mkdocstrings/griffe", "docs", "python"),
+    # Session 29: four more, drawn the same way (seed 2033; see the label file).
+    Project("mikro-orm/mikro-orm", "docs", "typescript"),
+    Project("pmndrs/zustand", "docs", "typescript"),
+    Project("chartjs/Chart.js", "docs", "javascript"),
+    Project("Automattic/mongoose", "docs", "javascript"),
 )
 # --half: the projects and the label file (its pins and labels) of each half.
 HALVES = {
