@@ -222,12 +222,13 @@ def test_an_output_named_by_its_path_in_the_bundler_input_maps_to_its_source(
 def test_statics_the_product_assigns_on_an_imported_class_are_its_members(
     tmp_path: Path,
 ) -> None:
-    # Chart.js's UMD entry imports the class and assigns statics on it (`Chart.helpers =
-    # {...helpers}`): members added at run time by code the product ships.
+    # Chart.js's UMD entry (a rollup input) imports the class and assigns statics on it
+    # (`Chart.helpers = {...helpers}`): members added at run time by code the product ships.
     repo = make_repo(
         tmp_path / "repo",
         {
             "package.json": json.dumps({"name": "lib", "type": "module", "main": "src/index.js"}),
+            "rollup.config.js": "export default [{ input: 'src/index.umd.js' }]\n",
             "src/index.js": "export { default as Chart } from './core/controller.js';\n",
             "src/core/controller.js": "export default class Chart { update() {} }\n",
             "src/helpers.js": "export function color(c) { return c; }\n",

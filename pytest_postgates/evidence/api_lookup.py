@@ -553,14 +553,18 @@ class ApiLookup:
         problems.append(f"{local} in {path} is {_article(kind)}, whose members are not tabled")
 
     def assigned_statics(self) -> dict[tuple[str, str], set[str]]:
-        """(path, local) of a class -> the statics other files of the product assign on it
-        where they import it (``FileTable.imported_statics``): members the product adds at
-        run time, as Chart.js's UMD entry adds ``Chart.helpers``. Read once per run."""
+        """(path, local) of a class -> the statics an entry a bundler config of the product
+        builds assigns on it where it imports it (``FileTable.imported_statics``): members
+        the product adds at run time, as Chart.js's UMD entry (rollup's input
+        src/index.umd.ts) adds ``Chart.helpers``. Read once per run."""
         key = ("assigned statics",)
         if key not in self.shared:
             found: dict[tuple[str, str], set[str]] = {}
-            for path, table in sorted(self.tables.files.items()):
-                for local, added in sorted(table.imported_statics.items()):
+            folders = sorted({"", *(site.folder for site in self.sites.values())})
+            entries = sorted({p for f in folders for p in self.bundled(f).values()})
+            for path in entries:
+                table = self.tables.files.get(path)
+                for local, added in sorted(table.imported_statics.items() if table else ()):
                     spec, imported = table.imports[local]
                     bound = self._imported(path, spec, imported, set(), 0)
                     if isinstance(bound, Binding):
