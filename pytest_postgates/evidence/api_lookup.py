@@ -564,7 +564,9 @@ class ApiLookup:
             entries = sorted({p for f in folders for p in self.bundled(f).values()})
             for path in entries:
                 table = self.tables.files.get(path)
-                for local, added in sorted(table.imported_statics.items() if table else ()):
+                if table is None:
+                    continue
+                for local, added in sorted(table.imported_statics.items()):
                     spec, imported = table.imports[local]
                     bound = self._imported(path, spec, imported, set(), 0)
                     if isinstance(bound, Binding):
