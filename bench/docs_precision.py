@@ -33,18 +33,14 @@ rules, its own pins); seed and sampling are the same.
     python bench/docs_precision.py [--project fastapi/typer] [--sample 35]
     python bench/docs_precision.py --half tune             # the tune half and its labels
     python bench/docs_precision.py --unlabelled OUT.jsonl   # sampled findings with no label
-    python bench/docs_precision.py --json OUT.json
+    python bench/docs_precision.py --json OUT.json   # every figure and labelled finding
     python bench/docs_precision.py --cache DIR   # a shared XDG cache: reruns reuse models
-    python bench/docs_precision.py --results bench/results/docs_precision.json
+    python bench/docs_precision.py --results bench/results/docs_precision.json  # docs figures
 
 Dependencies: gate 2 judges names rooted in the project's declared dependencies against
-their installed code. ``bench/install_dependencies.py`` installs them per project under
-``$POSTGATES_BENCH_DEPENDENCIES``; with that variable set the bench points gate 2 at them
-(``POSTGATES_DEPENDENCY_PATH``), without it at nothing (and says the dependencies are
-absent): the bench's own environment never decides.
-
-``--json OUT`` writes every figure and labelled finding (bench/ablation.py reads it);
-``--results OUT`` writes the figures for the docs (bench/results_json.py).
+their installed code (``bench/install_dependencies.py`` installs them per project under
+``$POSTGATES_BENCH_DEPENDENCIES``; the bench points gate 2 at them, ``POSTGATES_DEPENDENCY_
+PATH``, or at nothing, saying so): the bench's own environment never decides.
 
 ``--gate 15`` measures gate 15 (code_samples) the same way instead (issue 26's precision
 figure): ``--postgates-only=15``, each card's ``violations`` (line, kind, name, reason) are
@@ -141,8 +137,8 @@ TUNE_PROJECTS = (
     Project("jestjs/jest", "docs", "typescript"),
     Project("google/zx", "docs", "typescript"),
 )
-# Gate 15's tune half only (session 26): tune-half projects drawn at random (criterion and
-# draw in bench/labels/gate15_docs_tune.jsonl); gate 2's tune half is TUNE_PROJECTS alone.
+# Gate 15's tune half only (sessions 26, 29): tune-half projects drawn at random (criteria,
+# draws in bench/labels/gate15_docs_tune.jsonl); gate 2's tune half is TUNE_PROJECTS alone.
 GATE15_TUNE_EXTRA = (
     Project("koxudaxi/datamodel-code-generator", "docs", "python"),
     Project("hynek/structlog", "docs", "python"),
@@ -150,6 +146,10 @@ GATE15_TUNE_EXTRA = (
     Project("encode/starlette", "docs", "python"),
     Project("lerna/lerna", "website", "typescript"),
     Project("mkdocstrings/griffe", "docs", "python"),
+    Project("mikro-orm/mikro-orm", "docs", "typescript"),
+    Project("pmndrs/zustand", "docs", "typescript"),
+    Project("chartjs/Chart.js", "docs", "javascript"),
+    Project("Automattic/mongoose", "docs", "javascript"),
 )
 # --half: the projects and the label file (its pins and labels) of each half.
 HALVES = {

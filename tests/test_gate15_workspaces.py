@@ -186,3 +186,65 @@ def test_a_default_import_of_a_commonjs_package_is_its_module_exports(tmp_path: 
     found = [(v["kind"], v["name"]) for v in card.detail["violations"]]
     assert found == [("member", "default.confgs")]  # named as the module exports it
     assert card.detail["resolved"]["@tool/js"] == "packages/js/src/index.js"
+
+
+def test_an_output_named_by_its_path_in_the_bundler_input_maps_to_its_source(
+    tmp_path: Path,
+) -> None:
+    # Chart.js's layout: rollup's object input keys an output by its path under an output
+    # dir of './' ('dist/lib': 'src/index.ts'), so dist/lib.js is built from src/index.ts,
+    # no file named lib.ts (the old reading: "its source src/lib.ts does not exist").
+    manifest = {
+        "name": "lib",
+        "type": "module",
+        "exports": {".": {"import": "./dist/lib.js", "require": "./dist/lib.cjs"}},
+    }
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(manifest),
+            "rollup.config.js": (
+                "export default [{\n"
+                "  input: { 'dist/lib': 'src/index.ts', 'dist/helpers': 'src/helpers/index.ts' },\n"
+                "  output: { dir: './', entryFileNames: '[name].js' },\n"
+                "}]\n"
+            ),
+            "src/index.ts": "export class Chart { update(): void {} }\n",
+            "src/helpers/index.ts": "export function clamp(x: number): number { return x; }\n",
+        },
+    )
+    card = _card(tmp_path, repo, 'import { Chart, Chrt } from "lib";\nnew Chart().update();\n')
+    found = [(v["kind"], v["name"]) for v in card.detail["violations"]]
+    assert found == [("named_export", "Chrt")], card.detail
+    assert card.detail["resolved"]["lib"] == "src/index.ts"
+
+
+def test_statics_the_product_assigns_on_an_imported_class_are_its_members(
+    tmp_path: Path,
+) -> None:
+    # Chart.js's UMD entry (a rollup input) imports the class and assigns statics on it
+    # (`Chart.helpers = {...helpers}`): members added at run time by code the product ships.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "lib", "type": "module", "main": "src/index.js"}),
+            "rollup.config.js": "export default [{ input: 'src/index.umd.js' }]\n",
+            "src/index.js": "export { default as Chart } from './core/controller.js';\n",
+            "src/core/controller.js": "export default class Chart { update() {} }\n",
+            "src/helpers.js": "export function color(c) { return c; }\n",
+            "src/index.umd.js": (
+                "import Chart from './core/controller.js';\n"
+                "import * as helpers from './helpers.js';\n"
+                "Chart.helpers = {...helpers};\n"
+                "Chart.defaults.font = {};\n"  # a member of a member: not a static of Chart
+                "export default Chart;\n"
+            ),
+        },
+    )
+    card = _card(
+        tmp_path,
+        repo,
+        'import { Chart } from "lib";\nChart.helpers.color("red");\nChart.helpres;\nChart.font;\n',
+    )
+    found = [(v["kind"], v["name"]) for v in card.detail["violations"]]
+    assert found == [("member", "Chart.helpres"), ("member", "Chart.font")], card.detail

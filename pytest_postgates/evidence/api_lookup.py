@@ -204,9 +204,11 @@ class ApiLookup:
         bundled = self.bundled(folder)
         if bundled:
             # The name the bundler writes the output under: the path in the output folder
-            # (`dist/node/index.js` -> `node/index`), else the file's own name.
+            # (`dist/node/index.js` -> `node/index`), the whole path when the output folder
+            # is the package's own (rollup's `input: {'dist/chart': ...}`, `dir: './'`),
+            # else the file's own name.
             inner = stem.split("/", 1)[1] if "/" in stem else stem
-            for name in (inner, posixpath.basename(stem)):
+            for name in (inner, stem, posixpath.basename(stem)):
                 if name in bundled:
                     return SourceFile(target, bundled[name], "the bundler config's entry")
         expected = ""
@@ -527,6 +529,8 @@ class ApiLookup:
         if local in table.classes:
             entry = table.classes[local]
             names.update(entry["static"] if static else entry["members"])
+            if static:
+                names.update(self.assigned_statics().get((path, local), ()))
             if table.locals.get(local) == "interface":
                 names.update(entry["members"])
             for base in entry["extends"]:
@@ -547,6 +551,29 @@ class ApiLookup:
             return
         kind = table.locals.get(local, "an undeclared name")
         problems.append(f"{local} in {path} is {_article(kind)}, whose members are not tabled")
+
+    def assigned_statics(self) -> dict[tuple[str, str], set[str]]:
+        """(path, local) of a class -> the statics an entry a bundler config of the product
+        builds assigns on it where it imports it (``FileTable.imported_statics``): members
+        the product adds at run time, as Chart.js's UMD entry (rollup's input
+        src/index.umd.ts) adds ``Chart.helpers``. Read once per run."""
+        key = ("assigned statics",)
+        if key not in self.shared:
+            found: dict[tuple[str, str], set[str]] = {}
+            folders = sorted({"", *(site.folder for site in self.sites.values())})
+            entries = sorted({p for f in folders for p in self.bundled(f).values()})
+            for path in entries:
+                table = self.tables.files.get(path)
+                if table is None:
+                    continue
+                for local, added in sorted(table.imported_statics.items()):
+                    spec, imported = table.imports[local]
+                    bound = self._imported(path, spec, imported, set(), 0)
+                    if isinstance(bound, Binding):
+                        found.setdefault((bound.path, bound.local), set()).update(added)
+            self.shared[key] = found
+        assigned: dict[tuple[str, str], set[str]] = self.shared[key]
+        return assigned
 
     # -------------------------------------------------------------- CLI
     def cli(self, entry: str) -> CliTable:

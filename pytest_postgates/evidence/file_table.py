@@ -65,6 +65,9 @@ class FileTable:
     locals: dict[str, str] = field(default_factory=dict)
     # class or interface -> {"members": [...], "static": [...], "extends": [...]}
     classes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # JavaScript: imported local -> the members the file assigns on it (Chart.js's UMD
+    # entry: `import Chart from './core/core.controller.js'; Chart.helpers = {...}`).
+    imported_statics: dict[str, list[str]] = field(default_factory=dict)
     objects: dict[str, list[str]] = field(default_factory=dict)  # const x = {keys}
     # A constant whose value's type the declaration says: local -> "type:<annotation>"
     # (``const vi: VitestUtils = ...``), "call:<function>" (``const vi = createVitest()``)

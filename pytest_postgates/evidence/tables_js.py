@@ -618,6 +618,10 @@ class JsTables(JsCliReader):
         elif owner in table.classes and member not in table.classes[owner]["static"]:
             # `AxiosError.from = (...) => ...` after `class AxiosError`: a static member.
             table.classes[owner]["static"].append(member)
+        elif owner in table.imports and owner not in table.locals:
+            # `Chart.helpers = {...}` on an imported class: a static added at run time.
+            added = table.imported_statics.setdefault(owner, [])
+            added += [member] if member not in added else []
 
     def required_members(self, node: Any) -> None:
         """The keys of ``module.exports = { ... }`` whose value is a required module or a
