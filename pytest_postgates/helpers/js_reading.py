@@ -30,6 +30,8 @@ class FenceReading(Protocol):
     # sample replaces with the product's mock (``jest.mock("axios")``).
     foreign: dict[str, str]
     mocked: set[str]
+    named: set[str]  # identifiers the post's fences write as strings
+    plugins: dict[str, str]  # value -> a package the fence read hands it
 
     def line(self, node: Any) -> int: ...
 

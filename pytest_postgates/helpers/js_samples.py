@@ -9,9 +9,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
+from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers import (
     js_handed,
+    js_members,
     js_namespaces,
     js_option_keys,
     js_signatures,
@@ -31,10 +32,10 @@ from pytest_postgates.helpers.js_types import Cls, JsTypes, declaration_file
 from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
     ASSUMED_FROM_NAME,
+    OPEN_TYPE,
     SampleChecker,
     SampleReport,
     SampleValue,
-    did_you_mean,
 )
 
 _DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
@@ -487,17 +488,15 @@ class JsSample:
         return types.resolve(name, binding.path) if types is not None and name else None
 
     def typed(
-        self, cls: Cls | None, shown: str, owner: Cls | None, name: str, origin: str = ""
-    ) -> SampleValue:
+        self, cls: Cls | None, shown: str, owner: Cls | None, name: str, origin: str = "",
+        open_type: bool = False,
+    ) -> SampleValue:  # fmt: skip
         """An instance of ``cls``; without one, a product value of a type not known. A value
-        reached from one whose type was assumed from its name is assumed too."""
+        reached from one whose type was assumed from its name is assumed too, and one
+        reached from an open type (``open_type``: a type parameter's default) is open."""
         if cls is not None:
-            return SampleValue(
-                "typed",
-                cls[1],
-                cls[0],
-                origin=ASSUMED_FROM_NAME if origin == ASSUMED_FROM_NAME else "",
-            )
+            kept = origin if origin in (ASSUMED_FROM_NAME, OPEN_TYPE) else ""
+            return SampleValue("typed", cls[1], cls[0], origin=kept or OPEN_TYPE * open_type)
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
         return SampleValue("unknown", origin=shown)
@@ -550,8 +549,9 @@ class JsSample:
                 return SampleValue("unknown", origin=shown)
             cls = self.class_of(owner)
             types = self.types()
-            typed = types.field_type(cls, name) if cls and types else None
-            return self.typed(typed, shown, cls, name, owner.origin)
+            field = types.field_held(cls, name) if cls and types else None
+            typed, open_type = field if field is not None else (None, False)
+            return self.typed(typed, shown, cls, name, owner.origin, open_type)
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
             spec = self.require(node)
@@ -576,6 +576,9 @@ class JsSample:
                 owner, name = member
                 cls = self.class_of(owner) or self._constant_of(owner)
                 typed = types.method_returns(cls, name) if cls and types else None
+                static = self._class_itself(owner) if cls is None else None
+                if static is not None and types is not None:  # `MikroORM.init()`
+                    cls, typed = static, types.static_returns(static, name)
                 return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
             if held is None or held.name == _UNRESOLVED:
@@ -586,6 +589,14 @@ class JsSample:
                 typed = types.function_returns(binding.path, binding.local)
             return self.typed(typed, shown, None, "")
         return None
+
+    def _class_itself(self, held: SampleValue) -> Cls | None:
+        """The product class an exported class name is (its static side is called)."""
+        binding, types = held.binding, self.types()
+        if held.kind != "export" or not isinstance(binding, Binding) or types is None:
+            return None
+        cls = (binding.local, binding.path)
+        return cls if binding.kind == "class" and types.entries(cls) else None
 
     def _constant_of(self, held: SampleValue) -> Cls | None:
         """The class an exported constant's declaration gives (``got.extend()``'s got)."""
@@ -703,45 +714,12 @@ class JsSample:
         elif held.kind == "declared":
             js_namespaces.check_member(self, held, used, name, line, text)
         elif held.kind == "typed":
-            assumed = held.origin == ASSUMED_FROM_NAME
-            self.typed_member((held.name, held.module), used, name, line, text, assumed)
+            typed = (held.name, held.module)
+            js_members.typed_member(self, typed, used, name, line, text, held.origin)
         elif (cls := self.required_class(held) or self.constant_class(held)) is not None:
             if isinstance(cls, str):  # a constant whose declared type the model cannot follow
                 self.report.skip(line, text, f"{used}: {cls}")
             else:
-                self.typed_member(cls, used, name, line, text)
+                js_members.typed_member(self, cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
-
-    def typed_member(
-        self, cls: Cls, used: str, name: str, line: int, text: str, assumed: bool = False
-    ) -> None:
-        """A member of an instance whose class the model knows (returned, a field's type).
-        Where the class is ``assumed`` from the value's name, a member the class lacks is
-        a finding only when the product's code never names it (the value may be another
-        type's: a quoted excerpt's local ``options``)."""
-        types = self.types()
-        if types is None:
-            return
-        members, problem = types.members(cls)
-        if assumed and name not in members and types.written(name):
-            problem = f"the type {cls[0]} is assumed from the name, and the code names {name}"
-        if name not in members and name not in OBJECT_MEMBERS and name in self.named:
-            # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
-            # sample adds the member at run time.
-            problem = f"the sample names {name!r} as a string: it may add it at run time"
-        plugin = self.plugins.get(used.rsplit(".", 1)[0])
-        if name not in members and name not in OBJECT_MEMBERS and plugin and not problem:
-            problem = f"the sample hands {plugin} to a method of it: it may add {name}"
-        if name not in members and name not in OBJECT_MEMBERS and not problem:
-            problem = types.named_by_code(cls, name)
-        if name not in members and name not in OBJECT_MEMBERS and problem:
-            self.report.skip(line, text, f"{used}: {problem}")
-            return
-        self.report.count("member", line, name)
-        if name in members or name in OBJECT_MEMBERS:
-            return
-        close = types.nearest(name, members)
-        self.report.violation(line, "member", used, cls[1],
-                              f"{cls[0]} declares no member {name}{did_you_mean(close)}",
-                              close)  # fmt: skip

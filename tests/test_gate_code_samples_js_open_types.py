@@ -1,0 +1,109 @@
+"""Gate 15 on values whose type the sample shows through the product's declarations: what a
+class's static method returns (``await Orm.init(config)``, a driver package's subclass whose
+override names the core class), a getter typed through a type parameter of its class
+(``get schema(): ReturnType<ReturnType<Driver['getPlatform']>['getSchemaGenerator']>``,
+the parameter read as its default), and a member of such an open type: missing only when
+neither the type nor any product type its value may have (a class, an interface extending
+it) declares it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+from tests.helpers import unjudged_reasons as _unjudged
+
+CORE = {
+    "package.json": json.dumps({"name": "orm-root", "private": True, "workspaces": ["packages/*"]}),
+    "packages/core/package.json": json.dumps({"name": "@orm/core", "main": "./src/index.ts"}),
+    "packages/core/src/typings.ts": (
+        "export interface ISchemaGenerator {\n"
+        "  create(): Promise<void>;\n  update(): Promise<void>;\n}\n"
+        "export interface SchemaOptions { createSchema?: boolean }\n"
+    ),
+    "packages/core/src/Platform.ts": (
+        "import type { ISchemaGenerator } from './typings';\n"
+        "export class Platform {\n"
+        "  getSchemaGenerator(): ISchemaGenerator { throw new Error(); }\n}\n"
+    ),
+    "packages/core/src/Driver.ts": (
+        "import type { Platform } from './Platform';\n"
+        "export interface IDriver {\n  getPlatform(): Platform;\n}\n"
+    ),
+    "packages/core/src/Orm.ts": (
+        "import type { IDriver } from './Driver';\n"
+        "export class Orm<Driver extends IDriver = IDriver> {\n"
+        "  static async init<D extends IDriver = IDriver>(options: object): Promise<Orm<D>> {\n"
+        "    return new this<D>(options);\n  }\n"
+        "  constructor(options: object) {}\n"
+        "  async close(): Promise<void> {}\n"
+        "  get schema(): ReturnType<ReturnType<Driver['getPlatform']>['getSchemaGenerator']> {\n"
+        "    throw new Error();\n  }\n}\n"
+    ),
+    "packages/core/src/index.ts": (
+        "export * from './Orm';\nexport * from './Platform';\nexport * from './Driver';\n"
+        "export * from './typings';\n"
+    ),
+    "packages/sql/package.json": json.dumps({"name": "@orm/sql", "main": "./src/index.ts"}),
+    "packages/sql/src/SqlSchemaGenerator.ts": (
+        "import type { ISchemaGenerator } from '@orm/core';\n"
+        "export class SqlSchemaGenerator implements ISchemaGenerator {\n"
+        "  async create(): Promise<void> {}\n  async update(): Promise<void> {}\n"
+        "  async ensureIndexes(): Promise<void> {}\n}\n"
+    ),
+    "packages/sql/src/SqlOrm.ts": (
+        "import { Orm, type IDriver } from '@orm/core';\n"
+        "export class SqlOrm extends Orm<IDriver> {\n"
+        "  static override async init<D extends IDriver = IDriver>(options: object):"
+        " Promise<Orm<D>> {\n    return super.init(options);\n  }\n}\n"
+    ),
+    "packages/sql/src/index.ts": (
+        "export { SqlOrm as Orm } from './SqlOrm';\nexport * from './SqlSchemaGenerator';\n"
+    ),
+}
+
+
+def _card(tmp_path: Path, code: str, package: str = "@orm/core") -> object:
+    repo = make_repo(tmp_path / "repo", CORE)
+    return sample_card(code, "ts", tmp_path, repo)
+
+
+def test_a_static_method_s_declared_return_types_the_value(tmp_path: Path) -> None:
+    """`await Orm.init(config)` is an Orm: a member Orm lacks is a finding."""
+    code = (
+        "import { Orm } from '@orm/core';\n"
+        "const orm = await Orm.init({});\n"
+        "await orm.close();\n"
+        "await orm.shutdown();\n"
+    )
+    assert _violations(_card(tmp_path, code)) == [("member", "orm.shutdown")]
+
+
+def test_a_getter_typed_through_a_type_parameter_is_open(tmp_path: Path) -> None:
+    """`orm.schema` is an ISchemaGenerator or a type extending it (Driver's argument is not
+    shown): `create` is declared, `ensureIndexes` is declared by a class that may be it
+    (unjudged), `createSchema` by no product type (an option key is no member): a finding."""
+    code = (
+        "import { Orm } from '@orm/core';\n"
+        "const orm = await Orm.init({});\n"
+        "await orm.schema.create();\n"
+        "await orm.schema.ensureIndexes();\n"
+        "await orm.schema.createSchema();\n"
+    )
+    card = _card(tmp_path, code)
+    assert _violations(card) == [("member", "orm.schema.createSchema")]
+    assert any("SqlSchemaGenerator" in reason for reason in _unjudged(card))
+
+
+def test_a_subclass_s_static_override_names_the_core_class(tmp_path: Path) -> None:
+    """The driver package exports its subclass as `Orm`; its `init` returns the core
+    package's `Orm` (imported by the package's name), whose getter types `schema`."""
+    code = (
+        "import { Orm } from '@orm/sql';\n"
+        "const orm = await Orm.init({});\n"
+        "const generator = orm.schema;\n"
+        "await generator.refreshDatabase();\n"
+    )
+    assert _violations(_card(tmp_path, code)) == [("member", "generator.refreshDatabase")]
