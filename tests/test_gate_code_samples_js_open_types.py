@@ -107,3 +107,43 @@ def test_a_subclass_s_static_override_names_the_core_class(tmp_path: Path) -> No
         "await generator.refreshDatabase();\n"
     )
     assert _violations(_card(tmp_path, code)) == [("member", "generator.refreshDatabase")]
+
+
+REPOSITORY = {
+    **CORE,
+    "packages/core/src/EntityManager.ts": (
+        "export class EntityManager {\n"
+        "  persist(entity: object): this { return this; }\n"
+        "  async flush(): Promise<void> {}\n}\n"
+    ),
+    "packages/core/src/EntityRepository.ts": (
+        "import type { EntityManager } from './EntityManager';\n"
+        "export class EntityRepository<T extends object> {\n"
+        "  constructor(protected readonly em: EntityManager, readonly entityName: string) {}\n"
+        "  async findAll(): Promise<T[]> { return []; }\n}\n"
+    ),
+    "packages/core/src/index.ts": (
+        CORE["packages/core/src/index.ts"]
+        + "export * from './EntityManager';\nexport * from './EntityRepository';\n"
+    ),
+}
+
+
+def test_this_in_a_sample_s_subclass_of_a_product_class(tmp_path: Path) -> None:
+    """`this.em` in a class extending the product's EntityRepository is the base's
+    protected constructor property, an EntityManager: a member it lacks is a finding;
+    what the sample's class declares itself (`this.persistAndFlush`) is its own."""
+    code = (
+        "import { EntityManager, EntityRepository } from '@orm/core';\n"
+        "export class Extended<T extends object> extends EntityRepository<T> {\n"
+        "  persist(entity: object): EntityManager {\n"
+        "    return this.em.persist(entity);\n  }\n"
+        "  async persistAndFlush(entity: object): Promise<void> {\n"
+        "    await this.em.persistAndFlush(entity);\n  }\n"
+        "  async all(): Promise<T[]> {\n"
+        "    await this.persistAndFlush({});\n    this.entityName.trim();\n"
+        "    return this.findAll();\n  }\n}\n"
+    )
+    repo = make_repo(tmp_path / "repo", REPOSITORY)
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "this.em.persistAndFlush")]

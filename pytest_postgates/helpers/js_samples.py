@@ -16,6 +16,7 @@ from pytest_postgates.helpers import (
     js_namespaces,
     js_option_keys,
     js_signatures,
+    js_this,
     js_unbound,
 )
 from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
@@ -89,6 +90,7 @@ class JsSample:
         self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
         self.typescript = False  # the fence read is TypeScript
         self.shown: list[str] = []  # its lines as the page writes them (comments kept)
+        self.subclasses: list[js_this.Subclass] = []  # its classes over a product class
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
         # A TypeScript fence's imports are checked as TypeScript checks them: against the
@@ -129,7 +131,7 @@ class JsSample:
         self.first = first_line
         self.scoped, self.handed, self.typed_parameters = [], [], []
         self.literals, self.judged_literals = {}, set()
-        self.lines = self.shown
+        self.lines, self.subclasses = self.shown, []
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
         js_unbound.free_calls(self, tree.root_node)
@@ -216,6 +218,8 @@ class JsSample:
                 declared = node.child_by_field_name("name")
                 if declared is not None:
                     self.bound.add(node_text(self.source, declared))
+                found = js_this.subclass(self, node) if kind == "class_declaration" else None
+                self.subclasses += [found] if found is not None else []
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -534,6 +538,9 @@ class JsSample:
             return self.constructed(node)
         shown = " ".join(text.split())[:60]
         if node.type == "member_expression":
+            base = js_this.base_field(self, self.subclasses, node)
+            if base is not None:  # `this.em` in the sample's subclass of a product class
+                return self.typed(base[2][0], shown, base[0], base[1], "", base[2][1])
             member = self._member(node)
             if not isinstance(member, tuple):
                 return member

@@ -371,10 +371,12 @@ class JsTypes:
         found = self.field_held(cls, name)
         return found[0] if found is not None else None
 
-    def field_held(self, cls: Cls, name: str) -> tuple[Cls, bool] | None:
+    def field_held(self, cls: Cls, name: str, inside: bool = False) -> tuple[Cls, bool] | None:
         """:meth:`field_type` with whether the type is open (:meth:`held_type`): a field
         (or getter) typed through a type parameter of its class (``get schema():
-        ReturnType<ReturnType<Driver['getPlatform']>['getSchemaGenerator']>``)."""
+        ReturnType<ReturnType<Driver['getPlatform']>['getSchemaGenerator']>``). A
+        constructor's parameter property counts too, and, ``inside`` a subclass's body
+        (``this.em``), a protected one."""
         named: set[tuple[Cls, bool] | None] = set()
         for shape in self._class_shapes(cls) or []:
             for field in shape.fields.get(name, []):
@@ -383,7 +385,26 @@ class JsTypes:
                     continue
                 plain = self.type_named(field.text, field.type.path, cls)
                 named.add((plain, False) if plain else self.held_type(field.type, cls))
+        if not named and self.declared is not None:
+            named = self._hidden_field(cls, name, inside)
         return named.pop() if len(named) == 1 else None
+
+    def _hidden_field(self, cls: Cls, name: str, inside: bool) -> set[tuple[Cls, bool] | None]:
+        """What the nearest class of ``cls``'s lineage declares ``name`` as among the fields
+        ``keyof`` leaves out (:attr:`Declaration.hidden`)."""
+        found: set[tuple[Cls, bool] | None] = set()
+        for entry in self.lineage(cls):
+            table = self.declared.table(entry.path) if self.declared is not None else None
+            for declaration in table.types.get(entry.name, []) if table is not None else []:
+                held = declaration.hidden.get(name)
+                if held is None or not (held[3] or inside):
+                    continue
+                plain = self.type_named(held[2], entry.path, cls)
+                typed = TypeRef(held[0], entry.path)
+                found.add((plain, False) if plain else self.held_type(typed, cls))
+            if found:
+                break
+        return found
 
     def held_type(
         self, ref: TypeRef, receiver: Cls | None, depth: int = 0
