@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import make_repo, sample_card
+from pytest_postgates.gates import code_samples
+from tests.helpers import make_post, make_repo, repo_context, sample_card
 from tests.helpers import sample_violations as _violations
 from tests.helpers import unjudged_reasons as _unjudged
 
@@ -147,3 +148,32 @@ def test_this_in_a_sample_s_subclass_of_a_product_class(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", REPOSITORY)
     card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == [("member", "this.em.persistAndFlush")]
+
+
+def test_a_value_the_page_s_own_function_returns_is_typed_by_its_interface(
+    tmp_path: Path,
+) -> None:
+    """One fence declares `interface Services { orm: Orm }` and `initORM(): Promise<Services>`;
+    a later fence imports initORM from the page's own file: `const { orm } = initORM()` and
+    `const db = initORM(); db.orm` hold an Orm."""
+    declared = (
+        "import { Orm } from '@orm/core';\n"
+        "export interface Services {\n  orm: Orm;\n  name: string;\n}\n"
+        "export async function initORM(): Promise<Services> {\n"
+        "  const orm = await Orm.init({});\n  return { orm, name: 'x' };\n}\n"
+    )
+    used = (
+        "import { initORM } from '../src/db.js';\n"
+        "const { orm } = await initORM();\n"
+        "await orm.schema.createSchema();\n"
+        "const db = await initORM();\n"
+        "await db.orm.close();\n"
+        "await db.orm.closeAll();\n"
+    )
+    repo = make_repo(tmp_path / "repo", CORE)
+    body = f"Intro.\n\n```ts\n{declared}```\n\nThen:\n\n```ts\n{used}```\n"
+    card = code_samples.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "c"))
+    assert _violations(card) == [
+        ("member", "Orm.closeAll"),
+        ("member", "orm.schema.createSchema"),
+    ]

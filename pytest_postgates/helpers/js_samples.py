@@ -15,6 +15,7 @@ from pytest_postgates.helpers import (
     js_members,
     js_namespaces,
     js_option_keys,
+    js_page_types,
     js_signatures,
     js_this,
     js_unbound,
@@ -91,6 +92,8 @@ class JsSample:
         self.typescript = False  # the fence read is TypeScript
         self.shown: list[str] = []  # its lines as the page writes them (comments kept)
         self.subclasses: list[js_this.Subclass] = []  # its classes over a product class
+        self.page_interfaces: dict[str, dict[str, SampleValue | None]] = {}  # js_page_types
+        self.page_functions: dict[str, str] = {}
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
         # A TypeScript fence's imports are checked as TypeScript checks them: against the
@@ -220,6 +223,10 @@ class JsSample:
                     self.bound.add(node_text(self.source, declared))
                 found = js_this.subclass(self, node) if kind == "class_declaration" else None
                 self.subclasses += [found] if found is not None else []
+                if kind == "function_declaration":
+                    js_page_types.function(self, node)
+            elif kind == "interface_declaration":
+                js_page_types.interface(self, node)
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -381,6 +388,10 @@ class JsSample:
             if held is not None and name.type == "identifier":
                 self.values[node_text(self.source, name)] = held
             return
+        fields = js_page_types.returned(self, value) if value is not None else None
+        if fields is not None:  # `const { orm } = initORM()`: the page's own function
+            js_page_types.bind(self, name, fields)
+            return
         if name.type != "identifier":
             # `const { redirect } = interceptors`: what a product value's parts hold is not
             # followed, but they are the product's, and their uses are listed unjudged.
@@ -435,15 +446,7 @@ class JsSample:
         from the product (a name of its own, or another library's, says nothing)."""
         if annotation is None or not annotation.named_children:
             return None
-        written = annotation.named_children[0]
-        if written.type == "generic_type":
-            written = written.child_by_field_name("name") or written
-        held = self.values.get(node_text(self.source, written))
-        if held is None or held.kind != "export" or not isinstance(held.binding, Binding):
-            return None
-        if held.binding.kind not in ("class", "interface"):
-            return None
-        return SampleValue("instance", held.module, held.name, held.binding, origin=local)
+        return js_page_types.declared_type(self, annotation, local)
 
     # -------------------------------------------------------------- what a value holds
     def types(self) -> JsTypes | None:
