@@ -177,3 +177,13 @@ def test_a_value_the_page_s_own_function_returns_is_typed_by_its_interface(
         ("member", "Orm.closeAll"),
         ("member", "orm.schema.createSchema"),
     ]
+
+
+def test_a_static_call_on_a_class_name_several_packages_export(tmp_path: Path) -> None:
+    """`Orm.init()` with no import: the core and the sql package both export a class `Orm`;
+    both `init`s return the core `Orm`, so the value is one, read as any other."""
+    code = (
+        "let orm: Orm;\n\nbeforeAll(async () => {\n  orm = await Orm.init({});\n"
+        "  await orm.schema.refreshDatabase();\n});\n"
+    )
+    assert _violations(_card(tmp_path, code)) == [("member", "orm.schema.refreshDatabase")]

@@ -581,6 +581,9 @@ class JsSample:
             types = self.types()
             if function.type == "member_expression":
                 member = self._member(function)
+                made = js_unbound.static_returns(self, function) if member is None else None
+                if made is not None:  # `MikroORM.init()`, several product classes so named
+                    return self.typed(made, shown, None, "")
                 if not isinstance(member, tuple):
                     return member
                 owner, name = member
