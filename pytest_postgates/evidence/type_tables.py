@@ -44,6 +44,10 @@ class Declaration:
     params: tuple[tuple[str, Expr | None], ...]
     body: Expr
     extends: tuple[Expr, ...] = ()
+    # A class's fields that ``keyof`` leaves out or its body does not write: protected and
+    # private ones, and the constructor's parameter properties (``constructor(protected
+    # readonly em: EntityManager)``): name -> (type, line, as written, whether public).
+    hidden: dict[str, tuple[Expr, int, str, bool]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -448,6 +452,7 @@ class _Reader:
 
     def class_declaration(self, node: Any, name: str) -> None:
         fields: dict[str, tuple[Expr, int, str]] = {}
+        hidden: dict[str, tuple[Expr, int, str, bool]] = {}
         extends: list[Expr] = []
         for child in _named(node):
             if child.type == "class_heritage":
@@ -484,12 +489,16 @@ class _Reader:
                 self.add_callable(name, key, member, member.type != "method_definition")
                 if public and key != "constructor":
                     self.class_member(fields, key, member)
+                if key == "constructor":
+                    self.parameter_properties(member, hidden)
             elif member.type == "public_field_definition":
                 annotation = _field(member, "type")
                 typed = self.expr(annotation) if annotation is not None else ("other", "untyped")
                 text = self.text(annotation).lstrip(":").strip() if annotation else ""
                 if public:
                     fields[key] = (typed, self.line(member), text)
+                else:
+                    hidden[key] = (typed, self.line(member), text, False)
         self.declare(
             Declaration(
                 name,
@@ -498,8 +507,28 @@ class _Reader:
                 self.type_params(node),
                 ("obj", fields, None),
                 tuple(extends),
+                hidden,
             )
         )
+
+    def parameter_properties(
+        self, constructor: Any, hidden: dict[str, tuple[Expr, int, str, bool]]
+    ) -> None:
+        """``constructor(protected readonly em: EntityManager)``: each parameter written
+        with an accessibility modifier or ``readonly`` is a field of the class too."""
+        params = _field(constructor, "parameters")
+        for param in _named(params) if params is not None else ():
+            modifiers = [
+                self.text(c) for c in param.children
+                if c.type == "accessibility_modifier" or self.text(c) == "readonly"
+            ]  # fmt: skip
+            pattern, annotation = _field(param, "pattern"), _field(param, "type")
+            if not modifiers or pattern is None or pattern.type != "identifier":
+                continue
+            typed = self.expr(annotation) if annotation is not None else ("other", "untyped")
+            text = self.text(annotation).lstrip(":").strip() if annotation is not None else ""
+            public = not any(m in ("private", "protected") for m in modifiers)
+            hidden[self.text(pattern)] = (typed, self.line(param), text, public)
 
     def class_member(self, fields: dict[str, tuple[Expr, int, str]], key: str, member: Any) -> None:
         """A method or accessor as a field: a setter's value type (what an object literal

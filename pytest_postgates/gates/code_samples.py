@@ -529,6 +529,10 @@ def _js_types(
     the declared types, parsed file by file, through the index's memo)."""
     key = ("code_samples.js", str(index.root), index.commit)
     shared = product_api(index, context.evidence.cache_dir, package)
+    # Gate 2's declared types follow no import of a sibling workspace package (a driver
+    # package's `import { MikroORM } from "@mikro-orm/core"`): a monorepo's are gate 15's own.
+    if shared is not None and any(s.folder for s in lookup.sites.values()):
+        shared = None
     if key not in context.memo and shared is not None:
         model = api_model(index, context.evidence.cache_dir)
         context.memo[key] = JsTypes(model, shared.model)

@@ -30,6 +30,12 @@ class FenceReading(Protocol):
     # sample replaces with the product's mock (``jest.mock("axios")``).
     foreign: dict[str, str]
     mocked: set[str]
+    named: set[str]  # identifiers the post's fences write as strings
+    plugins: dict[str, str]  # value -> a package the fence read hands it
+    # The page's own interfaces (name -> field -> its product type) and the interface each
+    # of its functions declares it returns (js_page_types).
+    page_interfaces: dict[str, dict[str, SampleValue | None]]
+    page_functions: dict[str, str]
 
     def line(self, node: Any) -> int: ...
 

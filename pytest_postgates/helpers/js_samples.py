@@ -9,12 +9,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS, Binding
+from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers import (
     js_handed,
+    js_members,
     js_namespaces,
     js_option_keys,
+    js_page_types,
     js_signatures,
+    js_this,
     js_unbound,
 )
 from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
@@ -31,10 +34,10 @@ from pytest_postgates.helpers.js_types import Cls, JsTypes, declaration_file
 from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
     ASSUMED_FROM_NAME,
+    OPEN_TYPE,
     SampleChecker,
     SampleReport,
     SampleValue,
-    did_you_mean,
 )
 
 _DECLARED = re.compile(r"\b(?:function\*?|class|const|let|var)\s+([A-Za-z_$][\w$]*)")
@@ -88,6 +91,9 @@ class JsSample:
         self.unresolved: dict[str, list[tuple[int, str, str]]] = {}
         self.typescript = False  # the fence read is TypeScript
         self.shown: list[str] = []  # its lines as the page writes them (comments kept)
+        self.subclasses: list[js_this.Subclass] = []  # its classes over a product class
+        self.page_interfaces: dict[str, dict[str, SampleValue | None]] = {}  # js_page_types
+        self.page_functions: dict[str, str] = {}
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
         # A TypeScript fence's imports are checked as TypeScript checks them: against the
@@ -128,7 +134,7 @@ class JsSample:
         self.first = first_line
         self.scoped, self.handed, self.typed_parameters = [], [], []
         self.literals, self.judged_literals = {}, set()
-        self.lines = self.shown
+        self.lines, self.subclasses = self.shown, []
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
         js_unbound.free_calls(self, tree.root_node)
@@ -215,6 +221,12 @@ class JsSample:
                 declared = node.child_by_field_name("name")
                 if declared is not None:
                     self.bound.add(node_text(self.source, declared))
+                found = js_this.subclass(self, node) if kind == "class_declaration" else None
+                self.subclasses += [found] if found is not None else []
+                if kind == "function_declaration":
+                    js_page_types.function(self, node)
+            elif kind == "interface_declaration":
+                js_page_types.interface(self, node)
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -376,6 +388,10 @@ class JsSample:
             if held is not None and name.type == "identifier":
                 self.values[node_text(self.source, name)] = held
             return
+        fields = js_page_types.returned(self, value) if value is not None else None
+        if fields is not None:  # `const { orm } = initORM()`: the page's own function
+            js_page_types.bind(self, name, fields)
+            return
         if name.type != "identifier":
             # `const { redirect } = interceptors`: what a product value's parts hold is not
             # followed, but they are the product's, and their uses are listed unjudged.
@@ -430,15 +446,7 @@ class JsSample:
         from the product (a name of its own, or another library's, says nothing)."""
         if annotation is None or not annotation.named_children:
             return None
-        written = annotation.named_children[0]
-        if written.type == "generic_type":
-            written = written.child_by_field_name("name") or written
-        held = self.values.get(node_text(self.source, written))
-        if held is None or held.kind != "export" or not isinstance(held.binding, Binding):
-            return None
-        if held.binding.kind not in ("class", "interface"):
-            return None
-        return SampleValue("instance", held.module, held.name, held.binding, origin=local)
+        return js_page_types.declared_type(self, annotation, local)
 
     # -------------------------------------------------------------- what a value holds
     def types(self) -> JsTypes | None:
@@ -487,17 +495,15 @@ class JsSample:
         return types.resolve(name, binding.path) if types is not None and name else None
 
     def typed(
-        self, cls: Cls | None, shown: str, owner: Cls | None, name: str, origin: str = ""
-    ) -> SampleValue:
+        self, cls: Cls | None, shown: str, owner: Cls | None, name: str, origin: str = "",
+        open_type: bool = False,
+    ) -> SampleValue:  # fmt: skip
         """An instance of ``cls``; without one, a product value of a type not known. A value
-        reached from one whose type was assumed from its name is assumed too."""
+        reached from one whose type was assumed from its name is assumed too, and one
+        reached from an open type (``open_type``: a type parameter's default) is open."""
         if cls is not None:
-            return SampleValue(
-                "typed",
-                cls[1],
-                cls[0],
-                origin=ASSUMED_FROM_NAME if origin == ASSUMED_FROM_NAME else "",
-            )
+            kept = origin if origin in (ASSUMED_FROM_NAME, OPEN_TYPE) else ""
+            return SampleValue("typed", cls[1], cls[0], origin=kept or OPEN_TYPE * open_type)
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
         return SampleValue("unknown", origin=shown)
@@ -535,6 +541,9 @@ class JsSample:
             return self.constructed(node)
         shown = " ".join(text.split())[:60]
         if node.type == "member_expression":
+            base = js_this.base_field(self, self.subclasses, node)
+            if base is not None:  # `this.em` in the sample's subclass of a product class
+                return self.typed(base[2][0], shown, base[0], base[1], "", base[2][1])
             member = self._member(node)
             if not isinstance(member, tuple):
                 return member
@@ -550,8 +559,9 @@ class JsSample:
                 return SampleValue("unknown", origin=shown)
             cls = self.class_of(owner)
             types = self.types()
-            typed = types.field_type(cls, name) if cls and types else None
-            return self.typed(typed, shown, cls, name, owner.origin)
+            field = types.field_held(cls, name) if cls and types else None
+            typed, open_type = field if field is not None else (None, False)
+            return self.typed(typed, shown, cls, name, owner.origin, open_type)
         if node.type == "call_expression":
             function = node.child_by_field_name("function")
             spec = self.require(node)
@@ -571,11 +581,17 @@ class JsSample:
             types = self.types()
             if function.type == "member_expression":
                 member = self._member(function)
+                made = js_unbound.static_returns(self, function) if member is None else None
+                if made is not None:  # `MikroORM.init()`, several product classes so named
+                    return self.typed(made, shown, None, "")
                 if not isinstance(member, tuple):
                     return member
                 owner, name = member
                 cls = self.class_of(owner) or self._constant_of(owner)
                 typed = types.method_returns(cls, name) if cls and types else None
+                static = self._class_itself(owner) if cls is None else None
+                if static is not None and types is not None:  # `MikroORM.init()`
+                    cls, typed = static, types.static_returns(static, name)
                 return self.typed(typed, shown, cls, name, owner.origin)
             held = self.called(function)
             if held is None or held.name == _UNRESOLVED:
@@ -586,6 +602,14 @@ class JsSample:
                 typed = types.function_returns(binding.path, binding.local)
             return self.typed(typed, shown, None, "")
         return None
+
+    def _class_itself(self, held: SampleValue) -> Cls | None:
+        """The product class an exported class name is (its static side is called)."""
+        binding, types = held.binding, self.types()
+        if held.kind != "export" or not isinstance(binding, Binding) or types is None:
+            return None
+        cls = (binding.local, binding.path)
+        return cls if binding.kind == "class" and types.entries(cls) else None
 
     def _constant_of(self, held: SampleValue) -> Cls | None:
         """The class an exported constant's declaration gives (``got.extend()``'s got)."""
@@ -703,45 +727,12 @@ class JsSample:
         elif held.kind == "declared":
             js_namespaces.check_member(self, held, used, name, line, text)
         elif held.kind == "typed":
-            assumed = held.origin == ASSUMED_FROM_NAME
-            self.typed_member((held.name, held.module), used, name, line, text, assumed)
+            typed = (held.name, held.module)
+            js_members.typed_member(self, typed, used, name, line, text, held.origin)
         elif (cls := self.required_class(held) or self.constant_class(held)) is not None:
             if isinstance(cls, str):  # a constant whose declared type the model cannot follow
                 self.report.skip(line, text, f"{used}: {cls}")
             else:
-                self.typed_member(cls, used, name, line, text)
+                js_members.typed_member(self, cls, used, name, line, text)
         else:
             self.gate.check_member(held, name, line, text)
-
-    def typed_member(
-        self, cls: Cls, used: str, name: str, line: int, text: str, assumed: bool = False
-    ) -> None:
-        """A member of an instance whose class the model knows (returned, a field's type).
-        Where the class is ``assumed`` from the value's name, a member the class lacks is
-        a finding only when the product's code never names it (the value may be another
-        type's: a quoted excerpt's local ``options``)."""
-        types = self.types()
-        if types is None:
-            return
-        members, problem = types.members(cls)
-        if assumed and name not in members and types.written(name):
-            problem = f"the type {cls[0]} is assumed from the name, and the code names {name}"
-        if name not in members and name not in OBJECT_MEMBERS and name in self.named:
-            # `app.decorate("foo", ...)`, `Object.defineProperty(app, "foo", ...)`: the
-            # sample adds the member at run time.
-            problem = f"the sample names {name!r} as a string: it may add it at run time"
-        plugin = self.plugins.get(used.rsplit(".", 1)[0])
-        if name not in members and name not in OBJECT_MEMBERS and plugin and not problem:
-            problem = f"the sample hands {plugin} to a method of it: it may add {name}"
-        if name not in members and name not in OBJECT_MEMBERS and not problem:
-            problem = types.named_by_code(cls, name)
-        if name not in members and name not in OBJECT_MEMBERS and problem:
-            self.report.skip(line, text, f"{used}: {problem}")
-            return
-        self.report.count("member", line, name)
-        if name in members or name in OBJECT_MEMBERS:
-            return
-        close = types.nearest(name, members)
-        self.report.violation(line, "member", used, cls[1],
-                              f"{cls[0]} declares no member {name}{did_you_mean(close)}",
-                              close)  # fmt: skip

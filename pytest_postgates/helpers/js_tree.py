@@ -74,7 +74,7 @@ _QUERY_TEXT = (
     "(assignment_expression) @n (member_expression) @n (call_expression) @n "
     "(new_expression) @n (required_parameter) @n (optional_parameter) @n "
     "(arrow_function) @n (for_in_statement) @n (catch_clause) @n (function_declaration) @n "
-    "(class_declaration) @n"
+    "(class_declaration) @n (interface_declaration) @n"
 )
 _QUERIES: dict[int, Any] = {}
 

@@ -63,6 +63,7 @@ class JsTypes:
         self._keys: dict[tuple[object, ...], Keys | None] = {}
         self._conventions: dict[str, dict[str, Cls | None]] = {}
         self._misspelled: dict[str, str | None] = {}
+        self._beyond: dict[tuple[Cls, str], str | None] = {}
 
     # -------------------------------------------------------------- classes
     def entries(self, cls: Cls) -> list[ClassFacts]:
@@ -319,6 +320,21 @@ class JsTypes:
             "product class or interface the model resolves"
         )
 
+    def static_returns(self, cls: Cls, method: str) -> Cls | None:
+        """The product class a static method of ``cls`` (its bases' included: a class
+        inherits its base's static side) declares it returns (``MikroORM.init()``)."""
+        if self.declared is None:
+            return None
+        for entry in self.lineage(cls):
+            found = self.declared.signatures(entry.path, static_side(entry.name), method)
+            if found is None:
+                continue
+            where, signatures = found
+            returns = {s.returns for s in signatures if s.returns and s.returns not in _NOTHING}
+            named = {self.type_named(text, where, cls) for text in returns}
+            return named.pop() if len(named) == 1 else None
+        return None
+
     def method_returns(self, cls: Cls, method: str) -> Cls | None:
         """The product class a method (inherited ones included) declares it returns."""
         for entry in self.lineage(cls):
@@ -352,14 +368,105 @@ class JsTypes:
         """The product class a field (inherited ones included) is declared to hold; for a
         field declared with an object type written in place (got's ``request: { options:
         NormalizedOptions }``), that type, named ``Owner.field`` (:meth:`members` reads it)."""
-        named = {
-            (f"{cls[0]}.{name}", cls[1])
-            if field.type.expr[0] == "obj"
-            else self.type_named(field.text, field.type.path, cls)
-            for shape in self._class_shapes(cls) or []
-            for field in shape.fields.get(name, [])
-        }
+        found = self.field_held(cls, name)
+        return found[0] if found is not None else None
+
+    def field_held(self, cls: Cls, name: str, inside: bool = False) -> tuple[Cls, bool] | None:
+        """:meth:`field_type` with whether the type is open (:meth:`held_type`): a field
+        (or getter) typed through a type parameter of its class (``get schema():
+        ReturnType<ReturnType<Driver['getPlatform']>['getSchemaGenerator']>``). A
+        constructor's parameter property counts too, and, ``inside`` a subclass's body
+        (``this.em``), a protected one."""
+        named: set[tuple[Cls, bool] | None] = set()
+        for shape in self._class_shapes(cls) or []:
+            for field in shape.fields.get(name, []):
+                if field.type.expr[0] == "obj":
+                    named.add(((f"{cls[0]}.{name}", cls[1]), False))
+                    continue
+                plain = self.type_named(field.text, field.type.path, cls)
+                named.add((plain, False) if plain else self.held_type(field.type, cls))
+        if not named and self.declared is not None:
+            named = self._hidden_field(cls, name, inside)
         return named.pop() if len(named) == 1 else None
+
+    def _hidden_field(self, cls: Cls, name: str, inside: bool) -> set[tuple[Cls, bool] | None]:
+        """What the nearest class of ``cls``'s lineage declares ``name`` as among the fields
+        ``keyof`` leaves out (:attr:`Declaration.hidden`)."""
+        found: set[tuple[Cls, bool] | None] = set()
+        for entry in self.lineage(cls):
+            table = self.declared.table(entry.path) if self.declared is not None else None
+            for declaration in table.types.get(entry.name, []) if table is not None else []:
+                held = declaration.hidden.get(name)
+                if held is None or not (held[3] or inside):
+                    continue
+                plain = self.type_named(held[2], entry.path, cls)
+                typed = TypeRef(held[0], entry.path)
+                found.add((plain, False) if plain else self.held_type(typed, cls))
+            if found:
+                break
+        return found
+
+    def held_type(
+        self, ref: TypeRef, receiver: Cls | None, depth: int = 0
+    ) -> tuple[Cls, bool] | None:
+        """The product class a declared type holds where :meth:`type_named` reads no name:
+        a type parameter of the class read as its default, ``ReturnType<T['method']>`` (the
+        method's declared return type), ``T['field']``. True beside it when the type is
+        open: reached through a type parameter, whose argument (which the sample does not
+        show) may be any type extending it, so the value may have more members."""
+        expr = ref.expr
+        if depth > 16:
+            return None
+        if expr[0] == "union":
+            kept = [e for e in expr[1] if not (e[0] == "prim" and e[1] in _NOTHING)]
+            if len(kept) != 1:
+                return None
+            return self.held_type(TypeRef(kept[0], ref.path, ref.bound), receiver, depth + 1)
+        if expr[0] == "index" and expr[2][0] == "str":
+            owner = self.held_type(TypeRef(expr[1], ref.path, ref.bound), receiver, depth + 1)
+            found = self.field_held(owner[0], expr[2][1]) if owner is not None else None
+            return (found[0], found[1] or owner[1]) if found and owner else None
+        if expr[0] != "ref":
+            return None
+        name, args = expr[1], expr[2]
+        bound = ref.lookup(name) if not args else None
+        if bound is not None:
+            found = self.held_type(bound, receiver, depth + 1)
+            return (found[0], True) if found is not None else None
+        declared = self.declared is not None and self.declared.declarations(ref.path, name)
+        if name == "ReturnType" and len(args) == 1 and not declared:
+            target = args[0]
+            if target[0] != "index" or target[2][0] != "str":
+                return None
+            owner = self.held_type(TypeRef(target[1], ref.path, ref.bound), receiver, depth + 1)
+            made = self.method_returns(owner[0], target[2][1]) if owner is not None else None
+            return (made, owner[1]) if made and owner else None
+        if name in _WRAPPERS and len(args) == 1 and not declared:
+            return self.held_type(TypeRef(args[0], ref.path, ref.bound), receiver, depth + 1)
+        plain = self.type_named(name, ref.path, receiver)
+        return (plain, False) if plain is not None else None
+
+    def declared_beyond(self, cls: Cls, name: str) -> str | None:
+        """A product type that declares ``name`` and may be what a value of the open type
+        ``cls`` holds (:meth:`held_type`): a class (which may implement or extend it), or
+        an interface that extends it; None when there is none, so a member none of them
+        declares is missing whatever the type parameter's argument is."""
+        key = (cls, name)
+        if key not in self._beyond:
+            self._beyond[key] = self._declared_beyond(cls, name)
+        return self._beyond[key]
+
+    def _declared_beyond(self, cls: Cls, name: str) -> str | None:
+        for class_name in sorted(self.model.classes):
+            for entry in self.entries((class_name, "")):
+                if name not in entry.members:
+                    continue
+                if entry.kind == "class":
+                    return f"{entry.name} ({entry.path})"
+                lineage = self.lineage((entry.name, entry.path))
+                if any(e.name == cls[0] and cls[1] in ("", e.path) for e in lineage):
+                    return f"{entry.name} ({entry.path})"
+        return None
 
     def _class_shapes(self, cls: Cls) -> list[Shape] | None:
         """The shapes of a class or declared type, or of the in-place object type of a field

@@ -19,6 +19,7 @@ from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValu
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
+    from pytest_postgates.helpers.js_types import Cls
 
 IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 # A member written after a call (``expect(x).toBeinstanceOf``): long enough to be judged a typo.
@@ -158,18 +159,17 @@ def _public_function(sample: FenceReading, name: str) -> Binding | None:
 
 
 def uses_public_class(sample: FenceReading, content: str) -> bool:
-    """Whether the fence uses, never binding it, a name that one class the product's
-    entry points export goes by (:func:`public_class`)."""
+    """Whether the fence uses, never binding it, a name that classes the product's entry
+    points export go by (:func:`public_class`, :func:`static_returns`)."""
     names = {m.group(1) for m in _CLASS_NAME.finditer(content)} - sample.bound
-    return any(public_class(sample, name) is not None for name in sorted(names))
+    return any(public_classes(sample, name) for name in sorted(names))
 
 
-def public_class(sample: FenceReading, name: str) -> SampleValue | None:
-    """``MikroORM.init({...})`` in a sample that never binds ``MikroORM``: the one class
-    the product's entry points export under that name (the import the reader adds), as
-    an export; None when none or several do, or for a name JavaScript provides."""
+def public_classes(sample: FenceReading, name: str) -> list[tuple[str, Binding]]:
+    """The classes the product's entry points export under ``name`` (module, binding),
+    one per declaration; none for a name JavaScript provides."""
     if not name[:1].isupper() or name in js_free_calls.JS_GLOBALS:
-        return None
+        return []
     key = ("public_class", sample.gate.package, name)
     shared = sample.gate.lookup.shared
     if key not in shared:
@@ -178,9 +178,35 @@ def public_class(sample: FenceReading, name: str) -> SampleValue | None:
             binding = sample.gate.lookup.find_export(module, name)
             if isinstance(binding, Binding) and binding.kind == "class":
                 found.setdefault((binding.path, binding.local), (module, binding))
-        shared[key] = next(iter(found.values())) if len(found) == 1 else None
-    held = shared[key]
-    return None if held is None else SampleValue("export", held[0], name, held[1])
+        shared[key] = list(found.values())
+    held: list[tuple[str, Binding]] = shared[key]
+    return held
+
+
+def public_class(sample: FenceReading, name: str) -> SampleValue | None:
+    """``MikroORM.init({...})`` in a sample that never binds ``MikroORM``: the one class
+    the product's entry points export under that name (the import the reader adds), as
+    an export; None when none or several do, or for a name JavaScript provides."""
+    held = public_classes(sample, name)
+    return SampleValue("export", held[0][0], name, held[0][1]) if len(held) == 1 else None
+
+
+def static_returns(sample: FenceReading, function: Any) -> Cls | None:
+    """``MikroORM.init()`` where the page binds no ``MikroORM`` and the entry points export
+    several classes of that name (each driver package's subclass): the class their static
+    method declares it returns, when every one of them says the same (None otherwise)."""
+    obj, prop = function.child_by_field_name("object"), function.child_by_field_name("property")
+    types = sample.types()
+    if obj is None or prop is None or obj.type != "identifier" or types is None:
+        return None
+    name, method = node_text(sample.source, obj), node_text(sample.source, prop)
+    held = [] if sample.is_bound(obj, name) else public_classes(sample, name)
+    said = {
+        types.static_returns((binding.local, binding.path), method)
+        for _module, binding in held
+        if types.entries((binding.local, binding.path))
+    }
+    return said.pop() if len(held) > 1 and len(said) == 1 else None
 
 
 def unbound_class(sample: FenceReading, name: str, node: Any) -> SampleValue | None:

@@ -45,6 +45,8 @@ READER_PROGRAM = re.compile(
 
 # The origin of a value whose type is assumed from its name (and of the chain after it).
 ASSUMED_FROM_NAME = "a type assumed from the name"
+# A value typed through a type parameter read as its default: its type may extend that.
+OPEN_TYPE = "a type parameter's default, which the value's type may extend"
 
 
 @dataclass
