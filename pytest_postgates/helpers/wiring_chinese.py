@@ -20,13 +20,18 @@ true rows on Chinese lines, e.g. "`onSave` 回调通过 `saveSession` 方法触�
   camelCase joint: ``PyOfficeRobot.chat.receive_message``, ``SessionManager``; not ``API``,
   ``Gemini``). ``A 的 B`` / ``A 中的 B`` is the member ``A.B`` (``B`` alone when ``A`` is a
   file). A noun may follow a name (方法 函数 回调 接口 类 Hook 组件 模块 ...). Callees
-  after the verb: one name, or a list joined by 、 和 与 及 以及 或 / +.
+  after the verb: one name, or a list joined by 、 和 与 及 以及 或 / +; a callee followed by
+  事件, 消息 or 信号 is an event or a message, not a function (not read).
 - ACTIVE (X calls Y): (a) adjacent: ``X [noun] [adverbs] VERB Y``, the adverbs from a
   closed list (会 将 则 再 还 也 先 首先 然后 随后 最终 直接 立即 内部 负责 通过 在 ...), no
   punctuation or other name between (``X 通过调用 Y``, ``X 在调用 Y 前``, ``X 会调用 Y``);
   (b) topic: the sentence (split at 。！？； and line ends) opens on ``X [noun]`` and the
   verb comes later in it with no other name between (a Chinese topic chain: "`a`方法在收到
-  事件后，调用`b()`"); ``由 X VERB Y`` is active too (X is the agent).
+  事件后，调用`b()`"); (c) chain: a later verb of the sentence whose text since the last
+  callee holds no name has the same caller ("`a` 调用 `b`，然后调用 `c`"); (d) place:
+  ``在 X 中 VERB Y`` (added before coding); ``由 X VERB Y`` is active too (X is the agent).
+  A list of callers (``A 和 B 调用 C``) is one caller of them together: one reaching the
+  callee verifies it, only all failing contradict it.
 - PASSIVE (X calls Y): ``Y [noun] (由|被) X [noun] [adverbs] VERB`` with no name after the
   verb; ``Y [noun] 通过 X [noun] VERB`` with no name after the verb (the brief's
   "`onSave` 回调通过 `saveSession` 方法触发": `saveSession` triggers `onSave`).
