@@ -4,9 +4,11 @@ Gate 13 counts sentences and diagrams that assert a call graph; a human then che
 one. This gate checks the ones it can against the API model's call graph at the ref
 (:mod:`~pytest_postgates.helpers.wiring_verdicts`): call claims (``X calls Y``, ``Y is
 called by X``, ``X delegates to Y``, ``under the hood X invokes Y``) and the edges of
-function-flow diagrams, against the declarations the return types and visibility
-claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`), and against the bodies what
-a function holds and the switches it makes (:mod:`~pytest_postgates.helpers.wiring_bodies`).
+function-flow diagrams, and the Chinese call sentences of repository wikis
+(:mod:`~pytest_postgates.helpers.wiring_chinese`); against the declarations the return
+types and visibility claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`), and
+against the bodies what a function holds and the switches it makes
+(:mod:`~pytest_postgates.helpers.wiring_bodies`).
 Each claim is ``verified``, ``contradicted`` or ``unjudged`` with its evidence, listed as
 ``detail.claims``; the gate fails on any contradicted claim. Claims that are opinions of a
 component's role ("thin", "the gate", "orchestrates") are listed as unjudged.
@@ -39,6 +41,7 @@ from pytest_postgates.helpers.wiring_bodies import (
     judge_switch,
     switch_claims,
 )
+from pytest_postgates.helpers.wiring_chinese import chinese_claims
 from pytest_postgates.helpers.wiring_lines import extra_claims
 from pytest_postgates.helpers.wiring_mermaid import mermaid_edges
 from pytest_postgates.helpers.wiring_shapes import (
@@ -59,7 +62,7 @@ from pytest_postgates.scorecard import Finding
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 9
+GATE_VERSION = 10
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -215,11 +218,22 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
         else:
             seen_lines[line] = code
             ask_calls(line, code, text)
+    english = {c.line for c in scanned if c.code in CALL_CODES}
     for extra in extra_claims(post, {(c.line, c.code) for c in scanned if not c.in_code}):
         if extra.code in SHAPES:
             ask_shapes(extra.line, extra.code, extra.text, extra.frame)
         else:
+            english.add(extra.line)
             ask_calls(extra.line, extra.code, extra.text, extra.frame)
+    for chinese in chinese_claims(post, english):
+        frame = f"zh {chinese.frame}"
+        if chinese.caller is None:
+            unjudged(chinese.line, "CALLS", chinese.text, chinese.reason, frame)
+        asked.extend(
+            (chinese.line, "CALLS", chinese.text, chinese.caller, target, None, frame)
+            for target in chinese.callees
+            if chinese.caller is not None
+        )
     fences = {fence.start_line: fence for fence in post.fences}
     for flow in scan_mermaid(post):
         fence = fences.get(flow.line)
