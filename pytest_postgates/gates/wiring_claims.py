@@ -56,7 +56,13 @@ from pytest_postgates.helpers.wiring_subjects import (
     call_subjects,
     subject,
 )
-from pytest_postgates.helpers.wiring_verdicts import Judged, files_named, judge_call, judge_edge
+from pytest_postgates.helpers.wiring_verdicts import (
+    Judged,
+    files_named,
+    inherited,
+    judge_call,
+    judge_edge,
+)
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -141,6 +147,43 @@ def _named_classes(post: Post, model: ApiModel) -> frozenset[str]:
 
 def _pair(caller: Subject, callee: Subject) -> str:
     return f"{caller.text} -> {callee.text}"
+
+
+def _judge_chinese(
+    model: ApiModel,
+    caller: Subject,
+    target: Subject,
+    depth: int,
+    named: frozenset[str],
+    files: frozenset[str],
+) -> Judged:
+    """A Chinese call claim's verdict (:mod:`~pytest_postgates.helpers.wiring_chinese`):
+    the call graph's, but unjudged where a wiki's loose naming is read, not its wiring: an
+    unqualified caller of the callee's own name (a hook's ``updateBlock`` calling
+    ``BlockManager.updateBlock`` is read as the callee itself), a method of the caller
+    class (a step of the class), and a class or component as the callee (its methods
+    called, or a JSX render, which the call graph does not list as a call of it)."""
+    graph, classes = model.call_graph, model.classes
+    if not caller.owner and not caller.members and caller.name == target.name:
+        return Judged(
+            "unjudged",
+            f"`{caller.text}` and `{target.text}` share the name `{target.name}`: which "
+            "function the caller is, the sentence does not say",
+        )
+    judged = judge_call(graph, classes, caller, target, depth, named, files)
+    if judged.verdict != "contradicted":
+        return judged
+    if caller.name in classes and inherited(graph, classes, caller.name, target.name):
+        return Judged(
+            "unjudged", f"`{target.text}` is a method of `{caller.text}`: a step of the class"
+        )
+    if target.name[:1].isupper() and not (target.owner or target.called or target.constructs):
+        return Judged(
+            "unjudged",
+            f"`{target.text}` names a class or component: a call of its methods or a render "
+            "of it is not read as a call of it",
+        )
+    return judged
 
 
 def _model(post: Post, context: GateContext) -> ApiModel:
@@ -290,6 +333,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             if diagram is not None:
                 judged = judge_edge(graph, model.classes, caller, target, edge_depth, named,
                                     files, diagram)  # fmt: skip
+            elif frame.startswith("zh "):
+                judged = _judge_chinese(model, caller, target, depth, named, files)
             else:
                 judged = judge_call(graph, model.classes, caller, target, depth, named, files)
             entries.append(_entry(line, code, text, judged, _pair(caller, target), frame))

@@ -45,6 +45,11 @@ true rows on Chinese lines, e.g. "`onSave` 回调通过 `saveSession` 方法触�
   调用都通过 ..."; "被调用时" with no agent), ``X 通过 Y 调用 Z`` (a means phrase with two
   names before the verb), 使用/依赖/封装/基于 (uses, depends on, wraps, is built on: no
   call claim), 返回给 (returns to).
+AFTER THE FIRST TUNE RUN (all tune pages, 17 contradicted read): a callee before a
+possessive 的 (``调用 X 暴露的方法``), 触发's callee not ending its clause (``触发 X 重新渲染``),
+and ``通过 Y 调用 Z`` (Y the means) are not read; gate 16 leaves unjudged the verdicts
+its ``_judge_chinese`` names (a caller of the callee's own name, a class's own method, a
+class or component as the callee).
 Each claim is gate 16's ``CALLS`` claim record (line, code, text, verdict, evidence), with
 the frame ``zh <shape>``, judged against the call graph as the English ones are.
 """
@@ -54,6 +59,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from pytest_postgates.helpers.wiring_names import Subject, spans_in, subject
@@ -62,7 +68,8 @@ if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
 TEXT_LIMIT = 160
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_HAN = r"[\u4e00-\u9fff]"
+_CJK = re.compile(_HAN)
 # A name in a line's skeleton: its code spans and bare identifiers, each a numbered mark.
 _MARK = "\ue000(\\d+)\ue001"
 _NOUN = (
@@ -75,7 +82,6 @@ _ADVERBS = (
     r"|负责|通过|在|主要|同时|进而|从而|自动|异步|同步|可以|可|能够|能|需要|便|就|才|即|仍|依次"
     r"|分别|进一步|实际上|实际|真正|会直接|来))*\s*"
 )
-_HAN = r"[\u4e00-\u9fff]"
 _ANAPHOR = (
     r"(?:它们|它|其|该(?:" + _HAN + r"|[A-Za-z]){0,4}|此" + _HAN + "{0,3}|这些?" + _HAN + "{0,3}"
     r"|上述" + _HAN + "{0,3})"
@@ -84,7 +90,11 @@ _VERB = re.compile(r"调用|触发|委托给|转发给|转发到|交给|交由|�
 _OPINION = frozenset({"编排", "协调", "统筹"})
 _JOINT = r"\s*(?:、|和|与|及|以及|或者|或|/|\+)\s*"
 _CALLEES = re.compile(r"\s*(?:了|其|一下)?\s*(?P<list>" + _NAME + r"(?:" + _JOINT + _NAME + r")*)")
-_EVENT = re.compile(r"\s*(?:事件|消息|信号|标志)")
+# After a callee: an event or message (not a function), or a possessive (the callee is
+# the noun it modifies: "调用 `useQRCode` 暴露的下载方法"); after 触发's callee, a clause end
+# or a joint ("触发 `X` 重新渲染" triggers a render, no call).
+_NOT_CALLEE = re.compile(r"\s*(?:事件|消息|信号|标志|" + _HAN + "{0,4}的)")
+_TRIGGERED = re.compile(r"\s*(?:$|[\uff0c。\uff1b,.;:\uff1a、)\uff09]|并|后|时|以|来)")
 _ANAPHOR_AFTER = re.compile(r"\s*(?:了\s*)?" + _ANAPHOR)
 _CALLER = re.compile(r"(?P<list>" + _NAME + r"(?:" + _JOINT + _NAME + r")*)" + _ADVERBS + "$")
 _PLACE = re.compile(r"在\s*" + _NAME + r"\s*(?:中|里|内)" + _ADVERBS + "$")
@@ -92,11 +102,8 @@ _AGENT = re.compile(r"(?:由|被)\s*(?P<list>" + _NAME + r")" + _ADVERBS + "$")
 _VIA = re.compile(
     r"(?P<callee>" + _NAME + r")" + _ADVERBS + r"通过\s*(?P<list>" + _NAME + r")" + _ADVERBS + "$"
 )
-_OPENING = re.compile(
-    r"\s*(?:[-*+]\s+|\d+[.)]\s*)?(?:\*\*[^*]+\*\*\s*[:\uff1a]?\s*)?(?:\*\*)?(?P<list>"
-    + _NAME
-    + r")"
-)
+_BULLET = r"\s*(?:[-*+]\s+|\d+[.)]\s*)?(?:\*\*[^*]+\*\*\s*[:\uff1a]?\s*)?(?:\*\*)?"
+_OPENING = re.compile(_BULLET + r"(?P<list>" + _NAME + r")")
 _ANAPHOR_BEFORE = re.compile(r"(?:^|[\uff0c,\uff1a:\s])" + _ANAPHOR + _NOUN + _ADVERBS + "$")
 _SENTENCE_END = re.compile(r"[。\uff01\uff1f\uff1b!?;]")
 # A bare identifier: a dot, an underscore, a call's () or a camelCase joint make it a name.
@@ -153,7 +160,7 @@ def skeleton(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[st
     joined = "".join(parts)
     while (member := _MEMBER.search(joined)) is not None:
         owner, name = names[int(member.group(1))], names[int(member.group(2))]
-        whole = name if _FILE.search(owner) else f"{_callless(owner)}.{name}"
+        whole = name if _FILE.search(owner) else f"{owner.removesuffix('()')}.{name}"
         joined = joined[: member.start()] + _mark(names, whole) + joined[member.end() :]
     return joined, names
 
@@ -161,10 +168,6 @@ def skeleton(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, list[st
 def _mark(names: list[str], name: str) -> str:
     names.append(name)
     return f"\ue000{len(names) - 1}\ue001"
-
-
-def _callless(name: str) -> str:
-    return name[:-2] if name.endswith("()") else name
 
 
 def _bare(text: str, names: list[str]) -> str:
@@ -181,12 +184,8 @@ def line_claims(line: int, text: str, spans: list[tuple[int, int, str]]) -> list
     """The claims of one line (see the module doc), sentence by sentence."""
     marked, names = skeleton(text, spans)
     shown = text.strip()[:TEXT_LIMIT]
-    claims: list[ChineseClaim] = []
-    start = 0
-    for end in [m.end() for m in _SENTENCE_END.finditer(marked)] + [len(marked)]:
-        claims += _sentence(line, shown, marked[start:end], names)
-        start = end
-    return claims
+    ends = [0] + [m.end() for m in _SENTENCE_END.finditer(marked)] + [len(marked)]
+    return [c for a, b in pairwise(ends) for c in _sentence(line, shown, marked[a:b], names)]
 
 
 def _subjects(listed: str, names: list[str]) -> list[Subject]:
@@ -218,21 +217,20 @@ def _sentence(line: int, shown: str, sentence: str, names: list[str]) -> list[Ch
             if callees is not None and re.search(_NAME + r"[\u4e00-\u9fff]{0,4}\s*$", before):
                 claims.append(ChineseClaim(line, shown, "opinion", reason=OPINION))
             continue
-        if callees is None or _EVENT.match(after, callees.end()):
+        if callees is None or _NOT_CALLEE.match(after, callees.end()):
             if callees is None and _ANAPHOR_AFTER.match(after) and re.search(_MARK, before):
                 claims.append(ChineseClaim(line, shown, "active", reason=ANAPHOR_CALLEE))
             elif callees is None:
-                claims += _passive(line, shown, before, sentence, names, verb.group())
+                claims += _passive(line, shown, before, names, verb.group())
             continue
-        if (
-            verb.group() in ("交给", "交由")
-            and "处理" not in after[callees.end() : callees.end() + 12]
-        ):
-            continue
+        handed = verb.group() in ("交给", "交由") and "处理" not in after[callees.end() :][:12]
+        triggered = verb.group() == "触发" and not _TRIGGERED.match(after, callees.end())
         targets = _subjects(callees.group("list"), names)
-        if not targets:
+        if handed or triggered or not targets:
             continue
         frame, caller = _active(before, sentence, names, chained)
+        if frame == "means":
+            continue
         if caller is None:
             claims.append(ChineseClaim(line, shown, frame, reason=_no_caller(before, sentence)))
             continue
@@ -241,15 +239,9 @@ def _sentence(line: int, shown: str, sentence: str, names: list[str]) -> list[Ch
     return claims
 
 
-OPINION = (
-    "an opinion: it says a component orchestrates or coordinates others, which no call graph shows"
-)
-ANAPHOR_CALLER = (
-    "the caller is an anaphor (它, 该方法, 这些方法 ...): the sentence it stands for is not read"
-)
-ANAPHOR_CALLEE = (
-    "the callee is an anaphor (这些方法, 它 ...): the sentence it stands for is not read"
-)
+OPINION = "an opinion: it says a component orchestrates others, which no call graph shows"
+ANAPHOR_CALLER = "the caller is an anaphor (它, 该方法 ...): the sentence it stands for is not read"
+ANAPHOR_CALLEE = "the callee is an anaphor (这些方法 ...): the sentence it stands for is not read"
 NO_CALLER = "no name is the caller: a subject-less clause or a plain noun as its subject"
 
 
@@ -259,6 +251,8 @@ def _active(
     """The caller of an active verb, and the shape that read it."""
     near = _CALLER.search(before)
     if near is not None:
+        if re.search(r"通过\s*$", before[: near.start()]):
+            return "means", None  # "(X) 通过 Y 调用 Z": Y is the means, X is not read
         return "active", _together(_subjects(near.group("list"), names))
     place = _PLACE.search(before)
     if place is not None:
@@ -272,14 +266,12 @@ def _active(
 
 
 def _no_caller(before: str, sentence: str) -> str:
-    if _ANAPHOR_BEFORE.search(before) or re.match(r"\s*(?:[-*+]\s+)?" + _ANAPHOR, sentence):
+    if _ANAPHOR_BEFORE.search(before) or re.match(_BULLET + _ANAPHOR, sentence):
         return ANAPHOR_CALLER
     return NO_CALLER
 
 
-def _passive(
-    line: int, shown: str, before: str, sentence: str, names: list[str], verb: str
-) -> list[ChineseClaim]:
+def _passive(line: int, shown: str, before: str, names: list[str], verb: str) -> list[ChineseClaim]:
     """``Y 由/被 X VERB`` and ``Y 通过 X VERB``: X calls Y."""
     agent = _AGENT.search(before)
     frame = "passive 由/被"
@@ -296,12 +288,8 @@ def _passive(
     else:
         near = re.search("(?P<callee>" + _NAME + ")" + _ADVERBS + r"(?:由|被)\s*$", ahead)
         if near is None:
-            reason = (
-                ANAPHOR_CALLEE
-                if re.search(_ANAPHOR + _NOUN + _ADVERBS + r"(?:由|被)\s*$", ahead)
-                else ""
-            )
-            return [ChineseClaim(line, shown, frame, reason=reason)] if reason else []
+            anaphor = re.search(_ANAPHOR + _NOUN + _ADVERBS + r"(?:由|被)\s*$", ahead)
+            return [ChineseClaim(line, shown, frame, reason=ANAPHOR_CALLEE)] if anaphor else []
         target = near.group("callee")
     targets = _subjects(target, names)
     if not targets:
