@@ -93,7 +93,7 @@ _CALLEES = re.compile(r"\s*(?:了|其|一下)?\s*(?P<list>" + _NAME + r"(?:" + _
 # After a callee: an event or message (not a function), or a possessive (the callee is
 # the noun it modifies: "调用 `useQRCode` 暴露的下载方法"); after 触发's callee, a clause end
 # or a joint ("触发 `X` 重新渲染" triggers a render, no call).
-_NOT_CALLEE = re.compile(r"\s*(?:事件|消息|信号|标志|" + _HAN + "{0,4}的)")
+_NOT_CALLEE = re.compile(r"\s*(?:事件|消息|信号|标志|(?:暴露|提供|返回|导出|定义|内部|中)?的)")
 _TRIGGERED = re.compile(r"\s*(?:$|[\uff0c。\uff1b,.;:\uff1a、)\uff09]|并|后|时|以|来)")
 _ANAPHOR_AFTER = re.compile(r"\s*(?:了\s*)?" + _ANAPHOR)
 _CALLER = re.compile(r"(?P<list>" + _NAME + r"(?:" + _JOINT + _NAME + r")*)" + _ADVERBS + "$")
