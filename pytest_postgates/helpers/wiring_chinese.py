@@ -214,7 +214,7 @@ def _sentence(line: int, shown: str, sentence: str, names: list[str]) -> list[Ch
         before, after = sentence[: verb.start()], sentence[verb.end() :]
         callees = _CALLEES.match(after)
         if verb.group() in _OPINION:
-            if callees is not None and re.search(_NAME + r"[\u4e00-\u9fff]{0,4}\s*$", before):
+            if callees is not None and re.search(_NAME + r"\s*" + _HAN + r"{0,4}\s*$", before):
                 claims.append(ChineseClaim(line, shown, "opinion", reason=OPINION))
             continue
         if callees is None or _NOT_CALLEE.match(after, callees.end()):
