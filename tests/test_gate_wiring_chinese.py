@@ -168,3 +168,27 @@ def test_a_chinese_caller_of_the_callee_s_own_name_is_unjudged(tmp_path: Path) -
     card = _card(tmp_path, "# 会话\n\n- sendRequest：调用 client.sendRequest 并返回结果。\n")
     (claim,) = card.detail["claims"]
     assert claim["verdict"] == "unjudged" and "share the name" in claim["evidence"]
+
+
+def test_a_class_s_own_method_and_a_class_as_callee_are_unjudged(tmp_path: Path) -> None:
+    sources = {
+        **SOURCES,
+        "src/store.ts": """
+export class Store {
+  save(): void {}
+  flush(): void {}
+}
+export function persistAll(): void { console.log("x"); }
+""",
+    }
+    repo = make_repo(tmp_path / "repo", sources)
+    (tmp_path / "posts").mkdir()
+    body = "# 存储\n\n`Store` 调用 `flush` 方法。\n\n`persistAll` 调用 `Store` 保存数据。\n"
+    post = make_post(body, tmp_path / "posts")
+    card = BY_ID[16].evaluate(post, repo_context(repo, tmp_path / "cache"))
+    claims = {c["subject"]: c for c in card.detail["claims"]}
+    own = claims["Store -> flush"]
+    assert own["verdict"] == "unjudged" and "a step of the class" in own["evidence"]
+    used = claims["persistAll -> Store"]
+    assert used["verdict"] == "unjudged" and "class or component" in used["evidence"]
+    assert card.verdict == "PASS"
