@@ -4,9 +4,11 @@ Gate 13 counts sentences and diagrams that assert a call graph; a human then che
 one. This gate checks the ones it can against the API model's call graph at the ref
 (:mod:`~pytest_postgates.helpers.wiring_verdicts`): call claims (``X calls Y``, ``Y is
 called by X``, ``X delegates to Y``, ``under the hood X invokes Y``) and the edges of
-function-flow diagrams, against the declarations the return types and visibility
-claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`), and against the bodies what
-a function holds and the switches it makes (:mod:`~pytest_postgates.helpers.wiring_bodies`).
+function-flow diagrams, and the Chinese call sentences of repository wikis
+(:mod:`~pytest_postgates.helpers.wiring_chinese`); against the declarations the return
+types and visibility claims name (:mod:`~pytest_postgates.helpers.wiring_shapes`), and
+against the bodies what a function holds and the switches it makes
+(:mod:`~pytest_postgates.helpers.wiring_bodies`).
 Each claim is ``verified``, ``contradicted`` or ``unjudged`` with its evidence, listed as
 ``detail.claims``; the gate fails on any contradicted claim. Claims that are opinions of a
 component's role ("thin", "the gate", "orchestrates") are listed as unjudged.
@@ -39,6 +41,7 @@ from pytest_postgates.helpers.wiring_bodies import (
     judge_switch,
     switch_claims,
 )
+from pytest_postgates.helpers.wiring_chinese import chinese_claims
 from pytest_postgates.helpers.wiring_lines import extra_claims
 from pytest_postgates.helpers.wiring_mermaid import mermaid_edges
 from pytest_postgates.helpers.wiring_shapes import (
@@ -53,13 +56,19 @@ from pytest_postgates.helpers.wiring_subjects import (
     call_subjects,
     subject,
 )
-from pytest_postgates.helpers.wiring_verdicts import Judged, files_named, judge_call, judge_edge
+from pytest_postgates.helpers.wiring_verdicts import (
+    Judged,
+    files_named,
+    inherited,
+    judge_call,
+    judge_edge,
+)
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Post
 
-GATE_VERSION = 9
+GATE_VERSION = 10
 CALL_CODES = ("CALLS", "CALL_DIRECTION")
 OPINIONS = {
     "ORCHESTRATES": "says a component orchestrates others",
@@ -140,6 +149,43 @@ def _pair(caller: Subject, callee: Subject) -> str:
     return f"{caller.text} -> {callee.text}"
 
 
+def _judge_chinese(
+    model: ApiModel,
+    caller: Subject,
+    target: Subject,
+    depth: int,
+    named: frozenset[str],
+    files: frozenset[str],
+) -> Judged:
+    """A Chinese call claim's verdict (:mod:`~pytest_postgates.helpers.wiring_chinese`):
+    the call graph's, but unjudged where a wiki's loose naming is read, not its wiring: an
+    unqualified caller of the callee's own name (a hook's ``updateBlock`` calling
+    ``BlockManager.updateBlock`` is read as the callee itself), a method of the caller
+    class (a step of the class), and a class or component as the callee (its methods
+    called, or a JSX render, which the call graph does not list as a call of it)."""
+    graph, classes = model.call_graph, model.classes
+    if not caller.owner and not caller.members and caller.name == target.name:
+        return Judged(
+            "unjudged",
+            f"`{caller.text}` and `{target.text}` share the name `{target.name}`: which "
+            "function the caller is, the sentence does not say",
+        )
+    judged = judge_call(graph, classes, caller, target, depth, named, files)
+    if judged.verdict != "contradicted":
+        return judged
+    if caller.name in classes and inherited(graph, classes, caller.name, target.name):
+        return Judged(
+            "unjudged", f"`{target.text}` is a method of `{caller.text}`: a step of the class"
+        )
+    if target.name[:1].isupper() and not (target.owner or target.called or target.constructs):
+        return Judged(
+            "unjudged",
+            f"`{target.text}` names a class or component: a call of its methods or a render "
+            "of it is not read as a call of it",
+        )
+    return judged
+
+
 def _model(post: Post, context: GateContext) -> ApiModel:
     try:
         index = context.evidence.index_for(post.path)
@@ -215,11 +261,22 @@ def _read(post: Post) -> tuple[list[dict[str, Any]], list[Asked], list[Declared]
         else:
             seen_lines[line] = code
             ask_calls(line, code, text)
+    english = {c.line for c in scanned if c.code in CALL_CODES}
     for extra in extra_claims(post, {(c.line, c.code) for c in scanned if not c.in_code}):
         if extra.code in SHAPES:
             ask_shapes(extra.line, extra.code, extra.text, extra.frame)
         else:
+            english.add(extra.line)
             ask_calls(extra.line, extra.code, extra.text, extra.frame)
+    for chinese in chinese_claims(post, english):
+        frame = f"zh {chinese.frame}"
+        if chinese.caller is None:
+            unjudged(chinese.line, "CALLS", chinese.text, chinese.reason, frame)
+        asked.extend(
+            (chinese.line, "CALLS", chinese.text, chinese.caller, target, None, frame)
+            for target in chinese.callees
+            if chinese.caller is not None
+        )
     fences = {fence.start_line: fence for fence in post.fences}
     for flow in scan_mermaid(post):
         fence = fences.get(flow.line)
@@ -276,6 +333,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
             if diagram is not None:
                 judged = judge_edge(graph, model.classes, caller, target, edge_depth, named,
                                     files, diagram)  # fmt: skip
+            elif frame.startswith("zh "):
+                judged = _judge_chinese(model, caller, target, depth, named, files)
             else:
                 judged = judge_call(graph, model.classes, caller, target, depth, named, files)
             entries.append(_entry(line, code, text, judged, _pair(caller, target), frame))
