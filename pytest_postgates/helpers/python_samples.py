@@ -52,6 +52,12 @@ _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
 # How many broken lines (a placeholder, a shell escape) a fence may have blanked.
 _MAX_REPAIRS = 12
+# A line that is only an elision (``...`` or ``…``), as among a call's arguments.
+_ELISION = re.compile(r"^\s*(?:\.\.\.|\u2026),?\s*(?:#.*)?$")
+# A line that starts a keyword argument (``    headers=[...]``), not a comparison.
+_KEYWORD_LINE = re.compile(r"^(\s*[A-Za-z_]\w*)\s*=(?!=)")
+# What a line's bracket depth counts: strings and comments are skipped.
+_BRACKET_TEXT = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|#.*|[()\[\]{}]")
 
 
 def _never_bound(root: str, member: str) -> str:
@@ -76,18 +82,29 @@ def sample_code(content: str) -> tuple[str, list[int]]:
 
 def parse_leniently(code: str) -> ast.Module | None:
     """``code`` parsed, a line that does not parse (a ``<placeholder>``, a ``!pip``) made
-    an empty statement of its indentation a few times over; None when it still fails."""
+    an empty statement of its indentation a few times over; None when it still fails.
+    Inside brackets, a bare ``...`` line (the arguments a page leaves out) is blanked and a
+    keyword argument whose value does not parse keeps its keyword (``headers=...,``)."""
     lines = code.splitlines()
     for _attempt in range(_MAX_REPAIRS):
         try:
             return ast.parse("\n".join(lines))
         except SyntaxError as error:
+            depths = _bracket_depths(lines)
+            elided = [n for n, line in enumerate(lines) if depths[n] and _ELISION.match(line)]
+            if elided:
+                for number in elided:
+                    lines[number] = ""
+                continue
             number = (error.lineno or 0) - 1
             if not 0 <= number < len(lines):
                 return None
             line = lines[number]
             indent = line[: len(line) - len(line.lstrip())]
             replacement = _PLACEHOLDER.sub("...", line)  # `Client(<options>)`: keep the rest
+            keyword = _KEYWORD_LINE.match(line) if depths[number] else None
+            if replacement == line and keyword and not line.rstrip().endswith("..."):
+                replacement = f"{keyword.group(1)}=...,"
             if replacement == line:
                 replacement = indent + ("if True:" if line.rstrip().endswith(":") else "pass")
             if line == replacement:
@@ -96,6 +113,21 @@ def parse_leniently(code: str) -> ast.Module | None:
         except ValueError:
             return None
     return None
+
+
+def _bracket_depths(lines: list[str]) -> list[int]:
+    """How many brackets are open where each line starts (strings and comments skipped,
+    a triple-quoted string read as its quotes: an estimate for repairs only)."""
+    depths: list[int] = []
+    depth = 0
+    for line in lines:
+        depths.append(depth)
+        for token in _BRACKET_TEXT.findall(line):
+            if token in "([{":
+                depth += 1
+            elif token in ")]}":
+                depth = max(0, depth - 1)
+    return depths
 
 
 class PythonSample:
