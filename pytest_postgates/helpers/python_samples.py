@@ -24,7 +24,7 @@ from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames
-from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
+from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
 # The kind of a value reached through a member the model says is missing.
@@ -146,6 +146,9 @@ class PythonSample:
         self._map: list[int] = []
         self._first = 0
         self.free = FreeNames()
+        # The names a failed import binds that no code of the product writes: each use is
+        # a finding (the value bound, the import's module, the nearest real names).
+        self.failed: dict[str, tuple[PyValue, str, tuple[str, ...]]] = {}
 
     def fence(self, content: str, first_line: int) -> None:
         watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
@@ -155,8 +158,9 @@ class PythonSample:
         tree = parse_leniently(code)
         if tree is not None:  # the class names it uses free (python_free_names)
             self.free.read(tree, (content.splitlines(), where, first_line))
-        if not repl and not watched & set(_IDENTIFIER.findall(content)):
-            return  # neither imports the product nor uses a name bound to it
+        named = set(_IDENTIFIER.findall(content))
+        if not repl and not watched & named and not any(map(self._product_free, named)):
+            return  # neither imports the product nor uses a name bound to it or its own
         self._lines, self._map, self._first = content.splitlines(), where, first_line
         for row, name in quoted:  # a name a comment quotes: prose, listed
             line = where[row] if row < len(where) else 0
@@ -411,6 +415,8 @@ class PythonSample:
                 self.env[bound] = one or (
                     None if classes else self.types.union_named(alias.name, bound)
                 )
+                if self.env[bound] is None:
+                    self._invented(alias.name, bound, module, ())
             return
         self._resolved(module)
         for alias in names:
@@ -424,8 +430,25 @@ class PythonSample:
             if isinstance(found, Miss):
                 self._miss(alias, "python_import", f"{module}.{alias.name}",
                            f"{alias.name} is not a public name of {module}", found)  # fmt: skip
+                self._invented(alias.name, bound, module, found.nearest)
                 continue
             self.env[bound] = found
+
+    def _invented(self, name: str, bound: str, module: str, nearest: tuple[str, ...]) -> None:
+        """``bound``, which an import of ``name`` from ``module`` that failed binds: when no
+        code of the product writes ``name``, invented (its uses are findings)."""
+        if self.types.written(name):
+            return
+        held = PyValue(INVENTED, name, bound)
+        self.env[bound] = held
+        self.failed[bound] = (held, module, nearest or tuple(self.types.model.nearest(name)))
+
+    def _invented_use(self, node: ast.Name, held: PyValue) -> None:
+        _held, module, nearest = self.failed[node.id]
+        self._count(node, "python_name", node.id)
+        self._miss(node, "python_name", node.id,
+                   f"{node.id} is bound by a failed import from {module}, and no code of the "
+                   f"product names {held.name}", Miss(held.name, module, nearest))  # fmt: skip
 
     def _resolved(self, module: str) -> None:
         path = self.types.paths.get(module, "")
@@ -439,7 +462,12 @@ class PythonSample:
             if node.id not in self.env and node.id in self.types.tops:
                 # A doc writes `httpx.get(...)` without the import a reader adds.
                 return PyValue("module", node.id, node.id)
-            return self.env.get(node.id)
+            held = self.env.get(node.id)
+            if held is not None and node.id in self.failed and self.failed[node.id][0] is held:
+                self._invented_use(node, held)
+            if node.id not in self.env and node.id not in _BUILTIN_NAMES:
+                return self.types.top_name(node.id)  # `get_model(...)` with no import
+            return held
         if isinstance(node, ast.Attribute):
             root = node.value
             if isinstance(root, ast.Name) and self._free(root.id):
@@ -539,8 +567,16 @@ class PythonSample:
                 reason += " or ".join(f"`{n}`" for n in nearest[:3]) + "?"
                 self.report.violation(line, "member", f"{root}.{name}", where, reason, nearest)
 
+    def _product_free(self, name: str) -> bool:
+        """Whether ``name``, not bound so far, is a public class or function of the product's
+        top-level package (a page's ``get_model(...)`` without its import)."""
+        free = name not in self.env and name not in _BUILTIN_NAMES and len(name) > 1
+        return free and self.types.top_name(name) is not None
+
     def _free(self, name: str) -> bool:
-        return name not in self.env and name not in self.types.tops and name not in _BUILTIN_NAMES
+        if name in self.env or name in self.types.tops or name in _BUILTIN_NAMES:
+            return False
+        return self.types.top_name(name) is None
 
     def item(self, held: PyValue | None) -> PyValue | None:
         """What iterating over ``held`` gives (a container's item; an unknown's unknown)."""
@@ -586,6 +622,10 @@ class PythonSample:
             found = self.types.member(held.name, name, shown, held.kind == "class")
             kind, reason = "member", f"{held.name} has no member {name}"
             label = shown
+        elif held.kind == EITHER:
+            found = self.types.either_member(held, name, shown)
+            kind, label = "member", shown
+            reason = f"{held.shown} is one of {', '.join(held.alternatives)}, none has {name}"
         elif held.kind == INVENTED:
             return self.after_miss(node, held, name, shown)
         else:

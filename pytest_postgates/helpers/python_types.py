@@ -42,6 +42,8 @@ _CONTAINERS = frozenset(
      "FrozenSet", "Collection"}
 )  # fmt: skip
 _AWAITABLES = frozenset({"Awaitable", "Coroutine"})
+# The kind of an instance of one of several product classes (``-> Model | MixedModel``).
+EITHER = "either"
 _OPTIONALS = frozenset({"Optional", "Union"})
 
 
@@ -50,8 +52,9 @@ class PyValue:
     """What a sample expression holds. ``kind``: module (``name`` the dotted module),
     class / instance (``name`` the class), callable (``callables``; ``receiver`` the class
     a method was reached through), container (``name`` the class of its items), union (a
-    type alias of product classes, ``alternatives``) or unknown (from the product, type not
-    known). ``shown`` is how the sample writes it."""
+    type alias of product classes, ``alternatives``), either (an instance of one of the
+    ``alternatives``) or unknown (from the product, type not known). ``shown`` is how the
+    sample writes it."""
 
     kind: str
     name: str
@@ -106,6 +109,7 @@ class PythonTypes:
     # Every segment of a product module's dotted name (``starlette``, ``responses``).
     module_words: frozenset[str] = frozenset()
     _modules: dict[str, str] = field(default_factory=dict)  # file -> its dotted module
+    _top_names: dict[str, PyValue | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -171,6 +175,18 @@ class PythonTypes:
         pool = (set(public) | self.submodules(module)) - {"*"}
         pool = {n for n in pool if not n.startswith("_")}
         return Miss(name, module, tuple(self.model.nearest(name, pool)), self.paths[module])
+
+    def top_name(self, name: str) -> PyValue | None:
+        """The public class or function ``name`` of the product's one top-level package that
+        exports it (a page's ``get_model(...)`` without the import a reader adds)."""
+        if name not in self._top_names:
+            tops = [t for t in sorted(self.tops) if name in self.model.modules.get(t, ())]
+            found = self.module_name(tops[0], name, name) if len(tops) == 1 else None
+            kinds = ("class", "callable", "union")
+            self._top_names[name] = (
+                found if isinstance(found, PyValue) and found.kind in kinds else None
+            )
+        return self._top_names[name]
 
     def _named(self, module: str, name: str, shown: str) -> PyValue:
         """The value of a name ``module`` declares or re-exports. A name the module binds
@@ -341,6 +357,21 @@ class PythonTypes:
         if static and own and any(e.kind == "enum" for e in self.entries(class_name)):
             return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
         return PyValue("unknown", name, shown)
+
+    def either_member(self, value: PyValue, name: str, shown: str) -> PyValue | Miss | Unjudged:
+        """``name`` on an instance of one of ``value.alternatives``: a member of any of them,
+        a miss when each was read whole and none has it, else why it is not judged."""
+        found = [self.member(c, name, shown) for c in value.alternatives]
+        for one in found:
+            if isinstance(one, PyValue):
+                return one
+        reasons = [one.reason for one in found if isinstance(one, Unjudged)]
+        if reasons:
+            return Unjudged("; ".join(dict.fromkeys(reasons)))
+        nearest = [n for one in found if isinstance(one, Miss) for n in one.nearest]
+        where = next((one.where for one in found if isinstance(one, Miss) and one.where), "")
+        owner = " | ".join(value.alternatives)
+        return Miss(name, owner, tuple(dict.fromkeys(nearest))[:3], where)
 
     def _inherited(
         self, class_name: str, name: str, shown: str, members: set[str]
@@ -625,6 +656,12 @@ class PythonTypes:
         alternatives = [a for a in split_top_level(text, "|") if a.strip() != "None"]
         if len(alternatives) == 1 and alternatives[0].strip() != text:
             return self.annotation(alternatives[0], shown, receiver)
+        if len(alternatives) > 1:  # `-> Model | MixedModel`: an instance of one of them
+            typed = [self.annotation(a, shown, receiver) for a in alternatives]
+            names = tuple(dict.fromkeys(t.name for t in typed if t and t.kind == "instance"))
+            if len(names) < len(alternatives):
+                return None
+            return PyValue(EITHER, names[0], shown, alternatives=names)
         head, arguments = _generic(text)
         name = head.rsplit(".", 1)[-1]
         if name in _OPTIONALS and arguments:
