@@ -671,7 +671,10 @@ class PythonSample:
             made = self.types.constructor(callee.name)
             keywords = [k for k in node.keywords if k.arg]
             if made.problem:
-                for keyword in keywords:
+                for keyword in keywords:  # a field known is judged; any other is not
+                    if keyword.arg in (made.fields or ()):
+                        self._count(keyword, "keyword", keyword.arg or "")
+                        continue
                     self._skip(keyword, f"{callee.shown}({keyword.arg}=): {made.problem}")
             else:
                 params, var_keyword = self.types.taken(made.callables)
