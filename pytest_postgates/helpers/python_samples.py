@@ -24,6 +24,7 @@ from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames
+from pytest_postgates.helpers.python_signatures import judge_signature, read_signature
 from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
@@ -149,8 +150,16 @@ class PythonSample:
         # The names a failed import binds that no code of the product writes: each use is
         # a finding (the value bound, the import's module, the nearest real names).
         self.failed: dict[str, tuple[PyValue, str, tuple[str, ...]]] = {}
+        # The signature fences: the name, its parameters with rows, (lines, first line).
+        self.signatures: list[tuple[str, list[tuple[str, int]], tuple[list[str], int]]] = []
 
     def fence(self, content: str, first_line: int) -> None:
+        shown = read_signature(content)
+        if shown is not None:  # `Name(param: type, ...)`: judged once the page is read
+            lead = content[: len(content) - len(content.lstrip("\n"))].count("\n")
+            at = (content.strip("\n").splitlines(), first_line + lead)
+            self.signatures.append((*shown, at))
+            return
         watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
         code, where = sample_code(content)
         repl = code is not content  # a `>>>` session: Python by its prompts, always read
@@ -535,7 +544,11 @@ class PythonSample:
         miss of one of that class's members is a finding. A subclass may add members of
         its own (a model's fields), so any other name stays listed unjudged, as does every
         use of a name not so typed. ``old_way``: the first lines of the fences the page
-        shows as the old way, whose uses neither type the name nor are judged."""
+        shows as the old way, whose uses neither type the name nor are judged. The
+        page's signature fences are judged here too (python_signatures)."""
+        for name, params, at in self.signatures:
+            if at[1] not in old_way:
+                judge_signature(self, name, params, at)
         model = self.types.model
         for root, every in self.free_uses.items():
             uses = [use for use in every if use[3] not in old_way]
