@@ -126,3 +126,11 @@ def test_a_value_of_one_of_several_product_classes(tmp_path: Path, repo: Path) -
     card = sample_card(code, "python", tmp_path, repo)
     assert sample_violations(card) == [("member", "model.save_adapter")]
     assert not unjudged_reasons(card)
+
+
+def test_a_fence_that_binds_the_name_itself_is_not_read_for_it(tmp_path: Path, repo: Path) -> None:
+    # Generated code shown as output: its own import binds the product's public name.
+    code = "# __init__.py\nfrom ._models import AdaptConfig\n__all__ = ['AdaptConfig']\n"
+    card = sample_card(code, "python", tmp_path, repo)
+    assert sample_violations(card) == []
+    assert unjudged_reasons(card) == []

@@ -121,3 +121,21 @@ class FreeNames:
                                  f"miss of its class {real}; did you mean "
                                  + " or ".join(f"`{n}`" for n in nearest) + "?",
                                  nearest)  # fmt: skip
+
+
+def free_loads(tree: ast.Module | None) -> set[str]:
+    """The names ``tree`` loads that it does not bind (assigns, imports, defines)."""
+    if tree is None:
+        return set()
+    loads: set[str] = set()
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return loads - bound

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
-from pytest_postgates.helpers.python_free_names import FreeNames
+from pytest_postgates.helpers.python_free_names import FreeNames, free_loads
 from pytest_postgates.helpers.python_signatures import judge_signature, read_signature
 from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
@@ -168,7 +168,7 @@ class PythonSample:
         if tree is not None:  # the class names it uses free (python_free_names)
             self.free.read(tree, (content.splitlines(), where, first_line))
         named = set(_IDENTIFIER.findall(content))
-        if not repl and not watched & named and not any(map(self._product_free, named)):
+        if not repl and not watched & named and not any(map(self._product_free, free_loads(tree))):
             return  # neither imports the product nor uses a name bound to it or its own
         self._lines, self._map, self._first = content.splitlines(), where, first_line
         for row, name in quoted:  # a name a comment quotes: prose, listed
