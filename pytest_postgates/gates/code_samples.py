@@ -102,6 +102,7 @@ from pytest_postgates.helpers.command_lines import (
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
+from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
@@ -192,7 +193,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
     shaped = {f.start_line for f in every if f.markup and config_samples.shaped(f.content, f.lang)}
     fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings
               or f.start_line in shaped]  # fmt: skip
-    if not fences and not unread:
+    autodoc = rst_blocks(post)  # Sphinx autodoc directives a MyST page runs (python_autodoc)
+    if not fences and not unread and not autodoc:
         return CheckResult([], _empty_detail(settings))
     try:
         index = context.evidence.index_for(post.path)
@@ -227,7 +229,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     )
     named = isinstance(given, str) and bool(given)
     package = given if isinstance(given, str) else ""
-    python_fences = any(kind == "python" for _, kind in fences)
+    python_fences = bool(autodoc) or any(kind == "python" for _, kind in fences)
     types = _python_types(index, context) if python_fences or not named else None
     if not named:
         # No package name anywhere (setup.py, poetry): the Python packages of the code are
@@ -360,6 +362,8 @@ def check(post: Post, context: GateContext) -> CheckResult:
         _unread_fence(report, fence, run.packages, types.tops if types is not None else ())
     tables.save()
     if python_sample is not None:
+        for first, block in autodoc:
+            judge_autodoc(python_sample, first, block)
         python_sample.untyped_members({line + 1 for line in old_way})
         python_sample.free.judge(python_sample.types, report, {line + 1 for line in old_way})
         report.resolved.update(python_sample.resolved)

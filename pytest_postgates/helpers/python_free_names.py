@@ -5,7 +5,10 @@ class of the product by its exact name (the sample takes its names from the prod
 importing them): a name in CapWords that no code of the product writes and that is a near
 miss of a product class is then a finding. Such a near miss in a sample that uses no
 product class free is listed unjudged (the reader's own class, maybe); any other free name
-is not the product's business.
+is not the product's business. A call of a free name (any case) that no code of the product
+writes and that is a near miss of a name the page imports from the product
+(``replace_weights_loft(model)`` beside ``from kit import replace_weights_loftq``) is a
+finding: the import ties the call to the product.
 
 The names bound anywhere in the page's samples (assigned, imported, defined, parameters,
 loop and comprehension targets) are no free names, whichever fence binds them.
@@ -32,13 +35,26 @@ class FreeNames:
     # One entry per fence read: its first line, its CapWords loads (name -> (line, text)).
     fences: list[tuple[int, dict[str, tuple[int, str]]]] = field(default_factory=list)
     bound: set[str] = field(default_factory=set)  # every name the page's samples bind
+    # Per fence read: the names it calls bare (name -> (line, text)).
+    calls: list[dict[str, tuple[int, str]]] = field(default_factory=list)
+    # The names the page imports ``from`` a module, with that module's top-level name.
+    imported: dict[str, str] = field(default_factory=dict)
 
     def read(self, tree: ast.Module, where: tuple[list[str], list[int], int]) -> None:
         """One fence's syntax tree; ``where``: its lines, the map of the parsed code's rows
         to them and the fence's first file line."""
         lines, rows, first = where
         used: dict[str, tuple[int, str]] = {}
+        called: dict[str, tuple[int, str]] = {}
         for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                row = node.lineno - 1
+                index = rows[row] if 0 <= row < len(rows) else 0
+                text = lines[index] if index < len(lines) else ""
+                called.setdefault(node.func.id, (first + index, text))
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                for alias in node.names:
+                    self.imported[alias.name] = node.module.split(".")[0]
             if isinstance(node, ast.Name):
                 if not isinstance(node.ctx, ast.Load):
                     self.bound.add(node.id)
@@ -54,13 +70,31 @@ class FreeNames:
             elif isinstance(node, ast.arg):
                 self.bound.add(node.arg)
         self.fences.append((first, used))
+        self.calls.append(called)
 
     def judge(self, types: PythonTypes, report: SampleReport, old_way: Collection[int]) -> None:
         """``old_way``: the first lines of the fences the page shows as the old way."""
         model = types.model
-        for first, used in self.fences:
+        reported: set[tuple[int, str]] = set()
+        for (first, used), called in zip(self.fences, self.calls, strict=True):
             if first in old_way:
                 continue
+            for name, (line, _text) in sorted(called.items()):
+                if name in self.bound or name in _BUILTIN_NAMES or types.written(name):
+                    continue
+                real = near_name(model, name)
+                if real is None or self.imported.get(real) not in types.tops:
+                    continue
+                reported.add((line, name))
+                report.count("python_name", line, name)
+                nearest = list(dict.fromkeys([real, *model.nearest(name, limit=3)]))[:3]
+                where = types.entries(real)[0].path if types.entries(real) else ""
+                report.violation(line, "python_name", name, where,
+                                 f"the page never binds {name}, and no code of the product names "
+                                 f"it; it is a near miss of {real}, which the page imports from "
+                                 f"{self.imported[real]}; did you mean "
+                                 + " or ".join(f"`{n}`" for n in nearest) + "?",
+                                 nearest)  # fmt: skip
             free = {
                 name: at
                 for name, at in used.items()
@@ -68,7 +102,7 @@ class FreeNames:
             }
             products = sorted(n for n in free if types.entries(n) and not n.startswith("_"))
             for name, (line, text) in sorted(free.items()):
-                if types.written(name):
+                if types.written(name) or (line, name) in reported:
                     continue
                 real = near_name(model, name)
                 if real is None or not types.entries(real):
@@ -87,3 +121,21 @@ class FreeNames:
                                  f"miss of its class {real}; did you mean "
                                  + " or ".join(f"`{n}`" for n in nearest) + "?",
                                  nearest)  # fmt: skip
+
+
+def free_loads(tree: ast.Module | None) -> set[str]:
+    """The names ``tree`` loads that it does not bind (assigns, imports, defines)."""
+    if tree is None:
+        return set()
+    loads: set[str] = set()
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.alias):
+            bound.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return loads - bound

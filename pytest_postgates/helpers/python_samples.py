@@ -23,8 +23,9 @@ from dataclasses import replace
 from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
-from pytest_postgates.helpers.python_free_names import FreeNames
-from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
+from pytest_postgates.helpers.python_free_names import FreeNames, free_loads
+from pytest_postgates.helpers.python_signatures import judge_signature, read_signature
+from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
 # The kind of a value reached through a member the model says is missing.
@@ -52,6 +53,12 @@ _REPL_PROMPT = re.compile(r"^(>>>|\.\.\.)(?: |$)")
 _PLACEHOLDER = re.compile(r"<[A-Za-z_][\w .:/-]*>")
 # How many broken lines (a placeholder, a shell escape) a fence may have blanked.
 _MAX_REPAIRS = 12
+# A line that is only an elision (``...`` or ``…``), as among a call's arguments.
+_ELISION = re.compile(r"^\s*(?:\.\.\.|\u2026),?\s*(?:#.*)?$")
+# A line that starts a keyword argument (``    headers=[...]``), not a comparison.
+_KEYWORD_LINE = re.compile(r"^(\s*[A-Za-z_]\w*)\s*=(?!=)")
+# What a line's bracket depth counts: strings and comments are skipped.
+_BRACKET_TEXT = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|#.*|[()\[\]{}]")
 
 
 def _never_bound(root: str, member: str) -> str:
@@ -76,18 +83,29 @@ def sample_code(content: str) -> tuple[str, list[int]]:
 
 def parse_leniently(code: str) -> ast.Module | None:
     """``code`` parsed, a line that does not parse (a ``<placeholder>``, a ``!pip``) made
-    an empty statement of its indentation a few times over; None when it still fails."""
+    an empty statement of its indentation a few times over; None when it still fails.
+    Inside brackets, a bare ``...`` line (the arguments a page leaves out) is blanked and a
+    keyword argument whose value does not parse keeps its keyword (``headers=...,``)."""
     lines = code.splitlines()
     for _attempt in range(_MAX_REPAIRS):
         try:
             return ast.parse("\n".join(lines))
         except SyntaxError as error:
+            depths = _bracket_depths(lines)
+            elided = [n for n, line in enumerate(lines) if depths[n] and _ELISION.match(line)]
+            if elided:
+                for number in elided:
+                    lines[number] = ""
+                continue
             number = (error.lineno or 0) - 1
             if not 0 <= number < len(lines):
                 return None
             line = lines[number]
             indent = line[: len(line) - len(line.lstrip())]
             replacement = _PLACEHOLDER.sub("...", line)  # `Client(<options>)`: keep the rest
+            keyword = _KEYWORD_LINE.match(line) if depths[number] else None
+            if replacement == line and keyword and not line.rstrip().endswith("..."):
+                replacement = f"{keyword.group(1)}=...,"
             if replacement == line:
                 replacement = indent + ("if True:" if line.rstrip().endswith(":") else "pass")
             if line == replacement:
@@ -96,6 +114,21 @@ def parse_leniently(code: str) -> ast.Module | None:
         except ValueError:
             return None
     return None
+
+
+def _bracket_depths(lines: list[str]) -> list[int]:
+    """How many brackets are open where each line starts (strings and comments skipped,
+    a triple-quoted string read as its quotes: an estimate for repairs only)."""
+    depths: list[int] = []
+    depth = 0
+    for line in lines:
+        depths.append(depth)
+        for token in _BRACKET_TEXT.findall(line):
+            if token in "([{":
+                depth += 1
+            elif token in ")]}":
+                depth = max(0, depth - 1)
+    return depths
 
 
 class PythonSample:
@@ -114,8 +147,19 @@ class PythonSample:
         self._map: list[int] = []
         self._first = 0
         self.free = FreeNames()
+        # The names a failed import binds that no code of the product writes: each use is
+        # a finding (the value bound, the import's module, the nearest real names).
+        self.failed: dict[str, tuple[PyValue, str, tuple[str, ...]]] = {}
+        # The signature fences: the name, its parameters with rows, (lines, first line).
+        self.signatures: list[tuple[str, list[tuple[str, int]], tuple[list[str], int]]] = []
 
     def fence(self, content: str, first_line: int) -> None:
+        shown = read_signature(content)
+        if shown is not None:  # `Name(param: type, ...)`: judged once the page is read
+            lead = content[: len(content) - len(content.lstrip("\n"))].count("\n")
+            at = (content.strip("\n").splitlines(), first_line + lead)
+            self.signatures.append((*shown, at))
+            return
         watched = self.types.tops | {n for n, v in self.env.items() if v is not None}
         code, where = sample_code(content)
         repl = code is not content  # a `>>>` session: Python by its prompts, always read
@@ -123,8 +167,9 @@ class PythonSample:
         tree = parse_leniently(code)
         if tree is not None:  # the class names it uses free (python_free_names)
             self.free.read(tree, (content.splitlines(), where, first_line))
-        if not repl and not watched & set(_IDENTIFIER.findall(content)):
-            return  # neither imports the product nor uses a name bound to it
+        named = set(_IDENTIFIER.findall(content))
+        if not repl and not watched & named and not any(map(self._product_free, free_loads(tree))):
+            return  # neither imports the product nor uses a name bound to it or its own
         self._lines, self._map, self._first = content.splitlines(), where, first_line
         for row, name in quoted:  # a name a comment quotes: prose, listed
             line = where[row] if row < len(where) else 0
@@ -379,6 +424,8 @@ class PythonSample:
                 self.env[bound] = one or (
                     None if classes else self.types.union_named(alias.name, bound)
                 )
+                if self.env[bound] is None:
+                    self._invented(alias.name, bound, module, ())
             return
         self._resolved(module)
         for alias in names:
@@ -392,8 +439,25 @@ class PythonSample:
             if isinstance(found, Miss):
                 self._miss(alias, "python_import", f"{module}.{alias.name}",
                            f"{alias.name} is not a public name of {module}", found)  # fmt: skip
+                self._invented(alias.name, bound, module, found.nearest)
                 continue
             self.env[bound] = found
+
+    def _invented(self, name: str, bound: str, module: str, nearest: tuple[str, ...]) -> None:
+        """``bound``, which an import of ``name`` from ``module`` that failed binds: when no
+        code of the product writes ``name``, invented (its uses are findings)."""
+        if self.types.written(name):
+            return
+        held = PyValue(INVENTED, name, bound)
+        self.env[bound] = held
+        self.failed[bound] = (held, module, nearest or tuple(self.types.model.nearest(name)))
+
+    def _invented_use(self, node: ast.Name, held: PyValue) -> None:
+        _held, module, nearest = self.failed[node.id]
+        self._count(node, "python_name", node.id)
+        self._miss(node, "python_name", node.id,
+                   f"{node.id} is bound by a failed import from {module}, and no code of the "
+                   f"product names {held.name}", Miss(held.name, module, nearest))  # fmt: skip
 
     def _resolved(self, module: str) -> None:
         path = self.types.paths.get(module, "")
@@ -407,7 +471,12 @@ class PythonSample:
             if node.id not in self.env and node.id in self.types.tops:
                 # A doc writes `httpx.get(...)` without the import a reader adds.
                 return PyValue("module", node.id, node.id)
-            return self.env.get(node.id)
+            held = self.env.get(node.id)
+            if held is not None and node.id in self.failed and self.failed[node.id][0] is held:
+                self._invented_use(node, held)
+            if node.id not in self.env and node.id not in _BUILTIN_NAMES:
+                return self.types.top_name(node.id)  # `get_model(...)` with no import
+            return held
         if isinstance(node, ast.Attribute):
             root = node.value
             if isinstance(root, ast.Name) and self._free(root.id):
@@ -475,7 +544,11 @@ class PythonSample:
         miss of one of that class's members is a finding. A subclass may add members of
         its own (a model's fields), so any other name stays listed unjudged, as does every
         use of a name not so typed. ``old_way``: the first lines of the fences the page
-        shows as the old way, whose uses neither type the name nor are judged."""
+        shows as the old way, whose uses neither type the name nor are judged. The
+        page's signature fences are judged here too (python_signatures)."""
+        for name, params, at in self.signatures:
+            if at[1] not in old_way:
+                judge_signature(self, name, params, at)
         model = self.types.model
         for root, every in self.free_uses.items():
             uses = [use for use in every if use[3] not in old_way]
@@ -507,8 +580,16 @@ class PythonSample:
                 reason += " or ".join(f"`{n}`" for n in nearest[:3]) + "?"
                 self.report.violation(line, "member", f"{root}.{name}", where, reason, nearest)
 
+    def _product_free(self, name: str) -> bool:
+        """Whether ``name``, not bound so far, is a public class or function of the product's
+        top-level package (a page's ``get_model(...)`` without its import)."""
+        free = name not in self.env and name not in _BUILTIN_NAMES and len(name) > 1
+        return free and self.types.top_name(name) is not None
+
     def _free(self, name: str) -> bool:
-        return name not in self.env and name not in self.types.tops and name not in _BUILTIN_NAMES
+        if name in self.env or name in self.types.tops or name in _BUILTIN_NAMES:
+            return False
+        return self.types.top_name(name) is None
 
     def item(self, held: PyValue | None) -> PyValue | None:
         """What iterating over ``held`` gives (a container's item; an unknown's unknown)."""
@@ -554,6 +635,10 @@ class PythonSample:
             found = self.types.member(held.name, name, shown, held.kind == "class")
             kind, reason = "member", f"{held.name} has no member {name}"
             label = shown
+        elif held.kind == EITHER:
+            found = self.types.either_member(held, name, shown)
+            kind, label = "member", shown
+            reason = f"{held.shown} is one of {', '.join(held.alternatives)}, none has {name}"
         elif held.kind == INVENTED:
             return self.after_miss(node, held, name, shown)
         else:
@@ -599,7 +684,10 @@ class PythonSample:
             made = self.types.constructor(callee.name)
             keywords = [k for k in node.keywords if k.arg]
             if made.problem:
-                for keyword in keywords:
+                for keyword in keywords:  # a field known is judged; any other is not
+                    if keyword.arg in (made.fields or ()):
+                        self._count(keyword, "keyword", keyword.arg or "")
+                        continue
                     self._skip(keyword, f"{callee.shown}({keyword.arg}=): {made.problem}")
             else:
                 params, var_keyword = self.types.taken(made.callables)

@@ -20,6 +20,7 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.dependency_models import DependencyModels
 from pytest_postgates.evidence.known_bases import PY_BASES
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts, Decl
+from pytest_postgates.helpers.python_bases import outside_base
 from pytest_postgates.helpers.type_text import split_top_level
 
 # Names every module has without declaring them.
@@ -42,6 +43,8 @@ _CONTAINERS = frozenset(
      "FrozenSet", "Collection"}
 )  # fmt: skip
 _AWAITABLES = frozenset({"Awaitable", "Coroutine"})
+# The kind of an instance of one of several product classes (``-> Model | MixedModel``).
+EITHER = "either"
 _OPTIONALS = frozenset({"Optional", "Union"})
 
 
@@ -50,8 +53,9 @@ class PyValue:
     """What a sample expression holds. ``kind``: module (``name`` the dotted module),
     class / instance (``name`` the class), callable (``callables``; ``receiver`` the class
     a method was reached through), container (``name`` the class of its items), union (a
-    type alias of product classes, ``alternatives``) or unknown (from the product, type not
-    known). ``shown`` is how the sample writes it."""
+    type alias of product classes, ``alternatives``), either (an instance of one of the
+    ``alternatives``) or unknown (from the product, type not known). ``shown`` is how the
+    sample writes it."""
 
     kind: str
     name: str
@@ -106,6 +110,7 @@ class PythonTypes:
     # Every segment of a product module's dotted name (``starlette``, ``responses``).
     module_words: frozenset[str] = frozenset()
     _modules: dict[str, str] = field(default_factory=dict)  # file -> its dotted module
+    _top_names: dict[str, PyValue | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, model: ApiModel) -> PythonTypes:
@@ -171,6 +176,18 @@ class PythonTypes:
         pool = (set(public) | self.submodules(module)) - {"*"}
         pool = {n for n in pool if not n.startswith("_")}
         return Miss(name, module, tuple(self.model.nearest(name, pool)), self.paths[module])
+
+    def top_name(self, name: str) -> PyValue | None:
+        """The public class or function ``name`` of the product's one top-level package that
+        exports it (a page's ``get_model(...)`` without the import a reader adds)."""
+        if name not in self._top_names:
+            tops = [t for t in sorted(self.tops) if name in self.model.modules.get(t, ())]
+            found = self.module_name(tops[0], name, name) if len(tops) == 1 else None
+            kinds = ("class", "callable", "union")
+            self._top_names[name] = (
+                found if isinstance(found, PyValue) and found.kind in kinds else None
+            )
+        return self._top_names[name]
 
     def _named(self, module: str, name: str, shown: str) -> PyValue:
         """The value of a name ``module`` declares or re-exports. A name the module binds
@@ -342,6 +359,21 @@ class PythonTypes:
             return PyValue("instance", class_name, shown)  # `Color.RED` is a Color
         return PyValue("unknown", name, shown)
 
+    def either_member(self, value: PyValue, name: str, shown: str) -> PyValue | Miss | Unjudged:
+        """``name`` on an instance of one of ``value.alternatives``: a member of any of them,
+        a miss when each was read whole and none has it, else why it is not judged."""
+        found = [self.member(c, name, shown) for c in value.alternatives]
+        for one in found:
+            if isinstance(one, PyValue):
+                return one
+        reasons = [one.reason for one in found if isinstance(one, Unjudged)]
+        if reasons:
+            return Unjudged("; ".join(dict.fromkeys(reasons)))
+        nearest = [n for one in found if isinstance(one, Miss) for n in one.nearest]
+        where = next((one.where for one in found if isinstance(one, Miss) and one.where), "")
+        owner = " | ".join(value.alternatives)
+        return Miss(name, owner, tuple(dict.fromkeys(nearest))[:3], where)
+
     def _inherited(
         self, class_name: str, name: str, shown: str, members: set[str]
     ) -> PyValue | Miss | Unjudged | None:
@@ -357,7 +389,7 @@ class PythonTypes:
                 continue
             if _simple(entry) in PY_BASES or not _simple(entry):
                 continue  # a built-in base: the model lists its members already
-            read = self._dependency_class(entry, class_name)
+            read = outside_base(self.model, self.dependencies, entry, class_name)
             if isinstance(read, str):
                 reasons.append(read)
                 continue
@@ -374,38 +406,6 @@ class PythonTypes:
             return None
         where = self.entries(class_name)[0].path if self.entries(class_name) else ""
         return Miss(name, class_name, tuple(self.model.nearest(name, pool)), where)
-
-    def _dependency_class(
-        self, written: str, class_name: str
-    ) -> tuple[str, str, set[str], str | None] | str:
-        """(the dependency's label, the base as written, its members, why they may be
-        incomplete) for a base ``class_name`` extends outside the product, read in the
-        installed dependency's model; or why it cannot be read."""
-        outside = f"{class_name} extends {written}, outside the product's code"
-        if self.dependencies is None:
-            return outside
-        dotted = re.sub(r"[\[(].*", "", written, flags=re.S).strip()
-        parts = dotted.split(".")
-        sites = self.model.facts.imports.get(parts[0], [])
-        if sites:
-            site = sites[0]
-            module = ".".join([site.module, *([site.name] if site.name else []), *parts[1:-1]])
-            base = parts[-1] if len(parts) > 1 or not site.name else site.name
-        elif len(parts) > 1:
-            # `import requests` binds the module's own name: the model records no alias.
-            module, base = ".".join(parts[:-1]), parts[-1]
-        else:
-            return f"{outside} (no import of {parts[0]} in the product's code)"
-        root = module.split(".")[0]
-        dependency = self.dependencies.for_root(root)
-        if dependency is None:
-            return f"{outside} ({root} is no declared dependency)"
-        if dependency.model is None:
-            return f"{outside} ({dependency.reason})"
-        if base not in dependency.model.classes:
-            return f"{outside} ({dependency.label} declares no class {base})"
-        found, problem = dependency.model.members(base)
-        return dependency.label, dotted, found, problem
 
     def family(self, used: set[str]) -> str | None:
         """The one product class whose instances, its subclasses' included, have every
@@ -552,9 +552,12 @@ class PythonTypes:
         product classes share the name, what any of them accepts."""
         made = [self._constructor(entry) for entry in self.entries(class_name)]
         problems = [m.problem for m in made if m.problem]
-        if problems or not made:
-            return Constructor(problem=problems[0] if problems else "not a product class")
         fields = [m.fields for m in made if m.fields is not None]
+        if problems or not made:  # the fields known (of a dataclass whose base is not read)
+            known = frozenset().union(*fields) if fields and problems else None
+            return Constructor(
+                fields=known, problem=problems[0] if problems else "not a product class"
+            )
         return Constructor(
             tuple(f for m in made for f in m.callables),
             frozenset().union(*fields) if fields else None,
@@ -580,9 +583,25 @@ class PythonTypes:
                 return Constructor(tuple(found))
             if any(_DATACLASS_MARK in e.members for e in generation):
                 marked = [c for c in classes if _DATACLASS_MARK in c.members]
-                return Constructor(fields=self._fields(marked))
+                return self._dataclass(entry, generations, self._fields(marked))
         return Constructor(problem=f"{entry.name} declares no __init__ the model reads (a "
                            "decorator or metaclass may make it)")  # fmt: skip
+
+    def _dataclass(
+        self, entry: ClassFacts, generations: list[list[ClassFacts] | str], fields: frozenset[str]
+    ) -> Constructor:
+        """A dataclass's constructor: its fields and its bases', a base outside the product
+        read in its dependency's model (its members taken), else why it is not known."""
+        for base in (g for g in generations if isinstance(g, str)):
+            simple = _simple(base)
+            if simple in _PLAIN_BASES or simple in PY_BASES or not simple:
+                continue
+            read = outside_base(self.model, self.dependencies, base, entry.name)
+            if isinstance(read, str) or read[3]:
+                why = read if isinstance(read, str) else f"{read[1]} in {read[0]}: {read[3]}"
+                return Constructor(fields=fields, problem=why)
+            fields |= read[2]
+        return Constructor(fields=fields)
 
     def _fields(self, classes: list[ClassFacts]) -> frozenset[str]:
         """The attributes the classes declare (a dataclass's or TypedDict's fields)."""
@@ -625,6 +644,12 @@ class PythonTypes:
         alternatives = [a for a in split_top_level(text, "|") if a.strip() != "None"]
         if len(alternatives) == 1 and alternatives[0].strip() != text:
             return self.annotation(alternatives[0], shown, receiver)
+        if len(alternatives) > 1:  # `-> Model | MixedModel`: an instance of one of them
+            typed = [self.annotation(a, shown, receiver) for a in alternatives]
+            names = tuple(dict.fromkeys(t.name for t in typed if t and t.kind == "instance"))
+            if len(names) < len(alternatives):
+                return None
+            return PyValue(EITHER, names[0], shown, alternatives=names)
         head, arguments = _generic(text)
         name = head.rsplit(".", 1)[-1]
         if name in _OPTIONALS and arguments:
