@@ -107,7 +107,7 @@ class Case:
     @property
     def names(self) -> tuple[str, ...]:
         """What a finding's token must contain to be about this defect."""
-        bare = re.sub(r"\(.*\)$", "", self.token).strip("`").lstrip("-.")
+        bare = re.sub(r"\((?:.*\))?$", "", self.token).strip("`").lstrip("-.")
         if self.shape in ("path", "cli-flag", "fence-import"):
             return (bare,)  # parts of a path, flag or module are not names of their own
         last = re.split(r"[.#]", bare)[-1] if re.search(r"[.#]", bare) else bare

@@ -54,6 +54,13 @@ def test_a_finding_matches_on_the_whole_token_or_its_last_member() -> None:
     assert not drift.matches(case, drift.Finding(2, 10, "httpx.BasicAuth"))
 
 
+def test_a_token_written_with_its_call_is_matched_by_the_name_called() -> None:
+    opened = _case(token="LoRAConfig(", shape="fence-member")  # the label's call, unclosed
+    assert opened.names == ("LoRAConfig",)
+    closed = _case(token="replace_lora_weights_loft(peft_model)", shape="fence-member")
+    assert closed.names == ("replace_lora_weights_loft",)
+
+
 def test_a_path_or_flag_is_matched_whole_never_by_its_parts() -> None:
     path = _case(token="examples/old_pkg/functions.py", shape="path")
     assert drift.matches(path, drift.Finding(2, 10, "examples/old_pkg/functions.py"))
