@@ -548,7 +548,9 @@ class PythonSample:
         page's signature fences are judged here too (python_signatures)."""
         for name, params, at in self.signatures:
             if at[1] not in old_way:
-                judge_signature(self, name, params, at)
+                self._lines, self._map, self._first = at[0], list(range(len(at[0]))), at[1]
+                held = self.value(ast.parse(name, mode="eval").body)
+                judge_signature(held, name, params, at, (self.types, self.report, self._miss))
         model = self.types.model
         for root, every in self.free_uses.items():
             uses = [use for use in every if use[3] not in old_way]

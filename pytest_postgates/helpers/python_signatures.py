@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from pytest_postgates.helpers.python_types import Miss
+from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue
+from pytest_postgates.helpers.sample_checks import SampleReport
 from pytest_postgates.helpers.type_text import split_top_level
 
-if TYPE_CHECKING:
-    from pytest_postgates.helpers.python_samples import PythonSample
+# How the sample reports a miss at a node of the fence (PythonSample._miss).
+MissReporter = Callable[[ast.AST, str, str, str, Miss], None]
 
 _HEAD = re.compile(r"^\s*([A-Za-z_][\w.]*)\(")
 _PARAM = re.compile(r"^([A-Za-z_]\w*)\s*(:|=|$)")
@@ -51,24 +52,26 @@ def read_signature(content: str) -> tuple[str, list[tuple[str, int]]] | None:
 
 
 def judge_signature(
-    sample: PythonSample, name: str, params: list[tuple[str, int]], where: tuple[list[str], int]
+    held: PyValue | None,
+    name: str,
+    params: list[tuple[str, int]],
+    where: tuple[list[str], int],
+    reading: tuple[PythonTypes, SampleReport, MissReporter],
 ) -> None:
-    """The parameters a signature fence shows for ``name`` (``where``: its lines and first
-    file line), judged against what the product's callable of that name takes."""
+    """The parameters a signature fence shows for ``name`` (``held``: what the page's
+    samples make of it; ``where``: the fence's lines and first file line), judged against
+    what the product's callable of that name takes."""
     lines, first = where
-    sample._lines, sample._map, sample._first = lines, list(range(len(lines))), first
-    node = ast.parse(name, mode="eval").body
-    held = sample.value(node)
-    types = sample.types
+    types, report, report_miss = reading
     if held is None or held.kind not in ("class", "callable"):
         if types.model.declares(name.rsplit(".", 1)[-1]):
-            sample.report.skip(first, lines[0], f"{name}: the fence shows its signature, but "
+            report.skip(first, lines[0], f"{name}: the fence shows its signature, but "
                                "the page does not tie it to the product")  # fmt: skip
         return
     if held.kind == "class":
         made = types.constructor(held.name)
         if made.problem:
-            sample.report.skip(first, lines[0], f"{name}(...): {made.problem}")
+            report.skip(first, lines[0], f"{name}(...): {made.problem}")
             return
         accepted, open_ = types.taken(made.callables)
         accepted |= made.fields or frozenset()
@@ -77,13 +80,13 @@ def judge_signature(
     for param, row in params:
         line = first + row
         if param in accepted:
-            sample.report.count("keyword", line, param)
+            report.count("keyword", line, param)
         elif open_:
-            sample.report.skip(line, lines[row], f"{name}({param}=): {name} accepts **kwargs")
+            report.skip(line, lines[row], f"{name}({param}=): {name} accepts **kwargs")
         else:
-            sample.report.count("keyword", line, param)
+            report.count("keyword", line, param)
             miss = Miss(param, name, tuple(types.model.nearest(param, accepted)))
             at = ast.Name(id=param, lineno=row + 1, col_offset=0)
-            sample._miss(at, "keyword_argument", f"{name}({param}=)",
+            report_miss(at, "keyword_argument", f"{name}({param}=)",
                          f"the signature the page shows names a parameter {param} that "
                          f"{name}() does not take", miss)  # fmt: skip
