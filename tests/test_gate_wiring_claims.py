@@ -905,3 +905,171 @@ def test_a_call_matched_by_name_on_this_is_no_call_of_another_receivers_member(
     assert other["verdict"] == "unjudged", other
     assert "this.locate" in other["evidence"], other
     assert claims["all -> locator.locate"]["verdict"] == "verified"
+
+
+ENDS_SOURCES = {
+    "package.json": '{"name": "studio", "version": "1.0.0"}\n',
+    "src/utils/eventSystem.ts": """
+class EventManager {
+  on(evt: string, cb: any) { this.cb = cb; }
+  emit(evt: string) { this.cb(); }
+}
+const globalEventManager = new EventManager();
+export const onEvent = (evt: string, cb: any) => globalEventManager.on(evt, cb);
+export const emitEvent = (evt: string) => globalEventManager.emit(evt);
+export default globalEventManager;
+""",
+    "src/composables/useChat.ts": """
+import { onEvent } from '../utils/eventSystem';
+export function useChat() { onEvent('x', () => 1); return 1; }
+""",
+    "src/composables/useConnections.ts": """
+import { usePool } from './usePool';
+export function useConnections() { const pool = usePool(); return pool; }
+""",
+    "src/composables/usePool.ts": "export function usePool() { return 1; }\n",
+    "src/services/engine.js": """
+class EngineClass {
+  constructor() { this._listeners = new Map(); }
+  on(evt, cb) { this._listeners.set(evt, cb); }
+  submit(config) { this._emit('queued', config); }
+  _emit(evt, data) { this._listeners.forEach((cb) => { cb(data); }); }
+}
+export const TaskEngine = new EngineClass();
+export default TaskEngine;
+""",
+    "src/stores/useUIStore.js": """
+import { create } from 'zustand';
+export const useUIStore = create((set, get) => ({
+  toasts: [],
+  addToast(message) { set({ toasts: [...get().toasts, message] }); },
+  toggleSidebar() { set({ open: !get().open }); },
+}));
+""",
+    "src/stores/useGalleryStore.js": """
+import { create } from 'zustand';
+import * as db from '../db';
+export const useGalleryStore = create((set, get) => ({
+  images: [],
+  async loadImages() { const images = await db.getImages(); set({ images }); },
+}));
+""",
+    "src/stores/useTaskStore.js": """
+import { create } from 'zustand';
+import * as db from '../db';
+import TaskEngine from '../services/engine';
+export const useTaskStore = create((set, get) => ({
+  tasks: [],
+  async loadTasks() { const tasks = await db.getTasks(); set({ tasks }); },
+  initBridge() { TaskEngine.on('queued', async () => { await get().loadTasks(); }); },
+}));
+""",
+    "src/stores/useGenerationStore.js": """
+import { create } from 'zustand';
+import TaskEngine from '../services/engine';
+import { useUIStore } from './useUIStore';
+export const useGenerationStore = create((set, get) => ({
+  prompt: '',
+  async generate() { await TaskEngine.submit({ prompt: get().prompt }); },
+  notify() { useUIStore.getState().addToast('done'); },
+}));
+""",
+    "src/pages/Gallery.js": """
+import { useGalleryStore } from '../stores/useGalleryStore';
+import { useUIStore } from '../stores/useUIStore';
+export function Gallery() {
+  const images = useGalleryStore();
+  const ui = useUIStore();
+  return [images, ui];
+}
+""",
+    "src/db.js": """
+export async function getImages() { return []; }
+export async function getTasks() { return []; }
+""",
+}
+
+ENDS_POST = """
+# Stores
+
+```mermaid
+flowchart TD
+    useConnections --> eventSystem
+    useChat --> eventSystem
+    useConnections --> globalEventManager
+    useChat --> globalEventManager
+    useGalleryStore --> useUIStore
+    useTaskStore --> useUIStore
+    useGenerationStore --> useUIStore
+    useGenerationStore --> useTaskStore
+```
+"""
+
+
+def test_modules_instances_and_stores_are_ends_judged_by_their_functions(
+    tmp_path: Path,
+) -> None:
+    """A claim end that is no function: a module (the functions its file defines), a
+    module-level instance (its class's methods, or a call on it) and a Zustand store (the
+    functions its initializer writes). Reached: verified; no path from a fully read
+    caller: contradicted; a store registering a listener with product code, reached by a
+    caller calling a function value on the way (an event emitter): unjudged. An edge
+    between stores draws what uses what, never steps run in order: a component using the
+    two stores in turn does not make it a sequence."""
+    repo = make_repo(tmp_path / "repo", ENDS_SOURCES)
+    claims = _by_subject(_card(repo, tmp_path, ENDS_POST))
+    verdicts = {subject: claim["verdict"] for subject, claim in claims.items()}
+    assert verdicts == {
+        "useConnections -> eventSystem": "contradicted",
+        "useChat -> eventSystem": "verified",
+        "useConnections -> globalEventManager": "contradicted",
+        "useChat -> globalEventManager": "verified",
+        "useGalleryStore -> useUIStore": "contradicted",
+        "useTaskStore -> useUIStore": "contradicted",
+        "useGenerationStore -> useUIStore": "verified",
+        "useGenerationStore -> useTaskStore": "unjudged",
+    }, claims
+    assert (
+        "hands a function to `TaskEngine.on`"
+        in claims["useGenerationStore -> useTaskStore"]["evidence"]
+    )
+
+
+def test_a_class_without_methods_is_read_by_its_body(tmp_path: Path) -> None:
+    """`Settings --> Agent` where `Settings` is a settings model with fields only: its body
+    calls nothing of the product, so the edge is contradicted; a class without methods of
+    its own that inherits a product class's runs those: unjudged."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "pyproject.toml": '[project]\nname = "agentkit"\nversion = "1.0.0"\n',
+            "agentkit/__init__.py": "",
+            "agentkit/config.py": (
+                "from pydantic_settings import BaseSettings, SettingsConfigDict\n"
+                "class Settings(BaseSettings):\n"
+                "    model: str = 'gpt'\n"
+                "    model_config = SettingsConfigDict(env_file='.env')\n"
+            ),
+            "agentkit/agent.py": (
+                "from agentkit.base import Base\n"
+                "class Agent:\n"
+                "    def run(self):\n"
+                "        return 1\n"
+                "class Worker(Base):\n"
+                "    limit: int = 3\n"
+            ),
+            "agentkit/base.py": (
+                "class Base:\n    def start(self):\n        return Agent2()\n"
+                "class Agent2:\n    def go(self):\n        return 2\n"
+            ),
+        },
+    )
+    body = (
+        '```mermaid\ngraph TB\n    CFG["Settings (config.py)"] --> AG["Agent (agent.py)"]\n'
+        '    W["Worker (agent.py)"] --> A2["Agent2 (base.py)"]\n    R["run()"] --> AG\n```\n'
+    )
+    card = _card(repo, tmp_path, body)
+    claims = _by_subject(card)
+    assert claims["Settings (config.py) -> Agent (agent.py)"]["verdict"] == "contradicted", claims
+    assert claims["Worker (agent.py) -> Agent2 (base.py)"]["verdict"] == "unjudged", claims
+    assert "base `Base`" in claims["Worker (agent.py) -> Agent2 (base.py)"]["evidence"]
