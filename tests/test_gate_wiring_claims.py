@@ -936,7 +936,15 @@ export function useChat() { onEvent('x', () => 1); return 1; }
 """,
     "src/composables/useConnections.ts": """
 import { usePool } from './usePool';
-export function useConnections() { const pool = usePool(); return pool; }
+export function useConnections(emit: any) {
+  const pool = usePool();
+  emit('connected');
+  return pool;
+}
+""",
+    "src/pages/App.ts": """
+import { useConnections } from '../composables/useConnections';
+export function App(emit: any) { return useConnections(emit); }
 """,
     "src/composables/usePool.ts": "export function usePool() { return 1; }\n",
     "src/services/engine.js": """
@@ -1044,6 +1052,22 @@ def test_modules_instances_and_stores_are_ends_judged_by_their_functions(
         "hands a function to `TaskEngine.on`"
         in claims["useGenerationStore -> useTaskStore"]["evidence"]
     )
+
+
+def test_a_callback_may_be_an_instances_method_only_where_one_is_passed(tmp_path: Path) -> None:
+    """`useConnections(emit)` calls its parameter `emit`, and the event manager has an
+    `emit` method: the callback is that method only where the code hands the method over
+    (`register(bus.emit)`): then the claim is unjudged, else contradicted (the case
+    above)."""
+    sources = dict(ENDS_SOURCES)
+    sources["src/pages/Wire.ts"] = (
+        "import bus from '../utils/eventSystem';\n"
+        "export function wire(register: any) { register(bus.emit); }\n"
+    )
+    repo = make_repo(tmp_path / "repo", sources)
+    claims = _by_subject(_card(repo, tmp_path, ENDS_POST))
+    judged = claims["useConnections -> globalEventManager"]
+    assert judged["verdict"] == "unjudged", judged
 
 
 def test_a_class_without_methods_is_read_by_its_body(tmp_path: Path) -> None:

@@ -81,3 +81,14 @@ def _end(what: str, functions: list[FunctionCalls]) -> End | None:
         return None
     hands = next((f"`{text}` at {f.path}:{line}" for f in functions for text, line in f.hands), "")
     return End(what, tuple(functions), hands)
+
+
+def passed_members(graph: CallGraph, names: frozenset[str]) -> frozenset[str]:
+    """Those of ``names`` the product's code passes as a member value (``bus.emit`` handed
+    to a call): the functions of an end a callback parameter may be."""
+    return frozenset(
+        call.name
+        for function in graph.by_qualname.values()
+        for call in function.calls
+        if call.kind == "passed" and "." in call.text and call.name in names
+    )

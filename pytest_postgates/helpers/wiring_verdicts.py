@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
 from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
-from pytest_postgates.helpers.wiring_ends import end_of
+from pytest_postgates.helpers.wiring_ends import end_of, passed_members
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
@@ -60,6 +60,10 @@ class Callee:
     # An end that is no function (:mod:`.wiring_ends`) handing a function to the
     # product's code: where ("" none).
     hands: str = ""
+    # An end that is no function: its functions the code passes as a member value
+    # (`bus.emit` handed over), the only ones a callback parameter may be.
+    end: bool = False
+    passed: frozenset[str] = frozenset()
 
 
 def _place(function: FunctionCalls) -> str:
@@ -140,12 +144,10 @@ def callee(
         end = end_of(graph, classes, what)
         if end is None:
             return None
-        return Callee(
-            frozenset(f.qualname for f in end.functions),
-            frozenset({what.name}),
-            frozenset(f.name for f in end.functions),
-            end.hands,
-        )
+        own = frozenset(f.name for f in end.functions)
+        qualnames = frozenset(f.qualname for f in end.functions)
+        passed = passed_members(graph, own)
+        return Callee(qualnames, frozenset({what.name}), own, end.hands, True, passed)
     return Callee(frozenset(f.qualname for f in found), frozenset({what.name}))
 
 
@@ -445,7 +447,7 @@ def _unless_possible(
         return Judged(
             "unjudged", f"the body of `{who.text}` at {_place(partial[0])} was not fully read"
         )
-    computed = graph.opaque(found, depth, target.names)
+    computed = graph.opaque(found, depth, target.names | target.passed)
     if computed is not None:
         return Judged("unjudged", _opaque_text(who, what, computed, found))
     value_call = graph.value_call(found, depth) if target.hands else None
@@ -469,7 +471,9 @@ def _unless_possible(
                     f"`{who.text}` calls `{call.text}` on a value named `{held.pop()}` at "
                     f"{function.path}:{call.line}, which may call `{what.text}` itself",
                 )
-            if call.name in target.methods and not call.target:
+            # a callback parameter is an end's function only where one is passed
+            given = target.end and call.kind == "callback" and call.name not in target.passed
+            if call.name in target.methods and not call.target and not given:
                 return Judged(
                     "unjudged",
                     f"`{who.text}` calls a `{call.name}` on a value the model does not type "
