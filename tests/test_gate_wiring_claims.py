@@ -1073,7 +1073,9 @@ def test_a_callback_may_be_an_instances_method_only_where_one_is_passed(tmp_path
 def test_a_class_without_methods_is_read_by_its_body(tmp_path: Path) -> None:
     """`Settings --> Agent` where `Settings` is a settings model with fields only: its body
     calls nothing of the product, so the edge is contradicted; a class without methods of
-    its own that inherits a product class's runs those: unjudged."""
+    its own that inherits a product class's runs those: unjudged. Two classes drawn as
+    components are no steps: `main` making a `Settings` and then an `Agent` does not make
+    the edge a sequence."""
     repo = make_repo(
         tmp_path / "repo",
         {
@@ -1084,6 +1086,11 @@ def test_a_class_without_methods_is_read_by_its_body(tmp_path: Path) -> None:
                 "class Settings(BaseSettings):\n"
                 "    model: str = 'gpt'\n"
                 "    model_config = SettingsConfigDict(env_file='.env')\n"
+            ),
+            "agentkit/main.py": (
+                "from agentkit.config import Settings\n"
+                "from agentkit.agent import Agent\n"
+                "def main():\n    settings = Settings()\n    return Agent(), settings\n"
             ),
             "agentkit/agent.py": (
                 "from agentkit.base import Base\n"

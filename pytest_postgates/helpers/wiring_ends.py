@@ -76,6 +76,17 @@ def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subje
     return _end(f"`{who.name}`, the module {path}", functions)
 
 
+_CALLED = re.compile(r"\(\s*\)\s*$")
+
+
+def is_component(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject) -> bool:
+    """Whether ``who`` draws a product class as a component (`Settings`, `Settings
+    (config.py)`), not a construction (`new Settings()`, `Settings()`) nor a method."""
+    if who.owner or who.members or who.constructs or who.name not in classes:
+        return False
+    return not graph.named(who.name) and not _CALLED.search(who.text)
+
+
 def _end(what: str, functions: list[FunctionCalls]) -> End | None:
     if not functions:
         return None

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
 from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
-from pytest_postgates.helpers.wiring_ends import end_of, passed_members
+from pytest_postgates.helpers.wiring_ends import end_of, is_component, passed_members
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
@@ -535,9 +535,12 @@ def judge_edge(
     judged = judge_call(graph, classes, source, target_subject, depth, named, files)
     if judged.verdict != "contradicted":
         return judged
-    if end_of(graph, classes, source) or end_of(graph, classes, target_subject):
-        # a module, an instance or a store drawn: an edge of what uses what, never a step
-        # a function runs in order
+    ends = (source, target_subject)
+    if any(end_of(graph, classes, end) for end in ends) or all(
+        is_component(graph, classes, end) for end in ends
+    ):
+        # a module, an instance or a store drawn, or two classes as components: an edge
+        # of what uses what, never a step a function runs in order
         return judged
     if _member_drawn(graph, classes, source, target_subject):
         # `Agent --> run_turn()` in a diagram of components and what they have: the edge
