@@ -479,7 +479,7 @@ import { create } from 'zustand';
 import TaskEngine from '../services/engine';
 export const useTaskStore = create((set, get) => ({
   tasks: [],
-  async loadTasks() { set({ tasks: [] }); },
+  async loadTasks() { set({ ...get(), tasks: [] }); },
   initBridge() {
     ['a', 'b'].map((evt) => TaskEngine.on(evt, () => get().loadTasks()));
   },
@@ -493,6 +493,11 @@ class Engine {
 }
 export const bus = new Engine();
 export default bus;
+""",
+    "src/stores/useBoard.js": """
+import { create } from 'zustand';
+import { createSlice } from './slice';
+export const useBoard = create((...a) => ({ ...createSlice(...a), clear() {} }));
 """,
     "src/lib/api.ts": """
 export const api = {
@@ -514,7 +519,9 @@ def test_module_constants_that_are_no_function_are_ends_with_their_functions() -
     facts = read_js(TS_STORES, parsers)
     values = {v.name: v for v in facts.values}
     store = values["useTaskStore"]
-    assert (store.kind, store.made_by) == ("call", "create")
+    assert (store.kind, store.made_by, store.open) == ("call", "create", False)
+    # a store spreading a slice in has functions its file does not show
+    assert values["useBoard"].open
     names = {q.split(".js.", 1)[1].split("@")[0] for q in store.functions}
     assert names == {"loadTasks", "initBridge"}
     assert (values["bus"].kind, values["bus"].made_by) == ("new", "Engine")

@@ -64,6 +64,8 @@ _PATTERNS = (
     " (object)]) @value",
     # a function written in place as an argument: handed to whatever is called
     f"(arguments {_FUNCTION_VALUE} @inline)",
+    # a value spread into another (`{ ...createSlice(set) }`): members the literal hides
+    "(spread_element) @spread",
     "(call_expression function: (_) @call)",
     "(new_expression constructor: (_) @new)",
     "(switch_statement value: (_) @switch)",
@@ -377,7 +379,8 @@ def read_unit(
             switched = " ".join(written.split())[:_TEXT_LIMIT]
             functions[at][2].switches.append((switched, value.start_point[0] + 1))
     unit.functions = [function for _start, _end, function in functions]
-    _add_values(source, captures.get("value", []), functions, unit)
+    spreads = sorted(node.start_byte for node in captures.get("spread", []))
+    _add_values(source, captures.get("value", []), functions, unit, spreads)
     _add_hands(source, captures.get("inline", []), functions, module, unit, table)
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]
@@ -403,7 +406,11 @@ _DECLARATIONS = ("lexical_declaration", "variable_declaration")
 
 
 def _add_values(
-    source: bytes, nodes: list[Any], functions: list[tuple[int, int, RawFunction]], unit: UnitCalls
+    source: bytes,
+    nodes: list[Any],
+    functions: list[tuple[int, int, RawFunction]],
+    unit: UnitCalls,
+    spreads: list[int],
 ) -> None:
     """The file's module-level constants that are no function (:class:`ValueEnd`), with
     the functions their initializers write."""
@@ -429,9 +436,20 @@ def _add_values(
             if value.start_byte <= start and end <= value.end_byte
         ]
         line = node.start_point[0] + 1
+        low = bisect.bisect_left(spreads, value.start_byte)
+        high = bisect.bisect_left(spreads, value.end_byte)
+        # a spread in the initializer itself, not in a function it writes (`set({...s})`)
+        spread = any(not _within(functions, at) for at in spreads[low:high])
+        kind = _MADE[value.type]
         unit.values.append(
-            ValueEnd(_text(source, name), unit.path, line, _MADE[value.type], made_by, inside)
+            ValueEnd(_text(source, name), unit.path, line, kind, made_by, inside, spread)
         )
+
+
+def _within(functions: list[tuple[int, int, RawFunction]], byte: int) -> bool:
+    """Whether ``byte`` lies in one of ``functions`` (sorted by start, none nested)."""
+    at = bisect.bisect_right([start for start, _end, _f in functions], byte) - 1
+    return at >= 0 and byte < functions[at][1]
 
 
 def _add_hands(

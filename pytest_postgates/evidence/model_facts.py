@@ -261,6 +261,9 @@ class ValueEnd:
     kind: str
     made_by: str = ""
     functions: list[str] = field(default_factory=list)
+    # its initializer spreads other values in (`...createSlice(set)`, `...base`): it has
+    # functions the file does not show here
+    open: bool = False
 
 
 @dataclass
@@ -466,7 +469,8 @@ class ModelFacts:
             "field_types": self.field_types,
             "value_types": self.value_types,
             "values": [
-                [v.name, v.path, v.line, v.kind, v.made_by, v.functions] for v in self.values
+                [v.name, v.path, v.line, v.kind, v.made_by, v.functions, v.open]
+                for v in self.values
             ],
         }
 

@@ -40,6 +40,8 @@ class End:
     what: str
     functions: tuple[FunctionCalls, ...]
     hands: str = ""
+    # why its functions are not all known ("" when they are): it is never contradicted
+    open: str = ""
 
 
 def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subject) -> End | None:
@@ -57,13 +59,14 @@ def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subje
             made = re.sub(r"[<\[(].*", "", value.made_by).rsplit(".", 1)[-1]
             if made not in classes:
                 return None
-            functions = graph.methods_of(made)
+            functions = _methods(graph, classes, made)
             what = f"`{who.name}`, the instance of `{made}` made at {where}"
         else:
             functions = [graph.by_qualname[q] for q in value.functions if q in graph.by_qualname]
             made = f" `{value.made_by}`" if value.kind == "call" else ""
             what = f"`{who.name}`, the {_KINDS[value.kind]}{made} at {where}"
-        return _end(what, functions)
+        hidden = f"{what} spreads other values in, whose functions it does not show"
+        return _end(what, functions, hidden if value.open else "")
     paths = {
         f.path
         for f in graph.by_qualname.values()
@@ -87,11 +90,28 @@ def is_component(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who:
     return not graph.named(who.name) and not _CALLED.search(who.text)
 
 
-def _end(what: str, functions: list[FunctionCalls]) -> End | None:
+def _end(what: str, functions: list[FunctionCalls], open_: str = "") -> End | None:
     if not functions:
         return None
     hands = next((f"`{text}` at {f.path}:{line}" for f in functions for text, line in f.hands), "")
-    return End(what, tuple(functions), hands)
+    return End(what, tuple(functions), hands, open_)
+
+
+def _methods(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], name: str
+) -> list[FunctionCalls]:
+    """The methods of class ``name`` and of its product bases (an instance runs both)."""
+    found: dict[str, FunctionCalls] = {}
+    pending, seen = [name], set()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        found.update((f.qualname, f) for f in graph.methods_of(current))
+        bases = [b for entry in classes.get(current, []) for b in entry.bases]
+        pending += [re.sub(r"[<\[].*", "", b).rsplit(".", 1)[-1] for b in bases]
+    return list(found.values())
 
 
 def passed_members(graph: CallGraph, names: frozenset[str]) -> frozenset[str]:

@@ -64,6 +64,7 @@ class Callee:
     # (`bus.emit` handed over), the only ones a callback parameter may be.
     end: bool = False
     passed: frozenset[str] = frozenset()
+    open: str = ""  # why its functions are not all known: never contradicted
 
 
 def _place(function: FunctionCalls) -> str:
@@ -110,7 +111,7 @@ def _named_callers(
         )
     end = end_of(graph, classes, who)
     if end is not None:
-        return list(end.functions)
+        return end.open or list(end.functions)
     return f"`{who.text}` is no function or method of the product's code"
 
 
@@ -147,7 +148,8 @@ def callee(
         own = frozenset(f.name for f in end.functions)
         qualnames = frozenset(f.qualname for f in end.functions)
         passed = passed_members(graph, own)
-        return Callee(qualnames, frozenset({what.name}), own, end.hands, True, passed)
+        names = frozenset({what.name})
+        return Callee(qualnames, names, own, end.hands, True, passed, end.open)
     return Callee(frozenset(f.qualname for f in found), frozenset({what.name}))
 
 
@@ -442,6 +444,8 @@ def _unless_possible(
     loose = graph.reach(found, target.targets, target.names, depth, follow_dynamic=True)
     if loose.found:
         return Judged("unjudged", f"reachable only through dynamic dispatch: {_path_text(loose)}")
+    if target.open:
+        return Judged("unjudged", target.open)
     partial = [f for f in found if not f.complete]
     if partial:
         return Judged(
