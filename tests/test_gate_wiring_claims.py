@@ -1068,6 +1068,26 @@ def test_modules_instances_and_stores_are_ends_judged_by_their_functions(
     )
 
 
+def test_a_listener_end_is_not_refuted_through_a_call_too_common_to_follow(
+    tmp_path: Path,
+) -> None:
+    """`startJob` calls `TaskEngine.submit(...)` where six other classes define `submit`:
+    the call is not followed
+    by its name, so whether it runs the listener `useTaskStore` registered is not known."""
+    sources = dict(ENDS_SOURCES)
+    sources["src/services/others.js"] = "".join(
+        f"export class Other{n} {{ submit() {{ return {n}; }} }}\n" for n in range(6)
+    )
+    sources["src/jobs.js"] = (
+        "import TaskEngine from './services/engine';\n"
+        "export function startJob() { TaskEngine.submit({}); }\n"
+    )
+    repo = make_repo(tmp_path / "repo", sources)
+    body = "```mermaid\nflowchart TD\n    startJob --> useTaskStore --> useUIStore\n```\n"
+    judged = _by_subject(_card(repo, tmp_path, body))["startJob -> useTaskStore"]
+    assert judged["verdict"] == "unjudged", judged
+
+
 def test_a_callback_may_be_an_instances_method_only_where_one_is_passed(tmp_path: Path) -> None:
     """`useConnections(emit)` calls its parameter `emit`, and the event manager has an
     `emit` method: the callback is that method only where the code hands the method over

@@ -90,13 +90,16 @@ class CallGraph:
     def value_call(self, sources: Sequence[FunctionCalls], depth: int) -> Hop | None:
         """The first call of a function value (a callback, a callee the code computes, a
         bare name no product function bears: ``cb(data)``) made by ``sources`` or by what
-        they reach within ``depth - 1`` calls, dynamic ones followed by name: a call that
-        may run a function handed over as a value. None when there is none."""
+        they reach within ``depth - 1`` calls, dynamic ones followed by name (one whose
+        name too many functions bear counts itself): a call that may run a function handed
+        over as a value. None when there is none."""
         parents: dict[str, tuple[str, Hop] | None] = {s.qualname: None for s in sources}
         steps = partial(self._steps, follow_dynamic=True)
         for _qualname, caller, call in self._breadth_first(parents, depth, steps):
             if call.kind in ("opaque", "callback"):
                 return Hop(caller, call)
+            if call.kind == "dynamic" and len(self.by_name.get(call.name, [])) > DYNAMIC_FANOUT:
+                return Hop(caller, call)  # a name too common to follow: it may be any
             if call.kind == "unresolved" and "." not in call.text and call.name not in self.by_name:
                 return Hop(caller, call)
         return None
