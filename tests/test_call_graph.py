@@ -479,6 +479,7 @@ import { create } from 'zustand';
 import TaskEngine from '../services/engine';
 export const useTaskStore = create((set, get) => ({
   tasks: [],
+  params: { ...DEFAULTS },
   async loadTasks() { set({ ...get(), tasks: [] }); },
   initBridge() {
     ['a', 'b'].map((evt) => TaskEngine.on(evt, () => get().loadTasks()));
@@ -531,7 +532,7 @@ def test_module_constants_that_are_no_function_are_ends_with_their_functions() -
     by_name = {f.name: f for f in facts.functions}
     # `sendMessage: (sid) => request(sid)`: a function of its own, calling `request`
     assert [(c.text, c.kind) for c in by_name["sendMessage"].calls] == [("request", "resolved")]
-    assert by_name["initBridge"].hands == [("TaskEngine.on", 8)]
+    assert by_name["initBridge"].hands == [("TaskEngine.on", 9)]
     assert by_name["loadTasks"].hands == []  # `set` is no product code
     graph = CallGraph(facts.functions, facts.values)
     assert [v.path for v in graph.values["bus"]] == ["src/services/engine.js"]

@@ -379,7 +379,7 @@ def read_unit(
             switched = " ".join(written.split())[:_TEXT_LIMIT]
             functions[at][2].switches.append((switched, value.start_point[0] + 1))
     unit.functions = [function for _start, _end, function in functions]
-    spreads = sorted(node.start_byte for node in captures.get("spread", []))
+    spreads = sorted(node.start_byte for node in captures.get("spread", []) if _members(node))
     _add_values(source, captures.get("value", []), functions, unit, spreads)
     _add_hands(source, captures.get("inline", []), functions, module, unit, table)
     if module.calls:
@@ -444,6 +444,16 @@ def _add_values(
         unit.values.append(
             ValueEnd(_text(source, name), unit.path, line, kind, made_by, inside, spread)
         )
+
+
+def _members(spread: Any) -> bool:
+    """Whether a spread adds members to an object literal that is no field's value
+    (`{ ...slice(set), clear() {} }`, not `params: { ...defaults }`)."""
+    holder = spread.parent
+    outer = holder.parent if holder is not None else None
+    return (
+        holder is not None and holder.type == "object" and (outer is None or outer.type != "pair")
+    )
 
 
 def _within(functions: list[tuple[int, int, RawFunction]], byte: int) -> bool:
