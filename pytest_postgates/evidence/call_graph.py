@@ -70,12 +70,14 @@ class CallGraph:
             self.values.setdefault(value.name, []).append(value)
         self.by_name: dict[str, list[FunctionCalls]] = {}
         self.by_owner: dict[str, list[FunctionCalls]] = {}
+        self.by_path: dict[str, list[FunctionCalls]] = {}
         # the names passed as values somewhere: what a callback may be
         self.passed: set[str] = set()
         for function in functions:
             self.passed.update(c.name for c in function.calls if c.kind == "passed")
             self.by_qualname.setdefault(function.qualname, function)
             self.by_name.setdefault(function.name, []).append(function)
+            self.by_path.setdefault(function.path, []).append(function)
             if function.owner:
                 self.by_owner.setdefault(function.owner, []).append(function)
 

@@ -67,16 +67,17 @@ def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subje
             what = f"`{who.name}`, the {_KINDS[value.kind]}{made} at {where}"
         hidden = f"{what} spreads other values in, whose functions it does not show"
         return _end(what, functions, hidden if value.open else "")
-    paths = {
-        f.path
-        for f in graph.by_qualname.values()
-        if _PACKAGE_FILE.sub("", _SOURCE_SUFFIX.sub("", f.path)).rsplit("/", 1)[-1] == who.name
-    }
+    paths = [path for path in graph.by_path if who.name in path and _module(path) == who.name]
     if len(paths) != 1:
         return None
-    path = paths.pop()
-    functions = [f for f in graph.by_qualname.values() if f.path == path and f.name != MODULE_CODE]
+    path = paths[0]
+    functions = [f for f in graph.by_path[path] if f.name != MODULE_CODE]
     return _end(f"`{who.name}`, the module {path}", functions)
+
+
+def _module(path: str) -> str:
+    """The module name a file's path gives (`src/utils/eventSystem.ts`: `eventSystem`)."""
+    return _PACKAGE_FILE.sub("", _SOURCE_SUFFIX.sub("", path)).rsplit("/", 1)[-1]
 
 
 _CALLED = re.compile(r"\(\s*\)\s*$")
