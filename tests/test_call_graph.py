@@ -471,3 +471,90 @@ def test_getattr_with_an_attribute_the_code_names_is_a_call_of_that_attribute() 
     assert ("self.extract", "resolved", "pkg.m.Extractor.extract") in calls["pkg.m.Extractor.again"]
     made = [(text, kind) for text, kind, _target in calls["pkg.m.process"] if text != "getattr"]
     assert made == [("extractor.extract", "dynamic"), ("computed", "opaque"), ("twice", "opaque")]
+
+
+TS_STORES = {
+    "src/stores/useTaskStore.js": """
+import { create } from 'zustand';
+import TaskEngine from '../services/engine';
+export const useTaskStore = create((set, get) => ({
+  tasks: [],
+  params: { ...DEFAULTS },
+  async loadTasks() { set({ ...get(), tasks: [] }); },
+  initBridge() {
+    ['a', 'b'].map((evt) => TaskEngine.on(evt, () => get().loadTasks()));
+  },
+}));
+""",
+    "src/services/engine.js": """
+class Engine {
+  on(evt, cb) { this.cb = cb; }
+  submit() { this._emit(); }
+  _emit() { [this.cb].forEach((cb) => { cb(); }); }
+}
+export const bus = new Engine();
+export default bus;
+""",
+    "src/stores/useBoard.js": """
+import { create } from 'zustand';
+import { createSlice } from './slice';
+export const useBoard = create((...a) => ({ ...createSlice(...a), clear() {} }));
+""",
+    "src/lib/api.ts": """
+export const api = {
+  sendMessage: (sid: string) => request(sid),
+  ping() { return 1; },
+};
+function request(sid: string) { return sid; }
+""",
+}
+
+
+def test_module_constants_that_are_no_function_are_ends_with_their_functions() -> None:
+    """A store a call makes (its actions), an instance (its class) and an object literal
+    (its members, arrow ones included) are recorded with the functions their initializers
+    write; a function written in place handed to product code is a listener registered."""
+    parsers = load_parsers()
+    if isinstance(parsers, str):
+        pytest.fail(parsers)
+    facts = read_js(TS_STORES, parsers)
+    values = {v.name: v for v in facts.values}
+    store = values["useTaskStore"]
+    assert (store.kind, store.made_by, store.open) == ("call", "create", False)
+    # a store spreading a slice in has functions its file does not show
+    assert values["useBoard"].open
+    names = {q.split(".js.", 1)[1].split("@")[0] for q in store.functions}
+    assert names == {"loadTasks", "initBridge"}
+    assert (values["bus"].kind, values["bus"].made_by) == ("new", "Engine")
+    api = values["api"]
+    assert api.kind == "object"
+    assert {q.split(".ts.", 1)[1].split("@")[0] for q in api.functions} == {"sendMessage", "ping"}
+    by_name = {f.name: f for f in facts.functions}
+    # `sendMessage: (sid) => request(sid)`: a function of its own, calling `request`
+    assert [(c.text, c.kind) for c in by_name["sendMessage"].calls] == [("request", "resolved")]
+    assert by_name["initBridge"].hands == [("TaskEngine.on", 9)]
+    assert by_name["loadTasks"].hands == []  # `set` is no product code
+    graph = CallGraph(facts.functions, facts.values)
+    assert [v.path for v in graph.values["bus"]] == ["src/services/engine.js"]
+    # the engine's `cb()` runs a function value
+    submit = graph.named("submit")
+    hop = graph.value_call(submit, 3)
+    assert hop is not None and hop.call.text == "cb"
+    again = FunctionCalls.from_json(by_name["initBridge"].to_json())
+    assert again.hands == by_name["initBridge"].hands
+
+
+def test_a_python_class_without_methods_has_its_body_read_as_a_pseudo_method() -> None:
+    facts = read_python(
+        {
+            "pkg/__init__.py": "",
+            "pkg/config.py": (
+                "from pydantic_settings import BaseSettings, SettingsConfigDict\n"
+                "class Settings(BaseSettings):\n"
+                "    name: str = 'x'\n"
+                "    model_config = SettingsConfigDict(env_file='.env')\n"
+            ),
+        }
+    )
+    calls = _calls(facts)
+    assert calls["pkg.config.Settings.<class>"] == [("SettingsConfigDict", "external", "")]

@@ -419,6 +419,17 @@ def test_subjects_and_mermaid_edges() -> None:
     ]
 
 
+def test_a_class_diagram_relation_labelled_as_inheritance_is_no_call_edge() -> None:
+    """`useLedger --> useRealtime : "extends"`: the label after the colon says the relation
+    is inheritance, no call; any other label (`: "reads"`) leaves the edge read."""
+    edges = mermaid_edges(
+        'classDiagram\n  useLedger --> useRealtime : "extends"\n'
+        '  useLedger --> useImportFlow : "reads state"\n',
+        1,
+    )
+    assert [(e.source.text, e.target.text) for e in edges] == [("useLedger", "useImportFlow")]
+
+
 def test_gate_16_is_hard_and_runs_before_the_judge_gates() -> None:
     # DESIGN.md's run order 9: after the deterministic gates, before the paid judges.
     ids = [gate.id for gate in GATES]

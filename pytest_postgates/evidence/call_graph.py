@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, ValueEnd
 
 _BY_NAME = ("dynamic", "unresolved")
 # An opaque call matches a callee by its name as written (a callback called `onDone`), like
@@ -62,16 +62,22 @@ class Reach:
 class CallGraph:
     """The product's functions and methods with their calls, indexed by name and owner."""
 
-    def __init__(self, functions: Iterable[FunctionCalls]) -> None:
+    def __init__(self, functions: Iterable[FunctionCalls], values: Iterable[ValueEnd] = ()) -> None:
         self.by_qualname: dict[str, FunctionCalls] = {}
+        # the module-level constants that are no function, by name (see ValueEnd)
+        self.values: dict[str, list[ValueEnd]] = {}
+        for value in values:
+            self.values.setdefault(value.name, []).append(value)
         self.by_name: dict[str, list[FunctionCalls]] = {}
         self.by_owner: dict[str, list[FunctionCalls]] = {}
+        self.by_path: dict[str, list[FunctionCalls]] = {}
         # the names passed as values somewhere: what a callback may be
         self.passed: set[str] = set()
         for function in functions:
             self.passed.update(c.name for c in function.calls if c.kind == "passed")
             self.by_qualname.setdefault(function.qualname, function)
             self.by_name.setdefault(function.name, []).append(function)
+            self.by_path.setdefault(function.path, []).append(function)
             if function.owner:
                 self.by_owner.setdefault(function.owner, []).append(function)
 
@@ -82,6 +88,23 @@ class CallGraph:
 
     def methods_of(self, owner: str) -> list[FunctionCalls]:
         return list(self.by_owner.get(owner, []))
+
+    def value_call(self, sources: Sequence[FunctionCalls], depth: int) -> Hop | None:
+        """The first call of a function value (a callback, a callee the code computes, a
+        bare name no product function bears: ``cb(data)``) made by ``sources`` or by what
+        they reach within ``depth - 1`` calls, dynamic ones followed by name (one whose
+        name too many functions bear counts itself): a call that may run a function handed
+        over as a value. None when there is none."""
+        parents: dict[str, tuple[str, Hop] | None] = {s.qualname: None for s in sources}
+        steps = partial(self._steps, follow_dynamic=True)
+        for _qualname, caller, call in self._breadth_first(parents, depth, steps):
+            if call.kind in ("opaque", "callback"):
+                return Hop(caller, call)
+            if call.kind == "dynamic" and len(self.by_name.get(call.name, [])) > DYNAMIC_FANOUT:
+                return Hop(caller, call)  # a name too common to follow: it may be any
+            if call.kind == "unresolved" and "." not in call.text and call.name not in self.by_name:
+                return Hop(caller, call)
+        return None
 
     def reach(
         self,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, ValueEnd
 
 # Call forms as the readers write them.
 NAME, THIS, SUPER, MEMBER, NEW, DYNAMIC = "name", "this", "super", "member", "new", "dynamic"
@@ -37,6 +37,10 @@ PASSED = "passed"
 # callbacks written there: `app.get("/x", (req, res) => {...})`, `if __name__ ...`): a
 # pseudo-function no claim can name, which runs calls in order all the same.
 MODULE_CODE = "<module>"
+# The name of a Python class body's code, for a class with no method (a settings model, a
+# dataclass): a pseudo-method holding the calls its statements make, so that what the
+# class calls is read in full (nothing, or its fields' defaults).
+CLASS_BODY = "<class>"
 _HOPS = 8  # re-export chains followed at most this deep (a cycle ends there)
 # The languages' own global objects and builtin types (JavaScript's `JSON`, `Math`,
 # `console`; Python's `str`, `dict`): a member call on one of them, when no name of the
@@ -80,6 +84,8 @@ class RawFunction:
     # the argument position of the parameter it calls a member by (`r[name]()`,
     # `getattr(self, name)()`): a string-keyed dispatch; -1 when none
     dispatch: int = -1
+    # the product calls it hands a function written in place to: (callee, line)
+    hands: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -107,6 +113,8 @@ class UnitCalls:
     bindings: dict[str, tuple[str, str]] = field(default_factory=dict)
     # exported name -> (module specifier, name there): re-exports from other files
     reexports: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # JS/TS: its module-level constants that are no function (instances, stores, objects)
+    values: list[ValueEnd] = field(default_factory=list)
 
 
 # What a name in a unit's scope is: ("function", qualname), ("class", ClassEntry),
@@ -313,6 +321,7 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     function.returns,
                     function.modifiers,
                     function.switches,
+                    function.hands,
                 )
             )
     return result

@@ -44,7 +44,7 @@ from pytest_postgates.evidence.call_resolution import (
     resolve_units,
 )
 from pytest_postgates.evidence.file_table import FileTable
-from pytest_postgates.evidence.model_facts import FunctionCalls
+from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
 
 _FUNCTION_VALUE = "[(arrow_function) (function_expression)]"
 _PATTERNS = (
@@ -57,6 +57,15 @@ _PATTERNS = (
     # a function assigned to a member (`Module.loadAll = async function () {}`,
     # `Foo.prototype.run = function () {}`, `exports.read = () => {}`)
     f"(assignment_expression left: (member_expression) right: {_FUNCTION_VALUE}) @fn",
+    # an object literal's member holding a function (`sendMessage: (sid) => request(...)`)
+    f"(pair key: [(property_identifier) (string)] value: {_FUNCTION_VALUE}) @fn",
+    # a constant of the file: an instance, a value a call makes (a store), an object
+    "(variable_declarator name: (identifier) value: [(new_expression) (call_expression)"
+    " (object)]) @value",
+    # a function written in place as an argument: handed to whatever is called
+    f"(arguments {_FUNCTION_VALUE} @inline)",
+    # a value spread into another (`{ ...createSlice(set) }`): members the literal hides
+    "(spread_element) @spread",
     "(call_expression function: (_) @call)",
     "(new_expression constructor: (_) @new)",
     "(switch_statement value: (_) @switch)",
@@ -220,6 +229,9 @@ def _positional(source: bytes, params: Any) -> list[str | None]:
 def _name_of(source: bytes, node: Any) -> str:
     if node.type == "assignment_expression":
         node = node.child_by_field_name("left")
+    if node.type == "pair":
+        key = node.child_by_field_name("key")
+        return _text(source, key).strip("'\"") if key is not None else ""
     name = node.child_by_field_name("name") or node.child_by_field_name("property")
     return _text(source, name) if name is not None else ""
 
@@ -286,7 +298,7 @@ def read_unit(
             entry = unit.classes.get(owner)
             if entry is not None:
                 entry.methods.setdefault(name, qualname)
-        elif node.parent is not None and node.parent.type == "object":
+        elif (node.parent is not None and node.parent.type == "object") or node.type == "pair":
             qualname = f"{path}.{name}@{line}"  # an object literal's method
         elif node.type == "assignment_expression":
             if name in ("exports", "default"):
@@ -367,6 +379,9 @@ def read_unit(
             switched = " ".join(written.split())[:_TEXT_LIMIT]
             functions[at][2].switches.append((switched, value.start_point[0] + 1))
     unit.functions = [function for _start, _end, function in functions]
+    spreads = sorted(node.start_byte for node in captures.get("spread", []) if _members(node))
+    _add_values(source, captures.get("value", []), functions, unit, spreads)
+    _add_hands(source, captures.get("inline", []), functions, module, unit, table)
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]
         module.calls = [
@@ -384,6 +399,99 @@ def read_unit(
         if alias != local and local in unit.classes:
             unit.classes.setdefault(alias, unit.classes[local])
     return unit
+
+
+_MADE = {"new_expression": "new", "call_expression": "call", "object": "object"}
+_DECLARATIONS = ("lexical_declaration", "variable_declaration")
+
+
+def _add_values(
+    source: bytes,
+    nodes: list[Any],
+    functions: list[tuple[int, int, RawFunction]],
+    unit: UnitCalls,
+    spreads: list[int],
+) -> None:
+    """The file's module-level constants that are no function (:class:`ValueEnd`), with
+    the functions their initializers write."""
+    for node in nodes:
+        declaration = node.parent
+        holder = declaration.parent if declaration is not None else None
+        if holder is not None and holder.type == "export_statement":
+            holder = holder.parent
+        if declaration is None or declaration.type not in _DECLARATIONS:
+            continue
+        if holder is None or holder.type != "program":
+            continue
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None or value is None:
+            continue
+        held = value.child_by_field_name(
+            "constructor" if value.type == "new_expression" else "function"
+        )
+        made_by = " ".join(_text(source, held).split())[:_TEXT_LIMIT] if held is not None else ""
+        inside = [
+            function.qualname
+            for start, end, function in functions
+            if value.start_byte <= start and end <= value.end_byte
+        ]
+        line = node.start_point[0] + 1
+        low = bisect.bisect_left(spreads, value.start_byte)
+        high = bisect.bisect_left(spreads, value.end_byte)
+        # a spread in the initializer itself, not in a function it writes (`set({...s})`)
+        spread = any(not _within(functions, at) for at in spreads[low:high])
+        kind = _MADE[value.type]
+        unit.values.append(
+            ValueEnd(_text(source, name), unit.path, line, kind, made_by, inside, spread)
+        )
+
+
+def _members(spread: Any) -> bool:
+    """Whether a spread adds members to an object literal that is no field's value
+    (`{ ...slice(set), clear() {} }`, not `params: { ...defaults }`)."""
+    holder = spread.parent
+    outer = holder.parent if holder is not None else None
+    return (
+        holder is not None and holder.type == "object" and (outer is None or outer.type != "pair")
+    )
+
+
+def _within(functions: list[tuple[int, int, RawFunction]], byte: int) -> bool:
+    """Whether ``byte`` lies in one of ``functions`` (sorted by start, none nested)."""
+    at = bisect.bisect_right([start for start, _end, _f in functions], byte) - 1
+    return at >= 0 and byte < functions[at][1]
+
+
+def _add_hands(
+    source: bytes,
+    nodes: list[Any],
+    functions: list[tuple[int, int, RawFunction]],
+    module: RawFunction,
+    unit: UnitCalls,
+    table: FileTable,
+) -> None:
+    """Record, on the function writing it, each call of the product's code (its callee's
+    first name is the file's own or imported from a file of the product) that is handed a
+    function written in place: a listener registered, which whatever holds it may call."""
+    starts = [start for start, _end, _function in functions]
+    own = set(unit.top) | set(unit.classes) | {v.name for v in unit.values}
+    for inline in nodes:
+        call = inline.parent.parent if inline.parent is not None else None
+        callee = call.child_by_field_name("function") if call is not None else None
+        if call is None or callee is None:
+            continue
+        root = callee
+        while root.type == "member_expression" and root.child_by_field_name("object") is not None:
+            root = root.child_by_field_name("object")
+        first = _text(source, root) if root.type == "identifier" else ""
+        spec = table.imports.get(first, ("", ""))[0] if first in table.imports else None
+        product = first in own or (spec is not None and spec.startswith((".", "@/", "~/", "#")))
+        if not product:
+            continue
+        at = bisect.bisect_right(starts, call.start_byte) - 1
+        body = functions[at][2] if at >= 0 and call.start_byte < functions[at][1] else module
+        shown = " ".join(_text(source, callee).split())[:_TEXT_LIMIT]
+        body.hands.append((shown, callee.start_point[0] + 1))
 
 
 def _add_field(source: bytes, node: Any, unit: UnitCalls) -> None:

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
+    CLASS_BODY,
     DYNAMIC,
     FIELD,
     MEMBER,
@@ -422,6 +423,18 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
                 _self_fields(child, entry.fields)
             elif isinstance(child, ast.ClassDef):
                 klass(child, qualname)
+        if not any(isinstance(child, _FUNCTIONS) for child in node.body):
+            body = [n for c in node.body if not isinstance(c, ast.ClassDef) for n in ast.walk(c)]
+            unit.functions.append(
+                RawFunction(
+                    f"{qualname}.{CLASS_BODY}",
+                    CLASS_BODY,
+                    node.name,
+                    node.lineno,
+                    True,
+                    _calls_of(body, set(), set(), {}),
+                )
+            )
 
     statements(tree.body)
     module_code = _module_code(tree, module)

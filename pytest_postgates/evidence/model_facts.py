@@ -215,17 +215,23 @@ class FunctionCalls:
     # The switch statements (Python: match statements) of its body: (what is switched
     # over, as written, and the line).
     switches: list[tuple[str, int]] = field(default_factory=list)
+    # The calls of product code it hands a function written in place to (``TaskEngine.on(
+    # evt, () => ...)``: a listener registered), (callee as written, line): whatever holds
+    # the function may call it back from anywhere.
+    hands: list[tuple[str, int]] = field(default_factory=list)
 
     def to_json(self) -> list[Any]:
         rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
-        return [*head, rows, self.returns, self.modifiers, [list(s) for s in self.switches]]
+        tail = [[list(s) for s in self.switches], [list(h) for h in self.hands]]
+        return [*head, rows, self.returns, self.modifiers, *tail]
 
     @classmethod
     def from_json(cls, row: list[Any]) -> FunctionCalls:
-        qualname, name, owner, path, line, complete, rows, returns, modifiers, switched = row
+        qualname, name, owner, path, line, complete, rows, returns, modifiers, switched = row[:10]
         calls = [CallSite(*call) for call in rows]
         switches = [(str(text), int(at)) for text, at in switched]
+        hands = [(str(text), int(at)) for text, at in (row[10] if len(row) > 10 else [])]
         return cls(
             qualname,
             name,
@@ -237,7 +243,27 @@ class FunctionCalls:
             returns,
             modifiers,
             switches,
+            hands,
         )
+
+
+@dataclass
+class ValueEnd:
+    """A module-level constant of a JS/TS file that is no function: an instance
+    (``kind`` "new", ``made_by`` the class as written), a value a call makes (``"call"``,
+    ``made_by`` the callee as written: ``create`` of a Zustand store) or an object literal
+    (``"object"``). ``functions``: the qualnames of the functions its initializer writes
+    (a store's actions, an object's methods)."""
+
+    name: str
+    path: str
+    line: int
+    kind: str
+    made_by: str = ""
+    functions: list[str] = field(default_factory=list)
+    # its initializer spreads other values in (`...createSlice(set)`, `...base`): it has
+    # functions the file does not show here
+    open: bool = False
 
 
 @dataclass
@@ -312,6 +338,9 @@ class ModelFacts:
     # (`typeof import("fs-extra")`, `typeof _chalk`, `Jest`): what the value is, where
     # its initializer does not say (`wrap("fs", _fs)`).
     value_types: dict[str, str] = field(default_factory=dict)
+    # JS/TS: the module-level constants that are no function (see ValueEnd): what a claim
+    # naming an instance, a store or an object means.
+    values: list[ValueEnd] = field(default_factory=list)
     _import_views: tuple[dict[str, list[ImportSite]], dict[str, dict[str, str]]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
@@ -396,6 +425,7 @@ class ModelFacts:
             known.extend(t for t in types if t not in known)
         self.field_types.update(other.field_types)
         self.value_types.update(other.value_types)
+        self.values.extend(other.values)
 
     def add_command_flags(self, command: str, flags: list[str]) -> None:
         known = self.command_flags.setdefault(command, [])
@@ -438,6 +468,10 @@ class ModelFacts:
             "typed_names": self.typed_names,
             "field_types": self.field_types,
             "value_types": self.value_types,
+            "values": [
+                [v.name, v.path, v.line, v.kind, v.made_by, v.functions, v.open]
+                for v in self.values
+            ],
         }
 
     @classmethod
@@ -473,6 +507,7 @@ class ModelFacts:
             typed_names={k: list(v) for k, v in data.get("typed_names", {}).items()},
             field_types={k: list(v) for k, v in data.get("field_types", {}).items()},
             value_types=dict(data.get("value_types", {})),
+            values=[ValueEnd(*row) for row in data.get("values", [])],
         )
 
 

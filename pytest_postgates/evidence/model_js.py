@@ -122,6 +122,8 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     facts.functions.extend(
         calls_js.resolve_js(units, lambda importer, spec: resolve_specifier(importer, spec, tables))
     )
+    for unit in units.values():
+        facts.values.extend(unit.values)
     return facts
 
 

@@ -32,6 +32,10 @@ _ARROW = re.compile(
 # An edge's label that says it is a call; any other label ("throws", "yes", "result")
 # makes the edge control or data flow, not a call.
 _CALL_LABEL = re.compile(r"^\W*(?:calls?|invokes?|delegates?(?: to)?)\W*$", re.IGNORECASE)
+# A class diagram relation's label after a colon (`A --> B : "extends"`) that says the
+# relation is inheritance: no call.
+_COLON_LABEL = re.compile(r"\s*:\s*(?P<label>.+)$")
+_INHERITS = re.compile(r"\b(?:extends|inherits?|implements|subclass(?:es)?)\b|继承", re.I)
 _LABEL_CALL = re.compile(r"(?:new\s+)?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$#][\w$]*)*\s*\([^()]*\)")
 _CAMEL_ID = re.compile(r"[a-z][a-zA-Z]{4,}")
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -72,6 +76,9 @@ def mermaid_edges(content: str, first_line: int) -> list[Edge]:
                 chain.append(node_id)
                 arrow = _ARROW.match(statement, node.end())
                 if arrow is None:
+                    said = _COLON_LABEL.match(statement, node.end())
+                    if said is not None and labelled and _INHERITS.search(said.group("label")):
+                        labelled[-1] = True
                     break
                 label = next((g for g in arrow.group("mid", "mid2", "mid3", "pipe") if g), "")
                 labelled.append(bool(label.strip()) and not _CALL_LABEL.match(label))

@@ -29,8 +29,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
-from pytest_postgates.evidence.call_resolution import MODULE_CODE
+from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
+from pytest_postgates.helpers.wiring_ends import end_of, is_component, passed_members
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
@@ -56,6 +57,14 @@ class Callee:
     # A class's own methods: "X delegates to C" holds when X calls into an instance of C
     # (`DEFAULT_CONFIG.evaluate(...)`), which the graph may not resolve to C.
     methods: frozenset[str] = frozenset()
+    # An end that is no function (:mod:`.wiring_ends`) handing a function to the
+    # product's code: where ("" none).
+    hands: str = ""
+    # An end that is no function: its functions the code passes as a member value
+    # (`bus.emit` handed over), the only ones a callback parameter may be.
+    end: bool = False
+    passed: frozenset[str] = frozenset()
+    open: str = ""  # why its functions are not all known: never contradicted
 
 
 def _place(function: FunctionCalls) -> str:
@@ -91,14 +100,35 @@ def _named_callers(
         found = graph.named(who.name, who.owner)
         return found or f"`{who.owner}` has no method `{who.name}` in the product's code"
     if who.constructs or (who.name in classes and not who.called):
-        methods = graph.methods_of(who.name)
+        methods = _class_methods(graph, classes, who.name)
         return methods or f"the product's class `{who.name}` has no method bodies to read"
     found = graph.named(who.name)
     if found:
         return found
     if who.name in classes:
-        return graph.methods_of(who.name) or f"`{who.name}` has no method bodies to read"
+        return _class_methods(graph, classes, who.name) or (
+            f"`{who.name}` has no method bodies to read"
+        )
+    end = end_of(graph, classes, who)
+    if end is not None:
+        return end.open or list(end.functions)
     return f"`{who.text}` is no function or method of the product's code"
+
+
+def _class_methods(
+    graph: CallGraph, classes: Mapping[str, list[ClassFacts]], name: str
+) -> list[FunctionCalls] | str:
+    """The methods of class ``name``; a class with none but its body's code
+    (:data:`CLASS_BODY`) that has a product base runs the base's: not read here."""
+    methods = graph.methods_of(name)
+    if methods and all(m.name == CLASS_BODY for m in methods):
+        bases = [
+            re.sub(r"[<\[].*", "", b).rsplit(".", 1)[-1] for c in classes[name] for b in c.bases
+        ]
+        inherits = [b for b in bases if b in classes and b != name]
+        if inherits:
+            return f"`{name}` has no method of its own; it runs those of its base `{inherits[0]}`"
+    return methods
 
 
 def callee(
@@ -112,7 +142,14 @@ def callee(
         return Callee(frozenset(targets), frozenset({what.name}), frozenset(methods))
     found = (graph.named(what.name, what.owner) if what.owner else []) or graph.named(what.name)
     if not found:
-        return None
+        end = end_of(graph, classes, what)
+        if end is None:
+            return None
+        own = frozenset(f.name for f in end.functions)
+        qualnames = frozenset(f.qualname for f in end.functions)
+        passed = passed_members(graph, own)
+        names = frozenset({what.name})
+        return Callee(qualnames, names, own, end.hands, True, passed, end.open)
     return Callee(frozenset(f.qualname for f in found), frozenset({what.name}))
 
 
@@ -407,14 +444,24 @@ def _unless_possible(
     loose = graph.reach(found, target.targets, target.names, depth, follow_dynamic=True)
     if loose.found:
         return Judged("unjudged", f"reachable only through dynamic dispatch: {_path_text(loose)}")
+    if target.open:
+        return Judged("unjudged", target.open)
     partial = [f for f in found if not f.complete]
     if partial:
         return Judged(
             "unjudged", f"the body of `{who.text}` at {_place(partial[0])} was not fully read"
         )
-    computed = graph.opaque(found, depth, target.names)
+    computed = graph.opaque(found, depth, target.names | target.passed)
     if computed is not None:
         return Judged("unjudged", _opaque_text(who, what, computed, found))
+    value_call = graph.value_call(found, depth) if target.hands else None
+    if value_call is not None:
+        return Judged(
+            "unjudged",
+            f"`{what.text}` hands a function to {target.hands}, which may call it back; "
+            f"on the way `{who.text}` calls a function value, `{value_call.call.text}` at "
+            f"{value_call.where()}",
+        )
     for function in found:
         for call in function.calls:
             if call.kind == "passed":
@@ -428,7 +475,9 @@ def _unless_possible(
                     f"`{who.text}` calls `{call.text}` on a value named `{held.pop()}` at "
                     f"{function.path}:{call.line}, which may call `{what.text}` itself",
                 )
-            if call.name in target.methods and not call.target:
+            # a callback parameter is an end's function only where one is passed
+            given = target.end and call.kind == "callback" and call.name not in target.passed
+            if call.name in target.methods and not call.target and not given:
                 return Judged(
                     "unjudged",
                     f"`{who.text}` calls a `{call.name}` on a value the model does not type "
@@ -489,6 +538,13 @@ def judge_edge(
         )
     judged = judge_call(graph, classes, source, target_subject, depth, named, files)
     if judged.verdict != "contradicted":
+        return judged
+    ends = (source, target_subject)
+    if any(end_of(graph, classes, end) for end in ends) or all(
+        is_component(graph, classes, end) for end in ends
+    ):
+        # a module, an instance or a store drawn, or two classes as components: an edge
+        # of what uses what, never a step a function runs in order
         return judged
     if _member_drawn(graph, classes, source, target_subject):
         # `Agent --> run_turn()` in a diagram of components and what they have: the edge
