@@ -1,0 +1,129 @@
+"""Gate 15 on the option keys of a config API declared the way chart libraries declare
+it: a class generic over a registry of kinds (``class Chart<TType extends ChartType =
+ChartType>``), whose options are ``DeepPartial`` (utility-types' conditional form, testing
+``Function`` and ``Array<infer U>`` before ``object``) of an intersection with an indexed
+access into the registry (``Registry[TType]['chartOptions']``, ``unknown`` for one kind),
+and a key that takes any key whose value is a mapped type indexed by the registry's scale
+kinds (``{ [key in ScaleType]: ... }[S]``). A key is judged only where every member of
+the union the type expands to is known and closed. The package's entry is a build output
+a rollup ``input`` map names by its path (``'dist/chart': 'src/index.ts'``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+
+TYPES = (
+    "type DeepPartial<T> = T extends Function\n"
+    "  ? T\n"
+    "  : T extends Array<infer U>\n"
+    "    ? _DeepPartialArray<U>\n"
+    "    : T extends object\n"
+    "      ? _DeepPartialObject<T>\n"
+    "      : T | undefined;\n"
+    "type _DeepPartialArray<T> = Array<DeepPartial<T>>;\n"
+    "type _DeepPartialObject<T> = { [P in keyof T]?: DeepPartial<T[P]> };\n"
+    "export interface GridOptions { color: string; lineWidth: number }\n"
+    "export interface BorderOptions { color: string; width: number }\n"
+    "export interface LinearOptions { grid: GridOptions; border: BorderOptions; min: number }\n"
+    "export interface RadialOptions { grid: GridOptions; angleLines: object }\n"
+    "export interface ScaleRegistry {\n"
+    "  linear: { options: LinearOptions };\n"
+    "  radial: { options: RadialOptions };\n"
+    "}\n"
+    "export type ScaleType = keyof ScaleRegistry;\n"
+    "export interface LineOptions { spanGaps: boolean }\n"
+    "export interface TypeRegistry {\n"
+    "  line: { chartOptions: LineOptions; scales: 'linear' };\n"
+    "  bubble: { chartOptions: unknown; scales: 'linear' };\n"
+    "  radar: { chartOptions: LineOptions; scales: 'radial' };\n"
+    "}\n"
+    "export type ChartType = keyof TypeRegistry;\n"
+    "export interface CoreOptions {\n"
+    "  hover: { mode: string; intersect: boolean };\n"
+    "  responsive: boolean;\n"
+    "}\n"
+    "export type ScaleOptionsByType<S extends ScaleType = ScaleType> =\n"
+    "  { [key in ScaleType]: { type: key } & ScaleRegistry[key]['options'] }[S];\n"
+    "export type ScaleChartOptions<T extends ChartType = ChartType> = {\n"
+    "  scales: { [key: string]: ScaleOptionsByType<TypeRegistry[T]['scales']> };\n"
+    "};\n"
+    "export type ChartOptions<T extends ChartType = ChartType> = DeepPartial<\n"
+    "  CoreOptions & ScaleChartOptions<T> & TypeRegistry[T]['chartOptions']\n"
+    ">;\n"
+    "export interface ChartConfiguration<T extends ChartType = ChartType> {\n"
+    "  type: T;\n"
+    "  data: object;\n"
+    "  options?: ChartOptions<T>;\n"
+    "}\n"
+    "export class Chart<T extends ChartType = ChartType> {\n"
+    "  constructor(item: string, config: ChartConfiguration<T>) {}\n"
+    "}\n"
+)
+
+CHARTS = {
+    "package.json": json.dumps(
+        {"name": "charty", "type": "module", "exports": {".": {"import": "./dist/chart.js"}}}
+    ),
+    "rollup.config.js": (
+        "export default [{\n"
+        "  input: { 'dist/chart': 'src/index.ts', 'dist/helpers': 'src/helpers/index.ts' },\n"
+        "  output: { dir: './', entryFileNames: '[name].js', format: 'esm' },\n"
+        "}];\n"
+    ),
+    "src/index.ts": "export * from './types';\n",
+    "src/helpers/index.ts": "export function color(value: string): string { return value; }\n",
+    "src/types.ts": TYPES,
+}
+
+
+def _card(tmp_path: Path, code: str) -> object:
+    repo = make_repo(tmp_path / "repo", CHARTS)
+    return sample_card(code, "js", tmp_path, repo)
+
+
+CALL = (
+    "import { Chart } from 'charty';\n"
+    "new Chart('canvas', {\n"
+    "  type: 'line',\n"
+    "  data: {},\n"
+    "  options: {\n"
+    "    responsive: true,\n"
+    "    spanGaps: true,\n"
+    "    hover: { mode: 'index', intersec: false },\n"
+    "    scales: {\n"
+    "      x: { min: 0, grid: { color: 'red', borderColor: 'blue' }, border: { width: 2 } },\n"
+    "    },\n"
+    "  },\n"
+    "});\n"
+)
+
+
+def test_nested_keys_through_deep_partial_of_a_registry_are_judged(tmp_path: Path) -> None:
+    card = _card(tmp_path, CALL)
+    assert _violations(card) == [("option_key", "borderColor"), ("option_key", "intersec")]
+    reasons = " ".join(v["reason"] for v in card.detail["violations"])  # type: ignore[attr-defined]
+    assert "options.hover.intersec" in reasons and "did you mean `intersect`" in reasons
+    assert "GridOptions declares no borderColor" in reasons
+
+
+def test_a_key_of_one_scale_kind_only_is_taken(tmp_path: Path) -> None:
+    # `angleLines` is a radial scale's: the scale under `x` may be any kind, so it is taken.
+    code = CALL.replace("min: 0,", "angleLines: {},").replace("borderColor", "lineWidth")
+    card = _card(tmp_path, code.replace("intersec:", "intersect:"))
+    assert _violations(card) == []
+    unjudged = card.detail["unjudged"]  # type: ignore[attr-defined]
+    assert "options.scales.x.angleLines" not in {u.get("name") for u in unjudged}
+    assert "options.spanGaps" not in {u.get("name") for u in unjudged}
+
+
+def test_the_entry_a_rollup_input_map_names_by_path_is_read(tmp_path: Path) -> None:
+    code = (
+        "import { Chart } from 'charty';\n"
+        "new Chart('canvas', { type: 'line', data: {}, bogus: 1 });\n"
+    )
+    card = _card(tmp_path, code)
+    assert _violations(card) == [("option_key", "bogus")]
