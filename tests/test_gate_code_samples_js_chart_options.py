@@ -127,3 +127,50 @@ def test_the_entry_a_rollup_input_map_names_by_path_is_read(tmp_path: Path) -> N
     )
     card = _card(tmp_path, code)
     assert _violations(card) == [("option_key", "bogus")]
+
+
+EXPORTED = (
+    "const data = { labels: [], datasets: [] };\n"
+    "const config = {\n"
+    "  type: 'line',\n"
+    "  data: data,\n"
+    "  options: { hover: { mode: 'index', intersec: false } },\n"
+    "};\n"
+    "module.exports = {\n"
+    "  actions: [],\n"
+    "  config: config,\n"
+    "};\n"
+)
+
+
+def test_a_config_a_fence_only_exports_is_judged_as_shown_alone(tmp_path: Path) -> None:
+    # A docs editor's sample: the page's harness hands `config` to `new Chart()`; the
+    # fence never names the product. Its keys are those of the one callable of the
+    # product that takes most of them (the class's constructor).
+    card = _card(tmp_path, EXPORTED)
+    assert _violations(card) == [("option_key", "intersec")]
+    reasons = " ".join(v["reason"] for v in card.detail["violations"])  # type: ignore[attr-defined]
+    assert "new Chart() takes no option options.hover.intersec" in reasons
+
+
+def test_a_bound_object_the_fence_uses_otherwise_is_not_judged_alone(tmp_path: Path) -> None:
+    code = EXPORTED.replace("module.exports", "render(config);\nmodule.exports")
+    assert _violations(_card(tmp_path, code)) == []
+
+
+def test_options_excluding_arrays_of_a_deep_partial_are_judged(tmp_path: Path) -> None:
+    # `Exclude<DeepPartial<A & B>, DeepPartial<unknown[]>>`: the object members of A & B.
+    files = dict(CHARTS)
+    files["src/types.ts"] = TYPES.replace(
+        "export type ChartOptions<T extends ChartType = ChartType> = DeepPartial<\n"
+        "  CoreOptions & ScaleChartOptions<T> & TypeRegistry[T]['chartOptions']\n"
+        ">;\n",
+        "export type ChartOptions<T extends ChartType = ChartType> = Exclude<\n"
+        "  DeepPartial<CoreOptions & ScaleChartOptions<T> & TypeRegistry[T]['chartOptions']>,\n"
+        "  DeepPartial<unknown[]>\n"
+        ">;\n",
+    )
+    assert "Exclude<" in files["src/types.ts"]
+    repo = make_repo(tmp_path / "repo", files)
+    card = sample_card(CALL, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "borderColor"), ("option_key", "intersec")]

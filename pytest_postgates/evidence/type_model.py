@@ -34,6 +34,7 @@ from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_operators import (
     any_string,
     conditional_shapes,
+    excluded_shapes,
     indexed_shapes,
     indexed_type,
     mapped_shapes,
@@ -315,6 +316,8 @@ class TypeModel:
             return self.shapes(arg[0], depth + 1)
         if name in _ARRAYS and len(arg) == 1:
             return [Shape({}, [], "", array_of=arg[0])]
+        if name == "Exclude" and len(arg) == 2 and self._global(ref.path, name):
+            return excluded_shapes(self, arg[0], arg[1], depth)
         if name == "Record" and len(arg) == 2:
             keys = self.literal_keys(arg[0])
             if any_string(self, arg[0], depth):

@@ -124,6 +124,8 @@ def conditional_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape]
         if any(s.array_of is not None or s.callable for s in shapes):
             return None
         branch = then if shapes else otherwise
+    elif kind == "array" and shapes and all(s.array_of is not None for s in shapes):
+        branch = then  # its `infer U` is not bound: what it holds is not followed
     elif any(s.callable for s in shapes) or (kind == "array" and any(s.array_of for s in shapes)):
         return None
     elif not shapes and kind == "function" and then != checked:
@@ -245,3 +247,19 @@ def part_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None
             return None
         found += more
     return found
+
+
+def excluded_shapes(
+    model: Resolver, whole: TypeRef, left_out: TypeRef, depth: int
+) -> list[Shape] | None:
+    """``Exclude<T, U>`` where U is arrays only (``DeepPartial<unknown[]>``) or no object
+    type: T's members less its arrays (none, for the latter); any other U is not read."""
+    shapes = model.shapes(whole, depth + 1)
+    removed = model.shapes(left_out, depth + 1)
+    if shapes is None or removed is None:
+        return None
+    if not removed:
+        return shapes
+    if all(shape.array_of is not None for shape in removed):
+        return [shape for shape in shapes if shape.array_of is None]
+    return None
