@@ -174,3 +174,51 @@ def test_options_excluding_arrays_of_a_deep_partial_are_judged(tmp_path: Path) -
     repo = make_repo(tmp_path / "repo", files)
     card = sample_card(CALL, "js", tmp_path, repo)
     assert _violations(card) == [("option_key", "borderColor"), ("option_key", "intersec")]
+
+
+# A config package whose code imports its own types by its own subpath (nitropack's
+# `import type { NitroConfig } from "nitropack/types"`).
+STACK = {
+    "package.json": json.dumps(
+        {
+            "name": "stack",
+            "exports": {
+                ".": {"import": "./dist/index.mjs"},
+                "./types": {"types": "./types.d.ts", "import": "./dist/types/index.mjs"},
+            },
+        }
+    ),
+    "src/types/index.ts": (
+        "export interface StackConfig {\n"
+        "  preset?: string;\n"
+        "  prerender?: {\n"
+        "    crawlLinks?: boolean;\n"
+        "    concurrency?: number;\n"
+        "    retry?: number;\n"
+        "    retryDelay?: number;\n"
+        "  };\n"
+        "}\n"
+    ),
+    "src/index.ts": (
+        'import type { StackConfig } from "stack/types";\n'
+        "export function createStack(config: StackConfig = {}): void {}\n"
+    ),
+}
+
+
+def _stack_card(tmp_path: Path, code: str, language: str = "ts") -> object:
+    return sample_card(code, language, tmp_path, make_repo(tmp_path / "repo", STACK))
+
+
+def test_a_type_the_package_imports_by_its_own_subpath_is_read(tmp_path: Path) -> None:
+    code = "import { createStack } from 'stack';\ncreateStack({ preset: 'node', presets: [] });\n"
+    assert _violations(_stack_card(tmp_path, code)) == [("option_key", "presets")]
+
+
+def test_an_object_shown_alone_is_matched_one_key_down(tmp_path: Path) -> None:
+    # The `prerender` defaults shown alone: the object the options hold under that key.
+    code = "{\n  crawlLinks: false,\n  concurrency: 1,\n  retries: 3,\n  retryDelay: 500\n}\n"
+    card = _stack_card(tmp_path, code)
+    assert _violations(card) == [("option_key", "retries")]
+    reasons = " ".join(v["reason"] for v in card.detail["violations"])  # type: ignore[attr-defined]
+    assert "createStack()'s prerender takes no option retries" in reasons

@@ -402,6 +402,8 @@ def _why(keys: Keys, key: str) -> str:
 BARE_SHARED = 3
 BARE_SHARE = 2 / 3
 MAX_CANDIDATES = 200
+# The keys of the candidates' options whose objects are tried as well, at most.
+MAX_NESTED = 400
 
 
 def bare(sample: FenceReading, node: Any) -> None:
@@ -421,6 +423,7 @@ def bare(sample: FenceReading, node: Any) -> None:
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
+    nested = 0
     for at, shown in _entry_functions(sample, types):
         for position in (0, 1):
             keys = at(position, ())
@@ -429,6 +432,19 @@ def bare(sample: FenceReading, node: Any) -> None:
             shared = len(written & keys.fields)
             if shared and keys.fields not in scored:
                 scored[keys.fields] = (shared, at, shown)
+            # An object the options hold under a key (a config's `prerender: {...}`
+            # shown alone), one level down.
+            for field in sorted(keys.fields):
+                nested += 1
+                if nested > MAX_NESTED:
+                    break
+                inner = at(position, (field,))
+                if inner is None or inner.reason or not inner.fields:
+                    continue
+                shared = len(written & inner.fields)
+                if shared and inner.fields not in scored:
+                    under = partial(_under, at, field)
+                    scored[inner.fields] = (shared, under, f"{shown}'s {field}")
     if not scored:
         why = ("an object literal shown alone: no function of the product whose keys the "
                "model closes takes any of its keys")  # fmt: skip
@@ -523,6 +539,11 @@ def _exported_only(sample: FenceReading, node: Any) -> bool:
     left = here.child_by_field_name("left")
     shown = node_text(sample.source, left) if left is not None else ""
     return shown == "module.exports" or shown.startswith(("module.exports.", "exports."))
+
+
+def _under(at: KeysAt, field: str, position: int, path: tuple[str, ...]) -> Keys | None:
+    """The keys at ``path`` below the options' key ``field``."""
+    return at(position, (field, *path))
 
 
 def _keys_written(sample: FenceReading, node: Any) -> set[str]:
