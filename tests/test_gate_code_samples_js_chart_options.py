@@ -222,3 +222,31 @@ def test_an_object_shown_alone_is_matched_one_key_down(tmp_path: Path) -> None:
     assert _violations(card) == [("option_key", "retries")]
     reasons = " ".join(v["reason"] for v in card.detail["violations"])  # type: ignore[attr-defined]
     assert "createStack()'s prerender takes no option retries" in reasons
+
+
+def test_a_static_member_the_javascript_code_assigns_elsewhere_is_not_judged(
+    tmp_path: Path,
+) -> None:
+    # The ESM entry exports the class; the UMD entry (another build) assigns
+    # `Chart.plugins` at run time: a member the class body does not show.
+    files = {
+        "package.json": json.dumps({"name": "jschart", "module": "dist/chart.esm.js"}),
+        "rollup.config.js": (
+            "const inputESM = { 'dist/chart.esm': 'src/index.esm.js' };\n"
+            "module.exports = [{ input: inputESM, output: { dir: './' } }];\n"
+        ),
+        "src/core.js": "export default class Chart {\n  static register() {}\n}\n",
+        "src/index.esm.js": "import Chart from './core.js';\nexport { Chart };\n",
+        "src/index.js": (
+            "import Chart from './core.js';\nChart.plugins = {};\nexport default Chart;\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import { Chart } from 'jschart';\n"
+        "Chart.register();\n"
+        "Chart.plugins.getAll();\n"
+        "Chart.unregisterAll();\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("member", "Chart.unregisterAll")]

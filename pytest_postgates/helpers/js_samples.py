@@ -713,7 +713,7 @@ class JsSample:
             else:
                 self.typed_member(cls, used, name, line, text)
         else:
-            self.gate.check_member(held, name, line, text)
+            self.gate.check_member(held, name, line, text, self.types())
 
     def typed_member(
         self, cls: Cls, used: str, name: str, line: int, text: str, assumed: bool = False
