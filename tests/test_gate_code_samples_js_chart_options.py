@@ -250,3 +250,20 @@ def test_a_static_member_the_javascript_code_assigns_elsewhere_is_not_judged(
     )
     card = sample_card(code, "js", tmp_path, repo)
     assert _violations(card) == [("member", "Chart.unregisterAll")]
+
+
+def test_an_object_shown_alone_is_named_by_the_callable_taking_it_whole(tmp_path: Path) -> None:
+    files = {
+        "package.json": json.dumps({"name": "kit", "exports": {".": "./src/index.ts"}}),
+        "src/index.ts": (
+            "export interface Options { alpha: number; beta: number; gamma: number }\n"
+            "export function attach(holder: { options: Options; name: string }): void {}\n"
+            "export function build(options: Options): void {}\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = "{\n  alpha: 1,\n  beta: 2,\n  gamma: 3,\n  delta: 4\n}\n"
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("option_key", "delta")]
+    reasons = " ".join(v["reason"] for v in card.detail["violations"])  # type: ignore[attr-defined]
+    assert reasons.startswith("build() takes no option delta")

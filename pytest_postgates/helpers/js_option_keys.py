@@ -423,7 +423,7 @@ def bare(sample: FenceReading, node: Any) -> None:
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
-    nested = 0
+    below: list[tuple[KeysAt, int, str, str]] = []
     for at, shown in _entry_functions(sample, types):
         for position in (0, 1):
             keys = at(position, ())
@@ -432,19 +432,16 @@ def bare(sample: FenceReading, node: Any) -> None:
             shared = len(written & keys.fields)
             if shared and keys.fields not in scored:
                 scored[keys.fields] = (shared, at, shown)
-            # An object the options hold under a key (a config's `prerender: {...}`
-            # shown alone), one level down.
-            for field in sorted(keys.fields):
-                nested += 1
-                if nested > MAX_NESTED:
-                    break
-                inner = at(position, (field,))
-                if inner is None or inner.reason or not inner.fields:
-                    continue
-                shared = len(written & inner.fields)
-                if shared and inner.fields not in scored:
-                    under = partial(_under, at, field)
-                    scored[inner.fields] = (shared, under, f"{shown}'s {field}")
+            below += [(at, position, field, shown) for field in sorted(keys.fields)]
+    # An object the options hold under a key (a config's `prerender: {...}` shown alone),
+    # one level down; a type some callable takes whole is named by that callable.
+    for at, position, field, shown in below[:MAX_NESTED]:
+        inner = at(position, (field,))
+        if inner is None or inner.reason or not inner.fields:
+            continue
+        shared = len(written & inner.fields)
+        if shared and inner.fields not in scored:
+            scored[inner.fields] = (shared, partial(_under, at, field), f"{shown}'s {field}")
     if not scored:
         why = ("an object literal shown alone: no function of the product whose keys the "
                "model closes takes any of its keys")  # fmt: skip
