@@ -203,12 +203,12 @@ class ApiLookup:
         )
         bundled = self.bundled(folder)
         if bundled:
-            # The name the bundler writes the output under: the path in the output folder
-            # (`dist/node/index.js` -> `node/index`), the whole path when the output folder
-            # is the package's own (rollup's `input: {'dist/chart': ...}`, `dir: './'`),
-            # else the file's own name.
+            # The name the bundler writes the output under: the path itself (rollup's
+            # `input: {'dist/chart': 'src/index.ts'}` written to `dir: './'`), the path in
+            # the output folder (`dist/node/index.js` -> `node/index`), else the file's own
+            # name.
             inner = stem.split("/", 1)[1] if "/" in stem else stem
-            for name in (inner, stem, posixpath.basename(stem)):
+            for name in (stem, inner, posixpath.basename(stem)):
                 if name in bundled:
                     return SourceFile(target, bundled[name], "the bundler config's entry")
         expected = ""

@@ -34,10 +34,13 @@ from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_operators import (
     any_string,
     conditional_shapes,
+    excluded_shapes,
     indexed_shapes,
+    indexed_type,
     mapped_shapes,
+    part_shapes,
 )
-from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
+from pytest_postgates.evidence.type_shapes import MAX_DEPTH, MAX_MEMBERS, FieldRef, Shape, TypeRef
 from pytest_postgates.evidence.type_tables import (
     Declaration,
     Expr,
@@ -200,15 +203,18 @@ class TypeModel:
                 found += shapes
             return found
         if tag == "inter":
-            parts = []
+            # `A & (B | C)` is `(A & B) | (A & C)`: a product of each part's members.
+            combined: list[list[Shape]] = [[]]
             for item in expr[1]:
                 if item == ("obj", {}, None) and len(expr[1]) > 1:
                     continue  # `T & {}` (a callable type's body of call signatures): T's keys
-                shapes = self.shapes(TypeRef(item, ref.path, ref.bound), depth + 1)
-                if shapes is None or len(shapes) != 1 or shapes[0].array_of is not None:
+                shapes = part_shapes(self, TypeRef(item, ref.path, ref.bound), depth + 1)
+                if not shapes or any(shape.array_of is not None for shape in shapes):
                     return None
-                parts.append(shapes[0])
-            return [_merge(parts)]
+                combined = [[*done, shape] for done in combined for shape in shapes]
+                if len(combined) > MAX_MEMBERS:
+                    return None
+            return [_merge(parts) for parts in combined]
         if tag == "obj":
             fields, index = expr[1], expr[2]
             if not fields and index is None:
@@ -310,6 +316,8 @@ class TypeModel:
             return self.shapes(arg[0], depth + 1)
         if name in _ARRAYS and len(arg) == 1:
             return [Shape({}, [], "", array_of=arg[0])]
+        if name == "Exclude" and len(arg) == 2 and self._global(ref.path, name):
+            return excluded_shapes(self, arg[0], arg[1], depth)
         if name == "Record" and len(arg) == 2:
             keys = self.literal_keys(arg[0])
             if any_string(self, arg[0], depth):
@@ -381,6 +389,18 @@ class TypeModel:
         if keys is not None or depth > MAX_DEPTH:
             return keys
         expr = ref.expr
+        if expr[0] == "index":
+            # `Registry[K]['scales']`: the keys each field it reads is declared to hold.
+            read = indexed_type(self, ref, depth + 1)
+            if read is None:
+                return None
+            union: set[str] = set()
+            for entry in read:
+                more = self.literal_keys(entry.type, depth + 1)
+                if more is None:
+                    return None
+                union |= more
+            return union
         if expr[0] == "other" and expr[1] == "index_type_query" and len(expr) == 3:
             # `keyof T`: the keys of a closed object type (one shape, no index signature)
             shapes = self.shapes(TypeRef(expr[2], ref.path, ref.bound), depth + 1)

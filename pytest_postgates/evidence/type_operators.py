@@ -8,7 +8,7 @@ the model and a :class:`~.type_shapes.TypeRef` whose expression is the operator.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol
 
 from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
 from pytest_postgates.evidence.type_tables import Declaration, Expr
@@ -41,13 +41,18 @@ def mapped_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | No
     _tag, param, keys, value = ref.expr
     if keys[0] == "other" and keys[1] == "index_type_query" and len(keys) == 3:
         shapes = model.shapes(TypeRef(keys[2], ref.path, ref.bound), depth + 1)
-        if not shapes or len(shapes) != 1 or shapes[0].array_of is not None:
+        if not shapes or any(shape.array_of is not None for shape in shapes):
             return None
-        source = shapes[0]
-        fields = {name: _bound(ref, value, param, ("str", name), refs) for name, refs in
-                  source.fields.items()}  # fmt: skip
-        index = [_bound(ref, value, param, _STRING, [entry])[0] for entry in source.index]
-        return [Shape(fields, index, source.owner, callable=source.callable)]
+        # Over a union, one mapped object per member (TypeScript distributes a homomorphic
+        # mapped type over a union: `DeepPartial<A | B>`).
+        mapped = []
+        read = ("index", keys[2], ("ref", param, ()))
+        for source in shapes:
+            fields = {name: _bound(ref, value, param, ("str", name), refs, read) for name, refs
+                      in source.fields.items()}  # fmt: skip
+            index = [_bound(ref, value, param, _STRING, [entry])[0] for entry in source.index]
+            mapped.append(Shape(fields, index, source.owner, callable=source.callable))
+        return mapped
     literal = model.literal_keys(TypeRef(keys, ref.path, ref.bound), depth + 1)
     if literal is None:
         return None
@@ -55,27 +60,108 @@ def mapped_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | No
     return [Shape(fields, [], "")]
 
 
-def _bound(ref: TypeRef, value: Expr, param: str, key: Expr, at: list[FieldRef]) -> list[FieldRef]:
+def _bound(
+    ref: TypeRef, value: Expr, param: str, key: Expr, at: list[FieldRef], read: Expr = ()
+) -> list[FieldRef]:
     """The mapped value type for one key: V with the parameter bound to the key (declared
-    where the source field is, when there is one)."""
-    typed = TypeRef(value, ref.path, ((param, TypeRef(key, ref.path)), *ref.bound))
+    where the source field is, when there is one). ``T[P]`` in V (``read``) is the source
+    field's own type when one declaration holds it: not T's every member read again."""
+    bound = ((param, TypeRef(key, ref.path)), *ref.bound)
+    if read and len(at) == 1:
+        value, found = _replaced(value, read, ("ref", _FIELD, ()))
+        if found:
+            bound = ((_FIELD, at[0].type), *bound)
+    typed = TypeRef(value, ref.path, bound)
     name = str(key[1]) if key[0] == "str" else "[key: string]"
     where = at[0].where if at else ref.path
     owner = at[0].owner if at else ""
     return [FieldRef(typed, owner, name, where, at[0].text if at else "")]
 
 
+# The name a mapped type's `T[P]` is bound under (no type can be named so).
+_FIELD = "T[P]"
+
+
+def _replaced(expr: object, old: Expr, new: Expr) -> tuple[Any, bool]:
+    """``expr`` with each ``old`` sub-expression replaced by ``new``, and whether any was."""
+    if expr == old:
+        return new, True
+    if isinstance(expr, tuple):
+        items = [_replaced(item, old, new) for item in expr]
+        return tuple(item for item, _ in items), any(found for _, found in items)
+    if isinstance(expr, dict):
+        pairs = {k: _replaced(v, old, new) for k, v in expr.items()}
+        return {k: v for k, (v, _) in pairs.items()}, any(f for _, f in pairs.values())
+    return expr, False
+
+
 def conditional_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
     """``C extends object ? A : B``: A when C is object types only, B when it is no object
-    type (a primitive, a literal), else unknown; any other test is not decided."""
+    type (a primitive, a literal), else unknown. ``C extends Function ? ...`` and ``C
+    extends Array<...> ? ...`` (utility-types' ``DeepPartial``): B when C is object types
+    none of them callable (an array), or no object type at all (for ``Function``, only when
+    A is C itself: a function type has no keys either way). A type parameter bound to a
+    union is tested member by member (TypeScript distributes over it). Any other test is
+    not decided."""
     _tag, checked, test, then, otherwise = ref.expr
-    if not any(test == form for form in _ANY_OBJECT):  # equality: an object type holds a dict
+    members = _union_bound(ref, checked)
+    if members is not None:
+        found: list[Shape] = []
+        for name, member in members:
+            each = TypeRef(ref.expr, ref.path, ((name, member), *ref.bound))
+            more = conditional_shapes(model, each, depth + 1)
+            if more is None:
+                return None
+            found += more
+        return found
+    kind = _test_kind(test)
+    if kind is None:
         return None
     shapes = model.shapes(TypeRef(checked, ref.path, ref.bound), depth + 1)
-    if shapes is None or any(s.array_of is not None or s.callable for s in shapes):
+    if shapes is None:
         return None
-    branch = then if shapes else otherwise
+    if kind == "object":
+        if any(s.array_of is not None or s.callable for s in shapes):
+            return None
+        branch = then if shapes else otherwise
+    elif kind == "array" and shapes and all(s.array_of is not None for s in shapes):
+        branch = then  # its `infer U` is not bound: what it holds is not followed
+    elif any(s.callable for s in shapes) or (kind == "array" and any(s.array_of for s in shapes)):
+        return None
+    elif not shapes and kind == "function" and then != checked:
+        return None  # a function type would take A, which is not C's own (keyless) type
+    else:
+        branch = otherwise
     return model.shapes(TypeRef(branch, ref.path, ref.bound), depth + 1)
+
+
+def _test_kind(test: Expr) -> str | None:
+    """What a conditional type's test asks: "object", "function" or "array"; None for a
+    test the model does not decide."""
+    if any(test == form for form in _ANY_OBJECT):  # equality: an object type holds a dict
+        return "object"
+    if test == ("ref", "Function", ()):
+        return "function"
+    if test[0] == "ref" and test[1] in ("Array", "ReadonlyArray") and len(test[2]) == 1:
+        return "array"
+    return None
+
+
+def _union_bound(ref: TypeRef, checked: Expr) -> list[tuple[str, TypeRef]] | None:
+    """The members of the union a checked type parameter is bound to (through parameters
+    bound to parameters), each as the binding of that parameter; None when it is not."""
+    if checked[0] != "ref" or checked[2]:
+        return None
+    name, bound = checked[1], ref.lookup(checked[1])
+    for _ in range(MAX_DEPTH):
+        if bound is None:
+            return None
+        if bound.expr[0] == "union":
+            return [(name, TypeRef(item, bound.path, bound.bound)) for item in bound.expr[1]]
+        if bound.expr[0] != "ref" or bound.expr[2]:
+            return None
+        bound = bound.lookup(bound.expr[1])
+    return None
 
 
 def indexed_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
@@ -102,16 +188,22 @@ def indexed_type(model: Resolver, ref: TypeRef, depth: int) -> list[FieldRef] | 
             break
         key_ref = bound
     shapes = model.shapes(TypeRef(whole, ref.path, ref.bound), depth + 1)
-    if not shapes or len(shapes) != 1 or shapes[0].array_of is not None:
+    if not shapes or any(shape.array_of is not None for shape in shapes):
         return None
-    shape = shapes[0]
     if key_ref.expr == _STRING:
-        return shape.index or None
+        return [entry for shape in shapes for entry in shape.index] or None
     literal = model.literal_keys(key_ref, depth + 1)
-    if literal is None or len(literal) != 1:
+    if not literal:
         return None
-    (name,) = literal
-    return shape.fields.get(name) or shape.index or None
+    # A union of keys (`Registry[TType]` with TType every key) reads each; over a union
+    # of objects, each member that declares the key (a key one lacks is not written).
+    found: list[FieldRef] = []
+    for name in sorted(literal):
+        read = [entry for shape in shapes for entry in shape.fields.get(name) or shape.index]
+        if not read:
+            return None
+        found += read
+    return found
 
 
 def any_string(model: Resolver, ref: TypeRef, depth: int) -> bool:
@@ -132,3 +224,42 @@ def any_string(model: Resolver, ref: TypeRef, depth: int) -> bool:
     if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
         return False
     return any_string(model, TypeRef(declared[1][0].body, declared[0]), depth + 1)
+
+
+_UNKNOWN: Expr = ("prim", "unknown")
+
+
+def part_shapes(model: Resolver, ref: TypeRef, depth: int) -> list[Shape] | None:
+    """The members of one part of an intersection, where ``unknown`` adds nothing
+    (``A & unknown`` is ``A``: a registry's ``chartOptions: unknown`` read by
+    ``Registry[K]['chartOptions']``)."""
+    if ref.expr == _UNKNOWN:
+        return [Shape({}, [], "")]
+    if ref.expr[0] != "index":
+        return model.shapes(ref, depth)
+    read = indexed_type(model, ref, depth)
+    if read is None:
+        return None
+    found: list[Shape] = []
+    for entry in read:
+        more = part_shapes(model, entry.type, depth + 1) if depth < MAX_DEPTH else None
+        if more is None:
+            return None
+        found += more
+    return found
+
+
+def excluded_shapes(
+    model: Resolver, whole: TypeRef, left_out: TypeRef, depth: int
+) -> list[Shape] | None:
+    """``Exclude<T, U>`` where U is arrays only (``DeepPartial<unknown[]>``) or no object
+    type: T's members less its arrays (none, for the latter); any other U is not read."""
+    shapes = model.shapes(whole, depth + 1)
+    removed = model.shapes(left_out, depth + 1)
+    if shapes is None or removed is None:
+        return None
+    if not removed:
+        return shapes
+    if all(shape.array_of is not None for shape in removed):
+        return [shape for shape in shapes if shape.array_of is None]
+    return None

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pytest_postgates.evidence.type_tables import Expr
 
 MAX_DEPTH = 64  # nested type expressions followed (got: a chain of ~30 aliases deep)
+MAX_MEMBERS = 64  # the members a union expands to (an intersection of unions multiplies them)
 
 
 @dataclass(frozen=True)

@@ -247,12 +247,14 @@ def check(post: Post, context: GateContext) -> CheckResult:
     source_map = settings.for_gate(CodeSamplesSettings).source_map
     shared_key = ("code_samples.lookup", str(index.root), index.commit, source_map)
     shared = context.memo.get(shared_key)
+    if package not in sites:
+        # The product's own package too: its code imports its own subpaths by name
+        # (`import type { NitroConfig } from "nitropack/types"` inside nitropack).
+        sites = {**sites, package: workspaces.PackageSite(package, "", manifest)}
     if shared is None or shared.tables is not tables:
         shared = context.memo[shared_key] = ApiLookup(tables, files, manifest, source_map)
         shared.sites = sites
     lookup = shared.for_post()
-    if package not in sites:
-        sites = {**sites, package: workspaces.PackageSite(package, "", manifest)}
     run = SampleChecker(
         package,
         manifest,

@@ -9,6 +9,7 @@ reason, never passed over."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -401,6 +402,8 @@ def _why(keys: Keys, key: str) -> str:
 BARE_SHARED = 3
 BARE_SHARE = 2 / 3
 MAX_CANDIDATES = 200
+# The keys of the candidates' options whose objects are tried as well, at most.
+MAX_NESTED = 400
 
 
 def bare(sample: FenceReading, node: Any) -> None:
@@ -420,6 +423,7 @@ def bare(sample: FenceReading, node: Any) -> None:
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
+    below: list[tuple[KeysAt, int, str, str]] = []
     for at, shown in _entry_functions(sample, types):
         for position in (0, 1):
             keys = at(position, ())
@@ -428,6 +432,16 @@ def bare(sample: FenceReading, node: Any) -> None:
             shared = len(written & keys.fields)
             if shared and keys.fields not in scored:
                 scored[keys.fields] = (shared, at, shown)
+            below += [(at, position, field, shown) for field in sorted(keys.fields)]
+    # An object the options hold under a key (a config's `prerender: {...}` shown alone),
+    # one level down; a type some callable takes whole is named by that callable.
+    for at, position, field, shown in below[:MAX_NESTED]:
+        inner = at(position, (field,))
+        if inner is None or inner.reason or not inner.fields:
+            continue
+        shared = len(written & inner.fields)
+        if shared and inner.fields not in scored:
+            scored[inner.fields] = (shared, partial(_under, at, field), f"{shown}'s {field}")
     if not scored:
         why = ("an object literal shown alone: no function of the product whose keys the "
                "model closes takes any of its keys")  # fmt: skip
@@ -449,6 +463,84 @@ def bare(sample: FenceReading, node: Any) -> None:
     position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason
                     and len(written & k.fields) == best)  # fmt: skip
     object_keys(sample, keys_at, node, position, (), shown)
+
+
+# A fence that hands what it binds to a harness by exporting it.
+_EXPORTS = re.compile(r"\bmodule\.exports\s*=|\bexport\s+default\b")
+
+
+def exported_alone(sample: FenceReading, content: str, first_line: int, tsx: bool) -> bool:
+    """A fence that names nothing of the product but exports what it binds (a docs
+    editor's sample: ``const config = {...}; module.exports = {config}``): the object
+    literals its top-level declarations bind, judged by :func:`unpassed`. False: the
+    fence is not read as the product's otherwise."""
+    if not _EXPORTS.search(content):
+        return False
+    sample.source = content.encode("utf-8")
+    sample.first, sample.lines = first_line, sample.shown
+    sample.literals, sample.judged_literals = {}, set()
+    root = sample.gate.parsers["tsx" if tsx else "typescript"].parse(sample.source).root_node
+    for statement in root.named_children:
+        if statement.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for declarator in statement.named_children:
+            name = declarator.child_by_field_name("name")
+            value = declarator.child_by_field_name("value")
+            if name is None or value is None or name.type != "identifier":
+                continue
+            if unwrap(value).type == "object":
+                sample.literals[node_text(sample.source, name)] = (unwrap(value), 0)
+    unpassed(sample, root)
+    return False
+
+
+def unpassed(sample: FenceReading, root: Any) -> None:
+    """The object literals a fence binds to a variable it never passes to a call nor
+    reads, only exports or leaves (a docs editor's ``const config = {...};
+    module.exports = {config}``, handed to the product by the page's harness): each
+    judged as one shown alone (:func:`bare`)."""
+    for name, (literal, _end) in list(sample.literals.items()):
+        if literal.id in sample.judged_literals or not literal.named_children:
+            continue
+        if all(_exported_only(sample, node) for node in _uses(sample, root, name)):
+            bare(sample, literal)
+
+
+def _uses(sample: FenceReading, root: Any, name: str) -> Iterator[Any]:
+    """The identifiers and shorthand keys naming ``name`` outside its declarator."""
+    for node in _fence_nodes(root):
+        if node.type not in ("identifier", "shorthand_property_identifier"):
+            continue
+        if node_text(sample.source, node) != name:
+            continue
+        parent = node.parent
+        declared = parent is not None and parent.type == "variable_declarator"
+        if declared and parent.child_by_field_name("name") == node:
+            continue
+        yield node
+
+
+def _exported_only(sample: FenceReading, node: Any) -> bool:
+    """Whether a use of a name only exports it: ``module.exports = {config}``,
+    ``module.exports = config``, ``export default config``, ``export {config}``."""
+    here = node.parent
+    while here is not None and here.type in ("pair", "object", "export_specifier",
+                                              "export_clause"):  # fmt: skip
+        here = here.parent
+    if here is None:
+        return False
+    if here.type == "export_statement":
+        return True
+    if here.type != "assignment_expression":
+        return False
+    left = here.child_by_field_name("left")
+    shown = node_text(sample.source, left) if left is not None else ""
+    return shown == "module.exports" or shown.startswith(("module.exports.", "exports."))
+
+
+def _under(at: KeysAt, field: str, position: int, path: tuple[str, ...]) -> Keys | None:
+    """The keys at ``path`` below the options' key ``field``."""
+    return at(position, (field, *path))
 
 
 def _keys_written(sample: FenceReading, node: Any) -> set[str]:
@@ -476,10 +568,16 @@ def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str
             local = table.export_equals
             bindings.append(Binding(module, local, table.locals.get(local, "value")))
         for binding in bindings:
-            if not isinstance(binding, Binding) or binding.kind != "function":
+            if not isinstance(binding, Binding) or binding.kind not in ("function", "class"):
                 continue
             place = (binding.path, binding.local)
-            if binding.local and place not in found and len(found) < MAX_CANDIDATES:
+            if not binding.local or place in found or len(found) >= MAX_CANDIDATES:
+                continue
+            if binding.kind == "class":  # its constructor's (`new Chart(ctx, config)`)
+                cls = (binding.local, binding.path)
+                at = partial(types.method_keys, cls, "constructor")
+                found[place] = (at, f"new {binding.local}()")
+            else:
                 at = partial(types.function_keys, binding.path, binding.local)
                 found[place] = (at, f"{binding.local}()")
     return list(found.values())

@@ -17,6 +17,9 @@ class FenceReading(Protocol):
     bound: set[str]
     package_word: str
     source: bytes
+    first: int  # the fence's first line in the page
+    lines: list[str]
+    shown: list[str]  # the fence's lines as the page writes them
     # Parameters, loop variables and caught errors: (name, start byte, end byte).
     scoped: list[tuple[str, int, int]]
     # Parameters of callbacks handed to the product: (name, start byte, end byte, the call).

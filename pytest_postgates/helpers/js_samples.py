@@ -126,7 +126,8 @@ class JsSample:
             and not js_unbound.uses_unbound(self, content)
             and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
-            return False  # neither imports the product nor uses a name bound to it
+            # Neither imports the product nor uses a name bound to it: what it exports only.
+            return js_option_keys.exported_alone(self, content, first_line, tsx)
         parsers = self.gate.parsers
         source = content.encode("utf-8")
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
@@ -137,6 +138,7 @@ class JsSample:
         self.lines, self.subclasses = self.shown, []
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
+        js_option_keys.unpassed(self, tree.root_node)
         js_unbound.free_calls(self, tree.root_node)
         for origin, uses in self.unresolved.items():
             names = ", ".join(dict.fromkeys(used for _, _, used in uses))
@@ -735,4 +737,4 @@ class JsSample:
             else:
                 js_members.typed_member(self, cls, used, name, line, text)
         else:
-            self.gate.check_member(held, name, line, text)
+            self.gate.check_member(held, name, line, text, self.types())

@@ -616,11 +616,13 @@ class JsTypes:
                 return Keys(reason=f"{shown}'s parameter {position + 1} has no declared type")
             shapes: list[Shape] = []
             through: set[str] = set()
+            defaults = self._class_defaults(where, container)
             for expr in typed:
                 assert expr is not None
-                if path and len(typed) > 1 and self.declared.shapes(TypeRef(expr, where)) == []:
+                start = TypeRef(expr, where, defaults)
+                if path and len(typed) > 1 and self.declared.shapes(start) == []:
                     continue  # an overload that takes no object there (`options?: undefined`)
-                held = self.declared.container(TypeRef(expr, where), path)
+                held = self.declared.container(start, path)
                 if held is None:
                     return Keys(reason=f"the type of {shown}'s options cannot be followed")
                 shapes += held[0]
@@ -630,6 +632,19 @@ class JsTypes:
                 found_keys = replace(found_keys, hand_written=where)
             return found_keys
         return None
+
+    def _class_defaults(self, where: str, container: str) -> tuple[tuple[str, TypeRef], ...]:
+        """The generic parameters of the class or interface whose own signature is read,
+        each bound to its default (``class Chart<TType extends ChartType = ChartType>``:
+        ``new Chart(ctx, config)`` infers TType from the config, and its default is the
+        widest it can be, every chart type)."""
+        if not container or self.declared is None:
+            return ()
+        declared = self.declared.declarations(where, container)
+        if declared is None or declared[0] != where:
+            return ()
+        params = declared[1][0].params
+        return tuple((name, TypeRef(default, where)) for name, default in params if default)
 
 
 def _parameter_type(signature: Signature, position: int) -> Expr | tuple[()] | None:

@@ -325,7 +325,12 @@ class SampleChecker:
             )
         return None
 
-    def check_member(self, held: SampleValue, name: str, line: int, text: str) -> None:
+    def check_member(
+        self, held: SampleValue, name: str, line: int, text: str, types: Any = None
+    ) -> None:
+        """``types`` (gate 15's JavaScript types): a class of JavaScript code whose code
+        names ``name`` may get it at run time (``Chart.plugins = pluginsCore`` in the UMD
+        entry), which is not judged missing."""
         binding = held.binding
         static = held.kind == "export"
         if not isinstance(binding, Binding):
@@ -351,6 +356,10 @@ class SampleChecker:
             return
         if incomplete is not None:
             self.report.skip(line, text, f"{held.name}.{name}: {incomplete.reason}")
+            return
+        runtime = types.named_by_code((binding.local, binding.path), name) if types else None
+        if runtime:
+            self.report.skip(line, text, f"{held.name}.{name}: {runtime}")
             return
         self.report.count("member", line, name)
         which = "static member" if static and binding.kind == "class" else "member"

@@ -92,7 +92,7 @@ def product_api(index: RepoIndex, cache_dir: Any, package: str | None) -> Produc
     if key in memo:
         found: ProductApi | None = memo[key]
         return found
-    from pytest_postgates.evidence import resolution
+    from pytest_postgates.evidence import resolution, workspaces
     from pytest_postgates.evidence.api_lookup import ApiLookup
     from pytest_postgates.evidence.code_tables import code_tables
     from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
@@ -113,6 +113,10 @@ def product_api(index: RepoIndex, cache_dir: Any, package: str | None) -> Produc
         memo[("reason", *key)] = tables.reason or "the module tables are not available"
         if tables.available:
             lookup = ApiLookup(tables, files, manifest)
+            # The repository's packages, the product's own included: its code imports its
+            # own subpaths by name (`import type { NitroConfig } from "nitropack/types"`).
+            own = workspaces.PackageSite(package, "", manifest)
+            lookup.sites = {**workspaces.product_packages_of(index), package: own}
 
             def parser_for(path: str) -> Any:
                 language = LANGUAGES.get("." + path.rsplit(".", 1)[-1].lower())
