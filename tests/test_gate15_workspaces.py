@@ -247,4 +247,7 @@ def test_statics_the_product_assigns_on_an_imported_class_are_its_members(
         'import { Chart } from "lib";\nChart.helpers.color("red");\nChart.helpres;\nChart.font;\n',
     )
     found = [(v["kind"], v["name"]) for v in card.detail["violations"]]
-    assert found == [("member", "Chart.helpres"), ("member", "Chart.font")], card.detail
+    assert found == [("member", "Chart.helpres")], card.detail
+    # `font` is not a static of Chart, but the product's code names it (a member of a
+    # member there): listed unjudged, as any member a class's code names (js_types).
+    assert any(u["text"].startswith("Chart.font") for u in card.detail["unjudged"]), card.detail
