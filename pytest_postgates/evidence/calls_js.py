@@ -380,8 +380,8 @@ def read_unit(
             functions[at][2].switches.append((switched, value.start_point[0] + 1))
     unit.functions = [function for _start, _end, function in functions]
     spreads = sorted(node.start_byte for node in captures.get("spread", []) if _members(node))
-    _add_values(source, captures.get("value", []), functions, unit, spreads)
-    _add_hands(source, captures.get("inline", []), functions, module, unit, table)
+    _add_values(source, captures.get("value", []), (functions, starts), unit, spreads)
+    _add_hands(source, captures.get("inline", []), (functions, starts), module, unit, table)
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]
         module.calls = [
@@ -405,15 +405,20 @@ _MADE = {"new_expression": "new", "call_expression": "call", "object": "object"}
 _DECLARATIONS = ("lexical_declaration", "variable_declaration")
 
 
+# The file's functions (start byte, end byte, function) sorted by start, and their starts.
+_Functions = tuple[list[tuple[int, int, RawFunction]], list[int]]
+
+
 def _add_values(
     source: bytes,
     nodes: list[Any],
-    functions: list[tuple[int, int, RawFunction]],
+    read: _Functions,
     unit: UnitCalls,
     spreads: list[int],
 ) -> None:
     """The file's module-level constants that are no function (:class:`ValueEnd`), with
     the functions their initializers write."""
+    functions = read[0]
     for node in nodes:
         declaration = node.parent
         holder = declaration.parent if declaration is not None else None
@@ -439,7 +444,7 @@ def _add_values(
         low = bisect.bisect_left(spreads, value.start_byte)
         high = bisect.bisect_left(spreads, value.end_byte)
         # a spread in the initializer itself, not in a function it writes (`set({...s})`)
-        spread = any(not _within(functions, at) for at in spreads[low:high])
+        spread = any(not _within(read, at) for at in spreads[low:high])
         kind = _MADE[value.type]
         unit.values.append(
             ValueEnd(_text(source, name), unit.path, line, kind, made_by, inside, spread)
@@ -456,16 +461,17 @@ def _members(spread: Any) -> bool:
     )
 
 
-def _within(functions: list[tuple[int, int, RawFunction]], byte: int) -> bool:
-    """Whether ``byte`` lies in one of ``functions`` (sorted by start, none nested)."""
-    at = bisect.bisect_right([start for start, _end, _f in functions], byte) - 1
+def _within(read: _Functions, byte: int) -> bool:
+    """Whether ``byte`` lies in the last of the file's functions starting before it."""
+    functions, starts = read
+    at = bisect.bisect_right(starts, byte) - 1
     return at >= 0 and byte < functions[at][1]
 
 
 def _add_hands(
     source: bytes,
     nodes: list[Any],
-    functions: list[tuple[int, int, RawFunction]],
+    read: _Functions,
     module: RawFunction,
     unit: UnitCalls,
     table: FileTable,
@@ -473,7 +479,7 @@ def _add_hands(
     """Record, on the function writing it, each call of the product's code (its callee's
     first name is the file's own or imported from a file of the product) that is handed a
     function written in place: a listener registered, which whatever holds it may call."""
-    starts = [start for start, _end, _function in functions]
+    functions, starts = read
     own = set(unit.top) | set(unit.classes) | {v.name for v in unit.values}
     for inline in nodes:
         call = inline.parent.parent if inline.parent is not None else None

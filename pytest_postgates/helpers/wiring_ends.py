@@ -67,7 +67,11 @@ def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subje
             what = f"`{who.name}`, the {_KINDS[value.kind]}{made} at {where}"
         hidden = f"{what} spreads other values in, whose functions it does not show"
         return _end(what, functions, hidden if value.open else "")
-    paths = [path for path in graph.by_path if who.name in path and _module(path) == who.name]
+    paths = [
+        path
+        for path in graph.by_path
+        if who.name in path and module_path(path).rsplit("/", 1)[-1] == who.name
+    ]
     if len(paths) != 1:
         return None
     path = paths[0]
@@ -75,9 +79,10 @@ def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subje
     return _end(f"`{who.name}`, the module {path}", functions)
 
 
-def _module(path: str) -> str:
-    """The module name a file's path gives (`src/utils/eventSystem.ts`: `eventSystem`)."""
-    return _PACKAGE_FILE.sub("", _SOURCE_SUFFIX.sub("", path)).rsplit("/", 1)[-1]
+def module_path(path: str) -> str:
+    """The module a file's path is, as a path without its suffix or package file
+    (`src/utils/eventSystem.ts`: `src/utils/eventSystem`; `pkg/__init__.py`: `pkg`)."""
+    return _PACKAGE_FILE.sub("", _SOURCE_SUFFIX.sub("", path))
 
 
 _CALLED = re.compile(r"\(\s*\)\s*$")

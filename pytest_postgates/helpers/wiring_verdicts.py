@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
 from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
-from pytest_postgates.helpers.wiring_ends import end_of, is_component, passed_members
+from pytest_postgates.helpers.wiring_ends import end_of, is_component, module_path, passed_members
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
@@ -388,7 +388,6 @@ def _by_named_file(
 
 # A source file's suffix, dropped from a path to give the module it holds.
 _SOURCE_SUFFIX = re.compile(r"\.(?:pyi?|[cm]?[jt]sx?)$")
-_PACKAGE_FILE = re.compile(r"/(?:__init__|index)$")
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 
 
@@ -400,7 +399,7 @@ def files_named(graph: CallGraph, written: Iterable[str]) -> frozenset[str]:
     names none)."""
     by_tail: dict[str, list[tuple[str, str]]] = {}
     for path in {f.path for f in graph.by_qualname.values()}:
-        module = _PACKAGE_FILE.sub("", _SOURCE_SUFFIX.sub("", path))
+        module = module_path(path)  # the graph reads no .vue file
         by_tail.setdefault(module.rsplit("/", 1)[-1], []).append((module, path))
     found: set[str] = set()
     for text in written:
