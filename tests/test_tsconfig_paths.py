@@ -33,14 +33,17 @@ def test_a_tsconfig_with_comments_and_trailing_commas_is_read() -> None:
 def test_aliases_come_from_the_nearest_config_through_its_extends_chain() -> None:
     aliases = aliases_for("packages/tool/src", FILES.get)
     patterns = [a[0] for a in aliases]
-    # Exact first, then the longest prefix before `*`, as TypeScript tries them.
-    assert patterns == ["@kit/core", "@kit/commands/serve/*", "@kit/commands/*"]
-    assert list(alias_targets("@kit/core", aliases)) == ["libs/core/src/index.ts"]
+    # Exact first, then the longest prefix before `*`, as TypeScript tries them; the
+    # baseUrl's own mapping of every bare specifier last.
+    assert patterns == ["@kit/core", "@kit/commands/serve/*", "@kit/commands/*", "*"]
+    # (each then under the baseUrl: a package when no file is there)
+    assert list(alias_targets("@kit/core", aliases)) == ["libs/core/src/index.ts", "@kit/core"]
     assert list(alias_targets("@kit/commands/serve/command", aliases)) == [
         "libs/commands/serve/src/command",
         "libs/commands/serve/command",
+        "@kit/commands/serve/command",
     ]
-    assert list(alias_targets("yargs", aliases)) == []
+    assert list(alias_targets("yargs", aliases)) == ["yargs"]
 
 
 def test_no_config_or_a_packages_config_gives_no_aliases() -> None:

@@ -41,6 +41,7 @@ from pytest_postgates.evidence import (
     model_js,
     model_packages,
     model_python,
+    model_sources,
     reexports,
     repomap,
     source_repairs,
@@ -60,15 +61,12 @@ from pytest_postgates.evidence.model_facts import (
     names_shown_real,
 )
 from pytest_postgates.evidence.model_sources import elsewhere_sources, product_sources
-from pytest_postgates.evidence.name_spelling import (
-    squash,
-    words,
-)
+from pytest_postgates.evidence.name_spelling import squash, words
 from pytest_postgates.fileio import locked, write_atomic
 
 # Bumped whenever what the extractors read changes (a cached model of another version is
 # rebuilt); what each version added is in git: `git log -S "MODEL_VERSION =" -p` here.
-MODEL_VERSION = 33
+MODEL_VERSION = 34
 # The suffixes of the script files whose modules the model keys by path.
 _SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _EXTRACTORS = (
@@ -87,6 +85,8 @@ _EXTRACTORS = (
     calls_python,
     code_surface,
     source_repairs,
+    *model_js.READERS,  # the aliases and Vue components it reads
+    model_sources,
 )
 # (model_check reads a cached model; it changes no model, so it is no part of the key.)
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
@@ -623,6 +623,7 @@ def build_model(
     others: dict[str, str] | None = None,
     entries: dict[str, tuple[str, ...]] | None = None,
     runs: tuple[dict[str, str], list[str]] = ({}, []),
+    configs: dict[str, str] | None = None,
 ) -> ApiModel:
     """The model of ``sources`` (path -> text), every file read now. Besides the
     declarations, every identifier the code writes is kept: a name the product's code
@@ -630,13 +631,14 @@ def build_model(
     languages = {p: repomap.source_language(p, t) for p, t in sources.items()}
     python = {p: t for p, t in sources.items() if languages[p] == "python"}
     scripts = {p: t for p, t in sources.items() if languages[p] not in (None, "python")}
+    scripts.update((p, t) for p, t in sources.items() if p.endswith(".vue"))  # its scripts
     facts = model_python.read_python(python)
     if scripts:
         parsers = repomap.load_parsers()
         if isinstance(parsers, str):
             facts.unread.update({path: parsers for path in scripts})
         else:
-            facts.merge(model_js.read_js(scripts, parsers))
+            facts.merge(model_js.read_js(scripts, parsers, configs))
     # The published packages' names, as modules with their entry files' public names.
     model_packages.add_entry_points(facts, entries or {})
     # A package the repository publishes itself (a workspace's sibling) is no other party.
@@ -700,7 +702,8 @@ def api_model(index: RepoIndex, cache_dir: Path) -> ApiModel:
                 sources = product_sources(index)
                 entries = model_packages.entry_points(index, sources)
                 others = elsewhere_sources(index)
-                model = build_model(index.commit, sources, others, entries, executables(index))
+                runs, configs = executables(index), model_sources.alias_configs(index)
+                model = build_model(index.commit, sources, others, entries, runs, configs)
                 payload = signing.signed({"commit": index.commit, "facts": model.facts.to_json()})
                 text = json.dumps(payload, sort_keys=True)
                 write_atomic(target, text)

@@ -543,19 +543,25 @@ def _bases(source: bytes, heritage: Any) -> list[str]:
 
 
 def resolve_js(
-    units: Mapping[str, UnitCalls], resolve: Callable[[str, str], str | None]
+    units: Mapping[str, UnitCalls],
+    resolve: Callable[[str, str], str | None],
+    aliased: Callable[[str, str], str | None] | None = None,
 ) -> list[FunctionCalls]:
     """The functions of ``units`` (path -> unit) with their calls resolved; ``resolve``
-    names the file a relative specifier written in a file means."""
+    names the file a relative specifier written in a file means, ``aliased`` the file a
+    bare one names through an alias (:mod:`.specifier_aliases`: "" another party's, None
+    the product's but unknown)."""
 
     known: dict[tuple[str, str], str | None] = {}
 
     def locate(importer: str, spec: str) -> str | None:
-        if spec.startswith("."):
-            if (importer, spec) not in known:
+        if (importer, spec) not in known:
+            if spec.startswith("."):
                 known[importer, spec] = resolve(importer, spec)
-            return known[importer, spec]
-        # A path alias (tsconfig `paths`) names the product, but which file is unread.
-        return None if spec.startswith(("@/", "~/", "#")) else ""
+            elif aliased is not None:
+                known[importer, spec] = aliased(importer, spec)
+            else:  # a path alias names the product, but which file is unread
+                known[importer, spec] = None if spec.startswith(("@/", "~/", "#")) else ""
+        return known[importer, spec]
 
     return resolve_units(dict(units), locate)

@@ -14,7 +14,13 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from pytest_postgates.evidence import calls_js
+from pytest_postgates.evidence import (
+    bundler_aliases,
+    calls_js,
+    specifier_aliases,
+    tsconfig_paths,
+    vue_files,
+)
 from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.cli_factories import Factory, factories, resolve
 from pytest_postgates.evidence.cli_model import derive_js_flags, js_run_time_commands
@@ -32,11 +38,20 @@ from pytest_postgates.evidence.source_repairs import recovered, repaired
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
 
+# the modules this reader relies on besides its own tables (part of the model's key)
+READERS = (bundler_aliases, specifier_aliases, tsconfig_paths, vue_files)
 _KINDS = {"function": "function", "class": "class", "interface": "interface", "enum": "enum"}
 
 
-def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFacts:
-    """The facts of the JavaScript/TypeScript files in ``sources`` (product code only)."""
+def read_js(
+    sources: Mapping[str, str],
+    parsers: Mapping[str, Any],
+    configs: Mapping[str, str] | None = None,
+) -> ModelFacts:
+    """The facts of the JavaScript/TypeScript files in ``sources`` (product code only; a
+    ``.vue`` file's text is its script blocks, :mod:`.vue_files`); ``configs``: the
+    repository's tsconfig/jsconfig, bundler configs and package.json files by path, whose
+    aliases the call graph follows (:mod:`.specifier_aliases`)."""
     facts = ModelFacts()
     tables: dict[str, FileTable] = {}
     units: dict[str, UnitCalls] = {}
@@ -46,6 +61,8 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     made_by: list[Factory] = []
     for path in sorted(sources):
         language = source_language(path, sources[path])
+        if path.endswith(vue_files.VUE_SUFFIX):
+            language = "typescript"  # reads a JavaScript block as well
         parser = parsers.get(language or "")
         if parser is None:
             facts.unread[path] = f"no {language} parser"
@@ -119,8 +136,16 @@ def read_js(sources: Mapping[str, str], parsers: Mapping[str, Any]) -> ModelFact
     _follow_star_exports(facts, tables)
     _add_export_aliases(facts, tables)
     _add_namespaces(facts, tables)
+    known = configs or {}
+    aliases = specifier_aliases.SpecifierAliases(
+        known.get, lambda base: source_at(base, tables), parsers.get("typescript")
+    )
     facts.functions.extend(
-        calls_js.resolve_js(units, lambda importer, spec: resolve_specifier(importer, spec, tables))
+        calls_js.resolve_js(
+            units,
+            lambda importer, spec: resolve_specifier(importer, spec, tables),
+            aliases.locate,
+        )
     )
     for unit in units.values():
         facts.values.extend(unit.values)
@@ -169,7 +194,12 @@ def resolve_specifier(importer: str, spec: str, paths: Collection[str]) -> str |
     """The file among ``paths`` a relative ``spec`` written in ``importer`` names."""
     if not spec.startswith("."):
         return None
-    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+    return source_at(posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec)), paths)
+
+
+def source_at(base: str, paths: Collection[str]) -> str | None:
+    """The file among ``paths`` a path written without its suffix names (``src/x``:
+    ``src/x.ts``; a folder: its index file)."""
     candidates = [base, *(base + suffix for suffix in _SCRIPT_SUFFIXES)]
     stem, suffix = posixpath.splitext(base)
     candidates += [stem + compiled for compiled in _COMPILED.get(suffix, ())]

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import product_code_of
 from pytest_postgates.evidence.repomap import may_be_script, source_language
+from pytest_postgates.evidence.vue_files import VUE_SUFFIX, script_text
 from pytest_postgates.site_configs import is_static_site_root
 
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -33,6 +34,13 @@ def product_sources(index: RepoIndex) -> dict[str, str]:
     served = site_scripts(index)
     is_product_code = _product_code(index)
     for path in index.text_paths:
+        if path.endswith(VUE_SUFFIX) and is_product_code(path) and not served(path):
+            # a Vue component: its script blocks, in place (:mod:`.vue_files`)
+            text = index.file_text(path)
+            script = script_text(text) if text and len(text) <= MAX_SOURCE_CHARS else None
+            if script is not None:
+                sources[path] = script
+            continue
         if not may_be_script(path) or not is_product_code(path):
             continue
         if served(path):
@@ -71,4 +79,27 @@ def _product_code(index: RepoIndex) -> Callable[[str], bool]:
     if "of" not in known:
         known["of"] = product_code_of(index.paths)
     found: Callable[[str], bool] = known["of"]
+    return found
+
+
+# The files whose aliases the call graph follows (:mod:`.specifier_aliases`).
+_CONFIG_NAMES = frozenset(
+    {"tsconfig.json", "jsconfig.json", "package.json", "vue.config.js", "webpack.config.js"}
+    | {f"vite.config.{e}" for e in ("ts", "js", "mjs", "mts", "cjs")}
+)
+
+
+def alias_configs(index: RepoIndex) -> dict[str, str]:
+    """The text of the repository's tsconfig/jsconfig files (any ``tsconfig*.json`` a
+    config extends or references), bundler configs and package.json files."""
+    found: dict[str, str] = {}
+    for path in index.text_paths:
+        name = path.rsplit("/", 1)[-1]
+        if "node_modules/" in path:
+            continue
+        config = name in _CONFIG_NAMES or (name.startswith("tsconfig") and name.endswith(".json"))
+        if config:
+            text = index.file_text(path)
+            if text is not None and len(text) <= MAX_SOURCE_CHARS:
+                found[path] = text
     return found

@@ -1,12 +1,18 @@
 """TypeScript's ``paths`` aliases: the file a bare specifier names where a monorepo's code
 imports its own libraries by alias (``import { log } from "@lerna/core"`` ->
-``libs/core/src/index.ts``) instead of through node_modules.
+``libs/core/src/index.ts``) instead of through node_modules, or an app its own folders
+(``"@/*": ["src/*"]``).
 
-The aliases are those of the tsconfig.json nearest the importing file, walking up to the
-repository's top, with its ``extends`` chain followed (a relative path; a package's
-config is another party's and not read): the first config in the chain that declares
-``paths`` gives them, resolved against its ``baseUrl`` (else its own folder), as
-TypeScript does. Patterns are tried exact first, then by the longest prefix before ``*``.
+The aliases are those of the tsconfig.json (else jsconfig.json) nearest the importing file,
+walking up to the repository's top, with its ``extends`` chain followed (a relative path, or
+a list of them; a package's config is another party's and not read): ``paths`` and
+``baseUrl`` are each taken from the nearest config of the chain declaring them, ``paths``
+resolved against the ``baseUrl`` (else the folder of the config declaring them), as
+TypeScript does; a ``baseUrl`` alone maps every bare specifier under it (tried after the
+``paths``, a package when no file is there). A solution-style config (``"files": []`` and
+``references``, as Vite's templates write) compiles a file with the one referenced config
+whose ``include`` folders hold it. Patterns are tried exact first, then by the longest
+prefix before ``*``.
 """
 
 from __future__ import annotations
@@ -38,29 +44,103 @@ def read_tsconfig(text: str) -> dict[str, Any]:
 def aliases_for(folder: str, read_text: Callable[[str], str | None]) -> tuple[Alias, ...]:
     """The ``paths`` aliases a file in ``folder`` (a repository path) is compiled with."""
     config = _nearest_config(folder, read_text)
-    for _ in range(_MAX_EXTENDS):
-        if config is None:
-            return ()
-        data = read_tsconfig(read_text(config) or "")
-        options = data.get("compilerOptions")
-        options = options if isinstance(options, dict) else {}
-        paths = options.get("paths")
+    if config is None:
+        return ()
+    data = read_tsconfig(read_text(config) or "")
+    references = data.get("references")
+    if not _declares(config, read_text) and isinstance(references, list):
         here = posixpath.dirname(config)
-        if isinstance(paths, dict):
-            base_url = options.get("baseUrl")
-            base = posixpath.normpath(posixpath.join(here, base_url)) if base_url else here
-            return _ordered(
-                (pattern, tuple(t for t in targets if isinstance(t, str)), base)
-                for pattern, targets in paths.items()
-                if isinstance(pattern, str) and isinstance(targets, list)
-            )
-        parent = data.get("extends")
-        if not isinstance(parent, str) or not parent.startswith("."):
-            return ()
-        config = posixpath.normpath(posixpath.join(here, parent))
-        if not config.endswith(".json"):
-            config += ".json"
-    return ()
+        holders = [
+            path
+            for path in (_reference_path(here, r) for r in references)
+            if path is not None and _includes(path, folder, read_text)
+        ]
+        found = {_aliases_of(path, read_text) for path in holders}
+        return found.pop() if len(found) == 1 else ()
+    return _aliases_of(config, read_text)
+
+
+def _aliases_of(config: str, read_text: Callable[[str], str | None]) -> tuple[Alias, ...]:
+    options = _options(config, read_text, 0)
+    paths, base_url = options.get("paths"), options.get("baseUrl")
+    aliases: list[Alias] = []
+    if paths is not None:
+        written, where = paths
+        base = base_url[1] if base_url is not None else where
+        aliases += [
+            (pattern, tuple(t for t in targets if isinstance(t, str)), base)
+            for pattern, targets in written.items()
+            if isinstance(pattern, str) and isinstance(targets, list)
+        ]
+    ordered = _ordered(iter(aliases))
+    if base_url is not None:  # after the paths: a bare specifier under the baseUrl
+        ordered = (*ordered, (BASE_URL, ("*",), base_url[1]))
+    return ordered
+
+
+# The pattern of a ``baseUrl``'s own mapping: every bare specifier, a package when no file
+BASE_URL = "*"
+
+
+def _options(
+    config: str, read_text: Callable[[str], str | None], depth: int
+) -> dict[str, tuple[Any, str]]:
+    """``paths`` (the mapping, the config's folder) and ``baseUrl`` (the folder it names)
+    as the config and the chain it extends give them, its own winning."""
+    if depth > _MAX_EXTENDS:
+        return {}
+    data = read_tsconfig(read_text(config) or "")
+    here = posixpath.dirname(config)
+    found: dict[str, tuple[Any, str]] = {}
+    parents = data.get("extends")
+    for parent in parents if isinstance(parents, list) else [parents]:
+        if isinstance(parent, str) and parent.startswith("."):
+            path = posixpath.normpath(posixpath.join(here, parent))
+            path = path if path.endswith(".json") else path + ".json"
+            found.update(_options(path, read_text, depth + 1))
+    options = data.get("compilerOptions")
+    options = options if isinstance(options, dict) else {}
+    if isinstance(options.get("paths"), dict):
+        found["paths"] = (options["paths"], here)
+    if isinstance(options.get("baseUrl"), str):
+        found["baseUrl"] = ("", posixpath.normpath(posixpath.join(here, options["baseUrl"])))
+    return found
+
+
+def _declares(config: str, read_text: Callable[[str], str | None]) -> bool:
+    options = _options(config, read_text, 0)
+    return "paths" in options or "baseUrl" in options
+
+
+def _reference_path(here: str, reference: object) -> str | None:
+    written = reference.get("path") if isinstance(reference, dict) else None
+    if not isinstance(written, str):
+        return None
+    path = posixpath.normpath(posixpath.join(here, written))
+    return path if path.endswith(".json") else posixpath.join(path, "tsconfig.json")
+
+
+def _includes(config: str, folder: str, read_text: Callable[[str], str | None]) -> bool:
+    """Whether a file of ``folder`` is under one of the folders ``config`` includes (the
+    static folder before a pattern's first wildcard or file name; none listed: all)."""
+    data = read_tsconfig(read_text(config) or "")
+    if not data:
+        return False
+    here = posixpath.dirname(config)
+    patterns = data.get("include")
+    if not isinstance(patterns, list):
+        patterns = [] if isinstance(data.get("files"), list) else ["**/*"]
+    for pattern in (p for p in patterns if isinstance(p, str)):
+        parts: list[str] = []
+        for part in pattern.split("/"):
+            if any(c in part for c in "*?") or "." in part.strip("."):
+                break
+            parts.append(part)
+        root = posixpath.normpath(posixpath.join(here, *parts)) if parts else here
+        root = "" if root == "." else root
+        if not root or folder == root or folder.startswith(root + "/"):
+            return True
+    return False
 
 
 def alias_targets(spec: str, aliases: tuple[Alias, ...]) -> Iterator[str]:
@@ -85,9 +165,10 @@ def _nearest_config(folder: str, read_text: Callable[[str], str | None]) -> str 
     current = posixpath.normpath(folder or ".")
     current = "" if current == "." else current  # the repository's top
     while True:
-        config = posixpath.join(current, "tsconfig.json")  # "tsconfig.json" at the top
-        if read_text(config):
-            return config
+        for name in ("tsconfig.json", "jsconfig.json"):
+            config = posixpath.join(current, name)  # "tsconfig.json" at the top
+            if read_text(config):
+                return config
         if not current:
             return None
         current = posixpath.dirname(current)

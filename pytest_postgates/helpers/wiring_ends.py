@@ -2,7 +2,8 @@
 when the call graph has no function or class of that name.
 
 * a module (`eventSystem` for ``src/utils/eventSystem.ts``, one file of that name): the
-  functions the file defines;
+  functions the file defines (a Vue component, ``Modal.vue``: its script's, never read
+  whole as a caller, since its template may call what the script binds);
 * a module-level instance (``const bus = new EventBus()``): the methods of its class, or a
   call written on it (``bus.emit(...)``);
 * a value a call makes (a Zustand store, ``const useX = create((set) => ({...}))``) or an
@@ -76,7 +77,12 @@ def end_of(graph: CallGraph, classes: Mapping[str, list[ClassFacts]], who: Subje
         return None
     path = paths[0]
     functions = [f for f in graph.by_path[path] if f.name != MODULE_CODE]
-    return _end(f"`{who.name}`, the module {path}", functions)
+    what = f"`{who.name}`, the module {path}"
+    # a Vue component's template calls what its script binds: not read
+    template = (
+        f"{what} is a Vue component whose template is not read" if path.endswith(".vue") else ""
+    )
+    return _end(what, functions, template)
 
 
 def module_path(path: str) -> str:

@@ -399,7 +399,7 @@ def files_named(graph: CallGraph, written: Iterable[str]) -> frozenset[str]:
     names none)."""
     by_tail: dict[str, list[tuple[str, str]]] = {}
     for path in {f.path for f in graph.by_qualname.values()}:
-        module = module_path(path)  # the graph reads no .vue file
+        module = module_path(path)  # a .vue file's too (its script blocks)
         by_tail.setdefault(module.rsplit("/", 1)[-1], []).append((module, path))
     found: set[str] = set()
     for text in written:
