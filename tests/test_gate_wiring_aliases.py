@@ -180,3 +180,42 @@ def test_vue_script_blocks_are_read_with_the_files_lines(tmp_path: Path) -> None
     }, claims
     assert "src/components/ConnectionModal.vue:9" in claims["saveForm -> deepWork"]["evidence"]
     assert "template" in claims["ConnectionModal -> formatLabel()"]["evidence"]
+
+
+def test_the_api_lookup_follows_the_same_aliases(tmp_path: Path) -> None:
+    """Gates 2 and 15 read a module's exports through the aliases the call graph follows:
+    `export * from '@/lib/helper'` under a vite alias lists `runHelper`, where it was a
+    re-export outside the tables (Unknown)."""
+    from pytest_postgates.evidence import resolution
+    from pytest_postgates.evidence.api_lookup import ApiLookup
+    from pytest_postgates.evidence.code_tables import code_tables
+    from pytest_postgates.evidence.index import open_index
+    from tests.helpers import git
+
+    files = {
+        **LIB,
+        "vite.config.ts": (
+            "import { resolve } from 'path';\n"
+            "export default { resolve: { alias: { '@': resolve(__dirname, 'src') } } };\n"
+        ),
+        "src/index.ts": "export * from '@/lib/helper';\n",
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    index = open_index(repo, git(repo, "rev-parse", "HEAD").strip(), tmp_path / "cache", ())
+    read = resolution.IndexFiles(index)
+    lookup = ApiLookup(code_tables(index, tmp_path / "cache"), read, {})
+    assert lookup.export_names("src/index.ts") == {"runHelper"}
+    assert lookup.module_named("src/index.ts", "@/lib/helper") == "src/lib/helper.ts"
+
+
+def test_the_api_models_exports_follow_the_same_aliases() -> None:
+    """The model's module exports (what gate 2 grounds an import in) through the alias."""
+    from pytest_postgates.evidence.api_model import build_model
+
+    config = "import path from 'path';\nexport default {resolve: {alias: [\n"
+    config += "  {find: '@', replacement: path.resolve(__dirname, 'src')}]}};\n"
+    sources = {k: v for k, v in LIB.items() if k.endswith(".ts")}
+    sources["src/index.ts"] = "export * from '@/lib/helper';\n"
+    model = build_model("c0", sources, configs={"vite.config.js": config})
+    assert model.facts.modules["src/index.ts"] == ["runHelper"]
+    assert "src/index.ts" not in model.facts.stars

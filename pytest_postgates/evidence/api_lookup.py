@@ -27,12 +27,8 @@ from pytest_postgates.evidence.code_tables import CodeTables
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.model_python import module_names
-from pytest_postgates.evidence.tsconfig_paths import (
-    Alias,
-    alias_targets,
-    aliases_for,
-    read_tsconfig,
-)
+from pytest_postgates.evidence.specifier_aliases import SpecifierAliases
+from pytest_postgates.evidence.tsconfig_paths import read_tsconfig
 from pytest_postgates.evidence.workspaces import PackageSite
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -274,27 +270,26 @@ class ApiLookup:
         return None
 
     def module_named(self, path: str, spec: str) -> str | None:
-        """The source file a specifier written in ``path`` names: a relative one, or a
-        package of the repository's own."""
-        return self.relative(path, spec) if spec.startswith(".") else self.package_source(spec)
+        """The source file a specifier written in ``path`` names: a relative one, one
+        through an alias (:meth:`aliased`), or a package of the repository's own."""
+        if spec.startswith("."):
+            return self.relative(path, spec)
+        return self.aliased(path, spec) or self.package_source(spec)
 
     # -------------------------------------------------------------- module exports
-    def _aliases(self, path: str) -> tuple[Alias, ...]:
-        folder = posixpath.dirname(path)
-        key = ("tsconfig paths", folder)
-        if key not in self.shared:
-            self.shared[key] = aliases_for(folder, self.files.read_text)
-        found: tuple[Alias, ...] = self.shared[key]
-        return found
-
     def aliased(self, path: str, spec: str) -> str | None:
-        """The source file a bare specifier in ``path`` names through the tsconfig
-        ``paths`` aliases it is compiled with (:mod:`.tsconfig_paths`), or None."""
-        for target in alias_targets(spec, self._aliases(path)):
-            found = self._source_at(target)
-            if found is not None:
-                return found
-        return None
+        """The source file a bare specifier in ``path`` names through the aliases it is
+        built with (:mod:`.specifier_aliases`: the bundler's, the tsconfig ``paths`` and
+        ``baseUrl``; the call graph's answer too), or None."""
+        key = ("specifier aliases",)
+        if key not in self.shared:
+            from pytest_postgates.evidence.repomap import load_parsers
+
+            parsers = load_parsers()
+            parser = None if isinstance(parsers, str) else parsers.get("typescript")
+            self.shared[key] = SpecifierAliases(self.files.read_text, self._source_at, parser)
+        aliases: SpecifierAliases = self.shared[key]
+        return aliases.locate(path, spec) or None
 
     def relative(self, path: str, spec: str) -> str | None:
         """The source file a relative specifier in ``path`` names (TypeScript style:
@@ -590,12 +585,11 @@ class ApiLookup:
                 target = self.relative(path, spec)
                 if target is not None:
                     todo.append(target)
-            # A monorepo's own libraries imported by a tsconfig alias (`@lerna/core`).
-            if self._aliases(path):
-                for spec in self.tables.bare_imports_of(path):
-                    target = self.aliased(path, spec)
-                    if target is not None:
-                        todo.append(target)
+            # A monorepo's own libraries imported by an alias (`@lerna/core`).
+            for spec in self.tables.bare_imports_of(path):
+                target = self.aliased(path, spec)
+                if target is not None:
+                    todo.append(target)
         frameworks: list[str] = []
         commands: dict[str, list[str]] = {}
         options: set[str] = set()

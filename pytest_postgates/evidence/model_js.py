@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from pytest_postgates.evidence import (
@@ -131,15 +131,21 @@ def read_js(
             _add_options(facts, path, table)
             tables[path].options += table.options
             tables[path].open_flags += table.open_flags
-    _add_open_flags(facts, tables)
-    _add_factory_commands(facts, resolve(made_by, sources, parsers, source_language))
-    _follow_star_exports(facts, tables)
-    _add_export_aliases(facts, tables)
-    _add_namespaces(facts, tables)
     known = configs or {}
     aliases = specifier_aliases.SpecifierAliases(
         known.get, lambda base: source_at(base, tables), parsers.get("typescript")
     )
+
+    def named(importer: str, spec: str) -> str | None:  # a product file, relative or aliased
+        if spec.startswith("."):
+            return resolve_specifier(importer, spec, tables)
+        return aliases.locate(importer, spec) or None
+
+    _add_open_flags(facts, tables, named)
+    _add_factory_commands(facts, resolve(made_by, sources, parsers, source_language))
+    _follow_star_exports(facts, tables, named)
+    _add_export_aliases(facts, tables, named)
+    _add_namespaces(facts, tables, named)
     facts.functions.extend(
         calls_js.resolve_js(
             units,
@@ -169,12 +175,16 @@ def _add_factory_commands(facts: ModelFacts, made: Mapping[Factory, list[str] | 
             facts.decls.append(Decl(name, "command", factory.path, factory.path, factory.line))
 
 
-def _add_open_flags(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+# (importer, specifier) -> the product file it names, or None
+_Named = Callable[[str, str], str | None]
+
+
+def _add_open_flags(facts: ModelFacts, tables: Mapping[str, FileTable], named: _Named) -> None:
     """Where each file's parser takes flags it does not list; a table spread from a
     product module whose options the model read is listed, and closes again."""
     for path, table in tables.items():
         for line, why, spec in table.open_flags:
-            target = resolve_specifier(path, spec, tables) if spec else None
+            target = named(path, spec) if spec else None
             if target is not None and tables[target].options:
                 continue
             facts.open_flags.append(f"{path}:{line}: {why}")
@@ -207,13 +217,17 @@ def source_at(base: str, paths: Collection[str]) -> str | None:
     return next((c for c in candidates if c in paths), None)
 
 
-def _follow_star_exports(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+def _follow_star_exports(facts: ModelFacts, tables: Mapping[str, FileTable], named: _Named) -> None:
     """``export * from "./x"`` exports x's names (all but its default): followed across
     the product's files until nothing changes (stars may chain, even in a cycle). A star
     from a package (``export * from "expect"``) exports names the product's model cannot
     list: the file's names hold ``*`` and ``facts.stars`` the package (evidence/reexports)."""
     for path, table in tables.items():
-        foreign = [spec for spec in table.stars if not spec.startswith((".", "/", "#"))]
+        foreign = [
+            spec
+            for spec in table.stars
+            if not spec.startswith((".", "/", "#")) and named(path, spec) is None
+        ]
         if foreign:
             facts.stars[path] = foreign
             facts.modules[path] = sorted({*facts.modules[path], "*"})
@@ -224,7 +238,7 @@ def _follow_star_exports(facts: ModelFacts, tables: Mapping[str, FileTable]) -> 
             names = set(facts.modules[path])
             stars = list(facts.stars.get(path, []))
             for spec in table.stars:
-                target = resolve_specifier(path, spec, tables)
+                target = named(path, spec)
                 if target is None:
                     continue
                 if not set(facts.modules[target]) <= names:
@@ -238,13 +252,13 @@ def _follow_star_exports(facts: ModelFacts, tables: Mapping[str, FileTable]) -> 
                 facts.stars[path] = stars
 
 
-def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable], named: _Named) -> None:
     """A class or interface exported under another name (``export { A as B }``, from this
     file or re-exported from another) is a class of that name too, with A's members."""
     for path, table in tables.items():
         aliased = [(alias, path, local) for alias, local in table.exports.items()]
         for alias, (spec, name) in table.reexports.items():
-            target = resolve_specifier(path, spec, tables)
+            target = named(path, spec)
             if target is not None:
                 aliased.append((alias, target, name))
         for alias, origin, name in aliased:
@@ -256,12 +270,12 @@ def _add_export_aliases(facts: ModelFacts, tables: Mapping[str, FileTable]) -> N
                 facts.classes.append(ClassFacts(qualname, alias, path, 0, [], [name], kind))
 
 
-def _add_namespaces(facts: ModelFacts, tables: Mapping[str, FileTable]) -> None:
+def _add_namespaces(facts: ModelFacts, tables: Mapping[str, FileTable], named: _Named) -> None:
     """``export * as util from "./x"`` (or an ``import * as`` re-exported): the file x of
     the product whose names the namespace holds."""
     for path, table in tables.items():
         for alias, (spec, name) in table.reexports.items():
-            target = resolve_specifier(path, spec, tables) if name == "*" else None
+            target = named(path, spec) if name == "*" else None
             if target is not None:
                 facts.namespaces[f"{path}:{alias}"] = target
 
