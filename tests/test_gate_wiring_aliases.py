@@ -39,8 +39,14 @@ def test_a_tsconfig_paths_alias_is_followed_through_a_solution_style_config(
     product's: read as another package's, `useAlpha -> deepWork` was contradicted."""
     files = {
         **LIB,
-        "tsconfig.json": '{"files": [], "references": [{"path": "./tsconfig.app.json"}]}',
+        "tsconfig.json": (
+            '{"files": [], "references": [{"path": "./tsconfig.app.json"},'
+            ' {"path": "./tsconfig.node.json"}]}'
+        ),
         "tsconfig.app.json": '{"extends": "./tsconfig.base.json", "include": ["src"]}',
+        "tsconfig.node.json": (
+            '{"include": ["vite.config.ts"], "compilerOptions": {"baseUrl": "."}}'
+        ),
         "tsconfig.base.json": (
             '{"compilerOptions": {"baseUrl": ".",\n  // aliases\n'
             '  "paths": {"@lib/*": ["src/lib/*"],},}}'
@@ -51,6 +57,8 @@ def test_a_tsconfig_paths_alias_is_followed_through_a_solution_style_config(
         ),
     }
     assert [a[0] for a in aliases_for("src", files.get)] == ["@lib/*", "*"]
+    assert aliases_for("", files.get) == (("*", ("*",), "."),)  # vite.config.ts's
+    assert [a[0] for a in aliases_for("web", {"jsconfig.json": files["tsconfig.base.json"]}.get)]
     repo = make_repo(tmp_path / "repo", files)
     assert _verdicts(repo, tmp_path) == {
         "useAlpha -> deepWork": "verified",

@@ -121,8 +121,9 @@ def _reference_path(here: str, reference: object) -> str | None:
 
 
 def _includes(config: str, folder: str, read_text: Callable[[str], str | None]) -> bool:
-    """Whether a file of ``folder`` is under one of the folders ``config`` includes (the
-    static folder before a pattern's first wildcard or file name; none listed: all)."""
+    """Whether a file of ``folder`` is one ``config`` includes: under the static folder
+    before a pattern's first wildcard, in a folder a pattern names, or beside a file a
+    pattern names (``vite.config.ts``: the top folder only); none listed: all."""
     data = read_tsconfig(read_text(config) or "")
     if not data:
         return False
@@ -131,14 +132,15 @@ def _includes(config: str, folder: str, read_text: Callable[[str], str | None]) 
     if not isinstance(patterns, list):
         patterns = [] if isinstance(data.get("files"), list) else ["**/*"]
     for pattern in (p for p in patterns if isinstance(p, str)):
-        parts: list[str] = []
-        for part in pattern.split("/"):
-            if any(c in part for c in "*?") or "." in part.strip("."):
-                break
-            parts.append(part)
-        root = posixpath.normpath(posixpath.join(here, *parts)) if parts else here
+        parts = pattern.split("/")
+        wild = next((i for i, part in enumerate(parts) if any(c in part for c in "*?")), None)
+        named_file = wild is None and "." in parts[-1].strip(".")
+        static = parts[:wild] if wild is not None else parts[:-1] if named_file else parts
+        root = posixpath.normpath(posixpath.join(here, *static)) if static else here
         root = "" if root == "." else root
-        if not root or folder == root or folder.startswith(root + "/"):
+        if named_file and folder == root:
+            return True
+        if not named_file and (not root or folder == root or folder.startswith(root + "/")):
             return True
     return False
 
