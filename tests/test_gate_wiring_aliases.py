@@ -112,6 +112,23 @@ def test_a_computed_alias_is_never_guessed() -> None:
     assert aliases.locate("src/a.ts", "node:fs") == ""
 
 
+def test_an_alias_into_node_modules_names_another_party() -> None:
+    """Docusaurus's tsconfig maps `@docusaurus/*` into node_modules: another party's (""),
+    while `@components/*` names the product's files."""
+    config = (
+        '{"compilerOptions": {"baseUrl": ".", "paths": {"@components/*": ["./src/components/*"],'
+        ' "@docusaurus/*": ["./node_modules/@docusaurus/*"]}}}'
+    )
+    files = {"site/tsconfig.json": config}
+    known = {"site/src/components/Badge.tsx"}
+    aliases = SpecifierAliases(
+        files.get, lambda base: next((p for p in known if p.startswith(base + ".")), None)
+    )
+    assert aliases.locate("site/src/x.tsx", "@components/Badge") == "site/src/components/Badge.tsx"
+    assert aliases.locate("site/src/x.tsx", "@docusaurus/router") == ""
+    assert aliases.locate("site/src/x.tsx", "@components/Gone") is None
+
+
 def test_an_alias_the_config_computes_leaves_the_claim_unjudged(tmp_path: Path) -> None:
     """`~lib/runHelper` through an alias whose target the config computes: the call is the
     product's, matched by its name, never another package's (which contradicted it)."""

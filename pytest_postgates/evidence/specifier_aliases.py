@@ -4,7 +4,8 @@
 look-ups, so gates 2, 15 and 16 read an aliased import alike.
 
 :meth:`SpecifierAliases.locate` answers a path, ``""`` when the specifier is another
-party's (no alias matches it, or a ``baseUrl`` holds no such file), or None when it is the
+party's (no alias matches it, a ``baseUrl`` holds no such file, or its alias maps it into
+node_modules: ``"@docusaurus/*": ["./node_modules/@docusaurus/*"]``), or None when it is the
 product's but which file is not known: an alias matches and its target is computed or holds
 no such file, or it is written like an alias (``@/x``, ``~/x``, ``#x``) and none is
 declared (no convention is guessed), or the bundler computes aliases whose keys the model
@@ -73,6 +74,8 @@ class SpecifierAliases:
             if pattern == BASE_URL:  # no such file under the baseUrl: a package
                 fallback = True
                 continue
+            if all("node_modules" in target.split("/") for target in hits):
+                return ""  # mapped into node_modules: another party's
             return None
         if spec.startswith(_ALIAS_LIKE):
             return None
