@@ -137,7 +137,7 @@ TUNE_PROJECTS = (
     Project("jestjs/jest", "docs", "typescript"),
     Project("google/zx", "docs", "typescript"),
 )
-# Gate 15's tune half only (sessions 26, 29): tune-half projects drawn at random (criteria,
+# Gate 15's tune half only (sessions 26, 29, 30): tune-half projects drawn at random (criteria,
 # draws in bench/labels/gate15_docs_tune.jsonl); gate 2's tune half is TUNE_PROJECTS alone.
 GATE15_TUNE_EXTRA = (
     Project("koxudaxi/datamodel-code-generator", "docs", "python"),
@@ -150,6 +150,10 @@ GATE15_TUNE_EXTRA = (
     Project("pmndrs/zustand", "docs", "typescript"),
     Project("chartjs/Chart.js", "docs", "javascript"),
     Project("Automattic/mongoose", "docs", "javascript"),
+    Project("pallets/click", "docs", "python"),
+    Project("huggingface/peft", "docs", "python"),
+    Project("huggingface/trl", "docs", "python"),
+    Project("pypa/hatch", "docs", "python"),
 )
 # --half: the projects and the label file (its pins and labels) of each half.
 HALVES = {

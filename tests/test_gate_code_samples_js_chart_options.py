@@ -267,3 +267,52 @@ def test_an_object_shown_alone_is_named_by_the_callable_taking_it_whole(tmp_path
     assert _violations(card) == [("option_key", "delta")]
     reasons = " ".join(v["reason"] for v in card.detail["violations"])  # type: ignore[attr-defined]
     assert reasons.startswith("build() takes no option delta")
+
+
+# A plugin registry keyed by the plugins' ids: `options.plugins.<id>` are the options of a
+# plugin the sample may define itself (`const plugin = { id: 'quadrants', ... }`).
+PLUGGED = {
+    **CHARTS,
+    "src/types.ts": TYPES.replace(
+        "  responsive: boolean;\n",
+        "  responsive: boolean;\n  plugins: PluginOptionsByType;\n",
+    )
+    .replace(
+        "  options?: ChartOptions<T>;\n", "  options?: ChartOptions<T>;\n  plugins?: object[];\n"
+    )
+    .replace(
+        "export interface CoreOptions {",
+        "export interface PluginOptionsByType { legend: { display: boolean } }\n"
+        "export interface CoreOptions {",
+    ),
+}
+OWN_PLUGIN = (
+    "import { Chart } from 'charty';\n"
+    "const quadrants = {\n"
+    "  id: 'quadrants',\n"
+    "  beforeDraw(chart, args, options) {},\n"
+    "};\n"
+    "new Chart('canvas', {\n"
+    "  type: 'line',\n"
+    "  data: {},\n"
+    "  options: {\n"
+    "    plugins: {\n"
+    "      legend: { display: false },\n"
+    "      quadrants: { topLeft: 'red' },\n"
+    "      legnd: { display: true },\n"
+    "    },\n"
+    "  },\n"
+    "  plugins: [quadrants],\n"
+    "});\n"
+)
+
+
+def test_a_key_the_sample_itself_names_in_a_string_is_unjudged(tmp_path: Path) -> None:
+    # `quadrants` is the id of the sample's own plugin (a string it writes): the sample's
+    # name, listed unjudged with the reason; `legnd`, named nowhere else, is still judged.
+    repo = make_repo(tmp_path / "repo", PLUGGED)
+    card = sample_card(OWN_PLUGIN, "js", tmp_path, repo)
+    assert _violations(card) == [("option_key", "legnd")]
+    unjudged = card.detail["unjudged"]  # type: ignore[attr-defined]
+    reasons = [str(u.get("reason", "")) for u in unjudged if "quadrants" in str(u.get("name"))]
+    assert reasons and "the sample itself writes 'quadrants'" in reasons[0]

@@ -44,7 +44,7 @@ from pytest_postgates.evidence.api_model import ApiModel, build_model
 from pytest_postgates.evidence.grounding import Dependencies
 from pytest_postgates.evidence.model_facts import ModelFacts
 from pytest_postgates.evidence.resolution import resolve_subpath
-from pytest_postgates.fileio import write_atomic
+from pytest_postgates.fileio import locked, write_atomic
 
 DEPENDENCY_PATH_ENV = "POSTGATES_DEPENDENCY_PATH"
 DEPENDENCY_MODEL_VERSION = 2  # 2: ModelFacts.import_sites
@@ -503,22 +503,38 @@ def _cached_model(
     stored = target.parent / f"{target.name}.json"
     model = _load(stored)
     if model is None:
-        # Only what the extractors read (a package's entry may be a stylesheet).
-        sources = {rel: _read(path) for rel, path in files.items() if _readable(rel)}
-        model = build_model(f"{name}=={version}", sources, entries=entries)
-        for module in compiled:
-            if module not in model.facts.modules:
-                model.facts.modules[module] = ["*"]
-        for module in _open_modules(sources):
-            names = model.facts.modules.setdefault(module, [])
-            if "*" not in names:
-                names.append("*")
-        model = ApiModel(model.commit, model.facts)
-        payload = {"commit": model.commit, "facts": model.facts.to_json()}
         cache_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(stored, json.dumps(signing.signed(payload)))
+        # Under a lock, which pauses the post's budget: the build is every post's (and
+        # every process's: one builds it, the others read it), not the asking post's.
+        with locked(cache_dir / f"{target.name}.lock"):
+            model = _load(stored) or _build(name, version, files, compiled, entries, stored)
     with _MODELS_LOCK:
         return _MODELS.setdefault(str(target), model)
+
+
+def _build(
+    name: str,
+    version: str,
+    files: dict[str, Path],
+    compiled: set[str],
+    entries: dict[str, tuple[str, ...]] | None,
+    stored: Path,
+) -> ApiModel:
+    """A dependency's model built from its files, and written to ``stored``."""
+    # Only what the extractors read (a package's entry may be a stylesheet).
+    sources = {rel: _read(path) for rel, path in files.items() if _readable(rel)}
+    model = build_model(f"{name}=={version}", sources, entries=entries)
+    for module in compiled:
+        if module not in model.facts.modules:
+            model.facts.modules[module] = ["*"]
+    for module in _open_modules(sources):
+        names = model.facts.modules.setdefault(module, [])
+        if "*" not in names:
+            names.append("*")
+    model = ApiModel(model.commit, model.facts)
+    payload = {"commit": model.commit, "facts": model.facts.to_json()}
+    write_atomic(stored, json.dumps(signing.signed(payload)))
+    return model
 
 
 def _open_modules(sources: dict[str, str]) -> set[str]:

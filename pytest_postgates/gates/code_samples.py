@@ -595,6 +595,9 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
             table.options |= more.options
             table.root_options |= more.root_options
             table.passthrough |= more.passthrough
+            # A module that keeps the flags its parser does not declare (trl's main parser,
+            # `parse_known_args`, handing the rest to each command's own) opens them all.
+            table.open_flags += [w for w in more.open_flags if w not in table.open_flags]
             for name, own in more.per_command.items():
                 table.per_command.setdefault(name, set()).update(own)
         return table

@@ -309,6 +309,14 @@ def object_keys(
                                "not declare it, but the product's code names it (hand-written "
                                "declarations may lag the JavaScript)")  # fmt: skip
             continue
+        if key not in keys.fields and (named := _named_in_string(sample, key_node, key)):
+            # A registry keyed by names the sample gives (Chart.js's `options.plugins.<id>`
+            # of its own `{ id: 'quadrants' }` plugin): the key may be the sample's own.
+            dotted = ".".join((*path, key))
+            sample.report.skip(line, text, f"{shown}'s option {dotted}: the sample itself "
+                               f"writes '{key}' as a string (line {named}), a name it may "
+                               "give what it registers", dotted)  # fmt: skip
+            continue
         sample.report.count("option_key", line, key)
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
@@ -318,6 +326,24 @@ def object_keys(
                                     f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
+
+
+def _named_in_string(sample: FenceReading, key_node: Any, key: str) -> int:
+    """The line of a string literal of the fence, other than an object's key, that spells
+    ``key`` (a name the sample gives: ``id: 'quadrants'``), or 0 when none does."""
+    for node in _fence_nodes(key_node):
+        if node.type != "string" or node.id == key_node.id:
+            continue
+        parent = node.parent
+        if (
+            parent is not None
+            and parent.type == "pair"
+            and parent.child_by_field_name("key") == node
+        ):
+            continue
+        if node_text(sample.source, node)[1:-1] == key:
+            return sample.line(node)
+    return 0
 
 
 def _any_key(
