@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+from pathlib import Path
+
+import pytest
 
 from tests.helpers import load_bench
 
@@ -51,3 +55,21 @@ def test_without_a_workspace_file_catalog_references_are_left_out() -> None:
     files = {"package.json": _manifest({"chai": "catalog:", "pathe": "^2.0.0"})}
     assert bench.npm_specs(files) == ["pathe@^2.0.0"]
     assert bench.pnpm_catalogs({"pnpm-workspace.yaml": "catalog: [not, a, table]\n"}) == {}
+
+
+def test_the_drift_install_skips_heavy_frameworks_and_names_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pyproject = '[project]\nname = "trl"\ndependencies = ["torch>=2.0", "accelerate>=1.4"]\n'
+    monkeypatch.setattr(bench, "manifests", lambda _mirror, _commit: {"pyproject.toml": pyproject})
+    ran: list[list[str]] = []
+
+    def run(command: list[str], **_kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        ran.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(bench.subprocess, "run", run)
+    lines = bench.install("o/trl", tmp_path, "c" * 40, tmp_path / "deps", bench.HEAVY)
+    assert lines[1] == "  skipped (heavy, or the product itself): torch>=2.0"
+    assert [c[-1] for c in ran] == ["accelerate>=1.4"]
+    assert bench.requirement_name("Flash_Attn[x]>=2") == "flash-attn"
