@@ -145,3 +145,24 @@ def test_a_parser_keeping_unknown_flags_leaves_them_unjudged(tmp_path: Path) -> 
         "flags it does not list (examples/finetune/train.py:8)" in u["reason"]
         for u in card.detail["unjudged"]
     )
+
+
+def test_argparse_takes_a_unique_prefix_of_a_long_option(tmp_path: Path, repo: Path) -> None:
+    # allow_abbrev (argparse's default): `--target` is `--target_modules`, the one option it
+    # begins; `--ra` begins `--rank` only; `--base_model_id` begins none.
+    code = "python examples/finetune/train.py --target q,v --ra 8 --base_model_id m"
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--base_model_id"]
+
+
+def test_a_prefix_of_two_options_or_of_a_parser_without_abbreviations_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    two = TRAIN.replace("'--rank'", "'--rank_size'") + "    parser.add_argument('--rank')\n"
+    exact = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False)")
+    files = {**FILES, "examples/two.py": two, "examples/exact.py": exact}
+    repo = make_repo(tmp_path / "repo", files)
+    code = "python examples/two.py --ran 8\npython examples/exact.py --target q"
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--ran", "--target"]
+    assert "ambiguous" in card.detail["violations"][0]["reason"]

@@ -74,8 +74,8 @@ EXTRACTOR_MODULES = (
 )
 
 # 2: the cache file is JSON lines, appended to; 3: no Python imports; 4: a Python CLI as
-# the API model reads it (cli_python), pass-through commands
-TABLES_VERSION = 4
+# the API model reads it (cli_python), pass-through commands; 5: FileTable.exact_flags
+TABLES_VERSION = 5
 # The repo map's 512 KiB cut would drop NeuroLink's main class (src/lib/neurolink.ts is
 # 551 KiB); bundles are skipped by name instead.
 MAX_SOURCE_CHARS = 4 * 1024 * 1024

@@ -115,6 +115,8 @@ class PythonTables:
             # `parser.parse_known_args()` keeps what it does not declare for other code (a
             # second parser, a library's): the file's flags are not all written here.
             called = node.func if isinstance(node, ast.Call) else None
+            if _no_abbreviations(node):
+                table.exact_flags = True
             if isinstance(called, ast.Attribute) and called.attr in _KEEPS_UNKNOWN:
                 why = f"{called.attr}() keeps the flags its parser does not declare"
                 table.open_flags.append([called.lineno, why, ""])
@@ -127,3 +129,16 @@ class PythonTables:
         own = self.table.command_options.setdefault(command, []) if command is not None else []
         if command is not None and name not in own:
             own.append(name)
+
+
+def _no_abbreviations(node: ast.AST) -> bool:
+    """``ArgumentParser(..., allow_abbrev=False)`` (argparse's default takes a unique
+    prefix of a long option for it)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return callee.endswith("ArgumentParser") and any(
+        k.arg == "allow_abbrev" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in node.keywords
+    )
