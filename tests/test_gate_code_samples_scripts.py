@@ -22,13 +22,8 @@ TRAIN = (
     "    parser.add_argument('--rank', type=int)\n"
     "    args = parser.parse_args()\n"
 )
-# A script whose flags a dataclass parser of another library derives: no parser read.
-MERGE = (
-    "from dataclasses import dataclass\n"
-    "from transformers import HfArgumentParser\n\n"
-    "@dataclass\nclass ScriptArguments:\n    base_model_name: str = ''\n\n"
-    "args = HfArgumentParser(ScriptArguments).parse_args_into_dataclasses()[0]\n"
-)
+# A script whose flags a library the gate does not read derives (fire): no parser read.
+MERGE = "import fire\n\ndef main(base_model_name: str = ''): ...\n\nfire.Fire(main)\n"
 FILES = {
     "pyproject.toml": '[project]\nname = "lorakit"\n',
     "lorakit/__init__.py": "def tune(model): ...\n",
@@ -166,3 +161,31 @@ def test_a_prefix_of_two_options_or_of_a_parser_without_abbreviations_is_a_findi
     card = _check(_sh(code), tmp_path, repo)
     assert [name for _, name in _flags(card)] == ["--ran", "--target"]
     assert "ambiguous" in card.detail["violations"][0]["reason"]
+
+
+HF_PARSED = (
+    "from dataclasses import dataclass, field\n"
+    "from transformers import HfArgumentParser, TrainingArguments\n\n"
+    "@dataclass\nclass Base:\n    seed: int = 0\n\n"
+    "@dataclass\nclass ScriptArguments(Base):\n"
+    "    base_model_name: str = field(default='')\n    merge: bool = True\n\n"
+    "parser = HfArgumentParser(ScriptArguments)\n"
+)
+
+
+def test_a_dataclass_parsers_flags_are_its_dataclasses_fields(tmp_path: Path) -> None:
+    # HfArgumentParser (an ArgumentParser): `--<field>` per field, its bases' too, and
+    # `--no_<field>` of a bool; a class it is given from elsewhere leaves the flags open.
+    wide = HF_PARSED.replace("(ScriptArguments)", "((ScriptArguments, TrainingArguments))")
+    files = {**FILES, "examples/merge.py": HF_PARSED, "examples/wide.py": wide}
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "python examples/merge.py --base_model_id x --base_model_name y --seed 1 --no_merge\n"
+        "python examples/wide.py --learning_rate 1"
+    )
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--base_model_id"]
+    assert any(
+        "(examples/wide.py:13)" in u["reason"] and "not all written" in u["reason"]
+        for u in card.detail["unjudged"]
+    )
