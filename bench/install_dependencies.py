@@ -232,6 +232,11 @@ def install(
             for requirement in requirements:  # one by one: a bad one must not sink the rest
                 done = subprocess.run([*pip, requirement], capture_output=True, check=False)
                 if done.returncode:
+                    # The newest release may need a newer Python than the bench's and ship
+                    # no wheel for it (numpy from source): the newest this Python takes.
+                    fits = [part for part in pip if part != "--ignore-requires-python"]
+                    done = subprocess.run([*fits, requirement], capture_output=True, check=False)
+                if done.returncode:
                     failed.append(requirement)
     if specs:
         js = target / "js"
