@@ -21,7 +21,24 @@ bench/docs_precision.py points gate 2 at those folders (``POSTGATES_DEPENDENCY_P
 when ``$POSTGATES_BENCH_DEPENDENCIES`` is set; without it the bench says the dependencies
 are absent. Nothing installed here is committed.
 
+``--bench drift``: the natural-drift projects (bench/drift_projects.py, the half of SPLIT)
+instead, for gates 2 and 15 in bench/natural_drift.py. A drift project is gated at many
+commits (each case's parent and fix), its dependencies are installed once, at one commit:
+the newest fix commit of its cases (by committer date). The manifests then are the latest
+the cases see, so a dependency's name a doc of any case uses is there (an older pin would
+lack the names that later docs, and their clean controls, rely on); the range a manifest
+states is resolved to the newest release matching it, as a user installing then would
+get. A drift project that is also a docs project shares the docs install (same folder, the
+docs pin) and is not installed again. Two rules of the drift install only:
+
+- heavy compute frameworks (HEAVY: torch, tensorflow, jax and their kind) are skipped and
+  named: their wheels are hundreds of megabytes of compiled code, while the gates' models
+  read Python sources only; a name rooted in one stays unjudged, never a pass;
+- the project's own distribution is never installed (it is the product, read from git).
+
     POSTGATES_BENCH_DEPENDENCIES=/tmp/bench-deps python bench/install_dependencies.py --half tune
+    POSTGATES_BENCH_DEPENDENCIES=/tmp/bench-deps python bench/install_dependencies.py \
+        --bench drift --half tune --project huggingface/trl
 """
 
 from __future__ import annotations
@@ -44,6 +61,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 import docs_precision as bench  # noqa: E402
+import drift_projects  # noqa: E402
+import natural_drift  # noqa: E402
 
 from pytest_postgates.evidence.model_facts import is_product_code  # noqa: E402
 
@@ -54,6 +73,12 @@ _NPM_ABSENT = re.compile(
     r"(@?[^\s@]+)"
 )
 _LOCAL_SPEC = ("workspace:", "file:", "link:", "portal:")
+# Skipped by the drift install (see the docstring): compiled frameworks of hundreds of MB.
+HEAVY = frozenset(
+    {"torch", "torchvision", "torchaudio", "tensorflow", "tensorflow-cpu", "jax", "jaxlib",
+     "vllm", "deepspeed", "flash-attn", "xformers", "bitsandbytes", "triton", "liger-kernel",
+     "mlx", "onnxruntime", "onnxruntime-gpu"}
+)  # fmt: skip
 # pnpm's catalogs: `"chai": "catalog:"` names a version range that pnpm-workspace.yaml keeps
 # (`catalog:` or a named group under `catalogs:`); the package is another party's, as
 # installed as any other (https://pnpm.io/catalogs).
@@ -178,12 +203,25 @@ def npm_specs(files: dict[str, str]) -> list[str]:
     return [f"{name}@{spec}" for name, spec in sorted(wanted.items()) if name not in own]
 
 
-def install(project: str, mirror: Path, commit: str, target: Path) -> list[str]:
-    """Install one project's dependencies under ``target``; the lines to print."""
+def requirement_name(requirement: str) -> str:
+    """The normalised distribution name of a requirement string."""
+    match = _REQUIREMENT.match(requirement)
+    return re.sub(r"[-_.]+", "-", match.group(1) if match else requirement).lower()
+
+
+def install(
+    project: str, mirror: Path, commit: str, target: Path, skip: frozenset[str] = frozenset()
+) -> list[str]:
+    """Install one project's dependencies under ``target``; the lines to print. A Python
+    requirement whose name is in ``skip`` is not installed and is named."""
     files = manifests(mirror, commit)
     requirements, _own = python_requirements(files)
+    skipped = [r for r in requirements if requirement_name(r) in skip]
+    requirements = [r for r in requirements if r not in skipped]
     specs = npm_specs(files)
     report = [f"{project} at {commit[:12]}: {len(requirements)} Python, {len(specs)} npm"]
+    if skipped:
+        report.append(f"  skipped (heavy, or the product itself): {', '.join(skipped)}")
     python = target / "python"
     failed: list[str] = []
     if requirements:
@@ -193,6 +231,11 @@ def install(project: str, mirror: Path, commit: str, target: Path) -> list[str]:
         if subprocess.run([*pip, *requirements], capture_output=True, check=False).returncode:
             for requirement in requirements:  # one by one: a bad one must not sink the rest
                 done = subprocess.run([*pip, requirement], capture_output=True, check=False)
+                if done.returncode:
+                    # The newest release may need a newer Python than the bench's and ship
+                    # no wheel for it (numpy from source): the newest this Python takes.
+                    fits = [part for part in pip if part != "--ignore-requires-python"]
+                    done = subprocess.run([*fits, requirement], capture_output=True, check=False)
                 if done.returncode:
                     failed.append(requirement)
     if specs:
@@ -218,16 +261,62 @@ def install(project: str, mirror: Path, commit: str, target: Path) -> list[str]:
     return report
 
 
+def drift_pins(half: str, mirrors: Path) -> dict[str, str]:
+    """Project -> the commit its drift install reads: the newest fix of its cases."""
+    fixes: dict[str, set[str]] = {}
+    for case in natural_drift.load_cases(natural_drift.CASES):
+        if case.split == half:
+            fixes.setdefault(case.project, set()).add(case.fix)
+    pins: dict[str, str] = {}
+    for project, commits in sorted(fixes.items()):
+        mirror = bench.mirror_of(project, mirrors)
+        dated = _git(mirror, "show", "-s", "--format=%ct %H", *sorted(commits)).split("\n")
+        pins[project] = max(line.split() for line in dated if line.strip())[1]
+    return pins
+
+
+def docs_projects() -> set[str]:
+    """Every project bench/docs_precision.py installs for (both halves, gate 15's too)."""
+    names = {p.name for half in bench.HALVES.values() for p in half[0]}
+    return names | {p.name for p in bench.GATE15_TUNE_EXTRA}
+
+
+def install_drift(half: str, chosen: list[str] | None, cache: Path, mirrors: Path) -> None:
+    """The drift install of one half's projects (the docstring's rules)."""
+    shared = docs_projects()
+    for project, commit in drift_pins(half, mirrors).items():
+        if chosen and project not in chosen:
+            continue
+        if drift_projects.SPLIT.get(project) != half:
+            continue
+        if project in shared:
+            print(f"{project}: a docs project, its docs install serves (not installed again)")
+            continue
+        target = cache / project.replace("/", "+")
+        if (target / "python").is_dir() or (target / "js").is_dir():
+            print(f"{project}: installed before under {target} (remove it to reinstall)")
+            continue
+        own = drift_projects.PACKAGES.get(project)
+        skip = HEAVY | ({requirement_name(own)} if own else set())
+        mirror = bench.mirror_of(project, mirrors)
+        print("\n".join(install(project, mirror, commit, target, skip)), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--half", choices=("tune", "report", "both"), default="both")
     parser.add_argument("--project", action="append", help="owner/name (repeatable)")
+    parser.add_argument("--bench", choices=("docs", "drift"), default="docs")
     args = parser.parse_args(argv)
     cache = os.environ.get(bench.BENCH_DEPENDENCIES_ENV)
     if not cache:
         sys.exit(f"install_dependencies: set ${bench.BENCH_DEPENDENCIES_ENV} to a folder")
     mirrors = Path(os.environ.get(bench.MIRRORS_ENV, bench.DEFAULT_MIRRORS))
     halves = ("tune", "report") if args.half == "both" else (args.half,)
+    if args.bench == "drift":
+        for half in halves:
+            install_drift(half, args.project, Path(cache), mirrors)
+        return 0
     for half in halves:
         projects, labels = bench.HALVES[half]
         pins, _labels = bench.load_labels(labels)

@@ -28,6 +28,15 @@ or a JS monorepo whose root package name is not the one its docs import, ``packa
 from git at ``drift-ref``, offline, ``--postgates-all``, gates 2, 14 and 15 only. One clone
 serves every case of one (project, commit).
 
+Dependencies: gates 2 and 15 judge names rooted in the project's declared dependencies (a
+keyword of a config class whose base is transformers' ``TrainingArguments``) against their
+installed code. With ``$POSTGATES_BENCH_DEPENDENCIES`` set, the gates read a project's from
+``$POSTGATES_BENCH_DEPENDENCIES/<owner>+<name>/`` (``python``, ``js``: what
+``bench/install_dependencies.py --bench drift`` installs, once per project); without it, or
+for a project with nothing installed there, from none (never the bench's own environment:
+the figures must not depend on it) and such names are unjudged. The output and the JSON's
+settings say, per project, whether dependencies were present.
+
 Mirrors: ``$POSTGATES_DRIFT_MIRRORS`` (default /work/.mirror), one bare repository per
 project at ``<owner>+<name>/repo`` (the layout the search tool's ``fetch`` writes) or
 ``<owner>+<name>``; a project without a mirror is skipped with a message.
@@ -88,6 +97,10 @@ SHAPES = (
 # First path components that name a documentation folder (configured as the posts folder).
 DOC_FOLDERS = ("docs", "doc", "documentation", "website", "www", "site", "guide")
 REF = "drift-ref"
+# The projects' installed dependencies (bench/install_dependencies.py) and the variable the
+# gates read them from (evidence/dependency_models.py).
+BENCH_DEPENDENCIES_ENV = "POSTGATES_BENCH_DEPENDENCIES"
+DEPENDENCY_PATH_ENV = "POSTGATES_DEPENDENCY_PATH"
 
 
 @dataclass(frozen=True)
@@ -191,6 +204,16 @@ def posts_folder(doc: str) -> str:
     return "/".join(parts[:-1])
 
 
+def dependency_folders(project: str) -> list[Path]:
+    """The project's installed dependency folders (``python``, ``js``) that exist under
+    ``$POSTGATES_BENCH_DEPENDENCIES``; none when it is not set."""
+    cache = os.environ.get(BENCH_DEPENDENCIES_ENV)
+    if not cache:
+        return []
+    folder = Path(cache) / project.replace("/", "+")
+    return [folder / part for part in ("python", "js") if (folder / part).is_dir()]
+
+
 def _git(repo: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=False)
 
@@ -290,8 +313,10 @@ def gate_commit(
     scratch: Path,
     cache: Path,
     package: str | None = None,
+    dependencies: Sequence[Path] = (),
 ) -> dict[str, DocResult]:
-    """Gates 2, 14 and 15 on ``docs`` at ``commit`` of the mirror's repository."""
+    """Gates 2, 14 and 15 on ``docs`` at ``commit`` of the mirror's repository, the
+    project's installed ``dependencies`` folders on the gates' search path."""
     results: dict[str, DocResult] = {}
     for number, batch in enumerate(batches(docs)):
         site = scratch / f"site-{commit[:12]}-{number}"
@@ -309,6 +334,7 @@ def gate_commit(
             "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--tb=no", "--no-header",
         ]  # fmt: skip
         env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTEST_ADDOPTS": ""}
+        env[DEPENDENCY_PATH_ENV] = os.pathsep.join(str(folder) for folder in dependencies)
         done = subprocess.run(
             command, cwd=site, env=env, capture_output=True, text=True, check=False
         )
@@ -377,7 +403,8 @@ def run_cases(
             folder.mkdir(exist_ok=True)
             cache = (shared_cache or scratch / "xdg-cache") / project.replace("/", "+")
             package = PACKAGES.get(project)
-            gated = gate_commit(mirror, commit, docs, folder, cache, package)
+            deps = dependency_folders(project)
+            gated = gate_commit(mirror, commit, docs, folder, cache, package, deps)
             for doc, result in gated.items():
                 results[(project, commit, doc)] = result
             return commit
@@ -494,6 +521,22 @@ def describe(outcome: Outcome) -> str:
             f"{case.shape} {case.token!r} [{verdicts}] near: {near or '-'}")  # fmt: skip
 
 
+def dependencies_present(projects: Sequence[str]) -> dict[str, bool]:
+    """Whether each project's installed dependencies are on the gates' search path; says so
+    (the figures of a project without them leave names rooted in them unjudged)."""
+    present = {project: bool(dependency_folders(project)) for project in projects}
+    if not os.environ.get(BENCH_DEPENDENCIES_ENV):
+        print(f"dependencies absent: ${BENCH_DEPENDENCIES_ENV} is not set (bench/"
+              "install_dependencies.py --bench drift installs them); names rooted in them "
+              "are unjudged")  # fmt: skip
+    else:
+        absent = [project for project, there in present.items() if not there]
+        print(f"dependencies present for {len(projects) - len(absent)} of {len(projects)} "
+              f"project(s) under ${BENCH_DEPENDENCIES_ENV}"
+              + (f"; absent: {', '.join(absent)}" if absent else ""))  # fmt: skip
+    return present
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("tune", "report", "all"), default="all")
@@ -520,10 +563,12 @@ def main(argv: Iterable[str] | None = None) -> int:
         if args.split in ("all", case.split) and (not args.project or case.project in args.project)
     ]
     mirrors = Path(os.environ.get("POSTGATES_DRIFT_MIRRORS", DEFAULT_MIRRORS))
+    present = dependencies_present(sorted({case.project for case in cases}))
     run = Run(
         "natural_drift",
         {"split": args.split, "projects": args.project or "all", "line_slack": LINE_SLACK,
-         "settings_added": EXTRA_SETTINGS, "cases_file": args.cases.name},
+         "settings_added": EXTRA_SETTINGS, "cases_file": args.cases.name,
+         "dependencies": present},
     )  # fmt: skip
     outcomes = run_cases(cases, mirrors, args.jobs, args.cache.resolve() if args.cache else None)
     commit = plugin_commit()
@@ -531,7 +576,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.verbose:
         for outcome in outcomes:
             print(describe(outcome))
-    report: dict[str, Any] = {"plugin_commit": commit, "line_slack": LINE_SLACK}
+    report: dict[str, Any] = {"plugin_commit": commit, "line_slack": LINE_SLACK,
+                              "dependencies": present}  # fmt: skip
     for half in ("tune", "report"):
         chosen = [o for o in outcomes if o.case.split == half]
         if chosen:

@@ -219,3 +219,15 @@ def test_the_results_file_carries_the_commit_and_the_controls_beside_recall(
     by_fix = record["tables"][2]["rows"]
     assert by_fix == [["tune", 1, 1, 100.0, 50.0, 2], ["all", 1, 1, 100.0, 50.0, 2]]
     assert record["tables"][3]["rows"] == [["tune", "encode/httpx", 2, 1, 50.0]]
+
+
+def test_the_gates_read_a_projects_installed_dependencies_only_when_present(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "o+trl" / "python").mkdir(parents=True)
+    monkeypatch.delenv(drift.BENCH_DEPENDENCIES_ENV, raising=False)
+    assert drift.dependency_folders("o/trl") == []
+    assert drift.dependencies_present(["o/trl"]) == {"o/trl": False}
+    monkeypatch.setenv(drift.BENCH_DEPENDENCIES_ENV, str(tmp_path))
+    assert drift.dependency_folders("o/trl") == [tmp_path / "o+trl" / "python"]
+    assert drift.dependencies_present(["o/trl", "o/peft"]) == {"o/trl": True, "o/peft": False}

@@ -22,13 +22,8 @@ TRAIN = (
     "    parser.add_argument('--rank', type=int)\n"
     "    args = parser.parse_args()\n"
 )
-# A script whose flags a dataclass parser of another library derives: no parser read.
-MERGE = (
-    "from dataclasses import dataclass\n"
-    "from transformers import HfArgumentParser\n\n"
-    "@dataclass\nclass ScriptArguments:\n    base_model_name: str = ''\n\n"
-    "args = HfArgumentParser(ScriptArguments).parse_args_into_dataclasses()[0]\n"
-)
+# A script whose flags a library the gate does not read derives (fire): no parser read.
+MERGE = "import fire\n\ndef main(base_model_name: str = ''): ...\n\nfire.Fire(main)\n"
 FILES = {
     "pyproject.toml": '[project]\nname = "lorakit"\n',
     "lorakit/__init__.py": "def tune(model): ...\n",
@@ -143,5 +138,54 @@ def test_a_parser_keeping_unknown_flags_leaves_them_unjudged(tmp_path: Path) -> 
     assert card.detail["violations"] == []
     assert any(
         "flags it does not list (examples/finetune/train.py:8)" in u["reason"]
+        for u in card.detail["unjudged"]
+    )
+
+
+def test_argparse_takes_a_unique_prefix_of_a_long_option(tmp_path: Path, repo: Path) -> None:
+    # allow_abbrev (argparse's default): `--target` is `--target_modules`, the one option it
+    # begins; `--ra` begins `--rank` only; `--base_model_id` begins none.
+    code = "python examples/finetune/train.py --target q,v --ra 8 --base_model_id m"
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--base_model_id"]
+
+
+def test_a_prefix_of_two_options_or_of_a_parser_without_abbreviations_is_a_finding(
+    tmp_path: Path,
+) -> None:
+    two = TRAIN.replace("'--rank'", "'--rank_size'") + "    parser.add_argument('--rank')\n"
+    exact = TRAIN.replace("ArgumentParser()", "ArgumentParser(allow_abbrev=False)")
+    files = {**FILES, "examples/two.py": two, "examples/exact.py": exact}
+    repo = make_repo(tmp_path / "repo", files)
+    code = "python examples/two.py --ran 8\npython examples/exact.py --target q"
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--ran", "--target"]
+    assert "ambiguous" in card.detail["violations"][0]["reason"]
+
+
+HF_PARSED = (
+    "from dataclasses import dataclass, field\n"
+    "from transformers import HfArgumentParser, TrainingArguments\n\n"
+    "@dataclass\nclass Base:\n    seed: int = 0\n\n"
+    "@dataclass\nclass ScriptArguments(Base):\n"
+    "    base_model_name: str = field(default='')\n    merge: bool = True\n\n"
+    "parser = HfArgumentParser(ScriptArguments)\n"
+)
+
+
+def test_a_dataclass_parsers_flags_are_its_dataclasses_fields(tmp_path: Path) -> None:
+    # HfArgumentParser (an ArgumentParser): `--<field>` per field, its bases' too, and
+    # `--no_<field>` of a bool; a class it is given from elsewhere leaves the flags open.
+    wide = HF_PARSED.replace("(ScriptArguments)", "((ScriptArguments, TrainingArguments))")
+    files = {**FILES, "examples/merge.py": HF_PARSED, "examples/wide.py": wide}
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "python examples/merge.py --base_model_id x --base_model_name y --seed 1 --no_merge\n"
+        "python examples/wide.py --learning_rate 1"
+    )
+    card = _check(_sh(code), tmp_path, repo)
+    assert [name for _, name in _flags(card)] == ["--base_model_id"]
+    assert any(
+        "(examples/wide.py:13)" in u["reason"] and "not all written" in u["reason"]
         for u in card.detail["unjudged"]
     )

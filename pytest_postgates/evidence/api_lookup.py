@@ -628,6 +628,7 @@ class ApiLookup:
         return CliTable(
             entry, frameworks, commands, options, read, per_command, root,
             passthrough=passthrough, open_flags=unlisted,
+            exact_flags=any(self.tables.files[path].exact_flags for path in read),
         )  # fmt: skip
 
     # -------------------------------------------------------------- Python
@@ -666,6 +667,8 @@ class CliTable:
     passthrough: set[str] = field(default_factory=set)
     # Where the parser takes flags the tables do not list (FileTable.open_flags).
     open_flags: list[str] = field(default_factory=list)
+    # An argparse parser read takes no prefix of a long option (``allow_abbrev=False``).
+    exact_flags: bool = False
 
     @property
     def has_default_command(self) -> bool:

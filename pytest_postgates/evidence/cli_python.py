@@ -55,6 +55,10 @@ _CLICK_SUFFIXES = ("command", "cmd", "group", "grp")
 _COMMAND_DECORATORS = frozenset({"command", "group"})
 _CONTEXT_TYPES = frozenset({"Context"})
 _FRAMEWORK_MODULES = frozenset({"click", "typer", "rich_click", "argparse"})
+# argparse parsers of other libraries whose options are the fields of the dataclasses they
+# are given (transformers' HfArgumentParser: ``--<field>`` each, ``--no_<field>`` for a
+# true bool); a file importing one has an argparse command line.
+DATACLASS_PARSERS = frozenset({"HfArgumentParser"})
 _DECORATING = frozenset({"click", "typer", "rich_click"})  # frameworks of decorated commands
 TYPER_COMPLETION = ("--install-completion", "--show-completion")
 # Calls that declare options: a file that makes one keeps its other `--long` strings as
@@ -77,11 +81,19 @@ class CliRead:
     commands: list[tuple[str, int]] = field(default_factory=list)
     open: list[int] = field(default_factory=list)
     passthrough: list[tuple[str, int]] = field(default_factory=list)  # (command, line)
+    # (line, why) where the parser takes flags the module does not write (a dataclass
+    # parser given a class defined elsewhere).
+    open_flags: list[tuple[int, str]] = field(default_factory=list)
 
 
-def read_cli(tree: ast.Module, frameworks: Iterable[str]) -> CliRead:
-    """The command line ``tree`` declares with the CLI ``frameworks`` it imports."""
+def read_cli(
+    tree: ast.Module, frameworks: Iterable[str], dataclass_parsers: bool = False
+) -> CliRead:
+    """The command line ``tree`` declares with the CLI ``frameworks`` it imports; with
+    ``dataclass_parsers``, the options of a :data:`DATACLASS_PARSERS` parser too (gate 15's
+    table of a script's command line reads them; the API model does not yet)."""
     reader = _CliReader(frozenset(frameworks))
+    reader.dataclass_parsers = dataclass_parsers
     reader.visit(tree)
     found = reader.found
     if reader.subparsers and not found.commands:
@@ -92,6 +104,38 @@ def read_cli(tree: ast.Module, frameworks: Iterable[str]) -> CliRead:
         found.declared += [(f, alias, line) for f, c, line in found.declared if c == command]
         found.derived += [(f, alias, how) for f, c, how in found.derived if c == command]
     return found
+
+
+def imports_dataclass_parser(tree: ast.Module) -> bool:
+    """Whether the module imports a dataclass parser (:data:`DATACLASS_PARSERS`)."""
+    return any(
+        isinstance(node, ast.ImportFrom) and any(a.name in DATACLASS_PARSERS for a in node.names)
+        for node in ast.walk(tree)
+    )
+
+
+def _dataclass_fields(
+    name: str, classes: dict[str, ast.ClassDef], seen: frozenset[str] = frozenset()
+) -> tuple[list[tuple[str, int]], str]:
+    """The fields (name, line) of the module's class ``name`` and of its bases, or the
+    reason they are not all written here (a class or base defined elsewhere)."""
+    node = classes.get(name)
+    if node is None or name in seen:
+        return [], f"{name} is not a class this module defines"
+    fields: list[tuple[str, int]] = []
+    for base in node.bases:
+        if _dotted(base) == "object":
+            continue
+        inherited, why = _dataclass_fields(_dotted(base), classes, seen | {name})
+        if why:
+            return [], f"{name} extends {_dotted(base) or 'a computed base'}, not defined here"
+        fields += inherited
+    for statement in node.body:
+        if not isinstance(statement, ast.AnnAssign) or not isinstance(statement.target, ast.Name):
+            continue
+        if "ClassVar" not in ast.unparse(statement.annotation):
+            fields.append((statement.target.id, statement.lineno))
+    return fields, ""
 
 
 def option_constants(tree: ast.Module) -> list[tuple[str, int]]:
@@ -145,8 +189,24 @@ class _CliReader(ast.NodeVisitor):
         self.subparsers = 0  # the line of the module's first `add_subparsers()`
         # A loop variable's uses (by node id) -> the strings a literal the loop walks holds.
         self.looped: dict[int, list[str]] = {}
+        self.classes: dict[str, ast.ClassDef] = {}  # the module's top-level classes
+        self.dataclass_parsers = False  # read DATACLASS_PARSERS' options (read_cli)
 
     # ------------------------------------------------------------------ helpers
+    def dataclass_parser(self, node: ast.Call, callee: str) -> None:
+        """``HfArgumentParser(Args)`` / ``((A, B))``: the fields of the module's dataclasses
+        are the root's options; one it cannot read opens them."""
+        if not _keyword_false(node, "add_help"):
+            self.derive("--help", "", f"{callee} is an argparse parser (-h/--help)")
+        given = node.args[0] if node.args else _keyword(node, "dataclass_types")
+        named = list(given.elts) if isinstance(given, (ast.Tuple, ast.List)) else [given]
+        for item in named:
+            fields, why = _dataclass_fields(_dotted(item) if item else "", self.classes)
+            if why or item is None:
+                self.found.open_flags.append((node.lineno, f"{callee}: {why or 'no class'}"))
+            for name, line in fields:
+                self.declare(f"--{name}", "", line)
+
     def declare(self, flag: str, command: str, line: int) -> None:
         self.found.declared.append((flag, command, line))
 
@@ -156,6 +216,7 @@ class _CliReader(ast.NodeVisitor):
     def visit_Module(self, node: ast.Module) -> None:
         # Functions handed to typer by a call (`typer.run(main)`, `app.command()(main)`)
         # are commands like decorated ones: found first, read where they are defined.
+        self.classes = {c.name: c for c in node.body if isinstance(c, ast.ClassDef)}
         for inner in ast.walk(node):
             if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions.add(inner.name)
@@ -322,6 +383,8 @@ class _CliReader(ast.NodeVisitor):
         owner = _dotted(node.func.value) if isinstance(node.func, ast.Attribute) else ""
         if callee == "ArgumentParser" and not _keyword_false(node, "add_help"):
             self.derive("--help", "", "argparse adds -h/--help")
+        elif callee in DATACLASS_PARSERS and self.dataclass_parsers:
+            self.dataclass_parser(node, callee)
         elif callee == "add_subparsers":
             self.subparsers = self.subparsers or node.lineno
         elif callee == "add_parser":

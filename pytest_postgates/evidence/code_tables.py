@@ -48,6 +48,7 @@ from pytest_postgates.evidence import (
     tables_js,
     tables_python,
 )
+from pytest_postgates.evidence.cli_python import DATACLASS_PARSERS
 from pytest_postgates.evidence.file_table import JS_CLI_MODULES, PY_CLI_MODULES, FileTable
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.repomap import (
@@ -74,8 +75,9 @@ EXTRACTOR_MODULES = (
 )
 
 # 2: the cache file is JSON lines, appended to; 3: no Python imports; 4: a Python CLI as
-# the API model reads it (cli_python), pass-through commands
-TABLES_VERSION = 4
+# the API model reads it (cli_python), pass-through commands; 5: FileTable.exact_flags;
+# 6: the options of HfArgumentParser's dataclasses
+TABLES_VERSION = 6
 # The repo map's 512 KiB cut would drop NeuroLink's main class (src/lib/neurolink.ts is
 # 551 KiB); bundles are skipped by name instead.
 MAX_SOURCE_CHARS = 4 * 1024 * 1024
@@ -217,7 +219,7 @@ class CodeTables:
             return True
         text = self.text(path)
         python = text is not None and source_language(path, text) == "python"
-        modules = PY_CLI_MODULES if python else JS_CLI_MODULES
+        modules = [*PY_CLI_MODULES, *DATACLASS_PARSERS] if python else JS_CLI_MODULES
         return text is not None and any(module in text for module in modules)
 
     def save(self) -> None:

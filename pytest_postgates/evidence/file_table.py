@@ -89,6 +89,9 @@ class FileTable:
     # Where the file's parser takes flags it does not list: [line, why, specifier] (the
     # specifier of a table spread from another module, "" when nothing can close it).
     open_flags: list[list[Any]] = field(default_factory=list)
+    # Python: the file makes an argparse parser with ``allow_abbrev=False`` (it takes no
+    # prefix of a long option for the option; argparse's default does).
+    exact_flags: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if v not in (None, [], {}, False)}

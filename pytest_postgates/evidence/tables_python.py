@@ -10,7 +10,12 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from pytest_postgates.evidence.cli_python import option_constants, read_cli
+from pytest_postgates.evidence.cli_python import (
+    DATACLASS_PARSERS,
+    imports_dataclass_parser,
+    option_constants,
+    read_cli,
+)
 from pytest_postgates.evidence.file_table import (
     OPEN_COMMANDS,
     PY_CLI_MODULES,
@@ -37,7 +42,7 @@ class PythonTables:
         table = self.table
         for child in root.named_children:
             self.statement(child)
-        if table.cli_frameworks:
+        if table.cli_frameworks or any(n.encode() in self.source for n in DATACLASS_PARSERS):
             self.cli()
         return table
 
@@ -91,7 +96,12 @@ class PythonTables:
         except (SyntaxError, ValueError):
             return  # Python cannot run it: no parser of the product is declared here
         table = self.table
-        read = read_cli(tree, table.cli_frameworks)
+        if "argparse" not in table.cli_frameworks and imports_dataclass_parser(tree):
+            table.cli_frameworks.append("argparse")  # HfArgumentParser is an ArgumentParser
+        if not table.cli_frameworks:
+            return
+        read = read_cli(tree, table.cli_frameworks, dataclass_parsers=True)
+        table.open_flags += [[line, why, ""] for line, why in read.open_flags]
         table.commands += [[name, False, line] for name, line in read.commands]
         table.commands += [[OPEN_COMMANDS, False, line] for line in read.open]
         tabled: set[str] = set()
@@ -115,6 +125,8 @@ class PythonTables:
             # `parser.parse_known_args()` keeps what it does not declare for other code (a
             # second parser, a library's): the file's flags are not all written here.
             called = node.func if isinstance(node, ast.Call) else None
+            if _no_abbreviations(node):
+                table.exact_flags = True
             if isinstance(called, ast.Attribute) and called.attr in _KEEPS_UNKNOWN:
                 why = f"{called.attr}() keeps the flags its parser does not declare"
                 table.open_flags.append([called.lineno, why, ""])
@@ -127,3 +139,16 @@ class PythonTables:
         own = self.table.command_options.setdefault(command, []) if command is not None else []
         if command is not None and name not in own:
             own.append(name)
+
+
+def _no_abbreviations(node: ast.AST) -> bool:
+    """``ArgumentParser(..., allow_abbrev=False)`` (argparse's default takes a unique
+    prefix of a long option for it)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    callee = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return callee.endswith("ArgumentParser") and any(
+        k.arg == "allow_abbrev" and isinstance(k.value, ast.Constant) and k.value.value is False
+        for k in node.keywords
+    )

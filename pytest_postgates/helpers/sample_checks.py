@@ -495,20 +495,30 @@ class SampleChecker:
                 continue
             if normal in options or (negated is not None and negated in options):
                 continue
+            begun = _abbreviated(normal, own if own is not None else options, cli)
+            if len(begun) == 1:
+                continue  # argparse takes the one option it begins for it
             if cli.open_flags:
                 where = cli.open_flags[0].split(": ", 1)[0]
                 self.report.skip(at, text, f"--{flag}: the CLI takes flags it does not list "
                                  f"({where}), so its flags are not all written")  # fmt: skip
                 continue
             close = [f"--{c}" for c in close_names(normal, options)]
-            self.report.violation(
-                at,
-                "cli_flag",
-                f"--{flag}",
-                ", ".join(cli.read[:4]),
-                f"{bin_name} defines no option --{flag} (for any command){did_you_mean(close)}",
-                close,
-            )
+            why = f"{bin_name} defines no option --{flag} (for any command){did_you_mean(close)}"
+            if begun:
+                close = [f"--{c}" for c in begun]
+                why = (f"--{flag} is ambiguous: argparse takes a prefix for the one option it "
+                       f"begins, and it begins {' and '.join(close)}")  # fmt: skip
+            self.report.violation(at, "cli_flag", f"--{flag}", ", ".join(cli.read[:4]), why, close)
+
+
+def _abbreviated(normal: str, options: set[str], cli: CliTable) -> list[str]:
+    """The options an argparse parser would take ``normal`` for, as a prefix of theirs
+    (``allow_abbrev``, argparse's default: one is taken, more are an error); none when the
+    CLI is not argparse's or a parser of it turns abbreviations off."""
+    if "argparse" not in cli.frameworks or cli.exact_flags:
+        return []
+    return sorted(option for option in options if option.startswith(normal))
 
 
 def _handed_on(args: list[str], owner: str, cli: CliTable) -> int | None:
