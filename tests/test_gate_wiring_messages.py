@@ -42,6 +42,7 @@ export function wire() {
 }
 export function saveItem(item) { bus.emit("item:saved", item); }
 export function dropItem(item, kind) { bus.emit(kind, item); }
+export function listen(evt, handler) { bus.on(evt, handler); }
 """
 EMITTER = "export const bus = { on() {}, emit() {} };\n"
 SOURCES = {
@@ -130,6 +131,8 @@ def test_a_message_edge_verifies_a_call_and_a_computed_key_keeps_it_unjudged(
 - `saveItem()` calls `renderList()`.
 - `saveItem()` calls `onDeleted()`.
 - `dropItem()` calls `onSaved()`.
+- `dropItem()` calls `clearList()`.
+- `dropItem()` calls `saveItem()`.
 """
     claims = _claims(repo, tmp_path, body)
     edge = claims["saveItem() -> onSaved()"]
@@ -143,3 +146,8 @@ def test_a_message_edge_verifies_a_call_and_a_computed_key_keeps_it_unjudged(
     computed = claims["dropItem() -> onSaved()"]
     assert computed["verdict"] == "unjudged", computed
     assert "computed key" in computed["evidence"]
+    # a handler that reaches the callee (`onDeleted` calls `clearList`) may be the one reached
+    reaching = claims["dropItem() -> clearList()"]
+    assert reaching["verdict"] == "unjudged" and "`onDeleted`" in reaching["evidence"]
+    # a handler passed as a value (`listen`'s) is not one: nothing registers `saveItem`
+    assert claims["dropItem() -> saveItem()"]["verdict"] == "contradicted"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop
-from pytest_postgates.evidence.messages import SIGNAL, SendSite
+from pytest_postgates.evidence.messages import SIGNAL, Listen, SendSite
 from pytest_postgates.evidence.model_facts import FunctionCalls
 from pytest_postgates.helpers.wiring_names import Subject
 
@@ -207,22 +207,29 @@ def message_doubt(
     depth: int,
 ) -> tuple[str, str]:
     """(why a contradiction cannot stand, what it adds as evidence): the caller sends on a
-    channel kind the callee is registered on (its name, or its own code holding a handler
-    written in place): a key computed on either side, or equal, leaves it unjudged; all
-    literal and none equal, the keys are the evidence. ("", "") when no message is in play."""
-    registrations = [
-        (registrar, listen)
-        for name in (*names, "", "*")
-        for registrar, listen in graph.handlers.get(name, [])
-        if name in names or (name == "" and registrar.qualname in targets) or name == "*"
-    ]
+    channel kind a handler is registered on that is the callee or reaches it (by name, or
+    written in place in code that reaches it): a key computed on either side, or equal,
+    leaves it unjudged; all literal and none equal, the keys are the evidence. ("", "")
+    when no message is in play."""
+    sends = list(graph.sending(found, depth))
+    kinds = {site[0] for _hops, _sender, site in sends}
+    registrations: list[tuple[FunctionCalls, Listen]] = []
+    for (kind, _key), listed in graph.registered.items():
+        for registrar, listen in listed if kind in kinds else []:
+            # (a handler passed as a value the model cannot name, `bus.on(evt, handler)`
+            # in a wrapper, is not one: the callee is passed to it, which the graph reads)
+            if listen[2] == "*":
+                continue
+            handler = listen[2] or registrar.name  # written in place: the registrar's code
+            if handler in names or _handles(graph, registrar, handler, targets, depth):
+                registrations.append((registrar, listen))
     if not registrations:
         return "", ""
     sent: list[str] = []
     heard: list[str] = []
-    for _hops, sender, site in graph.sending(found, depth):
+    for _hops, sender, site in sends:
         for registrar, listen in registrations:
-            if listen[0] != site[0] or (listen[2] == "*" and listen[1] != site[1] and listen[1]):
+            if listen[0] != site[0]:
                 continue
             place = f"{registrar.path}:{listen[3]}"
             if not site[1] or not listen[1] or site[1] == listen[1] or not listen[2]:
