@@ -43,6 +43,7 @@ export function wire() {
 export function saveItem(item) { bus.emit("item:saved", item); }
 export function dropItem(item, kind) { bus.emit(kind, item); }
 export function listen(evt, handler) { bus.on(evt, handler); }
+export function boot() { bus.on("item:cleared", () => clearList(null)); }
 """
 EMITTER = "export const bus = { on() {}, emit() {} };\n"
 SOURCES = {
@@ -133,6 +134,7 @@ def test_a_message_edge_verifies_a_call_and_a_computed_key_keeps_it_unjudged(
 - `dropItem()` calls `onSaved()`.
 - `dropItem()` calls `clearList()`.
 - `dropItem()` calls `saveItem()`.
+- `saveItem()` calls `clearList()`.
 """
     claims = _claims(repo, tmp_path, body)
     edge = claims["saveItem() -> onSaved()"]
@@ -151,3 +153,8 @@ def test_a_message_edge_verifies_a_call_and_a_computed_key_keeps_it_unjudged(
     assert reaching["verdict"] == "unjudged" and "`onDeleted`" in reaching["evidence"]
     # a handler passed as a value (`listen`'s) is not one: nothing registers `saveItem`
     assert claims["dropItem() -> saveItem()"]["verdict"] == "contradicted"
+    # every handler reaching it (`onDeleted`, the one `boot` writes in place) is registered
+    # for another literal key than the one sent
+    cleared = claims["saveItem() -> clearList()"]
+    assert cleared["verdict"] == "contradicted", cleared
+    assert "`item:cleared` at src/list.js:14" in cleared["evidence"]

@@ -232,7 +232,7 @@ def message_doubt(
             if listen[0] != site[0]:
                 continue
             place = f"{registrar.path}:{listen[3]}"
-            if not site[1] or not listen[1] or site[1] == listen[1] or not listen[2]:
+            if not site[1] or not listen[1] or site[1] == listen[1]:
                 what = "a handler written in place" if not listen[2] else f"`{listen[2]}`"
                 return (
                     f"a message may reach it: {site[3]}() at {_where(sender, site)} sends "
