@@ -158,3 +158,43 @@ def test_a_message_edge_verifies_a_call_and_a_computed_key_keeps_it_unjudged(
     cleared = claims["saveItem() -> clearList()"]
     assert cleared["verdict"] == "contradicted", cleared
     assert "`item:cleared` at src/list.js:14" in cleared["evidence"]
+
+
+PY_SOURCES = {
+    "pyproject.toml": '[project]\nname = "acme"\nversion = "1.0"\n',
+    "acme/__init__.py": "",
+    "acme/events.py": """
+from blinker import signal
+
+saved = signal("saved")
+deleted = signal("deleted")
+
+
+def save(item):
+    saved.send(item)
+
+
+def audit(sender):
+    return sender
+
+
+def purge(sender):
+    return sender
+
+
+saved.connect(audit)
+deleted.connect(purge)
+""",
+}
+
+
+def test_a_python_signal_sent_reaches_the_handlers_connected_to_it(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "pyrepo", PY_SOURCES)
+    body = "# Events\n\n- `save()` calls `audit()`.\n- `save()` calls `purge()`.\n"
+    claims = _claims(repo, tmp_path, body)
+    edge = claims["save() -> audit()"]
+    assert edge["verdict"] == "verified", edge
+    assert "acme/events.py:9" in edge["evidence"] and "acme/events.py:20" in edge["evidence"]
+    other = claims["save() -> purge()"]
+    assert other["verdict"] == "contradicted", other
+    assert "`deleted` at acme/events.py:21" in other["evidence"]
