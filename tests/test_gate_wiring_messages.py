@@ -29,6 +29,10 @@ export function saveAnything(kind, value) {
 export function saveViaBackground(value) {
   sendToBackground({ value });
 }
+export function noop(value) { return value; }
+export function tick(value) { return value; }
+export function saveAll(theme) { noop(theme); sendToBackground(theme); }
+export function saveLater(kind) { tick(kind); saveAnything(kind, 1); }
 """
 BUS = """
 import { bus } from "./emitter";
@@ -198,3 +202,32 @@ def test_a_python_signal_sent_reaches_the_handlers_connected_to_it(tmp_path: Pat
     other = claims["save() -> purge()"]
     assert other["verdict"] == "contradicted", other
     assert "`deleted` at acme/events.py:21" in other["evidence"]
+
+
+def test_a_step_edge_into_a_send_with_its_key_is_read_as_a_sequence(
+    repo: Path, tmp_path: Path
+) -> None:
+    body = """
+# Saving all
+
+```mermaid
+flowchart TD
+    S["saveAll(theme)"] --> N["noop(value)"]
+    N --> P["postMessage(FORWARD_TO_BACKGROUND)"]
+    N --> Q["postMessage('SAVE_THEME')"]
+    T["tick(value)"] --> R["postMessage('SAVE_THEME')"]
+```
+"""
+    claims = _claims(repo, tmp_path, body)
+    assert claims["saveAll(theme) -> noop(value)"]["verdict"] == "verified"
+    # `noop` posts nothing, but `saveAll`, which the diagram draws, runs it and then
+    # `sendToBackground`, which posts the key
+    ordered = claims["noop(value) -> postMessage(FORWARD_TO_BACKGROUND)"]
+    assert ordered["verdict"] == "verified", ordered["evidence"]
+    assert "in sequence" in ordered["evidence"] and "src/messaging.js:4" in ordered["evidence"]
+    never = claims["noop(value) -> postMessage('SAVE_THEME')"]
+    assert never["verdict"] == "contradicted", never
+    assert "makes no postMessage() call" in never["evidence"]
+    # after `tick`, `saveLater` posts a key the code computes: it may be SAVE_THEME
+    maybe = claims["tick(value) -> postMessage('SAVE_THEME')"]
+    assert maybe["verdict"] == "unjudged" and "computed key" in maybe["evidence"]

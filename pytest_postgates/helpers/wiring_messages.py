@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop
 from pytest_postgates.evidence.messages import SIGNAL, Listen, SendSite
-from pytest_postgates.evidence.model_facts import FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
 from pytest_postgates.helpers.wiring_names import Subject
 
 Verdict = tuple[str, str, str]
@@ -84,7 +84,7 @@ def judge_sent(
         if site[3] == what.name and site[0] != SIGNAL
     ]
     if not named:
-        return None
+        return _sends_none(graph, found, who, what, key, depth)
     for hops, sender, site in named:
         if _same(site, key):
             return (
@@ -133,6 +133,138 @@ def judge_sent(
         ),
         f"{what.name}() with {', '.join(sent)}",
     )
+
+
+def _senders(graph: CallGraph, name: str, key: str) -> list[tuple[FunctionCalls, SendSite]]:
+    """The product's sends of ``key`` made by a call named ``name``."""
+    return [
+        (function, site)
+        for function in graph.by_qualname.values()
+        for site in function.sends
+        if site[3] == name and site[0] != SIGNAL and _same(site, key)
+    ]
+
+
+def _reached(graph: CallGraph, found: Sequence[FunctionCalls], depth: int) -> list[FunctionCalls]:
+    """``found`` and the functions they reach through at most ``depth - 1`` resolved calls."""
+    seen = {f.qualname: f for f in found}
+    frontier = list(found)
+    for _level in range(depth - 1):
+        following = [
+            called
+            for function in frontier
+            for call in function.calls
+            if call.kind == "resolved"
+            for called in [graph.by_qualname.get(call.target)]
+            if called is not None and called.qualname not in seen
+        ]
+        seen.update((f.qualname, f) for f in following)
+        frontier = following
+    return list(seen.values())
+
+
+def _sends_none(
+    graph: CallGraph, found: Sequence[FunctionCalls], who: Subject, what: Subject, key: str,
+    depth: int,
+) -> Verdict | None:  # fmt: skip
+    """ "``who`` sends ``what``" when ``who`` reaches no call of that name: contradicted
+    when the key is one another send of the product writes and nothing on the way is
+    unread; None (the call graph's verdict) otherwise."""
+    elsewhere = _senders(graph, what.name, key)
+    if not elsewhere:
+        return None
+    for function in _reached(graph, found, depth):
+        if any(call.name == what.name for call in function.calls):
+            return None  # a call of that name the model does not read as a send
+    doubt = _unread(graph, found, [], elsewhere, depth)
+    if doubt:
+        return "unjudged", doubt, ""
+    other, site = elsewhere[0]
+    return (
+        "contradicted",
+        (
+            f"`{who.text}` makes no {what.name}() call within {depth} calls; `{key}` is sent by "
+            f"`{other.name}` at {_where(other, site)}"
+        ),
+        "no " + what.name + "()",
+    )
+
+
+def sent_in_order(
+    graph: CallGraph, first: frozenset[str], names: frozenset[str], what: Subject, depth: int,
+    diagram: frozenset[str],
+) -> tuple[str, bool]:  # fmt: skip
+    """A step edge "A then ``what``" (a send written with its key): the function that calls
+    A (``first``: its qualnames; ``names``: its names, matched on calls the model does not
+    resolve when few functions bear it) and later sends the key itself or through a
+    resolved call within ``depth``, as evidence, and whether ``diagram`` names it; a later
+    send of that name with a computed key is evidence too, prefixed "?" (it may be the key).
+    ("", False) when no function does."""
+    key = claimed_key(what) or ""
+    found, computed = "", ""
+    distinctive = 0 < len(first) <= 3
+    senders = frozenset(f.name for f, _site in _senders(graph, what.name, key))
+    for function in graph.by_qualname.values():
+        at = next(
+            (
+                index
+                for index, call in enumerate(function.calls)
+                if (call.kind in ("resolved", "constructor") and call.target in first)
+                or (distinctive and call.kind in ("dynamic", "unresolved") and call.name in names)
+            ),
+            -1,
+        )
+        if at < 0:
+            continue
+        start = function.calls[at].line
+        later = [c for c in function.calls[at + 1 :] if c.kind == "resolved"]
+        unseen = next((c for c in function.calls[at + 1 :] if _may_send(c, senders)), None)
+        if unseen is not None and not computed:  # a later call the graph cannot follow
+            computed = (
+                f"?`{function.name}` calls the first at {function.path}:{start}, then "
+                f"`{unseen.text}` at {function.path}:{unseen.line}, which may send the key"
+            )
+        sites = [(function, site) for site in function.sends if site[4] > start]
+        for call in later:
+            called = graph.by_qualname.get(call.target)
+            sends = graph.sending([called], depth - 1) if called is not None else iter(())
+            sites += [(sender, site) for _hops, sender, site in sends]
+        for sender, site in sites:
+            if site[3] != what.name or site[0] == SIGNAL:
+                continue
+            where = f"`{function.name}` calls the first at {function.path}:{start} and sends "
+            if _same(site, key):
+                evidence = where + f"`{key}` at {_where(sender, site)}"
+                if function.name in diagram:
+                    return evidence, True
+                found = found or evidence
+            elif not site[1]:
+                computed = computed or "?" + where + f"a computed key at {_where(sender, site)}"
+    return found or computed, False
+
+
+def _may_send(call: CallSite, senders: frozenset[str]) -> bool:
+    """Whether a call the graph does not resolve may be a function that sends the key."""
+    return call.kind in ("opaque", "callback") or (
+        call.kind in ("dynamic", "unresolved") and call.name in senders
+    )
+
+
+def judge_sent_order(
+    graph: CallGraph, first: frozenset[str], names: frozenset[str], what: Subject, depth: int,
+    diagram: frozenset[str],
+) -> Verdict | None:  # fmt: skip
+    """A step edge "A then ``what``" whose call reading is contradicted, when ``what`` is a
+    send written with its key (:func:`sent_in_order`): verified when a function the diagram
+    writes (or any, without a diagram) runs A and then sends the key; unjudged when only
+    another function does, or one sends a computed key after A; None otherwise (the call
+    reading's contradiction stands)."""
+    if claimed_key(what) is None:
+        return None
+    sent, drawn = sent_in_order(graph, first, names, what, depth, diagram)
+    if sent[:1] == "?" or (sent and diagram and not drawn):
+        return "unjudged", f"no call path; in sequence only maybe: {sent.lstrip('?')}", ""
+    return ("verified", f"in sequence: {sent}", "") if sent else None
 
 
 def _unread(
