@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from pytest_postgates.evidence.messages import Listen, SendSite
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, ValueEnd
 
 _BY_NAME = ("dynamic", "unresolved")
@@ -73,7 +74,14 @@ class CallGraph:
         self.by_path: dict[str, list[FunctionCalls]] = {}
         # the names passed as values somewhere: what a callback may be
         self.passed: set[str] = set()
+        # the message handlers registered, by (channel kind, key) and by handler name:
+        # (the registering function, its registration); see :mod:`.messages`
+        self.registered: dict[tuple[str, str], list[tuple[FunctionCalls, Listen]]] = {}
+        self.handlers: dict[str, list[tuple[FunctionCalls, Listen]]] = {}
         for function in functions:
+            for listen in function.listens:
+                self.registered.setdefault(listen[:2], []).append((function, listen))
+                self.handlers.setdefault(listen[2], []).append((function, listen))
             self.passed.update(c.name for c in function.calls if c.kind == "passed")
             self.by_qualname.setdefault(function.qualname, function)
             self.by_name.setdefault(function.name, []).append(function)
@@ -88,6 +96,33 @@ class CallGraph:
 
     def methods_of(self, owner: str) -> list[FunctionCalls]:
         return list(self.by_owner.get(owner, []))
+
+    def sending(
+        self, sources: Sequence[FunctionCalls], depth: int
+    ) -> Iterator[tuple[tuple[Hop, ...], FunctionCalls, SendSite]]:
+        """Each message sent by ``sources`` or by the functions they reach through at most
+        ``depth - 1`` resolved calls, nearest first: (the calls on the way, the sender, its
+        send site)."""
+        paths: dict[str, tuple[Hop, ...]] = {s.qualname: () for s in sources}
+        frontier = list(sources)
+        for _level in range(depth):
+            following: list[FunctionCalls] = []
+            for function in frontier:
+                for site in function.sends:
+                    yield paths[function.qualname], function, site
+                for call in function.calls:
+                    called = self.by_qualname.get(call.target) if call.kind == "resolved" else None
+                    if called is not None and called.qualname not in paths:
+                        paths[called.qualname] = (*paths[function.qualname], Hop(function, call))
+                        following.append(called)
+            frontier = following
+
+    def handler_functions(self, registrar: FunctionCalls, handler: str) -> list[FunctionCalls]:
+        """The functions a registration's handler name means: those of the registering
+        file, else every product function of the name when few bear it."""
+        named = self.by_name.get(handler, [])
+        local = [f for f in named if f.path == registrar.path]
+        return local or (named if len(named) <= DYNAMIC_FANOUT else [])
 
     def value_call(self, sources: Sequence[FunctionCalls], depth: int) -> Hop | None:
         """The first call of a function value (a callback, a callee the code computes, a

@@ -86,6 +86,9 @@ class RawFunction:
     dispatch: int = -1
     # the product calls it hands a function written in place to: (callee, line)
     hands: list[tuple[str, int]] = field(default_factory=list)
+    # the messages it sends and the handlers it registers (see FunctionCalls)
+    sends: list[tuple[str, str, str, str, int]] = field(default_factory=list)
+    listens: list[tuple[str, str, str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -322,6 +325,8 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     function.modifiers,
                     function.switches,
                     function.hands,
+                    function.sends,
+                    function.listens,
                 )
             )
     return result

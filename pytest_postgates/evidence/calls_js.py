@@ -44,6 +44,7 @@ from pytest_postgates.evidence.call_resolution import (
     resolve_units,
 )
 from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.messages import js_constants, js_message
 from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
 
 _FUNCTION_VALUE = "[(arrow_function) (function_expression)]"
@@ -322,6 +323,7 @@ def read_unit(
     calls += [(node, None) for node in captures.get("passed", [])]
     ordered = sorted(calls, key=lambda item: (item[0].start_byte, item[0].end_byte))
     keys: dict[int, set[str]] = {}  # function -> the names it indexes a callee by
+    constants: dict[str, str] | None = None  # read when the file makes a call
     module = RawFunction(f"{path}.{MODULE_CODE}", MODULE_CODE, "", 1, not tree.root_node.has_error)
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
@@ -332,6 +334,12 @@ def read_unit(
             continue
         made = raw_call(source, callee, constructs)
         body.calls.append(replace(made, literals=_literals(source, callee)))
+        if not constructs:
+            if constants is None:
+                constants = js_constants(source, tree.root_node)
+            sent, listened = js_message(source, callee, constants)
+            body.sends += [sent] if sent is not None else []
+            body.listens += [listened] if listened is not None else []
         index = callee.child_by_field_name("index")
         if inside and callee.type == "subscript_expression" and index is not None:
             keys.setdefault(at, set()).add(_text(source, index))

@@ -38,6 +38,7 @@ from pytest_postgates.evidence.call_resolution import (
     UnitCalls,
     resolve_units,
 )
+from pytest_postgates.evidence.messages import py_decorated, py_messages
 from pytest_postgates.evidence.model_facts import FunctionCalls
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -209,7 +210,9 @@ def _module_code(tree: ast.Module, module: str) -> RawFunction | None:
     calls = _calls_of(nodes, own, computed, {})
     if not calls:
         return None
-    return RawFunction(f"{module}.{MODULE_CODE}", MODULE_CODE, "", 1, True, calls)
+    code = RawFunction(f"{module}.{MODULE_CODE}", MODULE_CODE, "", 1, True, calls)
+    code.sends, code.listens = py_messages(nodes)
+    return code
 
 
 def _calls_of(
@@ -277,6 +280,7 @@ def _function(
     switches = sorted(
         (ast.unparse(n.subject), n.lineno) for n in ast.walk(node) if isinstance(n, ast.Match)
     )
+    sends, listens = py_messages(list(ast.walk(node)))
     return RawFunction(
         qualname,
         node.name,
@@ -289,6 +293,8 @@ def _function(
         switches,
         made_by=_made_by(node, bindings),
         dispatch=dispatch(node),
+        sends=sends,
+        listens=listens + py_decorated(node),
     )
 
 

@@ -219,12 +219,20 @@ class FunctionCalls:
     # evt, () => ...)``: a listener registered), (callee as written, line): whatever holds
     # the function may call it back from anywhere.
     hands: list[tuple[str, int]] = field(default_factory=list)
+    # The messages its body sends (:mod:`.messages`): (channel kind, key, the name the key
+    # is written as, the sending call's name, line); key "" when the code computes it.
+    sends: list[tuple[str, str, str, str, int]] = field(default_factory=list)
+    # The handlers its body registers for a message: (channel kind, key, the handler's name
+    # as passed, line); handler "" when written in place (its code is this body's), key ""
+    # when computed or decided in the handler's body.
+    listens: list[tuple[str, str, str, int]] = field(default_factory=list)
 
     def to_json(self) -> list[Any]:
         rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
         tail = [[list(s) for s in self.switches], [list(h) for h in self.hands]]
-        return [*head, rows, self.returns, self.modifiers, *tail]
+        messages = [[list(s) for s in self.sends], [list(r) for r in self.listens]]
+        return [*head, rows, self.returns, self.modifiers, *tail, *messages]
 
     @classmethod
     def from_json(cls, row: list[Any]) -> FunctionCalls:
@@ -232,6 +240,13 @@ class FunctionCalls:
         calls = [CallSite(*call) for call in rows]
         switches = [(str(text), int(at)) for text, at in switched]
         hands = [(str(text), int(at)) for text, at in (row[10] if len(row) > 10 else [])]
+        sends = [
+            (str(c), str(k), str(w), str(n), int(at))
+            for c, k, w, n, at in (row[11] if len(row) > 11 else [])
+        ]
+        listens = [
+            (str(c), str(k), str(h), int(at)) for c, k, h, at in (row[12] if len(row) > 12 else [])
+        ]
         return cls(
             qualname,
             name,
@@ -244,6 +259,8 @@ class FunctionCalls:
             modifiers,
             switches,
             hands,
+            sends,
+            listens,
         )
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
 from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
+from pytest_postgates.helpers import wiring_messages as messages
 from pytest_postgates.helpers.wiring_ends import end_of, is_component, module_path, passed_members
 from pytest_postgates.helpers.wiring_subjects import Subject
 
@@ -243,6 +244,9 @@ def _judge_found(
     what: Subject,
     depth: int,
 ) -> Judged:
+    keyed = messages.judge_sent(graph, found, who, what, depth)  # a send written with its key
+    if keyed is not None:
+        return Judged(*keyed)
     target = callee(graph, classes, what)
     if target is None:
         for function in found:
@@ -276,6 +280,9 @@ def _judge_found(
                 )
             return Judged("verified", f"`{who.text}` calls {_hop_text(hop)}")
         return Judged("verified", f"through {len(strict.hops)} calls: {_path_text(strict)}")
+    through = messages.message_path(graph, found, target.targets, who, what, depth)
+    if through:
+        return Judged("verified", f"through a message: {through}")
     return _unless_possible(graph, found, target, who, what, depth)
 
 
@@ -489,12 +496,15 @@ def _unless_possible(
                     f"`{who.text}` calls a `{call.name}` the model does not resolve to the "
                     f"product's, at {function.path}:{call.line}",
                 )
+    doubt, keys = messages.message_doubt(graph, found, target.targets, target.names, depth)
+    if doubt:
+        return Judged("unjudged", doubt)
     instead = calls_of(found)
     places = ", ".join(_place(f) for f in found[:3])
     return Judged(
         "contradicted",
         f"`{who.text}` ({places}) does not call `{what.text}` within {depth} calls; "
-        f"it calls {instead}",
+        f"it calls {instead}{keys}",
         instead,
     )
 
@@ -554,6 +564,11 @@ def judge_edge(
             "its own method may draw what it has, not a call",
         )
     first, then = callee(graph, classes, source), callee(graph, classes, target_subject)
+    if first is not None and then is None:  # "A then postMessage(K)": a send with its key
+        ordered = messages.judge_sent_order(graph, first.targets, first.names, target_subject,
+                                            depth, diagram)  # fmt: skip
+        if ordered is not None:
+            return Judged(*ordered)
     if first is not None and then is not None:
         sequence, drawn = _in_order(graph, first, then, diagram)
         if sequence and (drawn or not diagram):
