@@ -302,7 +302,10 @@ def object_keys(
             continue
         key = node_text(sample.source, key_node).strip("'\"")
         line, text = sample.line(pair), sample.linenode_text(pair)
-        if key not in keys.fields and keys.hand_written and types and types.written(key):
+        lagged = key not in keys.fields and bool(keys.hand_written)
+        lagged = lagged and types is not None and types.written(key)
+        dropped = _dropped(types, keys.owner, key) if lagged and types is not None else None
+        if lagged and dropped is None:
             # As for members (JsTypes.named_by_code): the JavaScript may read a key its
             # hand-written declarations leave out.
             sample.report.skip(line, text, f"{shown}'s option {key}: {keys.hand_written} does "
@@ -313,8 +316,9 @@ def object_keys(
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
             dotted = ".".join((*path, key))
+            why = _why(keys, key) + (f"; it declared {key} until {dropped}" if dropped else "")
             sample.report.violation(line, "option_key", key, keys.owner or keys.read_by,
-                                    f"{shown} takes no option {dotted} ({_why(keys, key)})"
+                                    f"{shown} takes no option {dotted} ({why})"
                                     f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
@@ -384,6 +388,19 @@ def _objects_in(value: Any) -> list[Any]:
     if value.type == "array":
         return [unwrap(item) for item in value.named_children if unwrap(item).type == "object"]
     return []
+
+
+def _dropped(types: JsTypes, owner: str, key: str) -> str | None:
+    """The earlier release whose hand-written declarations gave one of the types ``owner``
+    names (``GridLineOptions``, ``A | B``) the key ``key`` they leave out now: the
+    declarations dropped it, so the code naming it elsewhere is no sign they lag."""
+    if types.dropped_key is None:
+        return None
+    for name in owner.split(" | "):
+        release = types.dropped_key(name.strip(), key) if name.strip() else None
+        if release is not None:
+            return release
+    return None
 
 
 def _why(keys: Keys, key: str) -> str:

@@ -10,7 +10,7 @@ the caller lists the use as unjudged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
@@ -64,6 +64,9 @@ class JsTypes:
         self._conventions: dict[str, dict[str, Cls | None]] = {}
         self._misspelled: dict[str, str | None] = {}
         self._beyond: dict[tuple[Cls, str], str | None] = {}
+        # The newest earlier release whose declarations gave a type (by name) a key they
+        # no longer give it (set by the gate: the past releases' models), or None.
+        self.dropped_key: Callable[[str, str], str | None] | None = None
 
     # -------------------------------------------------------------- classes
     def entries(self, cls: Cls) -> list[ClassFacts]:
