@@ -212,7 +212,7 @@ class JsTypes:
                 continue
             if one_letter_changed(name, real) or one_letter_slipped(name, real):
                 return real
-            if _hump_changed(name, real):
+            if hump_changed(name, real):
                 return real
         return None
 
@@ -687,7 +687,7 @@ def _keys(shapes: list[Shape], shown: str, through: str) -> Keys:
     return Keys(fields, " | ".join(owners) or through or f"{shown}'s options")
 
 
-def _hump_changed(name: str, other: str) -> bool:
+def hump_changed(name: str, other: str) -> bool:
     """One letter after the first in the other case (``toBeinstanceOf``, ``toBeInstanceOf``):
     JavaScript's names are case-sensitive, so that is another name, and a typo of this one."""
     if len(name) != len(other) or name == other or name[0] != other[0]:
