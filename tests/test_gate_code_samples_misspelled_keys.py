@@ -23,6 +23,7 @@ FILES = {
         "  return schema.createError('array.includes', value, { knownMisses, unknownMisses });\n"
         "};\n"
     ),
+    "lib/prices.d.ts": 'export interface Prices { "gemini-2.5-flash": number }\n',
 }
 
 
@@ -51,3 +52,11 @@ def test_a_key_alone_that_is_no_misspelling_stays_unjudged(tmp_path: Path, check
     card = sample_card(code, "ts", tmp_path, checker)
     assert sample_violations(card) == []
     assert any("shown alone" in r for r in unjudged_reasons(card))
+
+
+def test_a_key_that_is_no_name_is_no_misspelling(tmp_path: Path, checker: Path) -> None:
+    # A model's name one digit off one the product declares: another model, not a typo.
+    code = 'const PRICES = {\n  "gemini-2.0-flash": { input: 1 },\n  "gpt-4o": { input: 2 },\n};\n'
+    code += "module.exports = { PRICES };\n"
+    card = sample_card(code, "js", tmp_path, checker)
+    assert sample_violations(card) == []

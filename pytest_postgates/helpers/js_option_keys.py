@@ -406,8 +406,8 @@ def misspelled_key(types: JsTypes, key: str) -> str | None:
     changed, typed in or left out, or one letter's case, five letters or more), when the
     code never writes ``key`` itself: a misspelling of the product's names is the
     product's, whatever object holds it (as :meth:`JsTypes.misspelled_member`)."""
-    if len(key) < 5 or types.written(key):
-        return None
+    if len(key) < 5 or not _NAME.fullmatch(key) or types.written(key):
+        return None  # a key that is no name (`"gemini-2.0-flash"`) is another value, not a typo
     by_length = _written_keys(types.model)
     near = [n for size in (len(key) - 1, len(key), len(key) + 1) for n in by_length.get(size, ())]
     for real in sorted(near):
@@ -428,6 +428,7 @@ def _written_keys(model: ApiModel) -> dict[int, tuple[str, ...]]:
     return {size: tuple(names) for size, names in found.items()}
 
 
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _KEY_NODES = ("property_identifier", "string", "shorthand_property_identifier")
 
 
