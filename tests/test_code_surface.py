@@ -42,6 +42,23 @@ def test_script_members_keys_and_values_but_not_comments_or_urls() -> None:
     assert not {"hiddenInComment", "blockHidden", "localOnly", "notAComment", "first"} & found
 
 
+def test_script_shorthand_keys_but_not_import_lists_or_declared_patterns() -> None:
+    found = surface_names(
+        {
+            "src/a.js": (
+                "import { readFile, stat } from 'fs';\n"
+                "export { helperOut };\n"
+                "const { fromOther } = require('other');\n"
+                "let unknownMisses = 0; const knownMisses = [];\n"
+                "report('code', value, { knownMisses, unknownMisses });\n"
+                "call(firstArg, secondArg);\n"
+            )
+        }
+    )
+    assert {"knownMisses", "unknownMisses"} <= found
+    assert not {"readFile", "stat", "helperOut", "fromOther", "firstArg", "secondArg"} & found
+
+
 def test_an_unfinished_python_file_gives_what_was_read() -> None:
     assert "open_stream" in surface_names({"pkg/bad.py": "client.open_stream(\n"})
 

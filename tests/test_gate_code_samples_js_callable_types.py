@@ -361,3 +361,28 @@ def test_a_callback_s_parameters_are_typed_by_the_overload_that_takes_a_function
     )
     card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == [("member", "reply.sendd")], _unjudged(card)
+
+
+# A callback written as a method of the options object (`onResponse(response) { ... }`, as
+# Chart.js's docs write `external(context) { ... }`): typed as an arrow at that key is.
+METHOD_HOOKED = dict(HOOKED)
+METHOD_HOOKED["src/types.ts"] = HOOKED["src/types.ts"].replace(
+    "  afterResponse: AfterResponseHook[];\n",
+    "  afterResponse: AfterResponseHook[];\n  onResponse?: AfterResponseHook;\n",
+)
+
+
+def test_members_of_a_parameter_of_a_method_written_as_an_option_are_judged(
+    tmp_path: Path,
+) -> None:
+    repo = make_repo(tmp_path / "repo", METHOD_HOOKED)
+    code = (
+        "import fetcher from 'fetcher';\n"
+        "fetcher.extend({hooks: {onResponse(response) {\n"
+        "  response.retryCount;\n"
+        "  response.request.gotOptions;\n"
+        "  return response;\n"
+        "}}});\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("member", "response.request.gotOptions")], _unjudged(card)

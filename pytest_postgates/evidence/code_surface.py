@@ -37,6 +37,13 @@ _JS_LEXEME = re.compile(
 # A member, with the name it is read on when that is a chain's head (`EventType.X`).
 _JS_MEMBER = re.compile(r"(?:(?<![\w$.?])([A-Za-z_$][\w$]*)\s*)?(?:\?\.|\.)\s*([A-Za-z_$][\w$]*)")
 _JS_KEY = re.compile(r"[{,]\s*([A-Za-z_$][\w$]*)\s*:")
+# An object written with shorthand keys only (`{ knownMisses, unknownMisses }`), unless an
+# import or export list or a declared pattern (`const { a } = require("other")`: the other
+# package's names) precedes or follows it.
+_JS_SHORTHAND = re.compile(
+    r"(?<![\w$])(import|export|type|const|let|var)?(\s*)"
+    r"\{\s*([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*)\s*,?\s*\}(?=\s*(=(?!=)|from\b)?)"
+)
 
 
 def surface_names(sources: dict[str, str], imports: Iterable[ImportSite] = ()) -> set[str]:
@@ -109,6 +116,9 @@ def _script_surface(text: str, foreign: Set[str] = frozenset()) -> set[str]:
     bare = "".join(code)
     found.update(member for head, member in _JS_MEMBER.findall(bare) if head not in foreign)
     found.update(_JS_KEY.findall(bare))
+    for shorthand in _JS_SHORTHAND.finditer(bare):
+        if not shorthand.group(1) and shorthand.group(4) is None:
+            found.update(re.split(r"\s*,\s*", shorthand.group(3).strip()))
     return found
 
 

@@ -92,6 +92,18 @@ class PastReleases:
                 return PastDeclaration(release.tag, resolution.where)
         return None
 
+    def declared_key(self, owner: str, key: str) -> str | None:
+        """The newest earlier release whose declaration files declare ``key`` as a field of
+        a type named ``owner`` (``GridLineOptions``, in whatever file), or None: a key
+        hand-written declarations leave out now that they declared then was dropped by
+        them, not left behind by the code."""
+        for release in self.releases():
+            for decl in self._model(release).declares(key):
+                named = decl.owner.rpartition(":")[2]
+                if decl.kind == "key" and named == owner and _declaration_file(decl.path):
+                    return release.tag
+        return None
+
     def _model(self, release: Release) -> ApiModel:
         with self._lock:
             model = self._models.get(release.commit)
@@ -146,6 +158,10 @@ def _version_tags(root: Path, *only: str) -> list[tuple[tuple[int, int, int], Re
         target = fields[2] if len(fields) > 2 else fields[1]  # an annotated tag's commit
         found.append((number, Release(fields[0], target)))
     return found
+
+
+def _declaration_file(path: str) -> bool:
+    return path.endswith((".d.ts", ".d.mts", ".d.cts"))
 
 
 def _written(name: str, model: ApiModel) -> str:

@@ -25,6 +25,7 @@ _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 # Where a callback sits in a call's arguments: itself, or inside an object or array literal
 # (an option's value, a list of hooks), an object's pair or a spread.
 _HOLDERS = frozenset({"object", "array", "pair"})
+_KEYS = ("property_identifier",)
 _PATTERNS = frozenset(
     {"identifier", "required_parameter", "optional_parameter", "object_pattern",
      "array_pattern", "assignment_pattern", "shorthand_property_identifier_pattern",
@@ -223,6 +224,13 @@ def _callback_paths(source: bytes, arguments: Any) -> list[tuple[Any, int, tuple
                 found.append((part, position, path))
             elif part.type == "object":
                 for pair in part.named_children:
+                    if pair.type == "method_definition":  # `external(context) { ... }`
+                        name = pair.child_by_field_name("name")
+                        at: tuple[str, ...] | None = None
+                        if path is not None and name is not None and name.type in _KEYS:
+                            at = (*path, node_text(source, name))
+                        found.append((pair, position, at))
+                        continue
                     key = pair.child_by_field_name("key") if pair.type == "pair" else None
                     value = pair.child_by_field_name("value") if key is not None else None
                     written = key is not None and key.type in ("property_identifier", "string")

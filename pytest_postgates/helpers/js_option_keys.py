@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
+from pytest_postgates.evidence.api_model import ApiModel
+from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers.js_tree import node_text, unwrap
-from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys
+from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
@@ -302,7 +304,10 @@ def object_keys(
             continue
         key = node_text(sample.source, key_node).strip("'\"")
         line, text = sample.line(pair), sample.linenode_text(pair)
-        if key not in keys.fields and keys.hand_written and types and types.written(key):
+        lagged = key not in keys.fields and bool(keys.hand_written)
+        lagged = lagged and types is not None and types.written(key)
+        dropped = _dropped(types, keys.owner, key) if lagged and types is not None else None
+        if lagged and dropped is None:
             # As for members (JsTypes.named_by_code): the JavaScript may read a key its
             # hand-written declarations leave out.
             sample.report.skip(line, text, f"{shown}'s option {key}: {keys.hand_written} does "
@@ -321,8 +326,9 @@ def object_keys(
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []
             dotted = ".".join((*path, key))
+            why = _why(keys, key) + (f"; it declared {key} until {dropped}" if dropped else "")
             sample.report.violation(line, "option_key", key, keys.owner or keys.read_by,
-                                    f"{shown} takes no option {dotted} ({_why(keys, key)})"
+                                    f"{shown} takes no option {dotted} ({why})"
                                     f"{did_you_mean(close)}", close)  # fmt: skip
         elif value is not None and unwrap(value).type == "object":
             object_keys(sample, keys_at, unwrap(value), position, (*path, key), shown)
@@ -378,28 +384,77 @@ def _any_key(
             object_keys(sample, keys_at, inner, position, where, shown)
 
 
-def skip_keys(sample: FenceReading, node: Any, reason: str, path: tuple[str, ...] = ()) -> None:
+def skip_keys(
+    sample: FenceReading,
+    node: Any,
+    reason: str,
+    path: tuple[str, ...] = (),
+    typos: JsTypes | None = None,
+) -> None:
     """An object literal whose keys are not judged: the object listed with ``reason``, and
     each key it writes (nested ones, and those of objects in arrays, included) listed at
-    its own line by its dotted path, so that no key is passed over unnamed."""
+    its own line by its dotted path, so that no key is passed over unnamed. With
+    ``typos``, a key that is a misspelling of a name the product's code writes is a
+    finding instead (:func:`misspelled_key`)."""
     sample.report.skip(sample.line(node), sample.linenode_text(node), reason)
-    _skip_each_key(sample, node, reason, path)
+    _skip_each_key(sample, node, reason, path, typos)
 
 
-def _skip_each_key(sample: FenceReading, node: Any, reason: str, path: tuple[str, ...]) -> None:
+def _skip_each_key(
+    sample: FenceReading,
+    node: Any,
+    reason: str,
+    path: tuple[str, ...],
+    typos: JsTypes | None = None,
+) -> None:
     for pair in node.named_children:
         key_node = pair.child_by_field_name("key") if pair.type == "pair" else pair
         if pair.type == "method_definition":
             key_node = pair.child_by_field_name("name")
         if key_node is None or key_node.type not in _KEY_NODES:
             continue  # a spread or a computed key: no key is written here
-        where = (*path, node_text(sample.source, key_node).strip("'\""))
-        sample.report.skip(sample.line(pair), sample.linenode_text(pair), reason, ".".join(where))
+        key = node_text(sample.source, key_node).strip("'\"")
+        where, line = (*path, key), sample.line(pair)
+        real = misspelled_key(typos, key) if typos is not None else None
+        if real is not None:
+            sample.report.count("option_key", line, key)
+            why = f"{key} is nowhere in the product's code, one letter off the key {real} it writes"
+            sample.report.violation(line, "option_key", key, "", why + did_you_mean([real]), [real])
+        else:
+            sample.report.skip(line, sample.linenode_text(pair), reason, ".".join(where))
         value = pair.child_by_field_name("value") if pair.type == "pair" else None
         for inner in _objects_in(unwrap(value)) if value is not None else ():
-            _skip_each_key(sample, inner, reason, where)
+            _skip_each_key(sample, inner, reason, where, typos)
 
 
+def misspelled_key(types: JsTypes, key: str) -> str | None:
+    """The key or member the product's code writes that ``key`` is a typo of (one letter
+    changed, typed in or left out, or one letter's case, five letters or more), when the
+    code never writes ``key`` itself: a misspelling of the product's names is the
+    product's, whatever object holds it (as :meth:`JsTypes.misspelled_member`)."""
+    if len(key) < 5 or not _NAME.fullmatch(key) or types.written(key):
+        return None  # a key that is no name (`"gemini-2.0-flash"`) is another value, not a typo
+    by_length = _written_keys(types.model)
+    near = [n for size in (len(key) - 1, len(key), len(key) + 1) for n in by_length.get(size, ())]
+    for real in sorted(near):
+        if one_letter_changed(key, real) or one_letter_slipped(key, real):
+            return real
+        if hump_changed(key, real):
+            return real
+    return None
+
+
+@lru_cache(maxsize=8)
+def _written_keys(model: ApiModel) -> dict[int, tuple[str, ...]]:
+    """The members and keys the product's code writes, five letters or more, by length."""
+    found: dict[int, list[str]] = {}
+    for name in model.member_names | model.facts.surface:
+        if len(name) >= 5:
+            found.setdefault(len(name), []).append(name)
+    return {size: tuple(names) for size, names in found.items()}
+
+
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _KEY_NODES = ("property_identifier", "string", "shorthand_property_identifier")
 
 
@@ -410,6 +465,19 @@ def _objects_in(value: Any) -> list[Any]:
     if value.type == "array":
         return [unwrap(item) for item in value.named_children if unwrap(item).type == "object"]
     return []
+
+
+def _dropped(types: JsTypes, owner: str, key: str) -> str | None:
+    """The earlier release whose hand-written declarations gave one of the types ``owner``
+    names (``GridLineOptions``, ``A | B``) the key ``key`` they leave out now: the
+    declarations dropped it, so the code naming it elsewhere is no sign they lag."""
+    if types.dropped_key is None:
+        return None
+    for name in owner.split(" | "):
+        release = types.dropped_key(name.strip(), key) if name.strip() else None
+        if release is not None:
+            return release
+    return None
 
 
 def _why(keys: Keys, key: str) -> str:
@@ -445,7 +513,7 @@ def bare(sample: FenceReading, node: Any) -> None:
         why = (f"an object literal shown alone: its {len(written)} key(s) are too few to tell "
                "which function of the product takes it")  # fmt: skip
         sample.report.skip(line, keys_shown, why)
-        _skip_each_key(sample, node, why, ())
+        _skip_each_key(sample, node, why, (), types)
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
@@ -472,18 +540,19 @@ def bare(sample: FenceReading, node: Any) -> None:
         why = ("an object literal shown alone: no function of the product whose keys the "
                "model closes takes any of its keys")  # fmt: skip
         sample.report.skip(line, keys_shown, why)
-        _skip_each_key(sample, node, why, ())
+        _skip_each_key(sample, node, why, (), types)
         return
     best = max(shared for shared, _, _ in scored.values())
     top = [(keys_at, shown) for shared, keys_at, shown in scored.values() if shared == best]
     if best < BARE_SHARED or best < BARE_SHARE * len(written):
-        skip_keys(sample, node, "an object literal shown alone: no function of the product "
-                  f"takes most of its keys ({best} of {len(written)} at most)")  # fmt: skip
+        why = (f"an object literal shown alone: no function of the product takes most of its "
+               f"keys ({best} of {len(written)} at most)")  # fmt: skip
+        skip_keys(sample, node, why, (), types)
         return
     if len(top) > 1:
         names = ", ".join(sorted(shown for _, shown in top))[:120]
         skip_keys(sample, node, f"an object literal shown alone: {len(top)} functions take "
-                  f"{best} of its {len(written)} keys ({names})")  # fmt: skip
+                  f"{best} of its {len(written)} keys ({names})", (), types)  # fmt: skip
         return
     keys_at, shown = top[0]
     position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason

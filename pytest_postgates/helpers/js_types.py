@@ -10,7 +10,7 @@ the caller lists the use as unjudged.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
@@ -64,6 +64,9 @@ class JsTypes:
         self._conventions: dict[str, dict[str, Cls | None]] = {}
         self._misspelled: dict[str, str | None] = {}
         self._beyond: dict[tuple[Cls, str], str | None] = {}
+        # The newest earlier release whose declarations gave a type (by name) a key they
+        # no longer give it (set by the gate: the past releases' models), or None.
+        self.dropped_key: Callable[[str, str], str | None] | None = None
 
     # -------------------------------------------------------------- classes
     def entries(self, cls: Cls) -> list[ClassFacts]:
@@ -209,7 +212,7 @@ class JsTypes:
                 continue
             if one_letter_changed(name, real) or one_letter_slipped(name, real):
                 return real
-            if _hump_changed(name, real):
+            if hump_changed(name, real):
                 return real
         return None
 
@@ -684,7 +687,7 @@ def _keys(shapes: list[Shape], shown: str, through: str) -> Keys:
     return Keys(fields, " | ".join(owners) or through or f"{shown}'s options")
 
 
-def _hump_changed(name: str, other: str) -> bool:
+def hump_changed(name: str, other: str) -> bool:
     """One letter after the first in the other case (``toBeinstanceOf``, ``toBeInstanceOf``):
     JavaScript's names are case-sensitive, so that is another name, and a typo of this one."""
     if len(name) != len(other) or name == other or name[0] != other[0]:

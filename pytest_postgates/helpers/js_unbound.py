@@ -9,17 +9,18 @@ function takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.Fe
 from __future__ import annotations
 
 import re
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
+from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.helpers import js_free_calls
 from pytest_postgates.helpers.js_tree import node_text
+from pytest_postgates.helpers.js_types import hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
-    from pytest_postgates.helpers.js_types import Cls
+    from pytest_postgates.helpers.js_types import Cls, JsTypes
 
 IDENTIFIER = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
 # A member written after a call (``expect(x).toBeinstanceOf``): long enough to be judged a typo.
@@ -46,7 +47,14 @@ def uses_unbound(sample: FenceReading, content: str) -> bool:
         or constructs_unbound(sample, content)
         or uses_public_class(sample, content)
         or misspells_member(sample, content)
+        or any(
+            misspelled_function(sample, n) for n in js_free_calls.bare_calls(content) - sample.bound
+        )
     )
+
+
+def _unbound_calls(sample: FenceReading, content: str) -> set[str]:
+    return js_free_calls.bare_calls(content) - sample.bound
 
 
 def calls_unqualified(sample: FenceReading, content: str) -> bool:
@@ -76,12 +84,51 @@ def free_calls(sample: FenceReading, root: Any) -> None:
     if types is None:
         return
     calls = js_free_calls.free_callees(root, sample.source)
-    js_free_calls.check_free_calls(
-        types.model,
-        calls,
-        lambda node, name: name in sample.values or sample.is_bound(node, name),
-        partial(free_call, sample),
-    )
+    reported: set[int] = set()
+
+    def report(name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
+        reported.add(node.id)
+        free_call(sample, name, node, anchor)
+
+    def bound(node: Any, name: str) -> bool:
+        return name in sample.values or sample.is_bound(node, name)
+
+    js_free_calls.check_free_calls(types.model, calls, bound, report)
+    for name, node in calls:
+        known = node.id in reported or bound(node, name)
+        real = None if known else misspelled_function(sample, name)
+        if real is not None:
+            line, (function, path) = sample.line(node), real
+            why = f"{name}() is nowhere in the product's code, one letter off {function}()"
+            sample.report.count("export", line, name)
+            sample.report.violation(line, "named_export", name, path,
+                                    f"{why}, which {path} exports{did_you_mean([function])}",
+                                    [function])  # fmt: skip
+
+
+def misspelled_function(sample: FenceReading, name: str) -> tuple[str, str] | None:
+    """The function (and its file) the product's entry points export that a bare call of
+    ``name``, which the page never binds and the product's code never writes, misspells
+    (one letter changed, typed in or left out, or one letter's case; five letters or more):
+    the import the reader adds or a framework's auto-import, spelt wrong
+    (``definedCachedFunction``). None otherwise."""
+    types = sample.types()
+    if types is None or len(name) < 5 or name in js_free_calls.JS_GLOBALS or types.written(name):
+        return None
+    key = ("misspelled_function", sample.gate.package, name)
+    shared = sample.gate.lookup.shared
+    if key not in shared:
+        found = None
+        for real in sorted(n for n in types.model.by_name if abs(len(n) - len(name)) <= 1):
+            near = one_letter_changed(name, real) or one_letter_slipped(name, real)
+            if len(real) >= 5 and (near or hump_changed(name, real)):
+                path = _exported_function(sample, types, real)
+                if path is not None:
+                    found = (real, path)
+                    break
+        shared[key] = found
+    held: tuple[str, str] | None = shared[key]
+    return held
 
 
 def free_call(sample: FenceReading, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
@@ -156,6 +203,22 @@ def _public_function(sample: FenceReading, name: str) -> Binding | None:
         return None
     ((path, local),) = top
     return Binding(path, local, "function")
+
+
+def _exported_function(sample: FenceReading, types: JsTypes, name: str) -> str | None:
+    """The file of the function ``name`` the product's entry points export, else of the
+    one top-level function of that name a product file declares and exports (a
+    framework's auto-import names such functions without an entry point's import)."""
+    binding = _public_function(sample, name)
+    if binding is not None:
+        return binding.path
+    files = {
+        d.path for d in types.model.declares(name) if d.kind == "function" and d.owner == d.path
+    }
+    exported = [
+        f for f in sorted(files) if isinstance(sample.gate.lookup.find_export(f, name), Binding)
+    ]
+    return exported[0] if len(exported) == 1 else None
 
 
 def uses_public_class(sample: FenceReading, content: str) -> bool:
