@@ -96,12 +96,15 @@ class PastReleases:
         """The newest earlier release whose declaration files declare ``key`` as a field of
         a type named ``owner`` (``GridLineOptions``, in whatever file), or None: a key
         hand-written declarations leave out now that they declared then was dropped by
-        them, not left behind by the code."""
-        for release in self.releases():
-            for decl in self._model(release).declares(key):
-                named = decl.owner.rpartition(":")[2]
-                if decl.kind == "key" and named == owner and _declaration_file(decl.path):
-                    return release.tag
+        them, not left behind by the code. A release git cannot read declares nothing."""
+        try:
+            for release in self.releases():
+                for decl in self._model(release).declares(key):
+                    named = decl.owner.rpartition(":")[2]
+                    if decl.kind == "key" and named == owner and _declaration_file(decl.path):
+                        return release.tag
+        except GitError:
+            return None
         return None
 
     def _model(self, release: Release) -> ApiModel:

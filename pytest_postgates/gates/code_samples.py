@@ -67,7 +67,6 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +80,7 @@ from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.model_sources import site_scripts
-from pytest_postgates.evidence.past_releases import PastReleases, past_releases
+from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
 from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.gates.base import (
@@ -570,18 +569,9 @@ def _js_types(
         context.memo[key] = JsTypes(model, types)
     known: JsTypes | None = context.memo[key]
     if known is not None and known.dropped_key is None:
-        known.dropped_key = partial(
-            _declared_then, past_releases(index.root, index.commit, context.evidence.cache_dir)
-        )
+        past = past_releases(index.root, index.commit, context.evidence.cache_dir)
+        known.dropped_key = past.declared_key
     return known
-
-
-def _declared_then(past: PastReleases, owner: str, key: str) -> str | None:
-    """The earlier release whose declarations gave the type ``owner`` the key ``key``."""
-    try:
-        return past.declared_key(owner, key)
-    except GitError:
-        return None
 
 
 def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
