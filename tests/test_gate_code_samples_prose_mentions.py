@@ -77,24 +77,3 @@ def test_spans_that_are_no_such_claim_are_not_reported(tmp_path: Path) -> None:
     # Schema is wrong, the bare name is not. `createSchema`, declared nowhere, is the
     # sample's wrong member; `dbName` the sample writes right.
     assert [(line, name) for line, _kind, name in found if line == 12] == [(12, "createSchema")]
-
-
-def test_a_name_the_entry_does_not_export_but_the_code_declares_is_not_repeated(
-    tmp_path: Path,
-) -> None:
-    """The sample imports `Helper` from the package, whose entry does not export it: the
-    import is the finding. The prose naming `Helper`, a class the code declares, says
-    nothing wrong; `Imagined`, declared nowhere, is the sample's invention repeated."""
-    files = {**ORM, "src/helper.ts": "export class Helper {}\n"}
-    body = (
-        "Intro.\n\n"
-        "```ts\nimport { Helper, Imagined } from 'orm';\n```\n\n"  # fence at line 3
-        "Extend `Helper`, or `Imagined`.\n"  # line 7
-    )
-    from pytest_postgates.gates import code_samples
-
-    repo = make_repo(tmp_path / "repo", files)
-    card = code_samples.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "c"))
-    front = FRONT_MATTER.count("\n")
-    found = sorted((v["line"] - front, v["name"]) for v in card.detail["violations"])
-    assert found == [(4, "Helper"), (4, "Imagined"), (7, "Imagined")]

@@ -9,11 +9,7 @@ A span is the same claim when, its call parentheses dropped (`orm.schema.createS
 it spells the sample's name exactly (a member chain, an option key, an export), or it is
 the last name of that chain alone (`createSchema`) and the product's code writes that
 name nowhere (a name the product has may be another of its things than the member the
-sample misses). Where the sample's finding is that a module does not export the name, the
-prose repeats it only when the code writes the name nowhere: naming a class the entry
-point leaves out (`BaseProvider`) is no claim that the entry exports it.
-
-Prose only repeats; it decides nothing by itself: a span the page writes
+sample misses). Prose only repeats; it decides nothing by itself: a span the page writes
 as the product's past ("`x` was removed in v4") is left, as gate 2 leaves it, and a
 sample the page shows as the old way beside its fix has no finding left to repeat.
 """
@@ -38,15 +34,12 @@ RULES = (
         "a prose code span that spells the name a sample of the same page uses and the "
         "product lacks (the whole chain, or its last name when the product's code writes "
         "that name nowhere) is the same claim, reported on the prose line; a span written as "
-        "the product's past is not, nor a name an import misses that the code declares elsewhere",
+        "the product's past is not",
         "tests/test_gate_code_samples_prose_mentions.py::"
         "test_a_prose_span_naming_what_the_sample_writes_wrong_is_reported",
     ),
 )
 
-# Findings that a module does not export a name: the prose naming it claims only the name,
-# which the code may declare elsewhere (a class the entry point leaves out).
-_EXPORTS = frozenset({"named_export", "python_import"})
 # A name as prose writes one: identifiers joined by dots, maybe with its call's arguments.
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
 _CALL = re.compile(r"\((?:[^()]|\([^()]*\))*\)$")
@@ -92,7 +85,7 @@ def repeat_in_prose(
         found = whole.get(name)
         if found is None and "." not in name and name in last and not writes(name):
             found = last[name]
-        if found is None or (found[1]["kind"] in _EXPORTS and writes(name.rsplit(".", 1)[-1])):
+        if found is None:
             continue
         if gone_or_denied(post.prose, span.line, span.text, name, rules_off):
             continue
