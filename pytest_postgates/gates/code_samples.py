@@ -102,7 +102,6 @@ from pytest_postgates.helpers.command_lines import (
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
-from pytest_postgates.helpers.prose_mentions import repeat_in_prose
 from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
@@ -371,12 +370,6 @@ def check(post: Post, context: GateContext) -> CheckResult:
         python_sample.free.judge(python_sample.types, report, {line + 1 for line in old_way})
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
-
-    # A prose code span repeating a name the samples use wrongly is that claim (prose_mentions).
-    def writes(name: str) -> bool:
-        return name in api_model(index, context.evidence.cache_dir).facts.identifiers
-
-    repeat_in_prose(report, post, writes, frozenset())
     detail = {
         "checked": report.checked,
         "checked_by_kind": report.checked_by_kind,
@@ -677,7 +670,6 @@ def _rules_digest() -> str:
         js_tree,
         js_types,
         js_unbound,
-        prose_mentions,
         python_comments,
         python_samples,
         python_types,
@@ -690,8 +682,8 @@ def _rules_digest() -> str:
                js_comments, js_free_calls, js_signatures, js_types, sample_checks, api_lookup,
                python_comments, python_samples, python_types, api_model, model_facts,
                model_python, model_js, type_model, type_tables, public_functions, workspaces,
-               build_entries, sample_sides, prose_mentions, resolution, past_releases,
-               help_listings, command_lines, cli_model, cli_python, known_bases, config_samples,
+               build_entries, sample_sides, resolution, past_releases, help_listings,
+               command_lines, cli_model, cli_python, known_bases, config_samples,
                code_surface)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
