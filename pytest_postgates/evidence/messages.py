@@ -18,6 +18,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from pytest_postgates.evidence.file_table import node_text, string_value
+
 # (channel kind, key, key as written when a name, sending call's name, line)
 SendSite = tuple[str, str, str, str, int]
 # (channel kind, key, handler's name as passed or "", line)
@@ -31,20 +33,6 @@ _IPC_LISTENS = frozenset({"on", "once", "handle", "handleOnce"})
 _KEY_FIELDS = ("action", "type", "cmd", "command", "kind", "event")
 _EVENT_CLASSES = frozenset({"CustomEvent", "Event", "MessageEvent"})
 _SIGNAL_SENDS = frozenset({"send", "send_robust"})
-
-
-def _text(source: bytes, node: Any) -> str:
-    return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-
-def _string(source: bytes, node: Any) -> str | None:
-    """The value of a string literal (a template without substitutions included)."""
-    if node.type == "string" or (
-        node.type == "template_string"
-        and not any(c.type == "template_substitution" for c in node.children)
-    ):
-        return _text(source, node)[1:-1]
-    return None
 
 
 def js_constants(source: bytes, root: Any) -> dict[str, str]:
@@ -70,16 +58,16 @@ def js_constants(source: bytes, root: Any) -> dict[str, str]:
                 "parenthesized_expression",
             ):
                 value = value.named_children[0]
-            bound = _text(source, name)
-            literal = _string(source, value)
+            bound = node_text(source, name)
+            literal = string_value(source, value)
             if literal is not None:
                 found[bound] = literal
             elif value.type == "object":
                 for pair in value.named_children:
                     key, held = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-                    member = _string(source, held) if held is not None else None
+                    member = string_value(source, held) if held is not None else None
                     if pair.type == "pair" and key is not None and member is not None:
-                        found[f"{bound}.{_text(source, key).strip(chr(34) + chr(39))}"] = member
+                        found[f"{bound}.{node_text(source, key).strip(chr(34) + chr(39))}"] = member
     return found
 
 
@@ -88,11 +76,11 @@ def _key(source: bytes, node: Any | None, constants: dict[str, str]) -> tuple[st
     ("", "") when computed."""
     if node is None:
         return "", ""
-    literal = _string(source, node)
+    literal = string_value(source, node)
     if literal is not None:
         return literal, ""
     if node.type in ("identifier", "member_expression"):
-        written = _text(source, node)
+        written = node_text(source, node)
         if written in constants:
             return constants[written], written.rsplit(".", 1)[-1]
     return "", ""
@@ -107,7 +95,7 @@ def _message_key(source: bytes, node: Any | None, constants: dict[str, str]) -> 
             if (
                 pair.type == "pair"
                 and key is not None
-                and _text(source, key).strip("'\"") in _KEY_FIELDS
+                and node_text(source, key).strip("'\"") in _KEY_FIELDS
             ):
                 return _key(source, pair.child_by_field_name("value"), constants)
         return "", ""
@@ -126,14 +114,14 @@ def _handler(source: bytes, node: Any | None) -> str:
         if (
             held is not None
             and held.type == "member_expression"
-            and _text(source, held.child_by_field_name("property") or held) == "bind"
+            and node_text(source, held.child_by_field_name("property") or held) == "bind"
         ):
             node = held.child_by_field_name("object")
     if node is not None and node.type == "identifier":
-        return _text(source, node)
+        return node_text(source, node)
     if node is not None and node.type == "member_expression":
         prop = node.child_by_field_name("property")
-        return _text(source, prop) if prop is not None else "*"
+        return node_text(source, prop) if prop is not None else "*"
     return "*"
 
 
@@ -148,11 +136,11 @@ def js_message(
     second = args[1] if len(args) > 1 else None
     line = callee.start_point[0] + 1
     if callee.type == "identifier":
-        name, receiver = _text(source, callee), ""
+        name, receiver = node_text(source, callee), ""
     elif callee.type == "member_expression":
         prop, held = callee.child_by_field_name("property"), callee.child_by_field_name("object")
-        name = _text(source, prop) if prop is not None else ""
-        receiver = _text(source, held) if held is not None else ""
+        name = node_text(source, prop) if prop is not None else ""
+        receiver = node_text(source, held) if held is not None else ""
     else:
         return None, None
     ipc = "ipc" in receiver.lower() or receiver.endswith("webContents")
@@ -164,7 +152,7 @@ def js_message(
             if first is not None and first.type == "new_expression"
             else None
         )
-        if first is not None and made is not None and _text(source, made) in _EVENT_CLASSES:
+        if first is not None and made is not None and node_text(source, made) in _EVENT_CLASSES:
             inner = first.child_by_field_name("arguments")
             given = (
                 [a for a in inner.named_children if a.type != "comment"]
