@@ -86,9 +86,9 @@ def replace_file(path: Path, text: str) -> None:
             _write_atomic(path, text)
         except FileNotFoundError:
             # The folder is made on the first write into it rather than looked up before
-            # every write (a scorecard folder takes thousands of writes a run).
-            if path.parent.is_dir():
-                raise
+            # every write (a scorecard folder takes thousands of writes a run). It is made
+            # and the write tried again even when it exists by now: under xdist another
+            # worker may have made it between this write failing and the look.
             path.parent.mkdir(parents=True, exist_ok=True)
             _write_atomic(path, text)
 

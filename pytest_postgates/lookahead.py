@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from multiprocessing import get_context
+from multiprocessing.context import SpawnContext, SpawnProcess
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,37 @@ from pytest_postgates.gates.base import Gate, GateContext
 from pytest_postgates.post import InputProblem
 from pytest_postgates.results import CODE_FINGERPRINT
 from pytest_postgates.runner import PostRun, ReadyCard
+
+
+class PoolProcess(SpawnProcess):
+    """A worker process of the look-ahead pool. Each one records itself when it starts,
+    so that :meth:`LookAhead.stop` waits for every worker whichever path of the executor
+    started it (a clean-clone CI run once found one alive at the session's end that the
+    executor's own table no longer listed)."""
+
+    def start(self) -> None:
+        super().start()
+        STARTED_WORKERS.add(self)
+
+
+class _PoolContext(SpawnContext):
+    # ProcessPoolExecutor makes its workers with ``mp_context.Process``.
+    Process = PoolProcess
+
+
+# Every pool worker this process started and has not yet waited for.
+STARTED_WORKERS: set[PoolProcess] = set()
+
+
+def _wait_for(workers: set[PoolProcess]) -> None:
+    """Wait for each worker to end (killing one that has not ended in 10 s) and forget it."""
+    for process in list(workers):
+        process.join(timeout=10)
+        if process.is_alive():
+            process.kill()
+            process.join()
+        workers.discard(process)
+
 
 # With jobs = auto, at most this many workers: each imports the plugin and loads the
 # repository index (about 1.3 s of CPU and the index's memory) before it gates a post.
@@ -175,9 +206,6 @@ class LookAhead:
         self.waits = 0
         self.summary: list[str] = []
         self.stopped = False
-        # Every worker process the pool started (it starts them as work comes): stop()
-        # waits for each, also one started while the pool was shutting down.
-        self._spawned: set[Any] = set()
         # The run's batches in parts (batch.py), decided before any is computed, so that
         # the main process and the workers name the same parts and compute them side by side.
         batches = self.context.batches
@@ -287,7 +315,6 @@ class LookAhead:
                 self._broke(exc, self.posts[number].display)
                 return
             self.futures[number] = future
-            self._spawned.update((self.executor._processes or {}).values() if self.executor else ())
             in_flight += 1
 
     def _next_post(self) -> int | None:
@@ -334,7 +361,7 @@ class LookAhead:
             )
             self.executor = ProcessPoolExecutor(
                 max_workers=self.workers,
-                mp_context=get_context("spawn"),
+                mp_context=_PoolContext(),
                 initializer=start_worker,
                 initargs=(setup,),
             )
@@ -352,25 +379,13 @@ class LookAhead:
         if executor is None:
             return
         busy = any(not future.done() for future in self.futures.values())
-        if executor._processes:
-            self._spawned.update(executor._processes.values())
-        processes = list(self._spawned)
         executor.shutdown(wait=False, cancel_futures=True)
         if busy:
-            for process in processes:
+            for process in list(STARTED_WORKERS):
                 process.terminate()
-        for process in processes:
-            process.join(timeout=10)
-            if process.is_alive():
-                process.kill()
-                process.join()
+        _wait_for(STARTED_WORKERS)
         executor.shutdown(wait=True)
-        for process in self._spawned:
-            if process.is_alive():
-                process.join(timeout=10)
-            if process.is_alive():
-                process.kill()
-                process.join()
+        _wait_for(STARTED_WORKERS)  # also one started while the pool was shutting down
         self.summary.append(
             f"postgates: look-ahead: {self.workers} worker(s) gated {self.gated} of "
             f"{len(self.posts)} posts; the main process waited {self.waited:.2f} s "

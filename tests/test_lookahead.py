@@ -150,6 +150,8 @@ def pytest_unconfigure(config):
         "pids": _pids,
         "started": len(_started),
         "children": len(multiprocessing.active_children()),
+        # Named, so that a failure says what was left (class, pid).
+        "left": [f"{{type(c).__name__}} {{c.pid}}" for c in multiprocessing.active_children()],
         "run_dir": str(batches.run_dir) if batches else None,
     }}
     # One file per process of an xdist run (gw0, gw1; the controller's has no suffix).
@@ -311,7 +313,7 @@ def test_no_process_is_started_unless_asked_for(corpus: pytest.Pytester) -> None
     _run(corpus, "ahead", "--postgates-jobs=2", "--cache-clear")
     record = _record(corpus)
     assert record["lookahead"] is True and record["started"] >= 1 and record["pids"]
-    assert record["children"] == 0  # none left at the end
+    assert record["children"] == 0, record["left"]  # none left at the end
 
 
 def test_jobs_2_gives_the_output_of_jobs_1(corpus: pytest.Pytester) -> None:

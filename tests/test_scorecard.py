@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_postgates import fileio
 from pytest_postgates.scorecard import (
     Scorecard,
     dumps,
@@ -42,6 +43,31 @@ def test_write_is_atomic_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     write_atomic(target, dumps({"b": 1, "a": [2]}))
     assert target.read_text() == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}\n'
     assert [p.name for p in target.parent.iterdir()] == ["card.json"]
+
+
+def test_a_folder_another_worker_makes_mid_write_does_not_fail_the_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two xdist workers write their first scorecards at once: the first write of each
+    finds no folder, and one of them makes it before the other looks. Both writes land
+    (a clean-clone CI run once ERRORed an item with 'No such file or directory')."""
+    target = tmp_path / ".postgates" / "scorecards" / "card.json"
+    real = fileio._write_atomic
+    calls: list[Path] = []
+
+    def raced(path: Path, text: str) -> None:
+        calls.append(path)
+        if len(calls) == 1:
+            try:
+                real(path, text)
+            finally:
+                path.parent.mkdir(parents=True)  # the other worker, just after the miss
+        else:
+            real(path, text)
+
+    monkeypatch.setattr(fileio, "_write_atomic", raced)
+    write_json(target, {"a": 1})
+    assert json.loads(target.read_text()) == {"a": 1} and len(calls) == 2
 
 
 def test_failed_write_keeps_the_old_file(tmp_path: Path) -> None:
