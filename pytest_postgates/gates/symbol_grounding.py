@@ -345,7 +345,6 @@ def judge(
         kind,
         token.line,
         post,
-        sentence,
         repos,
         model,
         presented,

@@ -68,7 +68,11 @@ product's own option table declares, where the model reads no parser: prettier's
 ``anchor-link-target`` (the text of a link, an MkDocs autoref above all, whose target is a
 declared name rooted at a product module), was deleted in session 23: its claims were 19
 planted inventions of the tune half and none held out (the report half's planted run at
-490b56b, its docs, natural drift and NeuroLink's benches).
+490b56b, its docs, natural drift and NeuroLink's benches). ``anchor-enumerated`` was
+deleted in session 31: measured at fb60842 (last in the chain), its claims were 3 planted
+inventions of the tune half and none of the report half's, it made no finding on either
+half's docs and decided no natural-drift case; on the NeuroLink blog its 2 findings were
+both labelled unsure.
 """
 
 from __future__ import annotations
@@ -202,21 +206,6 @@ RULES = (
         ),
     ),
     Anchor(
-        "anchor-enumerated",
-        "a claim",
-        "an item of an enumeration of code spans in one sentence (`a`, `b` and `c`) in which "
-        "two other items or more, and more than half of them, are the product's names: a "
-        "sentence listing the product's fields or options presents each item as the product's",
-        "tests/test_anchor_rules.py::test_a_name_enumerated_with_product_names_is_a_claim",
-        earns=(
-            "measured at fb60842 (last in the chain, so off = its claims back to not-anchored): "
-            "its claims are 3 caught planted inventions of the tune half (pydantic-ai) and 0 "
-            "of the report half's commander.js and vite; it made no finding on either half's "
-            "docs (bench/docs_precision.py) and decided no natural-drift case; on the NeuroLink "
-            "blog 2 findings, both labelled unsure (later-release codexProxy, geminiProxy)"
-        ),
-    ),
-    Anchor(
         "anchor-option-near",
         "a claim",
         "a long option the product's code does not write, whose option name (as written, "
@@ -250,7 +239,6 @@ def anchor(
     kind: str,
     line: int,
     post: Post,
-    sentence: str,
     repos: Repos,
     model: ApiModel | None,
     presented: str | None,
@@ -278,11 +266,6 @@ def anchor(
             f"anchor-presented-{suffix}": presented_as(way)
             for suffix, way in PRESENTED_WAYS.items()
         },
-        "anchor-enumerated": lambda: (
-            model is not None
-            and kind in ("symbol", "flag")
-            and _enumerated_with_product_names(text, sentence, model)
-        ),
         "anchor-option-near": lambda: (
             kind == "flag"
             and model is not None
@@ -425,35 +408,6 @@ def _product_name(text: str, sibling: str, model: ApiModel) -> int:
     elif _DISTINCTIVE.fullmatch(name) and name in model.facts.identifiers:
         real += 1  # a name the product's code writes (a tool it registers by string)
     return real
-
-
-# A code span of a sentence, and what may join two items of one enumeration.
-_SPAN = re.compile(r"(`+)(.+?)\1")
-_JOINER = re.compile(r"(?:,|;|/|,?\s*(?:and|or|and/or|as well as)|,?\s*(?:and|or)\s+also)", re.I)
-
-
-def _enumerated_with_product_names(text: str, sentence: str, model: ApiModel) -> bool:
-    """Whether the token is an item of an enumeration of code spans in its sentence
-    (`a`, `b` and `c`) in which two other items or more, and more than half of them, are
-    the product's names: a sentence that lists the product's fields, options or functions
-    presents each item as the product's."""
-    spans = [(m.start(), m.end(), m.group(2).strip()) for m in _SPAN.finditer(sentence)]
-    groups: list[list[str]] = []
-    last_end = -1
-    for start, end, content in spans:
-        if groups and _JOINER.fullmatch(sentence[last_end:start].strip()):
-            groups[-1].append(content)
-        else:
-            groups.append([content])
-        last_end = end
-    for group in groups:
-        if text not in group:
-            continue
-        siblings = [item for item in group if item != text]
-        real = sum(_product_name(text, sibling, model) > 0 for sibling in siblings)
-        if real >= 2 and 2 * real > len(siblings):
-            return True
-    return False
 
 
 def _parser_read_whole(text: str, model: ApiModel) -> bool:
