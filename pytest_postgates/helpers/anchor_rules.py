@@ -72,7 +72,8 @@ planted inventions of the tune half and none held out (the report half's planted
 deleted in session 31: measured at fb60842 (last in the chain), its claims were 3 planted
 inventions of the tune half and none of the report half's, it made no finding on either
 half's docs and decided no natural-drift case; on the NeuroLink blog its 2 findings were
-both labelled unsure.
+both labelled unsure. Off, at fa5ca0e, the NeuroLink blog's planted inventions
+(bench/fabrication_recall.py) lost 2 joined names (281 -> 279 of 353), listed not-anchored.
 """
 
 from __future__ import annotations
