@@ -74,7 +74,7 @@ from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
-from pytest_postgates.evidence.cli_model import page_cli, python_project
+from pytest_postgates.evidence.cli_model import page_cli, product_cli_table, python_project
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
@@ -338,7 +338,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 if cli is None:
                     cli_key = (*shared_key, "cli")
                     if cli_key not in context.memo:
-                        context.memo[cli_key] = _cli_table(
+                        context.memo[cli_key] = product_cli_table(
                             shared, bins, python is not None and not manifest
                         )
                     cli = context.memo[cli_key]
@@ -565,52 +565,6 @@ def _js_types(
         past = past_releases(index.root, index.commit, context.evidence.cache_dir)
         known.dropped_key = past.declared_key
     return known
-
-
-def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
-    target = next(iter(bins.values()))
-    if python:
-        module = target.split(":", 1)[0]
-        path = lookup.python_module(module)
-        if path is None:
-            return Unknown(f"the script's module {module} is not a tracked file")
-        # The package's folder: the path up to the module's first part (`src/pkg`,
-        # `packages/cli/src/cli`).
-        at = re.search(rf"(?:^|/)({re.escape(module.replace('.', '/'))})(?:/|\.py)", path)
-        top = path[: at.start(1)] + module.split(".")[0] if at else path.split("/")[0]
-        table = lookup.cli(path)
-        # A Python CLI's parts are the package's modules that import the framework.
-        extra = []
-        for other in lookup.tables.files:
-            if not other.startswith(top + "/") or not other.endswith(".py") or other in table.read:
-                continue
-            if not lookup.tables.may_define_cli(other):
-                continue
-            found = lookup.tables.files.get(other)
-            if found is not None and found.cli_frameworks:
-                extra.append(other)
-        for extra_path in extra:
-            more = lookup.cli(extra_path)
-            table.read.extend(more.read)
-            table.frameworks.extend(f for f in more.frameworks if f not in table.frameworks)
-            for name, where in more.commands.items():
-                table.commands.setdefault(name, []).extend(where)
-            table.options |= more.options
-            table.root_options |= more.root_options
-            table.passthrough |= more.passthrough
-            # A module that keeps the flags its parser does not declare (trl's main parser,
-            # `parse_known_args`, handing the rest to each command's own) opens them all.
-            table.open_flags += [w for w in more.open_flags if w not in table.open_flags]
-            for name, own in more.per_command.items():
-                table.per_command.setdefault(name, set()).update(own)
-        return table
-    # A workspace package's bin is mapped to its source by that package's own layout.
-    folders = sorted((s.folder for s in lookup.sites.values() if s.folder), key=len)
-    folder = next((f for f in reversed(folders) if target.startswith(f + "/")), "")
-    source = lookup.source_for(target[len(folder) + 1 :] if folder else target, folder)
-    if source.path is None:
-        return Unknown(f"the bin {target} has no source file ({source.missing}); set source_map")
-    return lookup.cli(source.path)
 
 
 def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
