@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_postgates.evidence.doc_versions import documented_version, release_for
+from pytest_postgates.evidence.doc_versions import (
+    MAX_VERSIONS,
+    documented_version,
+    listed_version,
+    release_for,
+)
 from pytest_postgates.gates import code_samples
 from pytest_postgates.post import parse_post
 from tests.helpers import FRONT_MATTER, git, make_repo, repo_context, sample_violations
@@ -133,3 +138,24 @@ def test_the_newest_tag_of_a_version(tmp_path: Path) -> None:
     git(root, "tag", "other@7.1.9")
     assert release_for(root, "7.1", "widgets").tag == "widgets@7.1.3"
     assert release_for(root, "7.1", "").tag is None
+
+
+def test_only_the_newest_versions_are_judged(widgets: Path, tmp_path: Path) -> None:
+    """Each release judged costs its own index and model: versions past the bound (by
+    their place in versions.json, newest first) are listed unjudged, none built."""
+    listing = widgets / "website" / "versions.json"
+    kept = listing.read_text(encoding="utf-8")
+    older = [f"0.{n}" for n in range(MAX_VERSIONS, 0, -1)]
+    listing.write_text(json.dumps([*older, "1.0"]), encoding="utf-8")
+    try:
+        page = widgets / "website" / "versioned_docs" / "version-1.0" / "usage.md"
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text("x\n", encoding="utf-8")
+        assert listed_version(page) == ("1.0", MAX_VERSIONS)
+        card = _card(widgets, "versioned_docs/version-1.0", tmp_path)
+        assert sample_violations(card) == []
+        reasons = [u["reason"] for u in card.detail["unjudged"]]  # type: ignore[attr-defined]
+        assert reasons and all("older than the" in r for r in reasons), reasons
+        assert card.detail["release"]["tag"] is None  # type: ignore[attr-defined]
+    finally:
+        listing.write_text(kept, encoding="utf-8")

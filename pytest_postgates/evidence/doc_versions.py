@@ -29,6 +29,9 @@ _FOLDER = re.compile(r"^version-(?P<version>.+)$")
 _LABEL = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.x)?$", re.IGNORECASE)
 _TAG = re.compile(r"^(?:(?P<package>.+)@)?(?P<v>v)?(\d+)\.(\d+)\.(\d+)$")
 CURRENT = ("current", "next")
+# The versions judged, newest first as ``versions.json`` lists them: each costs the index
+# and model of its tag (built once, cached); an older one's pages are listed unjudged.
+MAX_VERSIONS = 8
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,12 @@ class PageRelease:
 def documented_version(page: Path) -> str | None:
     """The release X whose ``versioned_docs/version-X/`` folder holds ``page``, when the
     site's ``versions.json`` beside that folder lists X; None otherwise."""
+    found = listed_version(page)
+    return found[0] if found is not None else None
+
+
+def listed_version(page: Path) -> tuple[str, int] | None:
+    """:func:`documented_version` and its place in ``versions.json`` (0: the newest)."""
     folders = page.parent.parts
     for at in range(len(folders) - 2, -1, -1):
         versioned = _VERSIONED.match(folders[at])
@@ -57,8 +66,8 @@ def documented_version(page: Path) -> str | None:
             continue
         plugin = versioned.group("plugin")
         listing = Path(*folders[:at]) / (f"{plugin}_versions.json" if plugin else "versions.json")
-        version = folder.group("version")
-        return version if version in _listed(listing) else None
+        version, listed = folder.group("version"), _listed(listing)
+        return (version, listed.index(version)) if version in listed else None
     return None
 
 
@@ -104,6 +113,13 @@ def release_for(root: Path, version: str, package: str) -> PageRelease:
         return PageRelease(version, reason=no_tag(version))
     _number, _package, tag, commit = max(chosen)
     return PageRelease(version, tag, commit)
+
+
+def too_old(version: str) -> str:
+    return (
+        f"the page documents release {version}, older than the {MAX_VERSIONS} newest "
+        "versions.json lists: not judged (each release judged costs a model of its own)"
+    )
 
 
 def no_tag(version: str) -> str:

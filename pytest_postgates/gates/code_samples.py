@@ -68,7 +68,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import (
@@ -203,9 +203,12 @@ def check(post: Post, context: GateContext) -> CheckResult:
 
 def _page_release(page: Path, context: GateContext) -> doc_versions.PageRelease | None:
     """The release a versioned docs page documents and its tag (None: not such a page)."""
-    version = doc_versions.documented_version(page)
-    if version is None:
+    listed = doc_versions.listed_version(page)
+    if listed is None:
         return None
+    version = listed[0]
+    if listed[1] >= doc_versions.MAX_VERSIONS:
+        return doc_versions.PageRelease(version, reason=doc_versions.too_old(version))
     try:
         evidence = context.evidence.for_post(page)
     except GitError:
@@ -214,8 +217,7 @@ def _page_release(page: Path, context: GateContext) -> doc_versions.PageRelease 
     if key not in context.memo:
         package = context.settings.package or evidence.package_name or ""
         context.memo[key] = doc_versions.release_for(evidence.root, version, package)
-    found: doc_versions.PageRelease = context.memo[key]
-    return found
+    return cast(doc_versions.PageRelease, context.memo[key])
 
 
 def _check(post: Post, context: GateContext) -> CheckResult:
