@@ -159,3 +159,26 @@ def test_only_the_newest_versions_are_judged(widgets: Path, tmp_path: Path) -> N
         assert card.detail["release"]["tag"] is None  # type: ignore[attr-defined]
     finally:
         listing.write_text(kept, encoding="utf-8")
+
+
+def test_a_tag_whose_product_cannot_be_read_leaves_every_use_unjudged(tmp_path: Path) -> None:
+    """The tag of 0.1 holds no package and no code: nothing there to judge the page by,
+    and the ref is not what the page documents."""
+    root = make_repo(tmp_path / "r", {"README.md": "widgets, soon\n"})
+    git(root, "tag", "v0.1.0")
+    (root / "package.json").write_text(MANIFEST, encoding="utf-8")
+    (root / "src").mkdir()
+    (root / "src" / "index.js").write_text(V2, encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "the code")
+    (root / "website" / "versioned_docs" / "version-0.1").mkdir(parents=True)
+    (root / "website" / "versions.json").write_text('["0.1"]', encoding="utf-8")
+    card = _card(root, "versioned_docs/version-0.1", tmp_path)
+    assert sample_violations(card) == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]  # type: ignore[attr-defined]
+    assert reasons, card.detail  # type: ignore[attr-defined]
+    for reason in reasons:
+        assert "the page documents release 0.1; the product at v0.1.0 cannot be read" in reason
+    assert card.detail["release"]["tag"] == "v0.1.0"  # type: ignore[attr-defined]
+    assert "judged against" not in card.summary  # type: ignore[attr-defined]
+    assert "cannot be read" in card.summary  # type: ignore[attr-defined]

@@ -39,6 +39,6 @@ def unjudged_all(detail: dict[str, Any], reason: str) -> dict[str, Any]:
 
 def summary_note(release: dict[str, Any]) -> str:
     """What a card's summary says of the release the page documents."""
-    if release.get("tag"):
-        return f"judged against {release['tag']} (the page documents release {release['version']})"
-    return str(release.get("reason") or f"the page documents release {release['version']}")
+    if release.get("reason"):  # no tag, or one whose product cannot be read
+        return str(release["reason"])
+    return f"judged against {release['tag']} (the page documents release {release['version']})"
