@@ -39,6 +39,7 @@ from typing import Any, Protocol, TypeVar
 
 import tomllib
 
+from pytest_postgates.evidence.api_lookup import ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.file_table import captured, field_of, node_text
 from pytest_postgates.evidence.index import RepoIndex
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code, normal_flag
@@ -381,3 +382,51 @@ def package_cli(model: Model, folder: str) -> Model:
     view.cli = CliModel(scoped, package=folder)
     memo[folder] = view
     return view
+
+
+def product_cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
+    """Gate 15's table of the product's command line: a Python script's module and the
+    modules of its package that define commands, else the bin's source file."""
+    target = next(iter(bins.values()))
+    if python:
+        module = target.split(":", 1)[0]
+        path = lookup.python_module(module)
+        if path is None:
+            return Unknown(f"the script's module {module} is not a tracked file")
+        # The package's folder: the path up to the module's first part (`src/pkg`,
+        # `packages/cli/src/cli`).
+        at = re.search(rf"(?:^|/)({re.escape(module.replace('.', '/'))})(?:/|\.py)", path)
+        top = path[: at.start(1)] + module.split(".")[0] if at else path.split("/")[0]
+        table = lookup.cli(path)
+        # A Python CLI's parts are the package's modules that import the framework.
+        extra = []
+        for other in lookup.tables.files:
+            if not other.startswith(top + "/") or not other.endswith(".py") or other in table.read:
+                continue
+            if not lookup.tables.may_define_cli(other):
+                continue
+            found = lookup.tables.files.get(other)
+            if found is not None and found.cli_frameworks:
+                extra.append(other)
+        for extra_path in extra:
+            more = lookup.cli(extra_path)
+            table.read.extend(more.read)
+            table.frameworks.extend(f for f in more.frameworks if f not in table.frameworks)
+            for name, where in more.commands.items():
+                table.commands.setdefault(name, []).extend(where)
+            table.options |= more.options
+            table.root_options |= more.root_options
+            table.passthrough |= more.passthrough
+            # A module that keeps the flags its parser does not declare (trl's main parser,
+            # `parse_known_args`, handing the rest to each command's own) opens them all.
+            table.open_flags += [w for w in more.open_flags if w not in table.open_flags]
+            for name, own in more.per_command.items():
+                table.per_command.setdefault(name, set()).update(own)
+        return table
+    # A workspace package's bin is mapped to its source by that package's own layout.
+    folders = sorted((s.folder for s in lookup.sites.values() if s.folder), key=len)
+    folder = next((f for f in reversed(folders) if target.startswith(f + "/")), "")
+    source = lookup.source_for(target[len(folder) + 1 :] if folder else target, folder)
+    if source.path is None:
+        return Unknown(f"the bin {target} has no source file ({source.missing}); set source_map")
+    return lookup.cli(source.path)

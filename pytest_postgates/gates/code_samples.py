@@ -66,15 +66,22 @@ import ast
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pytest_postgates.config import Settings, option
-from pytest_postgates.evidence import GitError, model_packages, resolution, workspaces
+from pytest_postgates.evidence import (
+    GitError,
+    doc_versions,
+    model_packages,
+    resolution,
+    workspaces,
+)
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
-from pytest_postgates.evidence.cli_model import page_cli, python_project
+from pytest_postgates.evidence.cache import EvidenceCache
+from pytest_postgates.evidence.cli_model import page_cli, product_cli_table, python_project
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
@@ -91,7 +98,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers import config_samples, sample_sides
+from pytest_postgates.helpers import config_samples, sample_sides, versioned_pages
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import (
     CommandLine,
@@ -170,6 +177,50 @@ def _empty_detail(settings: Settings) -> dict[str, Any]:
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
+    """A versioned docs page (evidence/doc_versions.py) is judged against the product at the
+    newest tag of the release it documents; with none (or none readable), at no ref."""
+    release = _page_release(post.path, context)
+    if release is None or release.current:
+        return _check(post, context)
+    why = release.reason
+    if release.tag is not None and release.commit is not None:
+        settings = replace(context.settings, ref=release.tag)
+        key = ("code_samples.release", str(context.evidence.cache_dir), release.commit)
+        if key not in context.memo:  # one index and model per tag, as the ref's
+            at = replace(settings, ref=release.commit)
+            context.memo[key] = EvidenceCache(at, context.evidence.cache_dir)
+        try:
+            result = _check(post, replace(context, settings=settings, evidence=context.memo[key]))
+            result.detail["release"] = release.to_json()
+            return result
+        except CannotJudge as exc:
+            why = doc_versions.cannot_build(release.version, release.tag, exc.reason)
+    result = _check(post, context)  # read for its uses only: listed, none judged
+    detail = versioned_pages.unjudged_all(result.detail, why)
+    detail["release"] = {**release.to_json(), "reason": why}
+    return CheckResult([], detail)
+
+
+def _page_release(page: Path, context: GateContext) -> doc_versions.PageRelease | None:
+    """The release a versioned docs page documents and its tag (None: not such a page)."""
+    listed = doc_versions.listed_version(page)
+    if listed is None:
+        return None
+    version = listed[0]
+    if listed[1] >= doc_versions.MAX_VERSIONS:
+        return doc_versions.PageRelease(version, reason=doc_versions.too_old(version))
+    try:
+        evidence = context.evidence.for_post(page)
+    except GitError:
+        return None  # the check says why there is no repository
+    key = ("code_samples.version", str(evidence.root), version)
+    if key not in context.memo:
+        package = context.settings.package or evidence.package_name or ""
+        context.memo[key] = doc_versions.release_for(evidence.root, version, package)
+    return cast(doc_versions.PageRelease, context.memo[key])
+
+
+def _check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
     every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
@@ -338,7 +389,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
                 if cli is None:
                     cli_key = (*shared_key, "cli")
                     if cli_key not in context.memo:
-                        context.memo[cli_key] = _cli_table(
+                        context.memo[cli_key] = product_cli_table(
                             shared, bins, python is not None and not manifest
                         )
                     cli = context.memo[cli_key]
@@ -567,60 +618,18 @@ def _js_types(
     return known
 
 
-def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTable | Unknown:
-    target = next(iter(bins.values()))
-    if python:
-        module = target.split(":", 1)[0]
-        path = lookup.python_module(module)
-        if path is None:
-            return Unknown(f"the script's module {module} is not a tracked file")
-        # The package's folder: the path up to the module's first part (`src/pkg`,
-        # `packages/cli/src/cli`).
-        at = re.search(rf"(?:^|/)({re.escape(module.replace('.', '/'))})(?:/|\.py)", path)
-        top = path[: at.start(1)] + module.split(".")[0] if at else path.split("/")[0]
-        table = lookup.cli(path)
-        # A Python CLI's parts are the package's modules that import the framework.
-        extra = []
-        for other in lookup.tables.files:
-            if not other.startswith(top + "/") or not other.endswith(".py") or other in table.read:
-                continue
-            if not lookup.tables.may_define_cli(other):
-                continue
-            found = lookup.tables.files.get(other)
-            if found is not None and found.cli_frameworks:
-                extra.append(other)
-        for extra_path in extra:
-            more = lookup.cli(extra_path)
-            table.read.extend(more.read)
-            table.frameworks.extend(f for f in more.frameworks if f not in table.frameworks)
-            for name, where in more.commands.items():
-                table.commands.setdefault(name, []).extend(where)
-            table.options |= more.options
-            table.root_options |= more.root_options
-            table.passthrough |= more.passthrough
-            # A module that keeps the flags its parser does not declare (trl's main parser,
-            # `parse_known_args`, handing the rest to each command's own) opens them all.
-            table.open_flags += [w for w in more.open_flags if w not in table.open_flags]
-            for name, own in more.per_command.items():
-                table.per_command.setdefault(name, set()).update(own)
-        return table
-    # A workspace package's bin is mapped to its source by that package's own layout.
-    folders = sorted((s.folder for s in lookup.sites.values() if s.folder), key=len)
-    folder = next((f for f in reversed(folders) if target.startswith(f + "/")), "")
-    source = lookup.source_for(target[len(folder) + 1 :] if folder else target, folder)
-    if source.path is None:
-        return Unknown(f"the bin {target} has no source file ({source.missing}); set source_map")
-    return lookup.cli(source.path)
-
-
 def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     detail, findings = result.detail, result.findings
     unjudged = len(detail["unjudged"])
+    # A versioned page's card says which release it was judged against (or why none).
+    note = f"; {versioned_pages.summary_note(detail['release'])}" if "release" in detail else ""
     if not detail["checked"] and not findings:
         # Never a bare PASS: a card that judged nothing says so, and why.
         if not unjudged:
-            return Decision("PASS", "nothing checked: no product API used in code fences")
-        return Decision("PASS", f"nothing checked: {unjudged} use(s) of the product not judged")
+            return Decision("PASS", "nothing checked: no product API used in code fences" + note)
+        return Decision(
+            "PASS", f"nothing checked: {unjudged} use(s) of the product not judged{note}"
+        )
     summary = (
         f"{len(findings)} invented API name(s) of {detail['checked']} checked"
         if findings
@@ -628,7 +637,7 @@ def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     )
     if unjudged:
         summary += f", {unjudged} not judged"
-    return Decision("FAIL" if findings else "PASS", summary, len(findings))
+    return Decision("FAIL" if findings else "PASS", summary + note, len(findings))
 
 
 def _rules_digest() -> str:
@@ -645,6 +654,7 @@ def _rules_digest() -> str:
         cli_python,
         code_surface,
         code_tables,
+        doc_versions,
         known_bases,
         model_facts,
         model_js,
@@ -675,6 +685,7 @@ def _rules_digest() -> str:
         python_types,
         sample_checks,
         sample_sides,
+        versioned_pages,
     )
 
     digest = hashlib.sha1()
@@ -684,7 +695,7 @@ def _rules_digest() -> str:
                model_python, model_js, type_model, type_tables, public_functions, workspaces,
                build_entries, sample_sides, resolution, past_releases, help_listings,
                command_lines, cli_model, cli_python, known_bases, config_samples,
-               code_surface)  # fmt: skip
+               code_surface, doc_versions, versioned_pages)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
@@ -702,6 +713,9 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     layout = ",".join(f"{b}={s}" for b, s in source_map)
     # The installed dependencies are evidence (a base class of theirs): another key.
     deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
+    release = _page_release(post_path, context)  # a versioned page: the tag it is judged at
+    if release is not None:
+        inputs += f"|release-{release.version}-{release.commit or release.reason}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
 
