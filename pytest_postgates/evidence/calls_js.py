@@ -178,6 +178,41 @@ _COMPUTED = frozenset({"subscript_expression", "call_expression", "await_express
 _NOT_NAMES = frozenset({"type_annotation", "value", "right"})
 
 
+_CLOSURES = frozenset(
+    {"arrow_function", "function_expression", "function", "function_declaration"}
+    | {"generator_function", "generator_function_declaration", "method_definition"}
+)
+
+
+def _stored(closure: Any) -> bool:
+    """Whether a function written in place is stored where it is written (an object's
+    property or method, a JSX attribute, a member assigned), to run when something calls
+    it; any other (handed to a call, a local) may run in place."""
+    holder = closure.parent
+    if holder is None:
+        return False
+    if closure.type == "method_definition":
+        return bool(holder.type == "object")
+    if holder.type == "jsx_expression":
+        return holder.parent is not None and holder.parent.type == "jsx_attribute"
+    if holder.type == "assignment_expression":
+        left = holder.child_by_field_name("left")
+        return left is not None and left.type == "member_expression"
+    return bool(holder.type == "pair")
+
+
+def _scope(node: Any, function: Any) -> str:
+    """The functions written in place around ``node`` inside ``function`` (None: the
+    file's module code), outermost first (:attr:`~.model_facts.CallSite.scope`)."""
+    chain: list[str] = []
+    at = node.parent
+    while at is not None and at != function:
+        if at.type in _CLOSURES and at.parent != function:
+            chain.append(f"{at.start_byte}:{'stored' if _stored(at) else 'handed'}")
+        at = at.parent
+    return "/".join(reversed(chain))
+
+
 def _parameter_names(source: bytes, node: Any) -> set[str]:
     """The names a parameter list (or an arrow's one parameter) binds, destructured ones
     included; types and default values left out."""
@@ -289,6 +324,7 @@ def read_unit(
         _add_field(source, node, unit)
     found.sort(key=lambda item: item[0].start_byte)
     functions: list[tuple[int, int, RawFunction]] = []
+    holders: dict[int, Any] = {}  # a function's start byte -> its node
     for node, name in found:
         if functions and node.start_byte < functions[-1][1]:
             continue  # inside the function before it: that body's
@@ -317,6 +353,7 @@ def read_unit(
             qualname, name, owner, line, not node.has_error, [], returns, modifiers
         )
         functions.append((node.start_byte, node.end_byte, function))
+        holders[node.start_byte] = node
     starts = [start for start, _end, _function in functions]
     # A chain's calls start at one byte: the inner one (ending first) comes first, whatever
     # order the query returned them in.
@@ -329,11 +366,12 @@ def read_unit(
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         inside = at >= 0 and callee.start_byte < functions[at][1]
         body = functions[at][2] if inside else module
+        scope = _scope(callee, holders.get(functions[at][0]) if inside else None)
         if constructs is None:
-            body.calls.append(_passed(source, callee))
+            body.calls.append(replace(_passed(source, callee), scope=scope))
             continue
         made = raw_call(source, callee, constructs)
-        body.calls.append(replace(made, literals=_literals(source, callee)))
+        body.calls.append(replace(made, literals=_literals(source, callee), scope=scope))
         if not constructs:
             if constants is None:
                 constants = js_constants(source, tree.root_node)
@@ -362,7 +400,7 @@ def read_unit(
     for at, names in own.items():
         function = functions[at][2]
         function.calls = [
-            RawCall(CALLBACK, c.name, "", c.text, c.line)
+            replace(c, form=CALLBACK, base="", literals=())
             if c.form == NAME and c.name in names
             else c
             for c in function.calls
@@ -393,7 +431,7 @@ def read_unit(
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]
         module.calls = [
-            RawCall(CALLBACK, c.name, "", c.text, c.line) if given_one else c
+            replace(c, form=CALLBACK, base="", literals=()) if given_one else c
             for c, given_one in zip(module.calls, callback, strict=True)
         ]
         unit.functions.append(module)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop
 from pytest_postgates.evidence.messages import SIGNAL, Listen, SendSite
-from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn
 from pytest_postgates.helpers.wiring_names import Subject
 
 Verdict = tuple[str, str, str]
@@ -205,26 +205,31 @@ def sent_in_order(
     distinctive = 0 < len(first) <= 3
     senders = frozenset(f.name for f, _site in _senders(graph, what.name, key))
     for function in graph.by_qualname.values():
-        at = next(
-            (
-                index
-                for index, call in enumerate(function.calls)
-                if (call.kind in ("resolved", "constructor") and call.target in first)
-                or (distinctive and call.kind in ("dynamic", "unresolved") and call.name in names)
-            ),
-            -1,
-        )
-        if at < 0:
+        firsts = [
+            index
+            for index, call in enumerate(function.calls)
+            if (call.kind in ("resolved", "constructor") and call.target in first)
+            or (distinctive and call.kind in ("dynamic", "unresolved") and call.name in names)
+        ]
+        if not firsts:
             continue
-        start = function.calls[at].line
-        later = [c for c in function.calls[at + 1 :] if c.kind == "resolved"]
-        unseen = next((c for c in function.calls[at + 1 :] if _may_send(c, senders)), None)
+        start = function.calls[firsts[0]].line
+        # the calls after one of the first that may run after it (a stored function's
+        # calls run in no order with the calls around it: model_facts.in_turn)
+        after = [
+            c
+            for index, c in enumerate(function.calls)
+            if any(i < index and in_turn(function.calls[i].scope, c.scope) for i in firsts)
+        ]
+        later = [c for c in after if c.kind == "resolved"]
+        unseen = next((c for c in after if _may_send(c, senders)), None)
         if unseen is not None and not computed:  # a later call the graph cannot follow
             computed = (
                 f"?`{function.name}` calls the first at {function.path}:{start}, then "
                 f"`{unseen.text}` at {function.path}:{unseen.line}, which may send the key"
             )
-        sites = [(function, site) for site in function.sends if site[4] > start]
+        made = {(c.name, c.line) for c in after}
+        sites = [(function, site) for site in function.sends if (site[3], site[4]) in made]
         for call in later:
             called = graph.by_qualname.get(call.target)
             sends = graph.sending([called], depth - 1) if called is not None else iter(())

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
 from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
-from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls, in_turn
 from pytest_postgates.helpers import wiring_messages as messages
 from pytest_postgates.helpers.wiring_ends import end_of, is_component, module_path, passed_members
 from pytest_postgates.helpers.wiring_subjects import Subject
@@ -664,12 +664,13 @@ def _in_order_through(
         if function.name not in diagram:
             continue
         first_line = then_line = 0
+        firsts: list[CallSite] = []  # (a stored function's call runs in no order: in_turn)
         for call in function.calls:
-            if not first_line and _reaches(graph, call, first, depth):
-                first_line = call.line
-            elif first_line and _reaches(graph, call, then, depth):
-                then_line = call.line
+            ran = [f for f in firsts if in_turn(f.scope, call.scope)]
+            if ran and _reaches(graph, call, then, depth):
+                first_line, then_line = ran[0].line, call.line
                 break
+            firsts += [call] if _reaches(graph, call, first, depth) else []
         if first_line and then_line:
             return (
                 f"`{function.name}` reaches the first through its call at "
@@ -707,12 +708,13 @@ def _ordered(
     found = ""
     for function in graph.by_qualname.values():
         first_line = then_line = 0
+        firsts: list[CallSite] = []
         for call in function.calls:
-            if matches(call.kind, call.target, call.name, first) and not first_line:
-                first_line = call.line
-            elif matches(call.kind, call.target, call.name, then) and first_line:
-                then_line = call.line
+            ran = [f for f in firsts if in_turn(f.scope, call.scope)]
+            if ran and matches(call.kind, call.target, call.name, then):
+                first_line, then_line = ran[0].line, call.line
                 break
+            firsts += [call] if matches(call.kind, call.target, call.name, first) else []
         if first_line and then_line:
             evidence = (
                 f"{_runner(function)} calls the first at {function.path}:{first_line} and the "

@@ -1,0 +1,109 @@
+"""Gate 16, step edges and functions written in place: a function stored where it is written
+(an object's property, a JSX attribute, a member assigned) runs when something calls it,
+not where it is written, so its calls are in no sequence with the calls around it; a
+function handed to a call (``.then(() => ...)``, ``forEach``) may run in place, and its
+calls keep their order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pytest_postgates.evidence.model_facts import in_turn
+from pytest_postgates.evidence.model_js import read_js
+from pytest_postgates.evidence.repomap import load_parsers
+from pytest_postgates.gates import BY_ID
+from tests.helpers import make_post, make_repo, repo_context
+
+RENDER = """
+export function renderContent(x) { return x; }
+export function processRendered(x) { return x; }
+export function appendMessage(x) {
+  processRendered(x);
+  return {
+    update: (y) => { renderContent(y); },
+  };
+}
+export function appendLater(x, p) {
+  processRendered(x);
+  p.then(() => renderContent(x));
+}
+"""
+SETTINGS = """
+import { saveThemeToStorage, sendToBackground } from "./messaging";
+export class SettingsController {
+  constructor(view) {
+    this.view = new view({
+      onTheme: (t) => { saveThemeToStorage(t); },
+      onLogs: () => this.downloadLogs(),
+    });
+  }
+  downloadLogs() { sendToBackground({ logs: true }); }
+}
+"""
+MESSAGING = """
+export function sendToBackground(payload) {
+  window.parent.postMessage({ action: "FORWARD_TO_BACKGROUND", payload }, "*");
+}
+export function saveThemeToStorage(theme) {
+  window.parent.postMessage({ action: "SAVE_THEME", payload: theme }, "*");
+}
+"""
+SOURCES = {
+    "package.json": '{"name": "@acme/chat", "version": "1.0.0"}\n',
+    "src/render.js": RENDER,
+    "src/settings.js": SETTINGS,
+    "src/messaging.js": MESSAGING,
+}
+
+
+def _claims(tmp_path: Path, body: str, **sources: str) -> dict[str, dict[str, Any]]:
+    repo = make_repo(tmp_path / "repo", {**SOURCES, **sources})
+    posts = tmp_path / "posts"
+    posts.mkdir(exist_ok=True)
+    card = BY_ID[16].evaluate(make_post(body, posts), repo_context(repo, tmp_path / "cache"))
+    return {c["subject"]: c for c in card.detail["claims"] if "subject" in c}
+
+
+def test_the_model_records_the_functions_written_in_place_around_a_call() -> None:
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    facts = read_js({"src/render.js": RENDER}, parsers)
+    calls = {(c.name, c.line): c.scope for f in facts.functions for c in f.calls}
+    assert calls[("processRendered", 5)] == ""
+    assert calls[("renderContent", 7)].endswith(":stored")
+    assert calls[("renderContent", 12)].endswith(":handed")
+    assert in_turn("", calls[("renderContent", 12)])
+    assert not in_turn("", calls[("renderContent", 7)])
+    assert not in_turn("10:stored", "20:stored") and in_turn("10:handed", "20:handed")
+    assert in_turn("10:stored", "10:stored/30:handed")
+
+
+def test_a_call_in_a_stored_function_is_no_step_after_the_calls_around_it(
+    tmp_path: Path,
+) -> None:
+    """`processRendered --> renderContent`: `appendMessage` calls the first and returns an
+    object whose `update` calls the second, whenever its holder calls it: no sequence, the
+    edge is contradicted. `appendLater` hands the second to `.then` (it may run in place,
+    after the first): the same edge in its file stays a sequence."""
+    body = '```mermaid\nflowchart TD\n    M["processRendered()"] --> C["renderContent()"]\n```\n'
+    (edge,) = _claims(tmp_path / "later", body).values()
+    assert edge["verdict"] == "unjudged", edge
+    assert "`appendLater` calls the first" in edge["evidence"], edge
+    stored = RENDER.split("export function appendLater")[0]
+    (edge,) = _claims(tmp_path / "stored", body, **{"src/render.js": stored}).values()
+    assert edge["verdict"] == "contradicted", edge
+
+
+def test_two_stored_functions_of_one_object_are_no_sequence(tmp_path: Path) -> None:
+    """`saveThemeToStorage --> postMessage(FORWARD_TO_BACKGROUND)`: the constructor stores
+    one handler calling the first and another reaching a send of the key; neither runs
+    after the other, so only the call reading is left, and it is contradicted (the first
+    posts SAVE_THEME)."""
+    body = (
+        '```mermaid\nflowchart TD\n    S["saveThemeToStorage(theme)"] --> '
+        'P["postMessage(FORWARD_TO_BACKGROUND)"]\n```\n'
+    )
+    (edge,) = _claims(tmp_path, body).values()
+    assert edge["verdict"] == "contradicted", edge
+    assert "SAVE_THEME" in edge["evidence"], edge
