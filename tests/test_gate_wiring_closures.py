@@ -107,3 +107,56 @@ def test_two_stored_functions_of_one_object_are_no_sequence(tmp_path: Path) -> N
     (edge,) = _claims(tmp_path, body).values()
     assert edge["verdict"] == "contradicted", edge
     assert "SAVE_THEME" in edge["evidence"], edge
+
+
+IPC_SOURCES = {
+    "package.json": '{"name": "@acme/desk", "version": "1.0.0"}\n',
+    "src/rows.js": (
+        "export function addRow(x) { return x; }\nexport function dropRow(x) { return x; }\n"
+    ),
+    "src/main.js": (
+        'import { addRow, dropRow } from "./rows";\n'
+        "export function register(ipcMain) {\n"
+        '  ipcMain.handle("rows:add", (_e, x) => addRow(x));\n'
+        '  ipcMain.handle("rows:drop", (_e, x) => {\n'
+        "    dropRow(x);\n"
+        "  });\n"
+        "}\n"
+    ),
+    "src/renderer.js": (
+        "export function saveRow(ipcRenderer, x) {\n"
+        '  return ipcRenderer.invoke("rows:add", x);\n'
+        "}\n"
+    ),
+}
+
+
+def test_a_handler_written_in_place_is_its_own_code(tmp_path: Path) -> None:
+    """`register` writes two IPC handlers in place: each is its own code (the calls
+    written inside it), not all of `register`'s. `saveRow` sends `rows:add`, whose
+    handler calls `addRow` only: "saveRow calls dropRow" is contradicted with the keys,
+    "saveRow calls addRow" stays unjudged (a message reaches it); and the two handlers run
+    when their messages come, in no order: `addRow --> dropRow` is no sequence."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    facts = read_js({"src/main.js": IPC_SOURCES["src/main.js"]}, parsers)
+    (register,) = [f for f in facts.functions if f.name == "register"]
+    scopes = {c.name: c.scope for c in register.calls}
+    assert scopes["addRow"].endswith(":on3") and scopes["dropRow"].endswith(":on4")
+    repo = make_repo(tmp_path / "repo", IPC_SOURCES)
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    body = (
+        "The `saveRow()` function calls `dropRow()`.\n\n"
+        "The `saveRow()` function calls `addRow()`.\n\n"
+        '```mermaid\nflowchart TD\n    A["addRow()"] --> D["dropRow()"]\n```\n'
+    )
+    card = BY_ID[16].evaluate(make_post(body, posts), repo_context(repo, tmp_path / "cache"))
+    claims = {c["subject"]: c for c in card.detail["claims"] if "subject" in c}
+    dropped = claims["saveRow() -> dropRow()"]
+    assert dropped["verdict"] == "contradicted", dropped
+    assert "`rows:add`" in dropped["evidence"] and "`rows:drop`" in dropped["evidence"], dropped
+    added = claims["saveRow() -> addRow()"]
+    assert added["verdict"] == "unjudged" and "a message may reach it" in added["evidence"]
+    edge = claims["addRow() -> dropRow()"]
+    assert edge["verdict"] == "contradicted", edge

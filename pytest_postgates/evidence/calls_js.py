@@ -184,31 +184,39 @@ _CLOSURES = frozenset(
 )
 
 
-def _stored(closure: Any) -> bool:
-    """Whether a function written in place is stored where it is written (an object's
-    property or method, a JSX attribute, a member assigned), to run when something calls
-    it; any other (handed to a call, a local) may run in place."""
+def _held(source: bytes, closure: Any) -> str:
+    """How a function written in place is held: "stored" where it is written (an
+    object's property or method, a JSX attribute, a member assigned), to run when
+    something calls it; "on<line>" when the registration at that line makes it a message
+    handler (:mod:`.messages`), to run when the message comes; else "handed" (to a call,
+    or a local): it may run in place."""
     holder = closure.parent
     if holder is None:
-        return False
+        return "handed"
     if closure.type == "method_definition":
-        return bool(holder.type == "object")
-    if holder.type == "jsx_expression":
-        return holder.parent is not None and holder.parent.type == "jsx_attribute"
-    if holder.type == "assignment_expression":
+        stored = holder.type == "object"
+    elif holder.type == "jsx_expression":
+        stored = holder.parent is not None and holder.parent.type == "jsx_attribute"
+    elif holder.type == "assignment_expression":
         left = holder.child_by_field_name("left")
-        return left is not None and left.type == "member_expression"
-    return bool(holder.type == "pair")
+        stored = left is not None and left.type == "member_expression"
+    elif holder.type == "arguments" and holder.parent is not None:
+        callee = holder.parent.child_by_field_name("function")
+        listened = js_message(source, callee, {})[1] if callee is not None else None
+        return f"on{listened[3]}" if listened is not None and not listened[2] else "handed"
+    else:
+        stored = holder.type == "pair"
+    return "stored" if stored else "handed"
 
 
-def _scope(node: Any, function: Any) -> str:
+def _scope(source: bytes, node: Any, function: Any) -> str:
     """The functions written in place around ``node`` inside ``function`` (None: the
     file's module code), outermost first (:attr:`~.model_facts.CallSite.scope`)."""
     chain: list[str] = []
     at = node.parent
     while at is not None and at != function:
         if at.type in _CLOSURES and at.parent != function:
-            chain.append(f"{at.start_byte}:{'stored' if _stored(at) else 'handed'}")
+            chain.append(f"{at.start_byte}:{_held(source, at)}")
         at = at.parent
     return "/".join(reversed(chain))
 
@@ -366,7 +374,7 @@ def read_unit(
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         inside = at >= 0 and callee.start_byte < functions[at][1]
         body = functions[at][2] if inside else module
-        scope = _scope(callee, holders.get(functions[at][0]) if inside else None)
+        scope = _scope(source, callee, holders.get(functions[at][0]) if inside else None)
         if constructs is None:
             body.calls.append(replace(_passed(source, callee), scope=scope))
             continue

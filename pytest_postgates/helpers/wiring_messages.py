@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop
 from pytest_postgates.evidence.messages import SIGNAL, Listen, SendSite
-from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, handler_calls, in_turn
 from pytest_postgates.helpers.wiring_names import Subject
 
 Verdict = tuple[str, str, str]
@@ -314,6 +314,30 @@ def _handles(
     return False
 
 
+def _handles_any(
+    graph: CallGraph, registrar: FunctionCalls, listen: Listen,
+    wanted: tuple[frozenset[str], frozenset[str]], depth: int,
+) -> bool:  # fmt: skip
+    """Whether a registration's handler is or reaches the callee (``wanted``: its
+    qualnames and names): the one named (:func:`_handles`), or the calls of the one
+    written in place (:func:`~.model_facts.handler_calls`; when the model cannot tell
+    them apart, all the registering function's code)."""
+    targets, names = wanted
+    handler = listen[2] or registrar.name
+    calls = [] if listen[2] else handler_calls(registrar.calls, listen[3])
+    if not calls:
+        return handler in names or _handles(graph, registrar, handler, targets, depth)
+    for call in calls:
+        if call.kind in ("resolved", "constructor") and call.target in targets:
+            return True
+        if call.kind not in ("resolved", "constructor", "external") and call.name in names:
+            return True  # a call the graph does not resolve, named like the callee
+        called = graph.by_qualname.get(call.target) if call.kind == "resolved" else None
+        if called is not None and graph.reach([called], targets, frozenset(), depth - 1).found:
+            return True
+    return False
+
+
 def message_path(
     graph: CallGraph, found: Sequence[FunctionCalls], targets: frozenset[str], who: Subject,
     what: Subject, depth: int,
@@ -357,8 +381,7 @@ def message_doubt(
             # in a wrapper, is not one: the callee is passed to it, which the graph reads)
             if listen[2] == "*":
                 continue
-            handler = listen[2] or registrar.name  # written in place: the registrar's code
-            if handler in names or _handles(graph, registrar, handler, targets, depth):
+            if _handles_any(graph, registrar, listen, (targets, names), depth):
                 registrations.append((registrar, listen))
     if not registrations:
         return "", ""
