@@ -160,3 +160,34 @@ def test_a_handler_written_in_place_is_its_own_code(tmp_path: Path) -> None:
     assert added["verdict"] == "unjudged" and "a message may reach it" in added["evidence"]
     edge = claims["addRow() -> dropRow()"]
     assert edge["verdict"] == "contradicted", edge
+
+
+FACTORY = """
+import { insert, update } from "./store";
+export function createBackend() {
+  async function addItem(x) { return insert(x); }
+  const updateItem = (x) => update(x);
+  const touch = (x) => update(x);
+  function both(x) { insert(x); touch(x); }
+  return { addItem, updateItem, both };
+}
+"""
+
+
+def test_a_local_function_only_returned_runs_when_its_holder_calls_it(tmp_path: Path) -> None:
+    """`createBackend` writes `addItem` and `updateItem` and returns them: each runs when
+    whoever holds the object calls it, so `insert --> update` has no sequence there and is
+    contradicted; a local the file calls by its name (`touch`) may run in place."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    facts = read_js({"src/backend.js": FACTORY}, parsers)
+    (made,) = [f for f in facts.functions if f.name == "createBackend"]
+    scopes = {(c.name, c.line): c.scope for c in made.calls}
+    assert scopes[("insert", 4)].endswith(":stored")
+    assert scopes[("update", 5)].endswith(":stored")
+    assert scopes[("update", 6)].endswith(":handed")
+    store = "export function insert(x) { return x; }\nexport function update(x) { return x; }\n"
+    body = '```mermaid\nflowchart TD\n    I["insert()"] --> U["update()"]\n```\n'
+    sources = {"src/store.js": store, "src/backend.js": FACTORY.replace("touch(x); ", "")}
+    (edge,) = _claims(tmp_path, body, **sources).values()
+    assert edge["verdict"] == "contradicted", edge

@@ -43,7 +43,7 @@ from pytest_postgates.evidence.call_resolution import (
     UnitCalls,
     resolve_units,
 )
-from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.file_table import FileTable, node_text
 from pytest_postgates.evidence.messages import js_constants, js_message
 from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
 
@@ -193,6 +193,10 @@ def _held(source: bytes, closure: Any) -> str:
     holder = closure.parent
     if holder is None:
         return "handed"
+    named = closure if closure.type.endswith("declaration") else holder
+    name = named.child_by_field_name("name") if named.type != "pair" else None
+    if named.type in _LOCALS and name is not None and name.type == "identifier":
+        return f"local:{node_text(source, name)}"  # settled by _settle_locals
     if closure.type == "method_definition":
         stored = holder.type == "object"
     elif holder.type == "jsx_expression":
@@ -207,6 +211,30 @@ def _held(source: bytes, closure: Any) -> str:
     else:
         stored = holder.type == "pair"
     return "stored" if stored else "handed"
+
+
+_LOCALS = frozenset(
+    {"variable_declarator", "function_declaration", "generator_function_declaration"}
+)
+
+
+def _settle_locals(functions: list[RawFunction]) -> None:
+    """A local function (``function f() {}``, ``const f = () => ...`` written inside
+    another) runs where the file calls it or hands it by its name ("handed"); one the
+    file never names so (returned, stored in an object, a JSX attribute) is "stored"."""
+    named = {c.name for f in functions for c in f.calls if c.form in (NAME, PASSED, CALLBACK)}
+
+    def settle(token: str) -> str:
+        start, _, held = token.partition(":")
+        if not held.startswith("local:"):
+            return token
+        return f"{start}:{'handed' if held[6:] in named else 'stored'}"
+
+    for function in functions:
+        function.calls = [
+            replace(c, scope="/".join(settle(t) for t in c.scope.split("/"))) if c.scope else c
+            for c in function.calls
+        ]
 
 
 def _scope(source: bytes, node: Any, function: Any) -> str:
@@ -436,6 +464,7 @@ def read_unit(
     spreads = sorted(node.start_byte for node in captures.get("spread", []) if _members(node))
     _add_values(source, captures.get("value", []), (functions, starts), unit, spreads)
     _add_hands(source, captures.get("inline", []), (functions, starts), module, unit, table)
+    _settle_locals([*unit.functions, module])
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]
         module.calls = [
