@@ -191,3 +191,23 @@ def test_a_local_function_only_returned_runs_when_its_holder_calls_it(tmp_path: 
     sources = {"src/store.js": store, "src/backend.js": FACTORY.replace("touch(x); ", "")}
     (edge,) = _claims(tmp_path, body, **sources).values()
     assert edge["verdict"] == "contradicted", edge
+
+
+def test_a_function_kept_by_use_callback_runs_when_called() -> None:
+    """React's `useCallback(fn, deps)` returns `fn` uncalled: its calls run when the
+    handler is called, in no order with the component's other handlers."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    page = (
+        'import { useCallback } from "react";\n'
+        "export function Gallery({ db }) {\n"
+        "  const onImport = useCallback(async (x) => { await db.addImage(x); }, [db]);\n"
+        "  const onMove = useCallback(async (x) => { await db.updateImage(x); }, [db]);\n"
+        "  return null;\n"
+        "}\n"
+    )
+    facts = read_js({"src/Gallery.jsx": page}, parsers)
+    (gallery,) = [f for f in facts.functions if f.name == "Gallery"]
+    scopes = {c.name: c.scope for c in gallery.calls}
+    assert scopes["addImage"].endswith(":stored") and scopes["updateImage"].endswith(":stored")
+    assert not in_turn(scopes["addImage"], scopes["updateImage"])

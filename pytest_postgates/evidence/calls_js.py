@@ -186,10 +186,11 @@ _CLOSURES = frozenset(
 
 def _held(source: bytes, closure: Any) -> str:
     """How a function written in place is held: "stored" where it is written (an
-    object's property or method, a JSX attribute, a member assigned), to run when
-    something calls it; "on<line>" when the registration at that line makes it a message
-    handler (:mod:`.messages`), to run when the message comes; else "handed" (to a call,
-    or a local): it may run in place."""
+    object's property or method, a JSX attribute, a member assigned, kept by
+    ``useCallback``), to run when something calls it; "on<line>" when the registration
+    at that line makes it a message handler (:mod:`.messages`), to run when the message
+    comes; "local:<name>" for a local function (:func:`_settle_locals`); else "handed"
+    (to a call): it may run in place."""
     holder = closure.parent
     if holder is None:
         return "handed"
@@ -206,6 +207,8 @@ def _held(source: bytes, closure: Any) -> str:
         stored = left is not None and left.type == "member_expression"
     elif holder.type == "arguments" and holder.parent is not None:
         callee = holder.parent.child_by_field_name("function")
+        if callee is not None and node_text(source, callee) in _KEEPERS:
+            return "stored"
         listened = js_message(source, callee, {})[1] if callee is not None else None
         return f"on{listened[3]}" if listened is not None and not listened[2] else "handed"
     else:
@@ -213,6 +216,8 @@ def _held(source: bytes, closure: Any) -> str:
     return "stored" if stored else "handed"
 
 
+# The calls that return the function handed to them uncalled (React's useCallback).
+_KEEPERS = frozenset({"useCallback", "React.useCallback"})
 _LOCALS = frozenset(
     {"variable_declarator", "function_declaration", "generator_function_declaration"}
 )
