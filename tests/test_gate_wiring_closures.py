@@ -211,3 +211,29 @@ def test_a_function_kept_by_use_callback_runs_when_called() -> None:
     scopes = {c.name: c.scope for c in gallery.calls}
     assert scopes["addImage"].endswith(":stored") and scopes["updateImage"].endswith(":stored")
     assert not in_turn(scopes["addImage"], scopes["updateImage"])
+
+
+def test_a_step_a_message_may_reach_is_still_a_sequence_of_the_drawn_function(
+    tmp_path: Path,
+) -> None:
+    """`save --> render` drawn with `flow`: `save` emits a key it computes and a handler
+    written in place reaches `render`, so the call reading is open ("a message may reach
+    it"); `flow` calls `save` and then `render`, so the step holds: verified in sequence.
+    Without `flow` drawn, the edge stays unjudged with the message's reason."""
+    bus = (
+        'import { bus } from "./emitter";\n'
+        "export function render(x) { return x; }\n"
+        "export function save(x) { bus.emit(x.kind, x); }\n"
+        'export function wire() { bus.on("saved", () => render(null)); }\n'
+        "export function flow(x) { save(x); render(x); }\n"
+    )
+    sources = {"src/bus.js": bus, "src/emitter.js": "export const bus = { on() {}, emit() {} };\n"}
+    drawn = (
+        '```mermaid\nflowchart TD\n    F["flow()"] --> S["save()"]\n    S --> R["render()"]\n```\n'
+    )
+    edge = _claims(tmp_path / "drawn", drawn, **sources)["save() -> render()"]
+    assert edge["verdict"] == "verified", edge
+    assert "in sequence" in edge["evidence"], edge
+    alone = '```mermaid\nflowchart TD\n    S["save()"] --> R["render()"]\n```\n'
+    (edge,) = _claims(tmp_path / "alone", alone, **sources).values()
+    assert edge["verdict"] == "unjudged" and "a message may reach it" in edge["evidence"], edge

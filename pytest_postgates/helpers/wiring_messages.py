@@ -28,6 +28,7 @@ from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, handl
 from pytest_postgates.helpers.wiring_names import Subject
 
 Verdict = tuple[str, str, str]
+MAY_REACH = "a message may reach it"  # why a call claim is unjudged (message_doubt)
 # The calls that send a message whose key a claim may write as their argument.
 SEND_NAMES = frozenset(
     {"emit", "dispatchEvent", "postMessage", "sendMessage", "send", "invoke", "sendSync"}
@@ -395,7 +396,7 @@ def message_doubt(
             if not site[1] or not listen[1] or site[1] == listen[1]:
                 what = "a handler written in place" if not listen[2] else f"`{listen[2]}`"
                 return (
-                    f"a message may reach it: {site[3]}() at {_where(sender, site)} sends "
+                    f"{MAY_REACH}: {site[3]}() at {_where(sender, site)} sends "
                     f"`{site[1] or '(a computed key)'}` ({site[0]}) and {what} is registered at "
                     f"{place} for `{listen[1] or '(a key its code decides)'}`"
                 ), ""

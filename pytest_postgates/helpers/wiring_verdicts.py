@@ -545,9 +545,24 @@ def judge_edge(
             f"`{source.text}` constructs, called on what it made",
         )
     judged = judge_call(graph, classes, source, target_subject, depth, named, files)
-    if judged.verdict != "contradicted":
+    # a message may reach it: the call reading is open, a sequence may still show the step
+    doubted = judged.verdict == "unjudged" and judged.evidence.startswith(messages.MAY_REACH)
+    if judged.verdict != "contradicted" and not doubted:
         return judged
-    ends = (source, target_subject)
+    sequenced = _as_sequence(graph, classes, (source, target_subject), judged, depth, diagram)
+    return judged if doubted and sequenced.verdict != "verified" else sequenced
+
+
+def _as_sequence(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    ends: tuple[Subject, Subject],
+    judged: Judged,
+    depth: int,
+    diagram: frozenset[str],
+) -> Judged:
+    """:func:`judge_edge` when the call reading does not hold: the edge as a sequence."""
+    source, target_subject = ends
     if any(end_of(graph, classes, end) for end in ends) or all(
         is_component(graph, classes, end) for end in ends
     ):
