@@ -48,6 +48,10 @@ from pytest_postgates.evidence.messages import js_constants, js_message
 from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
 
 _FUNCTION_VALUE = "[(arrow_function) (function_expression)]"
+_CLOSURE_KINDS = frozenset(
+    {"arrow_function", "function_expression", "function", "function_declaration"}
+    | {"generator_function", "generator_function_declaration", "method_definition"}
+)
 _PATTERNS = (
     "(function_declaration name: (_)) @fn",
     "(generator_function_declaration name: (_)) @fn",
@@ -75,6 +79,8 @@ _PATTERNS = (
     "(arrow_function parameter: (identifier) @params)",
     # a local made by a constructor (`const store = new Store()`)
     "(variable_declarator name: (identifier) value: (new_expression)) @made",
+    # the functions written in place: a call's scope (model_facts.CallSite.scope)
+    *(f"({kind}) @closure" for kind in sorted(_CLOSURE_KINDS)),
     # the names passed to a call as values: whatever receives one may call it
     "(arguments (identifier) @passed)",
     "(arguments (member_expression) @passed)",
@@ -178,12 +184,6 @@ _COMPUTED = frozenset({"subscript_expression", "call_expression", "await_express
 _NOT_NAMES = frozenset({"type_annotation", "value", "right"})
 
 
-_CLOSURES = frozenset(
-    {"arrow_function", "function_expression", "function", "function_declaration"}
-    | {"generator_function", "generator_function_declaration", "method_definition"}
-)
-
-
 def _held(source: bytes, closure: Any) -> str:
     """How a function written in place is held: "stored" where it is written (an
     object's property or method, a JSX attribute, a member assigned, kept by
@@ -237,21 +237,42 @@ def _settle_locals(functions: list[RawFunction]) -> None:
 
     for function in functions:
         function.calls = [
-            replace(c, scope="/".join(settle(t) for t in c.scope.split("/"))) if c.scope else c
+            replace(c, scope="/".join(settle(t) for t in c.scope.split("/")))
+            if ":local:" in c.scope
+            else c
             for c in function.calls
         ]
 
 
-def _scope(source: bytes, node: Any, function: Any) -> str:
-    """The functions written in place around ``node`` inside ``function`` (None: the
-    file's module code), outermost first (:attr:`~.model_facts.CallSite.scope`)."""
-    chain: list[str] = []
-    at = node.parent
-    while at is not None and at != function:
-        if at.type in _CLOSURES and at.parent != function:
-            chain.append(f"{at.start_byte}:{_held(source, at)}")
-        at = at.parent
-    return "/".join(reversed(chain))
+class _Scopes:
+    """The functions written in place around each call, read in the order of the calls
+    (:attr:`~.model_facts.CallSite.scope`): a sweep over the closures by their start."""
+
+    def __init__(self, source: bytes, closures: list[Any]) -> None:
+        self.source = source
+        self.closures = sorted(closures, key=lambda node: node.start_byte)
+        self.next = 0
+        self.open: list[tuple[Any, str]] = []  # (closure, its token), outermost first
+
+    def at(self, node: Any, function: Any) -> str:
+        """The scope of ``node`` (nodes asked for in order of their start) inside
+        ``function`` (None: the file's module code)."""
+        byte = node.start_byte
+        while self.next < len(self.closures) and self.closures[self.next].start_byte < byte:
+            closure = self.closures[self.next]
+            self.next += 1
+            while self.open and self.open[-1][0].end_byte <= closure.start_byte:
+                self.open.pop()
+            token = f"{closure.start_byte}:{_held(self.source, closure)}"
+            self.open.append((closure, token))
+        while self.open and self.open[-1][0].end_byte <= byte:
+            self.open.pop()
+        start = function.start_byte if function is not None else -1
+        return "/".join(
+            token
+            for closure, token in self.open
+            if closure.start_byte > start and closure.parent != function
+        )
 
 
 def _parameter_names(source: bytes, node: Any) -> set[str]:
@@ -270,12 +291,12 @@ def _parameter_names(source: bytes, node: Any) -> set[str]:
     return names
 
 
-def _passed(source: bytes, node: Any) -> RawCall:
+def _passed(source: bytes, node: Any, scope: str = "") -> RawCall:
     """A name passed to a call as a value (``register(handler)``, ``xs.map(this.step)``)."""
     held = node.child_by_field_name("property") if node.type == "member_expression" else node
     name = _text(source, held) if held is not None else ""
     shown = " ".join(_text(source, node).split())[:_TEXT_LIMIT]
-    return RawCall(PASSED, name, "", shown, node.start_point[0] + 1)
+    return RawCall(PASSED, name, "", shown, node.start_point[0] + 1, scope=scope)
 
 
 def _literals(source: bytes, callee: Any) -> tuple[str | None, ...]:
@@ -403,13 +424,14 @@ def read_unit(
     keys: dict[int, set[str]] = {}  # function -> the names it indexes a callee by
     constants: dict[str, str] | None = None  # read when the file makes a call
     module = RawFunction(f"{path}.{MODULE_CODE}", MODULE_CODE, "", 1, not tree.root_node.has_error)
+    scopes = _Scopes(source, captures.get("closure", []))
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         inside = at >= 0 and callee.start_byte < functions[at][1]
         body = functions[at][2] if inside else module
-        scope = _scope(source, callee, holders.get(functions[at][0]) if inside else None)
+        scope = scopes.at(callee, holders.get(functions[at][0]) if inside else None)
         if constructs is None:
-            body.calls.append(replace(_passed(source, callee), scope=scope))
+            body.calls.append(_passed(source, callee, scope))
             continue
         made = raw_call(source, callee, constructs)
         body.calls.append(replace(made, literals=_literals(source, callee), scope=scope))
