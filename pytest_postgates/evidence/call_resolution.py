@@ -66,6 +66,8 @@ class RawCall:
     line: int
     # the string literals it passes, by argument position (None: not a literal)
     literals: tuple[str | None, ...] = ()
+    # the functions written in place around it (:attr:`~.model_facts.CallSite.scope`)
+    scope: str = ""
 
 
 @dataclass
@@ -201,7 +203,7 @@ class _Resolver:
         self, unit: UnitCalls, owner: str, call: RawCall, made_by: dict[str, str] | None = None
     ) -> CallSite:
         def made(kind: str, target: str = "") -> CallSite:
-            return CallSite(call.name, call.text, call.line, kind, target)
+            return CallSite(call.name, call.text, call.line, kind, target, call.scope)
 
         if call.form == OPAQUE and call.base:
             # a computed member of another package's object (`chalk[color]()`) is that
@@ -311,7 +313,7 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     # `this.report('onInit')` into `r[name]()`: a call named `onInit` on a
                     # value the model does not type
                     shown = f"{call.text}({literal!r}) -> [{literal}]"
-                    sites.append(CallSite(literal, shown, call.line, "dynamic"))
+                    sites.append(CallSite(literal, shown, call.line, "dynamic", "", call.scope))
             result.append(
                 FunctionCalls(
                     function.qualname,

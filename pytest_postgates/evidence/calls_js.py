@@ -43,11 +43,15 @@ from pytest_postgates.evidence.call_resolution import (
     UnitCalls,
     resolve_units,
 )
-from pytest_postgates.evidence.file_table import FileTable
+from pytest_postgates.evidence.file_table import FileTable, node_text
 from pytest_postgates.evidence.messages import js_constants, js_message
 from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
 
 _FUNCTION_VALUE = "[(arrow_function) (function_expression)]"
+_CLOSURE_KINDS = frozenset(
+    {"arrow_function", "function_expression", "function", "function_declaration"}
+    | {"generator_function", "generator_function_declaration", "method_definition"}
+)
 _PATTERNS = (
     "(function_declaration name: (_)) @fn",
     "(generator_function_declaration name: (_)) @fn",
@@ -75,6 +79,8 @@ _PATTERNS = (
     "(arrow_function parameter: (identifier) @params)",
     # a local made by a constructor (`const store = new Store()`)
     "(variable_declarator name: (identifier) value: (new_expression)) @made",
+    # the functions written in place: a call's scope (model_facts.CallSite.scope)
+    *(f"({kind}) @closure" for kind in sorted(_CLOSURE_KINDS)),
     # the names passed to a call as values: whatever receives one may call it
     "(arguments (identifier) @passed)",
     "(arguments (member_expression) @passed)",
@@ -178,6 +184,97 @@ _COMPUTED = frozenset({"subscript_expression", "call_expression", "await_express
 _NOT_NAMES = frozenset({"type_annotation", "value", "right"})
 
 
+def _held(source: bytes, closure: Any) -> str:
+    """How a function written in place is held: "stored" where it is written (an
+    object's property or method, a JSX attribute, a member assigned, kept by
+    ``useCallback``), to run when something calls it; "on<line>" when the registration
+    at that line makes it a message handler (:mod:`.messages`), to run when the message
+    comes; "local:<name>" for a local function (:func:`_settle_locals`); else "handed"
+    (to a call): it may run in place."""
+    holder = closure.parent
+    if holder is None:
+        return "handed"
+    named = closure if closure.type.endswith("declaration") else holder
+    name = named.child_by_field_name("name") if named.type != "pair" else None
+    if named.type in _LOCALS and name is not None and name.type == "identifier":
+        return f"local:{node_text(source, name)}"  # settled by _settle_locals
+    if closure.type == "method_definition":
+        stored = holder.type == "object"
+    elif holder.type == "jsx_expression":
+        stored = holder.parent is not None and holder.parent.type == "jsx_attribute"
+    elif holder.type == "assignment_expression":
+        left = holder.child_by_field_name("left")
+        stored = left is not None and left.type == "member_expression"
+    elif holder.type == "arguments" and holder.parent is not None:
+        callee = holder.parent.child_by_field_name("function")
+        if callee is not None and node_text(source, callee) in _KEEPERS:
+            return "stored"
+        listened = js_message(source, callee, {})[1] if callee is not None else None
+        return f"on{listened[3]}" if listened is not None and not listened[2] else "handed"
+    else:
+        stored = holder.type == "pair"
+    return "stored" if stored else "handed"
+
+
+# The calls that return the function handed to them uncalled (React's useCallback).
+_KEEPERS = frozenset({"useCallback", "React.useCallback"})
+_LOCALS = frozenset(
+    {"variable_declarator", "function_declaration", "generator_function_declaration"}
+)
+
+
+def _settle_locals(functions: list[RawFunction]) -> None:
+    """A local function (``function f() {}``, ``const f = () => ...`` written inside
+    another) runs where the file calls it or hands it by its name ("handed"); one the
+    file never names so (returned, stored in an object, a JSX attribute) is "stored"."""
+    named = {c.name for f in functions for c in f.calls if c.form in (NAME, PASSED, CALLBACK)}
+
+    def settle(token: str) -> str:
+        start, _, held = token.partition(":")
+        if not held.startswith("local:"):
+            return token
+        return f"{start}:{'handed' if held[6:] in named else 'stored'}"
+
+    for function in functions:
+        function.calls = [
+            replace(c, scope="/".join(settle(t) for t in c.scope.split("/")))
+            if ":local:" in c.scope
+            else c
+            for c in function.calls
+        ]
+
+
+class _Scopes:
+    """The functions written in place around each call, read in the order of the calls
+    (:attr:`~.model_facts.CallSite.scope`): a sweep over the closures by their start."""
+
+    def __init__(self, source: bytes, closures: list[Any]) -> None:
+        self.source = source
+        self.closures = sorted(closures, key=lambda node: node.start_byte)
+        self.next = 0
+        self.open: list[tuple[Any, str]] = []  # (closure, its token), outermost first
+
+    def at(self, node: Any, function: Any) -> str:
+        """The scope of ``node`` (nodes asked for in order of their start) inside
+        ``function`` (None: the file's module code)."""
+        byte = node.start_byte
+        while self.next < len(self.closures) and self.closures[self.next].start_byte < byte:
+            closure = self.closures[self.next]
+            self.next += 1
+            while self.open and self.open[-1][0].end_byte <= closure.start_byte:
+                self.open.pop()
+            token = f"{closure.start_byte}:{_held(self.source, closure)}"
+            self.open.append((closure, token))
+        while self.open and self.open[-1][0].end_byte <= byte:
+            self.open.pop()
+        start = function.start_byte if function is not None else -1
+        return "/".join(
+            token
+            for closure, token in self.open
+            if closure.start_byte > start and closure.parent != function
+        )
+
+
 def _parameter_names(source: bytes, node: Any) -> set[str]:
     """The names a parameter list (or an arrow's one parameter) binds, destructured ones
     included; types and default values left out."""
@@ -194,12 +291,12 @@ def _parameter_names(source: bytes, node: Any) -> set[str]:
     return names
 
 
-def _passed(source: bytes, node: Any) -> RawCall:
+def _passed(source: bytes, node: Any, scope: str = "") -> RawCall:
     """A name passed to a call as a value (``register(handler)``, ``xs.map(this.step)``)."""
     held = node.child_by_field_name("property") if node.type == "member_expression" else node
     name = _text(source, held) if held is not None else ""
     shown = " ".join(_text(source, node).split())[:_TEXT_LIMIT]
-    return RawCall(PASSED, name, "", shown, node.start_point[0] + 1)
+    return RawCall(PASSED, name, "", shown, node.start_point[0] + 1, scope=scope)
 
 
 def _literals(source: bytes, callee: Any) -> tuple[str | None, ...]:
@@ -289,6 +386,7 @@ def read_unit(
         _add_field(source, node, unit)
     found.sort(key=lambda item: item[0].start_byte)
     functions: list[tuple[int, int, RawFunction]] = []
+    holders: dict[int, Any] = {}  # a function's start byte -> its node
     for node, name in found:
         if functions and node.start_byte < functions[-1][1]:
             continue  # inside the function before it: that body's
@@ -317,6 +415,7 @@ def read_unit(
             qualname, name, owner, line, not node.has_error, [], returns, modifiers
         )
         functions.append((node.start_byte, node.end_byte, function))
+        holders[node.start_byte] = node
     starts = [start for start, _end, _function in functions]
     # A chain's calls start at one byte: the inner one (ending first) comes first, whatever
     # order the query returned them in.
@@ -325,15 +424,17 @@ def read_unit(
     keys: dict[int, set[str]] = {}  # function -> the names it indexes a callee by
     constants: dict[str, str] | None = None  # read when the file makes a call
     module = RawFunction(f"{path}.{MODULE_CODE}", MODULE_CODE, "", 1, not tree.root_node.has_error)
+    scopes = _Scopes(source, captures.get("closure", []))
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         inside = at >= 0 and callee.start_byte < functions[at][1]
         body = functions[at][2] if inside else module
+        scope = scopes.at(callee, holders.get(functions[at][0]) if inside else None)
         if constructs is None:
-            body.calls.append(_passed(source, callee))
+            body.calls.append(_passed(source, callee, scope))
             continue
         made = raw_call(source, callee, constructs)
-        body.calls.append(replace(made, literals=_literals(source, callee)))
+        body.calls.append(replace(made, literals=_literals(source, callee), scope=scope))
         if not constructs:
             if constants is None:
                 constants = js_constants(source, tree.root_node)
@@ -362,7 +463,7 @@ def read_unit(
     for at, names in own.items():
         function = functions[at][2]
         function.calls = [
-            RawCall(CALLBACK, c.name, "", c.text, c.line)
+            replace(c, form=CALLBACK, base="", literals=())
             if c.form == NAME and c.name in names
             else c
             for c in function.calls
@@ -390,10 +491,11 @@ def read_unit(
     spreads = sorted(node.start_byte for node in captures.get("spread", []) if _members(node))
     _add_values(source, captures.get("value", []), (functions, starts), unit, spreads)
     _add_hands(source, captures.get("inline", []), (functions, starts), module, unit, table)
+    _settle_locals([*unit.functions, module])
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]
         module.calls = [
-            RawCall(CALLBACK, c.name, "", c.text, c.line) if given_one else c
+            replace(c, form=CALLBACK, base="", literals=()) if given_one else c
             for c, given_one in zip(module.calls, callback, strict=True)
         ]
         unit.functions.append(module)

@@ -195,6 +195,33 @@ class CallSite:
     line: int
     kind: str
     target: str = ""
+    # The functions written in place (closures) the call sits in, inside the function
+    # whose call it is, outermost first: "<start byte>:stored" (an object's property, a JSX
+    # attribute, a member assigned: it runs when something calls it), "<start byte>:on<L>"
+    # (the handler the registration at line L registers: it runs when the message comes)
+    # or "<start byte>:handed" (anything else: handed to a call, it may run in place),
+    # joined by "/"; "" in the function's own body (and for Python: not read). See
+    # :func:`in_turn` and :func:`handler_calls`.
+    scope: str = ""
+
+
+def in_turn(first: str, then: str) -> bool:
+    """Whether a call with scope ``then`` written after one with scope ``first`` (both of
+    one function, :attr:`CallSite.scope`) may run after it: not when a function written in
+    place that holds only one of them is stored (its calls run when something calls it,
+    in no order with the calls around it) or a message handler."""
+    ours, theirs = first.split("/") if first else [], then.split("/") if then else []
+    shared = 0
+    while shared < min(len(ours), len(theirs)) and ours[shared] == theirs[shared]:
+        shared += 1
+    return all(s.endswith(":handed") for s in ours[shared:] + theirs[shared:])
+
+
+def handler_calls(calls: list[CallSite], line: int) -> list[CallSite]:
+    """The calls of the handler written in place that the registration at ``line``
+    registers, among a function's ``calls`` (:attr:`CallSite.scope`)."""
+    mark = f":on{line}"
+    return [c for c in calls if any(s.endswith(mark) for s in c.scope.split("/"))]
 
 
 @dataclass
@@ -228,7 +255,10 @@ class FunctionCalls:
     listens: list[tuple[str, str, str, int]] = field(default_factory=list)
 
     def to_json(self) -> list[Any]:
-        rows = [[c.name, c.text, c.line, c.kind, c.target] for c in self.calls]
+        rows = [
+            [c.name, c.text, c.line, c.kind, c.target, *([c.scope] if c.scope else [])]
+            for c in self.calls
+        ]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
         tail = [[list(s) for s in self.switches], [list(h) for h in self.hands]]
         messages = [[list(s) for s in self.sends], [list(r) for r in self.listens]]

@@ -24,10 +24,11 @@ from collections.abc import Sequence
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop
 from pytest_postgates.evidence.messages import SIGNAL, Listen, SendSite
-from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, handler_calls, in_turn
 from pytest_postgates.helpers.wiring_names import Subject
 
 Verdict = tuple[str, str, str]
+MAY_REACH = "a message may reach it"  # why a call claim is unjudged (message_doubt)
 # The calls that send a message whose key a claim may write as their argument.
 SEND_NAMES = frozenset(
     {"emit", "dispatchEvent", "postMessage", "sendMessage", "send", "invoke", "sendSync"}
@@ -205,26 +206,31 @@ def sent_in_order(
     distinctive = 0 < len(first) <= 3
     senders = frozenset(f.name for f, _site in _senders(graph, what.name, key))
     for function in graph.by_qualname.values():
-        at = next(
-            (
-                index
-                for index, call in enumerate(function.calls)
-                if (call.kind in ("resolved", "constructor") and call.target in first)
-                or (distinctive and call.kind in ("dynamic", "unresolved") and call.name in names)
-            ),
-            -1,
-        )
-        if at < 0:
+        firsts = [
+            index
+            for index, call in enumerate(function.calls)
+            if (call.kind in ("resolved", "constructor") and call.target in first)
+            or (distinctive and call.kind in ("dynamic", "unresolved") and call.name in names)
+        ]
+        if not firsts:
             continue
-        start = function.calls[at].line
-        later = [c for c in function.calls[at + 1 :] if c.kind == "resolved"]
-        unseen = next((c for c in function.calls[at + 1 :] if _may_send(c, senders)), None)
+        start = function.calls[firsts[0]].line
+        # the calls after one of the first that may run after it (a stored function's
+        # calls run in no order with the calls around it: model_facts.in_turn)
+        after = [
+            c
+            for index, c in enumerate(function.calls)
+            if any(i < index and in_turn(function.calls[i].scope, c.scope) for i in firsts)
+        ]
+        later = [c for c in after if c.kind == "resolved"]
+        unseen = next((c for c in after if _may_send(c, senders)), None)
         if unseen is not None and not computed:  # a later call the graph cannot follow
             computed = (
                 f"?`{function.name}` calls the first at {function.path}:{start}, then "
                 f"`{unseen.text}` at {function.path}:{unseen.line}, which may send the key"
             )
-        sites = [(function, site) for site in function.sends if site[4] > start]
+        made = {(c.name, c.line) for c in after}
+        sites = [(function, site) for site in function.sends if (site[3], site[4]) in made]
         for call in later:
             called = graph.by_qualname.get(call.target)
             sends = graph.sending([called], depth - 1) if called is not None else iter(())
@@ -309,6 +315,30 @@ def _handles(
     return False
 
 
+def _handles_any(
+    graph: CallGraph, registrar: FunctionCalls, listen: Listen,
+    wanted: tuple[frozenset[str], frozenset[str]], depth: int,
+) -> bool:  # fmt: skip
+    """Whether a registration's handler is or reaches the callee (``wanted``: its
+    qualnames and names): the one named (:func:`_handles`), or the calls of the one
+    written in place (:func:`~.model_facts.handler_calls`; when the model cannot tell
+    them apart, all the registering function's code)."""
+    targets, names = wanted
+    handler = listen[2] or registrar.name
+    calls = [] if listen[2] else handler_calls(registrar.calls, listen[3])
+    if not calls:
+        return handler in names or _handles(graph, registrar, handler, targets, depth)
+    for call in calls:
+        if call.kind in ("resolved", "constructor") and call.target in targets:
+            return True
+        if call.kind not in ("resolved", "constructor", "external") and call.name in names:
+            return True  # a call the graph does not resolve, named like the callee
+        called = graph.by_qualname.get(call.target) if call.kind == "resolved" else None
+        if called is not None and graph.reach([called], targets, frozenset(), depth - 1).found:
+            return True
+    return False
+
+
 def message_path(
     graph: CallGraph, found: Sequence[FunctionCalls], targets: frozenset[str], who: Subject,
     what: Subject, depth: int,
@@ -352,8 +382,7 @@ def message_doubt(
             # in a wrapper, is not one: the callee is passed to it, which the graph reads)
             if listen[2] == "*":
                 continue
-            handler = listen[2] or registrar.name  # written in place: the registrar's code
-            if handler in names or _handles(graph, registrar, handler, targets, depth):
+            if _handles_any(graph, registrar, listen, (targets, names), depth):
                 registrations.append((registrar, listen))
     if not registrations:
         return "", ""
@@ -367,7 +396,7 @@ def message_doubt(
             if not site[1] or not listen[1] or site[1] == listen[1]:
                 what = "a handler written in place" if not listen[2] else f"`{listen[2]}`"
                 return (
-                    f"a message may reach it: {site[3]}() at {_where(sender, site)} sends "
+                    f"{MAY_REACH}: {site[3]}() at {_where(sender, site)} sends "
                     f"`{site[1] or '(a computed key)'}` ({site[0]}) and {what} is registered at "
                     f"{place} for `{listen[1] or '(a key its code decides)'}`"
                 ), ""

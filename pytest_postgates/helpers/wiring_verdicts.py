@@ -25,20 +25,19 @@ A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pytest_postgates.evidence.call_graph import CallGraph, Hop, Reach
-from pytest_postgates.evidence.call_resolution import CLASS_BODY, MODULE_CODE
-from pytest_postgates.evidence.model_facts import CallSite, ClassFacts, FunctionCalls
+from pytest_postgates.evidence.call_resolution import CLASS_BODY
+from pytest_postgates.evidence.model_facts import ClassFacts, FunctionCalls
 from pytest_postgates.helpers import wiring_messages as messages
 from pytest_postgates.helpers.wiring_ends import end_of, is_component, module_path, passed_members
+from pytest_postgates.helpers.wiring_order import in_order, in_order_by_name, in_order_through
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
 _LISTED = 4  # callees named in a contradiction's "X calls A, B and C"
-# The most functions of one name a sequence may match a dynamic call against.
-_DISTINCTIVE = 3
 
 
 @dataclass(frozen=True)
@@ -546,9 +545,24 @@ def judge_edge(
             f"`{source.text}` constructs, called on what it made",
         )
     judged = judge_call(graph, classes, source, target_subject, depth, named, files)
-    if judged.verdict != "contradicted":
+    # a message may reach it: the call reading is open, a sequence may still show the step
+    doubted = judged.verdict == "unjudged" and judged.evidence.startswith(messages.MAY_REACH)
+    if judged.verdict != "contradicted" and not doubted:
         return judged
-    ends = (source, target_subject)
+    sequenced = _as_sequence(graph, classes, (source, target_subject), judged, depth, diagram)
+    return judged if doubted and sequenced.verdict != "verified" else sequenced
+
+
+def _as_sequence(
+    graph: CallGraph,
+    classes: Mapping[str, list[ClassFacts]],
+    ends: tuple[Subject, Subject],
+    judged: Judged,
+    depth: int,
+    diagram: frozenset[str],
+) -> Judged:
+    """:func:`judge_edge` when the call reading does not hold: the edge as a sequence."""
+    source, target_subject = ends
     if any(end_of(graph, classes, end) for end in ends) or all(
         is_component(graph, classes, end) for end in ends
     ):
@@ -570,10 +584,10 @@ def judge_edge(
         if ordered is not None:
             return Judged(*ordered)
     if first is not None and then is not None:
-        sequence, drawn = _in_order(graph, first, then, diagram)
+        sequence, drawn = in_order(graph, first, then, diagram)
         if sequence and (drawn or not diagram):
             return Judged("verified", f"in sequence: {sequence}")
-        through = _in_order_through(graph, first, then, diagram, depth)
+        through = in_order_through(graph, first, then, diagram, depth)
         if through:
             return Judged("verified", f"in sequence: {through}")
         if sequence:
@@ -584,7 +598,7 @@ def judge_edge(
                 "unjudged",
                 f"no call path; in sequence only where the diagram does not look: {sequence}",
             )
-        by_name = _in_order_by_name(graph, first, then)
+        by_name = in_order_by_name(graph, first, then)
         if by_name:
             return Judged(
                 "unjudged",
@@ -642,104 +656,3 @@ def inherited(
         bases = [b for entry in classes.get(current, []) for b in entry.bases]
         pending = [re.sub(r"[<\[].*", "", b).rsplit(".", 1)[-1] for b in bases] + pending
     return []
-
-
-def _in_order(
-    graph: CallGraph, first: Callee, then: Callee, diagram: frozenset[str] = frozenset()
-) -> tuple[str, bool]:
-    """A function that calls ``first`` and later ``then`` (by line), as evidence, and
-    whether ``diagram`` names it; ("", False) when none does. One the diagram names is
-    preferred. A call on a value of unknown type matches by its name alone only when the
-    name is distinctive; :func:`_in_order_by_name` reads the others."""
-    return _ordered(graph, first, then, diagram, _names)
-
-
-def _in_order_through(
-    graph: CallGraph, first: Callee, then: Callee, diagram: frozenset[str], depth: int
-) -> str:
-    """A function the diagram writes that reaches ``first`` and later ``then`` through the
-    calls it makes (each within ``depth`` calls: a step flowchart's steps may sit in the
-    helpers its function calls), as evidence; ""."""
-    for function in graph.by_qualname.values():
-        if function.name not in diagram:
-            continue
-        first_line = then_line = 0
-        for call in function.calls:
-            if not first_line and _reaches(graph, call, first, depth):
-                first_line = call.line
-            elif first_line and _reaches(graph, call, then, depth):
-                then_line = call.line
-                break
-        if first_line and then_line:
-            return (
-                f"`{function.name}` reaches the first through its call at "
-                f"{function.path}:{first_line} and the second through its call at "
-                f"{function.path}:{then_line}"
-            )
-    return ""
-
-
-def _reaches(graph: CallGraph, call: CallSite, wanted: Callee, depth: int) -> bool:
-    """Whether a call is ``wanted``, or a resolved call of a function that reaches it."""
-    if _names(call.kind, call.target, call.name, wanted):
-        return True
-    called = graph.by_qualname.get(call.target) if call.kind == "resolved" else None
-    if called is None or depth < 2:
-        return False
-    names = wanted.names if 0 < len(wanted.targets) <= _DISTINCTIVE else frozenset()
-    return graph.reach([called], wanted.targets, names, depth - 1).found
-
-
-def _in_order_by_name(graph: CallGraph, first: Callee, then: Callee) -> str:
-    """As :func:`_in_order`, any call on a value of unknown type matching by its name (an
-    `engine.execute(...)` among a command pattern's many `execute` methods): a sequence
-    the graph cannot refute."""
-    return _ordered(graph, first, then, frozenset(), _names_any)[0]
-
-
-def _ordered(
-    graph: CallGraph,
-    first: Callee,
-    then: Callee,
-    diagram: frozenset[str],
-    matches: Callable[[str, str, str, Callee], bool],
-) -> tuple[str, bool]:
-    found = ""
-    for function in graph.by_qualname.values():
-        first_line = then_line = 0
-        for call in function.calls:
-            if matches(call.kind, call.target, call.name, first) and not first_line:
-                first_line = call.line
-            elif matches(call.kind, call.target, call.name, then) and first_line:
-                then_line = call.line
-                break
-        if first_line and then_line:
-            evidence = (
-                f"{_runner(function)} calls the first at {function.path}:{first_line} and the "
-                f"second at {function.path}:{then_line}"
-            )
-            if function.name in diagram:
-                return evidence, True
-            found = found or evidence
-    return found, False
-
-
-def _runner(function: FunctionCalls) -> str:
-    if function.name == MODULE_CODE:
-        return f"the code of {function.path} outside any function"
-    return f"`{function.name}`"
-
-
-def _names_any(kind: str, target: str, name: str, wanted: Callee) -> bool:
-    return _names(kind, target, name, wanted) or (
-        kind in ("dynamic", "unresolved") and name in wanted.names
-    )
-
-
-def _names(kind: str, target: str, name: str, wanted: Callee) -> bool:
-    if kind in ("resolved", "constructor"):
-        return target in wanted.targets
-    # By name only when the name is distinctive: a `generate()` on some value may be any
-    # of the product's many generate methods.
-    distinctive = 0 < len(wanted.targets) <= _DISTINCTIVE
-    return kind in ("dynamic", "unresolved") and name in wanted.names and distinctive
