@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_postgates.evidence.model_facts import in_turn
+from pytest_postgates.evidence.model_facts import in_turn, may_follow
 from pytest_postgates.evidence.model_js import read_js
 from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.gates import BY_ID
@@ -77,21 +77,54 @@ def test_the_model_records_the_functions_written_in_place_around_a_call() -> Non
     assert not in_turn("", calls[("renderContent", 7)])
     assert not in_turn("10:stored", "20:stored") and in_turn("10:handed", "20:handed")
     assert in_turn("10:stored", "10:stored/30:handed")
+    assert may_follow("", "10:stored") and may_follow("10:on7", "")
+    assert not may_follow("10:stored", "20:stored") and not may_follow("10:on7", "20:on9")
 
 
 def test_a_call_in_a_stored_function_is_no_step_after_the_calls_around_it(
     tmp_path: Path,
 ) -> None:
     """`processRendered --> renderContent`: `appendMessage` calls the first and returns an
-    object whose `update` calls the second, whenever its holder calls it: no sequence, the
-    edge is contradicted. `appendLater` hands the second to `.then` (it may run in place,
-    after the first): the same edge in its file stays a sequence."""
+    object whose `update` calls the second, whenever its holder calls it: not a sequence
+    the function runs, yet one that runs if the holder calls `update` after, which the
+    graph cannot refute: unjudged, never contradicted. `appendLater` hands the second to
+    `.then` (it may run in place, after the first): the same edge in its file stays a
+    sequence."""
     body = '```mermaid\nflowchart TD\n    M["processRendered()"] --> C["renderContent()"]\n```\n'
     (edge,) = _claims(tmp_path / "later", body).values()
     assert edge["verdict"] == "unjudged", edge
     assert "`appendLater` calls the first" in edge["evidence"], edge
     stored = RENDER.split("export function appendLater")[0]
     (edge,) = _claims(tmp_path / "stored", body, **{"src/render.js": stored}).values()
+    assert edge["verdict"] == "unjudged", edge
+    assert "runs after the other" in edge["evidence"], edge
+
+
+def test_a_callback_of_an_options_object_may_run_after_the_calls_before_it(
+    tmp_path: Path,
+) -> None:
+    """`fetchRows --> drawRows`: `refresh` calls the first, then hands `load` an options
+    object whose `onDone` calls the second; `load` may call it back after: unjudged. A file
+    where the two sit in two stored functions only (two handlers of one object) is no
+    sequence: contradicted."""
+    rows = (
+        "export function fetchRows() { return 1; }\n"
+        "export function drawRows() { return 2; }\n"
+        "export function load(url, options) { return url; }\n"
+        "export function refresh() {\n"
+        "  fetchRows();\n"
+        "  load('/rows', { onDone: () => drawRows() });\n"
+        "}\n"
+    )
+    body = '```mermaid\nflowchart TD\n    F["fetchRows()"] --> D["drawRows()"]\n```\n'
+    (edge,) = _claims(tmp_path / "callback", body, **{"src/rows.js": rows}).values()
+    assert edge["verdict"] == "unjudged", edge
+    assert "`refresh` calls the first" in edge["evidence"], edge
+    apart = rows.replace(
+        "  fetchRows();\n  load('/rows', { onDone: () => drawRows() });\n",
+        "  load('/rows', { onStart: () => fetchRows(), onDone: () => drawRows() });\n",
+    )
+    (edge,) = _claims(tmp_path / "apart", body, **{"src/rows.js": apart}).values()
     assert edge["verdict"] == "contradicted", edge
 
 

@@ -217,6 +217,22 @@ def in_turn(first: str, then: str) -> bool:
     return all(s.endswith(":handed") for s in ours[shared:] + theirs[shared:])
 
 
+def may_follow(first: str, then: str) -> bool:
+    """Whether a call with scope ``then`` may run after one with scope ``first`` though
+    the two are not in turn (:func:`in_turn`): one of them runs in the function's flow and
+    the other in a function written in place that is stored or a handler, which whatever
+    holds it may call after the first (an ``onDone`` callback of an options object). Two
+    calls in different stored functions are not: each runs on its own, as two methods do."""
+    ours, theirs = first.split("/") if first else [], then.split("/") if then else []
+    shared = 0
+    while shared < min(len(ours), len(theirs)) and ours[shared] == theirs[shared]:
+        shared += 1
+    in_flow = [
+        all(s.endswith(":handed") for s in rest) for rest in (ours[shared:], theirs[shared:])
+    ]
+    return any(in_flow)
+
+
 def handler_calls(calls: list[CallSite], line: int) -> list[CallSite]:
     """The calls of the handler written in place that the registration at ``line``
     registers, among a function's ``calls`` (:attr:`CallSite.scope`)."""

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from pytest_postgates.evidence.call_graph import CallGraph
 from pytest_postgates.evidence.call_resolution import MODULE_CODE
-from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn
+from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn, may_follow
 
 
 class Callee(Protocol):
@@ -81,19 +81,28 @@ def in_order_by_name(graph: CallGraph, first: Callee, then: Callee) -> str:
     return _ordered(graph, first, then, frozenset(), _names_any)[0]
 
 
+def in_order_maybe(graph: CallGraph, first: Callee, then: Callee) -> str:
+    """As :func:`in_order`, the second call in a function written in place that is stored
+    or a handler, the first in the flow around it, or the other way round
+    (:func:`~pytest_postgates.evidence.model_facts.may_follow`): a sequence that runs if
+    whatever holds that function calls it after the first, which the graph cannot refute."""
+    return _ordered(graph, first, then, frozenset(), _names, may_follow)[0]
+
+
 def _ordered(
     graph: CallGraph,
     first: Callee,
     then: Callee,
     diagram: frozenset[str],
     matches: Callable[[str, str, str, Callee], bool],
+    turn: Callable[[str, str], bool] = in_turn,
 ) -> tuple[str, bool]:
     found = ""
     for function in graph.by_qualname.values():
         first_line = then_line = 0
         firsts: list[CallSite] = []
         for call in function.calls:
-            ran = [f for f in firsts if in_turn(f.scope, call.scope)]
+            ran = [f for f in firsts if turn(f.scope, call.scope)]
             if ran and matches(call.kind, call.target, call.name, then):
                 first_line, then_line = ran[0].line, call.line
                 break

@@ -33,7 +33,12 @@ from pytest_postgates.evidence.call_resolution import CLASS_BODY
 from pytest_postgates.evidence.model_facts import ClassFacts, FunctionCalls
 from pytest_postgates.helpers import wiring_messages as messages
 from pytest_postgates.helpers.wiring_ends import end_of, is_component, module_path, passed_members
-from pytest_postgates.helpers.wiring_order import in_order, in_order_by_name, in_order_through
+from pytest_postgates.helpers.wiring_order import (
+    in_order,
+    in_order_by_name,
+    in_order_maybe,
+    in_order_through,
+)
 from pytest_postgates.helpers.wiring_subjects import Subject
 
 _CONSTRUCTORS = ("constructor", "__init__")
@@ -604,6 +609,13 @@ def _as_sequence(
                 "unjudged",
                 f"no call path; in sequence if a call the model matches by its name alone "
                 f"is the one drawn: {by_name}",
+            )
+        maybe = in_order_maybe(graph, first, then)
+        if maybe:
+            return Judged(
+                "unjudged",
+                "no call path; in sequence if the function written in place that holds "
+                f"one of the calls runs after the other: {maybe}",
             )
     return Judged(
         "contradicted",
