@@ -91,7 +91,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers import config_samples, sample_sides
+from pytest_postgates.helpers import config_samples, sample_accounting, sample_sides
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import (
     CommandLine,
@@ -362,6 +362,10 @@ def check(post: Post, context: GateContext) -> CheckResult:
             )
     for fence in unread:
         _unread_fence(report, fence, run.packages, types.tops if types is not None else ())
+    if named:  # what the fences read parse and the card names nowhere (sample_accounting)
+        read = [(f, k) for f, k in fences if k == "shell" or (k == "code" and (f.lang or not
+                _python_untagged(f.content, python_sample)))]  # fmt: skip
+        sample_accounting.account_page(report, sample, read)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:
@@ -673,6 +677,7 @@ def _rules_digest() -> str:
         python_comments,
         python_samples,
         python_types,
+        sample_accounting,
         sample_checks,
         sample_sides,
     )
@@ -684,7 +689,7 @@ def _rules_digest() -> str:
                model_python, model_js, type_model, type_tables, public_functions, workspaces,
                build_entries, sample_sides, resolution, past_releases, help_listings,
                command_lines, cli_model, cli_python, known_bases, config_samples,
-               code_surface)  # fmt: skip
+               code_surface, sample_accounting)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
