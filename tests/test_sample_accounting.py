@@ -114,3 +114,13 @@ def test_a_use_the_card_names_already_is_not_listed_twice() -> None:
     assert card.names(7, "b", "a.b", range(1, 9))  # the fence's reason quotes the use
     assert not card.names(7, "b", "a.b", range(6, 9))  # ... from another fence
     assert not card.names(4, "fnd", "", range(1, 9))
+
+
+def test_the_summary_says_how_many_uses_no_sample_types(repo: Path, tmp_path: Path) -> None:
+    card = _card("em.persist(book);\nem.flush();", repo, tmp_path)
+    assert card.verdict == "PASS"
+    assert card.summary == (
+        "nothing checked: 2 use(s) of the product not judged "
+        "(2 on values the samples do not type, or in comments)"
+    ), card.summary
+    assert card.detail["accounted"] == 2

@@ -230,6 +230,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     named = isinstance(given, str) and bool(given)
     package = given if isinstance(given, str) else ""
     python_fences = bool(autodoc) or any(kind == "python" for _, kind in fences)
+    accounted = 0
     types = _python_types(index, context) if python_fences or not named else None
     if not named:
         # No package name anywhere (setup.py, poetry): the Python packages of the code are
@@ -365,7 +366,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
     if named:  # what the fences read parse and the card names nowhere (sample_accounting)
         read = [(f, k) for f, k in fences if k == "shell" or (k == "code" and (f.lang or not
                 _python_untagged(f.content, python_sample)))]  # fmt: skip
-        sample_accounting.account_page(report, sample, read)
+        accounted = sample_accounting.account_page(report, sample, read)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:
@@ -381,6 +382,7 @@ def check(post: Post, context: GateContext) -> CheckResult:
         "violations": report.violations,
         # What was checked, by line and name: the card's record of what it found present.
         "checked_names": report.checked_names[:MAX_CHECKED_NAMES],
+        "accounted": accounted,  # of the unjudged, those listed by sample_accounting
         "sources_read": list(lookup.read),
         "resolved": report.resolved,
         "package": package,
@@ -620,18 +622,23 @@ def _cli_table(lookup: ApiLookup, bins: dict[str, str], python: bool) -> CliTabl
 def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     detail, findings = result.detail, result.findings
     unjudged = len(detail["unjudged"])
+    # Of them, the uses sample_accounting listed: on values no sample types, or in comments.
+    untyped = detail.get("accounted") or 0
+    why = f" ({untyped} on values the samples do not type, or in comments)" if untyped else ""
     if not detail["checked"] and not findings:
         # Never a bare PASS: a card that judged nothing says so, and why.
         if not unjudged:
             return Decision("PASS", "nothing checked: no product API used in code fences")
-        return Decision("PASS", f"nothing checked: {unjudged} use(s) of the product not judged")
+        return Decision(
+            "PASS", f"nothing checked: {unjudged} use(s) of the product not judged{why}"
+        )
     summary = (
         f"{len(findings)} invented API name(s) of {detail['checked']} checked"
         if findings
         else f"{detail['checked']} API name(s) checked"
     )
     if unjudged:
-        summary += f", {unjudged} not judged"
+        summary += f", {unjudged} not judged{why}"
     return Decision("FAIL" if findings else "PASS", summary, len(findings))
 
 
