@@ -109,6 +109,7 @@ class CardNames:
 
     by_line: dict[int, set[str]]
     reasons: list[tuple[int, str]]
+    _quoted: tuple[range, str] = (range(0), "")
 
     @classmethod
     def of(cls, report: SampleReport) -> CardNames:
@@ -123,9 +124,15 @@ class CardNames:
         return cls(by_line, reasons)
 
     def names(self, line: int, word: str, use: str, lines: range) -> bool:
+        """Whether an entry at ``line`` names ``word``, or one of the fence (``lines``)
+        quotes ``use`` in its reason."""
         if word in self.by_line.get(line, ()):
             return True
-        return bool(use) and any(use in why for at, why in self.reasons if at in lines)
+        if not use:
+            return False
+        if self._quoted[0] != lines:  # the fence's reasons, gathered once per fence
+            self._quoted = (lines, "\n".join(why for at, why in self.reasons if at in lines))
+        return use in self._quoted[1]
 
     def add(self, line: int, name: str, reason: str) -> None:
         self.by_line.setdefault(line, set()).update(_words(f"{name} {reason}"))
