@@ -11,6 +11,7 @@ import pytest
 
 from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.helpers import sample_accounting as accounting
+from pytest_postgates.helpers import sample_accounting_python as python
 from pytest_postgates.helpers.sample_checks import SampleReport
 from pytest_postgates.scorecard import Scorecard
 from tests.helpers import make_post, make_repo, repo_context
@@ -124,3 +125,31 @@ def test_the_summary_says_how_many_uses_no_sample_types(repo: Path, tmp_path: Pa
         "(2 on values the samples do not type, or in comments)"
     ), card.summary
     assert card.detail["accounted"] == 2
+
+
+PYTHON = {
+    "pyproject.toml": '[project]\nname = "pyorm"\n',
+    "pyorm/__init__.py": (
+        "class Orm:\n    def find(self, where=None):\n        return []\n\n"
+        "def connect(url: str) -> Orm:\n    return Orm()\n"
+    ),
+}
+
+
+def test_python_chains_and_keywords_no_reader_typed_are_listed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "pyrepo", PYTHON)
+    code = (
+        "import os\nimport pyorm\norm = pyorm.connect('x')\norm.find(where=1)\n"
+        "em.persist(book, flush=True)\ndef handler(req):\n    req.sesion.user\n"
+        "os.path.join('a', 'b')\nprint('x'.upper(), sep='')\n"
+        "class Own:\n    def m(self):\n        self.x.y(z=1)\n"
+    )
+    card = _card(code, repo, tmp_path, lang="python")
+    listed = _by_name(card)
+    assert listed["flush="] == python.KEYWORD_OF.format(
+        callee="em.persist", why=accounting.NEVER_BOUND.format(root="em")
+    )
+    assert accounting.PARAMETER.format(root="req") in listed["req.sesion.user"]
+    # The standard library, built-ins, literals and the page's own class: not the product's.
+    assert not {n for n in listed if n.startswith(("os.", "print", "self", "z="))}, listed
+    assert card.verdict == "PASS"

@@ -363,10 +363,11 @@ def check(post: Post, context: GateContext) -> CheckResult:
             )
     for fence in unread:
         _unread_fence(report, fence, run.packages, types.tops if types is not None else ())
-    if named:  # what the fences read parse and the card names nowhere (sample_accounting)
-        read = [(f, k) for f, k in fences if k == "shell" or (k == "code" and (f.lang or not
-                _python_untagged(f.content, python_sample)))]  # fmt: skip
-        accounted = sample_accounting.account_page(report, sample, read)
+    # What the fences read parse and the card names nowhere (sample_accounting).
+    tops = types.tops if types is not None else frozenset()
+    python_js = lambda content: _python_untagged(content, python_sample)  # noqa: E731
+    read = sample_accounting.fences_read(fences, named, tops, python_js)
+    accounted = sample_accounting.account_page(report, sample, read, tops)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:
@@ -685,6 +686,7 @@ def _rules_digest() -> str:
         python_samples,
         python_types,
         sample_accounting,
+        sample_accounting_python,
         sample_checks,
         sample_sides,
     )
@@ -696,7 +698,7 @@ def _rules_digest() -> str:
                model_python, model_js, type_model, type_tables, public_functions, workspaces,
                build_entries, sample_sides, resolution, past_releases, help_listings,
                command_lines, cli_model, cli_python, known_bases, config_samples,
-               code_surface, sample_accounting)  # fmt: skip
+               code_surface, sample_accounting, sample_accounting_python)  # fmt: skip
     for module in (__file__, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())

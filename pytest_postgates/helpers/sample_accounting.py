@@ -498,15 +498,39 @@ def held(value: SampleValue | None) -> str | None:
     return f"{what} `{value.name}`" if value.name and value.kind != "namespace" else what
 
 
+def fences_read(
+    fences: Sequence[tuple[Fence, str | None]],
+    named: bool,
+    python_tops: frozenset[str],
+    python_untagged: Callable[[str], bool],
+) -> list[tuple[Fence, str | None]]:
+    """The fences the accounting reads: Python ones where the product has top Python
+    packages; with a package name, shell ones and JavaScript/TypeScript ones (an untagged
+    fence read as JavaScript that is Python's, ``python_untagged``, aside)."""
+    return [
+        (fence, kind)
+        for fence, kind in fences
+        if (kind == "python" and python_tops)
+        or (named and kind == "shell")
+        or (named and kind == "code" and (fence.lang or not python_untagged(fence.content)))
+    ]
+
+
 def account_page(
-    report: SampleReport, reader: JsSample, fences: Sequence[tuple[Fence, str | None]]
+    report: SampleReport,
+    reader: JsSample,
+    fences: Sequence[tuple[Fence, str | None]],
+    python_tops: frozenset[str] = frozenset(),
 ) -> int:
     """Account for every use of the fences the gate read (``code``: JavaScript or
-    TypeScript, ``shell``), after every reader ran: each use the card names nowhere is
+    TypeScript, ``shell``, ``python`` where the product has ``python_tops``: its top Python
+    packages), after every reader ran: each use the card names nowhere is
     listed unjudged with why (:func:`account_js`, :func:`account_shell`). The number
     listed."""
+    from pytest_postgates.helpers import sample_accounting_python as python  # it imports this
+
     card = CardNames.of(report)
-    page = PageAccount()
+    page, python_page = PageAccount(), python.PythonPage()
     gate = reader.gate
     listed = 0
     for fence, kind in fences:
@@ -522,4 +546,8 @@ def account_page(
                 lambda spec: gate.site_of(spec) is not None,
             )  # fmt: skip
             listed += account_js(report, card, fence.content, first, parser, account)
+        elif kind == "python" and python_tops:
+            listed += python.account_python(
+                report, card, fence.content, first, python_page, python_tops
+            )
     return listed
