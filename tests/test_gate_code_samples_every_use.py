@@ -196,3 +196,41 @@ def test_every_member_and_key_of_a_generated_fence_is_on_the_card(
     code: str, repo: Path, tmp_path: Path
 ) -> None:
     _assert_every_use_named(code, repo, tmp_path / "cache")
+
+
+PY_PRODUCT = {
+    "pyproject.toml": '[project]\nname = "pyorm"\n',
+    "pyorm/__init__.py": (
+        "class Orm:\n    def find(self, where=None):\n        return []\n\n"
+        "def connect(url: str) -> Orm:\n    return Orm()\n"
+    ),
+}
+PY_TABLE = [
+    "orm.em.remove_entity(book)\nem.persist(book, flush=True)\n",
+    "import pyorm\norm = pyorm.connect('x')\norm.find(where=1)\norm.fnd(limit=2)\n",
+    "def handler(req, *, session):\n    req.sesion.user(timeout=3)\n    session.commit()\n",
+    ">>> import pyorm\n>>> client = make_client(retries=2)\n>>> client.get('/').json()\n{}\n",
+]
+
+
+@pytest.mark.parametrize("code", PY_TABLE)
+def test_every_attribute_and_keyword_of_a_python_fence_is_on_the_card(
+    code: str, tmp_path: Path
+) -> None:
+    import ast
+
+    from pytest_postgates.helpers.python_samples import sample_code
+
+    repo = make_repo(tmp_path / "pyrepo", PY_PRODUCT)
+    card = _card(code, repo, tmp_path / "cache", lang="python")
+    parsed, where = sample_code(code)
+    first = _fence_first_line()
+    for node in ast.walk(ast.parse(parsed)):
+        uses = (
+            [(node.end_lineno or node.lineno, node.attr)] if isinstance(node, ast.Attribute) else []
+        )
+        if isinstance(node, ast.Call):
+            uses += [(k.lineno, str(k.arg)) for k in node.keywords if k.arg]
+        for row, name in uses:
+            line = first + where[row - 1]
+            assert name in _named_at(card, line), (line, name, card.detail)
