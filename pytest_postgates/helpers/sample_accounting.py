@@ -138,6 +138,14 @@ class CardNames:
         self.by_line.setdefault(line, set()).update(_words(f"{name} {reason}"))
 
 
+def listing(report: SampleReport, line: int, text: str, reason: str, name: str) -> None:
+    """An unjudged entry, as :meth:`SampleReport.skip` makes it, appended without its
+    search for a twin (linear in the card): the card's names (:class:`CardNames`) keep a
+    use from being listed twice."""
+    report.unjudged.append({"line": line, "text": text.strip()[:160], "reason": reason,
+                            "name": name})  # fmt: skip
+
+
 # ------------------------------------------------------------------------ JavaScript
 
 
@@ -444,13 +452,13 @@ def account_js(
         at = missing[0].line
         names = ", ".join(f"`{s.name}`" for s in missing)
         reason = f"{name}: {why} ({names} not judged)"
-        report.skip(at, text_of(at), reason, name)
+        listing(report, at, text_of(at), reason, name)
         card.add(at, name, reason)
         listed += 1
     for line, key, reason in account.keys(tree.root_node):
         if card.names(line, key.rsplit(".", 1)[-1], "", lines):
             continue
-        report.skip(line, text_of(line), reason, key)
+        listing(report, line, text_of(line), reason, key)
         card.add(line, key, reason)
         listed += 1
     return listed
@@ -477,7 +485,7 @@ def account_shell(report: SampleReport, card: CardNames, content: str, first: in
     for line, text, name in shell_comment_names(content, first):
         if all(w in card.by_line.get(line, ()) for w in _words(name)):
             continue
-        report.skip(line, text, SHELL_COMMENT, name)
+        listing(report, line, text, SHELL_COMMENT, name)
         card.add(line, name, SHELL_COMMENT)
         listed += 1
     return listed

@@ -23,6 +23,7 @@ from pytest_postgates.helpers.sample_accounting import (
     PRODUCT_VALUE,
     UNTYPED_BINDING,
     CardNames,
+    listing,
 )
 from pytest_postgates.helpers.sample_checks import SampleReport
 
@@ -232,14 +233,14 @@ def account_python(
             continue
         name, line = _shown(node), missing[0][0]
         reason = f"{name}: {why} ({', '.join(f'`{n}`' for _, n in missing)} not judged)"
-        report.skip(line, text(line), reason, name)
+        listing(report, line, text(line), reason, name)
         card.add(line, name, reason)
         listed += 1
     for row, keyword, reason in account.keywords():
         line = at(row)
         if card.names(line, keyword, "", lines):
             continue
-        report.skip(line, text(line), reason, f"{keyword}=")
+        listing(report, line, text(line), reason, f"{keyword}=")
         card.add(line, keyword, reason)
         listed += 1
     return listed
