@@ -51,7 +51,7 @@ def _by_name(card: Scorecard) -> dict[str, str]:
             "req.sesion.user",
             accounting.PARAMETER.format(root="req"),
         ),
-        ("class A { m() { this.em.flush(); } }", "this.em.flush", accounting.THIS),
+        ("function h() { this.em.flush(); }", "this.em.flush", accounting.THIS),
         (
             "const q = em.getKnex();\nq.raw('x');",
             "q.raw",
@@ -153,3 +153,20 @@ def test_python_chains_and_keywords_no_reader_typed_are_listed(tmp_path: Path) -
     # The standard library, built-ins, literals and the page's own class: not the product's.
     assert not {n for n in listed if n.startswith(("os.", "print", "self", "z="))}, listed
     assert card.verdict == "PASS"
+
+
+def test_this_in_the_pages_own_class_is_its_own_and_over_an_untyped_base_is_listed(
+    repo: Path, tmp_path: Path
+) -> None:
+    code = (
+        "class Own { m() { this.items.push(1); const f = () => this.count.toFixed(); } }\n"
+        "class Sub extends Base { m() { this.em.flush(); } }\n"
+    )
+    listed = _by_name(_card(code, repo, tmp_path))
+    assert listed == {
+        "this.em.flush": "this.em.flush: "
+        + accounting.THIS_OVER.format(
+            root="this", base="Base", why=accounting.NEVER_BOUND.format(root="Base")
+        )
+        + " (`em`, `flush` not judged)"
+    }, listed

@@ -72,6 +72,7 @@ NEVER_BOUND = "`{root}` is never bound in the samples: its type is not shown"
 PARAMETER = "`{root}` is a parameter of a function the sample writes: its type is not shown"
 THIS = "`this` is not typed where the sample uses it: its type is not shown"
 SUPER = "`super` is not typed where the sample uses it: its type is not shown"
+THIS_OVER = "`{root}` is of the sample's class over `{base}`; {why}"
 HOLDS = "`{root}` holds {held}, whose type is not shown"
 UNTYPED_BINDING = "`{root}` is bound without a value the gate types: its type is not shown"
 _NO_CHECK = "and no check of the gate recorded this use"
@@ -284,10 +285,8 @@ class JsAccount:
             kind = root.type
         if kind in _LITERALS or kind in _FUNCTIONS or kind in ("class", "binary_expression"):
             return None
-        if kind == "this":
-            return THIS
-        if kind == "super":
-            return SUPER
+        if kind in ("this", "super"):
+            return self._this(root, seen)
         if kind != "identifier":
             return OTHER_ROOT.format(root=_shown(self.source, root))
         name = self.text(root)
@@ -317,6 +316,36 @@ class JsAccount:
         if name in self.bound:
             return UNTYPED_BINDING.format(root=name)
         return NEVER_BOUND.format(root=name)
+
+    def _this(self, node: Any, seen: set[str]) -> str | None:
+        """Why ``this`` (or ``super``) is not typed: None in a method of a class the page
+        declares over no base, or over a base that is not the product's (the page's own
+        instance); the reason otherwise (a base of the product's, whose members the readers
+        judge where they type them; a function or an object's method the product may call
+        with any ``this``)."""
+        parent = node.parent
+        while parent is not None and parent.type not in (
+            "class_body",
+            "function_declaration",
+            "function_expression",
+            "function",
+        ):
+            parent = parent.parent  # an arrow function's `this` is its context's
+        owner = parent.parent if parent is not None and parent.type == "class_body" else None
+        if owner is None:
+            return THIS if node.type == "this" else SUPER
+        heritage = next((c for c in owner.named_children if c.type == "class_heritage"), None)
+        bases = [
+            b.named_children[0] if b.type == "extends_clause" and b.named_children else b
+            for b in (heritage.named_children if heritage is not None else [])
+            if b.type != "implements_clause"
+        ]
+        whys = [(base, self.why(base, seen)) for base in bases]
+        untyped = [(base, why) for base, why in whys if why is not None]
+        if not untyped:
+            return None
+        base, why = untyped[0]
+        return THIS_OVER.format(root=node.type, base=_shown(self.source, base), why=why)
 
     def _parameter(self, node: Any, name: str) -> Any:
         """The function (or catch clause, loop) around ``node`` that binds ``name`` as a
