@@ -98,7 +98,12 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
-from pytest_postgates.helpers import config_samples, sample_sides, versioned_pages
+from pytest_postgates.helpers import (
+    config_samples,
+    sample_accounting,
+    sample_sides,
+    versioned_pages,
+)
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
 from pytest_postgates.helpers.command_lines import (
     CommandLine,
@@ -113,6 +118,7 @@ from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
+from pytest_postgates.helpers.sample_rules import rules_digest
 from pytest_postgates.helpers.script_runs import script_run
 from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
@@ -281,6 +287,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     named = isinstance(given, str) and bool(given)
     package = given if isinstance(given, str) else ""
     python_fences = bool(autodoc) or any(kind == "python" for _, kind in fences)
+    accounted = 0
     types = _python_types(index, context) if python_fences or not named else None
     if not named:
         # No package name anywhere (setup.py, poetry): the Python packages of the code are
@@ -413,6 +420,11 @@ def _check(post: Post, context: GateContext) -> CheckResult:
             )
     for fence in unread:
         _unread_fence(report, fence, run.packages, types.tops if types is not None else ())
+    # What the fences read parse and the card names nowhere (sample_accounting).
+    tops = types.tops if types is not None else frozenset()
+    python_js = lambda content: _python_untagged(content, python_sample)  # noqa: E731
+    read = sample_accounting.fences_read(fences, named, tops, python_js)
+    accounted = sample_accounting.account_page(report, sample, read, tops)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:
@@ -428,6 +440,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         "violations": report.violations,
         # What was checked, by line and name: the card's record of what it found present.
         "checked_names": report.checked_names[:MAX_CHECKED_NAMES],
+        "accounted": accounted,  # of the unjudged, those listed by sample_accounting
         "sources_read": list(lookup.read),
         "resolved": report.resolved,
         "package": package,
@@ -623,12 +636,15 @@ def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     unjudged = len(detail["unjudged"])
     # A versioned page's card says which release it was judged against (or why none).
     note = f"; {versioned_pages.summary_note(detail['release'])}" if "release" in detail else ""
+    # Of them, the uses sample_accounting listed: on values no sample types, or in comments.
+    untyped = detail.get("accounted") or 0
+    why = f" ({untyped} on values the samples do not type, or in comments)" if untyped else ""
     if not detail["checked"] and not findings:
         # Never a bare PASS: a card that judged nothing says so, and why.
         if not unjudged:
             return Decision("PASS", "nothing checked: no product API used in code fences" + note)
         return Decision(
-            "PASS", f"nothing checked: {unjudged} use(s) of the product not judged{note}"
+            "PASS", f"nothing checked: {unjudged} use(s) of the product not judged{why}{note}"
         )
     summary = (
         f"{len(findings)} invented API name(s) of {detail['checked']} checked"
@@ -636,73 +652,13 @@ def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
         else f"{detail['checked']} API name(s) checked"
     )
     if unjudged:
-        summary += f", {unjudged} not judged"
+        summary += f", {unjudged} not judged{why}"
     return Decision("FAIL" if findings else "PASS", summary + note, len(findings))
 
 
-def _rules_digest() -> str:
-    """A digest of the code that decides this gate's results (this module, the sample
-    reader and checks, the API tables and lookup): a cached result from another version
-    of the rules is not reused."""
-    import hashlib
-
-    from pytest_postgates.evidence import (
-        api_lookup,
-        api_model,
-        build_entries,
-        cli_model,
-        cli_python,
-        code_surface,
-        code_tables,
-        doc_versions,
-        known_bases,
-        model_facts,
-        model_js,
-        model_python,
-        past_releases,
-        public_functions,
-        resolution,
-        type_model,
-        type_tables,
-        workspaces,
-    )
-    from pytest_postgates.helpers import (
-        command_lines,
-        config_samples,
-        help_listings,
-        js_comments,
-        js_free_calls,
-        js_handed,
-        js_namespaces,
-        js_option_keys,
-        js_samples,
-        js_signatures,
-        js_tree,
-        js_types,
-        js_unbound,
-        python_comments,
-        python_samples,
-        python_types,
-        sample_checks,
-        sample_sides,
-        versioned_pages,
-    )
-
-    digest = hashlib.sha1()
-    modules = (js_samples, js_handed, js_namespaces, js_option_keys, js_unbound, js_tree,
-               js_comments, js_free_calls, js_signatures, js_types, sample_checks, api_lookup,
-               python_comments, python_samples, python_types, api_model, model_facts,
-               model_python, model_js, type_model, type_tables, public_functions, workspaces,
-               build_entries, sample_sides, resolution, past_releases, help_listings,
-               command_lines, cli_model, cli_python, known_bases, config_samples,
-               code_surface, doc_versions, versioned_pages)  # fmt: skip
-    for module in (__file__, *(m.__file__ for m in modules)):
-        digest.update(Path(module or "").read_bytes())
-    digest.update(code_tables.extractor_source())
-    return digest.hexdigest()[:12]
-
-
-_RULES = _rules_digest()
+# What decides this gate's results (helpers/sample_rules.py): a cached result of other rules
+# is not reused.
+_RULES = rules_digest(__file__)
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:

@@ -1,0 +1,172 @@
+"""The reasons of gate 15's accounting step (helpers/sample_accounting.py): each use a fence
+parses that no reader recorded is listed unjudged with why its receiver is not typed; what
+is not the product's is not listed; a shell comment's code-shaped names are listed as prose."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.gates import code_samples as gate
+from pytest_postgates.helpers import sample_accounting as accounting
+from pytest_postgates.helpers import sample_accounting_python as python
+from pytest_postgates.helpers.sample_checks import SampleReport
+from pytest_postgates.scorecard import Scorecard
+from tests.helpers import make_post, make_repo, repo_context
+
+PRODUCT = {
+    "package.json": json.dumps(
+        {"name": "nitroish", "main": "index.js", "bin": {"nitroish": "cli.js"}}
+    ),
+    "index.js": "export function defineConfig(config) { return config }\n",
+    "cli.js": (
+        'import { Command } from "commander";\nconst program = new Command();\n'
+        'program.command("build").option("--preset <name>");\nprogram.parse();\n'
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_repo(tmp_path_factory.mktemp("accounting") / "repo", PRODUCT)
+
+
+def _card(code: str, repo: Path, tmp_path: Path, lang: str = "js") -> Scorecard:
+    post = make_post(f"Intro.\n\n```{lang}\n{code}\n```\n", tmp_path)
+    return gate.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+
+
+def _by_name(card: Scorecard) -> dict[str, str]:
+    return {str(u.get("name")): str(u["reason"]) for u in card.detail["unjudged"] if u.get("name")}
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "reason"),
+    [
+        ("em.persist(book);", "em.persist", accounting.NEVER_BOUND.format(root="em")),
+        (
+            "run(function (req) { req.sesion.user; });",
+            "req.sesion.user",
+            accounting.PARAMETER.format(root="req"),
+        ),
+        ("function h() { this.em.flush(); }", "this.em.flush", accounting.THIS),
+        (
+            "const q = em.getKnex();\nq.raw('x');",
+            "q.raw",
+            accounting.HOLDS.format(root="q", held="`em.getKnex()`"),
+        ),
+        ("let conn;\nconn.close();", "conn.close", accounting.UNTYPED_BINDING.format(root="conn")),
+        (
+            "Module.forRoot({ entitiesDirs: ['dist'] });",
+            "entitiesDirs",
+            accounting.KEY_OF.format(
+                callee="Module.forRoot", why=accounting.NEVER_BOUND.format(root="Module")
+            ),
+        ),
+    ],
+)
+def test_each_reason(code: str, name: str, reason: str, repo: Path, tmp_path: Path) -> None:
+    card = _card(code, repo, tmp_path)
+    listed = _by_name(card)
+    assert name in listed, card.detail
+    assert reason in listed[name], listed[name]
+    assert card.verdict == "PASS"  # unjudged entries never fail the gate
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        'document.getElementById("x").style.opacity = 0;',
+        'import _ from "lodash";\n_.get({ a: 1 }, "a");',
+        'const el = document.createElement("div");\nel.classList.add("x");',
+        "function own() { return 1 }\nown.call(null);",
+        '"abc".length;\n[1, 2].map((n) => n.toFixed());\nconsole.log(Math.max(1, 2));',
+    ],
+)
+def test_what_is_not_the_products_is_not_listed(code: str, repo: Path, tmp_path: Path) -> None:
+    card = _card(code, repo, tmp_path)
+    assert card.detail["unjudged"] == [], card.detail
+
+
+def test_a_code_shaped_name_in_a_shell_comment_is_listed_as_prose(
+    repo: Path, tmp_path: Path
+) -> None:
+    code = (
+        "# autoSubFolderIndex: true (default)\n/about -> .output/public/about/index.html\n"
+        "# see https://example.com/some_page and docs/readme.md: no names\n"
+        "npx nitroish build --preset node # the node_server preset\n"
+    )
+    card = _card(code, repo, tmp_path, lang="bash")
+    listed = _by_name(card)
+    assert listed == {
+        "autoSubFolderIndex": accounting.SHELL_COMMENT,
+        "node_server": accounting.SHELL_COMMENT,
+    }, card.detail
+
+
+def test_a_use_the_card_names_already_is_not_listed_twice() -> None:
+    report = SampleReport()
+    report.count("member", 4, "find")
+    report.skip(5, "a.b.c", "a.b: the type of the value (x) is not shown in the sample")
+    card = accounting.CardNames.of(report)
+    assert card.names(4, "find", "", range(1, 9))
+    assert card.names(7, "b", "a.b", range(1, 9))  # the fence's reason quotes the use
+    assert not card.names(7, "b", "a.b", range(6, 9))  # ... from another fence
+    assert not card.names(4, "fnd", "", range(1, 9))
+
+
+def test_the_summary_says_how_many_uses_no_sample_types(repo: Path, tmp_path: Path) -> None:
+    card = _card("em.persist(book);\nem.flush();", repo, tmp_path)
+    assert card.verdict == "PASS"
+    assert card.summary == (
+        "nothing checked: 2 use(s) of the product not judged "
+        "(2 on values the samples do not type, or in comments)"
+    ), card.summary
+    assert card.detail["accounted"] == 2
+
+
+PYTHON = {
+    "pyproject.toml": '[project]\nname = "pyorm"\n',
+    "pyorm/__init__.py": (
+        "class Orm:\n    def find(self, where=None):\n        return []\n\n"
+        "def connect(url: str) -> Orm:\n    return Orm()\n"
+    ),
+}
+
+
+def test_python_chains_and_keywords_no_reader_typed_are_listed(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "pyrepo", PYTHON)
+    code = (
+        "import os\nimport pyorm\norm = pyorm.connect('x')\norm.find(where=1)\n"
+        "em.persist(book, flush=True)\ndef handler(req):\n    req.sesion.user\n"
+        "os.path.join('a', 'b')\nprint('x'.upper(), sep='')\n"
+        "class Own:\n    def m(self):\n        self.x.y(z=1)\n"
+    )
+    card = _card(code, repo, tmp_path, lang="python")
+    listed = _by_name(card)
+    assert listed["flush="] == python.KEYWORD_OF.format(
+        callee="em.persist", why=accounting.NEVER_BOUND.format(root="em")
+    )
+    assert accounting.PARAMETER.format(root="req") in listed["req.sesion.user"]
+    # The standard library, built-ins, literals and the page's own class: not the product's.
+    assert not {n for n in listed if n.startswith(("os.", "print", "self", "z="))}, listed
+    assert card.verdict == "PASS"
+
+
+def test_this_in_the_pages_own_class_is_its_own_and_over_an_untyped_base_is_listed(
+    repo: Path, tmp_path: Path
+) -> None:
+    code = (
+        "class Own { m() { this.items.push(1); const f = () => this.count.toFixed(); } }\n"
+        "class Sub extends Base { m() { this.em.flush(); } }\n"
+    )
+    listed = _by_name(_card(code, repo, tmp_path))
+    assert listed == {
+        "this.em.flush": "this.em.flush: "
+        + accounting.THIS_OVER.format(
+            root="this", base="Base", why=accounting.NEVER_BOUND.format(root="Base")
+        )
+        + " (`em`, `flush` not judged)"
+    }, listed
