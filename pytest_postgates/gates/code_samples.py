@@ -100,6 +100,7 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import (
     config_samples,
+    page_accounting,
     sample_accounting,
     sample_sides,
     versioned_pages,
@@ -424,7 +425,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     tops = types.tops if types is not None else frozenset()
     python_js = lambda content: _python_untagged(content, python_sample)  # noqa: E731
     read = sample_accounting.fences_read(fences, named, tops, python_js)
-    accounted = sample_accounting.account_page(report, sample, read, tops)
+    accounted = page_accounting.account_page(report, sample, read, tops)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:

@@ -37,7 +37,6 @@ from pytest_postgates.helpers.js_tree import PASS_THROUGH, node_string, node_tex
 from pytest_postgates.helpers.sample_checks import SampleReport, SampleValue
 
 if TYPE_CHECKING:
-    from pytest_postgates.helpers.js_samples import JsSample
     from pytest_postgates.post import Fence
 
 # Globals of the runtimes a sample runs in (browser, Node, Deno, Bun), with the language's.
@@ -551,40 +550,3 @@ def fences_read(
         or (named and kind == "shell")
         or (named and kind == "code" and (fence.lang or not python_untagged(fence.content)))
     ]
-
-
-def account_page(
-    report: SampleReport,
-    reader: JsSample,
-    fences: Sequence[tuple[Fence, str | None]],
-    python_tops: frozenset[str] = frozenset(),
-) -> int:
-    """Account for every use of the fences the gate read (``code``: JavaScript or
-    TypeScript, ``shell``, ``python`` where the product has ``python_tops``: its top Python
-    packages), after every reader ran: each use the card names nowhere is
-    listed unjudged with why (:func:`account_js`, :func:`account_shell`). The number
-    listed."""
-    from pytest_postgates.helpers import sample_accounting_python as python  # it imports this
-
-    card = CardNames.of(report)
-    page, python_page = PageAccount(), python.PythonPage()
-    gate = reader.gate
-    listed = 0
-    for fence, kind in fences:
-        first = fence.start_line + 1
-        if kind == "shell":
-            listed += account_shell(report, card, fence.content, first)
-        elif kind == "code":
-            parser = gate.parsers["tsx" if fence.lang in ("tsx", "jsx") else "typescript"]
-            source = fence.content.encode("utf-8")
-            account = JsAccount(
-                source, first, page, reader.bound,
-                lambda name: held(reader.values.get(name)),
-                lambda spec: gate.site_of(spec) is not None,
-            )  # fmt: skip
-            listed += account_js(report, card, fence.content, first, parser, account)
-        elif kind == "python" and python_tops:
-            listed += python.account_python(
-                report, card, fence.content, first, python_page, python_tops
-            )
-    return listed

@@ -46,6 +46,7 @@ def rules_digest(gate_file: str) -> str:
         js_tree,
         js_types,
         js_unbound,
+        page_accounting,
         python_comments,
         python_samples,
         python_types,
@@ -64,7 +65,7 @@ def rules_digest(gate_file: str) -> str:
                build_entries, sample_sides, resolution, past_releases, help_listings,
                command_lines, cli_model, cli_python, known_bases, config_samples,
                code_surface, doc_versions, versioned_pages, sample_accounting,
-               sample_accounting_python)  # fmt: skip
+               sample_accounting_python, page_accounting)  # fmt: skip
     for module in (gate_file, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
