@@ -1,0 +1,89 @@
+"""Gate 15 on a keyword of a dataclass over a class of an installed dependency (issue 26:
+trl's ``CPOConfig(warmup_ratio=)``, a field transformers 5 removed from
+``TrainingArguments`` and the 4.x releases trl's range allows still have). A name the
+installed version lacks is a finding only when the product's declared range allows that
+version alone; else the keyword is unjudged with the reason (installed version outside
+the range, or a range that allows versions not installed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_postgates.evidence.dependency_models import DEPENDENCY_PATH_ENV
+from pytest_postgates.evidence.dependency_versions import version_doubt
+from tests.helpers import make_repo, sample_card, sample_violations, unjudged_reasons
+
+TRAINLIB = (
+    "from dataclasses import dataclass\n\n"
+    "@dataclass\nclass TrainingArguments:\n"
+    "    learning_rate: float = 1e-3\n    warmup_steps: float = 0\n"
+)
+CODE = "from tunekit import TuneConfig\nc = TuneConfig(learning_rate=1.0, warmup_ratio=0.1)\n"
+
+
+def _site(root: Path) -> Path:
+    """trainlib 5.0 as pip installs it."""
+    info = root / "trainlib-5.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: trainlib\nVersion: 5.0\n")
+    (info / "RECORD").write_text("trainlib/__init__.py,,\n")
+    (root / "trainlib").mkdir()
+    (root / "trainlib" / "__init__.py").write_text(TRAINLIB)
+    return root
+
+
+def _repo(root: Path, requirement: str) -> Path:
+    return make_repo(
+        root,
+        {
+            "pyproject.toml": f"[project]\nname = 'tunekit'\ndependencies = ['{requirement}']\n",
+            "tunekit/__init__.py": (
+                "from dataclasses import dataclass\n"
+                "from trainlib import TrainingArguments\n\n"
+                "@dataclass\nclass TuneConfig(TrainingArguments):\n    max_length: int = 1\n"
+            ),
+        },
+    )
+
+
+@pytest.mark.parametrize(
+    ("requirement", "why"),
+    [
+        (
+            "trainlib>=4.5",
+            "the product declares trainlib>=4.5, which allows versions not installed",
+        ),
+        ("trainlib>=6", "installed trainlib 5.0 is outside the range the product declares (>=6)"),
+        ("trainlib", "the product declares trainlib with no version range"),
+    ],
+)
+def test_a_name_the_installed_version_lacks_is_unjudged_when_the_range_allows_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, requirement: str, why: str
+) -> None:
+    monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(_site(tmp_path / "site")))
+    card = sample_card(CODE, "python", tmp_path, _repo(tmp_path / "repo", requirement))
+    assert sample_violations(card) == []
+    reasons = unjudged_reasons(card)
+    assert any("warmup_ratio=" in r and why in r for r in reasons), reasons
+    assert not any("learning_rate=" in r for r in reasons), reasons  # installed: judged
+
+
+def test_a_name_the_only_version_allowed_lacks_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(_site(tmp_path / "site")))
+    card = sample_card(CODE, "python", tmp_path, _repo(tmp_path / "repo", "trainlib==5.0"))
+    assert sample_violations(card) == [("keyword_argument", "TuneConfig(warmup_ratio=)")]
+
+
+def test_version_doubt_reads_python_and_npm_ranges() -> None:
+    assert version_doubt("x", "python", "5.0.0", ["==5.0"]) == ""
+    assert "outside" in version_doubt("x", "python", "5.0.0", ["==4.0"])
+    assert "not read" in version_doubt("x", "python", "5.0.0", ["^5.0"])  # poetry's, unread
+    assert "allows versions not installed" in version_doubt("x", "python", "5.0", ["~=5.0"])
+    assert version_doubt("x", "javascript", "5.0.0", ["5.0.0"]) == ""
+    assert "outside" in version_doubt("x", "javascript", "5.0.0", ["=4.0.0"])
+    assert "allows versions not installed" in version_doubt("x", "javascript", "5.0.0", ["^5.0.0"])
+    assert "no version range" in version_doubt("x", "javascript", "5.0.0", None)
