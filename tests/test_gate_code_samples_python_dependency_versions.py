@@ -87,3 +87,6 @@ def test_version_doubt_reads_python_and_npm_ranges() -> None:
     assert "outside" in version_doubt("x", "javascript", "5.0.0", ["=4.0.0"])
     assert "allows versions not installed" in version_doubt("x", "javascript", "5.0.0", ["^5.0.0"])
     assert "no version range" in version_doubt("x", "javascript", "5.0.0", None)
+    # An extra's bare `x[kernels]` beside `x>=4.5` leaves the range `>=4.5`.
+    assert "declares x>=4.5, which allows" in version_doubt("x", "python", "5.0", [">=4.5", ""])
+    assert version_doubt("x", "python", "5.0", ["==5.0", ""]) == ""

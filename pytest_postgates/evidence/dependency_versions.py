@@ -7,7 +7,8 @@ What can be known soundly is the installed version and the declared ranges. A na
 from the installed version is absent from every version the ranges allow only when they
 allow that version alone (``==5.0.0``, npm's ``5.0.0``): then a miss is a miss. Otherwise
 the use is unjudged, with the reason: the installed version is outside a declared range,
-or a range allows versions not installed (no range at all allows any)."""
+or a range allows versions not installed (no range at all allows any). Every declaration
+holds at once (an install satisfies them all), so one without a range adds nothing."""
 
 from __future__ import annotations
 
@@ -26,8 +27,10 @@ def version_doubt(name: str, ecosystem: str, installed: str, ranges: Sequence[st
     declared range allows the installed version alone). ``ranges``: the declared ones as
     written (None: the product's manifests record none)."""
     shown = f"installed {name} {installed}".rstrip()
-    written = sorted({r.strip() for r in ranges or []})
-    if not written or "" in written:
+    # A declaration with no range (an extra's `transformers[kernels]`) narrows nothing:
+    # an install satisfies every declaration at once.
+    written = sorted({r.strip() for r in ranges or []} - {""})
+    if not written:
         return f"{shown}: the product declares {name} with no version range (any version)"
     declared = " and ".join(written)
     if ecosystem == "python":
