@@ -1,9 +1,10 @@
 """Gate 15 on a keyword of a dataclass over a class of an installed dependency (issue 26:
 trl's ``CPOConfig(warmup_ratio=)``, a field transformers 5 removed from
 ``TrainingArguments`` and the 4.x releases trl's range allows still have). A name the
-installed version lacks is a finding only when the product's declared range allows that
-version alone; else the keyword is unjudged with the reason (installed version outside
-the range, or a range that allows versions not installed)."""
+installed version lacks is unjudged, with the reason, when the installed version is outside
+the range the product declares; inside it, the versions the range allows besides the
+installed one cannot be read offline, and a name the one that can be read lacks is a
+finding."""
 
 from __future__ import annotations
 
@@ -48,33 +49,26 @@ def _repo(root: Path, requirement: str) -> Path:
     )
 
 
-@pytest.mark.parametrize(
-    ("requirement", "why"),
-    [
-        (
-            "trainlib>=4.5",
-            "the product declares trainlib>=4.5, which allows versions not installed",
-        ),
-        ("trainlib>=6", "installed trainlib 5.0 is outside the range the product declares (>=6)"),
-        ("trainlib", "the product declares trainlib with no version range"),
-    ],
-)
-def test_a_name_the_installed_version_lacks_is_unjudged_when_the_range_allows_others(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, requirement: str, why: str
+def test_a_name_the_installed_version_lacks_is_unjudged_when_it_is_outside_the_range(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(_site(tmp_path / "site")))
-    card = sample_card(CODE, "python", tmp_path, _repo(tmp_path / "repo", requirement))
+    card = sample_card(CODE, "python", tmp_path, _repo(tmp_path / "repo", "trainlib>=6"))
     assert sample_violations(card) == []
     reasons = unjudged_reasons(card)
+    why = "installed trainlib 5.0 is outside the range the product declares (>=6)"
     assert any("warmup_ratio=" in r and why in r for r in reasons), reasons
     assert not any("learning_rate=" in r for r in reasons), reasons  # installed: judged
 
 
-def test_a_name_the_only_version_allowed_lacks_is_a_finding(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("requirement", ["trainlib==5.0", "trainlib>=4.5", "trainlib"])
+def test_a_name_no_version_that_can_be_read_has_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, requirement: str
 ) -> None:
+    # The installed version is inside the range: the other versions the range allows
+    # cannot be read offline, so the one that can decides.
     monkeypatch.setenv(DEPENDENCY_PATH_ENV, str(_site(tmp_path / "site")))
-    card = sample_card(CODE, "python", tmp_path, _repo(tmp_path / "repo", "trainlib==5.0"))
+    card = sample_card(CODE, "python", tmp_path, _repo(tmp_path / "repo", requirement))
     assert sample_violations(card) == [("keyword_argument", "TuneConfig(warmup_ratio=)")]
 
 

@@ -43,5 +43,5 @@ def outside_base(
     if base not in dependency.model.classes:
         return f"{outside} ({dependency.label} declares no class {base})"
     found, problem = dependency.model.members(base)
-    # A member the installed version lacks may be in another version the product allows.
-    return dependency.label, dotted, found, problem or dependency.version_doubt() or None
+    # An installed version outside the product's range says nothing of a reader's.
+    return dependency.label, dotted, found, problem or dependency.outside_range() or None
