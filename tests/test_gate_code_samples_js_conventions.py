@@ -173,3 +173,38 @@ def test_a_member_a_plugin_the_sample_registers_may_add_is_unjudged(
     )
     (tmp_path / "plain").mkdir()
     assert _names(_check(tmp_path / "plain", kit_repo, plain)) == ["app.mysql"]
+
+
+@pytest.fixture(scope="module")
+def exporting_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # The product exports a constant `config` from an inner file and a function
+    # `defineConfig` from its entry, each named like one of its types.
+    files = dict(FILES)
+    files["types/config.d.ts"] = (
+        "export interface FastkitConfig { root: string }\n"
+        "export interface DefineConfig { strict: boolean }\n"
+    )
+    files["src/config.ts"] = "export const config = { root: '.', extra: 1 }\n"
+    files["fastkit.d.ts"] = FILES["fastkit.d.ts"] + (
+        "import { DefineConfig } from './types/config'\n"
+        "export declare function defineConfig(c: object): DefineConfig\n"
+    )
+    return make_repo(tmp_path_factory.mktemp("exporting"), files)
+
+
+def test_a_name_the_product_exports_is_that_thing_not_a_type_named_so(
+    tmp_path: Path, exporting_repo: Path
+) -> None:
+    # `config` is the product's exported constant (an inner file's): not an instance of
+    # FastkitConfig, and not reachable from the entry: its members are listed unjudged.
+    card = _check(tmp_path, exporting_repo, "config.other\n")
+    assert _names(card) == []
+    reasons = [u["reason"] for u in card.detail["unjudged"]]
+    assert any("the product exports config itself (src/config.ts)" in r for r in reasons), reasons
+    # `defineConfig` is the entry's function, not an instance of DefineConfig.
+    (tmp_path / "fn").mkdir()
+    card = _check(tmp_path / "fn", exporting_repo, "defineConfig.other\n")
+    assert _names(card) == []
+    # A name the product does not export still holds the type named so.
+    (tmp_path / "reply").mkdir()
+    assert _names(_check(tmp_path / "reply", exporting_repo, "reply.other\n")) == ["reply.other"]

@@ -189,3 +189,26 @@ def test_a_dataclass_parsers_flags_are_its_dataclasses_fields(tmp_path: Path) ->
         "(examples/wide.py:13)" in u["reason"] and "not all written" in u["reason"]
         for u in card.detail["unjudged"]
     )
+
+
+def test_a_fence_that_shows_output_has_no_commands_but_its_prompted_ones(
+    tmp_path: Path, repo: Path
+) -> None:
+    # A fence whose info string says it shows output: its lines are what was printed.
+    run = "python examples/finetune/train.py --bogus"
+    card = _check(f'It prints:\n\n```bash title="Terminal Output"\n{run}\n```\n', tmp_path, repo)
+    assert _flags(card) == []
+    (tmp_path / "prompted").mkdir()
+    body = f"It prints:\n\n```console output\n$ {run}\n```\n"
+    assert [n for _, n in _flags(_check(body, tmp_path / "prompted", repo))] == ["--bogus"]
+
+
+@pytest.mark.parametrize("prompt", ["(venv) $ ", "% ", "\u276f ", "me@box:~/src$ "])
+def test_a_session_prompt_makes_the_lines_without_one_output(
+    tmp_path: Path, repo: Path, prompt: str
+) -> None:
+    # The prompted line is the command (its flag judged); the line after it, printed by it.
+    script = "python examples/finetune/train.py"
+    code = f"{prompt}{script} --nope\n{script} --out"
+    card = _check(f"Run it:\n\n```console\n{code}\n```\n", tmp_path, repo)
+    assert [n for _, n in _flags(card)] == ["--nope"]

@@ -127,6 +127,9 @@ class Dependencies:
     # Of those, what every install of the product has: not an optional extra (pyproject's
     # `optional-dependencies`, package.json's `optionalDependencies`).
     required: set[str] = field(default_factory=set)
+    # The version ranges the manifests declare for a name, as written (``>=4.56.2``,
+    # ``^1.2.0``; "" for a name declared with none).
+    ranges: dict[str, list[str]] = field(default_factory=dict)
 
     def source(self, name: str) -> str | None:
         return self.names.get(name)
@@ -156,13 +159,15 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
     pyproject.toml/requirements*.txt, Cargo.toml, in every tracked folder."""
     deps = Dependencies()
 
-    def add(name: str, source: str) -> None:
+    def add(name: str, source: str, declared: str | None = None) -> None:
         base = source.rsplit("/", 1)[-1]
         if base in ("package.json", "pyproject.toml", "Cargo.toml", "setup.cfg") or base.startswith(
             "requirements"
         ):
             deps.direct.add(name)
             deps.names[name] = source  # a manifest is the better citation than a lock file
+            if declared is not None:
+                deps.ranges.setdefault(name, []).append(declared)
         elif name and name not in deps.names:
             deps.names[name] = source
 
@@ -193,7 +198,8 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                     value = manifest.get(key)
                     if isinstance(value, (dict, list)):
                         for name in value:
-                            add(str(name), path)
+                            spec = value[name] if isinstance(value, dict) else None
+                            add(str(name), path, spec if isinstance(spec, str) else None)
                             if key in _RUNTIME_FIELDS and is_product_code(path):
                                 deps.runtime.add(str(name))
                                 if key != "optionalDependencies":
@@ -248,7 +254,7 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
             for line in lines:
                 requirement = _REQUIREMENT_NAME.match(line)
                 if requirement:
-                    add(requirement.group(1), path)
+                    add(requirement.group(1), path, requirement_range(line))
         elif base == "Cargo.toml":
             try:
                 data = tomllib.loads(text)
@@ -270,8 +276,17 @@ def dependencies_of(index: RepoIndex) -> Dependencies:
                     continue
                 requirement = _REQUIREMENT_NAME.match(line)
                 if requirement:
-                    add(requirement.group(1), path)
+                    add(requirement.group(1), path, requirement_range(line))
     return deps
+
+
+def requirement_range(line: str) -> str:
+    """The version range of a requirement line as written (``transformers[torch]>=4.5;
+    python_version>'3.9'`` -> ``>=4.5``): no name, extras, markers or parentheses."""
+    match = _REQUIREMENT_NAME.match(line)
+    rest = line[match.end() :] if match else line
+    rest = re.sub(r"^\s*\[[^\]]*\]", "", rest.split(";", 1)[0].split(" #", 1)[0])
+    return rest.strip().strip("()").strip()
 
 
 def _setup_cfg_requirements(text: str) -> list[str]:

@@ -105,7 +105,7 @@ from pytest_postgates.helpers import (
     sample_sides,
     versioned_pages,
 )
-from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind
+from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind, shows_output
 from pytest_postgates.helpers.command_lines import (
     CommandLine,
     page_command_lines,
@@ -384,7 +384,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
             report.skip(first, fence.content.split("\n", 1)[0], INDENTED_NOT_READ)
         elif kind == "shell":
             physical = fence.content.splitlines()
-            for offset, text, words in shell_commands(fence.content):
+            for offset, text, words in shell_commands(fence.content, shows_output(fence)):
                 found = (
                     product_invocation(words, package, bins, python_top) if bins and named else None
                 )

@@ -48,6 +48,18 @@ def fence_kind(fence: Fence) -> str | None:
     return None
 
 
+# An info string past the language that says the fence shows a command's output
+# (```` ```bash title="Terminal Output" ````).
+_OUTPUT_INFO = re.compile(r"\boutput\b", re.IGNORECASE)
+
+
+def shows_output(fence: Fence) -> bool:
+    """Whether the fence's info string, past its language, says it shows output: its
+    lines are what commands printed, not commands (a prompted line still is one)."""
+    parts = fence.info.split(maxsplit=1)
+    return len(parts) > 1 and bool(_OUTPUT_INFO.search(parts[1]))
+
+
 # JSON's own words: the only bare words a JSON document may hold.
 _JSON_WORDS = frozenset({"true", "false", "null"})
 # A JSON string (keys and string values), left out before names are looked for.

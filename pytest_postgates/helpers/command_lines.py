@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.cli_model import HOST_PREFIX, SCRIPT_PREFIX
 from pytest_postgates.evidence.model_facts import normal_flag
-from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.helpers.code_fences import fence_kind, shows_output
 from pytest_postgates.helpers.model_grounding import (
     ModelDecision,
     judge_flag,
@@ -57,7 +57,11 @@ ENVIRONMENT_RUNNERS = (
 )
 # Package managers that run a bin of the project by its name (`pnpm vitest`).
 BIN_RUNNERS = frozenset({"pnpm", "yarn", "bun"})
-PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
+# A prompt before a command (stripped): `$`, `%`, U+276F, `>`, `#`, after a virtual
+# environment's name (`(venv) $`) or as `user@host:~$`.
+PROMPT = re.compile(
+    r"^\s*(?:\([^()\s]+\)\s+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[$#]|[$>%#\u276f])\s+"
+)
 ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 STOP = frozenset({"&&", "||", ";", "|", "&", ">", ">>", "2>", "<", "2>&1", "\\"})
 _WRAPPERS = frozenset({"sudo", "time", "env", "nohup", "exec", "command"})
@@ -66,19 +70,33 @@ _LONG = re.compile(r"--[A-Za-z0-9][\w.-]*")
 _SHORT = re.compile(r"-[A-Za-z]{1,3}")
 _PROGRAM = re.compile(r"[A-Za-z_.~/][\w.@/+-]*")
 _DOLLAR_PROMPT = re.compile(r"^\s*\$\s")
+# A session's prompt (`$`, `%`, U+276F, `(venv) $`, `user@host:~$`): a fence with one shows a
+# terminal session, whose lines without one are output. (`>` and `#` are not: a `>` line
+# is as often npm's output, a `#` one a comment.)
+_SESSION_PROMPT = re.compile(
+    r"^\s*(?:\([^()\s]+\)\s+)?(?:[\w.-]+@[\w.-]+(?::[^\s$#]*)?[$#]|[$%\u276f])\s"
+)
 # The command of a line whose product CLI makes commands at run time (not in the table).
 OPEN = "\0open"
 
 
-def shell_commands(content: str) -> Iterator[tuple[int, str, list[str]]]:
+def shell_commands(content: str, output: bool = False) -> Iterator[tuple[int, str, list[str]]]:
     """(line offset, text, words) of each simple command, continuation lines joined; in a
-    fence with ``$`` prompts, of the prompted lines only (the others are their output)."""
-    prompted = any(_DOLLAR_PROMPT.match(line) for line in content.splitlines())
+    fence with a session's prompts (``$``, ``%``, U+276F, ``(venv) $``), or one whose info
+    string says it shows output (``output``), of the prompted lines only (the others are
+    output)."""
+    prompted = output or session(content)
     for start, joined in _joined_lines(content):
-        if prompted and not _DOLLAR_PROMPT.match(joined):
+        if prompted and not _SESSION_PROMPT.match(joined):
             continue
         text = PROMPT.sub("", joined, count=1)
         yield from ((start, text, words) for words in split_commands(text))
+
+
+def session(content: str) -> bool:
+    """Whether a fence shows a terminal session: a line of it starts with a session's
+    prompt (then its lines without one are the commands' output)."""
+    return any(_SESSION_PROMPT.match(line) for line in content.splitlines())
 
 
 def _joined_lines(content: str) -> Iterator[tuple[int, str]]:
@@ -130,11 +148,11 @@ def page_command_lines(post: Post, model: ApiModel, package: str) -> list[Comman
     for fence in post.fences:
         if fence_kind(fence) != "shell" and not _DOLLAR_PROMPT.search(fence.content):
             continue
-        prompted = any(_DOLLAR_PROMPT.match(line) for line in fence.content.splitlines())
+        prompted = shows_output(fence) or session(fence.content)
         first = fence.start_line + 1
         last: CommandLine | None = None
         for offset, text in _joined_lines(fence.content):
-            if prompted and not _DOLLAR_PROMPT.match(text):
+            if prompted and not _SESSION_PROMPT.match(text):
                 if last is not None and _LONG.search(text):  # the command's output
                     flags = frozenset(normal_flag(m) for m in _LONG.findall(text))
                     found.append(_with_flags(last, first + offset, flags))

@@ -30,6 +30,8 @@ _LOADERS = frozenset({"require", "import"})
 _NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
 # A capitalised name whose member the fence reads (`MikroORM.init`): a class's static side.
 _CLASS_NAME = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*[A-Za-z_$]")
+# What a declaration file's name may be besides a value: a type, never a function or constant.
+_TYPE_KINDS = frozenset({"class", "interface", "type", "enum", "namespace"})
 
 
 def package_word(name: str) -> str:
@@ -160,10 +162,43 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
 
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     """An instance of the product type a name the post never binds holds by the docs'
-    convention (``reply.send()`` in a doc about replies: ``FastifyReply``)."""
+    convention (``reply.send()`` in a doc about replies: ``FastifyReply``). A name the
+    product's code itself exports as a function or a constant (``defineConfig``) is that
+    thing, not an instance of a type named like it: the one export of the entry points
+    under it, else unknown with the reason (:func:`exported_value`)."""
     types = sample.types()
     cls = types.conventional(name, sample.gate.package) if types is not None else None
-    return SampleValue("typed", cls[1], cls[0], origin=ASSUMED_FROM_NAME) if cls else None
+    if cls is None or types is None:
+        return None
+    own = exported_value(sample, types, name, cls)
+    if own is not None:
+        return own
+    return SampleValue("typed", cls[1], cls[0], origin=ASSUMED_FROM_NAME)
+
+
+def exported_value(sample: FenceReading, types: JsTypes, name: str, cls: Cls) -> SampleValue | None:
+    """What a name the post never binds holds when a product file exports a function or a
+    constant under it (None: none does): the one such export of the package's entry
+    points (the import the reader adds: a function's own signature, a constant's declared
+    type), else unknown, with the file that exports it as the reason."""
+    files = sorted(
+        {d.path for d in types.model.declares(name)
+         if d.kind in ("function", "constant") and d.owner == d.path
+         and name in types.model.facts.modules.get(d.path, ())}
+    )  # fmt: skip
+    if not files:
+        return None
+    found: dict[tuple[str, str], tuple[str, Binding]] = {}
+    for _spec, module in sample.gate.entries():
+        binding = sample.gate.lookup.find_export(module, name)
+        if isinstance(binding, Binding) and binding.kind not in _TYPE_KINDS:
+            found.setdefault((binding.path, binding.local), (module, binding))
+    if len(found) == 1:
+        ((module, binding),) = found.values()
+        return SampleValue("export", module, name, binding)
+    where = ", ".join(files[:2])
+    why = f"the product exports {name} itself ({where}), not an instance of {cls[0]}"
+    return SampleValue("unknown", origin=f"{name} is never bound in the page's samples; {why}")
 
 
 def package_called(sample: FenceReading, function: Any) -> SampleValue | None:

@@ -15,8 +15,10 @@ def outside_base(
     model: ApiModel, dependencies: DependencyModels | None, written: str, class_name: str
 ) -> tuple[str, str, set[str], str | None] | str:
     """(the dependency's label, the base as written, its members, why they may be
-    incomplete) for a base ``class_name`` extends outside the product, read in the
-    installed dependency's model; or why it cannot be read."""
+        incomplete) for a base ``class_name`` extends outside the product, read in the
+        installed dependency's model (incomplete too when the product's declared range allows
+    versions not installed: :mod:`~pytest_postgates.evidence.dependency_versions`); or why it
+    cannot be read."""
     outside = f"{class_name} extends {written}, outside the product's code"
     if dependencies is None:
         return outside
@@ -41,4 +43,5 @@ def outside_base(
     if base not in dependency.model.classes:
         return f"{outside} ({dependency.label} declares no class {base})"
     found, problem = dependency.model.members(base)
-    return dependency.label, dotted, found, problem
+    # An installed version outside the product's range says nothing of a reader's.
+    return dependency.label, dotted, found, problem or dependency.outside_range() or None

@@ -597,9 +597,12 @@ class PythonTypes:
             if simple in _PLAIN_BASES or simple in PY_BASES or not simple:
                 continue
             read = outside_base(self.model, self.dependencies, base, entry.name)
-            if isinstance(read, str) or read[3]:
-                why = read if isinstance(read, str) else f"{read[1]} in {read[0]}: {read[3]}"
-                return Constructor(fields=fields, problem=why)
+            if isinstance(read, str):
+                return Constructor(fields=fields, problem=read)
+            if read[3]:  # the members read are there; another keyword may be too
+                return Constructor(
+                    fields=fields | read[2], problem=f"{read[1]} in {read[0]}: {read[3]}"
+                )
             fields |= read[2]
         return Constructor(fields=fields)
 

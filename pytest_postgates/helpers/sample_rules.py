@@ -20,6 +20,8 @@ def rules_digest(gate_file: str) -> str:
         cli_python,
         code_surface,
         code_tables,
+        dependency_models,
+        dependency_versions,
         doc_versions,
         known_bases,
         model_facts,
@@ -33,6 +35,7 @@ def rules_digest(gate_file: str) -> str:
         workspaces,
     )
     from pytest_postgates.helpers import (
+        code_fences,
         command_lines,
         config_samples,
         help_listings,
@@ -47,6 +50,7 @@ def rules_digest(gate_file: str) -> str:
         js_types,
         js_unbound,
         page_accounting,
+        python_bases,
         python_comments,
         python_samples,
         python_types,
@@ -65,7 +69,8 @@ def rules_digest(gate_file: str) -> str:
                build_entries, sample_sides, resolution, past_releases, help_listings,
                command_lines, cli_model, cli_python, known_bases, config_samples,
                code_surface, doc_versions, versioned_pages, sample_accounting,
-               sample_accounting_python, page_accounting)  # fmt: skip
+               sample_accounting_python, page_accounting, code_fences, python_bases,
+               dependency_models, dependency_versions)  # fmt: skip
     for module in (gate_file, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
