@@ -5,6 +5,7 @@ that hold their one child's value."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 # Expressions that hold the value of their one child (``await x`` also unwraps a Promise,
@@ -95,3 +96,12 @@ def query_nodes(root: Any, language: Any) -> list[Any] | None:
         return None
     nodes = captures.get("n", []) if isinstance(captures, dict) else [n for n, _ in captures]
     return sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte))
+
+
+def named_nodes(root: Any) -> Iterator[Any]:
+    """``root`` and every named node under it, in document order (depth first)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.named_children))

@@ -33,7 +33,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.helpers.js_free_calls import JS_GLOBALS
-from pytest_postgates.helpers.js_tree import PASS_THROUGH, node_string, node_text, pattern_names
+from pytest_postgates.helpers.js_tree import (
+    PASS_THROUGH,
+    named_nodes,
+    node_string,
+    node_text,
+    pattern_names,
+)
 from pytest_postgates.helpers.sample_checks import SampleReport, SampleValue
 
 if TYPE_CHECKING:
@@ -193,14 +199,6 @@ def _outermost(node: Any) -> bool:
     return True
 
 
-def _walk(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.named_children))
-
-
 def _shown(source: bytes, node: Any) -> str:
     """A chain as the card names it: calls as ``()``, whitespace and arguments dropped."""
     if node.type == "call_expression":
@@ -245,7 +243,7 @@ class JsAccount:
 
     # -------------------------------------------------------------- what the fence binds
     def bindings(self, root: Any) -> None:
-        for node in _walk(root):
+        for node in named_nodes(root):
             kind = node.type
             if kind == "import_statement":
                 spec = node_string(self.source, node.child_by_field_name("source"))
@@ -377,7 +375,7 @@ class JsAccount:
     def chains(self, root: Any) -> Iterator[tuple[Any, list[Step], str | None]]:
         """Each outermost member chain: its node, its steps, and why its root is untyped
         (None: not the product's)."""
-        for node in _walk(root):
+        for node in named_nodes(root):
             if node.type != "member_expression" or not _outermost(node):
                 continue
             base, members = _chain(node, self.source)
@@ -397,7 +395,7 @@ class JsAccount:
         """Each key of an object literal a call or ``new`` of a callee that may be the
         product's is handed: its line, the key as the card names it (``hooks.onError``) and
         why it is not judged."""
-        for node in _walk(root):
+        for node in named_nodes(root):
             if node.type not in ("call_expression", "new_expression"):
                 continue
             callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")

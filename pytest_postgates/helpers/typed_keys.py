@@ -29,7 +29,7 @@ only on tokens the post does not present as the product's API ("NeuroLink's `x` 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ from pytest_postgates.evidence.grounding import quoted_source_file
 from pytest_postgates.evidence.type_model import FreeForm, TypeModel
 from pytest_postgates.evidence.type_shapes import TypeRef
 from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.helpers.js_tree import named_nodes
 
 if TYPE_CHECKING:
     from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
@@ -157,14 +158,6 @@ class _Sample:
         return node_text(self.source, node)
 
 
-def _walk(node: Any) -> Iterator[Any]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.named_children))
-
-
 class PostSamples:
     """The post's JavaScript/TypeScript fences, parsed once, with what they bind: names
     imported from the product, and instances the samples make with ``new``."""
@@ -187,7 +180,7 @@ class PostSamples:
             self._bindings(sample)
 
     def _bindings(self, sample: _Sample) -> None:
-        for node in _walk(sample.root):
+        for node in named_nodes(sample.root):
             kind = node.type
             if kind == "import_statement":
                 self._import(sample, node)
@@ -215,7 +208,7 @@ class PostSamples:
             return
         specifier = sample.text(source)[1:-1]
         product = self.api.is_product(specifier)
-        for item in _walk(node):
+        for item in named_nodes(node):
             if item.type == "import_specifier":
                 name = field_of(item, "name")
                 alias = field_of(item, "alias")
@@ -278,7 +271,7 @@ class PostSamples:
             if key not in content:
                 continue
             words += len(pattern.findall(content))
-            for node in _walk(sample.root):
+            for node in named_nodes(sample.root):
                 if node.type == "shorthand_property_identifier" and sample.text(node) == key:
                     found.append((sample, node))
                 elif node.type == "pair":
@@ -357,7 +350,7 @@ class PostSamples:
         """`const options = {...}; neurolink.generate(options)`: every call the fence passes
         the variable to must decide the same way."""
         answers: list[Any] = []
-        for node in _walk(sample.root):
+        for node in named_nodes(sample.root):
             if node.type != "arguments":
                 continue
             for argument in node.named_children:
