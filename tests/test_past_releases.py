@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_postgates.evidence.past_releases import PastReleases, past_releases
+from pytest_postgates.evidence.repo import version_tags
 from tests.helpers import git, make_repo
 
 V1 = (
@@ -139,3 +140,23 @@ def test_a_single_name_an_old_release_wrote(old_repo: Path, tmp_path: Path) -> N
     written = past.last_declared(["legacyFlag"])  # an attribute 0.x's code reads
     assert written is not None and written.release == "v0.9.0"
     assert past.last_declared(["legacyFlags"]) is None
+
+
+def test_version_tags_reads_plain_package_and_annotated_tags(tmp_path: Path) -> None:
+    """One lister serves both readers of the repository's releases (past majors here,
+    versioned docs pages in doc_versions): plain and ``v`` tags, a package's
+    ``<package>@`` tags, an annotated tag standing for its commit; a pre-release or a
+    name that is no version is no release."""
+    root = make_repo(tmp_path / "lib", {"lintlib/__init__.py": "X = 1\n"})
+    first = git(root, "rev-parse", "HEAD").strip()
+    for tag in ("v1.2.3", "2.0.0", "@scope/core@3.1.0", "4.0.0-rc.1", "latest"):
+        git(root, "tag", tag)
+    git(root, "tag", "-a", "v5.0.0", "-m", "five")  # annotated: its object is the tag's
+    found = {(t.name, t.number, t.package, t.commit) for t in version_tags(root)}
+    assert found == {
+        ("v1.2.3", (1, 2, 3), "", first),
+        ("2.0.0", (2, 0, 0), "", first),
+        ("@scope/core@3.1.0", (3, 1, 0), "@scope/core", first),
+        ("v5.0.0", (5, 0, 0), "", first),
+    }
+    assert version_tags(tmp_path / "not-a-repository") == []

@@ -22,12 +22,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.evidence.repo import version_tags
 
 _VERSIONED = re.compile(r"^(?:(?P<plugin>.+)_)?versioned_docs$")
 _FOLDER = re.compile(r"^version-(?P<version>.+)$")
 _LABEL = re.compile(r"^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.x)?$", re.IGNORECASE)
-_TAG = re.compile(r"^(?:(?P<package>.+)@)?(?P<v>v)?(\d+)\.(\d+)\.(\d+)$")
 CURRENT = ("current", "next")
 # The versions judged, newest first as ``versions.json`` lists them: each costs the index
 # and model of its tag (built once, cached); an older one's pages are listed unjudged.
@@ -79,25 +78,6 @@ def _listed(path: Path) -> list[str]:
     return [v for v in data if isinstance(v, str)] if isinstance(data, list) else []
 
 
-def _tags(root: Path) -> list[tuple[tuple[int, int, int], str, str, str]]:
-    """The repository's release tags: (number, package or "", tag, commit); an annotated
-    tag stands for its commit, a pre-release is none."""
-    try:
-        listed = git(root, "tag", "--format=%(refname:strip=2) %(objectname) %(*objectname)")
-    except GitError:
-        return []
-    found = []
-    for line in listed.stdout.decode("utf-8", "replace").splitlines():
-        fields = line.split()
-        tag = _TAG.match(fields[0]) if len(fields) >= 2 else None
-        if tag is None:
-            continue
-        number = (int(tag.group(3)), int(tag.group(4)), int(tag.group(5)))
-        commit = fields[2] if len(fields) > 2 else fields[1]
-        found.append((number, tag.group("package") or "", fields[0], commit))
-    return found
-
-
 def release_for(root: Path, version: str, package: str) -> PageRelease:
     """The newest release tag of ``version`` in the repository at ``root`` (plain version
     tags, else ``<package>@`` ones), or why there is none."""
@@ -107,12 +87,14 @@ def release_for(root: Path, version: str, package: str) -> PageRelease:
     if label is None:
         return PageRelease(version, reason=unreadable(version))
     prefix = tuple(int(part) for part in label.groups() if part is not None)
-    tags = [t for t in _tags(root) if t[0][: len(prefix)] == prefix]
-    chosen = [t for t in tags if not t[1]] or [t for t in tags if package and t[1] == package]
+    tags = [t for t in version_tags(root) if t.number[: len(prefix)] == prefix]
+    chosen = [t for t in tags if not t.package] or [
+        t for t in tags if package and t.package == package
+    ]
     if not chosen:
         return PageRelease(version, reason=no_tag(version))
-    _number, _package, tag, commit = max(chosen)
-    return PageRelease(version, tag, commit)
+    newest = max(chosen, key=lambda t: (t.number, t.package, t.name))
+    return PageRelease(version, newest.name, newest.commit)
 
 
 def too_old(version: str) -> str:

@@ -20,7 +20,6 @@ per commit like the current one.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from pytest_postgates.evidence.api_model import MODEL_VERSION, ApiModel, build_m
 from pytest_postgates.evidence.blobs import regular_files, text_files
 from pytest_postgates.evidence.model_facts import ModelFacts, is_product_code
 from pytest_postgates.evidence.model_sources import MAX_SOURCE_CHARS
-from pytest_postgates.evidence.repo import GitError, git
+from pytest_postgates.evidence.repo import GitError, git, version_tags
 from pytest_postgates.evidence.repomap import LANGUAGES, may_be_script, source_language
 from pytest_postgates.fileio import locked, write_atomic
 
@@ -37,7 +36,6 @@ PAST_VERSION = 2  # 2: ModelFacts.import_sites
 # The majors looked at, newest first: a migration guide is about the last few; older ones
 # cost a model build each for little.
 MAX_RELEASES = 8
-_VERSION_TAG = re.compile(r"^v?(\d+)\.(\d+)\.(\d+)$")
 
 
 @dataclass(frozen=True)
@@ -145,22 +143,13 @@ def _earlier_majors(root: Path, commit: str) -> list[Release]:
 
 
 def _version_tags(root: Path, *only: str) -> list[tuple[tuple[int, int, int], Release]]:
-    """The repository's version tags (``only``: git's filter, ``--merged <commit>``) with
-    their version numbers; an annotated tag stands for its commit."""
-    try:
-        listed = git(root, "tag", *only, "--format=%(refname:strip=2) %(objectname) %(*objectname)")
-    except GitError:
-        return []
-    found: list[tuple[tuple[int, int, int], Release]] = []
-    for line in listed.stdout.decode("utf-8", "replace").splitlines():
-        fields = line.split()
-        version = _VERSION_TAG.match(fields[0]) if len(fields) >= 2 else None
-        if version is None:
-            continue
-        number = (int(version.group(1)), int(version.group(2)), int(version.group(3)))
-        target = fields[2] if len(fields) > 2 else fields[1]  # an annotated tag's commit
-        found.append((number, Release(fields[0], target)))
-    return found
+    """The repository's own version tags (a package's ``<package>@`` ones are not the
+    product's releases here) with their version numbers."""
+    return [
+        (tag.number, Release(tag.name, tag.commit))
+        for tag in version_tags(root, *only)
+        if not tag.package
+    ]
 
 
 def _declaration_file(path: str) -> bool:

@@ -138,3 +138,36 @@ def load_repo_evidence(root: Path, ref: str, package: str | None) -> RepoEvidenc
     return RepoEvidence(
         root=root, commit=commit, package_name=name, product_names=product_names_for(name)
     )
+
+
+_VERSION_TAG = re.compile(r"^(?:(?P<package>.+)@)?v?(\d+)\.(\d+)\.(\d+)$")
+
+
+@dataclass(frozen=True)
+class VersionTag:
+    """A release tag: ``v1.2.3``, ``1.2.3`` or a monorepo package's ``<package>@1.2.3``
+    (``package`` "" for the first two); ``commit`` is what it stands for."""
+
+    number: tuple[int, int, int]
+    package: str
+    name: str
+    commit: str
+
+
+def version_tags(root: Path, *only: str) -> list[VersionTag]:
+    """The repository's release tags (``only``: git's filter, e.g. ``--merged <commit>``);
+    an annotated tag stands for its commit, a pre-release (``1.2.3-rc.1``) is none."""
+    try:
+        listed = git(root, "tag", *only, "--format=%(refname:strip=2) %(objectname) %(*objectname)")
+    except GitError:
+        return []
+    found: list[VersionTag] = []
+    for line in listed.stdout.decode("utf-8", "replace").splitlines():
+        fields = line.split()
+        tag = _VERSION_TAG.match(fields[0]) if len(fields) >= 2 else None
+        if tag is None:
+            continue
+        number = (int(tag.group(2)), int(tag.group(3)), int(tag.group(4)))
+        commit = fields[2] if len(fields) > 2 else fields[1]
+        found.append(VersionTag(number, tag.group("package") or "", fields[0], commit))
+    return found
