@@ -170,3 +170,20 @@ def test_this_in_the_pages_own_class_is_its_own_and_over_an_untyped_base_is_list
         )
         + " (`em`, `flush` not judged)"
     }, listed
+
+
+def test_a_reason_quoting_code_over_several_lines_is_kept_on_one_line() -> None:
+    """A reason quotes code (a chain with a comment between its links, a declared type
+    written over lines); the card keeps each entry's reason on one line, whichever reader
+    recorded it."""
+    report = SampleReport()
+    quoted = "the keys passed to baseTest\n  // a fixture\n  .extend() are not judged"
+    report.skip(3, "baseTest", quoted, name="extend")
+    accounting.listing(report, 4, "x", "x is declared Readonly<{\n  a: 1\n}>", "x.a")
+    report.violation(5, "member", "y", "", "Y declares no\n  member y", [])
+    reasons = [entry["reason"] for entry in (*report.unjudged, *report.violations)]
+    assert reasons == [
+        "the keys passed to baseTest // a fixture .extend() are not judged",
+        "x is declared Readonly<{ a: 1 }>",
+        "Y declares no member y",
+    ]

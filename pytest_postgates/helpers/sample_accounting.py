@@ -40,7 +40,7 @@ from pytest_postgates.helpers.js_tree import (
     node_text,
     pattern_names,
 )
-from pytest_postgates.helpers.sample_checks import SampleReport, SampleValue
+from pytest_postgates.helpers.sample_checks import SampleReport, SampleValue, one_line
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Fence
@@ -148,8 +148,8 @@ def listing(report: SampleReport, line: int, text: str, reason: str, name: str) 
     """An unjudged entry, as :meth:`SampleReport.skip` makes it, appended without its
     search for a twin (linear in the card): the card's names (:class:`CardNames`) keep a
     use from being listed twice."""
-    report.unjudged.append({"line": line, "text": text.strip()[:160], "reason": reason,
-                            "name": name})  # fmt: skip
+    report.unjudged.append({"line": line, "text": text.strip()[:160],
+                            "reason": one_line(reason), "name": name})  # fmt: skip
 
 
 # ------------------------------------------------------------------------ JavaScript

@@ -68,7 +68,7 @@ class SampleReport:
 
     def skip(self, line: int, text: str, reason: str, name: str = "") -> None:
         """``name``: the one name the entry leaves unjudged, when its text holds more."""
-        entry = {"line": line, "text": text.strip()[:160], "reason": reason}
+        entry = {"line": line, "text": text.strip()[:160], "reason": one_line(reason)}
         if name:
             entry["name"] = name
         if entry not in self.unjudged:
@@ -114,8 +114,16 @@ class SampleReport:
     ) -> None:
         self.suggestions[len(self.violations)] = close
         self.violations.append(
-            {"line": line, "kind": kind, "name": name, "where_looked": where, "reason": reason}
-        )
+            {"line": line, "kind": kind, "name": name, "where_looked": where,
+             "reason": one_line(reason)}
+        )  # fmt: skip
+
+
+def one_line(reason: str) -> str:
+    """A reason as the card says it: on one line. A reason quotes code (a chain, a
+    callee, a declared type) that may span lines of the fence or the product's source;
+    its line breaks and indentation would split one entry across lines of a report."""
+    return " ".join(reason.split())
 
 
 def close_names(name: str, candidates: Iterable[str]) -> list[str]:
