@@ -288,7 +288,9 @@ def test_every_gate_module_declares_one_gate_and_is_registered() -> None:
     gate_files = sorted(
         path
         for path in (PACKAGE / "gates").glob("*.py")
-        if path.stem not in ("__init__", "__main__", "base")
+        # base: what a gate is; releases: how gates judge a versioned page (it hands a
+        # gate's own check a context at a release, so it needs the gate types of base).
+        if path.stem not in ("__init__", "__main__", "base", "releases")
     )
     declared = []
     for path in gate_files:

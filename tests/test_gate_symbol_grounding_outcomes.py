@@ -683,16 +683,18 @@ def test_judging_any_token_never_raises(text: str, tmp_path: Path, ctx: GateCont
 def test_the_rules_fingerprint_covers_the_helpers_and_is_the_loaded_codes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from pytest_postgates.gates import releases
     from pytest_postgates.helpers import outcome_rules
+    from pytest_postgates.helpers.grounding_digest import rules_digest
 
     loaded = gate._rules_fingerprint()
-    assert gate._source_fingerprint() == loaded
+    assert rules_digest(gate.__file__, releases.__file__) == loaded
     # A rule edited on disk: a fresh digest differs (the helpers are covered), while the
     # key of the code already running stays the one read at import.
     edited = tmp_path / "outcome_rules.py"
     edited.write_bytes(Path(outcome_rules.__file__).read_bytes() + b"\n# edited\n")
     monkeypatch.setattr(outcome_rules, "__file__", str(edited))
-    assert gate._source_fingerprint() != loaded
+    assert rules_digest(gate.__file__, releases.__file__) != loaded
     assert gate._rules_fingerprint() == loaded
 
 

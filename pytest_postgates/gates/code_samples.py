@@ -66,21 +66,19 @@ import ast
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.config import Settings, option
 from pytest_postgates.evidence import (
     GitError,
-    doc_versions,
     model_packages,
     resolution,
     workspaces,
 )
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
-from pytest_postgates.evidence.cache import EvidenceCache
 from pytest_postgates.evidence.cli_model import page_cli, product_cli_table, python_project
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
@@ -90,6 +88,7 @@ from pytest_postgates.evidence.model_sources import site_scripts
 from pytest_postgates.evidence.past_releases import past_releases
 from pytest_postgates.evidence.repomap import LANGUAGES, load_parsers
 from pytest_postgates.evidence.type_model import TypeModel
+from pytest_postgates.gates import releases
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -186,45 +185,11 @@ def _empty_detail(settings: Settings) -> dict[str, Any]:
 def check(post: Post, context: GateContext) -> CheckResult:
     """A versioned docs page (evidence/doc_versions.py) is judged against the product at the
     newest tag of the release it documents; with none (or none readable), at no ref."""
-    release = _page_release(post.path, context)
-    if release is None or release.current:
-        return _check(post, context)
-    why = release.reason
-    if release.tag is not None and release.commit is not None:
-        settings = replace(context.settings, ref=release.tag)
-        key = ("code_samples.release", str(context.evidence.cache_dir), release.commit)
-        if key not in context.memo:  # one index and model per tag, as the ref's
-            at = replace(settings, ref=release.commit)
-            context.memo[key] = EvidenceCache(at, context.evidence.cache_dir)
-        try:
-            result = _check(post, replace(context, settings=settings, evidence=context.memo[key]))
-            result.detail["release"] = release.to_json()
-            return result
-        except CannotJudge as exc:
-            why = doc_versions.cannot_build(release.version, release.tag, exc.reason)
-    result = _check(post, context)  # read for its uses only: listed, none judged
-    detail = versioned_pages.unjudged_all(result.detail, why)
-    detail["release"] = {**release.to_json(), "reason": why}
-    return CheckResult([], detail)
+    return releases.judged_at_release(post, context, _check, _unjudged)
 
 
-def _page_release(page: Path, context: GateContext) -> doc_versions.PageRelease | None:
-    """The release a versioned docs page documents and its tag (None: not such a page)."""
-    listed = doc_versions.listed_version(page)
-    if listed is None:
-        return None
-    version = listed[0]
-    if listed[1] >= doc_versions.MAX_VERSIONS:
-        return doc_versions.PageRelease(version, reason=doc_versions.too_old(version))
-    try:
-        evidence = context.evidence.for_post(page)
-    except GitError:
-        return None  # the check says why there is no repository
-    key = ("code_samples.version", str(evidence.root), version)
-    if key not in context.memo:
-        package = context.settings.package or evidence.package_name or ""
-        context.memo[key] = doc_versions.release_for(evidence.root, version, package)
-    return cast(doc_versions.PageRelease, context.memo[key])
+def _unjudged(result: CheckResult, why: str) -> CheckResult:
+    return CheckResult([], versioned_pages.unjudged_all(result.detail, why))
 
 
 def _check(post: Post, context: GateContext) -> CheckResult:
@@ -659,7 +624,7 @@ def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
 
 # What decides this gate's results (helpers/sample_rules.py): a cached result of other rules
 # is not reused.
-_RULES = rules_digest(__file__)
+_RULES = rules_digest(__file__, releases.__file__)
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
@@ -670,9 +635,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     layout = ",".join(f"{b}={s}" for b, s in source_map)
     # The installed dependencies are evidence (a base class of theirs): another key.
     deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
-    release = _page_release(post_path, context)  # a versioned page: the tag it is judged at
-    if release is not None:
-        inputs += f"|release-{release.version}-{release.commit or release.reason}"
+    inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
 

@@ -29,6 +29,7 @@ from pytest_postgates.evidence.grounding import (
     invisible_characters,
     post_definitions,
 )
+from pytest_postgates.gates import releases
 from pytest_postgates.gates.base import (
     CannotJudge,
     CheckResult,
@@ -37,6 +38,7 @@ from pytest_postgates.gates.base import (
     GateContext,
     commit_inputs,
 )
+from pytest_postgates.helpers import versioned_pages
 from pytest_postgates.helpers.anchor_rules import anchor, code_file_writing
 
 # The matching and outcome rules live in helpers (issue 14: modules under ~700 lines);
@@ -53,6 +55,7 @@ from pytest_postgates.helpers.command_lines import (
     page_command_lines,
 )
 from pytest_postgates.helpers.dependency_rules import dependency_name, judge_dependency
+from pytest_postgates.helpers.grounding_digest import rules_digest
 from pytest_postgates.helpers.grounding_rules import (  # noqa: F401 (re-exported)
     CALL,
     FLAG,
@@ -405,6 +408,19 @@ def _product_words(names: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def check(post: Post, context: GateContext) -> CheckResult:
+    """A versioned docs page (evidence/doc_versions.py) is judged against the product at the
+    newest tag of the release it documents; with none (or none readable), at no ref."""
+    return releases.judged_at_release(post, context, _check, unjudged_at_no_release)
+
+
+def unjudged_at_no_release(result: CheckResult, why: str) -> CheckResult:
+    """Gate 2's card of a versioned page no release can judge: its claims unjudged; a token
+    holding invisible characters is still a finding (no release makes it a name)."""
+    kept = [f for f in result.findings if f.code == "INVISIBLE_CHARACTER"]
+    return CheckResult(kept, versioned_pages.unjudged_tokens(result.detail, why))
+
+
+def _check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     threshold = settings.for_gate(SymbolGroundingSettings).symbol_grounding_threshold
     tokens = extract_tokens(post, ALLOWLIST | frozenset(settings.symbol_allowlist))
@@ -608,6 +624,8 @@ def decide(result: CheckResult, settings: SymbolGroundingSettings) -> Decision:
     comparison = ">=" if pct >= threshold else "<"
     summary = f"{grounded}/{claims} claims grounded ({pct}% {comparison} {threshold}%)"
     summary += unjudged_summary(detail, total - claims, len(invisible))
+    if "release" in detail:  # a versioned page: the release it was judged at, or why not
+        summary += f"; {versioned_pages.summary_note(detail['release'])}"
     return Decision(verdict, summary, pct, detail)
 
 
@@ -623,82 +641,12 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     except GitError:
         return None
     # The installed dependencies are evidence too: a changed environment is another key.
+    primary += releases.release_inputs(post_path, context)  # a versioned page: its tag
     parts = [primary, _rules_fingerprint(), environment_fingerprint(root)]
     return ";".join(parts + [f"{r.name}={r.index.root}@{r.index.commit}" for r in extras])
 
 
-def _source_fingerprint() -> str:
-    """The grounding rules' own source, read when this module is imported, so that it is
-    the source of the code that runs: a file edited while a run is under way must never
-    file the old code's verdicts under the new code's key."""
-    import hashlib
-
-    from pytest_postgates import code_references, html_text, prose
-    from pytest_postgates.evidence import (
-        api_model,
-        cli_model,
-        cli_python,
-        dependency_models,
-        grounding,
-        known_bases,
-        model_facts,
-        model_js,
-        model_packages,
-        model_python,
-        name_spelling,
-        type_model,
-        type_tables,
-    )
-    from pytest_postgates.helpers import (
-        anchor_rules,
-        attribution_rules,
-        command_lines,
-        dependency_rules,
-        grounding_rules,
-        history_cues,
-        model_grounding,
-        outcome_rules,
-        page_names,
-        tokens,
-        typed_keys,
-    )
-
-    digest = hashlib.sha256()
-    modules = (
-        code_references,  # which references outside code spans are tokens
-        html_text,
-        prose,
-        api_model,
-        cli_model,  # the product's CLI: executables, commands, derived flags
-        cli_python,
-        anchor_rules,
-        model_facts,
-        model_js,
-        model_packages,
-        model_python,
-        name_spelling,  # which spellings are near misses of the product's names
-        model_grounding,
-        command_lines,  # whose a flag on the page's command lines is
-        dependency_models,  # the declared dependencies' and the standard library's names
-        dependency_rules,
-        grounding,
-        grounding_rules,
-        history_cues,
-        outcome_rules,
-        attribution_rules,
-        page_names,
-        tokens,
-        typed_keys,
-        type_model,
-        type_tables,
-        known_bases,  # the types outside the product whose members and keys are known
-    )
-    for module_file in (__file__, *(module.__file__ or "" for module in modules)):
-        digest.update(Path(module_file).read_bytes())
-    return digest.hexdigest()[:16]
-
-
-_RULES_FINGERPRINT = _source_fingerprint()
+_RULES_FINGERPRINT = rules_digest(__file__, releases.__file__)
 
 
 def _rules_fingerprint() -> str:

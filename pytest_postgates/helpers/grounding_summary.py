@@ -12,6 +12,7 @@ _GROUPS = (
     (("prose-only",), "only prose writes them, and prose is no evidence"),
     (("not-anchored",), "nothing ties them to the product"),
     (("dependency-not-installed",), "their dependency is not installed"),
+    (("release-not-judged",), "the page documents a release the product's tags do not give"),
 )
 
 

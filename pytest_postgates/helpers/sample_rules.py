@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def rules_digest(gate_file: str) -> str:
-    """A digest of the code that decides gate 15's results (the gate's module at
-    ``gate_file``, the sample readers and checks, the API tables and lookup): a cached
+def rules_digest(*gate_files: str) -> str:
+    """A digest of the code that decides gate 15's results (the gate's modules,
+    ``gate_files``, the sample readers and checks, the API tables and lookup): a cached
     result from another version of the rules is not reused."""
     import hashlib
 
@@ -71,7 +71,7 @@ def rules_digest(gate_file: str) -> str:
                code_surface, doc_versions, versioned_pages, sample_accounting,
                sample_accounting_python, page_accounting, code_fences, python_bases,
                dependency_models, dependency_versions)  # fmt: skip
-    for module in (gate_file, *(m.__file__ for m in modules)):
+    for module in (*gate_files, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
     return digest.hexdigest()[:12]
