@@ -737,4 +737,5 @@ class JsSample:
             else:
                 js_members.typed_member(self, cls, used, name, line, text)
         else:
-            self.gate.check_member(held, name, line, text, self.types())
+            listed = js_signatures.listed_member(text) == (node_text(self.source, obj), name)
+            self.gate.check_member(held, name, line, text, self.types(), listed)
