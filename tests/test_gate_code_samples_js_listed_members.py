@@ -41,6 +41,8 @@ def test_a_listing_of_a_classs_members_declares_them(tmp_path: Path) -> None:
         "QueryBuilder.orWhere(cond: object): QueryBuilder;\n"
         "QueryBuilder.limit(limit: number, offset?: number): QueryBuilder;\n"
         "QueryBuilder.having(...): QueryBuilder;\n"
+        "QueryBuilder.orWhere(): Set<[QueryBuilder, (string | number)]>;\n"
+        "QueryBuilder.limit(fn: () => void): () => QueryBuilder;\n"
     )
     assert _violations(_card(tmp_path, code)) == [("member", "QueryBuilder.having")]
 

@@ -49,7 +49,8 @@ _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 # (``QueryBuilder.where(...): QueryBuilder;``): the name, its parentheses and a return type,
 # nothing else on the line.
 _LISTED_MEMBER = re.compile(
-    r"^\s*([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\s*\(([^()]*)\)\s*:\s*([^;{}()=]+?);?\s*$"
+    r"^\s*([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\s*\((?:[^()]|\([^()]*\))*\)"
+    r"\s*:\s*(?:[^;{}=]|=>)+?;?\s*$"
 )
 # A documented name this close to the real one is a misspelling of it.
 _TYPO = 0.85
