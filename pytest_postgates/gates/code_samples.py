@@ -121,7 +121,6 @@ from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
 from pytest_postgates.helpers.sample_rules import rules_digest
 from pytest_postgates.helpers.script_runs import script_run
-from pytest_postgates.helpers.site_scripts import site_strings
 from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
 
@@ -326,8 +325,6 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     )
     run.home = _home_package(post.path, index.root, sites)
     page_folder = posixpath.dirname(_relative(post.path, index.root) or "")
-    folders = [site.folder for site in sites.values()]
-    run.site_string = site_strings(index.root, index.commit, page_folder, folders)
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None

@@ -322,13 +322,6 @@ def object_keys(
                                f"writes '{key}' as a string (line {named}), a name it may "
                                "give what it registers", dotted)  # fmt: skip
             continue
-        if key not in keys.fields and (script := sample.gate.site_string(key)):
-            # The same, given by a script of the docs site the sample runs in (site_scripts).
-            dotted = ".".join((*path, key))
-            sample.report.skip(line, text, f"{shown}'s option {dotted}: the docs site's own "
-                               f"script {script} writes '{key}' as a string, a name it may "
-                               "give what it registers", dotted)  # fmt: skip
-            continue
         sample.report.count("option_key", line, key)
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []

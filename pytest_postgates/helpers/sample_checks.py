@@ -191,8 +191,6 @@ class SampleChecker:
         # The workspace package whose folder holds the page (its README), if any: a class
         # the page uses without importing it is that package's.
         self.home: str | None = None
-        # The docs site's script that writes a name as a string, if any (site_scripts).
-        self.site_string: Callable[[str], str] = lambda name: ""
         self._modules: dict[tuple[str, bool], str | Unknown | None] = {}
 
     # -------------------------------------------------------------- modules
