@@ -23,6 +23,7 @@ from pytest_postgates.helpers import (
 from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
 from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
 from pytest_postgates.helpers.js_tree import (
+    import_specifiers,
     node_string,
     node_text,
     pattern_names,
@@ -262,13 +263,7 @@ class JsSample:
                     self.bound.add(node_text(self.source, ids[0]))
                     self.values[node_text(self.source, ids[0])] = SampleValue("namespace", module)
             elif part.type == "named_imports":
-                for specifier in part.named_children:
-                    if specifier.type != "import_specifier":
-                        continue
-                    name = node_text(self.source, specifier.child_by_field_name("name"))
-                    alias = specifier.child_by_field_name("alias")
-                    local = node_text(self.source, alias) if alias is not None else name
-                    name = name.strip("'\"")
+                for specifier, name, local in import_specifiers(self.source, part):
                     inline_type = any(c.type == "type" for c in specifier.children)
                     self.bind(local, self.typed_module(spec, module, name, inline_type, node),
                               name, node, type_only or inline_type)  # fmt: skip
@@ -737,4 +732,5 @@ class JsSample:
             else:
                 js_members.typed_member(self, cls, used, name, line, text)
         else:
-            self.gate.check_member(held, name, line, text, self.types())
+            listed = js_signatures.listed_member(text) == (node_text(self.source, obj), name)
+            self.gate.check_member(held, name, line, text, self.types(), listed)

@@ -45,6 +45,13 @@ HINT = re.compile(
 # (Not indented: an interface's or class's method signature is no function of a listing.)
 _SIGNATURE_LINE = re.compile(r"^([A-Za-z_$][\w$]*)\s*\(([^()]*)\)\s*:\s*([^;{()]+?);?\s*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+# A listing's line that declares a member of a class in the ``Class.member`` notation
+# (``QueryBuilder.where(...): QueryBuilder;``): the name, its parentheses and a return type,
+# nothing else on the line.
+_LISTED_MEMBER = re.compile(
+    r"^\s*([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\s*\((?:[^()]|\([^()]*\))*\)"
+    r"\s*:\s*(?:[^;{}=]|=>)+?;?\s*$"
+)
 # A documented name this close to the real one is a misspelling of it.
 _TYPO = 0.85
 
@@ -70,6 +77,13 @@ class Verdict:
     reason: str = ""
     where: str = ""  # the file of the function judged ("": the name resolved to none)
     via: str = ""  # how the reader reaches it
+
+
+def listed_member(line: str) -> tuple[str, str] | None:
+    """The class and member a listing's ``Class.member(...): R`` line declares (None when
+    the line is none: a call, with no return type after it)."""
+    match = _LISTED_MEMBER.match(line)
+    return (match.group(1), match.group(2)) if match else None
 
 
 def documented(content: str, parser: Any) -> Iterator[Documented]:

@@ -105,3 +105,26 @@ def named_nodes(root: Any) -> Iterator[Any]:
         node = stack.pop()
         yield node
         stack.extend(reversed(node.named_children))
+
+
+def import_specifiers(source: bytes, named: Any) -> Iterator[tuple[Any, str, str]]:
+    """Each specifier of a ``named_imports`` node, with the name it imports and the local it
+    binds. One written in destructuring's rename syntax (``{ create: actualCreate }``, which
+    tree-sitter reads as an ERROR holding ``create :`` before the specifier
+    ``actualCreate``) imports the name before the colon under the one after it."""
+    renamed: str | None = None
+    for child in named.named_children:
+        parts = child.children
+        if child.type == "ERROR" and [p.type for p in parts] == ["import_specifier", ":"]:
+            renamed = node_text(source, parts[0].child_by_field_name("name"))
+            continue
+        if child.type != "import_specifier":
+            renamed = None
+            continue
+        name = node_text(source, child.child_by_field_name("name"))
+        alias = child.child_by_field_name("alias")
+        local = node_text(source, alias) if alias is not None else name
+        if renamed is not None and alias is None:
+            name = renamed
+        renamed = None
+        yield child, name.strip("'\""), local

@@ -253,6 +253,8 @@ class JsTypes:
             return receiver
         head, _, rest = text.partition("<")
         head = head.strip()
+        if rest and not rest.endswith(">"):
+            return None  # `ChangeSet<T>[]`, `Map<K, V>["x"]`: an array or a part of it
         if head in _WRAPPERS and rest.endswith(">"):
             return self.type_named(rest[:-1], path, receiver)
         if re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+", head):

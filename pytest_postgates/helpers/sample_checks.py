@@ -334,11 +334,19 @@ class SampleChecker:
         return None
 
     def check_member(
-        self, held: SampleValue, name: str, line: int, text: str, types: Any = None
+        self,
+        held: SampleValue,
+        name: str,
+        line: int,
+        text: str,
+        types: Any = None,
+        listed: bool = False,
     ) -> None:
         """``types`` (gate 15's JavaScript types): a class of JavaScript code whose code
         names ``name`` may get it at run time (``Chart.plugins = pluginsCore`` in the UMD
-        entry), which is not judged missing."""
+        entry), which is not judged missing. ``listed``: the line declares the member in
+        an API listing's ``Class.member(...): R`` notation, which names an instance member
+        as well as a static one."""
         binding = held.binding
         static = held.kind == "export"
         if not isinstance(binding, Binding):
@@ -359,6 +367,8 @@ class SampleChecker:
             self.report.count("member", line, name)
             return
         members, incomplete = self.lookup.members(binding, static)
+        if listed and static and binding.kind == "class":
+            members |= self.lookup.members(binding, False)[0]
         if name in members:
             self.report.count("member", line, name)
             return
