@@ -35,6 +35,11 @@ export function makeStore(reset) {
   function persist() { return 1; }
   return { save };
 }
+export function makeTimer() {
+  const reset = pickReset();
+  const stop = () => { reset(); };
+  return { stop };
+}
 """
 SOURCES = {
     "package.json": '{"name": "@acme/modal", "version": "1.0.0"}\n',
@@ -65,6 +70,8 @@ def test_a_local_function_is_a_node_with_its_own_calls() -> None:
     # a parameter of the enclosing factory is a callback, not the module's `reset`
     store_save = {c.name: c.kind for c in by_name["save"].calls}
     assert store_save == {"reset": "callback", "persist": "resolved"}
+    # so is a local of the enclosing function (`const reset = pickReset()`)
+    assert [(c.name, c.kind) for c in by_name["stop"].calls] == [("reset", "callback")]
 
 
 def test_claims_on_local_functions_are_judged(tmp_path: Path) -> None:

@@ -120,7 +120,7 @@ class LocalFunctions:
         }
         twice = {name for name, count in counts.items() if count > 1}
         text = self.source[top_node.start_byte : top_node.end_byte].decode("utf-8", "replace")
-        top.calls = [_settled(c, named, twice, frozenset(), text) for c in top.calls]
+        top.calls = [_settled(c, named, twice, None, text) for c in top.calls]
         for local in locals_:
             given = _given(local, params, names)
             local.function.calls = [
@@ -148,16 +148,19 @@ def _settled(
     call: RawCall,
     named: dict[str, str],
     twice: set[str],
-    given: frozenset[str],
+    given: frozenset[str] | None,
     text: str,
 ) -> RawCall:
+    """A call's form once the top-level function's locals are known; ``given``: the names
+    a local function's closure gives it (None for the top-level function itself, whose
+    own parameters the reader settles)."""
     if call.form != NAME:
         return call
     if call.name in named:
         return replace(call, form=LOCAL, base=named[call.name])
     if call.name in twice:
         return replace(call, form=OPAQUE, base="")
-    if given and (call.name in given or _declares(text, call.name)):
+    if given is not None and (call.name in given or _declares(text, call.name)):
         return replace(call, form=CALLBACK, base="", literals=())
     return call
 
