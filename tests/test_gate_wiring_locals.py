@@ -88,3 +88,46 @@ def test_claims_on_local_functions_are_judged(tmp_path: Path) -> None:
     # `reset` is the factory's parameter there: whatever its caller passes
     assert claims["save() -> reset()"]["verdict"] != "contradicted", claims
     assert claims["save() -> persist()"]["verdict"] == "verified", claims
+
+
+FACTORY = """
+def reset():
+    return 0
+
+
+def make_store(reset_hook):
+    state = {}
+
+    def save():
+        validate()
+        reset_hook()
+        persist()
+
+    def validate():
+        return bool(state)
+
+    def persist():
+        state["saved"] = True
+
+    def reset():
+        state.clear()
+
+    save()
+    return save, reset
+"""
+
+
+def test_a_python_local_function_is_a_node_with_its_closure_settled() -> None:
+    from pytest_postgates.evidence.model_python import read_python
+
+    facts = read_python({"pkg/__init__.py": "", "pkg/store.py": FACTORY})
+    by_qualname = {f.qualname: f for f in facts.functions}
+    save = by_qualname["pkg.store.make_store.<locals>.save"]
+    assert [(c.name, c.kind, c.target) for c in save.calls] == [
+        ("validate", "resolved", "pkg.store.make_store.<locals>.validate"),
+        ("reset_hook", "callback", ""),
+        ("persist", "resolved", "pkg.store.make_store.<locals>.persist"),
+    ]
+    outer = {c.name: c.target for c in by_qualname["pkg.store.make_store"].calls}
+    # the enclosing function's own call of `save` is the local function
+    assert outer["save"] == "pkg.store.make_store.<locals>.save"
