@@ -163,10 +163,14 @@ def test_typescript_calls_resolve_through_imports_this_super_and_new(
     assert calls["src/engine.ts:Engine.cb"] == [
         ("this.step", "resolved", "src/engine.ts:Engine.step")
     ]
-    # A function written inside another is that body's.
+    # A function written inside another is that body's, and a node of its own
+    # (calls_nested) that the enclosing function's call of it resolves to.
     assert calls["src/engine.ts.main"] == [
         ("other", "resolved", "src/util.ts.other"),
-        ("inner", "unresolved", ""),
+        ("inner", "resolved", "src/engine.ts.main.<locals>.inner"),
+    ]
+    assert calls["src/engine.ts.main.<locals>.inner"] == [
+        ("other", "resolved", "src/util.ts.other")
     ]
     assert all(f.complete for f in ts_facts.functions)
 
@@ -185,7 +189,8 @@ def test_switch_and_match_statements_are_read_with_their_value_and_kept_in_the_c
     tmp_path: Path,
 ) -> None:
     """What a body switches over (a TS switch, a Python match), as written, with its line;
-    a switch in a nested function is the enclosing function's, like its calls."""
+    a switch in a nested function is the enclosing function's, like its calls (and the
+    local function's own, calls_nested)."""
     parsers = load_parsers()
     assert not isinstance(parsers, str)
     source = (
@@ -196,7 +201,9 @@ def test_switch_and_match_statements_are_read_with_their_value_and_kept_in_the_c
         "export function plain(): void {}\n"
     )
     js = {f.name: f.switches for f in read_js({"src/a.ts": source}, parsers).functions}
-    assert js == {"pick": [("event.type", 2), ("kind", 3)], "plain": []}
+    assert js == {"pick": [("event.type", 2), ("kind", 3)], "inner": [("event.type", 2)]} | {
+        "plain": []
+    }
     python = "def route(event):\n    match event.kind:\n        case _:\n            return 1\n"
     (route,) = read_python({"pkg/__init__.py": "", "pkg/r.py": python}).functions
     assert route.switches == [("event.kind", 2)]

@@ -270,3 +270,68 @@ def test_a_step_a_message_may_reach_is_still_a_sequence_of_the_drawn_function(
     alone = '```mermaid\nflowchart TD\n    S["save()"] --> R["render()"]\n```\n'
     (edge,) = _claims(tmp_path / "alone", alone, **sources).values()
     assert edge["verdict"] == "unjudged" and "a message may reach it" in edge["evidence"], edge
+
+
+STORE = {
+    "src/db.js": (
+        "export const db = {\n"
+        "  addImage(x) { return 1; },\n"
+        "  updateImage(id, x) { return id; },\n"
+        "};\n"
+    ),
+    "src/ipc.js": (
+        'import { db } from "./db";\n'
+        "export function registerHandlers(x) {\n"
+        "  const id = db.addImage(x);\n"
+        "  db.updateImage(id, x);\n"
+        "}\n"
+    ),
+}
+SAVE_FLOW = (
+    "```mermaid\nflowchart TD\n"
+    '    S(["saveImage(data)"]) --> A["db.addImage(data)"]\n'
+    '    A --> U["db.updateImage(id, urls)"]\n```\n'
+)
+
+
+def test_a_step_the_drawn_function_runs_the_other_way_only_is_contradicted(
+    tmp_path: Path,
+) -> None:
+    """`saveImage` is drawn as the flow's start: it updates a record it has an id for, and
+    adds one otherwise (the update's line before the add's). The step "addImage then
+    updateImage" is run only by `registerHandlers`, which the diagram does not draw:
+    contradicted, since the function drawn runs the two, never in that order."""
+    storage = (
+        'import { db } from "./db";\n'
+        "export function saveImage(data, id) {\n"
+        "  if (id) { db.updateImage(id, data); return id; }\n"
+        "  return db.addImage(data);\n"
+        "}\n"
+    )
+    claims = _claims(tmp_path, SAVE_FLOW, **STORE, **{"src/storage.js": storage})
+    edge = claims["db.addImage(data) -> db.updateImage(id, urls)"]
+    assert edge["verdict"] == "contradicted", edge
+    assert "`saveImage`" in edge["evidence"] and "registerHandlers" in edge["evidence"], edge
+
+
+def test_a_step_the_drawn_function_may_run_in_order_stays_unjudged(tmp_path: Path) -> None:
+    """The same step where `saveImage` adds before it updates (in order by line), or holds
+    the update in a function written in place (it may run whenever): not contradicted."""
+    in_order = (
+        'import { db } from "./db";\n'
+        "export function saveImage(data, id) {\n"
+        "  if (!id) { return db.addImage(data); }\n"
+        "  db.updateImage(id, data);\n"
+        "}\n"
+    )
+    later = (
+        'import { db } from "./db";\n'
+        "export function saveImage(data, id, p) {\n"
+        "  p.then(() => db.updateImage(id, data));\n"
+        "  return db.addImage(data);\n"
+        "}\n"
+    )
+    for name, storage in (("order", in_order), ("later", later)):
+        claims = _claims(tmp_path / name, SAVE_FLOW, **STORE, **{"src/storage.js": storage})
+        edge = claims["db.addImage(data) -> db.updateImage(id, urls)"]
+        assert edge["verdict"] != "contradicted", (name, edge)

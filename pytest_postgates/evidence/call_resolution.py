@@ -33,6 +33,9 @@ CALLBACK = "callback"
 # A product function's name passed as a value (`register(handler)`, `map(self.step)`): no
 # call, but whatever receives it may call it.
 PASSED = "passed"
+# A call of a local function of the enclosing top-level function (:mod:`.calls_nested`):
+# the call's base is that function's qualname.
+LOCAL = "local"
 # The name of a file's code outside any function (module-level statements, and the
 # callbacks written there: `app.get("/x", (req, res) => {...})`, `if __name__ ...`): a
 # pseudo-function no claim can name, which runs calls in order all the same.
@@ -216,6 +219,8 @@ class _Resolver:
                 return made("external")
         if call.form in (OPAQUE, CALLBACK, PASSED):
             return made(call.form)
+        if call.form == LOCAL:
+            return made("resolved", call.base)
         if call.form in (THIS, SUPER):
             entry = unit.classes.get(owner)
             if entry is None:

@@ -23,12 +23,14 @@ import bisect
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
     DYNAMIC,
     FIELD,
+    LOCAL,
     MEMBER,
     MODULE_CODE,
     NAME,
@@ -43,6 +45,7 @@ from pytest_postgates.evidence.call_resolution import (
     UnitCalls,
     resolve_units,
 )
+from pytest_postgates.evidence.calls_nested import LocalFunctions
 from pytest_postgates.evidence.file_table import FileTable, node_text
 from pytest_postgates.evidence.messages import js_constants, js_message
 from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
@@ -227,7 +230,9 @@ def _settle_locals(functions: list[RawFunction]) -> None:
     """A local function (``function f() {}``, ``const f = () => ...`` written inside
     another) runs where the file calls it or hands it by its name ("handed"); one the
     file never names so (returned, stored in an object, a JSX attribute) is "stored"."""
-    named = {c.name for f in functions for c in f.calls if c.form in (NAME, PASSED, CALLBACK)}
+    named = {
+        c.name for f in functions for c in f.calls if c.form in (NAME, PASSED, CALLBACK, LOCAL)
+    }
 
     def settle(token: str) -> str:
         start, _, held = token.partition(":")
@@ -387,9 +392,15 @@ def read_unit(
     found.sort(key=lambda item: item[0].start_byte)
     functions: list[tuple[int, int, RawFunction]] = []
     holders: dict[int, Any] = {}  # a function's start byte -> its node
+    locals_ = LocalFunctions(source)
     for node, name in found:
         if functions and node.start_byte < functions[-1][1]:
-            continue  # inside the function before it: that body's
+            # inside the function before it: that body's, and a local function's own
+            top, line = functions[-1][2], node.start_point[0] + 1
+            returns, modifiers = _declared(source, node)
+            nested = RawFunction("", name, "", line, not node.has_error, [], returns, modifiers)
+            locals_.add(node, name, len(functions) - 1, top, nested)
+            continue
         owner = _class_of(source, node)
         line = node.start_point[0] + 1
         if owner:
@@ -432,15 +443,21 @@ def read_unit(
         scope = scopes.at(callee, holders.get(functions[at][0]) if inside else None)
         if constructs is None:
             body.calls.append(_passed(source, callee, scope))
+            if inside:
+                locals_.take(at, callee.start_byte, body.calls[-1])
             continue
         made = raw_call(source, callee, constructs)
         body.calls.append(replace(made, literals=_literals(source, callee), scope=scope))
+        if inside:
+            locals_.take(at, callee.start_byte, body.calls[-1])
         if not constructs:
             if constants is None:
                 constants = js_constants(source, tree.root_node)
             sent, listened = js_message(source, callee, constants)
             body.sends += [sent] if sent is not None else []
             body.listens += [listened] if listened is not None else []
+            if inside:
+                locals_.take_message(at, callee.start_byte, sent, listened)
         index = callee.child_by_field_name("index")
         if inside and callee.type == "subscript_expression" and index is not None:
             keys.setdefault(at, set()).add(_text(source, index))
@@ -487,10 +504,15 @@ def read_unit(
             written = _text(source, inner[0] if len(inner) == 1 else value)
             switched = " ".join(written.split())[:_TEXT_LIMIT]
             functions[at][2].switches.append((switched, value.start_point[0] + 1))
+            locals_.take_switch(at, value.start_byte, functions[at][2].switches[-1])
     unit.functions = [function for _start, _end, function in functions]
     spreads = sorted(node.start_byte for node in captures.get("spread", []) if _members(node))
     _add_values(source, captures.get("value", []), (functions, starts), unit, spreads)
     _add_hands(source, captures.get("inline", []), (functions, starts), module, unit, table)
+    for at, (start, _end, top) in enumerate(functions):
+        locals_.take_hands(at, top)
+        named = partial(_parameter_names, source)
+        unit.functions += locals_.finish(at, top, holders[start], captures.get("params", []), named)
     _settle_locals([*unit.functions, module])
     if module.calls:
         callback = [c.form == NAME and c.name in given for c in module.calls]

@@ -1,7 +1,8 @@
 """The call graph's Python reader: each function's and method's calls, from ``ast``.
 
 A nested function or lambda belongs to the function it is written in (its calls are that
-body's); the calls outside any function (module statements, class bodies, decorators) belong
+body's), and a function written by name there is a node of its own too (:func:`_locals`);
+the calls outside any function (module statements, class bodies, decorators) belong
 to the module's code (:data:`~.call_resolution.MODULE_CODE`). ``self.x()`` and ``cls.x()``
 are calls on the enclosing class, ``super().x()`` on its bases, ``name()`` and
 ``mod.name()`` go through the module's names and imports; any other receiver is a value
@@ -25,6 +26,7 @@ from pytest_postgates.evidence.call_resolution import (
     CLASS_BODY,
     DYNAMIC,
     FIELD,
+    LOCAL,
     MEMBER,
     MODULE_CODE,
     NAME,
@@ -370,6 +372,47 @@ def _self_fields(method: ast.FunctionDef | ast.AsyncFunctionDef, fields: dict[st
             fields.setdefault(target.attr, held)
 
 
+def _locals(node: ast.FunctionDef | ast.AsyncFunctionDef, top: RawFunction) -> list[RawFunction]:
+    """The functions written by name inside ``node`` (at any depth), each a node of its own
+    qualified by it (``mod.f.<locals>.helper``), with the calls of its body (its own nested
+    closures included). A name one of them calls is the other local function of that name
+    (of two: either, so opaque), else a parameter or a local of ``node``'s (a callback:
+    whatever it holds, never the module function of that name), else the module's; the
+    enclosing function's own calls of a local function's name are that function's."""
+    inner = [n for n in ast.walk(node) if isinstance(n, _FUNCTIONS) and n is not node]
+    if not inner:
+        return []
+    counts: dict[str, int] = {}
+    for function in inner:
+        counts[function.name] = counts.get(function.name, 0) + 1
+    named = {n.name: f"{top.qualname}.<locals>.{n.name}" for n in inner if counts[n.name] == 1}
+    twice = {name for name, count in counts.items() if count > 1}
+    closure = set(_bindings(node)) | {
+        a.arg for n in ast.walk(node) if isinstance(n, (*_FUNCTIONS, ast.Lambda)) for a in (
+            *n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs, n.args.vararg, n.args.kwarg
+        ) if a is not None
+    }  # fmt: skip
+
+    def settled(call: RawCall, given: set[str]) -> RawCall:
+        if call.form != NAME:
+            return call
+        if call.name in named:
+            return replace(call, form=LOCAL, base=named[call.name])
+        if call.name in twice:
+            return replace(call, form=OPAQUE, base="")
+        if call.name in given:
+            return replace(call, form=CALLBACK, base="", literals=())
+        return call
+
+    top.calls = [settled(c, set()) for c in top.calls]
+    made: list[RawFunction] = []
+    for function in inner:
+        local = _function(function, f"{top.qualname}.<locals>.{function.name}", "")
+        local.calls = [settled(c, closure) for c in local.calls]
+        made.append(local)
+    return made
+
+
 def _absolute(module: str, is_package: bool, node: ast.ImportFrom) -> str:
     if not node.level:
         return node.module or ""
@@ -391,6 +434,7 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
                 qualname = f"{module}.{node.name}"
                 unit.top[node.name] = qualname
                 unit.functions.append(_function(node, qualname, ""))
+                unit.functions += _locals(node, unit.functions[-1])
             elif isinstance(node, ast.ClassDef):
                 klass(node, module)
             elif isinstance(node, ast.Import):
@@ -426,6 +470,7 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
                 method = f"{qualname}.{child.name}"
                 entry.methods[child.name] = method
                 unit.functions.append(_function(child, method, node.name))
+                unit.functions += _locals(child, unit.functions[-1])
                 _self_fields(child, entry.fields)
             elif isinstance(child, ast.ClassDef):
                 klass(child, qualname)

@@ -63,6 +63,70 @@ def in_order_through(
     return ""
 
 
+def out_of_order(
+    graph: CallGraph,
+    first: Callee,
+    then: Callee,
+    diagram: frozenset[str],
+    ends: frozenset[str],
+    depth: int,
+) -> str:
+    """Why the flow the diagram draws does not run ``first`` and then ``then``, as
+    evidence; "" when that is not shown. Shown when the diagram draws functions (no end)
+    that reach both (its runners, each within ``depth`` calls), and each runner, read in
+    full (no call within the depth whose callee the code computes, no syntax error),
+    reaches them only through calls of its own body written in its flow (no function
+    written in place), no one call reaching both, never one reaching ``then`` after one
+    reaching ``first``, and reaches no function that calls the two in that order."""
+    names = first.names | then.names
+    ordering = frozenset(
+        f.qualname for f in graph.by_qualname.values() if _runs_in_order(f, first, then)
+    )
+    shown: list[str] = []
+    for function in graph.by_qualname.values():
+        if function.name not in diagram or function.name in ends or function.name == MODULE_CODE:
+            continue
+        firsts = [c for c in function.calls if _reaches_any(graph, c, first, depth)]
+        thens = [c for c in function.calls if _reaches_any(graph, c, then, depth)]
+        if not firsts or not thens:
+            continue  # no runner of the flow
+        if (
+            not function.complete
+            or any(c.scope for c in firsts + thens)
+            or any(c in thens for c in firsts)
+            or min(c.line for c in firsts) <= max(c.line for c in thens)
+            or graph.opaque([function], depth, names) is not None
+            or graph.reach([function], ordering, frozenset(), _FAR, True).found
+        ):
+            return ""
+        shown.append(
+            f"`{function.name}` ({function.path}:{function.line}), which the diagram draws, "
+            f"reaches the second at {function.path}:{thens[0].line} and the first only "
+            f"after it, at {function.path}:{firsts[-1].line}"
+        )
+    return "; ".join(shown)
+
+
+def _reaches_any(graph: CallGraph, call: CallSite, wanted: Callee, depth: int) -> bool:
+    """:func:`_reaches`, or a call matching ``wanted`` by its name alone."""
+    return _names_any(call.kind, call.target, call.name, wanted) or _reaches(
+        graph, call, wanted, depth
+    )
+
+
+# How far a drawn runner is followed for a function that runs the two in order.
+_FAR = 12
+
+
+def _runs_in_order(function: FunctionCalls, first: Callee, then: Callee) -> bool:
+    """Whether ``function``'s body calls ``first`` and, on a later line, ``then`` (by a
+    call's name alone where the model does not resolve it), whatever their scopes."""
+    lines = [c.line for c in function.calls if _names_any(c.kind, c.target, c.name, first)]
+    return bool(lines) and any(
+        c.line > min(lines) for c in function.calls if _names_any(c.kind, c.target, c.name, then)
+    )
+
+
 def _reaches(graph: CallGraph, call: CallSite, wanted: Callee, depth: int) -> bool:
     """Whether a call is ``wanted``, or a resolved call of a function that reaches it."""
     if _names(call.kind, call.target, call.name, wanted):
