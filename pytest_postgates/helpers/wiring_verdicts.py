@@ -19,9 +19,7 @@ page about the `attribute` module means its `set_attribute`); otherwise a name w
 classes disagree is unjudged.
 
 A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a sequence
-(a function calls A, then B); contradicted when neither holds, or when only a function the
-diagram does not draw runs the two in order and the functions it draws that run both run
-them the other way only (:func:`~.wiring_order.out_of_order`).
+(a function calls A, then B); contradicted when neither holds.
 """
 
 from __future__ import annotations
@@ -40,7 +38,6 @@ from pytest_postgates.helpers.wiring_order import (
     in_order_by_name,
     in_order_maybe,
     in_order_through,
-    out_of_order,
 )
 from pytest_postgates.helpers.wiring_subjects import Subject
 
@@ -601,18 +598,7 @@ def _as_sequence(
         if sequence:
             # Only a function the diagram does not draw runs the two in order: whether
             # that is the flow it draws is not told (an architecture diagram's arrow
-            # between two hooks a component happens to call in turn is no step of it),
-            # unless the functions it draws that run both run them the other way only.
-            drawn_ends = frozenset({source.name, target_subject.name})
-            wrong = out_of_order(graph, first, then, diagram, drawn_ends, depth)
-            if wrong:
-                return Judged(
-                    "contradicted",
-                    f"{judged.evidence}; the flow drawn runs them the other way: {wrong} "
-                    f"(only a function the diagram does not draw runs them in order: "
-                    f"{sequence})",
-                    judged.instead,
-                )
+            # between two hooks a component happens to call in turn is no step of it).
             return Judged(
                 "unjudged",
                 f"no call path; in sequence only where the diagram does not look: {sequence}",
