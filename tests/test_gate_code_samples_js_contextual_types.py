@@ -2,8 +2,10 @@
 option's value, a method of an options object): TypeScript types them contextually from
 the option's declared type, so members used on them are judged against that type. A key
 declared as a method signature (``external?(context: TooltipContext): void``) types its
-parameters as a property of a function type does; overloads of it (which signature
-applies is not told) leave the parameter untyped, its members listed unjudged."""
+parameters as a property of a function type does, and a parameter of an object type written
+in place (``external(args: { chart: Chart; tooltip: TooltipModel })``) has that type's
+fields as its members; overloads of it (which signature applies is not told) leave the
+parameter untyped, its members listed unjudged."""
 
 from __future__ import annotations
 
@@ -74,3 +76,27 @@ def test_an_overloaded_method_signature_leaves_the_parameter_untyped(tmp_path: P
     assert any(
         "context.chart.updat" in r and "parameter of the callback" in r for r in _unjudged(card)
     ), _unjudged(card)
+
+
+def test_an_object_type_written_in_place_types_the_parameter(tmp_path: Path) -> None:
+    in_place = TYPES.replace(
+        "  external?(context: TooltipContext): void;\n",
+        "  external?(this: TooltipModel, context: { chart: Chart; tooltip: TooltipModel }):"
+        " void;\n",
+    )
+    card = sample_card(SAMPLE, "ts", tmp_path, _repo(tmp_path, in_place))
+    assert _violations(card) == [
+        ("member", "context.chart.updat"),
+        ("member", "context.chart.updat"),
+        ("member", "context.tooltip.caretZ"),
+    ], _unjudged(card)
+    code = (
+        "import { Chart } from 'charty';\n"
+        "new Chart('x', {type: 'pie', options: {tooltips: {\n"
+        "  external(context) { context.charts; },\n"
+        "}}});\n"
+    )
+    card = sample_card(code, "ts", tmp_path / "again", _repo(tmp_path / "again", in_place))
+    assert _violations(card) == [("member", "context.charts")], _unjudged(card)
+    reason = card.detail["violations"][0]["reason"]
+    assert "external()" in reason and "`chart`" in reason, reason
