@@ -38,6 +38,11 @@ EXPRESSIONS = {
     "mapped over an Omit": (
         "{ [P in keyof Omit<{ keep: 1; drop: 2; also: 3 }, 'drop'>]?: number }"
     ),
+    # A method signature is a property of a function type (issue 26: a callback written
+    # there is typed by its parameters); its key is taken like any other.
+    "a method signature beside a property": (
+        "{ external?(context: { chart: number }): void; enabled?: boolean }"
+    ),
 }
 INVENTED = "zzInvented"
 

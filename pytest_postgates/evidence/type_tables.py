@@ -224,7 +224,14 @@ class _Reader:
             elif member.type == "method_signature":
                 name = _field(member, "name")
                 if name is not None:
-                    fields[self.text(name)] = (("other", "method"), self.line(member), "method")
+                    key = self.text(name).strip("'\"")
+                    # The type of a property of a function type (what a function written
+                    # there is called with); overloads: which one applies is not told.
+                    params = tuple(p.type or ("prim", "any") for p in self.parameters(member))
+                    signature: Expr = ("other", "function_type", params)
+                    if key in fields:
+                        signature = ("other", "method")
+                    fields[key] = (signature, self.line(member), "method")
             elif member.type == "index_signature":
                 clause = next((c for c in _named(member) if c.type == "mapped_type_clause"), None)
                 if clause is not None:

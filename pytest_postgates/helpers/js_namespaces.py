@@ -27,6 +27,7 @@ _TYPEOF_NAME = re.compile(r"typeof\s+([A-Za-z_$][\w$]*)")
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
+    from pytest_postgates.helpers.js_types import Cls
 
 
 def declared_namespace(
@@ -55,6 +56,25 @@ def declared_namespace(
     if types is None or types.model.callables.get(f"{found.path}.{found.local}"):
         return None
     return SampleValue("declared", found.path, found.local, found)
+
+
+def module_value_class(sample: FenceReading, module: str) -> Cls | None:
+    """The product class or interface a module's value is (what ``require()`` of it gives,
+    whose methods a sample calls) as its declarations type it: ``declare const Joi:
+    Joi.Root; export = Joi;`` in the JavaScript module's sibling ``index.d.ts`` (what
+    TypeScript reads for it, whatever the module's own ``module.exports`` is), else in the
+    module itself. None when neither says so, or the declared type is no one product type
+    the model resolves."""
+    lookup, types = sample.gate.lookup, sample.types()
+    if types is None:
+        return None
+    for path in (declaration_file(module), module):
+        found = lookup.table(path) if path else None
+        local = found.export_equals if found is not None else None
+        said = found.value_types.get(local, "") if found is not None and local else ""
+        if said.startswith("type:"):
+            return types.type_named(said.removeprefix("type:"), path)
+    return None
 
 
 def _typeof_value(lookup: ApiLookup, binding: Binding) -> Binding | Unknown | None:

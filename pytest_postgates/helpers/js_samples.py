@@ -609,7 +609,10 @@ class JsSample:
         return cls if binding.kind == "class" and types.entries(cls) else None
 
     def _constant_of(self, held: SampleValue) -> Cls | None:
-        """The class an exported constant's declaration gives (``got.extend()``'s got)."""
+        """The class an exported constant's declaration gives (``got.extend()``'s got), or
+        a module's declared value (``require("joi")``: js_namespaces.module_value_class)."""
+        if held.kind == "namespace":
+            return js_namespaces.module_value_class(self, held.module)
         if held.kind != "export":
             return None
         found = self.required_class(held) or self.constant_class(held)

@@ -64,6 +64,8 @@ class JsTypes:
         self._conventions: dict[str, dict[str, Cls | None]] = {}
         self._misspelled: dict[str, str | None] = {}
         self._beyond: dict[tuple[Cls, str], str | None] = {}
+        # Callback parameters of an object type written in place, by the name given them.
+        self._in_place: dict[Cls, TypeRef] = {}
         # The newest earlier release whose declarations gave a type (by name) a key they
         # no longer give it (set by the gate: the past releases' models), or None.
         self.dropped_key: Callable[[str, str], str | None] | None = None
@@ -126,7 +128,8 @@ class JsTypes:
         if cls not in self._members:
             entries = self.entries(cls)
             found = self.model.members(cls[0])
-            in_place = not entries and "." in cls[0]  # a field's in-place object type
+            # A field's or a callback parameter's in-place object type.
+            in_place = not entries and ("." in cls[0] or cls in self._in_place)
             if in_place or (entries and all(e.kind == "interface" for e in entries)):
                 found = self._declared_members(cls, entries)
             self._members[cls] = found
@@ -476,6 +479,8 @@ class JsTypes:
     def _class_shapes(self, cls: Cls) -> list[Shape] | None:
         """The shapes of a class or declared type, or of the in-place object type of a field
         (``Response.request``) through its owner's."""
+        if cls in self._in_place and self.declared is not None:
+            return self.declared.shapes(self._in_place[cls])
         entries = self.entries(cls)
         if entries or "." not in cls[0] or self.declared is None:
             return self._shapes(cls[0], entries)
@@ -580,6 +585,13 @@ class JsTypes:
                     return None
                 while ref.expr[0] == "ref" and not ref.expr[2] and ref.lookup(ref.expr[1]):
                     ref = ref.lookup(ref.expr[1]) or ref
+                if ref.expr[0] == "obj":  # `external(args: { chart: Chart }): void`
+                    lines = [field[1] for field in ref.expr[1].values()]
+                    at = f"{path[-1] if path else method}()'s parameter {index + 1}"
+                    cls = (f"the object type of {at} (line {min(lines, default=0)})", ref.path)
+                    self._in_place.setdefault(cls, ref)
+                    named.add(cls)
+                    continue
                 if ref.expr[0] != "ref":
                     return None
                 named.add(self.resolve(ref.expr[1], ref.path))
