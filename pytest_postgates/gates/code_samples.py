@@ -63,6 +63,7 @@ gives its samples nothing to be checked against: the gate is a SKIP that says so
 from __future__ import annotations
 
 import ast
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterable
@@ -100,6 +101,7 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import (
     config_samples,
+    js_docs_names,
     page_accounting,
     sample_accounting,
     sample_sides,
@@ -113,6 +115,7 @@ from pytest_postgates.helpers.command_lines import (
     shell_commands,
 )
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
+from pytest_postgates.helpers.js_docs_names import folder_stamp
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
@@ -327,6 +330,21 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     page_folder = posixpath.dirname(_relative(post.path, index.root) or "")
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
+
+    def docs_reader() -> JsSample:  # a reader of another page of the folder (js_docs_names)
+        checker = SampleChecker(package, manifest, shared.for_post(), parsers, settings.ref,
+                                lambda spec: _model_entry(index, spec), sites)  # fmt: skip
+        checker.home = run.home
+        return JsSample(checker, checker.report, lambda: _js_types(index, context, shared, package))
+
+    def docs_names() -> dict[str, js_docs_names.DocsName]:
+        key = ("code_samples.docs_names", str(post.path.parent), index.commit, package)
+        if key not in context.memo:
+            context.memo[key] = js_docs_names.docs_names(post.path, index.root, docs_reader)
+        names: dict[str, js_docs_names.DocsName] = context.memo[key]
+        return names
+
+    sample.docs_names = docs_names
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)
@@ -673,6 +691,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     release = _page_release(post_path, context)  # a versioned page: the tag it is judged at
     if release is not None:
         inputs += f"|release-{release.version}-{release.commit or release.reason}"
+    inputs += f"|docs-{hashlib.sha256(folder_stamp(post_path).encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
 

@@ -4,10 +4,14 @@ type their argument without importing the reader that imports them."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_postgates.helpers.js_types import Cls, JsTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport, SampleValue
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_docs_names import DocsName
 
 
 class FenceReading(Protocol):
@@ -39,6 +43,7 @@ class FenceReading(Protocol):
     # of its functions declares it returns (js_page_types).
     page_interfaces: dict[str, dict[str, SampleValue | None]]
     page_functions: dict[str, str]
+    docs_names: Callable[[], dict[str, DocsName]]  # what the docs' other pages bind (js_docs_names)
 
     def line(self, node: Any) -> int: ...
 

@@ -471,6 +471,22 @@ class JsTypes:
                     return f"{entry.name} ({entry.path})"
         return None
 
+    def declared_below(self, cls: Cls, name: str) -> str | None:
+        """A product class or interface below ``cls`` (its lineage holds ``cls``) that
+        declares ``name`` (``SqlEntityManager.getKnex`` under ``EntityManager``): a value
+        of ``cls`` may be one of them. None when there is none."""
+        key = (cls, "below " + name)
+        if key not in self._beyond:
+            found = None
+            for entry in (e for c in sorted(self.model.classes) for e in self.entries((c, ""))):
+                if name in entry.members and (entry.name, entry.path) != cls:
+                    lineage = list(self.lineage((entry.name, entry.path)))[1:]
+                    if any(e.name == cls[0] and cls[1] in ("", e.path) for e in lineage):
+                        found = f"{entry.name} ({entry.path})"
+                        break
+            self._beyond[key] = found
+        return self._beyond[key]
+
     def _class_shapes(self, cls: Cls) -> list[Shape] | None:
         """The shapes of a class or declared type, or of the in-place object type of a field
         (``Response.request``) through its owner's."""

@@ -157,19 +157,23 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
         return False
     types = sample.types()
     package = sample.gate.package
-    return types is not None and any(types.conventional(n, package) for n in names)
+    return types is not None and any(
+        types.conventional(n, package) or n in sample.docs_names() for n in names
+    )
 
 
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     """An instance of the product type a name the post never binds holds by the docs'
-    convention (``reply.send()`` in a doc about replies: ``FastifyReply``). A name the
+    convention (``reply.send()`` in a doc about replies: ``FastifyReply``), else the one
+    every binding of it in the docs' other pages gives (js_docs_names). A name the
     product's code itself exports as a function or a constant (``defineConfig``) is that
     thing, not an instance of a type named like it: the one export of the entry points
     under it, else unknown with the reason (:func:`exported_value`)."""
     types = sample.types()
     cls = types.conventional(name, sample.gate.package) if types is not None else None
     if cls is None or types is None:
-        return None
+        found = sample.docs_names().get(name) if types is not None else None
+        return found.value(name) if found is not None else None
     own = exported_value(sample, types, name, cls)
     if own is not None:
         return own

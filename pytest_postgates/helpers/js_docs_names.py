@@ -1,0 +1,150 @@
+"""What the docs' own samples bind a name to, for gate 15's reading of a page that uses
+the name without binding it (``orm.em.flush()`` where another page of the same folder
+shows ``const orm = await MikroORM.init({...})``).
+
+Every JavaScript/TypeScript fence of the other pages in the page's folder is read as the
+page's are (:class:`~pytest_postgates.helpers.js_samples.JsSample`, with a report of its
+own that no card shows), and each binding of a name there is recorded with the product
+type the reader gives its value: a declaration, an assignment, an import, a parameter, a
+function or class the sample declares. A name all of whose bindings give one product
+type is typed so (:func:`~pytest_postgates.helpers.js_unbound.conventional`), citing the
+first binding (file:line); any binding the reader does not type (a parameter without an
+annotation, another package's import, a function of the page's), or two types, leaves
+the name untyped. Code only: what the pages' prose says is not read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.helpers.js_tree import node_text, pattern_names
+from pytest_postgates.helpers.sample_checks import OPEN_TYPE, SampleValue
+from pytest_postgates.post import PostRefused, is_markdown, parse_post
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_reading import FenceReading
+    from pytest_postgates.helpers.js_types import Cls
+
+# The origin of a value typed by the docs' bindings (sample_checks.SampleValue.origin).
+DOCS_BOUND = "typed as the docs' own samples bind it"
+# A folder of more pages than this is not read (its names stay untyped).
+MAX_PAGES = 400
+_PARAMETERS = {
+    "required_parameter": "pattern",
+    "optional_parameter": "pattern",
+    "arrow_function": "parameter",
+    "for_in_statement": "left",
+    "catch_clause": "parameter",
+}
+_DECLARED = frozenset({"function_declaration", "class_declaration"})
+# A binding's product type (and whether it is open: a type parameter's default), or None.
+Key = tuple["Cls", bool] | None
+
+
+@dataclass(frozen=True)
+class DocsName:
+    """A name every binding of which in the docs' samples gives one product type."""
+
+    cls: Cls
+    where: str  # the first binding: file:line
+    open_type: bool  # reached through a type parameter read as its default
+
+    def value(self, name: str) -> SampleValue:
+        origin = OPEN_TYPE if self.open_type else f"{DOCS_BOUND} ({name} at {self.where})"
+        return SampleValue("typed", self.cls[1], self.cls[0], origin=origin)
+
+
+class Recording(Protocol):
+    """A fence reader that records the bindings it reads."""
+
+    bindings: list[tuple[str, int, Key]] | None
+
+    def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None: ...
+
+
+def record(sample: FenceReading, node: Any, bindings: list[tuple[str, int, Key]]) -> None:
+    """The names ``node`` binds (read by the fence reader just before), each with the
+    product type the reader gave it (None: none, or not a product type)."""
+    kind = node.type
+    if kind == "variable_declarator":
+        target = node.child_by_field_name("name")
+    elif kind == "assignment_expression":
+        target = node.child_by_field_name("left")
+        target = target if target is not None and target.type == "identifier" else None
+    elif kind in _PARAMETERS:
+        target = node.child_by_field_name(_PARAMETERS[kind])
+    elif kind == "import_statement":
+        target = next((c for c in node.named_children if c.type == "import_clause"), None)
+    elif kind in _DECLARED:
+        target = node.child_by_field_name("name")
+    else:
+        return
+    if target is None:
+        return
+    names = [target] if target.type == "identifier" else pattern_names(target)
+    for name in names:
+        local = node_text(sample.source, name)
+        held = None if kind in _DECLARED else sample.values.get(local)
+        bindings.append((local, sample.line(name), _key(sample, held)))
+
+
+def _key(sample: FenceReading, held: SampleValue | None) -> Key:
+    if held is None:
+        return None
+    if held.kind == "typed" and held.origin in ("", OPEN_TYPE) and held.name:
+        return (held.name, held.module), held.origin == OPEN_TYPE
+    if held.kind == "instance":
+        cls = sample.class_of(held)
+        return (cls, False) if cls is not None else None
+    return None
+
+
+def docs_names(page: Path, root: Path, reader: Callable[[], Recording]) -> dict[str, DocsName]:
+    """The names the samples of the pages in ``page``'s folder (the page's own included:
+    where it binds a name in one place it may use it unbound in another) bind, each to
+    one product type (read by a fresh ``reader`` per page)."""
+    folder = page.parent
+    try:
+        pages = sorted(p for p in folder.iterdir() if p.is_file() and is_markdown(p))
+    except OSError:
+        return {}
+    if len(pages) > MAX_PAGES:
+        return {}
+    seen: dict[str, list[tuple[str, Key]]] = {}
+    for path in pages:
+        try:
+            post = parse_post(path)
+        except (PostRefused, OSError, ValueError):
+            return {}  # a page not read may bind any name otherwise: none is typed
+        sample = reader()
+        found: list[tuple[str, int, Key]] = []
+        sample.bindings = found
+        for fence in sorted(post.fences, key=lambda f: f.start_line):
+            if fence_kind(fence) != "code":
+                continue
+            typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+            sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
+                         typescript)  # fmt: skip
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+        for name, line, key in found:
+            seen.setdefault(name, []).append((f"{shown}:{line}", key))
+    names: dict[str, DocsName] = {}
+    for name, bindings in seen.items():
+        keys = {key for _, key in bindings}
+        if len(keys) == 1 and None not in keys:
+            ((cls, open_type),) = [key for key in keys if key is not None]
+            names[name] = DocsName(cls, bindings[0][0], open_type)
+    return names
+
+
+def folder_stamp(page: Path) -> str:
+    """What a cached result of a page depends on of its folder's other pages: their names,
+    sizes and times of change."""
+    try:
+        stats = sorted((p.name, p.stat()) for p in page.parent.iterdir() if is_markdown(p))
+    except OSError:
+        return "unread"
+    return ",".join(f"{name}:{st.st_size}:{st.st_mtime_ns}" for name, st in stats)

@@ -1,0 +1,89 @@
+"""Gate 15 on a name a page uses without binding it where the docs' other pages bind it
+(js_docs_names): every binding in the folder's samples gives one product type, so the
+page's uses are judged against it, the binding cited; a binding that gives another type,
+or none, leaves the name untyped. And a member the declared type lacks but a product type
+extending it declares (``SqlEntityManager.getKnex`` under ``EntityManager``) is unjudged,
+never a finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+from tests.helpers import unjudged_reasons as _unjudged
+
+ORM = {
+    "package.json": json.dumps({"name": "orm", "main": "./src/index.ts"}),
+    "src/em.ts": (
+        "export class EntityManager {\n  flush(): void {}\n  remove(entity: object): void {}\n}\n"
+    ),
+    "src/sql.ts": (
+        "import { EntityManager } from './em';\n"
+        "export class SqlEntityManager extends EntityManager {\n"
+        "  getKnex(): unknown { return null; }\n"
+        "}\n"
+    ),
+    "src/orm.ts": (
+        "import { EntityManager } from './em';\n"
+        "export class Orm {\n"
+        "  em!: EntityManager;\n"
+        "  static async init(options?: { dbName: string }): Promise<Orm> {\n"
+        "    return new Orm();\n"
+        "  }\n"
+        "}\n"
+    ),
+    "src/index.ts": (
+        "export { Orm } from './orm';\nexport { EntityManager } from './em';\n"
+        "export { SqlEntityManager } from './sql';\n"
+    ),
+}
+INIT = "import { Orm } from 'orm';\n\nconst orm = await Orm.init({ dbName: 'app' });\n"
+
+
+def _card(tmp_path: Path, code: str, others: dict[str, str]) -> object:
+    repo = make_repo(tmp_path / "repo", ORM)
+    for name, sample in others.items():
+        (tmp_path / name).write_text(f"# {name}\n\n```ts\n{sample}```\n", encoding="utf-8")
+    return sample_card(code, "ts", tmp_path, repo)
+
+
+def test_a_name_the_docs_bind_to_one_product_type_is_typed_so(tmp_path: Path) -> None:
+    """`orm.em.removeEntity(book)` on a page that never binds `orm`, where another page
+    of the folder writes `const orm = await Orm.init(...)`: Orm's em is an EntityManager,
+    which declares no removeEntity, and the finding says where `orm` is bound."""
+    code = "orm.em.removeEntity(book);\norm.em.flush();\n"
+    card = _card(tmp_path, code, {"setup.md": INIT})
+    assert _violations(card) == [("member", "orm.em.removeEntity")]
+    (reason,) = [v["reason"] for v in card.detail["violations"]]
+    assert "setup.md:6" in reason
+
+
+def test_a_name_the_docs_bind_otherwise_too_stays_untyped(tmp_path: Path) -> None:
+    """A second binding of `orm` the reader does not type (a parameter without a type):
+    the page's `orm` may be either, so nothing is judged on it."""
+    code = "orm.em.removeEntity(book);\n"
+    other = "export function setup(orm) {\n  return orm;\n}\n"
+    card = _card(tmp_path, code, {"setup.md": INIT, "teardown.md": other})
+    assert _violations(card) == []
+    assert any("never bound" in reason for reason in _unjudged(card))
+
+
+def test_a_name_no_page_binds_stays_untyped(tmp_path: Path) -> None:
+    card = _card(tmp_path, "orm.em.removeEntity(book);\n", {})
+    assert _violations(card) == []
+
+
+def test_a_member_a_subclass_declares_is_unjudged(tmp_path: Path) -> None:
+    """`orm.em.getKnex()` where Orm declares `em: EntityManager`: SqlEntityManager, which
+    extends it, declares getKnex, and the value may be one (a driver's subclass). A
+    member no type below it declares is still a finding."""
+    code = (
+        "import { Orm } from 'orm';\n"
+        "const orm = await Orm.init();\n"
+        "orm.em.getKnex().raw('select 1');\norm.em.getKnexx();\n"
+    )
+    card = _card(tmp_path, code, {})
+    assert _violations(card) == [("member", "orm.em.getKnexx")]
+    assert any("SqlEntityManager" in reason and "getKnex" in reason for reason in _unjudged(card))
