@@ -87,3 +87,19 @@ def test_a_member_a_subclass_declares_is_unjudged(tmp_path: Path) -> None:
     card = _card(tmp_path, code, {})
     assert _violations(card) == [("member", "orm.em.getKnexx")]
     assert any("SqlEntityManager" in reason and "getKnex" in reason for reason in _unjudged(card))
+
+
+def test_a_page_of_the_folder_the_repository_has_at_the_ref_is_read(tmp_path: Path) -> None:
+    """The page is the repository's (docs/page.md) and its folder's other page is not on
+    disk, only at the ref: read from there."""
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    files = {**ORM, "docs/setup.md": f"# Setup\n\n```ts\n{INIT}```\n"}
+    repo = make_repo(tmp_path / "repo", files)
+    (repo / "docs" / "setup.md").unlink()
+    body = "Intro.\n\n```ts\norm.em.removeEntity(book);\n```\n"
+    post = make_post(body, repo / "docs", name="page.md")
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert _violations(card) == [("member", "orm.em.removeEntity")]
+    assert any("docs/setup.md:6" in v["reason"] for v in card.detail["violations"])

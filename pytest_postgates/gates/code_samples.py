@@ -125,6 +125,7 @@ from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
 from pytest_postgates.helpers.sample_rules import rules_digest
 from pytest_postgates.helpers.script_runs import script_run
 from pytest_postgates.helpers.typed_keys import product_api
+from pytest_postgates.post import is_markdown
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -327,6 +328,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         sites,
     )
     run.home = _home_package(post.path, index.root, sites)
+    in_repo = _relative(post.path, index.root) is not None
     page_folder = posixpath.dirname(_relative(post.path, index.root) or "")
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
@@ -340,7 +342,12 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     def docs_names() -> dict[str, js_docs_names.DocsName]:
         key = ("code_samples.docs_names", str(post.path.parent), index.commit, package)
         if key not in context.memo:
-            context.memo[key] = js_docs_names.docs_names(post.path, index.root, docs_reader)
+            at_ref = {
+                posixpath.basename(p): index.file_text(p) or ""
+                for p in index.text_paths
+                if in_repo and posixpath.dirname(p) == page_folder and is_markdown(Path(p))
+            }  # the folder's pages at the ref, when the page is the repository's
+            context.memo[key] = js_docs_names.docs_names(post.path, index.root, at_ref, docs_reader)
         names: dict[str, js_docs_names.DocsName] = context.memo[key]
         return names
 

@@ -102,23 +102,31 @@ def _key(sample: FenceReading, held: SampleValue | None) -> Key:
     return None
 
 
-def docs_names(page: Path, root: Path, reader: Callable[[], Recording]) -> dict[str, DocsName]:
+def docs_names(
+    page: Path, root: Path, at_ref: dict[str, str], reader: Callable[[], Recording]
+) -> dict[str, DocsName]:
     """The names the samples of the pages in ``page``'s folder (the page's own included:
     where it binds a name in one place it may use it unbound in another) bind, each to
-    one product type (read by a fresh ``reader`` per page)."""
+    one product type (read by a fresh ``reader`` per page). A page is read as it is on
+    disk, else as the repository has it at the ref (``at_ref``: file name -> text, the
+    folder's pages there when the page is the repository's)."""
     folder = page.parent
     try:
-        pages = sorted(p for p in folder.iterdir() if p.is_file() and is_markdown(p))
+        on_disk = {p.name: p for p in folder.iterdir() if p.is_file() and is_markdown(p)}
     except OSError:
         return {}
-    if len(pages) > MAX_PAGES:
+    names = sorted({*on_disk, *at_ref})
+    if len(names) > MAX_PAGES:
         return {}
     seen: dict[str, list[tuple[str, Key]]] = {}
-    for path in pages:
+    for name in names:
+        path = folder / name
         try:
-            post = parse_post(path)
+            post = parse_post(path) if name in on_disk else parse_post(path, at_ref[name].encode())
         except (PostRefused, OSError, ValueError):
             return {}  # a page not read may bind any name otherwise: none is typed
+        if post.problems and not post.fences:
+            return {}
         sample = reader()
         found: list[tuple[str, int, Key]] = []
         sample.bindings = found
@@ -128,16 +136,16 @@ def docs_names(page: Path, root: Path, reader: Callable[[], Recording]) -> dict[
             typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
             sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
                          typescript)  # fmt: skip
-        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
-        for name, line, key in found:
-            seen.setdefault(name, []).append((f"{shown}:{line}", key))
-    names: dict[str, DocsName] = {}
-    for name, bindings in seen.items():
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else name
+        for local, line, key in found:
+            seen.setdefault(local, []).append((f"{shown}:{line}", key))
+    typed: dict[str, DocsName] = {}
+    for local, bindings in seen.items():
         keys = {key for _, key in bindings}
         if len(keys) == 1 and None not in keys:
             ((cls, open_type),) = [key for key in keys if key is not None]
-            names[name] = DocsName(cls, bindings[0][0], open_type)
-    return names
+            typed[local] = DocsName(cls, bindings[0][0], open_type)
+    return typed
 
 
 def folder_stamp(page: Path) -> str:
