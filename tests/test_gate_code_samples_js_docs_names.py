@@ -103,3 +103,33 @@ def test_a_page_of_the_folder_the_repository_has_at_the_ref_is_read(tmp_path: Pa
     card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
     assert _violations(card) == [("member", "orm.em.removeEntity")]
     assert any("docs/setup.md:6" in v["reason"] for v in card.detail["violations"])
+
+
+def test_a_field_of_a_class_intersected_with_a_type_parameter_is_that_class_open(
+    tmp_path: Path,
+) -> None:
+    """`em!: D[typeof EntityManagerType] & EntityManager`: the value is an EntityManager
+    and what the driver's type adds; a member no product type declares is a finding, one
+    a product type declares (SqlEntityManager's getKnex) is not judged."""
+    files = {
+        **ORM,
+        "src/orm.ts": (
+            "import { EntityManager } from './em';\n"
+            "export const EntityManagerType = Symbol('EntityManagerType');\n"
+            "export interface Driver { [EntityManagerType]: EntityManager }\n"
+            "export class Orm<D extends Driver = Driver> {\n"
+            "  em!: D[typeof EntityManagerType] & EntityManager;\n"
+            "  static async init(options?: { dbName: string }): Promise<Orm> {\n"
+            "    return new Orm();\n"
+            "  }\n"
+            "}\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import { Orm } from 'orm';\nconst orm = await Orm.init();\n"
+        "orm.em.removeEntity(book);\norm.em.getKnex();\norm.em.flush();\n"
+    )
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "orm.em.removeEntity")]
+    assert any("getKnex" in reason for reason in _unjudged(card))

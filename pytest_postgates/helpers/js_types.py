@@ -425,6 +425,8 @@ class JsTypes:
             if len(kept) != 1:
                 return None
             return self.held_type(TypeRef(kept[0], ref.path, ref.bound), receiver, depth + 1)
+        if expr[0] == "inter":
+            return self._held_intersection(ref, receiver, depth)
         if expr[0] == "index" and expr[2][0] == "str":
             owner = self.held_type(TypeRef(expr[1], ref.path, ref.bound), receiver, depth + 1)
             found = self.field_held(owner[0], expr[2][1]) if owner is not None else None
@@ -449,6 +451,22 @@ class JsTypes:
         plain = self.type_named(name, ref.path, receiver)
         return (plain, False) if plain is not None else None
 
+    def _held_intersection(
+        self, ref: TypeRef, receiver: Cls | None, depth: int
+    ) -> tuple[Cls, bool] | None:
+        """``D[typeof EntityManagerType] & EntityManager``: one part a product class, every
+        other one through a type parameter: that class, open (the others may add members)."""
+        found: set[tuple[Cls, bool]] = set()
+        for part in ref.expr[1]:
+            base = part[1] if part[0] == "index" else part
+            if base[0] == "ref" and not base[2] and ref.lookup(base[1]) is not None:
+                continue  # through a type parameter: open
+            held = self.held_type(TypeRef(part, ref.path, ref.bound), receiver, depth + 1)
+            if held is None:
+                return None
+            found.add(held)
+        return (found.pop()[0], True) if len(found) == 1 else None
+
     def declared_beyond(self, cls: Cls, name: str) -> str | None:
         """A product type that declares ``name`` and may be what a value of the open type
         ``cls`` holds (:meth:`held_type`): a class (which may implement or extend it), or
@@ -472,20 +490,17 @@ class JsTypes:
         return None
 
     def declared_below(self, cls: Cls, name: str) -> str | None:
-        """A product class or interface below ``cls`` (its lineage holds ``cls``) that
-        declares ``name`` (``SqlEntityManager.getKnex`` under ``EntityManager``): a value
-        of ``cls`` may be one of them. None when there is none."""
+        """A product type below ``cls`` declaring ``name`` (``SqlEntityManager.getKnex``
+        under ``EntityManager``), which a value of ``cls`` may be; None when none is."""
         key = (cls, "below " + name)
-        if key not in self._beyond:
-            found = None
-            for entry in (e for c in sorted(self.model.classes) for e in self.entries((c, ""))):
-                if name in entry.members and (entry.name, entry.path) != cls:
-                    lineage = list(self.lineage((entry.name, entry.path)))[1:]
-                    if any(e.name == cls[0] and cls[1] in ("", e.path) for e in lineage):
-                        found = f"{entry.name} ({entry.path})"
-                        break
-            self._beyond[key] = found
-        return self._beyond[key]
+        for entry in (e for c in sorted(self.model.classes) for e in self.entries((c, ""))):
+            same = entry.name == cls[0] and cls[1] in ("", entry.path)
+            if key in self._beyond or name not in entry.members or same:
+                continue
+            lineage = list(self.lineage((entry.name, entry.path)))[1:]
+            if any(e.name == cls[0] and cls[1] in ("", e.path) for e in lineage):
+                self._beyond[key] = f"{entry.name} ({entry.path})"
+        return self._beyond.setdefault(key, None)
 
     def _class_shapes(self, cls: Cls) -> list[Shape] | None:
         """The shapes of a class or declared type, or of the in-place object type of a field
