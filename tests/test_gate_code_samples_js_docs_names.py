@@ -133,3 +133,16 @@ def test_a_field_of_a_class_intersected_with_a_type_parameter_is_that_class_open
     card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == [("member", "orm.em.removeEntity")]
     assert any("getKnex" in reason for reason in _unjudged(card))
+
+
+def test_an_open_type_reached_from_a_docs_binding_still_cites_it(tmp_path: Path) -> None:
+    """`orm.em`, open (through the driver's type parameter), reached from an `orm` the
+    docs bind: the finding says both."""
+    code = "orm.em.removeEntity(book);\n"
+    orm = ORM["src/orm.ts"].replace("em!: EntityManager;", "em!: D & EntityManager;")
+    orm = orm.replace("export class Orm {", "export class Orm<D extends object = object> {")
+    repo = make_repo(tmp_path / "repo", {**ORM, "src/orm.ts": orm})
+    (tmp_path / "setup.md").write_text(f"# setup\n\n```ts\n{INIT}```\n", encoding="utf-8")
+    card = sample_card(code, "ts", tmp_path, repo)
+    (reason,) = [v["reason"] for v in card.detail["violations"]]
+    assert "nor does any product type extending it" in reason and "setup.md:6" in reason

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.helpers.js_tree import node_text, pattern_names
-from pytest_postgates.helpers.sample_checks import OPEN_TYPE, SampleValue
+from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
 from pytest_postgates.post import PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
@@ -53,8 +53,23 @@ class DocsName:
     open_type: bool  # reached through a type parameter read as its default
 
     def value(self, name: str) -> SampleValue:
-        origin = OPEN_TYPE if self.open_type else f"{DOCS_BOUND} ({name} at {self.where})"
+        origin = f"{OPEN_TYPE}; " * self.open_type + f"{DOCS_BOUND} ({name} at {self.where})"
         return SampleValue("typed", self.cls[1], self.cls[0], origin=origin)
+
+
+def carried(origin: str, open_type: bool) -> str:
+    """The origin a value reached from one of ``origin`` has: assumed from the name stays
+    so; open when either is (a type parameter's default), the docs' binding still cited."""
+    if origin == ASSUMED_FROM_NAME:
+        return origin
+    cited = origin[origin.index(DOCS_BOUND) :] if DOCS_BOUND in origin else ""
+    opened = OPEN_TYPE if open_type or origin.startswith(OPEN_TYPE) else ""
+    return "; ".join(part for part in (opened, cited) if part)
+
+
+def cited(origin: str) -> str:
+    """The docs' binding an origin cites, as a reason ends with ("" when none)."""
+    return f"; {origin[origin.index(DOCS_BOUND) :]}" if DOCS_BOUND in origin else ""
 
 
 class Recording(Protocol):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS
-from pytest_postgates.helpers.js_docs_names import DOCS_BOUND
+from pytest_postgates.helpers import js_docs_names
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, did_you_mean
 
 if TYPE_CHECKING:
@@ -41,7 +41,9 @@ def typed_member(
         problem = f"the sample hands {plugin} to a method of it: it may add {name}"
     if not known and not problem:
         problem = types.named_by_code(cls, name)
-    beyond = types.declared_beyond(cls, name) if origin == OPEN_TYPE and not known else None
+    beyond = (
+        types.declared_beyond(cls, name) if origin.startswith(OPEN_TYPE) and not known else None
+    )
     if beyond and not problem:
         problem = (f"the value's type is {cls[0]} or a type extending it (a type parameter's "
                    f"argument the sample does not show), and {beyond} declares {name}")  # fmt: skip
@@ -49,7 +51,7 @@ def typed_member(
     if below:
         problem = (f"{cls[0]} does not declare {name}, but {below}, a product type "
                    f"extending it, does: the value may be one")  # fmt: skip
-    cited = f"; {origin}" if origin.startswith(DOCS_BOUND) else ""
+    cited = js_docs_names.cited(origin)
     if not known and problem:
         sample.report.skip(line, text, f"{used}: {problem}{cited}")
         return
@@ -57,7 +59,7 @@ def typed_member(
     if known:
         return
     close = types.nearest(name, members)
-    nor = ", nor does any product type extending it" if origin == OPEN_TYPE else ""
+    nor = ", nor does any product type extending it" if origin.startswith(OPEN_TYPE) else ""
     nor += cited
     sample.report.violation(line, "member", used, cls[1],
                             f"{cls[0]} declares no member {name}{nor}{did_you_mean(close)}",

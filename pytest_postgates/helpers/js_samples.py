@@ -34,8 +34,6 @@ from pytest_postgates.helpers.js_tree import (
 from pytest_postgates.helpers.js_types import Cls, JsTypes, declaration_file
 from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
-    ASSUMED_FROM_NAME,
-    OPEN_TYPE,
     SampleChecker,
     SampleReport,
     SampleValue,
@@ -510,11 +508,8 @@ class JsSample:
         reached from one whose type was assumed from its name is assumed too, and one
         reached from an open type (``open_type``: a type parameter's default) is open."""
         if cls is not None:
-            kept = origin if origin in (ASSUMED_FROM_NAME, OPEN_TYPE) else ""
-            cited = origin if origin.startswith(js_docs_names.DOCS_BOUND) else ""
-            return SampleValue(
-                "typed", cls[1], cls[0], origin=kept or OPEN_TYPE * open_type or cited
-            )
+            kept = js_docs_names.carried(origin, open_type)
+            return SampleValue("typed", cls[1], cls[0], origin=kept)
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
         return SampleValue("unknown", origin=shown)
