@@ -125,7 +125,6 @@ from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
 from pytest_postgates.helpers.sample_rules import rules_digest
 from pytest_postgates.helpers.script_runs import script_run
 from pytest_postgates.helpers.typed_keys import product_api
-from pytest_postgates.post import is_markdown
 from pytest_postgates.scorecard import Finding
 
 if TYPE_CHECKING:
@@ -339,19 +338,18 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         checker.home = run.home
         return JsSample(checker, checker.report, lambda: _js_types(index, context, shared, package))
 
-    def docs_names() -> dict[str, js_docs_names.DocsName]:
+    def docs_names() -> js_docs_names.DocsNames:
         key = ("code_samples.docs_names", str(post.path.parent), index.commit, package)
         if key not in context.memo:
-            at_ref = {
-                posixpath.basename(p): index.file_text(p) or ""
-                for p in index.text_paths
-                if in_repo and posixpath.dirname(p) == page_folder and is_markdown(Path(p))
-            }  # the folder's pages at the ref, when the page is the repository's
-            context.memo[key] = js_docs_names.docs_names(post.path, index.root, at_ref, docs_reader)
-        names: dict[str, js_docs_names.DocsName] = context.memo[key]
+            at_ref = lambda: js_docs_names.pages_at_ref(  # noqa: E731
+                index.root, index.commit, index.paths if in_repo else [], page_folder
+            )  # the folder's pages at the ref, when the page is the repository's
+            context.memo[key] = js_docs_names.DocsNames(post.path, index.root, at_ref, docs_reader)
+        names: js_docs_names.DocsNames = context.memo[key]
         return names
 
-    sample.docs_names = docs_names
+    sample.docs_names = lambda name: docs_names()(name)
+    sample.docs_declared = lambda name: docs_names().declared(name)
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)

@@ -14,6 +14,9 @@ the name untyped. Code only: what the pages' prose says is not read."""
 
 from __future__ import annotations
 
+import posixpath
+import re
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pytest_postgates.helpers.code_fences import fence_kind
 from pytest_postgates.helpers.js_tree import node_text, pattern_names
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
-from pytest_postgates.post import PostRefused, is_markdown, parse_post
+from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -30,8 +33,10 @@ if TYPE_CHECKING:
 
 # The origin of a value typed by the docs' bindings (sample_checks.SampleValue.origin).
 DOCS_BOUND = "typed as the docs' own samples bind it"
-# A folder of more pages than this is not read (its names stay untyped).
+# A folder of more pages than this is not read (its names stay untyped), nor a name that
+# more fences than this write.
 MAX_PAGES = 400
+MAX_FENCES = 200
 _PARAMETERS = {
     "required_parameter": "pattern",
     "optional_parameter": "pattern",
@@ -117,50 +122,106 @@ def _key(sample: FenceReading, held: SampleValue | None) -> Key:
     return None
 
 
-def docs_names(
-    page: Path, root: Path, at_ref: dict[str, str], reader: Callable[[], Recording]
-) -> dict[str, DocsName]:
-    """The names the samples of the pages in ``page``'s folder (the page's own included:
-    where it binds a name in one place it may use it unbound in another) bind, each to
-    one product type (read by a fresh ``reader`` per page). A page is read as it is on
-    disk, else as the repository has it at the ref (``at_ref``: file name -> text, the
-    folder's pages there when the page is the repository's)."""
+class DocsNames:
+    """What the samples of the pages in a page's folder (the page's own included: where it
+    binds a name in one place it may use it unbound in another) bind a name to, asked name
+    by name: the fences that write the name are read (by a fresh ``reader`` per page, in
+    page order; a fence not writing it binds it nowhere), and every binding of it recorded.
+    A page is read as it is on disk, else as the repository has it at the ref (``at_ref``:
+    file name -> text, the folder's pages there when the page is the repository's). A name
+    more than :data:`MAX_FENCES` fences write, or a folder of more than :data:`MAX_PAGES`
+    pages, is not read (untyped)."""
+
+    def __init__(
+        self, page: Path, root: Path, at_ref: Callable[[], dict[str, str]],
+        reader: Callable[[], Recording],
+    ) -> None:  # fmt: skip
+        self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
+        self._pages: list[tuple[str, list[Fence]]] | None = None
+        self._names: dict[str, DocsName | None] = {}
+
+    def __call__(self, name: str) -> DocsName | None:
+        if name not in self._names:
+            self._names[name] = self._typed(name)
+        return self._names[name]
+
+    def declared(self, name: str) -> bool:
+        """Whether a fence of the folder declares ``name`` with a value (a cheap test of
+        whether the name may be typed at all)."""
+        declared = re.compile(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*[:=]")
+        return any(declared.search(f.content) for _, fences in self._read() for f in fences)
+
+    def _read(self) -> list[tuple[str, list[Fence]]]:
+        if self._pages is None:
+            self._pages = _pages(self.page, self.root, self.at_ref) or []
+        return self._pages
+
+    def _typed(self, name: str) -> DocsName | None:
+        word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+        chosen = [(shown, [f for f in fences if word.search(f.content)])
+                  for shown, fences in self._read()]  # fmt: skip
+        if sum(len(fences) for _, fences in chosen) > MAX_FENCES:
+            return None
+        bindings: list[tuple[str, Key]] = []
+        for shown, fences in chosen:
+            if not fences:
+                continue
+            sample = self.reader()
+            found: list[tuple[str, int, Key]] = []
+            sample.bindings = found
+            for fence in fences:
+                typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+                sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
+                             typescript)  # fmt: skip
+            bindings += [(f"{shown}:{line}", key) for local, line, key in found if local == name]
+        keys = {key for _, key in bindings}
+        if len(keys) != 1 or None in keys:
+            return None
+        ((cls, open_type),) = [key for key in keys if key is not None]
+        return DocsName(cls, bindings[0][0], open_type)
+
+
+def _pages(page: Path, root: Path, at_ref: Callable[[], dict[str, str]]) -> list[
+    tuple[str, list[Fence]]
+] | None:  # fmt: skip
+    """The JavaScript/TypeScript fences of each page of ``page``'s folder (None: a page
+    could not be read, or there are too many)."""
     folder = page.parent
     try:
         on_disk = {p.name: p for p in folder.iterdir() if p.is_file() and is_markdown(p)}
     except OSError:
-        return {}
-    names = sorted({*on_disk, *at_ref})
+        return None
+    at = at_ref()
+    names = sorted({*on_disk, *at})
     if len(names) > MAX_PAGES:
-        return {}
-    seen: dict[str, list[tuple[str, Key]]] = {}
+        return None
+    pages: list[tuple[str, list[Fence]]] = []
     for name in names:
         path = folder / name
         try:
-            post = parse_post(path) if name in on_disk else parse_post(path, at_ref[name].encode())
+            post = parse_post(path) if name in on_disk else parse_post(path, at[name].encode())
         except (PostRefused, OSError, ValueError):
-            return {}  # a page not read may bind any name otherwise: none is typed
+            return None  # a page not read may bind any name otherwise: none is typed
         if post.problems and not post.fences:
-            return {}
-        sample = reader()
-        found: list[tuple[str, int, Key]] = []
-        sample.bindings = found
-        for fence in sorted(post.fences, key=lambda f: f.start_line):
-            if fence_kind(fence) != "code":
-                continue
-            typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
-            sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
-                         typescript)  # fmt: skip
+            return None
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else name
-        for local, line, key in found:
-            seen.setdefault(local, []).append((f"{shown}:{line}", key))
-    typed: dict[str, DocsName] = {}
-    for local, bindings in seen.items():
-        keys = {key for _, key in bindings}
-        if len(keys) == 1 and None not in keys:
-            ((cls, open_type),) = [key for key in keys if key is not None]
-            typed[local] = DocsName(cls, bindings[0][0], open_type)
-    return typed
+        fences = sorted(post.fences, key=lambda f: f.start_line)
+        pages.append((shown, [f for f in fences if fence_kind(f) == "code"]))
+    return pages
+
+
+def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict[str, str]:
+    """The markdown pages of ``folder`` in the repository at ``commit`` (file name ->
+    text), read with git: the repository's index leaves the docs' own pages out."""
+    found: dict[str, str] = {}
+    for path in paths:
+        if posixpath.dirname(path) != folder or not is_markdown(Path(path)):
+            continue
+        shown = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{path}"],
+                               capture_output=True, check=False)  # fmt: skip
+        if shown.returncode == 0:
+            found[posixpath.basename(path)] = shown.stdout.decode("utf-8", "replace")
+    return found
 
 
 def folder_stamp(page: Path) -> str:

@@ -43,7 +43,9 @@ class FenceReading(Protocol):
     # of its functions declares it returns (js_page_types).
     page_interfaces: dict[str, dict[str, SampleValue | None]]
     page_functions: dict[str, str]
-    docs_names: Callable[[], dict[str, DocsName]]  # what the docs' other pages bind (js_docs_names)
+    # What the docs' pages bind a name to, and whether they declare it (js_docs_names).
+    docs_names: Callable[[str], DocsName | None]
+    docs_declared: Callable[[str], bool]
 
     def line(self, node: Any) -> int: ...
 

@@ -162,7 +162,7 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
     types = sample.types()
     package = sample.gate.package
     return types is not None and any(
-        types.conventional(n, package) or n in sample.docs_names() for n in names
+        types.conventional(n, package) or sample.docs_declared(n) for n in names
     )
 
 
@@ -176,7 +176,7 @@ def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     types = sample.types()
     cls = types.conventional(name, sample.gate.package) if types is not None else None
     if cls is None or types is None:
-        found = sample.docs_names().get(name) if types is not None else None
+        found = sample.docs_names(name) if types is not None else None
         return found.value(name) if found is not None else None
     own = exported_value(sample, types, name, cls)
     if own is not None:
