@@ -146,22 +146,3 @@ def test_an_open_type_reached_from_a_docs_binding_still_cites_it(tmp_path: Path)
     card = sample_card(code, "ts", tmp_path, repo)
     (reason,) = [v["reason"] for v in card.detail["violations"]]
     assert "nor does any product type extending it" in reason and "setup.md:6" in reason
-
-
-def test_a_subclass_whose_base_the_model_cannot_follow_counts_by_its_name(
-    tmp_path: Path,
-) -> None:
-    """SqlEntityManager extends an EntityManager imported from a package the model does
-    not read (a sibling workspace package's, by its name): a value of the product's
-    EntityManager may still be one, so its getKnex is not judged missing."""
-    sql = (
-        "import { EntityManager } from '@scope/core';\n"
-        "export class SqlEntityManager extends EntityManager {\n"
-        "  getKnex(): unknown { return null; }\n"
-        "}\n"
-    )
-    repo = make_repo(tmp_path / "repo", {**ORM, "src/sql.ts": sql})
-    code = "import { Orm } from 'orm';\nconst orm = await Orm.init();\norm.em.getKnex();\n"
-    card = sample_card(code, "ts", tmp_path, repo)
-    assert _violations(card) == []
-    assert any("SqlEntityManager" in reason for reason in _unjudged(card))

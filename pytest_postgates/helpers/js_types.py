@@ -491,14 +491,14 @@ class JsTypes:
 
     def declared_below(self, cls: Cls, name: str) -> str | None:
         """A product type below ``cls`` declaring ``name`` (``SqlEntityManager.getKnex``
-        under ``EntityManager``; a base named so that the model cannot follow counts)."""
+        under ``EntityManager``), which a value of ``cls`` may be; None when none is."""
         key = (cls, "below " + name)
         for entry in (e for c in sorted(self.model.classes) for e in self.entries((c, ""))):
             same = entry.name == cls[0] and cls[1] in ("", entry.path)
             if key in self._beyond or name not in entry.members or same:
                 continue
-            lineage = list(self.lineage((entry.name, entry.path)))
-            if cls[0] in {_simple(b) for e in lineage for b in e.bases}:
+            lineage = list(self.lineage((entry.name, entry.path)))[1:]
+            if any(e.name == cls[0] and cls[1] in ("", e.path) for e in lineage):
                 self._beyond[key] = f"{entry.name} ({entry.path})"
         return self._beyond.setdefault(key, None)
 
