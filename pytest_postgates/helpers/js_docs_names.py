@@ -145,6 +145,11 @@ class DocsNames:
             self._names[name] = self._typed(name)
         return self._names[name]
 
+    def value(self, name: str) -> SampleValue | None:
+        """What the page's unbound ``name`` holds by the docs' bindings (None: untyped)."""
+        found = self(name)
+        return found.value(name) if found is not None else None
+
     def declared(self, name: str) -> bool:
         """Whether a fence of the folder declares ``name`` with a value (a cheap test of
         whether the name may be typed at all)."""

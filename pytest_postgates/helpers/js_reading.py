@@ -5,13 +5,10 @@ type their argument without importing the reader that imports them."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from pytest_postgates.helpers.js_types import Cls, JsTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport, SampleValue
-
-if TYPE_CHECKING:
-    from pytest_postgates.helpers.js_docs_names import DocsName
 
 
 class FenceReading(Protocol):
@@ -44,7 +41,7 @@ class FenceReading(Protocol):
     page_interfaces: dict[str, dict[str, SampleValue | None]]
     page_functions: dict[str, str]
     # What the docs' pages bind a name to, and whether they declare it (js_docs_names).
-    docs_names: Callable[[str], DocsName | None]
+    docs_names: Callable[[str], SampleValue | None]
     docs_declared: Callable[[str], bool]
 
     def line(self, node: Any) -> int: ...

@@ -94,7 +94,7 @@ class JsSample:
         self.page_interfaces: dict[str, dict[str, SampleValue | None]] = {}  # js_page_types
         self.page_functions: dict[str, str] = {}
         # What the docs' pages bind names to, and the bindings recorded (js_docs_names).
-        self.docs_names: Callable[[str], js_docs_names.DocsName | None] = lambda name: None
+        self.docs_names: Callable[[str], SampleValue | None] = lambda name: None
         self.docs_declared: Callable[[str], bool] = lambda name: False
         self.bindings: list[tuple[str, int, js_docs_names.Key]] | None = None
 

@@ -176,8 +176,7 @@ def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     types = sample.types()
     cls = types.conventional(name, sample.gate.package) if types is not None else None
     if cls is None or types is None:
-        found = sample.docs_names(name) if types is not None else None
-        return found.value(name) if found is not None else None
+        return sample.docs_names(name) if types is not None else None
     own = exported_value(sample, types, name, cls)
     if own is not None:
         return own
