@@ -146,3 +146,23 @@ def test_an_open_type_reached_from_a_docs_binding_still_cites_it(tmp_path: Path)
     card = sample_card(code, "ts", tmp_path, repo)
     (reason,) = [v["reason"] for v in card.detail["violations"]]
     assert "nor does any product type extending it" in reason and "setup.md:6" in reason
+
+
+def test_a_fence_is_read_for_a_docs_bound_name_only_where_it_reads_a_member_of_it() -> None:
+    """A key or a word the docs declare elsewhere (`const id = ...`) is no reason to read a
+    fence that uses nothing of the product: only a member read on such a name is."""
+    from types import SimpleNamespace
+
+    from pytest_postgates.helpers import js_unbound
+    from pytest_postgates.helpers.sample_checks import SampleValue
+
+    typed = SampleValue("typed", "src/orm.ts", "Orm")
+    sample = SimpleNamespace(
+        bound=set(),
+        gate=SimpleNamespace(package="orm"),
+        types=lambda: SimpleNamespace(conventional=lambda name, package: None),
+        docs_declared=lambda name: True,
+        docs_names=lambda name: typed if name == "orm" else None,
+    )
+    assert not js_unbound.uses_conventional(sample, "const server = { id: 'a', url: 'b' };")  # type: ignore[arg-type]
+    assert js_unbound.uses_conventional(sample, "orm.em.flush();")  # type: ignore[arg-type]

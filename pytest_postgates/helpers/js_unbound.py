@@ -30,6 +30,7 @@ _CALLED_MEMBER = re.compile(r"\)\s*\.\s*([A-Za-z_$][\w$]{4,})")
 # Calls that load a module: what they return is the module's, read elsewhere.
 _LOADERS = frozenset({"require", "import"})
 _NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
+_RECEIVER = re.compile(r"(?<![\w$.])([a-z_$][\w$]*)\s*\.\s*[A-Za-z_$]")
 # A capitalised name whose member the fence reads (`MikroORM.init`): a class's static side.
 _CLASS_NAME = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*[A-Za-z_$]")
 # What a declaration file's name may be besides a value: a type, never a function or constant.
@@ -161,8 +162,12 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
         return False
     types = sample.types()
     package = sample.gate.package
-    return types is not None and any(
-        types.conventional(n, package) or sample.docs_declared(n) for n in names
+    if types is None:
+        return False
+    # A name the docs' samples type counts where the fence reads a member of it (`orm.em`).
+    receivers = {m.group(1) for m in _RECEIVER.finditer(content)} - sample.bound
+    return any(types.conventional(n, package) for n in names) or any(
+        sample.docs_declared(n) and sample.docs_names(n) is not None for n in sorted(receivers)
     )
 
 
