@@ -166,3 +166,17 @@ def test_a_fence_is_read_for_a_docs_bound_name_only_where_it_reads_a_member_of_i
     )
     assert not js_unbound.uses_conventional(sample, "const server = { id: 'a', url: 'b' };")  # type: ignore[arg-type]
     assert js_unbound.uses_conventional(sample, "orm.em.flush();")  # type: ignore[arg-type]
+
+
+def test_a_comment_that_is_a_file_path_is_not_read_as_code() -> None:
+    """`// scripts/prompt-cache.ts` parses as `scripts / prompt - cache.ts`, a member of
+    `cache`: it is the file's name, left a comment; a commented-out call is still code."""
+    from pytest_postgates.evidence.repomap import load_parsers
+    from pytest_postgates.helpers.js_comments import read_comments
+
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    parser = parsers["typescript"]
+    code = "// scripts/prompt-cache.ts\n// cache.get('k');\nconst x = 1;\n"
+    first, second, _ = read_comments(code, 1, parser, []).split("\n", 2)
+    assert first == "// scripts/prompt-cache.ts" and second.strip() == "cache.get('k');"
