@@ -63,6 +63,7 @@ gives its samples nothing to be checked against: the gate is a SKIP that says so
 from __future__ import annotations
 
 import ast
+import hashlib
 import posixpath
 import re
 from collections.abc import Iterable
@@ -99,6 +100,7 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import (
     config_samples,
+    js_docs_names,
     page_accounting,
     sample_accounting,
     sample_sides,
@@ -112,6 +114,7 @@ from pytest_postgates.helpers.command_lines import (
     shell_commands,
 )
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
+from pytest_postgates.helpers.js_docs_names import folder_stamp
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
@@ -289,9 +292,29 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         sites,
     )
     run.home = _home_package(post.path, index.root, sites)
+    in_repo = _relative(post.path, index.root) is not None
     page_folder = posixpath.dirname(_relative(post.path, index.root) or "")
     report = run.report
     sample = JsSample(run, report, lambda: _js_types(index, context, shared, package))
+
+    def docs_reader() -> JsSample:  # a reader of another page of the folder (js_docs_names)
+        checker = SampleChecker(package, manifest, shared.for_post(), parsers, settings.ref,
+                                lambda spec: _model_entry(index, spec), sites)  # fmt: skip
+        checker.home = run.home
+        return JsSample(checker, checker.report, lambda: _js_types(index, context, shared, package))
+
+    def docs_names() -> js_docs_names.DocsNames:
+        key = ("code_samples.docs_names", str(post.path.parent), index.commit, package)
+        if key not in context.memo:
+            at_ref = lambda: js_docs_names.pages_at_ref(  # noqa: E731
+                index.root, index.commit, index.paths if in_repo else [], page_folder
+            )  # the folder's pages at the ref, when the page is the repository's
+            context.memo[key] = js_docs_names.DocsNames(post.path, index.root, at_ref, docs_reader)
+        names: js_docs_names.DocsNames = context.memo[key]
+        return names
+
+    sample.docs_names = lambda name: docs_names().value(name)
+    sample.docs_declared = lambda name: docs_names().declared(name)
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)
@@ -636,6 +659,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     # The installed dependencies are evidence (a base class of theirs): another key.
     deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
+    inputs += f"|docs-{hashlib.sha256(folder_stamp(post_path).encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
 

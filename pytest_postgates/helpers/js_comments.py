@@ -29,6 +29,8 @@ _USES = frozenset({"call_expression", "member_expression", "new_expression"})
 # `const` or `await`), then a member, a call or an assignment.
 _CODE_LINE = re.compile(r"^[ \t]*//[ \t]*(?:[\w$]+[ \t]+)?[\w$]+[ \t]*[.(=]", re.MULTILINE)
 Row = TypeVar("Row")
+# A comment that is a file's path or dashed name (`src/lib/cache.ts`, `prompt-cache.ts`).
+_PATH = re.compile(r"[\w$@.~]*[/-][\w$@.~/-]*\.[A-Za-z]{1,5}")
 
 QUOTED_REASON = "named in a comment of the sample: prose, which gate 15 does not judge"
 
@@ -112,6 +114,8 @@ def _is_code(text: str, parser: Any) -> bool:
     """Whether a comment's text alone is one statement of code that uses a name."""
     if not text.strip() or text.lstrip().startswith("/"):
         return False  # `///` and `////` are not commented-out code
+    if _PATH.fullmatch(text.strip()):
+        return False  # `// scripts/prompt-cache.ts`: a file's name, not a subtraction
     root = parser.parse(text.encode("utf-8")).root_node
     statements = [n for n in root.named_children if n.type != "comment"]
     if root.has_error or len(statements) != 1 or statements[0].type not in _STATEMENTS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pytest_postgates.helpers.js_callbacks import callback_class
 from pytest_postgates.helpers.js_option_keys import callee, skip_keys
 from pytest_postgates.helpers.js_tree import node_string, node_text, unwrap
 from pytest_postgates.helpers.js_unbound import package_word
@@ -203,7 +204,7 @@ def _typed_parameters(
     of an ``afterResponse`` hook): their members are judged as that type's."""
     callee, position, path = where
     for index, name in _plain_parameters(parameters):
-        cls = types.callback_class(callee, position, path, index)
+        cls = callback_class(types, callee, position, path, index)
         if cls is not None:
             local = node_text(sample.source, name)
             held = SampleValue("typed", cls[1], cls[0])

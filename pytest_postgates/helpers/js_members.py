@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS
+from pytest_postgates.helpers import js_docs_names
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, did_you_mean
 
 if TYPE_CHECKING:
@@ -40,18 +41,26 @@ def typed_member(
         problem = f"the sample hands {plugin} to a method of it: it may add {name}"
     if not known and not problem:
         problem = types.named_by_code(cls, name)
-    beyond = types.declared_beyond(cls, name) if origin == OPEN_TYPE and not known else None
+    beyond = (
+        types.declared_beyond(cls, name) if origin.startswith(OPEN_TYPE) and not known else None
+    )
     if beyond and not problem:
         problem = (f"the value's type is {cls[0]} or a type extending it (a type parameter's "
                    f"argument the sample does not show), and {beyond} declares {name}")  # fmt: skip
+    below = types.declared_below(cls, name) if not known and not problem else None
+    if below:
+        problem = (f"{cls[0]} does not declare {name}, but {below}, a product type "
+                   f"extending it, does: the value may be one")  # fmt: skip
+    cited = js_docs_names.cited(origin)
     if not known and problem:
-        sample.report.skip(line, text, f"{used}: {problem}")
+        sample.report.skip(line, text, f"{used}: {problem}{cited}")
         return
     sample.report.count("member", line, name)
     if known:
         return
     close = types.nearest(name, members)
-    nor = ", nor does any product type extending it" if origin == OPEN_TYPE else ""
+    nor = ", nor does any product type extending it" if origin.startswith(OPEN_TYPE) else ""
+    nor += cited
     sample.report.violation(line, "member", used, cls[1],
                             f"{cls[0]} declares no member {name}{nor}{did_you_mean(close)}",
                             close)  # fmt: skip

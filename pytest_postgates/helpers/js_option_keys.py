@@ -18,6 +18,7 @@ from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
+from pytest_postgates.helpers import js_unbound
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
@@ -146,6 +147,9 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
             why = held.origin if held.kind == "unknown" else f"{held.name or held.kind}"
             return f"{shown}() are not judged: the type of its object ({why}) is not known"
         return partial(types.method_keys, cls, method), f"{cls[0]}.{method}()"
+    several = js_unbound.readings_callee(sample, function, shown)
+    if several is not None:  # `defineConfig({...})` unbound: each driver package's own
+        return several
     held = sample.called(function)
     maker = _made_with_own_functions(sample, function) if held is not None else ""
     if maker:

@@ -4,6 +4,7 @@ type their argument without importing the reader that imports them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from pytest_postgates.helpers.js_types import Cls, JsTypes
@@ -39,6 +40,9 @@ class FenceReading(Protocol):
     # of its functions declares it returns (js_page_types).
     page_interfaces: dict[str, dict[str, SampleValue | None]]
     page_functions: dict[str, str]
+    # What the docs' pages bind a name to, and whether they declare it (js_docs_names).
+    docs_names: Callable[[str], SampleValue | None]
+    docs_declared: Callable[[str], bool]
 
     def line(self, node: Any) -> int: ...
 

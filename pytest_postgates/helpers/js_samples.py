@@ -11,6 +11,7 @@ from typing import Any
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers import (
+    js_docs_names,
     js_handed,
     js_members,
     js_namespaces,
@@ -34,8 +35,6 @@ from pytest_postgates.helpers.js_tree import (
 from pytest_postgates.helpers.js_types import Cls, JsTypes, declaration_file
 from pytest_postgates.helpers.js_unbound import IDENTIFIER, package_word
 from pytest_postgates.helpers.sample_checks import (
-    ASSUMED_FROM_NAME,
-    OPEN_TYPE,
     SampleChecker,
     SampleReport,
     SampleValue,
@@ -95,6 +94,10 @@ class JsSample:
         self.subclasses: list[js_this.Subclass] = []  # its classes over a product class
         self.page_interfaces: dict[str, dict[str, SampleValue | None]] = {}  # js_page_types
         self.page_functions: dict[str, str] = {}
+        # What the docs' pages bind names to, and the bindings recorded (js_docs_names).
+        self.docs_names: Callable[[str], SampleValue | None] = lambda name: None
+        self.docs_declared: Callable[[str], bool] = lambda name: False
+        self.bindings: list[tuple[str, int, js_docs_names.Key]] | None = None
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
         # A TypeScript fence's imports are checked as TypeScript checks them: against the
@@ -230,6 +233,8 @@ class JsSample:
                     js_page_types.function(self, node)
             elif kind == "interface_declaration":
                 js_page_types.interface(self, node)
+            if self.bindings is not None:
+                js_docs_names.record(self, node, self.bindings)
 
     # -------------------------------------------------------------- bindings
     def product(self, spec: str | None) -> bool:
@@ -499,8 +504,8 @@ class JsSample:
         reached from one whose type was assumed from its name is assumed too, and one
         reached from an open type (``open_type``: a type parameter's default) is open."""
         if cls is not None:
-            kept = origin if origin in (ASSUMED_FROM_NAME, OPEN_TYPE) else ""
-            return SampleValue("typed", cls[1], cls[0], origin=kept or OPEN_TYPE * open_type)
+            kept = js_docs_names.carried(origin, open_type)
+            return SampleValue("typed", cls[1], cls[0], origin=kept)
         if owner is not None:
             shown = f"{shown}: {owner[0]}.{name} declares no product class"
         return SampleValue("unknown", origin=shown)

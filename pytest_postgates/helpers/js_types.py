@@ -65,7 +65,7 @@ class JsTypes:
         self._misspelled: dict[str, str | None] = {}
         self._beyond: dict[tuple[Cls, str], str | None] = {}
         # Callback parameters of an object type written in place, by the name given them.
-        self._in_place: dict[Cls, TypeRef] = {}
+        self.in_place: dict[Cls, TypeRef] = {}
         # The newest earlier release whose declarations gave a type (by name) a key they
         # no longer give it (set by the gate: the past releases' models), or None.
         self.dropped_key: Callable[[str, str], str | None] | None = None
@@ -129,7 +129,7 @@ class JsTypes:
             entries = self.entries(cls)
             found = self.model.members(cls[0])
             # A field's or a callback parameter's in-place object type.
-            in_place = not entries and ("." in cls[0] or cls in self._in_place)
+            in_place = not entries and ("." in cls[0] or cls in self.in_place)
             if in_place or (entries and all(e.kind == "interface" for e in entries)):
                 found = self._declared_members(cls, entries)
             self._members[cls] = found
@@ -430,6 +430,8 @@ class JsTypes:
             if len(kept) != 1:
                 return None
             return self.held_type(TypeRef(kept[0], ref.path, ref.bound), receiver, depth + 1)
+        if expr[0] == "inter":
+            return self._held_intersection(ref, receiver, depth)
         if expr[0] == "index" and expr[2][0] == "str":
             owner = self.held_type(TypeRef(expr[1], ref.path, ref.bound), receiver, depth + 1)
             found = self.field_held(owner[0], expr[2][1]) if owner is not None else None
@@ -454,6 +456,22 @@ class JsTypes:
         plain = self.type_named(name, ref.path, receiver)
         return (plain, False) if plain is not None else None
 
+    def _held_intersection(
+        self, ref: TypeRef, receiver: Cls | None, depth: int
+    ) -> tuple[Cls, bool] | None:
+        """``D[typeof EntityManagerType] & EntityManager``: one part a product class, every
+        other one through a type parameter: that class, open (the others may add members)."""
+        found: set[tuple[Cls, bool]] = set()
+        for part in ref.expr[1]:
+            base = part[1] if part[0] == "index" else part
+            if base[0] == "ref" and not base[2] and ref.lookup(base[1]) is not None:
+                continue  # through a type parameter: open
+            held = self.held_type(TypeRef(part, ref.path, ref.bound), receiver, depth + 1)
+            if held is None:
+                return None
+            found.add(held)
+        return (found.pop()[0], True) if len(found) == 1 else None
+
     def declared_beyond(self, cls: Cls, name: str) -> str | None:
         """A product type that declares ``name`` and may be what a value of the open type
         ``cls`` holds (:meth:`held_type`): a class (which may implement or extend it), or
@@ -476,11 +494,24 @@ class JsTypes:
                     return f"{entry.name} ({entry.path})"
         return None
 
+    def declared_below(self, cls: Cls, name: str) -> str | None:
+        """A product type below ``cls`` declaring ``name`` (``SqlEntityManager.getKnex``
+        under ``EntityManager``), which a value of ``cls`` may be; None when none is."""
+        key = (cls, "below " + name)
+        for entry in (e for c in sorted(self.model.classes) for e in self.entries((c, ""))):
+            same = entry.name == cls[0] and cls[1] in ("", entry.path)
+            if key in self._beyond or name not in entry.members or same:
+                continue
+            lineage = list(self.lineage((entry.name, entry.path)))[1:]
+            if any(e.name == cls[0] and cls[1] in ("", e.path) for e in lineage):
+                self._beyond[key] = f"{entry.name} ({entry.path})"
+        return self._beyond.setdefault(key, None)
+
     def _class_shapes(self, cls: Cls) -> list[Shape] | None:
         """The shapes of a class or declared type, or of the in-place object type of a field
         (``Response.request``) through its owner's."""
-        if cls in self._in_place and self.declared is not None:
-            return self.declared.shapes(self._in_place[cls])
+        if cls in self.in_place and self.declared is not None:
+            return self.declared.shapes(self.in_place[cls])
         entries = self.entries(cls)
         if entries or "." not in cls[0] or self.declared is None:
             return self._shapes(cls[0], entries)
@@ -551,62 +582,6 @@ class JsTypes:
             return declared
         return replace(declared, fields=declared.fields | read.fields, read_by=by)
 
-    def callback_class(
-        self, callee: tuple[Cls | str, str], position: int, path: tuple[str, ...], index: int
-    ) -> Cls | None:
-        """The product class or interface parameter ``index`` of a callback has, the callback
-        written at ``path`` of argument ``position`` of a call of ``callee`` (a class and
-        method, or a file and function): the parameter's declared type, through the
-        argument's declared type (``hooks: { afterResponse: [response => ...] }``)."""
-        owner, method = callee
-        if self.declared is None:
-            return None
-        if isinstance(owner, tuple):
-            places = [(entry.path, entry.name) for entry in self.lineage(owner)]
-        else:
-            places = [(owner, "")] + [(d, "") for d in [declaration_file(owner)] if d]
-        for file, container in places:
-            found = self.declared.signatures(file, container, method)
-            if found is None:
-                continue
-            where, signatures = found
-            named: set[Cls | None] = set()
-            for signature in signatures:
-                typed = _parameter_type(signature, position)
-                if typed == ():
-                    continue
-                if typed is None:
-                    return None
-                assert isinstance(typed, tuple)
-                ref = self.declared.callback_parameter(TypeRef(typed, where), path, index)
-                if ref is None and not path and self._no_function(TypeRef(typed, where)):
-                    continue  # an overload taking an options object there, not the callback
-                if ref is None:
-                    return None
-                while ref.expr[0] == "ref" and not ref.expr[2] and ref.lookup(ref.expr[1]):
-                    ref = ref.lookup(ref.expr[1]) or ref
-                if ref.expr[0] == "obj":  # `external(args: { chart: Chart }): void`
-                    lines = [field[1] for field in ref.expr[1].values()]
-                    at = f"{path[-1] if path else method}()'s parameter {index + 1}"
-                    cls = (f"the object type of {at} (line {min(lines, default=0)})", ref.path)
-                    self._in_place.setdefault(cls, ref)
-                    named.add(cls)
-                    continue
-                if ref.expr[0] != "ref":
-                    return None
-                named.add(self.resolve(ref.expr[1], ref.path))
-            return named.pop() if len(named) == 1 else None
-        held = self.field_type(owner, method) if isinstance(owner, tuple) else None
-        if held is None or method == CALL_SIGNATURE:
-            return None
-        return self.callback_class((held, CALL_SIGNATURE), position, path, index)
-
-    def _no_function(self, ref: TypeRef) -> bool:
-        """Whether a parameter's declared type takes no function: object types only, none
-        of them callable (an overload's options object where another takes the callback)."""
-        shapes = self.declared.shapes(ref) if self.declared is not None else None
-        return bool(shapes) and all(s.array_of is None and not s.callable for s in shapes or ())
-
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:
@@ -627,7 +602,7 @@ class JsTypes:
             if found is None:
                 continue
             where, signatures = found
-            typed = [_parameter_type(s, position) for s in signatures]
+            typed = [parameter_type(s, position) for s in signatures]
             typed = [t for t in typed if t != ()]
             if not typed or any(t is None for t in typed):
                 return Keys(reason=f"{shown}'s parameter {position + 1} has no declared type")
@@ -664,7 +639,7 @@ class JsTypes:
         return tuple((name, TypeRef(default, where)) for name, default in params if default)
 
 
-def _parameter_type(signature: Signature, position: int) -> Expr | tuple[()] | None:
+def parameter_type(signature: Signature, position: int) -> Expr | tuple[()] | None:
     """The declared type of the argument at ``position``: its parameter's, or the element
     type of a rest parameter before it (``...items: Array<Got | ExtendOptions>``); None when
     not declared (or a rest type not an array); ``()`` when the signature takes no argument

@@ -9,13 +9,15 @@ function takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.Fe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.helpers import js_free_calls
 from pytest_postgates.helpers.js_tree import node_text
-from pytest_postgates.helpers.js_types import hump_changed
+from pytest_postgates.helpers.js_types import Keys, hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ _CALLED_MEMBER = re.compile(r"\)\s*\.\s*([A-Za-z_$][\w$]{4,})")
 # Calls that load a module: what they return is the module's, read elsewhere.
 _LOADERS = frozenset({"require", "import"})
 _NEW = re.compile(r"\bnew\s+([A-Z][\w$]*)")
+_RECEIVER = re.compile(r"(?<![\w$.])([a-z_$][\w$]*)\s*\.\s*[A-Za-z_$]")
 # A capitalised name whose member the fence reads (`MikroORM.init`): a class's static side.
 _CLASS_NAME = re.compile(r"(?<![\w$.])([A-Z][\w$]*)\s*\.\s*[A-Za-z_$]")
 # What a declaration file's name may be besides a value: a type, never a function or constant.
@@ -65,6 +68,8 @@ def calls_unqualified(sample: FenceReading, content: str) -> bool:
     names = js_free_calls.bare_calls(content) - sample.bound
     if any(_public_function(sample, name) is not None for name in sorted(names)):
         return True
+    if any(len(_readings(sample, name)) > 1 for name in sorted(names)):
+        return True  # several product functions go by the name (readings_callee)
     if len(names) < 2:
         return False
     types = sample.types()
@@ -157,19 +162,26 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
         return False
     types = sample.types()
     package = sample.gate.package
-    return types is not None and any(types.conventional(n, package) for n in names)
+    if types is None:
+        return False
+    # A name the docs' samples type counts where the fence reads a member of it (`orm.em`).
+    receivers = {m.group(1) for m in _RECEIVER.finditer(content)} - sample.bound
+    return any(types.conventional(n, package) for n in names) or any(
+        sample.docs_declared(n) and sample.docs_names(n) is not None for n in sorted(receivers)
+    )
 
 
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     """An instance of the product type a name the post never binds holds by the docs'
-    convention (``reply.send()`` in a doc about replies: ``FastifyReply``). A name the
+    convention (``reply.send()`` in a doc about replies: ``FastifyReply``), else the one
+    every binding of it in the docs' other pages gives (js_docs_names). A name the
     product's code itself exports as a function or a constant (``defineConfig``) is that
     thing, not an instance of a type named like it: the one export of the entry points
     under it, else unknown with the reason (:func:`exported_value`)."""
     types = sample.types()
     cls = types.conventional(name, sample.gate.package) if types is not None else None
     if cls is None or types is None:
-        return None
+        return sample.docs_names(name) if types is not None else None
     own = exported_value(sample, types, name, cls)
     if own is not None:
         return own
@@ -444,3 +456,71 @@ _FUNCTIONS = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition",
      "generator_function_declaration", "function"}
 )  # fmt: skip
+
+
+def function_readings(sample: FenceReading, function: Any) -> list[tuple[str, Binding]]:
+    """What a name the page never binds, called (``defineConfig({...})``), may be: each
+    declaration the product's entry points export under it (re-exports of one declaration
+    count once), with the specifier of the first entry point exporting it."""
+    name = node_text(sample.source, function)
+    if function.type != "identifier" or sample.is_bound(function, name):
+        return []
+    if sample.package_word and package_word(name) == sample.package_word:
+        return []  # the package called by its name: its entry module (package_called)
+    return _readings(sample, name)
+
+
+def _readings(sample: FenceReading, name: str) -> list[tuple[str, Binding]]:
+    if name in js_free_calls.JS_GLOBALS:
+        return []
+    key = ("readings", sample.gate.package, name)
+    shared = sample.gate.lookup.shared
+    if key not in shared:
+        found: dict[tuple[str, str], tuple[str, Binding]] = {}
+        for spec, module in sample.gate.entries():
+            binding = sample.gate.lookup.find_export(module, name)
+            if isinstance(binding, Binding):
+                found.setdefault((binding.path, binding.local), (spec, binding))
+        shared[key] = list(found.values())
+    held: list[tuple[str, Binding]] = shared[key]
+    return held
+
+
+KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
+
+
+def readings_callee(
+    sample: FenceReading, function: Any, shown: str
+) -> tuple[KeysAt, str] | str | None:
+    """The option keys of a call of a name the page never binds that several product
+    declarations go by (:func:`function_readings`): a key is taken when one of them takes
+    it, and the callee as shown names them all; why not, when one is no function the
+    model types; None when fewer than two declarations go by the name."""
+    readings = function_readings(sample, function)
+    types = sample.types()
+    if len(readings) < 2 or types is None:
+        return None
+    listed = ", ".join(f"{spec} ({b.path})" for spec, b in readings[:4])
+    listed += f" and {len(readings) - 4} more" if len(readings) > 4 else ""
+    if any(binding.kind != "function" for _, binding in readings):
+        return (f"{shown}() are not judged: the page never binds {shown}, which names several "
+                f"of the product's exports, not all functions: {listed}")  # fmt: skip
+    parts: list[KeysAt] = [partial(types.function_keys, b.path, b.local) for _, b in readings]
+    return partial(_any_reading, parts), f"{shown}() (any of the product's {listed})"
+
+
+def _any_reading(parts: list[KeysAt], position: int, path: tuple[str, ...]) -> Keys | None:
+    """The keys one of several callees takes at a place: every one's declared fields; None
+    when one's are not in the model, and a reason when one's are not closed."""
+    found = [at(position, path) for at in parts]
+    known = [keys for keys in found if keys is not None]
+    if len(known) < len(found):
+        return None
+    if any(keys.any_key or keys.reason for keys in known):
+        why = next(k.reason or "it takes any key" for k in known if k.any_key or k.reason)
+        return Keys(reason=f"one of the readings' keys are not closed ({why})")
+    owners = " or ".join(dict.fromkeys(k.owner for k in known if k.owner))
+    read_by = " or ".join(dict.fromkeys(k.read_by for k in known if k.read_by))
+    hand_written = next((k.hand_written for k in known if k.hand_written), "")
+    fields = frozenset().union(*(k.fields for k in known))
+    return Keys(fields, owners, hand_written=hand_written, read_by=read_by)

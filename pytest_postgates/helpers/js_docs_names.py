@@ -1,0 +1,239 @@
+"""What the docs' own samples bind a name to, for gate 15's reading of a page that uses
+the name without binding it (``orm.em.flush()`` where another page of the same folder
+shows ``const orm = await MikroORM.init({...})``).
+
+Every JavaScript/TypeScript fence of the other pages in the page's folder is read as the
+page's are (:class:`~pytest_postgates.helpers.js_samples.JsSample`, with a report of its
+own that no card shows), and each binding of a name there is recorded with the product
+type the reader gives its value: a declaration, an assignment, an import, a parameter, a
+function or class the sample declares. A name all of whose bindings give one product
+type is typed so (:func:`~pytest_postgates.helpers.js_unbound.conventional`), citing the
+first binding (file:line); any binding the reader does not type (a parameter without an
+annotation, another package's import, a function of the page's), or two types, leaves
+the name untyped. Code only: what the pages' prose says is not read."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.helpers.js_tree import node_text, pattern_names
+from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
+from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_reading import FenceReading
+    from pytest_postgates.helpers.js_types import Cls
+
+# The origin of a value typed by the docs' bindings (sample_checks.SampleValue.origin).
+DOCS_BOUND = "typed as the docs' own samples bind it"
+# A folder of more pages than this is not read (its names stay untyped), nor a name that
+# more fences than this write.
+MAX_PAGES = 400
+MAX_FENCES = 200
+_PARAMETERS = {
+    "required_parameter": "pattern",
+    "optional_parameter": "pattern",
+    "arrow_function": "parameter",
+    "for_in_statement": "left",
+    "catch_clause": "parameter",
+}
+_DECLARED = frozenset({"function_declaration", "class_declaration"})
+# A binding's product type (and whether it is open: a type parameter's default), or None.
+Key = tuple["Cls", bool] | None
+
+
+@dataclass(frozen=True)
+class DocsName:
+    """A name every binding of which in the docs' samples gives one product type."""
+
+    cls: Cls
+    where: str  # the first binding: file:line
+    open_type: bool  # reached through a type parameter read as its default
+
+    def value(self, name: str) -> SampleValue:
+        origin = f"{OPEN_TYPE}; " * self.open_type + f"{DOCS_BOUND} ({name} at {self.where})"
+        return SampleValue("typed", self.cls[1], self.cls[0], origin=origin)
+
+
+def carried(origin: str, open_type: bool) -> str:
+    """The origin a value reached from one of ``origin`` has: assumed from the name stays
+    so; open when either is (a type parameter's default), the docs' binding still cited."""
+    if origin == ASSUMED_FROM_NAME:
+        return origin
+    cited = origin[origin.index(DOCS_BOUND) :] if DOCS_BOUND in origin else ""
+    opened = OPEN_TYPE if open_type or origin.startswith(OPEN_TYPE) else ""
+    return "; ".join(part for part in (opened, cited) if part)
+
+
+def cited(origin: str) -> str:
+    """The docs' binding an origin cites, as a reason ends with ("" when none)."""
+    return f"; {origin[origin.index(DOCS_BOUND) :]}" if DOCS_BOUND in origin else ""
+
+
+class Recording(Protocol):
+    """A fence reader that records the bindings it reads."""
+
+    bindings: list[tuple[str, int, Key]] | None
+
+    def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None: ...
+
+
+def record(sample: FenceReading, node: Any, bindings: list[tuple[str, int, Key]]) -> None:
+    """The names ``node`` binds (read by the fence reader just before), each with the
+    product type the reader gave it (None: none, or not a product type)."""
+    kind = node.type
+    if kind == "variable_declarator":
+        target = node.child_by_field_name("name")
+    elif kind == "assignment_expression":
+        target = node.child_by_field_name("left")
+        target = target if target is not None and target.type == "identifier" else None
+    elif kind in _PARAMETERS:
+        target = node.child_by_field_name(_PARAMETERS[kind])
+    elif kind == "import_statement":
+        target = next((c for c in node.named_children if c.type == "import_clause"), None)
+    elif kind in _DECLARED:
+        target = node.child_by_field_name("name")
+    else:
+        return
+    if target is None:
+        return
+    names = [target] if target.type == "identifier" else pattern_names(target)
+    for name in names:
+        local = node_text(sample.source, name)
+        held = None if kind in _DECLARED else sample.values.get(local)
+        bindings.append((local, sample.line(name), _key(sample, held)))
+
+
+def _key(sample: FenceReading, held: SampleValue | None) -> Key:
+    if held is None:
+        return None
+    if held.kind == "typed" and held.origin in ("", OPEN_TYPE) and held.name:
+        return (held.name, held.module), held.origin == OPEN_TYPE
+    if held.kind == "instance":
+        cls = sample.class_of(held)
+        return (cls, False) if cls is not None else None
+    return None
+
+
+class DocsNames:
+    """What the samples of the pages in a page's folder (the page's own included: where it
+    binds a name in one place it may use it unbound in another) bind a name to, asked name
+    by name: the fences that write the name are read (by a fresh ``reader`` per page, in
+    page order; a fence not writing it binds it nowhere), and every binding of it recorded.
+    A page is read as it is on disk, else as the repository has it at the ref (``at_ref``:
+    file name -> text, the folder's pages there when the page is the repository's). A name
+    more than :data:`MAX_FENCES` fences write, or a folder of more than :data:`MAX_PAGES`
+    pages, is not read (untyped)."""
+
+    def __init__(
+        self, page: Path, root: Path, at_ref: Callable[[], dict[str, str]],
+        reader: Callable[[], Recording],
+    ) -> None:  # fmt: skip
+        self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
+        self._pages: list[tuple[str, list[Fence]]] | None = None
+        self._names: dict[str, DocsName | None] = {}
+
+    def __call__(self, name: str) -> DocsName | None:
+        if name not in self._names:
+            self._names[name] = self._typed(name)
+        return self._names[name]
+
+    def value(self, name: str) -> SampleValue | None:
+        """What the page's unbound ``name`` holds by the docs' bindings (None: untyped)."""
+        found = self(name)
+        return found.value(name) if found is not None else None
+
+    def declared(self, name: str) -> bool:
+        """Whether a fence of the folder declares ``name`` with a value (a cheap test of
+        whether the name may be typed at all)."""
+        declared = re.compile(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*[:=]")
+        return any(declared.search(f.content) for _, fences in self._read() for f in fences)
+
+    def _read(self) -> list[tuple[str, list[Fence]]]:
+        if self._pages is None:
+            self._pages = _pages(self.page, self.root, self.at_ref) or []
+        return self._pages
+
+    def _typed(self, name: str) -> DocsName | None:
+        word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+        chosen = [(shown, [f for f in fences if word.search(f.content)])
+                  for shown, fences in self._read()]  # fmt: skip
+        if sum(len(fences) for _, fences in chosen) > MAX_FENCES:
+            return None
+        bindings: list[tuple[str, Key]] = []
+        for shown, fences in chosen:
+            if not fences:
+                continue
+            sample = self.reader()
+            found: list[tuple[str, int, Key]] = []
+            sample.bindings = found
+            for fence in fences:
+                typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+                sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
+                             typescript)  # fmt: skip
+            bindings += [(f"{shown}:{line}", key) for local, line, key in found if local == name]
+        keys = {key for _, key in bindings}
+        if len(keys) != 1 or None in keys:
+            return None
+        ((cls, open_type),) = [key for key in keys if key is not None]
+        return DocsName(cls, bindings[0][0], open_type)
+
+
+def _pages(page: Path, root: Path, at_ref: Callable[[], dict[str, str]]) -> list[
+    tuple[str, list[Fence]]
+] | None:  # fmt: skip
+    """The JavaScript/TypeScript fences of each page of ``page``'s folder (None: a page
+    could not be read, or there are too many)."""
+    folder = page.parent
+    try:
+        on_disk = {p.name: p for p in folder.iterdir() if p.is_file() and is_markdown(p)}
+    except OSError:
+        return None
+    at = at_ref()
+    names = sorted({*on_disk, *at})
+    if len(names) > MAX_PAGES:
+        return None
+    pages: list[tuple[str, list[Fence]]] = []
+    for name in names:
+        path = folder / name
+        try:
+            post = parse_post(path) if name in on_disk else parse_post(path, at[name].encode())
+        except (PostRefused, OSError, ValueError):
+            return None  # a page not read may bind any name otherwise: none is typed
+        if post.problems and not post.fences:
+            return None
+        shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else name
+        fences = sorted(post.fences, key=lambda f: f.start_line)
+        pages.append((shown, [f for f in fences if fence_kind(f) == "code"]))
+    return pages
+
+
+def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict[str, str]:
+    """The markdown pages of ``folder`` in the repository at ``commit`` (file name ->
+    text), read with git: the repository's index leaves the docs' own pages out."""
+    found: dict[str, str] = {}
+    for path in paths:
+        if posixpath.dirname(path) != folder or not is_markdown(Path(path)):
+            continue
+        shown = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{path}"],
+                               capture_output=True, check=False)  # fmt: skip
+        if shown.returncode == 0:
+            found[posixpath.basename(path)] = shown.stdout.decode("utf-8", "replace")
+    return found
+
+
+def folder_stamp(page: Path) -> str:
+    """What a cached result of a page depends on of its folder's other pages: their names,
+    sizes and times of change."""
+    try:
+        stats = sorted((p.name, p.stat()) for p in page.parent.iterdir() if is_markdown(p))
+    except OSError:
+        return "unread"
+    return ",".join(f"{name}:{st.st_size}:{st.st_mtime_ns}" for name, st in stats)

@@ -1,0 +1,182 @@
+"""Gate 15 on a name a page uses without binding it where the docs' other pages bind it
+(js_docs_names): every binding in the folder's samples gives one product type, so the
+page's uses are judged against it, the binding cited; a binding that gives another type,
+or none, leaves the name untyped. And a member the declared type lacks but a product type
+extending it declares (``SqlEntityManager.getKnex`` under ``EntityManager``) is unjudged,
+never a finding."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.helpers import make_repo, sample_card
+from tests.helpers import sample_violations as _violations
+from tests.helpers import unjudged_reasons as _unjudged
+
+ORM = {
+    "package.json": json.dumps({"name": "orm", "main": "./src/index.ts"}),
+    "src/em.ts": (
+        "export class EntityManager {\n  flush(): void {}\n  remove(entity: object): void {}\n}\n"
+    ),
+    "src/sql.ts": (
+        "import { EntityManager } from './em';\n"
+        "export class SqlEntityManager extends EntityManager {\n"
+        "  getKnex(): unknown { return null; }\n"
+        "}\n"
+    ),
+    "src/orm.ts": (
+        "import { EntityManager } from './em';\n"
+        "export class Orm {\n"
+        "  em!: EntityManager;\n"
+        "  static async init(options?: { dbName: string }): Promise<Orm> {\n"
+        "    return new Orm();\n"
+        "  }\n"
+        "}\n"
+    ),
+    "src/index.ts": (
+        "export { Orm } from './orm';\nexport { EntityManager } from './em';\n"
+        "export { SqlEntityManager } from './sql';\n"
+    ),
+}
+INIT = "import { Orm } from 'orm';\n\nconst orm = await Orm.init({ dbName: 'app' });\n"
+
+
+def _card(tmp_path: Path, code: str, others: dict[str, str]) -> object:
+    repo = make_repo(tmp_path / "repo", ORM)
+    for name, sample in others.items():
+        (tmp_path / name).write_text(f"# {name}\n\n```ts\n{sample}```\n", encoding="utf-8")
+    return sample_card(code, "ts", tmp_path, repo)
+
+
+def test_a_name_the_docs_bind_to_one_product_type_is_typed_so(tmp_path: Path) -> None:
+    """`orm.em.removeEntity(book)` on a page that never binds `orm`, where another page
+    of the folder writes `const orm = await Orm.init(...)`: Orm's em is an EntityManager,
+    which declares no removeEntity, and the finding says where `orm` is bound."""
+    code = "orm.em.removeEntity(book);\norm.em.flush();\n"
+    card = _card(tmp_path, code, {"setup.md": INIT})
+    assert _violations(card) == [("member", "orm.em.removeEntity")]
+    (reason,) = [v["reason"] for v in card.detail["violations"]]
+    assert "setup.md:6" in reason
+
+
+def test_a_name_the_docs_bind_otherwise_too_stays_untyped(tmp_path: Path) -> None:
+    """A second binding of `orm` the reader does not type (a parameter without a type):
+    the page's `orm` may be either, so nothing is judged on it."""
+    code = "orm.em.removeEntity(book);\n"
+    other = "export function setup(orm) {\n  return orm;\n}\n"
+    card = _card(tmp_path, code, {"setup.md": INIT, "teardown.md": other})
+    assert _violations(card) == []
+    assert any("never bound" in reason for reason in _unjudged(card))
+
+
+def test_a_name_no_page_binds_stays_untyped(tmp_path: Path) -> None:
+    card = _card(tmp_path, "orm.em.removeEntity(book);\n", {})
+    assert _violations(card) == []
+
+
+def test_a_member_a_subclass_declares_is_unjudged(tmp_path: Path) -> None:
+    """`orm.em.getKnex()` where Orm declares `em: EntityManager`: SqlEntityManager, which
+    extends it, declares getKnex, and the value may be one (a driver's subclass). A
+    member no type below it declares is still a finding."""
+    code = (
+        "import { Orm } from 'orm';\n"
+        "const orm = await Orm.init();\n"
+        "orm.em.getKnex().raw('select 1');\norm.em.getKnexx();\n"
+    )
+    card = _card(tmp_path, code, {})
+    assert _violations(card) == [("member", "orm.em.getKnexx")]
+    assert any("SqlEntityManager" in reason and "getKnex" in reason for reason in _unjudged(card))
+
+
+def test_a_page_of_the_folder_the_repository_has_at_the_ref_is_read(tmp_path: Path) -> None:
+    """The page is the repository's (docs/page.md) and its folder's other page is not on
+    disk, only at the ref: read from there."""
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    files = {**ORM, "docs/setup.md": f"# Setup\n\n```ts\n{INIT}```\n"}
+    repo = make_repo(tmp_path / "repo", files)
+    (repo / "docs" / "setup.md").unlink()
+    body = "Intro.\n\n```ts\norm.em.removeEntity(book);\n```\n"
+    post = make_post(body, repo / "docs", name="page.md")
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert _violations(card) == [("member", "orm.em.removeEntity")]
+    assert any("docs/setup.md:6" in v["reason"] for v in card.detail["violations"])
+
+
+def test_a_field_of_a_class_intersected_with_a_type_parameter_is_that_class_open(
+    tmp_path: Path,
+) -> None:
+    """`em!: D[typeof EntityManagerType] & EntityManager`: the value is an EntityManager
+    and what the driver's type adds; a member no product type declares is a finding, one
+    a product type declares (SqlEntityManager's getKnex) is not judged."""
+    files = {
+        **ORM,
+        "src/orm.ts": (
+            "import { EntityManager } from './em';\n"
+            "export const EntityManagerType = Symbol('EntityManagerType');\n"
+            "export interface Driver { [EntityManagerType]: EntityManager }\n"
+            "export class Orm<D extends Driver = Driver> {\n"
+            "  em!: D[typeof EntityManagerType] & EntityManager;\n"
+            "  static async init(options?: { dbName: string }): Promise<Orm> {\n"
+            "    return new Orm();\n"
+            "  }\n"
+            "}\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import { Orm } from 'orm';\nconst orm = await Orm.init();\n"
+        "orm.em.removeEntity(book);\norm.em.getKnex();\norm.em.flush();\n"
+    )
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "orm.em.removeEntity")]
+    assert any("getKnex" in reason for reason in _unjudged(card))
+
+
+def test_an_open_type_reached_from_a_docs_binding_still_cites_it(tmp_path: Path) -> None:
+    """`orm.em`, open (through the driver's type parameter), reached from an `orm` the
+    docs bind: the finding says both."""
+    code = "orm.em.removeEntity(book);\n"
+    orm = ORM["src/orm.ts"].replace("em!: EntityManager;", "em!: D & EntityManager;")
+    orm = orm.replace("export class Orm {", "export class Orm<D extends object = object> {")
+    repo = make_repo(tmp_path / "repo", {**ORM, "src/orm.ts": orm})
+    (tmp_path / "setup.md").write_text(f"# setup\n\n```ts\n{INIT}```\n", encoding="utf-8")
+    card = sample_card(code, "ts", tmp_path, repo)
+    (reason,) = [v["reason"] for v in card.detail["violations"]]
+    assert "nor does any product type extending it" in reason and "setup.md:6" in reason
+
+
+def test_a_fence_is_read_for_a_docs_bound_name_only_where_it_reads_a_member_of_it() -> None:
+    """A key or a word the docs declare elsewhere (`const id = ...`) is no reason to read a
+    fence that uses nothing of the product: only a member read on such a name is."""
+    from types import SimpleNamespace
+
+    from pytest_postgates.helpers import js_unbound
+    from pytest_postgates.helpers.sample_checks import SampleValue
+
+    typed = SampleValue("typed", "src/orm.ts", "Orm")
+    sample = SimpleNamespace(
+        bound=set(),
+        gate=SimpleNamespace(package="orm"),
+        types=lambda: SimpleNamespace(conventional=lambda name, package: None),
+        docs_declared=lambda name: True,
+        docs_names=lambda name: typed if name == "orm" else None,
+    )
+    assert not js_unbound.uses_conventional(sample, "const server = { id: 'a', url: 'b' };")  # type: ignore[arg-type]
+    assert js_unbound.uses_conventional(sample, "orm.em.flush();")  # type: ignore[arg-type]
+
+
+def test_a_comment_that_is_a_file_path_is_not_read_as_code() -> None:
+    """`// scripts/prompt-cache.ts` parses as `scripts / prompt - cache.ts`, a member of
+    `cache`: it is the file's name, left a comment; a commented-out call is still code."""
+    from pytest_postgates.evidence.repomap import load_parsers
+    from pytest_postgates.helpers.js_comments import read_comments
+
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    parser = parsers["typescript"]
+    code = "// scripts/prompt-cache.ts\n// cache.get('k');\nconst x = 1;\n"
+    first, second, _ = read_comments(code, 1, parser, []).split("\n", 2)
+    assert first == "// scripts/prompt-cache.ts" and second.strip() == "cache.get('k');"
