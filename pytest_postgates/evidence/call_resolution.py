@@ -15,7 +15,7 @@ into ``r[name]()``) is also a dynamic call of that name.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, ValueEnd
 
@@ -337,3 +337,21 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                 )
             )
     return result
+
+
+def settled(
+    call: RawCall, named: dict[str, str], twice: set[str], from_closure: Callable[[str], bool]
+) -> RawCall:
+    """A call by bare name once the top-level function's local functions are known (JS and
+    Python alike): the local function of that name (``named``), any function when two are
+    (``twice``), a callback when the calling function takes the name from its closure
+    (``from_closure``: a parameter or variable of a function around it), else unchanged."""
+    if call.form != NAME:
+        return call
+    if call.name in named:
+        return replace(call, form=LOCAL, base=named[call.name])
+    if call.name in twice:
+        return replace(call, form=OPAQUE, base="")
+    if from_closure(call.name):
+        return replace(call, form=CALLBACK, base="", literals=())
+    return call

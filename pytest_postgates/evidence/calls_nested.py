@@ -21,12 +21,9 @@ from dataclasses import replace
 from typing import Any
 
 from pytest_postgates.evidence.call_resolution import (
-    CALLBACK,
-    LOCAL,
-    NAME,
-    OPAQUE,
     RawCall,
     RawFunction,
+    settled,
 )
 
 # The declarations that make a local function (the reader's own ``_LOCALS``).
@@ -120,11 +117,11 @@ class LocalFunctions:
         }
         twice = {name for name, count in counts.items() if count > 1}
         text = self.source[top_node.start_byte : top_node.end_byte].decode("utf-8", "replace")
-        top.calls = [_settled(c, named, twice, None, text) for c in top.calls]
+        top.calls = [settled(c, named, twice, _nothing) for c in top.calls]
         for local in locals_:
             given = _given(local, params, names)
             local.function.calls = [
-                _settled(c, named, twice, given, text) for c in local.function.calls
+                settled(c, named, twice, _closure(given, text)) for c in local.function.calls
             ]
         return [local.function for local in locals_]
 
@@ -144,25 +141,13 @@ def _given(local: _Local, params: list[Any], names: Callable[[Any], set[str]]) -
     return frozenset(found)
 
 
-def _settled(
-    call: RawCall,
-    named: dict[str, str],
-    twice: set[str],
-    given: frozenset[str] | None,
-    text: str,
-) -> RawCall:
-    """A call's form once the top-level function's locals are known; ``given``: the names
-    a local function's closure gives it (None for the top-level function itself, whose
-    own parameters the reader settles)."""
-    if call.form != NAME:
-        return call
-    if call.name in named:
-        return replace(call, form=LOCAL, base=named[call.name])
-    if call.name in twice:
-        return replace(call, form=OPAQUE, base="")
-    if given is not None and (call.name in given or _declares(text, call.name)):
-        return replace(call, form=CALLBACK, base="", literals=())
-    return call
+def _nothing(name: str) -> bool:
+    return False  # the top-level function: its own parameters the reader settles
+
+
+def _closure(given: frozenset[str], text: str) -> Callable[[str], bool]:
+    """Whether a local function takes a name from its closure (a callback there)."""
+    return lambda name: name in given or _declares(text, name)
 
 
 def _declares(text: str, name: str) -> bool:

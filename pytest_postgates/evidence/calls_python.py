@@ -26,7 +26,6 @@ from pytest_postgates.evidence.call_resolution import (
     CLASS_BODY,
     DYNAMIC,
     FIELD,
-    LOCAL,
     MEMBER,
     MODULE_CODE,
     NAME,
@@ -39,6 +38,7 @@ from pytest_postgates.evidence.call_resolution import (
     RawFunction,
     UnitCalls,
     resolve_units,
+    settled,
 )
 from pytest_postgates.evidence.messages import py_decorated, py_messages
 from pytest_postgates.evidence.model_facts import FunctionCalls
@@ -393,22 +393,11 @@ def _locals(node: ast.FunctionDef | ast.AsyncFunctionDef, top: RawFunction) -> l
         ) if a is not None
     }  # fmt: skip
 
-    def settled(call: RawCall, given: set[str]) -> RawCall:
-        if call.form != NAME:
-            return call
-        if call.name in named:
-            return replace(call, form=LOCAL, base=named[call.name])
-        if call.name in twice:
-            return replace(call, form=OPAQUE, base="")
-        if call.name in given:
-            return replace(call, form=CALLBACK, base="", literals=())
-        return call
-
-    top.calls = [settled(c, set()) for c in top.calls]
+    top.calls = [settled(c, named, twice, lambda name: False) for c in top.calls]
     made: list[RawFunction] = []
     for function in inner:
         local = _function(function, f"{top.qualname}.<locals>.{function.name}", "")
-        local.calls = [settled(c, closure) for c in local.calls]
+        local.calls = [settled(c, named, twice, closure.__contains__) for c in local.calls]
         made.append(local)
     return made
 
