@@ -278,19 +278,9 @@ def uses_public_class(sample: FenceReading, content: str) -> bool:
 def public_classes(sample: FenceReading, name: str) -> list[tuple[str, Binding]]:
     """The classes the product's entry points export under ``name`` (module, binding),
     one per declaration; none for a name JavaScript provides."""
-    if not name[:1].isupper() or name in js_free_calls.JS_GLOBALS:
+    if not name[:1].isupper():
         return []
-    key = ("public_class", sample.gate.package, name)
-    shared = sample.gate.lookup.shared
-    if key not in shared:
-        found: dict[tuple[str, str], tuple[str, Binding]] = {}
-        for _spec, module in sample.gate.entries():
-            binding = sample.gate.lookup.find_export(module, name)
-            if isinstance(binding, Binding) and binding.kind == "class":
-                found.setdefault((binding.path, binding.local), (module, binding))
-        shared[key] = list(found.values())
-    held: list[tuple[str, Binding]] = shared[key]
-    return held
+    return [(module, b) for _spec, module, b in _exported(sample, name) if b.kind == "class"]
 
 
 def public_class(sample: FenceReading, name: str) -> SampleValue | None:
@@ -471,18 +461,25 @@ def function_readings(sample: FenceReading, function: Any) -> list[tuple[str, Bi
 
 
 def _readings(sample: FenceReading, name: str) -> list[tuple[str, Binding]]:
+    return [(spec, binding) for spec, _module, binding in _exported(sample, name)]
+
+
+def _exported(sample: FenceReading, name: str) -> list[tuple[str, str, Binding]]:
+    """Each declaration the product's entry points export under ``name`` (re-exports of one
+    declaration count once), with the specifier and module of the first entry point
+    exporting it; none for a name JavaScript provides. Shared by the run's samples."""
     if name in js_free_calls.JS_GLOBALS:
         return []
-    key = ("readings", sample.gate.package, name)
+    key = ("exported", sample.gate.package, name)
     shared = sample.gate.lookup.shared
     if key not in shared:
-        found: dict[tuple[str, str], tuple[str, Binding]] = {}
+        found: dict[tuple[str, str], tuple[str, str, Binding]] = {}
         for spec, module in sample.gate.entries():
             binding = sample.gate.lookup.find_export(module, name)
             if isinstance(binding, Binding):
-                found.setdefault((binding.path, binding.local), (spec, binding))
+                found.setdefault((binding.path, binding.local), (spec, module, binding))
         shared[key] = list(found.values())
-    held: list[tuple[str, Binding]] = shared[key]
+    held: list[tuple[str, str, Binding]] = shared[key]
     return held
 
 
