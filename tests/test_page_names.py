@@ -101,6 +101,20 @@ def test_the_names_a_pages_samples_import_from_other_packages(tmp_path: Path) ->
     assert "Client" not in names.foreign  # the product's own import
 
 
+def test_within_one_script_fence_the_first_import_of_a_name_holds(tmp_path: Path) -> None:
+    # The fence is read in document order, as a Python fence is: its first import of a name
+    # says where the name comes from (a later one rebinds it further down).
+    from pytest_postgates.evidence.repomap import load_parsers
+
+    parsers = load_parsers()
+    body = "```js\nimport { z } from 'zod'\nconst { z: other } = require('other')\n"
+    body += "import { z } from 'valibot'\n```\n"
+    names = page_names(make_post(body, tmp_path), lambda _spec: False,
+                       parsers if isinstance(parsers, dict) else None)  # fmt: skip
+    assert names.imported["z"] == ("zod", "z")
+    assert names.foreign["other"][0] == "other"  # a pattern's key binds nothing
+
+
 def test_the_products_own_imports_instances_and_keys_stay_claims(
     tmp_path: Path, ctx: GateContext
 ) -> None:

@@ -17,12 +17,13 @@ A fence that does not parse, or a language other than these, imports nothing.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.helpers.js_tree import named_nodes, pattern_names
 from pytest_postgates.helpers.python_samples import parse_leniently, sample_code
 
 if TYPE_CHECKING:
@@ -100,14 +101,6 @@ def _python(content: str, line: int, is_product: Callable[[str], bool], names: P
 # ---------------------------------------------------------------------- JavaScript / TypeScript
 
 
-def _walk(root: Any) -> Iterator[Any]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.named_children)
-
-
 def _script(
     parser: Any, content: str, line: int, is_product: Callable[[str], bool], names: PageNames
 ) -> None:
@@ -120,33 +113,11 @@ def _script(
     def text(node: Any) -> str:
         return source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
-    for node in _walk(tree.root_node):
+    for node in named_nodes(tree.root_node):
         if node.type == "variable_declarator":
             _declarator(node, text, line, is_product, names)
         elif node.type == "import_statement":
             _import(node, text, line, is_product, names)
-
-
-def _bound(pattern: Any) -> list[Any]:
-    """The identifiers a parameter or a destructuring pattern binds."""
-    if pattern is None:
-        return []
-    return [
-        node
-        for node in _walk(pattern)
-        if node.type in ("identifier", "shorthand_property_identifier_pattern")
-        and not _pattern_key(node)
-    ]
-
-
-def _pattern_key(node: Any) -> bool:
-    """The key of ``{ key: local }`` in a pattern: it binds nothing."""
-    parent = node.parent
-    return (
-        parent is not None
-        and parent.type == "pair_pattern"
-        and parent.child_by_field_name("key") == node
-    )
 
 
 def _declarator(
@@ -158,7 +129,7 @@ def _declarator(
     required = _required(value, text)
     if required is not None and not required.startswith(".") and not is_product(required):
         whole = name is not None and name.type == "identifier"  # `const x = require(p)`
-        for bound in _bound(name):
+        for bound in pattern_names(name) if name is not None else []:
             names.bring(text(bound), required, line, "" if whole else text(bound))
 
 
@@ -188,7 +159,7 @@ def _import(
     specifier = text(source).strip("'\"`")
     if specifier.startswith(".") or is_product(specifier):
         return  # the reader's own module, or the product's names
-    for child in _walk(node):
+    for child in named_nodes(node):
         if child.type == "import_specifier":
             imported = child.child_by_field_name("name")
             alias = child.child_by_field_name("alias") or imported
