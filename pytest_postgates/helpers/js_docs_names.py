@@ -6,11 +6,19 @@ Every JavaScript/TypeScript fence of the other pages in the page's folder is rea
 page's are (:class:`~pytest_postgates.helpers.js_samples.JsSample`, with a report of its
 own that no card shows), and each binding of a name there is recorded with the product
 type the reader gives its value: a declaration, an assignment, an import, a parameter, a
-function or class the sample declares. A name all of whose bindings give one product
-type is typed so (:func:`~pytest_postgates.helpers.js_unbound.conventional`), citing the
-first binding (file:line); any binding the reader does not type (a parameter without an
-annotation, another package's import, a function of the page's), or two types, leaves
-the name untyped. Code only: what the pages' prose says is not read."""
+function or class the sample declares. The page's own bindings, where it has any, decide
+alone (the page's narrative binds the name where it uses it: the guide page that inits a
+SQLite ORM means that one); else the folder's. A name all of whose bindings give one
+product type is typed so (:func:`~pytest_postgates.helpers.js_unbound.conventional`),
+citing the first binding (file:line). Bindings that give several product types type it
+by their nearest common product base in the model's class hierarchy (``MikroORM`` for
+``MikroORM`` and ``SqliteMikroORM``), so a member the base lacks is judged as on the base:
+unjudged where a product type below it declares it
+(:meth:`~pytest_postgates.helpers.js_types.JsTypes.declared_below`), a finding only where
+none does; with no one nearest common base the name is unknown, the types listed as the
+reason. Any binding the reader does not type (a parameter without an annotation, another
+package's import, a function of the page's) leaves the name untyped. Code only: what the
+pages' prose says is not read."""
 
 from __future__ import annotations
 
@@ -29,7 +37,7 @@ from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
-    from pytest_postgates.helpers.js_types import Cls
+    from pytest_postgates.helpers.js_types import Cls, JsTypes
 
 # The origin of a value typed by the docs' bindings (sample_checks.SampleValue.origin).
 DOCS_BOUND = "typed as the docs' own samples bind it"
@@ -51,15 +59,44 @@ Key = tuple["Cls", bool] | None
 
 @dataclass(frozen=True)
 class DocsName:
-    """A name every binding of which in the docs' samples gives one product type."""
+    """A name every binding of which in the docs' samples gives one product type, or
+    product types whose nearest common base is one (``base_of``: the types, as shown)."""
 
     cls: Cls
     where: str  # the first binding: file:line
     open_type: bool  # reached through a type parameter read as its default
+    base_of: str = ""
 
     def value(self, name: str) -> SampleValue:
-        origin = f"{OPEN_TYPE}; " * self.open_type + f"{DOCS_BOUND} ({name} at {self.where})"
-        return SampleValue("typed", self.cls[1], self.cls[0], origin=origin)
+        common = f"; {self.base_of}: their nearest common base is {self.cls[0]}"
+        origin = f"{OPEN_TYPE}; " * self.open_type + f"{DOCS_BOUND} ({name} at {self.where}"
+        return SampleValue("typed", self.cls[1], self.cls[0],
+                           origin=origin + common * bool(self.base_of) + ")")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Unbased:
+    """A name the docs' samples bind to product types with no one nearest common base."""
+
+    why: str
+
+    def value(self, name: str) -> SampleValue:
+        return SampleValue("unknown", origin=f"{name} is never bound in the page's samples; "
+                           f"the docs' samples bind it to {self.why}")  # fmt: skip
+
+
+def common_base(types: JsTypes, classes: list[Cls]) -> Cls | None:
+    """The nearest product class or type every one of ``classes`` is or extends, in the
+    model's class hierarchy (:meth:`JsTypes.lineage`): of the types all their lineages
+    share, the one no other shared type extends; None when there is none, or several
+    (two interfaces a class implements both)."""
+    lineages = [[(e.name, e.path) for e in types.lineage(cls)] for cls in classes]
+    if any(not lineage for lineage in lineages):
+        return None
+    shared = set(lineages[0]).intersection(*lineages[1:])
+    below = {base for cls in shared for base in [(e.name, e.path) for e in types.lineage(cls)][1:]}
+    nearest = shared - below
+    return nearest.pop() if len(nearest) == 1 else None
 
 
 def carried(origin: str, open_type: bool) -> str:
@@ -81,6 +118,8 @@ class Recording(Protocol):
     """A fence reader that records the bindings it reads."""
 
     bindings: list[tuple[str, int, Key]] | None
+
+    def types(self) -> JsTypes | None: ...
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None: ...
 
@@ -138,9 +177,10 @@ class DocsNames:
     ) -> None:  # fmt: skip
         self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
         self._pages: list[tuple[str, list[Fence]]] | None = None
-        self._names: dict[str, DocsName | None] = {}
+        self._names: dict[str, DocsName | Unbased | None] = {}
+        self.shown = page.relative_to(root).as_posix() if page.is_relative_to(root) else page.name
 
-    def __call__(self, name: str) -> DocsName | None:
+    def __call__(self, name: str) -> DocsName | Unbased | None:
         if name not in self._names:
             self._names[name] = self._typed(name)
         return self._names[name]
@@ -161,13 +201,14 @@ class DocsNames:
             self._pages = _pages(self.page, self.root, self.at_ref) or []
         return self._pages
 
-    def _typed(self, name: str) -> DocsName | None:
+    def _typed(self, name: str) -> DocsName | Unbased | None:
         word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
         chosen = [(shown, [f for f in fences if word.search(f.content)])
                   for shown, fences in self._read()]  # fmt: skip
         if sum(len(fences) for _, fences in chosen) > MAX_FENCES:
             return None
-        bindings: list[tuple[str, Key]] = []
+        bindings: list[tuple[str, str, Key]] = []
+        types: JsTypes | None = None
         for shown, fences in chosen:
             if not fences:
                 continue
@@ -178,12 +219,30 @@ class DocsNames:
                 typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
                 sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
                              typescript)  # fmt: skip
-            bindings += [(f"{shown}:{line}", key) for local, line, key in found if local == name]
-        keys = {key for _, key in bindings}
-        if len(keys) != 1 or None in keys:
-            return None
-        ((cls, open_type),) = [key for key in keys if key is not None]
-        return DocsName(cls, bindings[0][0], open_type)
+            bindings += [(shown, f"{shown}:{line}", key) for local, line, key in found
+                         if local == name]  # fmt: skip
+            types = types or sample.types()
+        own = [binding for binding in bindings if binding[0] == self.shown]
+        return _decided([(where, key) for _, where, key in own or bindings], types)
+
+
+def _decided(bindings: list[tuple[str, Key]], types: JsTypes | None) -> DocsName | Unbased | None:
+    """The type ``bindings`` (file:line, key) give a name: their one type, else their
+    nearest common base (:func:`common_base`); None when there are none or one is untyped."""
+    keys = list(dict.fromkeys(key for _, key in bindings))
+    if not keys or None in keys:
+        return None
+    typed = [key for key in keys if key is not None]
+    open_type = any(opened for _, opened in typed)
+    classes = list(dict.fromkeys(cls for cls, _ in typed))
+    if len(classes) == 1:
+        return DocsName(classes[0], bindings[0][0], open_type)
+    firsts = {cls: next(w for w, k in bindings if k is not None and k[0] == cls) for cls in classes}
+    listed = ", ".join(f"{cls[0]} ({firsts[cls]})" for cls in classes)
+    base = common_base(types, classes) if types is not None else None
+    if base is None:
+        return Unbased(f"{listed}, which have no one nearest common product base")
+    return DocsName(base, bindings[0][0], open_type, listed)
 
 
 def _pages(page: Path, root: Path, at_ref: Callable[[], dict[str, str]]) -> list[

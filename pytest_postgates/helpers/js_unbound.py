@@ -167,8 +167,14 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
     # A name the docs' samples type counts where the fence reads a member of it (`orm.em`).
     receivers = {m.group(1) for m in _RECEIVER.finditer(content)} - sample.bound
     return any(types.conventional(n, package) for n in names) or any(
-        sample.docs_declared(n) and sample.docs_names(n) is not None for n in sorted(receivers)
+        sample.docs_declared(n) and _docs_typed(sample.docs_names(n)) for n in sorted(receivers)
     )
+
+
+def _docs_typed(held: SampleValue | None) -> bool:
+    """Whether the docs' bindings type a name (not one they bind to types of no common
+    base: no reason to read a fence that uses nothing else of the product's)."""
+    return held is not None and held.kind != "unknown"
 
 
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
