@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import make_repo, sample_card
 from tests.helpers import sample_violations as _violations
 from tests.helpers import unjudged_reasons as _unjudged
@@ -182,9 +184,12 @@ def test_a_comment_that_is_a_file_path_is_not_read_as_code() -> None:
     assert first == "// scripts/prompt-cache.ts" and second.strip() == "cache.get('k');"
 
 
-MANAGER = "import { EntityManager } from 'orm';\nexport function a(db: EntityManager) {\n  return db;\n}\n"
-SQL = "import { SqlEntityManager } from 'orm';\nexport function b(db: SqlEntityManager) {\n  return db;\n}\n"
-CACHE = "import { Cache } from 'orm';\nexport function c(db: Cache) {\n  return db;\n}\n"
+RETURN = "  return db;\n}\n"
+MANAGER = "import { EntityManager } from 'orm';\nexport function a(db: EntityManager) {\n" + RETURN
+SQL = (
+    "import { SqlEntityManager } from 'orm';\nexport function b(db: SqlEntityManager) {\n" + RETURN
+)
+CACHE = "import { Cache } from 'orm';\nexport function c(db: Cache) {\n" + RETURN
 WITH_CACHE = {
     **ORM,
     "src/cache.ts": "export class Cache {\n  get(key: string): void {}\n}\n",
@@ -256,3 +261,41 @@ def test_the_common_base_is_the_nearest_shared_one() -> None:
     assert common_base(types, [("C", "p.ts"), ("B", "p.ts")]) == ("B", "p.ts")
     assert common_base(types, [("E", "p.ts"), ("F", "p.ts")]) is None
     assert common_base(types, [("C", "p.ts"), ("E", "p.ts")]) is None
+
+
+def test_each_page_of_a_folder_is_typed_by_its_own_bindings(tmp_path: Path) -> None:
+    """Two pages of one folder, read with one context (the folder's bindings shared), each
+    binding `db` to its own type after using it: each page's `db` is its own binding's."""
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", WITH_CACHE)
+    context = repo_context(repo, tmp_path / "cache")
+    sql = make_post(f"Intro.\n\n```ts\ndb.getKnexx();\n{SQL}```\n", tmp_path, name="sql.md")
+    cache = make_post(f"Intro.\n\n```ts\ndb.get('k');\ndb.gett();\n{CACHE}```\n", tmp_path,
+                      name="cache.md")  # fmt: skip
+    first = code_samples.GATE.evaluate(sql, context)
+    second = code_samples.GATE.evaluate(cache, context)
+    assert _violations(first) == [("member", "db.getKnexx")]
+    assert _violations(second) == [("member", "db.gett")]
+    assert all("Cache" in v["reason"] for v in second.detail["violations"])
+
+
+def test_the_pages_own_binding_is_read_where_the_folder_writes_the_name_too_often(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder whose fences write `db` more often than are read for a name: the page's
+    own binding still types its `db`; a page that does not bind it stays untyped."""
+    from pytest_postgates.helpers import js_docs_names
+
+    monkeypatch.setattr(js_docs_names, "MAX_FENCES", 1)
+    repo = make_repo(tmp_path / "repo", WITH_CACHE)
+    (tmp_path / "a.md").write_text(f"# a\n\n```ts\n{SQL}```\n", encoding="utf-8")
+    card = sample_card(f"db.getKnexx();\n{SQL}", "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "db.getKnexx")]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.md").write_text(f"# a\n\n```ts\n{SQL}```\n", encoding="utf-8")
+    (other / "b.md").write_text(f"# b\n\n```ts\n{SQL}```\n", encoding="utf-8")
+    card = sample_card("import { Orm } from 'orm';\ndb.getKnexx();\n", "ts", other, repo)
+    assert _violations(card) == []

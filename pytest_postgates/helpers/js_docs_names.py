@@ -7,18 +7,20 @@ page's are (:class:`~pytest_postgates.helpers.js_samples.JsSample`, with a repor
 own that no card shows), and each binding of a name there is recorded with the product
 type the reader gives its value: a declaration, an assignment, an import, a parameter, a
 function or class the sample declares. The page's own bindings, where it has any, decide
-alone (the page's narrative binds the name where it uses it: the guide page that inits a
-SQLite ORM means that one); else the folder's. A name all of whose bindings give one
-product type is typed so (:func:`~pytest_postgates.helpers.js_unbound.conventional`),
-citing the first binding (file:line). Bindings that give several product types type it
-by their nearest common product base in the model's class hierarchy (``MikroORM`` for
-``MikroORM`` and ``SqliteMikroORM``), so a member the base lacks is judged as on the base:
-unjudged where a product type below it declares it
-(:meth:`~pytest_postgates.helpers.js_types.JsTypes.declared_below`), a finding only where
-none does; with no one nearest common base the name is unknown, the types listed as the
-reason. Any binding the reader does not type (a parameter without an annotation, another
-package's import, a function of the page's) leaves the name untyped. Code only: what the
-pages' prose says is not read."""
+alone, however many fences the folder has (the page's narrative binds the name where it
+uses it: the guide page that inits a SQLite ORM means that one); else the folder's. A name
+all of whose bindings give one product type is typed so
+(:func:`~pytest_postgates.helpers.js_unbound.conventional`), citing the first binding
+(file:line). Bindings that give several product types type it by their nearest common
+product base in the model's class hierarchy (``MikroORM`` for ``MikroORM`` and
+``SqliteMikroORM``), so a member the base lacks is judged as on the base: unjudged where a
+product type below it declares it
+(:meth:`~pytest_postgates.helpers.js_types.JsTypes.declared_below`: every binding's type is
+one, and what a TypeScript class has beyond its base it declares itself), a finding only
+where none does; with no one nearest common base the name is unknown, the types listed as
+the reason. Any binding the reader does not type (a parameter without an annotation,
+another package's import, a function of the page's) leaves the name untyped. Code only:
+what the pages' prose says is not read."""
 
 from __future__ import annotations
 
@@ -168,8 +170,9 @@ class DocsNames:
     page order; a fence not writing it binds it nowhere), and every binding of it recorded.
     A page is read as it is on disk, else as the repository has it at the ref (``at_ref``:
     file name -> text, the folder's pages there when the page is the repository's). A name
-    more than :data:`MAX_FENCES` fences write, or a folder of more than :data:`MAX_PAGES`
-    pages, is not read (untyped)."""
+    more than :data:`MAX_FENCES` fences write is read on the asking page only (untyped
+    unless the page binds it), and no name in a folder of more than :data:`MAX_PAGES`
+    pages."""
 
     def __init__(
         self, page: Path, root: Path, at_ref: Callable[[], dict[str, str]],
@@ -177,17 +180,29 @@ class DocsNames:
     ) -> None:  # fmt: skip
         self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
         self._pages: list[tuple[str, list[Fence]]] | None = None
-        self._names: dict[str, DocsName | Unbased | None] = {}
-        self.shown = page.relative_to(root).as_posix() if page.is_relative_to(root) else page.name
+        self._names: dict[str, DocsName | Unbased | None] = {}  # by the folder's bindings
+        self._own: dict[tuple[str, str], tuple[list[tuple[str, Key]], JsTypes | None]] = {}
+        self._writing: dict[str, list[tuple[str, list[Fence]]]] = {}
 
-    def __call__(self, name: str) -> DocsName | Unbased | None:
+    def __call__(self, name: str, page: Path | None = None) -> DocsName | Unbased | None:
+        """What ``page`` (the folder's first page asked about, by default) holds in ``name``
+        where it uses it unbound: by its own bindings where it has any, else the folder's."""
+        where = page or self.page
+        shown = (
+            where.relative_to(self.root).as_posix()
+            if where.is_relative_to(self.root)
+            else where.name
+        )
+        own, types = self._bindings(name, shown)
+        if own:
+            return _decided(own, types)
         if name not in self._names:
             self._names[name] = self._typed(name)
         return self._names[name]
 
-    def value(self, name: str) -> SampleValue | None:
+    def value(self, name: str, page: Path | None = None) -> SampleValue | None:
         """What the page's unbound ``name`` holds by the docs' bindings (None: untyped)."""
-        found = self(name)
+        found = self(name, page)
         return found.value(name) if found is not None else None
 
     def declared(self, name: str) -> bool:
@@ -201,29 +216,46 @@ class DocsNames:
             self._pages = _pages(self.page, self.root, self.at_ref) or []
         return self._pages
 
+    def _chosen(self, name: str) -> list[tuple[str, list[Fence]]]:
+        """Each page with its fences that write ``name``."""
+        if name not in self._writing:
+            word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+            self._writing[name] = [(shown, [f for f in fences if word.search(f.content)])
+                                   for shown, fences in self._read()]  # fmt: skip
+        return self._writing[name]
+
     def _typed(self, name: str) -> DocsName | Unbased | None:
-        word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
-        chosen = [(shown, [f for f in fences if word.search(f.content)])
-                  for shown, fences in self._read()]  # fmt: skip
+        chosen = self._chosen(name)
         if sum(len(fences) for _, fences in chosen) > MAX_FENCES:
             return None
-        bindings: list[tuple[str, str, Key]] = []
+        bindings: list[tuple[str, Key]] = []
         types: JsTypes | None = None
-        for shown, fences in chosen:
-            if not fences:
-                continue
-            sample = self.reader()
-            found: list[tuple[str, int, Key]] = []
-            sample.bindings = found
-            for fence in fences:
-                typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
-                sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
-                             typescript)  # fmt: skip
-            bindings += [(shown, f"{shown}:{line}", key) for local, line, key in found
-                         if local == name]  # fmt: skip
-            types = types or sample.types()
-        own = [binding for binding in bindings if binding[0] == self.shown]
-        return _decided([(where, key) for _, where, key in own or bindings], types)
+        for shown, _fences in chosen:
+            found, typed = self._bindings(name, shown)
+            bindings += found
+            types = types or typed
+        return _decided(bindings, types)
+
+    def _bindings(self, name: str, page: str) -> tuple[list[tuple[str, Key]], JsTypes | None]:
+        """Every binding of ``name`` in the fences of the folder's page shown as ``page``
+        (file:line, the product type given), and the model's types the reader typed them
+        with (None: no fence of the page writes the name)."""
+        if (name, page) not in self._own:
+            fences = next((f for shown, f in self._chosen(name) if shown == page), [])
+            bindings: list[tuple[str, Key]] = []
+            types: JsTypes | None = None
+            if fences:
+                sample = self.reader()
+                found: list[tuple[str, int, Key]] = []
+                sample.bindings = found
+                for fence in fences:
+                    typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+                    sample.fence(fence.content, fence.start_line + 1,
+                                 fence.lang in ("tsx", "jsx"), typescript)  # fmt: skip
+                bindings = [(f"{page}:{line}", key) for local, line, key in found if local == name]
+                types = sample.types()
+            self._own[(name, page)] = bindings, types
+        return self._own[(name, page)]
 
 
 def _decided(bindings: list[tuple[str, Key]], types: JsTypes | None) -> DocsName | Unbased | None:
