@@ -183,6 +183,7 @@ class DocsNames:
         self._names: dict[str, DocsName | Unbased | None] = {}  # by the folder's bindings
         self._own: dict[tuple[str, str], tuple[list[tuple[str, Key]], JsTypes | None]] = {}
         self._writing: dict[str, list[tuple[str, list[Fence]]]] = {}
+        self._decided: dict[tuple[str, str], DocsName | Unbased | None] = {}  # by the page's own
 
     def __call__(self, name: str, page: Path | None = None) -> DocsName | Unbased | None:
         """What ``page`` (the folder's first page asked about, by default) holds in ``name``
@@ -195,7 +196,9 @@ class DocsNames:
         )
         own, types = self._bindings(name, shown)
         if own:
-            return _decided(own, types)
+            if (name, shown) not in self._decided:
+                self._decided[(name, shown)] = _decided(own, types)
+            return self._decided[(name, shown)]
         if name not in self._names:
             self._names[name] = self._typed(name)
         return self._names[name]
