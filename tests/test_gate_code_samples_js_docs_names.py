@@ -299,3 +299,26 @@ def test_the_pages_own_binding_is_read_where_the_folder_writes_the_name_too_ofte
     (other / "b.md").write_text(f"# b\n\n```ts\n{SQL}```\n", encoding="utf-8")
     card = sample_card("import { Orm } from 'orm';\ndb.getKnexx();\n", "ts", other, repo)
     assert _violations(card) == []
+
+
+def test_an_annotated_parameter_holds_only_inside_its_function(tmp_path: Path) -> None:
+    """`(db: EntityManager) => ...` in one fence, `db.getKnex()` in a later one: `db` is
+    not bound there, so it is typed as the docs' samples bind it (here the page's own
+    parameter: EntityManager), a member a type below EntityManager declares (getKnex) is
+    unjudged and one no product type declares is a finding citing the binding. Inside the
+    function the parameter's type holds as before."""
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", ORM)
+    typed = "import { EntityManager } from 'orm';\nexport const f = (db: EntityManager) => "
+    body = (f"Intro.\n\n```ts\n{typed}db.removeEntity(x);\n```\n\nThen:\n\n```ts\n"
+            "import { Orm } from 'orm';\ndb.getKnex();\ndb.getKnexx();\n```\n")  # fmt: skip
+    card = code_samples.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "c"))
+    assert _violations(card) == [
+        ("member", "EntityManager.removeEntity"),
+        ("member", "db.getKnexx"),
+    ]
+    (later,) = [v["reason"] for v in card.detail["violations"] if v["name"] == "db.getKnexx"]
+    assert "docs' own samples" in later
+    assert any("SqlEntityManager" in r and "getKnex" in r for r in _unjudged(card))

@@ -177,6 +177,18 @@ def _docs_typed(held: SampleValue | None) -> bool:
     return held is not None and held.kind != "unknown"
 
 
+def held(sample: FenceReading, node: Any, name: str) -> SampleValue | None:
+    """What ``name`` holds where ``node`` uses it: the value the reader bound it to last,
+    except an annotated parameter's outside its function (``(em: EntityManager) => ...`` in
+    one fence, ``em.createQueryBuilder()`` after it): the name is not bound there."""
+    found = sample.values.get(name)
+    scope = sample.parameters.get(name)
+    if found is None or scope is None or scope[3] is not found:
+        return found
+    inside = scope[0] is sample.source and scope[1] <= node.start_byte < scope[2]
+    return found if inside else None
+
+
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
     """An instance of the product type a name the post never binds holds by the docs'
     convention (``reply.send()`` in a doc about replies: ``FastifyReply``), else the one
