@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import make_repo, sample_card
 from tests.helpers import sample_violations as _violations
 from tests.helpers import unjudged_reasons as _unjudged
@@ -180,3 +182,143 @@ def test_a_comment_that_is_a_file_path_is_not_read_as_code() -> None:
     code = "// scripts/prompt-cache.ts\n// cache.get('k');\nconst x = 1;\n"
     first, second, _ = read_comments(code, 1, parser, []).split("\n", 2)
     assert first == "// scripts/prompt-cache.ts" and second.strip() == "cache.get('k');"
+
+
+RETURN = "  return db;\n}\n"
+MANAGER = "import { EntityManager } from 'orm';\nexport function a(db: EntityManager) {\n" + RETURN
+SQL = (
+    "import { SqlEntityManager } from 'orm';\nexport function b(db: SqlEntityManager) {\n" + RETURN
+)
+CACHE = "import { Cache } from 'orm';\nexport function c(db: Cache) {\n" + RETURN
+WITH_CACHE = {
+    **ORM,
+    "src/cache.ts": "export class Cache {\n  get(key: string): void {}\n}\n",
+    "src/index.ts": ORM["src/index.ts"] + "export { Cache } from './cache';\n",
+}
+
+
+def test_bindings_of_several_types_type_the_name_by_their_nearest_common_base(
+    tmp_path: Path,
+) -> None:
+    """`db` is an EntityManager on one page and a SqlEntityManager (which extends it) on
+    another: the page's unbound `db` is typed by their common base, EntityManager. A
+    member neither it nor a type below it declares is a finding, citing the bindings; one
+    SqlEntityManager declares (getKnex) is unjudged; one EntityManager declares passes."""
+    code = "import { Orm } from 'orm';\ndb.flush();\ndb.getKnex();\ndb.removeEntity(book);\n"
+    card = _card(tmp_path, code, {"a.md": MANAGER, "b.md": SQL})
+    assert _violations(card) == [("member", "db.removeEntity")]
+    (reason,) = [v["reason"] for v in card.detail["violations"]]
+    assert "nearest common base is EntityManager" in reason and "b.md:" in reason
+    assert any("SqlEntityManager" in r and "getKnex" in r for r in _unjudged(card))
+
+
+def test_bindings_of_types_with_no_common_base_leave_the_name_unknown_with_them(
+    tmp_path: Path,
+) -> None:
+    """`db` is an EntityManager on one page and a Cache on another, which share no
+    product base: nothing is judged on the page's `db`, and the reason lists both."""
+    repo = make_repo(tmp_path / "repo", WITH_CACHE)
+    for name, sample in {"a.md": MANAGER, "c.md": CACHE}.items():
+        (tmp_path / name).write_text(f"# {name}\n\n```ts\n{sample}```\n", encoding="utf-8")
+    card = sample_card("import { Orm } from 'orm';\ndb.removeEntity(book);\n", "ts", tmp_path, repo)
+    assert _violations(card) == []
+    (reason,) = [r for r in _unjudged(card) if "removeEntity" in r]
+    assert "EntityManager (a.md:" in reason and "Cache (c.md:" in reason
+    assert "no one nearest common product base" in reason
+
+
+def test_the_pages_own_binding_decides_over_the_folders(tmp_path: Path) -> None:
+    """The page binds `db` itself (a SqlEntityManager parameter) and uses it unbound
+    outside that function; another page binds it to a Cache: the page's own binding
+    types its `db`, so a member SqlEntityManager lacks is a finding."""
+    repo = make_repo(tmp_path / "repo", WITH_CACHE)
+    (tmp_path / "c.md").write_text(f"# c\n\n```ts\n{CACHE}```\n", encoding="utf-8")
+    code = f"db.getKnexx();\n{SQL}"
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "db.getKnexx")]
+
+
+def test_the_common_base_is_the_nearest_shared_one() -> None:
+    """Of the classes every lineage shares, the one no other shared class extends; two
+    such (unrelated bases both implement) are no one base."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    from pytest_postgates.helpers.js_docs_names import common_base
+
+    parents = {"C": ["B"], "B": ["A"], "D": ["B"], "E": ["X", "Y"], "F": ["X", "Y"]}
+
+    def lineage(cls: tuple[str, str]) -> list[Any]:
+        found, todo = [], [cls[0]]
+        while todo:
+            name = todo.pop(0)
+            found.append(SimpleNamespace(name=name, path="p.ts"))
+            todo += parents.get(name, [])
+        return found
+
+    types: Any = SimpleNamespace(lineage=lineage)
+    assert common_base(types, [("C", "p.ts"), ("D", "p.ts")]) == ("B", "p.ts")
+    assert common_base(types, [("C", "p.ts"), ("B", "p.ts")]) == ("B", "p.ts")
+    assert common_base(types, [("E", "p.ts"), ("F", "p.ts")]) is None
+    assert common_base(types, [("C", "p.ts"), ("E", "p.ts")]) is None
+
+
+def test_each_page_of_a_folder_is_typed_by_its_own_bindings(tmp_path: Path) -> None:
+    """Two pages of one folder, read with one context (the folder's bindings shared), each
+    binding `db` to its own type after using it: each page's `db` is its own binding's."""
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", WITH_CACHE)
+    context = repo_context(repo, tmp_path / "cache")
+    sql = make_post(f"Intro.\n\n```ts\ndb.getKnexx();\n{SQL}```\n", tmp_path, name="sql.md")
+    cache = make_post(f"Intro.\n\n```ts\ndb.get('k');\ndb.gett();\n{CACHE}```\n", tmp_path,
+                      name="cache.md")  # fmt: skip
+    first = code_samples.GATE.evaluate(sql, context)
+    second = code_samples.GATE.evaluate(cache, context)
+    assert _violations(first) == [("member", "db.getKnexx")]
+    assert _violations(second) == [("member", "db.gett")]
+    assert all("Cache" in v["reason"] for v in second.detail["violations"])
+
+
+def test_the_pages_own_binding_is_read_where_the_folder_writes_the_name_too_often(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder whose fences write `db` more often than are read for a name: the page's
+    own binding still types its `db`; a page that does not bind it stays untyped."""
+    from pytest_postgates.helpers import js_docs_names
+
+    monkeypatch.setattr(js_docs_names, "MAX_FENCES", 1)
+    repo = make_repo(tmp_path / "repo", WITH_CACHE)
+    (tmp_path / "a.md").write_text(f"# a\n\n```ts\n{SQL}```\n", encoding="utf-8")
+    card = sample_card(f"db.getKnexx();\n{SQL}", "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "db.getKnexx")]
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.md").write_text(f"# a\n\n```ts\n{SQL}```\n", encoding="utf-8")
+    (other / "b.md").write_text(f"# b\n\n```ts\n{SQL}```\n", encoding="utf-8")
+    card = sample_card("import { Orm } from 'orm';\ndb.getKnexx();\n", "ts", other, repo)
+    assert _violations(card) == []
+
+
+def test_an_annotated_parameter_holds_only_inside_its_function(tmp_path: Path) -> None:
+    """`(db: EntityManager) => ...` in one fence, `db.getKnex()` in a later one: `db` is
+    not bound there, so it is typed as the docs' samples bind it (here the page's own
+    parameter: EntityManager), a member a type below EntityManager declares (getKnex) is
+    unjudged and one no product type declares is a finding citing the binding. Inside the
+    function the parameter's type holds as before."""
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", ORM)
+    typed = "import { EntityManager } from 'orm';\nexport const f = (db: EntityManager) => "
+    body = (f"Intro.\n\n```ts\n{typed}db.removeEntity(x);\n```\n\nThen:\n\n```ts\n"
+            "import { Orm } from 'orm';\ndb.getKnex();\ndb.getKnexx();\n```\n")  # fmt: skip
+    card = code_samples.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "c"))
+    assert _violations(card) == [
+        ("member", "EntityManager.removeEntity"),
+        ("member", "db.getKnexx"),
+    ]
+    (later,) = [v["reason"] for v in card.detail["violations"] if v["name"] == "db.getKnexx"]
+    assert "docs' own samples" in later
+    assert any("SqlEntityManager" in r and "getKnex" in r for r in _unjudged(card))

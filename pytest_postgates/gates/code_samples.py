@@ -313,7 +313,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         names: js_docs_names.DocsNames = context.memo[key]
         return names
 
-    sample.docs_names = lambda name: docs_names().value(name)
+    sample.docs_names = lambda name: docs_names().value(name, post.path)
     sample.docs_declared = lambda name: docs_names().declared(name)
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None

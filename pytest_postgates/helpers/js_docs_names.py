@@ -6,11 +6,21 @@ Every JavaScript/TypeScript fence of the other pages in the page's folder is rea
 page's are (:class:`~pytest_postgates.helpers.js_samples.JsSample`, with a report of its
 own that no card shows), and each binding of a name there is recorded with the product
 type the reader gives its value: a declaration, an assignment, an import, a parameter, a
-function or class the sample declares. A name all of whose bindings give one product
-type is typed so (:func:`~pytest_postgates.helpers.js_unbound.conventional`), citing the
-first binding (file:line); any binding the reader does not type (a parameter without an
-annotation, another package's import, a function of the page's), or two types, leaves
-the name untyped. Code only: what the pages' prose says is not read."""
+function or class the sample declares. The page's own bindings, where it has any, decide
+alone, however many fences the folder has (the page's narrative binds the name where it
+uses it: the guide page that inits a SQLite ORM means that one); else the folder's. A name
+all of whose bindings give one product type is typed so
+(:func:`~pytest_postgates.helpers.js_unbound.conventional`), citing the first binding
+(file:line). Bindings that give several product types type it by their nearest common
+product base in the model's class hierarchy (``MikroORM`` for ``MikroORM`` and
+``SqliteMikroORM``), so a member the base lacks is judged as on the base: unjudged where a
+product type below it declares it
+(:meth:`~pytest_postgates.helpers.js_types.JsTypes.declared_below`: every binding's type is
+one, and what a TypeScript class has beyond its base it declares itself), a finding only
+where none does; with no one nearest common base the name is unknown, the types listed as
+the reason. Any binding the reader does not type (a parameter without an annotation,
+another package's import, a function of the page's) leaves the name untyped. Code only:
+what the pages' prose says is not read."""
 
 from __future__ import annotations
 
@@ -29,7 +39,7 @@ from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
-    from pytest_postgates.helpers.js_types import Cls
+    from pytest_postgates.helpers.js_types import Cls, JsTypes
 
 # The origin of a value typed by the docs' bindings (sample_checks.SampleValue.origin).
 DOCS_BOUND = "typed as the docs' own samples bind it"
@@ -51,15 +61,44 @@ Key = tuple["Cls", bool] | None
 
 @dataclass(frozen=True)
 class DocsName:
-    """A name every binding of which in the docs' samples gives one product type."""
+    """A name every binding of which in the docs' samples gives one product type, or
+    product types whose nearest common base is one (``base_of``: the types, as shown)."""
 
     cls: Cls
     where: str  # the first binding: file:line
     open_type: bool  # reached through a type parameter read as its default
+    base_of: str = ""
 
     def value(self, name: str) -> SampleValue:
-        origin = f"{OPEN_TYPE}; " * self.open_type + f"{DOCS_BOUND} ({name} at {self.where})"
-        return SampleValue("typed", self.cls[1], self.cls[0], origin=origin)
+        common = f"; {self.base_of}: their nearest common base is {self.cls[0]}"
+        origin = f"{OPEN_TYPE}; " * self.open_type + f"{DOCS_BOUND} ({name} at {self.where}"
+        return SampleValue("typed", self.cls[1], self.cls[0],
+                           origin=origin + common * bool(self.base_of) + ")")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Unbased:
+    """A name the docs' samples bind to product types with no one nearest common base."""
+
+    why: str
+
+    def value(self, name: str) -> SampleValue:
+        return SampleValue("unknown", origin=f"{name} is never bound in the page's samples; "
+                           f"the docs' samples bind it to {self.why}")  # fmt: skip
+
+
+def common_base(types: JsTypes, classes: list[Cls]) -> Cls | None:
+    """The nearest product class or type every one of ``classes`` is or extends, in the
+    model's class hierarchy (:meth:`JsTypes.lineage`): of the types all their lineages
+    share, the one no other shared type extends; None when there is none, or several
+    (two interfaces a class implements both)."""
+    lineages = [[(e.name, e.path) for e in types.lineage(cls)] for cls in classes]
+    if any(not lineage for lineage in lineages):
+        return None
+    shared = set(lineages[0]).intersection(*lineages[1:])
+    below = {base for cls in shared for base in [(e.name, e.path) for e in types.lineage(cls)][1:]}
+    nearest = shared - below
+    return nearest.pop() if len(nearest) == 1 else None
 
 
 def carried(origin: str, open_type: bool) -> str:
@@ -81,6 +120,8 @@ class Recording(Protocol):
     """A fence reader that records the bindings it reads."""
 
     bindings: list[tuple[str, int, Key]] | None
+
+    def types(self) -> JsTypes | None: ...
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None: ...
 
@@ -129,8 +170,9 @@ class DocsNames:
     page order; a fence not writing it binds it nowhere), and every binding of it recorded.
     A page is read as it is on disk, else as the repository has it at the ref (``at_ref``:
     file name -> text, the folder's pages there when the page is the repository's). A name
-    more than :data:`MAX_FENCES` fences write, or a folder of more than :data:`MAX_PAGES`
-    pages, is not read (untyped)."""
+    more than :data:`MAX_FENCES` fences write is read on the asking page only (untyped
+    unless the page binds it), and no name in a folder of more than :data:`MAX_PAGES`
+    pages."""
 
     def __init__(
         self, page: Path, root: Path, at_ref: Callable[[], dict[str, str]],
@@ -138,16 +180,32 @@ class DocsNames:
     ) -> None:  # fmt: skip
         self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
         self._pages: list[tuple[str, list[Fence]]] | None = None
-        self._names: dict[str, DocsName | None] = {}
+        self._names: dict[str, DocsName | Unbased | None] = {}  # by the folder's bindings
+        self._own: dict[tuple[str, str], tuple[list[tuple[str, Key]], JsTypes | None]] = {}
+        self._writing: dict[str, list[tuple[str, list[Fence]]]] = {}
+        self._decided: dict[tuple[str, str], DocsName | Unbased | None] = {}  # by the page's own
 
-    def __call__(self, name: str) -> DocsName | None:
+    def __call__(self, name: str, page: Path | None = None) -> DocsName | Unbased | None:
+        """What ``page`` (the folder's first page asked about, by default) holds in ``name``
+        where it uses it unbound: by its own bindings where it has any, else the folder's."""
+        where = page or self.page
+        shown = (
+            where.relative_to(self.root).as_posix()
+            if where.is_relative_to(self.root)
+            else where.name
+        )
+        own, types = self._bindings(name, shown)
+        if own:
+            if (name, shown) not in self._decided:
+                self._decided[(name, shown)] = _decided(own, types)
+            return self._decided[(name, shown)]
         if name not in self._names:
             self._names[name] = self._typed(name)
         return self._names[name]
 
-    def value(self, name: str) -> SampleValue | None:
+    def value(self, name: str, page: Path | None = None) -> SampleValue | None:
         """What the page's unbound ``name`` holds by the docs' bindings (None: untyped)."""
-        found = self(name)
+        found = self(name, page)
         return found.value(name) if found is not None else None
 
     def declared(self, name: str) -> bool:
@@ -161,29 +219,65 @@ class DocsNames:
             self._pages = _pages(self.page, self.root, self.at_ref) or []
         return self._pages
 
-    def _typed(self, name: str) -> DocsName | None:
-        word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
-        chosen = [(shown, [f for f in fences if word.search(f.content)])
-                  for shown, fences in self._read()]  # fmt: skip
+    def _chosen(self, name: str) -> list[tuple[str, list[Fence]]]:
+        """Each page with its fences that write ``name``."""
+        if name not in self._writing:
+            word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+            self._writing[name] = [(shown, [f for f in fences if word.search(f.content)])
+                                   for shown, fences in self._read()]  # fmt: skip
+        return self._writing[name]
+
+    def _typed(self, name: str) -> DocsName | Unbased | None:
+        chosen = self._chosen(name)
         if sum(len(fences) for _, fences in chosen) > MAX_FENCES:
             return None
         bindings: list[tuple[str, Key]] = []
-        for shown, fences in chosen:
-            if not fences:
-                continue
-            sample = self.reader()
-            found: list[tuple[str, int, Key]] = []
-            sample.bindings = found
-            for fence in fences:
-                typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
-                sample.fence(fence.content, fence.start_line + 1, fence.lang in ("tsx", "jsx"),
-                             typescript)  # fmt: skip
-            bindings += [(f"{shown}:{line}", key) for local, line, key in found if local == name]
-        keys = {key for _, key in bindings}
-        if len(keys) != 1 or None in keys:
-            return None
-        ((cls, open_type),) = [key for key in keys if key is not None]
-        return DocsName(cls, bindings[0][0], open_type)
+        types: JsTypes | None = None
+        for shown, _fences in chosen:
+            found, typed = self._bindings(name, shown)
+            bindings += found
+            types = types or typed
+        return _decided(bindings, types)
+
+    def _bindings(self, name: str, page: str) -> tuple[list[tuple[str, Key]], JsTypes | None]:
+        """Every binding of ``name`` in the fences of the folder's page shown as ``page``
+        (file:line, the product type given), and the model's types the reader typed them
+        with (None: no fence of the page writes the name)."""
+        if (name, page) not in self._own:
+            fences = next((f for shown, f in self._chosen(name) if shown == page), [])
+            bindings: list[tuple[str, Key]] = []
+            types: JsTypes | None = None
+            if fences:
+                sample = self.reader()
+                found: list[tuple[str, int, Key]] = []
+                sample.bindings = found
+                for fence in fences:
+                    typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+                    sample.fence(fence.content, fence.start_line + 1,
+                                 fence.lang in ("tsx", "jsx"), typescript)  # fmt: skip
+                bindings = [(f"{page}:{line}", key) for local, line, key in found if local == name]
+                types = sample.types()
+            self._own[(name, page)] = bindings, types
+        return self._own[(name, page)]
+
+
+def _decided(bindings: list[tuple[str, Key]], types: JsTypes | None) -> DocsName | Unbased | None:
+    """The type ``bindings`` (file:line, key) give a name: their one type, else their
+    nearest common base (:func:`common_base`); None when there are none or one is untyped."""
+    keys = list(dict.fromkeys(key for _, key in bindings))
+    if not keys or None in keys:
+        return None
+    typed = [key for key in keys if key is not None]
+    open_type = any(opened for _, opened in typed)
+    classes = list(dict.fromkeys(cls for cls, _ in typed))
+    if len(classes) == 1:
+        return DocsName(classes[0], bindings[0][0], open_type)
+    firsts = {cls: next(w for w, k in bindings if k is not None and k[0] == cls) for cls in classes}
+    listed = ", ".join(f"{cls[0]} ({firsts[cls]})" for cls in classes)
+    base = common_base(types, classes) if types is not None else None
+    if base is None:
+        return Unbased(f"{listed}, which have no one nearest common product base")
+    return DocsName(base, bindings[0][0], open_type, listed)
 
 
 def _pages(page: Path, root: Path, at_ref: Callable[[], dict[str, str]]) -> list[

@@ -27,6 +27,9 @@ class FenceReading(Protocol):
     handed: list[tuple[str, int, int, str]]
     # Those the product's declared types type: (name, start byte, end byte, the value).
     typed_parameters: list[tuple[str, int, int, SampleValue]]
+    # The last annotated parameter of each name: (the fence's source, its function's start
+    # and end byte, the value), which holds only there (js_unbound.held).
+    parameters: dict[str, tuple[bytes, int, int, SampleValue]]
     # A variable the fence binds to an object literal: name -> (the literal, where bound).
     literals: dict[str, tuple[Any, int]]
     judged_literals: set[int]  # the literals whose keys were judged (by node id)

@@ -83,6 +83,7 @@ class JsSample:
         self.handed: list[tuple[str, int, int, str]] = []
         # Those of them the product's declared types type (js_handed): name, scope, value.
         self.typed_parameters: list[tuple[str, int, int, SampleValue]] = []
+        self.parameters: dict[str, tuple[bytes, int, int, SampleValue]] = {}  # js_unbound.held
         self.literals: dict[str, tuple[Any, int]] = {}  # js_option_keys: `const o = { }`
         self.judged_literals: set[int] = set()
         self.foreign: dict[str, str] = {}  # local -> another package's module (js_handed)
@@ -440,6 +441,7 @@ class JsSample:
             held = self.annotated(node.child_by_field_name("type"), local)
             if held is not None and name is pattern:
                 self.values[local] = held
+                self.parameters[local] = (self.source, scope.start_byte, scope.end_byte, held)
             else:
                 self.values.pop(local, None)
 
@@ -535,7 +537,7 @@ class JsSample:
             around = [p for p in self.typed_parameters if p[0] == text and p[1] <= at < p[2]]
             if around:  # the innermost callback around the use binds the name
                 return max(around, key=lambda p: p[1])[3]
-            held = self.values.get(text)
+            held = js_unbound.held(self, node, text)
             if held is None and node.type == "identifier" and not self.is_bound(node, text):
                 held = js_unbound.conventional(self, text) or js_unbound.public_class(self, text)
             return held

@@ -167,8 +167,26 @@ def uses_conventional(sample: FenceReading, content: str) -> bool:
     # A name the docs' samples type counts where the fence reads a member of it (`orm.em`).
     receivers = {m.group(1) for m in _RECEIVER.finditer(content)} - sample.bound
     return any(types.conventional(n, package) for n in names) or any(
-        sample.docs_declared(n) and sample.docs_names(n) is not None for n in sorted(receivers)
+        sample.docs_declared(n) and _docs_typed(sample.docs_names(n)) for n in sorted(receivers)
     )
+
+
+def _docs_typed(held: SampleValue | None) -> bool:
+    """Whether the docs' bindings type a name (not one they bind to types of no common
+    base: no reason to read a fence that uses nothing else of the product's)."""
+    return held is not None and held.kind != "unknown"
+
+
+def held(sample: FenceReading, node: Any, name: str) -> SampleValue | None:
+    """What ``name`` holds where ``node`` uses it: the value the reader bound it to last,
+    except an annotated parameter's outside its function (``(em: EntityManager) => ...`` in
+    one fence, ``em.createQueryBuilder()`` after it): the name is not bound there."""
+    found = sample.values.get(name)
+    scope = sample.parameters.get(name)
+    if found is None or scope is None or scope[3] is not found:
+        return found
+    inside = scope[0] is sample.source and scope[1] <= node.start_byte < scope[2]
+    return found if inside else None
 
 
 def conventional(sample: FenceReading, name: str) -> SampleValue | None:
