@@ -680,21 +680,33 @@ def test_judging_any_token_never_raises(text: str, tmp_path: Path, ctx: GateCont
     assert verdict.outcome in gate.OUTCOMES
 
 
-def test_the_rules_fingerprint_covers_the_helpers_and_is_the_loaded_codes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from pytest_postgates.gates import releases
-    from pytest_postgates.helpers import outcome_rules
-    from pytest_postgates.helpers.grounding_digest import rules_digest
+def test_the_rules_fingerprint_covers_the_helpers_and_is_the_loaded_codes(tmp_path: Path) -> None:
+    from pytest_postgates.gates import code_samples, releases
+    from pytest_postgates.helpers import grounding_digest as digests
 
     loaded = gate._rules_fingerprint()
-    assert rules_digest(gate.__file__, releases.__file__) == loaded
-    # A rule edited on disk: a fresh digest differs (the helpers are covered), while the
-    # key of the code already running stays the one read at import.
-    edited = tmp_path / "outcome_rules.py"
-    edited.write_bytes(Path(outcome_rules.__file__).read_bytes() + b"\n# edited\n")
-    monkeypatch.setattr(outcome_rules, "__file__", str(edited))
-    assert rules_digest(gate.__file__, releases.__file__) != loaded
+    assert digests.rules_digest(gate.__file__, releases.__file__) == loaded
+    assert (
+        digests.sample_rules_digest(code_samples.__file__, releases.__file__) == code_samples._RULES
+    )
+    # A copy of the package's code keys the same; any module of evidence/ or helpers/ edited
+    # (outcome_rules, gate 2's; js_this, a reader gate 15's hand-kept list once left out)
+    # changes both keys, while the key of the code already running stays the one read at
+    # import.
+    copy = tmp_path / "pytest_postgates"
+    for source in digests.code_files():
+        target = copy / source.relative_to(digests.PACKAGE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(source.read_bytes())
+    gate_files = (gate.__file__, releases.__file__)
+    samples_files = (code_samples.__file__, releases.__file__)
+    assert digests.rules_digest(*gate_files, package=copy) == loaded
+    for edited in ("helpers/outcome_rules.py", "helpers/js_this.py", "evidence/read_keys.py"):
+        before = (digests.rules_digest(*gate_files, package=copy),
+                  digests.sample_rules_digest(*samples_files, package=copy))  # fmt: skip
+        (copy / edited).write_bytes((copy / edited).read_bytes() + b"\n# edited\n")
+        assert digests.rules_digest(*gate_files, package=copy) != before[0], edited
+        assert digests.sample_rules_digest(*samples_files, package=copy) != before[1], edited
     assert gate._rules_fingerprint() == loaded
 
 

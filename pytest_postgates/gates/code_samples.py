@@ -113,6 +113,7 @@ from pytest_postgates.helpers.command_lines import (
     product_invocation,
     shell_commands,
 )
+from pytest_postgates.helpers.grounding_digest import sample_rules_digest
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
 from pytest_postgates.helpers.js_docs_names import folder_stamp
 from pytest_postgates.helpers.js_samples import JsSample
@@ -121,7 +122,6 @@ from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
-from pytest_postgates.helpers.sample_rules import rules_digest
 from pytest_postgates.helpers.script_runs import script_run
 from pytest_postgates.helpers.typed_keys import product_api
 from pytest_postgates.scorecard import Finding
@@ -645,9 +645,9 @@ def decide(result: CheckResult, settings: CodeSamplesSettings) -> Decision:
     return Decision("FAIL" if findings else "PASS", summary + note, len(findings))
 
 
-# What decides this gate's results (helpers/sample_rules.py): a cached result of other rules
+# What decides this gate's results (helpers/grounding_digest.py): a cached result of other rules
 # is not reused.
-_RULES = rules_digest(__file__, releases.__file__)
+_RULES = sample_rules_digest(__file__, releases.__file__)
 
 
 def cache_inputs(post_path: Path, context: GateContext) -> str | None:
