@@ -4,7 +4,14 @@ read by both readers, counted inside the calling function only, and kept in the 
 
 from __future__ import annotations
 
-from pytest_postgates.evidence.call_flow import ARGUMENT, BRANCH, CLOSURE, LOOP
+from pytest_postgates.evidence.call_flow import (
+    ARGUMENT,
+    BRANCH,
+    CLOSURE,
+    HELD_SHIFT,
+    LOOP,
+    held_from,
+)
 from pytest_postgates.evidence.model_facts import FunctionCalls, ModelFacts
 from pytest_postgates.evidence.model_js import read_js
 from pytest_postgates.evidence.model_python import read_python
@@ -100,7 +107,10 @@ def test_javascript_calls_are_marked_by_the_loops_branches_and_arguments_around_
         assert flows[name] == BRANCH, name
     for name in ("inOtherwise", "inAnd", "inOr", "inNullish", "inOptional"):
         assert flows[name] == BRANCH, name
-    assert flows["inArgument"] == ARGUMENT
+    # in another call's arguments, with how far back that call starts (one line)
+    assert flows["inArgument"] & ~(-1 << HELD_SHIFT) == ARGUMENT
+    line = TS.splitlines().index("    inArgument());") + 1
+    assert held_from(line, flows["inArgument"]) == line - 1
     # A local function's own calls are marked inside it: the loop around the line that
     # declares `inner` is no loop of its body.
     local = _flows(facts, "src/run.ts.run.<locals>.local")
@@ -121,7 +131,9 @@ def test_python_calls_are_marked_by_the_loops_branches_and_closures_around_them(
         assert flows[name] == BRANCH, name
     for name in ("in_then", "in_otherwise", "in_and", "in_case"):
         assert flows[name] == BRANCH, name
-    assert flows["in_argument"] == ARGUMENT
+    assert flows["in_argument"] & ~(-1 << HELD_SHIFT) == ARGUMENT
+    line = PY.splitlines().index("        in_argument())") + 1
+    assert held_from(line, flows["in_argument"]) == line - 1
     assert flows["in_lambda"] == CLOSURE and flows["local_straight"] == CLOSURE
     assert flows["local_loop"] == CLOSURE | LOOP
     local = _flows(facts, "pkg.run.run.<locals>.local")

@@ -178,11 +178,18 @@ def test_a_step_whose_first_call_also_runs_earlier_is_not_contradicted(tmp_path:
 
 def test_a_call_in_the_arguments_is_not_read_by_line(tmp_path: Path) -> None:
     """`db.updateImage(id, db.addImage(data))` written on two lines adds first (the
-    arguments run before the call): not read as "update, then add"."""
+    arguments run before the call): not read as "update, then add". In the arguments of
+    a call written after the update (`wrap(db.addImage(data))`), it still runs after it."""
     body = HEAD + "  return db.updateImage(id,\n    db.addImage(data));\n}\n"
-    edge = _edge(tmp_path, "", **{"src/storage.js": body})
+    edge = _edge(tmp_path / "held", "", **{"src/storage.js": body})
     assert edge["verdict"] == "unjudged", edge
     assert "another call's arguments" in edge["evidence"], edge
+    body = (
+        HEAD + "  db.updateImage(id, data);\n  return wrap(\n    db.addImage(data));\n}\n"
+        "function wrap(x) { return x; }\n"
+    )
+    edge = _edge(tmp_path / "later", "", **{"src/storage.js": body})
+    assert edge["verdict"] == "contradicted", edge
 
 
 def _site(name: str, line: int, target: str = "", flow: int = 0) -> CallSite:

@@ -16,7 +16,8 @@ body):
   cases, ``except`` and a ``try``'s or loop's ``else``, a conditional expression's arms,
   the operands after the first of ``and``/``or``, ``assert``);
 - :data:`ARGUMENT`: inside another call's arguments, which run before that call though
-  written after its callee;
+  written after its callee; the bits above :data:`HELD_SHIFT` say how many lines before
+  the call the outermost call holding it starts (:func:`held_from`);
 - :data:`CLOSURE` (Python only; JavaScript's are its ``scope``): in a function written in
   place (a nested ``def``, a ``lambda``), which runs when something calls it.
 
@@ -36,6 +37,7 @@ LOOP = 1
 BRANCH = 2
 ARGUMENT = 4
 CLOSURE = 8
+HELD_SHIFT = 4
 
 # The query patterns of the JavaScript/TypeScript reader (calls_js) that capture the loops
 # (``@loop``), the branches (``@branch``) and the argument lists (``@argument``).
@@ -64,16 +66,26 @@ _ITERATING = frozenset(
 )
 _KINDS = (("loop", LOOP), ("branch", BRANCH), ("argument", ARGUMENT))
 
-# The innermost loop, branch and argument list around a call: their start bytes (-1: none).
-Marks = tuple[int, int, int]
+# The start bytes of the innermost loop and branch around a call (-1: none), and the
+# argument lists around it, outermost first: (start byte, the line of the call they are of).
+Marks = tuple[int, int, tuple[tuple[int, int], ...]]
 
 
-def flow_bits(marks: Marks, start: int) -> int:
-    """The :data:`LOOP`, :data:`BRANCH` and :data:`ARGUMENT` bits of a call whose innermost
-    loop, branch and argument list start at ``marks``, inside a function starting at byte
-    ``start`` (-1: the file's module code): each counts when it starts inside the function
-    (the innermost one does, or none around the call does)."""
-    return sum(bit for at, (_kind, bit) in zip(marks, _KINDS, strict=True) if at > start)
+def flow_bits(marks: Marks, start: int, line: int) -> int:
+    """The flow of a call at ``line`` with ``marks`` inside a function starting at byte
+    ``start`` (-1: the file's module code): a loop or branch counts when the innermost one
+    starts inside the function (none around the call inside it does otherwise); an argument
+    list when one does, with the outermost one's call (see :func:`held_from`)."""
+    flow = (LOOP if marks[0] > start else 0) | (BRANCH if marks[1] > start else 0)
+    held = [call_line for at, call_line in marks[2] if at > start]
+    return flow | (ARGUMENT | (line - held[0]) << HELD_SHIFT if held else 0)
+
+
+def held_from(line: int, flow: int) -> int:
+    """The line of the outermost call whose arguments hold a call at ``line`` with
+    ``flow`` (``line`` itself when none does): a call written there or later may be the
+    one that runs after it."""
+    return line - (flow >> HELD_SHIFT)
 
 
 class JsFlows:
@@ -83,18 +95,18 @@ class JsFlows:
     def __init__(self, source: bytes, captures: dict[str, list[Any]]) -> None:
         self.source = source
         found = [
-            (node.start_byte, node.end_byte, kind)
+            (node.start_byte, node.end_byte, kind, _line(node.parent) if kind == 2 else 0)
             for kind, (name, _bit) in enumerate(_KINDS)
             for node in captures.get(name, ())
         ]
         found += [
-            (n.start_byte, n.end_byte, 0)
+            (n.start_byte, n.end_byte, 0, 0)
             for n in captures.get("inline", ())
             if _iterated(source, n)
         ]
         self.ranges = sorted(found, key=lambda r: (r[0], -r[1]))
         self.next = 0
-        self.open: list[tuple[int, int, int]] = []
+        self.open: list[tuple[int, int, int, int]] = []
 
     def at(self, callee: Any) -> Marks:
         """The innermost loop, branch and argument list around the call whose callee is
@@ -108,13 +120,18 @@ class JsFlows:
             self.open.append(opened)
         while self.open and self.open[-1][1] <= byte:
             self.open.pop()
-        marks = [-1, -1, -1]
-        for start, end, kind in reversed(self.open):
-            if marks[kind] < 0 and start <= byte < end:
+        marks = [-1, -1]
+        for start, end, kind, _held in reversed(self.open):
+            if kind < 2 and marks[kind] < 0 and start <= byte < end:
                 marks[kind] = start
         if self.source.find(b"?.", callee.start_byte, callee.end_byte + 2) >= 0:
             marks[1] = byte
-        return marks[0], marks[1], marks[2]
+        held = tuple((r[0], r[3]) for r in self.open if r[2] == 2 and r[0] <= byte < r[1])
+        return marks[0], marks[1], held
+
+
+def _line(node: Any) -> int:
+    return int(node.start_point[0]) + 1 if node is not None else 0
 
 
 def _iterated(source: bytes, inline: Any) -> bool:
@@ -158,11 +175,13 @@ def py_flows(root: ast.AST, into_functions: bool = True) -> dict[int, int]:
     ``into_functions`` False: the bodies of the functions written in ``root`` are not
     read (a module's code outside any function)."""
     flows: dict[int, int] = {}
-    pending: list[tuple[ast.AST, int]] = [(child, 0) for _name, child in _children(root)]
+    # (node, its flow bits, the line of the outermost call whose arguments hold it)
+    pending: list[tuple[ast.AST, int, int]] = [(child, 0, 0) for _name, child in _children(root)]
     while pending:
-        node, flags = pending.pop()
+        node, flags, held = pending.pop()
         if isinstance(node, ast.Call) and flags:
-            flows[id(node)] = flags
+            line = node.lineno
+            flows[id(node)] = flags | ((line - held) << HELD_SHIFT if flags & ARGUMENT else 0)
         function = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         kind = type(node)
         for index, (name, child) in enumerate(_children(node)):
@@ -171,7 +190,9 @@ def py_flows(root: ast.AST, into_functions: bool = True) -> dict[int, int]:
             extra = _PY_FIELDS.get((kind, name), 0)
             if kind is ast.BoolOp and index:
                 extra = BRANCH  # `a() or b()`: b runs only when a() is falsy
-            pending.append((child, flags | extra))
+            opens = isinstance(node, ast.Call) and extra == ARGUMENT and not flags & ARGUMENT
+            outer = node.lineno if isinstance(node, ast.Call) and opens else held
+            pending.append((child, flags | extra, outer))
     return flows
 
 

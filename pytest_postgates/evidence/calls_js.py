@@ -374,7 +374,7 @@ def read_unit(
         body = functions[at][2] if inside else module
         scope = scopes.at(callee, holders.get(functions[at][0]) if inside else None)
         marks = flows.at(callee)  # the loop, branch, arguments around it: model_facts.CallSite
-        flow = flow_bits(marks, functions[at][0] if inside else -1)
+        flow = flow_bits(marks, functions[at][0] if inside else -1, callee.start_point[0] + 1)
         if constructs is None:
             body.calls.append(replace(_passed(source, callee, scope), flow=flow))
             if inside:

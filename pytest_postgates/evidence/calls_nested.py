@@ -79,7 +79,7 @@ class LocalFunctions:
         the loops, branches and arguments inside each (``marks``: :mod:`.call_flow`)."""
         for local in self.around(at, byte):
             kept = [t for t in call.scope.split("/") if t and int(t.split(":", 1)[0]) > local.body]
-            flow = flow_bits(marks, local.body)
+            flow = flow_bits(marks, local.body, call.line)
             local.function.calls.append(replace(call, scope="/".join(kept), flow=flow))
 
     def take_message(self, at: int, byte: int, sent: Any, listened: Any) -> None:

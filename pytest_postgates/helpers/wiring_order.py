@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from pytest_postgates.evidence.call_flow import ARGUMENT, BRANCH, CLOSURE, LOOP
+from pytest_postgates.evidence.call_flow import ARGUMENT, BRANCH, CLOSURE, LOOP, held_from
 from pytest_postgates.evidence.call_graph import DYNAMIC_FANOUT, CallGraph
 from pytest_postgates.evidence.call_resolution import MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn, may_follow
@@ -120,8 +120,11 @@ def straight_reversed(
     both = [c for c in firsts if c in thens]
     if both:
         return f"its call `{both[0].text}` at {function.path}:{both[0].line} may reach both"
+    last = max(c.line for c in thens)
     for call in (*thens, *firsts):
-        why = _off_path(call)
+        # a first in the arguments of a call written no later than a second: maybe its
+        held = call in firsts and held_from(call.line, call.flow) <= last
+        why = _off_path(call, held)
         if why:
             return f"`{call.text}` at {function.path}:{call.line} {why}"
     if min(c.line for c in firsts) <= max(c.line for c in thens):
@@ -150,16 +153,17 @@ def straight_reversed(
     return ""
 
 
-def _off_path(call: CallSite) -> str:
+def _off_path(call: CallSite, held: bool) -> str:
     """Why a call may run other than once, in the order written: "" when it sits in its
-    function's own straight-line code."""
+    function's own straight-line code (in another call's arguments too, unless ``held``:
+    that call may be one that must run after it)."""
     if call.scope:
         return "runs in a function written in place (it may run later, or again)"
     if call.flow & LOOP:
         return "is in a loop (from its second pass a call written before it runs after it)"
     if call.flow & BRANCH:
         return "is in a branch that may not run"
-    if call.flow & ARGUMENT:
+    if call.flow & ARGUMENT and held:
         return "is in another call's arguments (which run before that call)"
     if call.flow & CLOSURE:
         return "runs in a function written in place (it may run later, or again)"
@@ -229,7 +233,7 @@ def _repeats(function: FunctionCalls, a: CallSite, b: CallSite) -> str:
         return ""
     if a.flow & b.flow & LOOP:
         return "both in a loop, which runs the first before the second from its second pass"
-    if a.flow & ARGUMENT:
+    if a.flow & ARGUMENT and b.line >= held_from(a.line, a.flow):
         return "the first in a call's arguments, which run before that call"
     if (a.flow & b.flow & CLOSURE) or _shared_closure(a.scope, b.scope):
         return "both in a function written in place, which may run more than once"
