@@ -94,17 +94,20 @@ class JsFlows:
 
     def __init__(self, source: bytes, captures: dict[str, list[Any]]) -> None:
         self.source = source
+        # (start byte, minus the end byte: outer first, kind, the line of an argument
+        # list's call); tree nodes nest, so the open ones all hold the byte asked for
         found = [
-            (node.start_byte, node.end_byte, kind, _line(node.parent) if kind == 2 else 0)
+            (node.start_byte, -node.end_byte, kind, _line(node.parent) if kind == 2 else 0)
             for kind, (name, _bit) in enumerate(_KINDS)
             for node in captures.get(name, ())
         ]
         found += [
-            (n.start_byte, n.end_byte, 0, 0)
+            (n.start_byte, -n.end_byte, 0, 0)
             for n in captures.get("inline", ())
             if _iterated(source, n)
         ]
-        self.ranges = sorted(found, key=lambda r: (r[0], -r[1]))
+        found.sort()
+        self.ranges = found
         self.next = 0
         self.open: list[tuple[int, int, int, int]] = []
 
@@ -112,22 +115,28 @@ class JsFlows:
         """The innermost loop, branch and argument list around the call whose callee is
         ``callee``; an optional call (``o?.f()``, ``f?.()``) is a branch of its own."""
         byte = callee.start_byte
-        while self.next < len(self.ranges) and self.ranges[self.next][0] <= byte:
-            opened = self.ranges[self.next]
-            self.next += 1
-            while self.open and self.open[-1][1] <= opened[0]:
-                self.open.pop()
-            self.open.append(opened)
-        while self.open and self.open[-1][1] <= byte:
-            self.open.pop()
-        marks = [-1, -1]
-        for start, end, kind, _held in reversed(self.open):
-            if kind < 2 and marks[kind] < 0 and start <= byte < end:
-                marks[kind] = start
-        if self.source.find(b"?.", callee.start_byte, callee.end_byte + 2) >= 0:
-            marks[1] = byte
-        held = tuple((r[0], r[3]) for r in self.open if r[2] == 2 and r[0] <= byte < r[1])
-        return marks[0], marks[1], held
+        ranges, opened = self.ranges, self.open
+        at = self.next
+        while at < len(ranges) and ranges[at][0] <= byte:
+            while opened and -opened[-1][1] <= ranges[at][0]:
+                opened.pop()
+            opened.append(ranges[at])
+            at += 1
+        self.next = at
+        while opened and -opened[-1][1] <= byte:
+            opened.pop()
+        loop = branch = -1
+        held: list[tuple[int, int]] = []
+        for start, _end, kind, line in opened:  # outermost first
+            if kind == 0:
+                loop = start
+            elif kind == 1:
+                branch = start
+            else:
+                held.append((start, line))
+        if self.source.find(b"?.", byte, callee.end_byte + 2) >= 0:
+            branch = byte
+        return loop, branch, tuple(held)
 
 
 def _line(node: Any) -> int:
