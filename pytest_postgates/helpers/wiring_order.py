@@ -79,11 +79,15 @@ def out_of_order(
     runner, read in full, reaches them only through calls of its own straight-line body
     (:func:`straight_reversed`)."""
     shown: list[str] = []
+    ends_ = (first, then)
+    reaching = (_Reaching(graph, first, depth), _Reaching(graph, then, depth))
     for function in graph.by_qualname.values():
         if function.name not in diagram or function.name in ends or function.name == MODULE_CODE:
             continue
-        firsts = [c for c in function.calls if _may_reach(graph, c, first, depth)]
-        thens = [c for c in function.calls if _may_reach(graph, c, then, depth)]
+        if not all(graph.reach([function], e.targets, e.names, depth, True).found for e in ends_):
+            continue  # reaches neither end (a cheap test before each call's)
+        firsts = [c for c in function.calls if reaching[0].may(c)]
+        thens = [c for c in function.calls if reaching[1].may(c)] if firsts else []
         if not firsts or not thens:
             continue  # no runner of the flow
         why = straight_reversed(graph, function, (firsts, thens), (first, then), depth)
@@ -170,26 +174,40 @@ def _off_path(call: CallSite, held: bool) -> str:
     return ""
 
 
-def _may_reach(graph: CallGraph, call: CallSite, wanted: Callee, depth: int) -> bool:
+class _Reaching:
     """Whether a call may be ``wanted`` (by its name alone where the model does not
     resolve it), or lead to it within ``depth`` calls, dynamic ones followed to the
-    functions of their name when few bear it."""
-    if call.kind == "passed":
-        return False
-    if _names_any(call.kind, call.target, call.name, wanted) or (
-        call.kind in ("opaque", "callback") and call.name in wanted.names
-    ):
-        return True
-    if depth < 2:
-        return False
-    if call.kind == "resolved":
-        called = [graph.by_qualname[call.target]] if call.target in graph.by_qualname else []
-    elif call.kind in ("dynamic", "unresolved") and call.name:
-        named = graph.named(call.name)
-        called = named if len(named) <= DYNAMIC_FANOUT else []
-    else:
-        called = []
-    return bool(called) and graph.reach(called, wanted.targets, wanted.names, depth - 1, True).found
+    functions of their name when few bear it; each callee asked once."""
+
+    def __init__(self, graph: CallGraph, wanted: Callee, depth: int) -> None:
+        self.graph, self.wanted, self.depth = graph, wanted, depth
+        self.known: dict[tuple[str, str, str], bool] = {}
+
+    def may(self, call: CallSite) -> bool:
+        key = (call.kind, call.target, call.name)
+        if key not in self.known:
+            self.known[key] = self._may(call)
+        return self.known[key]
+
+    def _may(self, call: CallSite) -> bool:
+        graph, wanted = self.graph, self.wanted
+        if call.kind == "passed":
+            return False
+        if _names_any(call.kind, call.target, call.name, wanted) or (
+            call.kind in ("opaque", "callback") and call.name in wanted.names
+        ):
+            return True
+        if self.depth < 2:
+            return False
+        if call.kind == "resolved":
+            called = [graph.by_qualname[call.target]] if call.target in graph.by_qualname else []
+        elif call.kind in ("dynamic", "unresolved") and call.name:
+            named = graph.named(call.name)
+            called = named if len(named) <= DYNAMIC_FANOUT else []
+        else:
+            called = []
+        names, depth = wanted.names, self.depth - 1
+        return bool(called) and graph.reach(called, wanted.targets, names, depth, True).found
 
 
 # How far a drawn runner is followed for a function that may run the two in order.
