@@ -204,8 +204,9 @@ class CallSite:
     # :func:`in_turn` and :func:`handler_calls`.
     scope: str = ""
     # Where it sits in the calling function's own flow, as bits (:mod:`.call_flow`): in a
-    # loop (1), in a branch that may not run (2), in another call's arguments (4), in a
-    # Python function written in place (8); 0 in its straight-line code.
+    # loop (1), in a branch that may not run (2), in another call's arguments (4, and from
+    # 16 up how many lines back the outermost call holding it starts), in a Python function
+    # written in place (8); 0 in its straight-line code.
     flow: int = 0
 
 
