@@ -71,6 +71,8 @@ class RawCall:
     literals: tuple[str | None, ...] = ()
     # the functions written in place around it (:attr:`~.model_facts.CallSite.scope`)
     scope: str = ""
+    # the loops, branches and arguments around it (:attr:`~.model_facts.CallSite.flow`)
+    flow: int = 0
 
 
 @dataclass
@@ -206,7 +208,7 @@ class _Resolver:
         self, unit: UnitCalls, owner: str, call: RawCall, made_by: dict[str, str] | None = None
     ) -> CallSite:
         def made(kind: str, target: str = "") -> CallSite:
-            return CallSite(call.name, call.text, call.line, kind, target, call.scope)
+            return CallSite(call.name, call.text, call.line, kind, target, call.scope, call.flow)
 
         if call.form == OPAQUE and call.base:
             # a computed member of another package's object (`chalk[color]()`) is that
@@ -318,7 +320,9 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     # `this.report('onInit')` into `r[name]()`: a call named `onInit` on a
                     # value the model does not type
                     shown = f"{call.text}({literal!r}) -> [{literal}]"
-                    sites.append(CallSite(literal, shown, call.line, "dynamic", "", call.scope))
+                    sites.append(
+                        CallSite(literal, shown, call.line, "dynamic", "", call.scope, call.flow)
+                    )
             result.append(
                 FunctionCalls(
                     function.qualname,

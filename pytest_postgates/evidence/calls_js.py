@@ -26,6 +26,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from pytest_postgates.evidence.call_flow import JS_FLOW_PATTERNS, JsFlows, Scopes, flow_bits
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
     DYNAMIC,
@@ -46,7 +47,7 @@ from pytest_postgates.evidence.call_resolution import (
     resolve_units,
 )
 from pytest_postgates.evidence.calls_nested import LocalFunctions
-from pytest_postgates.evidence.file_table import FileTable, node_text
+from pytest_postgates.evidence.file_table import FileTable
 from pytest_postgates.evidence.messages import js_constants, js_message
 from pytest_postgates.evidence.model_facts import FunctionCalls, ValueEnd
 
@@ -84,6 +85,7 @@ _PATTERNS = (
     "(variable_declarator name: (identifier) value: (new_expression)) @made",
     # the functions written in place: a call's scope (model_facts.CallSite.scope)
     *(f"({kind}) @closure" for kind in sorted(_CLOSURE_KINDS)),
+    *JS_FLOW_PATTERNS,  # the loops, branches and arguments around a call
     # the names passed to a call as values: whatever receives one may call it
     "(arguments (identifier) @passed)",
     "(arguments (member_expression) @passed)",
@@ -187,45 +189,6 @@ _COMPUTED = frozenset({"subscript_expression", "call_expression", "await_express
 _NOT_NAMES = frozenset({"type_annotation", "value", "right"})
 
 
-def _held(source: bytes, closure: Any) -> str:
-    """How a function written in place is held: "stored" where it is written (an
-    object's property or method, a JSX attribute, a member assigned, kept by
-    ``useCallback``), to run when something calls it; "on<line>" when the registration
-    at that line makes it a message handler (:mod:`.messages`), to run when the message
-    comes; "local:<name>" for a local function (:func:`_settle_locals`); else "handed"
-    (to a call): it may run in place."""
-    holder = closure.parent
-    if holder is None:
-        return "handed"
-    named = closure if closure.type.endswith("declaration") else holder
-    name = named.child_by_field_name("name") if named.type != "pair" else None
-    if named.type in _LOCALS and name is not None and name.type == "identifier":
-        return f"local:{node_text(source, name)}"  # settled by _settle_locals
-    if closure.type == "method_definition":
-        stored = holder.type == "object"
-    elif holder.type == "jsx_expression":
-        stored = holder.parent is not None and holder.parent.type == "jsx_attribute"
-    elif holder.type == "assignment_expression":
-        left = holder.child_by_field_name("left")
-        stored = left is not None and left.type == "member_expression"
-    elif holder.type == "arguments" and holder.parent is not None:
-        callee = holder.parent.child_by_field_name("function")
-        if callee is not None and node_text(source, callee) in _KEEPERS:
-            return "stored"
-        listened = js_message(source, callee, {})[1] if callee is not None else None
-        return f"on{listened[3]}" if listened is not None and not listened[2] else "handed"
-    else:
-        stored = holder.type == "pair"
-    return "stored" if stored else "handed"
-
-
-# The calls that return the function handed to them uncalled (React's useCallback).
-_KEEPERS = frozenset({"useCallback", "React.useCallback"})
-_LOCALS = frozenset(
-    {"variable_declarator", "function_declaration", "generator_function_declaration"}
-)
-
-
 def _settle_locals(functions: list[RawFunction]) -> None:
     """A local function (``function f() {}``, ``const f = () => ...`` written inside
     another) runs where the file calls it or hands it by its name ("handed"); one the
@@ -247,37 +210,6 @@ def _settle_locals(functions: list[RawFunction]) -> None:
             else c
             for c in function.calls
         ]
-
-
-class _Scopes:
-    """The functions written in place around each call, read in the order of the calls
-    (:attr:`~.model_facts.CallSite.scope`): a sweep over the closures by their start."""
-
-    def __init__(self, source: bytes, closures: list[Any]) -> None:
-        self.source = source
-        self.closures = sorted(closures, key=lambda node: node.start_byte)
-        self.next = 0
-        self.open: list[tuple[Any, str]] = []  # (closure, its token), outermost first
-
-    def at(self, node: Any, function: Any) -> str:
-        """The scope of ``node`` (nodes asked for in order of their start) inside
-        ``function`` (None: the file's module code)."""
-        byte = node.start_byte
-        while self.next < len(self.closures) and self.closures[self.next].start_byte < byte:
-            closure = self.closures[self.next]
-            self.next += 1
-            while self.open and self.open[-1][0].end_byte <= closure.start_byte:
-                self.open.pop()
-            token = f"{closure.start_byte}:{_held(self.source, closure)}"
-            self.open.append((closure, token))
-        while self.open and self.open[-1][0].end_byte <= byte:
-            self.open.pop()
-        start = function.start_byte if function is not None else -1
-        return "/".join(
-            token
-            for closure, token in self.open
-            if closure.start_byte > start and closure.parent != function
-        )
 
 
 def _parameter_names(source: bytes, node: Any) -> set[str]:
@@ -435,21 +367,23 @@ def read_unit(
     keys: dict[int, set[str]] = {}  # function -> the names it indexes a callee by
     constants: dict[str, str] | None = None  # read when the file makes a call
     module = RawFunction(f"{path}.{MODULE_CODE}", MODULE_CODE, "", 1, not tree.root_node.has_error)
-    scopes = _Scopes(source, captures.get("closure", []))
+    scopes, flows = Scopes(source, captures.get("closure", [])), JsFlows(source, captures)
     for callee, constructs in ordered:
         at = bisect.bisect_right(starts, callee.start_byte) - 1
         inside = at >= 0 and callee.start_byte < functions[at][1]
         body = functions[at][2] if inside else module
         scope = scopes.at(callee, holders.get(functions[at][0]) if inside else None)
+        marks = flows.at(callee)  # the loop, branch, arguments around it: model_facts.CallSite
+        flow = flow_bits(marks, functions[at][0] if inside else -1, callee.start_point[0] + 1)
         if constructs is None:
-            body.calls.append(_passed(source, callee, scope))
+            body.calls.append(replace(_passed(source, callee, scope), flow=flow))
             if inside:
-                locals_.take(at, callee.start_byte, body.calls[-1])
+                locals_.take(at, callee.start_byte, body.calls[-1], marks)
             continue
         made = raw_call(source, callee, constructs)
-        body.calls.append(replace(made, literals=_literals(source, callee), scope=scope))
+        body.calls.append(replace(made, literals=_literals(source, callee), scope=scope, flow=flow))
         if inside:
-            locals_.take(at, callee.start_byte, body.calls[-1])
+            locals_.take(at, callee.start_byte, body.calls[-1], marks)
         if not constructs:
             if constants is None:
                 constants = js_constants(source, tree.root_node)

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from pytest_postgates.evidence.call_flow import Marks, flow_bits
 from pytest_postgates.evidence.call_resolution import (
     RawCall,
     RawFunction,
@@ -72,12 +73,14 @@ class LocalFunctions:
         """The local functions of top-level function ``at`` whose range holds ``byte``."""
         return [local for local in self.by_top.get(at, ()) if local.holds(byte)]
 
-    def take(self, at: int, byte: int, call: RawCall) -> None:
+    def take(self, at: int, byte: int, call: RawCall, marks: Marks) -> None:
         """Give a call made at ``byte`` inside top-level function ``at`` to the local
-        functions holding it, its scope cut to the closures inside each."""
+        functions holding it, its scope cut to the closures inside each and its flow to
+        the loops, branches and arguments inside each (``marks``: :mod:`.call_flow`)."""
         for local in self.around(at, byte):
             kept = [t for t in call.scope.split("/") if t and int(t.split(":", 1)[0]) > local.body]
-            local.function.calls.append(replace(call, scope="/".join(kept)))
+            flow = flow_bits(marks, local.body, call.line)
+            local.function.calls.append(replace(call, scope="/".join(kept), flow=flow))
 
     def take_message(self, at: int, byte: int, sent: Any, listened: Any) -> None:
         for local in self.around(at, byte):

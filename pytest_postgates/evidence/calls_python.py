@@ -21,6 +21,7 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
+from pytest_postgates.evidence.call_flow import py_flows
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
     CLASS_BODY,
@@ -179,7 +180,7 @@ def _calls_in(
     """Every call in ``node``'s body, nested closures included, in source order, and the
     names its calls pass as values."""
     own, computed, named = _given(node, bindings)
-    return _calls_of(ast.walk(node), own, computed, named)
+    return _calls_of(ast.walk(node), own, computed, named, py_flows(node))
 
 
 def _outside_functions(tree: ast.Module) -> Iterator[ast.AST]:
@@ -209,7 +210,7 @@ def _module_code(tree: ast.Module, module: str) -> RawFunction | None:
         for t in n.targets
         if isinstance(t, ast.Name)
     }
-    calls = _calls_of(nodes, own, computed, {})
+    calls = _calls_of(nodes, own, computed, {}, py_flows(tree, into_functions=False))
     if not calls:
         return None
     code = RawFunction(f"{module}.{MODULE_CODE}", MODULE_CODE, "", 1, True, calls)
@@ -218,12 +219,19 @@ def _module_code(tree: ast.Module, module: str) -> RawFunction | None:
 
 
 def _calls_of(
-    nodes: Iterable[ast.AST], own: set[str], computed: set[str], named: dict[str, RawCall]
+    nodes: Iterable[ast.AST],
+    own: set[str],
+    computed: set[str],
+    named: dict[str, RawCall],
+    flows: dict[int, int],
 ) -> list[RawCall]:
+    """The calls among ``nodes`` and the names they pass, each with its flow (``flows``:
+    :func:`~.call_flow.py_flows`)."""
     found: list[RawCall] = []
     for inner in nodes:
         if not isinstance(inner, ast.Call):
             continue
+        made = len(found)
         func = inner.func
         attribute = attribute_named(func)
         if isinstance(func, ast.Name) and func.id in own:
@@ -245,6 +253,8 @@ def _calls_of(
             )
             found.append(replace(raw_call(inner), literals=literals))
         found += _passed(inner)
+        flow = flows.get(id(inner), 0)
+        found[made:] = [replace(c, flow=flow) for c in found[made:]] if flow else found[made:]
     found.sort(key=lambda call: call.line)
     return found
 
@@ -472,7 +482,7 @@ def read_unit(tree: ast.Module, path: str, module: str) -> UnitCalls:
                     node.name,
                     node.lineno,
                     True,
-                    _calls_of(body, set(), set(), {}),
+                    _calls_of(body, set(), set(), {}, py_flows(node)),
                 )
             )
 

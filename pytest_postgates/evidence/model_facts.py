@@ -203,6 +203,11 @@ class CallSite:
     # joined by "/"; "" in the function's own body (and for Python: not read). See
     # :func:`in_turn` and :func:`handler_calls`.
     scope: str = ""
+    # Where it sits in the calling function's own flow, as bits (:mod:`.call_flow`): in a
+    # loop (1), in a branch that may not run (2), in another call's arguments (4, and from
+    # 16 up how many lines back the outermost call holding it starts), in a Python function
+    # written in place (8); 0 in its straight-line code.
+    flow: int = 0
 
 
 def in_turn(first: str, then: str) -> bool:
@@ -272,8 +277,7 @@ class FunctionCalls:
 
     def to_json(self) -> list[Any]:
         rows = [
-            [c.name, c.text, c.line, c.kind, c.target, *([c.scope] if c.scope else [])]
-            for c in self.calls
+            [c.name, c.text, c.line, c.kind, c.target, *_tail(c.scope, c.flow)] for c in self.calls
         ]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
         tail = [[list(s) for s in self.switches], [list(h) for h in self.hands]]
@@ -308,6 +312,11 @@ class FunctionCalls:
             sends,
             listens,
         )
+
+
+def _tail(scope: str, flow: int) -> list[str | int]:
+    """A call's optional fields as stored: its scope, then its flow, each only when set."""
+    return [scope, flow] if flow else [scope] if scope else []
 
 
 @dataclass

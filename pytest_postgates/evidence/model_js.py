@@ -16,7 +16,9 @@ from typing import Any
 
 from pytest_postgates.evidence import (
     bundler_aliases,
+    call_flow,
     calls_js,
+    calls_nested,
     specifier_aliases,
     tsconfig_paths,
     vue_files,
@@ -38,8 +40,9 @@ from pytest_postgates.evidence.source_repairs import recovered, repaired
 from pytest_postgates.evidence.tables_js import JsTables
 from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tree
 
-# the modules this reader relies on besides its own tables (part of the model's key)
-READERS = (bundler_aliases, specifier_aliases, tsconfig_paths, vue_files)
+# the modules this reader relies on besides its own tables (part of the model's key; the
+# call graph's flow marks, call_flow, are calls_python's too)
+READERS = (bundler_aliases, specifier_aliases, tsconfig_paths, vue_files, call_flow, calls_nested)
 _KINDS = {"function": "function", "class": "class", "interface": "interface", "enum": "enum"}
 
 

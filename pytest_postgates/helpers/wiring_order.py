@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from pytest_postgates.evidence.call_graph import CallGraph
+from pytest_postgates.evidence.call_flow import ARGUMENT, BRANCH, CLOSURE, LOOP, held_from
+from pytest_postgates.evidence.call_graph import DYNAMIC_FANOUT, CallGraph
 from pytest_postgates.evidence.call_resolution import MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn, may_follow
 
@@ -61,6 +62,208 @@ def in_order_through(
                 f"{function.path}:{then_line}"
             )
     return ""
+
+
+def out_of_order(
+    graph: CallGraph,
+    first: Callee,
+    then: Callee,
+    diagram: frozenset[str],
+    ends: frozenset[str],
+    depth: int,
+) -> tuple[str, str]:
+    """Whether the flow the diagram draws runs ``then`` before ``first`` on every path:
+    (the evidence, "") when it does, ("", why it is not shown) otherwise (why "" when no
+    function it draws runs both). Shown when the diagram draws functions (no end, no
+    module code) that may reach both within ``depth`` calls (its runners), and each
+    runner, read in full, reaches them only through calls of its own straight-line body
+    (:func:`straight_reversed`)."""
+    shown: list[str] = []
+    ends_ = (first, then)
+    reaching = (_Reaching(graph, first, depth), _Reaching(graph, then, depth))
+    for function in graph.by_qualname.values():
+        if function.name not in diagram or function.name in ends or function.name == MODULE_CODE:
+            continue
+        if not all(graph.reach([function], e.targets, e.names, depth, True).found for e in ends_):
+            continue  # reaches neither end (a cheap test before each call's)
+        firsts = [c for c in function.calls if reaching[0].may(c)]
+        thens = [c for c in function.calls if reaching[1].may(c)] if firsts else []
+        if not firsts or not thens:
+            continue  # no runner of the flow
+        why = straight_reversed(graph, function, (firsts, thens), (first, then), depth)
+        if why:
+            return "", f"`{function.name}` ({function.path}:{function.line}) runs both, but {why}"
+        shown.append(
+            f"`{function.name}` ({function.path}:{function.line}), which the diagram draws, "
+            f"calls the second at {function.path}:{thens[-1].line} and the first only after "
+            f"it, at {function.path}:{firsts[0].line}, each once on its one straight path "
+            "(no loop, branch or function written in place around either)"
+        )
+    return "; ".join(shown), ""
+
+
+def straight_reversed(
+    graph: CallGraph,
+    function: FunctionCalls,
+    calls: tuple[list[CallSite], list[CallSite]],
+    ends: tuple[Callee, Callee],
+    depth: int,
+) -> str:
+    """Why ``function`` may run the first end before the second, "" when it cannot: its
+    calls that may reach the first (``calls[0]``) all come, by line, after those that may
+    reach the second (``calls[1]``), each in the function's own straight-line code (no
+    loop, branch or call's arguments around it, no function written in place), no call
+    may reach both, the body was read in full, it does not call itself, nothing it runs
+    within ``depth`` calls may call either unseen (:meth:`~.CallGraph.opaque`) or sends a
+    message (whose handlers the graph does not put in its calls), and it reaches no
+    function that may run the two in order."""
+    firsts, thens = calls
+    names = ends[0].names | ends[1].names
+    if not function.complete:
+        return "its body was read with syntax errors"
+    both = [c for c in firsts if c in thens]
+    if both:
+        return f"its call `{both[0].text}` at {function.path}:{both[0].line} may reach both"
+    last = max(c.line for c in thens)
+    for call in (*thens, *firsts):
+        # a first in the arguments of a call written no later than a second: maybe its
+        held = call in firsts and held_from(call.line, call.flow) <= last
+        why = _off_path(call, held)
+        if why:
+            return f"`{call.text}` at {function.path}:{call.line} {why}"
+    if min(c.line for c in firsts) <= max(c.line for c in thens):
+        first_line, then_line = min(c.line for c in firsts), max(c.line for c in thens)
+        return (
+            f"it may reach the first at {function.path}:{first_line} and the second at "
+            f"{function.path}:{then_line}"
+        )
+    looped = graph.reach([function], frozenset({function.qualname}), frozenset(), depth, True)
+    if looped.found:
+        return f"it may call itself ({looped.hops[-1].where()}): its calls may repeat"
+    hop = graph.opaque([function], depth, names)
+    if hop is not None:
+        return f"it runs `{hop.call.text}` at {hop.where()}, which may call either unseen"
+    for _hops, sender, site in graph.sending([function], depth):
+        # a message's handlers run where it is sent (an emitter calls its listeners in place)
+        return f"it sends `{site[3]}` at {sender.path}:{site[4]}, whose handlers may run either"
+    ordering = frozenset(
+        f.qualname for f in graph.by_qualname.values() if _may_run_in_order(f, *ends)
+    )
+    hops = graph.reach([function], ordering, frozenset(), _FAR, True).hops
+    if hops:
+        return (
+            f"it reaches `{hops[-1].call.text}` ({hops[-1].where()}), which may run them in order"
+        )
+    return ""
+
+
+def _off_path(call: CallSite, held: bool) -> str:
+    """Why a call may run other than once, in the order written: "" when it sits in its
+    function's own straight-line code (in another call's arguments too, unless ``held``:
+    that call may be one that must run after it)."""
+    if call.scope:
+        return "runs in a function written in place (it may run later, or again)"
+    if call.flow & LOOP:
+        return "is in a loop (from its second pass a call written before it runs after it)"
+    if call.flow & BRANCH:
+        return "is in a branch that may not run"
+    if call.flow & ARGUMENT and held:
+        return "is in another call's arguments (which run before that call)"
+    if call.flow & CLOSURE:
+        return "runs in a function written in place (it may run later, or again)"
+    return ""
+
+
+class _Reaching:
+    """Whether a call may be ``wanted`` (by its name alone where the model does not
+    resolve it), or lead to it within ``depth`` calls, dynamic ones followed to the
+    functions of their name when few bear it; each callee asked once."""
+
+    def __init__(self, graph: CallGraph, wanted: Callee, depth: int) -> None:
+        self.graph, self.wanted, self.depth = graph, wanted, depth
+        self.known: dict[tuple[str, str, str], bool] = {}
+
+    def may(self, call: CallSite) -> bool:
+        key = (call.kind, call.target, call.name)
+        if key not in self.known:
+            self.known[key] = self._may(call)
+        return self.known[key]
+
+    def _may(self, call: CallSite) -> bool:
+        graph, wanted = self.graph, self.wanted
+        if call.kind == "passed":
+            return False
+        if _names_any(call.kind, call.target, call.name, wanted) or (
+            call.kind in ("opaque", "callback") and call.name in wanted.names
+        ):
+            return True
+        if self.depth < 2:
+            return False
+        if call.kind == "resolved":
+            called = [graph.by_qualname[call.target]] if call.target in graph.by_qualname else []
+        elif call.kind in ("dynamic", "unresolved") and call.name:
+            named = graph.named(call.name)
+            called = named if len(named) <= DYNAMIC_FANOUT else []
+        else:
+            called = []
+        names, depth = wanted.names, self.depth - 1
+        return bool(called) and graph.reach(called, wanted.targets, names, depth, True).found
+
+
+# How far a drawn runner is followed for a function that may run the two in order.
+_FAR = 12
+
+
+def _may_run_in_order(function: FunctionCalls, first: Callee, then: Callee) -> bool:
+    """Whether ``function``'s body may call ``first`` and then ``then`` (by a call's name
+    alone where the model does not resolve it), whatever their scopes: on a later line,
+    or again after it (:func:`_repeats`)."""
+    firsts = [c for c in function.calls if _names_any(c.kind, c.target, c.name, first)]
+    thens = [c for c in function.calls if _names_any(c.kind, c.target, c.name, then)]
+    return any(b.line > a.line or _repeats(function, a, b) for a in firsts for b in thens if a != b)
+
+
+def in_order_again(graph: CallGraph, first: Callee, then: Callee) -> str:
+    """A function that calls ``then`` no later than ``first`` by line, where the two may
+    still run in that order (:func:`_repeats`), as evidence; "". The line order misses
+    it: a sequence the graph cannot refute."""
+    for function in graph.by_qualname.values():
+        firsts = [c for c in function.calls if _names_any(c.kind, c.target, c.name, first)]
+        if not firsts:
+            continue
+        for b in (c for c in function.calls if _names_any(c.kind, c.target, c.name, then)):
+            for a in firsts:
+                why = _repeats(function, a, b) if b.line <= a.line and a != b else ""
+                if why:
+                    return (
+                        f"{_runner(function)} calls the second at {function.path}:{b.line} "
+                        f"and the first at {function.path}:{a.line}, {why}"
+                    )
+    return ""
+
+
+def _repeats(function: FunctionCalls, a: CallSite, b: CallSite) -> str:
+    """Why call ``a`` may run before call ``b`` of one function although ``b`` is written
+    first: both in a loop, both in a function written in place that may run again, ``a``
+    in the arguments of a call (``b``'s, maybe), or the function calling itself; "" (and
+    "" when the two are in no turn at all: :func:`~.model_facts.in_turn`)."""
+    if not in_turn(b.scope, a.scope):
+        return ""
+    if a.flow & b.flow & LOOP:
+        return "both in a loop, which runs the first before the second from its second pass"
+    if a.flow & ARGUMENT and b.line >= held_from(a.line, a.flow):
+        return "the first in a call's arguments, which run before that call"
+    if (a.flow & b.flow & CLOSURE) or _shared_closure(a.scope, b.scope):
+        return "both in a function written in place, which may run more than once"
+    if any(c.kind == "resolved" and c.target == function.qualname for c in function.calls):
+        return "in a function that calls itself"
+    return ""
+
+
+def _shared_closure(first: str, then: str) -> bool:
+    """Whether two calls' scopes share the function written in place they run in."""
+    ours, theirs = first.split("/") if first else [], then.split("/") if then else []
+    return bool(ours and theirs and ours[0] == theirs[0])
 
 
 def _reaches(graph: CallGraph, call: CallSite, wanted: Callee, depth: int) -> bool:

@@ -19,7 +19,11 @@ page about the `attribute` module means its `set_attribute`); otherwise a name w
 classes disagree is unjudged.
 
 A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a sequence
-(a function calls A, then B); contradicted when neither holds.
+(a function calls A, then B); contradicted when neither holds (and no function may run
+them in order otherwise: in a loop, a recursion, :func:`~.wiring_order.in_order_again`),
+or when only a function the diagram does not draw runs the two in order and the functions
+it draws that run both run them the other way on every path
+(:func:`~.wiring_order.out_of_order`).
 """
 
 from __future__ import annotations
@@ -35,9 +39,11 @@ from pytest_postgates.helpers import wiring_messages as messages
 from pytest_postgates.helpers.wiring_ends import end_of, is_component, module_path, passed_members
 from pytest_postgates.helpers.wiring_order import (
     in_order,
+    in_order_again,
     in_order_by_name,
     in_order_maybe,
     in_order_through,
+    out_of_order,
 )
 from pytest_postgates.helpers.wiring_subjects import Subject
 
@@ -598,10 +604,25 @@ def _as_sequence(
         if sequence:
             # Only a function the diagram does not draw runs the two in order: whether
             # that is the flow it draws is not told (an architecture diagram's arrow
-            # between two hooks a component happens to call in turn is no step of it).
+            # between two hooks a component happens to call in turn is no step of it),
+            # unless the functions it draws that run both run them the other way on
+            # every path (wiring_order.out_of_order).
+            drawn_ends = frozenset({source.name, target_subject.name})
+            wrong, why = out_of_order(graph, first, then, diagram, drawn_ends, depth)
+            if wrong and not (first.open or then.open):
+                return Judged(
+                    "contradicted",
+                    f"{judged.evidence}; the flow drawn runs them the other way: {wrong} "
+                    f"(only a function the diagram does not draw runs them in order: "
+                    f"{sequence})",
+                    judged.instead,
+                )
             return Judged(
                 "unjudged",
-                f"no call path; in sequence only where the diagram does not look: {sequence}",
+                f"no call path; in sequence only where the diagram does not look: {sequence}"
+                + (
+                    f"; the flow drawn is not shown to run them the other way: {why}" if why else ""
+                ),
             )
         by_name = in_order_by_name(graph, first, then)
         if by_name:
@@ -617,6 +638,9 @@ def _as_sequence(
                 "no call path; in sequence if the function written in place that holds "
                 f"one of the calls runs after the other: {maybe}",
             )
+        again = in_order_again(graph, first, then)
+        if again:
+            return Judged("unjudged", f"no call path; in sequence not by line, but: {again}")
     return Judged(
         "contradicted",
         judged.evidence + f", and no function calls `{source.text}` and then "
