@@ -29,6 +29,7 @@ def rules_digest(*gate_files: str) -> str:
         model_python,
         past_releases,
         public_functions,
+        read_keys,
         resolution,
         type_model,
         type_tables,
@@ -72,7 +73,8 @@ def rules_digest(*gate_files: str) -> str:
                command_lines, cli_model, cli_python, known_bases, config_samples,
                code_surface, doc_versions, versioned_pages, sample_accounting,
                sample_accounting_python, page_accounting, code_fences, python_bases,
-               dependency_models, dependency_versions, js_callbacks, js_docs_names)  # fmt: skip
+               dependency_models, dependency_versions, js_callbacks, js_docs_names,
+               read_keys)  # fmt: skip
     for module in (*gate_files, *(m.__file__ for m in modules)):
         digest.update(Path(module or "").read_bytes())
     digest.update(code_tables.extractor_source())
