@@ -143,3 +143,38 @@ def test_a_call_of_another_files_function_is_followed_by_the_outside_reader() ->
     # below a key, the path is handed on; a callee the reader cannot resolve stays open
     found = _below("function f(o) { other(o) }", ("retry",), outside)
     assert found is not None and "other(), which is not followed" in found.reason
+
+
+@pytest.mark.parametrize(
+    ("code", "path", "keys"),
+    [
+        # a normalize helper that returns a merge of the options: the caller reads the
+        # merged object it returns, and the defaults' keys count as read
+        (
+            "const D = { timeout: 1 }\n"
+            "function normalize(o) { return { ...D, ...o } }\n"
+            "function f(o) { const opts = normalize(o); opts.retry }",
+            (),
+            {"timeout", "retry"},
+        ),
+        (
+            "const normalize = (o) => Object.assign({}, o)\n"
+            "function f(o) { const x = normalize(o || {}); x.retry.limit }",
+            ("retry",),
+            {"limit"},
+        ),
+    ],
+)
+def test_what_a_helper_returns_of_the_options_is_read_by_the_caller(
+    code: str, path: tuple[str, ...], keys: set[str]
+) -> None:
+    found = _below(code, path)
+    assert found == ReadKeys(frozenset(keys)), found
+
+
+def test_a_helper_that_returns_the_options_inside_another_object_keeps_them_open() -> None:
+    found = _below("function n(o) { return { o } }\nfunction f(o) { n(o).a }", ())
+    assert found is not None and "n() puts its options o in an object" in found.reason, found
+    # the function asked for itself returning its options: open (what reads them is unseen)
+    found = _below("function f(o) { o.a; return o }", ())
+    assert found is not None and "in a return statement" in found.reason, found

@@ -45,6 +45,10 @@ class ReadKeys:
 
     fields: frozenset[str] = frozenset()
     reason: str = ""
+    # Read for a caller that follows what the function returns: the function returns the
+    # options (or an object made of them), each at the key path still to go below it
+    # (``()``: the options as asked for).
+    returned: frozenset[tuple[str, ...]] = frozenset()
 
 
 # Where a function is followed into: (its callee as written, the argument's position, the
@@ -63,15 +67,19 @@ def read_keys(
     outside: Outside | None = None,
     seen: Seen = frozenset(),
     file: str = "",
+    returns: bool = False,
 ) -> ReadKeys | None:
     """The keys the top-level function ``name`` of a file (its syntax tree's ``root``)
     reads from its parameter ``position`` (below the keys ``path`` of it); None when the
     file has no such function. ``outside`` follows calls of another file's functions;
-    ``seen`` the functions already on the way (``file`` names this one among them)."""
+    ``seen`` the functions already on the way (``file`` names this one among them);
+    ``returns``: the caller follows what the function returns (``const o =
+    normalize(opts)``), so returning the options is no use the key set must stay open for
+    (:attr:`ReadKeys.returned`)."""
     reader = _Reader(source, root, outside, file)
     if name not in reader.functions:
         return None
-    return reader.function(name, position, seen, path)
+    return reader.function(name, position, seen, path, returns)
 
 
 def _named(node: Any) -> list[Any]:
@@ -115,7 +123,9 @@ class _Reader:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # ------------------------------------------------------------ one function
-    def function(self, name: str, position: int, seen: Seen, path: tuple[str, ...]) -> ReadKeys:
+    def function(
+        self, name: str, position: int, seen: Seen, path: tuple[str, ...], returns: bool
+    ) -> ReadKeys:
         node = self.functions[name]
         seen = seen | {(self.file, name, position, path)}
         params = node.child_by_field_name("parameters")
@@ -127,7 +137,7 @@ class _Reader:
         param = found[position]
         if param.type == "assignment_pattern":
             param = param.child_by_field_name("left")
-        walk = _Walk(self, name, seen)
+        walk = _Walk(self, name, seen, returns)
         body = node.child_by_field_name("body")
         walk.body = body
         if param is not None and param.type == "object_pattern":
@@ -143,17 +153,19 @@ class _Reader:
         else:
             kind = param.type if param is not None else "missing"
             walk.open(f"{name}()'s parameter {position + 1} is a {kind.replace('_', ' ')}")
-        return ReadKeys(frozenset(walk.keys), walk.reason)
+        return ReadKeys(frozenset(walk.keys), walk.reason, frozenset(walk.returned))
 
 
 class _Walk:
     """One parameter's reads in one function's body: the keys read at the key path each
     followed value holds (``rest``: the keys still to go down before the keys counted)."""
 
-    def __init__(self, reader: _Reader, function: str, seen: Seen) -> None:
+    def __init__(self, reader: _Reader, function: str, seen: Seen, returns: bool) -> None:
         self.reader = reader
         self.function = function
         self.seen = seen
+        self.returns = returns
+        self.returned: set[tuple[str, ...]] = set()
         self.keys: set[str] = set()
         self.reason = ""
         self.body: Any = None
@@ -350,6 +362,10 @@ class _Walk:
             self.argument(parent, node, shown, rest)
         elif kind == "for_in_statement":
             self.open(f"{self.function}() iterates the keys of {shown}")
+        elif self.returns and (
+            kind == "return_statement" or (kind == "arrow_function" and field == "body")
+        ):
+            self.returned.add(rest)  # the caller follows the value the call gives
         else:
             where = kind.replace("_", " ")
             self.open(f"{self.function}() uses its options {shown} in a {where}")
@@ -392,7 +408,7 @@ class _Walk:
         elif name in self.reader.functions:
             if (self.reader.file, name, index, rest) in self.seen:
                 return
-            self.add(self.reader.function(name, index, self.seen, rest))
+            self.add(self.reader.function(name, index, self.seen, rest, True), call, name)
         else:
             found = (
                 self.reader.outside(name, index, rest, self.seen) if self.reader.outside else None
@@ -402,13 +418,17 @@ class _Walk:
                     f"{self.function}() passes {shown} to {name[:40]}(), which is not followed"
                 )
             else:
-                self.add(found)
+                self.add(found, call, name)
 
-    def add(self, found: ReadKeys) -> None:
-        """The keys a function the options are passed to reads."""
+    def add(self, found: ReadKeys, call: Any, name: str) -> None:
+        """The keys a function the options are passed to reads; what it returns of them
+        (``const o = normalize(opts)``) followed from the call on."""
         self.keys |= found.fields
         if found.reason:
             self.open(found.reason)
+        for rest in sorted(found.returned):
+            if not self.reason:
+                self.value(call, f"{name[:40]}()", rest)
 
 
 def _field_of(parent: Any, child: Any) -> str:

@@ -88,7 +88,7 @@ class TypeModel:
         # path -> the parser of a JavaScript file's code (the keys a function reads), or None
         self._code_parser_for = code_parser_for
         self._tables: dict[str, TypeTable | None] = {}
-        self._read: dict[tuple[str, str, int, tuple[str, ...]], ReadKeys | None] = {}
+        self._read: dict[tuple[str, str, int, tuple[str, ...], bool], ReadKeys | None] = {}
         self._code: dict[str, tuple[bytes, Any] | None] = {}
         self._lock = threading.Lock()
 
@@ -110,12 +110,14 @@ class TypeModel:
         position: int,
         keys: tuple[str, ...] = (),
         seen: Seen = frozenset(),
+        returns: bool = False,
     ) -> ReadKeys | None:
         """The keys the JavaScript function ``name`` of ``path`` reads from its parameter
         ``position``, below the key path ``keys`` (:mod:`.read_keys`, calls of the product's
         other files followed); None when the file or function is not read. ``seen``: the
-        functions on the way to this one (a read cut at one of them is not kept)."""
-        key = (path, name, position, keys)
+        functions on the way to this one (a read cut at one of them is not kept);
+        ``returns``: the caller follows what the function returns."""
+        key = (path, name, position, keys, returns)
         with self._lock:
             if key in self._read:
                 return self._read[key]
@@ -135,7 +137,7 @@ class TypeModel:
         parsed = self._code[path]
         outside = partial(self._outside, path)
         found = (
-            read_keys(parsed[0], parsed[1], name, position, keys, outside, seen, path)
+            read_keys(parsed[0], parsed[1], name, position, keys, outside, seen, path, returns)
             if parsed
             else None
         )
@@ -155,7 +157,7 @@ class TypeModel:
             return None
         if (target[0], target[1], index, keys) in seen:
             return ReadKeys()  # on the way already: its keys are counted there
-        return self.read_keys(target[0], target[1], index, keys, seen)
+        return self.read_keys(target[0], target[1], index, keys, seen, returns=True)
 
     # ---------------------------------------------------------------- names
     def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None:
