@@ -318,3 +318,28 @@ def test_keys_read_by_another_files_functions_and_below_a_key(tmp_path: Path) ->
     assert "did you mean `backoff`?" in reasons["backof"], reasons
     assert "request() in index.js reads no timeot" in reasons["timeot"], reasons
     assert card.detail["checked_by_kind"]["option_key"] == 6
+
+
+def test_functions_of_two_files_that_call_each_other_are_read_once_each(tmp_path: Path) -> None:
+    # build() hands its options to walk() of lib/walk.js, which hands them back to
+    # build(): the cycle is cut where it closes, and what each reads is counted.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "cyc", "main": "index.js"}),
+            "index.js": (
+                "const walk = require('./lib/walk')\n"
+                "function build (o) { if (o.depth) { walk(o) } return o.name }\n"
+                "module.exports = { build }\n"
+            ),
+            "lib/walk.js": (
+                "const { build } = require('../index')\n"
+                "function walk (p) { p.depth -= 1; build(p); return p.seen }\n"
+                "module.exports = walk\n"
+            ),
+        },
+    )
+    code = "const { build } = require('cyc')\nbuild({ depth: 2, name: 'x', seen: 1, sen: 2 })\n"
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "sen")]
+    assert card.detail["checked_by_kind"]["option_key"] == 4

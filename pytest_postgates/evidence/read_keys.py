@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
@@ -49,6 +49,9 @@ class ReadKeys:
     # options (or an object made of them), each at the key path still to go below it
     # (``()``: the options as asked for).
     returned: frozenset[tuple[str, ...]] = frozenset()
+    # Cut short by the way it was reached (a function already on the way, too deep): right
+    # for that way only, so not kept for another.
+    partial: bool = field(default=False, compare=False)
 
 
 # Where a function is followed into: (its callee as written, the argument's position, the
@@ -153,7 +156,7 @@ class _Reader:
         else:
             kind = param.type if param is not None else "missing"
             walk.open(f"{name}()'s parameter {position + 1} is a {kind.replace('_', ' ')}")
-        return ReadKeys(frozenset(walk.keys), walk.reason, frozenset(walk.returned))
+        return ReadKeys(frozenset(walk.keys), walk.reason, frozenset(walk.returned), walk.partial)
 
 
 class _Walk:
@@ -166,6 +169,7 @@ class _Walk:
         self.seen = seen
         self.returns = returns
         self.returned: set[tuple[str, ...]] = set()
+        self.partial = False
         self.keys: set[str] = set()
         self.reason = ""
         self.body: Any = None
@@ -404,9 +408,11 @@ class _Walk:
         elif name.startswith("Object.") and name[7:] in _ITERATES:
             self.open(f"{self.function}() iterates the keys of {shown} ({name}())")
         elif len(self.seen) >= MAX_DEPTH:
+            self.partial = True
             self.open(f"{self.function}() passes {shown} to {name[:40]}(), too deep to follow")
         elif name in self.reader.functions:
             if (self.reader.file, name, index, rest) in self.seen:
+                self.partial = True  # on the way already: its keys are counted there
                 return
             self.add(self.reader.function(name, index, self.seen, rest, True), call, name)
         else:
@@ -424,6 +430,7 @@ class _Walk:
         """The keys a function the options are passed to reads; what it returns of them
         (``const o = normalize(opts)``) followed from the call on."""
         self.keys |= found.fields
+        self.partial = self.partial or found.partial
         if found.reason:
             self.open(found.reason)
         for rest in sorted(found.returned):

@@ -115,7 +115,7 @@ class TypeModel:
         """The keys the JavaScript function ``name`` of ``path`` reads from its parameter
         ``position``, below the key path ``keys`` (:mod:`.read_keys`, calls of the product's
         other files followed); None when the file or function is not read. ``seen``: the
-        functions on the way to this one (a read cut at one of them is not kept);
+        functions on the way to this one (a read cut short on that way is not kept);
         ``returns``: the caller follows what the function returns."""
         key = (path, name, position, keys, returns)
         with self._lock:
@@ -141,8 +141,8 @@ class TypeModel:
             if parsed
             else None
         )
-        if seen:
-            return found
+        if seen and (found is None or found.partial):
+            return found  # cut short on this way: right for it alone
         with self._lock:
             self._read.setdefault(key, found)
             return self._read[key]
@@ -156,7 +156,7 @@ class TypeModel:
         if target is None:
             return None
         if (target[0], target[1], index, keys) in seen:
-            return ReadKeys()  # on the way already: its keys are counted there
+            return ReadKeys(partial=True)  # on the way already: its keys are counted there
         return self.read_keys(target[0], target[1], index, keys, seen, returns=True)
 
     # ---------------------------------------------------------------- names
