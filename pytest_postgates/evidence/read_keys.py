@@ -11,11 +11,13 @@ opts || {}``), merges with defaults (``Object.assign({}, defaults, opts)``, ``{
 defaults object the file writes as a literal count as read), calls of another top-level
 function of the same file it is passed to, and calls of a function another file of the
 product declares, imported or required by a relative path (``normalize(opts)``,
-``utils.normalize(opts)``: the ``outside`` reader, :func:`lookup_outside`, resolves it).
-Keys below a key are read the same way (``read_keys(..., path=("retry",))``: the keys read
-from ``opts.retry``, ``const { retry: { limit } } = opts``, ``const r = opts.retry; r.limit``).
-Any other use can read keys the reader does not see (passed to a function it does not
-follow, stored on ``this``, returned, a computed key, a rest pattern, its keys iterated): the
+``utils.normalize(opts)``: the ``outside`` reader, :func:`outside_function`, resolves it);
+what such a function returns of the options (``const o = normalize(opts)``, a merge
+returned) is followed from the call on in the caller. Keys below a key are read the same
+way (``read_keys(..., path=("retry",))``: the keys read from ``opts.retry``, ``const {
+retry: { limit } } = opts``, ``const r = opts.retry; r.limit``). Any other use can read keys
+the reader does not see (passed to a function it does not follow, stored on ``this``,
+returned by the function asked for, a computed key, a rest pattern, its keys iterated): the
 key set is then open, with the reason, and the caller judges nothing against it.
 """
 
