@@ -276,3 +276,70 @@ def test_an_object_literal_shown_alone_is_never_passed_over(tmp_path: Path) -> N
         "an object literal shown alone: no function of the product whose keys the model "
         "closes takes any of its keys"
     }, none.detail
+
+
+def test_keys_read_by_another_files_functions_and_below_a_key(tmp_path: Path) -> None:
+    # request() hands its options to normalize() of lib/normalize.js (required whole) and
+    # their `retry` to readRetry() of lib/retry.js (required by name): both are read, and
+    # the keys below `retry` are judged against what readRetry() reads of it.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "req", "main": "index.js"}),
+            "index.js": (
+                "const normalize = require('./lib/normalize')\n"
+                "const { readRetry } = require('./lib/retry')\n"
+                "function request (url, options) {\n"
+                "  normalize(options)\n"
+                "  const { retry = {} } = options\n"
+                "  return readRetry(retry)\n"
+                "}\n"
+                "module.exports = request\n"
+            ),
+            "lib/normalize.js": (
+                "function normalize (o) { if (o.timeout) { return o.headers } }\n"
+                "module.exports = normalize\n"
+            ),
+            "lib/retry.js": (
+                "function readRetry (r) { return r.limit + r.backoff }\n"
+                "module.exports = { readRetry }\n"
+            ),
+        },
+    )
+    code = (
+        "const request = require('req')\n"
+        "request('x', { timeout: 1, headers: {}, retry: { limit: 2, backof: 3 } })\n"
+        "request('x', { timeot: 1 })\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "backof"), ("option_key", "timeot")]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "takes no option retry.backof" in reasons["backof"], reasons
+    assert "did you mean `backoff`?" in reasons["backof"], reasons
+    assert "request() in index.js reads no timeot" in reasons["timeot"], reasons
+    assert card.detail["checked_by_kind"]["option_key"] == 6
+
+
+def test_functions_of_two_files_that_call_each_other_are_read_once_each(tmp_path: Path) -> None:
+    # build() hands its options to walk() of lib/walk.js, which hands them back to
+    # build(): the cycle is cut where it closes, and what each reads is counted.
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps({"name": "cyc", "main": "index.js"}),
+            "index.js": (
+                "const walk = require('./lib/walk')\n"
+                "function build (o) { if (o.depth) { walk(o) } return o.name }\n"
+                "module.exports = { build }\n"
+            ),
+            "lib/walk.js": (
+                "const { build } = require('../index')\n"
+                "function walk (p) { p.depth -= 1; build(p); return p.seen }\n"
+                "module.exports = walk\n"
+            ),
+        },
+    )
+    code = "const { build } = require('cyc')\nbuild({ depth: 2, name: 'x', seen: 1, sen: 2 })\n"
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "sen")]
+    assert card.detail["checked_by_kind"]["option_key"] == 4

@@ -67,3 +67,114 @@ def test_no_such_function_or_parameter() -> None:
     assert _read("function g(o) {}") is None
     found = _read("function f() {}")
     assert found is not None and found.reason == "f() declares no parameter 1"
+
+
+def _below(code: str, path: tuple[str, ...], outside: Any = None) -> ReadKeys | None:
+    parsers: Any = load_parsers()
+    if isinstance(parsers, str):
+        pytest.skip(parsers)
+    source = code.encode("utf-8")
+    root = parsers["javascript"].parse(source).root_node
+    return read_keys(source, root, "f", 0, path, outside)
+
+
+@pytest.mark.parametrize(
+    ("code", "keys"),
+    [
+        # member reads below a key, through an alias of the value at the key
+        (
+            "function f(o) { o.retry.limit; const r = o.retry || {}; r.methods }",
+            {"limit", "methods"},
+        ),
+        # destructuring below a key: nested patterns, a name bound to it, a default
+        ("function f({ retry: { limit } }) {}", {"limit"}),
+        ("function f(o) { const { retry: r = {} } = o; r.limit }", {"limit"}),
+        ("function f(o) { const { retry } = o; if (retry.limit) {} }", {"limit"}),
+        # a merge with defaults: the defaults' keys below the key count as read
+        (
+            "const D = { retry: { limit: 2 } }\n"
+            "function f(o) { const m = { ...D, ...o }; m.retry.backoff }",
+            {"limit", "backoff"},
+        ),
+        # a function of the file handed the whole options reads below the key too
+        (
+            "function g(p) { p.retry.limit }\nfunction f(o) { g(o); o.retry.calc }",
+            {"limit", "calc"},
+        ),
+        # only tested: nothing read below it
+        ("function f(o) { if (o.retry) {} }", set()),
+    ],
+)
+def test_closed_reads_below_a_key(code: str, keys: set[str]) -> None:
+    found = _below(code, ("retry",))
+    assert found == ReadKeys(frozenset(keys)), found
+
+
+@pytest.mark.parametrize(
+    ("code", "reason"),
+    [
+        ("function f(o) { send(o.retry) }", "f() passes o.retry to send(), which is not followed"),
+        ("function f(o) { const { retry: [a] } = o }", "f() destructures retry as array_pattern"),
+        ("function f(o) { const { a, ...others } = o }", "f() keeps the rest of its options"),
+        ("function f(o) { return o.retry }", "f() uses its options o.retry in a return statement"),
+    ],
+)
+def test_open_reads_below_a_key(code: str, reason: str) -> None:
+    found = _below(code, ("retry",))
+    assert found is not None and found.reason, found
+    assert reason in found.reason, found.reason
+
+
+def test_a_call_of_another_files_function_is_followed_by_the_outside_reader() -> None:
+    asked: list[tuple[str, int, tuple[str, ...]]] = []
+
+    def outside(callee: str, index: int, path: tuple[str, ...], seen: Any) -> ReadKeys | None:
+        asked.append((callee, index, path))
+        return ReadKeys(frozenset({"timeout"})) if callee == "utils.normalize" else None
+
+    code = "function f(url, o) { utils.normalize(url, o); o.retry }"
+    source = code.encode("utf-8")
+    parsers: Any = load_parsers()
+    if isinstance(parsers, str):
+        pytest.skip(parsers)
+    root = parsers["javascript"].parse(source).root_node
+    assert read_keys(source, root, "f", 1, (), outside) == ReadKeys(frozenset({"timeout", "retry"}))
+    assert asked == [("utils.normalize", 1, ())]
+    # below a key, the path is handed on; a callee the reader cannot resolve stays open
+    found = _below("function f(o) { other(o) }", ("retry",), outside)
+    assert found is not None and "other(), which is not followed" in found.reason
+
+
+@pytest.mark.parametrize(
+    ("code", "path", "keys"),
+    [
+        # a normalize helper that returns a merge of the options: the caller reads the
+        # merged object it returns, and the defaults' keys count as read
+        (
+            "const D = { timeout: 1 }\n"
+            "function normalize(o) { return { ...D, ...o } }\n"
+            "function f(o) { const opts = normalize(o); opts.retry }",
+            (),
+            {"timeout", "retry"},
+        ),
+        (
+            "const normalize = (o) => Object.assign({}, o)\n"
+            "function f(o) { const x = normalize(o || {}); x.retry.limit }",
+            ("retry",),
+            {"limit"},
+        ),
+    ],
+)
+def test_what_a_helper_returns_of_the_options_is_read_by_the_caller(
+    code: str, path: tuple[str, ...], keys: set[str]
+) -> None:
+    found = _below(code, path)
+    assert found == ReadKeys(frozenset(keys)), found
+
+
+def test_a_helper_that_returns_the_options_inside_another_object_keeps_them_open() -> None:
+    found = _below("function n(o) { return { o } }\nfunction f(o) { n(o).a }", ())
+    assert found is not None and "n() puts its options o in an object" in found.reason, found
+    # the function asked for itself returning its options: open (what reads them is unseen)
+    found = _below("function f(o) { o.a; return o }", ())
+    assert found is not None and "in a return statement" in found.reason, found

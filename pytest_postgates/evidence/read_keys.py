@@ -8,17 +8,27 @@ close over it): member reads (``opts.mkdir``, ``opts['sync']``), destructuring (
 parameter list or ``const { a, b } = opts``), ``'key' in opts``, aliases (``const o =
 opts || {}``), merges with defaults (``Object.assign({}, defaults, opts)``, ``{
 ...defaults, ...opts }``: the merged object is followed too, and the keys of a
-defaults object the file writes as a literal count as read) and calls of another top-level
-function of the same file it is passed to. Any other use can read keys the reader does not
-see (passed to a function it does not follow, stored on ``this``, returned, a computed key,
-a rest pattern, its keys iterated): the key set is then open, with the reason, and the
-caller judges nothing against it.
+defaults object the file writes as a literal count as read), calls of another top-level
+function of the same file it is passed to, and calls of a function another file of the
+product declares, imported or required by a relative path (``normalize(opts)``,
+``utils.normalize(opts)``: the ``outside`` reader, :func:`outside_function`, resolves it);
+what such a function returns of the options (``const o = normalize(opts)``, a merge
+returned) is followed from the call on in the caller. Keys below a key are read the same
+way (``read_keys(..., path=("retry",))``: the keys read from ``opts.retry``, ``const {
+retry: { limit } } = opts``, ``const r = opts.retry; r.limit``). Any other use can read keys
+the reader does not see (passed to a function it does not follow, stored on ``this``,
+returned by the function asked for, a computed key, a rest pattern, its keys iterated): the
+key set is then open, with the reason, and the caller judges nothing against it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
+
+from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 
 MAX_DEPTH = 6
 # Operators whose value is one of their operands: the options flow through them.
@@ -37,15 +47,44 @@ class ReadKeys:
 
     fields: frozenset[str] = frozenset()
     reason: str = ""
+    # Read for a caller that follows what the function returns: the function returns the
+    # options (or an object made of them), each at the key path still to go below it
+    # (``()``: the options as asked for).
+    returned: frozenset[tuple[str, ...]] = frozenset()
+    # Cut short by the way it was reached (a function already on the way, too deep): right
+    # for that way only, so not kept for another.
+    partial: bool = field(default=False, compare=False)
 
 
-def read_keys(source: bytes, root: Any, name: str, position: int) -> ReadKeys | None:
+# Where a function is followed into: (its callee as written, the argument's position, the
+# key path below the argument, the functions already on the way); None when the callee is
+# no function of the product's that the reader can read.
+Seen = frozenset[tuple[str, str, int, tuple[str, ...]]]
+Outside = Callable[[str, int, tuple[str, ...], Seen], "ReadKeys | None"]
+
+
+def read_keys(
+    source: bytes,
+    root: Any,
+    name: str,
+    position: int,
+    path: tuple[str, ...] = (),
+    outside: Outside | None = None,
+    seen: Seen = frozenset(),
+    file: str = "",
+    returns: bool = False,
+) -> ReadKeys | None:
     """The keys the top-level function ``name`` of a file (its syntax tree's ``root``)
-    reads from its parameter ``position``; None when the file has no such function."""
-    reader = _Reader(source, root)
+    reads from its parameter ``position`` (below the keys ``path`` of it); None when the
+    file has no such function. ``outside`` follows calls of another file's functions;
+    ``seen`` the functions already on the way (``file`` names this one among them);
+    ``returns``: the caller follows what the function returns (``const o =
+    normalize(opts)``), so returning the options is no use the key set must stay open for
+    (:attr:`ReadKeys.returned`)."""
+    reader = _Reader(source, root, outside, file)
     if name not in reader.functions:
         return None
-    return reader.function(name, position, frozenset())
+    return reader.function(name, position, seen, path, returns)
 
 
 def _named(node: Any) -> list[Any]:
@@ -53,8 +92,10 @@ def _named(node: Any) -> list[Any]:
 
 
 class _Reader:
-    def __init__(self, source: bytes, root: Any) -> None:
+    def __init__(self, source: bytes, root: Any, outside: Outside | None, file: str) -> None:
         self.source = source
+        self.outside = outside
+        self.file = file
         self.functions: dict[str, Any] = {}
         self.objects: dict[str, Any] = {}  # top-level `const NAME = { ... }`
         for node in _named(root):
@@ -87,9 +128,11 @@ class _Reader:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # ------------------------------------------------------------ one function
-    def function(self, name: str, position: int, seen: frozenset[tuple[str, int]]) -> ReadKeys:
+    def function(
+        self, name: str, position: int, seen: Seen, path: tuple[str, ...], returns: bool
+    ) -> ReadKeys:
         node = self.functions[name]
-        seen = seen | {(name, position)}
+        seen = seen | {(self.file, name, position, path)}
         params = node.child_by_field_name("parameters")
         found = _named(params) if params is not None else []
         if params is None and node.child_by_field_name("parameter") is not None:
@@ -99,50 +142,56 @@ class _Reader:
         param = found[position]
         if param.type == "assignment_pattern":
             param = param.child_by_field_name("left")
-        walk = _Walk(self, name, seen)
+        walk = _Walk(self, name, seen, returns)
+        body = node.child_by_field_name("body")
+        walk.body = body
         if param is not None and param.type == "object_pattern":
-            walk.pattern(param)
+            walk.pattern(param, path)
+            if body is not None and walk.aliases:
+                walk.follow(body)
         elif param is not None and param.type == "identifier":
-            body = node.child_by_field_name("body")
             if body is not None and walk.uses(body, "arguments"):
                 walk.open(f"{name}() reads its arguments through `arguments`")
             elif body is not None:
-                walk.follow(body, self.text(param))
+                walk.alias(self.text(param), path)
+                walk.follow(body)
         else:
             kind = param.type if param is not None else "missing"
             walk.open(f"{name}()'s parameter {position + 1} is a {kind.replace('_', ' ')}")
-        return ReadKeys(frozenset(walk.keys), walk.reason)
+        return ReadKeys(frozenset(walk.keys), walk.reason, frozenset(walk.returned), walk.partial)
 
 
 class _Walk:
-    """One parameter's reads in one function's body."""
+    """One parameter's reads in one function's body: the keys read at the key path each
+    followed value holds (``rest``: the keys still to go down before the keys counted)."""
 
-    def __init__(self, reader: _Reader, function: str, seen: frozenset[tuple[str, int]]) -> None:
+    def __init__(self, reader: _Reader, function: str, seen: Seen, returns: bool) -> None:
         self.reader = reader
         self.function = function
         self.seen = seen
+        self.returns = returns
+        self.returned: set[tuple[str, ...]] = set()
+        self.partial = False
         self.keys: set[str] = set()
         self.reason = ""
         self.body: Any = None
-        self.aliases: list[str] = []
+        self.aliases: list[tuple[str, tuple[str, ...]]] = []
 
-    def alias(self, name: str) -> None:
-        if name not in self.aliases:
-            self.aliases.append(name)
+    def alias(self, name: str, rest: tuple[str, ...]) -> None:
+        if (name, rest) not in self.aliases:
+            self.aliases.append((name, rest))
 
     def open(self, reason: str) -> None:
         if not self.reason:
             self.reason = reason
 
-    def follow(self, body: Any, alias: str) -> None:
-        self.body = body
-        self.aliases.append(alias)
+    def follow(self, body: Any) -> None:
         done = 0
         while done < len(self.aliases) and not self.reason:
-            name = self.aliases[done]
+            name, rest = self.aliases[done]
             done += 1
             for use in self.uses(body, name):
-                self.value(use, name)
+                self.value(use, name, rest)
                 if self.reason:
                     return
 
@@ -167,56 +216,91 @@ class _Walk:
             return bool(parent.child_by_field_name("name") == node)
         if parent.type == "formal_parameters":
             return True
-        if parent.type == "assignment_pattern" and parent.parent is not None:
-            left = parent.child_by_field_name("left")
-            return bool(parent.parent.type == "formal_parameters" and left == node)
+        if parent.type in ("assignment_pattern", "object_assignment_pattern"):
+            return bool(parent.child_by_field_name("left") == node)  # `{ r = {} }`, `(o = {})`
+        if parent.type == "pair_pattern":
+            return bool(parent.child_by_field_name("value") == node)  # `{ retry: r }`
         if parent.type == "arrow_function":
             return bool(parent.child_by_field_name("parameter") == node)
         return False
 
-    def pattern(self, node: Any) -> None:
-        """The keys a destructuring pattern takes (``{ a, b: c, d = 1 }``)."""
+    def pattern(self, node: Any, rest: tuple[str, ...] = ()) -> None:
+        """The keys a destructuring pattern takes (``{ a, b: c, d = 1 }``); below a key
+        (``rest``), what the pattern binds that key's value to is followed."""
         text = self.reader.text
+        named: set[str] = set()
         for part in _named(node):
             if part.type == "shorthand_property_identifier_pattern":
-                self.keys.add(text(part))
+                named.add(text(part))
+                self._bound(text(part), part, rest)
             elif part.type == "object_assignment_pattern":
                 left = part.child_by_field_name("left")
                 if left is not None:
-                    self.keys.add(text(left))
+                    named.add(text(left))
+                    self._bound(text(left), left, rest)
             elif part.type == "pair_pattern":
                 key = part.child_by_field_name("key")
                 if key is not None and key.type in ("property_identifier", "string"):
-                    self.keys.add(text(key).strip("'\"`"))
+                    named.add(text(key).strip("'\"`"))
+                    self._bound(text(key).strip("'\"`"), part.child_by_field_name("value"), rest)
                 else:
                     self.open(f"{self.function}() destructures its options with a computed key")
             elif part.type == "rest_pattern":
-                self.open(f"{self.function}() keeps the rest of its options (...{text(part)[3:]})")
+                if not rest or rest[0] not in named:
+                    what = text(part)[3:]
+                    self.open(f"{self.function}() keeps the rest of its options (...{what})")
             else:
                 self.open(f"{self.function}() destructures its options as {part.type}")
 
-    def literal_keys(self, node: Any) -> None:
-        """The keys an object literal writes (a defaults object merged with the options)."""
+    def _bound(self, key: str, target: Any, rest: tuple[str, ...]) -> None:
+        """A key a pattern takes: counted, or below a key the value it binds followed."""
+        if not rest:
+            self.keys.add(key)
+            return
+        if key != rest[0] or target is None:
+            return
+        if target.type in ("assignment_pattern", "object_assignment_pattern"):
+            target = target.child_by_field_name("left")
+        if target is None:
+            return
+        if target.type in ("identifier", "shorthand_property_identifier_pattern"):
+            self.alias(self.reader.text(target), rest[1:])
+        elif target.type == "object_pattern":
+            self.pattern(target, rest[1:])
+        else:
+            self.open(f"{self.function}() destructures {key} as {target.type}")
+
+    def literal_keys(self, node: Any, rest: tuple[str, ...] = ()) -> None:
+        """The keys an object literal writes (a defaults object merged with the options),
+        below the key path ``rest`` of it."""
+        text = self.reader.text
         for part in _named(node):
             if part.type == "pair":
                 key = part.child_by_field_name("key")
-                if key is not None and key.type in ("property_identifier", "string"):
-                    self.keys.add(self.reader.text(key).strip("'\"`"))
-            elif part.type == "shorthand_property_identifier":
-                self.keys.add(self.reader.text(part))
+                if key is None or key.type not in ("property_identifier", "string"):
+                    continue
+                if not rest:
+                    self.keys.add(text(key).strip("'\"`"))
+                elif text(key).strip("'\"`") == rest[0]:
+                    value = part.child_by_field_name("value")
+                    if value is not None:
+                        self.merged(value, rest[1:])
+            elif part.type == "shorthand_property_identifier" and not rest:
+                self.keys.add(text(part))
 
-    def merged(self, node: Any) -> None:
+    def merged(self, node: Any, rest: tuple[str, ...] = ()) -> None:
         """A defaults object merged beside the options: a literal's keys, or a top-level
         constant object's."""
         if node.type == "object":
-            self.literal_keys(node)
+            self.literal_keys(node, rest)
         elif node.type == "identifier" and self.reader.text(node) in self.reader.objects:
-            self.literal_keys(self.reader.objects[self.reader.text(node)])
+            self.literal_keys(self.reader.objects[self.reader.text(node)], rest)
 
     # ------------------------------------------------------------ where a value goes
-    def value(self, node: Any, shown: str) -> None:
-        """``node`` holds the options (or an object made of them): read what its parent
-        does with it."""
+    def value(self, node: Any, shown: str, rest: tuple[str, ...] = ()) -> None:
+        """``node`` holds the options (or an object made of them, or the value at a key
+        path of them when ``rest`` is the path below it still to go): read what its
+        parent does with it."""
         parent = node.parent
         while parent is not None and parent.type == "parenthesized_expression":
             node, parent = parent, parent.parent
@@ -229,18 +313,23 @@ class _Walk:
             self.open(f"{self.function}() puts its options {shown} in an object")
         elif kind in ("member_expression", "subscript_expression") and field == "object":
             key = parent.child_by_field_name("property" if kind == "member_expression" else "index")
+            name = ""
             if key is not None and key.type.endswith("property_identifier"):
-                self.keys.add(text(key))
+                name = text(key)
             elif key is not None and key.type == "string":
-                self.keys.add(text(key).strip("'\"`"))
-            else:
+                name = text(key).strip("'\"`")
+            if not name:
                 self.open(f"{self.function}() reads {shown} with a computed key")
+            elif not rest:
+                self.keys.add(name)
+            elif name == rest[0]:
+                self.value(parent, f"{shown}.{name}", rest[1:])
         elif kind == "variable_declarator" and field == "value":
             target = parent.child_by_field_name("name")
             if target is not None and target.type == "identifier":
-                self.alias(text(target))
+                self.alias(text(target), rest)
             elif target is not None and target.type == "object_pattern":
-                self.pattern(target)
+                self.pattern(target, rest)
             else:
                 self.open(f"{self.function}() destructures {shown} as an array")
         elif kind == "assignment_expression":
@@ -248,41 +337,46 @@ class _Walk:
             if field == "left":
                 return  # reassigned: the new value's own uses are read where they are
             if target is not None and target.type == "identifier":
-                self.alias(text(target))
+                self.alias(text(target), rest)
             else:
                 self.open(f"{self.function}() stores {shown} in {text(target)[:40]}")
         elif kind == "binary_expression":
             operator = parent.child_by_field_name("operator")
             op = text(operator) if operator is not None else ""
             if op in _FLOWS:
-                self.value(parent, shown)
+                self.value(parent, shown, rest)
             elif op == "in" and field == "right":
                 left = parent.child_by_field_name("left")
                 if left is not None and left.type == "string":
-                    self.keys.add(text(left).strip("'\"`"))
+                    if not rest:
+                        self.keys.add(text(left).strip("'\"`"))
                 else:
                     self.open(f"{self.function}() tests {shown} for a computed key")
             elif op not in _TESTS:
                 self.open(f"{self.function}() uses {shown} with {op}")
         elif kind == "ternary_expression":
             if field != "condition":
-                self.value(parent, shown)
+                self.value(parent, shown, rest)
         elif kind in ("unary_expression", "expression_statement"):
             if kind == "unary_expression" and text(parent).startswith("delete"):
                 self.open(f"{self.function}() deletes from {shown}")
         elif kind in ("if_statement", "while_statement", "do_statement"):
             pass  # a test of the value
         elif kind == "spread_element":
-            self.spread(parent, shown)
+            self.spread(parent, shown, rest)
         elif kind == "arguments":
-            self.argument(parent, node, shown)
+            self.argument(parent, node, shown, rest)
         elif kind == "for_in_statement":
             self.open(f"{self.function}() iterates the keys of {shown}")
+        elif self.returns and (
+            kind == "return_statement" or (kind == "arrow_function" and field == "body")
+        ):
+            self.returned.add(rest)  # the caller follows the value the call gives
         else:
             where = kind.replace("_", " ")
             self.open(f"{self.function}() uses its options {shown} in a {where}")
 
-    def spread(self, spread: Any, shown: str) -> None:
+    def spread(self, spread: Any, shown: str, rest: tuple[str, ...]) -> None:
         holder = spread.parent
         if holder is None or holder.type != "object":
             self.open(f"{self.function}() spreads {shown} into a call")
@@ -291,11 +385,11 @@ class _Walk:
             if part.type == "spread_element":
                 inner = _named(part)
                 if inner:
-                    self.merged(inner[0])
-        self.literal_keys(holder)
-        self.value(holder, shown)
+                    self.merged(inner[0], rest)
+        self.literal_keys(holder, rest)
+        self.value(holder, shown, rest)
 
-    def argument(self, arguments: Any, node: Any, shown: str) -> None:
+    def argument(self, arguments: Any, node: Any, shown: str, rest: tuple[str, ...]) -> None:
         call = arguments.parent
         callee = call.child_by_field_name("function") if call is not None else None
         if callee is None:
@@ -306,24 +400,44 @@ class _Walk:
         if name == "Object.assign" and index > 0:
             for other in _named(arguments):
                 if other != node:
-                    self.merged(other)
+                    self.merged(other, rest)
             first = _named(arguments)[0]
             held = call.parent.type if call.parent is not None else ""
             if first.type == "object" or held in ("variable_declarator", "assignment_expression"):
-                self.value(call, shown)
+                self.value(call, shown, rest)
             else:
                 self.open(f"{self.function}() copies {shown} onto {self.reader.text(first)[:40]}")
         elif name.startswith("Object.") and name[7:] in _ITERATES:
             self.open(f"{self.function}() iterates the keys of {shown} ({name}())")
-        elif name in self.reader.functions and len(self.seen) < MAX_DEPTH:
-            if (name, index) in self.seen:
+        elif len(self.seen) >= MAX_DEPTH:
+            self.partial = True
+            self.open(f"{self.function}() passes {shown} to {name[:40]}(), too deep to follow")
+        elif name in self.reader.functions:
+            if (self.reader.file, name, index, rest) in self.seen:
+                self.partial = True  # on the way already: its keys are counted there
                 return
-            found = self.reader.function(name, index, self.seen)
-            self.keys |= found.fields
-            if found.reason:
-                self.open(found.reason)
+            self.add(self.reader.function(name, index, self.seen, rest, True), call, name)
         else:
-            self.open(f"{self.function}() passes {shown} to {name[:40]}(), which is not followed")
+            found = (
+                self.reader.outside(name, index, rest, self.seen) if self.reader.outside else None
+            )
+            if found is None:
+                self.open(
+                    f"{self.function}() passes {shown} to {name[:40]}(), which is not followed"
+                )
+            else:
+                self.add(found, call, name)
+
+    def add(self, found: ReadKeys, call: Any, name: str) -> None:
+        """The keys a function the options are passed to reads; what it returns of them
+        (``const o = normalize(opts)``) followed from the call on."""
+        self.keys |= found.fields
+        self.partial = self.partial or found.partial
+        if found.reason:
+            self.open(found.reason)
+        for rest in sorted(found.returned):
+            if not self.reason:
+                self.value(call, f"{name[:40]}()", rest)
 
 
 def _field_of(parent: Any, child: Any) -> str:
@@ -332,3 +446,34 @@ def _field_of(parent: Any, child: Any) -> str:
         if candidate == child:
             return parent.field_name_for_child(index) or ""
     return ""
+
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def outside_function(lookup: ApiLookup, path: str, callee: str) -> tuple[str, str] | None:
+    """The file and name of the function a call in ``path`` names by an import or require
+    of another of the product's files (``normalize(o)`` with ``const normalize =
+    require('./normalize')``, ``utils.merge(o)``, ``import { merge } from './utils'``);
+    None when the callee is no such function."""
+    head, dot, member = callee.partition(".")
+    if not _IDENT.fullmatch(head) or (dot and not _IDENT.fullmatch(member)):
+        return None
+    table = lookup.table(path)
+    if table is None or head not in table.imports or head in table.locals:
+        return None
+    found = lookup.local_binding(path, head)
+    if isinstance(found, Binding) and found.kind == "namespace":
+        target = lookup.table(found.path)
+        if dot:
+            found = lookup.find_export(found.path, member)
+        elif target is not None and target.export_equals:
+            local = target.export_equals
+            found = Binding(found.path, local, target.locals.get(local, "value"))
+        else:
+            return None
+    elif dot:
+        return None
+    if not isinstance(found, Binding) or found.kind != "function" or found.path == path:
+        return None
+    return found.path, found.local

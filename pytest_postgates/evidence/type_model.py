@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.known_bases import JS_DICTIONARIES, NODE_TYPES
-from pytest_postgates.evidence.read_keys import ReadKeys, read_keys
+from pytest_postgates.evidence.read_keys import ReadKeys, Seen, outside_function, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_operators import (
     any_string,
@@ -87,7 +88,7 @@ class TypeModel:
         # path -> the parser of a JavaScript file's code (the keys a function reads), or None
         self._code_parser_for = code_parser_for
         self._tables: dict[str, TypeTable | None] = {}
-        self._read: dict[tuple[str, str, int], ReadKeys | None] = {}
+        self._read: dict[tuple[str, str, int, tuple[str, ...], bool], ReadKeys | None] = {}
         self._code: dict[str, tuple[bytes, Any] | None] = {}
         self._lock = threading.Lock()
 
@@ -102,10 +103,21 @@ class TypeModel:
             self._tables.setdefault(path, table)
             return self._tables[path]
 
-    def read_keys(self, path: str, name: str, position: int) -> ReadKeys | None:
+    def read_keys(
+        self,
+        path: str,
+        name: str,
+        position: int,
+        keys: tuple[str, ...] = (),
+        seen: Seen = frozenset(),
+        returns: bool = False,
+    ) -> ReadKeys | None:
         """The keys the JavaScript function ``name`` of ``path`` reads from its parameter
-        ``position`` (:mod:`.read_keys`); None when the file or function is not read."""
-        key = (path, name, position)
+        ``position``, below the key path ``keys`` (:mod:`.read_keys`, calls of the product's
+        other files followed); None when the file or function is not read. ``seen``: the
+        functions on the way to this one (a read cut short on that way is not kept);
+        ``returns``: the caller follows what the function returns."""
+        key = (path, name, position, keys, returns)
         with self._lock:
             if key in self._read:
                 return self._read[key]
@@ -123,10 +135,29 @@ class TypeModel:
             with self._lock:
                 self._code[path] = parsed
         parsed = self._code[path]
-        found = read_keys(parsed[0], parsed[1], name, position) if parsed else None
+        outside = partial(self._outside, path)
+        found = (
+            read_keys(parsed[0], parsed[1], name, position, keys, outside, seen, path, returns)
+            if parsed
+            else None
+        )
+        if seen and (found is None or found.partial):
+            return found  # cut short on this way: right for it alone
         with self._lock:
             self._read.setdefault(key, found)
             return self._read[key]
+
+    def _outside(
+        self, path: str, callee: str, index: int, keys: tuple[str, ...], seen: Seen
+    ) -> ReadKeys | None:
+        """The keys a function of another of the product's files that ``path`` calls
+        (``callee``) reads from its argument ``index``; None when it is no such function."""
+        target = outside_function(self.lookup, path, callee)
+        if target is None:
+            return None
+        if (target[0], target[1], index, keys) in seen:
+            return ReadKeys(partial=True)  # on the way already: its keys are counted there
+        return self.read_keys(target[0], target[1], index, keys, seen, returns=True)
 
     # ---------------------------------------------------------------- names
     def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None:

@@ -563,18 +563,15 @@ class JsTypes:
         declared = self._keys_at(places, name, position, path)
         if not declaration_file(file) or self.declared is None:
             return declared
-        read = self.declared.read_keys(file, name, position)
+        read = self.declared.read_keys(file, name, position, path)
         if read is None:
             return declared
         by = f"{name}() in {file}"
         if read.reason:
             if declared is None:
-                return Keys(reason=f"the keys {by} reads cannot all be told: {read.reason}")
-            return declared
-        if path:
-            if declared is None:
-                where = ".".join(path)
-                return Keys(reason=f"the keys {by} reads below {where} are not followed")
+                where = f" below {'.'.join(path)}" if path else ""
+                why = f"the keys {by} reads{where} cannot all be told: {read.reason}"
+                return Keys(reason=why)
             return declared
         if declared is None:
             return Keys(read.fields, read_by=by)
