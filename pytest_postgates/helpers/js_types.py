@@ -369,7 +369,11 @@ class JsTypes:
         return named.pop() if len(named) == 1 else None
 
     def _returns(self, found: list[CallableFacts], receiver: Cls | None) -> Cls | None:
+        """The one product class the callables declare they return, or, where none declares
+        a return type, the one class each body makes (``return new Chart()``)."""
         named = {self.type_named(f.returns, f.path, receiver) for f in found if f.returns}
+        if not named:
+            named = {self.resolve(f.made, f.path) for f in found if f.made}
         return named.pop() if len(named) == 1 else None
 
     def field_type(self, cls: Cls, name: str) -> Cls | None:
