@@ -310,7 +310,8 @@ MADE = {
         "const quick = (item) => (new Chart(item, {}));\n"
         "function either(item) { return item ? new Chart(item, {}) : null; }\n"
         "function nothing(item) { new Chart(item, {}); }\n"
-        "module.exports = { createChart, quick, either, nothing, Chart };\n"
+        "async function later(item) { return new Chart(item, {}); }\n"
+        "module.exports = { createChart, quick, either, nothing, later, Chart };\n"
     ),
     "chart.js": (
         "class Chart {\n"
@@ -328,7 +329,8 @@ def test_a_factory_whose_every_return_is_a_new_of_one_class_gives_that_class(
 ) -> None:
     """A function with no declared return type whose every ``return`` (nested functions
     aside; an arrow's expression body) is a ``new`` of one product class gives an instance
-    of it; one that may return anything else, or returns nothing, types nothing."""
+    of it; one that may return anything else, or returns nothing, types nothing, and an
+    async one gives a promise (its ``catch`` is no member of the class)."""
     repo = make_repo(tmp_path / "repo", MADE)
     code = (
         'const { createChart, quick, either, nothing } = require("charty");\n'
@@ -338,6 +340,7 @@ def test_a_factory_whose_every_return_is_a_new_of_one_class_gives_that_class(
         "quick(el).updat();\n"
         "either(el).setDataVisibility(0);\n"
         "nothing(el).setDataVisibility(0);\n"
+        "later(el).catch(() => 1);\n"
     )
     card = _check(code, tmp_path, repo)
     assert _names(card) == [

@@ -353,9 +353,10 @@ class _Reader:
     def made_class(self, node: Any) -> str:
         """The one class every ``return`` of a function's body is a ``new`` of (an arrow
         function's expression body counts as its return), written as a plain name; "" when
-        a return gives anything else (or nothing), or the body returns nowhere."""
+        a return gives anything else (or nothing), or the body returns nowhere. An async
+        function gives a promise and a generator an iterator: neither is followed."""
         body = _field(node, "body")
-        if body is None:
+        if body is None or any(c.type in ("async", "*") for c in node.children):
             return ""
         returned = [body] if body.type != "statement_block" else _returns_of(body)
         names: set[str] = set()
