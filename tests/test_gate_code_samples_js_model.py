@@ -351,3 +351,29 @@ def test_a_factory_whose_every_return_is_a_new_of_one_class_gives_that_class(
     assert "Chart declares no member setDataVisibility" in reasons["chart.setDataVisibility"]
     unjudged = {u.get("name") or u["text"] for u in card.detail["unjudged"]}
     assert any("either(el).setDataVisibility" in u for u in unjudged), card.detail["unjudged"]
+
+
+def test_a_declaration_file_types_a_javascript_factory_before_its_body(tmp_path: Path) -> None:
+    """TypeScript reads ``index.d.ts``, not the body, for ``index.js``: the declared return
+    type wins over the class the body makes."""
+    files = {
+        "package.json": json.dumps({"name": "charty", "main": "index.js"}),
+        "index.js": (
+            "class Draft { sketch() {} }\n"
+            "function make() { return new Draft(); }\n"
+            "module.exports = { make, Draft };\n"
+        ),
+        "index.d.ts": (
+            "export declare class Draft { sketch(): void; }\n"
+            "export declare class Final { publish(): void; }\n"
+            "export declare function make(): Final;\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = 'const { make } = require("charty");\nmake().publish();\nmake().sketch();\n'
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == [], card.detail
+    # `sketch` is Draft's, not Final's: judged on Final, whose hand-written declaration
+    # may lag the code that names it (listed unjudged, with Final as the type).
+    [entry] = [u for u in card.detail["unjudged"] if u["text"] == "make().sketch();"]
+    assert "Final (index.d.ts) does not declare sketch" in entry["reason"], entry
