@@ -295,3 +295,85 @@ def test_type_imports_read_the_packages_type_declarations(tmp_path: Path) -> Non
     )
     card = _check(code, tmp_path, repo)
     assert _names(card) == [("named_export", "Options"), ("named_export", "parse")]
+
+
+# A JavaScript product whose factories declare no return type: what each body makes.
+MADE = {
+    "package.json": json.dumps({"name": "charty", "main": "index.js"}),
+    "index.js": (
+        'const { Chart } = require("./chart");\n'
+        "function createChart(item, config) {\n"
+        "  if (!item) { return new Chart(null, config); }\n"
+        "  const helper = () => new Map();\n"
+        "  return new Chart(item, config);\n"
+        "}\n"
+        "const quick = (item) => (new Chart(item, {}));\n"
+        "function either(item) { return item ? new Chart(item, {}) : null; }\n"
+        "function nothing(item) { new Chart(item, {}); }\n"
+        "async function later(item) { return new Chart(item, {}); }\n"
+        "module.exports = { createChart, quick, either, nothing, later, Chart };\n"
+    ),
+    "chart.js": (
+        "class Chart {\n"
+        "  constructor(item, config) { this.item = item; this.config = config; }\n"
+        "  update() {}\n"
+        "  setDatasetVisibility(index, visible) {}\n"
+        "}\n"
+        "module.exports = { Chart };\n"
+    ),
+}
+
+
+def test_a_factory_whose_every_return_is_a_new_of_one_class_gives_that_class(
+    tmp_path: Path,
+) -> None:
+    """A function with no declared return type whose every ``return`` (nested functions
+    aside; an arrow's expression body) is a ``new`` of one product class gives an instance
+    of it; one that may return anything else, or returns nothing, types nothing, and an
+    async one gives a promise (its ``catch`` is no member of the class)."""
+    repo = make_repo(tmp_path / "repo", MADE)
+    code = (
+        'const { createChart, quick, either, nothing } = require("charty");\n'
+        "const chart = createChart(el, {});\n"
+        "chart.update();\n"
+        "chart.setDataVisibility(0, 2, false);\n"
+        "quick(el).updat();\n"
+        "either(el).setDataVisibility(0);\n"
+        "nothing(el).setDataVisibility(0);\n"
+        "later(el).catch(() => 1);\n"
+    )
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [
+        ("member", "chart.setDataVisibility"),
+        ("member", "quick(el).updat"),
+    ]
+    reasons = {v["name"]: v["reason"] for v in card.detail["violations"]}
+    assert "Chart declares no member setDataVisibility" in reasons["chart.setDataVisibility"]
+    unjudged = {u.get("name") or u["text"] for u in card.detail["unjudged"]}
+    assert any("either(el).setDataVisibility" in u for u in unjudged), card.detail["unjudged"]
+
+
+def test_a_declaration_file_types_a_javascript_factory_before_its_body(tmp_path: Path) -> None:
+    """TypeScript reads ``index.d.ts``, not the body, for ``index.js``: the declared return
+    type wins over the class the body makes."""
+    files = {
+        "package.json": json.dumps({"name": "charty", "main": "index.js"}),
+        "index.js": (
+            "class Draft { sketch() {} }\n"
+            "function make() { return new Draft(); }\n"
+            "module.exports = { make, Draft };\n"
+        ),
+        "index.d.ts": (
+            "export declare class Draft { sketch(): void; }\n"
+            "export declare class Final { publish(): void; }\n"
+            "export declare function make(): Final;\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = 'const { make } = require("charty");\nmake().publish();\nmake().sketch();\n'
+    card = _check(code, tmp_path, repo)
+    assert card.detail["violations"] == [], card.detail
+    # `sketch` is Draft's, not Final's: judged on Final, whose hand-written declaration
+    # may lag the code that names it (listed unjudged, with Final as the type).
+    [entry] = [u for u in card.detail["unjudged"] if u["text"] == "make().sketch();"]
+    assert "Final (index.d.ts) does not declare sketch" in entry["reason"], entry

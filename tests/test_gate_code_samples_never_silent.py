@@ -139,6 +139,41 @@ def test_a_member_of_a_module_the_products_mock_replaces_is_listed(tmp_path: Pat
     assert not [u for u in card.detail["unjudged"] if "axios" in u["text"]], card.detail
 
 
+# A product whose mock functions have members (``mockImplementation``) its code declares.
+MOCKFN = {
+    "package.json": json.dumps({"name": "mocky", "main": "index.js"}),
+    "index.js": (
+        "class MockFn {\n  mockImplementation (fn) { return this }\n}\n"
+        "function mock (spec) {}\n"
+        "module.exports = { MockFn, mock }\n"
+    ),
+}
+
+
+def test_a_typo_of_a_member_of_the_products_mock_function_is_a_finding(tmp_path: Path) -> None:
+    """``axios.get`` of a module the product's mock replaces is the product's mock function:
+    a member of it that is a typo of a product member the code never writes is a finding
+    (jest's ``axios.get.mockImpementation``); any other member stays unjudged."""
+    repo = make_repo(tmp_path / "repo", MOCKFN)
+    head = 'import axios from "axios";\nconst mocky = require("mocky");\nmocky.mock("axios");\n'
+    card = _check(head + "axios.get.mockImpementation(() => 1);\n", tmp_path, repo)
+    [finding] = card.detail["violations"]
+    assert finding["name"] == "axios.get.mockImpementation", finding
+    assert "did you mean `mockImplementation`" in finding["reason"], finding
+    # The right name, and a name that is no typo of the product's, stay unjudged.
+    for member in ("mockImplementation", "mockSomethingElse"):
+        card = _check(head + f"axios.get.{member}(() => 1);\n", tmp_path, repo)
+        assert card.detail["violations"] == [], member
+        assert [u for u in card.detail["unjudged"] if u.get("name") == f"axios.get.{member}"]
+    # The mocked module's own member is another package's name: never judged as a typo.
+    card = _check(head + "axios.mockImpementation(() => 1);\n", tmp_path, repo)
+    assert card.detail["violations"] == [], card.detail
+    # Not mocked: another library's member, whatever it is near.
+    plain = 'import axios from "axios";\nconst mocky = require("mocky");\n'
+    card = _check(plain + "axios.get.mockImpementation(() => 1);\n", tmp_path, repo)
+    assert card.detail["violations"] == [], card.detail
+
+
 def test_a_member_of_a_package_named_like_the_products_is_listed(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "repo", MOCKY)
     code = (

@@ -391,9 +391,13 @@ def _add_types(facts: ModelFacts, path: str, types: TypeTable, first_class: int)
             # One declared return type, when the signatures that declare one agree on it.
             declared = {s.returns for s in signatures if s.returns}
             returns = declared.pop() if len(declared) == 1 else ""
+            made = {s.made for s in signatures}
             facts.callables.append(
-                CallableFacts(qualname, name, path, line, params, var_keyword, returns)
-            )
+                CallableFacts(
+                    qualname, name, path, line, params, var_keyword, returns,
+                    made=made.pop() if len(made) == 1 and not returns else "",
+                )
+            )  # fmt: skip
             for parameter_name in params:
                 facts.decls.append(Decl(parameter_name, "parameter", qualname, path, line))
 

@@ -65,6 +65,10 @@ class Signature:
     returns: str = ""  # the declared return type as written ("" when not declared)
     # Its type parameters' constraints (`extend<T extends Array<Got | Options>>`): name, type.
     bounds: tuple[tuple[str, Expr], ...] = ()
+    # The class an implementation with no declared return type makes: every ``return`` of
+    # its body (nested functions aside) is a ``new`` of that one class, written as a name
+    # (``return new Chart(item, config)``), which is the type the call gives; else "".
+    made: str = ""
 
 
 @dataclass
@@ -129,6 +133,30 @@ def _intersected(node: Any) -> list[Any]:
     for part in _named(node):
         parts += _intersected(part) if part.type == "intersection_type" else [part]
     return parts
+
+
+# What a ``return`` inside them returns is not the enclosing function's.
+_NESTED_SCOPES = frozenset(
+    {"function_declaration", "function_expression", "function", "arrow_function",
+     "generator_function_declaration", "generator_function", "method_definition",
+     "class_declaration", "class", "abstract_class_declaration"}
+)  # fmt: skip
+
+
+def _returns_of(body: Any) -> list[Any]:
+    """The values of a function body's ``return`` statements (nested functions and classes
+    aside); None for a bare ``return``."""
+    found: list[Any] = []
+    todo = list(_named(body))
+    while todo:
+        node = todo.pop()
+        if node.type in _NESTED_SCOPES:
+            continue
+        if node.type == "return_statement":
+            found.append(_first(node))
+            continue
+        todo.extend(_named(node))
+    return found
 
 
 def _first(node: Any) -> Any:
@@ -310,11 +338,38 @@ class _Reader:
         by_name = self.table.callables.setdefault(container, {})
         declared = _field(node, "return_type")
         returns = self.text(declared).lstrip(":").strip() if declared is not None else ""
+        made = "" if declared is not None or declared_only else self.made_class(node)
         by_name.setdefault(name, []).append(
             Signature(
-                self.line(node), self.parameters(node), declared_only, returns, self.bounds(node)
+                self.line(node),
+                self.parameters(node),
+                declared_only,
+                returns,
+                self.bounds(node),
+                made,
             )
         )
+
+    def made_class(self, node: Any) -> str:
+        """The one class every ``return`` of a function's body is a ``new`` of (an arrow
+        function's expression body counts as its return), written as a plain name; "" when
+        a return gives anything else (or nothing), or the body returns nowhere. An async
+        function gives a promise and a generator an iterator: neither is followed."""
+        body = _field(node, "body")
+        if body is None or any(c.type in ("async", "*") for c in node.children):
+            return ""
+        returned = [body] if body.type != "statement_block" else _returns_of(body)
+        names: set[str] = set()
+        for value in returned:
+            while value is not None and value.type == "parenthesized_expression":
+                value = _first(value)
+            constructor = _field(value, "constructor") if value is not None else None
+            if value is None or value.type != "new_expression" or constructor is None:
+                return ""
+            if constructor.type != "identifier":
+                return ""  # `new ns.Client()`, `new (x())()`: not followed
+            names.add(self.text(constructor))
+        return names.pop() if len(names) == 1 else ""
 
     def bounds(self, node: Any) -> tuple[tuple[str, Expr], ...]:
         params = _field(node, "type_parameters")

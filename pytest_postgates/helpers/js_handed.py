@@ -10,13 +10,14 @@ Each function takes the fence reader
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.helpers.js_callbacks import callback_class
 from pytest_postgates.helpers.js_option_keys import callee, skip_keys
 from pytest_postgates.helpers.js_tree import node_string, node_text, unwrap
 from pytest_postgates.helpers.js_unbound import package_word
-from pytest_postgates.helpers.sample_checks import SampleValue
+from pytest_postgates.helpers.sample_checks import SampleValue, did_you_mean
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -27,6 +28,7 @@ _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 # (an option's value, a list of hooks), an object's pair or a spread.
 _HOLDERS = frozenset({"object", "array", "pair"})
 _KEYS = ("property_identifier",)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 _PATTERNS = frozenset(
     {"identifier", "required_parameter", "optional_parameter", "object_pattern",
      "array_pattern", "assignment_pattern", "shorthand_property_identifier_pattern",
@@ -112,6 +114,8 @@ def foreign_member(sample: FenceReading, root: Any, local: str, used: str, line:
     if spec is None or any(n == local and s <= at < e for n, s, e in sample.scoped):
         return False
     if spec in sample.mocked:
+        if _mock_member_typo(sample, local, used, line):
+            return True
         why = ("a module the sample replaces with the product's mock: its members are the "
                "product's mock functions, whose type the model does not follow")  # fmt: skip
     elif sample.package_word and _named_like(spec, sample.package_word):
@@ -120,6 +124,32 @@ def foreign_member(sample: FenceReading, root: Any, local: str, used: str, line:
     else:
         return True
     sample.report.skip(line, text, f"{used}: {local} is bound to {spec!r}, {why}", used)
+    return True
+
+
+def _mock_member_typo(sample: FenceReading, local: str, used: str, line: int) -> bool:
+    """A member of a member of a module the sample replaces with the product's mock
+    (``axios.get.mockImpementation``: ``axios.get`` is the product's mock function, so the
+    member is the product's API) judged as a member on a value the sample does not type
+    (:func:`js_unbound.untyped_member`): a finding only when it is a typo of a product
+    member the product's code never writes. True when it judged the member."""
+    chain = used.split(".")
+    if chain[0] != local or len(chain) < 3 or not all(_IDENTIFIER.fullmatch(p) for p in chain):
+        return False  # the module's own member (another package's), or not a plain chain
+    types = sample.types()
+    name = chain[-1]
+    real = types.misspelled_member(name) if types is not None else None
+    if real is None:
+        return False
+    how = (
+        f"its member {real} is the name behind a private prefix"
+        if real.endswith(name)
+        else f"one letter off its member {real}"
+    )
+    owner = ".".join(chain[:-1])
+    reason = f"{name} is nowhere in the product's code, {how} ({owner} is the product's mock"
+    sample.report.count("member", line, name)
+    sample.report.violation(line, "member", used, "", f"{reason}){did_you_mean([real])}", [real])
     return True
 
 

@@ -290,11 +290,14 @@ class JsTypes:
         """The product class a top-level function (``name`` in ``path``) declares it
         returns; for a JavaScript file, as its sibling declaration file declares it
         (``fastify.js`` -> ``fastify.d.ts``: how TypeScript types a .js module)."""
-        found = self._returns(self.model.callables.get(f"{path}.{name}", []), None)
+        own = self.model.callables.get(f"{path}.{name}", [])
+        found = self._returns(own, None, made=False)
         declarations = declaration_file(path)
-        if found is None and declarations:
-            found = self._returns(self.model.callables.get(f"{declarations}.{name}", []), None)
-        return found
+        twin = self.model.callables.get(f"{declarations}.{name}", []) if declarations else []
+        if found is None and twin:
+            # TypeScript reads the declaration file, not the body, for a .js module.
+            return self._returns(twin, None)
+        return found if found is not None else self._returns(own, None)
 
     def constant_class(self, lookup: ApiLookup, binding: Binding) -> Cls | str | None:
         """The product class or interface a constant's declaration says it holds: its
@@ -348,7 +351,9 @@ class JsTypes:
         for entry in self.lineage(cls):
             found = self.model.callables.get(f"{entry.qualname}.{method}", [])
             if found:
-                return self._returns(found, cls) or self._overload_returns(entry, method, cls)
+                # A class a declaration file types is typed by it, not by its bodies.
+                made = self.declared_twin(entry) is None
+                return self._returns(found, cls, made) or self._overload_returns(entry, method, cls)
             # A method of an alias's object type (`type Got = { extend(): Got } & ...`),
             # which the model's facts do not list: its declared signatures say.
             declared = self._overload_returns(entry, method, cls)
@@ -368,8 +373,14 @@ class JsTypes:
         named = {self.type_named(text, where, receiver) for text in returns}
         return named.pop() if len(named) == 1 else None
 
-    def _returns(self, found: list[CallableFacts], receiver: Cls | None) -> Cls | None:
+    def _returns(
+        self, found: list[CallableFacts], receiver: Cls | None, made: bool = True
+    ) -> Cls | None:
+        """The one product class the callables declare they return, or (``made``), where
+        none declares a return type, the one class each body makes (``return new X()``)."""
         named = {self.type_named(f.returns, f.path, receiver) for f in found if f.returns}
+        if not named and made:
+            named = {self.resolve(f.made, f.path) for f in found if f.made}
         return named.pop() if len(named) == 1 else None
 
     def field_type(self, cls: Cls, name: str) -> Cls | None:
