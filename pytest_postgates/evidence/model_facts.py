@@ -166,9 +166,6 @@ class CallableFacts:
     params: list[str] = field(default_factory=list)
     var_keyword: bool = False
     returns: str = ""
-    # The class a JavaScript/TypeScript body with no declared return type makes: every
-    # ``return`` is a ``new`` of it (``Signature.made``), so a call gives an instance of it.
-    made: str = ""
     # The TypedDict a Python ``**kwargs: Unpack[T]`` names: its keys are the only keywords
     # the ``**kwargs`` takes (empty: any keyword, or none).
     keywords_of: str = ""
@@ -179,6 +176,10 @@ class CallableFacts:
     kwargs_read: list[str] = field(default_factory=list)
     kwargs_to: list[str] = field(default_factory=list)
     kwargs_open: bool = False
+    # The class a JavaScript/TypeScript body with no declared return type makes: every
+    # ``return`` is a ``new`` of it (``Signature.made``), so a call gives an instance of it.
+    # Last, so that the positional construction of Python's facts is unchanged.
+    made: str = ""
 
 
 @dataclass
