@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_postgates.helpers.js_callbacks import callback_class
 from pytest_postgates.helpers.js_option_keys import callee, skip_keys
 from pytest_postgates.helpers.js_tree import node_string, node_text, unwrap
-from pytest_postgates.helpers.js_unbound import package_word
+from pytest_postgates.helpers.js_unbound import misspelling, package_word
 from pytest_postgates.helpers.sample_checks import SampleValue, did_you_mean
 
 if TYPE_CHECKING:
@@ -136,16 +136,11 @@ def _mock_member_typo(sample: FenceReading, local: str, used: str, line: int) ->
     chain = used.split(".")
     if chain[0] != local or len(chain) < 3 or not all(_IDENTIFIER.fullmatch(p) for p in chain):
         return False  # the module's own member (another package's), or not a plain chain
-    types = sample.types()
     name = chain[-1]
-    real = types.misspelled_member(name) if types is not None else None
-    if real is None:
+    misspelt = misspelling(sample, name)
+    if misspelt is None:
         return False
-    how = (
-        f"its member {real} is the name behind a private prefix"
-        if real.endswith(name)
-        else f"one letter off its member {real}"
-    )
+    real, how = misspelt
     owner = ".".join(chain[:-1])
     reason = f"{name} is nowhere in the product's code, {how} ({owner} is the product's mock"
     sample.report.count("member", line, name)

@@ -376,6 +376,18 @@ def home_class(
     return None
 
 
+def misspelling(sample: FenceReading, name: str) -> tuple[str, str] | None:
+    """The product member ``name`` is a typo of (:meth:`JsTypes.misspelled_member`) and how
+    it is off, as a finding says it; None when it is none."""
+    types = sample.types()
+    real = types.misspelled_member(name) if types is not None else None
+    if real is None:
+        return None
+    if real.endswith(name):
+        return real, f"its member {real} is the name behind a private prefix"
+    return real, f"one letter off its member {real}"
+
+
 def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: str) -> bool:
     """A member on a parameter the sample does not type (a plugin's ``app``, a handler's
     ``reply``) or on what a function the page never binds returns (a global the reader is
@@ -403,15 +415,10 @@ def untyped_member(sample: FenceReading, obj: Any, name: str, line: int, text: s
             return False  # the sample's own function, given the sample's own values
     else:
         return False
-    types = sample.types()
-    real = types.misspelled_member(name) if types is not None else None
-    if real is None:
+    misspelt = misspelling(sample, name)
+    if misspelt is None:
         return False
-    how = (
-        f"its member {real} is the name behind a private prefix"
-        if real.endswith(name)
-        else f"one letter off its member {real}"
-    )
+    real, how = misspelt
     sample.report.count("member", line, name)
     sample.report.violation(line, "member", f"{local}.{name}", "",
                             f"{name} is nowhere in the product's code, {how}"
