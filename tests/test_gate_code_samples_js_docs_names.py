@@ -8,10 +8,15 @@ never a finding."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from pytest_postgates.helpers import fence_stamps
+from pytest_postgates.helpers.js_docs_names import _pages
 from tests.helpers import make_repo, sample_card
 from tests.helpers import sample_violations as _violations
 from tests.helpers import unjudged_reasons as _unjudged
@@ -322,3 +327,112 @@ def test_an_annotated_parameter_holds_only_inside_its_function(tmp_path: Path) -
     (later,) = [v["reason"] for v in card.detail["violations"] if v["name"] == "db.getKnexx"]
     assert "docs' own samples" in later
     assert any("SqlEntityManager" in r and "getKnex" in r for r in _unjudged(card))
+
+
+def _stamp_after(tmp_path: Path, before: str, after: str) -> tuple[str, str]:
+    """The folder stamp of page.md before and after its sibling other.md is rewritten."""
+    (tmp_path / "page.md").write_text("# Page\n\n```ts\norm.em.flush();\n```\n", encoding="utf-8")
+    other = tmp_path / "other.md"
+    other.write_text(before, encoding="utf-8")
+    first = fence_stamps.folder_stamp(tmp_path / "page.md", None)
+    other.unlink()  # a new file: the memo of the old one is not read
+    other.write_text(after, encoding="utf-8")
+    os.utime(other, ns=(1, 1))
+    return first, fence_stamps.folder_stamp(tmp_path / "page.md", None)
+
+
+SETUP = "# Setup\n\nSome prose.\n\n```ts\n" + INIT + "```\n\n```python\nx = 1\n```\n"
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        SETUP.replace("Some prose.", "Other prose, same lines."),
+        SETUP.replace("x = 1", "x = 2\ny = 3"),
+        SETUP + "\nMore prose below the fences.\n",
+    ],
+    ids=["prose", "python-fence", "prose-below"],
+)
+def test_an_edit_the_docs_bindings_do_not_read_keeps_the_folder_stamp(
+    tmp_path: Path, after: str
+) -> None:
+    """Gate 15's cached results of a folder's pages depend on the other pages' bindings
+    only: a sibling's prose, or its Python fence, may change without re-gating them."""
+    before, now = _stamp_after(tmp_path, SETUP, after)
+    assert before == now
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        SETUP.replace("dbName: 'app'", "dbName: 'db'"),
+        SETUP.replace("Some prose.", "Some prose.\nOn two lines."),
+        SETUP + "\n```\nconst orm = other();\n```\n",
+    ],
+    ids=["ts-fence", "line-moved", "untagged-fence"],
+)
+def test_an_edit_the_docs_bindings_read_changes_the_folder_stamp(
+    tmp_path: Path, after: str
+) -> None:
+    """A binding's code, its line (the finding cites it) and an untagged fence (a reader
+    may take it for code) all decide the stamp."""
+    before, now = _stamp_after(tmp_path, SETUP, after)
+    assert before != now
+
+
+_BLOCKS = st.sampled_from(
+    ["Prose.\n", "More prose here.\n", "\n", "```ts\nconst orm = Orm.init();\n```\n",
+     "```ts\nconst orm = new Other();\n```\n", "```python\norm = 1\n```\n",
+     "```\nconst orm = x;\n```\n", "~~~js\nlet em = orm.em;\n~~~\n", "    indented();\n"]
+)  # fmt: skip
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(first=st.lists(_BLOCKS, max_size=6), second=st.lists(_BLOCKS, max_size=6))
+def test_pages_the_bindings_read_differently_never_share_a_stamp(
+    tmp_path: Path, first: list[str], second: list[str]
+) -> None:
+    """The stamp is sound for the cache: two versions of a sibling that the docs' reading
+    (js_docs_names._pages) sees differently always stamp the folder differently."""
+    seen = []
+    for version, blocks in enumerate((first, second)):
+        folder = tmp_path / f"v{len(list(tmp_path.iterdir()))}-{version}"
+        folder.mkdir()
+        (folder / "page.md").write_text("# Page\n", encoding="utf-8")
+        (folder / "other.md").write_text("# Other\n\n" + "\n".join(blocks), encoding="utf-8")
+        pages = _pages(folder / "page.md", folder, dict) or []
+        view = [(s, [(f.start_line, f.info, f.content) for f in fences]) for s, fences in pages]
+        seen.append((view, fence_stamps.folder_stamp(folder / "page.md", None)))
+    (view_one, stamp_one), (view_two, stamp_two) = seen
+    if view_one != view_two:
+        assert stamp_one != stamp_two
+
+
+def test_stamps_are_kept_across_runs_in_the_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run whose results are all cached parses no page: the stamps of the folder's pages
+    are read back from the cache folder (a line cut short is skipped), and a page edited
+    since is stamped anew."""
+    docs, cache = tmp_path / "docs", tmp_path / "cache"
+    docs.mkdir()
+    (docs / "page.md").write_text("# Page\n", encoding="utf-8")
+    (docs / "setup.md").write_text(SETUP, encoding="utf-8")
+    first = fence_stamps.folder_stamp(docs / "page.md", cache)
+    (store,) = cache.iterdir()
+    with store.open("a", encoding="utf-8") as stamps:
+        stamps.write('["cut short", 1')
+    monkeypatch.setattr(fence_stamps, "_KNOWN", {})
+    made: list[Path] = []
+    real = fence_stamps.js_docs_names.fences_stamp
+    monkeypatch.setattr(
+        fence_stamps.js_docs_names, "fences_stamp", lambda path: made.append(path) or real(path)
+    )
+    assert fence_stamps.folder_stamp(docs / "page.md", cache) == first
+    assert made == []
+    (docs / "setup.md").write_text(SETUP.replace("'app'", "'db'"), encoding="utf-8")
+    os.utime(docs / "setup.md", ns=(1, 1))
+    assert fence_stamps.folder_stamp(docs / "page.md", cache) != first
+    assert made == [docs / "setup.md"]

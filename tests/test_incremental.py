@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import BLOG_FRONT, GATE11_ADOPTED, GROUNDED, blog_repo, git
+from tests.helpers import BLOG_FRONT, GATE11_ADOPTED, GROUNDED, blog_repo, git, make_repo
 
 FRONT, GOOD = BLOG_FRONT, GROUNDED
 
@@ -457,3 +457,52 @@ def test_an_overall_file_is_written_only_when_it_changed(blog: pytest.Pytester) 
     blog.runpytest_subprocess().assert_outcomes(passed=6, xpassed=3)
     assert {path: path.read_bytes() for path in overall} == expected
     assert len(log.read_text().splitlines()) == 2  # the edited and the deleted one
+
+
+STAMP_SPY = SPY + """
+import pytest_postgates.helpers.js_docs_names as docs_names
+_stamped = docs_names.parse_post
+def stamp_spy(path, data=None):
+    with open("stamps.log", "a") as log:
+        log.write(path.name + "\\n")
+    return _stamped(path, data)
+docs_names.parse_post = stamp_spy
+"""
+
+
+def test_a_prose_edit_regates_that_page_only_under_gate_15(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gate 15 reads a folder's samples for the names a page leaves unbound, so its cached
+    result of a page depends on the other pages' fences, not on their prose: a prose edit
+    re-gates the edited page alone, an edit of a sample the whole folder, and a run with
+    nothing changed parses no page, not even to stamp the folder."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--postgates -p no:hypothesispytest --postgates-only=15")
+    sample = "```ts\nimport { Client } from 'lib';\nconst client = new Client();\n```\n"
+    posts = {f"2026-01-0{i + 1}-post.md": f"{FRONT}Post {i}.\n\n{sample}" for i in range(3)}
+    files: dict[str, str | bytes] = {
+        "package.json": json.dumps({"name": "lib", "main": "src/index.js"}),
+        "src/index.js": "export class Client {\n  open() {}\n}\n",
+        **{f"_posts/{name}": text for name, text in posts.items()},
+    }
+    make_repo(pytester.path, files, "blog")
+    pytester.makeconftest(STAMP_SPY)
+
+    def parsed() -> tuple[list[str], list[str]]:
+        stamps = pytester.path / "stamps.log"
+        found = sorted(stamps.read_text().split()) if stamps.exists() else []
+        stamps.unlink(missing_ok=True)
+        return sorted(_parses(pytester)), found
+
+    pytester.runpytest_subprocess().assert_outcomes(xpassed=3)
+    parsed()
+    pytester.runpytest_subprocess().assert_outcomes(xpassed=3)
+    assert parsed() == ([], [])
+    edited = pytester.path / "_posts" / "2026-01-02-post.md"
+    edited.write_text(edited.read_text().replace("Post 1.", "Post 1, reworded."))
+    pytester.runpytest_subprocess().assert_outcomes(xpassed=3)
+    assert parsed() == (["2026-01-02-post.md"], ["2026-01-02-post.md"])
+    edited.write_text(edited.read_text().replace("new Client()", "new Client(); client.open()"))
+    pytester.runpytest_subprocess().assert_outcomes(xpassed=3)
+    assert parsed()[0] == sorted(posts)

@@ -113,9 +113,9 @@ from pytest_postgates.helpers.command_lines import (
     product_invocation,
     shell_commands,
 )
+from pytest_postgates.helpers.fence_stamps import folder_stamp
 from pytest_postgates.helpers.grounding_digest import sample_rules_digest
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
-from pytest_postgates.helpers.js_docs_names import folder_stamp
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
@@ -659,7 +659,8 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     # The installed dependencies are evidence (a base class of theirs): another key.
     deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
-    inputs += f"|docs-{hashlib.sha256(folder_stamp(post_path).encode()).hexdigest()[:16]}"
+    stamp = folder_stamp(post_path, context.evidence.cache_dir)
+    inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
 

@@ -24,6 +24,7 @@ what the pages' prose says is not read."""
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 import subprocess
@@ -323,11 +324,20 @@ def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict
     return found
 
 
-def folder_stamp(page: Path) -> str:
-    """What a cached result of a page depends on of its folder's other pages: their names,
-    sizes and times of change."""
+def fences_stamp(path: Path) -> str:
+    """What :func:`_pages` reads of one page (:func:`~pytest_postgates.helpers.
+    fence_stamps.folder_stamp` keys a folder's cached results by it): its JavaScript/
+    TypeScript fences with the lines the bindings cite, the untagged ones too (a reader may
+    take them for code), and whether it could be read. An edit of its prose, or of a fence
+    in another language, that moves no such fence leaves it as it was."""
     try:
-        stats = sorted((p.name, p.stat()) for p in page.parent.iterdir() if is_markdown(p))
-    except OSError:
-        return "unread"
-    return ",".join(f"{name}:{st.st_size}:{st.st_mtime_ns}" for name, st in stats)
+        post = parse_post(path)
+    except (PostRefused, OSError, ValueError):
+        return "refused"
+    if post.problems and not post.fences:
+        return "unread"  # :func:`_pages` reads no binding of the folder then
+    digest = hashlib.sha256()
+    for fence in sorted(post.fences, key=lambda f: f.start_line):
+        if fence_kind(fence) == "code" or not fence.lang:
+            digest.update(f"{fence.start_line}\0{fence.info}\0{fence.content}\0".encode())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,108 @@
+"""What gate 15's cached result of a page depends on of the other pages of its folder
+(:mod:`.js_docs_names` types a name the page leaves unbound by their samples' bindings):
+each page's stamp (:func:`~pytest_postgates.helpers.js_docs_names.fences_stamp`), so an edit
+of one page's prose re-gates that page alone, not its whole folder.
+
+A stamp needs a page parsed, which a run whose results are all cached never does
+otherwise; so stamps are kept across runs by (path, size, time of change) in one file of
+the cache folder, appended to line by line (an append of one short line is atomic, so
+pytest-xdist's workers share it), and rewritten whole when it has grown to several times
+the pages it stamps. The file's name carries a digest of the code that stamps: another
+version of it never reads these stamps.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from pytest_postgates.helpers import code_fences, js_docs_names
+from pytest_postgates.post import is_markdown
+
+# The stamps a process has read or made, by file of stamps: (path, size, mtime) -> stamp.
+_KNOWN: dict[Path, dict[tuple[str, int, int], str]] = {}
+# The file is rewritten with only its live stamps once it holds this many times as many
+# lines as it has stamps in use, and at least this many lines.
+_GROWTH = 4
+_MIN_REWRITE = 1_000
+# How many lines each file of stamps held when read, with those appended since.
+_load_lines: dict[Path, int] = {}
+
+
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    for module in (js_docs_names, code_fences):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    digest.update(Path(str(is_markdown.__code__.co_filename)).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+_STAMPS_FILE = f"fence-stamps-{_code_digest()}.jsonl"
+
+
+def folder_stamp(page: Path, cache_dir: Path | None) -> str:
+    """What a cached result of ``page`` depends on of its folder's pages: their names and
+    stamps (``cache_dir``: where stamps are kept across runs; None: in this process only)."""
+    try:
+        pages = sorted(p for p in page.parent.iterdir() if p.is_file() and is_markdown(p))
+    except OSError:
+        return "unread"
+    store = cache_dir / _STAMPS_FILE if cache_dir is not None else Path(_STAMPS_FILE)
+    known = _KNOWN.get(store)
+    if known is None:
+        known = _KNOWN[store] = _load(store) if cache_dir is not None else {}
+    made: list[tuple[str, int, int, str]] = []
+    parts = []
+    for path in pages:
+        try:
+            status = path.stat()
+        except OSError:
+            parts.append(f"{path.name}:unread")
+            continue
+        key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
+        if key not in known:
+            known[key] = js_docs_names.fences_stamp(path)
+            made.append((*key, known[key]))
+        parts.append(f"{path.name}:{known[key]}")
+    if made and cache_dir is not None:
+        _save(store, known, made)
+    return ",".join(parts)
+
+
+def _load(store: Path) -> dict[tuple[str, int, int], str]:
+    known: dict[tuple[str, int, int], str] = {}
+    try:
+        lines = store.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return known
+    for line in lines:
+        try:
+            path, size, mtime, stamp = json.loads(line)
+            known[(str(path), int(size), int(mtime))] = str(stamp)
+        except (ValueError, TypeError):
+            continue  # a line cut short by a run that stopped while writing it
+    _load_lines[store] = len(lines)
+    return known
+
+
+def _save(
+    store: Path, known: dict[tuple[str, int, int], str], made: list[tuple[str, int, int, str]]
+) -> None:
+    lines = _load_lines.get(store, 0) + len(made)
+    live = {key[0]: key for key in known}  # each path's newest stamp
+    try:
+        store.parent.mkdir(parents=True, exist_ok=True)
+        if lines >= _MIN_REWRITE and lines > _GROWTH * len(live):
+            kept = [(*key, known[key]) for key in live.values()]
+            temporary = store.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text("".join(json.dumps(k) + "\n" for k in kept), encoding="utf-8")
+            os.replace(temporary, store)
+            _load_lines[store] = len(kept)
+            return
+        with store.open("a", encoding="utf-8") as stamps:
+            stamps.write("".join(json.dumps(row) + "\n" for row in made))
+        _load_lines[store] = lines
+    except OSError:
+        pass  # stamps are made again next run
