@@ -459,7 +459,9 @@ def test_an_overall_file_is_written_only_when_it_changed(blog: pytest.Pytester) 
     assert len(log.read_text().splitlines()) == 2  # the edited and the deleted one
 
 
-STAMP_SPY = SPY + """
+STAMP_SPY = (
+    SPY
+    + """
 import pytest_postgates.helpers.js_docs_names as docs_names
 _stamped = docs_names.parse_post
 def stamp_spy(path, data=None):
@@ -468,6 +470,7 @@ def stamp_spy(path, data=None):
     return _stamped(path, data)
 docs_names.parse_post = stamp_spy
 """
+)
 
 
 def test_a_prose_edit_regates_that_page_only_under_gate_15(
