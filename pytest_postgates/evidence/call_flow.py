@@ -260,6 +260,10 @@ _PY_TRIES: tuple[type[ast.AST], ...] = (ast.Try,)
 if hasattr(ast, "TryStar"):  # Python 3.11
     _PY_ARMS.update({(ast.TryStar, f): "body" for f in ("body", "orelse")})
     _PY_TRIES = (ast.Try, ast.TryStar)
+# The fields that add a token to the arms (read by :func:`_py_arm`).
+_PY_MARKED = frozenset(
+    {*_PY_ARMS, *_PY_LOOPS, (ast.Match, "cases")} | {(t, "handlers") for t in _PY_TRIES}
+)
 
 # A call's flow bits and arms (:attr:`~.model_facts.CallSite.arms`), by the ``id`` of its
 # :class:`ast.Call` node.
@@ -284,7 +288,6 @@ def py_flows(root: ast.AST, into_functions: bool = True) -> PyFlows:
             flows[id(node)] = (bits, arms)
         function = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         kind = type(node)
-        where = f"{getattr(node, 'lineno', 0)}.{getattr(node, 'col_offset', 0)}"
         for index, (name, child) in enumerate(_children(node)):
             if function and name == "body" and not into_functions:
                 continue
@@ -293,15 +296,15 @@ def py_flows(root: ast.AST, into_functions: bool = True) -> PyFlows:
                 extra = BRANCH  # `a() or b()`: b runs only when a() is falsy
             opens = isinstance(node, ast.Call) and extra == ARGUMENT and not flags & ARGUMENT
             outer = node.lineno if isinstance(node, ast.Call) and opens else held
-            token = _py_arm(node, name, where, child)
+            token = _py_arm(node, name, child) if (kind, name) in _PY_MARKED else ""
             inner = f"{arms}/{token}" if arms and token else arms or token
             pending.append((child, flags | extra, outer, inner))
     return flows
 
 
-def _py_arm(node: ast.AST, name: str, where: str, child: ast.AST) -> str:
-    """The token ``child`` (in ``node``'s field ``name``, ``node`` starting at
-    ``where``) adds to the arms around the calls in it: "" for none."""
+def _py_arm(node: ast.AST, name: str, child: ast.AST) -> str:
+    """The token ``child`` (in ``node``'s field ``name``) adds to the arms around the
+    calls in it: "" for none."""
     kind = type(node)
     tag = _PY_ARMS.get((kind, name))
     if tag is None and name == "handlers" and isinstance(node, _PY_TRIES):
@@ -311,7 +314,9 @@ def _py_arm(node: ast.AST, name: str, where: str, child: ast.AST) -> str:
         tag = f"c{pattern.lineno}.{pattern.col_offset}"
     elif tag is None and (kind, name) in _PY_LOOPS:
         tag = "L"
-    return f"{where}:{tag}" if tag is not None else ""
+    if tag is None:
+        return ""
+    return f"{getattr(node, 'lineno', 0)}.{getattr(node, 'col_offset', 0)}:{tag}"
 
 
 def _children(node: ast.AST) -> list[tuple[str, ast.AST]]:
