@@ -10,7 +10,9 @@ from pytest_postgates.evidence.call_flow import (
     CLOSURE,
     HELD_SHIFT,
     LOOP,
+    exclusive,
     held_from,
+    share_loop,
 )
 from pytest_postgates.evidence.model_facts import FunctionCalls, ModelFacts
 from pytest_postgates.evidence.model_js import read_js
@@ -148,3 +150,103 @@ def test_the_flow_is_kept_in_the_cached_model() -> None:
     again = FunctionCalls.from_json(function.to_json())
     assert [c.flow for c in again.calls] == [c.flow for c in function.calls]
     assert any(c.flow for c in again.calls) and again.calls == function.calls
+
+
+ARMS_TS = """
+export function pick(k: number, xs: number[]) {
+  if (k) { onIf(); } else if (k > 1) { onElseIf(); } else onElse();
+  switch (k) { case 1: onCase(); break; default: onDefault(); }
+  try { onTry(); } catch (e) { onCatch(); } finally { onFinally(); }
+  const v = k ? onThen() : onOtherwise();
+  for (const x of xs) { if (x) looped(); else otherwise(); }
+  xs.forEach((x) => { if (x) eachIf(); else eachElse(); });
+  after();
+}
+"""
+
+ARMS_PY = """
+def pick(k, xs):
+    if k:
+        on_if()
+    elif k > 1:
+        on_elif()
+    else:
+        on_else()
+    try:
+        on_try()
+    except ValueError:
+        on_except()
+    except KeyError:
+        on_key_error()
+    else:
+        on_try_else()
+    finally:
+        on_finally()
+    match k:
+        case 1:
+            on_case()
+        case _:
+            on_default()
+    v = on_then() if k else on_otherwise()
+    for x in xs:
+        if x:
+            looped()
+        else:
+            otherwise()
+    after()
+"""
+
+
+def _arms(facts: ModelFacts, qualname: str) -> dict[str, str]:
+    function = next(f for f in facts.functions if f.qualname == qualname)
+    return {c.name: c.arms for c in function.calls if c.kind != "passed"}
+
+
+def _assert_arms(
+    arms: dict[str, str], apart: list[tuple[str, str]], joint: list[tuple[str, str]]
+) -> None:
+    for first, then in apart:
+        assert exclusive(arms[first], arms[then]), (first, then, arms)
+        assert exclusive(arms[then], arms[first]), (first, then, arms)
+    for first, then in joint:
+        assert not exclusive(arms[first], arms[then]), (first, then, arms)
+
+
+def test_javascript_calls_in_different_arms_of_one_conditional_are_exclusive() -> None:
+    """if/else (an else-if included), switch cases, try and catch, a ternary's arms: no
+    run takes two of them; a loop around the conditional runs both, in either order."""
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    arms = _arms(read_js({"src/pick.ts": ARMS_TS}, parsers), "src/pick.ts.pick")
+    apart = [("onIf", "onElseIf"), ("onIf", "onElse"), ("onElseIf", "onElse")]
+    apart += [("onCase", "onDefault"), ("onTry", "onCatch"), ("onThen", "onOtherwise")]
+    joint = [("onIf", "onCase"), ("onTry", "onFinally"), ("onCatch", "onFinally")]
+    joint += [("looped", "otherwise"), ("eachIf", "eachElse"), ("onElse", "after")]
+    _assert_arms(arms, apart, joint)
+    assert share_loop(arms["looped"], arms["otherwise"]) and share_loop(
+        arms["eachIf"], arms["eachElse"]
+    )
+    assert not share_loop(arms["looped"], arms["eachIf"]) and not arms["after"]
+
+
+def test_python_calls_in_different_arms_of_one_conditional_are_exclusive() -> None:
+    """if/elif/else, except handlers against the try's body, each other and its else,
+    match cases, a conditional expression's arms; a try's else runs after its body."""
+    facts = read_python({"pkg/__init__.py": "", "pkg/pick.py": ARMS_PY})
+    arms = _arms(facts, "pkg.pick.pick")
+    apart = [("on_if", "on_elif"), ("on_if", "on_else"), ("on_elif", "on_else")]
+    apart += [("on_try", "on_except"), ("on_except", "on_key_error")]
+    apart += [("on_except", "on_try_else"), ("on_case", "on_default")]
+    apart += [("on_then", "on_otherwise")]
+    joint = [("on_try", "on_try_else"), ("on_try", "on_finally"), ("on_except", "on_finally")]
+    joint += [("looped", "otherwise"), ("on_if", "on_try"), ("on_else", "after")]
+    _assert_arms(arms, apart, joint)
+    assert share_loop(arms["looped"], arms["otherwise"])
+    assert not share_loop(arms["on_if"], arms["on_else"])
+
+
+def test_the_arms_are_kept_in_the_cached_model() -> None:
+    facts = read_python({"pkg/__init__.py": "", "pkg/pick.py": ARMS_PY})
+    function = next(f for f in facts.functions if f.qualname == "pkg.pick.pick")
+    again = FunctionCalls.from_json(function.to_json())
+    assert any(c.arms for c in again.calls) and again.calls == function.calls

@@ -231,3 +231,30 @@ flowchart TD
     # after `tick`, `saveLater` posts a key the code computes: it may be SAVE_THEME
     maybe = claims["tick(value) -> postMessage('SAVE_THEME')"]
     assert maybe["verdict"] == "unjudged" and "computed key" in maybe["evidence"]
+
+
+def test_a_step_into_a_send_only_in_another_arm_of_one_conditional_is_unjudged(
+    tmp_path: Path,
+) -> None:
+    """`saveOne` calls `noop` in one arm of an if/else and sends the key in the other: no
+    run does both, so the step "noop, then the send" is not verified (nor contradicted on
+    that ground); with the send after the conditional it is verified."""
+    body = (
+        "```mermaid\nflowchart TD\n"
+        '    S["saveOne(theme)"] --> N["noop(value)"]\n'
+        '    N --> P["postMessage(FORWARD_TO_BACKGROUND)"]\n```\n'
+    )
+    head = "export function saveOne(theme) {\n  if (theme) noop(theme);\n"
+    apart = head + "  else sendToBackground(theme);\n}\n"
+    after = head + "  sendToBackground(theme);\n}\n"
+    verdicts = {}
+    saving = "export function saveAll(theme) { noop(theme); sendToBackground(theme); }\n"
+    assert saving in MESSAGING
+    for name, code in {"apart": apart, "after": after}.items():
+        sources = {**SOURCES, "src/messaging.js": MESSAGING.replace(saving, code)}
+        repo = make_repo(tmp_path / name / "repo", sources)
+        claims = _claims(repo, tmp_path / name, body)
+        verdicts[name] = claims["noop(value) -> postMessage(FORWARD_TO_BACKGROUND)"]
+    assert verdicts["apart"]["verdict"] == "unjudged", verdicts
+    assert "another arm of one conditional" in verdicts["apart"]["evidence"], verdicts
+    assert verdicts["after"]["verdict"] == "verified", verdicts

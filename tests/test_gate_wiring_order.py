@@ -103,13 +103,15 @@ def test_the_same_step_in_python_is_contradicted(tmp_path: Path) -> None:
         (edge,) = (c for c in card.detail["claims"] if c.get("subject", "").startswith("add_"))
         verdicts[name] = (edge["verdict"], edge["evidence"])
     assert verdicts["straight"][0] == "contradicted", verdicts
-    assert verdicts["loop"][0] == "unjudged" and "in a loop" in verdicts["loop"][1], verdicts
+    # in a loop the drawn function runs "add, then update" from its second pass
+    assert verdicts["loop"][0] == "verified" and "both in a loop" in verdicts["loop"][1], verdicts
     assert verdicts["branch"][0] == "unjudged" and "in a branch" in verdicts["branch"][1]
 
 
-def test_a_step_the_drawn_function_runs_in_a_loop_is_not_contradicted(tmp_path: Path) -> None:
+def test_a_step_the_drawn_function_runs_in_a_loop_is_verified(tmp_path: Path) -> None:
     """Updating then adding inside a loop (`for`, `while`, a `forEach` callback) runs
-    "add, then update" from the second pass: not contradicted, and the reason is said."""
+    "add, then update" from the second pass: a path that runs the step, verified, and the
+    reason is said."""
     bodies = {
         "for": (
             "  for (const x of data) {\n    db.updateImage(id, x);\n    db.addImage(x);\n  }\n}\n"
@@ -124,9 +126,8 @@ def test_a_step_the_drawn_function_runs_in_a_loop_is_not_contradicted(tmp_path: 
     }
     for name, body in bodies.items():
         edge = _edge(tmp_path / name, "", **{"src/storage.js": HEAD + body})
-        assert edge["verdict"] == "unjudged", (name, edge)
-        reason = "in a loop" if name != "forEach" else "function written in place"
-        assert reason in edge["evidence"], (name, edge)
+        assert edge["verdict"] == "verified", (name, edge)
+        assert "both in a loop" in edge["evidence"], (name, edge)
 
 
 def test_a_step_the_drawn_function_runs_in_a_branch_is_not_contradicted(
@@ -263,3 +264,85 @@ def test_no_function_runs_the_step_by_line_but_a_loop_may(tmp_path: Path) -> Non
     assert "both in a loop" in edge["evidence"], edge
     edge = _edge(tmp_path / "straight", "", flow, **{"src/ipc.js": straight})
     assert edge["verdict"] == "contradicted", edge
+
+
+# no function the diagram does not draw runs the step
+QUIET = {"src/ipc.js": "export function registerHandlers(x) {\n  return x;\n}\n"}
+
+
+def test_a_step_written_in_order_in_exclusive_arms_is_unjudged(tmp_path: Path) -> None:
+    """`saveImage` adds in one arm of a conditional and updates in another (if/else,
+    switch cases, a ternary, try and catch): written in the drawn order, but no run takes
+    both arms, so the step is not verified; nor contradicted on that ground alone."""
+    bodies = {
+        "if": "  if (id) { db.addImage(data); } else { db.updateImage(id, data); }\n}\n",
+        "else-if": (
+            "  if (!id) db.addImage(data);\n  else if (data) db.updateImage(id, data);\n}\n"
+        ),
+        "switch": (
+            "  switch (id) {\n    case 0: db.addImage(data); break;\n"
+            "    default: db.updateImage(id, data);\n  }\n}\n"
+        ),
+        "ternary": "  return id ? db.addImage(data) : db.updateImage(id, data);\n}\n",
+        "try": "  try { db.addImage(data); } catch (e) { db.updateImage(id, data); }\n}\n",
+    }
+    for name, body in bodies.items():
+        edge = _edge(tmp_path / name, "", **QUIET, **{"src/storage.js": HEAD + body})
+        assert edge["verdict"] == "unjudged", (name, edge)
+        assert "different arms of one conditional" in edge["evidence"], (name, edge)
+
+
+def test_a_step_in_one_run_or_in_a_loop_around_the_arms_is_verified(tmp_path: Path) -> None:
+    """The controls: the two calls one after the other (the second after the
+    conditional), or the conditional inside a loop (a later pass takes the other arm)."""
+    bodies = {
+        "after": "  if (id) { db.addImage(data); }\n  db.updateImage(id, data);\n}\n",
+        "finally": "  try { db.addImage(data); } finally { db.updateImage(id, data); }\n}\n",
+        "loop": (
+            "  for (const x of data) {\n"
+            "    if (x) { db.addImage(x); } else { db.updateImage(id, x); }\n  }\n}\n"
+        ),
+    }
+    for name, body in bodies.items():
+        edge = _edge(tmp_path / name, "", **QUIET, **{"src/storage.js": HEAD + body})
+        assert edge["verdict"] == "verified", (name, edge)
+        assert "`saveImage` calls the first" in edge["evidence"], (name, edge)
+
+
+def test_a_python_step_in_exclusive_arms_is_unjudged(tmp_path: Path) -> None:
+    sources = {
+        "pyproject.toml": '[project]\nname = "images"\nversion = "1.0"\n',
+        "images/__init__.py": "",
+        "images/db.py": (
+            "class Db:\n    def add_image(self, x):\n        return 1\n\n"
+            "    def update_image(self, i, x):\n        return i\n"
+        ),
+    }
+    flow = (
+        "```mermaid\nflowchart TD\n"
+        '    S["save_image()"] --> A["add_image()"]\n'
+        '    A --> U["update_image()"]\n```\n'
+    )
+    head = "from images.db import Db\n\ndef save_image(data, i):\n    d = Db()\n"
+    cases = {
+        "if": "    if i:\n        d.add_image(data)\n    else:\n        d.update_image(i, data)\n",
+        "except": (
+            "    try:\n        d.add_image(data)\n    except ValueError:\n"
+            "        d.update_image(i, data)\n"
+        ),
+        "else": (
+            "    try:\n        d.add_image(data)\n    except ValueError:\n        pass\n"
+            "    else:\n        d.update_image(i, data)\n"
+        ),
+    }
+    verdicts = {}
+    for name, lines in cases.items():
+        repo = make_repo(tmp_path / name / "repo", {**sources, "images/storage.py": head + lines})
+        posts = tmp_path / name / "posts"
+        posts.mkdir()
+        card = BY_ID[16].evaluate(make_post(flow, posts), repo_context(repo, tmp_path / name))
+        (edge,) = (c for c in card.detail["claims"] if c.get("subject", "").startswith("add_"))
+        verdicts[name] = (edge["verdict"], edge["evidence"])
+    assert verdicts["if"][0] == "unjudged" and "different arms" in verdicts["if"][1], verdicts
+    assert verdicts["except"][0] == "unjudged", verdicts
+    assert verdicts["else"][0] == "verified", verdicts  # a try's else runs after its body

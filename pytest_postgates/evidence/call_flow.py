@@ -21,6 +21,16 @@ body):
 - :data:`CLOSURE` (Python only; JavaScript's are its ``scope``): in a function written in
   place (a nested ``def``, a ``lambda``), which runs when something calls it.
 
+``arms`` (:func:`arm_path`, :func:`py_flows`) names the loops and the arms of conditionals
+around a call, outermost first, each "<where the loop or conditional starts>:<L or where
+the arm starts>" joined by "/": two calls in different arms of one conditional that no
+loop around it repeats never both run (:func:`exclusive`); two under one loop may run in
+either order (:func:`share_loop`). An arm is an ``if``'s consequence or alternative, a
+``switch``/``match`` case (a case falling through to the next is still read as its own
+arm: a pair it holds is then left unjudged, never verified), a ternary's arm, a ``try``'s
+body or one of its handlers (a Python ``try``'s ``else`` is in the body's arm: it runs
+after it).
+
 ``scope`` is read by :class:`Scopes`: the functions written in place (closures) around a
 JavaScript call, and how each is held (stored, a message handler, handed to a call).
 """
@@ -57,6 +67,14 @@ JS_FLOW_PATTERNS = (
     '(binary_expression operator: ["&&" "||" "??"] right: (_) @branch)',
     '(augmented_assignment_expression operator: ["||=" "&&=" "??="] right: (_) @branch)',
     "(arguments) @argument",
+    "(if_statement consequence: (_) @arm)",
+    "(if_statement alternative: (_) @arm)",
+    "(ternary_expression consequence: (_) @arm)",
+    "(ternary_expression alternative: (_) @arm)",
+    "(switch_body (switch_case) @arm)",
+    "(switch_body (switch_default) @arm)",
+    "(try_statement body: (_) @arm)",
+    "(catch_clause) @arm",
 )
 # The methods and functions that call a function handed to them once per item or tick.
 _ITERATING = frozenset(
@@ -64,11 +82,14 @@ _ITERATING = frozenset(
     | {"find", "findIndex", "findLast", "findLastIndex", "sort", "toSorted", "from"}
     | {"replace", "replaceAll", "setInterval", "each", "times", "mapValues", "forOwn"}
 )
-_KINDS = (("loop", LOOP), ("branch", BRANCH), ("argument", ARGUMENT))
+_KINDS = (("loop", LOOP), ("branch", BRANCH), ("argument", ARGUMENT), ("arm", 0))
+_ARM = 3
 
-# The start bytes of the innermost loop and branch around a call (-1: none), and the
-# argument lists around it, outermost first: (start byte, the line of the call they are of).
-Marks = tuple[int, int, tuple[tuple[int, int], ...]]
+# The start bytes of the innermost loop and branch around a call (-1: none), the
+# argument lists around it, outermost first: (start byte, the line of the call they are
+# of), and the loops and arms around it, outermost first: (the start byte of the loop or
+# of the conditional, its token: "L" or where the arm starts).
+Marks = tuple[int, int, tuple[tuple[int, int], ...], tuple[tuple[int, str], ...]]
 
 
 def flow_bits(marks: Marks, start: int, line: int) -> int:
@@ -79,6 +100,43 @@ def flow_bits(marks: Marks, start: int, line: int) -> int:
     flow = (LOOP if marks[0] > start else 0) | (BRANCH if marks[1] > start else 0)
     held = [call_line for at, call_line in marks[2] if at > start]
     return flow | (ARGUMENT | (line - held[0]) << HELD_SHIFT if held else 0)
+
+
+def arm_path(marks: Marks, start: int) -> str:
+    """The loops and arms around a call with ``marks`` inside a function starting at byte
+    ``start`` (-1: the file's module code), as :attr:`~.model_facts.CallSite.arms`."""
+    return "/".join(f"{at}:{token}" for at, token in marks[3] if at > start)
+
+
+def _tokens(arms: str) -> list[str]:
+    return arms.split("/") if arms else []
+
+
+def _diverge(first: str, then: str) -> tuple[list[str], list[str], list[str]]:
+    """The tokens two calls' arms share (outermost first) and the rest of each."""
+    ours, theirs = _tokens(first), _tokens(then)
+    shared = 0
+    while shared < min(len(ours), len(theirs)) and ours[shared] == theirs[shared]:
+        shared += 1
+    return ours[:shared], ours[shared:], theirs[shared:]
+
+
+def exclusive(first: str, then: str) -> bool:
+    """Whether two calls of one function with ``arms`` ``first`` and ``then`` sit in
+    different arms of one conditional that no loop around it (inside the function) runs
+    again: no run of the function runs both."""
+    shared, ours, theirs = _diverge(first, then)
+    if not ours or not theirs or any(t.endswith(":L") for t in shared):
+        return False
+    mine, other = ours[0].split(":", 1), theirs[0].split(":", 1)
+    return mine[0] == other[0] and "L" not in (mine[1], other[1])
+
+
+def share_loop(first: str, then: str) -> str:
+    """Where a loop around both calls with ``arms`` ``first`` and ``then`` starts ("":
+    none): its later passes may run either after the other."""
+    shared = _diverge(first, then)[0]
+    return next((t.split(":", 1)[0] for t in shared if t.endswith(":L")), "")
 
 
 def held_from(line: int, flow: int) -> int:
@@ -97,7 +155,7 @@ class JsFlows:
         # (start byte, minus the end byte: outer first, kind, the line of an argument
         # list's call); tree nodes nest, so the open ones all hold the byte asked for
         found = [
-            (node.start_byte, -node.end_byte, kind, _line(node.parent) if kind == 2 else 0)
+            (node.start_byte, -node.end_byte, kind, _opener(node, kind))
             for kind, (name, _bit) in enumerate(_KINDS)
             for node in captures.get(name, ())
         ]
@@ -113,7 +171,8 @@ class JsFlows:
 
     def at(self, callee: Any) -> Marks:
         """The innermost loop, branch and argument list around the call whose callee is
-        ``callee``; an optional call (``o?.f()``, ``f?.()``) is a branch of its own."""
+        ``callee``, and the loops and arms around it; an optional call (``o?.f()``,
+        ``f?.()``) is a branch of its own."""
         byte = callee.start_byte
         ranges, opened = self.ranges, self.open
         at = self.next
@@ -127,20 +186,31 @@ class JsFlows:
             opened.pop()
         loop = branch = -1
         held: list[tuple[int, int]] = []
+        arms: list[tuple[int, str]] = []
         for start, _end, kind, line in opened:  # outermost first
             if kind == 0:
                 loop = start
+                arms.append((start, "L"))
             elif kind == 1:
                 branch = start
+            elif kind == _ARM:
+                arms.append((line, str(start)))
             else:
                 held.append((start, line))
         if self.source.find(b"?.", byte, callee.end_byte + 2) >= 0:
             branch = byte
-        return loop, branch, tuple(held)
+        return loop, branch, tuple(held), tuple(arms)
 
 
-def _line(node: Any) -> int:
-    return int(node.start_point[0]) + 1 if node is not None else 0
+def _opener(node: Any, kind: int) -> int:
+    """An argument list's: the line of its call; an arm's: where its conditional starts
+    (a switch case's: its switch's body)."""
+    parent = node.parent
+    if kind == 2:
+        return int(parent.start_point[0]) + 1 if parent is not None else 0
+    if kind == _ARM:
+        return int(parent.start_byte) if parent is not None else -1
+    return 0
 
 
 def _iterated(source: bytes, inline: Any) -> bool:
@@ -178,19 +248,44 @@ if hasattr(ast, "TryStar"):  # Python 3.11
     _PY_FIELDS.update({(ast.TryStar, f): BRANCH for f in ("handlers", "orelse")})
 
 
-def py_flows(root: ast.AST, into_functions: bool = True) -> dict[int, int]:
-    """The flow bits of each call in ``root`` (a function, a class, a module), by the
-    ``id`` of its :class:`ast.Call` node; a call without any is left out.
+# Python: the fields whose code is an arm of the conditional holding it, and the arm's
+# tag (a ``try``'s ``else`` runs after its body: one arm with it).
+_PY_ARMS: dict[tuple[type[ast.AST], str], str] = {
+    **{(kind, f): f for kind in (ast.If, ast.IfExp) for f in ("body", "orelse")},
+    **{(ast.Try, f): "body" for f in ("body", "orelse")},
+}
+# Python: the fields whose code runs in a loop (a loop token in ``arms``).
+_PY_LOOPS = frozenset(key for key, bit in _PY_FIELDS.items() if bit == LOOP)
+_PY_TRIES: tuple[type[ast.AST], ...] = (ast.Try,)
+if hasattr(ast, "TryStar"):  # Python 3.11
+    _PY_ARMS.update({(ast.TryStar, f): "body" for f in ("body", "orelse")})
+    _PY_TRIES = (ast.Try, ast.TryStar)
+# The fields that add a token to the arms (read by :func:`_py_arm`).
+_PY_MARKED = frozenset(
+    {*_PY_ARMS, *_PY_LOOPS, (ast.Match, "cases")} | {(t, "handlers") for t in _PY_TRIES}
+)
+
+# A call's flow bits and arms (:attr:`~.model_facts.CallSite.arms`), by the ``id`` of its
+# :class:`ast.Call` node.
+PyFlows = dict[int, tuple[int, str]]
+
+
+def py_flows(root: ast.AST, into_functions: bool = True) -> PyFlows:
+    """The flow bits and the arms of each call in ``root`` (a function, a class, a
+    module), by the ``id`` of its :class:`ast.Call` node; a call without any is left out.
     ``into_functions`` False: the bodies of the functions written in ``root`` are not
     read (a module's code outside any function)."""
-    flows: dict[int, int] = {}
-    # (node, its flow bits, the line of the outermost call whose arguments hold it)
-    pending: list[tuple[ast.AST, int, int]] = [(child, 0, 0) for _name, child in _children(root)]
+    flows: PyFlows = {}
+    # (node, its flow bits, the line of the outermost call whose arguments hold it, arms)
+    pending: list[tuple[ast.AST, int, int, str]] = [
+        (child, 0, 0, "") for _name, child in _children(root)
+    ]
     while pending:
-        node, flags, held = pending.pop()
-        if isinstance(node, ast.Call) and flags:
+        node, flags, held, arms = pending.pop()
+        if isinstance(node, ast.Call) and (flags or arms):
             line = node.lineno
-            flows[id(node)] = flags | ((line - held) << HELD_SHIFT if flags & ARGUMENT else 0)
+            bits = flags | ((line - held) << HELD_SHIFT if flags & ARGUMENT else 0)
+            flows[id(node)] = (bits, arms)
         function = isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         kind = type(node)
         for index, (name, child) in enumerate(_children(node)):
@@ -201,8 +296,27 @@ def py_flows(root: ast.AST, into_functions: bool = True) -> dict[int, int]:
                 extra = BRANCH  # `a() or b()`: b runs only when a() is falsy
             opens = isinstance(node, ast.Call) and extra == ARGUMENT and not flags & ARGUMENT
             outer = node.lineno if isinstance(node, ast.Call) and opens else held
-            pending.append((child, flags | extra, outer))
+            token = _py_arm(node, name, child) if (kind, name) in _PY_MARKED else ""
+            inner = f"{arms}/{token}" if arms and token else arms or token
+            pending.append((child, flags | extra, outer, inner))
     return flows
+
+
+def _py_arm(node: ast.AST, name: str, child: ast.AST) -> str:
+    """The token ``child`` (in ``node``'s field ``name``) adds to the arms around the
+    calls in it: "" for none."""
+    kind = type(node)
+    tag = _PY_ARMS.get((kind, name))
+    if tag is None and name == "handlers" and isinstance(node, _PY_TRIES):
+        tag = f"h{child.lineno}.{child.col_offset}"  # type: ignore[attr-defined]
+    elif tag is None and kind is ast.Match and name == "cases":
+        pattern = child.pattern  # type: ignore[attr-defined]
+        tag = f"c{pattern.lineno}.{pattern.col_offset}"
+    elif tag is None and (kind, name) in _PY_LOOPS:
+        tag = "L"
+    if tag is None:
+        return ""
+    return f"{getattr(node, 'lineno', 0)}.{getattr(node, 'col_offset', 0)}:{tag}"
 
 
 def _children(node: ast.AST) -> list[tuple[str, ast.AST]]:

@@ -73,6 +73,8 @@ class RawCall:
     scope: str = ""
     # the loops, branches and arguments around it (:attr:`~.model_facts.CallSite.flow`)
     flow: int = 0
+    # the loops and conditionals' arms around it (:attr:`~.model_facts.CallSite.arms`)
+    arms: str = ""
 
 
 @dataclass
@@ -208,7 +210,9 @@ class _Resolver:
         self, unit: UnitCalls, owner: str, call: RawCall, made_by: dict[str, str] | None = None
     ) -> CallSite:
         def made(kind: str, target: str = "") -> CallSite:
-            return CallSite(call.name, call.text, call.line, kind, target, call.scope, call.flow)
+            return CallSite(
+                call.name, call.text, call.line, kind, target, call.scope, call.flow, call.arms
+            )
 
         if call.form == OPAQUE and call.base:
             # a computed member of another package's object (`chalk[color]()`) is that
@@ -321,7 +325,16 @@ def resolve_units(units: dict[str, UnitCalls], locate: Locate) -> list[FunctionC
                     # value the model does not type
                     shown = f"{call.text}({literal!r}) -> [{literal}]"
                     sites.append(
-                        CallSite(literal, shown, call.line, "dynamic", "", call.scope, call.flow)
+                        CallSite(
+                            literal,
+                            shown,
+                            call.line,
+                            "dynamic",
+                            "",
+                            call.scope,
+                            call.flow,
+                            call.arms,
+                        )
                     )
             result.append(
                 FunctionCalls(

@@ -26,7 +26,13 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from pytest_postgates.evidence.call_flow import JS_FLOW_PATTERNS, JsFlows, Scopes, flow_bits
+from pytest_postgates.evidence.call_flow import (
+    JS_FLOW_PATTERNS,
+    JsFlows,
+    Scopes,
+    arm_path,
+    flow_bits,
+)
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
     DYNAMIC,
@@ -374,14 +380,17 @@ def read_unit(
         body = functions[at][2] if inside else module
         scope = scopes.at(callee, holders.get(functions[at][0]) if inside else None)
         marks = flows.at(callee)  # the loop, branch, arguments around it: model_facts.CallSite
-        flow = flow_bits(marks, functions[at][0] if inside else -1, callee.start_point[0] + 1)
+        opened = functions[at][0] if inside else -1
+        flow = flow_bits(marks, opened, callee.start_point[0] + 1)
+        arms = arm_path(marks, opened)
         if constructs is None:
-            body.calls.append(replace(_passed(source, callee, scope), flow=flow))
+            body.calls.append(replace(_passed(source, callee, scope), flow=flow, arms=arms))
             if inside:
                 locals_.take(at, callee.start_byte, body.calls[-1], marks)
             continue
         made = raw_call(source, callee, constructs)
-        body.calls.append(replace(made, literals=_literals(source, callee), scope=scope, flow=flow))
+        literals = _literals(source, callee)
+        body.calls.append(replace(made, literals=literals, scope=scope, flow=flow, arms=arms))
         if inside:
             locals_.take(at, callee.start_byte, body.calls[-1], marks)
         if not constructs:

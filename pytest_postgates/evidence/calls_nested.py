@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pytest_postgates.evidence.call_flow import Marks, flow_bits
+from pytest_postgates.evidence.call_flow import Marks, arm_path, flow_bits
 from pytest_postgates.evidence.call_resolution import (
     RawCall,
     RawFunction,
@@ -79,8 +79,8 @@ class LocalFunctions:
         the loops, branches and arguments inside each (``marks``: :mod:`.call_flow`)."""
         for local in self.around(at, byte):
             kept = [t for t in call.scope.split("/") if t and int(t.split(":", 1)[0]) > local.body]
-            flow = flow_bits(marks, local.body, call.line)
-            local.function.calls.append(replace(call, scope="/".join(kept), flow=flow))
+            flow, arms = flow_bits(marks, local.body, call.line), arm_path(marks, local.body)
+            local.function.calls.append(replace(call, scope="/".join(kept), flow=flow, arms=arms))
 
     def take_message(self, at: int, byte: int, sent: Any, listened: Any) -> None:
         for local in self.around(at, byte):

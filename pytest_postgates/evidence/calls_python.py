@@ -21,7 +21,7 @@ import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
-from pytest_postgates.evidence.call_flow import py_flows
+from pytest_postgates.evidence.call_flow import PyFlows, py_flows
 from pytest_postgates.evidence.call_resolution import (
     CALLBACK,
     CLASS_BODY,
@@ -223,7 +223,7 @@ def _calls_of(
     own: set[str],
     computed: set[str],
     named: dict[str, RawCall],
-    flows: dict[int, int],
+    flows: PyFlows,
 ) -> list[RawCall]:
     """The calls among ``nodes`` and the names they pass, each with its flow (``flows``:
     :func:`~.call_flow.py_flows`)."""
@@ -253,8 +253,9 @@ def _calls_of(
             )
             found.append(replace(raw_call(inner), literals=literals))
         found += _passed(inner)
-        flow = flows.get(id(inner), 0)
-        found[made:] = [replace(c, flow=flow) for c in found[made:]] if flow else found[made:]
+        flow, arms = flows.get(id(inner), (0, ""))
+        if flow or arms:
+            found[made:] = [replace(c, flow=flow, arms=arms) for c in found[made:]]
     found.sort(key=lambda call: call.line)
     return found
 

@@ -212,6 +212,10 @@ class CallSite:
     # 16 up how many lines back the outermost call holding it starts), in a Python function
     # written in place (8); 0 in its straight-line code.
     flow: int = 0
+    # The loops and the arms of conditionals around it inside the calling function,
+    # outermost first (:mod:`.call_flow`: :func:`~.call_flow.exclusive`, two calls no run
+    # of the function makes both; :func:`~.call_flow.share_loop`); "" none.
+    arms: str = ""
 
 
 def in_turn(first: str, then: str) -> bool:
@@ -281,7 +285,8 @@ class FunctionCalls:
 
     def to_json(self) -> list[Any]:
         rows = [
-            [c.name, c.text, c.line, c.kind, c.target, *_tail(c.scope, c.flow)] for c in self.calls
+            [c.name, c.text, c.line, c.kind, c.target, *_tail(c.scope, c.flow, c.arms)]
+            for c in self.calls
         ]
         head = [self.qualname, self.name, self.owner, self.path, self.line, self.complete]
         tail = [[list(s) for s in self.switches], [list(h) for h in self.hands]]
@@ -318,9 +323,10 @@ class FunctionCalls:
         )
 
 
-def _tail(scope: str, flow: int) -> list[str | int]:
-    """A call's optional fields as stored: its scope, then its flow, each only when set."""
-    return [scope, flow] if flow else [scope] if scope else []
+def _tail(scope: str, flow: int, arms: str) -> list[str | int]:
+    """A call's optional fields as stored: its scope, its flow, then its arms, each only
+    when it or a later one is set."""
+    return [scope, flow, arms] if arms else [scope, flow] if flow else [scope] if scope else []
 
 
 @dataclass

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pytest_postgates.evidence.call_flow import exclusive
 from pytest_postgates.evidence.call_graph import CallGraph, Hop
 from pytest_postgates.evidence.messages import SIGNAL, Listen, SendSite
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, handler_calls, in_turn
@@ -222,6 +223,13 @@ def sent_in_order(
             for index, c in enumerate(function.calls)
             if any(i < index and in_turn(function.calls[i].scope, c.scope) for i in firsts)
         ]
+        # those only in another arm of one conditional than every first: no run sends after
+        apart = {
+            (c.name, c.line)
+            for index, c in enumerate(function.calls)
+            if c in after
+            and all(exclusive(function.calls[i].arms, c.arms) for i in firsts if i < index)
+        }
         later = [c for c in after if c.kind == "resolved"]
         unseen = next((c for c in after if _may_send(c, senders)), None)
         if unseen is not None and not computed:  # a later call the graph cannot follow
@@ -230,16 +238,25 @@ def sent_in_order(
                 f"`{unseen.text}` at {function.path}:{unseen.line}, which may send the key"
             )
         made = {(c.name, c.line) for c in after}
-        sites = [(function, site) for site in function.sends if (site[3], site[4]) in made]
+        sites = [
+            (function, site, (site[3], site[4]) in apart)
+            for site in function.sends
+            if (site[3], site[4]) in made
+        ]
         for call in later:
             called = graph.by_qualname.get(call.target)
             sends = graph.sending([called], depth - 1) if called is not None else iter(())
-            sites += [(sender, site) for _hops, sender, site in sends]
-        for sender, site in sites:
+            sites += [(sender, site, (call.name, call.line) in apart) for _h, sender, site in sends]
+        for sender, site, exclusive_arm in sites:
             if site[3] != what.name or site[0] == SIGNAL:
                 continue
             where = f"`{function.name}` calls the first at {function.path}:{start} and sends "
-            if _same(site, key):
+            if _same(site, key) and exclusive_arm:
+                computed = computed or (
+                    "?" + where + f"`{key}` at {_where(sender, site)}, but in another arm of "
+                    "one conditional than the first, which no run takes both of"
+                )
+            elif _same(site, key):
                 evidence = where + f"`{key}` at {_where(sender, site)}"
                 if function.name in diagram:
                     return evidence, True

@@ -1,14 +1,27 @@
 """Gate 16's sequence reading of a step edge "A then B" (:func:`~.wiring_verdicts.judge_edge`):
-a function that calls A and later B, the two in turn (:func:`~pytest_postgates.evidence.
-model_facts.in_turn`: a call in a function written in place and stored, or a message
-handler, runs in no order with the calls around it)."""
+a function one run of which may call A and then B: A's call written before B's, the two in
+turn (:func:`~pytest_postgates.evidence.model_facts.in_turn`: a call in a function written
+in place and stored, or a message handler, runs in no order with the calls around it) and
+not in different arms of one conditional (:func:`~pytest_postgates.evidence.call_flow.
+exclusive`: ``if (x) a(); else b();`` never runs both), or the two in one loop, whose
+later passes run A before B whatever their lines (:func:`~pytest_postgates.evidence.
+call_flow.share_loop`). A sequence only exclusive arms write is left unjudged
+(:func:`in_order_exclusive`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Protocol
 
-from pytest_postgates.evidence.call_flow import ARGUMENT, BRANCH, CLOSURE, LOOP, held_from
+from pytest_postgates.evidence.call_flow import (
+    ARGUMENT,
+    BRANCH,
+    CLOSURE,
+    LOOP,
+    exclusive,
+    held_from,
+    share_loop,
+)
 from pytest_postgates.evidence.call_graph import DYNAMIC_FANOUT, CallGraph
 from pytest_postgates.evidence.call_resolution import MODULE_CODE
 from pytest_postgates.evidence.model_facts import CallSite, FunctionCalls, in_turn, may_follow
@@ -34,8 +47,31 @@ def in_order(
     """A function that calls ``first`` and later ``then`` (by line), as evidence, and
     whether ``diagram`` names it; ("", False) when none does. One the diagram names is
     preferred. A call on a value of unknown type matches by its name alone only when the
-    name is distinctive; :func:`in_order_by_name` reads the others."""
-    return _ordered(graph, first, then, diagram, _names)
+    name is distinctive; :func:`in_order_by_name` reads the others. Two calls in
+    different arms of one conditional are no sequence; two in one loop are, in either
+    order."""
+    return _ordered(graph, first, then, diagram, _names, strict=True)
+
+
+def in_order_exclusive(graph: CallGraph, first: Callee, then: Callee) -> str:
+    """A function that calls ``first`` and later ``then`` by line, but only in different
+    arms of one conditional (:func:`~.call_flow.exclusive`), as evidence; "". No run of
+    it calls both: a sequence the graph neither shows nor refutes."""
+    for function in graph.by_qualname.values():
+        firsts: list[CallSite] = []
+        for call in function.calls:
+            if _names(call.kind, call.target, call.name, then):
+                ran = [f for f in firsts if _apart(f, call)]
+                if ran:
+                    return (
+                        f"{_runner(function)} calls the first at {function.path}:"
+                        f"{ran[0].line} and the second at {function.path}:{call.line}, "
+                        "but in different arms of one conditional (if/else, switch cases, "
+                        "a ternary's arms, try and catch), which no run takes both of"
+                    )
+            if _names(call.kind, call.target, call.name, first):
+                firsts.append(call)
+    return ""
 
 
 def in_order_through(
@@ -50,7 +86,7 @@ def in_order_through(
         first_line = then_line = 0
         firsts: list[CallSite] = []  # (a stored function's call runs in no order: in_turn)
         for call in function.calls:
-            ran = [f for f in firsts if in_turn(f.scope, call.scope)]
+            ran = [f for f in firsts if in_turn(f.scope, call.scope) and not _apart(f, call)]
             if ran and _reaches(graph, call, then, depth):
                 first_line, then_line = ran[0].line, call.line
                 break
@@ -299,26 +335,71 @@ def _ordered(
     diagram: frozenset[str],
     matches: Callable[[str, str, str, Callee], bool],
     turn: Callable[[str, str], bool] = in_turn,
+    strict: bool = False,
 ) -> tuple[str, bool]:
+    """A function that calls ``first`` and later ``then`` (``strict``: not in different
+    arms of one conditional, or in either order in one loop), as evidence, and whether
+    ``diagram`` names it."""
     found = ""
     for function in graph.by_qualname.values():
         first_line = then_line = 0
         firsts: list[CallSite] = []
         for call in function.calls:
-            ran = [f for f in firsts if turn(f.scope, call.scope)]
+            ran = [
+                f
+                for f in firsts
+                if turn(f.scope, call.scope) and not (strict and exclusive(f.arms, call.arms))
+            ]
             if ran and matches(call.kind, call.target, call.name, then):
                 first_line, then_line = ran[0].line, call.line
                 break
             firsts += [call] if matches(call.kind, call.target, call.name, first) else []
-        if first_line and then_line:
+        looped = _looped(function, first, then, matches) if strict and not then_line else None
+        if looped is not None:
+            evidence = (
+                f"{_runner(function)} calls the second at {function.path}:{looped[1].line} "
+                f"and the first at {function.path}:{looped[0].line}, both in a loop, whose "
+                "later passes run the first before the second"
+            )
+        elif first_line and then_line:
             evidence = (
                 f"{_runner(function)} calls the first at {function.path}:{first_line} and the "
                 f"second at {function.path}:{then_line}"
             )
-            if function.name in diagram:
-                return evidence, True
-            found = found or evidence
+        else:
+            continue
+        if function.name in diagram:
+            return evidence, True
+        found = found or evidence
     return found, False
+
+
+def _looped(
+    function: FunctionCalls,
+    first: Callee,
+    then: Callee,
+    matches: Callable[[str, str, str, Callee], bool],
+) -> tuple[CallSite, CallSite] | None:
+    """A call of ``first`` and one of ``then`` written no later than it, the two in turn
+    and in one loop of ``function``'s (:func:`~.call_flow.share_loop`); None."""
+    calls = function.calls
+    for at, b in enumerate(calls):
+        if not b.arms or not matches(b.kind, b.target, b.name, then):
+            continue
+        for a in calls[at + 1 :]:
+            if (
+                a.arms
+                and matches(a.kind, a.target, a.name, first)
+                and in_turn(b.scope, a.scope)
+                and share_loop(b.arms, a.arms)
+            ):
+                return a, b
+    return None
+
+
+def _apart(first: CallSite, then: CallSite) -> bool:
+    """Whether two calls in turn sit in different arms of one conditional."""
+    return in_turn(first.scope, then.scope) and exclusive(first.arms, then.arms)
 
 
 def _runner(function: FunctionCalls) -> str:

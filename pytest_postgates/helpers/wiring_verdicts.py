@@ -19,7 +19,8 @@ page about the `attribute` module means its `set_attribute`); otherwise a name w
 classes disagree is unjudged.
 
 A flowchart edge ``A --> B`` is a call edge: verified like a call claim, or as a sequence
-(a function calls A, then B); contradicted when neither holds (and no function may run
+(a function calls A, then B, on one run: not in exclusive arms of one conditional; unjudged
+when only such arms write them in order); contradicted when neither holds (and no function may run
 them in order otherwise: in a loop, a recursion, :func:`~.wiring_order.in_order_again`),
 or when only a function the diagram does not draw runs the two in order and the functions
 it draws that run both run them the other way on every path
@@ -41,6 +42,7 @@ from pytest_postgates.helpers.wiring_order import (
     in_order,
     in_order_again,
     in_order_by_name,
+    in_order_exclusive,
     in_order_maybe,
     in_order_through,
     out_of_order,
@@ -601,6 +603,9 @@ def _as_sequence(
         through = in_order_through(graph, first, then, diagram, depth)
         if through:
             return Judged("verified", f"in sequence: {through}")
+        apart = "" if sequence else in_order_exclusive(graph, first, then)
+        if apart:  # written in order, but no run takes both arms: never shown, never refuted
+            return Judged("unjudged", f"no call path; no run calls both in order: {apart}")
         if sequence:
             # Only a function the diagram does not draw runs the two in order: whether
             # that is the flow it draws is not told (an architecture diagram's arrow
