@@ -346,3 +346,101 @@ def test_a_python_step_in_exclusive_arms_is_unjudged(tmp_path: Path) -> None:
     assert verdicts["if"][0] == "unjudged" and "different arms" in verdicts["if"][1], verdicts
     assert verdicts["except"][0] == "unjudged", verdicts
     assert verdicts["else"][0] == "verified", verdicts  # a try's else runs after its body
+
+
+def test_a_step_whose_first_call_sits_in_an_arm_that_leaves_is_unjudged(tmp_path: Path) -> None:
+    """`if (id) { db.addImage(data); return; } db.updateImage(...)`: the add is written
+    before the update, but the arm that adds returns (or throws, or breaks out of the
+    loop whose next pass would update): no run adds and then updates."""
+    bodies = {
+        "return": "  if (id) { db.addImage(data); return; }\n  db.updateImage(id, data);\n}\n",
+        "throw": (
+            "  if (id) { db.addImage(data); throw new Error('x'); }\n"
+            "  db.updateImage(id, data);\n}\n"
+        ),
+        "nested-return": (
+            "  if (id) { db.addImage(data); if (data) { return 1; } }\n"
+            "  db.updateImage(id, data);\n}\n"
+        ),
+        "break-from-loop": (
+            "  for (const x of data) {\n    db.updateImage(id, x);\n"
+            "    if (x) { db.addImage(x); break; }\n  }\n}\n"
+        ),
+    }
+    for name, body in bodies.items():
+        edge = _edge(tmp_path / name, "", **QUIET, **{"src/storage.js": HEAD + body})
+        assert edge["verdict"] == "unjudged", (name, edge)
+        if name != "break-from-loop":  # its reason: the loop (never contradicted either)
+            assert "may return, throw or break" in edge["evidence"], (name, edge)
+
+
+def test_an_arm_that_leaves_only_from_inside_or_later_still_verifies(tmp_path: Path) -> None:
+    """The controls: a return in a function written inside the arm, a break of a loop or
+    switch inside the arm, a return after the second call, and a loop's next pass after
+    a `continue`."""
+    bodies = {
+        "inner-function": (
+            "  if (id) { db.addImage(data); data.forEach((x) => { return x; }); }\n"
+            "  db.updateImage(id, data);\n}\n"
+        ),
+        "inner-break": (
+            "  if (id) { db.addImage(data); for (const x of data) { break; } "
+            "switch (id) { case 1: break; } }\n  db.updateImage(id, data);\n}\n"
+        ),
+        "return-after": ("  if (id) { db.addImage(data); db.updateImage(id, data); return; }\n}\n"),
+        "continue": (
+            "  for (const x of data) {\n    db.updateImage(id, x);\n"
+            "    if (x) { db.addImage(x); continue; }\n  }\n}\n"
+        ),
+    }
+    for name, body in bodies.items():
+        edge = _edge(tmp_path / name, "", **QUIET, **{"src/storage.js": HEAD + body})
+        assert edge["verdict"] == "verified", (name, edge)
+
+
+def test_a_python_step_whose_first_call_returns_first_is_unjudged(tmp_path: Path) -> None:
+    sources = {
+        "pyproject.toml": '[project]\nname = "images"\nversion = "1.0"\n',
+        "images/__init__.py": "",
+        "images/db.py": (
+            "class Db:\n    def add_image(self, x):\n        return 1\n\n"
+            "    def update_image(self, i, x):\n        return i\n"
+        ),
+    }
+    flow = (
+        "```mermaid\nflowchart TD\n"
+        '    S["save_image()"] --> A["add_image()"]\n'
+        '    A --> U["update_image()"]\n```\n'
+    )
+    head = "from images.db import Db\n\ndef save_image(data, i):\n    d = Db()\n"
+    cases = {
+        "return": (
+            "    if i:\n        d.add_image(data)\n        return\n    d.update_image(i, data)\n"
+        ),
+        "raise": (
+            "    try:\n        d.add_image(data)\n        raise ValueError\n"
+            "    except KeyError:\n        pass\n    d.update_image(i, data)\n"
+        ),
+        "inner-loop-break": (
+            "    if i:\n        d.add_image(data)\n        for x in data:\n            break\n"
+            "    d.update_image(i, data)\n"
+        ),
+        "inner-def": (
+            "    if i:\n        d.add_image(data)\n\n        def later():\n            return 1\n"
+            "    d.update_image(i, data)\n"
+        ),
+    }
+    verdicts = {}
+    for name, lines in cases.items():
+        repo = make_repo(tmp_path / name / "repo", {**sources, "images/storage.py": head + lines})
+        posts = tmp_path / name / "posts"
+        posts.mkdir()
+        card = BY_ID[16].evaluate(make_post(flow, posts), repo_context(repo, tmp_path / name))
+        (edge,) = (c for c in card.detail["claims"] if c.get("subject", "").startswith("add_"))
+        verdicts[name] = edge["verdict"]
+    assert verdicts == {
+        "return": "unjudged",
+        "raise": "unjudged",
+        "inner-loop-break": "verified",
+        "inner-def": "verified",
+    }

@@ -48,6 +48,8 @@ BRANCH = 2
 ARGUMENT = 4
 CLOSURE = 8
 HELD_SHIFT = 4
+# The mark of an arm that may leave before its end (:func:`leaves_first`).
+LEAVES = "!"
 
 # The query patterns of the JavaScript/TypeScript reader (calls_js) that capture the loops
 # (``@loop``), the branches (``@branch``) and the argument lists (``@argument``).
@@ -121,6 +123,14 @@ def _diverge(first: str, then: str) -> tuple[list[str], list[str], list[str]]:
     return ours[:shared], ours[shared:], theirs[shared:]
 
 
+def leaves_first(first: str, then: str) -> bool:
+    """Whether the earlier of two calls of one function with ``arms`` ``first`` and ``then``
+    sits in an arm, not around the later one, that may leave it before its end (a
+    ``return``, a ``throw``/``raise``, a ``break`` out of it): a run that calls the first
+    may never reach the second, even on a loop's next pass."""
+    return any(token.endswith(LEAVES) for token in _diverge(first, then)[1])
+
+
 def exclusive(first: str, then: str) -> bool:
     """Whether two calls of one function with ``arms`` ``first`` and ``then`` sit in
     different arms of one conditional that no loop around it (inside the function) runs
@@ -166,6 +176,8 @@ class JsFlows:
         ]
         found.sort()
         self.ranges = found
+        # The arms (by start byte) that may leave before their end (:func:`_js_leaves`).
+        self.leaving = {n.start_byte for n in captures.get("arm", ()) if _js_leaves(n)}
         self.next = 0
         self.open: list[tuple[int, int, int, int]] = []
 
@@ -194,12 +206,52 @@ class JsFlows:
             elif kind == 1:
                 branch = start
             elif kind == _ARM:
-                arms.append((line, str(start)))
+                arms.append((line, f"{start}{LEAVES * (start in self.leaving)}"))
             else:
                 held.append((start, line))
         if self.source.find(b"?.", byte, callee.end_byte + 2) >= 0:
             branch = byte
         return loop, branch, tuple(held), tuple(arms)
+
+
+# Where a JavaScript/TypeScript function starts (its body is another function's flow), and
+# what a ``break`` leaves.
+_JS_FUNCTIONS = frozenset(
+    {"function_declaration", "function_expression", "function", "arrow_function",
+     "method_definition", "generator_function_declaration", "generator_function",
+     "class_declaration", "class"}
+)  # fmt: skip
+_JS_BREAKABLE = frozenset(
+    {"for_statement", "for_in_statement", "while_statement", "do_statement", "switch_statement"}
+)
+
+
+def _js_leaves(arm: Any) -> bool:
+    """Whether an arm holds a ``return`` or ``throw`` of its function, or a ``break`` (or a
+    labelled ``break``/``continue``) that leaves it."""
+    pending = list(arm.named_children)
+    while pending:
+        node = pending.pop()
+        kind = node.type
+        if kind in _JS_FUNCTIONS:
+            continue
+        if kind in ("return_statement", "throw_statement"):
+            return True
+        labelled = kind in ("break_statement", "continue_statement") and node.named_child_count
+        if labelled or (kind == "break_statement" and not _broken_inside(node, arm)):
+            return True
+        pending += node.named_children
+    return False
+
+
+def _broken_inside(node: Any, arm: Any) -> bool:
+    """Whether the loop or switch a ``break`` leaves lies inside ``arm``."""
+    parent = node.parent
+    while parent is not None and parent.id != arm.id:
+        if parent.type in _JS_BREAKABLE:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _opener(node: Any, kind: int) -> int:
@@ -316,7 +368,42 @@ def _py_arm(node: ast.AST, name: str, child: ast.AST) -> str:
         tag = "L"
     if tag is None:
         return ""
+    if tag != "L":
+        # The whole arm: a ``try``'s body and ``else`` are one.
+        fields = ("body", "orelse") if isinstance(node, _PY_TRIES) and name != "handlers" else ()
+        held = [s for f in fields for s in getattr(node, f)] or _field(node, name, child)
+        tag += LEAVES * _py_leaves(held)
     return f"{getattr(node, 'lineno', 0)}.{getattr(node, 'col_offset', 0)}:{tag}"
+
+
+def _field(node: ast.AST, name: str, child: ast.AST) -> list[ast.AST]:
+    value = getattr(node, name)
+    whole = isinstance(value, list) and name not in ("handlers", "cases")
+    return list(value) if whole else [child]
+
+
+_PY_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_PY_LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
+
+
+def _py_leaves(nodes: list[ast.AST]) -> bool:
+    """Whether code holds a ``return`` or ``raise`` of its function, or a ``break`` of a
+    loop around it."""
+    pending = [(node, False) for node in nodes]
+    while pending:
+        node, in_loop = pending.pop()
+        if isinstance(node, _PY_SCOPES):
+            continue
+        if isinstance(node, (ast.Return, ast.Raise)):
+            return True
+        if isinstance(node, ast.Break) and not in_loop:
+            return True
+        if isinstance(node, _PY_LOOP_NODES):  # a break in its body leaves it, not the arm
+            pending += [(child, True) for child in node.body]
+            pending += [(child, in_loop) for child in node.orelse]
+            continue
+        pending += [(child, in_loop) for child in ast.iter_child_nodes(node)]
+    return False
 
 
 def _children(node: ast.AST) -> list[tuple[str, ast.AST]]:

@@ -3,7 +3,9 @@ a function one run of which may call A and then B: A's call written before B's, 
 turn (:func:`~pytest_postgates.evidence.model_facts.in_turn`: a call in a function written
 in place and stored, or a message handler, runs in no order with the calls around it) and
 not in different arms of one conditional (:func:`~pytest_postgates.evidence.call_flow.
-exclusive`: ``if (x) a(); else b();`` never runs both), or the two in one loop, whose
+exclusive`: ``if (x) a(); else b();`` never runs both), nor A in an arm that may leave before B
+(:func:`~pytest_postgates.evidence.call_flow.leaves_first`: ``if (x) { a(); return; } b();``),
+or the two in one loop, whose
 later passes run A before B whatever their lines (:func:`~pytest_postgates.evidence.
 call_flow.share_loop`). A sequence only exclusive arms write is left unjudged
 (:func:`in_order_exclusive`)."""
@@ -20,6 +22,7 @@ from pytest_postgates.evidence.call_flow import (
     LOOP,
     exclusive,
     held_from,
+    leaves_first,
     share_loop,
 )
 from pytest_postgates.evidence.call_graph import DYNAMIC_FANOUT, CallGraph
@@ -67,7 +70,8 @@ def in_order_exclusive(graph: CallGraph, first: Callee, then: Callee) -> str:
                         f"{_runner(function)} calls the first at {function.path}:"
                         f"{ran[0].line} and the second at {function.path}:{call.line}, "
                         "but in different arms of one conditional (if/else, switch cases, "
-                        "a ternary's arms, try and catch), which no run takes both of"
+                        "a ternary's arms, try and catch), which no run takes both of, or "
+                        "the first in an arm that may return, throw or break before the second"
                     )
             if _names(call.kind, call.target, call.name, first):
                 firsts.append(call)
@@ -348,7 +352,7 @@ def _ordered(
             ran = [
                 f
                 for f in firsts
-                if turn(f.scope, call.scope) and not (strict and exclusive(f.arms, call.arms))
+                if turn(f.scope, call.scope) and not (strict and _never_then(f.arms, call.arms))
             ]
             if ran and matches(call.kind, call.target, call.name, then):
                 first_line, then_line = ran[0].line, call.line
@@ -392,6 +396,7 @@ def _looped(
                 and matches(a.kind, a.target, a.name, first)
                 and in_turn(b.scope, a.scope)
                 and share_loop(b.arms, a.arms)
+                and not leaves_first(a.arms, b.arms)
             ):
                 return a, b
     return None
@@ -399,7 +404,14 @@ def _looped(
 
 def _apart(first: CallSite, then: CallSite) -> bool:
     """Whether two calls in turn sit in different arms of one conditional."""
-    return in_turn(first.scope, then.scope) and exclusive(first.arms, then.arms)
+    return in_turn(first.scope, then.scope) and _never_then(first.arms, then.arms)
+
+
+def _never_then(first: str, then: str) -> bool:
+    """Whether no run of a function reaches its call with ``arms`` ``then`` after the one
+    with ``first`` written before it: the two in different arms of one conditional, or
+    the first in an arm that may leave (return, throw, break) before the second."""
+    return exclusive(first, then) or leaves_first(first, then)
 
 
 def _runner(function: FunctionCalls) -> str:
