@@ -41,3 +41,16 @@ def test_a_string_of_the_docs_code_is_given_with_its_file_and_line(tmp_path: Pat
     assert docs.gives("in-markdown") == ""  # the pages are not code
     assert docs.gives("product-name") == ""  # the product's code is not the docs'
     assert _docs_code(repo, "").gives("docs-analyser") == ""  # no docs folder
+
+
+def test_a_string_of_another_sample_of_the_page_is_given_with_its_line() -> None:
+    parsers = load_parsers()
+    assert not isinstance(parsers, str)
+    fences = [
+        ("const p = {\n  id: 'quadrants',\n};\n", 10),
+        ("chart({ plugins: { 'a-key': {}, quadrants: {} } });\n", 20),
+    ]
+    page = docs_code.PageCode(fences, docs_code.parser_of(parsers))
+    assert page.gives("quadrants") == "the page's line 11"
+    assert page.gives("a-key") == ""  # a key only
+    assert page.gives("absent") == ""

@@ -366,3 +366,24 @@ def test_the_product_code_is_not_the_docs_own_code(tmp_path: Path) -> None:
     post = make_post(f"Intro.\n\n```js\n{DOCS_SAMPLE}```\n", repo / "docs", name="page.md")
     card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
     assert ("option_key", "docs-analyser") in _violations(card)
+
+
+def test_a_key_another_sample_of_the_page_gives_as_a_string_is_unjudged(tmp_path: Path) -> None:
+    # The page defines its plugin in one sample and configures it in the next: the key is
+    # the page's own name, listed unjudged with the line that gives it; `legnd` is judged.
+    plugin = "const quadrants = {\n  id: 'quadrants',\n  beforeDraw(chart) {},\n};\n"
+    config = OWN_PLUGIN.split("new Chart", 1)[1].replace("  plugins: [quadrants],\n", "")
+    body = f"Intro.\n\n```js\n{plugin}```\n\nThen:\n\n```js\nimport {{ Chart }} from 'charty';\n"
+    body += f"new Chart{config}```\n"
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", PLUGGED)
+    post = make_post(body, tmp_path)
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert _violations(card) == [("option_key", "legnd")]
+    unjudged = card.detail["unjudged"]
+    reasons = [str(u.get("reason", "")) for u in unjudged if "quadrants" in str(u.get("name"))]
+    assert reasons and "the docs' own code writes 'quadrants'" in reasons[0]
+    line = next(i for i, text in enumerate(post.lines, 1) if "id: 'quadrants'" in text)
+    assert f"the page's line {line})" in reasons[0]

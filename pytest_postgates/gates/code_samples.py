@@ -322,7 +322,12 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     if given_key not in context.memo:
         parse = docs_code.parser_of(parsers)
         context.memo[given_key] = docs_code.DocsCode(index.root, index.commit, folder, parse)
-    sample.docs_given = context.memo[given_key].gives
+    folder_code: docs_code.DocsCode = context.memo[given_key]
+    page_code = docs_code.PageCode(
+        [(f.content, f.start_line + 1) for f in post.fences if fence_kind(f) == "code"],
+        docs_code.parser_of(parsers),
+    )
+    sample.docs_given = lambda name: page_code.gives(name) or folder_code.gives(name)
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)

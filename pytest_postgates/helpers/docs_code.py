@@ -7,7 +7,8 @@ registers for every chart (Chart.js's ``docs/scripts/analyzer.js``, ``{ id:
 such a thing writes its name as a key of a registry the product keys by the names it is
 given (``options.plugins['samples-filler-analyser']``): no declaration of the product
 takes the key, and none should; the name is the docs' own, as a plugin the sample itself
-registers is (``js_option_keys``: the fence writes ``id: 'quadrants'``).
+registers is (``js_option_keys``: the fence writes ``id: 'quadrants'``), or one another
+sample of the page defines (:class:`PageCode`).
 
 The docs' own code: the JavaScript/TypeScript files of the page's docs folder (the top
 folder of its repository path, when that folder holds no product code by
@@ -100,6 +101,33 @@ class DocsCode:
             ok = shown.returncode == 0 and len(shown.stdout) <= MAX_BYTES
             self._trees[path] = (shown.stdout, self.parse(path, shown.stdout)) if ok else None
         return self._trees[path]
+
+
+class PageCode:
+    """The string literals of the page's own JavaScript/TypeScript samples, asked name by
+    name: a plugin one sample defines (``{ id: 'quadrants', ... }``) and another
+    configures (``plugins: { quadrants: {...} }``)."""
+
+    def __init__(self, fences: list[tuple[str, int]], parse: Callable[[str, bytes], Any]) -> None:
+        """``fences``: each sample's text and the page line of its first line."""
+        self.fences, self.parse = fences, parse
+        self._trees: list[tuple[bytes, Any, int]] | None = None
+
+    def gives(self, name: str) -> str:
+        """``the page's line N`` of a string literal of its samples that spells
+        ``name`` (not as an object's key), or "" when none does."""
+        if not name or not any(name in text for text, _ in self.fences):
+            return ""
+        if self._trees is None:
+            self._trees = []
+            for text, first in self.fences:
+                source = text.encode("utf-8")
+                self._trees.append((source, self.parse("page.ts", source), first))
+        for source, root, first in self._trees:
+            for node in _strings(root):
+                if node_text(source, node)[1:-1] == name and not _is_key(node):
+                    return f"the page's line {first + node.start_point[0]}"
+        return ""
 
 
 def parser_of(parsers: Any) -> Callable[[str, bytes], Any]:
