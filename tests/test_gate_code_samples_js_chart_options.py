@@ -387,3 +387,17 @@ def test_a_key_another_sample_of_the_page_gives_as_a_string_is_unjudged(tmp_path
     assert reasons and "the docs' own code writes 'quadrants'" in reasons[0]
     line = next(i for i, text in enumerate(post.lines, 1) if "id: 'quadrants'" in text)
     assert f"the page's line {line})" in reasons[0]
+
+
+def test_a_top_level_key_the_docs_own_code_gives_is_still_judged(tmp_path: Path) -> None:
+    # The docs site's own code writes 'responsiv' (a tab's id on its home page): a key of
+    # the call's own options (a parameter of it, no map of given names) is judged.
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    home = "export const tabs = [{ id: 'responsiv' }];\n"
+    repo = make_repo(tmp_path / "repo", {**PLUGGED, "docs/src/pages/index.js": home})
+    sample = DOCS_SAMPLE.replace("  data: {},\n", "  data: {},\n  responsiv: true,\n")
+    post = make_post(f"Intro.\n\n```js\n{sample}```\n", repo / "docs", name="page.md")
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert ("option_key", "responsiv") in _violations(card)
