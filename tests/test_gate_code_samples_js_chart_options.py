@@ -316,3 +316,88 @@ def test_a_key_the_sample_itself_names_in_a_string_is_unjudged(tmp_path: Path) -
     unjudged = card.detail["unjudged"]  # type: ignore[attr-defined]
     reasons = [str(u.get("reason", "")) for u in unjudged if "quadrants" in str(u.get("name"))]
     assert reasons and "the sample itself writes 'quadrants'" in reasons[0]
+
+
+# The docs' own code registers a plugin for every sample (a docs site's script, as
+# Chart.js's docs/scripts/analyzer.js `{ id: 'samples-filler-analyser' }`): a sample's
+# `options.plugins['samples-filler-analyser']` configures the docs' plugin, not the product's.
+DOCS_PLUGIN = "export default {\n  id: 'docs-analyser',\n  afterUpdate(chart) {},\n};\n"
+DOCS_SAMPLE = (
+    "import { Chart } from 'charty';\n"
+    "new Chart('canvas', {\n"
+    "  type: 'line',\n"
+    "  data: {},\n"
+    "  options: {\n"
+    "    plugins: {\n"
+    "      'docs-analyser': { target: 'analyser' },\n"
+    "      'docs-analyzer': { target: 'analyser' },\n"
+    "      legnd: { display: true },\n"
+    "    },\n"
+    "  },\n"
+    "});\n"
+)
+
+
+def test_a_key_the_docs_own_code_gives_as_a_string_is_unjudged(tmp_path: Path) -> None:
+    # `docs-analyser` is the id of the docs folder's own plugin (docs/scripts/analyser.js):
+    # listed unjudged with that file and line; `docs-analyzer` and `legnd`, which nothing
+    # gives, are still findings.
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", {**PLUGGED, "docs/scripts/analyser.js": DOCS_PLUGIN})
+    post = make_post(f"Intro.\n\n```js\n{DOCS_SAMPLE}```\n", repo / "docs", name="page.md")
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert _violations(card) == [("option_key", "docs-analyzer"), ("option_key", "legnd")]
+    unjudged = card.detail["unjudged"]
+    reasons = [str(u.get("reason", "")) for u in unjudged if "docs-analyser" in str(u.get("name"))]
+    assert reasons and "the docs' own code writes 'docs-analyser'" in reasons[0]
+    assert "docs/scripts/analyser.js:2" in reasons[0]
+
+
+def test_the_product_code_is_not_the_docs_own_code(tmp_path: Path) -> None:
+    # The same id written by the product's own source (src/) gives the key nothing: the
+    # product's code is judged by its declarations, and they take no such key.
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", {**PLUGGED, "src/analyser.js": DOCS_PLUGIN})
+    (repo / "docs").mkdir()
+    post = make_post(f"Intro.\n\n```js\n{DOCS_SAMPLE}```\n", repo / "docs", name="page.md")
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert ("option_key", "docs-analyser") in _violations(card)
+
+
+def test_a_key_another_sample_of_the_page_gives_as_a_string_is_unjudged(tmp_path: Path) -> None:
+    # The page defines its plugin in one sample and configures it in the next: the key is
+    # the page's own name, listed unjudged with the line that gives it; `legnd` is judged.
+    plugin = "const quadrants = {\n  id: 'quadrants',\n  beforeDraw(chart) {},\n};\n"
+    config = OWN_PLUGIN.split("new Chart", 1)[1].replace("  plugins: [quadrants],\n", "")
+    body = f"Intro.\n\n```js\n{plugin}```\n\nThen:\n\n```js\nimport {{ Chart }} from 'charty';\n"
+    body += f"new Chart{config}```\n"
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", PLUGGED)
+    post = make_post(body, tmp_path)
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert _violations(card) == [("option_key", "legnd")]
+    unjudged = card.detail["unjudged"]
+    reasons = [str(u.get("reason", "")) for u in unjudged if "quadrants" in str(u.get("name"))]
+    assert reasons and "the docs' own code writes 'quadrants'" in reasons[0]
+    line = next(i for i, text in enumerate(post.lines, 1) if "id: 'quadrants'" in text)
+    assert f"the page's line {line})" in reasons[0]
+
+
+def test_a_top_level_key_the_docs_own_code_gives_is_still_judged(tmp_path: Path) -> None:
+    # The docs site's own code writes 'responsiv' (a tab's id on its home page): a key of
+    # the call's own options (a parameter of it, no map of given names) is judged.
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    home = "export const tabs = [{ id: 'responsiv' }];\n"
+    repo = make_repo(tmp_path / "repo", {**PLUGGED, "docs/src/pages/index.js": home})
+    sample = DOCS_SAMPLE.replace("  data: {},\n", "  data: {},\n  responsiv: true,\n")
+    post = make_post(f"Intro.\n\n```js\n{sample}```\n", repo / "docs", name="page.md")
+    card = code_samples.GATE.evaluate(post, repo_context(repo, tmp_path / "cache"))
+    assert ("option_key", "responsiv") in _violations(card)
