@@ -49,6 +49,8 @@ def _kind(text: str, languages: frozenset[str], parsers: dict[str, Any]) -> str 
         ("app.use(x)", JS, "code"),
         ("app.use(x)", PYTHON, "python"),
         ("client.timeout = 5", PYTHON, "python"),
+        (">>> import kit\n>>> kit.run()\n42", PYTHON, "python"),
+        (">>> import kit\n>>> kit.run()\n42", JS, None),
         # An object literal with bare keys is JavaScript's (gate 15's `bare` reading).
         ("{ colorize: false, translateTime: true }", JS, "code"),
         ("$ kit generate --temperature 0.2", PYTHON, "shell"),

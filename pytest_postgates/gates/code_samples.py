@@ -52,6 +52,10 @@ would copy and checks, against the repository's API tables at the ref
   ``[tool.<product>]`` table, against the names the product's code writes; a nested key is
   unjudged.
 
+A fence with no language is read as the language it parses as, of those the product is
+written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language (output,
+data, a diagram, text) is listed with the reason.
+
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
 or one that adds commands at run time, a callee taking ``**kwargs``) is

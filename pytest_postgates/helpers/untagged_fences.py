@@ -7,18 +7,20 @@ model's declarations) as the prior:
 
 * shell: today's rule (a line runs ``npx``/``npm``/``yarn``/``pnpm``/``bun``), or a line
   runs one of the product's own programs (its ``bin`` or ``[project.scripts]`` names);
-* Python: all of it parses (``ast``) and it holds a call, an attribute use or an import (a
-  bare word, a number or an assignment of literals is no code);
+* Python: a REPL session (``>>>`` prompts), or all of it parses (``ast``) and it holds a
+  call, an import or an attribute a statement uses (a bare word, a number, an assignment of
+  literals or a path such as ``docs/index.md`` is no code);
 * JavaScript/TypeScript: tree-sitter's TypeScript parser reads it with no ERROR or MISSING
-  node and it holds a call, a member use, an import or a declaration. A fence that is a
+  node and it holds a call, an import, a declaration or a member a statement uses; one with
+  a JavaScript keyword the parser rejects (a ``...`` placeholder) is read as before. A
   literal alone is data: JSON (what ``json.loads`` reads) is not read; an object literal
   with a key JSON would not write bare is read as code, as gate 15 reads a ``js`` fence
   that shows an object alone (``js_option_keys.bare``).
 
 When both parses succeed the product's language decides; a product written in both reads
 the fence as the language whose package it names (a specifier of its JavaScript package, a
-use of its top Python package), and lists it otherwise. Every untagged
-fence that is read in no language gets one reason (:func:`untagged_kind`), which gate 15
+use of its top Python package), and lists it otherwise. Every untagged fence that is read
+in no language gets one reason (:func:`untagged_kind`), which gate 15
 lists as unjudged: its uses are never passed silently. Output, YAML, diagrams and prose
 parse as neither language, or as no code.
 """
@@ -31,7 +33,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.helpers.code_fences import _JSISH, _SHELLISH
+from pytest_postgates.helpers.code_fences import _JSISH, _REPL, _SHELLISH
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Fence
@@ -181,6 +183,8 @@ def untagged_kind(
         return None, ""
     if _SHELLISH.search(content) or runs_bin(content, bins):
         return "shell", ""
+    if _REPL.search(content) and "python" in languages:
+        return "python", ""  # a REPL session (`>>>` prompts), as an indented block is read
     python = python_code(content)
     parser = parsers.get("typescript")
     javascript = js_code(content, parser) if parser is not None else None
@@ -197,7 +201,8 @@ def untagged_kind(
         return "python", ""
     if js and "js" in languages:
         return "code", ""
-    if javascript is None and not python and "js" in languages and _JSISH.search(content):
+    sniffed = _JSISH.search(content) and not _REPL.search(content)
+    if javascript is None and not python and "js" in languages and sniffed:
         # What today's sniff reads (a sample with a `...` the parser rejects): still code.
         return "code", ""
     if javascript == "data" and not python:
