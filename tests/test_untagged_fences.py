@@ -55,6 +55,8 @@ def _kind(text: str, languages: frozenset[str], parsers: dict[str, Any]) -> str 
         ("{ colorize: false, translateTime: true }", JS, "code"),
         ("$ kit generate --temperature 0.2", PYTHON, "shell"),
         ("kit models list", JS, "shell"),
+        ("KIT_DEBUG=1 kit models list", PYTHON, "shell"),
+        ("kitchen sink", PYTHON, None),
         ("npx something --flag", PYTHON, "shell"),
         # A sample the TypeScript parser rejects (a `...` argument) is still read as today.
         ("const x = foo(...)\nx.bar()", JS, "code"),

@@ -163,7 +163,8 @@ def runs_bin(content: str, bins: Iterable[str]) -> bool:
     names = sorted({b for b in bins if b}, key=len, reverse=True)
     if not names:
         return False
-    pattern = rf"^(?:\s*(?:\$|>)\s+|\s*)(?:{'|'.join(map(re.escape, names))})(?:[ \t]|$)"
+    env = r"(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*"  # `HATCH_NO_SOURCES=1 hatch env create`
+    pattern = rf"^\s*(?:[$>]\s+)?{env}(?:{'|'.join(map(re.escape, names))})(?:[ \t]|$)"
     return re.search(pattern, content, re.MULTILINE) is not None
 
 
