@@ -52,6 +52,10 @@ would copy and checks, against the repository's API tables at the ref
   ``[tool.<product>]`` table, against the names the product's code writes; a nested key is
   unjudged.
 
+A fence with no language is read as the language it parses as, of those the product is
+written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language (output,
+data, a diagram, text) is listed with the reason.
+
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
 or one that adds commands at run time, a callee taking ``**kwargs``) is
@@ -105,6 +109,7 @@ from pytest_postgates.helpers import (
     page_accounting,
     sample_accounting,
     sample_sides,
+    untagged_fences,
     versioned_pages,
 )
 from pytest_postgates.helpers.code_fences import PYTHON_LANGS, fence_kind, shows_output
@@ -208,7 +213,10 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         for found in (read_listings(fence.content, fence.start_line + 1),)
         if found
     }
-    fences = [(fence, fence_kind(fence)) for fence in every]
+    # A fence with no language is read as the language it parses as, of the product's
+    # (untagged_fences), decided once the product is known; one read in none is listed.
+    untagged = [f for f in every if f.markup and not f.lang and f.start_line not in listings]
+    fences = [(fence, fence_kind(fence)) for fence in every if fence not in untagged]
     # Fences the gate reads in no language (a `vue` or `coffee` sample, an untagged one that
     # reads as neither JavaScript nor a command): their uses of the product are listed.
     unread = [
@@ -221,7 +229,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings
               or f.start_line in shaped]  # fmt: skip
     autodoc = rst_blocks(post)  # Sphinx autodoc directives a MyST page runs (python_autodoc)
-    if not fences and not unread and not autodoc:
+    if not fences and not unread and not autodoc and not any(f.content.strip() for f in untagged):
         return CheckResult([], _empty_detail(settings))
     try:
         index = context.evidence.index_for(post.path)
@@ -258,7 +266,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     package = given if isinstance(given, str) else ""
     python_fences = bool(autodoc) or any(kind == "python" for _, kind in fences)
     accounted = 0
-    types = _python_types(index, context) if python_fences or not named else None
+    types = _python_types(index, context) if python_fences or not named or untagged else None
     if not named:
         # No package name anywhere (setup.py, poetry): the Python packages of the code are
         # the product; the JavaScript and shell checks need a name and are not run.
@@ -335,6 +343,19 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     if python:
         bins.update({name: target for name, target in python[1].items()})
 
+    if untagged:
+        languages = _languages(index, context) if named else frozenset({"python"})
+        tops = types.tops if types is not None else frozenset()
+        found, unread_untagged = untagged_fences.read_untagged(
+            untagged, languages, bins, parsers, tops, run.packages
+        )
+        kinds = {f.start_line: kind for f, kind in found}
+        fences += [(f, kinds.get(f.start_line)) for f in untagged
+                   if f.start_line in kinds or f.start_line in shaped]  # fmt: skip
+        fences.sort(key=lambda pair: pair[0].start_line)
+        for fence, line, text, why in unread_untagged:
+            if fence.start_line not in shaped:  # else read as the configuration it shows
+                report.skip(line, text, why)
     page_lines: list[list[CommandLine]] = []
     sections = config_samples.section_names(package, [*bins, python_top or ""])
 
@@ -462,6 +483,19 @@ def _check(post: Post, context: GateContext) -> CheckResult:
             fix += f"; close real names: {', '.join(close)}"
         findings.append(Finding(item["line"], CODES[item["kind"]], item["reason"], fix))
     return CheckResult(findings, detail)
+
+
+def _languages(index: RepoIndex, context: GateContext) -> frozenset[str]:
+    """The languages the product's code is written in (``python``, ``js``), by the files
+    its API model declares names in."""
+    key = ("code_samples.languages", str(index.root), index.commit)
+    if key not in context.memo:
+        paths = {d.path for d in api_model(index, context.evidence.cache_dir).facts.decls}
+        python = any(p.endswith((".py", ".pyi")) for p in paths)
+        js = any(p.endswith(SOURCE_EXTENSIONS) for p in paths)
+        context.memo[key] = frozenset({"python"} if python else ()) | ({"js"} if js else set())
+    known: frozenset[str] = context.memo[key]
+    return known
 
 
 def _python_untagged(content: str, python: PythonSample | None) -> bool:
