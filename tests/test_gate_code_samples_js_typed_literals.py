@@ -179,3 +179,19 @@ def test_a_type_a_function_takes_whole_is_named_by_that_function(tmp_path: Path)
     card = _card(tmp_path, code, "js", files)
     assert sample_violations(card) == [("option_key", "destination")]
     assert _reasons(card).startswith("build() takes no option destination")
+
+
+def test_an_exported_list_of_the_fences_own_objects_is_no_options_object(
+    tmp_path: Path,
+) -> None:
+    # A docs editor's harness: the exported object hands on the fence's `config`, which
+    # is judged itself (shown alone); the list's own keys are the fence's names.
+    code = (
+        "const config = {\n  alpha: 1,\n  beta: 2,\n  gamma: 3,\n  gama: 4\n};\n"
+        "module.exports = {\n  actions: [],\n  config: config,\n};\n"
+    )
+    card = _card(tmp_path, code, "js")
+    assert sample_violations(card) == [("option_key", "gama")]
+    assert unjudged_reasons(card) == []
+    listed = _card(tmp_path / "l", "module.exports = {\n  actions: [],\n  config: 1,\n};\n", "js")
+    assert len(unjudged_reasons(listed)) == 3  # too few keys: the literal, then each key

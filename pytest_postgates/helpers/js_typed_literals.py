@@ -79,7 +79,7 @@ def unpassed(sample: FenceReading, root: Any) -> None:
     for literal in exported:
         if literal is not None and literal.id not in sample.judged_literals:
             sample.judged_literals.add(literal.id)
-            if literal.named_children:
+            if literal.named_children and not _export_list(sample, literal):
                 js_option_keys.bare(sample, literal)
     js_option_keys.unpassed(sample, root)
 
@@ -157,6 +157,18 @@ def _exported(sample: FenceReading, node: Any) -> Any:
     if value is None or value.type not in ("object", "parenthesized_expression"):
         return None
     return unwrap(value) if unwrap(value).type == "object" else None
+
+
+def _export_list(sample: FenceReading, literal: Any) -> bool:
+    """Whether an exported object hands on objects the fence binds (a docs editor's
+    ``module.exports = { actions: [], config: config }``): a module's list of exports,
+    whose keys are the fence's own names, not an object of the product's."""
+    for pair in literal.named_children:
+        value = pair.child_by_field_name("value") if pair.type == "pair" else pair
+        named = value is not None and value.type in ("identifier", "shorthand_property_identifier")
+        if named and node_text(sample.source, value) in sample.literals:
+            return True
+    return False
 
 
 def _judge(sample: FenceReading, literal: Any, typed: tuple[str, str], node: Any) -> bool:
