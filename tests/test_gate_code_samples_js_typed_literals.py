@@ -195,3 +195,21 @@ def test_an_exported_list_of_the_fences_own_objects_is_no_options_object(
     assert unjudged_reasons(card) == []
     listed = _card(tmp_path / "l", "module.exports = {\n  actions: [],\n  config: 1,\n};\n", "js")
     assert len(unjudged_reasons(listed)) == 3  # too few keys: the literal, then each key
+
+
+def test_a_type_name_a_later_fence_imports_from_another_package_is_that_packages(
+    tmp_path: Path,
+) -> None:
+    # The page imported `Config` from the product first; a later fence imports its own
+    # `Config` from another package: that fence's literal is the other package's.
+    body = (
+        "Intro.\n\n```ts\nimport type { Config } from 'kit';\n```\n\nThen:\n\n"
+        "```ts\nimport { hash, Config } from 'argon2';\n"
+        "const options: Config = { hashLength: 100 };\nhash('x', options);\n```\n"
+    )
+    from pytest_postgates.gates import code_samples
+    from tests.helpers import make_post, repo_context
+
+    repo = make_repo(tmp_path / "repo", KIT)
+    card = code_samples.GATE.evaluate(make_post(body, tmp_path), repo_context(repo, tmp_path / "c"))
+    assert sample_violations(card) == []

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers import js_option_keys
-from pytest_postgates.helpers.js_tree import node_text, unwrap
+from pytest_postgates.helpers.js_tree import node_string, node_text, pattern_names, unwrap
 
 if TYPE_CHECKING:
     from pytest_postgates.helpers.js_reading import FenceReading
@@ -69,8 +69,24 @@ def unpassed(sample: FenceReading, root: Any) -> None:
     and only exports, judged as shown alone
     (:func:`~pytest_postgates.helpers.js_option_keys.unpassed`)."""
     exported: list[Any] = []
-    for node in _nodes(root):
+    nodes = _nodes(root)
+    # The names the fence itself imports from another package (`import { Options } from
+    # 'argon2'`): not the product's, whatever an earlier fence bound them to.
+    foreign = {
+        node_text(sample.source, local)
+        for node in nodes
+        if node.type == "import_statement"
+        and sample.gate.site_of(node_string(sample.source, node.child_by_field_name("source")))
+        is None
+        for clause in node.named_children
+        if clause.type == "import_clause"
+        for local in pattern_names(clause)
+    }
+    for node in nodes:
         literal, typed = _typed(sample, node)
+        if typed is not None and typed[0] in foreign and not typed[1]:
+            sample.judged_literals.add(literal.id)  # another package's type
+            continue
         if literal is not None and typed is not None and literal.id not in sample.judged_literals:
             if _judge(sample, literal, typed, node):
                 sample.judged_literals.add(literal.id)
