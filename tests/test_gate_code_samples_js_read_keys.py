@@ -253,7 +253,7 @@ def test_an_object_literal_shown_alone_that_matches_no_function_is_not_judged(
     card = _check(code, tmp_path, repo)
     assert card.detail["violations"] == []
     reasons = [u["reason"] for u in card.detail["unjudged"]]
-    shown = "no function of the product takes most of its keys (2 of 5"
+    shown = "no function or type of the product takes most of its keys (2 of 5"
     assert any(shown in r for r in reasons), reasons
 
 
@@ -264,8 +264,8 @@ def test_an_object_literal_shown_alone_is_never_passed_over(tmp_path: Path) -> N
     few = _check("{\n  pos: number // where it was found\n}", tmp_path, repo)
     # The literal is listed, then each key by name at its line.
     assert {u["reason"] for u in few.detail["unjudged"]} == {
-        "an object literal shown alone: its 1 key(s) are too few to tell which function of "
-        "the product takes it"
+        "an object literal shown alone: its 1 key(s) are too few to tell which function or "
+        "type of the product takes it"
     }, few.detail
     assert [u["text"] for u in few.detail["unjudged"]][:1] == ["{ pos }"]
     assert [u.get("name") for u in few.detail["unjudged"]] == [None, "pos"]
@@ -273,8 +273,8 @@ def test_an_object_literal_shown_alone_is_never_passed_over(tmp_path: Path) -> N
     assert [u["text"] for u in none.detail["unjudged"]][:1] == ["{ alpha, beta, gamma }"]
     assert [u.get("name") for u in none.detail["unjudged"]] == [None, "alpha", "beta", "gamma"]
     assert {u["reason"] for u in none.detail["unjudged"]} == {
-        "an object literal shown alone: no function of the product whose keys the model "
-        "closes takes any of its keys"
+        "an object literal shown alone: no function or type of the product whose keys the "
+        "model closes takes any of its keys"
     }, none.detail
 
 

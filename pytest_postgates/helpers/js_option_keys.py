@@ -20,7 +20,7 @@ from pytest_postgates.evidence.name_spelling import one_letter_changed, one_lett
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers import js_unbound
 from pytest_postgates.helpers.js_tree import node_text, unwrap
-from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, hump_changed
+from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, declaration_file, hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
 
 if TYPE_CHECKING:
@@ -505,11 +505,13 @@ def _why(keys: Keys, key: str) -> str:
 
 
 # A fence that is only an object literal (a README's "Options" block) is judged as the
-# options of the entry's function that takes the most of its keys, when it takes at least
-# this many of them and this share of them (fewer: the literal says nothing of whose it is).
+# options of the entry's function (or object type) that takes the most of its keys, when it
+# takes at least this many of them and this share of them (fewer: the literal says nothing
+# of whose it is).
 BARE_SHARED = 3
 BARE_SHARE = 2 / 3
 MAX_CANDIDATES = 200
+MAX_TYPES = 400  # the exported object types tried, at most
 # The keys of the candidates' options whose objects are tried as well, at most.
 MAX_NESTED = 400
 
@@ -517,7 +519,9 @@ MAX_NESTED = 400
 def bare(sample: FenceReading, node: Any) -> None:
     """The keys of an object literal a fence shows alone, against the options of the
     product function it is (:data:`BARE_SHARED`, :data:`BARE_SHARE`): a function its
-    entry points export, at the position of a parameter whose keys the model closes."""
+    entry points export, at the position of a parameter whose keys the model closes, or
+    an object type they export (``export interface Config``: a config file's type), scored
+    alike; a tie between two is no answer."""
     written = _keys_written(sample, node)
     types = sample.types()
     line = sample.line(node)
@@ -525,18 +529,22 @@ def bare(sample: FenceReading, node: Any) -> None:
     keys_shown = "{ " + ", ".join(sorted(written)) + " }"
     if written and len(written) < BARE_SHARED:
         why = (f"an object literal shown alone: its {len(written)} key(s) are too few to tell "
-               "which function of the product takes it")  # fmt: skip
+               "which function or type of the product takes it")  # fmt: skip
         sample.report.skip(line, keys_shown, why)
         _skip_each_key(sample, node, why, (), types)
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
     below: list[tuple[KeysAt, int, str, str]] = []
-    for at, shown in _entry_functions(sample, types):
+    taken: set[str] = set()  # the declared types the functions' options are
+    for at, shown, declared in _entry_functions(sample, types):
+        if declared in taken:
+            continue  # a function takes it whole (with the keys its code reads): named by it
         for position in (0, 1):
             keys = at(position, ())
             if keys is None or keys.reason or not keys.fields:
                 continue
+            taken.update(keys.owner.split(" | ") if not declared else ())
             shared = len(written & keys.fields)
             if shared and keys.fields not in scored:
                 scored[keys.fields] = (shared, at, shown)
@@ -551,56 +559,27 @@ def bare(sample: FenceReading, node: Any) -> None:
         if shared and inner.fields not in scored:
             scored[inner.fields] = (shared, partial(_under, at, field), f"{shown}'s {field}")
     if not scored:
-        why = ("an object literal shown alone: no function of the product whose keys the "
-               "model closes takes any of its keys")  # fmt: skip
+        why = ("an object literal shown alone: no function or type of the product whose keys "
+               "the model closes takes any of its keys")  # fmt: skip
         sample.report.skip(line, keys_shown, why)
         _skip_each_key(sample, node, why, (), types)
         return
     best = max(shared for shared, _, _ in scored.values())
     top = [(keys_at, shown) for shared, keys_at, shown in scored.values() if shared == best]
     if best < BARE_SHARED or best < BARE_SHARE * len(written):
-        why = (f"an object literal shown alone: no function of the product takes most of its "
-               f"keys ({best} of {len(written)} at most)")  # fmt: skip
+        why = (f"an object literal shown alone: no function or type of the product takes most "
+               f"of its keys ({best} of {len(written)} at most)")  # fmt: skip
         skip_keys(sample, node, why, (), types)
         return
     if len(top) > 1:
         names = ", ".join(sorted(shown for _, shown in top))[:120]
-        skip_keys(sample, node, f"an object literal shown alone: {len(top)} functions take "
-                  f"{best} of its {len(written)} keys ({names})", (), types)  # fmt: skip
+        skip_keys(sample, node, f"an object literal shown alone: {len(top)} functions or types "
+                  f"take {best} of its {len(written)} keys ({names})", (), types)  # fmt: skip
         return
     keys_at, shown = top[0]
     position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason
                     and len(written & k.fields) == best)  # fmt: skip
     object_keys(sample, keys_at, node, position, (), shown)
-
-
-# A fence that hands what it binds to a harness by exporting it.
-_EXPORTS = re.compile(r"\bmodule\.exports\s*=|\bexport\s+default\b")
-
-
-def exported_alone(sample: FenceReading, content: str, first_line: int, tsx: bool) -> bool:
-    """A fence that names nothing of the product but exports what it binds (a docs
-    editor's sample: ``const config = {...}; module.exports = {config}``): the object
-    literals its top-level declarations bind, judged by :func:`unpassed`. False: the
-    fence is not read as the product's otherwise."""
-    if not _EXPORTS.search(content):
-        return False
-    sample.source = content.encode("utf-8")
-    sample.first, sample.lines = first_line, sample.shown
-    sample.literals, sample.judged_literals = {}, set()
-    root = sample.gate.parsers["tsx" if tsx else "typescript"].parse(sample.source).root_node
-    for statement in root.named_children:
-        if statement.type not in ("lexical_declaration", "variable_declaration"):
-            continue
-        for declarator in statement.named_children:
-            name = declarator.child_by_field_name("name")
-            value = declarator.child_by_field_name("value")
-            if name is None or value is None or name.type != "identifier":
-                continue
-            if unwrap(value).type == "object":
-                sample.literals[node_text(sample.source, name)] = (unwrap(value), 0)
-    unpassed(sample, root)
-    return False
 
 
 def unpassed(sample: FenceReading, root: Any) -> None:
@@ -662,12 +641,22 @@ def _keys_written(sample: FenceReading, node: Any) -> set[str]:
     return found
 
 
-def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str]]:
+def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str, str]]:
     """The functions the package's entry points export (by any name; a CommonJS module
-    that is a function, ``module.exports = build``, is that function), each once."""
+    that is a function, ``module.exports = build``, is that function), each once, then the
+    object types they export (interfaces and type aliases, by the keys they declare),
+    each with the type's name ("" for a function)."""
     lookup = sample.gate.lookup
-    found: dict[tuple[str, str], tuple[KeysAt, str]] = {}
-    for _, module in sample.gate.entries():
+    found: dict[tuple[str, str], tuple[KeysAt, str, str]] = {}
+    typed: dict[tuple[str, str], tuple[KeysAt, str, str]] = {}
+    # The declarations TypeScript reads for the entries (an `index.d.ts` beside a CommonJS
+    # `index.js`) for their types only: their functions are the entries' own, once.
+    modules = {m: False for _, m in sample.gate.entries()}
+    typed_entries = [m for _, m in sample.gate.entries(type_only=True)]
+    typed_entries += [declaration_file(m) for m in list(modules) + typed_entries]
+    modules.update({m: True for m in typed_entries if m and m not in modules
+                    and lookup.table(m) is not None})  # fmt: skip
+    for module, types_only in modules.items():
         table = lookup.table(module)
         names = lookup.export_names(module)
         if not isinstance(names, set):  # `module.exports = build`, with members of its own
@@ -677,16 +666,22 @@ def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str
             local = table.export_equals
             bindings.append(Binding(module, local, table.locals.get(local, "value")))
         for binding in bindings:
-            if not isinstance(binding, Binding) or binding.kind not in ("function", "class"):
+            if not isinstance(binding, Binding) or not binding.local:
                 continue
             place = (binding.path, binding.local)
-            if not binding.local or place in found or len(found) >= MAX_CANDIDATES:
+            if binding.kind in ("interface", "type") and len(typed) < MAX_TYPES:
+                # A declared object type a config is written to (`export interface Config`).
+                at = partial(types.type_keys, (binding.local, binding.path))
+                typed.setdefault(place, (at, binding.local, binding.local))
+            if types_only or binding.kind not in ("function", "class"):
+                continue
+            if place in found or len(found) >= MAX_CANDIDATES:
                 continue
             if binding.kind == "class":  # its constructor's (`new Chart(ctx, config)`)
                 cls = (binding.local, binding.path)
                 at = partial(types.method_keys, cls, "constructor")
-                found[place] = (at, f"new {binding.local}()")
+                found[place] = (at, f"new {binding.local}()", "")
             else:
                 at = partial(types.function_keys, binding.path, binding.local)
-                found[place] = (at, f"{binding.local}()")
-    return list(found.values())
+                found[place] = (at, f"{binding.local}()", "")
+    return list(found.values()) + [v for k, v in typed.items() if k not in found]

@@ -19,6 +19,7 @@ from pytest_postgates.helpers import (
     js_page_types,
     js_signatures,
     js_this,
+    js_typed_literals,
     js_unbound,
 )
 from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
@@ -134,7 +135,7 @@ class JsSample:
             and not any(package_word(n) == self.package_word for n in IDENTIFIER.findall(content))
         ):
             # Neither imports the product nor uses a name bound to it: what it exports only.
-            return js_option_keys.exported_alone(self, content, first_line, tsx)
+            return js_typed_literals.exported_alone(self, content, first_line, tsx)
         parsers = self.gate.parsers
         source = content.encode("utf-8")
         tree = parsers["tsx" if tsx else "typescript"].parse(source)
@@ -145,7 +146,7 @@ class JsSample:
         self.lines, self.subclasses = self.shown, []
         self.unresolved = {}
         self.walk(tree.root_node, getattr(tree, "language", None))
-        js_option_keys.unpassed(self, tree.root_node)
+        js_typed_literals.unpassed(self, tree.root_node)
         js_unbound.free_calls(self, tree.root_node)
         for origin, uses in self.unresolved.items():
             names = ", ".join(dict.fromkeys(used for _, _, used in uses))

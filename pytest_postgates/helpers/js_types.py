@@ -590,6 +590,26 @@ class JsTypes:
             return declared
         return replace(declared, fields=declared.fields | read.fields, read_by=by)
 
+    def type_keys(self, declared: Cls, position: int, path: tuple[str, ...]) -> Keys | None:
+        """The keys an object of the declared type ``declared`` (an interface or a type
+        alias, by name and the file declaring it) may have, below the key ``path``: as
+        :meth:`function_keys` answers for a parameter of that type (``position`` 0; None
+        for any other, and when the type cannot be followed there)."""
+        key = ("type", declared, position, path)
+        if key not in self._keys:
+            found = None
+            if position == 0 and self.declared is not None:
+                start = TypeRef(("ref", declared[0], ()), declared[1])
+                held = self.declared.container(start, path)
+                if held is not None:
+                    through = " | ".join(sorted({f"{f.owner}.{f.name}" for f in held[1]
+                                                 if f.owner}))  # fmt: skip
+                    found = _keys(held[0], declared[0], through)
+                    if _declaration_only(declared[1]):
+                        found = replace(found, hand_written=declared[1])
+            self._keys[key] = found
+        return self._keys[key]
+
     def _keys_at(
         self, places: list[tuple[str, str]], method: str, position: int, path: tuple[str, ...]
     ) -> Keys | None:

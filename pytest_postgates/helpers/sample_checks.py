@@ -244,9 +244,10 @@ class SampleChecker:
             self.lookup.read.extend(p for p in reached.files if p not in self.lookup.read)
         return found
 
-    def entries(self) -> list[tuple[str, str]]:
+    def entries(self, type_only: bool = False) -> list[tuple[str, str]]:
         """The package's entry points, resolved quietly: (specifier, module) of its main
-        entry and of each ``exports`` subpath without a pattern, per product package."""
+        entry and of each ``exports`` subpath without a pattern, per product package
+        (``type_only``: the declarations TypeScript reads for them, its ``types``)."""
         specs: list[str] = []
         for site in self.sites.values():
             exports = site.manifest.get("exports")
@@ -257,7 +258,9 @@ class SampleChecker:
         report, self.report = self.report, SampleReport()  # entries resolved quietly
         try:
             for spec in dict.fromkeys(specs):
-                module = self._modules.get((spec, False)) or self._resolve(spec, False, 0, "")
+                module = self._modules.get((spec, type_only)) or self._resolve(
+                    spec, type_only, 0, ""
+                )
                 if isinstance(module, str):
                     entries.append((spec, module))
         finally:
