@@ -309,21 +309,38 @@ def test_a_step_in_one_run_or_in_a_loop_around_the_arms_is_verified(tmp_path: Pa
         assert "`saveImage` calls the first" in edge["evidence"], (name, edge)
 
 
+PY_SOURCES = {
+    "pyproject.toml": '[project]\nname = "images"\nversion = "1.0"\n',
+    "images/__init__.py": "",
+    "images/db.py": (
+        "class Db:\n    def add_image(self, x):\n        return 1\n\n"
+        "    def update_image(self, i, x):\n        return i\n"
+    ),
+}
+PY_FLOW = (
+    "```mermaid\nflowchart TD\n"
+    '    S["save_image()"] --> A["add_image()"]\n'
+    '    A --> U["update_image()"]\n```\n'
+)
+PY_HEAD = "from images.db import Db\n\ndef save_image(data, i):\n    d = Db()\n"
+
+
+def _python_edges(tmp_path: Path, cases: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """The verdict and evidence of the drawn `add_image -> update_image` step for each
+    body of `save_image` in ``cases``."""
+    verdicts = {}
+    for name, lines in cases.items():
+        files = {**PY_SOURCES, "images/storage.py": PY_HEAD + lines}
+        repo = make_repo(tmp_path / name / "repo", files)
+        posts = tmp_path / name / "posts"
+        posts.mkdir()
+        card = BY_ID[16].evaluate(make_post(PY_FLOW, posts), repo_context(repo, tmp_path / name))
+        (edge,) = (c for c in card.detail["claims"] if c.get("subject", "").startswith("add_"))
+        verdicts[name] = (edge["verdict"], edge["evidence"])
+    return verdicts
+
+
 def test_a_python_step_in_exclusive_arms_is_unjudged(tmp_path: Path) -> None:
-    sources = {
-        "pyproject.toml": '[project]\nname = "images"\nversion = "1.0"\n',
-        "images/__init__.py": "",
-        "images/db.py": (
-            "class Db:\n    def add_image(self, x):\n        return 1\n\n"
-            "    def update_image(self, i, x):\n        return i\n"
-        ),
-    }
-    flow = (
-        "```mermaid\nflowchart TD\n"
-        '    S["save_image()"] --> A["add_image()"]\n'
-        '    A --> U["update_image()"]\n```\n'
-    )
-    head = "from images.db import Db\n\ndef save_image(data, i):\n    d = Db()\n"
     cases = {
         "if": "    if i:\n        d.add_image(data)\n    else:\n        d.update_image(i, data)\n",
         "except": (
@@ -335,14 +352,7 @@ def test_a_python_step_in_exclusive_arms_is_unjudged(tmp_path: Path) -> None:
             "    else:\n        d.update_image(i, data)\n"
         ),
     }
-    verdicts = {}
-    for name, lines in cases.items():
-        repo = make_repo(tmp_path / name / "repo", {**sources, "images/storage.py": head + lines})
-        posts = tmp_path / name / "posts"
-        posts.mkdir()
-        card = BY_ID[16].evaluate(make_post(flow, posts), repo_context(repo, tmp_path / name))
-        (edge,) = (c for c in card.detail["claims"] if c.get("subject", "").startswith("add_"))
-        verdicts[name] = (edge["verdict"], edge["evidence"])
+    verdicts = _python_edges(tmp_path, cases)
     assert verdicts["if"][0] == "unjudged" and "different arms" in verdicts["if"][1], verdicts
     assert verdicts["except"][0] == "unjudged", verdicts
     assert verdicts["else"][0] == "verified", verdicts  # a try's else runs after its body
@@ -399,20 +409,6 @@ def test_an_arm_that_leaves_only_from_inside_or_later_still_verifies(tmp_path: P
 
 
 def test_a_python_step_whose_first_call_returns_first_is_unjudged(tmp_path: Path) -> None:
-    sources = {
-        "pyproject.toml": '[project]\nname = "images"\nversion = "1.0"\n',
-        "images/__init__.py": "",
-        "images/db.py": (
-            "class Db:\n    def add_image(self, x):\n        return 1\n\n"
-            "    def update_image(self, i, x):\n        return i\n"
-        ),
-    }
-    flow = (
-        "```mermaid\nflowchart TD\n"
-        '    S["save_image()"] --> A["add_image()"]\n'
-        '    A --> U["update_image()"]\n```\n'
-    )
-    head = "from images.db import Db\n\ndef save_image(data, i):\n    d = Db()\n"
     cases = {
         "return": (
             "    if i:\n        d.add_image(data)\n        return\n    d.update_image(i, data)\n"
@@ -430,14 +426,7 @@ def test_a_python_step_whose_first_call_returns_first_is_unjudged(tmp_path: Path
             "    d.update_image(i, data)\n"
         ),
     }
-    verdicts = {}
-    for name, lines in cases.items():
-        repo = make_repo(tmp_path / name / "repo", {**sources, "images/storage.py": head + lines})
-        posts = tmp_path / name / "posts"
-        posts.mkdir()
-        card = BY_ID[16].evaluate(make_post(flow, posts), repo_context(repo, tmp_path / name))
-        (edge,) = (c for c in card.detail["claims"] if c.get("subject", "").startswith("add_"))
-        verdicts[name] = edge["verdict"]
+    verdicts = {name: found[0] for name, found in _python_edges(tmp_path, cases).items()}
     assert verdicts == {
         "return": "unjudged",
         "raise": "unjudged",
