@@ -104,7 +104,6 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import (
     config_samples,
-    docs_code,
     js_docs_names,
     page_accounting,
     sample_accounting,
@@ -324,18 +323,6 @@ def _check(post: Post, context: GateContext) -> CheckResult:
 
     sample.docs_names = lambda name: docs_names().value(name, post.path)
     sample.docs_declared = lambda name: docs_names().declared(name)
-    # The names the docs folder's own code gives as strings (docs_code), at the ref.
-    folder = docs_code.docs_folder(_relative(post.path, index.root) or "")
-    given_key = ("code_samples.docs_code", str(index.root), index.commit, folder)
-    if given_key not in context.memo:
-        parse = docs_code.parser_of(parsers)
-        context.memo[given_key] = docs_code.DocsCode(index.root, index.commit, folder, parse)
-    folder_code: docs_code.DocsCode = context.memo[given_key]
-    page_code = docs_code.PageCode(
-        [(f.content, f.start_line + 1) for f in post.fences if fence_kind(f) == "code"],
-        docs_code.parser_of(parsers),
-    )
-    sample.docs_given = lambda name: page_code.gives(name) or folder_code.gives(name)
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
     bins = _bins(manifest, package)

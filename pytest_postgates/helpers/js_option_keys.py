@@ -326,16 +326,6 @@ def object_keys(
                                f"writes '{key}' as a string (line {named}), a name it may "
                                "give what it registers", dotted)  # fmt: skip
             continue
-        if key not in keys.fields and path and (given := sample.docs_given(key)):
-            # The docs' own code registers the name (a docs site's plugin: Chart.js's
-            # docs/scripts/analyzer.js `{ id: 'samples-filler-analyser' }`): docs_code.
-            # Only below a key (a map keyed by the names it is given, `plugins.<id>`): a
-            # top-level key is a parameter of the function, whatever string the docs write.
-            dotted = ".".join((*path, key))
-            sample.report.skip(line, text, f"{shown}'s option {dotted}: the docs' own code "
-                               f"writes '{key}' as a string ({given}), a name it may give "
-                               "what it registers", dotted)  # fmt: skip
-            continue
         sample.report.count("option_key", line, key)
         if key not in keys.fields:
             close = types.nearest(key, set(keys.fields)) if types is not None else []

@@ -46,8 +46,6 @@ class FenceReading(Protocol):
     # What the docs' pages bind a name to, and whether they declare it (js_docs_names).
     docs_names: Callable[[str], SampleValue | None]
     docs_declared: Callable[[str], bool]
-    # Where the docs' own code gives a name as a string, "path:line" or "" (docs_code).
-    docs_given: Callable[[str], str]
 
     def line(self, node: Any) -> int: ...
 

@@ -99,8 +99,6 @@ class JsSample:
         # What the docs' pages bind names to, and the bindings recorded (js_docs_names).
         self.docs_names: Callable[[str], SampleValue | None] = lambda name: None
         self.docs_declared: Callable[[str], bool] = lambda name: False
-        # Where the docs' own code gives a name as a string (docs_code), "" where not.
-        self.docs_given: Callable[[str], str] = lambda name: ""
         self.bindings: list[tuple[str, int, js_docs_names.Key]] | None = None
 
     def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
