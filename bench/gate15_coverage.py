@@ -643,6 +643,11 @@ class Card:
             self.statements.get(token.line, "")
         ):  # an entry that lists the whole import statement with why
             return True
+        listed = f"`{token.name}`"  # a chain's entry lists its steps: (`a`, `b` not judged)
+        if any(
+            at in fence_lines and listed in why and "not judged)" in why for at, why in self.reasons
+        ):
+            return True
         if token.use:
             return any(token.use in why for at, why in self.reasons if at in fence_lines)
         return False

@@ -210,6 +210,12 @@ def test_a_reason_quoting_code_over_several_lines_is_kept_on_one_line() -> None:
             "set.merge",
             accounting.PARAMETER.format(root="set"),
         ),
+        (  # the product's `test` is no global of a test runner, nor its callback's `t`
+            "import { defineConfig as test } from 'nitroish';\n"
+            "test.skipIf(x)('n', (t) => { t.pass(); });",
+            "t.pass",
+            accounting.PARAMETER.format(root="t"),
+        ),
         (  # `a || []` is `a` where `a` is untyped
             "function fmt(results) { var list = results || []; list.reduce((a, r) => a); }",
             "list.reduce",

@@ -307,17 +307,18 @@ class JsAccount:
         if kind != "identifier":
             return OTHER_ROOT.format(root=_shown(self.source, root))
         name = self.text(root)
-        if name in RUNTIME or name in self.page.foreign:
-            return None
-        what = self.product(name)
-        if what is not None:
-            return PRODUCT_VALUE.format(root=name, what=what)
-        # A parameter (a caught error, a loop's variable) shadows what the page binds.
+        # A parameter (a caught error, a loop's variable) shadows what the page binds and
+        # the runtime's globals (`test('x', (t) => t.pass())`: `t` is the callee's value).
         binder = self._parameter(root, name)
         if binder is not None:
             if binder.type in _FUNCTIONS and self._handed_elsewhere(binder, seen):
                 return None
             return PARAMETER.format(root=name)
+        what = self.product(name)  # a product value before a global of its name (`test`)
+        if what is not None and name not in self.page.foreign:
+            return PRODUCT_VALUE.format(root=name, what=what)
+        if name in RUNTIME or name in self.page.foreign:
+            return None
         if name in self.page.functions and _called(root):
             return OWN_RESULT.format(root=name)
         if name in self.page.own or name in self.page.not_product:
