@@ -175,7 +175,7 @@ class JsTokens:
                     if spec is not None:
                         page.imports[word] = _is_product_spec(spec, self.packages)
                     elif value is None:
-                        page.held[word] = "local value (no initializer)"
+                        page.held[word] = self._annotated(node)
                     elif value.type in _FUNCTIONS:
                         page.functions.add(word)
                     else:
@@ -188,6 +188,18 @@ class JsTokens:
                 named = node.child_by_field_name("name")
                 if named is not None:
                     page.classes[self.text(named)] = self._class_cause(node)
+
+    def _annotated(self, declarator: Any) -> str:
+        """The cause of a variable declared with no value (``let app: FastifyInstance``):
+        its annotation's type, when the page imports it."""
+        annotation = declarator.child_by_field_name("type")
+        named = next(
+            (n for n in named_nodes(annotation) if n.type == "type_identifier"), None
+        ) if annotation is not None else None  # fmt: skip
+        if named is not None and self.text(named) in self.page.imports:
+            ours = self.page.imports[self.text(named)]
+            return "product import (annotated)" if ours else "excluded: another package"
+        return "local value (no initializer)"
 
     def _class_cause(self, node: Any) -> str:
         heritage = next((c for c in node.named_children if c.type == "class_heritage"), None)
@@ -342,6 +354,8 @@ class JsTokens:
                 if self.text(callee) in ("require", "import"):
                     continue
                 cause = self.cause(callee)
+                if cause == "the value the page's own function returns":
+                    cause = "excluded: the parameters of the page's own function"
                 for arg in args.named_children:
                     for key in self._keys(arg):
                         word = (
@@ -587,6 +601,8 @@ class PyTokens:
                             self.context(node))  # fmt: skip
             elif isinstance(node, ast.Call):
                 cause = self.cause(node.func)
+                if cause == "the value the page's own function returns":
+                    cause = "excluded: the parameters of the page's own function"
                 for keyword in node.keywords:
                     if keyword.arg is not None:
                         row = getattr(keyword, "lineno", node.lineno)
