@@ -259,6 +259,14 @@ class JsTokens:
             if owner is not None and "class" in owner.type:
                 return self._class_cause(owner)
             return "this"
+        if root.type == "binary_expression":
+            operator = root.child_by_field_name("operator")
+            if operator is None or self.text(operator) not in ("||", "??", "&&"):
+                return "excluded: a value the page computes"
+            sides = [root.child_by_field_name(side) for side in ("left", "right")]
+            causes = [self.cause(side, seen) for side in sides if side is not None]
+            kept = [c for c in causes if not c.startswith("excluded")]
+            return kept[0] if kept else "excluded: a value the page computes"
         if root.type != "identifier":
             return f"other root ({root.type})"
         name = self.text(root)
@@ -481,6 +489,10 @@ class PyTokens:
             root, ast.Constant | ast.List | ast.Dict | ast.Tuple | ast.Set | ast.JoinedStr
         ):
             return "excluded: a literal of the page"
+        if isinstance(root, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+            return "excluded: a literal of the page"
+        if isinstance(root, ast.BinOp | ast.Compare | ast.UnaryOp):
+            return "excluded: a value the page computes"
         if not isinstance(root, ast.Name):
             return f"other root ({type(root).__name__})"
         name = root.id
@@ -651,7 +663,10 @@ class Card:
         if any(line in fence_lines for line in self.whole):
             return True
         words = _WORD.findall(token.name)  # ``no-unused-vars``: each of its words
-        for line in range(token.line - 3, token.line + 2):
+        # An import statement's names are recorded at its first line, which may lie well
+        # above the name's (``import {\n  A,\n  B,\n} from 'pkg'``): the fence's lines.
+        near = fence_lines if token.kind == "import" else range(token.line - 3, token.line + 2)
+        for line in near:
             said = self.words.get(line, set())
             if words and all(word in said for word in words):
                 return True

@@ -289,3 +289,27 @@ def test_python_the_pages_own_function_and_class_stay_its_own(tmp_path: Path) ->
         "def helper(a=1):\n    return a\n\nhelper(a=2)\nOwn().m()\n"
     )
     assert _by_name(_card(code, repo, tmp_path, lang="python")) == {}
+
+
+def _page_card(text: str, repo: Path, tmp_path: Path) -> Scorecard:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return gate.GATE.evaluate(make_post(text, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def test_a_fences_own_binding_comes_before_another_fences_of_the_name(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`app` bound to a literal in one fence is not what the next fence binds it to."""
+    js = (
+        "Intro.\n\n```js\nconst app = 1;\n```\n\n"
+        "```js\nconst app = server.create();\napp.listen();\n```\n"
+    )
+    listed = _by_name(_page_card(js, repo, tmp_path / "js"))
+    assert "app.listen" in listed, listed
+    pyrepo = make_repo(tmp_path / "pyrepo", PYTHON)
+    python_page = (
+        "Intro.\n\n```python\nfoo = 1\n```\n\n```python\nfrom pyorm import Orm\n\n"
+        "class Foo(Orm):\n    pass\n\nfoo = Foo()\nfoo.user.name = 'x'\n```\n"
+    )
+    listed = _by_name(_page_card(python_page, pyrepo, tmp_path / "py"))
+    assert accounting.HOLDS.format(root="foo", held="`Foo()`") in listed["foo.user.name"]

@@ -321,9 +321,9 @@ class JsAccount:
             return None
         if name in self.page.functions and _called(root):
             return OWN_RESULT.format(root=name)
-        if name in self.page.own or name in self.page.not_product:
+        if name in self.page.own:
             return None
-        if name in self.declared:
+        if name in self.declared:  # this fence's binding before another fence's of the name
             value = self.declared[name]
             if value is None:
                 return UNTYPED_BINDING.format(root=name)
@@ -334,6 +334,8 @@ class JsAccount:
                 return None
             held = f"`{_shown(self.source, value)[:60]}`"
             return HOLDS.format(root=name, held=held)
+        if name in self.page.not_product:
+            return None
         if name in self.bound:
             return UNTYPED_BINDING.format(root=name)
         return NEVER_BOUND.format(root=name)

@@ -150,15 +150,15 @@ class PythonAccount:
             return None
         if name in self.page.own:
             return self._own(root, name, seen)
-        if name in self.page.not_product:
-            return None
-        if name in self.values:
+        if name in self.values:  # this fence's binding before another fence's of the name
             value = self.values[name]
             if value is None or name in seen:
                 return UNTYPED_BINDING.format(root=name)
             if self.why(value, {*seen, name}) is None:
                 return None
             return HOLDS.format(root=name, held=f"`{_shown(value)[:60]}`")
+        if name in self.page.not_product:
+            return None
         if name in self.page.bound:
             return UNTYPED_BINDING.format(root=name)
         return NEVER_BOUND.format(root=name)
