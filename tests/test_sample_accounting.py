@@ -216,6 +216,11 @@ def test_a_reason_quoting_code_over_several_lines_is_kept_on_one_line() -> None:
             "t.pass",
             accounting.PARAMETER.format(root="t"),
         ),
+        (  # a variable the fence binds is no global of its name (a test runner's `t`)
+            "const t = new Test();\nt.validateSync();",
+            "t.validateSync",
+            accounting.HOLDS.format(root="t", held="`new Test()`"),
+        ),
         (  # `a || []` is `a` where `a` is untyped
             "function fmt(results) { var list = results || []; list.reduce((a, r) => a); }",
             "list.reduce",
@@ -267,6 +272,11 @@ def test_the_keys_a_function_the_page_writes_takes_are_its_own(repo: Path, tmp_p
             "import pyorm\n\n@pyorm.step\ndef increment(ctx):\n    return 1\n\nincrement.label\n",
             "increment.label",
             python.DECORATED.format(root="increment", decorator="pyorm.step"),
+        ),
+        (  # a variable the fence binds is no built-in of its name
+            "filter = make()\nfilter.apply(strict=True)\n",
+            "filter.apply",
+            accounting.HOLDS.format(root="filter", held="`make()`"),
         ),
         (  # a parameter shadows a variable the page binds to a literal
             "rows = []\ndef total(rows):\n    return rows.count(1)\n",

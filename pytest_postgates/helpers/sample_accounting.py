@@ -317,13 +317,11 @@ class JsAccount:
         what = self.product(name)  # a product value before a global of its name (`test`)
         if what is not None and name not in self.page.foreign:
             return PRODUCT_VALUE.format(root=name, what=what)
-        if name in RUNTIME or name in self.page.foreign:
-            return None
         if name in self.page.functions and _called(root):
             return OWN_RESULT.format(root=name)
-        if name in self.page.own:
-            return None
-        if name in self.declared:  # this fence's binding before another fence's of the name
+        # This fence's binding of a name comes before another fence's and before a global of
+        # the name (`const t = new Test()`: no test runner's `t`).
+        if name in self.declared:
             value = self.declared[name]
             if value is None:
                 return UNTYPED_BINDING.format(root=name)
@@ -334,6 +332,8 @@ class JsAccount:
                 return None
             held = f"`{_shown(self.source, value)[:60]}`"
             return HOLDS.format(root=name, held=held)
+        if name in RUNTIME or name in self.page.foreign or name in self.page.own:
+            return None
         if name in self.page.not_product:
             return None
         if name in self.bound:

@@ -146,17 +146,19 @@ class PythonAccount:
             return PARAMETER.format(root=name)
         if name in self.page.product:
             return PRODUCT_VALUE.format(root=name, what=f"the product's `{name}`")
-        if name in _BUILTINS or name in self.page.foreign:
-            return None
         if name in self.page.own:
             return self._own(root, name, seen)
-        if name in self.values:  # this fence's binding before another fence's of the name
+        # This fence's binding of a name comes before another fence's and before a built-in
+        # of the name (`filter = Filter(); filter.apply()`).
+        if name in self.values:
             value = self.values[name]
             if value is None or name in seen:
                 return UNTYPED_BINDING.format(root=name)
             if self.why(value, {*seen, name}) is None:
                 return None
             return HOLDS.format(root=name, held=f"`{_shown(value)[:60]}`")
+        if name in _BUILTINS or name in self.page.foreign:
+            return None
         if name in self.page.not_product:
             return None
         if name in self.page.bound:
