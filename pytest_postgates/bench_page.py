@@ -180,6 +180,13 @@ BENCHES = (
         flag="--results",
     ),
     Bench(
+        "gate15_coverage",
+        "Gate 15 coverage",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "wiring_planted",
         "Gate 16 planted wiring",
         ("gates/16-wiring-claims.md",),

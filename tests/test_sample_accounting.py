@@ -187,3 +187,139 @@ def test_a_reason_quoting_code_over_several_lines_is_kept_on_one_line() -> None:
         "x is declared Readonly<{ a: 1 }>",
         "Y declares no member y",
     ]
+
+
+# Session 35 (issue 26, no silent tokens): causes found by bench/gate15_coverage.py on the
+# tune half's docs folders, each a use the card named nowhere before.
+@pytest.mark.parametrize(
+    ("code", "name", "reason"),
+    [
+        (  # a parameter shadows a variable the page binds to a literal
+            "const squares = [1];\nfunction turns(squares) { return squares.filter(Boolean) }",
+            "squares.filter",
+            accounting.PARAMETER.format(root="squares"),
+        ),
+        (  # what a function the page writes returns (a wrapper of the product's factory)
+            "function useCounter(o) { return useStore(o) }\n"
+            "const state = useCounter({ a: 1 });\nstate.increment();",
+            "state.increment",
+            accounting.HOLDS.format(root="state", held="`useCounter()`"),
+        ),
+        (  # a callback handed to a function the page writes, which hands it on
+            "const wrap = (f) => devtools(f);\nwrap((set) => set.merge(1));",
+            "set.merge",
+            accounting.PARAMETER.format(root="set"),
+        ),
+        (  # the product's `test` is no global of a test runner, nor its callback's `t`
+            "import { defineConfig as test } from 'nitroish';\n"
+            "test.skipIf(x)('n', (t) => { t.pass(); });",
+            "t.pass",
+            accounting.PARAMETER.format(root="t"),
+        ),
+        (  # a variable the fence binds is no global of its name (a test runner's `t`)
+            "const t = new Test();\nt.validateSync();",
+            "t.validateSync",
+            accounting.HOLDS.format(root="t", held="`new Test()`"),
+        ),
+        (  # `a || []` is `a` where `a` is untyped
+            "function fmt(results) { var list = results || []; list.reduce((a, r) => a); }",
+            "list.reduce",
+            accounting.HOLDS.format(root="list", held="`results || []`"),
+        ),
+    ],
+)
+def test_uses_no_longer_silent(
+    code: str, name: str, reason: str, repo: Path, tmp_path: Path
+) -> None:
+    listed = _by_name(_card(code, repo, tmp_path))
+    assert name in listed, listed
+    assert reason in listed[name], listed[name]
+
+
+def test_the_keys_a_function_the_page_writes_takes_are_its_own(repo: Path, tmp_path: Path) -> None:
+    code = "function useCounter(o) { return o }\nconst s = useCounter({ a: 1 });\ns.count;"
+    listed = _by_name(_card(code, repo, tmp_path))
+    assert "a" not in listed and "s.count" in listed, listed
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "reason"),
+    [
+        (  # `self.id = id` binds no `self`: the class is over the product's base
+            "from pyorm import Orm\n\nclass Mine(Orm):\n    def __init__(self, label):\n"
+            "        self.id = id\n",
+            "self.id",
+            python.SELF.format(root="self", base="Orm"),
+        ),
+        (  # the page's class over the product's base: its members and its constructor's
+            "from pyorm import Orm\n\nclass User(Orm):\n    name: str\n\n"
+            "User.model_validate({})\nuser = User(name='x')\n",
+            "User.model_validate",
+            python.OWN_CLASS.format(root="User", base="Orm"),
+        ),
+        (
+            "from pyorm import Orm\n\nclass User(Orm):\n    name: str\n\nuser = User(name='x')\n",
+            "name=",
+            python.OWN_CLASS.format(root="User", base="Orm"),
+        ),
+        (  # what a function the page writes returns
+            "import pyorm\n\ndef make():\n    return pyorm.connect('x')\n\n"
+            "conn = make()\nconn.query(limit=1)\n",
+            "conn.query",
+            accounting.HOLDS.format(root="conn", held="`make()`"),
+        ),
+        (  # a function a product decorator may replace
+            "import pyorm\n\n@pyorm.step\ndef increment(ctx):\n    return 1\n\nincrement.label\n",
+            "increment.label",
+            python.DECORATED.format(root="increment", decorator="pyorm.step"),
+        ),
+        (  # a variable the fence binds is no built-in of its name
+            "filter = make()\nfilter.apply(strict=True)\n",
+            "filter.apply",
+            accounting.HOLDS.format(root="filter", held="`make()`"),
+        ),
+        (  # a parameter shadows a variable the page binds to a literal
+            "rows = []\ndef total(rows):\n    return rows.count(1)\n",
+            "rows.count",
+            accounting.PARAMETER.format(root="rows"),
+        ),
+    ],
+)
+def test_python_uses_no_longer_silent(code: str, name: str, reason: str, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "pyrepo", PYTHON)
+    listed = _by_name(_card(code, repo, tmp_path, lang="python"))
+    assert name in listed, listed
+    assert reason in listed[name], listed[name]
+
+
+def test_python_the_pages_own_function_and_class_stay_its_own(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "pyrepo", PYTHON)
+    code = (
+        "class Own:\n    def m(self):\n        self.x.y(z=1)\n\n"
+        "def helper(a=1):\n    return a\n\nhelper(a=2)\nOwn().m()\n"
+    )
+    assert _by_name(_card(code, repo, tmp_path, lang="python")) == {}
+
+
+def _page_card(text: str, repo: Path, tmp_path: Path) -> Scorecard:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    return gate.GATE.evaluate(make_post(text, tmp_path), repo_context(repo, tmp_path / "cache"))
+
+
+def test_a_fences_own_binding_comes_before_another_fences_of_the_name(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`app` bound to a literal in one fence is not what the next fence binds it to."""
+    js = (
+        "Intro.\n\n```js\nconst app = 1;\n```\n\n"
+        "```js\nconst app = server.create();\napp.listen();\n```\n"
+    )
+    listed = _by_name(_page_card(js, repo, tmp_path / "js"))
+    assert "app.listen" in listed, listed
+    pyrepo = make_repo(tmp_path / "pyrepo", PYTHON)
+    python_page = (
+        "Intro.\n\n```python\nfoo = 1\n```\n\n```python\nfrom pyorm import Orm\n\n"
+        "class Foo(Orm):\n    pass\n\nfoo = Foo()\nfoo.user.name = 'x'\n```\n"
+    )
+    listed = _by_name(_page_card(python_page, pyrepo, tmp_path / "py"))
+    assert accounting.HOLDS.format(root="foo", held="`Foo()`") in listed["foo.user.name"]

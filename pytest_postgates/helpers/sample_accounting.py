@@ -83,6 +83,7 @@ UNTYPED_BINDING = "`{root}` is bound without a value the gate types: its type is
 _NO_CHECK = "and no check of the gate recorded this use"
 PRODUCT_VALUE = "`{root}` holds {what}, " + _NO_CHECK
 CALL_RESULT = "the value `{root}` returns is not typed: its type is not shown"
+OWN_RESULT = "the value `{root}()` returns, a function the sample writes, is not typed"
 OTHER_ROOT = "the receiver `{root}` is no name the gate types: its type is not shown"
 KEY_OF = "a key of the object passed to `{callee}()`: {why}"
 KEY_OF_PRODUCT = (
@@ -99,6 +100,9 @@ class PageAccount:
     foreign: set[str] = field(default_factory=set)
     own: set[str] = field(default_factory=set)
     not_product: set[str] = field(default_factory=set)  # variables holding such values
+    # The functions the page writes (declared, or a variable bound to one): what a call of
+    # one returns is not typed (a wrapper of the product's factory, say), never its own.
+    functions: set[str] = field(default_factory=set)
 
 
 # ------------------------------------------------------------------------ the card
@@ -182,6 +186,16 @@ def _chain(node: Any, source: bytes) -> tuple[Any, list[Any]]:
             return None, list(reversed(members))
 
 
+def _called(node: Any) -> bool:
+    """Whether a name is the function a call calls (``f()``, not ``f.call``)."""
+    parent = node.parent
+    return bool(
+        parent is not None
+        and parent.type == "call_expression"
+        and parent.child_by_field_name("function") == node
+    )
+
+
 def _outermost(node: Any) -> bool:
     """Whether a member expression is the last step of its chain (its parent continues
     no chain through it)."""
@@ -258,10 +272,14 @@ class JsAccount:
                     continue
                 for local in pattern_names(name):
                     self.declared.setdefault(self.text(local), value)
+                if name.type == "identifier" and value is not None and value.type in _FUNCTIONS:
+                    self.page.functions.add(self.text(name))
             elif kind in _DECLARATIONS:
                 named = node.child_by_field_name("name")
                 if named is not None:
                     self.page.own.add(self.text(named))
+                    if "function" in kind:
+                        self.page.functions.add(self.text(named))
         for local, value in self.declared.items():
             if value is not None and self.why(value, set()) is None:
                 self.page.not_product.add(local)
@@ -280,25 +298,29 @@ class JsAccount:
             if root is None:
                 return OTHER_ROOT.format(root=_shown(self.source, node))
             kind = root.type
-        if kind in _LITERALS or kind in _FUNCTIONS or kind in ("class", "binary_expression"):
+        if kind == "binary_expression":
+            return self._operands(root, seen)
+        if kind in _LITERALS or kind in _FUNCTIONS or kind == "class":
             return None
         if kind in ("this", "super"):
             return self._this(root, seen)
         if kind != "identifier":
             return OTHER_ROOT.format(root=_shown(self.source, root))
         name = self.text(root)
-        if name in RUNTIME or name in self.page.foreign or name in self.page.own:
-            return None
-        what = self.product(name)
-        if what is not None:
-            return PRODUCT_VALUE.format(root=name, what=what)
-        if name in self.page.not_product:
-            return None
+        # A parameter (a caught error, a loop's variable) shadows what the page binds and
+        # the runtime's globals (`test('x', (t) => t.pass())`: `t` is the callee's value).
         binder = self._parameter(root, name)
         if binder is not None:
             if binder.type in _FUNCTIONS and self._handed_elsewhere(binder, seen):
                 return None
             return PARAMETER.format(root=name)
+        what = self.product(name)  # a product value before a global of its name (`test`)
+        if what is not None and name not in self.page.foreign:
+            return PRODUCT_VALUE.format(root=name, what=what)
+        if name in self.page.functions and _called(root):
+            return OWN_RESULT.format(root=name)
+        # This fence's binding of a name comes before another fence's and before a global of
+        # the name (`const t = new Test()`: no test runner's `t`).
         if name in self.declared:
             value = self.declared[name]
             if value is None:
@@ -310,9 +332,26 @@ class JsAccount:
                 return None
             held = f"`{_shown(self.source, value)[:60]}`"
             return HOLDS.format(root=name, held=held)
+        if name in RUNTIME or name in self.page.foreign or name in self.page.own:
+            return None
+        if name in self.page.not_product:
+            return None
         if name in self.bound:
             return UNTYPED_BINDING.format(root=name)
         return NEVER_BOUND.format(root=name)
+
+    def _operands(self, node: Any, seen: set[str]) -> str | None:
+        """Why the value of ``a || b`` (``??``, ``&&``) is not typed: either operand's (the
+        first untyped one); an arithmetic or comparison's value is no product's."""
+        operator = node.child_by_field_name("operator")
+        if operator is None or self.text(operator) not in ("||", "??", "&&"):
+            return None
+        for side in ("left", "right"):
+            operand = node.child_by_field_name(side)
+            why = self.why(operand, seen) if operand is not None else None
+            if why is not None:
+                return why
+        return None
 
     def _this(self, node: Any, seen: set[str]) -> str | None:
         """Why ``this`` (or ``super``) is not typed: None in a method of a class the page
@@ -402,6 +441,8 @@ class JsAccount:
             args = node.child_by_field_name("arguments")
             if callee is None or args is None or args.type != "arguments":
                 continue
+            if callee.type == "identifier" and self.text(callee) in self.page.functions:
+                continue  # the keys of a function the page writes are its own
             why = self.why(callee, set())
             if why is None:  # a function the page declares, a global, another package's
                 continue

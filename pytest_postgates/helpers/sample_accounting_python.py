@@ -19,6 +19,7 @@ from pytest_postgates.helpers.python_samples import parse_leniently, sample_code
 from pytest_postgates.helpers.sample_accounting import (
     HOLDS,
     NEVER_BOUND,
+    OWN_RESULT,
     PARAMETER,
     PRODUCT_VALUE,
     UNTYPED_BINDING,
@@ -30,6 +31,8 @@ from pytest_postgates.helpers.sample_checks import SampleReport
 _BUILTINS = frozenset(dir(builtins)) | {"__name__", "__file__"}
 KEYWORD_OF = "a keyword argument of `{callee}()`: {why}"
 SELF = "`{root}` is the instance of a class over `{base}`, which the gate does not type here"
+OWN_CLASS = "`{root}` is the sample's class over `{base}`, which the gate does not type here"
+DECORATED = "`{root}` is decorated with `@{decorator}`, which may replace it: its type is not shown"
 
 
 @dataclass
@@ -42,6 +45,22 @@ class PythonPage:
     own: set[str] = field(default_factory=set)
     not_product: set[str] = field(default_factory=set)
     bound: set[str] = field(default_factory=set)
+    # The page's classes and functions by name: a class over the product's base, a function
+    # a decorator may replace, what a function returns are not the page's own.
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+
+
+def target_names(target: ast.AST) -> list[ast.Name]:
+    """The names an assignment (or ``for``, ``with``) target binds: ``a``, ``a, *b``; not
+    the root of ``x.y = ...`` or ``x[k] = ...``, which binds nothing."""
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [name for item in target.elts for name in target_names(item)]
+    if isinstance(target, ast.Starred):
+        return target_names(target.value)
+    return []
 
 
 def _root(node: ast.AST) -> ast.AST:
@@ -86,20 +105,22 @@ class PythonAccount:
                     (page.product if ours else page.foreign).add(local)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 page.own.add(node.name)
+                if isinstance(node, ast.ClassDef):
+                    page.classes[node.name] = node
+                else:
+                    page.functions.setdefault(node.name, node)
             elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            self.values.setdefault(name.id, node.value)
+                    for name in target_names(target):
+                        self.values.setdefault(name.id, node.value)
             elif isinstance(node, ast.For | ast.AsyncFor | ast.With | ast.AsyncWith):
                 held = [node.target] if isinstance(node, ast.For | ast.AsyncFor) else [
                     i.optional_vars for i in node.items if i.optional_vars is not None
                 ]  # fmt: skip
                 for target in held:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            self.values.setdefault(name.id, None)
+                    for name in target_names(target):
+                        self.values.setdefault(name.id, None)
         page.bound.update(self.values)
         for local, value in self.values.items():
             if value is not None and self.why(value, set()) is None:
@@ -114,20 +135,21 @@ class PythonAccount:
         if not isinstance(root, ast.Name):
             return f"the receiver `{_shown(root)}` is no name the gate types: its type is not shown"
         name = root.id
-        if name in self.page.product:
-            return PRODUCT_VALUE.format(root=name, what=f"the product's `{name}`")
-        if name in _BUILTINS or name in self.page.foreign or name in self.page.own:
-            return None
-        if name in self.page.not_product:
-            return None
+        # A parameter shadows what the page binds by its name.
         binder = self._parameter(root, name)
         if binder is not None:
             if name in ("self", "cls") and isinstance(binder, ast.ClassDef):
                 bases = [_shown(b) for b in binder.bases]
-                if all(self.why(b, seen) is None for b in binder.bases):
+                if all(self.why(b, seen | {binder.name}) is None for b in binder.bases):
                     return None
                 return SELF.format(root=name, base=", ".join(bases))
             return PARAMETER.format(root=name)
+        if name in self.page.product:
+            return PRODUCT_VALUE.format(root=name, what=f"the product's `{name}`")
+        if name in self.page.own:
+            return self._own(root, name, seen)
+        # This fence's binding of a name comes before another fence's and before a built-in
+        # of the name (`filter = Filter(); filter.apply()`).
         if name in self.values:
             value = self.values[name]
             if value is None or name in seen:
@@ -135,9 +157,44 @@ class PythonAccount:
             if self.why(value, {*seen, name}) is None:
                 return None
             return HOLDS.format(root=name, held=f"`{_shown(value)[:60]}`")
+        if name in _BUILTINS or name in self.page.foreign:
+            return None
+        if name in self.page.not_product:
+            return None
         if name in self.page.bound:
             return UNTYPED_BINDING.format(root=name)
         return NEVER_BOUND.format(root=name)
+
+    def _own(self, node: ast.Name, name: str, seen: set[str]) -> str | None:
+        """Why a class or function the page writes is not typed (None: its own): a class
+        over a base of the product's, a function a product decorator may replace, the value
+        a function returns."""
+        if name in seen:
+            return None
+        cls = self.page.classes.get(name)
+        if cls is not None:
+            over = [b for b in cls.bases if self.why(b, {*seen, name}) is not None]
+            return OWN_CLASS.format(root=name, base=_shown(over[0])) if over else None
+        function = self.page.functions.get(name)
+        if function is None:
+            return None
+        for decorator in function.decorator_list:
+            if self.why(decorator, {*seen, name}) is not None:
+                return DECORATED.format(root=name, decorator=_shown(decorator))
+        parent = self.parents.get(node)
+        if isinstance(parent, ast.Call) and parent.func is node:
+            return OWN_RESULT.format(root=name)
+        return None
+
+    def own_function(self, node: ast.AST) -> bool:
+        """Whether a call calls a function the page writes that no product decorator may
+        replace: its keyword arguments are the page's own parameters."""
+        if not isinstance(node, ast.Name) or node.id not in self.page.functions:
+            return False
+        if self._parameter(node, node.id) is not None:
+            return False
+        function = self.page.functions[node.id]
+        return all(self.why(d, {node.id}) is None for d in function.decorator_list)
 
     def _parameter(self, node: ast.AST, name: str) -> ast.AST | None:
         """The function binding ``name`` as a parameter around ``node`` (for ``self`` and
@@ -191,7 +248,7 @@ class PythonAccount:
             if not isinstance(node, ast.Call) or not node.keywords:
                 continue
             why = self.why(node.func, set())
-            if why is None:
+            if why is None or self.own_function(node.func):
                 continue
             for keyword in node.keywords:
                 if keyword.arg is not None:
