@@ -105,6 +105,7 @@ from pytest_postgates.gates.base import (
 from pytest_postgates.helpers import (
     config_samples,
     docs_code,
+    fence_fragments,
     js_docs_names,
     page_accounting,
     sample_accounting,
@@ -204,7 +205,10 @@ def _unjudged(result: CheckResult, why: str) -> CheckResult:
 def _check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
-    every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
+    # Fragments recovered (fence_fragments): a diff's new code, a markup fence's scripts.
+    fragments = fence_fragments.Fragments(sorted((*post.fences, *post.indented_code),
+                                                 key=lambda fence: fence.start_line))  # fmt: skip
+    every = fragments.fences
     # What a program's --help prints, shown in a fence or an indented block (help_listings).
     listings = {
         fence.start_line: found
@@ -429,6 +433,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
 
     # A sample the page shows as the old way beside its fix is read (its imports bind
     # names for the samples after it) but judged by none of its names (sample_sides).
+    fences = fragments.recover_code(fences, parsers)  # elided JavaScript recovered in place
     old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
     for fence, kind in fences:
         mark = report.mark() if fence.start_line in old_way else None
@@ -448,6 +453,9 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     python_js = lambda content: _python_untagged(content, python_sample)  # noqa: E731
     read = sample_accounting.fences_read(fences, named, tops, python_js)
     accounted = page_accounting.account_page(report, sample, read, tops)
+    reads = fence_fragments.names_of([*run.packages, *tops, *sample.values])
+    fence_fragments.unparsed(report, read, parsers, reads)
+    fragments.finish(report, reads)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:
