@@ -35,6 +35,12 @@ SHAPES = [
     ("  retries: 3,\n  timeout: 10", " {retries: 3,\n  timeout: 10\n}", "object body"),
     ("retries: 3,\ntimeout: 10", "{ retries: 3,\ntimeout: 10\n}", "object body"),
     (".use(plugin)\n.listen(3000)", "_$_ .use(plugin)\n.listen(3000)\n", "chain"),
+    ("@Property({ nullable: true })\nblob?: Buffer;",
+     "class _$_ { @Property({ nullable: true })\nblob?: Buffer;\n_$_ }", "class body"),
+    ("  private x: number;\n  constructor() {}",
+     "class _$_ {   private x: number;\n  constructor() {}\n_$_ }", "class body"),
+    ("@Index({ options: { point: '2dsphere' } })",
+     "class _$_ { @Index({ options: { point: '2dsphere' } })\n_$_ }", "class body"),
     ("> const a = require('x')\nundefined\n> a.b()", "  const a = require('x')\n\n  a.b()",
      "prompts"),
 ]  # fmt: skip

@@ -12,7 +12,8 @@ recovered while it leaves fewer bytes in error:
   stand-in name of the same bytes (``_$_``) where an expression must follow (``x = ...``);
 - ``> `` prompts are blanked and the lines without one (the REPL's output) emptied;
 - a fence of bare keys (``retries: 3,``) or methods is wrapped as an object literal (read
-  as an object shown alone), one starting with ``.`` given a receiver (shown as ``…``,
+  as an object shown alone), one of class members (``@Property()`` then ``name?: string;``)
+  as a class body, one starting with ``.`` given a receiver (shown as ``…``,
   never bound), a bare argument list as a call's arguments: the opening goes on the first
   line (in its indent where there is one), the closing on a line after the last, so no
   line of the fence moves.
@@ -48,6 +49,11 @@ _PROMPT = re.compile(r"^>(?: |$)")
 _KEY = r"""(?:[A-Za-z_$][\w$]*|'[^'\n]*'|"[^"\n]*"|\[[^\]\n]+\])"""
 _KEY_LINE = re.compile(rf"^\s*{_KEY}\s*\??:(?!:)")
 _METHOD_LINE = re.compile(r"^\s*(?:async\s+)?[A-Za-z_$][\w$]*\s*\([^)]*\)\s*(?::[^{]*)?\{")
+# A class member shown without its class: a decorator (``@Property()``) or a modifier.
+_MEMBER_LINE = re.compile(
+    r"^\s*(?:@[A-Za-z_$][\w$.]*|(?:public|private|protected|readonly|static|abstract|"
+    r"declare|override)\s+[A-Za-z_$#])"
+)
 _CHAIN_LINE = re.compile(r"^\s*\??\.[A-Za-z_$]")
 _COMMENT_LINE = re.compile(r"^\s*(?://|/\*|\*|$)")
 CODE_INFO = {"ts": "ts", "typescript": "ts", "tsx": "tsx", "jsx": "jsx"}
@@ -158,6 +164,9 @@ def _wrappings(content: str) -> Iterator[tuple[str, str]]:
         yield "chain", _open(content, STAND_IN, "")
     if _KEY_LINE.match(first) or _METHOD_LINE.match(first) or first.lstrip().startswith("..."):
         yield "object body", _open(content, "{", "}")  # read as an object shown alone
+    if _MEMBER_LINE.match(first) or _METHOD_LINE.match(first) or _KEY_LINE.match(first):
+        # A member of its own before the closing brace: what a decorator alone decorates.
+        yield "class body", _open(content, f"class {STAND_IN} {{", f"{STAND_IN} }}")
     yield "arguments", _open(content, f"{STAND_IN}(", ")")
 
 
