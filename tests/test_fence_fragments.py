@@ -41,6 +41,7 @@ SHAPES = [
      "class _$_ {   private x: number;\n  constructor() {}\n_$_ }", "class body"),
     ("@Index({ options: { point: '2dsphere' } })",
      "class _$_ { @Index({ options: { point: '2dsphere' } })\n_$_ }", "class body"),
+    ("return (\n  //...\n)", "return (\n  _$_  \n)", "comment placeholders"),
     ("> const a = require('x')\nundefined\n> a.b()", "  const a = require('x')\n\n  a.b()",
      "prompts"),
 ]  # fmt: skip
@@ -55,7 +56,13 @@ def test_each_shape_is_recovered(written: str, read: str, shape: str, parser: An
 
 
 @pytest.mark.parametrize(
-    "clean", ["foo(...args)", "const s = 'Loading...'\nfoo()", "const o = { ...rest, a: 1 }"]
+    "clean",
+    [
+        "foo(...args)",
+        "const s = 'Loading...'\nfoo()",
+        "const o = { ...rest, a: 1 }",
+        "foo({\n  // ...\n})",
+    ],
 )
 def test_a_spread_and_a_string_are_no_placeholders(clean: str, parser: Any) -> None:
     assert fragments.recover_js(clean, parser) == fragments.Recovery(clean)

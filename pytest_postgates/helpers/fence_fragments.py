@@ -10,6 +10,7 @@ recovered while it leaves fewer bytes in error:
 
 - a placeholder outside strings and comments is blanked (with a comma after it), or made a
   stand-in name of the same bytes (``_$_``) where an expression must follow (``x = ...``);
+  a ``// ...`` comment where an expression must be (``return (`` ``// ...`` ``)``), too;
 - ``> `` prompts are blanked and the lines without one (the REPL's output) emptied;
 - a fence of bare keys (``retries: 3,``) or methods is wrapped as an object literal (read
   as an object shown alone), one of class members (``@Property()`` then ``name?: string;``)
@@ -126,6 +127,26 @@ def blank_placeholders(content: str, parser: Any) -> str:
     return out.decode("utf-8", "replace")
 
 
+# A comment that stands for elided code (``// ...``, ``/* … */``).
+_COMMENT_PLACEHOLDER = re.compile(r"//\s*(?:\.\.\.|\u2026)\s*$|/\*\s*(?:\.\.\.|\u2026)\s*\*/", re.M)
+
+
+def comment_placeholders(content: str, parser: Any) -> str:
+    """``content`` with each comment that stands for elided code where an expression must
+    be (``return (\\n  // ...\\n)``) made a stand-in name of its bytes: one at a time, each
+    kept only when it leaves fewer bytes in error (one in a block or an object stays a
+    comment)."""
+    errors = _errors(parser, content)
+    for match in reversed(list(_COMMENT_PLACEHOLDER.finditer(content))):
+        if not errors:
+            break
+        size = len(match.group(0).encode())
+        changed = content[: match.start()] + STAND_IN + " " * (size - 3) + content[match.end() :]
+        if (left := _errors(parser, changed)) < errors:
+            content, errors = changed, left
+    return content
+
+
 def _prompts(content: str) -> str:
     """A Node REPL session: prompts blanked, the other lines (its output) emptied."""
     lines = content.split("\n")
@@ -184,6 +205,7 @@ def recover_js(content: str, parser: Any) -> Recovery:
         return Recovery(content)
     shapes: list[str] = []
     for shape, step in (("placeholders", lambda text: blank_placeholders(text, parser)),
+                        ("comment placeholders", lambda text: comment_placeholders(text, parser)),
                         ("prompts", _prompts)):  # fmt: skip
         changed = step(content)
         if changed != content and (left := _errors(parser, changed)) < errors:
