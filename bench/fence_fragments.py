@@ -260,18 +260,20 @@ def _cell(counts: dict[str, Any] | None) -> str:
     return f"{counts['fences']:>4} {parsed:>15} {_share(counts):>4} {entries:>12}"
 
 
-HEADER = "fences clean/err/none/unread err-ids chk/viol/unj"
+HEADER = f"{'n':>4} {'ok/err/none/unread':>15} {'err%':>4} {'chk/viol/unj':>12}"
 
 
 def report_lines(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
     """The table, one row per ``language/shape``; with ``before``, side by side."""
     keys = sorted(set(after) | set(before or {}), key=lambda k: (k != "all", k.startswith("*"), k))
-    width = max(len(k) for k in keys) if keys else 10
-    head = f"{'language/shape':<{width}}  " + (f"{'before: ' + HEADER:<41} | after: " if before
-                                                  is not None else "") + HEADER  # fmt: skip
-    lines = [head]
+    width = max([len("language/shape"), *(len(k) for k in keys)])
+    lines = []
+    if before is not None:
+        lines.append(f"{'':<{width}}  {'before':<38} | after")
+    lines.append(f"{'language/shape':<{width}}  " + (f"{HEADER} | " if before is not None else "")
+                 + HEADER)  # fmt: skip
     for key in keys:
-        left = f"{_cell((before or {}).get(key)):<41} | " if before is not None else ""
+        left = f"{_cell((before or {}).get(key)):<38} | " if before is not None else ""
         lines.append(f"{key:<{width}}  {left}{_cell(after.get(key))}")
     return lines
 
