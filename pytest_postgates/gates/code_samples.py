@@ -53,8 +53,9 @@ would copy and checks, against the repository's API tables at the ref
   unjudged.
 
 A fence with no language is read as the language it parses as, of those the product is
-written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language (output,
-data, a diagram, text) is listed with the reason.
+written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language is listed
+with the reason. A fragment (``...`` placeholders, bare keys, a ``diff``'s new code, a ``vue``
+fence's scripts) is recovered first, lines kept (:mod:`pytest_postgates.helpers.fence_fragments`).
 
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
