@@ -234,6 +234,12 @@ PYTHON = [
     ("def f(...):\n    pass", "def f(   ):\n    pass"),
     ("x = f(…)", "x = f(   )"),
     (">>> e = Engine(a=1, ...)\n>>> e.run()", ">>> e = Engine(a=1,    )\n>>> e.run()"),
+    ("f(..., q=1)\n<bad>", "f(     q=1)\n<bad>"),
+    ("    @app.command()\n    def run(): pass", "@app.command()\ndef run(): pass"),
+    (
+        "@click.option('--x', flag_value=True)",
+        "@click.option('--x', flag_value=True)\ndef _fragment(): ...",
+    ),
 ]
 
 
@@ -253,9 +259,11 @@ def snake_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tmp_path_factory.mktemp("snake"),
         {
             "pyproject.toml": '[project]\nname = "snake-kit"\n',
-            "snake_kit/__init__.py": "from snake_kit.core import Engine as Engine\n",
+            "snake_kit/__init__.py": (
+                "from snake_kit.core import Engine as Engine, command as command\n"
+            ),
             "snake_kit/core.py": "class Engine:\n    def __init__(self, fast=False): ...\n"
-            "    def run(self): ...\n",
+            "    def run(self): ...\n\ndef command(name=None): ...\n",
         },
     )
 
@@ -264,3 +272,9 @@ def test_a_python_call_with_a_placeholder_is_read(tmp_path: Path, snake_repo: Pa
     body = "```python\nfrom snake_kit import Engine\ne = Engine(fast=True, ...)\ne.rnu()\n```"
     card = _card(body, tmp_path, snake_repo)
     assert [v["name"] for v in card.detail["violations"]] == ["e.rnu"], card.detail
+
+
+def test_a_decorator_shown_alone_is_read(tmp_path: Path, snake_repo: Path) -> None:
+    body = "```python\n    from snake_kit import command\n    @command(nmae='x')\n```"
+    card = _card(body, tmp_path, snake_repo)
+    assert [v["name"] for v in card.detail["violations"]] == ["command(nmae=)"], card.detail

@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +48,7 @@ _PLACEHOLDER = re.compile(r"(?<![\w$.])(?:\.\.\.|\u2026)(?![\w$\[({'\"`.])(\s*,)
 _EXPRESSION_BEFORE = re.compile(r"(?:[=:?]|=>|\breturn|\byield|\bawait|\bnew|\|\||&&)\s*$")
 _NO_PLACEHOLDER = frozenset({"string", "string_fragment", "template_string", "comment", "regex"})
 _PROMPT = re.compile(r"^>(?: |$)")
+_REPL_LINE = re.compile(r"^(?:>>>|\.\.\.)(?: |$)", re.MULTILINE)
 _KEY = r"""(?:[A-Za-z_$][\w$]*|'[^'\n]*'|"[^"\n]*"|\[[^\]\n]+\])"""
 _KEY_LINE = re.compile(rf"^\s*{_KEY}\s*\??:(?!:)")
 _METHOD_LINE = re.compile(r"^\s*(?:async\s+)?[A-Za-z_$][\w$]*\s*\([^)]*\)\s*(?::[^{]*)?\{")
@@ -220,22 +222,44 @@ def recover_js(content: str, parser: Any) -> Recovery:
 
 
 # A placeholder among a call's arguments or a function's parameters (``f(a=1, ...)``,
-# ``def f(...)``), where Python's own ``...`` is no argument: blanked with its comma.
-_PY_ARGUMENT = re.compile(r"(?<=[(,])(\s*)(?:\.\.\.|\u2026)(\s*,)?(?=\s*[,)])")
+# ``def f(...)``), where Python's own ``...`` is no argument: blanked with a comma after it.
+_PY_ARGUMENT = re.compile(r"(?<=[(,])\s*(?:\.\.\.|\u2026)(?:\s*,|(?=\s*\)))")
+_DECORATOR = re.compile(r"^([ \t]*)@[A-Za-z_]", re.MULTILINE)
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(sample_code(code)[0])
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def recover_python(content: str) -> Recovery:
-    """A Python fence that does not parse, its placeholders recovered: one among a call's
-    arguments or a function's parameters blanked, any other ``…`` written ``...``
-    (Python's Ellipsis, of the same bytes); the REPL's ``...`` prompts are left alone."""
-    try:
-        ast.parse(sample_code(content)[0])
+    """A Python fence that does not parse, recovered: a placeholder among a call's
+    arguments or a function's parameters blanked, any other ``…`` written ``...`` (Python's
+    Ellipsis, of the same bytes; the REPL's ``...`` prompts are left alone); a fence
+    indented as a whole dedented; decorators shown without what they decorate given a
+    function after the last line."""
+    if _parses(content):
         return Recovery(content)
-    except (SyntaxError, ValueError):
-        pass
+    shapes: list[str] = []
     changed = _PY_ARGUMENT.sub(lambda m: " " * len(m.group(0).encode()), content)
     changed = changed.replace("\u2026", "...")
-    return Recovery(changed, ("placeholders",)) if changed != content else Recovery(content)
+    if changed != content:
+        content = changed
+        shapes.append("placeholders")
+    dedented = textwrap.dedent(content)
+    if dedented != content and not _REPL_LINE.search(content):
+        content = dedented
+        shapes.append("indented")
+    decorators = list(_DECORATOR.finditer(content))
+    if decorators and not _parses(content):
+        decorated = f"{content}\n{decorators[-1].group(1)}def _fragment(): ..."
+        if _parses(decorated):
+            content = decorated
+            shapes.append("decorators")
+    return Recovery(content, tuple(shapes))
 
 
 def _diff_sides(content: str) -> tuple[str, list[int]] | None:
