@@ -187,6 +187,13 @@ BENCHES = (
         flag="--results",
     ),
     Bench(
+        "fence_fragments",
+        "Gate 15 fragments",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+        flag="--results",
+    ),
+    Bench(
         "wiring_planted",
         "Gate 16 planted wiring",
         ("gates/16-wiring-claims.md",),

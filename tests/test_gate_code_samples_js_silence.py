@@ -225,8 +225,9 @@ def test_a_fence_in_a_language_the_gate_does_not_read_is_listed_when_it_imports_
     tmp_path: Path, cjs_repo: Path
 ) -> None:
     body = (
-        "Intro.\n\n```vue\n<script setup>\nimport { Agent } from 'cjslib'\n</script>\n```\n\n"
-        "```vue\n<script setup>\nimport { ref } from 'vue'\n</script>\n```\n"
+        # (A `vue` fence's <script> blocks are read as JavaScript: helpers/fence_fragments.py.)
+        "Intro.\n\n```coffee\nimport { Agent } from 'cjslib'\n```\n\n"
+        "```coffee\nimport { ref } from 'vue'\n```\n"
     )
     post = make_post(body, tmp_path)
     card = gate.GATE.evaluate(post, repo_context(cjs_repo, tmp_path / "c"))
@@ -235,7 +236,7 @@ def test_a_fence_in_a_language_the_gate_does_not_read_is_listed_when_it_imports_
     assert listed == [
         (
             line,
-            "a `vue` fence imports the product, and its code is not read: its language is "
+            "a `coffee` fence imports the product, and its code is not read: its language is "
             "not one the gate reads",
         ),
     ], card.detail

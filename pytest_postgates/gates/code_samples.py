@@ -53,8 +53,9 @@ would copy and checks, against the repository's API tables at the ref
   unjudged.
 
 A fence with no language is read as the language it parses as, of those the product is
-written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language (output,
-data, a diagram, text) is listed with the reason.
+written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language is listed
+with the reason. A fragment (``...`` placeholders, bare keys, a ``diff``'s new code, a ``vue``
+fence's scripts) is recovered first, lines kept (:mod:`pytest_postgates.helpers.fence_fragments`).
 
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
@@ -104,6 +105,7 @@ from pytest_postgates.gates.base import (
 )
 from pytest_postgates.helpers import (
     config_samples,
+    fence_fragments,
     js_docs_names,
     page_accounting,
     sample_accounting,
@@ -203,7 +205,10 @@ def _unjudged(result: CheckResult, why: str) -> CheckResult:
 def _check(post: Post, context: GateContext) -> CheckResult:
     settings = context.settings
     # Indented code blocks too (a REPL session, a sample in a MkDocs tab): in file order.
-    every = sorted((*post.fences, *post.indented_code), key=lambda fence: fence.start_line)
+    # Fragments recovered (fence_fragments): a diff's new code, a markup fence's scripts.
+    fragments = fence_fragments.Fragments(sorted((*post.fences, *post.indented_code),
+                                                 key=lambda fence: fence.start_line))  # fmt: skip
+    every = fragments.fences
     # What a program's --help prints, shown in a fence or an indented block (help_listings).
     listings = {
         fence.start_line: found
@@ -416,6 +421,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
 
     # A sample the page shows as the old way beside its fix is read (its imports bind
     # names for the samples after it) but judged by none of its names (sample_sides).
+    fences = fragments.recover_code(fences, parsers)  # elided JavaScript recovered in place
     old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
     for fence, kind in fences:
         mark = report.mark() if fence.start_line in old_way else None
@@ -435,6 +441,9 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     python_js = lambda content: _python_untagged(content, python_sample)  # noqa: E731
     read = sample_accounting.fences_read(fences, named, tops, python_js)
     accounted = page_accounting.account_page(report, sample, read, tops)
+    reads = fence_fragments.names_of([*run.packages, *tops, *sample.values])
+    fence_fragments.unparsed(report, read, parsers, reads)
+    fragments.finish(report, reads)
     tables.save()
     if python_sample is not None:
         for first, block in autodoc:
