@@ -41,6 +41,7 @@ EXPRESSIONS: dict[str, tuple[str, ...]] = {
     "EventTarget": ("EventTarget",),
     "RequestInit": ("RequestInit", 'import("undici-types").RequestInit'),
     "ResponseInit": ("ResponseInit", 'import("undici-types").ResponseInit'),
+    "URL": ("URL",),
     **{f"{module}.{name}": (f"{module}.{name}",) for module, name in NODE_TYPES},
 }
 TABLES: dict[str, frozenset[str]] = {
