@@ -99,10 +99,11 @@ function classify(type) {
   return { kind: "object", members };
 }
 
+// A class's private and protected members are left out: no object literal writes them.
 function keysOf(members, location) {
   const keys = new Map(); // name -> [property types]
   for (const member of members) {
-    for (const property of propertiesOf(member)) {
+    for (const property of propertiesOf(member).filter(isPublic)) {
       const list = keys.get(property.getName()) || [];
       list.push(checker.getTypeOfSymbolAtLocation(property, location));
       keys.set(property.getName(), list);

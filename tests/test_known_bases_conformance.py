@@ -39,6 +39,8 @@ EXPRESSIONS: dict[str, tuple[str, ...]] = {
     "Object": ("Object",),
     "EventEmitter": ("events.EventEmitter",),
     "EventTarget": ("EventTarget",),
+    "Promise": ("Promise<number>",),
+    "Uint8Array": ("Uint8Array",),
     "RequestInit": ("RequestInit", 'import("undici-types").RequestInit'),
     "ResponseInit": ("ResponseInit", 'import("undici-types").ResponseInit'),
     "URL": ("URL",),

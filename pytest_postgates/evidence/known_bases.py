@@ -71,6 +71,11 @@ for _enum_name, _enum_value in (("Enum", 1), ("IntEnum", 1), ("StrEnum", "a"), (
     PY_BASES[_enum_name] |= _enum_member_names(_enum_base, _enum_value)
 # A base written with arguments (``Generic[T]``, ``dict[str, int]``) gives these as well.
 SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
+_UINT8_ARRAY = (
+    "BYTES_PER_ELEMENT at buffer byteLength byteOffset copyWithin entries every fill filter"
+    " find findIndex forEach includes indexOf join keys lastIndexOf length map reduce"
+    " reduceRight reverse set slice some sort subarray toLocaleString toString valueOf values"
+)
 JS_BASES: dict[str, frozenset[str]] = {
     "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
     # A function type's (`type Factory = (config) => Provider`): what every function has.
@@ -102,6 +107,8 @@ JS_BASES: dict[str, frozenset[str]] = {
     ),
     # The web platform's (Node's global since 15): WebSocket, EventSource extend it.
     "EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent"}),
+    "Promise": frozenset({"then", "catch", "finally"}),
+    "Uint8Array": frozenset(_UINT8_ARRAY.split()),
 }
 # The web platform's option dictionaries (global types in TypeScript's lib.dom and Node's
 # fetch, undici's fields included) that a product's option types extend (ky's `interface
@@ -170,11 +177,6 @@ _STREAM_WRITABLE = (
     " writableAborted writableCorked writableEnded writableFinished writableHighWaterMark"
     " writableLength writableNeedDrain writableObjectMode write"
 )
-_UINT8_ARRAY = (
-    "BYTES_PER_ELEMENT at buffer byteLength byteOffset copyWithin entries every fill filter"
-    " find findIndex forEach includes indexOf join keys lastIndexOf length map reduce"
-    " reduceRight reverse set slice some sort subarray toLocaleString toString valueOf values"
-)
 _BUFFER = (
     " ".join(
         f"{verb}{kind}"
@@ -197,6 +199,11 @@ NODE_TYPES: dict[tuple[str, str], frozenset[str]] = {
     ("https", "RequestOptions"): frozenset(_HTTPS_REQUEST.split()),
     ("tls", "SecureContextOptions"): frozenset(_TLS_CONTEXT.split()),
     ("url", "URL"): frozenset(_URL.split()),
+    ("tls", "ConnectionOptions"): frozenset(
+        f"{_TLS_CONTEXT} ALPNProtocols SNICallback checkServerIdentity enableTrace host lookup"
+        " minDHSize path port pskCallback rejectUnauthorized requestCert requestOCSP"
+        " secureContext servername session socket timeout".split()
+    ),
     ("stream", "Readable"): frozenset(_STREAM_READABLE.split()),
     ("stream", "Writable"): frozenset(_STREAM_WRITABLE.split()),
     ("stream", "Duplex"): frozenset(f"{_STREAM_READABLE} {_STREAM_WRITABLE} allowHalfOpen".split()),

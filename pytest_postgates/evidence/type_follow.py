@@ -206,17 +206,17 @@ def _manifest_types(folder: Path) -> str | None:
 # ------------------------------------------------------------ known outside types
 # The classes of JS_BASES a type names where it means the global one (Function and Object
 # are read otherwise: a function's members, any object).
-_GLOBAL_BASES = ("Error", "EventTarget")
+_GLOBAL_BASES = ("Error", "EventTarget", "Promise", "Uint8Array")
 
 
 def known_keys(model: TypeModel, path: str, name: str) -> frozenset[str] | None:
     """The keys of one of Node's or the web platform's types (known_bases: NODE_TYPES,
-    JS_DICTIONARIES, JS_BASES' Error and EventTarget) a name written in ``path`` means,
+    JS_DICTIONARIES, JS_BASES' global classes) a name written in ``path`` means,
     known without reading @types/node or TypeScript's lib: ``https.RequestOptions``, or
     ``RequestOptions`` imported from ``https``; ``Readable`` from ``stream``; a global
     ``URL``, ``Buffer`` or ``Error``. None when it is none of them."""
     module, dot, member = name.rpartition(".")
-    table = model.lookup.tables.files.get(path)
+    table = _disk_table(path) if path.startswith("/") else model.lookup.tables.files.get(path)
     if dot:
         found = table.imports.get(module) if table is not None else None
         types = model.table(path)
