@@ -2,7 +2,7 @@
 
 For each package of the tune half of the natural-drift split named below (its source from
 the bare mirror at the commit the tune labels pin, its installed dependencies linked as
-``node_modules``), the compiler (``bench/option_keys_oracle.js``, TypeScript from
+``node_modules``), the compiler (``tests/ts_option_keys_oracle.js``, TypeScript from
 ``POSTGATES_TS_ORACLE_DIR``) lists every exported callable (functions, constructors,
 methods of exported values, static and instance methods of exported classes) whose
 parameter it types as an object with properties, with those properties (every member of
@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-ORACLE = REPO / "bench" / "option_keys_oracle.js"
+ORACLE = REPO / "tests" / "ts_option_keys_oracle.js"
 ORACLE_ENV = "POSTGATES_TS_ORACLE_DIR"
 DEPENDENCIES_ENV = "POSTGATES_BENCH_DEPENDENCIES"
 DEPENDENCY_PATH_ENV = "POSTGATES_DEPENDENCY_PATH"

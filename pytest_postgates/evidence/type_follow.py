@@ -161,8 +161,12 @@ def _relative(path: str, spec: str) -> str | None:
     return next((c for c in candidates if Path(c).is_file()), None)
 
 
-@lru_cache(maxsize=128)
 def _package_entry(spec: str) -> str | None:
+    return _entry_in(spec, tuple(search_path()))
+
+
+@lru_cache(maxsize=128)
+def _entry_in(spec: str, search: tuple[Path, ...]) -> str | None:
     """The declaration file a bare specifier of an installed package resolves to for
     TypeScript: its manifest's ``types`` (or ``typings``, or the ``types`` condition of its
     ``exports`` for ``.``), else its ``index.d.ts``; its DefinitelyTyped package's when it
@@ -173,7 +177,7 @@ def _package_entry(spec: str) -> str | None:
         return None
     typed = root[1:].replace("/", "__") if root.startswith("@") else root
     for name in (root, f"@types/{typed}"):
-        for folders in search_path():
+        for folders in search:
             for base in (folders / "node_modules", folders):
                 folder = base / name
                 if base.name == "node_modules" and (folder / "package.json").is_file():

@@ -1,5 +1,5 @@
 // The TypeScript compiler's view of the option objects a package's exported callables take,
-// as JSON, for bench/option_keys_conformance.py.
+// as JSON, for bench/option_keys_conformance.py and tests/test_option_keys_conformance.py.
 //
 //   node option_keys_oracle.js <folder holding typescript> <project root> <entry file>...
 //
