@@ -39,8 +39,8 @@ DEPENDENCY = {
     ),
 }
 
-# label -> (files of the product, the compiler's entry file, the export to call)
-CASES: dict[str, tuple[dict[str, str], str, str]] = {
+# label -> (files of the product, the compiler's entry file, the export, called or made)
+CASES: dict[str, tuple[dict[str, str], str, str, str]] = {
     "a type of a namespace another file declares": (
         {
             "package.json": TS_PACKAGE,
@@ -58,6 +58,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "src/index.ts",
         "probe",
+        "call",
     ),
     "a type of a namespace import": (
         {
@@ -70,6 +71,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "src/index.ts",
         "probe",
+        "call",
     ),
     "an installed package's interface and default export": (
         {
@@ -82,6 +84,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "src/index.ts",
         "probe",
+        "call",
     ),
     "a type parameter read as its constraint": (
         {
@@ -93,6 +96,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "src/index.ts",
         "probe",
+        "call",
     ),
     "a class's public parameter properties": (
         {
@@ -106,6 +110,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "src/index.ts",
         "probe",
+        "call",
     ),
     "the URL beside the product's options": (
         {
@@ -117,6 +122,7 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "src/index.ts",
         "probe",
+        "call",
     ),
     "a JavaScript constant its declarations declare as a function": (
         {
@@ -135,6 +141,26 @@ CASES: dict[str, tuple[dict[str, str], str, str]] = {
         },
         "index.d.ts",
         "merge",
+        "call",
+    ),
+    "a JavaScript function its declarations declare as a class": (
+        {
+            "package.json": json.dumps(
+                {"name": "probe", "main": "index.js", "types": "index.d.ts", "type": "module"}
+            ),
+            "index.js": (
+                "function Failure(message, config) { this.message = message; }\n"
+                "Failure.from = (error) => new Failure(error.message);\nexport { Failure };\n"
+            ),
+            "index.d.ts": (
+                "export interface FailureConfig { url?: string; method?: string }\n"
+                "export class Failure extends Error {\n"
+                "  constructor(message?: string, config?: FailureConfig);\n}\n"
+            ),
+        },
+        "index.d.ts",
+        "Failure",
+        "new",
     ),
 }
 
@@ -143,8 +169,9 @@ def _key(name: str) -> str:
     return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else json.dumps(name)
 
 
-def compiler_row(root: Path, entry: str, export: str) -> dict[str, object]:
-    """The compiler's properties of ``export``'s first parameter (one level down too)."""
+def compiler_row(root: Path, entry: str, export: str, form: str) -> dict[str, object]:
+    """The compiler's properties of the first parameter ``export`` takes as an object
+    (one level down too), called (``form`` "call") or made (``new``)."""
     done = subprocess.run(
         ["node", str(ORACLE), str(_oracle_dir()), str(root), entry],
         capture_output=True,
@@ -154,10 +181,8 @@ def compiler_row(root: Path, entry: str, export: str) -> dict[str, object]:
     )
     assert done.returncode == 0, done.stderr
     rows = [
-        row
-        for row in json.loads(done.stdout)
-        if row["export"] == export and row["form"] == "call" and row["position"] == 0
-    ]
+        row for row in json.loads(done.stdout) if row["export"] == export and row["form"] == form
+    ][:1]
     assert len(rows) == 1, rows
     row: dict[str, object] = rows[0]
     return row
@@ -167,7 +192,7 @@ def compiler_row(root: Path, entry: str, export: str) -> dict[str, object]:
 def test_the_gate_takes_exactly_the_compiler_s_keys(
     label: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    files, entry, export = CASES[label]
+    files, entry, export, form = CASES[label]
     repo = make_repo(tmp_path / "repo", files)
     installed = tmp_path / "installed"
     for name, text in DEPENDENCY.items():
@@ -175,7 +200,7 @@ def test_the_gate_takes_exactly_the_compiler_s_keys(
         (installed / name).write_text(text, encoding="utf-8")
     (repo / "node_modules").symlink_to(installed / "node_modules")  # the compiler's
     monkeypatch.setenv("POSTGATES_DEPENDENCY_PATH", str(installed))  # the gate's
-    row = compiler_row(repo, entry, export)
+    row = compiler_row(repo, entry, export, form)
     keys, nested = row["keys"], row["nested"]
     assert isinstance(keys, list) and keys and INVENTED not in keys
     assert isinstance(nested, dict)
@@ -188,7 +213,9 @@ def test_the_gate_takes_exactly_the_compiler_s_keys(
         else:
             written.append(f"{_key(name)}: 1")
     literal = ", ".join([*written, f"{INVENTED}: 1"])
-    code = f"import {{ {export} }} from 'probe';\n{export}({{ {literal} }});\n"
+    before = "undefined, " * int(str(row["position"]))
+    made = "new " if form == "new" else ""
+    code = f"import {{ {export} }} from 'probe';\n{made}{export}({before}{{ {literal} }});\n"
     card = sample_card(code, "ts", tmp_path, repo)
     expected = [("option_key", INSIDE)] * len(nested) + [("option_key", INVENTED)]
     assert _violations(card) == sorted(expected), (code, _unjudged(card))

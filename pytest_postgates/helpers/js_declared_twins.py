@@ -16,6 +16,7 @@ from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.helpers.js_types import JsTypes, Keys, declaration_file
 
 KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
+_DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
 def declared_twin(lookup: ApiLookup, module: str, name: str) -> Binding | None:
@@ -27,7 +28,20 @@ def declared_twin(lookup: ApiLookup, module: str, name: str) -> Binding | None:
     found = lookup.find_export(declared, name, declared=True)
     if not isinstance(found, Binding) or found.kind != "function":
         return None
-    return found if found.path.endswith((".d.ts", ".d.mts", ".d.cts")) else None
+    return found if found.path.endswith(_DECLARATIONS) else None
+
+
+def declared_class(lookup: ApiLookup, module: str, name: str) -> tuple[str, str] | None:
+    """The class the declaration file of ``module`` exports as ``name`` (axios' ``export
+    class AxiosError`` for a function of the code that ``new`` makes), as the model names
+    a class: (name, declaration file); None when there is none."""
+    declared = declaration_file(module) if module else ""
+    if not declared or lookup.tables.files.get(declared) is None:
+        return None
+    found = lookup.find_export(declared, name, declared=True)
+    if not isinstance(found, Binding) or found.kind != "class":
+        return None
+    return (found.local, found.path) if found.path.endswith(_DECLARATIONS) else None
 
 
 def twin_keys(types: JsTypes, twin: Binding, own: KeysAt | None = None) -> KeysAt:

@@ -19,7 +19,7 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers import js_unbound
-from pytest_postgates.helpers.js_declared_twins import declared_twin, twin_keys
+from pytest_postgates.helpers.js_declared_twins import declared_class, declared_twin, twin_keys
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, declaration_file, hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
@@ -106,6 +106,8 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
         if held is None:
             return None
         made = sample.class_of(held)
+        if made is None and held.kind == "instance":  # a class its declarations declare
+            made = declared_class(sample.gate.lookup, held.module, held.name)
         shown = " ".join(node_text(source, node.child_by_field_name("constructor")).split())
         if made is None or types is None:
             why = held.origin if held.kind == "unknown" else "a class the model does not read"
