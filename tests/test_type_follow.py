@@ -100,3 +100,14 @@ def test_a_stream_from_node_s_module_is_known(tmp_path: Path) -> None:
     card = sample_card("import { probe } from 'probe';\nprobe({ retries: 1, pipe: 1, nope: 1 });",
                        "ts", tmp_path, repo)  # fmt: skip
     assert _violations(card) == [("option_key", "nope")], _unjudged(card)
+
+
+def test_a_getter_with_no_declared_type_is_a_key(tmp_path: Path) -> None:
+    repo = _repo(
+        tmp_path,
+        "export class Run extends Promise<number> {\n  get exitCode() { return 0; }\n}\n"
+        "export function probe(run: Run) {}\n",
+    )
+    code = "import { probe } from 'probe';\nprobe({ exitCode: 1, then: 1, exitcode: 2 });"
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("option_key", "exitcode")], _unjudged(card)

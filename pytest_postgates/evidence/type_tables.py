@@ -612,8 +612,11 @@ class _Reader:
                 text = self.text(written).lstrip(":").strip() if written is not None else ""
         elif how == "get":
             declared = _field(member, "return_type")
-            if declared is None or (key in fields and fields[key][2] != "method"):
-                return  # a setter's type already read, or none said
+            if key in fields and fields[key][2] != "method":
+                return  # a setter's type already read
+            if declared is None:  # `get exitCode() {...}`: a key all the same, its type unsaid
+                fields[key] = (("other", "untyped"), self.line(member), "")
+                return
             typed, text = self.expr(declared), self.text(declared).lstrip(":").strip()
         elif key in fields:
             return
