@@ -293,7 +293,7 @@ def report(results: dict[str, dict[str, Any]], show: int, run: Any) -> None:
                    {"name": "callables x parameters", "kind": "label"},
                    {"name": "excluded (compiler cannot type)", "kind": "label"}]  # fmt: skip
         for name in ("exact", "unjudged", "false finding", "missed", "open, false finding"):
-            columns.append({"name": f"control: {name}", "kind": "control"})
+            columns.append({"name": f"{name} at {CONTROL}", "kind": "control"})
             columns.append({"name": name, "kind": "figure"})
         table = run.table("Option keys against the compiler, per package (control: "
                           f"gate 15 at {CONTROL})", columns)  # fmt: skip
@@ -386,7 +386,7 @@ def main() -> int:
         run.notes.append(
             "Per (callable, parameter) the TypeScript compiler types as an object with "
             "properties: exact = no finding on a real key and the invented key(s) found; "
-            "open = the compiler's type takes any key (no finding may be made there)."
+            "open = the compiler's type takes any key (no finding may be made there)"
         )
         run.write(args.json)
     return 0
