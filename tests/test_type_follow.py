@@ -111,3 +111,24 @@ def test_a_getter_with_no_declared_type_is_a_key(tmp_path: Path) -> None:
     code = "import { probe } from 'probe';\nprobe({ exitCode: 1, then: 1, exitcode: 2 });"
     card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == [("option_key", "exitcode")], _unjudged(card)
+
+
+def test_a_package_file_nested_past_the_reader_s_depth_is_unread_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    union = " | ".join(f"'v{i}'" for i in range(3000))
+    installed = _installed(
+        tmp_path / "installed",
+        {
+            "node_modules/dep/package.json": json.dumps({"name": "dep", "types": "index.d.ts"}),
+            "node_modules/dep/index.d.ts": (
+                f"export type Big = {union};\nexport interface Config {{ alpha?: Big }}\n"
+            ),
+        },
+    )
+    monkeypatch.setenv("POSTGATES_DEPENDENCY_PATH", str(installed))
+    repo = _repo(tmp_path, "import { Config } from 'dep';\nexport function probe(o: Config) {}\n")
+    card = sample_card("import { probe } from 'probe';\nprobe({ alpha: 1 });", "ts", tmp_path, repo)
+    assert str(card.verdict) != "ERROR", card.summary
+    assert _violations(card) == []
+    assert _unjudged(card)

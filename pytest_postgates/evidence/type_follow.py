@@ -148,7 +148,10 @@ def _disk_table(path: str) -> FileTable | None:
     parsers = load_parsers()
     if text is None or isinstance(parsers, str):
         return None
-    return tables_for_source(path, text, parsers)
+    try:
+        return tables_for_source(path, text, parsers)
+    except RecursionError:  # nested past the reader's depth: not read
+        return None
 
 
 def _relative(path: str, spec: str) -> str | None:

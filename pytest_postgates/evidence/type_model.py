@@ -102,7 +102,10 @@ class TypeModel:
             if path in self._tables:
                 return self._tables[path]
         text, parser = source_text(self, path), self._parser_for(path)
-        table = read_type_table(text, parser) if text is not None and parser is not None else None
+        try:
+            table = read_type_table(text, parser) if text is not None and parser else None
+        except RecursionError:  # nested past the reader's depth (a package's 1,000-member union)
+            table = None
         with self._lock:
             self._tables.setdefault(path, table)
             return self._tables[path]
