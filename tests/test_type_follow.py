@@ -132,3 +132,30 @@ def test_a_package_file_nested_past_the_reader_s_depth_is_unread_not_an_error(
     assert str(card.verdict) != "ERROR", card.summary
     assert _violations(card) == []
     assert _unjudged(card)
+
+
+def test_type_fest_s_wrappers_are_read_by_name_even_when_it_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    installed = _installed(
+        tmp_path / "installed",
+        {
+            "node_modules/type-fest/package.json": json.dumps(
+                {"name": "type-fest", "types": "index.d.ts"}
+            ),
+            "node_modules/type-fest/index.d.ts": (
+                "export type Merge<D, S> = D extends unknown ? S extends unknown ? "
+                "Omit<D, keyof S> & S : never : never;\n"
+            ),
+        },
+    )
+    monkeypatch.setenv("POSTGATES_DEPENDENCY_PATH", str(installed))
+    repo = _repo(
+        tmp_path,
+        "import { Merge } from 'type-fest';\n"
+        "export type Options = Merge<{ alpha?: number }, { beta?: string }>;\n"
+        "export function probe(o: Options) {}\n",
+    )
+    code = "import { probe } from 'probe';\nprobe({ alpha: 1, beta: 2, gamma: 3 });"
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("option_key", "gamma")], _unjudged(card)

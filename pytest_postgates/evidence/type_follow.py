@@ -70,6 +70,9 @@ def constraints(signature: Signature, path: str) -> tuple[tuple[str, TypeRef], .
 # to the repository); read at most this much of one.
 _MAX_CHARS = 2 * 1024 * 1024
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
+# Packages whose types the model reads by name, not in their files: type-fest's wrappers
+# (type_model: their conditional types are past what it expands, their keys are not).
+KNOWN_PACKAGES = frozenset({"type-fest"})
 
 
 def source_text(model: TypeModel, path: str) -> str | None:
@@ -121,7 +124,7 @@ def _imported_from(
         if spec.startswith("."):
             target = _relative(path, spec) if outside else model.lookup.relative(path, spec)
             return _declared_in(model, target, imported, depth + 1) if target else None
-        entry = _package_entry(spec)
+        entry = _package_entry(spec) if spec not in KNOWN_PACKAGES else None
         return _declared_in(model, entry, imported, depth + 1) if entry else None
     for spec in table.stars if outside else ():
         target = _relative(path, spec) if spec.startswith(".") else _package_entry(spec)

@@ -32,6 +32,7 @@ from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.read_keys import ReadKeys, Seen, outside_function, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
 from pytest_postgates.evidence.type_follow import (
+    KNOWN_PACKAGES,
     known_keys,
     package_declarations,
     qualified_declarations,
@@ -59,7 +60,7 @@ _BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"}
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
 # type-fest's wrappers (read only where the name is imported from it): those whose keys are
 # their first argument's, and Merge and Except (the module's Omit), expanded below.
-_TYPE_FEST_MODULES = frozenset({"type-fest"})
+_TYPE_FEST_MODULES = KNOWN_PACKAGES
 _TYPE_FEST_SAME = frozenset(
     {"PartialDeep", "ReadonlyDeep", "RequiredDeep", "Simplify", "Writable", "SetOptional",
      "SetRequired", "SetNonNullable", "PartialOnUndefinedDeep"}
