@@ -173,6 +173,12 @@ BENCHES = (
     ),
     Bench("code_sample_speed", "Gate 15 speed", ("gates/15-code-samples.md",)),
     Bench(
+        "option_keys_conformance",
+        "Gate 15 option keys against the compiler",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+    ),
+    Bench(
         "gate15_docs_precision",
         "Gate 15 docs precision",
         ("gates/15-code-samples.md",),

@@ -203,7 +203,7 @@ def test_every_committed_results_file_carries_its_run_and_its_controls() -> None
     with_controls = {
         "fabrication_recall", "measure_numerical_claims", "measure_readability",
         "markdownlint_parity", "wiring_planted", "natural_drift", "regex_growth",
-        "exports_conformance", "outside_projects",
+        "exports_conformance", "outside_projects", "option_keys_conformance",
     }  # fmt: skip
     written = {
         bench.name: json.loads(path.read_text(encoding="utf-8"))

@@ -39,8 +39,11 @@ EXPRESSIONS: dict[str, tuple[str, ...]] = {
     "Object": ("Object",),
     "EventEmitter": ("events.EventEmitter",),
     "EventTarget": ("EventTarget",),
+    "Promise": ("Promise<number>",),
+    "Uint8Array": ("Uint8Array",),
     "RequestInit": ("RequestInit", 'import("undici-types").RequestInit'),
     "ResponseInit": ("ResponseInit", 'import("undici-types").ResponseInit'),
+    "URL": ("URL",),
     **{f"{module}.{name}": (f"{module}.{name}",) for module, name in NODE_TYPES},
 }
 TABLES: dict[str, frozenset[str]] = {

@@ -24,6 +24,9 @@ const lines = [
   'import * as https from "https";',
   'import * as tls from "tls";',
   'import * as events from "events";',
+  'import * as url from "url";',
+  'import * as stream from "stream";',
+  'import * as buffer from "buffer";',
   ...labels.map((label, i) => `export type T${i} = ${types[label]};`),
 ];
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), "known-types-"));

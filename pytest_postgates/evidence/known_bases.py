@@ -71,6 +71,11 @@ for _enum_name, _enum_value in (("Enum", 1), ("IntEnum", 1), ("StrEnum", "a"), (
     PY_BASES[_enum_name] |= _enum_member_names(_enum_base, _enum_value)
 # A base written with arguments (``Generic[T]``, ``dict[str, int]``) gives these as well.
 SUBSCRIPTED_BASE_MEMBERS = frozenset({"__orig_bases__", "__parameters__"})
+_UINT8_ARRAY = (
+    "BYTES_PER_ELEMENT at buffer byteLength byteOffset copyWithin entries every fill filter"
+    " find findIndex forEach includes indexOf join keys lastIndexOf length map reduce"
+    " reduceRight reverse set slice some sort subarray toLocaleString toString valueOf values"
+)
 JS_BASES: dict[str, frozenset[str]] = {
     "Error": frozenset({"message", "name", "stack", "cause", "toString"}),
     # A function type's (`type Factory = (config) => Provider`): what every function has.
@@ -102,6 +107,8 @@ JS_BASES: dict[str, frozenset[str]] = {
     ),
     # The web platform's (Node's global since 15): WebSocket, EventSource extend it.
     "EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent"}),
+    "Promise": frozenset({"then", "catch", "finally"}),
+    "Uint8Array": frozenset(_UINT8_ARRAY.split()),
 }
 # The web platform's option dictionaries (global types in TypeScript's lib.dom and Node's
 # fetch, undici's fields included) that a product's option types extend (ky's `interface
@@ -112,9 +119,17 @@ _REQUEST_INIT = (
     "body cache credentials headers integrity keepalive method mode priority redirect referrer"
     " referrerPolicy signal window dispatcher duplex"
 )
+# The WHATWG URL class (global in lib.dom and Node, and Node's `url` module's) is here too:
+# an option parameter often takes one beside its own options (got's `url: string | URL`),
+# and an object literal there is judged against both.
+_URL = (
+    "hash host hostname href origin password pathname port protocol search searchParams"
+    " username toJSON toString"
+)
 JS_DICTIONARIES: dict[str, frozenset[str]] = {
     "RequestInit": frozenset(_REQUEST_INIT.split()),
     "ResponseInit": frozenset({"headers", "status", "statusText"}),
+    "URL": frozenset(_URL.split()),
 }
 # Node's interfaces and classes (@types/node) that a product's types are built from (got's
 # `Options = Merge<https.RequestOptions, ...>`, `Response extends http.IncomingMessage`), by
@@ -145,6 +160,36 @@ _INCOMING = (
     " httpVersionMinor method rawHeaders rawTrailers setTimeout signal socket statusCode"
     " statusMessage trailers trailersDistinct url"
 )
+# stream's classes (both sides of a Duplex), as @types/node 26 declares them.
+_STREAM_COMMON = (
+    "_construct _destroy addListener closed destroy destroyed emit errored eventNames"
+    " getMaxListeners listenerCount listeners off on once pipe prependListener"
+    " prependOnceListener rawListeners removeAllListeners removeListener setMaxListeners"
+)
+_STREAM_READABLE = (
+    f"{_STREAM_COMMON} _read compose drop every filter find flatMap forEach isPaused iterator"
+    " map pause push read readable readableAborted readableDidRead readableEncoding"
+    " readableEnded readableFlowing readableHighWaterMark readableLength readableObjectMode"
+    " reduce resume setEncoding some take toArray unpipe unshift wrap"
+)
+_STREAM_WRITABLE = (
+    f"{_STREAM_COMMON} _final _write _writev cork end setDefaultEncoding uncork writable"
+    " writableAborted writableCorked writableEnded writableFinished writableHighWaterMark"
+    " writableLength writableNeedDrain writableObjectMode write"
+)
+_BUFFER = (
+    " ".join(
+        f"{verb}{kind}"
+        for verb in ("read", "write")
+        for kind in (
+            "BigInt64BE BigInt64LE BigUInt64BE BigUInt64LE BigUint64BE BigUint64LE DoubleBE"
+            " DoubleLE FloatBE FloatLE Int16BE Int16LE Int32BE Int32LE Int8 IntBE IntLE UInt16BE"
+            " UInt16LE UInt32BE UInt32LE UInt8 UIntBE UIntLE Uint16BE Uint16LE Uint32BE Uint32LE"
+            " Uint8 UintBE UintLE"
+        ).split()
+    )
+    + " compare copy equals swap16 swap32 swap64 toJSON write"
+)
 NODE_TYPES: dict[tuple[str, str], frozenset[str]] = {
     ("http", "IncomingMessage"): frozenset(
         f"{_INCOMING} {_READABLE}".split() + list(JS_BASES["EventEmitter"])
@@ -153,4 +198,16 @@ NODE_TYPES: dict[tuple[str, str], frozenset[str]] = {
     ("http", "ClientRequestArgs"): frozenset(_HTTP_REQUEST.split()),
     ("https", "RequestOptions"): frozenset(_HTTPS_REQUEST.split()),
     ("tls", "SecureContextOptions"): frozenset(_TLS_CONTEXT.split()),
+    ("url", "URL"): frozenset(_URL.split()),
+    ("tls", "ConnectionOptions"): frozenset(
+        f"{_TLS_CONTEXT} ALPNProtocols SNICallback checkServerIdentity enableTrace host lookup"
+        " minDHSize path port pskCallback rejectUnauthorized requestCert requestOCSP"
+        " secureContext servername session socket timeout".split()
+    ),
+    ("stream", "Readable"): frozenset(_STREAM_READABLE.split()),
+    ("stream", "Writable"): frozenset(_STREAM_WRITABLE.split()),
+    ("stream", "Duplex"): frozenset(f"{_STREAM_READABLE} {_STREAM_WRITABLE} allowHalfOpen".split()),
+    # Global in @types/node (and `import { Buffer } from 'buffer'`): a body a product's
+    # option takes beside its own objects (`body?: string | Buffer | FormData`).
+    ("buffer", "Buffer"): frozenset(f"{_UINT8_ARRAY} {_BUFFER}".split()),
 }

@@ -29,9 +29,15 @@ from functools import partial
 from typing import Any
 
 from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
-from pytest_postgates.evidence.known_bases import JS_DICTIONARIES, NODE_TYPES
 from pytest_postgates.evidence.read_keys import ReadKeys, Seen, outside_function, read_keys
 from pytest_postgates.evidence.source_repairs import repaired
+from pytest_postgates.evidence.type_follow import (
+    KNOWN_PACKAGES,
+    known_keys,
+    package_declarations,
+    qualified_declarations,
+    source_text,
+)
 from pytest_postgates.evidence.type_operators import (
     any_string,
     conditional_shapes,
@@ -54,7 +60,7 @@ _BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"}
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
 # type-fest's wrappers (read only where the name is imported from it): those whose keys are
 # their first argument's, and Merge and Except (the module's Omit), expanded below.
-_TYPE_FEST_MODULES = frozenset({"type-fest"})
+_TYPE_FEST_MODULES = KNOWN_PACKAGES
 _TYPE_FEST_SAME = frozenset(
     {"PartialDeep", "ReadonlyDeep", "RequiredDeep", "Simplify", "Writable", "SetOptional",
      "SetRequired", "SetNonNullable", "PartialOnUndefinedDeep"}
@@ -96,9 +102,11 @@ class TypeModel:
         with self._lock:
             if path in self._tables:
                 return self._tables[path]
-        text = self.lookup.tables.text(path) if self.lookup.tables.text is not None else None
-        parser = self._parser_for(path)
-        table = read_type_table(text, parser) if text is not None and parser is not None else None
+        text, parser = source_text(self, path), self._parser_for(path)
+        try:
+            table = read_type_table(text, parser) if text is not None and parser else None
+        except RecursionError:  # nested past the reader's depth (a package's 1,000-member union)
+            table = None
         with self._lock:
             self._tables.setdefault(path, table)
             return self._tables[path]
@@ -169,11 +177,14 @@ class TypeModel:
         space, dot, last = name.partition(".")
         if dot and space in table.namespaces and last in table.types:
             return path, table.types[last]  # a type of a namespace the file declares
+        if dot:
+            return qualified_declarations(self, path, space, last)
         if name in table.types:
             return path, table.types[name]
         binding = self.lookup.local_binding(path, name)
         if not isinstance(binding, Binding) or binding.path == path:
-            return None
+            outside = not isinstance(binding, Binding) or path.startswith("/")
+            return package_declarations(self, path, name) if outside else None
         target = self.table(binding.path)
         if target is None or binding.local not in target.types:
             return None
@@ -347,7 +358,7 @@ class TypeModel:
             return self.shapes(arg[0], depth + 1)
         if name in _ARRAYS and len(arg) == 1:
             return [Shape({}, [], "", array_of=arg[0])]
-        if name == "Exclude" and len(arg) == 2 and self._global(ref.path, name):
+        if name == "Exclude" and len(arg) == 2 and self.global_name(ref.path, name):
             return excluded_shapes(self, arg[0], arg[1], depth)
         if name == "Record" and len(arg) == 2:
             keys = self.literal_keys(arg[0])
@@ -361,7 +372,7 @@ class TypeModel:
                     {k: [FieldRef(arg[1], "", k, ref.path, _show(args[1]))] for k in keys}, [], ""
                 )
             ]
-        if name == "Function" and not arg and self._global(ref.path, name):
+        if name == "Function" and not arg and self.global_name(ref.path, name):
             # What an interface with call signatures extends (type_tables): a function's
             # own members; no object literal is one.
             unknown = TypeRef(("prim", "unknown"), ref.path)
@@ -374,15 +385,11 @@ class TypeModel:
             return self._merged(arg[0], arg[1], depth)
         if wrapper == "Except":
             name = "Omit"  # type-fest's Omit, written before TypeScript had one
-        node_keys = self._node_keys(ref.path, name) if not arg else None
-        if node_keys is not None:
+        known = known_keys(self, ref.path, name) if not arg else None
+        if known is not None:  # Node's and the web platform's, known without reading them
             unknown = TypeRef(("prim", "unknown"), ref.path)
-            fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in sorted(node_keys)}
+            fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in sorted(known)}
             return [Shape(fields, [], name)]
-        if name in JS_DICTIONARIES and not arg and self._global(ref.path, name):
-            unknown = TypeRef(("prim", "unknown"), ref.path)
-            fields = {k: [FieldRef(unknown, name, k, "", "unknown")] for k in JS_DICTIONARIES[name]}
-            return [Shape(dict(sorted(fields.items())), [], name)]
         left_out = _omitted(args[0], args[1]) if name == "Pick" and len(arg) == 2 else None
         if left_out is not None:
             # `Pick<T, Exclude<keyof T, K>>`: Omit as written before TypeScript had it (K
@@ -467,7 +474,7 @@ class TypeModel:
     def _declared(self, ref: TypeRef) -> bool:
         """Whether the name a reference uses is declared or imported in its file (not
         TypeScript's own utility type of that name)."""
-        return ref.lookup(ref.expr[1]) is not None or not self._global(ref.path, ref.expr[1])
+        return ref.lookup(ref.expr[1]) is not None or not self.global_name(ref.path, ref.expr[1])
 
     def _imported(self, path: str, name: str, modules: frozenset[str]) -> str:
         """The name ``name`` (written in ``path``) has in the module it is imported from,
@@ -477,28 +484,6 @@ class TypeModel:
         if not found or len(found) != 2 or found[0] not in modules:
             return ""
         return name if found[1] == "*" else found[1]
-
-    def _node_keys(self, path: str, name: str) -> frozenset[str] | None:
-        """The keys of one of Node's types (``https.RequestOptions``, or ``RequestOptions``
-        imported from ``https``; ``http.IncomingMessage``), known without reading
-        @types/node."""
-        module, dot, member = name.rpartition(".")
-        if dot:
-            table = self.lookup.tables.files.get(path)
-            found = table.imports.get(module) if table is not None else None
-            types = self.table(path)
-            if types is not None and module in types.required:
-                found = [types.required[module], "*"]
-            if not found or found[1] not in ("*", "default"):
-                return None
-            spec = found[0]
-        else:
-            table = self.lookup.tables.files.get(path)
-            found = table.imports.get(name) if table is not None else None
-            if not found or len(found) != 2:
-                return None
-            spec, member = found
-        return NODE_TYPES.get((spec.removeprefix("node:"), member))
 
     def _merged(self, first: TypeRef, second: TypeRef, depth: int) -> list[Shape] | None:
         """type-fest's ``Merge<A, B>``: A's keys that B does not declare, and B's."""
@@ -511,7 +496,7 @@ class TypeModel:
         fields = {**kept, **right[0].fields}
         return [Shape(fields, left[0].index + right[0].index, "")]  # named by its alias
 
-    def _global(self, path: str, name: str) -> bool:
+    def global_name(self, path: str, name: str) -> bool:
         """Whether ``name`` in ``path`` is the global type (neither imported nor declared)."""
         table = self.lookup.tables.files.get(path)
         return table is not None and name not in table.imports and name not in table.locals

@@ -531,9 +531,11 @@ class _Reader:
             if member_name is None:
                 continue
             key = self.text(member_name)
+            quoted = _quoted_name(member_name)  # got's `['constructor']: typeof Request`
+            key = self.text(quoted) if quoted is not None else key
             # What `keyof` of the class has (got's `Except<Options, ...>` of a class of
             # accessors): its public instance members, not #private, private, protected.
-            public = member_name.type == "property_identifier" and not any(
+            public = (member_name.type == "property_identifier" or quoted is not None) and not any(
                 c.type == "accessibility_modifier" and self.text(c) != "public"
                 for c in member.children
             )
@@ -561,6 +563,8 @@ class _Reader:
                     fields[key] = (typed, self.line(member), text)
                 else:
                     hidden[key] = (typed, self.line(member), text, False)
+        # A public parameter property (`constructor(public event: string)`) is a field.
+        fields.update({k: v[:3] for k, v in hidden.items() if v[3] and k not in fields})
         self.declare(
             Declaration(
                 name,
@@ -608,8 +612,11 @@ class _Reader:
                 text = self.text(written).lstrip(":").strip() if written is not None else ""
         elif how == "get":
             declared = _field(member, "return_type")
-            if declared is None or (key in fields and fields[key][2] != "method"):
-                return  # a setter's type already read, or none said
+            if key in fields and fields[key][2] != "method":
+                return  # a setter's type already read
+            if declared is None:  # `get exitCode() {...}`: a key all the same, its type unsaid
+                fields[key] = (("other", "untyped"), self.line(member), "")
+                return
             typed, text = self.expr(declared), self.text(declared).lstrip(":").strip()
         elif key in fields:
             return
@@ -627,3 +634,13 @@ def read_type_table(text: str, parser: Any) -> TypeTable:
 def read_type_tree(source: bytes, root: Any) -> TypeTable:
     """The table of a file already parsed (``root`` is its syntax tree's root node)."""
     return _Reader(source).build(root)
+
+
+def _quoted_name(node: Any) -> Any:
+    """The string fragment a computed member name written as one string is
+    (``['constructor']``); None for any other name."""
+    if node.type != "computed_property_name" or len(node.named_children) != 1:
+        return None
+    inner = node.named_children[0]
+    fragments = [c for c in inner.named_children if c.type == "string_fragment"]
+    return fragments[0] if inner.type == "string" and len(fragments) == 1 else None

@@ -19,6 +19,7 @@ from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE
 from pytest_postgates.helpers import js_unbound
+from pytest_postgates.helpers.js_declared_twins import declared_class, declared_twin, twin_keys
 from pytest_postgates.helpers.js_tree import node_text, unwrap
 from pytest_postgates.helpers.js_types import Cls, JsTypes, Keys, declaration_file, hump_changed
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, SampleValue, did_you_mean
@@ -105,6 +106,8 @@ def callee(sample: FenceReading, node: Any) -> tuple[KeysAt, str] | str | None:
         if held is None:
             return None
         made = sample.class_of(held)
+        if made is None and held.kind == "instance":  # a class its declarations declare
+            made = declared_class(sample.gate.lookup, held.module, held.name)
         shown = " ".join(node_text(source, node.child_by_field_name("constructor")).split())
         if made is None or types is None:
             why = held.origin if held.kind == "unknown" else "a class the model does not read"
@@ -258,9 +261,14 @@ def _function_callee(
             return _call_signature_keys(
                 types, constant, f"{shown}() are not judged: {holder} holds a {constant[0]}"
             )
+    twin = declared_twin(sample.gate.lookup, held.module, held.name)
     if binding.kind != "function":
+        if twin is not None:  # a constant of the code, a function of its declarations
+            return twin_keys(types, twin), f"{twin.local}()"
         return f"{shown}() are not judged: {binding.local or held.name} is a {binding.kind}"
-    keys_at = partial(types.function_keys, binding.path, binding.local)
+    keys_at: KeysAt = partial(types.function_keys, binding.path, binding.local)
+    if twin is not None and twin.path != declaration_file(binding.path):
+        keys_at = twin_keys(types, twin, keys_at)
     return keys_at, f"{binding.local}()"
 
 

@@ -17,6 +17,7 @@ from pytest_postgates.evidence.api_lookup import ApiLookup, Binding
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.model_facts import CallableFacts, ClassFacts
 from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped, words
+from pytest_postgates.evidence.type_follow import constraints
 from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.evidence.type_shapes import Shape, TypeRef
 from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Expr, Signature, static_side
@@ -630,16 +631,17 @@ class JsTypes:
             if found is None:
                 continue
             where, signatures = found
-            typed = [parameter_type(s, position) for s in signatures]
-            typed = [t for t in typed if t != ()]
-            if not typed or any(t is None for t in typed):
+            typed = [(parameter_type(s, position), s) for s in signatures]
+            typed = [(t, s) for t, s in typed if t != ()]
+            if not typed or any(t is None for t, _ in typed):
                 return Keys(reason=f"{shown}'s parameter {position + 1} has no declared type")
             shapes: list[Shape] = []
             through: set[str] = set()
             defaults = self._class_defaults(where, container)
-            for expr in typed:
-                assert expr is not None
-                start = TypeRef(expr, where, defaults)
+            for expr, signature in typed:
+                assert expr is not None and expr != ()
+                # `<S extends StoreApi>(api: S)`: a type parameter is read as its constraint.
+                start = TypeRef(expr, where, constraints(signature, where) + defaults)
                 if path and len(typed) > 1 and self.declared.shapes(start) == []:
                     continue  # an overload that takes no object there (`options?: undefined`)
                 held = self.declared.container(start, path)
