@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pytest_postgates.evidence.repomap import load_parsers
@@ -90,6 +90,9 @@ _LINE = st.sampled_from(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_LINE, min_size=1, max_size=8))
+# Found by this test in CI: the comment stand-in took the blank line after `// ...`.
+@example(lines=["// ...", "", "> kit.run()"])
+@example(lines=["foo(...", ", 1)"])
 def test_recovery_keeps_every_line_where_it_is(lines: list[str]) -> None:
     parsers = load_parsers()
     assert not isinstance(parsers, str)
@@ -278,3 +281,12 @@ def test_a_decorator_shown_alone_is_read(tmp_path: Path, snake_repo: Path) -> No
     body = "```python\n    from snake_kit import command\n    @command(nmae='x')\n```"
     card = _card(body, tmp_path, snake_repo)
     assert [v["name"] for v in card.detail["violations"]] == ["command(nmae=)"], card.detail
+
+
+def test_a_python_placeholder_on_its_own_line_keeps_the_line_breaks() -> None:
+    # The placeholder of `f(\n    ...,\n    x=1)` spans a line break before it: blanked, the
+    # break is kept, so `x=1` stays on its row.
+    content = "f(\n    ...,\n    x=1,\n)"
+    recovered = fragments.recover_python(content + "\ng(…)").content
+    rows = recovered.split("\n")
+    assert len(rows) == 5 and rows[0] == "f(" and rows[1].strip() == "" and rows[2] == "    x=1,"

@@ -125,12 +125,20 @@ def blank_placeholders(content: str, parser: Any) -> str:
         if _EXPRESSION_BEFORE.search(content[line_start : match.start()]):
             out[start : start + 3] = STAND_IN.encode()  # `...` and `…` are three bytes
         else:
-            out[start:end] = b" " * (end - start)
+            out[start:end] = _blank(out[start:end])
     return out.decode("utf-8", "replace")
 
 
+def _blank(data: bytes | bytearray) -> bytes:
+    """``data`` as spaces, its line breaks kept (a sample's lines never move)."""
+    return bytes(byte if byte == 0x0A else 0x20 for byte in data)
+
+
 # A comment that stands for elided code (``// ...``, ``/* … */``).
-_COMMENT_PLACEHOLDER = re.compile(r"//\s*(?:\.\.\.|\u2026)\s*$|/\*\s*(?:\.\.\.|\u2026)\s*\*/", re.M)
+# Within its line ([ \t], not \s: a stand-in must never swallow the line break after it).
+_COMMENT_PLACEHOLDER = re.compile(
+    r"//[ \t]*(?:\.\.\.|\u2026)[ \t]*$|/\*[ \t]*(?:\.\.\.|\u2026)[ \t]*\*/", re.M
+)
 
 
 def comment_placeholders(content: str, parser: Any) -> str:
@@ -244,7 +252,7 @@ def recover_python(content: str) -> Recovery:
     if _parses(content):
         return Recovery(content)
     shapes: list[str] = []
-    changed = _PY_ARGUMENT.sub(lambda m: " " * len(m.group(0).encode()), content)
+    changed = _PY_ARGUMENT.sub(lambda m: _blank(m.group(0).encode()).decode(), content)
     changed = changed.replace("\u2026", "...")
     if changed != content:
         content = changed
