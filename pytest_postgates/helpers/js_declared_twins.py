@@ -19,29 +19,31 @@ KeysAt = Callable[[int, tuple[str, ...]], Keys | None]
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 
 
-def declared_twin(lookup: ApiLookup, module: str, name: str) -> Binding | None:
-    """The function the declaration file of ``module`` (a JavaScript file) exports as
-    ``name``, followed to the declaration file that declares it; None when there is none."""
+def _declared_export(lookup: ApiLookup, module: str, name: str, kind: str) -> Binding | None:
+    """The binding of kind ``kind`` that the declaration file of ``module`` (a JavaScript
+    file) exports as ``name``, followed to the declaration file that declares it; None when
+    there is none."""
     declared = declaration_file(module) if module else ""
     if not declared or lookup.tables.files.get(declared) is None:
         return None
     found = lookup.find_export(declared, name, declared=True)
-    if not isinstance(found, Binding) or found.kind != "function":
+    if not isinstance(found, Binding) or found.kind != kind:
         return None
     return found if found.path.endswith(_DECLARATIONS) else None
+
+
+def declared_twin(lookup: ApiLookup, module: str, name: str) -> Binding | None:
+    """The function the declaration file of ``module`` (a JavaScript file) exports as
+    ``name``, followed to the declaration file that declares it; None when there is none."""
+    return _declared_export(lookup, module, name, "function")
 
 
 def declared_class(lookup: ApiLookup, module: str, name: str) -> tuple[str, str] | None:
     """The class the declaration file of ``module`` exports as ``name`` (axios' ``export
     class AxiosError`` for a function of the code that ``new`` makes), as the model names
     a class: (name, declaration file); None when there is none."""
-    declared = declaration_file(module) if module else ""
-    if not declared or lookup.tables.files.get(declared) is None:
-        return None
-    found = lookup.find_export(declared, name, declared=True)
-    if not isinstance(found, Binding) or found.kind != "class":
-        return None
-    return (found.local, found.path) if found.path.endswith(_DECLARATIONS) else None
+    found = _declared_export(lookup, module, name, "class")
+    return (found.local, found.path) if found is not None else None
 
 
 def twin_keys(types: JsTypes, twin: Binding, own: KeysAt | None = None) -> KeysAt:
