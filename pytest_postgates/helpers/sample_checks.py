@@ -175,7 +175,7 @@ class SampleChecker:
         package: str,
         manifest: dict[str, Any],
         lookup: ApiLookup,
-        parsers: dict[str, Any],
+        parsers: Mapping[str, Any],
         ref: str,
         model_entry: Callable[[str], str | None] = lambda spec: None,
         sites: Mapping[str, PackageSite] | None = None,
