@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,6 +140,20 @@ class ApiLookup:
                 seen.add(path)
                 self.read.append(path)
         self._read_set = (self.read, len(self.read), seen)
+
+    def shared_answer(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, asked once per run (its readers share the answer, in
+        :attr:`shared`), the files it read marked read for each reader that asks."""
+        kept = self.shared.get(key)
+        if kept is None:
+            before, self.read = self.read, []
+            try:
+                answer = compute()
+            finally:
+                touched, self.read = tuple(self.read), before
+            kept = self.shared[key] = (answer, touched)
+        self._mark(kept[1])
+        return kept[0]
 
     def _seen(self) -> set[str]:
         """The paths of :attr:`read` as a set, kept while ``read`` is the same list only

@@ -643,7 +643,16 @@ def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str
     """The functions the package's entry points export (by any name; a CommonJS module
     that is a function, ``module.exports = build``, is that function), each once, then the
     object types they export (interfaces and type aliases, by the keys they declare),
-    each with the type's name ("" for a function)."""
+    each with the type's name ("" for a function); asked once per run (the files read
+    marked for each asker)."""
+    gate = sample.gate
+    sites = tuple((site.name, site.folder) for site in gate.sites.values())
+    key = ("entry functions", gate.package, sites, id(types))
+    kept = gate.lookup.shared_answer(key, lambda: (types, _entry_functions_of(sample, types)))
+    return list(kept[1])
+
+
+def _entry_functions_of(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str, str]]:
     lookup = sample.gate.lookup
     found: dict[tuple[str, str], tuple[KeysAt, str, str]] = {}
     typed: dict[tuple[str, str], tuple[KeysAt, str, str]] = {}
