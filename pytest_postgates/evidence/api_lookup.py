@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,6 +118,8 @@ class ApiLookup:
     # The repository's other packages (a monorepo's workspaces): a module of one that
     # re-exports another (`export * from "@scope/utils"`) is followed into its source.
     sites: Mapping[str, PackageSite] = field(default_factory=dict)
+    # :attr:`read` as a set, for :meth:`_mark` (the list it is of, its length, the set).
+    _read_set: tuple[list[str], int, set[str]] | None = field(default=None, repr=False)
 
     def for_post(self) -> ApiLookup:
         """A view for one post: the shared answers, its own list of files read."""
@@ -130,9 +132,36 @@ class ApiLookup:
         return view
 
     def _mark(self, paths: tuple[str, ...]) -> None:
+        if not paths:
+            return
+        seen = self._seen()
         for path in paths:
-            if path not in self.read:
+            if path not in seen:
+                seen.add(path)
                 self.read.append(path)
+        self._read_set = (self.read, len(self.read), seen)
+
+    def shared_answer(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, asked once per run (its readers share the answer, in
+        :attr:`shared`), the files it read marked read for each reader that asks."""
+        kept = self.shared.get(key)
+        if kept is None:
+            before, self.read = self.read, []
+            try:
+                answer = compute()
+            finally:
+                touched, self.read = tuple(self.read), before
+            kept = self.shared[key] = (answer, touched)
+        self._mark(kept[1])
+        return kept[0]
+
+    def _seen(self) -> set[str]:
+        """The paths of :attr:`read` as a set, kept while ``read`` is the same list only
+        appended to (its callers extend it and swap it for another list, never remove)."""
+        kept = self._read_set
+        if kept is None or kept[0] is not self.read or kept[1] != len(self.read):
+            kept = self._read_set = (self.read, len(self.read), set(self.read))
+        return kept[2]
 
     # -------------------------------------------------------------- build -> source
     def layouts(self, folder: str = "") -> tuple[tuple[str, str, str], ...]:
@@ -313,8 +342,8 @@ class ApiLookup:
 
     def table(self, path: str) -> FileTable | None:
         table = self.tables.files.get(path)
-        if table is not None and path not in self.read:
-            self.read.append(path)
+        if table is not None:
+            self._mark((path,))
         return table
 
     def export_names(self, path: str) -> set[str] | Unknown:

@@ -396,6 +396,10 @@ class ModelFacts:
     # Imported names whose CONSTANT_CASE members the code reads (`EventType.RUN_ERROR`): an
     # enum of another package the product uses, whose other members a page may name bare.
     constant_owners: set[str] = field(default_factory=set)
+    # Properties the code holds as maps keyed by the names its user gives (``plugin.rules
+    # [name]``, ``Object.keys(globals)``, ``headers: Record<string, string>``): name ->
+    # ``path:line`` of the first code that shows it (:mod:`.map_keys`).
+    maps: dict[str, str] = field(default_factory=dict)
     # The one record of the product's imports, in the order the files were read (see
     # ImportSite): :attr:`imports` and :attr:`module_imports` are read from it.
     import_sites: list[ImportSite] = field(default_factory=list)
@@ -499,6 +503,8 @@ class ModelFacts:
         self.import_sites.extend(other.import_sites)
         self._import_views = None
         self.constant_owners |= other.constant_owners
+        for name, where in other.maps.items():
+            self.maps.setdefault(name, where)
         self.name_dispatch.update(other.name_dispatch)
         self.union_aliases.update(other.union_aliases)
         self.namespaces.update(other.namespaces)
@@ -540,6 +546,7 @@ class ModelFacts:
             "functions": [f.to_json() for f in self.functions],
             "literal_types": sorted(self.literal_types),
             "constant_owners": sorted(self.constant_owners),
+            "maps": dict(sorted(self.maps.items())),
             "import_sites": [
                 [s.local, s.module, s.name, s.path, s.line, s.binds, s.external]
                 for s in self.import_sites
@@ -582,6 +589,7 @@ class ModelFacts:
             functions=[FunctionCalls.from_json(row) for row in data["functions"]],
             literal_types=set(data.get("literal_types", [])),
             constant_owners=set(data.get("constant_owners", [])),
+            maps=dict(data.get("maps", {})),
             import_sites=[ImportSite(*row) for row in data["import_sites"]],
             name_dispatch={k: list(v) for k, v in data.get("name_dispatch", {}).items()},
             union_aliases={k: list(v) for k, v in data.get("union_aliases", {}).items()},

@@ -19,6 +19,7 @@ from pytest_postgates.evidence import (
     call_flow,
     calls_js,
     calls_nested,
+    map_keys,
     specifier_aliases,
     tsconfig_paths,
     vue_files,
@@ -27,6 +28,7 @@ from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.cli_factories import Factory, factories, resolve
 from pytest_postgates.evidence.cli_model import derive_js_flags, js_run_time_commands
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
+from pytest_postgates.evidence.map_keys import map_properties
 from pytest_postgates.evidence.model_facts import (
     CallableFacts,
     ClassFacts,
@@ -42,7 +44,8 @@ from pytest_postgates.evidence.type_tables import Expr, TypeTable, read_type_tre
 
 # the modules this reader relies on besides its own tables (part of the model's key; the
 # call graph's flow marks, call_flow, are calls_python's too)
-READERS = (bundler_aliases, specifier_aliases, tsconfig_paths, vue_files, call_flow, calls_nested)
+READERS = (bundler_aliases, specifier_aliases, tsconfig_paths, vue_files, call_flow, calls_nested,
+           map_keys)  # fmt: skip
 _KINDS = {"function": "function", "class": "class", "interface": "interface", "enum": "enum"}
 
 
@@ -108,6 +111,8 @@ def read_js(
                     definitions.append((path, spare.table))
             types = read_type_tree(source, tree.root_node)
             unit = calls_js.read_unit(path, source, tree, language or "", table)
+            maps = map_properties(source, tree.root_node, getattr(tree, "language", None),
+                                  language in ("typescript", "tsx"))  # fmt: skip
         except Exception as exc:  # a grammar failure on one file must not lose the rest
             facts.unread[path] = f"does not parse: {exc.__class__.__name__}"
             continue
@@ -120,6 +125,8 @@ def read_js(
             )
         facts.files += 1
         tables[path] = table
+        for name, line in maps.items():
+            facts.maps.setdefault(name, f"{path}:{line}")
         if unit is not None:
             units[path] = unit
         first_class = len(facts.classes)

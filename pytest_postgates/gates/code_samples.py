@@ -120,6 +120,7 @@ from pytest_postgates.helpers.command_lines import (
     product_invocation,
     shell_commands,
 )
+from pytest_postgates.helpers.fence_parsers import FenceParsers
 from pytest_postgates.helpers.fence_stamps import folder_stamp
 from pytest_postgates.helpers.grounding_digest import sample_rules_digest
 from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings, report_listing
@@ -240,9 +241,13 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         evidence = context.evidence.for_post(post.path)
     except GitError as exc:
         raise CannotJudge("ERROR", str(exc)) from None
-    parsers = load_parsers()
-    if isinstance(parsers, str):
-        raise CannotJudge("ERROR", parsers)
+    loaded = load_parsers()
+    if isinstance(loaded, str):
+        raise CannotJudge("ERROR", loaded)
+    # One parse per fence text for the whole run (fence_parsers): recovery, readers, the
+    # accounting and the listing of what does not parse ask the same parsers.
+    parsers: FenceParsers = context.memo.get("code_samples.parsers") or FenceParsers(loaded)
+    context.memo["code_samples.parsers"] = parsers
     files = resolution.IndexFiles(index)
     try:
         manifest = resolution.read_manifest(files) or {}

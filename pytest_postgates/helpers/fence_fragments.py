@@ -28,7 +28,6 @@ emptied. What still does not parse is listed unjudged with why (:func:`unparsed`
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import re
 import textwrap
@@ -36,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.source_repairs import error_bytes
+from pytest_postgates.helpers.fence_parsers import parse_python
 from pytest_postgates.helpers.python_samples import sample_code
 
 if TYPE_CHECKING:
@@ -237,7 +237,7 @@ _DECORATOR = re.compile(r"^([ \t]*)@[A-Za-z_]", re.MULTILINE)
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(sample_code(code)[0])
+        parse_python(sample_code(code)[0])
     except (SyntaxError, ValueError):
         return False
     return True

@@ -185,6 +185,11 @@ class DocsNames:
         self._own: dict[tuple[str, str], tuple[list[tuple[str, Key]], JsTypes | None]] = {}
         self._writing: dict[str, list[tuple[str, list[Fence]]]] = {}
         self._decided: dict[tuple[str, str], DocsName | Unbased | None] = {}  # by the page's own
+        self._declared: dict[str, bool] = {}  # whether a fence declares the name
+        # What a reader recorded in a page's fences, by the page and the fences read.
+        self._readings: dict[
+            tuple[str, tuple[int, ...]], tuple[list[tuple[str, int, Key]], JsTypes | None]
+        ] = {}
 
     def __call__(self, name: str, page: Path | None = None) -> DocsName | Unbased | None:
         """What ``page`` (the folder's first page asked about, by default) holds in ``name``
@@ -212,8 +217,17 @@ class DocsNames:
     def declared(self, name: str) -> bool:
         """Whether a fence of the folder declares ``name`` with a value (a cheap test of
         whether the name may be typed at all)."""
-        declared = re.compile(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*[:=]")
-        return any(declared.search(f.content) for _, fences in self._read() for f in fences)
+        if name not in self._declared:
+            declared = re.compile(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*[:=]")
+            self._declared[name] = any(
+                declared.search(f.content) for f in self._fences_naming(name)
+            )
+        return self._declared[name]
+
+    def _fences_naming(self, name: str) -> list[Fence]:
+        """The folder's fences whose text holds ``name`` at all (the patterns that find a
+        name need its text: a substring test first leaves most fences out)."""
+        return [f for _, fences in self._read() for f in fences if name in f.content]
 
     def _read(self) -> list[tuple[str, list[Fence]]]:
         if self._pages is None:
@@ -224,8 +238,10 @@ class DocsNames:
         """Each page with its fences that write ``name``."""
         if name not in self._writing:
             word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
-            self._writing[name] = [(shown, [f for f in fences if word.search(f.content)])
-                                   for shown, fences in self._read()]  # fmt: skip
+            self._writing[name] = [
+                (shown, [f for f in fences if name in f.content and word.search(f.content)])
+                for shown, fences in self._read()
+            ]
         return self._writing[name]
 
     def _typed(self, name: str) -> DocsName | Unbased | None:
@@ -249,17 +265,28 @@ class DocsNames:
             bindings: list[tuple[str, Key]] = []
             types: JsTypes | None = None
             if fences:
-                sample = self.reader()
-                found: list[tuple[str, int, Key]] = []
-                sample.bindings = found
-                for fence in fences:
-                    typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
-                    sample.fence(fence.content, fence.start_line + 1,
-                                 fence.lang in ("tsx", "jsx"), typescript)  # fmt: skip
+                found, types = self._reading(page, fences)
                 bindings = [(f"{page}:{line}", key) for local, line, key in found if local == name]
-                types = sample.types()
             self._own[(name, page)] = bindings, types
         return self._own[(name, page)]
+
+    def _reading(
+        self, page: str, fences: list[Fence]
+    ) -> tuple[list[tuple[str, int, Key]], JsTypes | None]:
+        """Every binding a fresh reader records in ``fences`` of the page shown as
+        ``page`` (local, line, key), and the types it typed them with: read once for the
+        names whose fences they are alike (a page's one fence writes many names)."""
+        at = (page, tuple(fence.start_line for fence in fences))
+        if at not in self._readings:
+            sample = self.reader()
+            found: list[tuple[str, int, Key]] = []
+            sample.bindings = found
+            for fence in fences:
+                typescript = fence.lang in ("ts", "typescript", "tsx", "mts", "cts")
+                sample.fence(fence.content, fence.start_line + 1,
+                             fence.lang in ("tsx", "jsx"), typescript)  # fmt: skip
+            self._readings[at] = found, sample.types()
+        return self._readings[at]
 
 
 def _decided(bindings: list[tuple[str, Key]], types: JsTypes | None) -> DocsName | Unbased | None:

@@ -427,16 +427,28 @@ def _skip_each_key(
             continue  # a spread or a computed key: no key is written here
         key = node_text(sample.source, key_node).strip("'\"")
         where, line = (*path, key), sample.line(pair)
-        real = misspelled_key(typos, key) if typos is not None else None
+        mapped = map_key(typos, path) if typos is not None else None
+        real = misspelled_key(typos, key) if typos is not None and mapped is None else None
         if real is not None:
             sample.report.count("option_key", line, key)
             why = f"{key} is nowhere in the product's code, one letter off the key {real} it writes"
             sample.report.violation(line, "option_key", key, "", why + did_you_mean([real]), [real])
         else:
-            sample.report.skip(line, sample.linenode_text(pair), reason, ".".join(where))
+            sample.report.skip(line, sample.linenode_text(pair), mapped or reason, ".".join(where))
         value = pair.child_by_field_name("value") if pair.type == "pair" else None
         for inner in _objects_in(unwrap(value)) if value is not None else ():
             _skip_each_key(sample, inner, reason, where, typos)
+
+
+def map_key(types: JsTypes, path: tuple[str, ...]) -> str | None:
+    """Why a key written at ``path`` is the page's own name: the property above it is one
+    the product's code holds as a map keyed by the names its user gives
+    (:mod:`~pytest_postgates.evidence.map_keys`); None when it is no such property."""
+    where = types.model.facts.maps.get(path[-1]) if path else None
+    if where is None:
+        return None
+    return (f"a key of {path[-1]}, which the product's code holds as a map keyed by the names "
+            f"its user gives ({where}): the page's own name, not judged")  # fmt: skip
 
 
 def misspelled_key(types: JsTypes, key: str) -> str | None:
@@ -643,7 +655,16 @@ def _entry_functions(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str
     """The functions the package's entry points export (by any name; a CommonJS module
     that is a function, ``module.exports = build``, is that function), each once, then the
     object types they export (interfaces and type aliases, by the keys they declare),
-    each with the type's name ("" for a function)."""
+    each with the type's name ("" for a function); asked once per run (the files read
+    marked for each asker)."""
+    gate = sample.gate
+    sites = tuple((site.name, site.folder) for site in gate.sites.values())
+    key = ("entry functions", gate.package, sites, id(types))
+    kept = gate.lookup.shared_answer(key, lambda: (types, _entry_functions_of(sample, types)))
+    return list(kept[1])
+
+
+def _entry_functions_of(sample: FenceReading, types: Any) -> list[tuple[KeysAt, str, str]]:
     lookup = sample.gate.lookup
     found: dict[tuple[str, str], tuple[KeysAt, str, str]] = {}
     typed: dict[tuple[str, str], tuple[KeysAt, str, str]] = {}

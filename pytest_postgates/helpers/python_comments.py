@@ -13,6 +13,7 @@ import re
 import tokenize
 from collections.abc import Sequence
 
+from pytest_postgates.helpers.fence_parsers import parse_python
 from pytest_postgates.helpers.js_comments import uncomment_where_it_parses
 
 # A name a comment quotes: an identifier, a dotted chain, a call of one.
@@ -58,7 +59,7 @@ def _is_code(text: str) -> bool:
     if not text or text.startswith(("#", "!", ">>>")):
         return False
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError):
         return False
     if len(tree.body) != 1 or not isinstance(tree.body[0], _STATEMENTS):
@@ -68,7 +69,7 @@ def _is_code(text: str) -> bool:
 
 def _parses(code: str) -> bool:
     try:
-        ast.parse(code)
+        parse_python(code)
     except (SyntaxError, ValueError):
         return False
     return True

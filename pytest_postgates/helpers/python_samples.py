@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from pytest_postgates.evidence.near_miss import near_name
+from pytest_postgates.helpers.fence_parsers import parse_python
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
 from pytest_postgates.helpers.python_free_names import FreeNames, free_loads
@@ -89,7 +90,7 @@ def parse_leniently(code: str) -> ast.Module | None:
     lines = code.splitlines()
     for _attempt in range(_MAX_REPAIRS):
         try:
-            return ast.parse("\n".join(lines))
+            return parse_python("\n".join(lines))
         except SyntaxError as error:
             depths = _bracket_depths(lines)
             elided = [n for n, line in enumerate(lines) if depths[n] and _ELISION.match(line)]

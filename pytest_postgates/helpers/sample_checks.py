@@ -175,7 +175,7 @@ class SampleChecker:
         package: str,
         manifest: dict[str, Any],
         lookup: ApiLookup,
-        parsers: dict[str, Any],
+        parsers: Mapping[str, Any],
         ref: str,
         model_entry: Callable[[str], str | None] = lambda spec: None,
         sites: Mapping[str, PackageSite] | None = None,
@@ -248,6 +248,11 @@ class SampleChecker:
         """The package's entry points, resolved quietly: (specifier, module) of its main
         entry and of each ``exports`` subpath without a pattern, per product package
         (``type_only``: the declarations TypeScript reads for them, its ``types``)."""
+        # The same for every reader of the run's posts (the lookup's shared answers).
+        key = ("entries", self.package, tuple((s.name, s.folder) for s in self.sites.values()),
+               type_only)  # fmt: skip
+        if key in self.lookup.shared:
+            return list(self.lookup.shared[key])
         specs: list[str] = []
         for site in self.sites.values():
             exports = site.manifest.get("exports")
@@ -265,6 +270,7 @@ class SampleChecker:
                     entries.append((spec, module))
         finally:
             self.report = report
+        self.lookup.shared[key] = tuple(entries)
         return entries
 
     def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
