@@ -185,10 +185,7 @@ def test_the_tune_halfs_silent_shapes_are_named_with_their_receiver(
 def test_a_key_taken_apart_from_a_typed_product_value_is_judged_as_its_member(
     repo: Path, tmp_path: Path
 ) -> None:
-    code = (
-        'import { Orm } from "ormish";\nconst orm = new Orm();\n'
-        "const { find, fnd } = orm;\n"
-    )
+    code = 'import { Orm } from "ormish";\nconst orm = new Orm();\nconst { find, fnd } = orm;\n'
     card = _card(code, repo, tmp_path / "cache")
     line = _fence_first_line() + 2
     found = [(v["line"], v["name"]) for v in card.detail["violations"]]
@@ -261,3 +258,11 @@ def test_every_attribute_and_keyword_of_a_python_fence_is_on_the_card(
         for row, name in uses:
             line = first + where[row - 1]
             assert name in _named_at(card, line), (line, name, card.detail)
+
+
+def test_a_call_of_a_name_no_sample_binds_is_listed(repo: Path, tmp_path: Path) -> None:
+    code = "const db = connect('x');\nfunction own() {}\nown();\nsetTimeout(own, 1);\n"
+    card = _card(code, repo, tmp_path / "cache")
+    listed = {(u["line"], u["name"]) for u in card.detail["unjudged"]}
+    assert listed == {(_fence_first_line(), "connect()")}, card.detail
+    assert card.verdict == "PASS"

@@ -457,6 +457,19 @@ class JsAccount:
                 for line, key in self._object_keys(arg, ""):
                     yield line, key, reason
 
+    def free_calls(self, root: Any) -> Iterator[Step]:
+        """Each call of a bare name no sample binds, that is no global and no function the
+        page writes (``const x = connect(url)`` with no import): its callee is not shown."""
+        for node in named_nodes(root):
+            callee = (
+                node.child_by_field_name("function") if node.type == "call_expression" else None
+            )
+            if callee is None or callee.type != "identifier":
+                continue
+            name = self.text(callee)
+            if self.why(callee, set()) == NEVER_BOUND.format(root=name):
+                yield Step(self.line(callee), name, f"{name}()")
+
     def taken_apart(self, root: Any) -> Iterator[tuple[Step, str | None]]:
         """Each key an object pattern takes from a value (``const { data } = load()``: the
         member ``data`` of what ``load()`` returns; nested patterns by their path), and why
@@ -560,6 +573,13 @@ def account_js(
         reason = f"{name}: {why} ({names} not judged)"
         listing(report, at, text_of(at), reason, name)
         card.add(at, name, reason)
+        listed += 1
+    for step in account.free_calls(tree.root_node):
+        if card.names(step.line, step.name, step.use, lines):
+            continue
+        reason = f"{step.use}: {NEVER_BOUND.format(root=step.name)} (what it calls not judged)"
+        listing(report, step.line, text_of(step.line), reason, step.use)
+        card.add(step.line, step.use, reason)
         listed += 1
     for step, why in account.taken_apart(tree.root_node):
         if why is None or card.names(step.line, step.name, step.use, lines):
