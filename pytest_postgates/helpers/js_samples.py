@@ -12,6 +12,7 @@ from typing import Any
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers import (
     js_docs_names,
+    js_documented_types,
     js_handed,
     js_members,
     js_namespaces,
@@ -123,6 +124,8 @@ class JsSample:
                 self.report.skip(line, text, QUOTED_REASON, name)
         if HINT.search(content):  # after the fence's imports: a signature may name one
             self.signatures(content, first_line, tsx)
+        if typescript:  # the product's types it shows declared
+            js_documented_types.fence(self, content, first_line, tsx)
 
     def uses(self, content: str, first_line: int, tsx: bool) -> bool:
         """Read the fence's uses of the product; False when it has none to read."""
@@ -173,9 +176,7 @@ class JsSample:
         )
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
-        """The parameters of product functions the fence documents (js_signatures), each
-        against the function the post's samples bind its name to, else the one the
-        package's entry points export under it."""
+        """The parameters of product functions the fence documents (js_signatures)."""
         js_signatures.fence_parameters(self, content, first_line, tsx)
 
     def line(self, node: Any) -> int:
@@ -718,8 +719,7 @@ class JsSample:
 
     def member_of(self, held: SampleValue | None, obj: Any, name: str, line: int,
                   text: str) -> None:  # fmt: skip
-        """Judge ``name`` as a member of the value ``obj`` gives (``held``), used as
-        ``obj.name`` or taken apart by an object pattern (``const { name } = obj``)."""
+        """``name`` as a member of ``obj``'s value (``obj.name``, ``const { name } = obj``)."""
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"
