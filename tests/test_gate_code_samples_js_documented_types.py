@@ -56,6 +56,14 @@ def test_a_type_alias_of_an_object_is_read_too(repo: Path, tmp_path: Path) -> No
     assert sample_violations(card) == [("member", "TransformOptions.instrumnt")]
 
 
+def test_a_field_every_function_has_is_no_field_of_a_data_type(repo: Path, tmp_path: Path) -> None:
+    code = (
+        "interface TransformOptions {\n  name: string;\n  config: object;\n  cacheDir: string;\n}\n"
+    )
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert sample_violations(card) == [("member", "TransformOptions.name")]
+
+
 def test_the_readers_own_type_of_a_products_name_is_listed(repo: Path, tmp_path: Path) -> None:
     card = sample_card("interface User {\n  name: string;\n  email: string;\n}\n", "ts",
                        tmp_path, repo)  # fmt: skip

@@ -17,7 +17,6 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from pytest_postgates.evidence.api_lookup import OBJECT_MEMBERS
 from pytest_postgates.helpers.js_tree import named_nodes, node_string, node_text
 from pytest_postgates.helpers.sample_checks import did_you_mean
 
@@ -29,6 +28,10 @@ DECLARES_TYPE = re.compile(r"\b(?:interface\s+[A-Z]\w*|type\s+[A-Z]\w*(?:<[^=]*>
 # Where a declaration adds to another module's or the global types: the reader's members.
 _AMBIENT = frozenset({"ambient_declaration", "module", "internal_module"})
 _FIELDS = frozenset({"property_signature", "method_signature"})
+# What every object has from Object.prototype: a field of that name is no claim of a type's
+# own (unlike ``name`` or ``length``, which a function has but a data object need not).
+_PROTOTYPE = frozenset({"constructor", "toString", "toLocaleString", "valueOf",
+                        "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable"})  # fmt: skip
 
 
 def fence(sample: FenceReading, content: str, first_line: int, tsx: bool) -> None:
@@ -80,7 +83,7 @@ def documented(sample: FenceReading, root: Any) -> None:
         for line_row, field in fields:
             line = sample.first + line_row
             sample.report.count("member", line, f"{name}.{field}")
-            if field in real or field in OBJECT_MEMBERS:
+            if field in real or field in _PROTOTYPE:
                 continue
             close = types.nearest(field, real)
             sample.report.violation(line, "member", f"{name}.{field}", where,
