@@ -386,7 +386,14 @@ class JsTokens:
             elif node.type == "variable_declarator":
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 spec = self._required(value) if value is not None else None
-                if name is None or spec is None or name.type != "object_pattern":
+                if name is None or value is None or name.type != "object_pattern":
+                    continue
+                if spec is None:  # `const { data } = load()`: members of what it gives
+                    shown = " ".join(self.text(value).split())[:60]
+                    for key in self._pattern_keys(name):
+                        yield Token("member", self.line(key), self.text(key),
+                                    f"{shown}.{self.text(key)}", self.cause(value),
+                                    self.context(key))  # fmt: skip
                     continue
                 ours = _is_product_spec(spec, self.packages)
                 for item in name.named_children:
@@ -397,6 +404,22 @@ class JsTokens:
                         yield Token("import", self.line(key), self.text(key), "",
                                     "product import" if ours else "excluded: another package",
                                     "")  # fmt: skip
+
+    def _pattern_keys(self, pattern: Any) -> Iterator[Any]:
+        for item in pattern.named_children:
+            key = below = None
+            if item.type == "shorthand_property_identifier_pattern":
+                key = item
+            elif item.type == "pair_pattern":
+                key, below = item.child_by_field_name("key"), item.child_by_field_name("value")
+            elif item.type == "object_assignment_pattern":
+                key = item.child_by_field_name("left")
+            if key is not None and key.type in (
+                "shorthand_property_identifier_pattern", "property_identifier"
+            ):  # fmt: skip
+                yield key
+            if below is not None and below.type == "object_pattern":
+                yield from self._pattern_keys(below)
 
     def _keys(self, node: Any) -> Iterator[Any]:
         while node.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):

@@ -96,6 +96,13 @@ def _uses(code: str) -> list[tuple[int, str, str]]:
         if node.type == "member_expression":
             prop = node.child_by_field_name("property")
             found.append((prop.start_point[0], text(prop), root_of(node)))
+        elif node.type == "variable_declarator" and node.child_by_field_name("value") is not None:
+            pattern, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            for item in pattern.named_children if pattern.type == "object_pattern" else []:
+                key = item if "shorthand" in item.type else item.child_by_field_name("key")
+                key = key if key is not None else item.child_by_field_name("left")
+                if key is not None:  # `const { data } = load()`: a member of what it gives
+                    found.append((key.start_point[0], text(key), root_of(value)))
         elif node.type in ("call_expression", "new_expression"):
             args = node.child_by_field_name("arguments")
             callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
@@ -149,6 +156,11 @@ TABLE = [
     "        console.log(Math.max(1, 2), lodash.get(own(), 'a'));\n      }\n    }\n  }\n});\n",
     # The product itself, imported and typed: judged, not listed.
     'import { Orm } from "ormish";\nconst orm = Orm.init({ debug: true });\norm.find({ id: 1 });\n',
+    # Keys an object pattern takes from a value the page never binds, from a parameter,
+    # and nested (`const { data: { rows } } = ...`): members of that value.
+    "const { data, error } = await client.query('x');\n"
+    "const {\n  data: { rows = [] },\n  meta: info,\n} = useThing();\n"
+    "run(function (em) { const { knex } = em; knex.raw('1'); });\n",
 ]
 
 
@@ -168,6 +180,18 @@ def test_the_tune_halfs_silent_shapes_are_named_with_their_receiver(
     listed = {u.get("name") for u in card.detail["unjudged"]}
     # The page's own DOM element, the console, Math, lodash: none of them is the product's.
     assert not any(str(n).startswith(("tooltipEl", "console", "Math", "lodash")) for n in listed)
+
+
+def test_a_key_taken_apart_from_a_typed_product_value_is_judged_as_its_member(
+    repo: Path, tmp_path: Path
+) -> None:
+    code = 'import { Orm } from "ormish";\nconst orm = new Orm();\nconst { find, fnd } = orm;\n'
+    card = _card(code, repo, tmp_path / "cache")
+    line = _fence_first_line() + 2
+    found = [(v["line"], v["name"]) for v in card.detail["violations"]]
+    assert found == [(line, "Orm.fnd")], card.detail
+    checked = {(c["line"], c["name"].rsplit(".", 1)[-1]) for c in card.detail["checked_names"]}
+    assert (line, "find") in checked, card.detail
 
 
 _NAMES = st.sampled_from(["em", "orm", "client", "ctx", "app"])
@@ -234,3 +258,11 @@ def test_every_attribute_and_keyword_of_a_python_fence_is_on_the_card(
         for row, name in uses:
             line = first + where[row - 1]
             assert name in _named_at(card, line), (line, name, card.detail)
+
+
+def test_a_call_of_a_name_no_sample_binds_is_listed(repo: Path, tmp_path: Path) -> None:
+    code = "const db = connect('x');\nfunction own() {}\nown();\nsetTimeout(own, 1);\n"
+    card = _card(code, repo, tmp_path / "cache")
+    listed = {(u["line"], u["name"]) for u in card.detail["unjudged"]}
+    assert listed == {(_fence_first_line(), "connect()")}, card.detail
+    assert card.verdict == "PASS"

@@ -51,3 +51,48 @@ def test_a_name_the_page_binds_is_not_free(tmp_path: Path) -> None:
     card = sample_card("class IsAdmin:\n    pass\n\n" + CODE, "python", tmp_path, repo)
     assert _violations(card) == []
     assert not any("IsAdmin" in r for r in _unjudged(card)), _unjudged(card)
+
+
+STAR = {
+    "pyproject.toml": "[project]\nname = 'pyorm'\n",
+    "pyorm/__init__.py": (
+        "class Orm:\n    def find(self, where=None):\n        return []\n\n"
+        "def connect(url: str) -> Orm:\n    return Orm()\n"
+    ),
+}
+
+
+def test_a_name_no_star_imported_module_has_is_a_finding(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", STAR)
+    card = sample_card("from pyorm import *\norm = conect('x')\n", "python", tmp_path, repo)
+    assert _violations(card) == [("python_name", "conect")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "imports * from pyorm, which has no public name conect" in reason, reason
+    assert "did you mean `connect`?" in reason, reason
+
+
+def test_a_name_a_star_imported_module_has_is_checked(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", STAR)
+    card = sample_card("from pyorm import *\norm = connect('x')\n", "python", tmp_path, repo)
+    assert _violations(card) == []
+    assert {(c["name"], c["kind"]) for c in card.detail["checked_names"]} >= {
+        ("connect", "python_name")
+    }
+
+
+def test_a_bare_name_the_page_never_binds_is_checked_or_listed(tmp_path: Path) -> None:
+    """Never silent: the product's top-level export is checked, any other name listed."""
+    repo = make_repo(tmp_path / "repo", STAR)
+    code = "import pyorm\norm = connect('x')\nrows = load(orm)\nOrm.find(orm, where=rows)\n"
+    card = sample_card(code, "python", tmp_path, repo)
+    assert _violations(card) == []
+    checked = {c["name"] for c in card.detail["checked_names"]}
+    assert {"connect", "find"} <= checked, card.detail
+    assert any(r.startswith("load: the page's samples never bind load") for r in _unjudged(card))
+    assert not any(r.startswith(("orm:", "rows:")) for r in _unjudged(card)), _unjudged(card)
+
+
+def test_a_fence_that_never_uses_the_product_lists_no_free_name(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", STAR)
+    card = sample_card("rows = load(data)\nprint(rows)\n", "python", tmp_path, repo)
+    assert not any(r.startswith(("load:", "data:")) for r in _unjudged(card)), _unjudged(card)

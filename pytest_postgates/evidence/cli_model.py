@@ -84,6 +84,19 @@ def executables(index: RepoIndex) -> tuple[dict[str, str], list[str]]:
     return found, mains
 
 
+def setup_scripts(index: RepoIndex) -> dict[str, str]:
+    """The console scripts the repository root's setup.cfg and setup.py declare (script ->
+    ``module:function``): a package built with setuptools and no PEP 621 table."""
+    found: dict[str, str] = {}
+    cfg, setup = index.file_text("setup.cfg"), index.file_text("setup.py")
+    if cfg:
+        found.update(_setup_cfg_scripts(cfg))
+    if setup and "console_scripts" in setup:
+        tail = setup[setup.index("console_scripts") :]
+        found.update({m.group(1): m.group(2) for m in _SETUP_SCRIPT.finditer(tail[:4000])})
+    return found
+
+
 def python_project(text: str) -> tuple[str, dict[str, str]] | None:
     """(name, console scripts) a pyproject.toml declares, in PEP 621's table, poetry's or
     PDM's legacy one (None: no name); a pytest plugin's host is no script of its own."""

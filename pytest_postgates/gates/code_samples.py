@@ -85,7 +85,12 @@ from pytest_postgates.evidence import (
 )
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
-from pytest_postgates.evidence.cli_model import page_cli, product_cli_table, python_project
+from pytest_postgates.evidence.cli_model import (
+    page_cli,
+    product_cli_table,
+    python_project,
+    setup_scripts,
+)
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
 from pytest_postgates.evidence.index import RepoIndex
@@ -339,6 +344,9 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     python_top = python[0].replace("-", "_").lower() if python else None
     if python:
         bins.update({name: target for name, target in python[1].items()})
+    if not manifest:  # setuptools' scripts (setup.cfg, setup.py), with no PEP 621 table too
+        bins.update({k: v for k, v in setup_scripts(index).items() if k not in bins})
+    python_cli = bool(bins) and not manifest  # no package.json: the scripts are Python
 
     if untagged:
         languages = _languages(index, context) if named else frozenset({"python"})
@@ -404,9 +412,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         elif kind == "shell":
             physical = fence.content.splitlines()
             for offset, text, words in shell_commands(fence.content, shows_output(fence)):
-                found = (
-                    product_invocation(words, package, bins, python_top) if bins and named else None
-                )
+                ours = bins and (named or python_cli)
+                found = product_invocation(words, package, bins, python_top) if ours else None
                 script = script_run(words, page_folder, lambda path: path in tables.files)
                 if found is None and script is not None:
                     run.check_cli_line(first + offset, text, script.args, lookup.cli(script.path),
@@ -416,9 +423,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
                 if cli is None:
                     cli_key = (*shared_key, "cli")
                     if cli_key not in context.memo:
-                        context.memo[cli_key] = product_cli_table(
-                            shared, bins, python is not None and not manifest
-                        )
+                        context.memo[cli_key] = product_cli_table(shared, bins, python_cli)
                     cli = context.memo[cli_key]
                     if isinstance(cli, CliTable):
                         lookup.read.extend(p for p in cli.read if p not in lookup.read)

@@ -12,6 +12,7 @@ from typing import Any
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.helpers import (
     js_docs_names,
+    js_documented_types,
     js_handed,
     js_members,
     js_namespaces,
@@ -23,7 +24,7 @@ from pytest_postgates.helpers import (
     js_unbound,
 )
 from pytest_postgates.helpers.js_comments import QUOTED_REASON, read_comments
-from pytest_postgates.helpers.js_signatures import HINT, Callee, callee, documented
+from pytest_postgates.helpers.js_signatures import HINT
 from pytest_postgates.helpers.js_tree import (
     import_specifiers,
     node_string,
@@ -123,6 +124,8 @@ class JsSample:
                 self.report.skip(line, text, QUOTED_REASON, name)
         if HINT.search(content):  # after the fence's imports: a signature may name one
             self.signatures(content, first_line, tsx)
+        if typescript:  # the product's types it shows declared
+            js_documented_types.fence(self, content, first_line, tsx)
 
     def uses(self, content: str, first_line: int, tsx: bool) -> bool:
         """Read the fence's uses of the product; False when it has none to read."""
@@ -173,21 +176,8 @@ class JsSample:
         )
 
     def signatures(self, content: str, first_line: int, tsx: bool) -> None:
-        """The parameters of product functions the fence documents (js_signatures), each
-        against the function the post's samples bind its name to, else the one the
-        package's entry points export under it."""
-        items = list(documented(content, self.gate.parsers["tsx" if tsx else "typescript"]))
-        types = self.types() if items else None
-        if types is None:
-            return
-        model, gate = types.model, self.gate
-
-        def resolve(name: str) -> Callee | None:
-            return callee(model, name, self.values.get(name), gate.public_functions, gate.package)
-
-        js_signatures.report_parameters(
-            items, content.splitlines(), first_line, types, resolve, self.report
-        )
+        """The parameters of product functions the fence documents (js_signatures)."""
+        js_signatures.fence_parameters(self, content, first_line, tsx)
 
     def line(self, node: Any) -> int:
         row: int = node.start_point[0]
@@ -400,6 +390,14 @@ class JsSample:
             # `const { redirect } = interceptors`: what a product value's parts hold is not
             # followed, but they are the product's, and their uses are listed unjudged.
             whole = self.value_of(value) if value is not None else None
+            if whole is not None and pattern and value is not None:
+                # Each key the pattern takes is a member of the value (`const { data } =
+                # await client.get()`), judged as `value.data` would be.
+                for item in name.named_children:
+                    taken, _ = js_namespaces.pattern_item(self.source, item)
+                    if taken:
+                        self.member_of(whole, value, taken, self.line(item),
+                                       self.linenode_text(item))  # fmt: skip
             shown = " ".join(node_text(self.source, value).split())[:60] if value else ""
             for bound in pattern_names(name):
                 local = node_text(self.source, bound)
@@ -717,6 +715,11 @@ class JsSample:
         line, text = self.line(node), self.linenode_text(node)
         if held is None and not js_unbound.untyped_member(self, obj, name, line, text):
             js_handed.unjudged_member(self, node, obj, name, line, text)
+        self.member_of(held, obj, name, line, text)
+
+    def member_of(self, held: SampleValue | None, obj: Any, name: str, line: int,
+                  text: str) -> None:  # fmt: skip
+        """``name`` as a member of ``obj``'s value (``obj.name``, ``const { name } = obj``)."""
         if held is None or (held.kind == "unknown" and held.name == _FOLLOWS):
             return  # not the product's, or a step after one already listed as unjudged
         used = f"{' '.join(node_text(self.source, obj).split())[:60]}.{name}"

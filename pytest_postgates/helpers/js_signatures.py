@@ -24,7 +24,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_postgates.evidence.api_lookup import Binding
 from pytest_postgates.evidence.api_model import ApiModel
@@ -34,6 +34,9 @@ from pytest_postgates.evidence.public_functions import Reached
 from pytest_postgates.evidence.type_model import TypeModel
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.sample_checks import SampleReport, SampleValue
+
+if TYPE_CHECKING:
+    from pytest_postgates.helpers.js_reading import FenceReading
 
 # Where a fence may document a signature: a bodiless function declaration, or a line that is
 # a call with typed parameters and a return type (a listing of an API's functions).
@@ -285,3 +288,20 @@ def _same(written: str, real: str) -> bool:
 def _subsequence(short: str, long: str) -> bool:
     letters = iter(long)
     return all(char in letters for char in short)
+
+
+def fence_parameters(sample: FenceReading, content: str, first_line: int, tsx: bool) -> None:
+    """The parameters of product functions a fence documents, each against the function
+    the post's samples bind its name to, else the one the package's entry points export
+    under it (the fence reader's ``signatures``)."""
+    gate = sample.gate
+    items = list(documented(content, gate.parsers["tsx" if tsx else "typescript"]))
+    types = sample.types() if items else None
+    if types is None:
+        return
+    model = types.model
+
+    def resolve(name: str) -> Callee | None:
+        return callee(model, name, sample.values.get(name), gate.public_functions, gate.package)
+
+    report_parameters(items, content.splitlines(), first_line, types, resolve, sample.report)

@@ -22,7 +22,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from pytest_postgates.evidence.near_miss import near_name
-from pytest_postgates.helpers.python_types import PythonTypes
+from pytest_postgates.helpers.python_types import Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
@@ -39,6 +39,10 @@ class FreeNames:
     calls: list[dict[str, tuple[int, str]]] = field(default_factory=list)
     # The names the page imports ``from`` a module, with that module's top-level name.
     imported: dict[str, str] = field(default_factory=dict)
+    stars: list[str] = field(default_factory=list)  # modules the page imports ``*`` from
+    unread_lines: set[int] = field(default_factory=set)  # lines of fences the reader skips
+    # Per fence read: every name it loads bare, not as a member's receiver.
+    loads: list[dict[str, tuple[int, str]]] = field(default_factory=list)
 
     def read(self, tree: ast.Module, where: tuple[list[str], list[int], int]) -> None:
         """One fence's syntax tree; ``where``: its lines, the map of the parsed code's rows
@@ -46,7 +50,18 @@ class FreeNames:
         lines, rows, first = where
         used: dict[str, tuple[int, str]] = {}
         called: dict[str, tuple[int, str]] = {}
+        loaded: dict[str, tuple[int, str]] = {}
+        receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
         for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Name)
+                and isinstance(node.ctx, ast.Load)
+                and id(node) not in receivers
+                and node.id not in loaded
+            ):
+                row = node.lineno - 1
+                index = rows[row] if 0 <= row < len(rows) else 0
+                loaded[node.id] = (first + index, lines[index] if index < len(lines) else "")
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 row = node.lineno - 1
                 index = rows[row] if 0 <= row < len(rows) else 0
@@ -54,7 +69,10 @@ class FreeNames:
                 called.setdefault(node.func.id, (first + index, text))
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for alias in node.names:
-                    self.imported[alias.name] = node.module.split(".")[0]
+                    if alias.name == "*":
+                        self.stars.append(node.module)
+                    else:
+                        self.imported[alias.name] = node.module.split(".")[0]
             if isinstance(node, ast.Name):
                 if not isinstance(node.ctx, ast.Load):
                     self.bound.add(node.id)
@@ -71,14 +89,16 @@ class FreeNames:
                 self.bound.add(node.arg)
         self.fences.append((first, used))
         self.calls.append(called)
+        self.loads.append(loaded)
 
     def judge(self, types: PythonTypes, report: SampleReport, old_way: Collection[int]) -> None:
         """``old_way``: the first lines of the fences the page shows as the old way."""
         model = types.model
         reported: set[tuple[int, str]] = set()
-        for (first, used), called in zip(self.fences, self.calls, strict=True):
+        for (first, used), called, loaded in zip(self.fences, self.calls, self.loads, strict=True):
             if first in old_way:
                 continue
+            self._bare(types, report, loaded, called, reported)
             for name, (line, _text) in sorted(called.items()):
                 if name in self.bound or name in _BUILTIN_NAMES or types.written(name):
                     continue
@@ -121,6 +141,56 @@ class FreeNames:
                                  f"miss of its class {real}; did you mean "
                                  + " or ".join(f"`{n}`" for n in nearest) + "?",
                                  nearest)  # fmt: skip
+
+    def _bare(
+        self,
+        types: PythonTypes,
+        report: SampleReport,
+        loaded: dict[str, tuple[int, str]],
+        called: dict[str, tuple[int, str]],
+        reported: set[tuple[int, str]],
+    ) -> None:
+        """Every name a fence loads bare that the page never binds: judged against the
+        modules the page imports ``*`` from (a name none of them has, that no code of the
+        product writes, is a finding), else found among the public names of the product's
+        top-level package (checked), else listed unjudged with why. Only names called or
+        in CapWords (a function's or class's); builtins and a member's receiver (listed by
+        the reader) aside."""
+        stars = [m for m in self.stars if m.split(".")[0] in types.tops and types.is_module(m)]
+        for name, (line, text) in sorted(loaded.items()):
+            if name in self.bound or name in _BUILTIN_NAMES or name in types.tops:
+                continue
+            if name not in called and not name[:1].isupper():
+                continue  # a value of the reader's (`df`, `base`), not an API name
+            found = [types.module_name(m, name, name) for m in stars]
+            if any(isinstance(f, PyValue) for f in found) or (
+                not stars and types.top_name(name) is not None
+            ):
+                report.count("python_name", line, name)
+                continue
+            misses = [f for f in found if isinstance(f, Miss)]
+            if stars and len(misses) == len(found) and not types.written(name):
+                reported.add((line, name))
+                report.count("python_name", line, name)
+                nearest = list(dict.fromkeys(n for f in misses for n in f.nearest))[:3]
+                hint = "; did you mean " + " or ".join(f"`{n}`" for n in nearest) + "?"
+                shown = ", ".join(stars)
+                report.violation(line, "python_name", name, misses[0].where,
+                                 f"the page imports * from {shown}, which has no public name "
+                                 f"{name}, and no code of the product names it"
+                                 + (hint if nearest else ""), nearest)  # fmt: skip
+                continue
+            if name in called and near_name(types.model, name) is not None:
+                continue  # judged as a near miss below, or listed there
+            why = next((f.reason for f in found if isinstance(f, Unjudged)), "")
+            if not why:
+                if line in self.unread_lines:
+                    continue  # a fence the reader skips (no use of the product): not listed
+                kind = "calls" if name in called else "uses"
+                why = (f"the page's samples never bind {name}, and the product's top-level "
+                       f"package exports no {name}: what the sample {kind} is not "
+                       "shown")  # fmt: skip
+            report.skip(line, text, f"{name}: {why}")
 
 
 def free_loads(tree: ast.Module | None) -> set[str]:

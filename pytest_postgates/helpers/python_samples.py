@@ -170,6 +170,7 @@ class PythonSample:
             self.free.read(tree, (content.splitlines(), where, first_line))
         named = set(_IDENTIFIER.findall(content))
         if not repl and not watched & named and not any(map(self._product_free, free_loads(tree))):
+            self.free.unread_lines.update(range(first_line, first_line + len(content.split("\n"))))
             return  # neither imports the product nor uses a name bound to it or its own
         self._lines, self._map, self._first = content.splitlines(), where, first_line
         for row, name in quoted:  # a name a comment quotes: prose, listed

@@ -66,6 +66,9 @@ _LITERALS = frozenset(
      "null", "undefined", "jsx_element", "jsx_self_closing_element"}
 )  # fmt: skip
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# The keys an object pattern takes by name (``{ a }``, ``{ "a": b }``, ``{ a = 1 }``).
+_PATTERN_KEYS = frozenset({"shorthand_property_identifier_pattern", "property_identifier",
+                           "string", "identifier"})  # fmt: skip
 # A name written as code in a shell comment: camelCase, snake_case or a dotted chain.
 _SHELL_NAME = re.compile(
     r"(?<![\w$./-])(?:[a-z_$][\w$]*[A-Z][\w$]*|[A-Za-z]\w*_\w+|[a-z_]\w*(?:\.[a-z_]\w*)+)(?![\w$])"
@@ -454,6 +457,55 @@ class JsAccount:
                 for line, key in self._object_keys(arg, ""):
                     yield line, key, reason
 
+    def free_calls(self, root: Any) -> Iterator[Step]:
+        """Each call of a bare name no sample binds, that is no global and no function the
+        page writes (``const x = connect(url)`` with no import): its callee is not shown."""
+        for node in named_nodes(root):
+            callee = (
+                node.child_by_field_name("function") if node.type == "call_expression" else None
+            )
+            if callee is None or callee.type != "identifier":
+                continue
+            name = self.text(callee)
+            if self.why(callee, set()) == NEVER_BOUND.format(root=name):
+                yield Step(self.line(callee), name, f"{name}()")
+
+    def taken_apart(self, root: Any) -> Iterator[tuple[Step, str | None]]:
+        """Each key an object pattern takes from a value (``const { data } = load()``: the
+        member ``data`` of what ``load()`` returns; nested patterns by their path), and why
+        that value is not typed (None: not the product's)."""
+        for node in named_nodes(root):
+            if node.type != "variable_declarator":
+                continue
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+            if name is None or value is None or name.type != "object_pattern":
+                continue
+            why = self.why(value, set())
+            shown = _shown(self.source, value)
+            for line, path in self._pattern_keys(name, ""):
+                yield Step(line, path.rsplit(".", 1)[-1], f"{shown}.{path}"), why
+
+    def _pattern_keys(self, pattern: Any, prefix: str) -> Iterator[tuple[int, str]]:
+        for item in pattern.named_children:
+            key, below = None, None
+            if item.type == "shorthand_property_identifier_pattern":
+                key = item
+            elif item.type == "pair_pattern":
+                key, below = item.child_by_field_name("key"), item.child_by_field_name("value")
+            elif item.type == "object_assignment_pattern":  # `{ retries = 3 }`
+                key = item.child_by_field_name("left")
+            if key is None or key.type not in _PATTERN_KEYS:
+                continue
+            word = node_string(self.source, key) if key.type == "string" else self.text(key)
+            if not word:
+                continue
+            path = f"{prefix}.{word}" if prefix else word
+            yield self.line(key), path
+            while below is not None and below.type == "assignment_pattern":
+                below = below.child_by_field_name("left")
+            if below is not None and below.type == "object_pattern":
+                yield from self._pattern_keys(below, path)
+
     def _object_keys(self, node: Any, prefix: str) -> Iterator[tuple[int, str]]:
         while node.type in PASS_THROUGH and node.named_children:
             node = node.named_children[0]
@@ -521,6 +573,20 @@ def account_js(
         reason = f"{name}: {why} ({names} not judged)"
         listing(report, at, text_of(at), reason, name)
         card.add(at, name, reason)
+        listed += 1
+    for step in account.free_calls(tree.root_node):
+        if card.names(step.line, step.name, step.use, lines):
+            continue
+        reason = f"{step.use}: {NEVER_BOUND.format(root=step.name)} (what it calls not judged)"
+        listing(report, step.line, text_of(step.line), reason, step.use)
+        card.add(step.line, step.use, reason)
+        listed += 1
+    for step, why in account.taken_apart(tree.root_node):
+        if why is None or card.names(step.line, step.name, step.use, lines):
+            continue
+        reason = f"{step.use}: taken apart from a value; {why} (`{step.name}` not judged)"
+        listing(report, step.line, text_of(step.line), reason, step.use)
+        card.add(step.line, step.use, reason)
         listed += 1
     for line, key, reason in account.keys(tree.root_node):
         if card.names(line, key.rsplit(".", 1)[-1], "", lines):
