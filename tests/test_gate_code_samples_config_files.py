@@ -27,6 +27,7 @@ JS_FILES = {
         "    this.json = JSON.parse(read(this.file));\n"
         "    this.conf = pkgConf.sync('mono');\n"
         "    this.ts = JSON.parse(read(path.join(root, 'tsconfig.json')));\n"
+        "    this.js = path.join(root, 'mono.config.js');\n"
         "  }\n"
         "  get version() { return this.json.version; }\n"
         "  get publishConfig() { return this.json.publishConfig || {}; }\n"
@@ -188,3 +189,45 @@ def test_key_spellings_and_nearest_names() -> None:
     assert not config_samples.known_key("autoSubFolderIndex", {"autoSubfolderIndex"})
     pool = ["LOGFIRE_CONSOLE_COLORS", "console_colors", "logfire_format"]
     assert config_samples.nearest("logfire_console_colors", pool)[0] == "console_colors"
+
+
+def test_shown_file_reads_a_first_comment_the_fence_above_or_the_section_heading() -> None:
+    shown = config_samples.shown_file
+    assert shown(["x", "```js"], 2, "js", "// mono.config.js\nexport default {};") == (
+        "mono.config.js"
+    )
+    assert shown(["x", "```yaml"], 2, "yaml", "# .monorc.yaml\na: 1") == ".monorc.yaml"
+    assert shown(["x", "```js"], 2, "js", "// see a.js and b.js\nx") == ""
+    # The section's heading, over prose naming no other file, for its first fence only.
+    lines = ["## `mono.config.js`", "", "Write it so:", "", "```js", "{}", "```", "", "```js"]
+    assert shown(lines, 5, "js", "{}") == "mono.config.js"
+    assert shown(lines + ["{}", "```", "Then:", "", "```js"], 13, "js", "{}") == ""
+    # A fence right after another: a second form of the file that fence shows.
+    assert shown(lines, 9, "js", "{}") == "mono.config.js"
+    other = ["## `mono.config.js`", "", "Or in `package.json`:", "", "Prose.", "", "```json"]
+    assert shown(other, 7, "json", "{}") == ""
+    assert shown(["## Options", "", "Prose.", "", "```js"], 5, "js", "{}") == ""
+
+
+def test_a_config_file_named_by_its_section_is_judged_as_that_file(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    body = (
+        "Intro.\n\n## `mono.config.js`\n\nThe default export is a plain object.\n\n"
+        "```js\nexport default {\n  version: '1',\n  linkedFile: true\n};\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    assert "the product's code opens `mono.config.js`" in card.detail["violations"][0]["where_looked"]
+    # The object is read as the file, not listed as one shown alone.
+    assert not any("shown alone" in u["reason"] for u in card.detail["unjudged"])
+
+
+def test_a_config_file_named_by_its_first_comment_is_judged_as_that_file(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    body = "Intro.\n\n```js\n// mono.config.js\nmodule.exports = { linkedFile: {} };\n```\n"
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    # The comment is the file's name, not a line of code commented out (js_comments).
+    assert card.detail["unjudged"] == []

@@ -356,18 +356,21 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         if fence.start_line not in shaped:
             return None
         files = api_model(index, context.evidence.cache_dir).facts.file_names
-        shown = config_samples.shown_file(post.lines, fence.start_line, fence.info)
+        shown = config_samples.shown_file(post.lines, fence.start_line, fence.info, fence.content)
         first = fence.start_line + 1
         return config_samples.read_config(fence.content, first, fence.lang, shown, sections, files)
 
-    def check_config(found: config_samples.ConfigSample) -> None:
+    def check_config(found: config_samples.ConfigSample, fence: Fence) -> None:
         facts = api_model(index, context.evidence.cache_dir).facts
         done = {(c["line"], c["name"]) for c in report.checked_names}
         where = f"{package} at {settings.ref}"
         judged = config_samples.judge(
             report, found, post.lines, facts.identifiers, facts.surface, where, done
         )
-        kept = [u for u in report.unjudged if (u["line"], u.get("name")) not in judged]
+        # Its object is read as the file: not as one shown alone (js_option_keys.bare).
+        alone = range(fence.start_line, fence.end_line + 1)
+        kept = [u for u in report.unjudged if (u["line"], u.get("name")) not in judged
+                and not (u["line"] in alone and config_samples.shown_alone(u["reason"]))]  # fmt: skip
         report.unjudged[:] = kept
 
     def check_fence(fence: Fence, kind: str | None) -> None:
@@ -429,7 +432,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         if config is None or not fence.content.lstrip().startswith("{"):
             check_fence(fence, kind)  # an object shown alone as a file is no call's options
         if config is not None:
-            check_config(config)
+            check_config(config, fence)
         if mark is not None:
             report.unjudge_since(
                 mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)

@@ -30,6 +30,10 @@ FILE_NAME = re.compile(
 )
 _TITLE = re.compile(r"""\b(?:title|filename|file)=["']?([^"'\s]+)""")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_FENCE_MARK = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*$")  # a fence's closing line
+_FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*[^\s`~]")  # an opener with an info string
+# A comment opening a fence's first line: `// x`, `/* x */`, `# x` (a `#` then a space).
+_LEADING_COMMENT = re.compile(r"^(?://+|/\*+|#\s|<!--)\s*(.*?)\s*(?:\*/|-->)?$")
 _OBJECT_LANGS = frozenset(
     {"", "json", "jsonc", "json5", "js", "javascript", "mjs", "cjs", "ts", "typescript", "mts"}
 )
@@ -63,27 +67,82 @@ class ConfigSample:
     keys: tuple[ConfigKey, ...]
 
 
-def shown_file(lines: list[str], start_line: int, info: str) -> str:
-    """The name of the file a fence (its opening marker at ``start_line``, 1-based) is
-    shown as: its info string's ``title=``, else the one file name the heading or the
-    ``...:`` line right above it names; "" when none."""
+def shown_file(lines: list[str], start_line: int, info: str, content: str = "") -> str:
+    """The name of the file a fence (its opening marker at ``start_line``, 1-based;
+    ``content``, its text) is shown as: its info string's ``title=``, else the one file
+    name its first line's comment names (``// jest.config.js``), the heading or the
+    ``...:`` line right above it names, the fence right above it is shown as (a second
+    form of the same file), or the heading of its section names when it is that
+    section's first fence (``### `ava.config.js```); "" when none."""
     titled = _TITLE.search(info)
     if titled:
         return titled.group(1).rsplit("/", 1)[-1]
+    commented = _first_comment(content)
+    if commented:
+        return commented
     at = start_line - 2
     while at >= 0 and not lines[at].strip():
         at -= 1
-    if at < 0 or start_line - 2 - at > 2:
+    if at < 0:
         return ""
     above = lines[at].strip()
-    if not (_HEADING.match(above) or above.rstrip("*_ ").endswith(":")):
+    if start_line - 2 - at <= 2 and (_HEADING.match(above) or above.rstrip("*_ ").endswith(":")):
+        named = _one_file(above)
+        if named or FILE_NAME.search(above):  # one file, or several: no answer
+            return named
+    closer = _FENCE_MARK.match(lines[at])
+    if closer and start_line - 2 - at <= 1:
+        opener = _opener(lines, at, closer.group(1))
+        if opener is not None:  # the fence right above: the same file, shown another way
+            text = "\n".join(lines[opener + 1 : at])
+            info_above = lines[opener].strip().lstrip("`~")
+            return shown_file(lines[:opener], opener + 1, info_above, text)
         return ""
-    spans = re.findall(r"`([^`]+)`", above)
+    return _section_file(lines, at)
+
+
+def _one_file(text: str) -> str:
+    """The one file name a line names (in code spans, if it has any), or ""."""
+    spans = re.findall(r"`([^`]+)`", text)
     named = {m.group(1) for s in spans for m in FILE_NAME.finditer(s)} if spans else set()
     if not named:
-        named = {m.group(1) for m in FILE_NAME.finditer(above)}
+        named = {m.group(1) for m in FILE_NAME.finditer(text)}
     named = {name.rsplit("/", 1)[-1] for name in named}
     return next(iter(named)) if len(named) == 1 else ""
+
+
+def _first_comment(content: str) -> str:
+    """The one file name the comment on a fence's first line names (``// .prettierrc``,
+    ``# ava.config.yaml``, ``/* jest.config.js */``), or ""."""
+    first = next((line.strip() for line in content.split("\n") if line.strip()), "")
+    comment = _LEADING_COMMENT.match(first)
+    return _one_file(comment.group(1)) if comment else ""
+
+
+def _opener(lines: list[str], closer: int, marker: str) -> int | None:
+    """The line (0-based) opening the fence that ``lines[closer]`` closes: the nearest
+    fence marker above it of the same character and at least its length."""
+    for at in range(closer - 1, -1, -1):
+        found = _FENCE_MARK.match(lines[at]) or _FENCE_OPEN.match(lines[at])
+        if found and found.group(1)[0] == marker[0] and len(found.group(1)) >= len(marker):
+            return at
+    return None
+
+
+def _section_file(lines: list[str], at: int) -> str:
+    """The one file name the heading over line ``at`` (0-based) names, when no fence sits
+    between that heading and the fence after ``at`` and no line between names another
+    file (a paragraph on ``package.json`` may introduce that file's fence instead)."""
+    between: set[str] = set()
+    for here in range(at, -1, -1):
+        text = lines[here]
+        if _FENCE_OPEN.match(text) or _FENCE_MARK.match(text):
+            return ""
+        if _HEADING.match(text):
+            named = _one_file(text)
+            return named if named and between <= {named} else ""
+        between |= {m.group(1).rsplit("/", 1)[-1] for m in FILE_NAME.finditer(text)}
+    return ""
 
 
 def read_config(
@@ -120,6 +179,12 @@ def read_config(
     if shown and shown != PACKAGE_JSON and shown in opened and named_after(shown, products):
         return ConfigSample(shown, f"the product's code opens `{shown}`", tuple(keys))
     return None
+
+
+def shown_alone(reason: str) -> bool:
+    """Whether an unjudged entry lists an object literal (or a key of one) as shown alone
+    with no function or type found to take it (js_option_keys.bare's reasons)."""
+    return reason.startswith("an object literal shown alone")
 
 
 def named_after(file: str, products: Set[str]) -> bool:
