@@ -231,3 +231,14 @@ def test_a_config_file_named_by_its_first_comment_is_judged_as_that_file(
     assert _violations(card) == [("config_key", "linkedFile")]
     # The comment is the file's name, not a line of code commented out (js_comments).
     assert card.detail["unjudged"] == []
+
+
+def test_a_flat_config_array_is_judged_object_by_object(tmp_path: Path, js_repo: Path) -> None:
+    body = (
+        "Intro.\n\n```js title=\"mono.config.js\"\nimport shared from './shared.js';\n\n"
+        "export default defineConfig([\n  shared,\n  { version: '1', publishConfig: {} },\n"
+        "  { linkedFile: true },\n]);\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    assert card.detail["checked_by_kind"].get("config_key") == 3

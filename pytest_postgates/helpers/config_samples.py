@@ -38,9 +38,10 @@ _OBJECT_LANGS = frozenset(
     {"", "json", "jsonc", "json5", "js", "javascript", "mjs", "cjs", "ts", "typescript", "mts"}
 )
 # Where a JavaScript config file's object starts: `export default {`, `module.exports = {`,
-# or the object a `defineConfig({` call there takes.
+# or the object a `defineConfig({` call there takes; or its array of such objects (a flat
+# config's `export default [{...}, {...}]`, each object's keys the file's own).
 _JS_OBJECT = re.compile(
-    r"(?:^|\n)\s*(?:export\s+default|module\.exports\s*=)\s*(?:[\w$.]+\s*\(\s*)?(?=\{)"
+    r"(?:^|\n)\s*(?:export\s+default|module\.exports\s*=)\s*(?:[\w$.]+\s*\(\s*)?(?=[{\[])"
 )
 _TOOL_TABLE = re.compile(r"^\s*\[\s*tool\.([\w.\"'-]+?)\s*\]\s*(?:#.*)?$")
 _TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
