@@ -128,10 +128,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         mirror = dp.mirror_of(project, mirrors)
         for overall in sorted(folder.glob("*-overall.json")):
             doc = str(json.loads(overall.read_text(encoding="utf-8"))["post"])
-            card_path = folder / f"{overall.name.removesuffix('-overall.json')}-gate15-code_samples.json"
+            stem = overall.name.removesuffix("-overall.json")
+            card_path = folder / f"{stem}-gate15-code_samples.json"
             if not card_path.is_file():
                 continue
-            detail: dict[str, Any] = json.loads(card_path.read_text(encoding="utf-8")).get("detail") or {}
+            card = json.loads(card_path.read_text(encoding="utf-8"))
+            detail: dict[str, Any] = card.get("detail") or {}
             shown = subprocess.run(["git", "-C", str(mirror), "show", f"{commit}:{doc}"],
                                    capture_output=True, check=False)  # fmt: skip
             if shown.returncode != 0:

@@ -201,7 +201,7 @@ def test_shown_file_reads_a_first_comment_the_fence_above_or_the_section_heading
     # The section's heading, over prose naming no other file, for its first fence only.
     lines = ["## `mono.config.js`", "", "Write it so:", "", "```js", "{}", "```", "", "```js"]
     assert shown(lines, 5, "js", "{}") == "mono.config.js"
-    assert shown(lines + ["{}", "```", "Then:", "", "```js"], 13, "js", "{}") == ""
+    assert shown([*lines, "{}", "```", "Then:", "", "```js"], 13, "js", "{}") == ""
     # A fence right after another: a second form of the file that fence shows.
     assert shown(lines, 9, "js", "{}") == "mono.config.js"
     other = ["## `mono.config.js`", "", "Or in `package.json`:", "", "Prose.", "", "```json"]
@@ -218,7 +218,8 @@ def test_a_config_file_named_by_its_section_is_judged_as_that_file(
     )
     card = _check(body, tmp_path, js_repo)
     assert _violations(card) == [("config_key", "linkedFile")]
-    assert "the product's code opens `mono.config.js`" in card.detail["violations"][0]["where_looked"]
+    where = card.detail["violations"][0]["where_looked"]
+    assert "the product's code opens `mono.config.js`" in where
     # The object is read as the file, not listed as one shown alone.
     assert not any("shown alone" in u["reason"] for u in card.detail["unjudged"])
 

@@ -368,9 +368,11 @@ def _check(post: Post, context: GateContext) -> CheckResult:
             report, found, post.lines, facts.identifiers, facts.surface, where, done
         )
         # Its object is read as the file: not as one shown alone (js_option_keys.bare).
-        alone = range(fence.start_line, fence.end_line + 1)
-        kept = [u for u in report.unjudged if (u["line"], u.get("name")) not in judged
-                and not (u["line"] in alone and config_samples.shown_alone(u["reason"]))]  # fmt: skip
+        lines = range(fence.start_line, fence.end_line + 1)
+        alone = [u["line"] in lines and config_samples.shown_alone(u["reason"]) for u in
+                 report.unjudged]  # fmt: skip
+        kept = [u for u, drop in zip(report.unjudged, alone, strict=True)
+                if not drop and (u["line"], u.get("name")) not in judged]  # fmt: skip
         report.unjudged[:] = kept
 
     def check_fence(fence: Fence, kind: str | None) -> None:
