@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.helpers import config_samples
@@ -243,3 +245,22 @@ def test_a_flat_config_array_is_judged_object_by_object(tmp_path: Path, js_repo:
     card = _check(body, tmp_path, js_repo)
     assert _violations(card) == [("config_key", "linkedFile")]
     assert card.detail["checked_by_kind"].get("config_key") == 3
+
+
+_LINE = st.sampled_from(
+    ["", "```", "```js", "~~~", "## `mono.config.js`", "### a.json and b.json", "Prose.",
+     "In `package.json`:", "// mono.config.js", "{}", "export default {};", "# .monorc"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(_LINE, max_size=12), content=_LINE, at=st.integers(1, 14))
+def test_shown_file_names_only_a_file_the_page_names(
+    lines: list[str], content: str, at: int
+) -> None:
+    """Whatever the lines around a fence, the file it is shown as is "" or a name the
+    page writes (no line is read twice into a loop, no index is out of range)."""
+    lines = [*lines, "```js"]
+    start = min(at, len(lines))
+    shown = config_samples.shown_file(lines, start, "js", content)
+    assert shown == "" or any(shown in text for text in [*lines, content])
