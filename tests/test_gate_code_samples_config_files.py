@@ -30,6 +30,7 @@ JS_FILES = {
         "    this.conf = pkgConf.sync('mono');\n"
         "    this.ts = JSON.parse(read(path.join(root, 'tsconfig.json')));\n"
         "    this.js = path.join(root, 'mono.config.js');\n"
+        "    this.yml = path.join(root, '.monorc.yml');\n"
         "  }\n"
         "  get version() { return this.json.version; }\n"
         "  get publishConfig() { return this.json.publishConfig || {}; }\n"
@@ -264,3 +265,24 @@ def test_shown_file_names_only_a_file_the_page_names(
     start = min(at, len(lines))
     shown = config_samples.shown_file(lines, start, "js", content)
     assert shown == "" or any(shown in text for text in [*lines, content])
+
+
+def test_a_yaml_config_file_is_judged_by_its_keys(tmp_path: Path, js_repo: Path) -> None:
+    body = (
+        "Intro.\n\nIn `.monorc.yml`:\n\n```yaml\n# a comment: no\nversion: 1\n"
+        "linkedFile: x\npublishConfig:\n  ignore:\n    - a: 1\nsnapshots: |\n  fake: 1\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    unjudged = {u.get("name") for u in card.detail["unjudged"]}
+    assert unjudged == {"publishConfig.ignore", "publishConfig.ignore.a"}
+    assert card.detail["checked_by_kind"] == {"config_key": 4}
+
+
+def test_yaml_keys_reads_nesting_lists_and_block_scalars() -> None:
+    text = "a: 1\nb:\n  c: x\n  d:\n    - e: 1\n      f: 2\n    - plain\ng: >\n  h: no\n'i': 3\n"
+    keys = [((*k.path, k.name), k.line) for k in config_samples.yaml_keys(text, 1)]
+    assert keys == [
+        (("a",), 1), (("b",), 2), (("b", "c"), 3), (("b", "d"), 4), (("b", "d", "e"), 5),
+        (("b", "d", "f"), 6), (("g",), 8), (("i",), 10),
+    ]  # fmt: skip

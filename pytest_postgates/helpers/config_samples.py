@@ -1,8 +1,11 @@
 """Gate 15's reading of the product's configuration files a page shows: the keys of a
 ``package.json`` section named after the product (``{"ava": {...}}``), of a file named
-after the product that its code opens by name (``lerna.json``, ``ava.config.js``; the
-file a fence shows is its ``title``, or the one the heading or the ``...:`` line right
-above it names) and of a ``pyproject.toml`` table ``[tool.<product>]``.
+after the product that its code opens by name (``lerna.json``, ``ava.config.js``,
+``mkdocs.yml``; the file a fence shows is its ``title``, or the one its first comment, the
+heading or the ``...:`` line right above it, the fence right above it or the heading of
+its section names) and of a ``pyproject.toml`` table ``[tool.<product>]``. A JavaScript
+file's object is what it exports (a flat config's array: each object's keys), a YAML
+file's its mapping.
 
 Each top-level key is judged against the API model: a key is one the product takes when
 its code names it somewhere (a member it reads, a key, a parameter, a string: the model's
@@ -43,6 +46,10 @@ _OBJECT_LANGS = frozenset(
 _JS_OBJECT = re.compile(
     r"(?:^|\n)\s*(?:export\s+default|module\.exports\s*=)\s*(?:[\w$.]+\s*\(\s*)?(?=[{\[])"
 )
+_YAML_LANGS = frozenset({"yaml", "yml"})
+# A YAML mapping's key: after the indentation and any list item dashes, a quoted or plain
+# key, a colon, then a space or the line's end (`url: http://x` has one key).
+_YAML_KEY = re.compile(r"""^\s*((?:-\s+)*)("[^"\n]*"|'[^'\n]*'|[A-Za-z_$][\w$.-]*)\s*:(?:\s|$)""")
 _TOOL_TABLE = re.compile(r"^\s*\[\s*tool\.([\w.\"'-]+?)\s*\]\s*(?:#.*)?$")
 _TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[\w-]+(?:\s*\.\s*[\w-]+)*)\s*=""")
@@ -159,6 +166,11 @@ def read_config(
     the file names its code writes)."""
     if language == "toml":
         return _pyproject(content, first_line, products) if PYPROJECT in opened else None
+    if language in _YAML_LANGS:
+        if shown and shown in opened and named_after(shown, products):
+            keys = yaml_keys(content, first_line)
+            return ConfigSample(shown, f"the product's code opens `{shown}`", tuple(keys))
+        return None
     if language not in _OBJECT_LANGS:
         return None
     stripped = content.lstrip()
@@ -180,6 +192,34 @@ def read_config(
     if shown and shown != PACKAGE_JSON and shown in opened and named_after(shown, products):
         return ConfigSample(shown, f"the product's code opens `{shown}`", tuple(keys))
     return None
+
+
+def yaml_keys(content: str, first_line: int) -> list[ConfigKey]:
+    """The keys of a YAML mapping, nested ones by their path (a list item's keys under the
+    list's key), read by indentation; a block scalar's (``key: |``) lines are its value."""
+    keys: list[ConfigKey] = []
+    stack: list[tuple[int, str]] = []  # the open mappings' keys, by indentation
+    block: int | None = None  # the indentation of the key a block scalar belongs to
+    for number, text in enumerate(content.split("\n"), first_line):
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#") or stripped in ("---", "..."):
+            continue
+        indent = len(text) - len(text.lstrip(" "))
+        if block is not None and indent > block:
+            continue
+        block = None
+        found = _YAML_KEY.match(text)
+        if found is None:
+            continue
+        at = indent + len(found.group(1))
+        while stack and stack[-1][0] >= at:
+            stack.pop()
+        name = found.group(2).strip().strip("'\"")
+        keys.append(ConfigKey(tuple(key for _, key in stack), name, number))
+        if text[found.end() :].strip().startswith(("|", ">")):
+            block = at
+        stack.append((at, name))
+    return keys
 
 
 def shown_alone(reason: str) -> bool:
@@ -314,6 +354,8 @@ def shaped(content: str, language: str) -> bool:
     (alone, or what a JavaScript file exports)."""
     if language == "toml":
         return any(_TOOL_TABLE.match(line) for line in content.split("\n"))
+    if language in _YAML_LANGS:
+        return any(_YAML_KEY.match(line) and not line[:1].isspace() for line in content.split("\n"))
     if language not in _OBJECT_LANGS:
         return False
     return content.lstrip().startswith("{") or bool(_JS_OBJECT.search(content))
