@@ -229,7 +229,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         if kind is None and f.markup and f.start_line not in listings and _IMPORTS.search(f.content)
     ]
     # Fences that may show the product's configuration (config_samples), in any language.
-    shaped = {f.start_line for f in every if f.markup and config_samples.shaped(f.content, f.lang)}
+    lines = post.lines
+    shaped = {f.start_line for f in every if f.markup and config_samples.fence_shaped(lines, f)}
     fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings
               or f.start_line in shaped]  # fmt: skip
     autodoc = rst_blocks(post)  # Sphinx autodoc directives a MyST page runs (python_autodoc)
@@ -368,8 +369,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
             report, found, post.lines, facts.identifiers, facts.surface, where, done
         )
         # Its object is read as the file: not as one shown alone (js_option_keys.bare).
-        lines = range(fence.start_line, fence.end_line + 1)
-        alone = [u["line"] in lines and config_samples.shown_alone(u["reason"]) for u in
+        within = range(fence.start_line, fence.end_line + 1)
+        alone = [u["line"] in within and config_samples.shown_alone(u["reason"]) for u in
                  report.unjudged]  # fmt: skip
         kept = [u for u, drop in zip(report.unjudged, alone, strict=True)
                 if not drop and (u["line"], u.get("name")) not in judged]  # fmt: skip

@@ -21,10 +21,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 
 from pytest_postgates.helpers.sample_checks import SampleReport, did_you_mean
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Fence
 
 # A file name shaped as the product's code writes them (code_surface.file_names).
 FILE_NAME = re.compile(
@@ -349,13 +354,23 @@ def _token_end(text: str, at: int) -> int:
     return max(end, at + 1)
 
 
-def shaped(content: str, language: str) -> bool:
-    """Whether a fence may show a configuration: a TOML ``[tool.*]`` table, or an object
-    (alone, or what a JavaScript file exports)."""
+def fence_shaped(lines: list[str], fence: Fence) -> bool:
+    """Whether a fence of the page (``lines``) may show a configuration (:func:`shaped`)."""
+    shown = partial(shown_file, lines, fence.start_line, fence.info, fence.content)
+    return shaped(fence.content, fence.lang, shown)
+
+
+def shaped(content: str, language: str, shown: Callable[[], str] = str) -> bool:
+    """Whether a fence may show a configuration: a TOML ``[tool.*]`` table, an object
+    (alone, or what a JavaScript file exports), or a YAML mapping shown as a file (``shown``:
+    the file the fence is shown as, asked only of YAML)."""
     if language == "toml":
         return any(_TOOL_TABLE.match(line) for line in content.split("\n"))
     if language in _YAML_LANGS:
-        return any(_YAML_KEY.match(line) and not line[:1].isspace() for line in content.split("\n"))
+        lines = content.split("\n")
+        return any(_YAML_KEY.match(line) and not line[:1].isspace() for line in lines) and bool(
+            shown()
+        )
     if language not in _OBJECT_LANGS:
         return False
     return content.lstrip().startswith("{") or bool(_JS_OBJECT.search(content))
