@@ -286,3 +286,14 @@ def test_yaml_keys_reads_nesting_lists_and_block_scalars() -> None:
         (("a",), 1), (("b",), 2), (("b", "c"), 3), (("b", "d"), 4), (("b", "d", "e"), 5),
         (("b", "d", "f"), 6), (("g",), 8), (("i",), 10),
     ]  # fmt: skip
+
+
+def test_an_object_named_a_file_only_by_a_far_signal_is_read_as_code_too(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    """A `{...}` fence named a file by its section's heading (not its title or the line
+    right above) is read by the JavaScript readers as well: their judgement of its keys
+    (a misspelt key, against the names the code writes) is kept."""
+    body = "Intro.\n\n## `mono.config.js`\n\nProse.\n\n```js\n{ publishConfg: {} }\n```\n"
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("option_key", "publishConfg")]

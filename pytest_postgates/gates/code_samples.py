@@ -73,6 +73,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -352,14 +353,17 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     page_lines: list[list[CommandLine]] = []
     sections = config_samples.section_names(package, [*bins, python_top or ""])
 
-    def config_of(fence: Fence) -> config_samples.ConfigSample | None:
-        """The product's configuration the fence shows (config_samples), or None."""
+    def config_of(fence: Fence) -> tuple[config_samples.ConfigSample | None, bool]:
+        """The product's configuration the fence shows (config_samples), or None; and
+        whether its title or the line right above names it (else its code is read too)."""
         if fence.start_line not in shaped:
-            return None
+            return None, False
         files = api_model(index, context.evidence.cache_dir).facts.file_names
+        read = partial(config_samples.read_config, fence.content, fence.start_line + 1, fence.lang)
+        near = config_samples.shown_file(post.lines, fence.start_line, fence.info, nearby=True)
         shown = config_samples.shown_file(post.lines, fence.start_line, fence.info, fence.content)
-        first = fence.start_line + 1
-        return config_samples.read_config(fence.content, first, fence.lang, shown, sections, files)
+        found = read(near, sections, files)
+        return (found, True) if found or shown == near else (read(shown, sections, files), False)
 
     def check_config(found: config_samples.ConfigSample, fence: Fence) -> None:
         facts = api_model(index, context.evidence.cache_dir).facts
@@ -431,8 +435,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
     for fence, kind in fences:
         mark = report.mark() if fence.start_line in old_way else None
-        config = config_of(fence)
-        if config is None or not fence.content.lstrip().startswith("{"):
+        config, near = config_of(fence)
+        if config is None or not near or not fence.content.lstrip().startswith("{"):
             check_fence(fence, kind)  # an object shown alone as a file is no call's options
         if config is not None:
             check_config(config, fence)

@@ -80,17 +80,20 @@ class ConfigSample:
     keys: tuple[ConfigKey, ...]
 
 
-def shown_file(lines: list[str], start_line: int, info: str, content: str = "") -> str:
+def shown_file(
+    lines: list[str], start_line: int, info: str, content: str = "", nearby: bool = False
+) -> str:
     """The name of the file a fence (its opening marker at ``start_line``, 1-based;
     ``content``, its text) is shown as: its info string's ``title=``, else the one file
     name its first line's comment names (``// jest.config.js``), the heading or the
     ``...:`` line right above it names, the fence right above it is shown as (a second
     form of the same file), or the heading of its section names when it is that
-    section's first fence (``### `ava.config.js```); "" when none."""
+    section's first fence (``### `ava.config.js```); "" when none. ``nearby``: the title
+    and the line right above only."""
     titled = _TITLE.search(info)
     if titled:
         return titled.group(1).rsplit("/", 1)[-1]
-    commented = _first_comment(content)
+    commented = "" if nearby else _first_comment(content)
     if commented:
         return commented
     at = start_line - 2
@@ -101,8 +104,10 @@ def shown_file(lines: list[str], start_line: int, info: str, content: str = "") 
     above = lines[at].strip()
     if start_line - 2 - at <= 2 and (_HEADING.match(above) or above.rstrip("*_ ").endswith(":")):
         named = _one_file(above)
-        if named or FILE_NAME.search(above):  # one file, or several: no answer
+        if named or nearby or FILE_NAME.search(above):  # one file, or several: no answer
             return named
+    if nearby:
+        return ""
     closer = _FENCE_MARK.match(lines[at])
     if closer and start_line - 2 - at <= 1:
         opener = _opener(lines, at, closer.group(1))
