@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_postgates.gates import code_samples as gate
 from pytest_postgates.helpers import config_samples
@@ -27,6 +29,8 @@ JS_FILES = {
         "    this.json = JSON.parse(read(this.file));\n"
         "    this.conf = pkgConf.sync('mono');\n"
         "    this.ts = JSON.parse(read(path.join(root, 'tsconfig.json')));\n"
+        "    this.js = path.join(root, 'mono.config.js');\n"
+        "    this.yml = path.join(root, '.monorc.yml');\n"
         "  }\n"
         "  get version() { return this.json.version; }\n"
         "  get publishConfig() { return this.json.publishConfig || {}; }\n"
@@ -188,3 +192,108 @@ def test_key_spellings_and_nearest_names() -> None:
     assert not config_samples.known_key("autoSubFolderIndex", {"autoSubfolderIndex"})
     pool = ["LOGFIRE_CONSOLE_COLORS", "console_colors", "logfire_format"]
     assert config_samples.nearest("logfire_console_colors", pool)[0] == "console_colors"
+
+
+def test_shown_file_reads_a_first_comment_the_fence_above_or_the_section_heading() -> None:
+    shown = config_samples.shown_file
+    assert shown(["x", "```js"], 2, "js", "// mono.config.js\nexport default {};") == (
+        "mono.config.js"
+    )
+    assert shown(["x", "```yaml"], 2, "yaml", "# .monorc.yaml\na: 1") == ".monorc.yaml"
+    assert shown(["x", "```js"], 2, "js", "// see a.js and b.js\nx") == ""
+    # The section's heading, over prose naming no other file, for its first fence only.
+    lines = ["## `mono.config.js`", "", "Write it so:", "", "```js", "{}", "```", "", "```js"]
+    assert shown(lines, 5, "js", "{}") == "mono.config.js"
+    assert shown([*lines, "{}", "```", "Then:", "", "```js"], 13, "js", "{}") == ""
+    # A fence right after another: a second form of the file that fence shows.
+    assert shown(lines, 9, "js", "{}") == "mono.config.js"
+    other = ["## `mono.config.js`", "", "Or in `package.json`:", "", "Prose.", "", "```json"]
+    assert shown(other, 7, "json", "{}") == ""
+    assert shown(["## Options", "", "Prose.", "", "```js"], 5, "js", "{}") == ""
+
+
+def test_a_config_file_named_by_its_section_is_judged_as_that_file(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    body = (
+        "Intro.\n\n## `mono.config.js`\n\nThe default export is a plain object.\n\n"
+        "```js\nexport default {\n  version: '1',\n  linkedFile: true\n};\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    where = card.detail["violations"][0]["where_looked"]
+    assert "the product's code opens `mono.config.js`" in where
+    # The object is read as the file, not listed as one shown alone.
+    assert not any("shown alone" in u["reason"] for u in card.detail["unjudged"])
+
+
+def test_a_config_file_named_by_its_first_comment_is_judged_as_that_file(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    body = "Intro.\n\n```js\n// mono.config.js\nmodule.exports = { linkedFile: {} };\n```\n"
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    # The comment is the file's name, not a line of code commented out (js_comments).
+    assert card.detail["unjudged"] == []
+
+
+def test_a_flat_config_array_is_judged_object_by_object(tmp_path: Path, js_repo: Path) -> None:
+    body = (
+        "Intro.\n\n```js title=\"mono.config.js\"\nimport shared from './shared.js';\n\n"
+        "export default defineConfig([\n  shared,\n  { version: '1', publishConfig: {} },\n"
+        "  { linkedFile: true },\n]);\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    assert card.detail["checked_by_kind"].get("config_key") == 3
+
+
+_LINE = st.sampled_from(
+    ["", "```", "```js", "~~~", "## `mono.config.js`", "### a.json and b.json", "Prose.",
+     "In `package.json`:", "// mono.config.js", "{}", "export default {};", "# .monorc"]
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(_LINE, max_size=12), content=_LINE, at=st.integers(1, 14))
+def test_shown_file_names_only_a_file_the_page_names(
+    lines: list[str], content: str, at: int
+) -> None:
+    """Whatever the lines around a fence, the file it is shown as is "" or a name the
+    page writes (no line is read twice into a loop, no index is out of range)."""
+    lines = [*lines, "```js"]
+    start = min(at, len(lines))
+    shown = config_samples.shown_file(lines, start, "js", content)
+    assert shown == "" or any(shown in text for text in [*lines, content])
+
+
+def test_a_yaml_config_file_is_judged_by_its_keys(tmp_path: Path, js_repo: Path) -> None:
+    body = (
+        "Intro.\n\nIn `.monorc.yml`:\n\n```yaml\n# a comment: no\nversion: 1\n"
+        "linkedFile: x\npublishConfig:\n  ignore:\n    - a: 1\nsnapshots: |\n  fake: 1\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("config_key", "linkedFile")]
+    unjudged = {u.get("name") for u in card.detail["unjudged"]}
+    assert unjudged == {"publishConfig.ignore", "publishConfig.ignore.a"}
+    assert card.detail["checked_by_kind"] == {"config_key": 4}
+
+
+def test_yaml_keys_reads_nesting_lists_and_block_scalars() -> None:
+    text = "a: 1\nb:\n  c: x\n  d:\n    - e: 1\n      f: 2\n    - plain\ng: >\n  h: no\n'i': 3\n"
+    keys = [((*k.path, k.name), k.line) for k in config_samples.yaml_keys(text, 1)]
+    assert keys == [
+        (("a",), 1), (("b",), 2), (("b", "c"), 3), (("b", "d"), 4), (("b", "d", "e"), 5),
+        (("b", "d", "f"), 6), (("g",), 8), (("i",), 10),
+    ]  # fmt: skip
+
+
+def test_an_object_named_a_file_only_by_a_far_signal_is_read_as_code_too(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    """A `{...}` fence named a file by its section's heading (not its title or the line
+    right above) is read by the JavaScript readers as well: their judgement of its keys
+    (a misspelt key, against the names the code writes) is kept."""
+    body = "Intro.\n\n## `mono.config.js`\n\nProse.\n\n```js\n{ publishConfg: {} }\n```\n"
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == [("option_key", "publishConfg")]

@@ -73,6 +73,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -235,7 +236,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         if kind is None and f.markup and f.start_line not in listings and _IMPORTS.search(f.content)
     ]
     # Fences that may show the product's configuration (config_samples), in any language.
-    shaped = {f.start_line for f in every if f.markup and config_samples.shaped(f.content, f.lang)}
+    lines = post.lines
+    shaped = {f.start_line for f in every if f.markup and config_samples.fence_shaped(lines, f)}
     fences = [(f, kind) for f, kind in fences if kind is not None or f.start_line in listings
               or f.start_line in shaped]  # fmt: skip
     autodoc = rst_blocks(post)  # Sphinx autodoc directives a MyST page runs (python_autodoc)
@@ -364,23 +366,31 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     page_lines: list[list[CommandLine]] = []
     sections = config_samples.section_names(package, [*bins, python_top or ""])
 
-    def config_of(fence: Fence) -> config_samples.ConfigSample | None:
-        """The product's configuration the fence shows (config_samples), or None."""
+    def config_of(fence: Fence) -> tuple[config_samples.ConfigSample | None, bool]:
+        """The product's configuration the fence shows (config_samples), or None; and
+        whether its title or the line right above names it (else its code is read too)."""
         if fence.start_line not in shaped:
-            return None
+            return None, False
         files = api_model(index, context.evidence.cache_dir).facts.file_names
-        shown = config_samples.shown_file(post.lines, fence.start_line, fence.info)
-        first = fence.start_line + 1
-        return config_samples.read_config(fence.content, first, fence.lang, shown, sections, files)
+        read = partial(config_samples.read_config, fence.content, fence.start_line + 1, fence.lang)
+        near = config_samples.shown_file(post.lines, fence.start_line, fence.info, nearby=True)
+        shown = config_samples.shown_file(post.lines, fence.start_line, fence.info, fence.content)
+        found = read(near, sections, files)
+        return (found, True) if found or shown == near else (read(shown, sections, files), False)
 
-    def check_config(found: config_samples.ConfigSample) -> None:
+    def check_config(found: config_samples.ConfigSample, fence: Fence) -> None:
         facts = api_model(index, context.evidence.cache_dir).facts
         done = {(c["line"], c["name"]) for c in report.checked_names}
         where = f"{package} at {settings.ref}"
         judged = config_samples.judge(
             report, found, post.lines, facts.identifiers, facts.surface, where, done
         )
-        kept = [u for u in report.unjudged if (u["line"], u.get("name")) not in judged]
+        # Its object is read as the file: not as one shown alone (js_option_keys.bare).
+        within = range(fence.start_line, fence.end_line + 1)
+        alone = [u["line"] in within and config_samples.shown_alone(u["reason"]) for u in
+                 report.unjudged]  # fmt: skip
+        kept = [u for u, drop in zip(report.unjudged, alone, strict=True)
+                if not drop and (u["line"], u.get("name")) not in judged]  # fmt: skip
         report.unjudged[:] = kept
 
     def check_fence(fence: Fence, kind: str | None) -> None:
@@ -435,11 +445,11 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
     for fence, kind in fences:
         mark = report.mark() if fence.start_line in old_way else None
-        config = config_of(fence)
-        if config is None or not fence.content.lstrip().startswith("{"):
+        config, near = config_of(fence)
+        if config is None or not near or not fence.content.lstrip().startswith("{"):
             check_fence(fence, kind)  # an object shown alone as a file is no call's options
         if config is not None:
-            check_config(config)
+            check_config(config, fence)
         if mark is not None:
             report.unjudge_since(
                 mark, old_way[fence.start_line], lambda name: _past_release(index, context, name)

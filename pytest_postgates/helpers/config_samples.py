@@ -1,8 +1,11 @@
 """Gate 15's reading of the product's configuration files a page shows: the keys of a
 ``package.json`` section named after the product (``{"ava": {...}}``), of a file named
-after the product that its code opens by name (``lerna.json``, ``ava.config.js``; the
-file a fence shows is its ``title``, or the one the heading or the ``...:`` line right
-above it names) and of a ``pyproject.toml`` table ``[tool.<product>]``.
+after the product that its code opens by name (``lerna.json``, ``ava.config.js``,
+``mkdocs.yml``; the file a fence shows is its ``title``, or the one its first comment, the
+heading or the ``...:`` line right above it, the fence right above it or the heading of
+its section names) and of a ``pyproject.toml`` table ``[tool.<product>]``. A JavaScript
+file's object is what it exports (a flat config's array: each object's keys), a YAML
+file's its mapping.
 
 Each top-level key is judged against the API model: a key is one the product takes when
 its code names it somewhere (a member it reads, a key, a parameter, a string: the model's
@@ -18,10 +21,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Set
+from collections.abc import Callable, Iterable, Set
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 
 from pytest_postgates.helpers.sample_checks import SampleReport, did_you_mean
+
+if TYPE_CHECKING:
+    from pytest_postgates.post import Fence
 
 # A file name shaped as the product's code writes them (code_surface.file_names).
 FILE_NAME = re.compile(
@@ -30,14 +38,23 @@ FILE_NAME = re.compile(
 )
 _TITLE = re.compile(r"""\b(?:title|filename|file)=["']?([^"'\s]+)""")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_FENCE_MARK = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*$")  # a fence's closing line
+_FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*[^\s`~]")  # an opener with an info string
+# A comment opening a fence's first line: `// x`, `/* x */`, `# x` (a `#` then a space).
+_LEADING_COMMENT = re.compile(r"^(?://+|/\*+|#\s|<!--)\s*(.*?)\s*(?:\*/|-->)?$")
 _OBJECT_LANGS = frozenset(
     {"", "json", "jsonc", "json5", "js", "javascript", "mjs", "cjs", "ts", "typescript", "mts"}
 )
 # Where a JavaScript config file's object starts: `export default {`, `module.exports = {`,
-# or the object a `defineConfig({` call there takes.
+# or the object a `defineConfig({` call there takes; or its array of such objects (a flat
+# config's `export default [{...}, {...}]`, each object's keys the file's own).
 _JS_OBJECT = re.compile(
-    r"(?:^|\n)\s*(?:export\s+default|module\.exports\s*=)\s*(?:[\w$.]+\s*\(\s*)?(?=\{)"
+    r"(?:^|\n)\s*(?:export\s+default|module\.exports\s*=)\s*(?:[\w$.]+\s*\(\s*)?(?=[{\[])"
 )
+_YAML_LANGS = frozenset({"yaml", "yml"})
+# A YAML mapping's key: after the indentation and any list item dashes, a quoted or plain
+# key, a colon, then a space or the line's end (`url: http://x` has one key).
+_YAML_KEY = re.compile(r"""^\s*((?:-\s+)*)("[^"\n]*"|'[^'\n]*'|[A-Za-z_$][\w$.-]*)\s*:(?:\s|$)""")
 _TOOL_TABLE = re.compile(r"^\s*\[\s*tool\.([\w.\"'-]+?)\s*\]\s*(?:#.*)?$")
 _TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _TOML_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[\w-]+(?:\s*\.\s*[\w-]+)*)\s*=""")
@@ -63,27 +80,87 @@ class ConfigSample:
     keys: tuple[ConfigKey, ...]
 
 
-def shown_file(lines: list[str], start_line: int, info: str) -> str:
-    """The name of the file a fence (its opening marker at ``start_line``, 1-based) is
-    shown as: its info string's ``title=``, else the one file name the heading or the
-    ``...:`` line right above it names; "" when none."""
+def shown_file(
+    lines: list[str], start_line: int, info: str, content: str = "", nearby: bool = False
+) -> str:
+    """The name of the file a fence (its opening marker at ``start_line``, 1-based;
+    ``content``, its text) is shown as: its info string's ``title=``, else the one file
+    name its first line's comment names (``// jest.config.js``), the heading or the
+    ``...:`` line right above it names, the fence right above it is shown as (a second
+    form of the same file), or the heading of its section names when it is that
+    section's first fence (``### `ava.config.js```); "" when none. ``nearby``: the title
+    and the line right above only."""
     titled = _TITLE.search(info)
     if titled:
         return titled.group(1).rsplit("/", 1)[-1]
+    commented = "" if nearby else _first_comment(content)
+    if commented:
+        return commented
     at = start_line - 2
     while at >= 0 and not lines[at].strip():
         at -= 1
-    if at < 0 or start_line - 2 - at > 2:
+    if at < 0:
         return ""
     above = lines[at].strip()
-    if not (_HEADING.match(above) or above.rstrip("*_ ").endswith(":")):
+    if start_line - 2 - at <= 2 and (_HEADING.match(above) or above.rstrip("*_ ").endswith(":")):
+        named = _one_file(above)
+        if named or nearby or FILE_NAME.search(above):  # one file, or several: no answer
+            return named
+    if nearby:
         return ""
-    spans = re.findall(r"`([^`]+)`", above)
+    closer = _FENCE_MARK.match(lines[at])
+    if closer and start_line - 2 - at <= 1:
+        opener = _opener(lines, at, closer.group(1))
+        if opener is not None:  # the fence right above: the same file, shown another way
+            text = "\n".join(lines[opener + 1 : at])
+            info_above = lines[opener].strip().lstrip("`~")
+            return shown_file(lines[:opener], opener + 1, info_above, text)
+        return ""
+    return _section_file(lines, at)
+
+
+def _one_file(text: str) -> str:
+    """The one file name a line names (in code spans, if it has any), or ""."""
+    spans = re.findall(r"`([^`]+)`", text)
     named = {m.group(1) for s in spans for m in FILE_NAME.finditer(s)} if spans else set()
     if not named:
-        named = {m.group(1) for m in FILE_NAME.finditer(above)}
+        named = {m.group(1) for m in FILE_NAME.finditer(text)}
     named = {name.rsplit("/", 1)[-1] for name in named}
     return next(iter(named)) if len(named) == 1 else ""
+
+
+def _first_comment(content: str) -> str:
+    """The one file name the comment on a fence's first line names (``// .prettierrc``,
+    ``# ava.config.yaml``, ``/* jest.config.js */``), or ""."""
+    first = next((line.strip() for line in content.split("\n") if line.strip()), "")
+    comment = _LEADING_COMMENT.match(first)
+    return _one_file(comment.group(1)) if comment else ""
+
+
+def _opener(lines: list[str], closer: int, marker: str) -> int | None:
+    """The line (0-based) opening the fence that ``lines[closer]`` closes: the nearest
+    fence marker above it of the same character and at least its length."""
+    for at in range(closer - 1, -1, -1):
+        found = _FENCE_MARK.match(lines[at]) or _FENCE_OPEN.match(lines[at])
+        if found and found.group(1)[0] == marker[0] and len(found.group(1)) >= len(marker):
+            return at
+    return None
+
+
+def _section_file(lines: list[str], at: int) -> str:
+    """The one file name the heading over line ``at`` (0-based) names, when no fence sits
+    between that heading and the fence after ``at`` and no line between names another
+    file (a paragraph on ``package.json`` may introduce that file's fence instead)."""
+    between: set[str] = set()
+    for here in range(at, -1, -1):
+        text = lines[here]
+        if _FENCE_OPEN.match(text) or _FENCE_MARK.match(text):
+            return ""
+        if _HEADING.match(text):
+            named = _one_file(text)
+            return named if named and between <= {named} else ""
+        between |= {m.group(1).rsplit("/", 1)[-1] for m in FILE_NAME.finditer(text)}
+    return ""
 
 
 def read_config(
@@ -99,6 +176,11 @@ def read_config(
     the file names its code writes)."""
     if language == "toml":
         return _pyproject(content, first_line, products) if PYPROJECT in opened else None
+    if language in _YAML_LANGS:
+        if shown and shown in opened and named_after(shown, products):
+            keys = yaml_keys(content, first_line)
+            return ConfigSample(shown, f"the product's code opens `{shown}`", tuple(keys))
+        return None
     if language not in _OBJECT_LANGS:
         return None
     stripped = content.lstrip()
@@ -120,6 +202,40 @@ def read_config(
     if shown and shown != PACKAGE_JSON and shown in opened and named_after(shown, products):
         return ConfigSample(shown, f"the product's code opens `{shown}`", tuple(keys))
     return None
+
+
+def yaml_keys(content: str, first_line: int) -> list[ConfigKey]:
+    """The keys of a YAML mapping, nested ones by their path (a list item's keys under the
+    list's key), read by indentation; a block scalar's (``key: |``) lines are its value."""
+    keys: list[ConfigKey] = []
+    stack: list[tuple[int, str]] = []  # the open mappings' keys, by indentation
+    block: int | None = None  # the indentation of the key a block scalar belongs to
+    for number, text in enumerate(content.split("\n"), first_line):
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#") or stripped in ("---", "..."):
+            continue
+        indent = len(text) - len(text.lstrip(" "))
+        if block is not None and indent > block:
+            continue
+        block = None
+        found = _YAML_KEY.match(text)
+        if found is None:
+            continue
+        at = indent + len(found.group(1))
+        while stack and stack[-1][0] >= at:
+            stack.pop()
+        name = found.group(2).strip().strip("'\"")
+        keys.append(ConfigKey(tuple(key for _, key in stack), name, number))
+        if text[found.end() :].strip().startswith(("|", ">")):
+            block = at
+        stack.append((at, name))
+    return keys
+
+
+def shown_alone(reason: str) -> bool:
+    """Whether an unjudged entry lists an object literal (or a key of one) as shown alone
+    with no function or type found to take it (js_option_keys.bare's reasons)."""
+    return reason.startswith("an object literal shown alone")
 
 
 def named_after(file: str, products: Set[str]) -> bool:
@@ -243,11 +359,23 @@ def _token_end(text: str, at: int) -> int:
     return max(end, at + 1)
 
 
-def shaped(content: str, language: str) -> bool:
-    """Whether a fence may show a configuration: a TOML ``[tool.*]`` table, or an object
-    (alone, or what a JavaScript file exports)."""
+def fence_shaped(lines: list[str], fence: Fence) -> bool:
+    """Whether a fence of the page (``lines``) may show a configuration (:func:`shaped`)."""
+    shown = partial(shown_file, lines, fence.start_line, fence.info, fence.content)
+    return shaped(fence.content, fence.lang, shown)
+
+
+def shaped(content: str, language: str, shown: Callable[[], str] = str) -> bool:
+    """Whether a fence may show a configuration: a TOML ``[tool.*]`` table, an object
+    (alone, or what a JavaScript file exports), or a YAML mapping shown as a file (``shown``:
+    the file the fence is shown as, asked only of YAML)."""
     if language == "toml":
         return any(_TOOL_TABLE.match(line) for line in content.split("\n"))
+    if language in _YAML_LANGS:
+        lines = content.split("\n")
+        return any(_YAML_KEY.match(line) and not line[:1].isspace() for line in lines) and bool(
+            shown()
+        )
     if language not in _OBJECT_LANGS:
         return False
     return content.lstrip().startswith("{") or bool(_JS_OBJECT.search(content))

@@ -31,6 +31,9 @@ _CODE_LINE = re.compile(r"^[ \t]*//[ \t]*(?:[\w$]+[ \t]+)?[\w$]+[ \t]*[.(=]", re
 Row = TypeVar("Row")
 # A comment that is a file's path or dashed name (`src/lib/cache.ts`, `prompt-cache.ts`).
 _PATH = re.compile(r"[\w$@.~]*[/-][\w$@.~/-]*\.[A-Za-z]{1,5}")
+# A comment that is a file's dotted name with a source or configuration file's suffix
+# (`jest.config.js`, `sum.test.ts`, `.prettierrc.json`): the file the fence shows.
+_FILE = re.compile(r"\.?[\w$@~]+(?:\.[\w$@~]+)*\.(?:[cm]?[jt]sx?|json[c5]?|ya?ml|toml)")
 
 QUOTED_REASON = "named in a comment of the sample: prose, which gate 15 does not judge"
 
@@ -114,7 +117,7 @@ def _is_code(text: str, parser: Any) -> bool:
     """Whether a comment's text alone is one statement of code that uses a name."""
     if not text.strip() or text.lstrip().startswith("/"):
         return False  # `///` and `////` are not commented-out code
-    if _PATH.fullmatch(text.strip()):
+    if _PATH.fullmatch(text.strip()) or _FILE.fullmatch(text.strip()):
         return False  # `// scripts/prompt-cache.ts`: a file's name, not a subtraction
     root = parser.parse(text.encode("utf-8")).root_node
     statements = [n for n in root.named_children if n.type != "comment"]
