@@ -84,6 +84,32 @@ def executables(index: RepoIndex) -> tuple[dict[str, str], list[str]]:
     return found, mains
 
 
+def manifest_bins(manifest: dict[str, Any], package: str) -> dict[str, str]:
+    """The bins a package.json declares (a string ``bin`` is named after the package)."""
+    value = manifest.get("bin")
+    if isinstance(value, str):
+        return {package.rsplit("/", 1)[-1]: value}
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
+    return {}
+
+
+def bins_in(folder: str, bins: dict[str, str]) -> dict[str, str]:
+    """A workspace package's bins as paths from the repository's top."""
+    return {name: posixpath.join(folder, target) for name, target in bins.items()}
+
+
+def product_bins(
+    manifest: dict[str, Any], package: str, scripts: dict[str, str], index: RepoIndex
+) -> dict[str, str]:
+    """Gate 15's executables of the product: package.json's bins, pyproject.toml's scripts
+    (``scripts``) and, with no package.json, setuptools' (setup.cfg, setup.py)."""
+    bins = {**manifest_bins(manifest, package), **scripts}
+    if not manifest:
+        bins.update({k: v for k, v in setup_scripts(index).items() if k not in bins})
+    return bins
+
+
 def setup_scripts(index: RepoIndex) -> dict[str, str]:
     """The console scripts the repository root's setup.cfg and setup.py declare (script ->
     ``module:function``): a package built with setuptools and no PEP 621 table."""

@@ -87,10 +87,12 @@ from pytest_postgates.evidence import (
 from pytest_postgates.evidence.api_lookup import SOURCE_EXTENSIONS, ApiLookup, CliTable, Unknown
 from pytest_postgates.evidence.api_model import api_model
 from pytest_postgates.evidence.cli_model import (
+    bins_in,
+    manifest_bins,
     page_cli,
+    product_bins,
     product_cli_table,
     python_project,
-    setup_scripts,
 )
 from pytest_postgates.evidence.code_tables import TABLES_VERSION, code_tables
 from pytest_postgates.evidence.dependency_models import environment_fingerprint
@@ -165,20 +167,6 @@ CODES = {
 
 
 # ---------------------------------------------------------------------- check / decide
-
-
-def _bins(manifest: dict[str, Any], package: str) -> dict[str, str]:
-    value = manifest.get("bin")
-    if isinstance(value, str):
-        return {package.rsplit("/", 1)[-1]: value}
-    if isinstance(value, dict):
-        return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
-    return {}
-
-
-def _bins_in(folder: str, bins: dict[str, str]) -> dict[str, str]:
-    """A workspace package's bins as paths from the repository's top."""
-    return {name: posixpath.join(folder, target) for name, target in bins.items()}
 
 
 def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] | None:
@@ -270,7 +258,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     if primary is not None:
         manifest = dict(primary.manifest)
         if primary.folder and isinstance(manifest.get("bin"), (str, dict)):
-            manifest["bin"] = _bins_in(primary.folder, _bins(manifest, primary.name))
+            manifest["bin"] = bins_in(primary.folder, manifest_bins(manifest, primary.name))
     given = (
         (primary.name if primary else None)
         or settings.package
@@ -342,12 +330,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     sample.docs_declared = lambda name: docs_names().declared(name)
     python_sample = PythonSample(types, report, settings.ref) if types is not None else None
     cli: CliTable | Unknown | None = None
-    bins = _bins(manifest, package)
+    bins = product_bins(manifest, package, python[1] if python else {}, index)
     python_top = python[0].replace("-", "_").lower() if python else None
-    if python:
-        bins.update({name: target for name, target in python[1].items()})
-    if not manifest:  # setuptools' scripts (setup.cfg, setup.py), with no PEP 621 table too
-        bins.update({k: v for k, v in setup_scripts(index).items() if k not in bins})
     python_cli = bool(bins) and not manifest  # no package.json: the scripts are Python
 
     if untagged:
