@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
-from pytest_postgates.evidence.type_tables import Declaration, Expr
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Declaration, Expr
 
 
 class Resolver(Protocol):
@@ -25,6 +25,7 @@ class Resolver(Protocol):
     def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None: ...
 
 
+BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
 _STRING: Expr = ("prim", "string")
 # The tests a conditional type makes that ask only "is it an object?": `object`, `{}`,
 # `Record<string, any>` and `Record<string, unknown>`.
@@ -263,3 +264,75 @@ def excluded_shapes(
     if all(shape.array_of is not None for shape in removed):
         return [shape for shape in shapes if shape.array_of is None]
     return None
+
+
+def function_parameter(model: Resolver, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
+    """The declared type of parameter ``index`` of the function type ``ref`` holds
+    (through aliases, their type arguments bound, defaults filling those left out, and
+    unions); None when it cannot be told."""
+    expr = ref.expr
+    if depth > MAX_DEPTH:
+        return None
+    if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
+        params = expr[2]
+        return TypeRef(params[index], ref.path, ref.bound) if index < len(params) else None
+    if expr[0] == "union":  # `Hook | undefined`, `Callback | Async | Promise<...>`
+        return _union_parameter(model, ref, index, depth)
+    if expr[0] == "array" or expr[0] != "ref":
+        return None
+    bound = ref.lookup(expr[1])
+    if bound is not None and not expr[2]:
+        return function_parameter(model, bound, index, depth + 1)
+    if expr[1] in BUILTIN_WRAPPERS and len(expr[2]) == 1:
+        return function_parameter(model, TypeRef(expr[2][0], ref.path, ref.bound), index, depth + 1)
+    declared = model.declarations(ref.path, expr[1]) if "." not in expr[1] else None
+    if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+        return None
+    path, (alias,) = declared
+    if len(expr[2]) > len(alias.params):
+        return None
+    args: list[tuple[str, TypeRef]] = []
+    for number, (name, default) in enumerate(alias.params):
+        # A type argument left out takes its parameter's default, which may name the
+        # parameters before it (`FastifyPluginAsync` written bare); none: cannot be told.
+        if number < len(expr[2]):
+            args.append((name, TypeRef(expr[2][number], ref.path, ref.bound)))
+        elif default is None:
+            return None
+        else:
+            args.append((name, TypeRef(default, path, tuple(args))))
+    return function_parameter(model, TypeRef(alias.body, path, tuple(args)), index, depth + 1)
+
+
+def _union_parameter(model: Resolver, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
+    """Parameter ``index`` of a union's function types, as TypeScript's contextual
+    typing reads it: members that are no function (null, undefined, a promise, an
+    array, a primitive, an object type written in place) are passed over, and every
+    function type left must declare the parameter with the same type (fastify's
+    ``FastifyPluginCallback | FastifyPluginAsync | Promise<...>``); None otherwise, or
+    where a member may or may not be a function."""
+    found: list[TypeRef] = []
+    for member in ref.expr[1]:
+        if _no_function(member):
+            continue
+        parameter = function_parameter(
+            model, TypeRef(member, ref.path, ref.bound), index, depth + 1
+        )
+        if parameter is None:
+            return None
+        if all((parameter.expr, parameter.path) != (f.expr, f.path) for f in found):
+            found.append(parameter)
+    return found[0] if len(found) == 1 else None
+
+
+def _no_function(expr: Expr) -> bool:
+    """Whether a member of a union is surely no function type (TypeScript's contextual
+    typing passes it over): a primitive, an array, an object type written in place, a
+    promise."""
+    if expr[0] == "prim":
+        return expr[1] not in ("any", "unknown", "object", "Function")
+    if expr[0] == "obj":
+        return CALL_SIGNATURE not in expr[1]
+    if expr[0] == "array":
+        return True
+    return expr[0] == "ref" and expr[1] in ("Promise", "PromiseLike")
