@@ -18,9 +18,10 @@ from tests.helpers import sample_violations as _violations
 from tests.helpers import unjudged_reasons as _unjudged
 
 PACKAGE = json.dumps({"name": "plugins", "exports": {".": "./src/index.ts"}})
+UNION = "PluginCallback | PluginAsync | Promise<{ default: PluginAsync }>"
 
 
-def _plugins(parameter: str) -> dict[str, str]:
+def _plugins(method: str) -> dict[str, str]:
     return {
         "package.json": PACKAGE,
         "src/index.ts": (
@@ -31,51 +32,79 @@ def _plugins(parameter: str) -> dict[str, str]:
             "  (instance: Instance<S>, opts: O, done: () => void) => void;\n"
             "export type PluginAsync<O = {}, S = Server> =\n"
             "  (instance: Instance<S>, opts: O) => Promise<void>;\n"
-            "export type OtherCallback = (instance: Other) => void;\n"
-            "export interface App {\n"
-            f"  register(plugin: {parameter}): App;\n"
-            "}\n"
+            "export type OtherCallback = (instance: Other, opts: {}) => void;\n"
+            f"export interface App {{\n{method}}}\n"
             "export function createApp(): App { return {} as App; }\n"
         ),
     }
 
 
-CODE = (
-    "import { createApp } from 'plugins';\n"
-    "const app = createApp();\n"
-    "app.register(async (made, opts) => {\n"
-    "  made.decorate('x');\n"
-    "  made.server.close();\n"
-    "  made.frobnicate('y');\n"
-    "});\n"
-)
+def _code(parameters: str) -> str:
+    return (
+        "import { createApp } from 'plugins';\n"
+        "const app = createApp();\n"
+        f"app.register(async ({parameters}) => {{\n"
+        "  made.decorate('x');\n"
+        "  made.server.close();\n"
+        "  made.frobnicate('y');\n"
+        "});\n"
+    )
 
 
 def test_a_callback_handed_where_a_union_of_function_types_is_taken_is_typed(
     tmp_path: Path,
 ) -> None:
-    """The promise of a module is no function (passed over); both function types give
-    ``instance`` the same type, written bare (the defaults)."""
-    parameter = "PluginCallback | PluginAsync | Promise<{ default: PluginCallback }> | undefined"
-    repo = make_repo(tmp_path / "repo", _plugins(parameter))
-    card = sample_card(CODE, "ts", tmp_path, repo)
+    """The promise of a module is no function, and a function type with fewer parameters
+    than the callback requires is passed over; the one left types ``made``, written bare
+    (its type parameters' defaults)."""
+    method = f"  register(plugin: {UNION}): App;\n"
+    repo = make_repo(tmp_path / "repo", _plugins(method))
+    card = sample_card(_code("made, opts, done"), "ts", tmp_path, repo)
     assert _violations(card) == [("member", "made.frobnicate")], _unjudged(card)
 
 
-def test_function_types_of_a_union_that_disagree_leave_the_parameter_unjudged(
+def test_the_first_overload_types_a_callback_where_no_earlier_argument_tells_them_apart(
     tmp_path: Path,
 ) -> None:
-    repo = make_repo(tmp_path / "repo", _plugins("PluginCallback | OtherCallback"))
-    card = sample_card(CODE, "ts", tmp_path, repo)
-    assert _violations(card) == []
-    assert any("made.frobnicate" in reason for reason in _unjudged(card)), _unjudged(card)
+    """fastify's ``register``: an overload for each plugin type, then one taking their
+    union; TypeScript takes the first the call fits."""
+    method = (
+        "  register(plugin: PluginCallback): App;\n"
+        "  register(plugin: PluginAsync): App;\n"
+        f"  register(plugin: {UNION}): App;\n"
+    )
+    repo = make_repo(tmp_path / "repo", _plugins(method))
+    card = sample_card(_code("made, opts"), "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "made.frobnicate")], _unjudged(card)
 
 
-def test_a_union_with_a_member_that_may_be_a_function_leaves_the_parameter_unjudged(
+def test_function_types_of_a_union_that_are_not_identical_leave_the_parameter_unjudged(
     tmp_path: Path,
 ) -> None:
-    repo = make_repo(tmp_path / "repo", _plugins("PluginCallback | any"))
-    card = sample_card(CODE, "ts", tmp_path, repo)
+    """As TypeScript: a callback of two parameters handed where ``PluginCallback |
+    PluginAsync`` is taken is typed by neither (their parameters differ), nor where the
+    union's function types give the parameter different types."""
+    for method in (
+        "  register(plugin: PluginCallback | PluginAsync): App;\n",
+        "  register(plugin: PluginAsync | OtherCallback): App;\n",
+        "  register(plugin: PluginAsync | any): App;\n",
+    ):
+        repo = make_repo(tmp_path / f"repo{len(method)}", _plugins(method))
+        card = sample_card(_code("made, opts"), "ts", tmp_path, repo)
+        assert _violations(card) == [], method
+        assert any("made.frobnicate" in reason for reason in _unjudged(card)), _unjudged(card)
+
+
+def test_overloads_told_apart_by_an_earlier_argument_must_agree(tmp_path: Path) -> None:
+    """``on('close', cb)`` beside ``on('other', cb)``: which overload applies depends on
+    the event's name, so the callback is typed only where every overload agrees."""
+    method = (
+        "  on(event: 'close', listener: PluginAsync): App;\n"
+        "  on(event: 'other', listener: OtherCallback): App;\n"
+    )
+    repo = make_repo(tmp_path / "repo", _plugins(method))
+    code = _code("made, opts").replace("app.register(", "app.on('close', ")
+    card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == []
     assert any("made.frobnicate" in reason for reason in _unjudged(card)), _unjudged(card)
 

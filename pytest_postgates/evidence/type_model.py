@@ -593,12 +593,12 @@ class TypeModel:
         return " | ".join(owners) if owners else _show(start.expr)
 
     def callback_parameter(
-        self, start: TypeRef, path: tuple[str, ...], index: int
+        self, start: TypeRef, path: tuple[str, ...], index: int, arity: int = 0
     ) -> TypeRef | None:
-        """The declared type of parameter ``index`` of a function written at ``path`` of a
-        value of type ``start`` (``hooks.afterResponse[]`` of got's options: its
-        ``AfterResponseHook``'s ``response``); None when a step, or which function type it
-        is, cannot be told."""
+        """The declared type of parameter ``index`` of a function written (with ``arity``
+        required parameters) at ``path`` of a value of type ``start``
+        (``hooks.afterResponse[]`` of got's options: its ``AfterResponseHook``'s
+        ``response``); None when a step, or which function type it is, cannot be told."""
         if not path:
             held = [start]
         else:
@@ -614,7 +614,7 @@ class TypeModel:
         # Compared, not hashed: an object type written in place holds its fields as a dict.
         typed: list[TypeRef | None] = []
         for ref in held:
-            parameter = function_parameter(self, ref, index, 0)
+            parameter = function_parameter(self, ref, index, 0, arity)
             if parameter not in typed:
                 typed.append(parameter)
         return typed[0] if len(typed) == 1 else None

@@ -266,26 +266,38 @@ def excluded_shapes(
     return None
 
 
-def function_parameter(model: Resolver, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
-    """The declared type of parameter ``index`` of the function type ``ref`` holds
-    (through aliases, their type arguments bound, defaults filling those left out, and
-    unions); None when it cannot be told."""
+def function_parameter(
+    model: Resolver, ref: TypeRef, index: int, depth: int, arity: int = 0
+) -> TypeRef | None:
+    """The declared type of parameter ``index`` of the function type ``ref`` holds, for a
+    function written with ``arity`` required parameters (:func:`function_parameters`)."""
+    params = function_parameters(model, ref, depth, arity)
+    return params[index] if params is not None and index < len(params) else None
+
+
+def function_parameters(
+    model: Resolver, ref: TypeRef, depth: int, arity: int = 0
+) -> tuple[TypeRef, ...] | None:
+    """The declared types of the parameters of the function type ``ref`` holds (through
+    aliases, their type arguments bound, defaults filling those left out, and unions as
+    TypeScript's contextual typing reads them, for a function written with ``arity``
+    required parameters); None when they cannot be told."""
     expr = ref.expr
     if depth > MAX_DEPTH:
         return None
     if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
-        params = expr[2]
-        return TypeRef(params[index], ref.path, ref.bound) if index < len(params) else None
+        return tuple(TypeRef(param, ref.path, ref.bound) for param in expr[2])
     if expr[0] == "union":  # `Hook | undefined`, `Callback | Async | Promise<...>`
-        return _union_parameter(model, ref, index, depth)
+        return _union_parameters(model, ref, depth, arity)
     if expr[0] == "array" or expr[0] != "ref":
         return None
     bound = ref.lookup(expr[1])
     if bound is not None and not expr[2]:
-        return function_parameter(model, bound, index, depth + 1)
+        return function_parameters(model, bound, depth + 1, arity)
     if expr[1] in BUILTIN_WRAPPERS and len(expr[2]) == 1:
-        return function_parameter(model, TypeRef(expr[2][0], ref.path, ref.bound), index, depth + 1)
-    declared = model.declarations(ref.path, expr[1]) if "." not in expr[1] else None
+        inner = TypeRef(expr[2][0], ref.path, ref.bound)
+        return function_parameters(model, inner, depth + 1, arity)
+    declared = model.declarations(ref.path, expr[1])  # `Dispatcher.StreamFactory` too
     if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
         return None
     path, (alias,) = declared
@@ -301,28 +313,33 @@ def function_parameter(model: Resolver, ref: TypeRef, index: int, depth: int) ->
             return None
         else:
             args.append((name, TypeRef(default, path, tuple(args))))
-    return function_parameter(model, TypeRef(alias.body, path, tuple(args)), index, depth + 1)
+    return function_parameters(model, TypeRef(alias.body, path, tuple(args)), depth + 1, arity)
 
 
-def _union_parameter(model: Resolver, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
-    """Parameter ``index`` of a union's function types, as TypeScript's contextual
-    typing reads it: members that are no function (null, undefined, a promise, an
-    array, a primitive, an object type written in place) are passed over, and every
-    function type left must declare the parameter with the same type (fastify's
-    ``FastifyPluginCallback | FastifyPluginAsync | Promise<...>``); None otherwise, or
-    where a member may or may not be a function."""
-    found: list[TypeRef] = []
+def _union_parameters(
+    model: Resolver, ref: TypeRef, depth: int, arity: int
+) -> tuple[TypeRef, ...] | None:
+    """The parameters of a union's function types, as TypeScript's contextual typing reads
+    them (``getContextualSignature``): members that are no function (null, undefined, a
+    promise, an array, a primitive, an object type written in place) are passed over, and
+    so are function types with fewer parameters than the function written requires (its
+    arity); those left must declare identical parameters (fastify's
+    ``FastifyPluginCallback | FastifyPluginAsync`` do not: a callback of one parameter
+    handed there is typed by neither). None otherwise, or where a member may or may not be
+    a function."""
+    found: tuple[TypeRef, ...] | None = None
     for member in ref.expr[1]:
         if _no_function(member):
             continue
-        parameter = function_parameter(
-            model, TypeRef(member, ref.path, ref.bound), index, depth + 1
-        )
-        if parameter is None:
+        params = function_parameters(model, TypeRef(member, ref.path, ref.bound), depth + 1)
+        if params is None:
             return None
-        if all((parameter.expr, parameter.path) != (f.expr, f.path) for f in found):
-            found.append(parameter)
-    return found[0] if len(found) == 1 else None
+        if len(params) < arity:
+            continue
+        if found is not None and params != found:
+            return None
+        found = params
+    return found
 
 
 def _no_function(expr: Expr) -> bool:
