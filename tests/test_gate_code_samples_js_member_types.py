@@ -151,3 +151,33 @@ def test_an_error_the_file_imports_is_not_taken_for_the_built_in(tmp_path: Path)
     card = sample_card(ERROR_CODE, "ts", tmp_path, repo)
     assert _violations(card) == []
     assert any("HTTPError.frobnicate" in reason for reason in _unjudged(card)), _unjudged(card)
+
+
+def test_a_field_of_a_javascript_class_is_typed_by_its_declaration_file(tmp_path: Path) -> None:
+    """undici's ``new Client(url).stats``: the class is JavaScript, its declaration file
+    (which TypeScript reads) types the field."""
+    files = {
+        "package.json": json.dumps(
+            {"name": "dispatch", "main": "index.js", "types": "index.d.ts", "type": "module"}
+        ),
+        "index.js": "export { Client } from './lib/client.js';\n",
+        "lib/client.js": (
+            "export class Client {\n  constructor(url) { this.url = url; }\n"
+            "  get stats() { return { connected: 0 }; }\n}\n"
+        ),
+        "index.d.ts": "export * from './types/client';\n",
+        "types/client.d.ts": (
+            "export interface ClientStats { connected: number; pending: number }\n"
+            "export declare class Client {\n  constructor(url: string);\n"
+            "  stats: ClientStats;\n}\n"
+        ),
+    }
+    repo = make_repo(tmp_path / "repo", files)
+    code = (
+        "import { Client } from 'dispatch';\n"
+        "const client = new Client('http://localhost');\n"
+        "client.stats.connected;\n"
+        "client.stats.frobnicate;\n"
+    )
+    card = sample_card(code, "js", tmp_path, repo)
+    assert _violations(card) == [("member", "client.stats.frobnicate")], _unjudged(card)
