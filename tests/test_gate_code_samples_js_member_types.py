@@ -181,3 +181,18 @@ def test_a_field_of_a_javascript_class_is_typed_by_its_declaration_file(tmp_path
     )
     card = sample_card(code, "js", tmp_path, repo)
     assert _violations(card) == [("member", "client.stats.frobnicate")], _unjudged(card)
+
+
+def test_overloads_with_an_object_type_written_in_place_before_the_callback(
+    tmp_path: Path,
+) -> None:
+    """fastify's ``addContentTypeParser(type, opts: { parseAs?: string }, parser)``: the
+    parameters before the callback's are compared, an object type written in place too."""
+    method = (
+        "  parse(kind: string, opts: { parseAs?: string }, parser: PluginAsync): App;\n"
+        "  parse(kind: string, parser: PluginAsync): App;\n"
+    )
+    repo = make_repo(tmp_path / "repo", _plugins(method))
+    code = _code("made, opts").replace("app.register(", "app.parse('json', {}, ")
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert _violations(card) == [("member", "made.frobnicate")], _unjudged(card)

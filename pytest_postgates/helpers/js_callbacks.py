@@ -40,7 +40,9 @@ def callback_class(
             continue
         where, signatures = found
         taking = [s for s in signatures if parameter_type(s, position) != ()]
-        alike = len({tuple(p.type for p in s.params[:position]) for s in taking}) <= 1
+        # Compared, not hashed: an object type written in place holds its fields as a dict.
+        before = [tuple(p.type for p in s.params[:position]) for s in taking]
+        alike = all(types_before == before[0] for types_before in before)
         named: set[Cls] = set()
         for signature in taking:
             typed = parameter_type(signature, position)
