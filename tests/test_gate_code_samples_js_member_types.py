@@ -196,3 +196,15 @@ def test_overloads_with_an_object_type_written_in_place_before_the_callback(
     code = _code("made, opts").replace("app.register(", "app.parse('json', {}, ")
     card = sample_card(code, "ts", tmp_path, repo)
     assert _violations(card) == [("member", "made.frobnicate")], _unjudged(card)
+
+
+def test_an_overload_whose_function_takes_fewer_parameters_than_written_is_not_taken(
+    tmp_path: Path,
+) -> None:
+    """A callback of three parameters is not assignable to ``PluginAsync`` (two): the
+    first overload is not the one TypeScript takes, and the parameter is left unjudged."""
+    method = "  register(plugin: PluginAsync): App;\n  register(plugin: OtherCallback): App;\n"
+    repo = make_repo(tmp_path / "repo", _plugins(method))
+    card = sample_card(_code("made, opts, done"), "ts", tmp_path, repo)
+    assert _violations(card) == []
+    assert any("made.frobnicate" in reason for reason in _unjudged(card)), _unjudged(card)

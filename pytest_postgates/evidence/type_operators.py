@@ -286,6 +286,8 @@ def function_parameters(
     if depth > MAX_DEPTH:
         return None
     if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
+        if len(expr[2]) < arity:  # a function requiring more is not assignable to it
+            return None
         return tuple(TypeRef(param, ref.path, ref.bound) for param in expr[2])
     if expr[0] == "union":  # `Hook | undefined`, `Callback | Async | Promise<...>`
         return _union_parameters(model, ref, depth, arity)
@@ -334,7 +336,7 @@ def _union_parameters(
         params = function_parameters(model, TypeRef(member, ref.path, ref.bound), depth + 1)
         if params is None:
             return None
-        if len(params) < arity:
+        if len(params) < arity:  # TypeScript's isAritySmaller: passed over
             continue
         if found is not None and params != found:
             return None
