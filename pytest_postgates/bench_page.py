@@ -179,6 +179,12 @@ BENCHES = (
         writes_results=True,
     ),
     Bench(
+        "member_types_conformance",
+        "Gate 15 member types against the compiler",
+        ("gates/15-code-samples.md",),
+        writes_results=True,
+    ),
+    Bench(
         "gate15_docs_precision",
         "Gate 15 docs precision",
         ("gates/15-code-samples.md",),

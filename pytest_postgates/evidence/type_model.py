@@ -39,9 +39,11 @@ from pytest_postgates.evidence.type_follow import (
     source_text,
 )
 from pytest_postgates.evidence.type_operators import (
+    BUILTIN_WRAPPERS,
     any_string,
     conditional_shapes,
     excluded_shapes,
+    function_parameter,
     indexed_shapes,
     indexed_type,
     mapped_shapes,
@@ -56,7 +58,6 @@ from pytest_postgates.evidence.type_tables import (
     read_type_table,
 )
 
-_BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
 _ARRAYS = frozenset({"Array", "ReadonlyArray"})
 # type-fest's wrappers (read only where the name is imported from it): those whose keys are
 # their first argument's, and Merge and Except (the module's Omit), expanded below.
@@ -354,7 +355,7 @@ class TypeModel:
     def _builtin_shapes(self, ref: TypeRef, depth: int) -> list[Shape] | None:
         _tag, name, args = ref.expr
         arg = [TypeRef(a, ref.path, ref.bound) for a in args]
-        if name in _BUILTIN_WRAPPERS and len(arg) == 1:
+        if name in BUILTIN_WRAPPERS and len(arg) == 1:
             return self.shapes(arg[0], depth + 1)
         if name in _ARRAYS and len(arg) == 1:
             return [Shape({}, [], "", array_of=arg[0])]
@@ -592,12 +593,12 @@ class TypeModel:
         return " | ".join(owners) if owners else _show(start.expr)
 
     def callback_parameter(
-        self, start: TypeRef, path: tuple[str, ...], index: int
+        self, start: TypeRef, path: tuple[str, ...], index: int, arity: int = 0
     ) -> TypeRef | None:
-        """The declared type of parameter ``index`` of a function written at ``path`` of a
-        value of type ``start`` (``hooks.afterResponse[]`` of got's options: its
-        ``AfterResponseHook``'s ``response``); None when a step, or which function type it
-        is, cannot be told."""
+        """The declared type of parameter ``index`` of a function written (with ``arity``
+        required parameters) at ``path`` of a value of type ``start``
+        (``hooks.afterResponse[]`` of got's options: its ``AfterResponseHook``'s
+        ``response``); None when a step, or which function type it is, cannot be told."""
         if not path:
             held = [start]
         else:
@@ -613,41 +614,10 @@ class TypeModel:
         # Compared, not hashed: an object type written in place holds its fields as a dict.
         typed: list[TypeRef | None] = []
         for ref in held:
-            parameter = self._parameter(ref, index, 0)
+            parameter = function_parameter(self, ref, index, 0, arity)
             if parameter not in typed:
                 typed.append(parameter)
         return typed[0] if len(typed) == 1 else None
-
-    def _parameter(self, ref: TypeRef, index: int, depth: int) -> TypeRef | None:
-        expr = ref.expr
-        if depth > MAX_DEPTH:
-            return None
-        if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
-            params = expr[2]
-            return TypeRef(params[index], ref.path, ref.bound) if index < len(params) else None
-        if expr[0] == "union":  # `Hook | undefined`: the one function type
-            kept = [e for e in expr[1] if e not in (("prim", "undefined"), ("prim", "null"))]
-            if len(kept) != 1:
-                return None
-            return self._parameter(TypeRef(kept[0], ref.path, ref.bound), index, depth + 1)
-        if expr[0] == "array" or expr[0] != "ref":
-            return None
-        bound = ref.lookup(expr[1])
-        if bound is not None and not expr[2]:
-            return self._parameter(bound, index, depth + 1)
-        if expr[1] in _BUILTIN_WRAPPERS and len(expr[2]) == 1:
-            return self._parameter(TypeRef(expr[2][0], ref.path, ref.bound), index, depth + 1)
-        declared = self.declarations(ref.path, expr[1]) if "." not in expr[1] else None
-        if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
-            return None
-        path, (alias,) = declared
-        if len(alias.params) != len(expr[2]):
-            return None
-        args = tuple(
-            (name, TypeRef(arg, ref.path, ref.bound))
-            for (name, _default), arg in zip(alias.params, expr[2], strict=True)
-        )
-        return self._parameter(TypeRef(alias.body, path, args), index, depth + 1)
 
     def closed_with(self, start: TypeRef, path: tuple[str, ...], key: str) -> bool:
         """Whether the object written at ``path`` has a closed type in every declaration

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from pytest_postgates.evidence.type_shapes import MAX_DEPTH, FieldRef, Shape, TypeRef
-from pytest_postgates.evidence.type_tables import Declaration, Expr
+from pytest_postgates.evidence.type_tables import CALL_SIGNATURE, Declaration, Expr
 
 
 class Resolver(Protocol):
@@ -25,6 +25,7 @@ class Resolver(Protocol):
     def declarations(self, path: str, name: str) -> tuple[str, list[Declaration]] | None: ...
 
 
+BUILTIN_WRAPPERS = frozenset({"Partial", "Required", "Readonly", "NonNullable"})
 _STRING: Expr = ("prim", "string")
 # The tests a conditional type makes that ask only "is it an object?": `object`, `{}`,
 # `Record<string, any>` and `Record<string, unknown>`.
@@ -263,3 +264,94 @@ def excluded_shapes(
     if all(shape.array_of is not None for shape in removed):
         return [shape for shape in shapes if shape.array_of is None]
     return None
+
+
+def function_parameter(
+    model: Resolver, ref: TypeRef, index: int, depth: int, arity: int = 0
+) -> TypeRef | None:
+    """The declared type of parameter ``index`` of the function type ``ref`` holds, for a
+    function written with ``arity`` required parameters (:func:`function_parameters`)."""
+    params = function_parameters(model, ref, depth, arity)
+    return params[index] if params is not None and index < len(params) else None
+
+
+def function_parameters(
+    model: Resolver, ref: TypeRef, depth: int, arity: int = 0
+) -> tuple[TypeRef, ...] | None:
+    """The declared types of the parameters of the function type ``ref`` holds (through
+    aliases, their type arguments bound, defaults filling those left out, and unions as
+    TypeScript's contextual typing reads them, for a function written with ``arity``
+    required parameters); None when they cannot be told."""
+    expr = ref.expr
+    if depth > MAX_DEPTH:
+        return None
+    if expr[0] == "other" and expr[1] == "function_type" and len(expr) == 3:
+        if len(expr[2]) < arity:  # a function requiring more is not assignable to it
+            return None
+        return tuple(TypeRef(param, ref.path, ref.bound) for param in expr[2])
+    if expr[0] == "union":  # `Hook | undefined`, `Callback | Async | Promise<...>`
+        return _union_parameters(model, ref, depth, arity)
+    if expr[0] == "array" or expr[0] != "ref":
+        return None
+    bound = ref.lookup(expr[1])
+    if bound is not None and not expr[2]:
+        return function_parameters(model, bound, depth + 1, arity)
+    if expr[1] in BUILTIN_WRAPPERS and len(expr[2]) == 1:
+        inner = TypeRef(expr[2][0], ref.path, ref.bound)
+        return function_parameters(model, inner, depth + 1, arity)
+    declared = model.declarations(ref.path, expr[1])  # `Dispatcher.StreamFactory` too
+    if declared is None or len(declared[1]) != 1 or declared[1][0].kind != "alias":
+        return None
+    path, (alias,) = declared
+    if len(expr[2]) > len(alias.params):
+        return None
+    args: list[tuple[str, TypeRef]] = []
+    for number, (name, default) in enumerate(alias.params):
+        # A type argument left out takes its parameter's default, which may name the
+        # parameters before it (`FastifyPluginAsync` written bare); none: cannot be told.
+        if number < len(expr[2]):
+            args.append((name, TypeRef(expr[2][number], ref.path, ref.bound)))
+        elif default is None:
+            return None
+        else:
+            args.append((name, TypeRef(default, path, tuple(args))))
+    return function_parameters(model, TypeRef(alias.body, path, tuple(args)), depth + 1, arity)
+
+
+def _union_parameters(
+    model: Resolver, ref: TypeRef, depth: int, arity: int
+) -> tuple[TypeRef, ...] | None:
+    """The parameters of a union's function types, as TypeScript's contextual typing reads
+    them (``getContextualSignature``): members that are no function (null, undefined, a
+    promise, an array, a primitive, an object type written in place) are passed over, and
+    so are function types with fewer parameters than the function written requires (its
+    arity); those left must declare identical parameters (fastify's
+    ``FastifyPluginCallback | FastifyPluginAsync`` do not: a callback of one parameter
+    handed there is typed by neither). None otherwise, or where a member may or may not be
+    a function."""
+    found: tuple[TypeRef, ...] | None = None
+    for member in ref.expr[1]:
+        if _no_function(member):
+            continue
+        params = function_parameters(model, TypeRef(member, ref.path, ref.bound), depth + 1)
+        if params is None:
+            return None
+        if len(params) < arity:  # TypeScript's isAritySmaller: passed over
+            continue
+        if found is not None and params != found:
+            return None
+        found = params
+    return found
+
+
+def _no_function(expr: Expr) -> bool:
+    """Whether a member of a union is surely no function type (TypeScript's contextual
+    typing passes it over): a primitive, an array, an object type written in place, a
+    promise."""
+    if expr[0] == "prim":
+        return expr[1] not in ("any", "unknown", "object", "Function")
+    if expr[0] == "obj":
+        return CALL_SIGNATURE not in expr[1]
+    if expr[0] == "array":
+        return True
+    return expr[0] == "ref" and expr[1] in ("Promise", "PromiseLike")

@@ -228,8 +228,9 @@ def _typed_parameters(
     """The parameters of a callback the product's declared types type (got's ``response``
     of an ``afterResponse`` hook): their members are judged as that type's."""
     callee, position, path = where
+    arity = _arity(parameters)
     for index, name in _plain_parameters(parameters):
-        cls = callback_class(types, callee, position, path, index)
+        cls = callback_class(types, callee, position, path, index, arity)
         if cls is not None:
             local = node_text(sample.source, name)
             held = SampleValue("typed", cls[1], cls[0])
@@ -292,6 +293,24 @@ def _plain_parameters(parameters: Any) -> list[tuple[int, Any]]:
         if part.type == "identifier":
             found.append((index, part))
     return found
+
+
+def _arity(parameters: Any) -> int:
+    """How many parameters a function written requires (TypeScript's count for contextual
+    typing: those before the first optional, defaulted or rest one)."""
+    if parameters is None:
+        return 0
+    if parameters.type == "identifier":
+        return 1
+    count = 0
+    for part in parameters.named_children:
+        if part.type == "optional_parameter" or part.child_by_field_name("value") is not None:
+            break
+        pattern = part.child_by_field_name("pattern") if part.type == "required_parameter" else part
+        if pattern is None or pattern.type in ("rest_pattern", "assignment_pattern"):
+            break
+        count += 1
+    return count
 
 
 def _parameter_names(parameters: Any) -> list[Any]:

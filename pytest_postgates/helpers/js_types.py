@@ -526,7 +526,12 @@ class JsTypes:
             return self.declared.shapes(self.in_place[cls])
         entries = self.entries(cls)
         if entries or "." not in cls[0] or self.declared is None:
-            return self._shapes(cls[0], entries)
+            found = self._shapes(cls[0], entries)
+            # A JavaScript class is typed by its declaration file's (TypeScript reads it).
+            twins = {self.declared_twin(e) for e in entries} if found is None else set()
+            if len(twins) == 1 and None not in twins:
+                return self._class_shapes(twins.pop() or cls)
+            return found
         owner, _, field = cls[0].rpartition(".")
         found = self._class_shapes((owner, cls[1]))
         if found is None:
