@@ -25,7 +25,7 @@ from typing import Any
 from pytest_postgates.evidence import build_entries, resolution
 from pytest_postgates.evidence.code_tables import CodeTables
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
-from pytest_postgates.evidence.known_bases import JS_BASES
+from pytest_postgates.evidence.known_bases import JS_BASES, global_base
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.model_python import module_names
 from pytest_postgates.evidence.specifier_aliases import SpecifierAliases
@@ -563,7 +563,7 @@ class ApiLookup:
                 if not re.fullmatch(r"[A-Za-z_$][\w$]*", base_name):
                     problems.append(f"{local} extends {base}, which the tables cannot follow")
                     continue
-                if not static and _global_base(table, base_name):
+                if not static and global_base(table, base_name):
                     names.update(JS_BASES[base_name])
                     continue
                 before = len(problems)
@@ -742,15 +742,3 @@ def _tsconfig_include(text: str) -> list[str]:
     items = written if isinstance(written, list) else []
     folders = [_prefix(i) for i in items if isinstance(i, str) and not re.search(r"[*?]|\.\w+$", i)]
     return [f for f in folders if f]
-
-
-def _global_base(table: FileTable, name: str) -> bool:
-    """Whether a class's ``extends name`` means the JavaScript built-in (``Error``,
-    ``EventTarget``): a base is a value, and the file binds no value of that name (a
-    local type or interface of that name, got's ``type Error = NodeJS.ErrnoException``,
-    names no value)."""
-    if name not in JS_BASES or name == "EventEmitter":  # Node's module's, no global
-        return False
-    if name in table.imports or name in table.classes:
-        return False
-    return table.locals.get(name) in (None, "type", "interface")

@@ -11,7 +11,10 @@ import builtins
 import enum
 import types
 import typing
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pytest_postgates.evidence.file_table import FileTable
 
 
 # Bases outside the product whose members are known without reading anyone's code: the
@@ -211,3 +214,15 @@ NODE_TYPES: dict[tuple[str, str], frozenset[str]] = {
     # option takes beside its own objects (`body?: string | Buffer | FormData`).
     ("buffer", "Buffer"): frozenset(f"{_UINT8_ARRAY} {_BUFFER}".split()),
 }
+
+
+def global_base(table: FileTable, name: str) -> bool:
+    """Whether a class's ``extends name`` means the JavaScript built-in (``Error``,
+    ``EventTarget``): a base is a value, and the file binds no value of that name (a
+    local type or interface of that name, got's ``type Error = NodeJS.ErrnoException``,
+    names no value)."""
+    if name not in JS_BASES or name == "EventEmitter":  # Node's module's, no global
+        return False
+    if name in table.imports or name in table.classes:
+        return False
+    return table.locals.get(name) in (None, "type", "interface")
