@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from pytest_postgates.evidence import resolution
 from pytest_postgates.evidence.api_lookup import ApiLookup
 from pytest_postgates.evidence.code_tables import code_tables
@@ -42,3 +44,25 @@ def test_what_an_entry_exports_marks_its_files_for_every_post_that_asks(tmp_path
     assert [b.path for _, _, b in found] == [b.path for _, _, b in again] == ["src/make.ts"]
     assert "src/make.ts" in first.gate.lookup.read
     assert sorted(second.gate.lookup.read) == sorted(first.gate.lookup.read)
+
+
+def test_a_relative_specifier_is_resolved_once_per_run_for_every_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ApiLookup.relative: the answer for a file and a specifier is kept for the run's
+    posts' views alike (the tables do not change within a run): the same answer, one
+    look through the candidate files."""
+    repo = make_repo(tmp_path / "repo", LIB)
+    index = open_index(repo, git(repo, "rev-parse", "HEAD").strip(), tmp_path / "cache", ())
+    shared = ApiLookup(code_tables(index, tmp_path / "cache"), resolution.IndexFiles(index), {})
+    looked: list[str] = []
+    source_at = ApiLookup._source_at
+    monkeypatch.setattr(
+        ApiLookup, "_source_at", lambda self, base: looked.append(base) or source_at(self, base)
+    )
+    first, second = shared.for_post(), shared.for_post()
+    assert first.relative("src/index.ts", "./make") == "src/make.ts"
+    assert second.relative("src/index.ts", "./make") == "src/make.ts"
+    assert first.relative("src/index.ts", "./gone") is None
+    assert second.relative("src/index.ts", "./gone") is None
+    assert looked == ["src/make", "src/gone"]
