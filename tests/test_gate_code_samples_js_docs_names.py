@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_postgates.evidence.repomap import load_parsers
 from pytest_postgates.helpers import fence_stamps
 from pytest_postgates.helpers.js_docs_names import _pages
 from tests.helpers import make_repo, sample_card
@@ -436,3 +437,67 @@ def test_stamps_are_kept_across_runs_in_the_cache_folder(
     os.utime(docs / "setup.md", ns=(1, 1))
     assert fence_stamps.folder_stamp(docs / "page.md", cache) != first
     assert made == [docs / "setup.md"]
+
+
+class _Reader:
+    """A reader whose every binding's type is what it read before it (the count of the
+    bindings it recorded so far): a type that fences read earlier decide, as a real
+    reader's values do; it counts the fences it reads."""
+
+    read = 0
+
+    def __init__(self) -> None:
+        from pytest_postgates.helpers.fence_parsers import FenceParsers
+
+        self.bindings: list[tuple[str, int, object]] | None = None
+        self.parsers = FenceParsers(load_parsers())  # type: ignore[arg-type]
+
+    def types(self) -> None:
+        return None
+
+    def fence(self, content: str, first_line: int, tsx: bool, typescript: bool = False) -> None:
+        from pytest_postgates.helpers.js_docs_names import _targets
+
+        _Reader.read += 1
+        source = content.encode()
+        stack = [self.parsers["tsx" if tsx else "typescript"].parse(source).root_node]
+        while stack:
+            node = stack.pop()
+            for name in _targets(node):
+                assert self.bindings is not None
+                key = ((f"T{len(self.bindings) % 3}", "src/t.ts"), False)
+                local = source[name.start_byte : name.end_byte].decode()
+                self.bindings.append((local, first_line + name.start_point[0], key))
+            stack.extend(reversed(node.named_children))
+
+
+FOLDER = {
+    "a.md": ["const orm = init();\nconst em = orm.em;", "em.flush();\norm.close();"],
+    "b.md": ["orm.em.flush();", "const { em, db: store } = orm;", "store.drop();\nem.clear();"],
+    "c.md": ["import { init } from 'orm';\nlet orm = init();", "function run(em) {}", "run(x);"],
+    "d.md": ["orm.close();\nstore.drop();"],
+}
+
+
+def test_a_page_is_read_up_to_its_last_fence_binding_the_name_with_the_same_answer(
+    tmp_path: Path,
+) -> None:
+    """Every name of a folder's fences, asked on each of its pages, is typed alike whether
+    every fence writing it is read or those up to the last that binds it (none on a page
+    none of whose fences binds it), and fewer fences are read so."""
+    from pytest_postgates.helpers.js_docs_names import DocsNames
+
+    for page, fences in FOLDER.items():
+        shown = "".join(f"```ts\n{code}\n```\n\nText.\n\n" for code in fences)
+        (tmp_path / page).write_text(f"# {page}\n\n{shown}", encoding="utf-8")
+    names = ["orm", "em", "store", "db", "init", "run", "x", "flush"]
+    parsers = _Reader().parsers
+    answers, counts = [], []
+    for parsing in (None, parsers):
+        _Reader.read = 0
+        asked = DocsNames(tmp_path / "a.md", tmp_path, dict, _Reader, parsing)
+        answers.append([repr(asked(n, tmp_path / p)) for n in names for p in sorted(FOLDER)])
+        counts.append(_Reader.read)
+    assert answers[0] == answers[1]
+    assert any(a != "None" for a in answers[1])  # some names are typed: the test can fail
+    assert counts[1] < counts[0]

@@ -121,6 +121,8 @@ class ApiLookup:
     sites: Mapping[str, PackageSite] = field(default_factory=dict)
     # :attr:`read` as a set, for :meth:`_mark` (the list it is of, its length, the set).
     _read_set: tuple[list[str], int, set[str]] | None = field(default=None, repr=False)
+    # :meth:`relative`'s answers, by the file and the specifier (shared by the views).
+    _relatives: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
 
     def for_post(self) -> ApiLookup:
         """A view for one post: the shared answers, its own list of files read."""
@@ -129,6 +131,7 @@ class ApiLookup:
         view._layouts = self.layouts()
         view._names = self._names
         view._found = self._found
+        view._relatives = self._relatives
         view.shared = self.shared
         return view
 
@@ -323,8 +326,13 @@ class ApiLookup:
 
     def relative(self, path: str, spec: str) -> str | None:
         """The source file a relative specifier in ``path`` names (TypeScript style:
-        ``./x.js`` may be ``./x.ts``)."""
-        return self._source_at(posixpath.normpath(posixpath.join(posixpath.dirname(path), spec)))
+        ``./x.js`` may be ``./x.ts``); asked once per file and specifier in a run (the
+        tables do not change within it)."""
+        key = (path, spec)
+        if key not in self._relatives:
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
+            self._relatives[key] = self._source_at(joined)
+        return self._relatives[key]
 
     def _source_at(self, base: str) -> str | None:
         stem = next((base[: -len(e)] for e in BUILD_EXTENSIONS if base.endswith(e)), base)

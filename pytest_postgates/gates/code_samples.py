@@ -322,7 +322,9 @@ def _check(post: Post, context: GateContext) -> CheckResult:
             at_ref = lambda: js_docs_names.pages_at_ref(  # noqa: E731
                 index.root, index.commit, index.paths if in_repo else [], page_folder
             )  # the folder's pages at the ref, when the page is the repository's
-            context.memo[key] = js_docs_names.DocsNames(post.path, index.root, at_ref, docs_reader)
+            context.memo[key] = js_docs_names.DocsNames(
+                post.path, index.root, at_ref, docs_reader, parsers
+            )
         names: js_docs_names.DocsNames = context.memo[key]
         return names
 

@@ -28,12 +28,13 @@ import hashlib
 import posixpath
 import re
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_postgates.helpers.code_fences import fence_kind
+from pytest_postgates.helpers.js_comments import read_comments
 from pytest_postgates.helpers.js_tree import node_text, pattern_names
 from pytest_postgates.helpers.sample_checks import ASSUMED_FROM_NAME, OPEN_TYPE, SampleValue
 from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
@@ -131,6 +132,15 @@ def record(sample: FenceReading, node: Any, bindings: list[tuple[str, int, Key]]
     """The names ``node`` binds (read by the fence reader just before), each with the
     product type the reader gave it (None: none, or not a product type)."""
     kind = node.type
+    for name in _targets(node):
+        local = node_text(sample.source, name)
+        held = None if kind in _DECLARED else sample.values.get(local)
+        bindings.append((local, sample.line(name), _key(sample, held)))
+
+
+def _targets(node: Any) -> list[Any]:
+    """The identifier nodes ``node`` binds (none: it is no binding)."""
+    kind = node.type
     if kind == "variable_declarator":
         target = node.child_by_field_name("name")
     elif kind == "assignment_expression":
@@ -143,14 +153,26 @@ def record(sample: FenceReading, node: Any, bindings: list[tuple[str, int, Key]]
     elif kind in _DECLARED:
         target = node.child_by_field_name("name")
     else:
-        return
+        return []
     if target is None:
-        return
-    names = [target] if target.type == "identifier" else pattern_names(target)
-    for name in names:
-        local = node_text(sample.source, name)
-        held = None if kind in _DECLARED else sample.values.get(local)
-        bindings.append((local, sample.line(name), _key(sample, held)))
+        return []
+    return [target] if target.type == "identifier" else pattern_names(target)
+
+
+def binders(content: str, tsx: bool, parsers: Mapping[str, Any]) -> frozenset[str]:
+    """Every name a node of the fence's tree binds as :func:`record` reads bindings (the
+    fence as the reader parses it: its commented-out code uncommented), whatever the
+    reader holds: the names a reading of the fence can record, and more (a fence the
+    reader does not walk records none)."""
+    parser = parsers["tsx" if tsx else "typescript"]
+    source = read_comments(content, 1, parser, []).encode("utf-8")
+    stack: list[Any] = [parser.parse(source).root_node]
+    found: set[str] = set()
+    while stack:
+        node = stack.pop()
+        found.update(node_text(source, name) for name in _targets(node))
+        stack.extend(node.named_children)
+    return frozenset(found)
 
 
 def _key(sample: FenceReading, held: SampleValue | None) -> Key:
@@ -177,9 +199,12 @@ class DocsNames:
 
     def __init__(
         self, page: Path, root: Path, at_ref: Callable[[], dict[str, str]],
-        reader: Callable[[], Recording],
+        reader: Callable[[], Recording], parsers: Mapping[str, Any] | None = None,
     ) -> None:  # fmt: skip
         self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
+        # The parsers the reader parses with (:func:`binders`; None: every fence is read).
+        self.parsers = parsers
+        self._binders: dict[tuple[str, bool], frozenset[str]] = {}
         self._pages: list[tuple[str, list[Fence]]] | None = None
         self._names: dict[str, DocsName | Unbased | None] = {}  # by the folder's bindings
         self._own: dict[tuple[str, str], tuple[list[tuple[str, Key]], JsTypes | None]] = {}
@@ -264,11 +289,27 @@ class DocsNames:
             fences = next((f for shown, f in self._chosen(name) if shown == page), [])
             bindings: list[tuple[str, Key]] = []
             types: JsTypes | None = None
+            fences = self._through_last_binder(name, fences)
             if fences:
                 found, types = self._reading(page, fences)
                 bindings = [(f"{page}:{line}", key) for local, line, key in found if local == name]
             self._own[(name, page)] = bindings, types
         return self._own[(name, page)]
+
+    def _through_last_binder(self, name: str, fences: list[Fence]) -> list[Fence]:
+        """``fences`` up to the last that can bind ``name`` (:func:`binders`), none when
+        none can: a reader records a binding as it reads it, so the fences after the last
+        that binds the name change none of its bindings, and fences none of which binds it
+        give none to read."""
+        if self.parsers is None:
+            return fences
+        last = 0
+        for at, fence in enumerate(fences, 1):
+            tsx = fence.lang in ("tsx", "jsx")
+            if (fence.content, tsx) not in self._binders:
+                self._binders[(fence.content, tsx)] = binders(fence.content, tsx, self.parsers)
+            last = at if name in self._binders[(fence.content, tsx)] else last
+        return fences[:last]
 
     def _reading(
         self, page: str, fences: list[Fence]

@@ -123,18 +123,18 @@ def misspelled_function(sample: FenceReading, name: str) -> tuple[str, str] | No
     if types is None or len(name) < 5 or name in js_free_calls.JS_GLOBALS or types.written(name):
         return None
     key = ("misspelled_function", sample.gate.package, name)
-    shared = sample.gate.lookup.shared
-    if key not in shared:
-        found = None
+
+    def compute() -> tuple[str, str] | None:
         for real in sorted(n for n in types.model.by_name if abs(len(n) - len(name)) <= 1):
             near = one_letter_changed(name, real) or one_letter_slipped(name, real)
             if len(real) >= 5 and (near or hump_changed(name, real)):
                 path = _exported_function(sample, types, real)
                 if path is not None:
-                    found = (real, path)
-                    break
-        shared[key] = found
-    held: tuple[str, str] | None = shared[key]
+                    return real, path
+        return None
+
+    # Shared by the run's samples, the files it read marked read for each that asks.
+    held: tuple[str, str] | None = sample.gate.lookup.shared_answer(key, compute)
     return held
 
 
@@ -496,15 +496,17 @@ def _exported(sample: FenceReading, name: str) -> list[tuple[str, str, Binding]]
     if name in js_free_calls.JS_GLOBALS:
         return []
     key = ("exported", sample.gate.package, name)
-    shared = sample.gate.lookup.shared
-    if key not in shared:
+
+    def compute() -> list[tuple[str, str, Binding]]:
         found: dict[tuple[str, str], tuple[str, str, Binding]] = {}
         for spec, module in sample.gate.entries():
             binding = sample.gate.lookup.find_export(module, name)
             if isinstance(binding, Binding):
                 found.setdefault((binding.path, binding.local), (spec, module, binding))
-        shared[key] = list(found.values())
-    held: list[tuple[str, str, Binding]] = shared[key]
+        return list(found.values())
+
+    # The files it read are marked read for each sample that asks, not the first only.
+    held: list[tuple[str, str, Binding]] = sample.gate.lookup.shared_answer(key, compute)
     return held
 
 

@@ -251,8 +251,10 @@ class SampleChecker:
         # The same for every reader of the run's posts (the lookup's shared answers).
         key = ("entries", self.package, tuple((s.name, s.folder) for s in self.sites.values()),
                type_only)  # fmt: skip
-        if key in self.lookup.shared:
-            return list(self.lookup.shared[key])
+        # The files resolving them read are marked read for each asker, as for the first.
+        return list(self.lookup.shared_answer(key, lambda: self._entries(type_only)))
+
+    def _entries(self, type_only: bool) -> tuple[tuple[str, str], ...]:
         specs: list[str] = []
         for site in self.sites.values():
             exports = site.manifest.get("exports")
@@ -263,15 +265,13 @@ class SampleChecker:
         report, self.report = self.report, SampleReport()  # entries resolved quietly
         try:
             for spec in dict.fromkeys(specs):
-                module = self._modules.get((spec, type_only)) or self._resolve(
-                    spec, type_only, 0, ""
-                )
+                # Resolved afresh: what resolving it read is this answer's, every asker's.
+                module = self._resolve(spec, type_only, 0, "")
                 if isinstance(module, str):
                     entries.append((spec, module))
         finally:
             self.report = report
-        self.lookup.shared[key] = tuple(entries)
-        return entries
+        return tuple(entries)
 
     def _resolve(self, spec: str, type_only: bool, line: int, text: str) -> str | Unknown | None:
         site = self.site_of(spec) or PackageSite(self.package, "", self.manifest)
