@@ -29,7 +29,11 @@ from pytest_postgates.evidence.known_bases import JS_BASES, global_base
 from pytest_postgates.evidence.model_facts import is_product_code
 from pytest_postgates.evidence.model_python import module_names
 from pytest_postgates.evidence.specifier_aliases import SpecifierAliases
-from pytest_postgates.evidence.tsconfig_paths import read_tsconfig
+from pytest_postgates.evidence.tsconfig_paths import (
+    folder_prefix,
+    tsconfig_include,
+    tsconfig_options,
+)
 from pytest_postgates.evidence.workspaces import PackageSite
 
 SOURCE_EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -189,10 +193,10 @@ class ApiLookup:
             text = self.files.read_text(posixpath.join(folder, config) if folder else config)
             if not text:
                 continue
-            options = _tsconfig_options(text)
-            out_dir = _prefix(options.get("outDir"))
-            root_dir = _prefix(options.get("rootDir"))
-            included = _tsconfig_include(text)
+            options = tsconfig_options(text)
+            out_dir = folder_prefix(options.get("outDir"))
+            root_dir = folder_prefix(options.get("rootDir"))
+            included = tsconfig_include(text)
             if out_dir and root_dir is None and len(included) == 1:
                 # No rootDir: tsc takes the common folder of its inputs, the one folder
                 # `include` names (`"include": ["source"]`: dist/index.js <- source/index.ts).
@@ -729,24 +733,3 @@ def normal_flag(name: str) -> str:
 
 def _article(kind: str) -> str:
     return kind if kind.startswith("an ") else ("an " if kind[:1] in "aeiou" else "a ") + kind
-
-
-def _prefix(value: Any) -> str | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    cleaned = posixpath.normpath(value.strip().removeprefix("./"))
-    return "" if cleaned == "." else cleaned.rstrip("/") + "/"
-
-
-def _tsconfig_options(text: str) -> dict[str, Any]:
-    """compilerOptions of a tsconfig."""
-    options = read_tsconfig(text).get("compilerOptions")
-    return options if isinstance(options, dict) else {}
-
-
-def _tsconfig_include(text: str) -> list[str]:
-    """The folders a tsconfig's ``include`` names (as prefixes; a glob or a file is none)."""
-    written = read_tsconfig(text).get("include")
-    items = written if isinstance(written, list) else []
-    folders = [_prefix(i) for i in items if isinstance(i, str) and not re.search(r"[*?]|\.\w+$", i)]
-    return [f for f in folders if f]

@@ -181,3 +181,27 @@ def _ordered(aliases: Iterator[Alias]) -> tuple[Alias, ...]:
     exact = [a for a in listed if "*" not in a[0]]
     starred = sorted((a for a in listed if "*" in a[0]), key=lambda a: -len(a[0].split("*")[0]))
     return (*exact, *starred)
+
+
+def folder_prefix(value: Any) -> str | None:
+    """A tsconfig folder option as a path prefix (``./dist`` -> ``dist/``; ``.`` -> "")."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    cleaned = posixpath.normpath(value.strip().removeprefix("./"))
+    return "" if cleaned == "." else cleaned.rstrip("/") + "/"
+
+
+def tsconfig_options(text: str) -> dict[str, Any]:
+    """compilerOptions of a tsconfig."""
+    options = read_tsconfig(text).get("compilerOptions")
+    return options if isinstance(options, dict) else {}
+
+
+def tsconfig_include(text: str) -> list[str]:
+    """The folders a tsconfig's ``include`` names (as prefixes; a glob or a file is none)."""
+    written = read_tsconfig(text).get("include")
+    items = written if isinstance(written, list) else []
+    folders = [
+        folder_prefix(i) for i in items if isinstance(i, str) and not re.search(r"[*?]|\.\w+$", i)
+    ]
+    return [f for f in folders if f]
