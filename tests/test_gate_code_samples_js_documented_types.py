@@ -71,6 +71,17 @@ def test_the_readers_own_type_of_a_products_name_is_listed(repo: Path, tmp_path:
     assert any("the reader's own type, maybe" in r for r in unjudged_reasons(card))
 
 
+def test_a_type_beside_code_of_the_fences_own_is_the_readers(repo: Path, tmp_path: Path) -> None:
+    code = (
+        "type TransformOptions = {\n  config: object;\n  instrumnt: boolean;\n};\n\n"
+        "class Runner {\n  run(options: TransformOptions) { return options.config; }\n}\n"
+    )
+    card = sample_card(code, "ts", tmp_path, repo)
+    assert sample_violations(card) == []
+    reasons = unjudged_reasons(card)
+    assert any("beside code of its own" in r and "instrumnt" in r for r in reasons), reasons
+
+
 def test_a_type_the_reader_adds_to_is_not_judged(repo: Path, tmp_path: Path) -> None:
     code = (
         "declare module 'xform' {\n  interface TransformOptions {\n    myFlag: boolean;\n  }\n}\n"

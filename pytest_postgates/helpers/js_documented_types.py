@@ -7,9 +7,10 @@ shown: each field or method it lists is judged against the members the product d
 for it (inherited ones included), and one the product does not declare is a finding with
 the nearest real names. A declaration that shares less than half of its fields with the
 product's type is the reader's own type of that name (``interface User`` beside an ORM's
-``User``): its fields are listed unjudged with that reason. Where the product's type
-cannot be followed to its end, the fields are listed unjudged with why. Takes the fence
-reader (:class:`~pytest_postgates.helpers.js_reading.FenceReading`)."""
+``User``), and so is one a fence declares beside code of its own (a class, a function,
+statements: the types that code uses): its fields are listed unjudged with that reason.
+Where the product's type cannot be followed to its end, the fields are listed unjudged with
+why. Takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.FenceReading`)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ DECLARES_TYPE = re.compile(r"\b(?:interface\s+[A-Z]\w*|type\s+[A-Z]\w*(?:<[^=]*>
 # Where a declaration adds to another module's or the global types: the reader's members.
 _AMBIENT = frozenset({"ambient_declaration", "module", "internal_module"})
 _FIELDS = frozenset({"property_signature", "method_signature"})
+_DECLARATIONS = frozenset({"interface_declaration", "type_alias_declaration", "enum_declaration",
+                           "ambient_declaration", "import_statement", "comment",
+                           "empty_statement"})  # fmt: skip
 # What every object has from Object.prototype: a field of that name is no claim of a type's
 # own (unlike ``name`` or ``length``, which a function has but a data object need not).
 _PROTOTYPE = frozenset({"constructor", "toString", "toLocaleString", "valueOf",
@@ -47,6 +51,9 @@ def documented(sample: FenceReading, root: Any) -> None:
     types = sample.types()
     if types is None:
         return
+    # A fence of declarations only documents types; one with code of its own (a class, a
+    # function, statements) declares the types that code uses: the reader's.
+    own_code = any(not _declaration(child) for child in root.named_children)
     for node in named_nodes(root):
         body = _object_body(node)
         if body is None or _ambient(node):
@@ -60,6 +67,13 @@ def documented(sample: FenceReading, root: Any) -> None:
             continue  # no type of the product, or several: the page's own
         fields = list(_fields(sample.source, body))
         if not fields:
+            continue
+        if own_code:
+            why = (f"the fence declares {name} beside code of its own: the reader's type "
+                   f"named like the product's ({cls[1]}), maybe")  # fmt: skip
+            for line_row, field in fields:
+                line, used = sample.first + line_row, f"{name}.{field}"
+                sample.report.skip(line, _shown(sample, line_row), f"{used}: {why}", used)
             continue
         real, open_reason = types.members(cls)
         where = f"{cls[1]} ({name})"
@@ -90,6 +104,14 @@ def documented(sample: FenceReading, root: Any) -> None:
                                     f"the page shows {name}, the product's type ({cls[1]}), "
                                     f"with a field {field} it does not declare"
                                     f"{did_you_mean(close)}", close)  # fmt: skip
+
+
+def _declaration(node: Any) -> bool:
+    """Whether a top-level statement only declares (a type, an import, a comment)."""
+    if node.type == "export_statement":
+        inner = node.child_by_field_name("declaration")
+        return inner is None or _declaration(inner)
+    return node.type in _DECLARATIONS
 
 
 def _shown(sample: FenceReading, row: int) -> str:
