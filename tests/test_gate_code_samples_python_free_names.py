@@ -5,8 +5,13 @@ never judged where the page binds the name."""
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+from pytest_postgates.helpers.python_free_names import FreeNames
 from tests.helpers import make_repo, sample_card
 from tests.helpers import sample_violations as _violations
 from tests.helpers import unjudged_reasons as _unjudged
@@ -96,3 +101,46 @@ def test_a_fence_that_never_uses_the_product_lists_no_free_name(tmp_path: Path) 
     repo = make_repo(tmp_path / "repo", STAR)
     card = sample_card("rows = load(data)\nprint(rows)\n", "python", tmp_path, repo)
     assert not any(r.startswith(("load:", "data:")) for r in _unjudged(card)), _unjudged(card)
+
+
+READ = (
+    "import kit\n"
+    "from kit.views import View\n"
+    "from kit.more import *\n"
+    "made.find(Query)\n"
+    "made = build(Config, kit.x)\n"
+    "def handler(event):\n"
+    "    return event, made.total\n"
+    "print(made)\n"
+)
+
+
+def test_read_walks_each_tree_once_and_returns_its_free_loads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One walk of the fence's tree gives the page's readings (receivers, bare loads,
+    calls, CapWords names, bindings, imports) and the names it loads unbound."""
+    tree = ast.parse(READ)
+    walks: list[ast.AST] = []
+    walk = ast.walk
+
+    def counted(node: ast.AST) -> Iterator[ast.AST]:
+        walks.append(node)
+        return walk(node)
+
+    monkeypatch.setattr(ast, "walk", counted)
+    free = FreeNames()
+    lines = READ.splitlines()
+    loads = free.read(tree, (lines, list(range(len(lines))), 10))
+    monkeypatch.setattr(ast, "walk", walk)
+    assert walks == [tree]
+    assert loads == {"Query", "build", "Config", "print"}  # `made`, `kit` bound in the tree
+    # `made` is a member's receiver at lines 13 and 16: its bare load is line 17's.
+    assert free.loads == [{"Query": (13, lines[3]), "build": (14, lines[4]),
+                           "Config": (14, lines[4]), "event": (16, lines[6]),
+                           "print": (17, lines[7]), "made": (17, lines[7])}]  # fmt: skip
+    assert free.calls == [{"build": (14, lines[4]), "print": (17, lines[7])}]
+    assert free.fences == [(10, {"Query": (13, lines[3]), "Config": (14, lines[4])})]
+    assert free.imported == {"View": "kit"} and free.stars == ["kit.more"]
+    assert {"kit", "View", "made", "handler", "event"} <= free.bound
+    assert not free.bound & {"Query", "build", "Config", "find", "total", "print"}

@@ -44,52 +44,56 @@ class FreeNames:
     # Per fence read: every name it loads bare, not as a member's receiver.
     loads: list[dict[str, tuple[int, str]]] = field(default_factory=list)
 
-    def read(self, tree: ast.Module, where: tuple[list[str], list[int], int]) -> None:
-        """One fence's syntax tree; ``where``: its lines, the map of the parsed code's rows
-        to them and the fence's first file line."""
+    def read(self, tree: ast.Module, where: tuple[list[str], list[int], int]) -> set[str]:
+        """One fence's syntax tree, in one walk; ``where``: its lines, the map of the parsed
+        code's rows to them and the fence's first file line. Returns the names the tree
+        loads that it does not bind itself."""
         lines, rows, first = where
+
+        def at(lineno: int) -> tuple[int, str]:
+            row = lineno - 1
+            index = rows[row] if 0 <= row < len(rows) else 0
+            return first + index, lines[index] if index < len(lines) else ""
+
         used: dict[str, tuple[int, str]] = {}
         called: dict[str, tuple[int, str]] = {}
         loaded: dict[str, tuple[int, str]] = {}
-        receivers = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        loads: set[str] = set()
+        bound: set[str] = set()  # the names this tree binds
+        # The values of the members met so far: ast.walk reaches a node after its parent,
+        # so a name that is a member's receiver is known as one when it is reached.
+        receivers: set[int] = set()
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Name)
-                and isinstance(node.ctx, ast.Load)
-                and id(node) not in receivers
-                and node.id not in loaded
-            ):
-                row = node.lineno - 1
-                index = rows[row] if 0 <= row < len(rows) else 0
-                loaded[node.id] = (first + index, lines[index] if index < len(lines) else "")
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                row = node.lineno - 1
-                index = rows[row] if 0 <= row < len(rows) else 0
-                text = lines[index] if index < len(lines) else ""
-                called.setdefault(node.func.id, (first + index, text))
-            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if isinstance(node, ast.Attribute):
+                receivers.add(id(node.value))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.setdefault(node.func.id, at(node.lineno))
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 for alias in node.names:
                     if alias.name == "*":
                         self.stars.append(node.module)
                     else:
                         self.imported[alias.name] = node.module.split(".")[0]
-            if isinstance(node, ast.Name):
+            elif isinstance(node, ast.Name):
                 if not isinstance(node.ctx, ast.Load):
-                    self.bound.add(node.id)
-                elif node.id[:1].isupper() and node.id not in used:
-                    row = node.lineno - 1
-                    index = rows[row] if 0 <= row < len(rows) else 0
-                    text = lines[index] if index < len(lines) else ""
-                    used[node.id] = (first + index, text)
+                    bound.add(node.id)
+                    continue
+                loads.add(node.id)
+                if id(node) not in receivers and node.id not in loaded:
+                    loaded[node.id] = at(node.lineno)
+                if node.id[:1].isupper() and node.id not in used:
+                    used[node.id] = at(node.lineno)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.bound.add(node.name)
+                bound.add(node.name)
             elif isinstance(node, ast.alias):
-                self.bound.add((node.asname or node.name).split(".")[0])
+                bound.add((node.asname or node.name).split(".")[0])
             elif isinstance(node, ast.arg):
-                self.bound.add(node.arg)
+                bound.add(node.arg)
+        self.bound |= bound
         self.fences.append((first, used))
         self.calls.append(called)
         self.loads.append(loaded)
+        return loads - bound
 
     def judge(self, types: PythonTypes, report: SampleReport, old_way: Collection[int]) -> None:
         """``old_way``: the first lines of the fences the page shows as the old way."""
@@ -191,21 +195,3 @@ class FreeNames:
                        f"package exports no {name}: what the sample {kind} is not "
                        "shown")  # fmt: skip
             report.skip(line, text, f"{name}: {why}")
-
-
-def free_loads(tree: ast.Module | None) -> set[str]:
-    """The names ``tree`` loads that it does not bind (assigns, imports, defines)."""
-    if tree is None:
-        return set()
-    loads: set[str] = set()
-    bound: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            (loads if isinstance(node.ctx, ast.Load) else bound).add(node.id)
-        elif isinstance(node, ast.alias):
-            bound.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-    return loads - bound

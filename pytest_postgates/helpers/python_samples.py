@@ -24,7 +24,7 @@ from pytest_postgates.evidence.near_miss import near_name
 from pytest_postgates.helpers.fence_parsers import parse_python
 from pytest_postgates.helpers.js_comments import QUOTED_REASON
 from pytest_postgates.helpers.python_comments import read_comments
-from pytest_postgates.helpers.python_free_names import FreeNames, free_loads
+from pytest_postgates.helpers.python_free_names import FreeNames
 from pytest_postgates.helpers.python_signatures import judge_signature, read_signature
 from pytest_postgates.helpers.python_types import EITHER, Miss, PythonTypes, PyValue, Unjudged
 from pytest_postgates.helpers.sample_checks import SampleReport
@@ -166,10 +166,11 @@ class PythonSample:
         repl = code is not content  # a `>>>` session: Python by its prompts, always read
         code, quoted = read_comments(code)  # code commented out read as code
         tree = parse_leniently(code)
+        free: set[str] = set()  # the names it loads and does not bind
         if tree is not None:  # the class names it uses free (python_free_names)
-            self.free.read(tree, (content.splitlines(), where, first_line))
+            free = self.free.read(tree, (content.splitlines(), where, first_line))
         named = set(_IDENTIFIER.findall(content))
-        if not repl and not watched & named and not any(map(self._product_free, free_loads(tree))):
+        if not repl and not watched & named and not any(map(self._product_free, free)):
             self.free.unread_lines.update(range(first_line, first_line + len(content.split("\n"))))
             return  # neither imports the product nor uses a name bound to it or its own
         self._lines, self._map, self._first = content.splitlines(), where, first_line
