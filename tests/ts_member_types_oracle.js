@@ -1,7 +1,10 @@
 // The TypeScript compiler's types of the values a sample of a package's API holds, as JSON,
 // for bench/member_types_conformance.py and tests/test_member_types_conformance.py.
 //
-//   node member_types_oracle.js <folder holding typescript> <project root> <entry file>...
+//   node ts_member_types_oracle.js <folder holding typescript> <project root> <entry file>...
+//
+// (the command line, the programs over the entry files and the exports read are
+// ts_oracle_prelude.js's)
 //
 // For every export of each entry file that is a value, the callables a sample may call:
 // the export itself (`f(...)`, `new C(...)`), its methods (`f.m(...)`), a class's instance
@@ -22,56 +25,24 @@
 // written `undefined!` (any type), so the overload the compiler picks is the arity's.
 "use strict";
 
-const fs = require("fs");
 const path = require("path");
+const { prelude } = require("./ts_oracle_prelude.js");
 
-const [tsFolder, given, ...entries] = process.argv.slice(2);
-const root = path.resolve(given);
-const ts = require(path.join(tsFolder, "typescript"));
-
-const hasNodeTypes = fs.existsSync(path.join(root, "node_modules", "@types", "node"));
-const OPTIONS = {
-  noEmit: true,
-  skipLibCheck: true,
-  strict: true,
-  allowJs: true,
-  checkJs: false,
-  esModuleInterop: true,
-  resolveJsonModule: true,
-  allowImportingTsExtensions: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
-  types: hasNodeTypes ? ["node"] : [],
-};
+const { ts, root, entries, options: OPTIONS, program, propertiesOf, isPublic, eachValueExport,
+  print } = prelude(process.argv);
 const MAX_PER_EXPORT = 120;
 const OBJECT_MEMBERS = new Set([
   "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
   "isPrototypeOf", "propertyIsEnumerable",
 ]);
 
-function resolved(checker, symbol) {
-  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-}
-
-function isPublic(symbol) {
-  const declaration = symbol.valueDeclaration || (symbol.declarations || [])[0];
-  if (!declaration) return true;
-  const flags = ts.getCombinedModifierFlags(declaration);
-  return !(flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected));
-}
-
 function visible(checker, type) {
-  return checker
-    .getPropertiesOfType(type)
-    .filter((p) => !p.getName().startsWith("__@") && !p.getName().startsWith("#"))
-    .filter((p) => isPublic(p) && p.getName() !== "prototype");
+  return propertiesOf(checker, type).filter((p) => isPublic(p) && p.getName() !== "prototype");
 }
 
 // ---- pass 1: the callables and the probe samples --------------------------------------
 
-const first = ts.createProgram(entries.map((e) => path.join(root, e)), OPTIONS);
+const first = program();
 const checker1 = first.getTypeChecker();
 
 function required(signature) {
@@ -140,42 +111,33 @@ function addProbes(entry, exported, form, member, callee, signatures, location, 
   }
 }
 
-for (const entry of entries) {
-  const file = first.getSourceFile(path.join(root, entry));
-  const moduleSymbol = file && checker1.getSymbolAtLocation(file);
-  if (!moduleSymbol) continue;
-  for (const exported of checker1.getExportsOfModule(moduleSymbol)) {
-    const symbol = resolved(checker1, exported);
-    if (!(symbol.flags & ts.SymbolFlags.Value)) continue;
-    const name = exported.getName();
-    const local = name === "default" || !/^[A-Za-z_$][\w$]*$/.test(name) ? "imported" : name;
-    const type = checker1.getTypeOfSymbolAtLocation(symbol, file);
-    const calls = type.getCallSignatures();
-    addProbes(entry, name, "call", "", local, calls, file, []);
-    addProbes(entry, name, "new", "", `new ${local}`, type.getConstructSignatures(), file, []);
-    for (const property of visible(checker1, type)) {
+eachValueExport(first, (entry, name, symbol, type, file) => {
+  const local = name === "default" || !/^[A-Za-z_$][\w$]*$/.test(name) ? "imported" : name;
+  const calls = type.getCallSignatures();
+  addProbes(entry, name, "call", "", local, calls, file, []);
+  addProbes(entry, name, "new", "", `new ${local}`, type.getConstructSignatures(), file, []);
+  for (const property of visible(checker1, type)) {
+    const held = checker1.getTypeOfSymbolAtLocation(property, file);
+    addProbes(entry, name, "static", property.getName(), `${local}.${property.getName()}`,
+      held.getCallSignatures(), file, []);
+  }
+  const instances = [];
+  if (symbol.flags & ts.SymbolFlags.Class) {
+    instances.push(["method", checker1.getDeclaredTypeOfSymbol(symbol),
+      `const made = new ${local}(${Array(required(type.getConstructSignatures()[0] || { getParameters: () => [] })).fill("undefined!").join(", ")});`]);
+  } else if (calls.length) {
+    instances.push(["made", checker1.getReturnTypeOfSignature(calls[0]),
+      `const made = ${local}(${Array(Math.min(...calls.map(required))).fill("undefined!").join(", ")});`]);
+  }
+  for (const [form, instance, setup] of instances) {
+    for (const property of visible(checker1, instance)) {
+      if (!(property.flags & (ts.SymbolFlags.Method | ts.SymbolFlags.Property))) continue;
       const held = checker1.getTypeOfSymbolAtLocation(property, file);
-      addProbes(entry, name, "static", property.getName(), `${local}.${property.getName()}`,
-        held.getCallSignatures(), file, []);
-    }
-    const instances = [];
-    if (symbol.flags & ts.SymbolFlags.Class) {
-      instances.push(["method", checker1.getDeclaredTypeOfSymbol(symbol),
-        `const made = new ${local}(${Array(required(type.getConstructSignatures()[0] || { getParameters: () => [] })).fill("undefined!").join(", ")});`]);
-    } else if (calls.length) {
-      instances.push(["made", checker1.getReturnTypeOfSignature(calls[0]),
-        `const made = ${local}(${Array(Math.min(...calls.map(required))).fill("undefined!").join(", ")});`]);
-    }
-    for (const [form, instance, setup] of instances) {
-      for (const property of visible(checker1, instance)) {
-        if (!(property.flags & (ts.SymbolFlags.Method | ts.SymbolFlags.Property))) continue;
-        const held = checker1.getTypeOfSymbolAtLocation(property, file);
-        addProbes(entry, name, form, property.getName(), `made.${property.getName()}`,
-          held.getCallSignatures(), file, [setup]);
-      }
+      addProbes(entry, name, form, property.getName(), `made.${property.getName()}`,
+        held.getCallSignatures(), file, [setup]);
     }
   }
-}
+});
 
 // ---- pass 2: the compiler types each probe ---------------------------------------------
 
@@ -213,7 +175,7 @@ host.getSourceFile = (name, version, onError, create) =>
   path.resolve(name) === probeFile
     ? ts.createSourceFile(name, source, version, true)
     : getSourceFile(name, version, onError, create);
-const second = ts.createProgram([...entries.map((e) => path.join(root, e)), probeFile], OPTIONS, host);
+const second = program([probeFile], host);
 const checker = second.getTypeChecker();
 const probeSource = second.getSourceFile(probeFile);
 
@@ -298,4 +260,4 @@ probes.forEach((probe, number) => {
     break;
   }
 });
-process.stdout.write(JSON.stringify(out) + "\n");
+print(out);

@@ -1,11 +1,11 @@
 // The TypeScript compiler's view of the option objects a package's exported callables take,
 // as JSON, for bench/option_keys_conformance.py and tests/test_option_keys_conformance.py.
 //
-//   node option_keys_oracle.js <folder holding typescript> <project root> <entry file>...
+//   node ts_option_keys_oracle.js <folder holding typescript> <project root> <entry file>...
 //
-// The project root is a checkout of the package's source with its installed dependencies
-// linked as node_modules. For every export of each entry file (followed through aliases and
-// re-exports) that is a value: its call signatures (`f(...)`), construct signatures
+// The command line, the program over the entry files and the exports read are
+// ts_oracle_prelude.js's. For every export of each entry file (followed through aliases
+// and re-exports) that is a value: its call signatures (`f(...)`), construct signatures
 // (`new C(...)`), the methods of the value (`f.extend(...)`, static methods) and, for a
 // class, the public methods of its instances (`new C().m(...)`). For each parameter the
 // compiler types as an object with properties it prints the properties (every member of a
@@ -16,31 +16,12 @@
 // @types/node), arrays and functions are no option objects and are left out.
 "use strict";
 
-const fs = require("fs");
 const path = require("path");
+const { prelude } = require("./ts_oracle_prelude.js");
 
-const [tsFolder, root, ...entries] = process.argv.slice(2);
-const ts = require(path.join(tsFolder, "typescript"));
-
-const hasNodeTypes = fs.existsSync(path.join(root, "node_modules", "@types", "node"));
-const program = ts.createProgram(
-  entries.map((entry) => path.join(root, entry)),
-  {
-    noEmit: true,
-    skipLibCheck: true,
-    strict: true,
-    allowJs: true,
-    checkJs: false,
-    esModuleInterop: true,
-    resolveJsonModule: true,
-    allowImportingTsExtensions: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
-    types: hasNodeTypes ? ["node"] : [],
-  },
-);
+const { ts, program: build, propertiesOf: propertiesIn, isPublic, eachValueExport, print } =
+  prelude(process.argv);
+const program = build();
 const checker = program.getTypeChecker();
 const MAX_KEYS = 80;
 
@@ -60,10 +41,7 @@ function fromStandardLibrary(type) {
 }
 
 function propertiesOf(type) {
-  return checker
-    .getPropertiesOfType(type)
-    .map((p) => p)
-    .filter((p) => !p.getName().startsWith("__@") && !p.getName().startsWith("#"));
+  return propertiesIn(checker, type);
 }
 
 // {kind: "excluded", why} | {kind: "none"} | {kind: "open"} | {kind: "object", members: [type]}
@@ -147,17 +125,6 @@ function optionsAt(signatures, position, location) {
   return { keys: names, nested, excluded };
 }
 
-function resolved(symbol) {
-  return symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
-}
-
-function isPublic(symbol) {
-  const declaration = symbol.valueDeclaration || (symbol.declarations || [])[0];
-  if (!declaration) return true;
-  const flags = ts.getCombinedModifierFlags(declaration);
-  return !(flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected));
-}
-
 const out = [];
 function add(entry, exported, form, member, signatures, location) {
   const most = Math.max(0, ...signatures.map((s) => s.getParameters().length));
@@ -167,30 +134,21 @@ function add(entry, exported, form, member, signatures, location) {
   }
 }
 
-for (const entry of entries) {
-  const file = program.getSourceFile(path.join(root, entry));
-  const moduleSymbol = file && checker.getSymbolAtLocation(file);
-  if (!moduleSymbol) continue;
-  for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-    const symbol = resolved(exported);
-    if (!(symbol.flags & ts.SymbolFlags.Value)) continue;
-    const name = exported.getName();
-    const type = checker.getTypeOfSymbolAtLocation(symbol, file);
-    add(entry, name, "call", "", type.getCallSignatures(), file);
-    add(entry, name, "new", "", type.getConstructSignatures(), file);
-    for (const property of propertiesOf(type)) {
-      if (property.getName() === "prototype" || !isPublic(property)) continue;
+eachValueExport(program, (entry, name, symbol, type, file) => {
+  add(entry, name, "call", "", type.getCallSignatures(), file);
+  add(entry, name, "new", "", type.getConstructSignatures(), file);
+  for (const property of propertiesOf(type)) {
+    if (property.getName() === "prototype" || !isPublic(property)) continue;
+    const held = checker.getTypeOfSymbolAtLocation(property, file);
+    add(entry, name, "static", property.getName(), held.getCallSignatures(), file);
+  }
+  if (symbol.flags & ts.SymbolFlags.Class) {
+    const instance = checker.getDeclaredTypeOfSymbol(symbol);
+    for (const property of propertiesOf(instance)) {
+      if (!isPublic(property) || !(property.flags & ts.SymbolFlags.Method)) continue;
       const held = checker.getTypeOfSymbolAtLocation(property, file);
-      add(entry, name, "static", property.getName(), held.getCallSignatures(), file);
-    }
-    if (symbol.flags & ts.SymbolFlags.Class) {
-      const instance = checker.getDeclaredTypeOfSymbol(symbol);
-      for (const property of propertiesOf(instance)) {
-        if (!isPublic(property) || !(property.flags & ts.SymbolFlags.Method)) continue;
-        const held = checker.getTypeOfSymbolAtLocation(property, file);
-        add(entry, name, "method", property.getName(), held.getCallSignatures(), file);
-      }
+      add(entry, name, "method", property.getName(), held.getCallSignatures(), file);
     }
   }
-}
-process.stdout.write(JSON.stringify(out) + "\n");
+});
+print(out);
