@@ -35,14 +35,9 @@ this bench's fixes), extracted from git into the scratch folder and run in a sub
 
 from __future__ import annotations
 
-import argparse
 import collections
-import json
-import os
 import re
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,21 +46,28 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.option_keys_conformance import (  # noqa: E402
-    ORACLE_ENV,
+from bench.compiler_conformance import (  # noqa: E402
+    CLASSES,
+    IDENTIFIER,
+    LABELS,
     PACKAGES,
-    _blank,
-    _checkout,
-    _control_code,
-    _run_gate,
+    Bench,
+    blank,
+    checkout,
+    opened,
+    oracle,
+    report_package,
+    report_totals,
+    run_gate,
+    table,
+    write_post,
 )
+from bench.compiler_conformance import main as run_bench  # noqa: E402
 
 ORACLE = REPO / "tests" / "ts_member_types_oracle.js"
 CONTROL = "f7e6e23"
 INVENTED = "zzInventedMember"
 KINDS = ("callback", "returned", "awaited", "callback chain", "returned chain", "awaited chain")
-CLASSES = ("exact", "unjudged", "false finding", "missed")
-IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 
 
 @dataclass
@@ -123,7 +125,7 @@ def _reason(text: str) -> str:
     """An unjudged reason with the sample's own names and the invented member blanked."""
     text = re.sub(rf"{INVENTED}\d+", "zz", text)
     text = re.sub(r"\b(value|made|p\d)\b", "v", text)
-    return _blank(text)
+    return blank(text)
 
 
 def classify(
@@ -157,20 +159,6 @@ def classify(
     return ("unjudged" if skipped else "missed"), reason
 
 
-def oracle(project: str, source: Path, entries: list[tuple[str, str]]) -> list[dict[str, Any]]:
-    folder = os.environ.get(ORACLE_ENV)
-    if not folder:
-        raise SystemExit(f"{ORACLE_ENV} is not set (a node_modules folder with typescript)")
-    done = subprocess.run(
-        ["node", str(ORACLE), folder, str(source), *[entry for _, entry in entries]],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if done.returncode != 0:
-        raise SystemExit(f"the compiler failed on {project}: {done.stderr[-2000:]}")
-    rows: list[dict[str, Any]] = json.loads(done.stdout)
-    return rows
-
-
 def items_of(
     rows: list[dict[str, Any]], entries: list[tuple[str, str]]
 ) -> tuple[list[Item], collections.Counter[str]]:
@@ -200,16 +188,14 @@ def items_of(
 
 def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, Any]:
     commit, entries = PACKAGES[project]
-    site, source, deps = _checkout(project, commit, scratch)
-    items, excluded = items_of(oracle(project, source, entries), entries)
+    site, source, deps = checkout(project, commit, scratch)
+    items, excluded = items_of(oracle(ORACLE, project, source, entries), entries)
     text, spans = post_text(items)
-    post = scratch / f"members-{project.replace('/', '+')}" / "2026-12-07-member-types.md"
-    post.parent.mkdir(parents=True, exist_ok=True)
-    post.write_text(text, encoding="utf-8")
+    post = write_post(scratch, "members", project, "2026-12-07-member-types.md", text)
     result: dict[str, Any] = {"items": len(items), "excluded": dict(excluded), "runs": {},
                               "alike": sum(item.alike for item in items)}  # fmt: skip
     for label, code in codes.items():
-        detail = _run_gate(code, post, site, scratch / f"cache-{label}", deps)
+        detail = run_gate(code, post, site, scratch / f"cache-{label}", deps)
         outcomes = []
         for number, (item, lines) in enumerate(zip(items, spans, strict=True)):
             verdict, reason = classify(item, number, lines, detail)
@@ -219,109 +205,51 @@ def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, An
     return result
 
 
-def _share(part: int, whole: int) -> str:
-    return f"{part}/{whole} ({100 * part / whole:.0f}%)" if whole else "-"
-
-
 def report(results: dict[str, dict[str, Any]], show: int, run: Any, control: str) -> None:
-    labels = ["control", "now"]
-    table = None
-    if run is not None:
-        columns = [
-            {"name": "package", "kind": "label"},
-            {"name": "probes (distinct types)", "kind": "label"},
-            {"name": "excluded (any, unknown, unresolved, primitive...)", "kind": "label"},
-        ]
-        for name in (*CLASSES, "open, false finding"):
-            columns.append({"name": f"{name} at {control}", "kind": "control"})
-            columns.append({"name": name, "kind": "figure"})
-        table = run.table(f"Members of typed values against the compiler, per package "
-                          f"(control: gate 15 at {control})", columns)  # fmt: skip
-    totals = {label: collections.Counter[str]() for label in labels}
-    by_kind = {label: collections.Counter[tuple[str, str]]() for label in labels}
-    reasons = {label: collections.Counter[str]() for label in labels}
+    rows = table(run, f"Members of typed values against the compiler, per package "
+                 f"(control: gate 15 at {control})", ("probes (distinct types)",
+                 "excluded (any, unknown, unresolved, primitive...)"), control)  # fmt: skip
+    totals = {label: collections.Counter[str]() for label in LABELS}
+    by_kind = {label: collections.Counter[tuple[str, str]]() for label in LABELS}
+    reasons = {label: collections.Counter[str]() for label in LABELS}
     for project, result in results.items():
-        counts = {label: collections.Counter(o["class"] for o in result["runs"][label])
-                  for label in labels}  # fmt: skip
-        judged = sum(1 for o in result["runs"]["now"] if not o["class"].startswith("open"))
-        opened = result["items"] - judged
-        for label in labels:
+        excluded = sum(result["excluded"].values())
+        heading = (f"\n{project}: {result['items']} probes of distinct types ({result['alike']} "
+                   f"alike in all, {opened(result)} open), {excluded} excluded "
+                   f"{result['excluded']}")  # fmt: skip
+        counts = report_package(project, result, heading, rows, show,
+                                lambda outcome: f".{outcome['real']}")  # fmt: skip
+        for label in LABELS:
             totals[label].update(counts[label])
             for outcome in result["runs"][label]:
                 by_kind[label][(outcome["kind"], outcome["class"])] += 1
                 if outcome["class"] in ("unjudged", "missed"):
                     reasons[label][f"{outcome['class']}: {outcome['reason']}"] += 1
-        excluded = sum(result["excluded"].values())
-        print(
-            f"\n{project}: {result['items']} probes of distinct types ({result['alike']} "
-            f"alike in all, {opened} open), {excluded} excluded {result['excluded']}"
-        )
-        for name in CLASSES:
-            print(f"  {name:14} control {_share(counts['control'][name], judged):>14}   "
-                  f"now {_share(counts['now'][name], judged):>14}")  # fmt: skip
-        if opened:
-            name = "open, false finding"
-            print(f"  {name:14} control {counts['control'][name]}/{opened}   "
-                  f"now {counts['now'][name]}/{opened}")  # fmt: skip
-        if table is not None:
-            row: list[Any] = [project, result["items"], excluded]
-            for name in (*CLASSES, "open, false finding"):
-                row += [counts["control"][name], counts["now"][name]]
-            table.append(row)
-        changed = [(c, n) for c, n in zip(result["runs"]["control"], result["runs"]["now"],
-                                          strict=True) if c["class"] != n["class"]]  # fmt: skip
-        for before, after in changed[:show]:
-            print(f"    {after['item']}: {before['class']} -> {after['class']}")
-        bad = [o for o in result["runs"]["now"] if o["class"] in ("false finding", "missed")]
-        for outcome in bad[:show]:
-            print(f"    now {outcome['class']}: {outcome['item']} .{outcome['real']}")
-    judged_all = sum(totals["now"][name] for name in CLASSES)
-    print(f"\nall packages ({judged_all} judged):")
-    for name in CLASSES:
-        print(f"  {name:14} control {_share(totals['control'][name], judged_all):>14}   "
-              f"now {_share(totals['now'][name], judged_all):>14}")  # fmt: skip
+    report_totals(totals)
     print("\nby kind (control -> now):")
     for kind in KINDS:
         cells = [f"{name} {by_kind['control'][(kind, name)]}->{by_kind['now'][(kind, name)]}"
                  for name in CLASSES]  # fmt: skip
         print(f"  {kind:15} " + ", ".join(cells))
-    for label in labels:
+    for label in LABELS:
         print(f"\nunjudged and missed reasons, {label} (names blanked):")
         for reason, count in reasons[label].most_common(show):
             print(f"  {count:4}  {reason}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--project", action="append", choices=sorted(PACKAGES))
-    parser.add_argument("--control", default=CONTROL, help="the commit of the control")
-    parser.add_argument("--scratch", type=Path, help="scratch folder (kept; reused)")
-    parser.add_argument("--show", type=int, default=10)
-    parser.add_argument("--json", type=Path, help="write the figures for the docs here")
-    parser.add_argument("--details", type=Path, help="write every outcome here (JSON)")
-    args = parser.parse_args()
-    run = None
-    projects = args.project or sorted(PACKAGES)
-    if args.json:
-        from bench.results_json import Run
-
-        run = Run("member_types_conformance", {"control": args.control, "projects": projects})
-    scratch = args.scratch or Path(tempfile.mkdtemp(prefix="postgates-member-types-"))
-    codes = {"control": _control_code(scratch, args.control), "now": REPO}
-    results = {p: measure(p, scratch, codes) for p in projects}
-    report(results, args.show, run, args.control)
-    if args.details:
-        args.details.write_text(json.dumps(results, indent=1), encoding="utf-8")
-    if run is not None:
-        run.notes.append(
-            "Per probe the TypeScript compiler types as an object with members (a callback's "
-            "parameter, a returned or awaited value, one chain step): exact = no finding and "
-            "nothing unjudged on a real member, the invented member found; open = the type "
-            "takes any name (no finding may be made there)"
-        )
-        run.write(args.json)
-    return 0
+BENCH = Bench(
+    "member_types_conformance",
+    __doc__ or "",
+    CONTROL,
+    "postgates-member-types-",
+    measure,
+    report,
+    "Per probe the TypeScript compiler types as an object with members (a callback's "
+    "parameter, a returned or awaited value, one chain step): exact = no finding and "
+    "nothing unjudged on a real member, the invented member found; open = the type "
+    "takes any name (no finding may be made there)",
+)
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_bench(BENCH))
