@@ -46,23 +46,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.compiler_conformance import (  # noqa: E402
-    CLASSES,
-    IDENTIFIER,
-    LABELS,
-    PACKAGES,
-    Bench,
-    blank,
-    checkout,
-    opened,
-    oracle,
-    report_package,
-    report_totals,
-    run_gate,
-    table,
-    write_post,
-)
-from bench.compiler_conformance import main as run_bench  # noqa: E402
+from bench import compiler_conformance as conformance  # noqa: E402
+
+IDENTIFIER, LABELS = conformance.IDENTIFIER, conformance.LABELS
 
 ORACLE = REPO / "tests" / "ts_member_types_oracle.js"
 CONTROL = "f7e6e23"
@@ -125,7 +111,7 @@ def _reason(text: str) -> str:
     """An unjudged reason with the sample's own names and the invented member blanked."""
     text = re.sub(rf"{INVENTED}\d+", "zz", text)
     text = re.sub(r"\b(value|made|p\d)\b", "v", text)
-    return blank(text)
+    return conformance.blank(text)
 
 
 def classify(
@@ -187,15 +173,15 @@ def items_of(
 
 
 def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, Any]:
-    commit, entries = PACKAGES[project]
-    site, source, deps = checkout(project, commit, scratch)
-    items, excluded = items_of(oracle(ORACLE, project, source, entries), entries)
+    commit, entries = conformance.PACKAGES[project]
+    site, source, deps = conformance.checkout(project, commit, scratch)
+    items, excluded = items_of(conformance.oracle(ORACLE, project, source, entries), entries)
     text, spans = post_text(items)
-    post = write_post(scratch, "members", project, "2026-12-07-member-types.md", text)
+    post = conformance.write_post(scratch, "members", project, "2026-12-07-member-types.md", text)
     result: dict[str, Any] = {"items": len(items), "excluded": dict(excluded), "runs": {},
                               "alike": sum(item.alike for item in items)}  # fmt: skip
     for label, code in codes.items():
-        detail = run_gate(code, post, site, scratch / f"cache-{label}", deps)
+        detail = conformance.run_gate(code, post, site, scratch / f"cache-{label}", deps)
         outcomes = []
         for number, (item, lines) in enumerate(zip(items, spans, strict=True)):
             verdict, reason = classify(item, number, lines, detail)
@@ -206,18 +192,19 @@ def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, An
 
 
 def report(results: dict[str, dict[str, Any]], show: int, run: Any, control: str) -> None:
-    rows = table(run, f"Members of typed values against the compiler, per package "
-                 f"(control: gate 15 at {control})", ("probes (distinct types)",
-                 "excluded (any, unknown, unresolved, primitive...)"), control)  # fmt: skip
+    title = "Members of typed values against the compiler, per package (control: gate 15 at "
+    title += f"{control})"
+    labels = ("probes (distinct types)", "excluded (any, unknown, unresolved, primitive...)")
+    rows = conformance.table(run, title, labels, control)
     totals = {label: collections.Counter[str]() for label in LABELS}
     by_kind = {label: collections.Counter[tuple[str, str]]() for label in LABELS}
     reasons = {label: collections.Counter[str]() for label in LABELS}
     for project, result in results.items():
         excluded = sum(result["excluded"].values())
         heading = (f"\n{project}: {result['items']} probes of distinct types ({result['alike']} "
-                   f"alike in all, {opened(result)} open), {excluded} excluded "
+                   f"alike in all, {conformance.opened(result)} open), {excluded} excluded "
                    f"{result['excluded']}")  # fmt: skip
-        counts = report_package(project, result, heading, rows, show,
+        counts = conformance.report_package(project, result, heading, rows, show,
                                 lambda outcome: f".{outcome['real']}")  # fmt: skip
         for label in LABELS:
             totals[label].update(counts[label])
@@ -225,11 +212,11 @@ def report(results: dict[str, dict[str, Any]], show: int, run: Any, control: str
                 by_kind[label][(outcome["kind"], outcome["class"])] += 1
                 if outcome["class"] in ("unjudged", "missed"):
                     reasons[label][f"{outcome['class']}: {outcome['reason']}"] += 1
-    report_totals(totals)
+    conformance.report_totals(totals)
     print("\nby kind (control -> now):")
     for kind in KINDS:
         cells = [f"{name} {by_kind['control'][(kind, name)]}->{by_kind['now'][(kind, name)]}"
-                 for name in CLASSES]  # fmt: skip
+                 for name in conformance.CLASSES]  # fmt: skip
         print(f"  {kind:15} " + ", ".join(cells))
     for label in LABELS:
         print(f"\nunjudged and missed reasons, {label} (names blanked):")
@@ -237,7 +224,7 @@ def report(results: dict[str, dict[str, Any]], show: int, run: Any, control: str
             print(f"  {count:4}  {reason}")
 
 
-BENCH = Bench(
+BENCH = conformance.Bench(
     "member_types_conformance",
     __doc__ or "",
     CONTROL,
@@ -252,4 +239,4 @@ BENCH = Bench(
 
 
 if __name__ == "__main__":
-    raise SystemExit(run_bench(BENCH))
+    raise SystemExit(conformance.main(BENCH))

@@ -45,22 +45,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.compiler_conformance import (  # noqa: E402
-    IDENTIFIER,
-    LABELS,
-    PACKAGES,
-    Bench,
-    blank,
-    checkout,
-    opened,
-    oracle,
-    report_package,
-    report_totals,
-    run_gate,
-    table,
-    write_post,
-)
-from bench.compiler_conformance import main as run_bench  # noqa: E402
+from bench import compiler_conformance as conformance  # noqa: E402
+
+IDENTIFIER, LABELS = conformance.IDENTIFIER, conformance.LABELS
 
 ORACLE = REPO / "tests" / "ts_option_keys_oracle.js"
 CONTROL = "60a3b8a"
@@ -157,13 +144,13 @@ def classify(item: Item, found: list[dict[str, Any]], unjudged: list[dict[str, A
 
 
 def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, Any]:
-    commit, entries = PACKAGES[project]
-    site, source, deps = checkout(project, commit, scratch)
+    commit, entries = conformance.PACKAGES[project]
+    site, source, deps = conformance.checkout(project, commit, scratch)
     specifier_of = {entry: specifier for specifier, entry in entries}
     items: list[Item] = []
     excluded: collections.Counter[str] = collections.Counter()
     seen: set[tuple[str, str, str, int]] = set()
-    for row in oracle(ORACLE, project, source, entries):
+    for row in conformance.oracle(ORACLE, project, source, entries):
         key = (row["export"], row["form"], row["member"], row["position"])
         if key in seen:  # exported again by a later entry: asked once
             continue
@@ -175,17 +162,17 @@ def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, An
                           row["member"], row["position"], row.get("keys", []),
                           row.get("nested", {}), bool(row.get("open"))))  # fmt: skip
     text, spans = post_text(items)
-    post = write_post(scratch, "post", project, "2026-12-07-option-keys.md", text)
+    post = conformance.write_post(scratch, "post", project, "2026-12-07-option-keys.md", text)
     result: dict[str, Any] = {"items": len(items), "excluded": dict(excluded), "runs": {}}
     for label, code in codes.items():
         cache = scratch / f"cache-{label}"
-        detail = run_gate(code, post, site, cache, deps)
+        detail = conformance.run_gate(code, post, site, cache, deps)
         outcomes: list[dict[str, Any]] = []
         for item, (first, last) in zip(items, spans, strict=True):
             found = [v for v in detail["violations"] if first <= int(v.get("line", 0)) <= last]
             unjudged = [u for u in detail["unjudged"] if first <= int(u.get("line", 0)) <= last]
             verdict = classify(item, found, unjudged)
-            reasons = sorted({blank(str(u.get("reason", ""))) for u in unjudged})
+            reasons = sorted({conformance.blank(str(u.get("reason", ""))) for u in unjudged})
             outcomes.append({"item": item.shown, "class": verdict, "reasons": reasons,
                              "findings": sorted({str(v.get("name")) for v in found})})  # fmt: skip
         result["runs"][label] = outcomes
@@ -193,31 +180,31 @@ def measure(project: str, scratch: Path, codes: dict[str, Path]) -> dict[str, An
 
 
 def report(results: dict[str, dict[str, Any]], show: int, run: Any, control: str) -> None:
-    rows = table(run, f"Option keys against the compiler, per package (control: gate 15 at "
-                 f"{control})", ("callables x parameters", "excluded (compiler cannot type)"),
-                 control)  # fmt: skip
+    title = f"Option keys against the compiler, per package (control: gate 15 at {control})"
+    labels = ("callables x parameters", "excluded (compiler cannot type)")
+    rows = conformance.table(run, title, labels, control)
     totals = {label: collections.Counter[str]() for label in LABELS}
     reasons = {label: collections.Counter[str]() for label in LABELS}
     for project, result in results.items():
         excluded = sum(result["excluded"].values())
         heading = (f"\n{project}: {result['items']} (callable, parameter) typed as objects "
-                   f"({opened(result)} open), {excluded} excluded "
+                   f"({conformance.opened(result)} open), {excluded} excluded "
                    f"{dict(result['excluded'])}")  # fmt: skip
-        counts = report_package(project, result, heading, rows, show,
+        counts = conformance.report_package(project, result, heading, rows, show,
                                 lambda outcome: str(outcome["findings"][:5]))  # fmt: skip
         for label in LABELS:
             totals[label].update(counts[label])
             for outcome in result["runs"][label]:
                 if outcome["class"] == "unjudged":
                     reasons[label].update(outcome["reasons"][:1])
-    report_totals(totals)
+    conformance.report_totals(totals)
     for label in LABELS:
         print(f"\nunjudged reasons, {label} (first reason per sample, names blanked):")
         for reason, count in reasons[label].most_common(show):
             print(f"  {count:4}  {reason}")
 
 
-BENCH = Bench(
+BENCH = conformance.Bench(
     "option_keys_conformance",
     __doc__ or "",
     CONTROL,
@@ -231,4 +218,4 @@ BENCH = Bench(
 
 
 if __name__ == "__main__":
-    raise SystemExit(run_bench(BENCH))
+    raise SystemExit(conformance.main(BENCH))
