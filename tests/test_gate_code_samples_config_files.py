@@ -297,3 +297,30 @@ def test_an_object_named_a_file_only_by_a_far_signal_is_read_as_code_too(
     body = "Intro.\n\n## `mono.config.js`\n\nProse.\n\n```js\n{ publishConfg: {} }\n```\n"
     card = _check(body, tmp_path, js_repo)
     assert _violations(card) == [("option_key", "publishConfg")]
+
+
+def test_a_bracketed_file_title_names_the_file_a_fence_shows() -> None:
+    """A code group's tab (VitePress, Nuxt Content) titles its fence ``ts [file.ext]``;
+    a tab named otherwise names no file."""
+    shown = config_samples.shown_file
+    assert shown(["x"], 1, "ts [nuxt.config.ts]") == "nuxt.config.ts"
+    assert shown(["x"], 1, "js [src/mono.config.js]") == "mono.config.js"
+    assert shown(["x"], 1, "ts [Before]") == ""
+    assert shown(["x"], 1, "ts [Before]", "// mono.config.js\nexport default {};") == (
+        "mono.config.js"
+    )
+
+
+def test_another_tools_file_that_nests_the_products_key_is_not_package_json(
+    tmp_path: Path, js_repo: Path
+) -> None:
+    """``ts [host.config.ts]`` with a `mono` key inside is another tool's file (one that
+    hands that key to the product), not the package.json section named after the product:
+    its keys are not judged as package.json's."""
+    body = (
+        "Intro.\n\n```ts [host.config.ts]\nexport default defineHostConfig({\n"
+        "  mono: {\n    snapshotLocation: 'snaps'\n  }\n})\n```\n"
+    )
+    card = _check(body, tmp_path, js_repo)
+    assert _violations(card) == []
+    assert not any("package.json" in u["reason"] for u in card.detail["unjudged"])

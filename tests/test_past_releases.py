@@ -160,3 +160,41 @@ def test_version_tags_reads_plain_package_and_annotated_tags(tmp_path: Path) -> 
         ("v5.0.0", (5, 0, 0), "", first),
     }
     assert version_tags(tmp_path / "not-a-repository") == []
+
+
+def _tag_each(root: Path, versions: list[str], with_rule: set[str]) -> None:
+    for version in versions:
+        _commit_and_tag(root, (V1 if version in with_rule else V2) + f"\n# {version}\n", version)
+
+
+def test_a_project_under_1_0_breaks_at_minors(tmp_path: Path) -> None:
+    """Under 1.0 each minor is a release line (semver), so 0.3's past is 0.2's newest
+    patch and 0.1; from 1.0 on, the 0.x releases are one line, as before."""
+    root = make_repo(
+        tmp_path / "lintlib",
+        {"lintlib/__init__.py": "from .linter import Linter\n", "lintlib/linter.py": V1},
+    )
+    _tag_each(root, ["v0.1.0", "v0.2.0", "v0.2.1", "v0.3.0"], {"v0.1.0", "v0.2.0", "v0.2.1"})
+    head = git(root, "rev-parse", "HEAD").strip()
+    past = PastReleases(root, head, tmp_path / "cache")
+    assert [r.tag for r in past.releases()] == ["v0.2.1", "v0.1.0"]
+    declared = past.last_declared(["Linter", "define_rule"])
+    assert declared is not None and declared.release == "v0.2.1"
+    _tag_each(root, ["v1.0.0"], set())
+    head = git(root, "rev-parse", "HEAD").strip()
+    assert [r.tag for r in PastReleases(root, head, tmp_path / "c2").releases()] == ["v0.3.0"]
+
+
+def test_many_minors_under_1_0_the_newest_and_a_spread_of_the_older(tmp_path: Path) -> None:
+    """Twenty 0.x minors: the newest four below the current one, then four spread evenly
+    from the next down to the oldest (a name that lived over some minors long ago is met)."""
+    root = make_repo(
+        tmp_path / "lintlib",
+        {"lintlib/__init__.py": "from .linter import Linter\n", "lintlib/linter.py": V2},
+    )
+    for minor in range(1, 21):
+        git(root, "commit", "-q", "--allow-empty", "-m", f"0.{minor}")
+        git(root, "tag", f"v0.{minor}.0")
+    head = git(root, "rev-parse", "HEAD").strip()
+    tags = [r.tag for r in PastReleases(root, head, tmp_path / "cache").releases()]
+    assert tags == [f"v0.{m}.0" for m in (19, 18, 17, 16, 15, 10, 6, 1)]

@@ -1,4 +1,5 @@
-"""The product's past: the API model of the last release of each earlier major version.
+"""The product's past: the API model of the last release of each earlier major version
+(each earlier minor under 1.0).
 
 A name a page writes that the product's code does not declare may be one it declared
 before: a migration guide's "`Linter#defineRule()` is no longer available", or a stale
@@ -7,14 +8,15 @@ from the code at that release's tag (never from text), so that gate 2 can tell a
 about the past from a page that invents a name, and say in a finding which release
 dropped the name it reports.
 
-Releases are the repository's version tags (``v9.39.1``, ``9.39.1``). The current major is
-the newest one tagged in the history of the commit gated; for each major below it, its
-newest tag, whether or not the commit's history holds it: an old major's last releases are
-often cut from a maintenance branch that never merges back (fastify's v2.15.3 on the 2.x
-branch, while main's v2.15.1 was cut from the v3 work), and they are the past a migration
-guide writes about. Each model is
-built from the product's source files at that tag when first asked, and cached on disk
-per commit like the current one.
+Releases are the repository's version tags (``v9.39.1``, ``9.39.1``). A release line is a
+major, or in a project still under 1.0 a minor (``0.180``: semver lets a 0.x project break
+its API at any minor). The current line is the newest one tagged in the history of the
+commit gated; for each line below it, its newest tag, whether or not the commit's history
+holds it: an old major's last releases are often cut from a maintenance branch that never
+merges back (fastify's v2.15.3 on the 2.x branch, while main's v2.15.1 was cut from the v3
+work), and they are the past a migration guide writes about. Each model is built from the
+product's source files at that tag when first asked, and cached on disk per commit like
+the current one.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ from pytest_postgates.evidence.repomap import LANGUAGES, may_be_script, source_l
 from pytest_postgates.fileio import locked, write_atomic
 
 PAST_VERSION = 2  # 2: ModelFacts.import_sites
-# The majors looked at, newest first: a migration guide is about the last few; older ones
-# cost a model build each for little.
+# The lines looked at, newest first: a migration guide is about the last few majors; older
+# ones cost a model build each for little (a 0.x project's minors: see _spread).
 MAX_RELEASES = 8
 
 
@@ -132,14 +134,30 @@ def _earlier_majors(root: Path, commit: str) -> list[Release]:
     merged = _version_tags(root, "--merged", commit)
     if not merged:
         return []
-    current = max(number[0] for number, _release in merged)
-    newest: dict[int, tuple[tuple[int, int, int], Release]] = {}
+    # Under 1.0 a line is a minor (semver: a 0.x project may break its API at any minor,
+    # so 0.180 is a line of its own); from 1.0 on, a major (its 0.x past is one line).
+    minors = max(number for number, _release in merged)[0] == 0
+    line = (lambda n: (n[0], n[1])) if minors else (lambda n: (n[0], 0))
+    current = max(line(number) for number, _release in merged)
+    newest: dict[tuple[int, int], tuple[tuple[int, int, int], Release]] = {}
     for number, release in _version_tags(root):
-        known = newest.get(number[0])
-        if number[0] < current and (known is None or number > known[0]):
-            newest[number[0]] = (number, release)
-    earlier = sorted(newest, reverse=True)
-    return [newest[major][1] for major in earlier[:MAX_RELEASES]]
+        known = newest.get(line(number))
+        if line(number) < current and (known is None or number > known[0]):
+            newest[line(number)] = (number, release)
+    lines = sorted(newest, reverse=True)
+    return [newest[at][1] for at in (_spread(lines) if minors else lines[:MAX_RELEASES])]
+
+
+def _spread(lines: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Up to MAX_RELEASES of a 0.x project's earlier minors (newest first): all when few;
+    else the newest half and the rest spread evenly over the older ones (hundreds of
+    minors, and a name lives over many of them, so a spread sample meets it)."""
+    if len(lines) <= MAX_RELEASES:
+        return lines
+    newest = MAX_RELEASES // 2
+    older, wanted = lines[newest:], MAX_RELEASES - newest
+    step = (len(older) - 1) / (wanted - 1)
+    return lines[:newest] + [older[round(k * step)] for k in range(wanted)]
 
 
 def _version_tags(root: Path, *only: str) -> list[tuple[tuple[int, int, int], Release]]:

@@ -37,6 +37,9 @@ FILE_NAME = re.compile(
     r"|\.[\w-]+rc)(?![\w/-])"
 )
 _TITLE = re.compile(r"""\b(?:title|filename|file)=["']?([^"'\s]+)""")
+# A code group's tab title in brackets (VitePress, Nuxt Content: ```` ```ts [nuxt.config.ts] ````)
+# when it is a file name; a tab named otherwise (``[Before]``) names no file.
+_BRACKET_TITLE = re.compile(r"\[\s*([^\]\s]+)\s*\]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _FENCE_MARK = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*$")  # a fence's closing line
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*[^\s`~]")  # an opener with an info string
@@ -84,15 +87,18 @@ def shown_file(
     lines: list[str], start_line: int, info: str, content: str = "", nearby: bool = False
 ) -> str:
     """The name of the file a fence (its opening marker at ``start_line``, 1-based;
-    ``content``, its text) is shown as: its info string's ``title=``, else the one file
-    name its first line's comment names (``// jest.config.js``), the heading or the
-    ``...:`` line right above it names, the fence right above it is shown as (a second
-    form of the same file), or the heading of its section names when it is that
-    section's first fence (``### `ava.config.js```); "" when none. ``nearby``: the title
-    and the line right above only."""
+    ``content``, its text) is shown as: its info string's ``title=`` or bracketed file
+    name (``ts [nuxt.config.ts]``), else the one file name its first line's comment
+    names (``// jest.config.js``), the heading or the ``...:`` line right above it names,
+    the fence right above it is shown as (a second form of the same file), or the heading
+    of its section names when it is that section's first fence (``### `ava.config.js```);
+    "" when none. ``nearby``: the title and the line right above only."""
     titled = _TITLE.search(info)
     if titled:
         return titled.group(1).rsplit("/", 1)[-1]
+    bracketed = _BRACKET_TITLE.search(info)
+    if bracketed and FILE_NAME.fullmatch(bracketed.group(1).rsplit("/", 1)[-1]):
+        return bracketed.group(1).rsplit("/", 1)[-1]
     commented = "" if nearby else _first_comment(content)
     if commented:
         return commented
