@@ -323,3 +323,44 @@ def test_a_fences_own_binding_comes_before_another_fences_of_the_name(
     )
     listed = _by_name(_page_card(python_page, pyrepo, tmp_path / "py"))
     assert accounting.HOLDS.format(root="foo", held="`Foo()`") in listed["foo.user.name"]
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "what"),
+    [
+        ("const c = new Clinet();\nc.run();", "new Clinet()", "makes"),
+        ("defineConfig({ plugins: [MyPlugin] });", "MyPlugin", "is"),
+        ("defineConfig({ store: Memory });", "Memory", "is"),
+        ("class Mine extends BaseStore {}", "BaseStore", "is"),
+        ("const x = connect(url);", "connect()", "calls"),
+    ],
+)
+def test_a_name_no_sample_binds_made_or_handed_on_is_listed(
+    code: str, name: str, what: str, repo: Path, tmp_path: Path
+) -> None:
+    """Made with `new`, or a CapWords value handed on (an argument, an array item, an
+    object's value, a base class), a name no sample binds is listed, not passed silently."""
+    code = f"import {{ defineConfig }} from 'nitroish';\n{code}"
+    listed = _by_name(_card(code, repo, tmp_path))
+    assert name in listed, listed
+    root = name.removeprefix("new ").rstrip("()")
+    assert accounting.NEVER_BOUND.format(root=root) in listed[name]
+    assert f"(what it {what} not judged)" in listed[name]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "const d = new Date();\nconst m = new Map([[1, Promise]]);",
+        "defineConfig({ Key: 1, value: lowercase });",
+        "const View = () => <Button label='x' />;",
+        "const Store = 1;\ndefineConfig({ store: Store });",
+    ],
+)
+def test_globals_keys_jsx_tags_and_bound_names_are_not_listed_as_never_bound(
+    code: str, repo: Path, tmp_path: Path
+) -> None:
+    code = f"import {{ defineConfig }} from 'nitroish';\n{code}"
+    card = _card(code, repo, tmp_path, lang="jsx")
+    never = [r for r in _by_name(card).values() if "is never bound in the samples" in r]
+    assert never == [], never

@@ -216,6 +216,30 @@ def _outermost(node: Any) -> bool:
     return True
 
 
+# Where an identifier is a value the fence hands on (not a callee, a receiver, a binding,
+# a key or a JSX tag): an argument, an array item, an object's value, an assignment's or a
+# declaration's value, what a function returns, an operand.
+_VALUE_PARENTS = frozenset({
+    "arguments", "array", "pair", "assignment_expression", "variable_declarator",
+    "return_statement", "spread_element", "binary_expression", "ternary_expression",
+    "parenthesized_expression", "extends_clause", "class_heritage",
+})  # fmt: skip
+
+
+def _free_value(node: Any) -> bool:
+    """Whether an identifier stands as a value (:data:`_VALUE_PARENTS`), not as the name
+    its parent binds or the key of a pair."""
+    parent = node.parent
+    if parent.type not in _VALUE_PARENTS:
+        return False
+    if parent.type in ("pair", "assignment_expression", "variable_declarator"):
+        field_name = "left" if parent.type == "assignment_expression" else "name"
+        field_name = "key" if parent.type == "pair" else field_name
+        taken = parent.child_by_field_name(field_name)
+        return taken is None or taken.id != node.id
+    return True
+
+
 def _shown(source: bytes, node: Any) -> str:
     """A chain as the card names it: calls as ``()``, whitespace and arguments dropped."""
     if node.type == "call_expression":
@@ -458,17 +482,28 @@ class JsAccount:
                     yield line, key, reason
 
     def free_calls(self, root: Any) -> Iterator[Step]:
-        """Each call of a bare name no sample binds, that is no global and no function the
-        page writes (``const x = connect(url)`` with no import): its callee is not shown."""
+        """Each use of a bare name no sample binds, that is no global and no function the
+        page writes: called (``const x = connect(url)`` with no import), made with ``new``
+        (``new Client()``), or a value in CapWords (``plugins: [MyPlugin]``, a class or
+        constant handed on): what it is, is not shown. A member's receiver is the chains'
+        (:meth:`chains`); a JSX tag is a component the page renders, not listed here."""
         for node in named_nodes(root):
-            callee = (
-                node.child_by_field_name("function") if node.type == "call_expression" else None
-            )
+            parent = node.parent
+            if node.type == "call_expression":
+                callee, use = node.child_by_field_name("function"), "{}()"
+            elif node.type == "new_expression":
+                callee, use = node.child_by_field_name("constructor"), "new {}()"
+            elif node.type == "identifier" and parent is not None and _free_value(node):
+                callee, use = node, "{}"
+            else:
+                continue
             if callee is None or callee.type != "identifier":
                 continue
             name = self.text(callee)
+            if use == "{}" and not name[:1].isupper():
+                continue
             if self.why(callee, set()) == NEVER_BOUND.format(root=name):
-                yield Step(self.line(callee), name, f"{name}()")
+                yield Step(self.line(callee), name, use.format(name))
 
     def taken_apart(self, root: Any) -> Iterator[tuple[Step, str | None]]:
         """Each key an object pattern takes from a value (``const { data } = load()``: the
@@ -577,7 +612,8 @@ def account_js(
     for step in account.free_calls(tree.root_node):
         if card.names(step.line, step.name, step.use, lines):
             continue
-        reason = f"{step.use}: {NEVER_BOUND.format(root=step.name)} (what it calls not judged)"
+        what = "makes" if step.use.startswith("new ") else "calls" if step.use[-1:] == ")" else "is"
+        reason = f"{step.use}: {NEVER_BOUND.format(root=step.name)} (what it {what} not judged)"
         listing(report, step.line, text_of(step.line), reason, step.use)
         card.add(step.line, step.use, reason)
         listed += 1
