@@ -444,12 +444,25 @@ class ApiLookup:
         if cached is None:
             before = list(self.read)
             self.read = []
-            answer = self._find(path, name, set(), depth, declared)
+            answer = None if self._absent(path, name, depth) else (
+                self._find(path, name, set(), depth, declared))  # fmt: skip
             cached = self._found[(path, name, declared)] = (answer, tuple(self.read))
             self.read = before
         self._mark(cached[1])
         found: Binding | Unknown | None = cached[0]
         return found
+
+    def _absent(self, path: str, name: str, depth: int) -> bool:
+        """Whether ``path`` exports no ``name`` by :meth:`export_names` (kept for the run;
+        its files marked as :meth:`_find`'s same walk marks them), not looked for through
+        every ``export *`` chain again; never for a ``default`` nor below the top."""
+        if depth or name == "default":
+            return False
+        names = self.export_names(path)
+        if isinstance(names, set) and name not in names:
+            return True
+        self.read = []  # looked for by :meth:`_find`, which marks what it reads
+        return False
 
     def _find(
         self, path: str, name: str, seen: set[tuple[str, str]], depth: int, declared: bool = False

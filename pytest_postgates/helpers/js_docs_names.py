@@ -275,18 +275,27 @@ class DocsNames:
             return None
         bindings: list[tuple[str, Key]] = []
         types: JsTypes | None = None
-        for shown, _fences in chosen:
-            found, typed = self._bindings(name, shown)
+        for shown, fences in chosen:
+            if not fences:
+                continue  # no fence of the page writes the name: it binds it nowhere
+            found, typed = self._bindings(name, shown, fences)
             bindings += found
             types = types or typed
         return _decided(bindings, types)
 
-    def _bindings(self, name: str, page: str) -> tuple[list[tuple[str, Key]], JsTypes | None]:
+    def _bindings(
+        self, name: str, page: str, writing: list[Fence] | None = None
+    ) -> tuple[list[tuple[str, Key]], JsTypes | None]:
         """Every binding of ``name`` in the fences of the folder's page shown as ``page``
         (file:line, the product type given), and the model's types the reader typed them
-        with (None: no fence of the page writes the name)."""
+        with (None: no fence of the page writes the name). ``writing``: the page's fences
+        that write the name, where the caller has them (else found in :meth:`_chosen`)."""
         if (name, page) not in self._own:
-            fences = next((f for shown, f in self._chosen(name) if shown == page), [])
+            fences = (
+                writing
+                if writing is not None
+                else next((f for shown, f in self._chosen(name) if shown == page), [])
+            )
             bindings: list[tuple[str, Key]] = []
             types: JsTypes | None = None
             fences = self._through_last_binder(name, fences)

@@ -9,7 +9,7 @@ function takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.Fe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -125,7 +125,7 @@ def misspelled_function(sample: FenceReading, name: str) -> tuple[str, str] | No
     key = ("misspelled_function", sample.gate.package, name)
 
     def compute() -> tuple[str, str] | None:
-        for real in sorted(n for n in types.model.by_name if abs(len(n) - len(name)) <= 1):
+        for real in _one_letter_off(sample, types, name):
             near = one_letter_changed(name, real) or one_letter_slipped(name, real)
             if len(real) >= 5 and (near or hump_changed(name, real)):
                 path = _exported_function(sample, types, real)
@@ -136,6 +136,33 @@ def misspelled_function(sample: FenceReading, name: str) -> tuple[str, str] | No
     # Shared by the run's samples, the files it read marked read for each that asks.
     held: tuple[str, str] | None = sample.gate.lookup.shared_answer(key, compute)
     return held
+
+
+def _one_letter_off(sample: FenceReading, types: JsTypes, name: str) -> list[str]:
+    """The model's names of five letters or more that may be one letter off ``name``
+    (changed, typed in or left out, or in the other case), sorted: those sharing ``name``
+    or one of its one-letter deletions among their own (every name those tests pass is
+    one), looked up in an index of the names by their deletions made once per run."""
+    model = types.model
+    key = ("one letter off", id(model))
+    kept = sample.gate.lookup.shared_answer(key, lambda: (model, _deletions(model.by_name)))
+    index: dict[str, list[str]] = kept[1]
+    found = {real for variant in _deleted(name) for real in index.get(variant, ())}
+    return sorted(real for real in found if abs(len(real) - len(name)) <= 1)
+
+
+def _deleted(name: str) -> set[str]:
+    """``name`` and every name one letter of it left out makes."""
+    return {name, *(name[:at] + name[at + 1 :] for at in range(len(name)))}
+
+
+def _deletions(names: Iterable[str]) -> dict[str, list[str]]:
+    index: dict[str, list[str]] = {}
+    for real in names:
+        if len(real) >= 5:
+            for variant in _deleted(real):
+                index.setdefault(variant, []).append(real)
+    return index
 
 
 def free_call(sample: FenceReading, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:

@@ -1,0 +1,182 @@
+"""Gate 15's cold CPU (issue 26): work a run asks again is done once, answers unchanged.
+An object literal shown alone is scored against candidates expanded once per run; a bare
+call's misspelling is looked for among the names one letter off it (an index of the
+model's names by their one-letter deletions), not by testing every name; a docs name is
+read on the folder's pages whose fences write it only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_postgates.evidence.name_spelling import one_letter_changed, one_letter_slipped
+from pytest_postgates.gates import code_samples
+from pytest_postgates.helpers import js_unbound
+from pytest_postgates.helpers.js_types import JsTypes, hump_changed
+from tests.helpers import make_post, make_repo, repo_context, sample_card, sample_violations
+
+STACK = {
+    "package.json": json.dumps({"name": "stack", "exports": {".": "./src/index.ts"}}),
+    "src/index.ts": (
+        "export interface PrerenderOptions {\n"
+        "  crawlLinks?: boolean;\n  concurrency?: number;\n  retry?: number;\n"
+        "  retryDelay?: number;\n}\n"
+        "export interface StackConfig {\n  preset?: string;\n"
+        "  prerender?: PrerenderOptions;\n}\n"
+        "export function createStack(config: StackConfig = {}): void {}\n"
+    ),
+}
+
+
+def test_objects_shown_alone_are_scored_against_keys_expanded_once_per_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two posts, each with two fences showing an object alone: every candidate's keys
+    (a function's options, one level down) are expanded once for the whole run, and each
+    literal is still judged against the one that takes most of its keys."""
+    repo = make_repo(tmp_path / "repo", STACK)
+    asked: list[tuple[Any, ...]] = []
+    function_keys = JsTypes.function_keys
+
+    def counted(self: JsTypes, file: str, name: str, position: int, path: Any) -> Any:
+        asked.append((file, name, position, path))
+        return function_keys(self, file, name, position, path)
+
+    monkeypatch.setattr(JsTypes, "function_keys", counted)
+    shown = "{\n  crawlLinks: false,\n  concurrency: 1,\n  retries: 3,\n  retryDelay: 500\n}\n"
+    other = "{\n  crawlLinks: true,\n  concurrency: 2,\n  retry: 1,\n  retryDelays: 5\n}\n"
+    body = f"Intro.\n\n```ts\n{shown}```\n\nMore.\n\n```ts\n{other}```\n"
+    context = repo_context(repo, tmp_path / "cache")
+    cards = []
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        cards.append(code_samples.GATE.evaluate(make_post(body, tmp_path / name), context))
+    for card in cards:
+        assert sample_violations(card) == [("option_key", "retries"), ("option_key", "retryDelays")]
+    assert asked, "the candidates' keys were never asked: the test cannot fail"
+    assert len(asked) == len(set(asked))
+
+
+FILES = {
+    "package.json": json.dumps({"name": "nitrous", "type": "module", "main": "src/index.js"}),
+    "src/index.js": "export function defineNitrousConfig(config) { return config }\n",
+    "src/runtime/cache.js": (
+        "export function defineCachedFunction(fn, opts) { return fn }\n"
+        "export const cachedFunction = defineCachedFunction;\n"
+    ),
+    # Names of the misspelling's length, sorted before the one it misspells, one letter
+    # off nothing it is.
+    "src/other.js": (
+        "export function assembleEventHandlers() {}\n"
+        "export function buildNormalizedRoutes() {}\n"
+        "export function cachedHandlerFunction() {}\n"
+    ),
+}
+
+
+def test_a_misspelt_call_is_tested_against_the_names_one_letter_off_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tested: list[str] = []
+
+    def slipped(name: str, other: str) -> bool:
+        tested.append(other)
+        return one_letter_slipped(name, other)
+
+    monkeypatch.setattr(js_unbound, "one_letter_slipped", slipped)
+    code = "export const stars = definedCachedFunction(async () => 1, { maxAge: 60 })\n"
+    card = sample_card(code, "ts", tmp_path, make_repo(tmp_path / "repo", FILES))
+    assert sample_violations(card) == [("named_export", "definedCachedFunction")]
+    assert "defineCachedFunction" in json.dumps(card.detail["violations"])
+    assert tested == ["defineCachedFunction"]  # not assembleEventHandlers and the rest
+
+
+_LETTERS = st.text(alphabet="abcdeABs_", min_size=4, max_size=9)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=_LETTERS, others=st.lists(_LETTERS, max_size=12))
+def test_the_index_finds_every_name_a_misspelling_test_passes(name: str, others: list[str]) -> None:
+    """Every name of five letters or more that one of the misspelling tests passes for
+    ``name`` is among those the index of one-letter deletions gives it."""
+    index = js_unbound._deletions(others)
+    found = {real for variant in js_unbound._deleted(name) for real in index.get(variant, ())}
+    for real in others:
+        near = one_letter_changed(name, real) or one_letter_slipped(name, real)
+        if len(real) >= 5 and (near or hump_changed(name, real)):
+            assert real in found
+
+
+def test_a_docs_name_is_read_on_the_pages_whose_fences_write_it_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_postgates.helpers.js_docs_names import DocsNames
+    from tests.test_gate_code_samples_js_docs_names import FOLDER, _Reader
+
+    pages = {**FOLDER, **{f"z{n}.md": ["console.log(1);"] for n in range(6)}}
+    for page, fences in pages.items():
+        shown = "".join(f"```ts\n{code}\n```\n\nText.\n\n" for code in fences)
+        (tmp_path / page).write_text(f"# {page}\n\n{shown}", encoding="utf-8")
+    looked: list[str] = []
+    through = DocsNames._through_last_binder
+
+    def counted(self: DocsNames, name: str, fences: list[Any]) -> list[Any]:
+        looked.append(name)
+        return through(self, name, fences)
+
+    monkeypatch.setattr(DocsNames, "_through_last_binder", counted)
+    asked = DocsNames(tmp_path / "z0.md", tmp_path, dict, _Reader, _Reader().parsers)
+    assert asked("orm") is not None  # typed by a.md's and c.md's bindings
+    # orm's fences are on a.md, b.md, c.md and d.md: z0.md asks, and only those are read.
+    assert looked.count("orm") == 5
+
+
+STARS = {
+    "package.json": json.dumps({"name": "lib", "main": "./src/index.ts"}),
+    "src/index.ts": "export * from './a';\nexport * from './b';\nexport { c } from './c';\n",
+    "src/a.ts": "export * from './deep';\nexport const a = 1;\n",
+    "src/b.ts": "export function b(): void {}\n",
+    "src/c.ts": "export const c = 3;\n",
+    "src/deep.ts": "export class Deep {}\n",
+}
+
+
+def test_a_name_no_export_chain_has_is_not_walked_for_with_the_same_files_marked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name the entry does not export, by what it exports through its ``export *``
+    chains (kept for the run), is None without walking every chain for it again; the
+    files marked read are those the walk marks, in its order."""
+    from pytest_postgates.evidence import resolution
+    from pytest_postgates.evidence.api_lookup import ApiLookup
+    from pytest_postgates.evidence.code_tables import code_tables
+    from pytest_postgates.evidence.index import open_index
+    from tests.helpers import git
+
+    repo = make_repo(tmp_path / "repo", STARS)
+    index = open_index(repo, git(repo, "rev-parse", "HEAD").strip(), tmp_path / "cache", ())
+    shared = ApiLookup(code_tables(index, tmp_path / "cache"), resolution.IndexFiles(index), {})
+    walked = shared.for_post()
+    walked._find("src/index.ts", "Missing", set(), 0)
+    walks: list[str] = []
+    find = ApiLookup._find
+
+    def counted(self: ApiLookup, path: str, name: str, *rest: Any) -> Any:
+        walks.append(name)
+        return find(self, path, name, *rest)
+
+    monkeypatch.setattr(ApiLookup, "_find", counted)
+    view = shared.for_post()
+    assert view.find_export("src/index.ts", "Deep") is not None
+    assert view.find_export("src/index.ts", "Missing") is None
+    assert view.find_export("src/index.ts", "Gone", declared=True) is None
+    assert "Deep" in walks and "Missing" not in walks and "Gone" not in walks
+    other = shared.for_post()
+    assert other.find_export("src/index.ts", "Missing") is None
+    assert other.read == walked.read
+    assert len(walked.read) == 4  # index, a, deep, b: c is named, not walked
