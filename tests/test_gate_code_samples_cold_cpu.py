@@ -180,3 +180,50 @@ def test_a_name_no_export_chain_has_is_not_walked_for_with_the_same_files_marked
     assert other.find_export("src/index.ts", "Missing") is None
     assert other.read == walked.read
     assert len(walked.read) == 4  # index, a, deep, b: c is named, not walked
+
+
+def test_a_run_parses_each_page_of_a_folder_once_for_its_stamp_and_readings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder's stamp (a cached result's key) and the docs' readings both read every
+    page of the folder: one parse of each in a run, the same readings as parsing anew."""
+    from pytest_postgates.helpers import fence_stamps, js_docs_names
+    from tests.test_gate_code_samples_js_docs_names import FOLDER, _Reader
+
+    for page, fences in FOLDER.items():
+        shown = "".join(f"```ts\n{code}\n```\n\nText.\n\n" for code in fences)
+        (tmp_path / page).write_text(f"# {page}\n\n{shown}", encoding="utf-8")
+    fresh = js_docs_names._pages(tmp_path / "a.md", tmp_path, dict)
+    parsed: list[Path] = []
+    parse = js_docs_names.parse_post
+    monkeypatch.setattr(
+        js_docs_names, "parse_post", lambda path, *data: parsed.append(path) or parse(path, *data)
+    )
+    kept: js_docs_names.DiskPages = {}
+    stamp = fence_stamps.folder_stamp(tmp_path / "a.md", None, kept)
+    names = js_docs_names.DocsNames(tmp_path / "a.md", tmp_path, dict, _Reader, None, kept)
+    assert names("orm", tmp_path / "d.md") is not None
+    assert sorted(parsed) == sorted(tmp_path / page for page in FOLDER)
+    assert names._read() == fresh
+    monkeypatch.setattr(fence_stamps, "_KNOWN", {})
+    assert fence_stamps.folder_stamp(tmp_path / "a.md", None) == stamp
+
+
+def test_a_linked_page_is_stamped_by_the_file_it_links_to(tmp_path: Path) -> None:
+    from pytest_postgates.helpers import fence_stamps
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "real.md").write_text("# Real\n\n```ts\nconst a = 1;\n```\n")
+    (tmp_path / "docs" / "page.md").write_text("# Page\n")
+    (tmp_path / "docs" / "linked.md").symlink_to(tmp_path / "elsewhere" / "real.md")
+    known: dict[tuple[str, int, int], str] = {}
+    fence_stamps._KNOWN[Path(fence_stamps._STAMPS_FILE)] = known
+    try:
+        fence_stamps.folder_stamp(tmp_path / "docs" / "page.md", None)
+    finally:
+        fence_stamps._KNOWN.pop(Path(fence_stamps._STAMPS_FILE))
+    assert sorted(path for path, _, _ in known) == sorted(
+        str(p.resolve())
+        for p in (tmp_path / "elsewhere" / "real.md", tmp_path / "docs" / "page.md")
+    )
