@@ -355,7 +355,9 @@ class ApiLookup:
 
     def table(self, path: str) -> FileTable | None:
         table = self.tables.files.get(path)
-        if table is not None:
+        kept = self._read_set  # marked already: no call (asked ~300,000 times a run)
+        if table is not None and (kept is None or kept[0] is not self.read
+                                  or kept[1] != len(self.read) or path not in kept[2]):  # fmt: skip
             self._mark((path,))
         return table
 
