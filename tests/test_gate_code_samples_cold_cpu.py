@@ -227,3 +227,60 @@ def test_a_linked_page_is_stamped_by_the_file_it_links_to(tmp_path: Path) -> Non
         str(p.resolve())
         for p in (tmp_path / "elsewhere" / "real.md", tmp_path / "docs" / "page.md")
     )
+
+
+_NAMES = ["a", "b", "c", "default"]
+_SPECS = ["./m0", "./m1", "./m2", "./m3", "./m4", "./gone"]
+_MODULE = st.fixed_dictionaries(
+    {
+        "exports": st.lists(st.sampled_from(_NAMES), max_size=2),
+        "reexports": st.dictionaries(
+            st.sampled_from(_NAMES),
+            st.tuples(st.sampled_from(_SPECS), st.sampled_from(_NAMES)),
+            max_size=2,
+        ),
+        "stars": st.lists(st.sampled_from(_SPECS), max_size=3),
+        "equals": st.sampled_from([None, "thing", "klass"]),
+        "shim": st.booleans(),
+    }
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(modules=st.lists(_MODULE, min_size=5, max_size=5))
+def test_the_walk_made_once_gives_every_name_the_walks_answer_and_files(
+    modules: list[dict[str, Any]],
+) -> None:
+    """export_walks.find against ApiLookup._find's own walk, over module graphs of
+    ``export *`` chains (cycles, targets outside the tables, re-exports of a module that
+    lacks the name, ``export =`` values, CommonJS shims): the same answer, the same files
+    marked in the same order, for every name and module."""
+    from types import SimpleNamespace
+
+    from pytest_postgates.evidence import export_walks
+    from pytest_postgates.evidence.api_lookup import ApiLookup
+    from pytest_postgates.evidence.file_table import FileTable
+
+    files = {}
+    for at, shape in enumerate(modules):
+        files[f"src/m{at}.ts"] = FileTable(
+            language="typescript",
+            exports={name: "" for name in shape["exports"]},
+            reexports={name: list(target) for name, target in shape["reexports"].items()},
+            stars=list(shape["stars"]),
+            export_equals=shape["equals"],
+            commonjs_shim=shape["shim"],
+            classes={"klass": {"static": ["c"], "instance": []}},
+            objects={},
+        )
+    no_files = SimpleNamespace(read_text=lambda path: None)
+    shared = ApiLookup(SimpleNamespace(files=files), no_files, {})  # type: ignore[arg-type]
+    for module in files:
+        for name in _NAMES:
+            for declared in (False, True):
+                walked, replayed = shared.for_post(), shared.for_post()
+                expected = walked._find(module, name, set(), 0, declared)
+                assert repr(export_walks.find(replayed, module, name, declared, 40)) == repr(
+                    expected
+                )
+                assert replayed.read == walked.read

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_postgates.evidence import build_entries, resolution
+from pytest_postgates.evidence import build_entries, export_walks, resolution
 from pytest_postgates.evidence.code_tables import CodeTables
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
 from pytest_postgates.evidence.known_bases import JS_BASES, global_base
@@ -447,7 +447,8 @@ class ApiLookup:
             before = list(self.read)
             self.read = []
             answer = None if self._absent(path, name, depth) else (
-                self._find(path, name, set(), depth, declared))  # fmt: skip
+                export_walks.find(self, path, name, declared, MAX_DEPTH) if not depth
+                else self._find(path, name, set(), depth, declared))  # fmt: skip
             cached = self._found[(path, name, declared)] = (answer, tuple(self.read))
             self.read = before
         self._mark(cached[1])
@@ -455,9 +456,8 @@ class ApiLookup:
         return found
 
     def _absent(self, path: str, name: str, depth: int) -> bool:
-        """Whether ``path`` exports no ``name`` by :meth:`export_names` (kept for the run;
-        its files marked as :meth:`_find`'s same walk marks them), not looked for through
-        every ``export *`` chain again; never for a ``default`` nor below the top."""
+        """Whether ``path`` exports no ``name`` by :meth:`export_names` (its files marked as
+        :meth:`_find`'s same walk marks them); never for a ``default`` nor below the top."""
         if depth or name == "default":
             return False
         names = self.export_names(path)
