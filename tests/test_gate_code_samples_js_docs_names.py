@@ -429,7 +429,9 @@ def test_stamps_are_kept_across_runs_in_the_cache_folder(
     made: list[Path] = []
     real = fence_stamps.js_docs_names.fences_stamp
     monkeypatch.setattr(
-        fence_stamps.js_docs_names, "fences_stamp", lambda path: made.append(path) or real(path)
+        fence_stamps.js_docs_names,
+        "fences_stamp",
+        lambda path, *kept: made.append(path) or real(path, *kept),
     )
     assert fence_stamps.folder_stamp(docs / "page.md", cache) == first
     assert made == []

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_postgates.evidence import build_entries, resolution
+from pytest_postgates.evidence import build_entries, export_walks, resolution
 from pytest_postgates.evidence.code_tables import CodeTables
 from pytest_postgates.evidence.file_table import OPEN_COMMANDS, FileTable
 from pytest_postgates.evidence.known_bases import JS_BASES, global_base
@@ -355,7 +355,9 @@ class ApiLookup:
 
     def table(self, path: str) -> FileTable | None:
         table = self.tables.files.get(path)
-        if table is not None:
+        kept = self._read_set  # marked already: no call (asked ~300,000 times a run)
+        if table is not None and (kept is None or kept[0] is not self.read
+                                  or kept[1] != len(self.read) or path not in kept[2]):  # fmt: skip
             self._mark((path,))
         return table
 
@@ -444,12 +446,25 @@ class ApiLookup:
         if cached is None:
             before = list(self.read)
             self.read = []
-            answer = self._find(path, name, set(), depth, declared)
+            answer = None if self._absent(path, name, depth) else (
+                export_walks.find(self, path, name, declared, MAX_DEPTH) if not depth
+                else self._find(path, name, set(), depth, declared))  # fmt: skip
             cached = self._found[(path, name, declared)] = (answer, tuple(self.read))
             self.read = before
         self._mark(cached[1])
         found: Binding | Unknown | None = cached[0]
         return found
+
+    def _absent(self, path: str, name: str, depth: int) -> bool:
+        """Whether ``path`` exports no ``name`` by :meth:`export_names` (its files marked as
+        :meth:`_find`'s same walk marks them); never for a ``default`` nor below the top."""
+        if depth or name == "default":
+            return False
+        names = self.export_names(path)
+        if isinstance(names, set) and name not in names:
+            return True
+        self.read = []  # looked for by :meth:`_find`, which marks what it reads
+        return False
 
     def _find(
         self, path: str, name: str, seen: set[tuple[str, str]], depth: int, declared: bool = False

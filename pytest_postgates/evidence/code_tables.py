@@ -146,6 +146,16 @@ class LazyFiles(Mapping[str, FileTable]):
                 self.fresh.add(path)
         return table
 
+    def get(self, path: str, default: Any = None) -> Any:
+        """Mapping's ``get``, a table parsed already answered without a ``KeyError``."""
+        table = self._parsed.get(path)
+        if table is not None:
+            return table
+        try:
+            return self[path]
+        except KeyError:
+            return default
+
     def __iter__(self) -> Iterator[str]:
         return iter(sorted(p for p in self._paths | set(self._parsed) if p not in self._absent))
 

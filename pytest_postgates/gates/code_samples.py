@@ -323,7 +323,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
                 index.root, index.commit, index.paths if in_repo else [], page_folder
             )  # the folder's pages at the ref, when the page is the repository's
             context.memo[key] = js_docs_names.DocsNames(
-                post.path, index.root, at_ref, docs_reader, parsers
+                post.path, index.root, at_ref, docs_reader, parsers, _disk_pages(context)
             )
         names: js_docs_names.DocsNames = context.memo[key]
         return names
@@ -615,6 +615,12 @@ def _python_types(index: RepoIndex, context: GateContext) -> PythonTypes | None:
     return known
 
 
+def _disk_pages(context: GateContext) -> js_docs_names.DiskPages:
+    """The run's pages read from disk: parsed once for the folder's stamp and readings."""
+    pages: js_docs_names.DiskPages = context.memo.setdefault("code_samples.disk_pages", {})
+    return pages
+
+
 def _model_entry(index: RepoIndex, package: str) -> str | None:
     """The source file the API model takes a package name's entry to be (the entry mapped
     back from a build output absent from the repository: ``dist/index.js`` ->
@@ -708,7 +714,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     # The installed dependencies are evidence (a base class of theirs): another key.
     deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
-    stamp = folder_stamp(post_path, context.evidence.cache_dir)
+    stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context))
     inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 

@@ -42,9 +42,12 @@ def _code_digest() -> str:
 _STAMPS_FILE = f"fence-stamps-{_code_digest()}.jsonl"
 
 
-def folder_stamp(page: Path, cache_dir: Path | None) -> str:
+def folder_stamp(
+    page: Path, cache_dir: Path | None, kept: js_docs_names.DiskPages | None = None
+) -> str:
     """What a cached result of ``page`` depends on of its folder's pages: their names and
-    stamps (``cache_dir``: where stamps are kept across runs; None: in this process only)."""
+    stamps (``cache_dir``: where stamps are kept across runs; None: in this process only;
+    ``kept``: the run's pages read from disk, which its readings of the folder read too)."""
     try:
         pages = sorted(p for p in page.parent.iterdir() if p.is_file() and is_markdown(p))
     except OSError:
@@ -55,15 +58,17 @@ def folder_stamp(page: Path, cache_dir: Path | None) -> str:
         known = _KNOWN[store] = _load(store) if cache_dir is not None else {}
     made: list[tuple[str, int, int, str]] = []
     parts = []
+    folder = page.parent.resolve()  # each page's path resolved: its folder's, once
     for path in pages:
         try:
             status = path.stat()
+            resolved = path.resolve() if path.is_symlink() else folder / path.name
         except OSError:
             parts.append(f"{path.name}:unread")
             continue
-        key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
+        key = (str(resolved), status.st_size, status.st_mtime_ns)
         if key not in known:
-            known[key] = js_docs_names.fences_stamp(path)
+            known[key] = js_docs_names.fences_stamp(path, kept)
             made.append((*key, known[key]))
         parts.append(f"{path.name}:{known[key]}")
     if made and cache_dir is not None:

@@ -57,6 +57,9 @@ _PARAMETERS = {
     "catch_clause": "parameter",
 }
 _DECLARED = frozenset({"function_declaration", "class_declaration"})
+# A run's pages read from disk, by (resolved path, size, time of change): whether parsing
+# found problems, and the fences (:func:`_disk_page`).
+DiskPages = dict[tuple[str, int, int], tuple[bool, tuple[Fence, ...]]]
 # A binding's product type (and whether it is open: a type parameter's default), or None.
 Key = tuple["Cls", bool] | None
 
@@ -200,10 +203,12 @@ class DocsNames:
     def __init__(
         self, page: Path, root: Path, at_ref: Callable[[], dict[str, str]],
         reader: Callable[[], Recording], parsers: Mapping[str, Any] | None = None,
+        disk_pages: DiskPages | None = None,
     ) -> None:  # fmt: skip
         self.page, self.root, self.at_ref, self.reader = page, root, at_ref, reader
         # The parsers the reader parses with (:func:`binders`; None: every fence is read).
         self.parsers = parsers
+        self.disk_pages = disk_pages  # the run's pages read from disk (:func:`_disk_page`)
         self._binders: dict[tuple[str, bool], frozenset[str]] = {}
         self._pages: list[tuple[str, list[Fence]]] | None = None
         self._names: dict[str, DocsName | Unbased | None] = {}  # by the folder's bindings
@@ -256,7 +261,7 @@ class DocsNames:
 
     def _read(self) -> list[tuple[str, list[Fence]]]:
         if self._pages is None:
-            self._pages = _pages(self.page, self.root, self.at_ref) or []
+            self._pages = _pages(self.page, self.root, self.at_ref, self.disk_pages) or []
         return self._pages
 
     def _chosen(self, name: str) -> list[tuple[str, list[Fence]]]:
@@ -275,18 +280,27 @@ class DocsNames:
             return None
         bindings: list[tuple[str, Key]] = []
         types: JsTypes | None = None
-        for shown, _fences in chosen:
-            found, typed = self._bindings(name, shown)
+        for shown, fences in chosen:
+            if not fences:
+                continue  # no fence of the page writes the name: it binds it nowhere
+            found, typed = self._bindings(name, shown, fences)
             bindings += found
             types = types or typed
         return _decided(bindings, types)
 
-    def _bindings(self, name: str, page: str) -> tuple[list[tuple[str, Key]], JsTypes | None]:
+    def _bindings(
+        self, name: str, page: str, writing: list[Fence] | None = None
+    ) -> tuple[list[tuple[str, Key]], JsTypes | None]:
         """Every binding of ``name`` in the fences of the folder's page shown as ``page``
         (file:line, the product type given), and the model's types the reader typed them
-        with (None: no fence of the page writes the name)."""
+        with (None: no fence of the page writes the name). ``writing``: the page's fences
+        that write the name, where the caller has them (else found in :meth:`_chosen`)."""
         if (name, page) not in self._own:
-            fences = next((f for shown, f in self._chosen(name) if shown == page), [])
+            fences = (
+                writing
+                if writing is not None
+                else next((f for shown, f in self._chosen(name) if shown == page), [])
+            )
             bindings: list[tuple[str, Key]] = []
             types: JsTypes | None = None
             fences = self._through_last_binder(name, fences)
@@ -349,9 +363,9 @@ def _decided(bindings: list[tuple[str, Key]], types: JsTypes | None) -> DocsName
     return DocsName(base, bindings[0][0], open_type, listed)
 
 
-def _pages(page: Path, root: Path, at_ref: Callable[[], dict[str, str]]) -> list[
-    tuple[str, list[Fence]]
-] | None:  # fmt: skip
+def _pages(
+    page: Path, root: Path, at_ref: Callable[[], dict[str, str]], kept: DiskPages | None = None
+) -> list[tuple[str, list[Fence]]] | None:
     """The JavaScript/TypeScript fences of each page of ``page``'s folder (None: a page
     could not be read, or there are too many)."""
     folder = page.parent
@@ -367,15 +381,38 @@ def _pages(page: Path, root: Path, at_ref: Callable[[], dict[str, str]]) -> list
     for name in names:
         path = folder / name
         try:
-            post = parse_post(path) if name in on_disk else parse_post(path, at[name].encode())
+            if name in on_disk:
+                problems, read = _disk_page(path, kept)
+            else:
+                post = parse_post(path, at[name].encode())
+                problems, read = bool(post.problems), tuple(post.fences)
         except (PostRefused, OSError, ValueError):
             return None  # a page not read may bind any name otherwise: none is typed
-        if post.problems and not post.fences:
+        if problems and not read:
             return None
         shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else name
-        fences = sorted(post.fences, key=lambda f: f.start_line)
+        fences = sorted(read, key=lambda f: f.start_line)
         pages.append((shown, [f for f in fences if fence_kind(f) == "code"]))
     return pages
+
+
+def _disk_page(path: Path, kept: DiskPages | None) -> tuple[bool, tuple[Fence, ...]]:
+    """Whether :func:`~pytest_postgates.post.parse_post` finds problems in the page on
+    disk, and its fences; ``kept``: the run's pages already read (a run's cache keys stamp
+    the folder's pages, then its readings read them: one parse for both), by the key
+    :mod:`.fence_stamps` keeps a page's stamp by."""
+    try:
+        status = path.stat()
+        key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
+    except OSError:
+        key = None
+    found = kept.get(key) if kept is not None and key is not None else None
+    if found is None:
+        post = parse_post(path)
+        found = bool(post.problems), tuple(post.fences)
+        if kept is not None and key is not None:
+            kept[key] = found
+    return found
 
 
 def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict[str, str]:
@@ -392,20 +429,20 @@ def pages_at_ref(root: Path, commit: str, paths: list[str], folder: str) -> dict
     return found
 
 
-def fences_stamp(path: Path) -> str:
+def fences_stamp(path: Path, kept: DiskPages | None = None) -> str:
     """What :func:`_pages` reads of one page (:func:`~pytest_postgates.helpers.
     fence_stamps.folder_stamp` keys a folder's cached results by it): its JavaScript/
     TypeScript fences with the lines the bindings cite, the untagged ones too (a reader may
     take them for code), and whether it could be read. An edit of its prose, or of a fence
     in another language, that moves no such fence leaves it as it was."""
     try:
-        post = parse_post(path)
+        problems, fences = _disk_page(path, kept)
     except (PostRefused, OSError, ValueError):
         return "refused"
-    if post.problems and not post.fences:
+    if problems and not fences:
         return "unread"  # :func:`_pages` reads no binding of the folder then
     digest = hashlib.sha256()
-    for fence in sorted(post.fences, key=lambda f: f.start_line):
+    for fence in sorted(fences, key=lambda f: f.start_line):
         if fence_kind(fence) == "code" or not fence.lang:
             digest.update(f"{fence.start_line}\0{fence.info}\0{fence.content}\0".encode())
     return digest.hexdigest()[:16]

@@ -545,29 +545,10 @@ def bare(sample: FenceReading, node: Any) -> None:
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
-    below: list[tuple[KeysAt, int, str, str]] = []
-    taken: set[str] = set()  # the declared types the functions' options are
-    for at, shown, declared in _entry_functions(sample, types):
-        if declared in taken:
-            continue  # a function takes it whole (with the keys its code reads): named by it
-        for position in (0, 1):
-            keys = at(position, ())
-            if keys is None or keys.reason or not keys.fields:
-                continue
-            taken.update(keys.owner.split(" | ") if not declared else ())
-            shared = len(written & keys.fields)
-            if shared and keys.fields not in scored:
-                scored[keys.fields] = (shared, at, shown)
-            below += [(at, position, field, shown) for field in sorted(keys.fields)]
-    # An object the options hold under a key (a config's `prerender: {...}` shown alone),
-    # one level down; a type some callable takes whole is named by that callable.
-    for at, position, field, shown in below[:MAX_NESTED]:
-        inner = at(position, (field,))
-        if inner is None or inner.reason or not inner.fields:
-            continue
-        shared = len(written & inner.fields)
-        if shared and inner.fields not in scored:
-            scored[inner.fields] = (shared, partial(_under, at, field), f"{shown}'s {field}")
+    for fields, at, shown in _candidates(sample, types):
+        shared = len(written & fields)
+        if shared and fields not in scored:
+            scored[fields] = (shared, at, shown)
     if not scored:
         why = ("an object literal shown alone: no function or type of the product whose keys "
                "the model closes takes any of its keys")  # fmt: skip
@@ -590,6 +571,45 @@ def bare(sample: FenceReading, node: Any) -> None:
     position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason
                     and len(written & k.fields) == best)  # fmt: skip
     object_keys(sample, keys_at, node, position, (), shown)
+
+
+def _candidates(sample: FenceReading, types: Any) -> list[tuple[frozenset[str], KeysAt, str]]:
+    """The closed keys :func:`bare` scores a literal's keys against, in the order it tries
+    them (each entry function's options at positions 0 and 1, its declared object types,
+    then one level down under their keys): none depends on the literal, so they are
+    expanded once per run (the files read marked for each asker)."""
+    entries = _entry_functions(sample, types)
+    gate = sample.gate
+    sites = tuple((site.name, site.folder) for site in gate.sites.values())
+    key = ("bare candidates", gate.package, sites, id(types))
+    kept = gate.lookup.shared_answer(key, lambda: (types, _candidates_of(entries)))
+    return list(kept[1])
+
+
+def _candidates_of(
+    entries: list[tuple[KeysAt, str, str]],
+) -> list[tuple[frozenset[str], KeysAt, str]]:
+    found: list[tuple[frozenset[str], KeysAt, str]] = []
+    below: list[tuple[KeysAt, int, str, str]] = []
+    taken: set[str] = set()  # the declared types the functions' options are
+    for at, shown, declared in entries:
+        if declared in taken:
+            continue  # a function takes it whole (with the keys its code reads): named by it
+        for position in (0, 1):
+            keys = at(position, ())
+            if keys is None or keys.reason or not keys.fields:
+                continue
+            taken.update(keys.owner.split(" | ") if not declared else ())
+            found.append((keys.fields, at, shown))
+            below += [(at, position, field, shown) for field in sorted(keys.fields)]
+    # An object the options hold under a key (a config's `prerender: {...}` shown alone),
+    # one level down; a type some callable takes whole is named by that callable.
+    for at, position, field, shown in below[:MAX_NESTED]:
+        inner = at(position, (field,))
+        if inner is None or inner.reason or not inner.fields:
+            continue
+        found.append((inner.fields, partial(_under, at, field), f"{shown}'s {field}"))
+    return found
 
 
 def unpassed(sample: FenceReading, root: Any) -> None:

@@ -9,7 +9,7 @@ function takes the fence reader (:class:`~pytest_postgates.helpers.js_reading.Fe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -125,7 +125,7 @@ def misspelled_function(sample: FenceReading, name: str) -> tuple[str, str] | No
     key = ("misspelled_function", sample.gate.package, name)
 
     def compute() -> tuple[str, str] | None:
-        for real in sorted(n for n in types.model.by_name if abs(len(n) - len(name)) <= 1):
+        for real in _one_letter_off(sample, types, name):
             near = one_letter_changed(name, real) or one_letter_slipped(name, real)
             if len(real) >= 5 and (near or hump_changed(name, real)):
                 path = _exported_function(sample, types, real)
@@ -136,6 +136,45 @@ def misspelled_function(sample: FenceReading, name: str) -> tuple[str, str] | No
     # Shared by the run's samples, the files it read marked read for each that asks.
     held: tuple[str, str] | None = sample.gate.lookup.shared_answer(key, compute)
     return held
+
+
+def _one_letter_off(sample: FenceReading, types: JsTypes, name: str) -> list[str]:
+    """The model's names of five letters or more that may be one letter off ``name``
+    (changed, typed in or left out, or in the other case), sorted: those an index of the
+    names by their halves made once per run gives (:func:`_halves`: every name those tests
+    pass is one), not every name of the model tested."""
+    model = types.model
+    key = ("one letter off", id(model))
+    kept = sample.gate.lookup.shared_answer(key, lambda: (model, _halves(model.by_name)))
+    index: dict[tuple[str, int, str], list[str]] = kept[1]
+    found = {real for part in _asked(name) for real in index.get(part, ())}
+    return sorted(real for real in found if abs(len(real) - len(name)) <= 1)
+
+
+def _halves(names: Iterable[str]) -> dict[tuple[str, int, str], list[str]]:
+    """Each name of five letters or more by its halves: of its own length ``n`` (split at
+    ``n // 2``: a name one letter changed from it, or one letter longer, shares one of
+    them), and of a name one letter shorter (``m = n - 1`` split at ``m // 2``, the
+    letter there skipped: that name shares its first ``m // 2`` letters or the rest)."""
+    index: dict[tuple[str, int, str], list[str]] = {}
+    for real in names:
+        n = len(real)
+        if n >= 5:
+            m = n - 1
+            for part in (("p", n, real[: n // 2]), ("s", n, real[n // 2 :]),
+                         ("P", m, real[: m // 2]), ("S", m, real[m // 2 + 1 :])):  # fmt: skip
+                index.setdefault(part, []).append(real)
+    return index
+
+
+def _asked(name: str) -> list[tuple[str, int, str]]:
+    """The halves :func:`_halves` files a name one letter off ``name`` under: changed
+    (``name``'s own), one shorter (``name`` is that name with a letter typed in) or
+    one longer (``name`` is that name with a letter left out)."""
+    n, m = len(name), len(name) - 1
+    return [("p", n, name[: n // 2]), ("s", n, name[n // 2 :]),
+            ("p", m, name[: m // 2]), ("s", m, name[m // 2 + 1 :]),
+            ("P", n, name[: n // 2]), ("S", n, name[n // 2 :])]  # fmt: skip
 
 
 def free_call(sample: FenceReading, name: str, node: Any, anchor: js_free_calls.Anchor) -> None:
