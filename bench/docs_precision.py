@@ -154,6 +154,14 @@ GATE15_TUNE_EXTRA = (
     Project("huggingface/peft", "docs", "python"),
     Project("huggingface/trl", "docs", "python"),
     Project("pypa/hatch", "docs", "python"),
+    Project("encode/django-rest-framework", "docs", "python"),
+    Project("pdm-project/pdm", "docs", "python"),
+    Project("stanfordnlp/dspy", "docs", "python"),
+    Project("encode/httpcore", "docs", "python"),
+    Project("nodejs/undici", "docs", "javascript"),
+    Project("unjs/nitro", "docs", "typescript"),
+    Project("pydantic/logfire", "docs", "python"),
+    Project("BeanieODM/beanie", "docs", "python"),
 )
 # --half: the projects and the label file (its pins and labels) of each half.
 HALVES = {

@@ -180,6 +180,9 @@ class CallableFacts:
     # ``return`` is a ``new`` of it (``Signature.made``), so a call gives an instance of it.
     # Last, so that the positional construction of Python's facts is unchanged.
     made: str = ""
+    # The attributes a Python body sets on the local it returns (`prog.detailed_results = r`
+    # before `return prog`): members its result has beyond those of its declared type.
+    attaches: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -17,7 +17,7 @@ import ast
 import dataclasses
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from pytest_postgates.evidence.call_resolution import UnitCalls
 from pytest_postgates.evidence.calls_python import read_unit, resolve_python
@@ -363,6 +363,7 @@ class _ModuleReader:
         )
         if args.kwarg is not None:
             made.kwargs_read, made.kwargs_to, made.kwargs_open = _kwargs_use(node, args.kwarg.arg)
+        made.attaches = _returned_attributes(node)
         self.facts.callables.append(made)
 
     def klass(self, node: ast.ClassDef, owner: str) -> None:
@@ -522,6 +523,35 @@ def _annotation_names(annotation: ast.expr | None) -> list[str]:
         if wrapper == "Union":
             return [name for item in items for name in _annotation_names(item)]
     return []
+
+
+def _own_nodes(node: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of the functions or classes it defines."""
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        child = stack.pop()
+        yield child
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(child))
+
+
+def _returned_attributes(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The attributes a body assigns on a local name it returns (`new_prog.detailed_results =
+    result` then `return new_prog`): the product's code adds them to the value the call gives."""
+    own = list(_own_nodes(node))
+    returned = {
+        n.value.id for n in own if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)
+    }
+    returned.discard("self")  # the class's own attributes are its members already
+    found: list[str] = []
+    for statement in own:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id in returned and target.attr not in found):  # fmt: skip
+                    found.append(target.attr)
+    return found
 
 
 def _blocks(node: ast.If | ast.Try | ast.With | ast.For | ast.While) -> list[list[ast.stmt]]:

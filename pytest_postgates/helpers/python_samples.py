@@ -638,6 +638,7 @@ class PythonSample:
             label = f"{held.name}.{name}"
         elif held.kind in ("class", "instance"):
             found = self.types.member(held.name, name, shown, held.kind == "class")
+            found = PyValue("unknown", name, shown) if name in held.attached else found
             kind, reason = "member", f"{held.name} has no member {name}"
             label = shown
         elif held.kind == EITHER:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pytest_postgates.evidence.api_model import ApiModel
 from pytest_postgates.evidence.dependency_models import DependencyModels
@@ -67,6 +67,8 @@ class PyValue:
     alternatives: tuple[str, ...] = ()
     # tuple: what each element of a fixed-length tuple holds (None: not the product's).
     elements: tuple[PyValue | None, ...] = ()
+    # instance: attributes the call that gave it sets on it (CallableFacts.attaches).
+    attached: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -622,7 +624,9 @@ class PythonTypes:
         shown = f"{value.shown}()"
         # Overloads that return different types type nothing (`stream(delta=True)`).
         typed = {self.annotation(f.returns, shown, value.receiver) for f in value.callables}
-        return typed.pop() if len(typed) == 1 else None
+        one = typed.pop() if len(typed) == 1 else None
+        attached = tuple(dict.fromkeys(n for f in value.callables for n in f.attaches))
+        return replace(one, attached=attached) if one and one.kind == "instance" else one
 
     def outside(self, value: PyValue) -> bool:
         """Whether a callable's declared return types are all outside the product (``->
