@@ -226,11 +226,21 @@ _VALUE_PARENTS = frozenset({
 })  # fmt: skip
 
 
+def _in_error(node: Any) -> bool:
+    """Whether a node sits in a part of the tree that does not parse."""
+    while node is not None:
+        if node.type == "ERROR" or node.is_missing:
+            return True
+        node = node.parent
+    return False
+
+
 def _free_value(node: Any) -> bool:
     """Whether an identifier stands as a value (:data:`_VALUE_PARENTS`), not as the name
-    its parent binds or the key of a pair."""
+    its parent binds or the key of a pair; in a part that does not parse, nothing is (the
+    fragment is listed as unparsed, fence_fragments)."""
     parent = node.parent
-    if parent.type not in _VALUE_PARENTS:
+    if parent.type not in _VALUE_PARENTS or _in_error(node):
         return False
     if parent.type in ("pair", "assignment_expression", "variable_declarator"):
         field_name = "left" if parent.type == "assignment_expression" else "name"
@@ -491,7 +501,7 @@ class JsAccount:
             parent = node.parent
             if node.type == "call_expression":
                 callee, use = node.child_by_field_name("function"), "{}()"
-            elif node.type == "new_expression":
+            elif node.type == "new_expression" and not _in_error(node):
                 callee, use = node.child_by_field_name("constructor"), "new {}()"
             elif node.type == "identifier" and parent is not None and _free_value(node):
                 callee, use = node, "{}"
