@@ -70,7 +70,7 @@ def released_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_before_sample_beside_its_fix_is_unjudged(tmp_path: Path, released_repo: Path) -> None:
-    assert [rule.name for rule in RULES] == ["old-way-sample", "old-way-page"]
+    assert [rule.name for rule in RULES] == ["old-way-sample"]
     body = (
         "Migrating.\n\n**Before:**\n\n```ts\n"
         'import { Renamed, OldThing, Invented } from "@acme/kit";\n'
@@ -88,49 +88,3 @@ def test_a_before_sample_beside_its_fix_is_unjudged(tmp_path: Path, released_rep
     assert card.detail["checked_by_kind"]["export"] == 2
     # And only they are listed as checked: the old side's names are not.
     assert sorted(i["name"] for i in card.detail["checked_names"]) == ["NewThinq", "Renamed"]
-
-
-DEPRECATED_PAGE = (
-    "# Kit Assertions\n\n"
-    '!!! warning "Assertions are deprecated and NOT supported. Use `Refine` instead."\n\n'
-    "The content below is kept for reference.\n\n## Usage\n\n"
-)
-
-
-def test_a_page_that_opens_deprecated_shows_the_old_way(
-    tmp_path: Path, released_repo: Path
-) -> None:
-    """A page whose opening says its subject is deprecated: every sample is the old way,
-    judged as an old-way sample is (a name an earlier release declared is listed with it;
-    one no release declared stays a finding)."""
-    body = DEPRECATED_PAGE + (
-        '```ts\nimport { OldThing, Invented } from "@acme/kit";\n```\n\n'
-        '```ts\nimport { Renamed } from "@acme/kit";\n```\n'
-    )
-    post = make_post(body, tmp_path)
-    assert sorted(old_way_fences(post)) == _starts(post)
-    card = gate.GATE.evaluate(post, repo_context(released_repo, tmp_path / "cache"))
-    assert sorted(v["name"] for v in card.detail["violations"]) == ["Invented"]
-    old = [u for u in card.detail["unjudged"] if u["reason"].startswith("OldThing:")]
-    assert len(old) == 1 and "Assertions are deprecated" in old[0]["reason"]
-    assert "v1.0.0" in old[0]["reason"]
-
-
-@pytest.mark.parametrize(
-    "opening",
-    [
-        # An aside on another subject than the page's.
-        "# Configuration\n\nThe `legacy` option is deprecated; see below.\n\n",
-        # `this` naming no page: an option of it.
-        "# Configuration\n\nNote that this option is deprecated.\n\n",
-        # Said after the opening (under a second-level heading): a section's, not the page's.
-        "# Kit Assertions\n\nHow to check outputs.\n\n## Old\n\nAssertions are removed.\n\n",
-        # No deprecation at all.
-        "# Kit Assertions\n\nAssertions check outputs.\n\n",
-    ],
-)
-def test_an_opening_that_does_not_deprecate_the_page_leaves_it_alone(
-    tmp_path: Path, opening: str
-) -> None:
-    body = opening + "```ts\nold()\n```\n"
-    assert _old(body, tmp_path) == []

@@ -44,16 +44,6 @@ RULES = (
         "of the sample counted checked (a name no release declared stays a finding)",
         "tests/test_sample_sides.py::test_a_before_sample_beside_its_fix_is_unjudged",
     ),
-    Rule(
-        "old-way-page",
-        "unjudged",
-        "the page opens by saying that what it documents is deprecated, removed or no longer "
-        "supported (its title's subject, `this page`, `the content below`): every sample of "
-        "it is the old way, listed as `old-way-sample` is (a name no release declared stays "
-        "a finding); an aside on another subject at the top (`the legacy option is "
-        "deprecated` on a configuration page) is not the page's",
-        "tests/test_sample_sides.py::test_a_page_that_opens_deprecated_shows_the_old_way",
-    ),
 )
 
 # A label of the wrong or old side: its first word after Markdown markup (emphasis, a
@@ -78,25 +68,6 @@ _TURNS_TO_FIX = re.compile(
 )
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _COMMENT = re.compile(r"^\s*(?://+|#+|/\*+|<!--|--)\s*(.*?)\s*(?:\*/|-->)?\s*$")
-# A page's opening that says its subject is gone: "Assertions are deprecated", "The content
-# below is deprecated", "This feature has been removed" (the subject: the words before it
-# in its sentence).
-_DEPRECATED = re.compile(
-    r"(?P<subject>[^.!?:;]{1,80}?)\s+(?:is|are|has been|have been|was|were)\s+(?:now\s+)?"
-    r"(?:deprecated|removed|obsolete|no longer (?:supported|maintained|available))\b",
-    re.I,
-)
-_THIS_PAGE = re.compile(
-    r"\b(?:(?:this|the following)\s+(?:page|guide|document|section|feature|api|module"
-    r"|content|tutorial)|the content below|everything below)\b"
-)
-# An admonition's or a quote's markup (`!!! warning "..."`, `::: danger`, `> [!WARNING]`).
-_ADMONITION = re.compile(r"^(?:>\s*)*(?:(?:!!!|\?\?\?\+?|:{3,})\s*\w+|\[![a-z]+\])?\s*", re.I)
-# The words of a notice's own title ("Deprecated", "Warning") are not its subject.
-_NOTICE_WORDS = frozenset({"warning", "deprecated", "note", "caution", "danger", "important"})
-_TITLE_NOISE = frozenset({"guide", "using", "with", "from", "your", "about", "overview"})
-_FENCE_START = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
-OPENING_LINES = 20
 # How far (in lines) a fix may stand from the sample it fixes; a label may be this long.
 NEIGHBOUR_LINES = 12
 LABEL_CHARS = 80
@@ -105,9 +76,6 @@ LABEL_CHARS = 80
 def old_way_fences(post: Post, fences: tuple[Fence, ...] | None = None) -> dict[int, str]:
     """Fence start line -> why the page shows that sample as the old way."""
     fences = post.fences if fences is None else fences
-    deprecated = deprecated_page(post)
-    if deprecated:
-        return {fence.start_line: deprecated for fence in fences}
     labels = [_labels(post, fence) for fence in fences]
     found: dict[int, str] = {}
     for at, fence in enumerate(fences):
@@ -137,32 +105,6 @@ def old_way_fences(post: Post, fences: tuple[Fence, ...] | None = None) -> dict[
                     f'the page turns from it to the fix ("{turn.group(0).strip(" .!?:")}" after it)'
                 )
     return found
-
-
-def deprecated_page(post: Post) -> str:
-    """Why the whole page is the old way ("" when it is not): its opening (the lines after
-    its title, before its first sample or second-level heading) says that its subject (a
-    word of its title, front matter's or first heading's; ``this page``, ``the content
-    below``) is deprecated, removed or no longer supported."""
-    title = str((post.front_matter or {}).get("title") or "")
-    opening: list[str] = []
-    for text in post.lines[post.body_start_line - 1 :][:OPENING_LINES]:
-        if _FENCE_START.match(text) or re.match(r"^\s{0,3}#{2,6}\s", text):
-            break
-        if re.match(r"^\s{0,3}#\s", text):
-            title = f"{title} {text.strip('# ')}"
-            continue
-        opening.append(_ADMONITION.sub("", text.strip()))
-    words = {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", title.lower())} - _TITLE_NOISE
-    for found in _DEPRECATED.finditer(" ".join(opening)):
-        # The subject is the clause right before the verb (after a comma or a bracket):
-        # all its words the title's, or "this page" (not "multiple connections").
-        subject = re.split(r"[,(]", found.group("subject").lower())[-1]
-        said = {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", subject)} - _NOTICE_WORDS
-        if _THIS_PAGE.search(subject) or (said and said <= words):
-            clause = found.group(0)[found.group(0).lower().rindex(subject) :].strip(" \"'")
-            return f'the page opens by saying "{" ".join(clause.split())[:80]}"'
-    return ""
 
 
 def _labels(post: Post, fence: Fence) -> list[str]:
