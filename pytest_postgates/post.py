@@ -77,6 +77,23 @@ class InputProblem:
     fatal: bool = True
 
 
+# A title an info string gives past the language: ``title="x"`` (``filename=``, ``file=``,
+# quoted or not), else a code group's tab title in brackets (VitePress, Nuxt Content:
+# ```` ```ts [nuxt.config.ts] ````).
+_INFO_TITLE = re.compile(r"""\b(?:title|filename|file)=(?:"([^"]*)"|'([^']*)'|([^\s"']+))""")
+_INFO_TAB = re.compile(r"\[\s*([^\]]*?)\s*\]")
+
+
+def fence_title(info: str, tabs: bool = True) -> str:
+    """The title a fence's info string gives it (``title=``, ``filename=``, ``file=``, or,
+    with ``tabs``, a bracketed tab title), "" when it gives none."""
+    named = _INFO_TITLE.search(info)
+    if named:
+        return next(group for group in named.groups() if group is not None).strip()
+    tab = _INFO_TAB.search(info) if tabs else None
+    return tab.group(1) if tab else ""
+
+
 @dataclass(frozen=True)
 class Fence:
     """A fenced code block. ``start_line``/``end_line`` are the marker lines."""

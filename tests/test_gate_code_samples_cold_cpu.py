@@ -19,6 +19,7 @@ from pytest_postgates.gates import code_samples
 from pytest_postgates.helpers import js_unbound
 from pytest_postgates.helpers.js_types import JsTypes, hump_changed
 from tests.helpers import make_post, make_repo, repo_context, sample_card, sample_violations
+from tests.test_gate_code_samples_misspelled_calls import FILES as MISSPELLED_CALLS
 
 STACK = {
     "package.json": json.dumps({"name": "stack", "exports": {".": "./src/index.ts"}}),
@@ -62,15 +63,9 @@ def test_objects_shown_alone_are_scored_against_keys_expanded_once_per_run(
     assert len(asked) == len(set(asked))
 
 
-FILES = {
-    "package.json": json.dumps({"name": "nitrous", "type": "module", "main": "src/index.js"}),
-    "src/index.js": "export function defineNitrousConfig(config) { return config }\n",
-    "src/runtime/cache.js": (
-        "export function defineCachedFunction(fn, opts) { return fn }\n"
-        "export const cachedFunction = defineCachedFunction;\n"
-    ),
-    # Names of the misspelling's length, sorted before the one it misspells, one letter
-    # off nothing it is.
+# The misspelled-calls package, with names of the misspelling's length sorted before the
+# one it misspells, one letter off nothing it is.
+FILES = MISSPELLED_CALLS | {
     "src/other.js": (
         "export function assembleEventHandlers() {}\n"
         "export function buildNormalizedRoutes() {}\n"

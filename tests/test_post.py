@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pytest_postgates.post import parse_post, read_front_matter
+from pytest_postgates.post import fence_title, parse_post, read_front_matter
 from tests.helpers import FRONT_MATTER, make_post
 
 
@@ -392,3 +392,20 @@ def test_json_front_matter_round_trips_and_keeps_file_lines(
     assert post.front_matter == data
     assert post.body_start_line == front_lines + 1
     assert [span.line for span in post.code_spans] == [front_lines + 2]
+
+
+@pytest.mark.parametrize(
+    ("info", "tabs", "title"),
+    [
+        ('python title="Old way"', True, "Old way"),
+        ("ts filename=src/app.ts {1,3}", True, "src/app.ts"),
+        ("js file='jest.config.js'", False, "jest.config.js"),
+        ("ts [nuxt.config.ts]", True, "nuxt.config.ts"),
+        ("ts [ Before ] {2}", True, "Before"),
+        ("ts [nuxt.config.ts]", False, ""),
+        ("python {1,3}", True, ""),
+        ("", True, ""),
+    ],
+)
+def test_a_fence_title_is_what_its_info_string_names(info: str, tabs: bool, title: str) -> None:
+    assert fence_title(info, tabs=tabs) == title

@@ -67,7 +67,7 @@ class PastReleases:
     def releases(self) -> list[Release]:
         with self._lock:
             if self._releases is None:
-                self._releases = _earlier_majors(self.root, self.commit)
+                self._releases = _earlier_lines(self.root, self.commit)
             return self._releases
 
     def last_declared(self, parts: list[str]) -> PastDeclaration | None:
@@ -130,7 +130,7 @@ def past_releases(root: Path, commit: str, cache_dir: Path) -> PastReleases:
         return _KNOWN[key]
 
 
-def _earlier_majors(root: Path, commit: str) -> list[Release]:
+def _earlier_lines(root: Path, commit: str) -> list[Release]:
     merged = _version_tags(root, "--merged", commit)
     if not merged:
         return []

@@ -27,6 +27,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from pytest_postgates.helpers.sample_checks import SampleReport, did_you_mean
+from pytest_postgates.post import fence_title
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Fence
@@ -36,10 +37,6 @@ FILE_NAME = re.compile(
     r"(?<![\w./-])(\.?[\w-]+(?:\.[\w-]+)*\.(?:json[c5]?|ya?ml|toml|[cm]?[jt]s|ini|cfg|conf)"
     r"|\.[\w-]+rc)(?![\w/-])"
 )
-_TITLE = re.compile(r"""\b(?:title|filename|file)=["']?([^"'\s]+)""")
-# A code group's tab title in brackets (VitePress, Nuxt Content: ```` ```ts [nuxt.config.ts] ````)
-# when it is a file name; a tab named otherwise (``[Before]``) names no file.
-_BRACKET_TITLE = re.compile(r"\[\s*([^\]\s]+)\s*\]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _FENCE_MARK = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*$")  # a fence's closing line
 _FENCE_OPEN = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*[^\s`~]")  # an opener with an info string
@@ -93,12 +90,13 @@ def shown_file(
     the fence right above it is shown as (a second form of the same file), or the heading
     of its section names when it is that section's first fence (``### `ava.config.js```);
     "" when none. ``nearby``: the title and the line right above only."""
-    titled = _TITLE.search(info)
+    titled = fence_title(info, tabs=False).rsplit("/", 1)[-1]
     if titled:
-        return titled.group(1).rsplit("/", 1)[-1]
-    bracketed = _BRACKET_TITLE.search(info)
-    if bracketed and FILE_NAME.fullmatch(bracketed.group(1).rsplit("/", 1)[-1]):
-        return bracketed.group(1).rsplit("/", 1)[-1]
+        return titled
+    # A tab title names a file only when it is shaped as one (``[Before]`` names none).
+    tab = fence_title(info).rsplit("/", 1)[-1]
+    if FILE_NAME.fullmatch(tab):
+        return tab
     commented = "" if nearby else _first_comment(content)
     if commented:
         return commented

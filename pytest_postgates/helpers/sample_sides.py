@@ -29,6 +29,7 @@ import re
 from typing import TYPE_CHECKING
 
 from pytest_postgates.helpers.rule import Rule
+from pytest_postgates.post import fence_title
 
 if TYPE_CHECKING:
     from pytest_postgates.post import Fence, Post
@@ -112,7 +113,7 @@ def _labels(post: Post, fence: Fence) -> list[str]:
     comment line (those it has)."""
     found: list[str] = []
     parts = fence.info.split(maxsplit=1)
-    title = re.sub(r"^\[|\]$|^title=[\"']?|[\"']$", "", parts[1].strip()) if len(parts) > 1 else ""
+    title = fence_title(fence.info) or (parts[1].strip() if len(parts) > 1 else "")
     if title and len(title) <= LABEL_CHARS:
         found.append(title)
     before = fence.start_line - 2  # index of the line before the opening marker
