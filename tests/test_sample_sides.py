@@ -88,3 +88,9 @@ def test_a_before_sample_beside_its_fix_is_unjudged(tmp_path: Path, released_rep
     assert card.detail["checked_by_kind"]["export"] == 2
     # And only they are listed as checked: the old side's names are not.
     assert sorted(i["name"] for i in card.detail["checked_names"]) == ["NewThinq", "Renamed"]
+    # Turned off by name (an ablation: bench/ablation.py --gate 15), the old side is judged
+    # as any sample is, and its names are findings again.
+    off = repo_context(released_repo, tmp_path / "off", code_samples_rules_off=("old-way-sample",))
+    card = gate.GATE.evaluate(post, off)
+    names = sorted(v["name"] for v in card.detail["violations"])
+    assert names == ["Invented", "NewThinq", "OldThing"]

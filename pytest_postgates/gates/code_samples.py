@@ -8,34 +8,32 @@ would copy and checks, against the repository's API tables at the ref
 (:mod:`pytest_postgates.evidence.code_tables`, built once per commit):
 
 * JavaScript/TypeScript: every name imported or re-exported from the product package is
-  exported by the module the package's ``exports`` resolve the specifier to (followed back
-  from the build target to its source, then through re-exports; where Node's resolution
-  finds no file, the API model's entry of the package name); a default import needs a
-  default export; members used on an imported class or object, on an instance made with
-  ``new``, returned by a product function or method whose declared return type is a product
-  class, held by a field so declared, or annotated, are declared (through chains, inherited
-  ones included: :mod:`pytest_postgates.helpers.js_types`); the keys of an object literal
-  passed to such a callable, nested ones included, are fields of the parameter's declared
-  type; a documented signature names the parameters of the function its name resolves to
-  (the samples' import of it, else the function the package's entry points export under
-  it; a same-named function elsewhere leaves it unjudged:
-  :mod:`pytest_postgates.helpers.js_signatures`); an ``exports`` target whose source does
-  not exist is ``missing_target``. In a monorepo every public workspace package is the
-  product's (:mod:`pytest_postgates.evidence.workspaces`), each specifier resolved through
-  its own package's ``exports`` and files, a build output mapped back through the
-  package's bundler config (:mod:`pytest_postgates.evidence.build_entries`) or its layout,
-  and an ``export *`` of another workspace package followed into its source; a private
-  root stands for the workspace package of its name (``@vitejs/vite-monorepo``: ``vite``).
+  exported by the module its ``exports`` resolve the specifier to (followed back from the
+  build target to its source, then through re-exports; else the API model's entry of the
+  package name); a default import needs a default export; members used on an imported class or
+  object, on an instance made with ``new``, returned by a product function or method whose
+  declared return type is a product class, held by a field so declared, or annotated, are
+  declared (through chains, inherited ones included:
+  :mod:`pytest_postgates.helpers.js_types`); the keys of an object literal passed to such a
+  callable, nested ones included, are fields of the parameter's declared type; a documented
+  signature names the parameters of the function its name resolves to (the samples' import of
+  it, else the function the package's entry points export under it; a same-named function
+  elsewhere leaves it unjudged: :mod:`pytest_postgates.helpers.js_signatures`); an ``exports``
+  target whose source does not exist is ``missing_target``. In a monorepo every public
+  workspace package is the product's (:mod:`pytest_postgates.evidence.workspaces`), each
+  specifier resolved through its own package's ``exports`` and files, a build output mapped
+  back through the package's bundler config (:mod:`pytest_postgates.evidence.build_entries`)
+  or its layout, and an ``export *`` of another workspace package followed into its source; a
+  private root stands for the workspace package of its name (``@vitejs/vite-monorepo``:
+  ``vite``).
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
   ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source, a flag by
   the subcommand it follows where the parser ties options to commands (click, typer). A
   program of the reader's that the tool runs (``typer main.py run --name``) is not the
   tool's command, and what follows it is that program's interface: unjudged.
-* Help listings (what a program's ``--help`` prints, in a fence or an indented block:
-  :mod:`pytest_postgates.helpers.help_listings`): each listed long flag and command of the
-  product's program against its parser in the API model, by the command whose help it is;
-  another program's listing, or one of a parser that makes commands or options at run
-  time, unjudged.
+* Help listings (what ``--help`` prints: :mod:`pytest_postgates.helpers.help_listings`):
+  each long flag and command the product's program lists, against its parser in the API
+  model; another program's, or a parser's that makes them at run time, unjudged.
 * Python (REPL ``>>>`` fences and indented code blocks included:
   :mod:`pytest_postgates.helpers.code_fences`), against the API model
   (:mod:`pytest_postgates.helpers.python_samples`): imports of the product's packages (the
@@ -45,24 +43,20 @@ would copy and checks, against the repository's API tables at the ref
   subclass defines where its base (a class, or a type alias of a union of classes) calls
   methods by a name made at run time; members on a name the page never binds where its
   other members there are together only one product class's.
+* Configuration files (:mod:`pytest_postgates.helpers.config_samples`): the keys of the
+  product's ``package.json`` section, of a file its code opens by name (``lerna.json``)
+  and of a pyproject ``[tool.<product>]`` table, against the names the product's code writes.
 
-* Configuration files (:mod:`pytest_postgates.helpers.config_samples`): the top-level keys
-  of the product's ``package.json`` section, of a file named after the product that its
-  code opens by name (``lerna.json``, ``ava.config.js``) and of a pyproject
-  ``[tool.<product>]`` table, against the names the product's code writes; a nested key is
-  unjudged.
-
-A fence with no language is read as the language it parses as, of those the product is
-written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language is listed
-with the reason. A fragment (``...`` placeholders, bare keys, a ``diff``'s new code, a ``vue``
-fence's scripts) is recovered first, lines kept (:mod:`pytest_postgates.helpers.fence_fragments`).
+A fence with no language is read as the product's language it parses as, else listed
+(:mod:`pytest_postgates.helpers.untagged_fences`). A fragment (``...``, bare keys, a ``diff``'s
+new code, a ``vue`` fence's scripts) is recovered first (``helpers.fence_fragments``).
 
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
-or one that adds commands at run time, a callee taking ``**kwargs``) is
-listed as ``unjudged`` with the reason, never counted as grounded; a card that checked
-nothing says so in its summary. A repository with no package and no code (a Jekyll blog)
-gives its samples nothing to be checked against: the gate is a SKIP that says so.
+or one that adds commands at run time, a callee taking ``**kwargs``) is listed as
+``unjudged`` with the reason, never counted as grounded; a card that checked nothing says
+so. A repository with no package and no code (a Jekyll blog) gives its samples nothing to
+be checked against: the gate is a SKIP that says so.
 """
 
 from __future__ import annotations
@@ -428,7 +422,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
     # A sample the page shows as the old way beside its fix is read (its imports bind
     # names for the samples after it) but judged by none of its names (sample_sides).
     fences = fragments.recover_code(fences, parsers)  # elided JavaScript recovered in place
-    old_way = sample_sides.old_way_fences(post, tuple(fence for fence, _ in fences))
+    off = "old-way-sample" in settings.for_gate(CodeSamplesSettings).code_samples_rules_off
+    old_way = {} if off else sample_sides.old_way_fences(post, tuple(f for f, _ in fences))
     for fence, kind in fences:
         mark = report.mark() if fence.start_line in old_way else None
         config, near = config_of(fence)
@@ -709,8 +704,8 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     inputs = commit_inputs(post_path, context)
     if inputs is None:
         return None
-    source_map = context.settings.for_gate(CodeSamplesSettings).source_map
-    layout = ",".join(f"{b}={s}" for b, s in source_map)
+    own = context.settings.for_gate(CodeSamplesSettings)
+    layout = ",".join(f"{b}={s}" for b, s in own.source_map) + f"|{own.code_samples_rules_off}"
     # The installed dependencies are evidence (a base class of theirs): another key.
     deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
@@ -733,6 +728,12 @@ class CodeSamplesSettings:
         'build-output prefix -> source prefix (`{"dist/" = "src/lib/"}`; ini/env: '
         "`dist/=src/lib/`) when inference fails",
         shown_default="inferred",
+    )
+    code_samples_rules_off: tuple[str, ...] = option(
+        (),
+        "strs",
+        "gate 15 rules to turn off, by name (helpers/sample_sides.py's table): an ablation "
+        "(bench/ablation.py --gate 15), or a rule that misfires on a project",
     )
 
 
