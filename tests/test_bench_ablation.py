@@ -203,7 +203,7 @@ def test_gate_15s_rules_are_turned_off_by_its_own_setting_on_its_own_bench(
     (gate 15's cases do not record which rule decided them); no gate 2 bench."""
     import json
 
-    assert ablation.ABLATABLE_15 == tuple(rule.name for rule in SAMPLE_RULES)
+    assert tuple(rule.name for rule in SAMPLE_RULES) == ablation.ABLATABLE_15
     for wrong in (["--rules", "historical"], ["--planted"], ["--holdout"]):
         with pytest.raises(SystemExit):
             ablation.main(["--gate", "15", *wrong])

@@ -107,6 +107,52 @@ def test_a_key_the_code_reads_is_no_defect_beside_a_lagging_declaration(
     assert "Options declares no prot, and serve() in serve.js reads none" in reason, reason
 
 
+def test_a_key_the_code_is_seen_to_read_is_no_defect_though_its_reads_are_open(
+    tmp_path: Path,
+) -> None:
+    """fastify: the declarations dropped ``useSemicolonDelimiter`` from the server's options,
+    but the code still reads it, by each name of a constant list, in a function of another
+    file it hands the options to, after a use whose keys cannot be told (``send``); a key
+    nothing declares or reads is still a finding."""
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "package.json": json.dumps(
+                {"name": "serve", "main": "serve.js", "types": "serve.d.ts"}
+            ),
+            "serve.js": (
+                "const { buildRouterOptions } = require('./lib/route')\n"
+                "function serve(options) {\n"
+                "  options = Object.assign({}, options)\n"
+                "  send(options)\n"
+                "  const router = buildRouterOptions(options)\n"
+                "  return { router, log: options.logger }\n"
+                "}\n"
+                "module.exports = serve;\n"
+            ),
+            "lib/route.js": (
+                "const routerKeys = ['caseSensitive', 'useSemicolonDelimiter']\n"
+                "function buildRouterOptions(options) {\n"
+                "  const out = {}\n"
+                "  for (const key of routerKeys) { out[key] = options[key] }\n"
+                "  return out\n"
+                "}\n"
+                "module.exports = { buildRouterOptions }\n"
+            ),
+            "serve.d.ts": (
+                "interface Options { logger?: boolean }\n"
+                "declare function serve(opts?: Options): void;\n"
+                "export default serve;\n"
+            ),
+        },
+    )
+    code = 'require("serve")({ logger: true, useSemicolonDelimiter: true, caseSensitiv: 1 });\n'
+    card = _check(code, tmp_path, repo)
+    assert _names(card) == [("option_key", "caseSensitiv")]
+    reason = card.detail["violations"][0]["reason"]
+    assert "did you mean `caseSensitive`?" in reason, reason
+
+
 def test_a_default_export_made_by_a_call_is_typed_by_the_functions_return_type(
     tmp_path: Path,
 ) -> None:

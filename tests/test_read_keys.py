@@ -178,3 +178,42 @@ def test_a_helper_that_returns_the_options_inside_another_object_keeps_them_open
     # the function asked for itself returning its options: open (what reads them is unseen)
     found = _below("function f(o) { o.a; return o }", ())
     assert found is not None and "in a return statement" in found.reason, found
+
+
+@pytest.mark.parametrize(
+    ("code", "keys"),
+    [
+        ("const K = ['a', 'b']\nfunction f(o) { for (const k of K) { o[k] } }", {"a", "b"}),
+        ("function f(o) { for (const k of ['x', \"y\"]) { if (o[k]) {} } }", {"x", "y"}),
+        ("const K = ['a']\nfunction f(o) { for (const k of K) { o[k].b; o.c } }", {"a", "c"}),
+    ],
+)
+def test_a_computed_key_over_a_constant_list_of_names_reads_each_name(
+    code: str, keys: set[str]
+) -> None:
+    """fastify's ``for (const key of routerKeys) ... options[key]``: the key is each
+    string of a constant array (top-level or written in place)."""
+    assert _read(code) == ReadKeys(frozenset(keys))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "let K = ['a']\nfunction f(o) { for (const k of K) { o[k] } }",  # K may change
+        "const K = ['a', x]\nfunction f(o) { for (const k of K) { o[k] } }",  # not all strings
+        "const K = ['a']\nfunction f(o) { for (let k of K) { k = g(k); o[k] } }",  # k changes
+        "const K = ['a']\nfunction f(o) { for (const k in K) { o[k] } }",  # indexes, not names
+        "const K = ['a']\nfunction f(o) { for (const k of K) {} o[k] }",  # k outside the loop
+    ],
+)
+def test_a_computed_key_over_anything_else_leaves_the_keys_open(code: str) -> None:
+    found = _read(code)
+    assert found is not None and found.reason == "f() reads o with a computed key", found
+
+
+def test_an_open_read_still_gives_the_keys_it_sees_read_past_the_use_that_opens_it() -> None:
+    found = _read("function f(o) { o.a; send(o); o.b; const { c } = o }")
+    assert found == ReadKeys(
+        frozenset({"a", "b", "c"}), "f() passes o to send(), which is not followed"
+    ), found
+

@@ -43,7 +43,9 @@ _FUNCTIONS = frozenset(
 
 @dataclass(frozen=True)
 class ReadKeys:
-    """The keys read (``fields``); ``reason`` when the read may be incomplete (open)."""
+    """The keys read (``fields``); ``reason`` when the read may be incomplete (open): the
+    fields are then the keys seen read (the reader goes on past the use that opens the
+    set), a lower bound that a declared type may be widened by, never closed by."""
 
     fields: frozenset[str] = frozenset()
     reason: str = ""
@@ -98,6 +100,7 @@ class _Reader:
         self.file = file
         self.functions: dict[str, Any] = {}
         self.objects: dict[str, Any] = {}  # top-level `const NAME = { ... }`
+        self.arrays: dict[str, frozenset[str]] = {}  # top-level `const NAMES = ['a', 'b']`
         for node in _named(root):
             if node.type == "export_statement":
                 node = node.child_by_field_name("declaration") or node
@@ -115,6 +118,12 @@ class _Reader:
                         self.functions.setdefault(self.text(target), value)
                     elif value.type == "object":
                         self.objects.setdefault(self.text(target), value)
+                    elif node.type == "lexical_declaration" and self.text(node).startswith(
+                        "const"
+                    ):
+                        strings = self.strings(value)
+                        if strings is not None:
+                            self.arrays.setdefault(self.text(target), strings)
             elif node.type == "expression_statement" and _named(node):
                 # `module.exports = function prettyFactory (options) { ... }`
                 assigned = _named(node)[0]
@@ -126,6 +135,32 @@ class _Reader:
 
     def text(self, node: Any) -> str:
         return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def strings(self, node: Any) -> frozenset[str] | None:
+        """The strings an array literal of string literals only holds; None otherwise."""
+        if node.type != "array":
+            return None
+        items = _named(node)
+        if not all(item.type == "string" for item in items):
+            return None
+        return frozenset(self.text(item).strip("'\"`") for item in items)
+
+    def loop_strings(self, key: Any) -> frozenset[str] | None:
+        """The strings an identifier used as a computed key ranges over: the ``const``
+        variable of an enclosing ``for (const key of NAMES)`` (or of an array literal),
+        NAMES a top-level constant array of string literals (fastify's ``routerKeys``)."""
+        name = self.text(key)
+        loop = key.parent
+        while loop is not None and loop.type not in _FUNCTIONS:
+            if loop.type == "for_in_statement" and _loop_of(loop, self.text) == name:
+                right = loop.child_by_field_name("right")
+                if right is None:
+                    return None
+                if right.type == "identifier":
+                    return self.arrays.get(self.text(right))
+                return self.strings(right)
+            loop = loop.parent
+        return None
 
     # ------------------------------------------------------------ one function
     def function(
@@ -186,14 +221,14 @@ class _Walk:
             self.reason = reason
 
     def follow(self, body: Any) -> None:
+        # Past a use that opens the set the reading goes on: the keys seen read are a
+        # lower bound (ReadKeys), which a declared type that lags the code is widened by.
         done = 0
-        while done < len(self.aliases) and not self.reason:
+        while done < len(self.aliases):
             name, rest = self.aliases[done]
             done += 1
             for use in self.uses(body, name):
                 self.value(use, name, rest)
-                if self.reason:
-                    return
 
     def uses(self, node: Any, name: str) -> list[Any]:
         found: list[Any] = []
@@ -318,7 +353,13 @@ class _Walk:
                 name = text(key)
             elif key is not None and key.type == "string":
                 name = text(key).strip("'\"`")
-            if not name:
+            ranges = self.reader.loop_strings(key) if not name and key is not None else None
+            if ranges is not None and not rest:
+                self.keys |= ranges  # each name of a constant list (`for (const k of KEYS)`)
+            elif ranges is not None:
+                if rest[0] in ranges:
+                    self.value(parent, f"{shown}[{text(key)}]", rest[1:])
+            elif not name:
                 self.open(f"{self.function}() reads {shown} with a computed key")
             elif not rest:
                 self.keys.add(name)
@@ -436,8 +477,17 @@ class _Walk:
         if found.reason:
             self.open(found.reason)
         for rest in sorted(found.returned):
-            if not self.reason:
-                self.value(call, f"{name[:40]}()", rest)
+            self.value(call, f"{name[:40]}()", rest)
+
+
+def _loop_of(loop: Any, text: Callable[[Any], str]) -> str:
+    """The variable a ``for (const x of ...)`` binds ("" for another loop: ``in``, ``let``,
+    a pattern, whose variable may be reassigned or is no name)."""
+    kind, left = loop.child_by_field_name("kind"), loop.child_by_field_name("left")
+    operator = loop.child_by_field_name("operator")
+    if kind is None or text(kind) != "const" or operator is None or text(operator) != "of":
+        return ""
+    return text(left) if left is not None and left.type == "identifier" else ""
 
 
 def _field_of(parent: Any, child: Any) -> str:

@@ -575,7 +575,8 @@ class JsTypes:
         """The same for the function ``name`` of ``file`` (or of its declaration file). For
         a JavaScript function, the keys its code reads from the parameter
         (:meth:`TypeModel.read_keys`) count too: alone when nothing declares the parameter,
-        beside a hand-written declaration (which may lag the code) when both are closed."""
+        beside a hand-written declaration (which may lag the code) when both are closed; a
+        read that is open widens the declaration by the keys it is seen to read."""
         places = [(file, "")] + [(d, "") for d in [declaration_file(file)] if d]
         declared = self._keys_at(places, name, position, path)
         if not declaration_file(file) or self.declared is None:
@@ -589,7 +590,11 @@ class JsTypes:
                 where = f" below {'.'.join(path)}" if path else ""
                 why = f"the keys {by} reads{where} cannot all be told: {read.reason}"
                 return Keys(reason=why)
-            return declared
+            if declared.reason or read.fields <= declared.fields:
+                return declared
+            # The keys seen read, though not all can be told, are taken: a key the code
+            # reads is no defect of a declaration that lags it (fastify's routerKeys).
+            return replace(declared, fields=declared.fields | read.fields)
         if declared is None:
             return Keys(read.fields, read_by=by)
         if declared.reason:
