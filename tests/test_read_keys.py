@@ -216,4 +216,3 @@ def test_an_open_read_still_gives_the_keys_it_sees_read_past_the_use_that_opens_
     assert found == ReadKeys(
         frozenset({"a", "b", "c"}), "f() passes o to send(), which is not followed"
     ), found
-

@@ -118,9 +118,7 @@ class _Reader:
                         self.functions.setdefault(self.text(target), value)
                     elif value.type == "object":
                         self.objects.setdefault(self.text(target), value)
-                    elif node.type == "lexical_declaration" and self.text(node).startswith(
-                        "const"
-                    ):
+                    elif node.type == "lexical_declaration" and self.text(node).startswith("const"):
                         strings = self.strings(value)
                         if strings is not None:
                             self.arrays.setdefault(self.text(target), strings)
