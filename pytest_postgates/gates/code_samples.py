@@ -45,17 +45,16 @@ would copy and checks, against the repository's API tables at the ref
   subclass defines where its base (a class, or a type alias of a union of classes) calls
   methods by a name made at run time; members on a name the page never binds where its
   other members there are together only one product class's.
-
 * Configuration files (:mod:`pytest_postgates.helpers.config_samples`): the top-level keys
   of the product's ``package.json`` section, of a file named after the product that its
   code opens by name (``lerna.json``, ``ava.config.js``) and of a pyproject
   ``[tool.<product>]`` table, against the names the product's code writes; a nested key is
   unjudged.
 
-A fence with no language is read as the language it parses as, of those the product is
-written in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language is listed
-with the reason. A fragment (``...`` placeholders, bare keys, a ``diff``'s new code, a ``vue``
-fence's scripts) is recovered first, lines kept (:mod:`pytest_postgates.helpers.fence_fragments`).
+A fence with no language is read as the language it parses as, of those the product is written
+in (:mod:`pytest_postgates.helpers.untagged_fences`); one read in no language is listed with the
+reason. A fragment (``...`` placeholders, bare keys, a ``diff``'s new code, a ``vue`` fence's
+scripts) is recovered first, lines kept (:mod:`pytest_postgates.helpers.fence_fragments`).
 
 What it cannot judge (a value whose type the sample or the declarations do not show, an
 ``export *`` of another package, a type it cannot expand, a CLI framework it does not read
@@ -135,6 +134,7 @@ from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings,
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
+from pytest_postgates.helpers.python_docs_names import defined_names, tree_stamp
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
@@ -164,9 +164,6 @@ CODES = {
     "config_key": "UNKNOWN_CONFIG_KEY",
     "parameter": "UNKNOWN_PARAMETER",
 }
-
-
-# ---------------------------------------------------------------------- check / decide
 
 
 def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] | None:
@@ -455,7 +452,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         for first, block in autodoc:
             judge_autodoc(python_sample, first, block)
         python_sample.untyped_members({line + 1 for line in old_way})
-        python_sample.free.judge(python_sample.types, report, {line + 1 for line in old_way})
+        own = defined_names(post.path, index.root, context.memo, _disk_pages(context))
+        python_sample.free.judge(python_sample.types, report, {n + 1 for n in old_way}, own)
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {
@@ -712,9 +710,11 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     source_map = context.settings.for_gate(CodeSamplesSettings).source_map
     layout = ",".join(f"{b}={s}" for b, s in source_map)
     # The installed dependencies are evidence (a base class of theirs): another key.
-    deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
+    root = Path(inputs.rsplit("@", 1)[0])
+    deps = environment_fingerprint(root)  # and the docs' own Python names (python_docs_names)
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
     stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context))
+    stamp += tree_stamp(post_path, root, context.memo, _disk_pages(context))
     inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 
