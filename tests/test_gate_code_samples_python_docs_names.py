@@ -85,7 +85,11 @@ def test_a_repl_session_and_an_indented_definition_count(tmp_path: Path) -> None
         "# P\n\n```python\nclass Outer:\n    def inner(self): ...\n```\n", encoding="utf-8"
     )
     found = python_docs_names.defined_names(docs / "page.md", tmp_path, {})
-    assert found == {"Shown": "docs/a/repl.md:4", "Outer": "docs/page.md:4", "inner": "docs/page.md:5"}
+    assert found == {
+        "Shown": "docs/a/repl.md:4",
+        "Outer": "docs/page.md:4",
+        "inner": "docs/page.md:5",
+    }
 
 
 def test_a_page_outside_the_repository_counts_its_own_folder_only(tmp_path: Path) -> None:
