@@ -100,3 +100,19 @@ def test_a_page_outside_the_repository_counts_its_own_folder_only(tmp_path: Path
     (tmp_path / "near.md").write_text("```python\nclass Near: ...\n```\n", "utf-8")
     found = python_docs_names.defined_names(tmp_path / "page.md", None, {})
     assert found == {"Near": "near.md:2"}
+
+
+def test_an_indented_block_or_untagged_fence_that_parses_as_python_counts(
+    tmp_path: Path,
+) -> None:
+    """MkDocs pages indent their samples: an indented block (or a fence with no language)
+    that parses as Python defines names; one that does not parse (a shell line) does not."""
+    from pytest_postgates.helpers import python_docs_names
+
+    (tmp_path / "page.md").write_text(
+        "# P\n\nText:\n\n    class ReadOnly(BasePermission):\n        pass\n\n"
+        "```\ndef untagged(): ...\n```\n\n```\nclass Shell && echo\n```\n",
+        "utf-8",
+    )
+    found = python_docs_names.defined_names(tmp_path / "page.md", None, {})
+    assert found == {"ReadOnly": "page.md:5", "untagged": "page.md:9"}

@@ -452,7 +452,7 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         for first, block in autodoc:
             judge_autodoc(python_sample, first, block)
         python_sample.untyped_members({line + 1 for line in old_way})
-        own = defined_names(post.path, index.root, context.memo, _disk_pages(context))
+        own = defined_names(post.path, index.root, context.memo)
         python_sample.free.judge(python_sample.types, report, {n + 1 for n in old_way}, own)
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
@@ -714,7 +714,7 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     deps = environment_fingerprint(root)  # and the docs' own Python names (python_docs_names)
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
     stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context))
-    stamp += tree_stamp(post_path, root, context.memo, _disk_pages(context))
+    stamp += tree_stamp(post_path, root, context.memo)
     inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 

@@ -9,21 +9,22 @@ Which pages count: every markdown page of the page's docs tree, the repository's
 folder that holds the page (``docs/`` for ``docs/community/x.md``), at any depth, as on
 disk; a page outside the repository, or at its top, counts its own folder's pages only.
 What counts as defining a name: a ``class``/``def`` statement on a line of a Python fence
-(a REPL session's prompts read through). Code only: what the pages' prose says is never
-read. A tree of more than :data:`MAX_PAGES` pages is not read (its names are judged as
-before).
+(a REPL session's prompts read through), or of a fence with no language or an indented code
+block that parses as Python (MkDocs pages indent their samples). Code only: what the pages'
+prose says is never read. A tree of more than :data:`MAX_PAGES` pages is not read (its
+names are judged as before).
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
 from pytest_postgates.helpers.code_fences import fence_kind
-from pytest_postgates.helpers.js_docs_names import DiskPages, _disk_page
-from pytest_postgates.post import PostRefused, is_markdown
+from pytest_postgates.post import Fence, PostRefused, is_markdown, parse_post
 
 MAX_PAGES = 2_000
 # A line of Python code that defines a class or function (a REPL prompt before it).
@@ -48,32 +49,28 @@ def docs_tree(page: Path, root: Path | None) -> tuple[Path, bool]:
     return page.parent, False
 
 
-def defined_names(
-    page: Path, root: Path | None, memo: dict[object, object], kept: DiskPages | None = None
-) -> Defined:
+def defined_names(page: Path, root: Path | None, memo: dict[object, object]) -> Defined:
     """What the Python samples of ``page``'s docs tree define (:func:`docs_tree`), read
     once per tree for a run's ``memo``."""
     tree, deep = docs_tree(page, root)
     key = ("python_docs_names", str(tree), deep)
     if key not in memo:
-        memo[key] = _read(tree, deep, kept)
+        memo[key] = _read(tree, deep)
     found: Defined = memo[key]  # type: ignore[assignment]
     return found
 
 
-def tree_stamp(
-    page: Path, root: Path | None, memo: dict[object, object], kept: DiskPages | None = None
-) -> str:
+def tree_stamp(page: Path, root: Path | None, memo: dict[object, object]) -> str:
     """What a cached result of ``page`` depends on of its tree's definitions (gate 15's
     cache inputs): a digest of them, "" when there are none."""
-    defined = defined_names(page, root, memo, kept)
+    defined = defined_names(page, root, memo)
     if not defined:
         return ""
     text = "\n".join(f"{name}\0{where}" for name, where in sorted(defined.items()))
     return "|py-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _read(tree: Path, deep: bool, kept: DiskPages | None) -> Defined:
+def _read(tree: Path, deep: bool) -> Defined:
     try:
         pages = sorted(_pages(tree, deep))
     except OSError:
@@ -85,18 +82,31 @@ def _read(tree: Path, deep: bool, kept: DiskPages | None) -> Defined:
         try:
             if not _DEFINES.search(path.read_text(encoding="utf-8", errors="replace")):
                 continue  # no line of the page defines anything: not parsed
-            _problems, fences = _disk_page(path, kept)
+            post = parse_post(path)
         except (PostRefused, OSError, ValueError):
             continue
         shown = path.relative_to(tree.parent).as_posix() if deep else path.name
-        for fence in sorted(fences, key=lambda f: f.start_line):
-            if fence_kind(fence) != "python":
+        blocks = sorted((*post.fences, *post.indented_code), key=lambda f: f.start_line)
+        for fence in blocks:
+            if not _python(fence):
                 continue
             for match in _DEFINES.finditer(fence.content):
                 row = fence.content.count("\n", 0, match.start())
                 line = fence.start_line + 1 + row  # start_line: the line before the code
                 found.setdefault(match.group(1), f"{shown}:{line}")
     return found
+
+
+def _python(fence: Fence) -> bool:
+    """Whether a block is Python: tagged so (or a REPL session), or untagged (an indented
+    block too) and parsing as Python."""
+    if fence.lang or fence_kind(fence) == "python":
+        return fence_kind(fence) == "python"
+    try:
+        ast.parse(fence.content)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _pages(tree: Path, deep: bool) -> list[Path]:
