@@ -60,3 +60,23 @@ def test_a_key_that_is_no_name_is_no_misspelling(tmp_path: Path, checker: Path) 
     code += "module.exports = { PRICES };\n"
     card = sample_card(code, "js", tmp_path, checker)
     assert sample_violations(card) == []
+
+
+def test_a_misspelt_key_of_a_literal_the_fence_leaves_unused_is_its_own(
+    tmp_path: Path, checker: Path
+) -> None:
+    """`const myObj = { unknownMisees: 1 };` and nothing else: the variable is never used,
+    passed or exported, so its keys reach no code of the product (code a lint rule reads):
+    listed unjudged, not a misspelling of the product's key."""
+    code = '/*checker includes: "error"*/\n\nconst myObj = { unknownMisees: 1 };\n'
+    card = sample_card(code, "js", tmp_path, checker)
+    assert sample_violations(card) == []
+    assert any("too few" in reason for reason in unjudged_reasons(card)), unjudged_reasons(card)
+
+
+def test_a_misspelt_key_of_a_literal_the_fence_exports_is_still_a_finding(
+    tmp_path: Path, checker: Path
+) -> None:
+    code = "const config = { unknownMisees: 1 };\nmodule.exports = { config };\n"
+    card = sample_card(code, "js", tmp_path, checker)
+    assert sample_violations(card) == [("option_key", "unknownMisees")]

@@ -24,8 +24,7 @@ would copy and checks, against the repository's API tables at the ref
   specifier resolved through its own package's ``exports`` and files, a build output mapped
   back through the package's bundler config (:mod:`pytest_postgates.evidence.build_entries`)
   or its layout, and an ``export *`` of another workspace package followed into its source; a
-  private root stands for the workspace package of its name (``@vitejs/vite-monorepo``:
-  ``vite``).
+  private root stands for its namesake workspace package (``@vitejs/vite-monorepo``: ``vite``).
 * Shell: the subcommand and every long flag of the product's ``bin`` (``npx <pkg>``,
   ``<bin>``, ``pnpm dlx``, ``yarn dlx``, ``bunx``) are defined by its CLI source, a flag by
   the subcommand it follows where the parser ties options to commands (click, typer). A
@@ -129,6 +128,7 @@ from pytest_postgates.helpers.help_listings import LISTING_LANGS, read_listings,
 from pytest_postgates.helpers.js_samples import JsSample
 from pytest_postgates.helpers.js_types import JsTypes
 from pytest_postgates.helpers.python_autodoc import judge_autodoc, rst_blocks
+from pytest_postgates.helpers.python_docs_names import defined_names, tree_stamp
 from pytest_postgates.helpers.python_samples import PythonSample
 from pytest_postgates.helpers.python_types import PythonTypes
 from pytest_postgates.helpers.sample_checks import SampleChecker, SampleReport
@@ -158,9 +158,6 @@ CODES = {
     "config_key": "UNKNOWN_CONFIG_KEY",
     "parameter": "UNKNOWN_PARAMETER",
 }
-
-
-# ---------------------------------------------------------------------- check / decide
 
 
 def _python_project(files: resolution.IndexFiles) -> tuple[str, dict[str, str]] | None:
@@ -450,7 +447,8 @@ def _check(post: Post, context: GateContext) -> CheckResult:
         for first, block in autodoc:
             judge_autodoc(python_sample, first, block)
         python_sample.untyped_members({line + 1 for line in old_way})
-        python_sample.free.judge(python_sample.types, report, {line + 1 for line in old_way})
+        own = defined_names(post.path, index.root, context.memo)
+        python_sample.free.judge(python_sample.types, report, {n + 1 for n in old_way}, own)
         report.resolved.update(python_sample.resolved)
         lookup.read.extend(p for p in python_sample.resolved.values() if p not in lookup.read)
     detail = {
@@ -707,9 +705,11 @@ def cache_inputs(post_path: Path, context: GateContext) -> str | None:
     own = context.settings.for_gate(CodeSamplesSettings)
     layout = ",".join(f"{b}={s}" for b, s in own.source_map) + f"|{own.code_samples_rules_off}"
     # The installed dependencies are evidence (a base class of theirs): another key.
-    deps = environment_fingerprint(Path(inputs.rsplit("@", 1)[0]))
+    root = Path(inputs.rsplit("@", 1)[0])
+    deps = environment_fingerprint(root)  # and the docs' own Python names (python_docs_names)
     inputs += releases.release_inputs(post_path, context)  # a versioned page: its tag
     stamp = folder_stamp(post_path, context.evidence.cache_dir, _disk_pages(context))
+    stamp += tree_stamp(post_path, root, context.memo)
     inputs += f"|docs-{hashlib.sha256(stamp.encode()).hexdigest()[:16]}"
     return f"{inputs}|tables-{TABLES_VERSION}|gate-{GATE_VERSION}-{_RULES}|{layout}|{deps}"
 

@@ -526,14 +526,16 @@ MAX_TYPES = 400  # the exported object types tried, at most
 MAX_NESTED = 400
 
 
-def bare(sample: FenceReading, node: Any) -> None:
+def bare(sample: FenceReading, node: Any, typos: bool = True) -> None:
     """The keys of an object literal a fence shows alone, against the options of the
     product function it is (:data:`BARE_SHARED`, :data:`BARE_SHARE`): a function its
     entry points export, at the position of a parameter whose keys the model closes, or
     an object type they export (``export interface Config``: a config file's type), scored
-    alike; a tie between two is no answer."""
+    alike; a tie between two is no answer. ``typos``: whether a key no function takes is
+    judged as a misspelling of the product's (:func:`misspelled_key`)."""
     written = _keys_written(sample, node)
     types = sample.types()
+    typo_types = types if typos else None
     line = sample.line(node)
     # A listing names the keys it leaves (its first line is often a bare `{`).
     keys_shown = "{ " + ", ".join(sorted(written)) + " }"
@@ -541,7 +543,7 @@ def bare(sample: FenceReading, node: Any) -> None:
         why = (f"an object literal shown alone: its {len(written)} key(s) are too few to tell "
                "which function or type of the product takes it")  # fmt: skip
         sample.report.skip(line, keys_shown, why)
-        _skip_each_key(sample, node, why, (), types)
+        _skip_each_key(sample, node, why, (), typo_types)
     if len(written) < BARE_SHARED or types is None:
         return
     scored: dict[frozenset[str], tuple[int, KeysAt, str]] = {}
@@ -553,19 +555,19 @@ def bare(sample: FenceReading, node: Any) -> None:
         why = ("an object literal shown alone: no function or type of the product whose keys "
                "the model closes takes any of its keys")  # fmt: skip
         sample.report.skip(line, keys_shown, why)
-        _skip_each_key(sample, node, why, (), types)
+        _skip_each_key(sample, node, why, (), typo_types)
         return
     best = max(shared for shared, _, _ in scored.values())
     top = [(keys_at, shown) for shared, keys_at, shown in scored.values() if shared == best]
     if best < BARE_SHARED or best < BARE_SHARE * len(written):
         why = (f"an object literal shown alone: no function or type of the product takes most "
                f"of its keys ({best} of {len(written)} at most)")  # fmt: skip
-        skip_keys(sample, node, why, (), types)
+        skip_keys(sample, node, why, (), typo_types)
         return
     if len(top) > 1:
         names = ", ".join(sorted(shown for _, shown in top))[:120]
         skip_keys(sample, node, f"an object literal shown alone: {len(top)} functions or types "
-                  f"take {best} of its {len(written)} keys ({names})", (), types)  # fmt: skip
+                  f"take {best} of its {len(written)} keys ({names})", (), typo_types)  # fmt: skip
         return
     keys_at, shown = top[0]
     position = next(p for p in (0, 1) if (k := keys_at(p, ())) is not None and not k.reason
@@ -616,12 +618,16 @@ def unpassed(sample: FenceReading, root: Any) -> None:
     """The object literals a fence binds to a variable it never passes to a call nor
     reads, only exports or leaves (a docs editor's ``const config = {...};
     module.exports = {config}``, handed to the product by the page's harness): each
-    judged as one shown alone (:func:`bare`)."""
+    judged as one shown alone (:func:`bare`). One the fence leaves, never using the
+    variable at all (``const myObj = { apple: 1 }`` in code a lint rule reads), reaches
+    no code of the product: a key of it no product function takes is the sample's own,
+    never a misspelling of the product's."""
     for name, (literal, _end) in list(sample.literals.items()):
         if literal.id in sample.judged_literals or not literal.named_children:
             continue
-        if all(_exported_only(sample, node) for node in _uses(sample, root, name)):
-            bare(sample, literal)
+        uses = list(_uses(sample, root, name))
+        if all(_exported_only(sample, node) for node in uses):
+            bare(sample, literal, typos=bool(uses))
 
 
 def _uses(sample: FenceReading, root: Any, name: str) -> Iterator[Any]:

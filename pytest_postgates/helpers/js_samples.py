@@ -236,11 +236,11 @@ class JsSample:
         spec = node_string(self.source, node.child_by_field_name("source"))
         clause = next((c for c in node.named_children if c.type == "import_clause"), None)
         if not self.product(spec):
-            # Another package's names are bound too: not globals the reader is expected to have.
-            if clause is not None:
-                self.bound.update(node_text(self.source, n) for n in pattern_names(clause))
-                self.foreign.update((node_text(self.source, n), spec or "")
-                                    for n in pattern_names(clause))  # fmt: skip
+            # Another package's names are bound: not globals, nor what an earlier fence bound.
+            for local in [node_text(self.source, n) for n in pattern_names(clause or node)]:
+                self.bound.add(local)
+                self.values.pop(local, None)
+                self.foreign[local] = spec or ""
             return
         assert spec is not None
         type_only = any(c.type == "type" for c in node.children)

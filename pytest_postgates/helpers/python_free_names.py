@@ -11,14 +11,16 @@ writes and that is a near miss of a name the page imports from the product
 finding: the import ties the call to the product.
 
 The names bound anywhere in the page's samples (assigned, imported, defined, parameters,
-loop and comprehension targets) are no free names, whichever fence binds them.
+loop and comprehension targets) are no free names, whichever fence binds them. A name a
+Python sample of another page of the docs defines (``class ReadOnly(BasePermission)``:
+:mod:`.python_docs_names`) is the docs' own: never a finding, listed unjudged with where.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from pytest_postgates.evidence.near_miss import near_name
@@ -43,6 +45,8 @@ class FreeNames:
     unread_lines: set[int] = field(default_factory=set)  # lines of fences the reader skips
     # Per fence read: every name it loads bare, not as a member's receiver.
     loads: list[dict[str, tuple[int, str]]] = field(default_factory=list)
+    # The classes and functions the docs' other pages define: name -> page:line.
+    docs_defined: Mapping[str, str] = field(default_factory=dict)
 
     def read(self, tree: ast.Module, where: tuple[list[str], list[int], int]) -> set[str]:
         """One fence's syntax tree, in one walk; ``where``: its lines, the map of the parsed
@@ -95,8 +99,15 @@ class FreeNames:
         self.loads.append(loaded)
         return loads - bound
 
-    def judge(self, types: PythonTypes, report: SampleReport, old_way: Collection[int]) -> None:
-        """``old_way``: the first lines of the fences the page shows as the old way."""
+    def judge(
+        self, types: PythonTypes, report: SampleReport, old_way: Collection[int],
+        docs_defined: Mapping[str, str] | None = None,
+    ) -> None:  # fmt: skip
+        """``old_way``: the first lines of the fences the page shows as the old way;
+        ``docs_defined``: the classes and functions the docs' samples define
+        (:func:`~pytest_postgates.helpers.python_docs_names.defined_names`)."""
+        if docs_defined is not None:
+            self.docs_defined = docs_defined
         model = types.model
         reported: set[tuple[int, str]] = set()
         for (first, used), called, loaded in zip(self.fences, self.calls, self.loads, strict=True):
@@ -105,6 +116,8 @@ class FreeNames:
             self._bare(types, report, loaded, called, reported)
             for name, (line, _text) in sorted(called.items()):
                 if name in self.bound or name in _BUILTIN_NAMES or types.written(name):
+                    continue
+                if self._docs_own(report, name, line, _text, reported):
                     continue
                 real = near_name(model, name)
                 if real is None or self.imported.get(real) not in types.tops:
@@ -127,6 +140,8 @@ class FreeNames:
             products = sorted(n for n in free if types.entries(n) and not n.startswith("_"))
             for name, (line, text) in sorted(free.items()):
                 if types.written(name) or (line, name) in reported:
+                    continue
+                if self._docs_own(report, name, line, text, reported):
                     continue
                 real = near_name(model, name)
                 if real is None or not types.entries(real):
@@ -173,6 +188,8 @@ class FreeNames:
                 report.count("python_name", line, name)
                 continue
             misses = [f for f in found if isinstance(f, Miss)]
+            if self._docs_own(report, name, line, text, reported):
+                continue
             if stars and len(misses) == len(found) and not types.written(name):
                 reported.add((line, name))
                 report.count("python_name", line, name)
@@ -195,3 +212,17 @@ class FreeNames:
                        f"package exports no {name}: what the sample {kind} is not "
                        "shown")  # fmt: skip
             report.skip(line, text, f"{name}: {why}")
+
+    def _docs_own(
+        self, report: SampleReport, name: str, line: int, text: str, reported: set[tuple[int, str]]
+    ) -> bool:
+        """Whether another page's Python sample defines ``name`` (the docs' own: listed
+        unjudged with where, once)."""
+        where = self.docs_defined.get(name)
+        if where is None:
+            return False
+        if (line, name) not in reported:
+            reported.add((line, name))
+            report.skip(line, text, f"{name}: the page never binds it, and a sample of the docs "
+                        f"defines it ({where}): the docs' own, not the product's")  # fmt: skip
+        return True
