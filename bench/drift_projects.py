@@ -98,6 +98,20 @@ SPLIT = {
     "redis/node-redis": "report",
     "vueuse/vueuse": "report",
     "TanStack/query": "report",
+    # Eighth wave (session 38): code-sample-heavy docs of their own API, aimed at the fence
+    # shapes, split by random.Random(2033) before mining.
+    "collerek/ormar": "tune",
+    "openai/openai-python": "tune",
+    "lancedb/lancedb": "tune",
+    "unjs/h3": "tune",
+    "openai/openai-node": "tune",
+    "ajv-validator/ajv": "tune",
+    "567-labs/instructor": "report",
+    "Python-Markdown/markdown": "report",
+    "fastapi-users/fastapi-users": "report",
+    "unjs/unstorage": "report",
+    "remix-run/react-router": "report",
+    "taskforcesh/bullmq": "report",
 }
 # The name a team sets as ``package``: without it gates 14 and 15 stop with "no package
 # name" on a repository whose packaging they cannot read (setup.py, poetry, a JS monorepo
@@ -158,4 +172,13 @@ PACKAGES = {
     "redis/node-redis": "redis",
     "vueuse/vueuse": "@vueuse/core",
     "TanStack/query": "@tanstack/react-query",
+    # Eighth wave (session 38): the Python distributions, and react-router (its monorepo root
+    # package.json is named @remix-run/react-router, while its docs import "react-router").
+    "collerek/ormar": "ormar",
+    "openai/openai-python": "openai",
+    "lancedb/lancedb": "lancedb",
+    "567-labs/instructor": "instructor",
+    "Python-Markdown/markdown": "Markdown",
+    "fastapi-users/fastapi-users": "fastapi-users",
+    "remix-run/react-router": "react-router",
 }
