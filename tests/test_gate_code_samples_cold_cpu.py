@@ -300,3 +300,78 @@ def test_the_walk_made_once_gives_every_name_the_walks_answer_and_files(
                     expected
                 )
                 assert replayed.read == walked.read
+
+
+class _Shown:
+    """A fence whose text is counted each time it is read."""
+
+    def __init__(self, line: int, content: str, reads: list[int]) -> None:
+        self.start_line, self.info, self._content, self._reads = line, "ts", content, reads
+
+    @property
+    def lang(self) -> str:
+        return self.info
+
+    @property
+    def content(self) -> str:
+        self._reads.append(self.start_line)
+        return self._content
+
+
+def test_a_docs_name_is_looked_for_in_the_fences_holding_it_only(tmp_path: Path) -> None:
+    """Whether a folder's fences declare or write a name is asked of the fences that hold
+    it as a word of code, found in an index of the folder's words made once: 40 pages, 6
+    names asked, each page's text read once for the index and again only where the name
+    is (before: every fence read for every name, twice)."""
+    from pytest_postgates.helpers.js_docs_names import DocsNames
+
+    reads: list[int] = []
+    pages = [(f"p{n}.md", [_Shown(n, f"const v{n} = lib.open({n});\nv{n}.run();\n", reads)])
+             for n in range(40)]  # fmt: skip
+    asked = DocsNames(tmp_path / "p0.md", tmp_path, dict, lambda: None)  # type: ignore[arg-type,return-value]
+    asked._pages = pages  # type: ignore[assignment]
+    for n in (3, 7, 11, 19, 23, 31):
+        assert asked.declared(f"v{n}")
+        assert [shown for shown, fences in asked._chosen(f"v{n}") if fences] == [f"p{n}.md"]
+    assert not asked.declared("v99") and not any(fences for _, fences in asked._chosen("v99"))
+    assert len(reads) < 2 * 40, len(reads)
+
+
+_WORDS = st.sampled_from(["orm", "em", "orm2", "$orm", "_em", "x.orm", "ormé", "9orm"])
+_TEXT = st.lists(
+    st.one_of(_WORDS, st.sampled_from([" ", ".", "=", ":", "\n", "const ", "let ", "(", "é"])),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pages=st.lists(st.lists(_TEXT, min_size=1, max_size=3), min_size=1, max_size=4),
+       name=st.one_of(_WORDS, st.sampled_from(["or", "e", "x.orm", "m2"])))  # fmt: skip
+def test_the_index_of_words_finds_what_scanning_every_fence_finds(
+    pages: list[list[str]], name: str
+) -> None:
+    """The pages and fences the index gives for a name (an identifier; any other name is
+    looked for in every fence) are those the patterns find scanning every fence."""
+    import re
+
+    from pytest_postgates.helpers.js_docs_names import DocsNames
+    from pytest_postgates.post import Fence
+
+    shown = []
+    for n, texts in enumerate(pages):
+        fences = [
+            Fence(10 * n + i, 10 * n + i + 2, "ts", "```", t, True) for i, t in enumerate(texts)
+        ]
+        shown.append((f"p{n}.md", fences))
+    asked = DocsNames(Path("p0.md"), Path("."), dict, lambda: None)  # type: ignore[arg-type,return-value]
+    asked._pages = shown  # type: ignore[assignment]
+    word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    declares = re.compile(rf"\b(?:const|let|var)\s+{re.escape(name)}\s*[:=]")
+    writing = [(page, [f for f in fences if name in f.content and word.search(f.content)])
+               for page, fences in shown]  # fmt: skip
+    identifier = re.fullmatch(r"[A-Za-z_$][\w$]*", name) is not None
+    # An identifier's: the pages with a fence writing it; another name's: every page.
+    assert asked._chosen(name) == [(p, fences) for p, fences in writing if fences or not identifier]
+    assert asked.declared(name) == any(
+        declares.search(f.content) for _, fences in shown for f in fences
+    )

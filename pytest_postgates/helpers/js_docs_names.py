@@ -57,6 +57,8 @@ _PARAMETERS = {
     "catch_clause": "parameter",
 }
 _DECLARED = frozenset({"function_declaration", "class_declaration"})
+# An identifier: a name the index of a folder's words of code answers (DocsNames._holding).
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # A run's pages read from disk, by (resolved path, size, time of change): whether parsing
 # found problems, and the fences (:func:`_disk_page`).
 DiskPages = dict[tuple[str, int, int], tuple[bool, tuple[Fence, ...]]]
@@ -216,6 +218,8 @@ class DocsNames:
         self._writing: dict[str, list[tuple[str, list[Fence]]]] = {}
         self._decided: dict[tuple[str, str], DocsName | Unbased | None] = {}  # by the page's own
         self._declared: dict[str, bool] = {}  # whether a fence declares the name
+        # The folder's fences by each word of code they hold (:meth:`_holding`).
+        self._words: dict[str, list[tuple[int, Fence]]] | None = None
         # What a reader recorded in a page's fences, by the page and the fences read.
         self._readings: dict[
             tuple[str, tuple[int, ...]], tuple[list[tuple[str, int, Key]], JsTypes | None]
@@ -257,7 +261,27 @@ class DocsNames:
     def _fences_naming(self, name: str) -> list[Fence]:
         """The folder's fences whose text holds ``name`` at all (the patterns that find a
         name need its text: a substring test first leaves most fences out)."""
+        holding = self._holding(name)
+        if holding is not None:
+            return [f for _, f in holding if name in f.content]
         return [f for _, fences in self._read() for f in fences if name in f.content]
+
+    def _holding(self, name: str) -> list[tuple[int, Fence]] | None:
+        """The folder's fences that hold ``name`` as a word of code (the page's place in
+        :meth:`_read`, the fence), in page and fence order, from an index of the folder's
+        words made once; None when ``name`` is no identifier (then every fence is tested).
+        Every fence the patterns of :meth:`declared` and :meth:`_chosen` find an identifier
+        in holds it so: both need what is before it and after it not to continue it."""
+        if not _WORD.fullmatch(name):
+            return None
+        if self._words is None:
+            words: dict[str, list[tuple[int, Fence]]] = {}
+            for at, (_, fences) in enumerate(self._read()):
+                for fence in fences:
+                    for word in dict.fromkeys(_WORD.findall(fence.content)):
+                        words.setdefault(word, []).append((at, fence))
+            self._words = words
+        return self._words.get(name, [])
 
     def _read(self) -> list[tuple[str, list[Fence]]]:
         if self._pages is None:
@@ -268,10 +292,20 @@ class DocsNames:
         """Each page with its fences that write ``name``."""
         if name not in self._writing:
             word = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
-            self._writing[name] = [
-                (shown, [f for f in fences if name in f.content and word.search(f.content)])
-                for shown, fences in self._read()
-            ]
+            holding = self._holding(name)
+            if holding is None:
+                self._writing[name] = [
+                    (shown, [f for f in fences if name in f.content and word.search(f.content)])
+                    for shown, fences in self._read()
+                ]
+                return self._writing[name]
+            # Only the pages with a fence that writes it: a page with none binds it nowhere.
+            pages = self._read()
+            writing: dict[int, list[Fence]] = {}
+            for at, fence in holding:
+                if name in fence.content and word.search(fence.content):
+                    writing.setdefault(at, []).append(fence)
+            self._writing[name] = [(pages[at][0], fences) for at, fences in writing.items()]
         return self._writing[name]
 
     def _typed(self, name: str) -> DocsName | Unbased | None:
