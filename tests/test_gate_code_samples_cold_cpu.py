@@ -375,3 +375,35 @@ def test_the_index_of_words_finds_what_scanning_every_fence_finds(
     assert asked.declared(name) == any(
         declares.search(f.content) for _, fences in shown for f in fences
     )
+
+
+def test_a_folders_stamp_stats_each_page_once_from_its_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every post's cache key stamps its folder's pages (fence_stamps.folder_stamp): each
+    page's type and status are asked of the folder's listing, one status a page, not of a
+    path made and stat'ed twice (is_file, then stat) for every post; the stamp, a linked
+    page's and an entry that is no file's included, is the one the paths gave."""
+    from pytest_postgates.helpers import fence_stamps
+
+    for n in range(10):
+        (tmp_path / f"p{n}.md").write_text(f"# P{n}\n\n```ts\nconst v{n} = {n};\n```\n")
+    (tmp_path / "notes.txt").write_text("not a page\n")
+    (tmp_path / "sub.md").mkdir()  # a folder named like a page
+    (tmp_path / "gone.md").symlink_to(tmp_path / "missing.md")  # a link to nothing
+    (tmp_path / "linked.md").symlink_to(tmp_path / "p3.md")
+    monkeypatch.setitem(fence_stamps._KNOWN, Path(fence_stamps._STAMPS_FILE), {})
+    first = fence_stamps.folder_stamp(tmp_path / "p0.md", None)
+    names = [part.split(":")[0] for part in first.split(",")]
+    assert names == sorted([*(f"p{n}.md" for n in range(10)), "linked.md"])
+    stats: list[str] = []
+    status = Path.stat
+
+    def counted(self: Path, *args: Any, **kwargs: Any) -> Any:
+        stats.append(self.name)
+        return status(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", counted)
+    assert fence_stamps.folder_stamp(tmp_path / "p1.md", None) == first
+    # Left: the folder's and the linked page's resolve() (it checks the path it resolves).
+    assert sorted(stats) == sorted([tmp_path.name, "p3.md"]), stats

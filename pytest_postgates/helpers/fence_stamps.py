@@ -13,6 +13,7 @@ version of it never reads these stamps.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -49,7 +50,11 @@ def folder_stamp(
     stamps (``cache_dir``: where stamps are kept across runs; None: in this process only;
     ``kept``: the run's pages read from disk, which its readings of the folder read too)."""
     try:
-        pages = sorted(p for p in page.parent.iterdir() if p.is_file() and is_markdown(p))
+        # Listed once, each entry's type and status asked of the listing (os.scandir): a
+        # page's path is not made and stat'ed twice for every post of its folder.
+        with os.scandir(page.parent) as listing:
+            found = [(page.parent / e.name, e) for e in listing if _is_file(e)]
+        pages = sorted(((p, e) for p, e in found if is_markdown(p)), key=lambda pair: pair[0])
     except OSError:
         return "unread"
     store = cache_dir / _STAMPS_FILE if cache_dir is not None else Path(_STAMPS_FILE)
@@ -59,10 +64,10 @@ def folder_stamp(
     made: list[tuple[str, int, int, str]] = []
     parts = []
     folder = page.parent.resolve()  # each page's path resolved: its folder's, once
-    for path in pages:
+    for path, entry in pages:
         try:
-            status = path.stat()
-            resolved = path.resolve() if path.is_symlink() else folder / path.name
+            status = entry.stat()
+            resolved = path.resolve() if entry.is_symlink() else folder / path.name
         except OSError:
             parts.append(f"{path.name}:unread")
             continue
@@ -74,6 +79,20 @@ def folder_stamp(
     if made and cache_dir is not None:
         _save(store, known, made)
     return ",".join(parts)
+
+
+# The errors Path.is_file answers False for (pathlib's _IGNORED_ERRNOS): a listed entry
+# is a file as Path.is_file tells it.
+_NOT_A_FILE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError as error:
+        if error.errno in _NOT_A_FILE:
+            return False
+        raise
 
 
 def _load(store: Path) -> dict[tuple[str, int, int], str]:
